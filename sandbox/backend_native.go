@@ -1,0 +1,10 @@
+//go:build !js
+
+package sandbox
+
+import (
+	"github.com/interopio/code-mode/sandbox/internal/wazerohost"
+	"github.com/interopio/code-mode/sandbox/wasmhost"
+)
+
+func defaultBackend() wasmhost.Backend { return wazerohost.Backend() }

@@ -1,0 +1,145 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"errors"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/interopio/code-mode/sandbox/internal/ffi"
+)
+
+// describeError is evaluated per failure only; it reads an exception
+// defensively (getters may throw, anything may be thrown).
+const describeError = `(e) => { try {
+  if (e instanceof Error) return JSON.stringify({name: String(e.name), message: String(e.message), stack: String(e.stack || "")});
+  let m; try { m = typeof e === "object" && e !== null ? JSON.stringify(e) : String(e); } catch (_) { m = String(e); }
+  return JSON.stringify({name: "Error", message: "a non-Error value was thrown: " + m, stack: ""});
+} catch (_) { return "" } }`
+
+// toError reads an exception value (borrowed).
+func (r *run) toError(exc uint32) *Error {
+	q, ctx := r.q, r.ctx
+	e := &Error{Code: CodeRuntime, Name: "Error", Message: "unknown error"}
+	fn, fexc := q.Eval(ctx, describeError, "<sandbox>", ffi.EvalGlobal)
+	if fexc != 0 {
+		// Likely out of memory: even the helper could not be compiled.
+		q.FreeValue(ctx, fexc)
+		e.Name, e.Message = "InternalError", "out of memory"
+		return e
+	}
+	defer q.FreeValue(ctx, fn)
+	s, sexc := q.Call(ctx, fn, q.Undefined, exc)
+	if sexc != 0 {
+		q.FreeValue(ctx, sexc)
+		e.Name, e.Message = "InternalError", "out of memory"
+		return e
+	}
+	defer q.FreeValue(ctx, s)
+	var d struct{ Name, Message, Stack string }
+	if json.Unmarshal([]byte(q.GetString(ctx, s)), &d) == nil && d.Name != "" {
+		e.Name, e.Message, e.Stack = d.Name, d.Message, d.Stack
+	}
+	return e
+}
+
+// isTopLevelReturn tells the one syntax error that means "this is a function
+// body": a return outside a function.
+func (r *run) isTopLevelReturn(exc uint32) bool {
+	e := r.toError(exc)
+	return e.Name == "SyntaxError" && strings.Contains(e.Message, "return not in a function")
+}
+
+// fail builds the failed result for exception exc (owned).
+// A compile error (syntax) is an exception of the evaluation itself: with
+// async evaluation everything the code throws at run time rejects instead.
+func (r *run) fail(exc uint32, wrapped bool, code string, compile bool) *Result {
+	e := r.toError(exc)
+	r.q.FreeValue(r.ctx, exc)
+	switch r.reason.Load() {
+	case interruptTimeout:
+		return r.timeoutResult()
+	case interruptCancel:
+		return &Result{Error: &Error{Code: CodeRuntime, Name: "AbortError", Message: "the run was cancelled"}}
+	case interruptFatal:
+		if r.fatal != nil {
+			return &Result{Error: &Error{Code: r.fatal.Code, Name: "Error", Message: r.fatal.Message}}
+		}
+	}
+	if c := r.limitCode(e); c != "" {
+		e.Code = c
+		e.Stack = ""
+		return &Result{Error: e}
+	}
+	if compile {
+		e.Code = CodeSyntax
+	}
+	e.Stack, e.Line, e.Column = cleanStack(e.Stack, wrapped, strings.Count(code, "\n")+1)
+	return &Result{Error: e}
+}
+
+// limitCode says whether e is the memory limit's doing.
+func (r *run) limitCode(e *Error) ErrorCode {
+	if e.Name == "InternalError" && strings.Contains(e.Message, "out of memory") {
+		return CodeMemoryLimit
+	}
+	if r.q.HeapGrowFailed && (e.Name == "InternalError" || e.Name == "RangeError") {
+		return CodeMemoryLimit
+	}
+	return ""
+}
+
+func (r *run) trapError(t *ffi.Trap) *Error {
+	if r.q.HeapGrowFailed || errors.Is(t, errOutOfMemoryTrap) {
+		return &Error{Code: CodeMemoryLimit, Name: "InternalError", Message: "out of memory"}
+	}
+	switch r.reason.Load() {
+	case interruptTimeout:
+		return r.timeoutResult().Error
+	}
+	return &Error{Code: CodeRuntime, Name: "InternalError", Message: "the sandbox crashed and was reset: " + t.Error()}
+}
+
+var errOutOfMemoryTrap = errors.New("out of memory")
+
+// maxFrames bounds a stack (deep recursion would give thousands of frames).
+const maxFrames = 10
+
+var frameRE = regexp.MustCompile(`^(\s*at .*?)` + regexp.QuoteMeta(codeFile) + `:(\d+):(\d+)(.*)$`)
+
+// cleanStack keeps the frames of the model's code (and native ones), maps
+// positions back to the model's code when it was wrapped, and returns the
+// position of the first frame.
+func cleanStack(stack string, wrapped bool, lines int) (string, int, int) {
+	var out []string
+	line, col := 0, 0
+	for _, f := range strings.Split(strings.TrimRight(stack, "\n"), "\n") {
+		m := frameRE.FindStringSubmatch(f)
+		if m == nil {
+			if strings.Contains(f, "(native)") {
+				out = append(out, f)
+			}
+			continue
+		}
+		l, _ := strconv.Atoi(m[2])
+		c, _ := strconv.Atoi(m[3])
+		if l > lines {
+			continue // the wrapper's own call
+		}
+		if wrapped && l == 1 {
+			c -= len(wrapPrefix)
+		}
+		if line == 0 {
+			line, col = l, c
+		}
+		out = append(out, m[1]+codeFile+":"+strconv.Itoa(l)+":"+strconv.Itoa(c)+m[4])
+	}
+	if len(out) == 0 {
+		return "", line, col
+	}
+	if len(out) > maxFrames {
+		out = append(out[:maxFrames], "    ... "+strconv.Itoa(len(out)-maxFrames)+" more frames")
+	}
+	return strings.Join(out, "\n"), line, col
+}

@@ -1,0 +1,272 @@
+package ffi
+
+import (
+	"bytes"
+	"errors"
+	"math"
+)
+
+var errOutOfMemory = errors.New("malloc failed: out of memory")
+
+// Eval flags of JS_Eval (quickjs.h).
+const (
+	EvalGlobal           = 0
+	EvalStrict           = 1 << 3
+	EvalCompileOnly      = 1 << 5
+	EvalBacktraceBarrier = 1 << 6
+	// EvalAsync evaluates a global script as if it were an async function
+	// body: top-level await works and the result is a promise of
+	// {value: completion value}.
+	EvalAsync = 1 << 7
+)
+
+// Promise states of JS_PromiseState.
+const (
+	PromisePending   = 0
+	PromiseFulfilled = 1
+	PromiseRejected  = 2
+)
+
+// Malloc allocates n bytes of linear memory, panicking with *Trap on failure
+// (the caller asked for memory the sandbox cannot give: treat as a trap).
+func (q *Instance) Malloc(n uint32) uint32 {
+	p := q.call0(q.malloc, n)
+	if p == 0 {
+		panic(&Trap{errOutOfMemory})
+	}
+	return p
+}
+
+// Free frees what Malloc returned.
+func (q *Instance) Free(p uint32) { q.callVoid(q.free, p) }
+
+// cstring copies s plus a NUL into fresh memory.
+func (q *Instance) cstring(s string) uint32 {
+	p := q.Malloc(uint32(len(s)) + 1)
+	b := make([]byte, len(s)+1)
+	copy(b, s)
+	q.mem.Write(p, b)
+	return p
+}
+
+// CString reads a NUL-terminated string at p.
+func (q *Instance) CString(p uint32) string {
+	if p == 0 {
+		return ""
+	}
+	var out []byte
+	for chunk := uint32(256); ; chunk *= 4 {
+		size := q.mem.Size()
+		if p >= size {
+			return string(out)
+		}
+		n := min(chunk, size-p)
+		b, _ := q.mem.Read(p, n)
+		if i := bytes.IndexByte(b, 0); i >= 0 {
+			return string(append(out, b[:i]...))
+		}
+		out = append(out, b...)
+		p += n
+	}
+}
+
+// NewRuntime creates a JSRuntime.
+func (q *Instance) NewRuntime() uint32 { return q.call0(q.newRuntime) }
+
+// FreeRuntime frees a JSRuntime; QuickJS asserts if objects leaked.
+func (q *Instance) FreeRuntime(rt uint32) { q.callVoid(q.freeRuntime, rt) }
+
+// NewContext creates a context with all intrinsics.
+func (q *Instance) NewContext(rt uint32) uint32 { return q.call0(q.newContext, rt, 0) }
+
+// FreeContext frees a context.
+func (q *Instance) FreeContext(ctx uint32) { q.callVoid(q.freeContext, ctx) }
+
+// SetMemoryLimit sets the QuickJS heap limit in bytes.
+func (q *Instance) SetMemoryLimit(rt, limit uint32) { q.callVoid(q.setMemoryLimit, rt, limit) }
+
+// SetMaxStackSize sets the QuickJS stack limit in bytes.
+func (q *Instance) SetMaxStackSize(rt, size uint32) { q.callVoid(q.setMaxStackSize, rt, size) }
+
+// EnableInterruptHandler makes QuickJS poll Callbacks.ShouldInterrupt.
+func (q *Instance) EnableInterruptHandler(rt uint32) { q.callVoid(q.enableInterrupt, rt) }
+
+// MemoryUsage returns JS_ComputeMemoryUsage as an object value.
+func (q *Instance) MemoryUsage(rt, ctx uint32) uint32 { return q.call0(q.memoryUsage, rt, ctx) }
+
+// Eval evaluates code. It returns an owned value and, if evaluation threw,
+// the owned exception (the value is then freed already).
+func (q *Instance) Eval(ctx uint32, code, filename string, flags uint32) (val, exc uint32) {
+	c := q.cstring(code)
+	f := q.cstring(filename)
+	val = q.call0(q.eval, ctx, c, uint32(len(code)), f, 0, flags)
+	q.Free(c)
+	q.Free(f)
+	return q.checkException(ctx, val)
+}
+
+func (q *Instance) checkException(ctx, val uint32) (uint32, uint32) {
+	if exc := q.call0(q.resolveException, ctx, val); exc != 0 {
+		q.FreeValue(ctx, val)
+		return 0, exc
+	}
+	return val, 0
+}
+
+// FreeValue frees an owned JSValue*.
+func (q *Instance) FreeValue(ctx, v uint32) {
+	if v != 0 && v != q.Undefined && v != q.Null && v != q.True && v != q.False {
+		q.callVoid(q.freeValue, ctx, v)
+	}
+}
+
+// Dup returns a new owned reference to v.
+func (q *Instance) Dup(ctx, v uint32) uint32 { return q.call0(q.dupValue, ctx, v) }
+
+// NewString creates a string value from s (which must not contain NUL).
+func (q *Instance) NewString(ctx uint32, s string) uint32 {
+	p := q.cstring(s)
+	v := q.call0(q.newString, ctx, p)
+	q.Free(p)
+	return v
+}
+
+// GetString converts v to a string (JS ToString) and returns it.
+func (q *Instance) GetString(ctx, v uint32) string {
+	p := q.call0(q.getString, ctx, v)
+	if p == 0 {
+		return ""
+	}
+	s := q.CString(p)
+	q.callVoid(q.freeCString, ctx, p)
+	return s
+}
+
+// NewNumber creates a number value.
+func (q *Instance) NewNumber(ctx uint32, f float64) uint32 {
+	return uint32(q.do(q.newFloat64, uint64(ctx), math.Float64bits(f)))
+}
+
+// GetNumber converts v to a number.
+func (q *Instance) GetNumber(ctx, v uint32) float64 {
+	return math.Float64frombits(q.do(q.getFloat64, uint64(ctx), uint64(v)))
+}
+
+// Typeof returns typeof v ("object", "function", ...).
+func (q *Instance) Typeof(ctx, v uint32) string {
+	p := q.call0(q.typeOf, ctx, v)
+	s := q.CString(p)
+	q.Free(p)
+	return s
+}
+
+// GetProp returns the owned value of obj[name].
+func (q *Instance) GetProp(ctx, obj uint32, name string) uint32 {
+	k := q.NewString(ctx, name)
+	v := q.call0(q.getProp, ctx, obj, k)
+	q.FreeValue(ctx, k)
+	return v
+}
+
+// GetIndex returns the owned value of obj[i].
+func (q *Instance) GetIndex(ctx, obj, i uint32) uint32 { return q.call0(q.getPropNumber, ctx, obj, i) }
+
+// SetProp sets obj[name] = v (v is borrowed).
+func (q *Instance) SetProp(ctx, obj uint32, name string, v uint32) {
+	k := q.NewString(ctx, name)
+	q.callVoid(q.setProp, ctx, obj, k, v)
+	q.FreeValue(ctx, k)
+}
+
+// Global returns the owned global object.
+func (q *Instance) Global(ctx uint32) uint32 { return q.call0(q.getGlobal, ctx) }
+
+// Call calls fn with this and args (all borrowed). It returns the owned
+// result, or the owned exception.
+func (q *Instance) Call(ctx, fn, this uint32, args ...uint32) (val, exc uint32) {
+	argv := uint32(0)
+	if len(args) > maxScratchArgs {
+		argv = q.Malloc(uint32(4 * len(args)))
+		defer q.Free(argv)
+	} else if len(args) > 0 {
+		argv = q.scratch + scratchArgv
+	}
+	for i, a := range args {
+		q.mem.WriteUint32(argv+uint32(4*i), a)
+	}
+	return q.checkException(ctx, q.call0(q.call, ctx, fn, this, uint32(len(args)), argv))
+}
+
+// NewFunction creates a function that calls Callbacks.CallFunction with refID.
+func (q *Instance) NewFunction(ctx uint32, name string, refID uint32) uint32 {
+	p := q.cstring(name)
+	v := q.call0(q.newFunction, ctx, p, 0, 0, refID)
+	q.Free(p)
+	return v
+}
+
+// Arg returns the borrowed pointer to argv[i]. NewInstance checked that a
+// JSValue is 8 bytes (NaN-boxed), so no call is needed.
+func (q *Instance) Arg(argv, i uint32) uint32 { return argv + jsValueSize*i }
+
+const jsValueSize = 8
+
+// Throw throws err (borrowed) in ctx and returns the exception marker to
+// return from a host function.
+func (q *Instance) Throw(ctx, err uint32) uint32 { return q.call0(q.throw, ctx, err) }
+
+// NewPromise returns an owned promise and its owned resolve and reject
+// functions.
+func (q *Instance) NewPromise(ctx uint32) (promise, resolve, reject uint32) {
+	out := q.scratch + scratchResolve
+	promise = q.call0(q.newPromiseCapability, ctx, out)
+	resolve, _ = q.mem.ReadUint32(out)
+	reject, _ = q.mem.ReadUint32(out + 4)
+	return
+}
+
+// PromiseState returns one of the Promise* states, or -1 if p is not a promise.
+func (q *Instance) PromiseState(ctx, p uint32) int32 { return int32(q.call0(q.promiseState, ctx, p)) }
+
+// PromiseResult returns the owned result or rejection reason of p.
+func (q *Instance) PromiseResult(ctx, p uint32) uint32 { return q.call0(q.promiseResult, ctx, p) }
+
+// IsJobPending reports whether promise jobs are queued.
+func (q *Instance) IsJobPending(rt uint32) bool { return q.call0(q.isJobPending, rt) != 0 }
+
+// ExecutePendingJobs runs up to max jobs (-1: all). If a job threw, it
+// returns the owned exception and the context it belongs to.
+func (q *Instance) ExecutePendingJobs(rt uint32, max int32) (exc, excCtx uint32) {
+	out := q.scratch + scratchCtxOut
+	q.mem.WriteUint32(out, 0)
+	v := q.call0(q.executePendingJob, rt, uint32(max), out)
+	ctx, _ := q.mem.ReadUint32(out)
+	if ctx == 0 {
+		// No job ran; v belongs to the runtime.
+		q.freeValueRuntime(rt, v)
+		return 0, 0
+	}
+	if _, e := q.checkExceptionValue(ctx, v); e != 0 {
+		return e, ctx
+	}
+	return 0, ctx
+}
+
+// checkExceptionValue tells an exception object returned as a plain value
+// (ExecutePendingJob returns JS_GetException's value, not JS_EXCEPTION)
+// from the job count it returns on success.
+func (q *Instance) checkExceptionValue(ctx, v uint32) (uint32, uint32) {
+	if q.Typeof(ctx, v) == "number" {
+		q.FreeValue(ctx, v)
+		return 0, 0
+	}
+	return 0, v
+}
+
+func (q *Instance) freeValueRuntime(rt, v uint32) {
+	// QTS_FreeValuePointerRuntime; the value is a number here, so freeing
+	// the pointer through any context of rt is equivalent, but we have none.
+	if v != 0 {
+		q.Free(v) // a number holds no reference: freeing the box is enough
+	}
+}

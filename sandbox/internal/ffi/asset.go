@@ -1,0 +1,139 @@
+// Package ffi is the one place that talks to the QuickJS asset: it checks an
+// asset against the generated name table, instantiates it with the Go
+// implementations of its imports, and wraps the QTS_* C API in typed Go
+// methods. Nothing outside this package calls an export by name.
+//
+// Ownership follows quickjs-emscripten's interface.c: a JSValue* returned by
+// a QTS_ function is owned by the caller and freed with FreeValue; constants
+// (Undefined, Null, True, False) are static and never freed.
+//
+// A trap (C abort, assert, out-of-bounds) panics with *Trap from whichever
+// wrapper saw it; the instance is dead afterwards and its owner discards it.
+package ffi
+
+//go:generate go run ./gen -pkg ../../../node_modules/@jitl/quickjs-wasmfile-release-sync -out names_gen.go
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/interopio/code-mode/sandbox/wasmhost"
+)
+
+type asset struct {
+	Name string
+	Type wasmhost.FuncType
+}
+
+// assetTable describes one build of the asset; names_gen.go holds the
+// pinned one.
+type assetTable struct {
+	Package, SHA256            string
+	Size                       int
+	ImportModule, MemoryImport string
+	MemoryMinPages             uint32
+	Imports, Exports           map[string]asset
+}
+
+const i32, i64, f32, f64 = wasmhost.I32, wasmhost.I64, wasmhost.F32, wasmhost.F64
+
+// ErrUnsupportedAsset is wrapped by errors for a WebAssembly module that is
+// not the QuickJS build this package was generated for.
+var ErrUnsupportedAsset = errors.New("not the QuickJS asset this build understands")
+
+// PinnedPackage names the npm package and version of the expected asset.
+const PinnedPackage = "@jitl/quickjs-wasmfile-release-sync@0.32.0"
+
+// Asset is a compiled QuickJS asset that passed the check.
+type Asset struct {
+	mod wasmhost.Module
+}
+
+// Compile compiles wasm with backend and checks it.
+func Compile(backend wasmhost.Backend, wasm []byte) (*Asset, error) {
+	mod, err := backend.Compile(wasm)
+	if err != nil {
+		return nil, err
+	}
+	a, err := Check(mod)
+	if err != nil {
+		mod.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// Check verifies that mod imports and exports exactly what the pinned build
+// does (names, kinds, and types where the backend can reflect them).
+func Check(mod wasmhost.Module) (*Asset, error) {
+	var problems []string
+	wantImports := map[string]wasmhost.FuncType{}
+	for _, a := range pinned.Imports {
+		wantImports[a.Name] = a.Type
+	}
+	memory := false
+	for _, imp := range mod.Imports() {
+		switch {
+		case imp.Module == pinned.ImportModule && imp.Kind == wasmhost.KindMemory && imp.Name == pinned.MemoryImport:
+			memory = true
+		case imp.Module == pinned.ImportModule && imp.Kind == wasmhost.KindFunc:
+			t, ok := wantImports[imp.Name]
+			if !ok {
+				problems = append(problems, fmt.Sprintf("unexpected import %s.%s", imp.Module, imp.Name))
+			} else if imp.Type != nil && !sameType(*imp.Type, t) {
+				problems = append(problems, fmt.Sprintf("import %s.%s has another type", imp.Module, imp.Name))
+			}
+			delete(wantImports, imp.Name)
+		default:
+			problems = append(problems, fmt.Sprintf("unexpected import %s.%s", imp.Module, imp.Name))
+		}
+	}
+	if !memory {
+		problems = append(problems, "no memory import")
+	}
+	for n := range wantImports {
+		problems = append(problems, "missing import "+n)
+	}
+	have := map[string]wasmhost.ExternDesc{}
+	for _, e := range mod.Exports() {
+		have[e.Name] = e
+	}
+	for c, a := range pinned.Exports {
+		e, ok := have[a.Name]
+		switch {
+		case !ok || e.Kind != wasmhost.KindFunc:
+			problems = append(problems, fmt.Sprintf("missing export %s (%s)", a.Name, c))
+		case e.Type != nil && !sameType(*e.Type, a.Type):
+			problems = append(problems, fmt.Sprintf("export %s (%s) has another type", a.Name, c))
+		}
+	}
+	if len(problems) > 0 {
+		sort.Strings(problems)
+		if len(problems) > 4 {
+			problems = append(problems[:4], fmt.Sprintf("and %d more", len(problems)-4))
+		}
+		return nil, fmt.Errorf("%w (expected %s): %s", ErrUnsupportedAsset, PinnedPackage, strings.Join(problems, "; "))
+	}
+	return &Asset{mod: mod}, nil
+}
+
+func sameType(a, b wasmhost.FuncType) bool {
+	return string(valueBytes(a.Params)) == string(valueBytes(b.Params)) &&
+		string(valueBytes(a.Results)) == string(valueBytes(b.Results))
+}
+
+func valueBytes(v []wasmhost.ValueType) []byte {
+	b := make([]byte, len(v))
+	for i, t := range v {
+		b[i] = byte(t)
+	}
+	return b
+}
+
+// Close releases the compiled module.
+func (a *Asset) Close() error { return a.mod.Close() }
+
+// MinMemoryPages is the initial memory the asset needs.
+func MinMemoryPages() uint32 { return pinned.MemoryMinPages }

@@ -1,0 +1,293 @@
+package ffi
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/interopio/code-mode/sandbox/wasmhost"
+)
+
+// Callbacks are the calls QuickJS makes into its host. They run on the
+// goroutine that called into the instance and may call back into it.
+type Callbacks interface {
+	// CallFunction runs host function refID, called from JS with this and
+	// argc values at argv (a JSValueConst array). It returns an owned
+	// JSValue* (or 0 for undefined); to throw, return Throw(ctx, err).
+	CallFunction(ctx, this, argc, argv, refID uint32) uint32
+	// ShouldInterrupt is polled by QuickJS while it runs code.
+	ShouldInterrupt(rt uint32) bool
+	// FreeHostRef says that QuickJS released the function with refID.
+	FreeHostRef(rt, refID uint32)
+}
+
+// Trap is the panic value of a wrapper whose call trapped.
+type Trap struct{ Err error }
+
+func (t *Trap) Error() string { return "QuickJS trapped: " + t.Err.Error() }
+func (t *Trap) Unwrap() error { return t.Err }
+
+// Instance is one instantiated asset. It is not safe for concurrent use.
+type Instance struct {
+	inst wasmhost.Instance
+	mem  wasmhost.Memory
+	cb   Callbacks
+
+	// HeapGrowFailed is set when memory growth hit the cap: the next
+	// out-of-memory error is the hard limit's.
+	HeapGrowFailed bool
+	// Output collects what C wrote to stdout/stderr (asserts, aborts), bounded.
+	Output []byte
+	dead   bool
+
+	scratch uint32 // 64 bytes for out-parameters, see scratch* offsets
+
+	malloc, free                                                  wasmhost.Func
+	newRuntime, freeRuntime, newContext, freeContext              wasmhost.Func
+	setMemoryLimit, setMaxStackSize, enableInterrupt, memoryUsage wasmhost.Func
+	eval, resolveException, freeValue, freeCString, dupValue      wasmhost.Func
+	newString, getString, getProp, setProp, call, newFunction     wasmhost.Func
+	newPromiseCapability, promiseState, promiseResult             wasmhost.Func
+	executePendingJob, isJobPending, getGlobal, argv, throw       wasmhost.Func
+	typeOf, getFloat64, newFloat64, getPropNumber                 wasmhost.Func
+	getUndefined, getNull, getTrue, getFalse                      wasmhost.Func
+
+	// Static constants, read once.
+	Undefined, Null, True, False uint32
+}
+
+const (
+	scratchCtxOut  = 0  // JSContext* of ExecutePendingJob
+	scratchResolve = 8  // JSValue*[2] of NewPromiseCapability
+	scratchArgv    = 16 // JSValueConst*[≤ 12] of Call
+	scratchSize    = 64
+	maxScratchArgs = (scratchSize - scratchArgv) / 4
+)
+
+// NewInstance instantiates the asset with a memory capped at maxPages and
+// runs its constructors.
+func (a *Asset) NewInstance(maxPages uint32, cb Callbacks) (q *Instance, err error) {
+	if maxPages < pinned.MemoryMinPages {
+		return nil, fmt.Errorf("memory cap of %d pages is below the asset's minimum of %d", maxPages, pinned.MemoryMinPages)
+	}
+	q = &Instance{cb: cb}
+	funcs := map[string]wasmhost.HostFunc{}
+	for role, imp := range pinned.Imports {
+		f := q.importFunc(role)
+		if f == nil {
+			return nil, fmt.Errorf("no host implementation for import %s (%s)", imp.Name, role)
+		}
+		funcs[imp.Name] = wasmhost.HostFunc{Type: imp.Type, Call: f}
+	}
+	inst, err := a.mod.Instantiate(wasmhost.Imports{
+		Module: pinned.ImportModule,
+		Funcs:  funcs,
+		Memory: wasmhost.MemorySpec{Name: pinned.MemoryImport, MinPages: pinned.MemoryMinPages, MaxPages: maxPages},
+	})
+	if err != nil {
+		return nil, err
+	}
+	q.inst, q.mem = inst, inst.Memory()
+	defer func() {
+		if r := recover(); r != nil {
+			inst.Close()
+			q, err = nil, fmt.Errorf("instantiate QuickJS: %v", r)
+		}
+	}()
+	if err := q.bind(); err != nil {
+		inst.Close()
+		return nil, err
+	}
+	q.callVoid(q.mustFunc("__wasm_call_ctors"))
+	q.Undefined, q.Null = q.call0(q.getUndefined), q.call0(q.getNull)
+	q.True, q.False = q.call0(q.getTrue), q.call0(q.getFalse)
+	q.scratch = q.Malloc(scratchSize)
+	if got := q.call0(q.argv, 0x1000, 1); got != 0x1000+jsValueSize {
+		inst.Close()
+		return nil, fmt.Errorf("%w: JSValue is %d bytes, expected %d", ErrUnsupportedAsset, got-0x1000, jsValueSize)
+	}
+	return q, nil
+}
+
+func (q *Instance) mustFunc(name string) wasmhost.Func {
+	f, err := q.lookup(name)
+	if err != nil {
+		panic(err)
+	}
+	return f
+}
+
+func (q *Instance) lookup(name string) (wasmhost.Func, error) {
+	a, ok := pinned.Exports[name]
+	if !ok {
+		return nil, fmt.Errorf("export %s is not in the name table", name)
+	}
+	return q.inst.Func(a.Name, a.Type)
+}
+
+// bind resolves every export the wrappers use, once per instance.
+func (q *Instance) bind() error {
+	for _, b := range []struct {
+		f    *wasmhost.Func
+		name string
+	}{
+		{&q.malloc, "malloc"}, {&q.free, "free"},
+		{&q.newRuntime, "QTS_NewRuntime"}, {&q.freeRuntime, "QTS_FreeRuntime"},
+		{&q.newContext, "QTS_NewContext"}, {&q.freeContext, "QTS_FreeContext"},
+		{&q.setMemoryLimit, "QTS_RuntimeSetMemoryLimit"}, {&q.setMaxStackSize, "QTS_RuntimeSetMaxStackSize"},
+		{&q.enableInterrupt, "QTS_RuntimeEnableInterruptHandler"}, {&q.memoryUsage, "QTS_RuntimeComputeMemoryUsage"},
+		{&q.eval, "QTS_Eval"}, {&q.resolveException, "QTS_ResolveException"},
+		{&q.freeValue, "QTS_FreeValuePointer"}, {&q.freeCString, "QTS_FreeCString"}, {&q.dupValue, "QTS_DupValuePointer"},
+		{&q.newString, "QTS_NewString"}, {&q.getString, "QTS_GetString"},
+		{&q.getProp, "QTS_GetProp"}, {&q.setProp, "QTS_SetProp"}, {&q.getPropNumber, "QTS_GetPropNumber"},
+		{&q.call, "QTS_Call"}, {&q.newFunction, "QTS_NewFunction"},
+		{&q.newPromiseCapability, "QTS_NewPromiseCapability"}, {&q.promiseState, "QTS_PromiseState"}, {&q.promiseResult, "QTS_PromiseResult"},
+		{&q.executePendingJob, "QTS_ExecutePendingJob"}, {&q.isJobPending, "QTS_IsJobPending"},
+		{&q.getGlobal, "QTS_GetGlobalObject"}, {&q.argv, "QTS_ArgvGetJSValueConstPointer"}, {&q.throw, "QTS_Throw"},
+		{&q.typeOf, "QTS_Typeof"}, {&q.getFloat64, "QTS_GetFloat64"}, {&q.newFloat64, "QTS_NewFloat64"},
+		{&q.getUndefined, "QTS_GetUndefined"}, {&q.getNull, "QTS_GetNull"}, {&q.getTrue, "QTS_GetTrue"}, {&q.getFalse, "QTS_GetFalse"},
+	} {
+		f, err := q.lookup(b.name)
+		if err != nil {
+			return err
+		}
+		*b.f = f
+	}
+	return nil
+}
+
+// Dead reports whether the instance trapped.
+func (q *Instance) Dead() bool { return q.dead }
+
+// Close releases the instance.
+func (q *Instance) Close() error {
+	q.dead = true
+	return q.inst.Close()
+}
+
+// MemorySize is the current size of linear memory in bytes.
+func (q *Instance) MemorySize() uint32 { return q.mem.Size() }
+
+func (q *Instance) do(f wasmhost.Func, args ...uint64) uint64 {
+	if q.dead {
+		panic(&Trap{errors.New("instance already trapped")})
+	}
+	r, err := f.Call(args...)
+	if err != nil {
+		q.dead = true
+		if len(q.Output) > 0 {
+			err = fmt.Errorf("%w (QuickJS said: %s)", err, q.Output)
+		}
+		panic(&Trap{err})
+	}
+	return r
+}
+
+func (q *Instance) call0(f wasmhost.Func, args ...uint32) uint32 {
+	var a [9]uint64
+	for i, v := range args {
+		a[i] = uint64(v)
+	}
+	return uint32(q.do(f, a[:len(args)]...))
+}
+
+func (q *Instance) callVoid(f wasmhost.Func, args ...uint32) { q.call0(f, args...) }
+
+// importFunc returns the Go implementation of an import role.
+func (q *Instance) importFunc(role string) func([]uint64) uint64 {
+	switch role {
+	case "call_function":
+		return func(a []uint64) uint64 {
+			return uint64(q.cb.CallFunction(uint32(a[0]), uint32(a[1]), uint32(a[2]), uint32(a[3]), uint32(a[4])))
+		}
+	case "should_interrupt":
+		return func(a []uint64) uint64 {
+			if q.cb.ShouldInterrupt(uint32(a[0])) {
+				return 1
+			}
+			return 0
+		}
+	case "free_host_ref":
+		return func(a []uint64) uint64 { q.cb.FreeHostRef(uint32(a[0]), uint32(a[1])); return 0 }
+	case "resize_heap":
+		return func(a []uint64) uint64 { return q.resizeHeap(uint32(a[0])) }
+	case "fd_write":
+		return q.fdWrite
+	case "date_now":
+		return func([]uint64) uint64 { return math.Float64bits(float64(time.Now().UnixMilli())) }
+	case "localtime":
+		return q.localtime
+	case "tzset", "setitimer", "keepalive_clear":
+		return func([]uint64) uint64 { return 0 } // UTC, no timers, nothing to keep alive
+	case "environ_sizes_get":
+		return func(a []uint64) uint64 {
+			q.mem.WriteUint32(uint32(a[0]), 0)
+			q.mem.WriteUint32(uint32(a[1]), 0)
+			return 0
+		}
+	case "environ_get":
+		return func([]uint64) uint64 { return 0 }
+	case "errno_52":
+		return func([]uint64) uint64 { return 52 } // ENOSYS
+	case "errno_70":
+		return func([]uint64) uint64 { return 70 } // ESPIPE
+	case "load_module_source", "normalize_module":
+		return func([]uint64) uint64 { return 0 } // the loader is never enabled
+	case "assert_fail":
+		return func(a []uint64) uint64 {
+			panic(fmt.Sprintf("assertion failed: %s at %s:%d (%s)", q.CString(uint32(a[0])), q.CString(uint32(a[1])), a[2], q.CString(uint32(a[3]))))
+		}
+	case "abort":
+		return func([]uint64) uint64 { panic("abort()") }
+	case "proc_exit":
+		return func(a []uint64) uint64 { panic(fmt.Sprintf("exit(%d)", a[0])) }
+	}
+	return nil
+}
+
+// resizeHeap implements emscripten_resize_heap: grow toward the requested
+// size, a little beyond to amortise, never past the cap. Failure makes malloc
+// return NULL, which QuickJS reports as out of memory.
+func (q *Instance) resizeHeap(requested uint32) uint64 {
+	cur := q.mem.Size()
+	if requested <= cur {
+		return 1
+	}
+	want := max(uint64(requested), min(uint64(cur)+uint64(cur)/5, uint64(requested)+96<<20))
+	for _, size := range []uint64{want, uint64(requested)} {
+		pages := (size + wasmhost.PageSize - 1) / wasmhost.PageSize
+		if _, ok := q.mem.Grow(uint32(pages - uint64(cur)/wasmhost.PageSize)); ok {
+			return 1
+		}
+	}
+	q.HeapGrowFailed = true
+	return 0
+}
+
+const maxOutput = 4096
+
+func (q *Instance) fdWrite(a []uint64) uint64 {
+	iov, n, nwritten := uint32(a[1]), uint32(a[2]), uint32(a[3])
+	total := uint32(0)
+	for i := uint32(0); i < n; i++ {
+		p, _ := q.mem.ReadUint32(iov + 8*i)
+		l, _ := q.mem.ReadUint32(iov + 8*i + 4)
+		if b, ok := q.mem.Read(p, l); ok && len(q.Output) < maxOutput {
+			q.Output = append(q.Output, b[:min(len(b), maxOutput-len(q.Output))]...)
+		}
+		total += l
+	}
+	q.mem.WriteUint32(nwritten, total)
+	return 0
+}
+
+// localtime fills a struct tm in UTC: the sandbox has no time zone.
+func (q *Instance) localtime(a []uint64) uint64 {
+	t := time.Unix(int64(a[0]), 0).UTC()
+	p := uint32(a[1])
+	for i, v := range []int{t.Second(), t.Minute(), t.Hour(), t.Day(), int(t.Month()) - 1, t.Year() - 1900, int(t.Weekday()), t.YearDay() - 1, 0, 0} {
+		q.mem.WriteUint32(p+uint32(4*i), uint32(int32(v)))
+	}
+	return 0
+}

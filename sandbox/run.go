@@ -1,0 +1,483 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"sync/atomic"
+	"time"
+
+	"github.com/interopio/code-mode/sandbox/internal/ffi"
+)
+
+// instance is one leased WebAssembly instance; it forwards QuickJS's
+// callbacks to the run that holds it.
+type instance struct {
+	q   *ffi.Instance
+	run *run
+}
+
+func (i *instance) CallFunction(ctx, this, argc, argv, refID uint32) uint32 {
+	return i.run.callFunction(argc, argv, refID)
+}
+
+func (i *instance) ShouldInterrupt(uint32) bool { return i.run != nil && i.run.shouldInterrupt() }
+
+func (i *instance) FreeHostRef(uint32, uint32) {}
+
+// Why a run was interrupted.
+const (
+	notInterrupted int32 = iota
+	interruptTimeout
+	interruptCancel
+	interruptFatal
+)
+
+// The file name QuickJS reports for the model's code.
+const codeFile = "code.js"
+
+// run is the state of one execution on a leased instance.
+type run struct {
+	q        *ffi.Instance
+	rt, ctx  uint32
+	funcs    []Func
+	names    []string
+	deadline time.Time
+	timeout  time.Duration
+	reason   atomic.Int32
+	fatal    *Fatal
+
+	goCtx   context.Context
+	cancel  context.CancelFunc
+	nextID  uint32
+	pending map[uint32]*hostCall
+	results chan hostResult
+
+	// JS helpers from the engine prelude (owned values).
+	stringify, parse, mkError, track, report uint32
+}
+
+type hostCall struct {
+	resolve, reject uint32
+}
+
+type hostResult struct {
+	id    uint32
+	value json.RawMessage
+	err   error
+}
+
+// The engine's own prelude: helpers captured before any other code runs, so
+// the program cannot tamper with them. Tracked marks host-call promises that
+// somebody observed (await, then, Promise.all), so that a rejection nobody
+// awaited is reported instead of lost.
+const enginePrelude = `(() => {
+const S = JSON.stringify, P = JSON.parse, E = Error, then = Promise.prototype.then;
+const rep = function (k, v) { return typeof v === "bigint" ? v.toString() : v; };
+const calls = [];
+class Tracked extends Promise {
+  then(a, b) { this.o = true; return then.call(this, a, b); }
+  static get [Symbol.species]() { return Promise; }
+}
+const track = (p, name) => {
+  const t = new Tracked((res, rej) => then.call(p, res, rej));
+  const rec = { t, name, state: 0, reason: "" };
+  then.call(p, () => { rec.state = 1; }, (e) => { rec.state = 2; rec.reason = String(e && e.message || e); });
+  calls.push(rec);
+  return t;
+};
+const report = () => S(calls.filter((c) => c.state === 2 && !c.t.o).map((c) => c.name + ": " + c.reason));
+const mk = (name, message) => { const e = new E(message); if (name) e.name = name; return e; };
+return [(v) => S(v, rep), P, mk, track, report];
+})()`
+
+func (i *instance) execute(goCtx context.Context, p Program, limit int64) (res *Result, err error) {
+	q := i.q
+	r := &run{q: q, pending: map[uint32]*hostCall{}, results: make(chan hostResult, 16)}
+	r.timeout = p.Timeout
+	if r.timeout <= 0 {
+		r.timeout = DefaultTimeout
+	}
+	r.deadline = time.Now().Add(r.timeout)
+	r.goCtx, r.cancel = context.WithCancel(goCtx)
+	defer r.cancel()
+	stop := context.AfterFunc(goCtx, func() { r.reason.CompareAndSwap(notInterrupted, interruptCancel) })
+	defer stop()
+	i.run = r
+
+	defer func() {
+		rec := recover()
+		if rec == nil {
+			return
+		}
+		trap, ok := rec.(*ffi.Trap)
+		if !ok {
+			panic(rec)
+		}
+		q.Close()
+		if r.reason.Load() == interruptCancel {
+			res, err = nil, goCtx.Err()
+			return
+		}
+		res, err = &Result{Error: r.trapError(trap)}, nil
+	}()
+
+	r.rt = q.NewRuntime()
+	q.SetMemoryLimit(r.rt, uint32(limit))
+	q.SetMaxStackSize(r.rt, maxStackSize)
+	q.EnableInterruptHandler(r.rt)
+	r.ctx = q.NewContext(r.rt)
+	if err := r.setup(p); err != nil {
+		r.teardown()
+		return nil, err
+	}
+	res = r.main(p.Code)
+	if res.Error == nil || res.Error.Code != CodeTimeout {
+		res.Warnings = r.warnings()
+	}
+	r.teardown()
+	if r.reason.Load() == interruptCancel {
+		return nil, goCtx.Err()
+	}
+	return res, nil
+}
+
+func (r *run) setup(p Program) error {
+	q, ctx := r.q, r.ctx
+	helpers, exc := q.Eval(ctx, enginePrelude, "<sandbox>", ffi.EvalGlobal)
+	if exc != 0 {
+		q.FreeValue(ctx, exc)
+		return errors.New("sandbox: engine prelude failed")
+	}
+	for i, dst := range []*uint32{&r.stringify, &r.parse, &r.mkError, &r.track, &r.report} {
+		*dst = q.GetIndex(ctx, helpers, uint32(i))
+	}
+	q.FreeValue(ctx, helpers)
+
+	global := q.Global(ctx)
+	names := make([]string, 0, len(p.Funcs))
+	for n := range p.Funcs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for id, n := range names {
+		f := p.Funcs[n]
+		if (f.Async == nil) == (f.Sync == nil) {
+			q.FreeValue(ctx, global)
+			return fmt.Errorf("sandbox: Funcs[%q]: exactly one of Async and Sync must be set", n)
+		}
+		r.funcs, r.names = append(r.funcs, f), append(r.names, n)
+		fn := q.NewFunction(ctx, n, uint32(id+1))
+		q.SetProp(ctx, global, n, fn)
+		q.FreeValue(ctx, fn)
+	}
+	q.FreeValue(ctx, global)
+	if p.Prelude != "" {
+		v, exc := q.Eval(ctx, p.Prelude, "<prelude>", ffi.EvalGlobal)
+		if exc != 0 {
+			e := r.toError(exc)
+			q.FreeValue(ctx, exc)
+			return fmt.Errorf("sandbox: prelude failed: %s: %s", e.Name, e.Message)
+		}
+		q.FreeValue(ctx, v)
+	}
+	return nil
+}
+
+// wrapPrefix turns a body with top-level return into an async function. It
+// stays on the code's first line, so only first-line columns shift.
+const wrapPrefix = "(async () => {"
+
+// main evaluates the code and drives it to completion.
+func (r *run) main(code string) *Result {
+	q, ctx := r.q, r.ctx
+	wrapped := false
+	promise, exc := q.Eval(ctx, code, codeFile, ffi.EvalAsync)
+	if exc != 0 && r.isTopLevelReturn(exc) {
+		q.FreeValue(ctx, exc)
+		wrapped = true
+		promise, exc = q.Eval(ctx, wrapPrefix+code+"\n})()", codeFile, ffi.EvalGlobal)
+	}
+	if exc != 0 {
+		return r.fail(exc, wrapped, code, true)
+	}
+	defer q.FreeValue(ctx, promise)
+	for {
+		if exc, _ := q.ExecutePendingJobs(r.rt, -1); exc != 0 {
+			return r.fail(exc, wrapped, code, false)
+		}
+		switch q.PromiseState(ctx, promise) {
+		case ffi.PromiseFulfilled:
+			v := q.PromiseResult(ctx, promise)
+			if !wrapped {
+				inner := q.GetProp(ctx, v, "value")
+				q.FreeValue(ctx, v)
+				v = inner
+			}
+			defer q.FreeValue(ctx, v)
+			return r.result(v)
+		case ffi.PromiseRejected:
+			return r.fail(q.PromiseResult(ctx, promise), wrapped, code, false)
+		case ffi.PromisePending:
+		default:
+			return &Result{Error: &Error{Code: CodeRuntime, Name: "InternalError", Message: "evaluation did not produce a promise"}}
+		}
+		if res := r.wait(); res != nil {
+			return res
+		}
+	}
+}
+
+// wait blocks until a host call completes (and settles its promise), the
+// deadline passes, or the run is cancelled.
+func (r *run) wait() *Result {
+	if len(r.pending) == 0 {
+		return &Result{Error: &Error{Code: CodeRuntime, Name: "Error",
+			Message: "the program awaits a promise that can never settle (no host call is pending)"}}
+	}
+	timer := time.NewTimer(time.Until(r.deadline))
+	defer timer.Stop()
+	select {
+	case hr := <-r.results:
+		r.settle(hr)
+		// Settle whatever else is ready, so one drain serves them all.
+		for {
+			select {
+			case hr := <-r.results:
+				r.settle(hr)
+				continue
+			default:
+			}
+			break
+		}
+		if r.fatal != nil {
+			return &Result{Error: &Error{Code: r.fatal.Code, Name: "Error", Message: r.fatal.Message}}
+		}
+		return nil
+	case <-timer.C:
+		r.reason.CompareAndSwap(notInterrupted, interruptTimeout)
+		return r.timeoutResult()
+	case <-r.goCtx.Done():
+		r.reason.CompareAndSwap(notInterrupted, interruptCancel)
+		return &Result{Error: &Error{Code: CodeRuntime, Name: "AbortError", Message: "the run was cancelled"}}
+	}
+}
+
+func (r *run) timeoutResult() *Result {
+	return &Result{Error: &Error{Code: CodeTimeout, Name: "TimeoutError",
+		Message: fmt.Sprintf("the program did not finish within %v", r.timeout)}}
+}
+
+func (r *run) shouldInterrupt() bool {
+	if r.reason.Load() != notInterrupted {
+		return true
+	}
+	if time.Now().After(r.deadline) {
+		r.reason.CompareAndSwap(notInterrupted, interruptTimeout)
+		return true
+	}
+	return false
+}
+
+// callFunction serves a call from JS to host function refID.
+func (r *run) callFunction(argc, argv, refID uint32) uint32 {
+	q, ctx := r.q, r.ctx
+	if refID == 0 || int(refID) > len(r.funcs) {
+		return r.throw("InternalError", "unknown host function")
+	}
+	f, name := r.funcs[refID-1], r.names[refID-1]
+	args := make([]json.RawMessage, argc)
+	for i := uint32(0); i < argc; i++ {
+		s, exc := q.Call(ctx, r.stringify, q.Undefined, q.Arg(argv, i))
+		if exc != 0 {
+			return q.Throw(ctx, exc) // e.g. a cycle: TypeError at the call site
+		}
+		if q.Typeof(ctx, s) == "string" {
+			args[i] = json.RawMessage(q.GetString(ctx, s))
+		}
+		q.FreeValue(ctx, s)
+	}
+	if f.Sync != nil {
+		v, err := f.Sync(args)
+		if err != nil {
+			return r.throwErr(err)
+		}
+		return r.fromJSON(v)
+	}
+	promise, resolve, reject := q.NewPromise(ctx)
+	r.nextID++
+	id := r.nextID
+	r.pending[id] = &hostCall{resolve: resolve, reject: reject}
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				r.deliver(hostResult{id: id, err: fmt.Errorf("host function %s panicked: %v", name, p)})
+			}
+		}()
+		v, err := f.Async(r.goCtx, args)
+		r.deliver(hostResult{id: id, value: v, err: err})
+	}()
+	nameV := q.NewString(ctx, name)
+	tracked, exc := q.Call(ctx, r.track, q.Undefined, promise, nameV)
+	q.FreeValue(ctx, nameV)
+	if exc != 0 {
+		q.FreeValue(ctx, promise)
+		return q.Throw(ctx, exc)
+	}
+	q.FreeValue(ctx, promise)
+	return tracked
+}
+
+func (r *run) deliver(hr hostResult) {
+	select {
+	case r.results <- hr:
+	case <-r.goCtx.Done():
+	}
+}
+
+// settle resolves or rejects the promise of a finished host call.
+func (r *run) settle(hr hostResult) {
+	q, ctx := r.q, r.ctx
+	c, ok := r.pending[hr.id]
+	if !ok {
+		return
+	}
+	delete(r.pending, hr.id)
+	defer q.FreeValue(ctx, c.resolve)
+	defer q.FreeValue(ctx, c.reject)
+	var fatal *Fatal
+	if errors.As(hr.err, &fatal) {
+		r.fatal = fatal
+		r.reason.CompareAndSwap(notInterrupted, interruptFatal)
+	}
+	fn, arg := c.resolve, q.Undefined
+	if hr.err != nil {
+		fn, arg = c.reject, r.newError(hr.err)
+	} else if len(hr.value) > 0 {
+		v, exc := r.parseJSON(hr.value)
+		if exc != 0 {
+			fn, v = c.reject, exc
+		}
+		arg = v
+	}
+	out, exc := q.Call(ctx, fn, q.Undefined, arg)
+	q.FreeValue(ctx, out)
+	q.FreeValue(ctx, exc)
+	q.FreeValue(ctx, arg)
+}
+
+func (r *run) parseJSON(raw json.RawMessage) (val, exc uint32) {
+	s := r.q.NewString(r.ctx, string(raw))
+	defer r.q.FreeValue(r.ctx, s)
+	return r.q.Call(r.ctx, r.parse, r.q.Undefined, s)
+}
+
+// fromJSON returns the owned JS value of a sync host function's result.
+func (r *run) fromJSON(raw json.RawMessage) uint32 {
+	if len(raw) == 0 {
+		return 0
+	}
+	v, exc := r.parseJSON(raw)
+	if exc != 0 {
+		t := r.q.Throw(r.ctx, exc)
+		r.q.FreeValue(r.ctx, exc)
+		return t
+	}
+	return v
+}
+
+func (r *run) newError(err error) uint32 {
+	q, ctx := r.q, r.ctx
+	name, msg := "Error", err.Error()
+	var je *JSError
+	if errors.As(err, &je) {
+		name, msg = je.Name, je.Message
+	}
+	n, m := q.NewString(ctx, name), q.NewString(ctx, msg)
+	v, exc := q.Call(ctx, r.mkError, q.Undefined, n, m)
+	q.FreeValue(ctx, n)
+	q.FreeValue(ctx, m)
+	if exc != 0 {
+		return exc // out of memory, say: reject with that
+	}
+	return v
+}
+
+func (r *run) throwErr(err error) uint32 {
+	e := r.newError(err)
+	t := r.q.Throw(r.ctx, e)
+	r.q.FreeValue(r.ctx, e)
+	return t
+}
+
+func (r *run) throw(name, msg string) uint32 { return r.throwErr(&JSError{Name: name, Message: msg}) }
+
+// result converts the program's value to JSON.
+func (r *run) result(v uint32) *Result {
+	q, ctx := r.q, r.ctx
+	s, exc := q.Call(ctx, r.stringify, q.Undefined, v)
+	if exc != 0 {
+		e := r.toError(exc)
+		q.FreeValue(ctx, exc)
+		code := CodeNotSerializable
+		if c := r.limitCode(e); c != "" {
+			code = c
+		}
+		return &Result{Error: &Error{Code: code, Name: e.Name,
+			Message: "the result cannot be converted to JSON: " + e.Message}}
+	}
+	defer q.FreeValue(ctx, s)
+	if q.Typeof(ctx, s) != "string" {
+		return &Result{} // undefined, a function or a symbol: no value
+	}
+	return &Result{Value: json.RawMessage(q.GetString(ctx, s))}
+}
+
+// warnings lists rejected host calls nobody observed, and calls still
+// pending when the program finished.
+func (r *run) warnings() []string {
+	q, ctx := r.q, r.ctx
+	var out []string
+	if s, exc := q.Call(ctx, r.report, q.Undefined); exc == 0 {
+		var lost []string
+		if json.Unmarshal([]byte(q.GetString(ctx, s)), &lost) == nil {
+			for _, l := range lost {
+				out = append(out, "unhandled rejection of a call that was not awaited: "+l)
+			}
+		}
+		q.FreeValue(ctx, s)
+	} else {
+		q.FreeValue(ctx, exc)
+	}
+	if n := len(r.pending); n > 0 {
+		out = append(out, fmt.Sprintf("%d host call(s) were still pending when the program finished and were cancelled; await every call", n))
+	}
+	return out
+}
+
+// teardown settles every pending promise, drains the job queue with the
+// interrupt raised (so no more program code runs), and frees the context
+// and runtime. QuickJS asserts if anything leaked; the trap then discards
+// the instance.
+func (r *run) teardown() {
+	q, ctx := r.q, r.ctx
+	r.cancel()
+	r.reason.CompareAndSwap(notInterrupted, interruptFatal)
+	for id, c := range r.pending {
+		q.FreeValue(ctx, c.resolve)
+		q.FreeValue(ctx, c.reject)
+		delete(r.pending, id)
+	}
+	for i := 0; i < 1000 && q.IsJobPending(r.rt); i++ {
+		if exc, _ := q.ExecutePendingJobs(r.rt, -1); exc != 0 {
+			q.FreeValue(ctx, exc)
+		}
+	}
+	for _, h := range []uint32{r.stringify, r.parse, r.mkError, r.track, r.report} {
+		q.FreeValue(ctx, h)
+	}
+	q.FreeContext(ctx)
+	q.FreeRuntime(r.rt)
+}

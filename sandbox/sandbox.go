@@ -1,0 +1,270 @@
+// Package sandbox runs one JavaScript program in QuickJS with hard limits and
+// async host functions. It knows nothing of LLMs or tools.
+//
+// An Engine compiles the QuickJS asset once and leases a WebAssembly instance
+// to each run for the run's whole life, so runs never share a heap: a run's
+// data cannot leak into another, a trap kills only its own instance, and the
+// memory cap of an instance is the run's hard ceiling. Idle instances are
+// kept for reuse; every run gets a fresh QuickJS runtime and context.
+//
+// Rules: this package never imports syscall/js; under GOOS=js the caller
+// passes the host's WebAssembly backend (package jsbridge) in Config.
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/interopio/code-mode/sandbox/internal/ffi"
+	"github.com/interopio/code-mode/sandbox/wasmhost"
+)
+
+// Defaults.
+const (
+	DefaultTimeout     = 30 * time.Second
+	DefaultMemoryLimit = 128 << 20
+	defaultMaxIdle     = 2
+	maxStackSize       = 1 << 20 // the asset's C stack is 5 MB
+)
+
+// Config configures an Engine. The zero value is usable natively.
+type Config struct {
+	// Backend runs WebAssembly. Nil selects wazero natively; under GOOS=js
+	// it is required (jsbridge provides it).
+	Backend wasmhost.Backend
+	// MemoryLimit is the QuickJS heap limit of a run in bytes (default
+	// 128 MiB). An instance's linear memory is capped at 16 MiB plus twice
+	// this, so a run can never take more than that from its host.
+	MemoryLimit int64
+	// MaxIdleInstances is how many idle instances are kept for reuse
+	// (default 2).
+	MaxIdleInstances int
+}
+
+// Errors.
+var (
+	// ErrClosed is returned by Run after Close.
+	ErrClosed = errors.New("sandbox: engine is closed")
+	// ErrAsset is wrapped by errors for a file that is not the expected
+	// QuickJS asset (not WebAssembly, truncated, another build).
+	ErrAsset = errors.New("sandbox: bad QuickJS asset")
+)
+
+// Engine runs programs. It is safe for concurrent use.
+type Engine struct {
+	asset    *ffi.Asset
+	limit    int64
+	maxPages uint32
+	maxIdle  int
+
+	mu     sync.Mutex
+	idle   []*instance
+	closed bool
+}
+
+// NewEngine compiles and checks the QuickJS asset (the bytes of
+// emscripten-module.wasm).
+func NewEngine(wasm []byte, cfg Config) (*Engine, error) {
+	if cfg.Backend == nil {
+		cfg.Backend = defaultBackend()
+		if cfg.Backend == nil {
+			return nil, errors.New("sandbox: Config.Backend is required on this platform")
+		}
+	}
+	if err := checkLimit(cfg.MemoryLimit); err != nil {
+		return nil, err
+	}
+	mod, err := cfg.Backend.Compile(wasm)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrAsset, describeBadAsset(wasm, err))
+	}
+	return NewEngineFromModule(mod, cfg)
+}
+
+// NewEngineFromModule checks an already compiled module (as the JS host
+// compiles it with streaming) and builds an engine on it. The engine owns mod.
+func NewEngineFromModule(mod wasmhost.Module, cfg Config) (*Engine, error) {
+	if err := checkLimit(cfg.MemoryLimit); err != nil {
+		mod.Close()
+		return nil, err
+	}
+	asset, err := ffi.Check(mod)
+	if err != nil {
+		mod.Close()
+		return nil, fmt.Errorf("%w: %v", ErrAsset, err)
+	}
+	e := &Engine{asset: asset, limit: cfg.MemoryLimit, maxIdle: cfg.MaxIdleInstances}
+	if e.limit == 0 {
+		e.limit = DefaultMemoryLimit
+	}
+	if e.maxIdle <= 0 {
+		e.maxIdle = defaultMaxIdle
+	}
+	e.maxPages = uint32(min((16<<20+2*e.limit)/wasmhost.PageSize, 65535))
+	return e, nil
+}
+
+func checkLimit(l int64) error {
+	if l < 0 || l > 2<<30 {
+		return fmt.Errorf("sandbox: Config.MemoryLimit: must be between 1 byte and 2 GiB, got %d", l)
+	}
+	return nil
+}
+
+func describeBadAsset(wasm []byte, err error) string {
+	switch {
+	case len(wasm) == 0:
+		return "the file is empty"
+	case len(wasm) < 8 || string(wasm[:4]) != "\x00asm":
+		return "the file is not WebAssembly (no \\0asm header)"
+	}
+	return "the file does not compile (truncated or corrupt?): " + err.Error()
+}
+
+// Close frees the idle instances; runs in flight finish first on their own
+// instances, which are then freed. Run fails with ErrClosed afterwards.
+func (e *Engine) Close() error {
+	e.mu.Lock()
+	idle := e.idle
+	e.idle, e.closed = nil, true
+	e.mu.Unlock()
+	for _, i := range idle {
+		i.q.Close()
+	}
+	return nil
+}
+
+func (e *Engine) lease() (*instance, error) {
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return nil, ErrClosed
+	}
+	if n := len(e.idle); n > 0 {
+		i := e.idle[n-1]
+		e.idle = e.idle[:n-1]
+		e.mu.Unlock()
+		return i, nil
+	}
+	e.mu.Unlock()
+	i := &instance{}
+	q, err := e.asset.NewInstance(e.maxPages, i)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	i.q = q
+	return i, nil
+}
+
+// release keeps a healthy instance for reuse. One whose memory grew well
+// past its start (a memory-hungry run) is freed, so the host gets that
+// memory back.
+func (e *Engine) release(i *instance) {
+	i.run = nil
+	e.mu.Lock()
+	keep := !e.closed && !i.q.Dead() && len(e.idle) < e.maxIdle &&
+		i.q.MemorySize() <= 2*ffi.MinMemoryPages()*wasmhost.PageSize
+	if keep {
+		e.idle = append(e.idle, i)
+	}
+	e.mu.Unlock()
+	if !keep {
+		i.q.Close()
+	}
+}
+
+// Program is one run's input.
+type Program struct {
+	// Code is the model's program: an async function body. Top-level await
+	// and return work; without return, the value of the last expression
+	// statement is the result.
+	Code string
+	// Prelude is trusted setup code evaluated as a global script before
+	// Code, with the Funcs already defined.
+	Prelude string
+	// Funcs are global functions the code can call.
+	Funcs map[string]Func
+	// Timeout bounds the whole run, awaits included (default 30s).
+	Timeout time.Duration
+}
+
+// Func is a host function. Exactly one of Async and Sync is set.
+//
+// Arguments arrive as JSON (nil for undefined, functions and symbols);
+// BigInt becomes a decimal string. A result of nil is undefined in JS. An
+// error becomes a JS Error with its message (name from a *JSError); an error
+// wrapping *Fatal ends the whole run with that code.
+type Func struct {
+	// Async runs on its own goroutine; in JS the call returns a promise.
+	// ctx is cancelled when the run ends.
+	Async func(ctx context.Context, args []json.RawMessage) (json.RawMessage, error)
+	// Sync runs inline and must not block.
+	Sync func(args []json.RawMessage) (json.RawMessage, error)
+}
+
+// JSError is an error thrown into JS with a given name.
+type JSError struct{ Name, Message string }
+
+func (e *JSError) Error() string { return e.Name + ": " + e.Message }
+
+// Fatal is an error that ends the run with Code.
+type Fatal struct {
+	Code    ErrorCode
+	Message string
+}
+
+func (e *Fatal) Error() string { return string(e.Code) + ": " + e.Message }
+
+// ErrorCode classifies a failed run.
+type ErrorCode string
+
+// Error codes.
+const (
+	CodeSyntax          ErrorCode = "SYNTAX"
+	CodeRuntime         ErrorCode = "RUNTIME"
+	CodeTimeout         ErrorCode = "TIMEOUT"
+	CodeMemoryLimit     ErrorCode = "MEMORY_LIMIT"
+	CodeNotSerializable ErrorCode = "RESULT_NOT_SERIALIZABLE"
+)
+
+// Result is a run's outcome. Exactly one of Value (possibly nil for
+// undefined) and Error is meaningful: Error is nil on success.
+type Result struct {
+	Value json.RawMessage
+	Error *Error
+	// Warnings are problems that did not fail the run: rejected tool
+	// promises nobody awaited, calls still pending at the end.
+	Warnings []string
+}
+
+// Error is a failed run's error. Line and Column are 1-based positions in
+// Program.Code, 0 when unknown.
+type Error struct {
+	Code    ErrorCode `json:"code"`
+	Name    string    `json:"name"`
+	Message string    `json:"message"`
+	Stack   string    `json:"stack,omitempty"`
+	Line    int       `json:"line,omitempty"`
+	Column  int       `json:"column,omitempty"`
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s: %s: %s", e.Code, e.Name, e.Message) }
+
+// Run runs p. Errors of the program come back in Result.Error; Run itself
+// fails only when ctx is done (ctx.Err()), the engine is closed, or an
+// instance cannot be created.
+func (e *Engine) Run(ctx context.Context, p Program) (*Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	i, err := e.lease()
+	if err != nil {
+		return nil, err
+	}
+	defer e.release(i)
+	return i.execute(ctx, p, e.limit)
+}

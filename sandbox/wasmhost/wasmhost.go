@@ -1,0 +1,133 @@
+// Package wasmhost is the small WebAssembly host interface that the sandbox's
+// QuickJS FFI is written against.
+//
+// Two backends implement it: wazero for native Go (sandbox/internal/wazerohost)
+// and the JavaScript host's own WebAssembly API under GOOS=js (package
+// jsbridge). The interface carries only what the QuickJS asset needs: compile
+// once, instantiate with Go-implemented imports and a host-created memory whose
+// maximum we choose, call exports with uint64 arguments, and read and write
+// linear memory.
+//
+// Values cross as uint64: i32 zero-extended, i64 as is, f64 as
+// math.Float64bits. The caller always states a function's type, because the
+// JavaScript host cannot reflect it.
+package wasmhost
+
+import "errors"
+
+// ValueType is a WebAssembly value type, encoded as in the binary format.
+type ValueType byte
+
+// The value types the QuickJS asset uses.
+const (
+	I32 ValueType = 0x7f
+	I64 ValueType = 0x7e
+	F32 ValueType = 0x7d
+	F64 ValueType = 0x7c
+)
+
+// FuncType is a function signature.
+type FuncType struct {
+	Params  []ValueType
+	Results []ValueType
+}
+
+// HostFunc implements one imported function. Call receives the parameters
+// and returns the single result (0 where the type has none). Call may
+// re-enter the instance (call its exports) on the same goroutine.
+type HostFunc struct {
+	Type FuncType
+	Call func(args []uint64) uint64
+}
+
+// MemorySpec describes the memory the host creates for an instance's memory
+// import. MaxPages is a hard ceiling: growth beyond it fails.
+type MemorySpec struct {
+	Name     string // import name, in Imports.Module
+	MinPages uint32
+	MaxPages uint32
+}
+
+// Imports is everything an instance imports. All imports of the QuickJS asset
+// come from one module name.
+type Imports struct {
+	Module string
+	Funcs  map[string]HostFunc
+	Memory MemorySpec
+}
+
+// ExternKind is the kind of an import or export.
+type ExternKind byte
+
+// Extern kinds, encoded as in the binary format.
+const (
+	KindFunc   ExternKind = 0
+	KindTable  ExternKind = 1
+	KindMemory ExternKind = 2
+	KindGlobal ExternKind = 3
+)
+
+// ExternDesc names one import or export. Type is set for functions where the
+// backend can reflect it, and nil otherwise.
+type ExternDesc struct {
+	Module string // empty for exports
+	Name   string
+	Kind   ExternKind
+	Type   *FuncType
+}
+
+// Backend compiles WebAssembly modules.
+type Backend interface {
+	// Compile validates and compiles a module. The result may be
+	// instantiated many times and used from several goroutines.
+	Compile(wasm []byte) (Module, error)
+}
+
+// Module is a compiled module.
+type Module interface {
+	Imports() []ExternDesc
+	Exports() []ExternDesc
+	// Instantiate creates an instance. It does not run any export.
+	Instantiate(imports Imports) (Instance, error)
+	Close() error
+}
+
+// Instance is one instantiated module. It is not safe for concurrent use:
+// its owner serialises every call.
+type Instance interface {
+	// Func returns the exported function name, declared with type t, or an
+	// error if there is no such export.
+	Func(name string, t FuncType) (Func, error)
+	Memory() Memory
+	Close() error
+}
+
+// Func is an exported function.
+type Func interface {
+	// Call runs the function. A trap (unreachable, out-of-bounds access, a
+	// host import that panicked) returns an error wrapping ErrTrap; the
+	// instance must not be used afterwards.
+	Call(args ...uint64) (uint64, error)
+}
+
+// Memory is an instance's linear memory. Offsets are bytes.
+type Memory interface {
+	// Size is the current size in bytes.
+	Size() uint32
+	// Grow adds delta pages of 64 KiB, returning the previous size in pages,
+	// or false when the maximum would be exceeded.
+	Grow(deltaPages uint32) (previousPages uint32, ok bool)
+	// Read copies length bytes at offset. It returns false when the range is
+	// out of bounds.
+	Read(offset, length uint32) ([]byte, bool)
+	// Write copies data to offset. It returns false when out of bounds.
+	Write(offset uint32, data []byte) bool
+	ReadUint32(offset uint32) (uint32, bool)
+	WriteUint32(offset, v uint32) bool
+}
+
+// ErrTrap is wrapped by errors from a call that trapped.
+var ErrTrap = errors.New("wasm trap")
+
+// PageSize is the size of a WebAssembly page.
+const PageSize = 65536
