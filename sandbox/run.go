@@ -292,7 +292,10 @@ func (r *run) callFunction(argc, argv, refID uint32) uint32 {
 	for i := uint32(0); i < argc; i++ {
 		s, exc := q.Call(ctx, r.stringify, q.Undefined, q.Arg(argv, i))
 		if exc != 0 {
-			return q.Throw(ctx, exc) // e.g. a cycle: TypeError at the call site
+			// e.g. a cycle: a TypeError at the call site.
+			t := q.Throw(ctx, exc)
+			q.FreeValue(ctx, exc)
+			return t
 		}
 		if q.Typeof(ctx, s) == "string" {
 			args[i] = json.RawMessage(q.GetString(ctx, s))
@@ -300,6 +303,8 @@ func (r *run) callFunction(argc, argv, refID uint32) uint32 {
 		q.FreeValue(ctx, s)
 	}
 	if f.Sync != nil {
+		// A panic here unwinds QuickJS mid-call: the instance traps and is
+		// discarded, and the run fails with a RUNTIME error.
 		v, err := f.Sync(args)
 		if err != nil {
 			return r.throwErr(err)
@@ -324,7 +329,9 @@ func (r *run) callFunction(argc, argv, refID uint32) uint32 {
 	q.FreeValue(ctx, nameV)
 	if exc != 0 {
 		q.FreeValue(ctx, promise)
-		return q.Throw(ctx, exc)
+		t := q.Throw(ctx, exc)
+		q.FreeValue(ctx, exc)
+		return t
 	}
 	q.FreeValue(ctx, promise)
 	return tracked

@@ -177,6 +177,25 @@ func (e *Engine) release(i *instance) {
 	}
 }
 
+// Stats describes an engine's instances.
+type Stats struct {
+	// Idle is the number of instances kept for reuse.
+	Idle int
+	// IdleMemoryBytes is the linear memory those instances hold.
+	IdleMemoryBytes uint64
+}
+
+// Stats reports on the idle instances.
+func (e *Engine) Stats() Stats {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	s := Stats{Idle: len(e.idle)}
+	for _, i := range e.idle {
+		s.IdleMemoryBytes += uint64(i.q.MemorySize())
+	}
+	return s
+}
+
 // Program is one run's input.
 type Program struct {
 	// Code is the model's program: an async function body. Top-level await

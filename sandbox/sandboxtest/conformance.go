@@ -1,0 +1,450 @@
+package sandboxtest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/interopio/code-mode/sandbox"
+)
+
+// Backend describes the backend under test.
+type Backend struct {
+	// NewEngine builds an engine on this backend from the asset bytes.
+	NewEngine func(wasm []byte, cfg sandbox.Config) (*sandbox.Engine, error)
+	// Preemptive says whether a goroutine can run while QuickJS is busy in a
+	// CPU loop (true natively; false under GOOS=js, where Go is single
+	// threaded and only the deadline can stop a loop).
+	Preemptive bool
+	// LeakRuns is how many runs the leak test makes (10,000 natively).
+	LeakRuns int
+}
+
+// Run runs the conformance suite.
+func Run(t *testing.T, b Backend) {
+	asset := Asset(t)
+	engine := func(t *testing.T, cfg sandbox.Config) *sandbox.Engine {
+		t.Helper()
+		e, err := b.NewEngine(asset, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { e.Close() })
+		return e
+	}
+	e := engine(t, sandbox.Config{})
+	t.Run("CodeForms", func(t *testing.T) { testCodeForms(t, e) })
+	t.Run("Errors", func(t *testing.T) { testErrors(t, e) })
+	t.Run("HostFuncs", func(t *testing.T) { testHostFuncs(t, e) })
+	t.Run("Timeout", func(t *testing.T) { testTimeout(t, e) })
+	t.Run("Memory", func(t *testing.T) { testMemory(t, engine(t, sandbox.Config{MemoryLimit: 16 << 20})) })
+	t.Run("Cancel", func(t *testing.T) { testCancel(t, e, b.Preemptive) })
+	t.Run("Isolation", func(t *testing.T) { testIsolation(t, e) })
+	t.Run("Trap", func(t *testing.T) { testTrap(t, e) })
+	t.Run("Leaks", func(t *testing.T) { testLeaks(t, engine(t, sandbox.Config{}), b.LeakRuns) })
+	t.Run("Asset", func(t *testing.T) { testAsset(t, b, asset) })
+}
+
+func run(t *testing.T, e *sandbox.Engine, p sandbox.Program) *sandbox.Result {
+	t.Helper()
+	if p.Timeout == 0 {
+		p.Timeout = 5 * time.Second
+	}
+	res, err := e.Run(context.Background(), p)
+	if err != nil {
+		t.Fatalf("Run(%q): %v", p.Code, err)
+	}
+	return res
+}
+
+func echoFuncs() map[string]sandbox.Func {
+	return map[string]sandbox.Func{
+		"echo": {Async: func(_ context.Context, a []json.RawMessage) (json.RawMessage, error) {
+			if len(a) == 0 {
+				return nil, nil
+			}
+			return a[0], nil
+		}},
+		"fail": {Async: func(_ context.Context, a []json.RawMessage) (json.RawMessage, error) {
+			return nil, &sandbox.JSError{Name: "ToolError", Message: "it failed: " + string(a[0])}
+		}},
+		"args": {Sync: func(a []json.RawMessage) (json.RawMessage, error) {
+			out := make([]string, len(a))
+			for i, v := range a {
+				out[i] = string(v)
+			}
+			return json.Marshal(out)
+		}},
+	}
+}
+
+func testCodeForms(t *testing.T, e *sandbox.Engine) {
+	for _, tc := range []struct{ code, want string }{
+		{"1+1", "2"},
+		{"return 1+1", "2"},
+		{"const x = await echo(20); x + 1", "21"},
+		{"return await echo({a: [1, 'b']})", `{"a":[1,"b"]}`},
+		{"let s = 0; for (const i of [1,2,3]) s += i; s", "6"},
+		{"if (true) { 5 } else { 6 }", "5"},
+		{"[1,2,3].map(x => { return x * 2 })", "[2,4,6]"}, // nested return, not a body
+		{"function f() { return 3 }\nreturn f() * 2", "6"},
+		{"var v = 1; v", "1"},
+		{"", ""},
+		{"return", ""},
+		{"return undefined", ""},
+		{"return null", "null"},
+		{"return () => 1", ""},
+		{"return {f() {}, a: 1, u: undefined}", `{"a":1}`},
+		{"return [undefined, () => 1]", "[null,null]"},
+		{"return new Date(Date.UTC(2020, 0, 2))", `"2020-01-02T00:00:00.000Z"`},
+		{"return -0", "0"},
+		{"return NaN", "null"},
+		{"return 1e300", "1e+300"},
+		{"return 2**53 + 2", "9007199254740994"},
+		{"return 10n ** 25n", `"10000000000000000000000000"`},
+		{"return '\\ud800x'", `"\ud800x"`},
+		{"return 'é😀'", `"é😀"`},
+		{"return new Map([[1, 2]])", "{}"},
+		{"return await Promise.resolve(7)", "7"},
+	} {
+		res := run(t, e, sandbox.Program{Code: tc.code, Funcs: echoFuncs()})
+		if res.Error != nil {
+			t.Errorf("%q: error %v", tc.code, res.Error)
+			continue
+		}
+		if string(res.Value) != tc.want {
+			t.Errorf("%q = %s, want %s", tc.code, res.Value, tc.want)
+		}
+	}
+}
+
+func testErrors(t *testing.T, e *sandbox.Engine) {
+	for _, tc := range []struct {
+		code             string
+		wantCode         sandbox.ErrorCode
+		name, msg        string
+		line, col        int
+		stackHasNoPrefix bool
+	}{
+		{"1 +", sandbox.CodeSyntax, "SyntaxError", "unexpected", 1, 4, false},
+		{"let a = 1;\nlet a = 2;", sandbox.CodeSyntax, "SyntaxError", "redefinition", 2, 7, false},
+		{"\n\nnull.x", sandbox.CodeRuntime, "TypeError", "cannot read property 'x' of null", 3, 5, false},
+		{"return null.x", sandbox.CodeRuntime, "TypeError", "of null", 1, 12, true},
+		{"throw new RangeError('bad')", sandbox.CodeRuntime, "RangeError", "bad", 1, 21, false},
+		{"return 1;\nthrow new Error('late')", sandbox.CodeRuntime, "", "", 0, 0, false}, // unreachable: returns 1
+		{"const x = 1;\nreturn (() => { throw new Error('inner') })()", sandbox.CodeRuntime, "Error", "inner", 2, 32, true},
+		{"await Promise.reject(new TypeError('rej'))", sandbox.CodeRuntime, "TypeError", "rej", 1, 35, false},
+		{"throw 'plain'", sandbox.CodeRuntime, "Error", "a non-Error value was thrown: plain", 0, 0, false},
+		{"throw {code: 7}", sandbox.CodeRuntime, "Error", `{"code":7}`, 0, 0, false},
+		{"await fail('x')", sandbox.CodeRuntime, "ToolError", `it failed: "x"`, 0, 0, false},
+		{"let a = {}; a.self = a; return a", sandbox.CodeNotSerializable, "TypeError", "circular", 0, 0, false},
+		{"return {toJSON() { throw new Error('no') }}", sandbox.CodeNotSerializable, "Error", "no", 0, 0, false},
+		{"function f() { return f() + 1 }\nf()", sandbox.CodeRuntime, "InternalError", "stack overflow", 1, 24, false},
+	} {
+		res := run(t, e, sandbox.Program{Code: tc.code, Funcs: echoFuncs()})
+		if tc.name == "" {
+			if res.Error != nil || string(res.Value) != "1" {
+				t.Errorf("%q: got %s %v, want 1", tc.code, res.Value, res.Error)
+			}
+			continue
+		}
+		got := res.Error
+		if got == nil {
+			t.Errorf("%q: no error, value %s", tc.code, res.Value)
+			continue
+		}
+		if got.Code != tc.wantCode || got.Name != tc.name || !strings.Contains(got.Message, tc.msg) {
+			t.Errorf("%q: got %s %s %q, want %s %s ~%q", tc.code, got.Code, got.Name, got.Message, tc.wantCode, tc.name, tc.msg)
+		}
+		if tc.line != 0 && (got.Line != tc.line || got.Column != tc.col) {
+			t.Errorf("%q: at %d:%d, want %d:%d (stack %q)", tc.code, got.Line, got.Column, tc.line, tc.col, got.Stack)
+		}
+		if strings.Contains(got.Stack, "<sandbox>") || strings.Count(got.Stack, "\n") > 11 {
+			t.Errorf("%q: stack not cleaned: %q", tc.code, got.Stack)
+		}
+	}
+}
+
+func testHostFuncs(t *testing.T, e *sandbox.Engine) {
+	t.Run("ArgsAsJSON", func(t *testing.T) {
+		res := run(t, e, sandbox.Program{Code: "return args(1, 'a', undefined, {b: [true]}, 5n, () => 1, new Date(0))", Funcs: echoFuncs()})
+		want := `["1","\"a\"","","{\"b\":[true]}","\"5\"","","\"1970-01-01T00:00:00.000Z\""]`
+		if res.Error != nil || string(res.Value) != want {
+			t.Fatalf("got %s %v, want %s", res.Value, res.Error, want)
+		}
+	})
+	t.Run("CyclicArgThrowsAtCallSite", func(t *testing.T) {
+		res := run(t, e, sandbox.Program{Code: "const a = {}; a.a = a; try { await echo(a) } catch (e) { return e.name + ': ' + e.message }", Funcs: echoFuncs()})
+		if res.Error != nil || !strings.Contains(string(res.Value), "TypeError: circular") {
+			t.Fatalf("got %s %v", res.Value, res.Error)
+		}
+	})
+	t.Run("ErrorIsCatchable", func(t *testing.T) {
+		res := run(t, e, sandbox.Program{Code: "try { await fail(1) } catch (e) { return [e instanceof Error, e.name, e.message] }", Funcs: echoFuncs()})
+		if want := `[true,"ToolError","it failed: 1"]`; res.Error != nil || string(res.Value) != want {
+			t.Fatalf("got %s %v, want %s", res.Value, res.Error, want)
+		}
+	})
+	t.Run("PromiseAll100Concurrent", func(t *testing.T) {
+		// Every call waits until all 100 have started: this only finishes if
+		// the calls really run concurrently.
+		var started atomic.Int32
+		all := make(chan struct{})
+		funcs := map[string]sandbox.Func{"slow": {Async: func(ctx context.Context, a []json.RawMessage) (json.RawMessage, error) {
+			if started.Add(1) == 100 {
+				close(all)
+			}
+			select {
+			case <-all:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			return a[0], nil
+		}}}
+		res := run(t, e, sandbox.Program{Code: "const r = await Promise.all(Array.from({length: 100}, (_, i) => slow(i))); return r.reduce((a, b) => a + b)", Funcs: funcs})
+		if res.Error != nil || string(res.Value) != "4950" {
+			t.Fatalf("got %s %v", res.Value, res.Error)
+		}
+	})
+	t.Run("LateAnswer", func(t *testing.T) {
+		funcs := map[string]sandbox.Func{"later": {Async: func(ctx context.Context, a []json.RawMessage) (json.RawMessage, error) {
+			time.Sleep(20 * time.Millisecond)
+			return json.RawMessage(`"done"`), nil
+		}}}
+		res := run(t, e, sandbox.Program{Code: "return await later()", Funcs: funcs})
+		if res.Error != nil || string(res.Value) != `"done"` {
+			t.Fatalf("got %s %v", res.Value, res.Error)
+		}
+	})
+	t.Run("UnawaitedRejectionReported", func(t *testing.T) {
+		// afterFail answers once fail has answered (plus a moment for its
+		// result to be queued), so the rejection lands before the end.
+		funcs := echoFuncs()
+		failed := make(chan struct{})
+		funcs["fail"] = sandbox.Func{Async: func(_ context.Context, a []json.RawMessage) (json.RawMessage, error) {
+			defer close(failed)
+			return nil, errors.New("it failed: " + string(a[0]))
+		}}
+		funcs["afterFail"] = sandbox.Func{Async: func(context.Context, []json.RawMessage) (json.RawMessage, error) {
+			<-failed
+			time.Sleep(20 * time.Millisecond)
+			return nil, nil
+		}}
+		res := run(t, e, sandbox.Program{Code: "fail('lost'); await afterFail(); return 3", Funcs: funcs})
+		if res.Error != nil || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "lost") {
+			t.Fatalf("got %s %v %q", res.Value, res.Error, res.Warnings)
+		}
+		res = run(t, e, sandbox.Program{Code: "const p = fail('seen'); await echo(1); try { await p } catch {} return 3", Funcs: echoFuncs()})
+		if res.Error != nil || len(res.Warnings) != 0 {
+			t.Fatalf("a rejection awaited late was reported: %v %q", res.Error, res.Warnings)
+		}
+	})
+	t.Run("Fatal", func(t *testing.T) {
+		funcs := map[string]sandbox.Func{"stop": {Async: func(context.Context, []json.RawMessage) (json.RawMessage, error) {
+			return nil, &sandbox.Fatal{Code: "TOOL_LIMIT", Message: "too many calls"}
+		}}}
+		res := run(t, e, sandbox.Program{Code: "try { await stop() } catch (e) {} while (true) {}", Funcs: funcs})
+		if res.Error == nil || res.Error.Code != "TOOL_LIMIT" {
+			t.Fatalf("got %s %v", res.Value, res.Error)
+		}
+	})
+	t.Run("Prelude", func(t *testing.T) {
+		res := run(t, e, sandbox.Program{Prelude: "globalThis.twice = async (x) => 2 * await echo(x)", Code: "return twice(21)", Funcs: echoFuncs()})
+		if res.Error != nil || string(res.Value) != "42" {
+			t.Fatalf("got %s %v", res.Value, res.Error)
+		}
+	})
+}
+
+func testTimeout(t *testing.T, e *sandbox.Engine) {
+	never := map[string]sandbox.Func{"never": {Async: func(ctx context.Context, _ []json.RawMessage) (json.RawMessage, error) {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}}}
+	for _, code := range []string{"while (true) {}", "await never()", "for (;;) { try { while (true) {} } catch (e) {} }", "await echo(1); while (true) {}"} {
+		funcs := echoFuncs()
+		funcs["never"] = never["never"]
+		timeout := 300 * time.Millisecond
+		start := time.Now()
+		res := run(t, e, sandbox.Program{Code: code, Funcs: funcs, Timeout: timeout})
+		elapsed := time.Since(start)
+		if res.Error == nil || res.Error.Code != sandbox.CodeTimeout {
+			t.Errorf("%q: got %s %v, want TIMEOUT", code, res.Value, res.Error)
+		}
+		// Only a hang fails here: timing on shared machines is noisy.
+		if elapsed < timeout || elapsed > timeout+5*time.Second {
+			t.Errorf("%q: ended after %v with a %v timeout", code, elapsed, timeout)
+		}
+	}
+	res := run(t, e, sandbox.Program{Code: "await new Promise(() => {})"})
+	if res.Error == nil || !strings.Contains(res.Error.Message, "never settle") {
+		t.Errorf("a promise nobody can settle: got %v", res.Error)
+	}
+	if res := run(t, e, sandbox.Program{Code: "return 'alive'"}); string(res.Value) != `"alive"` {
+		t.Errorf("after timeouts: %s %v", res.Value, res.Error)
+	}
+}
+
+func testMemory(t *testing.T, e *sandbox.Engine) {
+	for _, code := range []string{
+		"const a = []; while (true) a.push('x'.repeat(1000) + a.length)",
+		"const m = new Map(); let i = 0; while (true) m.set(i, 'v' + i++)",
+		"const a = []; while (true) a.push(new Array(100000).fill(1.5))",
+		"new ArrayBuffer(1e9)",
+	} {
+		res := run(t, e, sandbox.Program{Code: code, Timeout: 20 * time.Second})
+		if res.Error == nil || res.Error.Code != sandbox.CodeMemoryLimit {
+			// A RangeError for a too-large buffer is also a clean answer.
+			if !(res.Error != nil && res.Error.Name == "RangeError") {
+				t.Errorf("%q: got %s %v, want MEMORY_LIMIT", code, res.Value, res.Error)
+			}
+		}
+		if ok := run(t, e, sandbox.Program{Code: "return [1,2,3].length"}); string(ok.Value) != "3" {
+			t.Fatalf("after %q: %s %v", code, ok.Value, ok.Error)
+		}
+	}
+	// The instance that grew was discarded: idle memory is back to the start.
+	if s := e.Stats(); s.IdleMemoryBytes > 32<<20 {
+		t.Errorf("idle instances hold %d bytes after memory-limit runs", s.IdleMemoryBytes)
+	}
+}
+
+func testCancel(t *testing.T, e *sandbox.Engine, preemptive bool) {
+	var sawCancel atomic.Bool
+	started := make(chan struct{}, 1)
+	funcs := map[string]sandbox.Func{"wait": {Async: func(ctx context.Context, _ []json.RawMessage) (json.RawMessage, error) {
+		started <- struct{}{}
+		<-ctx.Done()
+		sawCancel.Store(true)
+		return nil, ctx.Err()
+	}}}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-started; cancel() }()
+	_, err := e.Run(ctx, sandbox.Program{Code: "await wait()", Funcs: funcs, Timeout: 10 * time.Second})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("cancel while awaiting: err = %v, want context.Canceled", err)
+	}
+	if !sawCancel.Load() {
+		t.Errorf("the host call in flight did not see its context cancelled")
+	}
+	if preemptive {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		defer cancel()
+		_, err := e.Run(ctx, sandbox.Program{Code: "while (true) {}", Timeout: 10 * time.Second})
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("cancel in a CPU loop: err = %v", err)
+		}
+	}
+	if _, err := e.Run(ctx, sandbox.Program{Code: "1"}); err == nil {
+		t.Errorf("Run with a cancelled context succeeded")
+	}
+}
+
+func testIsolation(t *testing.T, e *sandbox.Engine) {
+	run(t, e, sandbox.Program{Code: "globalThis.secret = 42; Object.prototype.polluted = 1; Array.prototype.map = null; JSON.stringify = () => '\"hacked\"'"})
+	res := run(t, e, sandbox.Program{Code: "return [typeof secret, ({}).polluted === undefined, typeof [].map, JSON.stringify(1)]"})
+	if want := `["undefined",true,"function","1"]`; string(res.Value) != want {
+		t.Errorf("state leaked between runs: %s %v", res.Value, res.Error)
+	}
+	// Host objects of any kind are absent.
+	res = run(t, e, sandbox.Program{Code: "return [typeof process, typeof require, typeof fetch, typeof setTimeout, typeof window, typeof document, typeof std, typeof os, typeof WebAssembly]"})
+	if want := `["undefined","undefined","undefined","undefined","undefined","undefined","undefined","undefined","undefined"]`; string(res.Value) != want {
+		t.Errorf("host objects visible: %s %v", res.Value, res.Error)
+	}
+	// Overlapping runs each see their own data.
+	var wg sync.WaitGroup
+	errs := make(chan string, 20)
+	for i := 0; i < 20; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			funcs := map[string]sandbox.Func{"mine": {Async: func(ctx context.Context, _ []json.RawMessage) (json.RawMessage, error) {
+				time.Sleep(time.Duration(i%5) * time.Millisecond)
+				return json.Marshal(i)
+			}}}
+			code := fmt.Sprintf("globalThis.v = %d; const got = await mine(); await mine(); return [v, got]", i)
+			res, err := e.Run(context.Background(), sandbox.Program{Code: code, Funcs: funcs, Timeout: 10 * time.Second})
+			if want := fmt.Sprintf("[%d,%d]", i, i); err != nil || res.Error != nil || string(res.Value) != want {
+				errs <- fmt.Sprintf("run %d: %v %v %s", i, err, res.Error, res.Value)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
+
+func testTrap(t *testing.T, e *sandbox.Engine) {
+	funcs := map[string]sandbox.Func{"boom": {Sync: func([]json.RawMessage) (json.RawMessage, error) { panic("host bug") }}}
+	res := run(t, e, sandbox.Program{Code: "boom()", Funcs: funcs})
+	if res.Error == nil || res.Error.Code != sandbox.CodeRuntime || !strings.Contains(res.Error.Message, "crashed") {
+		t.Fatalf("got %s %v", res.Value, res.Error)
+	}
+	if res := run(t, e, sandbox.Program{Code: "return 'next'"}); string(res.Value) != `"next"` {
+		t.Fatalf("after a trap: %s %v", res.Value, res.Error)
+	}
+}
+
+func testLeaks(t *testing.T, e *sandbox.Engine, runs int) {
+	funcs := echoFuncs()
+	programs := []sandbox.Program{
+		{Code: "return (await Promise.all([echo(1), echo({a: 'x'.repeat(100)})])).length", Funcs: funcs},
+		{Code: "try { await fail(1) } catch (e) { return e.message }", Funcs: funcs},
+		{Code: "null.x", Funcs: funcs},
+		{Code: "syntax error here", Funcs: funcs},
+		{Code: "fail('unawaited'); return 1", Funcs: funcs},
+		{Code: "const o = {}; o.o = o; return o", Funcs: funcs},
+		{Code: "const a = []; for (let i = 0; i < 1000; i++) a.push({i}); return a.length", Funcs: funcs},
+	}
+	timeoutEvery := 500
+	var mem0 uint64
+	for i := 0; i < runs; i++ {
+		p := programs[i%len(programs)]
+		if i%timeoutEvery == timeoutEvery-1 {
+			p = sandbox.Program{Code: "while (true) {}", Timeout: 5 * time.Millisecond}
+		}
+		if p.Timeout == 0 {
+			p.Timeout = 5 * time.Second
+		}
+		if _, err := e.Run(context.Background(), p); err != nil {
+			t.Fatal(err)
+		}
+		if i == 99 {
+			mem0 = e.Stats().IdleMemoryBytes
+		}
+	}
+	s := e.Stats()
+	if s.Idle != 1 || s.IdleMemoryBytes != mem0 {
+		t.Errorf("after %d runs: %d idle instances with %d bytes, was 1 with %d after 100 runs", runs, s.Idle, s.IdleMemoryBytes, mem0)
+	}
+}
+
+func testAsset(t *testing.T, b Backend, asset []byte) {
+	other := []byte{0, 'a', 's', 'm', 1, 0, 0, 0} // a valid, empty module
+	for _, tc := range []struct {
+		name string
+		wasm []byte
+		want string
+	}{
+		{"empty", nil, "empty"},
+		{"text", []byte("<html>404 Not Found</html>"), "not WebAssembly"},
+		{"truncated", asset[:len(asset)/2], "truncated"},
+		{"another module", other, "not the QuickJS asset"},
+	} {
+		_, err := b.NewEngine(tc.wasm, sandbox.Config{})
+		if !errors.Is(err, sandbox.ErrAsset) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want ErrAsset mentioning %q", tc.name, err, tc.want)
+		}
+	}
+	if _, err := b.NewEngine(asset, sandbox.Config{MemoryLimit: -1}); err == nil || !strings.Contains(err.Error(), "MemoryLimit") {
+		t.Errorf("negative MemoryLimit: err = %v", err)
+	}
+}
