@@ -1,0 +1,170 @@
+// Package codemode lets an LLM work by writing JavaScript instead of making
+// one JSON tool call at a time.
+//
+// A CodeMode holds the host's tools and policies (filter, interceptor,
+// limits) and a sandbox engine. Its sessions give the model two tools:
+// searchTools, to find the tools it needs, and executeCode, to run a program
+// that calls them. Every call from the program is resolved against the
+// visible tools, passes the interceptor, is validated against the tool's
+// input schema, and only then runs.
+//
+// This package is pure Go: it runs natively on wazero, and package wasm
+// exposes it to JavaScript under GOOS=js.
+package codemode
+
+import (
+	"errors"
+	"fmt"
+	"sync/atomic"
+
+	"github.com/interopio/code-mode/sandbox"
+)
+
+// ErrClosed is returned by every method after Close.
+var ErrClosed = errors.New("codemode: closed")
+
+// CodeMode is a configured factory of sessions. It is safe for concurrent
+// use.
+type CodeMode struct {
+	cfg    Config
+	reg    *registry
+	engine *sandbox.Engine
+	closed atomic.Bool
+}
+
+// New compiles the QuickJS asset (emscripten-module.wasm) and returns a
+// CodeMode. Natively the sandbox runs on wazero.
+func New(asset []byte, cfg Config) (*CodeMode, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	engine, err := sandbox.NewEngine(asset, sandbox.Config{MemoryLimit: int64(cfg.MemoryLimitMB) << 20})
+	if err != nil {
+		return nil, err
+	}
+	return newCodeMode(engine, cfg)
+}
+
+// NewWithEngine returns a CodeMode on an engine the caller built (under
+// GOOS=js, on the host's WebAssembly). It takes ownership of engine, whose
+// memory limit should match cfg.MemoryLimitMB.
+func NewWithEngine(engine *sandbox.Engine, cfg Config) (*CodeMode, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		engine.Close()
+		return nil, err
+	}
+	return newCodeMode(engine, cfg)
+}
+
+// ValidateConfig reports what is wrong with cfg, if anything, without
+// creating anything.
+func ValidateConfig(cfg Config) error {
+	_, err := cfg.withDefaults()
+	return err
+}
+
+func newCodeMode(engine *sandbox.Engine, cfg Config) (*CodeMode, error) {
+	c := &CodeMode{cfg: cfg, reg: newRegistry(), engine: engine}
+	if len(cfg.Tools) > 0 {
+		if _, err := c.reg.add(cfg.Tools...); err != nil {
+			engine.Close()
+			return nil, fmt.Errorf("Tools: %w", err)
+		}
+	}
+	return c, nil
+}
+
+// RegisterTools adds tools, all or none. The returned function removes them.
+func (c *CodeMode) RegisterTools(tools ...Tool) (unregister func(), err error) {
+	if c.closed.Load() {
+		return nil, ErrClosed
+	}
+	return c.reg.add(tools...)
+}
+
+// ListTools returns the registered tools that pass ToolFilter, by name.
+func (c *CodeMode) ListTools() []ToolInfo {
+	var out []ToolInfo
+	for _, e := range c.visible(nil) {
+		out = append(out, e.info)
+	}
+	return out
+}
+
+// visible returns the factory's tools plus a session's own, filtered and
+// sorted by name. A session tool shadows nothing: names are unique across
+// both (checked when the session is created or a tool registered).
+func (c *CodeMode) visible(own *registry) []*toolEntry {
+	all := c.reg.snapshot()
+	if own != nil {
+		if mine := own.snapshot(); len(mine) > 0 {
+			all = mergeByName(all, mine)
+		}
+	}
+	if c.cfg.ToolFilter == nil {
+		return all
+	}
+	out := make([]*toolEntry, 0, len(all))
+	for _, e := range all {
+		if c.filter(e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// filter applies ToolFilter; a filter that panics hides the tool (fail
+// closed).
+func (c *CodeMode) filter(e *toolEntry) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return c.cfg.ToolFilter(e.info)
+}
+
+func mergeByName(a, b []*toolEntry) []*toolEntry {
+	out := make([]*toolEntry, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		if j == len(b) || (i < len(a) && a[i].info.Name < b[j].info.Name) {
+			out = append(out, a[i])
+			i++
+		} else {
+			out = append(out, b[j])
+			j++
+		}
+	}
+	return out
+}
+
+// NewSession returns a session; tools are visible to it alone.
+func (c *CodeMode) NewSession(tools ...Tool) (*Session, error) {
+	if c.closed.Load() {
+		return nil, ErrClosed
+	}
+	s := &Session{cm: c, own: newRegistry()}
+	if len(tools) > 0 {
+		for _, t := range tools {
+			if _, dup := c.reg.lookup(t.Name); dup {
+				return nil, fmt.Errorf("%w: tool name %q: already registered on the factory", ErrDuplicateTool, t.Name)
+			}
+		}
+		if _, err := s.own.add(tools...); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Close frees the engine. Runs in flight finish; later calls fail with
+// ErrClosed.
+func (c *CodeMode) Close() error {
+	if c.closed.Swap(true) {
+		return nil
+	}
+	return c.engine.Close()
+}

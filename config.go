@@ -1,0 +1,139 @@
+package codemode
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Config configures a Code Mode instance. The zero value of every field
+// means its default.
+type Config struct {
+	// Timeout is the wall-clock limit of one executeCode run, time spent
+	// awaiting tools included. Default 30s.
+	Timeout time.Duration
+	// MemoryLimitMB is the sandbox heap limit and the ceiling of its
+	// WebAssembly memory, in MiB. Default 128.
+	MemoryLimitMB int
+	// MaxToolCalls is the number of tool calls one run may make. Default 1000.
+	MaxToolCalls int
+	// MaxResultChars is the budget of model-visible output of one run
+	// (result and logs); more is truncated with a visible marker. Default 20000.
+	MaxResultChars int
+	// ToolFilter decides which tools exist for the model. nil shows all.
+	ToolFilter func(ToolInfo) bool
+	// OnToolCall is consulted before every tool call. nil allows all calls.
+	OnToolCall Interceptor
+	// OverwriteSystemInstruction rewrites the built-in instructions. nil
+	// keeps them as they are.
+	OverwriteSystemInstruction func(current string) string
+	// Tools are registered when the instance is created.
+	Tools []Tool
+}
+
+// ToolCall is what an interceptor sees of one call.
+type ToolCall struct {
+	Tool  ToolInfo
+	Input json.RawMessage
+	// CallContext is the opaque caller state of the run making the call.
+	CallContext any
+}
+
+// Decision is an interceptor's verdict on one call.
+type Decision struct {
+	Allowed bool
+	// Reason is given to the model's code when the call is denied.
+	Reason string
+	// Input replaces the call's input when non-nil (and Allowed).
+	Input json.RawMessage
+}
+
+// Interceptor authorises, denies or rewrites a tool call. An error denies
+// the call (fail closed).
+type Interceptor func(ctx context.Context, call ToolCall) (Decision, error)
+
+// ErrInvalidConfig is wrapped by every configuration error.
+var ErrInvalidConfig = errors.New("codemode: invalid config")
+
+const (
+	defaultTimeout        = 30 * time.Second
+	defaultMemoryLimitMB  = 128
+	defaultMaxToolCalls   = 1000
+	defaultMaxResultChars = 20000
+
+	// A host timer enforces Timeout while the sandbox awaits a tool, and
+	// JavaScript timers count whole milliseconds.
+	minTimeout = time.Millisecond
+	// A run that needs more than a day is a configuration mistake; the
+	// bound also keeps the millisecond count far below the 2^31-1 at which
+	// setTimeout silently fires at once.
+	maxTimeout = 24 * time.Hour
+	// WebAssembly 1.0 memory is 32-bit: at most 65536 pages of 64 KiB, which
+	// is 4 GiB. A larger limit could never be enforced as a memory maximum.
+	maxMemoryLimitMB = 4096
+	// Below this the truncation marker and an error message (name, message,
+	// code, position) no longer fit, so the model could not even learn why
+	// its run failed.
+	minMaxResultChars = 100
+)
+
+// withDefaults fills zero fields with defaults and rejects values that are
+// negative or cannot work.
+func (c Config) withDefaults() (Config, error) {
+	if c.Timeout == 0 {
+		c.Timeout = defaultTimeout
+	}
+	if c.MemoryLimitMB == 0 {
+		c.MemoryLimitMB = defaultMemoryLimitMB
+	}
+	if c.MaxToolCalls == 0 {
+		c.MaxToolCalls = defaultMaxToolCalls
+	}
+	if c.MaxResultChars == 0 {
+		c.MaxResultChars = defaultMaxResultChars
+	}
+	var errs []error
+	bad := func(format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%w: "+format, append([]any{ErrInvalidConfig}, args...)...))
+	}
+	switch {
+	case c.Timeout < minTimeout:
+		if c.Timeout < 0 {
+			bad("Timeout: must be > 0, got %v", c.Timeout)
+		} else {
+			bad("Timeout: must be at least %v, got %v", minTimeout, c.Timeout)
+		}
+	case c.Timeout > maxTimeout:
+		bad("Timeout: must be at most %v, got %v", maxTimeout, c.Timeout)
+	}
+	if c.MemoryLimitMB < 1 || c.MemoryLimitMB > maxMemoryLimitMB {
+		bad("MemoryLimitMB: must be 1..%d (a 32-bit WebAssembly memory holds at most 4 GiB), got %d",
+			maxMemoryLimitMB, c.MemoryLimitMB)
+	}
+	if c.MaxToolCalls < 1 {
+		bad("MaxToolCalls: must be >= 1, got %d", c.MaxToolCalls)
+	}
+	if c.MaxResultChars < minMaxResultChars {
+		bad("MaxResultChars: must be >= %d (room for an error message and the truncation marker), got %d",
+			minMaxResultChars, c.MaxResultChars)
+	}
+	if len(errs) > 0 {
+		return c, errors.Join(errs...)
+	}
+	return c, nil
+}
+
+// limits are the run limits as the instructions and the sandbox see them.
+type limits struct {
+	Timeout        time.Duration
+	MemoryLimitMB  int
+	MaxToolCalls   int
+	MaxResultChars int
+}
+
+// limits extracts the run limits; call it on a Config from withDefaults.
+func (c Config) limits() limits {
+	return limits{Timeout: c.Timeout, MemoryLimitMB: c.MemoryLimitMB, MaxToolCalls: c.MaxToolCalls, MaxResultChars: c.MaxResultChars}
+}

@@ -1,0 +1,295 @@
+package codemode
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/interopio/code-mode/sandbox"
+)
+
+//go:embed prelude.js
+var preludeJS string
+
+// ExecuteResult is the result of one executeCode run, in the JSON shape the
+// model sees.
+type ExecuteResult struct {
+	OK         bool             `json:"ok"`
+	Result     json.RawMessage  `json:"result,omitempty"`
+	Error      *RunError        `json:"error,omitempty"`
+	Logs       []LogEntry       `json:"logs"`
+	ToolCalls  []ToolCallRecord `json:"toolCalls"`
+	DurationMs float64          `json:"durationMs"`
+}
+
+// RunError describes a failed run. Code is one of SYNTAX, RUNTIME, TIMEOUT,
+// MEMORY_LIMIT, TOOL_LIMIT, RESULT_NOT_SERIALIZABLE. Line and Column point
+// into the model's code.
+type RunError struct {
+	Name    string `json:"name"`
+	Message string `json:"message"`
+	Code    string `json:"code"`
+	Line    int    `json:"line,omitempty"`
+	Column  int    `json:"column,omitempty"`
+	Stack   string `json:"stack,omitempty"`
+}
+
+// LogEntry is one console call.
+type LogEntry struct {
+	Level   string `json:"level"`
+	Message string `json:"message"`
+}
+
+// ToolCallRecord is one tool call of a run.
+type ToolCallRecord struct {
+	Name       string  `json:"name"`
+	Allowed    bool    `json:"allowed"`
+	OK         bool    `json:"ok"`
+	DurationMs float64 `json:"durationMs"`
+	Reason     string  `json:"reason,omitempty"`
+}
+
+// ErrorCodeToolLimit is the code of a run that made more than MaxToolCalls calls.
+const ErrorCodeToolLimit = "TOOL_LIMIT"
+
+const (
+	maxLogEntries    = 200
+	maxLogEntryChars = 2000
+)
+
+// ExecuteCode runs the model's code. Failures of the code come back in the
+// result (OK false); the error is non-nil only when ctx is done (its error)
+// or the session is closed.
+func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, callContext any) (*ExecuteResult, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	r := &runState{s: s, callContext: callContext, entries: map[string]*toolEntry{}}
+	visible := s.cm.visible(s.own)
+	names := make([]string, len(visible))
+	for i, e := range visible {
+		names[i] = e.info.Name
+		r.entries[e.info.Name] = e
+	}
+	r.visible = visible
+	namesJSON, _ := json.Marshal(names)
+	res, err := s.cm.engine.Run(ctx, sandbox.Program{
+		Code:    in.Code,
+		Prelude: strings.Replace(preludeJS, "/*NAMES*/[]", string(namesJSON), 1),
+		Timeout: s.cm.cfg.Timeout,
+		Funcs: map[string]sandbox.Func{
+			"__cm_call":   {Async: r.call},
+			"__cm_search": {Async: r.search},
+			"__cm_log":    {Sync: r.log},
+		},
+	})
+	if err != nil {
+		if errors.Is(err, sandbox.ErrClosed) {
+			return nil, ErrClosed
+		}
+		return nil, err
+	}
+	return r.finish(res, time.Since(start)), nil
+}
+
+// runState is one run's record: what it logged and called.
+type runState struct {
+	s           *Session
+	callContext any
+	visible     []*toolEntry
+	entries     map[string]*toolEntry
+
+	mu        sync.Mutex
+	logs      []LogEntry
+	logChars  int
+	dropped   int
+	calls     []ToolCallRecord
+	callCount int
+}
+
+func (r *runState) log(args []json.RawMessage) (json.RawMessage, error) {
+	var level, msg string
+	if len(args) < 2 || json.Unmarshal(args[0], &level) != nil || json.Unmarshal(args[1], &msg) != nil {
+		return nil, nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	budget := r.s.cm.cfg.MaxResultChars / 2
+	if len(r.logs) >= maxLogEntries || r.logChars >= budget {
+		r.dropped++
+		return nil, nil
+	}
+	msg = truncate(msg, min(maxLogEntryChars, budget-r.logChars))
+	r.logChars += len(msg)
+	r.logs = append(r.logs, LogEntry{Level: level, Message: msg})
+	return nil, nil
+}
+
+func (r *runState) search(ctx context.Context, args []json.RawMessage) (json.RawMessage, error) {
+	var in SearchToolsInput
+	if len(args) > 0 && args[0] != nil {
+		if err := json.Unmarshal(args[0], &in); err != nil {
+			return nil, &sandbox.JSError{Name: "TypeError", Message: "tool_search: expected {query: string, limit?: number}"}
+		}
+	}
+	return json.Marshal(hitsJSON(searchTools(r.visible, in.Query, in.Limit)))
+}
+
+// toolError is the error a denied or failed call throws inside the sandbox.
+func toolError(format string, a ...any) error {
+	return &sandbox.JSError{Name: "ToolError", Message: fmt.Sprintf(format, a...)}
+}
+
+// call is the pipeline of one tool call: resolve, count, intercept,
+// validate, execute.
+func (r *runState) call(ctx context.Context, args []json.RawMessage) (json.RawMessage, error) {
+	var name string
+	if len(args) == 0 || json.Unmarshal(args[0], &name) != nil {
+		return nil, &sandbox.JSError{Name: "TypeError", Message: "tool_call: the tool name must be a string"}
+	}
+	input := json.RawMessage("{}")
+	if len(args) > 1 && args[1] != nil {
+		input = args[1]
+	}
+	rec := ToolCallRecord{Name: name}
+	start := time.Now()
+	defer func() {
+		rec.DurationMs = ms(time.Since(start))
+		r.mu.Lock()
+		r.calls = append(r.calls, rec)
+		r.mu.Unlock()
+	}()
+
+	e, ok := r.entries[name]
+	if !ok {
+		rec.Reason = "unknown tool"
+		return nil, toolError("unknown tool %q%s", name, r.suggest(name))
+	}
+	r.mu.Lock()
+	r.callCount++
+	over := r.callCount > r.s.cm.cfg.MaxToolCalls
+	r.mu.Unlock()
+	if over {
+		rec.Reason = "tool call limit reached"
+		return nil, &sandbox.Fatal{Code: ErrorCodeToolLimit, Message: fmt.Sprintf("the run made more than %d tool calls", r.s.cm.cfg.MaxToolCalls)}
+	}
+	if f := r.s.cm.cfg.OnToolCall; f != nil {
+		d, err := intercept(ctx, f, ToolCall{Tool: e.info, Input: input, CallContext: r.callContext})
+		if err != nil {
+			rec.Reason = "interceptor failed: " + err.Error()
+			return nil, toolError("call to %s denied: the interceptor failed (%v)", name, err)
+		}
+		if !d.Allowed {
+			rec.Reason = d.Reason
+			if rec.Reason == "" {
+				rec.Reason = "denied"
+			}
+			return nil, toolError("call to %s denied: %s", name, rec.Reason)
+		}
+		if d.Input != nil {
+			input = d.Input
+		}
+	}
+	rec.Allowed = true
+	if err := e.validate(input); err != nil {
+		rec.Reason = err.Error()
+		return nil, &sandbox.JSError{Name: "ValidationError", Message: fmt.Sprintf("%s: %v", name, err)}
+	}
+	out, err := execute(ctx, e, input, Call{Context: r.callContext})
+	if err != nil {
+		rec.Reason = err.Error()
+		return nil, toolError("%s", err.Error())
+	}
+	rec.OK = true
+	return out, nil
+}
+
+// intercept runs the interceptor, failing closed on a panic.
+func intercept(ctx context.Context, f Interceptor, c ToolCall) (d Decision, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v", p)
+		}
+	}()
+	return f(ctx, c)
+}
+
+func execute(ctx context.Context, e *toolEntry, input json.RawMessage, c Call) (out json.RawMessage, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("tool %s panicked: %v", e.info.Name, p)
+		}
+	}()
+	out, err = e.tool.Execute(ctx, input, c)
+	if err == nil && len(out) > 0 && !json.Valid(out) {
+		return nil, fmt.Errorf("tool %s returned invalid JSON", e.info.Name)
+	}
+	return out, err
+}
+
+// suggest names up to three visible tools close to an unknown name.
+func (r *runState) suggest(name string) string {
+	hits := searchTools(r.visible, strings.NewReplacer(".", " ", "_", " ", "-", " ").Replace(name), 3)
+	if len(hits) == 0 {
+		return "; use tool_search to find tools"
+	}
+	var n []string
+	for _, h := range hits {
+		n = append(n, h.Name)
+	}
+	return "; did you mean " + strings.Join(n, ", ") + "?"
+}
+
+// finish turns the sandbox result into the model's result, within the
+// output budget.
+func (r *runState) finish(res *sandbox.Result, d time.Duration) *ExecuteResult {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := &ExecuteResult{Logs: r.logs, ToolCalls: r.calls, DurationMs: ms(d)}
+	if out.Logs == nil {
+		out.Logs = []LogEntry{}
+	}
+	if out.ToolCalls == nil {
+		out.ToolCalls = []ToolCallRecord{}
+	}
+	for _, w := range res.Warnings {
+		out.Logs = append(out.Logs, LogEntry{Level: "warn", Message: w})
+	}
+	if r.dropped > 0 {
+		out.Logs = append(out.Logs, LogEntry{Level: "warn", Message: fmt.Sprintf("[%d more log entries dropped: the log budget is spent]", r.dropped)})
+	}
+	if res.Error != nil {
+		e := res.Error
+		out.Error = &RunError{Name: e.Name, Message: truncate(e.Message, 2000), Code: string(e.Code), Line: e.Line, Column: e.Column, Stack: truncate(e.Stack, 2000)}
+		return out
+	}
+	out.OK = true
+	out.Result = res.Value
+	if budget := r.s.cm.cfg.MaxResultChars; len(res.Value) > budget {
+		marker := fmt.Sprintf(" … [truncated: the result is %d characters of JSON, over the %d budget; return less]", len(res.Value), budget)
+		s, _ := json.Marshal(truncate(string(res.Value), budget-len(marker)) + marker)
+		out.Result = s
+	}
+	return out
+}
+
+// truncate cuts s to at most n bytes on a UTF-8 boundary, marking the cut.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	const mark = "…"
+	n = max(n-len(mark), 0)
+	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + mark
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

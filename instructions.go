@@ -1,0 +1,123 @@
+package codemode
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+const (
+	// inlineSignatureLimit is the largest catalog whose signatures go into
+	// the instructions, saving the model a search round trip; above it the
+	// signatures would cost more tokens than the search does.
+	inlineSignatureLimit = 15
+	// maxListedNamespaces bounds the namespace line of huge catalogs.
+	maxListedNamespaces = 60
+)
+
+// buildInstructions writes the built-in system instruction for the given
+// (already filtered) tools and limits. Every sentence is there because a
+// model got it wrong without it; keep it short, it is paid for on every turn.
+func buildInstructions(tools []*toolEntry, lim limits) string {
+	var sb strings.Builder
+	sb.WriteString(`You work by writing JavaScript that calls tools. You have two tools:
+- searchTools({query, limit?}): find tools for a task; returns their names, descriptions and TypeScript signatures.
+- executeCode({code, explanation}): run JavaScript in a sandbox and get its result.
+
+The code is the body of an async function: use top-level await, and return the value you need. Inside it:
+- await tool_search({query, limit}) returns [{name, description, signature}].
+- await tools.<namespace>.<name>(input) calls a tool, e.g. await tools.orders.search({status: "open"}); await tool_call(name, input) does the same by name.
+- console.log/info/warn/error/debug output is captured and returned as logs.
+- Only standard JavaScript built-ins exist: no network, DOM, timers, modules or host objects.
+
+`)
+	fmt.Fprintf(&sb, "Limits per run: %s (time waiting for tools included), %d MB memory, %d tool calls, %d characters of result and logs (more is truncated).\n\n",
+		formatDuration(lim.Timeout), lim.MemoryLimitMB, lim.MaxToolCalls, lim.MaxResultChars)
+	sb.WriteString(`A run returns {ok: true, result, logs} or {ok: false, error: {name, message, code, line?}} for syntax errors, uncaught exceptions and exceeded limits. A tool that fails or is denied throws inside your code with the reason; use try/catch where you can recover. Inputs are checked against the tool's schema.
+
+Good practice:
+- Search before calling a tool you have not seen; use exact names and follow the signatures.
+- Do the whole task in as few runs as possible: filter, join and aggregate in code, and return only what is needed.
+- Run independent calls in parallel with Promise.all.
+- If a run fails, read the error, fix the code and try again.
+`)
+	writeToolOverview(&sb, tools)
+	return sb.String()
+}
+
+func writeToolOverview(sb *strings.Builder, tools []*toolEntry) {
+	if len(tools) == 0 {
+		sb.WriteString("\nNo tools are available right now.\n")
+		return
+	}
+	counts := map[string]int{}
+	var topLevel []string
+	for _, e := range tools {
+		ns, _, ok := strings.Cut(e.info.Name, ".")
+		if !ok {
+			topLevel = append(topLevel, e.info.Name)
+			continue
+		}
+		counts[ns]++
+	}
+	namespaces := make([]string, 0, len(counts))
+	for ns := range counts {
+		namespaces = append(namespaces, ns)
+	}
+	sort.Strings(namespaces)
+	sort.Strings(topLevel)
+
+	fmt.Fprintf(sb, "\nAvailable tools (%d)", len(tools))
+	if len(namespaces) > 0 {
+		sb.WriteString(" by namespace: ")
+		for i, ns := range namespaces {
+			if i == maxListedNamespaces {
+				fmt.Fprintf(sb, ", and %d more namespaces", len(namespaces)-i)
+				break
+			}
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			fmt.Fprintf(sb, "%s (%d)", ns, counts[ns])
+		}
+	}
+	if len(topLevel) > 0 {
+		if len(namespaces) > 0 {
+			sb.WriteString("; without namespace: ")
+		} else {
+			sb.WriteString(": ")
+		}
+		sb.WriteString(strings.Join(topLevel, ", "))
+	}
+	sb.WriteString(".\n")
+
+	if len(tools) > inlineSignatureLimit {
+		return
+	}
+	sb.WriteString("\nTheir signatures:\n```ts\n")
+	for i, e := range tools {
+		if i > 0 {
+			sb.WriteByte('\n')
+		}
+		sb.WriteString(e.signature())
+		sb.WriteByte('\n')
+	}
+	sb.WriteString("```\n")
+}
+
+// formatDuration writes a limit the way a person would say it: 30s, 2m,
+// 1m30s, 1h, 500ms.
+func formatDuration(d time.Duration) string {
+	if d <= 0 {
+		return "no time limit"
+	}
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = s[:len(s)-2]
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = s[:len(s)-2]
+	}
+	return s
+}

@@ -1,0 +1,41 @@
+// Package jsbridge is the only package of Code Mode that touches syscall/js.
+// It builds only for GOOS=js GOARCH=wasm; this file exists so that tools run
+// natively (go vet ./..., go list) see a package.
+//
+// It provides:
+//
+//   - Backend, CompileAsync and ModuleFromJS: an implementation of the
+//     sandbox's wasmhost interface on the JavaScript host's own WebAssembly
+//     API, so QuickJS runs in the browser's (or Node's) WebAssembly engine.
+//   - Await and NewPromise: promises in both directions. Await blocks a
+//     goroutine until a JavaScript promise settles; NewPromise runs Go code
+//     on a goroutine and settles a JavaScript promise with its result.
+//   - Func and Recover: entry points that never let a Go panic end the Go
+//     program. Func's JavaScript function throws a real JavaScript Error
+//     when the Go function panics or returns an error.
+//   - ToJSON, FromJSON, NewError and the Error type: value and error
+//     conversion.
+//
+// # Throwing without eval
+//
+// A Go function wrapped by js.FuncOf can only return a value to its
+// JavaScript caller; it cannot throw. Pages with a strict Content Security
+// Policy forbid eval and new Function, so this package throws by composing
+// standard built-ins (see throw.go): the function handed to JavaScript is a
+// chain of Proxy objects whose last step, after the Go callback has
+// returned, looks up a proxy trap on a handler object that Go controls. On
+// success that trap is absent; to throw, Go installs
+// AbortSignal.prototype.throwIfAborted bound to AbortSignal.abort(err), which
+// throws err itself. Host imports that return a value take a cheaper path:
+// on a Go panic they return a Symbol, which WebAssembly cannot convert to a
+// number, so the call traps.
+//
+// # Rules for callers
+//
+// Await blocks and must run on a goroutine of its own, never inside a
+// js.FuncOf callback (nor a host import, nor a Func): blocking there ends the
+// Go program with "all goroutines are asleep". JavaScript BigInt values must
+// not be handed to Go as js.Value (syscall/js can neither read nor release
+// them); the WebAssembly backend converts i64 values to and from decimal
+// strings on the JavaScript side for this reason.
+package jsbridge

@@ -1,0 +1,86 @@
+//go:build js && wasm
+
+package jsbridge
+
+import "syscall/js"
+
+// Built-ins looked up once. They are read at program start, before any page
+// script could replace them, and are never handed to untrusted code.
+var (
+	global        = js.Global()
+	objectCtor    = global.Get("Object")
+	objectCreate  = objectCtor.Get("create")
+	arrayCtor     = global.Get("Array")
+	arrayFrom     = arrayCtor.Get("from")
+	arrayMap      = arrayCtor.Get("prototype").Get("map")
+	stringFn      = global.Get("String")
+	symbolFn      = global.Get("Symbol")
+	promiseCtor   = global.Get("Promise")
+	errorCtor     = global.Get("Error")
+	reflectObj    = global.Get("Reflect")
+	reflectGet    = reflectObj.Get("get")
+	reflectSet    = reflectObj.Get("set")
+	reflectApply  = reflectObj.Get("apply")
+	proxyCtor     = global.Get("Proxy")
+	uint8Array    = global.Get("Uint8Array")
+	dataViewCtor  = global.Get("DataView")
+	jsonObj       = global.Get("JSON")
+	funcProtoBind = global.Get("Function").Get("prototype").Get("bind")
+	webAssembly   = global.Get("WebAssembly")
+)
+
+// nullObject returns a new object without a prototype, so that nothing a
+// page does to Object.prototype can reach it.
+func nullObject() js.Value { return objectCreate.Invoke(js.Null()) }
+
+// bind returns fn.bind(this, args...).
+func bind(fn, this js.Value, args ...any) js.Value {
+	return reflectApply.Invoke(funcProtoBind, fn, arrayOf(append([]any{this}, args...)...))
+}
+
+// arrayOf returns a JavaScript array of the values.
+func arrayOf(values ...any) js.Value {
+	a := arrayCtor.New(len(values))
+	for i, v := range values {
+		a.SetIndex(i, v)
+	}
+	return a
+}
+
+// isObjectLike reports whether v is a JavaScript object or function. It is
+// safe on every value, including BigInts (on which js.Value.Type panics).
+func isObjectLike(v js.Value) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	t := v.Type()
+	return t == js.TypeObject || t == js.TypeFunction
+}
+
+// safeGet reads v[key] through Reflect.get, so that a throwing getter or
+// proxy trap becomes a Go panic with js.Error (recovered by the caller)
+// rather than an exception unwinding through Go's frames, which is what
+// js.Value.Get does.
+func safeGet(v js.Value, key string) (val js.Value, ok bool) {
+	defer func() {
+		if recover() != nil {
+			val, ok = js.Undefined(), false
+		}
+	}()
+	if !isObjectLike(v) {
+		return js.Undefined(), false
+	}
+	return reflectGet.Invoke(v, key), true
+}
+
+// safeString returns String(v), or fallback if that throws.
+func safeString(v js.Value, fallback string) (s string) {
+	defer func() {
+		if recover() != nil {
+			s = fallback
+		}
+	}()
+	return stringFn.Invoke(v).String()
+}

@@ -1,0 +1,293 @@
+package codemode
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// englishPrinter words the rare kinds describeKind does not handle itself.
+var englishPrinter = message.NewPrinter(language.English)
+
+// schemaURL is the made-up location each tool schema is compiled under. It
+// is hierarchical so relative "$ref"s resolve to other mem: URLs, which the
+// loader below then refuses.
+const (
+	schemaBase = "mem:///codemode/"
+	schemaURL  = schemaBase + "schema.json"
+)
+
+// maxViolations bounds the lines of a validation error: the model needs the
+// first few problems to fix its call, not an essay.
+const maxViolations = 5
+
+// ErrInvalidInput is wrapped by every input validation failure.
+var ErrInvalidInput = errors.New("invalid input")
+
+// inputValidator is a tool's compiled inputSchema.
+type inputValidator struct {
+	schema *jsonschema.Schema
+}
+
+// noRemoteLoader refuses every URL the schema itself does not contain:
+// compiling a tool must never touch the network or the file system (the
+// library's default loader reads files).
+type noRemoteLoader struct{}
+
+func (noRemoteLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("remote $ref %q is not allowed: put the definition under $defs", strings.TrimPrefix(url, schemaBase))
+}
+
+// compileSchema compiles a JSON Schema document. Draft 2020-12 is the default;
+// "$schema" may select draft-07 (or 4, 6, 2019-09), whose meta-schemas are
+// embedded in the library.
+func compileSchema(raw json.RawMessage) (*inputValidator, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("must be valid JSON: %v", err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseLoader(noRemoteLoader{})
+	if err := c.AddResource(schemaURL, doc); err != nil {
+		return nil, err
+	}
+	sch, err := c.Compile(schemaURL)
+	if err != nil {
+		return nil, errors.New(cleanCompileError(err))
+	}
+	return &inputValidator{schema: sch}, nil
+}
+
+// cleanCompileError drops the internal mem: URL, which means nothing to the
+// tool author, and the library's "failing loading" wrapper around our own
+// loader's message.
+func cleanCompileError(err error) string {
+	var le *jsonschema.LoadURLError
+	if errors.As(err, &le) && le.Err != nil {
+		err = le.Err
+	}
+	msg := err.Error()
+	msg = strings.ReplaceAll(msg, `"`+schemaURL+`"`, "schema")
+	msg = strings.ReplaceAll(msg, "'"+schemaURL, "'")
+	msg = strings.ReplaceAll(msg, schemaURL, "")
+	return strings.ReplaceAll(msg, schemaBase, "")
+}
+
+// validate checks one input. Absent input (nil or empty) is validated as
+// JSON null, the same as JSON.stringify(undefined) would give.
+func (v *inputValidator) validate(input json.RawMessage) error {
+	raw := bytes.TrimSpace(input)
+	if len(raw) == 0 {
+		raw = []byte("null")
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return fmt.Errorf("%w: not valid JSON: %v", ErrInvalidInput, err)
+	}
+	err = v.schema.Validate(inst)
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return fmt.Errorf("%w: %v", ErrInvalidInput, err)
+	}
+	return &validationError{lines: violationLines(ve)}
+}
+
+// validationError lists the violations of one input, one per line.
+type validationError struct {
+	lines []string
+}
+
+func (e *validationError) Error() string {
+	if len(e.lines) == 1 {
+		return "invalid input: " + e.lines[0]
+	}
+	return "invalid input:\n" + strings.Join(e.lines, "\n")
+}
+
+func (e *validationError) Unwrap() error { return ErrInvalidInput }
+
+// violationLines flattens the error tree to its leaves, which are the rules
+// that actually failed; inner nodes ("allOf failed", "$ref failed") only
+// repeat them. Duplicates are dropped and the list is capped.
+func violationLines(root *jsonschema.ValidationError) []string {
+	var leaves []string
+	seen := map[string]bool{}
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) > 0 {
+			for _, c := range e.Causes {
+				walk(c)
+			}
+			return
+		}
+		line := violationLine(e)
+		if !seen[line] {
+			seen[line] = true
+			leaves = append(leaves, line)
+		}
+	}
+	walk(root)
+	if len(leaves) == 0 {
+		leaves = []string{violationLine(root)}
+	}
+	// The library visits properties in map order; sorting by path makes the
+	// message stable and reads top to bottom like the input.
+	slices.SortStableFunc(leaves, comparePaths)
+	if len(leaves) > maxViolations {
+		extra := len(leaves) - (maxViolations - 1)
+		leaves = append(leaves[:maxViolations-1], fmt.Sprintf("... and %d more", extra))
+	}
+	return leaves
+}
+
+// comparePaths orders "/items/2: ..." before "/items/10: ...".
+func comparePaths(a, b string) int {
+	pa, _, _ := strings.Cut(a, ": ")
+	pb, _, _ := strings.Cut(b, ": ")
+	sa, sb := strings.Split(pa, "/"), strings.Split(pb, "/")
+	for i := 0; i < len(sa) && i < len(sb); i++ {
+		if sa[i] == sb[i] {
+			continue
+		}
+		na, errA := strconv.Atoi(sa[i])
+		nb, errB := strconv.Atoi(sb[i])
+		if errA == nil && errB == nil {
+			return cmp.Compare(na, nb)
+		}
+		return strings.Compare(sa[i], sb[i])
+	}
+	if c := cmp.Compare(len(sa), len(sb)); c != 0 {
+		return c
+	}
+	return strings.Compare(a, b)
+}
+
+func violationLine(e *jsonschema.ValidationError) string {
+	path := "/"
+	if len(e.InstanceLocation) > 0 {
+		var sb strings.Builder
+		for _, tok := range e.InstanceLocation {
+			sb.WriteByte('/')
+			sb.WriteString(strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1"))
+		}
+		path = sb.String()
+	}
+	return path + ": " + describeKind(e.ErrorKind)
+}
+
+// describeKind words a failed rule as "<keyword>: got X, want Y" where that
+// shape fits, so the model sees both the rule and its own value.
+func describeKind(k jsonschema.ErrorKind) string {
+	switch k := k.(type) {
+	case *kind.Type:
+		return fmt.Sprintf("type: got %s, want %s", k.Got, strings.Join(k.Want, " or "))
+	case *kind.Required:
+		return fmt.Sprintf("required: missing %s", quoteList(k.Missing))
+	case *kind.AdditionalProperties:
+		return fmt.Sprintf("additionalProperties: %s not allowed", quoteList(k.Properties))
+	case *kind.Enum:
+		return fmt.Sprintf("enum: got %s, want one of %s", displayJSON(k.Got), displayList(k.Want))
+	case *kind.Const:
+		return fmt.Sprintf("const: got %s, want %s", displayJSON(k.Got), displayJSON(k.Want))
+	case *kind.Minimum:
+		return fmt.Sprintf("minimum: got %s, want >= %s", ratString(k.Got), ratString(k.Want))
+	case *kind.Maximum:
+		return fmt.Sprintf("maximum: got %s, want <= %s", ratString(k.Got), ratString(k.Want))
+	case *kind.ExclusiveMinimum:
+		return fmt.Sprintf("exclusiveMinimum: got %s, want > %s", ratString(k.Got), ratString(k.Want))
+	case *kind.ExclusiveMaximum:
+		return fmt.Sprintf("exclusiveMaximum: got %s, want < %s", ratString(k.Got), ratString(k.Want))
+	case *kind.MultipleOf:
+		return fmt.Sprintf("multipleOf: got %s, want a multiple of %s", ratString(k.Got), ratString(k.Want))
+	case *kind.MinLength:
+		return fmt.Sprintf("minLength: got %d characters, want >= %d", k.Got, k.Want)
+	case *kind.MaxLength:
+		return fmt.Sprintf("maxLength: got %d characters, want <= %d", k.Got, k.Want)
+	case *kind.MinItems:
+		return fmt.Sprintf("minItems: got %d items, want >= %d", k.Got, k.Want)
+	case *kind.MaxItems:
+		return fmt.Sprintf("maxItems: got %d items, want <= %d", k.Got, k.Want)
+	case *kind.MinProperties:
+		return fmt.Sprintf("minProperties: got %d, want >= %d", k.Got, k.Want)
+	case *kind.MaxProperties:
+		return fmt.Sprintf("maxProperties: got %d, want <= %d", k.Got, k.Want)
+	case *kind.Pattern:
+		return fmt.Sprintf("pattern: %s does not match %s", displayJSON(k.Got), displayJSON(k.Want))
+	case *kind.Format:
+		return fmt.Sprintf("format: %s is not a valid %s", displayJSON(k.Got), k.Want)
+	case *kind.FalseSchema:
+		return "not allowed here"
+	case *kind.OneOf:
+		if len(k.Subschemas) > 1 {
+			return fmt.Sprintf("oneOf: matches alternatives %d and %d, want exactly one", k.Subschemas[0], k.Subschemas[1])
+		}
+		return "oneOf: matches none of the alternatives"
+	case *kind.AnyOf:
+		return "anyOf: matches none of the alternatives"
+	case *kind.Not:
+		return "not: must not match the schema"
+	default:
+		kw := strings.Join(k.KeywordPath(), "/")
+		msg := k.LocalizedString(englishPrinter)
+		if kw == "" || strings.HasPrefix(msg, kw) {
+			return msg
+		}
+		return kw + ": " + msg
+	}
+}
+
+func ratString(r *big.Rat) string {
+	if r == nil {
+		return "?"
+	}
+	if r.IsInt() {
+		return r.Num().String()
+	}
+	f, _ := r.Float64()
+	return fmt.Sprint(f)
+}
+
+// displayJSON renders a value the way the model wrote it, shortened so one
+// huge string cannot flood the error.
+func displayJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	const max = 60
+	if s := string(b); len(s) > max {
+		return s[:max-3] + "..."
+	}
+	return string(b)
+}
+
+func displayList(vs []any) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = displayJSON(v)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func quoteList(ss []string) string {
+	parts := make([]string, len(ss))
+	for i, s := range ss {
+		parts[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,124 @@
+package codemode
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+const orderSchema = `{
+	"type": "object",
+	"properties": {
+		"customerId": {"type": "string", "minLength": 3},
+		"status": {"enum": ["open", "shipped"]},
+		"items": {"type": "array", "minItems": 1, "items": {
+			"type": "object",
+			"properties": {"sku": {"type": "string", "pattern": "^[A-Z]+$"}, "qty": {"type": "integer", "minimum": 1, "maximum": 99}},
+			"required": ["sku", "qty"],
+			"additionalProperties": false
+		}}
+	},
+	"required": ["customerId", "items"]
+}`
+
+func TestSchemaValidate(t *testing.T) {
+	v, err := compileSchema(json.RawMessage(orderSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		input string
+		want  []string // lines of the message after "invalid input:"; nil = valid
+	}{
+		{"valid", `{"customerId":"C-1","items":[{"sku":"AB","qty":2}]}`, nil},
+		{"minimum names path and rule", `{"customerId":"C-1","items":[{"sku":"AB","qty":-1}]}`,
+			[]string{"/items/0/qty: minimum: got -1, want >= 1"}},
+		{"maximum", `{"customerId":"C-1","items":[{"sku":"AB","qty":100}]}`,
+			[]string{"/items/0/qty: maximum: got 100, want <= 99"}},
+		{"type", `{"customerId":"C-1","items":[{"sku":"AB","qty":"2"}]}`,
+			[]string{"/items/0/qty: type: got string, want integer"}},
+		{"integer rejects fractions", `{"customerId":"C-1","items":[{"sku":"AB","qty":1.5}]}`,
+			[]string{"/items/0/qty: type: got number, want integer"}},
+		{"required", `{"items":[{"sku":"AB","qty":1}]}`,
+			[]string{`/: required: missing "customerId"`}},
+		{"enum", `{"customerId":"C-1","status":"lost","items":[{"sku":"AB","qty":1}]}`,
+			[]string{`/status: enum: got "lost", want one of "open", "shipped"`}},
+		{"additionalProperties and pattern", `{"customerId":"C-1","items":[{"sku":"ab","qty":1,"x":1}]}`,
+			[]string{`/items/0: additionalProperties: "x" not allowed`, `/items/0/sku: pattern: "ab" does not match "^[A-Z]+$"`}},
+		{"minLength and minItems", `{"customerId":"C","items":[]}`,
+			[]string{"/customerId: minLength: got 1 characters, want >= 3", "/items: minItems: got 0 items, want >= 1"}},
+		{"not an object", `[1,2]`, []string{"/: type: got array, want object"}},
+		{"absent input is null", ``, []string{"/: type: got null, want object"}},
+		{"at most five lines", `{"customerId":1,"status":2,"items":[{"sku":1,"qty":0},{"sku":2,"qty":0}]}`,
+			[]string{"/customerId: type: got number, want string", "/items/0/qty: minimum: got 0, want >= 1",
+				"/items/0/sku: type: got number, want string", "/items/1/qty: minimum: got 0, want >= 1", "... and 2 more"}},
+		{"paths sort numerically", `{"customerId":"C-1","items":[{"sku":"A","qty":1},{"sku":"A","qty":1},{"sku":"A","qty":1},{"sku":"A","qty":1},{"sku":"A","qty":1},{"sku":"A","qty":1},{"sku":"A","qty":1},{"sku":"A","qty":1},{"sku":"A","qty":1},{"sku":"A","qty":1},{"sku":"A","qty":0}],"status":"x"}`,
+			[]string{"/items/10/qty: minimum: got 0, want >= 1", `/status: enum: got "x", want one of "open", "shipped"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := v.validate(json.RawMessage(tt.input))
+			if tt.want == nil {
+				if err != nil {
+					t.Fatalf("unexpected error: %v", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatal("expected an error")
+			}
+			if !errors.Is(err, ErrInvalidInput) {
+				t.Errorf("error %v does not wrap ErrInvalidInput", err)
+			}
+			msg := strings.TrimPrefix(strings.TrimPrefix(err.Error(), "invalid input:"), "\n")
+			got := strings.Split(strings.TrimSpace(msg), "\n")
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("message mismatch\n got: %q\nwant: %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSchemaCompile(t *testing.T) {
+	tests := []struct {
+		name    string
+		schema  string
+		input   string // validated when the schema compiles
+		wantErr string // substring of the compile error; "" = must compile
+		valid   bool
+	}{
+		{"draft 2020-12 by default: prefixItems", `{"prefixItems":[{"type":"string"}],"items":false}`, `["a","b"]`, "", false},
+		{"draft-07 via $schema: items array", `{"$schema":"http://json-schema.org/draft-07/schema#","items":[{"type":"string"}],"additionalItems":false}`, `["a","b"]`, "", false},
+		{"draft-07 definitions ref", `{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"n":{"type":"number"}},"properties":{"x":{"$ref":"#/definitions/n"}}}`, `{"x":1}`, "", true},
+		{"$defs ref", `{"$defs":{"n":{"type":"number"}},"properties":{"x":{"$ref":"#/$defs/n"}}}`, `{"x":"1"}`, "", false},
+		{"recursive ref", `{"type":"object","properties":{"next":{"$ref":"#"}},"additionalProperties":false}`, `{"next":{"next":{}}}`, "", true},
+		{"remote ref refused", `{"$ref":"https://example.com/schema.json"}`, ``, "remote $ref", false},
+		{"relative ref refused", `{"$ref":"other.json"}`, ``, "remote $ref", false},
+		{"file ref refused", `{"$ref":"file:///etc/passwd"}`, ``, "remote $ref", false},
+		{"invalid keyword value", `{"type":"strin"}`, ``, "type", false},
+		{"invalid regex", `{"pattern":"("}`, ``, "pattern", false},
+		{"unknown $schema refused", `{"$schema":"https://example.com/my-meta"}`, ``, "remote $ref", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := compileSchema(json.RawMessage(tt.schema))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("compile error = %v, want one containing %q", err, tt.wantErr)
+				}
+				if strings.Contains(err.Error(), "mem:") {
+					t.Errorf("error leaks the internal URL: %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("compile: %v", err)
+			}
+			if err := v.validate(json.RawMessage(tt.input)); (err == nil) != tt.valid {
+				t.Fatalf("validate(%s) = %v, want valid=%v", tt.input, err, tt.valid)
+			}
+		})
+	}
+}

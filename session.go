@@ -1,0 +1,140 @@
+package codemode
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync/atomic"
+)
+
+// Session is one conversation's view of a CodeMode: the factory's tools plus
+// its own. Its runs may overlap; each keeps its own context, limits, logs
+// and tool-call record.
+type Session struct {
+	cm     *CodeMode
+	own    *registry
+	closed atomic.Bool
+}
+
+// SystemInstruction returns the instructions for the model, after
+// OverwriteSystemInstruction.
+func (s *Session) SystemInstruction() string {
+	text := buildInstructions(s.cm.visible(s.own), s.cm.cfg.limits())
+	if f := s.cm.cfg.OverwriteSystemInstruction; f != nil {
+		text = f(text)
+	}
+	return text
+}
+
+// SearchTools finds visible tools for a query, best first. limit <= 0 means
+// the default (10); at most 50.
+func (s *Session) SearchTools(query string, limit int) ([]SearchHit, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	return searchTools(s.cm.visible(s.own), query, limit), nil
+}
+
+// ExecuteCodeInput is the input of the executeCode tool.
+type ExecuteCodeInput struct {
+	Code        string `json:"code"`
+	Explanation string `json:"explanation"`
+}
+
+// SearchToolsInput is the input of the searchTools tool.
+type SearchToolsInput struct {
+	Query string `json:"query"`
+	Limit int    `json:"limit,omitempty"`
+}
+
+// LLMTool is a tool to hand to an LLM SDK: its arguments and result are
+// JSON. callContext is the opaque caller state of this call, forwarded to
+// the interceptor and to every tool.
+type LLMTool struct {
+	Name        string
+	Description string
+	InputSchema json.RawMessage
+	Execute     func(ctx context.Context, args json.RawMessage, callContext any) (json.RawMessage, error)
+}
+
+// The LLM tools' input schemas.
+var (
+	executeCodeSchema = json.RawMessage(`{"type":"object","properties":{"code":{"type":"string","description":"JavaScript: the body of an async function. Use await and return the result."},"explanation":{"type":"string","description":"One sentence on what the code does and why."}},"required":["code","explanation"],"additionalProperties":false}`)
+	searchToolsSchema = json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"What you want to do, in a few words; empty lists all tools."},"limit":{"type":"integer","minimum":1,"maximum":50,"description":"How many tools to return (default 10)."}},"required":["query"],"additionalProperties":false}`)
+)
+
+// LLMTools returns [searchTools, executeCode].
+func (s *Session) LLMTools() []LLMTool {
+	return []LLMTool{
+		{
+			Name:        "searchTools",
+			Description: "Search the available tools (the API your code can call). Returns names, descriptions and TypeScript signatures, best match first.",
+			InputSchema: searchToolsSchema,
+			Execute: func(_ context.Context, args json.RawMessage, _ any) (json.RawMessage, error) {
+				var in SearchToolsInput
+				if err := decodeArgs(args, &in); err != nil {
+					return nil, err
+				}
+				hits, err := s.SearchTools(in.Query, in.Limit)
+				if err != nil {
+					return nil, err
+				}
+				return json.Marshal(hitsJSON(hits))
+			},
+		},
+		{
+			Name:        "executeCode",
+			Description: s.SystemInstruction(),
+			InputSchema: executeCodeSchema,
+			Execute: func(ctx context.Context, args json.RawMessage, callContext any) (json.RawMessage, error) {
+				var in ExecuteCodeInput
+				if err := decodeArgs(args, &in); err != nil {
+					return nil, err
+				}
+				res, err := s.ExecuteCode(ctx, in, callContext)
+				if err != nil {
+					return nil, err
+				}
+				return json.Marshal(res)
+			},
+		},
+	}
+}
+
+// decodeArgs reads an LLM tool's JSON arguments strictly.
+func decodeArgs(args json.RawMessage, v any) error {
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	if err := json.Unmarshal(args, v); err != nil {
+		return fmt.Errorf("%w: arguments: %v", ErrInvalidInput, err)
+	}
+	return nil
+}
+
+type hitJSON struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Signature   string `json:"signature"`
+}
+
+func hitsJSON(hits []SearchHit) []hitJSON {
+	out := make([]hitJSON, len(hits))
+	for i, h := range hits {
+		out[i] = hitJSON{h.Name, h.Description, h.Signature}
+	}
+	return out
+}
+
+// Close ends the session; its later runs fail with ErrClosed.
+func (s *Session) Close() error {
+	s.closed.Store(true)
+	return nil
+}
+
+func (s *Session) check() error {
+	if s.closed.Load() || s.cm.closed.Load() {
+		return ErrClosed
+	}
+	return nil
+}

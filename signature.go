@@ -1,0 +1,612 @@
+package codemode
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Signatures are TypeScript-like declarations written for a model, not for
+// tsc: compact, in the author's property order, and shaped like the call the
+// model should write:
+//
+//	/** Search orders by status. */
+//	tools.orders.search(input: { status?: "open" | "shipped"; limit: number }): Promise<{ id: string; total: number }[]>;
+//
+// Recursive $defs become `type X = ...;` lines before the declaration;
+// everything else is inlined.
+
+const (
+	// sigMaxDepth and sigMaxNodes bound pathological schemas (deep nesting,
+	// a $defs DAG that doubles at every level); past them a type is unknown.
+	sigMaxDepth = 12
+	sigMaxNodes = 400
+	// sigInlineWidth is the longest object literal kept on one line.
+	sigInlineWidth = 100
+	// sigDescMax caps a property's doc comment; the tool description is kept
+	// whole because it is what the author wrote for exactly this purpose.
+	sigDescMax = 200
+)
+
+// Precedence of a rendered type, so unions get parenthesised inside
+// intersections and arrays and nowhere else.
+const (
+	precUnion = iota
+	precIntersection
+	precPrimary
+)
+
+type tsType struct {
+	text string
+	prec int
+}
+
+// anyObject is an object about which nothing more is known.
+const anyObject = "Record<string, unknown>"
+
+var (
+	tsUnknown = tsType{"unknown", precPrimary}
+	tsNever   = tsType{"never", precPrimary}
+	identRe   = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
+)
+
+// toolSignature renders the declaration of one tool.
+func toolSignature(info ToolInfo) string {
+	g := &sigGen{named: map[string]string{}, inProgress: map[string]bool{}, recursive: map[string]bool{}, taken: map[string]bool{}}
+	in := "input?: unknown"
+	if info.InputSchema != nil {
+		in = "input: " + g.document(info.InputSchema, "Input").text
+	}
+	out := "unknown"
+	if info.OutputSchema != nil {
+		out = g.document(info.OutputSchema, "Output").text
+	}
+	var sb strings.Builder
+	for _, d := range g.decls {
+		sb.WriteString(d)
+		sb.WriteByte('\n')
+	}
+	writeDocComment(&sb, info.Description, "")
+	fmt.Fprintf(&sb, "%s(%s): Promise<%s>;", toolPath(info.Name), in, out)
+	return sb.String()
+}
+
+// toolPath is the expression that reaches a tool from sandbox code.
+func toolPath(name string) string {
+	var sb strings.Builder
+	sb.WriteString("tools")
+	for _, seg := range strings.Split(name, ".") {
+		if identRe.MatchString(seg) {
+			sb.WriteByte('.')
+			sb.WriteString(seg)
+		} else {
+			sb.WriteString("[" + jsonString(seg) + "]")
+		}
+	}
+	return sb.String()
+}
+
+type sigDoc struct {
+	root     any
+	rootName string
+}
+
+type sigGen struct {
+	doc        *sigDoc
+	nodes      int
+	decls      []string
+	named      map[string]string // ref key -> declared type name
+	inProgress map[string]bool   // ref keys on the current inlining path
+	recursive  map[string]bool   // ref keys found to refer to themselves
+	taken      map[string]bool   // type names in use
+}
+
+func (g *sigGen) document(raw json.RawMessage, rootName string) tsType {
+	root, err := decodeOrdered(raw)
+	if err != nil {
+		return tsUnknown
+	}
+	g.doc = &sigDoc{root: root, rootName: rootName}
+	// Going through the reference path names the root when it refers to
+	// itself ("$ref": "#"), instead of inlining it once.
+	return g.renderRef("#", 0, 0)
+}
+
+// render turns one schema node into a type. indent is the nesting level of
+// the line the type starts on, used when an object spans several lines.
+func (g *sigGen) render(node any, depth, indent int) tsType {
+	g.nodes++
+	if depth > sigMaxDepth || g.nodes > sigMaxNodes {
+		return tsUnknown
+	}
+	switch n := node.(type) {
+	case bool:
+		if n {
+			return tsUnknown
+		}
+		return tsNever
+	case *omap:
+		t := g.renderObject(n, depth, indent)
+		if b, _ := n.get("nullable"); b == true {
+			t = union([]tsType{t, {"null", precPrimary}})
+		}
+		return t
+	default:
+		return tsUnknown
+	}
+}
+
+func (g *sigGen) renderObject(n *omap, depth, indent int) tsType {
+	if c, ok := n.get("const"); ok {
+		return literal(c)
+	}
+	if e, ok := n.get("enum"); ok {
+		if vals, ok := e.([]any); ok {
+			parts := make([]tsType, len(vals))
+			for i, v := range vals {
+				parts[i] = literal(v)
+			}
+			return union(parts)
+		}
+	}
+	var parts []tsType
+	if ref := n.str("$ref"); ref != "" {
+		parts = append(parts, g.renderRef(ref, depth, indent))
+	}
+	if base, ok := g.renderBase(n, depth, indent); ok {
+		parts = append(parts, base)
+	}
+	if all, ok := n.get("allOf"); ok {
+		for _, s := range asList(all) {
+			parts = append(parts, g.render(s, depth+1, indent))
+		}
+	}
+	for _, kw := range []string{"anyOf", "oneOf"} {
+		if alts, ok := n.get(kw); ok {
+			var u []tsType
+			for _, s := range asList(alts) {
+				u = append(u, g.render(s, depth+1, indent))
+			}
+			parts = append(parts, union(u))
+		}
+	}
+	return intersection(parts)
+}
+
+// renderBase covers "type" and, when it is missing, the type implied by the
+// keywords present. ok is false when the node says nothing about its shape.
+func (g *sigGen) renderBase(n *omap, depth, indent int) (tsType, bool) {
+	var types []string
+	switch t, _ := n.get("type"); t := t.(type) {
+	case string:
+		types = []string{t}
+	case []any:
+		for _, x := range t {
+			if s, ok := x.(string); ok {
+				types = append(types, s)
+			}
+		}
+	default:
+		// "required" alone does not make a shape: in a oneOf it only says
+		// which of the parent's properties must be present.
+		for _, kw := range []string{"properties", "additionalProperties", "patternProperties"} {
+			if _, ok := n.get(kw); ok {
+				types = []string{"object"}
+				break
+			}
+		}
+		if types == nil {
+			for _, kw := range []string{"items", "prefixItems"} {
+				if _, ok := n.get(kw); ok {
+					types = []string{"array"}
+					break
+				}
+			}
+		}
+	}
+	if len(types) == 0 {
+		return tsType{}, false
+	}
+	var u []tsType
+	for _, t := range types {
+		switch t {
+		case "string", "boolean", "null":
+			u = append(u, tsType{t, precPrimary})
+		case "number", "integer":
+			u = append(u, tsType{"number", precPrimary})
+		case "object":
+			u = append(u, g.renderProps(n, depth, indent))
+		case "array":
+			u = append(u, g.renderArray(n, depth, indent))
+		default:
+			u = append(u, tsUnknown)
+		}
+	}
+	return union(u), true
+}
+
+type sigProp struct {
+	key, doc string
+	optional bool
+	typ      tsType
+}
+
+func (g *sigGen) renderProps(n *omap, depth, indent int) tsType {
+	required := map[string]bool{}
+	for _, r := range asList(n.vals["required"]) {
+		if s, ok := r.(string); ok {
+			required[s] = true
+		}
+	}
+	var props []sigProp
+	propsMap, hasProps := n.vals["properties"].(*omap)
+	if hasProps {
+		for _, k := range propsMap.keys {
+			ps := propsMap.vals[k]
+			props = append(props, sigProp{
+				key:      propertyKey(k),
+				doc:      g.propertyDoc(ps),
+				optional: !required[k],
+				typ:      g.render(ps, depth+1, indent+1),
+			})
+		}
+	}
+	var index []tsType
+	if ap, ok := n.get("additionalProperties"); ok {
+		if _, isBool := ap.(bool); !isBool {
+			index = append(index, g.render(ap, depth+1, indent+1))
+		}
+	}
+	if pp, ok := n.vals["patternProperties"].(*omap); ok {
+		for _, k := range pp.keys {
+			index = append(index, g.render(pp.vals[k], depth+1, indent+1))
+		}
+	}
+	if len(props) == 0 {
+		if len(index) > 0 {
+			return tsType{"Record<string, " + union(index).text + ">", precPrimary}
+		}
+		if ap, _ := n.get("additionalProperties"); ap == false && hasProps {
+			return tsType{"{}", precPrimary}
+		}
+		return tsType{anyObject, precPrimary}
+	}
+	if len(index) > 0 {
+		props = append(props, sigProp{key: "[key: string]", typ: union(index)})
+	}
+	return tsType{formatObject(props, indent), precPrimary}
+}
+
+// formatObject keeps small, undocumented objects on one line and spreads the
+// rest over several, one property per line.
+func formatObject(props []sigProp, indent int) string {
+	multi := false
+	for _, p := range props {
+		if p.doc != "" || strings.Contains(p.typ.text, "\n") {
+			multi = true
+		}
+	}
+	if !multi {
+		parts := make([]string, len(props))
+		for i, p := range props {
+			parts[i] = p.member()
+		}
+		s := "{ " + strings.Join(parts, "; ") + " }"
+		if len(s) <= sigInlineWidth {
+			return s
+		}
+	}
+	pad := strings.Repeat("  ", indent+1)
+	var sb strings.Builder
+	sb.WriteString("{\n")
+	for _, p := range props {
+		writeDocComment(&sb, p.doc, pad)
+		sb.WriteString(pad + p.member() + ";\n")
+	}
+	sb.WriteString(strings.Repeat("  ", indent) + "}")
+	return sb.String()
+}
+
+func (p sigProp) member() string {
+	opt := ""
+	if p.optional {
+		opt = "?"
+	}
+	return p.key + opt + ": " + p.typ.text
+}
+
+func (g *sigGen) renderArray(n *omap, depth, indent int) tsType {
+	items, hasItems := n.get("items")
+	prefix, isTuple := n.vals["prefixItems"].([]any)
+	rest, hasRest := items, hasItems
+	if !isTuple {
+		// Before 2020-12 a tuple was "items": [...] plus "additionalItems".
+		if arr, ok := items.([]any); ok {
+			prefix, isTuple = arr, true
+			rest, hasRest = n.get("additionalItems")
+		}
+	}
+	if !isTuple {
+		if !hasItems {
+			return tsType{"unknown[]", precPrimary}
+		}
+		return arrayOf(g.render(items, depth+1, indent))
+	}
+	parts := make([]string, 0, len(prefix)+1)
+	for _, s := range prefix {
+		parts = append(parts, g.render(s, depth+1, indent).text)
+	}
+	if hasRest && rest != false {
+		parts = append(parts, "..."+arrayOf(g.render(rest, depth+1, indent)).text)
+	}
+	return tsType{"[" + strings.Join(parts, ", ") + "]", precPrimary}
+}
+
+// renderRef inlines the referenced schema unless it refers back to itself,
+// in which case it becomes a named type declared before the signature.
+func (g *sigGen) renderRef(ref string, depth, indent int) tsType {
+	target, key, name, ok := g.resolve(ref)
+	if !ok {
+		return tsUnknown
+	}
+	if n, ok := g.named[key]; ok {
+		return tsType{n, precPrimary}
+	}
+	if g.inProgress[key] {
+		g.recursive[key] = true
+		return tsType{g.nameFor(key, name), precPrimary}
+	}
+	g.inProgress[key] = true
+	t := g.render(target, depth+1, indent)
+	delete(g.inProgress, key)
+	if !g.recursive[key] {
+		return t
+	}
+	n := g.nameFor(key, name)
+	// Declarations start at column 0, so render again at indent 0; the
+	// self-references now resolve to the name.
+	decl := g.render(target, 0, 0)
+	g.decls = append(g.decls, "type "+n+" = "+decl.text+";")
+	return tsType{n, precPrimary}
+}
+
+// resolve follows a same-document reference ("#", "#/$defs/X",
+// "#/definitions/X" or any other JSON pointer). Other documents are never
+// fetched.
+func (g *sigGen) resolve(ref string) (target any, key, name string, ok bool) {
+	frag, isLocal := strings.CutPrefix(ref, "#")
+	if !isLocal {
+		return nil, "", "", false
+	}
+	if f, err := url.PathUnescape(frag); err == nil {
+		frag = f
+	}
+	node := g.doc.root
+	name = g.doc.rootName
+	if frag != "" {
+		if !strings.HasPrefix(frag, "/") {
+			return nil, "", "", false // $anchor references are not followed
+		}
+		for _, tok := range strings.Split(frag[1:], "/") {
+			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+			switch n := node.(type) {
+			case *omap:
+				v, found := n.get(tok)
+				if !found {
+					return nil, "", "", false
+				}
+				node = v
+			case []any:
+				i, err := strconv.Atoi(tok)
+				if err != nil || i < 0 || i >= len(n) {
+					return nil, "", "", false
+				}
+				node = n[i]
+			default:
+				return nil, "", "", false
+			}
+			name = tok
+		}
+	}
+	return node, g.doc.rootName + "#" + frag, name, true
+}
+
+var reservedTypeNames = map[string]bool{
+	"Array": true, "Boolean": true, "Date": true, "Function": true, "Number": true,
+	"Object": true, "Promise": true, "Record": true, "String": true, "Symbol": true,
+}
+
+// nameFor gives a recursive definition a unique identifier derived from its
+// last pointer segment.
+func (g *sigGen) nameFor(key, hint string) string {
+	if n, ok := g.named[key]; ok {
+		return n
+	}
+	var sb strings.Builder
+	upper := true
+	for _, r := range hint {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '$':
+			if upper && r >= 'a' && r <= 'z' {
+				r -= 'a' - 'A'
+			}
+			sb.WriteRune(r)
+			upper = false
+		default:
+			upper = true
+		}
+	}
+	base := sb.String()
+	if base == "" || base[0] >= '0' && base[0] <= '9' {
+		base = "T" + base
+	}
+	n := base
+	for i := 2; g.taken[n] || reservedTypeNames[n]; i++ {
+		n = base + strconv.Itoa(i)
+	}
+	g.taken[n] = true
+	g.named[key] = n
+	return n
+}
+
+// propertyDoc is the doc comment of a property: its description (or that of
+// the definition it references) plus its default value.
+func (g *sigGen) propertyDoc(ps any) string {
+	n, ok := ps.(*omap)
+	if !ok {
+		return ""
+	}
+	desc := n.str("description")
+	if desc == "" {
+		if ref := n.str("$ref"); ref != "" {
+			if t, _, _, ok := g.resolve(ref); ok {
+				if tn, ok := t.(*omap); ok {
+					desc = tn.str("description")
+				}
+			}
+		}
+	}
+	desc = strings.Join(strings.Fields(desc), " ")
+	if len(desc) > sigDescMax {
+		cut := strings.LastIndexByte(desc[:sigDescMax], ' ')
+		if cut < sigDescMax/2 {
+			cut = sigDescMax
+		}
+		desc = desc[:cut] + "..."
+	}
+	if d, ok := n.get("default"); ok {
+		var sb strings.Builder
+		encodeOrdered(&sb, d)
+		if sb.Len() <= 40 {
+			if desc != "" && !strings.HasSuffix(desc, ".") {
+				desc += "."
+			}
+			desc = strings.TrimSpace(desc + " Default: " + sb.String() + ".")
+		}
+	}
+	return desc
+}
+
+// writeDocComment writes text as a /** */ comment at the given indentation,
+// on one line when it fits on one.
+func writeDocComment(sb *strings.Builder, text, pad string) {
+	text = strings.TrimSpace(strings.ReplaceAll(text, "*/", "*\\/"))
+	if text == "" {
+		return
+	}
+	lines := strings.Split(text, "\n")
+	if len(lines) == 1 {
+		sb.WriteString(pad + "/** " + text + " */\n")
+		return
+	}
+	sb.WriteString(pad + "/**\n")
+	for _, l := range lines {
+		l = strings.TrimRight(l, " \t\r")
+		if l == "" {
+			sb.WriteString(pad + " *\n")
+		} else {
+			sb.WriteString(pad + " * " + l + "\n")
+		}
+	}
+	sb.WriteString(pad + " */\n")
+}
+
+func propertyKey(k string) string {
+	if identRe.MatchString(k) {
+		return k
+	}
+	return jsonString(k)
+}
+
+func literal(v any) tsType {
+	var sb strings.Builder
+	encodeOrdered(&sb, v)
+	return tsType{sb.String(), precPrimary}
+}
+
+// union joins alternatives. unknown absorbs everything (any value is
+// allowed), never disappears, duplicates are dropped.
+func union(ts []tsType) tsType {
+	var out []tsType
+	seen := map[string]bool{}
+	for _, t := range ts {
+		if t.text == "unknown" {
+			return tsUnknown
+		}
+		if t.text == "never" || seen[t.text] {
+			continue
+		}
+		seen[t.text] = true
+		out = append(out, t)
+	}
+	switch len(out) {
+	case 0:
+		return tsNever
+	case 1:
+		return out[0]
+	}
+	parts := make([]string, len(out))
+	for i, t := range out {
+		parts[i] = t.text
+	}
+	return tsType{strings.Join(parts, " | "), precUnion}
+}
+
+// intersection joins constraints that all apply. Parts that say nothing
+// about the shape (unknown, or any object beside a more precise one) are
+// dropped, so {"type":"object", "oneOf": [{"required":["a"]}, ...]} stays
+// the plain object.
+func intersection(ts []tsType) tsType {
+	var out []tsType
+	seen := map[string]bool{}
+	for _, t := range ts {
+		if t.text == "never" {
+			return tsNever
+		}
+		if t.text == "unknown" || t.text == anyObject && len(ts) > 1 || seen[t.text] {
+			continue
+		}
+		seen[t.text] = true
+		out = append(out, t)
+	}
+	switch len(out) {
+	case 0:
+		return tsUnknown
+	case 1:
+		return out[0]
+	}
+	parts := make([]string, len(out))
+	for i, t := range out {
+		parts[i] = t.text
+		if t.prec < precIntersection {
+			parts[i] = "(" + t.text + ")"
+		}
+	}
+	return tsType{strings.Join(parts, " & "), precIntersection}
+}
+
+func arrayOf(t tsType) tsType {
+	if t.prec < precPrimary {
+		return tsType{"(" + t.text + ")[]", precPrimary}
+	}
+	return tsType{t.text + "[]", precPrimary}
+}
+
+func asList(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
+
+// jsonString quotes s as a JSON (and so JavaScript) string literal without
+// the HTML escaping of encoding/json, which would turn "<" into \u003c.
+func jsonString(s string) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return strings.TrimSuffix(buf.String(), "\n")
+}

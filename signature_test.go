@@ -1,0 +1,229 @@
+package codemode
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestSignature(t *testing.T) {
+	tests := []struct {
+		name      string
+		tool      string
+		desc      string
+		in, out   string
+		want      string
+		wantParts []string // used instead of want when the exact text is not the point
+	}{
+		{
+			name: "example from the brief",
+			tool: "orders.search",
+			desc: "Search orders by status.",
+			in: `{"type":"object","properties":{
+				"status":{"type":"string","enum":["open","shipped"],"description":"Order status."},
+				"limit":{"type":"integer"}},"required":["limit"]}`,
+			out: `{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"total":{"type":"number"}},"required":["id","total"]}}`,
+			want: `/** Search orders by status. */
+tools.orders.search(input: {
+  /** Order status. */
+  status?: "open" | "shipped";
+  limit: number;
+}): Promise<{ id: string; total: number }[]>;`,
+		},
+		{
+			name: "no schemas",
+			tool: "ping",
+			want: `tools.ping(input?: unknown): Promise<unknown>;`,
+		},
+		{
+			name: "names that are not identifiers are quoted",
+			tool: "files.get-item",
+			in:   `{"type":"object","properties":{"first-name":{"type":"string"},"$ok":{"type":"boolean"},"2fa":{"type":"boolean"}}}`,
+			want: `tools.files["get-item"](input: { "first-name"?: string; $ok?: boolean; "2fa"?: boolean }): Promise<unknown>;`,
+		},
+		{
+			name: "leading digit namespace",
+			tool: "3d.render",
+			want: `tools["3d"].render(input?: unknown): Promise<unknown>;`,
+		},
+		{
+			name: "index signature beside properties",
+			tool: "t",
+			in:   `{"type":"object","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":{"type":"number"}}`,
+			want: `tools.t(input: { id: string; [key: string]: number }): Promise<unknown>;`,
+		},
+		{
+			name: "map, closed empty object, open object",
+			tool: "t",
+			in:   `{"type":"object","properties":{"m":{"type":"object","additionalProperties":{"type":"integer"}},"e":{"type":"object","properties":{},"additionalProperties":false},"o":{"type":"object"}},"required":["m","e","o"]}`,
+			want: `tools.t(input: { m: Record<string, number>; e: {}; o: Record<string, unknown> }): Promise<unknown>;`,
+		},
+		{
+			name: "tuples: prefixItems, closed, open rest, draft-07 items array",
+			tool: "t",
+			in: `{"type":"object","properties":{
+				"a":{"type":"array","prefixItems":[{"type":"string"},{"type":"number"}]},
+				"b":{"type":"array","prefixItems":[{"type":"string"}],"items":{"type":"boolean"}},
+				"c":{"type":"array","items":[{"type":"integer"}],"additionalItems":{"type":"string"}},
+				"d":{"type":"array","items":[{"type":"integer"}],"additionalItems":false},
+				"e":{"type":"array"}},"required":["a","b","c","d","e"]}`,
+			want: `tools.t(input: {
+  a: [string, number];
+  b: [string, ...boolean[]];
+  c: [number, ...string[]];
+  d: [number];
+  e: unknown[];
+}): Promise<unknown>;`,
+		},
+		{
+			name: "enum and const literals",
+			tool: "t",
+			in:   `{"type":"object","properties":{"e":{"enum":["a<b",1.5,null,true]},"c":{"const":"fixed"},"o":{"const":{"k":[1,"x"]}}},"required":["e","c","o"]}`,
+			want: `tools.t(input: { e: "a<b" | 1.5 | null | true; c: "fixed"; o: {"k":[1,"x"]} }): Promise<unknown>;`,
+		},
+		{
+			name: "unions, intersections and nullability",
+			tool: "t",
+			in: `{"type":"object","properties":{
+				"a":{"anyOf":[{"type":"string"},{"type":"integer"}]},
+				"b":{"oneOf":[{"type":"object","properties":{"x":{"type":"string"}},"required":["x"]},{"type":"null"}]},
+				"c":{"allOf":[{"type":"object","properties":{"x":{"type":"string"}}},{"anyOf":[{"type":"object","properties":{"y":{"type":"number"}}},{"type":"object","properties":{"z":{"type":"number"}}}]}]},
+				"d":{"type":["string","null"]},
+				"e":{"type":"string","nullable":true},
+				"f":{"enum":["x","y"],"nullable":true},
+				"g":{"type":"array","items":{"type":["string","number"]}},
+				"h":{"type":"object","properties":{"a":{"type":"string"}},"oneOf":[{"required":["a"]},{"required":["b"]}]}
+				},"required":["a","b","c","d","e","f","g","h"]}`,
+			want: `tools.t(input: {
+  a: string | number;
+  b: { x: string } | null;
+  c: { x?: string } & ({ y?: number } | { z?: number });
+  d: string | null;
+  e: string | null;
+  f: "x" | "y" | null;
+  g: (string | number)[];
+  h: { a?: string };
+}): Promise<unknown>;`,
+		},
+		{
+			name: "refs to $defs and definitions are inlined",
+			tool: "t",
+			in: `{"$defs":{"Money":{"type":"object","description":"An amount.","properties":{"amount":{"type":"number"},"currency":{"type":"string"}},"required":["amount","currency"]}},
+				"definitions":{"Id":{"type":"string"}},
+				"type":"object","properties":{"price":{"$ref":"#/$defs/Money"},"id":{"$ref":"#/definitions/Id"},"x":{"$ref":"#/$defs/Missing"}},"required":["price","id"]}`,
+			want: `tools.t(input: {
+  /** An amount. */
+  price: { amount: number; currency: string };
+  id: string;
+  x?: unknown;
+}): Promise<unknown>;`,
+		},
+		{
+			name: "self-recursive def becomes a named type",
+			tool: "tree.walk",
+			in:   `{"type":"object","properties":{"root":{"$ref":"#/$defs/node"}},"required":["root"],"$defs":{"node":{"type":"object","properties":{"value":{"type":"number"},"children":{"type":"array","items":{"$ref":"#/$defs/node"}}},"required":["value"]}}}`,
+			want: `type Node = { value: number; children?: Node[] };
+tools.tree.walk(input: { root: Node }): Promise<unknown>;`,
+		},
+		{
+			name: "root recursion and mutual recursion terminate",
+			tool: "t",
+			in:   `{"type":"object","properties":{"next":{"$ref":"#"},"a":{"$ref":"#/$defs/A"}},"$defs":{"A":{"type":"object","properties":{"b":{"$ref":"#/$defs/B"}}},"B":{"type":"object","properties":{"a":{"$ref":"#/$defs/A"}}}}}`,
+			want: `type A = { b?: { a?: A } };
+type Input = { next?: Input; a?: A };
+tools.t(input: Input): Promise<unknown>;`,
+		},
+		{
+			name: "input and output defs with the same name stay distinct",
+			tool: "t",
+			in:   `{"$ref":"#/$defs/N","$defs":{"N":{"type":"object","properties":{"n":{"$ref":"#/$defs/N"}}}}}`,
+			out:  `{"$ref":"#/$defs/N","$defs":{"N":{"type":"array","items":{"$ref":"#/$defs/N"}}}}`,
+			want: `type N = { n?: N };
+type N2 = N2[];
+tools.t(input: N): Promise<N2>;`,
+		},
+		{
+			name: "descriptions: defaults, escaping, multi-line tool text, formats ignored",
+			tool: "t",
+			desc: "First line.\n\nSecond */ line.",
+			in:   `{"type":"object","properties":{"when":{"type":"string","format":"date-time","description":"  Start\n time */ "},"n":{"type":"integer","default":10,"description":"Page size"}}}`,
+			want: `/**
+ * First line.
+ *
+ * Second *\/ line.
+ */
+tools.t(input: {
+  /** Start time *\/ */
+  when?: string;
+  /** Page size. Default: 10. */
+  n?: number;
+}): Promise<unknown>;`,
+		},
+		{
+			name: "boolean schemas",
+			tool: "t",
+			in:   `true`,
+			out:  `false`,
+			want: `tools.t(input: unknown): Promise<never>;`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			info := ToolInfo{Name: tt.tool, Description: tt.desc}
+			if tt.in != "" {
+				info.InputSchema = json.RawMessage(tt.in)
+			}
+			if tt.out != "" {
+				info.OutputSchema = json.RawMessage(tt.out)
+			}
+			got := toolSignature(info)
+			if got != tt.want {
+				t.Errorf("signature mismatch\n got:\n%s\nwant:\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestSignatureBounded feeds schemas that would make a naive generator loop
+// or explode.
+func TestSignatureBounded(t *testing.T) {
+	deep := strings.Repeat(`{"type":"object","properties":{"x":`, 200) + `{"type":"string"}` + strings.Repeat(`}}`, 200)
+	var defs []string
+	for i := 0; i < 40; i++ {
+		defs = append(defs, fmt.Sprintf(`"d%d":{"type":"object","properties":{"a":{"$ref":"#/$defs/d%d"},"b":{"$ref":"#/$defs/d%d"}}}`, i, i+1, i+1))
+	}
+	defs = append(defs, `"d40":{"type":"string"}`)
+	dag := `{"$ref":"#/$defs/d0","$defs":{` + strings.Join(defs, ",") + `}}`
+	for name, in := range map[string]string{"deep": deep, "doubling DAG": dag} {
+		t.Run(name, func(t *testing.T) {
+			got := toolSignature(ToolInfo{Name: "t", InputSchema: json.RawMessage(in)})
+			if len(got) > 40000 {
+				t.Fatalf("signature is %d chars", len(got))
+			}
+			if !strings.Contains(got, "unknown") {
+				t.Fatalf("expected the cut-off to show as unknown:\n%s", got)
+			}
+		})
+	}
+}
+
+// TestSignatureOfCatalogIsCompact keeps the generated text in check for a
+// realistic catalog: every signature well-formed and of bounded size.
+func TestSignatureOfCatalogIsCompact(t *testing.T) {
+	total := 0
+	for _, e := range loadCatalog(t) {
+		sig := e.signature()
+		total += len(sig)
+		if !strings.Contains(sig, toolPath(e.info.Name)+"(input") || !strings.HasSuffix(sig, ">;") {
+			t.Errorf("malformed signature for %s:\n%s", e.info.Name, sig)
+		}
+		if strings.Count(sig, "{") != strings.Count(sig, "}") || strings.Count(sig, "(") != strings.Count(sig, ")") {
+			t.Errorf("unbalanced signature for %s:\n%s", e.info.Name, sig)
+		}
+		if len(sig) > 3000 {
+			t.Errorf("signature of %s is %d chars", e.info.Name, len(sig))
+		}
+	}
+	t.Logf("catalog signatures: %d chars total", total)
+}

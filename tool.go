@@ -1,0 +1,277 @@
+package codemode
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Tool is a host function the model's code can call.
+type Tool struct {
+	// Name is unique, 1..128 characters of [A-Za-z0-9_$.-]. Dots make
+	// namespaces: "orders.search" is called as tools.orders.search(input).
+	Name        string
+	Description string
+	// InputSchema is the JSON Schema (draft 2020-12 unless "$schema" says
+	// otherwise) every input is validated against before Execute runs.
+	// nil (or JSON null) accepts any input.
+	InputSchema json.RawMessage
+	// OutputSchema is only used to describe the result to the model.
+	OutputSchema json.RawMessage
+	Annotations  map[string]any
+	// Execute runs the tool. input has already passed InputSchema.
+	Execute func(ctx context.Context, input json.RawMessage, call Call) (json.RawMessage, error)
+}
+
+// Call is what a tool learns about the run that called it.
+type Call struct {
+	// Context is the opaque caller state of that executeCode run; sandbox
+	// code can neither read nor forge it.
+	Context any
+}
+
+// ToolInfo is the read-only view of a tool handed to filters, interceptors
+// and search.
+type ToolInfo struct {
+	Name         string
+	Description  string
+	InputSchema  json.RawMessage
+	OutputSchema json.RawMessage
+	Annotations  map[string]any
+}
+
+var (
+	// ErrInvalidTool reports a tool whose name, Execute or schemas are unusable.
+	ErrInvalidTool = errors.New("codemode: invalid tool")
+	// ErrDuplicateTool reports a name that is already registered or appears
+	// twice in one batch.
+	ErrDuplicateTool = errors.New("codemode: duplicate tool")
+)
+
+const maxToolNameLen = 128
+
+// validateToolName enforces the name grammar. The namespace rules exist
+// because the sandbox turns every dot into a property step of `tools`, so an
+// empty segment would have nowhere to live.
+func validateToolName(name string) error {
+	if len(name) < 1 || len(name) > maxToolNameLen {
+		return fmt.Errorf("%w: tool name %q: must be 1..%d characters of [A-Za-z0-9_$.-], got %d",
+			ErrInvalidTool, name, maxToolNameLen, len(name))
+	}
+	for i, r := range name {
+		if r >= 0x80 || !isNameByte(byte(r)) {
+			return fmt.Errorf("%w: tool name %q: must be 1..%d characters of [A-Za-z0-9_$.-], found %q at offset %d",
+				ErrInvalidTool, name, maxToolNameLen, r, i)
+		}
+	}
+	if strings.HasPrefix(name, ".") || strings.HasSuffix(name, ".") || strings.Contains(name, "..") {
+		return fmt.Errorf("%w: tool name %q: namespaces must be non-empty (a dot may not start or end the name, or follow another dot)",
+			ErrInvalidTool, name)
+	}
+	return nil
+}
+
+func isNameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+		c == '_' || c == '$' || c == '.' || c == '-'
+}
+
+// toolEntry is a registered tool with everything derived from it at
+// registration, so that calls and searches never recompile schemas.
+type toolEntry struct {
+	tool      Tool
+	info      ToolInfo
+	validator *inputValidator // nil: any input is accepted
+	doc       searchDoc
+
+	sigOnce sync.Once
+	sig     string
+}
+
+// signature is the TypeScript declaration of the tool, computed on first use
+// because most tools of a large catalog are never looked at.
+func (e *toolEntry) signature() string {
+	e.sigOnce.Do(func() { e.sig = toolSignature(e.info) })
+	return e.sig
+}
+
+// validate checks input against the tool's inputSchema.
+func (e *toolEntry) validate(input json.RawMessage) error {
+	if e.validator == nil {
+		return nil
+	}
+	return e.validator.validate(input)
+}
+
+// compileTool checks one tool and derives its entry. Schemas and annotations
+// are copied so a caller mutating its own slices or maps later cannot change
+// what was validated.
+func compileTool(t Tool) (*toolEntry, error) {
+	if err := validateToolName(t.Name); err != nil {
+		return nil, err
+	}
+	if t.Execute == nil {
+		return nil, fmt.Errorf("%w: tool %q: Execute: must not be nil", ErrInvalidTool, t.Name)
+	}
+	in, err := normalizeSchema(t.InputSchema)
+	if err != nil {
+		return nil, fmt.Errorf("%w: tool %q: inputSchema: %v", ErrInvalidTool, t.Name, err)
+	}
+	out, err := normalizeSchema(t.OutputSchema)
+	if err != nil {
+		return nil, fmt.Errorf("%w: tool %q: outputSchema: %v", ErrInvalidTool, t.Name, err)
+	}
+	var v *inputValidator
+	if in != nil {
+		if v, err = compileSchema(in); err != nil {
+			return nil, fmt.Errorf("%w: tool %q: inputSchema: %v", ErrInvalidTool, t.Name, err)
+		}
+	}
+	if out != nil {
+		// Output is never validated, but a broken schema is a bug the host
+		// wants to hear about at registration rather than never.
+		if _, err := compileSchema(out); err != nil {
+			return nil, fmt.Errorf("%w: tool %q: outputSchema: %v", ErrInvalidTool, t.Name, err)
+		}
+	}
+	t.InputSchema, t.OutputSchema = in, out
+	t.Annotations = maps.Clone(t.Annotations)
+	e := &toolEntry{
+		tool: t,
+		info: ToolInfo{
+			Name:         t.Name,
+			Description:  t.Description,
+			InputSchema:  in,
+			OutputSchema: out,
+			Annotations:  t.Annotations,
+		},
+		validator: v,
+	}
+	e.doc = buildSearchDoc(e.info)
+	return e, nil
+}
+
+// normalizeSchema returns a private copy of a schema, nil for absent or JSON
+// null, and an error for anything that is not a JSON object or boolean.
+func normalizeSchema(raw json.RawMessage) (json.RawMessage, error) {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || string(trimmed) == "null" {
+		return nil, nil
+	}
+	if !json.Valid(trimmed) {
+		return nil, errors.New("must be valid JSON")
+	}
+	switch trimmed[0] {
+	case '{', 't', 'f':
+	default:
+		return nil, fmt.Errorf("must be a JSON Schema object or boolean, got %s", jsonKind(trimmed[0]))
+	}
+	return bytes.Clone(trimmed), nil
+}
+
+func jsonKind(first byte) string {
+	switch first {
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	default:
+		return "number"
+	}
+}
+
+// registry holds the tools of a factory (or of one session). It is safe for
+// concurrent use; entries are immutable once added.
+type registry struct {
+	mu     sync.RWMutex
+	tools  map[string]*toolEntry
+	sorted []*toolEntry // cache of snapshot(); nil when stale
+}
+
+func newRegistry() *registry {
+	return &registry{tools: map[string]*toolEntry{}}
+}
+
+// add registers a batch of tools, all or nothing. The returned function
+// removes exactly the entries this call added (not a later tool that reused
+// a name) and is safe to call more than once.
+func (r *registry) add(tools ...Tool) (remove func(), err error) {
+	entries := make([]*toolEntry, 0, len(tools))
+	seen := make(map[string]bool, len(tools))
+	for _, t := range tools {
+		if err := validateToolName(t.Name); err != nil {
+			return nil, err
+		}
+		if seen[t.Name] {
+			return nil, fmt.Errorf("%w: tool name %q: appears more than once in the batch", ErrDuplicateTool, t.Name)
+		}
+		seen[t.Name] = true
+		e, err := compileTool(t)
+		if err != nil {
+			return nil, err
+		}
+		entries = append(entries, e)
+	}
+
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, e := range entries {
+		if _, ok := r.tools[e.info.Name]; ok {
+			return nil, fmt.Errorf("%w: tool name %q: already registered", ErrDuplicateTool, e.info.Name)
+		}
+	}
+	for _, e := range entries {
+		r.tools[e.info.Name] = e
+	}
+	r.sorted = nil
+
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			for _, e := range entries {
+				if r.tools[e.info.Name] == e {
+					delete(r.tools, e.info.Name)
+				}
+			}
+			r.sorted = nil
+		})
+	}, nil
+}
+
+// snapshot returns the registered tools sorted by name. The slice is shared
+// between callers until the next change, so it must not be modified.
+func (r *registry) snapshot() []*toolEntry {
+	r.mu.RLock()
+	s := r.sorted
+	r.mu.RUnlock()
+	if s != nil {
+		return s
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.sorted == nil {
+		s = make([]*toolEntry, 0, len(r.tools))
+		for _, e := range r.tools {
+			s = append(s, e)
+		}
+		slices.SortFunc(s, func(a, b *toolEntry) int { return strings.Compare(a.info.Name, b.info.Name) })
+		r.sorted = s
+	}
+	return r.sorted
+}
+
+// lookup finds a tool by its exact name.
+func (r *registry) lookup(name string) (*toolEntry, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	e, ok := r.tools[name]
+	return e, ok
+}

@@ -1,0 +1,191 @@
+package codemode
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func tool(name string) Tool {
+	return Tool{Name: name, Execute: noopExecute}
+}
+
+func TestRegistryToolNames(t *testing.T) {
+	tests := []struct {
+		name    string
+		wantErr string // "" = valid
+	}{
+		{"orders.search", ""},
+		{"a", ""},
+		{"$_-9.x-y_z$", ""},
+		{strings.Repeat("a", 128), ""},
+		{"", `tool name "": must be 1..128 characters of [A-Za-z0-9_$.-], got 0`},
+		{strings.Repeat("a", 129), "must be 1..128 characters of [A-Za-z0-9_$.-], got 129"},
+		{"a b", `tool name "a b": must be 1..128 characters of [A-Za-z0-9_$.-], found ' ' at offset 1`},
+		{"orders/search", `found '/' at offset 6`},
+		{"café", `found 'é' at offset 3`},
+		{".orders", "namespaces must be non-empty"},
+		{"orders.", "namespaces must be non-empty"},
+		{"orders..search", "namespaces must be non-empty"},
+		{".", "namespaces must be non-empty"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := newRegistry().add(tool(tt.name))
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatalf("unexpected error: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("error = %v, want one containing %q", err, tt.wantErr)
+			}
+			if !errors.Is(err, ErrInvalidTool) {
+				t.Fatalf("error %v does not wrap ErrInvalidTool", err)
+			}
+		})
+	}
+}
+
+func TestRegistryAddAllOrNothing(t *testing.T) {
+	badSchema := tool("bad.schema")
+	badSchema.InputSchema = json.RawMessage(`{"type":"nope"}`)
+	badOut := tool("bad.output")
+	badOut.OutputSchema = json.RawMessage(`{"minimum":"x"}`)
+	notObject := tool("bad.array")
+	notObject.InputSchema = json.RawMessage(`[1]`)
+	notJSON := tool("bad.json")
+	notJSON.InputSchema = json.RawMessage(`{"type":`)
+	noExec := Tool{Name: "no.exec"}
+
+	tests := []struct {
+		name    string
+		batch   []Tool
+		is      error
+		wantErr string
+	}{
+		{"invalid name", []Tool{tool("ok.one"), tool("bad name")}, ErrInvalidTool, `tool name "bad name"`},
+		{"nil Execute", []Tool{tool("ok.one"), noExec}, ErrInvalidTool, `tool "no.exec": Execute: must not be nil`},
+		{"bad input schema", []Tool{tool("ok.one"), badSchema}, ErrInvalidTool, `tool "bad.schema": inputSchema:`},
+		{"bad output schema", []Tool{tool("ok.one"), badOut}, ErrInvalidTool, `tool "bad.output": outputSchema:`},
+		{"schema not an object", []Tool{notObject}, ErrInvalidTool, "must be a JSON Schema object or boolean, got array"},
+		{"schema not JSON", []Tool{notJSON}, ErrInvalidTool, "inputSchema: must be valid JSON"},
+		{"duplicate in batch", []Tool{tool("ok.one"), tool("dup"), tool("dup")}, ErrDuplicateTool, `tool name "dup": appears more than once`},
+		{"duplicate of registered", []Tool{tool("ok.one"), tool("existing")}, ErrDuplicateTool, `tool name "existing": already registered`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRegistry()
+			if _, err := r.add(tool("existing")); err != nil {
+				t.Fatal(err)
+			}
+			remove, err := r.add(tt.batch...)
+			if err == nil || remove != nil {
+				t.Fatalf("add succeeded, want error")
+			}
+			if !errors.Is(err, tt.is) || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("error = %v, want %v containing %q", err, tt.is, tt.wantErr)
+			}
+			if _, ok := r.lookup("ok.one"); ok {
+				t.Fatal("part of a rejected batch was registered")
+			}
+			if got := len(r.snapshot()); got != 1 {
+				t.Fatalf("registry has %d tools, want 1", got)
+			}
+		})
+	}
+}
+
+func TestRegistryRemoveAndSnapshot(t *testing.T) {
+	r := newRegistry()
+	removeA, err := r.add(tool("b.two"), tool("a.one"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.add(tool("c")); err != nil {
+		t.Fatal(err)
+	}
+	if got := snapshotNames(r); got != "a.one,b.two,c" {
+		t.Fatalf("snapshot = %s", got)
+	}
+	removeA()
+	if got := snapshotNames(r); got != "c" {
+		t.Fatalf("after remove: %s", got)
+	}
+	// The name is free again; the old remove must not take the new tool.
+	if _, err := r.add(tool("a.one")); err != nil {
+		t.Fatal(err)
+	}
+	removeA()
+	if _, ok := r.lookup("a.one"); !ok {
+		t.Fatal("a second call of an old remove deleted a newer tool")
+	}
+}
+
+func TestRegistryCopiesInputs(t *testing.T) {
+	schema := []byte(`{"type":"object","properties":{"n":{"type":"integer"}}}`)
+	ann := map[string]any{"readOnly": true}
+	tl := tool("t")
+	tl.InputSchema, tl.Annotations = schema, ann
+	r := newRegistry()
+	if _, err := r.add(tl); err != nil {
+		t.Fatal(err)
+	}
+	copy(schema, `{"type":"string"`)
+	ann["readOnly"] = false
+	e, _ := r.lookup("t")
+	if !strings.HasPrefix(string(e.info.InputSchema), `{"type":"object"`) || e.info.Annotations["readOnly"] != true {
+		t.Fatalf("registry shares caller memory: %s %v", e.info.InputSchema, e.info.Annotations)
+	}
+	if err := e.validate(json.RawMessage(`{"n":"x"}`)); err == nil || !strings.Contains(err.Error(), "/n: type: got string, want integer") {
+		t.Fatalf("validate = %v", err)
+	}
+	null := tool("null.schema")
+	null.InputSchema = json.RawMessage(" null ")
+	if _, err := r.add(null); err != nil {
+		t.Fatal(err)
+	}
+	e, _ = r.lookup("null.schema")
+	if e.info.InputSchema != nil || e.validate(json.RawMessage(`"anything"`)) != nil {
+		t.Fatal("a null schema must mean: any input")
+	}
+}
+
+func TestRegistryConcurrent(t *testing.T) {
+	r := newRegistry()
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			for j := 0; j < 50; j++ {
+				remove, err := r.add(tool(fmt.Sprintf("w%d.t%d", i, j)))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				_ = r.snapshot()
+				_, _ = r.lookup("w0.t0")
+				if j%2 == 0 {
+					remove()
+				}
+			}
+		}(i)
+	}
+	wg.Wait()
+	if got := len(r.snapshot()); got != 8*25 {
+		t.Fatalf("got %d tools, want %d", got, 8*25)
+	}
+}
+
+func snapshotNames(r *registry) string {
+	var names []string
+	for _, e := range r.snapshot() {
+		names = append(names, e.info.Name)
+	}
+	return strings.Join(names, ",")
+}
