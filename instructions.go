@@ -25,7 +25,7 @@ func buildInstructions(tools []*toolEntry, lim limits) string {
 - searchTools({query, limit?}): find tools for a task; returns their names, descriptions and TypeScript signatures.
 - executeCode({code, explanation}): run JavaScript in a sandbox and get its result.
 
-The code is the body of an async function: use top-level await, and return the value you need. Inside it:
+The code is the body of an async function: use top-level await, and return the value you need (JSON-serializable). Each run starts fresh: nothing persists between runs. Inside it:
 - await tool_search({query, limit}) returns [{name, description, signature}].
 - await tools.<namespace>.<name>(input) calls a tool, e.g. await tools.orders.search({status: "open"}); await tool_call(name, input) does the same by name.
 - console.log/info/warn/error/debug output is captured and returned as logs.

@@ -13,21 +13,24 @@
     if (isErr(v)) return v.name + ": " + v.message;
     try { const s = S(v); return s === undefined ? str(v) : s; } catch (e) { return str(v); }
   };
-  const def = (o, k, v) => Object.defineProperty(o, k, { value: v, enumerable: true });
+  const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+  // defineProperty, and objects without a prototype: a tool named
+  // "__proto__" or "constructor" is just a property.
+  const set = (o, k, v) => Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  const def = (o, k, v) => Object.defineProperty(o, k, { value: v, enumerable: false });
   const tool_call = (name, input) => call(name, input);
-  const tools = {};
+  const tools = Object.create(null);
   for (const name of names) {
     const fn = (input) => call(name, input);
     const parts = name.split(".");
     let node = tools;
     for (let i = 0; i < parts.length - 1; i++) {
-      const p = parts[i];
-      if (!Object.prototype.hasOwnProperty.call(node, p)) node[p] = {};
-      node = node[p];
+      if (!hasOwn(node, parts[i])) set(node, parts[i], Object.create(null));
+      node = node[parts[i]];
     }
     const leaf = parts[parts.length - 1];
-    if (Object.prototype.hasOwnProperty.call(node, leaf)) Object.assign(fn, node[leaf]);
-    node[leaf] = fn;
+    // Names are sorted, so a namespace never exists before its function.
+    set(node, leaf, fn);
   }
   const freeze = (o) => { Object.freeze(o); for (const k of Object.keys(o)) if (typeof o[k] === "object" || typeof o[k] === "function") freeze(o[k]); return o; };
   const console = {};

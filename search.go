@@ -37,7 +37,8 @@ const (
 
 // searchDoc is the stemmed text of one tool, computed at registration.
 type searchDoc struct {
-	fields [3][]string // name, description, properties
+	fields [3][]string       // name, description, properties
+	tf     [3]map[string]int // term counts per field
 }
 
 var fieldWeights = [3]float64{weightName, weightDesc, weightProps}
@@ -60,6 +61,12 @@ func buildSearchDoc(info ToolInfo) searchDoc {
 		}
 	}
 	d.fields[2] = tokenize(strings.Join(props, " "))
+	for f, toks := range d.fields {
+		d.tf[f] = make(map[string]int, len(toks))
+		for _, t := range toks {
+			d.tf[f][t]++
+		}
+	}
 	return d
 }
 
@@ -115,7 +122,9 @@ func searchTools(entries []*toolEntry, query string, limit int) []SearchHit {
 		return hits
 	}
 
-	terms := queryTerms(q)
+	// Tokenize the query as written: lowercasing first would lose the
+	// camelCase humps of a name-like query ("getOwner").
+	terms := queryTerms(query)
 	expandPrefixes(terms, entries)
 	scores := bm25(entries, terms)
 	type ranked struct {
@@ -200,8 +209,8 @@ func expandPrefixes(terms map[string]float64, entries []*toolEntry) {
 		return
 	}
 	for _, e := range entries {
-		for _, toks := range e.doc.fields {
-			for _, v := range toks {
+		for _, tf := range e.doc.tf {
+			for v := range tf {
 				if _, ok := terms[v]; ok || len(v) < minLen {
 					continue
 				}
@@ -238,14 +247,12 @@ func bm25(entries []*toolEntry, terms map[string]float64) []float64 {
 	var avg [3]float64
 	df := map[string]int{}
 	for _, e := range entries {
-		seen := map[string]bool{}
 		for f, toks := range e.doc.fields {
 			avg[f] += float64(len(toks))
-			for _, t := range toks {
-				if _, ok := terms[t]; ok && !seen[t] {
-					seen[t] = true
-					df[t]++
-				}
+		}
+		for t := range terms {
+			if e.doc.tf[0][t] > 0 || e.doc.tf[1][t] > 0 || e.doc.tf[2][t] > 0 {
+				df[t]++
 			}
 		}
 	}
@@ -254,23 +261,14 @@ func bm25(entries []*toolEntry, terms map[string]float64) []float64 {
 	}
 	scores := make([]float64, n)
 	for i, e := range entries {
-		var tf [3]map[string]int
-		for f, toks := range e.doc.fields {
-			tf[f] = map[string]int{}
-			for _, t := range toks {
-				if _, ok := terms[t]; ok {
-					tf[f][t]++
-				}
-			}
-		}
 		var s float64
 		for t, qw := range terms {
 			if df[t] == 0 {
 				continue
 			}
 			var w float64
-			for f := range tf {
-				if c := tf[f][t]; c > 0 {
+			for f := range e.doc.tf {
+				if c := e.doc.tf[f][t]; c > 0 {
 					norm := 1 - fieldB[f] + fieldB[f]*float64(len(e.doc.fields[f]))/avg[f]
 					w += fieldWeights[f] * float64(c) / norm
 				}

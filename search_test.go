@@ -17,13 +17,13 @@ type catalogTool struct {
 	OutputSchema json.RawMessage `json:"outputSchema"`
 }
 
-func noopExecute(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+func noopToolExecute(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
 	return json.RawMessage(`null`), nil
 }
 
-// loadCatalog registers testdata/catalog.json, which also proves that every
+// loadTestCatalog registers testdata/catalog.json, which also proves that every
 // realistic schema in it compiles.
-func loadCatalog(t testing.TB) []*toolEntry {
+func loadTestCatalog(t testing.TB) []*toolEntry {
 	t.Helper()
 	raw, err := os.ReadFile("testdata/catalog.json")
 	if err != nil {
@@ -35,7 +35,7 @@ func loadCatalog(t testing.TB) []*toolEntry {
 	}
 	tools := make([]Tool, len(cat))
 	for i, c := range cat {
-		tools[i] = Tool{Name: c.Name, Description: c.Description, InputSchema: c.InputSchema, OutputSchema: c.OutputSchema, Execute: noopExecute}
+		tools[i] = Tool{Name: c.Name, Description: c.Description, InputSchema: c.InputSchema, OutputSchema: c.OutputSchema, Execute: noopToolExecute}
 	}
 	r := newRegistry()
 	if _, err := r.add(tools...); err != nil {
@@ -45,7 +45,7 @@ func loadCatalog(t testing.TB) []*toolEntry {
 }
 
 func TestSearchRecall(t *testing.T) {
-	entries := loadCatalog(t)
+	entries := loadTestCatalog(t)
 	if len(entries) < 200 {
 		t.Fatalf("catalog has %d tools, want >= 200", len(entries))
 	}
@@ -96,7 +96,7 @@ func TestSearchRecall(t *testing.T) {
 }
 
 func TestSearchRanking(t *testing.T) {
-	entries := loadCatalog(t)
+	entries := loadTestCatalog(t)
 	tests := []struct {
 		name, query string
 		limit       int
@@ -104,12 +104,12 @@ func TestSearchRanking(t *testing.T) {
 	}{
 		{"exact name first even when other tools score higher", "payments.refund", 5, func(t *testing.T, hits []SearchHit) {
 			if len(hits) == 0 || hits[0].Name != "payments.refund" {
-				t.Fatalf("first hit = %v, want payments.refund", names(hits))
+				t.Fatalf("first hit = %v, want payments.refund", hitNames(hits))
 			}
 		}},
 		{"exact name is case-insensitive and accepts tools. prefix", "Tools.Orders.Cancel", 3, func(t *testing.T, hits []SearchHit) {
 			if len(hits) == 0 || hits[0].Name != "orders.cancel" {
-				t.Fatalf("first hit = %v, want orders.cancel", names(hits))
+				t.Fatalf("first hit = %v, want orders.cancel", hitNames(hits))
 			}
 		}},
 		{"namespace query ranks its tools first", "invoices", 10, func(t *testing.T, hits []SearchHit) {
@@ -118,15 +118,20 @@ func TestSearchRanking(t *testing.T) {
 			}
 			for _, h := range hits {
 				if !strings.HasPrefix(h.Name, "invoices.") {
-					t.Fatalf("hit %q outside namespace invoices: %v", h.Name, names(hits))
+					t.Fatalf("hit %q outside namespace invoices: %v", h.Name, hitNames(hits))
 				}
 			}
 		}},
 		{"nested namespace", "hr.timeOff", 10, func(t *testing.T, hits []SearchHit) {
 			for i, h := range hits[:4] {
 				if !strings.HasPrefix(h.Name, "hr.timeOff.") {
-					t.Fatalf("hit %d = %q, want hr.timeOff.*: %v", i, h.Name, names(hits))
+					t.Fatalf("hit %d = %q, want hr.timeOff.*: %v", i, h.Name, hitNames(hits))
 				}
+			}
+		}},
+		{"camelCase query is split like names", "getOwner", 3, func(t *testing.T, hits []SearchHit) {
+			if len(hits) == 0 || hits[0].Name != "crm.accounts.getOwner" {
+				t.Fatalf("first hit = %v, want crm.accounts.getOwner", hitNames(hits))
 			}
 		}},
 		{"empty query lists all by name", "  ", 0, func(t *testing.T, hits []SearchHit) {
@@ -134,7 +139,7 @@ func TestSearchRanking(t *testing.T) {
 				t.Fatalf("got %d hits, want default %d", len(hits), defaultSearchLimit)
 			}
 			if !slices.IsSortedFunc(hits, func(a, b SearchHit) int { return strings.Compare(a.Name, b.Name) }) {
-				t.Fatalf("not sorted: %v", names(hits))
+				t.Fatalf("not sorted: %v", hitNames(hits))
 			}
 			if hits[0].Name != entries[0].info.Name {
 				t.Fatalf("first = %q, want %q", hits[0].Name, entries[0].info.Name)
@@ -147,12 +152,12 @@ func TestSearchRanking(t *testing.T) {
 		}},
 		{"no match gives nothing", "zzzqqq xylophone", 10, func(t *testing.T, hits []SearchHit) {
 			if len(hits) != 0 {
-				t.Fatalf("got %v, want none", names(hits))
+				t.Fatalf("got %v, want none", hitNames(hits))
 			}
 		}},
 		{"hits carry description and signature", "track parcel", 1, func(t *testing.T, hits []SearchHit) {
 			if len(hits) != 1 || hits[0].Name != "shipping.track" {
-				t.Fatalf("got %v, want shipping.track", names(hits))
+				t.Fatalf("got %v, want shipping.track", hitNames(hits))
 			}
 			h := hits[0]
 			if h.Description == "" || !strings.Contains(h.Signature, "tools.shipping.track(input:") || h.Score <= 0 {
@@ -175,7 +180,7 @@ func TestSearchRanking(t *testing.T) {
 }
 
 func TestSearchOnlyGivenEntries(t *testing.T) {
-	entries := loadCatalog(t)
+	entries := loadTestCatalog(t)
 	var visible []*toolEntry
 	for _, e := range entries {
 		if !strings.HasPrefix(e.info.Name, "admin.") {
@@ -214,7 +219,7 @@ func TestSearchTokenize(t *testing.T) {
 	}
 }
 
-func names(hits []SearchHit) []string {
+func hitNames(hits []SearchHit) []string {
 	var out []string
 	for _, h := range hits {
 		out = append(out, h.Name)

@@ -212,7 +212,7 @@ func TestSignatureBounded(t *testing.T) {
 // realistic catalog: every signature well-formed and of bounded size.
 func TestSignatureOfCatalogIsCompact(t *testing.T) {
 	total := 0
-	for _, e := range loadCatalog(t) {
+	for _, e := range loadTestCatalog(t) {
 		sig := e.signature()
 		total += len(sig)
 		if !strings.Contains(sig, toolPath(e.info.Name)+"(input") || !strings.HasSuffix(sig, ">;") {

@@ -37,7 +37,8 @@ type Call struct {
 }
 
 // ToolInfo is the read-only view of a tool handed to filters, interceptors
-// and search.
+// and search. Its slices and map are shared with the registry: do not
+// modify them.
 type ToolInfo struct {
 	Name         string
 	Description  string

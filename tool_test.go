@@ -9,8 +9,8 @@ import (
 	"testing"
 )
 
-func tool(name string) Tool {
-	return Tool{Name: name, Execute: noopExecute}
+func testTool(name string) Tool {
+	return Tool{Name: name, Execute: noopToolExecute}
 }
 
 func TestRegistryToolNames(t *testing.T) {
@@ -34,7 +34,7 @@ func TestRegistryToolNames(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := newRegistry().add(tool(tt.name))
+			_, err := newRegistry().add(testTool(tt.name))
 			if tt.wantErr == "" {
 				if err != nil {
 					t.Fatalf("unexpected error: %v", err)
@@ -52,13 +52,13 @@ func TestRegistryToolNames(t *testing.T) {
 }
 
 func TestRegistryAddAllOrNothing(t *testing.T) {
-	badSchema := tool("bad.schema")
+	badSchema := testTool("bad.schema")
 	badSchema.InputSchema = json.RawMessage(`{"type":"nope"}`)
-	badOut := tool("bad.output")
+	badOut := testTool("bad.output")
 	badOut.OutputSchema = json.RawMessage(`{"minimum":"x"}`)
-	notObject := tool("bad.array")
+	notObject := testTool("bad.array")
 	notObject.InputSchema = json.RawMessage(`[1]`)
-	notJSON := tool("bad.json")
+	notJSON := testTool("bad.json")
 	notJSON.InputSchema = json.RawMessage(`{"type":`)
 	noExec := Tool{Name: "no.exec"}
 
@@ -68,19 +68,19 @@ func TestRegistryAddAllOrNothing(t *testing.T) {
 		is      error
 		wantErr string
 	}{
-		{"invalid name", []Tool{tool("ok.one"), tool("bad name")}, ErrInvalidTool, `tool name "bad name"`},
-		{"nil Execute", []Tool{tool("ok.one"), noExec}, ErrInvalidTool, `tool "no.exec": Execute: must not be nil`},
-		{"bad input schema", []Tool{tool("ok.one"), badSchema}, ErrInvalidTool, `tool "bad.schema": inputSchema:`},
-		{"bad output schema", []Tool{tool("ok.one"), badOut}, ErrInvalidTool, `tool "bad.output": outputSchema:`},
+		{"invalid name", []Tool{testTool("ok.one"), testTool("bad name")}, ErrInvalidTool, `tool name "bad name"`},
+		{"nil Execute", []Tool{testTool("ok.one"), noExec}, ErrInvalidTool, `tool "no.exec": Execute: must not be nil`},
+		{"bad input schema", []Tool{testTool("ok.one"), badSchema}, ErrInvalidTool, `tool "bad.schema": inputSchema:`},
+		{"bad output schema", []Tool{testTool("ok.one"), badOut}, ErrInvalidTool, `tool "bad.output": outputSchema:`},
 		{"schema not an object", []Tool{notObject}, ErrInvalidTool, "must be a JSON Schema object or boolean, got array"},
 		{"schema not JSON", []Tool{notJSON}, ErrInvalidTool, "inputSchema: must be valid JSON"},
-		{"duplicate in batch", []Tool{tool("ok.one"), tool("dup"), tool("dup")}, ErrDuplicateTool, `tool name "dup": appears more than once`},
-		{"duplicate of registered", []Tool{tool("ok.one"), tool("existing")}, ErrDuplicateTool, `tool name "existing": already registered`},
+		{"duplicate in batch", []Tool{testTool("ok.one"), testTool("dup"), testTool("dup")}, ErrDuplicateTool, `tool name "dup": appears more than once`},
+		{"duplicate of registered", []Tool{testTool("ok.one"), testTool("existing")}, ErrDuplicateTool, `tool name "existing": already registered`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := newRegistry()
-			if _, err := r.add(tool("existing")); err != nil {
+			if _, err := r.add(testTool("existing")); err != nil {
 				t.Fatal(err)
 			}
 			remove, err := r.add(tt.batch...)
@@ -102,11 +102,11 @@ func TestRegistryAddAllOrNothing(t *testing.T) {
 
 func TestRegistryRemoveAndSnapshot(t *testing.T) {
 	r := newRegistry()
-	removeA, err := r.add(tool("b.two"), tool("a.one"))
+	removeA, err := r.add(testTool("b.two"), testTool("a.one"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.add(tool("c")); err != nil {
+	if _, err := r.add(testTool("c")); err != nil {
 		t.Fatal(err)
 	}
 	if got := snapshotNames(r); got != "a.one,b.two,c" {
@@ -117,7 +117,7 @@ func TestRegistryRemoveAndSnapshot(t *testing.T) {
 		t.Fatalf("after remove: %s", got)
 	}
 	// The name is free again; the old remove must not take the new tool.
-	if _, err := r.add(tool("a.one")); err != nil {
+	if _, err := r.add(testTool("a.one")); err != nil {
 		t.Fatal(err)
 	}
 	removeA()
@@ -129,7 +129,7 @@ func TestRegistryRemoveAndSnapshot(t *testing.T) {
 func TestRegistryCopiesInputs(t *testing.T) {
 	schema := []byte(`{"type":"object","properties":{"n":{"type":"integer"}}}`)
 	ann := map[string]any{"readOnly": true}
-	tl := tool("t")
+	tl := testTool("t")
 	tl.InputSchema, tl.Annotations = schema, ann
 	r := newRegistry()
 	if _, err := r.add(tl); err != nil {
@@ -144,7 +144,7 @@ func TestRegistryCopiesInputs(t *testing.T) {
 	if err := e.validate(json.RawMessage(`{"n":"x"}`)); err == nil || !strings.Contains(err.Error(), "/n: type: got string, want integer") {
 		t.Fatalf("validate = %v", err)
 	}
-	null := tool("null.schema")
+	null := testTool("null.schema")
 	null.InputSchema = json.RawMessage(" null ")
 	if _, err := r.add(null); err != nil {
 		t.Fatal(err)
@@ -163,7 +163,7 @@ func TestRegistryConcurrent(t *testing.T) {
 		go func(i int) {
 			defer wg.Done()
 			for j := 0; j < 50; j++ {
-				remove, err := r.add(tool(fmt.Sprintf("w%d.t%d", i, j)))
+				remove, err := r.add(testTool(fmt.Sprintf("w%d.t%d", i, j)))
 				if err != nil {
 					t.Error(err)
 					return

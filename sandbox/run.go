@@ -477,11 +477,9 @@ func (r *run) teardown() {
 		q.FreeValue(ctx, c.reject)
 		delete(r.pending, id)
 	}
-	for i := 0; i < 1000 && q.IsJobPending(r.rt); i++ {
-		if exc, _ := q.ExecutePendingJobs(r.rt, -1); exc != 0 {
-			q.FreeValue(ctx, exc)
-		}
-	}
+	// Jobs still queued are dropped, not run: JS_FreeRuntime frees the job
+	// list, and running them under the interrupt would resume suspended
+	// async functions with an uncatchable error, which leaks their frames.
 	for _, h := range []uint32{r.stringify, r.parse, r.mkError, r.track, r.report} {
 		q.FreeValue(ctx, h)
 	}

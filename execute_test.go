@@ -1,0 +1,328 @@
+package codemode
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/interopio/code-mode/sandbox/sandboxtest"
+)
+
+// newTestCodeMode builds a CodeMode on the real asset with a small order
+// desk: orders.*, payments.transfer and a hidden admin tool.
+func newTestCodeMode(t *testing.T, cfg Config) *CodeMode {
+	t.Helper()
+	echo := func(ctx context.Context, in json.RawMessage, c Call) (json.RawMessage, error) {
+		return json.Marshal(map[string]any{"input": in, "context": c.Context})
+	}
+	cfg.Tools = append([]Tool{
+		{Name: "orders.search", Description: "Search orders by status.", Execute: echo,
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"status":{"type":"string","enum":["open","shipped"]},"limit":{"type":"integer","minimum":1}},"required":["status"]}`)},
+		{Name: "orders.get", Description: "Get one order.", Execute: echo},
+		{Name: "payments.transfer", Description: "Transfer money.", Execute: echo},
+		{Name: "admin.wipe", Description: "Delete everything.", Execute: echo},
+		{Name: "util.fail", Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+			return nil, errors.New("backend unavailable")
+		}},
+		{Name: "util.panic", Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) { panic("tool bug") }},
+		{Name: "util.badjson", Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+			return json.RawMessage(`{not json`), nil
+		}},
+		{Name: "util.big", Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+			return json.Marshal(strings.Repeat("x", 100000))
+		}},
+	}, cfg.Tools...)
+	if cfg.ToolFilter == nil {
+		cfg.ToolFilter = func(ti ToolInfo) bool { return !strings.HasPrefix(ti.Name, "admin.") }
+	}
+	cm, err := New(sandboxtest.Asset(t), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cm.Close() })
+	return cm
+}
+
+func exec(t *testing.T, s *Session, code string, callContext any) *ExecuteResult {
+	t.Helper()
+	res, err := s.ExecuteCode(context.Background(), ExecuteCodeInput{Code: code, Explanation: "test"}, callContext)
+	if err != nil {
+		t.Fatalf("%q: %v", code, err)
+	}
+	return res
+}
+
+func TestExecutePipeline(t *testing.T) {
+	var seen []ToolCall
+	var mu sync.Mutex
+	cm := newTestCodeMode(t, Config{
+		MaxResultChars: 1000,
+		OnToolCall: func(ctx context.Context, c ToolCall) (Decision, error) {
+			mu.Lock()
+			seen = append(seen, c)
+			mu.Unlock()
+			switch c.Tool.Name {
+			case "payments.transfer":
+				return Decision{Allowed: false, Reason: "Transfers require manual approval."}, nil
+			case "orders.get":
+				return Decision{Allowed: true, Input: json.RawMessage(`{"id":"rewritten"}`)}, nil
+			case "util.fail":
+				return Decision{}, errors.New("policy service down")
+			}
+			if c.Tool.Name == "util.panic" && string(c.Input) == `{"interceptorPanics":true}` {
+				panic("interceptor bug")
+			}
+			return Decision{Allowed: true}, nil
+		},
+	})
+	s, err := cm.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, code string
+		ok         bool
+		result     string // exact JSON when ok
+		errCode    string
+		errHas     string
+		calls      string // name:allowed:ok of each call
+	}{
+		{"allowed call", `return await tools.orders.search({status: "open"})`, true, `{"context":"ctx-1","input":{"status":"open"}}`, "", "", "orders.search:true:true"},
+		{"tool_call by name", `return (await tool_call("orders.search", {status: "open"})).input`, true, `{"status":"open"}`, "", "", "orders.search:true:true"},
+		{"denied with reason", `await tools.payments.transfer({amount: 5})`, false, "", "RUNTIME", "Transfers require manual approval.", "payments.transfer:false:false"},
+		{"denial is catchable", `try { await tools.payments.transfer({}) } catch (e) { return e.message }`, true, `"call to payments.transfer denied: Transfers require manual approval."`, "", "", "payments.transfer:false:false"},
+		{"rewritten input", `return (await tools.orders.get({id: "original"})).input`, true, `{"id":"rewritten"}`, "", "", "orders.get:true:true"},
+		{"interceptor error fails closed", `await tools.util.fail({})`, false, "", "RUNTIME", "interceptor failed", "util.fail:false:false"},
+		{"interceptor panic fails closed", `await tools.util.panic({interceptorPanics: true})`, false, "", "RUNTIME", "interceptor failed", "util.panic:false:false"},
+		{"schema rejects", `await tools.orders.search({status: "lost", limit: 0})`, false, "", "RUNTIME", "/status", "orders.search:true:false"},
+		{"tool error message", `try { await tools.orders.search({}) } catch (e) { return e.name }`, true, `"ValidationError"`, "", "", "orders.search:true:false"},
+		{"tool panics", `await tools.util.panic({})`, false, "", "RUNTIME", "tool util.panic panicked", "util.panic:true:false"},
+		{"tool returns bad JSON", `await tools.util.badjson({})`, false, "", "RUNTIME", "invalid JSON", "util.badjson:true:false"},
+		{"hidden tool is unknown", `await tool_call("admin.wipe", {})`, false, "", "RUNTIME", `unknown tool "admin.wipe"`, "admin.wipe:false:false"},
+		{"hidden namespace absent", `return [typeof tools.admin, Object.keys(tools).sort()]`, true, `["undefined",["orders","payments","util"]]`, "", "", ""},
+		{"search hides filtered", `return (await tool_search({query: "delete everything wipe"})).map(t => t.name).includes("admin.wipe")`, true, `false`, "", "", ""},
+		{"search finds", `return (await tool_search({query: "search orders", limit: 1}))[0].name`, true, `"orders.search"`, "", "", ""},
+		{"unknown name suggests", `await tool_call("orders.serch", {})`, false, "", "RUNTIME", "did you mean", "orders.serch:false:false"},
+		{"result truncated visibly", `return await tools.util.big({})`, true, "", "", "", "util.big:true:true"},
+		{"syntax error", "return (", false, "", "SYNTAX", "", ""},
+		{"console captured", `console.log("a", {b: 1}); console.error(new TypeError("t")); return 1`, true, `1`, "", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := exec(t, s, tc.code, "ctx-1")
+			if res.OK != tc.ok {
+				t.Fatalf("ok = %v, result %s, error %+v", res.OK, res.Result, res.Error)
+			}
+			if tc.ok && tc.result != "" && string(res.Result) != tc.result {
+				t.Errorf("result = %s, want %s", res.Result, tc.result)
+			}
+			if !tc.ok && (res.Error.Code != tc.errCode || !strings.Contains(res.Error.Message, tc.errHas)) {
+				t.Errorf("error = %+v, want code %s containing %q", res.Error, tc.errCode, tc.errHas)
+			}
+			var calls []string
+			for _, c := range res.ToolCalls {
+				calls = append(calls, fmt.Sprintf("%s:%v:%v", c.Name, c.Allowed, c.OK))
+				if !c.OK && c.Reason == "" {
+					t.Errorf("call %s failed without a reason", c.Name)
+				}
+			}
+			if got := strings.Join(calls, ","); got != tc.calls {
+				t.Errorf("tool calls = %s, want %s", got, tc.calls)
+			}
+		})
+	}
+	t.Run("truncation marker", func(t *testing.T) {
+		res := exec(t, s, `return await tools.util.big({})`, nil)
+		if len(res.Result) > 1100 || !strings.Contains(string(res.Result), "truncated") {
+			t.Errorf("result of %d chars: %.200s", len(res.Result), res.Result)
+		}
+	})
+	t.Run("logs", func(t *testing.T) {
+		res := exec(t, s, `console.log("a", {b: 1}); console.error(new TypeError("t")); console.debug(1, null, undefined)`, nil)
+		want := []LogEntry{{"log", `a {"b":1}`}, {"error", "TypeError: t"}, {"debug", "1 null undefined"}}
+		if fmt.Sprint(res.Logs) != fmt.Sprint(want) {
+			t.Errorf("logs = %v, want %v", res.Logs, want)
+		}
+	})
+	t.Run("interceptor sees tool, input and context", func(t *testing.T) {
+		mu.Lock()
+		seen = nil
+		mu.Unlock()
+		exec(t, s, `await tools.orders.search({status: "shipped"})`, map[string]string{"user": "u1"})
+		mu.Lock()
+		defer mu.Unlock()
+		if len(seen) != 1 || seen[0].Tool.Name != "orders.search" || string(seen[0].Input) != `{"status":"shipped"}` ||
+			fmt.Sprint(seen[0].CallContext) != "map[user:u1]" {
+			t.Errorf("interceptor saw %+v", seen)
+		}
+	})
+}
+
+func TestToolLimit(t *testing.T) {
+	cm := newTestCodeMode(t, Config{MaxToolCalls: 3})
+	s, _ := cm.NewSession()
+	res := exec(t, s, `for (let i = 0; i < 10; i++) { try { await tools.orders.get({}) } catch (e) {} } return "survived"`, nil)
+	if res.OK || res.Error.Code != ErrorCodeToolLimit {
+		t.Fatalf("got %+v %s", res.Error, res.Result)
+	}
+	if len(res.ToolCalls) != 4 || res.ToolCalls[3].Allowed {
+		t.Errorf("tool calls: %+v", res.ToolCalls)
+	}
+	if res := exec(t, s, `return (await tools.orders.get({})).input`, nil); !res.OK {
+		t.Errorf("the next run is limited too: %+v", res.Error)
+	}
+}
+
+func TestLimits(t *testing.T) {
+	cm := newTestCodeMode(t, Config{Timeout: 3 * time.Second, MemoryLimitMB: 16})
+	s, _ := cm.NewSession()
+	for _, tc := range []struct{ code, want string }{
+		{"while (true) {}", "TIMEOUT"},
+		{"const a = []; while (true) a.push({x: 'y'.repeat(100) + a.length})", "MEMORY_LIMIT"},
+	} {
+		res := exec(t, s, tc.code, nil)
+		if res.OK || res.Error.Code != tc.want {
+			t.Errorf("%q: got %+v, want %s", tc.code, res.Error, tc.want)
+		}
+		if res := exec(t, s, "return 1", nil); !res.OK {
+			t.Errorf("after %s the next run failed: %+v", tc.want, res.Error)
+		}
+	}
+}
+
+// TestOverlappingRuns runs 50 runs of one session at once; each tool call
+// echoes the context of its own run.
+func TestOverlappingRuns(t *testing.T) {
+	cm := newTestCodeMode(t, Config{})
+	s, _ := cm.NewSession()
+	var wg sync.WaitGroup
+	errs := make(chan error, 50)
+	for i := 0; i < 50; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			code := fmt.Sprintf(`console.log("run %d"); const r = await Promise.all([1, 2, 3].map(() => tools.orders.get({}))); return r.map(x => x.context)`, i)
+			res, err := s.ExecuteCode(context.Background(), ExecuteCodeInput{Code: code}, i)
+			if err != nil {
+				errs <- err
+				return
+			}
+			want := fmt.Sprintf("[%d,%d,%d]", i, i, i)
+			if !res.OK || string(res.Result) != want || len(res.Logs) != 1 || res.Logs[0].Message != fmt.Sprintf("run %d", i) || len(res.ToolCalls) != 3 {
+				errs <- fmt.Errorf("run %d: %s %+v logs %v calls %d", i, res.Result, res.Error, res.Logs, len(res.ToolCalls))
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+func TestCancelRun(t *testing.T) {
+	started := make(chan struct{})
+	var toolCtxErr error
+	done := make(chan struct{})
+	cm := newTestCodeMode(t, Config{Tools: []Tool{{Name: "slow.wait", Execute: func(ctx context.Context, _ json.RawMessage, _ Call) (json.RawMessage, error) {
+		close(started)
+		<-ctx.Done()
+		toolCtxErr = ctx.Err()
+		close(done)
+		return nil, ctx.Err()
+	}}}})
+	s, _ := cm.NewSession()
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-started; cancel() }()
+	_, err := s.ExecuteCode(ctx, ExecuteCodeInput{Code: "await tools.slow.wait({})"}, nil)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	<-done
+	if toolCtxErr == nil {
+		t.Error("the tool's context was not cancelled")
+	}
+}
+
+func TestSessionTools(t *testing.T) {
+	cm := newTestCodeMode(t, Config{})
+	mine := Tool{Name: "notes.add", Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+		return json.RawMessage(`"added"`), nil
+	}}
+	s1, err := cm.NewSession(mine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2, _ := cm.NewSession()
+	if res := exec(t, s1, `return await tools.notes.add({})`, nil); string(res.Result) != `"added"` {
+		t.Errorf("own tool: %s %+v", res.Result, res.Error)
+	}
+	if res := exec(t, s2, `return typeof tools.notes`, nil); string(res.Result) != `"undefined"` {
+		t.Errorf("another session sees the tool: %s", res.Result)
+	}
+	if _, err := cm.NewSession(Tool{Name: "orders.get", Execute: mine.Execute}); !errors.Is(err, ErrDuplicateTool) {
+		t.Errorf("session tool shadowing a factory tool: err = %v", err)
+	}
+	unregister, err := cm.RegisterTools(Tool{Name: "late.tool", Execute: mine.Execute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := exec(t, s2, `return typeof tools.late.tool`, nil); string(res.Result) != `"function"` {
+		t.Errorf("tool registered after the session: %s", res.Result)
+	}
+	unregister()
+	if res := exec(t, s2, `return typeof tools.late`, nil); string(res.Result) != `"undefined"` {
+		t.Errorf("unregistered tool still visible: %s", res.Result)
+	}
+}
+
+func TestLLMTools(t *testing.T) {
+	cm := newTestCodeMode(t, Config{OverwriteSystemInstruction: func(cur string) string { return "HOUSE RULES\n" + cur }})
+	s, _ := cm.NewSession()
+	tools := s.LLMTools()
+	if len(tools) != 2 || tools[0].Name != "searchTools" || tools[1].Name != "executeCode" {
+		t.Fatalf("tools: %+v", tools)
+	}
+	if !strings.HasPrefix(tools[1].Description, "HOUSE RULES") || !strings.HasPrefix(s.SystemInstruction(), "HOUSE RULES") {
+		t.Error("OverwriteSystemInstruction not applied everywhere")
+	}
+	if strings.Contains(s.SystemInstruction(), "admin") {
+		t.Error("the instructions mention a hidden tool")
+	}
+	out, err := tools[1].Execute(context.Background(), json.RawMessage(`{"code":"return 6*7","explanation":"math"}`), nil)
+	if err != nil || string(out) != `{"ok":true,"result":42,"logs":[],"toolCalls":[],"durationMs":`+extractDuration(out)+`}` {
+		t.Errorf("executeCode: %s %v", out, err)
+	}
+	out, err = tools[0].Execute(context.Background(), json.RawMessage(`{"query":"transfer money","limit":1}`), nil)
+	if err != nil || !strings.Contains(string(out), `"name":"payments.transfer"`) || !strings.Contains(string(out), `"signature"`) {
+		t.Errorf("searchTools: %s %v", out, err)
+	}
+	if _, err := tools[1].Execute(context.Background(), json.RawMessage(`{"code":5}`), nil); !errors.Is(err, ErrInvalidInput) {
+		t.Errorf("bad arguments: err = %v", err)
+	}
+}
+
+func extractDuration(out []byte) string {
+	var m struct{ DurationMs json.Number }
+	json.Unmarshal(out, &m)
+	return m.DurationMs.String()
+}
+
+func TestClosed(t *testing.T) {
+	cm := newTestCodeMode(t, Config{})
+	s, _ := cm.NewSession()
+	cm.Close()
+	if _, err := s.ExecuteCode(context.Background(), ExecuteCodeInput{Code: "1"}, nil); !errors.Is(err, ErrClosed) {
+		t.Errorf("ExecuteCode after Close: %v", err)
+	}
+	if _, err := cm.NewSession(); !errors.Is(err, ErrClosed) {
+		t.Errorf("NewSession after Close: %v", err)
+	}
+	if _, err := cm.RegisterTools(); !errors.Is(err, ErrClosed) {
+		t.Errorf("RegisterTools after Close: %v", err)
+	}
+}

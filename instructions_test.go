@@ -1,0 +1,107 @@
+package codemode
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+func syntheticCatalog(n int) []*toolEntry {
+	namespaces := []string{"orders", "payments", "customers", "inventory", "shipping", "crm", "hr", "email", "calendar", "files"}
+	var tools []Tool
+	for i := 0; i < n; i++ {
+		tl := testTool(fmt.Sprintf("%s.op%d", namespaces[i%len(namespaces)], i))
+		tl.Description = "Does operation number " + fmt.Sprint(i) + "."
+		tools = append(tools, tl)
+	}
+	r := newRegistry()
+	if _, err := r.add(tools...); err != nil {
+		panic(err)
+	}
+	return r.snapshot()
+}
+
+var testLimits = limits{Timeout: 30 * time.Second, MemoryLimitMB: 128, MaxToolCalls: 1000, MaxResultChars: 20000}
+
+func TestInstructionContent(t *testing.T) {
+	small := syntheticCatalog(4)
+	withTop := append(syntheticCatalog(3), func() *toolEntry {
+		e, err := compileTool(testTool("echo"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}())
+	tests := []struct {
+		name    string
+		tools   []*toolEntry
+		lim     limits
+		want    []string
+		notWant []string
+	}{
+		{"explains the API and the limits", small, testLimits, []string{
+			"searchTools({query, limit?})", "executeCode({code, explanation})",
+			"async function", "await tool_search({query, limit})", "tools.<namespace>.<name>(input)",
+			"await tool_call(name, input)", "console.log/info/warn/error/debug", "no network, DOM, timers",
+			"30s", "128 MB", "1000 tool calls", "20000 characters",
+			"{ok: false, error:", "try/catch", "Promise.all",
+		}, nil},
+		{"small catalog inlines signatures", small, testLimits, []string{
+			"Available tools (4) by namespace: customers (1), inventory (1), orders (1), payments (1).",
+			"```ts\n/** Does operation number 2. */\ntools.customers.op2(input?: unknown): Promise<unknown>;",
+		}, nil},
+		{"tools without namespace", withTop, testLimits, []string{
+			"Available tools (4) by namespace: customers (1), orders (1), payments (1); without namespace: echo.",
+		}, nil},
+		{"large catalog lists counts only", syntheticCatalog(500), limits{90 * time.Second, 64, 10, 5000}, []string{
+			"Available tools (500) by namespace: calendar (50), crm (50), customers (50)",
+			"1m30s", "64 MB", "10 tool calls", "5000 characters",
+		}, []string{"```ts", "op17"}},
+		{"no tools", nil, testLimits, []string{"No tools are available"}, []string{"Available tools"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := buildInstructions(tt.tools, tt.lim)
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("missing %q in:\n%s", w, got)
+				}
+			}
+			for _, w := range tt.notWant {
+				if strings.Contains(got, w) {
+					t.Errorf("unexpected %q in:\n%s", w, got)
+				}
+			}
+		})
+	}
+}
+
+func TestInstructionSize(t *testing.T) {
+	ten := syntheticCatalog(10)
+	base := buildInstructions(ten, testLimits)
+	sigs := 0
+	for _, e := range ten {
+		sigs += len(e.signature()) + 1
+	}
+	tokens10 := (len(base) - sigs) / 4
+	tokens500 := len(buildInstructions(syntheticCatalog(500), testLimits)) / 4
+	fmt.Printf("INSTRUCTIONS tokens(chars/4): 10 tools=%d (+%d for signatures) 500 tools=%d\n", tokens10, sigs/4, tokens500)
+	if tokens10 >= 500 {
+		t.Errorf("instructions for 10 tools are %d tokens without signatures, want < 500", tokens10)
+	}
+	if tokens500 >= 800 {
+		t.Errorf("instructions for 500 tools are %d tokens, want < 800", tokens500)
+	}
+}
+
+func TestFormatDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		30 * time.Second: "30s", 2 * time.Minute: "2m", 90 * time.Second: "1m30s",
+		time.Hour: "1h", 1500 * time.Millisecond: "1.5s", 500 * time.Millisecond: "500ms",
+	} {
+		if got := formatDuration(d); got != want {
+			t.Errorf("formatDuration(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
