@@ -25,6 +25,10 @@ type Tool struct {
 	// OutputSchema is only used to describe the result to the model.
 	OutputSchema json.RawMessage
 	Annotations  map[string]any
+	// Source is the value the tool was made from (under GOOS=js, the page's
+	// ToolDefinition object), handed back to filters and interceptors in
+	// ToolInfo.Source. Code Mode never looks inside it.
+	Source any
 	// Execute runs the tool. input has already passed InputSchema.
 	Execute func(ctx context.Context, input json.RawMessage, call Call) (json.RawMessage, error)
 }
@@ -45,6 +49,7 @@ type ToolInfo struct {
 	InputSchema  json.RawMessage
 	OutputSchema json.RawMessage
 	Annotations  map[string]any
+	Source       any
 }
 
 var (
@@ -151,6 +156,7 @@ func compileTool(t Tool) (*toolEntry, error) {
 			InputSchema:  in,
 			OutputSchema: out,
 			Annotations:  t.Annotations,
+			Source:       t.Source,
 		},
 		validator: v,
 	}

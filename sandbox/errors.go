@@ -57,7 +57,7 @@ func (r *run) isTopLevelReturn(exc uint32) bool {
 func (r *run) fail(exc uint32, wrapped bool, code string, compile bool) *Result {
 	e := r.toError(exc)
 	r.q.FreeValue(r.ctx, exc)
-	switch r.reason.Load() {
+	switch r.why() {
 	case interruptTimeout:
 		return r.timeoutResult()
 	case interruptCancel:
@@ -94,7 +94,7 @@ func (r *run) trapError(t *ffi.Trap) *Error {
 	if r.q.HeapGrowFailed || errors.Is(t, errOutOfMemoryTrap) {
 		return &Error{Code: CodeMemoryLimit, Name: "InternalError", Message: "out of memory"}
 	}
-	switch r.reason.Load() {
+	switch r.why() {
 	case interruptTimeout:
 		return r.timeoutResult().Error
 	}

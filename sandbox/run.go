@@ -103,9 +103,11 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64) (res *
 	r.deadline = time.Now().Add(r.timeout)
 	r.goCtx, r.cancel = context.WithCancel(goCtx)
 	defer r.cancel()
-	stop := context.AfterFunc(goCtx, func() { r.reason.CompareAndSwap(notInterrupted, interruptCancel) })
+	stop := context.AfterFunc(goCtx, func() { r.interrupt(interruptCancel) })
 	defer stop()
 	i.run = r
+	q.Poll.Set(r.deadline, false)
+	defer q.Poll.Set(time.Time{}, false)
 
 	defer func() {
 		rec := recover()
@@ -257,10 +259,10 @@ func (r *run) wait() *Result {
 		}
 		return nil
 	case <-timer.C:
-		r.reason.CompareAndSwap(notInterrupted, interruptTimeout)
+		r.interrupt(interruptTimeout)
 		return r.timeoutResult()
 	case <-r.goCtx.Done():
-		r.reason.CompareAndSwap(notInterrupted, interruptCancel)
+		r.interrupt(interruptCancel)
 		return &Result{Error: &Error{Code: CodeRuntime, Name: "AbortError", Message: "the run was cancelled"}}
 	}
 }
@@ -270,15 +272,34 @@ func (r *run) timeoutResult() *Result {
 		Message: fmt.Sprintf("the program did not finish within %v", r.timeout)}}
 }
 
+// shouldInterrupt answers QuickJS's poll where the backend calls Go for it.
+// (The JavaScript backend answers from ffi.Instance.Poll without calling
+// Go; interrupt keeps both in step.)
 func (r *run) shouldInterrupt() bool {
 	if r.reason.Load() != notInterrupted {
 		return true
 	}
 	if time.Now().After(r.deadline) {
-		r.reason.CompareAndSwap(notInterrupted, interruptTimeout)
+		r.interrupt(interruptTimeout)
 		return true
 	}
 	return false
+}
+
+// interrupt records why the run stops and makes the next poll stop it.
+func (r *run) interrupt(reason int32) {
+	if r.reason.CompareAndSwap(notInterrupted, reason) {
+		r.q.Poll.Set(r.deadline, true)
+	}
+}
+
+// why returns the interrupt reason, noticing a deadline that passed while
+// a backend answered the polls itself.
+func (r *run) why() int32 {
+	if r.reason.Load() == notInterrupted && time.Now().After(r.deadline) {
+		r.interrupt(interruptTimeout)
+	}
+	return r.reason.Load()
 }
 
 // callFunction serves a call from JS to host function refID.
@@ -357,7 +378,7 @@ func (r *run) settle(hr hostResult) {
 	var fatal *Fatal
 	if errors.As(hr.err, &fatal) {
 		r.fatal = fatal
-		r.reason.CompareAndSwap(notInterrupted, interruptFatal)
+		r.interrupt(interruptFatal)
 	}
 	fn, arg := c.resolve, q.Undefined
 	if hr.err != nil {
@@ -471,7 +492,7 @@ func (r *run) warnings() []string {
 func (r *run) teardown() {
 	q, ctx := r.q, r.ctx
 	r.cancel()
-	r.reason.CompareAndSwap(notInterrupted, interruptFatal)
+	r.interrupt(interruptFatal)
 	for id, c := range r.pending {
 		q.FreeValue(ctx, c.resolve)
 		q.FreeValue(ctx, c.reject)

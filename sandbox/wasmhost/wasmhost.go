@@ -13,7 +13,11 @@
 // JavaScript host cannot reflect it.
 package wasmhost
 
-import "errors"
+import (
+	"errors"
+	"sync"
+	"time"
+)
 
 // ValueType is a WebAssembly value type, encoded as in the binary format.
 type ValueType byte
@@ -38,6 +42,43 @@ type FuncType struct {
 type HostFunc struct {
 	Type FuncType
 	Call func(args []uint64) uint64
+	// Poll, when set, marks an interrupt poll: the import returns 1 once
+	// Poll is stopped or past its deadline, and 0 otherwise. A backend for
+	// which calling Go is expensive (JavaScript) may answer from Poll
+	// alone, without calling Call.
+	Poll *Poll
+}
+
+// Poll is the state of an interrupt poll. The owner sets it; backends that
+// answer the poll themselves watch it.
+type Poll struct {
+	mu         sync.Mutex
+	deadlineMs float64 // Unix milliseconds; 0 means none
+	stopped    bool
+	watchers   []func(deadlineMs float64, stopped bool)
+}
+
+// Set changes the deadline (zero time: none) and the stop flag.
+func (p *Poll) Set(deadline time.Time, stopped bool) {
+	p.mu.Lock()
+	p.deadlineMs, p.stopped = 0, stopped
+	if !deadline.IsZero() {
+		p.deadlineMs = float64(deadline.UnixMilli())
+	}
+	d, watchers := p.deadlineMs, p.watchers
+	p.mu.Unlock()
+	for _, w := range watchers {
+		w(d, stopped)
+	}
+}
+
+// Watch calls f now and after every Set.
+func (p *Poll) Watch(f func(deadlineMs float64, stopped bool)) {
+	p.mu.Lock()
+	p.watchers = append(p.watchers, f)
+	d, s := p.deadlineMs, p.stopped
+	p.mu.Unlock()
+	f(d, s)
 }
 
 // MemorySpec describes the memory the host creates for an instance's memory

@@ -34,6 +34,8 @@ type Instance struct {
 	mem  wasmhost.Memory
 	cb   Callbacks
 
+	// Poll is the interrupt poll's state; the owner sets its deadline.
+	Poll wasmhost.Poll
 	// HeapGrowFailed is set when memory growth hit the cap: the next
 	// out-of-memory error is the hard limit's.
 	HeapGrowFailed bool
@@ -78,7 +80,11 @@ func (a *Asset) NewInstance(maxPages uint32, cb Callbacks) (q *Instance, err err
 		if f == nil {
 			return nil, fmt.Errorf("no host implementation for import %s (%s)", imp.Name, role)
 		}
-		funcs[imp.Name] = wasmhost.HostFunc{Type: imp.Type, Call: f}
+		hf := wasmhost.HostFunc{Type: imp.Type, Call: f}
+		if role == "should_interrupt" {
+			hf.Poll = &q.Poll
+		}
+		funcs[imp.Name] = hf
 	}
 	inst, err := a.mod.Instantiate(wasmhost.Imports{
 		Module: pinned.ImportModule,

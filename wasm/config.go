@@ -1,0 +1,236 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"syscall/js"
+	"time"
+
+	codemode "github.com/interopio/code-mode"
+	"github.com/interopio/code-mode/jsbridge"
+)
+
+// typeError is a configuration or argument error; it reaches JavaScript as
+// a TypeError whose message names the field.
+type typeError struct{ msg string }
+
+func (e *typeError) Error() string     { return e.msg }
+func (e *typeError) ErrorName() string { return "TypeError" }
+
+func typeErrorf(format string, a ...any) error { return &typeError{fmt.Sprintf(format, a...)} }
+
+// describe names a JS value's type for error messages.
+func describe(v js.Value) string {
+	switch v.Type() {
+	case js.TypeNull:
+		return "null"
+	case js.TypeString:
+		return fmt.Sprintf("the string %q", v.String())
+	case js.TypeNumber:
+		return fmt.Sprintf("the number %v", v.Float())
+	case js.TypeObject:
+		if js.Global().Get("Array").Call("isArray", v).Bool() {
+			return "an array"
+		}
+		return "an object"
+	}
+	return v.Type().String()
+}
+
+// optFunc reads an optional function field.
+func optFunc(obj js.Value, field, path string) (js.Value, error) {
+	v := obj.Get(field)
+	if v.IsUndefined() || v.Type() == js.TypeFunction {
+		return v, nil
+	}
+	return v, typeErrorf("%s: expected a function, got %s", path, describe(v))
+}
+
+// optPositive reads an optional positive number field.
+func optPositive(obj js.Value, field, path string, integer bool, max float64) (float64, error) {
+	v := obj.Get(field)
+	if v.IsUndefined() {
+		return 0, nil
+	}
+	if v.Type() != js.TypeNumber || math.IsNaN(v.Float()) || v.Float() <= 0 || v.Float() > max || (integer && v.Float() != math.Trunc(v.Float())) {
+		kind := "a positive number"
+		if integer {
+			kind = "a positive integer"
+		}
+		return 0, typeErrorf("%s: expected %s up to %v, got %s", path, kind, max, describe(v))
+	}
+	return v.Float(), nil
+}
+
+// parseConfig checks an IoCodeMode.Config and turns it into a
+// codemode.Config. Errors name the JavaScript field.
+func parseConfig(c js.Value, f *factory) (codemode.Config, error) {
+	var cfg codemode.Config
+	if c.Type() != js.TypeObject {
+		return cfg, typeErrorf("config: expected an object, got %s", describe(c))
+	}
+	if loc := c.Get("wasmLocation"); loc.Type() != js.TypeString || loc.String() == "" {
+		return cfg, typeErrorf("config.wasmLocation: expected a non-empty string (URL or path of emscripten-module.wasm), got %s", describe(loc))
+	}
+	timeout, err := optPositive(c, "timeout", "config.timeout", false, 24*3600*1000)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.Timeout = time.Duration(timeout * float64(time.Millisecond))
+	mem, err := optPositive(c, "memoryLimit", "config.memoryLimit", true, 4096)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.MemoryLimitMB = int(mem)
+	calls, err := optPositive(c, "maxToolCalls", "config.maxToolCalls", true, 1e9)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.MaxToolCalls = int(calls)
+	chars, err := optPositive(c, "maxResultChars", "config.maxResultChars", true, 1e9)
+	if err != nil {
+		return cfg, err
+	}
+	if chars != 0 && chars < 100 {
+		return cfg, typeErrorf("config.maxResultChars: expected at least 100 (room for an error and the truncation marker), got %v", chars)
+	}
+	cfg.MaxResultChars = int(chars)
+
+	overwrite, err := optFunc(c, "overwriteSystemInstruction", "config.overwriteSystemInstruction")
+	if err != nil {
+		return cfg, err
+	}
+	if !overwrite.IsUndefined() {
+		cfg.OverwriteSystemInstruction = func(cur string) string {
+			v, err := call(overwrite, cur)
+			if err != nil || v.Type() != js.TypeString {
+				return cur // a broken hook must not leave the model without instructions
+			}
+			return v.String()
+		}
+	}
+	filter, err := optFunc(c, "toolFilter", "config.toolFilter")
+	if err != nil {
+		return cfg, err
+	}
+	if !filter.IsUndefined() {
+		cfg.ToolFilter = func(t codemode.ToolInfo) bool {
+			v, err := call(filter, t.Source)
+			return err == nil && v.Truthy() // a filter that throws hides the tool
+		}
+	}
+	if ic := c.Get("interceptors"); !ic.IsUndefined() {
+		if ic.Type() != js.TypeObject {
+			return cfg, typeErrorf("config.interceptors: expected an object, got %s", describe(ic))
+		}
+		on, err := optFunc(ic, "onToolCall", "config.interceptors.onToolCall")
+		if err != nil {
+			return cfg, err
+		}
+		if !on.IsUndefined() {
+			cfg.OnToolCall = func(ctx context.Context, tc codemode.ToolCall) (codemode.Decision, error) {
+				return intercept(ctx, on, tc)
+			}
+		}
+	}
+	if tools := c.Get("tools"); !tools.IsUndefined() {
+		defs, err := f.toolList(tools, "config.tools")
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Tools = defs
+	}
+	return cfg, nil
+}
+
+// call invokes a JS function, turning a throw into an error.
+func call(fn js.Value, args ...any) (v js.Value, err error) {
+	defer jsbridge.Recover(&err)
+	return fn.Invoke(args...), nil
+}
+
+// intercept asks onToolCall about one call. Anything but a well-formed
+// decision denies the call (fail closed).
+func intercept(ctx context.Context, on js.Value, tc codemode.ToolCall) (codemode.Decision, error) {
+	input, err := jsbridge.FromJSON(tc.Input)
+	if err != nil {
+		return codemode.Decision{}, err
+	}
+	arg := js.Global().Get("Object").New()
+	arg.Set("tool", tc.Tool.Source)
+	arg.Set("input", input)
+	arg.Set("callContext", jsValue(tc.CallContext))
+	ret, err := call(on, arg)
+	if err != nil {
+		return codemode.Decision{}, fmt.Errorf("onToolCall threw: %w", plain(err))
+	}
+	d, err := awaitCtx(ctx, ret)
+	if err != nil {
+		return codemode.Decision{}, fmt.Errorf("onToolCall rejected: %w", plain(err))
+	}
+	if d.Type() != js.TypeObject || d.Get("allowed").Type() != js.TypeBoolean {
+		return codemode.Decision{}, fmt.Errorf("onToolCall returned %s; expected {allowed: true, input?} or {allowed: false, reason}", describe(d))
+	}
+	if !d.Get("allowed").Bool() {
+		reason := "denied by onToolCall"
+		if r := d.Get("reason"); r.Type() == js.TypeString && r.String() != "" {
+			reason = r.String()
+		}
+		return codemode.Decision{Allowed: false, Reason: reason}, nil
+	}
+	dec := codemode.Decision{Allowed: true}
+	if in := d.Get("input"); !in.IsUndefined() {
+		raw, err := jsbridge.ToJSON(in)
+		if err != nil {
+			return codemode.Decision{}, fmt.Errorf("onToolCall returned an input that is not JSON: %w", plain(err))
+		}
+		dec.Input = raw
+	}
+	return dec, nil
+}
+
+// awaitCtx awaits a value or promise, giving up when ctx is done (the
+// promise may never settle).
+func awaitCtx(ctx context.Context, p js.Value) (js.Value, error) {
+	type result struct {
+		v   js.Value
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		v, err := jsbridge.Await(p)
+		ch <- result{v, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.v, r.err
+	case <-ctx.Done():
+		return js.Undefined(), ctx.Err()
+	}
+}
+
+// plainError keeps a JavaScript error's message alone, as the model should
+// see it (not "Error: message").
+type plainError struct{ msg string }
+
+func (e *plainError) Error() string { return e.msg }
+
+func plain(err error) error {
+	var je *jsbridge.Error
+	if errors.As(err, &je) {
+		return &plainError{je.Message}
+	}
+	return err
+}
+
+// jsValue returns the JS value stored in an opaque context, or undefined.
+func jsValue(v any) js.Value {
+	if jv, ok := v.(js.Value); ok {
+		return jv
+	}
+	return js.Undefined()
+}

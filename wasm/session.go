@@ -1,0 +1,104 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"syscall/js"
+
+	codemode "github.com/interopio/code-mode"
+	"github.com/interopio/code-mode/jsbridge"
+)
+
+func (f *factory) createSession(opts js.Value) any {
+	var tools []codemode.Tool
+	if !opts.IsUndefined() && !opts.IsNull() {
+		if opts.Type() != js.TypeObject {
+			return typeErrorf("createSession(options): expected an object, got %s", describe(opts))
+		}
+		if list := opts.Get("tools"); !list.IsUndefined() {
+			var err error
+			if tools, err = f.toolList(list, "options.tools"); err != nil {
+				return err
+			}
+		}
+	}
+	s, err := f.cm.NewSession(tools...)
+	if err != nil {
+		return asTypeError(err)
+	}
+	obj := newObject()
+	f.method(obj, "getSystemInstruction", func([]js.Value) any { return s.SystemInstruction() })
+	f.method(obj, "getLlmTools", func([]js.Value) any { return f.llmTools(s) })
+	f.method(obj, "dispose", func([]js.Value) any { s.Close(); return js.Undefined() })
+	return obj
+}
+
+// llmTools builds [searchTools, executeCode] for an LLM SDK.
+func (f *factory) llmTools(s *codemode.Session) js.Value {
+	list := js.Global().Get("Array").New()
+	for _, t := range s.LLMTools() {
+		obj := newObject()
+		obj.Set("name", t.Name)
+		obj.Set("description", t.Description)
+		schema, _ := jsbridge.FromJSON(t.InputSchema)
+		obj.Set("inputSchema", schema)
+		exec := t.Execute
+		f.method(obj, "execute", func(args []js.Value) any {
+			return jsbridge.NewPromise(func() (js.Value, error) { return runLLMTool(exec, arg(args, 0), arg(args, 1)) })
+		})
+		list.Call("push", obj)
+	}
+	return list
+}
+
+// runLLMTool runs one LLM tool call with its own signal and context.
+// Aborting the signal rejects with the signal's reason and cancels the run
+// (and so every tool call in flight).
+func runLLMTool(exec func(context.Context, json.RawMessage, any) (json.RawMessage, error), args, opts js.Value) (js.Value, error) {
+	raw, err := jsbridge.ToJSON(args)
+	if err != nil {
+		return js.Undefined(), typeErrorf("execute(args): expected JSON arguments: %v", err)
+	}
+	var signal, callContext js.Value = js.Undefined(), js.Undefined()
+	if opts.Type() == js.TypeObject {
+		signal = opts.Get("signal")
+		if signal.IsUndefined() {
+			signal = opts.Get("abortSignal")
+		}
+		callContext = opts.Get("context")
+		if callContext.IsUndefined() {
+			callContext = opts.Get("experimental_context")
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if signal.Type() == js.TypeObject {
+		if signal.Get("aborted").Truthy() {
+			return js.Undefined(), &jsbridge.Error{Value: signal.Get("reason")}
+		}
+		onAbort := js.FuncOf(func(js.Value, []js.Value) any { cancel(); return nil })
+		defer onAbort.Release()
+		signal.Call("addEventListener", "abort", onAbort)
+		defer signal.Call("removeEventListener", "abort", onAbort)
+	}
+	var cc any
+	if !callContext.IsUndefined() {
+		cc = callContext
+	}
+	out, err := exec(ctx, raw, cc)
+	if err != nil {
+		if ctx.Err() != nil && signal.Type() == js.TypeObject && signal.Get("aborted").Truthy() {
+			return js.Undefined(), &jsbridge.Error{Value: signal.Get("reason")}
+		}
+		if errorsIsInvalidInput(err) {
+			return js.Undefined(), &typeError{err.Error()}
+		}
+		return js.Undefined(), err
+	}
+	return jsbridge.FromJSON(out)
+}
+
+func errorsIsInvalidInput(err error) bool { return errors.Is(err, codemode.ErrInvalidInput) }
