@@ -1,0 +1,54 @@
+package codemode_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	codemode "github.com/interopio/code-mode"
+	"github.com/interopio/code-mode/sandbox/sandboxtest"
+)
+
+// The README's Go snippet, as a program.
+func ExampleNew() {
+	quickjsWasm, err := os.ReadFile(filepath.Join(".", sandboxtest.AssetPath))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ordersSearch := codemode.Tool{
+		Name:        "orders.search",
+		Description: "Search orders by status.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"status":{"enum":["open","shipped"]}},"required":["status"]}`),
+		Execute: func(ctx context.Context, input json.RawMessage, call codemode.Call) (json.RawMessage, error) {
+			return json.RawMessage(`[{"id":1},{"id":2},{"id":3}]`), nil
+		},
+	}
+	cm, err := codemode.New(quickjsWasm, codemode.Config{
+		ToolFilter: func(t codemode.ToolInfo) bool { return !strings.HasPrefix(t.Name, "admin.") },
+		Tools:      []codemode.Tool{ordersSearch},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer cm.Close()
+	session, err := cm.NewSession()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	requestMetadata := map[string]string{"user": "u-1"}
+	res, err := session.ExecuteCode(context.Background(), codemode.ExecuteCodeInput{
+		Code: `return (await tools.orders.search({status: "open"})).length`,
+	}, requestMetadata)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.OK, string(res.Result), len(res.ToolCalls))
+	// Output: true 3 1
+}
