@@ -47,8 +47,13 @@ func (r *run) toError(exc uint32) *Error {
 // isTopLevelReturn tells the one syntax error that means "this is a function
 // body": a return outside a function.
 func (r *run) isTopLevelReturn(exc uint32) bool {
-	e := r.toError(exc)
-	return e.Name == "SyntaxError" && strings.Contains(e.Message, "return not in a function")
+	q, ctx := r.q, r.ctx
+	if q.Typeof(ctx, exc) != "object" {
+		return false
+	}
+	m := q.GetProp(ctx, exc, "message")
+	defer q.FreeValue(ctx, m)
+	return q.Typeof(ctx, m) == "string" && q.GetString(ctx, m) == "return not in a function"
 }
 
 // fail builds the failed result for exception exc (owned).

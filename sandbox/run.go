@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -56,7 +57,7 @@ type run struct {
 	results chan hostResult
 
 	// JS helpers from the engine prelude (owned values).
-	stringify, parse, mkError, track, report uint32
+	stringify, parse, track, report uint32
 }
 
 type hostCall struct {
@@ -69,14 +70,22 @@ type hostResult struct {
 	err   error
 }
 
-// The engine's own prelude: helpers captured before any other code runs, so
-// the program cannot tamper with them. Tracked marks host-call promises that
-// somebody observed (await, then, Promise.all), so that a rejection nobody
-// awaited is reported instead of lost.
+// The engine's own prelude: helpers captured before any other code runs,
+// so the program cannot tamper with them. It is compiled on every run, so
+// it is kept tiny.
 const enginePrelude = `(() => {
-const S = JSON.stringify, P = JSON.parse, E = Error, then = Promise.prototype.then;
-const rep = function (k, v) { return typeof v === "bigint" ? v.toString() : v; };
-const calls = [];
+const S = JSON.stringify, rep = (k, v) => typeof v === "bigint" ? v.toString() : v;
+return [(v) => S(v, rep), JSON.parse];
+})()`
+
+// trackerPrelude replaces enginePrelude in runs that have async host
+// functions. Tracked marks host-call promises that somebody observed (await,
+// then, Promise.all), so that a rejection nobody awaited is reported instead
+// of lost. (It cannot be compiled lazily at the first call: compiling inside
+// a host call crashes wazero.)
+const trackerPrelude = `(() => {
+const S = JSON.stringify, rep = (k, v) => typeof v === "bigint" ? v.toString() : v;
+const then = Promise.prototype.then, calls = [];
 class Tracked extends Promise {
   then(a, b) { this.o = true; return then.call(this, a, b); }
   static get [Symbol.species]() { return Promise; }
@@ -89,8 +98,7 @@ const track = (p, name) => {
   return t;
 };
 const report = () => S(calls.filter((c) => c.state === 2 && !c.t.o).map((c) => c.name + ": " + c.reason));
-const mk = (name, message) => { const e = new E(message); if (name) e.name = name; return e; };
-return [(v) => S(v, rep), P, mk, track, report];
+return [(v) => S(v, rep), JSON.parse, track, report];
 })()`
 
 func (i *instance) execute(goCtx context.Context, p Program, limit int64) (res *Result, err error) {
@@ -136,7 +144,7 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64) (res *
 		return nil, err
 	}
 	res = r.main(p.Code)
-	if res.Error == nil || res.Error.Code != CodeTimeout {
+	if r.nextID > 0 && (res.Error == nil || res.Error.Code != CodeTimeout) {
 		res.Warnings = r.warnings()
 	}
 	r.teardown()
@@ -148,13 +156,20 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64) (res *
 
 func (r *run) setup(p Program) error {
 	q, ctx := r.q, r.ctx
-	helpers, exc := q.Eval(ctx, enginePrelude, "<sandbox>", ffi.EvalGlobal)
+	prelude := enginePrelude
+	for _, f := range p.Funcs {
+		if f.Async != nil {
+			prelude = trackerPrelude
+		}
+	}
+	helpers, exc := q.Eval(ctx, prelude, "<sandbox>", ffi.EvalGlobal)
 	if exc != 0 {
 		q.FreeValue(ctx, exc)
 		return errors.New("sandbox: engine prelude failed")
 	}
-	for i, dst := range []*uint32{&r.stringify, &r.parse, &r.mkError, &r.track, &r.report} {
-		*dst = q.GetIndex(ctx, helpers, uint32(i))
+	r.stringify, r.parse = q.GetIndex(ctx, helpers, 0), q.GetIndex(ctx, helpers, 1)
+	if prelude == trackerPrelude {
+		r.track, r.report = q.GetIndex(ctx, helpers, 2), q.GetIndex(ctx, helpers, 3)
 	}
 	q.FreeValue(ctx, helpers)
 
@@ -197,7 +212,7 @@ func (r *run) main(code string) *Result {
 	q, ctx := r.q, r.ctx
 	wrapped := false
 	promise, exc := q.Eval(ctx, code, codeFile, ffi.EvalAsync)
-	if exc != 0 && r.isTopLevelReturn(exc) {
+	if exc != 0 && strings.Contains(code, "return") && r.isTopLevelReturn(exc) {
 		q.FreeValue(ctx, exc)
 		wrapped = true
 		promise, exc = q.Eval(ctx, wrapPrefix+code+"\n})()", codeFile, ffi.EvalGlobal)
@@ -416,6 +431,7 @@ func (r *run) fromJSON(raw json.RawMessage) uint32 {
 	return v
 }
 
+// newError returns an owned Error object for err.
 func (r *run) newError(err error) uint32 {
 	q, ctx := r.q, r.ctx
 	name, msg := "Error", err.Error()
@@ -423,14 +439,13 @@ func (r *run) newError(err error) uint32 {
 	if errors.As(err, &je) {
 		name, msg = je.Name, je.Message
 	}
-	n, m := q.NewString(ctx, name), q.NewString(ctx, msg)
-	v, exc := q.Call(ctx, r.mkError, q.Undefined, n, m)
-	q.FreeValue(ctx, n)
-	q.FreeValue(ctx, m)
-	if exc != 0 {
-		return exc // out of memory, say: reject with that
+	e := q.NewError(ctx)
+	for _, kv := range [][2]string{{"message", msg}, {"name", name}} {
+		v := q.NewString(ctx, kv[1])
+		q.SetProp(ctx, e, kv[0], v)
+		q.FreeValue(ctx, v)
 	}
-	return v
+	return e
 }
 
 func (r *run) throwErr(err error) uint32 {
@@ -468,6 +483,9 @@ func (r *run) result(v uint32) *Result {
 func (r *run) warnings() []string {
 	q, ctx := r.q, r.ctx
 	var out []string
+	if r.report == 0 {
+		return nil
+	}
 	if s, exc := q.Call(ctx, r.report, q.Undefined); exc == 0 {
 		var lost []string
 		if json.Unmarshal([]byte(q.GetString(ctx, s)), &lost) == nil {
@@ -501,7 +519,7 @@ func (r *run) teardown() {
 	// Jobs still queued are dropped, not run: JS_FreeRuntime frees the job
 	// list, and running them under the interrupt would resume suspended
 	// async functions with an uncatchable error, which leaks their frames.
-	for _, h := range []uint32{r.stringify, r.parse, r.mkError, r.track, r.report} {
+	for _, h := range []uint32{r.stringify, r.parse, r.track, r.report} {
 		q.FreeValue(ctx, h)
 	}
 	q.FreeContext(ctx)

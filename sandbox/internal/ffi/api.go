@@ -120,6 +120,9 @@ func (q *Instance) FreeValue(ctx, v uint32) {
 	}
 }
 
+// NewError returns a new owned Error object.
+func (q *Instance) NewError(ctx uint32) uint32 { return q.call0(q.newError, ctx) }
+
 // Dup returns a new owned reference to v.
 func (q *Instance) Dup(ctx, v uint32) uint32 { return q.call0(q.dupValue, ctx, v) }
 

@@ -52,7 +52,7 @@ type Instance struct {
 	newString, getString, getProp, setProp, call, newFunction     wasmhost.Func
 	newPromiseCapability, promiseState, promiseResult             wasmhost.Func
 	executePendingJob, isJobPending, getGlobal, argv, throw       wasmhost.Func
-	typeOf, getFloat64, newFloat64, getPropNumber                 wasmhost.Func
+	typeOf, getFloat64, newFloat64, getPropNumber, newError       wasmhost.Func
 	getUndefined, getNull, getTrue, getFalse                      wasmhost.Func
 
 	// Static constants, read once.
@@ -152,7 +152,7 @@ func (q *Instance) bind() error {
 		{&q.executePendingJob, "QTS_ExecutePendingJob"}, {&q.isJobPending, "QTS_IsJobPending"},
 		{&q.getGlobal, "QTS_GetGlobalObject"}, {&q.argv, "QTS_ArgvGetJSValueConstPointer"}, {&q.throw, "QTS_Throw"},
 		{&q.typeOf, "QTS_Typeof"}, {&q.getFloat64, "QTS_GetFloat64"}, {&q.newFloat64, "QTS_NewFloat64"},
-		{&q.getUndefined, "QTS_GetUndefined"}, {&q.getNull, "QTS_GetNull"}, {&q.getTrue, "QTS_GetTrue"}, {&q.getFalse, "QTS_GetFalse"},
+		{&q.getUndefined, "QTS_GetUndefined"}, {&q.getNull, "QTS_GetNull"}, {&q.getTrue, "QTS_GetTrue"}, {&q.getFalse, "QTS_GetFalse"}, {&q.newError, "QTS_NewError"},
 	} {
 		f, err := q.lookup(b.name)
 		if err != nil {
