@@ -7,6 +7,9 @@
 //   - Backend, CompileAsync and ModuleFromJS: an implementation of the
 //     sandbox's wasmhost interface on the JavaScript host's own WebAssembly
 //     API, so QuickJS runs in the browser's (or Node's) WebAssembly engine.
+//     Interrupt polls (wasmhost.HostFunc.Poll) are answered by a tiny
+//     generated WebAssembly module that calls Date.now, without calling Go
+//     (poll.go).
 //   - Await and NewPromise: promises in both directions. Await blocks a
 //     goroutine until a JavaScript promise settles; NewPromise runs Go code
 //     on a goroutine and settles a JavaScript promise with its result.
@@ -22,13 +25,15 @@
 // JavaScript caller; it cannot throw. Pages with a strict Content Security
 // Policy forbid eval and new Function, so this package throws by composing
 // standard built-ins (see throw.go): the function handed to JavaScript is a
-// chain of Proxy objects whose last step, after the Go callback has
-// returned, looks up a proxy trap on a handler object that Go controls. On
-// success that trap is absent; to throw, Go installs
-// AbortSignal.prototype.throwIfAborted bound to AbortSignal.abort(err), which
-// throws err itself. Host imports that return a value take a cheaper path:
-// on a Go panic they return a Symbol, which WebAssembly cannot convert to a
-// number, so the call traps.
+// chain of Proxy objects (Reflect.get as an apply trap, Reflect.apply as a
+// get trap) whose last step, after the Go callback has returned, is the
+// engine's Proxy invariant check, which looks up a trap on a handler object
+// that Go controls. Normally that trap is absent; to throw, Go installs
+// AbortSignal.prototype.throwIfAborted bound to AbortSignal.abort(err),
+// which throws err itself. Host imports use the same mechanism, so a Go
+// panic in an import throws at the import's call site and the WebAssembly
+// call traps; the chain costs about 80 ns of JavaScript on top of the
+// ~6 µs of a syscall/js callback.
 //
 // # Rules for callers
 //

@@ -21,8 +21,12 @@ type Error struct {
 }
 
 // Error returns "Name: Message", as JavaScript's Error.prototype.toString
-// does, or the message alone when there is no name.
+// does, or the message alone when there is no name. An Error made in Go
+// with only Value set describes Value.
 func (e *Error) Error() string {
+	if e.Name == "" && e.Message == "" && !e.Value.IsUndefined() {
+		return ErrorFromJS(e.Value).Error()
+	}
 	switch {
 	case e.Name == "":
 		return e.Message
@@ -34,7 +38,12 @@ func (e *Error) Error() string {
 
 // ErrorName returns Name, so that an *Error passed back to JavaScript
 // (rejected by NewPromise, thrown by Func) keeps its name.
-func (e *Error) ErrorName() string { return e.Name }
+func (e *Error) ErrorName() string {
+	if e.Name == "" && e.Message == "" && !e.Value.IsUndefined() {
+		return ErrorFromJS(e.Value).Name
+	}
+	return e.Name
+}
 
 // JSValue returns the thrown value; it makes *Error a js.Wrapper.
 func (e *Error) JSValue() js.Value { return e.Value }

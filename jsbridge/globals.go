@@ -4,8 +4,8 @@ package jsbridge
 
 import "syscall/js"
 
-// Built-ins looked up once. They are read at program start, before any page
-// script could replace them, and are never handed to untrusted code.
+// Built-ins looked up once, when the Go program starts: a page that
+// replaces one of them later does not affect this package.
 var (
 	global        = js.Global()
 	objectCtor    = global.Get("Object")

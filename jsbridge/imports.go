@@ -1,0 +1,152 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"fmt"
+	"strconv"
+	"syscall/js"
+
+	"github.com/interopio/code-mode/sandbox/wasmhost"
+)
+
+// hostFunc returns the JavaScript function for one host import: a
+// throwing function (throw.go), so that a panic in the Go function throws a
+// JavaScript Error at the import's call site and the WebAssembly call
+// traps. The panic is also recorded in inst.pending, and the export call
+// that catches the trap returns it, wrapped with wasmhost.ErrTrap.
+//
+// An import without i64 parameters receives its arguments spread (numbers
+// only, the fast path). An i64 parameter arrives as a BigInt, which must not
+// reach Go (syscall/js can neither read nor release it): such an import
+// receives its arguments as one array and converts them to decimal text in
+// JavaScript first.
+//
+// An interrupt poll (hf.Poll set) is answered in WebAssembly without
+// calling Go at all, when its type allows (see poll.go).
+func (inst *instance) hostFunc(name string, hf wasmhost.HostFunc) js.Value {
+	if hf.Poll != nil {
+		if fn, ok := inst.pollFunc(hf); ok {
+			return fn
+		}
+	}
+	params := hf.Type.Params
+	result := noResult
+	if len(hf.Type.Results) > 0 {
+		result = hf.Type.Results[0]
+	}
+	hasI64 := false
+	for _, p := range params {
+		hasI64 = hasI64 || p == wasmhost.I64
+	}
+	h := &hostCall{inst: inst, name: name, hf: hf, params: params, result: result}
+	var tf *throwingFunc
+	if hasI64 {
+		tf = newThrowingFunc(h.viaArray, false)
+	} else {
+		tf = newThrowingFunc(h.spread, true)
+	}
+	inst.releasers = append(inst.releasers, tf.release)
+	return tf.value
+}
+
+type hostCall struct {
+	inst    *instance
+	name    string
+	hf      wasmhost.HostFunc
+	params  []wasmhost.ValueType
+	result  wasmhost.ValueType
+	scratch []uint64 // argument buffer; nil while a call uses it
+}
+
+// args takes the reusable argument buffer; a re-entrant call of the same
+// import (rare) gets a new one.
+func (h *hostCall) args() []uint64 {
+	a := h.scratch
+	if a == nil {
+		return make([]uint64, len(h.params))
+	}
+	h.scratch = nil
+	return a
+}
+
+// call runs the Go function and converts its result for JavaScript. On a
+// panic it records the error and reports failure.
+func (h *hostCall) call(a []uint64) (res any, ok bool) {
+	defer func() {
+		h.scratch = a
+		if r := recover(); r != nil {
+			var err error
+			if e, isErr := r.(error); isErr {
+				err = fmt.Errorf("host function %s panicked: %w", h.name, e)
+			} else {
+				err = fmt.Errorf("host function %s panicked: %v", h.name, r)
+			}
+			h.inst.pending = err
+			res, ok = nil, false
+		}
+	}()
+	if h.inst.closed {
+		panic("instance is closed")
+	}
+	r := h.hf.Call(a)
+	switch h.result {
+	case noResult:
+		return nil, true
+	case wasmhost.I64:
+		return strconv.FormatInt(int64(r), 10), true // ToBigInt64 parses it
+	}
+	return toJS(r, h.result), true
+}
+
+// spread is the throwingCall of an import without i64 parameters: the
+// arguments are numbers.
+func (h *hostCall) spread(jsArgs []js.Value) (any, js.Value, bool) {
+	h.inst.epoch++
+	a := h.args()
+	for i, t := range h.params {
+		var v js.Value
+		if i < len(jsArgs) {
+			v = jsArgs[i]
+		}
+		a[i] = fromJS(v, t)
+	}
+	return h.finish(a)
+}
+
+// viaArray is the throwingCall of the other imports: g's arguments are
+// [t1, this, arguments array].
+func (h *hostCall) viaArray(g []js.Value) (any, js.Value, bool) {
+	h.inst.epoch++
+	args := g[2]
+	a := h.args()
+	var text js.Value // String of each argument, when an i64 needs it
+	for i, t := range h.params {
+		if t == wasmhost.I64 {
+			if text.IsUndefined() {
+				text = funcCall(arrayMap, args, stringFn)
+			}
+			n, err := strconv.ParseInt(text.Index(i).String(), 10, 64)
+			if err != nil {
+				n = 0 // unreachable: WebAssembly passes an i64 as a BigInt
+			}
+			a[i] = uint64(n)
+			continue
+		}
+		a[i] = fromJS(args.Index(i), t)
+	}
+	return h.finish(a)
+}
+
+func (h *hostCall) finish(a []uint64) (any, js.Value, bool) {
+	res, ok := h.call(a)
+	if !ok {
+		return nil, NewError("Error", "wasm trap: "+h.inst.pending.Error()), true
+	}
+	return res, js.Value{}, false
+}
+
+// funcCall returns fn.call(this, args...) using Reflect.apply.
+func funcCall(fn, this js.Value, args ...any) js.Value {
+	return reflectApply.Invoke(fn, this, arrayOf(args...))
+}

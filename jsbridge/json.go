@@ -1,0 +1,44 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"encoding/json"
+	"fmt"
+	"syscall/js"
+)
+
+// ToJSON converts v to JSON with the host's JSON.stringify, so the result is
+// exactly what JavaScript would send: toJSON methods run (a Date becomes its
+// ISO string), undefined, functions and symbols are left out of objects (and
+// become null in arrays). A v that has no JSON form at all (undefined, a
+// function, a symbol) gives nil, which encoding/json writes as null.
+//
+// A value JSON.stringify rejects (a BigInt, a cycle, a throwing toJSON or
+// getter) gives an error naming the problem in the engine's words, for
+// example "value is not JSON-serialisable: TypeError: Do not know how to
+// serialize a BigInt"; it wraps the *Error.
+func ToJSON(v js.Value) (json.RawMessage, error) {
+	var s js.Value
+	if err := catch(func() { s = jsonObj.Call("stringify", v) }); err != nil {
+		return nil, fmt.Errorf("value is not JSON-serialisable: %w", err)
+	}
+	if s.Type() != js.TypeString {
+		return nil, nil
+	}
+	return json.RawMessage(s.String()), nil
+}
+
+// FromJSON parses raw with the host's JSON.parse. Empty input gives
+// undefined; invalid JSON gives an error wrapping the SyntaxError. Numbers
+// are JavaScript numbers: integers beyond 2^53 lose precision.
+func FromJSON(raw json.RawMessage) (js.Value, error) {
+	if len(raw) == 0 {
+		return js.Undefined(), nil
+	}
+	var v js.Value
+	if err := catch(func() { v = jsonObj.Call("parse", string(raw)) }); err != nil {
+		return js.Undefined(), fmt.Errorf("invalid JSON: %w", err)
+	}
+	return v, nil
+}

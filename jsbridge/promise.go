@@ -1,0 +1,90 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"syscall/js"
+)
+
+// Await waits for p to settle and returns its value, or an *Error for a
+// rejection (carrying the rejection's name and message, and the value). A
+// value that is not a thenable is returned as is, at once.
+//
+// Await blocks the calling goroutine while the JavaScript event loop runs.
+// Call it only from a goroutine of your own (see NewPromise), never from a
+// js.FuncOf callback, a Func, or a WebAssembly host import: the callback
+// cannot return while it waits, the event loop cannot run, and the Go
+// program dies with "all goroutines are asleep".
+func Await(p js.Value) (js.Value, error) {
+	if !isObjectLike(p) {
+		return p, nil
+	}
+	then, ok := safeGet(p, "then")
+	if ok && then.Type() != js.TypeFunction {
+		return p, nil
+	}
+	// A throwing "then" getter (ok false) is left to Promise.resolve, which
+	// turns it into a rejection, as await does.
+	type settled struct {
+		v   js.Value
+		err error
+	}
+	ch := make(chan settled, 1)
+	onResolve := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		ch <- settled{v: arg(args, 0)}
+		return nil
+	})
+	onReject := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		ch <- settled{err: ErrorFromJS(arg(args, 0))}
+		return nil
+	})
+	defer onResolve.Release()
+	defer onReject.Release()
+	if err := catch(func() {
+		promiseCtor.Call("resolve", p).Call("then", onResolve, onReject)
+	}); err != nil {
+		return js.Undefined(), err
+	}
+	s := <-ch
+	return s.v, s.err
+}
+
+func arg(args []js.Value, i int) js.Value {
+	if i < len(args) {
+		return args[i]
+	}
+	return js.Undefined()
+}
+
+// NewPromise returns a JavaScript Promise and runs fn on a new goroutine
+// (where it may block, call Await, and so on). The promise resolves with
+// fn's value, or rejects with ErrorValue(err) when fn returns an error: the
+// original exception for an *Error, otherwise a new Error with the error's
+// message. A panic in fn rejects the promise with an Error reading
+// "internal error: <panic>" (a panic with js.Error rejects with that
+// JavaScript exception); it never ends the Go program.
+//
+// NewPromise itself does not block and may be called from a js.FuncOf
+// callback. The only js.Func it creates, the promise executor, is released
+// before NewPromise returns.
+func NewPromise(fn func() (js.Value, error)) js.Value {
+	executor := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		resolve, reject := args[0], args[1]
+		go func() {
+			v, err := runRecovered(fn)
+			if err != nil {
+				reject.Invoke(ErrorValue(err))
+				return
+			}
+			resolve.Invoke(v)
+		}()
+		return nil
+	})
+	defer executor.Release()
+	return promiseCtor.New(executor)
+}
+
+func runRecovered(fn func() (js.Value, error)) (v js.Value, err error) {
+	defer Recover(&err)
+	return fn()
+}
