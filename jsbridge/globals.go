@@ -84,3 +84,14 @@ func safeString(v js.Value, fallback string) (s string) {
 	}()
 	return stringFn.Invoke(v).String()
 }
+
+// Get reads v[key] safely for values the page supplied: a getter or proxy
+// trap that throws becomes an error instead of unwinding through Go. A
+// primitive v reads as undefined.
+func Get(v js.Value, key string) (val js.Value, err error) {
+	if !isObjectLike(v) {
+		return js.Undefined(), nil
+	}
+	defer Recover(&err)
+	return reflectGet.Invoke(v, key), nil
+}

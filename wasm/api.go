@@ -42,7 +42,7 @@ func newFactory(config, module js.Value) (js.Value, error) {
 		MemoryLimit: int64(limitMB) << 20,
 	})
 	if err != nil {
-		return js.Undefined(), fmt.Errorf("Cannot use the QuickJS asset from %s: %w", config.Get("wasmLocation").String(), err)
+		return js.Undefined(), fmt.Errorf("Cannot use the QuickJS asset from %s: %w", get(config, "wasmLocation").String(), err)
 	}
 	if f.cm, err = codemode.NewWithEngine(engine, cfg); err != nil {
 		return js.Undefined(), asTypeError(err)
@@ -141,16 +141,16 @@ func toolFromJS(def js.Value, path string) (codemode.Tool, error) {
 	if def.Type() != js.TypeObject {
 		return codemode.Tool{}, typeErrorf("%s: expected a tool definition object, got %s", path, describe(def))
 	}
-	name := def.Get("name")
+	name := get(def, "name")
 	if name.Type() != js.TypeString {
 		return codemode.Tool{}, typeErrorf("%s.name: expected a string, got %s", path, describe(name))
 	}
-	exec := def.Get("execute")
+	exec := get(def, "execute")
 	if exec.Type() != js.TypeFunction {
 		return codemode.Tool{}, typeErrorf("%s.execute: expected a function, got %s", path, describe(exec))
 	}
 	t := codemode.Tool{Name: name.String(), Source: def}
-	if d := def.Get("description"); !d.IsUndefined() {
+	if d := get(def, "description"); !d.IsUndefined() {
 		if d.Type() != js.TypeString {
 			return t, typeErrorf("%s.description: expected a string, got %s", path, describe(d))
 		}
@@ -173,7 +173,7 @@ func toolFromJS(def js.Value, path string) (codemode.Tool, error) {
 		}
 		*s.dst = raw
 	}
-	if a := def.Get("annotations"); a.Type() == js.TypeObject {
+	if a := get(def, "annotations"); a.Type() == js.TypeObject {
 		if raw, err := jsbridge.ToJSON(a); err == nil {
 			json.Unmarshal(raw, &t.Annotations)
 		}
@@ -191,7 +191,7 @@ func toolFromJS(def js.Value, path string) (codemode.Tool, error) {
 		opts := newObject()
 		opts.Set("context", jsValue(c.Context))
 		opts.Set("signal", ctrl.Get("signal"))
-		ret, err := call(def.Get("execute"), in, opts)
+		ret, err := call(get(def, "execute"), in, opts)
 		if err != nil {
 			return nil, plain(err)
 		}

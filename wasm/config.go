@@ -43,7 +43,7 @@ func describe(v js.Value) string {
 
 // optFunc reads an optional function field.
 func optFunc(obj js.Value, field, path string) (js.Value, error) {
-	v := obj.Get(field)
+	v := get(obj, field)
 	if v.IsUndefined() || v.Type() == js.TypeFunction {
 		return v, nil
 	}
@@ -52,7 +52,7 @@ func optFunc(obj js.Value, field, path string) (js.Value, error) {
 
 // optPositive reads an optional positive number field.
 func optPositive(obj js.Value, field, path string, integer bool, max float64) (float64, error) {
-	v := obj.Get(field)
+	v := get(obj, field)
 	if v.IsUndefined() {
 		return 0, nil
 	}
@@ -73,7 +73,7 @@ func parseConfig(c js.Value, f *factory) (codemode.Config, error) {
 	if c.Type() != js.TypeObject {
 		return cfg, typeErrorf("config: expected an object, got %s", describe(c))
 	}
-	if loc := c.Get("wasmLocation"); loc.Type() != js.TypeString || loc.String() == "" {
+	if loc := get(c, "wasmLocation"); loc.Type() != js.TypeString || loc.String() == "" {
 		return cfg, typeErrorf("config.wasmLocation: expected a non-empty string (URL or path of emscripten-module.wasm), got %s", describe(loc))
 	}
 	timeout, err := optPositive(c, "timeout", "config.timeout", false, 24*3600*1000)
@@ -123,7 +123,7 @@ func parseConfig(c js.Value, f *factory) (codemode.Config, error) {
 			return err == nil && v.Truthy() // a filter that throws hides the tool
 		}
 	}
-	if ic := c.Get("interceptors"); !ic.IsUndefined() {
+	if ic := get(c, "interceptors"); !ic.IsUndefined() {
 		if ic.Type() != js.TypeObject {
 			return cfg, typeErrorf("config.interceptors: expected an object, got %s", describe(ic))
 		}
@@ -137,7 +137,7 @@ func parseConfig(c js.Value, f *factory) (codemode.Config, error) {
 			}
 		}
 	}
-	if tools := c.Get("tools"); !tools.IsUndefined() {
+	if tools := get(c, "tools"); !tools.IsUndefined() {
 		defs, err := f.toolList(tools, "config.tools")
 		if err != nil {
 			return cfg, err
@@ -172,18 +172,18 @@ func intercept(ctx context.Context, on js.Value, tc codemode.ToolCall) (codemode
 	if err != nil {
 		return codemode.Decision{}, fmt.Errorf("onToolCall rejected: %w", plain(err))
 	}
-	if d.Type() != js.TypeObject || d.Get("allowed").Type() != js.TypeBoolean {
+	if d.Type() != js.TypeObject || get(d, "allowed").Type() != js.TypeBoolean {
 		return codemode.Decision{}, fmt.Errorf("onToolCall returned %s; expected {allowed: true, input?} or {allowed: false, reason}", describe(d))
 	}
-	if !d.Get("allowed").Bool() {
+	if !get(d, "allowed").Bool() {
 		reason := "denied by onToolCall"
-		if r := d.Get("reason"); r.Type() == js.TypeString && r.String() != "" {
+		if r := get(d, "reason"); r.Type() == js.TypeString && r.String() != "" {
 			reason = r.String()
 		}
 		return codemode.Decision{Allowed: false, Reason: reason}, nil
 	}
 	dec := codemode.Decision{Allowed: true}
-	if in := d.Get("input"); !in.IsUndefined() {
+	if in := get(d, "input"); !in.IsUndefined() {
 		raw, err := jsbridge.ToJSON(in)
 		if err != nil {
 			return codemode.Decision{}, fmt.Errorf("onToolCall returned an input that is not JSON: %w", plain(err))
@@ -233,4 +233,15 @@ func jsValue(v any) js.Value {
 		return jv
 	}
 	return js.Undefined()
+}
+
+// get reads a field of a page-supplied object. A throwing getter or proxy
+// panics with an error naming the field, which the entry point's recover
+// turns into a rejection.
+func get(v js.Value, key string) js.Value {
+	val, err := jsbridge.Get(v, key)
+	if err != nil {
+		panic(typeErrorf("reading %q threw: %v", key, plain(err)))
+	}
+	return val
 }

@@ -18,7 +18,7 @@ func (f *factory) createSession(opts js.Value) any {
 		if opts.Type() != js.TypeObject {
 			return typeErrorf("createSession(options): expected an object, got %s", describe(opts))
 		}
-		if list := opts.Get("tools"); !list.IsUndefined() {
+		if list := get(opts, "tools"); !list.IsUndefined() {
 			var err error
 			if tools, err = f.toolList(list, "options.tools"); err != nil {
 				return err
@@ -64,20 +64,20 @@ func runLLMTool(exec func(context.Context, json.RawMessage, any) (json.RawMessag
 	}
 	var signal, callContext js.Value = js.Undefined(), js.Undefined()
 	if opts.Type() == js.TypeObject {
-		signal = opts.Get("signal")
+		signal = get(opts, "signal")
 		if signal.IsUndefined() {
-			signal = opts.Get("abortSignal")
+			signal = get(opts, "abortSignal")
 		}
-		callContext = opts.Get("context")
+		callContext = get(opts, "context")
 		if callContext.IsUndefined() {
-			callContext = opts.Get("experimental_context")
+			callContext = get(opts, "experimental_context")
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	if signal.Type() == js.TypeObject {
-		if signal.Get("aborted").Truthy() {
-			return js.Undefined(), &jsbridge.Error{Value: signal.Get("reason")}
+		if get(signal, "aborted").Truthy() {
+			return js.Undefined(), &jsbridge.Error{Value: get(signal, "reason")}
 		}
 		onAbort := js.FuncOf(func(js.Value, []js.Value) any { cancel(); return nil })
 		defer onAbort.Release()
@@ -90,8 +90,8 @@ func runLLMTool(exec func(context.Context, json.RawMessage, any) (json.RawMessag
 	}
 	out, err := exec(ctx, raw, cc)
 	if err != nil {
-		if ctx.Err() != nil && signal.Type() == js.TypeObject && signal.Get("aborted").Truthy() {
-			return js.Undefined(), &jsbridge.Error{Value: signal.Get("reason")}
+		if ctx.Err() != nil && signal.Type() == js.TypeObject && get(signal, "aborted").Truthy() {
+			return js.Undefined(), &jsbridge.Error{Value: get(signal, "reason")}
 		}
 		if errorsIsInvalidInput(err) {
 			return js.Undefined(), &typeError{err.Error()}
