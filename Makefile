@@ -7,8 +7,12 @@ JS_EXEC   := $(GOROOT)/lib/wasm/go_js_wasm_exec
 
 help:
 	@echo "make example  - run the example program through the engine"
-	@echo "make test     - every test: vet, native Go, GOOS=js Go under Node"
+	@echo "make test     - every test: vet, native Go, GOOS=js Go and the JS package under Node, the demo in Chromium"
 	@echo "make bench    - benchmarks against quickjs-emscripten, as ratios"
+	@echo "make build    - the npm package in dist/: Go core (GOOS=js), loaders, types, QuickJS asset"
+	@echo "make test-node - build, then the JS package's tests (node --test web/test) and tsc checks"
+	@echo "make demo     - build dist/ and serve the demo page on http://127.0.0.1:8080/demo/"
+	@echo "make test-browser - the demo page's tests in headless Chromium (apt-get install chromium)"
 
 # node_modules holds the pinned QuickJS asset and the JS test clients.
 deps: node_modules/.package-lock.json
@@ -31,7 +35,34 @@ test-go: deps
 test-js: deps
 	PATH="$(GOROOT)/lib/wasm:$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(JS_EXEC)" ./jsbridge/...
 
-test: vet test-go test-js
+test: vet test-go test-js test-node
 
 bench: deps
 	node bench/run.mjs
+
+# The demo page (demo/) imports dist/index.mjs: build, then serve the
+# repository root on 127.0.0.1:8080 (go run ./scripts/serve -h for flags).
+.PHONY: demo test-browser check-chromium
+demo: build
+	$(GO) run ./scripts/serve
+
+# Browser tests of the demo page: Debian's Chromium driven by playwright-core
+# (which downloads no browser); the tests start the demo server themselves.
+CHROMIUM ?= /usr/bin/chromium
+test-browser: check-chromium deps build
+	GO="$(GO)" CHROMIUM="$(CHROMIUM)" node --test web/browser-test/*.test.mjs
+
+check-chromium:
+	@test -x "$(CHROMIUM)" || { echo "test-browser: $(CHROMIUM) is missing. The browser tests need Debian's Chromium:"; echo "    apt-get update && apt-get install -y chromium"; exit 1; }
+
+# The JS package (dist/): see scripts/build-dist.mjs and web/.
+.PHONY: build test-node
+build: deps
+	GO="$(GO)" node scripts/build-dist.mjs
+
+# node:test suites against the built dist/, and the strict tsc checks of
+# index.d.ts (web/types-check/usage.ts holds every documented snippet).
+test-node: build
+	node_modules/.bin/tsc -p web/types-check/tsconfig.dts.json
+	node_modules/.bin/tsc -p web/types-check
+	node --test web/test/*.test.mjs

@@ -199,8 +199,11 @@ func toolFromJS(def js.Value, path string) (codemode.Tool, error) {
 		if err != nil {
 			return nil, plain(err)
 		}
-		if v.IsUndefined() {
+		switch v.Type() {
+		case js.TypeUndefined:
 			return nil, nil
+		case js.TypeFunction, js.TypeSymbol:
+			return nil, fmt.Errorf("the tool returned a %s, which is not JSON data", v.Type())
 		}
 		out, err := jsbridge.ToJSON(v)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"sync"
 	"syscall/js"
 
 	codemode "github.com/interopio/code-mode"
@@ -29,26 +30,43 @@ func (f *factory) createSession(opts js.Value) any {
 	if err != nil {
 		return asTypeError(err)
 	}
+	// The LLM tools' execute functions are made once per session and
+	// released by its dispose, however often getLlmTools is called.
+	llm := s.LLMTools()
+	execs := make([]js.Func, len(llm))
+	for i, t := range llm {
+		exec := t.Execute
+		execs[i] = jsbridge.Func(func(_ js.Value, args []js.Value) any {
+			return jsbridge.NewPromise(func() (js.Value, error) { return runLLMTool(exec, arg(args, 0), arg(args, 1)) })
+		})
+	}
+	var disposeOnce sync.Once
 	obj := newObject()
 	f.method(obj, "getSystemInstruction", func([]js.Value) any { return s.SystemInstruction() })
-	f.method(obj, "getLlmTools", func([]js.Value) any { return f.llmTools(s) })
-	f.method(obj, "dispose", func([]js.Value) any { s.Close(); return js.Undefined() })
+	f.method(obj, "getLlmTools", func([]js.Value) any { return llmTools(s, execs) })
+	f.method(obj, "dispose", func([]js.Value) any {
+		disposeOnce.Do(func() {
+			s.Close()
+			for _, jf := range execs {
+				jf.Release()
+			}
+		})
+		return js.Undefined()
+	})
 	return obj
 }
 
-// llmTools builds [searchTools, executeCode] for an LLM SDK.
-func (f *factory) llmTools(s *codemode.Session) js.Value {
+// llmTools builds [searchTools, executeCode] for an LLM SDK, with fresh
+// descriptions (tools may have been registered since).
+func llmTools(s *codemode.Session, execs []js.Func) js.Value {
 	list := js.Global().Get("Array").New()
-	for _, t := range s.LLMTools() {
+	for i, t := range s.LLMTools() {
 		obj := newObject()
 		obj.Set("name", t.Name)
 		obj.Set("description", t.Description)
 		schema, _ := jsbridge.FromJSON(t.InputSchema)
 		obj.Set("inputSchema", schema)
-		exec := t.Execute
-		f.method(obj, "execute", func(args []js.Value) any {
-			return jsbridge.NewPromise(func() (js.Value, error) { return runLLMTool(exec, arg(args, 0), arg(args, 1)) })
-		})
+		obj.Set("execute", execs[i].Value)
 		list.Call("push", obj)
 	}
 	return list

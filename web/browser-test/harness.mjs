@@ -1,0 +1,148 @@
+// Shared harness of the browser tests: the demo's Go file server on a free
+// port, headless Debian Chromium driven by playwright-core, and a page
+// wrapper that collects every uncaught error and console error.
+
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const SCREENSHOTS = join(ROOT, "screenshots");
+export const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+
+// The page's own error: checked before anything starts, so that a machine
+// without Chromium or without dist/ says what to do.
+export function checkPrerequisites() {
+    if (!existsSync(CHROMIUM)) {
+        throw new Error(
+            `Chromium is missing (${CHROMIUM}). The browser tests drive Debian's Chromium: ` +
+                "install it with `apt-get update && apt-get install -y chromium` (or set CHROMIUM=/path/to/chromium).",
+        );
+    }
+    for (const f of ["index.mjs", "code-mode.wasm", "emscripten-module.wasm"]) {
+        if (!existsSync(join(ROOT, "dist", f))) {
+            throw new Error(`dist/${f} is missing: run \`make build\` first (\`make test-browser\` does).`);
+        }
+    }
+}
+
+// startServer builds scripts/serve and runs it on 127.0.0.1:0; resolves
+// with { url, stop }.
+export async function startServer() {
+    const dir = mkdtempSync(join(tmpdir(), "codemode-serve-"));
+    const bin = join(dir, "serve");
+    const go = process.env.GO || "go";
+    const build = spawnSync(go, ["build", "-o", bin, "./scripts/serve"], { cwd: ROOT, encoding: "utf8" });
+    if (build.error) throw new Error(`cannot run ${go}: ${build.error.message} (set GO=/path/to/go)`);
+    if (build.status !== 0) throw new Error(`go build ./scripts/serve failed:\n${build.stderr}`);
+
+    const child = spawn(bin, ["-addr", "127.0.0.1:0", "-root", ROOT], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    const url = await new Promise((res, rej) => {
+        let out = "";
+        const timer = setTimeout(() => rej(new Error(`the demo server did not start in 20 s:\n${out}${stderr}`)), 20000);
+        child.stdout.on("data", (d) => {
+            out += d;
+            const m = out.match(/Code Mode demo: (http:\/\/\S+)/);
+            if (m) {
+                clearTimeout(timer);
+                res(m[1]);
+            }
+        });
+        child.on("exit", (code) => {
+            clearTimeout(timer);
+            rej(new Error(`the demo server exited (${code}):\n${out}${stderr}`));
+        });
+    });
+    return {
+        url,
+        stderr: () => stderr,
+        stop: () =>
+            new Promise((res) => {
+                if (child.exitCode !== null) return res();
+                child.once("exit", () => {
+                    rmSync(dir, { recursive: true, force: true });
+                    res();
+                });
+                child.kill("SIGTERM");
+            }),
+    };
+}
+
+export async function launchBrowser() {
+    return chromium.launch({
+        executablePath: CHROMIUM,
+        args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    });
+}
+
+// openPage opens the demo in a fresh context. problems collects every
+// uncaught page error and console error; the test checks it is empty at the
+// end (expected ones are taken out explicitly with expectConsoleError).
+export async function openPage(browser, url, { width = 1440, height = 900 } = {}) {
+    const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    const problems = [];
+    page.on("pageerror", (err) => problems.push(`pageerror: ${err.stack || err.message}`));
+    page.on("console", (msg) => {
+        if (msg.type() === "error") problems.push(`console.error: ${msg.text()}`);
+    });
+    page.on("crash", () => problems.push("the page crashed"));
+    await page.goto(url);
+    await page.locator('#engine-status[data-state="ready"]').waitFor({ timeout: 30000 });
+    return {
+        page,
+        problems,
+        // Removes the one expected console error matching re; fails if absent.
+        expectConsoleError(re) {
+            const i = problems.findIndex((p) => p.startsWith("console.error: ") && re.test(p));
+            if (i < 0) throw new Error(`expected a console error matching ${re}; got ${JSON.stringify(problems)}`);
+            problems.splice(i, 1);
+        },
+        close: () => context.close(),
+    };
+}
+
+export async function screenshot(page, name, opts = {}) {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    const path = join(SCREENSHOTS, `${name}.png`);
+    await page.screenshot({ path, ...opts });
+    return path;
+}
+
+// ------------------------------------------------------------ page actions
+
+export async function pickProgram(page, id) {
+    await page.selectOption("#program", id);
+}
+
+// run clicks Run and waits for the run to end; returns its final state.
+export async function runAndWait(page, { timeout = 30000 } = {}) {
+    const before = await page.locator("#run-status").count() ? await page.locator(".trace-head h3").textContent() : "";
+    await page.click("#run");
+    await page.waitForFunction(
+        (prev) => {
+            const s = document.querySelector("#run-status");
+            const h = document.querySelector(".trace-head h3");
+            return s && h && h.textContent !== prev && s.dataset.state !== "running";
+        },
+        before,
+        { timeout },
+    );
+    return page.locator("#run-status").getAttribute("data-state");
+}
+
+export async function applySettings(page, { timeout, memoryLimit }) {
+    if (!(await page.locator("#settings").evaluate((d) => d.open))) await page.click("#settings > summary");
+    if (timeout !== undefined) await page.fill("#set-timeout", String(timeout));
+    if (memoryLimit !== undefined) await page.fill("#set-memory", String(memoryLimit));
+    await page.click("#apply-settings");
+    await page.locator("#settings-message", { hasText: "Applied" }).waitFor({ timeout: 30000 });
+    await page.locator('#engine-status[data-state="ready"]').waitFor();
+}
+
+export const text = (page, sel) => page.locator(sel).innerText();

@@ -1,0 +1,124 @@
+// The loader in a real browser (Debian's Chromium through playwright-core):
+// the ESM build and the classic-script build, served from 127.0.0.1 by a
+// tiny node:http static server. Checks what Node cannot: the shadow global
+// against the browser's receiver-checking Window accessors and methods,
+// streaming instantiation, page-relative wasmLocation, and no global leaks.
+// Run with `make test-browser` (after `make build`).
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { dirname, extname, join, normalize, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+const TYPES = { ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm", ".html": "text/html" };
+
+// Test pages, served from memory.
+const PAGES = {
+    "/pages/esm.html": `<!doctype html><meta charset="utf-8"><title>esm</title>
+<script type="module">
+import { IoCodeModeFactory } from "/dist/index.mjs";
+window.__run = async () => {
+    const out = {};
+    const api = await IoCodeModeFactory({
+        wasmLocation: "../dist/emscripten-module.wasm",
+        tools: [{ name: "page.title", execute: async (input, { context }) => ({ title: document.title, context }) }],
+    });
+    const [, executeCode] = api.createSession().getLlmTools();
+    out.run = await executeCode.execute({ code: "return await tools.page.title({})", explanation: "x" }, { context: { k: 1 } });
+    out.timeout = await (await IoCodeModeFactory({ wasmLocation: "/dist/emscripten-module.wasm", timeout: 200 }))
+        .createSession().getLlmTools()[1].execute({ code: "while (true) {}", explanation: "x" });
+    try { await IoCodeModeFactory({ wasmLocation: "/nope.wasm" }); } catch (e) { out.missing = e.message; }
+    out.leaks = ["Go", "fs", "process", "path", "__ioCodeModeReady", "IoCodeModeFactory"].filter((k) => k in window);
+    api.dispose();
+    return out;
+};
+window.__ready = true;
+</script>`,
+    "/pages/classic.html": `<!doctype html><meta charset="utf-8"><title>classic</title>
+<script src="/dist/code-mode.global.js"></script>
+<script>
+window.__run = async () => {
+    const out = {};
+    const api = await IoCodeModeFactory({ wasmLocation: "/dist/emscripten-module.wasm", tools: [{ name: "add", execute: ({ a, b }) => a + b }] });
+    const [, executeCode] = api.createSession().getLlmTools();
+    out.run = await executeCode.execute({ code: "return await tools.add({ a: 2, b: 40 })", explanation: "x" });
+    out.leaks = ["Go", "fs", "process", "path", "__ioCodeModeReady"].filter((k) => k in window);
+    out.factory = typeof window.IoCodeModeFactory;
+    api.dispose();
+    return out;
+};
+window.__ready = true;
+</script>`,
+};
+
+let server;
+let base;
+let browser;
+
+before(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`Chromium is missing (${CHROMIUM}): apt-get update && apt-get install -y chromium`);
+    for (const f of ["index.mjs", "code-mode.global.js", "code-mode.wasm", "emscripten-module.wasm"]) {
+        if (!existsSync(join(ROOT, "dist", f))) throw new Error(`dist/${f} is missing: run \`make build\` first`);
+    }
+    server = createServer((req, res) => {
+        const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+        if (PAGES[path]) {
+            res.writeHead(200, { "content-type": "text/html" });
+            res.end(PAGES[path]);
+            return;
+        }
+        const file = normalize(join(ROOT, path));
+        if (!path.startsWith("/dist/") || !file.startsWith(join(ROOT, "dist")) || !existsSync(file)) {
+            res.writeHead(404);
+            res.end();
+            return;
+        }
+        res.writeHead(200, { "content-type": TYPES[extname(file)] || "application/octet-stream" });
+        res.end(readFileSync(file));
+    });
+    await new Promise((r) => server.listen(0, "127.0.0.1", r));
+    base = `http://127.0.0.1:${server.address().port}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--no-first-run"] });
+});
+
+after(async () => {
+    await browser?.close();
+    await new Promise((r) => (server ? server.close(r) : r()));
+});
+
+async function runPage(path) {
+    const page = await browser.newPage();
+    const problems = [];
+    page.on("pageerror", (e) => problems.push(e.message));
+    try {
+        await page.goto(base + path);
+        await page.waitForFunction(() => window.__ready === true);
+        const out = await page.evaluate(() => window.__run());
+        return { out, problems };
+    } finally {
+        await page.close();
+    }
+}
+
+test("ESM build in Chromium", async () => {
+    const { out, problems } = await runPage("/pages/esm.html");
+    assert.deepEqual(problems, []);
+    assert.equal(out.run.ok, true, JSON.stringify(out.run));
+    assert.deepEqual(out.run.result, { title: "esm", context: { k: 1 } });
+    assert.equal(out.timeout.error.code, "TIMEOUT");
+    assert.match(out.missing, /Cannot load the QuickJS asset from \/nope\.wasm: HTTP 404/);
+    assert.deepEqual(out.leaks, []);
+});
+
+test("classic-script build in Chromium", async () => {
+    const { out, problems } = await runPage("/pages/classic.html");
+    assert.deepEqual(problems, []);
+    assert.equal(out.run.ok, true, JSON.stringify(out.run));
+    assert.equal(out.run.result, 42);
+    assert.equal(out.factory, "function");
+    assert.deepEqual(out.leaks, []);
+});

@@ -1,0 +1,235 @@
+// TypeScript declarations of @interopio/code-mode.
+
+/**
+ * Creates a Code Mode instance: loads the Go core (once per page), fetches
+ * and compiles the QuickJS asset from `config.wasmLocation` (once per
+ * instance) and returns the API.
+ *
+ * Rejects with a `TypeError` naming the field for a bad config, and with an
+ * `Error` naming the location and the cause when the QuickJS asset cannot be
+ * loaded.
+ */
+export declare function IoCodeModeFactory(config: IoCodeMode.Config): Promise<IoCodeMode.API>;
+export default IoCodeModeFactory;
+
+export declare namespace IoCodeMode {
+    /** A JSON value. */
+    type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+    /** A JSON Schema (draft 2020-12 / draft-07 keywords), as a plain object. */
+    type JsonSchema = { [keyword: string]: any } | boolean;
+
+    interface Config {
+        /**
+         * URL in a browser, or filesystem path (or `file:`/`http(s):` URL) in
+         * Node.js, of the QuickJS WebAssembly file (`emscripten-module.wasm`).
+         * Browser URLs are relative to the page (`document.baseURI`).
+         */
+        wasmLocation: string;
+        /** Replaces or extends the built-in instructions given to the model. Default: identity. */
+        overwriteSystemInstruction?: (current: string) => string;
+        interceptors?: {
+            /**
+             * Asynchronous authorization, approval, validation, or
+             * input-rewriting hook, awaited before every tool call. A hook that
+             * throws, rejects or returns anything but a decision denies the
+             * call (fail closed). Default: allow.
+             */
+            onToolCall?: (context: ToolCallContext) => Promise<InterceptorDecision> | InterceptorDecision;
+        };
+        /** Maximum execution time of one run in milliseconds, time awaiting tools included. Default 30000. */
+        timeout?: number;
+        /** Sandbox memory limit in megabytes. Default 128. */
+        memoryLimit?: number;
+        /** Returns `true` to expose a tool or `false` to hide it (from search, `tools.*` and `tool_call`). Default: include all. */
+        toolFilter?: (tool: ToolDefinition) => boolean;
+        /** Maximum number of tool calls of one run. Default 1000. */
+        maxToolCalls?: number;
+        /** Budget, in characters, of the model-visible output of one run (result and logs); more is truncated with a visible marker. Default 20000, at least 100. */
+        maxResultChars?: number;
+        /** Tools registered when the instance is created. */
+        tools?: ToolDefinition[];
+    }
+
+    /** What a tool's `execute` receives besides its input. */
+    interface ToolExecuteOptions {
+        /** The opaque caller state of the run that made this call (`execute(args, { context })`). */
+        context: unknown;
+        /** Aborted when that run is aborted, times out or ends. */
+        signal: AbortSignal;
+    }
+
+    /** Hints about a tool's behaviour (the Model Context Protocol's tool annotations). */
+    interface ToolAnnotations {
+        title?: string;
+        readOnlyHint?: boolean;
+        destructiveHint?: boolean;
+        idempotentHint?: boolean;
+        openWorldHint?: boolean;
+        [key: string]: unknown;
+    }
+
+    /** A page tool that sandbox code can call. */
+    interface ToolDefinition<Input = any, Output = unknown> {
+        /** Unique; 1..128 characters of `[A-Za-z0-9_$.-]`; dots make namespaces (`orders.search`). */
+        name: string;
+        description?: string;
+        /** JSON Schema of the input; calls are checked against it. */
+        inputSchema?: JsonSchema;
+        /** JSON Schema of the output; used for the tool's TypeScript signature. */
+        outputSchema?: JsonSchema;
+        annotations?: ToolAnnotations;
+        /**
+         * Runs the tool. May return a value or a promise. The value reaches the
+         * sandbox as a structured copy (JSON data, `Date` as ISO string,
+         * `undefined` as absent); a thrown error reaches it with the same message.
+         */
+        execute(input: Input, options: ToolExecuteOptions): Output | Promise<Output>;
+    }
+
+    /** What `interceptors.onToolCall` sees of one call. */
+    interface ToolCallContext {
+        tool: ToolDefinition;
+        /** The input the sandbox code passed. */
+        input: any;
+        /** The `context` of the `execute(args, { context })` run that made the call. */
+        callContext: unknown;
+    }
+
+    /** `{ allowed: true }` keeps the input, `{ allowed: true, input }` replaces it, `{ allowed: false, reason }` denies the call. */
+    type InterceptorDecision = { allowed: true; input?: unknown } | { allowed: false; reason: string };
+
+    interface CreateSessionOptions {
+        /** Tools visible to this session only, besides the instance's. */
+        tools?: ToolDefinition[];
+    }
+
+    interface API {
+        /** Adds a tool; returns a function that removes it. Throws a `TypeError` for a duplicate or invalid name or a missing `execute`. */
+        registerTool(tool: ToolDefinition): () => void;
+        /** Adds tools (all or none); returns a function that removes them. */
+        registerTools(tools: ToolDefinition[]): () => void;
+        /** The registered tools that pass `toolFilter`. */
+        listTools(): ToolDefinition[];
+        createSession(options?: CreateSessionOptions): Session;
+        /** Frees the engine; later calls throw or reject with a clear error. */
+        dispose(): void;
+    }
+
+    interface Session {
+        /** `[searchTools, executeCode]`, ready to hand to an LLM SDK. */
+        getLlmTools(): LlmTool[];
+        /** The built-in instructions for the model, after `overwriteSystemInstruction`. */
+        getSystemInstruction(): string;
+        dispose(): void;
+    }
+
+    /** The input of the `executeCode` LLM tool. */
+    interface ExecuteCodeArgs {
+        /** JavaScript: the body of an async function. */
+        code: string;
+        /** One sentence on what the code does and why. */
+        explanation: string;
+    }
+
+    /** The input of the `searchTools` LLM tool. */
+    interface SearchToolsArgs {
+        query: string;
+        limit?: number;
+    }
+
+    /**
+     * Options of one LLM tool call. `signal`/`context` are Code Mode's names;
+     * `abortSignal`/`experimental_context` (the Vercel AI SDK's tool options)
+     * are accepted too, so the tool's `execute` can be handed to the AI SDK as is.
+     */
+    interface LlmToolExecuteOptions {
+        /** Aborting it stops the run: the promise rejects with the signal's reason and in-flight tool calls are aborted. */
+        signal?: AbortSignal;
+        /** Opaque caller state: reaches `onToolCall` as `callContext` and every tool as `options.context`, never sandbox code. */
+        context?: unknown;
+        /** The Vercel AI SDK's name for `signal`. */
+        abortSignal?: AbortSignal;
+        /** The Vercel AI SDK's name for `context`. */
+        experimental_context?: unknown;
+    }
+
+    /** A tool to hand to an LLM (`searchTools` or `executeCode`). */
+    interface LlmTool {
+        readonly name: "searchTools" | "executeCode";
+        /** For `executeCode`, the system instruction (so passing only the tools still instructs the model). */
+        readonly description: string;
+        /**
+         * JSON Schema of the arguments. It also carries the Vercel AI SDK's
+         * schema markers as non-enumerable properties, so the AI SDK accepts
+         * it without `jsonSchema()`; `JSON.stringify` sees plain JSON Schema.
+         */
+        readonly inputSchema: { [keyword: string]: any };
+        execute(args: ExecuteCodeArgs, options?: LlmToolExecuteOptions): Promise<ExecuteResult>;
+        execute(args: SearchToolsArgs, options?: LlmToolExecuteOptions): Promise<SearchToolsResult>;
+        execute(args: ExecuteCodeArgs | SearchToolsArgs, options?: LlmToolExecuteOptions): Promise<ExecuteResult | SearchToolsResult>;
+    }
+
+    type ErrorCode = "SYNTAX" | "RUNTIME" | "TIMEOUT" | "MEMORY_LIMIT" | "TOOL_LIMIT" | "RESULT_NOT_SERIALIZABLE";
+
+    interface ExecuteError {
+        name: string;
+        message: string;
+        code: ErrorCode;
+        /** 1-based line in the model's code. */
+        line?: number;
+        /** 1-based column in the model's code. */
+        column?: number;
+        stack?: string;
+    }
+
+    interface LogEntry {
+        level: "log" | "info" | "warn" | "error" | "debug";
+        message: string;
+    }
+
+    interface ToolCallRecord {
+        name: string;
+        /** False when the interceptor denied the call. */
+        allowed: boolean;
+        ok: boolean;
+        durationMs: number;
+        /** Why the call was denied or failed. */
+        reason?: string;
+    }
+
+    interface ExecuteSuccess {
+        ok: true;
+        /** The value the code returned (absent for `undefined`). */
+        result?: JsonValue;
+        logs: LogEntry[];
+        toolCalls: ToolCallRecord[];
+        durationMs: number;
+    }
+
+    interface ExecuteFailure {
+        ok: false;
+        error: ExecuteError;
+        logs: LogEntry[];
+        toolCalls: ToolCallRecord[];
+        durationMs: number;
+    }
+
+    /** What `executeCode` resolves with. Errors of the code never reject. */
+    type ExecuteResult = ExecuteSuccess | ExecuteFailure;
+
+    /** One match of `searchTools` / `tool_search`, best first. */
+    interface SearchToolsHit {
+        name: string;
+        description: string;
+        /** A TypeScript declaration generated from the tool's schemas. */
+        signature: string;
+    }
+
+    type SearchToolsResult = SearchToolsHit[];
+}
+
+declare global {
+    /** Defined by the classic-script build (`code-mode.global.js`). */
+    var IoCodeModeFactory: (config: IoCodeMode.Config) => Promise<IoCodeMode.API>;
+}

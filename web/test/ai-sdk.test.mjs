@@ -1,0 +1,234 @@
+// A real client: the Vercel AI SDK (ai@6) drives the LLM tools through
+// generateText, with a scripted MockLanguageModelV3 that first calls
+// executeCode and then answers from the tool result.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { generateText, jsonSchema, stepCountIs, tool } from "ai";
+import { MockLanguageModelV3 } from "ai/test";
+import { assetPath, loadFactory } from "./helpers.mjs";
+
+let api;
+const pageCalls = [];
+const intercepted = [];
+
+before(async () => {
+    const IoCodeModeFactory = await loadFactory();
+    api = await IoCodeModeFactory({
+        wasmLocation: assetPath,
+        interceptors: {
+            onToolCall: async ({ tool, callContext }) => {
+                intercepted.push({ tool: tool.name, callContext });
+                return { allowed: true };
+            },
+        },
+    });
+    api.registerTool({
+        name: "orders.search",
+        description: "Search orders by status.",
+        inputSchema: {
+            type: "object",
+            properties: { status: { type: "string", enum: ["open", "shipped"] } },
+            required: ["status"],
+        },
+        execute: async ({ status }, { context, signal }) => {
+            pageCalls.push({ status, context, signal });
+            return [
+                { id: "o-1", status, total: 30 },
+                { id: "o-2", status, total: 12 },
+            ];
+        },
+    });
+});
+after(() => api.dispose());
+
+const usage = {
+    inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: 5, text: 5, reasoning: undefined },
+};
+
+function scriptedModel(code) {
+    const prompts = [];
+    const toolDefs = [];
+    const model = new MockLanguageModelV3({
+        doGenerate: async (options) => {
+            prompts.push(options.prompt);
+            toolDefs.push(options.tools);
+            if (prompts.length === 1) {
+                return {
+                    content: [
+                        {
+                            type: "tool-call",
+                            toolCallId: "call-1",
+                            toolName: "executeCode",
+                            input: JSON.stringify({ code, explanation: "Sum the open orders." }),
+                        },
+                    ],
+                    finishReason: { unified: "tool-calls", raw: "tool_calls" },
+                    usage,
+                    warnings: [],
+                };
+            }
+            return {
+                content: [{ type: "text", text: "The open orders total 42." }],
+                finishReason: { unified: "stop", raw: "stop" },
+                usage,
+                warnings: [],
+            };
+        },
+    });
+    return { model, prompts, toolDefs };
+}
+
+function toolResultOf(prompt) {
+    for (const message of prompt) {
+        if (message.role !== "tool") continue;
+        for (const part of message.content) if (part.type === "tool-result") return part;
+    }
+    return undefined;
+}
+
+const CODE = `const orders = await tools.orders.search({ status: "open" });
+console.log("found", orders.length);
+return { total: orders.reduce((s, o) => s + o.total, 0), ids: orders.map((o) => o.id) };`;
+
+test("generateText: tool(llmTool) as is, with experimental_context and abortSignal", async () => {
+    pageCalls.length = 0;
+    intercepted.length = 0;
+    const session = api.createSession();
+    const [searchTools, executeCode] = session.getLlmTools();
+    const { model, prompts, toolDefs } = scriptedModel(CODE);
+    const requestMetadata = { user: "alice", tenant: "acme" };
+    const controller = new AbortController();
+
+    const result = await generateText({
+        model,
+        system: session.getSystemInstruction(),
+        prompt: "What is the total of the open orders?",
+        tools: { searchTools: tool(searchTools), executeCode: tool(executeCode) },
+        stopWhen: stepCountIs(3),
+        experimental_context: requestMetadata,
+        abortSignal: controller.signal,
+    });
+
+    assert.equal(result.text, "The open orders total 42.");
+    assert.equal(prompts.length, 2);
+
+    // The model was offered both tools, with plain JSON Schema.
+    const offered = Object.fromEntries(toolDefs[0].map((t) => [t.name, t]));
+    assert.deepEqual(Object.keys(offered).sort(), ["executeCode", "searchTools"]);
+    assert.deepEqual(offered.executeCode.inputSchema, JSON.parse(JSON.stringify(executeCode.inputSchema)));
+    assert.equal(offered.executeCode.description, executeCode.description);
+
+    // The tool result reached the model's next prompt.
+    const part = toolResultOf(prompts[1]);
+    assert.ok(part, "the second prompt carries the tool result");
+    assert.equal(part.toolCallId, "call-1");
+    assert.equal(part.toolName, "executeCode");
+    assert.equal(part.output.type, "json");
+    assert.equal(part.output.value.ok, true, JSON.stringify(part.output.value));
+    assert.deepEqual(part.output.value.result, { total: 42, ids: ["o-1", "o-2"] });
+    assert.deepEqual(part.output.value.logs, [{ level: "log", message: "found 2" }]);
+
+    // The AI SDK's experimental_context reached the page tool and onToolCall;
+    // its abortSignal is the run's signal (the tool got a live, unaborted one).
+    assert.equal(pageCalls.length, 1);
+    assert.equal(pageCalls[0].context, requestMetadata);
+    assert.equal(pageCalls[0].signal.aborted, false);
+    assert.deepEqual(intercepted, [{ tool: "orders.search", callContext: requestMetadata }]);
+
+    // The steps record the call too.
+    const toolResults = result.steps.flatMap((s) => s.toolResults);
+    assert.equal(toolResults.length, 1);
+    assert.equal(toolResults[0].output.ok, true);
+});
+
+test("generateText: the raw LLM tools as the tool set, and jsonSchema() wrapping also works", async () => {
+    pageCalls.length = 0;
+    const session = api.createSession();
+    const llm = session.getLlmTools();
+    const executeCode = llm.find((t) => t.name === "executeCode");
+
+    // 1. The raw objects, keyed by name.
+    {
+        const { model, prompts } = scriptedModel(CODE);
+        const result = await generateText({
+            model,
+            prompt: "Total?",
+            tools: Object.fromEntries(llm.map((t) => [t.name, t])),
+            stopWhen: stepCountIs(3),
+            experimental_context: { via: "raw" },
+        });
+        assert.equal(result.text, "The open orders total 42.");
+        assert.deepEqual(toolResultOf(prompts[1]).output.value.result.total, 42);
+        assert.deepEqual(pageCalls.at(-1).context, { via: "raw" });
+    }
+
+    // 2. A TypeScript-style wrapper: jsonSchema(inputSchema) and a custom execute.
+    {
+        const { model, prompts } = scriptedModel(CODE);
+        await generateText({
+            model,
+            prompt: "Total?",
+            tools: {
+                executeCode: tool({
+                    description: executeCode.description,
+                    inputSchema: jsonSchema(executeCode.inputSchema),
+                    execute: (args, { abortSignal, experimental_context }) =>
+                        executeCode.execute(args, { signal: abortSignal, context: experimental_context }),
+                }),
+            },
+            stopWhen: stepCountIs(3),
+            experimental_context: { via: "wrapper" },
+        });
+        assert.deepEqual(toolResultOf(prompts[1]).output.value.result.total, 42);
+        assert.deepEqual(pageCalls.at(-1).context, { via: "wrapper" });
+    }
+});
+
+test("generateText: a failing run is a normal tool result the model can read", async () => {
+    const session = api.createSession();
+    const { model, prompts } = scriptedModel("const x = ;");
+    await generateText({
+        model,
+        prompt: "Total?",
+        tools: { executeCode: tool(session.getLlmTools()[1]) },
+        stopWhen: stepCountIs(3),
+    });
+    const part = toolResultOf(prompts[1]);
+    assert.equal(part.output.type, "json");
+    assert.equal(part.output.value.ok, false);
+    assert.equal(part.output.value.error.code, "SYNTAX");
+});
+
+test("generateText: aborting the AI SDK's abortSignal aborts the run", async () => {
+    const session = api.createSession();
+    let started;
+    const startedP = new Promise((r) => (started = r));
+    const unregister = api.registerTool({
+        name: "slow.op",
+        execute: (input, { signal }) =>
+            new Promise((resolve, reject) => {
+                started(signal);
+                signal.addEventListener("abort", () => reject(signal.reason));
+            }),
+    });
+    try {
+        const { model } = scriptedModel("return await tools.slow.op({})");
+        const controller = new AbortController();
+        const p = generateText({
+            model,
+            prompt: "Go",
+            tools: { executeCode: tool(session.getLlmTools()[1]) },
+            stopWhen: stepCountIs(3),
+            abortSignal: controller.signal,
+        });
+        const toolSignal = await startedP;
+        const reason = new Error("user cancelled");
+        controller.abort(reason);
+        await assert.rejects(p);
+        for (let i = 0; i < 50 && !toolSignal.aborted; i++) await new Promise((r) => setTimeout(r, 10));
+        assert.equal(toolSignal.aborted, true, "the page tool's signal was aborted");
+    } finally {
+        unregister();
+    }
+});

@@ -1,0 +1,232 @@
+// Configuration errors, loading the QuickJS asset (path, file: URL, HTTP),
+// and what the loader leaves (or must not leave) on the global object.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
+import { assetBytes, assetPath, assetURL, loadFactory, root, serve } from "./helpers.mjs";
+
+let IoCodeModeFactory;
+before(async () => {
+    IoCodeModeFactory = await loadFactory();
+});
+
+async function smoke(api) {
+    try {
+        const session = api.createSession();
+        const executeCode = session.getLlmTools().find((t) => t.name === "executeCode");
+        const r = await executeCode.execute({ code: "return [1, 2, 3].map((x) => x * 2)", explanation: "smoke" });
+        assert.deepEqual(r.result, [2, 4, 6], JSON.stringify(r));
+    } finally {
+        api.dispose();
+    }
+}
+
+describe("config errors reject with a TypeError naming the field", () => {
+    const cases = [
+        ["no config", undefined, /^config: expected an object/],
+        ["null config", null, /^config: expected an object/],
+        ["a string config", "x", /^config: expected an object/],
+        ["missing wasmLocation", {}, /config\.wasmLocation: expected/],
+        ["empty wasmLocation", { wasmLocation: "" }, /config\.wasmLocation: expected/],
+        ["numeric wasmLocation", { wasmLocation: 5 }, /config\.wasmLocation: expected/],
+        ["timeout: -1", { wasmLocation: assetPath, timeout: -1 }, /config\.timeout: expected/],
+        ["timeout: NaN", { wasmLocation: assetPath, timeout: NaN }, /config\.timeout: expected/],
+        ["timeout: '1000'", { wasmLocation: assetPath, timeout: "1000" }, /config\.timeout: expected/],
+        ['memoryLimit: "x"', { wasmLocation: assetPath, memoryLimit: "x" }, /config\.memoryLimit: expected/],
+        ["memoryLimit: 0", { wasmLocation: assetPath, memoryLimit: 0 }, /config\.memoryLimit: expected/],
+        ["toolFilter: 5", { wasmLocation: assetPath, toolFilter: 5 }, /config\.toolFilter: expected a function/],
+        ["interceptors: 5", { wasmLocation: assetPath, interceptors: 5 }, /config\.interceptors: expected/],
+        [
+            "interceptors.onToolCall: 5",
+            { wasmLocation: assetPath, interceptors: { onToolCall: 5 } },
+            /config\.interceptors\.onToolCall: expected a function/,
+        ],
+        [
+            "overwriteSystemInstruction: 'text'",
+            { wasmLocation: assetPath, overwriteSystemInstruction: "text" },
+            /config\.overwriteSystemInstruction: expected a function/,
+        ],
+        ["maxToolCalls: 0", { wasmLocation: assetPath, maxToolCalls: 0 }, /config\.maxToolCalls: expected/],
+        ["maxResultChars: 1.5", { wasmLocation: assetPath, maxResultChars: 1.5 }, /config\.maxResultChars: expected/],
+        ["tools: 5", { wasmLocation: assetPath, tools: 5 }, /config\.tools: expected/],
+        ["tools without execute", { wasmLocation: assetPath, tools: [{ name: "a" }] }, /config\.tools\[0\]\.execute: expected a function/],
+    ];
+    for (const [name, config, message] of cases) {
+        test(name, async () => {
+            await assert.rejects(IoCodeModeFactory(config), (err) => {
+                assert.ok(err instanceof TypeError, `expected a TypeError, got ${err && err.name}: ${err && err.message}`);
+                assert.match(err.message, message);
+                return true;
+            });
+        });
+    }
+
+    test("a valid config with every option works", async () => {
+        const api = await IoCodeModeFactory({
+            wasmLocation: assetPath,
+            timeout: 5000,
+            memoryLimit: 64,
+            maxToolCalls: 10,
+            maxResultChars: 5000,
+            toolFilter: () => true,
+            overwriteSystemInstruction: (s) => s,
+            interceptors: { onToolCall: async () => ({ allowed: true }) },
+            tools: [{ name: "echo", execute: (x) => x }],
+        });
+        assert.deepEqual(api.listTools().map((t) => t.name), ["echo"]);
+        await smoke(api);
+    });
+});
+
+describe("the QuickJS asset", () => {
+    let dir;
+    before(() => {
+        dir = mkdtempSync(join(tmpdir(), "code-mode-test-"));
+        writeFileSync(join(dir, "not-wasm.wasm"), "<html>this is not WebAssembly</html>");
+        // A valid WebAssembly module that is not the QuickJS asset.
+        writeFileSync(join(dir, "empty.wasm"), Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
+    });
+
+    const assetError = (location, cause) => (err) => {
+        assert.ok(err instanceof Error, String(err));
+        assert.ok(!(err instanceof TypeError), `not a TypeError: ${err.message}`);
+        assert.ok(err.message.includes(location), `the message names the location: ${err.message}`);
+        if (cause) assert.match(err.message, cause);
+        return true;
+    };
+
+    test("loads from an absolute path", async () => smoke(await IoCodeModeFactory({ wasmLocation: assetPath })));
+
+    test("loads from a path relative to the working directory", async () => {
+        const rel = relative(process.cwd(), assetPath);
+        assert.ok(!rel.startsWith("/"));
+        await smoke(await IoCodeModeFactory({ wasmLocation: rel }));
+    });
+
+    test("loads from a file: URL", async () => smoke(await IoCodeModeFactory({ wasmLocation: assetURL })));
+
+    test("a missing file rejects with an Error naming the location", async () => {
+        const loc = join(dir, "missing.wasm");
+        await assert.rejects(IoCodeModeFactory({ wasmLocation: loc }), assetError(loc, /Cannot load the QuickJS asset from .*ENOENT/));
+        const url = pathToFileURL(loc).href;
+        await assert.rejects(IoCodeModeFactory({ wasmLocation: url }), assetError(url, /ENOENT/));
+    });
+
+    test("a file that is not WebAssembly rejects", async () => {
+        const loc = join(dir, "not-wasm.wasm");
+        await assert.rejects(IoCodeModeFactory({ wasmLocation: loc }), assetError(loc, /Cannot load the QuickJS asset/));
+    });
+
+    test("another WebAssembly module rejects with a clear error", async () => {
+        const loc = join(dir, "empty.wasm");
+        await assert.rejects(IoCodeModeFactory({ wasmLocation: loc }), assetError(loc, /QuickJS asset/));
+    });
+
+    test("a bad asset creates nothing, and the core still works afterwards", async () => {
+        await assert.rejects(IoCodeModeFactory({ wasmLocation: join(dir, "empty.wasm") }));
+        await smoke(await IoCodeModeFactory({ wasmLocation: assetPath }));
+    });
+
+    describe("over HTTP from 127.0.0.1", () => {
+        let server;
+        before(async () => {
+            const bytes = assetBytes();
+            server = await serve({
+                "/wasm/typed.wasm": { body: bytes, type: "application/wasm" },
+                "/wasm/typed-charset.wasm": { body: bytes, type: "application/wasm; charset=binary" },
+                "/wasm/untyped.wasm": { body: bytes, type: "application/octet-stream" },
+                "/wasm/html.wasm": { body: "<html>oops</html>", type: "text/html" },
+                "/wasm/gone.wasm": 404,
+                "/wasm/broken.wasm": 500,
+            });
+        });
+        after(() => server.close());
+
+        test("served as application/wasm (streaming compile)", async () => {
+            await smoke(await IoCodeModeFactory({ wasmLocation: `${server.url}/wasm/typed.wasm` }));
+            await smoke(await IoCodeModeFactory({ wasmLocation: `${server.url}/wasm/typed-charset.wasm` }));
+        });
+
+        test("served with another MIME type (ArrayBuffer fallback)", async () => {
+            await smoke(await IoCodeModeFactory({ wasmLocation: `${server.url}/wasm/untyped.wasm` }));
+        });
+
+        test("404 and 500 reject with the location and the status", async () => {
+            const gone = `${server.url}/wasm/gone.wasm`;
+            await assert.rejects(IoCodeModeFactory({ wasmLocation: gone }), assetError(gone, /404/));
+            const broken = `${server.url}/wasm/broken.wasm`;
+            await assert.rejects(IoCodeModeFactory({ wasmLocation: broken }), assetError(broken, /500/));
+        });
+
+        test("an HTML page instead of the asset rejects", async () => {
+            const html = `${server.url}/wasm/html.wasm`;
+            await assert.rejects(IoCodeModeFactory({ wasmLocation: html }), assetError(html));
+        });
+
+        test("a network error rejects with the location", async () => {
+            const closed = await serve({});
+            const url = `${closed.url}/x.wasm`;
+            await closed.close();
+            await assert.rejects(IoCodeModeFactory({ wasmLocation: url }), assetError(url, /Cannot load the QuickJS asset/));
+        });
+
+        test("the asset is fetched once per factory, never per session or run", async () => {
+            const before = server.hits.filter((p) => p === "/wasm/typed.wasm").length;
+            const api = await IoCodeModeFactory({ wasmLocation: `${server.url}/wasm/typed.wasm` });
+            try {
+                for (let i = 0; i < 3; i++) {
+                    const session = api.createSession();
+                    const executeCode = session.getLlmTools().find((t) => t.name === "executeCode");
+                    for (let j = 0; j < 3; j++) {
+                        const r = await executeCode.execute({ code: `return ${i} + ${j}`, explanation: "x" });
+                        assert.equal(r.result, i + j);
+                    }
+                    session.dispose();
+                }
+            } finally {
+                api.dispose();
+            }
+            assert.equal(server.hits.filter((p) => p === "/wasm/typed.wasm").length - before, 1);
+        });
+    });
+});
+
+describe("the loader", () => {
+    test("leaks no globals (Go, fs, the ready hook)", async () => {
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        api.dispose();
+        for (const name of ["Go", "fs", "path", "__ioCodeModeReady", "IoCodeModeFactory"]) {
+            assert.equal(Object.prototype.hasOwnProperty.call(globalThis, name), false, `globalThis.${name} was set`);
+        }
+    });
+
+    test("factories are independent", async () => {
+        const a = await IoCodeModeFactory({ wasmLocation: assetPath });
+        const b = await IoCodeModeFactory({ wasmLocation: assetPath });
+        a.registerTool({ name: "onlyA", execute: () => 1 });
+        assert.deepEqual(b.listTools(), []);
+        a.dispose();
+        await smoke(b);
+    });
+
+    test("the package root: package.json exports resolve", async () => {
+        const { createRequire } = await import("node:module");
+        const req = createRequire(join(root, "dist", "package.json"));
+        const pkg = req("./package.json");
+        assert.equal(pkg.name, "@interopio/code-mode");
+        assert.equal(pkg.version, "0.0.2");
+        assert.equal(pkg.type, "module");
+        assert.equal(pkg.exports["."].import, "./index.mjs");
+        assert.equal(pkg.exports["."].types, "./index.d.ts");
+        for (const target of Object.values(pkg.exports).flatMap((v) => (typeof v === "string" ? [v] : Object.values(v)))) {
+            assert.ok(
+                (await import("node:fs")).existsSync(join(root, "dist", target)),
+                `exports target ${target} exists`,
+            );
+        }
+        for (const f of pkg.files) assert.ok((await import("node:fs")).existsSync(join(root, "dist", f)), `files entry ${f} exists`);
+    });
+});

@@ -1,0 +1,74 @@
+// Shared helpers of the node:test suites. They run against the built
+// package in dist/ (`make build` first).
+import { existsSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const dist = join(root, "dist");
+export const indexURL = pathToFileURL(join(dist, "index.mjs")).href;
+export const assetPath = join(dist, "emscripten-module.wasm");
+export const assetURL = pathToFileURL(assetPath).href;
+export const coreWasmPath = join(dist, "code-mode.wasm");
+
+for (const f of [join(dist, "index.mjs"), assetPath, coreWasmPath]) {
+    if (!existsSync(f)) throw new Error(`${f} is missing: run \`make build\` first`);
+}
+
+/** The package's IoCodeModeFactory, imported from dist/index.mjs. */
+export async function loadFactory() {
+    return (await import(indexURL)).IoCodeModeFactory;
+}
+
+/** A tool definition with defaults. */
+export function tool(name, execute, extra = {}) {
+    return { name, description: `The ${name} tool.`, inputSchema: { type: "object" }, execute, ...extra };
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The executeCode and searchTools LLM tools of a session. */
+export function llmTools(session) {
+    const list = session.getLlmTools();
+    return {
+        executeCode: list.find((t) => t.name === "executeCode"),
+        searchTools: list.find((t) => t.name === "searchTools"),
+    };
+}
+
+/** Runs code through a session's executeCode. */
+export function run(session, code, options) {
+    return llmTools(session).executeCode.execute({ code, explanation: "test" }, options);
+}
+
+/**
+ * Starts an HTTP server on 127.0.0.1 serving `routes` (path -> {body, type}
+ * or a status number). Returns {url, close, hits}.
+ */
+export async function serve(routes) {
+    const hits = [];
+    const server = createServer((req, res) => {
+        const path = new URL(req.url, "http://x").pathname;
+        hits.push(path);
+        const route = routes[path];
+        if (route === undefined || typeof route === "number") {
+            res.writeHead(typeof route === "number" ? route : 404, { "content-type": "text/plain" });
+            res.end("not found");
+            return;
+        }
+        const headers = {};
+        if (route.type) headers["content-type"] = route.type;
+        res.writeHead(200, headers);
+        res.end(route.body);
+    });
+    await new Promise((r) => server.listen(0, "127.0.0.1", r));
+    const { port } = server.address();
+    return {
+        url: `http://127.0.0.1:${port}`,
+        hits,
+        close: () => new Promise((r) => server.close(r)),
+    };
+}
+
+export const assetBytes = () => readFileSync(assetPath);

@@ -1,0 +1,446 @@
+// executeCode runs: per-run context and signal, abort, limits, the result's
+// shape, truncation, instructions and dispose.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { assetPath, llmTools, loadFactory, run, sleep, tool } from "./helpers.mjs";
+
+let IoCodeModeFactory;
+before(async () => {
+    IoCodeModeFactory = await loadFactory();
+});
+
+describe("context and signal belong to one run", () => {
+    let api;
+    let session;
+    const intercepted = [];
+    before(async () => {
+        api = await IoCodeModeFactory({
+            wasmLocation: assetPath,
+            interceptors: {
+                onToolCall: async ({ callContext }) => {
+                    intercepted.push(callContext);
+                    await sleep(Math.random() * 5);
+                    return { allowed: true };
+                },
+            },
+            tools: [
+                tool("ctx.echo", async (input, options) => {
+                    assert.ok(options.signal instanceof AbortSignal);
+                    await sleep(Math.random() * 20);
+                    return { context: options.context, input };
+                }),
+            ],
+        });
+        session = api.createSession();
+    });
+    after(() => api.dispose());
+
+    test("20 overlapping runs of one session: each tool sees its own run's context", async () => {
+        const contexts = Array.from({ length: 20 }, (_, i) => ({ run: i, token: `t-${i}` }));
+        const results = await Promise.all(
+            contexts.map((context, i) =>
+                run(
+                    session,
+                    `const a = await tools.ctx.echo({ i: ${i} });
+                     const [b, c] = await Promise.all([tools.ctx.echo({ i: ${i} }), tool_call("ctx.echo", { i: ${i} })]);
+                     return [a, b, c];`,
+                    { context, signal: new AbortController().signal },
+                ),
+            ),
+        );
+        results.forEach((r, i) => {
+            assert.equal(r.ok, true, JSON.stringify(r));
+            for (const echo of r.result) {
+                assert.deepEqual(echo.input, { i });
+                assert.deepEqual(echo.context, contexts[i], `run ${i} saw another run's context`);
+            }
+        });
+        assert.equal(intercepted.length, 60);
+        for (const c of intercepted) assert.ok(contexts.includes(c), "onToolCall got the context object itself");
+    });
+
+    test("no context: tools see undefined, and the sandbox cannot forge one", async () => {
+        const r = await run(session, "return await tools.ctx.echo({ context: 'forged' })");
+        assert.equal(r.ok, true, JSON.stringify(r));
+        assert.equal(r.result.context, undefined);
+        assert.deepEqual(r.result.input, { context: "forged" });
+    });
+
+    test("the AI SDK's option names (abortSignal, experimental_context) work too", async () => {
+        const context = { via: "experimental_context" };
+        const r = await llmTools(session).executeCode.execute(
+            { code: "return await tools.ctx.echo({})", explanation: "x" },
+            { abortSignal: new AbortController().signal, experimental_context: context, toolCallId: "call-1", messages: [] },
+        );
+        assert.equal(r.ok, true, JSON.stringify(r));
+        assert.deepEqual(r.result.context, context);
+    });
+
+    test("a bad options.signal is a TypeError", async () => {
+        await assert.rejects(
+            llmTools(session).executeCode.execute({ code: "return 1", explanation: "x" }, { signal: "nope" }),
+            TypeError,
+        );
+    });
+});
+
+describe("abort", () => {
+    let api;
+    let session;
+    const toolSignals = [];
+    let started;
+    before(async () => {
+        api = await IoCodeModeFactory({
+            wasmLocation: assetPath,
+            tools: [
+                tool("slow.wait", (input, { signal }) => {
+                    toolSignals.push(signal);
+                    started?.();
+                    return new Promise((resolve) => setTimeout(() => resolve("late"), 60_000).unref());
+                }),
+            ],
+        });
+        session = api.createSession();
+    });
+    after(() => api.dispose());
+
+    test("aborting rejects with the signal's reason and aborts in-flight tool signals", async () => {
+        toolSignals.length = 0;
+        const controller = new AbortController();
+        const bothStarted = new Promise((resolve) => {
+            let n = 0;
+            started = () => ++n === 2 && resolve();
+        });
+        const p = run(session, "return await Promise.all([tools.slow.wait({}), tools.slow.wait({})])", { signal: controller.signal });
+        await bothStarted;
+        const reason = new Error("user pressed stop");
+        reason.name = "AbortError";
+        const t0 = Date.now();
+        controller.abort(reason);
+        await assert.rejects(p, (err) => err === reason);
+        assert.ok(Date.now() - t0 < 1000);
+        assert.equal(toolSignals.length, 2);
+        // The core cancels the run; the tools' signals follow.
+        for (let i = 0; i < 50 && !toolSignals.every((s) => s.aborted); i++) await sleep(10);
+        assert.ok(toolSignals.every((s) => s.aborted), "every in-flight tool call's signal is aborted");
+        // The session still works.
+        const r = await run(session, "return 'after abort'");
+        assert.equal(r.result, "after abort");
+    });
+
+    test("abort() without a reason rejects with an AbortError", async () => {
+        const controller = new AbortController();
+        const p = run(session, "await tools.slow.wait({})", { signal: controller.signal });
+        await sleep(50);
+        controller.abort();
+        await assert.rejects(p, (err) => err.name === "AbortError");
+    });
+
+    test("an already aborted signal rejects at once and runs nothing", async () => {
+        toolSignals.length = 0;
+        const reason = new Error("too late");
+        await assert.rejects(run(session, "await tools.slow.wait({})", { signal: AbortSignal.abort(reason) }), (err) => err === reason);
+        await sleep(20);
+        assert.equal(toolSignals.length, 0);
+    });
+
+    // A run that never awaits holds the JavaScript thread (nothing can call
+    // abort() meanwhile): there `timeout` is the bound. A run that awaits
+    // between bursts of work is stopped by abort at once.
+    test("a looping run that awaits tools is stopped by abort", async () => {
+        const unregister = api.registerTool(tool("tick", () => sleep(1).then(() => 1)));
+        try {
+            const s = api.createSession();
+            const controller = new AbortController();
+            setTimeout(() => controller.abort(new Error("stop looping")), 100);
+            const t0 = Date.now();
+            await assert.rejects(run(s, "let n = 0; while (true) { n += await tools.tick({}); }", { signal: controller.signal }), /stop looping/);
+            assert.ok(Date.now() - t0 < 2000);
+            assert.equal((await run(s, "return 1")).result, 1);
+        } finally {
+            unregister();
+        }
+    });
+});
+
+describe("limits", () => {
+    test("timeout stops a CPU loop; the next run works", async () => {
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, timeout: 300 });
+        try {
+            const session = api.createSession();
+            const t0 = Date.now();
+            const r = await run(session, "let i = 0; while (true) { i++ }");
+            const elapsed = Date.now() - t0;
+            assert.equal(r.ok, false);
+            assert.equal(r.error.code, "TIMEOUT");
+            assert.ok(elapsed >= 250 && elapsed < 3000, `${elapsed} ms`);
+            assert.equal((await run(session, "return 'fine'")).result, "fine");
+        } finally {
+            api.dispose();
+        }
+    });
+
+    test("timeout counts time spent awaiting tools", async () => {
+        const api = await IoCodeModeFactory({
+            wasmLocation: assetPath,
+            timeout: 300,
+            tools: [tool("nap", () => sleep(120).then(() => "ok"))],
+        });
+        try {
+            const session = api.createSession();
+            const r = await run(session, "for (let i = 0; i < 10; i++) await tools.nap({}); return 'done'");
+            assert.equal(r.ok, false);
+            assert.equal(r.error.code, "TIMEOUT");
+            assert.ok(r.toolCalls.length >= 2 && r.toolCalls.length <= 4, JSON.stringify(r.toolCalls));
+        } finally {
+            api.dispose();
+        }
+    });
+
+    test("memoryLimit stops a memory bomb; the page survives and the next run works", async () => {
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, memoryLimit: 32 });
+        try {
+            const session = api.createSession();
+            const r = await run(session, "const a = []; while (true) a.push('x'.repeat(1 << 20) + a.length);");
+            assert.equal(r.ok, false);
+            assert.equal(r.error.code, "MEMORY_LIMIT", JSON.stringify(r.error));
+            const r2 = await run(session, "const a = []; for (let i = 0; i < 1000; i++) a.push({ i }); return a.length");
+            assert.equal(r2.result, 1000);
+            // A bomb of many small objects too.
+            const r3 = await run(session, "const a = []; while (true) a.push({ n: a.length, s: 'y' + a.length });");
+            assert.equal(r3.error.code, "MEMORY_LIMIT", JSON.stringify(r3.error));
+            assert.equal((await run(session, "return 2 + 2")).result, 4);
+        } finally {
+            api.dispose();
+        }
+    });
+
+    test("maxToolCalls ends the run with TOOL_LIMIT", async () => {
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, maxToolCalls: 3, tools: [tool("tick", () => 1)] });
+        try {
+            const session = api.createSession();
+            const r = await run(session, "let n = 0; for (let i = 0; i < 10; i++) n += await tools.tick({}); return n");
+            assert.equal(r.ok, false);
+            assert.equal(r.error.code, "TOOL_LIMIT");
+            assert.equal(r.toolCalls.filter((c) => c.ok).length, 3);
+            assert.equal((await run(session, "return await tools.tick({})")).result, 1);
+        } finally {
+            api.dispose();
+        }
+    });
+
+    test("maxResultChars truncates the result with a visible marker", async () => {
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, maxResultChars: 1000 });
+        try {
+            const session = api.createSession();
+            const r = await run(session, "return 'x'.repeat(50000)");
+            assert.equal(r.ok, true);
+            const text = JSON.stringify(r.result);
+            assert.ok(text.length <= 1200, `the result is ${text.length} characters`);
+            assert.match(text, /truncated/i);
+            const small = await run(session, "return 'x'.repeat(100)");
+            assert.equal(small.result, "x".repeat(100), "a result within budget is untouched");
+            const logs = await run(session, "for (let i = 0; i < 1000; i++) console.log('line ' + i + ' ' + 'y'.repeat(50)); return 1");
+            const logText = logs.logs.map((l) => l.message).join("\n");
+            assert.ok(logText.length <= 1200, `logs are ${logText.length} characters`);
+            assert.match(logText, /dropped|truncated|…/i, "dropped logs are marked");
+        } finally {
+            api.dispose();
+        }
+    });
+});
+
+describe("the result", () => {
+    let api;
+    let session;
+    before(async () => {
+        api = await IoCodeModeFactory({ wasmLocation: assetPath, tools: [tool("num.double", (i) => i.n * 2), tool("num.fail", () => { throw new Error("nope") })] });
+        session = api.createSession();
+    });
+    after(() => api.dispose());
+
+    test("success: ok, result, logs, toolCalls, durationMs", async () => {
+        const r = await run(
+            session,
+            `console.log("hello", { a: 1 }, [1, 2]);
+             console.info("info"); console.warn("warn"); console.error("error"); console.debug("debug");
+             const d = await tools.num.double({ n: 21 });
+             try { await tools.num.fail({}) } catch {}
+             return { d };`,
+        );
+        assert.deepEqual(Object.keys(r).sort(), ["durationMs", "logs", "ok", "result", "toolCalls"]);
+        assert.equal(r.ok, true);
+        assert.deepEqual(r.result, { d: 42 });
+        assert.deepEqual(r.logs, [
+            { level: "log", message: 'hello {"a":1} [1,2]' },
+            { level: "info", message: "info" },
+            { level: "warn", message: "warn" },
+            { level: "error", message: "error" },
+            { level: "debug", message: "debug" },
+        ]);
+        assert.equal(r.toolCalls.length, 2);
+        assert.deepEqual(Object.keys(r.toolCalls[0]).sort(), ["allowed", "durationMs", "name", "ok"]);
+        assert.deepEqual([r.toolCalls[0].name, r.toolCalls[0].allowed, r.toolCalls[0].ok], ["num.double", true, true]);
+        assert.deepEqual([r.toolCalls[1].name, r.toolCalls[1].allowed, r.toolCalls[1].ok], ["num.fail", true, false]);
+        assert.equal(typeof r.toolCalls[1].reason, "string");
+        assert.equal(typeof r.durationMs, "number");
+        assert.ok(r.durationMs >= 0);
+        assert.deepEqual(JSON.parse(JSON.stringify(r)), r, "the result is JSON data");
+    });
+
+    test("return undefined / null / primitives", async () => {
+        assert.equal("result" in (await run(session, "return undefined")), false);
+        assert.equal((await run(session, "return null")).result, null);
+        assert.equal((await run(session, "return 'a'")).result, "a");
+        assert.equal((await run(session, "return 1.5")).result, 1.5);
+        assert.equal((await run(session, "1 + 1")).ok, true);
+    });
+
+    test("SYNTAX errors point into the model's code", async () => {
+        const r = await run(session, "const a = 1;\nconst b = ;\nreturn a");
+        assert.equal(r.ok, false);
+        assert.deepEqual(Object.keys(r).sort(), ["durationMs", "error", "logs", "ok", "toolCalls"]);
+        assert.equal(r.error.code, "SYNTAX");
+        assert.equal(r.error.name, "SyntaxError");
+        assert.equal(r.error.line, 2);
+        assert.equal(typeof r.error.column, "number");
+    });
+
+    test("RUNTIME errors carry name, message, line and column", async () => {
+        const r = await run(session, "const x = 1;\n\n  null.boom;");
+        assert.equal(r.ok, false);
+        assert.equal(r.error.code, "RUNTIME");
+        assert.equal(r.error.name, "TypeError");
+        assert.equal(r.error.line, 3);
+        assert.ok(r.error.column >= 1);
+        const thrown = await run(session, "console.log('before');\nthrow new RangeError('out of range');");
+        assert.deepEqual([thrown.error.name, thrown.error.message, thrown.error.code, thrown.error.line], ["RangeError", "out of range", "RUNTIME", 2]);
+        assert.deepEqual(thrown.logs, [{ level: "log", message: "before" }], "logs before the error are kept");
+    });
+
+    test("RESULT_NOT_SERIALIZABLE for a circular result", async () => {
+        const r = await run(session, "const a = {}; a.self = a; return a;");
+        assert.equal(r.ok, false);
+        assert.equal(r.error.code, "RESULT_NOT_SERIALIZABLE");
+    });
+
+    test("sandbox code sees no host objects", async () => {
+        const r = await run(
+            session,
+            "return [typeof process, typeof require, typeof fetch, typeof setTimeout, typeof document, typeof WebAssembly, typeof Go, typeof fs]",
+        );
+        assert.deepEqual(r.result, Array(8).fill("undefined"));
+    });
+
+    test("searchTools: {name, description, signature}, best first", async () => {
+        const hits = await llmTools(session).searchTools.execute({ query: "double a number", limit: 1 });
+        assert.equal(hits.length, 1);
+        assert.equal(hits[0].name, "num.double");
+        assert.deepEqual(Object.keys(hits[0]).sort(), ["description", "name", "signature"]);
+        assert.match(hits[0].signature, /double/);
+    });
+
+    test("bad executeCode arguments reject", async () => {
+        const { executeCode } = llmTools(session);
+        await assert.rejects(executeCode.execute({ code: 5, explanation: "x" }));
+    });
+});
+
+describe("instructions and the LLM tools", () => {
+    test("getSystemInstruction and overwriteSystemInstruction", async () => {
+        let seenCurrent;
+        const api = await IoCodeModeFactory({
+            wasmLocation: assetPath,
+            overwriteSystemInstruction: (current) => {
+                seenCurrent = current;
+                return `${current}\n\nAlways answer in French.`;
+            },
+            tools: [tool("weather.today", () => "sunny", { description: "Today's weather." })],
+        });
+        try {
+            const session = api.createSession();
+            const text = session.getSystemInstruction();
+            assert.equal(typeof text, "string");
+            assert.ok(text.endsWith("Always answer in French."));
+            assert.ok(text.startsWith(seenCurrent));
+            assert.match(seenCurrent, /executeCode/);
+            assert.match(seenCurrent, /weather/);
+            const [searchTools, executeCode] = session.getLlmTools();
+            assert.equal(searchTools.name, "searchTools");
+            assert.equal(executeCode.name, "executeCode");
+            assert.match(executeCode.description, /Always answer in French\./, "executeCode's description carries the instructions");
+            assert.equal(typeof searchTools.description, "string");
+            assert.deepEqual(executeCode.inputSchema.required.sort(), ["code", "explanation"]);
+            assert.equal(executeCode.inputSchema.properties.code.type, "string");
+            assert.deepEqual(searchTools.inputSchema.required, ["query"]);
+            // Plain JSON Schema for JSON.stringify, whatever markers the SDKs need.
+            const json = JSON.parse(JSON.stringify(executeCode.inputSchema));
+            assert.deepEqual(Object.keys(json).sort(), Object.keys(executeCode.inputSchema).sort());
+            assert.ok(!("jsonSchema" in json) && !("validate" in json));
+            assert.deepEqual({ ...executeCode.inputSchema }, json);
+        } finally {
+            api.dispose();
+        }
+    });
+
+    test("the default instructions are the identity of overwriteSystemInstruction", async () => {
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        const api2 = await IoCodeModeFactory({ wasmLocation: assetPath, overwriteSystemInstruction: (s) => s });
+        try {
+            assert.equal(api.createSession().getSystemInstruction(), api2.createSession().getSystemInstruction());
+        } finally {
+            api.dispose();
+            api2.dispose();
+        }
+    });
+});
+
+describe("dispose", () => {
+    test("after api.dispose(), every call fails with a clear error", async () => {
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, tools: [tool("a", () => 1)] });
+        const session = api.createSession();
+        const { executeCode, searchTools } = llmTools(session);
+        const unregister = api.registerTool(tool("b", () => 2));
+        api.dispose();
+        api.dispose(); // idempotent
+        const disposed = /disposed/;
+        assert.throws(() => api.registerTool(tool("c", () => 3)), disposed);
+        assert.throws(() => api.registerTools([]), disposed);
+        assert.throws(() => api.listTools(), disposed);
+        assert.throws(() => api.createSession(), disposed);
+        assert.throws(() => session.getLlmTools(), disposed);
+        assert.throws(() => session.getSystemInstruction(), disposed);
+        await assert.rejects(executeCode.execute({ code: "return 1", explanation: "x" }), disposed);
+        await assert.rejects(searchTools.execute({ query: "a" }), disposed);
+        unregister(); // a no-op, not a crash
+        session.dispose();
+    });
+
+    test("after session.dispose(), that session's calls fail; others keep working", async () => {
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        try {
+            const a = api.createSession();
+            const b = api.createSession();
+            const { executeCode } = llmTools(a);
+            a.dispose();
+            await assert.rejects(executeCode.execute({ code: "return 1", explanation: "x" }), /disposed|closed/);
+            assert.throws(() => a.getLlmTools(), /disposed/);
+            assert.equal((await run(b, "return 'b'")).result, "b");
+        } finally {
+            api.dispose();
+        }
+    });
+
+    test("disposing during a run settles the run", async () => {
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, tools: [tool("wait", () => sleep(200).then(() => 1))] });
+        const session = api.createSession();
+        const p = run(session, "return await tools.wait({})");
+        await sleep(50);
+        api.dispose();
+        const outcome = await Promise.race([
+            p.then((r) => ({ settled: "resolved", r }), (e) => ({ settled: "rejected", e })),
+            sleep(3000).then(() => ({ settled: "no" })),
+        ]);
+        assert.notEqual(outcome.settled, "no", "the run's promise settled");
+    });
+});
