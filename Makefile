@@ -37,8 +37,10 @@ test-js: deps
 
 test: vet test-go test-js test-node
 
+# Builds build/bench-engine.wasm (GOOS=js) and compares it with
+# quickjs-emscripten's JS host; see bench/README.md.
 bench: deps
-	node bench/run.mjs
+	GO="$(GO)" node bench/run.mjs
 
 # The demo page (demo/) imports dist/index.mjs: build, then serve the
 # repository root on 127.0.0.1:8080 (go run ./scripts/serve -h for flags).

@@ -42,7 +42,7 @@ describe("demo page", () => {
     test("loads: the desk's tables and the sandbox with the filtered tools", async () => {
         await withPage(async (page) => {
             assert.equal(await page.locator("#table-orders tbody tr").count(), 10);
-            assert.match(await text(page, "#engine-status"), /Sandbox ready · timeout 5 s · memory 64 MB/);
+            assert.match(await text(page, "#engine-status"), /Sandbox ready · timeout 15 s · memory 64 MB/);
             assert.match(await text(page, "#tool-summary"), /20 of 22 are visible/);
             assert.match(await text(page, "#user-id"), /^agent-7$/);
             assert.equal(await page.locator("#program option:not([hidden])").count(), 9);
@@ -98,6 +98,7 @@ describe("demo page", () => {
             assert.match(await text(page, "#approval-meta"), /agent-7/);
             assert.deepEqual(JSON.parse(await page.inputValue("#approval-input")), { orderId: "SO-1007", amount: 282, reason: "Damaged in transit" });
             assert.match(await text(page, '#trace-calls > li[data-name="payments.refund"]'), /awaiting approval/);
+            assert.match(await text(page, "#approval-countdown"), /The run times out in 1[45] s unless you decide\./);
             await screenshot(page, "03-approval-dialog");
             await page.click("#approval-approve");
             await dialog.waitFor({ state: "hidden" });
@@ -350,7 +351,7 @@ describe("demo page", () => {
             await page.click("#apply-settings");
             assert.match(await text(page, "#settings-message"), /timeout: 100 to 600000 ms/);
             assert.equal(await page.locator("#set-timeout").getAttribute("aria-invalid"), "true");
-            assert.match(await text(page, "#engine-status"), /timeout 5 s/);
+            assert.match(await text(page, "#engine-status"), /timeout 15 s/);
         });
     });
 
@@ -372,6 +373,15 @@ describe("demo page", () => {
                 await page.locator("#trace").scrollIntoViewIfNeeded();
                 await page.evaluate(() => document.querySelector(".copilot").scrollIntoView());
                 await screenshot(page, "09-narrow-copilot");
+                // The approval dialog fits the narrow window.
+                await pickProgram(page, "refund");
+                await page.click("#run");
+                await page.locator("dialog#approval").waitFor({ state: "visible" });
+                const box = await page.locator("dialog#approval").boundingBox();
+                assert.ok(box.x >= 0 && box.x + box.width <= 390, `the dialog spans ${box.x}..${box.x + box.width}`);
+                await screenshot(page, "10-narrow-dialog");
+                await page.click("#approval-approve");
+                await page.locator('#run-status[data-state="ok"]').waitFor();
             },
             { width: 390, height: 844 },
         );
