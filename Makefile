@@ -35,7 +35,7 @@ test-go: deps
 test-js: deps
 	PATH="$(GOROOT)/lib/wasm:$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(JS_EXEC)" ./jsbridge/...
 
-test: vet test-go test-js test-node
+test: vet test-go test-js test-node test-browser
 
 # Builds build/bench-engine.wasm (GOOS=js) and compares it with
 # quickjs-emscripten's JS host; see bench/README.md.

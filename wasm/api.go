@@ -185,7 +185,7 @@ func toolFromJS(def js.Value, path string) (codemode.Tool, error) {
 		}
 		ctrl := js.Global().Get("AbortController").New()
 		stop := context.AfterFunc(ctx, func() {
-			ctrl.Call("abort", jsbridge.NewError("AbortError", "the run ended: "+context.Cause(ctx).Error()))
+			ctrl.Call("abort", jsbridge.NewError("AbortError", "the run ended before the tool finished (it finished, timed out or was cancelled)"))
 		})
 		defer stop()
 		opts := newObject()
