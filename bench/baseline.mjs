@@ -7,6 +7,7 @@
 //   node bench/baseline.mjs cold   one cold sample (run it in a fresh process)
 //   node bench/baseline.mjs all    every other workload
 //   node bench/baseline.mjs all fib25,warm   only these
+//   node bench/baseline.mjs profile fib25 5  repeat one workload 5 s (for --cpu-prof)
 //
 // All times are microseconds of wall clock (performance.now), medians over
 // the runs the workload asks for, after its warm-up runs.
@@ -47,7 +48,16 @@ async function cold() {
   ctx.dispose();
   const t2 = performance.now();
   check("cold", v, w.expect);
-  return { median: (t2 - t0) * 1000, samples: [(t2 - t0) * 1000], compile: (t1 - t0) * 1000, firstRun: (t2 - t1) * 1000 };
+  // Diagnostic, outside the sample: the same steps again in this process
+  // (V8 reuses the compiled module for identical bytes, and the glue's JS
+  // has run once).
+  const t3 = performance.now();
+  const mod2 = await newQuickJSWASMModuleFromVariant(variant);
+  const ctx2 = mod2.newContext();
+  check("cold", ctx2.dump(ctx2.unwrapResult(ctx2.evalCode(codeOf(w)))), w.expect);
+  ctx2.dispose();
+  const t4 = performance.now();
+  return { median: (t2 - t0) * 1000, samples: [(t2 - t0) * 1000], compile: (t1 - t0) * 1000, firstRun: (t2 - t1) * 1000, again: (t4 - t3) * 1000 };
 }
 
 // One synchronous run: runtime, context, eval, result, dispose.
@@ -113,6 +123,17 @@ const [mode = "all", only] = process.argv.slice(2);
 const out = { side: "base", engine: "quickjs-emscripten-core 0.32.0 + @jitl/quickjs-wasmfile-release-sync 0.32.0", results: {} };
 if (mode === "cold") {
   out.results.cold = await cold();
+} else if (mode === "profile") {
+  // Repeat one workload for a while, for node --cpu-prof (bench/profile.mjs).
+  const mod = await newQuickJSWASMModuleFromVariant(variant);
+  const w = workloads[only];
+  const secs = Number(process.argv[4] ?? 5);
+  const isHost = only.startsWith("hostcall") || only.startsWith("promise");
+  let n = 0;
+  for (const t0 = performance.now(); performance.now() - t0 < secs * 1000; n++) {
+    check(only, isHost ? await runHost(mod, codeOf(w)) : runSync(mod, codeOf(w)), w.expect);
+  }
+  out.results[only] = { runs: n };
 } else {
   const mod = await newQuickJSWASMModuleFromVariant(variant);
   const names = only ? only.split(",") : Object.keys(workloads).filter((n) => n !== "cold" && !n.startsWith("_"));

@@ -1,0 +1,33 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"fmt"
+	"syscall/js"
+
+	"github.com/interopio/code-mode/jsbridge"
+	"github.com/interopio/code-mode/sandbox/wasmhost"
+)
+
+// newBackend is the host-WebAssembly backend the product uses under GOOS=js.
+// Its Compile is the synchronous new WebAssembly.Module, so every cold
+// sample compiles the asset afresh (each sample is also a fresh process).
+func newBackend() wasmhost.Backend { return jsbridge.Backend() }
+
+// readFileSync reads a file with Node's fs.readFileSync (wasm_exec_node.js
+// makes fs a global), in one call, as quickjs-emscripten's glue does.
+func readFileSync(path string) (b []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("read %s: %v", path, r)
+		}
+	}()
+	buf := js.Global().Get("fs").Call("readFileSync", path)
+	b = make([]byte, buf.Length())
+	js.CopyBytesToGo(b, buf)
+	return b, nil
+}
+
+// compileAsync compiles with WebAssembly.compile (jsbridge.CompileAsync).
+func compileAsync(wasm []byte) (wasmhost.Module, error) { return jsbridge.CompileAsync(wasm) }

@@ -1,0 +1,138 @@
+// Driver of `make bench` (scripts/bench.sh): runs the workloads of
+// bench/workloads.json on our engine under GOOS=js (build/bench-engine.wasm,
+// in Node through Go's wasm_exec_node.js) and on quickjs-emscripten's own JS
+// host (bench/baseline.mjs), sequentially on this machine in this run, and
+// prints one line per workload on stdout:
+//
+//   BENCH <workload> ours=<value><unit> base=<value><unit> ratio=<ours/base>
+//
+// Details (every sample, breakdowns, targets missed) go to stderr as lines
+// starting with '#', and the raw results to build/bench-results.json.
+//
+// It first builds our side (GOOS=js GOARCH=wasm go build -o
+// build/bench-engine.wasm ./bench/engine) with $GO (default go, else
+// /usr/local/go/bin/go), and runs it with that Go's wasm_exec_node.js.
+//
+// Environment: GO, BENCH_NO_BUILD=1 (use BENCH_ENGINE as built),
+// BENCH_ENGINE (default build/bench-engine.wasm),
+// BENCH_ROUNDS (default 3: each side's "all" pass runs this many times,
+// alternating sides, and the medians are over the pooled samples),
+// BENCH_ONLY (comma-separated workloads), BENCH_COUNT=1 (also run our side's
+// "count" mode: boundary crossings per run and the cost of one crossing).
+
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+import os from "node:os";
+
+const root = path.resolve(fileURLToPath(new URL(".", import.meta.url)), "..");
+const workloads = JSON.parse(readFileSync(path.join(root, "bench/workloads.json"), "utf8"));
+const names = Object.keys(workloads).filter((n) => !n.startsWith("_"));
+const only = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(",") : names;
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+
+function findGo() {
+  for (const go of [process.env.GO, "go", "/usr/local/go/bin/go"]) {
+    if (!go) continue;
+    try {
+      return { go, goroot: execFileSync(go, ["env", "GOROOT"], { encoding: "utf8" }).trim() };
+    } catch {}
+  }
+  throw new Error("cannot find Go: set GO");
+}
+const { go, goroot } = findGo();
+const wasmExec = path.join(goroot, "lib/wasm/wasm_exec_node.js");
+const engine = process.env.BENCH_ENGINE ?? path.join(root, "build/bench-engine.wasm");
+for (const f of ["node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm", "node_modules/quickjs-emscripten-core/package.json"]) {
+  if (!existsSync(path.join(root, f))) throw new Error(`${f} is missing: run npm ci (make deps)`);
+}
+if (process.env.BENCH_NO_BUILD !== "1") {
+  mkdirSync(path.dirname(engine), { recursive: true });
+  execFileSync(go, ["build", "-o", engine, "./bench/engine"], { cwd: root, stdio: "inherit", env: { ...process.env, GOOS: "js", GOARCH: "wasm" } });
+}
+
+const sides = {
+  base: (...args) => [process.execPath, [path.join(root, "bench/baseline.mjs"), ...args]],
+  ours: (...args) => [process.execPath, [wasmExec, engine, ...args]],
+};
+
+function run(side, ...args) {
+  const [cmd, argv] = sides[side](...args);
+  let out;
+  try {
+    out = execFileSync(cmd, argv, { cwd: root, encoding: "utf8", maxBuffer: 64 << 20, env: { ...process.env, BENCH_ROOT: root }, stdio: ["ignore", "pipe", "inherit"] });
+  } catch (e) {
+    throw new Error(`${side} ${args.join(" ")} failed (exit ${e.status})`);
+  }
+  const line = out.trim().split("\n").pop();
+  return JSON.parse(line).results;
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+const note = (s) => process.stderr.write(`# ${s}\n`);
+// Other processes on the machine skew the numbers: say how busy it was.
+const load = () => os.loadavg().map((x) => x.toFixed(2)).join(" ");
+const loadBefore = load();
+const samples = { base: {}, ours: {} };
+const extra = { base: {}, ours: {} };
+const add = (side, name, r) => {
+  (samples[side][name] ??= []).push(...r.samples);
+  for (const k of ["compile", "firstRun", "readFile", "wasmCompile", "check", "again"]) if (r[k] !== undefined) (extra[side][`${name}.${k}`] ??= []).push(r[k]);
+};
+
+if (only.includes("cold")) {
+  // A fresh process per sample and side: nothing compiled survives.
+  const n = workloads.cold.samples ?? 5;
+  for (let i = 0; i < n; i++) {
+    for (const side of i % 2 ? ["ours", "base"] : ["base", "ours"]) add(side, "cold", run(side, "cold").cold);
+  }
+}
+const hot = only.filter((n) => n !== "cold");
+if (hot.length) {
+  for (let i = 0; i < rounds; i++) {
+    for (const side of i % 2 ? ["ours", "base"] : ["base", "ours"]) {
+      const res = run(side, "all", hot.join(","));
+      for (const n of hot) add(side, n, res[n]);
+    }
+  }
+}
+
+const micro = "\u00b5s";
+const fmt = (us, unit) => String(Number((unit === "ms" ? us / 1000 : us).toPrecision(3)));
+const report = { date: new Date().toISOString(), node: process.version, results: {} };
+const missed = [];
+for (const n of only) {
+  const w = workloads[n];
+  const unit = w.unit === "ms" ? "ms" : micro;
+  const ours = median(samples.ours[n]);
+  const base = median(samples.base[n]);
+  const ratio = ours / base;
+  console.log(`BENCH ${n} ours=${fmt(ours, unit)}${unit} base=${fmt(base, unit)}${unit} ratio=${ratio.toFixed(2)}`);
+  report.results[n] = { unit, ours, base, ratio, target: w.target, samples: { ours: samples.ours[n], base: samples.base[n] } };
+  const spread = (xs) => `${fmt(Math.min(...xs), unit)}..${fmt(Math.max(...xs), unit)}`;
+  note(`${n}: ours ${spread(samples.ours[n])} base ${spread(samples.base[n])} (${unit}, ${samples.ours[n].length}+${samples.base[n].length} samples)`);
+  if (w.target !== undefined && ratio > w.target) missed.push(`${n} ratio ${ratio.toFixed(2)} > target ${w.target}`);
+}
+for (const side of ["ours", "base"]) {
+  for (const [k, xs] of Object.entries(extra[side])) note(`${side} ${k}: median ${fmt(median(xs), "ms")}ms`);
+}
+for (const m of missed) note(`over target: ${m}`);
+note(`load average before ${loadBefore}, after ${load()} (${os.cpus().length} CPUs; a busy machine widens the spreads above)`);
+
+if (process.env.BENCH_COUNT === "1") {
+  report.count = run("ours", "count", hot.join(","));
+  const c = report.count;
+  for (const n of hot) {
+    const x = c[n];
+    note(`count ${n}: ${x.exportCalls} export calls, ${x.importCalls} import callbacks, ${x.memoryOps} memory ops; imports ${JSON.stringify(x.imports)}`);
+  }
+  note(`crossing costs (ns): ${JSON.stringify(c.crossing)}`);
+}
+mkdirSync(path.join(root, "build"), { recursive: true });
+writeFileSync(path.join(root, "build/bench-results.json"), JSON.stringify(report, null, 1) + "\n");
