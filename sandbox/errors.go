@@ -48,12 +48,12 @@ func (r *run) toError(exc uint32) *Error {
 // body": a return outside a function.
 func (r *run) isTopLevelReturn(exc uint32) bool {
 	q, ctx := r.q, r.ctx
-	if q.Typeof(ctx, exc) != "object" {
+	if !q.IsObject(exc) {
 		return false
 	}
 	m := q.GetProp(ctx, exc, "message")
 	defer q.FreeValue(ctx, m)
-	return q.Typeof(ctx, m) == "string" && q.GetString(ctx, m) == "return not in a function"
+	return q.IsString(m) && q.GetString(ctx, m) == "return not in a function"
 }
 
 // fail builds the failed result for exception exc (owned).

@@ -18,6 +18,8 @@ import (
 type instance struct {
 	q   *ffi.Instance
 	run *run
+	// hitLimit says the last run ended at the memory limit.
+	hitLimit bool
 }
 
 func (i *instance) CallFunction(ctx, this, argc, argv, refID uint32) uint32 {
@@ -148,6 +150,7 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64) (res *
 		res.Warnings = r.warnings()
 	}
 	r.teardown()
+	i.hitLimit = res.Error != nil && res.Error.Code == CodeMemoryLimit
 	if r.reason.Load() == interruptCancel {
 		return nil, goCtx.Err()
 	}
@@ -173,6 +176,9 @@ func (r *run) setup(p Program) error {
 	}
 	q.FreeValue(ctx, helpers)
 
+	if len(p.Funcs) == 0 {
+		return r.evalPrelude(p)
+	}
 	global := q.Global(ctx)
 	names := make([]string, 0, len(p.Funcs))
 	for n := range p.Funcs {
@@ -191,6 +197,11 @@ func (r *run) setup(p Program) error {
 		q.FreeValue(ctx, fn)
 	}
 	q.FreeValue(ctx, global)
+	return r.evalPrelude(p)
+}
+
+func (r *run) evalPrelude(p Program) error {
+	q, ctx := r.q, r.ctx
 	if p.Prelude != "" {
 		v, exc := q.Eval(ctx, p.Prelude, "<prelude>", ffi.EvalGlobal)
 		if exc != 0 {
@@ -333,7 +344,7 @@ func (r *run) callFunction(argc, argv, refID uint32) uint32 {
 			q.FreeValue(ctx, exc)
 			return t
 		}
-		if q.Typeof(ctx, s) == "string" {
+		if q.IsString(s) {
 			args[i] = json.RawMessage(q.GetString(ctx, s))
 		}
 		q.FreeValue(ctx, s)
@@ -472,7 +483,7 @@ func (r *run) result(v uint32) *Result {
 			Message: "the result cannot be converted to JSON: " + e.Message}}
 	}
 	defer q.FreeValue(ctx, s)
-	if q.Typeof(ctx, s) != "string" {
+	if !q.IsString(s) {
 		return &Result{} // undefined, a function or a symbol: no value
 	}
 	return &Result{Value: json.RawMessage(q.GetString(ctx, s))}

@@ -160,14 +160,19 @@ func (e *Engine) lease() (*instance, error) {
 	return i, nil
 }
 
-// release keeps a healthy instance for reuse. One whose memory grew well
-// past its start (a memory-hungry run) is freed, so the host gets that
-// memory back.
+// keepMemoryBytes is the most linear memory an idle instance may keep.
+// Runs that work on a lot of data grow an instance; keeping it saves the
+// next such run the growth (and its page faults).
+const keepMemoryBytes = 128 << 20
+
+// release keeps a healthy instance for reuse. One that hit the memory limit,
+// or holds more than keepMemoryBytes, is freed, so the host gets that memory
+// back.
 func (e *Engine) release(i *instance) {
 	i.run = nil
 	e.mu.Lock()
-	keep := !e.closed && !i.q.Dead() && len(e.idle) < e.maxIdle &&
-		i.q.MemorySize() <= 2*ffi.MinMemoryPages()*wasmhost.PageSize
+	keep := !e.closed && !i.q.Dead() && !i.hitLimit && len(e.idle) < e.maxIdle &&
+		i.q.MemorySize() <= keepMemoryBytes
 	if keep {
 		e.idle = append(e.idle, i)
 	}

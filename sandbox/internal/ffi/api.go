@@ -27,6 +27,38 @@ const (
 	PromiseRejected  = 2
 )
 
+// Value tags of the pinned QuickJS (quickjs.h, NaN-boxed on wasm32: the
+// high word of a JSValue). Reading a tag is one memory read, where Typeof
+// costs an allocation and three crossings. TestTags checks them against the
+// asset.
+const (
+	tagString     = -7
+	tagStringRope = -6
+	tagObject     = -1
+	tagInt        = 0
+	tagFloat64    = 8 // and every larger (or more negative than -9) high word
+)
+
+func (q *Instance) tag(v uint32) int32 {
+	hi, _ := q.mem.ReadUint32(v + 4)
+	return int32(hi)
+}
+
+// IsObject reports whether the value at v is an object (functions included).
+func (q *Instance) IsObject(v uint32) bool { return q.tag(v) == tagObject }
+
+// IsString reports whether the value at v is a string.
+func (q *Instance) IsString(v uint32) bool {
+	t := q.tag(v)
+	return t == tagString || t == tagStringRope
+}
+
+// IsNumber reports whether the value at v is a number.
+func (q *Instance) IsNumber(v uint32) bool {
+	t := q.tag(v)
+	return t == tagInt || t >= tagFloat64 || t < -9
+}
+
 // Malloc allocates n bytes of linear memory, panicking with *Trap on failure
 // (the caller asked for memory the sandbox cannot give: treat as a trap).
 func (q *Instance) Malloc(n uint32) uint32 {
@@ -47,6 +79,36 @@ func (q *Instance) cstring(s string) uint32 {
 	copy(b, s)
 	q.mem.Write(p, b)
 	return p
+}
+
+// internedCString returns a NUL-terminated copy of a short, recurring
+// string (file names, property and function names) that lives as long as
+// the instance: crossings into wasm are what a run's setup costs, and this
+// saves a malloc, a write and a free per use.
+func (q *Instance) internedCString(s string) uint32 {
+	if p, ok := q.interned[s]; ok {
+		return p
+	}
+	if len(s) > 64 || len(q.interned) >= 256 {
+		return 0
+	}
+	if q.interned == nil {
+		q.interned = map[string]uint32{}
+	}
+	p := q.cstring(s)
+	q.interned[s] = p
+	return p
+}
+
+// withCString calls f with s as a C string, interned when it qualifies.
+func (q *Instance) withCString(s string, f func(p uint32)) {
+	if p := q.internedCString(s); p != 0 {
+		f(p)
+		return
+	}
+	p := q.cstring(s)
+	f(p)
+	q.Free(p)
 }
 
 // CString reads a NUL-terminated string at p.
@@ -98,10 +160,8 @@ func (q *Instance) MemoryUsage(rt, ctx uint32) uint32 { return q.call0(q.memoryU
 // the owned exception (the value is then freed already).
 func (q *Instance) Eval(ctx uint32, code, filename string, flags uint32) (val, exc uint32) {
 	c := q.cstring(code)
-	f := q.cstring(filename)
-	val = q.call0(q.eval, ctx, c, uint32(len(code)), f, 0, flags)
+	q.withCString(filename, func(f uint32) { val = q.call0(q.eval, ctx, c, uint32(len(code)), f, 0, flags) })
 	q.Free(c)
-	q.Free(f)
 	return q.checkException(ctx, val)
 }
 
@@ -127,10 +187,16 @@ func (q *Instance) NewError(ctx uint32) uint32 { return q.call0(q.newError, ctx)
 func (q *Instance) Dup(ctx, v uint32) uint32 { return q.call0(q.dupValue, ctx, v) }
 
 // NewString creates a string value from s (which must not contain NUL).
-func (q *Instance) NewString(ctx uint32, s string) uint32 {
+func (q *Instance) NewString(ctx uint32, s string) (v uint32) {
 	p := q.cstring(s)
-	v := q.call0(q.newString, ctx, p)
+	v = q.call0(q.newString, ctx, p)
 	q.Free(p)
+	return v
+}
+
+// newKey creates a string value for a property or function name.
+func (q *Instance) newKey(ctx uint32, s string) (v uint32) {
+	q.withCString(s, func(p uint32) { v = q.call0(q.newString, ctx, p) })
 	return v
 }
 
@@ -165,7 +231,7 @@ func (q *Instance) Typeof(ctx, v uint32) string {
 
 // GetProp returns the owned value of obj[name].
 func (q *Instance) GetProp(ctx, obj uint32, name string) uint32 {
-	k := q.NewString(ctx, name)
+	k := q.newKey(ctx, name)
 	v := q.call0(q.getProp, ctx, obj, k)
 	q.FreeValue(ctx, k)
 	return v
@@ -176,7 +242,7 @@ func (q *Instance) GetIndex(ctx, obj, i uint32) uint32 { return q.call0(q.getPro
 
 // SetProp sets obj[name] = v (v is borrowed).
 func (q *Instance) SetProp(ctx, obj uint32, name string, v uint32) {
-	k := q.NewString(ctx, name)
+	k := q.newKey(ctx, name)
 	q.callVoid(q.setProp, ctx, obj, k, v)
 	q.FreeValue(ctx, k)
 }
@@ -201,10 +267,8 @@ func (q *Instance) Call(ctx, fn, this uint32, args ...uint32) (val, exc uint32) 
 }
 
 // NewFunction creates a function that calls Callbacks.CallFunction with refID.
-func (q *Instance) NewFunction(ctx uint32, name string, refID uint32) uint32 {
-	p := q.cstring(name)
-	v := q.call0(q.newFunction, ctx, p, 0, 0, refID)
-	q.Free(p)
+func (q *Instance) NewFunction(ctx uint32, name string, refID uint32) (v uint32) {
+	q.withCString(name, func(p uint32) { v = q.call0(q.newFunction, ctx, p, 0, 0, refID) })
 	return v
 }
 
@@ -255,11 +319,11 @@ func (q *Instance) ExecutePendingJobs(rt uint32, max int32) (exc, excCtx uint32)
 	return 0, ctx
 }
 
-// checkExceptionValue tells an exception object returned as a plain value
+// checkExceptionValue tells an exception returned as a plain value
 // (ExecutePendingJob returns JS_GetException's value, not JS_EXCEPTION)
 // from the job count it returns on success.
 func (q *Instance) checkExceptionValue(ctx, v uint32) (uint32, uint32) {
-	if q.Typeof(ctx, v) == "number" {
+	if q.IsNumber(v) {
 		q.FreeValue(ctx, v)
 		return 0, 0
 	}

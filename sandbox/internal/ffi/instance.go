@@ -43,7 +43,8 @@ type Instance struct {
 	Output []byte
 	dead   bool
 
-	scratch uint32 // 64 bytes for out-parameters, see scratch* offsets
+	scratch  uint32            // 64 bytes for out-parameters, see scratch* offsets
+	interned map[string]uint32 // see internedCString
 
 	malloc, free                                                  wasmhost.Func
 	newRuntime, freeRuntime, newContext, freeContext              wasmhost.Func

@@ -1,0 +1,70 @@
+//go:build !js
+
+package ffi
+
+import (
+	"os"
+	"testing"
+
+	"github.com/interopio/code-mode/sandbox/internal/wazerohost"
+)
+
+type noCallbacks struct{}
+
+func (noCallbacks) CallFunction(ctx, this, argc, argv, refID uint32) uint32 { return 0 }
+func (noCallbacks) ShouldInterrupt(rt uint32) bool                          { return false }
+func (noCallbacks) FreeHostRef(rt, refID uint32)                            {}
+
+// TestTags checks the value tags the fast type tests rely on against the
+// pinned asset.
+func TestTags(t *testing.T) {
+	wasm, err := os.ReadFile("../../../node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Compile(wazerohost.Backend(), wasm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := a.NewInstance(1024, noCallbacks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := q.NewRuntime()
+	ctx := q.NewContext(rt)
+	for _, tc := range []struct {
+		expr                string
+		object, str, number bool
+	}{
+		{"({})", true, false, false},
+		{"[1]", true, false, false},
+		{"(() => 1)", true, false, false},
+		{"new Error('x')", true, false, false},
+		{"'flat'", false, true, false},
+		{"'a'.repeat(5000) + String(Math.random())", false, true, false},
+		{"1", false, false, true},
+		{"-0", false, false, true},
+		{"1.5", false, false, true},
+		{"-1e300", false, false, true},
+		{"NaN", false, false, true},
+		{"Infinity", false, false, true},
+		{"2**31", false, false, true},
+		{"undefined", false, false, false},
+		{"null", false, false, false},
+		{"true", false, false, false},
+		{"10n", false, false, false},
+		{"2n**100n", false, false, false},
+		{"Symbol()", false, false, false},
+	} {
+		v, exc := q.Eval(ctx, tc.expr, "t.js", EvalGlobal)
+		if exc != 0 {
+			t.Fatalf("%s threw", tc.expr)
+		}
+		if q.IsObject(v) != tc.object || q.IsString(v) != tc.str || q.IsNumber(v) != tc.number {
+			t.Errorf("%s: object %v string %v number %v (tag %d), typeof %s", tc.expr, q.IsObject(v), q.IsString(v), q.IsNumber(v), q.tag(v), q.Typeof(ctx, v))
+		}
+		q.FreeValue(ctx, v)
+	}
+	q.FreeContext(ctx)
+	q.FreeRuntime(rt)
+}
