@@ -52,11 +52,12 @@ type run struct {
 	reason   atomic.Int32
 	fatal    *Fatal
 
-	goCtx   context.Context
-	cancel  context.CancelFunc
-	nextID  uint32
-	pending map[uint32]*hostCall
-	results chan hostResult
+	goCtx    context.Context
+	cancel   context.CancelFunc
+	nextID   uint32
+	pending  map[uint32]*hostCall
+	results  chan hostResult
+	rejected []rejection
 
 	// JS helpers from the engine prelude (owned values).
 	stringify, parse, track, report uint32
@@ -64,6 +65,14 @@ type run struct {
 
 type hostCall struct {
 	resolve, reject uint32
+	name            string
+}
+
+// rejection is a host call that failed, for the unobserved-rejection report.
+type rejection struct {
+	id      uint32
+	name    string
+	message string
 }
 
 type hostResult struct {
@@ -81,26 +90,20 @@ return [(v) => S(v, rep), JSON.parse];
 })()`
 
 // trackerPrelude replaces enginePrelude in runs that have async host
-// functions. Tracked marks host-call promises that somebody observed (await,
-// then, Promise.all), so that a rejection nobody awaited is reported instead
-// of lost. (It cannot be compiled lazily at the first call: compiling inside
-// a host call crashes wazero.)
+// functions. track gives each host-call promise an own "constructor"
+// getter: await, then, catch, Promise.all/race/allSettled and returning the
+// promise all read it, so it tells which promises somebody observed, and a
+// rejection nobody observed is reported instead of lost. The promise stays
+// native, so awaiting it stays on the fast path.
 const trackerPrelude = `(() => {
 const S = JSON.stringify, rep = (k, v) => typeof v === "bigint" ? v.toString() : v;
-const then = Promise.prototype.then, calls = [];
-class Tracked extends Promise {
-  then(a, b) { this.o = true; return then.call(this, a, b); }
-  static get [Symbol.species]() { return Promise; }
-}
-const track = (p, name) => {
-  const t = new Tracked((res, rej) => then.call(p, res, rej));
-  const rec = { t, name, state: 0, reason: "" };
-  then.call(p, () => { rec.state = 1; }, (e) => { rec.state = 2; rec.reason = String(e && e.message || e); });
-  calls.push(rec);
-  return t;
+const P = Promise, def = Object.defineProperty, seen = [];
+const track = (p, id) => {
+  def(p, "constructor", { get() { seen[id] = 1; return P; }, configurable: true });
+  return p;
 };
-const report = () => S(calls.filter((c) => c.state === 2 && !c.t.o).map((c) => c.name + ": " + c.reason));
-return [(v) => S(v, rep), JSON.parse, track, report];
+const observed = () => S(seen.flatMap((s, id) => s ? [id] : []));
+return [(v) => S(v, rep), JSON.parse, track, observed];
 })()`
 
 func (i *instance) execute(goCtx context.Context, p Program, limit int64) (res *Result, err error) {
@@ -361,7 +364,7 @@ func (r *run) callFunction(argc, argv, refID uint32) uint32 {
 	promise, resolve, reject := q.NewPromise(ctx)
 	r.nextID++
 	id := r.nextID
-	r.pending[id] = &hostCall{resolve: resolve, reject: reject}
+	r.pending[id] = &hostCall{resolve: resolve, reject: reject, name: name}
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
@@ -371,9 +374,9 @@ func (r *run) callFunction(argc, argv, refID uint32) uint32 {
 		v, err := f.Async(r.goCtx, args)
 		r.deliver(hostResult{id: id, value: v, err: err})
 	}()
-	nameV := q.NewString(ctx, name)
-	tracked, exc := q.Call(ctx, r.track, q.Undefined, promise, nameV)
-	q.FreeValue(ctx, nameV)
+	idV := q.NewNumber(ctx, float64(id))
+	tracked, exc := q.Call(ctx, r.track, q.Undefined, promise, idV)
+	q.FreeValue(ctx, idV)
 	if exc != 0 {
 		q.FreeValue(ctx, promise)
 		t := q.Throw(ctx, exc)
@@ -409,6 +412,7 @@ func (r *run) settle(hr hostResult) {
 	fn, arg := c.resolve, q.Undefined
 	if hr.err != nil {
 		fn, arg = c.reject, r.newError(hr.err)
+		r.rejected = append(r.rejected, rejection{hr.id, c.name, errorMessage(hr.err)})
 	} else if len(hr.value) > 0 {
 		v, exc := r.parseJSON(hr.value)
 		if exc != 0 {
@@ -494,24 +498,37 @@ func (r *run) result(v uint32) *Result {
 func (r *run) warnings() []string {
 	q, ctx := r.q, r.ctx
 	var out []string
-	if r.report == 0 {
-		return nil
-	}
-	if s, exc := q.Call(ctx, r.report, q.Undefined); exc == 0 {
-		var lost []string
-		if json.Unmarshal([]byte(q.GetString(ctx, s)), &lost) == nil {
-			for _, l := range lost {
-				out = append(out, "unhandled rejection of a call that was not awaited: "+l)
+	if len(r.rejected) > 0 && r.report != 0 {
+		seen := map[uint32]bool{}
+		if s, exc := q.Call(ctx, r.report, q.Undefined); exc == 0 {
+			var ids []uint32
+			json.Unmarshal([]byte(q.GetString(ctx, s)), &ids)
+			for _, id := range ids {
+				seen[id] = true
+			}
+			q.FreeValue(ctx, s)
+		} else {
+			q.FreeValue(ctx, exc)
+		}
+		for _, rj := range r.rejected {
+			if !seen[rj.id] {
+				out = append(out, "unhandled rejection of a call that was not awaited: "+rj.name+": "+rj.message)
 			}
 		}
-		q.FreeValue(ctx, s)
-	} else {
-		q.FreeValue(ctx, exc)
 	}
 	if n := len(r.pending); n > 0 {
 		out = append(out, fmt.Sprintf("%d host call(s) were still pending when the program finished and were cancelled; await every call", n))
 	}
 	return out
+}
+
+// errorMessage is the message a host error has in JS.
+func errorMessage(err error) string {
+	var je *JSError
+	if errors.As(err, &je) {
+		return je.Message
+	}
+	return err.Error()
 }
 
 // teardown settles every pending promise, drains the job queue with the
