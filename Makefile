@@ -38,8 +38,9 @@ test-js: deps
 test: vet test-go test-js test-node test-browser
 
 # Builds build/bench-engine.wasm (GOOS=js) and compares it with
-# quickjs-emscripten's JS host; see bench/README.md.
-bench: deps
+# quickjs-emscripten's JS host, then the public API of dist/ (hence build)
+# end to end; see bench/README.md.
+bench: deps build
 	GO="$(GO)" node bench/run.mjs
 
 # The demo page (demo/) imports dist/index.mjs: build, then serve the

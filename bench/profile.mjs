@@ -9,9 +9,15 @@
 //
 // TOP=n lists n functions; FILTER=regexp keeps the matching ones (e.g.
 // FILTER='Go (runtime|other)'). Uses build/bench-engine.wasm as built by bench/run.mjs (or BENCH_ENGINE).
+//
+// The end-to-end workloads (api-warm, api-toolcall, ... of
+// bench/api-workloads.json) run bench/api.mjs instead: ours through the
+// public API of a copy of dist/ in build/api-prof-dist whose code-mode.wasm
+// is rebuilt without -s -w, so that the profile names Go functions (run
+// `make build` first); base through quickjs-emscripten's JS host.
 
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
@@ -26,11 +32,26 @@ const go = process.env.GO ?? "go";
 const engine = process.env.BENCH_ENGINE ?? path.join(root, "build/bench-engine.wasm");
 const dir = mkdtempSync(path.join(tmpdir(), "bench-prof-"));
 const prof = ["--cpu-prof", "--cpu-prof-dir", dir, "--cpu-prof-interval", "100"];
-const args =
+const apiWorkloads = JSON.parse(readFileSync(path.join(root, "bench/api-workloads.json"), "utf8"));
+let env = { ...process.env, BENCH_ROOT: root };
+let args;
+if (workload in apiWorkloads) {
+  if (side === "ours") {
+    // dist/ with a Go core that keeps its function names.
+    const profDist = path.join(root, "build/api-prof-dist");
+    mkdirSync(profDist, { recursive: true });
+    for (const f of readdirSync(path.join(root, "dist"))) {
+      if (f !== "code-mode.wasm" && statSync(path.join(root, "dist", f)).isFile()) copyFileSync(path.join(root, "dist", f), path.join(profDist, f));
+    }
+    execFileSync(go, ["build", "-trimpath", "-o", path.join(profDist, "code-mode.wasm"), "./wasm"], { cwd: root, stdio: "inherit", env: { ...process.env, GOOS: "js", GOARCH: "wasm" } });
+    env.BENCH_API_DIST = profDist;
+  }
+  args = [...prof, path.join(root, "bench/api.mjs"), side, "profile", workload, seconds];
+} else args =
   side === "ours"
     ? [...prof, path.join(execFileSync(go, ["env", "GOROOT"], { encoding: "utf8" }).trim(), "lib/wasm/wasm_exec_node.js"), engine, "profile", workload, seconds]
     : [...prof, path.join(root, "bench/baseline.mjs"), "profile", workload, seconds];
-const out = execFileSync(process.execPath, args, { cwd: root, encoding: "utf8", env: { ...process.env, BENCH_ROOT: root } });
+const out = execFileSync(process.execPath, args, { cwd: root, encoding: "utf8", env });
 const runs = JSON.parse(out.trim().split("\n").pop()).results[workload].runs;
 const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
 const p = JSON.parse(readFileSync(path.join(dir, file), "utf8"));
@@ -48,12 +69,16 @@ function category(cf) {
     if (f.startsWith("wasm-function[")) return "QuickJS (asset wasm)";
     if (f.startsWith("runtime.") || f.startsWith("runtime_")) return "Go runtime";
     if (f.startsWith("syscall_js.") || f.startsWith("syscall/js.")) return "Go syscall/js";
-    const m = f.match(/^github\.com_interopio_code_mode_([a-z_]+?)(?:_internal_([a-z]+))?\./);
-    if (m) return `Go ${m[2] ?? m[1]}`;
+    if (f.startsWith("main.")) return "Go main (wasm/)";
+    if (/^(encoding_json|encoding\/json)\./.test(f)) return "Go encoding/json";
+    const m = f.match(/^github\.com_interopio_code_mode(?:_([a-z_]+?)(?:_internal_([a-z]+))?)?\./);
+    if (m) return `Go ${m[2] ?? m[1] ?? "codemode"}`;
+    if (f.startsWith("github.com_santhosh_tekuri_jsonschema")) return "Go jsonschema";
     return "Go other (std)";
   }
   if (u.includes("wasm_exec")) return "wasm_exec.js (syscall/js glue)";
   if (u.includes("quickjs-emscripten-core") || u.includes("quickjs-ffi-types") || u.includes("quickjs-wasmfile")) return "quickjs-emscripten JS glue";
+  if (/\/(dist|api-prof-dist)\/index\.mjs$/.test(u)) return "Code Mode loader (index.mjs)";
   if (u.includes("bench/")) return "bench harness";
   return "other JS / V8 builtins";
 }

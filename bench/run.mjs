@@ -9,6 +9,15 @@
 // Details (every sample, breakdowns, targets missed) go to stderr as lines
 // starting with '#', and the raw results to build/bench-results.json.
 //
+// The end-to-end workloads of bench/api-workloads.json (api-*) run through
+// the public JS API of the built package (dist/index.mjs, `make build`)
+// against quickjs-emscripten's JS host doing the equivalent work
+// (bench/api.mjs), and print lines of the same form; last comes
+//
+//   SIZE core.wasm raw=<bytes> gzip=<bytes> brotli=<bytes>
+//
+// for dist/code-mode.wasm (gzip level 9, brotli quality 11, node:zlib).
+//
 // It first builds our side (GOOS=js GOARCH=wasm go build -o
 // build/bench-engine.wasm ./bench/engine) with $GO (default go, else
 // /usr/local/go/bin/go), and runs it with that Go's wasm_exec_node.js.
@@ -17,19 +26,26 @@
 // BENCH_ENGINE (default build/bench-engine.wasm),
 // BENCH_ROUNDS (default 3: each side's "all" pass runs this many times,
 // alternating sides, and the medians are over the pooled samples),
-// BENCH_ONLY (comma-separated workloads), BENCH_COUNT=1 (also run our side's
-// "count" mode: boundary crossings per run and the cost of one crossing).
+// BENCH_ONLY (comma-separated workloads; "size" for the SIZE line),
+// BENCH_COUNT=1 (also run our side's "count" mode: boundary crossings per
+// run and the cost of one crossing).
 
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 import os from "node:os";
+import zlib from "node:zlib";
 
 const root = path.resolve(fileURLToPath(new URL(".", import.meta.url)), "..");
 const workloads = JSON.parse(readFileSync(path.join(root, "bench/workloads.json"), "utf8"));
-const names = Object.keys(workloads).filter((n) => !n.startsWith("_"));
-const only = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(",") : names;
+const apiWorkloads = JSON.parse(readFileSync(path.join(root, "bench/api-workloads.json"), "utf8"));
+const engineNames = Object.keys(workloads).filter((n) => !n.startsWith("_"));
+const apiNames = Object.keys(apiWorkloads).filter((n) => !n.startsWith("_"));
+Object.assign(workloads, Object.fromEntries(apiNames.map((n) => [n, apiWorkloads[n]])));
+const names = [...engineNames, ...apiNames];
+const only = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(",") : [...names, "size"];
+for (const n of only) if (n !== "size" && !names.includes(n)) throw new Error(`BENCH_ONLY: no workload ${n} (${names.join(", ")}, size)`);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 
 function findGo() {
@@ -47,7 +63,11 @@ const engine = process.env.BENCH_ENGINE ?? path.join(root, "build/bench-engine.w
 for (const f of ["node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm", "node_modules/quickjs-emscripten-core/package.json"]) {
   if (!existsSync(path.join(root, f))) throw new Error(`${f} is missing: run npm ci (make deps)`);
 }
-if (process.env.BENCH_NO_BUILD !== "1") {
+const onlyEngine = only.filter((n) => engineNames.includes(n));
+const onlyApi = only.filter((n) => apiNames.includes(n));
+const dist = path.join(root, "dist");
+if ((onlyApi.length || only.includes("size")) && !existsSync(path.join(dist, "index.mjs"))) throw new Error("dist/index.mjs is missing: run make build");
+if (onlyEngine.length && process.env.BENCH_NO_BUILD !== "1") {
   mkdirSync(path.dirname(engine), { recursive: true });
   execFileSync(go, ["build", "-o", engine, "./bench/engine"], { cwd: root, stdio: "inherit", env: { ...process.env, GOOS: "js", GOARCH: "wasm" } });
 }
@@ -55,6 +75,9 @@ if (process.env.BENCH_NO_BUILD !== "1") {
 const sides = {
   base: (...args) => [process.execPath, [path.join(root, "bench/baseline.mjs"), ...args]],
   ours: (...args) => [process.execPath, [wasmExec, engine, ...args]],
+  // End-to-end: bench/api.mjs <ours|base> ...
+  "api-base": (...args) => [process.execPath, [path.join(root, "bench/api.mjs"), "base", ...args]],
+  "api-ours": (...args) => [process.execPath, [path.join(root, "bench/api.mjs"), "ours", ...args]],
 };
 
 function run(side, ...args) {
@@ -83,22 +106,25 @@ const samples = { base: {}, ours: {} };
 const extra = { base: {}, ours: {} };
 const add = (side, name, r) => {
   (samples[side][name] ??= []).push(...r.samples);
-  for (const k of ["compile", "firstRun", "readFile", "wasmCompile", "check", "again"]) if (r[k] !== undefined) (extra[side][`${name}.${k}`] ??= []).push(r[k]);
+  for (const k of ["compile", "firstRun", "readFile", "wasmCompile", "check", "again", "import", "factory"]) if (r[k] !== undefined) (extra[side][`${name}.${k}`] ??= []).push(r[k]);
 };
 
-if (only.includes("cold")) {
-  // A fresh process per sample and side: nothing compiled survives.
-  const n = workloads.cold.samples ?? 5;
-  for (let i = 0; i < n; i++) {
-    for (const side of i % 2 ? ["ours", "base"] : ["base", "ours"]) add(side, "cold", run(side, "cold").cold);
+// kind "" runs bench/engine and bench/baseline.mjs, "api-" bench/api.mjs.
+for (const [kind, sel, coldName] of [["", onlyEngine, "cold"], ["api-", onlyApi, "api-cold"]]) {
+  if (sel.includes(coldName)) {
+    // A fresh process per sample and side: nothing compiled survives.
+    const n = workloads[coldName].samples ?? 5;
+    for (let i = 0; i < n; i++) {
+      for (const side of i % 2 ? ["ours", "base"] : ["base", "ours"]) add(side, coldName, run(kind + side, "cold")[coldName]);
+    }
   }
-}
-const hot = only.filter((n) => n !== "cold");
-if (hot.length) {
-  for (let i = 0; i < rounds; i++) {
-    for (const side of i % 2 ? ["ours", "base"] : ["base", "ours"]) {
-      const res = run(side, "all", hot.join(","));
-      for (const n of hot) add(side, n, res[n]);
+  const hot = sel.filter((n) => n !== coldName);
+  if (hot.length) {
+    for (let i = 0; i < rounds; i++) {
+      for (const side of i % 2 ? ["ours", "base"] : ["base", "ours"]) {
+        const res = run(kind + side, "all", hot.join(","));
+        for (const n of hot) add(side, n, res[n]);
+      }
     }
   }
 }
@@ -107,7 +133,7 @@ const micro = "\u00b5s";
 const fmt = (us, unit) => String(Number((unit === "ms" ? us / 1000 : us).toPrecision(3)));
 const report = { date: new Date().toISOString(), node: process.version, results: {} };
 const missed = [];
-for (const n of only) {
+for (const n of only.filter((n) => n !== "size")) {
   const w = workloads[n];
   const unit = w.unit === "ms" ? "ms" : micro;
   const ours = median(samples.ours[n]);
@@ -122,13 +148,28 @@ for (const n of only) {
 for (const side of ["ours", "base"]) {
   for (const [k, xs] of Object.entries(extra[side])) note(`${side} ${k}: median ${fmt(median(xs), "ms")}ms`);
 }
+if (only.includes("size")) {
+  // The Go core as a server would send it: gzip -9 and brotli -q 11.
+  const s = apiWorkloads._size;
+  const raw = readFileSync(path.join(root, s.file));
+  const gzip = zlib.gzipSync(raw, { level: 9 }).length;
+  const brotli = zlib.brotliCompressSync(raw, {
+    params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
+  }).length;
+  console.log(`SIZE core.wasm raw=${raw.length} gzip=${gzip} brotli=${brotli}`);
+  const mib = (b) => (b / 1048576).toFixed(2);
+  note(`size ${s.file}: raw ${mib(raw.length)} MiB, gzip ${mib(gzip)} MiB, brotli ${mib(brotli)} MiB (target brotli <= ${mib(s.brotliTarget)} MiB)`);
+  report.size = { file: s.file, raw: raw.length, gzip, brotli, brotliTarget: s.brotliTarget };
+  if (brotli > s.brotliTarget) missed.push(`core.wasm brotli ${brotli} B > target ${s.brotliTarget} B`);
+}
 for (const m of missed) note(`over target: ${m}`);
 note(`load average before ${loadBefore}, after ${load()} (${os.cpus().length} CPUs; a busy machine widens the spreads above)`);
 
-if (process.env.BENCH_COUNT === "1") {
-  report.count = run("ours", "count", hot.join(","));
+const hotEngine = onlyEngine.filter((n) => n !== "cold");
+if (process.env.BENCH_COUNT === "1" && hotEngine.length) {
+  report.count = run("ours", "count", hotEngine.join(","));
   const c = report.count;
-  for (const n of hot) {
+  for (const n of hotEngine) {
     const x = c[n];
     note(`count ${n}: ${x.exportCalls} export calls, ${x.importCalls} import callbacks, ${x.memoryOps} memory ops; imports ${JSON.stringify(x.imports)}`);
   }

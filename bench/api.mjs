@@ -1,0 +1,277 @@
+// End-to-end side of `make bench`: the workloads of bench/api-workloads.json
+// through the public JavaScript API, on either side:
+//
+//   ours: dist/index.mjs as a user imports it (IoCodeModeFactory({
+//         wasmLocation }), registerTool, createSession, getLlmTools, and
+//         executeCode.execute({ code, explanation }) per run);
+//   base: quickjs-emscripten's own JS host (quickjs-emscripten-core with
+//         @jitl/quickjs-wasmfile-release-sync, the same QuickJS asset) doing
+//         what a careful integration does per isolated run (baseRun below).
+//
+//   node bench/api.mjs ours|base cold                one cold sample (fresh process)
+//   node bench/api.mjs ours|base all [a,b]           the other workloads
+//   node bench/api.mjs ours|base profile <name> [s]  repeat one workload s seconds (for --cpu-prof;
+//                                                    api-cold: one cold sample)
+//
+// Prints one JSON object on stdout (bench/run.mjs reads its last line). All
+// times are microseconds of wall clock (performance.now) around whole runs.
+// BENCH_API_DIST: the folder holding index.mjs (default dist/).
+
+import { readFileSync } from "node:fs";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import path from "node:path";
+
+const root = path.resolve(fileURLToPath(new URL(".", import.meta.url)), "..");
+const workloads = JSON.parse(readFileSync(path.join(root, "bench/api-workloads.json"), "utf8"));
+const distDir = path.resolve(root, process.env.BENCH_API_DIST ?? "dist");
+const distIndex = pathToFileURL(path.join(distDir, "index.mjs")).href;
+const wasmLocation = path.join(distDir, "emscripten-module.wasm");
+
+// The page tool of every workload, the same function on both sides: a small
+// JSON object back, as a typical read tool returns.
+const echo = {
+  name: "bench.echo",
+  description: "Returns a small record for the index it is given.",
+  inputSchema: { type: "object", properties: { i: { type: "number" } }, required: ["i"] },
+  execute: async (input) => ({ id: input.i, name: "item-" + input.i, tags: ["alpha", "beta"], active: input.i % 2 === 0 }),
+};
+
+const codeOf = (side, w, n) => (w[side] ?? w.code).replaceAll("{N}", String(n ?? w.calls ?? 0));
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+function check(name, got, want) {
+  if (got !== want) throw new Error(`${name}: result ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
+}
+
+// ---------------------------------------------------------------------------
+// ours: the public API of dist/index.mjs
+
+async function oursSession(IoCodeModeFactory) {
+  const api = await IoCodeModeFactory({ wasmLocation });
+  api.registerTool(echo);
+  const session = api.createSession();
+  const [, executeCode] = session.getLlmTools();
+  const run = async (code) => {
+    const r = await executeCode.execute({ code, explanation: "" });
+    if (!r.ok) throw new Error(`ours: run failed: ${JSON.stringify(r.error)}`);
+    return r.result;
+  };
+  return { api, run };
+}
+
+// ---------------------------------------------------------------------------
+// base: quickjs-emscripten's JS host, one isolated run
+//
+// What our executeCode does, the way a careful quickjs-emscripten integration
+// does it: a fresh runtime per run with a memory limit and a deadline
+// (interrupt handler), a context, one host function for tool calls (it
+// returns a context.newPromise() resolved from JS with the tool's value
+// marshalled as JSON, then drains the job queue: the documented pattern), a
+// prelude that defines tool_call and the namespaced `tools` object, the code
+// as the body of an async function, the result as JSON, everything disposed.
+
+const tools = new Map([[echo.name, echo]]);
+
+// tools = { bench: { echo: (input) => tool_call("bench.echo", input) } }
+function toolsLiteral() {
+  const tree = {};
+  for (const name of tools.keys()) {
+    const parts = name.split(".");
+    let node = tree;
+    for (const p of parts.slice(0, -1)) node = node[p] ??= {};
+    node[parts.at(-1)] = name;
+  }
+  const lit = (node) =>
+    typeof node === "string"
+      ? `(input) => tool_call(${JSON.stringify(node)}, input)`
+      : `{ ${Object.entries(node).map(([k, v]) => `${JSON.stringify(k)}: ${lit(v)}`).join(", ")} }`;
+  return lit(tree);
+}
+
+const PRELUDE = `(() => {
+  const call = globalThis.__host_call;
+  delete globalThis.__host_call;
+  globalThis.tool_call = async (name, input) => JSON.parse(await call(name, JSON.stringify(input === undefined ? null : input)));
+  globalThis.tools = ${toolsLiteral()};
+})();`;
+
+const MEMORY_LIMIT = 128 << 20; // our default memoryLimit (MB)
+const TIMEOUT_MS = 30000; // our default timeout
+
+async function baseRun(mod, code) {
+  const rt = mod.newRuntime();
+  rt.setMemoryLimit(MEMORY_LIMIT);
+  const deadline = Date.now() + TIMEOUT_MS;
+  rt.setInterruptHandler(() => Date.now() > deadline);
+  const ctx = rt.newContext();
+  try {
+    const host = ctx.newFunction("__host_call", (nameH, inputH) => {
+      const tool = tools.get(ctx.getString(nameH));
+      const input = JSON.parse(ctx.getString(inputH));
+      const d = ctx.newPromise();
+      Promise.resolve()
+        .then(() => tool.execute(input, {}))
+        .then(
+          (v) => {
+            const h = ctx.newString(JSON.stringify(v) ?? "null");
+            d.resolve(h);
+            h.dispose();
+          },
+          (e) => {
+            const h = ctx.newError(String(e?.message ?? e));
+            d.reject(h);
+            h.dispose();
+          },
+        );
+      d.settled.then(() => rt.executePendingJobs());
+      return d.handle;
+    });
+    ctx.setProp(ctx.global, "__host_call", host);
+    host.dispose();
+    ctx.unwrapResult(ctx.evalCode(PRELUDE)).dispose();
+    const p = ctx.unwrapResult(ctx.evalCode(`(async () => {\n${code}\n})()`));
+    const settled = ctx.resolvePromise(p);
+    p.dispose();
+    rt.executePendingJobs();
+    const h = ctx.unwrapResult(await settled);
+    const v = ctx.dump(h);
+    h.dispose();
+    return v;
+  } finally {
+    ctx.dispose();
+    rt.dispose();
+  }
+}
+
+// ---------------------------------------------------------------------------
+// cold: import, load, first run; one sample per process
+
+async function cold(side) {
+  const w = workloads["api-cold"];
+  let t0, t1, t2, t3, v, dispose;
+  if (side === "ours") {
+    t0 = performance.now();
+    const { IoCodeModeFactory } = await import(distIndex);
+    t1 = performance.now();
+    const api = await IoCodeModeFactory({ wasmLocation });
+    t2 = performance.now();
+    api.registerTool(echo);
+    const [, executeCode] = api.createSession().getLlmTools();
+    const r = await executeCode.execute({ code: codeOf(side, w), explanation: "" });
+    t3 = performance.now();
+    v = r.result;
+    dispose = () => api.dispose();
+  } else {
+    // The brief's baseline: import, module (the glue reads, compiles and
+    // instantiates the asset), context, one host function, evalCode("1+1").
+    t0 = performance.now();
+    const { newQuickJSWASMModuleFromVariant } = await import("quickjs-emscripten-core");
+    const variant = (await import("@jitl/quickjs-wasmfile-release-sync")).default;
+    t1 = performance.now();
+    const mod = await newQuickJSWASMModuleFromVariant(variant);
+    t2 = performance.now();
+    const ctx = mod.newContext();
+    const host = ctx.newFunction("__host_call", () => ctx.undefined);
+    ctx.setProp(ctx.global, "__host_call", host);
+    host.dispose();
+    const h = ctx.unwrapResult(ctx.evalCode(codeOf(side, w)));
+    v = ctx.dump(h);
+    h.dispose();
+    ctx.dispose();
+    t3 = performance.now();
+    dispose = () => {};
+  }
+  check("api-cold", v, w.expect);
+  dispose();
+  const us = (a, b) => (b - a) * 1000;
+  return { median: us(t0, t3), samples: [us(t0, t3)], import: us(t0, t1), factory: us(t1, t2), firstRun: us(t2, t3) };
+}
+
+// ---------------------------------------------------------------------------
+// warm workloads
+
+async function measure(name, run) {
+  const w = workloads[name];
+  const batch = w.batch ?? 1;
+  let once;
+  if (w.calls) {
+    // Per awaited call: runs of N sequential calls minus runs of none,
+    // interleaved, divided by N.
+    const withCalls = w.code.replaceAll("{N}", String(w.calls));
+    const without = w.code.replaceAll("{N}", "0");
+    once = async () => {
+      let tN = 0, t0 = 0;
+      for (let i = 0; i < batch; i++) {
+        let t = performance.now();
+        check(name, await run(without), 0);
+        t0 += performance.now() - t;
+        t = performance.now();
+        check(name, await run(withCalls), w.calls);
+        tN += performance.now() - t;
+      }
+      return ((tN - t0) * 1000) / batch / w.calls;
+    };
+  } else {
+    const code = w.code;
+    once = async () => {
+      let v;
+      const t0 = performance.now();
+      for (let i = 0; i < batch; i++) v = await run(code);
+      const t1 = performance.now();
+      check(name, v, w.expect);
+      return ((t1 - t0) * 1000) / batch;
+    };
+  }
+  for (let i = 0; i < (w.warmup ?? 1); i++) await once();
+  const samples = [];
+  for (let i = 0; i < (w.runs ?? 7); i++) samples.push(await once());
+  return { median: median(samples), samples };
+}
+
+async function runner(side) {
+  if (side === "ours") {
+    const { IoCodeModeFactory } = await import(distIndex);
+    const { api, run } = await oursSession(IoCodeModeFactory);
+    return { run, close: () => api.dispose() };
+  }
+  const { newQuickJSWASMModuleFromVariant } = await import("quickjs-emscripten-core");
+  const variant = (await import("@jitl/quickjs-wasmfile-release-sync")).default;
+  const mod = await newQuickJSWASMModuleFromVariant(variant);
+  return { run: (code) => baseRun(mod, code), close: () => {} };
+}
+
+const [side, mode = "all", only, secs] = process.argv.slice(2);
+if (!["ours", "base"].includes(side)) {
+  console.error("usage: node bench/api.mjs ours|base cold|all|profile [workloads] [seconds]");
+  process.exit(2);
+}
+const out = { side, api: true, results: {} };
+if (mode === "cold") {
+  out.results["api-cold"] = await cold(side);
+} else if (mode === "profile" && only === "api-cold") {
+  // One cold sample: the profile's "per run" is the whole start-up.
+  const r = await cold(side);
+  out.results["api-cold"] = { ...r, runs: 1 };
+} else {
+  const r = await runner(side);
+  if (mode === "profile") {
+    const w = workloads[only];
+    if (!w) throw new Error(`profile: no workload ${only}`);
+    const code = codeOf(side, w);
+    const want = w.calls ?? w.expect;
+    let n = 0;
+    for (const t0 = performance.now(); performance.now() - t0 < Number(secs ?? 5) * 1000; n++) check(only, await r.run(code), want);
+    out.results[only] = { runs: n };
+  } else {
+    const names = only ? only.split(",") : Object.keys(workloads).filter((n) => !n.startsWith("_") && n !== "api-cold");
+    for (const n of names) out.results[n] = await measure(n, r.run);
+  }
+  r.close();
+}
+// The Go core may leave a timer behind; the result is all that matters.
+process.stdout.write(JSON.stringify(out) + "\n", () => process.exit(0));
