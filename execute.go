@@ -14,7 +14,22 @@ import (
 )
 
 //go:embed prelude.js
-var preludeJS string
+var preludeSource string
+
+// preludeJS is prelude.js without comments and indentation: it is compiled
+// on every run, and QuickJS pays for every byte it tokenizes.
+var preludeJS = func() string {
+	var b strings.Builder
+	for _, line := range strings.Split(preludeSource, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "//") {
+			continue
+		}
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}()
 
 // ExecuteResult is the result of one executeCode run, in the JSON shape the
 // model sees.

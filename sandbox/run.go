@@ -160,60 +160,49 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64) (res *
 	return res, nil
 }
 
+// setup installs the host functions, then evaluates the caller's prelude
+// and the engine's in one script (one compile): the caller's first, as a
+// statement, and the engine's last, as the completion value that hands its
+// helpers to Go.
 func (r *run) setup(p Program) error {
 	q, ctx := r.q, r.ctx
-	prelude := enginePrelude
-	for _, f := range p.Funcs {
-		if f.Async != nil {
-			prelude = trackerPrelude
+	engine := enginePrelude
+	if len(p.Funcs) > 0 {
+		names := make([]string, 0, len(p.Funcs))
+		for n, f := range p.Funcs {
+			if (f.Async == nil) == (f.Sync == nil) {
+				return fmt.Errorf("sandbox: Funcs[%q]: exactly one of Async and Sync must be set", n)
+			}
+			if f.Async != nil {
+				engine = trackerPrelude
+			}
+			names = append(names, n)
 		}
+		sort.Strings(names)
+		global := q.Global(ctx)
+		for id, n := range names {
+			r.funcs, r.names = append(r.funcs, p.Funcs[n]), append(r.names, n)
+			fn := q.NewFunction(ctx, n, uint32(id+1))
+			q.SetProp(ctx, global, n, fn)
+			q.FreeValue(ctx, fn)
+		}
+		q.FreeValue(ctx, global)
 	}
-	helpers, exc := q.Eval(ctx, prelude, "<sandbox>", ffi.EvalGlobal)
+	script := engine
+	if p.Prelude != "" {
+		script = p.Prelude + "\n;" + engine
+	}
+	helpers, exc := q.Eval(ctx, script, "<prelude>", ffi.EvalGlobal)
 	if exc != 0 {
+		e := r.toError(exc)
 		q.FreeValue(ctx, exc)
-		return errors.New("sandbox: engine prelude failed")
+		return fmt.Errorf("sandbox: prelude failed: %s: %s", e.Name, e.Message)
 	}
 	r.stringify, r.parse = q.GetIndex(ctx, helpers, 0), q.GetIndex(ctx, helpers, 1)
-	if prelude == trackerPrelude {
+	if engine == trackerPrelude {
 		r.track, r.report = q.GetIndex(ctx, helpers, 2), q.GetIndex(ctx, helpers, 3)
 	}
 	q.FreeValue(ctx, helpers)
-
-	if len(p.Funcs) == 0 {
-		return r.evalPrelude(p)
-	}
-	global := q.Global(ctx)
-	names := make([]string, 0, len(p.Funcs))
-	for n := range p.Funcs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for id, n := range names {
-		f := p.Funcs[n]
-		if (f.Async == nil) == (f.Sync == nil) {
-			q.FreeValue(ctx, global)
-			return fmt.Errorf("sandbox: Funcs[%q]: exactly one of Async and Sync must be set", n)
-		}
-		r.funcs, r.names = append(r.funcs, f), append(r.names, n)
-		fn := q.NewFunction(ctx, n, uint32(id+1))
-		q.SetProp(ctx, global, n, fn)
-		q.FreeValue(ctx, fn)
-	}
-	q.FreeValue(ctx, global)
-	return r.evalPrelude(p)
-}
-
-func (r *run) evalPrelude(p Program) error {
-	q, ctx := r.q, r.ctx
-	if p.Prelude != "" {
-		v, exc := q.Eval(ctx, p.Prelude, "<prelude>", ffi.EvalGlobal)
-		if exc != 0 {
-			e := r.toError(exc)
-			q.FreeValue(ctx, exc)
-			return fmt.Errorf("sandbox: prelude failed: %s: %s", e.Name, e.Message)
-		}
-		q.FreeValue(ctx, v)
-	}
 	return nil
 }
 

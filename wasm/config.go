@@ -196,6 +196,9 @@ func intercept(ctx context.Context, on js.Value, tc codemode.ToolCall) (codemode
 // awaitCtx awaits a value or promise, giving up when ctx is done (the
 // promise may never settle).
 func awaitCtx(ctx context.Context, p js.Value) (js.Value, error) {
+	if !isThenable(p) {
+		return p, nil // a sync tool or interceptor: no promise to wait for
+	}
 	type result struct {
 		v   js.Value
 		err error
@@ -211,6 +214,16 @@ func awaitCtx(ctx context.Context, p js.Value) (js.Value, error) {
 	case <-ctx.Done():
 		return js.Undefined(), ctx.Err()
 	}
+}
+
+// isThenable reports whether v has a then method, reading it safely.
+func isThenable(v js.Value) bool {
+	t := v.Type()
+	if t != js.TypeObject && t != js.TypeFunction {
+		return false
+	}
+	then, err := jsbridge.Get(v, "then")
+	return err != nil || then.Type() == js.TypeFunction // a throwing getter: let Await report it
 }
 
 // plainError keeps a JavaScript error's message alone, as the model should
