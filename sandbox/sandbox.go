@@ -28,6 +28,7 @@ const (
 	DefaultTimeout     = 30 * time.Second
 	DefaultMemoryLimit = 128 << 20
 	defaultMaxIdle     = 2
+	defaultMaxInstance = 16
 	maxStackSize       = 1 << 20 // the asset's C stack is 5 MB
 )
 
@@ -43,6 +44,10 @@ type Config struct {
 	// MaxIdleInstances is how many idle instances are kept for reuse
 	// (default 2).
 	MaxIdleInstances int
+	// MaxInstances bounds the instances alive at once, and so the runs in
+	// flight and the memory they hold (each instance starts at 16 MiB);
+	// further runs wait for a free instance (default 16).
+	MaxInstances int
 }
 
 // Errors.
@@ -60,6 +65,8 @@ type Engine struct {
 	limit    int64
 	maxPages uint32
 	maxIdle  int
+	slots    chan struct{} // one token per live instance
+	freed    chan struct{} // wakes a run waiting for an instance
 
 	mu     sync.Mutex
 	idle   []*instance
@@ -104,6 +111,13 @@ func NewEngineFromModule(mod wasmhost.Module, cfg Config) (*Engine, error) {
 	if e.maxIdle <= 0 {
 		e.maxIdle = defaultMaxIdle
 	}
+	n := cfg.MaxInstances
+	if n <= 0 {
+		n = defaultMaxInstance
+	}
+	e.maxIdle = min(e.maxIdle, n)
+	e.slots = make(chan struct{}, n)
+	e.freed = make(chan struct{}, 1)
 	e.maxPages = uint32(min((16<<20+2*e.limit)/wasmhost.PageSize, 65535))
 	return e, nil
 }
@@ -134,30 +148,55 @@ func (e *Engine) Close() error {
 	e.mu.Unlock()
 	for _, i := range idle {
 		i.q.Close()
+		<-e.slots
 	}
 	return nil
 }
 
-func (e *Engine) lease() (*instance, error) {
-	e.mu.Lock()
-	if e.closed {
+// lease returns an idle instance, or a new one when fewer than
+// MaxInstances are alive, waiting for one otherwise.
+func (e *Engine) lease(ctx context.Context) (*instance, error) {
+	for {
+		e.mu.Lock()
+		if e.closed {
+			e.mu.Unlock()
+			return nil, ErrClosed
+		}
+		if n := len(e.idle); n > 0 {
+			i := e.idle[n-1]
+			e.idle = e.idle[:n-1]
+			e.mu.Unlock()
+			if n > 1 {
+				e.signalFreed() // another waiter may take the next one
+			}
+			return i, nil
+		}
 		e.mu.Unlock()
-		return nil, ErrClosed
+		select {
+		case e.slots <- struct{}{}:
+			i := &instance{}
+			q, err := e.asset.NewInstance(e.maxPages, i)
+			if err != nil {
+				<-e.slots
+				return nil, fmt.Errorf("sandbox: %w", err)
+			}
+			i.q = q
+			return i, nil
+		case <-e.freed:
+			// An instance went idle or away: look again.
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
-	if n := len(e.idle); n > 0 {
-		i := e.idle[n-1]
-		e.idle = e.idle[:n-1]
-		e.mu.Unlock()
-		return i, nil
+}
+
+// signalFreed records that an instance went idle or away; one waiting run
+// wakes (the buffer of one keeps the news for a run about to wait).
+func (e *Engine) signalFreed() {
+	select {
+	case e.freed <- struct{}{}:
+	default:
 	}
-	e.mu.Unlock()
-	i := &instance{}
-	q, err := e.asset.NewInstance(e.maxPages, i)
-	if err != nil {
-		return nil, fmt.Errorf("sandbox: %w", err)
-	}
-	i.q = q
-	return i, nil
 }
 
 // keepMemoryBytes is the most linear memory an idle instance may keep.
@@ -179,7 +218,9 @@ func (e *Engine) release(i *instance) {
 	e.mu.Unlock()
 	if !keep {
 		i.q.Close()
+		<-e.slots
 	}
+	e.signalFreed()
 }
 
 // Stats describes an engine's instances.
@@ -285,7 +326,7 @@ func (e *Engine) Run(ctx context.Context, p Program) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	i, err := e.lease()
+	i, err := e.lease(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,70 @@
+//go:build !js
+
+package sandbox_test
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/interopio/code-mode/sandbox"
+	"github.com/interopio/code-mode/sandbox/sandboxtest"
+)
+
+// TestMaxInstances checks that runs beyond MaxInstances wait for a free
+// instance instead of creating more, and that they all finish.
+func TestMaxInstances(t *testing.T) {
+	e, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{MaxInstances: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	var active, peak atomic.Int32
+	funcs := map[string]sandbox.Func{"work": {Async: func(ctx context.Context, _ []json.RawMessage) (json.RawMessage, error) {
+		n := active.Add(1)
+		for {
+			p := peak.Load()
+			if n <= p || peak.CompareAndSwap(p, n) {
+				break
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+		active.Add(-1)
+		return json.RawMessage("1"), nil
+	}}}
+	var wg sync.WaitGroup
+	var done atomic.Int32
+	for i := 0; i < 6; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := e.Run(context.Background(), sandbox.Program{Code: "return await work()", Funcs: funcs, Timeout: 10 * time.Second})
+			if err == nil && res.Error == nil {
+				done.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if done.Load() != 6 || peak.Load() > 2 {
+		t.Errorf("%d of 6 runs finished, %d ran at once with MaxInstances 2", done.Load(), peak.Load())
+	}
+	// A run waiting for an instance gives up with its context.
+	block := make(chan struct{})
+	hold := map[string]sandbox.Func{"hold": {Async: func(ctx context.Context, _ []json.RawMessage) (json.RawMessage, error) {
+		<-block
+		return nil, nil
+	}}}
+	for i := 0; i < 2; i++ {
+		go e.Run(context.Background(), sandbox.Program{Code: "await hold()", Funcs: hold, Timeout: 10 * time.Second})
+	}
+	time.Sleep(50 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := e.Run(ctx, sandbox.Program{Code: "1"}); err != context.DeadlineExceeded {
+		t.Errorf("waiting run: err = %v, want DeadlineExceeded", err)
+	}
+	close(block)
+}
