@@ -13,14 +13,23 @@ import (
 	"github.com/interopio/code-mode/sandbox"
 )
 
-//go:embed prelude.js
-var preludeSource string
+// The sandbox API: see prelude.js.
+var (
+	//go:embed prelude.js
+	preludeSource string
+	//go:embed prelude_tools.js
+	toolsSource string
+	//go:embed prelude_console.js
+	consoleSource string
 
-// preludeJS is prelude.js without comments and indentation: it is compiled
-// on every run, and QuickJS pays for every byte it tokenizes.
-var preludeJS = func() string {
+	preludeJS, toolsJS, consoleJS = compactJS(preludeSource), compactJS(toolsSource), compactJS(consoleSource)
+)
+
+// compactJS drops comments and indentation: QuickJS pays for every byte it
+// tokenizes, on every run.
+func compactJS(src string) string {
 	var b strings.Builder
-	for _, line := range strings.Split(preludeSource, "\n") {
+	for _, line := range strings.Split(src, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "//") {
 			continue
@@ -29,7 +38,7 @@ var preludeJS = func() string {
 		b.WriteByte('\n')
 	}
 	return b.String()
-}()
+}
 
 // ExecuteResult is the result of one executeCode run, in the JSON shape the
 // model sees.
@@ -93,15 +102,15 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, callCont
 		r.entries[e.info.Name] = e
 	}
 	r.visible = visible
-	namesJSON, _ := json.Marshal(names)
 	res, err := s.cm.engine.Run(ctx, sandbox.Program{
 		Code:    in.Code,
-		Prelude: strings.Replace(preludeJS, "/*NAMES*/[]", string(namesJSON), 1),
+		Prelude: preludeJS,
 		Timeout: s.cm.cfg.Timeout,
 		Funcs: map[string]sandbox.Func{
 			"__cm_call":   {Async: r.call},
 			"__cm_search": {Async: r.search},
 			"__cm_log":    {Sync: r.log},
+			"__cm_src":    {Sync: func(args []json.RawMessage) (json.RawMessage, error) { return r.source(names, args) }},
 		},
 	})
 	if err != nil {
@@ -126,6 +135,22 @@ type runState struct {
 	dropped   int
 	calls     []ToolCallRecord
 	callCount int
+}
+
+// source hands prelude.js the source of a lazily built global.
+func (r *runState) source(names []string, args []json.RawMessage) (json.RawMessage, error) {
+	var key string
+	if len(args) > 0 {
+		json.Unmarshal(args[0], &key)
+	}
+	switch key {
+	case "tools":
+		namesJSON, _ := json.Marshal(names)
+		return json.Marshal(strings.Replace(toolsJS, "/*NAMES*/[]", string(namesJSON), 1))
+	case "console":
+		return json.Marshal(consoleJS)
+	}
+	return nil, errors.New("unknown source")
 }
 
 func (r *runState) log(args []json.RawMessage) (json.RawMessage, error) {
