@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -18,7 +19,8 @@ import (
 )
 
 // englishPrinter words the rare kinds describeKind does not handle itself.
-var englishPrinter = message.NewPrinter(language.English)
+// It is made on first use: building it costs start-up time in the browser.
+var englishPrinter = sync.OnceValue(func() *message.Printer { return message.NewPrinter(language.English) })
 
 // schemaURL is the made-up location each tool schema is compiled under. It
 // is hierarchical so relative "$ref"s resolve to other mem: URLs, which the
@@ -243,7 +245,7 @@ func describeKind(k jsonschema.ErrorKind) string {
 		return "not: must not match the schema"
 	default:
 		kw := strings.Join(k.KeywordPath(), "/")
-		msg := k.LocalizedString(englishPrinter)
+		msg := k.LocalizedString(englishPrinter())
 		if kw == "" || strings.HasPrefix(msg, kw) {
 			return msg
 		}

@@ -56,7 +56,7 @@ func toolPath(name string) string {
 	var sb strings.Builder
 	sb.WriteString("tools")
 	for _, seg := range strings.Split(name, ".") {
-		if identRe.MatchString(seg) {
+		if isIdent(seg) {
 			sb.WriteByte('.')
 			sb.WriteString(seg)
 		} else {

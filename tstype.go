@@ -3,7 +3,6 @@ package codemode
 import (
 	"bytes"
 	"encoding/json"
-	"regexp"
 	"strings"
 )
 
@@ -29,7 +28,6 @@ const anyObject = "Record<string, unknown>"
 var (
 	tsUnknown = tsType{"unknown", precPrimary}
 	tsNever   = tsType{"never", precPrimary}
-	identRe   = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
 )
 
 // writeDocComment writes text as a /** */ comment at the given indentation,
@@ -57,7 +55,7 @@ func writeDocComment(sb *strings.Builder, text, pad string) {
 }
 
 func propertyKey(k string) string {
-	if identRe.MatchString(k) {
+	if isIdent(k) {
 		return k
 	}
 	return jsonString(k)
@@ -150,4 +148,17 @@ func jsonString(s string) string {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)
 	return strings.TrimSuffix(buf.String(), "\n")
+}
+
+// isIdent reports whether s is a JavaScript identifier of ASCII letters,
+// digits, _ and $ (a regexp here would be compiled at start-up).
+func isIdent(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		letter := c == '_' || c == '$' || (c|0x20 >= 'a' && c|0x20 <= 'z')
+		if !letter && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/interopio/code-mode/sandbox/internal/ffi"
 )
@@ -111,7 +112,10 @@ var errOutOfMemoryTrap = errors.New("out of memory")
 // maxFrames bounds a stack (deep recursion would give thousands of frames).
 const maxFrames = 10
 
-var frameRE = regexp.MustCompile(`^(\s*at .*?)` + regexp.QuoteMeta(codeFile) + `:(\d+):(\d+)(.*)$`)
+// frameRE is compiled on first use, not at start-up.
+var frameRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\s*at .*?)` + regexp.QuoteMeta(codeFile) + `:(\d+):(\d+)(.*)$`)
+})
 
 // cleanStack keeps the frames of the model's code (and native ones), maps
 // positions back to the model's code when it was wrapped, and returns the
@@ -120,7 +124,7 @@ func cleanStack(stack string, wrapped bool, lines int) (string, int, int) {
 	var out []string
 	line, col := 0, 0
 	for _, f := range strings.Split(strings.TrimRight(stack, "\n"), "\n") {
-		m := frameRE.FindStringSubmatch(f)
+		m := frameRE().FindStringSubmatch(f)
 		if m == nil {
 			if strings.Contains(f, "(native)") {
 				out = append(out, f)

@@ -191,7 +191,7 @@ func toolFromJS(def js.Value, path string) (codemode.Tool, error) {
 		opts := newObject()
 		opts.Set("context", jsValue(c.Context))
 		opts.Set("signal", ctrl.Get("signal"))
-		ret, err := call(get(def, "execute"), in, opts)
+		ret, err := call(exec, in, opts) // execute as it was when registered
 		if err != nil {
 			return nil, plain(err)
 		}
