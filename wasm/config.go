@@ -193,27 +193,18 @@ func intercept(ctx context.Context, on js.Value, tc codemode.ToolCall) (codemode
 	return dec, nil
 }
 
-// awaitCtx awaits a value or promise, giving up when ctx is done (the
-// promise may never settle).
+// awaitCtx awaits a value or promise. It waits on the calling goroutine
+// (the sandbox runs every host call on its own): a promise that never
+// settles keeps that goroutine, but not the run, which ends at its deadline
+// and aborts the tool's signal; ctx only cuts short what has not started.
 func awaitCtx(ctx context.Context, p js.Value) (js.Value, error) {
 	if !isThenable(p) {
 		return p, nil // a sync tool or interceptor: no promise to wait for
 	}
-	type result struct {
-		v   js.Value
-		err error
+	if err := ctx.Err(); err != nil {
+		return js.Undefined(), err
 	}
-	ch := make(chan result, 1)
-	go func() {
-		v, err := jsbridge.Await(p)
-		ch <- result{v, err}
-	}()
-	select {
-	case r := <-ch:
-		return r.v, r.err
-	case <-ctx.Done():
-		return js.Undefined(), ctx.Err()
-	}
+	return jsbridge.Await(p)
 }
 
 // isThenable reports whether v has a then method, reading it safely.
