@@ -185,6 +185,8 @@ func toolFromJS(def js.Value, path string) (codemode.Tool, error) {
 		}
 		ctrl := js.Global().Get("AbortController").New()
 		stop := context.AfterFunc(ctx, func() {
+			// On its own goroutine: a panic here would end the Go program.
+			defer func() { recover() }()
 			ctrl.Call("abort", jsbridge.NewError("AbortError", "the run ended before the tool finished (it finished, timed out or was cancelled)"))
 		})
 		defer stop()
