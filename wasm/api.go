@@ -20,12 +20,13 @@ import (
 type factory struct {
 	cm *codemode.CodeMode
 
-	mu    sync.Mutex
-	funcs []js.Func
+	mu       sync.Mutex
+	funcs    []js.Func
+	sessions map[*sessionFuncs]struct{}
 }
 
 func newFactory(config, module js.Value) (js.Value, error) {
-	f := &factory{}
+	f := &factory{sessions: map[*sessionFuncs]struct{}{}}
 	cfg, err := parseConfig(config, f)
 	if err != nil {
 		return js.Undefined(), err
@@ -87,11 +88,14 @@ func (f *factory) apiObject() js.Value {
 	f.method(api, "dispose", func([]js.Value) any {
 		f.cm.Close()
 		f.mu.Lock()
-		funcs := f.funcs
-		f.funcs = nil
+		funcs, sessions := f.funcs, f.sessions
+		f.funcs, f.sessions = nil, map[*sessionFuncs]struct{}{}
 		f.mu.Unlock()
 		for _, jf := range funcs {
 			jf.Release()
+		}
+		for sf := range sessions {
+			sf.release()
 		}
 		return js.Undefined()
 	})

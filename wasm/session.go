@@ -30,30 +30,63 @@ func (f *factory) createSession(opts js.Value) any {
 	if err != nil {
 		return asTypeError(err)
 	}
-	// The LLM tools' execute functions are made once per session and
-	// released by its dispose, however often getLlmTools is called.
+	// Every js.Func of the session (its methods and the LLM tools' execute
+	// functions, made once however often getLlmTools is called) is
+	// released by its dispose, or the factory's. The loader's wrapper
+	// refuses calls on a disposed session, so none reaches a released Func.
+	sf := &sessionFuncs{}
 	llm := s.LLMTools()
 	execs := make([]js.Func, len(llm))
 	for i, t := range llm {
 		exec := t.Execute
-		execs[i] = jsbridge.Func(func(_ js.Value, args []js.Value) any {
+		execs[i] = sf.add(jsbridge.Func(func(_ js.Value, args []js.Value) any {
 			return jsbridge.NewPromise(func() (js.Value, error) { return runLLMTool(exec, arg(args, 0), arg(args, 1)) })
-		})
+		}))
 	}
-	var disposeOnce sync.Once
 	obj := newObject()
-	f.method(obj, "getSystemInstruction", func([]js.Value) any { return s.SystemInstruction() })
-	f.method(obj, "getLlmTools", func([]js.Value) any { return llmTools(s, execs) })
-	f.method(obj, "dispose", func([]js.Value) any {
-		disposeOnce.Do(func() {
-			s.Close()
-			for _, jf := range execs {
-				jf.Release()
-			}
-		})
+	method := func(name string, fn func() any) {
+		obj.Set(name, sf.add(jsbridge.Func(func(js.Value, []js.Value) any { return fn() })).Value)
+	}
+	method("getSystemInstruction", func() any { return s.SystemInstruction() })
+	method("getLlmTools", func() any { return llmTools(s, execs) })
+	method("dispose", func() any {
+		s.Close()
+		f.forget(sf)
 		return js.Undefined()
 	})
+	f.mu.Lock()
+	f.sessions[sf] = struct{}{}
+	f.mu.Unlock()
 	return obj
+}
+
+// sessionFuncs are the js.Funcs of one session.
+type sessionFuncs struct {
+	once  sync.Once
+	funcs []js.Func
+}
+
+func (sf *sessionFuncs) add(jf js.Func) js.Func {
+	sf.funcs = append(sf.funcs, jf)
+	return jf
+}
+
+// release frees the session's funcs once. A Func may be releasing itself
+// (dispose), which syscall/js allows: the call in progress completes.
+func (sf *sessionFuncs) release() {
+	sf.once.Do(func() {
+		for _, jf := range sf.funcs {
+			jf.Release()
+		}
+	})
+}
+
+// forget releases a disposed session's funcs and drops it from the factory.
+func (f *factory) forget(sf *sessionFuncs) {
+	f.mu.Lock()
+	delete(f.sessions, sf)
+	f.mu.Unlock()
+	sf.release()
 }
 
 // llmTools builds [searchTools, executeCode] for an LLM SDK, with fresh
