@@ -1,0 +1,57 @@
+package codemode
+
+import (
+	osexec "os/exec"
+	"strings"
+	"testing"
+)
+
+// TestImportRules enforces the layering of ARCHITECTURE.md under GOOS=js:
+// only jsbridge (the bridge's machinery) and wasm (the JS face of this
+// package, which jsbridge may not import) use syscall/js; the sandbox never
+// reaches jsbridge or this package; jsbridge never reaches this package; and
+// wazero never reaches the bundle.
+func TestImportRules(t *testing.T) {
+	const mod = "github.com/interopio/code-mode"
+	cmd := osexec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}:{{join .Imports \" \"}}:{{join .Deps \" \"}}", "./...")
+	cmd.Env = append(cmd.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	imports, deps := map[string][]string{}, map[string]map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		parts := strings.SplitN(line, ":", 3)
+		if len(parts) != 3 || !strings.HasPrefix(parts[0], mod) {
+			continue
+		}
+		imports[parts[0]] = strings.Fields(parts[1])
+		deps[parts[0]] = map[string]bool{}
+		for _, d := range strings.Fields(parts[2]) {
+			deps[parts[0]][d] = true
+		}
+	}
+	if len(imports) < 5 {
+		t.Fatalf("go list found only %d packages of the module", len(imports))
+	}
+	for pkg, imps := range imports {
+		for _, imp := range imps {
+			if imp == "syscall/js" && pkg != mod+"/jsbridge" && pkg != mod+"/wasm" && pkg != mod+"/bench/engine" {
+				t.Errorf("%s imports syscall/js", pkg)
+			}
+		}
+	}
+	for _, rule := range []struct{ pkg, forbidden string }{
+		{mod + "/sandbox", mod + "/jsbridge"},
+		{mod + "/sandbox", mod},
+		{mod, mod + "/jsbridge"},
+		{mod + "/jsbridge", mod},
+		{mod + "/wasm", "github.com/tetratelabs/wazero"},
+	} {
+		if deps[rule.pkg] == nil {
+			t.Errorf("package %s not found", rule.pkg)
+		} else if deps[rule.pkg][rule.forbidden] {
+			t.Errorf("%s depends on %s", rule.pkg, rule.forbidden)
+		}
+	}
+}
