@@ -3,7 +3,6 @@ package sandbox
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -61,24 +60,6 @@ type run struct {
 
 	// JS helpers from the engine prelude (owned values).
 	stringify, parse, track, report uint32
-}
-
-type hostCall struct {
-	resolve, reject uint32
-	name            string
-}
-
-// rejection is a host call that failed, for the unobserved-rejection report.
-type rejection struct {
-	id      uint32
-	name    string
-	message string
-}
-
-type hostResult struct {
-	id    uint32
-	value json.RawMessage
-	err   error
 }
 
 // The engine's own prelude: helpers captured before any other code runs,
@@ -320,147 +301,6 @@ func (r *run) why() int32 {
 	return r.reason.Load()
 }
 
-// callFunction serves a call from JS to host function refID.
-func (r *run) callFunction(argc, argv, refID uint32) uint32 {
-	q, ctx := r.q, r.ctx
-	if refID == 0 || int(refID) > len(r.funcs) {
-		return r.throw("InternalError", "unknown host function")
-	}
-	f, name := r.funcs[refID-1], r.names[refID-1]
-	args := make([]json.RawMessage, argc)
-	for i := uint32(0); i < argc; i++ {
-		s, exc := q.Call(ctx, r.stringify, q.Undefined, q.Arg(argv, i))
-		if exc != 0 {
-			// e.g. a cycle: a TypeError at the call site.
-			t := q.Throw(ctx, exc)
-			q.FreeValue(ctx, exc)
-			return t
-		}
-		if q.IsString(s) {
-			args[i] = json.RawMessage(q.GetString(ctx, s))
-		}
-		q.FreeValue(ctx, s)
-	}
-	if f.Sync != nil {
-		// A panic here unwinds QuickJS mid-call: the instance traps and is
-		// discarded, and the run fails with a RUNTIME error.
-		v, err := f.Sync(args)
-		if err != nil {
-			return r.throwErr(err)
-		}
-		return r.fromJSON(v)
-	}
-	promise, resolve, reject := q.NewPromise(ctx)
-	r.nextID++
-	id := r.nextID
-	r.pending[id] = &hostCall{resolve: resolve, reject: reject, name: name}
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				r.deliver(hostResult{id: id, err: fmt.Errorf("host function %s panicked: %v", name, p)})
-			}
-		}()
-		v, err := f.Async(r.goCtx, args)
-		r.deliver(hostResult{id: id, value: v, err: err})
-	}()
-	idV := q.NewNumber(ctx, float64(id))
-	tracked, exc := q.Call(ctx, r.track, q.Undefined, promise, idV)
-	q.FreeValue(ctx, idV)
-	if exc != 0 {
-		q.FreeValue(ctx, promise)
-		t := q.Throw(ctx, exc)
-		q.FreeValue(ctx, exc)
-		return t
-	}
-	q.FreeValue(ctx, promise)
-	return tracked
-}
-
-func (r *run) deliver(hr hostResult) {
-	select {
-	case r.results <- hr:
-	case <-r.goCtx.Done():
-	}
-}
-
-// settle resolves or rejects the promise of a finished host call.
-func (r *run) settle(hr hostResult) {
-	q, ctx := r.q, r.ctx
-	c, ok := r.pending[hr.id]
-	if !ok {
-		return
-	}
-	delete(r.pending, hr.id)
-	defer q.FreeValue(ctx, c.resolve)
-	defer q.FreeValue(ctx, c.reject)
-	var fatal *Fatal
-	if errors.As(hr.err, &fatal) {
-		r.fatal = fatal
-		r.interrupt(interruptFatal)
-	}
-	fn, arg := c.resolve, q.Undefined
-	if hr.err != nil {
-		fn, arg = c.reject, r.newError(hr.err)
-		r.rejected = append(r.rejected, rejection{hr.id, c.name, errorMessage(hr.err)})
-	} else if len(hr.value) > 0 {
-		v, exc := r.parseJSON(hr.value)
-		if exc != 0 {
-			fn, v = c.reject, exc
-		}
-		arg = v
-	}
-	out, exc := q.Call(ctx, fn, q.Undefined, arg)
-	q.FreeValue(ctx, out)
-	q.FreeValue(ctx, exc)
-	q.FreeValue(ctx, arg)
-}
-
-func (r *run) parseJSON(raw json.RawMessage) (val, exc uint32) {
-	s := r.q.NewString(r.ctx, string(raw))
-	defer r.q.FreeValue(r.ctx, s)
-	return r.q.Call(r.ctx, r.parse, r.q.Undefined, s)
-}
-
-// fromJSON returns the owned JS value of a sync host function's result.
-func (r *run) fromJSON(raw json.RawMessage) uint32 {
-	if len(raw) == 0 {
-		return 0
-	}
-	v, exc := r.parseJSON(raw)
-	if exc != 0 {
-		t := r.q.Throw(r.ctx, exc)
-		r.q.FreeValue(r.ctx, exc)
-		return t
-	}
-	return v
-}
-
-// newError returns an owned Error object for err.
-func (r *run) newError(err error) uint32 {
-	q, ctx := r.q, r.ctx
-	name, msg := "Error", err.Error()
-	var je *JSError
-	if errors.As(err, &je) {
-		name, msg = je.Name, je.Message
-	}
-	e := q.NewError(ctx)
-	for _, kv := range [][2]string{{"message", msg}, {"name", name}} {
-		v := q.NewString(ctx, kv[1])
-		q.SetProp(ctx, e, kv[0], v)
-		q.FreeValue(ctx, v)
-	}
-	return e
-}
-
-func (r *run) throwErr(err error) uint32 {
-	e := r.newError(err)
-	t := r.q.Throw(r.ctx, e)
-	r.q.FreeValue(r.ctx, e)
-	return t
-}
-
-func (r *run) throw(name, msg string) uint32 { return r.throwErr(&JSError{Name: name, Message: msg}) }
-
 // result converts the program's value to JSON.
 func (r *run) result(v uint32) *Result {
 	q, ctx := r.q, r.ctx
@@ -480,44 +320,6 @@ func (r *run) result(v uint32) *Result {
 		return &Result{} // undefined, a function or a symbol: no value
 	}
 	return &Result{Value: json.RawMessage(q.GetString(ctx, s))}
-}
-
-// warnings lists rejected host calls nobody observed, and calls still
-// pending when the program finished.
-func (r *run) warnings() []string {
-	q, ctx := r.q, r.ctx
-	var out []string
-	if len(r.rejected) > 0 && r.report != 0 {
-		seen := map[uint32]bool{}
-		if s, exc := q.Call(ctx, r.report, q.Undefined); exc == 0 {
-			var ids []uint32
-			json.Unmarshal([]byte(q.GetString(ctx, s)), &ids)
-			for _, id := range ids {
-				seen[id] = true
-			}
-			q.FreeValue(ctx, s)
-		} else {
-			q.FreeValue(ctx, exc)
-		}
-		for _, rj := range r.rejected {
-			if !seen[rj.id] {
-				out = append(out, "unhandled rejection of a call that was not awaited: "+rj.name+": "+rj.message)
-			}
-		}
-	}
-	if n := len(r.pending); n > 0 {
-		out = append(out, fmt.Sprintf("%d host call(s) were still pending when the program finished and were cancelled; await every call", n))
-	}
-	return out
-}
-
-// errorMessage is the message a host error has in JS.
-func errorMessage(err error) string {
-	var je *JSError
-	if errors.As(err, &je) {
-		return je.Message
-	}
-	return err.Error()
 }
 
 // teardown settles every pending promise, drains the job queue with the
