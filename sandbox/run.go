@@ -206,7 +206,9 @@ func (r *run) main(code string) *Result {
 	}
 	defer q.FreeValue(ctx, promise)
 	for {
-		if exc, _ := q.ExecutePendingJobs(r.rt, -1); exc != 0 {
+		if !q.IsJobPending(r.rt) {
+			// nothing to run: skip the drain's crossings
+		} else if exc, _ := q.ExecutePendingJobs(r.rt, -1); exc != 0 {
 			return r.fail(exc, wrapped, code, false)
 		}
 		switch q.PromiseState(ctx, promise) {

@@ -111,13 +111,29 @@ func (q *Instance) withCString(s string, f func(p uint32)) {
 	q.Free(p)
 }
 
+// codeBufferSize is the size of the reusable buffer for Eval's code.
+const codeBufferSize = 8 << 10
+
+// codeBuffer returns the reusable code buffer if n bytes and a NUL fit, or 0.
+func (q *Instance) codeBuffer(n int) uint32 {
+	if n+1 > codeBufferSize {
+		return 0
+	}
+	if q.code == 0 {
+		q.code = q.Malloc(codeBufferSize)
+	}
+	return q.code
+}
+
 // CString reads a NUL-terminated string at p.
 func (q *Instance) CString(p uint32) string {
 	if p == 0 {
 		return ""
 	}
 	var out []byte
-	for chunk := uint32(256); ; chunk *= 4 {
+	// Most strings are short, and reads of up to 64 bytes are the cheap
+	// kind on the JavaScript backend.
+	for chunk := uint32(64); ; chunk *= 8 {
 		size := q.mem.Size()
 		if p >= size {
 			return string(out)
@@ -159,9 +175,16 @@ func (q *Instance) MemoryUsage(rt, ctx uint32) uint32 { return q.call0(q.memoryU
 // Eval evaluates code. It returns an owned value and, if evaluation threw,
 // the owned exception (the value is then freed already).
 func (q *Instance) Eval(ctx uint32, code, filename string, flags uint32) (val, exc uint32) {
-	c := q.cstring(code)
+	// Eval is never re-entered (no code is compiled inside a host call),
+	// so small programs reuse one buffer instead of a malloc and a free.
+	c := q.codeBuffer(len(code))
+	if c == 0 {
+		c = q.cstring(code)
+		defer q.Free(c)
+	} else {
+		q.mem.Write(c, append([]byte(code), 0))
+	}
 	q.withCString(filename, func(f uint32) { val = q.call0(q.eval, ctx, c, uint32(len(code)), f, 0, flags) })
-	q.Free(c)
 	return q.checkException(ctx, val)
 }
 

@@ -45,6 +45,7 @@ type Instance struct {
 
 	scratch  uint32            // 64 bytes for out-parameters, see scratch* offsets
 	interned map[string]uint32 // see internedCString
+	code     uint32            // see codeBuffer
 
 	malloc, free                                                  wasmhost.Func
 	newRuntime, freeRuntime, newContext, freeContext              wasmhost.Func
