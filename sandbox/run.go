@@ -60,6 +60,9 @@ type run struct {
 
 	// JS helpers from the engine prelude (owned values).
 	stringify, parse, track, report uint32
+	// native says stringify is the context's own JSON.stringify (a run
+	// without host functions or prelude compiles no helpers).
+	native bool
 }
 
 // The engine's own prelude: helpers captured before any other code runs,
@@ -168,6 +171,17 @@ func (r *run) setup(p Program) error {
 			q.FreeValue(ctx, fn)
 		}
 		q.FreeValue(ctx, global)
+	}
+	if len(p.Funcs) == 0 && p.Prelude == "" {
+		// Nothing to compile: a plain program needs only JSON.stringify for
+		// its result (BigInt support is compiled if the result needs it).
+		global := q.Global(ctx)
+		j := q.GetProp(ctx, global, "JSON")
+		r.stringify = q.GetProp(ctx, j, "stringify")
+		q.FreeValue(ctx, j)
+		q.FreeValue(ctx, global)
+		r.native = true
+		return nil
 	}
 	script := engine
 	if p.Prelude != "" {
@@ -307,6 +321,20 @@ func (r *run) why() int32 {
 func (r *run) result(v uint32) *Result {
 	q, ctx := r.q, r.ctx
 	s, exc := q.Call(ctx, r.stringify, q.Undefined, v)
+	if exc != 0 && r.native {
+		// The native JSON.stringify refuses BigInt: retry with the
+		// engine's own stringify, which writes it as a decimal string.
+		q.FreeValue(ctx, exc)
+		exc = 0
+		if helpers, hexc := q.Eval(ctx, enginePrelude, "<prelude>", ffi.EvalGlobal); hexc != 0 {
+			exc = hexc
+		} else {
+			q.FreeValue(ctx, r.stringify)
+			r.stringify, r.native = q.GetIndex(ctx, helpers, 0), false
+			q.FreeValue(ctx, helpers)
+			return r.result(v)
+		}
+	}
 	if exc != 0 {
 		e := r.toError(exc)
 		q.FreeValue(ctx, exc)

@@ -40,6 +40,7 @@ func Run(t *testing.T, b Backend) {
 	}
 	e := engine(t, sandbox.Config{})
 	t.Run("CodeForms", func(t *testing.T) { testCodeForms(t, e) })
+	t.Run("PlainPrograms", func(t *testing.T) { testPlainPrograms(t, e) })
 	t.Run("Errors", func(t *testing.T) { testErrors(t, e) })
 	t.Run("HostFuncs", func(t *testing.T) { testHostFuncs(t, e) })
 	t.Run("Timeout", func(t *testing.T) { testTimeout(t, e) })
@@ -120,6 +121,29 @@ func testCodeForms(t *testing.T, e *sandbox.Engine) {
 		}
 		if string(res.Value) != tc.want {
 			t.Errorf("%q = %s, want %s", tc.code, res.Value, tc.want)
+		}
+	}
+}
+
+// testPlainPrograms covers runs without host functions or prelude, which
+// use the context's own JSON.stringify.
+func testPlainPrograms(t *testing.T, e *sandbox.Engine) {
+	for _, tc := range []struct{ code, want, errCode string }{
+		{"return 10n ** 3n", `"1000"`, ""},
+		{"return {a: [1n, 2]}", `{"a":["1",2]}`, ""},
+		{"const a = {}; a.a = a; return a", "", string(sandbox.CodeNotSerializable)},
+		{"return {toJSON() { throw new Error('no') }}", "", string(sandbox.CodeNotSerializable)},
+		{"return new Date(0)", `"1970-01-01T00:00:00.000Z"`, ""},
+	} {
+		res := run(t, e, sandbox.Program{Code: tc.code})
+		if tc.errCode != "" {
+			if res.Error == nil || string(res.Error.Code) != tc.errCode {
+				t.Errorf("%q: got %s %v, want %s", tc.code, res.Value, res.Error, tc.errCode)
+			}
+			continue
+		}
+		if res.Error != nil || string(res.Value) != tc.want {
+			t.Errorf("%q = %s %v, want %s", tc.code, res.Value, res.Error, tc.want)
 		}
 	}
 }
