@@ -1,7 +1,7 @@
 # Code Mode: build, test and benchmark. `make help` lists the targets.
 GO        ?= go
 GOROOT    := $(shell $(GO) env GOROOT)
-JS_EXEC   := $(GOROOT)/lib/wasm/go_js_wasm_exec
+JS_EXEC   := $(CURDIR)/scripts/wasmexec/go_js_wasm_exec
 
 .PHONY: help deps example test test-go test-js vet bench
 
@@ -31,9 +31,11 @@ vet:
 test-go: deps
 	$(GO) test -count=1 ./...
 
-# GOOS=js tests run under Node with the toolchain's go_js_wasm_exec.
+# GOOS=js tests run under Node with the toolchain's go_js_wasm_exec, wrapped
+# by scripts/wasmexec to give the Go program its own exports as the loader
+# does (jsbridge's fast host imports); the tests also run the fallback path.
 test-js: deps
-	PATH="$(GOROOT)/lib/wasm:$$PATH" GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(JS_EXEC)" ./jsbridge/...
+	PATH="$(GOROOT)/lib/wasm:$$PATH" GOROOT="$(GOROOT)" JSBRIDGE_EXPECT_FAST=1 GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(JS_EXEC)" ./jsbridge/...
 
 test: vet test-go test-js test-node test-browser
 

@@ -58,7 +58,10 @@ function findGo() {
   throw new Error("cannot find Go: set GO");
 }
 const { go, goroot } = findGo();
-const wasmExec = path.join(goroot, "lib/wasm/wasm_exec_node.js");
+// That Go's wasm_exec_node.js, run by scripts/wasmexec so that the engine
+// sees its own exports as the package's loader provides them (jsbridge's
+// fast host imports); it finds the toolchain through GOROOT.
+const wasmExec = path.join(root, "scripts/wasmexec/wasm_exec_node.cjs");
 const engine = process.env.BENCH_ENGINE ?? path.join(root, "build/bench-engine.wasm");
 for (const f of ["node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm", "node_modules/quickjs-emscripten-core/package.json"]) {
   if (!existsSync(path.join(root, f))) throw new Error(`${f} is missing: run npm ci (make deps)`);
@@ -84,7 +87,7 @@ function run(side, ...args) {
   const [cmd, argv] = sides[side](...args);
   let out;
   try {
-    out = execFileSync(cmd, argv, { cwd: root, encoding: "utf8", maxBuffer: 64 << 20, env: { ...process.env, BENCH_ROOT: root }, stdio: ["ignore", "pipe", "inherit"] });
+    out = execFileSync(cmd, argv, { cwd: root, encoding: "utf8", maxBuffer: 64 << 20, env: { ...process.env, BENCH_ROOT: root, GOROOT: goroot }, stdio: ["ignore", "pipe", "inherit"] });
   } catch (e) {
     throw new Error(`${side} ${args.join(" ")} failed (exit ${e.status})`);
   }

@@ -472,8 +472,9 @@ func TestClose(t *testing.T) {
 	k := newKitchen(t)
 	add := k.fn("add")
 	inst := k.inst.(*instance)
-	if len(inst.releasers) != 10 {
-		t.Errorf("%d host functions to release, want 10", len(inst.releasers))
+	// Each import is a js.Func to release or a fast import's slot to free.
+	if n := len(inst.releasers) + inst.fastN; n != 10 {
+		t.Errorf("%d host functions to release, want 10", n)
 	}
 	if err := k.inst.Close(); err != nil {
 		t.Fatal(err)
@@ -490,7 +491,7 @@ func TestClose(t *testing.T) {
 	if _, ok := k.mem.Grow(1); ok {
 		t.Error("Grow after Close succeeded")
 	}
-	if inst.releasers != nil {
+	if inst.releasers != nil || inst.fastN != 0 {
 		t.Error("host functions not released")
 	}
 	if err := k.inst.Close(); err != nil {

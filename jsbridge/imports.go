@@ -10,36 +10,64 @@ import (
 	"github.com/interopio/code-mode/sandbox/wasmhost"
 )
 
-// hostFunc returns the JavaScript function for one host import: a
+// hostFuncs returns the JavaScript function of every import in funcs: an
+// interrupt poll answered in WebAssembly where possible (poll.go), else a
+// trampoline into Go's export where the loader allows it (fastimport.go),
+// else a js.FuncOf function.
+func (inst *instance) hostFuncs(module string, funcs map[string]wasmhost.HostFunc) map[string]js.Value {
+	out := make(map[string]js.Value, len(funcs))
+	var fastNames []string
+	var fast []*hostCall
+	for name, hf := range funcs {
+		if hf.Poll != nil {
+			if fn, ok := inst.pollFunc(hf); ok {
+				out[name] = fn
+				continue
+			}
+		}
+		h := inst.newHostCall(module+"."+name, hf)
+		if fastImportable(hf.Type) {
+			fastNames = append(fastNames, name)
+			fast = append(fast, h)
+			continue
+		}
+		out[name] = inst.slowFunc(h)
+	}
+	fns, ok := inst.fastImports(fast)
+	for i, name := range fastNames {
+		if ok {
+			out[name] = fns[i]
+		} else {
+			out[name] = inst.slowFunc(fast[i])
+		}
+	}
+	return out
+}
+
+func (inst *instance) newHostCall(name string, hf wasmhost.HostFunc) *hostCall {
+	result := noResult
+	if len(hf.Type.Results) > 0 {
+		result = hf.Type.Results[0]
+	}
+	return &hostCall{inst: inst, name: name, hf: hf, params: hf.Type.Params, result: result}
+}
+
+// slowFunc returns the JavaScript function for one host import: a
 // throwing function (throw.go), so that a panic in the Go function throws a
 // JavaScript Error at the import's call site and the WebAssembly call
 // traps. The panic is also recorded in inst.pending, and the export call
 // that catches the trap returns it, wrapped with wasmhost.ErrTrap.
 //
 // An import without i64 parameters receives its arguments spread (numbers
-// only, the fast path). An i64 parameter arrives as a BigInt, which must not
+// only, the cheaper case). An i64 parameter arrives as a BigInt, which must not
 // reach Go (syscall/js can neither read nor release it): such an import
 // receives its arguments as one array and converts them to decimal text in
 // JavaScript first.
-//
-// An interrupt poll (hf.Poll set) is answered in WebAssembly without
-// calling Go at all, when its type allows (see poll.go).
-func (inst *instance) hostFunc(name string, hf wasmhost.HostFunc) js.Value {
-	if hf.Poll != nil {
-		if fn, ok := inst.pollFunc(hf); ok {
-			return fn
-		}
-	}
-	params := hf.Type.Params
-	result := noResult
-	if len(hf.Type.Results) > 0 {
-		result = hf.Type.Results[0]
-	}
+func (inst *instance) slowFunc(h *hostCall) js.Value {
 	hasI64 := false
-	for _, p := range params {
+	for _, p := range h.params {
 		hasI64 = hasI64 || p == wasmhost.I64
 	}
-	h := &hostCall{inst: inst, name: name, hf: hf, params: params, result: result}
 	var tf *throwingFunc
 	if hasI64 {
 		tf = newThrowingFunc(h.viaArray, false)
@@ -73,6 +101,22 @@ func (h *hostCall) args() []uint64 {
 // call runs the Go function and converts its result for JavaScript. On a
 // panic it records the error and reports failure.
 func (h *hostCall) call(a []uint64) (res any, ok bool) {
+	r, ok := h.run(a)
+	if !ok {
+		return nil, false
+	}
+	switch h.result {
+	case noResult:
+		return nil, true
+	case wasmhost.I64:
+		return strconv.FormatInt(int64(r), 10), true // ToBigInt64 parses it
+	}
+	return toJS(r, h.result), true
+}
+
+// run runs the Go function with the arguments a (the buffer of h.args). On
+// a panic it records the error in the instance and reports failure.
+func (h *hostCall) run(a []uint64) (res uint64, ok bool) {
 	defer func() {
 		h.scratch = a
 		if r := recover(); r != nil {
@@ -83,20 +127,13 @@ func (h *hostCall) call(a []uint64) (res any, ok bool) {
 				err = fmt.Errorf("host function %s panicked: %v", h.name, r)
 			}
 			h.inst.pending = err
-			res, ok = nil, false
+			res, ok = 0, false
 		}
 	}()
 	if h.inst.closed {
 		panic("instance is closed")
 	}
-	r := h.hf.Call(a)
-	switch h.result {
-	case noResult:
-		return nil, true
-	case wasmhost.I64:
-		return strconv.FormatInt(int64(r), 10), true // ToBigInt64 parses it
-	}
-	return toJS(r, h.result), true
+	return h.hf.Call(a), true
 }
 
 // spread is the throwingCall of an import without i64 parameters: the

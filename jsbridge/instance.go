@@ -34,6 +34,12 @@ type instance struct {
 	// Instantiate) that catches that trap.
 	pending error
 	depth   int // export calls in progress (re-entrant calls nest)
+
+	// The fast imports (fastimport.go): the trampoline's trap flag, and
+	// the block of slots, freed once the instance is closed and no export
+	// call is in progress (fastN is 0 without fast imports or once freed).
+	fastTrapped     js.Value
+	fastBase, fastN int
 }
 
 // Instantiate creates the memory described by imp.Memory (when Name is
@@ -67,8 +73,8 @@ func (m *module) Instantiate(imp wasmhost.Imports) (_ wasmhost.Instance, err err
 		}
 		ns.Set(imp.Memory.Name, memObj)
 	}
-	for name, hf := range imp.Funcs {
-		ns.Set(name, inst.hostFunc(imp.Module+"."+name, hf))
+	for name, fn := range inst.hostFuncs(imp.Module, imp.Funcs) {
+		ns.Set(name, fn)
 	}
 
 	var jsInst js.Value
@@ -125,6 +131,7 @@ func (inst *instance) Close() error {
 		r()
 	}
 	inst.releasers = nil
+	inst.freeFastSlots()
 	inst.exports = js.Undefined()
 	if inst.mem != nil {
 		inst.mem.drop()
@@ -204,6 +211,9 @@ func (f *export) Call(args ...uint64) (res uint64, err error) {
 	defer func() {
 		inst.depth--
 		inst.epoch++
+		if inst.closed {
+			inst.freeFastSlots()
+		}
 		if r := recover(); r != nil {
 			if je, ok := r.(js.Error); ok {
 				err = inst.trapError(ErrorFromJS(je.Value))

@@ -33,6 +33,16 @@ func (r *run) callFunction(argc, argv, refID uint32) uint32 {
 		return r.throw("InternalError", "unknown host function")
 	}
 	f, name := r.funcs[refID-1], r.names[refID-1]
+	// Converting the arguments runs program code (getters, toJSON), which
+	// may call a host function again. Each nesting stacks host frames on
+	// the host engine's native stack, beyond QuickJS's own limit: deep
+	// enough, that stack overflows inside the host and takes the page
+	// down. Legitimate code never nests deeply.
+	if r.depth >= maxHostDepth {
+		return r.throw("RangeError", fmt.Sprintf("a getter or toJSON of a host call's arguments called host functions %d deep; at most %d levels are allowed", maxHostDepth, maxHostDepth-1))
+	}
+	r.depth++
+	defer func() { r.depth-- }()
 	args := make([]json.RawMessage, argc)
 	for i := uint32(0); i < argc; i++ {
 		s, exc := q.Call(ctx, r.stringify, q.Undefined, q.Arg(argv, i))

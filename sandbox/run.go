@@ -60,6 +60,7 @@ type run struct {
 
 	// JS helpers from the engine prelude (owned values).
 	stringify, parse, track, report uint32
+	depth                           int // host calls in progress on the stack, see callFunction
 	// native says stringify is the context's own JSON.stringify (a run
 	// without host functions or prelude compiles no helpers).
 	native bool

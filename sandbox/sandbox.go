@@ -29,7 +29,12 @@ const (
 	DefaultMemoryLimit = 128 << 20
 	defaultMaxIdle     = 2
 	defaultMaxInstance = 16
-	maxStackSize       = 1 << 20 // the asset's C stack is 5 MB
+	// maxStackSize is QuickJS's stack limit. It counts the asset's C stack
+	// (5 MB), but each QuickJS frame also takes native stack in the host's
+	// WebAssembly engine: with 1 MB, deep recursion overflowed V8's ~1 MB
+	// main-thread stack first (a trap, not a clean "stack overflow").
+	// 256 KiB leaves room for about 1,500 JS frames.
+	maxStackSize = 256 << 10
 )
 
 // Config configures an Engine. The zero value is usable natively.

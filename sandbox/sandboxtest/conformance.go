@@ -209,6 +209,19 @@ func testHostFuncs(t *testing.T, e *sandbox.Engine) {
 			t.Fatalf("got %s %v", res.Value, res.Error)
 		}
 	})
+	t.Run("NestedHostCallsAreBounded", func(t *testing.T) {
+		// A getter in an argument calls the host function again, forever.
+		code := "const o = { get x() { return args(o) } }; try { args(o) } catch (e) { return e.name + ': ' + e.message }"
+		res := run(t, e, sandbox.Program{Code: code, Funcs: echoFuncs()})
+		if res.Error != nil || !strings.Contains(string(res.Value), "RangeError: a getter or toJSON of a host call's arguments called host functions") {
+			t.Fatalf("got %s %v", res.Value, res.Error)
+		}
+		code = "const o = { get x() { echo(o); return 1 } }; await echo(o); return 'survived'"
+		res = run(t, e, sandbox.Program{Code: code, Funcs: echoFuncs()})
+		if res.Error != nil && strings.Contains(res.Error.Message, "crashed") {
+			t.Fatalf("got %v", res.Error)
+		}
+	})
 	t.Run("ErrorIsCatchable", func(t *testing.T) {
 		res := run(t, e, sandbox.Program{Code: "try { await fail(1) } catch (e) { return [e instanceof Error, e.name, e.message] }", Funcs: echoFuncs()})
 		if want := `[true,"ToolError","it failed: 1"]`; res.Error != nil || string(res.Value) != want {

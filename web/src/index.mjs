@@ -209,6 +209,9 @@ async function startCore() {
             ready = true;
             resolve({ api, state, exited, hold });
         };
+        // The Go core's own exports: jsbridge calls QuickJS's host imports
+        // through them, WebAssembly to WebAssembly (jsbridge/fastimport.go).
+        shadow.__goExports = instance.exports;
         let run;
         try {
             // Not awaited: go.run settles only when the Go program exits.

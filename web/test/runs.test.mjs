@@ -164,6 +164,27 @@ describe("abort", () => {
 });
 
 describe("limits", () => {
+    // Node's default stack (this process has no --stack-size), like a page's
+    // main thread: QuickJS must stop deep recursion itself, with a clean
+    // error, before the host's native stack overflows.
+    test("deep recursion ends with a clean stack overflow, also through host calls", async () => {
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        try {
+            const session = api.createSession();
+            for (const code of ["function f() { return f() + 1 } f()", "function f(d) { console.log(d); return f(d + 1) } f(0)"]) {
+                const r = await run(session, code);
+                assert.equal(r.ok, false, code);
+                assert.equal(r.error.code, "RUNTIME", code);
+                assert.match(r.error.message, /stack overflow/, code);
+            }
+            assert.equal((await run(session, "let d = 0; function f() { d++; f() } try { f() } catch (e) {} return d > 1000")).result, true);
+            // A getter of a tool's input that calls the tool again, forever.
+            const nested = await run(session, "const o = { get x() { return tool_call('none.here', o) } }; try { await tool_call('none.here', o) } catch (e) { return e.name }");
+            assert.equal(nested.result, "RangeError");
+        } finally {
+            api.dispose();
+        }
+    });
     test("timeout stops a CPU loop; the next run works", async () => {
         const api = await IoCodeModeFactory({ wasmLocation: assetPath, timeout: 300 });
         try {

@@ -1,0 +1,385 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"runtime"
+	"strconv"
+	"sync"
+	"syscall/js"
+
+	"github.com/interopio/code-mode/sandbox/wasmhost"
+)
+
+// The fast path for host imports. A syscall/js callback (js.FuncOf) costs
+// about 6 µs per call; a call into a //go:wasmexport function from
+// WebAssembly costs tens of nanoseconds. When the loader makes this Go
+// program's own instance exports available as the global __goExports (see
+// web/src/index.mjs and scripts/go_js_wasm_exec), each host import is the
+// export of a small trampoline module, generated below, that calls Go's
+// jsbridge_import export directly: WebAssembly to WebAssembly to Go, with
+// no JavaScript and no BigInt. Without __goExports (a plain
+// go_js_wasm_exec, say), or for an import the trampoline cannot carry, the
+// import is a js.FuncOf function as before (imports.go).
+//
+// Per instance, the trampoline is
+//
+//	(module
+//	  (import "g" "f" (func $go (param i32 i64 i64 i64 i64 i64 i64 i64 i64) (result i64)))
+//	  (import "g" "base" (global $base i32))
+//	  (global $trapped (export "t") (mut i32) (i32.const 0))
+//	  (func (export "0") (param ...) (result ...)  ;; one per import, its exact type
+//	    (call $go (i32.add (global.get $base) (i32.const 0))
+//	              ...each parameter widened to i64, then zeros...)
+//	    (if (global.get $trapped)
+//	      (then (global.set $trapped (i32.const 0)) unreachable))
+//	    ...the i64 narrowed to the result type, or dropped...)
+//	  ...)
+//
+// The slot (base + index) names the import's hostCall in fastSlots. A panic
+// in the Go function is recovered inside the export (a panic must never
+// leave a wasmexport function: the program would die), recorded in the
+// instance's pending error like on the slow path, and the export sets the
+// trampoline's $trapped before it returns: the trampoline then executes
+// unreachable, the trap unwinds QuickJS, and the export call that caught it
+// (export.Call) returns the recorded panic wrapped with wasmhost.ErrTrap.
+//
+// Go is single-threaded under GOOS=js and a wasmexport function runs on the
+// goroutine whose call into WebAssembly led to it, so re-entrant calls
+// (a host import calling an export that calls a host import...) simply nest.
+
+// fastArgs is the number of i64 arguments after the slot; an import with
+// more parameters takes the slow path.
+const fastArgs = 8
+
+var (
+	// fastOff disables the fast path (tests force the fallback with it).
+	fastOff bool
+
+	fastChecked bool
+	fastGoFunc  js.Value // __goExports.jsbridge_import, or undefined
+
+	// fastSlots maps a slot to its host import; nil marks a free slot.
+	fastSlots []*hostCall
+	// fastFree lists freed blocks of slots (their base) by size.
+	fastFree = map[int][]int{}
+
+	trampolineMu      sync.Mutex
+	trampolineModules = map[string]js.Value{} // compiled trampolines by import types
+)
+
+// fastImport is the Go side of every fast host import.
+//
+//go:wasmexport jsbridge_import
+func fastImport(slot int32, a0, a1, a2, a3, a4, a5, a6, a7 int64) int64 {
+	if slot < 0 || int(slot) >= len(fastSlots) || fastSlots[slot] == nil {
+		return 0 // unreachable: a closed instance's exports are gone
+	}
+	h := fastSlots[slot]
+	h.inst.epoch++
+	a := h.args()
+	raw := [fastArgs]int64{a0, a1, a2, a3, a4, a5, a6, a7}
+	for i, t := range h.params {
+		v := uint64(raw[i])
+		switch t {
+		case wasmhost.I32, wasmhost.F32:
+			v = uint64(uint32(v))
+		}
+		a[i] = v
+	}
+	fastActive++
+	if !spinning {
+		spinning = true
+		go spin()
+	}
+	r, ok := h.run(a)
+	fastActive--
+	if !ok {
+		// Only on a panic: the Set cannot throw, but nothing may escape.
+		catch(func() { h.inst.fastTrapped.Set("value", 1) })
+		return 0
+	}
+	return int64(r)
+}
+
+// fastActive counts the fast import calls in progress, and spinning tells
+// whether spin runs.
+var (
+	fastActive int
+	spinning   bool
+)
+
+// spin stays runnable while a fast import call is in progress. A Go
+// function that blocks (time.Sleep, a channel a timer fills) lets the
+// scheduler run other goroutines; were none runnable, the runtime would
+// pause, returning to JavaScript through the export's frame, which is
+// fatal. (A js.FuncOf callback is registered as an event and the runtime
+// waits for its timers instead.) spin keeps a goroutine runnable, yielding,
+// so the scheduler keeps checking its timers until the call is done, as
+// for a callback. It is started once per burst of calls: it stays queued
+// while the caller's goroutine runs, and ends the first time it runs with
+// no call in progress.
+func spin() {
+	for fastActive > 0 {
+		runtime.Gosched()
+	}
+	spinning = false
+}
+
+// goImportFunc returns Go's jsbridge_import export, or false when the
+// loader did not make it available or the fast path is off.
+func goImportFunc() (js.Value, bool) {
+	if fastOff {
+		return js.Undefined(), false
+	}
+	if !fastChecked {
+		fastChecked = true
+		fastGoFunc = js.Undefined()
+		if exp, ok := safeGet(global, "__goExports"); ok && exp.Type() == js.TypeObject {
+			if f, ok := safeGet(exp, "jsbridge_import"); ok && f.Type() == js.TypeFunction {
+				fastGoFunc = f
+			}
+		}
+	}
+	return fastGoFunc, fastGoFunc.Type() == js.TypeFunction
+}
+
+// fastImportable reports whether the trampoline can carry an import of
+// type t.
+func fastImportable(t wasmhost.FuncType) bool {
+	if len(t.Params) > fastArgs || len(t.Results) > 1 {
+		return false
+	}
+	for _, v := range append(append([]wasmhost.ValueType{}, t.Params...), t.Results...) {
+		switch v {
+		case wasmhost.I32, wasmhost.I64, wasmhost.F32, wasmhost.F64:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// fastImports returns the trampoline functions of calls (in order), or
+// false when the fast path is unavailable; the caller then uses js.FuncOf
+// functions.
+func (inst *instance) fastImports(calls []*hostCall) ([]js.Value, bool) {
+	if len(calls) == 0 {
+		return nil, false
+	}
+	goFn, ok := goImportFunc()
+	if !ok {
+		return nil, false
+	}
+	types := make([]wasmhost.FuncType, len(calls))
+	for i, h := range calls {
+		types[i] = h.hf.Type
+	}
+	mod, err := trampolineModule(types)
+	if err != nil {
+		return nil, false
+	}
+	base := allocSlots(len(calls))
+	var exports js.Value
+	if catch(func() {
+		g := objectCtor.New()
+		g.Set("f", goFn)
+		g.Set("base", base)
+		imports := objectCtor.New()
+		imports.Set("g", g)
+		exports = webAssembly.Get("Instance").New(mod, imports).Get("exports")
+	}) != nil {
+		freeSlots(base, len(calls))
+		return nil, false
+	}
+	for i, h := range calls {
+		fastSlots[base+i] = h
+	}
+	inst.fastTrapped = exports.Get("t")
+	inst.fastBase, inst.fastN = base, len(calls)
+	fns := make([]js.Value, len(calls))
+	for i := range calls {
+		fns[i] = exports.Get(strconv.Itoa(i))
+	}
+	return fns, true
+}
+
+// freeFastSlots frees the instance's slots once it is closed and no export
+// call is in progress: until then its trampoline may still run, and its
+// slots must not name another instance's imports.
+func (inst *instance) freeFastSlots() {
+	if inst.fastN == 0 || inst.depth > 0 {
+		return
+	}
+	freeSlots(inst.fastBase, inst.fastN)
+	inst.fastN = 0
+}
+
+func allocSlots(n int) int {
+	if bases := fastFree[n]; len(bases) > 0 {
+		base := bases[len(bases)-1]
+		fastFree[n] = bases[:len(bases)-1]
+		return base
+	}
+	base := len(fastSlots)
+	fastSlots = append(fastSlots, make([]*hostCall, n)...)
+	return base
+}
+
+func freeSlots(base, n int) {
+	for i := base; i < base+n; i++ {
+		fastSlots[i] = nil
+	}
+	fastFree[n] = append(fastFree[n], base)
+}
+
+// trampolineModule returns the compiled trampoline for imports of types.
+func trampolineModule(types []wasmhost.FuncType) (js.Value, error) {
+	var key []byte
+	for _, t := range types {
+		key = append(key, byte(len(t.Params)))
+		key = append(key, valueTypeBytes(t.Params)...)
+		key = append(key, byte(len(t.Results)))
+		key = append(key, valueTypeBytes(t.Results)...)
+	}
+	trampolineMu.Lock()
+	defer trampolineMu.Unlock()
+	if m, ok := trampolineModules[string(key)]; ok {
+		return m, nil
+	}
+	var m js.Value
+	if err := catch(func() { m = webAssembly.Get("Module").New(bytesToJS(trampolineBytes(types))) }); err != nil {
+		return js.Undefined(), err
+	}
+	trampolineModules[string(key)] = m
+	return m, nil
+}
+
+func tuleb(n uint32) []byte {
+	var b []byte
+	for {
+		c := byte(n & 0x7f)
+		n >>= 7
+		if n != 0 {
+			b = append(b, c|0x80)
+			continue
+		}
+		return append(b, c)
+	}
+}
+
+func tsleb(n int32) []byte {
+	var b []byte
+	for {
+		c := byte(n & 0x7f)
+		n >>= 7
+		if (n == 0 && c&0x40 == 0) || (n == -1 && c&0x40 != 0) {
+			return append(b, c)
+		}
+		b = append(b, c|0x80)
+	}
+}
+
+// trampolineBytes builds the trampoline module for imports of types.
+func trampolineBytes(types []wasmhost.FuncType) []byte {
+	const (
+		typeFunc                 = 0x60
+		kindFunc, kindGlobal     = 0x00, 0x03
+		opUnreachable, opIf      = 0x00, 0x04
+		opEnd, opCall, opDrop    = 0x0b, 0x10, 0x1a
+		opLocalGet               = 0x20
+		opGlobalGet, opGlobalSet = 0x23, 0x24
+		opI32Const, opI64Const   = 0x41, 0x42
+		opI32Add                 = 0x6a
+		opI32WrapI64             = 0xa7
+		opI64ExtendI32U          = 0xad
+		opI32ReinterpretF32      = 0xbc
+		opI64ReinterpretF64      = 0xbd
+		opF32ReinterpretI32      = 0xbe
+		opF64ReinterpretI64      = 0xbf
+		blockEmpty               = 0x40
+	)
+	i32, i64 := byte(wasmhost.I32), byte(wasmhost.I64)
+	section := func(id byte, payload []byte) []byte {
+		return append(append([]byte{id}, tuleb(uint32(len(payload)))...), payload...)
+	}
+	name := func(s string) []byte { return append(tuleb(uint32(len(s))), s...) }
+	vec := func(items [][]byte) []byte {
+		out := tuleb(uint32(len(items)))
+		for _, it := range items {
+			out = append(out, it...)
+		}
+		return out
+	}
+
+	// Types: 0 is Go's export, 1+i is import i's.
+	goType := []byte{typeFunc, 1 + fastArgs, i32}
+	for range fastArgs {
+		goType = append(goType, i64)
+	}
+	goType = append(goType, 1, i64)
+	typeItems := [][]byte{goType}
+	funcItems := make([][]byte, len(types))
+	exportItems := [][]byte{append(name("t"), kindGlobal, 1)}
+	codeItems := make([][]byte, len(types))
+	for i, t := range types {
+		ty := append([]byte{typeFunc}, tuleb(uint32(len(t.Params)))...)
+		ty = append(ty, valueTypeBytes(t.Params)...)
+		ty = append(ty, tuleb(uint32(len(t.Results)))...)
+		ty = append(ty, valueTypeBytes(t.Results)...)
+		typeItems = append(typeItems, ty)
+		funcItems[i] = tuleb(uint32(1 + i))
+		exportItems = append(exportItems, append(name(strconv.Itoa(i)), append([]byte{kindFunc}, tuleb(uint32(1+i))...)...))
+
+		body := []byte{0} // no locals
+		body = append(body, opGlobalGet, 0, opI32Const)
+		body = append(body, tsleb(int32(i))...)
+		body = append(body, opI32Add)
+		for j := range fastArgs {
+			if j >= len(t.Params) {
+				body = append(body, opI64Const, 0)
+				continue
+			}
+			body = append(body, opLocalGet)
+			body = append(body, tuleb(uint32(j))...)
+			switch t.Params[j] {
+			case wasmhost.I32:
+				body = append(body, opI64ExtendI32U)
+			case wasmhost.F32:
+				body = append(body, opI32ReinterpretF32, opI64ExtendI32U)
+			case wasmhost.F64:
+				body = append(body, opI64ReinterpretF64)
+			}
+		}
+		body = append(body, opCall, 0)
+		body = append(body, opGlobalGet, 1, opIf, blockEmpty,
+			opI32Const, 0, opGlobalSet, 1, opUnreachable, opEnd)
+		if len(t.Results) == 0 {
+			body = append(body, opDrop)
+		} else {
+			switch t.Results[0] {
+			case wasmhost.I32:
+				body = append(body, opI32WrapI64)
+			case wasmhost.F32:
+				body = append(body, opI32WrapI64, opF32ReinterpretI32)
+			case wasmhost.F64:
+				body = append(body, opF64ReinterpretI64)
+			}
+		}
+		body = append(body, opEnd)
+		codeItems[i] = append(tuleb(uint32(len(body))), body...)
+	}
+
+	var out []byte
+	out = append(out, 0, 'a', 's', 'm', 1, 0, 0, 0)
+	out = append(out, section(1, vec(typeItems))...)
+	out = append(out, section(2, vec([][]byte{
+		append(append(name("g"), name("f")...), kindFunc, 0),
+		append(append(name("g"), name("base")...), kindGlobal, i32, 0),
+	}))...)
+	out = append(out, section(3, vec(funcItems))...)
+	out = append(out, section(6, vec([][]byte{{i32, 1, opI32Const, 0, opEnd}}))...)
+	out = append(out, section(7, vec(exportItems))...)
+	out = append(out, section(10, vec(codeItems))...)
+	return out
+}

@@ -1,0 +1,17 @@
+// Runs the toolchain's lib/wasm/wasm_exec_node.js (GOROOT from the
+// environment, else `go env GOROOT`) with Go.prototype.run wrapped to set
+// globalThis.__goExports = instance.exports first. See go_js_wasm_exec.
+"use strict";
+
+const path = require("path");
+const goroot = process.env.GOROOT || require("child_process").execFileSync("go", ["env", "GOROOT"], { encoding: "utf8" }).trim();
+const lib = path.join(goroot, "lib", "wasm");
+
+require(path.join(lib, "wasm_exec.js")); // defines globalThis.Go
+const run = globalThis.Go.prototype.run;
+globalThis.Go.prototype.run = function (instance) {
+	globalThis.__goExports = instance.exports;
+	return run.call(this, instance);
+};
+// Its require("./wasm_exec") finds the module loaded above.
+require(path.join(lib, "wasm_exec_node.js"));
