@@ -3,6 +3,7 @@
 package jsbridge
 
 import (
+	"github.com/interopio/code-mode/sandbox/wasmhost/leb"
 	"runtime"
 	"strconv"
 	"sync"
@@ -255,30 +256,9 @@ func trampolineModule(types []wasmhost.FuncType) (js.Value, error) {
 	return m, nil
 }
 
-func tuleb(n uint32) []byte {
-	var b []byte
-	for {
-		c := byte(n & 0x7f)
-		n >>= 7
-		if n != 0 {
-			b = append(b, c|0x80)
-			continue
-		}
-		return append(b, c)
-	}
-}
+func tuleb(n uint32) []byte { return leb.Unsigned(nil, uint64(n)) }
 
-func tsleb(n int32) []byte {
-	var b []byte
-	for {
-		c := byte(n & 0x7f)
-		n >>= 7
-		if (n == 0 && c&0x40 == 0) || (n == -1 && c&0x40 != 0) {
-			return append(b, c)
-		}
-		b = append(b, c|0x80)
-	}
-}
+func tsleb(n int32) []byte { return leb.Signed(nil, int64(n)) }
 
 // trampolineBytes builds the trampoline module for imports of types.
 func trampolineBytes(types []wasmhost.FuncType) []byte {

@@ -5,7 +5,10 @@ package jsbridge
 // A tiny WebAssembly binary-format writer for the tests: types, function
 // and memory imports, functions, a defined memory, exports and code.
 
-import "github.com/interopio/code-mode/sandbox/wasmhost"
+import (
+	"github.com/interopio/code-mode/sandbox/wasmhost"
+	"github.com/interopio/code-mode/sandbox/wasmhost/leb"
+)
 
 const (
 	i32 = byte(wasmhost.I32)
@@ -93,30 +96,9 @@ func (m *wmodule) fn(name string, params, results []byte, code ...byte) uint32 {
 	return idx
 }
 
-func uleb(v uint64) []byte {
-	var out []byte
-	for {
-		c := byte(v & 0x7f)
-		v >>= 7
-		if v != 0 {
-			out = append(out, c|0x80)
-			continue
-		}
-		return append(out, c)
-	}
-}
+func uleb(v uint64) []byte { return leb.Unsigned(nil, v) }
 
-func sleb(v int64) []byte {
-	var out []byte
-	for {
-		c := byte(v & 0x7f)
-		v >>= 7
-		if (v == 0 && c&0x40 == 0) || (v == -1 && c&0x40 != 0) {
-			return append(out, c)
-		}
-		out = append(out, c|0x80)
-	}
-}
+func sleb(v int64) []byte { return leb.Signed(nil, v) }
 
 func name(s string) []byte { return append(uleb(uint64(len(s))), s...) }
 

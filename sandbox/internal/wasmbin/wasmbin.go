@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/interopio/code-mode/sandbox/wasmhost/leb"
 )
 
 // Value types and extern kinds, as encoded in the binary format.
@@ -301,15 +302,4 @@ func DefineImportedMemory(b []byte, module, name string, min, max uint32) ([]byt
 	return out.Bytes(), nil
 }
 
-func uleb(v uint32) []byte {
-	var out []byte
-	for {
-		c := byte(v & 0x7f)
-		v >>= 7
-		if v != 0 {
-			out = append(out, c|0x80)
-			continue
-		}
-		return append(out, c)
-	}
-}
+func uleb(v uint32) []byte { return leb.Unsigned(nil, uint64(v)) }

@@ -1,0 +1,29 @@
+// Package leb encodes LEB128 integers, for the small WebAssembly modules the
+// backends write by hand (trampolines, interrupt polls) and for rewriting
+// the asset's sections.
+package leb
+
+// Unsigned appends the unsigned LEB128 encoding of v to b.
+func Unsigned(b []byte, v uint64) []byte {
+	for {
+		c := byte(v & 0x7f)
+		v >>= 7
+		if v != 0 {
+			b = append(b, c|0x80)
+			continue
+		}
+		return append(b, c)
+	}
+}
+
+// Signed appends the signed LEB128 encoding of v to b.
+func Signed(b []byte, v int64) []byte {
+	for {
+		c := byte(v & 0x7f)
+		v >>= 7
+		if (v == 0 && c&0x40 == 0) || (v == -1 && c&0x40 != 0) {
+			return append(b, c)
+		}
+		b = append(b, c|0x80)
+	}
+}
