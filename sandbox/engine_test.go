@@ -52,15 +52,17 @@ func TestMaxInstances(t *testing.T) {
 		t.Errorf("%d of 6 runs finished, %d ran at once with MaxInstances 2", done.Load(), peak.Load())
 	}
 	// A run waiting for an instance gives up with its context.
-	block := make(chan struct{})
+	block, held := make(chan struct{}), make(chan struct{}, 2)
 	hold := map[string]sandbox.Func{"hold": {Async: func(ctx context.Context, _ []json.RawMessage) (json.RawMessage, error) {
+		held <- struct{}{}
 		<-block
 		return nil, nil
 	}}}
 	for i := 0; i < 2; i++ {
 		go e.Run(context.Background(), sandbox.Program{Code: "await hold()", Funcs: hold, Timeout: 10 * time.Second})
 	}
-	time.Sleep(50 * time.Millisecond)
+	<-held // both instances are now busy
+	<-held
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	if _, err := e.Run(ctx, sandbox.Program{Code: "1"}); err != context.DeadlineExceeded {
