@@ -272,7 +272,7 @@ func testHostFuncs(t *testing.T, e *sandbox.Engine) {
 			}}
 			funcs["afterFail"] = sandbox.Func{Async: func(context.Context, []json.RawMessage) (json.RawMessage, error) {
 				<-failed
-				time.Sleep(20 * time.Millisecond)
+				time.Sleep(100 * time.Millisecond)
 				return nil, nil
 			}}
 			return funcs
