@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"encoding/json"
-	"errors"
 	"regexp"
 	"strconv"
 	"strings"
@@ -97,7 +96,7 @@ func (r *run) limitCode(e *Error) ErrorCode {
 }
 
 func (r *run) trapError(t *ffi.Trap) *Error {
-	if r.q.HeapGrowFailed || errors.Is(t, errOutOfMemoryTrap) {
+	if r.q.HeapGrowFailed {
 		return &Error{Code: CodeMemoryLimit, Name: "InternalError", Message: "out of memory"}
 	}
 	switch r.why() {
@@ -106,8 +105,6 @@ func (r *run) trapError(t *ffi.Trap) *Error {
 	}
 	return &Error{Code: CodeRuntime, Name: "InternalError", Message: "the sandbox crashed and was reset: " + t.Error()}
 }
-
-var errOutOfMemoryTrap = errors.New("out of memory")
 
 // maxFrames bounds a stack (deep recursion would give thousands of frames).
 const maxFrames = 10

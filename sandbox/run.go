@@ -353,10 +353,10 @@ func (r *run) result(v uint32) *Result {
 	return &Result{Value: json.RawMessage(q.GetString(ctx, s))}
 }
 
-// teardown settles every pending promise, drains the job queue with the
-// interrupt raised (so no more program code runs), and frees the context
-// and runtime. QuickJS asserts if anything leaked; the trap then discards
-// the instance.
+// teardown cancels the host calls still in flight, frees every value Go
+// holds (the resolvers of pending promises included), and frees the context
+// and runtime; queued jobs are dropped unrun. QuickJS asserts if anything
+// leaked; the trap then discards the instance.
 func (r *run) teardown() {
 	q, ctx := r.q, r.ctx
 	r.cancel()

@@ -10,10 +10,7 @@ var errOutOfMemory = errors.New("malloc failed: out of memory")
 
 // Eval flags of JS_Eval (quickjs.h).
 const (
-	EvalGlobal           = 0
-	EvalStrict           = 1 << 3
-	EvalCompileOnly      = 1 << 5
-	EvalBacktraceBarrier = 1 << 6
+	EvalGlobal = 0
 	// EvalAsync evaluates a global script as if it were an async function
 	// body: top-level await works and the result is a promise of
 	// {value: completion value}.
@@ -169,9 +166,6 @@ func (q *Instance) SetMaxStackSize(rt, size uint32) { q.callVoid(q.setMaxStackSi
 // EnableInterruptHandler makes QuickJS poll Callbacks.ShouldInterrupt.
 func (q *Instance) EnableInterruptHandler(rt uint32) { q.callVoid(q.enableInterrupt, rt) }
 
-// MemoryUsage returns JS_ComputeMemoryUsage as an object value.
-func (q *Instance) MemoryUsage(rt, ctx uint32) uint32 { return q.call0(q.memoryUsage, rt, ctx) }
-
 // Eval evaluates code. It returns an owned value and, if evaluation threw,
 // the owned exception (the value is then freed already).
 func (q *Instance) Eval(ctx uint32, code, filename string, flags uint32) (val, exc uint32) {
@@ -206,9 +200,6 @@ func (q *Instance) FreeValue(ctx, v uint32) {
 // NewError returns a new owned Error object.
 func (q *Instance) NewError(ctx uint32) uint32 { return q.call0(q.newError, ctx) }
 
-// Dup returns a new owned reference to v.
-func (q *Instance) Dup(ctx, v uint32) uint32 { return q.call0(q.dupValue, ctx, v) }
-
 // NewString creates a string value from s (which must not contain NUL).
 func (q *Instance) NewString(ctx uint32, s string) (v uint32) {
 	p := q.cstring(s)
@@ -237,19 +228,6 @@ func (q *Instance) GetString(ctx, v uint32) string {
 // NewNumber creates a number value.
 func (q *Instance) NewNumber(ctx uint32, f float64) uint32 {
 	return uint32(q.do(q.newFloat64, uint64(ctx), math.Float64bits(f)))
-}
-
-// GetNumber converts v to a number.
-func (q *Instance) GetNumber(ctx, v uint32) float64 {
-	return math.Float64frombits(q.do(q.getFloat64, uint64(ctx), uint64(v)))
-}
-
-// Typeof returns typeof v ("object", "function", ...).
-func (q *Instance) Typeof(ctx, v uint32) string {
-	p := q.call0(q.typeOf, ctx, v)
-	s := q.CString(p)
-	q.Free(p)
-	return s
 }
 
 // GetProp returns the owned value of obj[name].
@@ -332,8 +310,9 @@ func (q *Instance) ExecutePendingJobs(rt uint32, max int32) (exc, excCtx uint32)
 	v := q.call0(q.executePendingJob, rt, uint32(max), out)
 	ctx, _ := q.mem.ReadUint32(out)
 	if ctx == 0 {
-		// No job ran; v belongs to the runtime.
-		q.freeValueRuntime(rt, v)
+		// No job ran: v boxes a number, which holds no reference, so
+		// freeing the box is all (there is no context to free it through).
+		q.Free(v)
 		return 0, 0
 	}
 	if _, e := q.checkExceptionValue(ctx, v); e != 0 {
@@ -351,12 +330,4 @@ func (q *Instance) checkExceptionValue(ctx, v uint32) (uint32, uint32) {
 		return 0, 0
 	}
 	return 0, v
-}
-
-func (q *Instance) freeValueRuntime(rt, v uint32) {
-	// QTS_FreeValuePointerRuntime; the value is a number here, so freeing
-	// the pointer through any context of rt is equivalent, but we have none.
-	if v != 0 {
-		q.Free(v) // a number holds no reference: freeing the box is enough
-	}
 }

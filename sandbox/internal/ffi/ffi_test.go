@@ -61,7 +61,7 @@ func TestTags(t *testing.T) {
 			t.Fatalf("%s threw", tc.expr)
 		}
 		if q.IsObject(v) != tc.object || q.IsString(v) != tc.str || q.IsNumber(v) != tc.number {
-			t.Errorf("%s: object %v string %v number %v (tag %d), typeof %s", tc.expr, q.IsObject(v), q.IsString(v), q.IsNumber(v), q.tag(v), q.Typeof(ctx, v))
+			t.Errorf("%s: object %v string %v number %v (tag %d)", tc.expr, q.IsObject(v), q.IsString(v), q.IsNumber(v), q.tag(v))
 		}
 		q.FreeValue(ctx, v)
 	}

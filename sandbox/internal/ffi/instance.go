@@ -47,15 +47,15 @@ type Instance struct {
 	interned map[string]uint32 // see internedCString
 	code     uint32            // see codeBuffer
 
-	malloc, free                                                  wasmhost.Func
-	newRuntime, freeRuntime, newContext, freeContext              wasmhost.Func
-	setMemoryLimit, setMaxStackSize, enableInterrupt, memoryUsage wasmhost.Func
-	eval, resolveException, freeValue, freeCString, dupValue      wasmhost.Func
-	newString, getString, getProp, setProp, call, newFunction     wasmhost.Func
-	newPromiseCapability, promiseState, promiseResult             wasmhost.Func
-	executePendingJob, isJobPending, getGlobal, argv, throw       wasmhost.Func
-	typeOf, getFloat64, newFloat64, getPropNumber, newError       wasmhost.Func
-	getUndefined, getNull, getTrue, getFalse                      wasmhost.Func
+	malloc, free                                              wasmhost.Func
+	newRuntime, freeRuntime, newContext, freeContext          wasmhost.Func
+	setMemoryLimit, setMaxStackSize, enableInterrupt          wasmhost.Func
+	eval, resolveException, freeValue, freeCString            wasmhost.Func
+	newString, getString, getProp, setProp, call, newFunction wasmhost.Func
+	newPromiseCapability, promiseState, promiseResult         wasmhost.Func
+	executePendingJob, isJobPending, getGlobal, argv, throw   wasmhost.Func
+	newFloat64, getPropNumber, newError                       wasmhost.Func
+	getUndefined, getNull, getTrue, getFalse                  wasmhost.Func
 
 	// Static constants, read once.
 	Undefined, Null, True, False uint32
@@ -144,16 +144,16 @@ func (q *Instance) bind() error {
 		{&q.newRuntime, "QTS_NewRuntime"}, {&q.freeRuntime, "QTS_FreeRuntime"},
 		{&q.newContext, "QTS_NewContext"}, {&q.freeContext, "QTS_FreeContext"},
 		{&q.setMemoryLimit, "QTS_RuntimeSetMemoryLimit"}, {&q.setMaxStackSize, "QTS_RuntimeSetMaxStackSize"},
-		{&q.enableInterrupt, "QTS_RuntimeEnableInterruptHandler"}, {&q.memoryUsage, "QTS_RuntimeComputeMemoryUsage"},
+		{&q.enableInterrupt, "QTS_RuntimeEnableInterruptHandler"},
 		{&q.eval, "QTS_Eval"}, {&q.resolveException, "QTS_ResolveException"},
-		{&q.freeValue, "QTS_FreeValuePointer"}, {&q.freeCString, "QTS_FreeCString"}, {&q.dupValue, "QTS_DupValuePointer"},
+		{&q.freeValue, "QTS_FreeValuePointer"}, {&q.freeCString, "QTS_FreeCString"},
 		{&q.newString, "QTS_NewString"}, {&q.getString, "QTS_GetString"},
 		{&q.getProp, "QTS_GetProp"}, {&q.setProp, "QTS_SetProp"}, {&q.getPropNumber, "QTS_GetPropNumber"},
 		{&q.call, "QTS_Call"}, {&q.newFunction, "QTS_NewFunction"},
 		{&q.newPromiseCapability, "QTS_NewPromiseCapability"}, {&q.promiseState, "QTS_PromiseState"}, {&q.promiseResult, "QTS_PromiseResult"},
 		{&q.executePendingJob, "QTS_ExecutePendingJob"}, {&q.isJobPending, "QTS_IsJobPending"},
 		{&q.getGlobal, "QTS_GetGlobalObject"}, {&q.argv, "QTS_ArgvGetJSValueConstPointer"}, {&q.throw, "QTS_Throw"},
-		{&q.typeOf, "QTS_Typeof"}, {&q.getFloat64, "QTS_GetFloat64"}, {&q.newFloat64, "QTS_NewFloat64"},
+		{&q.newFloat64, "QTS_NewFloat64"},
 		{&q.getUndefined, "QTS_GetUndefined"}, {&q.getNull, "QTS_GetNull"}, {&q.getTrue, "QTS_GetTrue"}, {&q.getFalse, "QTS_GetFalse"}, {&q.newError, "QTS_NewError"},
 	} {
 		f, err := q.lookup(b.name)
