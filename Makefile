@@ -9,6 +9,7 @@ help:
 	@echo "make example  - run the example program through the engine"
 	@echo "make test     - every test: vet, native Go, GOOS=js Go and the JS package under Node, the demo in Chromium"
 	@echo "make bench    - benchmarks against quickjs-emscripten, as ratios"
+	@echo "make bench-peers - cold start, import to first result, against TanStack's and sebastianwessel's QuickJS code modes"
 	@echo "make build    - the npm package in dist/: Go core (GOOS=js), loaders, types, QuickJS asset"
 	@echo "make test-node - build, then the JS package's tests (node --test web/test) and tsc checks"
 	@echo "make demo     - build dist/ and serve the demo page on http://127.0.0.1:8080/demo/"
@@ -44,6 +45,15 @@ test: vet test-go test-js test-node test-browser
 # end to end; see bench/README.md.
 bench: deps build
 	GO="$(GO)" node bench/run.mjs
+
+# Cold start (import to first result) of ours next to two peer libraries,
+# pinned in bench/peers' own lockfile; medians of fresh processes.
+.PHONY: bench-peers
+bench-peers: deps build bench/peers/node_modules/.package-lock.json
+	node bench/peers/run.mjs
+bench/peers/node_modules/.package-lock.json: bench/peers/package.json bench/peers/package-lock.json
+	npm ci --prefix bench/peers --no-audit --no-fund
+	@touch $@
 
 # The demo page (demo/) imports dist/index.mjs: build, then serve the
 # repository root on 127.0.0.1:8080 (go run ./scripts/serve -h for flags).
