@@ -13,13 +13,13 @@ import (
 	"github.com/interopio/code-mode/sandbox"
 )
 
-// The sandbox API: see prelude.js.
+// The sandbox API: see prelude/prelude.js.
 var (
-	//go:embed prelude.js
+	//go:embed prelude/prelude.js
 	preludeSource string
-	//go:embed prelude_tools.js
+	//go:embed prelude/tools.js
 	toolsSource string
-	//go:embed prelude_console.js
+	//go:embed prelude/console.js
 	consoleSource string
 
 	preludeJS, toolsJS, consoleJS = compactJS(preludeSource), compactJS(toolsSource), compactJS(consoleSource)
@@ -137,7 +137,7 @@ type runState struct {
 	callCount int
 }
 
-// source hands prelude.js the source of a lazily built global.
+// source hands prelude/prelude.js the source of a lazily built global.
 func (r *runState) source(names []string, args []json.RawMessage) (json.RawMessage, error) {
 	var key string
 	if len(args) > 0 {

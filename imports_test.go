@@ -9,8 +9,9 @@ import (
 // TestImportRules enforces the layering of ARCHITECTURE.md under GOOS=js:
 // only jsbridge (the bridge's machinery) and wasm (the JS face of this
 // package, which jsbridge may not import) use syscall/js; the sandbox never
-// reaches jsbridge or this package; jsbridge never reaches this package; and
-// wazero never reaches the bundle.
+// reaches jsbridge or this package; jsbridge never reaches this package;
+// the algorithms under internal/ (search, tsgen, leb) reach no other layer;
+// and wazero never reaches the bundle.
 func TestImportRules(t *testing.T) {
 	const mod = "github.com/interopio/code-mode"
 	cmd := osexec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}:{{join .Imports \" \"}}:{{join .Deps \" \"}}", "./...")
@@ -47,6 +48,11 @@ func TestImportRules(t *testing.T) {
 		{mod, mod + "/jsbridge"},
 		{mod + "/jsbridge", mod},
 		{mod + "/wasm", "github.com/tetratelabs/wazero"},
+		{mod + "/internal/search", mod},
+		{mod + "/internal/search", mod + "/sandbox"},
+		{mod + "/internal/tsgen", mod},
+		{mod + "/internal/tsgen", mod + "/sandbox"},
+		{mod + "/internal/leb", mod + "/sandbox/wasmhost"},
 	} {
 		if deps[rule.pkg] == nil {
 			t.Errorf("package %s not found", rule.pkg)

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync/atomic"
+
+	"github.com/interopio/code-mode/internal/search"
 )
 
 // Session is one conversation's view of a CodeMode: the factory's tools plus
@@ -33,6 +35,29 @@ func (s *Session) SearchTools(query string, limit int) ([]SearchHit, error) {
 		return nil, err
 	}
 	return searchTools(s.cm.visible(s.own), query, limit), nil
+}
+
+// SearchHit is one result of a tool search, best first.
+type SearchHit struct {
+	Name        string
+	Description string
+	Signature   string
+	Score       float64
+}
+
+// searchTools ranks entries for a query (see search.Rank).
+func searchTools(entries []*toolEntry, query string, limit int) []SearchHit {
+	docs := make([]*search.Doc, len(entries))
+	for i, e := range entries {
+		docs[i] = e.doc
+	}
+	ranked := search.Rank(docs, query, limit)
+	hits := make([]SearchHit, len(ranked))
+	for i, h := range ranked {
+		e := entries[h.Index]
+		hits[i] = SearchHit{Name: e.info.Name, Description: e.info.Description, Signature: e.signature(), Score: h.Score}
+	}
+	return hits
 }
 
 // ExecuteCodeInput is the input of the executeCode tool.

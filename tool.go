@@ -10,6 +10,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/interopio/code-mode/internal/search"
+	"github.com/interopio/code-mode/internal/tsgen"
 )
 
 // Tool is a host function the model's code can call.
@@ -94,7 +97,7 @@ type toolEntry struct {
 	tool      Tool
 	info      ToolInfo
 	validator *inputValidator // nil: any input is accepted
-	doc       searchDoc
+	doc       *search.Doc
 
 	sigOnce sync.Once
 	sig     string
@@ -103,7 +106,9 @@ type toolEntry struct {
 // signature is the TypeScript declaration of the tool, computed on first use
 // because most tools of a large catalog are never looked at.
 func (e *toolEntry) signature() string {
-	e.sigOnce.Do(func() { e.sig = toolSignature(e.info) })
+	e.sigOnce.Do(func() {
+		e.sig = tsgen.Signature(e.info.Name, e.info.Description, e.info.InputSchema, e.info.OutputSchema)
+	})
 	return e.sig
 }
 
@@ -160,7 +165,7 @@ func compileTool(t Tool) (*toolEntry, error) {
 		},
 		validator: v,
 	}
-	e.doc = buildSearchDoc(e.info)
+	e.doc = search.NewDoc(e.info.Name, e.info.Description, e.info.InputSchema, e.info.OutputSchema)
 	return e, nil
 }
 

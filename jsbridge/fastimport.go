@@ -3,7 +3,7 @@
 package jsbridge
 
 import (
-	"github.com/interopio/code-mode/sandbox/wasmhost/leb"
+	"github.com/interopio/code-mode/internal/leb"
 	"runtime"
 	"strconv"
 	"sync"

@@ -6,8 +6,8 @@ package jsbridge
 // and memory imports, functions, a defined memory, exports and code.
 
 import (
+	"github.com/interopio/code-mode/internal/leb"
 	"github.com/interopio/code-mode/sandbox/wasmhost"
-	"github.com/interopio/code-mode/sandbox/wasmhost/leb"
 )
 
 const (

@@ -8,7 +8,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/interopio/code-mode/sandbox/wasmhost/leb"
+	"github.com/interopio/code-mode/internal/leb"
 )
 
 // Value types and extern kinds, as encoded in the binary format.

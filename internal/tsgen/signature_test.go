@@ -1,8 +1,9 @@
-package codemode
+package tsgen
 
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -170,14 +171,14 @@ tools.t(input: {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			info := ToolInfo{Name: tt.tool, Description: tt.desc}
+			var in, out json.RawMessage
 			if tt.in != "" {
-				info.InputSchema = json.RawMessage(tt.in)
+				in = json.RawMessage(tt.in)
 			}
 			if tt.out != "" {
-				info.OutputSchema = json.RawMessage(tt.out)
+				out = json.RawMessage(tt.out)
 			}
-			got := toolSignature(info)
+			got := Signature(tt.tool, tt.desc, in, out)
 			if got != tt.want {
 				t.Errorf("signature mismatch\n got:\n%s\nwant:\n%s", got, tt.want)
 			}
@@ -197,7 +198,7 @@ func TestSignatureBounded(t *testing.T) {
 	dag := `{"$ref":"#/$defs/d0","$defs":{` + strings.Join(defs, ",") + `}}`
 	for name, in := range map[string]string{"deep": deep, "doubling DAG": dag} {
 		t.Run(name, func(t *testing.T) {
-			got := toolSignature(ToolInfo{Name: "t", InputSchema: json.RawMessage(in)})
+			got := Signature("t", "", json.RawMessage(in), nil)
 			if len(got) > 40000 {
 				t.Fatalf("signature is %d chars", len(got))
 			}
@@ -209,20 +210,37 @@ func TestSignatureBounded(t *testing.T) {
 }
 
 // TestSignatureOfCatalogIsCompact keeps the generated text in check for a
-// realistic catalog: every signature well-formed and of bounded size.
+// realistic catalog (search's evaluation catalog): every signature
+// well-formed and of bounded size.
 func TestSignatureOfCatalogIsCompact(t *testing.T) {
+	raw, err := os.ReadFile("../search/testdata/catalog.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cat []struct {
+		Name         string          `json:"name"`
+		Description  string          `json:"description"`
+		InputSchema  json.RawMessage `json:"inputSchema"`
+		OutputSchema json.RawMessage `json:"outputSchema"`
+	}
+	if err := json.Unmarshal(raw, &cat); err != nil {
+		t.Fatal(err)
+	}
+	if len(cat) < 200 {
+		t.Fatalf("catalog has %d tools, want >= 200", len(cat))
+	}
 	total := 0
-	for _, e := range loadTestCatalog(t) {
-		sig := e.signature()
+	for _, c := range cat {
+		sig := Signature(c.Name, c.Description, c.InputSchema, c.OutputSchema)
 		total += len(sig)
-		if !strings.Contains(sig, toolPath(e.info.Name)+"(input") || !strings.HasSuffix(sig, ">;") {
-			t.Errorf("malformed signature for %s:\n%s", e.info.Name, sig)
+		if !strings.Contains(sig, toolPath(c.Name)+"(input") || !strings.HasSuffix(sig, ">;") {
+			t.Errorf("malformed signature for %s:\n%s", c.Name, sig)
 		}
 		if strings.Count(sig, "{") != strings.Count(sig, "}") || strings.Count(sig, "(") != strings.Count(sig, ")") {
-			t.Errorf("unbalanced signature for %s:\n%s", e.info.Name, sig)
+			t.Errorf("unbalanced signature for %s:\n%s", c.Name, sig)
 		}
 		if len(sig) > 3000 {
-			t.Errorf("signature of %s is %d chars", e.info.Name, len(sig))
+			t.Errorf("signature of %s is %d chars", c.Name, len(sig))
 		}
 	}
 	t.Logf("catalog signatures: %d chars total", total)

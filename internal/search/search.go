@@ -1,23 +1,30 @@
-package codemode
+// Package search ranks tools for a query: BM25F over each tool's name,
+// description and schema text, with an exact name and a named namespace
+// first. NewDoc builds a tool's entry once, at registration; Rank queries
+// the entries a caller may see.
+package search
 
 import (
+	"encoding/json"
 	"math"
 	"slices"
 	"strings"
 	"unicode"
 )
 
-// SearchHit is one result of a tool search, best first.
-type SearchHit struct {
-	Name        string
-	Description string
-	Signature   string
-	Score       float64
+// Hit is one result of Rank: the position of a doc in the slice ranked and
+// its score (0 for a name or namespace match without matching words, and
+// for every hit of an empty query).
+type Hit struct {
+	Index int
+	Score float64
 }
 
 const (
-	defaultSearchLimit = 10
-	maxSearchLimit     = 50
+	// DefaultLimit is the number of hits for a limit <= 0.
+	DefaultLimit = 10
+	// MaxLimit caps a limit.
+	MaxLimit = 50
 )
 
 // Field weights of the BM25F score: a word in the name says far more about
@@ -35,8 +42,9 @@ const (
 	prefixWeight = 0.5
 )
 
-// searchDoc is the stemmed text of one tool, computed at registration.
-type searchDoc struct {
+// Doc is the stemmed text of one tool, computed at registration.
+type Doc struct {
+	name   string
 	fields [3][]string       // name, description, properties
 	tf     [3]map[string]int // term counts per field
 }
@@ -47,16 +55,19 @@ var fieldWeights = [3]float64{weightName, weightDesc, weightProps}
 // similar in length, so they are barely normalised.
 var fieldB = [3]float64{0.3, 0.75, 0.75}
 
-func buildSearchDoc(info ToolInfo) searchDoc {
-	var d searchDoc
-	d.fields[0] = tokenize(strings.ReplaceAll(info.Name, ".", " "))
-	d.fields[1] = tokenize(info.Description)
+// NewDoc builds the entry of one tool from its dotted name, its description
+// and its JSON Schemas (nil ones are skipped, as are invalid ones).
+func NewDoc(name, description string, schemas ...json.RawMessage) *Doc {
+	d := &Doc{name: name}
+	d.fields[0] = tokenize(strings.ReplaceAll(name, ".", " "))
+	d.fields[1] = tokenize(description)
 	var props []string
-	for _, raw := range [][]byte{info.InputSchema, info.OutputSchema} {
+	for _, raw := range schemas {
 		if raw == nil {
 			continue
 		}
-		if root, err := decodeOrdered(raw); err == nil {
+		var root any
+		if err := json.Unmarshal(raw, &root); err == nil {
 			collectSchemaText(root, 0, &props)
 		}
 	}
@@ -73,51 +84,57 @@ func buildSearchDoc(info ToolInfo) searchDoc {
 // collectSchemaText gathers property names, their descriptions and string
 // enum values: "orders that shipped" should find a tool whose status enum
 // has "shipped".
+// The order of the words does not matter to BM25F, so a plain map decode
+// will do.
 func collectSchemaText(node any, depth int, out *[]string) {
-	n, ok := node.(*omap)
+	n, ok := node.(map[string]any)
 	if !ok || depth > 4 {
 		return
 	}
-	if props, ok := n.vals["properties"].(*omap); ok {
-		for _, k := range props.keys {
+	if props, ok := n["properties"].(map[string]any); ok {
+		for k, v := range props {
 			*out = append(*out, k)
-			if p, ok := props.vals[k].(*omap); ok {
-				*out = append(*out, p.str("description"))
+			if p, ok := v.(map[string]any); ok {
+				desc, _ := p["description"].(string)
+				*out = append(*out, desc)
 			}
-			collectSchemaText(props.vals[k], depth+1, out)
+			collectSchemaText(v, depth+1, out)
 		}
 	}
-	for _, v := range asList(n.vals["enum"]) {
+	enum, _ := n["enum"].([]any)
+	for _, v := range enum {
 		if s, ok := v.(string); ok {
 			*out = append(*out, s)
 		}
 	}
-	collectSchemaText(n.vals["items"], depth+1, out)
+	collectSchemaText(n["items"], depth+1, out)
 	for _, kw := range []string{"anyOf", "oneOf", "allOf"} {
-		for _, s := range asList(n.vals[kw]) {
+		list, _ := n[kw].([]any)
+		for _, s := range list {
 			collectSchemaText(s, depth+1, out)
 		}
 	}
 }
 
-// searchTools ranks entries for a query: an exact tool name first, then the
-// tools of a namespace the query names, then BM25F relevance. An empty
-// query lists every tool by name. limit <= 0 means 10; it is capped at 50.
-func searchTools(entries []*toolEntry, query string, limit int) []SearchHit {
+// Rank ranks docs for a query: an exact tool name first, then the tools of
+// a namespace the query names, then BM25F relevance. An empty query lists
+// every tool by name. limit <= 0 means DefaultLimit; it is capped at
+// MaxLimit.
+func Rank(docs []*Doc, query string, limit int) []Hit {
 	if limit <= 0 {
-		limit = defaultSearchLimit
+		limit = DefaultLimit
 	}
-	limit = min(limit, maxSearchLimit)
+	limit = min(limit, MaxLimit)
 
 	q := strings.ToLower(strings.TrimSpace(query))
 	q = strings.Trim(strings.TrimPrefix(q, "tools."), ".")
 	if q == "" {
-		var hits []SearchHit
-		for _, e := range sortedByName(entries) {
+		var hits []Hit
+		for _, i := range byName(docs) {
 			if len(hits) == limit {
 				break
 			}
-			hits = append(hits, hitFor(e, 0))
+			hits = append(hits, Hit{Index: i})
 		}
 		return hits
 	}
@@ -125,16 +142,16 @@ func searchTools(entries []*toolEntry, query string, limit int) []SearchHit {
 	// Tokenize the query as written: lowercasing first would lose the
 	// camelCase humps of a name-like query ("getOwner").
 	terms := queryTerms(query)
-	expandPrefixes(terms, entries)
-	scores := bm25(entries, terms)
+	expandPrefixes(terms, docs)
+	scores := bm25(docs, terms)
 	type ranked struct {
-		e     *toolEntry
+		i     int
 		tier  int
 		score float64
 	}
 	var rs []ranked
-	for i, e := range entries {
-		name := strings.ToLower(e.info.Name)
+	for i, d := range docs {
+		name := strings.ToLower(d.name)
 		tier := 0
 		switch {
 		case name == q:
@@ -145,7 +162,7 @@ func searchTools(entries []*toolEntry, query string, limit int) []SearchHit {
 		if tier == 0 && scores[i] <= 0 {
 			continue
 		}
-		rs = append(rs, ranked{e, tier, scores[i]})
+		rs = append(rs, ranked{i, tier, scores[i]})
 	}
 	slices.SortStableFunc(rs, func(a, b ranked) int {
 		if a.tier != b.tier {
@@ -157,23 +174,23 @@ func searchTools(entries []*toolEntry, query string, limit int) []SearchHit {
 			}
 			return 1
 		}
-		return strings.Compare(a.e.info.Name, b.e.info.Name)
+		return strings.Compare(docs[a.i].name, docs[b.i].name)
 	})
-	hits := make([]SearchHit, 0, min(limit, len(rs)))
+	hits := make([]Hit, 0, min(limit, len(rs)))
 	for _, r := range rs[:min(limit, len(rs))] {
-		hits = append(hits, hitFor(r.e, r.score))
+		hits = append(hits, Hit{Index: r.i, Score: r.score})
 	}
 	return hits
 }
 
-func hitFor(e *toolEntry, score float64) SearchHit {
-	return SearchHit{Name: e.info.Name, Description: e.info.Description, Signature: e.signature(), Score: score}
-}
-
-func sortedByName(entries []*toolEntry) []*toolEntry {
-	s := slices.Clone(entries)
-	slices.SortFunc(s, func(a, b *toolEntry) int { return strings.Compare(a.info.Name, b.info.Name) })
-	return s
+// byName returns the positions of docs in name order.
+func byName(docs []*Doc) []int {
+	idx := make([]int, len(docs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return strings.Compare(docs[a].name, docs[b].name) })
+	return idx
 }
 
 // queryTerms stems the query and adds synonyms at a discount. A word the
@@ -197,7 +214,7 @@ func queryTerms(q string) map[string]float64 {
 // does not relate ("remind" and "reminder", "cancel" and "cancellation"),
 // at a discount. Only words of 4+ letters take part, so "pay" does not pull
 // in "payroll".
-func expandPrefixes(terms map[string]float64, entries []*toolEntry) {
+func expandPrefixes(terms map[string]float64, docs []*Doc) {
 	const minLen, maxExtra = 4, 4
 	var own []string
 	for t, w := range terms {
@@ -208,8 +225,8 @@ func expandPrefixes(terms map[string]float64, entries []*toolEntry) {
 	if len(own) == 0 {
 		return
 	}
-	for _, e := range entries {
-		for _, tf := range e.doc.tf {
+	for _, d := range docs {
+		for _, tf := range d.tf {
 			for v := range tf {
 				if _, ok := terms[v]; ok || len(v) < minLen {
 					continue
@@ -239,19 +256,19 @@ func keysOf(m map[string]float64) map[string]bool {
 	return out
 }
 
-// bm25 scores every entry with BM25F. Corpus statistics are computed over the
-// entries given, which are the tools visible to the caller, so hidden tools
+// bm25 scores every doc with BM25F. Corpus statistics are computed over the
+// docs given, which are the tools visible to the caller, so hidden tools
 // do not skew the ranking.
-func bm25(entries []*toolEntry, terms map[string]float64) []float64 {
-	n := len(entries)
+func bm25(docs []*Doc, terms map[string]float64) []float64 {
+	n := len(docs)
 	var avg [3]float64
 	df := map[string]int{}
-	for _, e := range entries {
-		for f, toks := range e.doc.fields {
+	for _, d := range docs {
+		for f, toks := range d.fields {
 			avg[f] += float64(len(toks))
 		}
 		for t := range terms {
-			if e.doc.tf[0][t] > 0 || e.doc.tf[1][t] > 0 || e.doc.tf[2][t] > 0 {
+			if d.tf[0][t] > 0 || d.tf[1][t] > 0 || d.tf[2][t] > 0 {
 				df[t]++
 			}
 		}
@@ -260,16 +277,16 @@ func bm25(entries []*toolEntry, terms map[string]float64) []float64 {
 		avg[f] = max(avg[f]/float64(max(n, 1)), 1)
 	}
 	scores := make([]float64, n)
-	for i, e := range entries {
+	for i, d := range docs {
 		var s float64
 		for t, qw := range terms {
 			if df[t] == 0 {
 				continue
 			}
 			var w float64
-			for f := range e.doc.tf {
-				if c := e.doc.tf[f][t]; c > 0 {
-					norm := 1 - fieldB[f] + fieldB[f]*float64(len(e.doc.fields[f]))/avg[f]
+			for f := range d.tf {
+				if c := d.tf[f][t]; c > 0 {
+					norm := 1 - fieldB[f] + fieldB[f]*float64(len(d.fields[f]))/avg[f]
 					w += fieldWeights[f] * float64(c) / norm
 				}
 			}

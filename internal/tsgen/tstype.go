@@ -1,4 +1,4 @@
-package codemode
+package tsgen
 
 import (
 	"bytes"

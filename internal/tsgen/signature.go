@@ -1,4 +1,7 @@
-package codemode
+// Package tsgen renders a tool's TypeScript declaration from its JSON
+// Schemas: the text a model reads in search results and in the
+// instructions. Signature is the one entry point.
+package tsgen
 
 import (
 	"encoding/json"
@@ -30,24 +33,25 @@ const (
 	sigDescMax = 200
 )
 
-// toolSignature renders the declaration of one tool.
-func toolSignature(info ToolInfo) string {
+// Signature renders the declaration of one tool from its name, description
+// and JSON Schemas (nil when absent).
+func Signature(name, description string, inputSchema, outputSchema json.RawMessage) string {
 	g := &sigGen{named: map[string]string{}, inProgress: map[string]bool{}, recursive: map[string]bool{}, taken: map[string]bool{}}
 	in := "input?: unknown"
-	if info.InputSchema != nil {
-		in = "input: " + g.document(info.InputSchema, "Input").text
+	if inputSchema != nil {
+		in = "input: " + g.document(inputSchema, "Input").text
 	}
 	out := "unknown"
-	if info.OutputSchema != nil {
-		out = g.document(info.OutputSchema, "Output").text
+	if outputSchema != nil {
+		out = g.document(outputSchema, "Output").text
 	}
 	var sb strings.Builder
 	for _, d := range g.decls {
 		sb.WriteString(d)
 		sb.WriteByte('\n')
 	}
-	writeDocComment(&sb, info.Description, "")
-	fmt.Fprintf(&sb, "%s(%s): Promise<%s>;", toolPath(info.Name), in, out)
+	writeDocComment(&sb, description, "")
+	fmt.Fprintf(&sb, "%s(%s): Promise<%s>;", toolPath(name), in, out)
 	return sb.String()
 }
 

@@ -1,7 +1,7 @@
 // The sandbox API of Code Mode, evaluated before the model's code on every
 // run, so it is kept tiny: `tools` and `console` are getters that build
 // themselves on first use from sources the host hands over
-// (prelude_tools.js, prelude_console.js). The raw host functions are
+// (tools.js, console.js beside this file). The raw host functions are
 // captured here and deleted from the global object. Replacing `tools` or
 // `tool_call` gains nothing: every path ends in the host's pipeline (filter,
 // interceptor, schema), which runs outside the sandbox.

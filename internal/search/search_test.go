@@ -1,0 +1,247 @@
+package search
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+)
+
+type catalogTool struct {
+	Name         string          `json:"name"`
+	Description  string          `json:"description"`
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema"`
+}
+
+// testCatalog is testdata/catalog.json (whose schemas the root package's
+// tests register) indexed, in name order as a registry snapshot lists it.
+type testCatalog struct {
+	tools []catalogTool
+	docs  []*Doc
+}
+
+func loadTestCatalog(t testing.TB) testCatalog {
+	t.Helper()
+	raw, err := os.ReadFile("testdata/catalog.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c testCatalog
+	if err := json.Unmarshal(raw, &c.tools); err != nil {
+		t.Fatal(err)
+	}
+	slices.SortFunc(c.tools, func(a, b catalogTool) int { return strings.Compare(a.Name, b.Name) })
+	for _, tool := range c.tools {
+		c.docs = append(c.docs, NewDoc(tool.Name, tool.Description, tool.InputSchema, tool.OutputSchema))
+	}
+	return c
+}
+
+// hit is a Hit with its tool's name.
+type hit struct {
+	Name  string
+	Score float64
+}
+
+// search ranks the docs of c and names the hits.
+func (c testCatalog) search(query string, limit int) []hit {
+	return c.searchIn(c.docs, query, limit)
+}
+
+func (c testCatalog) searchIn(docs []*Doc, query string, limit int) []hit {
+	var out []hit
+	for _, h := range Rank(docs, query, limit) {
+		d := docs[h.Index]
+		for _, tool := range c.tools {
+			if tool.Name == d.name {
+				out = append(out, hit{tool.Name, h.Score})
+			}
+		}
+	}
+	return out
+}
+
+func TestSearchRecall(t *testing.T) {
+	cat := loadTestCatalog(t)
+	if len(cat.docs) < 200 {
+		t.Fatalf("catalog has %d tools, want >= 200", len(cat.docs))
+	}
+	raw, err := os.ReadFile("testdata/search_queries.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var queries []struct {
+		Query    string   `json:"query"`
+		Expected []string `json:"expected"`
+	}
+	if err := json.Unmarshal(raw, &queries); err != nil {
+		t.Fatal(err)
+	}
+	if len(queries) < 60 {
+		t.Fatalf("%d queries, want >= 60", len(queries))
+	}
+	var at1, at5 int
+	for _, q := range queries {
+		hits := cat.search(q.Query, 5)
+		var names []string
+		for _, h := range hits {
+			names = append(names, h.Name)
+		}
+		if len(names) > 0 && slices.Contains(q.Expected, names[0]) {
+			at1++
+		} else if testing.Verbose() {
+			t.Logf("not first: %q want %v got %v", q.Query, q.Expected, names)
+		}
+		found := false
+		for _, n := range names {
+			if slices.Contains(q.Expected, n) {
+				found = true
+			}
+		}
+		if found {
+			at5++
+		} else if testing.Verbose() {
+			t.Logf("miss: %q want %v got %v", q.Query, q.Expected, names)
+		}
+	}
+	r1 := float64(at1) / float64(len(queries))
+	r5 := float64(at5) / float64(len(queries))
+	fmt.Println(fmt.Sprintf("SEARCH recall@1=%.2f recall@5=%.2f queries=%d", r1, r5, len(queries)))
+	if r5 < 0.9 {
+		t.Errorf("recall@5 = %.2f, want >= 0.90", r5)
+	}
+}
+
+func TestSearchRanking(t *testing.T) {
+	cat := loadTestCatalog(t)
+	tests := []struct {
+		name, query string
+		limit       int
+		check       func(t *testing.T, hits []hit)
+	}{
+		{"exact name first even when other tools score higher", "payments.refund", 5, func(t *testing.T, hits []hit) {
+			if len(hits) == 0 || hits[0].Name != "payments.refund" {
+				t.Fatalf("first hit = %v, want payments.refund", hitNames(hits))
+			}
+		}},
+		{"exact name is case-insensitive and accepts tools. prefix", "Tools.Orders.Cancel", 3, func(t *testing.T, hits []hit) {
+			if len(hits) == 0 || hits[0].Name != "orders.cancel" {
+				t.Fatalf("first hit = %v, want orders.cancel", hitNames(hits))
+			}
+		}},
+		{"namespace query ranks its tools first", "invoices", 10, func(t *testing.T, hits []hit) {
+			if len(hits) != 10 {
+				t.Fatalf("got %d hits, want 10", len(hits))
+			}
+			for _, h := range hits {
+				if !strings.HasPrefix(h.Name, "invoices.") {
+					t.Fatalf("hit %q outside namespace invoices: %v", h.Name, hitNames(hits))
+				}
+			}
+		}},
+		{"nested namespace", "hr.timeOff", 10, func(t *testing.T, hits []hit) {
+			for i, h := range hits[:4] {
+				if !strings.HasPrefix(h.Name, "hr.timeOff.") {
+					t.Fatalf("hit %d = %q, want hr.timeOff.*: %v", i, h.Name, hitNames(hits))
+				}
+			}
+		}},
+		{"camelCase query is split like names", "getOwner", 3, func(t *testing.T, hits []hit) {
+			if len(hits) == 0 || hits[0].Name != "crm.accounts.getOwner" {
+				t.Fatalf("first hit = %v, want crm.accounts.getOwner", hitNames(hits))
+			}
+		}},
+		{"empty query lists all by name", "  ", 0, func(t *testing.T, hits []hit) {
+			if len(hits) != DefaultLimit {
+				t.Fatalf("got %d hits, want default %d", len(hits), DefaultLimit)
+			}
+			if !slices.IsSortedFunc(hits, func(a, b hit) int { return strings.Compare(a.Name, b.Name) }) {
+				t.Fatalf("not sorted: %v", hitNames(hits))
+			}
+			if hits[0].Name != cat.tools[0].Name {
+				t.Fatalf("first = %q, want %q", hits[0].Name, cat.tools[0].Name)
+			}
+		}},
+		{"limit capped at 50", "", 1000, func(t *testing.T, hits []hit) {
+			if len(hits) != MaxLimit {
+				t.Fatalf("got %d hits, want %d", len(hits), MaxLimit)
+			}
+		}},
+		{"no match gives nothing", "zzzqqq xylophone", 10, func(t *testing.T, hits []hit) {
+			if len(hits) != 0 {
+				t.Fatalf("got %v, want none", hitNames(hits))
+			}
+		}},
+		{"words find a tool and score it", "track parcel", 1, func(t *testing.T, hits []hit) {
+			if len(hits) != 1 || hits[0].Name != "shipping.track" {
+				t.Fatalf("got %v, want shipping.track", hitNames(hits))
+			}
+			if hits[0].Score <= 0 {
+				t.Fatalf("unscored hit: %+v", hits[0])
+			}
+		}},
+		{"scores descend", "refund an order", 10, func(t *testing.T, hits []hit) {
+			for i := 1; i < len(hits); i++ {
+				if hits[i].Score > hits[i-1].Score {
+					t.Fatalf("score rises at %d: %v", i, hits)
+				}
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.check(t, cat.search(tt.query, tt.limit))
+		})
+	}
+}
+
+func TestSearchOnlyGivenEntries(t *testing.T) {
+	cat := loadTestCatalog(t)
+	var visible []*Doc
+	for _, d := range cat.docs {
+		if !strings.HasPrefix(d.name, "admin.") {
+			visible = append(visible, d)
+		}
+	}
+	for _, q := range []string{"admin.users.resetPassword", "admin", "reset a user's password"} {
+		for _, h := range cat.searchIn(visible, q, 50) {
+			if strings.HasPrefix(h.Name, "admin.") {
+				t.Errorf("query %q returned filtered tool %q", q, h.Name)
+			}
+		}
+	}
+}
+
+func TestSearchTokenize(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"orders.getStatusHistory", []string{"order", "get", "status", "history"}},
+		// "v" and "2" split apart and are too short to keep.
+		{"HTTPServer_v2-config", []string{"http", "server", "config"}},
+		{"sku42Code", []string{"sku", "42", "cod"}},
+		{"Shipping the shipped shipments", []string{"ship", "ship", "shipment"}},
+		{"categories and prices for pricing", []string{"category", "pric", "pric"}},
+		{"addresses boxes statuses analysis", []string{"address", "box", "status", "analysis"}},
+		{"billing cancelled invoices bill", []string{"bil", "cancel", "invoic", "bil"}},
+		{"the of a to", nil},
+	}
+	for _, tt := range tests {
+		got := tokenize(tt.in)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("tokenize(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func hitNames(hits []hit) []string {
+	var out []string
+	for _, h := range hits {
+		out = append(out, h.Name)
+	}
+	return out
+}
