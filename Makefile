@@ -80,4 +80,6 @@ build: deps
 test-node: build
 	node_modules/.bin/tsc -p web/types-check/tsconfig.dts.json
 	node_modules/.bin/tsc -p web/types-check
+	node_modules/.bin/tsc -p web/types-check/tsconfig.adapters-dts.json
+	node_modules/.bin/tsc -p web/types-check/tsconfig.adapters.json
 	node --test web/test/*.test.mjs

@@ -140,6 +140,14 @@ globalThis.IoCodeModeFactory = IoCodeModeFactory;
 
 // --- declarations, manifest, QuickJS asset ---------------------------------
 write("index.d.ts", banner + readFileSync(join(web, "index.d.ts"), "utf8"));
+// --- adapters: one entry point each (web/src/adapters/NAME.mjs, web/adapters/NAME.d.ts) ---
+// They import nothing, so they are copied as they are.
+for (const name of ["llm"]) {
+    copy(join(web, "src", "adapters", `${name}.mjs`), `${name}.mjs`);
+    copy(join(web, "adapters", `${name}.d.ts`), `${name}.d.ts`);
+    pkgTemplate.exports[`./${name}`] = { types: `./${name}.d.ts`, import: `./${name}.mjs`, default: `./${name}.mjs` };
+    pkgTemplate.files.push(`${name}.mjs`, `${name}.d.ts`);
+}
 write("package.json", JSON.stringify(pkgTemplate, null, 2) + "\n");
 copy(join(root, "node_modules", "@jitl", "quickjs-wasmfile-release-sync", "dist", "emscripten-module.wasm"), "emscripten-module.wasm");
 // The seed documents the asset at @interopio/code-mode/dist/emscripten-module.wasm

@@ -1,0 +1,57 @@
+// TypeScript declarations of @interopio/code-mode/llm.
+import type { IoCodeMode } from "@interopio/code-mode";
+
+/** A Chat Completions function tool (assignable to OpenAI's `ChatCompletionTool`). */
+export interface OpenAIChatTool {
+    type: "function";
+    function: { name: string; description: string; parameters: { [keyword: string]: unknown } };
+}
+
+/** A Responses API function tool (assignable to OpenAI's `FunctionTool`). */
+export interface OpenAIResponsesTool {
+    type: "function";
+    name: string;
+    description: string;
+    parameters: { [keyword: string]: unknown };
+    strict: false;
+}
+
+/** An Anthropic Messages tool (assignable to Anthropic's `Tool`). */
+export interface AnthropicTool {
+    name: string;
+    description: string;
+    input_schema: { type: "object"; [keyword: string]: unknown };
+}
+
+/** What `handleToolCall` resolves with when the call could not run. */
+export interface ToolCallFailure {
+    ok: false;
+    error: {
+        name: string;
+        /** `UNKNOWN_TOOL`, `INVALID_INPUT` (not JSON, not an object, wrong types) or `INTERNAL`. */
+        code: "UNKNOWN_TOOL" | "INVALID_INPUT" | "INTERNAL";
+        message: string;
+    };
+}
+
+/** `searchTools` and `executeCode` in OpenAI's Chat Completions shape. */
+export declare function toOpenAITools(session: IoCodeMode.Session): OpenAIChatTool[];
+/** `searchTools` and `executeCode` in OpenAI's Responses API shape (not strict: `limit` is optional). */
+export declare function toOpenAIResponsesTools(session: IoCodeMode.Session): OpenAIResponsesTool[];
+/** `searchTools` and `executeCode` in Anthropic's Messages shape. */
+export declare function toAnthropicTools(session: IoCodeMode.Session): AnthropicTool[];
+
+/**
+ * Runs one tool call of a model. `args` is the JSON string of OpenAI's
+ * `arguments` or the object of Anthropic's `input`. Resolves with the tool's
+ * result (`ExecuteResult` for executeCode, the hits for searchTools) or with
+ * a `ToolCallFailure` the model can read: it never rejects for an unknown
+ * tool, malformed JSON or wrong types. It rejects only when
+ * `options.signal` aborts (your own cancellation).
+ */
+export declare function handleToolCall(
+    session: IoCodeMode.Session,
+    name: string,
+    args: unknown,
+    options?: IoCodeMode.LlmToolExecuteOptions,
+): Promise<IoCodeMode.ExecuteResult | IoCodeMode.SearchToolsResult | ToolCallFailure>;

@@ -1,0 +1,151 @@
+// @interopio/code-mode/llm: a session's two LLM tools in the shapes that
+// OpenAI and Anthropic expect, and one call handler for every provider's
+// tool-call loop. It imports nothing: it works on a session object and
+// returns plain data, so the SDKs stay the caller's.
+//
+// handleToolCall resolves for every mistake a model can make (an unknown
+// tool, arguments that are not JSON, values of the wrong type), because a
+// loop that crashes on one bad tool call loses the whole conversation,
+// whereas a readable error is something the model fixes on its next turn.
+
+const cache = new WeakMap();
+
+// The LLM tools of a session, fetched once: getLlmTools() builds new
+// wrappers on every call, and a loop asks for them on every tool call.
+function llmTools(session) {
+    if (session === null || typeof session !== "object" || typeof session.getLlmTools !== "function") {
+        throw new TypeError("session: expected a Code Mode session (from createSession()), got " + describe(session));
+    }
+    let tools = cache.get(session);
+    if (!tools) {
+        tools = Array.from(session.getLlmTools());
+        cache.set(session, tools);
+    }
+    return tools;
+}
+
+function describe(v) {
+    if (v === null) return "null";
+    if (Array.isArray(v)) return "an array";
+    return typeof v === "object" ? "an object" : typeof v;
+}
+
+// A plain JSON copy: the schema objects carry the AI SDK's non-enumerable
+// markers, and callers may edit what they get.
+const plain = (schema) => JSON.parse(JSON.stringify(schema));
+
+/** Chat Completions `tools`: `[{ type: "function", function: { name, description, parameters } }]`. */
+export function toOpenAITools(session) {
+    return llmTools(session).map((t) => ({
+        type: "function",
+        function: { name: t.name, description: t.description, parameters: plain(t.inputSchema) },
+    }));
+}
+
+/**
+ * Responses API `tools`: `[{ type: "function", name, description, parameters, strict: false }]`.
+ * Not strict: searchTools's `limit` is optional, which strict mode forbids.
+ */
+export function toOpenAIResponsesTools(session) {
+    return llmTools(session).map((t) => ({
+        type: "function",
+        name: t.name,
+        description: t.description,
+        parameters: plain(t.inputSchema),
+        strict: false,
+    }));
+}
+
+/** Anthropic Messages `tools`: `[{ name, description, input_schema }]`. */
+export function toAnthropicTools(session) {
+    return llmTools(session).map((t) => ({
+        name: t.name,
+        description: t.description,
+        input_schema: { type: "object", ...plain(t.inputSchema) },
+    }));
+}
+
+function failure(name, code, message) {
+    return { ok: false, error: { name, code, message } };
+}
+
+// What a call of the tool looks like, for messages that tell the model how
+// to call it again: {"code": string, "explanation": string}.
+function expectedShape(tool) {
+    const props = (tool.inputSchema && tool.inputSchema.properties) || {};
+    const required = new Set((tool.inputSchema && tool.inputSchema.required) || []);
+    const fields = Object.keys(props).map((k) => `"${k}"${required.has(k) ? "" : "?"}: ${props[k].type || "any"}`);
+    return `{${fields.join(", ")}}`;
+}
+
+function parseArgs(tool, args) {
+    let value = args;
+    if (typeof args === "string") {
+        // Some models send "" for a call without arguments.
+        if (args.trim() === "") return { value: {} };
+        try {
+            value = JSON.parse(args);
+        } catch (err) {
+            return {
+                error: failure(
+                    "SyntaxError",
+                    "INVALID_INPUT",
+                    `The arguments of ${tool.name} are not valid JSON (${err.message}). ` +
+                        `Call ${tool.name} again with a JSON object ${expectedShape(tool)}.`,
+                ),
+            };
+        }
+    }
+    if (value === undefined || value === null) return { value: {} };
+    if (typeof value !== "object" || Array.isArray(value)) {
+        return {
+            error: failure(
+                "TypeError",
+                "INVALID_INPUT",
+                `The arguments of ${tool.name} must be a JSON object ${expectedShape(tool)}, got ${describe(value)}.`,
+            ),
+        };
+    }
+    return { value };
+}
+
+/**
+ * Runs one tool call of a model: `name` as the model sent it, `args` as a
+ * JSON string (OpenAI's `arguments`) or an object (Anthropic's `input`).
+ * Resolves with the tool's result, or with `{ ok: false, error: { name,
+ * code, message } }` for an unknown tool, malformed or mistyped arguments,
+ * or anything else that went wrong, so the model can read it and retry.
+ * It rejects only when `options.signal` aborts: that is the caller stopping
+ * the loop, not a model's mistake.
+ */
+export async function handleToolCall(session, name, args, options) {
+    let tools;
+    try {
+        tools = llmTools(session);
+    } catch (err) {
+        return failure(err.name || "Error", "INTERNAL", err.message);
+    }
+    const tool = tools.find((t) => t.name === name);
+    if (!tool) {
+        const names = tools.map((t) => t.name).join(" and ");
+        return failure(
+            "ReferenceError",
+            "UNKNOWN_TOOL",
+            `There is no tool ${JSON.stringify(String(name))}. The tools are ${names}; ` +
+                "the page's own tools are called from code run by executeCode (tools.<name>(input)).",
+        );
+    }
+    const parsed = parseArgs(tool, args);
+    if (parsed.error) return parsed.error;
+    try {
+        return await tool.execute(parsed.value, options);
+    } catch (err) {
+        if (options && options.signal && options.signal.aborted) throw err;
+        const message = err && typeof err.message === "string" ? err.message : String(err);
+        // The core rejects arguments of the wrong type with a TypeError.
+        if (err instanceof TypeError) {
+            return failure("TypeError", "INVALID_INPUT", `${tool.name}: ${message}. Expected ${expectedShape(tool)}.`);
+        }
+        return failure((err && err.name) || "Error", "INTERNAL", `${tool.name} failed: ${message}`);
+    }
+}

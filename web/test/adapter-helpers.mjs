@@ -1,0 +1,26 @@
+// Helpers of the adapter suites (adapters-*.test.mjs): the built entry
+// points in dist/ and a mock fetch for the LLM SDKs.
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { dist } from "./helpers.mjs";
+
+/** Imports dist/<name>.mjs, the package's `@interopio/code-mode/<name>`. */
+export function loadAdapter(name) {
+    return import(pathToFileURL(join(dist, `${name}.mjs`)).href);
+}
+
+/**
+ * A fetch that answers each request with the next of `replies` (JSON
+ * bodies) and records the requests: {url, method, body (parsed)}.
+ */
+export function scriptedFetch(replies) {
+    const requests = [];
+    const fetch = async (url, init = {}) => {
+        const body = init.body ? JSON.parse(init.body) : undefined;
+        requests.push({ url: String(url), method: init.method, body });
+        const reply = replies[requests.length - 1];
+        if (!reply) return new Response(JSON.stringify({ error: { message: "no more scripted replies" } }), { status: 500 });
+        return new Response(JSON.stringify(reply), { status: 200, headers: { "content-type": "application/json" } });
+    };
+    return { fetch, requests };
+}

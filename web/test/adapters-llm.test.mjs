@@ -1,0 +1,307 @@
+// @interopio/code-mode/llm with the providers' official SDKs (openai,
+// @anthropic-ai/sdk) over a scripted fetch: no network. Each loop is the one
+// web/USAGE.md documents, fed a model that makes every mistake first
+// (malformed JSON, an unknown tool, wrong types) and then a good call.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import OpenAI from "openai";
+import Anthropic from "@anthropic-ai/sdk";
+import { assetPath, loadFactory } from "./helpers.mjs";
+import { loadAdapter, scriptedFetch } from "./adapter-helpers.mjs";
+
+let api, llm;
+const contexts = [];
+
+before(async () => {
+    llm = await loadAdapter("llm");
+    const IoCodeModeFactory = await loadFactory();
+    api = await IoCodeModeFactory({ wasmLocation: assetPath });
+    api.registerTool({
+        name: "orders.search",
+        description: "Search orders by status.",
+        inputSchema: { type: "object", properties: { status: { type: "string" } }, required: ["status"] },
+        execute: async ({ status }, { context }) => {
+            contexts.push(context);
+            return [
+                { id: "o-1", status, total: 30 },
+                { id: "o-2", status, total: 12 },
+            ];
+        },
+    });
+    api.registerTool({
+        name: "clock.wait",
+        description: "Waits until the run is aborted.",
+        execute: (input, { signal }) => new Promise((resolve) => signal.addEventListener("abort", () => resolve("aborted"))),
+    });
+});
+after(() => api.dispose());
+
+const SUM = "const o = await tools.orders.search({ status: 'open' }); return o.reduce((s, x) => s + x.total, 0);";
+
+describe("tool shapes", () => {
+    test("toOpenAITools, toOpenAIResponsesTools and toAnthropicTools give plain JSON of both tools", () => {
+        const session = api.createSession();
+        const [search, exec] = session.getLlmTools();
+        const schemaOf = (t) => JSON.parse(JSON.stringify(t.inputSchema));
+        assert.deepEqual(llm.toOpenAITools(session), [
+            { type: "function", function: { name: "searchTools", description: search.description, parameters: schemaOf(search) } },
+            { type: "function", function: { name: "executeCode", description: exec.description, parameters: schemaOf(exec) } },
+        ]);
+        assert.deepEqual(
+            llm.toOpenAIResponsesTools(session).map((t) => [t.type, t.name, t.strict, t.parameters]),
+            [
+                ["function", "searchTools", false, schemaOf(search)],
+                ["function", "executeCode", false, schemaOf(exec)],
+            ],
+        );
+        const anthropic = llm.toAnthropicTools(session);
+        assert.deepEqual(anthropic.map((t) => t.name), ["searchTools", "executeCode"]);
+        assert.equal(anthropic[1].description, session.getSystemInstruction());
+        assert.equal(anthropic[1].input_schema.type, "object");
+        assert.deepEqual(anthropic[1].input_schema, schemaOf(exec));
+        // Editing what the adapter returned does not touch the session's schemas.
+        anthropic[1].input_schema.properties.code.type = "number";
+        assert.equal(session.getLlmTools()[1].inputSchema.properties.code.type, "string");
+        session.dispose();
+    });
+
+    test("a value that is not a session is a TypeError naming the argument", () => {
+        assert.throws(() => llm.toOpenAITools({}), { name: "TypeError", message: /^session: expected a Code Mode session/ });
+        assert.throws(() => llm.toAnthropicTools(null), { name: "TypeError", message: /got null/ });
+    });
+});
+
+describe("handleToolCall", () => {
+    let session;
+    before(() => (session = api.createSession()));
+    after(() => session.dispose());
+
+    const cases = [
+        { what: "malformed JSON", name: "executeCode", args: '{"code": "return 1', code: "INVALID_INPUT", message: /not valid JSON.*\{"code": string, "explanation": string\}/ },
+        { what: "JSON that is not an object", name: "executeCode", args: '["return 1"]', code: "INVALID_INPUT", message: /must be a JSON object.*got an array/ },
+        { what: "a number instead of an object", name: "searchTools", args: 7, code: "INVALID_INPUT", message: /must be a JSON object.*got number/ },
+        { what: "code of the wrong type", name: "executeCode", args: { code: { x: 1 }, explanation: "e" }, code: "INVALID_INPUT", message: /code/ },
+        { what: "a query of the wrong type", name: "searchTools", args: '{"query": {"q": 1}}', code: "INVALID_INPUT", message: /query/ },
+        { what: "an unknown tool", name: "orders.search", args: "{}", code: "UNKNOWN_TOOL", message: /no tool "orders\.search".*searchTools and executeCode/ },
+        { what: "a name that is not a string", name: undefined, args: "{}", code: "UNKNOWN_TOOL", message: /no tool "undefined"/ },
+    ];
+    for (const c of cases) {
+        test(`${c.what} resolves with a readable failure`, async () => {
+            const out = await llm.handleToolCall(session, c.name, c.args);
+            assert.equal(out.ok, false);
+            assert.equal(out.error.code, c.code);
+            assert.match(out.error.message, c.message);
+            assert.doesNotThrow(() => JSON.stringify(out));
+        });
+    }
+
+    test("a JSON string and an object run the same, with context passed on", async () => {
+        contexts.length = 0;
+        const a = await llm.handleToolCall(session, "executeCode", JSON.stringify({ code: SUM, explanation: "sum" }), { context: "req-1" });
+        const b = await llm.handleToolCall(session, "executeCode", { code: SUM, explanation: "sum" }, { context: "req-2" });
+        assert.equal(a.ok, true);
+        assert.equal(a.result, 42);
+        assert.equal(b.result, 42);
+        assert.deepEqual(contexts, ["req-1", "req-2"]);
+        const hits = await llm.handleToolCall(session, "searchTools", '{"query": "orders"}');
+        assert.equal(hits[0].name, "orders.search");
+        // Some models send "" for a call without arguments.
+        assert.ok(Array.isArray(await llm.handleToolCall(session, "searchTools", "")));
+    });
+
+    test("an error of the model's code is the run's own result", async () => {
+        const out = await llm.handleToolCall(session, "executeCode", { code: "throw new Error('boom')", explanation: "e" });
+        assert.equal(out.ok, false);
+        assert.equal(out.error.code, "RUNTIME");
+        assert.match(out.error.message, /boom/);
+    });
+
+    test("a disposed session is a failure result, not an exception", async () => {
+        const s = api.createSession();
+        llm.toOpenAITools(s);
+        s.dispose();
+        const out = await llm.handleToolCall(s, "executeCode", { code: "return 1", explanation: "e" });
+        assert.equal(out.ok, false);
+        assert.match(out.error.message, /disposed/);
+        const none = await llm.handleToolCall({}, "executeCode", "{}");
+        assert.equal(none.ok, false);
+        assert.match(none.error.message, /expected a Code Mode session/);
+    });
+
+    test("the caller's abort rejects, so the loop stops", async () => {
+        const ctrl = new AbortController();
+        const p = llm.handleToolCall(session, "executeCode", { code: "await tools.clock.wait({});", explanation: "wait" }, { signal: ctrl.signal });
+        setTimeout(() => ctrl.abort(new Error("user stopped")), 50);
+        await assert.rejects(p, /user stopped/);
+    });
+});
+
+// --- OpenAI Chat Completions, the loop of web/USAGE.md ------------------------
+
+async function openAILoop(openai, session, question, { signal, context }) {
+    const tools = llm.toOpenAITools(session);
+    const messages = [
+        { role: "system", content: session.getSystemInstruction() },
+        { role: "user", content: question },
+    ];
+    for (;;) {
+        const completion = await openai.chat.completions.create({ model: "gpt-4.1", messages, tools });
+        const message = completion.choices[0].message;
+        messages.push(message);
+        if (!message.tool_calls?.length) return message.content;
+        for (const call of message.tool_calls) {
+            const output = await llm.handleToolCall(session, call.function.name, call.function.arguments, { signal, context });
+            messages.push({ role: "tool", tool_call_id: call.id, content: JSON.stringify(output) });
+        }
+    }
+}
+
+const completion = (message, finish) => ({
+    id: "chatcmpl-1",
+    object: "chat.completion",
+    created: 1,
+    model: "gpt-4.1",
+    choices: [{ index: 0, message: { role: "assistant", content: null, refusal: null, ...message }, finish_reason: finish, logprobs: null }],
+    usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+});
+const fnCall = (id, name, args) => ({ id, type: "function", function: { name, arguments: args } });
+
+test("OpenAI: the documented loop survives malformed arguments and an unknown tool", async () => {
+    const session = api.createSession();
+    const { fetch, requests } = scriptedFetch([
+        completion(
+            {
+                tool_calls: [
+                    fnCall("c1", "executeCode", '{"code": "return 1'),
+                    fnCall("c2", "orders.search", '{"status":"open"}'),
+                    fnCall("c3", "executeCode", '{"code": 42}'),
+                ],
+            },
+            "tool_calls",
+        ),
+        completion({ tool_calls: [fnCall("c4", "executeCode", JSON.stringify({ code: SUM, explanation: "Sum the open orders." }))] }, "tool_calls"),
+        completion({ content: "The open orders total 42." }, "stop"),
+    ]);
+    const openai = new OpenAI({ apiKey: "test-key", baseURL: "http://127.0.0.1:9/v1", fetch, maxRetries: 0 });
+    contexts.length = 0;
+    const answer = await openAILoop(openai, session, "Total of open orders?", { context: { user: "ada" } });
+    assert.equal(answer, "The open orders total 42.");
+    assert.equal(requests.length, 3);
+    assert.match(requests[0].url, /\/v1\/chat\/completions$/);
+    assert.deepEqual(requests[0].body.tools, llm.toOpenAITools(session));
+    const toolMessages = (i) => requests[i].body.messages.filter((m) => m.role === "tool");
+    const [bad, unknown, wrong] = toolMessages(1).map((m) => [m.tool_call_id, JSON.parse(m.content)]);
+    assert.equal(bad[0], "c1");
+    assert.equal(bad[1].error.code, "INVALID_INPUT");
+    assert.match(bad[1].error.message, /not valid JSON/);
+    assert.equal(unknown[1].error.code, "UNKNOWN_TOOL");
+    assert.equal(wrong[1].error.code, "INVALID_INPUT");
+    const good = JSON.parse(toolMessages(2).at(-1).content);
+    assert.equal(good.ok, true);
+    assert.equal(good.result, 42);
+    assert.deepEqual(contexts, [{ user: "ada" }]);
+    session.dispose();
+});
+
+test("OpenAI Responses API: function_call items answered with function_call_output", async () => {
+    const session = api.createSession();
+    const response = (output) => ({ id: "resp-1", object: "response", created_at: 1, status: "completed", model: "gpt-4.1", output, usage: null });
+    const { fetch, requests } = scriptedFetch([
+        response([
+            { type: "function_call", id: "fc1", call_id: "call-1", name: "executeCode", arguments: "{code: return 1}", status: "completed" },
+            { type: "function_call", id: "fc2", call_id: "call-2", name: "executeCode", arguments: JSON.stringify({ code: SUM, explanation: "sum" }), status: "completed" },
+        ]),
+        response([{ type: "message", id: "m1", role: "assistant", status: "completed", content: [{ type: "output_text", text: "42", annotations: [] }] }]),
+    ]);
+    const openai = new OpenAI({ apiKey: "test-key", baseURL: "http://127.0.0.1:9/v1", fetch, maxRetries: 0 });
+    const tools = llm.toOpenAIResponsesTools(session);
+    let input = [{ role: "user", content: "Total of open orders?" }];
+    let text;
+    for (;;) {
+        const res = await openai.responses.create({ model: "gpt-4.1", instructions: session.getSystemInstruction(), input, tools });
+        const calls = res.output.filter((item) => item.type === "function_call");
+        if (!calls.length) {
+            text = res.output_text;
+            break;
+        }
+        input = [...input, ...res.output];
+        for (const item of calls) {
+            const output = await llm.handleToolCall(session, item.name, item.arguments);
+            input.push({ type: "function_call_output", call_id: item.call_id, output: JSON.stringify(output) });
+        }
+    }
+    assert.equal(text, "42");
+    assert.match(requests[0].url, /\/v1\/responses$/);
+    assert.deepEqual(requests[0].body.tools, tools);
+    const outputs = requests[1].body.input.filter((i) => i.type === "function_call_output").map((i) => JSON.parse(i.output));
+    assert.equal(outputs[0].error.code, "INVALID_INPUT");
+    assert.equal(outputs[1].result, 42);
+    session.dispose();
+});
+
+// --- Anthropic Messages, the loop of web/USAGE.md -------------------------------
+
+async function anthropicLoop(anthropic, session, question, { signal, context }) {
+    const tools = llm.toAnthropicTools(session);
+    const messages = [{ role: "user", content: question }];
+    for (;;) {
+        const response = await anthropic.messages.create({
+            model: "claude-sonnet-4-5",
+            max_tokens: 4096,
+            system: session.getSystemInstruction(),
+            tools,
+            messages,
+        });
+        messages.push({ role: "assistant", content: response.content });
+        if (response.stop_reason !== "tool_use") return response.content.filter((b) => b.type === "text").map((b) => b.text).join("");
+        const results = [];
+        for (const block of response.content) {
+            if (block.type !== "tool_use") continue;
+            const output = await llm.handleToolCall(session, block.name, block.input, { signal, context });
+            results.push({ type: "tool_result", tool_use_id: block.id, content: JSON.stringify(output), is_error: output.ok === false });
+        }
+        messages.push({ role: "user", content: results });
+    }
+}
+
+const message = (content, stop) => ({
+    id: "msg_1",
+    type: "message",
+    role: "assistant",
+    model: "claude-sonnet-4-5",
+    content,
+    stop_reason: stop,
+    stop_sequence: null,
+    usage: { input_tokens: 1, output_tokens: 1 },
+});
+
+test("Anthropic: the documented loop survives wrong types and an unknown tool", async () => {
+    const session = api.createSession();
+    const { fetch, requests } = scriptedFetch([
+        message(
+            [
+                { type: "text", text: "Let me look." },
+                { type: "tool_use", id: "tu1", name: "executeCode", input: { code: ["return 1"], explanation: "x" } },
+                { type: "tool_use", id: "tu2", name: "execute_code", input: { code: "return 1" } },
+            ],
+            "tool_use",
+        ),
+        message([{ type: "tool_use", id: "tu3", name: "executeCode", input: { code: SUM, explanation: "sum" } }], "tool_use"),
+        message([{ type: "text", text: "42 in total." }], "end_turn"),
+    ]);
+    const anthropic = new Anthropic({ apiKey: "test-key", baseURL: "http://127.0.0.1:9", fetch, maxRetries: 0 });
+    const answer = await anthropicLoop(anthropic, session, "Total of open orders?", { context: "req-9" });
+    assert.equal(answer, "42 in total.");
+    assert.equal(requests.length, 3);
+    assert.match(requests[0].url, /\/v1\/messages$/);
+    assert.deepEqual(requests[0].body.tools, llm.toAnthropicTools(session));
+    const results = requests[1].body.messages.at(-1).content;
+    assert.deepEqual(results.map((r) => [r.tool_use_id, r.is_error, JSON.parse(r.content).error.code]), [
+        ["tu1", true, "INVALID_INPUT"],
+        ["tu2", true, "UNKNOWN_TOOL"],
+    ]);
+    const last = requests[2].body.messages.at(-1).content[0];
+    assert.equal(last.is_error, false);
+    assert.equal(JSON.parse(last.content).result, 42);
+    session.dispose();
+});

@@ -1,0 +1,70 @@
+// Type check of @interopio/code-mode/llm against the providers' own SDK
+// types (`tsc -p web/types-check/tsconfig.adapters.json`): the loops of
+// web/USAGE.md, in TypeScript. Nothing here runs.
+import OpenAI from "openai";
+import Anthropic from "@anthropic-ai/sdk";
+import type { IoCodeMode } from "@interopio/code-mode";
+import { handleToolCall, toAnthropicTools, toOpenAIResponsesTools, toOpenAITools } from "@interopio/code-mode/llm";
+
+declare const session: IoCodeMode.Session;
+declare const signal: AbortSignal;
+declare const requestMetadata: { user: string };
+
+export async function openAIChat(openai: OpenAI, question: string): Promise<string | null> {
+    const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = toOpenAITools(session);
+    const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [
+        { role: "system", content: session.getSystemInstruction() },
+        { role: "user", content: question },
+    ];
+    for (;;) {
+        const completion = await openai.chat.completions.create({ model: "gpt-4.1", messages, tools });
+        const message = completion.choices[0].message;
+        messages.push(message);
+        if (!message.tool_calls?.length) return message.content;
+        for (const call of message.tool_calls) {
+            if (call.type !== "function") continue;
+            const output = await handleToolCall(session, call.function.name, call.function.arguments, { signal, context: requestMetadata });
+            messages.push({ role: "tool", tool_call_id: call.id, content: JSON.stringify(output) });
+        }
+    }
+}
+
+export async function openAIResponses(openai: OpenAI, question: string): Promise<string> {
+    const tools: OpenAI.Responses.Tool[] = toOpenAIResponsesTools(session);
+    let input: OpenAI.Responses.ResponseInput = [{ role: "user", content: question }];
+    for (;;) {
+        const res = await openai.responses.create({ model: "gpt-4.1", instructions: session.getSystemInstruction(), input, tools });
+        const calls = res.output.filter((item) => item.type === "function_call");
+        if (!calls.length) return res.output_text;
+        input = [...input, ...res.output];
+        for (const item of calls) {
+            const output = await handleToolCall(session, item.name, item.arguments, { signal });
+            input.push({ type: "function_call_output", call_id: item.call_id, output: JSON.stringify(output) });
+        }
+    }
+}
+
+export async function anthropicMessages(anthropic: Anthropic, question: string): Promise<string> {
+    const tools: Anthropic.Tool[] = toAnthropicTools(session);
+    const messages: Anthropic.MessageParam[] = [{ role: "user", content: question }];
+    for (;;) {
+        const response = await anthropic.messages.create({
+            model: "claude-sonnet-4-5",
+            max_tokens: 4096,
+            system: session.getSystemInstruction(),
+            tools,
+            messages,
+        });
+        messages.push({ role: "assistant", content: response.content });
+        if (response.stop_reason !== "tool_use") {
+            return response.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+        }
+        const results: Anthropic.ToolResultBlockParam[] = [];
+        for (const block of response.content) {
+            if (block.type !== "tool_use") continue;
+            const output = await handleToolCall(session, block.name, block.input, { signal, context: requestMetadata });
+            results.push({ type: "tool_result", tool_use_id: block.id, content: JSON.stringify(output), is_error: "ok" in output && output.ok === false });
+        }
+        messages.push({ role: "user", content: results });
+    }
+}
