@@ -70,15 +70,18 @@ test-browser: check-chromium deps build
 check-chromium:
 	@test -x "$(CHROMIUM)" || { echo "test-browser: $(CHROMIUM) is missing. The browser tests need Debian's Chromium:"; echo "    apt-get update && apt-get install -y chromium"; exit 1; }
 
-# The JS package (dist/): see scripts/build-dist.mjs and web/.
+# The JS package (dist/): esbuild bundles the entries of web/entries.mjs
+# from web/src; see scripts/build-dist.mjs.
 .PHONY: build test-node
 build: deps
 	GO="$(GO)" node scripts/build-dist.mjs
 
 # node:test suites against the built dist/, and the strict tsc checks of
-# index.d.ts (web/types-check/usage.ts holds every documented snippet).
+# index.d.ts (web/types-check/usage.ts holds every documented snippet) and
+# of the JSDoc-typed sources against it (web/types-check/sources.ts).
 test-node: build
 	node_modules/.bin/tsc -p web/types-check/tsconfig.dts.json
+	node_modules/.bin/tsc -p web/types-check/tsconfig.src.json
 	node_modules/.bin/tsc -p web/types-check
 	node_modules/.bin/tsc -p web/types-check/tsconfig.adapters-dts.json
 	node_modules/.bin/tsc -p web/types-check/tsconfig.adapters.json

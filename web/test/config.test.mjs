@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
-import { assetBytes, assetPath, assetURL, loadFactory, root, serve } from "./helpers.mjs";
+import { assetBytes, assetPath, assetURL, loadFactory, root, serve, withFactory } from "./helpers.mjs";
 
 let IoCodeModeFactory;
 before(async () => {
@@ -64,8 +64,8 @@ describe("config errors reject with a TypeError naming the field", () => {
         });
     }
 
-    test("a valid config with every option works", async () => {
-        const api = await IoCodeModeFactory({
+    test("a valid config with every option works", async (t) => {
+        const api = await withFactory(t, {
             wasmLocation: assetPath,
             timeout: 5000,
             memoryLimit: 64,
@@ -173,21 +173,17 @@ describe("the QuickJS asset", () => {
             await assert.rejects(IoCodeModeFactory({ wasmLocation: url }), assetError(url, /Cannot load the QuickJS asset/));
         });
 
-        test("the asset is fetched once per factory, never per session or run", async () => {
+        test("the asset is fetched once per factory, never per session or run", async (t) => {
             const before = server.hits.filter((p) => p === "/wasm/typed.wasm").length;
-            const api = await IoCodeModeFactory({ wasmLocation: `${server.url}/wasm/typed.wasm` });
-            try {
-                for (let i = 0; i < 3; i++) {
-                    const session = api.createSession();
-                    const executeCode = session.getLlmTools().find((t) => t.name === "executeCode");
-                    for (let j = 0; j < 3; j++) {
-                        const r = await executeCode.execute({ code: `return ${i} + ${j}`, explanation: "x" });
-                        assert.equal(r.result, i + j);
-                    }
-                    session.dispose();
+            const api = await withFactory(t, { wasmLocation: `${server.url}/wasm/typed.wasm` });
+            for (let i = 0; i < 3; i++) {
+                const session = api.createSession();
+                const executeCode = session.getLlmTools().find((t) => t.name === "executeCode");
+                for (let j = 0; j < 3; j++) {
+                    const r = await executeCode.execute({ code: `return ${i} + ${j}`, explanation: "x" });
+                    assert.equal(r.result, i + j);
                 }
-            } finally {
-                api.dispose();
+                session.dispose();
             }
             assert.equal(server.hits.filter((p) => p === "/wasm/typed.wasm").length - before, 1);
         });

@@ -72,3 +72,14 @@ export async function serve(routes) {
 }
 
 export const assetBytes = () => readFileSync(assetPath);
+
+/**
+ * Creates a factory for one test and disposes of it when the test ends
+ * (t is the test's context: `test("...", async (t) => { ... })`).
+ */
+export async function withFactory(t, config) {
+    const IoCodeModeFactory = await loadFactory();
+    const api = await IoCodeModeFactory(config);
+    t.after(() => api.dispose());
+    return api;
+}

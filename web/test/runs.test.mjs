@@ -2,7 +2,7 @@
 // shape, truncation, instructions and dispose.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { assetPath, llmTools, loadFactory, run, sleep, tool } from "./helpers.mjs";
+import { assetPath, llmTools, loadFactory, run, sleep, tool, withFactory } from "./helpers.mjs";
 
 let IoCodeModeFactory;
 before(async () => {
@@ -167,107 +167,83 @@ describe("limits", () => {
     // Node's default stack (this process has no --stack-size), like a page's
     // main thread: QuickJS must stop deep recursion itself, with a clean
     // error, before the host's native stack overflows.
-    test("deep recursion ends with a clean stack overflow, also through host calls", async () => {
-        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
-        try {
-            const session = api.createSession();
-            for (const code of ["function f() { return f() + 1 } f()", "function f(d) { console.log(d); return f(d + 1) } f(0)"]) {
-                const r = await run(session, code);
-                assert.equal(r.ok, false, code);
-                assert.equal(r.error.code, "RUNTIME", code);
-                assert.match(r.error.message, /stack overflow/, code);
-            }
-            assert.equal((await run(session, "let d = 0; function f() { d++; f() } try { f() } catch (e) {} return d > 1000")).result, true);
-            // A getter of a tool's input that calls the tool again, forever.
-            const nested = await run(session, "const o = { get x() { return tool_call('none.here', o) } }; try { await tool_call('none.here', o) } catch (e) { return e.name }");
-            assert.equal(nested.result, "RangeError");
-        } finally {
-            api.dispose();
+    test("deep recursion ends with a clean stack overflow, also through host calls", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        const session = api.createSession();
+        for (const code of ["function f() { return f() + 1 } f()", "function f(d) { console.log(d); return f(d + 1) } f(0)"]) {
+            const r = await run(session, code);
+            assert.equal(r.ok, false, code);
+            assert.equal(r.error.code, "RUNTIME", code);
+            assert.match(r.error.message, /stack overflow/, code);
         }
+        assert.equal((await run(session, "let d = 0; function f() { d++; f() } try { f() } catch (e) {} return d > 1000")).result, true);
+        // A getter of a tool's input that calls the tool again, forever.
+        const nested = await run(session, "const o = { get x() { return tool_call('none.here', o) } }; try { await tool_call('none.here', o) } catch (e) { return e.name }");
+        assert.equal(nested.result, "RangeError");
     });
-    test("timeout stops a CPU loop; the next run works", async () => {
-        const api = await IoCodeModeFactory({ wasmLocation: assetPath, timeout: 300 });
-        try {
-            const session = api.createSession();
-            const t0 = Date.now();
-            const r = await run(session, "let i = 0; while (true) { i++ }");
-            const elapsed = Date.now() - t0;
-            assert.equal(r.ok, false);
-            assert.equal(r.error.code, "TIMEOUT");
-            assert.ok(elapsed >= 250 && elapsed < 3000, `${elapsed} ms`);
-            assert.equal((await run(session, "return 'fine'")).result, "fine");
-        } finally {
-            api.dispose();
-        }
+    test("timeout stops a CPU loop; the next run works", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath, timeout: 300 });
+        const session = api.createSession();
+        const t0 = Date.now();
+        const r = await run(session, "let i = 0; while (true) { i++ }");
+        const elapsed = Date.now() - t0;
+        assert.equal(r.ok, false);
+        assert.equal(r.error.code, "TIMEOUT");
+        assert.ok(elapsed >= 250 && elapsed < 3000, `${elapsed} ms`);
+        assert.equal((await run(session, "return 'fine'")).result, "fine");
     });
 
-    test("timeout counts time spent awaiting tools", async () => {
-        const api = await IoCodeModeFactory({
+    test("timeout counts time spent awaiting tools", async (t) => {
+        const api = await withFactory(t, {
             wasmLocation: assetPath,
             timeout: 300,
             tools: [tool("nap", () => sleep(120).then(() => "ok"))],
         });
-        try {
-            const session = api.createSession();
-            const r = await run(session, "for (let i = 0; i < 10; i++) await tools.nap({}); return 'done'");
-            assert.equal(r.ok, false);
-            assert.equal(r.error.code, "TIMEOUT");
-            assert.ok(r.toolCalls.length >= 2 && r.toolCalls.length <= 4, JSON.stringify(r.toolCalls));
-        } finally {
-            api.dispose();
-        }
+        const session = api.createSession();
+        const r = await run(session, "for (let i = 0; i < 10; i++) await tools.nap({}); return 'done'");
+        assert.equal(r.ok, false);
+        assert.equal(r.error.code, "TIMEOUT");
+        assert.ok(r.toolCalls.length >= 2 && r.toolCalls.length <= 4, JSON.stringify(r.toolCalls));
     });
 
-    test("memoryLimit stops a memory bomb; the page survives and the next run works", async () => {
-        const api = await IoCodeModeFactory({ wasmLocation: assetPath, memoryLimit: 32 });
-        try {
-            const session = api.createSession();
-            const r = await run(session, "const a = []; while (true) a.push('x'.repeat(1 << 20) + a.length);");
-            assert.equal(r.ok, false);
-            assert.equal(r.error.code, "MEMORY_LIMIT", JSON.stringify(r.error));
-            const r2 = await run(session, "const a = []; for (let i = 0; i < 1000; i++) a.push({ i }); return a.length");
-            assert.equal(r2.result, 1000);
-            // A bomb of many small objects too.
-            const r3 = await run(session, "const a = []; while (true) a.push({ n: a.length, s: 'y' + a.length });");
-            assert.equal(r3.error.code, "MEMORY_LIMIT", JSON.stringify(r3.error));
-            assert.equal((await run(session, "return 2 + 2")).result, 4);
-        } finally {
-            api.dispose();
-        }
+    test("memoryLimit stops a memory bomb; the page survives and the next run works", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath, memoryLimit: 32 });
+        const session = api.createSession();
+        const r = await run(session, "const a = []; while (true) a.push('x'.repeat(1 << 20) + a.length);");
+        assert.equal(r.ok, false);
+        assert.equal(r.error.code, "MEMORY_LIMIT", JSON.stringify(r.error));
+        const r2 = await run(session, "const a = []; for (let i = 0; i < 1000; i++) a.push({ i }); return a.length");
+        assert.equal(r2.result, 1000);
+        // A bomb of many small objects too.
+        const r3 = await run(session, "const a = []; while (true) a.push({ n: a.length, s: 'y' + a.length });");
+        assert.equal(r3.error.code, "MEMORY_LIMIT", JSON.stringify(r3.error));
+        assert.equal((await run(session, "return 2 + 2")).result, 4);
     });
 
-    test("maxToolCalls ends the run with TOOL_LIMIT", async () => {
-        const api = await IoCodeModeFactory({ wasmLocation: assetPath, maxToolCalls: 3, tools: [tool("tick", () => 1)] });
-        try {
-            const session = api.createSession();
-            const r = await run(session, "let n = 0; for (let i = 0; i < 10; i++) n += await tools.tick({}); return n");
-            assert.equal(r.ok, false);
-            assert.equal(r.error.code, "TOOL_LIMIT");
-            assert.equal(r.toolCalls.filter((c) => c.ok).length, 3);
-            assert.equal((await run(session, "return await tools.tick({})")).result, 1);
-        } finally {
-            api.dispose();
-        }
+    test("maxToolCalls ends the run with TOOL_LIMIT", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath, maxToolCalls: 3, tools: [tool("tick", () => 1)] });
+        const session = api.createSession();
+        const r = await run(session, "let n = 0; for (let i = 0; i < 10; i++) n += await tools.tick({}); return n");
+        assert.equal(r.ok, false);
+        assert.equal(r.error.code, "TOOL_LIMIT");
+        assert.equal(r.toolCalls.filter((c) => c.ok).length, 3);
+        assert.equal((await run(session, "return await tools.tick({})")).result, 1);
     });
 
-    test("maxResultChars truncates the result with a visible marker", async () => {
-        const api = await IoCodeModeFactory({ wasmLocation: assetPath, maxResultChars: 1000 });
-        try {
-            const session = api.createSession();
-            const r = await run(session, "return 'x'.repeat(50000)");
-            assert.equal(r.ok, true);
-            const text = JSON.stringify(r.result);
-            assert.ok(text.length <= 1200, `the result is ${text.length} characters`);
-            assert.match(text, /truncated/i);
-            const small = await run(session, "return 'x'.repeat(100)");
-            assert.equal(small.result, "x".repeat(100), "a result within budget is untouched");
-            const logs = await run(session, "for (let i = 0; i < 1000; i++) console.log('line ' + i + ' ' + 'y'.repeat(50)); return 1");
-            const logText = logs.logs.map((l) => l.message).join("\n");
-            assert.ok(logText.length <= 1200, `logs are ${logText.length} characters`);
-            assert.match(logText, /dropped|truncated|…/i, "dropped logs are marked");
-        } finally {
-            api.dispose();
-        }
+    test("maxResultChars truncates the result with a visible marker", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath, maxResultChars: 1000 });
+        const session = api.createSession();
+        const r = await run(session, "return 'x'.repeat(50000)");
+        assert.equal(r.ok, true);
+        const text = JSON.stringify(r.result);
+        assert.ok(text.length <= 1200, `the result is ${text.length} characters`);
+        assert.match(text, /truncated/i);
+        const small = await run(session, "return 'x'.repeat(100)");
+        assert.equal(small.result, "x".repeat(100), "a result within budget is untouched");
+        const logs = await run(session, "for (let i = 0; i < 1000; i++) console.log('line ' + i + ' ' + 'y'.repeat(50)); return 1");
+        const logText = logs.logs.map((l) => l.message).join("\n");
+        assert.ok(logText.length <= 1200, `logs are ${logText.length} characters`);
+        assert.match(logText, /dropped|truncated|…/i, "dropped logs are marked");
     });
 });
 
@@ -368,9 +344,9 @@ describe("the result", () => {
 });
 
 describe("instructions and the LLM tools", () => {
-    test("getSystemInstruction and overwriteSystemInstruction", async () => {
+    test("getSystemInstruction and overwriteSystemInstruction", async (t) => {
         let seenCurrent;
-        const api = await IoCodeModeFactory({
+        const api = await withFactory(t, {
             wasmLocation: assetPath,
             overwriteSystemInstruction: (current) => {
                 seenCurrent = current;
@@ -378,41 +354,32 @@ describe("instructions and the LLM tools", () => {
             },
             tools: [tool("weather.today", () => "sunny", { description: "Today's weather." })],
         });
-        try {
-            const session = api.createSession();
-            const text = session.getSystemInstruction();
-            assert.equal(typeof text, "string");
-            assert.ok(text.endsWith("Always answer in French."));
-            assert.ok(text.startsWith(seenCurrent));
-            assert.match(seenCurrent, /executeCode/);
-            assert.match(seenCurrent, /weather/);
-            const [searchTools, executeCode] = session.getLlmTools();
-            assert.equal(searchTools.name, "searchTools");
-            assert.equal(executeCode.name, "executeCode");
-            assert.match(executeCode.description, /Always answer in French\./, "executeCode's description carries the instructions");
-            assert.equal(typeof searchTools.description, "string");
-            assert.deepEqual(executeCode.inputSchema.required.sort(), ["code", "explanation"]);
-            assert.equal(executeCode.inputSchema.properties.code.type, "string");
-            assert.deepEqual(searchTools.inputSchema.required, ["query"]);
-            // Plain JSON Schema for JSON.stringify, whatever markers the SDKs need.
-            const json = JSON.parse(JSON.stringify(executeCode.inputSchema));
-            assert.deepEqual(Object.keys(json).sort(), Object.keys(executeCode.inputSchema).sort());
-            assert.ok(!("jsonSchema" in json) && !("validate" in json));
-            assert.deepEqual({ ...executeCode.inputSchema }, json);
-        } finally {
-            api.dispose();
-        }
+        const session = api.createSession();
+        const text = session.getSystemInstruction();
+        assert.equal(typeof text, "string");
+        assert.ok(text.endsWith("Always answer in French."));
+        assert.ok(text.startsWith(seenCurrent));
+        assert.match(seenCurrent, /executeCode/);
+        assert.match(seenCurrent, /weather/);
+        const [searchTools, executeCode] = session.getLlmTools();
+        assert.equal(searchTools.name, "searchTools");
+        assert.equal(executeCode.name, "executeCode");
+        assert.match(executeCode.description, /Always answer in French\./, "executeCode's description carries the instructions");
+        assert.equal(typeof searchTools.description, "string");
+        assert.deepEqual(executeCode.inputSchema.required.sort(), ["code", "explanation"]);
+        assert.equal(executeCode.inputSchema.properties.code.type, "string");
+        assert.deepEqual(searchTools.inputSchema.required, ["query"]);
+        // Plain JSON Schema for JSON.stringify, whatever markers the SDKs need.
+        const json = JSON.parse(JSON.stringify(executeCode.inputSchema));
+        assert.deepEqual(Object.keys(json).sort(), Object.keys(executeCode.inputSchema).sort());
+        assert.ok(!("jsonSchema" in json) && !("validate" in json));
+        assert.deepEqual({ ...executeCode.inputSchema }, json);
     });
 
-    test("the default instructions are the identity of overwriteSystemInstruction", async () => {
-        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
-        const api2 = await IoCodeModeFactory({ wasmLocation: assetPath, overwriteSystemInstruction: (s) => s });
-        try {
-            assert.equal(api.createSession().getSystemInstruction(), api2.createSession().getSystemInstruction());
-        } finally {
-            api.dispose();
-            api2.dispose();
-        }
+    test("the default instructions are the identity of overwriteSystemInstruction", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        const api2 = await withFactory(t, { wasmLocation: assetPath, overwriteSystemInstruction: (s) => s });
+        assert.equal(api.createSession().getSystemInstruction(), api2.createSession().getSystemInstruction());
     });
 });
 
@@ -437,19 +404,15 @@ describe("dispose", () => {
         session.dispose();
     });
 
-    test("after session.dispose(), that session's calls fail; others keep working", async () => {
-        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
-        try {
-            const a = api.createSession();
-            const b = api.createSession();
-            const { executeCode } = llmTools(a);
-            a.dispose();
-            await assert.rejects(executeCode.execute({ code: "return 1", explanation: "x" }), /disposed|closed/);
-            assert.throws(() => a.getLlmTools(), /disposed/);
-            assert.equal((await run(b, "return 'b'")).result, "b");
-        } finally {
-            api.dispose();
-        }
+    test("after session.dispose(), that session's calls fail; others keep working", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        const a = api.createSession();
+        const b = api.createSession();
+        const { executeCode } = llmTools(a);
+        a.dispose();
+        await assert.rejects(executeCode.execute({ code: "return 1", explanation: "x" }), /disposed|closed/);
+        assert.throws(() => a.getLlmTools(), /disposed/);
+        assert.equal((await run(b, "return 'b'")).result, "b");
     });
 
     test("disposing during a run settles the run", async () => {

@@ -1,0 +1,23 @@
+// The files of dist/ that esbuild builds from web/src: one row per file.
+// scripts/build-dist.mjs reads this table; to add an entry (an adapter in
+// web/src/adapters/, say), add a row. Fields:
+//
+//   in       the source module, relative to web/src
+//   out      the file written to dist/
+//   format   "esm" (an ES module) or "iife" (a classic <script>: no
+//            import/export; import.meta.url becomes the script's own URL)
+//   subpath  optional: the package export that names it ("./mcp" makes
+//            `import ... from "@interopio/code-mode/mcp"` work); the build
+//            adds it to dist/package.json's exports and files
+//   types    optional: a .d.ts file, relative to web/, copied next to out
+//            (out's name with .d.ts) and named by the export's "types"
+//
+// Every ESM entry is bundled on its own (shared modules are copied into
+// each), so an entry costs a page only what it imports. Files next to a
+// built entry are found with new URL("./file", import.meta.url), which
+// bundlers rewrite.
+export const ENTRIES = [
+    { in: "index.mjs", out: "index.mjs", format: "esm", subpath: ".", types: "index.d.ts" },
+    { in: "global.mjs", out: "code-mode.global.js", format: "iife" },
+    { in: "adapters/llm.mjs", out: "llm.mjs", format: "esm", subpath: "./llm", types: "adapters/llm.d.ts" },
+];

@@ -1,0 +1,31 @@
+// What the loader needs to know about the JavaScript runtime it runs in.
+
+// Node.js (or a runtime compatible with it): file: URLs are read with fs.
+// Read off globalThis, so that bundlers see no bare `process` to polyfill.
+const nodeProcess = /** @type {any} */ (globalThis).process;
+export const hasNodeFs =
+    typeof nodeProcess === "object" &&
+    nodeProcess !== null &&
+    typeof nodeProcess.versions === "object" &&
+    nodeProcess.versions !== null &&
+    typeof nodeProcess.versions.node === "string";
+
+// Node.js without a DOM: wasmLocation is a file path or an absolute URL,
+// not a URL relative to a page.
+export const isNode = hasNodeFs && typeof document === "undefined";
+
+// Node built-ins are imported lazily, and through a variable, so that
+// browsers never load them and bundlers do not try to resolve them.
+/** @param {string} name */
+export async function nodeModule(name) {
+    const specifier = "node:" + name;
+    return import(/* webpackIgnore: true */ /* @vite-ignore */ specifier);
+}
+
+/** @param {unknown} err */
+export function describeError(err) {
+    if (err instanceof Error || (err && typeof (/** @type {any} */ (err)).message === "string")) {
+        return /** @type {any} */ (err).message || String(err);
+    }
+    return String(err);
+}

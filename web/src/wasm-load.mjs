@@ -1,0 +1,102 @@
+// Fetching and compiling WebAssembly: the Go core and the QuickJS asset.
+
+import { describeError, hasNodeFs, isNode, nodeModule } from "./env.mjs";
+
+// Fetches a URL and compiles (or instantiates, with imports) the module.
+// Streaming where the server sends application/wasm; otherwise through an
+// ArrayBuffer, since the streaming APIs reject any other MIME type.
+/**
+ * @param {URL} url
+ * @param {WebAssembly.Imports} [imports]
+ * @returns {Promise<any>}
+ */
+async function fetchWasm(url, imports) {
+    if (typeof fetch !== "function") {
+        throw new Error("fetch is not available in this environment");
+    }
+    const response = await fetch(url);
+    if (!response.ok) {
+        throw new Error(`HTTP ${response.status}${response.statusText ? " " + response.statusText : ""}`);
+    }
+    // The streaming APIs accept exactly this MIME type (no parameters).
+    const type = (response.headers.get("content-type") || "").trim().toLowerCase();
+    if (type === "application/wasm") {
+        if (imports && typeof WebAssembly.instantiateStreaming === "function") {
+            return (await WebAssembly.instantiateStreaming(response, imports)).instance;
+        }
+        if (!imports && typeof WebAssembly.compileStreaming === "function") {
+            return WebAssembly.compileStreaming(response);
+        }
+    }
+    const bytes = await response.arrayBuffer();
+    return imports ? (await WebAssembly.instantiate(bytes, imports)).instance : WebAssembly.compile(bytes);
+}
+
+/** @param {string} path */
+async function readFileBytes(path) {
+    const fs = await nodeModule("fs/promises");
+    return fs.readFile(path);
+}
+
+/** @param {URL} url */
+async function fileURLToPathNode(url) {
+    const { fileURLToPath } = await nodeModule("url");
+    return fileURLToPath(url);
+}
+
+// Loads wasm from a resolved URL: file: URLs through fs (Node), others
+// through fetch. With imports it resolves with the instance, without them
+// with the compiled module.
+/**
+ * @param {URL} url
+ * @param {WebAssembly.Imports} [imports]
+ * @returns {Promise<any>}
+ */
+export async function loadWasmURL(url, imports) {
+    if (url.protocol === "file:") {
+        if (!hasNodeFs) {
+            // Other runtimes (Deno) fetch file: URLs.
+            return fetchWasm(url, imports);
+        }
+        const bytes = await readFileBytes(await fileURLToPathNode(url));
+        return imports ? (await WebAssembly.instantiate(bytes, imports)).instance : WebAssembly.compile(bytes);
+    }
+    return fetchWasm(url, imports);
+}
+
+// The page's base URL for a relative wasmLocation; a worker passes the
+// page's own (baseURL), since its location is the worker script's.
+/**
+ * @param {string} location
+ * @param {string} [baseURL]
+ */
+function resolveAssetURL(location, baseURL) {
+    if (isNode) {
+        // An absolute URL (http:, https:, file:, data:, blob:) or a path.
+        if (/^(https?|file|data|blob):/i.test(location)) return new URL(location);
+        return null; // a filesystem path
+    }
+    const base =
+        baseURL ||
+        (typeof document !== "undefined" && document.baseURI) ||
+        (globalThis.location && globalThis.location.href) ||
+        import.meta.url;
+    return new URL(location, base);
+}
+
+// The QuickJS asset: fetched and compiled once per factory.
+/**
+ * @param {string} location
+ * @param {string} [baseURL]
+ * @returns {Promise<WebAssembly.Module>}
+ */
+export async function loadQuickJS(location, baseURL) {
+    try {
+        const url = resolveAssetURL(location, baseURL);
+        if (url) return await loadWasmURL(url);
+        const path = await nodeModule("path");
+        return await WebAssembly.compile(await readFileBytes(path.resolve(location)));
+    } catch (cause) {
+        throw new Error(`Cannot load the QuickJS asset from ${location}: ${describeError(cause)}`, { cause });
+    }
+}
