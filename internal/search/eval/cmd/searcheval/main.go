@@ -1,0 +1,42 @@
+// Command searcheval prints the tool-search figures of each evaluation
+// catalog, one line per catalog:
+//
+//	SEARCH <catalog> recall@1=… recall@5=… mrr=…
+//
+// on the held-out split by default (the reported figures). Tune on
+// -split=tune only; -v lists the queries whose first hit was wrong.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/interopio/code-mode/internal/search/eval"
+)
+
+func main() {
+	splitName := flag.String("split", "heldout", "queries to run: heldout, tune or all")
+	verbose := flag.Bool("v", false, "list the queries whose first result was wrong")
+	flag.Parse()
+	split, err := eval.ParseSplit(*splitName)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "searcheval:", err)
+		os.Exit(2)
+	}
+	for _, id := range eval.IDs {
+		c, err := eval.Load(id)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "searcheval:", err)
+			os.Exit(1)
+		}
+		m := eval.Evaluate(c, split, eval.Lexical(c))
+		fmt.Printf("SEARCH %s %s\n", id, m)
+		fmt.Fprintf(os.Stderr, "# %s: %d tools, %d %s queries (%s)\n", id, len(c.Tools), m.N, split, c.Source)
+		if *verbose {
+			for _, miss := range m.Misses {
+				fmt.Fprintln(os.Stderr, "#   ", miss)
+			}
+		}
+	}
+}

@@ -1,0 +1,44 @@
+package search
+
+import "fmt"
+
+// Params exposes the ranking's weights to the tuning test of eval.
+type Params = params
+
+// SetParams replaces the ranking's weights and returns the previous ones.
+func SetParams(np Params) Params { old := p; p = np; return old }
+
+// CurrentParams returns the ranking's weights.
+func CurrentParams() Params { return p }
+
+// Set changes one weight of np by name.
+func Set(np *Params, key string, v ...float64) {
+	switch key {
+	case "fieldWeights":
+		copy(np.fieldWeights[:], v)
+	case "fieldB":
+		copy(np.fieldB[:], v)
+	case "nameWeights":
+		copy(np.nameWeights[:], v)
+	case "descWeights":
+		copy(np.descWeights[:], v)
+	case "k1":
+		np.k1 = v[0]
+	case "syn":
+		np.synonymWeight = v[0]
+	case "prefix":
+		np.prefixWeight = v[0]
+	case "rrfK":
+		np.rrfK = v[0]
+	case "views":
+		for i := range np.views {
+			np.views[i] = v[i] != 0
+		}
+	case "verbPenalty":
+		np.verbPenalty = v[0]
+	case "coverExp":
+		np.coverExp = v[0]
+	default:
+		panic(fmt.Sprint("no param ", key))
+	}
+}

@@ -1,0 +1,131 @@
+package search
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// tokenize splits text into lowercase stems: on anything that is not a letter
+// or digit, at camelCase humps ("getOrderById" -> get order by id,
+// "HTTPServer" -> http server) and between letters and digits; stopwords
+// and one-letter words are dropped.
+func tokenize(text string) []string {
+	return appendTokens(nil, text)
+}
+
+func appendTokens(out []string, text string) []string {
+	emit := func(w string) {
+		if len(w) < 2 {
+			return
+		}
+		s := strings.ToLower(w)
+		if stopwords[s] {
+			return
+		}
+		out = append(out, stem(s))
+	}
+	start := -1
+	var prev rune
+	for i, r := range text {
+		isWord := unicode.IsLetter(r) || unicode.IsDigit(r)
+		if !isWord {
+			if start >= 0 {
+				emit(text[start:i])
+				start = -1
+			}
+			prev = r
+			continue
+		}
+		if start < 0 {
+			start = i
+			prev = r
+			continue
+		}
+		split := unicode.IsLower(prev) && unicode.IsUpper(r) ||
+			unicode.IsLetter(prev) != unicode.IsLetter(r)
+		if !split && unicode.IsUpper(prev) && unicode.IsUpper(r) {
+			// "HTTPServer": split before the last capital of a run.
+			if next, _ := utf8.DecodeRuneInString(text[i+utf8.RuneLen(r):]); unicode.IsLower(next) {
+				split = true
+			}
+		}
+		if split {
+			emit(text[start:i])
+			start = i
+		}
+		prev = r
+	}
+	if start >= 0 {
+		emit(text[start:])
+	}
+	return out
+}
+
+// stem is a deliberately small suffix stripper: plurals, -ing and -ed, then a
+// final "e", so that price/prices/pricing/priced all become "pric". It only
+// has to map a word and its inflections to the same key, not to produce
+// real words.
+func stem(w string) string {
+	if len(w) <= 3 || !isASCIILetters(w) {
+		return w
+	}
+	switch {
+	case strings.HasSuffix(w, "ies") && len(w) > 4:
+		w = w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "ied") && len(w) > 4:
+		w = w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "sses") || strings.HasSuffix(w, "xes") || strings.HasSuffix(w, "zes") ||
+		strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "shes"):
+		w = w[:len(w)-2]
+	case strings.HasSuffix(w, "ss") || strings.HasSuffix(w, "us") || strings.HasSuffix(w, "is"):
+	case strings.HasSuffix(w, "s"):
+		w = w[:len(w)-1]
+	case strings.HasSuffix(w, "ing") && len(w) >= 6:
+		w = w[:len(w)-3]
+	case strings.HasSuffix(w, "ed") && len(w) >= 5:
+		w = w[:len(w)-2]
+	}
+	if len(w) > 3 && strings.HasSuffix(w, "e") {
+		w = w[:len(w)-1]
+	}
+	return undouble(w)
+}
+
+// undouble drops a final doubled consonant, from the suffix ("shipp" from
+// shipping) or from the word itself ("bill"), so both sides agree:
+// cancel/cancelled and bill/billing. "ss" stays (pass, address, process).
+func undouble(w string) string {
+	n := len(w)
+	if n >= 4 && w[n-1] == w[n-2] && w[n-1] != 's' && !strings.ContainsRune("aeiou", rune(w[n-1])) {
+		return w[:n-1]
+	}
+	return w
+}
+
+func isASCIILetters(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] < 'a' || w[i] > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+var stopwords = setOf(
+	"a", "an", "the", "of", "for", "to", "in", "on", "at", "by", "with", "from", "into", "about",
+	"and", "or", "is", "are", "was", "were", "be", "been", "it", "its", "this", "that", "these",
+	"those", "me", "my", "we", "our", "you", "your", "they", "them", "their", "there", "what",
+	"which", "who", "whom", "whose", "how", "when", "where", "do", "does", "did", "can", "could",
+	"would", "should", "will", "please", "some", "any", "has", "have", "had", "i", "if", "so",
+	"want", "need", "given", "via", "per", "also", "than", "then", "just", "up", "am", "as",
+	"someone", "something", "one", "out", "only", "still", "s",
+)
+
+func setOf(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}
