@@ -8,7 +8,4 @@ require (
 	golang.org/x/text v0.14.0
 )
 
-require (
-	github.com/evanw/esbuild v0.25.0 // indirect
-	golang.org/x/sys v0.44.0 // indirect
-)
+require golang.org/x/sys v0.44.0 // indirect

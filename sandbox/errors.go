@@ -2,10 +2,12 @@ package sandbox
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/interopio/code-mode/sandbox/internal/ffi"
 )
@@ -59,7 +61,7 @@ func (r *run) isTopLevelReturn(exc uint32) bool {
 // fail builds the failed result for exception exc (owned).
 // A compile error (syntax) is an exception of the evaluation itself: with
 // async evaluation everything the code throws at run time rejects instead.
-func (r *run) fail(exc uint32, wrapped bool, code string, compile bool) *Result {
+func (r *run) fail(exc uint32, code string, wrapped, compile bool) *Result {
 	e := r.toError(exc)
 	r.q.FreeValue(r.ctx, exc)
 	switch r.why() {
@@ -80,7 +82,14 @@ func (r *run) fail(exc uint32, wrapped bool, code string, compile bool) *Result 
 	if compile {
 		e.Code = CodeSyntax
 	}
-	e.Stack, e.Line, e.Column = cleanStack(e.Stack, wrapped, strings.Count(code, "\n")+1)
+	e.Stack, e.Line, e.Column = cleanStack(e.Stack, code, wrapped)
+	if compile && e.Line == 0 {
+		// Past the code's end, in the wrapper: the code left something
+		// open. Point at its end instead of naming the wrapper's tokens.
+		e.Line, e.Column = endOf(code)
+		e.Message = "unexpected end of input"
+		e.Stack = fmt.Sprintf("    at %s:%d:%d", codeFile, e.Line, e.Column)
+	}
 	return &Result{Error: e}
 }
 
@@ -115,9 +124,10 @@ var frameRE = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // cleanStack keeps the frames of the model's code (and native ones), maps
-// positions back to the model's code when it was wrapped, and returns the
-// position of the first frame.
-func cleanStack(stack string, wrapped bool, lines int) (string, int, int) {
+// positions back to the model's code (the wrapper's prefix shifts its first
+// line), and returns the position of the first frame.
+func cleanStack(stack, code string, wrapped bool) (string, int, int) {
+	lines := strings.Count(code, "\n") + 1
 	var out []string
 	line, col := 0, 0
 	for _, f := range strings.Split(strings.TrimRight(stack, "\n"), "\n") {
@@ -148,4 +158,10 @@ func cleanStack(stack string, wrapped bool, lines int) (string, int, int) {
 		out = append(out[:maxFrames], "    ... "+strconv.Itoa(len(out)-maxFrames)+" more frames")
 	}
 	return strings.Join(out, "\n"), line, col
+}
+
+// endOf is the 1-based line and column just past the code's last character.
+func endOf(code string) (int, int) {
+	last := code[strings.LastIndexByte(code, '\n')+1:]
+	return strings.Count(code, "\n") + 1, utf8.RuneCountInString(last) + 1
 }

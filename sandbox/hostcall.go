@@ -11,6 +11,7 @@ import (
 type hostCall struct {
 	resolve, reject uint32
 	name            string
+	detached        bool
 }
 
 // rejection is a host call that failed, for the unobserved-rejection report.
@@ -69,7 +70,11 @@ func (r *run) callFunction(argc, argv, refID uint32) uint32 {
 	promise, resolve, reject := q.NewPromise(ctx)
 	r.nextID++
 	id := r.nextID
-	r.pending[id] = &hostCall{resolve: resolve, reject: reject, name: name}
+	label := name
+	if f.Label != nil {
+		label = f.Label(args)
+	}
+	r.pending[id] = &hostCall{resolve: resolve, reject: reject, name: label, detached: f.Detached}
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
@@ -200,7 +205,13 @@ func (r *run) warnings() []string {
 			}
 		}
 	}
-	if n := len(r.pending); n > 0 {
+	n := 0
+	for _, c := range r.pending {
+		if !c.detached {
+			n++
+		}
+	}
+	if n > 0 {
 		out = append(out, fmt.Sprintf("%d host call(s) were still pending when the program finished and were cancelled; await every call", n))
 	}
 	return out

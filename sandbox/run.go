@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/interopio/code-mode/internal/tsstrip"
 	"github.com/interopio/code-mode/sandbox/internal/ffi"
 )
 
@@ -202,9 +203,15 @@ func (r *run) setup(p Program) error {
 	return nil
 }
 
-// wrapPrefix turns a body with top-level return into an async function. It
-// stays on the code's first line, so only first-line columns shift.
-const wrapPrefix = "(async () => {"
+// Code without a top-level return is evaluated as a script, so its
+// completion value (`x + 1` on the last line) is the result. Code with one
+// is compiled as the body of an async function. The prefix stays on the
+// code's first line, so only first-line columns shift; the suffix starts a
+// line of its own, so a trailing line comment cannot swallow it.
+const (
+	wrapPrefix = "(async () => {"
+	wrapSuffix = "\n})()"
+)
 
 // main evaluates the code and drives it to completion.
 func (r *run) main(code string) *Result {
@@ -213,18 +220,24 @@ func (r *run) main(code string) *Result {
 	promise, exc := q.Eval(ctx, code, codeFile, ffi.EvalAsync)
 	if exc != 0 && strings.Contains(code, "return") && r.isTopLevelReturn(exc) {
 		q.FreeValue(ctx, exc)
+		// A closing bracket the code did not open would close the wrapper
+		// and run the rest outside it (`return 1\n})(); (async () => {`).
+		if e := tsstrip.CheckBody(code); e != nil {
+			return &Result{Error: &Error{Code: CodeSyntax, Name: "SyntaxError", Message: e.Message, Line: e.Line, Column: e.Column,
+				Stack: fmt.Sprintf("    at %s:%d:%d", codeFile, e.Line, e.Column)}}
+		}
 		wrapped = true
-		promise, exc = q.Eval(ctx, wrapPrefix+code+"\n})()", codeFile, ffi.EvalGlobal)
+		promise, exc = q.Eval(ctx, wrapPrefix+code+wrapSuffix, codeFile, ffi.EvalGlobal)
 	}
 	if exc != 0 {
-		return r.fail(exc, wrapped, code, true)
+		return r.fail(exc, code, wrapped, true)
 	}
 	defer q.FreeValue(ctx, promise)
 	for {
 		if !q.IsJobPending(r.rt) {
 			// nothing to run: skip the drain's crossings
 		} else if exc, _ := q.ExecutePendingJobs(r.rt, -1); exc != 0 {
-			return r.fail(exc, wrapped, code, false)
+			return r.fail(exc, code, wrapped, false)
 		}
 		switch q.PromiseState(ctx, promise) {
 		case ffi.PromiseFulfilled:
@@ -237,7 +250,7 @@ func (r *run) main(code string) *Result {
 			defer q.FreeValue(ctx, v)
 			return r.result(v)
 		case ffi.PromiseRejected:
-			return r.fail(q.PromiseResult(ctx, promise), wrapped, code, false)
+			return r.fail(q.PromiseResult(ctx, promise), code, wrapped, false)
 		case ffi.PromisePending:
 		default:
 			return &Result{Error: &Error{Code: CodeRuntime, Name: "InternalError", Message: "evaluation did not produce a promise"}}

@@ -274,6 +274,13 @@ type Func struct {
 	Async func(ctx context.Context, args []json.RawMessage) (json.RawMessage, error)
 	// Sync runs inline and must not block.
 	Sync func(args []json.RawMessage) (json.RawMessage, error)
+	// Label names a call in the run's warnings (a rejection nobody
+	// awaited), so they speak of what the program called rather than of
+	// a host function it never saw; nil uses the function's name.
+	Label func(args []json.RawMessage) string
+	// Detached calls may be left pending: one still pending when the
+	// program finishes is dropped without a warning (a timer).
+	Detached bool
 }
 
 // JSError is an error thrown into JS with a given name.

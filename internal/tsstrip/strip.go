@@ -482,7 +482,7 @@ func (s *stripper) function(i int, f frame) int {
 		s.walk(k+1, s.m[k], fBlock)
 		return s.m[k] + 1
 	}
-	if f == fBlock {
+	if f == fBlock && (s.is(k, ";") || k >= len(s.toks) || s.tok(k).nl) {
 		// An overload signature: a declaration without a body.
 		if s.is(k, ";") {
 			k++

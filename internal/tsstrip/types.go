@@ -196,7 +196,7 @@ func (s *stripper) angle(i int) (int, bool) {
 		switch t.k {
 		case tName, tString, tNumber, tTemplate:
 			switch t.v {
-			case "return", "const", "let", "var", "if", "for", "while", "function", "class", "new", "await", "yield", "throw", "delete", "void", "instanceof", "in":
+			case "return", "const", "let", "var", "if", "for", "while", "function", "class", "new", "await", "yield", "throw", "delete", "instanceof", "in":
 				return i, false
 			}
 			continue

@@ -170,6 +170,13 @@ func testErrors(t *testing.T, e *sandbox.Engine) {
 		{"let a = {}; a.self = a; return a", sandbox.CodeNotSerializable, "TypeError", "circular", 0, 0, false},
 		{"return {toJSON() { throw new Error('no') }}", sandbox.CodeNotSerializable, "Error", "no", 0, 0, false},
 		{"function f() { return f() + 1 }\nf()", sandbox.CodeRuntime, "InternalError", "stack overflow", 1, 24, false},
+		// The wrapper of code with return stays invisible: an error at the
+		// code's end points there, and code cannot close the wrapper.
+		{"const a = 1;\nreturn (a +", sandbox.CodeSyntax, "SyntaxError", "unexpected end of input", 2, 12, false},
+		{"return [1, 2", sandbox.CodeSyntax, "SyntaxError", "unexpected end of input", 1, 13, false},
+		{"return 1\n})(); (async () => {", sandbox.CodeSyntax, "SyntaxError", "'}': it closes nothing", 2, 1, false},
+		{"return 1 }", sandbox.CodeSyntax, "SyntaxError", "'}': it closes nothing", 1, 10, false},
+		{"const s = `${1}` + '}' + /}/.source // }\nreturn s.length - 2", sandbox.CodeRuntime, "", "", 0, 0, false}, // brackets in strings, templates, regexes and comments do not count
 	} {
 		res := run(t, e, sandbox.Program{Code: tc.code, Funcs: echoFuncs()})
 		if tc.name == "" {

@@ -1,0 +1,137 @@
+package tsstrip
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf16"
+)
+
+// collapse folds runs of spaces, so cases are written without counting them.
+func collapse(s string) string {
+	for strings.Contains(s, "  ") {
+		s = strings.ReplaceAll(s, "  ", " ")
+	}
+	return s
+}
+
+// lineWidths lists each line's width in UTF-16 units, as QuickJS counts
+// columns: stripping must keep every one.
+func lineWidths(s string) string {
+	var w []int
+	for _, l := range strings.Split(s, "\n") {
+		w = append(w, len(utf16.Encode([]rune(l))))
+	}
+	return fmt.Sprint(w)
+}
+
+// Each case gives TypeScript and the JavaScript it must become: the same
+// text with the types overwritten by spaces (';' where a statement was).
+func TestStrip(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"plain JavaScript is unchanged", "const a = b < c && d > e ? f(x) : g;\nreturn a", "const a = b < c && d > e ? f(x) : g;\nreturn a"},
+		{"variable annotation", "const x: number = 1", "const x         = 1"},
+		{"destructuring annotation", "const { a, b }: Foo = o", "const { a, b }      = o"},
+		{"several declarators", "let a: string, b: Array<number> = []", "let a        , b                = []"},
+		{"definite assignment", "let x!: number;", "let x         ;"},
+		{"annotation then a line starting with '['", "let x: number\n[1].forEach(f)", "let x       ;\n[1].forEach(f)"},
+		{"as", "const o = JSON.parse(s) as Order[]", "const o = JSON.parse(s)           "},
+		{"as const and a chain of as", "const a = [1] as const; const b = x as unknown as T", "const a = [1]         ; const b = x                 "},
+		{"as then a line starting with '('", "const a = b as T\n(c)", "const a = b     ;\n(c)"},
+		{"satisfies", "const c = { a: 1 } satisfies Record<string, number>", "const c = { a: 1 }                                 "},
+		{"non-null", "const v = m.get(k)!.x + a!", "const v = m.get(k) .x + a "},
+		{"not-equal is not non-null", "if (a !== b && c != d && !e) f()", "if (a !== b && c != d && !e) f()"},
+		{"function parameters and return type", "function f(a: string, b?: number, ...r: T[]): Promise<void> {}", "function f(a        , b         , ...r     )                {}"},
+		{"type parameters", "function id<T extends object = {}>(x: T): T { return x }", "function id                      (x   )    { return x }"},
+		{"arrow with types", "const f = async (x: number, y = 2): Promise<number> => x + y", "const f = async (x        , y = 2)                  => x + y"},
+		{"generic arrow", "const f = <T,>(x: T) => x", "const f =     (x   ) => x"},
+		{"call type arguments", "const m = new Map<string, number[]>(); f<T>(x)", "const m = new Map                   (); f   (x)"},
+		{"comparison is not type arguments", "if (a < b && c > (d)) {}", "if (a < b && c > (d)) {}"},
+		{"for loop comparison", "for (let i: number = 0; i < n; i++) {}", "for (let i         = 0; i < n; i++) {}"},
+		{"catch binding", "try {} catch (e: unknown) { (e as Error).message }", "try {} catch (e         ) { (e         ).message }"},
+		{"callback parameters", "xs.map((x: Item, i: number): string => x.name)", "xs.map((x      , i        )         => x.name)"},
+		{"ternary with arrow bodies", "const f = ok ? (x) => x : (y) => y", "const f = ok ? (x) => x : (y) => y"},
+		{"object method", "const o = { f(a: number): number { return a }, g: 1 }", "const o = { f(a        )         { return a }, g: 1 }"},
+		{"object values with colons", "const o = { a: b ? c : d, e: (f) }", "const o = { a: b ? c : d, e: (f) }"},
+		{"interface", "interface A extends B<C> { x: number; f(): void }\nreturn 1", ";                                                \nreturn 1"},
+		{"type alias", "type S = 'a' | 'b';\ntype F<T> = (x: T) => void\nreturn 1", ";                  \n;                         \nreturn 1"},
+		{"multi-line type alias", "type O = {\n  a: number\n}\nreturn 1", ";         \n           \n \nreturn 1"},
+		{"declare", "declare const x: number;\ndeclare function f(a: string): void\nreturn 1", ";                       \n;                                  \nreturn 1"},
+		{"import type", "import type { A } from './a';\nreturn 1", ";                            \nreturn 1"},
+		{"type-only namespace", "namespace N { export type A = 1 }\nreturn 1", ";                                \nreturn 1"},
+		{"function overloads", "function f(a: string): string;\nfunction f(a: any) { return a }", ";                             \nfunction f(a     ) { return a }"},
+		{"class", "class A<T> extends B<T> implements C, D<T> {\n  private readonly x: number = 1;\n  declare y: string;\n  z?: T;\n  [k: string]: any;\n  static s = 1\n  m<U>(u: U): U { return u }\n}",
+			"class A    extends B                        {\n                   x         = 1;\n  ;                 \n  z    ;\n  ;                \n  static s = 1\n  m   (u   )    { return u }\n}"},
+		{"abstract class", "abstract class A { abstract f(): void; g() {} }", "         class A { ;                    g() {} }"},
+		{"conditional and mapped types", "type T<X> = X extends string ? { [K in keyof X]: X[K] } : never\nreturn 1", ";                                                              \nreturn 1"},
+		{"type predicate", "function isS(x: unknown): x is string { return typeof x === 'string' }", "function isS(x         )              { return typeof x === 'string' }"},
+		{"this parameter", "function f(this: Window, a: number) {}", "function f(              a        ) {}"},
+		{"template literal with types inside", "const s = `${(x as any).y}`", "const s = `${(x       ).y}`"},
+		{"type assertion", "const a = <any>b", "const a =      b"},
+		{"keyof typeof", "const k = key as keyof typeof obj", "const k = key                    "},
+		{"regex and strings untouched", "const r = /a: b/; const s = 'x as y'", "const r = /a: b/; const s = 'x as y'"},
+		{"property named like keywords", "const t = o.type; o.as = 1; const i = { interface: 1, type: 2 }", "const t = o.type; o.as = 1; const i = { interface: 1, type: 2 }"},
+		{"a variable named type", "let type = 1\ntype = 2\nreturn type", "let type = 1\ntype = 2\nreturn type"},
+		{"non-ASCII inside a blanked type", "const s: 'é😀' = 'é😀'", "const s         = 'é😀'"},
+	} {
+		got, err := Strip(tc.in)
+		if err != nil {
+			t.Errorf("%s: error %v", tc.name, err)
+			continue
+		}
+		if collapse(got) != collapse(tc.want) {
+			t.Errorf("%s:\n got %q\nwant %q", tc.name, got, tc.want)
+		}
+		if a, b := lineWidths(got), lineWidths(tc.in); a != b {
+			t.Errorf("%s: positions moved: line widths %s, want %s (%q)", tc.name, a, b, got)
+		}
+	}
+}
+
+func TestStripErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, in, msg string
+		line, col     int
+	}{
+		{"enum", "const a = 1\nenum E { A, B }", "enum is not supported", 2, 1},
+		{"const enum", "const enum E { A }", "const enum is not supported", 1, 1},
+		{"namespace with values", "namespace N { export const a = 1 }", "namespace with values is not supported", 1, 1},
+		{"parameter property", "class A {\n  constructor(private x: number) {}\n}", "parameter properties (private x) are not supported", 2, 15},
+		{"import", "import { a } from 'b'\nreturn a", "import is not available", 1, 1},
+		{"dynamic import", "const m = await import('x')", "import() is not available", 1, 17},
+		{"export", "export const a = 1", "export is not available", 1, 1},
+	} {
+		_, err := Strip(tc.in)
+		if err == nil {
+			t.Errorf("%s: no error", tc.name)
+			continue
+		}
+		if !strings.Contains(err.Message, tc.msg) || err.Line != tc.line || err.Column != tc.col {
+			t.Errorf("%s: got %d:%d %q, want %d:%d ~%q", tc.name, err.Line, err.Column, err.Message, tc.line, tc.col, tc.msg)
+		}
+	}
+}
+
+func TestCheckBody(t *testing.T) {
+	for _, tc := range []struct {
+		in        string
+		line, col int
+	}{
+		{"return 1", 0, 0},
+		{"return 1\n})(); (async () => {", 2, 1},
+		{"const s = '}' + `${'}'}` + /}/.source; // }\nreturn s", 0, 0},
+		{"if (a) { b() } }", 1, 16},
+		{"f(a))", 1, 5},
+		{"return 'é' ]", 1, 12},
+		{"return (1 +", 0, 0}, // unclosed is the compiler's to report
+	} {
+		err := CheckBody(tc.in)
+		line, col := 0, 0
+		if err != nil {
+			line, col = err.Line, err.Column
+		}
+		if line != tc.line || col != tc.col {
+			t.Errorf("CheckBody(%q) at %d:%d, want %d:%d", tc.in, line, col, tc.line, tc.col)
+		}
+	}
+}
