@@ -59,10 +59,17 @@ func NewWithEngine(engine *sandbox.Engine, cfg Config) (*CodeMode, error) {
 }
 
 // ValidateConfig reports what is wrong with cfg, if anything, without
-// creating anything.
+// creating anything. It fails exactly when New would fail on cfg.
 func ValidateConfig(cfg Config) error {
 	_, err := cfg.withDefaults()
 	return err
+}
+
+// ResolveConfig returns cfg as New uses it: defaults filled in, bounds
+// checked (errors wrap ErrInvalidConfig; each is a *ConfigError). A binding
+// that builds its own engine for NewWithEngine sizes it from the result.
+func ResolveConfig(cfg Config) (Config, error) {
+	return cfg.withDefaults()
 }
 
 func newCodeMode(engine *sandbox.Engine, cfg Config) (*CodeMode, error) {

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/interopio/code-mode/sandbox"
 )
 
 // Config configures a Code Mode instance. The zero value of every field
@@ -57,9 +59,25 @@ type Interceptor func(ctx context.Context, call ToolCall) (Decision, error)
 // ErrInvalidConfig is wrapped by every configuration error.
 var ErrInvalidConfig = errors.New("codemode: invalid config")
 
+// ConfigError is one Config field whose value cannot work. Field is the
+// Go field's name (Timeout, MemoryLimitMB, ...); bindings that expose the
+// config under other names map it to theirs.
+type ConfigError struct {
+	Field   string
+	Problem string
+}
+
+func (e *ConfigError) Error() string {
+	return ErrInvalidConfig.Error() + ": " + e.Field + ": " + e.Problem
+}
+func (e *ConfigError) Unwrap() error { return ErrInvalidConfig }
+
+// The limits' defaults and bounds live here and nowhere else: the sandbox's
+// own defaults are its engine's, and the JavaScript binding checks types
+// only, then reports these bounds under its field names.
 const (
-	defaultTimeout        = 30 * time.Second
-	defaultMemoryLimitMB  = 128
+	defaultTimeout        = sandbox.DefaultTimeout
+	defaultMemoryLimitMB  = sandbox.DefaultMemoryLimit >> 20
 	defaultMaxToolCalls   = 1000
 	defaultMaxResultChars = 20000
 
@@ -70,9 +88,9 @@ const (
 	// bound also keeps the millisecond count far below the 2^31-1 at which
 	// setTimeout silently fires at once.
 	maxTimeout = 24 * time.Hour
-	// WebAssembly 1.0 memory is 32-bit: at most 65536 pages of 64 KiB, which
-	// is 4 GiB. A larger limit could never be enforced as a memory maximum.
-	maxMemoryLimitMB = 4096
+	// The sandbox's bound: QuickJS takes the heap limit as a 32-bit signed
+	// C long.
+	maxMemoryLimitMB = sandbox.MaxMemoryLimit >> 20
 	// Below this the truncation marker and an error message (name, message,
 	// code, position) no longer fit, so the model could not even learn why
 	// its run failed.
@@ -95,28 +113,28 @@ func (c Config) withDefaults() (Config, error) {
 		c.MaxResultChars = defaultMaxResultChars
 	}
 	var errs []error
-	bad := func(format string, args ...any) {
-		errs = append(errs, fmt.Errorf("%w: "+format, append([]any{ErrInvalidConfig}, args...)...))
+	bad := func(field, format string, args ...any) {
+		errs = append(errs, &ConfigError{Field: field, Problem: fmt.Sprintf(format, args...)})
 	}
 	switch {
 	case c.Timeout < minTimeout:
 		if c.Timeout < 0 {
-			bad("Timeout: must be > 0, got %v", c.Timeout)
+			bad("Timeout", "must be > 0, got %v", c.Timeout)
 		} else {
-			bad("Timeout: must be at least %v, got %v", minTimeout, c.Timeout)
+			bad("Timeout", "must be at least %v, got %v", minTimeout, c.Timeout)
 		}
 	case c.Timeout > maxTimeout:
-		bad("Timeout: must be at most %v, got %v", maxTimeout, c.Timeout)
+		bad("Timeout", "must be at most %v, got %v", maxTimeout, c.Timeout)
 	}
 	if c.MemoryLimitMB < 1 || c.MemoryLimitMB > maxMemoryLimitMB {
-		bad("MemoryLimitMB: must be 1..%d (a 32-bit WebAssembly memory holds at most 4 GiB), got %d",
+		bad("MemoryLimitMB", "must be 1..%d MiB (QuickJS takes the limit as a 32-bit signed number), got %d",
 			maxMemoryLimitMB, c.MemoryLimitMB)
 	}
 	if c.MaxToolCalls < 1 {
-		bad("MaxToolCalls: must be >= 1, got %d", c.MaxToolCalls)
+		bad("MaxToolCalls", "must be >= 1, got %d", c.MaxToolCalls)
 	}
 	if c.MaxResultChars < minMaxResultChars {
-		bad("MaxResultChars: must be >= %d (room for an error message and the truncation marker), got %d",
+		bad("MaxResultChars", "must be >= %d (room for an error message and the truncation marker), got %d",
 			minMaxResultChars, c.MaxResultChars)
 	}
 	if len(errs) > 0 {

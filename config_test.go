@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/interopio/code-mode/sandbox/sandboxtest"
 )
 
 func TestConfigDefaults(t *testing.T) {
@@ -16,12 +18,12 @@ func TestConfigDefaults(t *testing.T) {
 	if got := c.limits(); got != want {
 		t.Fatalf("defaults = %+v, want %+v", got, want)
 	}
-	custom := Config{Timeout: time.Second, MemoryLimitMB: 4096, MaxToolCalls: 1, MaxResultChars: 100}
+	custom := Config{Timeout: time.Second, MemoryLimitMB: 2048, MaxToolCalls: 1, MaxResultChars: 100}
 	c, err = custom.withDefaults()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := c.limits(); got != (limits{time.Second, 4096, 1, 100}) {
+	if got := c.limits(); got != (limits{time.Second, 2048, 1, 100}) {
 		t.Fatalf("explicit values changed: %+v", got)
 	}
 }
@@ -35,8 +37,8 @@ func TestConfigInvalid(t *testing.T) {
 		{"negative timeout", Config{Timeout: -time.Second}, []string{"Timeout: must be > 0, got -1s"}},
 		{"sub-millisecond timeout", Config{Timeout: time.Microsecond}, []string{"Timeout: must be at least 1ms, got 1µs"}},
 		{"huge timeout", Config{Timeout: 25 * time.Hour}, []string{"Timeout: must be at most 24h0m0s, got 25h0m0s"}},
-		{"negative memory", Config{MemoryLimitMB: -1}, []string{"MemoryLimitMB: must be 1..4096", "got -1"}},
-		{"memory beyond wasm32", Config{MemoryLimitMB: 4097}, []string{"MemoryLimitMB: must be 1..4096 (a 32-bit WebAssembly memory holds at most 4 GiB), got 4097"}},
+		{"negative memory", Config{MemoryLimitMB: -1}, []string{"MemoryLimitMB: must be 1..2048 MiB", "got -1"}},
+		{"memory beyond QuickJS's limit", Config{MemoryLimitMB: 3000}, []string{"MemoryLimitMB: must be 1..2048 MiB (QuickJS takes the limit as a 32-bit signed number), got 3000"}},
 		{"negative tool calls", Config{MaxToolCalls: -5}, []string{"MaxToolCalls: must be >= 1, got -5"}},
 		{"tiny result budget", Config{MaxResultChars: 99}, []string{"MaxResultChars: must be >= 100", "got 99"}},
 		{"every problem reported", Config{Timeout: -1, MaxToolCalls: -1}, []string{"Timeout:", "MaxToolCalls:"}},
@@ -54,6 +56,51 @@ func TestConfigInvalid(t *testing.T) {
 				if !strings.Contains(err.Error(), w) {
 					t.Errorf("error %q does not contain %q", err, w)
 				}
+			}
+		})
+	}
+}
+
+// TestValidateConfigAgreesWithNew: ValidateConfig fails exactly when New
+// does, and names the same field (the bounds have one owner).
+func TestValidateConfigAgreesWithNew(t *testing.T) {
+	asset := sandboxtest.Asset(t)
+	for _, tc := range []struct {
+		name  string
+		cfg   Config
+		field string // "" = valid
+	}{
+		{"defaults", Config{}, ""},
+		{"largest memory", Config{MemoryLimitMB: 2048}, ""},
+		{"memory one over", Config{MemoryLimitMB: 2049}, "MemoryLimitMB"},
+		{"memory 3000", Config{MemoryLimitMB: 3000}, "MemoryLimitMB"},
+		{"memory 4096", Config{MemoryLimitMB: 4096}, "MemoryLimitMB"},
+		{"timeout 24h", Config{Timeout: 24 * time.Hour}, ""},
+		{"timeout 25h", Config{Timeout: 25 * time.Hour}, "Timeout"},
+		{"tool calls 0 is the default", Config{MaxToolCalls: 0}, ""},
+		{"result chars 99", Config{MaxResultChars: 99}, "MaxResultChars"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			verr := ValidateConfig(tc.cfg)
+			cm, nerr := New(asset, tc.cfg)
+			if cm != nil {
+				cm.Close()
+			}
+			if (verr == nil) != (nerr == nil) {
+				t.Fatalf("ValidateConfig: %v; New: %v", verr, nerr)
+			}
+			if tc.field == "" {
+				if verr != nil {
+					t.Fatalf("unexpected %v", verr)
+				}
+				return
+			}
+			var ce *ConfigError
+			if !errors.As(nerr, &ce) || ce.Field != tc.field || !errors.Is(nerr, ErrInvalidConfig) {
+				t.Fatalf("New: %v, want a *ConfigError for %s", nerr, tc.field)
+			}
+			if verr.Error() != nerr.Error() {
+				t.Errorf("ValidateConfig says %q, New says %q", verr, nerr)
 			}
 		})
 	}

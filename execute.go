@@ -52,7 +52,7 @@ type ExecuteResult struct {
 }
 
 // RunError describes a failed run. Code is one of SYNTAX, RUNTIME, TIMEOUT,
-// MEMORY_LIMIT, TOOL_LIMIT, RESULT_NOT_SERIALIZABLE. Line and Column point
+// MEMORY_LIMIT, TOOL_LIMIT, RESULT_NOT_SERIALIZABLE, INVALID_INPUT. Line and Column point
 // into the model's code.
 type RunError struct {
 	Name    string `json:"name"`
@@ -92,6 +92,9 @@ const (
 func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, callContext any) (*ExecuteResult, error) {
 	if err := s.check(); err != nil {
 		return nil, err
+	}
+	if strings.TrimSpace(in.Code) == "" {
+		return invalidInputResult(&argsError{"executeCode: code: required; expected a non-empty string of JavaScript or TypeScript (the body of an async function)"}), nil
 	}
 	start := time.Now()
 	r := &runState{s: s, callContext: callContext, entries: map[string]*toolEntry{}}
@@ -172,13 +175,17 @@ func (r *runState) log(args []json.RawMessage) (json.RawMessage, error) {
 }
 
 func (r *runState) search(ctx context.Context, args []json.RawMessage) (json.RawMessage, error) {
-	var in SearchToolsInput
-	if len(args) > 0 && args[0] != nil {
-		if err := json.Unmarshal(args[0], &in); err != nil {
-			return nil, &sandbox.JSError{Name: "TypeError", Message: "tool_search: expected {query: string, limit?: number}"}
-		}
+	var arg json.RawMessage
+	if len(args) > 0 {
+		arg = args[0]
 	}
-	return json.Marshal(hitsJSON(searchTools(r.visible, in.Query, in.Limit)))
+	in, err := toolSearchArgs.parse(arg)
+	if err != nil {
+		return nil, &sandbox.JSError{Name: "TypeError", Message: err.Error()}
+	}
+	query, _ := in["query"].(string)
+	limit, _ := in["limit"].(int)
+	return json.Marshal(hitsJSON(searchTools(r.visible, query, limit)))
 }
 
 // toolError is the error a denied or failed call throws inside the sandbox.

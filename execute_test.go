@@ -301,9 +301,7 @@ func TestLLMTools(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), `"name":"payments.transfer"`) || !strings.Contains(string(out), `"signature"`) {
 		t.Errorf("searchTools: %s %v", out, err)
 	}
-	if _, err := tools[1].Execute(context.Background(), json.RawMessage(`{"code":5}`), nil); !errors.Is(err, ErrInvalidInput) {
-		t.Errorf("bad arguments: err = %v", err)
-	}
+	// Bad arguments: TestLLMToolArguments.
 }
 
 func extractDuration(out []byte) string {

@@ -3,7 +3,6 @@ package codemode
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"sync/atomic"
 
 	"github.com/interopio/code-mode/internal/search"
@@ -96,11 +95,13 @@ func (s *Session) LLMTools() []LLMTool {
 			Description: "Search the available tools (the API your code can call). Returns names, descriptions and TypeScript signatures, best match first.",
 			InputSchema: searchToolsSchema,
 			Execute: func(_ context.Context, args json.RawMessage, _ any) (json.RawMessage, error) {
-				var in SearchToolsInput
-				if err := decodeArgs(args, &in); err != nil {
-					return nil, err
+				in, err := searchToolsArgs.parse(args)
+				if err != nil {
+					return json.Marshal(invalidInputResult(err))
 				}
-				hits, err := s.SearchTools(in.Query, in.Limit)
+				query, _ := in["query"].(string)
+				limit, _ := in["limit"].(int)
+				hits, err := s.SearchTools(query, limit)
 				if err != nil {
 					return nil, err
 				}
@@ -112,11 +113,13 @@ func (s *Session) LLMTools() []LLMTool {
 			Description: s.SystemInstruction(),
 			InputSchema: executeCodeSchema,
 			Execute: func(ctx context.Context, args json.RawMessage, callContext any) (json.RawMessage, error) {
-				var in ExecuteCodeInput
-				if err := decodeArgs(args, &in); err != nil {
-					return nil, err
+				in, err := executeCodeArgs.parse(args)
+				if err != nil {
+					return json.Marshal(invalidInputResult(err))
 				}
-				res, err := s.ExecuteCode(ctx, in, callContext)
+				code, _ := in["code"].(string)
+				explanation, _ := in["explanation"].(string)
+				res, err := s.ExecuteCode(ctx, ExecuteCodeInput{Code: code, Explanation: explanation}, callContext)
 				if err != nil {
 					return nil, err
 				}
@@ -124,17 +127,6 @@ func (s *Session) LLMTools() []LLMTool {
 			},
 		},
 	}
-}
-
-// decodeArgs reads an LLM tool's JSON arguments strictly.
-func decodeArgs(args json.RawMessage, v any) error {
-	if len(args) == 0 {
-		args = json.RawMessage("{}")
-	}
-	if err := json.Unmarshal(args, v); err != nil {
-		return fmt.Errorf("%w: arguments: %v", ErrInvalidInput, err)
-	}
-	return nil
 }
 
 type hitJSON struct {

@@ -27,6 +27,9 @@ import (
 const (
 	DefaultTimeout     = 30 * time.Second
 	DefaultMemoryLimit = 128 << 20
+	// MaxMemoryLimit is the largest MemoryLimit: QuickJS takes the limit as
+	// a C long, which is 32-bit signed in this wasm32 build.
+	MaxMemoryLimit     = 2 << 30
 	defaultMaxIdle     = 2
 	defaultMaxInstance = 16
 	// maxStackSize is QuickJS's stack limit. It counts the asset's C stack
@@ -128,8 +131,8 @@ func NewEngineFromModule(mod wasmhost.Module, cfg Config) (*Engine, error) {
 }
 
 func checkLimit(l int64) error {
-	if l < 0 || l > 2<<30 {
-		return fmt.Errorf("sandbox: Config.MemoryLimit: must be between 1 byte and 2 GiB, got %d", l)
+	if l < 0 || l > MaxMemoryLimit {
+		return fmt.Errorf("sandbox: Config.MemoryLimit: must be between 1 byte and %d (2 GiB), got %d", MaxMemoryLimit, l)
 	}
 	return nil
 }

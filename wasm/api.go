@@ -31,22 +31,23 @@ func newFactory(config, module js.Value) (js.Value, error) {
 	if err != nil {
 		return js.Undefined(), err
 	}
+	// Checked before the engine is built, so a bad limit is reported as
+	// the config's, never as the asset's.
+	if cfg, err = codemode.ResolveConfig(cfg); err != nil {
+		return js.Undefined(), jsConfigError(err)
+	}
 	if module.IsUndefined() || !module.InstanceOf(js.Global().Get("WebAssembly").Get("Module")) {
 		return js.Undefined(), typeErrorf("newFactory: expected a compiled WebAssembly.Module of the QuickJS asset")
 	}
-	limitMB := cfg.MemoryLimitMB
-	if limitMB == 0 {
-		limitMB = 128
-	}
 	engine, err := sandbox.NewEngineFromModule(jsbridge.ModuleFromJS(module), sandbox.Config{
 		Backend:     jsbridge.Backend(),
-		MemoryLimit: int64(limitMB) << 20,
+		MemoryLimit: int64(cfg.MemoryLimitMB) << 20,
 	})
 	if err != nil {
 		return js.Undefined(), fmt.Errorf("Cannot use the QuickJS asset from %s: %w", get(config, "wasmLocation").String(), err)
 	}
 	if f.cm, err = codemode.NewWithEngine(engine, cfg); err != nil {
-		return js.Undefined(), asTypeError(err)
+		return js.Undefined(), jsConfigError(err)
 	}
 	return f.apiObject(), nil
 }
@@ -130,7 +131,11 @@ func (f *factory) toolList(list js.Value, path string) ([]codemode.Tool, error) 
 	}
 	tools := make([]codemode.Tool, list.Length())
 	for i := range tools {
-		t, err := toolFromJS(list.Index(i), fmt.Sprintf("%s[%d]", path, i))
+		elem := fmt.Sprintf("%s[%d]", path, i)
+		if path == "tool" {
+			elem = path // registerTool(tool): one tool, wrapped in an array
+		}
+		t, err := toolFromJS(list.Index(i), elem)
 		if err != nil {
 			return nil, err
 		}
@@ -144,6 +149,9 @@ func (f *factory) toolList(list js.Value, path string) ([]codemode.Tool, error) 
 func toolFromJS(def js.Value, path string) (codemode.Tool, error) {
 	if def.Type() != js.TypeObject {
 		return codemode.Tool{}, typeErrorf("%s: expected a tool definition object, got %s", path, describe(def))
+	}
+	if err := checkKeys(def, path, toolKeys, nil); err != nil {
+		return codemode.Tool{}, err
 	}
 	name := get(def, "name")
 	if name.Type() != js.TypeString {

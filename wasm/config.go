@@ -11,6 +11,7 @@ import (
 	"time"
 
 	codemode "github.com/interopio/code-mode"
+	"github.com/interopio/code-mode/internal/keys"
 	"github.com/interopio/code-mode/jsbridge"
 )
 
@@ -50,20 +51,82 @@ func optFunc(obj js.Value, field, path string) (js.Value, error) {
 	return v, typeErrorf("%s: expected a function, got %s", path, describe(v))
 }
 
-// optPositive reads an optional positive number field.
-func optPositive(obj js.Value, field, path string, integer bool, max float64) (float64, error) {
+// optPositive reads an optional positive number field. Only the type is
+// checked here; the bounds are codemode's (see jsConfigError).
+func optPositive(obj js.Value, field, path string, integer bool) (float64, error) {
 	v := get(obj, field)
 	if v.IsUndefined() {
 		return 0, nil
 	}
-	if v.Type() != js.TypeNumber || math.IsNaN(v.Float()) || v.Float() <= 0 || v.Float() > max || (integer && v.Float() != math.Trunc(v.Float())) {
+	f := v.Float
+	if v.Type() != js.TypeNumber || math.IsNaN(f()) || math.IsInf(f(), 0) || f() <= 0 || (integer && (f() != math.Trunc(f()) || f() > 1<<53)) {
 		kind := "a positive number"
 		if integer {
 			kind = "a positive integer"
 		}
-		return 0, typeErrorf("%s: expected %s up to %v, got %s", path, kind, max, describe(v))
+		return 0, typeErrorf("%s: expected %s, got %s", path, kind, describe(v))
 	}
-	return v.Float(), nil
+	return f(), nil
+}
+
+// The keys each page-supplied options object may have. Anything else is a
+// TypeError: a misspelt or misplaced policy (a top-level onToolCall) that
+// were silently ignored would leave every tool unguarded.
+var (
+	configKeys = []string{"wasmLocation", "timeout", "memoryLimit", "maxToolCalls", "maxResultChars",
+		"toolFilter", "interceptors", "overwriteSystemInstruction", "tools",
+		// Read by the loader (the worker engine and live events).
+		"worker", "onEvent"}
+	configHints = map[string]string{
+		"onToolCall": `it belongs in interceptors: { interceptors: { onToolCall } }`,
+		"timeoutMs":  `did you mean "timeout"? It is in milliseconds`,
+	}
+	interceptorKeys = []string{"onToolCall"}
+	sessionKeys     = []string{"tools"}
+	sessionHints    = map[string]string{
+		"toolFilter":   "toolFilter is a factory option: IoCodeModeFactory({ toolFilter })",
+		"interceptors": "interceptors are a factory option: IoCodeModeFactory({ interceptors })",
+		"onToolCall":   "onToolCall is a factory option: IoCodeModeFactory({ interceptors: { onToolCall } })",
+	}
+	toolKeys = []string{"name", "description", "inputSchema", "outputSchema", "annotations", "execute"}
+)
+
+// checkKeys rejects own enumerable keys of obj that are not in valid.
+func checkKeys(obj js.Value, path string, valid []string, hints map[string]string) error {
+	list, err := call(js.Global().Get("Object").Get("keys"), obj)
+	if err != nil {
+		return typeErrorf("%s: cannot list its keys: %v", path, plain(err))
+	}
+	names := make([]string, list.Length())
+	for i := range names {
+		names[i] = list.Index(i).String()
+	}
+	if err := keys.UnknownHint(path, names, valid, hints); err != nil {
+		return &typeError{err.Error()}
+	}
+	return nil
+}
+
+// jsConfigFields names codemode's Config fields as the page wrote them.
+var jsConfigFields = map[string]string{
+	"Timeout":        "config.timeout",
+	"MemoryLimitMB":  "config.memoryLimit",
+	"MaxToolCalls":   "config.maxToolCalls",
+	"MaxResultChars": "config.maxResultChars",
+}
+
+// jsConfigError reports codemode's verdict on a limit under the page's
+// field name, as a TypeError.
+func jsConfigError(err error) error {
+	var ce *codemode.ConfigError
+	if errors.As(err, &ce) {
+		field := jsConfigFields[ce.Field]
+		if field == "" {
+			field = "config." + ce.Field
+		}
+		return typeErrorf("%s: %s", field, ce.Problem)
+	}
+	return asTypeError(err)
 }
 
 // parseConfig checks an IoCodeMode.Config and turns it into a
@@ -73,32 +136,39 @@ func parseConfig(c js.Value, f *factory) (codemode.Config, error) {
 	if c.Type() != js.TypeObject {
 		return cfg, typeErrorf("config: expected an object, got %s", describe(c))
 	}
+	if err := checkKeys(c, "config", configKeys, configHints); err != nil {
+		return cfg, err
+	}
 	if loc := get(c, "wasmLocation"); loc.Type() != js.TypeString || loc.String() == "" {
 		return cfg, typeErrorf("config.wasmLocation: expected a non-empty string (URL or path of emscripten-module.wasm), got %s", describe(loc))
 	}
-	timeout, err := optPositive(c, "timeout", "config.timeout", false, 24*3600*1000)
+	timeout, err := optPositive(c, "timeout", "config.timeout", false)
 	if err != nil {
 		return cfg, err
 	}
-	cfg.Timeout = time.Duration(timeout * float64(time.Millisecond))
-	mem, err := optPositive(c, "memoryLimit", "config.memoryLimit", true, 4096)
+	// Beyond int64 nanoseconds is far over codemode's bound, which reports it.
+	cfg.Timeout = time.Duration(min(timeout*float64(time.Millisecond), math.MaxInt64))
+	mem, err := optPositive(c, "memoryLimit", "config.memoryLimit", true)
 	if err != nil {
 		return cfg, err
 	}
 	cfg.MemoryLimitMB = int(mem)
-	calls, err := optPositive(c, "maxToolCalls", "config.maxToolCalls", true, 1e9)
+	calls, err := optPositive(c, "maxToolCalls", "config.maxToolCalls", true)
 	if err != nil {
 		return cfg, err
 	}
 	cfg.MaxToolCalls = int(calls)
-	chars, err := optPositive(c, "maxResultChars", "config.maxResultChars", true, 1e9)
+	chars, err := optPositive(c, "maxResultChars", "config.maxResultChars", true)
 	if err != nil {
 		return cfg, err
 	}
-	if chars != 0 && chars < 100 {
-		return cfg, typeErrorf("config.maxResultChars: expected at least 100 (room for an error and the truncation marker), got %v", chars)
-	}
 	cfg.MaxResultChars = int(chars)
+	if w := get(c, "worker"); !w.IsUndefined() && w.Type() != js.TypeBoolean {
+		return cfg, typeErrorf("config.worker: expected a boolean, got %s", describe(w))
+	}
+	if _, err := optFunc(c, "onEvent", "config.onEvent"); err != nil {
+		return cfg, err
+	}
 
 	overwrite, err := optFunc(c, "overwriteSystemInstruction", "config.overwriteSystemInstruction")
 	if err != nil {
@@ -126,6 +196,9 @@ func parseConfig(c js.Value, f *factory) (codemode.Config, error) {
 	if ic := get(c, "interceptors"); !ic.IsUndefined() {
 		if ic.Type() != js.TypeObject {
 			return cfg, typeErrorf("config.interceptors: expected an object, got %s", describe(ic))
+		}
+		if err := checkKeys(ic, "config.interceptors", interceptorKeys, nil); err != nil {
+			return cfg, err
 		}
 		on, err := optFunc(ic, "onToolCall", "config.interceptors.onToolCall")
 		if err != nil {

@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"sync"
 	"syscall/js"
 
@@ -18,6 +17,9 @@ func (f *factory) createSession(opts js.Value) any {
 	if !opts.IsUndefined() && !opts.IsNull() {
 		if opts.Type() != js.TypeObject {
 			return typeErrorf("createSession(options): expected an object, got %s", describe(opts))
+		}
+		if err := checkKeys(opts, "createSession(options)", sessionKeys, sessionHints); err != nil {
+			return err
 		}
 		if list := get(opts, "tools"); !list.IsUndefined() {
 			var err error
@@ -111,7 +113,9 @@ func llmTools(s *codemode.Session, execs []js.Func) js.Value {
 func runLLMTool(exec func(context.Context, json.RawMessage, any) (json.RawMessage, error), args, opts js.Value) (js.Value, error) {
 	raw, err := jsbridge.ToJSON(args)
 	if err != nil {
-		return js.Undefined(), typeErrorf("execute(args): expected JSON arguments: %v", err)
+		// Arguments JSON cannot hold (a cycle, a BigInt): the tool answers
+		// with its INVALID_INPUT result, as for any other bad arguments.
+		raw = json.RawMessage("{")
 	}
 	var signal, callContext js.Value = js.Undefined(), js.Undefined()
 	if opts.Type() == js.TypeObject {
@@ -144,12 +148,7 @@ func runLLMTool(exec func(context.Context, json.RawMessage, any) (json.RawMessag
 		if ctx.Err() != nil && signal.Type() == js.TypeObject && get(signal, "aborted").Truthy() {
 			return js.Undefined(), &jsbridge.Error{Value: get(signal, "reason")}
 		}
-		if errorsIsInvalidInput(err) {
-			return js.Undefined(), &typeError{err.Error()}
-		}
 		return js.Undefined(), err
 	}
 	return jsbridge.FromJSON(out)
 }
-
-func errorsIsInvalidInput(err error) bool { return errors.Is(err, codemode.ErrInvalidInput) }

@@ -166,11 +166,14 @@ export declare namespace IoCodeMode {
          */
         readonly inputSchema: { [keyword: string]: any };
         execute(args: ExecuteCodeArgs, options?: LlmToolExecuteOptions): Promise<ExecuteResult>;
-        execute(args: SearchToolsArgs, options?: LlmToolExecuteOptions): Promise<SearchToolsResult>;
-        execute(args: ExecuteCodeArgs | SearchToolsArgs, options?: LlmToolExecuteOptions): Promise<ExecuteResult | SearchToolsResult>;
+        /** Bad arguments resolve as an `INVALID_INPUT` failure, for the model to read (see USAGE.md). */
+        execute(args: SearchToolsArgs, options?: LlmToolExecuteOptions): Promise<SearchToolsResult | ExecuteFailure>;
+        /** Arguments as a model sent them: an object, its JSON text, or a lone string (the query or the code). */
+        execute(args: ExecuteCodeArgs | SearchToolsArgs | string, options?: LlmToolExecuteOptions): Promise<ExecuteResult | SearchToolsResult>;
     }
 
-    type ErrorCode = "SYNTAX" | "RUNTIME" | "TIMEOUT" | "MEMORY_LIMIT" | "TOOL_LIMIT" | "RESULT_NOT_SERIALIZABLE";
+    /** `INVALID_INPUT`: the LLM tool's own arguments were wrong; the message names the field and the type expected. */
+    type ErrorCode = "SYNTAX" | "RUNTIME" | "TIMEOUT" | "MEMORY_LIMIT" | "TOOL_LIMIT" | "RESULT_NOT_SERIALIZABLE" | "INVALID_INPUT";
 
     interface ExecuteError {
         name: string;

@@ -337,9 +337,11 @@ describe("the result", () => {
         assert.match(hits[0].signature, /double/);
     });
 
-    test("bad executeCode arguments reject", async () => {
+    test("bad executeCode arguments resolve as INVALID_INPUT (more in inputs.test.mjs)", async () => {
         const { executeCode } = llmTools(session);
-        await assert.rejects(executeCode.execute({ code: 5, explanation: "x" }));
+        const r = await executeCode.execute({ code: { js: "return 1" }, explanation: "x" });
+        assert.equal(r.ok, false);
+        assert.equal(r.error.code, "INVALID_INPUT");
     });
 });
 

@@ -101,11 +101,11 @@ describe("toolFilter", () => {
     before(async () => {
         api = await IoCodeModeFactory({
             wasmLocation: assetPath,
-            toolFilter: (t) => !t.name.startsWith("admin.") && !t.hidden,
+            toolFilter: (t) => !t.name.startsWith("admin.") && !t.annotations?.hidden,
             tools: [
                 tool("orders.list", () => ["o1"]),
                 tool("admin.reset", () => ran.push("admin.reset"), { description: "Reset all orders" }),
-                tool("orders.secret", () => ran.push("orders.secret"), { hidden: true }),
+                tool("orders.secret", () => ran.push("orders.secret"), { annotations: { hidden: true } }),
             ],
         });
     });

@@ -92,7 +92,7 @@ async function seedExecuteWithContext() {
         const value: IoCodeMode.JsonValue | undefined = r.result;
         void value;
     } else {
-        const code: "SYNTAX" | "RUNTIME" | "TIMEOUT" | "MEMORY_LIMIT" | "TOOL_LIMIT" | "RESULT_NOT_SERIALIZABLE" = r.error.code;
+        const code: "SYNTAX" | "RUNTIME" | "TIMEOUT" | "MEMORY_LIMIT" | "TOOL_LIMIT" | "RESULT_NOT_SERIALIZABLE" | "INVALID_INPUT" = r.error.code;
         const where: string = `${r.error.name}: ${r.error.message} at ${r.error.line ?? "?"}:${r.error.column ?? "?"}`;
         void code;
         void where;
@@ -178,8 +178,11 @@ async function wholeApi() {
     void instructions;
 
     const [searchTools, executeCode] = s.getLlmTools();
-    const hits: IoCodeMode.SearchToolsResult = await searchTools.execute({ query: "orders", limit: 5 });
-    for (const hit of hits) void [hit.name, hit.description, hit.signature];
+    const hits = await searchTools.execute({ query: "orders", limit: 5 });
+    if (Array.isArray(hits)) for (const hit of hits) void [hit.name, hit.description, hit.signature];
+    else void (hits.error.code === "INVALID_INPUT" && hits.error.message);
+    // Arguments as the model sent them: OpenAI's JSON text as is.
+    void (await searchTools.execute('{"query":"orders"}'));
     const run: IoCodeMode.ExecuteResult = await executeCode.execute(
         { code: "return 1", explanation: "One." },
         { signal: AbortSignal.timeout(5000), context: { userId: "u1" } },

@@ -1,0 +1,223 @@
+package codemode
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/interopio/code-mode/internal/keys"
+)
+
+// ErrorCodeInvalidInput is the code of a result whose LLM tool arguments
+// were wrong (missing code, a limit that is not a number, ...).
+const ErrorCodeInvalidInput = "INVALID_INPUT"
+
+// argField is one field of an LLM tool's arguments.
+type argField struct {
+	name     string
+	kind     string // "string" or "integer"
+	required bool
+	// min and max bound an integer; a larger value is clamped to max.
+	min, max int
+}
+
+// argSpec is what one LLM tool takes. bare is the field a lone string
+// stands for (models often send "find orders" where {query} is expected).
+type argSpec struct {
+	tool   string
+	fields []argField
+	bare   string
+}
+
+var (
+	searchToolsArgs = argSpec{tool: "searchTools", bare: "query", fields: []argField{
+		{name: "query", kind: "string"},
+		{name: "limit", kind: "integer", min: 1, max: maxSearchLimit},
+	}}
+	// tool_search inside the sandbox takes the same arguments.
+	toolSearchArgs  = argSpec{tool: "tool_search", bare: "query", fields: searchToolsArgs.fields}
+	executeCodeArgs = argSpec{tool: "executeCode", bare: "code", fields: []argField{
+		{name: "code", kind: "string", required: true},
+		{name: "explanation", kind: "string"},
+	}}
+)
+
+// argsError is an LLM tool argument the model got wrong. Its message names
+// the field and the type expected, in the model's terms (never Go's).
+type argsError struct{ msg string }
+
+func (e *argsError) Error() string { return e.msg }
+func (e *argsError) Unwrap() error { return ErrInvalidInput }
+
+// parseArgs reads an LLM tool's arguments as models send them: a JSON
+// object, the same object as JSON text (OpenAI's function.arguments passed
+// as is), or a lone string for the spec's bare field. Unambiguous values
+// are coerced: numeric strings to integers, numbers and booleans to
+// strings. Everything else is an *argsError.
+func (spec argSpec) parse(args json.RawMessage) (map[string]any, error) {
+	args = bytes.TrimSpace(args)
+	if len(args) == 0 || string(args) == "null" {
+		args = json.RawMessage("{}")
+	}
+	var raw any
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.UseNumber()
+	if err := dec.Decode(&raw); err != nil {
+		return nil, &argsError{fmt.Sprintf("%s: the arguments are not JSON; expected an object %s", spec.tool, spec.shape())}
+	}
+	if s, ok := raw.(string); ok {
+		var inner any
+		d := json.NewDecoder(strings.NewReader(s))
+		d.UseNumber()
+		if strings.HasPrefix(strings.TrimSpace(s), "{") && d.Decode(&inner) == nil {
+			raw = inner
+		} else {
+			raw = map[string]any{spec.bare: s}
+		}
+	}
+	obj, ok := raw.(map[string]any)
+	if !ok {
+		return nil, &argsError{fmt.Sprintf("%s: expected the arguments to be an object %s, got %s", spec.tool, spec.shape(), kindOf(raw))}
+	}
+	out := make(map[string]any, len(spec.fields))
+	for _, f := range spec.fields {
+		v, present := obj[f.name]
+		if !present || v == nil {
+			if f.required {
+				return nil, &argsError{fmt.Sprintf("%s: %s: required; expected a %s", spec.tool, f.name, f.describe())}
+			}
+			continue
+		}
+		cv, err := f.coerce(v)
+		if err != nil {
+			return nil, &argsError{fmt.Sprintf("%s: %s: %v", spec.tool, f.name, err)}
+		}
+		out[f.name] = cv
+	}
+	var unknown []string
+	for k := range obj {
+		if spec.field(k) == nil {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		k := unknown[0]
+		return nil, &argsError{fmt.Sprintf("%s: unknown argument %q%s; expected %s", spec.tool, k, keys.DidYouMean(k, spec.names()), spec.shape())}
+	}
+	return out, nil
+}
+
+func (spec argSpec) field(name string) *argField {
+	for i := range spec.fields {
+		if spec.fields[i].name == name {
+			return &spec.fields[i]
+		}
+	}
+	return nil
+}
+
+func (spec argSpec) names() []string {
+	n := make([]string, len(spec.fields))
+	for i, f := range spec.fields {
+		n[i] = f.name
+	}
+	return n
+}
+
+// shape is the spec as TypeScript, for messages.
+func (spec argSpec) shape() string {
+	parts := make([]string, len(spec.fields))
+	for i, f := range spec.fields {
+		opt := "?"
+		if f.required {
+			opt = ""
+		}
+		t := f.kind
+		if t == "integer" {
+			t = "number"
+		}
+		parts[i] = f.name + opt + ": " + t
+	}
+	return "{ " + strings.Join(parts, "; ") + " }"
+}
+
+func (f argField) describe() string {
+	if f.kind == "integer" {
+		return fmt.Sprintf("integer %d..%d", f.min, f.max)
+	}
+	return "string"
+}
+
+// coerce converts one value to the field's kind where that is unambiguous.
+func (f argField) coerce(v any) (any, error) {
+	switch f.kind {
+	case "string":
+		switch x := v.(type) {
+		case string:
+			return x, nil
+		case json.Number:
+			return x.String(), nil
+		case bool:
+			return strconv.FormatBool(x), nil
+		}
+		return nil, fmt.Errorf("expected a string, got %s", kindOf(v))
+	case "integer":
+		var n float64
+		switch x := v.(type) {
+		case json.Number:
+			n, _ = strconv.ParseFloat(x.String(), 64)
+		case string:
+			p, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+			if err != nil {
+				return nil, fmt.Errorf("expected an %s, got %s", f.describe(), kindOf(v))
+			}
+			n = p
+		default:
+			return nil, fmt.Errorf("expected an %s, got %s", f.describe(), kindOf(v))
+		}
+		if n != math.Trunc(n) || math.IsInf(n, 0) || n < float64(f.min) {
+			return nil, fmt.Errorf("expected an %s, got %s", f.describe(), kindOf(v))
+		}
+		return int(min(n, float64(f.max))), nil
+	}
+	return v, nil
+}
+
+// kindOf names a decoded JSON value for messages, with the value when it
+// is short enough to help.
+func kindOf(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return fmt.Sprintf("the boolean %v", x)
+	case json.Number:
+		return "the number " + x.String()
+	case string:
+		if len(x) > 40 {
+			return "a string"
+		}
+		return fmt.Sprintf("the string %q", x)
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// invalidInputResult is the executeCode-shaped result of arguments the
+// model got wrong: the model reads it and corrects itself, where an error
+// would end an agent loop that does not catch it.
+func invalidInputResult(err error) *ExecuteResult {
+	return &ExecuteResult{
+		Error:     &RunError{Name: "TypeError", Message: err.Error(), Code: ErrorCodeInvalidInput},
+		Logs:      []LogEntry{},
+		ToolCalls: []ToolCallRecord{},
+	}
+}

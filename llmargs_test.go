@@ -1,0 +1,98 @@
+package codemode
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestLLMToolArguments feeds the LLM tools arguments as models send them:
+// unambiguous values are coerced, the rest is an ok:false INVALID_INPUT
+// result naming the field and the type, never an error and never Go's words.
+func TestLLMToolArguments(t *testing.T) {
+	cm := newTestCodeMode(t, Config{})
+	s, _ := cm.NewSession()
+	tools := s.LLMTools()
+	search, execute := tools[0], tools[1]
+	for _, tc := range []struct {
+		name string
+		tool LLMTool
+		args string
+		// ok: a result that is not INVALID_INPUT, containing want;
+		// otherwise an INVALID_INPUT whose message contains want.
+		ok   bool
+		want string
+	}{
+		{"numeric limit string", search, `{"query":"transfer money","limit":"1"}`, true, `"payments.transfer"`},
+		{"float limit that is an integer", search, `{"query":"transfer money","limit":1.0}`, true, `"payments.transfer"`},
+		{"limit above the maximum is clamped", search, `{"query":"orders","limit":500}`, true, `"orders.search"`},
+		{"bare string query", search, `"transfer money"`, true, `"payments.transfer"`},
+		{"arguments as JSON text", search, `"{\"query\":\"transfer money\",\"limit\":1}"`, true, `"payments.transfer"`},
+		{"null limit is the default", search, `{"query":"orders","limit":null}`, true, `"orders.get"`},
+		{"no query lists all", search, `{}`, true, `"orders.get"`},
+		{"word limit", search, `{"query":"x","limit":"five"}`, false, `searchTools: limit: expected an integer 1..50, got the string "five"`},
+		{"fractional limit", search, `{"query":"x","limit":2.5}`, false, `limit: expected an integer 1..50, got the number 2.5`},
+		{"zero limit", search, `{"query":"x","limit":0}`, false, `limit: expected an integer 1..50`},
+		{"object query", search, `{"query":{"text":"x"}}`, false, `searchTools: query: expected a string, got an object`},
+		{"array arguments", search, `["x"]`, false, `expected the arguments to be an object { query?: string; limit?: number }, got an array`},
+		{"misspelt argument", search, `{"qeury":"x"}`, false, `unknown argument "qeury" (did you mean "query"?)`},
+		{"not JSON", search, `{"query":`, false, `searchTools: the arguments are not JSON`},
+
+		{"code and explanation", execute, `{"code":"return 6*7","explanation":"math"}`, true, `"result":42`},
+		{"no explanation", execute, `{"code":"return 6*7"}`, true, `"result":42`},
+		{"numeric explanation", execute, `{"code":"return 1","explanation":5}`, true, `"result":1`},
+		{"bare string is the code", execute, `"return 2+2"`, true, `"result":4`},
+		{"missing code", execute, `{}`, false, `executeCode: code: required; expected a string`},
+		{"no arguments at all", execute, ``, false, `executeCode: code: required`},
+		{"null code", execute, `{"code":null,"explanation":"x"}`, false, `code: required`},
+		{"empty code", execute, `{"code":"  ","explanation":"x"}`, false, `code: required; expected a non-empty string`},
+		{"numeric code", execute, `{"code":5}`, true, `"result":5`},
+		{"array code", execute, `{"code":["return 1"]}`, false, `executeCode: code: expected a string, got an array`},
+		{"extra argument", execute, `{"code":"return 1","timeout":5000}`, false, `unknown argument "timeout"; expected { code: string; explanation?: string }`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := tc.tool.Execute(context.Background(), json.RawMessage(tc.args), nil)
+			if err != nil {
+				t.Fatalf("error %v; arguments must never make an error", err)
+			}
+			var res struct {
+				OK    *bool
+				Error *RunError
+			}
+			json.Unmarshal(out, &res)
+			if strings.Contains(string(out), "json:") || strings.Contains(string(out), "unmarshal") {
+				t.Errorf("Go's words reached the model: %s", out)
+			}
+			invalid := res.Error != nil && res.Error.Code == ErrorCodeInvalidInput
+			switch {
+			case tc.ok && invalid:
+				t.Errorf("got INVALID_INPUT %s", out)
+			case tc.ok && !strings.Contains(string(out), tc.want):
+				t.Errorf("got %s, want it to contain %s", out, tc.want)
+			case !tc.ok && (!invalid || res.OK == nil || *res.OK || res.Error.Name != "TypeError"):
+				t.Errorf("got %s, want an ok:false INVALID_INPUT TypeError", out)
+			case !tc.ok && !strings.Contains(res.Error.Message, tc.want):
+				t.Errorf("message %q, want it to contain %q", res.Error.Message, tc.want)
+			}
+		})
+	}
+}
+
+// TestToolSearchArguments: tool_search inside the sandbox coerces the same
+// way and throws a TypeError naming the field otherwise.
+func TestToolSearchArguments(t *testing.T) {
+	cm := newTestCodeMode(t, Config{})
+	s, _ := cm.NewSession()
+	for _, tc := range []struct{ code, want string }{
+		{`return (await tool_search({query: "transfer money", limit: "1"})).map(h => h.name)`, `["payments.transfer"]`},
+		{`return (await tool_search("transfer money")).length > 0`, `true`},
+		{`try { await tool_search({query: "x", limit: "lots"}) } catch (e) { return e.name + ": " + e.message }`,
+			`"TypeError: tool_search: limit: expected an integer 1..50, got the string \"lots\""`},
+	} {
+		res := exec(t, s, tc.code, nil)
+		if !res.OK || string(res.Result) != tc.want {
+			t.Errorf("%s: got %s %+v, want %s", tc.code, res.Result, res.Error, tc.want)
+		}
+	}
+}

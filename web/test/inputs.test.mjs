@@ -1,0 +1,116 @@
+// What models and developers send, through dist/ (issue 10, items 3-7):
+// loose LLM tool arguments, strict configuration, faithful results.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { assetPath, llmTools, loadFactory, tool } from "./helpers.mjs";
+
+let IoCodeModeFactory;
+before(async () => {
+    IoCodeModeFactory = await loadFactory();
+});
+
+describe("LLM tool arguments as models send them", () => {
+    let api;
+    let tools;
+    before(async () => {
+        api = await IoCodeModeFactory({
+            wasmLocation: assetPath,
+            tools: [tool("payments.transfer", () => "sent", { description: "Transfer money between accounts." })],
+        });
+        tools = llmTools(api.createSession());
+    });
+    after(() => api.dispose());
+
+    // [name, tool, args, expected: {result} or {invalid: message pattern}]
+    const cases = [
+        ["numeric limit string", "searchTools", { query: "transfer money", limit: "5" }, { names: ["payments.transfer"] }],
+        ["bare string query", "searchTools", "transfer money", { names: ["payments.transfer"] }],
+        ["word limit", "searchTools", { query: "x", limit: "five" }, { invalid: /^searchTools: limit: expected an integer 1\.\.50, got the string "five"$/ }],
+        ["misspelt argument", "searchTools", { qeury: "x" }, { invalid: /unknown argument "qeury" \(did you mean "query"\?\)/ }],
+        ["code and explanation", "executeCode", { code: "return 6 * 7", explanation: "math" }, { result: 42 }],
+        ["missing code", "executeCode", {}, { invalid: /^executeCode: code: required; expected a string$/ }],
+        ["no arguments", "executeCode", undefined, { invalid: /^executeCode: code: required/ }],
+        ["empty code", "executeCode", { code: "", explanation: "x" }, { invalid: /code: required; expected a non-empty string/ }],
+        ["array code", "executeCode", { code: ["return 1"] }, { invalid: /^executeCode: code: expected a string, got an array$/ }],
+        ["BigInt argument", "executeCode", { code: "return 1", n: 1n }, { invalid: /^executeCode: the arguments are not JSON/ }],
+    ];
+    for (const [name, which, args, want] of cases) {
+        test(name, async () => {
+            const out = await tools[which].execute(args);
+            const text = JSON.stringify(out);
+            assert.doesNotMatch(text, /json: |unmarshal/, "Go's words reached the model");
+            if (want.invalid) {
+                assert.equal(out.ok, false, text);
+                assert.equal(out.error.code, "INVALID_INPUT", text);
+                assert.equal(out.error.name, "TypeError", text);
+                assert.match(out.error.message, want.invalid);
+            } else if (want.names) {
+                assert.deepEqual(out.map((h) => h.name), want.names);
+            } else {
+                assert.equal(out.ok, true, text);
+                assert.deepEqual(out.result, want.result);
+            }
+        });
+    }
+});
+
+describe("strict configuration: unknown keys are TypeErrors naming the key and the nearest valid one", () => {
+    const deny = async () => ({ allowed: false, reason: "no" });
+    const cases = [
+        ["a top-level onToolCall", { onToolCall: deny }, /^config: unknown key "onToolCall" \(it belongs in interceptors: \{ interceptors: \{ onToolCall \} \}\)/],
+        ["a misspelt interceptor", { interceptors: { onToolcall: deny } }, /^config\.interceptors: unknown key "onToolcall" \(did you mean "onToolCall"\?\)/],
+        ["timeoutMs", { timeoutMs: 5000 }, /^config: unknown key "timeoutMs" \(did you mean "timeout"\?/],
+        ["memoryLimt", { memoryLimt: 64 }, /^config: unknown key "memoryLimt" \(did you mean "memoryLimit"\?\)/],
+        ["a tool's misspelt execute", { tools: [{ name: "a.b", exec: () => 1, execute: () => 1 }] }, /^config\.tools\[0\]: unknown key "exec" \(did you mean "execute"\?\)/],
+        ["a tool's inputschema", { tools: [{ name: "a.b", inputschema: {}, execute: () => 1 }] }, /^config\.tools\[0\]: unknown key "inputschema" \(did you mean "inputSchema"\?\)/],
+        ["worker: 'yes'", { worker: "yes" }, /^config\.worker: expected a boolean/],
+    ];
+    for (const [name, extra, message] of cases) {
+        test(name, async () => {
+            await assert.rejects(IoCodeModeFactory({ wasmLocation: assetPath, ...extra }), (err) => {
+                assert.ok(err instanceof TypeError, `${err.name}: ${err.message}`);
+                assert.match(err.message, message);
+                return true;
+            });
+        });
+    }
+
+    test("createSession, registerTool and registerTools reject unknown keys", async () => {
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        try {
+            const throwsType = (fn, message) =>
+                assert.throws(fn, (err) => err instanceof TypeError && message.test(err.message), String(message));
+            throwsType(() => api.createSession({ toolFilter: () => false }), /^createSession\(options\): unknown key "toolFilter" \(toolFilter is a factory option/);
+            throwsType(() => api.createSession({ tool: [] }), /unknown key "tool" \(did you mean "tools"\?\)/);
+            throwsType(() => api.registerTool({ name: "x.y", execute: () => 1, descripton: "d" }), /^tool: unknown key "descripton" \(did you mean "description"\?\)/);
+            throwsType(() => api.registerTools([{ name: "x.y", execute: () => 1, outputschema: {} }]), /^tools\[0\]: unknown key "outputschema" \(did you mean "outputSchema"\?\)/);
+            assert.deepEqual(api.listTools(), [], "nothing was half registered");
+        } finally {
+            api.dispose();
+        }
+    });
+});
+
+describe("limits have one owner: the core's bounds, reported under the page's names", () => {
+    const cases = [
+        ["memoryLimit: 3000", { memoryLimit: 3000 }, /^config\.memoryLimit: must be 1\.\.2048 MiB .*got 3000$/],
+        ["timeout over a day", { timeout: 25 * 3600 * 1000 }, /^config\.timeout: must be at most 24h0m0s, got 25h0m0s$/],
+        ["timeout under a millisecond", { timeout: 0.5 }, /^config\.timeout: must be at least 1ms, got 500µs$/],
+        ["maxResultChars: 99", { maxResultChars: 99 }, /^config\.maxResultChars: must be >= 100/],
+        ["memoryLimit: 1e300", { memoryLimit: 1e300 }, /^config\.memoryLimit: expected a positive integer/],
+    ];
+    for (const [name, extra, message] of cases) {
+        test(name, async () => {
+            await assert.rejects(IoCodeModeFactory({ wasmLocation: assetPath, ...extra }), (err) => {
+                assert.ok(err instanceof TypeError, `${err.name}: ${err.message}`);
+                assert.match(err.message, message);
+                assert.doesNotMatch(err.message, /asset/);
+                return true;
+            });
+        });
+    }
+    test("memoryLimit: 2048, the largest, works", async () => {
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, memoryLimit: 2048 });
+        api.dispose();
+    });
+});
