@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/interopio/code-mode/internal/keys"
+	"github.com/interopio/code-mode/internal/search"
 )
 
 // ErrorCodeInvalidInput is the code of a result whose LLM tool arguments
@@ -23,6 +24,9 @@ type argField struct {
 	required bool
 	// min and max bound an integer; a larger value is clamped to max.
 	min, max int
+	// exact: no coercion to a string (a number is no program: the model
+	// misunderstood the field, and should hear so).
+	exact bool
 }
 
 // argSpec is what one LLM tool takes. bare is the field a lone string
@@ -36,12 +40,12 @@ type argSpec struct {
 var (
 	searchToolsArgs = argSpec{tool: "searchTools", bare: "query", fields: []argField{
 		{name: "query", kind: "string"},
-		{name: "limit", kind: "integer", min: 1, max: maxSearchLimit},
+		{name: "limit", kind: "integer", min: 1, max: search.MaxLimit},
 	}}
 	// tool_search inside the sandbox takes the same arguments.
 	toolSearchArgs  = argSpec{tool: "tool_search", bare: "query", fields: searchToolsArgs.fields}
 	executeCodeArgs = argSpec{tool: "executeCode", bare: "code", fields: []argField{
-		{name: "code", kind: "string", required: true},
+		{name: "code", kind: "string", required: true, exact: true},
 		{name: "explanation", kind: "string"},
 	}}
 )
@@ -57,7 +61,8 @@ func (e *argsError) Unwrap() error { return ErrInvalidInput }
 // object, the same object as JSON text (OpenAI's function.arguments passed
 // as is), or a lone string for the spec's bare field. Unambiguous values
 // are coerced: numeric strings to integers, numbers and booleans to
-// strings. Everything else is an *argsError.
+// strings (an explanation, never the code). Everything else is an
+// *argsError.
 func (spec argSpec) parse(args json.RawMessage) (map[string]any, error) {
 	args = bytes.TrimSpace(args)
 	if len(args) == 0 || string(args) == "null" {
@@ -161,9 +166,13 @@ func (f argField) coerce(v any) (any, error) {
 		case string:
 			return x, nil
 		case json.Number:
-			return x.String(), nil
+			if !f.exact {
+				return x.String(), nil
+			}
 		case bool:
-			return strconv.FormatBool(x), nil
+			if !f.exact {
+				return strconv.FormatBool(x), nil
+			}
 		}
 		return nil, fmt.Errorf("expected a string, got %s", kindOf(v))
 	case "integer":

@@ -47,7 +47,7 @@ func TestLLMToolArguments(t *testing.T) {
 		{"no arguments at all", execute, ``, false, `executeCode: code: required`},
 		{"null code", execute, `{"code":null,"explanation":"x"}`, false, `code: required`},
 		{"empty code", execute, `{"code":"  ","explanation":"x"}`, false, `code: required; expected a non-empty string`},
-		{"numeric code", execute, `{"code":5}`, true, `"result":5`},
+		{"numeric code", execute, `{"code":42}`, false, `executeCode: code: expected a string, got the number 42`},
 		{"array code", execute, `{"code":["return 1"]}`, false, `executeCode: code: expected a string, got an array`},
 		{"extra argument", execute, `{"code":"return 1","timeout":5000}`, false, `unknown argument "timeout"; expected { code: string; explanation?: string }`},
 	} {
