@@ -10,7 +10,8 @@ import (
 const (
 	fieldName  = iota // the last segment of the name: what the tool does
 	fieldSpace        // the namespace segments: what it works on
-	fieldDesc         // the description
+	fieldSummary      // the first sentence of the description
+	fieldDesc         // the rest of the description
 	fieldProps        // property names, their descriptions, enum values
 	numFields
 )
@@ -43,7 +44,9 @@ func NewDoc(name, description string, schemas ...json.RawMessage) *Doc {
 	d.namespace = ns
 	toks[fieldName] = tokenize(last)
 	toks[fieldSpace] = tokenize(ns)
-	toks[fieldDesc] = tokenize(description)
+	summary, rest := splitSummary(description)
+	toks[fieldSummary] = tokenize(summary)
+	toks[fieldDesc] = tokenize(rest)
 	for _, raw := range schemas {
 		if len(raw) == 0 {
 			continue
@@ -156,4 +159,15 @@ func collectSchemaText(node any, depth int, out []string) []string {
 		}
 	}
 	return out
+}
+
+// splitSummary cuts a description after its first sentence: the summary
+// says what the tool does, the rest how.
+func splitSummary(s string) (string, string) {
+	for i := 0; i+1 < len(s); i++ {
+		if (s[i] == '.' || s[i] == '!' || s[i] == '?' || s[i] == '\n') && (s[i+1] == ' ' || s[i+1] == '\n') {
+			return s[:i], s[i+1:]
+		}
+	}
+	return s, ""
 }

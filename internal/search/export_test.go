@@ -38,7 +38,15 @@ func Set(np *Params, key string, v ...float64) {
 		np.verbPenalty = v[0]
 	case "coverExp":
 		np.coverExp = v[0]
+	case "specExp":
+		np.specExp = v[0]
 	default:
 		panic(fmt.Sprint("no param ", key))
 	}
 }
+
+// SynonymGroups returns the vocabulary's groups.
+func SynonymGroups() [][]string { return synonymGroups }
+
+// SetSynonymGroups replaces the vocabulary.
+func SetSynonymGroups(g [][]string) { synonymGroups = g; synonyms = buildSynonyms(g) }

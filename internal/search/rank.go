@@ -45,13 +45,16 @@ type params struct {
 	// coverExp is the exponent of the share of a name's words the query
 	// matches, in the name-coverage view.
 	coverExp float64
+	// specExp weighs the share of a name's words the query explains:
+	// deleteCustomer beats deleteCustomerCard for "delete a customer".
+	specExp float64
 }
 
 var p = params{
-	fieldWeights:  [numFields]float64{3, 2, 1.5, 0.5},
-	fieldB:        [numFields]float64{0.5, 0.3, 0.75, 0.75},
-	nameWeights:   [numFields]float64{1, 0.5, 0, 0},
-	descWeights:   [numFields]float64{0, 0, 1, 0},
+	fieldWeights:  [numFields]float64{3, 2, 3, 1, 0.5},
+	fieldB:        [numFields]float64{0.5, 0.3, 0.5, 0.75, 0.75},
+	nameWeights:   [numFields]float64{1, 0.5, 0, 0, 0},
+	descWeights:   [numFields]float64{0, 0, 1, 1, 0},
 	k1:            1.2,
 	synonymWeight: 0.6,
 	prefixWeight:  0.5,
@@ -59,6 +62,7 @@ var p = params{
 	views:         [4]bool{true, false, false, false},
 	verbPenalty:   0.5,
 	coverExp:      1,
+	specExp:       0.5,
 }
 
 // Rank ranks docs for a query: an exact tool name first, then the tools of
@@ -99,6 +103,10 @@ func Rank(docs []*Doc, query string, limit int) []Hit {
 		name[i] = st.score(d, groups, &p.nameWeights)
 		desc[i] = st.score(d, groups, &p.descWeights)
 		cover[i] = st.cover(d, groups)
+		if p.specExp > 0 {
+			spec := math.Pow(float64(1+matchedName(d, groups))/float64(1+len(d.nameTerms)), p.specExp)
+			full[i] *= spec
+		}
 		if qverbs != 0 && d.verbs != 0 && qverbs&d.verbs == 0 {
 			full[i] *= p.verbPenalty
 			name[i] *= p.verbPenalty
@@ -314,6 +322,23 @@ func (st *stats) cover(d *Doc, groups []*group) float64 {
 		}
 	}
 	return s * math.Pow(float64(min(matched, len(d.nameTerms)))/float64(len(d.nameTerms)), p.coverExp)
+}
+
+// matchedName counts the words of a doc's name that some query word matches.
+func matchedName(d *Doc, groups []*group) int {
+	n := 0
+	for _, t := range d.nameTerms {
+	groups:
+		for _, g := range groups {
+			for _, a := range g.alts {
+				if a.term == t {
+					n++
+					break groups
+				}
+			}
+		}
+	}
+	return n
 }
 
 // parseQuery tokenizes the query as written (lowercasing first would lose

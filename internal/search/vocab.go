@@ -9,14 +9,14 @@ var synonymGroups = [][]string{
 	{"get", "fetch", "retrieve", "read", "show", "view", "info", "details"},
 	{"search", "find", "query", "lookup", "filter"},
 	{"list", "all", "enumerate", "browse"},
-	{"create", "add", "new", "make", "register", "insert"},
+	{"add", "insert", "attach", "append", "include", "upload"},
 	{"update", "edit", "modify", "change", "set"},
 	{"delete", "remove", "erase", "drop", "purge", "destroy"},
 	{"cancel", "void", "abort", "revoke"},
 	{"send", "deliver", "dispatch", "post"},
 	{"copy", "fork", "clone", "duplicate"},
 	{"customer", "client", "buyer"},
-	{"user", "member", "people", "person", "everyone"},
+	{"user", "people", "person", "everyone"},
 	{"count", "number", "total"},
 	{"message", "chat"},
 	{"file", "document", "attachment"},
@@ -31,6 +31,22 @@ var synonymGroups = [][]string{
 	{"repository", "repo"},
 	{"save", "star", "bookmark", "favorite"},
 	{"status", "state", "health"},
+	{"enable", "activate"},
+	{"disable", "deactivate"},
+	{"download", "export"},
+	{"upcoming", "next", "preview"},
+	{"channel", "conversation", "room"},
+	{"reserve", "allocate"},
+	{"image", "picture", "photo", "avatar"},
+	{"vpc", "network"},
+	{"ssl", "tls", "certificate", "cert"},
+	{"notification", "alert", "notify"},
+	{"reply", "respond", "comment", "answer"},
+	{"diff", "compare", "difference"},
+	{"invoice", "bill"},
+	{"price", "cost", "amount"},
+	{"monthly", "recurring"},
+	{"store", "save", "put"},
 	{"key", "credential", "token"},
 }
 
@@ -43,6 +59,13 @@ var phrases = []struct{ phrase, means string }{
 	{"how many", "count"},
 	{"requests left", "rate limit"},
 	{"do not disturb", "dnd"},
+	{"set up", "create"},
+	{"sign up", "register"},
+	{"look up", "lookup"},
+	{"pay out", "payout"},
+	{"turn on", "enable"},
+	{"turn off", "disable"},
+	{"log out", "revoke"},
 }
 
 // verbGroups are the actions of an API. A tool whose name states an action
@@ -75,9 +98,11 @@ var verbClasses = func() map[string]uint64 {
 // nameNoise are name words that say nothing about what a tool does.
 var nameNoise = setOf("id", "by", "v1", "v2")
 
-var synonyms = func() map[string][]string {
+var synonyms = buildSynonyms(synonymGroups)
+
+func buildSynonyms(groups [][]string) map[string][]string {
 	m := map[string][]string{}
-	for _, g := range synonymGroups {
+	for _, g := range groups {
 		var stems []string
 		for _, w := range g {
 			stems = append(stems, tokenize(w)...)
@@ -91,4 +116,4 @@ var synonyms = func() map[string][]string {
 		}
 	}
 	return m
-}()
+}
