@@ -8,11 +8,11 @@ import (
 
 // Fields of a Doc, in the order of the weight tables.
 const (
-	fieldName  = iota // the last segment of the name: what the tool does
-	fieldSpace        // the namespace segments: what it works on
-	fieldSummary      // the first sentence of the description
-	fieldDesc         // the rest of the description
-	fieldProps        // property names, their descriptions, enum values
+	fieldName    = iota // the last segment of the name: what the tool does
+	fieldSpace          // the namespace segments: what it works on
+	fieldSummary        // the first sentence of the description
+	fieldDesc           // the rest of the description
+	fieldProps          // property names, their descriptions, enum values
 	numFields
 )
 
@@ -24,6 +24,7 @@ type Doc struct {
 	terms     [numFields][]termCount // distinct terms per field, sorted
 	length    [numFields]int         // tokens per field
 	nameTerms []string               // distinct terms of the whole name
+	lastTerms int                    // how many of them are in the last segment
 	verbs     uint64                 // verb classes of the name's last segment
 }
 
@@ -68,7 +69,10 @@ func NewDoc(name, description string, schemas ...json.RawMessage) *Doc {
 			d.terms[f][i].count = 1
 		}
 	}
-	for _, f := range []int{fieldSpace, fieldName} {
+	for _, f := range []int{fieldName, fieldSpace} {
+		if f == fieldSpace {
+			d.lastTerms = len(d.nameTerms)
+		}
 		for _, tc := range d.terms[f] {
 			if !nameNoise[tc.term] && !slices.Contains(d.nameTerms, tc.term) {
 				d.nameTerms = append(d.nameTerms, tc.term)

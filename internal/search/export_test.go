@@ -40,6 +40,8 @@ func Set(np *Params, key string, v ...float64) {
 		np.coverExp = v[0]
 	case "specExp":
 		np.specExp = v[0]
+	case "spaceExp":
+		np.spaceExp = v[0]
 	default:
 		panic(fmt.Sprint("no param ", key))
 	}

@@ -47,7 +47,8 @@ type params struct {
 	coverExp float64
 	// specExp weighs the share of a name's words the query explains:
 	// deleteCustomer beats deleteCustomerCard for "delete a customer".
-	specExp float64
+	specExp  float64
+	spaceExp float64
 }
 
 var p = params{
@@ -63,6 +64,7 @@ var p = params{
 	verbPenalty:   0.5,
 	coverExp:      1,
 	specExp:       0.5,
+	spaceExp:      1,
 }
 
 // Rank ranks docs for a query: an exact tool name first, then the tools of
@@ -104,8 +106,9 @@ func Rank(docs []*Doc, query string, limit int) []Hit {
 		desc[i] = st.score(d, groups, &p.descWeights)
 		cover[i] = st.cover(d, groups)
 		if p.specExp > 0 {
-			spec := math.Pow(float64(1+matchedName(d, groups))/float64(1+len(d.nameTerms)), p.specExp)
-			full[i] *= spec
+			last, space := matchedName(d, groups)
+			full[i] *= math.Pow(float64(1+last)/float64(1+d.lastTerms), p.specExp) *
+				math.Pow(float64(1+space)/float64(1+len(d.nameTerms)-d.lastTerms), p.spaceExp)
 		}
 		if qverbs != 0 && d.verbs != 0 && qverbs&d.verbs == 0 {
 			full[i] *= p.verbPenalty
@@ -133,7 +136,8 @@ func Rank(docs []*Doc, query string, limit int) []Hit {
 		switch {
 		case d.lower == q:
 			tier = 2
-		case strings.HasPrefix(d.lower, q+"."):
+		case strings.HasPrefix(d.lower, q+"."), strings.HasSuffix(d.lower, "."+q):
+			// a namespace, or a name without its namespace ("getOwner")
 			tier = 1
 		}
 		if tier == 0 && full[i] <= 0 {
@@ -324,21 +328,25 @@ func (st *stats) cover(d *Doc, groups []*group) float64 {
 	return s * math.Pow(float64(min(matched, len(d.nameTerms)))/float64(len(d.nameTerms)), p.coverExp)
 }
 
-// matchedName counts the words of a doc's name that some query word matches.
-func matchedName(d *Doc, groups []*group) int {
-	n := 0
-	for _, t := range d.nameTerms {
+// matchedName counts the words of a doc's name that some query word
+// matches, in the last segment and in the namespace.
+func matchedName(d *Doc, groups []*group) (last, space int) {
+	for i, t := range d.nameTerms {
 	groups:
 		for _, g := range groups {
 			for _, a := range g.alts {
 				if a.term == t {
-					n++
+					if i < d.lastTerms {
+						last++
+					} else {
+						space++
+					}
 					break groups
 				}
 			}
 		}
 	}
-	return n
+	return last, space
 }
 
 // parseQuery tokenizes the query as written (lowercasing first would lose
