@@ -75,6 +75,8 @@ type scanner struct {
 	parens []bool
 	// closedHead is set while the last token is the ')' of such a head.
 	closedHead bool
+	// openTemplate is set when the source ends inside a template literal.
+	openTemplate bool
 }
 
 // scan splits src into tokens. It fails (ok false) on an unterminated
@@ -82,6 +84,11 @@ type scanner struct {
 // code to QuickJS, which reports the error itself.
 func scan(src string) ([]token, bool) {
 	s := &scanner{src: src}
+	return s.run()
+}
+
+func (s *scanner) run() ([]token, bool) {
+	src := s.src
 	i, nl := 0, false
 	if strings.HasPrefix(src, "#!") {
 		for i < len(src) && src[i] != '\n' {
@@ -328,6 +335,7 @@ func (s *scanner) template(start, j int, head bool) (token, bool) {
 			}
 		}
 	}
+	s.openTemplate = true
 	return token{}, false
 }
 

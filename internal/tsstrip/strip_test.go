@@ -135,3 +135,32 @@ func TestCheckBody(t *testing.T) {
 		}
 	}
 }
+
+func TestProgram(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"bare body", "const a = 1\nreturn a", "const a = 1\nreturn a"},
+		{"fence with prose", "Here is the code:\n```ts\nconst a: number = 1\nreturn a\n```\nIt returns 1.", "\n\nconst a         = 1\nreturn a\n"},
+		{"fence without language", "```\nreturn 1\n```", "\nreturn 1\n"},
+		{"tilde fence", "~~~javascript\nreturn 1\n~~~", "\nreturn 1\n"},
+		{"python fence is not code", "```python\nprint(1)\n```\n```js\nreturn 1\n```", "\n\n\n\nreturn 1\n"},
+		{"fence inside a template literal is code", "const md = `\n```js\nx\n```\n`\nreturn md", "const md = `\n```js\nx\n```\n`\nreturn md"},
+		{"async arrow", "async () => {\n  const x = await f()\n  return x\n}", "             \n  const x = await f()\n  return x\n "},
+		{"async arrow with a return type", "async (): Promise<number> => {\n  return 1\n};", "                              \n  return 1\n  "},
+		{"async arrow with an expression body", "async () => f(1)", "return      f(1)"},
+		{"called arrow", "(async () => {\n  return 1\n})();", "              \n  return 1\n     "},
+		{"async main", "async function main() {\n  return 1\n}", "                       \n  return 1\n "},
+		{"async main then a call", "async function main() {\n  return 1\n}\nawait main();", "                       \n  return 1\n \n             "},
+		{"main followed by other code stays", "async function main() { return 1 }\nconst x = await main()\nreturn x", "async function main() { return 1 }\nconst x = await main()\nreturn x"},
+		{"arrow with parameters stays", "async (x) => { return x }", "async (x) => { return x }"},
+		{"two arrows stay", "async () => 1, async () => 2", "async () => 1, async () => 2"},
+	} {
+		got, err := Program(tc.in)
+		if err != nil {
+			t.Errorf("%s: error %v", tc.name, err)
+			continue
+		}
+		if got != tc.want {
+			t.Errorf("%s:\n got %q\nwant %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,215 @@
+package tsstrip
+
+import "strings"
+
+// Program prepares a model's program for the sandbox: the first fenced
+// block is taken out of the prose around it, TypeScript is erased, and a
+// whole-program function is unwrapped so that its body is the program.
+// Every step keeps lines and columns where the model wrote them.
+func Program(src string) (string, *Error) {
+	src = Unfence(src)
+	out, err := Strip(src)
+	if err != nil {
+		return "", err
+	}
+	return UnwrapMain(out), nil
+}
+
+// fenceLangs are the info strings of a fence whose block is taken as code.
+var fenceLangs = map[string]bool{
+	"": true, "js": true, "javascript": true, "ts": true, "typescript": true, "mjs": true, "jsx": true, "tsx": true,
+}
+
+// Unfence returns the code of the first markdown fence (``` or ~~~, with
+// no language or a JavaScript or TypeScript one) when src has one: the
+// lines before it become empty, so line numbers still count from the top
+// of what the model wrote, and everything after the closing fence is
+// dropped. A fence line inside a template literal of the code is code.
+func Unfence(src string) string {
+	if !strings.Contains(src, "```") && !strings.Contains(src, "~~~") {
+		return src
+	}
+	lines := strings.SplitAfter(src, "\n")
+	open, marker, other, seen := -1, "", "", false
+	off := 0
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		for _, mk := range []string{"```", "~~~"} {
+			if !strings.HasPrefix(t, mk) {
+				continue
+			}
+			info := strings.TrimLeft(t, mk[:1])
+			switch {
+			case other != "":
+				if other == mk && info == "" {
+					other = "" // the end of another language's block
+				}
+			case fenceLangs[lang(info)]:
+				if !seen && inTemplate(src[:off]) {
+					return src // the code writes markdown itself
+				}
+				open, marker = i, mk
+			default:
+				other = mk
+			}
+			seen = true
+			break
+		}
+		if open >= 0 {
+			break
+		}
+		off += len(l)
+	}
+	if open < 0 {
+		return src
+	}
+	var b strings.Builder
+	for range open + 1 {
+		b.WriteByte('\n')
+	}
+	for _, l := range lines[open+1:] {
+		if strings.HasPrefix(strings.TrimSpace(l), marker) && strings.Trim(strings.TrimSpace(l), marker[:1]) == "" {
+			break
+		}
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
+// lang is a fence's language: the first word of its info string.
+func lang(info string) string {
+	if f := strings.Fields(info); len(f) > 0 {
+		return strings.ToLower(f[0])
+	}
+	return ""
+}
+
+// inTemplate says whether src ends inside a template literal: a fence
+// line after it is part of the code's string.
+func inTemplate(src string) bool {
+	s := &scanner{src: src}
+	s.run()
+	return s.openTemplate
+}
+
+// UnwrapMain makes a program that is one function with no parameters into
+// that function's body, so what it returns is the result:
+//
+//	async () => { ... }            async () => expr
+//	(async () => { ... })()        async function main() { ... }  [main() | await main()]
+//
+// The function's head and tail become spaces (an expression body gets
+// 'return' in place of its head), so positions do not move. Anything else
+// comes back unchanged.
+func UnwrapMain(src string) string {
+	toks, ok := scan(src)
+	if !ok || len(toks) < 5 {
+		return src
+	}
+	m, bad := match(toks)
+	if bad >= 0 {
+		return src
+	}
+	s := &stripper{src: src, toks: toks, m: m}
+	n := len(toks)
+	if s.is(n-1, ";") {
+		n--
+	}
+	i, end := 0, n // the function is toks[i:end]
+	iife := false
+	if s.is(0, "(") && m[0]+3 == n && s.is(m[0]+1, "(") && s.is(m[0]+2, ")") {
+		i, end, iife = 1, m[0], true
+	}
+	head := i
+	if s.is(i, "async") {
+		i++
+	}
+	name := ""
+	arrow := false
+	switch {
+	case s.is(i, "function"):
+		i++
+		if s.tok(i).k == tName {
+			name = s.tok(i).v
+			i++
+		}
+		if !s.is(i, "(") || !s.is(i+1, ")") || !s.is(i+2, "{") {
+			return src
+		}
+		i += 2
+	case s.is(i, "(") && s.is(i+1, ")") && s.is(i+2, "=>"):
+		i += 3
+		arrow = true
+	default:
+		return src
+	}
+	if !s.is(i, "{") {
+		// An arrow with an expression body: 'return' replaces its head.
+		if !arrow || s.tok(i).nl || iife && end != n-3 {
+			return src
+		}
+		if !iife && s.hasTopLevel(i, end) {
+			return src
+		}
+		start := head
+		if iife {
+			start = 0
+			s.blank(end, len(toks))
+		}
+		p := toks[start].s
+		if h := src[p:toks[i].s]; len(h) < len("return ") || strings.ContainsAny(h, "\n\r") {
+			return src
+		}
+		s.blank(start, i)
+		out := s.output()
+		return out[:p] + "return" + out[p+len("return"):]
+	}
+	body := m[i]
+	rest := body + 1
+	if !iife {
+		// Only a call of the named function may follow.
+		switch {
+		case rest == end:
+		case name != "" && s.isCall(rest, end, name):
+		default:
+			return src
+		}
+	}
+	s.blank(0, i+1)
+	s.blank(body, len(toks))
+	return s.output()
+}
+
+// isCall says whether toks[i:end] is `name()`, `await name()` or `return
+// [await] name()`, with an optional ';'.
+func (s *stripper) isCall(i, end int, name string) bool {
+	if s.is(i, "return") {
+		i++
+	}
+	if s.is(i, "await") {
+		i++
+	}
+	if !s.is(i, name) || !s.is(i+1, "(") || !s.is(i+2, ")") {
+		return false
+	}
+	i += 3
+	if i < end && s.is(i, ";") {
+		i++
+	}
+	return i == end
+}
+
+// hasTopLevel says whether a ',' or ';' at the top level of toks[i:end]
+// ends the arrow's expression body before the program does.
+func (s *stripper) hasTopLevel(i, end int) bool {
+	for ; i < end; i++ {
+		if s.m[i] > i {
+			i = s.m[i]
+			continue
+		}
+		if s.is(i, ",") || s.is(i, ";") {
+			return true
+		}
+	}
+	return false
+}
