@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/interopio/code-mode/internal/tsstrip"
 	"github.com/interopio/code-mode/sandbox"
 )
 
@@ -97,6 +98,11 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, callCont
 		return invalidInputResult(&argsError{"executeCode: code: required; expected a non-empty string of JavaScript or TypeScript (the body of an async function)"}), nil
 	}
 	start := time.Now()
+	code, perr := tsstrip.Program(in.Code)
+	if perr != nil {
+		return &ExecuteResult{Logs: []LogEntry{}, ToolCalls: []ToolCallRecord{}, DurationMs: ms(time.Since(start)),
+			Error: &RunError{Name: "SyntaxError", Code: string(sandbox.CodeSyntax), Message: perr.Message, Line: perr.Line, Column: perr.Column}}, nil
+	}
 	r := &runState{s: s, callContext: callContext, entries: map[string]*toolEntry{}}
 	visible := s.cm.visible(s.own)
 	names := make([]string, len(visible))
@@ -106,11 +112,13 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, callCont
 	}
 	r.visible = visible
 	res, err := s.cm.engine.Run(ctx, sandbox.Program{
-		Code:    in.Code,
+		Code:    code,
 		Prelude: preludeJS,
 		Timeout: s.cm.cfg.Timeout,
 		Funcs: map[string]sandbox.Func{
-			"__cm_call":   {Async: r.call},
+			"__cm_call":   {Async: r.call, Label: callLabel},
+			"__cm_timer":  {Async: r.timers.sleep, Detached: true},
+			"__cm_clear":  {Sync: r.timers.clear},
 			"__cm_search": {Async: r.search},
 			"__cm_log":    {Sync: r.log},
 			"__cm_src":    {Sync: func(args []json.RawMessage) (json.RawMessage, error) { return r.source(names, args) }},
@@ -132,6 +140,8 @@ type runState struct {
 	visible     []*toolEntry
 	entries     map[string]*toolEntry
 
+	timers timers
+
 	mu        sync.Mutex
 	logs      []LogEntry
 	logChars  int
@@ -152,6 +162,9 @@ func (r *runState) source(names []string, args []json.RawMessage) (json.RawMessa
 		return json.Marshal(strings.Replace(toolsJS, "/*NAMES*/[]", string(namesJSON), 1))
 	case "console":
 		return json.Marshal(consoleJS)
+	}
+	if src, ok := builtinSource(key); ok {
+		return json.Marshal(src)
 	}
 	return nil, errors.New("unknown source")
 }

@@ -47,8 +47,9 @@ func TestEscapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct{ name, code, want string }{
-		{"no host globals", `return [typeof process, typeof require, typeof fetch, typeof XMLHttpRequest, typeof setTimeout, typeof window, typeof document, typeof WebAssembly, typeof __cm_call, typeof __cm_log, typeof __cm_search]`,
-			`["undefined","undefined","undefined","undefined","undefined","undefined","undefined","undefined","undefined","undefined","undefined"]`},
+		{"no host globals", `return [typeof process, typeof window, typeof document, typeof WebAssembly, typeof __cm_call, typeof __cm_log, typeof __cm_search, typeof __cm_timer, typeof __cm_clear,
+			...["require", "fetch", "XMLHttpRequest"].map((k) => { try { globalThis[k]("x"); return "reached" } catch (e) { return e.message.includes("is not available in this sandbox") } })]`,
+			`["undefined","undefined","undefined","undefined","undefined","undefined","undefined","undefined","undefined",true,true,true]`},
 		{"Function constructor reaches only the sandbox global", `const g = Function("return this")(); return [typeof g.process, typeof g.tools, Object.getOwnPropertyNames(g).filter(n => n.startsWith("__")).length]`,
 			`["undefined","object",0]`},
 		{"async constructor", `return typeof (await (async () => {}).constructor("return typeof process")())`, `"string"`},

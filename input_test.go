@@ -1,0 +1,144 @@
+package codemode
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// inputCase is one program and what its run must give: the exact JSON
+// result, or an error (code, name, a part of the message, and a position
+// when line is set), and a log entry containing log when set.
+type inputCase struct {
+	name, code string
+	want       string
+	errCode    string
+	errName    string
+	errMsg     string
+	line, col  int
+	log        string
+}
+
+func runInputCases(t *testing.T, cases []inputCase) {
+	t.Helper()
+	cm := newTestCodeMode(t, Config{Timeout: 5 * time.Second})
+	s, _ := cm.NewSession()
+	for _, tc := range cases {
+		res := exec(t, s, tc.code, nil)
+		if tc.errCode != "" {
+			e := res.Error
+			if res.OK || e == nil {
+				t.Errorf("%s: ok with %s, want %s error", tc.name, res.Result, tc.errCode)
+				continue
+			}
+			if e.Code != tc.errCode || e.Name != tc.errName || !strings.Contains(e.Message, tc.errMsg) {
+				t.Errorf("%s: got %s %s %q, want %s %s ~%q", tc.name, e.Code, e.Name, e.Message, tc.errCode, tc.errName, tc.errMsg)
+			}
+			if tc.line != 0 && (e.Line != tc.line || e.Column != tc.col) {
+				t.Errorf("%s: at %d:%d, want %d:%d", tc.name, e.Line, e.Column, tc.line, tc.col)
+			}
+		} else if !res.OK || string(res.Result) != tc.want {
+			t.Errorf("%s: got ok=%v %s %+v, want %s", tc.name, res.OK, res.Result, res.Error, tc.want)
+		}
+		if tc.log != "" {
+			found := false
+			for _, l := range res.Logs {
+				found = found || strings.Contains(l.Message, tc.log)
+			}
+			if !found {
+				t.Errorf("%s: no log entry ~%q in %+v", tc.name, tc.log, res.Logs)
+			}
+		}
+	}
+}
+
+// TestTypeScriptInput: erasable TypeScript runs as written, errors keep the
+// model's positions, and what cannot be erased is a SYNTAX error saying so.
+func TestTypeScriptInput(t *testing.T) {
+	runInputCases(t, []inputCase{
+		{name: "annotations", code: "const x: number = 1; return x", want: "1"},
+		{name: "interface, type, as, generics", code: "interface O { id: string; total: number }\ntype L = O[];\nconst r = await tools.orders.search({ status: 'open' }) as { input: { status: string } };\nconst m = new Map<string, number>();\nm.set(r.input.status, 2);\nfunction sum<T extends O>(xs: T[]): number { return xs.reduce((a: number, o: T) => a + o.total, 0) }\nreturn [m.get('open')!, sum([{ id: 'a', total: 3 }] satisfies L)]", want: "[2,3]"},
+		{name: "runtime error position after erased types", code: "const a: Array<{ id: string }> = [];\nconst b: string = (a[0] as any).id", errCode: "RUNTIME", errName: "TypeError", errMsg: "cannot read property", line: 2, col: 32},
+		{name: "syntax error position after erased types", code: "type T = { a: number };\nconst x: T = { a: 1 };\nreturn x.a +", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "unexpected end of input", line: 3, col: 13},
+		{name: "enum", code: "enum Color { Red, Green }\nreturn Color.Red", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "enum is not supported", line: 1, col: 1},
+		{name: "namespace with values", code: "namespace N { export const a = 1 }", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "namespace with values is not supported"},
+		{name: "parameter properties", code: "class A { constructor(public x: number) {} }\nreturn new A(1).x", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "parameter properties", line: 1, col: 23},
+	})
+}
+
+// TestProgramWrapper: fences, whole-program functions, the function-body
+// wrapper, and what the sandbox does not have.
+func TestProgramWrapper(t *testing.T) {
+	runInputCases(t, []inputCase{
+		{name: "bare body", code: "const a = 2\nreturn a * 3", want: "6"},
+		{name: "last expression", code: "const a = 2\na * 3", want: "6"},
+		{name: "ts fence with prose", code: "Here is the program:\n\n```ts\nconst n: number = 4\nreturn n\n```\n\nIt returns four.", want: "4"},
+		{name: "fence positions count from the top", code: "Here:\n```js\nconst a = 1\nnull.x\n```", errCode: "RUNTIME", errName: "TypeError", errMsg: "of null", line: 4, col: 5},
+		{name: "typescript fence", code: "```typescript\nreturn 'ts' as string\n```", want: `"ts"`},
+		{name: "plain fence", code: "```\nreturn 1\n```", want: "1"},
+		{name: "async arrow program", code: "async () => {\n  const r = await tools.orders.get({ id: 7 })\n  return r.input.id\n}", want: "7"},
+		{name: "async arrow with types", code: "async (): Promise<number> => {\n  return 5 as number\n}", want: "5"},
+		{name: "async main", code: "async function main() {\n  return 'main'\n}", want: `"main"`},
+		{name: "async main and its call", code: "async function main(): Promise<string> {\n  return 'called'\n}\nmain();", want: `"called"`},
+		{name: "called async arrow", code: "(async () => {\n  return 9\n})()", want: "9"},
+		{name: "wrapper cannot be closed", code: "return 1\n})(); (async () => {", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "closes nothing", line: 2, col: 1},
+		{name: "syntax error at the end names no wrapper", code: "const a = [1, 2];\nreturn a.map((x) => x * 2", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "unexpected end of input", line: 2, col: 26},
+		{name: "import", code: "import fs from 'fs'\nreturn 1", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "use the tools you are given", line: 1, col: 1},
+		{name: "dynamic import", code: "const m = await import('x')", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "import() is not available"},
+		{name: "require", code: "const fs = require('fs')", errCode: "RUNTIME", errName: "ReferenceError", errMsg: "require is not available in this sandbox: it has no network and no modules; use the tools"},
+		{name: "fetch", code: "await fetch('https://example.com')", errCode: "RUNTIME", errName: "ReferenceError", errMsg: "fetch is not available"},
+		{name: "XMLHttpRequest", code: "new XMLHttpRequest()", errCode: "RUNTIME", errName: "ReferenceError", errMsg: "XMLHttpRequest is not available"},
+		{name: "unawaited rejection names the tool", code: "tools.util.fail({});\nawait new Promise((r) => setTimeout(r, 50));\nreturn 1", want: "1", log: "not awaited: tool util.fail: backend unavailable"},
+	})
+}
+
+// TestTimers: timers run on a host timer, in order, can be cleared, and
+// never outlive the run.
+func TestTimers(t *testing.T) {
+	runInputCases(t, []inputCase{
+		{name: "setTimeout", code: "const out = [];\nsetTimeout(() => out.push('b'), 20);\nsetTimeout(() => out.push('a'), 5);\nawait new Promise((r) => setTimeout(r, 40));\nreturn out", want: `["a","b"]`},
+		{name: "arguments", code: "return await new Promise((r) => setTimeout((a, b) => r(a + b), 1, 2, 3))", want: "5"},
+		{name: "clearTimeout", code: "const out = [];\nconst id = setTimeout(() => out.push('x'), 5);\nclearTimeout(id);\nawait new Promise((r) => setTimeout(r, 20));\nreturn out", want: `[]`},
+		{name: "setInterval polls until done", code: "let n = 0;\nawait new Promise((done) => { const id = setInterval(() => { if (++n === 3) { clearInterval(id); done(); } }, 2) });\nreturn n", want: "3"},
+		{name: "a throwing callback is logged", code: "setTimeout(() => { throw new Error('boom') }, 1);\nawait new Promise((r) => setTimeout(r, 10));\nreturn 'went on'", want: `"went on"`, log: "uncaught in a setTimeout callback: Error: boom"},
+		{name: "pending timers are dropped", code: "setTimeout(() => {}, 60000);\nreturn 'done'", want: `"done"`},
+		{name: "a string callback", code: "setTimeout('alert(1)', 1)", errCode: "RUNTIME", errName: "TypeError", errMsg: "the callback must be a function"},
+	})
+	cm := newTestCodeMode(t, Config{Timeout: 300 * time.Millisecond})
+	s2, _ := cm.NewSession()
+	res := exec(t, s2, "await new Promise((r) => setTimeout(r, 60000))", nil)
+	if res.OK || res.Error.Code != "TIMEOUT" {
+		t.Errorf("a timer past the run's timeout: got %+v %s, want TIMEOUT", res.Error, res.Result)
+	}
+	for _, l := range res.Logs {
+		if strings.Contains(l.Message, "pending") {
+			t.Errorf("a timer is reported as a pending call: %q", l.Message)
+		}
+	}
+}
+
+// TestBuiltins: the web built-ins models reach for.
+func TestBuiltins(t *testing.T) {
+	runInputCases(t, []inputCase{
+		{name: "URL parts", code: "const u = new URL('HTTPS://User:pw@Example.COM:443/a/./b/../c?x=1&y=a+b#frag');\nreturn [u.href, u.protocol, u.username, u.host, u.hostname, u.port, u.pathname, u.search, u.hash, u.origin, u.searchParams.get('y')]",
+			want: `["https://User:pw@example.com/a/c?x=1&y=a+b#frag","https:","User","example.com","example.com","","/a/c","?x=1&y=a+b","#frag","https://example.com","a b"]`},
+		{name: "URL relative", code: "const b = 'https://api.example.com/v1/items/';\nreturn [new URL('42', b).href, new URL('../users?q=1', b).href, new URL('/root', b).href, new URL('//cdn.example.com/x', b).href, new URL('?p=2', b).href]",
+			want: `["https://api.example.com/v1/items/42","https://api.example.com/v1/users?q=1","https://api.example.com/root","https://cdn.example.com/x","https://api.example.com/v1/items/?p=2"]`},
+		{name: "URL searchParams are live", code: "const u = new URL('https://e.com/s?a=1');\nu.searchParams.set('q', 'a b&c');\nu.searchParams.append('a', '2');\nu.hash = 'top';\nreturn [u.href, u.searchParams.getAll('a'), String(u), JSON.stringify({ u })]",
+			want: `["https://e.com/s?a=1&q=a+b%26c&a=2#top",["1","2"],"https://e.com/s?a=1&q=a+b%26c&a=2#top","{\"u\":\"https://e.com/s?a=1&q=a+b%26c&a=2#top\"}"]`},
+		{name: "URL encodes", code: "return new URL('https://e.com/a b/é?q=ü v#ö').href", want: `"https://e.com/a%20b/%C3%A9?q=%C3%BC%20v#%C3%B6"`},
+		{name: "invalid URL", code: "new URL('not a url')", errCode: "RUNTIME", errName: "TypeError", errMsg: "Invalid URL"},
+		{name: "URL.canParse", code: "return [URL.canParse('https://x.y'), URL.canParse('x'), URL.canParse('x', 'https://a.b/')]", want: "[true,false,true]"},
+		{name: "URLSearchParams", code: "const p = new URLSearchParams({ q: 'a&b', n: 1 });\np.append('t', 'x y');\nconst q = new URLSearchParams('?b=2&a=1&b=3');\nq.sort();\nreturn [p.toString(), q.toString(), [...q.keys()], q.has('a'), q.size, Object.fromEntries(new URLSearchParams([['k', 'v']]))]",
+			want: `["q=a%26b&n=1&t=x+y","a=1&b=2&b=3",["a","b","b"],true,3,{"k":"v"}]`},
+		{name: "TextEncoder and TextDecoder", code: "const b = new TextEncoder().encode('é€😀');\nreturn [Array.from(b), new TextDecoder().decode(b), new TextDecoder().decode(new Uint8Array([0xff, 0x41]))]",
+			want: `[[195,169,226,130,172,240,159,152,128],"é€😀","�A"]`},
+		{name: "TextDecoder stream and fatal", code: "const d = new TextDecoder();\nconst s = d.decode(new Uint8Array([0xe2, 0x82]), { stream: true }) + d.decode(new Uint8Array([0xac]));\nlet fatal = '';\ntry { new TextDecoder('utf-8', { fatal: true }).decode(new Uint8Array([0xc0])) } catch (e) { fatal = e.name }\nreturn [s, fatal]", want: `["€","TypeError"]`},
+		{name: "atob and btoa", code: "return [btoa('hello'), atob('aGVsbG8='), atob(' aGk '), btoa(String.fromCharCode(255, 0))]", want: `["aGVsbG8=","hello","hi","/wA="]`},
+		{name: "btoa outside Latin1", code: "btoa('€')", errCode: "RUNTIME", errName: "InvalidCharacterError", errMsg: "outside of Latin1"},
+		{name: "structuredClone", code: "const a = { d: new Date(0), m: new Map([[1, { x: 1 }]]), s: new Set([1]), arr: [1, [2]] };\na.self = a;\nconst c = structuredClone(a);\nreturn [c !== a, c.self === c, c.d instanceof Date && c.d.getTime(), c.m.get(1).x, c.m.get(1) !== a.m.get(1), [...c.s], c.arr]",
+			want: `[true,true,0,1,true,[1],[1,[2]]]`},
+		{name: "structuredClone refuses functions", code: "structuredClone({ f() {} })", errCode: "RUNTIME", errName: "DataCloneError", errMsg: "could not be cloned"},
+		{name: "built-ins are ordinary globals", code: "return [typeof URL, typeof TextEncoder, typeof atob, typeof structuredClone, typeof setTimeout, 'URL' in globalThis]", want: `["function","function","function","function","function",true]`},
+	})
+}
