@@ -1,4 +1,4 @@
-// Driver of `make bench` (scripts/bench.sh): runs the workloads of
+// Driver of `make bench`: runs the workloads of
 // bench/workloads.json on our engine under GOOS=js (build/bench-engine.wasm,
 // in Node through Go's wasm_exec_node.js) and on quickjs-emscripten's own JS
 // host (bench/baseline.mjs), sequentially on this machine in this run, and

@@ -18,6 +18,16 @@
 //     when the Go function panics or returns an error.
 //   - ToJSON, FromJSON, NewError and the Error type: value and error
 //     conversion.
+//   - What the layers above need to handle page-supplied values without
+//     importing syscall/js themselves (values.go, funcs.go, abort.go):
+//     the Value and Type aliases; Get, Call, Elements, Keys, IsArray,
+//     IsWasmModule, Bytes and Describe, which read and call page objects
+//     without letting a throwing getter, proxy trap or function unwind
+//     through Go (js.Value's own Get, Call, Length, Index and InstanceOf
+//     can end the program there); Funcs, the panic-safe functions of one
+//     object released together by its dispose; and the adapters between
+//     context.Context and AbortSignal (SignalFor, OnAbort) and
+//     AwaitContext.
 //
 // # Throwing without eval
 //

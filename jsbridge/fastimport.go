@@ -16,7 +16,7 @@ import (
 // about 6 µs per call; a call into a //go:wasmexport function from
 // WebAssembly costs tens of nanoseconds. When the loader makes this Go
 // program's own instance exports available as the global __goExports (see
-// web/src/index.mjs and scripts/go_js_wasm_exec), each host import is the
+// web/src/index.mjs and scripts/wasmexec/go_js_wasm_exec), each host import is the
 // export of a small trampoline module, generated below, that calls Go's
 // jsbridge_import export directly: WebAssembly to WebAssembly to Go, with
 // no JavaScript and no BigInt. Without __goExports (a plain

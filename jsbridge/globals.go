@@ -27,6 +27,12 @@ var (
 	jsonObj       = global.Get("JSON")
 	funcProtoBind = global.Get("Function").Get("prototype").Get("bind")
 	webAssembly   = global.Get("WebAssembly")
+
+	arrayIsArray    = arrayCtor.Get("isArray")
+	wasmModuleCtor  = webAssembly.Get("Module")
+	abortController = global.Get("AbortController")
+	objectKeys      = objectCtor.Get("keys")
+	hasInstance     = reflectGet.Invoke(global.Get("Function").Get("prototype"), symbolFn.Get("hasInstance"))
 )
 
 // nullObject returns a new object without a prototype, so that nothing a

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"syscall/js"
 	"time"
 
 	codemode "github.com/interopio/code-mode"
@@ -25,27 +24,12 @@ func (e *typeError) ErrorName() string { return "TypeError" }
 func typeErrorf(format string, a ...any) error { return &typeError{fmt.Sprintf(format, a...)} }
 
 // describe names a JS value's type for error messages.
-func describe(v js.Value) string {
-	switch v.Type() {
-	case js.TypeNull:
-		return "null"
-	case js.TypeString:
-		return fmt.Sprintf("the string %q", v.String())
-	case js.TypeNumber:
-		return fmt.Sprintf("the number %v", v.Float())
-	case js.TypeObject:
-		if js.Global().Get("Array").Call("isArray", v).Bool() {
-			return "an array"
-		}
-		return "an object"
-	}
-	return v.Type().String()
-}
+func describe(v Value) string { return jsbridge.Describe(v) }
 
 // optFunc reads an optional function field.
-func optFunc(obj js.Value, field, path string) (js.Value, error) {
+func optFunc(obj Value, field, path string) (Value, error) {
 	v := get(obj, field)
-	if v.IsUndefined() || v.Type() == js.TypeFunction {
+	if v.IsUndefined() || v.Type() == jsbridge.TypeFunction {
 		return v, nil
 	}
 	return v, typeErrorf("%s: expected a function, got %s", path, describe(v))
@@ -53,13 +37,13 @@ func optFunc(obj js.Value, field, path string) (js.Value, error) {
 
 // optPositive reads an optional positive number field. Only the type is
 // checked here; the bounds are codemode's (see jsConfigError).
-func optPositive(obj js.Value, field, path string, integer bool) (float64, error) {
+func optPositive(obj Value, field, path string, integer bool) (float64, error) {
 	v := get(obj, field)
 	if v.IsUndefined() {
 		return 0, nil
 	}
 	f := v.Float
-	if v.Type() != js.TypeNumber || math.IsNaN(f()) || math.IsInf(f(), 0) || f() <= 0 || (integer && (f() != math.Trunc(f()) || f() > 1<<53)) {
+	if v.Type() != jsbridge.TypeNumber || math.IsNaN(f()) || math.IsInf(f(), 0) || f() <= 0 || (integer && (f() != math.Trunc(f()) || f() > 1<<53)) {
 		kind := "a positive number"
 		if integer {
 			kind = "a positive integer"
@@ -92,14 +76,10 @@ var (
 )
 
 // checkKeys rejects own enumerable keys of obj that are not in valid.
-func checkKeys(obj js.Value, path string, valid []string, hints map[string]string) error {
-	list, err := call(js.Global().Get("Object").Get("keys"), obj)
+func checkKeys(obj Value, path string, valid []string, hints map[string]string) error {
+	names, err := jsbridge.Keys(obj)
 	if err != nil {
 		return typeErrorf("%s: cannot list its keys: %v", path, plain(err))
-	}
-	names := make([]string, list.Length())
-	for i := range names {
-		names[i] = list.Index(i).String()
 	}
 	if err := keys.UnknownHint(path, names, valid, hints); err != nil {
 		return &typeError{err.Error()}
@@ -131,15 +111,15 @@ func jsConfigError(err error) error {
 
 // parseConfig checks an IoCodeMode.Config and turns it into a
 // codemode.Config. Errors name the JavaScript field.
-func parseConfig(c js.Value, f *factory) (codemode.Config, error) {
+func parseConfig(c Value, f *factory) (codemode.Config, error) {
 	var cfg codemode.Config
-	if c.Type() != js.TypeObject {
+	if c.Type() != jsbridge.TypeObject {
 		return cfg, typeErrorf("config: expected an object, got %s", describe(c))
 	}
 	if err := checkKeys(c, "config", configKeys, configHints); err != nil {
 		return cfg, err
 	}
-	if loc := get(c, "wasmLocation"); loc.Type() != js.TypeString || loc.String() == "" {
+	if loc := get(c, "wasmLocation"); loc.Type() != jsbridge.TypeString || loc.String() == "" {
 		return cfg, typeErrorf("config.wasmLocation: expected a non-empty string (URL or path of emscripten-module.wasm), got %s", describe(loc))
 	}
 	timeout, err := optPositive(c, "timeout", "config.timeout", false)
@@ -163,7 +143,7 @@ func parseConfig(c js.Value, f *factory) (codemode.Config, error) {
 		return cfg, err
 	}
 	cfg.MaxResultChars = int(chars)
-	if w := get(c, "worker"); !w.IsUndefined() && w.Type() != js.TypeBoolean {
+	if w := get(c, "worker"); !w.IsUndefined() && w.Type() != jsbridge.TypeBoolean {
 		return cfg, typeErrorf("config.worker: expected a boolean, got %s", describe(w))
 	}
 	if _, err := optFunc(c, "onEvent", "config.onEvent"); err != nil {
@@ -176,8 +156,8 @@ func parseConfig(c js.Value, f *factory) (codemode.Config, error) {
 	}
 	if !overwrite.IsUndefined() {
 		cfg.OverwriteSystemInstruction = func(cur string) string {
-			v, err := call(overwrite, cur)
-			if err != nil || v.Type() != js.TypeString {
+			v, err := jsbridge.Call(overwrite, cur)
+			if err != nil || v.Type() != jsbridge.TypeString {
 				return cur // a broken hook must not leave the model without instructions
 			}
 			return v.String()
@@ -189,12 +169,12 @@ func parseConfig(c js.Value, f *factory) (codemode.Config, error) {
 	}
 	if !filter.IsUndefined() {
 		cfg.ToolFilter = func(t codemode.ToolInfo) bool {
-			v, err := call(filter, t.Source)
+			v, err := jsbridge.Call(filter, t.Source)
 			return err == nil && v.Truthy() // a filter that throws hides the tool
 		}
 	}
 	if ic := get(c, "interceptors"); !ic.IsUndefined() {
-		if ic.Type() != js.TypeObject {
+		if ic.Type() != jsbridge.TypeObject {
 			return cfg, typeErrorf("config.interceptors: expected an object, got %s", describe(ic))
 		}
 		if err := checkKeys(ic, "config.interceptors", interceptorKeys, nil); err != nil {
@@ -220,37 +200,32 @@ func parseConfig(c js.Value, f *factory) (codemode.Config, error) {
 	return cfg, nil
 }
 
-// call invokes a JS function, turning a throw into an error.
-func call(fn js.Value, args ...any) (v js.Value, err error) {
-	defer jsbridge.Recover(&err)
-	return fn.Invoke(args...), nil
-}
-
 // intercept asks onToolCall about one call. Anything but a well-formed
 // decision denies the call (fail closed).
-func intercept(ctx context.Context, on js.Value, tc codemode.ToolCall) (codemode.Decision, error) {
+func intercept(ctx context.Context, on Value, tc codemode.ToolCall) (codemode.Decision, error) {
 	input, err := jsbridge.FromJSON(tc.Input)
 	if err != nil {
 		return codemode.Decision{}, err
 	}
-	arg := js.Global().Get("Object").New()
+	arg := jsbridge.NewObject()
 	arg.Set("tool", tc.Tool.Source)
 	arg.Set("input", input)
 	arg.Set("callContext", jsValue(tc.CallContext))
-	ret, err := call(on, arg)
+	ret, err := jsbridge.Call(on, arg)
 	if err != nil {
 		return codemode.Decision{}, fmt.Errorf("onToolCall threw: %w", plain(err))
 	}
-	d, err := awaitCtx(ctx, ret)
+	d, err := jsbridge.AwaitContext(ctx, ret)
 	if err != nil {
 		return codemode.Decision{}, fmt.Errorf("onToolCall rejected: %w", plain(err))
 	}
-	if d.Type() != js.TypeObject || get(d, "allowed").Type() != js.TypeBoolean {
+	allowed := get(d, "allowed") // read once: a getter may answer differently twice
+	if d.Type() != jsbridge.TypeObject || allowed.Type() != jsbridge.TypeBoolean {
 		return codemode.Decision{}, fmt.Errorf("onToolCall returned %s; expected {allowed: true, input?} or {allowed: false, reason}", describe(d))
 	}
-	if !get(d, "allowed").Bool() {
+	if !allowed.Bool() {
 		reason := "denied by onToolCall"
-		if r := get(d, "reason"); r.Type() == js.TypeString && r.String() != "" {
+		if r := get(d, "reason"); r.Type() == jsbridge.TypeString && r.String() != "" {
 			reason = r.String()
 		}
 		return codemode.Decision{Allowed: false, Reason: reason}, nil
@@ -264,30 +239,6 @@ func intercept(ctx context.Context, on js.Value, tc codemode.ToolCall) (codemode
 		dec.Input = raw
 	}
 	return dec, nil
-}
-
-// awaitCtx awaits a value or promise. It waits on the calling goroutine
-// (the sandbox runs every host call on its own): a promise that never
-// settles keeps that goroutine, but not the run, which ends at its deadline
-// and aborts the tool's signal; ctx only cuts short what has not started.
-func awaitCtx(ctx context.Context, p js.Value) (js.Value, error) {
-	if !isThenable(p) {
-		return p, nil // a sync tool or interceptor: no promise to wait for
-	}
-	if err := ctx.Err(); err != nil {
-		return js.Undefined(), err
-	}
-	return jsbridge.Await(p)
-}
-
-// isThenable reports whether v has a then method, reading it safely.
-func isThenable(v js.Value) bool {
-	t := v.Type()
-	if t != js.TypeObject && t != js.TypeFunction {
-		return false
-	}
-	then, err := jsbridge.Get(v, "then")
-	return err != nil || then.Type() == js.TypeFunction // a throwing getter: let Await report it
 }
 
 // plainError keeps a JavaScript error's message alone, as the model should
@@ -305,17 +256,17 @@ func plain(err error) error {
 }
 
 // jsValue returns the JS value stored in an opaque context, or undefined.
-func jsValue(v any) js.Value {
-	if jv, ok := v.(js.Value); ok {
+func jsValue(v any) Value {
+	if jv, ok := v.(Value); ok {
 		return jv
 	}
-	return js.Undefined()
+	return jsbridge.Undefined()
 }
 
 // get reads a field of a page-supplied object. A throwing getter or proxy
 // panics with an error naming the field, which the entry point's recover
 // turns into a rejection.
-func get(v js.Value, key string) js.Value {
+func get(v Value, key string) Value {
 	val, err := jsbridge.Get(v, key)
 	if err != nil {
 		panic(typeErrorf("reading %q threw: %v", key, plain(err)))

@@ -4,7 +4,6 @@ package main
 
 import (
 	"fmt"
-	"syscall/js"
 
 	"github.com/interopio/code-mode/jsbridge"
 	"github.com/interopio/code-mode/sandbox/wasmhost"
@@ -17,15 +16,23 @@ func newBackend() wasmhost.Backend { return jsbridge.Backend() }
 
 // readFileSync reads a file with Node's fs.readFileSync (wasm_exec_node.js
 // makes fs a global), in one call, as quickjs-emscripten's glue does.
-func readFileSync(path string) (b []byte, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("read %s: %v", path, r)
-		}
-	}()
-	buf := js.Global().Get("fs").Call("readFileSync", path)
-	b = make([]byte, buf.Length())
-	js.CopyBytesToGo(b, buf)
+func readFileSync(path string) ([]byte, error) {
+	fs, err := jsbridge.Get(jsbridge.Global(), "fs")
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %v", path, err)
+	}
+	read, err := jsbridge.Get(fs, "readFileSync")
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %v", path, err)
+	}
+	buf, err := jsbridge.Call(read, path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %v", path, err)
+	}
+	b, err := jsbridge.Bytes(buf)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %v", path, err)
+	}
 	return b, nil
 }
 

@@ -1,0 +1,64 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"context"
+	"syscall/js"
+)
+
+// Adapters between Go's context cancellation and JavaScript's AbortSignal,
+// in both directions.
+
+// SignalFor returns a new AbortSignal that aborts with reason when ctx ends,
+// and stop, which detaches it from ctx (call it when the JavaScript work the
+// signal was given to has settled).
+func SignalFor(ctx context.Context, reason func() Value) (signal Value, stop func()) {
+	ctrl := abortController.New()
+	stopAfter := context.AfterFunc(ctx, func() {
+		// On its own goroutine: a panic here would end the Go program.
+		defer func() { recover() }()
+		ctrl.Call("abort", reason())
+	})
+	return ctrl.Get("signal"), func() { stopAfter() }
+}
+
+// OnAbort calls fn once signal aborts. The listener is removed by stop.
+// Reading or listening to a page-supplied signal can throw (a proxy, a
+// fake signal): that is the error, and nothing is attached.
+func OnAbort(signal Value, fn func()) (stop func(), err error) {
+	listener := js.FuncOf(func(js.Value, []js.Value) any { fn(); return nil })
+	if _, err := callMethod(signal, "addEventListener", "abort", listener); err != nil {
+		listener.Release()
+		return nil, err
+	}
+	return func() {
+		callMethod(signal, "removeEventListener", "abort", listener) // the page's problem if it throws
+		listener.Release()
+	}, nil
+}
+
+// AwaitContext is Await for a caller that may already be cancelled: a
+// value that is not a thenable is returned at once whatever ctx says; for a
+// thenable, an ended ctx returns ctx.Err() without waiting. Once waiting, it
+// waits for the promise (cancelling the JavaScript work is the job of the
+// signal the caller handed it).
+func AwaitContext(ctx context.Context, p Value) (Value, error) {
+	if !isThenable(p) {
+		return p, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return js.Undefined(), err
+	}
+	return Await(p)
+}
+
+// isThenable reports whether v has a then method, reading it safely; a
+// throwing then getter counts, so that Await reports it as a rejection.
+func isThenable(v Value) bool {
+	if !isObjectLike(v) {
+		return false
+	}
+	then, ok := safeGet(v, "then")
+	return !ok || then.Type() == js.TypeFunction
+}

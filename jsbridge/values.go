@@ -1,0 +1,152 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"fmt"
+	"syscall/js"
+)
+
+// Value and Type name JavaScript values for the layers above (the wasm
+// command, the benchmark engine), which do not import syscall/js: they read
+// page-supplied objects only through this package's safe helpers (Get,
+// Call, Elements, ...), and use Value's own methods only where nothing of
+// the page can run (Type, String of a string, Float of a number, Truthy,
+// Set on objects they made).
+type (
+	Value = js.Value
+	Type  = js.Type
+)
+
+// The types of Value.Type.
+const (
+	TypeUndefined = js.TypeUndefined
+	TypeNull      = js.TypeNull
+	TypeBoolean   = js.TypeBoolean
+	TypeNumber    = js.TypeNumber
+	TypeString    = js.TypeString
+	TypeSymbol    = js.TypeSymbol
+	TypeObject    = js.TypeObject
+	TypeFunction  = js.TypeFunction
+)
+
+// Undefined returns JavaScript's undefined.
+func Undefined() Value { return js.Undefined() }
+
+// Global returns the Go program's global object (under the loader, its
+// private shadow of globalThis).
+func Global() Value { return global }
+
+// NewObject returns a new plain object, made with the Object constructor
+// found when the program started.
+func NewObject() Value { return objectCtor.New() }
+
+// NewArray returns a new array of the values (converted as js.ValueOf does).
+func NewArray(values ...any) Value { return arrayOf(values...) }
+
+// IsArray reports Array.isArray(v); false if that throws (a revoked proxy).
+func IsArray(v Value) (ok bool) {
+	if !isObjectLike(v) {
+		return false
+	}
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return arrayIsArray.Invoke(v).Bool()
+}
+
+// IsWasmModule reports whether v is a WebAssembly.Module; false if the
+// check throws (a revoked proxy, a getPrototypeOf trap).
+func IsWasmModule(v Value) bool { return instanceOf(v, wasmModuleCtor) }
+
+// instanceOf is v instanceof ctor for a built-in ctor, false if that
+// throws. js.Value.InstanceOf cannot be used on page values: wasm_exec.js
+// does not catch there, and an exception unwinding through Go's frames
+// ends the program.
+func instanceOf(v, ctor Value) (ok bool) {
+	if !isObjectLike(v) {
+		return false
+	}
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return reflectApply.Invoke(hasInstance, ctor, arrayOf(v)).Bool()
+}
+
+// callMethod calls v[name](args...) with this v, reading the method with
+// Reflect.get. js.Value.Call is unsafe on page values: when the call
+// throws, it reads the property again with js.Value.Get to describe the
+// failure, and a second throw there ends the program.
+func callMethod(v Value, name string, args ...any) (res Value, err error) {
+	defer Recover(&err)
+	m := reflectGet.Invoke(v, name)
+	return reflectApply.Invoke(m, v, arrayOf(args...)), nil
+}
+
+// Call calls fn(args...) with this undefined. A throw comes back as an
+// *Error, and so does calling a value that is not a function.
+func Call(fn Value, args ...any) (v Value, err error) {
+	defer Recover(&err)
+	return fn.Invoke(args...), nil
+}
+
+// Elements returns the elements of a page-supplied array, read safely: a
+// throwing length or index getter (a proxy) gives an error.
+func Elements(list Value) (elems []Value, err error) {
+	if !IsArray(list) {
+		return nil, fmt.Errorf("not an array")
+	}
+	defer Recover(&err)
+	n := reflectGet.Invoke(list, "length").Int()
+	elems = make([]Value, n)
+	for i := range elems {
+		elems[i] = reflectGet.Invoke(list, i)
+	}
+	return elems, nil
+}
+
+// Keys returns Object.keys(v): the own enumerable string keys of an object.
+// A proxy's throwing ownKeys trap or a non-object is an error.
+func Keys(v Value) (keys []string, err error) {
+	defer Recover(&err)
+	list := objectKeys.Invoke(v)
+	keys = make([]string, list.Length())
+	for i := range keys {
+		keys[i] = list.Index(i).String()
+	}
+	return keys, nil
+}
+
+// Bytes copies the bytes of a Uint8Array (a Node Buffer is one).
+func Bytes(v Value) (b []byte, err error) {
+	if !instanceOf(v, uint8Array) {
+		return nil, fmt.Errorf("expected a Uint8Array, got %s", Describe(v))
+	}
+	defer Recover(&err)
+	b = make([]byte, reflectGet.Invoke(v, "length").Int())
+	js.CopyBytesToGo(b, v)
+	return b, nil
+}
+
+// Describe names a value's type for an error message ("the string \"x\"",
+// "an array", "null"), without running any of the page's code.
+func Describe(v Value) string {
+	switch v.Type() {
+	case js.TypeNull:
+		return "null"
+	case js.TypeString:
+		return fmt.Sprintf("the string %q", v.String())
+	case js.TypeNumber:
+		return fmt.Sprintf("the number %v", v.Float())
+	case js.TypeObject:
+		if IsArray(v) {
+			return "an array"
+		}
+		return "an object"
+	}
+	return v.Type().String()
+}
