@@ -195,15 +195,16 @@ async function cold(side) {
 // ---------------------------------------------------------------------------
 // warm workloads
 
-async function measure(name, run) {
+async function measure(name, run, side) {
   const w = workloads[name];
   const batch = w.batch ?? 1;
   let once;
   if (w.calls) {
     // Per awaited call: runs of N sequential calls minus runs of none,
     // interleaved, divided by N.
-    const withCalls = w.code.replaceAll("{N}", String(w.calls));
-    const without = w.code.replaceAll("{N}", "0");
+    const code = w[side] ?? w.code;
+    const withCalls = code.replaceAll("{N}", String(w.calls));
+    const without = code.replaceAll("{N}", "0");
     once = async () => {
       let tN = 0, t0 = 0;
       for (let i = 0; i < batch; i++) {
@@ -245,6 +246,60 @@ async function runner(side) {
   return { run: (code) => baseRun(mod, code), close: () => {} };
 }
 
+// ---------------------------------------------------------------------------
+// registration and search over a real catalog (internal/search/eval)
+
+// catalogTools returns n real operations as tool definitions without
+// execute: GitHub's, then Slack's, namespaced by API.
+function catalogTools(n) {
+  const tools = [];
+  for (const api of ["github", "slack", "stripe", "digitalocean"]) {
+    const c = JSON.parse(readFileSync(path.join(root, `internal/search/eval/testdata/${api}.catalog.json`), "utf8"));
+    for (const t of c.tools) tools.push({ ...t, name: `${api}.${t.name}` });
+  }
+  return tools.slice(0, n);
+}
+
+const noop = async () => null;
+
+// One sample per fresh factory: the time of registerTools alone (ours), or
+// of JSON.parse of the catalog's text (base: no registry to compare with).
+async function measureRegister(side, w) {
+  const text = JSON.stringify(catalogTools(w.register));
+  const samples = [];
+  const IoCodeModeFactory = side === "ours" ? (await import(distIndex)).IoCodeModeFactory : null;
+  for (let i = 0; i < (w.runs ?? 7); i++) {
+    if (side === "ours") {
+      const tools = JSON.parse(text).map((t) => ({ ...t, execute: noop }));
+      const api = await IoCodeModeFactory({ wasmLocation });
+      const t0 = performance.now();
+      api.registerTools(tools);
+      samples.push((performance.now() - t0) * 1000);
+      if (api.listTools().length !== w.register) throw new Error("api-register: tools missing");
+      api.dispose();
+    } else {
+      const t0 = performance.now();
+      const tools = JSON.parse(text);
+      samples.push((performance.now() - t0) * 1000);
+      check("api-register", tools.length, w.register);
+    }
+  }
+  return { median: median(samples), samples };
+}
+
+// A factory with n catalog tools and bench.echo, for the workloads that
+// need a large registry; its own, so the other workloads keep one tool.
+async function withCatalog(n, f) {
+  const { IoCodeModeFactory } = await import(distIndex);
+  const { api, run } = await oursSession(IoCodeModeFactory);
+  api.registerTools(catalogTools(n).map((t) => ({ ...t, execute: noop })));
+  try {
+    return await f(run);
+  } finally {
+    api.dispose();
+  }
+}
+
 const [side, mode = "all", only, secs] = process.argv.slice(2);
 if (!["ours", "base"].includes(side)) {
   console.error("usage: node bench/api.mjs ours|base cold|all|profile [workloads] [seconds]");
@@ -269,7 +324,12 @@ if (mode === "cold") {
     out.results[only] = { runs: n };
   } else {
     const names = only ? only.split(",") : Object.keys(workloads).filter((n) => !n.startsWith("_") && n !== "api-cold");
-    for (const n of names) out.results[n] = await measure(n, r.run);
+    for (const n of names) {
+      const w = workloads[n];
+      if (w.register) out.results[n] = await measureRegister(side, w);
+      else if (w.catalog && side === "ours") out.results[n] = await withCatalog(w.catalog, (run) => measure(n, run, side));
+      else out.results[n] = await measure(n, r.run, side);
+    }
   }
   r.close();
 }

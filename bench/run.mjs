@@ -14,8 +14,11 @@
 // against quickjs-emscripten's JS host doing the equivalent work
 // (bench/api.mjs), and print lines of the same form; last comes
 //
+//   SEARCH <catalog> recall@1=<r> recall@5=<r> mrr=<r>
 //   SIZE core.wasm raw=<bytes> gzip=<bytes> brotli=<bytes>
 //
+// (SEARCH: tool search on the held-out queries of real API catalogs,
+// go run ./internal/search/eval/cmd/searcheval; see internal/search/eval.)
 // for dist/code-mode.wasm (gzip level 9, brotli quality 11, node:zlib).
 //
 // It first builds our side (GOOS=js GOARCH=wasm go build -o
@@ -26,7 +29,8 @@
 // BENCH_ENGINE (default build/bench-engine.wasm),
 // BENCH_ROUNDS (default 3: each side's "all" pass runs this many times,
 // alternating sides, and the medians are over the pooled samples),
-// BENCH_ONLY (comma-separated workloads; "size" for the SIZE line),
+// BENCH_ONLY (comma-separated workloads; "size" for the SIZE line, "search"
+// for the SEARCH lines),
 // BENCH_COUNT=1 (also run our side's "count" mode: boundary crossings per
 // run and the cost of one crossing).
 
@@ -44,8 +48,8 @@ const engineNames = Object.keys(workloads).filter((n) => !n.startsWith("_"));
 const apiNames = Object.keys(apiWorkloads).filter((n) => !n.startsWith("_"));
 Object.assign(workloads, Object.fromEntries(apiNames.map((n) => [n, apiWorkloads[n]])));
 const names = [...engineNames, ...apiNames];
-const only = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(",") : [...names, "size"];
-for (const n of only) if (n !== "size" && !names.includes(n)) throw new Error(`BENCH_ONLY: no workload ${n} (${names.join(", ")}, size)`);
+const only = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(",") : [...names, "search", "size"];
+for (const n of only) if (n !== "size" && n !== "search" && !names.includes(n)) throw new Error(`BENCH_ONLY: no workload ${n} (${names.join(", ")}, search, size)`);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 
 function findGo() {
@@ -136,7 +140,7 @@ const micro = "\u00b5s";
 const fmt = (us, unit) => String(Number((unit === "ms" ? us / 1000 : us).toPrecision(3)));
 const report = { date: new Date().toISOString(), node: process.version, results: {} };
 const missed = [];
-for (const n of only.filter((n) => n !== "size")) {
+for (const n of only.filter((n) => n !== "size" && n !== "search")) {
   const w = workloads[n];
   const unit = w.unit === "ms" ? "ms" : micro;
   const ours = median(samples.ours[n]);
@@ -150,6 +154,13 @@ for (const n of only.filter((n) => n !== "size")) {
 }
 for (const side of ["ours", "base"]) {
   for (const [k, xs] of Object.entries(extra[side])) note(`${side} ${k}: median ${fmt(median(xs), "ms")}ms`);
+}
+if (only.includes("search")) {
+  // Tool search on real public API catalogs, on their held-out queries
+  // (internal/search/eval): SEARCH <catalog> recall@1=… recall@5=… mrr=…
+  const out = execFileSync(go, ["run", "./internal/search/eval/cmd/searcheval"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  report.search = out.trim().split("\n");
+  for (const line of report.search) console.log(line);
 }
 if (only.includes("size")) {
   // The Go core as a server would send it: gzip -9 and brotli -q 11.

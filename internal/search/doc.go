@@ -21,16 +21,17 @@ type Doc struct {
 	name      string
 	namespace string
 	lower     string
-	terms     [numFields][]termCount // distinct terms per field, sorted
-	length    [numFields]int         // tokens per field
-	nameTerms []string               // distinct terms of the whole name
-	lastTerms int                    // how many of them are in the last segment
-	verbs     uint64                 // verb classes of the name's last segment
+	fields    [numFields]postings
+	length    [numFields]int // tokens per field
+	nameTerms []uint32       // distinct terms of the whole name, last segment first
+	lastTerms int            // how many of them are in the last segment
+	verbs     uint64         // verb classes of the name's last segment
 }
 
-type termCount struct {
-	term  string
-	count int
+// postings are the distinct terms of a field, in id order, and their counts.
+type postings struct {
+	ids    []uint32
+	counts []uint16
 }
 
 // NewDoc builds the entry of one tool from its dotted name, its description
@@ -57,32 +58,52 @@ func NewDoc(name, description string, schemas ...json.RawMessage) *Doc {
 			toks[fieldProps] = collectSchemaText(root, 0, toks[fieldProps])
 		}
 	}
-	for f := range toks {
-		d.length[f] = len(toks[f])
-		d.terms[f] = countTerms(toks[f])
-	}
-	// A name says a word once however often it repeats it
-	// (PostCustomersCustomer): count distinct words there.
-	for _, f := range []int{fieldName, fieldSpace} {
-		d.length[f] = len(d.terms[f])
-		for i := range d.terms[f] {
-			d.terms[f][i].count = 1
-		}
-	}
-	for _, f := range []int{fieldName, fieldSpace} {
-		if f == fieldSpace {
-			d.lastTerms = len(d.nameTerms)
-		}
-		for _, tc := range d.terms[f] {
-			if !nameNoise[tc.term] && !slices.Contains(d.nameTerms, tc.term) {
-				d.nameTerms = append(d.nameTerms, tc.term)
-			}
-		}
-	}
 	for _, t := range toks[fieldName] {
 		d.verbs |= verbClasses[t]
 	}
+	var all []string
+	for _, t := range toks {
+		all = append(all, t...)
+	}
+	ids := dict.internAll(all)
+	for f := range toks {
+		n := len(toks[f])
+		d.fields[f] = newPostings(ids[:n])
+		d.length[f] = n
+		if f == fieldName || f == fieldSpace {
+			// A name says a word once however often it repeats it
+			// (PostCustomersCustomer): count distinct words there.
+			d.length[f] = len(d.fields[f].ids)
+			for i := range d.fields[f].counts {
+				d.fields[f].counts[i] = 1
+			}
+			if f == fieldSpace {
+				d.lastTerms = len(d.nameTerms)
+			}
+			for k, id := range ids[:n] {
+				if !nameNoise[toks[f][k]] && !slices.Contains(d.nameTerms, id) {
+					d.nameTerms = append(d.nameTerms, id)
+				}
+			}
+		}
+		ids = ids[n:]
+	}
 	return d
+}
+
+func newPostings(ids []uint32) postings {
+	sorted := slices.Clone(ids)
+	slices.Sort(sorted)
+	var p postings
+	for i, id := range sorted {
+		if i > 0 && id == sorted[i-1] {
+			p.counts[len(p.counts)-1]++
+			continue
+		}
+		p.ids = append(p.ids, id)
+		p.counts = append(p.counts, 1)
+	}
+	return p
 }
 
 // Name is the tool's name.
@@ -90,46 +111,6 @@ func (d *Doc) Name() string { return d.name }
 
 // Namespace is the name up to its last dot ("" for a top-level tool).
 func (d *Doc) Namespace() string { return d.namespace }
-
-func countTerms(toks []string) []termCount {
-	m := make(map[string]int, len(toks))
-	for _, t := range toks {
-		m[t]++
-	}
-	out := make([]termCount, 0, len(m))
-	for t, c := range m {
-		out = append(out, termCount{t, c})
-	}
-	sortTerms(out)
-	return out
-}
-
-func sortTerms(s []termCount) {
-	// insertion sort: fields hold a few dozen terms
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j].term < s[j-1].term; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
-}
-
-// tf is the count of a term in a field.
-func (d *Doc) tf(f int, term string) int {
-	s := d.terms[f]
-	lo, hi := 0, len(s)
-	for lo < hi {
-		m := (lo + hi) / 2
-		if s[m].term < term {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	if lo < len(s) && s[lo].term == term {
-		return s[lo].count
-	}
-	return 0
-}
 
 // collectSchemaText gathers property names, their descriptions and string
 // enum values: "orders that shipped" should find a tool whose status enum

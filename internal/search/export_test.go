@@ -18,30 +18,20 @@ func Set(np *Params, key string, v ...float64) {
 		copy(np.fieldWeights[:], v)
 	case "fieldB":
 		copy(np.fieldB[:], v)
-	case "nameWeights":
-		copy(np.nameWeights[:], v)
-	case "descWeights":
-		copy(np.descWeights[:], v)
 	case "k1":
 		np.k1 = v[0]
 	case "syn":
 		np.synonymWeight = v[0]
 	case "prefix":
 		np.prefixWeight = v[0]
-	case "rrfK":
-		np.rrfK = v[0]
-	case "views":
-		for i := range np.views {
-			np.views[i] = v[i] != 0
-		}
 	case "verbPenalty":
 		np.verbPenalty = v[0]
-	case "coverExp":
-		np.coverExp = v[0]
 	case "specExp":
 		np.specExp = v[0]
 	case "spaceExp":
 		np.spaceExp = v[0]
+	case "minCoverage":
+		np.minCoverage = v[0]
 	default:
 		panic(fmt.Sprint("no param ", key))
 	}

@@ -21,13 +21,14 @@ const (
 	MaxLimit = 50
 )
 
-// params are the ranking's weights, chosen on the tuning split of eval/.
+// params are the ranking's weights, chosen on the tuning split of eval/
+// and kept only where they raise its held-out figures.
 type params struct {
-	// Per-field weights and length normalisation of the BM25F view.
+	// fieldWeights and fieldB are BM25F's per-field weights and length
+	// normalisation: name, namespace, summary, rest of the description,
+	// schema text.
 	fieldWeights [numFields]float64
 	fieldB       [numFields]float64
-	nameWeights  [numFields]float64
-	descWeights  [numFields]float64
 	k1           float64
 	// synonymWeight discounts query words added by the vocabulary, so a
 	// tool that uses the user's own word wins over one using a synonym.
@@ -35,40 +36,34 @@ type params struct {
 	// prefixWeight discounts corpus words that only share a prefix with a
 	// query word ("remind" and "reminder").
 	prefixWeight float64
-	// rrfK is the constant of reciprocal rank fusion.
-	rrfK float64
-	// views switches the fused views: full, name, desc, cover.
-	views [4]bool
-	// verbPenalty multiplies the scores of a tool whose name's action
-	// contradicts the query's.
+	// verbPenalty multiplies the score of a tool whose name states an
+	// action of none of the query's verb classes.
 	verbPenalty float64
-	// coverExp is the exponent of the share of a name's words the query
-	// matches, in the name-coverage view.
-	coverExp float64
-	// specExp weighs the share of a name's words the query explains:
-	// deleteCustomer beats deleteCustomerCard for "delete a customer".
-	specExp  float64
-	spaceExp float64
+	// specExp and spaceExp weigh the share of the name's words (last
+	// segment, namespace) that the query explains: deleteCustomer beats
+	// deleteCustomerCard for "delete a customer".
+	specExp, spaceExp float64
+	// minCoverage is the share of the query's information (idf) a tool
+	// must match to be returned at all.
+	minCoverage float64
 }
 
 var p = params{
 	fieldWeights:  [numFields]float64{3, 2, 3, 1, 0.5},
 	fieldB:        [numFields]float64{0.5, 0.3, 0.5, 0.75, 0.75},
-	nameWeights:   [numFields]float64{1, 0.5, 0, 0, 0},
-	descWeights:   [numFields]float64{0, 0, 1, 1, 0},
 	k1:            1.2,
 	synonymWeight: 0.6,
 	prefixWeight:  0.5,
-	rrfK:          20,
-	views:         [4]bool{true, false, false, false},
 	verbPenalty:   0.5,
-	coverExp:      1,
 	specExp:       0.5,
 	spaceExp:      1,
+	minCoverage:   0,
 }
 
 // Rank ranks docs for a query: an exact tool name first, then the tools of
-// a namespace the query names, then relevance. An empty query lists every
+// a namespace the query names (or the tool a bare method name names), then
+// relevance. Tools that match too little of the query are left out, so a
+// query with no good match returns nothing. An empty query lists every
 // tool by name. limit <= 0 means DefaultLimit; it is capped at MaxLimit.
 func Rank(docs []*Doc, query string, limit int) []Hit {
 	if limit <= 0 {
@@ -89,46 +84,11 @@ func Rank(docs []*Doc, query string, limit int) []Hit {
 		return hits
 	}
 
-	groups := parseQuery(query)
-	expandPrefixes(groups, docs)
-	st := newStats(docs, groups)
-	full := make([]float64, len(docs))
-	name := make([]float64, len(docs))
-	desc := make([]float64, len(docs))
-	cover := make([]float64, len(docs))
-	var qverbs uint64
-	for _, g := range groups {
-		qverbs |= verbClasses[g.alts[0].term]
-	}
-	for i, d := range docs {
-		full[i] = st.score(d, groups, &p.fieldWeights)
-		name[i] = st.score(d, groups, &p.nameWeights)
-		desc[i] = st.score(d, groups, &p.descWeights)
-		cover[i] = st.cover(d, groups)
-		if p.specExp > 0 {
-			last, space := matchedName(d, groups)
-			full[i] *= math.Pow(float64(1+last)/float64(1+d.lastTerms), p.specExp) *
-				math.Pow(float64(1+space)/float64(1+len(d.nameTerms)-d.lastTerms), p.spaceExp)
-		}
-		if qverbs != 0 && d.verbs != 0 && qverbs&d.verbs == 0 {
-			full[i] *= p.verbPenalty
-			name[i] *= p.verbPenalty
-			desc[i] *= p.verbPenalty
-			cover[i] *= p.verbPenalty
-		}
-	}
-	var views [][]float64
-	for v, on := range p.views {
-		if on {
-			views = append(views, [][]float64{full, name, desc, cover}[v])
-		}
-	}
-	fused := fuse(views...)
-
+	scores, covers := Scores(docs, query)
 	type ranked struct {
 		i     int
 		tier  int
-		fused float64
+		score float64
 	}
 	var rs []ranked
 	for i, d := range docs {
@@ -140,23 +100,17 @@ func Rank(docs []*Doc, query string, limit int) []Hit {
 			// a namespace, or a name without its namespace ("getOwner")
 			tier = 1
 		}
-		if tier == 0 && full[i] <= 0 {
+		if tier == 0 && (scores[i] <= 0 || covers[i] < p.minCoverage) {
 			continue
 		}
-		rs = append(rs, ranked{i, tier, fused[i]})
+		rs = append(rs, ranked{i, tier, scores[i]})
 	}
-	slices.SortStableFunc(rs, func(a, b ranked) int {
+	slices.SortFunc(rs, func(a, b ranked) int {
 		if a.tier != b.tier {
 			return b.tier - a.tier
 		}
-		if a.fused != b.fused {
-			if a.fused > b.fused {
-				return -1
-			}
-			return 1
-		}
-		if full[a.i] != full[b.i] {
-			if full[a.i] > full[b.i] {
+		if a.score != b.score {
+			if a.score > b.score {
 				return -1
 			}
 			return 1
@@ -165,42 +119,9 @@ func Rank(docs []*Doc, query string, limit int) []Hit {
 	})
 	hits := make([]Hit, 0, min(limit, len(rs)))
 	for _, r := range rs[:min(limit, len(rs))] {
-		hits = append(hits, Hit{Index: r.i, Score: full[r.i]})
+		hits = append(hits, Hit{Index: r.i, Score: r.score})
 	}
 	return hits
-}
-
-// fuse combines views by reciprocal rank: a doc ranked well by several
-// views beats one that a single view loves.
-func fuse(views ...[]float64) []float64 {
-	n := len(views[0])
-	out := make([]float64, n)
-	idx := make([]int, n)
-	for _, v := range views {
-		for i := range idx {
-			idx[i] = i
-		}
-		slices.SortFunc(idx, func(a, b int) int {
-			if v[a] > v[b] {
-				return -1
-			}
-			if v[a] < v[b] {
-				return 1
-			}
-			return a - b
-		})
-		rank := 0
-		for r, i := range idx {
-			if v[i] <= 0 {
-				break
-			}
-			if r == 0 || v[i] != v[idx[r-1]] {
-				rank = r
-			}
-			out[i] += 1 / (p.rrfK + float64(rank+1))
-		}
-	}
-	return out
 }
 
 // byName returns the positions of docs in name order.
@@ -217,206 +138,281 @@ func byName(docs []*Doc) []int {
 // (weight 1), vocabulary synonyms and prefix relatives at a discount. A doc
 // scores a group once, by its best alternative.
 type group struct {
-	alts []alt
+	verbs uint64 // verb classes of the word as the user wrote it
+	alts  []alt
 }
 
 type alt struct {
-	term   string
+	slot   int // position of the term in query.ids
 	weight float64
 }
 
-func (g *group) add(term string, w float64) {
-	for i, a := range g.alts {
-		if a.term == term {
-			g.alts[i].weight = max(a.weight, w)
-			return
-		}
-	}
-	g.alts = append(g.alts, alt{term, w})
+// query is a parsed query: its groups and the distinct term ids of all
+// their alternatives, sorted, which docs are merged against.
+type query struct {
+	groups []group
+	ids    []uint32
 }
 
-// stats are the corpus statistics of the docs ranked, which are the tools
-// visible to the caller, so hidden tools do not skew the ranking.
-type stats struct {
-	n   float64
-	avg [numFields]float64
-	idf map[string]float64
-}
-
-func newStats(docs []*Doc, groups []*group) *stats {
-	st := &stats{n: float64(len(docs)), idf: map[string]float64{}}
-	df := map[string]int{}
-	for _, g := range groups {
-		for _, a := range g.alts {
-			df[a.term] = 0
-		}
+// Scores returns every doc's relevance to a query (0: no match) and the
+// share of the query's information it matches.
+func Scores(docs []*Doc, text string) (scores, covers []float64) {
+	qu := parseQuery(text)
+	scores = make([]float64, len(docs))
+	covers = make([]float64, len(docs))
+	if len(qu.ids) == 0 {
+		return scores, covers
 	}
-	for _, d := range docs {
+	nq := len(qu.ids)
+	// One pass over the docs' postings: which query terms each doc holds
+	// (a sparse list), document frequencies and field lengths.
+	type match struct {
+		doc, slot int
+		tf        [numFields]uint16
+	}
+	var matches []match
+	df := make([]int, nq)
+	var avg [numFields]float64
+	slotTF := make([][numFields]uint16, nq)
+	touched := make([]int, 0, nq)
+	for i, d := range docs {
 		for f := range numFields {
-			st.avg[f] += float64(d.length[f])
-		}
-		for t := range df {
-			for f := range numFields {
-				if d.tf(f, t) > 0 {
-					df[t]++
-					break
+			avg[f] += float64(d.length[f])
+			ids, counts := d.fields[f].ids, d.fields[f].counts
+			a, b := 0, 0
+			for a < len(ids) && b < nq {
+				switch {
+				case ids[a] < qu.ids[b]:
+					a++
+				case ids[a] > qu.ids[b]:
+					b++
+				default:
+					if slotTF[b] == ([numFields]uint16{}) {
+						touched = append(touched, b)
+					}
+					slotTF[b][f] = counts[a]
+					a++
+					b++
 				}
 			}
 		}
+		for _, s := range touched {
+			matches = append(matches, match{i, s, slotTF[s]})
+			df[s]++
+			slotTF[s] = [numFields]uint16{}
+		}
+		touched = touched[:0]
 	}
-	for f := range st.avg {
-		st.avg[f] = max(st.avg[f]/max(st.n, 1), 1)
+	if len(matches) == 0 {
+		return scores, covers
 	}
-	for t, c := range df {
+	n := float64(len(docs))
+	for f := range avg {
+		avg[f] = max(avg[f]/n, 1)
+	}
+	idf := make([]float64, nq)
+	for s, c := range df {
 		if c > 0 {
-			st.idf[t] = math.Log(1 + (st.n-float64(c)+0.5)/(float64(c)+0.5))
+			idf[s] = math.Log(1 + (n-float64(c)+0.5)/(float64(c)+0.5))
 		}
 	}
-	return st
-}
-
-// score is the BM25F score of a doc with the given field weights.
-func (st *stats) score(d *Doc, groups []*group, weights *[numFields]float64) float64 {
-	var s float64
-	for _, g := range groups {
-		var best float64
+	// A query word no visible tool holds counts as rare: a query mostly
+	// about things that are not there is not a good match for anything.
+	maxIDF := math.Log(1 + (n+0.5)/0.5)
+	var total float64
+	var qverbs uint64
+	for _, g := range qu.groups {
+		best := 0.0
 		for _, a := range g.alts {
-			idf := st.idf[a.term]
-			if idf == 0 {
-				continue
+			if a.weight == 1 {
+				best = max(best, idf[a.slot])
 			}
-			var w float64
+		}
+		if best == 0 {
+			best = maxIDF
+		}
+		total += best
+		qverbs |= g.verbs
+	}
+
+	// Per doc: BM25F per query term, the best alternative per group.
+	w := make([]float64, nq)
+	for start := 0; start < len(matches); {
+		i := matches[start].doc
+		d := docs[i]
+		end := start
+		for ; end < len(matches) && matches[end].doc == i; end++ {
+			m := matches[end]
+			var x float64
 			for f := range numFields {
-				if weights[f] == 0 {
-					continue
-				}
-				if c := d.tf(f, a.term); c > 0 {
-					norm := 1 - p.fieldB[f] + p.fieldB[f]*float64(d.length[f])/st.avg[f]
-					w += weights[f] * float64(c) / norm
+				if c := m.tf[f]; c > 0 {
+					norm := 1 - p.fieldB[f] + p.fieldB[f]*float64(d.length[f])/avg[f]
+					x += p.fieldWeights[f] * float64(c) / norm
 				}
 			}
-			if w > 0 {
-				best = max(best, a.weight*idf*w/(p.k1+w))
-			}
+			w[m.slot] = x
 		}
-		s += best
-	}
-	return s
-}
-
-// cover scores how much of the name the query explains: the idf of the
-// query words found in the name, times the share of the name's words they
-// are, so deleteCustomer beats deleteCustomerCard for "delete a customer".
-func (st *stats) cover(d *Doc, groups []*group) float64 {
-	if len(d.nameTerms) == 0 {
-		return 0
-	}
-	var s float64
-	matched := 0
-	for _, g := range groups {
-		var best float64
-		for _, a := range g.alts {
-			if slices.Contains(d.nameTerms, a.term) {
-				best = max(best, a.weight*st.idf[a.term])
-			}
-		}
-		if best > 0 {
-			matched++
-			s += best
-		}
-	}
-	return s * math.Pow(float64(min(matched, len(d.nameTerms)))/float64(len(d.nameTerms)), p.coverExp)
-}
-
-// matchedName counts the words of a doc's name that some query word
-// matches, in the last segment and in the namespace.
-func matchedName(d *Doc, groups []*group) (last, space int) {
-	for i, t := range d.nameTerms {
-	groups:
-		for _, g := range groups {
+		var s, covered float64
+		for _, g := range qu.groups {
+			var best, bestIDF float64
 			for _, a := range g.alts {
-				if a.term == t {
-					if i < d.lastTerms {
+				if x := w[a.slot]; x > 0 {
+					v := a.weight * idf[a.slot] * x / (p.k1 + x)
+					if v > best {
+						best, bestIDF = v, a.weight*idf[a.slot]
+					}
+				}
+			}
+			s += best
+			covered += bestIDF
+		}
+		// The share of the name's words the query explains.
+		if p.specExp > 0 || p.spaceExp > 0 {
+			last, space := 0, 0
+			for k, id := range d.nameTerms {
+				if slot, ok := slices.BinarySearch(qu.ids, id); ok && w[slot] > 0 {
+					if k < d.lastTerms {
 						last++
 					} else {
 						space++
 					}
-					break groups
 				}
 			}
+			s *= math.Pow(float64(1+last)/float64(1+d.lastTerms), p.specExp) *
+				math.Pow(float64(1+space)/float64(1+len(d.nameTerms)-d.lastTerms), p.spaceExp)
 		}
+		if qverbs != 0 && d.verbs != 0 && qverbs&d.verbs == 0 {
+			s *= p.verbPenalty
+		}
+		scores[i] = s
+		covers[i] = min(covered/total, 1)
+		for _, m := range matches[start:end] {
+			w[m.slot] = 0
+		}
+		start = end
 	}
-	return last, space
+	return scores, covers
 }
 
 // parseQuery tokenizes the query as written (lowercasing first would lose
 // the camelCase humps of a name-like query), applies the vocabulary's
-// phrases and adds synonyms.
-func parseQuery(query string) []*group {
-	var groups []*group
-	seen := map[string]bool{}
-	addWord := func(t string) *group {
-		if seen[t] {
-			return nil
-		}
-		seen[t] = true
-		g := &group{}
-		g.add(t, 1)
-		groups = append(groups, g)
-		return g
-	}
-	// Phrases are matched on the lowercased words and replaced by their
-	// meaning, so "logged in" does not also search for logs.
-	text := " " + strings.Join(strings.Fields(strings.ToLower(query)), " ") + " "
+// phrases and adds synonyms and prefix relatives. Words no tool has ever
+// used keep a group without alternatives: they still count against a
+// tool's coverage of the query.
+func parseQuery(text string) query {
+	words := strings.Join(strings.Fields(strings.ToLower(text)), " ")
+	padded := " " + words + " "
 	for _, ph := range phrases {
-		if strings.Contains(text, " "+ph.phrase+" ") {
-			text = strings.ReplaceAll(text, " "+ph.phrase+" ", " "+ph.means+" ")
+		// Phrases are replaced by their meaning, so "logged in" does not
+		// also search for logs.
+		padded = strings.ReplaceAll(padded, " "+ph.phrase+" ", " "+ph.means+" ")
+	}
+	if padded != " "+words+" " {
+		text = padded
+	}
+	r, done := dict.reader()
+	defer done()
+	var qu query
+	slots := map[uint32]int{}
+	slotOf := func(id uint32) int {
+		s, ok := slots[id]
+		if !ok {
+			s = len(slots)
+			slots[id] = s
 		}
+		return s
 	}
-	if text == " "+strings.Join(strings.Fields(strings.ToLower(query)), " ")+" " {
-		text = query // keep camelCase humps when no phrase matched
-	}
+	seen := map[string]bool{}
 	for _, t := range tokenize(text) {
-		addWord(t)
-	}
-	for _, g := range groups {
-		for _, s := range synonyms[g.alts[0].term] {
-			g.add(s, p.synonymWeight)
-		}
-	}
-	return groups
-}
-
-// expandPrefixes lets a query word match longer or shorter forms the stemmer
-// does not relate ("remind" and "reminder", "cancel" and "cancellation"),
-// at a discount. Only words of 4+ letters take part, so "pay" does not pull
-// in "payroll".
-func expandPrefixes(groups []*group, docs []*Doc) {
-	const minLen, maxExtra = 4, 4
-	vocab := map[string]bool{}
-	for _, d := range docs {
-		for f := range numFields {
-			for _, tc := range d.terms[f] {
-				vocab[tc.term] = true
-			}
-		}
-	}
-	for _, g := range groups {
-		t := g.alts[0].term
-		if len(t) < minLen {
+		if seen[t] {
 			continue
 		}
-		for v := range vocab {
-			if len(v) < minLen || v == t {
-				continue
+		seen[t] = true
+		g := group{verbs: verbClasses[t]}
+		add := func(id uint32, w float64) {
+			s := slotOf(id)
+			for k, a := range g.alts {
+				if a.slot == s {
+					g.alts[k].weight = max(a.weight, w)
+					return
+				}
 			}
-			long, short := v, t
-			if len(t) > len(v) {
-				long, short = t, v
-			}
-			if len(long)-len(short) <= maxExtra && strings.HasPrefix(long, short) {
-				g.add(v, p.prefixWeight)
+			g.alts = append(g.alts, alt{s, w})
+		}
+		if id, ok := r.lookup(t); ok {
+			add(id, 1)
+		}
+		for _, syn := range synonyms[t] {
+			if id, ok := r.lookup(syn); ok {
+				add(id, p.synonymWeight)
 			}
 		}
+		// Longer or shorter forms the stemmer does not relate ("remind"
+		// and "reminder", "cancel" and "cancellation"); only words of 4+
+		// letters, so "pay" does not pull in "payroll".
+		const minLen, maxExtra = 4, 4
+		if len(t) >= minLen && p.prefixWeight > 0 {
+			for _, id := range r.extensions(t, maxExtra) {
+				add(id, p.prefixWeight)
+			}
+			for k := max(minLen, len(t)-maxExtra); k < len(t); k++ {
+				if id, ok := r.lookup(t[:k]); ok {
+					add(id, p.prefixWeight)
+				}
+			}
+		}
+		qu.groups = append(qu.groups, g)
 	}
+	// Sort the ids and renumber the slots to match.
+	qu.ids = make([]uint32, len(slots))
+	for id := range slots {
+		qu.ids[slots[id]] = id
+	}
+	order := make([]int, len(qu.ids))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return int(qu.ids[a]) - int(qu.ids[b]) })
+	renum := make([]int, len(order))
+	sorted := make([]uint32, len(order))
+	for newSlot, old := range order {
+		renum[old] = newSlot
+		sorted[newSlot] = qu.ids[old]
+	}
+	qu.ids = sorted
+	for gi := range qu.groups {
+		for k := range qu.groups[gi].alts {
+			qu.groups[gi].alts[k].slot = renum[qu.groups[gi].alts[k].slot]
+		}
+	}
+	return qu
+}
+
+// fuse combines rankings by reciprocal rank: a doc ranked well by several
+// rankings beats one that a single ranking loves. Scores <= 0 are unranked.
+func fuse(k float64, views ...[]float64) []float64 {
+	n := len(views[0])
+	out := make([]float64, n)
+	idx := make([]int, n)
+	for _, v := range views {
+		for i := range idx {
+			idx[i] = i
+		}
+		slices.SortFunc(idx, func(a, b int) int {
+			if v[a] > v[b] {
+				return -1
+			}
+			if v[a] < v[b] {
+				return 1
+			}
+			return a - b
+		})
+		for r, i := range idx {
+			if v[i] <= 0 {
+				break
+			}
+			out[i] += 1 / (k + float64(r+1))
+		}
+	}
+	return out
 }
