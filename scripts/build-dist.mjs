@@ -117,6 +117,7 @@ for (const entry of ENTRIES) {
         legalComments: "inline",
         banner: { js: banner },
         plugins: [wasmExecPlugin],
+        ...(entry.external ? { external: entry.external } : {}),
         ...(iife ? { inject: [join(web, "src", "script-url.mjs")], define: { "import.meta.url": "import_meta_url" } } : {}),
         logLevel: "silent",
     }).catch((err) => fail(`esbuild ${entry.in} -> ${entry.out}:\n${err.message}`));

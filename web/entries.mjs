@@ -11,6 +11,9 @@
 //            adds it to dist/package.json's exports and files
 //   types    optional: a .d.ts file, relative to web/, copied next to out
 //            (out's name with .d.ts) and named by the export's "types"
+//   external optional: import paths left as imports (esbuild's external):
+//            an adapter's peer SDK, which the page already has and which
+//            must not be bundled twice
 //
 // Every ESM entry is bundled on its own (shared modules are copied into
 // each), so an entry costs a page only what it imports. Files next to a
@@ -20,4 +23,5 @@ export const ENTRIES = [
     { in: "index.mjs", out: "index.mjs", format: "esm", subpath: ".", types: "index.d.ts" },
     { in: "global.mjs", out: "code-mode.global.js", format: "iife" },
     { in: "adapters/llm.mjs", out: "llm.mjs", format: "esm", subpath: "./llm", types: "adapters/llm.d.ts" },
+    { in: "adapters/mcp.mjs", out: "mcp.mjs", format: "esm", subpath: "./mcp", types: "adapters/mcp.d.ts", external: ["@modelcontextprotocol/sdk/*"] },
 ];

@@ -66,6 +66,18 @@ export declare namespace IoCodeMode {
         destructiveHint?: boolean;
         idempotentHint?: boolean;
         openWorldHint?: boolean;
+        /**
+         * Set by the adapters (`@interopio/code-mode/mcp`, `/webmcp`,
+         * `/io-connect`, `/fdc3`): where the tool comes from, e.g.
+         * `"mcp:github"`, `"webmcp"`, `"io-connect"`, `"fdc3"`.
+         */
+        source?: string;
+        /**
+         * Set by the adapters: `true` when the hints above come from a source
+         * that was not declared trusted, so they are the source's own claims
+         * (a hostile server can call a destructive tool read-only).
+         */
+        untrusted?: boolean;
         [key: string]: unknown;
     }
 
@@ -98,6 +110,26 @@ export declare namespace IoCodeMode {
 
     /** `{ allowed: true }` keeps the input, `{ allowed: true, input }` replaces it, `{ allowed: false, reason }` denies the call. */
     type InterceptorDecision = { allowed: true; input?: unknown } | { allowed: false; reason: string };
+
+    /**
+     * What the adapters' `from*` functions return: tool definitions that
+     * follow their source (an MCP server, the page's WebMCP tools, io.Connect
+     * methods, FDC3 intents).
+     */
+    interface ToolSource {
+        /** The current definitions (also usable as `createSession({ tools })`, without following the source). */
+        readonly tools: ToolDefinition[];
+        /**
+         * Registers the tools with a Code Mode instance and keeps them in step
+         * with the source: added, changed and removed as the source changes.
+         * Throws, registering nothing, when a tool cannot be registered (a
+         * name taken, say). Returns the function that unregisters them and
+         * stops following the source for that instance.
+         */
+        registerTools(api: Pick<API, "registerTool">): () => void;
+        /** Stops following the source (registered tools stay until unregistered). */
+        close(): void;
+    }
 
     interface CreateSessionOptions {
         /** Tools visible to this session only, besides the instance's. */

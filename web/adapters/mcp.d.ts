@@ -1,0 +1,61 @@
+// TypeScript declarations of @interopio/code-mode/mcp. The Model Context
+// Protocol SDK (@modelcontextprotocol/sdk) is a peer dependency.
+import type { IoCodeMode } from "@interopio/code-mode";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+
+export interface FromMcpClientOptions {
+    /** The first step of every tool's name (`tools.<namespace>.<tool>`). Default: the server's name, sanitised. */
+    namespace?: string;
+    /**
+     * Whether the server's word about its tools can be taken. Default
+     * `false`: every tool's annotations carry `untrusted: true`.
+     */
+    trusted?: boolean;
+    /** Timeout of one tools/call in milliseconds. Default: the SDK's (60000). */
+    timeout?: number;
+    /** Which of the server's tools to offer. Default: all. */
+    filter?: (tool: Tool) => boolean;
+    /** Hears what cannot be thrown to a caller: a failed re-sync, a tool a re-sync could not register. Default: console.warn. */
+    onError?: (error: unknown) => void;
+}
+
+export interface McpToolSource extends IoCodeMode.ToolSource {
+    /** The namespace of the tools' names. */
+    readonly namespace: string;
+    /** Lists the server's tools again now (done on every notifications/tools/list_changed too). */
+    refresh(): Promise<IoCodeMode.ToolDefinition[]>;
+}
+
+/**
+ * The tools of a connected MCP client as Code Mode tools: all pages of
+ * tools/list, re-listed on notifications/tools/list_changed; names
+ * `<namespace>.<tool>`; input and output schemas carried; results unwrapped
+ * (`isError` throws with its text, `structuredContent` first, JSON text
+ * parsed, other content as is); the run's signal cancels the MCP request;
+ * annotations with the protocol's defaults explicit, `source: "mcp:<namespace>"`
+ * and `untrusted` for `onToolCall`.
+ */
+export declare function fromMcpClient(client: Client, options?: FromMcpClientOptions): Promise<McpToolSource>;
+
+/** A tools/call result as sandbox code receives it (what fromMcpClient's tools return). */
+export declare function unwrapCallToolResult(result: CallToolResult): unknown;
+
+export interface ToMcpServerOptions {
+    /** The server's name in its initialize answer. Default "code-mode". */
+    name?: string;
+    /** The server's version. Default "1.0.0". */
+    version?: string;
+    /** The run's `context` (onToolCall's `callContext`) from the MCP request: its session, auth info, ... */
+    context?: (extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => unknown;
+}
+
+/**
+ * An McpServer offering the session's `searchTools` and `executeCode`; connect
+ * it to any transport (`await server.connect(transport)`). A client's
+ * cancellation aborts the run.
+ */
+export declare function toMcpServer(session: IoCodeMode.Session, options?: ToMcpServerOptions): Promise<McpServer>;

@@ -1,0 +1,212 @@
+// @interopio/code-mode/mcp: an MCP server's tools as Code Mode tools
+// (fromMcpClient), and Code Mode as an MCP server (toMcpServer).
+//
+// The Model Context Protocol SDK is a peer dependency: the caller already
+// has it (fromMcpClient takes a connected Client), so importing its types
+// module costs a page nothing more. McpServer is imported only when
+// toMcpServer is called, so a page that only consumes servers never loads
+// server code.
+
+import { CallToolRequestSchema, ListToolsRequestSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { annotations, checkOptions, createToolSource, sanitizeName, sanitizeSegment, uniqueNames } from "./source.mjs";
+import { handleToolCall } from "./llm.mjs";
+
+const LIST_CHANGED = "notifications/tools/list_changed";
+
+const FROM_OPTIONS = {
+    namespace: "string",
+    trusted: "boolean",
+    timeout: [(v) => typeof v === "number" && v > 0, "a positive number of milliseconds"],
+    filter: "function",
+    onError: "function",
+};
+
+function isClient(client) {
+    return (
+        client !== null &&
+        typeof client === "object" &&
+        typeof client.listTools === "function" &&
+        typeof client.callTool === "function" &&
+        typeof client.setNotificationHandler === "function"
+    );
+}
+
+// The text of a result's text blocks: what an isError result says.
+function textOf(content) {
+    return (Array.isArray(content) ? content : [])
+        .filter((c) => c && c.type === "text" && typeof c.text === "string")
+        .map((c) => c.text)
+        .join("\n");
+}
+
+/**
+ * A tools/call result as the value sandbox code receives: isError throws
+ * with its text; structuredContent is preferred; one text block is parsed
+ * as JSON when it is JSON; any other content is returned as it is.
+ */
+export function unwrapCallToolResult(result) {
+    if (result === null || typeof result !== "object") return result;
+    if (result.isError) throw new Error(textOf(result.content) || "the MCP tool reported an error without a message");
+    if (result.structuredContent !== undefined) return result.structuredContent;
+    if ("toolResult" in result) return result.toolResult; // protocol 2024-10-07
+    const content = Array.isArray(result.content) ? result.content : [];
+    if (content.length === 1 && content[0] && content[0].type === "text") {
+        const text = content[0].text;
+        try {
+            return JSON.parse(text);
+        } catch {
+            return text;
+        }
+    }
+    return content;
+}
+
+/**
+ * The tools of a connected MCP Client as Code Mode tools named
+ * `<namespace>.<tool>` (the namespace defaults to the server's name), kept
+ * in step with the server's notifications/tools/list_changed.
+ */
+export async function fromMcpClient(client, options) {
+    if (!isClient(client)) {
+        throw new TypeError("fromMcpClient(client): expected a connected Client of @modelcontextprotocol/sdk");
+    }
+    const opts = checkOptions(options, FROM_OPTIONS, "fromMcpClient");
+    const serverName = typeof client.getServerVersion === "function" ? client.getServerVersion()?.name : undefined;
+    if (opts.namespace === undefined && !serverName) {
+        throw new TypeError("fromMcpClient(client, options): options.namespace is required: the server did not give its name (is the client connected?)");
+    }
+    const namespace = sanitizeSegment(opts.namespace ?? serverName, "mcp");
+    const source = `mcp:${namespace}`;
+    const live = createToolSource({ kind: "MCP", onError: opts.onError });
+    const requestOptions = (signal) => (opts.timeout ? { signal, timeout: opts.timeout } : { signal });
+
+    async function listAll() {
+        const caps = typeof client.getServerCapabilities === "function" ? client.getServerCapabilities() : undefined;
+        if (caps && !caps.tools) return [];
+        const tools = [];
+        const seen = new Set();
+        let cursor;
+        do {
+            const page = await client.listTools(cursor === undefined ? undefined : { cursor });
+            tools.push(...(page.tools || []));
+            cursor = page.nextCursor;
+            // A server that hands back a cursor it gave before would loop forever.
+            if (cursor !== undefined && seen.has(cursor)) throw new Error(`${source}: tools/list returned the cursor ${JSON.stringify(cursor)} twice`);
+            seen.add(cursor);
+        } while (cursor !== undefined && cursor !== null);
+        return opts.filter ? tools.filter((t) => opts.filter(t)) : tools;
+    }
+
+    function entries(tools) {
+        const names = uniqueNames(namespace, tools.map((t) => sanitizeName(t.name)));
+        return tools.map((tool, i) => {
+            const def = {
+                name: names[i],
+                description: tool.description || tool.title || tool.annotations?.title || "",
+                inputSchema: tool.inputSchema || { type: "object" },
+                annotations: annotations(tool.annotations, { source, untrusted: !opts.trusted, extra: tool.title ? { title: tool.title } : undefined }),
+                execute: async (input, { signal }) =>
+                    unwrapCallToolResult(await client.callTool({ name: tool.name, arguments: input ?? {} }, undefined, requestOptions(signal))),
+            };
+            if (tool.outputSchema) def.outputSchema = tool.outputSchema;
+            return { def, origin: tool.name };
+        });
+    }
+
+    // One listing at a time; a notification during a listing asks for one more.
+    let running = null;
+    let again = false;
+    function refresh() {
+        if (running) {
+            again = true;
+            return running;
+        }
+        running = (async () => {
+            do {
+                again = false;
+                live.set(entries(await listAll()));
+            } while (again && !live.closed);
+            return live.source.tools;
+        })().finally(() => {
+            running = null;
+        });
+        return running;
+    }
+
+    await refresh();
+
+    // The Client has one handler per notification: chain to the one set before.
+    const previous = client._notificationHandlers instanceof Map ? client._notificationHandlers.get(LIST_CHANGED) : undefined;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async (notification) => {
+        if (previous) {
+            try {
+                await previous(notification);
+            } catch (err) {
+                live.report(err);
+            }
+        }
+        if (!live.closed) refresh().catch(live.report);
+    });
+    live.onClose(() => {
+        if (previous && client._notificationHandlers instanceof Map) client._notificationHandlers.set(LIST_CHANGED, previous);
+        else if (typeof client.removeNotificationHandler === "function") client.removeNotificationHandler(LIST_CHANGED);
+    });
+
+    return Object.assign(live.source, {
+        namespace,
+        /** Lists the server's tools again now (also done on every list_changed). */
+        refresh,
+    });
+}
+
+const TO_OPTIONS = {
+    name: "string",
+    version: "string",
+    context: "function",
+};
+
+const isPlainObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/**
+ * An McpServer that offers the session's searchTools and executeCode, for
+ * any MCP client over any transport (`await server.connect(transport)`).
+ * The tools are served through the SDK's low-level request handlers, so
+ * their JSON Schemas go out exactly as the session defines them.
+ */
+export async function toMcpServer(session, options) {
+    if (session === null || typeof session !== "object" || typeof session.getLlmTools !== "function") {
+        throw new TypeError("toMcpServer(session): expected a Code Mode session (from createSession())");
+    }
+    const opts = checkOptions(options, TO_OPTIONS, "toMcpServer");
+    const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
+    const llmTools = Array.from(session.getLlmTools());
+    const server = new McpServer(
+        { name: opts.name || "code-mode", version: opts.version || "1.0.0" },
+        { capabilities: { tools: {} }, instructions: session.getSystemInstruction() },
+    );
+    const listed = llmTools.map((t) => ({
+        name: t.name,
+        description: t.description,
+        inputSchema: JSON.parse(JSON.stringify(t.inputSchema)),
+        annotations:
+            t.name === "searchTools"
+                ? { title: "Search the available tools", readOnlyHint: true, openWorldHint: false }
+                : { title: "Run JavaScript that calls the tools", readOnlyHint: false },
+    }));
+    server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+    server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+        const context = opts.context ? await opts.context(extra) : undefined;
+        let out;
+        try {
+            out = await handleToolCall(session, request.params.name, request.params.arguments ?? {}, { signal: extra.signal, context });
+        } catch (err) {
+            // Only the client's cancellation gets here; the SDK drops the answer.
+            return { content: [{ type: "text", text: `cancelled: ${err && err.message ? err.message : err}` }], isError: true };
+        }
+        const result = { content: [{ type: "text", text: JSON.stringify(out) }] };
+        if (isPlainObject(out)) result.structuredContent = out;
+        if (isPlainObject(out) && out.ok === false) result.isError = true;
+        return result;
+    });
+    return server;
+}

@@ -1,0 +1,246 @@
+// What every "from*" adapter returns: a live set of tool definitions that
+// follows its source (an MCP server's list, the page's WebMCP tools, the
+// io.Connect methods, the FDC3 intents) and keeps each Code Mode instance it
+// was registered with in step.
+//
+// Definitions are replaced only when what the model sees of them changed,
+// so an unchanged tool keeps its registration (and its inferred result
+// type) across re-syncs.
+
+const NAME_SEGMENT = /[^A-Za-z0-9_$-]+/g;
+
+/** One namespace segment from any string: runs of other characters become "_". */
+export function sanitizeSegment(s, fallback = "tool") {
+    const out = String(s).replace(NAME_SEGMENT, "_").replace(/^_+|_+$/g, "");
+    return (out || fallback).slice(0, 64);
+}
+
+/**
+ * A dotted tool name from a source's own name: dots are kept as namespace
+ * steps, every step sanitised, empty steps dropped.
+ */
+export function sanitizeName(s) {
+    const steps = String(s)
+        .split(".")
+        .map((p) => p.replace(NAME_SEGMENT, "_").replace(/^_+|_+$/g, ""))
+        .filter(Boolean);
+    return steps.length ? steps.join(".") : "tool";
+}
+
+/**
+ * Gives each entry a unique name under `namespace`: a name already taken by
+ * an earlier entry gets a numeric suffix (get_user, get_user_2, ...).
+ */
+export function uniqueNames(namespace, names) {
+    const taken = new Set();
+    return names.map((n) => {
+        let name = namespace ? `${namespace}.${n}` : n;
+        for (let i = 2; taken.has(name); i++) name = `${namespace ? namespace + "." : ""}${n}_${i}`;
+        name = name.slice(0, 128);
+        taken.add(name);
+        return name;
+    });
+}
+
+// What the model sees of a tool, plus what its execute calls at the source
+// (origin): a tool is re-registered when either changed.
+const fingerprints = new WeakMap();
+const fingerprint = (def) => fingerprints.get(def);
+
+function isApiLike(api) {
+    return api !== null && typeof api === "object" && typeof api.registerTool === "function";
+}
+
+/**
+ * Creates the live tool set. `onError(err)` hears what cannot be thrown to
+ * anyone: a re-sync that failed, a tool that a later re-sync could not
+ * register (a name taken by another source, say).
+ */
+export function createToolSource({ kind, onError }) {
+    const report =
+        typeof onError === "function"
+            ? onError
+            : (err) => console.warn(`Code Mode ${kind} adapter: ${err && err.message ? err.message : err}`);
+    let current = new Map(); // name -> definition
+    const targets = new Set(); // { api, regs: Map<name, { def, unregister }> }
+    const stops = [];
+    let closed = false;
+
+    function sync(target, strict) {
+        for (const [name, reg] of target.regs) {
+            if (current.get(name) !== reg.def) {
+                target.regs.delete(name);
+                try {
+                    reg.unregister();
+                } catch (err) {
+                    report(err);
+                }
+            }
+        }
+        for (const [name, def] of current) {
+            if (target.regs.has(name)) continue;
+            try {
+                target.regs.set(name, { def, unregister: target.api.registerTool(def) });
+            } catch (err) {
+                if (strict) throw err;
+                report(err);
+            }
+        }
+    }
+
+    const source = {
+        get tools() {
+            return Array.from(current.values());
+        },
+        /**
+         * Registers the tools with a Code Mode instance and keeps them in
+         * step with the source. Throws (registering nothing) when a tool
+         * cannot be registered; the returned function unregisters them all
+         * and stops following the source for this instance.
+         */
+        registerTools(api) {
+            if (!isApiLike(api)) {
+                throw new TypeError(`registerTools(api): expected a Code Mode instance (from IoCodeModeFactory), got ${api === null ? "null" : typeof api}`);
+            }
+            if (closed) throw new Error(`Code Mode ${kind} adapter: closed; create a new one`);
+            const target = { api, regs: new Map() };
+            try {
+                sync(target, true);
+            } catch (err) {
+                for (const reg of target.regs.values()) reg.unregister();
+                throw err;
+            }
+            targets.add(target);
+            let done = false;
+            return () => {
+                if (done) return;
+                done = true;
+                targets.delete(target);
+                for (const reg of target.regs.values()) {
+                    try {
+                        reg.unregister();
+                    } catch (err) {
+                        report(err);
+                    }
+                }
+                target.regs.clear();
+            };
+        },
+        /** Stops following the source; registered tools stay until unregistered. */
+        close() {
+            if (closed) return;
+            closed = true;
+            for (const stop of stops.splice(0)) {
+                try {
+                    stop();
+                } catch (err) {
+                    report(err);
+                }
+            }
+        },
+    };
+
+    return {
+        source,
+        report,
+        get closed() {
+            return closed;
+        },
+        /** Adds a function that close() calls (an unsubscribe). */
+        onClose(stop) {
+            stops.push(stop);
+        },
+        /**
+         * Replaces the definitions: entries are { def, origin }, origin being
+         * what def's execute reaches at the source (a method's or tool's own
+         * name). Unchanged definitions keep their identity.
+         */
+        set(entries) {
+            if (closed) return;
+            const next = new Map();
+            for (const { def, origin } of entries) {
+                fingerprints.set(
+                    def,
+                    JSON.stringify([origin, def.name, def.description, def.inputSchema, def.outputSchema, def.annotations]),
+                );
+                const old = current.get(def.name);
+                next.set(def.name, old && fingerprint(old) === fingerprint(def) ? old : def);
+            }
+            current = next;
+            for (const target of targets) sync(target, false);
+        },
+    };
+}
+
+/**
+ * Checks an adapter's options object: a TypeError names an unknown key (and
+ * the nearest known one) or a value of the wrong type. `spec` maps each key
+ * to its expected typeof ("string", "boolean", "number", "function",
+ * "object") or to a predicate with its description: [test, "what"].
+ */
+export function checkOptions(options, spec, path) {
+    if (options === undefined || options === null) return {};
+    if (typeof options !== "object" || Array.isArray(options)) {
+        throw new TypeError(`${path}: options: expected an object, got ${Array.isArray(options) ? "an array" : typeof options}`);
+    }
+    for (const key of Object.keys(options)) {
+        const want = spec[key];
+        if (want === undefined) {
+            const near = nearest(key, Object.keys(spec));
+            throw new TypeError(`${path}: options.${key}: unknown option${near ? `; did you mean "${near}"?` : ""} (known: ${Object.keys(spec).join(", ")})`);
+        }
+        const value = options[key];
+        if (value === undefined) continue;
+        const [ok, what] = typeof want === "string" ? [typeof value === want && value !== null, `a ${want}`] : want;
+        if (!(typeof want === "string" ? ok : ok(value))) {
+            throw new TypeError(`${path}: options.${key}: expected ${what}, got ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`);
+        }
+    }
+    return options;
+}
+
+function nearest(word, words) {
+    let best = "";
+    let bestD = Infinity;
+    for (const w of words) {
+        const d = distance(word.toLowerCase(), w.toLowerCase());
+        if (d < bestD) [best, bestD] = [w, d];
+    }
+    return bestD <= Math.max(2, word.length / 3) ? best : "";
+}
+
+function distance(a, b) {
+    let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+    for (let i = 1; i <= a.length; i++) {
+        const cur = [i];
+        for (let j = 1; j <= b.length; j++) {
+            cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        }
+        prev = cur;
+    }
+    return prev[b.length];
+}
+
+const HINTS = ["title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"];
+
+/**
+ * A tool's annotations for onToolCall: the source's behaviour hints with the
+ * Model Context Protocol's defaults made explicit (a tool that does not say
+ * it is read-only is not, and one that is not read-only is destructive
+ * unless it says otherwise), `source` naming where the tool comes from, and
+ * `untrusted` when the source's word about itself cannot be taken: a policy
+ * then asks before any call, read-only or not.
+ */
+export function annotations(hints, { source, untrusted, extra }) {
+    const out = {};
+    if (hints && typeof hints === "object") {
+        for (const k of HINTS) {
+            if (k === "title" ? typeof hints[k] === "string" : typeof hints[k] === "boolean") out[k] = hints[k];
+        }
+    }
+    out.readOnlyHint = out.readOnlyHint === true;
+    if (out.readOnlyHint) delete out.destructiveHint;
+    else if (out.destructiveHint === undefined) out.destructiveHint = true;
+    if (out.openWorldHint === undefined) out.openWorldHint = true;
+    return { ...out, ...extra, source, untrusted: Boolean(untrusted) };
+}

@@ -1,0 +1,462 @@
+// @interopio/code-mode/mcp against the real Model Context Protocol SDK:
+// servers and clients connected in memory (InMemoryTransport) and over
+// Streamable HTTP on 127.0.0.1.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { createServer } from "node:http";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { assetPath, loadFactory, run, sleep } from "./helpers.mjs";
+import { loadAdapter } from "./adapter-helpers.mjs";
+
+let IoCodeModeFactory, mcp;
+before(async () => {
+    IoCodeModeFactory = await loadFactory();
+    mcp = await loadAdapter("mcp");
+});
+
+async function until(check, what) {
+    for (let i = 0; i < 400; i++) {
+        if (await check()) return;
+        await sleep(25);
+    }
+    assert.fail(`timed out waiting for ${what}`);
+}
+
+// An MCP server of an issue tracker, with one tool per kind of result.
+function deskServer(name = "desk", seen = {}) {
+    const server = new McpServer({ name, version: "1.0.0" });
+    server.registerTool(
+        "search_issues",
+        {
+            description: "Search issues by text.",
+            inputSchema: { q: z.string() },
+            outputSchema: { items: z.array(z.object({ id: z.number(), title: z.string() })) },
+            annotations: { readOnlyHint: true },
+        },
+        async ({ q }) => {
+            const items = [{ id: 7, title: `about ${q}` }];
+            return { content: [{ type: "text", text: JSON.stringify({ items }) }], structuredContent: { items } };
+        },
+    );
+    server.registerTool("delete_repo", { description: "Delete a repository.", inputSchema: { repo: z.string() }, annotations: { destructiveHint: true, readOnlyHint: false } }, async ({ repo }) => {
+        seen.deleted = repo;
+        return { content: [{ type: "text", text: `deleted ${repo}` }] };
+    });
+    server.registerTool("stats", { description: "Counts as JSON text." }, async () => ({ content: [{ type: "text", text: '{"open": 3, "closed": 9}' }] }));
+    server.registerTool("motd", { description: "A message." }, async () => ({ content: [{ type: "text", text: "Ship it." }] }));
+    server.registerTool("logo", { description: "The logo." }, async () => ({
+        content: [
+            { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" },
+            { type: "text", text: "the logo" },
+        ],
+    }));
+    server.registerTool("flaky", { description: "Always fails." }, async () => ({ content: [{ type: "text", text: "rate limited, retry in 30 s" }], isError: true }));
+    server.registerTool("slow", { description: "Waits until cancelled." }, (extra) => {
+        seen.slowStarted = true;
+        return new Promise((resolve) => {
+            extra.signal.addEventListener("abort", () => {
+                seen.slowCancelled = String(extra.signal.reason?.message ?? extra.signal.reason);
+                resolve({ content: [{ type: "text", text: "cancelled" }] });
+            });
+        });
+    });
+    return server;
+}
+
+async function connectInMemory(server) {
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: "test-client", version: "1.0.0" });
+    await Promise.all([server.connect(b), client.connect(a)]);
+    return client;
+}
+
+describe("fromMcpClient", () => {
+    let api, client, source, unregister, seen, decisions, server;
+    // Tools without hints count as destructive (the protocol's default): these were approved.
+    const approved = new Set(["desk.stats", "desk.motd", "desk.logo", "desk.flaky", "desk.slow", "desk.triage"]);
+    before(async () => {
+        seen = {};
+        decisions = [];
+        server = deskServer("desk", seen);
+        client = await connectInMemory(server);
+        api = await IoCodeModeFactory({
+            wasmLocation: assetPath,
+            interceptors: {
+                onToolCall: async ({ tool }) => {
+                    decisions.push({ name: tool.name, annotations: tool.annotations });
+                    if (tool.annotations?.destructiveHint && !approved.has(tool.name)) return { allowed: false, reason: "needs approval: destructive" };
+                    return { allowed: true };
+                },
+            },
+        });
+        source = await mcp.fromMcpClient(client);
+        unregister = source.registerTools(api);
+    });
+    after(async () => {
+        unregister();
+        source.close();
+        await client.close();
+        api.dispose();
+    });
+
+    test("lists the server's tools as <server>.<tool> with their schemas and hints", () => {
+        assert.equal(source.namespace, "desk");
+        assert.deepEqual(
+            api.listTools().map((t) => t.name).sort(),
+            ["desk.delete_repo", "desk.flaky", "desk.logo", "desk.motd", "desk.search_issues", "desk.slow", "desk.stats"],
+        );
+        const search = source.tools.find((t) => t.name === "desk.search_issues");
+        assert.equal(search.description, "Search issues by text.");
+        assert.deepEqual(search.inputSchema.required, ["q"]);
+        assert.equal(search.inputSchema.properties.q.type, "string");
+        assert.equal(search.outputSchema.properties.items.type, "array");
+        assert.deepEqual(search.annotations, { readOnlyHint: true, openWorldHint: true, source: "mcp:desk", untrusted: true });
+        const del = source.tools.find((t) => t.name === "desk.delete_repo");
+        assert.deepEqual(del.annotations, { readOnlyHint: false, destructiveHint: true, openWorldHint: true, source: "mcp:desk", untrusted: true });
+        // No hints at all: the protocol's defaults, explicit.
+        const motd = source.tools.find((t) => t.name === "desk.motd");
+        assert.equal(motd.annotations.readOnlyHint, false);
+        assert.equal(motd.annotations.destructiveHint, true);
+    });
+
+    test("the output schema becomes the tool's signature for the model", async () => {
+        const session = api.createSession();
+        const out = await run(session, "return (await tool_search({ query: 'search issues' }))[0]");
+        assert.equal(out.ok, true, JSON.stringify(out));
+        assert.equal(out.result.name, "desk.search_issues");
+        assert.match(out.result.signature, /q: string/);
+        assert.match(out.result.signature, /items/);
+        assert.match(out.result.signature, /title: string/);
+        session.dispose();
+    });
+
+    test("results are unwrapped: structured first, JSON text parsed, other content as is, isError thrown", async () => {
+        const session = api.createSession();
+        const out = await run(
+            session,
+            `const r = {};
+             r.search = await tools.desk.search_issues({ q: "login" });
+             r.stats = await tools.desk.stats({});
+             r.motd = await tools.desk.motd({});
+             r.logo = await tools.desk.logo({});
+             try { await tools.desk.flaky({}); } catch (e) { r.flaky = e.message; }
+             return r;`,
+        );
+        assert.equal(out.ok, true, JSON.stringify(out));
+        assert.deepEqual(out.result.search, { items: [{ id: 7, title: "about login" }] });
+        assert.deepEqual(out.result.stats, { open: 3, closed: 9 });
+        assert.equal(out.result.motd, "Ship it.");
+        assert.deepEqual(out.result.logo, [
+            { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" },
+            { type: "text", text: "the logo" },
+        ]);
+        assert.match(out.result.flaky, /rate limited, retry in 30 s/);
+        session.dispose();
+    });
+
+    test("input is checked against the server's schema before the call", async () => {
+        const session = api.createSession();
+        const out = await run(session, "try { await tools.desk.search_issues({ q: 5 }); } catch (e) { return e.message; }");
+        assert.match(out.result, /q/);
+        session.dispose();
+    });
+
+    test("destructive hints reach onToolCall, marked as the server's untrusted word", async () => {
+        decisions.length = 0;
+        const session = api.createSession();
+        const out = await run(session, "try { await tools.desk.delete_repo({ repo: 'core' }); } catch (e) { return e.message; }");
+        assert.match(out.result, /needs approval: destructive/);
+        assert.equal(seen.deleted, undefined);
+        assert.deepEqual(decisions, [
+            { name: "desk.delete_repo", annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true, source: "mcp:desk", untrusted: true } },
+        ]);
+        assert.deepEqual(out.toolCalls.map((c) => [c.name, c.allowed]), [["desk.delete_repo", false]]);
+        session.dispose();
+    });
+
+    test("aborting the run cancels the MCP request", async () => {
+        const session = api.createSession();
+        const ctrl = new AbortController();
+        const p = run(session, "return await tools.desk.slow({})", { signal: ctrl.signal });
+        await until(() => seen.slowStarted, "the server to see the call");
+        ctrl.abort(new Error("user pressed stop"));
+        await assert.rejects(p, /user pressed stop/);
+        await until(() => seen.slowCancelled !== undefined, "the server to see the cancellation");
+        assert.ok(seen.slowCancelled.length > 0);
+        session.dispose();
+    });
+
+    test("a tool added on the server appears; a removed one disappears, also for a session already open", async () => {
+        const session = api.createSession();
+        const added = server.registerTool("triage", { description: "Triage an issue.", inputSchema: { id: z.number() }, annotations: { readOnlyHint: true } }, async ({ id }) => ({
+            content: [{ type: "text", text: JSON.stringify({ id, label: "bug" }) }],
+        }));
+        await until(() => api.listTools().some((t) => t.name === "desk.triage"), "desk.triage to be registered");
+        let out = await run(session, "return await tools.desk.triage({ id: 4 })");
+        assert.deepEqual(out.result, { id: 4, label: "bug" });
+        added.remove();
+        await until(() => !api.listTools().some((t) => t.name === "desk.triage"), "desk.triage to be removed");
+        out = await run(session, "try { await tool_call('desk.triage', { id: 4 }); } catch (e) { return e.message; }");
+        assert.match(out.result, /unknown tool|not found|no tool/i);
+        assert.ok(!source.tools.some((t) => t.name === "desk.triage"));
+        session.dispose();
+    });
+
+    test("an unchanged tool keeps its registration across re-syncs", async () => {
+        const before = source.tools.find((t) => t.name === "desk.stats");
+        await source.refresh();
+        assert.equal(source.tools.find((t) => t.name === "desk.stats"), before);
+    });
+});
+
+describe("fromMcpClient: listing, names, trust, collisions", () => {
+    // A low-level server: pages of two tools, names MCP allows and Code Mode does not.
+    function pagedServer(names) {
+        const server = new Server({ name: "Paged Server!", version: "1.0.0" }, { capabilities: { tools: { listChanged: true } } });
+        const calls = [];
+        server.setRequestHandler(ListToolsRequestSchema, (req) => {
+            const start = Number(req.params?.cursor ?? 0);
+            calls.push(req.params?.cursor ?? null);
+            const tools = names.slice(start, start + 2).map((name) => ({ name, description: `tool ${name}`, inputSchema: { type: "object" } }));
+            return start + 2 < names.length ? { tools, nextCursor: String(start + 2) } : { tools };
+        });
+        server.setRequestHandler(CallToolRequestSchema, (req) => ({ content: [{ type: "text", text: JSON.stringify({ called: req.params.name }) }] }));
+        return { server, calls };
+    }
+
+    test("every page of tools/list; names sanitised, namespaced and made unique", async () => {
+        const { server, calls } = pagedServer(["list issues!", "get_user", "get user", "admin.users.list", "..odd..", "ünïcode"]);
+        const client = await connectInMemory(server);
+        const source = await mcp.fromMcpClient(client);
+        assert.deepEqual(calls, [null, "2", "4"]);
+        assert.equal(source.namespace, "Paged_Server");
+        assert.deepEqual(source.tools.map((t) => t.name), [
+            "Paged_Server.list_issues",
+            "Paged_Server.get_user",
+            "Paged_Server.get_user_2",
+            "Paged_Server.admin.users.list",
+            "Paged_Server.odd",
+            "Paged_Server.n_code",
+        ]);
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        source.registerTools(api);
+        const session = api.createSession();
+        // Each sanitised name still calls the server's own name.
+        const out = await run(session, "return [await tools.Paged_Server.get_user_2({}), await tools.Paged_Server.admin.users.list({})]");
+        assert.deepEqual(out.result, [{ called: "get user" }, { called: "admin.users.list" }]);
+        api.dispose();
+        source.close();
+        await client.close();
+    });
+
+    test("namespace, trusted and filter options", async () => {
+        const { server } = pagedServer(["a", "b", "c"]);
+        const client = await connectInMemory(server);
+        const source = await mcp.fromMcpClient(client, { namespace: "crm", trusted: true, filter: (t) => t.name !== "b" });
+        assert.deepEqual(source.tools.map((t) => t.name), ["crm.a", "crm.c"]);
+        assert.equal(source.tools[0].annotations.untrusted, false);
+        assert.equal(source.tools[0].annotations.source, "mcp:crm");
+        source.close();
+        await client.close();
+    });
+
+    test("two servers with one name collide clearly; a namespace separates them", async () => {
+        const c1 = await connectInMemory(deskServer("desk"));
+        const c2 = await connectInMemory(deskServer("desk"));
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        const s1 = await mcp.fromMcpClient(c1);
+        const s2 = await mcp.fromMcpClient(c2);
+        s1.registerTools(api);
+        assert.throws(() => s2.registerTools(api), (err) => err instanceof TypeError && /desk\.\w+/.test(err.message));
+        // Nothing of the second server was registered.
+        assert.equal(api.listTools().length, s1.tools.length);
+        const s3 = await mcp.fromMcpClient(c2, { namespace: "desk2" });
+        s3.registerTools(api);
+        assert.equal(api.listTools().length, 2 * s1.tools.length);
+        api.dispose();
+        for (const s of [s1, s2, s3]) s.close();
+        await Promise.all([c1.close(), c2.close()]);
+    });
+
+    test("bad arguments are TypeErrors naming the option", async () => {
+        await assert.rejects(mcp.fromMcpClient({}), { name: "TypeError", message: /expected a connected Client/ });
+        const client = await connectInMemory(deskServer());
+        await assert.rejects(mcp.fromMcpClient(client, { namepsace: "x" }), { name: "TypeError", message: /^fromMcpClient: options\.namepsace: unknown option; did you mean "namespace"\?/ });
+        await assert.rejects(mcp.fromMcpClient(client, { timeout: -1 }), { name: "TypeError", message: /^fromMcpClient: options\.timeout: expected a positive number/ });
+        const source = await mcp.fromMcpClient(client);
+        assert.throws(() => source.registerTools({}), { name: "TypeError", message: /registerTools\(api\): expected a Code Mode instance/ });
+        source.close();
+        await client.close();
+    });
+
+    test("after close() the source no longer follows the server", async () => {
+        const server = deskServer("desk");
+        const client = await connectInMemory(server);
+        const source = await mcp.fromMcpClient(client);
+        const n = source.tools.length;
+        source.close();
+        server.registerTool("late", { description: "Too late." }, async () => ({ content: [] }));
+        await sleep(200);
+        assert.equal(source.tools.length, n);
+        await client.close();
+    });
+});
+
+describe("toMcpServer", () => {
+    let api, session, client, pageSignals;
+    before(async () => {
+        pageSignals = [];
+        api = await IoCodeModeFactory({
+            wasmLocation: assetPath,
+            tools: [
+                {
+                    name: "orders.search",
+                    description: "Search orders by status.",
+                    inputSchema: { type: "object", properties: { status: { type: "string" } }, required: ["status"] },
+                    execute: async ({ status }, { context }) => [{ id: "o-1", status, total: 30, by: context?.client }],
+                },
+                {
+                    name: "orders.wait",
+                    description: "Waits until aborted.",
+                    execute: (input, { signal }) =>
+                        new Promise((resolve) => {
+                            pageSignals.push(signal);
+                            signal.addEventListener("abort", () => resolve(null));
+                        }),
+                },
+            ],
+        });
+        session = api.createSession();
+        const server = await mcp.toMcpServer(session, { name: "orders-code-mode", context: (extra) => ({ client: extra.sessionId ?? "in-memory" }) });
+        client = await connectInMemory(server);
+    });
+    after(async () => {
+        await client.close();
+        api.dispose();
+    });
+
+    test("offers searchTools and executeCode with the session's schemas and instructions", async () => {
+        const { tools } = await client.listTools();
+        const llm = session.getLlmTools();
+        assert.deepEqual(tools.map((t) => t.name), ["searchTools", "executeCode"]);
+        assert.deepEqual(tools[1].inputSchema, JSON.parse(JSON.stringify(llm[1].inputSchema)));
+        assert.equal(tools[1].description, llm[1].description);
+        assert.equal(tools[0].annotations.readOnlyHint, true);
+        assert.equal(client.getServerVersion().name, "orders-code-mode");
+        assert.equal(client.getInstructions(), session.getSystemInstruction());
+    });
+
+    test("executeCode runs with the request's context; errors are isError results", async () => {
+        const ok = await client.callTool({ name: "executeCode", arguments: { code: "return await tools.orders.search({ status: 'open' })", explanation: "x" } });
+        assert.equal(ok.isError, undefined);
+        assert.deepEqual(ok.structuredContent.result, [{ id: "o-1", status: "open", total: 30, by: "in-memory" }]);
+        assert.deepEqual(JSON.parse(ok.content[0].text), ok.structuredContent);
+        const bad = await client.callTool({ name: "executeCode", arguments: { code: "return nope.x", explanation: "x" } });
+        assert.equal(bad.isError, true);
+        assert.equal(bad.structuredContent.error.code, "RUNTIME");
+        const hits = await client.callTool({ name: "searchTools", arguments: { query: "orders" } });
+        assert.equal(JSON.parse(hits.content[0].text)[0].name, "orders.search");
+        const unknown = await client.callTool({ name: "orders.search", arguments: {} });
+        assert.equal(unknown.isError, true);
+        assert.equal(unknown.structuredContent.error.code, "UNKNOWN_TOOL");
+        const wrong = await client.callTool({ name: "executeCode", arguments: { code: { x: 1 }, explanation: "x" } });
+        assert.equal(wrong.isError, true);
+        assert.equal(wrong.structuredContent.error.code, "INVALID_INPUT");
+    });
+
+    test("the client's cancellation aborts the run and its tool calls", async () => {
+        const ctrl = new AbortController();
+        const p = client.callTool({ name: "executeCode", arguments: { code: "return await tools.orders.wait({})", explanation: "x" } }, undefined, { signal: ctrl.signal });
+        await until(() => pageSignals.length === 1, "the page tool to be called");
+        ctrl.abort(new Error("client gave up"));
+        await assert.rejects(p, /client gave up/);
+        await until(() => pageSignals[0].aborted, "the page tool's signal to abort");
+    });
+});
+
+describe("over Streamable HTTP on 127.0.0.1", () => {
+    // A stateful Streamable HTTP endpoint: one transport and server per MCP session.
+    async function httpEndpoint(makeServer) {
+        const transports = new Map();
+        const http = createServer(async (req, res) => {
+            const sid = req.headers["mcp-session-id"];
+            let transport = sid && transports.get(sid);
+            if (!transport) {
+                transport = new StreamableHTTPServerTransport({
+                    sessionIdGenerator: () => randomUUID(),
+                    onsessioninitialized: (id) => transports.set(id, transport),
+                });
+                await (await makeServer()).connect(transport);
+            }
+            await transport.handleRequest(req, res);
+        });
+        await new Promise((r) => http.listen(0, "127.0.0.1", r));
+        const url = new URL(`http://127.0.0.1:${http.address().port}/mcp`);
+        return {
+            url,
+            close: async () => {
+                for (const t of transports.values()) await t.close();
+                http.closeAllConnections();
+                await new Promise((r) => http.close(r));
+            },
+        };
+    }
+
+    async function httpClient(url) {
+        const client = new Client({ name: "http-client", version: "1.0.0" });
+        await client.connect(new StreamableHTTPClientTransport(url));
+        return client;
+    }
+
+    test("fromMcpClient: a run calls an HTTP server's tools, list changes and cancellation included", async () => {
+        const seen = {};
+        let server;
+        const endpoint = await httpEndpoint(() => (server = deskServer("tracker", seen)));
+        const client = await httpClient(endpoint.url);
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        const source = await mcp.fromMcpClient(client);
+        source.registerTools(api);
+        const session = api.createSession();
+        let out = await run(session, "const r = await tools.tracker.search_issues({ q: 'http' }); return r.items[0].title");
+        assert.equal(out.result, "about http");
+        server.registerTool("ping", { description: "Ping." }, async () => ({ content: [{ type: "text", text: '"pong"' }] }));
+        await until(() => api.listTools().some((t) => t.name === "tracker.ping"), "tracker.ping over HTTP");
+        out = await run(session, "return await tools.tracker.ping({})");
+        assert.equal(out.result, "pong");
+        const ctrl = new AbortController();
+        const p = run(session, "return await tools.tracker.slow({})", { signal: ctrl.signal });
+        await until(() => seen.slowStarted, "the HTTP server to see the call");
+        ctrl.abort(new Error("stop"));
+        await assert.rejects(p, /stop/);
+        await until(() => seen.slowCancelled !== undefined, "the HTTP server to see the cancellation");
+        session.dispose();
+        api.dispose();
+        source.close();
+        await client.close();
+        await endpoint.close();
+    });
+
+    test("toMcpServer: an HTTP client runs executeCode", async () => {
+        const api = await IoCodeModeFactory({
+            wasmLocation: assetPath,
+            tools: [{ name: "math.add", inputSchema: { type: "object" }, execute: ({ a, b }) => a + b }],
+        });
+        const session = api.createSession();
+        const endpoint = await httpEndpoint(() => mcp.toMcpServer(session, { context: (extra) => extra.sessionId }));
+        const client = await httpClient(endpoint.url);
+        const res = await client.callTool({ name: "executeCode", arguments: { code: "return await tools.math.add({ a: 2, b: 40 })", explanation: "add" } });
+        assert.equal(res.structuredContent.ok, true);
+        assert.equal(res.structuredContent.result, 42);
+        await client.close();
+        await endpoint.close();
+        api.dispose();
+    });
+});
