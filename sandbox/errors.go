@@ -21,7 +21,7 @@ const describeError = `(e) => { try {
 } catch (_) { return "" } }`
 
 // toError reads an exception value (borrowed).
-func (r *run) toError(exc uint32) *Error {
+func (r *run) toError(exc ffi.ValueConst) *Error {
 	q, ctx := r.q, r.ctx
 	e := &Error{Code: CodeRuntime, Name: "Error", Message: "unknown error"}
 	fn, fexc := q.Eval(ctx, describeError, "<sandbox>", ffi.EvalGlobal)
@@ -32,7 +32,7 @@ func (r *run) toError(exc uint32) *Error {
 		return e
 	}
 	defer q.FreeValue(ctx, fn)
-	s, sexc := q.Call(ctx, fn, q.Undefined, exc)
+	s, sexc := q.Call(ctx, fn.Const(), q.Undefined.Const(), exc)
 	if sexc != 0 {
 		q.FreeValue(ctx, sexc)
 		e.Name, e.Message = "InternalError", "out of memory"
@@ -40,7 +40,7 @@ func (r *run) toError(exc uint32) *Error {
 	}
 	defer q.FreeValue(ctx, s)
 	var d struct{ Name, Message, Stack string }
-	if json.Unmarshal([]byte(q.GetString(ctx, s)), &d) == nil && d.Name != "" {
+	if json.Unmarshal([]byte(q.GetString(ctx, s.Const())), &d) == nil && d.Name != "" {
 		e.Name, e.Message, e.Stack = d.Name, d.Message, d.Stack
 	}
 	return e
@@ -48,21 +48,21 @@ func (r *run) toError(exc uint32) *Error {
 
 // isTopLevelReturn tells the one syntax error that means "this is a function
 // body": a return outside a function.
-func (r *run) isTopLevelReturn(exc uint32) bool {
+func (r *run) isTopLevelReturn(exc ffi.ValueConst) bool {
 	q, ctx := r.q, r.ctx
 	if !q.IsObject(exc) {
 		return false
 	}
 	m := q.GetProp(ctx, exc, "message")
 	defer q.FreeValue(ctx, m)
-	return q.IsString(m) && q.GetString(ctx, m) == "return not in a function"
+	return q.IsString(m.Const()) && q.GetString(ctx, m.Const()) == "return not in a function"
 }
 
 // fail builds the failed result for exception exc (owned).
 // A compile error (syntax) is an exception of the evaluation itself: with
 // async evaluation everything the code throws at run time rejects instead.
-func (r *run) fail(exc uint32, code string, wrapped, compile bool) *Result {
-	e := r.toError(exc)
+func (r *run) fail(exc ffi.Value, code string, wrapped, compile bool) *Result {
+	e := r.toError(exc.Const())
 	r.q.FreeValue(r.ctx, exc)
 	switch r.why() {
 	case interruptTimeout:

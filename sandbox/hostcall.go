@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/interopio/code-mode/sandbox/internal/ffi"
 )
 
 // Host calls: a JS call of a host function, its promise, and its answer.
 
 type hostCall struct {
-	resolve, reject uint32
+	resolve, reject ffi.Value
 	name            string
 	detached        bool
 }
@@ -28,7 +30,7 @@ type hostResult struct {
 }
 
 // callFunction serves a call from JS to host function refID.
-func (r *run) callFunction(argc, argv, refID uint32) uint32 {
+func (r *run) callFunction(argc, argv, refID uint32) ffi.Value {
 	q, ctx := r.q, r.ctx
 	if refID == 0 || int(refID) > len(r.funcs) {
 		return r.throw("InternalError", "unknown host function")
@@ -46,15 +48,15 @@ func (r *run) callFunction(argc, argv, refID uint32) uint32 {
 	defer func() { r.depth-- }()
 	args := make([]json.RawMessage, argc)
 	for i := uint32(0); i < argc; i++ {
-		s, exc := q.Call(ctx, r.stringify, q.Undefined, q.Arg(argv, i))
+		s, exc := q.Call(ctx, r.stringify.Const(), q.Undefined.Const(), q.Arg(argv, i))
 		if exc != 0 {
 			// e.g. a cycle: a TypeError at the call site.
-			t := q.Throw(ctx, exc)
+			t := q.Throw(ctx, exc.Const())
 			q.FreeValue(ctx, exc)
 			return t
 		}
-		if q.IsString(s) {
-			args[i] = json.RawMessage(q.GetString(ctx, s))
+		if q.IsString(s.Const()) {
+			args[i] = json.RawMessage(q.GetString(ctx, s.Const()))
 		}
 		q.FreeValue(ctx, s)
 	}
@@ -85,11 +87,11 @@ func (r *run) callFunction(argc, argv, refID uint32) uint32 {
 		r.deliver(hostResult{id: id, value: v, err: err})
 	}()
 	idV := q.NewNumber(ctx, float64(id))
-	tracked, exc := q.Call(ctx, r.track, q.Undefined, promise, idV)
+	tracked, exc := q.Call(ctx, r.track.Const(), q.Undefined.Const(), promise.Const(), idV.Const())
 	q.FreeValue(ctx, idV)
 	if exc != 0 {
 		q.FreeValue(ctx, promise)
-		t := q.Throw(ctx, exc)
+		t := q.Throw(ctx, exc.Const())
 		q.FreeValue(ctx, exc)
 		return t
 	}
@@ -130,26 +132,26 @@ func (r *run) settle(hr hostResult) {
 		}
 		arg = v
 	}
-	out, exc := q.Call(ctx, fn, q.Undefined, arg)
+	out, exc := q.Call(ctx, fn.Const(), q.Undefined.Const(), arg.Const())
 	q.FreeValue(ctx, out)
 	q.FreeValue(ctx, exc)
 	q.FreeValue(ctx, arg)
 }
 
-func (r *run) parseJSON(raw json.RawMessage) (val, exc uint32) {
+func (r *run) parseJSON(raw json.RawMessage) (val, exc ffi.Value) {
 	s := r.q.NewString(r.ctx, string(raw))
 	defer r.q.FreeValue(r.ctx, s)
-	return r.q.Call(r.ctx, r.parse, r.q.Undefined, s)
+	return r.q.Call(r.ctx, r.parse.Const(), r.q.Undefined.Const(), s.Const())
 }
 
 // fromJSON returns the owned JS value of a sync host function's result.
-func (r *run) fromJSON(raw json.RawMessage) uint32 {
+func (r *run) fromJSON(raw json.RawMessage) ffi.Value {
 	if len(raw) == 0 {
 		return 0
 	}
 	v, exc := r.parseJSON(raw)
 	if exc != 0 {
-		t := r.q.Throw(r.ctx, exc)
+		t := r.q.Throw(r.ctx, exc.Const())
 		r.q.FreeValue(r.ctx, exc)
 		return t
 	}
@@ -157,7 +159,7 @@ func (r *run) fromJSON(raw json.RawMessage) uint32 {
 }
 
 // newError returns an owned Error object for err.
-func (r *run) newError(err error) uint32 {
+func (r *run) newError(err error) ffi.Value {
 	q, ctx := r.q, r.ctx
 	name, msg := "Error", err.Error()
 	var je *JSError
@@ -167,20 +169,22 @@ func (r *run) newError(err error) uint32 {
 	e := q.NewError(ctx)
 	for _, kv := range [][2]string{{"message", msg}, {"name", name}} {
 		v := q.NewString(ctx, kv[1])
-		q.SetProp(ctx, e, kv[0], v)
+		q.SetProp(ctx, e.Const(), kv[0], v.Const())
 		q.FreeValue(ctx, v)
 	}
 	return e
 }
 
-func (r *run) throwErr(err error) uint32 {
+func (r *run) throwErr(err error) ffi.Value {
 	e := r.newError(err)
-	t := r.q.Throw(r.ctx, e)
+	t := r.q.Throw(r.ctx, e.Const())
 	r.q.FreeValue(r.ctx, e)
 	return t
 }
 
-func (r *run) throw(name, msg string) uint32 { return r.throwErr(&JSError{Name: name, Message: msg}) }
+func (r *run) throw(name, msg string) ffi.Value {
+	return r.throwErr(&JSError{Name: name, Message: msg})
+}
 
 // warnings lists rejected host calls nobody observed, and calls still
 // pending when the program finished.
@@ -189,9 +193,9 @@ func (r *run) warnings() []string {
 	var out []string
 	if len(r.rejected) > 0 && r.report != 0 {
 		seen := map[uint32]bool{}
-		if s, exc := q.Call(ctx, r.report, q.Undefined); exc == 0 {
+		if s, exc := q.Call(ctx, r.report.Const(), q.Undefined.Const()); exc == 0 {
 			var ids []uint32
-			json.Unmarshal([]byte(q.GetString(ctx, s)), &ids)
+			json.Unmarshal([]byte(q.GetString(ctx, s.Const())), &ids)
 			for _, id := range ids {
 				seen[id] = true
 			}

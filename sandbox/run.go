@@ -22,13 +22,13 @@ type instance struct {
 	hitLimit bool
 }
 
-func (i *instance) CallFunction(ctx, this, argc, argv, refID uint32) uint32 {
+func (i *instance) CallFunction(_ ffi.Context, _ ffi.ValueConst, argc, argv, refID uint32) ffi.Value {
 	return i.run.callFunction(argc, argv, refID)
 }
 
-func (i *instance) ShouldInterrupt(uint32) bool { return i.run != nil && i.run.shouldInterrupt() }
+func (i *instance) ShouldInterrupt(ffi.Runtime) bool { return i.run != nil && i.run.shouldInterrupt() }
 
-func (i *instance) FreeHostRef(uint32, uint32) {}
+func (i *instance) FreeHostRef(ffi.Runtime, uint32) {}
 
 // Why a run was interrupted.
 const (
@@ -44,7 +44,8 @@ const codeFile = "code.js"
 // run is the state of one execution on a leased instance.
 type run struct {
 	q        *ffi.Instance
-	rt, ctx  uint32
+	rt       ffi.Runtime
+	ctx      ffi.Context
 	funcs    []Func
 	names    []string
 	deadline time.Time
@@ -60,7 +61,7 @@ type run struct {
 	rejected []rejection
 
 	// JS helpers from the engine prelude (owned values).
-	stringify, parse, track, report uint32
+	stringify, parse, track, report ffi.Value
 	depth                           int // host calls in progress on the stack, see callFunction
 	// native says stringify is the context's own JSON.stringify (a run
 	// without host functions or prelude compiles no helpers).
@@ -169,7 +170,7 @@ func (r *run) setup(p Program) error {
 		for id, n := range names {
 			r.funcs, r.names = append(r.funcs, p.Funcs[n]), append(r.names, n)
 			fn := q.NewFunction(ctx, n, uint32(id+1))
-			q.SetProp(ctx, global, n, fn)
+			q.SetProp(ctx, global.Const(), n, fn.Const())
 			q.FreeValue(ctx, fn)
 		}
 		q.FreeValue(ctx, global)
@@ -178,8 +179,8 @@ func (r *run) setup(p Program) error {
 		// Nothing to compile: a plain program needs only JSON.stringify for
 		// its result (BigInt support is compiled if the result needs it).
 		global := q.Global(ctx)
-		j := q.GetProp(ctx, global, "JSON")
-		r.stringify = q.GetProp(ctx, j, "stringify")
+		j := q.GetProp(ctx, global.Const(), "JSON")
+		r.stringify = q.GetProp(ctx, j.Const(), "stringify")
 		q.FreeValue(ctx, j)
 		q.FreeValue(ctx, global)
 		r.native = true
@@ -191,13 +192,14 @@ func (r *run) setup(p Program) error {
 	}
 	helpers, exc := q.Eval(ctx, script, "<prelude>", ffi.EvalGlobal)
 	if exc != 0 {
-		e := r.toError(exc)
+		e := r.toError(exc.Const())
 		q.FreeValue(ctx, exc)
 		return fmt.Errorf("sandbox: prelude failed: %s: %s", e.Name, e.Message)
 	}
-	r.stringify, r.parse = q.GetIndex(ctx, helpers, 0), q.GetIndex(ctx, helpers, 1)
+	h := helpers.Const()
+	r.stringify, r.parse = q.GetIndex(ctx, h, 0), q.GetIndex(ctx, h, 1)
 	if engine == trackerPrelude {
-		r.track, r.report = q.GetIndex(ctx, helpers, 2), q.GetIndex(ctx, helpers, 3)
+		r.track, r.report = q.GetIndex(ctx, h, 2), q.GetIndex(ctx, h, 3)
 	}
 	q.FreeValue(ctx, helpers)
 	return nil
@@ -218,7 +220,7 @@ func (r *run) main(code string) *Result {
 	q, ctx := r.q, r.ctx
 	wrapped := false
 	promise, exc := q.Eval(ctx, code, codeFile, ffi.EvalAsync)
-	if exc != 0 && strings.Contains(code, "return") && r.isTopLevelReturn(exc) {
+	if exc != 0 && strings.Contains(code, "return") && r.isTopLevelReturn(exc.Const()) {
 		q.FreeValue(ctx, exc)
 		// A closing bracket the code did not open would close the wrapper
 		// and run the rest outside it (`return 1\n})(); (async () => {`).
@@ -239,18 +241,18 @@ func (r *run) main(code string) *Result {
 		} else if exc, _ := q.ExecutePendingJobs(r.rt, -1); exc != 0 {
 			return r.fail(exc, code, wrapped, false)
 		}
-		switch q.PromiseState(ctx, promise) {
+		switch q.PromiseState(ctx, promise.Const()) {
 		case ffi.PromiseFulfilled:
-			v := q.PromiseResult(ctx, promise)
+			v := q.PromiseResult(ctx, promise.Const())
 			if !wrapped {
-				inner := q.GetProp(ctx, v, "value")
+				inner := q.GetProp(ctx, v.Const(), "value")
 				q.FreeValue(ctx, v)
 				v = inner
 			}
 			defer q.FreeValue(ctx, v)
-			return r.result(v)
+			return r.result(v.Const())
 		case ffi.PromiseRejected:
-			return r.fail(q.PromiseResult(ctx, promise), code, wrapped, false)
+			return r.fail(q.PromiseResult(ctx, promise.Const()), code, wrapped, false)
 		case ffi.PromisePending:
 		default:
 			return &Result{Error: &Error{Code: CodeRuntime, Name: "InternalError", Message: "evaluation did not produce a promise"}}
@@ -332,9 +334,9 @@ func (r *run) why() int32 {
 }
 
 // result converts the program's value to JSON.
-func (r *run) result(v uint32) *Result {
+func (r *run) result(v ffi.ValueConst) *Result {
 	q, ctx := r.q, r.ctx
-	s, exc := q.Call(ctx, r.stringify, q.Undefined, v)
+	s, exc := q.Call(ctx, r.stringify.Const(), q.Undefined.Const(), v)
 	if exc != 0 && r.native {
 		// The native JSON.stringify refuses BigInt: retry with the
 		// engine's own stringify, which writes it as a decimal string.
@@ -344,13 +346,13 @@ func (r *run) result(v uint32) *Result {
 			exc = hexc
 		} else {
 			q.FreeValue(ctx, r.stringify)
-			r.stringify, r.native = q.GetIndex(ctx, helpers, 0), false
+			r.stringify, r.native = q.GetIndex(ctx, helpers.Const(), 0), false
 			q.FreeValue(ctx, helpers)
 			return r.result(v)
 		}
 	}
 	if exc != 0 {
-		e := r.toError(exc)
+		e := r.toError(exc.Const())
 		q.FreeValue(ctx, exc)
 		code := CodeNotSerializable
 		if c := r.limitCode(e); c != "" {
@@ -360,10 +362,10 @@ func (r *run) result(v uint32) *Result {
 			Message: "the result cannot be converted to JSON: " + e.Message}}
 	}
 	defer q.FreeValue(ctx, s)
-	if !q.IsString(s) {
+	if !q.IsString(s.Const()) {
 		return &Result{} // undefined, a function or a symbol: no value
 	}
-	return &Result{Value: json.RawMessage(q.GetString(ctx, s))}
+	return &Result{Value: json.RawMessage(q.GetString(ctx, s.Const()))}
 }
 
 // teardown cancels the host calls still in flight, frees every value Go
@@ -382,7 +384,7 @@ func (r *run) teardown() {
 	// Jobs still queued are dropped, not run: JS_FreeRuntime frees the job
 	// list, and running them under the interrupt would resume suspended
 	// async functions with an uncatchable error, which leaks their frames.
-	for _, h := range []uint32{r.stringify, r.parse, r.track, r.report} {
+	for _, h := range []ffi.Value{r.stringify, r.parse, r.track, r.report} {
 		q.FreeValue(ctx, h)
 	}
 	q.FreeContext(ctx)

@@ -36,22 +36,22 @@ const (
 	tagFloat64    = 8 // and every larger (or more negative than -9) high word
 )
 
-func (q *Instance) tag(v uint32) int32 {
-	hi, _ := q.mem.ReadUint32(v + 4)
+func (q *Instance) tag(v ValueConst) int32 {
+	hi, _ := q.mem.ReadUint32(uint32(v) + 4)
 	return int32(hi)
 }
 
 // IsObject reports whether the value at v is an object (functions included).
-func (q *Instance) IsObject(v uint32) bool { return q.tag(v) == tagObject }
+func (q *Instance) IsObject(v ValueConst) bool { return q.tag(v) == tagObject }
 
 // IsString reports whether the value at v is a string.
-func (q *Instance) IsString(v uint32) bool {
+func (q *Instance) IsString(v ValueConst) bool {
 	t := q.tag(v)
 	return t == tagString || t == tagStringRope
 }
 
 // IsNumber reports whether the value at v is a number.
-func (q *Instance) IsNumber(v uint32) bool {
+func (q *Instance) IsNumber(v ValueConst) bool {
 	t := q.tag(v)
 	return t == tagInt || t >= tagFloat64 || t < -9
 }
@@ -146,29 +146,35 @@ func (q *Instance) CString(p uint32) string {
 }
 
 // NewRuntime creates a JSRuntime.
-func (q *Instance) NewRuntime() uint32 { return q.call0(q.newRuntime) }
+func (q *Instance) NewRuntime() Runtime { return Runtime(q.call0(q.newRuntime)) }
 
 // FreeRuntime frees a JSRuntime; QuickJS asserts if objects leaked.
-func (q *Instance) FreeRuntime(rt uint32) { q.callVoid(q.freeRuntime, rt) }
+func (q *Instance) FreeRuntime(rt Runtime) { q.callVoid(q.freeRuntime, uint32(rt)) }
 
 // NewContext creates a context with all intrinsics.
-func (q *Instance) NewContext(rt uint32) uint32 { return q.call0(q.newContext, rt, 0) }
+func (q *Instance) NewContext(rt Runtime) Context {
+	return Context(q.call0(q.newContext, uint32(rt), 0))
+}
 
 // FreeContext frees a context.
-func (q *Instance) FreeContext(ctx uint32) { q.callVoid(q.freeContext, ctx) }
+func (q *Instance) FreeContext(ctx Context) { q.callVoid(q.freeContext, uint32(ctx)) }
 
 // SetMemoryLimit sets the QuickJS heap limit in bytes.
-func (q *Instance) SetMemoryLimit(rt, limit uint32) { q.callVoid(q.setMemoryLimit, rt, limit) }
+func (q *Instance) SetMemoryLimit(rt Runtime, limit uint32) {
+	q.callVoid(q.setMemoryLimit, uint32(rt), limit)
+}
 
 // SetMaxStackSize sets the QuickJS stack limit in bytes.
-func (q *Instance) SetMaxStackSize(rt, size uint32) { q.callVoid(q.setMaxStackSize, rt, size) }
+func (q *Instance) SetMaxStackSize(rt Runtime, size uint32) {
+	q.callVoid(q.setMaxStackSize, uint32(rt), size)
+}
 
 // EnableInterruptHandler makes QuickJS poll Callbacks.ShouldInterrupt.
-func (q *Instance) EnableInterruptHandler(rt uint32) { q.callVoid(q.enableInterrupt, rt) }
+func (q *Instance) EnableInterruptHandler(rt Runtime) { q.callVoid(q.enableInterrupt, uint32(rt)) }
 
 // Eval evaluates code. It returns an owned value and, if evaluation threw,
 // the owned exception (the value is then freed already).
-func (q *Instance) Eval(ctx uint32, code, filename string, flags uint32) (val, exc uint32) {
+func (q *Instance) Eval(ctx Context, code, filename string, flags uint32) (val, exc Value) {
 	// Eval is never re-entered (no code is compiled inside a host call),
 	// so small programs reuse one buffer instead of a malloc and a free.
 	c := q.codeBuffer(len(code))
@@ -178,12 +184,12 @@ func (q *Instance) Eval(ctx uint32, code, filename string, flags uint32) (val, e
 	} else {
 		q.mem.Write(c, append([]byte(code), 0))
 	}
-	q.withCString(filename, func(f uint32) { val = q.call0(q.eval, ctx, c, uint32(len(code)), f, 0, flags) })
+	q.withCString(filename, func(f uint32) { val = Value(q.call0(q.eval, uint32(ctx), c, uint32(len(code)), f, 0, flags)) })
 	return q.checkException(ctx, val)
 }
 
-func (q *Instance) checkException(ctx, val uint32) (uint32, uint32) {
-	if exc := q.call0(q.resolveException, ctx, val); exc != 0 {
+func (q *Instance) checkException(ctx Context, val Value) (Value, Value) {
+	if exc := Value(q.call0(q.resolveException, uint32(ctx), uint32(val))); exc != 0 {
 		q.FreeValue(ctx, val)
 		return 0, exc
 	}
@@ -191,69 +197,71 @@ func (q *Instance) checkException(ctx, val uint32) (uint32, uint32) {
 }
 
 // FreeValue frees an owned JSValue*.
-func (q *Instance) FreeValue(ctx, v uint32) {
+func (q *Instance) FreeValue(ctx Context, v Value) {
 	if v != 0 && v != q.Undefined && v != q.Null && v != q.True && v != q.False {
-		q.callVoid(q.freeValue, ctx, v)
+		q.callVoid(q.freeValue, uint32(ctx), uint32(v))
 	}
 }
 
 // NewError returns a new owned Error object.
-func (q *Instance) NewError(ctx uint32) uint32 { return q.call0(q.newError, ctx) }
+func (q *Instance) NewError(ctx Context) Value { return Value(q.call0(q.newError, uint32(ctx))) }
 
 // NewString creates a string value from s (which must not contain NUL).
-func (q *Instance) NewString(ctx uint32, s string) (v uint32) {
+func (q *Instance) NewString(ctx Context, s string) (v Value) {
 	p := q.cstring(s)
-	v = q.call0(q.newString, ctx, p)
+	v = Value(q.call0(q.newString, uint32(ctx), p))
 	q.Free(p)
 	return v
 }
 
 // newKey creates a string value for a property or function name.
-func (q *Instance) newKey(ctx uint32, s string) (v uint32) {
-	q.withCString(s, func(p uint32) { v = q.call0(q.newString, ctx, p) })
+func (q *Instance) newKey(ctx Context, s string) (v Value) {
+	q.withCString(s, func(p uint32) { v = Value(q.call0(q.newString, uint32(ctx), p)) })
 	return v
 }
 
 // GetString converts v to a string (JS ToString) and returns it.
-func (q *Instance) GetString(ctx, v uint32) string {
-	p := q.call0(q.getString, ctx, v)
+func (q *Instance) GetString(ctx Context, v ValueConst) string {
+	p := q.call0(q.getString, uint32(ctx), uint32(v))
 	if p == 0 {
 		return ""
 	}
 	s := q.CString(p)
-	q.callVoid(q.freeCString, ctx, p)
+	q.callVoid(q.freeCString, uint32(ctx), p)
 	return s
 }
 
 // NewNumber creates a number value.
-func (q *Instance) NewNumber(ctx uint32, f float64) uint32 {
-	return uint32(q.do(q.newFloat64, uint64(ctx), math.Float64bits(f)))
+func (q *Instance) NewNumber(ctx Context, f float64) Value {
+	return Value(q.do(q.newFloat64, uint64(ctx), math.Float64bits(f)))
 }
 
 // GetProp returns the owned value of obj[name].
-func (q *Instance) GetProp(ctx, obj uint32, name string) uint32 {
+func (q *Instance) GetProp(ctx Context, obj ValueConst, name string) Value {
 	k := q.newKey(ctx, name)
-	v := q.call0(q.getProp, ctx, obj, k)
+	v := Value(q.call0(q.getProp, uint32(ctx), uint32(obj), uint32(k)))
 	q.FreeValue(ctx, k)
 	return v
 }
 
 // GetIndex returns the owned value of obj[i].
-func (q *Instance) GetIndex(ctx, obj, i uint32) uint32 { return q.call0(q.getPropNumber, ctx, obj, i) }
+func (q *Instance) GetIndex(ctx Context, obj ValueConst, i uint32) Value {
+	return Value(q.call0(q.getPropNumber, uint32(ctx), uint32(obj), i))
+}
 
-// SetProp sets obj[name] = v (v is borrowed).
-func (q *Instance) SetProp(ctx, obj uint32, name string, v uint32) {
+// SetProp sets obj[name] = v (v is borrowed: SetProp takes its own reference).
+func (q *Instance) SetProp(ctx Context, obj ValueConst, name string, v ValueConst) {
 	k := q.newKey(ctx, name)
-	q.callVoid(q.setProp, ctx, obj, k, v)
+	q.callVoid(q.setProp, uint32(ctx), uint32(obj), uint32(k), uint32(v))
 	q.FreeValue(ctx, k)
 }
 
 // Global returns the owned global object.
-func (q *Instance) Global(ctx uint32) uint32 { return q.call0(q.getGlobal, ctx) }
+func (q *Instance) Global(ctx Context) Value { return Value(q.call0(q.getGlobal, uint32(ctx))) }
 
 // Call calls fn with this and args (all borrowed). It returns the owned
 // result, or the owned exception.
-func (q *Instance) Call(ctx, fn, this uint32, args ...uint32) (val, exc uint32) {
+func (q *Instance) Call(ctx Context, fn, this ValueConst, args ...ValueConst) (val, exc Value) {
 	argv := uint32(0)
 	if len(args) > maxScratchArgs {
 		argv = q.Malloc(uint32(4 * len(args)))
@@ -262,57 +270,64 @@ func (q *Instance) Call(ctx, fn, this uint32, args ...uint32) (val, exc uint32) 
 		argv = q.scratch + scratchArgv
 	}
 	for i, a := range args {
-		q.mem.WriteUint32(argv+uint32(4*i), a)
+		q.mem.WriteUint32(argv+uint32(4*i), uint32(a))
 	}
-	return q.checkException(ctx, q.call0(q.call, ctx, fn, this, uint32(len(args)), argv))
+	return q.checkException(ctx, Value(q.call0(q.call, uint32(ctx), uint32(fn), uint32(this), uint32(len(args)), argv)))
 }
 
 // NewFunction creates a function that calls Callbacks.CallFunction with refID.
-func (q *Instance) NewFunction(ctx uint32, name string, refID uint32) (v uint32) {
-	q.withCString(name, func(p uint32) { v = q.call0(q.newFunction, ctx, p, 0, 0, refID) })
+func (q *Instance) NewFunction(ctx Context, name string, refID uint32) (v Value) {
+	q.withCString(name, func(p uint32) { v = Value(q.call0(q.newFunction, uint32(ctx), p, 0, 0, refID)) })
 	return v
 }
 
 // Arg returns the borrowed pointer to argv[i]. NewInstance checked that a
 // JSValue is 8 bytes (NaN-boxed), so no call is needed.
-func (q *Instance) Arg(argv, i uint32) uint32 { return argv + jsValueSize*i }
+func (q *Instance) Arg(argv, i uint32) ValueConst { return ValueConst(argv + jsValueSize*i) }
 
 const jsValueSize = 8
 
-// Throw throws err (borrowed) in ctx and returns the exception marker to
-// return from a host function.
-func (q *Instance) Throw(ctx, err uint32) uint32 { return q.call0(q.throw, ctx, err) }
+// Throw throws err (borrowed) in ctx and returns the owned exception
+// marker to return from a host function.
+func (q *Instance) Throw(ctx Context, err ValueConst) Value {
+	return Value(q.call0(q.throw, uint32(ctx), uint32(err)))
+}
 
 // NewPromise returns an owned promise and its owned resolve and reject
 // functions.
-func (q *Instance) NewPromise(ctx uint32) (promise, resolve, reject uint32) {
+func (q *Instance) NewPromise(ctx Context) (promise, resolve, reject Value) {
 	out := q.scratch + scratchResolve
-	promise = q.call0(q.newPromiseCapability, ctx, out)
-	resolve, _ = q.mem.ReadUint32(out)
-	reject, _ = q.mem.ReadUint32(out + 4)
-	return
+	promise = Value(q.call0(q.newPromiseCapability, uint32(ctx), out))
+	res, _ := q.mem.ReadUint32(out)
+	rej, _ := q.mem.ReadUint32(out + 4)
+	return promise, Value(res), Value(rej)
 }
 
 // PromiseState returns one of the Promise* states, or -1 if p is not a promise.
-func (q *Instance) PromiseState(ctx, p uint32) int32 { return int32(q.call0(q.promiseState, ctx, p)) }
+func (q *Instance) PromiseState(ctx Context, p ValueConst) int32 {
+	return int32(q.call0(q.promiseState, uint32(ctx), uint32(p)))
+}
 
 // PromiseResult returns the owned result or rejection reason of p.
-func (q *Instance) PromiseResult(ctx, p uint32) uint32 { return q.call0(q.promiseResult, ctx, p) }
+func (q *Instance) PromiseResult(ctx Context, p ValueConst) Value {
+	return Value(q.call0(q.promiseResult, uint32(ctx), uint32(p)))
+}
 
 // IsJobPending reports whether promise jobs are queued.
-func (q *Instance) IsJobPending(rt uint32) bool { return q.call0(q.isJobPending, rt) != 0 }
+func (q *Instance) IsJobPending(rt Runtime) bool { return q.call0(q.isJobPending, uint32(rt)) != 0 }
 
 // ExecutePendingJobs runs up to max jobs (-1: all). If a job threw, it
 // returns the owned exception and the context it belongs to.
-func (q *Instance) ExecutePendingJobs(rt uint32, max int32) (exc, excCtx uint32) {
+func (q *Instance) ExecutePendingJobs(rt Runtime, max int32) (exc Value, excCtx Context) {
 	out := q.scratch + scratchCtxOut
 	q.mem.WriteUint32(out, 0)
-	v := q.call0(q.executePendingJob, rt, uint32(max), out)
-	ctx, _ := q.mem.ReadUint32(out)
+	v := Value(q.call0(q.executePendingJob, uint32(rt), uint32(max), out))
+	c, _ := q.mem.ReadUint32(out)
+	ctx := Context(c)
 	if ctx == 0 {
 		// No job ran: v boxes a number, which holds no reference, so
 		// freeing the box is all (there is no context to free it through).
-		q.Free(v)
+		q.Free(uint32(v))
 		return 0, 0
 	}
 	if _, e := q.checkExceptionValue(ctx, v); e != 0 {
@@ -324,8 +339,8 @@ func (q *Instance) ExecutePendingJobs(rt uint32, max int32) (exc, excCtx uint32)
 // checkExceptionValue tells an exception returned as a plain value
 // (ExecutePendingJob returns JS_GetException's value, not JS_EXCEPTION)
 // from the job count it returns on success.
-func (q *Instance) checkExceptionValue(ctx, v uint32) (uint32, uint32) {
-	if q.IsNumber(v) {
+func (q *Instance) checkExceptionValue(ctx Context, v Value) (Value, Value) {
+	if q.IsNumber(v.Const()) {
 		q.FreeValue(ctx, v)
 		return 0, 0
 	}

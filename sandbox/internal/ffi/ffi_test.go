@@ -11,9 +11,9 @@ import (
 
 type noCallbacks struct{}
 
-func (noCallbacks) CallFunction(ctx, this, argc, argv, refID uint32) uint32 { return 0 }
-func (noCallbacks) ShouldInterrupt(rt uint32) bool                          { return false }
-func (noCallbacks) FreeHostRef(rt, refID uint32)                            {}
+func (noCallbacks) CallFunction(Context, ValueConst, uint32, uint32, uint32) Value { return 0 }
+func (noCallbacks) ShouldInterrupt(Runtime) bool                                   { return false }
+func (noCallbacks) FreeHostRef(Runtime, uint32)                                    {}
 
 // TestTags checks the value tags the fast type tests rely on against the
 // pinned asset.
@@ -60,8 +60,9 @@ func TestTags(t *testing.T) {
 		if exc != 0 {
 			t.Fatalf("%s threw", tc.expr)
 		}
-		if q.IsObject(v) != tc.object || q.IsString(v) != tc.str || q.IsNumber(v) != tc.number {
-			t.Errorf("%s: object %v string %v number %v (tag %d)", tc.expr, q.IsObject(v), q.IsString(v), q.IsNumber(v), q.tag(v))
+		c := v.Const()
+		if q.IsObject(c) != tc.object || q.IsString(c) != tc.str || q.IsNumber(c) != tc.number {
+			t.Errorf("%s: object %v string %v number %v (tag %d)", tc.expr, q.IsObject(c), q.IsString(c), q.IsNumber(c), q.tag(c))
 		}
 		q.FreeValue(ctx, v)
 	}

@@ -13,13 +13,14 @@ import (
 // goroutine that called into the instance and may call back into it.
 type Callbacks interface {
 	// CallFunction runs host function refID, called from JS with this and
-	// argc values at argv (a JSValueConst array). It returns an owned
-	// JSValue* (or 0 for undefined); to throw, return Throw(ctx, err).
-	CallFunction(ctx, this, argc, argv, refID uint32) uint32
+	// argc values at argv (a JSValueConst array: read them with Arg). It
+	// returns an owned value (or 0 for undefined); to throw, return
+	// Throw(ctx, err).
+	CallFunction(ctx Context, this ValueConst, argc, argv, refID uint32) Value
 	// ShouldInterrupt is polled by QuickJS while it runs code.
-	ShouldInterrupt(rt uint32) bool
+	ShouldInterrupt(rt Runtime) bool
 	// FreeHostRef says that QuickJS released the function with refID.
-	FreeHostRef(rt, refID uint32)
+	FreeHostRef(rt Runtime, refID uint32)
 }
 
 // Trap is the panic value of a wrapper whose call trapped.
@@ -57,8 +58,9 @@ type Instance struct {
 	newFloat64, getPropNumber, newError                       wasmhost.Func
 	getUndefined, getNull, getTrue, getFalse                  wasmhost.Func
 
-	// Static constants, read once.
-	Undefined, Null, True, False uint32
+	// Static constants, read once. FreeValue ignores them, so they may
+	// stand wherever an owned value is expected.
+	Undefined, Null, True, False Value
 }
 
 const (
@@ -108,8 +110,8 @@ func (a *Asset) NewInstance(maxPages uint32, cb Callbacks) (q *Instance, err err
 		return nil, err
 	}
 	q.callVoid(q.mustFunc("__wasm_call_ctors"))
-	q.Undefined, q.Null = q.call0(q.getUndefined), q.call0(q.getNull)
-	q.True, q.False = q.call0(q.getTrue), q.call0(q.getFalse)
+	q.Undefined, q.Null = Value(q.call0(q.getUndefined)), Value(q.call0(q.getNull))
+	q.True, q.False = Value(q.call0(q.getTrue)), Value(q.call0(q.getFalse))
 	q.scratch = q.Malloc(scratchSize)
 	if got := q.call0(q.argv, 0x1000, 1); got != 0x1000+jsValueSize {
 		inst.Close()
@@ -207,17 +209,17 @@ func (q *Instance) importFunc(role string) func([]uint64) uint64 {
 	switch role {
 	case "call_function":
 		return func(a []uint64) uint64 {
-			return uint64(q.cb.CallFunction(uint32(a[0]), uint32(a[1]), uint32(a[2]), uint32(a[3]), uint32(a[4])))
+			return uint64(q.cb.CallFunction(Context(a[0]), ValueConst(a[1]), uint32(a[2]), uint32(a[3]), uint32(a[4])))
 		}
 	case "should_interrupt":
 		return func(a []uint64) uint64 {
-			if q.cb.ShouldInterrupt(uint32(a[0])) {
+			if q.cb.ShouldInterrupt(Runtime(a[0])) {
 				return 1
 			}
 			return 0
 		}
 	case "free_host_ref":
-		return func(a []uint64) uint64 { q.cb.FreeHostRef(uint32(a[0]), uint32(a[1])); return 0 }
+		return func(a []uint64) uint64 { q.cb.FreeHostRef(Runtime(a[0]), uint32(a[1])); return 0 }
 	case "resize_heap":
 		return func(a []uint64) uint64 { return q.resizeHeap(uint32(a[0])) }
 	case "fd_write":
