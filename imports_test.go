@@ -10,8 +10,8 @@ import (
 // only jsbridge uses syscall/js (wasm, the JS face of this package, and the
 // benchmark engine reach JavaScript through jsbridge's helpers); the sandbox never
 // reaches jsbridge or this package; jsbridge never reaches this package;
-// the algorithms under internal/ (search, tsgen, leb) reach no other layer;
-// and wazero never reaches the bundle.
+// the algorithms under internal/ (search, tsgen, leb, tsstrip) reach no
+// other layer; and neither wazero nor esbuild reaches the bundle.
 func TestImportRules(t *testing.T) {
 	const mod = "github.com/interopio/code-mode"
 	cmd := osexec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}:{{join .Imports \" \"}}:{{join .Deps \" \"}}", "./...")
@@ -53,6 +53,12 @@ func TestImportRules(t *testing.T) {
 		{mod + "/internal/tsgen", mod},
 		{mod + "/internal/tsgen", mod + "/sandbox"},
 		{mod + "/internal/leb", mod + "/sandbox/wasmhost"},
+		// esbuild is the TypeScript corpus's oracle in native tests only:
+		// its transform would add 10 MB to the core.
+		{mod + "/wasm", "github.com/evanw/esbuild/pkg/api"},
+		{mod, "github.com/evanw/esbuild/pkg/api"},
+		{mod + "/internal/tsstrip", mod},
+		{mod + "/internal/tsstrip", mod + "/sandbox"},
 	} {
 		if deps[rule.pkg] == nil {
 			t.Errorf("package %s not found", rule.pkg)

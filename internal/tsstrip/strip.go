@@ -348,6 +348,14 @@ func (s *stripper) walk(i, end int, f frame) {
 			case "as", "satisfies":
 				if !t.nl && s.exprEnd(i-1) {
 					if j, ok := s.typ(i + 1); ok {
+						// x as const satisfies T: the chain ends one expression.
+						for (s.is(j, "as") || s.is(j, "satisfies")) && !s.tok(j).nl {
+							k, ok := s.typ(j + 1)
+							if !ok {
+								break
+							}
+							j = k
+						}
 						s.endType(i, j)
 						i = j
 						continue
@@ -416,7 +424,9 @@ func (s *stripper) isParams(i int, f frame, tern int) bool {
 	if s.is(mm+1, "=>") {
 		return true
 	}
-	if s.is(mm+1, ":") && tern == 0 {
+	if s.is(mm+1, ":") && (tern == 0 || s.annotated(i+1, mm)) {
+		// In a conditional, `a ? (b) : c => d` is JavaScript: only
+		// parameters that carry types make `(x: T): R => e` an arrow.
 		if j, ok := s.typ(mm + 2); ok && (s.is(j, "=>") || f == fObject && s.is(j, "{")) {
 			return true
 		}
@@ -424,6 +434,21 @@ func (s *stripper) isParams(i int, f frame, tern int) bool {
 	if f == fObject && s.is(mm+1, "{") {
 		p := s.tok(i - 1)
 		return p.k == tName || p.k == tString || p.k == tNumber || p.v == "]" || p.v == ">"
+	}
+	return false
+}
+
+// annotated says whether the parameter list in tokens [i, end) has a type
+// annotation at its top level.
+func (s *stripper) annotated(i, end int) bool {
+	for ; i < end; i++ {
+		if s.m[i] > i {
+			i = s.m[i]
+			continue
+		}
+		if s.is(i, ":") {
+			return true
+		}
 	}
 	return false
 }
