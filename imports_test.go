@@ -10,8 +10,9 @@ import (
 // only jsbridge uses syscall/js (wasm, the JS face of this package, and the
 // benchmark engine reach JavaScript through jsbridge's helpers); the sandbox never
 // reaches jsbridge or this package; jsbridge never reaches this package;
-// the algorithms under internal/ (search, tsgen, leb, tsstrip) reach no
-// other layer; and neither wazero nor esbuild reaches the bundle.
+// the algorithms under internal/ (search, tsgen, leb, tsstrip, wasmbin)
+// reach no other layer (wasmbin shares the host interface's value types);
+// and neither wazero nor esbuild reaches the bundle.
 func TestImportRules(t *testing.T) {
 	const mod = "github.com/interopio/code-mode"
 	cmd := osexec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}:{{join .Imports \" \"}}:{{join .Deps \" \"}}", "./...")
@@ -59,6 +60,8 @@ func TestImportRules(t *testing.T) {
 		{mod, "github.com/evanw/esbuild/pkg/api"},
 		{mod + "/internal/tsstrip", mod},
 		{mod + "/internal/tsstrip", mod + "/sandbox"},
+		{mod + "/internal/wasmbin", mod + "/sandbox"},
+		{mod + "/internal/wasmbin", mod + "/jsbridge"},
 	} {
 		if deps[rule.pkg] == nil {
 			t.Errorf("package %s not found", rule.pkg)

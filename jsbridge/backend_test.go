@@ -13,25 +13,18 @@ import (
 	"github.com/interopio/code-mode/sandbox/wasmhost"
 )
 
-func ft(params, results []byte) wasmhost.FuncType {
-	t := wasmhost.FuncType{}
-	for _, p := range params {
-		t.Params = append(t.Params, wasmhost.ValueType(p))
-	}
-	for _, r := range results {
-		t.Results = append(t.Results, wasmhost.ValueType(r))
-	}
-	return t
+func ft(params, results []vt) wasmhost.FuncType {
+	return wasmhost.FuncType{Params: params, Results: results}
 }
 
 var (
-	none   = []byte{}
-	one32  = []byte{i32}
-	two32  = []byte{i32, i32}
-	one64  = []byte{i64}
-	oneF64 = []byte{f64}
-	oneF32 = []byte{f32}
-	mixed  = []byte{i32, i64, f64, i32}
+	none   = []vt{}
+	one32  = []vt{i32}
+	two32  = []vt{i32, i32}
+	one64  = []vt{i64}
+	oneF64 = []vt{f64}
+	oneF32 = []vt{f32}
+	mixed  = []vt{i32, i64, f64, i32}
 )
 
 var errBoom = errors.New("boom sentinel")
@@ -82,7 +75,7 @@ var kitchenModule = func() []byte {
 	m.fn("load", one32, one32, code(localGet(0), []byte{opI32Load, 2, 0})...)
 	m.fn("store", two32, none, code(localGet(0), localGet(1), []byte{opI32Store, 2, 0})...)
 	m.fn("idI64", one64, one64, localGet(0)...)
-	m.fn("storeF64", []byte{i32, f64}, none, code(localGet(0), localGet(1), []byte{opF64Store, 3, 0})...)
+	m.fn("storeF64", []vt{i32, f64}, none, code(localGet(0), localGet(1), []byte{opF64Store, 3, 0})...)
 	m.fn("storeNegZero", one32, none, code(localGet(0), call(fNegZero), []byte{opF64Store, 3, 0})...)
 	// growThenReport grows memory by its argument in WebAssembly, then calls
 	// void2, whose Go side reads the memory size.
@@ -141,7 +134,7 @@ var kitchenTypes = map[string]wasmhost.FuncType{
 	"callVoid2": ft(two32, none), "callMixed": ft(mixed, one32), "callBoomI64": ft(one64, one64),
 	"grow": ft(one32, one32), "size": ft(none, one32), "load": ft(one32, one32),
 	"store": ft(two32, none), "idI64": ft(one64, one64), "growThenReport": ft(one32, none),
-	"storeF64": ft([]byte{i32, f64}, none), "storeNegZero": ft(one32, none),
+	"storeF64": ft([]vt{i32, f64}, none), "storeNegZero": ft(one32, none),
 }
 
 func (k *kitchen) fn(name string) wasmhost.Func {
@@ -617,10 +610,10 @@ func TestMemoryCopyPaths(t *testing.T) {
 func TestPoll(t *testing.T) {
 	m := &wmodule{}
 	fPoll := m.importFunc("env", "poll", one32, one32)
-	fPoll64 := m.importFunc("env", "poll64", []byte{i64, i32}, one32)
+	fPoll64 := m.importFunc("env", "poll64", []vt{i64, i32}, one32)
 	fPollF := m.importFunc("env", "pollf", one32, oneF64)
 	m.fn("poll", one32, one32, code(localGet(0), call(fPoll))...)
-	m.fn("poll64", []byte{i64, i32}, one32, code(localGet(0), localGet(1), call(fPoll64))...)
+	m.fn("poll64", []vt{i64, i32}, one32, code(localGet(0), localGet(1), call(fPoll64))...)
 	m.fn("pollf", one32, oneF64, code(localGet(0), call(fPollF))...)
 	mod, err := Backend().Compile(m.bytes())
 	if err != nil {
@@ -631,14 +624,14 @@ func TestPoll(t *testing.T) {
 	goCall := func([]uint64) uint64 { goCalls++; return 7 }
 	inst, err := mod.Instantiate(wasmhost.Imports{Module: "env", Funcs: map[string]wasmhost.HostFunc{
 		"poll":   {Type: ft(one32, one32), Call: goCall, Poll: &p},
-		"poll64": {Type: ft([]byte{i64, i32}, one32), Call: goCall, Poll: &p},
+		"poll64": {Type: ft([]vt{i64, i32}, one32), Call: goCall, Poll: &p},
 		"pollf":  {Type: ft(one32, oneF64), Call: goCall, Poll: &p}, // not an i32 result: Go answers
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	poll, _ := inst.Func("poll", ft(one32, one32))
-	poll64, _ := inst.Func("poll64", ft([]byte{i64, i32}, one32))
+	poll64, _ := inst.Func("poll64", ft([]vt{i64, i32}, one32))
 	check := func(label string, want uint64) {
 		t.Helper()
 		for _, f := range []wasmhost.Func{poll, poll64} {

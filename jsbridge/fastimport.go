@@ -3,12 +3,12 @@
 package jsbridge
 
 import (
-	"github.com/interopio/code-mode/internal/leb"
 	"runtime"
 	"strconv"
 	"sync"
 	"syscall/js"
 
+	"github.com/interopio/code-mode/internal/wasmbin"
 	"github.com/interopio/code-mode/sandbox/wasmhost"
 )
 
@@ -238,10 +238,7 @@ func freeSlots(base, n int) {
 func trampolineModule(types []wasmhost.FuncType) (js.Value, error) {
 	var key []byte
 	for _, t := range types {
-		key = append(key, byte(len(t.Params)))
-		key = append(key, valueTypeBytes(t.Params)...)
-		key = append(key, byte(len(t.Results)))
-		key = append(key, valueTypeBytes(t.Results)...)
+		key = wasmbin.AppendFuncType(key, t)
 	}
 	trampolineMu.Lock()
 	defer trampolineMu.Unlock()
@@ -256,110 +253,66 @@ func trampolineModule(types []wasmhost.FuncType) (js.Value, error) {
 	return m, nil
 }
 
-func tuleb(n uint32) []byte { return leb.Unsigned(nil, uint64(n)) }
-
-func tsleb(n int32) []byte { return leb.Signed(nil, int64(n)) }
-
 // trampolineBytes builds the trampoline module for imports of types.
 func trampolineBytes(types []wasmhost.FuncType) []byte {
-	const (
-		typeFunc                 = 0x60
-		kindFunc, kindGlobal     = 0x00, 0x03
-		opUnreachable, opIf      = 0x00, 0x04
-		opEnd, opCall, opDrop    = 0x0b, 0x10, 0x1a
-		opLocalGet               = 0x20
-		opGlobalGet, opGlobalSet = 0x23, 0x24
-		opI32Const, opI64Const   = 0x41, 0x42
-		opI32Add                 = 0x6a
-		opI32WrapI64             = 0xa7
-		opI64ExtendI32U          = 0xad
-		opI32ReinterpretF32      = 0xbc
-		opI64ReinterpretF64      = 0xbd
-		opF32ReinterpretI32      = 0xbe
-		opF64ReinterpretI64      = 0xbf
-		blockEmpty               = 0x40
-	)
-	i32, i64 := byte(wasmhost.I32), byte(wasmhost.I64)
-	section := func(id byte, payload []byte) []byte {
-		return append(append([]byte{id}, tuleb(uint32(len(payload)))...), payload...)
-	}
-	name := func(s string) []byte { return append(tuleb(uint32(len(s))), s...) }
-	vec := func(items [][]byte) []byte {
-		out := tuleb(uint32(len(items)))
-		for _, it := range items {
-			out = append(out, it...)
-		}
-		return out
-	}
-
+	i32, i64 := wasmhost.I32, wasmhost.I64
 	// Types: 0 is Go's export, 1+i is import i's.
-	goType := []byte{typeFunc, 1 + fastArgs, i32}
+	goType := wasmbin.FuncType{Params: []wasmhost.ValueType{i32}, Results: []wasmhost.ValueType{i64}}
 	for range fastArgs {
-		goType = append(goType, i64)
+		goType.Params = append(goType.Params, i64)
 	}
-	goType = append(goType, 1, i64)
-	typeItems := [][]byte{goType}
-	funcItems := make([][]byte, len(types))
-	exportItems := [][]byte{append(name("t"), kindGlobal, 1)}
-	codeItems := make([][]byte, len(types))
+	m := wasmbin.Module{
+		Types: append([]wasmbin.FuncType{goType}, types...),
+		Imports: []wasmbin.Import{
+			{Module: "g", Name: "f", Kind: wasmbin.KindFunc, TypeIndex: 0},
+			{Module: "g", Name: "base", Kind: wasmbin.KindGlobal, Global: wasmbin.GlobalType{Type: i32}},
+		},
+		// Global 1 (after the imported base) is the trap flag, "t".
+		Globals: []wasmbin.Global{{Type: i32, Mut: true, Init: wasmbin.I32Const(0)}},
+		Exports: []wasmbin.Export{{Name: "t", Kind: wasmbin.KindGlobal, Index: 1}},
+	}
 	for i, t := range types {
-		ty := append([]byte{typeFunc}, tuleb(uint32(len(t.Params)))...)
-		ty = append(ty, valueTypeBytes(t.Params)...)
-		ty = append(ty, tuleb(uint32(len(t.Results)))...)
-		ty = append(ty, valueTypeBytes(t.Results)...)
-		typeItems = append(typeItems, ty)
-		funcItems[i] = tuleb(uint32(1 + i))
-		exportItems = append(exportItems, append(name(strconv.Itoa(i)), append([]byte{kindFunc}, tuleb(uint32(1+i))...)...))
-
-		body := []byte{0} // no locals
-		body = append(body, opGlobalGet, 0, opI32Const)
-		body = append(body, tsleb(int32(i))...)
-		body = append(body, opI32Add)
-		for j := range fastArgs {
-			if j >= len(t.Params) {
-				body = append(body, opI64Const, 0)
-				continue
-			}
-			body = append(body, opLocalGet)
-			body = append(body, tuleb(uint32(j))...)
-			switch t.Params[j] {
-			case wasmhost.I32:
-				body = append(body, opI64ExtendI32U)
-			case wasmhost.F32:
-				body = append(body, opI32ReinterpretF32, opI64ExtendI32U)
-			case wasmhost.F64:
-				body = append(body, opI64ReinterpretF64)
-			}
-		}
-		body = append(body, opCall, 0)
-		body = append(body, opGlobalGet, 1, opIf, blockEmpty,
-			opI32Const, 0, opGlobalSet, 1, opUnreachable, opEnd)
-		if len(t.Results) == 0 {
-			body = append(body, opDrop)
-		} else {
-			switch t.Results[0] {
-			case wasmhost.I32:
-				body = append(body, opI32WrapI64)
-			case wasmhost.F32:
-				body = append(body, opI32WrapI64, opF32ReinterpretI32)
-			case wasmhost.F64:
-				body = append(body, opF64ReinterpretI64)
-			}
-		}
-		body = append(body, opEnd)
-		codeItems[i] = append(tuleb(uint32(len(body))), body...)
+		m.Funcs = append(m.Funcs, wasmbin.Func{TypeIndex: uint32(1 + i), Body: trampolineBody(i, t)})
+		m.Exports = append(m.Exports, wasmbin.Export{Name: strconv.Itoa(i), Kind: wasmbin.KindFunc, Index: uint32(1 + i)})
 	}
+	return m.Encode()
+}
 
-	var out []byte
-	out = append(out, 0, 'a', 's', 'm', 1, 0, 0, 0)
-	out = append(out, section(1, vec(typeItems))...)
-	out = append(out, section(2, vec([][]byte{
-		append(append(name("g"), name("f")...), kindFunc, 0),
-		append(append(name("g"), name("base")...), kindGlobal, i32, 0),
-	}))...)
-	out = append(out, section(3, vec(funcItems))...)
-	out = append(out, section(6, vec([][]byte{{i32, 1, opI32Const, 0, opEnd}}))...)
-	out = append(out, section(7, vec(exportItems))...)
-	out = append(out, section(10, vec(codeItems))...)
-	return out
+// trampolineBody calls Go's export with slot base+i and the parameters
+// widened to i64, traps if Go set the trap flag, and narrows the result.
+func trampolineBody(i int, t wasmhost.FuncType) []byte {
+	body := wasmbin.Expr(wasmbin.GlobalGet(0), wasmbin.I32Const(int32(i)), []byte{wasmbin.OpI32Add})
+	for j := range fastArgs {
+		if j >= len(t.Params) {
+			body = append(body, wasmbin.I64Const(0)...)
+			continue
+		}
+		body = append(body, wasmbin.LocalGet(uint32(j))...)
+		switch t.Params[j] {
+		case wasmhost.I32:
+			body = append(body, wasmbin.OpI64ExtendI32U)
+		case wasmhost.F32:
+			body = append(body, wasmbin.OpI32ReinterpretF32, wasmbin.OpI64ExtendI32U)
+		case wasmhost.F64:
+			body = append(body, wasmbin.OpI64ReinterpretF64)
+		}
+	}
+	body = append(body, wasmbin.Call(0)...)
+	body = append(body, wasmbin.GlobalGet(1)...)
+	body = append(body, wasmbin.OpIf, wasmbin.BlockEmpty)
+	body = append(body, wasmbin.I32Const(0)...)
+	body = append(body, wasmbin.GlobalSet(1)...)
+	body = append(body, wasmbin.OpUnreachable, wasmbin.OpEnd)
+	if len(t.Results) == 0 {
+		return append(body, wasmbin.OpDrop)
+	}
+	switch t.Results[0] {
+	case wasmhost.I32:
+		body = append(body, wasmbin.OpI32WrapI64)
+	case wasmhost.F32:
+		body = append(body, wasmbin.OpI32WrapI64, wasmbin.OpF32ReinterpretI32)
+	case wasmhost.F64:
+		body = append(body, wasmbin.OpF64ReinterpretI64)
+	}
+	return body
 }

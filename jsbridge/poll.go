@@ -6,12 +6,13 @@ import (
 	"sync"
 	"syscall/js"
 
+	"github.com/interopio/code-mode/internal/wasmbin"
 	"github.com/interopio/code-mode/sandbox/wasmhost"
 )
 
 // An interrupt poll (wasmhost.HostFunc.Poll) is answered without calling Go,
 // which costs a syscall/js callback (about 6 µs) per poll. The import is the
-// export of a tiny WebAssembly module, built here byte by byte:
+// export of a tiny WebAssembly module, encoded here with wasmbin:
 //
 //	(module
 //	  (import "e" "now" (func $now (result f64)))        ;; Date.now itself
@@ -41,7 +42,7 @@ var (
 
 // pollModule returns the compiled poll module for an import with params.
 func pollModule(params []wasmhost.ValueType) (js.Value, error) {
-	key := string(valueTypeBytes(params))
+	key := string(wasmbin.AppendFuncType(nil, wasmhost.FuncType{Params: params}))
 	pollMu.Lock()
 	defer pollMu.Unlock()
 	if m, ok := pollModules[key]; ok {
@@ -55,63 +56,30 @@ func pollModule(params []wasmhost.ValueType) (js.Value, error) {
 	return m, nil
 }
 
-func valueTypeBytes(v []wasmhost.ValueType) []byte {
-	b := make([]byte, len(v))
-	for i, t := range v {
-		b[i] = byte(t)
-	}
-	return b
-}
-
 func pollModuleBytes(params []wasmhost.ValueType) []byte {
-	section := func(id byte, payload ...byte) []byte {
-		return append([]byte{id, byte(len(payload))}, payload...) // every payload is < 128 bytes
+	f64, i32 := wasmhost.F64, wasmhost.I32
+	m := wasmbin.Module{
+		Types: []wasmbin.FuncType{
+			{Results: []wasmhost.ValueType{f64}},                 // 0: now
+			{Params: params, Results: []wasmhost.ValueType{i32}}, // 1: poll
+		},
+		Imports: []wasmbin.Import{{Module: "e", Name: "now", Kind: wasmbin.KindFunc, TypeIndex: 0}},
+		Funcs: []wasmbin.Func{{TypeIndex: 1, Body: wasmbin.Expr(
+			wasmbin.GlobalGet(1),
+			wasmbin.GlobalGet(0), wasmbin.F64Const(0), []byte{wasmbin.OpF64Gt},
+			wasmbin.Call(0), wasmbin.GlobalGet(0), []byte{wasmbin.OpF64Gt},
+			[]byte{wasmbin.OpI32And, wasmbin.OpI32Or})}},
+		Globals: []wasmbin.Global{
+			{Type: f64, Mut: true, Init: wasmbin.F64Const(0)}, // 0: deadline
+			{Type: i32, Mut: true, Init: wasmbin.I32Const(0)}, // 1: stopped
+		},
+		Exports: []wasmbin.Export{
+			{Name: "poll", Kind: wasmbin.KindFunc, Index: 1},
+			{Name: "deadline", Kind: wasmbin.KindGlobal, Index: 0},
+			{Name: "stopped", Kind: wasmbin.KindGlobal, Index: 1},
+		},
 	}
-	name := func(s string) []byte { return append([]byte{byte(len(s))}, s...) }
-	cat := func(parts ...[]byte) []byte {
-		var out []byte
-		for _, p := range parts {
-			out = append(out, p...)
-		}
-		return out
-	}
-	const (
-		typeFunc             = 0x60
-		kindFunc, kindGlobal = 0x00, 0x03
-		mut                  = 0x01
-		opCall, opGlobalGet  = 0x10, 0x23
-		opI32Const           = 0x41
-		opF64Const           = 0x44
-		opF64Gt              = 0x64
-		opI32And, opI32Or    = 0x71, 0x72
-		opEnd                = 0x0b
-	)
-	i32, f64 := byte(wasmhost.I32), byte(wasmhost.F64)
-	f64Zero := []byte{opF64Const, 0, 0, 0, 0, 0, 0, 0, 0}
-	body := cat(
-		[]byte{0}, // no locals
-		[]byte{opGlobalGet, 1},
-		[]byte{opGlobalGet, 0}, f64Zero, []byte{opF64Gt},
-		[]byte{opCall, 0, opGlobalGet, 0, opF64Gt},
-		[]byte{opI32And, opI32Or, opEnd})
-	return cat(
-		[]byte{0, 'a', 's', 'm', 1, 0, 0, 0},
-		section(1, cat( // types: 0 = () -> f64, 1 = (params) -> i32
-			[]byte{2, typeFunc, 0, 1, f64, typeFunc, byte(len(params))},
-			valueTypeBytes(params),
-			[]byte{1, i32})...),
-		section(2, cat([]byte{1}, name("e"), name("now"), []byte{kindFunc, 0})...),
-		section(3, 1, 1), // one function, of type 1
-		section(6, cat( // globals: 0 = deadline, 1 = stopped
-			[]byte{2, f64, mut}, f64Zero, []byte{opEnd},
-			[]byte{i32, mut, opI32Const, 0, opEnd})...),
-		section(7, cat( // exports
-			[]byte{3},
-			name("poll"), []byte{kindFunc, 1},
-			name("deadline"), []byte{kindGlobal, 0},
-			name("stopped"), []byte{kindGlobal, 1})...),
-		section(10, cat([]byte{1, byte(len(body))}, body)...), // code
-	)
+	return m.Encode()
 }
 
 // pollFunc returns a WebAssembly function answering hf.Poll, or ok false

@@ -20,7 +20,7 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 
-	"github.com/interopio/code-mode/sandbox/internal/wasmbin"
+	"github.com/interopio/code-mode/internal/wasmbin"
 	"github.com/interopio/code-mode/sandbox/wasmhost"
 )
 
@@ -63,7 +63,7 @@ type module struct {
 func (m *module) Imports() []wasmhost.ExternDesc {
 	out := make([]wasmhost.ExternDesc, len(m.parsed.Imports))
 	for i, imp := range m.parsed.Imports {
-		out[i] = wasmhost.ExternDesc{Module: imp.Module, Name: imp.Name, Kind: wasmhost.ExternKind(imp.Kind), Type: convType(imp.Type)}
+		out[i] = wasmhost.ExternDesc{Module: imp.Module, Name: imp.Name, Kind: wasmhost.ExternKind(imp.Kind), Type: imp.Type}
 	}
 	return out
 }
@@ -71,23 +71,9 @@ func (m *module) Imports() []wasmhost.ExternDesc {
 func (m *module) Exports() []wasmhost.ExternDesc {
 	out := make([]wasmhost.ExternDesc, len(m.parsed.Exports))
 	for i, e := range m.parsed.Exports {
-		out[i] = wasmhost.ExternDesc{Name: e.Name, Kind: wasmhost.ExternKind(e.Kind), Type: convType(e.Type)}
+		out[i] = wasmhost.ExternDesc{Name: e.Name, Kind: wasmhost.ExternKind(e.Kind), Type: e.Type}
 	}
 	return out
-}
-
-func convType(t *wasmbin.FuncType) *wasmhost.FuncType {
-	if t == nil {
-		return nil
-	}
-	ft := &wasmhost.FuncType{}
-	for _, p := range t.Params {
-		ft.Params = append(ft.Params, wasmhost.ValueType(p))
-	}
-	for _, r := range t.Results {
-		ft.Results = append(ft.Results, wasmhost.ValueType(r))
-	}
-	return ft
 }
 
 type instanceKey struct{}
@@ -125,10 +111,11 @@ func (m *module) hostModule(ctx context.Context, name string) error {
 	return nil
 }
 
-func valueTypes(bs []byte) []api.ValueType {
-	out := make([]api.ValueType, len(bs))
-	for i, c := range bs {
-		out[i] = api.ValueType(c)
+// valueTypes converts to wazero's value types, which use the same codes.
+func valueTypes(ts []wasmhost.ValueType) []api.ValueType {
+	out := make([]api.ValueType, len(ts))
+	for i, t := range ts {
+		out[i] = api.ValueType(t)
 	}
 	return out
 }

@@ -23,7 +23,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/interopio/code-mode/sandbox/internal/wasmbin"
+	"github.com/interopio/code-mode/internal/wasmbin"
+	"github.com/interopio/code-mode/sandbox/wasmhost"
 )
 
 func main() {
@@ -238,20 +239,20 @@ func packageVersion(pkg string) (string, error) {
 }
 
 func typeLit(t *wasmbin.FuncType) string {
-	vt := func(bs []byte) string {
+	vt := func(ts []wasmhost.ValueType) string {
 		var parts []string
-		for _, c := range bs {
+		for _, c := range ts {
 			switch c {
-			case 0x7f:
+			case wasmhost.I32:
 				parts = append(parts, "i32")
-			case 0x7e:
+			case wasmhost.I64:
 				parts = append(parts, "i64")
-			case 0x7d:
+			case wasmhost.F32:
 				parts = append(parts, "f32")
-			case 0x7c:
+			case wasmhost.F64:
 				parts = append(parts, "f64")
 			default:
-				panic(fmt.Sprintf("value type 0x%x", c))
+				panic(fmt.Sprintf("value type 0x%x", byte(c)))
 			}
 		}
 		return "[]wasmhost.ValueType{" + strings.Join(parts, ", ") + "}"

@@ -1,14 +1,18 @@
-// Package wasmbin reads the few parts of a WebAssembly binary that the
-// sandbox needs: function types, imports and exports. It also rewrites a
+// Package wasmbin is the WebAssembly binary format, as far as Code Mode
+// needs it. Parse reads the parts of a binary that the sandbox needs
+// (function types, imports and exports); DefineImportedMemory rewrites a
 // memory import into a defined memory, for hosts (wazero) that cannot supply
-// an imported memory from Go. It is not a general-purpose parser.
+// an imported memory from Go; Module.Encode writes the small modules the
+// backends generate (encode.go). It is neither a general-purpose parser nor
+// a general-purpose encoder.
 package wasmbin
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/interopio/code-mode/internal/leb"
+
+	"github.com/interopio/code-mode/sandbox/wasmhost"
 )
 
 // Value types and extern kinds, as encoded in the binary format.
@@ -19,18 +23,25 @@ const (
 	KindGlobal = 3
 )
 
-// FuncType is a function signature; values are binary-format type codes.
-type FuncType struct {
-	Params, Results []byte
+// FuncType is a function signature. The sandbox's host interface uses the
+// same type, so types read from a binary need no conversion.
+type FuncType = wasmhost.FuncType
+
+// GlobalType is a global's value type and mutability.
+type GlobalType struct {
+	Type wasmhost.ValueType
+	Mut  bool
 }
 
 // Import is one import entry.
 type Import struct {
 	Module, Name string
 	Kind         byte
-	Type         *FuncType // for functions
-	Min, Max     uint32    // for memories; Max is 0 without HasMax
-	HasMax       bool
+	TypeIndex    uint32     // for functions
+	Type         *FuncType  // for functions (Parse sets it from TypeIndex)
+	Min, Max     uint32     // for memories; Max is 0 without HasMax
+	HasMax       bool       // for memories
+	Global       GlobalType // for globals
 }
 
 // Export is one export entry.
@@ -41,11 +52,17 @@ type Export struct {
 	Type  *FuncType // for functions
 }
 
-// Module is what Parse found.
+// Module is a module's types, imports and exports, which Parse reads, and
+// the definitions that only Encode writes: functions, a memory, globals.
 type Module struct {
 	Types   []FuncType
 	Imports []Import
 	Exports []Export
+
+	Funcs   []Func
+	Memory  *Limits
+	Globals []Global
+
 	// funcTypes maps function index (imports first) to type index.
 	funcTypes []uint32
 }
@@ -155,8 +172,8 @@ func Parse(b []byte) (*Module, error) {
 				if r.byte() != 0x60 {
 					r.fail("bad function type")
 				}
-				ft := FuncType{Params: append([]byte(nil), r.bytes(r.u32())...)}
-				ft.Results = append([]byte(nil), r.bytes(r.u32())...)
+				ft := FuncType{Params: valueTypes(r.bytes(r.u32()))}
+				ft.Results = valueTypes(r.bytes(r.u32()))
 				m.Types = append(m.Types, ft)
 			}
 		case 2:
@@ -164,17 +181,17 @@ func Parse(b []byte) (*Module, error) {
 				imp := Import{Module: r.name(), Name: r.name(), Kind: r.byte()}
 				switch imp.Kind {
 				case KindFunc:
-					ti := r.u32()
-					m.funcTypes = append(m.funcTypes, ti)
-					imp.Type = m.typeAt(ti, r)
+					imp.TypeIndex = r.u32()
+					m.funcTypes = append(m.funcTypes, imp.TypeIndex)
+					imp.Type = m.typeAt(imp.TypeIndex, r)
 				case KindTable:
 					r.byte()
 					r.limits()
 				case KindMemory:
 					imp.Min, imp.Max, imp.HasMax = r.limits()
 				case KindGlobal:
-					r.byte()
-					r.byte()
+					imp.Global.Type = wasmhost.ValueType(r.byte())
+					imp.Global.Mut = r.byte() == 1
 				default:
 					r.fail("bad import kind %d", imp.Kind)
 				}
@@ -205,6 +222,15 @@ func Parse(b []byte) (*Module, error) {
 		}
 	}
 	return m, nil
+}
+
+// valueTypes copies value type codes out of the binary.
+func valueTypes(b []byte) []wasmhost.ValueType {
+	out := make([]wasmhost.ValueType, len(b))
+	for i, c := range b {
+		out[i] = wasmhost.ValueType(c)
+	}
+	return out
 }
 
 func (m *Module) typeAt(i uint32, r *reader) *FuncType {
@@ -268,38 +294,25 @@ func DefineImportedMemory(b []byte, module, name string, min, max uint32) ([]byt
 	if !found {
 		return nil, fmt.Errorf("wasm binary: no memory import %s.%s", module, name)
 	}
-	newImports := append(uleb(n-1), kept.Bytes()...)
-	memPayload := append(uleb(1), 1)
-	memPayload = append(memPayload, uleb(min)...)
-	memPayload = append(memPayload, uleb(max)...)
+	newImports := append(AppendU32(nil, n-1), kept.Bytes()...)
+	memory := appendLimits(AppendU32(nil, 1), Limits{Min: min, Max: max, HasMax: true})
 
-	var out bytes.Buffer
-	out.Write(b[:8])
+	out := append([]byte(nil), b[:8]...)
 	wroteMem := false
-	writeMem := func() {
-		out.WriteByte(5)
-		out.Write(uleb(uint32(len(memPayload))))
-		out.Write(memPayload)
-		wroteMem = true
-	}
 	for _, s := range secs {
 		// Custom sections (0) may appear anywhere; the memory section goes
 		// before the first known section that must follow it.
-		if !wroteMem && s.id != 0 && s.id > 5 {
-			writeMem()
+		if !wroteMem && s.id != SectionCustom && s.id > SectionMemory {
+			out, wroteMem = AppendSection(out, SectionMemory, memory), true
 		}
-		if s.id == 2 {
-			out.WriteByte(2)
-			out.Write(uleb(uint32(len(newImports))))
-			out.Write(newImports)
+		if s.id == SectionImport {
+			out = AppendSection(out, SectionImport, newImports)
 			continue
 		}
-		out.Write(b[s.head:s.end])
+		out = append(out, b[s.head:s.end]...)
 	}
 	if !wroteMem {
-		writeMem()
+		out = AppendSection(out, SectionMemory, memory)
 	}
-	return out.Bytes(), nil
+	return out, nil
 }
-
-func uleb(v uint32) []byte { return leb.Unsigned(nil, uint64(v)) }
