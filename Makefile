@@ -85,4 +85,5 @@ test-node: build
 	node_modules/.bin/tsc -p web/types-check
 	node_modules/.bin/tsc -p web/types-check/tsconfig.adapters-dts.json
 	node_modules/.bin/tsc -p web/types-check/tsconfig.adapters.json
+	node_modules/.bin/tsc -p web/types-check/tsconfig.fakes.json
 	node --test web/test/*.test.mjs

@@ -1,0 +1,256 @@
+// @interopio/code-mode/io-connect: io.Connect Interop methods as Code Mode
+// tools. It takes the page's io.Connect API object (`io`) and imports
+// nothing of the platform.
+
+import { annotations, checkOptions, createToolSource, sanitizeName, sanitizeSegment, uniqueNames } from "./source.mjs";
+
+// ---------------------------------------------------------------------------
+// Signatures: "String symbol, Int? quantity, String[] tags,
+// Composite: { String name, Double? price }[] lines" -> JSON Schema.
+
+const SCALARS = {
+    bool: { type: "boolean" },
+    boolean: { type: "boolean" },
+    int: { type: "integer" },
+    integer: { type: "integer" },
+    long: { type: "integer" },
+    double: { type: "number" },
+    float: { type: "number" },
+    decimal: { type: "number" },
+    number: { type: "number" },
+    string: { type: "string" },
+    datetime: { type: "string", format: "date-time" },
+};
+
+function tokenize(text) {
+    const tokens = [];
+    const re = /\s*(?:([A-Za-z_$][\w$.]*)|(\[\s*\])|([{}:,?]))/y;
+    let i = 0;
+    for (;;) {
+        while (i < text.length && /\s/.test(text[i])) i++;
+        if (i >= text.length) return tokens;
+        re.lastIndex = i;
+        const m = re.exec(text);
+        if (!m) throw new SyntaxError(`unexpected ${JSON.stringify(text[i])} at offset ${i}`);
+        tokens.push(m[1] ? { word: m[1], at: i } : { punct: m[2] ? "[]" : m[3], at: i });
+        i = re.lastIndex;
+    }
+}
+
+function parseFields(tokens, pos, closing) {
+    const properties = {};
+    const required = [];
+    const expect = (what) => {
+        const t = tokens[pos.i];
+        return t && (t.punct === what || t.word === what);
+    };
+    const fail = (what) => {
+        const t = tokens[pos.i];
+        throw new SyntaxError(`expected ${what} at ${t ? `offset ${t.at}` : "the end"}`);
+    };
+    while (pos.i < tokens.length && !(closing && expect("}"))) {
+        const typeTok = tokens[pos.i++];
+        if (!typeTok || !typeTok.word) fail("a type");
+        let schema;
+        if (typeTok.word.toLowerCase() === "composite") {
+            if (expect(":")) pos.i++;
+            if (!expect("{")) fail('"{"');
+            pos.i++;
+            schema = parseFields(tokens, pos, true);
+            if (!expect("}")) fail('"}"');
+            pos.i++;
+        } else {
+            schema = { ...(SCALARS[typeTok.word.toLowerCase()] || { description: `io.Connect type ${typeTok.word}` }) };
+        }
+        let optional = false;
+        for (;;) {
+            if (expect("[]")) {
+                schema = { type: "array", items: schema };
+                pos.i++;
+            } else if (expect("?")) {
+                optional = true;
+                pos.i++;
+            } else break;
+        }
+        const nameTok = tokens[pos.i++];
+        if (!nameTok || !nameTok.word) fail("a field name");
+        if (expect("?")) {
+            optional = true;
+            pos.i++;
+        }
+        properties[nameTok.word] = schema;
+        if (!optional) required.push(nameTok.word);
+        if (expect(",")) pos.i++;
+        else if (pos.i < tokens.length && !(closing && expect("}"))) fail('","');
+    }
+    const out = { type: "object", properties };
+    if (required.length) out.required = required;
+    return out;
+}
+
+/**
+ * The JSON Schema of an io.Connect signature string (a method's `accepts`
+ * or `returns`). An empty or missing signature is any object. Throws a
+ * SyntaxError naming the offset for a signature it cannot read.
+ */
+export function signatureToJsonSchema(signature) {
+    if (signature === undefined || signature === null || String(signature).trim() === "") return { type: "object" };
+    const tokens = tokenize(String(signature));
+    const pos = { i: 0 };
+    const schema = parseFields(tokens, pos, false);
+    if (pos.i !== tokens.length) throw new SyntaxError(`unexpected "${tokens[pos.i].word || tokens[pos.i].punct}" at offset ${tokens[pos.i].at}`);
+    return schema;
+}
+
+// ---------------------------------------------------------------------------
+// The adapter
+
+const TARGETS = ["best", "all", "skipMine"];
+const HINT_FLAGS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"];
+
+const OPTIONS = {
+    namespace: "string",
+    target: [(v) => TARGETS.includes(v) || typeof v === "function", `"best", "all", "skipMine" or a function (method) => target`],
+    methodResponseTimeoutMs: [(v) => typeof v === "number" && v > 0, "a positive number of milliseconds"],
+    waitTimeoutMs: [(v) => typeof v === "number" && v >= 0, "a number of milliseconds"],
+    filter: "function",
+    trusted: "boolean",
+    onError: "function",
+};
+
+function sameInstance(a, b) {
+    if (!a || !b) return false;
+    if (a.peerId && b.peerId) return a.peerId === b.peerId;
+    if (a.instance && b.instance) return a.instance === b.instance;
+    return a === b;
+}
+
+const serverName = (s) => (s && (s.applicationName || s.application || s.instance)) || "unknown";
+
+function invocationError(err, method) {
+    if (err instanceof Error) return err;
+    const message = err && typeof err.message === "string" && err.message ? err.message : String(err);
+    return new Error(`${method}: ${message}`);
+}
+
+/**
+ * The io.Connect Interop methods that other applications offer, as Code
+ * Mode tools named `<namespace>.<method>` (default namespace "interop"),
+ * kept in step with methodAdded/methodRemoved.
+ */
+export function fromIoConnect(io, options) {
+    const interop = io && typeof io === "object" ? io.interop || io.agm : undefined;
+    if (!interop || typeof interop.methods !== "function" || typeof interop.invoke !== "function") {
+        throw new TypeError("fromIoConnect(io): expected an io.Connect API object (with io.interop)");
+    }
+    const opts = checkOptions(options, OPTIONS, "fromIoConnect");
+    const namespace = sanitizeSegment(opts.namespace ?? "interop", "interop");
+    const source = "io-connect";
+    const live = createToolSource({ kind: "io.Connect", onError: opts.onError });
+    const invokeOptions = {};
+    if (opts.methodResponseTimeoutMs !== undefined) invokeOptions.methodResponseTimeoutMs = opts.methodResponseTimeoutMs;
+    if (opts.waitTimeoutMs !== undefined) invokeOptions.waitTimeoutMs = opts.waitTimeoutMs;
+
+    const mine = () => interop.instance;
+    const othersOf = (method) => (typeof method.getServers === "function" ? method.getServers() : []).filter((s) => !sameInstance(s, mine()));
+
+    function schemaOf(method, field) {
+        try {
+            return signatureToJsonSchema(method[field]);
+        } catch (err) {
+            live.report(new Error(`io.Connect method ${method.name}: ${field} ${JSON.stringify(method[field])}: ${err.message}; taking any object`));
+            return { type: "object" };
+        }
+    }
+
+    // The target of one call: the option's, without this application itself,
+    // which must never answer its own model through the adapter.
+    function targetFor(method) {
+        let t = typeof opts.target === "function" ? opts.target(method) : opts.target || "best";
+        const others = othersOf(method);
+        if (t === "best") return others.length === method.getServers().length ? "best" : others[0];
+        if (t === "all") return others.length === method.getServers().length ? "all" : others;
+        return t;
+    }
+
+    function toolOf(method) {
+        const def = {
+            name: "",
+            description: [method.displayName, method.description].filter(Boolean).join(": ") || `The io.Connect Interop method ${method.name}.`,
+            inputSchema: schemaOf(method, "accepts"),
+            annotations: annotations(
+                Object.fromEntries(HINT_FLAGS.filter((k) => typeof method.flags?.[k] === "boolean").map((k) => [k, method.flags[k]])),
+                { source, untrusted: !opts.trusted, extra: { interopMethod: method.name } },
+            ),
+            execute: (input, { signal }) => call(method, input, signal),
+        };
+        if (method.returns) def.outputSchema = schemaOf(method, "returns");
+        return def;
+    }
+
+    async function call(method, input, signal) {
+        const target = targetFor(method);
+        if (Array.isArray(target) && target.length === 0) throw new Error(`${method.name}: no other application offers this method now`);
+        const invocation = Promise.resolve()
+            .then(() => interop.invoke(method.name, input ?? {}, target, invokeOptions))
+            .catch((err) => {
+                throw invocationError(err, method.name);
+            });
+        // io.Connect cannot cancel an invocation: the run stops waiting for it.
+        const result = await (signal
+            ? Promise.race([
+                  invocation,
+                  new Promise((_, reject) => {
+                      if (signal.aborted) reject(signal.reason);
+                      signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+                  }),
+              ])
+            : invocation);
+        if (target === "all" || target === "skipMine" || Array.isArray(target)) {
+            const values = (result.all_return_values || [result]).map((r) => ({ server: serverName(r.executed_by), returned: r.returned }));
+            const errors = (result.all_errors || []).map((e) => ({ server: serverName(e && e.executed_by), error: (e && e.message) || String(e) }));
+            return errors.length ? [...values, ...errors] : values;
+        }
+        return result.returned;
+    }
+
+    function build() {
+        const methods = interop
+            .methods()
+            .filter((m) => m && typeof m.name === "string" && !m.supportsStreaming)
+            .filter((m) => othersOf(m).length > 0)
+            .filter((m) => !opts.filter || opts.filter(m))
+            .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+        const names = uniqueNames(namespace, methods.map((m) => sanitizeName(m.name)));
+        return methods.map((method, i) => {
+            const def = toolOf(method);
+            def.name = names[i];
+            return { def, origin: method.name };
+        });
+    }
+
+    // Events come in bursts (an application starting registers many
+    // methods): one re-read of methods() per burst.
+    let scheduled = false;
+    const resync = () => {
+        if (scheduled || live.closed) return;
+        scheduled = true;
+        queueMicrotask(() => {
+            scheduled = false;
+            try {
+                live.set(build());
+            } catch (err) {
+                live.report(err);
+            }
+        });
+    };
+
+    live.set(build());
+    for (const event of ["methodAdded", "methodRemoved", "serverMethodAdded", "serverMethodRemoved"]) {
+        if (typeof interop[event] === "function") {
+            const off = interop[event](resync);
+            if (typeof off === "function") live.onClose(off);
+        }
+    }
+    return Object.assign(live.source, { namespace });
+}
