@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/interopio/code-mode/internal/jsoncut"
 	"github.com/interopio/code-mode/internal/tsstrip"
 	"github.com/interopio/code-mode/sandbox"
 )
@@ -332,9 +333,11 @@ func (r *runState) finish(res *sandbox.Result, d time.Duration) *ExecuteResult {
 	out.OK = true
 	out.Result = res.Value
 	if budget := r.s.cm.cfg.MaxResultChars; len(res.Value) > budget {
-		marker := fmt.Sprintf(" … [truncated: the result is %d characters of JSON, over the %d budget; return less]", len(res.Value), budget)
-		s, _ := json.Marshal(truncate(string(res.Value), budget-len(marker)) + marker)
-		out.Result = s
+		cut, _ := jsoncut.Cut(res.Value, budget)
+		out.Result = cut
+		out.Logs = append(out.Logs, LogEntry{Level: "warn", Message: fmt.Sprintf(
+			"result: %d characters of JSON, over the %d budget: long arrays, objects and strings were shortened, and markers (\"… N more items\", \"%s\": \"N more keys\", \"… [N more characters]\") say what was left out; return less, or page through it",
+			len(res.Value), budget, jsoncut.MoreKey)})
 	}
 	return out
 }

@@ -137,7 +137,7 @@ func TestExecutePipeline(t *testing.T) {
 	}
 	t.Run("truncation marker", func(t *testing.T) {
 		res := exec(t, s, `return await tools.util.big({})`, nil)
-		if len(res.Result) > 1100 || !strings.Contains(string(res.Result), "truncated") {
+		if len(res.Result) > 1000 || !strings.Contains(string(res.Result), "more characters]") {
 			t.Errorf("result of %d chars: %.200s", len(res.Result), res.Result)
 		}
 	})

@@ -66,15 +66,33 @@ type run struct {
 	// native says stringify is the context's own JSON.stringify (a run
 	// without host functions or prelude compiles no helpers).
 	native bool
+	// converter is convertJS's function once compiled (owned).
+	converter ffi.Value
 }
 
 // The engine's own prelude: helpers captured before any other code runs,
 // so the program cannot tamper with them. It is compiled on every run, so
-// it is kept tiny.
-const enginePrelude = `(() => {
-const S = JSON.stringify, rep = (k, v) => typeof v === "bigint" ? v.toString() : v;
-return [(v) => S(v, rep), JSON.parse];
+// it is kept tiny. Its stringify writes BigInt as a decimal string; called
+// with a second argument (for the result), it returns 0 instead of the JSON
+// when it saw a value JSON cannot hold (see convert.go).
+const enginePrelude = "(() => {\n" + stringifyJS + `return [out, JSON.parse];
 })()`
+
+// stringifyJS defines out, the stringify helper of both preludes.
+const stringifyJS = `const S = JSON.stringify, gp = Object.getPrototypeOf, OP = Object.prototype, isArr = Array.isArray;
+let bad = 0;
+const rep = function (k, v) {
+switch (typeof v) {
+case "object": if (v !== null && !isArr(v) && (k = gp(v)) !== OP && k !== null) bad = 1; return v;
+case "number": if (v - v !== 0) bad = 1;
+case "string": case "boolean": return v;
+case "bigint": bad = 1; return v.toString();
+case "undefined": if (isArr(this)) bad = 1; return v;
+}
+bad = 1; return v;
+};
+const out = (v, w) => { if (v === undefined) return; bad = 0; const s = S(v, rep); return w && bad ? 0 : s; };
+`
 
 // trackerPrelude replaces enginePrelude in runs that have async host
 // functions. track gives each host-call promise an own "constructor"
@@ -82,15 +100,13 @@ return [(v) => S(v, rep), JSON.parse];
 // promise all read it, so it tells which promises somebody observed, and a
 // rejection nobody observed is reported instead of lost. The promise stays
 // native, so awaiting it stays on the fast path.
-const trackerPrelude = `(() => {
-const S = JSON.stringify, rep = (k, v) => typeof v === "bigint" ? v.toString() : v;
-const P = Promise, def = Object.defineProperty, seen = [];
+const trackerPrelude = "(() => {\n" + stringifyJS + `const P = Promise, def = Object.defineProperty, seen = [];
 const track = (p, id) => {
   def(p, "constructor", { get() { seen[id] = 1; return P; }, configurable: true });
   return p;
 };
 const observed = () => S(seen.flatMap((s, id) => s ? [id] : []));
-return [(v) => S(v, rep), JSON.parse, track, observed];
+return [out, JSON.parse, track, observed];
 })()`
 
 func (i *instance) execute(goCtx context.Context, p Program, limit int64) (res *Result, err error) {
@@ -137,7 +153,7 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64) (res *
 	}
 	res = r.main(p.Code)
 	if r.nextID > 0 && (res.Error == nil || res.Error.Code != CodeTimeout) {
-		res.Warnings = r.warnings()
+		res.Warnings = append(res.Warnings, r.warnings()...)
 	}
 	r.teardown()
 	i.hitLimit = res.Error != nil && res.Error.Code == CodeMemoryLimit
@@ -333,39 +349,70 @@ func (r *run) why() int32 {
 	return r.reason.Load()
 }
 
-// result converts the program's value to JSON.
+// result converts the program's value to JSON (see convert.go).
 func (r *run) result(v ffi.ValueConst) *Result {
 	q, ctx := r.q, r.ctx
-	s, exc := q.Call(ctx, r.stringify.Const(), q.Undefined.Const(), v)
-	if exc != 0 && r.native {
-		// The native JSON.stringify refuses BigInt: retry with the
-		// engine's own stringify, which writes it as a decimal string.
-		q.FreeValue(ctx, exc)
-		exc = 0
-		if helpers, hexc := q.Eval(ctx, enginePrelude, "<prelude>", ffi.EvalGlobal); hexc != 0 {
-			exc = hexc
+	if r.native {
+		s, exc := q.Call(ctx, r.stringify.Const(), q.Undefined.Const(), v)
+		if exc == 0 && !q.IsObject(v) {
+			str, isStr := "", q.IsString(s.Const())
+			if isStr {
+				str = q.GetString(ctx, s.Const())
+			}
+			q.FreeValue(ctx, s)
+			switch {
+			case !isStr:
+				return &Result{} // undefined (or a symbol): no value
+			case str != "null" || !q.IsNumber(v):
+				return &Result{Value: json.RawMessage(str)}
+			}
+			// NaN or ±Infinity, which JSON.stringify writes as null.
+		} else if exc != 0 {
+			q.FreeValue(ctx, exc)
 		} else {
-			q.FreeValue(ctx, r.stringify)
-			r.stringify, r.native = q.GetIndex(ctx, helpers.Const(), 0), false
-			q.FreeValue(ctx, helpers)
-			return r.result(v)
+			q.FreeValue(ctx, s)
 		}
+		// The native JSON.stringify cannot tell of what it drops or
+		// changes (an object may hold a Map, BigInt throws): the engine's
+		// own stringify can.
+		helpers, hexc := q.Eval(ctx, enginePrelude, "<prelude>", ffi.EvalGlobal)
+		if hexc != 0 {
+			return r.notSerializable(hexc)
+		}
+		q.FreeValue(ctx, r.stringify)
+		r.stringify, r.native = q.GetIndex(ctx, helpers.Const(), 0), false
+		q.FreeValue(ctx, helpers)
+		return r.result(v)
 	}
+	s, exc := q.Call(ctx, r.stringify.Const(), q.Undefined.Const(), v, q.True.Const())
 	if exc != 0 {
-		e := r.toError(exc.Const())
-		q.FreeValue(ctx, exc)
-		code := CodeNotSerializable
-		if c := r.limitCode(e); c != "" {
-			code = c
-		}
-		return &Result{Error: &Error{Code: code, Name: e.Name,
-			Message: "the result cannot be converted to JSON: " + e.Message}}
+		return r.notSerializable(exc)
 	}
 	defer q.FreeValue(ctx, s)
-	if !q.IsString(s.Const()) {
-		return &Result{} // undefined, a function or a symbol: no value
+	if q.IsString(s.Const()) {
+		return &Result{Value: json.RawMessage(q.GetString(ctx, s.Const()))}
 	}
-	return &Result{Value: json.RawMessage(q.GetString(ctx, s.Const()))}
+	// 0: a value to convert; undefined: no value.
+	if !q.IsNumber(s.Const()) {
+		return &Result{}
+	}
+	value, warnings, exc := r.convert(v)
+	if exc != 0 {
+		return r.notSerializable(exc)
+	}
+	return &Result{Value: value, Warnings: warnings}
+}
+
+func (r *run) notSerializable(exc ffi.Value) *Result {
+	q, ctx := r.q, r.ctx
+	e := r.toError(exc.Const())
+	q.FreeValue(ctx, exc)
+	code := CodeNotSerializable
+	if c := r.limitCode(e); c != "" {
+		code = c
+	}
+	return &Result{Error: &Error{Code: code, Name: e.Name,
+		Message: "the result cannot be converted to JSON: " + e.Message}}
 }
 
 // teardown cancels the host calls still in flight, frees every value Go
@@ -384,7 +431,7 @@ func (r *run) teardown() {
 	// Jobs still queued are dropped, not run: JS_FreeRuntime frees the job
 	// list, and running them under the interrupt would resume suspended
 	// async functions with an uncatchable error, which leaks their frames.
-	for _, h := range []ffi.Value{r.stringify, r.parse, r.track, r.report} {
+	for _, h := range []ffi.Value{r.stringify, r.parse, r.track, r.report, r.converter} {
 		q.FreeValue(ctx, h)
 	}
 	q.FreeContext(ctx)

@@ -114,3 +114,51 @@ describe("limits have one owner: the core's bounds, reported under the page's na
         api.dispose();
     });
 });
+
+describe("faithful results: documented conversions, each reported by a warn log with its path", () => {
+    let api;
+    let executeCode;
+    before(async () => {
+        api = await IoCodeModeFactory({ wasmLocation: assetPath, maxResultChars: 500 });
+        executeCode = llmTools(api.createSession()).executeCode;
+    });
+    after(() => api.dispose());
+
+    const cases = [
+        ["Map with string keys", "return { m: new Map([['a', 1]]) }", { m: { a: 1 } }, ["result.m: a Map, converted to an object"]],
+        ["Map with other keys", "return new Map([[1, 'x']])", [[1, "x"]], ["result: a Map with non-string keys, converted to an array of [key, value] entries"]],
+        ["Set", "return [new Set([1, 2])]", [[1, 2]], ["result[0]: a Set, converted to an array"]],
+        ["Error", "return { e: new TypeError('bad') }", { e: { name: "TypeError", message: "bad" } }, ["result.e: an Error, converted to {name, message}"]],
+        ["Date", "return { d: new Date(0) }", { d: "1970-01-01T00:00:00.000Z" }, []],
+        ["BigInt", "return { n: 2n ** 70n }", { n: "1180591620717411303424" }, ["result.n: a BigInt, converted to a string"]],
+        ["NaN, Infinity", "return [NaN, -Infinity]", ["NaN", "-Infinity"], ['result[0]: NaN, converted to the string "NaN"', 'result[1]: -Infinity, converted to the string "-Infinity"']],
+        ["undefined", "return { a: undefined, b: [undefined] }", { b: [null] }, ["result.b[0]: undefined, converted to null"]],
+        ["function", "return { f() {}, g: 1 }", { g: 1 }, ["result.f: a function, which is not data: omitted"]],
+        ["symbol", "return [Symbol('s')]", ["Symbol(s)"], ['result[0]: a symbol, converted to the string "Symbol(s)"']],
+        ["plain data is not reported", "return { a: [1, 'x', null, true] }", { a: [1, "x", null, true] }, []],
+    ];
+    for (const [name, code, result, warns] of cases) {
+        test(name, async () => {
+            const r = await executeCode.execute({ code, explanation: "x" });
+            assert.equal(r.ok, true, JSON.stringify(r));
+            assert.deepEqual(r.result, result);
+            assert.deepEqual(r.logs.filter((l) => l.level === "warn").map((l) => l.message), warns);
+        });
+    }
+
+    test("an over-budget result is cut structurally: valid JSON of the same shape, with markers", async () => {
+        const r = await executeCode.execute({
+            code: "return { total: 300, rows: Array.from({ length: 300 }, (_, i) => ({ id: i, note: 'n'.repeat(i) })) }",
+            explanation: "x",
+        });
+        assert.equal(r.ok, true);
+        assert.ok(JSON.stringify(r.result).length <= 500, JSON.stringify(r.result).length);
+        assert.equal(r.result.total, 300);
+        assert.ok(Array.isArray(r.result.rows));
+        assert.deepEqual(r.result.rows[0], { id: 0, note: "" });
+        assert.match(r.result.rows.at(-1), /^… \d+ more items$/);
+        const kept = r.result.rows.length - 1;
+        assert.equal(r.result.rows.at(-1), `… ${300 - kept} more items`);
+        assert.ok(r.logs.some((l) => l.level === "warn" && /over the 500 budget/.test(l.message)));
+    });
+});

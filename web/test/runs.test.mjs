@@ -236,8 +236,9 @@ describe("limits", () => {
         const r = await run(session, "return 'x'.repeat(50000)");
         assert.equal(r.ok, true);
         const text = JSON.stringify(r.result);
-        assert.ok(text.length <= 1200, `the result is ${text.length} characters`);
-        assert.match(text, /truncated/i);
+        assert.ok(text.length <= 1000, `the result is ${text.length} characters`);
+        assert.match(r.result, /^x+… \[\d+ more characters\]$/);
+        assert.ok(r.logs.some((l) => l.level === "warn" && /over the 1000 budget/.test(l.message)), "a warn log says so");
         const small = await run(session, "return 'x'.repeat(100)");
         assert.equal(small.result, "x".repeat(100), "a result within budget is untouched");
         const logs = await run(session, "for (let i = 0; i < 1000; i++) console.log('line ' + i + ' ' + 'y'.repeat(50)); return 1");

@@ -1,0 +1,104 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/interopio/code-mode/sandbox/internal/ffi"
+)
+
+// A program's result is JSON. Values JSON cannot hold convert by these
+// rules, and each one is reported (Result.Warnings) with its path, so the
+// model learns that what it returned is not what arrives:
+//
+//	Map             an object when every key is a string, else [key, value] entries
+//	Set             an array
+//	Error           {name, message}
+//	BigInt          its decimal string
+//	NaN, ±Infinity  "NaN", "Infinity", "-Infinity"
+//	function        omitted from an object, null in an array, no result at the top
+//	symbol          its description string, "Symbol(x)"
+//	Promise         null (it was not awaited)
+//	RegExp          its source string, "/a+/g"
+//	typed array     an array of its numbers
+//	undefined       null in an array (reported); an absent property or no
+//	                result at the top (JSON's own rule, not reported)
+//	Date            its ISO string (toJSON, JSON's own rule, not reported)
+//
+// The engine preludes' replacer only notices such values (a flag), so a
+// plain result costs what it did; convertJS is compiled when one is seen.
+
+// convertJS evaluates to a function of the result that returns
+// [json or undefined, warnings as JSON].
+const convertJS = `(() => {
+const S = JSON.stringify, gp = Object.getPrototypeOf, OP = Object.prototype, isArr = Array.isArray;
+const M = Map, St = Set, E = Error, RX = RegExp, P = Promise, AB = ArrayBuffer, ent = Object.fromEntries, from = Array.from;
+const ident = /^[A-Za-z_$][\w$]*$/;
+return (root) => {
+  const paths = new M(), warn = [];
+  let more = 0;
+  const note = (p, what) => { if (warn.length < 20) warn.push(p + ": " + what); else more++; };
+  function rep(k, v) {
+    const hp = paths.get(this), inArr = isArr(this);
+    const p = hp === undefined ? "result" : inArr ? hp + "[" + k + "]" : hp + (ident.test(k) ? "." + k : "[" + S(k) + "]");
+    let out = v;
+    switch (typeof v) {
+    case "bigint": out = v.toString(); note(p, "a BigInt, converted to a string"); break;
+    case "number": if (v - v !== 0) { out = String(v); note(p, out + ", converted to the string " + S(out)); } break;
+    case "undefined": if (inArr) { out = null; note(p, "undefined, converted to null"); } break;
+    case "function":
+      out = inArr ? null : undefined;
+      note(p, "a function, which is not data: " + (inArr ? "converted to null" : hp === undefined ? "no result" : "omitted"));
+      break;
+    case "symbol": out = String(v); note(p, "a symbol, converted to the string " + S(out)); break;
+    case "object": {
+      if (v === null || isArr(v)) break;
+      const pr = gp(v);
+      if (pr === OP || pr === null) break;
+      if (v instanceof M) {
+        let keys = true;
+        for (const key of v.keys()) if (typeof key !== "string") { keys = false; break; }
+        out = keys ? ent(v) : from(v);
+        note(p, keys ? "a Map, converted to an object" : "a Map with non-string keys, converted to an array of [key, value] entries");
+      } else if (v instanceof St) { out = from(v); note(p, "a Set, converted to an array"); }
+      else if (v instanceof E) { out = { name: String(v.name), message: String(v.message) }; note(p, "an Error, converted to {name, message}"); }
+      else if (v instanceof P) { out = null; note(p, "a Promise, converted to null (await it)"); }
+      else if (v instanceof RX) { out = String(v); note(p, "a RegExp, converted to the string " + S(out)); }
+      else if (AB.isView(v) && typeof v.length === "number") { out = from(v, (x) => typeof x === "bigint" ? x.toString() : x); note(p, "a typed array, converted to an array"); }
+    }
+    }
+    if (out !== null && typeof out === "object") paths.set(out, p);
+    return out;
+  }
+  const json = S(root, rep);
+  if (more) warn.push("… and " + more + " more values converted");
+  return [json, S(warn)];
+};
+})()`
+
+// convert runs convertJS on v, compiling it on first use in this run.
+func (r *run) convert(v ffi.ValueConst) (value json.RawMessage, warnings []string, exc ffi.Value) {
+	q, ctx := r.q, r.ctx
+	if r.converter == 0 {
+		fn, exc := q.Eval(ctx, convertJS, "<convert>", ffi.EvalGlobal)
+		if exc != 0 {
+			return nil, nil, exc
+		}
+		r.converter = fn
+	}
+	pair, exc := q.Call(ctx, r.converter.Const(), q.Undefined.Const(), v)
+	if exc != 0 {
+		return nil, nil, exc
+	}
+	defer q.FreeValue(ctx, pair)
+	js, w := q.GetIndex(ctx, pair.Const(), 0), q.GetIndex(ctx, pair.Const(), 1)
+	defer q.FreeValue(ctx, js)
+	defer q.FreeValue(ctx, w)
+	if q.IsString(js.Const()) {
+		value = json.RawMessage(q.GetString(ctx, js.Const()))
+	}
+	if err := json.Unmarshal([]byte(q.GetString(ctx, w.Const())), &warnings); err != nil {
+		warnings = []string{fmt.Sprintf("result: the conversion report is unreadable: %v", err)}
+	}
+	return value, warnings, 0
+}

@@ -1,0 +1,103 @@
+//go:build !js
+
+package sandbox_test
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/interopio/code-mode/sandbox"
+	"github.com/interopio/code-mode/sandbox/sandboxtest"
+)
+
+// TestResultConversion: values JSON cannot hold convert by the documented
+// rules, each change reported with its path; plain values pass unreported.
+// Every case runs in the three stringify modes: native (no prelude), the
+// engine prelude, and the tracker prelude (async host functions).
+func TestResultConversion(t *testing.T) {
+	e, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	modes := map[string]sandbox.Program{
+		"native":  {},
+		"prelude": {Prelude: "globalThis.x = 1"},
+		"tracker": {Funcs: map[string]sandbox.Func{"f": {Async: func(context.Context, []json.RawMessage) (json.RawMessage, error) { return nil, nil }}}},
+	}
+	for _, tc := range []struct {
+		name, code, want string
+		warnings         []string
+	}{
+		{"plain", `return {a: 1, b: [true, null, "x"], c: {d: 2.5}}`, `{"a":1,"b":[true,null,"x"],"c":{"d":2.5}}`, nil},
+		{"null", `return null`, `null`, nil},
+		{"nothing", `return`, ``, nil},
+		{"absent property", `return {a: undefined, b: 1}`, `{"b":1}`, nil},
+		{"null prototype", `const o = Object.create(null); o.a = 1; return o`, `{"a":1}`, nil},
+		{"class instance", `class P { constructor() { this.x = 1 } }; return new P()`, `{"x":1}`, nil},
+		{"Date", `return {when: new Date(0)}`, `{"when":"1970-01-01T00:00:00.000Z"}`, nil},
+		{"Map with string keys", `return {m: new Map([["a", 1], ["b", 2]])}`, `{"m":{"a":1,"b":2}}`, []string{"result.m: a Map, converted to an object"}},
+		{"Map with other keys", `return new Map([[1, "x"], [{k: 1}, "y"]])`, `[[1,"x"],[{"k":1},"y"]]`, []string{"result: a Map with non-string keys, converted to an array of [key, value] entries"}},
+		{"Set", `return {tags: new Set(["a", "b"])}`, `{"tags":["a","b"]}`, []string{"result.tags: a Set, converted to an array"}},
+		{"Error", `return [1, new TypeError("bad")]`, `[1,{"name":"TypeError","message":"bad"}]`, []string{"result[1]: an Error, converted to {name, message}"}},
+		{"BigInt", `return {n: 12345678901234567890n}`, `{"n":"12345678901234567890"}`, []string{"result.n: a BigInt, converted to a string"}},
+		{"top-level BigInt", `return 5n`, `"5"`, []string{"result: a BigInt, converted to a string"}},
+		{"NaN and Infinity", `return {a: NaN, b: [Infinity, -Infinity]}`, `{"a":"NaN","b":["Infinity","-Infinity"]}`,
+			[]string{`result.a: NaN, converted to the string "NaN"`, `result.b[0]: Infinity, converted to the string "Infinity"`, `result.b[1]: -Infinity, converted to the string "-Infinity"`}},
+		{"top-level NaN", `return 0/0`, `"NaN"`, []string{`result: NaN, converted to the string "NaN"`}},
+		{"undefined in an array", `return [1, undefined]`, `[1,null]`, []string{"result[1]: undefined, converted to null"}},
+		{"function property", `return {f() {}, a: 1}`, `{"a":1}`, []string{"result.f: a function, which is not data: omitted"}},
+		{"function in an array", `return [() => 1]`, `[null]`, []string{"result[0]: a function, which is not data: converted to null"}},
+		{"top-level function", `return () => 1`, ``, []string{"result: a function, which is not data: no result"}},
+		{"symbol", `return {s: Symbol("k")}`, `{"s":"Symbol(k)"}`, []string{`result.s: a symbol, converted to the string "Symbol(k)"`}},
+		{"forgotten await", `return {p: Promise.resolve(1)}`, `{"p":null}`, []string{"result.p: a Promise, converted to null (await it)"}},
+		{"RegExp", `return {r: /a+/g}`, `{"r":"/a+/g"}`, []string{`result.r: a RegExp, converted to the string "/a+/g"`}},
+		{"typed array", `return {bytes: new Uint8Array([1, 2])}`, `{"bytes":[1,2]}`, []string{"result.bytes: a typed array, converted to an array"}},
+		{"odd keys", `return {"a b": new Set([1])}`, `{"a b":[1]}`, []string{`result["a b"]: a Set, converted to an array`}},
+		{"nested paths", `return {rows: [{id: 1, at: new Map()}, {id: 2, tags: new Set()}]}`, `{"rows":[{"id":1,"at":{}},{"id":2,"tags":[]}]}`,
+			[]string{"result.rows[0].at: a Map, converted to an object", "result.rows[1].tags: a Set, converted to an array"}},
+		{"inside a converted value", `return new Map([["k", new Set([1n])]])`, `{"k":["1"]}`,
+			[]string{"result: a Map, converted to an object", "result.k: a Set, converted to an array", "result.k[0]: a BigInt, converted to a string"}},
+	} {
+		for mode, base := range modes {
+			t.Run(tc.name+"/"+mode, func(t *testing.T) {
+				p := base
+				p.Code, p.Timeout = tc.code, 10*time.Second
+				res, err := e.Run(context.Background(), p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Error != nil {
+					t.Fatalf("error %+v", res.Error)
+				}
+				if string(res.Value) != tc.want {
+					t.Errorf("value %s, want %s", res.Value, tc.want)
+				}
+				if len(res.Warnings) != 0 || len(tc.warnings) != 0 {
+					if !reflect.DeepEqual(res.Warnings, tc.warnings) {
+						t.Errorf("warnings %q, want %q", res.Warnings, tc.warnings)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestResultConversionBounded: the report lists 20 paths and counts the rest.
+func TestResultConversionBounded(t *testing.T) {
+	e, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	res, err := e.Run(context.Background(), sandbox.Program{Code: `return Array.from({length: 50}, () => NaN)`, Timeout: 10 * time.Second})
+	if err != nil || res.Error != nil {
+		t.Fatal(err, res.Error)
+	}
+	if len(res.Warnings) != 21 || res.Warnings[20] != "… and 30 more values converted" {
+		t.Errorf("warnings %q", res.Warnings)
+	}
+}
