@@ -30,20 +30,33 @@ type stripper struct {
 	m      []int
 	blanks []span
 	semis  []int // byte offsets (inside blanks) that become ';'
+	writes []write
 	// exprClose marks '}' tokens that end an expression (object literal,
-	// class expression): after them '!' and 'as' apply.
+	// class expression), and '!' tokens that are non-null assertions:
+	// after them '!' and 'as' apply.
 	exprClose map[int]bool
 	err       *Error
+	// module reads ES module syntax instead of failing on it (tests read
+	// real JavaScript modules with it).
+	module bool
 }
 
 type span struct{ s, e int }
+
+// write puts byte b at an erased offset.
+type write struct {
+	off int
+	b   byte
+}
 
 // Strip returns src with TypeScript's erasable syntax overwritten by
 // spaces, line terminators kept, so that positions do not move. Plain
 // JavaScript comes back unchanged. Code the tokenizer cannot read comes back
 // unchanged too, for QuickJS to report. Syntax TypeScript cannot erase is
 // an *Error.
-func Strip(src string) (string, *Error) {
+func Strip(src string) (string, *Error) { return strip(src, false) }
+
+func strip(src string, module bool) (string, *Error) {
 	toks, ok := scan(src)
 	if !ok {
 		return src, nil
@@ -52,7 +65,7 @@ func Strip(src string) (string, *Error) {
 	if bad >= 0 {
 		return src, nil
 	}
-	s := &stripper{src: src, toks: toks, m: m, exprClose: map[int]bool{}}
+	s := &stripper{src: src, toks: toks, m: m, exprClose: map[int]bool{}, module: module}
 	s.walk(0, len(toks), fBlock)
 	if s.err != nil {
 		return "", s.err
@@ -61,7 +74,7 @@ func Strip(src string) (string, *Error) {
 }
 
 func (s *stripper) output() string {
-	if len(s.blanks) == 0 {
+	if len(s.blanks) == 0 && len(s.writes) == 0 {
 		return s.src
 	}
 	in := make([]bool, len(s.src)+1)
@@ -70,9 +83,12 @@ func (s *stripper) output() string {
 			in[i] = true
 		}
 	}
-	semi := map[int]bool{}
+	put := map[int]byte{}
 	for _, o := range s.semis {
-		semi[o] = true
+		put[o] = ';'
+	}
+	for _, w := range s.writes {
+		put[w.off] = w.b
 	}
 	var b strings.Builder
 	b.Grow(len(s.src))
@@ -81,8 +97,8 @@ func (s *stripper) output() string {
 		switch {
 		case !in[i] || r == '\n' || r == '\r' || r == '\u2028' || r == '\u2029':
 			b.WriteString(s.src[i : i+n])
-		case semi[i]:
-			b.WriteByte(';')
+		case put[i] != 0:
+			b.WriteByte(put[i])
 		default:
 			b.WriteByte(' ')
 			if r >= 0x10000 {
@@ -164,7 +180,25 @@ func (s *stripper) exprEnd(i int) bool {
 	case tNumber, tString, tTemplate, tTemplateTail, tRegex, tPrivate:
 		return true
 	case tPunct:
-		return t.v == ")" || t.v == "]" || t.v == "}" && s.exprClose[i]
+		switch t.v {
+		case ")":
+			// Not the head of if/for/while/with: `for (x of y) !z`.
+			o := s.m[i]
+			if o > 0 && s.is(o-1, "await") {
+				o--
+			}
+			if p := s.tok(o - 1); o > 0 && p.k == tName && !s.isProp(o-1) {
+				switch p.v {
+				case "if", "for", "while", "with":
+					return false
+				}
+			}
+			return true
+		case "]":
+			return true
+		case "}", "!":
+			return s.exprClose[i] // an object literal; a non-null assertion
+		}
 	}
 	return false
 }
@@ -187,6 +221,7 @@ func (s *stripper) walk(i, end int, f frame) {
 				continue
 			}
 		}
+		atStmt := stmt
 		stmt = false
 		if f == fClass && (member || inInit && t.nl && tern == 0 && s.exprEnd(i-1) && (t.k == tName || t.k == tPrivate || t.v == "@" || t.k == tString)) {
 			j, init := s.member(i, end)
@@ -200,7 +235,11 @@ func (s *stripper) walk(i, end int, f frame) {
 			switch {
 			case param == dBinding && t.k == tName && isParamModifier(t.v) && !s.tok(i+1).nl &&
 				(s.tok(i+1).k == tName || s.is(i+1, "{") || s.is(i+1, "[")):
-				s.fail(i, "TypeScript parameter properties ("+t.v+" "+s.tok(i+1).v+") are not supported: they are not erasable; declare the field and assign it in the constructor")
+				j := i
+				for isParamModifier(s.tok(j).v) {
+					j++
+				}
+				s.fail(i, "TypeScript parameter properties ("+s.src[t.s:s.tok(j).e]+") are not supported: they are not erasable; declare the field and assign it in the constructor")
 				return
 			case param == dBinding && (t.v == "..." || t.v == "@"):
 				i++
@@ -299,6 +338,7 @@ func (s *stripper) walk(i, end int, f frame) {
 			case "!":
 				if !t.nl && s.exprEnd(i-1) {
 					s.blank(i, i+1) // non-null assertion
+					s.exprClose[i] = true
 				}
 			case "<":
 				if j, ok := s.angle(i); ok && (!s.exprEnd(i-1) || s.typeArgsFollow(j)) {
@@ -339,9 +379,8 @@ func (s *stripper) walk(i, end int, f frame) {
 				break
 			}
 			switch t.v {
-			case "const", "var":
-				decl = dBinding
-			case "let":
+			case "const", "var", "let":
+				// A declaration, not a property named so ({ const: 1 }).
 				if n := s.tok(i + 1); n.k == tName || n.v == "{" || n.v == "[" {
 					decl = dBinding
 				}
@@ -363,12 +402,14 @@ func (s *stripper) walk(i, end int, f frame) {
 				}
 			case "function":
 				i = s.function(i, f)
+				stmt = atStmt || s.is(i-1, "async") && f == fBlock && s.tok(i-1).nl
 				continue
 			case "class":
 				i = s.class(i)
+				stmt = atStmt
 				continue
 			case "import":
-				if s.is(i+1, "(") || s.is(i+1, ".") {
+				if (s.is(i+1, "(") || s.is(i+1, ".")) && !s.module {
 					s.fail(i, "import() is not available: the sandbox has no modules; use the tools you are given instead")
 					return
 				}
@@ -418,7 +459,7 @@ func (s *stripper) blockBrace(i int, f frame, stmt bool, tern int) bool {
 // function, a catch clause, or a method of an object literal.
 func (s *stripper) isParams(i int, f frame, tern int) bool {
 	mm := s.m[i]
-	if s.is(i-1, "catch") {
+	if s.is(i-1, "catch") && !s.isProp(i-1) {
 		return true
 	}
 	if s.is(mm+1, "=>") {
@@ -459,6 +500,13 @@ func (s *stripper) afterParams(j int) int {
 	if s.is(j, ":") {
 		if k, ok := s.typ(j + 1); ok {
 			s.blank(j, k)
+			if s.is(k, "=>") && !s.tok(k).nl && strings.ContainsAny(s.src[s.toks[j].s:s.toks[k-1].e], "\n\r\u2028\u2029") {
+				// JavaScript allows no line break between an arrow's
+				// parameters and its '=>': the ')' moves down to the last
+				// character of the erased return type, before the '=>'.
+				s.blank(j-1, j)
+				s.writes = append(s.writes, write{s.toks[k-1].e - 1, ')'})
+			}
 			j = k
 		}
 	}
@@ -799,6 +847,9 @@ func (s *stripper) statement(i, end int) int {
 			return j
 		}
 		if n.v != "(" && n.v != "." {
+			if s.module {
+				return s.moduleStatement(i + 1)
+			}
 			s.fail(i, "import is not available: the sandbox has no modules; use the tools you are given instead")
 		}
 	case "export":
@@ -819,7 +870,31 @@ func (s *stripper) statement(i, end int) int {
 				return j
 			}
 		}
+		if s.module {
+			if n.v == "{" || n.v == "*" {
+				return s.moduleStatement(i + 1)
+			}
+			if n.v == "default" {
+				return i + 2
+			}
+			return i + 1
+		}
 		s.fail(i, "export is not available: the code is the body of a function; return the result instead")
+	}
+	return i
+}
+
+// moduleStatement skips an import or export clause from i: its bindings
+// ({ a as b }, * as ns, a default name) up to and with its module string.
+func (s *stripper) moduleStatement(i int) int {
+	for i < len(s.toks) && s.tok(i).k != tString && !s.is(i, ";") && !(s.tok(i).nl && !s.is(i-1, ",") && !s.is(i-1, "{") && !s.is(i, "from") && !s.is(i, "}")) {
+		if s.is(i, "{") {
+			i = s.m[i]
+		}
+		i++
+	}
+	if s.tok(i).k == tString {
+		i++
 	}
 	return i
 }
@@ -908,10 +983,25 @@ func (s *stripper) typeOnly(i, end int) bool {
 			i = s.m[i]
 			continue
 		}
-		if t := s.tok(i); t.k == tName {
+		if t := s.tok(i); t.k == tName && !s.isProp(i) {
 			switch t.v {
-			case "const", "let", "var", "function", "class", "enum", "namespace", "module":
+			case "const", "let", "var", "function", "class", "enum":
 				return false
+			case "namespace", "module":
+				// A nested namespace of types only is still types.
+				j := i + 1
+				for s.tok(j).k == tName || s.tok(j).k == tString || s.is(j, ".") {
+					j++
+				}
+				if !s.is(j, "{") || !s.typeOnly(j+1, s.m[j]) {
+					return false
+				}
+				i = s.m[j]
+			case "declare":
+				// declare const x: T declares no value the program has.
+				if d := s.declaration(i + 1); d > i+1 {
+					i = d - 1
+				}
 			}
 		}
 	}

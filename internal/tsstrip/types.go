@@ -191,13 +191,24 @@ func (s *stripper) primary(i int) (int, bool) {
 // (a < b && c > d) is told from type arguments.
 func (s *stripper) angle(i int) (int, bool) {
 	depth := 0
+	// cond[d] counts the conditional types open at depth d: only after
+	// 'extends' may '?' and ':' appear in a type list (a < b ? c : d > e
+	// is a comparison).
+	cond := []int{0}
 	for j := i; j < len(s.toks); j++ {
 		t := s.toks[j]
 		switch t.k {
 		case tName, tString, tNumber, tTemplate:
 			switch t.v {
-			case "return", "const", "let", "var", "if", "for", "while", "function", "class", "new", "await", "yield", "throw", "delete", "instanceof", "in":
+			case "const", "in":
+				// Modifiers of a type parameter: <const T>, <in out T>.
+				if !(s.is(j-1, "<") || s.is(j-1, ",") || s.is(j-1, "in")) || s.tok(j+1).k != tName {
+					return i, false
+				}
+			case "return", "let", "var", "if", "for", "while", "function", "class", "new", "await", "yield", "throw", "delete", "instanceof":
 				return i, false
+			case "extends":
+				cond[len(cond)-1]++
 			}
 			continue
 		case tTemplateHead:
@@ -214,17 +225,27 @@ func (s *stripper) angle(i int) (int, bool) {
 		switch t.v {
 		case "<":
 			depth++
+			cond = append(cond, 0)
 		case ">":
 			depth--
 			if depth == 0 {
 				return j + 1, true
 			}
+			cond = cond[:len(cond)-1]
+		case "?", ":":
+			if cond[len(cond)-1] == 0 {
+				return i, false
+			}
+			if t.v == ":" {
+				cond[len(cond)-1]--
+			}
+			continue
 		case "(", "[", "{":
 			if s.m[j] >= len(s.toks) {
 				return i, false
 			}
 			j = s.m[j]
-		case ",", ".", "|", "&", "?", ":", "=", "=>", "...", "-":
+		case ",", ".", "|", "&", "=", "=>", "...", "-":
 		default:
 			return i, false
 		}
