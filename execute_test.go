@@ -287,8 +287,8 @@ func TestLLMTools(t *testing.T) {
 	if len(tools) != 2 || tools[0].Name != "searchTools" || tools[1].Name != "executeCode" {
 		t.Fatalf("tools: %+v", tools)
 	}
-	if !strings.HasPrefix(tools[1].Description, "HOUSE RULES") || !strings.HasPrefix(s.SystemInstruction(), "HOUSE RULES") {
-		t.Error("OverwriteSystemInstruction not applied everywhere")
+	if !strings.HasPrefix(s.SystemInstruction(), "HOUSE RULES") {
+		t.Error("OverwriteSystemInstruction not applied")
 	}
 	if strings.Contains(s.SystemInstruction(), "admin") {
 		t.Error("the instructions mention a hidden tool")

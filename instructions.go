@@ -21,18 +21,18 @@ const (
 // model got it wrong without it; keep it short, it is paid for on every turn.
 func buildInstructions(tools []*toolEntry, lim limits) string {
 	var sb strings.Builder
-	sb.WriteString(`You work by writing JavaScript that calls tools. You have two tools:
+	sb.WriteString(`You work by writing JavaScript or TypeScript that calls tools. You have two tools:
 - searchTools({query, limit?}): find tools for a task; returns their names, descriptions and TypeScript signatures.
 - executeCode({code, explanation}): run JavaScript in a sandbox and get its result.
 
-The code is the body of an async function: use top-level await, and return the value you need (JSON-serializable). Each run starts fresh: nothing persists between runs. Inside it:
+The code is the body of an async function: use top-level await, and return the value you need as JSON data. You may write TypeScript: types are erased. Each run starts fresh: nothing persists between runs. Inside it:
 - await tool_search({query, limit}) returns [{name, description, signature}].
 - await tools.<namespace>.<name>(input) calls a tool, e.g. await tools.orders.search({status: "open"}); await tool_call(name, input) does the same by name.
 - console.log/info/warn/error/debug output is captured and returned as logs.
 - Only standard JavaScript built-ins exist: no network, DOM, timers, modules or host objects.
 
 `)
-	fmt.Fprintf(&sb, "Limits per run: %s (time waiting for tools included), %d MB memory, %d tool calls, %d characters of result and logs (more is truncated).\n\n",
+	fmt.Fprintf(&sb, "Limits per run: %s (time waiting for tools included), %d MB memory, %d tool calls, %d characters of result and logs (more is cut, with markers).\n\n",
 		formatDuration(lim.Timeout), lim.MemoryLimitMB, lim.MaxToolCalls, lim.MaxResultChars)
 	sb.WriteString(`A run returns {ok: true, result, logs} or {ok: false, error: {name, message, code, line?}} for syntax errors, uncaught exceptions and exceeded limits. A tool that fails or is denied throws inside your code with the reason; use try/catch where you can recover. Inputs are checked against the tool's schema.
 
@@ -44,6 +44,20 @@ Good practice:
 `)
 	writeToolOverview(&sb, tools)
 	return sb.String()
+}
+
+// executeCodeDescription is executeCode's own description: the contract in
+// brief. The full instructions and the catalog are the system instruction
+// (SystemInstruction), which is sent once and always lists the tools as
+// they are now; repeating them here doubled every request and went stale
+// when tools were registered later.
+func executeCodeDescription(lim limits) string {
+	return fmt.Sprintf("Run JavaScript or TypeScript in a sandbox: the body of an async function that calls the host's tools "+
+		"(await tools.<namespace>.<name>(input)) and returns JSON data. "+
+		"Resolves with {ok: true, result, logs, toolCalls} or {ok: false, error: {name, message, code, line?, column?}, logs, toolCalls}. "+
+		"Use searchTools (or tool_search in the code) to find tools and their TypeScript signatures; the system instruction has the rules. "+
+		"Limits per run: %s, %d MB, %d tool calls, %d characters of output.",
+		formatDuration(lim.Timeout), lim.MemoryLimitMB, lim.MaxToolCalls, lim.MaxResultChars)
 }
 
 func writeToolOverview(sb *strings.Builder, tools []*toolEntry) {

@@ -105,3 +105,50 @@ func TestFormatDuration(t *testing.T) {
 		}
 	}
 }
+
+// TestOneInstruction: executeCode's description is the contract in brief,
+// without the catalog; the catalog lives in SystemInstruction, which follows
+// later registrations, and both tell the model it may write TypeScript.
+func TestOneInstruction(t *testing.T) {
+	cm := newTestCodeMode(t, Config{OverwriteSystemInstruction: func(cur string) string { return "HOUSE RULES\n" + cur }})
+	s, _ := cm.NewSession()
+	desc := s.LLMTools()[1].Description
+	before := s.SystemInstruction()
+	if _, err := cm.RegisterTools(Tool{Name: "billing.refund", Description: "Refund an invoice.", Execute: noopToolExecute}); err != nil {
+		t.Fatal(err)
+	}
+	after := s.SystemInstruction()
+	for _, tc := range []struct {
+		name, text string
+		want       []string
+		notWant    []string
+	}{
+		{"description states the contract", desc,
+			[]string{"JavaScript or TypeScript", "async function", "await tools.<namespace>.<name>(input)", "{ok: true, result, logs, toolCalls}",
+				"{ok: false, error: {name, message, code, line?, column?}", "searchTools", "30s", "128 MB", "1000 tool calls", "20000 characters"},
+			[]string{"orders.search", "Available tools", "HOUSE RULES", "```ts"}},
+		{"instruction holds the catalog and TypeScript", before,
+			[]string{"HOUSE RULES", "JavaScript or TypeScript", "You may write TypeScript", "Available tools", "orders.search"},
+			[]string{"billing.refund"}},
+		{"instruction follows registrations", after, []string{"billing.refund", "billing (1)"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, w := range tc.want {
+				if !strings.Contains(tc.text, w) {
+					t.Errorf("missing %q in:\n%s", w, tc.text)
+				}
+			}
+			for _, w := range tc.notWant {
+				if strings.Contains(tc.text, w) {
+					t.Errorf("unexpected %q in:\n%s", w, tc.text)
+				}
+			}
+		})
+	}
+	if len(desc) > 600 {
+		t.Errorf("description is %d characters, want at most 600: %s", len(desc), desc)
+	}
+	if s.LLMTools()[1].Description != desc {
+		t.Error("the description changed with the catalog")
+	}
+}

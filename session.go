@@ -110,7 +110,7 @@ func (s *Session) LLMTools() []LLMTool {
 		},
 		{
 			Name:        "executeCode",
-			Description: s.SystemInstruction(),
+			Description: executeCodeDescription(s.cm.cfg.limits()),
 			InputSchema: executeCodeSchema,
 			Execute: func(ctx context.Context, args json.RawMessage, callContext any) (json.RawMessage, error) {
 				in, err := executeCodeArgs.parse(args)

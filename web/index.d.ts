@@ -151,7 +151,7 @@ export declare namespace IoCodeMode {
     interface Session {
         /** `[searchTools, executeCode]`, ready to hand to an LLM SDK. */
         getLlmTools(): LlmTool[];
-        /** The built-in instructions for the model, after `overwriteSystemInstruction`. */
+        /** The built-in instructions for the model, with the current tool catalog, after `overwriteSystemInstruction`. Read it for each request: it follows later `registerTool` calls. */
         getSystemInstruction(): string;
         dispose(): void;
     }
@@ -189,7 +189,7 @@ export declare namespace IoCodeMode {
     /** A tool to hand to an LLM (`searchTools` or `executeCode`). */
     interface LlmTool {
         readonly name: "searchTools" | "executeCode";
-        /** For `executeCode`, the system instruction (so passing only the tools still instructs the model). */
+        /** For `executeCode`, the contract in brief (input, result shape, limits); the rules and the tool catalog are `getSystemInstruction()`'s. */
         readonly description: string;
         /**
          * JSON Schema of the arguments. It also carries the Vercel AI SDK's

@@ -56,7 +56,7 @@ describe("tool shapes", () => {
         );
         const anthropic = llm.toAnthropicTools(session);
         assert.deepEqual(anthropic.map((t) => t.name), ["searchTools", "executeCode"]);
-        assert.equal(anthropic[1].description, session.getSystemInstruction());
+        assert.equal(anthropic[1].description, exec.description);
         assert.equal(anthropic[1].input_schema.type, "object");
         assert.deepEqual(anthropic[1].input_schema, schemaOf(exec));
         // Editing what the adapter returned does not touch the session's schemas.

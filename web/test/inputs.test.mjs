@@ -162,3 +162,25 @@ describe("faithful results: documented conversions, each reported by a warn log 
         assert.ok(r.logs.some((l) => l.level === "warn" && /over the 500 budget/.test(l.message)));
     });
 });
+
+describe("one instruction", () => {
+    test("executeCode's description is short and states the contract; the system instruction holds the catalog and stays current", async () => {
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, tools: [tool("orders.search", () => [])] });
+        try {
+            const session = api.createSession();
+            const { executeCode } = llmTools(session);
+            assert.ok(executeCode.description.length <= 600, `${executeCode.description.length} characters`);
+            for (const w of ["JavaScript or TypeScript", "{ok: true, result, logs, toolCalls}", "{ok: false, error:", "searchTools"]) {
+                assert.ok(executeCode.description.includes(w), `description lacks ${w}`);
+            }
+            assert.doesNotMatch(executeCode.description, /orders\.search/);
+            assert.match(session.getSystemInstruction(), /You may write TypeScript/);
+            assert.doesNotMatch(session.getSystemInstruction(), /billing\.refund/);
+            api.registerTool(tool("billing.refund", () => "ok", { description: "Refund an invoice." }));
+            assert.match(session.getSystemInstruction(), /billing\.refund/, "the instruction follows later registrations");
+            assert.equal(llmTools(session).executeCode.description, executeCode.description);
+        } finally {
+            api.dispose();
+        }
+    });
+});

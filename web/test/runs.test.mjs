@@ -367,7 +367,9 @@ describe("instructions and the LLM tools", () => {
         const [searchTools, executeCode] = session.getLlmTools();
         assert.equal(searchTools.name, "searchTools");
         assert.equal(executeCode.name, "executeCode");
-        assert.match(executeCode.description, /Always answer in French\./, "executeCode's description carries the instructions");
+        // One instruction: the description states the contract; the rules and the catalog are the system instruction's.
+        assert.doesNotMatch(executeCode.description, /Always answer in French\.|weather/);
+        assert.match(executeCode.description, /JavaScript or TypeScript/);
         assert.equal(typeof searchTools.description, "string");
         assert.deepEqual(executeCode.inputSchema.required.sort(), ["code", "explanation"]);
         assert.equal(executeCode.inputSchema.properties.code.type, "string");
