@@ -178,12 +178,17 @@ func TestToolLimit(t *testing.T) {
 }
 
 func TestLimits(t *testing.T) {
-	cm := newTestCodeMode(t, Config{Timeout: 3 * time.Second, MemoryLimitMB: 16})
-	s, _ := cm.NewSession()
-	for _, tc := range []struct{ code, want string }{
-		{"while (true) {}", "TIMEOUT"},
-		{"const a = []; while (true) a.push({x: 'y'.repeat(100) + a.length})", "MEMORY_LIMIT"},
+	// Each case has its own factory: the memory case must reach its limit
+	// long before its timeout, even on a loaded machine.
+	for _, tc := range []struct {
+		code, want string
+		timeout    time.Duration
+	}{
+		{"while (true) {}", "TIMEOUT", 3 * time.Second},
+		{"const a = []; while (true) a.push({x: 'y'.repeat(100) + a.length})", "MEMORY_LIMIT", 60 * time.Second},
 	} {
+		cm := newTestCodeMode(t, Config{Timeout: tc.timeout, MemoryLimitMB: 16})
+		s, _ := cm.NewSession()
 		res := exec(t, s, tc.code, nil)
 		if res.OK || res.Error.Code != tc.want {
 			t.Errorf("%q: got %+v, want %s", tc.code, res.Error, tc.want)
