@@ -199,7 +199,7 @@ func (r *runState) search(ctx context.Context, args []json.RawMessage) (json.Raw
 	}
 	query, _ := in["query"].(string)
 	limit, _ := in["limit"].(int)
-	return json.Marshal(hitsJSON(searchTools(r.visible, query, limit)))
+	return json.Marshal(hitsJSON(searchToolsWith(r.visible, query, limit, r.s.signature)))
 }
 
 // toolError is the error a denied or failed call throws inside the sandbox.
@@ -268,6 +268,7 @@ func (r *runState) call(ctx context.Context, args []json.RawMessage) (json.RawMe
 		return nil, toolError("%s", err.Error())
 	}
 	rec.OK = true
+	r.s.shapes.observe(e, out)
 	return out, nil
 }
 

@@ -20,6 +20,12 @@ const (
 // (already filtered) tools and limits. Every sentence is there because a
 // model got it wrong without it; keep it short, it is paid for on every turn.
 func buildInstructions(tools []*toolEntry, lim limits) string {
+	return buildInstructionsWith(tools, lim, (*toolEntry).signature)
+}
+
+// buildInstructionsWith is buildInstructions with a session's signatures
+// (which may show inferred result types).
+func buildInstructionsWith(tools []*toolEntry, lim limits, sig func(*toolEntry) string) string {
 	var sb strings.Builder
 	sb.WriteString(`You work by writing JavaScript or TypeScript that calls tools. You have two tools:
 - searchTools({query, limit?}): find tools for a task; returns their names, descriptions and TypeScript signatures.
@@ -42,7 +48,7 @@ Good practice:
 - Run independent calls in parallel with Promise.all.
 - If a run fails, read the error, fix the code and try again.
 `)
-	writeToolOverview(&sb, tools)
+	writeToolOverview(&sb, tools, sig)
 	return sb.String()
 }
 
@@ -60,7 +66,7 @@ func executeCodeDescription(lim limits) string {
 		formatDuration(lim.Timeout), lim.MemoryLimitMB, lim.MaxToolCalls, lim.MaxResultChars)
 }
 
-func writeToolOverview(sb *strings.Builder, tools []*toolEntry) {
+func writeToolOverview(sb *strings.Builder, tools []*toolEntry, sig func(*toolEntry) string) {
 	if len(tools) == 0 {
 		sb.WriteString("\nNo tools are available right now.\n")
 		return
@@ -114,7 +120,7 @@ func writeToolOverview(sb *strings.Builder, tools []*toolEntry) {
 		if i > 0 {
 			sb.WriteByte('\n')
 		}
-		sb.WriteString(e.signature())
+		sb.WriteString(sig(e))
 		sb.WriteByte('\n')
 	}
 	sb.WriteString("```\n")

@@ -15,12 +15,13 @@ type Session struct {
 	cm     *CodeMode
 	own    *registry
 	closed atomic.Bool
+	shapes resultShapes
 }
 
 // SystemInstruction returns the instructions for the model, after
 // OverwriteSystemInstruction.
 func (s *Session) SystemInstruction() string {
-	text := buildInstructions(s.cm.visible(s.own), s.cm.cfg.limits())
+	text := buildInstructionsWith(s.cm.visible(s.own), s.cm.cfg.limits(), s.signature)
 	if f := s.cm.cfg.OverwriteSystemInstruction; f != nil {
 		text = f(text)
 	}
@@ -33,7 +34,7 @@ func (s *Session) SearchTools(query string, limit int) ([]SearchHit, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	return searchTools(s.cm.visible(s.own), query, limit), nil
+	return searchToolsWith(s.cm.visible(s.own), query, limit, s.signature), nil
 }
 
 // SearchHit is one result of a tool search, best first.
@@ -46,6 +47,11 @@ type SearchHit struct {
 
 // searchTools ranks entries for a query (see search.Rank).
 func searchTools(entries []*toolEntry, query string, limit int) []SearchHit {
+	return searchToolsWith(entries, query, limit, (*toolEntry).signature)
+}
+
+// searchToolsWith is searchTools with a session's signatures.
+func searchToolsWith(entries []*toolEntry, query string, limit int, sig func(*toolEntry) string) []SearchHit {
 	docs := make([]*search.Doc, len(entries))
 	for i, e := range entries {
 		docs[i] = e.doc
@@ -54,7 +60,7 @@ func searchTools(entries []*toolEntry, query string, limit int) []SearchHit {
 	hits := make([]SearchHit, len(ranked))
 	for i, h := range ranked {
 		e := entries[h.Index]
-		hits[i] = SearchHit{Name: e.info.Name, Description: e.info.Description, Signature: e.signature(), Score: h.Score}
+		hits[i] = SearchHit{Name: e.info.Name, Description: e.info.Description, Signature: sig(e), Score: h.Score}
 	}
 	return hits
 }

@@ -184,3 +184,30 @@ describe("one instruction", () => {
         }
     });
 });
+
+describe("typed results: inferred from the calls a tool has answered", () => {
+    test("the signature shows the merged result type, marked as inferred, for this session only", async () => {
+        const api = await IoCodeModeFactory({
+            wasmLocation: assetPath,
+            tools: [
+                tool("orders.list", (input) => (input.open ? [{ id: "o1", total: 5 }] : [{ id: "o2", total: 7.5, note: "late" }]), {
+                    description: "List orders.",
+                }),
+            ],
+        });
+        try {
+            const session = api.createSession();
+            const { executeCode, searchTools } = llmTools(session);
+            const signature = async (s = searchTools) => (await s.execute({ query: "orders.list", limit: 1 }))[0].signature;
+            assert.match(await signature(), /Promise<unknown>;$/);
+            const r = await executeCode.execute({ code: "await tools.orders.list({ open: true }); await tools.orders.list({}); return 1", explanation: "x" });
+            assert.equal(r.ok, true, JSON.stringify(r));
+            assert.match(await signature(), /Promise<\{ id: string; total: number; note\?: string \}\[\]>; \/\/ result type inferred from 2 results$/);
+            assert.match(session.getSystemInstruction(), /result type inferred from 2 results/);
+            const other = llmTools(api.createSession()).searchTools;
+            assert.match(await signature(other), /Promise<unknown>;$/, "another session learns nothing");
+        } finally {
+            api.dispose();
+        }
+    });
+});
