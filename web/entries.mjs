@@ -25,4 +25,5 @@ export const ENTRIES = [
     { in: "adapters/llm.mjs", out: "llm.mjs", format: "esm", subpath: "./llm", types: "adapters/llm.d.ts" },
     { in: "adapters/mcp.mjs", out: "mcp.mjs", format: "esm", subpath: "./mcp", types: "adapters/mcp.d.ts", external: ["@modelcontextprotocol/sdk/*"] },
     { in: "adapters/io-connect.mjs", out: "io-connect.mjs", format: "esm", subpath: "./io-connect", types: "adapters/io-connect.d.ts" },
+    { in: "adapters/fdc3.mjs", out: "fdc3.mjs", format: "esm", subpath: "./fdc3", types: "adapters/fdc3.d.ts" },
 ];

@@ -1,0 +1,51 @@
+// TypeScript declarations of @interopio/code-mode/fdc3. The types below are
+// the parts of FDC3 2.2's DesktopAgent the adapter uses, so `window.fdc3`
+// (typed by @finos/fdc3) fits as it is.
+import type { IoCodeMode } from "@interopio/code-mode";
+
+export interface Fdc3Context {
+    type: string;
+    name?: string;
+    id?: { [key: string]: any };
+    [key: string]: any;
+}
+
+export interface Fdc3Agent {
+    findIntentsByContext(context: Fdc3Context, resultType?: string): Promise<Array<{ intent: { name: string; displayName?: string }; apps: Array<{ appId: string; title?: string; name?: string }> }>>;
+    raiseIntent(intent: string, context: Fdc3Context): Promise<{ source: { appId: string; instanceId?: string }; getResult(): Promise<unknown> }>;
+    broadcast(context: Fdc3Context): Promise<void>;
+    open(app: { appId: string }, context?: Fdc3Context): Promise<{ appId: string; instanceId?: string }>;
+}
+
+export interface FromFdc3Options {
+    /** Context types to find intents for (`findIntentsByContext`): one tool per intent found. */
+    contextTypes?: string[];
+    /** Intents to offer (with `contextTypes`: only these of the ones found). Names, or `{ name, contextTypes?, description? }`. */
+    intents?: Array<string | { name: string; contextTypes?: string[]; description?: string }>;
+    /** The first step of every tool's name. Default `"fdc3"`: `tools.fdc3.ViewChart`. */
+    namespace?: string;
+    /** JSON Schemas of context types, used as the tools' input schemas. Default: any context of that type (`type`, `name`, `id`). */
+    contextSchemas?: { [contextType: string]: IoCodeMode.JsonSchema };
+    /** Also offer `<namespace>.broadcast(context)` (the current user channel). Default `false`. */
+    broadcast?: boolean;
+    /** Also offer `<namespace>.open({ appId, context? })`, for any app (`true`) or these appIds. Default `false`. */
+    open?: boolean | string[];
+    /** Hears failed re-syncs. Default: console.warn. */
+    onError?: (error: unknown) => void;
+}
+
+export interface Fdc3ToolSource extends IoCodeMode.ToolSource {
+    readonly namespace: string;
+    /** Asks the agent for the intents again (FDC3 has no event for new ones). */
+    refresh(): Promise<IoCodeMode.ToolDefinition[]>;
+}
+
+/**
+ * FDC3 intents as Code Mode tools: each takes a context, raises the intent
+ * and resolves with `getResult()`'s context (`{ handledBy }` when the
+ * handler returns none). FDC3's ResolveError / ResultError / OpenError
+ * values are thrown as errors of those names; a channel result is refused.
+ * Every tool's annotations carry `source: "fdc3"`, `fdc3Action`
+ * (`"raiseIntent"`, `"broadcast"`, `"open"`) and `readOnlyHint: false`.
+ */
+export declare function fromFdc3(agent: Fdc3Agent, options: FromFdc3Options): Promise<Fdc3ToolSource>;

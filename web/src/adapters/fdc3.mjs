@@ -1,0 +1,273 @@
+// @interopio/code-mode/fdc3: FDC3 2.2 intents (and, when asked, broadcast
+// and open) as Code Mode tools. It takes the page's DesktopAgent and
+// imports nothing of FDC3.
+
+import { annotations, checkOptions, createToolSource, sanitizeName, sanitizeSegment, uniqueNames } from "./source.mjs";
+
+// FDC3's error values (the message of the Error an agent rejects with).
+const RESOLVE_ERRORS = {
+    NoAppsFound: "no application can handle this intent with this context",
+    ResolverUnavailable: "the desktop agent's resolver is unavailable",
+    UserCancelledResolution: "the user cancelled choosing an application",
+    ResolverTimeout: "the resolver timed out",
+    TargetAppUnavailable: "the target application is not available",
+    TargetInstanceUnavailable: "the target application instance is not available",
+    IntentDeliveryFailed: "the intent could not be delivered",
+    MalformedContext: "the context is malformed",
+    DesktopAgentNotFound: "the desktop agent was not found",
+    ApiTimeout: "the desktop agent timed out",
+    InvalidArguments: "the arguments are invalid",
+};
+const RESULT_ERRORS = {
+    NoResultReturned: "the handling application returned no result",
+    IntentHandlerRejected: "the handling application's intent handler failed",
+    ApiTimeout: "the desktop agent timed out waiting for the result",
+};
+const OPEN_ERRORS = {
+    AppNotFound: "no such application",
+    ErrorOnLaunch: "the application failed to launch",
+    AppTimeout: "the application did not start in time",
+    ResolverUnavailable: "the desktop agent's resolver is unavailable",
+    MalformedContext: "the context is malformed",
+    DesktopAgentNotFound: "the desktop agent was not found",
+    ApiTimeout: "the desktop agent timed out",
+};
+
+// An FDC3 rejection as an Error named after its kind. Sandbox code sees
+// only a tool error's message, so the message names the kind and FDC3's
+// value too: "ResolveError: NoAppsFound: no application can ...".
+function fdc3Error(kind, table, err, what) {
+    const value = err && typeof err.message === "string" ? err.message : String(err);
+    const known = Object.prototype.hasOwnProperty.call(table, value) ? table[value] : "";
+    const out = new Error(`${kind}: ${value}${known ? `: ${known}` : ""} (${what})`, { cause: err });
+    out.name = kind;
+    return out;
+}
+
+function isChannel(v) {
+    return (
+        v !== null &&
+        typeof v === "object" &&
+        typeof v.id === "string" &&
+        typeof v.broadcast === "function" &&
+        typeof v.addContextListener === "function"
+    );
+}
+
+const isContext = (v) => v !== null && typeof v === "object" && !Array.isArray(v) && typeof v.type === "string";
+
+// FDC3 has no cancellation: an aborted run stops waiting.
+function untilAborted(promise, signal) {
+    if (!signal) return promise;
+    return Promise.race([
+        promise,
+        new Promise((_, reject) => {
+            if (signal.aborted) reject(signal.reason);
+            signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+        }),
+    ]);
+}
+
+// Any FDC3 context of one type: the schema used when options.contextSchemas
+// has none for that type.
+function genericContextSchema(type) {
+    return {
+        type: "object",
+        description: `An FDC3 context of type ${type}.`,
+        properties: {
+            type: { const: type },
+            name: { type: "string" },
+            id: { type: "object", additionalProperties: { type: "string" } },
+        },
+        required: ["type"],
+    };
+}
+
+const list = (a) => Array.isArray(a) && a.every((x) => typeof x === "string");
+
+const OPTIONS = {
+    contextTypes: [list, "an array of context type names"],
+    intents: [(v) => Array.isArray(v) && v.every((x) => typeof x === "string" || (x && typeof x === "object" && typeof x.name === "string")), "an array of intent names or { name, contextTypes?, description? }"],
+    namespace: "string",
+    contextSchemas: [(v) => v !== null && typeof v === "object" && !Array.isArray(v), "an object mapping context types to JSON Schemas"],
+    broadcast: "boolean",
+    open: [(v) => typeof v === "boolean" || list(v), "true or an array of appIds"],
+    onError: "function",
+};
+
+/**
+ * FDC3 intents as Code Mode tools `<namespace>.<intent>` (default
+ * namespace "fdc3"): each takes a context and raises the intent, resolving
+ * with the intent's result context. The intents come from
+ * findIntentsByContext for `options.contextTypes`, or from `options.intents`.
+ */
+export async function fromFdc3(agent, options) {
+    if (!agent || typeof agent !== "object" || typeof agent.raiseIntent !== "function") {
+        throw new TypeError("fromFdc3(agent): expected an FDC3 DesktopAgent (window.fdc3, or getAgent()'s result)");
+    }
+    const opts = checkOptions(options, OPTIONS, "fromFdc3");
+    if (!opts.contextTypes && !opts.intents) {
+        throw new TypeError("fromFdc3: options.contextTypes or options.intents is required: the context types to find intents for, or the intents to offer");
+    }
+    const namespace = sanitizeSegment(opts.namespace ?? "fdc3", "fdc3");
+    const live = createToolSource({ kind: "FDC3", onError: opts.onError });
+    const schemas = opts.contextSchemas || {};
+    const schemaFor = (types) => {
+        const each = types.map((t) => schemas[t] || genericContextSchema(t));
+        if (each.length === 0) return { type: "object", description: "An FDC3 context.", properties: { type: { type: "string" } }, required: ["type"] };
+        return each.length === 1 ? each[0] : { anyOf: each };
+    };
+    const hints = (action, extra) => annotations({ readOnlyHint: false, destructiveHint: false }, { source: "fdc3", untrusted: false, extra: { fdc3Action: action, ...extra } });
+
+    // intent name -> { displayName, contextTypes: Set, apps: Map<appId, title>, description }
+    async function discover() {
+        const intents = new Map();
+        const entry = (name) => {
+            if (!intents.has(name)) intents.set(name, { displayName: "", contextTypes: new Set(), apps: new Map(), description: "" });
+            return intents.get(name);
+        };
+        for (const item of opts.intents || []) {
+            const spec = typeof item === "string" ? { name: item } : item;
+            const e = entry(spec.name);
+            for (const t of spec.contextTypes || []) e.contextTypes.add(t);
+            if (spec.description) e.description = spec.description;
+        }
+        for (const type of opts.contextTypes || []) {
+            let found;
+            try {
+                found = await agent.findIntentsByContext({ type });
+            } catch (err) {
+                // No intent for this type is an answer, not a failure.
+                if (err && err.message === "NoAppsFound") continue;
+                throw fdc3Error("ResolveError", RESOLVE_ERRORS, err, `findIntentsByContext ${type}`);
+            }
+            for (const appIntent of found || []) {
+                const name = appIntent.intent && appIntent.intent.name;
+                if (typeof name !== "string") continue;
+                if (opts.intents && !intents.has(name)) continue;
+                const e = entry(name);
+                e.displayName = e.displayName || appIntent.intent.displayName || "";
+                e.contextTypes.add(type);
+                for (const app of appIntent.apps || []) e.apps.set(app.appId, app.title || app.name || app.appId);
+            }
+        }
+        return intents;
+    }
+
+    function intentTool(name, e) {
+        const types = Array.from(e.contextTypes);
+        const apps = Array.from(e.apps.values());
+        const description =
+            e.description ||
+            `Raise the FDC3 intent ${name}${e.displayName && e.displayName !== name ? ` (${e.displayName})` : ""} with ` +
+                `${types.length ? types.map((t) => `a ${t}`).join(" or ") : "a"} context.` +
+                (apps.length ? ` Handled by: ${apps.join(", ")}.` : "") +
+                " Resolves with the result context of the handling application, or { handledBy } when it returns none.";
+        return {
+            name,
+            description,
+            inputSchema: schemaFor(types),
+            annotations: hints("raiseIntent", { fdc3Intent: name }),
+            execute: async (context, { signal }) => {
+                if (!isContext(context)) throw new TypeError(`${name}: expected an FDC3 context object with a string "type"`);
+                let resolution;
+                try {
+                    resolution = await untilAborted(Promise.resolve().then(() => agent.raiseIntent(name, context)), signal);
+                } catch (err) {
+                    if (signal && signal.aborted) throw err;
+                    throw fdc3Error("ResolveError", RESOLVE_ERRORS, err, `raiseIntent ${name} with ${context.type}`);
+                }
+                let result;
+                try {
+                    result = await untilAborted(Promise.resolve().then(() => resolution.getResult()), signal);
+                } catch (err) {
+                    if (signal && signal.aborted) throw err;
+                    throw fdc3Error("ResultError", RESULT_ERRORS, err, `result of ${name}`);
+                }
+                if (isChannel(result)) {
+                    throw new Error(
+                        `${name}: the handling application answered with a ${result.type || ""} channel (${result.id}), not a context; ` +
+                            "Code Mode tools return data, so channel results are not supported",
+                    );
+                }
+                if (result === undefined || result === null) return { handledBy: resolution.source && resolution.source.appId };
+                return result;
+            },
+        };
+    }
+
+    function extraTools() {
+        const out = [];
+        const types = opts.contextTypes || [];
+        if (opts.broadcast) {
+            out.push({
+                def: {
+                    name: "broadcast",
+                    description: "Broadcast an FDC3 context on the current user channel: every application listening on that channel receives it.",
+                    inputSchema: schemaFor(types),
+                    annotations: hints("broadcast"),
+                    execute: async (context) => {
+                        if (!isContext(context)) throw new TypeError(`broadcast: expected an FDC3 context object with a string "type"`);
+                        await agent.broadcast(context);
+                        return { broadcast: context.type };
+                    },
+                },
+                origin: "broadcast",
+            });
+        }
+        if (opts.open) {
+            const appIds = Array.isArray(opts.open) ? opts.open : undefined;
+            out.push({
+                def: {
+                    name: "open",
+                    description: "Open an application through the FDC3 desktop agent, optionally with a context. Resolves with its { appId, instanceId }.",
+                    inputSchema: {
+                        type: "object",
+                        properties: {
+                            appId: appIds ? { type: "string", enum: appIds } : { type: "string" },
+                            context: schemaFor(types),
+                        },
+                        required: ["appId"],
+                    },
+                    annotations: hints("open"),
+                    execute: async ({ appId, context }) => {
+                        if (appIds && !appIds.includes(appId)) throw new Error(`open: ${appId} is not one of the applications offered (${appIds.join(", ")})`);
+                        try {
+                            const id = await agent.open({ appId }, context);
+                            return { appId: id.appId, instanceId: id.instanceId };
+                        } catch (err) {
+                            throw fdc3Error("OpenError", OPEN_ERRORS, err, `open ${appId}`);
+                        }
+                    },
+                },
+                origin: "open",
+            });
+        }
+        return out;
+    }
+
+    async function refresh() {
+        const intents = await discover();
+        const names = Array.from(intents.keys()).sort();
+        const extra = extraTools();
+        const full = uniqueNames(namespace, [...names.map((n) => sanitizeName(n)), ...extra.map((x) => x.def.name)]);
+        const entries = names.map((n, i) => {
+            const def = intentTool(n, intents.get(n));
+            def.name = full[i];
+            return { def, origin: n };
+        });
+        extra.forEach((x, i) => {
+            x.def.name = full[names.length + i];
+            entries.push(x);
+        });
+        live.set(entries);
+        return live.source.tools;
+    }
+
+    await refresh();
+    return Object.assign(live.source, {
+        namespace,
+        /** Asks the agent for the intents again (FDC3 has no event for new ones). */
+        refresh,
+    });
+}

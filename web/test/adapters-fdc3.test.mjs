@@ -1,0 +1,189 @@
+// @interopio/code-mode/fdc3 against an in-memory FDC3 2.2 desktop agent
+// that tsc checks against @finos/fdc3's DesktopAgent (web/test/fakes/fdc3.mjs).
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { assetPath, loadFactory, run } from "./helpers.mjs";
+import { loadAdapter } from "./adapter-helpers.mjs";
+import { FakeAgent, fakeChannel } from "./fakes/fdc3.mjs";
+
+let IoCodeModeFactory, fdc3;
+before(async () => {
+    IoCodeModeFactory = await loadFactory();
+    fdc3 = await loadAdapter("fdc3");
+});
+
+const INSTRUMENT = { type: "object", properties: { type: { const: "fdc3.instrument" }, id: { type: "object", properties: { ticker: { type: "string" } }, required: ["ticker"] } }, required: ["type", "id"] };
+
+function desk() {
+    let hang;
+    const agent = new FakeAgent([
+        {
+            appId: "chart",
+            title: "Charts",
+            intents: {
+                ViewChart: { contexts: ["fdc3.instrument"], handler: () => undefined },
+                GetPrice: { contexts: ["fdc3.instrument"], resultType: "fdc3.valuation", handler: (ctx) => ({ type: "fdc3.valuation", value: ctx.id.ticker.length * 10, CURRENCY_ISOCODE: "USD" }) },
+                OpenStream: { contexts: ["fdc3.instrument"], handler: () => fakeChannel("prices-1") },
+                Fail: { contexts: ["fdc3.instrument"], handler: () => Promise.reject(new Error("boom")) },
+                Wait: { contexts: ["fdc3.instrument"], handler: () => new Promise((r) => (hang = r)) },
+            },
+        },
+        { appId: "crm", title: "CRM", intents: { StartCall: { contexts: ["fdc3.contact"], handler: () => undefined }, ViewChart: { contexts: ["fdc3.instrument"], handler: () => undefined } } },
+    ]);
+    return { agent, release: () => hang && hang() };
+}
+
+describe("fromFdc3", () => {
+    let api, source, d, decisions;
+    before(async () => {
+        d = desk();
+        decisions = [];
+        api = await IoCodeModeFactory({
+            wasmLocation: assetPath,
+            interceptors: {
+                onToolCall: ({ tool, input }) => {
+                    decisions.push({ name: tool.name, annotations: tool.annotations, input });
+                    return { allowed: true };
+                },
+            },
+        });
+        source = await fdc3.fromFdc3(d.agent, { contextTypes: ["fdc3.instrument", "fdc3.contact", "fdc3.nothing"], contextSchemas: { "fdc3.instrument": INSTRUMENT } });
+        source.registerTools(api);
+    });
+    after(() => api.dispose());
+
+    test("one tool per intent found for the context types, its context schema as input", () => {
+        assert.deepEqual(source.tools.map((t) => t.name), ["fdc3.Fail", "fdc3.GetPrice", "fdc3.OpenStream", "fdc3.StartCall", "fdc3.ViewChart", "fdc3.Wait"]);
+        const view = source.tools.find((t) => t.name === "fdc3.ViewChart");
+        assert.deepEqual(view.inputSchema, INSTRUMENT);
+        assert.match(view.description, /Raise the FDC3 intent ViewChart \(View Chart\) with a fdc3\.instrument context\. Handled by: Charts, CRM\./);
+        const call = source.tools.find((t) => t.name === "fdc3.StartCall");
+        assert.deepEqual(call.inputSchema.properties.type, { const: "fdc3.contact" });
+        assert.deepEqual(view.annotations, { readOnlyHint: false, destructiveHint: false, openWorldHint: true, fdc3Action: "raiseIntent", fdc3Intent: "ViewChart", source: "fdc3", untrusted: false });
+        // broadcast and open only when asked for.
+        assert.ok(!source.tools.some((t) => /broadcast|open$/.test(t.name)));
+    });
+
+    test("a call raises the intent and resolves with getResult()'s context, or who handled it", async () => {
+        d.agent.raised.length = 0;
+        const session = api.createSession();
+        const out = await run(
+            session,
+            `const price = await tools.fdc3.GetPrice({ type: "fdc3.instrument", id: { ticker: "AAPL" } });
+             const shown = await tools.fdc3.ViewChart({ type: "fdc3.instrument", id: { ticker: "MSFT" } });
+             return { price, shown };`,
+        );
+        assert.equal(out.ok, true, JSON.stringify(out));
+        assert.deepEqual(out.result, { price: { type: "fdc3.valuation", value: 40, CURRENCY_ISOCODE: "USD" }, shown: { handledBy: "chart" } });
+        assert.deepEqual(d.agent.raised.map((r) => [r.intent, r.context.id.ticker]), [["GetPrice", "AAPL"], ["ViewChart", "MSFT"]]);
+        session.dispose();
+    });
+
+    test("the context schema is enforced before the agent is asked", async () => {
+        d.agent.raised.length = 0;
+        const session = api.createSession();
+        const out = await run(session, `try { await tools.fdc3.GetPrice({ type: "fdc3.instrument", id: {} }); } catch (e) { return e.message; }`);
+        assert.match(out.result, /ticker/);
+        assert.equal(d.agent.raised.length, 0);
+        session.dispose();
+    });
+
+    test("ResolveError and ResultError come back as errors with those names; a channel result is refused", async () => {
+        const session = api.createSession();
+        const out = await run(
+            session,
+            `const r = [];
+             const calls = [
+                 () => tools.fdc3.Fail({ type: "fdc3.instrument", id: { ticker: "X" } }),
+                 () => tools.fdc3.OpenStream({ type: "fdc3.instrument", id: { ticker: "X" } }),
+             ];
+             r.push(await tools.fdc3.StartCall({ type: "fdc3.contact", id: { email: "a@b.c" } }));
+             for (const f of calls) { try { await f(); r.push("no error"); } catch (e) { r.push(e.message); } }
+             return r;`,
+        );
+        assert.equal(out.ok, true, JSON.stringify(out));
+        assert.deepEqual(out.result[0], { handledBy: "crm" });
+        assert.match(out.result[1], /ResultError: IntentHandlerRejected: the handling application's intent handler failed \(result of Fail\)/);
+        assert.match(out.result[2], /OpenStream: the handling application answered with a private channel \(prices-1\), not a context/);
+        session.dispose();
+    });
+
+    test("errors from the agent keep FDC3's name and value", async () => {
+        const tool = source.tools.find((t) => t.name === "fdc3.ViewChart");
+        const ctrl = new AbortController();
+        await assert.rejects(tool.execute({ type: "fdc3.contact" }, { signal: ctrl.signal, context: undefined }), (err) => err.name === "ResolveError" && /^ResolveError: NoAppsFound: no application can handle/.test(err.message));
+        d.agent.userCancels = true;
+        await assert.rejects(tool.execute({ type: "fdc3.instrument", id: { ticker: "A" } }, { signal: ctrl.signal, context: undefined }), (err) => err.name === "ResolveError" && /^ResolveError: UserCancelledResolution: the user cancelled/.test(err.message));
+        d.agent.userCancels = false;
+    });
+
+    test("aborting the run stops waiting for a result that never comes", async () => {
+        const session = api.createSession();
+        const ctrl = new AbortController();
+        const p = run(session, `return await tools.fdc3.Wait({ type: "fdc3.instrument", id: { ticker: "W" } })`, { signal: ctrl.signal });
+        for (let i = 0; i < 200 && !d.agent.raised.some((r) => r.intent === "Wait"); i++) await new Promise((r) => setTimeout(r, 10));
+        ctrl.abort(new Error("stop waiting"));
+        await assert.rejects(p, /stop waiting/);
+        d.release();
+        session.dispose();
+    });
+});
+
+describe("fromFdc3: given intents, broadcast and open", () => {
+    test("a given list of intents, and broadcast/open marked as side effects for onToolCall", async () => {
+        const d = desk();
+        const decisions = [];
+        const api = await IoCodeModeFactory({
+            wasmLocation: assetPath,
+            interceptors: {
+                onToolCall: ({ tool }) => {
+                    decisions.push([tool.name, tool.annotations.fdc3Action, tool.annotations.readOnlyHint]);
+                    return tool.annotations.fdc3Action === "open" ? { allowed: false, reason: "opening apps needs the user's approval" } : { allowed: true };
+                },
+            },
+        });
+        const source = await fdc3.fromFdc3(d.agent, { intents: [{ name: "StartCall", contextTypes: ["fdc3.contact"], description: "Call a contact." }, "ViewChart"], broadcast: true, open: ["chart"], namespace: "desk" });
+        assert.deepEqual(source.tools.map((t) => t.name), ["desk.StartCall", "desk.ViewChart", "desk.broadcast", "desk.open"]);
+        assert.equal(source.tools[0].description, "Call a contact.");
+        assert.deepEqual(source.tools[1].inputSchema.required, ["type"]); // no context types given: any context
+        assert.deepEqual(source.tools[3].inputSchema.properties.appId, { type: "string", enum: ["chart"] });
+        source.registerTools(api);
+        const out = await run(
+            api.createSession(),
+            `await tools.desk.broadcast({ type: "fdc3.instrument", id: { ticker: "IBM" } });
+             let denied, unresolved;
+             try { await tools.desk.open({ appId: "chart" }); } catch (e) { denied = e.message; }
+             try { await tools.desk.ViewChart({ type: "fdc3.contact", name: "Ada" }); } catch (e) { unresolved = e.message; }
+             return { denied, unresolved, call: await tools.desk.StartCall({ type: "fdc3.contact", name: "Ada" }) };`,
+        );
+        assert.equal(out.ok, true, JSON.stringify(out));
+        assert.match(out.result.denied, /opening apps needs the user's approval/);
+        assert.match(out.result.unresolved, /^ResolveError: NoAppsFound: no application can handle this intent with this context \(raiseIntent ViewChart with fdc3\.contact\)$/);
+        assert.deepEqual(out.result.call, { handledBy: "crm" });
+        assert.deepEqual(d.agent.broadcasts, [{ type: "fdc3.instrument", id: { ticker: "IBM" } }]);
+        assert.deepEqual(d.agent.opened, []);
+        assert.deepEqual(decisions, [
+            ["desk.broadcast", "broadcast", false],
+            ["desk.open", "open", false],
+            ["desk.ViewChart", "raiseIntent", false],
+            ["desk.StartCall", "raiseIntent", false],
+        ]);
+        api.dispose();
+    });
+
+    test("open: an unknown app is an OpenError", async () => {
+        const d = desk();
+        const source = await fdc3.fromFdc3(d.agent, { intents: [], open: true });
+        const open = source.tools.find((t) => t.name === "fdc3.open");
+        assert.deepEqual(await open.execute({ appId: "chart" }, {}), { appId: "chart", instanceId: "chart-1" });
+        await assert.rejects(open.execute({ appId: "nope" }, {}), (err) => err.name === "OpenError" && /^OpenError: AppNotFound: no such application \(open nope\)/.test(err.message));
+    });
+
+    test("bad arguments are TypeErrors naming the option", async () => {
+        await assert.rejects(fdc3.fromFdc3({}, { intents: [] }), { name: "TypeError", message: /expected an FDC3 DesktopAgent/ });
+        const { agent } = desk();
+        await assert.rejects(fdc3.fromFdc3(agent, {}), { name: "TypeError", message: /options\.contextTypes or options\.intents is required/ });
+        await assert.rejects(fdc3.fromFdc3(agent, { contextType: ["x"] }), { name: "TypeError", message: /did you mean "contextTypes"/ });
+        await assert.rejects(fdc3.fromFdc3(agent, { intents: [5] }), { name: "TypeError", message: /^fromFdc3: options\.intents: expected an array of intent names/ });
+    });
+});
