@@ -29,6 +29,7 @@ type CodeMode struct {
 	cfg    Config
 	reg    *registry
 	engine *sandbox.Engine
+	emb    *embedder // nil: lexical search only
 	closed atomic.Bool
 }
 
@@ -73,12 +74,13 @@ func ResolveConfig(cfg Config) (Config, error) {
 }
 
 func newCodeMode(engine *sandbox.Engine, cfg Config) (*CodeMode, error) {
-	c := &CodeMode{cfg: cfg, reg: newRegistry(), engine: engine}
+	c := &CodeMode{cfg: cfg, reg: newRegistry(), engine: engine, emb: newEmbedder(cfg.Search)}
 	if len(cfg.Tools) > 0 {
 		if _, err := c.reg.add(cfg.Tools...); err != nil {
 			engine.Close()
 			return nil, fmt.Errorf("Tools: %w", err)
 		}
+		c.emb.prefetch(c.reg.snapshot())
 	}
 	return c, nil
 }
@@ -88,7 +90,17 @@ func (c *CodeMode) RegisterTools(tools ...Tool) (unregister func(), err error) {
 	if c.closed.Load() {
 		return nil, ErrClosed
 	}
-	return c.reg.add(tools...)
+	unregister, err = c.reg.add(tools...)
+	if err == nil && c.emb != nil {
+		added := make([]*toolEntry, 0, len(tools))
+		for _, t := range tools {
+			if e, ok := c.reg.lookup(t.Name); ok {
+				added = append(added, e)
+			}
+		}
+		c.emb.prefetch(added)
+	}
+	return unregister, err
 }
 
 // ListTools returns the registered tools that pass ToolFilter, by name.
@@ -163,6 +175,7 @@ func (c *CodeMode) NewSession(tools ...Tool) (*Session, error) {
 		if _, err := s.own.add(tools...); err != nil {
 			return nil, err
 		}
+		c.emb.prefetch(s.own.snapshot())
 	}
 	return s, nil
 }

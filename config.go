@@ -33,6 +33,8 @@ type Config struct {
 	OverwriteSystemInstruction func(current string) string
 	// Tools are registered when the instance is created.
 	Tools []Tool
+	// Search adds semantic ranking to tool search (see SearchConfig).
+	Search SearchConfig
 }
 
 // ToolCall is what an interceptor sees of one call.

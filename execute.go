@@ -198,8 +198,21 @@ func (r *runState) search(ctx context.Context, args []json.RawMessage) (json.Raw
 		return nil, &sandbox.JSError{Name: "TypeError", Message: err.Error()}
 	}
 	query, _ := in["query"].(string)
+	namespace, _ := in["namespace"].(string)
 	limit, _ := in["limit"].(int)
-	return json.Marshal(hitsJSON(searchToolsWith(r.visible, query, limit, r.s.signature)))
+	hits := r.s.cm.search(ctx, r.visible, SearchRequest{Query: query, Namespace: namespace, Limit: limit}, r.s.signature)
+	if len(hits) == 0 {
+		r.note(noMatchNote(r.visible, query, namespace))
+	}
+	return json.Marshal(hitsJSON(hits))
+}
+
+// note adds an info line to the run's logs, as the model's own code would:
+// it is how the sandbox API says something about a result.
+func (r *runState) note(msg string) {
+	level, _ := json.Marshal("info")
+	text, _ := json.Marshal(msg)
+	r.log([]json.RawMessage{level, text})
 }
 
 // toolError is the error a denied or failed call throws inside the sandbox.

@@ -2,7 +2,6 @@ package codemode
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 )
@@ -28,11 +27,11 @@ func buildInstructions(tools []*toolEntry, lim limits) string {
 func buildInstructionsWith(tools []*toolEntry, lim limits, sig func(*toolEntry) string) string {
 	var sb strings.Builder
 	sb.WriteString(`You work by writing JavaScript or TypeScript that calls tools. You have two tools:
-- searchTools({query, limit?}): find tools for a task; returns their names, descriptions and TypeScript signatures.
+- searchTools({query, namespace?, limit?}): find tools for a task; returns names, descriptions and TypeScript signatures.
 - executeCode({code, explanation}): run JavaScript in a sandbox and get its result.
 
 The code is the body of an async function: use top-level await, and return the value you need as JSON data. You may write TypeScript: types are erased. Each run starts fresh: nothing persists between runs. Inside it:
-- await tool_search({query, limit}) returns [{name, description, signature}].
+- await tool_search({query, namespace?, limit?}) returns [{name, namespace, description, signature}] ([]: no match).
 - await tools.<namespace>.<name>(input) calls a tool, e.g. await tools.orders.search({status: "open"}); await tool_call(name, input) does the same by name.
 - console.log/info/warn/error/debug output is captured and returned as logs.
 - Only standard JavaScript built-ins exist: no network, DOM, timers, modules or host objects.
@@ -71,46 +70,21 @@ func writeToolOverview(sb *strings.Builder, tools []*toolEntry, sig func(*toolEn
 		sb.WriteString("\nNo tools are available right now.\n")
 		return
 	}
-	counts := map[string]int{}
-	var topLevel []string
-	for _, e := range tools {
-		ns, _, ok := strings.Cut(e.info.Name, ".")
-		if !ok {
-			topLevel = append(topLevel, e.info.Name)
-			continue
-		}
-		counts[ns]++
-	}
-	namespaces := make([]string, 0, len(counts))
-	for ns := range counts {
-		namespaces = append(namespaces, ns)
-	}
-	sort.Strings(namespaces)
-	sort.Strings(topLevel)
-
+	spaces, topLevel := summarizeNamespaces(tools)
 	fmt.Fprintf(sb, "\nAvailable tools (%d)", len(tools))
-	if len(namespaces) > 0 {
-		sb.WriteString(" by namespace: ")
-		for i, ns := range namespaces {
-			if i == maxListedNamespaces {
-				fmt.Fprintf(sb, ", and %d more namespaces", len(namespaces)-i)
-				break
-			}
-			if i > 0 {
-				sb.WriteString(", ")
-			}
-			fmt.Fprintf(sb, "%s (%d)", ns, counts[ns])
+	if len(spaces) > 0 {
+		sb.WriteString(" by namespace; tool_search({namespace}) lists one:\n")
+		writeNamespaces(sb, spaces, maxListedNamespaces)
+		if len(topLevel) > 0 {
+			sb.WriteString("Without namespace: ")
+			sb.WriteString(strings.Join(topLevel, ", "))
+			sb.WriteString(".\n")
 		}
-	}
-	if len(topLevel) > 0 {
-		if len(namespaces) > 0 {
-			sb.WriteString("; without namespace: ")
-		} else {
-			sb.WriteString(": ")
-		}
+	} else {
+		sb.WriteString(": ")
 		sb.WriteString(strings.Join(topLevel, ", "))
+		sb.WriteString(".\n")
 	}
-	sb.WriteString(".\n")
 
 	if len(tools) > inlineSignatureLimit {
 		return

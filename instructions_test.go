@@ -2,6 +2,7 @@ package codemode
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -41,24 +42,30 @@ func TestInstructionContent(t *testing.T) {
 		notWant []string
 	}{
 		{"explains the API and the limits", small, testLimits, []string{
-			"searchTools({query, limit?})", "executeCode({code, explanation})",
-			"async function", "await tool_search({query, limit})", "tools.<namespace>.<name>(input)",
+			"searchTools({query, namespace?, limit?})", "executeCode({code, explanation})",
+			"async function", "await tool_search({query, namespace?, limit?})", "([]: no match)", "tools.<namespace>.<name>(input)",
 			"await tool_call(name, input)", "console.log/info/warn/error/debug", "no network, DOM, timers",
 			"30s", "128 MB", "1000 tool calls", "20000 characters",
 			"{ok: false, error:", "try/catch", "Promise.all",
 		}, nil},
 		{"small catalog inlines signatures", small, testLimits, []string{
-			"Available tools (4) by namespace: customers (1), inventory (1), orders (1), payments (1).",
+			"Available tools (4) by namespace; tool_search({namespace}) lists one:\n- customers (1)\n- inventory (1)\n- orders (1)\n- payments (1)\n",
 			"```ts\n/** Does operation number 2. */\ntools.customers.op2(input?: unknown): Promise<unknown>;",
 		}, nil},
 		{"tools without namespace", withTop, testLimits, []string{
-			"Available tools (4) by namespace: customers (1), orders (1), payments (1); without namespace: echo.",
+			"- customers (1)\n- orders (1)\n- payments (1)\nWithout namespace: echo.\n",
 		}, nil},
 		{"large catalog lists counts only", syntheticCatalog(500), limits{90 * time.Second, 64, 10, 5000}, []string{
-			"Available tools (500) by namespace: calendar (50), crm (50), customers (50)",
+			"Available tools (500) by namespace; tool_search({namespace}) lists one:\n- calendar (50)\n- crm (50)\n- customers (50)\n",
 			"1m30s", "64 MB", "10 tool calls", "5000 characters",
 		}, []string{"```ts", "op17"}},
 		{"no tools", nil, testLimits, []string{"No tools are available"}, []string{"Available tools"}},
+		{"namespaces carry the words their names use most", namedCatalog(t,
+			"issues.create", "issues.createComment", "issues.listComments", "issues.addLabels", "issues.removeLabel",
+			"issues.listLabelsForRepo", "issues.createMilestone", "repos.getContent", "echo"), testLimits, []string{
+			"- issues (7): labels, comment, milestone, repo\n- repos (1): content\nWithout namespace: echo.\n",
+		}, nil},
+		{"only tools without namespace", namedCatalog(t, "echo", "ping"), testLimits, []string{"Available tools (2): echo, ping.\n"}, []string{"by namespace"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -75,6 +82,22 @@ func TestInstructionContent(t *testing.T) {
 			}
 		})
 	}
+}
+
+// namedCatalog compiles a test tool per name, sorted by name as a registry
+// snapshot is.
+func namedCatalog(t *testing.T, names ...string) []*toolEntry {
+	t.Helper()
+	slices.Sort(names)
+	var out []*toolEntry
+	for _, n := range names {
+		e, err := compileTool(testTool(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 func TestInstructionSize(t *testing.T) {

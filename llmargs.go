@@ -40,6 +40,7 @@ type argSpec struct {
 var (
 	searchToolsArgs = argSpec{tool: "searchTools", bare: "query", fields: []argField{
 		{name: "query", kind: "string"},
+		{name: "namespace", kind: "string"},
 		{name: "limit", kind: "integer", min: 1, max: search.MaxLimit},
 	}}
 	// tool_search inside the sandbox takes the same arguments.

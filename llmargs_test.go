@@ -35,7 +35,7 @@ func TestLLMToolArguments(t *testing.T) {
 		{"fractional limit", search, `{"query":"x","limit":2.5}`, false, `limit: expected an integer 1..50, got the number 2.5`},
 		{"zero limit", search, `{"query":"x","limit":0}`, false, `limit: expected an integer 1..50`},
 		{"object query", search, `{"query":{"text":"x"}}`, false, `searchTools: query: expected a string, got an object`},
-		{"array arguments", search, `["x"]`, false, `expected the arguments to be an object { query?: string; limit?: number }, got an array`},
+		{"array arguments", search, `["x"]`, false, `expected the arguments to be an object { query?: string; namespace?: string; limit?: number }, got an array`},
 		{"misspelt argument", search, `{"qeury":"x"}`, false, `unknown argument "qeury" (did you mean "query"?)`},
 		{"not JSON", search, `{"query":`, false, `searchTools: the arguments are not JSON`},
 

@@ -34,18 +34,20 @@ func (s *Session) SearchTools(query string, limit int) ([]SearchHit, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	return searchToolsWith(s.cm.visible(s.own), query, limit, s.signature), nil
+	return s.Search(context.Background(), SearchRequest{Query: query, Limit: limit})
 }
 
 // SearchHit is one result of a tool search, best first.
 type SearchHit struct {
-	Name        string
+	Name string
+	// Namespace is the name up to its last dot ("" for a top-level tool).
+	Namespace   string
 	Description string
 	Signature   string
 	Score       float64
 }
 
-// searchTools ranks entries for a query (see search.Rank).
+// searchTools ranks entries for a query lexically (see search.Rank).
 func searchTools(entries []*toolEntry, query string, limit int) []SearchHit {
 	return searchToolsWith(entries, query, limit, (*toolEntry).signature)
 }
@@ -60,7 +62,7 @@ func searchToolsWith(entries []*toolEntry, query string, limit int, sig func(*to
 	hits := make([]SearchHit, len(ranked))
 	for i, h := range ranked {
 		e := entries[h.Index]
-		hits[i] = SearchHit{Name: e.info.Name, Description: e.info.Description, Signature: sig(e), Score: h.Score}
+		hits[i] = SearchHit{Name: e.info.Name, Namespace: e.doc.Namespace(), Description: e.info.Description, Signature: sig(e), Score: h.Score}
 	}
 	return hits
 }
@@ -73,8 +75,9 @@ type ExecuteCodeInput struct {
 
 // SearchToolsInput is the input of the searchTools tool.
 type SearchToolsInput struct {
-	Query string `json:"query"`
-	Limit int    `json:"limit,omitempty"`
+	Query     string `json:"query"`
+	Namespace string `json:"namespace,omitempty"`
+	Limit     int    `json:"limit,omitempty"`
 }
 
 // LLMTool is a tool to hand to an LLM SDK: its arguments and result are
@@ -90,7 +93,7 @@ type LLMTool struct {
 // The LLM tools' input schemas.
 var (
 	executeCodeSchema = json.RawMessage(`{"type":"object","properties":{"code":{"type":"string","description":"JavaScript: the body of an async function. Use await and return the result."},"explanation":{"type":"string","description":"One sentence on what the code does and why."}},"required":["code","explanation"],"additionalProperties":false}`)
-	searchToolsSchema = json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"What you want to do, in a few words; empty lists all tools."},"limit":{"type":"integer","minimum":1,"maximum":50,"description":"How many tools to return (default 10)."}},"required":["query"],"additionalProperties":false}`)
+	searchToolsSchema = json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"What you want to do, in a few words; empty lists all tools."},"namespace":{"type":"string","description":"Only tools of this namespace; with an empty query, lists it."},"limit":{"type":"integer","minimum":1,"maximum":50,"description":"How many tools to return (default 10)."}},"required":["query"],"additionalProperties":false}`)
 )
 
 // LLMTools returns [searchTools, executeCode].
@@ -98,16 +101,17 @@ func (s *Session) LLMTools() []LLMTool {
 	return []LLMTool{
 		{
 			Name:        "searchTools",
-			Description: "Search the available tools (the API your code can call). Returns names, descriptions and TypeScript signatures, best match first.",
+			Description: "Search the available tools (the API your code can call). Returns names, namespaces, descriptions and TypeScript signatures, best match first; an empty list means no tool matches well: try other words, or list a namespace.",
 			InputSchema: searchToolsSchema,
-			Execute: func(_ context.Context, args json.RawMessage, _ any) (json.RawMessage, error) {
+			Execute: func(ctx context.Context, args json.RawMessage, _ any) (json.RawMessage, error) {
 				in, err := searchToolsArgs.parse(args)
 				if err != nil {
 					return json.Marshal(invalidInputResult(err))
 				}
 				query, _ := in["query"].(string)
+				namespace, _ := in["namespace"].(string)
 				limit, _ := in["limit"].(int)
-				hits, err := s.SearchTools(query, limit)
+				hits, err := s.Search(ctx, SearchRequest{Query: query, Namespace: namespace, Limit: limit})
 				if err != nil {
 					return nil, err
 				}
@@ -137,6 +141,7 @@ func (s *Session) LLMTools() []LLMTool {
 
 type hitJSON struct {
 	Name        string `json:"name"`
+	Namespace   string `json:"namespace"`
 	Description string `json:"description"`
 	Signature   string `json:"signature"`
 }
@@ -144,7 +149,7 @@ type hitJSON struct {
 func hitsJSON(hits []SearchHit) []hitJSON {
 	out := make([]hitJSON, len(hits))
 	for i, h := range hits {
-		out[i] = hitJSON{h.Name, h.Description, h.Signature}
+		out[i] = hitJSON{h.Name, h.Namespace, h.Description, h.Signature}
 	}
 	return out
 }

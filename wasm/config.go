@@ -58,7 +58,7 @@ func optPositive(obj Value, field, path string, integer bool) (float64, error) {
 // were silently ignored would leave every tool unguarded.
 var (
 	configKeys = []string{"wasmLocation", "timeout", "memoryLimit", "maxToolCalls", "maxResultChars",
-		"toolFilter", "interceptors", "overwriteSystemInstruction", "tools",
+		"toolFilter", "interceptors", "overwriteSystemInstruction", "tools", "search",
 		// Read by the loader (the worker engine and live events).
 		"worker", "onEvent"}
 	configHints = map[string]string{
@@ -66,6 +66,7 @@ var (
 		"timeoutMs":  `did you mean "timeout"? It is in milliseconds`,
 	}
 	interceptorKeys = []string{"onToolCall"}
+	searchKeys      = []string{"embed", "weight", "minSimilarity"}
 	sessionKeys     = []string{"tools"}
 	sessionHints    = map[string]string{
 		"toolFilter":   "toolFilter is a factory option: IoCodeModeFactory({ toolFilter })",
@@ -190,6 +191,11 @@ func parseConfig(c Value, f *factory) (codemode.Config, error) {
 			}
 		}
 	}
+	if sc := get(c, "search"); !sc.IsUndefined() {
+		if cfg.Search, err = parseSearch(sc); err != nil {
+			return cfg, err
+		}
+	}
 	if tools := get(c, "tools"); !tools.IsUndefined() {
 		defs, err := f.toolList(tools, "config.tools")
 		if err != nil {
@@ -272,4 +278,94 @@ func get(v Value, key string) Value {
 		panic(typeErrorf("reading %q threw: %v", key, plain(err)))
 	}
 	return val
+}
+
+// parseSearch reads config.search: { embed(texts) => Promise<number[][]>,
+// weight?, minSimilarity? }.
+func parseSearch(sc Value) (codemode.SearchConfig, error) {
+	var out codemode.SearchConfig
+	if sc.Type() != jsbridge.TypeObject {
+		return out, typeErrorf("config.search: expected an object, got %s", describe(sc))
+	}
+	if err := checkKeys(sc, "config.search", searchKeys, nil); err != nil {
+		return out, err
+	}
+	embed := get(sc, "embed")
+	if embed.Type() != jsbridge.TypeFunction {
+		return out, typeErrorf("config.search.embed: expected a function (texts: string[]) => Promise<number[][]>, got %s", describe(embed))
+	}
+	var err error
+	if out.Weight, err = optPositive(sc, "weight", "config.search.weight", false); err != nil {
+		return out, err
+	}
+	if out.MinSimilarity, err = optPositive(sc, "minSimilarity", "config.search.minSimilarity", false); err != nil {
+		return out, err
+	}
+	out.Embed = func(ctx context.Context, texts []string) ([][]float32, error) {
+		return embedTexts(ctx, embed, texts)
+	}
+	out.Warn = func(msg string) {
+		if console := get(jsbridge.Global(), "console"); console.Type() == jsbridge.TypeObject {
+			if warn := get(console, "warn"); warn.Type() == jsbridge.TypeFunction {
+				_, _ = jsbridge.Call(warn, msg)
+			}
+		}
+	}
+	return out, nil
+}
+
+// embedTexts calls the page's embed and reads its answer: an array (or
+// array-like: typed arrays are common) of vectors of finite numbers.
+func embedTexts(ctx context.Context, embed Value, texts []string) ([][]float32, error) {
+	args := make([]any, len(texts))
+	for i, t := range texts {
+		args[i] = t
+	}
+	ret, err := jsbridge.Call(embed, jsbridge.NewArray(args...))
+	if err != nil {
+		return nil, fmt.Errorf("embed threw: %w", plain(err))
+	}
+	v, err := jsbridge.AwaitContext(ctx, ret)
+	if err != nil {
+		return nil, fmt.Errorf("embed rejected: %w", plain(err))
+	}
+	rows, err := arrayLike(v)
+	if err != nil {
+		return nil, fmt.Errorf("embed returned %s; expected number[][]", describe(v))
+	}
+	out := make([][]float32, len(rows))
+	for i, row := range rows {
+		nums, err := arrayLike(row)
+		if err != nil {
+			return nil, fmt.Errorf("embed returned %s at [%d]; expected an array of numbers", describe(row), i)
+		}
+		vec := make([]float32, len(nums))
+		for j, n := range nums {
+			f := n.Float
+			if n.Type() != jsbridge.TypeNumber || math.IsNaN(f()) || math.IsInf(f(), 0) {
+				return nil, fmt.Errorf("embed returned %s at [%d][%d]; expected a finite number", describe(n), i, j)
+			}
+			vec[j] = float32(f())
+		}
+		out[i] = vec
+	}
+	return out, nil
+}
+
+// arrayLike returns the elements of an array or typed array; a throwing
+// getter (a proxy) is an error.
+func arrayLike(v Value) (elems []Value, err error) {
+	defer jsbridge.Recover(&err)
+	if v.Type() != jsbridge.TypeObject {
+		return nil, errors.New("not an object")
+	}
+	n := get(v, "length")
+	if n.Type() != jsbridge.TypeNumber || n.Float() < 0 || n.Float() != math.Trunc(n.Float()) {
+		return nil, errors.New("no length")
+	}
+	elems = make([]Value, int(n.Float()))
+	for i := range elems {
+		elems[i] = v.Index(i)
+	}
+	return elems, nil
 }

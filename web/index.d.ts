@@ -49,6 +49,24 @@ export declare namespace IoCodeMode {
         maxResultChars?: number;
         /** Tools registered when the instance is created. */
         tools?: ToolDefinition[];
+        /** Semantic ranking for `searchTools` / `tool_search`, fused with the lexical one. */
+        search?: SearchOptions;
+    }
+
+    /**
+     * Plugs an embeddings endpoint into tool search. Tool texts (name and
+     * description) are embedded in batches when tools are registered, once
+     * per distinct text; each search embeds its query. If `embed` throws,
+     * rejects or returns malformed vectors, that search is lexical and a
+     * `console.warn` says why.
+     */
+    interface SearchOptions {
+        /** One vector (array or typed array of numbers, all the same length) per text. */
+        embed: (texts: string[]) => Promise<ArrayLike<number>[]> | ArrayLike<number>[];
+        /** Weight of the semantic rank relative to the lexical rank's 1. Default 0.2 (see USAGE). */
+        weight?: number;
+        /** Cosine a tool needs to be found on semantic grounds alone. Default 0.5. */
+        minSimilarity?: number;
     }
 
     /** What a tool's `execute` receives besides its input. */
@@ -166,7 +184,10 @@ export declare namespace IoCodeMode {
 
     /** The input of the `searchTools` LLM tool. */
     interface SearchToolsArgs {
+        /** What the model wants to do; "" with `namespace` lists that namespace. */
         query: string;
+        /** Only tools of this namespace ("orders", "crm.accounts"). */
+        namespace?: string;
         limit?: number;
     }
 
@@ -256,6 +277,8 @@ export declare namespace IoCodeMode {
     /** One match of `searchTools` / `tool_search`, best first. */
     interface SearchToolsHit {
         name: string;
+        /** The name up to its last dot ("" for a tool without namespace). */
+        namespace: string;
         description: string;
         /** A TypeScript declaration generated from the tool's schemas. */
         signature: string;

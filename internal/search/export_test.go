@@ -30,6 +30,8 @@ func Set(np *Params, key string, v ...float64) {
 		np.specExp = v[0]
 	case "spaceExp":
 		np.spaceExp = v[0]
+	case "unknown":
+		np.unknownWeight = v[0]
 	case "minCoverage":
 		np.minCoverage = v[0]
 	default:
@@ -42,3 +44,6 @@ func SynonymGroups() [][]string { return synonymGroups }
 
 // SetSynonymGroups replaces the vocabulary.
 func SetSynonymGroups(g [][]string) { synonymGroups = g; synonyms = buildSynonyms(g) }
+
+// SetFusion sets the semantic weight and the fusion constant.
+func SetFusion(w, k float64) { DefaultSemanticWeight, fusionK = w, k }

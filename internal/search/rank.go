@@ -46,6 +46,9 @@ type params struct {
 	// minCoverage is the share of the query's information (idf) a tool
 	// must match to be returned at all.
 	minCoverage float64
+	// unknownWeight is the share of the rarest term's idf that a query
+	// word no visible tool holds counts for in the coverage.
+	unknownWeight float64
 }
 
 var p = params{
@@ -57,7 +60,8 @@ var p = params{
 	verbPenalty:   0.5,
 	specExp:       0.5,
 	spaceExp:      1,
-	minCoverage:   0,
+	minCoverage:   0.2,
+	unknownWeight: 0.5,
 }
 
 // Rank ranks docs for a query: an exact tool name first, then the tools of
@@ -66,6 +70,37 @@ var p = params{
 // query with no good match returns nothing. An empty query lists every
 // tool by name. limit <= 0 means DefaultLimit; it is capped at MaxLimit.
 func Rank(docs []*Doc, query string, limit int) []Hit {
+	return RankWith(docs, query, Options{Limit: limit})
+}
+
+// Options are the optional inputs of RankWith.
+type Options struct {
+	// Limit is the number of hits: <= 0 means DefaultLimit; at most MaxLimit.
+	Limit int
+	// Similarity, when not nil, holds each doc's semantic similarity to the
+	// query (cosine of embeddings; NaN: the doc has no vector). The ranking
+	// then fuses the lexical and the semantic ranks.
+	Similarity []float64
+	// MinSimilarity is the similarity a doc needs to be returned on
+	// semantic grounds alone, without a good lexical match.
+	MinSimilarity float64
+	// SemanticWeight is the semantic rank's weight relative to the
+	// lexical rank's 1; <= 0 means DefaultSemanticWeight.
+	SemanticWeight float64
+}
+
+// DefaultSemanticWeight is the semantic rank's default weight in the
+// fusion and fusionK the constant of reciprocal rank fusion: chosen on the
+// tuning split with eval's deterministic embedder, which knows no meanings,
+// so that fusion never lowers the lexical figures.
+var (
+	DefaultSemanticWeight = 0.2
+	fusionK               = 2.0
+)
+
+// RankWith is Rank with options.
+func RankWith(docs []*Doc, query string, o Options) []Hit {
+	limit := o.Limit
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
@@ -85,6 +120,17 @@ func Rank(docs []*Doc, query string, limit int) []Hit {
 	}
 
 	scores, covers := Scores(docs, query)
+	relevant := make([]bool, len(docs))
+	for i := range docs {
+		relevant[i] = scores[i] > 0 && covers[i] >= p.minCoverage
+	}
+	if o.Similarity != nil {
+		w := o.SemanticWeight
+		if w <= 0 {
+			w = DefaultSemanticWeight
+		}
+		scores, relevant = fuseSemantic(scores, relevant, o.Similarity, o.MinSimilarity, w)
+	}
 	type ranked struct {
 		i     int
 		tier  int
@@ -100,7 +146,7 @@ func Rank(docs []*Doc, query string, limit int) []Hit {
 			// a namespace, or a name without its namespace ("getOwner")
 			tier = 1
 		}
-		if tier == 0 && (scores[i] <= 0 || covers[i] < p.minCoverage) {
+		if tier == 0 && !relevant[i] {
 			continue
 		}
 		rs = append(rs, ranked{i, tier, scores[i]})
@@ -216,8 +262,9 @@ func Scores(docs []*Doc, text string) (scores, covers []float64) {
 			idf[s] = math.Log(1 + (n-float64(c)+0.5)/(float64(c)+0.5))
 		}
 	}
-	// A query word no visible tool holds counts as rare: a query mostly
-	// about things that are not there is not a good match for anything.
+	// A query word no visible tool holds counts as fairly rare: a query
+	// mostly about things that are not there is not a good match for
+	// anything (at half the rarest idf: many such words are filler).
 	maxIDF := math.Log(1 + (n+0.5)/0.5)
 	var total float64
 	var qverbs uint64
@@ -229,7 +276,7 @@ func Scores(docs []*Doc, text string) (scores, covers []float64) {
 			}
 		}
 		if best == 0 {
-			best = maxIDF
+			best = p.unknownWeight * maxIDF
 		}
 		total += best
 		qverbs |= g.verbs
@@ -388,13 +435,38 @@ func parseQuery(text string) query {
 	return qu
 }
 
+// fuseSemantic ranks the lexically relevant docs and the docs similar
+// enough to the query, each way, and scores each doc by its reciprocal
+// ranks, the semantic one weighted.
+func fuseSemantic(lexical []float64, relevant []bool, sim []float64, minSim, weight float64) ([]float64, []bool) {
+	lex := make([]float64, len(lexical))
+	sem := make([]float64, len(sim))
+	keep := slices.Clone(relevant)
+	for i := range lexical {
+		if relevant[i] {
+			lex[i] = lexical[i]
+		}
+		if s := sim[i]; !math.IsNaN(s) && s > 0 && (relevant[i] || s >= minSim) {
+			sem[i] = s
+			keep[i] = true
+		}
+	}
+	fused := fuse(fusionK, []float64{1, weight}, lex, sem)
+	for i := range fused {
+		if !keep[i] {
+			fused[i] = 0
+		}
+	}
+	return fused, keep
+}
+
 // fuse combines rankings by reciprocal rank: a doc ranked well by several
 // rankings beats one that a single ranking loves. Scores <= 0 are unranked.
-func fuse(k float64, views ...[]float64) []float64 {
+func fuse(k float64, weights []float64, views ...[]float64) []float64 {
 	n := len(views[0])
 	out := make([]float64, n)
 	idx := make([]int, n)
-	for _, v := range views {
+	for vi, v := range views {
 		for i := range idx {
 			idx[i] = i
 		}
@@ -411,7 +483,7 @@ func fuse(k float64, views ...[]float64) []float64 {
 			if v[i] <= 0 {
 				break
 			}
-			out[i] += 1 / (k + float64(r+1))
+			out[i] += weights[vi] / (k + float64(r+1))
 		}
 	}
 	return out

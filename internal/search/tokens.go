@@ -1,6 +1,7 @@
 package search
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -15,7 +16,7 @@ func tokenize(text string) []string {
 }
 
 func appendTokens(out []string, text string) []string {
-	emit := func(w string) {
+	splitWords(text, func(w string) {
 		if len(w) < 2 {
 			return
 		}
@@ -24,7 +25,13 @@ func appendTokens(out []string, text string) []string {
 			return
 		}
 		out = append(out, stem(s))
-	}
+	})
+	return out
+}
+
+// splitWords calls emit with each word of text: runs of letters or digits,
+// split at camelCase humps and between letters and digits.
+func splitWords(text string, emit func(string)) {
 	start := -1
 	var prev rune
 	for i, r := range text {
@@ -58,6 +65,58 @@ func appendTokens(out []string, text string) []string {
 	}
 	if start >= 0 {
 		emit(text[start:])
+	}
+}
+
+// KeyWords returns the n words that a namespace's tool names (without the
+// namespace) use most, leaving out actions (get, list, create, ...), the
+// namespace's own words and filler: "comments, labels, milestones" for
+// GitHub's issues.
+func KeyWords(namespace string, names []string, n int) []string {
+	own := map[string]bool{}
+	for _, t := range tokenize(namespace) {
+		own[t] = true
+	}
+	count := map[string]int{}
+	surface := map[string]map[string]int{}
+	for _, name := range names {
+		seen := map[string]bool{}
+		splitWords(name, func(w string) {
+			lw := strings.ToLower(w)
+			if len(lw) < 3 || stopwords[lw] || nameNoise[lw] || !isASCIILetters(lw) {
+				return
+			}
+			st := stem(lw)
+			if own[st] || verbClasses[st] != 0 || seen[st] {
+				return
+			}
+			seen[st] = true
+			count[st]++
+			if surface[st] == nil {
+				surface[st] = map[string]int{}
+			}
+			surface[st][lw]++
+		})
+	}
+	stems := make([]string, 0, len(count))
+	for st := range count {
+		stems = append(stems, st)
+	}
+	slices.SortFunc(stems, func(a, b string) int {
+		if count[a] != count[b] {
+			return count[b] - count[a]
+		}
+		return strings.Compare(a, b)
+	})
+	var out []string
+	for _, st := range stems[:min(n, len(stems))] {
+		best, bestN := "", 0
+		for w, c := range surface[st] {
+			if c > bestN || c == bestN && w < best {
+				best, bestN = w, c
+			}
+		}
+		out = append(out, best)
 	}
 	return out
 }

@@ -330,11 +330,12 @@ describe("the result", () => {
         assert.deepEqual(r.result, Array(8).fill("undefined"));
     });
 
-    test("searchTools: {name, description, signature}, best first", async () => {
+    test("searchTools: {name, namespace, description, signature}, best first", async () => {
         const hits = await llmTools(session).searchTools.execute({ query: "double a number", limit: 1 });
         assert.equal(hits.length, 1);
         assert.equal(hits[0].name, "num.double");
-        assert.deepEqual(Object.keys(hits[0]).sort(), ["description", "name", "signature"]);
+        assert.equal(hits[0].namespace, "num");
+        assert.deepEqual(Object.keys(hits[0]).sort(), ["description", "name", "namespace", "signature"]);
         assert.match(hits[0].signature, /double/);
     });
 

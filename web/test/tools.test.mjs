@@ -117,8 +117,11 @@ describe("toolFilter", () => {
 
     test("hides tools from tool_search, searchTools and the instructions", async () => {
         const session = api.createSession();
+        // A query about the hidden tools finds nothing, not the visible
+        // tool that shares a word with it.
         const hits = ok(await run(session, "return await tool_search({ query: 'reset orders secret', limit: 50 })"));
-        assert.deepEqual(hits.map((h) => h.name), ["orders.list"]);
+        assert.deepEqual(hits, []);
+        assert.deepEqual((await llmTools(session).searchTools.execute({ query: "", limit: 50 })).map((h) => h.name), ["orders.list"]);
         const hits2 = await llmTools(session).searchTools.execute({ query: "reset" });
         assert.ok(!hits2.some((h) => h.name === "admin.reset"));
         assert.doesNotMatch(session.getSystemInstruction(), /admin|secret/);

@@ -270,3 +270,28 @@ async function rejected() {
 }
 
 export { seedDeliveringTheWasmFile, seedToolPolicies, seedExecuteWithContext, wholeApi, withAiSdk, classicBuild, rejected };
+
+// ---------------------------------------------------------------------------
+// USAGE: "Finding tools": namespaces and config.search.embed.
+namespace UsageSearch {
+    declare const wasmLocation: string;
+    declare const openai: { embeddings: { create(a: { model: string; input: string[] }): Promise<{ data: { embedding: number[] }[] }> } };
+    export async function main() {
+        const api = await IoCodeModeFactory({
+            wasmLocation,
+            search: {
+                embed: async (texts) => {
+                    const r = await openai.embeddings.create({ model: "text-embedding-3-small", input: texts });
+                    return r.data.map((d) => d.embedding);
+                },
+                weight: 1,
+            },
+        });
+        const [searchTools] = api.createSession().getLlmTools();
+        const args: IoCodeMode.SearchToolsArgs = { query: "", namespace: "issues" };
+        const hits = (await searchTools.execute(args)) as IoCodeMode.SearchToolsResult;
+        const ns: string = hits[0].namespace;
+        const typed: IoCodeMode.SearchOptions = { embed: (texts) => texts.map(() => new Float32Array(3)), minSimilarity: 0.4 };
+        return [ns, typed];
+    }
+}

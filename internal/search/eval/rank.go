@@ -1,21 +1,125 @@
 package eval
 
 import (
+	"hash/fnv"
+	"math"
+	"strings"
+	"unicode"
+
 	"github.com/interopio/code-mode/internal/search"
 )
 
 // Lexical returns the product's lexical ranking over a catalog's tools,
 // indexed the way registration indexes them.
 func Lexical(c *Catalog) func(query string, limit int) []string {
+	docs := docsOf(c)
+	return func(query string, limit int) []string {
+		return names(c, search.Rank(docs, query, limit))
+	}
+}
+
+// Fused returns the product's ranking with semantic fusion, the embedder
+// being embed (HashEmbed in tests: no model can be fetched here).
+func Fused(c *Catalog, embed func(string) []float32) func(query string, limit int) []string {
+	docs := docsOf(c)
+	vecs := make([][]float32, len(c.Tools))
+	for i, t := range c.Tools {
+		vecs[i] = embed(ToolText(t.Name, t.Description))
+	}
+	return func(query string, limit int) []string {
+		q := embed(query)
+		sim := make([]float64, len(vecs))
+		for i, v := range vecs {
+			sim[i] = Cosine(q, v)
+		}
+		return names(c, search.RankWith(docs, query, search.Options{Limit: limit, Similarity: sim, MinSimilarity: HashMinSimilarity}))
+	}
+}
+
+func docsOf(c *Catalog) []*search.Doc {
 	docs := make([]*search.Doc, len(c.Tools))
 	for i, t := range c.Tools {
 		docs[i] = search.NewDoc(t.Name, t.Description, t.InputSchema)
 	}
-	return func(query string, limit int) []string {
-		var names []string
-		for _, h := range search.Rank(docs, query, limit) {
-			names = append(names, c.Tools[h.Index].Name)
-		}
-		return names
+	return docs
+}
+
+func names(c *Catalog, hits []search.Hit) []string {
+	out := make([]string, len(hits))
+	for i, h := range hits {
+		out[i] = c.Tools[h.Index].Name
 	}
+	return out
+}
+
+// ToolText is the text of a tool that is embedded: its name and
+// description, as the product embeds them.
+func ToolText(name, description string) string { return name + "\n" + description }
+
+// HashMinSimilarity is the similarity HashEmbed needs for a tool to be
+// returned on semantic grounds alone.
+const HashMinSimilarity = 0.35
+
+// HashEmbed is a deterministic stand-in for an embedding model: the
+// character trigrams of each lowercased word (camelCase split), hashed
+// into 256 dimensions and normalised. It relates word forms
+// (refund/refunds, repo/repository) but knows no meanings.
+func HashEmbed(text string) []float32 {
+	const dims = 256
+	v := make([]float32, dims)
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 1 {
+			words = append(words, strings.ToLower(string(cur)))
+		}
+		cur = cur[:0]
+	}
+	var prev rune
+	for _, r := range text {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			flush()
+		case unicode.IsUpper(r) && unicode.IsLower(prev):
+			flush()
+			cur = append(cur, r)
+		default:
+			cur = append(cur, r)
+		}
+		prev = r
+	}
+	flush()
+	for _, w := range words {
+		padded := "#" + w + "#"
+		for i := 0; i+3 <= len(padded); i++ {
+			h := fnv.New32a()
+			h.Write([]byte(padded[i : i+3]))
+			v[h.Sum32()%dims]++
+		}
+	}
+	var n float64
+	for _, x := range v {
+		n += float64(x) * float64(x)
+	}
+	if n > 0 {
+		s := float32(1 / math.Sqrt(n))
+		for i := range v {
+			v[i] *= s
+		}
+	}
+	return v
+}
+
+// Cosine is the cosine similarity of two vectors of the same length.
+func Cosine(a, b []float32) float64 {
+	var dot, na, nb float64
+	for i := range a {
+		dot += float64(a[i]) * float64(b[i])
+		na += float64(a[i]) * float64(a[i])
+		nb += float64(b[i]) * float64(b[i])
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return dot / math.Sqrt(na*nb)
 }

@@ -18,6 +18,7 @@ import (
 func main() {
 	splitName := flag.String("split", "heldout", "queries to run: heldout, tune or all")
 	verbose := flag.Bool("v", false, "list the queries whose first result was wrong")
+	fused := flag.Bool("embed", false, "fuse with the deterministic test embedder (eval.HashEmbed)")
 	flag.Parse()
 	split, err := eval.ParseSplit(*splitName)
 	if err != nil {
@@ -30,8 +31,12 @@ func main() {
 			fmt.Fprintln(os.Stderr, "searcheval:", err)
 			os.Exit(1)
 		}
-		m := eval.Evaluate(c, split, eval.Lexical(c))
-		fmt.Printf("SEARCH %s %s\n", id, m)
+		rank, name := eval.Lexical(c), id
+		if *fused {
+			rank, name = eval.Fused(c, eval.HashEmbed), id+"+embed"
+		}
+		m := eval.Evaluate(c, split, rank)
+		fmt.Printf("SEARCH %s %s\n", name, m)
 		fmt.Fprintf(os.Stderr, "# %s: %d tools, %d %s queries (%s)\n", id, len(c.Tools), m.N, split, c.Source)
 		if *verbose {
 			for _, miss := range m.Misses {

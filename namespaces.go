@@ -1,0 +1,88 @@
+package codemode
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/interopio/code-mode/internal/search"
+)
+
+// nsSummary is one top-level namespace of the visible tools: how many tools
+// it has and the words its tool names use most, so that the model can
+// browse a large catalog from the instructions alone.
+type nsSummary struct {
+	name  string
+	count int
+	words []string
+}
+
+// wordsPerNamespace is how many words describe a namespace.
+const wordsPerNamespace = 4
+
+// summarizeNamespaces groups tools by the first segment of their names
+// (sorted by name); topLevel are the tools without a namespace.
+func summarizeNamespaces(tools []*toolEntry) (spaces []nsSummary, topLevel []string) {
+	byNS := map[string][]string{}
+	for _, e := range tools {
+		ns, rest, ok := strings.Cut(e.info.Name, ".")
+		if !ok {
+			topLevel = append(topLevel, e.info.Name)
+			continue
+		}
+		byNS[ns] = append(byNS[ns], rest)
+	}
+	for ns, names := range byNS {
+		spaces = append(spaces, nsSummary{name: ns, count: len(names), words: search.KeyWords(ns, names, wordsPerNamespace)})
+	}
+	sort.Slice(spaces, func(i, j int) bool { return spaces[i].name < spaces[j].name })
+	sort.Strings(topLevel)
+	return spaces, topLevel
+}
+
+// writeNamespaces lists the namespaces, one per line, at most max of them.
+func writeNamespaces(sb *strings.Builder, spaces []nsSummary, max int) {
+	for i, s := range spaces {
+		if i == max {
+			fmt.Fprintf(sb, "- and %d more namespaces\n", len(spaces)-i)
+			break
+		}
+		fmt.Fprintf(sb, "- %s (%d)", s.name, s.count)
+		if len(s.words) > 0 {
+			sb.WriteString(": ")
+			sb.WriteString(strings.Join(s.words, ", "))
+		}
+		sb.WriteByte('\n')
+	}
+}
+
+// noMatchNote is what tool_search says when nothing matches.
+func noMatchNote(tools []*toolEntry, query, namespace string) string {
+	var sb strings.Builder
+	switch {
+	case namespace != "" && strings.TrimSpace(query) == "":
+		fmt.Fprintf(&sb, "tool_search: there is no namespace %q", namespace)
+	case namespace != "":
+		fmt.Fprintf(&sb, "tool_search: no tool of namespace %q matches %q", namespace, query)
+	default:
+		fmt.Fprintf(&sb, "tool_search: no tool matches %q", query)
+	}
+	spaces, _ := summarizeNamespaces(tools)
+	if len(spaces) == 0 {
+		sb.WriteString(".")
+		return sb.String()
+	}
+	sb.WriteString("; try other words, or list a namespace with tool_search({ namespace }): ")
+	for i, s := range spaces {
+		if i == 20 {
+			fmt.Fprintf(&sb, ", and %d more", len(spaces)-i)
+			break
+		}
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString(s.name)
+	}
+	sb.WriteString(".")
+	return sb.String()
+}

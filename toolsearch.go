@@ -1,0 +1,282 @@
+package codemode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/interopio/code-mode/internal/search"
+)
+
+// SearchConfig plugs a semantic ranking into tool search, for hosts that
+// already have an embeddings endpoint. The zero value searches lexically.
+type SearchConfig struct {
+	// Embed returns one vector per text, all of the same length. It is
+	// called in batches with the text of newly registered tools (name and
+	// description; each text once, however often it is registered), and
+	// once per search with the query. An error, or vectors of the wrong
+	// number or length, makes that search lexical and is reported to Warn.
+	Embed func(ctx context.Context, texts []string) ([][]float32, error)
+	// Weight is the semantic rank's weight in the fusion, relative to the
+	// lexical rank's 1. Default 0.2: chosen with a character-trigram
+	// stand-in that knows no meanings (no model can be fetched where it
+	// was tuned), so that fusion never lowered the lexical figures; with
+	// a real model, measure on your catalog and raise it (1 fuses evenly).
+	Weight float64
+	// MinSimilarity is the cosine a tool needs to be returned on semantic
+	// grounds alone, without a good lexical match. Default 0.5.
+	MinSimilarity float64
+	// Warn receives a message when the embedder fails and search falls
+	// back to lexical ranking. Default: a line on standard error.
+	Warn func(msg string)
+}
+
+const (
+	defaultSemanticWeight = 0.2
+	defaultMinSimilarity  = 0.5
+	// embedBatch bounds the texts of one Embed call at registration.
+	embedBatch = 64
+)
+
+// SearchRequest is one tool search.
+type SearchRequest struct {
+	// Query is what the caller wants to do, in words, or a tool or
+	// namespace name. Empty lists tools by name.
+	Query string
+	// Namespace restricts the search to one namespace ("orders" or
+	// "crm.accounts"); with an empty Query it lists that namespace.
+	Namespace string
+	// Limit is the number of hits: <= 0 means 10 (50 when listing a
+	// namespace); at most 50.
+	Limit int
+}
+
+// Search finds visible tools, best first. With SearchConfig.Embed, the
+// ranking fuses lexical and semantic ranks, waiting for the vectors of
+// tools still being embedded. No hit means no tool matches well enough.
+func (s *Session) Search(ctx context.Context, req SearchRequest) ([]SearchHit, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	return s.cm.search(ctx, s.cm.visible(s.own), req, s.signature), nil
+}
+
+// search ranks entries (already filtered) for a request; sig gives a hit's
+// signature (a session's, with the result types it has seen).
+func (c *CodeMode) search(ctx context.Context, entries []*toolEntry, req SearchRequest, sig func(*toolEntry) string) []SearchHit {
+	if ns := strings.Trim(strings.TrimSpace(req.Namespace), "."); ns != "" {
+		ns = strings.TrimPrefix(ns, "tools.")
+		var in []*toolEntry
+		for _, e := range entries {
+			if strings.HasPrefix(e.info.Name, ns+".") {
+				in = append(in, e)
+			}
+		}
+		entries = in
+		if strings.TrimSpace(req.Query) == "" && req.Limit <= 0 {
+			req.Limit = search.MaxLimit
+		}
+	}
+	docs := make([]*search.Doc, len(entries))
+	for i, e := range entries {
+		docs[i] = e.doc
+	}
+	opts := search.Options{Limit: req.Limit}
+	if c.emb != nil && strings.TrimSpace(req.Query) != "" && len(entries) > 0 {
+		if sim, err := c.emb.similarities(ctx, entries, req.Query); err != nil {
+			c.emb.warn(err)
+		} else {
+			opts.Similarity, opts.SemanticWeight, opts.MinSimilarity = sim, c.emb.weight, c.emb.minSim
+		}
+	}
+	ranked := search.RankWith(docs, req.Query, opts)
+	hits := make([]SearchHit, len(ranked))
+	for i, h := range ranked {
+		e := entries[h.Index]
+		hits[i] = SearchHit{Name: e.info.Name, Namespace: e.doc.Namespace(), Description: e.info.Description, Signature: sig(e), Score: h.Score}
+	}
+	return hits
+}
+
+// embedder computes and caches the vectors of tool texts. Vectors are keyed
+// by text, so a tool registered again (or by another session) costs
+// nothing, and a tool whose description changed is embedded anew.
+type embedder struct {
+	embed  func(ctx context.Context, texts []string) ([][]float32, error)
+	weight float64
+	minSim float64
+	warnf  func(string)
+
+	mu      sync.Mutex
+	vecs    map[string][]float32
+	pending map[string]chan struct{} // closed when the text's batch ends
+	dims    int
+}
+
+func newEmbedder(cfg SearchConfig) *embedder {
+	if cfg.Embed == nil {
+		return nil
+	}
+	e := &embedder{embed: cfg.Embed, weight: cfg.Weight, minSim: cfg.MinSimilarity, warnf: cfg.Warn,
+		vecs: map[string][]float32{}, pending: map[string]chan struct{}{}}
+	if e.weight <= 0 {
+		e.weight = defaultSemanticWeight
+	}
+	if e.minSim <= 0 {
+		e.minSim = defaultMinSimilarity
+	}
+	if e.warnf == nil {
+		e.warnf = func(msg string) { fmt.Fprintln(os.Stderr, msg) }
+	}
+	return e
+}
+
+func (e *embedder) warn(err error) {
+	e.warnf(fmt.Sprintf("codemode: tool search is lexical only for this query: the embedder failed: %v", err))
+}
+
+// toolText is what is embedded of a tool.
+func toolText(e *toolEntry) string { return e.info.Name + "\n" + e.info.Description }
+
+// prefetch embeds newly registered tools in the background, so that the
+// first search does not wait for them. Failures are reported by the
+// searches that need the vectors.
+func (e *embedder) prefetch(entries []*toolEntry) {
+	if e == nil || len(entries) == 0 {
+		return
+	}
+	texts := make([]string, len(entries))
+	for i, t := range entries {
+		texts[i] = toolText(t)
+	}
+	go func() { _ = e.ensure(context.Background(), texts) }()
+}
+
+// ensure makes sure every text has a vector: it embeds the missing ones in
+// batches and waits for those another call is embedding.
+func (e *embedder) ensure(ctx context.Context, texts []string) error {
+	e.mu.Lock()
+	var mine []string
+	var wait []chan struct{}
+	seen := map[string]bool{}
+	for _, t := range texts {
+		if _, ok := e.vecs[t]; ok || seen[t] {
+			continue
+		}
+		seen[t] = true
+		if ch, ok := e.pending[t]; ok {
+			wait = append(wait, ch)
+			continue
+		}
+		mine = append(mine, t)
+	}
+	var chans []chan struct{}
+	for i := 0; i < len(mine); i += embedBatch {
+		ch := make(chan struct{})
+		for _, t := range mine[i:min(i+embedBatch, len(mine))] {
+			e.pending[t] = ch
+		}
+		chans = append(chans, ch)
+	}
+	e.mu.Unlock()
+
+	var firstErr error
+	for b, ch := range chans {
+		batch := mine[b*embedBatch : min((b+1)*embedBatch, len(mine))]
+		vecs, err := e.call(ctx, batch)
+		e.mu.Lock()
+		for i, t := range batch {
+			delete(e.pending, t)
+			if err == nil {
+				e.vecs[t] = vecs[i]
+			}
+		}
+		e.mu.Unlock()
+		close(ch)
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+	}
+	for _, ch := range wait {
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return firstErr
+}
+
+// call runs Embed and checks its answer: one vector per text, all of the
+// same, non-zero length.
+func (e *embedder) call(ctx context.Context, texts []string) (out [][]float32, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("embed panicked: %v", p)
+		}
+	}()
+	vecs, err := e.embed(ctx, texts)
+	if err != nil {
+		return nil, err
+	}
+	if len(vecs) != len(texts) {
+		return nil, fmt.Errorf("embed returned %d vectors for %d texts", len(vecs), len(texts))
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for i, v := range vecs {
+		if len(v) == 0 {
+			return nil, fmt.Errorf("embed returned an empty vector at %d", i)
+		}
+		if e.dims == 0 {
+			e.dims = len(v)
+		}
+		if len(v) != e.dims {
+			return nil, fmt.Errorf("embed returned a vector of %d numbers at %d, want %d like the others", len(v), i, e.dims)
+		}
+	}
+	return vecs, nil
+}
+
+// similarities returns the cosine of the query with each entry's text.
+func (e *embedder) similarities(ctx context.Context, entries []*toolEntry, query string) ([]float64, error) {
+	texts := make([]string, len(entries))
+	for i, t := range entries {
+		texts[i] = toolText(t)
+	}
+	if err := e.ensure(ctx, texts); err != nil {
+		return nil, err
+	}
+	qv, err := e.call(ctx, []string{query})
+	if err != nil {
+		return nil, err
+	}
+	sim := make([]float64, len(entries))
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for i, t := range texts {
+		v, ok := e.vecs[t]
+		if !ok {
+			return nil, errors.New("a tool's vector is missing")
+		}
+		sim[i] = cosine(qv[0], v)
+	}
+	return sim, nil
+}
+
+func cosine(a, b []float32) float64 {
+	var dot, na, nb float64
+	for i := range a {
+		dot += float64(a[i]) * float64(b[i])
+		na += float64(a[i]) * float64(a[i])
+		nb += float64(b[i]) * float64(b[i])
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return dot / math.Sqrt(na*nb)
+}

@@ -1,0 +1,262 @@
+package codemode
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func hitNames(hits []SearchHit) []string {
+	var out []string
+	for _, h := range hits {
+		out = append(out, h.Name)
+	}
+	return out
+}
+
+// TestSearchNamespaces: tool_search({namespace}) lists a namespace, a query
+// can be restricted to one, and every hit carries its namespace; hidden
+// tools stay hidden from listings too.
+func TestSearchNamespaces(t *testing.T) {
+	cm := newTestCodeMode(t, Config{Tools: []Tool{
+		{Name: "orders.notes.add", Description: "Add a note to an order.", Execute: noopToolExecute},
+		{Name: "echo", Description: "Echo the input.", Execute: noopToolExecute},
+	}})
+	s, err := cm.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		req  SearchRequest
+		want []string
+	}{
+		{"namespace listed by name", SearchRequest{Namespace: "orders"}, []string{"orders.get", "orders.notes.add", "orders.search"}},
+		{"nested namespace", SearchRequest{Namespace: "orders.notes"}, []string{"orders.notes.add"}},
+		{"tools. prefix and dots tolerated", SearchRequest{Namespace: "tools.orders."}, []string{"orders.get", "orders.notes.add", "orders.search"}},
+		{"query within a namespace", SearchRequest{Query: "add a note", Namespace: "orders"}, []string{"orders.notes.add"}},
+		{"query outside the namespace finds nothing", SearchRequest{Query: "transfer money", Namespace: "orders"}, nil},
+		{"hidden namespace lists nothing", SearchRequest{Namespace: "admin"}, nil},
+		{"limit applies to listings", SearchRequest{Namespace: "orders", Limit: 1}, []string{"orders.get"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			hits, err := s.Search(context.Background(), tt.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := hitNames(hits); !slices.Equal(got, tt.want) {
+				t.Fatalf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+	hits, err := s.SearchTools("", 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hits {
+		want := ""
+		if i := strings.LastIndexByte(h.Name, '.'); i >= 0 {
+			want = h.Name[:i]
+		}
+		if h.Namespace != want {
+			t.Errorf("%s: namespace %q, want %q", h.Name, h.Namespace, want)
+		}
+	}
+}
+
+// TestToolSearchInSandbox: inside a run, tool_search takes a namespace,
+// its hits carry the namespace, and a search without a good match returns
+// [] and says so in the logs, naming the namespaces to browse.
+func TestToolSearchInSandbox(t *testing.T) {
+	cm := newTestCodeMode(t, Config{})
+	s, err := cm.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := exec(t, s, `const all = await tool_search({ namespace: "orders" });
+const none = await tool_search({ query: "zzqx wibble" });
+return { names: all.map((h) => h.name + "@" + h.namespace), none };`, nil)
+	if !res.OK {
+		t.Fatalf("run failed: %+v", res.Error)
+	}
+	got, _ := json.Marshal(res.Result)
+	if string(got) != `{"names":["orders.get@orders","orders.search@orders"],"none":[]}` {
+		t.Fatalf("result %s", got)
+	}
+	if len(res.Logs) != 1 || res.Logs[0].Level != "info" ||
+		res.Logs[0].Message != `tool_search: no tool matches "zzqx wibble"; try other words, or list a namespace with tool_search({ namespace }): orders, payments, util.` {
+		t.Fatalf("logs %+v", res.Logs)
+	}
+}
+
+// fakeEmbedder is a deterministic embedder: a text's vector counts a few
+// concept words, so "cash" and "money" agree where no word is shared.
+type fakeEmbedder struct {
+	mu    sync.Mutex
+	calls [][]string
+	fail  bool
+}
+
+func (f *fakeEmbedder) embed(_ context.Context, texts []string) ([][]float32, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls = append(f.calls, slices.Clone(texts))
+	if f.fail {
+		return nil, errors.New("endpoint down")
+	}
+	concepts := [][]string{{"money", "cash", "transfer", "pay"}, {"order", "purchase"}, {"note", "comment"}}
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		v := make([]float32, len(concepts)+1)
+		v[len(concepts)] = 0.01
+		lt := strings.ToLower(t)
+		for c, words := range concepts {
+			for _, w := range words {
+				if strings.Contains(lt, w) {
+					v[c]++
+				}
+			}
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+func (f *fakeEmbedder) texts() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []string
+	for _, c := range f.calls {
+		out = append(out, c...)
+	}
+	return out
+}
+
+// TestSearchEmbedder: tool vectors are computed in batches at registration,
+// once per text; each search embeds its query; the fused ranking finds a
+// tool no word of the query names; a failing embedder leaves search
+// lexical and warns.
+func TestSearchEmbedder(t *testing.T) {
+	f := &fakeEmbedder{}
+	var warnings []string
+	var wmu sync.Mutex
+	cm := newTestCodeMode(t, Config{Search: SearchConfig{Embed: f.embed, Warn: func(m string) {
+		wmu.Lock()
+		warnings = append(warnings, m)
+		wmu.Unlock()
+	}}})
+	s, err := cm.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Registration embeds every tool, hidden ones too, in one batch, in
+	// the background.
+	deadline := time.Now().Add(10 * time.Second)
+	for len(f.texts()) < 8 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	f.mu.Lock()
+	calls := slices.Clone(f.calls)
+	f.mu.Unlock()
+	if len(calls) != 1 || len(calls[0]) != 8 || !slices.Contains(calls[0], "admin.wipe\nDelete everything.") {
+		t.Fatalf("registration embedded %q, want the 8 tools in one batch", calls)
+	}
+	hits, err := s.Search(context.Background(), SearchRequest{Query: "send cash"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := hitNames(hits); len(got) == 0 || got[0] != "payments.transfer" {
+		t.Fatalf("semantic hit: got %v, want payments.transfer first", got)
+	}
+	// The search embedded its query and nothing else.
+	if texts := f.texts(); len(texts) != 9 || texts[8] != "send cash" {
+		t.Fatalf("embedded texts: %q", texts)
+	}
+	// Registering the same text again costs no call.
+	before := len(f.texts())
+	unregister, err := cm.RegisterTools(Tool{Name: "payments.refund", Description: "Refund a payment.", Execute: noopToolExecute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	unregister()
+	if _, err := cm.RegisterTools(Tool{Name: "payments.refund", Description: "Refund a payment.", Execute: noopToolExecute}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Search(context.Background(), SearchRequest{Query: "pay back"}); err != nil {
+		t.Fatal(err)
+	}
+	added := f.texts()[before:]
+	n := 0
+	for _, x := range added {
+		if x == "payments.refund\nRefund a payment." {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("refund text embedded %d times, want once: %q", n, added)
+	}
+
+	// A failing embedder: lexical results and a warning.
+	f.mu.Lock()
+	f.fail = true
+	f.mu.Unlock()
+	hits, err = s.Search(context.Background(), SearchRequest{Query: "transfer money"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := hitNames(hits); len(got) == 0 || got[0] != "payments.transfer" {
+		t.Fatalf("lexical fallback: got %v", got)
+	}
+	wmu.Lock()
+	defer wmu.Unlock()
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "lexical") || !strings.Contains(warnings[0], "endpoint down") {
+		t.Fatalf("warnings %q", warnings)
+	}
+}
+
+// TestSearchEmbedderBadVectors: vectors of the wrong number or length are
+// an embedder failure, not a crash.
+func TestSearchEmbedderBadVectors(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		embed func(context.Context, []string) ([][]float32, error)
+		want  string
+	}{
+		{"too few", func(_ context.Context, texts []string) ([][]float32, error) {
+			return make([][]float32, len(texts)-1), nil
+		}, "vectors for"},
+		{"ragged", func(_ context.Context, texts []string) ([][]float32, error) {
+			out := make([][]float32, len(texts))
+			for i := range out {
+				out[i] = make([]float32, 2+i%2)
+			}
+			return out, nil
+		}, "want 2"},
+		{"panics", func(context.Context, []string) ([][]float32, error) { panic("bug") }, "panicked"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var warned []string
+			var mu sync.Mutex
+			cm := newTestCodeMode(t, Config{Search: SearchConfig{Embed: tt.embed, Warn: func(m string) { mu.Lock(); warned = append(warned, m); mu.Unlock() }}})
+			s, _ := cm.NewSession()
+			hits, err := s.Search(context.Background(), SearchRequest{Query: "search orders"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := hitNames(hits); len(got) == 0 || got[0] != "orders.search" {
+				t.Fatalf("got %v", got)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(warned) == 0 || !strings.Contains(warned[0], tt.want) {
+				t.Fatalf("warnings %q, want one containing %q", warned, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,87 @@
+// Tool search through the public API: namespaces, an empty answer when
+// nothing matches, and config.search.embed (a deterministic test embedder).
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { assetPath, llmTools, loadFactory, run, tool } from "./helpers.mjs";
+
+const IoCodeModeFactory = await loadFactory();
+
+const desk = [
+    tool("orders.search", () => [], { description: "Search orders by status." }),
+    tool("orders.cancel", () => true, { description: "Cancel an order." }),
+    tool("payments.transfer", () => true, { description: "Transfer money to an account." }),
+    tool("admin.wipe", () => true, { description: "Delete everything." }),
+];
+const hideAdmin = (t) => !t.name.startsWith("admin.");
+
+// A deterministic embedder: a text's vector counts concept words, so
+// "send cash" meets "Transfer money" without a shared word.
+function conceptEmbedder() {
+    const calls = [];
+    const concepts = [["money", "cash", "transfer", "pay"], ["order", "purchase"], ["delete", "wipe", "erase"]];
+    const embed = async (texts) => {
+        calls.push([...texts]);
+        return texts.map((t) => Float32Array.from([...concepts.map((ws) => ws.filter((w) => t.toLowerCase().includes(w)).length), 0.01]));
+    };
+    return { embed, calls };
+}
+
+describe("tool search", () => {
+    test("namespace: lists one, hits carry their namespace, hidden tools stay hidden", async () => {
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, tools: desk, toolFilter: hideAdmin });
+        const session = api.createSession();
+        const { searchTools } = llmTools(session);
+        const listed = await searchTools.execute({ query: "", namespace: "orders" });
+        assert.deepEqual(listed.map((h) => [h.name, h.namespace]), [["orders.cancel", "orders"], ["orders.search", "orders"]]);
+        assert.deepEqual(await searchTools.execute({ query: "", namespace: "admin" }), []);
+        const r = await run(session, "return (await tool_search({ query: 'cancel', namespace: 'orders' })).map((h) => h.name)");
+        assert.deepEqual(r.result, ["orders.cancel"]);
+        api.dispose();
+    });
+
+    test("no good match: an empty list, and the run's logs say so", async () => {
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, tools: desk, toolFilter: hideAdmin });
+        const session = api.createSession();
+        assert.deepEqual(await llmTools(session).searchTools.execute({ query: "zzqx wibble" }), []);
+        const r = await run(session, "return await tool_search({ query: 'zzqx wibble' })");
+        assert.deepEqual(r.result, []);
+        assert.deepEqual(r.logs, [{ level: "info", message: 'tool_search: no tool matches "zzqx wibble"; try other words, or list a namespace with tool_search({ namespace }): orders, payments.' }]);
+        api.dispose();
+    });
+
+    test("search.embed: tools embedded once at registration, the query per search, fused ranking", async () => {
+        const { embed, calls } = conceptEmbedder();
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, tools: desk, toolFilter: hideAdmin, search: { embed } });
+        const session = api.createSession();
+        const hits = await llmTools(session).searchTools.execute({ query: "send cash" });
+        assert.equal(hits[0]?.name, "payments.transfer");
+        const texts = calls.flat();
+        assert.equal(texts.filter((t) => t === "payments.transfer\nTransfer money to an account.").length, 1);
+        assert.equal(texts.filter((t) => t === "send cash").length, 1);
+        // The same tool again costs no embedding.
+        const before = calls.flat().length;
+        const unregister = api.registerTool(tool("orders.refund", () => 1, { description: "Refund an order." }));
+        unregister();
+        api.registerTool(tool("orders.refund", () => 1, { description: "Refund an order." }));
+        const r = await run(session, "return (await tool_search({ query: 'refund a purchase' })).map((h) => h.name)");
+        assert.equal(r.result[0], "orders.refund");
+        assert.equal(calls.flat().slice(before).filter((t) => t === "orders.refund\nRefund an order.").length, 1);
+        api.dispose();
+    });
+
+    test("search.embed failing: lexical results and a console.warn", async (t) => {
+        const warnings = [];
+        t.mock.method(console, "warn", (m) => warnings.push(String(m)));
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, tools: desk, search: { embed: async () => { throw new Error("endpoint down"); } } });
+        const hits = await llmTools(api.createSession()).searchTools.execute({ query: "transfer money" });
+        assert.equal(hits[0]?.name, "payments.transfer");
+        assert.ok(warnings.some((w) => /lexical/.test(w) && /endpoint down/.test(w)), warnings.join("\n"));
+        api.dispose();
+    });
+
+    test("search config errors name the field", async () => {
+        await assert.rejects(IoCodeModeFactory({ wasmLocation: assetPath, search: {} }), { name: "TypeError", message: /^config\.search\.embed: expected a function/ });
+        await assert.rejects(IoCodeModeFactory({ wasmLocation: assetPath, search: { embed: () => [], wieght: 1 } }), { name: "TypeError", message: /config\.search: unknown key "wieght" \(did you mean "weight"\?\)/ });
+        await assert.rejects(IoCodeModeFactory({ wasmLocation: assetPath, search: { embed: () => [], weight: -1 } }), { name: "TypeError", message: /^config\.search\.weight: expected a positive number/ });
+    });
+});
