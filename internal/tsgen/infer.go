@@ -238,7 +238,6 @@ func (n *shapeNode) schema(b *strings.Builder) {
 	b.WriteByte('}')
 }
 
-
 // InferredSignature is Signature with the result type inferred from s, and
 // marked so: the model learns the shape, and that it was seen rather than
 // promised.
