@@ -5,13 +5,14 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 )
 
 // Globals the sandbox builds on first use (see lazy in prelude/prelude.js):
-// a run that does not touch them compiles none of their code. Each source
-// maps the global names it defines.
+// a run that does not touch them compiles none of their code, and a run
+// whose code does not name them does not even define their getters.
 var (
 	//go:embed prelude/timers.js
 	timersSource string
@@ -36,6 +37,66 @@ var (
 func builtinSource(key string) (string, bool) {
 	src, ok := builtins[key]
 	return src, ok
+}
+
+// builtinGroups are the lazily built globals, by the source that builds them.
+var builtinGroups = []struct {
+	names  []string
+	source string
+}{
+	{[]string{"setTimeout", "setInterval", "clearTimeout", "clearInterval"}, "timers"},
+	{[]string{"URL", "URLSearchParams"}, "url"},
+	{[]string{"TextEncoder", "TextDecoder"}, "text"},
+	{[]string{"atob", "btoa"}, "base64"},
+	{[]string{"structuredClone"}, "structuredClone"},
+}
+
+// refusedGlobals are what code reaches for to get out: each is a function
+// that throws an error saying to use the tools instead (a bare
+// ReferenceError would leave the model guessing).
+var refusedGlobals = []string{"fetch", "require", "XMLHttpRequest", "WebSocket", "EventSource"}
+
+const refusedJS = `const none = (what) => function () { throw new ReferenceError(what + " is not available in this sandbox: it has no network and no modules; use the tools you are given (tools.*, tool_call, tool_search) instead"); };
+for (const k of %s) O.defineProperty(g, k, { value: none(k), configurable: true, writable: true });
+`
+
+var preludePlain = strings.Replace(preludeJS, "/*GLOBALS*/\n", "", 1)
+
+// preludeFor returns the prelude for code: the plain one plus the lazy
+// built-ins and refusing stand-ins whose names appear in the code (a
+// mention in a string or a comment costs one getter; code that builds the
+// names at run time is not served). timers says whether the timers'
+// host functions are needed.
+func preludeFor(code string) (prelude string, timers bool) {
+	var b strings.Builder
+	for _, g := range builtinGroups {
+		for _, n := range g.names {
+			if strings.Contains(code, n) {
+				names, _ := json.Marshal(g.names)
+				if g.source == "timers" {
+					timers = true
+					fmt.Fprintf(&b, "const timer = g.__cm_timer, clear = g.__cm_clear; delete g.__cm_timer; delete g.__cm_clear;\nlazy(%s, %q, timer, clear);\n", names, g.source)
+				} else {
+					fmt.Fprintf(&b, "lazy(%s, %q);\n", names, g.source)
+				}
+				break
+			}
+		}
+	}
+	var refused []string
+	for _, n := range refusedGlobals {
+		if strings.Contains(code, n) {
+			refused = append(refused, n)
+		}
+	}
+	if len(refused) > 0 {
+		names, _ := json.Marshal(refused)
+		fmt.Fprintf(&b, refusedJS, names)
+	}
+	if b.Len() == 0 {
+		return preludePlain, false
+	}
+	return strings.Replace(preludeJS, "/*GLOBALS*/\n", b.String(), 1), timers
 }
 
 // callLabel names a tool call in the run's warnings as the model wrote it.

@@ -112,18 +112,22 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, callCont
 		r.entries[e.info.Name] = e
 	}
 	r.visible = visible
+	prelude, timers := preludeFor(code)
+	funcs := map[string]sandbox.Func{
+		"__cm_call":   {Async: r.call, Label: callLabel},
+		"__cm_search": {Async: r.search},
+		"__cm_log":    {Sync: r.log},
+		"__cm_src":    {Sync: func(args []json.RawMessage) (json.RawMessage, error) { return r.source(names, args) }},
+	}
+	if timers {
+		funcs["__cm_timer"] = sandbox.Func{Async: r.timers.sleep, Detached: true}
+		funcs["__cm_clear"] = sandbox.Func{Sync: r.timers.clear}
+	}
 	res, err := s.cm.engine.Run(ctx, sandbox.Program{
 		Code:    code,
-		Prelude: preludeJS,
+		Prelude: prelude,
 		Timeout: s.cm.cfg.Timeout,
-		Funcs: map[string]sandbox.Func{
-			"__cm_call":   {Async: r.call, Label: callLabel},
-			"__cm_timer":  {Async: r.timers.sleep, Detached: true},
-			"__cm_clear":  {Sync: r.timers.clear},
-			"__cm_search": {Async: r.search},
-			"__cm_log":    {Sync: r.log},
-			"__cm_src":    {Sync: func(args []json.RawMessage) (json.RawMessage, error) { return r.source(names, args) }},
-		},
+		Funcs:   funcs,
 	})
 	if err != nil {
 		if errors.Is(err, sandbox.ErrClosed) {

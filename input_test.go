@@ -142,3 +142,37 @@ func TestBuiltins(t *testing.T) {
 		{name: "built-ins are ordinary globals", code: "return [typeof URL, typeof TextEncoder, typeof atob, typeof structuredClone, typeof setTimeout, 'URL' in globalThis]", want: `["function","function","function","function","function",true]`},
 	})
 }
+
+// TestPreludeFor: a run pays only for the built-ins its code names.
+func TestPreludeFor(t *testing.T) {
+	for _, tc := range []struct {
+		code   string
+		has    []string
+		hasNot []string
+		timers bool
+	}{
+		{"return 1", nil, []string{"lazy([\"URL\"", "timers", "none("}, false},
+		{"return new URL(u).host", []string{`lazy(["URL","URLSearchParams"], "url")`}, []string{"timers", "none("}, false},
+		{"await new Promise((r) => setTimeout(r, 5))", []string{`"timers", timer, clear)`}, []string{`"url"`}, true},
+		{"const r = await fetch(u)", []string{`["fetch"]`, "none(k)"}, []string{"timers"}, false},
+		{"btoa(x); structuredClone(y); new TextDecoder()", []string{`"base64"`, `"structuredClone"`, `"text"`}, []string{`"url"`}, false},
+	} {
+		p, timers := preludeFor(tc.code)
+		for _, s := range tc.has {
+			if !strings.Contains(p, s) {
+				t.Errorf("%q: the prelude lacks %q", tc.code, s)
+			}
+		}
+		for _, s := range tc.hasNot {
+			if strings.Contains(p, s) {
+				t.Errorf("%q: the prelude has %q", tc.code, s)
+			}
+		}
+		if timers != tc.timers {
+			t.Errorf("%q: timers = %v", tc.code, timers)
+		}
+	}
+	if p, _ := preludeFor("return 1"); p != preludePlain || strings.Contains(p, "/*GLOBALS*/") {
+		t.Errorf("a plain run's prelude is not the plain one:\n%s", p)
+	}
+}
