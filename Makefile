@@ -5,51 +5,46 @@ JS_EXEC   := $(CURDIR)/scripts/wasmexec/go_js_wasm_exec
 
 .PHONY: help deps example test test-go test-js vet bench
 
-help:
-	@echo "make example  - run the example program through the engine"
-	@echo "make test     - every test: vet, native Go, GOOS=js Go and the JS package under Node, the demo in Chromium"
-	@echo "make bench    - benchmarks against quickjs-emscripten, as ratios"
-	@echo "make bench-peers - cold start, import to first result, against TanStack's and sebastianwessel's QuickJS code modes"
-	@echo "make build    - the npm package in dist/: Go core (GOOS=js), loaders, types, QuickJS asset"
-	@echo "make test-node - build, then the JS package's tests (node --test web/test) and tsc checks"
-	@echo "make demo     - build dist/ and serve the demo page on http://127.0.0.1:8080/demo/"
-	@echo "make test-browser - the demo page's tests in headless Chromium (apt-get install chromium)"
+# Every target a person runs carries a "## what it does" comment on its rule
+# line; help lists them (TestMakeHelp checks that none is missing).
+help: ## list the targets
+	@awk 'BEGIN { FS = ":[^#]*## " } /^[a-zA-Z0-9_-]+:[^=]*## / { printf "make %-15s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 
 # node_modules holds the pinned QuickJS asset and the JS test clients.
-deps: node_modules/.package-lock.json
+deps: node_modules/.package-lock.json ## install the pinned npm dependencies (npm ci): the QuickJS asset, test clients
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch $@
 
-example: deps
+example: deps ## run the example program through the engine
 	$(GO) run ./examples/orders
 
-vet:
+vet: ## gofmt check, go vet native and GOOS=js
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1)
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./...
 
-test-go: deps
+test-go: deps ## the native Go tests
 	$(GO) test -count=1 ./...
 
 # GOOS=js tests run under Node with the toolchain's go_js_wasm_exec, wrapped
 # by scripts/wasmexec to give the Go program its own exports as the loader
 # does (jsbridge's fast host imports); the tests also run the fallback path.
-test-js: deps
+test-js: deps ## the GOOS=js Go tests (jsbridge) under Node
 	PATH="$(GOROOT)/lib/wasm:$$PATH" GOROOT="$(GOROOT)" JSBRIDGE_EXPECT_FAST=1 GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(JS_EXEC)" ./jsbridge/...
 
-test: vet test-go test-js test-node test-browser
+test: vet test-go test-js test-node test-browser ## every test: vet, native Go, GOOS=js Go, the JS package under Node, the demo in Chromium
 
 # Builds build/bench-engine.wasm (GOOS=js) and compares it with
 # quickjs-emscripten's JS host, then the public API of dist/ (hence build)
 # end to end; see bench/README.md.
-bench: deps build
+bench: deps build ## benchmarks against quickjs-emscripten, as ratios
 	GO="$(GO)" node bench/run.mjs
 
 # Cold start (import to first result) of ours next to two peer libraries,
 # pinned in bench/peers' own lockfile; medians of fresh processes.
 .PHONY: bench-peers
-bench-peers: deps build bench/peers/node_modules/.package-lock.json
+bench-peers: deps build bench/peers/node_modules/.package-lock.json ## cold start, import to first result, against TanStack's and sebastianwessel's QuickJS code modes
 	node bench/peers/run.mjs
 bench/peers/node_modules/.package-lock.json: bench/peers/package.json bench/peers/package-lock.json
 	npm ci --prefix bench/peers --no-audit --no-fund
@@ -58,28 +53,28 @@ bench/peers/node_modules/.package-lock.json: bench/peers/package.json bench/peer
 # The demo page (demo/) imports dist/index.mjs: build, then serve the
 # repository root on 127.0.0.1:8080 (go run ./scripts/serve -h for flags).
 .PHONY: demo test-browser check-chromium
-demo: build
+demo: build ## build dist/ and serve the demo page on http://127.0.0.1:8080/demo/
 	$(GO) run ./scripts/serve
 
 # Browser tests of the demo page: Debian's Chromium driven by playwright-core
 # (which downloads no browser); the tests start the demo server themselves.
 CHROMIUM ?= /usr/bin/chromium
-test-browser: check-chromium deps build
+test-browser: check-chromium deps build ## the demo page's tests in headless Chromium (apt-get install chromium)
 	GO="$(GO)" CHROMIUM="$(CHROMIUM)" node --test web/browser-test/*.test.mjs
 
-check-chromium:
+check-chromium: ## check that Debian's Chromium is installed
 	@test -x "$(CHROMIUM)" || { echo "test-browser: $(CHROMIUM) is missing. The browser tests need Debian's Chromium:"; echo "    apt-get update && apt-get install -y chromium"; exit 1; }
 
 # The JS package (dist/): esbuild bundles the entries of web/entries.mjs
 # from web/src; see scripts/build-dist.mjs.
 .PHONY: build test-node
-build: deps
+build: deps ## the npm package in dist/: Go core (GOOS=js), loaders, types, QuickJS asset
 	GO="$(GO)" node scripts/build-dist.mjs
 
 # node:test suites against the built dist/, and the strict tsc checks of
 # index.d.ts (web/types-check/usage.ts holds every documented snippet) and
 # of the JSDoc-typed sources against it (web/types-check/sources.ts).
-test-node: build
+test-node: build ## build, then the JS package's tests (node --test web/test) and tsc checks
 	node_modules/.bin/tsc -p web/types-check/tsconfig.dts.json
 	node_modules/.bin/tsc -p web/types-check/tsconfig.src.json
 	node_modules/.bin/tsc -p web/types-check

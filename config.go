@@ -41,8 +41,8 @@ type Config struct {
 type ToolCall struct {
 	Tool  ToolInfo
 	Input json.RawMessage
-	// CallContext is the opaque caller state of the run making the call.
-	CallContext any
+	// Context is the run context of the run making the call (see Call).
+	Context any
 }
 
 // Decision is an interceptor's verdict on one call.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/interopio/code-mode/internal/jsoncut"
+	"github.com/interopio/code-mode/internal/trunc"
 	"github.com/interopio/code-mode/internal/tsstrip"
 	"github.com/interopio/code-mode/sandbox"
 )
@@ -88,10 +89,12 @@ const (
 	maxLogEntryChars = 2000
 )
 
-// ExecuteCode runs the model's code. Failures of the code come back in the
-// result (OK false); the error is non-nil only when ctx is done (its error)
-// or the session is closed.
-func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, callContext any) (*ExecuteResult, error) {
+// ExecuteCode runs the model's code. runContext is the run context, the
+// caller's opaque state that every tool (Call.Context) and the interceptor
+// (ToolCall.Context) receive. Failures of the code come back in the result
+// (OK false); the error is non-nil only when ctx is done (its error) or the
+// session is closed.
+func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runContext any) (*ExecuteResult, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
@@ -104,7 +107,7 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, callCont
 		return &ExecuteResult{Logs: []LogEntry{}, ToolCalls: []ToolCallRecord{}, DurationMs: ms(time.Since(start)),
 			Error: &RunError{Name: "SyntaxError", Code: string(sandbox.CodeSyntax), Message: perr.Message, Line: perr.Line, Column: perr.Column}}, nil
 	}
-	r := &runState{s: s, callContext: callContext, entries: map[string]*toolEntry{}}
+	r := &runState{s: s, runContext: runContext, entries: map[string]*toolEntry{}}
 	visible := s.cm.visible(s.own)
 	names := make([]string, len(visible))
 	for i, e := range visible {
@@ -140,10 +143,10 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, callCont
 
 // runState is one run's record: what it logged and called.
 type runState struct {
-	s           *Session
-	callContext any
-	visible     []*toolEntry
-	entries     map[string]*toolEntry
+	s          *Session
+	runContext any
+	visible    []*toolEntry
+	entries    map[string]*toolEntry
 
 	timers timers
 
@@ -186,7 +189,7 @@ func (r *runState) log(args []json.RawMessage) (json.RawMessage, error) {
 		r.dropped++
 		return nil, nil
 	}
-	msg = truncate(msg, min(maxLogEntryChars, budget-r.logChars))
+	msg = trunc.String(msg, min(maxLogEntryChars, budget-r.logChars))
 	r.logChars += len(msg)
 	r.logs = append(r.logs, LogEntry{Level: level, Message: msg})
 	return nil, nil
@@ -258,7 +261,7 @@ func (r *runState) call(ctx context.Context, args []json.RawMessage) (json.RawMe
 		return nil, &sandbox.Fatal{Code: ErrorCodeToolLimit, Message: fmt.Sprintf("the run made more than %d tool calls", r.s.cm.cfg.MaxToolCalls)}
 	}
 	if f := r.s.cm.cfg.OnToolCall; f != nil {
-		d, err := intercept(ctx, f, ToolCall{Tool: e.info, Input: input, CallContext: r.callContext})
+		d, err := intercept(ctx, f, ToolCall{Tool: e.info, Input: input, Context: r.runContext})
 		if err != nil {
 			rec.Reason = "interceptor failed: " + err.Error()
 			return nil, toolError("call to %s denied: the interceptor failed (%v)", name, err)
@@ -279,7 +282,7 @@ func (r *runState) call(ctx context.Context, args []json.RawMessage) (json.RawMe
 		rec.Reason = err.Error()
 		return nil, &sandbox.JSError{Name: "ValidationError", Message: fmt.Sprintf("%s: %v", name, err)}
 	}
-	out, err := execute(ctx, e, input, Call{Context: r.callContext})
+	out, err := execute(ctx, e, input, Call{Context: r.runContext})
 	if err != nil {
 		rec.Reason = err.Error()
 		return nil, toolError("%s", err.Error())
@@ -345,7 +348,7 @@ func (r *runState) finish(res *sandbox.Result, d time.Duration) *ExecuteResult {
 	}
 	if res.Error != nil {
 		e := res.Error
-		out.Error = &RunError{Name: e.Name, Message: truncate(e.Message, 2000), Code: string(e.Code), Line: e.Line, Column: e.Column, Stack: truncate(e.Stack, 2000)}
+		out.Error = &RunError{Name: e.Name, Message: trunc.String(e.Message, 2000), Code: string(e.Code), Line: e.Line, Column: e.Column, Stack: trunc.String(e.Stack, 2000)}
 		return out
 	}
 	out.OK = true
@@ -358,19 +361,6 @@ func (r *runState) finish(res *sandbox.Result, d time.Duration) *ExecuteResult {
 			len(res.Value), budget, jsoncut.MoreKey)})
 	}
 	return out
-}
-
-// truncate cuts s to at most n bytes on a UTF-8 boundary, marking the cut.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	const mark = "…"
-	n = max(n-len(mark), 0)
-	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + mark
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

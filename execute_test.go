@@ -48,9 +48,9 @@ func newTestCodeMode(t *testing.T, cfg Config) *CodeMode {
 	return cm
 }
 
-func exec(t *testing.T, s *Session, code string, callContext any) *ExecuteResult {
+func exec(t *testing.T, s *Session, code string, runContext any) *ExecuteResult {
 	t.Helper()
-	res, err := s.ExecuteCode(context.Background(), ExecuteCodeInput{Code: code, Explanation: "test"}, callContext)
+	res, err := s.ExecuteCode(context.Background(), ExecuteCodeInput{Code: code, Explanation: "test"}, runContext)
 	if err != nil {
 		t.Fatalf("%q: %v", code, err)
 	}
@@ -156,7 +156,7 @@ func TestExecutePipeline(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
 		if len(seen) != 1 || seen[0].Tool.Name != "orders.search" || string(seen[0].Input) != `{"status":"shipped"}` ||
-			fmt.Sprint(seen[0].CallContext) != "map[user:u1]" {
+			fmt.Sprint(seen[0].Context) != "map[user:u1]" {
 			t.Errorf("interceptor saw %+v", seen)
 		}
 	})

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/interopio/code-mode/internal/trunc"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
@@ -271,11 +272,7 @@ func displayJSON(v any) string {
 	if err != nil {
 		return fmt.Sprint(v)
 	}
-	const max = 60
-	if s := string(b); len(s) > max {
-		return s[:max-3] + "..."
-	}
-	return string(b)
+	return trunc.String(string(b), 60)
 }
 
 func displayList(vs []any) string {

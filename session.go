@@ -81,13 +81,12 @@ type SearchToolsInput struct {
 }
 
 // LLMTool is a tool to hand to an LLM SDK: its arguments and result are
-// JSON. callContext is the opaque caller state of this call, forwarded to
-// the interceptor and to every tool.
+// JSON. runContext is the run context of this call (see ExecuteCode).
 type LLMTool struct {
 	Name        string
 	Description string
 	InputSchema json.RawMessage
-	Execute     func(ctx context.Context, args json.RawMessage, callContext any) (json.RawMessage, error)
+	Execute     func(ctx context.Context, args json.RawMessage, runContext any) (json.RawMessage, error)
 }
 
 // The LLM tools' input schemas.
@@ -122,14 +121,14 @@ func (s *Session) LLMTools() []LLMTool {
 			Name:        "executeCode",
 			Description: executeCodeDescription(s.cm.cfg.limits()),
 			InputSchema: executeCodeSchema,
-			Execute: func(ctx context.Context, args json.RawMessage, callContext any) (json.RawMessage, error) {
+			Execute: func(ctx context.Context, args json.RawMessage, runContext any) (json.RawMessage, error) {
 				in, err := executeCodeArgs.parse(args)
 				if err != nil {
 					return json.Marshal(invalidInputResult(err))
 				}
 				code, _ := in["code"].(string)
 				explanation, _ := in["explanation"].(string)
-				res, err := s.ExecuteCode(ctx, ExecuteCodeInput{Code: code, Explanation: explanation}, callContext)
+				res, err := s.ExecuteCode(ctx, ExecuteCodeInput{Code: code, Explanation: explanation}, runContext)
 				if err != nil {
 					return nil, err
 				}

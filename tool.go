@@ -38,8 +38,10 @@ type Tool struct {
 
 // Call is what a tool learns about the run that called it.
 type Call struct {
-	// Context is the opaque caller state of that executeCode run; sandbox
-	// code can neither read nor forge it.
+	// Context is the run context: the opaque caller state the host passed
+	// to that executeCode run (ExecuteCode's runContext). Tools and
+	// interceptors (ToolCall.Context) see it; sandbox code can neither read
+	// nor forge it.
 	Context any
 }
 

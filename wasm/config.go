@@ -216,7 +216,7 @@ func intercept(ctx context.Context, on Value, tc codemode.ToolCall) (codemode.De
 	arg := jsbridge.NewObject()
 	arg.Set("tool", tc.Tool.Source)
 	arg.Set("input", input)
-	arg.Set("callContext", jsValue(tc.CallContext))
+	arg.Set("callContext", jsValue(tc.Context)) // the JavaScript API's name for it
 	ret, err := jsbridge.Call(on, arg)
 	if err != nil {
 		return codemode.Decision{}, fmt.Errorf("onToolCall threw: %w", plain(err))

@@ -91,15 +91,15 @@ func runLLMTool(exec func(context.Context, json.RawMessage, any) (json.RawMessag
 		// with its INVALID_INPUT result, as for any other bad arguments.
 		raw = json.RawMessage("{")
 	}
-	var signal, callContext Value = jsbridge.Undefined(), jsbridge.Undefined()
+	var signal, runContext Value = jsbridge.Undefined(), jsbridge.Undefined()
 	if opts.Type() == jsbridge.TypeObject {
 		signal = get(opts, "signal")
 		if signal.IsUndefined() {
 			signal = get(opts, "abortSignal")
 		}
-		callContext = get(opts, "context")
-		if callContext.IsUndefined() {
-			callContext = get(opts, "experimental_context")
+		runContext = get(opts, "context")
+		if runContext.IsUndefined() {
+			runContext = get(opts, "experimental_context")
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -115,8 +115,8 @@ func runLLMTool(exec func(context.Context, json.RawMessage, any) (json.RawMessag
 		defer stop()
 	}
 	var cc any
-	if !callContext.IsUndefined() {
-		cc = callContext
+	if !runContext.IsUndefined() {
+		cc = runContext
 	}
 	out, err := exec(ctx, raw, cc)
 	if err != nil {

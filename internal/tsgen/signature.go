@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/interopio/code-mode/internal/trunc"
 )
 
 // Signatures are TypeScript-like declarations written for a model, not for
@@ -451,13 +453,7 @@ func (g *sigGen) propertyDoc(ps any) string {
 		}
 	}
 	desc = strings.Join(strings.Fields(desc), " ")
-	if len(desc) > sigDescMax {
-		cut := strings.LastIndexByte(desc[:sigDescMax], ' ')
-		if cut < sigDescMax/2 {
-			cut = sigDescMax
-		}
-		desc = desc[:cut] + "..."
-	}
+	desc = trunc.Words(desc, sigDescMax)
 	if d, ok := n.get("default"); ok {
 		var sb strings.Builder
 		encodeOrdered(&sb, d)

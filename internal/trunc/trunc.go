@@ -1,0 +1,39 @@
+// Package trunc shortens text for the model and for error messages, the same
+// way everywhere: within a byte budget, on a UTF-8 boundary, ending in Mark.
+package trunc
+
+import "strings"
+
+// Mark ends every shortened string.
+const Mark = "…"
+
+// String returns s if it fits in n bytes, and otherwise its longest prefix
+// that fits with Mark, cut on a UTF-8 boundary. When n cannot hold Mark,
+// the result is Mark alone.
+func String(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:boundary(s, max(n-len(Mark), 0))] + Mark
+}
+
+// Words is String for prose: it cuts after the last space when that keeps
+// at least half the budget, so the text does not stop mid-word.
+func Words(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	keep := boundary(s, max(n-len(Mark), 0))
+	if sp := strings.LastIndexByte(s[:keep], ' '); sp >= keep/2 && sp > 0 {
+		keep = sp
+	}
+	return s[:keep] + Mark
+}
+
+// boundary moves n back to the start of the rune it falls in.
+func boundary(s string, n int) int {
+	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return n
+}

@@ -1,0 +1,54 @@
+package trunc
+
+import (
+	"testing"
+	"unicode/utf8"
+)
+
+func TestString(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"exactly", 7, "exactly"},
+		{"abcdefghij", 8, "abcde…"},
+		{"abcdefghij", 3, "…"},  // room for the mark only
+		{"abcdefghij", 1, "…"},  // not even that: the mark alone
+		{"abcdefghij", -5, "…"}, // a spent budget
+		{"añb", 3, "…"},
+		{"aéxyz", 5, "a…"},    // 2 bytes left for text: a, not half of é
+		{"日本語テキスト", 9, "日本…"}, // 3-byte runes
+	} {
+		got := String(tc.s, tc.n)
+		if got != tc.want {
+			t.Errorf("String(%q, %d) = %q, want %q", tc.s, tc.n, got, tc.want)
+		}
+		if !utf8.ValidString(got) {
+			t.Errorf("String(%q, %d) = %q is not valid UTF-8", tc.s, tc.n, got)
+		}
+	}
+}
+
+func TestWords(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"fits as it is", 20, "fits as it is"},
+		{"the quick brown fox jumps", 19, "the quick brown…"},
+		{"the quick brown fox jumps", 17, "the quick…"},
+		{"a verylongwordthatgoeson", 15, "a verylongwo…"}, // the only space is too early
+		{"日本語 テキストです", 20, "日本語…"},
+	} {
+		got := Words(tc.s, tc.n)
+		if got != tc.want {
+			t.Errorf("Words(%q, %d) = %q, want %q", tc.s, tc.n, got, tc.want)
+		}
+		if len(got) > max(tc.n, len(Mark)) || !utf8.ValidString(got) {
+			t.Errorf("Words(%q, %d) = %q: over budget or not UTF-8", tc.s, tc.n, got)
+		}
+	}
+}
