@@ -182,11 +182,55 @@ func normalizeSchema(raw json.RawMessage) (json.RawMessage, error) {
 		return nil, errors.New("must be valid JSON")
 	}
 	switch trimmed[0] {
-	case '{', 't', 'f':
+	case '{':
+		if err := checkKeywords(trimmed); err != nil {
+			return nil, err
+		}
+	case 't', 'f':
 	default:
 		return nil, fmt.Errorf("must be a JSON Schema object or boolean, got %s", jsonKind(trimmed[0]))
 	}
 	return bytes.Clone(trimmed), nil
+}
+
+// schemaKeywords are the JSON Schema keywords (2020-12, draft-07 and the
+// OpenAPI nullable) that make an object recognisably a schema.
+var schemaKeywords = map[string]bool{
+	"type": true, "properties": true, "items": true, "prefixItems": true, "required": true,
+	"additionalProperties": true, "patternProperties": true, "propertyNames": true, "enum": true, "const": true,
+	"anyOf": true, "oneOf": true, "allOf": true, "not": true, "if": true, "then": true, "else": true,
+	"$ref": true, "$defs": true, "definitions": true, "$schema": true, "$id": true, "$anchor": true,
+	"$dynamicRef": true, "$dynamicAnchor": true, "$comment": true, "title": true, "description": true,
+	"default": true, "examples": true, "format": true, "minimum": true, "maximum": true,
+	"exclusiveMinimum": true, "exclusiveMaximum": true, "multipleOf": true, "minLength": true,
+	"maxLength": true, "pattern": true, "minItems": true, "maxItems": true, "uniqueItems": true,
+	"contains": true, "minContains": true, "maxContains": true, "minProperties": true, "maxProperties": true,
+	"dependentRequired": true, "dependentSchemas": true, "dependencies": true, "unevaluatedProperties": true,
+	"unevaluatedItems": true, "nullable": true, "deprecated": true, "readOnly": true, "writeOnly": true,
+	"contentMediaType": true, "contentEncoding": true, "contentSchema": true, "additionalItems": true,
+}
+
+// checkKeywords rejects a non-empty object none of whose keys is a JSON
+// Schema keyword: {"status": "string"} is a TypeScript-like shape, which a
+// validator would accept as a schema that allows anything.
+func checkKeywords(obj []byte) error {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(obj, &m) != nil || len(m) == 0 {
+		return nil
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		if schemaKeywords[k] {
+			return nil
+		}
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	if len(keys) > 5 {
+		keys = append(keys[:5], "...")
+	}
+	return fmt.Errorf("must be a JSON Schema, but none of its keys (%s) is a JSON Schema keyword such as type or properties; "+
+		`for an object with those properties write {"type": "object", "properties": {...}}`, strings.Join(keys, ", "))
 }
 
 func jsonKind(first byte) string {

@@ -189,3 +189,31 @@ func snapshotNames(r *registry) string {
 	}
 	return strings.Join(names, ",")
 }
+
+// TestSchemaMustBeJSONSchema: an object none of whose keys is a JSON Schema
+// keyword is rejected (a validator would accept it as "anything").
+func TestSchemaMustBeJSONSchema(t *testing.T) {
+	for _, tc := range []struct {
+		schema string
+		want   string // "" = accepted
+	}{
+		{`{"type":"object"}`, ""},
+		{`{}`, ""},
+		{`true`, ""},
+		{`{"$ref":"#/$defs/x","$defs":{"x":{}}}`, ""},
+		{`{"nullable":true}`, ""},
+		{`{"status":"string"}`, `none of its keys (status) is a JSON Schema keyword`},
+		{`{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6}`, `(a, b, c, d, e, ...)`},
+		{`[1]`, `must be a JSON Schema object or boolean, got array`},
+	} {
+		tl := testTool("t.x")
+		tl.InputSchema = json.RawMessage(tc.schema)
+		_, err := compileTool(tl)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: unexpected %v", tc.schema, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want) || !errors.Is(err, ErrInvalidTool)):
+			t.Errorf("%s: got %v, want an ErrInvalidTool containing %q", tc.schema, err, tc.want)
+		}
+	}
+}

@@ -152,22 +152,9 @@ func toolFromJS(def Value, path string) (codemode.Tool, error) {
 		}
 		t.Description = d.String()
 	}
-	for _, s := range []struct {
-		field string
-		dst   *json.RawMessage
-	}{{"inputSchema", &t.InputSchema}, {"outputSchema", &t.OutputSchema}} {
-		v := get(def, s.field)
-		if v.IsUndefined() || v.IsNull() {
-			continue
-		}
-		if v.Type() != jsbridge.TypeObject && v.Type() != jsbridge.TypeBoolean {
-			return t, typeErrorf("%s.%s: expected a JSON Schema object, got %s", path, s.field, describe(v))
-		}
-		raw, err := jsbridge.ToJSON(v)
-		if err != nil {
-			return t, typeErrorf("%s.%s: not JSON: %v", path, s.field, err)
-		}
-		*s.dst = raw
+	validate, err := toolSchemas(def, path, &t)
+	if err != nil {
+		return t, err
 	}
 	if a := get(def, "annotations"); a.Type() == jsbridge.TypeObject {
 		if raw, err := jsbridge.ToJSON(a); err == nil {
@@ -178,6 +165,20 @@ func toolFromJS(def Value, path string) (codemode.Tool, error) {
 		in, err := jsbridge.FromJSON(input)
 		if err != nil {
 			return nil, err
+		}
+		if validate.Type() == jsbridge.TypeFunction {
+			// The schema library's own check (refinements JSON Schema
+			// cannot express), after the core's JSON Schema check.
+			ret, err := jsbridge.Call(validate, in)
+			if err == nil {
+				ret, err = jsbridge.AwaitContext(ctx, ret)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s: the input schema's validation failed: %v", t.Name, plain(err))
+			}
+			if !get(ret, "ok").Truthy() {
+				return nil, fmt.Errorf("%s: input rejected by its schema: %s", t.Name, get(ret, "message").String())
+			}
 		}
 		signal, stop := jsbridge.SignalFor(ctx, func() Value {
 			return jsbridge.NewError("AbortError", "the run ended before the tool finished (it finished, timed out or was cancelled)")
@@ -207,4 +208,40 @@ func toolFromJS(def Value, path string) (codemode.Tool, error) {
 		return out, nil
 	}
 	return t, nil
+}
+
+// toolSchemas reads a definition's inputSchema and outputSchema into t. The
+// loader's converter (web/src/schema.mjs, set on the global) turns schema
+// objects of libraries into JSON Schema and returns the input schema's own
+// validation, if it has one; without the loader, schemas must be JSON.
+func toolSchemas(def Value, path string, t *codemode.Tool) (validate Value, err error) {
+	validate = jsbridge.Undefined()
+	convert := get(jsbridge.Global(), "__ioCodeModeSchema")
+	for _, s := range []struct {
+		field string
+		dst   *json.RawMessage
+	}{{"inputSchema", &t.InputSchema}, {"outputSchema", &t.OutputSchema}} {
+		v := get(def, s.field)
+		if v.IsUndefined() || v.IsNull() {
+			continue
+		}
+		if convert.Type() == jsbridge.TypeFunction {
+			res, err := jsbridge.Call(convert, v, path+"."+s.field)
+			if err != nil {
+				return validate, &typeError{plain(err).Error()}
+			}
+			if s.field == "inputSchema" {
+				validate = get(res, "validate")
+			}
+			v = get(res, "schema")
+		} else if v.Type() != jsbridge.TypeObject && v.Type() != jsbridge.TypeBoolean {
+			return validate, typeErrorf("%s.%s: expected a JSON Schema object, got %s", path, s.field, describe(v))
+		}
+		raw, err := jsbridge.ToJSON(v)
+		if err != nil {
+			return validate, typeErrorf("%s.%s: not JSON: %v", path, s.field, err)
+		}
+		*s.dst = raw
+	}
+	return validate, nil
 }

@@ -19,6 +19,11 @@ export declare namespace IoCodeMode {
     /** A JSON Schema (draft 2020-12 / draft-07 keywords), as a plain object. */
     type JsonSchema = { [keyword: string]: any } | boolean;
 
+    /** A schema library's object: Standard Schema (`~standard`, with `jsonSchema` for conversion) or the AI SDK's schema. */
+    type SchemaObject =
+        | { readonly "~standard": { readonly version: 1; readonly vendor: string; validate(value: unknown): unknown } }
+        | { readonly jsonSchema: unknown; readonly validate?: (value: unknown) => unknown };
+
     interface Config {
         /**
          * URL in a browser, or filesystem path (or `file:`/`http(s):` URL) in
@@ -104,10 +109,15 @@ export declare namespace IoCodeMode {
         /** Unique; 1..128 characters of `[A-Za-z0-9_$.-]`; dots make namespaces (`orders.search`). */
         name: string;
         description?: string;
-        /** JSON Schema of the input; calls are checked against it. */
-        inputSchema?: JsonSchema;
-        /** JSON Schema of the output; used for the tool's TypeScript signature. */
-        outputSchema?: JsonSchema;
+        /**
+         * The input's schema; every call is checked against it before `execute` runs. Plain JSON
+         * Schema, an AI SDK schema (`jsonSchema()`, `zodSchema()`), or a Zod 4 / Standard Schema
+         * object that can give JSON Schema (converted, and its own validation, refinements
+         * included, is run too). Anything else throws a `TypeError`.
+         */
+        inputSchema?: JsonSchema | SchemaObject;
+        /** The output's schema (same forms); used for the tool's TypeScript signature. */
+        outputSchema?: JsonSchema | SchemaObject;
         annotations?: ToolAnnotations;
         /**
          * Runs the tool. May return a value or a promise. The value reaches the

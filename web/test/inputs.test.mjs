@@ -211,3 +211,66 @@ describe("typed results: inferred from the calls a tool has answered", () => {
         }
     });
 });
+
+describe("inputSchema: JSON Schema, AI SDK schemas, Zod 4 and Standard Schema, each enforced", async () => {
+    const { z } = await import("zod");
+    const { jsonSchema, zodSchema } = await import("ai");
+    const orderInput = () =>
+        z
+            .object({ status: z.enum(["open", "shipped"]), limit: z.number().int().min(1).optional() })
+            .refine((o) => o.status !== "shipped" || o.limit === undefined, "no limit for shipped orders");
+    const schemas = [
+        ["Zod 4", orderInput()],
+        ["AI SDK zodSchema()", zodSchema(orderInput())],
+        ["AI SDK jsonSchema() with validate", jsonSchema(
+            { type: "object", properties: { status: { enum: ["open", "shipped"] }, limit: { type: "integer", minimum: 1 } }, required: ["status"] },
+            { validate: (v) => (v.status === "shipped" && v.limit !== undefined ? { success: false, error: new Error("no limit for shipped orders") } : { success: true, value: v }) },
+        )],
+    ];
+    for (const [name, inputSchema] of schemas) {
+        test(name, async () => {
+            const calls = [];
+            const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+            try {
+                api.registerTool({ name: "orders.search", description: "Search orders.", inputSchema, execute: (input) => (calls.push(input), ["o1"]) });
+                const { executeCode, searchTools } = llmTools(api.createSession());
+                const [hit] = await searchTools.execute({ query: "orders.search", limit: 1 });
+                assert.match(hit.signature, /status: "open" \| "shipped"/, hit.signature);
+                const r = await executeCode.execute({
+                    explanation: "x",
+                    code: `const out = [];
+                        for (const input of [{ status: "open", limit: 2 }, { status: "closed" }, { status: "shipped", limit: 3 }]) {
+                            try { out.push(await tools.orders.search(input)); } catch (e) { out.push(e.name + ": " + e.message); }
+                        }
+                        return out;`,
+                });
+                assert.equal(r.ok, true, JSON.stringify(r));
+                assert.deepEqual(r.result[0], ["o1"]);
+                assert.match(r.result[1], /^ValidationError: orders\.search: .*status/, "the JSON Schema is enforced");
+                assert.match(r.result[2], /no limit for shipped orders/, "the library's own check is enforced");
+                assert.deepEqual(calls, [{ status: "open", limit: 2 }], "bad input never reached the tool");
+            } finally {
+                api.dispose();
+            }
+        });
+    }
+
+    const rejected = [
+        ["a Standard Schema without JSON Schema", { "~standard": { version: 1, vendor: "acme", validate: () => ({ value: 1 }) } }, /^tool\.inputSchema: a acme schema that cannot give JSON Schema/],
+        ["a class instance", new Map(), /^tool\.inputSchema: expected JSON Schema .*got an object that is not JSON data \(schema is an instance of Map\)/],
+        ["a function inside", { type: "object", check: () => true }, /schema\.check is a function/],
+        ["a shape, not a schema", { status: "string" }, /none of its keys \(status\) is a JSON Schema keyword/],
+        ["a string", "object", /^tool\.inputSchema: expected JSON Schema/],
+    ];
+    for (const [name, inputSchema, message] of rejected) {
+        test(`${name} is a TypeError`, async () => {
+            const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+            try {
+                assert.throws(() => api.registerTool({ name: "t.x", inputSchema, execute: () => 1 }), (err) => err instanceof TypeError && message.test(err.message), String(message));
+                assert.deepEqual(api.listTools(), []);
+            } finally {
+                api.dispose();
+            }
+        });
+    }
+});

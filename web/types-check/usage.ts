@@ -5,7 +5,8 @@
 
 import { IoCodeModeFactory, IoCodeMode } from "@interopio/code-mode";
 import IoCodeModeFactoryDefault from "@interopio/code-mode";
-import { generateText, jsonSchema, stepCountIs, tool, type LanguageModel } from "ai";
+import { generateText, jsonSchema, stepCountIs, tool, zodSchema, type LanguageModel } from "ai";
+import { z } from "zod";
 
 // ---------------------------------------------------------------------------
 // Seed: "Configuration" — the documented Config interface, verbatim, must be
@@ -242,6 +243,19 @@ async function withAiSdk(codeMode: IoCodeMode.API) {
 
 // ---------------------------------------------------------------------------
 // The classic-script build's global, and the default export.
+// USAGE "Input schemas": Zod 4 and the AI SDK's schema objects.
+function schemaObjects(codeMode: IoCodeMode.API) {
+    const searchOrders = async (input: unknown) => [input];
+    codeMode.registerTool({
+        name: "orders.search",
+        inputSchema: z.object({ status: z.enum(["open", "shipped"]), limit: z.number().int().min(1).optional() })
+            .refine((o) => o.status !== "shipped" || o.limit === undefined, "no limit for shipped orders"),
+        execute: async (input) => searchOrders(input),
+    });
+    codeMode.registerTool({ name: "orders.count", inputSchema: zodSchema(z.object({ status: z.string() })), execute: () => 1 });
+    codeMode.registerTool({ name: "orders.get", inputSchema: jsonSchema({ type: "object" }), execute: () => null });
+}
+
 async function classicBuild() {
     const api = await globalThis.IoCodeModeFactory({ wasmLocation: "/quickjs/emscripten-module.wasm" });
     const api2 = await IoCodeModeFactoryDefault({ wasmLocation: "/quickjs/emscripten-module.wasm" });
@@ -269,7 +283,7 @@ async function rejected() {
     await session.getLlmTools()[1].execute({ code: "return 1" });
 }
 
-export { seedDeliveringTheWasmFile, seedToolPolicies, seedExecuteWithContext, wholeApi, withAiSdk, classicBuild, rejected };
+export { schemaObjects, seedDeliveringTheWasmFile, seedToolPolicies, seedExecuteWithContext, wholeApi, withAiSdk, classicBuild, rejected };
 
 // ---------------------------------------------------------------------------
 // USAGE: "Finding tools": namespaces and config.search.embed.

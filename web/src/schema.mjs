@@ -1,0 +1,161 @@
+// A tool's inputSchema / outputSchema as the page wrote it: plain JSON
+// Schema, an AI SDK schema object (jsonSchema(), zodSchema()), or a Zod 4 /
+// Standard Schema object that can give JSON Schema. The core works on JSON
+// Schema, so library objects are converted here, on the page (their methods
+// cannot cross to the core or a worker), and their own validation is kept:
+// a Zod refinement is not JSON Schema, and an accepted schema must be
+// enforced whole. Anything else is a TypeError: a schema silently ignored
+// would let bad input reach the tool.
+
+const AI_SDK_SCHEMA = Symbol.for("vercel.ai.schema");
+
+/**
+ * @typedef {{ ok: true } | { ok: false, message: string }} Verdict
+ * @typedef {{ schema?: object | boolean, validate?: (input: unknown) => Promise<Verdict> }} Converted
+ */
+
+/**
+ * @param {unknown} v
+ * @returns {string}
+ */
+function describe(v) {
+    if (v === null) return "null";
+    if (Array.isArray(v)) return "an array";
+    if (typeof v === "object") {
+        const proto = Object.getPrototypeOf(v);
+        const name = proto && proto.constructor && proto.constructor.name;
+        return name && name !== "Object" ? `an instance of ${name}` : "an object";
+    }
+    if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + "…" : v)}`;
+    return typeof v === "function" ? "a function" : `${typeof v} ${String(v)}`;
+}
+
+/**
+ * Checks that v is JSON data made of plain objects and arrays, returning
+ * the path of the first thing that is not.
+ * @param {unknown} v
+ * @param {string} path
+ * @param {Set<unknown>} seen
+ * @returns {string} "" when v is plain JSON data
+ */
+function notPlain(v, path, seen) {
+    if (v === null || typeof v === "string" || typeof v === "boolean") return "";
+    if (typeof v === "number") return Number.isFinite(v) ? "" : `${path} is ${v}`;
+    if (typeof v !== "object") return `${path} is ${describe(v)}`;
+    if (seen.has(v)) return `${path} is a cycle`;
+    seen.add(v);
+    if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) {
+            const bad = notPlain(v[i], `${path}[${i}]`, seen);
+            if (bad) return bad;
+        }
+    } else {
+        const proto = Object.getPrototypeOf(v);
+        if (proto !== Object.prototype && proto !== null) return `${path} is ${describe(v)}`;
+        for (const k of Object.keys(v)) {
+            const bad = notPlain(v[k], `${path}.${k}`, seen);
+            if (bad) return bad;
+        }
+    }
+    seen.delete(v);
+    return "";
+}
+
+/**
+ * @param {unknown} issues Standard Schema issues
+ * @returns {string}
+ */
+function issuesText(issues) {
+    if (!Array.isArray(issues) || issues.length === 0) return "rejected by the tool's schema";
+    return issues
+        .slice(0, 5)
+        .map((/** @type {any} */ i) => {
+            const path = Array.isArray(i && i.path) ? i.path.map((/** @type {any} */ p) => (p && typeof p === "object" ? p.key : p)).join(".") : "";
+            return `${path ? path + ": " : ""}${i && i.message ? i.message : "invalid"}`;
+        })
+        .join("; ");
+}
+
+const EXPECTED =
+    "expected JSON Schema (plain JSON data), an AI SDK schema (jsonSchema(), zodSchema()) " +
+    "or a Zod 4 / Standard Schema object that can give JSON Schema";
+
+/**
+ * Converts one schema field of a tool definition.
+ * @param {unknown} v
+ * @param {string} path e.g. "tool.inputSchema"
+ * @returns {Converted}
+ */
+export function convertSchema(v, path) {
+    if (v === undefined || v === null) return {};
+    if (typeof v === "boolean") return { schema: v };
+    if (typeof v !== "object" && typeof v !== "function") throw new TypeError(`${path}: ${EXPECTED}; got ${describe(v)}`);
+    const obj = /** @type {any} */ (v);
+
+    // The AI SDK's schema objects: jsonSchema(...) and zodSchema(...).
+    if (obj[AI_SDK_SCHEMA] === true) {
+        let schema;
+        try {
+            schema = obj.jsonSchema;
+        } catch (err) {
+            throw new TypeError(`${path}: the AI SDK schema cannot give its JSON Schema: ${err instanceof Error ? err.message : String(err)}`);
+        }
+        if (schema && typeof schema.then === "function") throw new TypeError(`${path}: the AI SDK schema gives its JSON Schema asynchronously, which is not supported; pass the JSON Schema`);
+        const out = plainSchema(schema, `${path}.jsonSchema`);
+        const validate = obj.validate;
+        if (typeof validate === "function") {
+            out.validate = async (input) => {
+                const r = await validate.call(obj, input);
+                if (r && r.success === true) return { ok: true };
+                const cause = r && r.error && (r.error.cause || r.error.issues);
+                return { ok: false, message: Array.isArray(cause) ? issuesText(cause) : (r && r.error && r.error.message) || "rejected by the tool's schema" };
+            };
+        }
+        return out;
+    }
+
+    // Standard Schema (Zod 4, Valibot, ArkType, ...): ~standard.
+    const std = obj["~standard"];
+    if (std && typeof std === "object" && typeof std.validate === "function") {
+        let schema;
+        if (std.jsonSchema && typeof std.jsonSchema.input === "function") {
+            try {
+                schema = std.jsonSchema.input({ target: "draft-2020-12" });
+            } catch (err) {
+                throw new TypeError(`${path}: the ${std.vendor || "Standard Schema"} schema cannot give JSON Schema: ${err instanceof Error ? err.message : String(err)}`);
+            }
+        } else if (typeof obj.toJSONSchema === "function") {
+            // Zod 4 before Standard JSON Schema: its own method.
+            try {
+                schema = obj.toJSONSchema();
+            } catch (err) {
+                throw new TypeError(`${path}: the ${std.vendor} schema cannot give JSON Schema: ${err instanceof Error ? err.message : String(err)}`);
+            }
+        } else {
+            throw new TypeError(
+                `${path}: a ${std.vendor || "Standard Schema"} schema that cannot give JSON Schema (no ~standard.jsonSchema); ` +
+                    "pass JSON Schema, or a version of the library that implements Standard JSON Schema (Zod 4.2+)",
+            );
+        }
+        const out = plainSchema(schema, path);
+        out.validate = async (input) => {
+            const r = await std.validate(input);
+            return r && r.issues ? { ok: false, message: issuesText(r.issues) } : { ok: true };
+        };
+        return out;
+    }
+    return plainSchema(v, path);
+}
+
+/**
+ * @param {unknown} v
+ * @param {string} path
+ * @returns {Converted}
+ */
+function plainSchema(v, path) {
+    if (typeof v === "boolean") return { schema: v };
+    if (v === null || typeof v !== "object" || Array.isArray(v)) throw new TypeError(`${path}: ${EXPECTED}; got ${describe(v)}`);
+    const bad = notPlain(v, "schema", new Set());
+    if (bad) throw new TypeError(`${path}: ${EXPECTED}; got an object that is not JSON data (${bad})`);
+    return { schema: JSON.parse(JSON.stringify(v)) };
+}
