@@ -96,10 +96,16 @@ func isNameByte(c byte) bool {
 // toolEntry is a registered tool with everything derived from it at
 // registration, so that calls and searches never recompile schemas.
 type toolEntry struct {
-	tool      Tool
-	info      ToolInfo
-	validator *inputValidator // nil: any input is accepted
-	doc       *search.Doc
+	tool Tool
+	info ToolInfo
+	doc  *search.Doc
+
+	// The inputSchema is compiled on the first call that needs it: most
+	// tools of a large catalog are never called, and compiling costs far
+	// more than registering (checkSchema caught the usual mistakes).
+	validatorOnce sync.Once
+	validator     *inputValidator // nil: any input is accepted
+	validatorErr  error
 
 	sigOnce sync.Once
 	sig     string
@@ -116,6 +122,16 @@ func (e *toolEntry) signature() string {
 
 // validate checks input against the tool's inputSchema.
 func (e *toolEntry) validate(input json.RawMessage) error {
+	e.validatorOnce.Do(func() {
+		if e.info.InputSchema != nil {
+			if e.validator, e.validatorErr = compileSchema(e.info.InputSchema); e.validatorErr != nil {
+				e.validatorErr = fmt.Errorf("%w: tool %q: inputSchema: %v", ErrInvalidTool, e.info.Name, e.validatorErr)
+			}
+		}
+	})
+	if e.validatorErr != nil {
+		return e.validatorErr
+	}
 	if e.validator == nil {
 		return nil
 	}
@@ -140,18 +156,24 @@ func compileTool(t Tool) (*toolEntry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: tool %q: outputSchema: %v", ErrInvalidTool, t.Name, err)
 	}
-	var v *inputValidator
-	if in != nil {
-		if v, err = compileSchema(in); err != nil {
-			return nil, fmt.Errorf("%w: tool %q: inputSchema: %v", ErrInvalidTool, t.Name, err)
+	var roots []any
+	for _, sc := range []struct {
+		field string
+		raw   json.RawMessage
+	}{{"inputSchema", in}, {"outputSchema", out}} {
+		if sc.raw == nil {
+			continue
 		}
-	}
-	if out != nil {
+		var root any
+		if err := json.Unmarshal(sc.raw, &root); err != nil {
+			return nil, fmt.Errorf("%w: tool %q: %s: must be valid JSON", ErrInvalidTool, t.Name, sc.field)
+		}
 		// Output is never validated, but a broken schema is a bug the host
 		// wants to hear about at registration rather than never.
-		if _, err := compileSchema(out); err != nil {
-			return nil, fmt.Errorf("%w: tool %q: outputSchema: %v", ErrInvalidTool, t.Name, err)
+		if err := checkSchema(root); err != nil {
+			return nil, fmt.Errorf("%w: tool %q: %s: %v", ErrInvalidTool, t.Name, sc.field, err)
 		}
+		roots = append(roots, root)
 	}
 	t.InputSchema, t.OutputSchema = in, out
 	t.Annotations = maps.Clone(t.Annotations)
@@ -165,9 +187,8 @@ func compileTool(t Tool) (*toolEntry, error) {
 			Annotations:  t.Annotations,
 			Source:       t.Source,
 		},
-		validator: v,
 	}
-	e.doc = search.NewDoc(e.info.Name, e.info.Description, e.info.InputSchema, e.info.OutputSchema)
+	e.doc = search.NewDocFromValues(e.info.Name, e.info.Description, roots...)
 	return e, nil
 }
 

@@ -37,6 +37,19 @@ type postings struct {
 // NewDoc builds the entry of one tool from its dotted name, its description
 // and its JSON Schemas (nil and invalid ones are skipped).
 func NewDoc(name, description string, schemas ...json.RawMessage) *Doc {
+	var roots []any
+	for _, raw := range schemas {
+		var root any
+		if len(raw) > 0 && json.Unmarshal(raw, &root) == nil {
+			roots = append(roots, root)
+		}
+	}
+	return NewDocFromValues(name, description, roots...)
+}
+
+// NewDocFromValues is NewDoc for schemas already decoded (encoding/json's
+// any), so registration decodes each schema once.
+func NewDocFromValues(name, description string, schemas ...any) *Doc {
 	d := &Doc{name: name, lower: strings.ToLower(name)}
 	var toks [numFields][]string
 	ns, last := "", name
@@ -49,14 +62,8 @@ func NewDoc(name, description string, schemas ...json.RawMessage) *Doc {
 	summary, rest := splitSummary(description)
 	toks[fieldSummary] = tokenize(summary)
 	toks[fieldDesc] = tokenize(rest)
-	for _, raw := range schemas {
-		if len(raw) == 0 {
-			continue
-		}
-		var root any
-		if json.Unmarshal(raw, &root) == nil {
-			toks[fieldProps] = collectSchemaText(root, 0, toks[fieldProps])
-		}
+	for _, root := range schemas {
+		toks[fieldProps] = collectSchemaText(root, 0, toks[fieldProps])
 	}
 	for _, t := range toks[fieldName] {
 		d.verbs |= verbClasses[t]

@@ -1,0 +1,86 @@
+package codemode
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestCheckSchema: the registration-time check accepts real schemas and
+// names the path and the rule of the usual mistakes.
+func TestCheckSchema(t *testing.T) {
+	tests := []struct {
+		name, schema, wantErr string
+	}{
+		{"object schema", `{"type":"object","properties":{"a":{"type":["string","null"],"minLength":1},"b":{"items":{"enum":[1,"x"]}}},"required":["a"],"additionalProperties":false}`, ""},
+		{"booleans and combinators", `{"anyOf":[true,{"not":{"type":"null"}}],"$defs":{"n":{"type":"number","exclusiveMinimum":0}},"allOf":[{"$ref":"#/$defs/n"}]}`, ""},
+		{"draft-07 tuple and definitions", `{"$schema":"http://json-schema.org/draft-07/schema#","items":[{"type":"string"}],"definitions":{"x":{}}}`, ""},
+		{"draft-04 boolean exclusiveMinimum", `{"$schema":"http://json-schema.org/draft-04/schema#","minimum":0,"exclusiveMinimum":true}`, ""},
+		{"data is not checked as schema", `{"properties":{"type":{"type":"string"}},"default":{"type":5},"enum":[{"minimum":"x"}]}`, ""},
+		{"misspelt type", `{"type":"strin"}`, `/type: "strin" is not a type`},
+		{"nested misspelt type", `{"properties":{"a":{"items":{"type":"nope"}}}}`, `/properties/a/items/type: "nope" is not a type`},
+		{"type list entry", `{"type":["string",1]}`, `/type/1: must be a type name, got the number 1`},
+		{"minimum as string", `{"minimum":"x"}`, `/minimum: must be a number, got the string "x"`},
+		{"negative count", `{"maxLength":-1}`, `/maxLength: must be a non-negative integer`},
+		{"fractional count", `{"minItems":1.5}`, `/minItems: must be a non-negative integer`},
+		{"multipleOf zero", `{"multipleOf":0}`, `/multipleOf: must be greater than 0`},
+		{"properties as list", `{"properties":[]}`, `/properties: must be an object of schemas, got a list`},
+		{"property not a schema", `{"properties":{"a":"string"}}`, `/properties/a: must be a schema (an object or a boolean), got a string`},
+		{"empty anyOf", `{"anyOf":[]}`, `/anyOf: must be a non-empty list of schemas`},
+		{"required not strings", `{"required":["a",2]}`, `/required/1: must be a property name`},
+		{"enum not a list", `{"enum":"a"}`, `/enum: must be a list, got a string`},
+		{"remote ref", `{"properties":{"a":{"$ref":"https://example.com/s.json"}}}`, `/properties/a/$ref: remote $ref "https://example.com/s.json" is not allowed`},
+		{"unknown $schema", `{"$schema":"https://example.com/meta"}`, `/$schema: unknown $schema`},
+		{"pattern not a string", `{"pattern":1}`, `/pattern: must be a string, got the number 1`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var root any
+			if err := json.Unmarshal([]byte(tt.schema), &root); err != nil {
+				t.Fatal(err)
+			}
+			err := checkSchema(root)
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatalf("rejected: %v", err)
+				}
+				// What the check accepts, the compiler accepts too.
+				if _, err := compileSchema(json.RawMessage(tt.schema)); err != nil {
+					t.Fatalf("check passed but compile fails: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.HasPrefix(err.Error(), tt.wantErr) {
+				t.Fatalf("error %v, want one starting with %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// TestSchemaCompiledLazily: registration does not compile the inputSchema;
+// the first call does, and a schema only the compiler refuses (a bad
+// regular expression) fails that call with the compiler's message.
+func TestSchemaCompiledLazily(t *testing.T) {
+	r := newRegistry()
+	good := Tool{Name: "a.good", InputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"}}}`), Execute: noopToolExecute}
+	bad := Tool{Name: "a.bad", InputSchema: json.RawMessage(`{"type":"string","pattern":"("}`), Execute: noopToolExecute}
+	if _, err := r.add(good, bad); err != nil {
+		t.Fatalf("registration: %v", err)
+	}
+	g, _ := r.lookup("a.good")
+	if g.validator != nil {
+		t.Fatal("compiled at registration")
+	}
+	if err := g.validate(json.RawMessage(`{"n":"x"}`)); !errors.Is(err, ErrInvalidInput) {
+		t.Fatalf("validate: %v, want an invalid input", err)
+	}
+	if g.validator == nil {
+		t.Fatal("not compiled by the first validation")
+	}
+	b, _ := r.lookup("a.bad")
+	err := b.validate(json.RawMessage(`"x"`))
+	if !errors.Is(err, ErrInvalidTool) || !strings.Contains(err.Error(), `tool "a.bad": inputSchema:`) || !strings.Contains(err.Error(), "pattern") {
+		t.Fatalf("validate: %v", err)
+	}
+}
