@@ -26,4 +26,5 @@ export const ENTRIES = [
     { in: "adapters/mcp.mjs", out: "mcp.mjs", format: "esm", subpath: "./mcp", types: "adapters/mcp.d.ts", external: ["@modelcontextprotocol/sdk/*"] },
     { in: "adapters/io-connect.mjs", out: "io-connect.mjs", format: "esm", subpath: "./io-connect", types: "adapters/io-connect.d.ts" },
     { in: "adapters/fdc3.mjs", out: "fdc3.mjs", format: "esm", subpath: "./fdc3", types: "adapters/fdc3.d.ts" },
+    { in: "adapters/webmcp.mjs", out: "webmcp.mjs", format: "esm", subpath: "./webmcp", types: "adapters/webmcp.d.ts" },
 ];

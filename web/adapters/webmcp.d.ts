@@ -1,0 +1,64 @@
+// TypeScript declarations of @interopio/code-mode/webmcp. The model context
+// types below are the parts of WebMCP (document.modelContext, native or a
+// polyfill such as @mcp-b/webmcp-polyfill) the adapter uses.
+import type { IoCodeMode } from "@interopio/code-mode";
+
+export interface WebMcpRegisteredTool {
+    name: string;
+    title?: string;
+    description: string;
+    inputSchema?: { [keyword: string]: any } | string;
+    annotations?: { readOnlyHint?: boolean; untrustedContentHint?: boolean };
+}
+
+export interface WebMcpModelContext extends EventTarget {
+    registerTool(tool: any, options?: { signal?: AbortSignal }): Promise<void>;
+    getTools?(): Promise<WebMcpRegisteredTool[]>;
+    /** Chromium's extension (and the polyfills'): runs a registered tool. */
+    executeTool?(tool: any, inputArguments: string, options?: { signal?: AbortSignal }): Promise<string | null>;
+}
+
+export interface FromWebMcpOptions {
+    /** Default: `document.modelContext` (or the deprecated `navigator.modelContext`). */
+    modelContext?: WebMcpModelContext;
+    /** The first step of every tool's name. Default `"webmcp"`: `tools.webmcp.<tool>`. */
+    namespace?: string;
+    /** Whether the page's tools' hints can be taken at their word. Default `false`: `untrusted: true`. */
+    trusted?: boolean;
+    /** Which tools to offer. Default: all but the ones exposeToWebMcp registered. */
+    filter?: (tool: WebMcpRegisteredTool) => boolean;
+    /** Hears failed re-syncs. Default: console.warn. */
+    onError?: (error: unknown) => void;
+}
+
+export interface WebMcpToolSource extends IoCodeMode.ToolSource {
+    readonly namespace: string;
+    /** Lists the page's tools again now (done on every `toolchange` too). */
+    refresh(): Promise<IoCodeMode.ToolDefinition[]>;
+}
+
+/**
+ * The page's WebMCP tools as Code Mode tools `<namespace>.<tool>`, kept in
+ * step with `toolchange`. Calls go through `executeTool`; results are parsed
+ * from WebMCP's string form (JSON, else the string). Annotations carry
+ * `readOnlyHint` (MCP defaults otherwise), `untrustedContentHint` (also said
+ * in the description), `source: "webmcp"`, `webmcpTool` and `untrusted`.
+ */
+export declare function fromWebMcp(options?: FromWebMcpOptions): Promise<WebMcpToolSource>;
+
+export interface ExposeToWebMcpOptions {
+    /** Default: `document.modelContext`. */
+    modelContext?: WebMcpModelContext;
+    /** Prefix of the two tools' names (e.g. `"orders."`). Default none: `searchTools`, `executeCode`. */
+    prefix?: string;
+    /** The runs' `context` (onToolCall's `callContext`). */
+    context?: unknown;
+}
+
+/**
+ * Registers the session's `searchTools` and `executeCode` with the page's
+ * WebMCP model context; resolves with the function that unregisters them.
+ * Arguments a browser agent gets wrong come back as readable results, as
+ * with `handleToolCall`.
+ */
+export declare function exposeToWebMcp(session: IoCodeMode.Session, options?: ExposeToWebMcpOptions): Promise<() => void>;
