@@ -22,7 +22,7 @@ const maxSchemaDepth = 64
 var (
 	typeNames = keywordSet("null", "boolean", "object", "array", "number", "string", "integer")
 	// keywords whose value is one schema
-	schemaKeywords = keywordSet("items", "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else",
+	oneSchemaKeywords = keywordSet("items", "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else",
 		"additionalItems", "unevaluatedItems", "unevaluatedProperties", "contentSchema")
 	// keywords whose value maps names to schemas
 	schemaMapKeywords = keywordSet("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
@@ -92,7 +92,7 @@ func checkKeyword(k string, v any, p string, depth int) error {
 			return nil
 		}
 		return checkSchemaAt(v, p, depth+1)
-	case schemaKeywords[k]:
+	case oneSchemaKeywords[k]:
 		return checkSchemaAt(v, p, depth+1)
 	case schemaMapKeywords[k]:
 		m, ok := v.(map[string]any)
