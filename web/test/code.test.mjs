@@ -1,0 +1,145 @@
+// What code executeCode accepts, through dist/ under Node: TypeScript,
+// markdown fences, whole-program functions, the wrapper's positions,
+// timers, the web built-ins, and the refusals that point at the tools.
+// The same cases run natively in input_test.go.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { assetPath, loadFactory, run, tool } from "./helpers.mjs";
+
+let api;
+let session;
+before(async () => {
+    const IoCodeModeFactory = await loadFactory();
+    api = await IoCodeModeFactory({
+        wasmLocation: assetPath,
+        timeout: 5000,
+        tools: [
+            tool("orders.get", async (input) => ({ id: input.id, total: 42 })),
+            tool("util.fail", async () => {
+                throw new Error("backend unavailable");
+            }),
+        ],
+    });
+    session = api.createSession();
+});
+after(() => api.dispose());
+
+// Each row: code, and either the result or the error (code, name, a
+// message pattern, and the position when given), and a log pattern.
+const cases = {
+    TypeScript: [
+        { name: "annotations", code: "const x: number = 1; return x", result: 1 },
+        {
+            name: "interface, type, as, generics, non-null, satisfies",
+            code: "interface O { id: string; total: number }\ntype L = O[];\nconst o = await tools.orders.get({ id: 'a' }) as O;\nconst m = new Map<string, number>([[o.id, o.total]]);\nreturn [m.get('a')!, ([o] satisfies L).length]",
+            result: [42, 1],
+        },
+        {
+            name: "a runtime error keeps the model's position",
+            code: "const a: Array<{ id: string }> = [];\nconst b: string = (a[0] as any).id",
+            error: { code: "RUNTIME", name: "TypeError", message: /cannot read property/, line: 2, column: 32 },
+        },
+        { name: "enum is refused", code: "enum Color { Red }\nreturn Color.Red", error: { code: "SYNTAX", name: "SyntaxError", message: /enum is not supported/, line: 1, column: 1 } },
+        { name: "namespace with values is refused", code: "namespace N { export const a = 1 }", error: { code: "SYNTAX", name: "SyntaxError", message: /namespace with values is not supported/ } },
+        {
+            name: "parameter properties are refused",
+            code: "class A { constructor(public x: number) {} }",
+            error: { code: "SYNTAX", name: "SyntaxError", message: /parameter properties \(public x\) are not supported/, line: 1, column: 23 },
+        },
+    ],
+    wrapper: [
+        { name: "bare body", code: "const a = 2\nreturn a * 3", result: 6 },
+        { name: "ts fence with prose", code: "Here is the program:\n```ts\nconst n: number = 4\nreturn n\n```\nIt returns four.", result: 4 },
+        {
+            name: "fenced positions count from the top of the text",
+            code: "Here:\n```js\nconst a = 1\nnull.x\n```",
+            error: { code: "RUNTIME", name: "TypeError", message: /of null/, line: 4, column: 5 },
+        },
+        { name: "async arrow program", code: "async () => {\n  const o = await tools.orders.get({ id: 'z' })\n  return o.id\n}", result: "z" },
+        { name: "async main", code: "async function main(): Promise<string> {\n  return 'main'\n}", result: "main" },
+        {
+            name: "code cannot close the wrapper",
+            code: "return 1\n})(); (async () => {",
+            error: { code: "SYNTAX", name: "SyntaxError", message: /closes nothing/, line: 2, column: 1 },
+        },
+        {
+            name: "an error at the end names no wrapper",
+            code: "const a = [1, 2];\nreturn a.map((x) => x * 2",
+            error: { code: "SYNTAX", name: "SyntaxError", message: /^unexpected end of input$/, line: 2, column: 26 },
+        },
+        { name: "import", code: "import fs from 'fs'", error: { code: "SYNTAX", name: "SyntaxError", message: /use the tools you are given/ } },
+        { name: "require", code: "require('fs')", error: { code: "RUNTIME", name: "ReferenceError", message: /require is not available in this sandbox.*use the tools/ } },
+        { name: "fetch", code: "await fetch('https://example.com')", error: { code: "RUNTIME", name: "ReferenceError", message: /fetch is not available/ } },
+        { name: "XMLHttpRequest", code: "new XMLHttpRequest()", error: { code: "RUNTIME", name: "ReferenceError", message: /XMLHttpRequest is not available/ } },
+        {
+            name: "an unawaited rejection is named by its tool",
+            code: "tools.util.fail({});\nawait new Promise((r) => setTimeout(r, 50));\nreturn 1",
+            result: 1,
+            log: /not awaited: tool util\.fail: backend unavailable/,
+        },
+    ],
+    timers: [
+        {
+            name: "setTimeout in order",
+            code: "const out = [];\nsetTimeout(() => out.push('b'), 20);\nsetTimeout(() => out.push('a'), 5);\nawait new Promise((r) => setTimeout(r, 40));\nreturn out",
+            result: ["a", "b"],
+        },
+        { name: "clearTimeout", code: "const out = [];\nclearTimeout(setTimeout(() => out.push(1), 5));\nawait new Promise((r) => setTimeout(r, 20));\nreturn out", result: [] },
+        {
+            name: "setInterval polls until done",
+            code: "let n = 0;\nawait new Promise((done) => { const id = setInterval(() => { if (++n === 3) { clearInterval(id); done(); } }, 2) });\nreturn n",
+            result: 3,
+        },
+        { name: "pending timers are dropped", code: "setTimeout(() => {}, 60000);\nreturn 'done'", result: "done" },
+    ],
+    builtins: [
+        {
+            name: "URL",
+            code: "const u = new URL('../users?q=1#top', 'https://api.example.com/v1/items/');\nu.searchParams.append('n', 'a b');\nreturn [u.href, u.host, u.pathname, u.searchParams.get('q')]",
+            result: ["https://api.example.com/v1/users?q=1&n=a+b#top", "api.example.com", "/v1/users", "1"],
+        },
+        { name: "URLSearchParams", code: "return new URLSearchParams({ q: 'a&b', n: 1 }).toString()", result: "q=a%26b&n=1" },
+        { name: "TextEncoder and TextDecoder", code: "const b = new TextEncoder().encode('é€');\nreturn [Array.from(b), new TextDecoder().decode(b)]", result: [[195, 169, 226, 130, 172], "é€"] },
+        { name: "atob and btoa", code: "return [btoa('hello'), atob('aGVsbG8=')]", result: ["aGVsbG8=", "hello"] },
+        {
+            name: "structuredClone",
+            code: "const a = { d: new Date(0), m: new Map([[1, 2]]) };\na.self = a;\nconst c = structuredClone(a);\nreturn [c !== a, c.self === c, c.d.getTime(), c.m.get(1)]",
+            result: [true, true, 0, 2],
+        },
+    ],
+};
+
+for (const [group, rows] of Object.entries(cases)) {
+    describe(group, () => {
+        for (const row of rows) {
+            test(row.name, async () => {
+                const res = await run(session, row.code);
+                if (row.error) {
+                    assert.equal(res.ok, false, `ran: ${JSON.stringify(res.result)}`);
+                    assert.equal(res.error.code, row.error.code, JSON.stringify(res.error));
+                    assert.equal(res.error.name, row.error.name, JSON.stringify(res.error));
+                    assert.match(res.error.message, row.error.message);
+                    if (row.error.line) assert.deepEqual([res.error.line, res.error.column], [row.error.line, row.error.column]);
+                    assert.doesNotMatch(JSON.stringify(res.error), /__cm_|async \(\) => \{/);
+                } else {
+                    assert.equal(res.ok, true, JSON.stringify(res.error));
+                    assert.deepEqual(res.result, row.result);
+                }
+                if (row.log) assert.ok(res.logs.some((l) => row.log.test(l.message)), JSON.stringify(res.logs));
+            });
+        }
+    });
+}
+
+test("a timer past the run's timeout ends the run with TIMEOUT", async () => {
+    const IoCodeModeFactory = await loadFactory();
+    const short = await IoCodeModeFactory({ wasmLocation: assetPath, timeout: 300 });
+    try {
+        const res = await run(short.createSession(), "await new Promise((r) => setTimeout(r, 60000))");
+        assert.equal(res.ok, false);
+        assert.equal(res.error.code, "TIMEOUT");
+        assert.ok(!res.logs.some((l) => /pending/.test(l.message)), JSON.stringify(res.logs));
+    } finally {
+        short.dispose();
+    }
+});
