@@ -73,6 +73,13 @@ var (
 		"interceptors": "interceptors are a factory option: IoCodeModeFactory({ interceptors })",
 		"onToolCall":   "onToolCall is a factory option: IoCodeModeFactory({ interceptors: { onToolCall } })",
 	}
+	// execute's options: Code Mode's names, and the AI SDK's tool options,
+	// so that an LLM tool's execute can be handed to the AI SDK as is.
+	runOptionKeys  = []string{"signal", "context", "onEvent", "abortSignal", "experimental_context", "toolCallId", "messages"}
+	runOptionHints = map[string]string{
+		"callContext": `did you mean "context"? It reaches onToolCall as callContext`,
+		"timeout":     "timeout is a factory option: IoCodeModeFactory({ timeout })",
+	}
 	toolKeys = []string{"name", "description", "inputSchema", "outputSchema", "annotations", "execute"}
 )
 

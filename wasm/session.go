@@ -40,7 +40,7 @@ func (f *factory) createSession(opts Value) any {
 	for i, t := range llm {
 		exec := t.Execute
 		execs[i] = sf.Func(func(_ Value, args []Value) any {
-			return jsbridge.NewPromise(func() (Value, error) { return runLLMTool(exec, arg(args, 0), arg(args, 1)) })
+			return jsbridge.NewPromise(func() (Value, error) { return runLLMTool(exec, arg(args, 0), arg(args, 1), arg(args, 2)) })
 		})
 	}
 	obj := jsbridge.NewObject()
@@ -84,7 +84,16 @@ func llmTools(s *codemode.Session, execs []Value) Value {
 // runLLMTool runs one LLM tool call with its own signal and context.
 // Aborting the signal rejects with the signal's reason and cancels the run
 // (and so every tool call in flight).
-func runLLMTool(exec func(context.Context, json.RawMessage, any) (json.RawMessage, error), args, opts Value) (Value, error) {
+//
+// given is the options object as the caller wrote it (opts is the loader's
+// normalized copy): an unknown key there is a TypeError, so that a
+// misspelt signal cannot leave a run unstoppable.
+func runLLMTool(exec func(context.Context, json.RawMessage, any) (json.RawMessage, error), args, opts, given Value) (Value, error) {
+	if given.Type() == jsbridge.TypeObject {
+		if err := checkKeys(given, "execute(args, options)", runOptionKeys, runOptionHints); err != nil {
+			return jsbridge.Undefined(), err
+		}
+	}
 	raw, err := jsbridge.ToJSON(args)
 	if err != nil {
 		// Arguments JSON cannot hold (a cycle, a BigInt): the tool answers

@@ -215,6 +215,10 @@ export declare namespace IoCodeMode {
         abortSignal?: AbortSignal;
         /** The Vercel AI SDK's name for `context`. */
         experimental_context?: unknown;
+        /** Passed by the Vercel AI SDK; accepted and ignored. Any other key is a `TypeError`. */
+        toolCallId?: string;
+        /** Passed by the Vercel AI SDK; accepted and ignored. */
+        messages?: unknown[];
     }
 
     /** A tool to hand to an LLM (`searchTools` or `executeCode`). */

@@ -139,7 +139,8 @@ function wrapLlmTool(tool, guard) {
         }
         const signal = opts.signal;
         if (signal && signal.aborted) return Promise.reject(abortReason(signal));
-        const run = guard.async(() => goExecute(args, opts));
+        // The options as given go along, for the core's unknown-key check.
+        const run = guard.async(() => goExecute(args, opts, options));
         if (!signal) return run;
         // The core rejects with the signal's reason too; racing here makes
         // the rejection immediate whatever the core is doing.

@@ -75,7 +75,7 @@ describe("strict configuration: unknown keys are TypeErrors naming the key and t
         });
     }
 
-    test("createSession, registerTool and registerTools reject unknown keys", async () => {
+    test("createSession, registerTool, registerTools and execute reject unknown keys", async () => {
         const api = await IoCodeModeFactory({ wasmLocation: assetPath });
         try {
             const throwsType = (fn, message) =>
@@ -85,6 +85,13 @@ describe("strict configuration: unknown keys are TypeErrors naming the key and t
             throwsType(() => api.registerTool({ name: "x.y", execute: () => 1, descripton: "d" }), /^tool: unknown key "descripton" \(did you mean "description"\?\)/);
             throwsType(() => api.registerTools([{ name: "x.y", execute: () => 1, outputschema: {} }]), /^tools\[0\]: unknown key "outputschema" \(did you mean "outputSchema"\?\)/);
             assert.deepEqual(api.listTools(), [], "nothing was half registered");
+            const { executeCode } = llmTools(api.createSession());
+            const rejectsType = (p, message) => assert.rejects(p, (err) => err instanceof TypeError && message.test(err.message));
+            await rejectsType(executeCode.execute({ code: "return 1" }, { singal: AbortSignal.timeout(1000) }), /^execute\(args, options\): unknown key "singal" \(did you mean "signal"\?\)/);
+            await rejectsType(executeCode.execute({ code: "return 1" }, { timeout: 5 }), /unknown key "timeout" \(timeout is a factory option/);
+            // The AI SDK's tool options are Code Mode's own.
+            const r = await executeCode.execute({ code: "return 1" }, { toolCallId: "c1", messages: [], abortSignal: new AbortController().signal, experimental_context: {} });
+            assert.equal(r.result, 1);
         } finally {
             api.dispose();
         }
