@@ -1,0 +1,590 @@
+package codemode
+
+// The hostile-program suite (issue 9): programs, tools and interceptors
+// written as an attacker or a careless host would, against the native
+// engine. web/test/hostile.test.mjs runs the same cases through dist/.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/interopio/code-mode/sandbox/sandboxtest"
+)
+
+// The bounds a string from the sandbox (or a tool) gets before it is
+// encoded anywhere: names and reasons, plus room for the marker that says
+// how much was cut.
+const (
+	wantNameBound   = maxNameChars + 64
+	wantReasonBound = maxReasonChars + 64
+)
+
+// probe records when interceptors and tools start, and flags every start
+// that comes after the run it belongs to has ended.
+type probe struct {
+	mu       sync.Mutex
+	ended    bool
+	starts   []string
+	late     []string
+	ctxDone  []string // calls whose context was done when they returned
+	released chan struct{}
+}
+
+func newProbe() *probe { return &probe{released: make(chan struct{})} }
+
+func (p *probe) start(what string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.starts = append(p.starts, what)
+	if p.ended {
+		p.late = append(p.late, what)
+	}
+}
+
+func (p *probe) end() {
+	p.mu.Lock()
+	p.ended = true
+	p.mu.Unlock()
+}
+
+func (p *probe) doneCtx(what string, ctx context.Context) {
+	if ctx.Err() != nil {
+		p.mu.Lock()
+		p.ctxDone = append(p.ctxDone, what)
+		p.mu.Unlock()
+	}
+}
+
+// lateStarts waits long enough for a late start to happen, then returns the
+// starts that came after the run ended.
+func (p *probe) lateStarts(wait time.Duration) []string {
+	time.Sleep(wait)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.late...)
+}
+
+func newHostile(t *testing.T, cfg Config, tools ...Tool) (*CodeMode, *Session) {
+	t.Helper()
+	cfg.Tools = append(cfg.Tools, tools...)
+	cm, err := New(sandboxtest.Asset(t), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cm.Close() })
+	s, err := cm.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cm, s
+}
+
+func echoTool(name string, p *probe) Tool {
+	return Tool{Name: name, Execute: func(ctx context.Context, in json.RawMessage, _ Call) (json.RawMessage, error) {
+		if p != nil {
+			p.start("tool " + name)
+		}
+		return in, nil
+	}}
+}
+
+// slowInterceptor decides after d, ignoring its context as a person at an
+// approval dialog would.
+func slowInterceptor(p *probe, d time.Duration) Interceptor {
+	return func(ctx context.Context, c ToolCall) (Decision, error) {
+		p.start("interceptor " + c.Tool.Name)
+		time.Sleep(d)
+		p.doneCtx("interceptor "+c.Tool.Name, ctx)
+		return Decision{Allowed: true}, nil
+	}
+}
+
+func runeLen(s string) int { return utf8.RuneCountInString(s) }
+
+// Item 1: every string that comes out of the sandbox is bounded before it
+// is encoded: error names, messages and stacks, unknown tool names, logs.
+func TestHostileHugeStrings(t *testing.T) {
+	_, s := newHostile(t, Config{MemoryLimitMB: 512, MaxToolCalls: 10}, echoTool("t.echo", nil))
+	for _, tc := range []struct{ name, code string }{
+		{"error name 9e7", `const e = new Error('x'); e.name = '<'.repeat(9e7); throw e`},
+		{"error message 5e7", `throw new Error('<'.repeat(5e7))`},
+		{"thrown string", `throw '<'.repeat(5e7)`},
+		{"error stack", `const e = new Error('x'); e.stack = '<'.repeat(5e7); throw e`},
+		{"plain object thrown", `throw { name: '<'.repeat(5e7), message: '<'.repeat(5e7) }`},
+		{"name getter throws", `const e = new Error('x'); Object.defineProperty(e, 'name', { get() { throw new Error('<'.repeat(1e7)) } }); throw e`},
+		{"name is a symbol", `const e = new Error('x'); e.name = Symbol('<'.repeat(1e6)); throw e`},
+		{"unknown tool names", `for (let i = 0; i < 4; i++) await tool_call('<'.repeat(25e6) + i, {})`},
+		{"namespaced unknown tool", `await tools['<'.repeat(2e7)]({})`},
+		{"console", `console.log('<'.repeat(5e7)); throw new Error('after')`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := exec(t, s, tc.code, nil)
+			if res.OK {
+				t.Fatalf("ok: %s", res.Result)
+			}
+			e := res.Error
+			if runeLen(e.Name) > wantNameBound || runeLen(e.Message) > wantReasonBound*4 || runeLen(e.Stack) > wantReasonBound*4 {
+				t.Errorf("error not bounded: name %d, message %d, stack %d chars", runeLen(e.Name), runeLen(e.Message), runeLen(e.Stack))
+			}
+			for _, l := range res.Logs {
+				if runeLen(l.Message) > defaultMaxResultChars+200 {
+					t.Errorf("log of %d chars", runeLen(l.Message))
+				}
+			}
+			for _, c := range res.ToolCalls {
+				if runeLen(c.Name) > wantNameBound || runeLen(c.Reason) > wantReasonBound {
+					t.Errorf("record not bounded: name %d, reason %d chars", runeLen(c.Name), runeLen(c.Reason))
+				}
+			}
+			if b, _ := json.Marshal(res); len(b) > 4*defaultMaxResultChars+10000 {
+				t.Errorf("the result is %d bytes of JSON", len(b))
+			}
+			if res := exec(t, s, "return 1", nil); !res.OK {
+				t.Errorf("the next run failed: %+v", res.Error)
+			}
+		})
+	}
+}
+
+// Item 1 and 5: what a tool or an interceptor says is bounded too.
+func TestHostileHugeReasons(t *testing.T) {
+	huge := strings.Repeat("<", 5<<20)
+	_, s := newHostile(t, Config{OnToolCall: func(ctx context.Context, c ToolCall) (Decision, error) {
+		switch c.Tool.Name {
+		case "t.denied":
+			return Decision{Reason: huge}, nil
+		case "t.interceptorFails":
+			return Decision{}, errors.New(huge)
+		}
+		return Decision{Allowed: true}, nil
+	}},
+		Tool{Name: "t.fails", Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+			return nil, errors.New(huge)
+		}},
+		echoTool("t.denied", nil), echoTool("t.interceptorFails", nil))
+	for _, name := range []string{"t.fails", "t.denied", "t.interceptorFails"} {
+		t.Run(name, func(t *testing.T) {
+			res := exec(t, s, fmt.Sprintf(`try { await tool_call(%q, {}) } catch (e) { return e.message.length }`, name), nil)
+			if !res.OK || len(res.ToolCalls) != 1 {
+				t.Fatalf("%+v %s %+v", res.Error, res.Result, res.ToolCalls)
+			}
+			if n := runeLen(res.ToolCalls[0].Reason); n > wantReasonBound || n == 0 {
+				t.Errorf("toolCalls[0].reason has %d chars", n)
+			}
+			var seen int
+			json.Unmarshal(res.Result, &seen)
+			if seen > wantReasonBound || seen == 0 {
+				t.Errorf("the sandbox saw a message of %d chars", seen)
+			}
+		})
+	}
+}
+
+// Item 2: a replacement input that is not JSON denies the call.
+func TestHostileRewriteNotJSON(t *testing.T) {
+	for _, input := range []string{`{not json`, `1 2`, `{"a":1}}`, "\x00", ` `} {
+		t.Run(fmt.Sprintf("%q", input), func(t *testing.T) {
+			p := newProbe()
+			_, s := newHostile(t, Config{OnToolCall: func(ctx context.Context, c ToolCall) (Decision, error) {
+				return Decision{Allowed: true, Input: json.RawMessage(input)}, nil
+			}}, echoTool("pay.send", p))
+			res := exec(t, s, `try { await tools.pay.send({ to: 'attacker' }); return 'ran' } catch (e) { return e.message }`, nil)
+			if len(p.starts) != 0 {
+				t.Errorf("the tool ran: %v", p.starts)
+			}
+			if !res.OK || strings.Contains(string(res.Result), "ran") || len(res.ToolCalls) != 1 || res.ToolCalls[0].Allowed {
+				t.Errorf("got %s %+v %+v", res.Result, res.Error, res.ToolCalls)
+			}
+			if !strings.Contains(res.ToolCalls[0].Reason, "JSON") {
+				t.Errorf("reason %q does not say the replacement input is not JSON", res.ToolCalls[0].Reason)
+			}
+		})
+	}
+}
+
+// Item 3: once a run has ended, no tool and no interceptor of that run
+// starts, however the run ended.
+func TestHostileNothingStartsAfterTheEnd(t *testing.T) {
+	cause := errors.New("the user pressed stop")
+	for _, tc := range []struct {
+		name    string
+		code    string
+		timeout time.Duration
+		cancel  time.Duration // cancel the caller's context after this, if > 0
+	}{
+		{"timeout while the interceptor decides", `await tools.pay.send({})`, 200 * time.Millisecond, 0},
+		{"abort while the interceptor decides", `await tools.pay.send({})`, 0, 100 * time.Millisecond},
+		{"un-awaited call, result", `tools.pay.send({}); return 1`, 0, 0},
+		{"un-awaited calls, result", `for (let i = 0; i < 20; i++) tools.pay.send({i}); return 1`, 0, 0},
+		{"un-awaited call, error", `tools.pay.send({}); throw new Error('bye')`, 0, 0},
+		{"un-awaited call, syntax of result", `tools.pay.send({}); return () => 1`, 0, 0},
+		{"call from a timer after the end", `setTimeout(() => tools.pay.send({}), 0); return 1`, 0, 0},
+		{"call from a promise job after the end", `Promise.resolve().then(() => tools.pay.send({})); return 1`, 0, 0},
+		{"busy loop then timeout", `tools.pay.send({}); for (;;) {}`, 200 * time.Millisecond, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newProbe()
+			_, s := newHostile(t, Config{Timeout: tc.timeout, OnToolCall: slowInterceptor(p, 400*time.Millisecond)}, echoTool("pay.send", p))
+			ctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
+			if tc.cancel > 0 {
+				time.AfterFunc(tc.cancel, func() { cancel(cause) })
+			}
+			res, err := s.ExecuteCode(ctx, ExecuteCodeInput{Code: tc.code}, nil)
+			p.end()
+			if tc.cancel > 0 {
+				if !errors.Is(err, cause) {
+					t.Errorf("err = %v, want the caller's cause", err)
+				}
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if late := p.lateStarts(600 * time.Millisecond); len(late) > 0 {
+				t.Errorf("started after the run ended: %v (result %+v)", late, res)
+			}
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			for _, s := range p.starts {
+				if strings.HasPrefix(s, "tool") {
+					t.Errorf("the tool ran although its approval came after the run ended: %v", p.starts)
+				}
+			}
+			if len(p.ctxDone) != countPrefix(p.starts, "interceptor") {
+				t.Errorf("interceptors whose context was not done when the run ended: started %v, done %v", p.starts, p.ctxDone)
+			}
+		})
+	}
+}
+
+func countPrefix(list []string, prefix string) int {
+	n := 0
+	for _, s := range list {
+		if strings.HasPrefix(s, prefix) {
+			n++
+		}
+	}
+	return n
+}
+
+// Item 3: every call in flight when the run ends gets a done context, whose
+// cause is the caller's reason when the caller aborted.
+func TestHostileInFlightCallsAbort(t *testing.T) {
+	cause := errors.New("the user pressed stop")
+	for _, tc := range []struct {
+		name      string
+		code      string
+		timeout   time.Duration
+		cancel    bool
+		wantCause error
+	}{
+		{"caller aborts", `await tools.slow.wait({})`, 0, true, cause},
+		{"timeout", `await tools.slow.wait({})`, 200 * time.Millisecond, false, nil},
+		{"run returns", `tools.slow.wait({}); await new Promise(r => setTimeout(r, 50)); return 1`, 0, false, nil},
+		{"run throws", `tools.slow.wait({}); await new Promise(r => setTimeout(r, 50)); throw new Error('x')`, 0, false, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			started := make(chan struct{}, 1)
+			got := make(chan error, 1)
+			_, s := newHostile(t, Config{Timeout: tc.timeout}, Tool{Name: "slow.wait", Execute: func(ctx context.Context, _ json.RawMessage, _ Call) (json.RawMessage, error) {
+				started <- struct{}{}
+				select {
+				case <-ctx.Done():
+					got <- context.Cause(ctx)
+				case <-time.After(10 * time.Second):
+					got <- nil
+				}
+				return json.RawMessage(`1`), nil
+			}})
+			ctx, cancel := context.WithCancelCause(context.Background())
+			defer cancel(nil)
+			if tc.cancel {
+				go func() { <-started; cancel(cause) }()
+			}
+			res, err := s.ExecuteCode(ctx, ExecuteCodeInput{Code: tc.code}, nil)
+			if tc.cancel != (err != nil) {
+				t.Fatalf("err = %v, res %+v", err, res)
+			}
+			c := <-got
+			if c == nil {
+				t.Fatal("the tool's context was never done")
+			}
+			if tc.wantCause != nil && !errors.Is(c, tc.wantCause) {
+				t.Errorf("cause = %v, want %v", c, tc.wantCause)
+			}
+			if res != nil && len(res.ToolCalls) != 1 {
+				t.Errorf("toolCalls = %+v", res.ToolCalls)
+			}
+		})
+	}
+}
+
+// Item 4: toolCalls holds every call that reached the pipeline, with its
+// outcome, however the run ended.
+func TestHostileEveryCallRecorded(t *testing.T) {
+	block := make(chan struct{})
+	t.Cleanup(func() { close(block) })
+	for _, tc := range []struct {
+		name    string
+		code    string
+		timeout time.Duration
+		want    int
+		wantOK  int
+	}{
+		{"un-awaited fast call", `tools.t.echo({}); return 1`, 0, 1, -1},
+		{"un-awaited calls", `for (let i = 0; i < 5; i++) tools.t.echo({i}); return 1`, 0, 5, -1},
+		{"awaited then un-awaited", `await tools.t.echo({}); tools.t.echo({}); return 1`, 0, 2, -1},
+		{"in flight at the timeout", `await Promise.all([tools.t.block({}), tools.t.block({}), tools.t.echo({})])`, 300 * time.Millisecond, 3, 1},
+		{"in flight when the run throws", `tools.t.block({}); await tools.t.echo({}); throw new Error('x')`, 0, 2, 1},
+		{"unknown tool un-awaited", `tool_call('nope', {}).catch(() => {}); return 1`, 0, 1, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, s := newHostile(t, Config{Timeout: tc.timeout}, echoTool("t.echo", nil), Tool{Name: "t.block", Execute: func(ctx context.Context, _ json.RawMessage, _ Call) (json.RawMessage, error) {
+				<-block
+				return nil, nil
+			}})
+			res := exec(t, s, tc.code, nil)
+			if len(res.ToolCalls) != tc.want {
+				t.Fatalf("toolCalls = %+v, want %d records", res.ToolCalls, tc.want)
+			}
+			ok := 0
+			for _, c := range res.ToolCalls {
+				if c.OK {
+					ok++
+				} else if c.Reason == "" {
+					t.Errorf("a failed call without a reason: %+v", c)
+				}
+			}
+			if tc.wantOK >= 0 && ok != tc.wantOK {
+				t.Errorf("%d calls ok, want %d: %+v", ok, tc.wantOK, res.ToolCalls)
+			}
+		})
+	}
+}
+
+// Item 5: calls to tools that never settle do not hold the run, and calls
+// to unknown tools count against MaxToolCalls.
+func TestHostileUnboundedResources(t *testing.T) {
+	block := make(chan struct{})
+	t.Cleanup(func() { close(block) })
+	hang := Tool{Name: "t.hang", Execute: func(ctx context.Context, _ json.RawMessage, _ Call) (json.RawMessage, error) {
+		<-block // ignores its context, as a careless tool does
+		return nil, nil
+	}}
+	_, s := newHostile(t, Config{Timeout: 2 * time.Second, MaxToolCalls: 2000}, hang)
+	res := exec(t, s, `for (let i = 0; i < 1000; i++) tools.t.hang({}); return 1`, nil)
+	if !res.OK || len(res.ToolCalls) != 1000 {
+		t.Errorf("un-awaited never-settling calls: %+v, %d records", res.Error, len(res.ToolCalls))
+	}
+	res = exec(t, s, `await tools.t.hang({})`, nil)
+	if res.OK || res.Error.Code != "TIMEOUT" {
+		t.Errorf("awaiting a never-settling tool: %+v", res.Error)
+	}
+
+	_, s = newHostile(t, Config{MaxToolCalls: 5}, echoTool("t.echo", nil))
+	for _, code := range []string{
+		`for (let i = 0; i < 100; i++) { try { await tool_call('nope' + i, {}) } catch (e) {} } return 'survived'`,
+		`for (let i = 0; i < 100; i++) { try { await tools['nope' + i]({}) } catch (e) {} } return 'survived'`,
+		`for (let i = 0; i < 100; i++) tool_call('nope' + i, {}).catch(() => {}); return 'survived'`,
+	} {
+		res := exec(t, s, code, nil)
+		if res.OK || res.Error.Code != ErrorCodeToolLimit || len(res.ToolCalls) > 6 {
+			t.Errorf("%s: %s %+v, %d records", code, res.Result, res.Error, len(res.ToolCalls))
+		}
+	}
+}
+
+// Item 6: the outcome names what really ended the run.
+func TestHostileOutcomes(t *testing.T) {
+	_, s := newHostile(t, Config{Timeout: 500 * time.Millisecond, MemoryLimitMB: 32}, echoTool("t.echo", nil))
+	deep := `let d = []; for (let i = 0; i < 1e5; i++) d = [d];`
+	for _, tc := range []struct{ name, code, want string }{
+		{"timeout in a job after return", `Promise.resolve().then(() => { for (;;) {} }); return 1`, "TIMEOUT"},
+		{"timeout in a job while awaiting", `await new Promise(r => { Promise.resolve().then(() => { for (;;) {} }) })`, "TIMEOUT"},
+		{"timeout in an endless job chain", `const f = () => Promise.resolve().then(f); f(); return 1`, "TIMEOUT"},
+		{"timeout after an await", `await null; for (;;) {}`, "TIMEOUT"},
+		{"timeout awaiting nothing", `await new Promise(() => {})`, "TIMEOUT"},
+		{"memory in a job", `await null; const a = []; for (;;) a.push('x'.repeat(1e4) + a.length)`, "MEMORY_LIMIT"},
+		{"memory in a job after return", `Promise.resolve().then(() => { const a = []; for (;;) a.push('x'.repeat(1e4) + a.length) }); return 1`, "MEMORY_LIMIT"},
+		{"timeout in a result getter", `return { get x() { for (;;) {} } }`, "TIMEOUT"},
+		{"timeout in toJSON", `return { toJSON() { for (;;) {} } }`, "TIMEOUT"},
+		{"deep result", deep + ` return d`, "RESULT_NOT_SERIALIZABLE"},
+		{"deep error thrown", deep + ` throw d`, "RUNTIME"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := exec(t, s, tc.code, nil)
+			if res.OK || res.Error.Code != tc.want {
+				t.Errorf("got ok=%v %s %+v, want %s", res.OK, res.Result, res.Error, tc.want)
+			} else if strings.Contains(res.Error.Message, "crash") || strings.Contains(res.Error.Message, "trap") {
+				t.Errorf("the instance crashed: %+v", res.Error)
+			}
+			if res := exec(t, s, "return 1", nil); !res.OK {
+				t.Errorf("the next run failed: %+v", res.Error)
+			}
+		})
+	}
+}
+
+// Item 6: deep nesting is a catchable error inside the program.
+func TestHostileDeepNestingCatchable(t *testing.T) {
+	_, s := newHostile(t, Config{Timeout: 5 * time.Second}, echoTool("t.echo", nil))
+	deep := `let d = []; for (let i = 0; i < 1e5; i++) d = [d];`
+	for _, tc := range []struct{ name, code string }{
+		{"JSON.parse", `JSON.parse('['.repeat(1e5) + ']'.repeat(1e5))`},
+		{"JSON.parse objects", `JSON.parse('{"a":'.repeat(1e5) + '1' + '}'.repeat(1e5))`},
+		{"JSON.stringify", deep + ` JSON.stringify(d)`},
+		{"tool input", deep + ` await tools.t.echo(d)`},
+		{"structuredClone", deep + ` structuredClone(d)`},
+		{"recursion", `function f(n) { return f(n + 1) + 1 } f(0)`},
+		{"String of deep array", deep + ` String(d)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := exec(t, s, `try { `+tc.code+`; return 'no error' } catch (e) { return [e instanceof Error, e.name, e.message] }`, nil)
+			if !res.OK {
+				t.Fatalf("not catchable: %+v", res.Error)
+			}
+			var got []any
+			json.Unmarshal(res.Result, &got)
+			if len(got) != 3 || got[0] != true || (got[1] != "RangeError" && got[1] != "InternalError") {
+				t.Errorf("caught %s", res.Result)
+			}
+			if res := exec(t, s, "return 1", nil); !res.OK {
+				t.Errorf("the next run failed: %+v", res.Error)
+			}
+		})
+	}
+}
+
+// Item 6: a memory limit that cannot work is rejected by the config, naming
+// the field; one that is accepted works.
+func TestHostileMemoryLimitBounds(t *testing.T) {
+	asset := sandboxtest.Asset(t)
+	for _, mb := range []int{1, 15, 16, 17, 1016, 1017, 2048, 2049, 4096, 4097} {
+		t.Run(fmt.Sprint(mb), func(t *testing.T) {
+			cm, err := New(asset, Config{MemoryLimitMB: mb})
+			if err != nil {
+				if !errors.Is(err, ErrInvalidConfig) || !strings.Contains(err.Error(), "MemoryLimitMB") {
+					t.Errorf("rejected with an error that does not name the field: %v", err)
+				}
+				return
+			}
+			defer cm.Close()
+			s, _ := cm.NewSession()
+			if res := exec(t, s, "return 1", nil); !res.OK {
+				t.Errorf("accepted, then the run failed: %+v", res.Error)
+			}
+		})
+	}
+}
+
+// Item 6: a schema that refers to itself without ever reaching a value is
+// rejected at registration; a recursive schema that does is fine.
+func TestHostileSelfReferencingSchema(t *testing.T) {
+	for _, tc := range []struct {
+		name, schema string
+		ok           bool
+	}{
+		{"root refers to itself", `{"$ref":"#"}`, false},
+		{"defs cycle", `{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"}`, false},
+		{"allOf itself", `{"type":"object","allOf":[{"$ref":"#"}]}`, false},
+		{"tree", `{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#"}}}}`, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cm, err := New(sandboxtest.Asset(t), Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cm.Close()
+			_, err = cm.RegisterTools(Tool{Name: "t.tree", InputSchema: json.RawMessage(tc.schema), Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+				return json.RawMessage(`"ran"`), nil
+			}})
+			if !tc.ok {
+				if !errors.Is(err, ErrInvalidTool) {
+					t.Errorf("accepted (err %v)", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, _ := cm.NewSession()
+			res := exec(t, s, `return await tools.t.tree({name: 'a', children: [{name: 'b', children: []}]})`, nil)
+			if !res.OK || string(res.Result) != `"ran"` {
+				t.Errorf("a recursive schema fails its calls: %+v", res.Error)
+			}
+		})
+	}
+}
+
+// Issue 14 item 4 (the Go side): closing a session or the factory stops the
+// runs it owns. Their ExecuteCode returns ErrClosed, the tools' contexts
+// are done, and no tool or interceptor starts afterwards.
+func TestHostileCloseStopsRuns(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		code    string
+		factory bool
+	}{
+		{"session, awaiting a tool", `for (;;) { try { await tools.t.slow({}) } catch (e) {} }`, false},
+		{"factory, awaiting a tool", `for (;;) { try { await tools.t.slow({}) } catch (e) {} }`, true},
+		{"session, busy loop", `tools.t.slow({}); for (;;) {}`, false},
+		{"factory, busy loop", `tools.t.slow({}); for (;;) {}`, true},
+		{"session, un-awaited calls", `for (;;) { tools.t.slow({}); await new Promise(r => setTimeout(r, 10)) }`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newProbe()
+			started := make(chan struct{}, 100)
+			cm, s := newHostile(t, Config{Timeout: time.Minute}, Tool{Name: "t.slow", Execute: func(ctx context.Context, _ json.RawMessage, _ Call) (json.RawMessage, error) {
+				p.start("tool")
+				started <- struct{}{}
+				select {
+				case <-ctx.Done():
+				case <-time.After(time.Minute):
+				}
+				p.doneCtx("tool", ctx)
+				return nil, ctx.Err()
+			}})
+			other, _ := cm.NewSession()
+			errc := make(chan error, 1)
+			go func() {
+				_, err := s.ExecuteCode(context.Background(), ExecuteCodeInput{Code: tc.code}, nil)
+				errc <- err
+			}()
+			<-started
+			time.Sleep(50 * time.Millisecond)
+			if tc.factory {
+				cm.Close()
+			} else {
+				s.Close()
+			}
+			select {
+			case err := <-errc:
+				if !errors.Is(err, ErrClosed) {
+					t.Errorf("err = %v, want ErrClosed", err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("the run did not stop")
+			}
+			p.end()
+			if late := p.lateStarts(300 * time.Millisecond); len(late) > 0 {
+				t.Errorf("started after close: %v", late)
+			}
+			p.mu.Lock()
+			if len(p.ctxDone) != len(p.starts) {
+				t.Errorf("tool contexts not done: %d of %d", len(p.ctxDone), len(p.starts))
+			}
+			p.mu.Unlock()
+			if !tc.factory {
+				if res := exec(t, other, "return 1", nil); !res.OK {
+					t.Errorf("another session's run failed: %+v", res.Error)
+				}
+			}
+		})
+	}
+}
