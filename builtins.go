@@ -99,15 +99,6 @@ func preludeFor(code string) (prelude string, timers bool) {
 	return strings.Replace(preludeJS, "/*GLOBALS*/\n", b.String(), 1), timers
 }
 
-// callLabel names a tool call in the run's warnings as the model wrote it.
-func callLabel(args []json.RawMessage) string {
-	var name string
-	if len(args) > 0 && json.Unmarshal(args[0], &name) == nil && name != "" {
-		return "tool " + name
-	}
-	return "a tool call"
-}
-
 // maxTimerMs bounds one timer's delay; the run's timeout ends the run long
 // before (a timer never outlives its run: the sandbox cancels its context).
 const maxTimerMs = 24 * 60 * 60 * 1000

@@ -13,6 +13,7 @@
 package codemode
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync/atomic"
@@ -31,6 +32,9 @@ type CodeMode struct {
 	engine *sandbox.Engine
 	emb    *embedder // nil: lexical search only
 	closed atomic.Bool
+	// done is cancelled by Close: every run in flight stops.
+	done  context.Context
+	close context.CancelFunc
 }
 
 // New compiles the QuickJS asset (emscripten-module.wasm) and returns a
@@ -75,6 +79,7 @@ func ResolveConfig(cfg Config) (Config, error) {
 
 func newCodeMode(engine *sandbox.Engine, cfg Config) (*CodeMode, error) {
 	c := &CodeMode{cfg: cfg, reg: newRegistry(), engine: engine, emb: newEmbedder(cfg.Search)}
+	c.done, c.close = context.WithCancel(context.Background())
 	if len(cfg.Tools) > 0 {
 		if _, err := c.reg.add(cfg.Tools...); err != nil {
 			engine.Close()
@@ -166,6 +171,7 @@ func (c *CodeMode) NewSession(tools ...Tool) (*Session, error) {
 		return nil, ErrClosed
 	}
 	s := &Session{cm: c, own: newRegistry()}
+	s.done, s.close = context.WithCancel(context.Background())
 	if len(tools) > 0 {
 		for _, t := range tools {
 			if _, dup := c.reg.lookup(t.Name); dup {
@@ -180,11 +186,12 @@ func (c *CodeMode) NewSession(tools ...Tool) (*Session, error) {
 	return s, nil
 }
 
-// Close frees the engine. Runs in flight finish; later calls fail with
-// ErrClosed.
+// Close stops every run in flight (as Session.Close does) and frees the
+// engine; later calls fail with ErrClosed.
 func (c *CodeMode) Close() error {
 	if c.closed.Swap(true) {
 		return nil
 	}
+	c.close()
 	return c.engine.Close()
 }

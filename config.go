@@ -90,9 +90,10 @@ const (
 	// bound also keeps the millisecond count far below the 2^31-1 at which
 	// setTimeout silently fires at once.
 	maxTimeout = 24 * time.Hour
-	// The sandbox's bound: QuickJS takes the heap limit as a 32-bit signed
-	// C long.
-	maxMemoryLimitMB = sandbox.MaxMemoryLimit >> 20
+	// The sandbox's bound (sandbox.MaxMemoryLimit): the QuickJS asset's
+	// memory holds at most 2 GiB, of which an instance takes 16 MiB plus
+	// twice the limit. A larger limit would fail every run with a LinkError.
+	maxMemoryLimitMB = int(sandbox.MaxMemoryLimit >> 20)
 	// Below this the truncation marker and an error message (name, message,
 	// code, position) no longer fit, so the model could not even learn why
 	// its run failed.
@@ -129,7 +130,7 @@ func (c Config) withDefaults() (Config, error) {
 		bad("Timeout", "must be at most %v, got %v", maxTimeout, c.Timeout)
 	}
 	if c.MemoryLimitMB < 1 || c.MemoryLimitMB > maxMemoryLimitMB {
-		bad("MemoryLimitMB", "must be 1..%d MiB (QuickJS takes the limit as a 32-bit signed number), got %d",
+		bad("MemoryLimitMB", "must be 1..%d MiB (the sandbox's memory is 16 MiB plus twice the limit, and the QuickJS asset allows at most 2 GiB), got %d",
 			maxMemoryLimitMB, c.MemoryLimitMB)
 	}
 	if c.MaxToolCalls < 1 {

@@ -18,12 +18,12 @@ func TestConfigDefaults(t *testing.T) {
 	if got := c.limits(); got != want {
 		t.Fatalf("defaults = %+v, want %+v", got, want)
 	}
-	custom := Config{Timeout: time.Second, MemoryLimitMB: 2048, MaxToolCalls: 1, MaxResultChars: 100}
+	custom := Config{Timeout: time.Second, MemoryLimitMB: 1016, MaxToolCalls: 1, MaxResultChars: 100}
 	c, err = custom.withDefaults()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := c.limits(); got != (limits{time.Second, 2048, 1, 100}) {
+	if got := c.limits(); got != (limits{time.Second, 1016, 1, 100}) {
 		t.Fatalf("explicit values changed: %+v", got)
 	}
 }
@@ -37,8 +37,8 @@ func TestConfigInvalid(t *testing.T) {
 		{"negative timeout", Config{Timeout: -time.Second}, []string{"Timeout: must be > 0, got -1s"}},
 		{"sub-millisecond timeout", Config{Timeout: time.Microsecond}, []string{"Timeout: must be at least 1ms, got 1µs"}},
 		{"huge timeout", Config{Timeout: 25 * time.Hour}, []string{"Timeout: must be at most 24h0m0s, got 25h0m0s"}},
-		{"negative memory", Config{MemoryLimitMB: -1}, []string{"MemoryLimitMB: must be 1..2048 MiB", "got -1"}},
-		{"memory beyond QuickJS's limit", Config{MemoryLimitMB: 3000}, []string{"MemoryLimitMB: must be 1..2048 MiB (QuickJS takes the limit as a 32-bit signed number), got 3000"}},
+		{"negative memory", Config{MemoryLimitMB: -1}, []string{"MemoryLimitMB: must be 1..1016 MiB", "got -1"}},
+		{"memory beyond the asset's 2 GiB", Config{MemoryLimitMB: 1017}, []string{"MemoryLimitMB: must be 1..1016 MiB (the sandbox's memory is 16 MiB plus twice the limit, and the QuickJS asset allows at most 2 GiB), got 1017"}},
 		{"negative tool calls", Config{MaxToolCalls: -5}, []string{"MaxToolCalls: must be >= 1, got -5"}},
 		{"tiny result budget", Config{MaxResultChars: 99}, []string{"MaxResultChars: must be >= 100", "got 99"}},
 		{"every problem reported", Config{Timeout: -1, MaxToolCalls: -1}, []string{"Timeout:", "MaxToolCalls:"}},

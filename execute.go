@@ -117,7 +117,8 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 	r.visible = visible
 	prelude, timers := preludeFor(code)
 	funcs := map[string]sandbox.Func{
-		"__cm_call":   {Async: r.call, Label: callLabel},
+		"__cm_begin":  {Sync: r.begin},
+		"__cm_call":   {Async: r.call, Label: r.callLabel},
 		"__cm_search": {Async: r.search},
 		"__cm_log":    {Sync: r.log},
 		"__cm_src":    {Sync: func(args []json.RawMessage) (json.RawMessage, error) { return r.source(names, args) }},
@@ -126,14 +127,23 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 		funcs["__cm_timer"] = sandbox.Func{Async: r.timers.sleep, Detached: true}
 		funcs["__cm_clear"] = sandbox.Func{Sync: r.timers.clear}
 	}
-	res, err := s.cm.engine.Run(ctx, sandbox.Program{
+	// The run stops when the caller's ctx is done, or when its session or
+	// factory is closed: then nothing of it may start any more.
+	runCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stopS := context.AfterFunc(s.done, func() { cancel(ErrClosed) })
+	defer stopS()
+	stopCM := context.AfterFunc(s.cm.done, func() { cancel(ErrClosed) })
+	defer stopCM()
+	defer r.end("the run was stopped")
+	res, err := s.cm.engine.Run(runCtx, sandbox.Program{
 		Code:    code,
 		Prelude: prelude,
 		Timeout: s.cm.cfg.Timeout,
 		Funcs:   funcs,
 	})
 	if err != nil {
-		if errors.Is(err, sandbox.ErrClosed) {
+		if errors.Is(err, sandbox.ErrClosed) || errors.Is(err, ErrClosed) {
 			return nil, ErrClosed
 		}
 		return nil, err
@@ -150,12 +160,15 @@ type runState struct {
 
 	timers timers
 
-	mu        sync.Mutex
-	logs      []LogEntry
-	logChars  int
-	dropped   int
-	calls     []ToolCallRecord
-	callCount int
+	mu       sync.Mutex
+	logs     []LogEntry
+	logChars int
+	dropped  int
+	// calls holds every call that reached the pipeline, in call order;
+	// ended is set when the run ends, and from then on no interceptor or
+	// tool of this run starts.
+	calls []*toolCallState
+	ended bool
 }
 
 // source hands prelude/prelude.js the source of a lazily built global.
@@ -222,118 +235,17 @@ func (r *runState) note(msg string) {
 	r.log([]json.RawMessage{level, text})
 }
 
-// toolError is the error a denied or failed call throws inside the sandbox.
-func toolError(format string, a ...any) error {
-	return &sandbox.JSError{Name: "ToolError", Message: fmt.Sprintf(format, a...)}
-}
-
-// call is the pipeline of one tool call: resolve, count, intercept,
-// validate, execute.
-func (r *runState) call(ctx context.Context, args []json.RawMessage) (json.RawMessage, error) {
-	var name string
-	if len(args) == 0 || json.Unmarshal(args[0], &name) != nil {
-		return nil, &sandbox.JSError{Name: "TypeError", Message: "tool_call: the tool name must be a string"}
-	}
-	input := json.RawMessage("{}")
-	if len(args) > 1 && args[1] != nil {
-		input = args[1]
-	}
-	rec := ToolCallRecord{Name: name}
-	start := time.Now()
-	defer func() {
-		rec.DurationMs = ms(time.Since(start))
-		r.mu.Lock()
-		r.calls = append(r.calls, rec)
-		r.mu.Unlock()
-	}()
-
-	e, ok := r.entries[name]
-	if !ok {
-		rec.Reason = "unknown tool"
-		return nil, toolError("unknown tool %q%s", name, r.suggest(name))
-	}
-	r.mu.Lock()
-	r.callCount++
-	over := r.callCount > r.s.cm.cfg.MaxToolCalls
-	r.mu.Unlock()
-	if over {
-		rec.Reason = "tool call limit reached"
-		return nil, &sandbox.Fatal{Code: ErrorCodeToolLimit, Message: fmt.Sprintf("the run made more than %d tool calls", r.s.cm.cfg.MaxToolCalls)}
-	}
-	if f := r.s.cm.cfg.OnToolCall; f != nil {
-		d, err := intercept(ctx, f, ToolCall{Tool: e.info, Input: input, Context: r.runContext})
-		if err != nil {
-			rec.Reason = "interceptor failed: " + err.Error()
-			return nil, toolError("call to %s denied: the interceptor failed (%v)", name, err)
-		}
-		if !d.Allowed {
-			rec.Reason = d.Reason
-			if rec.Reason == "" {
-				rec.Reason = "denied"
-			}
-			return nil, toolError("call to %s denied: %s", name, rec.Reason)
-		}
-		if d.Input != nil {
-			input = d.Input
-		}
-	}
-	rec.Allowed = true
-	if err := e.validate(input); err != nil {
-		rec.Reason = err.Error()
-		return nil, &sandbox.JSError{Name: "ValidationError", Message: fmt.Sprintf("%s: %v", name, err)}
-	}
-	out, err := execute(ctx, e, input, Call{Context: r.runContext})
-	if err != nil {
-		rec.Reason = err.Error()
-		return nil, toolError("%s", err.Error())
-	}
-	rec.OK = true
-	r.s.shapes.observe(e, out)
-	return out, nil
-}
-
-// intercept runs the interceptor, failing closed on a panic.
-func intercept(ctx context.Context, f Interceptor, c ToolCall) (d Decision, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("panic: %v", p)
-		}
-	}()
-	return f(ctx, c)
-}
-
-func execute(ctx context.Context, e *toolEntry, input json.RawMessage, c Call) (out json.RawMessage, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("tool %s panicked: %v", e.info.Name, p)
-		}
-	}()
-	out, err = e.tool.Execute(ctx, input, c)
-	if err == nil && len(out) > 0 && !json.Valid(out) {
-		return nil, fmt.Errorf("tool %s returned invalid JSON", e.info.Name)
-	}
-	return out, err
-}
-
-// suggest names up to three visible tools close to an unknown name.
-func (r *runState) suggest(name string) string {
-	hits := searchTools(r.visible, strings.NewReplacer(".", " ", "_", " ", "-", " ").Replace(name), 3)
-	if len(hits) == 0 {
-		return "; use tool_search to find tools"
-	}
-	var n []string
-	for _, h := range hits {
-		n = append(n, h.Name)
-	}
-	return "; did you mean " + strings.Join(n, ", ") + "?"
-}
-
 // finish turns the sandbox result into the model's result, within the
 // output budget.
 func (r *runState) finish(res *sandbox.Result, d time.Duration) *ExecuteResult {
+	why := "the run ended"
+	if res.Error != nil {
+		why = fmt.Sprintf("the run ended (%s)", res.Error.Code)
+	}
+	calls := r.end(why)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	out := &ExecuteResult{Logs: r.logs, ToolCalls: r.calls, DurationMs: ms(d)}
+	out := &ExecuteResult{Logs: r.logs, ToolCalls: calls, DurationMs: ms(d)}
 	if out.Logs == nil {
 		out.Logs = []LogEntry{}
 	}

@@ -70,6 +70,9 @@ func compileSchema(raw json.RawMessage) (*inputValidator, error) {
 	if err != nil {
 		return nil, errors.New(cleanCompileError(err))
 	}
+	if err := checkRefCycles(sch); err != nil {
+		return nil, err
+	}
 	return &inputValidator{schema: sch}, nil
 }
 

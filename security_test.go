@@ -104,9 +104,13 @@ func TestEscapes(t *testing.T) {
 // TestNothingOutlivesARun checks that a run's functions, globals and late
 // tool answers are gone when the next run starts.
 func TestNothingOutlivesARun(t *testing.T) {
-	release := make(chan struct{})
+	release, started := make(chan struct{}), make(chan struct{})
 	var cancelled atomic.Bool
-	cm := newTestCodeMode(t, Config{Tools: []Tool{{Name: "slow.call", Execute: func(ctx context.Context, _ json.RawMessage, _ Call) (json.RawMessage, error) {
+	cm := newTestCodeMode(t, Config{Tools: []Tool{{Name: "slow.ready", Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+		<-started
+		return nil, nil
+	}}, {Name: "slow.call", Execute: func(ctx context.Context, _ json.RawMessage, _ Call) (json.RawMessage, error) {
+		close(started)
 		select {
 		case <-ctx.Done():
 			cancelled.Store(true)
@@ -115,7 +119,7 @@ func TestNothingOutlivesARun(t *testing.T) {
 		return json.RawMessage(`"late"`), nil
 	}}}})
 	s, _ := cm.NewSession()
-	res := exec(t, s, `globalThis.kept = tools.slow.call; tools.slow.call({}); return "done"`, "A")
+	res := exec(t, s, `globalThis.kept = tools.slow.call; tools.slow.call({}); await tools.slow.ready({}); return "done"`, "A")
 	if !res.OK || len(res.Logs) == 0 || !strings.Contains(res.Logs[0].Message, "still pending") {
 		t.Fatalf("first run: %+v logs %v", res.Error, res.Logs)
 	}

@@ -16,6 +16,9 @@ type Session struct {
 	own    *registry
 	closed atomic.Bool
 	shapes resultShapes
+	// done is cancelled by Close: the session's runs in flight stop.
+	done  context.Context
+	close context.CancelFunc
 }
 
 // SystemInstruction returns the instructions for the model, after
@@ -153,9 +156,12 @@ func hitsJSON(hits []SearchHit) []hitJSON {
 	return out
 }
 
-// Close ends the session; its later runs fail with ErrClosed.
+// Close ends the session: its runs in flight stop (ExecuteCode returns
+// ErrClosed, their tools' contexts are done, and none of their interceptors
+// or tools starts afterwards), and later runs fail with ErrClosed.
 func (s *Session) Close() error {
 	s.closed.Store(true)
+	s.close()
 	return nil
 }
 

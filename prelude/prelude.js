@@ -7,10 +7,22 @@
 // captured here and deleted from the global object. Replacing `tools` or
 // `tool_call` gains nothing: every path ends in the host's pipeline (filter,
 // interceptor, schema), which runs outside the sandbox.
+//
+// A tool call is two host calls: __cm_begin records it synchronously (so a
+// call the program never awaits is still counted and recorded, even if the
+// run ends at once) and returns its id; __cm_call runs its pipeline. Strings
+// are cut here, before they are encoded for the host: a name longer than any
+// valid tool name (128) stays unknown when cut to 129 characters.
 (() => {
   const g = globalThis, O = Object, ev = eval;
-  const call = g.__cm_call, search = g.__cm_search, log = g.__cm_log, src = g.__cm_src;
-  delete g.__cm_call; delete g.__cm_search; delete g.__cm_log; delete g.__cm_src;
+  const begin = g.__cm_begin, run = g.__cm_call, find = g.__cm_search, log = g.__cm_log, src = g.__cm_src;
+  delete g.__cm_begin; delete g.__cm_call; delete g.__cm_search; delete g.__cm_log; delete g.__cm_src;
+  const cut = (s, n) => s.length > n ? s.slice(0, n) : s;
+  const call = (name, input) => run(begin(typeof name === "string" ? cut(name, 129) : null, input));
+  const search = (opts) => {
+    if (opts !== null && typeof opts === "object" && typeof opts.query === "string" && opts.query.length > 1000) opts = O.assign({}, opts, { query: cut(opts.query, 1000) });
+    return find(opts);
+  };
   // lazy defines the globals `keys` as getters; the first read of any of
   // them builds source `name` (an object of all of them when several),
   // handing it the host functions it needs.
@@ -19,6 +31,17 @@
     for (const k of keys) O.defineProperty(g, k, { value: keys.length > 1 ? built[k] : built, configurable: false, writable: false });
     return g[key];
   } }); };
+  // Too deep nesting: QuickJS throws InternalError("stack overflow"), and
+  // JSON.parse a SyntaxError. Make both a RangeError, as in V8, so code
+  // written for V8 catches them.
+  O.setPrototypeOf(InternalError.prototype, RangeError.prototype);
+  const parse = JSON.parse;
+  O.defineProperty(JSON, "parse", { writable: true, configurable: true, value: { parse(text, reviver) {
+    try { return parse(text, reviver); } catch (e) {
+      if (e instanceof SyntaxError && e.message === "stack overflow") throw new RangeError("JSON.parse: the text nests too deeply");
+      throw e;
+    }
+  } }.parse });
   lazy(["tools"]);
   lazy(["console"]);
   /*GLOBALS*/

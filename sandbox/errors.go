@@ -12,13 +12,27 @@ import (
 	"github.com/interopio/code-mode/sandbox/internal/ffi"
 )
 
+// Bounds of the strings an exception gives out. They are applied inside the
+// sandbox, before anything is encoded: a program can set e.name to 90 MB of
+// '<', which JSON escaping on the host side would grow past the longest
+// string the host's JavaScript engine can hold.
+const (
+	MaxNameChars    = 128
+	MaxMessageChars = 4000
+)
+
 // describeError is evaluated per failure only; it reads an exception
-// defensively (getters may throw, anything may be thrown).
-const describeError = `(e) => { try {
-  if (e instanceof Error) return JSON.stringify({name: String(e.name), message: String(e.message), stack: String(e.stack || "")});
-  let m; try { m = typeof e === "object" && e !== null ? JSON.stringify(e) : String(e); } catch (_) { m = String(e); }
-  return JSON.stringify({name: "Error", message: "a non-Error value was thrown: " + m, stack: ""});
-} catch (_) { return "" } }`
+// defensively (getters may throw, anything may be thrown) and cuts every
+// string to its bound before JSON.stringify.
+var describeError = `(e) => {
+  const cut = (s, n) => s.length > n ? s.slice(0, n) + "… [" + (s.length - n) + " more characters]" : s;
+  const str = (f, n) => { try { return cut(String(f()), n); } catch (_) { return ""; } };
+  try {
+    if (e instanceof Error) return JSON.stringify({name: str(() => e.name, ` + strconv.Itoa(MaxNameChars) + `), message: str(() => e.message, ` + strconv.Itoa(MaxMessageChars) + `), stack: str(() => e.stack || "", ` + strconv.Itoa(MaxMessageChars) + `)});
+    const m = str(() => { try { return typeof e === "object" && e !== null ? JSON.stringify(e) : String(e); } catch (_) { return String(e); } }, ` + strconv.Itoa(MaxMessageChars) + `);
+    return JSON.stringify({name: "Error", message: "a non-Error value was thrown: " + m, stack: ""});
+  } catch (_) { return ""; }
+}`
 
 // toError reads an exception value (borrowed).
 func (r *run) toError(exc ffi.ValueConst) *Error {

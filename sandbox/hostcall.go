@@ -65,6 +65,11 @@ func (r *run) callFunction(argc, argv, refID uint32) ffi.Value {
 		// discarded, and the run fails with a RUNTIME error.
 		v, err := f.Sync(args)
 		if err != nil {
+			var fatal *Fatal
+			if errors.As(err, &fatal) {
+				r.fatal = fatal
+				r.interrupt(interruptFatal)
+			}
 			return r.throwErr(err)
 		}
 		return r.fromJSON(v)

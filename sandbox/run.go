@@ -54,7 +54,7 @@ type run struct {
 	fatal    *Fatal
 
 	goCtx    context.Context
-	cancel   context.CancelFunc
+	cancel   context.CancelCauseFunc
 	nextID   uint32
 	pending  map[uint32]*hostCall
 	results  chan hostResult
@@ -117,8 +117,8 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64) (res *
 		r.timeout = DefaultTimeout
 	}
 	r.deadline = time.Now().Add(r.timeout)
-	r.goCtx, r.cancel = context.WithCancel(goCtx)
-	defer r.cancel()
+	r.goCtx, r.cancel = context.WithCancelCause(goCtx)
+	defer r.cancel(ErrRunEnded)
 	stop := context.AfterFunc(goCtx, func() { r.interrupt(interruptCancel) })
 	defer stop()
 	i.run = r
@@ -135,8 +135,9 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64) (res *
 			panic(rec)
 		}
 		q.Close()
+		r.cancel(r.endCause())
 		if r.reason.Load() == interruptCancel {
-			res, err = nil, goCtx.Err()
+			res, err = nil, context.Cause(goCtx)
 			return
 		}
 		res, err = &Result{Error: r.trapError(trap)}, nil
@@ -156,9 +157,12 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64) (res *
 		res.Warnings = append(res.Warnings, r.warnings()...)
 	}
 	r.teardown()
-	i.hitLimit = res.Error != nil && res.Error.Code == CodeMemoryLimit
+	// An instance whose heap could not grow is not reused, even when the
+	// program survived it (the failure was in a job nobody observed): its
+	// next run would be misread as out of memory.
+	i.hitLimit = q.HeapGrowFailed || res.Error != nil && res.Error.Code == CodeMemoryLimit
 	if r.reason.Load() == interruptCancel {
-		return nil, goCtx.Err()
+		return nil, context.Cause(goCtx)
 	}
 	return res, nil
 }
@@ -257,6 +261,11 @@ func (r *run) main(code string) *Result {
 		} else if exc, _ := q.ExecutePendingJobs(r.rt, -1); exc != 0 {
 			return r.fail(exc, code, wrapped, false)
 		}
+		// A job may have been interrupted (timeout, cancel) or a host
+		// function may have ended the run while the program went on.
+		if res := r.stopped(); res != nil {
+			return res
+		}
 		switch q.PromiseState(ctx, promise.Const()) {
 		case ffi.PromiseFulfilled:
 			v := q.PromiseResult(ctx, promise.Const())
@@ -314,6 +323,21 @@ func (r *run) wait() *Result {
 	}
 }
 
+// stopped returns the result of a run that was interrupted, or nil.
+func (r *run) stopped() *Result {
+	switch r.why() {
+	case interruptTimeout:
+		return r.timeoutResult()
+	case interruptCancel:
+		return &Result{Error: &Error{Code: CodeRuntime, Name: "AbortError", Message: "the run was cancelled"}}
+	case interruptFatal:
+		if r.fatal != nil {
+			return &Result{Error: &Error{Code: r.fatal.Code, Name: "Error", Message: r.fatal.Message}}
+		}
+	}
+	return nil
+}
+
 func (r *run) timeoutResult() *Result {
 	return &Result{Error: &Error{Code: CodeTimeout, Name: "TimeoutError",
 		Message: fmt.Sprintf("the program did not finish within %v", r.timeout)}}
@@ -331,6 +355,18 @@ func (r *run) shouldInterrupt() bool {
 		return true
 	}
 	return false
+}
+
+// endCause is the cause the host calls' context gets when the run ends: the
+// caller's own cause when the caller stopped it.
+func (r *run) endCause() error {
+	switch r.reason.Load() {
+	case interruptTimeout:
+		return ErrTimeout
+	case interruptCancel:
+		return context.Cause(r.goCtx)
+	}
+	return ErrRunEnded
 }
 
 // interrupt records why the run stops and makes the next poll stop it.
@@ -407,6 +443,11 @@ func (r *run) notSerializable(exc ffi.Value) *Result {
 	q, ctx := r.q, r.ctx
 	e := r.toError(exc.Const())
 	q.FreeValue(ctx, exc)
+	// An interrupt (the timeout) during conversion is the run's end, not a
+	// value JSON cannot hold.
+	if res := r.stopped(); res != nil {
+		return res
+	}
 	code := CodeNotSerializable
 	if c := r.limitCode(e); c != "" {
 		code = c
@@ -421,7 +462,7 @@ func (r *run) notSerializable(exc ffi.Value) *Result {
 // leaked; the trap then discards the instance.
 func (r *run) teardown() {
 	q, ctx := r.q, r.ctx
-	r.cancel()
+	r.cancel(r.endCause())
 	r.interrupt(interruptFatal)
 	for id, c := range r.pending {
 		q.FreeValue(ctx, c.resolve)

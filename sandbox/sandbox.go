@@ -27,9 +27,6 @@ import (
 const (
 	DefaultTimeout     = 30 * time.Second
 	DefaultMemoryLimit = 128 << 20
-	// MaxMemoryLimit is the largest MemoryLimit: QuickJS takes the limit as
-	// a C long, which is 32-bit signed in this wasm32 build.
-	MaxMemoryLimit     = 2 << 30
 	defaultMaxIdle     = 2
 	defaultMaxInstance = 16
 	// maxStackSize is QuickJS's stack limit. It counts the asset's C stack
@@ -62,6 +59,11 @@ type Config struct {
 var (
 	// ErrClosed is returned by Run after Close.
 	ErrClosed = errors.New("sandbox: engine is closed")
+	// ErrRunEnded is the cause of a host call's context when its run ended
+	// (result or error) before the call finished.
+	ErrRunEnded = errors.New("sandbox: the run ended")
+	// ErrTimeout is that cause when the run hit its timeout.
+	ErrTimeout = errors.New("sandbox: the run timed out")
 	// ErrAsset is wrapped by errors for a file that is not the expected
 	// QuickJS asset (not WebAssembly, truncated, another build).
 	ErrAsset = errors.New("sandbox: bad QuickJS asset")
@@ -130,9 +132,15 @@ func NewEngineFromModule(mod wasmhost.Module, cfg Config) (*Engine, error) {
 	return e, nil
 }
 
+// MaxMemoryLimit is the largest MemoryLimit: the asset declares its
+// imported memory with a maximum of 2 GiB, and an instance's memory is
+// capped at 16 MiB plus twice the limit, so 1016 MiB is the most that the
+// host's WebAssembly can link (more fails every run with a LinkError).
+const MaxMemoryLimit = (2<<30 - 16<<20) / 2
+
 func checkLimit(l int64) error {
 	if l < 0 || l > MaxMemoryLimit {
-		return fmt.Errorf("sandbox: Config.MemoryLimit: must be between 1 byte and %d (2 GiB), got %d", MaxMemoryLimit, l)
+		return fmt.Errorf("sandbox: Config.MemoryLimit: must be between 1 byte and %d MiB (the QuickJS asset's memory holds at most 2 GiB, and an instance gets 16 MiB plus twice the limit), got %d", MaxMemoryLimit>>20, l)
 	}
 	return nil
 }
@@ -273,9 +281,11 @@ type Program struct {
 // wrapping *Fatal ends the whole run with that code.
 type Func struct {
 	// Async runs on its own goroutine; in JS the call returns a promise.
-	// ctx is cancelled when the run ends.
+	// ctx is cancelled when the run ends, with the caller's cause, or
+	// ErrTimeout or ErrRunEnded (context.Cause).
 	Async func(ctx context.Context, args []json.RawMessage) (json.RawMessage, error)
-	// Sync runs inline and must not block.
+	// Sync runs inline and must not block. An error wrapping *Fatal ends
+	// the run too.
 	Sync func(args []json.RawMessage) (json.RawMessage, error)
 	// Label names a call in the run's warnings (a rejection nobody
 	// awaited), so they speak of what the program called rather than of

@@ -1,0 +1,254 @@
+package codemode
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/interopio/code-mode/sandbox"
+)
+
+// Bounds of the strings that reach a record, the sandbox or the host from a
+// tool call. The prelude cuts a name to maxNameChars+1 characters before it
+// leaves the sandbox; a tool's or an interceptor's message is cut here.
+const (
+	maxNameChars   = 128
+	maxReasonChars = 1000
+)
+
+// toolCallState is one call that reached the pipeline: its record as the
+// model sees it, and what the pipeline needs between its two halves.
+type toolCallState struct {
+	rec   ToolCallRecord
+	start time.Time
+	entry *toolEntry
+	input json.RawMessage
+	err   error // set by begin for a call that fails before it starts
+	done  bool
+}
+
+// begin records a call synchronously, while the program makes it, and
+// returns its id for call. Every call counts against MaxToolCalls, unknown
+// names included.
+func (r *runState) begin(args []json.RawMessage) (json.RawMessage, error) {
+	c := &toolCallState{start: time.Now(), input: json.RawMessage("{}")}
+	var name string
+	nameOK := len(args) > 0 && json.Unmarshal(args[0], &name) == nil
+	if len(args) > 1 && args[1] != nil {
+		c.input = args[1]
+	}
+	c.rec.Name = cutString(name, maxNameChars)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.ended {
+		// A job that runs while the run is being torn down.
+		return nil, &sandbox.JSError{Name: "ToolError", Message: "the run has ended"}
+	}
+	limit := &sandbox.Fatal{Code: ErrorCodeToolLimit, Message: fmt.Sprintf("the run made more than %d tool calls", r.s.cm.cfg.MaxToolCalls)}
+	if len(r.calls) > r.s.cm.cfg.MaxToolCalls {
+		// The run is over; the program may still run until the sandbox
+		// polls for the interrupt, but records no more.
+		return nil, limit
+	}
+	r.calls = append(r.calls, c)
+	id := json.RawMessage(strconv.Itoa(len(r.calls)))
+	if len(r.calls) > r.s.cm.cfg.MaxToolCalls {
+		c.done, c.rec.Reason = true, "tool call limit reached"
+		return nil, limit
+	}
+	switch e, ok := r.entries[name]; {
+	case !nameOK:
+		c.done, c.rec.Reason = true, "the tool name is not a string"
+		c.err = &sandbox.JSError{Name: "TypeError", Message: "tool_call: the tool name must be a string"}
+	case !ok:
+		c.done, c.rec.Reason = true, "unknown tool"
+		c.err = toolError("unknown tool %q%s", c.rec.Name, r.suggest(name))
+	default:
+		c.entry = e
+	}
+	return id, nil
+}
+
+// callLabel names a tool call in the run's warnings as the model wrote it;
+// args are __cm_call's: the id begin returned.
+func (r *runState) callLabel(args []json.RawMessage) string {
+	var id int
+	if len(args) > 0 && json.Unmarshal(args[0], &id) == nil {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if id >= 1 && id <= len(r.calls) && r.calls[id-1].rec.Name != "" {
+			return "tool " + r.calls[id-1].rec.Name
+		}
+	}
+	return "a tool call"
+}
+
+// toolError is the error a denied or failed call throws inside the sandbox.
+func toolError(format string, a ...any) error {
+	return &sandbox.JSError{Name: "ToolError", Message: cutString(fmt.Sprintf(format, a...), maxReasonChars)}
+}
+
+// errRunEnded is what a call gets that the run's end stopped before its
+// interceptor or tool started.
+var errRunEnded = &sandbox.JSError{Name: "ToolError", Message: "the run ended before the call could start"}
+
+// call is the pipeline of one call that begin recorded: intercept,
+// validate, execute. Each stage starts only while the run is live.
+func (r *runState) call(ctx context.Context, args []json.RawMessage) (json.RawMessage, error) {
+	var id int
+	if len(args) == 0 || json.Unmarshal(args[0], &id) != nil || id < 1 {
+		return nil, &sandbox.JSError{Name: "TypeError", Message: "tool_call: bad call"}
+	}
+	r.mu.Lock()
+	if id > len(r.calls) {
+		r.mu.Unlock()
+		return nil, &sandbox.JSError{Name: "TypeError", Message: "tool_call: bad call"}
+	}
+	c := r.calls[id-1]
+	r.mu.Unlock()
+	if c.err != nil {
+		return nil, c.err
+	}
+	e, input := c.entry, c.input
+	if f := r.s.cm.cfg.OnToolCall; f != nil {
+		if !r.starting(ctx, c) {
+			return nil, errRunEnded
+		}
+		d, err := intercept(ctx, f, ToolCall{Tool: e.info, Input: input, Context: r.runContext})
+		switch {
+		case err != nil:
+			reason := "interceptor failed: " + err.Error()
+			r.finishCall(c, false, false, reason)
+			return nil, toolError("call to %s denied: the interceptor failed (%s)", e.info.Name, cutString(err.Error(), maxReasonChars))
+		case !d.Allowed:
+			reason := d.Reason
+			if reason == "" {
+				reason = "denied"
+			}
+			r.finishCall(c, false, false, reason)
+			return nil, toolError("call to %s denied: %s", e.info.Name, cutString(reason, maxReasonChars))
+		case d.Input != nil && !json.Valid(d.Input):
+			// Running the tool with the original input would let the
+			// program's input through a rewrite that failed: fail closed.
+			r.finishCall(c, false, false, "denied: the interceptor's replacement input is not JSON")
+			return nil, toolError("call to %s denied: the interceptor's replacement input is not JSON", e.info.Name)
+		case d.Input != nil:
+			input = d.Input
+		}
+	}
+	if err := e.validate(input); err != nil {
+		r.finishCall(c, true, false, err.Error())
+		return nil, &sandbox.JSError{Name: "ValidationError", Message: cutString(fmt.Sprintf("%s: %v", e.info.Name, err), maxReasonChars)}
+	}
+	if !r.starting(ctx, c) {
+		return nil, errRunEnded
+	}
+	out, err := execute(ctx, e, input, Call{Context: r.runContext})
+	if err != nil {
+		r.finishCall(c, true, false, err.Error())
+		return nil, toolError("%s", err.Error())
+	}
+	r.finishCall(c, true, true, "")
+	r.s.shapes.observe(e, out)
+	return out, nil
+}
+
+// starting says whether a stage of call c may start: the run is live and
+// its context not done. Otherwise it records why the call never ran.
+func (r *runState) starting(ctx context.Context, c *toolCallState) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.ended && ctx.Err() == nil {
+		return true
+	}
+	if !c.done {
+		c.done, c.rec.Allowed, c.rec.OK = true, false, false
+		c.rec.Reason = "not started: the run had ended"
+		c.rec.DurationMs = ms(time.Since(c.start))
+	}
+	return false
+}
+
+func (r *runState) finishCall(c *toolCallState, allowed, ok bool, reason string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if c.done {
+		return
+	}
+	c.done = true
+	c.rec.Allowed, c.rec.OK, c.rec.Reason = allowed, ok, cutString(reason, maxReasonChars)
+	c.rec.DurationMs = ms(time.Since(c.start))
+}
+
+// end marks the run ended (idempotent) and returns the records as they
+// stand: a call still in flight is recorded as not finished, with why.
+// Whatever such a call does later changes nothing the caller holds.
+func (r *runState) end(why string) []ToolCallRecord {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.ended = true
+	out := make([]ToolCallRecord, len(r.calls))
+	for i, c := range r.calls {
+		out[i] = c.rec
+		if !c.done {
+			out[i].OK = false
+			out[i].Reason = "not finished: " + why
+			out[i].DurationMs = ms(time.Since(c.start))
+		}
+	}
+	return out
+}
+
+// intercept runs the interceptor, failing closed on a panic.
+func intercept(ctx context.Context, f Interceptor, c ToolCall) (d Decision, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v", p)
+		}
+	}()
+	return f(ctx, c)
+}
+
+func execute(ctx context.Context, e *toolEntry, input json.RawMessage, c Call) (out json.RawMessage, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("tool %s panicked: %v", e.info.Name, p)
+		}
+	}()
+	out, err = e.tool.Execute(ctx, input, c)
+	if err == nil && len(out) > 0 && !json.Valid(out) {
+		return nil, fmt.Errorf("tool %s returned invalid JSON", e.info.Name)
+	}
+	return out, err
+}
+
+// suggest names up to three visible tools close to an unknown name.
+func (r *runState) suggest(name string) string {
+	hits := searchTools(r.visible, strings.NewReplacer(".", " ", "_", " ", "-", " ").Replace(cutString(name, maxNameChars)), 3)
+	if len(hits) == 0 {
+		return "; use tool_search to find tools"
+	}
+	var n []string
+	for _, h := range hits {
+		n = append(n, h.Name)
+	}
+	return "; did you mean " + strings.Join(n, ", ") + "?"
+}
+
+// cutString cuts s to at most n characters, saying how much was left out.
+func cutString(s string, n int) string {
+	if len(s) <= n || utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i, k := 0, 0
+	for k < n {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		k++
+	}
+	return s[:i] + "… [" + strconv.Itoa(utf8.RuneCountInString(s[i:])) + " more characters]"
+}
