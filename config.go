@@ -130,7 +130,7 @@ func (c Config) withDefaults() (Config, error) {
 		bad("Timeout", "must be at most %v, got %v", maxTimeout, c.Timeout)
 	}
 	if c.MemoryLimitMB < 1 || c.MemoryLimitMB > maxMemoryLimitMB {
-		bad("MemoryLimitMB", "must be 1..%d MiB (the sandbox's memory is 16 MiB plus twice the limit, and the QuickJS asset allows at most 2 GiB), got %d",
+		bad("MemoryLimitMB", "must be 1..%d MiB (a run's WebAssembly memory is 16 MiB plus twice the limit, and can be at most 2 GiB), got %d",
 			maxMemoryLimitMB, c.MemoryLimitMB)
 	}
 	if c.MaxToolCalls < 1 {

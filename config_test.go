@@ -38,7 +38,7 @@ func TestConfigInvalid(t *testing.T) {
 		{"sub-millisecond timeout", Config{Timeout: time.Microsecond}, []string{"Timeout: must be at least 1ms, got 1µs"}},
 		{"huge timeout", Config{Timeout: 25 * time.Hour}, []string{"Timeout: must be at most 24h0m0s, got 25h0m0s"}},
 		{"negative memory", Config{MemoryLimitMB: -1}, []string{"MemoryLimitMB: must be 1..1016 MiB", "got -1"}},
-		{"memory beyond the asset's 2 GiB", Config{MemoryLimitMB: 1017}, []string{"MemoryLimitMB: must be 1..1016 MiB (the sandbox's memory is 16 MiB plus twice the limit, and the QuickJS asset allows at most 2 GiB), got 1017"}},
+		{"memory beyond the asset's 2 GiB", Config{MemoryLimitMB: 1017}, []string{"MemoryLimitMB: must be 1..1016 MiB (a run's WebAssembly memory is 16 MiB plus twice the limit, and can be at most 2 GiB), got 1017"}},
 		{"negative tool calls", Config{MaxToolCalls: -5}, []string{"MaxToolCalls: must be >= 1, got -5"}},
 		{"tiny result budget", Config{MaxResultChars: 99}, []string{"MaxResultChars: must be >= 100", "got 99"}},
 		{"every problem reported", Config{Timeout: -1, MaxToolCalls: -1}, []string{"Timeout:", "MaxToolCalls:"}},
@@ -71,8 +71,8 @@ func TestValidateConfigAgreesWithNew(t *testing.T) {
 		field string // "" = valid
 	}{
 		{"defaults", Config{}, ""},
-		{"largest memory", Config{MemoryLimitMB: 2048}, ""},
-		{"memory one over", Config{MemoryLimitMB: 2049}, "MemoryLimitMB"},
+		{"largest memory", Config{MemoryLimitMB: 1016}, ""},
+		{"memory one over", Config{MemoryLimitMB: 1017}, "MemoryLimitMB"},
 		{"memory 3000", Config{MemoryLimitMB: 3000}, "MemoryLimitMB"},
 		{"memory 4096", Config{MemoryLimitMB: 4096}, "MemoryLimitMB"},
 		{"timeout 24h", Config{Timeout: 24 * time.Hour}, ""},

@@ -12,7 +12,6 @@ import (
 	codemode "github.com/interopio/code-mode"
 	"github.com/interopio/code-mode/internal/keys"
 	"github.com/interopio/code-mode/jsbridge"
-	"github.com/interopio/code-mode/sandbox"
 )
 
 // typeError is a configuration or argument error; it reaches JavaScript as

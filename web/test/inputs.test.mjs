@@ -2,7 +2,7 @@
 // loose LLM tool arguments, strict configuration, faithful results.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { assetPath, llmTools, loadFactory, tool } from "./helpers.mjs";
+import { assetPath, llmTools, loadFactory, run, tool } from "./helpers.mjs";
 
 let IoCodeModeFactory;
 before(async () => {
@@ -100,7 +100,9 @@ describe("strict configuration: unknown keys are TypeErrors naming the key and t
 
 describe("limits have one owner: the core's bounds, reported under the page's names", () => {
     const cases = [
-        ["memoryLimit: 3000", { memoryLimit: 3000 }, /^config\.memoryLimit: must be 1\.\.2048 MiB .*got 3000$/],
+        ["memoryLimit: 3000", { memoryLimit: 3000 }, /^config\.memoryLimit: must be 1\.\.1016 MiB .*got 3000$/],
+        // Issue 9: 1017..2048 used to be accepted, then every run failed with a LinkError.
+        ["memoryLimit: 1017", { memoryLimit: 1017 }, /^config\.memoryLimit: must be 1\.\.1016 MiB \(a run's WebAssembly memory is 16 MiB plus twice the limit, and can be at most 2 GiB\), got 1017$/],
         ["timeout over a day", { timeout: 25 * 3600 * 1000 }, /^config\.timeout: must be at most 24h0m0s, got 25h0m0s$/],
         ["timeout under a millisecond", { timeout: 0.5 }, /^config\.timeout: must be at least 1ms, got 500µs$/],
         ["maxResultChars: 99", { maxResultChars: 99 }, /^config\.maxResultChars: must be >= 100/],
@@ -116,9 +118,14 @@ describe("limits have one owner: the core's bounds, reported under the page's na
             });
         });
     }
-    test("memoryLimit: 2048, the largest, works", async () => {
-        const api = await IoCodeModeFactory({ wasmLocation: assetPath, memoryLimit: 2048 });
-        api.dispose();
+    test("memoryLimit: 1016, the largest, runs programs", async () => {
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, memoryLimit: 1016 });
+        try {
+            const r = await run(api.createSession(), "return 1");
+            assert.equal(r.ok, true, JSON.stringify(r.error));
+        } finally {
+            api.dispose();
+        }
     });
 });
 
