@@ -149,7 +149,16 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64) (res *
 	q.EnableInterruptHandler(r.rt)
 	r.ctx = q.NewContext(r.rt)
 	if err := r.setup(p); err != nil {
+		// The prelude is interrupted too when the run is stopped or times
+		// out before the program even started.
+		stopped := r.stopped()
 		r.teardown()
+		if r.reason.Load() == interruptCancel {
+			return nil, context.Cause(goCtx)
+		}
+		if stopped != nil {
+			return stopped, nil
+		}
 		return nil, err
 	}
 	res = r.main(p.Code)
