@@ -148,32 +148,28 @@ func compileTool(t Tool) (*toolEntry, error) {
 	if t.Execute == nil {
 		return nil, fmt.Errorf("%w: tool %q: Execute: must not be nil", ErrInvalidTool, t.Name)
 	}
-	in, err := normalizeSchema(t.InputSchema)
+	in, inRoot, err := normalizeSchema(t.InputSchema)
 	if err != nil {
 		return nil, fmt.Errorf("%w: tool %q: inputSchema: %v", ErrInvalidTool, t.Name, err)
 	}
-	out, err := normalizeSchema(t.OutputSchema)
+	out, outRoot, err := normalizeSchema(t.OutputSchema)
 	if err != nil {
 		return nil, fmt.Errorf("%w: tool %q: outputSchema: %v", ErrInvalidTool, t.Name, err)
 	}
 	var roots []any
 	for _, sc := range []struct {
 		field string
-		raw   json.RawMessage
-	}{{"inputSchema", in}, {"outputSchema", out}} {
-		if sc.raw == nil {
+		root  any
+	}{{"inputSchema", inRoot}, {"outputSchema", outRoot}} {
+		if sc.root == nil {
 			continue
-		}
-		var root any
-		if err := json.Unmarshal(sc.raw, &root); err != nil {
-			return nil, fmt.Errorf("%w: tool %q: %s: must be valid JSON", ErrInvalidTool, t.Name, sc.field)
 		}
 		// Output is never validated, but a broken schema is a bug the host
 		// wants to hear about at registration rather than never.
-		if err := checkSchema(root); err != nil {
+		if err := checkSchema(sc.root); err != nil {
 			return nil, fmt.Errorf("%w: tool %q: %s: %v", ErrInvalidTool, t.Name, sc.field, err)
 		}
-		roots = append(roots, root)
+		roots = append(roots, sc.root)
 	}
 	t.InputSchema, t.OutputSchema = in, out
 	t.Annotations = maps.Clone(t.Annotations)
@@ -192,26 +188,29 @@ func compileTool(t Tool) (*toolEntry, error) {
 	return e, nil
 }
 
-// normalizeSchema returns a private copy of a schema, nil for absent or JSON
-// null, and an error for anything that is not a JSON object or boolean.
-func normalizeSchema(raw json.RawMessage) (json.RawMessage, error) {
+// normalizeSchema returns a private copy of a schema and its decoded value,
+// nil for absent or JSON null, and an error for anything that is not a JSON
+// object or boolean. The schema is decoded once, here, for every use at
+// registration.
+func normalizeSchema(raw json.RawMessage) (json.RawMessage, any, error) {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || string(trimmed) == "null" {
-		return nil, nil
+		return nil, nil, nil
 	}
-	if !json.Valid(trimmed) {
-		return nil, errors.New("must be valid JSON")
+	var root any
+	if json.Unmarshal(trimmed, &root) != nil {
+		return nil, nil, errors.New("must be valid JSON")
 	}
-	switch trimmed[0] {
-	case '{':
-		if err := checkKeywords(trimmed); err != nil {
-			return nil, err
+	switch r := root.(type) {
+	case map[string]any:
+		if err := checkKeywords(r); err != nil {
+			return nil, nil, err
 		}
-	case 't', 'f':
+	case bool:
 	default:
-		return nil, fmt.Errorf("must be a JSON Schema object or boolean, got %s", jsonKind(trimmed[0]))
+		return nil, nil, fmt.Errorf("must be a JSON Schema object or boolean, got %s", jsonKind(trimmed[0]))
 	}
-	return bytes.Clone(trimmed), nil
+	return bytes.Clone(trimmed), root, nil
 }
 
 // schemaKeywords are the JSON Schema keywords (2020-12, draft-07 and the
@@ -234,9 +233,8 @@ var schemaKeywords = map[string]bool{
 // checkKeywords rejects a non-empty object none of whose keys is a JSON
 // Schema keyword: {"status": "string"} is a TypeScript-like shape, which a
 // validator would accept as a schema that allows anything.
-func checkKeywords(obj []byte) error {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(obj, &m) != nil || len(m) == 0 {
+func checkKeywords(m map[string]any) error {
+	if len(m) == 0 {
 		return nil
 	}
 	keys := make([]string, 0, len(m))
