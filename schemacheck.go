@@ -197,3 +197,23 @@ func schemaValue(v any) string {
 	}
 	return schemaKind(v)
 }
+
+// hasRef reports whether a decoded schema holds a "$ref" or "$dynamicRef"
+// anywhere (data keywords included: erring on the side of compiling).
+func hasRef(node any) bool {
+	switch n := node.(type) {
+	case map[string]any:
+		for k, v := range n {
+			if k == "$ref" || k == "$dynamicRef" || hasRef(v) {
+				return true
+			}
+		}
+	case []any:
+		for _, v := range n {
+			if hasRef(v) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -171,6 +171,19 @@ func compileTool(t Tool) (*toolEntry, error) {
 		}
 		roots = append(roots, sc.root)
 	}
+	// Only references can make a schema refer to itself without end, which
+	// only the compiler sees: such schemas compile now, at registration.
+	var eager *inputValidator
+	if hasRef(inRoot) {
+		if eager, err = compileSchema(in); err != nil {
+			return nil, fmt.Errorf("%w: tool %q: inputSchema: %v", ErrInvalidTool, t.Name, err)
+		}
+	}
+	if hasRef(outRoot) {
+		if _, err := compileSchema(out); err != nil {
+			return nil, fmt.Errorf("%w: tool %q: outputSchema: %v", ErrInvalidTool, t.Name, err)
+		}
+	}
 	t.InputSchema, t.OutputSchema = in, out
 	t.Annotations = maps.Clone(t.Annotations)
 	e := &toolEntry{
@@ -183,6 +196,9 @@ func compileTool(t Tool) (*toolEntry, error) {
 			Annotations:  t.Annotations,
 			Source:       t.Source,
 		},
+	}
+	if eager != nil {
+		e.validatorOnce.Do(func() { e.validator = eager })
 	}
 	e.doc = search.NewDocFromValues(e.info.Name, e.info.Description, roots...)
 	return e, nil
