@@ -4,7 +4,10 @@
 //     hides admin.*, onToolCall asks the person about payments.*), the
 //     page's tools, one session;
 //   - the copilot panel: editor, Run / Cancel, trace, settings;
-//   - the optional agent loop against the person's own model.
+//   - the optional agent loop against the person's own model;
+//   - the courier widget's tools, which it offers through WebMCP and the
+//     copilot consumes with @interopio/code-mode/webmcp (the trace names
+//     where each tool comes from).
 
 import { programs } from "./programs.js";
 import { tools as pageTools } from "./tools.js";
@@ -14,6 +17,7 @@ import { CodeEditor } from "./editor.js";
 import { RunTrace, renderTrace } from "./trace.js";
 import { ApprovalDesk } from "./approval.js";
 import { runAgent } from "./agent.js";
+import { mountCourierWidget } from "./widget.js";
 
 const USER_ID = "agent-7";
 // The timeout counts the time a person takes to approve a payment, so it
@@ -21,12 +25,16 @@ const USER_ID = "agent-7";
 const DEFAULTS = { timeout: 15000, memoryLimit: 64 };
 const BUNDLE_URL = new URL("../dist/index.mjs", import.meta.url).href;
 const WASM_URL = new URL("../dist/emscripten-module.wasm", import.meta.url).href;
+const WEBMCP_URL = new URL("../dist/webmcp.mjs", import.meta.url).href;
+// Browsers without native WebMCP get the pinned polyfill.
+const WEBMCP_POLYFILL_URL = new URL("../node_modules/@mcp-b/webmcp-polyfill/dist/index.js", import.meta.url).href;
 
 const $ = (sel) => document.querySelector(sel);
 
 // ------------------------------------------------------------------ state
 
 let IoCodeModeFactory = null;
+let webmcp = null; // @interopio/code-mode/webmcp, once the page's model context is ready
 let engine = null; // { factory, session, executeCode, settings, visible }
 let settings = { ...DEFAULTS };
 let runSeq = 0;
@@ -70,15 +78,20 @@ loadProgram(programs[0].id);
 
 const approvals = new ApprovalDesk($("#approval"));
 
-const needsApproval = (name) => name.startsWith("payments.");
+// payments.* always; a tool from outside the desk (the widget, through
+// WebMCP) whenever it does not vouch for being read-only.
+const needsApproval = (tool) => tool.name.startsWith("payments.") || (tool.annotations?.source !== undefined && tool.annotations.readOnlyHint !== true);
+
+// Where a tool comes from, for the trace: the adapters set annotations.source.
+const sourceOf = (tool) => tool.annotations?.source ?? "page";
 
 // onToolCall: every call the model makes passes here first. The run's
 // context tells which run (and so which trace) it belongs to.
 async function onToolCall({ tool, input, callContext }) {
     const run = runs.get(callContext?.runId);
-    const call = run?.asked(tool.name, input, callContext);
+    const call = run?.asked(tool.name, input, callContext, sourceOf(tool));
     let decision;
-    if (needsApproval(tool.name)) {
+    if (needsApproval(tool)) {
         if (call) {
             call.decision = { pending: true };
             run.changed();
@@ -146,6 +159,8 @@ async function startEngine(next) {
         engine = null;
         active?.controller.abort(new DOMException("The sandbox was restarted with new settings.", "AbortError"));
         agentController?.abort(new DOMException("The sandbox was restarted with new settings.", "AbortError"));
+        old.widget?.close();
+        old.unexpose();
         try {
             old.session.dispose();
         } catch {
@@ -162,17 +177,24 @@ async function startEngine(next) {
             interceptors: { onToolCall },
         });
         factory.registerTools(pageTools.map(instrument));
+        // The widget's WebMCP tools, followed as it adds or removes them;
+        // each definition is instrumented like the desk's own.
+        const widget = webmcp ? await webmcp.fromWebMcp({ namespace: "webmcp" }) : null;
+        widget?.registerTools({ registerTool: (def) => factory.registerTool(instrument(def)) });
         const session = await factory.createSession();
+        // And the other way: a browser agent can drive the copilot through WebMCP.
+        const unexpose = webmcp ? await webmcp.exposeToWebMcp(session, { context: { userId: USER_ID, runId: "webmcp" } }) : () => {};
         const llmTools = session.getLlmTools();
-        const visible = await factory.listTools();
-        engine = { factory, session, llmTools, executeCode: llmTools.find((t) => t.name === "executeCode"), settings: next, visible };
+        const visible = (await factory.listTools()).filter((t) => sourceOf(t) === "page");
+        engine = { factory, session, llmTools, executeCode: llmTools.find((t) => t.name === "executeCode"), settings: next, visible, widget, unexpose };
         settings = next;
         setEngineStatus("ready", `Sandbox ready · timeout ${fmtMs(next.timeout)} · memory ${next.memoryLimit} MB`);
         $("#settings-summary").textContent = `· timeout ${fmtMs(next.timeout)}, memory ${next.memoryLimit} MB`;
         const hidden = pageTools.length - visible.length;
         $("#tool-summary").textContent =
             `The model writes JavaScript that calls the page's tools: ${visible.length} of ${pageTools.length} are visible to it` +
-            (hidden ? ` (toolFilter hides ${hidden} admin.* tools).` : ".");
+            (hidden ? ` (toolFilter hides ${hidden} admin.* tools)` : "") +
+            (widget ? `, plus ${widget.tools.length} tools the courier widget offers through WebMCP (tools.webmcp.*).` : ".");
         $("#system-instruction").textContent = session.getSystemInstruction();
         $("#load-error").hidden = true;
     } catch (err) {
@@ -393,6 +415,15 @@ try {
     showLoadError(
         el("span", {}, `Could not load the Code Mode bundle (${BUNDLE_URL}): ${err?.message ?? err}. Build it with `, el("code", {}, "make build"), ", or run ", el("code", {}, "make demo"), ", which builds it and serves this page."),
     );
+}
+// The page's WebMCP model context (native, else the polyfill) and the
+// courier widget on it. Without it the copilot has the desk's tools only.
+try {
+    if (!document.modelContext) (await import(WEBMCP_POLYFILL_URL)).initializeWebMCPPolyfill();
+    await mountCourierWidget(document.modelContext);
+    webmcp = await import(WEBMCP_URL);
+} catch (err) {
+    console.warn(`The courier widget is not available (WebMCP: ${err?.message ?? err}); the copilot has the desk's tools only.`);
 }
 starting = false;
 if (IoCodeModeFactory) {

@@ -74,6 +74,25 @@ return refund;
 `,
     },
     {
+        id: "pickups",
+        title: "Earliest courier pickups (WebMCP widget)",
+        hint: "Mixes the desk's tools with the courier widget's, which it offers through WebMCP; the trace names each tool's source.",
+        code: `// The courier widget offers its tools through WebMCP (document.modelContext);
+// Code Mode picked them up as tools.webmcp.*.
+const found = await tool_search({ query: "courier pickup slots" });
+console.log("found:", found.map((t) => t.name).join(", "));
+
+// The earliest pickup for every paid order, in its customer's city.
+const paid = await tools.orders.list({ status: "paid" });
+const plan = await Promise.all(paid.map(async (o) => {
+  const customer = await tools.customers.get({ id: o.customerId });
+  const { slots } = await tools.webmcp.courier.pickupSlots({ city: customer.city });
+  return { order: o.id, city: customer.city, pickup: slots[0] ?? null };
+}));
+return plan;
+`,
+    },
+    {
         id: "admin",
         title: "Call a hidden admin tool",
         hint: "toolFilter hides admin.*: the model cannot find or call it.",

@@ -46,9 +46,10 @@ export class RunTrace {
         this.onChange?.(this);
     }
 
-    // From onToolCall: the model asked for a call.
-    asked(name, input, context) {
-        const call = { name, input, context, state: "deciding", decision: null, claimed: false, t0: performance.now() };
+    // From onToolCall: the model asked for a call. source says where the
+    // tool comes from ("page", or an adapter's annotations.source).
+    asked(name, input, context, source) {
+        const call = { name, input, context, source, state: "deciding", decision: null, claimed: false, t0: performance.now() };
         this.calls.push(call);
         this.changed();
         return call;
@@ -167,6 +168,7 @@ function renderCall(call, i, openSet) {
         { class: "call-head" },
         stateIcon(call),
         el("code", { class: "call-name" }, call.name),
+        call.source ? el("span", { class: `chip chip-source source-${call.source === "page" ? "page" : "adapter"}`, title: "where the tool comes from" }, call.source) : null,
         decisionChip(call),
         el("span", { class: "call-meta" }, [dur !== undefined ? ms(dur) : "", who ? `context.userId: ${who}` : ""].filter(Boolean).join(" · ")),
     );
@@ -182,7 +184,7 @@ function renderCall(call, i, openSet) {
         { class: "call-body" },
         rows.map(([k, v, cls]) => [el("dt", {}, k), el("dd", { class: cls }, v)]),
     );
-    const li = el("li", { class: `call state-${call.state}`, dataset: { name: call.name, state: call.state } }, head, body);
+    const li = el("li", { class: `call state-${call.state}`, dataset: { name: call.name, state: call.state, source: call.source ?? "" } }, head, body);
     if (call.state === "done") {
         const text = json(call.result);
         const det = el("details", { class: "call-result" }, el("summary", {}, `result · ${text.length > 60 ? text.replace(/\s+/g, " ").slice(0, 60) + "…" : text.replace(/\s+/g, " ")}`), el("pre", {}, text));

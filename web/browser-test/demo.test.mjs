@@ -45,7 +45,7 @@ describe("demo page", () => {
             assert.match(await text(page, "#engine-status"), /Sandbox ready · timeout 15 s · memory 64 MB/);
             assert.match(await text(page, "#tool-summary"), /20 of 22 are visible/);
             assert.match(await text(page, "#user-id"), /^agent-7$/);
-            assert.equal(await page.locator("#program option:not([hidden])").count(), 9);
+            assert.equal(await page.locator("#program option:not([hidden])").count(), 10);
             assert.match(await page.inputValue("#code"), /tools\.orders\.list/);
             assert.equal(await page.locator("#editor .gutter div").count(), (await page.inputValue("#code")).split("\n").length);
             await screenshot(page, "01-initial");
