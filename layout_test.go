@@ -1,9 +1,11 @@
 package codemode
 
 import (
+	"io/fs"
 	"os"
 	osexec "os/exec"
 	"path"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -31,12 +33,8 @@ func TestReadmeLayout(t *testing.T) {
 	for _, m := range regexp.MustCompile("(?m)^\\| `([^`]+)`[^|]*\\|(.*)\\|$").FindAllStringSubmatch(section, -1) {
 		rows[strings.TrimSuffix(m[1], "/")] = m[2]
 	}
-	out, err := osexec.Command("git", "ls-files").Output()
-	if err != nil {
-		t.Fatalf("git ls-files: %v", err)
-	}
 	dirs := map[string]bool{}
-	for _, f := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+	for _, f := range trackedFiles(t) {
 		parts := strings.Split(path.Dir(f), "/")
 		if parts[0] == "." || strings.HasPrefix(parts[0], ".") {
 			continue
@@ -70,4 +68,30 @@ func TestReadmeLayout(t *testing.T) {
 			t.Errorf("README layout table names %s/, which does not exist", p)
 		}
 	}
+}
+
+// trackedFiles lists the repository's files: git's list, or outside a git
+// checkout (a source archive) the files on disk, without what the build
+// and npm make.
+func trackedFiles(t *testing.T) []string {
+	if out, err := osexec.Command("git", "ls-files").Output(); err == nil {
+		return strings.Split(strings.TrimSpace(string(out)), "\n")
+	}
+	var files []string
+	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && p != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules" || p == "dist" || p == "build") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() {
+			files = append(files, filepath.ToSlash(p))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
 }
