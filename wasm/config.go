@@ -72,6 +72,10 @@ var (
 		"toolFilter":   "toolFilter is a factory option: IoCodeModeFactory({ toolFilter })",
 		"interceptors": "interceptors are a factory option: IoCodeModeFactory({ interceptors })",
 		"onToolCall":   "onToolCall is a factory option: IoCodeModeFactory({ interceptors: { onToolCall } })",
+		"timeout":      "limits are factory options: IoCodeModeFactory({ timeout })",
+		"timeoutMs":    "limits are factory options: IoCodeModeFactory({ timeout }), in milliseconds",
+		"memoryLimit":  "limits are factory options: IoCodeModeFactory({ memoryLimit })",
+		"maxToolCalls": "limits are factory options: IoCodeModeFactory({ maxToolCalls })",
 	}
 	// execute's options: Code Mode's names, and the AI SDK's tool options,
 	// so that an LLM tool's execute can be handed to the AI SDK as is.

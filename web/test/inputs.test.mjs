@@ -82,6 +82,7 @@ describe("strict configuration: unknown keys are TypeErrors naming the key and t
                 assert.throws(fn, (err) => err instanceof TypeError && message.test(err.message), String(message));
             throwsType(() => api.createSession({ toolFilter: () => false }), /^createSession\(options\): unknown key "toolFilter" \(toolFilter is a factory option/);
             throwsType(() => api.createSession({ tool: [] }), /unknown key "tool" \(did you mean "tools"\?\)/);
+            throwsType(() => api.createSession({ timeoutMs: 5000 }), /unknown key "timeoutMs" \(limits are factory options: IoCodeModeFactory\(\{ timeout \}\), in milliseconds\)/);
             throwsType(() => api.registerTool({ name: "x.y", execute: () => 1, descripton: "d" }), /^tool: unknown key "descripton" \(did you mean "description"\?\)/);
             throwsType(() => api.registerTools([{ name: "x.y", execute: () => 1, outputschema: {} }]), /^tools\[0\]: unknown key "outputschema" \(did you mean "outputSchema"\?\)/);
             assert.deepEqual(api.listTools(), [], "nothing was half registered");
