@@ -103,48 +103,42 @@ func render(out *bytes.Buffer, n *node, cap, limit int) bool {
 		}
 		left := utf8.RuneCount(n.raw[keep:])
 		writeString(out, fmt.Sprintf("%s… [%d more characters]", n.raw[:keep], left))
-	case array:
-		out.WriteByte('[')
+	case array, object:
+		opening, closing := byte('['), byte(']')
+		if n.kind == object {
+			opening, closing = '{', '}'
+		}
+		out.WriteByte(opening)
 		for i, e := range n.elems {
-			if i == cap {
-				writeString(out, fmt.Sprintf("… %d more %s", len(n.elems)-cap, plural(len(n.elems)-cap, "item")))
-				break
-			}
 			if i > 0 {
 				out.WriteByte(',')
 			}
-			if !render(out, e, cap, limit) {
-				return false
-			}
-			if i+1 == cap && len(n.elems) > cap {
-				out.WriteByte(',')
-			}
-		}
-		out.WriteByte(']')
-	case object:
-		out.WriteByte('{')
-		for i, e := range n.elems {
 			if i == cap {
-				writeString(out, MoreKey)
+				writeMore(out, n, len(n.elems)-cap)
+				break
+			}
+			if n.kind == object {
+				writeString(out, n.keys[i])
 				out.WriteByte(':')
-				writeString(out, fmt.Sprintf("%d more %s", len(n.elems)-cap, plural(len(n.elems)-cap, "key")))
-				break
 			}
-			if i > 0 {
-				out.WriteByte(',')
-			}
-			writeString(out, n.keys[i])
-			out.WriteByte(':')
 			if !render(out, e, cap, limit) {
 				return false
 			}
-			if i+1 == cap && len(n.elems) > cap {
-				out.WriteByte(',')
-			}
 		}
-		out.WriteByte('}')
+		out.WriteByte(closing)
 	}
 	return out.Len() <= limit
+}
+
+// writeMore writes the marker of what a shortened array or object left out.
+func writeMore(out *bytes.Buffer, n *node, left int) {
+	if n.kind == array {
+		writeString(out, fmt.Sprintf("… %d more %s", left, plural(left, "item")))
+		return
+	}
+	writeString(out, MoreKey)
+	out.WriteByte(':')
+	writeString(out, fmt.Sprintf("%d more %s", left, plural(left, "key")))
 }
 
 func plural(n int, word string) string {
