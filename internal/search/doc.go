@@ -68,7 +68,11 @@ func NewDocFromValues(name, description string, schemas ...any) *Doc {
 	for _, t := range toks[fieldName] {
 		d.verbs |= verbClasses[t]
 	}
-	var all []string
+	n := 0
+	for _, t := range toks {
+		n += len(t)
+	}
+	all := make([]string, 0, n)
 	for _, t := range toks {
 		all = append(all, t...)
 	}
