@@ -80,6 +80,7 @@ func TestProgramWrapper(t *testing.T) {
 		{name: "async arrow with types", code: "async (): Promise<number> => {\n  return 5 as number\n}", want: "5"},
 		{name: "async main", code: "async function main() {\n  return 'main'\n}", want: `"main"`},
 		{name: "async main and its call", code: "async function main(): Promise<string> {\n  return 'called'\n}\nmain();", want: `"called"`},
+		{name: "a plain function and its call run as written", code: "function f(n) { return n ? f(n - 1) + 1 : 0 }\nf(3)", want: "3"},
 		{name: "called async arrow", code: "(async () => {\n  return 9\n})()", want: "9"},
 		{name: "wrapper cannot be closed", code: "return 1\n})(); (async () => {", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "closes nothing", line: 2, col: 1},
 		{name: "syntax error at the end names no wrapper", code: "const a = [1, 2];\nreturn a.map((x) => x * 2", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "unexpected end of input", line: 2, col: 26},

@@ -98,6 +98,9 @@ func inTemplate(src string) bool {
 //	async () => { ... }            async () => expr
 //	(async () => { ... })()        async function main() { ... }  [main() | await main()]
 //
+// A function that names itself in its body keeps its name (and the
+// program stays as written).
+//
 // The function's head and tail become spaces (an expression body gets
 // 'return' in place of its head), so positions do not move. Anything else
 // comes back unchanged.
@@ -121,8 +124,13 @@ func UnwrapMain(src string) string {
 		i, end, iife = 1, m[0], true
 	}
 	head := i
-	if s.is(i, "async") {
+	async := s.is(i, "async")
+	if async {
 		i++
+	} else if !iife {
+		// A plain function declaration and a call of it is a program of
+		// its own (function f() { ... } f()); only async is a main.
+		return src
 	}
 	name := ""
 	arrow := false
@@ -166,6 +174,13 @@ func UnwrapMain(src string) string {
 	}
 	body := m[i]
 	rest := body + 1
+	if name != "" {
+		for j := i + 1; j < body; j++ {
+			if s.is(j, name) && !s.isProp(j) {
+				return src // it calls itself: it needs its name
+			}
+		}
+	}
 	if !iife {
 		// Only a call of the named function may follow.
 		switch {

@@ -160,6 +160,9 @@ func TestProgram(t *testing.T) {
 		{"async main", "async function main() {\n  return 1\n}", "                       \n  return 1\n "},
 		{"async main then a call", "async function main() {\n  return 1\n}\nawait main();", "                       \n  return 1\n \n             "},
 		{"main followed by other code stays", "async function main() { return 1 }\nconst x = await main()\nreturn x", "async function main() { return 1 }\nconst x = await main()\nreturn x"},
+		{"a plain function and its call stay", "function f() { return f() + 1 }\nf()", "function f() { return f() + 1 }\nf()"},
+		{"a recursive main stays", "async function main(n) { return n ? main(n - 1) : 0 }\nawait main(3)", "async function main(n) { return n ? main(n - 1) : 0 }\nawait main(3)"},
+		{"a main that calls itself stays", "async function main() { return main.name }", "async function main() { return main.name }"},
 		{"arrow with parameters stays", "async (x) => { return x }", "async (x) => { return x }"},
 		{"two arrows stay", "async () => 1, async () => 2", "async () => 1, async () => 2"},
 	} {
