@@ -139,6 +139,8 @@ test("fromWebMcp and exposeToWebMcp with the WebMCP polyfill in Chromium", async
     await page.waitForFunction(() => window.__ready === true);
     const out = await page.evaluate(() => window.__run());
 
+    // The traced run, for the closing note.
+    console.log("TRACE webmcp", JSON.stringify({ onToolCall: out.decisions.slice(0, 5), toolCalls: out.run.toolCalls.map(({ name, allowed, ok }) => ({ name, allowed, ok })), result: out.run.result }));
     assert.deepEqual(out.names, ["webmcp.cart.add", "webmcp.greeting", "webmcp.page.title", "webmcp.reviews.list", "webmcp.slow", "webmcp.stock.check"]);
     assert.deepEqual(out.cartSchema, { type: "object", properties: { sku: { type: "string" } }, required: ["sku"] });
     assert.match(out.reviewsDescription, /^Customer reviews\. Its results contain content the page does not vouch for/);
