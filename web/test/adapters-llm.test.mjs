@@ -305,3 +305,37 @@ test("Anthropic: the documented loop survives wrong types and an unknown tool", 
     assert.equal(JSON.parse(last.content).result, 42);
     session.dispose();
 });
+
+// --- The AI SDK (ai@6): no adapter, and it survives malformed input too ------
+
+test("AI SDK: tool(llmTool) as is; a malformed call becomes a tool error the model reads, then it retries", async () => {
+    const { generateText, stepCountIs, tool } = await import("ai");
+    const { MockLanguageModelV3 } = await import("ai/test");
+    const session = api.createSession();
+    const [searchTools, executeCode] = session.getLlmTools();
+    const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } };
+    const prompts = [];
+    const call = (id, input) => ({ content: [{ type: "tool-call", toolCallId: id, toolName: "executeCode", input }], finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage, warnings: [] });
+    const model = new MockLanguageModelV3({
+        doGenerate: async (options) => {
+            prompts.push(options.prompt);
+            if (prompts.length === 1) return call("a1", '{"code": "return 1');
+            if (prompts.length === 2) return call("a2", JSON.stringify({ code: SUM, explanation: "sum" }));
+            return { content: [{ type: "text", text: "42" }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] };
+        },
+    });
+    const result = await generateText({
+        model,
+        prompt: "Total of open orders?",
+        tools: { searchTools: tool(searchTools), executeCode: tool(executeCode) },
+        stopWhen: stepCountIs(5),
+    });
+    assert.equal(result.text, "42");
+    const parts = (prompt) => prompt.filter((m) => m.role === "tool").flatMap((m) => m.content);
+    const first = parts(prompts[1]).find((p) => p.toolCallId === "a1");
+    assert.equal(first.output.type, "error-text");
+    assert.match(first.output.value, /executeCode/);
+    const second = parts(prompts[2]).find((p) => p.toolCallId === "a2");
+    assert.equal(second.output.value.result, 42);
+    session.dispose();
+});

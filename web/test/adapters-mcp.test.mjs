@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -13,6 +14,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { fileURLToPath } from "node:url";
 import { assetPath, loadFactory, run, sleep } from "./helpers.mjs";
 import { loadAdapter } from "./adapter-helpers.mjs";
 
@@ -459,4 +461,24 @@ describe("over Streamable HTTP on 127.0.0.1", () => {
         await endpoint.close();
         api.dispose();
     });
+});
+
+test("toMcpServer over stdio: a client spawns Code Mode as an MCP server process", async () => {
+    const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [fileURLToPath(new URL("./fixtures/mcp-stdio-server.mjs", import.meta.url))],
+        stderr: "pipe",
+    });
+    const client = new Client({ name: "stdio-client", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+        assert.equal(client.getServerVersion().name, "stdio-code-mode");
+        const { tools } = await client.listTools();
+        assert.deepEqual(tools.map((t) => t.name), ["searchTools", "executeCode"]);
+        const res = await client.callTool({ name: "executeCode", arguments: { code: "return await tools.math.add({ a: 2, b: 40 })", explanation: "add" } });
+        assert.equal(res.structuredContent.ok, true, JSON.stringify(res));
+        assert.equal(res.structuredContent.result, 42);
+    } finally {
+        await client.close();
+    }
 });
