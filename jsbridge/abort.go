@@ -38,19 +38,20 @@ func OnAbort(signal Value, fn func()) (stop func(), err error) {
 	}, nil
 }
 
-// AwaitContext is Await for a caller that may already be cancelled: a
-// value that is not a thenable is returned at once whatever ctx says; for a
-// thenable, an ended ctx returns ctx.Err() without waiting. Once waiting, it
-// waits for the promise (cancelling the JavaScript work is the job of the
-// signal the caller handed it).
+// AwaitContext is Await that gives up when ctx ends: a value that is not a
+// thenable is returned at once whatever ctx says; for a thenable, an ended
+// ctx returns context.Cause(ctx), at once or as soon as it ends. It stops
+// waiting, and holds nothing of the promise, which may settle later or
+// never (stopping the JavaScript work is the job of the signal the caller
+// handed it).
 func AwaitContext(ctx context.Context, p Value) (Value, error) {
 	if !isThenable(p) {
 		return p, nil
 	}
-	if err := ctx.Err(); err != nil {
-		return js.Undefined(), err
+	if ctx.Err() != nil {
+		return js.Undefined(), context.Cause(ctx)
 	}
-	return Await(p)
+	return awaitUntil(ctx, p)
 }
 
 // isThenable reports whether v has a then method, reading it safely; a

@@ -5,6 +5,8 @@ package jsbridge
 import (
 	"encoding/json"
 	"fmt"
+	"math"
+	"sync"
 	"syscall/js"
 )
 
@@ -41,4 +43,58 @@ func FromJSON(raw json.RawMessage) (js.Value, error) {
 		return js.Undefined(), fmt.Errorf("invalid JSON: %w", err)
 	}
 	return v, nil
+}
+
+// Strict conversion: the replacer flags values JSON.stringify would drop
+// or turn into null without a word (functions, symbols, non-finite numbers).
+var (
+	strictMu       sync.Mutex
+	strictOnce     sync.Once
+	strictReplacer js.Func
+	strictBad      string
+)
+
+// ToJSONStrict is ToJSON for a value that must be JSON data through and
+// through: a value anywhere inside it that JSON cannot hold (a function, a
+// symbol, NaN or an infinity, a BigInt, a cycle), or a v that has no JSON
+// form at all, is an error naming what it met. undefined object members
+// are absent, as in JSON.stringify.
+func ToJSONStrict(v js.Value) (json.RawMessage, error) {
+	strictOnce.Do(func() {
+		strictReplacer = js.FuncOf(func(_ js.Value, args []js.Value) (ret any) {
+			val := arg(args, 1)
+			// Type panics on a BigInt; a panic in a callback would end the
+			// Go program. JSON.stringify throws on the BigInt anyway.
+			defer func() {
+				if recover() != nil {
+					ret = val
+				}
+			}()
+			if strictBad == "" {
+				switch val.Type() {
+				case js.TypeFunction, js.TypeSymbol:
+					strictBad = "a " + val.Type().String()
+				case js.TypeNumber:
+					if f := val.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
+						strictBad = "a non-finite number"
+					}
+				}
+			}
+			return val
+		})
+	})
+	strictMu.Lock()
+	defer strictMu.Unlock()
+	strictBad = ""
+	var s js.Value
+	if err := catch(func() { s = jsonObj.Call("stringify", v, strictReplacer) }); err != nil {
+		return nil, fmt.Errorf("value is not JSON-serialisable: %w", err)
+	}
+	if strictBad != "" {
+		return nil, fmt.Errorf("value is not JSON data: it holds %s", strictBad)
+	}
+	if s.Type() != js.TypeString {
+		return nil, fmt.Errorf("value is not JSON data: %s has no JSON form", v.Type())
+	}
+	return json.RawMessage(s.String()), nil
 }

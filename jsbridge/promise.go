@@ -3,6 +3,8 @@
 package jsbridge
 
 import (
+	"context"
+	"sync"
 	"syscall/js"
 )
 
@@ -16,6 +18,55 @@ import (
 // cannot return while it waits, the event loop cannot run, and the Go
 // program dies with "all goroutines are asleep".
 func Await(p js.Value) (js.Value, error) {
+	return awaitUntil(nil, p)
+}
+
+// settled is the outcome of an awaited promise.
+type settled struct {
+	v   js.Value
+	err error
+}
+
+// Awaited promises report to one long-lived function, settleFunc, bound to
+// the id of the wait (Function.prototype.bind, no per-wait js.Func): a wait
+// that gives up (its context ended) just forgets its id, and a promise
+// that settles later, or never, finds nobody and holds no Go memory. A
+// per-wait js.Func could not be released while the promise may still call
+// it (calling a released function ends the Go program), so every
+// never-settling promise used to pin two functions and a goroutine.
+var (
+	waitMu     sync.Mutex
+	waitNext   int
+	waits      = map[int]chan settled{}
+	settleOnce sync.Once
+	settleFunc js.Func
+)
+
+func settleHandler() js.Func {
+	settleOnce.Do(func() {
+		settleFunc = js.FuncOf(func(_ js.Value, args []js.Value) any {
+			id, ok := arg(args, 0).Int(), arg(args, 1).Bool()
+			waitMu.Lock()
+			ch := waits[id]
+			delete(waits, id)
+			waitMu.Unlock()
+			if ch == nil {
+				return nil // the waiter gave up
+			}
+			if ok {
+				ch <- settled{v: arg(args, 2)}
+			} else {
+				ch <- settled{err: ErrorFromJS(arg(args, 2))}
+			}
+			return nil
+		})
+	})
+	return settleFunc
+}
+
+// awaitUntil waits for p, or until ctx ends (nil: forever), when it returns
+// context.Cause(ctx).
+func awaitUntil(ctx context.Context, p js.Value) (js.Value, error) {
 	if !isObjectLike(p) {
 		return p, nil
 	}
@@ -25,28 +76,35 @@ func Await(p js.Value) (js.Value, error) {
 	}
 	// A throwing "then" getter (ok false) is left to Promise.resolve, which
 	// turns it into a rejection, as await does.
-	type settled struct {
-		v   js.Value
-		err error
-	}
+	f := settleHandler()
 	ch := make(chan settled, 1)
-	onResolve := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		ch <- settled{v: arg(args, 0)}
-		return nil
-	})
-	onReject := js.FuncOf(func(_ js.Value, args []js.Value) any {
-		ch <- settled{err: ErrorFromJS(arg(args, 0))}
-		return nil
-	})
-	defer onResolve.Release()
-	defer onReject.Release()
+	waitMu.Lock()
+	waitNext++
+	id := waitNext
+	waits[id] = ch
+	waitMu.Unlock()
+	forget := func() {
+		waitMu.Lock()
+		delete(waits, id)
+		waitMu.Unlock()
+	}
 	if err := catch(func() {
-		promiseCtor.Call("resolve", p).Call("then", onResolve, onReject)
+		promiseCtor.Call("resolve", p).Call("then", f.Call("bind", nil, id, true), f.Call("bind", nil, id, false))
 	}); err != nil {
+		forget()
 		return js.Undefined(), err
 	}
-	s := <-ch
-	return s.v, s.err
+	var done <-chan struct{}
+	if ctx != nil {
+		done = ctx.Done()
+	}
+	select {
+	case s := <-ch:
+		return s.v, s.err
+	case <-done:
+		forget()
+		return js.Undefined(), context.Cause(ctx)
+	}
 }
 
 func arg(args []js.Value, i int) js.Value {

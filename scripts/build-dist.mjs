@@ -70,8 +70,15 @@ const goroot = goEnv("GOROOT");
 const goversion = goEnv("GOVERSION");
 const wasmExecPath = join(goroot, "lib", "wasm", "wasm_exec.js");
 if (!existsSync(wasmExecPath)) fail(`missing ${wasmExecPath}`);
-const wasmExec = readFileSync(wasmExecPath, "utf8");
-if (!wasmExec.includes("globalThis.Go = class")) fail(`${wasmExecPath}: no "globalThis.Go = class": unknown wasm_exec.js layout`);
+const wasmExecText = readFileSync(wasmExecPath, "utf8");
+if (!wasmExecText.includes("globalThis.Go = class")) fail(`${wasmExecPath}: no "globalThis.Go = class": unknown wasm_exec.js layout`);
+// wasm_exec.js writes the Go runtime's output (a crash report included)
+// with a bare `fs`, which is no global in an ES module or a page: the crash
+// report itself then threw "fs is not defined" and took Node down. It must
+// use the stand-in on the shadow global.
+const bareFs = /(?<![.\w])fs\.writeSync\(/g;
+if ((wasmExecText.match(bareFs) || []).length !== 1) fail(`${wasmExecPath}: expected one bare fs.writeSync( (runtime.wasmWrite): unknown wasm_exec.js layout`);
+const wasmExec = wasmExecText.replace(bareFs, "globalThis.fs.writeSync(");
 
 // The defineGo function: wasm_exec.js's text as its body.
 const defineGoSource = `function defineGo(globalThis) {

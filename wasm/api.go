@@ -180,9 +180,7 @@ func toolFromJS(def Value, path string) (codemode.Tool, error) {
 				return nil, fmt.Errorf("%s: input rejected by its schema: %s", t.Name, get(ret, "message").String())
 			}
 		}
-		signal, stop := jsbridge.SignalFor(ctx, func() Value {
-			return jsbridge.NewError("AbortError", "the run ended before the tool finished (it finished, timed out or was cancelled)")
-		})
+		signal, stop := jsbridge.SignalFor(ctx, func() Value { return abortReason(ctx) })
 		defer stop()
 		opts := jsbridge.NewObject()
 		opts.Set("context", jsValue(c.Context))
@@ -244,4 +242,21 @@ func toolSchemas(def Value, path string, t *codemode.Tool) (validate Value, err 
 		*s.dst = raw
 	}
 	return validate, nil
+}
+
+// abortReason is the reason a tool's signal aborts with when its run ends:
+// the caller's own reason when the caller aborted the run (the value it
+// gave abort(), as it gave it), otherwise an error saying how the run ended.
+func abortReason(ctx context.Context) Value {
+	cause := context.Cause(ctx)
+	var je *jsbridge.Error
+	switch {
+	case errors.As(cause, &je):
+		return je.Value
+	case errors.Is(cause, codemode.ErrClosed):
+		return jsbridge.NewError("AbortError", "the run was stopped: its session or factory was disposed")
+	case errors.Is(cause, sandbox.ErrTimeout):
+		return jsbridge.NewError("TimeoutError", "the run timed out before the tool finished")
+	}
+	return jsbridge.NewError("AbortError", "the run ended before the tool finished")
 }

@@ -249,7 +249,10 @@ func intercept(ctx context.Context, on Value, tc codemode.ToolCall) (codemode.De
 	}
 	dec := codemode.Decision{Allowed: true}
 	if in := get(d, "input"); !in.IsUndefined() {
-		raw, err := jsbridge.ToJSON(in)
+		// Strict: a replacement that is not JSON data (a function, a
+		// Symbol, a value with one inside) must deny the call, never run
+		// the tool with the program's original input.
+		raw, err := jsbridge.ToJSONStrict(in)
 		if err != nil {
 			return codemode.Decision{}, fmt.Errorf("onToolCall returned an input that is not JSON: %w", plain(err))
 		}

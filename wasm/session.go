@@ -111,13 +111,15 @@ func runLLMTool(exec func(context.Context, json.RawMessage, any) (json.RawMessag
 			runContext = get(opts, "experimental_context")
 		}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	// The run's context ends with the signal's reason as its cause, which
+	// every tool call's own signal then aborts with.
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
 	if signal.Type() == jsbridge.TypeObject {
 		if get(signal, "aborted").Truthy() {
 			return jsbridge.Undefined(), &jsbridge.Error{Value: get(signal, "reason")}
 		}
-		stop, err := jsbridge.OnAbort(signal, cancel)
+		stop, err := jsbridge.OnAbort(signal, func() { cancel(&jsbridge.Error{Name: "AbortError", Message: "aborted", Value: get(signal, "reason")}) })
 		if err != nil {
 			return jsbridge.Undefined(), err
 		}

@@ -1,0 +1,339 @@
+// The hostile-program suite (issue 9) through dist/ under Node: programs,
+// tools and interceptors written as an attacker or a careless host would.
+// hostile_test.go runs the same cases against the native engine. Cases
+// that once killed the host process run in a child process.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { assetPath, dist, indexURL, run, sleep, tool, withFactory } from "./helpers.mjs";
+
+// Bounds a string from the sandbox gets before it is encoded (names, error
+// messages and reasons), with room for the marker saying what was cut.
+const NAME_BOUND = 128 + 64;
+const TEXT_BOUND = 4000 + 64;
+
+/** Runs `body` (an async function body with IoCodeModeFactory, assetPath) in a fresh Node process. */
+function inChild(body) {
+    const script = `
+        const { IoCodeModeFactory } = await import(${JSON.stringify(indexURL)});
+        const assetPath = ${JSON.stringify(assetPath)};
+        const out = await (async () => { ${body} })();
+        process.stdout.write(JSON.stringify(out));
+        process.exit(0);
+    `;
+    const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 240_000, maxBuffer: 64 << 20 });
+    assert.equal(child.status, 0, `the host process died (status ${child.status}, signal ${child.signal}): ${child.stderr.slice(-2000)}`);
+    return JSON.parse(child.stdout);
+}
+
+/** A probe of starts: which interceptors and tools started, and whether after the run had ended. */
+function probe() {
+    const p = { ended: false, starts: [], late: [], signals: [] };
+    p.start = (what) => {
+        p.starts.push(what);
+        if (p.ended) p.late.push(what);
+    };
+    return p;
+}
+
+describe("item 1: a one-line program cannot take the host down", () => {
+    test("a 9e7-character error.name: the process lives, the name is cut", () => {
+        const out = inChild(`
+            const api = await IoCodeModeFactory({ wasmLocation: assetPath, memoryLimit: 512, timeout: 120000 });
+            const ex = api.createSession().getLlmTools().find((t) => t.name === "executeCode");
+            const r = await ex.execute({ code: "const e = new Error('x'); e.name = '<'.repeat(9e7); throw e", explanation: "" });
+            const next = await ex.execute({ code: "return 1", explanation: "" });
+            api.dispose();
+            return { ok: r.ok, name: r.error.name.length, message: r.error.message.length, next: next.result };
+        `);
+        assert.equal(out.ok, false);
+        assert.ok(out.name <= NAME_BOUND && out.message <= TEXT_BOUND, JSON.stringify(out));
+        assert.equal(out.next, 1);
+    });
+    test("four tool_call()s with 25M-character names: the process lives, names are cut", () => {
+        const out = inChild(`
+            const api = await IoCodeModeFactory({ wasmLocation: assetPath, timeout: 120000 });
+            const ex = api.createSession().getLlmTools().find((t) => t.name === "executeCode");
+            const r = await ex.execute({ code: "const m = []; for (let i = 0; i < 4; i++) { try { await tool_call('<'.repeat(25e6) + i, {}) } catch (e) { m.push(e.message.length) } } return m", explanation: "" });
+            api.dispose();
+            return { result: r.result, names: r.toolCalls.map((c) => c.name.length), reasons: r.toolCalls.map((c) => (c.reason || "").length) };
+        `);
+        assert.equal(out.result.length, 4, JSON.stringify(out));
+        for (const n of [...out.result]) assert.ok(n <= TEXT_BOUND, `a message of ${n} chars`);
+        assert.equal(out.names.length, 4);
+        for (const n of out.names) assert.ok(n <= NAME_BOUND, `a recorded name of ${n} chars`);
+    });
+    test("huge error messages, stacks, thrown strings and logs are cut", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath, memoryLimit: 256 });
+        const session = api.createSession();
+        for (const code of [
+            "throw new Error('<'.repeat(5e7))",
+            "throw '<'.repeat(5e7)",
+            "const e = new Error('x'); e.stack = '<'.repeat(5e7); throw e",
+            "const e = new Error('x'); e.name = Symbol('<'.repeat(1e6)); throw e",
+            "console.log('<'.repeat(5e7)); throw new Error('after')",
+        ]) {
+            const r = await run(session, code);
+            assert.equal(r.ok, false, code);
+            assert.ok(r.error.name.length <= NAME_BOUND && r.error.message.length <= TEXT_BOUND && (r.error.stack || "").length <= TEXT_BOUND, `${code}: ${r.error.name.length}/${r.error.message.length}`);
+            assert.ok(JSON.stringify(r).length < 100_000, `${code}: ${JSON.stringify(r).length} chars`);
+        }
+    });
+    test("the Go runtime's own output (its crash report) goes through the shadow fs, not a bare global", () => {
+        for (const file of ["index.mjs", "code-mode.global.js"]) {
+            const text = readFileSync(join(dist, file), "utf8");
+            assert.doesNotMatch(text, /(?<![.\w])fs\.writeSync\(/, `${file} writes the Go runtime's output through a bare fs`);
+            assert.match(text, /globalThis\d*\.fs\.writeSync\(fd/, file);
+        }
+    });
+});
+
+describe("item 2: a rewrite that is not JSON denies the call", () => {
+    const cyclic = { to: "x" };
+    cyclic.self = cyclic;
+    for (const [name, input] of [
+        ["a function", () => ({ to: "attacker" })],
+        ["a Symbol", Symbol("x")],
+        ["a BigInt", 10n],
+        ["a cycle", cyclic],
+        ["a function inside", { to: "shop", amount: () => 1 }],
+        ["NaN inside", { amount: NaN }],
+    ]) {
+        test(`{ allowed: true, input: ${name} }`, async (t) => {
+            const ran = [];
+            const api = await withFactory(t, {
+                wasmLocation: assetPath,
+                interceptors: { onToolCall: () => ({ allowed: true, input }) },
+                tools: [tool("pay.send", (i) => ran.push(i))],
+            });
+            const r = await run(api.createSession(), "try { await tools.pay.send({ to: 'attacker' }); return 'ran' } catch (e) { return e.message }");
+            assert.deepEqual(ran, [], "the tool ran");
+            assert.notEqual(r.result, "ran");
+            assert.equal(r.toolCalls.length, 1);
+            assert.equal(r.toolCalls[0].allowed, false);
+            assert.match(r.toolCalls[0].reason, /not JSON/);
+        });
+    }
+});
+
+describe("item 3: once a run has ended, none of its tools or interceptors starts", () => {
+    const slowApproval = (p, ms) => async ({ tool: t }) => {
+        p.start(`interceptor ${t.name}`);
+        await sleep(ms);
+        return { allowed: true };
+    };
+    test("timeout 200 ms, approval at 500 ms: TIMEOUT, and the tool never runs", async (t) => {
+        const p = probe();
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            timeout: 200,
+            interceptors: { onToolCall: slowApproval(p, 500) },
+            tools: [tool("pay.send", () => p.start("tool"))],
+        });
+        const r = await run(api.createSession(), "await tools.pay.send({ amount: 100 })");
+        p.ended = true;
+        assert.equal(r.error?.code, "TIMEOUT");
+        await sleep(600);
+        assert.deepEqual(p.starts, ["interceptor pay.send"]);
+        assert.equal(r.toolCalls.length, 1, "the call in flight is recorded");
+    });
+    test("signal.abort() at 100 ms, approval at 500 ms: rejects with the reason, and the tool never runs", async (t) => {
+        const p = probe();
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            interceptors: { onToolCall: slowApproval(p, 500) },
+            tools: [tool("pay.send", () => p.start("tool"))],
+        });
+        const ctrl = new AbortController();
+        const reason = new Error("the user pressed stop");
+        setTimeout(() => ctrl.abort(reason), 100);
+        await assert.rejects(run(api.createSession(), "await tools.pay.send({ amount: 100 })", { signal: ctrl.signal }), (e) => e === reason);
+        p.ended = true;
+        await sleep(600);
+        assert.deepEqual(p.starts, ["interceptor pay.send"]);
+    });
+    for (const [name, code] of [
+        ["an un-awaited call, then return", "tools.pay.send({}); return 1"],
+        ["20 un-awaited calls, then return", "for (let i = 0; i < 20; i++) tools.pay.send({ i }); return 1"],
+        ["an un-awaited call, then throw", "tools.pay.send({}); throw new Error('bye')"],
+        ["a call from a promise job after return", "Promise.resolve().then(() => tools.pay.send({})); return 1"],
+        ["a call from a timer after return", "setTimeout(() => tools.pay.send({}), 0); return 1"],
+    ]) {
+        test(`${name}: no approval dialog and no tool after the run`, async (t) => {
+            const p = probe();
+            const api = await withFactory(t, {
+                wasmLocation: assetPath,
+                interceptors: { onToolCall: slowApproval(p, 300) },
+                tools: [tool("pay.send", () => p.start("tool"))],
+            });
+            const r = await run(api.createSession(), code);
+            p.ended = true;
+            await sleep(500);
+            assert.deepEqual(p.late, [], `started after the run: ${p.late}`);
+            assert.ok(!p.starts.includes("tool"), "a tool ran on an approval that came after its run");
+            for (const c of r.toolCalls) assert.ok(!c.ok, JSON.stringify(c));
+        });
+    }
+    test("every tool call in flight gets an aborted signal with the caller's reason", async (t) => {
+        const signals = [];
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            tools: [tool("slow.wait", (input, { signal }) => (signals.push(signal), new Promise(() => {})))],
+        });
+        const ctrl = new AbortController();
+        const reason = { why: "stop" };
+        const running = run(api.createSession(), "await Promise.all([tools.slow.wait({}), tools.slow.wait({})])", { signal: ctrl.signal });
+        while (signals.length < 2) await sleep(5);
+        ctrl.abort(reason);
+        await assert.rejects(running, (e) => e === reason);
+        assert.equal(signals.length, 2);
+        for (const s of signals) {
+            assert.equal(s.aborted, true);
+            assert.equal(s.reason, reason, "the tool's signal carries the caller's reason");
+        }
+    });
+    test("a timeout aborts the signals of the calls in flight, saying so", async (t) => {
+        const signals = [];
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            timeout: 300,
+            tools: [tool("slow.wait", (input, { signal }) => (signals.push(signal), new Promise(() => {})))],
+        });
+        const r = await run(api.createSession(), "await tools.slow.wait({})");
+        assert.equal(r.error.code, "TIMEOUT");
+        await sleep(50);
+        assert.equal(signals[0].aborted, true);
+        assert.match(String(signals[0].reason?.message), /timed out/);
+    });
+});
+
+describe("item 4: toolCalls holds every call that reached the pipeline", () => {
+    test("un-awaited calls, and calls in flight at the timeout", async (t) => {
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            timeout: 300,
+            tools: [tool("t.echo", (i) => i), tool("t.block", () => new Promise(() => {}))],
+        });
+        const session = api.createSession();
+        let r = await run(session, "tools.t.echo({}); return 1");
+        assert.equal(r.toolCalls.length, 1);
+        r = await run(session, "for (let i = 0; i < 5; i++) tools.t.echo({ i }); return 1");
+        assert.equal(r.toolCalls.length, 5);
+        r = await run(session, "await Promise.all([tools.t.block({}), tools.t.block({}), tools.t.echo({})])");
+        assert.equal(r.error.code, "TIMEOUT");
+        assert.equal(r.toolCalls.length, 3, JSON.stringify(r.toolCalls));
+        assert.deepEqual(r.toolCalls.map((c) => c.ok).sort(), [false, false, true]);
+        for (const c of r.toolCalls) if (!c.ok) assert.match(c.reason, /TIMEOUT/);
+    });
+});
+
+describe("item 5: bounded host resources", () => {
+    test("1000 un-awaited calls to a tool that never settles: the run ends, every call is recorded, the next run works", async (t) => {
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            maxToolCalls: 2000,
+            tools: [tool("t.hang", () => new Promise(() => {}))],
+        });
+        const session = api.createSession();
+        const r = await run(session, "for (let i = 0; i < 1000; i++) tools.t.hang({}); return 1");
+        assert.equal(r.ok, true);
+        assert.equal(r.toolCalls.length, 1000);
+        assert.equal((await run(session, "return 2")).result, 2);
+    });
+    test("calls to unknown tools count against maxToolCalls", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath, maxToolCalls: 5 });
+        for (const code of [
+            "for (let i = 0; i < 100; i++) { try { await tool_call('nope' + i, {}) } catch (e) {} } return 'survived'",
+            "for (let i = 0; i < 100; i++) tool_call('nope' + i, {}).catch(() => {}); return 'survived'",
+        ]) {
+            const r = await run(api.createSession(), code);
+            assert.equal(r.error?.code, "TOOL_LIMIT", code);
+            assert.ok(r.toolCalls.length <= 6, `${r.toolCalls.length} records`);
+        }
+    });
+    test("a tool's 5 MB error message and an interceptor's 5 MB reason are cut", async (t) => {
+        const huge = "<".repeat(5 << 20);
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            interceptors: { onToolCall: ({ tool: d }) => (d.name === "t.denied" ? { allowed: false, reason: huge } : { allowed: true }) },
+            tools: [tool("t.fails", () => { throw new Error(huge); }), tool("t.denied", () => 1)],
+        });
+        for (const name of ["t.fails", "t.denied"]) {
+            const r = await run(api.createSession(), `try { await tool_call(${JSON.stringify(name)}, {}) } catch (e) { return e.message.length }`);
+            assert.ok(r.result > 0 && r.result <= TEXT_BOUND, `${name}: the sandbox saw ${r.result} chars`);
+            assert.ok(r.toolCalls[0].reason.length <= TEXT_BOUND, `${name}: reason of ${r.toolCalls[0].reason.length} chars`);
+        }
+    });
+});
+
+describe("item 6: the outcome names what really ended the run", () => {
+    test("timeouts in jobs, while awaiting and in result conversion are TIMEOUT", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath, timeout: 300 });
+        const session = api.createSession();
+        for (const code of [
+            "Promise.resolve().then(() => { for (;;) {} }); return 1",
+            "await new Promise(r => { Promise.resolve().then(() => { for (;;) {} }) })",
+            "const f = () => Promise.resolve().then(f); f(); return 1",
+            "return { get x() { for (;;) {} } }",
+            "return { toJSON() { for (;;) {} } }",
+        ]) {
+            const r = await run(session, code);
+            assert.equal(r.error?.code, "TIMEOUT", `${code}: ${JSON.stringify(r.error ?? r.result)}`);
+            assert.equal((await run(session, "return 1")).result, 1);
+        }
+    });
+    test("out of memory in a promise job is MEMORY_LIMIT", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath, memoryLimit: 32, timeout: 60000 });
+        const session = api.createSession();
+        for (const code of [
+            "await null; const a = []; for (;;) a.push('x'.repeat(1e4) + a.length)",
+            "await Promise.resolve().then(() => { const a = []; for (;;) a.push('x'.repeat(1e4) + a.length) })",
+        ]) {
+            const r = await run(session, code);
+            assert.equal(r.error?.code, "MEMORY_LIMIT", `${code}: ${JSON.stringify(r.error)}`);
+        }
+        assert.equal((await run(session, "return 1")).result, 1);
+    });
+    test("a self-referencing schema is rejected at registration", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        const cyclic = { type: "object", properties: {} };
+        cyclic.properties.self = cyclic;
+        for (const [name, inputSchema] of [
+            ["a cyclic object", cyclic],
+            ["$ref to itself", { $ref: "#" }],
+            ["a $defs cycle", { $defs: { a: { $ref: "#/$defs/b" }, b: { $ref: "#/$defs/a" } }, $ref: "#/$defs/a" }],
+        ]) {
+            assert.throws(() => api.registerTool(tool("t.bad", () => 1, { inputSchema })), (e) => e instanceof TypeError && /inputSchema/.test(e.message), name);
+        }
+        const tree = { type: "object", properties: { children: { type: "array", items: { $ref: "#" } } } };
+        api.registerTool(tool("t.tree", () => "ran", { inputSchema: tree }));
+        assert.equal((await run(api.createSession(), "return tools.t.tree({ children: [{ children: [] }] })")).result, "ran");
+    });
+});
+
+describe("dispose stops the owner's runs (in-thread)", () => {
+    for (const owner of ["session", "factory"]) {
+        test(`${owner}.dispose() while a run awaits a tool: execute rejects, the signal aborts, no call follows`, async (t) => {
+            const p = probe();
+            const signals = [];
+            const IoCodeModeFactory = (await import(indexURL)).IoCodeModeFactory;
+            const api = await IoCodeModeFactory({
+                wasmLocation: assetPath,
+                timeout: 60000,
+                tools: [tool("t.slow", (i, { signal }) => (p.start("tool"), signals.push(signal), new Promise(() => {})))],
+            });
+            t.after(() => api.dispose());
+            const session = api.createSession();
+            const running = run(session, "for (;;) { try { await tools.t.slow({}) } catch (e) {} }");
+            while (signals.length < 1) await sleep(5);
+            (owner === "session" ? session : api).dispose();
+            await assert.rejects(running, /dispos|closed/i);
+            p.ended = true;
+            await sleep(200);
+            assert.deepEqual(p.late, []);
+            assert.equal(signals[0].aborted, true);
+        });
+    }
+});
