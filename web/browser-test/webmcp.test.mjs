@@ -52,6 +52,7 @@ window.__run = async () => {
     out.cartSchema = source.tools.find((t) => t.name === "webmcp.cart.add").inputSchema;
     const session = api.createSession();
     const [, executeCode] = session.getLlmTools();
+    out.hit = (await session.getLlmTools()[0].execute({ query: "add an item to the cart" }))[0];
     out.run = await executeCode.execute({
         code: \`const r = {};
             r.title = await tools.webmcp.page.title({});
@@ -142,6 +143,8 @@ test("fromWebMcp and exposeToWebMcp with the WebMCP polyfill in Chromium", async
     // The traced run, for the closing note.
     console.log("TRACE webmcp", JSON.stringify({ onToolCall: out.decisions.slice(0, 5), toolCalls: out.run.toolCalls.map(({ name, allowed, ok }) => ({ name, allowed, ok })), result: out.run.result }));
     assert.deepEqual(out.names, ["webmcp.cart.add", "webmcp.greeting", "webmcp.page.title", "webmcp.reviews.list", "webmcp.slow", "webmcp.stock.check"]);
+    assert.equal(out.hit.name, "webmcp.cart.add");
+    assert.match(out.hit.signature, /sku: string/);
     assert.deepEqual(out.cartSchema, { type: "object", properties: { sku: { type: "string" } }, required: ["sku"] });
     assert.match(out.reviewsDescription, /^Customer reviews\. Its results contain content the page does not vouch for/);
     assert.equal(out.run.ok, true, JSON.stringify(out.run));

@@ -171,6 +171,21 @@ describe("fromFdc3: given intents, broadcast and open", () => {
         api.dispose();
     });
 
+    test("refresh() follows the agent: an intent no app offers any more goes, also for an open session", async () => {
+        const d = desk();
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        const source = await fdc3.fromFdc3(d.agent, { contextTypes: ["fdc3.contact"] });
+        source.registerTools(api);
+        const session = api.createSession();
+        assert.deepEqual(api.listTools().map((t) => t.name), ["fdc3.StartCall"]);
+        d.agent.apps = d.agent.apps.filter((a) => a.appId !== "crm");
+        await source.refresh();
+        assert.deepEqual(api.listTools().map((t) => t.name), []);
+        const out = await run(session, "try { await tool_call('fdc3.StartCall', { type: 'fdc3.contact' }); } catch (e) { return e.message; }");
+        assert.match(out.result, /unknown tool|not found|no tool/i);
+        api.dispose();
+    });
+
     test("open: an unknown app is an OpenError", async () => {
         const d = desk();
         const source = await fdc3.fromFdc3(d.agent, { intents: [], open: true });

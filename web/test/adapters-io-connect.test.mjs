@@ -178,6 +178,35 @@ describe("fromIoConnect", () => {
         session.dispose();
     });
 
+    test("aborting the run stops waiting for an invocation io.Connect cannot cancel", async () => {
+        const session = api.createSession();
+        const ctrl = new AbortController();
+        bus.invocations.length = 0;
+        const p = run(session, "return await tools.interop.Slow({})", { signal: ctrl.signal });
+        await until(() => bus.invocations.some((i) => i.method === "Slow"), "the invocation");
+        ctrl.abort(new Error("stop"));
+        await assert.rejects(p, /stop/);
+        session.dispose();
+    });
+
+    test("names that collide after sanitising get suffixes; a name another source took is a clear error", async () => {
+        const bus2 = new FakeBus();
+        const app = bus2.connect("app");
+        await app.register({ name: "Orders Search" }, () => "space");
+        await app.register({ name: "Orders_Search" }, () => "underscore");
+        const s = ioc.fromIoConnect(fakeIo(bus2.connect("copilot")));
+        assert.deepEqual(s.tools.map((t) => t.name), ["interop.Orders_Search", "interop.Orders_Search_2"]);
+        const api2 = await IoCodeModeFactory({ wasmLocation: assetPath });
+        s.registerTools(api2);
+        const out = await run(api2.createSession(), "return [await tools.interop.Orders_Search({}), await tools.interop.Orders_Search_2({})]");
+        assert.deepEqual(out.result, ["space", "underscore"]);
+        const again = ioc.fromIoConnect(fakeIo(bus2.connect("copilot")));
+        assert.throws(() => again.registerTools(api2), (err) => err instanceof TypeError && /interop\.Orders_Search/.test(err.message));
+        s.close();
+        again.close();
+        api2.dispose();
+    });
+
     test("a signature it cannot read is reported, and the method takes any object", async () => {
         const odd = bus.connect("odd");
         await odd.register({ name: "Odd.Method", accepts: "String" }, () => 1);
