@@ -1,8 +1,9 @@
 // Helpers of the adapter suites (adapters-*.test.mjs): the built entry
 // points in dist/ and a mock fetch for the LLM SDKs.
+import assert from "node:assert/strict";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { dist } from "./helpers.mjs";
+import { dist, sleep } from "./helpers.mjs";
 
 /** Imports dist/<name>.mjs, the package's `@interopio/code-mode/<name>`. */
 export function loadAdapter(name) {
@@ -23,4 +24,13 @@ export function scriptedFetch(replies) {
         return new Response(JSON.stringify(reply), { status: 200, headers: { "content-type": "application/json" } });
     };
     return { fetch, requests };
+}
+
+/** Waits (polling, at most 10 s) until check() is truthy; fails naming what. */
+export async function until(check, what) {
+    for (let i = 0; i < 400; i++) {
+        if (await check()) return;
+        await sleep(25);
+    }
+    assert.fail(`timed out waiting for ${what}`);
 }

@@ -3,8 +3,8 @@
 // (web/test/fakes/io-connect.mjs).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { assetPath, loadFactory, run, sleep } from "./helpers.mjs";
-import { loadAdapter } from "./adapter-helpers.mjs";
+import { assetPath, loadFactory, run } from "./helpers.mjs";
+import { loadAdapter, until } from "./adapter-helpers.mjs";
 import { FakeBus, fakeIo } from "./fakes/io-connect.mjs";
 
 let IoCodeModeFactory, ioc;
@@ -12,14 +12,6 @@ before(async () => {
     IoCodeModeFactory = await loadFactory();
     ioc = await loadAdapter("io-connect");
 });
-
-async function until(check, what) {
-    for (let i = 0; i < 400; i++) {
-        if (await check()) return;
-        await sleep(10);
-    }
-    assert.fail(`timed out waiting for ${what}`);
-}
 
 describe("signatureToJsonSchema", () => {
     const cases = [

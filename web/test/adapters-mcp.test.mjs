@@ -16,21 +16,13 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprot
 import { z } from "zod";
 import { fileURLToPath } from "node:url";
 import { assetPath, loadFactory, run, sleep } from "./helpers.mjs";
-import { loadAdapter } from "./adapter-helpers.mjs";
+import { loadAdapter, until } from "./adapter-helpers.mjs";
 
 let IoCodeModeFactory, mcp;
 before(async () => {
     IoCodeModeFactory = await loadFactory();
     mcp = await loadAdapter("mcp");
 });
-
-async function until(check, what) {
-    for (let i = 0; i < 400; i++) {
-        if (await check()) return;
-        await sleep(25);
-    }
-    assert.fail(`timed out waiting for ${what}`);
-}
 
 // An MCP server of an issue tracker, with one tool per kind of result.
 function deskServer(name = "desk", seen = {}) {

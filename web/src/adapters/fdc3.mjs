@@ -2,7 +2,7 @@
 // and open) as Code Mode tools. It takes the page's DesktopAgent and
 // imports nothing of FDC3.
 
-import { annotations, checkOptions, createToolSource, sanitizeName, sanitizeSegment, uniqueNames } from "./source.mjs";
+import { annotations, checkOptions, createToolSource, sanitizeName, sanitizeSegment, uniqueNames, untilAborted } from "./source.mjs";
 
 // FDC3's error values (the message of the Error an agent rejects with).
 const RESOLVE_ERRORS = {
@@ -55,18 +55,6 @@ function isChannel(v) {
 }
 
 const isContext = (v) => v !== null && typeof v === "object" && !Array.isArray(v) && typeof v.type === "string";
-
-// FDC3 has no cancellation: an aborted run stops waiting.
-function untilAborted(promise, signal) {
-    if (!signal) return promise;
-    return Promise.race([
-        promise,
-        new Promise((_, reject) => {
-            if (signal.aborted) reject(signal.reason);
-            signal.addEventListener("abort", () => reject(signal.reason), { once: true });
-        }),
-    ]);
-}
 
 // Any FDC3 context of one type: the schema used when options.contextSchemas
 // has none for that type.

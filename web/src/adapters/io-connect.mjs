@@ -2,7 +2,7 @@
 // tools. It takes the page's io.Connect API object (`io`) and imports
 // nothing of the platform.
 
-import { annotations, checkOptions, createToolSource, sanitizeName, sanitizeSegment, uniqueNames } from "./source.mjs";
+import { annotations, checkOptions, createToolSource, sanitizeName, sanitizeSegment, uniqueNames, untilAborted } from "./source.mjs";
 
 // ---------------------------------------------------------------------------
 // Signatures: "String symbol, Int? quantity, String[] tags,
@@ -197,15 +197,7 @@ export function fromIoConnect(io, options) {
                 throw invocationError(err, method.name);
             });
         // io.Connect cannot cancel an invocation: the run stops waiting for it.
-        const result = await (signal
-            ? Promise.race([
-                  invocation,
-                  new Promise((_, reject) => {
-                      if (signal.aborted) reject(signal.reason);
-                      signal.addEventListener("abort", () => reject(signal.reason), { once: true });
-                  }),
-              ])
-            : invocation);
+        const result = await untilAborted(invocation, signal);
         if (target === "all" || target === "skipMine" || Array.isArray(target)) {
             const values = (result.all_return_values || [result]).map((r) => ({ server: serverName(r.executed_by), returned: r.returned }));
             const errors = (result.all_errors || []).map((e) => ({ server: serverName(e && e.executed_by), error: (e && e.message) || String(e) }));

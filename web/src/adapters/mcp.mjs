@@ -8,7 +8,7 @@
 // server code.
 
 import { CallToolRequestSchema, ListToolsRequestSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { annotations, checkOptions, createToolSource, sanitizeName, sanitizeSegment, uniqueNames } from "./source.mjs";
+import { annotations, checkOptions, createToolSource, sanitizeName, sanitizeSegment, serialized, uniqueNames } from "./source.mjs";
 import { handleToolCall } from "./llm.mjs";
 
 const LIST_CHANGED = "notifications/tools/list_changed";
@@ -114,24 +114,10 @@ export async function fromMcpClient(client, options) {
     }
 
     // One listing at a time; a notification during a listing asks for one more.
-    let running = null;
-    let again = false;
-    function refresh() {
-        if (running) {
-            again = true;
-            return running;
-        }
-        running = (async () => {
-            do {
-                again = false;
-                live.set(entries(await listAll()));
-            } while (again && !live.closed);
-            return live.source.tools;
-        })().finally(() => {
-            running = null;
-        });
-        return running;
-    }
+    const refresh = serialized(async () => {
+        live.set(entries(await listAll()));
+        return live.source.tools;
+    }, () => live.closed);
 
     await refresh();
 

@@ -244,3 +244,45 @@ export function annotations(hints, { source, untrusted, extra }) {
     if (out.openWorldHint === undefined) out.openWorldHint = true;
     return { ...out, ...extra, source, untrusted: Boolean(untrusted) };
 }
+
+/**
+ * Runs fn one call at a time: a call while one runs asks for one more run
+ * after it (a source changed again while it was being listed), and every
+ * caller gets the promise of the run that covers its call.
+ */
+export function serialized(fn, isClosed) {
+    let running = null;
+    let again = false;
+    return () => {
+        if (running) {
+            again = true;
+            return running;
+        }
+        running = (async () => {
+            let out;
+            do {
+                again = false;
+                out = await fn();
+            } while (again && !isClosed());
+            return out;
+        })().finally(() => {
+            running = null;
+        });
+        return running;
+    };
+}
+
+/**
+ * promise, or the signal's reason as soon as it aborts: for sources that
+ * cannot cancel a call (io.Connect, FDC3), the run at least stops waiting.
+ */
+export function untilAborted(promise, signal) {
+    if (!signal) return promise;
+    return Promise.race([
+        promise,
+        new Promise((_, reject) => {
+            if (signal.aborted) reject(signal.reason);
+            signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+        }),
+    ]);
+}

@@ -3,7 +3,7 @@
 // executeCode as WebMCP tools (exposeToWebMcp), so that a browser agent can
 // drive them. It works with native WebMCP and with a polyfill alike.
 
-import { annotations, checkOptions, createToolSource, sanitizeName, sanitizeSegment, uniqueNames } from "./source.mjs";
+import { annotations, checkOptions, createToolSource, sanitizeName, sanitizeSegment, serialized, uniqueNames } from "./source.mjs";
 import { handleToolCall } from "./llm.mjs";
 
 // Tools this module registered with a model context: fromWebMcp leaves them
@@ -100,24 +100,10 @@ export async function fromWebMcp(options) {
         });
     }
 
-    let running = null;
-    let again = false;
-    function refresh() {
-        if (running) {
-            again = true;
-            return running;
-        }
-        running = (async () => {
-            do {
-                again = false;
-                live.set(entries(await ctx.getTools()));
-            } while (again && !live.closed);
-            return live.source.tools;
-        })().finally(() => {
-            running = null;
-        });
-        return running;
-    }
+    const refresh = serialized(async () => {
+        live.set(entries(await ctx.getTools()));
+        return live.source.tools;
+    }, () => live.closed);
 
     await refresh();
     const onChange = () => {
