@@ -53,7 +53,7 @@ function notPlain(v, path, seen) {
         const proto = Object.getPrototypeOf(v);
         if (proto !== Object.prototype && proto !== null) return `${path} is ${describe(v)}`;
         for (const k of Object.keys(v)) {
-            const bad = notPlain(v[k], `${path}.${k}`, seen);
+            const bad = notPlain(/** @type {any} */ (v)[k], `${path}.${k}`, seen);
             if (bad) return bad;
         }
     }
