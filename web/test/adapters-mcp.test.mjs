@@ -12,7 +12,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { fileURLToPath } from "node:url";
 import { assetPath, loadFactory, run, sleep } from "./helpers.mjs";
@@ -288,6 +288,24 @@ describe("fromMcpClient: listing, names, trust, collisions", () => {
         const source = await mcp.fromMcpClient(client);
         assert.throws(() => source.registerTools({}), { name: "TypeError", message: /registerTools\(api\): expected a Code Mode instance/ });
         source.close();
+        await client.close();
+    });
+
+    test("a list_changed handler the client had before is still called, and again after close()", async () => {
+        const server = deskServer("desk");
+        const client = await connectInMemory(server);
+        let calls = 0;
+        client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+            calls++;
+        });
+        const source = await mcp.fromMcpClient(client);
+        server.registerTool("first", { description: "One." }, async () => ({ content: [] }));
+        await until(() => source.tools.some((t) => t.name === "desk.first"), "desk.first");
+        assert.equal(calls, 1);
+        source.close();
+        server.registerTool("second", { description: "Two." }, async () => ({ content: [] }));
+        await until(() => calls === 2, "the client's own handler");
+        assert.ok(!source.tools.some((t) => t.name === "desk.second"));
         await client.close();
     });
 
