@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/interopio/code-mode/internal/search"
 )
@@ -18,8 +19,9 @@ type SearchConfig struct {
 	// Embed returns one vector per text, all of the same length. It is
 	// called in batches with the text of newly registered tools (name and
 	// description; each text once, however often it is registered), and
-	// once per search with the query. An error, or vectors of the wrong
-	// number or length, makes that search lexical and is reported to Warn.
+	// once per search with the query. An error, vectors of the wrong
+	// number or length, or no answer within Timeout make that search (and
+	// those of the next 30 seconds) lexical, and are reported to Warn.
 	Embed func(ctx context.Context, texts []string) ([][]float32, error)
 	// Weight is the semantic rank's weight in the fusion, relative to the
 	// lexical rank's 1. Default 0.2: chosen with a character-trigram
@@ -33,11 +35,21 @@ type SearchConfig struct {
 	// Warn receives a message when the embedder fails and search falls
 	// back to lexical ranking. Default: a line on standard error.
 	Warn func(msg string)
+	// Timeout bounds the embedding a search waits for (its query, and
+	// tools still being embedded); past it, that search is lexical.
+	// Default 5s.
+	Timeout time.Duration
 }
 
 const (
 	defaultSemanticWeight = 0.2
 	defaultMinSimilarity  = 0.5
+	defaultEmbedTimeout   = 5 * time.Second
+	// embedBackoff is how long searches stay lexical after the embedder
+	// failed, so that a dead endpoint does not cost every search a timeout.
+	embedBackoff = 30 * time.Second
+	// prefetchTimeout bounds one registration-time embedding.
+	prefetchTimeout = 60 * time.Second
 	// embedBatch bounds the texts of one Embed call at registration.
 	embedBatch = 64
 )
@@ -106,23 +118,29 @@ func (c *CodeMode) search(ctx context.Context, entries []*toolEntry, req SearchR
 // by text, so a tool registered again (or by another session) costs
 // nothing, and a tool whose description changed is embedded anew.
 type embedder struct {
-	embed  func(ctx context.Context, texts []string) ([][]float32, error)
-	weight float64
-	minSim float64
-	warnf  func(string)
+	embed   func(ctx context.Context, texts []string) ([][]float32, error)
+	weight  float64
+	minSim  float64
+	warnf   func(string)
+	timeout time.Duration
 
 	mu      sync.Mutex
 	vecs    map[string][]float32
 	pending map[string]chan struct{} // closed when the text's batch ends
 	dims    int
+	// retryAt: searches before it are lexical (the embedder failed).
+	retryAt time.Time
 }
 
 func newEmbedder(cfg SearchConfig) *embedder {
 	if cfg.Embed == nil {
 		return nil
 	}
-	e := &embedder{embed: cfg.Embed, weight: cfg.Weight, minSim: cfg.MinSimilarity, warnf: cfg.Warn,
+	e := &embedder{embed: cfg.Embed, weight: cfg.Weight, minSim: cfg.MinSimilarity, warnf: cfg.Warn, timeout: cfg.Timeout,
 		vecs: map[string][]float32{}, pending: map[string]chan struct{}{}}
+	if e.timeout <= 0 {
+		e.timeout = defaultEmbedTimeout
+	}
 	if e.weight <= 0 {
 		e.weight = defaultSemanticWeight
 	}
@@ -135,7 +153,14 @@ func newEmbedder(cfg SearchConfig) *embedder {
 	return e
 }
 
+// errSkip: the embedder failed recently; this search is lexical without
+// trying again (the failure was reported then).
+var errSkip = errors.New("embedder failed recently")
+
 func (e *embedder) warn(err error) {
+	if err == errSkip {
+		return
+	}
 	e.warnf(fmt.Sprintf("codemode: tool search is lexical only for this query: the embedder failed: %v", err))
 }
 
@@ -153,7 +178,11 @@ func (e *embedder) prefetch(entries []*toolEntry) {
 	for i, t := range entries {
 		texts[i] = toolText(t)
 	}
-	go func() { _ = e.ensure(context.Background(), texts) }()
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), prefetchTimeout)
+		defer cancel()
+		_ = e.ensure(ctx, texts)
+	}()
 }
 
 // ensure makes sure every text has a vector: it embeds the missing ones in
@@ -243,7 +272,22 @@ func (e *embedder) call(ctx context.Context, texts []string) (out [][]float32, e
 }
 
 // similarities returns the cosine of the query with each entry's text.
-func (e *embedder) similarities(ctx context.Context, entries []*toolEntry, query string) ([]float64, error) {
+func (e *embedder) similarities(ctx context.Context, entries []*toolEntry, query string) (sim []float64, err error) {
+	e.mu.Lock()
+	wait := time.Until(e.retryAt)
+	e.mu.Unlock()
+	if wait > 0 {
+		return nil, errSkip
+	}
+	defer func() {
+		if err != nil {
+			e.mu.Lock()
+			e.retryAt = time.Now().Add(embedBackoff)
+			e.mu.Unlock()
+		}
+	}()
+	ctx, cancel := context.WithTimeout(ctx, e.timeout)
+	defer cancel()
 	texts := make([]string, len(entries))
 	for i, t := range entries {
 		texts[i] = toolText(t)
@@ -255,7 +299,7 @@ func (e *embedder) similarities(ctx context.Context, entries []*toolEntry, query
 	if err != nil {
 		return nil, err
 	}
-	sim := make([]float64, len(entries))
+	sim = make([]float64, len(entries))
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for i, t := range texts {

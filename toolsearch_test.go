@@ -260,3 +260,34 @@ func TestSearchEmbedderBadVectors(t *testing.T) {
 		})
 	}
 }
+
+// TestSearchEmbedderTimeout: an embedder that never answers makes the
+// search lexical after SearchConfig.Timeout, with a warning.
+func TestSearchEmbedderTimeout(t *testing.T) {
+	var warned []string
+	var mu sync.Mutex
+	hang := func(ctx context.Context, _ []string) ([][]float32, error) {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	cm := newTestCodeMode(t, Config{Search: SearchConfig{Embed: hang, Timeout: 50 * time.Millisecond, Warn: func(m string) { mu.Lock(); warned = append(warned, m); mu.Unlock() }}})
+	s, _ := cm.NewSession()
+	hits, err := s.Search(context.Background(), SearchRequest{Query: "transfer money"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := hitNames(hits); len(got) == 0 || got[0] != "payments.transfer" {
+		t.Fatalf("got %v", got)
+	}
+	// The next search does not wait again: it is lexical at once, and the
+	// failure is not reported twice.
+	again, err := s.Search(context.Background(), SearchRequest{Query: "transfer money"})
+	if err != nil || !slices.Equal(hitNames(again), hitNames(hits)) {
+		t.Fatalf("second search: %v %v", hitNames(again), err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(warned) != 1 || !strings.Contains(warned[0], "deadline exceeded") {
+		t.Fatalf("warnings %q", warned)
+	}
+}

@@ -66,7 +66,7 @@ var (
 		"timeoutMs":  `did you mean "timeout"? It is in milliseconds`,
 	}
 	interceptorKeys = []string{"onToolCall"}
-	searchKeys      = []string{"embed", "weight", "minSimilarity"}
+	searchKeys      = []string{"embed", "weight", "minSimilarity", "timeout"}
 	sessionKeys     = []string{"tools"}
 	sessionHints    = map[string]string{
 		"toolFilter":   "toolFilter is a factory option: IoCodeModeFactory({ toolFilter })",
@@ -295,7 +295,7 @@ func get(v Value, key string) Value {
 }
 
 // parseSearch reads config.search: { embed(texts) => Promise<number[][]>,
-// weight?, minSimilarity? }.
+// weight?, minSimilarity?, timeout? (ms) }.
 func parseSearch(sc Value) (codemode.SearchConfig, error) {
 	var out codemode.SearchConfig
 	if sc.Type() != jsbridge.TypeObject {
@@ -315,6 +315,11 @@ func parseSearch(sc Value) (codemode.SearchConfig, error) {
 	if out.MinSimilarity, err = optPositive(sc, "minSimilarity", "config.search.minSimilarity", false); err != nil {
 		return out, err
 	}
+	ms, err := optPositive(sc, "timeout", "config.search.timeout", false)
+	if err != nil {
+		return out, err
+	}
+	out.Timeout = time.Duration(min(ms*float64(time.Millisecond), math.MaxInt64))
 	out.Embed = func(ctx context.Context, texts []string) ([][]float32, error) {
 		return embedTexts(ctx, embed, texts)
 	}

@@ -62,7 +62,8 @@ export declare namespace IoCodeMode {
      * Plugs an embeddings endpoint into tool search. Tool texts (name and
      * description) are embedded in batches when tools are registered, once
      * per distinct text; each search embeds its query. If `embed` throws,
-     * rejects or returns malformed vectors, that search is lexical and a
+     * rejects, returns malformed vectors or takes longer than `timeout`,
+     * that search (and those of the next 30 seconds) is lexical and a
      * `console.warn` says why.
      */
     interface SearchOptions {
@@ -72,6 +73,8 @@ export declare namespace IoCodeMode {
         weight?: number;
         /** Cosine a tool needs to be found on semantic grounds alone. Default 0.5. */
         minSimilarity?: number;
+        /** Milliseconds a search waits for embeddings before it ranks lexically (and the next 30 s do too). Default 5000. */
+        timeout?: number;
     }
 
     /** What a tool's `execute` receives besides its input. */

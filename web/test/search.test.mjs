@@ -79,9 +79,20 @@ describe("tool search", () => {
         api.dispose();
     });
 
+    test("search.embed that never answers: lexical after search.timeout", async (t) => {
+        const warnings = [];
+        t.mock.method(console, "warn", (m) => warnings.push(String(m)));
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, tools: desk, search: { embed: () => new Promise(() => {}), timeout: 50 } });
+        const hits = await llmTools(api.createSession()).searchTools.execute({ query: "transfer money" });
+        assert.equal(hits[0]?.name, "payments.transfer");
+        assert.ok(warnings.some((w) => /lexical/.test(w)), warnings.join("\n"));
+        api.dispose();
+    });
+
     test("search config errors name the field", async () => {
         await assert.rejects(IoCodeModeFactory({ wasmLocation: assetPath, search: {} }), { name: "TypeError", message: /^config\.search\.embed: expected a function/ });
         await assert.rejects(IoCodeModeFactory({ wasmLocation: assetPath, search: { embed: () => [], wieght: 1 } }), { name: "TypeError", message: /config\.search: unknown key "wieght" \(did you mean "weight"\?\)/ });
         await assert.rejects(IoCodeModeFactory({ wasmLocation: assetPath, search: { embed: () => [], weight: -1 } }), { name: "TypeError", message: /^config\.search\.weight: expected a positive number/ });
+        await assert.rejects(IoCodeModeFactory({ wasmLocation: assetPath, search: { embed: () => [], timeout: "5s" } }), { name: "TypeError", message: /^config\.search\.timeout: expected a positive number/ });
     });
 });

@@ -305,7 +305,7 @@ namespace UsageSearch {
         const args: IoCodeMode.SearchToolsArgs = { query: "", namespace: "issues" };
         const hits = (await searchTools.execute(args)) as IoCodeMode.SearchToolsResult;
         const ns: string = hits[0].namespace;
-        const typed: IoCodeMode.SearchOptions = { embed: (texts) => texts.map(() => new Float32Array(3)), minSimilarity: 0.4 };
+        const typed: IoCodeMode.SearchOptions = { embed: (texts) => texts.map(() => new Float32Array(3)), minSimilarity: 0.4, timeout: 2000 };
         return [ns, typed];
     }
 }
