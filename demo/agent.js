@@ -1,8 +1,11 @@
 // A real agent loop against any OpenAI-compatible chat completions API:
 // the model gets the session's system instruction and its two tools
 // (searchTools, executeCode) as function tools, and the loop runs each tool
-// call until the model answers in text. The API key lives only in this
-// page's memory (the form field); nothing is stored.
+// call until the model answers in text. The tool shapes and the handling of
+// a model's malformed calls come from @interopio/code-mode/llm. The API key
+// lives only in this page's memory (the form field); nothing is stored.
+
+const LLM_URL = new URL("../dist/llm.mjs", import.meta.url).href;
 
 const MAX_STEPS = 8;
 const MAX_TOOL_RESULT_CHARS = 20000;
@@ -13,14 +16,6 @@ export class AgentError extends Error {
         this.name = "AgentError";
         this.detail = detail;
     }
-}
-
-// toFunctionTools turns Code Mode's LLM tools into OpenAI function tools.
-export function toFunctionTools(llmTools) {
-    return llmTools.map((t) => ({
-        type: "function",
-        function: { name: t.name, description: t.description, parameters: JSON.parse(JSON.stringify(t.inputSchema)) },
-    }));
 }
 
 function endpoint(baseURL) {
@@ -73,13 +68,12 @@ async function complete({ url, apiKey, body, signal }) {
 export async function runAgent({ baseURL, model, apiKey, prompt, session, signal, hooks }) {
     const url = endpoint(baseURL);
     if (!model.trim()) throw new AgentError("Enter a model name.");
-    const llmTools = session.getLlmTools();
-    const byName = new Map(llmTools.map((t) => [t.name, t]));
+    const { toOpenAITools, handleToolCall } = await import(LLM_URL);
     const messages = [
         { role: "system", content: session.getSystemInstruction() },
         { role: "user", content: prompt },
     ];
-    const tools = toFunctionTools(llmTools);
+    const tools = toOpenAITools(session);
 
     for (let step = 1; step <= MAX_STEPS; step++) {
         hooks.step({ kind: "thinking", step });
@@ -93,30 +87,22 @@ export async function runAgent({ baseURL, model, apiKey, prompt, session, signal
         if (message.content) hooks.step({ kind: "note", text: message.content });
         for (const call of calls) {
             const name = call.function?.name;
+            const raw = call.function?.arguments ?? "";
             let args;
             try {
-                args = JSON.parse(call.function?.arguments || "{}");
-            } catch (err) {
+                args = JSON.parse(raw || "{}");
+            } catch {
                 args = undefined;
-                const out = { error: `The arguments are not JSON: ${err.message}` };
-                hooks.step({ kind: "tool", name, args: call.function?.arguments, result: out });
-                messages.push({ role: "tool", tool_call_id: call.id, content: JSON.stringify(out) });
-                continue;
             }
-            let out;
-            if (name === "executeCode") {
-                out = await hooks.executeCode(args);
-            } else if (byName.has(name)) {
-                try {
-                    out = await byName.get(name).execute(args, { signal });
-                } catch (err) {
-                    if (err?.name === "AbortError") throw err;
-                    out = { error: err?.message ?? String(err) };
-                }
-            } else {
-                out = { error: `Unknown tool ${name}; the tools are ${[...byName.keys()].join(", ")}.` };
-            }
-            hooks.step({ kind: "tool", name, args, result: out });
+            // executeCode with usable arguments runs through the page (editor
+            // and trace); everything else, malformed calls and unknown tools
+            // included, through handleToolCall, which answers the model
+            // with a readable error instead of throwing.
+            const out =
+                name === "executeCode" && args && typeof args === "object" && !Array.isArray(args)
+                    ? await hooks.executeCode(args)
+                    : await handleToolCall(session, name, raw, { signal });
+            hooks.step({ kind: "tool", name, args: args ?? raw, result: out });
             let content = JSON.stringify(out) ?? "null";
             if (content.length > MAX_TOOL_RESULT_CHARS) content = content.slice(0, MAX_TOOL_RESULT_CHARS) + " …[truncated]";
             messages.push({ role: "tool", tool_call_id: call.id, content });

@@ -77,3 +77,34 @@ test("a browser agent drives the copilot through WebMCP", async () => {
         assert.equal(out.res.result, 4);
     });
 });
+
+test("the demo's agent loop (through @interopio/code-mode/llm) survives a malformed call and an unknown tool", async () => {
+    await withPage(async (page) => {
+        const requests = [];
+        const base = new URL("/mock-model/v1", server.url).href;
+        const call = (id, name, args) => ({ id, type: "function", function: { name, arguments: args } });
+        await page.route(`${base}/chat/completions`, async (route) => {
+            requests.push(route.request().postDataJSON());
+            const reply =
+                requests.length === 1
+                    ? { role: "assistant", content: null, tool_calls: [call("c1", "executeCode", '{"code": "return 1'), call("c2", "orders.list", "{}")] }
+                    : requests.length === 2
+                      ? { role: "assistant", content: null, tool_calls: [call("c3", "executeCode", JSON.stringify({ code: "return (await tools.orders.list({ status: 'paid' })).length", explanation: "Count paid orders." }))] }
+                      : { role: "assistant", content: "4 paid orders." };
+            await route.fulfill({ json: { id: "x", object: "chat.completion", choices: [{ index: 0, message: reply, finish_reason: "stop" }] } });
+        });
+        await page.click("#connect > summary");
+        await page.fill("#agent-base", base);
+        await page.fill("#agent-model", "test-model");
+        await page.click("#agent-run");
+        await page.locator("#agent-steps .step-answer").waitFor();
+        assert.match(await text(page, "#agent-steps"), /4 paid orders\./);
+        const results = requests[1].messages.filter((m) => m.role === "tool").map((m) => [m.tool_call_id, JSON.parse(m.content).error?.code]);
+        assert.deepEqual(results, [
+            ["c1", "INVALID_INPUT"],
+            ["c2", "UNKNOWN_TOOL"],
+        ]);
+        assert.equal(JSON.parse(requests[2].messages.at(-1).content).result, 4);
+        assert.deepEqual(requests[0].tools.map((t) => t.function.name), ["searchTools", "executeCode"]);
+    });
+});
