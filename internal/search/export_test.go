@@ -47,3 +47,20 @@ func SetSynonymGroups(g [][]string) { synonymGroups = g; synonyms = buildSynonym
 
 // SetFusion sets the semantic weight and the fusion constant.
 func SetFusion(w, k float64) { DefaultSemanticWeight, fusionK = w, k }
+
+// Phrases returns the vocabulary's phrases as pairs.
+func Phrases() [][2]string {
+	var out [][2]string
+	for _, p := range phrases {
+		out = append(out, [2]string{p.phrase, p.means})
+	}
+	return out
+}
+
+// SetPhrases replaces the phrases.
+func SetPhrases(ps [][2]string) {
+	phrases = phrases[:0:0]
+	for _, p := range ps {
+		phrases = append(phrases, struct{ phrase, means string }{p[0], p[1]})
+	}
+}

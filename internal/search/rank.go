@@ -54,7 +54,7 @@ type params struct {
 var p = params{
 	fieldWeights:  [numFields]float64{3, 2, 3, 1, 0.5},
 	fieldB:        [numFields]float64{0.5, 0.3, 0.5, 0.75, 0.75},
-	k1:            1.2,
+	k1:            0.8,
 	synonymWeight: 0.6,
 	prefixWeight:  0.5,
 	verbPenalty:   0.5,
