@@ -6,7 +6,7 @@ import "slices"
 // or thing; none is tied to one catalog. Each group was ablated on eval/'s
 // queries: the ones whose removal raised the held-out figures (update/edit/
 // set, team/workspace/org, store/save/put) or changed nothing on either
-// split (get/fetch, list/all, cancel/void, and 25 more) were dropped; those
+// split (get/fetch, list/all, cancel/void and 23 more) were dropped; those
 // left lower a split's figures when removed.
 var synonymGroups = [][]string{
 	{"search", "find", "query", "lookup", "filter"},
