@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/interopio/code-mode/internal/tsstrip"
 )
 
 // Globals the sandbox builds on first use (see lazy in prelude/prelude.js):
@@ -154,4 +156,16 @@ func (t *timers) clear(args []json.RawMessage) (json.RawMessage, error) {
 		t.mu.Unlock()
 	}
 	return nil, nil
+}
+
+// prepareCode makes the model's text a program (see tsstrip.Program). A
+// bug in that reader must not cost the run: on a panic the text runs as
+// sent, and QuickJS judges it.
+func prepareCode(src string) (code string, err *tsstrip.Error) {
+	defer func() {
+		if recover() != nil {
+			code, err = src, nil
+		}
+	}()
+	return tsstrip.Program(src)
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/interopio/code-mode/internal/jsoncut"
 	"github.com/interopio/code-mode/internal/trunc"
-	"github.com/interopio/code-mode/internal/tsstrip"
 	"github.com/interopio/code-mode/sandbox"
 )
 
@@ -102,7 +101,7 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 		return invalidInputResult(&argsError{"executeCode: code: required; expected a non-empty string of JavaScript or TypeScript (the body of an async function)"}), nil
 	}
 	start := time.Now()
-	code, perr := tsstrip.Program(in.Code)
+	code, perr := prepareCode(in.Code)
 	if perr != nil {
 		return &ExecuteResult{Logs: []LogEntry{}, ToolCalls: []ToolCallRecord{}, DurationMs: ms(time.Since(start)),
 			Error: &RunError{Name: "SyntaxError", Code: string(sandbox.CodeSyntax), Message: perr.Message, Line: perr.Line, Column: perr.Column}}, nil
