@@ -1,7 +1,12 @@
 package codemode
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	osexec "os/exec"
+	"path"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -68,5 +73,50 @@ func TestImportRules(t *testing.T) {
 		} else if deps[rule.pkg][rule.forbidden] {
 			t.Errorf("%s depends on %s", rule.pkg, rule.forbidden)
 		}
+	}
+}
+
+// TestWasmReadsPageValuesThroughJsbridge: wasm/ holds page-supplied values
+// as jsbridge.Value (an alias of js.Value, so their methods are at hand),
+// but js.Value's Get, Call, Invoke, New, Length, Index, SetIndex, Delete and
+// InstanceOf can run the page's getters, traps and functions, and some of
+// them let an exception unwind through Go, which ends the program. wasm/
+// goes through jsbridge's helpers instead (Get, Call, Elements, Keys, ...).
+func TestWasmReadsPageValuesThroughJsbridge(t *testing.T) {
+	forbidden := map[string]bool{"Get": true, "Call": true, "Invoke": true, "New": true, "Length": true,
+		"Index": true, "SetIndex": true, "Delete": true, "InstanceOf": true}
+	files, err := filepath.Glob("wasm/*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no wasm/*.go: %v", err)
+	}
+	fset := token.NewFileSet()
+	for _, file := range files {
+		f, err := parser.ParseFile(fset, file, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pkgs := map[string]bool{} // calls of package functions are not method calls
+		for _, imp := range f.Imports {
+			name := path.Base(strings.Trim(imp.Path.Value, `"`))
+			if imp.Name != nil {
+				name = imp.Name.Name
+			}
+			pkgs[name] = true
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok || !forbidden[sel.Sel.Name] {
+				return true
+			}
+			if id, ok := sel.X.(*ast.Ident); ok && pkgs[id.Name] {
+				return true
+			}
+			t.Errorf("%s: .%s on a JavaScript value: use jsbridge's helpers", fset.Position(call.Pos()), sel.Sel.Name)
+			return true
+		})
 	}
 }

@@ -4,8 +4,12 @@ package jsbridge
 
 import (
 	"fmt"
+	"math"
 	"syscall/js"
 )
+
+// maxElements bounds what Elements allocates for a page-supplied length.
+const maxElements = 1 << 24
 
 // Value and Type name JavaScript values for the layers above (the wasm
 // command, the benchmark engine), which do not import syscall/js: they read
@@ -94,14 +98,22 @@ func Call(fn Value, args ...any) (v Value, err error) {
 	return fn.Invoke(args...), nil
 }
 
-// Elements returns the elements of a page-supplied array, read safely: a
-// throwing length or index getter (a proxy) gives an error.
+// Elements returns the elements of a page-supplied array or array-like
+// object (a typed array, say), read with Reflect.get: a throwing length or
+// index getter (a proxy) gives an error, as does a value without a
+// non-negative integer length. (js.Value's Length and Index must not be
+// used on page values: wasm_exec.js does not catch there, and an exception
+// unwinding through Go's frames ends the program.)
 func Elements(list Value) (elems []Value, err error) {
-	if !IsArray(list) {
-		return nil, fmt.Errorf("not an array")
+	if !isObjectLike(list) {
+		return nil, fmt.Errorf("not an object")
 	}
 	defer Recover(&err)
-	n := reflectGet.Invoke(list, "length").Int()
+	length := reflectGet.Invoke(list, "length")
+	if length.Type() != js.TypeNumber || length.Float() < 0 || length.Float() != math.Trunc(length.Float()) || length.Float() > maxElements {
+		return nil, fmt.Errorf("no length")
+	}
+	n := length.Int()
 	elems = make([]Value, n)
 	for i := range elems {
 		elems[i] = reflectGet.Invoke(list, i)

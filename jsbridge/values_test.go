@@ -82,8 +82,27 @@ func TestElements(t *testing.T) {
 	if !errors.As(err, &je) || je.Message != "trap" {
 		t.Errorf("throwing length: err = %v, want the trap's TypeError", err)
 	}
-	if _, err := Elements(objectCtor.New()); err == nil {
-		t.Error("an object: no error")
+	// Array-likes: a typed array, an object with a length.
+	f32 := global.Get("Float32Array").New(3)
+	f32.SetIndex(2, 1.5)
+	if got, err := Elements(f32); err != nil || len(got) != 3 || got[2].Float() != 1.5 {
+		t.Errorf("Float32Array: %v, %v", got, err)
+	}
+	like := objectCtor.New()
+	like.Set("length", 2)
+	like.Set("1", "x")
+	if got, err := Elements(like); err != nil || len(got) != 2 || !got[0].IsUndefined() || got[1].String() != "x" {
+		t.Errorf("array-like: %v, %v", got, err)
+	}
+	for _, length := range []any{js.Undefined(), -1, 1.5, "2", 1 << 30} {
+		o := objectCtor.New()
+		o.Set("length", length)
+		if _, err := Elements(o); err == nil || err.Error() != "no length" {
+			t.Errorf("length %v: err = %v, want no length", length, err)
+		}
+	}
+	if _, err := Elements(js.ValueOf("abc")); err == nil {
+		t.Error("a string: no error")
 	}
 }
 

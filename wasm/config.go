@@ -373,18 +373,9 @@ func embedTexts(ctx context.Context, embed Value, texts []string) ([][]float32, 
 
 // arrayLike returns the elements of an array or typed array; a throwing
 // getter (a proxy) is an error.
-func arrayLike(v Value) (elems []Value, err error) {
-	defer jsbridge.Recover(&err)
+func arrayLike(v Value) ([]Value, error) {
 	if v.Type() != jsbridge.TypeObject {
 		return nil, errors.New("not an object")
 	}
-	n := get(v, "length")
-	if n.Type() != jsbridge.TypeNumber || n.Float() < 0 || n.Float() != math.Trunc(n.Float()) {
-		return nil, errors.New("no length")
-	}
-	elems = make([]Value, int(n.Float()))
-	for i := range elems {
-		elems[i] = v.Index(i)
-	}
-	return elems, nil
+	return jsbridge.Elements(v)
 }
