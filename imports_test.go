@@ -62,6 +62,10 @@ func TestImportRules(t *testing.T) {
 		// esbuild is the TypeScript corpus's oracle in native tests only:
 		// its transform would add 10 MB to the core.
 		{mod + "/wasm", "github.com/evanw/esbuild/pkg/api"},
+		// goja is the differential oracle of native tests (oracle_test.go):
+		// 19 MB in a GOOS=js binary.
+		{mod + "/wasm", "github.com/dop251/goja"},
+		{mod, "github.com/dop251/goja"},
 		{mod, "github.com/evanw/esbuild/pkg/api"},
 		{mod + "/internal/tsstrip", mod},
 		{mod + "/internal/tsstrip", mod + "/sandbox"},

@@ -28,19 +28,20 @@ import (
 // The engine preludes' replacer only notices such values (a flag), so a
 // plain result costs what it did; convertJS is compiled when one is seen.
 
-// convertJS evaluates to a function of the result that returns
-// [json or undefined, warnings as JSON].
+// convertJS evaluates to a function of a value and the name of its root in
+// the warnings' paths ("result", "input") that returns [json or undefined,
+// warnings as JSON].
 const convertJS = `(() => {
 const S = JSON.stringify, gp = Object.getPrototypeOf, OP = Object.prototype, isArr = Array.isArray;
 const M = Map, St = Set, E = Error, RX = RegExp, P = Promise, AB = ArrayBuffer, ent = Object.fromEntries, from = Array.from;
 const ident = /^[A-Za-z_$][\w$]*$/;
-return (root) => {
+return (root, name) => {
   const paths = new M(), warn = [];
   let more = 0;
   const note = (p, what) => { if (warn.length < 20) warn.push(p + ": " + what); else more++; };
   function rep(k, v) {
     const hp = paths.get(this), inArr = isArr(this);
-    const p = hp === undefined ? "result" : inArr ? hp + "[" + k + "]" : hp + (ident.test(k) ? "." + k : "[" + S(k) + "]");
+    const p = hp === undefined ? name : inArr ? hp + "[" + k + "]" : hp + (ident.test(k) ? "." + k : "[" + S(k) + "]");
     let out = v;
     switch (typeof v) {
     case "bigint": out = v.toString(); note(p, "a BigInt, converted to a string"); break;
@@ -76,17 +77,32 @@ return (root) => {
 };
 })()`
 
-// convert runs convertJS on v, compiling it on first use in this run.
-func (r *run) convert(v ffi.ValueConst) (value json.RawMessage, warnings []string, exc ffi.Value) {
+// convert runs convertJS on v, compiling it on first use in this run; name
+// is the root of the warnings' paths.
+func (r *run) convert(v ffi.ValueConst, name string) (value json.RawMessage, warnings []string, exc ffi.Value) {
 	q, ctx := r.q, r.ctx
 	if r.converter == 0 {
-		fn, exc := q.Eval(ctx, convertJS, "<convert>", ffi.EvalGlobal)
+		// Compiled by the context's own eval, taken before the program ran
+		// (a call, not the FFI's Eval): this may run inside a host call,
+		// where a nested QTS_Eval crashed the native host.
+		// A run without host functions converts only its result, at the
+		// top, where the FFI's Eval is fine.
+		var fn, exc ffi.Value
+		if r.eval != 0 {
+			src := q.NewString(ctx, convertJS)
+			fn, exc = q.Call(ctx, r.eval.Const(), q.Undefined.Const(), src.Const())
+			q.FreeValue(ctx, src)
+		} else {
+			fn, exc = q.Eval(ctx, convertJS, "<convert>", ffi.EvalGlobal)
+		}
 		if exc != 0 {
 			return nil, nil, exc
 		}
 		r.converter = fn
 	}
-	pair, exc := q.Call(ctx, r.converter.Const(), q.Undefined.Const(), v)
+	nameV := q.NewString(ctx, name)
+	defer q.FreeValue(ctx, nameV)
+	pair, exc := q.Call(ctx, r.converter.Const(), q.Undefined.Const(), v, nameV.Const())
 	if exc != 0 {
 		return nil, nil, exc
 	}
@@ -98,7 +114,7 @@ func (r *run) convert(v ffi.ValueConst) (value json.RawMessage, warnings []strin
 		value = json.RawMessage(q.GetString(ctx, js.Const()))
 	}
 	if err := json.Unmarshal([]byte(q.GetString(ctx, w.Const())), &warnings); err != nil {
-		warnings = []string{fmt.Sprintf("result: the conversion report is unreadable: %v", err)}
+		warnings = []string{fmt.Sprintf("%s: the conversion report is unreadable: %v", name, err)}
 	}
 	return value, warnings, 0
 }

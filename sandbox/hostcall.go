@@ -48,17 +48,24 @@ func (r *run) callFunction(argc, argv, refID uint32) ffi.Value {
 	defer func() { r.depth-- }()
 	args := make([]json.RawMessage, argc)
 	for i := uint32(0); i < argc; i++ {
-		s, exc := q.Call(ctx, r.stringify.Const(), q.Undefined.Const(), q.Arg(argv, i))
+		// Arguments cross by the results' rules (a Set arrives as an
+		// array, NaN as "NaN", ...), each change reported, rather than by
+		// JSON.stringify's, which turns a Set into {} without a word.
+		s, exc := q.Call(ctx, r.stringify.Const(), q.Undefined.Const(), q.Arg(argv, i), q.True.Const())
+		if exc == 0 && q.IsNumber(s.Const()) {
+			var warnings []string
+			args[i], warnings, exc = r.convert(q.Arg(argv, i), "input")
+			r.notes = append(r.notes, warnings...)
+		} else if exc == 0 && q.IsString(s.Const()) {
+			args[i] = json.RawMessage(q.GetString(ctx, s.Const()))
+		}
+		q.FreeValue(ctx, s)
 		if exc != 0 {
 			// e.g. a cycle: a TypeError at the call site.
 			t := q.Throw(ctx, exc.Const())
 			q.FreeValue(ctx, exc)
 			return t
 		}
-		if q.IsString(s.Const()) {
-			args[i] = json.RawMessage(q.GetString(ctx, s.Const()))
-		}
-		q.FreeValue(ctx, s)
 	}
 	if f.Sync != nil {
 		// A panic here unwinds QuickJS mid-call: the instance traps and is
@@ -195,7 +202,7 @@ func (r *run) throw(name, msg string) ffi.Value {
 // pending when the program finished.
 func (r *run) warnings() []string {
 	q, ctx := r.q, r.ctx
-	var out []string
+	out := r.notes
 	if len(r.rejected) > 0 && r.report != 0 {
 		seen := map[uint32]bool{}
 		if s, exc := q.Call(ctx, r.report.Const(), q.Undefined.Const()); exc == 0 {

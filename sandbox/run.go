@@ -68,6 +68,11 @@ type run struct {
 	native bool
 	// converter is convertJS's function once compiled (owned).
 	converter ffi.Value
+	// notes are the conversions of host-call arguments, for Warnings.
+	notes []string
+	// eval is the context's own eval, taken before the program ran (owned):
+	// the converter is compiled with it, inside host calls too.
+	eval ffi.Value
 }
 
 // The engine's own prelude: helpers captured before any other code runs,
@@ -162,7 +167,7 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64) (res *
 		return nil, err
 	}
 	res = r.main(p.Code)
-	if r.nextID > 0 && (res.Error == nil || res.Error.Code != CodeTimeout) {
+	if (r.nextID > 0 || len(r.notes) > 0) && (res.Error == nil || res.Error.Code != CodeTimeout) {
 		res.Warnings = append(res.Warnings, r.warnings()...)
 	}
 	r.teardown()
@@ -231,6 +236,11 @@ func (r *run) setup(p Program) error {
 		r.track, r.report = q.GetIndex(ctx, h, 2), q.GetIndex(ctx, h, 3)
 	}
 	q.FreeValue(ctx, helpers)
+	if len(p.Funcs) > 0 {
+		global := q.Global(ctx)
+		r.eval = q.GetProp(ctx, global.Const(), "eval")
+		q.FreeValue(ctx, global)
+	}
 	return nil
 }
 
@@ -441,7 +451,7 @@ func (r *run) result(v ffi.ValueConst) *Result {
 	if !q.IsNumber(s.Const()) {
 		return &Result{}
 	}
-	value, warnings, exc := r.convert(v)
+	value, warnings, exc := r.convert(v, "result")
 	if exc != 0 {
 		return r.notSerializable(exc)
 	}
@@ -481,7 +491,7 @@ func (r *run) teardown() {
 	// Jobs still queued are dropped, not run: JS_FreeRuntime frees the job
 	// list, and running them under the interrupt would resume suspended
 	// async functions with an uncatchable error, which leaks their frames.
-	for _, h := range []ffi.Value{r.stringify, r.parse, r.track, r.report, r.converter} {
+	for _, h := range []ffi.Value{r.stringify, r.parse, r.track, r.report, r.converter, r.eval} {
 		q.FreeValue(ctx, h)
 	}
 	q.FreeContext(ctx)

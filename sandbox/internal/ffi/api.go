@@ -175,9 +175,16 @@ func (q *Instance) EnableInterruptHandler(rt Runtime) { q.callVoid(q.enableInter
 // Eval evaluates code. It returns an owned value and, if evaluation threw,
 // the owned exception (the value is then freed already).
 func (q *Instance) Eval(ctx Context, code, filename string, flags uint32) (val, exc Value) {
-	// Eval is never re-entered (no code is compiled inside a host call),
-	// so small programs reuse one buffer instead of a malloc and a free.
-	c := q.codeBuffer(len(code))
+	// Small programs reuse one buffer instead of a malloc and a free,
+	// unless this Eval runs inside another's (code compiled by a host
+	// call, such as the argument converter): the outer one may still read
+	// its source.
+	q.evalDepth++
+	defer func() { q.evalDepth-- }()
+	c := uint32(0)
+	if q.evalDepth == 1 {
+		c = q.codeBuffer(len(code))
+	}
 	if c == 0 {
 		c = q.cstring(code)
 		defer q.Free(c)

@@ -44,9 +44,10 @@ type Instance struct {
 	Output []byte
 	dead   bool
 
-	scratch  uint32            // 64 bytes for out-parameters, see scratch* offsets
-	interned map[string]uint32 // see internedCString
-	code     uint32            // see codeBuffer
+	scratch   uint32            // 64 bytes for out-parameters, see scratch* offsets
+	interned  map[string]uint32 // see internedCString
+	code      uint32            // see codeBuffer
+	evalDepth int               // Evals in progress, see Eval
 
 	malloc, free                                              wasmhost.Func
 	newRuntime, freeRuntime, newContext, freeContext          wasmhost.Func
