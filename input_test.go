@@ -89,6 +89,7 @@ func TestProgramWrapper(t *testing.T) {
 		{name: "require", code: "const fs = require('fs')", errCode: "RUNTIME", errName: "ReferenceError", errMsg: "require is not available in this sandbox: it has no network and no modules; use the tools"},
 		{name: "fetch", code: "await fetch('https://example.com')", errCode: "RUNTIME", errName: "ReferenceError", errMsg: "fetch is not available"},
 		{name: "XMLHttpRequest", code: "new XMLHttpRequest()", errCode: "RUNTIME", errName: "ReferenceError", errMsg: "XMLHttpRequest is not available"},
+		{name: "a call left pending is named by its tool", code: "tools.orders.get({ id: 1 });\nreturn 1", want: "1", log: "1 call(s) were still pending when the program finished and were cancelled (tool orders.get)"},
 		{name: "unawaited rejection names the tool", code: "tools.util.fail({});\nawait new Promise((r) => setTimeout(r, 50));\nreturn 1", want: "1", log: "not awaited: tool util.fail: backend unavailable"},
 	})
 }

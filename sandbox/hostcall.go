@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
+	"strings"
 
 	"github.com/interopio/code-mode/sandbox/internal/ffi"
 )
@@ -221,14 +223,21 @@ func (r *run) warnings() []string {
 			}
 		}
 	}
-	n := 0
+	var pending []string
 	for _, c := range r.pending {
 		if !c.detached {
-			n++
+			pending = append(pending, c.name)
 		}
 	}
-	if n > 0 {
-		out = append(out, fmt.Sprintf("%d host call(s) were still pending when the program finished and were cancelled; await every call", n))
+	if len(pending) > 0 {
+		// Named as the program called them (Func.Label), not by the host
+		// functions behind them.
+		sort.Strings(pending)
+		n := len(pending)
+		if n > 5 {
+			pending = append(pending[:5], "...")
+		}
+		out = append(out, fmt.Sprintf("%d call(s) were still pending when the program finished and were cancelled (%s); await every call", n, strings.Join(pending, ", ")))
 	}
 	return out
 }
