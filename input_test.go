@@ -100,6 +100,7 @@ func TestTimers(t *testing.T) {
 	runInputCases(t, []inputCase{
 		{name: "setTimeout", code: "const out = [];\nsetTimeout(() => out.push('b'), 20);\nsetTimeout(() => out.push('a'), 5);\nawait new Promise((r) => setTimeout(r, 40));\nreturn out", want: `["a","b"]`},
 		{name: "arguments", code: "return await new Promise((r) => setTimeout((a, b) => r(a + b), 1, 2, 3))", want: "5"},
+		{name: "equal delays fire in creation order", code: "const out = [];\nfor (let i = 0; i < 50; i++) setTimeout(() => out.push(i), 3);\nawait new Promise((r) => setTimeout(r, 30));\nreturn out.join() === [...Array(50).keys()].join() || out.join()", want: "true"},
 		{name: "clearTimeout", code: "const out = [];\nconst id = setTimeout(() => out.push('x'), 5);\nclearTimeout(id);\nawait new Promise((r) => setTimeout(r, 20));\nreturn out", want: `[]`},
 		{name: "setInterval polls until done", code: "let n = 0;\nawait new Promise((done) => { const id = setInterval(() => { if (++n === 3) { clearInterval(id); done(); } }, 2) });\nreturn n", want: "3"},
 		{name: "a throwing callback is logged", code: "setTimeout(() => { throw new Error('boom') }, 1);\nawait new Promise((r) => setTimeout(r, 10));\nreturn 'went on'", want: `"went on"`, log: "uncaught in a setTimeout callback: Error: boom"},
