@@ -248,6 +248,20 @@ describe("fromIoConnect options", () => {
         api2.dispose();
     });
 
+    test("a disposed Code Mode instance is no longer followed, without errors", async () => {
+        const bus = new FakeBus();
+        const errors = [];
+        const s = ioc.fromIoConnect(fakeIo(bus.connect("copilot")), { onError: (e) => errors.push(e) });
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        s.registerTools(api);
+        api.dispose();
+        await bus.connect("late").register({ name: "Late" }, () => 1);
+        await new Promise((r) => setTimeout(r, 20));
+        assert.deepEqual(s.tools.map((t) => t.name), ["interop.Late"]);
+        assert.deepEqual(errors, []);
+        s.close();
+    });
+
     test("bad arguments are TypeErrors naming the option", () => {
         assert.throws(() => ioc.fromIoConnect({}), { name: "TypeError", message: /expected an io\.Connect API object/ });
         const io = fakeIo(new FakeBus().connect("x"));

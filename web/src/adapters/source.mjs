@@ -67,6 +67,15 @@ export function createToolSource({ kind, onError }) {
     let closed = false;
 
     function sync(target, strict) {
+        // A disposed instance is no longer followed (its listTools throws).
+        if (!strict && typeof target.api.listTools === "function") {
+            try {
+                target.api.listTools();
+            } catch {
+                targets.delete(target);
+                return;
+            }
+        }
         for (const [name, reg] of target.regs) {
             if (current.get(name) !== reg.def) {
                 target.regs.delete(name);
