@@ -194,17 +194,24 @@ func (r *runState) log(args []json.RawMessage) (json.RawMessage, error) {
 	if len(args) < 2 || json.Unmarshal(args[0], &level) != nil || json.Unmarshal(args[1], &msg) != nil {
 		return nil, nil
 	}
+	r.addLog(level, msg)
+	return nil, nil
+}
+
+// warn is Call.Warn: a warn entry within the same log budget.
+func (r *runState) warn(msg string) { r.addLog("warn", msg) }
+
+func (r *runState) addLog(level, msg string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	budget := r.s.cm.cfg.MaxResultChars / 2
 	if len(r.logs) >= maxLogEntries || r.logChars >= budget {
 		r.dropped++
-		return nil, nil
+		return
 	}
 	msg = trunc.String(msg, min(maxLogEntryChars, budget-r.logChars))
 	r.logChars += len(msg)
 	r.logs = append(r.logs, LogEntry{Level: level, Message: msg})
-	return nil, nil
 }
 
 func (r *runState) search(ctx context.Context, args []json.RawMessage) (json.RawMessage, error) {

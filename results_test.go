@@ -1,7 +1,9 @@
 package codemode
 
 import (
+	"context"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -55,5 +57,23 @@ func TestFaithfulResults(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestToolWarn: a tool's Call.Warn becomes a warn log of the run that made
+// the call (the JS binding reports converted return values through it).
+func TestToolWarn(t *testing.T) {
+	cm := newTestCodeMode(t, Config{Tools: []Tool{{Name: "inv.stock", Execute: func(_ context.Context, _ json.RawMessage, c Call) (json.RawMessage, error) {
+		c.Warn("tools.inv.stock result.tags: a Set, converted to an array")
+		return json.RawMessage(`{"tags":["x"]}`), nil
+	}}}})
+	s, _ := cm.NewSession()
+	res := exec(t, s, `return await tools.inv.stock({})`, nil)
+	if !res.OK || string(res.Result) != `{"tags":["x"]}` {
+		t.Fatalf("%s %+v", res.Result, res.Error)
+	}
+	want := []LogEntry{{Level: "warn", Message: "tools.inv.stock result.tags: a Set, converted to an array"}}
+	if !reflect.DeepEqual(res.Logs, want) {
+		t.Errorf("logs %v, want %v", res.Logs, want)
 	}
 }

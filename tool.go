@@ -43,6 +43,10 @@ type Call struct {
 	// interceptors (ToolCall.Context) see it; sandbox code can neither read
 	// nor forge it.
 	Context any
+	// Warn adds a warn log entry to that run, for the model to read: a
+	// binding uses it to say that a value the tool returned was converted
+	// to fit JSON. Never nil.
+	Warn func(message string)
 }
 
 // ToolInfo is the read-only view of a tool handed to filters, interceptors

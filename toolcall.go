@@ -147,7 +147,7 @@ func (r *runState) call(ctx context.Context, args []json.RawMessage) (json.RawMe
 	if !r.starting(ctx, c) {
 		return nil, errRunEnded
 	}
-	out, err := execute(ctx, e, input, Call{Context: r.runContext})
+	out, err := execute(ctx, e, input, Call{Context: r.runContext, Warn: r.warn})
 	if err != nil {
 		r.finishCall(c, true, false, err.Error())
 		return nil, toolError("%s", err.Error())

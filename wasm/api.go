@@ -199,7 +199,7 @@ func toolFromJS(def Value, path string) (codemode.Tool, error) {
 		case jsbridge.TypeFunction, jsbridge.TypeSymbol:
 			return nil, fmt.Errorf("the tool returned a %s, which is not JSON data", v.Type())
 		}
-		out, err := jsbridge.ToJSON(v)
+		out, err := resultJSON(v, t.Name, c.Warn)
 		if err != nil {
 			return nil, fmt.Errorf("the tool returned a value that is not JSON data: %v", plain(err))
 		}
@@ -259,4 +259,28 @@ func abortReason(ctx context.Context) Value {
 		return jsbridge.NewError("TimeoutError", "the run timed out before the tool finished")
 	}
 	return jsbridge.NewError("AbortError", "the run ended before the tool finished")
+}
+
+// resultJSON converts a tool's return value with the loader's converter
+// (web/src/tojson.mjs: a Map or a Set becomes JSON as a run's result does,
+// each change reported through warn); without the loader, JSON.stringify.
+func resultJSON(v Value, name string, warn func(string)) (json.RawMessage, error) {
+	convert := get(jsbridge.Global(), "__ioCodeModeToJSON")
+	if convert.Type() != jsbridge.TypeFunction {
+		return jsbridge.ToJSON(v)
+	}
+	res, err := jsbridge.Call(convert, v, "tools."+name+" result")
+	if err != nil {
+		return nil, err
+	}
+	if warn != nil {
+		ws := get(res, "warnings")
+		for i, n := 0, ws.Length(); i < n; i++ {
+			warn(ws.Index(i).String())
+		}
+	}
+	if j := get(res, "json"); j.Type() == jsbridge.TypeString {
+		return json.RawMessage(j.String()), nil
+	}
+	return nil, nil
 }

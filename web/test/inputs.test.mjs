@@ -289,3 +289,33 @@ describe("inputSchema: JSON Schema, AI SDK schemas, Zod 4 and Standard Schema, e
         });
     }
 });
+
+describe("a page tool's result converts as a run's result does", () => {
+    test("Map, Set, Error, NaN and BigInt from a tool reach the code converted, each reported with its path", async () => {
+        const api = await IoCodeModeFactory({
+            wasmLocation: assetPath,
+            tools: [
+                tool("inv.stock", () => ({ bySku: new Map([["A-1", 3]]), tags: new Set(["x"]), err: new Error("late"), ratio: NaN, big: 10n })),
+                tool("inv.plain", () => ({ ok: [1, 2] })),
+            ],
+        });
+        try {
+            const { executeCode } = llmTools(api.createSession());
+            const r = await executeCode.execute({ code: "return [await tools.inv.stock({}), await tools.inv.plain({})]", explanation: "x" });
+            assert.equal(r.ok, true, JSON.stringify(r));
+            assert.deepEqual(r.result, [
+                { bySku: { "A-1": 3 }, tags: ["x"], err: { name: "Error", message: "late" }, ratio: "NaN", big: "10" },
+                { ok: [1, 2] },
+            ]);
+            assert.deepEqual(r.logs.filter((l) => l.level === "warn").map((l) => l.message), [
+                "tools.inv.stock result.bySku: a Map, converted to an object",
+                "tools.inv.stock result.tags: a Set, converted to an array",
+                "tools.inv.stock result.err: an Error, converted to {name, message}",
+                'tools.inv.stock result.ratio: NaN, converted to the string "NaN"',
+                "tools.inv.stock result.big: a BigInt, converted to a string",
+            ]);
+        } finally {
+            api.dispose();
+        }
+    });
+});
