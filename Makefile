@@ -40,6 +40,7 @@ test: vet test-go test-js test-node test-browser ## every test: vet, native Go, 
 # end to end; see bench/README.md.
 bench: deps build ## benchmarks against quickjs-emscripten, as ratios
 	GO="$(GO)" node bench/run.mjs
+	node bench/worker.mjs
 
 # Cold start (import to first result) of ours next to two peer libraries,
 # pinned in bench/peers' own lockfile; medians of fresh processes.
@@ -82,3 +83,20 @@ test-node: build ## build, then the JS package's tests (node --test web/test) an
 	node_modules/.bin/tsc -p web/types-check/tsconfig.adapters.json
 	node_modules/.bin/tsc -p web/types-check/tsconfig.fakes.json
 	node --test web/test/*.test.mjs
+
+# The same suites with every factory in worker mode (worker_threads). Not in
+# `make test` yet: a few tests assert what worker mode cannot give
+# synchronously (see web/USAGE.md, worker mode, and /work notes).
+.PHONY: test-node-worker
+test-node-worker: build ## the JS package's tests with every factory in worker mode (CODE_MODE_WORKER=1)
+	CODE_MODE_WORKER=1 node --test web/test/*.test.mjs
+
+# The packed package (npm pack dist/) installed into throwaway Vite, webpack 5
+# and esbuild apps, pinned in web/bundler-test's own lockfile, each run in
+# Chromium in worker mode (web/bundler-test/run.test.mjs).
+.PHONY: test-bundlers
+test-bundlers: check-chromium deps build web/bundler-test/node_modules/.package-lock.json ## the package from its tarball in Vite (dev, build + preview), webpack 5 and esbuild apps, in Chromium
+	CHROMIUM="$(CHROMIUM)" node --test web/bundler-test/run.test.mjs
+web/bundler-test/node_modules/.package-lock.json: web/bundler-test/package.json web/bundler-test/package-lock.json
+	npm ci --prefix web/bundler-test --no-audit --no-fund
+	@touch $@

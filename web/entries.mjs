@@ -22,6 +22,9 @@
 export const ENTRIES = [
     { in: "index.mjs", out: "index.mjs", format: "esm", subpath: ".", types: "index.d.ts" },
     { in: "global.mjs", out: "code-mode.global.js", format: "iife" },
+    // The engine's worker: index.mjs and code-mode.global.js start it as
+    // new Worker(new URL("./code-mode.worker.mjs", import.meta.url), { type: "module" }).
+    { in: "worker.mjs", out: "code-mode.worker.mjs", format: "esm" },
     { in: "adapters/llm.mjs", out: "llm.mjs", format: "esm", subpath: "./llm", types: "adapters/llm.d.ts" },
     { in: "adapters/mcp.mjs", out: "mcp.mjs", format: "esm", subpath: "./mcp", types: "adapters/mcp.d.ts", external: ["@modelcontextprotocol/sdk/*"] },
     { in: "adapters/io-connect.mjs", out: "io-connect.mjs", format: "esm", subpath: "./io-connect", types: "adapters/io-connect.d.ts" },

@@ -56,6 +56,16 @@ export declare namespace IoCodeMode {
         tools?: ToolDefinition[];
         /** Semantic ranking for `searchTools` / `tool_search`, fused with the lexical one. */
         search?: SearchOptions;
+        /**
+         * Where the engine (the Go core and QuickJS) runs. `true`: a dedicated
+         * module Worker (in Node.js, a `worker_threads` Worker), so a busy
+         * program never blocks this thread and `signal.abort()` always
+         * stops it; tools, `toolFilter`, `onToolCall`, `context` and `signal`
+         * stay on this thread. `false` (the default): on this thread.
+         */
+        worker?: boolean;
+        /** Receives each run's events as they happen (see `CodeModeEvent`). */
+        onEvent?: (event: CodeModeEvent) => void;
     }
 
     /**
@@ -222,6 +232,8 @@ export declare namespace IoCodeMode {
         toolCallId?: string;
         /** Passed by the Vercel AI SDK; accepted and ignored. */
         messages?: unknown[];
+        /** Receives this run's events, besides the factory's `onEvent`. */
+        onEvent?: (event: CodeModeEvent) => void;
     }
 
     /** A tool to hand to an LLM (`searchTools` or `executeCode`). */
@@ -302,6 +314,25 @@ export declare namespace IoCodeMode {
     }
 
     type SearchToolsResult = SearchToolsHit[];
+
+    /**
+     * What `onEvent` receives while a run goes on. `runId` tells runs apart;
+     * `callId` a run's tool calls.
+     */
+    type CodeModeEvent =
+        | { type: "run-start"; runId: number; code: string }
+        | {
+              type: "tool-call";
+              runId: number;
+              callId: number;
+              name: string;
+              input: unknown;
+              /** The interceptor's decision (allowed when there is none). */
+              decision: { allowed: true } | { allowed: false; reason: string };
+          }
+        | { type: "tool-result"; runId: number; callId: number; name: string; ok: boolean; durationMs: number; error?: string }
+        | { type: "console"; runId: number; level: LogEntry["level"]; message: string }
+        | { type: "run-end"; runId: number; ok: boolean; durationMs: number; error?: { name?: string; message: string; code?: ErrorCode } };
 }
 
 declare global {

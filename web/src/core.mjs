@@ -17,10 +17,14 @@ import { defineGo } from "./wasm_exec.mjs";
 /** @type {Promise<Core> | null} */
 let corePromise = null;
 
-/** @returns {Promise<Core>} */
-export function loadCore() {
+/**
+ * @param {Record<string, unknown>} [overrides] globals the core sees instead
+ *   of the real ones (the worker's Date, whose now() reads abort flags)
+ * @returns {Promise<Core>}
+ */
+export function loadCore(overrides) {
     if (corePromise === null) {
-        const p = startCore();
+        const p = startCore(overrides);
         corePromise = p;
         // A core that failed to start, or that exited, is started afresh by
         // the next IoCodeModeFactory call; API objects of the old core keep
@@ -38,9 +42,13 @@ export function loadCore() {
     return corePromise;
 }
 
-/** @returns {Promise<Core>} */
-async function startCore() {
+/**
+ * @param {Record<string, unknown>} [overrides]
+ * @returns {Promise<Core>}
+ */
+async function startCore(overrides) {
     const shadow = createShadow(globalThis);
+    if (overrides) Object.assign(shadow, overrides);
     const Go = defineGo(shadow);
     const go = new Go();
     /** @type {CoreState} */

@@ -9,8 +9,9 @@
 // tools work with the common LLM SDKs as they are.
 
 import { exitedError, loadCore } from "./core.mjs";
+import { workerFactory } from "./worker-host.mjs";
 import { loadQuickJS } from "./wasm-load.mjs";
-import { wrapApi } from "./wrap.mjs";
+import { pagePipeline, wrapApi } from "./wrap.mjs";
 
 /**
  * Creates a Code Mode instance.
@@ -28,17 +29,31 @@ export async function IoCodeModeFactory(config) {
                 `of emscripten-module.wasm), got ${location === "" ? "an empty string" : location === null ? "null" : typeof location}`,
         );
     }
+    const mode = /** @type {any} */ (config).worker;
+    if (mode !== undefined && typeof mode !== "boolean") {
+        throw new TypeError(`config.worker: expected a boolean, got ${mode === null ? "null" : typeof mode}`);
+    }
+    // The engine runs on this thread unless told otherwise. (Worker mode
+    // answers getSystemInstruction() and the LLM tools' descriptions from
+    // what the worker last reported, so tools registered after the factory
+    // resolved show there a message later; until the page can compute them
+    // itself, a browser opts in with worker: true.)
+    if (mode === true) return workerFactory(config);
     const [core, module] = await Promise.all([loadCore(), loadQuickJS(location)]);
     if (core.state.exited) throw exitedError(core.state);
+    if (config.onEvent !== undefined && typeof config.onEvent !== "function") {
+        throw new TypeError(`config.onEvent: expected a function, got ${config.onEvent === null ? "null" : typeof config.onEvent}`);
+    }
+    const pipe = pagePipeline(config);
     const release = core.hold();
     try {
         const api = await Promise.race([
-            core.api.newFactory(config, module),
+            core.api.newFactory(pipe.goConfig, module),
             core.exited.then(() => {
                 throw exitedError(core.state);
             }),
         ]);
-        return wrapApi(api, core);
+        return wrapApi(api, core, pipe);
     } finally {
         release();
     }

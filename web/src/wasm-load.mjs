@@ -71,7 +71,7 @@ export async function loadWasmURL(url, imports) {
  * @param {string} [baseURL]
  */
 function resolveAssetURL(location, baseURL) {
-    if (isNode) {
+    if (isNode && !baseURL) {
         // An absolute URL (http:, https:, file:, data:, blob:) or a path.
         if (/^(https?|file|data|blob):/i.test(location)) return new URL(location);
         return null; // a filesystem path

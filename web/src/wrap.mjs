@@ -3,6 +3,8 @@
 // options of the common LLM SDKs as they are.
 
 import { exitedError } from "./core.mjs";
+import { describeError } from "./env.mjs";
+import { callTool, emit, endRun, newOwner, now, runOf, startRun } from "./runs.mjs";
 
 /**
  * @typedef {import("../index.d.ts").IoCodeMode.API} API
@@ -13,6 +15,61 @@ import { exitedError } from "./core.mjs";
  */
 
 const AI_SDK_SCHEMA = Symbol.for("vercel.ai.schema");
+
+/**
+ * The page's side of the in-thread engine: the core gets wrappers of the
+ * tools, toolFilter and onToolCall that see a run token as the run's
+ * context and map it back to the run (runs.mjs), so that ended or disposed
+ * runs get no call, tool calls are observed (onEvent), and the caller's
+ * objects reach the caller's functions unchanged.
+ * @param {any} config
+ */
+export function pagePipeline(config) {
+    const onEvent = typeof config.onEvent === "function" ? config.onEvent : undefined;
+    /** @type {WeakMap<object, any>} wrapper -> the caller's definition */
+    const originals = new WeakMap();
+    /** @param {any} w */
+    const orig = (w) => (w && typeof w === "object" && originals.has(w) ? originals.get(w) : w);
+    /** @param {any} def */
+    const wrapDef = (def) => {
+        if (def === null || typeof def !== "object" || Array.isArray(def) || typeof def.execute !== "function") return def;
+        const w = {
+            ...def,
+            execute: (/** @type {unknown} */ input, /** @type {any} */ opts) => callTool(runOf(opts && opts.context), def, input, opts && opts.signal, onEvent),
+        };
+        originals.set(w, def);
+        return w;
+    };
+    /** @param {any} list */
+    const wrapList = (list) => (Array.isArray(list) ? list.map(wrapDef) : list);
+    /** @type {any} */
+    const goConfig = { ...config };
+    if ("tools" in config) goConfig.tools = wrapList(config.tools);
+    if (typeof config.toolFilter === "function") {
+        const filter = config.toolFilter;
+        goConfig.toolFilter = (/** @type {any} */ t) => filter(orig(t));
+    }
+    const ic = config.interceptors;
+    if (ic && typeof ic === "object" && typeof ic.onToolCall === "function") {
+        const onToolCall = ic.onToolCall;
+        goConfig.interceptors = {
+            ...ic,
+            onToolCall: async (/** @type {any} */ c) => {
+                const run = runOf(c.callContext);
+                if (!run || run.ended) throw new Error(run ? run.endReason : "the run has ended");
+                const decision = await onToolCall({ tool: orig(c.tool), input: c.input, callContext: run.context });
+                if (run.ended) throw new Error(run.endReason);
+                if (decision && typeof decision === "object" && decision.allowed === false) {
+                    emit(run, { type: "tool-call", runId: run.id, callId: 0, name: c.tool.name, input: c.input, decision: { allowed: false, reason: String(decision.reason) } }, onEvent);
+                }
+                return decision;
+            },
+        };
+    }
+    return { goConfig, wrapList, orig, onEvent };
+}
+
+/** @typedef {ReturnType<typeof pagePipeline>} Pipeline */
 
 // Calls fn (which may throw or return a promise) unless the core exited or
 // the owner was disposed; a pending call rejects when the core exits.
@@ -125,29 +182,69 @@ export function abortReason(signal) {
 /**
  * @param {any} tool the core's LLM tool
  * @param {Guard} guard
+ * @param {Pipeline} pipe
+ * @param {import("./runs.mjs").Owner} owner
  * @returns {LlmTool}
  */
-function wrapLlmTool(tool, guard) {
+function wrapLlmTool(tool, guard, pipe, owner) {
     const goExecute = tool.execute;
+    const isCode = tool.name === "executeCode";
     /** @type {(args: any, options?: any) => Promise<any>} */
     const execute = (args, options) => {
         let opts;
         try {
+            guard.check();
             opts = normalizeRunOptions(options);
         } catch (err) {
             return Promise.reject(err);
         }
         const signal = opts.signal;
         if (signal && signal.aborted) return Promise.reject(abortReason(signal));
+        const run = startRun(owner, opts.context, options && typeof options.onEvent === "function" ? options.onEvent : undefined);
+        // The core sees the run's token, never its context, and a signal
+        // of ours: aborted by the caller's signal or by dispose().
+        const ctrl = new AbortController();
+        const t0 = now();
+        if (isCode) emit(run, { type: "run-start", runId: run.id, code: args && args.code }, pipe.onEvent);
         // The options as given go along, for the core's unknown-key check.
-        const run = guard.async(() => goExecute(args, opts, options));
-        if (!signal) return run;
-        // The core rejects with the signal's reason too; racing here makes
-        // the rejection immediate whatever the core is doing.
+        const inner = guard.async(() => goExecute(args, { signal: ctrl.signal, context: run.id }, options));
         return new Promise((resolve, reject) => {
-            const onAbort = () => reject(abortReason(signal));
-            signal.addEventListener("abort", onAbort, { once: true });
-            run.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+            let settled = false;
+            /**
+             * @param {boolean} good
+             * @param {any} v
+             */
+            const settle = (good, v) => {
+                if (settled) return;
+                settled = true;
+                if (signal) signal.removeEventListener("abort", onAbort);
+                if (isCode && !run.ended) {
+                    if (good && v && Array.isArray(v.logs)) {
+                        for (const l of v.logs) emit(run, { type: "console", runId: run.id, level: l.level, message: l.message }, pipe.onEvent);
+                    }
+                    /** @type {any} */
+                    const end = { type: "run-end", runId: run.id, ok: good ? !!(v && v.ok) : false, durationMs: Math.round(now() - t0) };
+                    if (good && v && !v.ok) end.error = v.error;
+                    if (!good) end.error = { name: v && v.name, message: describeError(v) };
+                    emit(run, end, pipe.onEvent);
+                }
+                endRun(run, good ? "the run has ended" : describeError(v), good ? undefined : v);
+                (good ? resolve : reject)(v);
+            };
+            const onAbort = () => {
+                const reason = abortReason(/** @type {AbortSignal} */ (signal));
+                ctrl.abort(reason);
+                settle(false, reason);
+            };
+            run.abortHook = (err) => {
+                ctrl.abort(err);
+                settle(false, err);
+            };
+            if (signal) signal.addEventListener("abort", onAbort, { once: true });
+            inner.then(
+                (v) => settle(true, v),
+                (e) => settle(false, e),
+            );
         });
     };
     return {
@@ -159,13 +256,31 @@ function wrapLlmTool(tool, guard) {
 }
 
 /**
+ * Ends every run of an owner: execute rejects with `message`, the core
+ * stops it, tool signals abort, nothing of it is called again.
+ * @param {import("./runs.mjs").Owner} owner
+ * @param {string} message
+ */
+export function stopRuns(owner, message) {
+    for (const run of [...owner.runs]) {
+        const err = new Error(message);
+        err.name = "AbortError";
+        if (typeof run.abortHook === "function") run.abortHook(err);
+        else endRun(run, message);
+    }
+}
+
+/**
  * @param {any} session the core's session
  * @param {Core} core
  * @param {() => boolean} factoryDisposed
+ * @param {Pipeline} pipe
+ * @param {import("./runs.mjs").Owner} factoryOwner
  * @returns {Session}
  */
-function wrapSession(session, core, factoryDisposed) {
+function wrapSession(session, core, factoryDisposed, pipe, factoryOwner) {
     let disposed = false;
+    const owner = newOwner(factoryOwner);
     const guard = makeGuard(core, () => {
         if (factoryDisposed()) return "Code Mode: this session's factory has been disposed.";
         if (disposed) return "Code Mode: this session has been disposed; create a new one with createSession().";
@@ -173,7 +288,7 @@ function wrapSession(session, core, factoryDisposed) {
     });
     return {
         getLlmTools() {
-            return guard.sync(() => Array.from(session.getLlmTools(), (t) => wrapLlmTool(t, guard)));
+            return guard.sync(() => Array.from(session.getLlmTools(), (t) => wrapLlmTool(t, guard, pipe, owner)));
         },
         getSystemInstruction() {
             return guard.sync(() => session.getSystemInstruction());
@@ -184,6 +299,7 @@ function wrapSession(session, core, factoryDisposed) {
                 return;
             }
             disposed = true;
+            stopRuns(owner, "Code Mode: the session was disposed while this run was in flight.");
             session.dispose();
         },
     };
@@ -192,10 +308,12 @@ function wrapSession(session, core, factoryDisposed) {
 /**
  * @param {any} api the core's API object
  * @param {Core} core
+ * @param {Pipeline} pipe
  * @returns {API}
  */
-export function wrapApi(api, core) {
+export function wrapApi(api, core, pipe) {
     let disposed = false;
+    const owner = newOwner();
     const isDisposed = () => disposed;
     const guard = makeGuard(core, () =>
         disposed ? "Code Mode: this instance has been disposed; create a new one with IoCodeModeFactory()." : "",
@@ -211,16 +329,18 @@ export function wrapApi(api, core) {
     };
     return {
         registerTool(tool) {
-            return guard.sync(() => wrapUnregister(api.registerTool(tool)));
+            return guard.sync(() => wrapUnregister(api.registerTool(pipe.wrapList([tool])[0])));
         },
         registerTools(tools) {
-            return guard.sync(() => wrapUnregister(api.registerTools(tools)));
+            return guard.sync(() => wrapUnregister(api.registerTools(pipe.wrapList(tools))));
         },
         listTools() {
-            return guard.sync(() => Array.from(api.listTools()));
+            return guard.sync(() => Array.from(api.listTools(), pipe.orig));
         },
         createSession(options) {
-            return guard.sync(() => wrapSession(api.createSession(options), core, isDisposed));
+            const o = /** @type {any} */ (options);
+            const goOptions = o && typeof o === "object" && "tools" in o ? { ...o, tools: pipe.wrapList(o.tools) } : options;
+            return guard.sync(() => wrapSession(api.createSession(goOptions), core, isDisposed, pipe, owner));
         },
         dispose() {
             if (disposed || core.state.exited) {
@@ -228,6 +348,7 @@ export function wrapApi(api, core) {
                 return;
             }
             disposed = true;
+            stopRuns(owner, "Code Mode: the instance was disposed while this run was in flight.");
             api.dispose();
         },
     };

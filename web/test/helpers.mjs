@@ -16,9 +16,19 @@ for (const f of [join(dist, "index.mjs"), assetPath, coreWasmPath]) {
     if (!existsSync(f)) throw new Error(`${f} is missing: run \`make build\` first`);
 }
 
+/**
+ * The engine mode of this test process: CODE_MODE_WORKER=1 runs every
+ * factory of the suites with { worker: true } (worker_threads), unless the
+ * test sets worker itself; `make test-node` runs the suites both ways.
+ */
+export const WORKER = process.env.CODE_MODE_WORKER === "1";
+
 /** The package's IoCodeModeFactory, imported from dist/index.mjs. */
 export async function loadFactory() {
-    return (await import(indexURL)).IoCodeModeFactory;
+    const factory = (await import(indexURL)).IoCodeModeFactory;
+    if (!WORKER) return factory;
+    return (config) =>
+        factory(config !== null && typeof config === "object" && !("worker" in config) ? { ...config, worker: true } : config);
 }
 
 /** A tool definition with defaults. */

@@ -196,8 +196,10 @@ describe("limits", () => {
     test("timeout counts time spent awaiting tools", async (t) => {
         const api = await withFactory(t, {
             wasmLocation: assetPath,
-            timeout: 300,
-            tools: [tool("nap", () => sleep(120).then(() => "ok"))],
+            // Scaled so that a cold engine (a fresh worker's first calls
+            // are slow until the tool path is compiled) still fits 2 naps.
+            timeout: 1000,
+            tools: [tool("nap", () => sleep(400).then(() => "ok"))],
         });
         const session = api.createSession();
         const r = await run(session, "for (let i = 0; i < 10; i++) await tools.nap({}); return 'done'");
@@ -434,5 +436,85 @@ describe("dispose", () => {
             sleep(3000).then(() => ({ settled: "no" })),
         ]);
         assert.notEqual(outcome.settled, "no", "the run's promise settled");
+    });
+
+    for (const [which, worker] of [["session", false], ["factory", false], ["session", true], ["factory", true]]) {
+        test(`${which}.dispose() mid-run (worker: ${worker}): execute rejects, the tool's signal aborts, no tool or interceptor is called afterwards`, async (t) => {
+            const calls = [];
+            const signals = [];
+            const intercepted = [];
+            const api = await withFactory(t, {
+                wasmLocation: assetPath,
+                worker,
+                interceptors: { onToolCall: ({ tool, input }) => (intercepted.push(tool.name), { allowed: true, input }) },
+                tools: [
+                    tool("mark", (input) => (calls.push(input.n), true)),
+                    tool("tick", (input) => (calls.push(input.n), sleep(20))),
+                    tool("hang", (input, { signal }) => {
+                        calls.push("hang");
+                        signals.push(signal);
+                        return new Promise((res, rej) => signal.addEventListener("abort", () => rej(signal.reason)));
+                    }),
+                ],
+            });
+            const session = api.createSession();
+            const waiting = run(session, "await tools.hang({}); await tools.mark({ n: 'after' })").then(() => "resolved", (e) => e.message);
+            // A run that awaits a slow tool in a loop: after dispose() its
+            // next call must not reach the page.
+            const looping = run(session, "for (let i = 0; ; i++) await tools.tick({ n: 'loop' + i })").then(() => "resolved", (e) => e.message);
+            while (!calls.includes("hang") || !calls.includes("loop2")) await sleep(5);
+            (which === "session" ? session : api).dispose();
+            const results = await Promise.all([waiting, looping]);
+            for (const m of results) assert.match(m, /disposed/);
+            assert.equal(signals[0].aborted, true, "the tool's signal aborted");
+            const seen = [calls.length, intercepted.length];
+            await sleep(300);
+            assert.deepEqual([calls.length, intercepted.length], seen, "nothing called after dispose()");
+            assert.ok(!calls.includes("after"));
+        });
+    }
+
+    for (const worker of [false, true]) test(`onEvent (factory and per run, worker: ${worker}): run start and end, tool calls with the decision, console lines`, async (t) => {
+        const events = [];
+        const perRun = [];
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            worker,
+            onEvent: (e) => events.push(e),
+            interceptors: { onToolCall: ({ tool, input }) => (tool.name === "no" ? { allowed: false, reason: "not this one" } : { allowed: true, input }) },
+            tools: [tool("yes", (i) => i.v * 2), tool("no", () => 1)],
+        });
+        const r = await run(api.createSession(), "console.log('hi'); const a = await tools.yes({ v: 21 }); try { await tools.no({}) } catch {} return a", {
+            onEvent: (e) => perRun.push(e.type),
+        });
+        assert.equal(r.result, 42);
+        const types = events.map((e) => e.type);
+        assert.deepEqual(types, ["run-start", "tool-call", "tool-result", "tool-call", "console", "run-end"]);
+        assert.deepEqual(perRun, types);
+        const [start, call, result, denied, log, end] = events;
+        assert.match(start.code, /tools\.yes/);
+        assert.deepEqual([call.name, call.input, call.decision], ["yes", { v: 21 }, { allowed: true }]);
+        assert.deepEqual([result.name, result.ok, typeof result.durationMs], ["yes", true, "number"]);
+        assert.deepEqual([denied.name, denied.decision], ["no", { allowed: false, reason: "not this one" }]);
+        assert.deepEqual([log.level, log.message], ["log", "hi"]);
+        assert.deepEqual([end.ok, typeof end.durationMs], [true, "number"]);
+        assert.ok(events.every((e) => e.runId === start.runId));
+    });
+
+    test("worker mode: abort stops a busy run only (the SharedArrayBuffer flag); other runs and the next run go on", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath, worker: true, timeout: 20000, tools: [tool("nap", () => sleep(300).then(() => "slept"))] });
+        const session = api.createSession();
+        const other = run(session, "return await tools.nap({})");
+        const c = new AbortController();
+        const reason = new Error("stop spinning");
+        const busy = run(session, "for (;;) {}", { signal: c.signal });
+        await sleep(100);
+        const t0 = Date.now();
+        c.abort(reason);
+        await assert.rejects(busy, (e) => e === reason);
+        const next = await run(session, "return 'next'");
+        assert.equal(next.result, "next");
+        assert.ok(Date.now() - t0 < 10000, "the engine was free again long before the run's timeout");
+        assert.equal((await other).result, "slept", "the other run was not touched");
     });
 });

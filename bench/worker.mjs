@@ -1,0 +1,88 @@
+// Worker mode against the engine on the calling thread, through the public
+// API of dist/index.mjs (run by `make bench` after bench/run.mjs; lines of
+// the same form, `ours` = worker mode, `base` = in-thread, this machine,
+// this run):
+//
+//   api-worker-cold      import to first result, fresh processes (median)
+//   api-worker-toolcall  one run that awaits one page tool (median, warm)
+//   cancel-busy          abort() of a run spinning in for(;;){} to the next
+//                        run's result, i.e. until the engine is free again
+//                        (in-thread nothing can call abort() while the loop
+//                        holds the thread: the run's timeout, 2 s, ends it)
+//
+//   node bench/worker.mjs            all lines
+//   node bench/worker.mjs cold MODE  one cold sample (MODE: worker|thread)
+
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const root = path.resolve(fileURLToPath(new URL(".", import.meta.url)), "..");
+const distIndex = pathToFileURL(path.join(root, "dist", "index.mjs")).href;
+const wasmLocation = path.join(root, "dist", "emscripten-module.wasm");
+const echo = { name: "bench.echo", inputSchema: { type: "object" }, execute: async (input) => ({ id: input.i, ok: true }) };
+
+const median = (xs) => {
+    const s = [...xs].sort((a, b) => a - b);
+    const m = s.length >> 1;
+    return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+async function cold(worker) {
+    const t0 = performance.now();
+    const { IoCodeModeFactory } = await import(distIndex);
+    const api = await IoCodeModeFactory({ wasmLocation, worker, tools: [echo] });
+    const r = await api.createSession().getLlmTools()[1].execute({ code: "return await tools.bench.echo({ i: 1 })", explanation: "" });
+    const ms = performance.now() - t0;
+    if (!r.ok) throw new Error(JSON.stringify(r));
+    api.dispose();
+    return ms;
+}
+
+async function warm(worker) {
+    const { IoCodeModeFactory } = await import(distIndex);
+    const api = await IoCodeModeFactory({ wasmLocation, worker, timeout: 2000, tools: [echo] });
+    const exec = api.createSession().getLlmTools()[1];
+    const call = async () => {
+        const t0 = performance.now();
+        const r = await exec.execute({ code: "return await tools.bench.echo({ i: 1 })", explanation: "" });
+        if (!r.ok) throw new Error(JSON.stringify(r));
+        return performance.now() - t0;
+    };
+    for (let i = 0; i < 30; i++) await call();
+    const toolcall = [];
+    for (let i = 0; i < 60; i++) toolcall.push(await call());
+    const cancel = [];
+    for (let i = 0; i < 5; i++) {
+        const c = new AbortController();
+        const busy = exec.execute({ code: "for (;;) {}", explanation: "" }, { signal: c.signal }).catch(() => {});
+        await new Promise((r) => setTimeout(r, 100));
+        const t0 = performance.now();
+        c.abort(new Error("stop"));
+        await busy;
+        await call();
+        cancel.push(performance.now() - t0);
+    }
+    api.dispose();
+    return { toolcall: median(toolcall), cancel: median(cancel) };
+}
+
+if (process.argv[2] === "cold") {
+    console.log(JSON.stringify({ ms: await cold(process.argv[3] === "worker") }));
+} else {
+    const coldOf = (mode) => {
+        const xs = [];
+        for (let i = 0; i < 5; i++) {
+            const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "cold", mode], { encoding: "utf8" });
+            if (r.status !== 0) throw new Error(r.stderr);
+            xs.push(JSON.parse(r.stdout.trim().split("\n").pop()).ms);
+        }
+        return median(xs);
+    };
+    const line = (name, ours, base) => console.log(`BENCH ${name} ours=${ours.toFixed(1)}ms base=${base.toFixed(1)}ms ratio=${(ours / base).toFixed(2)}`);
+    line("api-worker-cold", coldOf("worker"), coldOf("thread"));
+    const w = await warm(true);
+    const t = await warm(false);
+    line("api-worker-toolcall", w.toolcall, t.toolcall);
+    line("cancel-busy", w.cancel, t.cancel);
+}

@@ -1,0 +1,183 @@
+// The package as users install it: `npm pack` of dist/, installed from the
+// tarball into throwaway apps built with Vite (dev server, and build +
+// preview), webpack 5 and esbuild (pinned in this folder's lockfile), each
+// run in Chromium in worker mode: the Go core and the worker are found
+// through new URL("./file", import.meta.url) and new Worker(new URL(...)),
+// which Vite and webpack rewrite. esbuild does not rewrite them; its app
+// copies the package's code-mode.wasm and code-mode.worker.mjs next to its
+// bundle, the way USAGE.md documents. Run by `make test-bundlers`.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { dirname, extname, join, normalize, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "../../node_modules/playwright-core/index.mjs";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(HERE, "..", "..");
+const WORK = join(HERE, ".work");
+const BIN = join(HERE, "node_modules", ".bin");
+const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+const PKG = join(WORK, "node_modules", "@interopio", "code-mode");
+
+const MAIN = `import { IoCodeModeFactory } from "@interopio/code-mode";
+window.__result = (async () => {
+    const api = await IoCodeModeFactory({
+        wasmLocation: "/emscripten-module.wasm",
+        worker: true,
+        tools: [{ name: "add", execute: ({ a, b }) => a + b }],
+    });
+    const [, executeCode] = api.createSession().getLlmTools();
+    const r = await executeCode.execute({ code: "return await tools.add({ a: 2, b: 40 })", explanation: "x" });
+    api.dispose();
+    return r;
+})().catch((e) => ({ error: String((e && e.message) || e) }));
+`;
+const html = (script, type = "module") => `<!doctype html><meta charset="utf-8"><title>app</title><script type="${type}" src="${script}"></script>`;
+
+function sh(cmd, args, cwd) {
+    const r = spawnSync(cmd, args, { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+    if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+    return r.stdout;
+}
+
+let browser;
+before(() => {
+    for (const f of ["index.mjs", "code-mode.worker.mjs", "code-mode.wasm", "package.json"]) {
+        if (!existsSync(join(ROOT, "dist", f))) throw new Error(`dist/${f} is missing: run \`make build\` first`);
+    }
+    if (!existsSync(join(BIN, "vite"))) throw new Error("web/bundler-test/node_modules is missing: npm ci --prefix web/bundler-test");
+    rmSync(WORK, { recursive: true, force: true });
+    mkdirSync(WORK, { recursive: true });
+    // npm pack, then install the tarball as an app would.
+    const tgz = sh("npm", ["pack", "--silent", "--pack-destination", WORK, join(ROOT, "dist")], ROOT).trim().split("\n").pop();
+    writeFileSync(join(WORK, "package.json"), JSON.stringify({ private: true, type: "module" }));
+    sh("npm", ["install", "--no-save", "--no-package-lock", "--no-audit", "--no-fund", "--offline", join(WORK, tgz)], WORK);
+    for (const app of ["vite", "webpack", "esbuild"]) {
+        mkdirSync(join(WORK, app, "public"), { recursive: true });
+        writeFileSync(join(WORK, app, "main.js"), MAIN);
+        copyFileSync(join(PKG, "emscripten-module.wasm"), join(WORK, app, "public", "emscripten-module.wasm"));
+    }
+});
+
+after(async () => {
+    await browser?.close();
+});
+
+const TYPES = { ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm", ".html": "text/html" };
+async function staticServer(dir) {
+    const server = createServer((req, res) => {
+        let path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+        if (path === "/") path = "/index.html";
+        const file = normalize(join(dir, path));
+        if (!file.startsWith(dir) || !existsSync(file)) {
+            res.writeHead(404);
+            return res.end();
+        }
+        res.writeHead(200, { "content-type": TYPES[extname(file)] || "application/octet-stream" });
+        res.end(readFileSync(file));
+    });
+    await new Promise((r) => server.listen(0, "127.0.0.1", r));
+    return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
+}
+
+// Starts a long-running CLI (vite dev / preview) and waits for its URL.
+async function serveWith(args, cwd) {
+    const child = spawn(join(BIN, "vite"), args, { cwd, env: { ...process.env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    const url = await new Promise((res, rej) => {
+        const timer = setTimeout(() => rej(new Error(`vite ${args.join(" ")} did not start:\n${out}`)), 60000);
+        const on = (d) => {
+            out += d;
+            const m = out.match(/http:\/\/(127\.0\.0\.1|localhost):\d+\/?/);
+            if (m) {
+                clearTimeout(timer);
+                res(m[0].replace("localhost", "127.0.0.1"));
+            }
+        };
+        child.stdout.on("data", on);
+        child.stderr.on("data", on);
+        child.on("exit", (code) => rej(new Error(`vite exited (${code}):\n${out}`)));
+    });
+    return { url, close: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once("exit", r), child.kill("SIGTERM")))) };
+}
+
+async function runIn(url) {
+    browser ??= await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"] });
+    const page = await browser.newPage();
+    const problems = [];
+    page.on("pageerror", (e) => problems.push(e.message));
+    try {
+        await page.goto(url);
+        const r = await page.waitForFunction(() => window.__result, null, { timeout: 60000 }).then(() => page.evaluate(() => window.__result));
+        return { r, problems };
+    } finally {
+        await page.close();
+    }
+}
+
+function check({ r, problems }) {
+    assert.deepEqual(problems, []);
+    assert.equal(r.error, undefined, r.error);
+    assert.equal(r.ok, true, JSON.stringify(r));
+    assert.equal(r.result, 42);
+}
+
+const VITE_CONFIG = `export default { server: { host: "127.0.0.1" }, preview: { host: "127.0.0.1" } };\n`;
+
+test("Vite: dev server", async () => {
+    const dir = join(WORK, "vite");
+    writeFileSync(join(dir, "index.html"), html("./main.js"));
+    writeFileSync(join(dir, "vite.config.js"), VITE_CONFIG);
+    const s = await serveWith(["--port", "0"], dir);
+    try {
+        check(await runIn(s.url));
+    } finally {
+        await s.close();
+    }
+});
+
+test("Vite: build + preview", async () => {
+    const dir = join(WORK, "vite");
+    sh(join(BIN, "vite"), ["build"], dir);
+    assert.ok(existsSync(join(dir, "dist")));
+    const s = await serveWith(["preview", "--port", "0"], dir);
+    try {
+        check(await runIn(s.url));
+    } finally {
+        await s.close();
+    }
+});
+
+test("webpack 5: build", async () => {
+    const dir = join(WORK, "webpack");
+    writeFileSync(
+        join(dir, "webpack.config.cjs"),
+        `module.exports = { mode: "production", entry: "./main.js", output: { path: __dirname + "/dist", publicPath: "/" } };\n`,
+    );
+    sh(join(BIN, "webpack"), ["--config", "webpack.config.cjs"], dir);
+    writeFileSync(join(dir, "dist", "index.html"), html("/main.js", "text/javascript"));
+    copyFileSync(join(dir, "public", "emscripten-module.wasm"), join(dir, "dist", "emscripten-module.wasm"));
+    const s = await staticServer(join(dir, "dist"));
+    try {
+        check(await runIn(s.url));
+    } finally {
+        await s.close();
+    }
+});
+
+test("esbuild: build, with the package's files copied next to the bundle", async () => {
+    const dir = join(WORK, "esbuild");
+    sh(join(BIN, "esbuild"), ["main.js", "--bundle", "--format=esm", "--outdir=dist"], dir);
+    for (const f of ["code-mode.wasm", "code-mode.worker.mjs"]) copyFileSync(join(PKG, f), join(dir, "dist", f));
+    writeFileSync(join(dir, "dist", "index.html"), html("/main.js"));
+    copyFileSync(join(dir, "public", "emscripten-module.wasm"), join(dir, "dist", "emscripten-module.wasm"));
+    const s = await staticServer(join(dir, "dist"));
+    try {
+        check(await runIn(s.url));
+    } finally {
+        await s.close();
+    }
+});

@@ -1,0 +1,80 @@
+// Unknown-key errors as the Go core words them (internal/keys): worker mode
+// checks tool definitions and session options on the page, synchronously,
+// and must throw the same TypeErrors as the in-thread core.
+
+/**
+ * @param {string} path
+ * @param {string[]} keys
+ * @param {string[]} valid
+ * @param {Record<string, string>} [hints]
+ */
+export function unknownKeyError(path, keys, valid, hints = {}) {
+    const bad = keys.filter((k) => !valid.includes(k)).sort();
+    if (bad.length === 0) return null;
+    const k = bad[0];
+    let suggest = "";
+    const n = nearest(k, valid);
+    if (n) suggest = ` (did you mean ${JSON.stringify(n)}?)`;
+    if (Object.prototype.hasOwnProperty.call(hints, k)) suggest = ` (${hints[k]})`;
+    return new TypeError(`${path}: unknown key ${JSON.stringify(k)}${suggest}; valid keys are ${valid.join(", ")}`);
+}
+
+/**
+ * @param {string} key
+ * @param {string[]} valid
+ */
+function nearest(key, valid) {
+    let best = "";
+    let bestD = -1;
+    const lk = key.toLowerCase();
+    for (const v of valid) {
+        const lv = v.toLowerCase();
+        let d = distance(lk, lv);
+        if (lk === lv) d = 0;
+        else if ([...lk].length >= 3 && lv.startsWith(lk)) d = Math.min(d, 1);
+        if (bestD < 0 || d < bestD) {
+            best = v;
+            bestD = d;
+        }
+    }
+    if (bestD < 0 || bestD > Math.max(2, Math.floor(key.length / 3))) return "";
+    return best;
+}
+
+// Optimal string alignment distance, as internal/keys.
+/**
+ * @param {string} a
+ * @param {string} b
+ */
+function distance(a, b) {
+    const ra = [...a];
+    const rb = [...b];
+    let prev2 = new Array(rb.length + 1).fill(0);
+    let prev = rb.map((_, j) => j).concat(rb.length);
+    let cur = new Array(rb.length + 1).fill(0);
+    for (let i = 1; i <= ra.length; i++) {
+        cur[0] = i;
+        for (let j = 1; j <= rb.length; j++) {
+            const cost = ra[i - 1] === rb[j - 1] ? 0 : 1;
+            cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
+            if (i > 1 && j > 1 && ra[i - 1] === rb[j - 2] && ra[i - 2] === rb[j - 1]) cur[j] = Math.min(cur[j], prev2[j - 2] + 1);
+        }
+        [prev2, prev, cur] = [prev, cur, prev2];
+    }
+    return prev[rb.length];
+}
+
+export const TOOL_KEYS = ["name", "description", "inputSchema", "outputSchema", "annotations", "execute"];
+export const SESSION_KEYS = ["tools"];
+// Kept equal to wasm/config.go's toolKeys, sessionKeys and sessionHints by
+// web/test/keys.test.mjs.
+/** @type {Record<string, string>} */
+export const SESSION_HINTS = {
+    toolFilter: "toolFilter is a factory option: IoCodeModeFactory({ toolFilter })",
+    interceptors: "interceptors are a factory option: IoCodeModeFactory({ interceptors })",
+    onToolCall: "onToolCall is a factory option: IoCodeModeFactory({ interceptors: { onToolCall } })",
+    timeout: "limits are factory options: IoCodeModeFactory({ timeout })",
+    timeoutMs: "limits are factory options: IoCodeModeFactory({ timeout }), in milliseconds",
+    memoryLimit: "limits are factory options: IoCodeModeFactory({ memoryLimit })",
+    maxToolCalls: "limits are factory options: IoCodeModeFactory({ maxToolCalls })",
+};

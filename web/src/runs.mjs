@@ -1,0 +1,165 @@
+// The page side of every run, in both modes (in-thread and worker): the
+// tools' execute, toolFilter, interceptors.onToolCall, each run's context
+// and signal, onEvent. The engine (the Go core, in this thread or in a
+// worker) never sees a page object of a run: its `context` is an opaque run
+// token, which this module maps back to the run. A run that has ended, or
+// whose owner was disposed, gets no tool or interceptor call any more.
+
+import { describeError } from "./env.mjs";
+
+/**
+ * @typedef {import("../index.d.ts").IoCodeMode.ToolDefinition} ToolDefinition
+ * @typedef {import("../index.d.ts").IoCodeMode.CodeModeEvent} CodeModeEvent
+ * @typedef {{
+ *   id: number, context: unknown, ended: boolean, endReason: string,
+ *   controllers: Set<AbortController>, onEvent: ((e: CodeModeEvent) => void) | undefined,
+ *   owner: Owner, nextCall: number, abortHook?: (err: Error) => void,
+ * }} Run
+ * @typedef {{ runs: Set<Run>, disposed: string, parent?: Owner }} Owner
+ */
+
+let nextRunId = 1;
+
+/**
+ * @param {Owner} [parent]
+ * @returns {Owner}
+ */
+export function newOwner(parent) {
+    return { runs: new Set(), disposed: "", parent };
+}
+
+/**
+ * Runs by token: the token is what the engine carries as the run's context.
+ * @type {Map<number, Run>}
+ */
+const runsByToken = new Map();
+
+/**
+ * @param {Owner} owner
+ * @param {unknown} context
+ * @param {((e: CodeModeEvent) => void) | undefined} onEvent
+ * @returns {Run}
+ */
+export function startRun(owner, context, onEvent) {
+    /** @type {Run} */
+    const run = { id: nextRunId++, context, ended: false, endReason: "", controllers: new Set(), onEvent, owner, nextCall: 1 };
+    runsByToken.set(run.id, run);
+    owner.runs.add(run);
+    if (owner.parent) owner.parent.runs.add(run);
+    return run;
+}
+
+/**
+ * Ends a run: its tool calls' signals abort (with `value` when given: the
+ * caller's own abort reason) and nothing of it is called again.
+ * @param {Run} run
+ * @param {string} reason
+ * @param {unknown} [value]
+ */
+export function endRun(run, reason, value) {
+    if (run.ended) return;
+    run.ended = true;
+    run.endReason = reason;
+    runsByToken.delete(run.id);
+    run.owner.runs.delete(run);
+    if (run.owner.parent) run.owner.parent.runs.delete(run);
+    for (const c of run.controllers) {
+        let err = value;
+        if (err === undefined) {
+            err = new Error(reason);
+            /** @type {Error} */ (err).name = "AbortError";
+        }
+        try {
+            c.abort(err);
+        } catch {
+            // a listener's throw must not stop the others
+        }
+    }
+    run.controllers.clear();
+}
+
+/** @param {unknown} token */
+export function runOf(token) {
+    return typeof token === "number" ? runsByToken.get(token) : undefined;
+}
+
+/**
+ * @param {Run} run
+ * @param {CodeModeEvent} event
+ * @param {((e: CodeModeEvent) => void) | undefined} factoryOnEvent
+ */
+export function emit(run, event, factoryOnEvent) {
+    for (const fn of [factoryOnEvent, run.onEvent]) {
+        if (typeof fn !== "function") continue;
+        try {
+            fn(event);
+        } catch (err) {
+            // An observer's bug must not change the run.
+            console.error("Code Mode: onEvent threw:", err);
+        }
+    }
+}
+
+/** @param {Run} run */
+function endedError(run) {
+    const err = new Error(run.endReason || "the run has ended");
+    err.name = "AbortError";
+    return err;
+}
+
+/**
+ * The interceptor step of one call, on the page: the decision of the
+ * caller's onToolCall (with the run's own context), as the engine expects
+ * it. A run that has ended gets no call.
+ * @param {any} onToolCall
+ * @param {Run | undefined} run
+ * @param {ToolDefinition | undefined} tool
+ * @param {unknown} input
+ */
+export async function intercept(onToolCall, run, tool, input) {
+    if (!run || run.ended) throw run ? endedError(run) : new Error("the run has ended");
+    return onToolCall({ tool, input, callContext: run.context });
+}
+
+/**
+ * Calls a page tool for a run: execute(input, {context, signal}), with a
+ * signal that aborts when the run ends or the engine gives up the call.
+ * @param {Run | undefined} run
+ * @param {ToolDefinition} tool
+ * @param {unknown} input
+ * @param {AbortSignal | undefined} engineSignal
+ * @param {((e: CodeModeEvent) => void) | undefined} factoryOnEvent
+ */
+export async function callTool(run, tool, input, engineSignal, factoryOnEvent) {
+    if (!run || run.ended) throw run ? endedError(run) : new Error("the run has ended");
+    const ctrl = new AbortController();
+    const onEngineAbort = () => ctrl.abort(engineSignal && engineSignal.reason);
+    if (engineSignal) {
+        if (engineSignal.aborted) onEngineAbort();
+        else engineSignal.addEventListener("abort", onEngineAbort, { once: true });
+    }
+    run.controllers.add(ctrl);
+    const callId = run.nextCall++;
+    const t0 = now();
+    emit(run, { type: "tool-call", runId: run.id, callId, name: tool.name, input, decision: { allowed: true } }, factoryOnEvent);
+    let ok = false;
+    let error;
+    try {
+        const value = await tool.execute(input, { context: run.context, signal: ctrl.signal });
+        ok = true;
+        return value;
+    } catch (err) {
+        error = describeError(err);
+        throw err;
+    } finally {
+        run.controllers.delete(ctrl);
+        if (engineSignal) engineSignal.removeEventListener("abort", onEngineAbort);
+        /** @type {any} */
+        const end = { type: "tool-result", runId: run.id, callId, name: tool.name, ok, durationMs: Math.round(now() - t0) };
+        if (!ok) end.error = error;
+        if (!run.ended) emit(run, end, factoryOnEvent);
+    }
+}
+
+const now = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
+export { now };

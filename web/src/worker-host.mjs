@@ -1,0 +1,673 @@
+// Worker mode, the page's side: IoCodeModeFactory({ worker: true }) runs the
+// Go core and QuickJS in a dedicated module Worker (worker_threads in Node)
+// and keeps here everything that belongs to the page: the tool definitions
+// and their execute, toolFilter, interceptors.onToolCall,
+// overwriteSystemInstruction, onEvent, each run's context and signal. Only
+// names, descriptions, schemas and JSON cross; a run's context never does
+// (the worker sees a run id).
+//
+// The API's synchronous methods answer from state kept here: listTools and
+// tool validation (the rules of tool.go that need no schema compiler), the
+// instructions and LLM tools the worker last reported. A tool the worker
+// refuses after registerTool returned (an invalid schema) is dropped with a
+// console error.
+//
+// Cancel: with a SharedArrayBuffer (always in Node; in a cross-origin
+// isolated page) the page writes the run's id where the worker's interrupt
+// poll reads it, which stops that run only. Without one, a run that does
+// not answer the abort within ABORT_GRACE_MS (it holds the worker's thread)
+// is stopped by terminating the worker, which is replaced at once: other
+// runs in flight on it reject with an error that says so, and the next run
+// works.
+
+import { describeError, hasNodeFs, nodeModule } from "./env.mjs";
+import { abortReason, markSchema, normalizeRunOptions } from "./wrap.mjs";
+import { callTool, emit, endRun, newOwner, now, runOf, startRun } from "./runs.mjs";
+import { SESSION_HINTS, SESSION_KEYS, TOOL_KEYS, unknownKeyError } from "./keys.mjs";
+import { convertSchema } from "./schema.mjs";
+
+const RING = 1024;
+const ABORT_GRACE_MS = 30;
+const NAME_RE = /^[A-Za-z0-9_$.-]+$/;
+
+/** @param {unknown} v */
+function describe(v) {
+    if (v === null) return "null";
+    if (Array.isArray(v)) return "an array";
+    if (typeof v === "string") return `the string ${JSON.stringify(v)}`;
+    if (typeof v === "number") return `the number ${v}`;
+    return typeof v === "object" ? "an object" : typeof v;
+}
+
+/** @param {any} e */
+function rebuildError(e) {
+    const err = e.name === "TypeError" ? new TypeError(e.message) : new Error(e.message);
+    if (e.name && e.name !== "TypeError" && e.name !== "Error") err.name = e.name;
+    return err;
+}
+
+/**
+ * The tool checks that tool.go makes before compiling schemas, with its
+ * messages, so that registerTool throws at once as it does in-thread.
+ * @param {any} list
+ * @param {string} path
+ * @param {Set<string>} taken names already registered
+ * @returns {any[]} descriptors to send
+ */
+function checkTools(list, path, taken) {
+    if (!Array.isArray(list)) throw new TypeError(`${path}: expected an array of tool definitions, got ${describe(list)}`);
+    const seen = new Set();
+    return list.map((def, i) => {
+        const p = path === "tool" ? path : `${path}[${i}]`;
+        if (def === null || typeof def !== "object" || Array.isArray(def)) throw new TypeError(`${p}: expected a tool definition object, got ${describe(def)}`);
+        const keyError = unknownKeyError(p, Object.keys(def), TOOL_KEYS);
+        if (keyError) throw keyError;
+        if (typeof def.name !== "string") throw new TypeError(`${p}.name: expected a string, got ${describe(def.name)}`);
+        if (typeof def.execute !== "function") throw new TypeError(`${p}.execute: expected a function, got ${describe(def.execute)}`);
+        if (def.description !== undefined && typeof def.description !== "string") throw new TypeError(`${p}.description: expected a string, got ${describe(def.description)}`);
+        const name = def.name;
+        if (name.length < 1 || name.length > 128 || !NAME_RE.test(name)) {
+            throw new TypeError(`codemode: invalid tool: tool name ${JSON.stringify(name)}: must be 1..128 characters of [A-Za-z0-9_$.-]`);
+        }
+        if (name.startsWith(".") || name.endsWith(".") || name.includes("..")) {
+            throw new TypeError(`codemode: invalid tool: tool name ${JSON.stringify(name)}: namespaces must be non-empty (a dot may not start or end the name, or follow another dot)`);
+        }
+        if (seen.has(name)) throw new TypeError(`codemode: duplicate tool: tool name ${JSON.stringify(name)}: appears more than once in the batch`);
+        if (taken.has(name)) throw new TypeError(`codemode: duplicate tool: tool name ${JSON.stringify(name)}: already registered`);
+        seen.add(name);
+        /** @type {any} */
+        const d = { name };
+        if (def.description !== undefined) d.description = def.description;
+        for (const k of ["inputSchema", "outputSchema"]) {
+            const c = convertSchema(def[k], `${p}.${k}`);
+            if (c.schema !== undefined) d[k] = c.schema;
+        }
+        if (def.annotations !== undefined && def.annotations !== null) d.annotations = plain(def.annotations, `${p}.annotations`);
+        return d;
+    });
+}
+
+// A schema as JSON data; schema objects of libraries (Zod 4, Standard
+// Schema) are converted on the page, since their methods cannot cross.
+/**
+ * @param {any} v
+ * @param {string} path
+ */
+function plain(v, path) {
+    if (typeof v === "boolean") return v;
+    if (typeof v !== "object") throw new TypeError(`${path}: expected a JSON Schema object, got ${describe(v)}`);
+    const std = v["~standard"];
+    if (std && std.jsonSchema && typeof std.jsonSchema.input === "function") {
+        try {
+            return JSON.parse(JSON.stringify(std.jsonSchema.input({ target: "draft-2020-12" })));
+        } catch {
+            // fall through to the plain copy
+        }
+    }
+    if (v.jsonSchema && typeof v.jsonSchema === "object") return JSON.parse(JSON.stringify(v.jsonSchema));
+    try {
+        return JSON.parse(JSON.stringify(v));
+    } catch (err) {
+        throw new TypeError(`${path}: not JSON: ${describeError(err)}`);
+    }
+}
+
+/** @typedef {import("../index.d.ts").IoCodeMode.Config} Config */
+
+/**
+ * Starts a worker (browser: module Worker; Node: worker_threads).
+ * @param {(m: any) => void} onMessage
+ * @param {(err: Error) => void} onFailure
+ */
+async function spawn(onMessage, onFailure) {
+    if (hasNodeFs && typeof Worker === "undefined") {
+        const { Worker: NodeWorker } = await nodeModule("worker_threads");
+        const w = new NodeWorker(new URL("./code-mode.worker.mjs", import.meta.url));
+        w.on("message", onMessage);
+        w.on("error", (/** @type {Error} */ err) => onFailure(err));
+        w.on("exit", (/** @type {number} */ code) => onFailure(new Error(`the worker exited (code ${code})`)));
+        return {
+            post: (/** @type {any} */ m) => w.postMessage(m),
+            terminate: () => w.terminate(),
+            ref: () => w.ref(),
+            unref: () => w.unref(),
+        };
+    }
+    // Written as bundlers expect it (Vite, webpack 5, Rollup): they emit the
+    // worker as a chunk of its own and rewrite the URL.
+    const w = new Worker(new URL("./code-mode.worker.mjs", import.meta.url), { type: "module" });
+    w.addEventListener("message", (e) => onMessage(e.data));
+    w.addEventListener("error", (e) => {
+        e.preventDefault();
+        onFailure(new Error(`Cannot start the Code Mode worker: ${e.message || "it failed to load"}`));
+    });
+    return { post: (/** @type {any} */ m) => w.postMessage(m), terminate: () => w.terminate(), ref: () => {}, unref: () => {} };
+}
+
+/**
+ * @param {Config} config
+ * @returns {Promise<import("../index.d.ts").IoCodeMode.API>}
+ */
+export async function workerFactory(config) {
+    const cfg = /** @type {any} */ (config);
+    const filter = typeof cfg.toolFilter === "function" ? cfg.toolFilter : undefined;
+    const onToolCall = cfg.interceptors && typeof cfg.interceptors === "object" && typeof cfg.interceptors.onToolCall === "function" ? cfg.interceptors.onToolCall : undefined;
+    const overwrite = typeof cfg.overwriteSystemInstruction === "function" ? cfg.overwriteSystemInstruction : undefined;
+    const factoryOnEvent = typeof cfg.onEvent === "function" ? cfg.onEvent : undefined;
+    if (cfg.onEvent !== undefined && !factoryOnEvent) throw new TypeError(`config.onEvent: expected a function, got ${describe(cfg.onEvent)}`);
+
+    // What the worker's Go core gets: the config without page functions
+    // (a non-function where one belongs goes as is, for the core's error).
+    /** @type {any} */
+    const sent = {};
+    for (const [k, v] of Object.entries(cfg)) {
+        if (k === "worker" || k === "onEvent" || k === "tools") continue;
+        if ((k === "toolFilter" || k === "overwriteSystemInstruction") && typeof v === "function") continue;
+        if (k === "search" && v && typeof v === "object" && typeof v.embed === "function") {
+            sent.search = cloneable(v);
+            continue;
+        }
+        if (k === "interceptors" && v && typeof v === "object") {
+            const { onToolCall: f, ...rest } = v;
+            sent.interceptors = cloneable(typeof f === "function" || f === undefined ? rest : v);
+            continue;
+        }
+        sent[k] = typeof v === "function" ? "[function]" : v;
+    }
+    /** @type {Map<string, any>} factory tools by name */
+    const tools = new Map();
+    /** @type {Map<number, any[]>} registration id -> its definitions */
+    const registrations = new Map();
+    let nextReg = 1;
+    const initialTools = cfg.tools === undefined ? [] : checkTools(cfg.tools, "config.tools", new Set());
+    if (cfg.tools !== undefined) {
+        registrations.set(0, cfg.tools);
+        for (const def of cfg.tools) tools.set(def.name, def);
+    }
+    const hiddenNames = () => (filter ? [...tools.values()].filter((d) => !safeFilter(filter, d)).map((d) => d.name) : []);
+
+    const factoryOwner = newOwner();
+    let disposed = false;
+    let nextSid = 1;
+    /** @type {Map<number, { tools: Map<string, any>, defs: any[], info: any, owner: any }>} */
+    const sessions = new Map();
+    // Session 0 is the worker's own session without tools: its instructions
+    // stand in for a new session's until the worker reports them.
+    sessions.set(0, { tools: new Map(), defs: [], info: null, owner: factoryOwner });
+    /** @type {Map<number, { run: any, resolve: (v: any) => void, reject: (e: any) => void, sid: number, started: boolean, message: any }>} */
+    const pending = new Map();
+    /** @type {Set<number>} runs aborted on the page that the worker has not ended yet */
+    const stopping = new Set();
+    /** @type {Map<number, AbortController>} page calls the worker may cancel */
+    const pageCalls = new Map();
+    const flagsBuffer =
+        typeof SharedArrayBuffer === "function" && (hasNodeFs || /** @type {any} */ (globalThis).crossOriginIsolated === true)
+            ? new SharedArrayBuffer(4 * (1 + RING))
+            : null;
+    const flags = flagsBuffer ? new Int32Array(flagsBuffer) : null;
+
+    /** @type {any} */
+    let worker = null;
+    /** @type {Promise<void>} */
+    let ready = Promise.resolve();
+    let busy = 0;
+    const hold = () => {
+        if (++busy === 1 && worker) worker.ref();
+        let done = false;
+        return () => {
+            if (done) return;
+            done = true;
+            if (--busy === 0 && worker) worker.unref();
+        };
+    };
+
+    const deadError = () =>
+        new Error("Code Mode: this instance has been disposed; create a new one with IoCodeModeFactory().");
+
+    // Starts (or restarts) the worker and replays the state the page keeps.
+    /** @param {boolean} first */
+    function start(first) {
+        /** @type {(v?: any) => void} */
+        let ok = () => {};
+        /** @type {(e: any) => void} */
+        let fail = () => {};
+        ready = new Promise((res, rej) => ((ok = res), (fail = rej)));
+        const me = {};
+        const current = () => worker && worker.me === me;
+        const onFailure = (/** @type {Error} */ err) => {
+            if (!current()) return;
+            fail(err);
+            failAll(new Error(`Code Mode: the engine's worker stopped: ${describeError(err)}`));
+            worker = null;
+        };
+        const w = spawn((m) => current() && onMessage(m, ok, fail), onFailure);
+        const p = w.then((w) => {
+            worker = Object.assign(w, { me });
+            if (busy === 0) worker.unref();
+        });
+        worker = { me, post: (/** @type {any} */ m) => p.then(() => worker && worker.me === me && worker.post(m)), terminate: () => p.then(() => w.then((x) => x.terminate())), ref() {}, unref() {} };
+        worker.post({
+            t: "init",
+            config: sent,
+            baseURL: typeof document !== "undefined" ? document.baseURI : undefined,
+            tools: first ? initialTools : [],
+            hidden: hiddenNames(),
+            hasFilter: !!filter,
+            hasInterceptor: !!onToolCall,
+            hasEmbed: !!(cfg.search && typeof cfg.search === "object" && typeof cfg.search.embed === "function"),
+            flags: flagsBuffer,
+        });
+        if (!first) {
+            for (const [id, defs] of registrations) worker.post({ t: "register", id, tools: checkTools(defs, "tools", new Set()), hidden: hiddenNames() });
+            for (const [sid, s] of sessions) if (sid !== 0) worker.post({ t: "session", sid, tools: checkTools(s.defs, "options.tools", new Set()) });
+        }
+        w.catch((err) => onFailure(err));
+    }
+
+    /**
+     * @param {any} m
+     * @param {(v?: any) => void} ok
+     * @param {(e: any) => void} fail
+     */
+    function onMessage(m, ok, fail) {
+        switch (m.t) {
+            case "ready":
+                ok();
+                break;
+            case "failed":
+                fail(rebuildError(m.error));
+                break;
+            case "info":
+                for (const [sid, info] of Object.entries(m.sessions)) {
+                    const s = sessions.get(Number(sid));
+                    if (s && info) s.info = info;
+                }
+                break;
+            case "registerFailed": {
+                const defs = registrations.get(m.id) || [];
+                registrations.delete(m.id);
+                for (const d of defs) if (tools.get(d.name) === d) tools.delete(d.name);
+                console.error(`Code Mode: the engine refused tools registered earlier: ${m.error.message}`);
+                break;
+            }
+            case "sessionFailed":
+                console.error(`Code Mode: the engine refused a session's tools: ${m.error.message}`);
+                break;
+            case "started": {
+                const p = pending.get(m.rid);
+                if (p) p.started = true;
+                break;
+            }
+            case "done": {
+                stopping.delete(m.rid);
+                const p = pending.get(m.rid);
+                if (!p) break;
+                pending.delete(m.rid);
+                if (m.ok) p.resolve(m.value);
+                else p.reject(rebuildError(m.error));
+                break;
+            }
+            case "call":
+                answer(m);
+                break;
+            case "cancelCall": {
+                const c = pageCalls.get(m.cid);
+                if (c) c.abort(Object.assign(new Error("the run ended before the tool finished"), { name: "AbortError" }));
+                break;
+            }
+        }
+    }
+
+    /** @param {any} m a tool call or interceptor question from the worker */
+    async function answer(m) {
+        if (m.kind === "embed") {
+            // Tool search's embeddings: the page's endpoint, no run involved.
+            try {
+                const vectors = await cfg.search.embed(m.texts);
+                worker && worker.post({ t: "reply", cid: m.cid, ok: true, value: Array.from(vectors, (v) => Array.from(v)) });
+            } catch (err) {
+                worker && worker.post({ t: "reply", cid: m.cid, ok: false, error: { name: "Error", message: describeError(err) } });
+            }
+            return;
+        }
+        const run = runOf(m.rid);
+        const p = pending.get(m.rid);
+        const s = p ? sessions.get(p.sid) : undefined;
+        const def = (s && s.tools.get(m.name)) || tools.get(m.name);
+        const reply = (/** @type {any} */ r) => {
+            try {
+                worker && worker.post({ t: "reply", cid: m.cid, ...r });
+            } catch (err) {
+                worker && worker.post({ t: "reply", cid: m.cid, ok: false, error: { name: "Error", message: `the tool returned a value that is not JSON data: ${describeError(err)}` } });
+            }
+        };
+        try {
+            if (!run || run.ended || !def) throw Object.assign(new Error(run && run.endReason ? run.endReason : "the run has ended"), { name: "AbortError" });
+            let value;
+            if (m.kind === "intercept") {
+                value = await onToolCall({ tool: def, input: m.input, callContext: run.context });
+                if (run.ended) throw new Error(run.endReason);
+                if (value && typeof value === "object" && value.allowed === false) {
+                    emit(run, { type: "tool-call", runId: run.id, callId: 0, name: def.name, input: m.input, decision: { allowed: false, reason: String(value.reason) } }, factoryOnEvent);
+                }
+            } else {
+                const ctrl = new AbortController();
+                pageCalls.set(m.cid, ctrl);
+                try {
+                    value = await callTool(run, def, m.input, ctrl.signal, factoryOnEvent);
+                } finally {
+                    pageCalls.delete(m.cid);
+                }
+                if (typeof value === "function" || typeof value === "symbol") {
+                    throw new Error(`the tool returned a ${typeof value}, which is not JSON data`);
+                }
+            }
+            reply({ ok: true, value });
+        } catch (err) {
+            reply({ ok: false, error: { name: err && /** @type {any} */ (err).name ? String(/** @type {any} */ (err).name) : "Error", message: describeError(err) } });
+        }
+    }
+
+    /**
+     * @param {Error} err
+     * @param {boolean} [startedOnly] keep the runs the worker had not
+     *   started (they are sent to its replacement)
+     */
+    function failAll(err, startedOnly) {
+        for (const [rid, p] of pending) {
+            if (startedOnly && !p.started) continue;
+            pending.delete(rid);
+            endRun(p.run, err.message);
+            p.reject(err);
+        }
+    }
+
+    const releaseInit = hold();
+    start(true);
+    try {
+        await ready;
+        releaseInit();
+    } catch (err) {
+        releaseInit();
+        const w = worker;
+        worker = null;
+        if (w) w.terminate();
+        throw err;
+    }
+
+    const check = () => {
+        if (disposed) throw deadError();
+    };
+    /** @param {string} raw */
+    const applyOverwrite = (raw) => {
+        if (!overwrite) return raw;
+        try {
+            const v = overwrite(raw);
+            return typeof v === "string" ? v : raw;
+        } catch {
+            return raw;
+        }
+    };
+
+    /**
+     * Stops a run on the worker: the abort flag (SharedArrayBuffer) and the
+     * message; without the flag, a worker that does not answer in time is
+     * replaced.
+     * @param {number} rid
+     */
+    function cancelOnWorker(rid) {
+        if (!worker) return;
+        if (flags) {
+            const n = Atomics.load(flags, 0);
+            flags[1 + (n % RING)] = rid;
+            Atomics.store(flags, 0, n + 1);
+        }
+        worker.post({ t: "abort", rid });
+        if (flags) return;
+        const w = worker;
+        stopping.add(rid);
+        setTimeout(() => {
+            if (worker !== w || !w || !stopping.has(rid)) return;
+            // The run holds the worker's thread: replace the worker.
+            stopping.clear();
+            worker = null;
+            w.terminate();
+            failAll(new Error("Code Mode: the engine's worker was restarted to cancel a run that held it (no SharedArrayBuffer on this page); run this again"), true);
+            start(false);
+            for (const p of pending.values()) if (p.message) worker.post(p.message);
+        }, ABORT_GRACE_MS);
+    }
+
+    /**
+     * @param {number} sid
+     * @param {any} owner
+     * @param {() => string} deadReason
+     */
+    function llmTools(sid, owner, deadReason) {
+        const s = sessions.get(sid);
+        if (!s || !s.info) return [];
+        const raw = s.info.instruction;
+        return s.info.llmTools.map((/** @type {any} */ t, /** @type {number} */ which) => {
+            const execute = (/** @type {any} */ args, /** @type {any} */ options) => {
+                let opts;
+                try {
+                    const why = deadReason();
+                    if (why) throw new Error(why);
+                    opts = normalizeRunOptions(options);
+                } catch (err) {
+                    return Promise.reject(err);
+                }
+                const signal = opts.signal;
+                if (signal && signal.aborted) return Promise.reject(abortReason(signal));
+                const onEvent = options && typeof options.onEvent === "function" ? options.onEvent : undefined;
+                // The keys the caller wrote, for the core's unknown-key check.
+                const given = options !== null && typeof options === "object" ? Object.keys(options) : undefined;
+                const run = startRun(owner, opts.context, onEvent);
+                const isCode = t.name === "executeCode";
+                const t0 = now();
+                if (isCode) emit(run, { type: "run-start", runId: run.id, code: args && args.code }, factoryOnEvent);
+                const release = hold();
+                return new Promise((resolve, reject) => {
+                    const settle = (/** @type {boolean} */ good, /** @type {any} */ v) => {
+                        pending.delete(run.id);
+                        if (signal) signal.removeEventListener("abort", onAbort);
+                        release();
+                        if (isCode && !run.ended) {
+                            if (good && v && Array.isArray(v.logs)) {
+                                for (const l of v.logs) emit(run, { type: "console", runId: run.id, level: l.level, message: l.message }, factoryOnEvent);
+                            }
+                            /** @type {any} */
+                            const end = { type: "run-end", runId: run.id, ok: good ? v.ok : false, durationMs: Math.round(now() - t0) };
+                            if (good && !v.ok) end.error = v.error;
+                            if (!good) end.error = { name: v && v.name, message: describeError(v) };
+                            emit(run, end, factoryOnEvent);
+                        }
+                        endRun(run, "the run has ended");
+                        (good ? resolve : reject)(v);
+                    };
+                    const onAbort = () => {
+                        if (!pending.has(run.id)) return;
+                        const reason = abortReason(/** @type {AbortSignal} */ (signal));
+                        pending.delete(run.id);
+                        cancelOnWorker(run.id);
+                        settleAborted(reason);
+                    };
+                    const settleAborted = (/** @type {any} */ reason) => {
+                        if (signal) signal.removeEventListener("abort", onAbort);
+                        release();
+                        if (isCode) emit(run, { type: "run-end", runId: run.id, ok: false, durationMs: Math.round(now() - t0), error: { name: reason && reason.name, message: describeError(reason) } }, factoryOnEvent);
+                        endRun(run, describeError(reason), reason);
+                        reject(reason);
+                    };
+                    pending.set(run.id, {
+                        run,
+                        sid,
+                        started: false,
+                        message: null,
+                        resolve: (v) => settle(true, v),
+                        reject: (e) => settle(false, e),
+                    });
+                    run.abortHook = (/** @type {Error} */ err) => {
+                        if (!pending.has(run.id)) return;
+                        pending.delete(run.id);
+                        cancelOnWorker(run.id);
+                        settleAborted(err);
+                    };
+                    if (signal) signal.addEventListener("abort", onAbort, { once: true });
+                    ready.then(
+                        () => {
+                            const p = pending.get(run.id);
+                            if (!p || !worker) return;
+                            p.message = { t: "run", rid: run.id, sid, which, args, given, hidden: filter ? hiddenNames() : undefined };
+                            worker.post(p.message);
+                        },
+                        (err) => {
+                            const p = pending.get(run.id);
+                            if (p) p.reject(err);
+                        },
+                    );
+                });
+            };
+            return {
+                name: t.name,
+                description: t.description === raw ? applyOverwrite(raw) : t.description,
+                inputSchema: markSchema(JSON.parse(JSON.stringify(t.inputSchema))),
+                execute,
+            };
+        });
+    }
+
+    /**
+     * Ends every run of an owner: execute rejects with `message`, tool
+     * signals abort, the worker stops them.
+     * @param {any} owner
+     * @param {string} message
+     */
+    function stopRuns(owner, message) {
+        for (const run of [...owner.runs]) {
+            const err = new Error(message);
+        err.name = "AbortError";
+        if (typeof run.abortHook === "function") run.abortHook(err);
+            else endRun(run, message);
+        }
+    }
+
+    /** @param {() => void} unregister */
+    const onceUnregister = (unregister) => {
+        let done = false;
+        return () => {
+            if (done || disposed) return;
+            done = true;
+            unregister();
+        };
+    };
+
+    /** @param {any} list @param {string} path */
+    function register(list, path) {
+        check();
+        const taken = new Set(tools.keys());
+        const descs = checkTools(list, path, taken);
+        const id = nextReg++;
+        const defs = [...list];
+        registrations.set(id, defs);
+        for (const d of defs) tools.set(d.name, d);
+        worker && worker.post({ t: "register", id, tools: descs, hidden: hiddenNames() });
+        return onceUnregister(() => {
+            registrations.delete(id);
+            for (const d of defs) if (tools.get(d.name) === d) tools.delete(d.name);
+            worker && worker.post({ t: "unregister", id });
+        });
+    }
+
+    return {
+        registerTool(tool) {
+            return register([tool], "tool");
+        },
+        registerTools(list) {
+            return register(list, "tools");
+        },
+        listTools() {
+            check();
+            return [...tools.values()].filter((d) => !filter || safeFilter(filter, d));
+        },
+        createSession(options) {
+            check();
+            if (options !== undefined && options !== null && (typeof options !== "object" || Array.isArray(options))) {
+                throw new TypeError(`createSession(options): expected an object, got ${describe(options)}`);
+            }
+            const o = /** @type {any} */ (options || {});
+            const keyError = unknownKeyError("createSession(options)", Object.keys(o), SESSION_KEYS, SESSION_HINTS);
+            if (keyError) throw keyError;
+            const defs = o.tools === undefined ? [] : [...o.tools];
+            const descs = o.tools === undefined ? [] : checkTools(o.tools, "options.tools", new Set(tools.keys()));
+            const sid = nextSid++;
+            const owner = newOwner(factoryOwner);
+            /** @type {{ tools: Map<string, any>, defs: any[], info: any, owner: any }} */
+            const s = { tools: new Map(defs.map((d) => [d.name, d])), defs, info: null, owner };
+            sessions.set(sid, s);
+            let sessionDisposed = false;
+            const deadReason = () =>
+                disposed
+                    ? "Code Mode: this session's factory has been disposed."
+                    : sessionDisposed
+                      ? "Code Mode: this session has been disposed; create a new one with createSession()."
+                      : "";
+            worker && worker.post({ t: "session", sid, tools: descs });
+            // The worker answers with the session's instructions; until then
+            // the factory's last known ones stand in (the same tools, less
+            // the session's own).
+            const template = sessions.get(0);
+            if (template && template.info) s.info = template.info;
+            return {
+                getLlmTools() {
+                    const why = deadReason();
+                    if (why) throw new Error(why);
+                    return llmTools(sid, owner, deadReason);
+                },
+                getSystemInstruction() {
+                    const why = deadReason();
+                    if (why) throw new Error(why);
+                    return applyOverwrite(s.info ? s.info.instruction : "");
+                },
+                dispose() {
+                    if (sessionDisposed || disposed) return;
+                    sessionDisposed = true;
+                    stopRuns(owner, "Code Mode: the session was disposed while this run was in flight.");
+                    sessions.delete(sid);
+                    worker && worker.post({ t: "disposeSession", sid });
+                },
+            };
+        },
+        dispose() {
+            if (disposed) return;
+            disposed = true;
+            stopRuns(factoryOwner, "Code Mode: the instance was disposed while this run was in flight.");
+            const w = worker;
+            worker = null;
+            if (w) {
+                w.post({ t: "dispose" });
+                w.terminate();
+            }
+        },
+    };
+}
+
+/** @param {(t: any) => unknown} filter @param {any} def */
+function safeFilter(filter, def) {
+    try {
+        return !!filter(def);
+    } catch {
+        return false;
+    }
+}
+
+// Functions cannot cross to the worker; under keys the core does not know
+// (the only ones that can still hold one here) a marker does, and the core
+// names the key.
+/** @param {any} obj */
+function cloneable(obj) {
+    /** @type {any} */
+    const out = {};
+    for (const [k, v] of Object.entries(obj)) out[k] = typeof v === "function" ? "[function]" : v;
+    return out;
+}

@@ -1,0 +1,250 @@
+// The engine's worker (dist/code-mode.worker.mjs): runs the Go core and
+// QuickJS off the page's thread. The page (worker-host.mjs) keeps every
+// page object; what crosses is names, descriptions, schemas and JSON. Tools
+// and the interceptor here are proxies that ask the page; a run's context is
+// the page's opaque run id.
+//
+// Cancel while QuickJS is busy: the worker reads no message until the loop
+// yields, so the page also writes the run's id into a SharedArrayBuffer
+// ring (when it has one). The interrupt poll calls the shadow global's
+// Date.now (jsbridge/poll.go) every few thousand QuickJS operations; here it
+// reads the ring first and aborts those runs' signals, which the Go core
+// turns into an interrupt of that run only.
+
+import { describeError, hasNodeFs, nodeModule } from "./env.mjs";
+import { loadCore } from "./core.mjs";
+import { loadQuickJS } from "./wasm-load.mjs";
+
+/** @type {{ post: (m: any) => void, on: (fn: (m: any) => void) => void }} */
+const port = await (async () => {
+    if (hasNodeFs && typeof (/** @type {any} */ (globalThis).WorkerGlobalScope) === "undefined") {
+        const { parentPort } = await nodeModule("worker_threads");
+        return { post: (m) => parentPort.postMessage(m), on: (fn) => parentPort.on("message", fn) };
+    }
+    const self = /** @type {any} */ (globalThis);
+    return { post: (m) => self.postMessage(m), on: (fn) => self.addEventListener("message", (/** @type {MessageEvent} */ e) => fn(e.data)) };
+})();
+
+const RING = 1024;
+/** @type {Int32Array | null} */
+let flags = null;
+let seen = 0;
+/** @type {Map<number, AbortController>} run id -> the signal the core watches */
+const runs = new Map();
+
+function abortRun(/** @type {number} */ rid) {
+    const c = runs.get(rid);
+    if (!c || c.signal.aborted) return;
+    const err = new Error("the run was cancelled");
+    err.name = "AbortError";
+    c.abort(err);
+}
+
+function readAborts() {
+    if (!flags) return;
+    const n = Atomics.load(flags, 0);
+    while (seen < n) {
+        abortRun(flags[1 + (seen % RING)]);
+        seen++;
+    }
+}
+
+const realNow = Date.now.bind(Date);
+const pollNow = () => {
+    readAborts();
+    return realNow();
+};
+const PollDate = new Proxy(Date, { get: (t, k) => (k === "now" ? pollNow : Reflect.get(t, k)) });
+
+let nextCall = 1;
+/** @type {Map<number, { resolve: (v: any) => void, reject: (e: any) => void }>} */
+const calls = new Map();
+
+/**
+ * Asks the page (a tool's execute or the interceptor) and awaits its answer.
+ * @param {string} kind
+ * @param {any} payload
+ * @param {AbortSignal} [signal]
+ */
+function askPage(kind, payload, signal) {
+    const cid = nextCall++;
+    const answer = new Promise((resolve, reject) => {
+        calls.set(cid, { resolve, reject });
+        port.post({ t: "call", kind, cid, ...payload });
+        if (signal) {
+            const onAbort = () => port.post({ t: "cancelCall", cid });
+            if (signal.aborted) onAbort();
+            else signal.addEventListener("abort", onAbort, { once: true });
+        }
+    });
+    // The core may have stopped awaiting (its run ended); an answer that
+    // rejects then must not count as unhandled, which ends a Node worker.
+    answer.catch(() => {});
+    return answer;
+}
+
+/** @param {any} e */
+function toError(e) {
+    const err = e && e.name === "TypeError" ? new TypeError(e.message) : new Error(e ? e.message : "unknown error");
+    if (e && e.name && e.name !== "TypeError") err.name = e.name;
+    return err;
+}
+
+/** @param {any} d a tool descriptor from the page */
+function proxyTool(d) {
+    return {
+        ...d,
+        execute: (/** @type {unknown} */ input, /** @type {{ context: unknown, signal: AbortSignal }} */ opts) =>
+            askPage("tool", { rid: opts.context, name: d.name, input }, opts.signal),
+    };
+}
+
+/** @type {Set<string>} tools the page's toolFilter hides */
+let hidden = new Set();
+/** @type {any} */
+let api = null;
+/** @type {Map<number, { session: any, llm: any[] }>} */
+const sessions = new Map();
+/** @type {Map<number, () => void>} */
+const unregisters = new Map();
+
+function sessionInfo(/** @type {number} */ sid) {
+    const s = sessions.get(sid);
+    if (!s) return null;
+    const llm = Array.from(s.session.getLlmTools(), (/** @type {any} */ t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+    s.llm = Array.from(s.session.getLlmTools(), (/** @type {any} */ t) => t.execute);
+    return { instruction: s.session.getSystemInstruction(), llmTools: llm };
+}
+
+function pushInfo() {
+    /** @type {Record<number, any>} */
+    const out = {};
+    for (const sid of sessions.keys()) out[sid] = sessionInfo(sid);
+    port.post({ t: "info", sessions: out });
+}
+
+/** @param {any} err */
+function errorOf(err) {
+    return { name: err && err.name ? String(err.name) : "Error", message: describeError(err) };
+}
+
+/** @type {Record<string, (m: any) => any>} */
+const handlers = {
+    async init(m) {
+        if (m.flags) flags = new Int32Array(m.flags);
+        try {
+            const [core, module] = await Promise.all([loadCore({ Date: PollDate }), loadQuickJS(m.config.wasmLocation, m.baseURL)]);
+            const config = { ...m.config, tools: m.tools.map(proxyTool) };
+            if (m.hasEmbed) {
+                config.search = { ...config.search, embed: (/** @type {string[]} */ texts) => askPage("embed", { texts }) };
+            }
+            if (m.hasFilter) config.toolFilter = (/** @type {any} */ t) => !hidden.has(t.name);
+            if (m.hasInterceptor) {
+                config.interceptors = {
+                    ...config.interceptors,
+                    onToolCall: (/** @type {any} */ c) => askPage("intercept", { rid: c.callContext, name: c.tool.name, input: c.input }),
+                };
+            }
+            hidden = new Set(m.hidden);
+            // One run with a tool call before the first real one, in a
+            // factory of its own, here rather than on the page's clock: the
+            // first QuickJS instance and the engine's first compilation of
+            // the tool path cost a few hundred ms, which would otherwise
+            // count against the first run's timeout.
+            const warm = await core.api.newFactory({ wasmLocation: m.config.wasmLocation, tools: [{ name: "warm", execute: () => 1 }] }, module);
+            try {
+                const exec = Array.from(warm.createSession().getLlmTools()).find((/** @type {any} */ t) => t.name === "executeCode");
+                await exec.execute({ code: "return await tools.warm({})", explanation: "warm-up" }, {});
+            } finally {
+                warm.dispose();
+            }
+            api = await core.api.newFactory(config, module);
+            sessions.set(0, { session: api.createSession(), llm: [] });
+            port.post({ t: "info", sessions: { 0: sessionInfo(0) } });
+            port.post({ t: "ready" });
+        } catch (err) {
+            port.post({ t: "failed", error: errorOf(err) });
+        }
+    },
+    register(m) {
+        hidden = new Set(m.hidden);
+        try {
+            unregisters.set(m.id, api.registerTools(m.tools.map(proxyTool)));
+        } catch (err) {
+            port.post({ t: "registerFailed", id: m.id, error: errorOf(err) });
+        }
+        pushInfo();
+    },
+    unregister(m) {
+        const u = unregisters.get(m.id);
+        unregisters.delete(m.id);
+        if (u) u();
+        pushInfo();
+    },
+    session(m) {
+        try {
+            sessions.set(m.sid, { session: api.createSession({ tools: m.tools.map(proxyTool) }), llm: [] });
+            port.post({ t: "info", sessions: { [m.sid]: sessionInfo(m.sid) } });
+        } catch (err) {
+            port.post({ t: "sessionFailed", sid: m.sid, error: errorOf(err) });
+        }
+    },
+    disposeSession(m) {
+        const s = sessions.get(m.sid);
+        sessions.delete(m.sid);
+        if (s) s.session.dispose();
+    },
+    async run(m) {
+        port.post({ t: "started", rid: m.rid });
+        if (m.hidden) hidden = new Set(m.hidden);
+        const s = sessions.get(m.sid);
+        const ctrl = new AbortController();
+        runs.set(m.rid, ctrl);
+        try {
+            if (!s) throw new Error("Code Mode: this session has been disposed; create a new one with createSession().");
+            /** @type {any} */
+            const given = m.given ? Object.fromEntries(m.given.map((/** @type {string} */ k) => [k, undefined])) : undefined;
+            const value = await s.llm[m.which](m.args, { signal: ctrl.signal, context: m.rid }, given);
+            port.post({ t: "done", rid: m.rid, ok: true, value });
+        } catch (err) {
+            port.post({ t: "done", rid: m.rid, ok: false, error: errorOf(err) });
+        } finally {
+            runs.delete(m.rid);
+        }
+    },
+    abort(m) {
+        readAborts();
+        abortRun(m.rid);
+    },
+    reply(m) {
+        const c = calls.get(m.cid);
+        if (!c) return;
+        calls.delete(m.cid);
+        if (m.ok) c.resolve(m.value);
+        else c.reject(toError(m.error));
+    },
+    dispose() {
+        for (const rid of runs.keys()) abortRun(rid);
+        if (api) api.dispose();
+        api = null;
+    },
+};
+
+// Messages after init wait for it (a replaced worker gets its tools and
+// sessions right behind init); their order is kept.
+/** @type {() => void} */
+let initialized = () => {};
+/** @type {Promise<void> | null} */
+let initPromise = new Promise((r) => (initialized = r));
+port.on((m) => {
+    const h = handlers[m && m.t];
+    if (!h) return;
+    if (m.t === "init") {
+        Promise.resolve(h(m)).finally(() => {
+            initPromise = null;
+            initialized();
+        });
+    } else if (initPromise) initPromise.then(() => h(m));
+    else h(m);
+});
+port.post({ t: "loaded" });
