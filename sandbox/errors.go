@@ -126,6 +126,18 @@ func (r *run) trapError(t *ffi.Trap) *Error {
 	case interruptTimeout:
 		return r.timeoutResult().Error
 	}
+	// QuickJS checks its own stack, but some of its C recursion (JSON,
+	// nested arrays) uses little of it and much of the host engine's
+	// native stack, which can overflow first: the host's RangeError
+	// unwinds through QuickJS and the instance is discarded. That is the
+	// program's doing (data nested thousands deep), not a crash.
+	if strings.Contains(t.Error(), "Maximum call stack size exceeded") || strings.Contains(t.Error(), "stack overflow") {
+		code := CodeRuntime
+		if r.converting {
+			code = CodeNotSerializable
+		}
+		return &Error{Code: code, Name: "RangeError", Message: "Maximum call stack size exceeded: the data or the recursion nests too deeply (keep nesting under 1,000 levels)"}
+	}
 	return &Error{Code: CodeRuntime, Name: "InternalError", Message: "the sandbox crashed and was reset: " + t.Error()}
 }
 

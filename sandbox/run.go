@@ -70,6 +70,9 @@ type run struct {
 	converter ffi.Value
 	// notes are the conversions of host-call arguments, for Warnings.
 	notes []string
+	// converting says the result is being converted (a trap there is the
+	// result's doing).
+	converting bool
 	// eval is the context's own eval, taken before the program ran (owned):
 	// the converter is compiled with it, inside host calls too.
 	eval ffi.Value
@@ -407,6 +410,7 @@ func (r *run) why() int32 {
 // result converts the program's value to JSON (see convert.go).
 func (r *run) result(v ffi.ValueConst) *Result {
 	q, ctx := r.q, r.ctx
+	r.converting = true
 	if r.native {
 		s, exc := q.Call(ctx, r.stringify.Const(), q.Undefined.Const(), v)
 		if exc == 0 && !q.IsObject(v) {

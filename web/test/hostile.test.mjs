@@ -296,6 +296,32 @@ describe("item 6: the outcome names what really ended the run", () => {
         }
         assert.equal((await run(session, "return 1")).result, 1);
     });
+    test("100k levels of nesting: JSON.parse throws a catchable RangeError; deeper data than the host's stack is a clean RangeError run error, and the next run works", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath, timeout: 120000, tools: [tool("t.echo", (i) => i)] });
+        const session = api.createSession();
+        for (const code of ["JSON.parse('['.repeat(1e5) + ']'.repeat(1e5))", "JSON.parse('{\"a\":'.repeat(1e5) + '1' + '}'.repeat(1e5))", "function f(n) { return f(n + 1) + 1 } f(0)"]) {
+            const r = await run(session, `try { ${code}; return 'no error' } catch (e) { return [e instanceof RangeError, e.name, e.message] }`);
+            assert.equal(r.ok, true, `${code}: ${JSON.stringify(r.error)}`);
+            assert.equal(r.result[0], true, `${code}: caught ${JSON.stringify(r.result)}`);
+        }
+        const deep = "let d = []; for (let i = 0; i < 1e5; i++) d = [d];";
+        for (const [code, want] of [
+            [`${deep} return d`, "RESULT_NOT_SERIALIZABLE"],
+            [`${deep} try { JSON.stringify(d) } catch (e) { return e.name } return 'no error'`, "RangeError"],
+            [`${deep} try { await tools.t.echo(d) } catch (e) { return e.name } return 'no error'`, "RangeError"],
+        ]) {
+            const r = await run(session, code);
+            // Either QuickJS caught it (a RangeError the program saw) or the
+            // host's stack overflowed first (a clean RangeError run error).
+            if (r.ok) assert.equal(r.result, want, code);
+            else {
+                assert.equal(r.error.name, "RangeError", `${code}: ${JSON.stringify(r.error)}`);
+                assert.doesNotMatch(r.error.message, /crash|trap/);
+                if (want === "RESULT_NOT_SERIALIZABLE") assert.equal(r.error.code, want);
+            }
+            assert.equal((await run(session, "return 1")).result, 1);
+        }
+    });
     test("a self-referencing schema is rejected at registration", async (t) => {
         const api = await withFactory(t, { wasmLocation: assetPath });
         const cyclic = { type: "object", properties: {} };

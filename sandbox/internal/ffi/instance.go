@@ -48,6 +48,7 @@ type Instance struct {
 	interned  map[string]uint32 // see internedCString
 	code      uint32            // see codeBuffer
 	evalDepth int               // Evals in progress, see Eval
+	trapErr   error             // the first trap, once dead
 
 	malloc, free                                              wasmhost.Func
 	newRuntime, freeRuntime, newContext, freeContext          wasmhost.Func
@@ -182,6 +183,11 @@ func (q *Instance) MemorySize() uint32 { return q.mem.Size() }
 
 func (q *Instance) do(f wasmhost.Func, args ...uint64) uint64 {
 	if q.dead {
+		// Say what the first trap was: it may have been caught on the
+		// way out (by a host import's wrapper) and this is its echo.
+		if q.trapErr != nil {
+			panic(&Trap{fmt.Errorf("instance already trapped: %w", q.trapErr)})
+		}
 		panic(&Trap{errors.New("instance already trapped")})
 	}
 	r, err := f.Call(args...)
@@ -190,6 +196,7 @@ func (q *Instance) do(f wasmhost.Func, args ...uint64) uint64 {
 		if len(q.Output) > 0 {
 			err = fmt.Errorf("%w (QuickJS said: %s)", err, q.Output)
 		}
+		q.trapErr = err
 		panic(&Trap{err})
 	}
 	return r
