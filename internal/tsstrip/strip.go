@@ -256,67 +256,28 @@ func (s *stripper) walk(i, end int, f frame) {
 				s.blank(i, j)
 				i = j
 				continue
-			case param == dBinding && t.k == tName:
-				param = dAfter
-				i++
-				continue
-			case param == dBinding && (t.v == "{" || t.v == "["):
-				s.walk(i+1, s.m[i], fObject)
-				s.exprClose[s.m[i]] = true
-				i, param = s.m[i]+1, dAfter
-				continue
 			case param == dAfter && t.v == "?":
-				s.blank(i, i+1)
+				s.blank(i, i+1) // an optional parameter
 				i++
 				continue
-			case param == dAfter && t.v == ":":
-				j, ok := s.typ(i + 1)
-				if ok {
-					s.blank(i, j)
-					i = j
-					continue
-				}
-			case param == dAfter && t.v == "=":
-				param = dInit
-				i++
-				continue
-			case t.v == "," && tern == 0:
-				param = dBinding
-				i++
+			}
+			if j := s.binding(i, &param, tern, s.blank); j > i {
+				i = j
 				continue
 			}
 		}
 		if decl != dNone && tern == 0 {
-			switch {
-			case decl == dBinding && t.k == tName:
-				decl = dAfter
-				i++
-				continue
-			case decl == dBinding && (t.v == "{" || t.v == "["):
-				s.walk(i+1, s.m[i], fObject)
-				s.exprClose[s.m[i]] = true
-				i, decl = s.m[i]+1, dAfter
-				continue
-			case decl == dAfter && t.v == "!" && s.is(i+1, ":"):
+			if decl == dAfter && t.v == "!" && s.is(i+1, ":") {
 				s.blank(i, i+1) // definite assignment: let x!: T
 				i++
 				continue
-			case decl == dAfter && t.v == ":":
-				if j, ok := s.typ(i + 1); ok {
-					s.endType(i, j)
-					i = j
-					continue
-				}
-			case decl == dAfter && t.v == "=":
-				decl = dInit
-				i++
+			}
+			if j := s.binding(i, &decl, tern, s.endType); j > i {
+				i = j
 				continue
-			case t.v == ",":
-				decl = dBinding
-				i++
-				continue
-			case decl == dAfter:
-				decl = dNone
+			}
+			if decl == dAfter {
+				decl = dNone // for (const x of xs): no type, no initializer
 			}
 		}
 		switch t.k {
@@ -419,6 +380,37 @@ func (s *stripper) walk(i, end int, f frame) {
 	}
 }
 
+// binding reads token i of a variable declaration or a parameter list,
+// whose state it advances: a name or a pattern is the binding, ':' starts
+// its type (erased by erase), '=' its initializer, and ',' outside a
+// conditional starts the next binding. It returns i for a token that is
+// not its to read.
+func (s *stripper) binding(i int, state *int, tern int, erase func(i, j int)) int {
+	t := s.tok(i)
+	switch {
+	case *state == dBinding && t.k == tName:
+		*state = dAfter
+		return i + 1
+	case *state == dBinding && (t.v == "{" || t.v == "["):
+		s.walk(i+1, s.m[i], fObject)
+		s.exprClose[s.m[i]] = true
+		*state = dAfter
+		return s.m[i] + 1
+	case *state == dAfter && t.v == ":":
+		if j, ok := s.typ(i + 1); ok {
+			erase(i, j)
+			return j
+		}
+	case *state == dAfter && t.v == "=":
+		*state = dInit
+		return i + 1
+	case t.v == "," && tern == 0:
+		*state = dBinding
+		return i + 1
+	}
+	return i
+}
+
 func isParamModifier(v string) bool {
 	switch v {
 	case "public", "private", "protected", "readonly", "override":
@@ -494,6 +486,30 @@ func (s *stripper) annotated(i, end int) bool {
 	return false
 }
 
+// typeParams erases type parameters <...> at j, if any, and returns where
+// the code goes on.
+func (s *stripper) typeParams(j int) int {
+	if s.is(j, "<") {
+		if k, ok := s.angle(j); ok {
+			s.blank(j, k)
+			return k
+		}
+	}
+	return j
+}
+
+// returnType erases a return type ': T' at j, if any, and returns where the
+// code goes on.
+func (s *stripper) returnType(j int) int {
+	if s.is(j, ":") {
+		if k, ok := s.typ(j + 1); ok {
+			s.blank(j, k)
+			return k
+		}
+	}
+	return j
+}
+
 // afterParams erases a return type after a parameter list's ')' and reads
 // the body; it returns where reading goes on.
 func (s *stripper) afterParams(j int) int {
@@ -533,24 +549,14 @@ func (s *stripper) function(i int, f frame) int {
 	if s.tok(j).k == tName {
 		j++
 	}
-	if s.is(j, "<") {
-		if k, ok := s.angle(j); ok {
-			s.blank(j, k)
-			j = k
-		}
-	}
+	j = s.typeParams(j)
 	if !s.is(j, "(") {
 		return i + 1
 	}
 	mm := s.m[j]
 	s.walk(j+1, mm, fParams)
 	k := mm + 1
-	if s.is(k, ":") {
-		if e, ok := s.typ(k + 1); ok {
-			s.blank(k, e)
-			k = e
-		}
-	}
+	k = s.returnType(k)
 	if s.is(k, "{") {
 		s.walk(k+1, s.m[k], fBlock)
 		return s.m[k] + 1
@@ -572,12 +578,7 @@ func (s *stripper) class(i int) int {
 	if t := s.tok(j); t.k == tName && t.v != "extends" && t.v != "implements" {
 		j++
 	}
-	if s.is(j, "<") {
-		if k, ok := s.angle(j); ok {
-			s.blank(j, k)
-			j = k
-		}
-	}
+	j = s.typeParams(j)
 	if s.is(j, "extends") {
 		j++
 		for j < len(s.toks) && !s.is(j, "{") && !s.is(j, "implements") {
@@ -691,22 +692,12 @@ func (s *stripper) member(i, end int) (int, bool) {
 		s.blank(i, i+1)
 		i++
 	}
-	if s.is(i, "<") {
-		if k, ok := s.angle(i); ok {
-			s.blank(i, k)
-			i = k
-		}
-	}
+	i = s.typeParams(i)
 	if s.is(i, "(") {
 		mm := s.m[i]
 		s.walk(i+1, mm, fParams)
 		k := mm + 1
-		if s.is(k, ":") {
-			if e, ok := s.typ(k + 1); ok {
-				s.blank(k, e)
-				k = e
-			}
-		}
+		k = s.returnType(k)
 		if s.is(k, "{") && !erase {
 			s.walk(k+1, s.m[k], fBlock)
 			return s.m[k] + 1, false
