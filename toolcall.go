@@ -28,7 +28,9 @@ type toolCallState struct {
 	entry *toolEntry
 	input json.RawMessage
 	err   error // set by begin for a call that fails before it starts
-	done  bool
+	// unknown is the name of a call to a tool that does not exist.
+	unknown string
+	done    bool
 }
 
 // begin records a call synchronously, while the program makes it, and
@@ -65,8 +67,9 @@ func (r *runState) begin(args []json.RawMessage) (json.RawMessage, error) {
 		c.done, c.rec.Reason = true, "the tool name is not a string"
 		c.err = &sandbox.JSError{Name: "TypeError", Message: "tool_call: the tool name must be a string"}
 	case !ok:
-		c.done, c.rec.Reason = true, "unknown tool"
-		c.err = toolError("unknown tool %q%s", c.rec.Name, r.suggest(name))
+		// The suggestion (a search of the catalog) is made by call, off
+		// the program's thread.
+		c.done, c.rec.Reason, c.unknown = true, "unknown tool", name
 	default:
 		c.entry = e
 	}
@@ -112,6 +115,9 @@ func (r *runState) call(ctx context.Context, args []json.RawMessage) (json.RawMe
 	r.mu.Unlock()
 	if c.err != nil {
 		return nil, c.err
+	}
+	if c.unknown != "" {
+		return nil, toolError("unknown tool %q%s", c.rec.Name, r.suggest(c.unknown))
 	}
 	e, input := c.entry, c.input
 	if f := r.s.cm.cfg.OnToolCall; f != nil {
