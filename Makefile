@@ -33,7 +33,7 @@ test-go: deps ## the native Go tests
 test-js: deps ## the GOOS=js Go tests (jsbridge) under Node
 	PATH="$(GOROOT)/lib/wasm:$$PATH" GOROOT="$(GOROOT)" JSBRIDGE_EXPECT_FAST=1 GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(JS_EXEC)" ./jsbridge/...
 
-test: vet test-go test-js test-node test-browser ## every test: vet, native Go, GOOS=js Go, the JS package under Node, the demo in Chromium
+test: vet test-go test-js test-node test-browser test-bundlers ## every test: vet, native Go, GOOS=js Go, the JS package under Node, the demo in Chromium
 
 # Builds build/bench-engine.wasm (GOOS=js) and compares it with
 # quickjs-emscripten's JS host, then the public API of dist/ (hence build)

@@ -15,14 +15,20 @@ import { describeError, hasNodeFs, nodeModule } from "./env.mjs";
 import { loadCore } from "./core.mjs";
 import { loadQuickJS } from "./wasm-load.mjs";
 
+// No top-level await: bundlers may emit this worker as a classic script
+// (Vite's default worker format is iife).
 /** @type {{ post: (m: any) => void, on: (fn: (m: any) => void) => void }} */
-const port = await (async () => {
+let port = { post: () => {}, on: () => {} };
+const portReady = (async () => {
     if (hasNodeFs && typeof (/** @type {any} */ (globalThis).WorkerGlobalScope) === "undefined") {
         const { parentPort } = await nodeModule("worker_threads");
-        return { post: (m) => parentPort.postMessage(m), on: (fn) => parentPort.on("message", fn) };
+        return { post: (/** @type {any} */ m) => parentPort.postMessage(m), on: (/** @type {(m: any) => void} */ fn) => parentPort.on("message", fn) };
     }
     const self = /** @type {any} */ (globalThis);
-    return { post: (m) => self.postMessage(m), on: (fn) => self.addEventListener("message", (/** @type {MessageEvent} */ e) => fn(e.data)) };
+    return {
+        post: (/** @type {any} */ m) => self.postMessage(m),
+        on: (/** @type {(m: any) => void} */ fn) => self.addEventListener("message", (/** @type {MessageEvent} */ e) => fn(e.data)),
+    };
 })();
 
 const RING = 1024;
@@ -236,15 +242,18 @@ const handlers = {
 let initialized = () => {};
 /** @type {Promise<void> | null} */
 let initPromise = new Promise((r) => (initialized = r));
-port.on((m) => {
-    const h = handlers[m && m.t];
-    if (!h) return;
-    if (m.t === "init") {
-        Promise.resolve(h(m)).finally(() => {
-            initPromise = null;
-            initialized();
-        });
-    } else if (initPromise) initPromise.then(() => h(m));
-    else h(m);
+portReady.then((p) => {
+    port = p;
+    port.on((m) => {
+        const h = handlers[m && m.t];
+        if (!h) return;
+        if (m.t === "init") {
+            Promise.resolve(h(m)).finally(() => {
+                initPromise = null;
+                initialized();
+            });
+        } else if (initPromise) initPromise.then(() => h(m));
+        else h(m);
+    });
+    port.post({ t: "loaded" });
 });
-port.post({ t: "loaded" });
