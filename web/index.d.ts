@@ -199,7 +199,11 @@ export declare namespace IoCodeMode {
 
     /** The input of the `executeCode` LLM tool. */
     interface ExecuteCodeArgs {
-        /** JavaScript: the body of an async function. */
+        /**
+         * JavaScript or TypeScript (erasable syntax): the body of an async function.
+         * A markdown fence around it, or one `async () => {...}` / `async function main() {...}`,
+         * is accepted too (see USAGE.md, "What code the model may send").
+         */
         code: string;
         /** One sentence on what the code does and why. */
         explanation: string;
