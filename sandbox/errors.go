@@ -57,6 +57,11 @@ func (r *run) toError(exc ffi.ValueConst) *Error {
 	if json.Unmarshal([]byte(q.GetString(ctx, s.Const())), &d) == nil && d.Name != "" {
 		e.Name, e.Message, e.Stack = d.Name, d.Message, d.Stack
 	}
+	// QuickJS's stack overflow is an InternalError; V8's, and ours when
+	// the host's stack overflows first, a RangeError: one name for both.
+	if e.Name == "InternalError" && e.Message == "stack overflow" {
+		e.Name = "RangeError"
+	}
 	return e
 }
 

@@ -169,7 +169,7 @@ func testErrors(t *testing.T, e *sandbox.Engine) {
 		{"await fail('x')", sandbox.CodeRuntime, "ToolError", `it failed: "x"`, 0, 0, false},
 		{"let a = {}; a.self = a; return a", sandbox.CodeNotSerializable, "TypeError", "circular", 0, 0, false},
 		{"return {toJSON() { throw new Error('no') }}", sandbox.CodeNotSerializable, "Error", "no", 0, 0, false},
-		{"function f() { return f() + 1 }\nf()", sandbox.CodeRuntime, "InternalError", "stack overflow", 1, 24, false},
+		{"function f() { return f() + 1 }\nf()", sandbox.CodeRuntime, "RangeError", "stack overflow", 1, 24, false},
 		// The wrapper of code with return stays invisible: an error at the
 		// code's end points there, and code cannot close the wrapper.
 		{"const a = 1;\nreturn (a +", sandbox.CodeSyntax, "SyntaxError", "unexpected end of input", 2, 12, false},
