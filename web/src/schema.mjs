@@ -76,6 +76,17 @@ function issuesText(issues) {
         .join("; ");
 }
 
+// The JSON Schema keywords that make an object recognisably a schema (the
+// list of tool.go's schemaKeywords).
+const KEYWORDS = new Set(
+    ("type properties items prefixItems required additionalProperties patternProperties propertyNames enum const " +
+        "anyOf oneOf allOf not if then else $ref $defs definitions $schema $id $anchor $dynamicRef $dynamicAnchor $comment " +
+        "title description default examples format minimum maximum exclusiveMinimum exclusiveMaximum multipleOf minLength " +
+        "maxLength pattern minItems maxItems uniqueItems contains minContains maxContains minProperties maxProperties " +
+        "dependentRequired dependentSchemas dependencies unevaluatedProperties unevaluatedItems nullable deprecated readOnly " +
+        "writeOnly contentMediaType contentEncoding contentSchema additionalItems").split(" "),
+);
+
 const EXPECTED =
     "expected JSON Schema (plain JSON data), an AI SDK schema (jsonSchema(), zodSchema()) " +
     "or a Zod 4 / Standard Schema object that can give JSON Schema";
@@ -157,5 +168,14 @@ function plainSchema(v, path) {
     if (v === null || typeof v !== "object" || Array.isArray(v)) throw new TypeError(`${path}: ${EXPECTED}; got ${describe(v)}`);
     const bad = notPlain(v, "schema", new Set());
     if (bad) throw new TypeError(`${path}: ${EXPECTED}; got an object that is not JSON data (${bad})`);
+    const keys = Object.keys(v);
+    if (keys.length > 0 && !keys.some((k) => KEYWORDS.has(k))) {
+        // As tool.go's checkKeywords, here so that worker mode throws at once too.
+        const listed = keys.sort().slice(0, 5).join(", ") + (keys.length > 5 ? ", ..." : "");
+        throw new TypeError(
+            `${path}: must be a JSON Schema, but none of its keys (${listed}) is a JSON Schema keyword such as type or properties; ` +
+                'for an object with those properties write {"type": "object", "properties": {...}}',
+        );
+    }
     return { schema: JSON.parse(JSON.stringify(v)) };
 }

@@ -46,6 +46,10 @@ function rebuildError(e) {
     return err;
 }
 
+// The input validators of schema libraries' objects, by tool definition.
+/** @type {WeakMap<object, (input: unknown) => Promise<{ ok: boolean, message?: string }>>} */
+const validators = new WeakMap();
+
 /**
  * The tool checks that tool.go makes before compiling schemas, with its
  * messages, so that registerTool throws at once as it does in-thread.
@@ -81,6 +85,9 @@ function checkTools(list, path, taken) {
         for (const k of ["inputSchema", "outputSchema"]) {
             const c = convertSchema(def[k], `${p}.${k}`);
             if (c.schema !== undefined) d[k] = c.schema;
+            // A schema library's own check (a Zod refinement) runs here,
+            // on the page, before execute: its functions cannot cross.
+            if (k === "inputSchema" && c.validate) validators.set(def, c.validate);
         }
         if (def.annotations !== undefined && def.annotations !== null) d.annotations = plain(def.annotations, `${p}.annotations`);
         return d;
@@ -351,6 +358,11 @@ export async function workerFactory(config) {
                     emit(run, { type: "tool-call", runId: run.id, callId: 0, name: def.name, input: m.input, decision: { allowed: false, reason: String(value.reason) } }, factoryOnEvent);
                 }
             } else {
+                const validate = validators.get(def);
+                if (validate) {
+                    const verdict = await validate(m.input);
+                    if (!verdict.ok) throw new Error(`${def.name}: input rejected by its schema: ${verdict.message}`);
+                }
                 const ctrl = new AbortController();
                 pageCalls.set(m.cid, ctrl);
                 try {

@@ -211,6 +211,12 @@ const handlers = {
             /** @type {any} */
             const given = m.given ? Object.fromEntries(m.given.map((/** @type {string} */ k) => [k, undefined])) : undefined;
             const value = await s.llm[m.which](m.args, { signal: ctrl.signal, context: m.rid }, given);
+            // Tool calls can change the session's instructions (result types
+            // inferred from what the tools returned): the page's copy is
+            // brought up to date before the run settles.
+            if (value && Array.isArray(value.toolCalls) && value.toolCalls.length > 0 && sessions.has(m.sid)) {
+                port.post({ t: "info", sessions: { [m.sid]: sessionInfo(m.sid) } });
+            }
             port.post({ t: "done", rid: m.rid, ok: true, value });
         } catch (err) {
             port.post({ t: "done", rid: m.rid, ok: false, error: errorOf(err) });

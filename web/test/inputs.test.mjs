@@ -192,6 +192,8 @@ describe("one instruction", () => {
             assert.match(session.getSystemInstruction(), /You may write TypeScript/);
             assert.doesNotMatch(session.getSystemInstruction(), /billing\.refund/);
             api.registerTool(tool("billing.refund", () => "ok", { description: "Refund an invoice." }));
+            // A run in between: in worker mode the page's copy of the instruction follows the worker's.
+            assert.equal((await executeCode.execute({ code: "return 1", explanation: "x" })).result, 1);
             assert.match(session.getSystemInstruction(), /billing\.refund/, "the instruction follows later registrations");
             assert.equal(llmTools(session).executeCode.description, executeCode.description);
         } finally {
