@@ -112,6 +112,16 @@ func (r *run) convert(v ffi.ValueConst, name string) (value json.RawMessage, war
 	defer q.FreeValue(ctx, w)
 	if q.IsString(js.Const()) {
 		value = json.RawMessage(q.GetString(ctx, js.Const()))
+		if !json.Valid(value) {
+			// convertJS is compiled after the program ran, so a program
+			// that replaced JSON.stringify would write this text: it must
+			// not reach the host as JSON.
+			e := q.NewError(ctx)
+			msg := q.NewString(ctx, "the value cannot be converted: JSON.stringify was replaced by the program")
+			q.SetProp(ctx, e.Const(), "message", msg.Const())
+			q.FreeValue(ctx, msg)
+			return nil, nil, e
+		}
 	}
 	if err := json.Unmarshal([]byte(q.GetString(ctx, w.Const())), &warnings); err != nil {
 		warnings = []string{fmt.Sprintf("%s: the conversion report is unreadable: %v", name, err)}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -99,5 +100,41 @@ func TestResultConversionBounded(t *testing.T) {
 	}
 	if len(res.Warnings) != 21 || res.Warnings[20] != "… and 30 more values converted" {
 		t.Errorf("warnings %q", res.Warnings)
+	}
+}
+
+// TestConversionTampered: the converter is compiled after the program ran;
+// a program that replaced JSON.stringify cannot make it hand the host text
+// that is not JSON.
+func TestConversionTampered(t *testing.T) {
+	e, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	var got []json.RawMessage
+	f := sandbox.Func{Sync: func(a []json.RawMessage) (json.RawMessage, error) { got = append(got, a...); return nil, nil }}
+	for _, tc := range []struct{ name, code, want string }{
+		{"result", `JSON.stringify = () => "{not json"; return new Set([1])`, "RESULT_NOT_SERIALIZABLE"},
+		{"input", `JSON.stringify = () => "{not json"; try { f(new Set([1])) } catch (e) { return e.message }`, "JSON.stringify was replaced"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got = nil
+			res, err := e.Run(context.Background(), sandbox.Program{Code: tc.code, Funcs: map[string]sandbox.Func{"f": f}, Timeout: 10 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, g := range got {
+				if g != nil && !json.Valid(g) {
+					t.Errorf("the host got %q", g)
+				}
+			}
+			switch {
+			case res.Error != nil && string(res.Error.Code) == tc.want:
+			case res.Error == nil && strings.Contains(string(res.Value), tc.want):
+			default:
+				t.Errorf("got %s %+v, want %s", res.Value, res.Error, tc.want)
+			}
+		})
 	}
 }
