@@ -319,7 +319,7 @@ export async function workerFactory(config) {
                 break;
             case "cancelCall": {
                 const c = pageCalls.get(m.cid);
-                if (c) c.abort(Object.assign(new Error("the run ended before the tool finished"), { name: "AbortError" }));
+                if (c) c.abort(m.reason ? rebuildError(m.reason) : Object.assign(new Error("the run ended before the tool finished"), { name: "AbortError" }));
                 break;
             }
         }

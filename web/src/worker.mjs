@@ -78,7 +78,9 @@ function askPage(kind, payload, signal) {
         calls.set(cid, { resolve, reject });
         port.post({ t: "call", kind, cid, ...payload });
         if (signal) {
-            const onAbort = () => port.post({ t: "cancelCall", cid });
+            // The core's reason (a TimeoutError, the caller's own reason, ...)
+            // goes along, so the page's tool sees the same signal reason.
+            const onAbort = () => port.post({ t: "cancelCall", cid, reason: errorOf(signal.reason) });
             if (signal.aborted) onAbort();
             else signal.addEventListener("abort", onAbort, { once: true });
         }
