@@ -274,9 +274,9 @@ func resultJSON(v Value, name string, warn func(string)) (json.RawMessage, error
 		return nil, err
 	}
 	if warn != nil {
-		ws := get(res, "warnings")
-		for i, n := 0, ws.Length(); i < n; i++ {
-			warn(ws.Index(i).String())
+		ws, _ := jsbridge.Elements(get(res, "warnings")) // made by tojson.mjs: an array of strings
+		for _, w := range ws {
+			warn(w.String())
 		}
 	}
 	if j := get(res, "json"); j.Type() == jsbridge.TypeString {
