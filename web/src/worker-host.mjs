@@ -317,6 +317,9 @@ export async function workerFactory(config) {
             case "call":
                 answer(m);
                 break;
+            case "console":
+                if (m.level === "warn" || m.level === "error") console[/** @type {"warn" | "error"} */ (m.level)](...m.args);
+                break;
             case "cancelCall": {
                 const c = pageCalls.get(m.cid);
                 if (c) c.abort(m.reason ? rebuildError(m.reason) : Object.assign(new Error("the run ended before the tool finished"), { name: "AbortError" }));

@@ -62,6 +62,15 @@ const pollNow = () => {
 };
 const PollDate = new Proxy(Date, { get: (t, k) => (k === "now" ? pollNow : Reflect.get(t, k)) });
 
+// The core's warnings and errors (console.warn of a failing search.embed,
+// say) are the page's: they are printed by the page's console.
+const pageConsole = new Proxy(console, {
+    get: (t, k) =>
+        k === "warn" || k === "error"
+            ? (/** @type {unknown[]} */ ...args) => port.post({ t: "console", level: k, args: args.map((a) => (a instanceof Error ? a.message : typeof a === "string" ? a : String(a))) })
+            : Reflect.get(t, k),
+});
+
 let nextCall = 1;
 /** @type {Map<number, { resolve: (v: any) => void, reject: (e: any) => void }>} */
 const calls = new Map();
@@ -141,7 +150,7 @@ const handlers = {
     async init(m) {
         if (m.flags) flags = new Int32Array(m.flags);
         try {
-            const [core, module] = await Promise.all([loadCore({ Date: PollDate }), loadQuickJS(m.config.wasmLocation, m.baseURL)]);
+            const [core, module] = await Promise.all([loadCore({ Date: PollDate, console: pageConsole }), loadQuickJS(m.config.wasmLocation, m.baseURL)]);
             const config = { ...m.config, tools: m.tools.map(proxyTool) };
             if (m.hasEmbed) {
                 config.search = { ...config.search, embed: (/** @type {string[]} */ texts) => askPage("embed", { texts }) };
