@@ -129,7 +129,9 @@ function plain(v, path) {
 async function spawn(onMessage, onFailure) {
     if (hasNodeFs && typeof Worker === "undefined") {
         const { Worker: NodeWorker } = await nodeModule("worker_threads");
-        const w = new NodeWorker(new URL("./code-mode.worker.mjs", import.meta.url));
+        // The main thread's stack size (V8's default, about 1 MB), so that deep
+        // data overflows where it does in-thread.
+        const w = new NodeWorker(new URL("./code-mode.worker.mjs", import.meta.url), { resourceLimits: { stackSizeMb: 1 } });
         w.on("message", onMessage);
         w.on("error", (/** @type {Error} */ err) => onFailure(err));
         w.on("exit", (/** @type {number} */ code) => onFailure(new Error(`the worker exited (code ${code})`)));
