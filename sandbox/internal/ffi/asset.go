@@ -18,13 +18,58 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/interopio/code-mode/sandbox/wasmhost"
 )
 
 type asset struct {
 	Name string
-	Type wasmhost.FuncType
+	Sig  string // the function type; see funcType
+}
+
+// funcType decodes an asset signature: result letters, ":", parameter
+// letters, with i, j, f, d for i32, i64, f32, f64 ("i:ii" is (i32, i32) ->
+// i32). The table holds strings so that it is data, not init code; the
+// few distinct types are decoded once, on first use.
+func funcType(sig string) wasmhost.FuncType {
+	return sigTypes()[sig]
+}
+
+var sigTypes = sync.OnceValue(func() map[string]wasmhost.FuncType {
+	types := map[string]wasmhost.FuncType{}
+	for _, table := range []map[string]asset{pinned.Imports, pinned.Exports} {
+		for _, a := range table {
+			if _, ok := types[a.Sig]; ok {
+				continue
+			}
+			results, params, ok := strings.Cut(a.Sig, ":")
+			if !ok {
+				panic("ffi: malformed signature " + a.Sig)
+			}
+			types[a.Sig] = wasmhost.FuncType{Params: sigValues(params), Results: sigValues(results)}
+		}
+	}
+	return types
+})
+
+func sigValues(letters string) []wasmhost.ValueType {
+	v := make([]wasmhost.ValueType, len(letters))
+	for i := range len(letters) {
+		switch letters[i] {
+		case 'i':
+			v[i] = i32
+		case 'j':
+			v[i] = i64
+		case 'f':
+			v[i] = f32
+		case 'd':
+			v[i] = f64
+		default:
+			panic("ffi: malformed signature letter " + letters[i:i+1])
+		}
+	}
+	return v
 }
 
 // assetTable describes one build of the asset; names_gen.go holds the
@@ -71,7 +116,7 @@ func Check(mod wasmhost.Module) (*Asset, error) {
 	var problems []string
 	wantImports := map[string]wasmhost.FuncType{}
 	for _, a := range pinned.Imports {
-		wantImports[a.Name] = a.Type
+		wantImports[a.Name] = funcType(a.Sig)
 	}
 	memory := false
 	for _, imp := range mod.Imports() {
@@ -105,7 +150,7 @@ func Check(mod wasmhost.Module) (*Asset, error) {
 		switch {
 		case !ok || e.Kind != wasmhost.KindFunc:
 			problems = append(problems, fmt.Sprintf("missing export %s (%s)", a.Name, c))
-		case e.Type != nil && !sameType(*e.Type, a.Type):
+		case e.Type != nil && !sameType(*e.Type, funcType(a.Sig)):
 			problems = append(problems, fmt.Sprintf("export %s (%s) has another type", a.Name, c))
 		}
 	}

@@ -86,7 +86,7 @@ func (a *Asset) NewInstance(maxPages uint32, cb Callbacks) (q *Instance, err err
 		if f == nil {
 			return nil, fmt.Errorf("no host implementation for import %s (%s)", imp.Name, role)
 		}
-		hf := wasmhost.HostFunc{Type: imp.Type, Call: f}
+		hf := wasmhost.HostFunc{Type: funcType(imp.Sig), Call: f}
 		if role == "should_interrupt" {
 			hf.Poll = &q.Poll
 		}
@@ -135,7 +135,7 @@ func (q *Instance) lookup(name string) (wasmhost.Func, error) {
 	if !ok {
 		return nil, fmt.Errorf("export %s is not in the name table", name)
 	}
-	return q.inst.Func(a.Name, a.Type)
+	return q.inst.Func(a.Name, funcType(a.Sig))
 }
 
 // bind resolves every export the wrappers use, once per instance.
