@@ -77,24 +77,74 @@ return (root, name) => {
 };
 })()`
 
+// detectJS evaluates to a function of the prelude's intrinsics (taken
+// before the program ran, so it cannot have replaced them) that returns
+// the flagging stringify: the JSON of a value, or 0 when the value holds
+// something JSON cannot (then convertJS runs). It is compiled when a result
+// or a tool input is an object: a run that returns a number pays nothing.
+const detectJS = `(I) => {
+const [S, gp, OP, isArr] = I;
+let bad = 0;
+const rep = function (k, v) {
+switch (typeof v) {
+case "object": if (v !== null && !isArr(v) && (k = gp(v)) !== OP && k !== null) bad = 1; return v;
+case "number": if (v - v !== 0) bad = 1;
+case "string": case "boolean": return v;
+case "bigint": bad = 1; return v.toString();
+case "undefined": if (isArr(this)) bad = 1; return v;
+}
+bad = 1; return v;
+};
+return (v) => { bad = 0; const s = S(v, rep); return bad ? 0 : s; };
+}`
+
+// compile evaluates src to a value. It goes through the context's own
+// eval, taken before the program ran (a call, not the FFI's Eval), when
+// the run has one: this may run inside a host call, where a nested QTS_Eval
+// crashed the native host. A run without host functions compiles only at
+// the top, where the FFI's Eval is fine.
+func (r *run) compile(src, name string) (fn, exc ffi.Value) {
+	q, ctx := r.q, r.ctx
+	if r.eval != 0 {
+		s := q.NewString(ctx, src)
+		defer q.FreeValue(ctx, s)
+		return q.Call(ctx, r.eval.Const(), q.Undefined.Const(), s.Const())
+	}
+	return q.Eval(ctx, src, name, ffi.EvalGlobal)
+}
+
+// checked stringifies an object with detectJS's stringify (compiled on
+// first use): its JSON, or the number 0 when it must be converted.
+func (r *run) checked(v ffi.ValueConst) (s, exc ffi.Value) {
+	q, ctx := r.q, r.ctx
+	if r.detect == 0 {
+		factory, exc := r.compile(detectJS, "<detect>")
+		if exc != 0 {
+			return 0, exc
+		}
+		defer q.FreeValue(ctx, factory)
+		one := q.NewNumber(ctx, 1)
+		intrinsics, exc := q.Call(ctx, r.stringify.Const(), q.Undefined.Const(), q.Undefined.Const(), one.Const())
+		q.FreeValue(ctx, one)
+		if exc != 0 {
+			return 0, exc
+		}
+		defer q.FreeValue(ctx, intrinsics)
+		fn, exc := q.Call(ctx, factory.Const(), q.Undefined.Const(), intrinsics.Const())
+		if exc != 0 {
+			return 0, exc
+		}
+		r.detect = fn
+	}
+	return q.Call(ctx, r.detect.Const(), q.Undefined.Const(), v)
+}
+
 // convert runs convertJS on v, compiling it on first use in this run; name
 // is the root of the warnings' paths.
 func (r *run) convert(v ffi.ValueConst, name string) (value json.RawMessage, warnings []string, exc ffi.Value) {
 	q, ctx := r.q, r.ctx
 	if r.converter == 0 {
-		// Compiled by the context's own eval, taken before the program ran
-		// (a call, not the FFI's Eval): this may run inside a host call,
-		// where a nested QTS_Eval crashed the native host.
-		// A run without host functions converts only its result, at the
-		// top, where the FFI's Eval is fine.
-		var fn, exc ffi.Value
-		if r.eval != 0 {
-			src := q.NewString(ctx, convertJS)
-			fn, exc = q.Call(ctx, r.eval.Const(), q.Undefined.Const(), src.Const())
-			q.FreeValue(ctx, src)
-		} else {
-			fn, exc = q.Eval(ctx, convertJS, "<convert>", ffi.EvalGlobal)
-		}
+		fn, exc := r.compile(convertJS, "<convert>")
 		if exc != 0 {
 			return nil, nil, exc
 		}

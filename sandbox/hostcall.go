@@ -53,7 +53,12 @@ func (r *run) callFunction(argc, argv, refID uint32) ffi.Value {
 		// Arguments cross by the results' rules (a Set arrives as an
 		// array, NaN as "NaN", ...), each change reported, rather than by
 		// JSON.stringify's, which turns a Set into {} without a word.
-		s, exc := q.Call(ctx, r.stringify.Const(), q.Undefined.Const(), q.Arg(argv, i), q.True.Const())
+		var s, exc ffi.Value
+		if q.IsObject(q.Arg(argv, i)) {
+			s, exc = r.checked(q.Arg(argv, i))
+		} else {
+			s, exc = q.Call(ctx, r.stringify.Const(), q.Undefined.Const(), q.Arg(argv, i))
+		}
 		if exc == 0 && q.IsNumber(s.Const()) {
 			var warnings []string
 			args[i], warnings, exc = r.convert(q.Arg(argv, i), "input")

@@ -68,6 +68,8 @@ type run struct {
 	native bool
 	// converter is convertJS's function once compiled (owned).
 	converter ffi.Value
+	// detect is detectJS's stringify once made (owned).
+	detect ffi.Value
 	// notes are the conversions of host-call arguments, for Warnings.
 	notes []string
 	// converting says the result is being converted (a trap there is the
@@ -86,20 +88,12 @@ type run struct {
 const enginePrelude = "(() => {\n" + stringifyJS + `return [out, JSON.parse];
 })()`
 
-// stringifyJS defines out, the stringify helper of both preludes.
-const stringifyJS = `const S = JSON.stringify, gp = Object.getPrototypeOf, OP = Object.prototype, isArr = Array.isArray;
-let bad = 0;
-const rep = function (k, v) {
-switch (typeof v) {
-case "object": if (v !== null && !isArr(v) && (k = gp(v)) !== OP && k !== null) bad = 1; return v;
-case "number": if (v - v !== 0) bad = 1;
-case "string": case "boolean": return v;
-case "bigint": bad = 1; return v.toString();
-case "undefined": if (isArr(this)) bad = 1; return v;
-}
-bad = 1; return v;
-};
-const out = (v, w) => { if (v === undefined) return; bad = 0; const s = S(v, rep); return w && bad ? 0 : s; };
+// stringifyJS defines out, the stringify helper of both preludes; out(_, 1)
+// hands the intrinsics detectJS needs (convert.go), captured here because
+// the program may replace them, and a symbol gives 0 (to convert).
+const stringifyJS = `const S = JSON.stringify, rep = (k, v) => typeof v === "bigint" ? v.toString() : v;
+const I = [S, Object.getPrototypeOf, Object.prototype, Array.isArray];
+const out = (v, w) => w === 1 ? I : typeof v === "symbol" ? 0 : S(v, rep);
 `
 
 // trackerPrelude replaces enginePrelude in runs that have async host
@@ -443,17 +437,28 @@ func (r *run) result(v ffi.ValueConst) *Result {
 		q.FreeValue(ctx, helpers)
 		return r.result(v)
 	}
-	s, exc := q.Call(ctx, r.stringify.Const(), q.Undefined.Const(), v, q.True.Const())
+	var s, exc ffi.Value
+	if q.IsObject(v) {
+		s, exc = r.checked(v)
+	} else {
+		s, exc = q.Call(ctx, r.stringify.Const(), q.Undefined.Const(), v)
+	}
 	if exc != 0 {
 		return r.notSerializable(exc)
 	}
 	defer q.FreeValue(ctx, s)
 	if q.IsString(s.Const()) {
-		return &Result{Value: json.RawMessage(q.GetString(ctx, s.Const()))}
-	}
-	// 0: a value to convert; undefined: no value.
-	if !q.IsNumber(s.Const()) {
-		return &Result{}
+		str := q.GetString(ctx, s.Const())
+		// Primitives JSON cannot hold: NaN and ±Infinity (written as
+		// null) and BigInt (written as a string); they are converted and
+		// reported below.
+		nonFinite := q.IsNumber(v) && str == "null"
+		bigint := !q.IsObject(v) && !q.IsNumber(v) && !q.IsString(v) && strings.HasPrefix(str, `"`)
+		if !nonFinite && !bigint {
+			return &Result{Value: json.RawMessage(str)}
+		}
+	} else if !q.IsNumber(s.Const()) {
+		return &Result{} // undefined (or a symbol): no value
 	}
 	value, warnings, exc := r.convert(v, "result")
 	if exc != 0 {
@@ -495,7 +500,7 @@ func (r *run) teardown() {
 	// Jobs still queued are dropped, not run: JS_FreeRuntime frees the job
 	// list, and running them under the interrupt would resume suspended
 	// async functions with an uncatchable error, which leaks their frames.
-	for _, h := range []ffi.Value{r.stringify, r.parse, r.track, r.report, r.converter, r.eval} {
+	for _, h := range []ffi.Value{r.stringify, r.parse, r.track, r.report, r.converter, r.detect, r.eval} {
 		q.FreeValue(ctx, h)
 	}
 	q.FreeContext(ctx)
