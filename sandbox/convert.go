@@ -25,8 +25,10 @@ import (
 //	                result at the top (JSON's own rule, not reported)
 //	Date            its ISO string (toJSON, JSON's own rule, not reported)
 //
-// The engine preludes' replacer only notices such values (a flag), so a
-// plain result costs what it did; convertJS is compiled when one is seen.
+// Nothing of this is compiled per run: an object result or tool input is
+// stringified by detectJS (compiled on first use), which only notices such
+// values (a flag), and convertJS is compiled when one is seen; a primitive
+// goes through the prelude's own stringify.
 
 // convertJS evaluates to a function of a value and the name of its root in
 // the warnings' paths ("result", "input") that returns [json or undefined,

@@ -82,9 +82,9 @@ type run struct {
 
 // The engine's own prelude: helpers captured before any other code runs,
 // so the program cannot tamper with them. It is compiled on every run, so
-// it is kept tiny. Its stringify writes BigInt as a decimal string; called
-// with a second argument (for the result), it returns 0 instead of the JSON
-// when it saw a value JSON cannot hold (see convert.go).
+// it is kept tiny. Its stringify writes BigInt as a decimal string; values
+// JSON cannot hold are found and converted by helpers compiled on demand
+// (convert.go).
 const enginePrelude = "(() => {\n" + stringifyJS + `return [out, JSON.parse];
 })()`
 
