@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"strings"
 	"sync"
@@ -165,7 +164,7 @@ func (e *embedder) warn(err error) {
 }
 
 // toolText is what is embedded of a tool.
-func toolText(e *toolEntry) string { return e.info.Name + "\n" + e.info.Description }
+func toolText(e *toolEntry) string { return search.EmbedText(e.info.Name, e.info.Description) }
 
 // prefetch embeds newly registered tools in the background, so that the
 // first search does not wait for them. Failures are reported by the
@@ -307,20 +306,7 @@ func (e *embedder) similarities(ctx context.Context, entries []*toolEntry, query
 		if !ok {
 			return nil, errors.New("a tool's vector is missing")
 		}
-		sim[i] = cosine(qv[0], v)
+		sim[i] = search.Cosine(qv[0], v)
 	}
 	return sim, nil
-}
-
-func cosine(a, b []float32) float64 {
-	var dot, na, nb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / math.Sqrt(na*nb)
 }

@@ -24,13 +24,13 @@ func Fused(c *Catalog, embed func(string) []float32) func(query string, limit in
 	docs := docsOf(c)
 	vecs := make([][]float32, len(c.Tools))
 	for i, t := range c.Tools {
-		vecs[i] = embed(ToolText(t.Name, t.Description))
+		vecs[i] = embed(search.EmbedText(t.Name, t.Description))
 	}
 	return func(query string, limit int) []string {
 		q := embed(query)
 		sim := make([]float64, len(vecs))
 		for i, v := range vecs {
-			sim[i] = Cosine(q, v)
+			sim[i] = search.Cosine(q, v)
 		}
 		return names(c, search.RankWith(docs, query, search.Options{Limit: limit, Similarity: sim, MinSimilarity: HashMinSimilarity}))
 	}
@@ -51,10 +51,6 @@ func names(c *Catalog, hits []search.Hit) []string {
 	}
 	return out
 }
-
-// ToolText is the text of a tool that is embedded: its name and
-// description, as the product embeds them.
-func ToolText(name, description string) string { return name + "\n" + description }
 
 // HashMinSimilarity is the similarity HashEmbed needs for a tool to be
 // returned on semantic grounds alone.
@@ -108,18 +104,4 @@ func HashEmbed(text string) []float32 {
 		}
 	}
 	return v
-}
-
-// Cosine is the cosine similarity of two vectors of the same length.
-func Cosine(a, b []float32) float64 {
-	var dot, na, nb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / math.Sqrt(na*nb)
 }
