@@ -83,15 +83,8 @@ func (r *run) isTopLevelReturn(exc ffi.ValueConst) bool {
 func (r *run) fail(exc ffi.Value, code string, wrapped, compile bool) *Result {
 	e := r.toError(exc.Const())
 	r.q.FreeValue(r.ctx, exc)
-	switch r.why() {
-	case interruptTimeout:
-		return r.timeoutResult()
-	case interruptCancel:
-		return &Result{Error: &Error{Code: CodeRuntime, Name: "AbortError", Message: "the run was cancelled"}}
-	case interruptFatal:
-		if r.fatal != nil {
-			return &Result{Error: &Error{Code: r.fatal.Code, Name: "Error", Message: r.fatal.Message}}
-		}
+	if res := r.stopped(); res != nil {
+		return res
 	}
 	if c := r.limitCode(e); c != "" {
 		e.Code = c

@@ -327,7 +327,7 @@ func (r *run) wait() *Result {
 			break
 		}
 		if r.fatal != nil {
-			return &Result{Error: &Error{Code: r.fatal.Code, Name: "Error", Message: r.fatal.Message}}
+			return r.fatalResult()
 		}
 		return nil
 	case <-timer.C:
@@ -335,7 +335,7 @@ func (r *run) wait() *Result {
 		return r.timeoutResult()
 	case <-r.goCtx.Done():
 		r.interrupt(interruptCancel)
-		return &Result{Error: &Error{Code: CodeRuntime, Name: "AbortError", Message: "the run was cancelled"}}
+		return cancelledResult()
 	}
 }
 
@@ -345,13 +345,22 @@ func (r *run) stopped() *Result {
 	case interruptTimeout:
 		return r.timeoutResult()
 	case interruptCancel:
-		return &Result{Error: &Error{Code: CodeRuntime, Name: "AbortError", Message: "the run was cancelled"}}
+		return cancelledResult()
 	case interruptFatal:
 		if r.fatal != nil {
-			return &Result{Error: &Error{Code: r.fatal.Code, Name: "Error", Message: r.fatal.Message}}
+			return r.fatalResult()
 		}
 	}
 	return nil
+}
+
+// fatalResult is the result of a run that a host function ended (r.fatal).
+func (r *run) fatalResult() *Result {
+	return &Result{Error: &Error{Code: r.fatal.Code, Name: "Error", Message: r.fatal.Message}}
+}
+
+func cancelledResult() *Result {
+	return &Result{Error: &Error{Code: CodeRuntime, Name: "AbortError", Message: "the run was cancelled"}}
 }
 
 func (r *run) timeoutResult() *Result {
