@@ -57,11 +57,20 @@ func searchTools(entries []*toolEntry, query string, limit int) []SearchHit {
 
 // searchToolsWith is searchTools with a session's signatures.
 func searchToolsWith(entries []*toolEntry, query string, limit int, sig func(*toolEntry) string) []SearchHit {
+	return hitsOf(entries, search.Rank(docsOf(entries), query, limit), sig)
+}
+
+// docsOf is the search index's view of entries, in their order.
+func docsOf(entries []*toolEntry) []*search.Doc {
 	docs := make([]*search.Doc, len(entries))
 	for i, e := range entries {
 		docs[i] = e.doc
 	}
-	ranked := search.Rank(docs, query, limit)
+	return docs
+}
+
+// hitsOf turns ranked positions in entries into search hits.
+func hitsOf(entries []*toolEntry, ranked []search.Hit, sig func(*toolEntry) string) []SearchHit {
 	hits := make([]SearchHit, len(ranked))
 	for i, h := range ranked {
 		e := entries[h.Index]

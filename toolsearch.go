@@ -92,10 +92,6 @@ func (c *CodeMode) search(ctx context.Context, entries []*toolEntry, req SearchR
 			req.Limit = search.MaxLimit
 		}
 	}
-	docs := make([]*search.Doc, len(entries))
-	for i, e := range entries {
-		docs[i] = e.doc
-	}
 	opts := search.Options{Limit: req.Limit}
 	if c.emb != nil && strings.TrimSpace(req.Query) != "" && len(entries) > 0 {
 		if sim, err := c.emb.similarities(ctx, entries, req.Query); err != nil {
@@ -104,13 +100,7 @@ func (c *CodeMode) search(ctx context.Context, entries []*toolEntry, req SearchR
 			opts.Similarity, opts.SemanticWeight, opts.MinSimilarity = sim, c.emb.weight, c.emb.minSim
 		}
 	}
-	ranked := search.RankWith(docs, req.Query, opts)
-	hits := make([]SearchHit, len(ranked))
-	for i, h := range ranked {
-		e := entries[h.Index]
-		hits[i] = SearchHit{Name: e.info.Name, Namespace: e.doc.Namespace(), Description: e.info.Description, Signature: sig(e), Score: h.Score}
-	}
-	return hits
+	return hitsOf(entries, search.RankWith(docsOf(entries), req.Query, opts), sig)
 }
 
 // embedder computes and caches the vectors of tool texts. Vectors are keyed
