@@ -2,9 +2,12 @@
 // queries phrased the way users ask, written before the catalogs' operation
 // names were read (see README.md).
 //
-// Every third query of a catalog (positions 2, 5, 8, ... counting from 0) is
-// held out: tuning looks only at the others, and the figures that are
-// reported and asserted are the held-out ones.
+// The held-out queries (testdata/<id>.heldout.json) were written and
+// committed before the operation names or the ranking code were read, and no
+// tuning looks at their results: they give the figures that are reported and
+// asserted. The tune queries (testdata/<id>.queries.json) include the first
+// held-out split (every third query), which tuning has since seen; its
+// figures are still reported as old-heldout for comparison.
 package eval
 
 import (
@@ -32,7 +35,10 @@ type Tool struct {
 type Query struct {
 	Query    string   `json:"query"`
 	Expected []string `json:"expected"`
-	HeldOut  bool     `json:"heldOut"`
+	// OldHeldOut marks the first held-out split, now part of the tune split.
+	OldHeldOut bool `json:"oldHeldOut"`
+	// HeldOut is set for the queries of <id>.heldout.json.
+	HeldOut bool `json:"-"`
 }
 
 // Catalog is one public API with its queries.
@@ -59,14 +65,27 @@ func Load(id string) (*Catalog, error) {
 	if err := readJSON(id+".queries.json", &c.Queries); err != nil {
 		return nil, err
 	}
+	var held []Query
+	if err := readJSON(id+".heldout.json", &held); err != nil {
+		return nil, err
+	}
 	names := make(map[string]bool, len(c.Tools))
 	for _, t := range c.Tools {
 		names[t.Name] = true
 	}
 	for i, q := range c.Queries {
-		if q.HeldOut != (i%3 == 2) {
-			return nil, fmt.Errorf("%s query %d %q: heldOut is %v, want every third query held out", id, i, q.Query, q.HeldOut)
+		if q.OldHeldOut != (i%3 == 2) {
+			return nil, fmt.Errorf("%s query %d %q: oldHeldOut is %v, want every third query", id, i, q.Query, q.OldHeldOut)
 		}
+	}
+	for i := range held {
+		if held[i].OldHeldOut {
+			return nil, fmt.Errorf("%s held-out query %q: oldHeldOut set", id, held[i].Query)
+		}
+		held[i].HeldOut = true
+	}
+	c.Queries = append(c.Queries, held...)
+	for _, q := range c.Queries {
 		for _, e := range q.Expected {
 			if !names[e] {
 				return nil, fmt.Errorf("%s query %q: expected tool %q is not in the catalog", id, q.Query, e)
@@ -97,7 +116,23 @@ const (
 	Tune
 	// All is both.
 	All
+	// OldHeldOut is the first held-out split, part of Tune since tuning
+	// has seen it; reported for comparison only.
+	OldHeldOut
 )
+
+// In reports whether q belongs to split s.
+func (s Split) In(q Query) bool {
+	switch s {
+	case HeldOut:
+		return q.HeldOut
+	case Tune:
+		return !q.HeldOut
+	case OldHeldOut:
+		return q.OldHeldOut
+	}
+	return true
+}
 
 // ParseSplit reads a split's name.
 func ParseSplit(s string) (Split, error) {
@@ -108,11 +143,13 @@ func ParseSplit(s string) (Split, error) {
 		return Tune, nil
 	case "all":
 		return All, nil
+	case "old-heldout":
+		return OldHeldOut, nil
 	}
-	return 0, fmt.Errorf("split %q: want heldout, tune or all", s)
+	return 0, fmt.Errorf("split %q: want heldout, tune, all or old-heldout", s)
 }
 
-func (s Split) String() string { return [...]string{"heldout", "tune", "all"}[s] }
+func (s Split) String() string { return [...]string{"heldout", "tune", "all", "old-heldout"}[s] }
 
 // Depth is how many results a query's reciprocal rank looks at: an
 // expected tool below it counts as not found.
@@ -144,7 +181,7 @@ func (m Metrics) String() string {
 func Evaluate(c *Catalog, split Split, rank func(query string, limit int) []string) Metrics {
 	var m Metrics
 	for _, q := range c.Queries {
-		if len(q.Expected) == 0 || split == HeldOut && !q.HeldOut || split == Tune && q.HeldOut {
+		if len(q.Expected) == 0 || !split.In(q) {
 			continue
 		}
 		m.N++
@@ -174,7 +211,7 @@ func Evaluate(c *Catalog, split Split, rank func(query string, limit int) []stri
 func Unanswerable(c *Catalog, split Split) []string {
 	var out []string
 	for _, q := range c.Queries {
-		if len(q.Expected) == 0 && (split == All || (split == HeldOut) == q.HeldOut) {
+		if len(q.Expected) == 0 && split.In(q) {
 			out = append(out, q.Query)
 		}
 	}

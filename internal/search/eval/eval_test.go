@@ -2,25 +2,27 @@ package eval
 
 import "testing"
 
-// TestCatalogs: each catalog loads (every expected tool exists, the split is
-// the fixed one) and has at least 40 answerable queries, a third held out.
+// TestCatalogs: each catalog loads (every expected tool exists, the old
+// split is the fixed one) and has at least 40 answerable tune queries and 12
+// answerable held-out ones.
 func TestCatalogs(t *testing.T) {
 	for _, id := range IDs {
 		c, err := Load(id)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var answerable, heldOut int
+		var tune, heldOut int
 		for _, q := range c.Queries {
-			if len(q.Expected) > 0 {
-				answerable++
-				if q.HeldOut {
-					heldOut++
-				}
+			switch {
+			case len(q.Expected) == 0:
+			case q.HeldOut:
+				heldOut++
+			default:
+				tune++
 			}
 		}
-		if answerable < 40 || heldOut < answerable/4 {
-			t.Errorf("%s: %d answerable queries, %d held out; want >= 40 and a third held out", id, answerable, heldOut)
+		if tune < 40 || heldOut < 12 {
+			t.Errorf("%s: %d answerable tune queries, %d held out; want >= 40 and >= 12", id, tune, heldOut)
 		}
 		if c.Source == "" || c.Licence == "" || len(c.Tools) < 100 {
 			t.Errorf("%s: source %q, licence %q, %d tools", id, c.Source, c.Licence, len(c.Tools))
@@ -35,6 +37,7 @@ func TestEvaluate(t *testing.T) {
 		{Query: "a", Expected: []string{"x"}},
 		{Query: "b", Expected: []string{"y", "z"}},
 		{Query: "none"},
+		{Query: "held", Expected: []string{"x"}, HeldOut: true},
 	}}
 	answers := map[string][]string{"a": {"x"}, "b": {"z"}}
 	tests := []struct {
@@ -48,24 +51,24 @@ func TestEvaluate(t *testing.T) {
 		{"never", func(string, int) []string { return []string{"w"} }, 0, 0, 0},
 	}
 	for _, tt := range tests {
-		m := Evaluate(c, All, tt.rank)
+		m := Evaluate(c, Tune, tt.rank)
 		if m.N != 2 || m.Recall1 != tt.r1 || m.Recall5 != tt.r5 || m.MRR != tt.rr {
 			t.Errorf("%s: got %+v, want n=2 %v %v %v", tt.name, m, tt.r1, tt.r5, tt.rr)
 		}
 	}
 }
 
-// before are the held-out figures of the ranking this package was written
-// to replace (main at b7bb6e3): recall@1, recall@5.
+// before are the figures of main at 85c776c on the new held-out split:
+// recall@1, recall@5.
 var before = map[string][2]float64{
-	"slack":        {0.53, 0.88},
-	"github":       {0.35, 0.53},
-	"stripe":       {0.41, 0.82},
-	"digitalocean": {0.62, 0.75},
+	"slack":        {0.12, 0.50},
+	"github":       {0.71, 0.82},
+	"stripe":       {0.69, 0.94},
+	"digitalocean": {0.56, 0.78},
 }
 
 // TestHeldOut: on every catalog's held-out queries, the lexical ranking is
-// at least as good as the one it replaced, and fusing it with the
+// at least as good as main's at 85c776c, and fusing it with the
 // deterministic test embedder lowers neither recall@1 nor recall@5.
 func TestHeldOut(t *testing.T) {
 	for _, id := range IDs {
@@ -76,8 +79,8 @@ func TestHeldOut(t *testing.T) {
 		lex := Evaluate(c, HeldOut, Lexical(c))
 		fused := Evaluate(c, HeldOut, Fused(c, HashEmbed))
 		t.Logf("%s lexical %s, fused %s", id, lex, fused)
-		if b := before[id]; lex.Recall1 < b[0] || lex.Recall5 < b[1] {
-			t.Errorf("%s: lexical %s, below the replaced ranking's recall@1=%.2f recall@5=%.2f", id, lex, b[0], b[1])
+		if b := before[id]; lex.Recall1 < b[0]-0.005 || lex.Recall5 < b[1]-0.005 { // b is rounded to 2 places
+			t.Errorf("%s: lexical %s, below main's recall@1=%.2f recall@5=%.2f", id, lex, b[0], b[1])
 		}
 		if fused.Recall1 < lex.Recall1 || fused.Recall5 < lex.Recall5 {
 			t.Errorf("%s: fused %s lowers lexical %s", id, fused, lex)

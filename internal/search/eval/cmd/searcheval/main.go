@@ -4,7 +4,9 @@
 //	SEARCH <catalog> recall@1=… recall@5=… mrr=…
 //
 // on the held-out split by default (the reported figures). Tune on
-// -split=tune only; -v lists the queries whose first hit was wrong.
+// -split=tune only; -v lists the queries whose first hit was wrong (never
+// use it on the held-out split). -split=old-heldout gives the first
+// held-out split, now part of tune, for comparison.
 package main
 
 import (
@@ -16,7 +18,7 @@ import (
 )
 
 func main() {
-	splitName := flag.String("split", "heldout", "queries to run: heldout, tune or all")
+	splitName := flag.String("split", "heldout", "queries to run: heldout, tune, all or old-heldout")
 	verbose := flag.Bool("v", false, "list the queries whose first result was wrong")
 	fused := flag.Bool("embed", false, "fuse with the deterministic test embedder (eval.HashEmbed)")
 	flag.Parse()
