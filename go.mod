@@ -7,7 +7,6 @@ require (
 	github.com/evanw/esbuild v0.25.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/tetratelabs/wazero v1.12.0
-	golang.org/x/text v0.14.0
 )
 
 require (
@@ -15,6 +14,7 @@ require (
 	github.com/go-sourcemap/sourcemap v2.1.3+incompatible // indirect
 	github.com/google/pprof v0.0.0-20230207041349-798e818bf904 // indirect
 	golang.org/x/sys v0.44.0 // indirect
+	golang.org/x/text v0.14.0 // indirect
 )
 
 replace github.com/santhosh-tekuri/jsonschema/v6 => ./third_party/jsonschema

@@ -10,18 +10,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/interopio/code-mode/internal/trunc"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
+	"github.com/santhosh-tekuri/jsonschema/v6/message"
 )
-
-// englishPrinter words the rare kinds describeKind does not handle itself.
-// It is made on first use: building it costs start-up time in the browser.
-var englishPrinter = sync.OnceValue(func() *message.Printer { return message.NewPrinter(language.English) })
 
 // schemaURL is the made-up location each tool schema is compiled under. It
 // is hierarchical so relative "$ref"s resolve to other mem: URLs, which the
@@ -249,7 +243,7 @@ func describeKind(k jsonschema.ErrorKind) string {
 		return "not: must not match the schema"
 	default:
 		kw := strings.Join(k.KeywordPath(), "/")
-		msg := k.LocalizedString(englishPrinter())
+		msg := k.LocalizedString(message.English)
 		if kw == "" || strings.HasPrefix(msg, kw) {
 			return msg
 		}

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
-	"golang.org/x/text/message"
+	"github.com/santhosh-tekuri/jsonschema/v6/message"
 )
 
 // SchemaExt --

@@ -1,0 +1,89 @@
+package codemode
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// numbers returns a JSON array of 0..n-1 followed by extra.
+func numbers(n int, extra ...string) string {
+	parts := make([]string, 0, n+len(extra))
+	for i := 0; i < n; i++ {
+		parts = append(parts, strconv.Itoa(i))
+	}
+	return "[" + strings.Join(append(parts, extra...), ",") + "]"
+}
+
+// The validator words the rules describeKind does not word itself, and
+// every compile error against the meta-schema. These pin those messages:
+// numbers are printed plainly ("1000", as in the paths, "/items/1000"),
+// never digit-grouped ("1,000", which golang.org/x/text's English printer
+// did before the validator copy dropped it).
+func TestSchemaValidatorWordedMessages(t *testing.T) {
+	const draft07 = `"$schema":"http://json-schema.org/draft-07/schema#",`
+	tests := []struct {
+		name   string
+		schema string
+		input  string
+		want   string
+	}{
+		{"uniqueItems", `{"uniqueItems":true}`, `[1,2,1]`,
+			"invalid input: /: uniqueItems: items at 0 and 2 are equal"},
+		{"uniqueItems past 1000", `{"uniqueItems":true}`, numbers(1001, "1000"),
+			"invalid input: /: uniqueItems: items at 1000 and 1001 are equal"},
+		{"maxContains", `{"contains":{"type":"number"},"maxContains":1}`, `[1,2,3]`,
+			"invalid input: /: maxContains: max 1 items required to match contains schema, but matched 3 items at 0 1 2"},
+		{"minContains", `{"contains":{"type":"number"},"minContains":3}`, `[1,2]`,
+			"invalid input: /: minContains: min 3 items required to match contains schema, but matched 2 items at 0 1"},
+		{"minContains past 1000", `{"contains":{"type":"number"},"minContains":1500}`, numbers(3),
+			"invalid input: /: minContains: min 1500 items required to match contains schema, but matched 3 items at 0 1 2"},
+		{"dependentRequired", `{"dependentRequired":{"a":["b","c"]}}`, `{"a":1}`,
+			"invalid input: /: dependentRequired/a: properties 'b', 'c' required, if 'a' exists"},
+		{"draft-07 dependencies", `{` + draft07 + `"dependencies":{"a":["b"]}}`, `{"a":1}`,
+			"invalid input: /: dependency/a: properties 'b' required, if 'a' exists"},
+		{"draft-07 additionalItems", `{` + draft07 + `"items":[{}],"additionalItems":false}`, `[1,2,3]`,
+			"invalid input: /: additionalItems: last 2 additionalItem(s) not allowed"},
+		{"draft-07 additionalItems past 1000", `{` + draft07 + `"items":[{}],"additionalItems":false}`, numbers(1201),
+			"invalid input: /: additionalItems: last 1200 additionalItem(s) not allowed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := compileSchema(json.RawMessage(tt.schema))
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = v.validate(json.RawMessage(tt.input))
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("validate = %v\nwant %s", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestSchemaMetaSchemaMessages(t *testing.T) {
+	const head = `"#" is not valid against metaschema: jsonschema validation failed with 'https://json-schema.org/draft/2020-12/schema#'` +
+		"\n- at '': 'allOf' failed\n"
+	tests := []struct {
+		name   string
+		schema string
+		want   string
+	}{
+		{"minimum", `{"minLength":-1}`, head + "  - at '/minLength': minimum: got -1, want 0"},
+		{"minimum past 1000", `{"minLength":-1500}`, head + "  - at '/minLength': minimum: got -1500, want 0"},
+		{"type", `{"maxItems":1.5}`, head + "  - at '/maxItems': got number, want integer"},
+		{"anyOf and enum", `{"type":5}`, head + "  - at '/type': 'anyOf' failed\n" +
+			"    - at '/type': value must be one of 'array', 'boolean', 'integer', 'null', 'number', 'object', 'string'\n" +
+			"    - at '/type': got number, want array"},
+		{"regex", `{"pattern":"("}`, head + "  - at '/pattern': '(' is not valid regex: error parsing regexp: missing closing ): `(`"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := compileSchema(json.RawMessage(tt.schema))
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("compile = %v\nwant %s", err, tt.want)
+			}
+		})
+	}
+}
