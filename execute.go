@@ -107,6 +107,7 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 			Error: &RunError{Name: "SyntaxError", Code: string(sandbox.CodeSyntax), Message: perr.Message, Line: perr.Line, Column: perr.Column}}, nil
 	}
 	r := &runState{s: s, runContext: runContext, entries: map[string]*toolEntry{}}
+	r.onLog, _ = ctx.Value(consoleKey{}).(func(LogEntry))
 	visible := s.cm.visible(s.own)
 	names := make([]string, len(visible))
 	for i, e := range visible {
@@ -159,6 +160,10 @@ type runState struct {
 
 	timers timers
 
+	// onLog, when the caller set one (WithConsole), sees each kept log
+	// entry as it is added.
+	onLog func(LogEntry)
+
 	mu       sync.Mutex
 	logs     []LogEntry
 	logChars int
@@ -203,15 +208,32 @@ func (r *runState) warn(msg string) { r.addLog("warn", msg) }
 
 func (r *runState) addLog(level, msg string) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	budget := r.s.cm.cfg.MaxResultChars / 2
 	if len(r.logs) >= maxLogEntries || r.logChars >= budget {
 		r.dropped++
+		r.mu.Unlock()
 		return
 	}
 	msg = trunc.String(msg, min(maxLogEntryChars, budget-r.logChars))
 	r.logChars += len(msg)
-	r.logs = append(r.logs, LogEntry{Level: level, Message: msg})
+	e := LogEntry{Level: level, Message: msg}
+	r.logs = append(r.logs, e)
+	r.mu.Unlock()
+	// Outside the lock: the observer may take its time or log itself.
+	if r.onLog != nil {
+		r.onLog(e)
+	}
+}
+
+type consoleKey struct{}
+
+// WithConsole returns a context whose runs (ExecuteCode, and executeCode of
+// LLMTools) call fn with each log entry as the code adds it, before the run
+// ends: the entries of the result's Logs, in order, except the warnings
+// added when the run ends (Logs has those too). fn runs on the run's
+// goroutine while the code waits, so it should return quickly.
+func WithConsole(ctx context.Context, fn func(LogEntry)) context.Context {
+	return context.WithValue(ctx, consoleKey{}, fn)
 }
 
 func (r *runState) search(ctx context.Context, args []json.RawMessage) (json.RawMessage, error) {

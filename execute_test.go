@@ -329,3 +329,59 @@ func TestClosed(t *testing.T) {
 		t.Errorf("RegisterTools after Close: %v", err)
 	}
 }
+
+// TestWithConsole: the observer of WithConsole sees each line while the
+// run is still going (the tool below waits for the first line), in the
+// order and the form of the result's Logs.
+func TestWithConsole(t *testing.T) {
+	cases := []struct {
+		name string
+		code string
+		want []LogEntry
+	}{
+		{"before a tool call", `console.log("a", {n: 1}); await tools.wait.line({}); console.warn("b")`,
+			[]LogEntry{{"log", `a {"n":1}`}, {"warn", "b"}}},
+		{"a sandbox note", `console.info("x"); await tools.wait.line({}); await tool_search({ query: "zzzqqq" })`,
+			nil}, // checked against res.Logs below: the note is an entry too
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var seen []LogEntry
+			first := make(chan struct{})
+			wait := Tool{Name: "wait.line", Execute: func(ctx context.Context, _ json.RawMessage, _ Call) (json.RawMessage, error) {
+				select {
+				case <-first:
+					return json.RawMessage(`true`), nil
+				case <-time.After(10 * time.Second):
+					return nil, errors.New("no console line reached the observer before the run ended")
+				}
+			}}
+			cm := newTestCodeMode(t, Config{Tools: []Tool{wait}})
+			s, _ := cm.NewSession()
+			ctx := WithConsole(context.Background(), func(e LogEntry) {
+				mu.Lock()
+				defer mu.Unlock()
+				if len(seen) == 0 {
+					close(first)
+				}
+				seen = append(seen, e)
+			})
+			res, err := s.ExecuteCode(ctx, ExecuteCodeInput{Code: tc.code}, nil)
+			if err != nil || !res.OK {
+				t.Fatalf("run: %v %+v", err, res)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if fmt.Sprint(seen) != fmt.Sprint(res.Logs) {
+				t.Errorf("observed %v, result logs %v", seen, res.Logs)
+			}
+			if tc.want != nil && fmt.Sprint(seen) != fmt.Sprint(tc.want) {
+				t.Errorf("observed %v, want %v", seen, tc.want)
+			}
+			if tc.want == nil && len(seen) < 2 {
+				t.Errorf("observed %v, want the log line and the search note", seen)
+			}
+		})
+	}
+}

@@ -129,6 +129,13 @@ func runLLMTool(exec func(context.Context, json.RawMessage, any) (json.RawMessag
 	if !runContext.IsUndefined() {
 		cc = runContext
 	}
+	// The loader's console observer (onEvent's console lines as they are
+	// logged), only for runs that have an onEvent: others pay nothing.
+	if opts.Type() == jsbridge.TypeObject {
+		if onConsole := get(opts, "onConsole"); onConsole.Type() == jsbridge.TypeFunction {
+			ctx = codemode.WithConsole(ctx, func(e codemode.LogEntry) { _, _ = jsbridge.Call(onConsole, e.Level, e.Message) })
+		}
+	}
 	out, err := exec(ctx, raw, cc)
 	if err != nil {
 		if ctx.Err() != nil && signal.Type() == jsbridge.TypeObject && get(signal, "aborted").Truthy() {

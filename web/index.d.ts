@@ -335,6 +335,11 @@ export declare namespace IoCodeMode {
               decision: { allowed: true } | { allowed: false; reason: string };
           }
         | { type: "tool-result"; runId: number; callId: number; name: string; ok: boolean; durationMs: number; error?: string }
+        /**
+         * A console line, as the code logs it (a busy run's lines reach the
+         * page while it spins in worker mode); warnings the engine adds to
+         * the result's logs at the end come just before `run-end`.
+         */
         | { type: "console"; runId: number; level: LogEntry["level"]; message: string }
         | { type: "run-end"; runId: number; ok: boolean; durationMs: number; error?: { name?: string; message: string; code?: ErrorCode } };
 }

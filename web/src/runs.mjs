@@ -14,6 +14,7 @@ import { describeError } from "./env.mjs";
  *   id: number, context: unknown, ended: boolean, endReason: string,
  *   controllers: Set<AbortController>, onEvent: ((e: CodeModeEvent) => void) | undefined,
  *   owner: Owner, nextCall: number, abortHook?: (err: Error) => void,
+ *   logged: number,
  * }} Run
  * @typedef {{ runs: Set<Run>, disposed: string, parent?: Owner }} Owner
  */
@@ -42,7 +43,7 @@ const runsByToken = new Map();
  */
 export function startRun(owner, context, onEvent) {
     /** @type {Run} */
-    const run = { id: nextRunId++, context, ended: false, endReason: "", controllers: new Set(), onEvent, owner, nextCall: 1 };
+    const run = { id: nextRunId++, context, ended: false, endReason: "", controllers: new Set(), onEvent, owner, nextCall: 1, logged: 0 };
     runsByToken.set(run.id, run);
     owner.runs.add(run);
     if (owner.parent) owner.parent.runs.add(run);
@@ -98,6 +99,41 @@ export function emit(run, event, factoryOnEvent) {
             console.error("Code Mode: onEvent threw:", err);
         }
     }
+}
+
+/**
+ * Whether a run has an observer: only then does the engine report console
+ * lines as they are logged.
+ * @param {Run} run
+ * @param {((e: CodeModeEvent) => void) | undefined} factoryOnEvent
+ */
+export function observed(run, factoryOnEvent) {
+    return typeof factoryOnEvent === "function" || typeof run.onEvent === "function";
+}
+
+/**
+ * A console line of a run, as the engine reports it while the run goes on.
+ * @param {Run} run
+ * @param {string} level
+ * @param {string} message
+ * @param {((e: CodeModeEvent) => void) | undefined} factoryOnEvent
+ */
+export function consoleLine(run, level, message, factoryOnEvent) {
+    if (run.ended) return;
+    run.logged++;
+    emit(run, { type: "console", runId: run.id, level: /** @type {any} */ (level), message }, factoryOnEvent);
+}
+
+/**
+ * At the end of a run, the result's log entries that were not reported as
+ * they were logged (warnings the engine adds at the end).
+ * @param {Run} run
+ * @param {any} result
+ * @param {((e: CodeModeEvent) => void) | undefined} factoryOnEvent
+ */
+export function finishLogs(run, result, factoryOnEvent) {
+    if (!result || !Array.isArray(result.logs)) return;
+    for (const l of result.logs.slice(run.logged)) emit(run, { type: "console", runId: run.id, level: l.level, message: l.message }, factoryOnEvent);
 }
 
 /** @param {Run} run */

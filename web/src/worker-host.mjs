@@ -22,9 +22,10 @@
 
 import { describeError, hasNodeFs, nodeModule } from "./env.mjs";
 import { abortReason, markSchema, normalizeRunOptions } from "./wrap.mjs";
-import { callTool, emit, endRun, newOwner, now, runOf, startRun } from "./runs.mjs";
+import { callTool, consoleLine, emit, endRun, finishLogs, newOwner, now, observed, runOf, startRun } from "./runs.mjs";
 import { SESSION_HINTS, SESSION_KEYS, TOOL_KEYS, unknownKeyError } from "./keys.mjs";
 import { convertSchema } from "./schema.mjs";
+import { refCycleError } from "./refcycle.mjs";
 
 const RING = 1024;
 const ABORT_GRACE_MS = 30;
@@ -84,7 +85,11 @@ function checkTools(list, path, taken) {
         if (def.description !== undefined) d.description = def.description;
         for (const k of ["inputSchema", "outputSchema"]) {
             const c = convertSchema(def[k], `${p}.${k}`);
-            if (c.schema !== undefined) d[k] = c.schema;
+            if (c.schema !== undefined) {
+                const cycle = refCycleError(c.schema);
+                if (cycle) throw new TypeError(`codemode: invalid tool: tool ${JSON.stringify(name)}: ${k}: ${cycle}`);
+                d[k] = c.schema;
+            }
             // A schema library's own check (a Zod refinement) runs here,
             // on the page, before execute: its functions cannot cross.
             if (k === "inputSchema" && c.validate) validators.set(def, c.validate);
@@ -319,6 +324,11 @@ export async function workerFactory(config) {
             case "call":
                 answer(m);
                 break;
+            case "log": {
+                const run = runOf(m.rid);
+                if (run) consoleLine(run, m.level, m.message, factoryOnEvent);
+                break;
+            }
             case "console":
                 if (m.level === "warn" || m.level === "error") console[/** @type {"warn" | "error"} */ (m.level)](...m.args);
                 break;
@@ -490,9 +500,7 @@ export async function workerFactory(config) {
                         if (signal) signal.removeEventListener("abort", onAbort);
                         release();
                         if (isCode && !run.ended) {
-                            if (good && v && Array.isArray(v.logs)) {
-                                for (const l of v.logs) emit(run, { type: "console", runId: run.id, level: l.level, message: l.message }, factoryOnEvent);
-                            }
+                            if (good) finishLogs(run, v, factoryOnEvent);
                             /** @type {any} */
                             const end = { type: "run-end", runId: run.id, ok: good ? v.ok : false, durationMs: Math.round(now() - t0) };
                             if (good && !v.ok) end.error = v.error;
@@ -535,7 +543,7 @@ export async function workerFactory(config) {
                         () => {
                             const p = pending.get(run.id);
                             if (!p || !worker) return;
-                            p.message = { t: "run", rid: run.id, sid, which, args, given, hidden: filter ? hiddenNames() : undefined };
+                            p.message = { t: "run", rid: run.id, sid, which, args, given, hidden: filter ? hiddenNames() : undefined, logs: isCode && observed(run, factoryOnEvent) };
                             worker.post(p.message);
                         },
                         (err) => {

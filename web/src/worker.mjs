@@ -221,7 +221,11 @@ const handlers = {
             if (!s) throw new Error("Code Mode: this session has been disposed; create a new one with createSession().");
             /** @type {any} */
             const given = m.given ? Object.fromEntries(m.given.map((/** @type {string} */ k) => [k, undefined])) : undefined;
-            const value = await s.llm[m.which](m.args, { signal: ctrl.signal, context: m.rid }, given);
+            /** @type {any} */
+            const options = { signal: ctrl.signal, context: m.rid };
+            // Console lines as they are logged, for the page's onEvent.
+            if (m.logs) options.onConsole = (/** @type {string} */ level, /** @type {string} */ message) => port.post({ t: "log", rid: m.rid, level, message });
+            const value = await s.llm[m.which](m.args, options, given);
             // Tool calls can change the session's instructions (result types
             // inferred from what the tools returned): the page's copy is
             // brought up to date before the run settles.

@@ -4,7 +4,7 @@
 
 import { exitedError } from "./core.mjs";
 import { describeError } from "./env.mjs";
-import { callTool, emit, endRun, newOwner, now, runOf, startRun } from "./runs.mjs";
+import { callTool, consoleLine, emit, endRun, finishLogs, newOwner, now, observed, runOf, startRun } from "./runs.mjs";
 
 /**
  * @typedef {import("../index.d.ts").IoCodeMode.API} API
@@ -207,7 +207,12 @@ function wrapLlmTool(tool, guard, pipe, owner) {
         const t0 = now();
         if (isCode) emit(run, { type: "run-start", runId: run.id, code: args && args.code }, pipe.onEvent);
         // The options as given go along, for the core's unknown-key check.
-        const inner = guard.async(() => goExecute(args, { signal: ctrl.signal, context: run.id }, options));
+        /** @type {any} */
+        const engineOptions = { signal: ctrl.signal, context: run.id };
+        if (isCode && observed(run, pipe.onEvent)) {
+            engineOptions.onConsole = (/** @type {string} */ level, /** @type {string} */ message) => consoleLine(run, level, message, pipe.onEvent);
+        }
+        const inner = guard.async(() => goExecute(args, engineOptions, options));
         return new Promise((resolve, reject) => {
             let settled = false;
             /**
@@ -219,9 +224,7 @@ function wrapLlmTool(tool, guard, pipe, owner) {
                 settled = true;
                 if (signal) signal.removeEventListener("abort", onAbort);
                 if (isCode && !run.ended) {
-                    if (good && v && Array.isArray(v.logs)) {
-                        for (const l of v.logs) emit(run, { type: "console", runId: run.id, level: l.level, message: l.message }, pipe.onEvent);
-                    }
+                    if (good) finishLogs(run, v, pipe.onEvent);
                     /** @type {any} */
                     const end = { type: "run-end", runId: run.id, ok: good ? !!(v && v.ok) : false, durationMs: Math.round(now() - t0) };
                     if (good && v && !v.ok) end.error = v.error;

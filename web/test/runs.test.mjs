@@ -489,9 +489,9 @@ describe("dispose", () => {
         });
         assert.equal(r.result, 42);
         const types = events.map((e) => e.type);
-        assert.deepEqual(types, ["run-start", "tool-call", "tool-result", "tool-call", "console", "run-end"]);
+        assert.deepEqual(types, ["run-start", "console", "tool-call", "tool-result", "tool-call", "run-end"]);
         assert.deepEqual(perRun, types);
-        const [start, call, result, denied, log, end] = events;
+        const [start, log, call, result, denied, end] = events;
         assert.match(start.code, /tools\.yes/);
         assert.deepEqual([call.name, call.input, call.decision], ["yes", { v: 21 }, { allowed: true }]);
         assert.deepEqual([result.name, result.ok, typeof result.durationMs], ["yes", true, "number"]);
@@ -499,6 +499,36 @@ describe("dispose", () => {
         assert.deepEqual([log.level, log.message], ["log", "hi"]);
         assert.deepEqual([end.ok, typeof end.durationMs], [true, "number"]);
         assert.ok(events.every((e) => e.runId === start.runId));
+    });
+
+    for (const worker of [false, true]) test(`onEvent (worker: ${worker}): console lines arrive as they are logged, before the run's next tool call returns; warnings added at the end come at the end`, async (t) => {
+        const events = [];
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            worker,
+            maxResultChars: 1000,
+            onEvent: (e) => events.push(e),
+            // What the page had seen when the tool ran.
+            tools: [tool("seen", () => events.filter((e) => e.type === "console").map((e) => e.message))],
+        });
+        const r = await run(api.createSession(), "console.log('one'); console.warn('two'); const s = await tools.seen({}); console.log('three'); return { s, big: 'x'.repeat(2000) }");
+        assert.deepEqual(r.result.s, ["one", "two"]);
+        const lines = events.filter((e) => e.type === "console").map((e) => [e.level, e.message.slice(0, 7)]);
+        assert.deepEqual(lines.slice(0, 3), [["log", "one"], ["warn", "two"], ["log", "three"]]);
+        assert.deepEqual(lines.slice(3), r.logs.slice(3).map((l) => [l.level, l.message.slice(0, 7)]), "the result's end-of-run warnings, once each");
+        assert.ok(lines.length > 3, "the budget warning came too");
+        assert.deepEqual(events.map((e) => e.type).slice(-1), ["run-end"]);
+    });
+
+    test("onEvent (worker: true): a busy run's console lines reach the page while it spins", async (t) => {
+        const events = [];
+        const api = await withFactory(t, { wasmLocation: assetPath, worker: true, timeout: 20000 });
+        const c = new AbortController();
+        const busy = run(api.createSession(), "console.log('spinning'); for (;;) {}", { signal: c.signal, onEvent: (e) => events.push(e) }).catch((e) => e);
+        while (!events.some((e) => e.type === "console")) await sleep(5);
+        assert.deepEqual(events.map((e) => e.type), ["run-start", "console"]);
+        c.abort(new Error("enough"));
+        assert.equal((await busy).message, "enough");
     });
 
     test("worker mode: abort stops a busy run only (the SharedArrayBuffer flag); other runs and the next run go on", async (t) => {
