@@ -22,6 +22,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, wr
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
+import { wasmExecPlugin as makeWasmExecPlugin } from "./wasm-exec.mjs";
 import { ENTRIES } from "../web/entries.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -61,50 +62,17 @@ function copy(from, name) {
 }
 
 // --- wasm_exec.js -----------------------------------------------------------
-// The file's text runs inside a function whose parameter is named globalThis:
-// every `globalThis.X` of it (Go, fs, process, ...) refers to the object the
-// loader passes (its shadow global), while bare names (setTimeout, crypto,
-// performance) still reach the real global. It must match the Go that built
-// code-mode.wasm, so it is taken from that toolchain's GOROOT.
-const goroot = goEnv("GOROOT");
-const goversion = goEnv("GOVERSION");
-const wasmExecPath = join(goroot, "lib", "wasm", "wasm_exec.js");
-if (!existsSync(wasmExecPath)) fail(`missing ${wasmExecPath}`);
-const wasmExecText = readFileSync(wasmExecPath, "utf8");
-if (!wasmExecText.includes("globalThis.Go = class")) fail(`${wasmExecPath}: no "globalThis.Go = class": unknown wasm_exec.js layout`);
-// wasm_exec.js writes the Go runtime's output (a crash report included)
-// with a bare `fs`, which is no global in an ES module or a page: the crash
-// report itself then threw "fs is not defined" and took Node down. It must
-// use the stand-in on the shadow global.
-const bareFs = /(?<![.\w])fs\.writeSync\(/g;
-if ((wasmExecText.match(bareFs) || []).length !== 1) fail(`${wasmExecPath}: expected one bare fs.writeSync( (runtime.wasmWrite): unknown wasm_exec.js layout`);
-const wasmExec = wasmExecText.replace(bareFs, "globalThis.fs.writeSync(");
-
-// The defineGo function: wasm_exec.js's text as its body.
-const defineGoSource = `function defineGo(globalThis) {
-${wasmExec
-    .trimEnd()
-    .split("\n")
-    .map((l) => (l ? "\t" + l : l))
-    .join("\n")}
-
-	return globalThis.Go;
-}`;
-
-// --- the esbuild entries (web/entries.mjs) ----------------------------------
-// Sources import "./wasm_exec.mjs": this plugin gives them defineGo. A
+// Sources import "./wasm_exec.mjs": this plugin gives them defineGo, from the
+// toolchain that builds code-mode.wasm (scripts/wasm-exec.mjs). A
 // classic-script entry gets web/src/script-url.mjs injected and every
 // import.meta.url replaced by the script's own URL.
-const wasmExecPlugin = {
-    name: "wasm-exec",
-    setup(build) {
-        build.onResolve({ filter: /^\.\/wasm_exec\.mjs$/ }, () => ({ path: "wasm_exec.mjs", namespace: "wasm-exec" }));
-        build.onLoad({ filter: /.*/, namespace: "wasm-exec" }, () => ({
-            contents: `// From ${goversion}'s lib/wasm/wasm_exec.js.\nexport ${defineGoSource}\n`,
-            loader: "js",
-        }));
-    },
-};
+const goversion = goEnv("GOVERSION");
+let wasmExecPlugin;
+try {
+    wasmExecPlugin = makeWasmExecPlugin(goEnv("GOROOT"), goversion);
+} catch (err) {
+    fail(err.message);
+}
 const pkgTemplate = JSON.parse(readFileSync(join(web, "package.json"), "utf8"));
 const banner = `// ${pkgTemplate.name} ${pkgTemplate.version}. Built by scripts/build-dist.mjs with esbuild and ${goversion}.`;
 const manifest = { ...pkgTemplate, files: [...pkgTemplate.files] };

@@ -1,5 +1,7 @@
-// The Go core (code-mode.wasm, next to the built module): started once per
-// JavaScript module, with a private shadow global object.
+// The Go core (code-mode.wasm, next to the built module): compiled once per
+// JavaScript module, and started once per in-thread factory, each with a
+// private shadow global object, so that a fatal error in one Go program ends
+// only the factory it serves.
 
 import { describeError } from "./env.mjs";
 import { convertSchema } from "./schema.mjs";
@@ -11,84 +13,133 @@ import { defineGo } from "./wasm_exec.mjs";
 
 /**
  * @typedef {{ exited: boolean, exitCode: number | undefined, cause: unknown }} CoreState
- * @typedef {{ api: any, state: CoreState, exited: Promise<void>, hold: () => () => void }} Core
+ * @typedef {{ api: any, state: CoreState, exited: Promise<void>, hold: () => () => void, stop: (cause?: unknown) => void }} Core
  */
 
-/** @type {Promise<Core> | null} */
-let corePromise = null;
+/** @type {Promise<WebAssembly.Module> | null} */
+let modulePromise = null;
+
+// The compiled code-mode.wasm; a failed fetch or compilation is tried again
+// by the next factory.
+/** @returns {Promise<WebAssembly.Module>} */
+function compileCore() {
+    if (modulePromise === null) {
+        // Written this way (a literal path, import.meta.url) so that bundlers
+        // see the file and emit it next to their output.
+        const url = new URL("./code-mode.wasm", import.meta.url);
+        const p = loadWasmURL(url).catch((/** @type {unknown} */ cause) => {
+            throw new Error(`Cannot load the Code Mode core from ${url.href}: ${describeError(cause)}`, { cause });
+        });
+        modulePromise = p;
+        p.catch(() => {
+            if (modulePromise === p) modulePromise = null;
+        });
+    }
+    return modulePromise;
+}
 
 /**
+ * Starts a Go core of its own.
  * @param {Record<string, unknown>} [overrides] globals the core sees instead
  *   of the real ones (the worker's Date, whose now() reads abort flags)
  * @returns {Promise<Core>}
  */
-export function loadCore(overrides) {
-    if (corePromise === null) {
-        const p = startCore(overrides);
-        corePromise = p;
-        // A core that failed to start, or that exited, is started afresh by
-        // the next IoCodeModeFactory call; API objects of the old core keep
-        // rejecting with a clear error.
-        p.then(
-            (core) =>
-                core.exited.then(() => {
-                    if (corePromise === p) corePromise = null;
-                }),
-            () => {
-                if (corePromise === p) corePromise = null;
-            },
-        );
-    }
-    return corePromise;
+export async function loadCore(overrides) {
+    return startCore(await compileCore(), overrides);
 }
 
+// The last lines the Go runtime wrote to stderr: a fatal error's report
+// ("panic: ...", "fatal error: ...") names the cause of the exit.
+const STDERR_TAIL = 4096;
+
 /**
+ * @param {WebAssembly.Module} module
  * @param {Record<string, unknown>} [overrides]
  * @returns {Promise<Core>}
  */
-async function startCore(overrides) {
+async function startCore(module, overrides) {
     const shadow = createShadow(globalThis);
-    if (overrides) Object.assign(shadow, overrides);
+    // As descriptors: a test's override may be a getter.
+    if (overrides) Object.defineProperties(shadow, Object.getOwnPropertyDescriptors(overrides));
     const Go = defineGo(shadow);
     const go = new Go();
+    let stderr = "";
+    const fs = shadow.fs;
+    if (fs && typeof fs.writeSync === "function") {
+        const decoder = new TextDecoder();
+        const writeSync = fs.writeSync;
+        shadow.fs = Object.assign(Object.create(fs), {
+            /**
+             * @param {number} fd
+             * @param {Uint8Array} buf
+             */
+            writeSync(fd, buf) {
+                if (fd === 2) stderr = (stderr + decoder.decode(buf)).slice(-STDERR_TAIL);
+                return writeSync.call(fs, fd, buf);
+            },
+        });
+    }
     /** @type {CoreState} */
     const state = { exited: false, exitCode: undefined, cause: undefined };
+    /** @type {() => void} */
+    let exitedResolve = () => {};
+    /** @type {Promise<void>} */
+    const exited = new Promise((r) => (exitedResolve = r));
+    /** @type {(cause: unknown) => void} */
+    let onStop = () => {};
+
+    // Ends this Go program for good: at its exit, when a JavaScript error
+    // escaped through its frames (its stack is then unusable), or at the
+    // factory's dispose. What it held is dropped, its timers are cleared,
+    // and every callback into it from now on does nothing, so that late
+    // promise reactions and timers of a dead core cannot throw into the
+    // page. Called while Go is on the stack (its exit), the Go frames still
+    // below unwind at their next call out to JavaScript.
+    /** @param {unknown} cause */
+    const stop = (cause) => {
+        if (state.exited) return;
+        state.exited = true;
+        state.cause = cause;
+        const timers = go._scheduledTimeouts;
+        if (timers instanceof Map) {
+            for (const t of timers.values()) clearTimeout(t);
+            timers.clear();
+        }
+        go.exited = true;
+        for (const k of ["_inst", "_values", "_goRefCounts", "_ids", "_idPool", "mem"]) delete go[k];
+        exitedResolve();
+        onStop(cause);
+    };
     go.exit = (/** @type {number} */ code) => {
         state.exitCode = code;
-        if (code !== 0) console.warn(`Code Mode: the Go core exited with code ${code}`);
+        if (code === 0) {
+            stop(new Error("the Go program exited"));
+            return;
+        }
+        const report = stderr.split("\n").find((l) => /^(panic|fatal error):/.test(l));
+        stop(new Error(report ? `${report} (exit code ${code})` : `the Go program exited with code ${code}`));
+    };
+    const resume = go._resume;
+    go._resume = function () {
+        if (state.exited) return;
+        try {
+            resume.call(go);
+        } catch (cause) {
+            stop(new Error(`the Go program failed: ${describeError(cause)}`, { cause }));
+        }
     };
 
     const hold = keepAliveWhileBusy(go);
-
-    // Written this way (a literal path, import.meta.url) so that bundlers
-    // see the file and emit it next to their output.
-    const url = new URL("./code-mode.wasm", import.meta.url);
-    let instance;
-    try {
-        instance = await loadWasmURL(url, go.importObject);
-    } catch (cause) {
-        throw new Error(`Cannot load the Code Mode core from ${url.href}: ${describeError(cause)}`, { cause });
-    }
+    const instance = await WebAssembly.instantiate(module, go.importObject);
 
     return new Promise((resolve, reject) => {
-        /** @type {() => void} */
-        let exitedResolve = () => {};
-        /** @type {Promise<void>} */
-        const exited = new Promise((r) => (exitedResolve = r));
         let ready = false;
-        /** @param {unknown} cause */
-        const onExit = (cause) => {
-            state.exited = true;
-            state.cause = cause;
-            exitedResolve();
-            if (!ready) {
-                const why = cause !== undefined ? describeError(cause) : `exit code ${state.exitCode}`;
-                reject(new Error(`The Code Mode core exited before it was ready (${why})`, { cause }));
-            }
+        onStop = (cause) => {
+            if (!ready) reject(new Error(`The Code Mode core stopped before it was ready (${describeError(cause)})`, { cause }));
         };
         shadow.__ioCodeModeReady = (/** @type {any} */ api) => {
             ready = true;
-            resolve({ api, state, exited, hold });
+            resolve({ api, state, exited, hold, stop });
         };
         // The Go core's own exports: jsbridge calls QuickJS's host imports
         // through them, WebAssembly to WebAssembly (jsbridge/fastimport.go).
@@ -103,16 +154,15 @@ async function startCore(overrides) {
             // Not awaited: go.run settles only when the Go program exits.
             run = go.run(instance);
         } catch (cause) {
-            onExit(cause);
+            stop(cause);
             return;
         }
         Promise.resolve(run).then(
-            () => onExit(undefined),
-            (cause) => onExit(cause),
+            () => stop(new Error("the Go program exited")),
+            (cause) => stop(cause),
         );
     });
 }
-
 // Node.js keeps a process alive while a timer is pending. The Go runtime
 // schedules a JavaScript timer for its next Go timer whenever it goes idle,
 // and leaves it scheduled when that Go timer is stopped (a run's timeout
@@ -158,10 +208,7 @@ function keepAliveWhileBusy(go) {
 
 /** @param {CoreState} state */
 export function exitedError(state) {
-    const detail = state.cause !== undefined ? describeError(state.cause) : `exit code ${state.exitCode}`;
-    return new Error(
-        `Code Mode: the Go core has exited (${detail}); this API object no longer works. ` +
-            "Create a new one with IoCodeModeFactory().",
-        { cause: state.cause },
-    );
+    return new Error(`Code Mode's engine stopped: ${describeError(state.cause)}; create a new factory with IoCodeModeFactory().`, {
+        cause: state.cause,
+    });
 }

@@ -2,16 +2,14 @@
 // as a classic script dist/code-mode.global.js). scripts/build-dist.mjs
 // bundles it with esbuild (the entries are listed in web/entries.mjs).
 //
-// What it does: starts the Go core (code-mode.wasm, next to the built file)
-// once per JavaScript module (core.mjs), then for each IoCodeModeFactory
-// call fetches and compiles the QuickJS asset once (wasm-load.mjs) and asks
-// the core for a new API object, which it wraps (wrap.mjs) so that the LLM
-// tools work with the common LLM SDKs as they are.
+// What it does: for each IoCodeModeFactory call, starts a Go core of its
+// own (code-mode.wasm, next to the built file, compiled once per JavaScript
+// module: core.mjs), fetches and compiles the QuickJS asset (wasm-load.mjs)
+// and asks the core for a new API object, which it wraps (wrap.mjs) so that
+// the LLM tools work with the common LLM SDKs as they are (factory.mjs).
 
-import { exitedError, loadCore } from "./core.mjs";
+import { threadFactory } from "./factory.mjs";
 import { workerFactory } from "./worker-host.mjs";
-import { loadQuickJS } from "./wasm-load.mjs";
-import { pagePipeline, wrapApi } from "./wrap.mjs";
 
 /**
  * Creates a Code Mode instance.
@@ -39,24 +37,7 @@ export async function IoCodeModeFactory(config) {
     // resolved show there a message later; until the page can compute them
     // itself, a browser opts in with worker: true.)
     if (mode === true) return workerFactory(config);
-    const [core, module] = await Promise.all([loadCore(), loadQuickJS(location)]);
-    if (core.state.exited) throw exitedError(core.state);
-    if (config.onEvent !== undefined && typeof config.onEvent !== "function") {
-        throw new TypeError(`config.onEvent: expected a function, got ${config.onEvent === null ? "null" : typeof config.onEvent}`);
-    }
-    const pipe = pagePipeline(config);
-    const release = core.hold();
-    try {
-        const api = await Promise.race([
-            core.api.newFactory(pipe.goConfig, module),
-            core.exited.then(() => {
-                throw exitedError(core.state);
-            }),
-        ]);
-        return wrapApi(api, core, pipe);
-    } finally {
-        release();
-    }
+    return threadFactory(config);
 }
 
 export default IoCodeModeFactory;

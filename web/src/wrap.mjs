@@ -71,23 +71,37 @@ export function pagePipeline(config) {
 
 /** @typedef {ReturnType<typeof pagePipeline>} Pipeline */
 
-// Calls fn (which may throw or return a promise) unless the core exited or
-// the owner was disposed; a pending call rejects when the core exits.
+// Calls fn (which may throw or return a promise) unless the owner was
+// disposed or the core stopped; a pending call rejects when the core stops.
+// Whatever a call ends with while the core stops (a Go fatal error unwinds
+// through wasm_exec, whose own TypeErrors would say nothing), it rejects
+// with the one error that says the engine stopped.
 /**
  * @param {Core} core
  * @param {() => string} isDisposed the reason the owner is unusable, or ""
  * @returns {Guard}
  */
 function makeGuard(core, isDisposed) {
+    const stopped = () => {
+        const why = isDisposed();
+        return why ? new Error(why) : exitedError(core.state);
+    };
     const check = () => {
-        if (core.state.exited) throw exitedError(core.state);
         const why = isDisposed();
         if (why) throw new Error(why);
+        if (core.state.exited) throw exitedError(core.state);
     };
     /** @type {<T>(fn: () => T) => T} */
     const sync = (fn) => {
         check();
-        return fn();
+        let value;
+        try {
+            value = fn();
+        } catch (err) {
+            throw core.state.exited ? stopped() : err;
+        }
+        if (core.state.exited) throw stopped();
+        return value;
     };
     /** @param {() => any} fn */
     const async = (fn) => {
@@ -97,6 +111,7 @@ function makeGuard(core, isDisposed) {
             check();
             release = core.hold();
             const value = fn();
+            if (core.state.exited) throw stopped();
             if (!value || typeof value.then !== "function") {
                 release();
                 return Promise.resolve(value);
@@ -104,14 +119,16 @@ function makeGuard(core, isDisposed) {
             const settled = Promise.race([
                 value,
                 core.exited.then(() => {
-                    throw exitedError(core.state);
+                    throw stopped();
                 }),
-            ]);
+            ]).catch((err) => {
+                throw core.state.exited ? stopped() : err;
+            });
             settled.then(release, release);
             return settled;
         } catch (err) {
             if (release) release();
-            return Promise.reject(err);
+            return Promise.reject(core.state.exited ? stopped() : err);
         }
     };
     return { check, sync, async };
@@ -353,6 +370,9 @@ export function wrapApi(api, core, pipe) {
             disposed = true;
             stopRuns(owner, "Code Mode: the instance was disposed while this run was in flight.");
             api.dispose();
+            // The factory's Go program goes with it, once the Go frames of
+            // the current call (dispose() from a tool, say) have returned.
+            queueMicrotask(() => core.stop(new Error("the factory was disposed")));
         },
     };
 }

@@ -1,0 +1,55 @@
+// wasm_exec.js as the loader's sources import it ("./wasm_exec.mjs"): an
+// esbuild plugin giving them defineGo. Used by scripts/build-dist.mjs, and
+// by tests that bundle web/src themselves (web/test/core-bundle.mjs).
+//
+// The file's text runs inside a function whose parameter is named globalThis:
+// every `globalThis.X` of it (Go, fs, process, ...) refers to the object the
+// loader passes (its shadow global), while bare names (setTimeout, crypto,
+// performance) still reach the real global. It must match the Go that built
+// code-mode.wasm, so it is taken from that toolchain's GOROOT.
+
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+/**
+ * @param {string} goroot
+ * @param {string} goversion
+ * @returns {import("esbuild").Plugin} throws an Error saying what is wrong
+ *   when wasm_exec.js is missing or not of the layout this relies on
+ */
+export function wasmExecPlugin(goroot, goversion) {
+    const wasmExecPath = join(goroot, "lib", "wasm", "wasm_exec.js");
+    if (!existsSync(wasmExecPath)) throw new Error(`missing ${wasmExecPath}`);
+    const wasmExecText = readFileSync(wasmExecPath, "utf8");
+    if (!wasmExecText.includes("globalThis.Go = class")) throw new Error(`${wasmExecPath}: no "globalThis.Go = class": unknown wasm_exec.js layout`);
+    // wasm_exec.js writes the Go runtime's output (a crash report included)
+    // with a bare `fs`, which is no global in an ES module or a page: the crash
+    // report itself then threw "fs is not defined" and took Node down. It must
+    // use the stand-in on the shadow global.
+    const bareFs = /(?<![.\w])fs\.writeSync\(/g;
+    if ((wasmExecText.match(bareFs) || []).length !== 1) {
+        throw new Error(`${wasmExecPath}: expected one bare fs.writeSync( (runtime.wasmWrite): unknown wasm_exec.js layout`);
+    }
+    const wasmExec = wasmExecText.replace(bareFs, "globalThis.fs.writeSync(");
+
+    // The defineGo function: wasm_exec.js's text as its body.
+    const defineGoSource = `function defineGo(globalThis) {
+${wasmExec
+    .trimEnd()
+    .split("\n")
+    .map((l) => (l ? "\t" + l : l))
+    .join("\n")}
+
+	return globalThis.Go;
+}`;
+    return {
+        name: "wasm-exec",
+        setup(build) {
+            build.onResolve({ filter: /^\.\/wasm_exec\.mjs$/ }, () => ({ path: "wasm_exec.mjs", namespace: "wasm-exec" }));
+            build.onLoad({ filter: /.*/, namespace: "wasm-exec" }, () => ({
+                contents: `// From ${goversion}'s lib/wasm/wasm_exec.js.\nexport ${defineGoSource}\n`,
+                loader: "js",
+            }));
+        },
+    };
+}

@@ -1,0 +1,41 @@
+// The in-thread factory: a Go core of its own (core.mjs) and the QuickJS
+// asset, wrapped (wrap.mjs). index.mjs calls it for IoCodeModeFactory
+// without `worker: true`; tests that bundle web/src call it with overrides of
+// the core's globals, which the page cannot reach.
+
+import { exitedError, loadCore } from "./core.mjs";
+import { loadQuickJS } from "./wasm-load.mjs";
+import { pagePipeline, wrapApi } from "./wrap.mjs";
+
+/**
+ * @param {import("../index.d.ts").IoCodeMode.Config} config checked by the caller
+ *   for wasmLocation and worker
+ * @param {Record<string, unknown>} [overrides] globals the Go core sees instead of the real ones
+ * @returns {Promise<import("../index.d.ts").IoCodeMode.API>}
+ */
+export async function threadFactory(config, overrides) {
+    if (config.onEvent !== undefined && typeof config.onEvent !== "function") {
+        throw new TypeError(`config.onEvent: expected a function, got ${config.onEvent === null ? "null" : typeof config.onEvent}`);
+    }
+    const [core, module] = await Promise.allSettled([loadCore(overrides), loadQuickJS(config.wasmLocation)]);
+    if (core.status === "rejected") throw core.reason;
+    // Until wrapApi has it, the core is this call's: a failure stops it.
+    const c = core.value;
+    const release = c.hold();
+    try {
+        if (module.status === "rejected") throw module.reason;
+        const pipe = pagePipeline(config);
+        const api = await Promise.race([
+            c.api.newFactory(pipe.goConfig, module.value),
+            c.exited.then(() => {
+                throw exitedError(c.state);
+            }),
+        ]);
+        return wrapApi(api, c, pipe);
+    } catch (err) {
+        c.stop(err);
+        throw err;
+    } finally {
+        release();
+    }
+}

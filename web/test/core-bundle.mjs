@@ -1,0 +1,36 @@
+// A bundle of web/src's in-thread factory for tests that need what the
+// package does not export: threadFactory(config, overrides), whose overrides
+// replace globals of the factory's Go core (a constructor that throws on
+// demand makes the Go program die, say). Built with esbuild and the same
+// wasm_exec plugin as dist/ (scripts/wasm-exec.mjs), into a temporary folder
+// next to a link to dist/code-mode.wasm.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import * as esbuild from "esbuild";
+import { wasmExecPlugin } from "../../scripts/wasm-exec.mjs";
+import { coreWasmPath, root } from "./helpers.mjs";
+
+/** @returns {Promise<{ threadFactory: (config: any, overrides?: Record<string, unknown>) => Promise<any>, dir: string, cleanup: () => void }>} */
+export async function loadThreadFactory() {
+    const go = process.env.GO || "go";
+    const env = spawnSync(go, ["env", "GOROOT", "GOVERSION"], { encoding: "utf8" });
+    if (env.status !== 0) throw new Error(`${go} env failed: ${env.stderr}`);
+    const [goroot, goversion] = env.stdout.trim().split("\n");
+    const dir = mkdtempSync(join(tmpdir(), "code-mode-core-"));
+    symlinkSync(coreWasmPath, join(dir, "code-mode.wasm"));
+    await esbuild.build({
+        stdin: { contents: 'export { threadFactory } from "./web/src/factory.mjs";', resolveDir: root, loader: "js" },
+        outfile: join(dir, "core.mjs"),
+        bundle: true,
+        format: "esm",
+        platform: "neutral",
+        target: "es2022",
+        plugins: [wasmExecPlugin(goroot, goversion)],
+        logLevel: "silent",
+    });
+    const { threadFactory } = await import(pathToFileURL(join(dir, "core.mjs")).href);
+    return { threadFactory, dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
