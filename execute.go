@@ -23,9 +23,19 @@ var (
 	toolsSource string
 	//go:embed prelude/console.js
 	consoleSource string
+	//go:embed prelude/api.js
+	apiSource string
 
-	preludeJS, toolsJS, consoleJS = compactJS(preludeSource), compactJS(toolsSource), compactJS(consoleSource)
+	preludeJS, toolsJS, consoleJS = withAPI(compactJS(preludeSource)), compactJS(toolsSource), compactJS(consoleSource)
 )
+
+// withAPI puts the source of the sandbox API (api.js) into the prelude as a
+// string literal, which QuickJS scans on every run but compiles only when
+// the program first uses the API.
+func withAPI(prelude string) string {
+	lit, _ := json.Marshal(compactJS(apiSource))
+	return strings.Replace(prelude, `/*API*/""`, string(lit), 1)
+}
 
 // compactJS drops comments and indentation: QuickJS pays for every byte it
 // tokenizes, on every run.

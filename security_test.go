@@ -136,3 +136,54 @@ func TestNothingOutlivesARun(t *testing.T) {
 		t.Errorf("second run sees the first: %s", res.Result)
 	}
 }
+
+// TestLazyAPIIsPerRun: the sandbox API is built on first use (prelude/api.js)
+// from what the prelude captured before the program ran, so a program that
+// replaces the intrinsics first still gets a working, guarded API, and
+// nothing one run sets on the API, its globals or JSON.parse is seen by the
+// next run.
+func TestLazyAPIIsPerRun(t *testing.T) {
+	cm := newTestCodeMode(t, Config{OnToolCall: func(ctx context.Context, c ToolCall) (Decision, error) {
+		return Decision{Allowed: c.Tool.Name != "payments.transfer", Reason: "no"}, nil
+	}})
+	s, err := cm.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	deep := `const deep = "[".repeat(3000) + "]".repeat(3000);`
+	for _, tc := range []struct{ name, first, next, want string }{
+		{"intrinsics replaced before first use",
+			`globalThis.eval = null; globalThis.globalThis = {};
+			 const got = (await tools.orders.get({ n: 1 })).input; let denied; try { await tool_call("payments.transfer", {}) } catch (e) { denied = e.message }
+			 return [got, denied, typeof (await tool_search("orders"))]`,
+			``, `[{"n":1},"call to payments.transfer denied: no","object"]`},
+		{"JSON.parse replaced before first use", `JSON.parse = () => "forged"; return (await tools.orders.get({ n: 2 })).input`,
+			``, `{"n":2}`},
+		{"marks on the API stay in their run",
+			`tool_call.mark = 1; tool_search.mark = 1; JSON.parse.mark = 1; console.mark = 1; globalThis.mark = 1; await tools.orders.get({}); return 1`,
+			`return [typeof tool_call.mark, typeof tool_search.mark, typeof JSON.parse.mark, typeof console.mark, typeof mark]`,
+			`["undefined","undefined","undefined","undefined","undefined"]`},
+		{"a replaced JSON.parse stays in its run", `JSON.parse = (t) => "forged"; return JSON.parse("1")`,
+			deep + ` try { JSON.parse(deep); return "parsed" } catch (e) { return [e.name, (await tools.orders.get({ n: 3 })).input] }`,
+			`["RangeError",{"n":3}]`},
+		{"a replaced tool_call stays in its run", `globalThis.tool_call = 1; Object.defineProperty(globalThis, "tool_search", { value: 2 }); return 1`,
+			`return [typeof tool_call, typeof tool_search, (await tool_call("orders.get", { n: 4 })).input]`,
+			`["function","function",{"n":4}]`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := exec(t, s, tc.first, nil)
+			if tc.next == "" {
+				if !res.OK || string(res.Result) != tc.want {
+					t.Errorf("got %s %+v, want %s", res.Result, res.Error, tc.want)
+				}
+				return
+			}
+			if !res.OK {
+				t.Fatalf("first run: %+v", res.Error)
+			}
+			if res := exec(t, s, tc.next, nil); !res.OK || string(res.Result) != tc.want {
+				t.Errorf("next run: got %s %+v, want %s", res.Result, res.Error, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,56 @@
+// The sandbox API behind the getters of prelude.js, compiled on the first
+// read of any of them (or the first JSON.parse): a run that touches none
+// compiles none of it. It gets what prelude.js captured before the program
+// ran (the host functions, the global object, Object, eval, the context's
+// own JSON.parse), never what the program may have replaced since.
+//
+// A tool call is two host calls: begin records it synchronously (so a call
+// the program never awaits is still counted and recorded, even if the run
+// ends at once) and returns its id; run runs its pipeline. Strings are cut
+// here, before they are encoded for the host: a name longer than any valid
+// tool name (128) stays unknown when cut to 129 characters.
+(host, g, O, ev, parse) => {
+  const [begin, run, find, log, src] = host;
+  const cut = (s, n) => s.length > n ? s.slice(0, n) : s;
+  const call = (name, input) => run(begin(typeof name === "string" ? cut(name, 129) : null, input));
+  const search = (opts) => {
+    if (opts !== null && typeof opts === "object" && typeof opts.query === "string" && opts.query.length > 1000) opts = O.assign({}, opts, { query: cut(opts.query, 1000) });
+    return find(opts);
+  };
+  const own = {
+    tool_call: () => (name, input) => call(name, input),
+    tool_search: () => (opts) => search(typeof opts === "string" ? { query: opts } : opts),
+  };
+  // JSON.parse's recursion in QuickJS barely moves QuickJS's own stack
+  // check but takes the host engine's native stack, which overflows first
+  // (somewhere past 5,000 levels in V8), so a text that nests deeper than
+  // 1,000 levels is refused before parsing. Only long texts are scanned,
+  // by native regular expressions down to their brackets.
+  const STR = /"(?:[^"\\]|\\.)*"/g, NB = /[^[\]{}]/g;
+  const tooDeep = (t) => {
+    if (typeof t !== "string" || t.length < 2000) return false;
+    const b = t.replace(STR, "").replace(NB, "");
+    for (let i = 0, d = 0; i < b.length; i++) {
+      const c = b.charCodeAt(i);
+      if (c === 91 || c === 123) { if (++d > 1000) return true; } else d--;
+    }
+    return false;
+  };
+  return {
+    parse(text, reviver) {
+      if (tooDeep(text)) throw new RangeError("JSON.parse: the text nests more than 1,000 levels deep");
+      try { return parse(text, reviver); } catch (e) {
+        if (e instanceof SyntaxError && e.message === "stack overflow") throw new RangeError("JSON.parse: the text nests too deeply");
+        throw e;
+      }
+    },
+    // build makes the globals `keys` (source `name`, an object of all of
+    // them when several, handed the host functions it needs), fixes them
+    // as values, and returns global `key`.
+    build(keys, name, extra, key) {
+      const built = own[name] ? own[name]() : ev(src(name))(call, log, ...extra);
+      for (const k of keys) O.defineProperty(g, k, { value: keys.length > 1 ? built[k] : built, configurable: false, writable: false });
+      return g[key];
+    },
+  };
+}
