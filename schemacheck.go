@@ -3,6 +3,7 @@ package codemode
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -14,7 +15,41 @@ import (
 // first call; a schema this check lets through and the compiler refuses
 // fails that call with the compiler's message.
 func checkSchema(node any) error {
-	return checkSchemaAt(node, "", 0)
+	if err := checkSchemaAt(node, 0); err != nil {
+		return err
+	}
+	return nil
+}
+
+// schemaError is a problem found by checkSchema and where: the path is
+// collected while returning, innermost segment first, so that a walk that
+// finds nothing (registration walks every keyword of every schema) builds
+// no path at all.
+type schemaError struct {
+	rev []string
+	msg string
+}
+
+func badf(format string, args ...any) *schemaError {
+	return &schemaError{msg: fmt.Sprintf(format, args...)}
+}
+
+// in adds the segment of the schema position the problem is in.
+func (e *schemaError) in(seg string) *schemaError {
+	e.rev = append(e.rev, seg)
+	return e
+}
+
+func (e *schemaError) Error() string {
+	if len(e.rev) == 0 {
+		return "/: " + e.msg
+	}
+	var b strings.Builder
+	for i := len(e.rev) - 1; i >= 0; i-- {
+		b.WriteString("/")
+		b.WriteString(e.rev[i])
+	}
+	return b.String() + ": " + e.msg
 }
 
 const maxSchemaDepth = 64
@@ -45,129 +80,121 @@ func keywordSet(words ...string) map[string]bool {
 	return m
 }
 
-func checkSchemaAt(node any, path string, depth int) error {
+func checkSchemaAt(node any, depth int) *schemaError {
 	if depth > maxSchemaDepth {
-		return fmt.Errorf("%s: nested more than %d levels", at(path), maxSchemaDepth)
+		return badf("nested more than %d levels", maxSchemaDepth)
 	}
 	switch n := node.(type) {
 	case bool:
 		return nil
 	case map[string]any:
 		for k, v := range n {
-			p := path + "/" + k
-			if err := checkKeyword(k, v, p, depth); err != nil {
-				return err
+			if err := checkKeyword(k, v, depth); err != nil {
+				return err.in(k)
 			}
 		}
 		return nil
 	}
-	return fmt.Errorf("%s: must be a schema (an object or a boolean), got %s", at(path), schemaKind(node))
+	return badf("must be a schema (an object or a boolean), got %s", schemaKind(node))
 }
 
-func checkKeyword(k string, v any, p string, depth int) error {
+func checkKeyword(k string, v any, depth int) *schemaError {
 	switch {
 	case k == "type":
 		switch t := v.(type) {
 		case string:
 			if !typeNames[t] {
-				return fmt.Errorf("%s: %q is not a type (null, boolean, object, array, number, string or integer)", at(p), t)
+				return badf("%q is not a type (null, boolean, object, array, number, string or integer)", t)
 			}
 		case []any:
 			for i, x := range t {
 				if s, ok := x.(string); !ok || !typeNames[s] {
-					return fmt.Errorf("%s/%d: must be a type name, got %s", at(p), i, schemaValue(x))
+					return badf("must be a type name, got %s", schemaValue(x)).in(strconv.Itoa(i))
 				}
 			}
 		default:
-			return fmt.Errorf("%s: must be a type name or a list of them, got %s", at(p), schemaKind(v))
+			return badf("must be a type name or a list of them, got %s", schemaKind(v))
 		}
 	case k == "items":
 		// a schema, or (draft-07 and older) a list of schemas
 		if list, ok := v.([]any); ok {
 			for i, s := range list {
-				if err := checkSchemaAt(s, fmt.Sprintf("%s/%d", p, i), depth+1); err != nil {
-					return err
+				if err := checkSchemaAt(s, depth+1); err != nil {
+					return err.in(strconv.Itoa(i))
 				}
 			}
 			return nil
 		}
-		return checkSchemaAt(v, p, depth+1)
+		return checkSchemaAt(v, depth+1)
 	case oneSchemaKeywords[k]:
-		return checkSchemaAt(v, p, depth+1)
+		return checkSchemaAt(v, depth+1)
 	case schemaMapKeywords[k]:
 		m, ok := v.(map[string]any)
 		if !ok {
-			return fmt.Errorf("%s: must be an object of schemas, got %s", at(p), schemaKind(v))
+			return badf("must be an object of schemas, got %s", schemaKind(v))
 		}
 		for name, s := range m {
-			if err := checkSchemaAt(s, p+"/"+name, depth+1); err != nil {
-				return err
+			if err := checkSchemaAt(s, depth+1); err != nil {
+				return err.in(name)
 			}
 		}
 	case schemaListKeywords[k]:
 		list, ok := v.([]any)
 		if !ok || len(list) == 0 {
-			return fmt.Errorf("%s: must be a non-empty list of schemas, got %s", at(p), schemaValue(v))
+			return badf("must be a non-empty list of schemas, got %s", schemaValue(v))
 		}
 		for i, s := range list {
-			if err := checkSchemaAt(s, fmt.Sprintf("%s/%d", p, i), depth+1); err != nil {
-				return err
+			if err := checkSchemaAt(s, depth+1); err != nil {
+				return err.in(strconv.Itoa(i))
 			}
 		}
 	case k == "required":
 		list, ok := v.([]any)
 		if !ok {
-			return fmt.Errorf("%s: must be a list of property names, got %s", at(p), schemaKind(v))
+			return badf("must be a list of property names, got %s", schemaKind(v))
 		}
 		for i, x := range list {
 			if _, ok := x.(string); !ok {
-				return fmt.Errorf("%s/%d: must be a property name, got %s", at(p), i, schemaValue(x))
+				return badf("must be a property name, got %s", schemaValue(x)).in(strconv.Itoa(i))
 			}
 		}
 	case k == "enum":
 		if _, ok := v.([]any); !ok {
-			return fmt.Errorf("%s: must be a list, got %s", at(p), schemaKind(v))
+			return badf("must be a list, got %s", schemaKind(v))
 		}
 	case numberKeywords[k]:
 		f, ok := v.(float64)
 		if !ok {
-			return fmt.Errorf("%s: must be a number, got %s", at(p), schemaValue(v))
+			return badf("must be a number, got %s", schemaValue(v))
 		}
 		if k == "multipleOf" && f <= 0 {
-			return fmt.Errorf("%s: must be greater than 0, got %v", at(p), f)
+			return badf("must be greater than 0, got %v", f)
 		}
 	case k == "exclusiveMinimum" || k == "exclusiveMaximum":
 		// a number, or a boolean in draft-04
 		switch v.(type) {
 		case float64, bool:
 		default:
-			return fmt.Errorf("%s: must be a number, got %s", at(p), schemaValue(v))
+			return badf("must be a number, got %s", schemaValue(v))
 		}
 	case countKeywords[k]:
 		f, ok := v.(float64)
 		if !ok || f < 0 || f != math.Trunc(f) {
-			return fmt.Errorf("%s: must be a non-negative integer, got %s", at(p), schemaValue(v))
+			return badf("must be a non-negative integer, got %s", schemaValue(v))
 		}
 	case stringKeywords[k]:
 		s, ok := v.(string)
 		if !ok {
-			return fmt.Errorf("%s: must be a string, got %s", at(p), schemaValue(v))
+			return badf("must be a string, got %s", schemaValue(v))
 		}
 		if k == "$ref" && !strings.HasPrefix(s, "#") {
-			return fmt.Errorf("%s: remote $ref %q is not allowed: put the definition under $defs", at(p), s)
+			return badf("remote $ref %q is not allowed: put the definition under $defs", s)
 		}
 		if k == "$schema" && !knownDrafts[strings.TrimSuffix(s, "#")] {
-			return fmt.Errorf("%s: unknown $schema %q (2020-12, 2019-09, draft-07, -06 or -04)", at(p), s)
+			return badf("unknown $schema %q (2020-12, 2019-09, draft-07, -06 or -04)", s)
 		}
 	}
 	return nil
-}
-
-func at(path string) string {
-	if path == "" {
-		return "/"
-	}
-	return path
 }
 
 func schemaKind(v any) string {

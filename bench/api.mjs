@@ -317,6 +317,15 @@ if (mode === "cold") {
   if (mode === "profile") {
     const w = workloads[only];
     if (!w) throw new Error(`profile: no workload ${only}`);
+    if (w.register) {
+      // Registration: one fresh factory per sample, as in measureRegister.
+      let n = 0;
+      for (const t0 = performance.now(); performance.now() - t0 < Number(secs ?? 5) * 1000; n++) await measureRegister(side, { ...w, runs: 1 });
+      out.results[only] = { runs: n };
+      r.close();
+      process.stdout.write(JSON.stringify(out) + "\n", () => process.exit(0));
+      await new Promise(() => {});
+    }
     const code = codeOf(side, w);
     const want = w.calls ?? w.expect;
     let n = 0;

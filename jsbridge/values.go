@@ -105,20 +105,40 @@ func Call(fn Value, args ...any) (v Value, err error) {
 // used on page values: wasm_exec.js does not catch there, and an exception
 // unwinding through Go's frames ends the program.)
 func Elements(list Value) (elems []Value, err error) {
-	if !isObjectLike(list) {
-		return nil, fmt.Errorf("not an object")
+	n, err := Len(list)
+	if err != nil {
+		return nil, err
 	}
 	defer Recover(&err)
-	length := reflectGet.Invoke(list, "length")
-	if length.Type() != js.TypeNumber || length.Float() < 0 || length.Float() != math.Trunc(length.Float()) || length.Float() > maxElements {
-		return nil, fmt.Errorf("no length")
-	}
-	n := length.Int()
 	elems = make([]Value, n)
 	for i := range elems {
 		elems[i] = reflectGet.Invoke(list, i)
 	}
 	return elems, nil
+}
+
+// Len is the length of an array or array-like object, read as Elements
+// reads it.
+func Len(list Value) (n int, err error) {
+	if !isObjectLike(list) {
+		return 0, fmt.Errorf("not an object")
+	}
+	defer Recover(&err)
+	length := reflectGet.Invoke(list, "length")
+	if length.Type() != js.TypeNumber || length.Float() < 0 || length.Float() != math.Trunc(length.Float()) || length.Float() > maxElements {
+		return 0, fmt.Errorf("no length")
+	}
+	return length.Int(), nil
+}
+
+// Element returns list[i], read with Reflect.get as Elements reads it: one
+// element without a Value per element of the list.
+func Element(list Value, i int) (v Value, err error) {
+	if !isObjectLike(list) {
+		return js.Undefined(), fmt.Errorf("not an object")
+	}
+	defer Recover(&err)
+	return reflectGet.Invoke(list, i), nil
 }
 
 // Keys returns Object.keys(v): the own enumerable string keys of an object.

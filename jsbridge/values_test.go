@@ -106,6 +106,31 @@ func TestElements(t *testing.T) {
 	}
 }
 
+// TestLenElement: one element of a list without reading the others, and
+// the same length rules and trap errors as Elements.
+func TestLenElement(t *testing.T) {
+	list := arrayOf("a", "b", "c")
+	if n, err := Len(list); n != 3 || err != nil {
+		t.Errorf("Len = %d, %v", n, err)
+	}
+	if v, err := Element(list, 2); err != nil || v.String() != "c" {
+		t.Errorf("Element(2) = %v, %v", v, err)
+	}
+	if v, err := Element(list, 5); err != nil || !v.IsUndefined() {
+		t.Errorf("Element(5) = %v, %v, want undefined", v, err)
+	}
+	var je *Error
+	if _, err := Len(throwingProxy(t, arrayOf(1))); !errors.As(err, &je) || je.Message != "trap" {
+		t.Errorf("throwing length: err = %v, want the trap's TypeError", err)
+	}
+	if _, err := Element(throwingProxy(t, arrayOf(1)), 0); !errors.As(err, &je) || je.Message != "trap" {
+		t.Errorf("throwing get: err = %v, want the trap's TypeError", err)
+	}
+	if _, err := Len(js.ValueOf("abc")); err == nil {
+		t.Error("Len of a string: no error")
+	}
+}
+
 func TestKeys(t *testing.T) {
 	obj := objectCtor.New()
 	obj.Set("a", 1)

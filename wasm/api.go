@@ -3,10 +3,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"sync"
 
 	codemode "github.com/interopio/code-mode"
@@ -68,7 +70,7 @@ func (f *factory) apiObject() Value {
 	f.funcs.Method(api, "listTools", func([]Value) any {
 		var sources []any
 		for _, t := range f.cm.ListTools() {
-			sources = append(sources, t.Source)
+			sources = append(sources, sourceValue(t.Source))
 		}
 		return jsbridge.NewArray(sources...)
 	})
@@ -90,6 +92,10 @@ func (f *factory) apiObject() Value {
 
 // register adds tools and returns the function that removes them.
 func (f *factory) register(list Value, path string) any {
+	// A catalog's registration allocates a few MB of short-lived values
+	// (decoded schemas, tokens); at the default pace the collector would
+	// run several times over it.
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	tools, err := f.toolList(list, path)
 	if err != nil {
 		return err
@@ -108,6 +114,9 @@ func (f *factory) register(list Value, path string) any {
 func (f *factory) toolList(list Value, path string) ([]codemode.Tool, error) {
 	if !jsbridge.IsArray(list) {
 		return nil, typeErrorf("%s: expected an array of tool definitions, got %s", path, describe(list))
+	}
+	if tools, ok := toolsAtOnce(list, path); ok {
+		return tools, nil
 	}
 	defs, err := jsbridge.Elements(list)
 	if err != nil {
@@ -161,12 +170,112 @@ func toolFromJS(def Value, path string) (codemode.Tool, error) {
 			json.Unmarshal(raw, &t.Annotations)
 		}
 	}
-	t.Execute = func(ctx context.Context, input json.RawMessage, c codemode.Call) (json.RawMessage, error) {
+	t.Execute = toolExecute(t.Name, func() Value { return exec }, func() Value { return validate })
+	return t, nil
+}
+
+// toolsAtOnce converts a list of well-formed definitions in one call to the
+// loader's converter (convertTools in web/src/schema.mjs), which gives
+// their data as one JSON text: reading them field by field costs a
+// crossing and a finalizer per value. Their execute functions and schema
+// validations stay in the converter's arrays, read when a tool is called.
+// ok is false without the loader or when a definition is not well-formed:
+// the caller then reads the list field by field and reports the problem.
+func toolsAtOnce(list Value, path string) (tools []codemode.Tool, ok bool) {
+	convert := get(jsbridge.Global(), "__ioCodeModeSchema")
+	if convert.Type() != jsbridge.TypeFunction {
+		return nil, false
+	}
+	atOnce := get(convert, "tools")
+	if atOnce.Type() != jsbridge.TypeFunction {
+		return nil, false
+	}
+	res, err := jsbridge.Call(atOnce, list, path)
+	if err != nil || res.Type() != jsbridge.TypeObject {
+		return nil, false
+	}
+	text, defs, execs, validates := get(res, "text"), get(res, "defs"), get(res, "execs"), get(res, "validates")
+	if text.Type() != jsbridge.TypeString || !jsbridge.IsArray(defs) {
+		return nil, false
+	}
+	n, err := jsbridge.Len(defs)
+	if err != nil {
+		return nil, false
+	}
+	var records [][]byte
+	if n > 0 {
+		records = bytes.Split([]byte(text.String()), []byte{0x1e})
+	}
+	if len(records) != n {
+		return nil, false
+	}
+	tools = make([]codemode.Tool, n)
+	for i, rec := range records {
+		f := bytes.Split(rec, []byte{0x1f})
+		if len(f) != 5 {
+			return nil, false
+		}
+		t := codemode.Tool{Source: &pageTool{defs: defs, i: i}}
+		if !jsonString(f[0], &t.Name) || len(f[1]) > 0 && !jsonString(f[1], &t.Description) {
+			return nil, false
+		}
+		t.InputSchema, t.OutputSchema = f[2], f[3]
+		if len(f[4]) > 0 {
+			json.Unmarshal(f[4], &t.Annotations) // as toolFromJS: annotations that are not an object are none
+		}
+		t.Execute = toolExecute(t.Name, func() Value { return element(execs, i) }, func() Value { return element(validates, i) })
+		tools[i] = t
+	}
+	return tools, true
+}
+
+// pageTool is the Source of a tool read by toolsAtOnce: its definition,
+// read from the converter's array when first needed (listTools, toolFilter,
+// onToolCall), so that registering costs no crossing per tool.
+type pageTool struct {
+	defs Value
+	i    int
+	once sync.Once
+	def  Value
+}
+
+// sourceValue is the definition a tool was registered with.
+func sourceValue(source any) any {
+	if p, ok := source.(*pageTool); ok {
+		p.once.Do(func() { p.def = element(p.defs, p.i) })
+		return p.def
+	}
+	return source
+}
+
+// element reads one element of the converter's arrays (undefined if that
+// fails, which a plain array does not).
+func element(list Value, i int) Value {
+	v, err := jsbridge.Element(list, i)
+	if err != nil {
+		return jsbridge.Undefined()
+	}
+	return v
+}
+
+// jsonString decodes a JSON string, most of which have no escapes.
+func jsonString(b []byte, dst *string) bool {
+	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' && bytes.IndexByte(b, '\\') < 0 {
+		*dst = string(b[1 : len(b)-1])
+		return true
+	}
+	return json.Unmarshal(b, dst) == nil
+}
+
+// toolExecute calls a page tool's execute with (input, {context, signal}),
+// after its input schema's own validation if it has one.
+func toolExecute(name string, execOf, validateOf func() Value) func(context.Context, json.RawMessage, codemode.Call) (json.RawMessage, error) {
+	return func(ctx context.Context, input json.RawMessage, c codemode.Call) (json.RawMessage, error) {
 		in, err := jsbridge.FromJSON(input)
 		if err != nil {
 			return nil, err
 		}
-		if validate.Type() == jsbridge.TypeFunction {
+		if validate := validateOf(); validate.Type() == jsbridge.TypeFunction {
 			// The schema library's own check (refinements JSON Schema
 			// cannot express), after the core's JSON Schema check.
 			ret, err := jsbridge.Call(validate, in)
@@ -174,10 +283,10 @@ func toolFromJS(def Value, path string) (codemode.Tool, error) {
 				ret, err = jsbridge.AwaitContext(ctx, ret)
 			}
 			if err != nil {
-				return nil, fmt.Errorf("%s: the input schema's validation failed: %v", t.Name, plain(err))
+				return nil, fmt.Errorf("%s: the input schema's validation failed: %v", name, plain(err))
 			}
 			if !get(ret, "ok").Truthy() {
-				return nil, fmt.Errorf("%s: input rejected by its schema: %s", t.Name, get(ret, "message").String())
+				return nil, fmt.Errorf("%s: input rejected by its schema: %s", name, get(ret, "message").String())
 			}
 		}
 		signal, stop := jsbridge.SignalFor(ctx, func() Value { return abortReason(ctx) })
@@ -185,7 +294,7 @@ func toolFromJS(def Value, path string) (codemode.Tool, error) {
 		opts := jsbridge.NewObject()
 		opts.Set("context", jsValue(c.Context))
 		opts.Set("signal", signal)
-		ret, err := jsbridge.Call(exec, in, opts) // execute as it was when registered
+		ret, err := jsbridge.Call(execOf(), in, opts) // execute as it was when registered
 		if err != nil {
 			return nil, plain(err)
 		}
@@ -199,13 +308,12 @@ func toolFromJS(def Value, path string) (codemode.Tool, error) {
 		case jsbridge.TypeFunction, jsbridge.TypeSymbol:
 			return nil, fmt.Errorf("the tool returned a %s, which is not JSON data", v.Type())
 		}
-		out, err := resultJSON(v, t.Name, c.Warn)
+		out, err := resultJSON(v, name, c.Warn)
 		if err != nil {
 			return nil, fmt.Errorf("the tool returned a value that is not JSON data: %v", plain(err))
 		}
 		return out, nil
 	}
-	return t, nil
 }
 
 // toolSchemas reads a definition's inputSchema and outputSchema into t. The

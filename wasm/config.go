@@ -181,7 +181,7 @@ func parseConfig(c Value, f *factory) (codemode.Config, error) {
 	}
 	if !filter.IsUndefined() {
 		cfg.ToolFilter = func(t codemode.ToolInfo) bool {
-			v, err := jsbridge.Call(filter, t.Source)
+			v, err := jsbridge.Call(filter, sourceValue(t.Source))
 			return err == nil && v.Truthy() // a filter that throws hides the tool
 		}
 	}
@@ -225,7 +225,7 @@ func intercept(ctx context.Context, on Value, tc codemode.ToolCall) (codemode.De
 		return codemode.Decision{}, err
 	}
 	arg := jsbridge.NewObject()
-	arg.Set("tool", tc.Tool.Source)
+	arg.Set("tool", sourceValue(tc.Tool.Source))
 	arg.Set("input", input)
 	arg.Set("callContext", jsValue(tc.Context)) // the JavaScript API's name for it
 	ret, err := jsbridge.Call(on, arg)

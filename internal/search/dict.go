@@ -20,23 +20,63 @@ type dictionary struct {
 	// sorted lists the ids in term order for prefix lookups; terms added
 	// since it was built are merged in by the next search.
 	sorted []uint32
+	// words caches the term id of a word as written (noWord: a stopword or
+	// a one-letter word): catalogs repeat their words, and lowercasing,
+	// stemming and interning each occurrence was most of the cost of
+	// registering a tool.
+	words map[string]uint32
 }
 
-// internAll maps each token to its id, adding new ones.
-func (d *dictionary) internAll(toks []string) []uint32 {
-	out := make([]uint32, len(toks))
+// noWord is the cached id of a word that is not a term.
+const noWord = ^uint32(0)
+
+// maxCachedWords bounds the word cache (a catalog of 1,000 tools has a
+// few thousand distinct words): past it, words are stemmed each time.
+const maxCachedWords = 1 << 16
+
+// writer returns the dictionary locked for adding terms. Call done when
+// finished.
+func (d *dictionary) writer() *dictionary {
 	d.mu.Lock()
-	defer d.mu.Unlock()
-	for i, t := range toks {
-		id, ok := d.ids[t]
-		if !ok {
-			id = uint32(len(d.terms))
-			d.ids[t] = id
-			d.terms = append(d.terms, t)
-		}
-		out[i] = id
+	if d.words == nil {
+		d.words = map[string]uint32{}
 	}
+	return d
+}
+
+func (d *dictionary) done() { d.mu.Unlock() }
+
+// appendIDs appends the term ids of text's words (splitWords), dropping
+// stopwords and one-letter words: the ids of tokenize(text).
+func (d *dictionary) appendIDs(out []uint32, text string) []uint32 {
+	splitWords(text, func(w string) {
+		id, ok := d.words[w]
+		if !ok {
+			id = noWord
+			if len(w) >= 2 {
+				if s := strings.ToLower(w); !stopwords[s] {
+					id = d.intern(stem(s))
+				}
+			}
+			if len(d.words) < maxCachedWords {
+				d.words[strings.Clone(w)] = id
+			}
+		}
+		if id != noWord {
+			out = append(out, id)
+		}
+	})
 	return out
+}
+
+func (d *dictionary) intern(t string) uint32 {
+	id, ok := d.ids[t]
+	if !ok {
+		id = uint32(len(d.terms))
+		d.ids[t] = id
+		d.terms = append(d.terms, t)
+	}
+	return id
 }
 
 // reader returns the dictionary read-locked, its prefix index up to date.

@@ -51,35 +51,36 @@ func NewDoc(name, description string, schemas ...json.RawMessage) *Doc {
 // any), so registration decodes each schema once.
 func NewDocFromValues(name, description string, schemas ...any) *Doc {
 	d := &Doc{name: name, lower: strings.ToLower(name)}
-	var toks [numFields][]string
 	ns, last := "", name
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		ns, last = name[:i], name[i+1:]
 	}
 	d.namespace = ns
-	toks[fieldName] = tokenize(last)
-	toks[fieldSpace] = tokenize(ns)
 	summary, rest := splitSummary(description)
-	toks[fieldSummary] = tokenize(summary)
-	toks[fieldDesc] = tokenize(rest)
-	for _, root := range schemas {
-		toks[fieldProps] = collectSchemaText(root, 0, toks[fieldProps])
-	}
-	for _, t := range toks[fieldName] {
+	var ids [numFields][]uint32
+	var nameStems []string
+	func() {
+		w := dict.writer()
+		defer w.done()
+		ids[fieldName] = w.appendIDs(nil, last)
+		ids[fieldSpace] = w.appendIDs(nil, ns)
+		for _, f := range []int{fieldName, fieldSpace} {
+			for _, id := range ids[f] {
+				nameStems = append(nameStems, w.terms[id])
+			}
+		}
+		ids[fieldSummary] = w.appendIDs(nil, summary)
+		ids[fieldDesc] = w.appendIDs(nil, rest)
+		for _, root := range schemas {
+			collectSchemaText(root, 0, func(text string) { ids[fieldProps] = w.appendIDs(ids[fieldProps], text) })
+		}
+	}()
+	for _, t := range nameStems[:len(ids[fieldName])] {
 		d.verbs |= verbClasses[t]
 	}
-	n := 0
-	for _, t := range toks {
-		n += len(t)
-	}
-	all := make([]string, 0, n)
-	for _, t := range toks {
-		all = append(all, t...)
-	}
-	ids := dict.internAll(all)
-	for f := range toks {
-		n := len(toks[f])
-		d.fields[f] = newPostings(ids[:n])
+	for f := range ids {
+		n := len(ids[f])
+		d.fields[f] = newPostings(ids[f])
 		d.length[f] = n
 		if f == fieldName || f == fieldSpace {
 			// A name says a word once however often it repeats it
@@ -91,21 +92,30 @@ func NewDocFromValues(name, description string, schemas ...any) *Doc {
 			if f == fieldSpace {
 				d.lastTerms = len(d.nameTerms)
 			}
-			for k, id := range ids[:n] {
-				if !nameNoise[toks[f][k]] && !slices.Contains(d.nameTerms, id) {
+			for k, id := range ids[f] {
+				if !nameNoise[nameStems[k]] && !slices.Contains(d.nameTerms, id) {
 					d.nameTerms = append(d.nameTerms, id)
 				}
 			}
+			nameStems = nameStems[n:]
 		}
-		ids = ids[n:]
 	}
 	return d
 }
 
 func newPostings(ids []uint32) postings {
+	if len(ids) == 0 {
+		return postings{}
+	}
 	sorted := slices.Clone(ids)
 	slices.Sort(sorted)
-	var p postings
+	distinct := 1
+	for i := 1; i < len(sorted); i++ {
+		if sorted[i] != sorted[i-1] {
+			distinct++
+		}
+	}
+	p := postings{ids: make([]uint32, 0, distinct), counts: make([]uint16, 0, distinct)}
 	for i, id := range sorted {
 		if i > 0 && id == sorted[i-1] {
 			p.counts[len(p.counts)-1]++
@@ -123,38 +133,37 @@ func (d *Doc) Name() string { return d.name }
 // Namespace is the name up to its last dot ("" for a top-level tool).
 func (d *Doc) Namespace() string { return d.namespace }
 
-// collectSchemaText gathers property names, their descriptions and string
-// enum values: "orders that shipped" should find a tool whose status enum
-// has "shipped".
-func collectSchemaText(node any, depth int, out []string) []string {
+// collectSchemaText calls add with property names, their descriptions and
+// string enum values: "orders that shipped" should find a tool whose status
+// enum has "shipped".
+func collectSchemaText(node any, depth int, add func(string)) {
 	n, ok := node.(map[string]any)
 	if !ok || depth > 4 {
-		return out
+		return
 	}
 	if props, ok := n["properties"].(map[string]any); ok {
 		for k, v := range props {
-			out = appendTokens(out, k)
+			add(k)
 			if p, ok := v.(map[string]any); ok {
 				desc, _ := p["description"].(string)
-				out = appendTokens(out, desc)
+				add(desc)
 			}
-			out = collectSchemaText(v, depth+1, out)
+			collectSchemaText(v, depth+1, add)
 		}
 	}
 	enum, _ := n["enum"].([]any)
 	for _, v := range enum {
 		if s, ok := v.(string); ok {
-			out = appendTokens(out, s)
+			add(s)
 		}
 	}
-	out = collectSchemaText(n["items"], depth+1, out)
+	collectSchemaText(n["items"], depth+1, add)
 	for _, kw := range []string{"anyOf", "oneOf", "allOf"} {
 		list, _ := n[kw].([]any)
 		for _, s := range list {
-			out = collectSchemaText(s, depth+1, out)
+			collectSchemaText(s, depth+1, add)
 		}
 	}
-	return out
 }
 
 // splitSummary cuts a description after its first sentence: the summary

@@ -32,6 +32,48 @@ func appendTokens(out []string, text string) []string {
 // splitWords calls emit with each word of text: runs of letters or digits,
 // split at camelCase humps and between letters and digits.
 func splitWords(text string, emit func(string)) {
+	for i := 0; i < len(text); i++ {
+		if text[i] >= utf8.RuneSelf {
+			splitWordsUnicode(text, emit)
+			return
+		}
+	}
+	// ASCII, most text: the same rules on bytes.
+	start := -1
+	var prev byte
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		lower, upper, digit := 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9'
+		if !lower && !upper && !digit {
+			if start >= 0 {
+				emit(text[start:i])
+				start = -1
+			}
+			prev = c
+			continue
+		}
+		if start < 0 {
+			start = i
+			prev = c
+			continue
+		}
+		prevLower, prevUpper := 'a' <= prev && prev <= 'z', 'A' <= prev && prev <= 'Z'
+		split := prevLower && upper || (prevLower || prevUpper) == digit
+		if !split && prevUpper && upper && i+1 < len(text) && 'a' <= text[i+1] && text[i+1] <= 'z' {
+			split = true
+		}
+		if split {
+			emit(text[start:i])
+			start = i
+		}
+		prev = c
+	}
+	if start >= 0 {
+		emit(text[start:])
+	}
+}
+
+func splitWordsUnicode(text string, emit func(string)) {
 	start := -1
 	var prev rune
 	for i, r := range text {

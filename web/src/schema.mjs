@@ -11,7 +11,7 @@ const AI_SDK_SCHEMA = Symbol.for("vercel.ai.schema");
 
 /**
  * @typedef {{ ok: true } | { ok: false, message: string }} Verdict
- * @typedef {{ schema?: object | boolean, validate?: (input: unknown) => Promise<Verdict> }} Converted
+ * @typedef {{ schema?: object | boolean, json?: string, validate?: (input: unknown) => Promise<Verdict> }} Converted
  */
 
 /**
@@ -95,11 +95,12 @@ const EXPECTED =
  * Converts one schema field of a tool definition.
  * @param {unknown} v
  * @param {string} path e.g. "tool.inputSchema"
+ * @param {boolean} [asText] give the schema as JSON text (json) instead of an object (schema)
  * @returns {Converted}
  */
-export function convertSchema(v, path) {
+export function convertSchema(v, path, asText = false) {
     if (v === undefined || v === null) return {};
-    if (typeof v === "boolean") return { schema: v };
+    if (typeof v === "boolean") return asText ? { json: String(v) } : { schema: v };
     if (typeof v !== "object" && typeof v !== "function") throw new TypeError(`${path}: ${EXPECTED}; got ${describe(v)}`);
     const obj = /** @type {any} */ (v);
 
@@ -112,7 +113,7 @@ export function convertSchema(v, path) {
             throw new TypeError(`${path}: the AI SDK schema cannot give its JSON Schema: ${err instanceof Error ? err.message : String(err)}`);
         }
         if (schema && typeof schema.then === "function") throw new TypeError(`${path}: the AI SDK schema gives its JSON Schema asynchronously, which is not supported; pass the JSON Schema`);
-        const out = plainSchema(schema, `${path}.jsonSchema`);
+        const out = plainSchema(schema, `${path}.jsonSchema`, asText);
         const validate = obj.validate;
         if (typeof validate === "function") {
             out.validate = async (input) => {
@@ -148,23 +149,24 @@ export function convertSchema(v, path) {
                     "pass JSON Schema, or a version of the library that implements Standard JSON Schema (Zod 4.2+)",
             );
         }
-        const out = plainSchema(schema, path);
+        const out = plainSchema(schema, path, asText);
         out.validate = async (input) => {
             const r = await std.validate(input);
             return r && r.issues ? { ok: false, message: issuesText(r.issues) } : { ok: true };
         };
         return out;
     }
-    return plainSchema(v, path);
+    return plainSchema(v, path, asText);
 }
 
 /**
  * @param {unknown} v
  * @param {string} path
+ * @param {boolean} asText
  * @returns {Converted}
  */
-function plainSchema(v, path) {
-    if (typeof v === "boolean") return { schema: v };
+function plainSchema(v, path, asText) {
+    if (typeof v === "boolean") return asText ? { json: String(v) } : { schema: v };
     if (v === null || typeof v !== "object" || Array.isArray(v)) throw new TypeError(`${path}: ${EXPECTED}; got ${describe(v)}`);
     const bad = notPlain(v, "schema", new Set());
     if (bad) throw new TypeError(`${path}: ${EXPECTED}; got an object that is not JSON data (${bad})`);
@@ -177,5 +179,75 @@ function plainSchema(v, path) {
                 'for an object with those properties write {"type": "object", "properties": {...}}',
         );
     }
-    return { schema: JSON.parse(JSON.stringify(v)) };
+    const json = JSON.stringify(v);
+    return asText ? { json } : { schema: JSON.parse(json) };
 }
+
+const TOOL_KEYS = new Set(["name", "description", "inputSchema", "outputSchema", "annotations", "execute"]);
+
+/**
+ * Reads a whole list of tool definitions for the core in one call
+ * (wasm/api.go): their data as one text, their execute functions and their
+ * input schemas' own validations. Reading each field of each definition
+ * from Go costs a boundary crossing and a finalizer per value, which made
+ * registering 1,000 tools take hundreds of milliseconds. The text holds,
+ * per tool, five JSON texts (name, description, input schema, output
+ * schema, annotations; "" when absent) separated by \x1f, tools separated
+ * by \x1e: JSON text never holds those control characters, and the core
+ * splits it without parsing the whole as JSON.
+ * Returns undefined when a definition is anything but well-formed (an
+ * unknown key, a name that is not a string, a schema that does not
+ * convert, a throwing getter, ...): the core then reads the list field by
+ * field, as it always did, and reports the problem in its own words.
+ * @param {unknown} list
+ * @param {string} path "tools", or "tool" for registerTool's one definition
+ * @returns {{ text: string, defs: object[], execs: Function[], validates: (Function | undefined)[] } | undefined}
+ */
+export function convertTools(list, path) {
+    if (!Array.isArray(list)) return undefined;
+    try {
+        const n = list.length;
+        /** @type {string[]} */
+        const parts = new Array(n);
+        /** @type {object[]} */
+        const defs = new Array(n);
+        /** @type {Function[]} */
+        const execs = new Array(n);
+        /** @type {(Function | undefined)[]} */
+        const validates = new Array(n);
+        for (let i = 0; i < n; i++) {
+            const def = list[i];
+            if (def === null || typeof def !== "object" || Array.isArray(def)) return undefined;
+            defs[i] = def;
+            for (const k of Object.keys(def)) if (!TOOL_KEYS.has(k)) return undefined;
+            const { name, description, execute, inputSchema, outputSchema, annotations } = def;
+            if (typeof name !== "string" || typeof execute !== "function") return undefined;
+            if (description !== undefined && typeof description !== "string") return undefined;
+            const elem = path === "tool" ? path : `${path}[${i}]`;
+            let input = "";
+            if (inputSchema !== undefined && inputSchema !== null) {
+                const c = convertSchema(inputSchema, `${elem}.inputSchema`, true);
+                if (typeof c.json !== "string") return undefined;
+                input = c.json;
+                validates[i] = c.validate;
+            }
+            let output = "";
+            if (outputSchema !== undefined && outputSchema !== null) {
+                const c = convertSchema(outputSchema, `${elem}.outputSchema`, true);
+                if (typeof c.json !== "string") return undefined;
+                output = c.json;
+            }
+            let notes = "";
+            if (annotations !== null && typeof annotations === "object") notes = JSON.stringify(annotations) ?? "";
+            parts[i] = `${JSON.stringify(name)}\x1f${description === undefined ? "" : JSON.stringify(description)}\x1f${input}\x1f${output}\x1f${notes}`;
+            execs[i] = execute;
+        }
+        return { text: parts.join("\x1e"), defs, execs, validates };
+    } catch {
+        return undefined;
+    }
+}
+
+// The core finds convertTools on the converter it is given
+// (__ioCodeModeSchema, set by core.mjs), so both are set in one place.
+convertSchema.tools = convertTools;
