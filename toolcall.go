@@ -39,7 +39,9 @@ type toolCallState struct {
 func (r *runState) begin(args []json.RawMessage) (json.RawMessage, error) {
 	c := &toolCallState{start: time.Now(), input: json.RawMessage("{}")}
 	var name string
-	nameOK := len(args) > 0 && json.Unmarshal(args[0], &name) == nil
+	// JSON null unmarshals into a string without an error: a name must be
+	// a JSON string (the prelude passes null for any other value).
+	nameOK := len(args) > 0 && len(args[0]) > 0 && args[0][0] == '"' && json.Unmarshal(args[0], &name) == nil
 	if len(args) > 1 && args[1] != nil {
 		c.input = args[1]
 	}
@@ -116,7 +118,8 @@ func (r *runState) call(ctx context.Context, args []json.RawMessage) (json.RawMe
 	if c.err != nil {
 		return nil, c.err
 	}
-	if c.unknown != "" {
+	if c.entry == nil {
+		// An unknown name, the empty one included.
 		return nil, toolError("unknown tool %q%s", c.rec.Name, r.suggest(c.unknown))
 	}
 	e, input := c.entry, c.input

@@ -31,6 +31,11 @@ type hostResult struct {
 	err   error
 }
 
+// maxHostDepth bounds host calls made while converting another host call's
+// arguments (see callFunction): deep nesting would overflow the host
+// engine's native stack inside the host and take the page down.
+const maxHostDepth = 8
+
 // callFunction serves a call from JS to host function refID.
 func (r *run) callFunction(argc, argv, refID uint32) ffi.Value {
 	q, ctx := r.q, r.ctx

@@ -363,3 +363,112 @@ describe("dispose stops the owner's runs (in-thread)", () => {
         });
     }
 });
+
+// More escape attempts (issue 9, "the variants you can think of"); the
+// native twins are hostile_escape_test.go's.
+describe("escape attempts", () => {
+    test("host calls from getters the host runs after the program (result, error) do not crash anything", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.echo", (i) => i)] });
+        const session = api.createSession();
+        for (const [code, want] of [
+            ["return { get x() { console.log('x'); return 1 } }", { x: 1 }],
+            ["return { get x() { tools.t.echo({}); return 1 } }", { x: 1 }],
+            ["return { get x() { tool_search({ query: 'echo' }); return 1 } }", { x: 1 }],
+            ["const e = new Error('x'); Object.defineProperty(e, 'message', { get() { tools.t.echo({}); return 'm' } }); throw e", undefined],
+        ]) {
+            const r = await run(session, code);
+            if (want) assert.deepEqual(r.result, want, code);
+            else assert.equal(r.error?.code, "RUNTIME", code);
+            assert.doesNotMatch(JSON.stringify(r.error || {}), /crash|trap|panicked/, code);
+            assert.equal((await run(session, "return 1")).result, 1);
+        }
+    });
+    test("what the interceptor approves is what the tool gets", async (t) => {
+        const seen = [];
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            interceptors: {
+                onToolCall: async ({ input }) => {
+                    seen.push(["interceptor", JSON.stringify(input)]);
+                    await sleep(20);
+                    return { allowed: true };
+                },
+            },
+            tools: [tool("t.echo", (i) => (seen.push(["tool", JSON.stringify(i)]), i))],
+        });
+        const session = api.createSession();
+        for (const code of [
+            "const o = { amount: 1 }; const p = tools.t.echo(o); o.amount = 1e9; return await p",
+            "let n = 0; return await tools.t.echo({ get amount() { return ++n } })",
+            "JSON.stringify = () => '{\"amount\":1e9}'; return await tools.t.echo({ amount: 1 })",
+        ]) {
+            seen.length = 0;
+            const r = await run(session, code);
+            assert.deepEqual(r.result, { amount: 1 }, code);
+            assert.deepEqual(seen, [["interceptor", '{"amount":1}'], ["tool", '{"amount":1}']], code);
+        }
+    });
+    test("a tool name must be a string", async (t) => {
+        const ran = [];
+        const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.echo", (i) => ran.push(i))] });
+        const r = await run(api.createSession(), "const m = []; for (const n of [{ toString() { return 't.echo' } }, null, 5]) { try { await tool_call(n, {}) } catch (e) { m.push(e.name + ': ' + e.message) } } return m");
+        assert.deepEqual(r.result, Array(3).fill("TypeError: tool_call: the tool name must be a string"));
+        assert.deepEqual(ran, []);
+    });
+    test("nothing a run scheduled starts after its end (timers, intervals, finalizers, jobs)", async (t) => {
+        const starts = [];
+        const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.echo", (i) => starts.push(i))] });
+        const session = api.createSession();
+        for (const code of [
+            "setTimeout(() => tools.t.echo({ late: 'timer' }), 1); return 1",
+            "setInterval(() => tools.t.echo({ late: 'interval' }), 1); return 1",
+            "const r = new FinalizationRegistry(() => tool_call('t.echo', { late: 'finalizer' })); (() => r.register({}, 1))(); return 1",
+            "Promise.resolve().then(() => new Promise((r) => setTimeout(r, 5))).then(() => tools.t.echo({ late: 'job' })); return 1",
+        ]) {
+            assert.equal((await run(session, code)).result, 1, code);
+            await sleep(50);
+            assert.deepEqual(starts, [], code);
+        }
+    });
+    test("no run sees another's globals, builtins or data", async (t) => {
+        let release;
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            tools: [tool("t.echo", (i) => i), tool("t.wait", (i) => new Promise((r) => (release = () => r(i))))],
+        });
+        const session = api.createSession();
+        await run(session, "Object.prototype.polluted = 1; Array.prototype.map = () => 'evil'; JSON.parse = () => 'evil'; Promise.prototype.then = () => 'evil'; globalThis.secret = 'A'; return 1");
+        const check = "return [typeof ({}).polluted, [1].map((x) => x + 1), JSON.parse('{\"a\":1}'), typeof globalThis.secret, await tools.t.echo({ ok: 1 })]";
+        for (const s of [session, api.createSession()]) {
+            assert.deepEqual((await run(s, check)).result, ["undefined", [2], { a: 1 }, "undefined", { ok: 1 }]);
+        }
+        const a = run(session, "globalThis.secret = 'A'; const v = await tools.t.wait({ mine: 'A' }); return [globalThis.secret, v]", { context: "A" });
+        while (!release) await sleep(10);
+        const b = await run(session, "return [typeof globalThis.secret, typeof secret]", { context: "B" });
+        release();
+        assert.deepEqual(b.result, ["undefined", "undefined"]);
+        assert.deepEqual(b.toolCalls, []);
+        assert.deepEqual((await a).result, ["A", { mine: "A" }]);
+    });
+    test("the page's objects never reach the program: a tool's result is a copy, a hostile result fails the call", async (t) => {
+        const page = { list: [1, 2], nested: { v: "page" } };
+        const hostile = new Proxy({}, { get: () => { throw new Error("trap"); }, ownKeys: () => { throw new Error("trap"); } });
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            tools: [tool("t.page", () => page), tool("t.hostile", () => hostile), tool("t.fn", () => () => globalThis)],
+        });
+        const r = await run(
+            api.createSession(),
+            "const p = await tools.t.page({}); p.list.push(3); p.nested.v = 'changed'; const out = []; for (const n of ['hostile', 'fn']) { try { out.push(typeof (await tools.t[n]({}))) } catch (e) { out.push(e.name + ': ' + e.message) } } out.push((await tools.t.page({})).nested.v); return out",
+        );
+        assert.deepEqual(page, { list: [1, 2], nested: { v: "page" } });
+        assert.deepEqual(r.result, ["ToolError: trap", "ToolError: the tool returned a function, which is not JSON data", "page"]);
+    });
+    test("a flood of console output is bounded", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath, timeout: 60000 });
+        const r = await run(api.createSession(), "for (let i = 0; i < 20000; i++) console.log('<'.repeat(5000)); return 1");
+        assert.equal(r.result, 1);
+        assert.ok(r.logs.length <= 201, `${r.logs.length} entries`);
+        assert.ok(r.logs.reduce((n, l) => n + l.message.length, 0) <= 201 * 2000);
+    });
+});

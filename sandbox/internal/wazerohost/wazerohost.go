@@ -183,8 +183,8 @@ func (i *instance) Func(name string, t wasmhost.FuncType) (wasmhost.Func, error)
 	if !sameTypes(def.ParamTypes(), t.Params) || !sameTypes(def.ResultTypes(), t.Results) {
 		return nil, fmt.Errorf("exported function %q has type %v -> %v, want %v -> %v", name, def.ParamTypes(), def.ResultTypes(), t.Params, t.Results)
 	}
-	n := max(len(t.Params), len(t.Results))
-	return &fn{inst: i, f: f, stack: make([]uint64, n)}, nil
+	n := max(len(t.Params), len(t.Results), 1)
+	return &fn{inst: i, name: name, f: f, stack: make([]uint64, n)}, nil
 }
 
 func sameTypes(a []api.ValueType, b []wasmhost.ValueType) bool {
@@ -205,20 +205,29 @@ func (i *instance) Close() error { return i.mod.Close(context.Background()) }
 
 type fn struct {
 	inst  *instance
+	name  string
 	f     api.Function
 	stack []uint64
+	// busy says f is in a call. A wazero api.Function keeps its call state
+	// (its own stack) and must not be re-entered: a call of the same export
+	// from a host function inside f's call (QTS_Call from a getter that a
+	// QTS_Call ran, say) would run on f's live stack and crash the process.
+	// It goes to nested, an api.Function of its own, made once.
+	busy   bool
+	nested *fn
 }
 
-// Call reuses one stack per export to avoid an allocation per call; a
-// re-entrant call of the same export (rare) allocates its own.
+// Call reuses one stack per export to avoid an allocation per call.
 func (f *fn) Call(args ...uint64) (uint64, error) {
-	stack := f.stack
-	if stack == nil {
-		stack = make([]uint64, max(len(args), 1))
-	} else {
-		f.stack = nil // taken; a re-entrant call of this export allocates
-		defer func() { f.stack = stack }()
+	if f.busy {
+		if f.nested == nil {
+			f.nested = &fn{inst: f.inst, name: f.name, f: f.inst.mod.ExportedFunction(f.name), stack: make([]uint64, len(f.stack))}
+		}
+		return f.nested.Call(args...)
 	}
+	f.busy = true
+	defer func() { f.busy = false }()
+	stack := f.stack
 	copy(stack, args)
 	if err := f.f.CallWithStack(f.inst.ctx, stack); err != nil {
 		return 0, errors.Join(wasmhost.ErrTrap, err)
