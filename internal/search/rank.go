@@ -49,19 +49,23 @@ type params struct {
 	// unknownWeight is the share of the rarest term's idf that a query
 	// word no visible tool holds counts for in the coverage.
 	unknownWeight float64
+	// compoundWeight is the weight of the term two adjacent query words
+	// make when joined, as an alternative of each.
+	compoundWeight float64
 }
 
 var p = params{
-	fieldWeights:  [numFields]float64{3, 2, 3, 1, 0.5},
-	fieldB:        [numFields]float64{0.5, 0.3, 0.5, 0.75, 0.75},
-	k1:            0.8,
-	synonymWeight: 0.6,
-	prefixWeight:  0.5,
-	verbPenalty:   0.5,
-	specExp:       0.5,
-	spaceExp:      1,
-	minCoverage:   0.2,
-	unknownWeight: 0.5,
+	fieldWeights:   [numFields]float64{3, 2, 3, 1, 0.5},
+	fieldB:         [numFields]float64{0.5, 0.3, 0.5, 0.75, 0.75},
+	k1:             0.8,
+	synonymWeight:  0.6,
+	prefixWeight:   0.5,
+	verbPenalty:    0.5,
+	specExp:        0.5,
+	spaceExp:       1,
+	minCoverage:    0.2,
+	unknownWeight:  0.75,
+	compoundWeight: 1,
 }
 
 // Rank ranks docs for a query: an exact tool name first, then the tools of
@@ -369,6 +373,24 @@ func parseQuery(text string) query {
 		}
 		return s
 	}
+	// Two words the catalog writes as one ("user group" for usergroups,
+	// "node pool" for nodePool): the joined term is an alternative of both.
+	var raw []string
+	splitWords(text, func(w string) { raw = append(raw, strings.ToLower(w)) })
+	joined := map[string][]string{} // a word's stem -> the terms it makes with a neighbour
+	if p.compoundWeight > 0 {
+		for k := 0; k+1 < len(raw); k++ {
+			a, b := raw[k], raw[k+1]
+			if len(a) < 2 || len(b) < 2 || stopwords[a] || stopwords[b] {
+				continue
+			}
+			j := stem(a + b)
+			if _, ok := r.lookup(j); ok {
+				joined[stem(a)] = append(joined[stem(a)], j)
+				joined[stem(b)] = append(joined[stem(b)], j)
+			}
+		}
+	}
 	seen := map[string]bool{}
 	for _, t := range tokenize(text) {
 		if seen[t] {
@@ -392,6 +414,11 @@ func parseQuery(text string) query {
 		for _, syn := range synonyms[t] {
 			if id, ok := r.lookup(syn); ok {
 				add(id, p.synonymWeight)
+			}
+		}
+		for _, j := range joined[t] {
+			if id, ok := r.lookup(j); ok {
+				add(id, p.compoundWeight)
 			}
 		}
 		// Longer or shorter forms the stemmer does not relate ("remind"

@@ -245,3 +245,65 @@ func hitNames(hits []hit) []string {
 	}
 	return out
 }
+
+// TestSearchProbes: queries for what only the hidden admin tools (or no
+// tool) can do should return nothing rather than unrelated visible tools.
+// Of testdata/probes.json, 3 of 10 are empty (0 before query words that no
+// visible tool holds counted at 0.75 of the rarest word's weight, and
+// spoken filler was dropped); this holds that line.
+func TestSearchProbes(t *testing.T) {
+	cat := loadTestCatalog(t)
+	var visible []*Doc
+	for _, d := range cat.docs {
+		if !strings.HasPrefix(d.name, "admin.") {
+			visible = append(visible, d)
+		}
+	}
+	raw, err := os.ReadFile("testdata/probes.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var probes []string
+	if err := json.Unmarshal(raw, &probes); err != nil {
+		t.Fatal(err)
+	}
+	empty := 0
+	for _, q := range probes {
+		if hits := cat.searchIn(visible, q, 5); len(hits) == 0 {
+			empty++
+		} else {
+			t.Logf("%q -> %v", q, hitNames(hits))
+		}
+	}
+	if len(probes) < 10 || empty < 3 {
+		t.Errorf("%d of %d probes return nothing, want >= 3 of >= 10", empty, len(probes))
+	}
+}
+
+// TestSearchQueryWords: two query words the catalog writes as one word
+// find it ("user group" -> usergroups), and spoken filler ("right now",
+// "by mistake") neither matches nor counts against a tool.
+func TestSearchQueryWords(t *testing.T) {
+	docs := []*Doc{
+		NewDoc("usergroups.disable", "Disable an existing group of users.", nil),
+		NewDoc("users.disable", "Disable a user account.", nil),
+		NewDoc("groups.list", "List the groups.", nil),
+		NewDoc("files.delete", "Deletes a file.", nil),
+	}
+	for _, tt := range []struct{ query, want string }{
+		{"disable a user group", "usergroups.disable"},
+		{"delete a file I uploaded by mistake right now", "files.delete"},
+	} {
+		hits := Rank(docs, tt.query, 5)
+		if len(hits) == 0 || docs[hits[0].Index].name != tt.want {
+			var got []string
+			for _, h := range hits {
+				got = append(got, docs[h.Index].name)
+			}
+			t.Errorf("%q: got %v, want %s first", tt.query, got, tt.want)
+		}
+	}
+	if got := tokenize("right now already anymore by mistake"); len(got) != 0 {
+		t.Errorf("filler tokenized to %q, want nothing", got)
+	}
+}

@@ -221,6 +221,9 @@ var stopwords = setOf(
 	"would", "should", "will", "please", "some", "any", "has", "have", "had", "i", "if", "so",
 	"want", "need", "given", "via", "per", "also", "than", "then", "just", "up", "am", "as",
 	"someone", "something", "one", "out", "only", "still", "s",
+	// filler of spoken requests: says nothing about which tool
+	"right", "now", "already", "anymore", "longer", "again", "really", "actually", "currently",
+	"maybe", "mistake", "don", "t",
 )
 
 func setOf(words ...string) map[string]bool {

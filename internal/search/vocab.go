@@ -22,6 +22,9 @@ var synonymGroups = [][]string{
 	{"save", "star", "bookmark", "favorite"},
 	{"channel", "conversation", "room"},
 	{"vpc", "network"},
+	// second session, chosen on the enlarged tune split
+	{"info", "details", "information"},
+	{"get", "show", "view", "see"},
 }
 
 // phrases are multi-word expressions whose meaning is one API word; ablated

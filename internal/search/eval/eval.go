@@ -50,6 +50,9 @@ type Catalog struct {
 	Licence string `json:"licence"`
 	Tools   []Tool `json:"tools"`
 	Queries []Query
+	// Probes ask for what the catalog cannot do (testdata/probes.json):
+	// the answer should be an empty list.
+	Probes []string
 }
 
 // IDs are the catalogs, in report order.
@@ -65,7 +68,10 @@ func Load(id string) (*Catalog, error) {
 	if err := readJSON(id+".queries.json", &c.Queries); err != nil {
 		return nil, err
 	}
-	var held []Query
+	var extra, held []Query
+	if err := readJSON(id+".extra.json", &extra); err != nil {
+		return nil, err
+	}
 	if err := readJSON(id+".heldout.json", &held); err != nil {
 		return nil, err
 	}
@@ -79,12 +85,19 @@ func Load(id string) (*Catalog, error) {
 		}
 	}
 	for i := range held {
-		if held[i].OldHeldOut {
-			return nil, fmt.Errorf("%s held-out query %q: oldHeldOut set", id, held[i].Query)
-		}
 		held[i].HeldOut = true
 	}
-	c.Queries = append(c.Queries, held...)
+	for _, q := range append(extra, held...) {
+		if q.OldHeldOut {
+			return nil, fmt.Errorf("%s query %q: oldHeldOut set outside %s.queries.json", id, q.Query, id)
+		}
+	}
+	c.Queries = append(append(c.Queries, extra...), held...)
+	var probes map[string][]string
+	if err := readJSON("probes.json", &probes); err != nil {
+		return nil, err
+	}
+	c.Probes = probes[id]
 	for _, q := range c.Queries {
 		for _, e := range q.Expected {
 			if !names[e] {
@@ -205,6 +218,19 @@ func Evaluate(c *Catalog, split Split, rank func(query string, limit int) []stri
 		m.MRR /= float64(m.N)
 	}
 	return m
+}
+
+// EmptyProbes counts the probes rank answers with nothing, and returns the
+// others with their first results.
+func EmptyProbes(c *Catalog, rank func(query string, limit int) []string) (empty int, answered []Miss) {
+	for _, q := range c.Probes {
+		if got := rank(q, 3); len(got) == 0 {
+			empty++
+		} else {
+			answered = append(answered, Miss{Query: q, Got: got})
+		}
+	}
+	return empty, answered
 }
 
 // Unanswerable returns the queries of a split that have no expected tool.

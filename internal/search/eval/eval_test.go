@@ -58,17 +58,24 @@ func TestEvaluate(t *testing.T) {
 	}
 }
 
-// before are the figures of main at 85c776c on the new held-out split:
-// recall@1, recall@5.
-var before = map[string][2]float64{
-	"slack":        {0.12, 0.50},
-	"github":       {0.71, 0.82},
-	"stripe":       {0.69, 0.94},
-	"digitalocean": {0.56, 0.78},
+// Targets of issue 12 on the held-out split: recall@1 >= 0.6 and recall@5
+// >= 0.8 with lexical ranking alone.
+const targetR1, targetR5 = 0.6, 0.8
+
+// short are the held-out figures (recall@1, recall@5) of the catalogs
+// that miss a target, as measured when the split was written; each must
+// not fall, and the entry must go once its catalog meets the targets.
+// Slack's short descriptions ("Deletes a reminder.") and GitHub-, Slack-
+// or DigitalOcean-specific words (droplet, snooze, star) are what the
+// lexical ranking cannot bridge; see the notes of issue 12.
+var short = map[string][2]float64{
+	"slack":        {0.12, 0.56},
+	"digitalocean": {0.61, 0.78},
 }
 
-// TestHeldOut: on every catalog's held-out queries, the lexical ranking is
-// at least as good as main's at 85c776c, and fusing it with the
+// TestHeldOut: on every catalog's held-out queries, the lexical ranking
+// meets the targets (or, for a catalog listed in short, holds its figures
+// and still misses, so the list stays true), and fusing it with the
 // deterministic test embedder lowers neither recall@1 nor recall@5.
 func TestHeldOut(t *testing.T) {
 	for _, id := range IDs {
@@ -79,11 +86,39 @@ func TestHeldOut(t *testing.T) {
 		lex := Evaluate(c, HeldOut, Lexical(c))
 		fused := Evaluate(c, HeldOut, Fused(c, HashEmbed))
 		t.Logf("%s lexical %s, fused %s", id, lex, fused)
-		if b := before[id]; lex.Recall1 < b[0]-0.005 || lex.Recall5 < b[1]-0.005 { // b is rounded to 2 places
-			t.Errorf("%s: lexical %s, below main's recall@1=%.2f recall@5=%.2f", id, lex, b[0], b[1])
+		meets := lex.Recall1 >= targetR1 && lex.Recall5 >= targetR5
+		if b, ok := short[id]; ok {
+			if lex.Recall1 < b[0]-0.005 || lex.Recall5 < b[1]-0.005 { // b is rounded to 2 places
+				t.Errorf("%s: lexical %s, below its recorded recall@1=%.2f recall@5=%.2f", id, lex, b[0], b[1])
+			}
+			if meets {
+				t.Errorf("%s: lexical %s meets the targets now: remove it from short", id, lex)
+			}
+		} else if !meets {
+			t.Errorf("%s: lexical %s, want recall@1 >= %.1f and recall@5 >= %.1f", id, lex, targetR1, targetR5)
 		}
 		if fused.Recall1 < lex.Recall1 || fused.Recall5 < lex.Recall5 {
 			t.Errorf("%s: fused %s lowers lexical %s", id, fused, lex)
+		}
+	}
+}
+
+// TestProbes: every catalog has probes, and the queries for what a
+// catalog cannot do get an empty answer at least as often as when the
+// empty-answer rule was last changed.
+func TestProbes(t *testing.T) {
+	floor := map[string]int{"slack": 5, "github": 2, "stripe": 0, "digitalocean": 2}
+	for _, id := range IDs {
+		c, err := Load(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		empty, answered := EmptyProbes(c, Lexical(c))
+		for _, a := range answered {
+			t.Logf("%s probe %q got %v", id, a.Query, a.Got)
+		}
+		if len(c.Probes) < 5 || empty < floor[id] {
+			t.Errorf("%s: %d of %d probes empty, want >= %d of >= 5", id, empty, len(c.Probes), floor[id])
 		}
 	}
 }

@@ -2,17 +2,20 @@
 // catalog, one line per catalog:
 //
 //	SEARCH <catalog> recall@1=… recall@5=… mrr=…
+//	PROBES <catalog> empty=<k>/<n>
 //
 // on the held-out split by default (the reported figures). Tune on
 // -split=tune only; -v lists the queries whose first hit was wrong (never
 // use it on the held-out split). -split=old-heldout gives the first
-// held-out split, now part of tune, for comparison.
+// held-out split, now part of tune, for comparison. PROBES: of the queries
+// for what the catalog cannot do, how many get an empty answer.
 package main
 
 import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/interopio/code-mode/internal/search/eval"
 )
@@ -43,6 +46,13 @@ func main() {
 		if *verbose {
 			for _, miss := range m.Misses {
 				fmt.Fprintln(os.Stderr, "#   ", miss)
+			}
+		}
+		empty, answered := eval.EmptyProbes(c, rank)
+		fmt.Printf("PROBES %s empty=%d/%d\n", name, empty, len(c.Probes))
+		if *verbose {
+			for _, a := range answered {
+				fmt.Fprintf(os.Stderr, "#    probe %q got %s\n", a.Query, strings.Join(a.Got, ", "))
 			}
 		}
 	}
