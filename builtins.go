@@ -158,14 +158,14 @@ func (t *timers) clear(args []json.RawMessage) (json.RawMessage, error) {
 	return nil, nil
 }
 
-// prepareCode makes the model's text a program (see tsstrip.Program). A
+// prepareCode makes the model's text a program (see tsstrip.Prepare). A
 // bug in that reader must not cost the run: on a panic the text runs as
 // sent, and QuickJS judges it.
-func prepareCode(src string) (code string, err *tsstrip.Error) {
+func prepareCode(src string) (p tsstrip.Prepared, err *tsstrip.Error) {
 	defer func() {
 		if recover() != nil {
-			code, err = src, nil
+			p, err = tsstrip.Prepared{Code: src}, nil
 		}
 	}()
-	return tsstrip.Program(src)
+	return tsstrip.Prepare(src)
 }

@@ -111,7 +111,8 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 		return invalidInputResult(&argsError{"executeCode: code: required; expected a non-empty string of JavaScript or TypeScript (the body of an async function)"}), nil
 	}
 	start := time.Now()
-	code, perr := prepareCode(in.Code)
+	prepared, perr := prepareCode(in.Code)
+	code := prepared.Code
 	if perr != nil {
 		return &ExecuteResult{Logs: []LogEntry{}, ToolCalls: []ToolCallRecord{}, DurationMs: ms(time.Since(start)),
 			Error: &RunError{Name: "SyntaxError", Code: string(sandbox.CodeSyntax), Message: perr.Message, Line: perr.Line, Column: perr.Column}}, nil
@@ -151,6 +152,7 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 		Prelude: prelude,
 		Timeout: s.cm.cfg.Timeout,
 		Funcs:   funcs,
+		Body:    prepared.Body,
 	})
 	if err != nil {
 		if errors.Is(err, sandbox.ErrClosed) || errors.Is(err, ErrClosed) {

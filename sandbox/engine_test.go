@@ -70,3 +70,39 @@ func TestMaxInstances(t *testing.T) {
 	}
 	close(block)
 }
+
+// TestBodyHint: a program the caller marks as a function body (Program.Body)
+// gives the same result and the same error, at the same position, as when
+// it is first tried as a script.
+func TestBodyHint(t *testing.T) {
+	e, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for _, code := range []string{
+		"return 1+1",
+		"const a = [1, 2]\nreturn a.map((x) => x * 2)",
+		"return",
+		"await null\nreturn {a: 1n}",
+		"const x = 1\nreturn x.y.z",
+		"return nope()",
+		"throw new TypeError('bad')\nreturn 1",
+		"return 1 +",
+		"return (1",
+		"let a = 1; let a = 2\nreturn a",
+	} {
+		var got [2]string
+		for i, body := range []bool{false, true} {
+			res, err := e.Run(context.Background(), sandbox.Program{Code: code, Body: body})
+			if err != nil {
+				t.Fatalf("%q: %v", code, err)
+			}
+			b, _ := json.Marshal(res)
+			got[i] = string(b)
+		}
+		if got[0] != got[1] {
+			t.Errorf("%q:\n as a script first: %s\n as a body:         %s", code, got[0], got[1])
+		}
+	}
+}

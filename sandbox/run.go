@@ -163,7 +163,7 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64) (res *
 		}
 		return nil, err
 	}
-	res = r.main(p.Code)
+	res = r.main(p.Code, p.Body)
 	if (r.nextID > 0 || len(r.notes) > 0) && (res.Error == nil || res.Error.Code != CodeTimeout) {
 		res.Warnings = append(res.Warnings, r.warnings()...)
 	}
@@ -251,12 +251,19 @@ const (
 	wrapSuffix = "\n})()"
 )
 
-// main evaluates the code and drives it to completion.
-func (r *run) main(code string) *Result {
+// main evaluates the code (a function body when body is set) and drives
+// it to completion.
+func (r *run) main(code string, body bool) *Result {
 	q, ctx := r.q, r.ctx
 	wrapped := false
-	promise, exc := q.Eval(ctx, code, codeFile, ffi.EvalAsync)
-	if exc != 0 && strings.Contains(code, "return") && r.isTopLevelReturn(exc.Const()) {
+	var promise, exc ffi.Value
+	if body {
+		wrapped = true
+		promise, exc = q.Eval(ctx, wrapPrefix+code+wrapSuffix, codeFile, ffi.EvalGlobal)
+	} else {
+		promise, exc = q.Eval(ctx, code, codeFile, ffi.EvalAsync)
+	}
+	if !body && exc != 0 && strings.Contains(code, "return") && r.isTopLevelReturn(exc.Const()) {
 		q.FreeValue(ctx, exc)
 		// A closing bracket the code did not open would close the wrapper
 		// and run the rest outside it (`return 1\n})(); (async () => {`).

@@ -271,6 +271,12 @@ type Program struct {
 	Funcs map[string]Func
 	// Timeout bounds the whole run, awaits included (default 30s).
 	Timeout time.Duration
+	// Body says the caller knows Code returns outside any function and
+	// closes no bracket it did not open (tsstrip.Prepare checks both): it
+	// is compiled as a function body at once, without first being tried
+	// as a script, which for such code only fails at its return after
+	// compiling everything before it.
+	Body bool
 }
 
 // Func is a host function. Exactly one of Async and Sync is set.

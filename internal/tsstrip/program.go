@@ -7,12 +7,81 @@ import "strings"
 // whole-program function is unwrapped so that its body is the program.
 // Every step keeps lines and columns where the model wrote them.
 func Program(src string) (string, *Error) {
+	p, err := Prepare(src)
+	return p.Code, err
+}
+
+// Prepared is a program ready for the sandbox.
+type Prepared struct {
+	Code string
+	// Body says that Code returns outside any function and that every
+	// bracket it closes was opened in it (CheckBody passes): it is the
+	// body of a function, to be compiled as one at once, not first tried
+	// as a script.
+	Body bool
+}
+
+// Prepare is Program, and says whether the result is a function body.
+// Plain JavaScript is tokenized once for all of it.
+func Prepare(src string) (Prepared, *Error) {
 	src = Unfence(src)
-	out, err := Strip(src)
-	if err != nil {
-		return "", err
+	toks, ok := scan(src)
+	if !ok {
+		return Prepared{Code: src}, nil // left to QuickJS, which reports the error
 	}
-	return UnwrapMain(out), nil
+	m, bad := match(toks)
+	if bad >= 0 {
+		return Prepared{Code: src}, nil
+	}
+	s := &stripper{src: src, toks: toks, m: m, exprClose: map[int]bool{}}
+	s.walk(0, len(toks), fBlock)
+	if s.err != nil {
+		return Prepared{}, s.err
+	}
+	out := s.output()
+	if out == src {
+		// Plain JavaScript: its tokens serve the unwrapping too.
+		out = unwrapMain(src, toks, m)
+	} else {
+		out = UnwrapMain(out)
+	}
+	if out != src {
+		if toks, ok = scan(out); !ok {
+			return Prepared{Code: out}, nil
+		}
+		if m, bad = match(toks); bad >= 0 {
+			return Prepared{Code: out}, nil
+		}
+	}
+	return Prepared{Code: out, Body: topLevelReturn(toks)}, nil
+}
+
+// topLevelReturn says whether a return statement stands outside every
+// bracket, hence outside any function (a function body is always in
+// braces). A return inside blocks is not looked for: the script attempt
+// finds it.
+func topLevelReturn(toks []token) bool {
+	depth := 0
+	for i, t := range toks {
+		switch t.k {
+		case tPunct:
+			switch t.v {
+			case "(", "[", "{":
+				depth++
+			case ")", "]", "}":
+				depth--
+			}
+		case tTemplateHead:
+			depth++
+		case tTemplateTail:
+			depth--
+		case tName:
+			if depth == 0 && t.v == "return" && (i == 0 || toks[i-1].v != "." && toks[i-1].v != "?.") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // fenceLangs are the info strings of a fence whose block is taken as code.
@@ -106,11 +175,19 @@ func inTemplate(src string) bool {
 // comes back unchanged.
 func UnwrapMain(src string) string {
 	toks, ok := scan(src)
-	if !ok || len(toks) < 5 {
+	if !ok {
 		return src
 	}
 	m, bad := match(toks)
 	if bad >= 0 {
+		return src
+	}
+	return unwrapMain(src, toks, m)
+}
+
+// unwrapMain is UnwrapMain on src's tokens and their matched brackets.
+func unwrapMain(src string, toks []token, m []int) string {
+	if len(toks) < 5 {
 		return src
 	}
 	s := &stripper{src: src, toks: toks, m: m}

@@ -57,6 +57,14 @@ var punctuators = []string{
 	"=>", "==", "!=", "<=", "&&", "||", "??", "?.", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<", "**",
 }
 
+// punctuatorsBy lists the punctuators by their first byte, longest first.
+var punctuatorsBy = func() (by [0x80][]string) {
+	for _, p := range punctuators {
+		by[p[0]] = append(by[p[0]], p)
+	}
+	return by
+}()
+
 // regexAfter lists the keywords after which '/' starts a regular expression.
 var regexAfter = map[string]bool{
 	"return": true, "typeof": true, "instanceof": true, "in": true, "of": true, "new": true, "delete": true,
@@ -83,7 +91,9 @@ type scanner struct {
 // string, template, comment or regular expression; callers then leave the
 // code to QuickJS, which reports the error itself.
 func scan(src string) ([]token, bool) {
-	s := &scanner{src: src}
+	// About one token per four bytes of code: one allocation, not a
+	// dozen doublings.
+	s := &scanner{src: src, toks: make([]token, 0, len(src)/4+4)}
 	return s.run()
 }
 
@@ -223,6 +233,14 @@ func (s *scanner) next(i int) (token, bool) {
 			k = tPrivate
 		}
 		for j < len(src) {
+			if d := src[j]; d < 0x80 && d != '\\' {
+				// ASCII: the common case, without the Unicode tables.
+				if d >= 'a' && d <= 'z' || d >= 'A' && d <= 'Z' || d >= '0' && d <= '9' || d == '_' || d == '$' {
+					j++
+					continue
+				}
+				break
+			}
 			r2, n2 := utf8.DecodeRuneInString(src[j:])
 			if !isIDPart(r2) {
 				break
@@ -301,8 +319,8 @@ func (s *scanner) next(i int) (token, bool) {
 	if c == '?' && i+2 < len(src) && src[i+1] == '.' && src[i+2] >= '0' && src[i+2] <= '9' {
 		return token{k: tPunct, s: i, e: i + 1, v: "?"}, true // a ? .5 : b
 	}
-	if c != '>' {
-		for _, p := range punctuators {
+	if c != '>' && c < 0x80 {
+		for _, p := range punctuatorsBy[c] {
 			if strings.HasPrefix(src[i:], p) {
 				return token{k: tPunct, s: i, e: i + len(p), v: p}, true
 			}

@@ -176,3 +176,39 @@ func TestProgram(t *testing.T) {
 		}
 	}
 }
+
+// TestPrepareBody: Body is set only when the prepared code surely returns
+// outside any function and closes no bracket it did not open.
+func TestPrepareBody(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		body     bool
+	}{
+		{"top-level return", "const a = 1\nreturn a", true},
+		{"return first", "return 1+1", true},
+		{"TypeScript body", "const x: number = 1\nreturn x", true},
+		{"fenced body", "```ts\nconst x: number = 1\nreturn x\n```", true},
+		{"unwrapped async arrow", "async () => {\n  return 1\n}", true},
+		{"unwrapped expression arrow", "async () => f(1)", true},
+		{"an expression", "1 + 1", false},
+		{"return only in a function", "const f = () => { return 1 }\nf()", false},
+		{"return only in a method", "const o = { get() { return 1 } }\no.get()", false},
+		{"return in a block is left to the script attempt", "if (a) { return 1 }\n2", false},
+		{"a property named return", "it.return(1)\nit?.return", false},
+		{"return in a string, template or comment", "'return'; `return ${x}`; // return\nx", false},
+		{"a closing bracket the code did not open", "return 1\n})(); (async () => {", false},
+		{"unreadable code", "return 'unterminated", false},
+	} {
+		p, err := Prepare(tc.in)
+		if err != nil {
+			t.Errorf("%s: error %v", tc.name, err)
+			continue
+		}
+		if p.Body != tc.body {
+			t.Errorf("%s: Body = %v, want %v (code %q)", tc.name, p.Body, tc.body, p.Code)
+		}
+		if code, _ := Program(tc.in); code != p.Code {
+			t.Errorf("%s: Prepare's code %q differs from Program's %q", tc.name, p.Code, code)
+		}
+	}
+}
