@@ -217,8 +217,8 @@ func normalizeSchema(raw json.RawMessage) (json.RawMessage, any, error) {
 	if len(trimmed) == 0 || string(trimmed) == "null" {
 		return nil, nil, nil
 	}
-	var root any
-	if json.Unmarshal(trimmed, &root) != nil {
+	root, err := decodeJSON(trimmed)
+	if err != nil {
 		return nil, nil, errors.New("must be valid JSON")
 	}
 	switch r := root.(type) {

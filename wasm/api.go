@@ -3,12 +3,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"strings"
 	"sync"
 
 	codemode "github.com/interopio/code-mode"
@@ -202,16 +202,16 @@ func toolsAtOnce(list Value, path string) (tools []codemode.Tool, ok bool) {
 	if err != nil {
 		return nil, false
 	}
-	var records [][]byte
+	var records []string
 	if n > 0 {
-		records = bytes.Split([]byte(text.String()), []byte{0x1e})
+		records = strings.Split(text.String(), "\x1e")
 	}
 	if len(records) != n {
 		return nil, false
 	}
 	tools = make([]codemode.Tool, n)
 	for i, rec := range records {
-		f := bytes.Split(rec, []byte{0x1f})
+		f := strings.Split(rec, "\x1f")
 		if len(f) != 5 {
 			return nil, false
 		}
@@ -219,9 +219,14 @@ func toolsAtOnce(list Value, path string) (tools []codemode.Tool, ok bool) {
 		if !jsonString(f[0], &t.Name) || len(f[1]) > 0 && !jsonString(f[1], &t.Description) {
 			return nil, false
 		}
-		t.InputSchema, t.OutputSchema = f[2], f[3]
+		if f[2] != "" {
+			t.InputSchema = json.RawMessage(f[2])
+		}
+		if f[3] != "" {
+			t.OutputSchema = json.RawMessage(f[3])
+		}
 		if len(f[4]) > 0 {
-			json.Unmarshal(f[4], &t.Annotations) // as toolFromJS: annotations that are not an object are none
+			json.Unmarshal([]byte(f[4]), &t.Annotations) // as toolFromJS: annotations that are not an object are none
 		}
 		t.Execute = toolExecute(t.Name, func() Value { return element(execs, i) }, func() Value { return element(validates, i) })
 		tools[i] = t
@@ -259,12 +264,12 @@ func element(list Value, i int) Value {
 }
 
 // jsonString decodes a JSON string, most of which have no escapes.
-func jsonString(b []byte, dst *string) bool {
-	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' && bytes.IndexByte(b, '\\') < 0 {
-		*dst = string(b[1 : len(b)-1])
+func jsonString(s string, dst *string) bool {
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' && strings.IndexByte(s, '\\') < 0 {
+		*dst = strings.Clone(s[1 : len(s)-1]) // not the whole list's text
 		return true
 	}
-	return json.Unmarshal(b, dst) == nil
+	return json.Unmarshal([]byte(s), dst) == nil
 }
 
 // toolExecute calls a page tool's execute with (input, {context, signal}),
