@@ -52,6 +52,9 @@ type params struct {
 	// compoundWeight is the weight of the term two adjacent query words
 	// make when joined, as an alternative of each.
 	compoundWeight float64
+	// clauseWeight is the share of a word in a clause describing the
+	// object ("a message I already sent").
+	clauseWeight float64
 }
 
 var p = params{
@@ -66,6 +69,7 @@ var p = params{
 	minCoverage:    0.2,
 	unknownWeight:  0.75,
 	compoundWeight: 1,
+	clauseWeight:   0.5,
 }
 
 // Rank ranks docs for a query: an exact tool name first, then the tools of
@@ -174,6 +178,13 @@ func RankWith(docs []*Doc, query string, o Options) []Hit {
 	return hits
 }
 
+// subjects start a clause that describes the object of a request, and
+// clauseFiller may stand between the subject and its verb.
+var (
+	subjects     = setOf("i", "we", "you", "someone", "somebody", "they", "he", "she")
+	clauseFiller = setOf("already", "just", "recently", "accidentally", "no", "never", "not", "longer", "have", "had", "has", "did")
+)
+
 // byName returns the positions of docs in name order.
 func byName(docs []*Doc) []int {
 	idx := make([]int, len(docs))
@@ -188,8 +199,9 @@ func byName(docs []*Doc) []int {
 // (weight 1), vocabulary synonyms and prefix relatives at a discount. A doc
 // scores a group once, by its best alternative.
 type group struct {
-	verbs uint64 // verb classes of the word as the user wrote it
-	alts  []alt
+	verbs  uint64  // verb classes of the word as the user wrote it
+	weight float64 // the word's share: 1, less in a clause describing the object
+	alts   []alt
 }
 
 type alt struct {
@@ -282,7 +294,7 @@ func Scores(docs []*Doc, text string) (scores, covers []float64) {
 		if best == 0 {
 			best = p.unknownWeight * maxIDF
 		}
-		total += best
+		total += g.weight * best
 		qverbs |= g.verbs
 	}
 
@@ -314,8 +326,8 @@ func Scores(docs []*Doc, text string) (scores, covers []float64) {
 					}
 				}
 			}
-			s += best
-			covered += bestIDF
+			s += g.weight * best
+			covered += g.weight * bestIDF
 		}
 		// The share of the name's words the query explains.
 		if p.specExp > 0 || p.spaceExp > 0 {
@@ -391,13 +403,33 @@ func parseQuery(text string) query {
 			}
 		}
 	}
+	// The verb right after a subject ("a file I uploaded", "an issue
+	// someone closed") describes the object; the request's action is
+	// elsewhere.
+	clause := map[string]bool{}
+	for k := 0; k+1 < len(raw); k++ {
+		if !subjects[raw[k]] {
+			continue
+		}
+		j := k + 1
+		for j < len(raw) && clauseFiller[raw[j]] {
+			j++
+		}
+		if j < len(raw) && raw[j] != "s" && !stopwords[raw[j]] {
+			clause[stem(raw[j])] = true
+		}
+	}
 	seen := map[string]bool{}
 	for _, t := range tokenize(text) {
 		if seen[t] {
 			continue
 		}
 		seen[t] = true
-		g := group{verbs: verbClasses[t]}
+		g := group{verbs: verbClasses[t], weight: 1}
+		if clause[t] {
+			// "a file I uploaded": the action is delete, not upload.
+			g.verbs, g.weight = 0, p.clauseWeight
+		}
 		add := func(id uint32, w float64) {
 			s := slotOf(id)
 			for k, a := range g.alts {

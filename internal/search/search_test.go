@@ -281,18 +281,24 @@ func TestSearchProbes(t *testing.T) {
 }
 
 // TestSearchQueryWords: two query words the catalog writes as one word
-// find it ("user group" -> usergroups), and spoken filler ("right now",
-// "by mistake") neither matches nor counts against a tool.
+// find it ("user group" -> usergroups), spoken filler ("right now", "by
+// mistake") neither matches nor counts against a tool, and the verb of a
+// clause describing the object ("a file I uploaded") is not the action.
 func TestSearchQueryWords(t *testing.T) {
 	docs := []*Doc{
 		NewDoc("usergroups.disable", "Disable an existing group of users.", nil),
 		NewDoc("users.disable", "Disable a user account.", nil),
 		NewDoc("groups.list", "List the groups.", nil),
 		NewDoc("files.delete", "Deletes a file.", nil),
+		NewDoc("files.upload", "Uploads or creates a file.", nil),
+		NewDoc("chat.delete", "Deletes a message.", nil),
+		NewDoc("reminders.delete", "Deletes a reminder.", nil),
+		NewDoc("bookmarks.remove", "Remove a bookmark.", nil),
 	}
 	for _, tt := range []struct{ query, want string }{
 		{"disable a user group", "usergroups.disable"},
 		{"delete a file I uploaded by mistake right now", "files.delete"},
+		{"delete a file we uploaded", "files.delete"},
 	} {
 		hits := Rank(docs, tt.query, 5)
 		if len(hits) == 0 || docs[hits[0].Index].name != tt.want {
