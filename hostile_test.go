@@ -478,6 +478,11 @@ func TestHostileDeepNestingCatchable(t *testing.T) {
 		{"tool input", deep + ` await tools.t.echo(d)`},
 		{"recursion", `function f(n) { return f(n + 1) + 1 } f(0)`},
 		{"String of deep array", deep + ` String(d)`},
+		// The engine refuses nesting past 1,000 levels in both builds (V8's
+		// stack would overflow before QuickJS's check past ~5,000).
+		{"JSON.stringify past 1,000 levels", `let d = []; for (let i = 0; i < 1001; i++) d = [d]; JSON.stringify(d)`},
+		{"JSON.stringify with a replacer past 1,000 levels", `let d = {}; for (let i = 0; i < 1001; i++) d = {d}; JSON.stringify(d, (k, v) => v, 1)`},
+		{"tool input past 1,000 levels", `let d = []; for (let i = 0; i < 1001; i++) d = [d]; await tools.t.echo({d})`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := exec(t, s, `try { `+tc.code+`; return 'no error' } catch (e) { return [e instanceof RangeError, e.name, e.message] }`, nil)
@@ -493,6 +498,10 @@ func TestHostileDeepNestingCatchable(t *testing.T) {
 				t.Errorf("the next run failed: %+v", res.Error)
 			}
 		})
+	}
+	res := exec(t, s, `let d = []; for (let i = 0; i < 998; i++) d = [d]; return [JSON.stringify({d}).length, JSON.stringify(await tools.t.echo({d})).length]`, nil)
+	if !res.OK || string(res.Result) != `[2004,2004]` {
+		t.Errorf("1,000 levels: %s %+v", res.Result, res.Error)
 	}
 }
 

@@ -27,6 +27,29 @@
   // calls no host function (the host's own parses run inside host calls).
   O.setPrototypeOf(InternalError.prototype, RangeError.prototype);
   O.defineProperty(JSON, "parse", { writable: true, configurable: true, value: { parse(text, reviver) { return API().parse(text, reviver); } }.parse });
+  // JSON.stringify recurses in C like JSON.parse: past ~5,000 levels V8's
+  // stack overflows before QuickJS's check and the run ends, uncatchably.
+  // An object is stringified with a replacer that refuses nesting past
+  // 1,000 levels (a RangeError); the engine's own stringify of results and
+  // tool inputs is this one too. Stringify walks depth-first, so the
+  // holders it passes form a path: the same holder, the last value handed
+  // back (one level down), or an ancestor (back up).
+  const S = JSON.stringify, apply = Reflect.apply, RE = RangeError;
+  O.defineProperty(JSON, "stringify", { writable: true, configurable: true, value: { stringify(v, r, sp) {
+    if (v === null || typeof v !== "object" || (r != null && typeof r !== "function")) return S(v, r, sp);
+    const path = [];
+    let n = 0, last;
+    return S(v, function (k, x) {
+      if (r) x = apply(r, this, [k, x]);
+      if (n > 0 && this !== last) while (n > 0 && path[n - 1] !== this) n--;
+      if (n === 0 || path[n - 1] !== this) {
+        path[n++] = this;
+        if (n > 1001) throw new RE("JSON.stringify: the value nests more than 1,000 levels deep");
+      }
+      last = x;
+      return x;
+    }, sp);
+  } }.stringify });
   lazy(["tools"]);
   lazy(["console"]);
   lazy(["tool_call"]);

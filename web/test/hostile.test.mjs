@@ -296,31 +296,37 @@ describe("item 6: the outcome names what really ended the run", () => {
         }
         assert.equal((await run(session, "return 1")).result, 1);
     });
-    test("100k levels of nesting: JSON.parse throws a catchable RangeError; deeper data than the host's stack is a clean RangeError run error, and the next run works", async (t) => {
+    test("deep nesting: JSON.parse, JSON.stringify, tool inputs, recursion throw a catchable RangeError; a deep result is a clean RangeError run error; the next run works", async (t) => {
         const api = await withFactory(t, { wasmLocation: assetPath, timeout: 120000, tools: [tool("t.echo", (i) => i)] });
         const session = api.createSession();
-        for (const code of ["JSON.parse('['.repeat(1e5) + ']'.repeat(1e5))", "JSON.parse('{\"a\":'.repeat(1e5) + '1' + '}'.repeat(1e5))", "function f(n) { return f(n + 1) + 1 } f(0)"]) {
+        const arrays = (n) => `let d = []; for (let i = 0; i < ${n}; i++) d = [d];`;
+        const objects = (n) => `let d = {}; for (let i = 0; i < ${n}; i++) d = { d };`;
+        for (const code of [
+            "JSON.parse('['.repeat(1e5) + ']'.repeat(1e5))",
+            "JSON.parse('{\"a\":'.repeat(1e5) + '1' + '}'.repeat(1e5))",
+            "function f(n) { return f(n + 1) + 1 } f(0)",
+            // Past V8's stack (~5,000 levels) and just past the 1,000 bound.
+            ...[1e5, 6000, 1001].flatMap((n) => [
+                `${arrays(n)} JSON.stringify(d)`,
+                `${objects(n)} JSON.stringify(d, null, 2)`,
+                `${arrays(n)} JSON.stringify(d, (k, v) => v)`,
+                `${arrays(n)} await tools.t.echo(d)`,
+                `${objects(n)} await tool_call('t.echo', { d })`,
+            ]),
+        ]) {
             const r = await run(session, `try { ${code}; return 'no error' } catch (e) { return [e instanceof RangeError, e.name, e.message] }`);
             assert.equal(r.ok, true, `${code}: ${JSON.stringify(r.error)}`);
             assert.equal(r.result[0], true, `${code}: caught ${JSON.stringify(r.result)}`);
-        }
-        const deep = "let d = []; for (let i = 0; i < 1e5; i++) d = [d];";
-        for (const [code, want] of [
-            [`${deep} return d`, "RESULT_NOT_SERIALIZABLE"],
-            [`${deep} try { JSON.stringify(d) } catch (e) { return e.name } return 'no error'`, "RangeError"],
-            [`${deep} try { await tools.t.echo(d) } catch (e) { return e.name } return 'no error'`, "RangeError"],
-        ]) {
-            const r = await run(session, code);
-            // Either QuickJS caught it (a RangeError the program saw) or the
-            // host's stack overflowed first (a clean RangeError run error).
-            if (r.ok) assert.equal(r.result, want, code);
-            else {
-                assert.equal(r.error.name, "RangeError", `${code}: ${JSON.stringify(r.error)}`);
-                assert.doesNotMatch(r.error.message, /crash|trap/);
-                if (want === "RESULT_NOT_SERIALIZABLE") assert.equal(r.error.code, want);
-            }
             assert.equal((await run(session, "return 1")).result, 1);
         }
+        // 1,000 levels still fit, both ways.
+        const fit = await run(session, `${arrays(998)} return [JSON.stringify({ d }).length, JSON.stringify(await tools.t.echo({ d })).length]`);
+        assert.deepEqual(fit.result, [2004, 2004], JSON.stringify(fit.error));
+        const r = await run(session, `${arrays(1e5)} return d`);
+        assert.equal(r.error?.code, "RESULT_NOT_SERIALIZABLE", JSON.stringify(r.error));
+        assert.equal(r.error.name, "RangeError");
+        assert.doesNotMatch(r.error.message, /crash|trap/);
+        assert.equal((await run(session, "return 1")).result, 1);
     });
     test("a self-referencing schema is rejected at registration", async (t) => {
         const api = await withFactory(t, { wasmLocation: assetPath });
