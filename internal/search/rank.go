@@ -55,6 +55,10 @@ type params struct {
 	// clauseWeight is the share of a word in a clause describing the
 	// object ("a message I already sent").
 	clauseWeight float64
+	// questionVerbs: a question ("who reacted ...", "which files ...")
+	// asks to read, so tools whose name creates, changes or deletes are
+	// demoted as for a query saying "get".
+	questionVerbs bool
 }
 
 var p = params{
@@ -70,6 +74,7 @@ var p = params{
 	unknownWeight:  0.75,
 	compoundWeight: 1,
 	clauseWeight:   0.5,
+	questionVerbs:  true,
 }
 
 // Rank ranks docs for a query: an exact tool name first, then the tools of
@@ -178,6 +183,9 @@ func RankWith(docs []*Doc, query string, o Options) []Hit {
 	return hits
 }
 
+// questions are first words that make a request a question.
+var questions = setOf("who", "which", "what", "whose", "is", "are", "does", "do", "did", "how", "when", "where", "was", "were")
+
 // subjects start a clause that describes the object of a request, and
 // clauseFiller may stand between the subject and its verb.
 var (
@@ -214,6 +222,7 @@ type alt struct {
 type query struct {
 	groups []group
 	ids    []uint32
+	verbs  uint64 // verb classes the query's form implies ("who ...": a read)
 }
 
 // Scores returns every doc's relevance to a query (0: no match) and the
@@ -283,7 +292,7 @@ func Scores(docs []*Doc, text string) (scores, covers []float64) {
 	// anything (at half the rarest idf: many such words are filler).
 	maxIDF := math.Log(1 + (n+0.5)/0.5)
 	var total float64
-	var qverbs uint64
+	qverbs := qu.verbs
 	for _, g := range qu.groups {
 		best := 0.0
 		for _, a := range g.alts {
@@ -402,6 +411,9 @@ func parseQuery(text string) query {
 				joined[stem(b)] = append(joined[stem(b)], j)
 			}
 		}
+	}
+	if len(raw) > 0 && p.questionVerbs && questions[raw[0]] {
+		qu.verbs = verbClasses["get"] | verbClasses["list"]
 	}
 	// The verb right after a subject ("a file I uploaded", "an issue
 	// someone closed") describes the object; the request's action is

@@ -282,8 +282,9 @@ func TestSearchProbes(t *testing.T) {
 
 // TestSearchQueryWords: two query words the catalog writes as one word
 // find it ("user group" -> usergroups), spoken filler ("right now", "by
-// mistake") neither matches nor counts against a tool, and the verb of a
-// clause describing the object ("a file I uploaded") is not the action.
+// mistake") neither matches nor counts against a tool, the verb of a
+// clause describing the object ("a file I uploaded") is not the action,
+// and a question ("who reacted ...") asks to read.
 func TestSearchQueryWords(t *testing.T) {
 	docs := []*Doc{
 		NewDoc("usergroups.disable", "Disable an existing group of users.", nil),
@@ -294,11 +295,14 @@ func TestSearchQueryWords(t *testing.T) {
 		NewDoc("chat.delete", "Deletes a message.", nil),
 		NewDoc("reminders.delete", "Deletes a reminder.", nil),
 		NewDoc("bookmarks.remove", "Remove a bookmark.", nil),
+		NewDoc("reactions.add", "Adds a reaction to a message.", nil),
+		NewDoc("reactions.get", "Gets the reactions of a message.", nil),
 	}
 	for _, tt := range []struct{ query, want string }{
 		{"disable a user group", "usergroups.disable"},
 		{"delete a file I uploaded by mistake right now", "files.delete"},
 		{"delete a file we uploaded", "files.delete"},
+		{"who reacted to this message", "reactions.get"},
 	} {
 		hits := Rank(docs, tt.query, 5)
 		if len(hits) == 0 || docs[hits[0].Index].name != tt.want {
