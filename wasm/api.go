@@ -202,19 +202,12 @@ func toolsAtOnce(list Value, path string) (tools []codemode.Tool, ok bool) {
 	if err != nil {
 		return nil, false
 	}
-	var records []string
-	if n > 0 {
-		records = strings.Split(text.String(), "\x1e")
-	}
-	if len(records) != n {
+	records, ok := splitRecords(text.String(), n)
+	if !ok {
 		return nil, false
 	}
 	tools = make([]codemode.Tool, n)
-	for i, rec := range records {
-		f := strings.Split(rec, "\x1f")
-		if len(f) != 5 {
-			return nil, false
-		}
+	for i, f := range records {
 		t := codemode.Tool{Source: &pageTool{defs: defs, i: i}}
 		if !jsonString(f[0], &t.Name) || len(f[1]) > 0 && !jsonString(f[1], &t.Description) {
 			return nil, false
@@ -261,6 +254,39 @@ func element(list Value, i int) Value {
 		return jsbridge.Undefined()
 	}
 	return v
+}
+
+// splitRecords splits convertTools' text into n records of five fields
+// in one pass (JSON text never holds the separators \x1e and \x1f).
+func splitRecords(text string, n int) ([][5]string, bool) {
+	if n == 0 {
+		return nil, text == ""
+	}
+	records := make([][5]string, 0, n)
+	var rec [5]string
+	field, start := 0, 0
+	for i := 0; i <= len(text); i++ {
+		if i < len(text) && text[i] >= 0x20 {
+			continue
+		}
+		if i < len(text) && text[i] != 0x1e && text[i] != 0x1f {
+			return nil, false
+		}
+		if field == 5 {
+			return nil, false
+		}
+		rec[field] = text[start:i]
+		field++
+		start = i + 1
+		if i == len(text) || text[i] == 0x1e {
+			if field != 5 {
+				return nil, false
+			}
+			records = append(records, rec)
+			field = 0
+		}
+	}
+	return records, len(records) == n
 }
 
 // jsonString decodes a JSON string, most of which have no escapes.

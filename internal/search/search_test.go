@@ -317,3 +317,25 @@ func TestSearchQueryWords(t *testing.T) {
 		t.Errorf("filler tokenized to %q, want nothing", got)
 	}
 }
+
+// TestSplitWordsASCII: the byte-wise fast path splits words exactly as
+// the Unicode rules do, on the evaluation catalogs and on mixed text.
+func TestSplitWordsASCII(t *testing.T) {
+	texts := []string{"HTTPServer", "getOrderById", "v2Beta3x", "ABC", "aB", "A1b", "x_y.z", "OAuth2Token", "IPv6",
+		"caféBar baz", "abcÉdef", "x Åb", "HTTPÉcole", "résumé uploads", "ÉA", "aÉ", ""}
+	for _, api := range []string{"github", "slack", "stripe", "digitalocean"} {
+		raw, err := os.ReadFile("eval/testdata/" + api + ".catalog.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, string(raw))
+	}
+	for _, s := range texts {
+		var fast, slow []string
+		splitWords(s, func(w string) { fast = append(fast, w) })
+		splitWordsUnicode(s, func(w string) { slow = append(slow, w) })
+		if !slices.Equal(fast, slow) {
+			t.Errorf("%.40q: %d words, Unicode rules give %d", s, len(fast), len(slow))
+		}
+	}
+}

@@ -32,17 +32,21 @@ func appendTokens(out []string, text string) []string {
 // splitWords calls emit with each word of text: runs of letters or digits,
 // split at camelCase humps and between letters and digits.
 func splitWords(text string, emit func(string)) {
-	for i := 0; i < len(text); i++ {
-		if text[i] >= utf8.RuneSelf {
-			splitWordsUnicode(text, emit)
-			return
-		}
-	}
-	// ASCII, most text: the same rules on bytes.
+	// ASCII, most text: the same rules on bytes. Words before the first
+	// non-ASCII byte are emitted as found; the rest of the text from the
+	// word that byte is in goes to the Unicode rules.
 	start := -1
 	var prev byte
 	for i := 0; i < len(text); i++ {
 		c := text[i]
+		if c >= utf8.RuneSelf {
+			from := i
+			if start >= 0 {
+				from = start
+			}
+			splitWordsUnicode(text[from:], emit)
+			return
+		}
 		lower, upper, digit := 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9'
 		if !lower && !upper && !digit {
 			if start >= 0 {
