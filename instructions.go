@@ -2,6 +2,7 @@ package codemode
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -55,14 +56,17 @@ Good practice:
 // brief. The full instructions and the catalog are the system instruction
 // (SystemInstruction), which is sent once and always lists the tools as
 // they are now; repeating them here doubled every request and went stale
-// when tools were registered later.
+// when tools were registered later. It is concatenated, not formatted: in
+// the browser it is built before the first result, and fmt's scan of a
+// 500-character format made V8 optimize fmt's printer (11 KB) at every
+// cold start (bench/README.md, "Cold start").
 func executeCodeDescription(lim limits) string {
-	return fmt.Sprintf("Run JavaScript or TypeScript in a sandbox: the body of an async function that calls the host's tools "+
-		"(await tools.<namespace>.<name>(input)) and returns JSON data. "+
-		"Resolves with {ok: true, result, logs, toolCalls} or {ok: false, error: {name, message, code, line?, column?}, logs, toolCalls}. "+
-		"Use searchTools (or tool_search in the code) to find tools and their TypeScript signatures; the system instruction has the rules. "+
-		"Limits per run: %s, %d MB, %d tool calls, %d characters of output.",
-		formatDuration(lim.Timeout), lim.MemoryLimitMB, lim.MaxToolCalls, lim.MaxResultChars)
+	return "Run JavaScript or TypeScript in a sandbox: the body of an async function that calls the host's tools " +
+		"(await tools.<namespace>.<name>(input)) and returns JSON data. " +
+		"Resolves with {ok: true, result, logs, toolCalls} or {ok: false, error: {name, message, code, line?, column?}, logs, toolCalls}. " +
+		"Use searchTools (or tool_search in the code) to find tools and their TypeScript signatures; the system instruction has the rules. " +
+		"Limits per run: " + formatDuration(lim.Timeout) + ", " + strconv.Itoa(lim.MemoryLimitMB) + " MB, " +
+		strconv.Itoa(lim.MaxToolCalls) + " tool calls, " + strconv.Itoa(lim.MaxResultChars) + " characters of output."
 }
 
 func writeToolOverview(sb *strings.Builder, tools []*toolEntry, sig func(*toolEntry) string) {

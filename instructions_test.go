@@ -175,3 +175,29 @@ func TestOneInstruction(t *testing.T) {
 		t.Error("the description changed with the catalog")
 	}
 }
+
+// executeCode's description, word for word: it is built without fmt (a
+// long format string made fmt's printer one of the functions V8 optimizes
+// at every cold start), so this pins the text the fmt version produced.
+func TestExecuteCodeDescription(t *testing.T) {
+	const head = "Run JavaScript or TypeScript in a sandbox: the body of an async function that calls the host's tools " +
+		"(await tools.<namespace>.<name>(input)) and returns JSON data. " +
+		"Resolves with {ok: true, result, logs, toolCalls} or {ok: false, error: {name, message, code, line?, column?}, logs, toolCalls}. " +
+		"Use searchTools (or tool_search in the code) to find tools and their TypeScript signatures; the system instruction has the rules. "
+	tests := []struct {
+		lim  limits
+		want string
+	}{
+		{limits{Timeout: 30 * time.Second, MemoryLimitMB: 128, MaxToolCalls: 1000, MaxResultChars: 100000},
+			"Limits per run: 30s, 128 MB, 1000 tool calls, 100000 characters of output."},
+		{limits{Timeout: 2 * time.Minute, MemoryLimitMB: 1, MaxToolCalls: 0, MaxResultChars: 12345},
+			"Limits per run: 2m, 1 MB, 0 tool calls, 12345 characters of output."},
+		{limits{Timeout: 0, MemoryLimitMB: 2048, MaxToolCalls: 5, MaxResultChars: 1},
+			"Limits per run: no time limit, 2048 MB, 5 tool calls, 1 characters of output."},
+	}
+	for _, tt := range tests {
+		if got := executeCodeDescription(tt.lim); got != head+tt.want {
+			t.Errorf("executeCodeDescription(%+v) =\n%q\nwant\n%q", tt.lim, got, head+tt.want)
+		}
+	}
+}
