@@ -432,6 +432,12 @@ func TestHostileOutcomes(t *testing.T) {
 		{"awaiting nothing", `await new Promise(() => {})`, "RUNTIME"},
 		{"memory in a job", `await null; const a = []; for (;;) a.push('x'.repeat(1e4) + a.length)`, "MEMORY_LIMIT"},
 		{"memory in a job, observed", `await Promise.resolve().then(() => { const a = []; for (;;) a.push('x'.repeat(1e4) + a.length) }); return 1`, "MEMORY_LIMIT"},
+		// QuickJS throws null when it cannot allocate the error either, and
+		// loses a job it cannot allocate (its promise never settles).
+		{"memory, null thrown", `for (;;) Promise.resolve().then(() => {})`, "MEMORY_LIMIT"},
+		{"memory in a job, null thrown", `await null; for (;;) Promise.resolve().then(() => {})`, "MEMORY_LIMIT"},
+		{"memory, a job lost", `const a = []; const f = () => { a.push({}); return Promise.resolve().then(f) }; await f()`, "MEMORY_LIMIT"},
+		{"throw null is the program's", `const a = []; for (let i = 0; i < 1e5; i++) a.push({}); throw null`, "RUNTIME"},
 		{"timeout in a result getter", `return { get x() { for (;;) {} } }`, "TIMEOUT"},
 		{"timeout in toJSON", `return { toJSON() { for (;;) {} } }`, "TIMEOUT"},
 		{"deep result", deep + ` return d`, "RESULT_NOT_SERIALIZABLE"},

@@ -34,6 +34,9 @@ var describeError = `(e) => {
   } catch (_) { return ""; }
 }`
 
+// nullThrown is toError's message for a thrown null.
+const nullThrown = "a non-Error value was thrown: null"
+
 // toError reads an exception value (borrowed).
 func (r *run) toError(exc ffi.ValueConst) *Error {
 	q, ctx := r.q, r.ctx
@@ -111,6 +114,13 @@ func (r *run) limitCode(e *Error) ErrorCode {
 		return CodeMemoryLimit
 	}
 	if r.q.HeapGrowFailed && (e.Name == "InternalError" || e.Name == "RangeError") {
+		return CodeMemoryLimit
+	}
+	// QuickJS throws null when it cannot allocate even the error it is
+	// throwing. With the heap refused more memory in this run (an instance
+	// that hit the cap is never reused), a null is that, not the program's.
+	if r.q.HeapGrowFailed && e.Name == "Error" && e.Message == nullThrown {
+		e.Name, e.Message = "InternalError", "out of memory"
 		return CodeMemoryLimit
 	}
 	return ""

@@ -315,6 +315,11 @@ func (r *run) main(code string, body bool) *Result {
 // deadline passes, or the run is cancelled.
 func (r *run) wait() *Result {
 	if len(r.pending) == 0 {
+		// A job QuickJS could not allocate for want of memory is lost, and
+		// the promise waiting on it never settles.
+		if r.q.HeapGrowFailed {
+			return &Result{Error: &Error{Code: CodeMemoryLimit, Name: "InternalError", Message: "out of memory"}}
+		}
 		return &Result{Error: &Error{Code: CodeRuntime, Name: "Error",
 			Message: "the program awaits a promise that can never settle (no host call is pending)"}}
 	}

@@ -290,10 +290,18 @@ describe("item 6: the outcome names what really ended the run", () => {
         for (const code of [
             "await null; const a = []; for (;;) a.push('x'.repeat(1e4) + a.length)",
             "await Promise.resolve().then(() => { const a = []; for (;;) a.push('x'.repeat(1e4) + a.length) })",
+            // QuickJS throws null when it cannot allocate the error either,
+            // and loses a job it cannot allocate (its promise never settles).
+            "for (;;) Promise.resolve().then(() => {})",
+            "await null; for (;;) Promise.resolve().then(() => {})",
+            "const a = []; const f = () => { a.push({}); return Promise.resolve().then(f) }; await f()",
         ]) {
             const r = await run(session, code);
             assert.equal(r.error?.code, "MEMORY_LIMIT", `${code}: ${JSON.stringify(r.error)}`);
         }
+        const own = await run(session, "const a = []; for (let i = 0; i < 1e5; i++) a.push({}); throw null");
+        assert.equal(own.error?.code, "RUNTIME", JSON.stringify(own.error));
+        assert.match(own.error.message, /null/);
         assert.equal((await run(session, "return 1")).result, 1);
     });
     test("deep nesting: JSON.parse, JSON.stringify, tool inputs, recursion throw a catchable RangeError; a deep result is a clean RangeError run error; the next run works", async (t) => {
