@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/interopio/code-mode/sandbox/internal/ffi"
@@ -58,6 +59,11 @@ func (r *run) callFunction(argc, argv, refID uint32) ffi.Value {
 		// Arguments cross by the results' rules (a Set arrives as an
 		// array, NaN as "NaN", ...), each change reported, rather than by
 		// JSON.stringify's, which turns a Set into {} without a word.
+		if n, ok := q.Int(q.Arg(argv, i)); ok {
+			// An integer (a call id, a count): no crossing into QuickJS.
+			args[i] = strconv.AppendInt(nil, int64(n), 10)
+			continue
+		}
 		var s, exc ffi.Value
 		if q.IsObject(q.Arg(argv, i)) {
 			s, exc = r.checked(q.Arg(argv, i))
@@ -169,9 +175,13 @@ func (r *run) parseJSON(raw json.RawMessage) (val, exc ffi.Value) {
 }
 
 // fromJSON returns the owned JS value of a sync host function's result.
+// An integer (a call id) is made without a parse.
 func (r *run) fromJSON(raw json.RawMessage) ffi.Value {
 	if len(raw) == 0 {
 		return 0
+	}
+	if n, err := strconv.ParseInt(string(raw), 10, 32); err == nil && (n != 0 || raw[0] == '0' && len(raw) == 1) {
+		return r.q.NewNumber(r.ctx, float64(n))
 	}
 	v, exc := r.parseJSON(raw)
 	if exc != 0 {
@@ -217,11 +227,15 @@ func (r *run) warnings() []string {
 	out := r.notes
 	if len(r.rejected) > 0 && r.report != 0 {
 		seen := map[uint32]bool{}
-		if s, exc := q.Call(ctx, r.report.Const(), q.Undefined.Const()); exc == 0 {
-			var ids []uint32
-			json.Unmarshal([]byte(q.GetString(ctx, s.Const())), &ids)
-			for _, id := range ids {
-				seen[id] = true
+		// report is the tracker's array of marks: seen[id] is 1 once
+		// somebody observed call id's promise.
+		if s, exc := q.Call(ctx, r.stringify.Const(), q.Undefined.Const(), r.report.Const()); exc == 0 {
+			var marks []*int
+			json.Unmarshal([]byte(q.GetString(ctx, s.Const())), &marks)
+			for id, m := range marks {
+				if m != nil && *m == 1 {
+					seen[uint32(id)] = true
+				}
 			}
 			q.FreeValue(ctx, s)
 		} else {

@@ -100,15 +100,15 @@ const out = (v, w) => w === 1 ? I : typeof v === "symbol" ? 0 : S(v, rep);
 // functions. track gives each host-call promise an own "constructor"
 // getter: await, then, catch, Promise.all/race/allSettled and returning the
 // promise all read it, so it tells which promises somebody observed, and a
-// rejection nobody observed is reported instead of lost. The promise stays
-// native, so awaiting it stays on the fast path.
+// rejection nobody observed is reported instead of lost (Go reads the
+// marks, seen, only then). The promise stays native, so awaiting it stays
+// on the fast path.
 const trackerPrelude = "(() => {\n" + stringifyJS + `const P = Promise, def = Object.defineProperty, seen = [];
 const track = (p, id) => {
   def(p, "constructor", { get() { seen[id] = 1; return P; }, configurable: true });
   return p;
 };
-const observed = () => S(seen.flatMap((s, id) => s ? [id] : []));
-return [out, JSON.parse, track, observed];
+return [out, JSON.parse, track, seen];
 })()`
 
 func (i *instance) execute(goCtx context.Context, p Program, limit int64) (res *Result, err error) {

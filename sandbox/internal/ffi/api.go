@@ -50,6 +50,16 @@ func (q *Instance) IsString(v ValueConst) bool {
 	return t == tagString || t == tagStringRope
 }
 
+// Int returns the value at v when it is an integer-tagged number (QuickJS
+// keeps small integers as int32): one memory read, no crossing into QuickJS.
+func (q *Instance) Int(v ValueConst) (int32, bool) {
+	if q.tag(v) != tagInt {
+		return 0, false
+	}
+	lo, _ := q.mem.ReadUint32(uint32(v))
+	return int32(lo), true
+}
+
 // IsNumber reports whether the value at v is a number.
 func (q *Instance) IsNumber(v ValueConst) bool {
 	t := q.tag(v)
@@ -214,12 +224,26 @@ func (q *Instance) FreeValue(ctx Context, v Value) {
 func (q *Instance) NewError(ctx Context) Value { return Value(q.call0(q.newError, uint32(ctx))) }
 
 // NewString creates a string value from s (which must not contain NUL).
+// A short string goes through a reusable buffer (QuickJS copies it, and
+// calls no host function meanwhile), which saves a malloc and a free.
 func (q *Instance) NewString(ctx Context, s string) (v Value) {
+	if len(s) < stringBufferSize {
+		if q.strBuf == 0 {
+			q.strBuf = q.Malloc(stringBufferSize)
+		}
+		b := make([]byte, len(s)+1)
+		copy(b, s)
+		q.mem.Write(q.strBuf, b)
+		return Value(q.call0(q.newString, uint32(ctx), q.strBuf))
+	}
 	p := q.cstring(s)
 	v = Value(q.call0(q.newString, uint32(ctx), p))
 	q.Free(p)
 	return v
 }
+
+// stringBufferSize is the size of NewString's reusable buffer.
+const stringBufferSize = 4 << 10
 
 // newKey creates a string value for a property or function name.
 func (q *Instance) newKey(ctx Context, s string) (v Value) {

@@ -69,3 +69,41 @@ func TestTags(t *testing.T) {
 	q.FreeContext(ctx)
 	q.FreeRuntime(rt)
 }
+
+// TestInt: Int reads integer-tagged numbers from memory; every other value
+// (floats, -0, strings, objects) is not one.
+func TestInt(t *testing.T) {
+	wasm, err := os.ReadFile("../../../node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Compile(wazerohost.Backend(), wasm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := a.NewInstance(1024, noCallbacks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := q.NewRuntime()
+	ctx := q.NewContext(rt)
+	for _, tc := range []struct {
+		expr string
+		n    int32
+		ok   bool
+	}{
+		{"0", 0, true}, {"7", 7, true}, {"-5", -5, true}, {"2147483647", 1<<31 - 1, true}, {"(-2147483647 - 1) | 0", -1 << 31, true},
+		{"2**31", 0, false}, {"1.5", 0, false}, {"-0", 0, false}, {"NaN", 0, false}, {"'7'", 0, false}, {"({})", 0, false}, {"7n", 0, false}, {"true", 0, false},
+	} {
+		v, exc := q.Eval(ctx, tc.expr, "t.js", EvalGlobal)
+		if exc != 0 {
+			t.Fatalf("%s threw", tc.expr)
+		}
+		if n, ok := q.Int(v.Const()); n != tc.n || ok != tc.ok {
+			t.Errorf("Int(%s) = %d, %v; want %d, %v", tc.expr, n, ok, tc.n, tc.ok)
+		}
+		q.FreeValue(ctx, v)
+	}
+	q.FreeContext(ctx)
+	q.FreeRuntime(rt)
+}

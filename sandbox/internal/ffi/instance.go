@@ -47,6 +47,7 @@ type Instance struct {
 	scratch   uint32            // 64 bytes for out-parameters, see scratch* offsets
 	interned  map[string]uint32 // see internedCString
 	code      uint32            // see codeBuffer
+	strBuf    uint32            // see NewString
 	evalDepth int               // Evals in progress, see Eval
 	trapErr   error             // the first trap, once dead
 
