@@ -34,7 +34,7 @@ test-go: deps ## the native Go tests, and those of the patched validator copy (t
 test-js: deps ## the GOOS=js Go tests (jsbridge) under Node
 	PATH="$(GOROOT)/lib/wasm:$$PATH" GOROOT="$(GOROOT)" JSBRIDGE_EXPECT_FAST=1 GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(JS_EXEC)" ./jsbridge/...
 
-test: vet test-go test-js test-node test-browser test-bundlers ## every test: vet, native Go, GOOS=js Go, the JS package under Node, the demo in Chromium
+test: vet test-go test-js test-node test-node-worker test-browser test-bundlers ## every test: vet, native Go, GOOS=js Go, the JS package under Node (in-thread and worker_threads), the demo in Chromium
 
 # Builds build/bench-engine.wasm (GOOS=js) and compares it with
 # quickjs-emscripten's JS host, then the public API of dist/ (hence build)
@@ -61,8 +61,12 @@ demo: build ## build dist/ and serve the demo page on http://127.0.0.1:8080/demo
 # Browser tests of the demo page: Debian's Chromium driven by playwright-core
 # (which downloads no browser); the tests start the demo server themselves.
 CHROMIUM ?= /usr/bin/chromium
-test-browser: check-chromium deps build ## the demo page's tests in headless Chromium (apt-get install chromium)
+# Twice: the pages with the browser default (the engine in a Worker), then
+# on the page's thread (CODE_MODE_WORKER=0; worker.test.mjs compares the two
+# modes itself, so it runs once).
+test-browser: check-chromium deps build ## the demo page's tests in headless Chromium (apt-get install chromium), engine in a Worker and on the page's thread
 	GO="$(GO)" CHROMIUM="$(CHROMIUM)" node --test web/browser-test/*.test.mjs
+	GO="$(GO)" CHROMIUM="$(CHROMIUM)" CODE_MODE_WORKER=0 node --test $(filter-out web/browser-test/worker.test.mjs,$(wildcard web/browser-test/*.test.mjs))
 
 check-chromium: ## check that Debian's Chromium is installed
 	@test -x "$(CHROMIUM)" || { echo "test-browser: $(CHROMIUM) is missing. The browser tests need Debian's Chromium:"; echo "    apt-get update && apt-get install -y chromium"; exit 1; }
@@ -85,9 +89,8 @@ test-node: build ## build, then the JS package's tests (node --test web/test) an
 	node_modules/.bin/tsc -p web/types-check/tsconfig.fakes.json
 	node --test web/test/*.test.mjs
 
-# The same suites with every factory in worker mode (worker_threads). Not in
-# `make test` yet: a few tests assert what worker mode cannot give
-# synchronously (see web/USAGE.md, worker mode, and /work notes).
+# The same suites with every factory in worker mode (worker_threads), unless
+# a test sets `worker` itself: both modes pass the same suites.
 .PHONY: test-node-worker
 test-node-worker: build ## the JS package's tests with every factory in worker mode (CODE_MODE_WORKER=1)
 	CODE_MODE_WORKER=1 node --test web/test/*.test.mjs

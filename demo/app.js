@@ -23,6 +23,9 @@ const USER_ID = "agent-7";
 // The timeout counts the time a person takes to approve a payment, so it
 // leaves room for that; a CPU-bound program holds the page for as long.
 const DEFAULTS = { timeout: 15000, memoryLimit: 64 };
+// Where the engine runs: in a Worker (the default on a page), or with
+// ?worker=0 on the page's own thread, to compare the two.
+const WORKER = new URLSearchParams(location.search).get("worker") !== "0";
 const BUNDLE_URL = new URL("../dist/index.mjs", import.meta.url).href;
 const WASM_URL = new URL("../dist/emscripten-module.wasm", import.meta.url).href;
 const WEBMCP_URL = new URL("../dist/webmcp.mjs", import.meta.url).href;
@@ -112,26 +115,6 @@ async function onToolCall({ tool, input, callContext }) {
     return decision.input !== undefined ? { allowed: true, input: decision.input } : { allowed: true };
 }
 
-// instrument wraps a tool so the trace sees the input it really runs with
-// (after any edit in the approval dialog), its result and its duration.
-function instrument(tool) {
-    return {
-        ...tool,
-        async execute(input, options = {}) {
-            const run = runs.get(options.context?.runId);
-            const call = run?.running(tool.name, input, options.context);
-            try {
-                const value = await tool.execute(input, options);
-                if (call) run.returned(call, value);
-                return value;
-            } catch (err) {
-                if (call) run.threw(call, err);
-                throw err;
-            }
-        },
-    };
-}
-
 const toolFilter = (tool) => !tool.name.startsWith("admin.");
 
 // ------------------------------------------------------------- the engine
@@ -175,26 +158,29 @@ async function startEngine(next) {
             memoryLimit: next.memoryLimit,
             toolFilter,
             interceptors: { onToolCall },
+            worker: WORKER,
         });
-        factory.registerTools(pageTools.map(instrument));
-        // The widget's WebMCP tools, followed as it adds or removes them;
-        // each definition is instrumented like the desk's own.
+        factory.registerTools(pageTools);
+        // The widget's WebMCP tools, followed as it adds or removes them.
         const widget = webmcp ? await webmcp.fromWebMcp({ namespace: "webmcp" }) : null;
-        widget?.registerTools({ registerTool: (def) => factory.registerTool(instrument(def)) });
-        const session = await factory.createSession();
+        widget?.registerTools(factory);
+        const session = factory.createSession();
         // And the other way: a browser agent can drive the copilot through WebMCP.
         const unexpose = webmcp ? await webmcp.exposeToWebMcp(session, { context: { userId: USER_ID, runId: "webmcp" } }) : () => {};
         const llmTools = session.getLlmTools();
         const visible = (await factory.listTools()).filter((t) => sourceOf(t) === "page");
         engine = { factory, session, llmTools, executeCode: llmTools.find((t) => t.name === "executeCode"), settings: next, visible, widget, unexpose };
         settings = next;
-        setEngineStatus("ready", `Sandbox ready · timeout ${fmtMs(next.timeout)} · memory ${next.memoryLimit} MB`);
+        setEngineStatus("ready", `Sandbox ready · timeout ${fmtMs(next.timeout)} · memory ${next.memoryLimit} MB · ${WORKER ? "in a worker" : "on the page's thread"}`);
         $("#settings-summary").textContent = `· timeout ${fmtMs(next.timeout)}, memory ${next.memoryLimit} MB`;
         const hidden = pageTools.length - visible.length;
         $("#tool-summary").textContent =
             `The model writes JavaScript that calls the page's tools: ${visible.length} of ${pageTools.length} are visible to it` +
             (hidden ? ` (toolFilter hides ${hidden} admin.* tools)` : "") +
             (widget ? `, plus ${widget.tools.length} tools the courier widget offers through WebMCP (tools.webmcp.*).` : ".");
+        // In a worker the engine takes the tools registered above a message
+        // later: ready() waits for it, so the instruction lists them.
+        await factory.ready();
         $("#system-instruction").textContent = session.getSystemInstruction();
         $("#load-error").hidden = true;
     } catch (err) {
@@ -244,7 +230,7 @@ async function runCode(code, title, { signal } = {}) {
     try {
         const res = await engine.executeCode.execute(
             { code, explanation: title },
-            { signal: controller.signal, context: { userId: USER_ID, runId: id } },
+            { signal: controller.signal, context: { userId: USER_ID, runId: id }, onEvent: (e) => trace.event(e) },
         );
         trace.finish(res);
         if (!res.ok && res.error?.line) editor.showError(res.error.line, `${res.error.name}: ${res.error.message}`);

@@ -2,11 +2,13 @@
 // the console logs and the final result or error, drawn live while the run
 // goes on.
 //
-// Calls are recorded from two sides: the interceptor (onToolCall) adds a
-// call with the model's input and the decision; the wrapped tool fills in
-// the input it really ran with, the result and its own duration. When the
-// run ends, the result's toolCalls (the engine's own account) complete the
-// picture, including calls that never reached the page (unknown tools).
+// It follows the run's events (execute's onEvent option): each tool call's
+// start and end and each console line as they happen, so a slow run shows
+// its calls while it waits on them, even when the engine runs in a worker.
+// The interceptor (onToolCall) adds what only it knows: a call waiting for
+// a person, and who decided. When the run ends, the result's toolCalls (the
+// engine's own account) complete the picture with calls that never reached
+// the page (unknown tools, inputs its schema rejected).
 
 import { el } from "./desk.js";
 
@@ -49,7 +51,7 @@ export class RunTrace {
     // From onToolCall: the model asked for a call. source says where the
     // tool comes from ("page", or an adapter's annotations.source).
     asked(name, input, context, source) {
-        const call = { name, input, context, source, state: "deciding", decision: null, claimed: false, t0: performance.now() };
+        const call = { name, input, context, source, state: "deciding", decision: null, t0: performance.now() };
         this.calls.push(call);
         this.changed();
         return call;
@@ -61,44 +63,54 @@ export class RunTrace {
         this.changed();
     }
 
-    // From the wrapped tool: it is about to run with this input.
-    running(name, input, context) {
-        const free = this.calls.filter((c) => c.name === name && !c.claimed && c.decision?.allowed);
-        let call = free.find((c) => same(c.decision.input ?? c.input, input)) ?? free[0];
+    // One of the run's events (onEvent).
+    event(e) {
+        if (e.type === "tool-call") this.callStarted(e);
+        else if (e.type === "tool-result") this.callEnded(e);
+        else if (e.type === "console") {
+            this.logs.push({ level: e.level, message: e.message });
+            this.changed();
+        }
+    }
+
+    // A call starts (allowed: it runs with e.input, after any edit in the
+    // approval dialog) or was denied: the call the interceptor added, or a
+    // new one.
+    callStarted(e) {
+        const allowed = e.decision.allowed;
+        const free = this.calls.filter((c) => c.name === e.name && c.callId === undefined && (allowed ? c.decision?.allowed : c.decision && !c.decision.allowed));
+        let call = free.find((c) => same(c.decision.input ?? c.input, e.input)) ?? free[0];
         if (!call) {
-            // No interceptor saw it (cannot happen with this page's config,
-            // but the trace should not lose a call).
-            call = { name, input, decision: null, context, t0: performance.now() };
+            call = { name: e.name, input: e.input, decision: allowed ? null : e.decision, state: allowed ? "allowed" : "denied", t0: performance.now() };
             this.calls.push(call);
         }
-        call.claimed = true;
-        call.ranInput = input;
-        call.context = context;
-        call.state = "running";
-        call.t1 = performance.now();
-        this.changed();
-        return call;
-    }
-
-    returned(call, value) {
-        call.state = "done";
-        call.result = value;
-        call.toolMs = performance.now() - call.t1;
+        call.callId = e.callId;
+        if (allowed) {
+            call.ranInput = e.input;
+            call.state = "running";
+        }
         this.changed();
     }
 
-    threw(call, err) {
-        call.state = "failed";
-        call.toolError = err?.name === "AbortError" ? `aborted: ${err.message}` : err?.message ?? String(err);
-        call.aborted = err?.name === "AbortError";
-        call.toolMs = performance.now() - call.t1;
+    callEnded(e) {
+        const call = this.calls.find((c) => c.callId === e.callId);
+        if (!call) return;
+        call.toolMs = e.durationMs;
+        if (e.ok) {
+            call.state = "done";
+            call.result = e.result;
+        } else {
+            call.state = "failed";
+            call.toolError = e.error;
+        }
         this.changed();
     }
 
     // The run ended: merge the engine's account of the calls.
     finish(res) {
         this.durationMs = res.durationMs;
-        this.logs = res.logs ?? [];
+        // The same lines as the events, and the engine's end-of-run warnings.
+        this.logs = res.logs ?? this.logs;
         const used = new Set();
         for (const tc of res.toolCalls ?? []) {
             let call = this.calls.find((c) => !used.has(c) && c.name === tc.name);
@@ -221,7 +233,7 @@ export function renderTrace(root, run, openSet) {
             : el("p", { class: "muted small" }, run.state === "running" ? "Waiting for the first call…" : "No tool calls."),
     );
 
-    if (run.state !== "running") {
+    if (run.state !== "running" || run.logs.length) {
         children.push(el("h4", {}, `Console (${run.logs.length})`));
         children.push(
             run.logs.length

@@ -61,7 +61,8 @@ export declare namespace IoCodeMode {
          * module Worker (in Node.js, a `worker_threads` Worker), so a busy
          * program never blocks this thread and `signal.abort()` always
          * stops it; tools, `toolFilter`, `onToolCall`, `context` and `signal`
-         * stay on this thread. `false` (the default): on this thread.
+         * stay on this thread. `false`: on this thread. The default is
+         * `true` on a web page and `false` in Node.js and other runtimes.
          */
         worker?: boolean;
         /** Receives each run's events as they happen (see `CodeModeEvent`). */
@@ -184,6 +185,15 @@ export declare namespace IoCodeMode {
         registerTools(tools: ToolDefinition[]): () => void;
         /** The registered tools that pass `toolFilter`. */
         listTools(): ToolDefinition[];
+        /**
+         * Resolves once the engine has taken every `registerTool(s)`,
+         * unregister and `createSession` made before the call, so that
+         * `getSystemInstruction()` shows them. In worker mode the engine
+         * takes them a message later (by the next task they are in); await
+         * this when reading the instruction in the same task as registering.
+         * On this thread (`worker: false`) it resolves at once.
+         */
+        ready(): Promise<void>;
         createSession(options?: CreateSessionOptions): Session;
         /** Frees the engine; later calls throw or reject with a clear error. */
         dispose(): void;
@@ -334,7 +344,12 @@ export declare namespace IoCodeMode {
               /** The interceptor's decision (allowed when there is none). */
               decision: { allowed: true } | { allowed: false; reason: string };
           }
-        | { type: "tool-result"; runId: number; callId: number; name: string; ok: boolean; durationMs: number; error?: string }
+        /**
+         * A tool call ended: `result` is what `execute` returned, `error`
+         * why it failed. Calls still in flight when their run ends get
+         * theirs then (their signals abort), before `run-end`.
+         */
+        | { type: "tool-result"; runId: number; callId: number; name: string; ok: boolean; durationMs: number; result?: unknown; error?: string }
         /**
          * A console line, as the code logs it (a busy run's lines reach the
          * page while it spins in worker mode); warnings the engine adds to

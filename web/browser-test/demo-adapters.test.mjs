@@ -4,7 +4,7 @@
 // names where each tool comes from. Run with `make test-browser`.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { checkPrerequisites, launchBrowser, openPage, pickProgram, runAndWait, screenshot, startServer, text } from "./harness.mjs";
+import { MODE_QUERY, checkPrerequisites, launchBrowser, openPage, pickProgram, runAndWait, screenshot, startServer, text } from "./harness.mjs";
 
 let server, browser;
 before(async () => {
@@ -18,7 +18,7 @@ after(async () => {
 });
 
 async function withPage(fn) {
-    const p = await openPage(browser, server.url);
+    const p = await openPage(browser, server.url + MODE_QUERY);
     try {
         await fn(p.page);
         assert.deepEqual(p.problems, [], "the page had errors");

@@ -5,7 +5,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
-    applySettings, checkPrerequisites, launchBrowser, openPage, pickProgram, runAndWait, screenshot, startServer, text,
+    MODE_QUERY, applySettings, checkPrerequisites, launchBrowser, openPage, pickProgram, runAndWait, screenshot, startServer, text,
 } from "./harness.mjs";
 
 let server;
@@ -15,7 +15,7 @@ let demoURL;
 before(async () => {
     checkPrerequisites();
     server = await startServer();
-    demoURL = server.url;
+    demoURL = server.url + MODE_QUERY;
     browser = await launchBrowser();
 });
 
@@ -229,6 +229,22 @@ describe("demo page", () => {
         });
     });
 
+    test("the trace follows the run's events: a slow run shows its first call and its console line before it ends", async () => {
+        await withPage(async (page) => {
+            await pickProgram(page, "slow");
+            await page.click("#run");
+            await page.locator('#trace-calls > li[data-name="reports.exportLedger"][data-state="running"]').waitFor();
+            // The tool takes about 4 s: the run is still going.
+            assert.equal(await page.locator("#run-status").getAttribute("data-state"), "running");
+            assert.match(await text(page, "#trace-logs"), /Exporting the ledger/);
+            assert.match(await text(page, '#trace-calls > li[data-name="reports.exportLedger"]'), /allowed by policy[\s\S]*"format":"csv"/);
+            await page.locator('#run-status[data-state="ok"]').waitFor({ timeout: 30000 });
+            assert.equal(await page.locator('#trace-calls > li[data-name="reports.exportLedger"][data-state="done"]').count(), 1);
+            assert.match(await text(page, '#trace-calls > li[data-name="reports.exportLedger"]'), /result · \{ "format": "csv", "rows": \d+/);
+            assert.match(await text(page, "#trace-logs"), /Exporting the ledger[\s\S]*rows/);
+        });
+    });
+
     test("Cancel aborts a run that waits on a slow tool, and the tool's signal", async () => {
         await withPage(async (page) => {
             await pickProgram(page, "slow");
@@ -240,9 +256,9 @@ describe("demo page", () => {
             await page.locator('#run-status[data-state="cancelled"]').waitFor({ timeout: 3000 });
             assert.ok(Date.now() - t0 < 3000);
             assert.match(await text(page, "#trace-error"), /AbortError[\s\S]*Cancelled by the user/);
-            // The tool saw its signal abort.
+            // The call ended with the run (its signal aborted).
             await page.locator('#trace-calls > li[data-name="reports.exportLedger"][data-state="failed"]').waitFor({ timeout: 3000 });
-            assert.match(await text(page, '#trace-calls > li[data-name="reports.exportLedger"]'), /aborted/);
+            assert.match(await text(page, '#trace-calls > li[data-name="reports.exportLedger"]'), /the run ended before the tool finished \(Cancelled by the user\.\)/);
             assert.ok(await page.locator("#run").isEnabled());
             assert.ok(await page.locator("#cancel").isDisabled());
             await pickProgram(page, "search");

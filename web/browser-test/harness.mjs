@@ -13,6 +13,14 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
 export const SCREENSHOTS = join(ROOT, "screenshots");
 export const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 
+// The engine's mode for the pages of these suites: the browser default
+// (a Worker), or with CODE_MODE_WORKER=0 the page's own thread; `make
+// test-browser` runs the suites both ways. MODE_QUERY is the demo's switch,
+// MODE_OPTION the config entry the test pages spread into their factories.
+export const IN_THREAD = process.env.CODE_MODE_WORKER === "0";
+export const MODE_QUERY = IN_THREAD ? "?worker=0" : "";
+export const MODE_OPTION = IN_THREAD ? "{ worker: false }" : "{}";
+
 // The page's own error: checked before anything starts, so that a machine
 // without Chromium or without dist/ says what to do.
 export function checkPrerequisites() {

@@ -11,6 +11,7 @@ import { createServer } from "node:http";
 import { dirname, extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { MODE_OPTION } from "./harness.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
@@ -20,7 +21,8 @@ const TYPES = { ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "a
 const PAGES = {
     "/pages/esm.html": `<!doctype html><meta charset="utf-8"><title>esm</title>
 <script type="module">
-import { IoCodeModeFactory } from "/dist/index.mjs";
+import { IoCodeModeFactory as factory } from "/dist/index.mjs";
+const IoCodeModeFactory = (c) => factory({ ...${MODE_OPTION}, ...c });
 window.__run = async () => {
     const out = {};
     const api = await IoCodeModeFactory({
@@ -43,7 +45,7 @@ window.__ready = true;
 <script>
 window.__run = async () => {
     const out = {};
-    const api = await IoCodeModeFactory({ wasmLocation: "/dist/emscripten-module.wasm", tools: [{ name: "add", execute: ({ a, b }) => a + b }] });
+    const api = await IoCodeModeFactory({ ...${MODE_OPTION}, wasmLocation: "/dist/emscripten-module.wasm", tools: [{ name: "add", execute: ({ a, b }) => a + b }] });
     const [, executeCode] = api.createSession().getLlmTools();
     out.run = await executeCode.execute({ code: "return await tools.add({ a: 2, b: 40 })", explanation: "x" });
     out.leaks = ["Go", "fs", "process", "path", "__ioCodeModeReady"].filter((k) => k in window);

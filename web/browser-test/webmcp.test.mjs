@@ -10,6 +10,7 @@ import { createServer } from "node:http";
 import { dirname, extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { MODE_OPTION } from "./harness.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
@@ -18,9 +19,10 @@ const TYPES = { ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "a
 const PAGE = `<!doctype html><meta charset="utf-8"><title>webmcp</title>
 <script type="module">
 import { initializeWebMCPPolyfill } from "/node_modules/@mcp-b/webmcp-polyfill/dist/index.js";
-import { IoCodeModeFactory } from "/dist/index.mjs";
+import { IoCodeModeFactory as factory } from "/dist/index.mjs";
 import { fromWebMcp, exposeToWebMcp } from "/dist/webmcp.mjs";
 
+const IoCodeModeFactory = (c) => factory({ ...${MODE_OPTION}, ...c });
 const until = async (check) => { for (let i = 0; i < 300 && !(await check()); i++) await new Promise((r) => setTimeout(r, 10)); };
 
 window.__run = async () => {

@@ -8,8 +8,11 @@
 // and asks the core for a new API object, which it wraps (wrap.mjs) so that
 // the LLM tools work with the common LLM SDKs as they are (factory.mjs).
 
+import { hasNodeFs } from "./env.mjs";
 import { threadFactory } from "./factory.mjs";
 import { workerFactory } from "./worker-host.mjs";
+
+const onPage = !hasNodeFs && typeof document !== "undefined" && typeof Worker === "function";
 
 /**
  * Creates a Code Mode instance.
@@ -31,12 +34,10 @@ export async function IoCodeModeFactory(config) {
     if (mode !== undefined && typeof mode !== "boolean") {
         throw new TypeError(`config.worker: expected a boolean, got ${mode === null ? "null" : typeof mode}`);
     }
-    // The engine runs on this thread unless told otherwise. (Worker mode
-    // answers getSystemInstruction() and the LLM tools' descriptions from
-    // what the worker last reported, so tools registered after the factory
-    // resolved show there a message later; until the page can compute them
-    // itself, a browser opts in with worker: true.)
-    if (mode === true) return workerFactory(config);
+    // On a web page the engine runs in a Worker unless told otherwise
+    // (worker: false), so that a busy program never freezes the page; in
+    // Node.js and runtimes without a page, on this thread.
+    if (mode === undefined ? onPage : mode) return workerFactory(config);
     return threadFactory(config);
 }
 

@@ -14,7 +14,7 @@ import { describeError } from "./env.mjs";
  *   id: number, context: unknown, ended: boolean, endReason: string,
  *   controllers: Set<AbortController>, onEvent: ((e: CodeModeEvent) => void) | undefined,
  *   owner: Owner, nextCall: number, abortHook?: (err: Error) => void,
- *   logged: number,
+ *   logged: number, inflight: Map<number, { name: string, t0: number }>,
  * }} Run
  * @typedef {{ runs: Set<Run>, disposed: string, parent?: Owner }} Owner
  */
@@ -43,7 +43,7 @@ const runsByToken = new Map();
  */
 export function startRun(owner, context, onEvent) {
     /** @type {Run} */
-    const run = { id: nextRunId++, context, ended: false, endReason: "", controllers: new Set(), onEvent, owner, nextCall: 1, logged: 0 };
+    const run = { id: nextRunId++, context, ended: false, endReason: "", controllers: new Set(), onEvent, owner, nextCall: 1, logged: 0, inflight: new Map() };
     runsByToken.set(run.id, run);
     owner.runs.add(run);
     if (owner.parent) owner.parent.runs.add(run);
@@ -177,11 +177,13 @@ export async function callTool(run, tool, input, engineSignal, factoryOnEvent) {
     run.controllers.add(ctrl);
     const callId = run.nextCall++;
     const t0 = now();
+    run.inflight.set(callId, { name: tool.name, t0 });
     emit(run, { type: "tool-call", runId: run.id, callId, name: tool.name, input, decision: { allowed: true } }, factoryOnEvent);
     let ok = false;
     let error;
+    let value;
     try {
-        const value = await tool.execute(input, { context: run.context, signal: ctrl.signal });
+        value = await tool.execute(input, { context: run.context, signal: ctrl.signal });
         ok = true;
         return value;
     } catch (err) {
@@ -192,9 +194,26 @@ export async function callTool(run, tool, input, engineSignal, factoryOnEvent) {
         if (engineSignal) engineSignal.removeEventListener("abort", onEngineAbort);
         /** @type {any} */
         const end = { type: "tool-result", runId: run.id, callId, name: tool.name, ok, durationMs: Math.round(now() - t0) };
-        if (!ok) end.error = error;
-        if (!run.ended) emit(run, end, factoryOnEvent);
+        if (ok) end.result = value;
+        else end.error = error;
+        // A call the run's end closed already (closeCalls) has had its event.
+        if (run.inflight.delete(callId)) emit(run, end, factoryOnEvent);
     }
+}
+
+/**
+ * When a run ends with tool calls still in flight (their signals abort),
+ * each gets its tool-result now, before run-end: every tool-call event of
+ * a run is answered before the run's last event.
+ * @param {Run} run
+ * @param {string} why
+ * @param {((e: CodeModeEvent) => void) | undefined} factoryOnEvent
+ */
+export function closeCalls(run, why, factoryOnEvent) {
+    for (const [callId, c] of run.inflight) {
+        emit(run, { type: "tool-result", runId: run.id, callId, name: c.name, ok: false, durationMs: Math.round(now() - c.t0), error: `the run ended before the tool finished (${why})` }, factoryOnEvent);
+    }
+    run.inflight.clear();
 }
 
 const now = () => (typeof performance !== "undefined" ? performance.now() : Date.now());

@@ -22,7 +22,7 @@
 
 import { describeError, hasNodeFs, nodeModule } from "./env.mjs";
 import { abortReason, markSchema, normalizeRunOptions } from "./wrap.mjs";
-import { callTool, consoleLine, emit, endRun, finishLogs, newOwner, now, observed, runOf, startRun } from "./runs.mjs";
+import { callTool, closeCalls, consoleLine, emit, endRun, finishLogs, newOwner, now, observed, runOf, startRun } from "./runs.mjs";
 import { SESSION_HINTS, SESSION_KEYS, TOOL_KEYS, unknownKeyError } from "./keys.mjs";
 import { convertSchema } from "./schema.mjs";
 import { refCycleError } from "./refcycle.mjs";
@@ -135,8 +135,10 @@ async function spawn(onMessage, onFailure) {
     if (hasNodeFs && typeof Worker === "undefined") {
         const { Worker: NodeWorker } = await nodeModule("worker_threads");
         // The main thread's stack size (V8's default, about 1 MB), so that deep
-        // data overflows where it does in-thread.
-        const w = new NodeWorker(new URL("./code-mode.worker.mjs", import.meta.url), { resourceLimits: { stackSizeMb: 1 } });
+        // data overflows where it does in-thread. No execArgv: the process's
+        // own flags (node --input-type=module -e ...) would stop the worker's
+        // module from loading.
+        const w = new NodeWorker(new URL("./code-mode.worker.mjs", import.meta.url), { resourceLimits: { stackSizeMb: 1 }, execArgv: [] });
         w.on("message", onMessage);
         w.on("error", (/** @type {Error} */ err) => onFailure(err));
         w.on("exit", (/** @type {number} */ code) => onFailure(new Error(`the worker exited (code ${code})`)));
@@ -214,6 +216,11 @@ export async function workerFactory(config) {
     const stopping = new Set();
     /** @type {Map<number, AbortController>} page calls the worker may cancel */
     const pageCalls = new Map();
+    // ready(): a ping the worker answers after every message sent before it
+    // (registrations, sessions), whose info it has pushed by then.
+    let nextPing = 1;
+    /** @type {Map<number, { resolve: () => void, reject: (e: any) => void }>} */
+    const pings = new Map();
     const flagsBuffer =
         typeof SharedArrayBuffer === "function" && (hasNodeFs || /** @type {any} */ (globalThis).crossOriginIsolated === true)
             ? new SharedArrayBuffer(4 * (1 + RING))
@@ -252,6 +259,8 @@ export async function workerFactory(config) {
             if (!current()) return;
             fail(err);
             failAll(new Error(`Code Mode: the engine's worker stopped: ${describeError(err)}`));
+            for (const p of pings.values()) p.reject(err);
+            pings.clear();
             worker = null;
         };
         const w = spawn((m) => current() && onMessage(m, ok, fail), onFailure);
@@ -274,6 +283,7 @@ export async function workerFactory(config) {
         if (!first) {
             for (const [id, defs] of registrations) worker.post({ t: "register", id, tools: checkTools(defs, "tools", new Set()), hidden: hiddenNames() });
             for (const [sid, s] of sessions) if (sid !== 0) worker.post({ t: "session", sid, tools: checkTools(s.defs, "options.tools", new Set()) });
+            for (const id of pings.keys()) worker.post({ t: "ping", id });
         }
         w.catch((err) => onFailure(err));
     }
@@ -307,6 +317,12 @@ export async function workerFactory(config) {
             case "sessionFailed":
                 console.error(`Code Mode: the engine refused a session's tools: ${m.error.message}`);
                 break;
+            case "pong": {
+                const p = pings.get(m.id);
+                pings.delete(m.id);
+                if (p) p.resolve();
+                break;
+            }
             case "started": {
                 const p = pending.get(m.rid);
                 if (p) p.started = true;
@@ -501,6 +517,7 @@ export async function workerFactory(config) {
                         release();
                         if (isCode && !run.ended) {
                             if (good) finishLogs(run, v, factoryOnEvent);
+                            closeCalls(run, good ? "it returned" : describeError(v), factoryOnEvent);
                             /** @type {any} */
                             const end = { type: "run-end", runId: run.id, ok: good ? v.ok : false, durationMs: Math.round(now() - t0) };
                             if (good && !v.ok) end.error = v.error;
@@ -520,7 +537,10 @@ export async function workerFactory(config) {
                     const settleAborted = (/** @type {any} */ reason) => {
                         if (signal) signal.removeEventListener("abort", onAbort);
                         release();
-                        if (isCode) emit(run, { type: "run-end", runId: run.id, ok: false, durationMs: Math.round(now() - t0), error: { name: reason && reason.name, message: describeError(reason) } }, factoryOnEvent);
+                        if (isCode) {
+                            closeCalls(run, describeError(reason), factoryOnEvent);
+                            emit(run, { type: "run-end", runId: run.id, ok: false, durationMs: Math.round(now() - t0), error: { name: reason && reason.name, message: describeError(reason) } }, factoryOnEvent);
+                        }
                         endRun(run, describeError(reason), reason);
                         reject(reason);
                     };
@@ -615,6 +635,19 @@ export async function workerFactory(config) {
             check();
             return [...tools.values()].filter((d) => !filter || safeFilter(filter, d));
         },
+        ready() {
+            if (disposed) return Promise.reject(deadError());
+            const id = nextPing++;
+            // Node: the worker keeps the process alive until it answers.
+            const release = hold();
+            return new Promise((resolve, reject) => {
+                pings.set(id, {
+                    resolve: () => (release(), resolve()),
+                    reject: (/** @type {any} */ e) => (release(), reject(e)),
+                });
+                worker && worker.post({ t: "ping", id });
+            });
+        },
         createSession(options) {
             check();
             if (options !== undefined && options !== null && (typeof options !== "object" || Array.isArray(options))) {
@@ -667,6 +700,8 @@ export async function workerFactory(config) {
             if (disposed) return;
             disposed = true;
             stopRuns(factoryOwner, "Code Mode: the instance was disposed while this run was in flight.");
+            for (const p of pings.values()) p.reject(deadError());
+            pings.clear();
             const w = worker;
             worker = null;
             if (w) {

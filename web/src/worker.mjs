@@ -239,6 +239,11 @@ const handlers = {
             runs.delete(m.rid);
         }
     },
+    // Messages are handled in order, and registrations and sessions push
+    // their info at once: the answer tells the page its copy is current.
+    ping(m) {
+        port.post({ t: "pong", id: m.id });
+    },
     abort(m) {
         readAborts();
         abortRun(m.rid);

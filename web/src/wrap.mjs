@@ -4,7 +4,7 @@
 
 import { exitedError } from "./core.mjs";
 import { describeError } from "./env.mjs";
-import { callTool, consoleLine, emit, endRun, finishLogs, newOwner, now, observed, runOf, startRun } from "./runs.mjs";
+import { callTool, closeCalls, consoleLine, emit, endRun, finishLogs, newOwner, now, observed, runOf, startRun } from "./runs.mjs";
 
 /**
  * @typedef {import("../index.d.ts").IoCodeMode.API} API
@@ -242,6 +242,7 @@ function wrapLlmTool(tool, guard, pipe, owner) {
                 if (signal) signal.removeEventListener("abort", onAbort);
                 if (isCode && !run.ended) {
                     if (good) finishLogs(run, v, pipe.onEvent);
+                    closeCalls(run, good ? "it returned" : describeError(v), pipe.onEvent);
                     /** @type {any} */
                     const end = { type: "run-end", runId: run.id, ok: good ? !!(v && v.ok) : false, durationMs: Math.round(now() - t0) };
                     if (good && v && !v.ok) end.error = v.error;
@@ -356,6 +357,10 @@ export function wrapApi(api, core, pipe) {
         },
         listTools() {
             return guard.sync(() => Array.from(api.listTools(), pipe.orig));
+        },
+        ready() {
+            // On this thread every registration is in the engine already.
+            return guard.async(() => undefined);
         },
         createSession(options) {
             const o = /** @type {any} */ (options);

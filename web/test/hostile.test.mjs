@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { assetPath, dist, indexURL, run, sleep, tool, withFactory } from "./helpers.mjs";
+import { WORKER, assetPath, dist, indexURL, run, sleep, tool, withFactory } from "./helpers.mjs";
 
 // Bounds a string from the sandbox gets before it is encoded (names, error
 // messages and reasons), with room for the marker saying what was cut.
@@ -17,7 +17,9 @@ const TEXT_BOUND = 4000 + 64;
 /** Runs `body` (an async function body with IoCodeModeFactory, assetPath) in a fresh Node process. */
 function inChild(body) {
     const script = `
-        const { IoCodeModeFactory } = await import(${JSON.stringify(indexURL)});
+        const { IoCodeModeFactory: factory } = await import(${JSON.stringify(indexURL)});
+        // The suite's mode (CODE_MODE_WORKER=1: worker_threads) in the child too.
+        const IoCodeModeFactory = ${WORKER} ? (c) => factory({ ...c, worker: true }) : factory;
         const assetPath = ${JSON.stringify(assetPath)};
         const out = await (async () => { ${body} })();
         process.stdout.write(JSON.stringify(out));

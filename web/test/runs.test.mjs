@@ -494,7 +494,7 @@ describe("dispose", () => {
         const [start, log, call, result, denied, end] = events;
         assert.match(start.code, /tools\.yes/);
         assert.deepEqual([call.name, call.input, call.decision], ["yes", { v: 21 }, { allowed: true }]);
-        assert.deepEqual([result.name, result.ok, typeof result.durationMs], ["yes", true, "number"]);
+        assert.deepEqual([result.name, result.ok, result.result, typeof result.durationMs], ["yes", true, 42, "number"]);
         assert.deepEqual([denied.name, denied.decision], ["no", { allowed: false, reason: "not this one" }]);
         assert.deepEqual([log.level, log.message], ["log", "hi"]);
         assert.deepEqual([end.ok, typeof end.durationMs], [true, "number"]);
@@ -518,6 +518,46 @@ describe("dispose", () => {
         assert.deepEqual(lines.slice(3), r.logs.slice(3).map((l) => [l.level, l.message.slice(0, 7)]), "the result's end-of-run warnings, once each");
         assert.ok(lines.length > 3, "the budget warning came too");
         assert.deepEqual(events.map((e) => e.type).slice(-1), ["run-end"]);
+    });
+
+    for (const worker of [false, true]) test(`onEvent (worker: ${worker}): a call in flight when the run is aborted gets its tool-result (ok: false, why) before run-end, and none later`, async (t) => {
+        const events = [];
+        const signals = [];
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            worker,
+            tools: [tool("hang", (i, { signal }) => (signals.push(signal), new Promise((res, rej) => signal.addEventListener("abort", () => rej(signal.reason)))))],
+        });
+        const c = new AbortController();
+        const r = run(api.createSession(), "await tools.hang({})", { signal: c.signal, onEvent: (e) => events.push(e) }).catch((e) => e);
+        while (!events.some((e) => e.type === "tool-call")) await sleep(5);
+        c.abort(new Error("Cancelled by the user."));
+        assert.equal((await r).message, "Cancelled by the user.");
+        await sleep(50);
+        assert.equal(signals[0].aborted, true);
+        assert.deepEqual(events.map((e) => e.type), ["run-start", "tool-call", "tool-result", "run-end"]);
+        const res = events[2];
+        assert.deepEqual([res.callId, res.ok, res.error], [events[1].callId, false, "the run ended before the tool finished (Cancelled by the user.)"]);
+    });
+
+    for (const worker of [false, true]) test(`ready() (worker: ${worker}): once it resolves, getSystemInstruction() shows the tools registered and removed before it, in sessions old and new; it rejects after dispose()`, async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath, worker });
+        const old = api.createSession();
+        const removeA = api.registerTool(tool("crm.alpha", () => 1));
+        api.registerTool(tool("crm.beta", () => 2));
+        const mine = api.createSession({ tools: [tool("own.gamma", () => 3)] });
+        await api.ready();
+        for (const s of [old, mine]) assert.match(s.getSystemInstruction(), /crm\.beta/);
+        assert.match(mine.getSystemInstruction(), /own\.gamma/);
+        assert.doesNotMatch(old.getSystemInstruction(), /gamma/);
+        removeA();
+        api.registerTool(tool("zzz.delta", () => 4));
+        await api.ready();
+        assert.match(old.getSystemInstruction(), /zzz\.delta/);
+        assert.doesNotMatch(old.getSystemInstruction(), /alpha/);
+        assert.match(old.getSystemInstruction(), /Available tools \(2\)/);
+        api.dispose();
+        await assert.rejects(api.ready(), /disposed/);
     });
 
     test("onEvent (worker: true): a busy run's console lines reach the page while it spins", async (t) => {

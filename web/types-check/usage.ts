@@ -309,3 +309,27 @@ namespace UsageSearch {
         return [ns, typed];
     }
 }
+
+// USAGE "Worker mode" and "Live events", README: the default, ready(), onEvent.
+namespace UsageWorkerMode {
+    declare const wasmLocation: string;
+    declare const ordersSearch: IoCodeMode.ToolDefinition;
+    declare const trace: (e: IoCodeMode.CodeModeEvent) => void;
+    export async function main() {
+        const codeMode = await IoCodeModeFactory({ wasmLocation, onEvent: (e) => trace(e) });
+        const onThisThread = await IoCodeModeFactory({ wasmLocation, worker: false });
+        codeMode.registerTool(ordersSearch);
+        const session = codeMode.createSession();
+        await codeMode.ready();
+        const system: string = session.getSystemInstruction();
+        const [, executeCode] = session.getLlmTools();
+        const controller = new AbortController();
+        const result = await executeCode.execute({ code: "return 1", explanation: "x" }, { signal: controller.signal, onEvent: (e) => {
+            if (e.type === "tool-result" && e.ok) trace(e);
+            if (e.type === "console") console.log(e.level, e.message);
+        } });
+        onThisThread.dispose();
+        codeMode.dispose();
+        return [system, result];
+    }
+}
