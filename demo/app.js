@@ -21,7 +21,8 @@ import { mountCourierWidget } from "./widget.js";
 
 const USER_ID = "agent-7";
 // The timeout counts the time a person takes to approve a payment, so it
-// leaves room for that; a CPU-bound program holds the page for as long.
+// leaves room for that (on the page's thread, ?worker=0, a CPU-bound
+// program holds the page for as long).
 const DEFAULTS = { timeout: 15000, memoryLimit: 64 };
 // Where the engine runs: in a Worker (the default on a page), or with
 // ?worker=0 on the page's own thread, to compare the two.

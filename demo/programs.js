@@ -129,7 +129,7 @@ return await tools.inventory.adjust({
     {
         id: "loop",
         title: "Infinite loop (timeout)",
-        hint: "Ends with TIMEOUT. The sandbox shares this page's thread: the page is busy until then (lower the timeout in Sandbox settings).",
+        hint: "Ends with TIMEOUT, or press Cancel: the sandbox runs in a Worker, so the page stays usable. With ?worker=0 it shares this page's thread, which stays busy until the timeout (lower it in Sandbox settings).",
         code: `// Never ends: the sandbox's timeout stops it.
 let spins = 0;
 while (true) {

@@ -5,7 +5,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import {
-    MODE_QUERY, applySettings, checkPrerequisites, launchBrowser, openPage, pickProgram, runAndWait, screenshot, startServer, text,
+    IN_THREAD, MODE_QUERY, applySettings, checkPrerequisites, launchBrowser, openPage, pickProgram, runAndWait, screenshot, startServer, text,
 } from "./harness.mjs";
 
 let server;
@@ -242,6 +242,26 @@ describe("demo page", () => {
             assert.equal(await page.locator('#trace-calls > li[data-name="reports.exportLedger"][data-state="done"]').count(), 1);
             assert.match(await text(page, '#trace-calls > li[data-name="reports.exportLedger"]'), /result · \{ "format": "csv", "rows": \d+/);
             assert.match(await text(page, "#trace-logs"), /Exporting the ledger[\s\S]*rows/);
+        });
+    });
+
+    // With the engine in a Worker only: on the page's thread the click
+    // cannot be handled before the loop's timeout (the test above).
+    if (!IN_THREAD) test("Cancel stops an endless loop at once (engine in a Worker), and the next run works", async () => {
+        await withPage(async (page) => {
+            await pickProgram(page, "loop");
+            await page.click("#run");
+            await page.locator('#run-status[data-state="running"]').waitFor();
+            await page.waitForTimeout(300);
+            // The page answers while the program spins.
+            await page.click("#tab-customers");
+            assert.equal(await page.locator("#table-customers tbody tr").count(), 8);
+            await page.click("#cancel");
+            await page.locator('#run-status[data-state="cancelled"]').waitFor({ timeout: 5000 });
+            assert.match(await text(page, "#trace-error"), /AbortError[\s\S]*Cancelled by the user/);
+            await page.click("#tab-orders");
+            await pickProgram(page, "search");
+            assert.equal(await runAndWait(page), "ok");
         });
     });
 

@@ -126,31 +126,38 @@ describe("item 3: once a run has ended, none of its tools or interceptors starts
         await sleep(ms);
         return { allowed: true };
     };
-    test("timeout 200 ms, approval at 500 ms: TIMEOUT, and the tool never runs", async (t) => {
+    test("timeout, approval after it: TIMEOUT, and the tool never runs", async (t) => {
         const p = probe();
+        let timedOut = () => {};
+        const approvedLate = new Promise((r) => (timedOut = r)).then(() => sleep(100));
         const api = await withFactory(t, {
             wasmLocation: assetPath,
-            timeout: 200,
-            interceptors: { onToolCall: slowApproval(p, 500) },
+            // Long enough for the call to reach the interceptor on a loaded
+            // machine; the approval comes only after the run has ended.
+            timeout: 1500,
+            interceptors: { onToolCall: ({ tool: t }) => (p.start(`interceptor ${t.name}`), approvedLate.then(() => ({ allowed: true }))) },
             tools: [tool("pay.send", () => p.start("tool"))],
         });
         const r = await run(api.createSession(), "await tools.pay.send({ amount: 100 })");
         p.ended = true;
+        timedOut();
         assert.equal(r.error?.code, "TIMEOUT");
         await sleep(600);
         assert.deepEqual(p.starts, ["interceptor pay.send"]);
         assert.equal(r.toolCalls.length, 1, "the call in flight is recorded");
     });
-    test("signal.abort() at 100 ms, approval at 500 ms: rejects with the reason, and the tool never runs", async (t) => {
+    test("signal.abort() while the approval is pending (approval at 500 ms): rejects with the reason, and the tool never runs", async (t) => {
         const p = probe();
-        const api = await withFactory(t, {
-            wasmLocation: assetPath,
-            interceptors: { onToolCall: slowApproval(p, 500) },
-            tools: [tool("pay.send", () => p.start("tool"))],
-        });
         const ctrl = new AbortController();
         const reason = new Error("the user pressed stop");
-        setTimeout(() => ctrl.abort(reason), 100);
+        const approve = slowApproval(p, 500);
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            // The abort comes once the approval is pending, however long
+            // the call took to get there (a cold worker on a loaded machine).
+            interceptors: { onToolCall: (c) => (setTimeout(() => ctrl.abort(reason), 0), approve(c)) },
+            tools: [tool("pay.send", () => p.start("tool"))],
+        });
         await assert.rejects(run(api.createSession(), "await tools.pay.send({ amount: 100 })", { signal: ctrl.signal }), (e) => e === reason);
         p.ended = true;
         await sleep(600);
