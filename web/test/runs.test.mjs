@@ -205,7 +205,9 @@ describe("limits", () => {
         const r = await run(session, "for (let i = 0; i < 10; i++) await tools.nap({}); return 'done'");
         assert.equal(r.ok, false);
         assert.equal(r.error.code, "TIMEOUT");
-        assert.ok(r.toolCalls.length >= 2 && r.toolCalls.length <= 4, JSON.stringify(r.toolCalls));
+        // Ten naps take 4 s: the run ended after a few of them. (How many
+        // started depends on how loaded the machine is: at least one.)
+        assert.ok(r.toolCalls.length >= 1 && r.toolCalls.length <= 4, JSON.stringify(r.toolCalls));
     });
 
     test("memoryLimit stops a memory bomb; the page survives and the next run works", async (t) => {
