@@ -218,14 +218,18 @@ function wrapLlmTool(tool, guard, pipe, owner) {
         const signal = opts.signal;
         if (signal && signal.aborted) return Promise.reject(abortReason(signal));
         const run = startRun(owner, opts.context, options && typeof options.onEvent === "function" ? options.onEvent : undefined);
-        // The core sees the run's token, never its context, and a signal
-        // of ours: aborted by the caller's signal or by dispose().
-        const ctrl = new AbortController();
+        // The core sees the run's token, never its context, and, when the
+        // caller gave a signal, a signal of ours: aborted by the caller's
+        // signal or by dispose(). Without one, dispose() stops the run in
+        // the core itself (session.dispose, api.dispose) right after
+        // stopRuns, and every tool's own signal aborts from endRun: no
+        // controller and no listener in the core per run.
+        const ctrl = signal ? new AbortController() : undefined;
         const t0 = now();
         if (isCode) emit(run, { type: "run-start", runId: run.id, code: args && args.code }, pipe.onEvent);
         // The options as given go along, for the core's unknown-key check.
         /** @type {any} */
-        const engineOptions = { signal: ctrl.signal, context: run.id };
+        const engineOptions = ctrl ? { signal: ctrl.signal, context: run.id } : { context: run.id };
         if (isCode && observed(run, pipe.onEvent)) {
             engineOptions.onConsole = (/** @type {string} */ level, /** @type {string} */ message) => consoleLine(run, level, message, pipe.onEvent);
         }
@@ -254,11 +258,11 @@ function wrapLlmTool(tool, guard, pipe, owner) {
             };
             const onAbort = () => {
                 const reason = abortReason(/** @type {AbortSignal} */ (signal));
-                ctrl.abort(reason);
+                if (ctrl) ctrl.abort(reason);
                 settle(false, reason);
             };
             run.abortHook = (err) => {
-                ctrl.abort(err);
+                if (ctrl) ctrl.abort(err);
                 settle(false, err);
             };
             if (signal) signal.addEventListener("abort", onAbort, { once: true });
