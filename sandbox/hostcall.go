@@ -107,15 +107,12 @@ func (r *run) callFunction(argc, argv, refID uint32) ffi.Value {
 		label = f.Label(args)
 	}
 	r.pending[id] = &hostCall{resolve: resolve, reject: reject, name: label, detached: f.Detached}
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				r.deliver(hostResult{id: id, err: fmt.Errorf("host function %s panicked: %v", name, p)})
-			}
-		}()
-		v, err := f.Async(r.goCtx, args)
-		r.deliver(hostResult{id: id, value: v, err: err})
-	}()
+	// The program has returned: a getter of its result starts nothing (a
+	// tool, an approval prompt) for a run that is ending. The call stays
+	// pending, and is cancelled with the run.
+	if !r.converting {
+		r.start(f, id, name, args)
+	}
 	idV := q.NewNumber(ctx, float64(id))
 	tracked, exc := q.Call(ctx, r.track.Const(), q.Undefined.Const(), promise.Const(), idV.Const())
 	q.FreeValue(ctx, idV)
@@ -273,4 +270,17 @@ func errorMessage(err error) string {
 		return je.Message
 	}
 	return err.Error()
+}
+
+// start runs async host function f for call id on its own goroutine.
+func (r *run) start(f Func, id uint32, name string, args []json.RawMessage) {
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				r.deliver(hostResult{id: id, err: fmt.Errorf("host function %s panicked: %v", name, p)})
+			}
+		}()
+		v, err := f.Async(r.goCtx, args)
+		r.deliver(hostResult{id: id, value: v, err: err})
+	}()
 }

@@ -438,10 +438,20 @@ describe("escape attempts", () => {
         assert.deepEqual(r.result, Array(3).fill("TypeError: tool_call: the tool name must be a string"));
         assert.deepEqual(ran, []);
     });
-    test("nothing a run scheduled starts after its end (timers, intervals, finalizers, jobs)", async (t) => {
+    test("nothing a run scheduled starts after its end (timers, intervals, finalizers, jobs, getters of its result)", async (t) => {
         const starts = [];
-        const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.echo", (i) => starts.push(i))] });
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            interceptors: { onToolCall: (c) => (starts.push(["interceptor", c.input]), { allowed: true }) },
+            tools: [tool("t.echo", (i) => starts.push(i))],
+        });
         const session = api.createSession();
+        const got = await run(session, "return { get x() { tools.t.echo({ late: 'result getter' }); return 1 } }");
+        assert.deepEqual(got.result, { x: 1 });
+        await sleep(50);
+        assert.deepEqual(starts, []);
+        assert.equal(got.toolCalls.length, 1);
+        assert.equal(got.toolCalls[0].ok, false);
         for (const code of [
             "setTimeout(() => tools.t.echo({ late: 'timer' }), 1); return 1",
             "setInterval(() => tools.t.echo({ late: 'interval' }), 1); return 1",
