@@ -1,8 +1,8 @@
 // The package as users install it: `npm pack` of dist/, installed from the
 // tarball into throwaway apps built with Vite (dev server, and build +
 // preview), webpack 5 and esbuild (pinned in this folder's lockfile), each
-// run in Chromium in worker mode: the Go core and the worker are found
-// through new URL("./file", import.meta.url) and new Worker(new URL(...)),
+// run in Chromium in worker mode (the page default): the Go core and the
+// worker are found through new URL("./file", import.meta.url) and new Worker(new URL(...)),
 // which Vite and webpack rewrite. esbuild does not rewrite them; its app
 // copies the package's code-mode.wasm and code-mode.worker.mjs next to its
 // bundle, the way USAGE.md documents. Run by `make test-bundlers`.
@@ -22,15 +22,21 @@ const BIN = join(HERE, "node_modules", ".bin");
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 const PKG = join(WORK, "node_modules", "@interopio", "code-mode");
 
+// The page's default mode (worker); the second run tells it is one: abort()
+// stops a spinning program at once there, while on the page's thread it
+// could only fire after the run's timeout, which then ends it.
 const MAIN = `import { IoCodeModeFactory } from "@interopio/code-mode";
 window.__result = (async () => {
     const api = await IoCodeModeFactory({
         wasmLocation: "/emscripten-module.wasm",
-        worker: true,
+        timeout: 20000,
         tools: [{ name: "add", execute: ({ a, b }) => a + b }],
     });
     const [, executeCode] = api.createSession().getLlmTools();
     const r = await executeCode.execute({ code: "return await tools.add({ a: 2, b: 40 })", explanation: "x" });
+    const c = new AbortController();
+    setTimeout(() => c.abort(new Error("stopped while spinning")), 300);
+    r.spin = await executeCode.execute({ code: "for (;;) {}", explanation: "x" }, { signal: c.signal }).then((x) => x.error && x.error.code, (e) => e.message);
     api.dispose();
     return r;
 })().catch((e) => ({ error: String((e && e.message) || e) }));
@@ -123,6 +129,7 @@ function check({ r, problems }) {
     assert.equal(r.error, undefined, r.error);
     assert.equal(r.ok, true, JSON.stringify(r));
     assert.equal(r.result, 42);
+    assert.equal(r.spin, "stopped while spinning", "the engine runs in a worker");
 }
 
 const VITE_CONFIG = `export default { server: { host: "127.0.0.1" }, preview: { host: "127.0.0.1" } };\n`;
