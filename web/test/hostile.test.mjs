@@ -497,6 +497,16 @@ describe("escape attempts", () => {
         assert.deepEqual(page, { list: [1, 2], nested: { v: "page" } });
         assert.deepEqual(r.result, ["ToolError: trap", "ToolError: the tool returned a function, which is not JSON data", "page"]);
     });
+    test("__proto__ and constructor keys in a tool input stay data: the page's prototypes are untouched", async (t) => {
+        let got;
+        const api = await withFactory(t, { wasmLocation: assetPath, interceptors: { onToolCall: ({ input }) => ({ allowed: Object.getPrototypeOf(input) === Object.prototype }) }, tools: [tool("t.echo", (i) => ((got = i), { ...i }))] });
+        const r = await run(api.createSession(), "const input = JSON.parse('{\"__proto__\": {\"polluted\": 1}, \"constructor\": {\"prototype\": {\"polluted\": 2}}}'); const back = await tools.t.echo(input); return [Object.keys(back), ({}).polluted === undefined]");
+        assert.deepEqual(r.result, [["__proto__", "constructor"], true], JSON.stringify(r.error));
+        assert.deepEqual(Object.keys(got), ["__proto__", "constructor"]);
+        assert.equal(Object.getPrototypeOf(got), Object.prototype);
+        assert.equal(/** @type {any} */ ({}).polluted, undefined);
+        assert.equal(/** @type {any} */ (Object.prototype).polluted, undefined);
+    });
     test("a flood of console output is bounded", async (t) => {
         const api = await withFactory(t, { wasmLocation: assetPath, timeout: 60000 });
         const r = await run(api.createSession(), "for (let i = 0; i < 20000; i++) console.log('<'.repeat(5000)); return 1");
