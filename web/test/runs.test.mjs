@@ -542,6 +542,21 @@ describe("dispose", () => {
         assert.deepEqual([res.callId, res.ok, res.error], [events[1].callId, false, "the run ended before the tool finished (Cancelled by the user.)"]);
     });
 
+    for (const worker of [false, true]) test(`a timeout aborts the signal of a tool in flight with a TimeoutError that says so (worker: ${worker})`, async (t) => {
+        const reasons = [];
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            worker,
+            timeout: 1500,
+            tools: [tool("hang", (i, { signal }) => new Promise((res, rej) => signal.addEventListener("abort", () => (reasons.push(signal.reason), rej(signal.reason)))))],
+        });
+        const r = await run(api.createSession(), "await tools.hang({})");
+        assert.equal(r.error.code, "TIMEOUT");
+        for (let i = 0; i < 400 && reasons.length === 0; i++) await sleep(5);
+        assert.equal(reasons.length, 1, "the tool's signal aborted");
+        assert.deepEqual([reasons[0].name, reasons[0].message], ["TimeoutError", "the run timed out before the tool finished"]);
+    });
+
     for (const worker of [false, true]) test(`ready() (worker: ${worker}): once it resolves, getSystemInstruction() shows the tools registered and removed before it, in sessions old and new; it rejects after dispose()`, async (t) => {
         const api = await withFactory(t, { wasmLocation: assetPath, worker });
         const old = api.createSession();
