@@ -34,6 +34,8 @@ func Set(np *Params, key string, v ...float64) {
 		np.unknownWeight = v[0]
 	case "minCoverage":
 		np.minCoverage = v[0]
+	case "firstUnknownCov":
+		np.minCoverageFirstUnknown = v[0]
 	case "question":
 		np.questionVerbs = v[0] != 0
 	case "clause":

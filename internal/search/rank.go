@@ -59,22 +59,27 @@ type params struct {
 	// asks to read, so tools whose name creates, changes or deletes are
 	// demoted as for a query saying "get".
 	questionVerbs bool
+	// minCoverageFirstUnknown is minCoverage for a query whose first word
+	// no visible tool holds (0.3: more probes empty, no tune query lost;
+	// 0.4 empties more probes but loses tune queries).
+	minCoverageFirstUnknown float64
 }
 
 var p = params{
-	fieldWeights:   [numFields]float64{3, 2, 3, 1, 0.5},
-	fieldB:         [numFields]float64{0.5, 0.3, 0.5, 0.75, 0.75},
-	k1:             0.8,
-	synonymWeight:  0.6,
-	prefixWeight:   0.5,
-	verbPenalty:    0.5,
-	specExp:        0.5,
-	spaceExp:       1,
-	minCoverage:    0.2,
-	unknownWeight:  0.75,
-	compoundWeight: 1,
-	clauseWeight:   0.5,
-	questionVerbs:  true,
+	fieldWeights:            [numFields]float64{3, 2, 3, 1, 0.5},
+	fieldB:                  [numFields]float64{0.5, 0.3, 0.5, 0.75, 0.75},
+	k1:                      0.8,
+	synonymWeight:           0.6,
+	prefixWeight:            0.5,
+	verbPenalty:             0.5,
+	specExp:                 0.5,
+	spaceExp:                1,
+	minCoverage:             0.2,
+	unknownWeight:           0.75,
+	compoundWeight:          1,
+	clauseWeight:            0.5,
+	questionVerbs:           true,
+	minCoverageFirstUnknown: 0.3,
 }
 
 // Rank ranks docs for a query: an exact tool name first, then the tools of
@@ -287,9 +292,21 @@ func Scores(docs []*Doc, text string) (scores, covers []float64) {
 			idf[s] = math.Log(1 + (n-float64(c)+0.5)/(float64(c)+0.5))
 		}
 	}
+	// The request's first word is its action or its subject ("merge a
+	// pull request", "kubernetes cluster"): when no visible tool holds it
+	// or any of its alternatives, a tool must match more of the rest.
+	firstUnknown := false
+	if len(qu.groups) > 0 {
+		firstUnknown = true
+		for _, a := range qu.groups[0].alts {
+			if df[a.slot] > 0 {
+				firstUnknown = false
+			}
+		}
+	}
 	// A query word no visible tool holds counts as fairly rare: a query
 	// mostly about things that are not there is not a good match for
-	// anything (at half the rarest idf: many such words are filler).
+	// anything (at p.unknownWeight of the rarest idf: some are filler).
 	maxIDF := math.Log(1 + (n+0.5)/0.5)
 	var total float64
 	qverbs := qu.verbs
@@ -358,6 +375,9 @@ func Scores(docs []*Doc, text string) (scores, covers []float64) {
 		}
 		scores[i] = s
 		covers[i] = min(covered/total, 1)
+		if firstUnknown && covers[i] < p.minCoverageFirstUnknown {
+			covers[i] = 0
+		}
 		for _, m := range matches[start:end] {
 			w[m.slot] = 0
 		}
