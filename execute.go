@@ -26,16 +26,8 @@ var (
 	//go:embed prelude/api.js
 	apiSource string
 
-	preludeJS, toolsJS, consoleJS = withAPI(compactJS(preludeSource)), compactJS(toolsSource), compactJS(consoleSource)
+	preludeJS, toolsJS, consoleJS, apiJS = compactJS(preludeSource), compactJS(toolsSource), compactJS(consoleSource), compactJS(apiSource)
 )
-
-// withAPI puts the source of the sandbox API (api.js) into the prelude as a
-// string literal, which QuickJS scans on every run but compiles only when
-// the program first uses the API.
-func withAPI(prelude string) string {
-	lit, _ := json.Marshal(compactJS(apiSource))
-	return strings.Replace(prelude, `/*API*/""`, string(lit), 1)
-}
 
 // compactJS drops comments and indentation: QuickJS pays for every byte it
 // tokenizes, on every run.
@@ -199,6 +191,8 @@ func (r *runState) source(names []string, args []json.RawMessage) (json.RawMessa
 		return json.Marshal(strings.Replace(toolsJS, "/*NAMES*/[]", string(namesJSON), 1))
 	case "console":
 		return json.Marshal(consoleJS)
+	case "api":
+		return json.Marshal(apiJS)
 	}
 	if src, ok := builtinSource(key); ok {
 		return json.Marshal(src)

@@ -2,14 +2,15 @@
 // read of any of them (or the first JSON.parse): a run that touches none
 // compiles none of it. It gets what prelude.js captured before the program
 // ran (the host functions, the global object, Object, eval, the context's
-// own JSON.parse), never what the program may have replaced since.
+// own JSON.parse and JSON.stringify, Reflect.apply, RangeError), never what
+// the program may have replaced since.
 //
 // A tool call is two host calls: begin records it synchronously (so a call
 // the program never awaits is still counted and recorded, even if the run
 // ends at once) and returns its id; run runs its pipeline. Strings are cut
 // here, before they are encoded for the host: a name longer than any valid
 // tool name (128) stays unknown when cut to 129 characters.
-(host, g, O, ev, parse) => {
+(host, g, O, ev, parse, S, apply, RE) => {
   const [begin, run, find, log, src] = host;
   const cut = (s, n) => s.length > n ? s.slice(0, n) : s;
   const call = (name, input) => run(begin(typeof name === "string" ? cut(name, 129) : null, input));
@@ -43,6 +44,27 @@
         if (e instanceof SyntaxError && e.message === "stack overflow") throw new RangeError("JSON.parse: the text nests too deeply");
         throw e;
       }
+    },
+    // JSON.stringify recurses in C like JSON.parse: past ~5,000 levels
+    // V8's stack overflows before QuickJS's check and the run ends,
+    // uncatchably. An object is stringified with a replacer that refuses
+    // nesting past 1,000 levels (a RangeError); the engine's own stringify
+    // of results and tool inputs is this one too. Stringify walks
+    // depth-first, so the holders it passes form a path: the same holder,
+    // the last value handed back (one level down), or an ancestor (back up).
+    stringify(v, r, sp) {
+      const path = [];
+      let n = 0, last;
+      return S(v, function (k, x) {
+        if (r) x = apply(r, this, [k, x]);
+        if (n > 0 && this !== last) while (n > 0 && path[n - 1] !== this) n--;
+        if (n === 0 || path[n - 1] !== this) {
+          path[n++] = this;
+          if (n > 1001) throw new RE("JSON.stringify: the value nests more than 1,000 levels deep");
+        }
+        last = x;
+        return x;
+      }, sp);
     },
     // build makes the globals `keys` (source `name`, an object of all of
     // them when several, handed the host functions it needs), fixes them
