@@ -122,17 +122,22 @@ func TestHostileEscapeAttempts(t *testing.T) {
 		})
 	}
 
-	t.Run("a tool call from a getter of the result starts nothing", func(t *testing.T) {
-		res := exec(t, s, `return { get x() { tools.t.echo({ late: 'result getter' }); return 1 } }`, nil)
-		if !res.OK || string(res.Result) != `{"x":1}` {
-			t.Fatalf("got %s %+v", res.Result, res.Error)
-		}
-		time.Sleep(50 * time.Millisecond)
-		if got := taken(); len(got) > 0 {
-			t.Errorf("started after the program returned: %q", got)
-		}
-		if len(res.ToolCalls) != 1 || res.ToolCalls[0].OK || res.ToolCalls[0].Allowed {
-			t.Errorf("the call's record: %+v", res.ToolCalls)
+	t.Run("a tool call from a getter of the result or the error starts nothing", func(t *testing.T) {
+		for _, tc := range []struct{ code, want string }{
+			{`return { get x() { tools.t.echo({ late: 'result getter' }); return 1 } }`, `{"x":1}`},
+			{`const e = new Error('x'); Object.defineProperty(e, 'message', { get() { tools.t.echo({ late: 'error getter' }); return 'm' } }); throw e`, ""},
+		} {
+			res := exec(t, s, tc.code, nil)
+			if tc.want != "" && (!res.OK || string(res.Result) != tc.want) || tc.want == "" && (res.OK || res.Error.Message != "m") {
+				t.Fatalf("got %s %+v", res.Result, res.Error)
+			}
+			time.Sleep(50 * time.Millisecond)
+			if got := taken(); len(got) > 0 {
+				t.Errorf("started after the program returned: %q", got)
+			}
+			if len(res.ToolCalls) != 1 || res.ToolCalls[0].OK || res.ToolCalls[0].Allowed {
+				t.Errorf("the call's record: %+v", res.ToolCalls)
+			}
 		}
 	})
 

@@ -84,6 +84,7 @@ func (r *run) isTopLevelReturn(exc ffi.ValueConst) bool {
 // A compile error (syntax) is an exception of the evaluation itself: with
 // async evaluation everything the code throws at run time rejects instead.
 func (r *run) fail(exc ffi.Value, code string, wrapped, compile bool) *Result {
+	r.finished = true
 	e := r.toError(exc.Const())
 	r.q.FreeValue(r.ctx, exc)
 	if res := r.stopped(); res != nil {

@@ -107,10 +107,10 @@ func (r *run) callFunction(argc, argv, refID uint32) ffi.Value {
 		label = f.Label(args)
 	}
 	r.pending[id] = &hostCall{resolve: resolve, reject: reject, name: label, detached: f.Detached}
-	// The program has returned: a getter of its result starts nothing (a
-	// tool, an approval prompt) for a run that is ending. The call stays
-	// pending, and is cancelled with the run.
-	if !r.converting {
+	// The program has returned or thrown: a getter of its result or error
+	// starts nothing (a tool, an approval prompt) for a run that is ending.
+	// The call stays pending, and is cancelled with the run.
+	if !r.finished {
 		r.start(f, id, name, args)
 	}
 	idV := q.NewNumber(ctx, float64(id))

@@ -75,6 +75,9 @@ type run struct {
 	// converting says the result is being converted (a trap there is the
 	// result's doing).
 	converting bool
+	// finished says the program returned or threw: what runs now (getters
+	// of its result or of its error) starts no async host call.
+	finished bool
 	// eval is the context's own eval, taken before the program ran (owned):
 	// the converter is compiled with it, inside host calls too.
 	eval ffi.Value
@@ -425,7 +428,7 @@ func (r *run) why() int32 {
 // result converts the program's value to JSON (see convert.go).
 func (r *run) result(v ffi.ValueConst) *Result {
 	q, ctx := r.q, r.ctx
-	r.converting = true
+	r.converting, r.finished = true, true
 	if r.native {
 		s, exc := q.Call(ctx, r.stringify.Const(), q.Undefined.Const(), v)
 		if exc == 0 && !q.IsObject(v) {

@@ -440,7 +440,7 @@ describe("escape attempts", () => {
         assert.deepEqual(r.result, Array(3).fill("TypeError: tool_call: the tool name must be a string"));
         assert.deepEqual(ran, []);
     });
-    test("nothing a run scheduled starts after its end (timers, intervals, finalizers, jobs, getters of its result)", async (t) => {
+    test("nothing a run scheduled starts after its end (timers, intervals, finalizers, jobs, getters of its result or error)", async (t) => {
         const starts = [];
         const api = await withFactory(t, {
             wasmLocation: assetPath,
@@ -450,10 +450,14 @@ describe("escape attempts", () => {
         const session = api.createSession();
         const got = await run(session, "return { get x() { tools.t.echo({ late: 'result getter' }); return 1 } }");
         assert.deepEqual(got.result, { x: 1 });
+        const thrown = await run(session, "const e = new Error('x'); Object.defineProperty(e, 'message', { get() { tools.t.echo({ late: 'error getter' }); return 'm' } }); throw e");
+        assert.equal(thrown.error?.message, "m");
         await sleep(50);
         assert.deepEqual(starts, []);
-        assert.equal(got.toolCalls.length, 1);
-        assert.equal(got.toolCalls[0].ok, false);
+        for (const r of [got, thrown]) {
+            assert.equal(r.toolCalls.length, 1);
+            assert.equal(r.toolCalls[0].ok, false);
+        }
         for (const code of [
             "setTimeout(() => tools.t.echo({ late: 'timer' }), 1); return 1",
             "setInterval(() => tools.t.echo({ late: 'interval' }), 1); return 1",
