@@ -109,22 +109,18 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 		return &ExecuteResult{Logs: []LogEntry{}, ToolCalls: []ToolCallRecord{}, DurationMs: ms(time.Since(start)),
 			Error: &RunError{Name: "SyntaxError", Code: string(sandbox.CodeSyntax), Message: perr.Message, Line: perr.Line, Column: perr.Column}}, nil
 	}
-	r := &runState{s: s, runContext: runContext, entries: map[string]*toolEntry{}}
+	r := &runState{s: s, runContext: runContext}
 	r.onLog, _ = ctx.Value(consoleKey{}).(func(LogEntry))
-	visible := s.cm.visible(s.own)
-	names := make([]string, len(visible))
-	for i, e := range visible {
-		names[i] = e.info.Name
-		r.entries[e.info.Name] = e
-	}
-	r.visible = visible
+	// Sorted by name: a call finds its tool by binary search, so a run
+	// builds nothing per visible tool.
+	r.visible = s.cm.visible(s.own)
 	prelude, timers := preludeFor(code)
 	funcs := map[string]sandbox.Func{
 		"__cm_begin":  {Sync: r.begin},
 		"__cm_call":   {Async: r.call, Label: r.callLabel},
 		"__cm_search": {Async: r.search},
 		"__cm_log":    {Sync: r.log},
-		"__cm_src":    {Sync: func(args []json.RawMessage) (json.RawMessage, error) { return r.source(names, args) }},
+		"__cm_src":    {Sync: r.source},
 	}
 	if timers {
 		funcs["__cm_timer"] = sandbox.Func{Async: r.timers.sleep, Detached: true}
@@ -159,8 +155,7 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 type runState struct {
 	s          *Session
 	runContext any
-	visible    []*toolEntry
-	entries    map[string]*toolEntry
+	visible    []*toolEntry // sorted by name
 
 	timers timers
 
@@ -180,13 +175,17 @@ type runState struct {
 }
 
 // source hands prelude/prelude.js the source of a lazily built global.
-func (r *runState) source(names []string, args []json.RawMessage) (json.RawMessage, error) {
+func (r *runState) source(args []json.RawMessage) (json.RawMessage, error) {
 	var key string
 	if len(args) > 0 {
 		json.Unmarshal(args[0], &key)
 	}
 	switch key {
 	case "tools":
+		names := make([]string, len(r.visible))
+		for i, e := range r.visible {
+			names[i] = e.info.Name
+		}
 		namesJSON, _ := json.Marshal(names)
 		return json.Marshal(strings.Replace(toolsJS, "/*NAMES*/[]", string(namesJSON), 1))
 	case "console":

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -64,7 +65,7 @@ func (r *runState) begin(args []json.RawMessage) (json.RawMessage, error) {
 		c.done, c.rec.Reason = true, "tool call limit reached"
 		return nil, limit
 	}
-	switch e, ok := r.entries[name]; {
+	switch e, ok := r.entry(name); {
 	case !nameOK:
 		c.done, c.rec.Reason = true, "the tool name is not a string"
 		c.err = &sandbox.JSError{Name: "TypeError", Message: "tool_call: the tool name must be a string"}
@@ -260,4 +261,15 @@ func cutString(s string, n int) string {
 		k++
 	}
 	return s[:i] + "… [" + strconv.Itoa(utf8.RuneCountInString(s[i:])) + " more characters]"
+}
+
+// entry finds a visible tool by name (the last one, when a session's own
+// tool and a registered one share it, as a map filled in order would).
+func (r *runState) entry(name string) (*toolEntry, bool) {
+	v := r.visible
+	i := sort.Search(len(v), func(i int) bool { return v[i].info.Name > name })
+	if i > 0 && v[i-1].info.Name == name {
+		return v[i-1], true
+	}
+	return nil, false
 }
