@@ -513,6 +513,24 @@ describe("escape attempts", () => {
         assert.equal(/** @type {any} */ ({}).polluted, undefined);
         assert.equal(/** @type {any} */ (Object.prototype).polluted, undefined);
     });
+    test("the caller's context reaches the tools and the interceptor as is, and never the program", async (t) => {
+        const context = { user: "SECRET-USER", token: "SECRET-TOKEN", call: () => "SECRET-FN" };
+        const seen = [];
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            interceptors: { onToolCall: ({ callContext }) => (seen.push(callContext === context), { allowed: true }) },
+            tools: [tool("t.peek", (_i, { context: c }) => (seen.push(c === context), { ok: 1 }))],
+        });
+        const dig = `const seen = new Set(); const walk = (o, d) => { if (d > 5 || o === null || (typeof o !== "object" && typeof o !== "function") || seen.has(o)) return ""; seen.add(o); let s = ""; for (const k of Reflect.ownKeys(o)) { let v; try { v = o[k] } catch (e) { continue } s += String(k) + (typeof v === "string" ? v : "") + walk(v, d + 1) } return s };`;
+        const r = await run(
+            api.createSession(),
+            `${dig} const a = await tools.t.peek({}, { context: "forged" }); const b = await tool_call("t.peek", { context: "forged" }, { context: "forged" }); return [walk(globalThis, 0).includes("SECRET"), JSON.stringify([a, b]).includes("SECRET"), String(tools.t.peek).includes("SECRET")]`,
+            { context },
+        );
+        assert.deepEqual(r.result, [false, false, false], JSON.stringify(r.error));
+        assert.deepEqual(seen, [true, true, true, true]);
+        assert.doesNotMatch(JSON.stringify(r), /SECRET/);
+    });
     test("a flood of console output is bounded", async (t) => {
         const api = await withFactory(t, { wasmLocation: assetPath, timeout: 60000 });
         const r = await run(api.createSession(), "for (let i = 0; i < 20000; i++) console.log('<'.repeat(5000)); return 1");
