@@ -46,13 +46,30 @@ function abortRun(/** @type {number} */ rid) {
     c.abort(err);
 }
 
+// Runs whose abort flag was read before their run message was handled: a
+// poll of another run can see the flag first (the page writes it at once, the
+// message waits its turn). Run ids grow, and runs start in the order they
+// were posted, so an entry below a starting run's id is stale.
+/** @type {Set<number>} */
+const abortedEarly = new Set();
+
 function readAborts() {
     if (!flags) return;
     const n = Atomics.load(flags, 0);
     while (seen < n) {
-        abortRun(flags[1 + (seen % RING)]);
+        const rid = flags[1 + (seen % RING)];
+        if (runs.has(rid)) abortRun(rid);
+        else abortedEarly.add(rid);
         seen++;
     }
+}
+
+/** @param {number} rid */
+function takeEarlyAbort(rid) {
+    readAborts();
+    const hit = abortedEarly.has(rid);
+    for (const e of abortedEarly) if (e <= rid) abortedEarly.delete(e);
+    if (hit) abortRun(rid);
 }
 
 const realNow = Date.now.bind(Date);
@@ -217,6 +234,7 @@ const handlers = {
         const s = sessions.get(m.sid);
         const ctrl = new AbortController();
         runs.set(m.rid, ctrl);
+        takeEarlyAbort(m.rid);
         try {
             if (!s) throw new Error("Code Mode: this session has been disposed; create a new one with createSession().");
             /** @type {any} */

@@ -604,4 +604,24 @@ describe("dispose", () => {
         assert.ok(Date.now() - t0 < 10000, "the engine was free again long before the run's timeout");
         assert.equal((await other).result, "slept", "the other run was not touched");
     });
+
+    test("worker mode: a run aborted while it still waits behind a busy run is stopped when it starts (its flag was read by the other run's poll)", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath, worker: true, timeout: 60000 });
+        const session = api.createSession();
+        const a = new AbortController();
+        const b = new AbortController();
+        // Settled values, so that the early rejections are handled.
+        const first = run(session, "for (;;) {}", { signal: a.signal }).then((v) => v, (e) => e);
+        const second = run(session, "for (;;) {}", { signal: b.signal }).then((v) => v, (e) => e);
+        await sleep(200);
+        b.abort(new Error("stop the second"));
+        // The first run spins: its interrupt poll reads the second run's flag
+        // before the second run's message is handled.
+        await sleep(200);
+        a.abort(new Error("stop the first"));
+        assert.equal((await first).message, "stop the first");
+        assert.equal((await second).message, "stop the second");
+        const next = await Promise.race([run(session, "return 'next'"), sleep(30000).then(() => ({ result: "the engine was still busy with the second run" }))]);
+        assert.equal(next.result, "next");
+    });
 });
