@@ -81,6 +81,8 @@ type run struct {
 	// eval is the context's own eval, taken before the program ran (owned):
 	// the converter is compiled with it, inside host calls too.
 	eval ffi.Value
+	// deadlineTimer fires at the deadline, for wait (made on its first use).
+	deadlineTimer *time.Timer
 }
 
 // The engine's own prelude: helpers captured before any other code runs,
@@ -326,8 +328,12 @@ func (r *run) wait() *Result {
 		return &Result{Error: &Error{Code: CodeRuntime, Name: "Error",
 			Message: "the program awaits a promise that can never settle (no host call is pending)"}}
 	}
-	timer := time.NewTimer(time.Until(r.deadline))
-	defer timer.Stop()
+	// One timer serves every wait of the run (its deadline is fixed): a
+	// timer per awaited host call cost a timer of the host's event loop
+	// each time.
+	if r.deadlineTimer == nil {
+		r.deadlineTimer = time.NewTimer(time.Until(r.deadline))
+	}
 	select {
 	case hr := <-r.results:
 		r.settle(hr)
@@ -345,7 +351,7 @@ func (r *run) wait() *Result {
 			return r.fatalResult()
 		}
 		return nil
-	case <-timer.C:
+	case <-r.deadlineTimer.C:
 		r.interrupt(interruptTimeout)
 		return r.timeoutResult()
 	case <-r.goCtx.Done():
@@ -514,6 +520,9 @@ func (r *run) notSerializable(exc ffi.Value) *Result {
 // leaked; the trap then discards the instance.
 func (r *run) teardown() {
 	q, ctx := r.q, r.ctx
+	if r.deadlineTimer != nil {
+		r.deadlineTimer.Stop()
+	}
 	r.cancel(r.endCause())
 	r.interrupt(interruptFatal)
 	for id, c := range r.pending {
