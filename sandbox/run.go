@@ -396,7 +396,7 @@ func (r *run) shouldInterrupt() bool {
 	if r.reason.Load() != notInterrupted {
 		return true
 	}
-	if time.Now().After(r.deadline) {
+	if r.pastDeadline() {
 		r.interrupt(interruptTimeout)
 		return true
 	}
@@ -422,10 +422,19 @@ func (r *run) interrupt(reason int32) {
 	}
 }
 
+// pastDeadline compares wall clocks, as the JavaScript backend's poll does
+// (Date.now against the deadline's Unix milliseconds). time.After would use
+// the monotonic readings (performance.now under GOOS=js), which drift from
+// Date.now: a poll that stopped the run at its deadline could then be
+// judged early, and the timeout reported as a RUNTIME "interrupted".
+func (r *run) pastDeadline() bool {
+	return time.Now().Round(0).After(r.deadline.Round(0))
+}
+
 // why returns the interrupt reason, noticing a deadline that passed while
 // a backend answered the polls itself.
 func (r *run) why() int32 {
-	if r.reason.Load() == notInterrupted && time.Now().After(r.deadline) {
+	if r.reason.Load() == notInterrupted && r.pastDeadline() {
 		r.interrupt(interruptTimeout)
 	}
 	return r.reason.Load()
