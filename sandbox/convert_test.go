@@ -138,3 +138,34 @@ func TestConversionTampered(t *testing.T) {
 		})
 	}
 }
+
+// TestHostResultIntegers: results that look like integers reach the
+// program as JSON.parse would give them (the fast path takes only
+// well-formed integers; -0, 1.0, +5 and 05 go through the parse).
+func TestHostResultIntegers(t *testing.T) {
+	e, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for _, tc := range []struct{ raw, want string }{
+		{"0", `[0,false]`}, {"7", `[7,false]`}, {"-12", `[-12,false]`}, {"2147483647", `[2147483647,false]`},
+		{"2147483648", `[2147483648,false]`}, {"-0", `[0,true]`}, {"1.0", `[1,false]`},
+		{"+5", `"SyntaxError"`}, {"05", `"SyntaxError"`}, {"-", `"SyntaxError"`},
+	} {
+		raw := tc.raw
+		for _, kind := range []string{"sync", "async"} {
+			f := sandbox.Func{Sync: func([]json.RawMessage) (json.RawMessage, error) { return json.RawMessage(raw), nil }}
+			if kind == "async" {
+				f = sandbox.Func{Async: func(context.Context, []json.RawMessage) (json.RawMessage, error) { return json.RawMessage(raw), nil }}
+			}
+			res, err := e.Run(context.Background(), sandbox.Program{Code: "try { const v = await h(); return [v, Object.is(v, -0)] } catch (e) { return e.name }", Funcs: map[string]sandbox.Func{"h": f}})
+			if err != nil || res.Error != nil {
+				t.Fatalf("%s %s: %v %+v", kind, raw, err, res.Error)
+			}
+			if string(res.Value) != tc.want {
+				t.Errorf("%s result %s: got %s, want %s", kind, raw, res.Value, tc.want)
+			}
+		}
+	}
+}

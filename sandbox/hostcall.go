@@ -153,7 +153,7 @@ func (r *run) settle(hr hostResult) {
 		fn, arg = c.reject, r.newError(hr.err)
 		r.rejected = append(r.rejected, rejection{hr.id, c.name, errorMessage(hr.err)})
 	} else if len(hr.value) > 0 {
-		v, exc := r.parseJSON(hr.value)
+		v, exc := r.valueOf(hr.value)
 		if exc != 0 {
 			fn, v = c.reject, exc
 		}
@@ -171,16 +171,40 @@ func (r *run) parseJSON(raw json.RawMessage) (val, exc ffi.Value) {
 	return r.q.Call(r.ctx, r.parse.Const(), r.q.Undefined.Const(), s.Const())
 }
 
+// valueOf is parseJSON, except that an integer (a call id, a count) is
+// made without a parse.
+func (r *run) valueOf(raw json.RawMessage) (val, exc ffi.Value) {
+	if jsonInt(raw) {
+		if n, err := strconv.ParseInt(string(raw), 10, 32); err == nil {
+			return r.q.NewNumber(r.ctx, float64(n)), 0
+		}
+	}
+	return r.parseJSON(raw)
+}
+
+// jsonInt says raw is a JSON integer other than -0: -?(0|[1-9][0-9]*).
+func jsonInt(raw json.RawMessage) bool {
+	d := raw
+	if len(d) > 0 && d[0] == '-' {
+		d = d[1:]
+	}
+	if len(d) == 0 || d[0] == '0' && (len(d) > 1 || len(raw) > 1) {
+		return false
+	}
+	for _, c := range d {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // fromJSON returns the owned JS value of a sync host function's result.
-// An integer (a call id) is made without a parse.
 func (r *run) fromJSON(raw json.RawMessage) ffi.Value {
 	if len(raw) == 0 {
 		return 0
 	}
-	if n, err := strconv.ParseInt(string(raw), 10, 32); err == nil && (n != 0 || raw[0] == '0' && len(raw) == 1) {
-		return r.q.NewNumber(r.ctx, float64(n))
-	}
-	v, exc := r.parseJSON(raw)
+	v, exc := r.valueOf(raw)
 	if exc != 0 {
 		t := r.q.Throw(r.ctx, exc.Const())
 		r.q.FreeValue(r.ctx, exc)
