@@ -90,7 +90,7 @@ type run struct {
 // it is kept tiny. Its stringify writes BigInt as a decimal string; values
 // JSON cannot hold are found and converted by helpers compiled on demand
 // (convert.go).
-const enginePrelude = "(() => {\n" + stringifyJS + `return [out, JSON.parse];
+const enginePrelude = "(() => {\n" + stringifyJS + `return [out, JSON.parse, eval];
 })()`
 
 // stringifyJS defines out, the stringify helper of both preludes; out(_, 1)
@@ -113,7 +113,7 @@ const track = (p, id) => {
   def(p, "constructor", { get() { seen[id] = 1; return P; }, configurable: true });
   return p;
 };
-return [out, JSON.parse, track, seen];
+return [out, JSON.parse, eval, track, seen];
 })()`
 
 func (i *instance) execute(goCtx context.Context, p Program, limit int64) (res *Result, err error) {
@@ -234,15 +234,13 @@ func (r *run) setup(p Program) error {
 	}
 	h := helpers.Const()
 	r.stringify, r.parse = q.GetIndex(ctx, h, 0), q.GetIndex(ctx, h, 1)
+	if len(p.Funcs) > 0 {
+		r.eval = q.GetIndex(ctx, h, 2)
+	}
 	if engine == trackerPrelude {
-		r.track, r.report = q.GetIndex(ctx, h, 2), q.GetIndex(ctx, h, 3)
+		r.track, r.report = q.GetIndex(ctx, h, 3), q.GetIndex(ctx, h, 4)
 	}
 	q.FreeValue(ctx, helpers)
-	if len(p.Funcs) > 0 {
-		global := q.Global(ctx)
-		r.eval = q.GetProp(ctx, global.Const(), "eval")
-		q.FreeValue(ctx, global)
-	}
 	return nil
 }
 
