@@ -242,6 +242,8 @@ export async function workerFactory(config) {
         };
     };
 
+    /** @type {Error | null} set when the worker stopped for good */
+    let stoppedError = null;
     const deadError = () =>
         new Error("Code Mode: this instance has been disposed; create a new one with IoCodeModeFactory().");
 
@@ -255,15 +257,29 @@ export async function workerFactory(config) {
         ready = new Promise((res, rej) => ((ok = res), (fail = rej)));
         const me = {};
         const current = () => worker && worker.me === me;
-        const onFailure = (/** @type {Error} */ err) => {
+        // stopped: the error every call in flight and later gets (the
+        // worker's own words when its Go core stopped).
+        const onFailure = (/** @type {Error} */ err, stopped = new Error(`Code Mode: the engine's worker stopped: ${describeError(err)}`)) => {
             if (!current()) return;
-            fail(err);
-            failAll(new Error(`Code Mode: the engine's worker stopped: ${describeError(err)}`));
-            for (const p of pings.values()) p.reject(err);
+            fail(stopped);
+            failAll(stopped);
+            for (const p of pings.values()) p.reject(stopped);
             pings.clear();
             worker = null;
+            // Later calls get the same error (ready may have resolved long ago).
+            stoppedError = stopped;
+            ready = Promise.reject(stopped);
+            ready.catch(() => {});
         };
-        const w = spawn((m) => current() && onMessage(m, ok, fail), onFailure);
+        const w = spawn((m) => {
+            if (!current()) return;
+            if (m.t !== "stopped") return onMessage(m, ok, fail);
+            // The Go core in the worker died: this factory ends, as it does
+            // in-thread, with the core's own error; the page lives on.
+            const err = rebuildError(m.error);
+            onFailure(err, err);
+            w.then((x) => x.terminate());
+        }, onFailure);
         const p = w.then((w) => {
             worker = Object.assign(w, { me });
             if (busy === 0) worker.unref();
@@ -440,6 +456,7 @@ export async function workerFactory(config) {
 
     const check = () => {
         if (disposed) throw deadError();
+        if (stoppedError) throw stoppedError;
     };
     /** @param {string} raw */
     const applyOverwrite = (raw) => {
@@ -637,6 +654,7 @@ export async function workerFactory(config) {
         },
         ready() {
             if (disposed) return Promise.reject(deadError());
+            if (stoppedError) return Promise.reject(stoppedError);
             const id = nextPing++;
             // Node: the worker keeps the process alive until it answers.
             const release = hold();
@@ -669,7 +687,9 @@ export async function workerFactory(config) {
                     ? "Code Mode: this session's factory has been disposed."
                     : sessionDisposed
                       ? "Code Mode: this session has been disposed; create a new one with createSession()."
-                      : "";
+                      : stoppedError
+                        ? stoppedError.message
+                        : "";
             worker && worker.post({ t: "session", sid, tools: descs });
             // The worker answers with the session's instructions; until then
             // the factory's last known ones stand in (the same tools, less

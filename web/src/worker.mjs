@@ -12,7 +12,7 @@
 // turns into an interrupt of that run only.
 
 import { describeError, hasNodeFs, nodeModule } from "./env.mjs";
-import { loadCore } from "./core.mjs";
+import { exitedError, loadCore } from "./core.mjs";
 import { loadQuickJS } from "./wasm-load.mjs";
 
 // No top-level await: bundlers may emit this worker as a classic script
@@ -193,6 +193,9 @@ const handlers = {
                 warm.dispose();
             }
             api = await core.api.newFactory(config, module);
+            // A fatal error of the Go core ends this factory only: the page
+            // rejects every call with the core's error and ends the worker.
+            core.exited.then(() => port.post({ t: "stopped", error: errorOf(exitedError(core.state)) }));
             sessions.set(0, { session: api.createSession(), llm: [] });
             port.post({ t: "info", sessions: { 0: sessionInfo(0) } });
             port.post({ t: "ready" });

@@ -34,3 +34,34 @@ export async function loadThreadFactory() {
     const { threadFactory } = await import(pathToFileURL(join(dir, "core.mjs")).href);
     return { threadFactory, dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
+
+/**
+ * A bundle of web/src's worker factory whose worker imports
+ * fixtures/arm-typeerror.mjs first: the worker's Go core dies when the file
+ * named by CODE_MODE_TEST_ARM exists and Go builds a TypeError.
+ * @returns {Promise<{ workerFactory: (config: any) => Promise<any>, cleanup: () => void }>}
+ */
+export async function loadWorkerFactory() {
+    const go = process.env.GO || "go";
+    const env = spawnSync(go, ["env", "GOROOT", "GOVERSION"], { encoding: "utf8" });
+    if (env.status !== 0) throw new Error(`${go} env failed: ${env.stderr}`);
+    const [goroot, goversion] = env.stdout.trim().split("\n");
+    const dir = mkdtempSync(join(tmpdir(), "code-mode-worker-"));
+    symlinkSync(coreWasmPath, join(dir, "code-mode.wasm"));
+    const common = { bundle: true, format: "esm", platform: "node", target: "es2022", plugins: [wasmExecPlugin(goroot, goversion)], logLevel: "silent" };
+    await esbuild.build({
+        ...common,
+        stdin: { contents: 'import "./web/test/fixtures/arm-typeerror.mjs"; import "./web/src/worker.mjs";', resolveDir: root, loader: "js" },
+        outfile: join(dir, "code-mode.worker.mjs"),
+        // The package says "sideEffects": false, which would drop these
+        // imports: they are the worker.
+        ignoreAnnotations: true,
+    });
+    await esbuild.build({
+        ...common,
+        stdin: { contents: 'export { workerFactory } from "./web/src/worker-host.mjs";', resolveDir: root, loader: "js" },
+        outfile: join(dir, "host.mjs"),
+    });
+    const { workerFactory } = await import(pathToFileURL(join(dir, "host.mjs")).href);
+    return { workerFactory, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}

@@ -7,7 +7,10 @@
 // cannot reach.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { loadThreadFactory } from "./core-bundle.mjs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadThreadFactory, loadWorkerFactory } from "./core-bundle.mjs";
 import { assetPath, run, sleep, tool } from "./helpers.mjs";
 
 const STOPPED = /^Code Mode's engine stopped: .+; create a new factory with IoCodeModeFactory\(\)\.$/;
@@ -150,4 +153,68 @@ describe("a fatal error in a factory's Go core ends only that factory", () => {
         assert.equal((await run(B.createSession(), "return 7")).result, 7);
         B.dispose();
     });
+});
+
+// Worker mode: the Go core dies inside the worker. The page ends that
+// factory with the core's own error (the in-thread words), ends the worker,
+// and the other factories run on.
+// Without the page ending the factory, its calls would wait forever: the
+// timeout makes that a failure.
+test("worker mode: a fatal error of the worker's Go core ends that factory with the same error; the others run on", { timeout: 60000 }, async () => {
+    const tmp = mkdtempSync(join(tmpdir(), "code-mode-arm-"));
+    const armFile = join(tmp, "arm");
+    const saved = process.env.CODE_MODE_TEST_ARM;
+    process.env.CODE_MODE_TEST_ARM = armFile;
+    const bundleW = await loadWorkerFactory();
+    let signal;
+    let started;
+    const startedP = new Promise((r) => (started = r));
+    const B = await bundleW.workerFactory({ wasmLocation: assetPath, tools: [tool("double", ({ n }) => n * 2)] });
+    const A = await bundleW.workerFactory({
+        wasmLocation: assetPath,
+        tools: [
+            tool("wait", (_input, opts) => {
+                signal = opts.signal;
+                started();
+                return new Promise(() => {});
+            }),
+        ],
+    });
+    try {
+        const sa = A.createSession();
+        assert.equal((await run(sa, "return 1")).result, 1);
+        const inFlight = run(sa, "await tools.wait({}); return 2").then((v) => v, (e) => e);
+        await startedP;
+        // Both workers read the same file: whichever Go core builds a
+        // TypeError first dies. Only A's is asked to (an unknown option).
+        writeFileSync(armFile, "");
+        const exec = sa.getLlmTools().find((t) => t.name === "executeCode");
+        await assert.rejects(exec.execute({ code: "1", explanation: "" }, { bogus: 1 }), (err) => {
+            assert.match(err.message, STOPPED);
+            return true;
+        });
+        assert.equal(existsSync(armFile), false, "the trigger fired");
+        const err = await inFlight;
+        assert.ok(err instanceof Error, "the run in flight rejects");
+        assert.match(err.message, STOPPED);
+        assert.equal(signal.aborted, true, "the tool in flight gets an aborted signal");
+        for (const [what, call] of [
+            ["createSession", () => A.createSession()],
+            ["registerTool", () => A.registerTool(tool("x", () => 1))],
+            ["getLlmTools", () => sa.getLlmTools()],
+        ]) {
+            assert.throws(call, stopped, what);
+        }
+        await assert.rejects(exec.execute({ code: "return 3", explanation: "" }), stopped);
+        await assert.rejects(A.ready(), stopped);
+        // B runs on.
+        assert.equal((await run(B.createSession(), "return await tools.double({ n: 21 })")).result, 42);
+    } finally {
+        A.dispose();
+        B.dispose();
+        bundleW.cleanup();
+        rmSync(tmp, { recursive: true, force: true });
+        if (saved === undefined) delete process.env.CODE_MODE_TEST_ARM;
+        else process.env.CODE_MODE_TEST_ARM = saved;
+    }
 });
