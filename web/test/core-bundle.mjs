@@ -13,14 +13,24 @@ import * as esbuild from "esbuild";
 import { wasmExecPlugin } from "../../scripts/wasm-exec.mjs";
 import { coreWasmPath, root } from "./helpers.mjs";
 
-/** @returns {Promise<{ threadFactory: (config: any, overrides?: Record<string, unknown>) => Promise<any>, dir: string, cleanup: () => void }>} */
-export async function loadThreadFactory() {
+/**
+ * A temporary folder holding a link to dist/code-mode.wasm (the bundles
+ * load it from next to themselves), and the wasm_exec plugin of this Go.
+ * @param {string} prefix
+ */
+function prepare(prefix) {
     const go = process.env.GO || "go";
     const env = spawnSync(go, ["env", "GOROOT", "GOVERSION"], { encoding: "utf8" });
     if (env.status !== 0) throw new Error(`${go} env failed: ${env.stderr}`);
     const [goroot, goversion] = env.stdout.trim().split("\n");
-    const dir = mkdtempSync(join(tmpdir(), "code-mode-core-"));
+    const dir = mkdtempSync(join(tmpdir(), prefix));
     symlinkSync(coreWasmPath, join(dir, "code-mode.wasm"));
+    return { dir, plugin: wasmExecPlugin(goroot, goversion) };
+}
+
+/** @returns {Promise<{ threadFactory: (config: any, overrides?: Record<string, unknown>) => Promise<any>, dir: string, cleanup: () => void }>} */
+export async function loadThreadFactory() {
+    const { dir, plugin } = prepare("code-mode-core-");
     await esbuild.build({
         stdin: { contents: 'export { threadFactory } from "./web/src/factory.mjs";', resolveDir: root, loader: "js" },
         outfile: join(dir, "core.mjs"),
@@ -28,7 +38,7 @@ export async function loadThreadFactory() {
         format: "esm",
         platform: "neutral",
         target: "es2022",
-        plugins: [wasmExecPlugin(goroot, goversion)],
+        plugins: [plugin],
         logLevel: "silent",
     });
     const { threadFactory } = await import(pathToFileURL(join(dir, "core.mjs")).href);
@@ -42,13 +52,8 @@ export async function loadThreadFactory() {
  * @returns {Promise<{ workerFactory: (config: any) => Promise<any>, cleanup: () => void }>}
  */
 export async function loadWorkerFactory() {
-    const go = process.env.GO || "go";
-    const env = spawnSync(go, ["env", "GOROOT", "GOVERSION"], { encoding: "utf8" });
-    if (env.status !== 0) throw new Error(`${go} env failed: ${env.stderr}`);
-    const [goroot, goversion] = env.stdout.trim().split("\n");
-    const dir = mkdtempSync(join(tmpdir(), "code-mode-worker-"));
-    symlinkSync(coreWasmPath, join(dir, "code-mode.wasm"));
-    const common = { bundle: true, format: "esm", platform: "node", target: "es2022", plugins: [wasmExecPlugin(goroot, goversion)], logLevel: "silent" };
+    const { dir, plugin } = prepare("code-mode-worker-");
+    const common = { bundle: true, format: "esm", platform: "node", target: "es2022", plugins: [plugin], logLevel: "silent" };
     await esbuild.build({
         ...common,
         stdin: { contents: 'import "./web/test/fixtures/arm-typeerror.mjs"; import "./web/src/worker.mjs";', resolveDir: root, loader: "js" },

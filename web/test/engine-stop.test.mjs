@@ -60,24 +60,34 @@ const triggers = [
     },
 ];
 
+// A tool that never settles, and tells when it was called and with which signal.
+function waitTool() {
+    /** @type {AbortSignal | undefined} */
+    let signal;
+    /** @type {() => void} */
+    let called = () => {};
+    const started = new Promise((r) => (called = r));
+    return {
+        tool: tool("wait", (_input, opts) => {
+            signal = opts.signal;
+            called();
+            return new Promise(() => {});
+        }),
+        started,
+        signal: () => /** @type {AbortSignal} */ (signal),
+    };
+}
+
 describe("a fatal error in a factory's Go core ends only that factory", () => {
     for (const trigger of triggers) {
         test(`${trigger.name}: A's run in flight and later calls reject with the clear error; B, created before, runs on`, async () => {
             const state = { armed: false };
             const B = await bundle.threadFactory({ wasmLocation: assetPath, tools: [tool("double", ({ n }) => n * 2)] });
-            let started;
-            const startedP = new Promise((r) => (started = r));
-            let signal;
+            const wait = waitTool();
             const A = await bundle.threadFactory(
                 {
                     wasmLocation: assetPath,
-                    tools: [
-                        tool("wait", (_input, opts) => {
-                            signal = opts.signal;
-                            started();
-                            return new Promise(() => {});
-                        }),
-                    ],
+                    tools: [wait.tool],
                 },
                 trigger.overrides(state),
             );
@@ -87,7 +97,7 @@ describe("a fatal error in a factory's Go core ends only that factory", () => {
                 assert.equal((await run(sa, "return 1")).result, 1);
                 const inFlight = run(sa, "await tools.wait({}); return 2");
                 const loop = run(sb, "let s = 0; for (let i = 0; i < 3e6; i++) s += i % 7; return (await tools.double({ n: s })) > 0");
-                await startedP;
+                await wait.started;
 
                 // The Go program dies: A's next call makes Go build a
                 // TypeError (an unknown option), with the trigger armed.
@@ -104,8 +114,8 @@ describe("a fatal error in a factory's Go core ends only that factory", () => {
                     assert.match(err.message, trigger.message);
                     return true;
                 });
-                assert.equal(signal.aborted, true, "the tool in flight gets an aborted signal");
-                assert.match(signal.reason.message, STOPPED);
+                assert.equal(wait.signal().aborted, true, "the tool in flight gets an aborted signal");
+                assert.match(wait.signal().reason.message, STOPPED);
 
                 for (const [what, call] of [
                     ["createSession", () => A.createSession()],
@@ -166,25 +176,14 @@ test("worker mode: a fatal error of the worker's Go core ends that factory with 
     const saved = process.env.CODE_MODE_TEST_ARM;
     process.env.CODE_MODE_TEST_ARM = armFile;
     const bundleW = await loadWorkerFactory();
-    let signal;
-    let started;
-    const startedP = new Promise((r) => (started = r));
+    const wait = waitTool();
     const B = await bundleW.workerFactory({ wasmLocation: assetPath, tools: [tool("double", ({ n }) => n * 2)] });
-    const A = await bundleW.workerFactory({
-        wasmLocation: assetPath,
-        tools: [
-            tool("wait", (_input, opts) => {
-                signal = opts.signal;
-                started();
-                return new Promise(() => {});
-            }),
-        ],
-    });
+    const A = await bundleW.workerFactory({ wasmLocation: assetPath, tools: [wait.tool] });
     try {
         const sa = A.createSession();
         assert.equal((await run(sa, "return 1")).result, 1);
         const inFlight = run(sa, "await tools.wait({}); return 2").then((v) => v, (e) => e);
-        await startedP;
+        await wait.started;
         // Both workers read the same file: whichever Go core builds a
         // TypeError first dies. Only A's is asked to (an unknown option).
         writeFileSync(armFile, "");
@@ -197,7 +196,7 @@ test("worker mode: a fatal error of the worker's Go core ends that factory with 
         const err = await inFlight;
         assert.ok(err instanceof Error, "the run in flight rejects");
         assert.match(err.message, STOPPED);
-        assert.equal(signal.aborted, true, "the tool in flight gets an aborted signal");
+        assert.equal(wait.signal().aborted, true, "the tool in flight gets an aborted signal");
         for (const [what, call] of [
             ["createSession", () => A.createSession()],
             ["registerTool", () => A.registerTool(tool("x", () => 1))],
