@@ -27,18 +27,23 @@ var (
 	//go:embed prelude/clone.js
 	cloneSource string
 
-	builtins = map[string]string{
-		"timers":          compactJS(timersSource),
-		"url":             compactJS(urlSource),
-		"text":            compactJS(textSource),
-		"base64":          compactJS(base64Source),
-		"structuredClone": compactJS(cloneSource),
+	// Compacted on first use, not at package init: most runs never build
+	// these globals.
+	builtins = map[string]func() string{
+		"timers":          sync.OnceValue(func() string { return compactJS(timersSource) }),
+		"url":             sync.OnceValue(func() string { return compactJS(urlSource) }),
+		"text":            sync.OnceValue(func() string { return compactJS(textSource) }),
+		"base64":          sync.OnceValue(func() string { return compactJS(base64Source) }),
+		"structuredClone": sync.OnceValue(func() string { return compactJS(cloneSource) }),
 	}
 )
 
 func builtinSource(key string) (string, bool) {
 	src, ok := builtins[key]
-	return src, ok
+	if !ok {
+		return "", false
+	}
+	return src(), true
 }
 
 // builtinGroups are the lazily built globals, by the source that builds them.
