@@ -7,7 +7,9 @@
 // tuning looks at their results: they give the figures that are reported and
 // asserted. The tune queries (testdata/<id>.queries.json) include the first
 // held-out split (every third query), which tuning has since seen; its
-// figures are still reported as old-heldout for comparison.
+// figures are still reported as old-heldout for comparison. The third
+// held-out split (testdata/<id>.heldout2.json, split heldout2) was written
+// by a party independent of the tuning, the same way, and is reported too.
 package eval
 
 import (
@@ -39,6 +41,9 @@ type Query struct {
 	OldHeldOut bool `json:"oldHeldOut"`
 	// HeldOut is set for the queries of <id>.heldout.json.
 	HeldOut bool `json:"-"`
+	// HeldOut2 is set for the queries of <id>.heldout2.json, the third
+	// held-out split, written by a party independent of the tuning.
+	HeldOut2 bool `json:"-"`
 }
 
 // Catalog is one public API with its queries.
@@ -53,6 +58,9 @@ type Catalog struct {
 	// Probes ask for what the catalog cannot do (testdata/probes.json):
 	// the answer should be an empty list.
 	Probes []string
+	// Probes2 are the probes of the third held-out split
+	// (testdata/probes.heldout2.json).
+	Probes2 []string
 }
 
 // IDs are the catalogs, in report order.
@@ -68,11 +76,14 @@ func Load(id string) (*Catalog, error) {
 	if err := readJSON(id+".queries.json", &c.Queries); err != nil {
 		return nil, err
 	}
-	var extra, held []Query
+	var extra, held, held2 []Query
 	if err := readJSON(id+".extra.json", &extra); err != nil {
 		return nil, err
 	}
 	if err := readJSON(id+".heldout.json", &held); err != nil {
+		return nil, err
+	}
+	if err := readJSON(id+".heldout2.json", &held2); err != nil {
 		return nil, err
 	}
 	names := make(map[string]bool, len(c.Tools))
@@ -87,17 +98,23 @@ func Load(id string) (*Catalog, error) {
 	for i := range held {
 		held[i].HeldOut = true
 	}
-	for _, q := range append(extra, held...) {
+	for i := range held2 {
+		held2[i].HeldOut2 = true
+	}
+	for _, q := range slices.Concat(extra, held, held2) {
 		if q.OldHeldOut {
 			return nil, fmt.Errorf("%s query %q: oldHeldOut set outside %s.queries.json", id, q.Query, id)
 		}
 	}
-	c.Queries = append(append(c.Queries, extra...), held...)
-	var probes map[string][]string
+	c.Queries = slices.Concat(c.Queries, extra, held, held2)
+	var probes, probes2 map[string][]string
 	if err := readJSON("probes.json", &probes); err != nil {
 		return nil, err
 	}
-	c.Probes = probes[id]
+	if err := readJSON("probes.heldout2.json", &probes2); err != nil {
+		return nil, err
+	}
+	c.Probes, c.Probes2 = probes[id], probes2[id]
 	for _, q := range c.Queries {
 		for _, e := range q.Expected {
 			if !names[e] {
@@ -132,6 +149,9 @@ const (
 	// OldHeldOut is the first held-out split, part of Tune since tuning
 	// has seen it; reported for comparison only.
 	OldHeldOut
+	// HeldOut2 is the third held-out split, written by a party independent
+	// of the tuning; never tune on it either.
+	HeldOut2
 )
 
 // In reports whether q belongs to split s.
@@ -140,7 +160,9 @@ func (s Split) In(q Query) bool {
 	case HeldOut:
 		return q.HeldOut
 	case Tune:
-		return !q.HeldOut
+		return !q.HeldOut && !q.HeldOut2
+	case HeldOut2:
+		return q.HeldOut2
 	case OldHeldOut:
 		return q.OldHeldOut
 	}
@@ -158,11 +180,24 @@ func ParseSplit(s string) (Split, error) {
 		return All, nil
 	case "old-heldout":
 		return OldHeldOut, nil
+	case "heldout2":
+		return HeldOut2, nil
 	}
-	return 0, fmt.Errorf("split %q: want heldout, tune, all or old-heldout", s)
+	return 0, fmt.Errorf("split %q: want heldout, tune, all, old-heldout or heldout2", s)
 }
 
-func (s Split) String() string { return [...]string{"heldout", "tune", "all", "old-heldout"}[s] }
+func (s Split) String() string {
+	return [...]string{"heldout", "tune", "all", "old-heldout", "heldout2"}[s]
+}
+
+// ProbesOf returns the probes that go with a split: those of the third
+// held-out split for HeldOut2, the others for every other split.
+func (c *Catalog) ProbesOf(s Split) []string {
+	if s == HeldOut2 {
+		return c.Probes2
+	}
+	return c.Probes
+}
 
 // Depth is how many results a query's reciprocal rank looks at: an
 // expected tool below it counts as not found.
@@ -223,7 +258,12 @@ func Evaluate(c *Catalog, split Split, rank func(query string, limit int) []stri
 // EmptyProbes counts the probes rank answers with nothing, and returns the
 // others with their first results.
 func EmptyProbes(c *Catalog, rank func(query string, limit int) []string) (empty int, answered []Miss) {
-	for _, q := range c.Probes {
+	return EmptyProbesOf(c.Probes, rank)
+}
+
+// EmptyProbesOf is EmptyProbes over the given probes.
+func EmptyProbesOf(probes []string, rank func(query string, limit int) []string) (empty int, answered []Miss) {
+	for _, q := range probes {
 		if got := rank(q, 3); len(got) == 0 {
 			empty++
 		} else {

@@ -4,25 +4,31 @@ import "testing"
 
 // TestCatalogs: each catalog loads (every expected tool exists, the old
 // split is the fixed one) and has at least 40 answerable tune queries and 12
-// answerable held-out ones.
+// answerable held-out ones, and the third held-out split has at least 12
+// answerable queries and 5 probes per catalog.
 func TestCatalogs(t *testing.T) {
 	for _, id := range IDs {
 		c, err := Load(id)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var tune, heldOut int
+		var tune, heldOut, heldOut2 int
 		for _, q := range c.Queries {
 			switch {
 			case len(q.Expected) == 0:
 			case q.HeldOut:
 				heldOut++
+			case q.HeldOut2:
+				heldOut2++
 			default:
 				tune++
 			}
 		}
-		if tune < 40 || heldOut < 12 {
-			t.Errorf("%s: %d answerable tune queries, %d held out; want >= 40 and >= 12", id, tune, heldOut)
+		if tune < 40 || heldOut < 12 || heldOut2 < 12 {
+			t.Errorf("%s: %d answerable tune queries, %d held out, %d in heldout2; want >= 40, >= 12 and >= 12", id, tune, heldOut, heldOut2)
+		}
+		if len(c.Probes2) < 5 {
+			t.Errorf("%s: %d heldout2 probes, want >= 5", id, len(c.Probes2))
 		}
 		if c.Source == "" || c.Licence == "" || len(c.Tools) < 100 {
 			t.Errorf("%s: source %q, licence %q, %d tools", id, c.Source, c.Licence, len(c.Tools))
@@ -38,6 +44,7 @@ func TestEvaluate(t *testing.T) {
 		{Query: "b", Expected: []string{"y", "z"}},
 		{Query: "none"},
 		{Query: "held", Expected: []string{"x"}, HeldOut: true},
+		{Query: "held2", Expected: []string{"x"}, HeldOut2: true},
 	}}
 	answers := map[string][]string{"a": {"x"}, "b": {"z"}}
 	tests := []struct {
