@@ -40,6 +40,10 @@ func Set(np *Params, key string, v ...float64) {
 		np.questionVerbs = v[0] != 0
 	case "clause":
 		np.clauseWeight = v[0]
+	case "dict":
+		np.dictWeight = v[0]
+	case "irregular":
+		np.irregularWeight = v[0]
 	case "compound":
 		np.compoundWeight = v[0]
 	default:

@@ -63,6 +63,10 @@ type params struct {
 	// no visible tool holds (0.3: more probes empty, no tune query lost;
 	// 0.4 empties more probes but loses tune queries).
 	minCoverageFirstUnknown float64
+	// dictWeight discounts the dictionary's synonyms (wordnet.go), less
+	// sure than the hand-written groups; irregularWeight is the weight of
+	// an irregular verb form's base ("sent" finds send).
+	dictWeight, irregularWeight float64
 }
 
 var p = params{
@@ -80,6 +84,8 @@ var p = params{
 	clauseWeight:            0.5,
 	questionVerbs:           true,
 	minCoverageFirstUnknown: 0.3,
+	dictWeight:              0.4,
+	irregularWeight:         0.5,
 }
 
 // Rank ranks docs for a query: an exact tool name first, then the tools of
@@ -220,6 +226,10 @@ type group struct {
 type alt struct {
 	slot   int // position of the term in query.ids
 	weight float64
+	// dict: the alternative is only the dictionary's synonym, which does
+	// not make the request's first word known: "charge a card" must not
+	// find project cards because charge has a loose sense some tool uses.
+	dict bool
 }
 
 // query is a parsed query: its groups and the distinct term ids of all
@@ -299,7 +309,7 @@ func Scores(docs []*Doc, text string) (scores, covers []float64) {
 	if len(qu.groups) > 0 {
 		firstUnknown = true
 		for _, a := range qu.groups[0].alts {
-			if df[a.slot] > 0 {
+			if df[a.slot] > 0 && !a.dict {
 				firstUnknown = false
 			}
 		}
@@ -451,6 +461,7 @@ func parseQuery(text string) query {
 			clause[stem(raw[j])] = true
 		}
 	}
+	wn := wordnet()
 	seen := map[string]bool{}
 	for _, t := range tokenize(text) {
 		if seen[t] {
@@ -462,22 +473,40 @@ func parseQuery(text string) query {
 			// "a file I uploaded": the action is delete, not upload.
 			g.verbs, g.weight = 0, p.clauseWeight
 		}
-		add := func(id uint32, w float64) {
+		addAlt := func(id uint32, w float64, dict bool) {
 			s := slotOf(id)
 			for k, a := range g.alts {
 				if a.slot == s {
 					g.alts[k].weight = max(a.weight, w)
+					g.alts[k].dict = a.dict && dict
 					return
 				}
 			}
-			g.alts = append(g.alts, alt{s, w})
+			g.alts = append(g.alts, alt{s, w, dict})
 		}
+		add := func(id uint32, w float64) { addAlt(id, w, false) }
 		if id, ok := r.lookup(t); ok {
 			add(id, 1)
 		}
 		for _, syn := range synonyms[t] {
 			if id, ok := r.lookup(syn); ok {
 				add(id, p.synonymWeight)
+			}
+		}
+		if base, ok := wn.irregular[t]; ok {
+			// "a message I sent": the stemmer cannot derive send.
+			if id, ok := r.lookup(base); ok {
+				add(id, p.irregularWeight)
+			}
+			if !clause[t] {
+				g.verbs |= verbClasses[base]
+			}
+		}
+		if p.dictWeight > 0 {
+			for _, syn := range wn.synonyms[t] {
+				if id, ok := r.lookup(syn); ok {
+					addAlt(id, p.dictWeight, true)
+				}
 			}
 		}
 		for _, j := range joined[t] {

