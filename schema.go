@@ -35,6 +35,7 @@ var ErrInvalidInput = errors.New("invalid input")
 // inputValidator is a tool's compiled inputSchema.
 type inputValidator struct {
 	schema *jsonschema.Schema
+	plain  bool // compiled without the meta-schema: see plainSchema
 }
 
 // noRemoteLoader refuses every URL the schema itself does not contain:
@@ -57,6 +58,10 @@ func compileSchema(raw json.RawMessage) (*inputValidator, error) {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.UseLoader(noRemoteLoader{})
+	plain := plainSchema(doc)
+	if plain {
+		c.SkipMetaValidation()
+	}
 	if err := c.AddResource(schemaURL, doc); err != nil {
 		return nil, err
 	}
@@ -67,7 +72,7 @@ func compileSchema(raw json.RawMessage) (*inputValidator, error) {
 	if err := checkRefCycles(sch); err != nil {
 		return nil, err
 	}
-	return &inputValidator{schema: sch}, nil
+	return &inputValidator{schema: sch, plain: plain}, nil
 }
 
 // cleanCompileError drops the internal mem: URL, which means nothing to the

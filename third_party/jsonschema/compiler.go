@@ -44,6 +44,18 @@ func (c *Compiler) DefaultDraft(d *Draft) {
 	c.roots.defaultDraft = d
 }
 
+// SkipMetaValidation compiles documents without validating them against
+// their meta-schema. The caller must have checked that every document it
+// adds is valid against it: the compiler assumes so and may fail or
+// misbehave on an invalid one.
+//
+// code-mode patch: code-mode checks the plain tool schemas it compiles
+// itself, because compiling draft 2020-12's meta-schema and validating
+// against it is most of the first tool call's cost in the browser.
+func (c *Compiler) SkipMetaValidation() {
+	c.roots.skipMeta = true
+}
+
 // AssertFormat always enables format assertions.
 //
 // Default Behavior:

@@ -95,3 +95,48 @@ func TestMetaschemasConcurrentFirstUse(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+// TestSkipMetaValidation runs in a fresh process: a compiler told to skip
+// the meta-schema neither compiles it nor validates against it.
+func TestSkipMetaValidation(t *testing.T) {
+	if os.Getenv("JSONSCHEMA_SKIPMETA_CHILD") != "1" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestSkipMetaValidation$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "JSONSCHEMA_SKIPMETA_CHILD=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "PASS") {
+			t.Fatalf("child: %v\n%s", err, out)
+		}
+		return
+	}
+	compile := func(skip bool, doc any) error {
+		c := NewCompiler()
+		if skip {
+			c.SkipMetaValidation()
+		}
+		if err := c.AddResource("mem:///s.json", doc); err != nil {
+			return err
+		}
+		sch, err := c.Compile("mem:///s.json")
+		if err == nil && sch.Validate("x") != nil {
+			t.Errorf("%v: \"x\" is not valid", doc)
+		}
+		return err
+	}
+	if err := compile(true, map[string]any{"type": "string"}); err != nil {
+		t.Fatal(err)
+	}
+	// "title": 5 is not valid against the meta-schema; the compiler itself
+	// ignores the title.
+	if err := compile(true, map[string]any{"type": "string", "title": 5.0}); err != nil {
+		t.Fatalf("skipped: %v", err)
+	}
+	if Draft2020.sch != nil {
+		t.Fatal("draft 2020-12 meta-schema compiled by a compiler that skips it")
+	}
+	if err := compile(false, map[string]any{"type": "string", "title": 5.0}); err == nil || !strings.Contains(err.Error(), "metaschema") {
+		t.Fatalf("not skipped: got %v, want a meta-schema error", err)
+	}
+	if Draft2020.sch == nil {
+		t.Fatal("draft 2020-12 meta-schema not compiled by a compiler that validates")
+	}
+}

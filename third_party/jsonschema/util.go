@@ -92,16 +92,18 @@ func (ptr jsonPointer) isEmpty() bool {
 	return string(ptr) == ""
 }
 
+// code-mode patch: pointers and locations here are concatenated, not
+// fmt.Sprintf-ed (same strings; see ../README.md).
 func (ptr jsonPointer) concat(next jsonPointer) jsonPointer {
-	return jsonPointer(fmt.Sprintf("%s%s", ptr, next))
+	return ptr + next
 }
 
 func (ptr jsonPointer) append(tok string) jsonPointer {
-	return jsonPointer(fmt.Sprintf("%s/%s", ptr, escape(tok)))
+	return ptr + "/" + jsonPointer(escape(tok))
 }
 
 func (ptr jsonPointer) append2(tok1, tok2 string) jsonPointer {
-	return jsonPointer(fmt.Sprintf("%s/%s/%s", ptr, escape(tok1), escape(tok2)))
+	return ptr + "/" + jsonPointer(escape(tok1)) + "/" + jsonPointer(escape(tok2))
 }
 
 // --
@@ -208,7 +210,7 @@ func absolute(input string) (*urlFrag, error) {
 }
 
 func (uf *urlFrag) String() string {
-	return fmt.Sprintf("%s#%s", uf.url, encode(string(uf.frag)))
+	return uf.url.String() + "#" + encode(string(uf.frag))
 }
 
 // --
@@ -244,11 +246,11 @@ func (up *urlPtr) lookup(v any) (any, error) {
 }
 
 func (up *urlPtr) format(tok string) string {
-	return fmt.Sprintf("%s#%s/%s", up.url, encode(string(up.ptr)), encode(escape(tok)))
+	return up.url.String() + "#" + encode(string(up.ptr)) + "/" + encode(escape(tok))
 }
 
 func (up *urlPtr) String() string {
-	return fmt.Sprintf("%s#%s", up.url, encode(string(up.ptr)))
+	return up.url.String() + "#" + encode(string(up.ptr))
 }
 
 // --

@@ -895,15 +895,16 @@ func (sc *scope) checkCycle() *scope {
 	return nil
 }
 
+// code-mode patch: concatenated, not fmt.Sprintf-ed (see ../README.md).
 func (sc *scope) kwLoc() string {
 	var loc string
 	for sc.parent != nil {
 		if sc.refKeyword != "" {
-			loc = fmt.Sprintf("/%s%s", escape(sc.refKeyword), loc)
+			loc = "/" + escape(sc.refKeyword) + loc
 		} else {
 			cur := sc.sch.Location
 			parent := sc.parent.sch.Location
-			loc = fmt.Sprintf("%s%s", cur[len(parent):], loc)
+			loc = cur[len(parent):] + loc
 		}
 		sc = sc.parent
 	}

@@ -1,0 +1,152 @@
+package codemode
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// metaValid compiles a schema the way compileSchema does, but always
+// validating it against draft 2020-12's meta-schema.
+func metaValid(t *testing.T, raw []byte) error {
+	t.Helper()
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatalf("%s: %v", raw, err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseLoader(noRemoteLoader{})
+	if err := c.AddResource(schemaURL, doc); err != nil {
+		return err
+	}
+	_, err = c.Compile(schemaURL)
+	return err
+}
+
+func TestPlainSchema(t *testing.T) {
+	tests := []struct {
+		schema string
+		plain  bool
+	}{
+		{`true`, true},
+		{`{}`, true},
+		{orderSchema, false}, // pattern: its regex syntax is the meta-schema's to check
+		{`{"type":"object","properties":{"a":{"type":"number","description":"A"},"b":{"type":["string","null"],"enum":["x",null]}},"required":["a"],"additionalProperties":false}`, true},
+		{`{"type":"array","items":{"type":"integer","minimum":-5,"exclusiveMaximum":1e3,"multipleOf":0.5},"minItems":0,"maxItems":10,"uniqueItems":true}`, true},
+		{`{"anyOf":[{"type":"string","format":"email","minLength":1},{"const":{"k":[1]}}],"default":"x","examples":[1],"title":"T","deprecated":false}`, true},
+		{`{"if":{"properties":{"a":{"const":1}}},"then":{"required":["b"]},"else":{"not":{"required":["b"]}},"$comment":"c"}`, true},
+		{`{"prefixItems":[{"type":"string"}],"items":false,"contains":{"type":"number"},"minContains":1,"unevaluatedItems":false}`, true},
+		{`{"$defs":{"n":{"type":"number"}},"dependentSchemas":{"a":{"required":["b"]}},"propertyNames":{"maxLength":3}}`, true},
+		// Each of these is either invalid against the meta-schema or left
+		// to the full check.
+		{`{"type":"strin"}`, false},
+		{`{"type":[]}`, false},
+		{`{"type":["string","string"]}`, false},
+		{`{"type":5}`, false},
+		{`{"required":["a","a"]}`, false},
+		{`{"required":"a"}`, false},
+		{`{"required":[1]}`, false},
+		{`{"minLength":-1}`, false},
+		{`{"minLength":1.5}`, false},
+		{`{"minLength":2.0}`, false}, // an integer, but left to the full check
+		{`{"minLength":"2"}`, false},
+		{`{"multipleOf":0}`, false},
+		{`{"multipleOf":-2}`, false},
+		{`{"minimum":"1"}`, false},
+		{`{"exclusiveMinimum":true}`, false}, // draft-04's form
+		{`{"title":5}`, false},
+		{`{"enum":{}}`, false},
+		{`{"uniqueItems":"yes"}`, false},
+		{`{"items":[{"type":"string"}]}`, false}, // draft-07's form
+		{`{"items":5}`, false},
+		{`{"properties":{"a":5}}`, false},
+		{`{"properties":[]}`, false},
+		{`{"anyOf":[]}`, false},
+		{`{"allOf":{}}`, false},
+		{`{"$ref":"#/$defs/a","$defs":{"a":true}}`, false},
+		{`{"$schema":"http://json-schema.org/draft-07/schema#"}`, false},
+		{`{"$id":"x"}`, false},
+		{`{"pattern":"^a"}`, false},
+		{`{"patternProperties":{"^a":true}}`, false},
+		{`{"definitions":{"a":5}}`, false},
+		{`{"dependencies":{"a":5}}`, false},
+		{`{"x-extension":1}`, false},
+		{`5`, false},
+		{`null`, false},
+	}
+	for _, tt := range tests {
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(tt.schema)))
+		if err != nil {
+			t.Fatalf("%s: %v", tt.schema, err)
+		}
+		if got := plainSchema(doc); got != tt.plain {
+			t.Errorf("plainSchema(%s) = %v, want %v", tt.schema, got, tt.plain)
+		}
+		if tt.plain {
+			if err := metaValid(t, []byte(tt.schema)); err != nil {
+				t.Errorf("%s: plain, but the meta-schema says: %v", tt.schema, err)
+			}
+			v, err := compileSchema(json.RawMessage(tt.schema))
+			if err != nil || !v.plain {
+				t.Errorf("%s: compileSchema = %v, %v; want a validator compiled without the meta-schema", tt.schema, v, err)
+			}
+		}
+	}
+	// Nested deeper than registration allows: not plain.
+	deep := `{"type":"string"}`
+	for range maxSchemaDepth + 1 {
+		deep = `{"items":` + deep + `}`
+	}
+	doc, _ := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(deep)))
+	if plainSchema(doc) {
+		t.Errorf("a schema nested %d levels is plain", maxSchemaDepth+2)
+	}
+}
+
+// TestPlainSchemasOfRealCatalogs: every input schema of the real catalogs
+// that plainSchema lets past the meta-schema is valid against it, and most
+// of them are plain (the point of the shortcut).
+func TestPlainSchemasOfRealCatalogs(t *testing.T) {
+	files, err := filepath.Glob("internal/search/eval/testdata/*.catalog.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no catalogs: %v", err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cat struct {
+			Tools []struct {
+				Name        string          `json:"name"`
+				InputSchema json.RawMessage `json:"inputSchema"`
+			} `json:"tools"`
+		}
+		if err := json.Unmarshal(data, &cat); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		plain := 0
+		for _, tool := range cat.Tools {
+			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(tool.InputSchema))
+			if err != nil {
+				t.Fatalf("%s %s: %v", f, tool.Name, err)
+			}
+			if !plainSchema(doc) {
+				continue
+			}
+			plain++
+			if err := metaValid(t, tool.InputSchema); err != nil {
+				t.Errorf("%s %s: plain, but the meta-schema says: %v", f, tool.Name, err)
+			}
+		}
+		t.Logf("%s: %d of %d input schemas plain", filepath.Base(f), plain, len(cat.Tools))
+		if plain*10 < len(cat.Tools)*9 {
+			t.Errorf("%s: only %d of %d input schemas plain", f, plain, len(cat.Tools))
+		}
+	}
+}
