@@ -42,6 +42,8 @@ func Set(np *Params, key string, v ...float64) {
 		np.clauseWeight = v[0]
 	case "dict":
 		np.dictWeight = v[0]
+	case "derived":
+		np.derivedWeight = v[0]
 	case "irregular":
 		np.irregularWeight = v[0]
 	case "compound":

@@ -67,6 +67,9 @@ type params struct {
 	// sure than the hand-written groups; irregularWeight is the weight of
 	// an irregular verb form's base ("sent" finds send).
 	dictWeight, irregularWeight float64
+	// derivedWeight is the weight of a derived form ("subscription" for
+	// "subscribe"), as prefixWeight for the forms the prefix rule finds.
+	derivedWeight float64
 }
 
 var p = params{
@@ -86,6 +89,7 @@ var p = params{
 	minCoverageFirstUnknown: 0.3,
 	dictWeight:              0.4,
 	irregularWeight:         0.5,
+	derivedWeight:           0.5,
 }
 
 // Rank ranks docs for a query: an exact tool name first, then the tools of
@@ -226,9 +230,10 @@ type group struct {
 type alt struct {
 	slot   int // position of the term in query.ids
 	weight float64
-	// dict: the alternative is only the dictionary's synonym, which does
-	// not make the request's first word known: "charge a card" must not
-	// find project cards because charge has a loose sense some tool uses.
+	// dict: the alternative is only the dictionary's synonym or derived
+	// form, which does not make the request's first word known: "charge a
+	// card" must not find project cards because charge has a loose sense
+	// some tool uses, nor "subscribe a customer" a subscription's balance.
 	dict bool
 }
 
@@ -500,6 +505,13 @@ func parseQuery(text string) query {
 			}
 			if !clause[t] {
 				g.verbs |= verbClasses[base]
+			}
+		}
+		for _, d := range wn.derived[t] {
+			// "subscribe" and "subscription": the same word to the user,
+			// but not the same action.
+			if id, ok := r.lookup(d); ok && p.derivedWeight > 0 {
+				addAlt(id, p.derivedWeight, true)
 			}
 		}
 		if p.dictWeight > 0 {

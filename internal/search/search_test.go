@@ -357,6 +357,11 @@ func TestSearchDictionary(t *testing.T) {
 		NewDoc("chat.list", "Lists the messages of a channel.", nil),
 		NewDoc("files.delete", "Deletes a file.", nil),
 	}
+	alerts := []*Doc{
+		NewDoc("events.list", "Lists events.", nil),
+		NewDoc("notifications.list", "Lists notifications.", nil),
+		NewDoc("files.delete", "Deletes a file.", nil),
+	}
 	tests := []struct {
 		docs  []*Doc
 		query string
@@ -369,6 +374,8 @@ func TestSearchDictionary(t *testing.T) {
 		// irregular forms the stemmer cannot derive
 		{chat, "who sent messages to a channel", []string{"chat.postMessage", "chat.list"}},
 		{chat, "sent", []string{"chat.postMessage"}},
+		// derived forms the stemmer and the prefix rule do not relate
+		{alerts, "list what notifies me", []string{"notifications.list", "events.list"}},
 	}
 	for _, tt := range tests {
 		var got []string
@@ -380,7 +387,8 @@ func TestSearchDictionary(t *testing.T) {
 		}
 	}
 	wn := wordnet()
-	if !slices.Contains(wn.synonyms[stem("picture")], stem("photo")) || wn.irregular[stem("wrote")] != stem("write") {
-		t.Errorf("picture -> %v, wrote -> %q", wn.synonyms[stem("picture")], wn.irregular[stem("wrote")])
+	if !slices.Contains(wn.synonyms[stem("picture")], stem("photo")) || wn.irregular[stem("wrote")] != stem("write") ||
+		!slices.Contains(wn.derived[stem("subscribe")], stem("subscription")) {
+		t.Errorf("picture -> %v, wrote -> %q, subscribe -> %v", wn.synonyms[stem("picture")], wn.irregular[stem("wrote")], wn.derived[stem("subscribe")])
 	}
 }

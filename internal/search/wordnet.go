@@ -18,6 +18,7 @@ import (
 type wordnetVocab struct {
 	synonyms  map[string][]string // stem -> stems of its synonyms
 	irregular map[string]string   // stem of an irregular verb form -> stem of its base
+	derived   map[string][]string // stem -> stems of its derived forms
 }
 
 // wordnet is built on first search, so that registering tools and runs
@@ -25,20 +26,8 @@ type wordnetVocab struct {
 var wordnet = sync.OnceValue(buildWordnet)
 
 func buildWordnet() (v wordnetVocab) {
-	v.synonyms = map[string][]string{}
-	for line := range strings.Lines(wordnetSynonyms) {
-		f := strings.Fields(line)
-		if len(f) < 2 {
-			continue
-		}
-		from := stem(f[0])
-		for _, w := range f[1:] {
-			to := stem(w)
-			if to != from && !slices.Contains(v.synonyms[from], to) && !slices.Contains(synonyms[from], to) {
-				v.synonyms[from] = append(v.synonyms[from], to)
-			}
-		}
-	}
+	v.synonyms = related(wordnetSynonyms, synonyms)
+	v.derived = related(wordnetDerived, nil)
 	v.irregular = map[string]string{}
 	for line := range strings.Lines(wordnetIrregular) {
 		if f := strings.Fields(line); len(f) == 2 {
@@ -46,4 +35,24 @@ func buildWordnet() (v wordnetVocab) {
 		}
 	}
 	return v
+}
+
+// related reads lines of words (a word, then its relatives) into a map of
+// stems, leaving out what except already relates.
+func related(text string, except map[string][]string) map[string][]string {
+	m := map[string][]string{}
+	for line := range strings.Lines(text) {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		from := stem(f[0])
+		for _, w := range f[1:] {
+			to := stem(w)
+			if to != from && !slices.Contains(m[from], to) && !slices.Contains(except[from], to) {
+				m[from] = append(m[from], to)
+			}
+		}
+	}
+	return m
 }
