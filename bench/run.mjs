@@ -27,6 +27,7 @@
 // /usr/local/go/bin/go), and runs it with that Go's wasm_exec_node.js.
 //
 // Environment: GO, BENCH_NO_BUILD=1 (use BENCH_ENGINE as built),
+// WASM_JUMPS=0 (build the engine without scripts/wasm-jumps.mjs),
 // BENCH_ENGINE (default build/bench-engine.wasm),
 // BENCH_ROUNDS (default 3: each side's "all" pass runs this many times,
 // alternating sides, and the medians are over the pooled samples),
@@ -36,6 +37,7 @@
 // run and the cost of one crossing).
 
 import { execFileSync } from "node:child_process";
+import { rewriteJumps } from "../scripts/wasm-jumps.mjs";
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
@@ -78,6 +80,9 @@ if ((onlyApi.length || only.includes("size")) && !existsSync(path.join(dist, "in
 if (onlyEngine.length && process.env.BENCH_NO_BUILD !== "1") {
   mkdirSync(path.dirname(engine), { recursive: true });
   execFileSync(go, ["build", "-o", engine, "./bench/engine"], { cwd: root, stdio: "inherit", env: { ...process.env, GOOS: "js", GOARCH: "wasm" } });
+  // As the shipped core is built (scripts/build-dist.mjs): Go's jumps to
+  // later blocks made forward branches; WASM_JUMPS=0 leaves them.
+  if (process.env.WASM_JUMPS !== "0") writeFileSync(engine, rewriteJumps(readFileSync(engine)).bytes);
 }
 
 const sides = {

@@ -12,7 +12,8 @@
 //
 // Usage: node scripts/build-dist.mjs [--skip-go]
 // Environment: GO (default "go"), OUT (default "dist"), WASM_OPT=0 (ship the
-// Go output as it is, without binaryen's wasm-opt; for quick local builds).
+// Go output without binaryen's wasm-opt; for quick local builds),
+// WASM_JUMPS=0 (without scripts/wasm-jumps.mjs's forward jumps).
 //
 // Everything but the Go core is assembled first; the Go build runs last and,
 // when it fails, the script removes any stale dist/code-mode.wasm and exits
@@ -25,6 +26,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
 import { wasmExecPlugin as makeWasmExecPlugin } from "./wasm-exec.mjs";
+import { rewriteJumps } from "./wasm-jumps.mjs";
 import { ENTRIES } from "../web/entries.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -145,9 +147,20 @@ if (skipGo) {
                 `every other file of ${outName}/ is written.\n${r.stdout}${r.stderr}`,
         );
     }
+    forwardJumps(coreOut);
     optimizeCore(coreOut);
     const mb = (statSync(coreOut).size / 1048576).toFixed(2);
     console.log(`build-dist: wrote ${[...written, "code-mode.wasm"].join(", ")} to ${outName}/ (core ${mb} MB, ${goversion})`);
+}
+
+// --- forward jumps -------------------------------------------------------------
+// Go's jumps to later blocks become forward branches (scripts/wasm-jumps.mjs):
+// V8 then stops judging large Go functions hot after one run, and TurboFan
+// compiles less of the core at every cold start (bench/README.md).
+// WASM_JUMPS=0 ships Go's jumps as they are (to compare).
+function forwardJumps(file) {
+    if (process.env.WASM_JUMPS === "0") return;
+    writeFileSync(file, rewriteJumps(readFileSync(file)).bytes);
 }
 
 // --- wasm-opt ------------------------------------------------------------------
