@@ -87,9 +87,10 @@ var short = map[string][2]float64{
 func TestHeldOut(t *testing.T) { checkHeldOut(t, HeldOut, short) }
 
 // short2 is short for the third held-out split (heldout2), as measured
-// when its mapping was committed, before any tuning could see it.
+// when its mapping was committed, before any tuning could see it; slack's
+// recall@1 since the dictionary vocabulary (0.47 before).
 var short2 = map[string][2]float64{
-	"slack":        {0.47, 0.87},
+	"slack":        {0.53, 0.87},
 	"github":       {0.38, 0.56},
 	"stripe":       {0.50, 0.62},
 	"digitalocean": {0.50, 0.81},
