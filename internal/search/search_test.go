@@ -316,6 +316,9 @@ func TestSearchQueryWords(t *testing.T) {
 	if got := tokenize("right now already anymore by mistake"); len(got) != 0 {
 		t.Errorf("filler tokenized to %q, want nothing", got)
 	}
+	if got := tokenize("it isn't, I've, we're, you'll, doesn’t"); len(got) != 0 {
+		t.Errorf("contractions tokenized to %q, want nothing", got)
+	}
 }
 
 // TestSplitWordsASCII: the byte-wise fast path splits words exactly as

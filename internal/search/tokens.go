@@ -228,6 +228,10 @@ var stopwords = setOf(
 	// filler of spoken requests: says nothing about which tool
 	"right", "now", "already", "anymore", "longer", "again", "really", "actually", "currently",
 	"maybe", "mistake", "don", "t",
+	// what is left of a contraction once split at its apostrophe
+	// ("isn't working", "I've sent"): it would count as a word no tool holds
+	"isn", "aren", "wasn", "weren", "doesn", "didn", "hasn", "haven", "hadn", "couldn", "wouldn",
+	"shouldn", "mustn", "needn", "ain", "ve", "ll", "re",
 )
 
 func setOf(words ...string) map[string]bool {
