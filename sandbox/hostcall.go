@@ -17,6 +17,18 @@ type hostCall struct {
 	resolve, reject ffi.Value
 	name            string
 	detached        bool
+	// label and args name the call in warnings (Func.Label), computed
+	// only when a warning needs it.
+	label func(args []json.RawMessage) string
+	args  []json.RawMessage
+}
+
+// labelled is the call's name in the run's warnings.
+func (c *hostCall) labelled() string {
+	if c.label != nil {
+		return c.label(c.args)
+	}
+	return c.name
 }
 
 // rejection is a host call that failed, for the unobserved-rejection report.
@@ -102,11 +114,7 @@ func (r *run) callFunction(argc, argv, refID uint32) ffi.Value {
 	promise, resolve, reject := q.NewPromise(ctx)
 	r.nextID++
 	id := r.nextID
-	label := name
-	if f.Label != nil {
-		label = f.Label(args)
-	}
-	r.pending[id] = &hostCall{resolve: resolve, reject: reject, name: label, detached: f.Detached}
+	r.pending[id] = &hostCall{resolve: resolve, reject: reject, name: name, detached: f.Detached, label: f.Label, args: args}
 	// The program has returned or thrown: a getter of its result or error
 	// starts nothing (a tool, an approval prompt) for a run that is ending.
 	// The call stays pending, and is cancelled with the run.
@@ -151,7 +159,7 @@ func (r *run) settle(hr hostResult) {
 	fn, arg := c.resolve, q.Undefined
 	if hr.err != nil {
 		fn, arg = c.reject, r.newError(hr.err)
-		r.rejected = append(r.rejected, rejection{hr.id, c.name, errorMessage(hr.err)})
+		r.rejected = append(r.rejected, rejection{hr.id, c.labelled(), errorMessage(hr.err)})
 	} else if len(hr.value) > 0 {
 		v, exc := r.valueOf(hr.value)
 		if exc != 0 {
@@ -271,7 +279,7 @@ func (r *run) warnings() []string {
 	var pending []string
 	for _, c := range r.pending {
 		if !c.detached {
-			pending = append(pending, c.name)
+			pending = append(pending, c.labelled())
 		}
 	}
 	if len(pending) > 0 {
@@ -296,9 +304,9 @@ func errorMessage(err error) string {
 	return err.Error()
 }
 
-// start runs async host function f for call id on its own goroutine.
+// start runs async host function f for call id on a goroutine of its own.
 func (r *run) start(f Func, id uint32, name string, args []json.RawMessage) {
-	go func() {
+	goAsync(func() {
 		defer func() {
 			if p := recover(); p != nil {
 				r.deliver(hostResult{id: id, err: fmt.Errorf("host function %s panicked: %v", name, p)})
@@ -306,5 +314,36 @@ func (r *run) start(f Func, id uint32, name string, args []json.RawMessage) {
 		}()
 		v, err := f.Async(r.goCtx, args)
 		r.deliver(hostResult{id: id, value: v, err: err})
-	}()
+	})
+}
+
+// Async host functions run on long-lived goroutines, each serving one call
+// at a time: a new goroutine per call started on a small stack, which a
+// tool call's path (codemode's pipeline, the page boundary) grew by
+// copying, every call. asyncIdle holds the idle ones' job channels.
+var asyncIdle = make(chan chan func(), 64)
+
+// goAsync runs fn on an idle goroutine, or on a new one.
+func goAsync(fn func()) {
+	select {
+	case jobs := <-asyncIdle:
+		jobs <- fn
+	default:
+		go asyncWorker(fn)
+	}
+}
+
+// asyncWorker runs fn, then waits for more while the idle list has room.
+func asyncWorker(fn func()) {
+	jobs := make(chan func(), 1)
+	for {
+		fn()
+		fn = nil // nothing of a finished call stays reachable
+		select {
+		case asyncIdle <- jobs:
+		default:
+			return
+		}
+		fn = <-jobs
+	}
 }

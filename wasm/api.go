@@ -170,7 +170,7 @@ func toolFromJS(def Value, path string) (codemode.Tool, error) {
 			json.Unmarshal(raw, &t.Annotations)
 		}
 	}
-	t.Execute = toolExecute(t.Name, func() Value { return exec }, func() Value { return validate })
+	t.Execute = toolExecute(t.Name, jsbridge.NewArray(exec), jsbridge.NewArray(validate), 0)
 	return t, nil
 }
 
@@ -221,7 +221,7 @@ func toolsAtOnce(list Value, path string) (tools []codemode.Tool, ok bool) {
 		if len(f[4]) > 0 {
 			json.Unmarshal([]byte(f[4]), &t.Annotations) // as toolFromJS: annotations that are not an object are none
 		}
-		t.Execute = toolExecute(t.Name, func() Value { return element(execs, i) }, func() Value { return element(validates, i) })
+		t.Execute = toolExecute(t.Name, execs, validates, i)
 		tools[i] = t
 	}
 	return tools, true
@@ -296,55 +296,6 @@ func jsonString(s string, dst *string) bool {
 		return true
 	}
 	return json.Unmarshal([]byte(s), dst) == nil
-}
-
-// toolExecute calls a page tool's execute with (input, {context, signal}),
-// after its input schema's own validation if it has one.
-func toolExecute(name string, execOf, validateOf func() Value) func(context.Context, json.RawMessage, codemode.Call) (json.RawMessage, error) {
-	return func(ctx context.Context, input json.RawMessage, c codemode.Call) (json.RawMessage, error) {
-		in, err := jsbridge.FromJSON(input)
-		if err != nil {
-			return nil, err
-		}
-		if validate := validateOf(); validate.Type() == jsbridge.TypeFunction {
-			// The schema library's own check (refinements JSON Schema
-			// cannot express), after the core's JSON Schema check.
-			ret, err := jsbridge.Call(validate, in)
-			if err == nil {
-				ret, err = jsbridge.AwaitContext(ctx, ret)
-			}
-			if err != nil {
-				return nil, fmt.Errorf("%s: the input schema's validation failed: %v", name, plain(err))
-			}
-			if !get(ret, "ok").Truthy() {
-				return nil, fmt.Errorf("%s: input rejected by its schema: %s", name, get(ret, "message").String())
-			}
-		}
-		signal, stop := jsbridge.SignalFor(ctx, func() Value { return abortReason(ctx) })
-		defer stop()
-		opts := jsbridge.NewObject()
-		opts.Set("context", jsValue(c.Context))
-		opts.Set("signal", signal)
-		ret, err := jsbridge.Call(execOf(), in, opts) // execute as it was when registered
-		if err != nil {
-			return nil, plain(err)
-		}
-		v, err := jsbridge.AwaitContext(ctx, ret)
-		if err != nil {
-			return nil, plain(err)
-		}
-		switch v.Type() {
-		case jsbridge.TypeUndefined:
-			return nil, nil
-		case jsbridge.TypeFunction, jsbridge.TypeSymbol:
-			return nil, fmt.Errorf("the tool returned a %s, which is not JSON data", v.Type())
-		}
-		out, err := resultJSON(v, name, c.Warn)
-		if err != nil {
-			return nil, fmt.Errorf("the tool returned a value that is not JSON data: %v", plain(err))
-		}
-		return out, nil
-	}
 }
 
 // toolSchemas reads a definition's inputSchema and outputSchema into t. The

@@ -3,6 +3,7 @@
 // private shadow global object, so that a fatal error in one Go program ends
 // only the factory it serves.
 
+import { pageCaller } from "./call.mjs";
 import { describeError } from "./env.mjs";
 import { convertSchema } from "./schema.mjs";
 import { createShadow } from "./shadow.mjs";
@@ -149,6 +150,8 @@ async function startCore(module, overrides) {
         shadow.__ioCodeModeSchema = convertSchema;
         // A page tool's return value, converted as a run's result is.
         shadow.__ioCodeModeToJSON = toJSON;
+        // A page tool's call, from input to JSON result (call.mjs).
+        shadow.__ioCodeModeCall = pageCaller;
         let run;
         try {
             // Not awaited: go.run settles only when the Go program exits.

@@ -5,6 +5,7 @@
 // token, which this module maps back to the run. A run that has ended, or
 // whose owner was disposed, gets no tool or interceptor call any more.
 
+import { controllerOf } from "./call.mjs";
 import { describeError } from "./env.mjs";
 
 /**
@@ -168,9 +169,12 @@ export async function intercept(onToolCall, run, tool, input) {
  */
 export async function callTool(run, tool, input, engineSignal, factoryOnEvent) {
     if (!run || run.ended) throw run ? endedError(run) : new Error("the run has ended");
-    const ctrl = new AbortController();
+    // The engine's own controller of the call (call.mjs) serves when this
+    // thread made it: the engine and the run's end both abort it.
+    const engineCtrl = controllerOf(engineSignal);
+    const ctrl = engineCtrl || new AbortController();
     const onEngineAbort = () => ctrl.abort(engineSignal && engineSignal.reason);
-    if (engineSignal) {
+    if (engineSignal && !engineCtrl) {
         if (engineSignal.aborted) onEngineAbort();
         else engineSignal.addEventListener("abort", onEngineAbort, { once: true });
     }
@@ -191,7 +195,7 @@ export async function callTool(run, tool, input, engineSignal, factoryOnEvent) {
         throw err;
     } finally {
         run.controllers.delete(ctrl);
-        if (engineSignal) engineSignal.removeEventListener("abort", onEngineAbort);
+        if (engineSignal && !engineCtrl) engineSignal.removeEventListener("abort", onEngineAbort);
         /** @type {any} */
         const end = { type: "tool-result", runId: run.id, callId, name: tool.name, ok, durationMs: Math.round(now() - t0) };
         if (ok) end.result = value;

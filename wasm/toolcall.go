@@ -1,0 +1,164 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	codemode "github.com/interopio/code-mode"
+	"github.com/interopio/code-mode/jsbridge"
+)
+
+// A page tool's call goes to the loader's caller (web/src/call.mjs) in one
+// call, and comes back in one reply: the caller parses the input, runs the
+// input schema's own validation, calls execute with {context, signal} and
+// converts the result to JSON, all on the page. Without the loader, the
+// same steps are made from Go (directExecute).
+
+// How a page call ended: REPLY in web/src/call.mjs.
+const (
+	replyOK = iota
+	replyThrew
+	replyValidationThrew
+	replyRejected
+	replyNotData
+	replyNotConvertible
+	replyBadInput
+)
+
+// pageCalls holds the loader's caller, made once per program.
+var pageCalls struct {
+	once        sync.Once
+	ok          bool
+	call, abort Value
+}
+
+// pageCaller returns the loader's caller: call(id, execs, validates, i,
+// name, inputText, context) and abort(id, reason).
+func pageCaller() (call, abort Value, ok bool) {
+	p := &pageCalls
+	p.once.Do(func() {
+		mk, err := jsbridge.Get(jsbridge.Global(), "__ioCodeModeCall")
+		if err != nil || mk.Type() != jsbridge.TypeFunction {
+			return
+		}
+		res, err := jsbridge.Call(mk, jsbridge.ReplyFunc())
+		if err != nil || res.Type() != jsbridge.TypeObject {
+			return
+		}
+		call, err1 := jsbridge.Get(res, "call")
+		abort, err2 := jsbridge.Get(res, "abort")
+		if err1 != nil || err2 != nil || call.Type() != jsbridge.TypeFunction || abort.Type() != jsbridge.TypeFunction {
+			return
+		}
+		p.call, p.abort, p.ok = call, abort, true
+	})
+	return p.call, p.abort, p.ok
+}
+
+// toolExecute calls a page tool: execs[i](input, {context, signal}), after
+// the input schema's own validation validates[i], if it is a function.
+// Both arrays are the loader's converter's (or made at registration), read
+// when the tool is called: execute as it was when registered.
+func toolExecute(name string, execs, validates Value, i int) func(context.Context, json.RawMessage, codemode.Call) (json.RawMessage, error) {
+	return func(ctx context.Context, input json.RawMessage, c codemode.Call) (json.RawMessage, error) {
+		call, abort, ok := pageCaller()
+		if !ok {
+			return directExecute(ctx, name, element(execs, i), element(validates, i), input, c)
+		}
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
+		r := jsbridge.NewReply()
+		if _, err := jsbridge.Call(call, r.ID(), execs, validates, i, name, string(input), jsValue(c.Context)); err != nil {
+			r.Forget()
+			return nil, plain(err)
+		}
+		// The run ended first: the tool's signal aborts, and its answer,
+		// when it comes, finds nobody.
+		stop := context.AfterFunc(ctx, func() { jsbridge.Call(abort, r.ID(), abortReason(ctx)) })
+		vals, err := r.Wait(ctx)
+		stop()
+		if err != nil {
+			return nil, err
+		}
+		kind, payload := -1, jsbridge.Arg(vals, 1)
+		if k := jsbridge.Arg(vals, 0); k.Type() == jsbridge.TypeNumber {
+			kind = k.Int()
+		}
+		switch kind {
+		case replyOK:
+			if w := jsbridge.Arg(vals, 2); w.Type() == jsbridge.TypeString && c.Warn != nil {
+				var warnings []string // made by tojson.mjs: strings
+				json.Unmarshal([]byte(w.String()), &warnings)
+				for _, w := range warnings {
+					c.Warn(w)
+				}
+			}
+			if payload.Type() == jsbridge.TypeString {
+				return json.RawMessage(payload.String()), nil
+			}
+			return nil, nil
+		case replyThrew:
+			return nil, plain(jsbridge.ErrorFromJS(payload))
+		case replyValidationThrew:
+			return nil, fmt.Errorf("%s: the input schema's validation failed: %v", name, plain(jsbridge.ErrorFromJS(payload)))
+		case replyRejected:
+			return nil, fmt.Errorf("%s: input rejected by its schema: %s", name, payload.String())
+		case replyNotData:
+			return nil, fmt.Errorf("the tool returned a %s, which is not JSON data", payload.String())
+		case replyNotConvertible:
+			return nil, fmt.Errorf("the tool returned a value that is not JSON data: %v", plain(jsbridge.ErrorFromJS(payload)))
+		case replyBadInput:
+			return nil, fmt.Errorf("invalid JSON: %w", jsbridge.ErrorFromJS(payload))
+		}
+		return nil, fmt.Errorf("%s: the page's tool call answered %s", name, jsbridge.Describe(jsbridge.Arg(vals, 0)))
+	}
+}
+
+// directExecute is toolExecute without the loader's caller, from Go.
+func directExecute(ctx context.Context, name string, exec, validate Value, input json.RawMessage, c codemode.Call) (json.RawMessage, error) {
+	in, err := jsbridge.FromJSON(input)
+	if err != nil {
+		return nil, err
+	}
+	if validate.Type() == jsbridge.TypeFunction {
+		ret, err := jsbridge.Call(validate, in)
+		if err == nil {
+			ret, err = jsbridge.AwaitContext(ctx, ret)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: the input schema's validation failed: %v", name, plain(err))
+		}
+		if !get(ret, "ok").Truthy() {
+			return nil, fmt.Errorf("%s: input rejected by its schema: %s", name, get(ret, "message").String())
+		}
+	}
+	signal, stop := jsbridge.SignalFor(ctx, func() Value { return abortReason(ctx) })
+	defer stop()
+	opts := jsbridge.NewObject()
+	opts.Set("context", jsValue(c.Context))
+	opts.Set("signal", signal)
+	ret, err := jsbridge.Call(exec, in, opts)
+	if err != nil {
+		return nil, plain(err)
+	}
+	v, err := jsbridge.AwaitContext(ctx, ret)
+	if err != nil {
+		return nil, plain(err)
+	}
+	switch v.Type() {
+	case jsbridge.TypeUndefined:
+		return nil, nil
+	case jsbridge.TypeFunction, jsbridge.TypeSymbol:
+		return nil, fmt.Errorf("the tool returned a %s, which is not JSON data", v.Type())
+	}
+	out, err := resultJSON(v, name, c.Warn)
+	if err != nil {
+		return nil, fmt.Errorf("the tool returned a value that is not JSON data: %v", plain(err))
+	}
+	return out, nil
+}

@@ -1,0 +1,112 @@
+// The page's side of one tool call (web/src/call.mjs): the core starts it
+// with one call and reads one reply; what happens between is on the page.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { root } from "./helpers.mjs";
+
+const { REPLY, controllerOf, pageCaller } = await import(pathToFileURL(join(root, "web", "src", "call.mjs")).href);
+
+// A caller whose replies are collected; next() waits for the next one.
+function caller() {
+    const replies = [];
+    let wake = () => {};
+    const { call, abort } = pageCaller((...r) => {
+        replies.push(r);
+        wake();
+    });
+    const next = async () => {
+        while (replies.length === 0) await new Promise((res) => (wake = res));
+        return replies.shift();
+    };
+    return { call, abort, replies, next };
+}
+
+const tick = () => new Promise((res) => setTimeout(res, 5));
+
+describe("pageCaller", () => {
+    test("each way a call ends is one reply of its kind", async () => {
+        const cases = [
+            ["a JSON result", async (x) => ({ got: x }), undefined, [REPLY.ok, '{"got":{"a":1}}', undefined]],
+            ["no value", () => undefined, undefined, [REPLY.ok, undefined, undefined]],
+            ["a throw", () => { throw new TypeError("nope"); }, undefined, [REPLY.threw]],
+            ["a function", () => () => 1, undefined, [REPLY.notData, "function", undefined]],
+            ["a symbol", () => Symbol("s"), undefined, [REPLY.notData, "symbol", undefined]],
+            ["a BigInt", () => 10n, undefined, [REPLY.notData, "bigint", undefined]],
+            ["a throwing toJSON", () => ({ toJSON() { throw new Error("bad"); } }), undefined, [REPLY.notConvertible]],
+            ["a rejecting schema", () => 1, async () => ({ ok: false, message: "a: too small" }), [REPLY.rejected, "a: too small", undefined]],
+            ["a throwing schema", () => 1, async () => { throw new Error("schema broke"); }, [REPLY.validationThrew]],
+            ["a verdict that is no object", () => 1, async () => undefined, [REPLY.rejected, "undefined", undefined]],
+            ["a throwing verdict", () => 1, async () => ({ get ok() { throw new Error("getter"); } }), [REPLY.threw]],
+        ];
+        for (const [what, exec, validate, want] of cases) {
+            const c = caller();
+            c.call(7, [exec], [validate], 0, "t.x", '{"a":1}', 42);
+            const [id, kind, payload, warnings] = await c.next();
+            assert.equal(id, 7, what);
+            assert.equal(kind, want[0], what);
+            if (want.length > 1) assert.deepEqual([payload, warnings], want.slice(1), what);
+            else assert.ok(payload instanceof Error, `${what}: the thrown value itself`);
+        }
+    });
+
+    test("execute gets the input, the run's context and the call's signal, with this undefined", async () => {
+        const c = caller();
+        let seen;
+        c.call(1, [function (input, opts) { seen = { self: this, input, opts }; return 1; }], [undefined], 0, "t.x", '{"__proto__":{"x":1}}', 9);
+        await c.next();
+        assert.equal(seen.self, undefined);
+        assert.deepEqual(Object.keys(seen.opts), ["context", "signal"]);
+        assert.equal(seen.opts.context, 9);
+        assert.ok(seen.opts.signal instanceof AbortSignal);
+        assert.equal(controllerOf(seen.opts.signal).signal, seen.opts.signal, "the page's side finds the call's controller");
+        assert.ok(Object.hasOwn(seen.input, "__proto__"), "__proto__ stays data");
+    });
+
+    test("a result's changes are reported as warnings under the tool's name", async () => {
+        const c = caller();
+        c.call(1, [() => ({ n: NaN })], [undefined], 0, "t.x", "{}", 0);
+        const [, kind, payload, warnings] = await c.next();
+        assert.equal(kind, REPLY.ok);
+        assert.deepEqual(JSON.parse(payload), { n: "NaN" });
+        assert.match(JSON.parse(warnings)[0], /^tools\.t\.x result\.n: NaN/);
+    });
+
+    test("abort: the signal aborts with the reason, and a late result gets no reply and no conversion", async () => {
+        const c = caller();
+        let settle, signal, conversions = 0;
+        c.call(3, [(input, opts) => ((signal = opts.signal), new Promise((res) => (settle = res)))], [undefined], 0, "t.x", "{}", 0);
+        await tick();
+        const reason = new Error("the run ended");
+        c.abort(3, reason);
+        assert.equal(signal.aborted, true);
+        assert.equal(signal.reason, reason);
+        settle({ toJSON: () => (conversions++, 1) });
+        await tick();
+        assert.deepEqual(c.replies, []);
+        assert.equal(conversions, 0);
+        c.abort(3, new Error("again")); // a second abort changes nothing
+        assert.equal(signal.reason, reason);
+    });
+
+    test("abort while the schema validates: execute never starts", async () => {
+        const c = caller();
+        let verdict, started = false;
+        c.call(4, [() => ((started = true), 1)], [() => new Promise((res) => (verdict = res))], 0, "t.x", "{}", 0);
+        await tick();
+        c.abort(4, new Error("stop"));
+        verdict({ ok: true });
+        await tick();
+        assert.equal(started, false);
+        assert.deepEqual(c.replies, []);
+    });
+
+    test("input that is not JSON is a bad-input reply", async () => {
+        const c = caller();
+        c.call(5, [() => 1], [undefined], 0, "t.x", "{", 0);
+        const [, kind, payload] = await c.next();
+        assert.equal(kind, REPLY.badInput);
+        assert.ok(payload instanceof SyntaxError);
+    });
+});
