@@ -395,3 +395,25 @@ func TestSearchDictionary(t *testing.T) {
 		t.Errorf("picture -> %v, wrote -> %q, subscribe -> %v", wn.synonyms[stem("picture")], wn.irregular[stem("wrote")], wn.derived[stem("subscribe")])
 	}
 }
+
+// TestWordnetTable: the generated tables are as wordnet.mjs writes them
+// (sorted lines of lowercase words, a word then its relatives, none
+// itself), so a hand edit that breaks their form shows here.
+func TestWordnetTable(t *testing.T) {
+	for name, text := range map[string]string{"synonyms": wordnetSynonyms, "irregular": wordnetIrregular, "derived": wordnetDerived} {
+		lines := strings.Split(text, "\n")
+		if len(lines) < 50 || !slices.IsSorted(lines) {
+			t.Errorf("%s: %d lines, sorted %v", name, len(lines), slices.IsSorted(lines))
+		}
+		for _, line := range lines {
+			f := strings.Split(line, " ")
+			ok := len(f) >= 2 && (name != "irregular" || len(f) == 2) && slices.IsSorted(f[1:]) && !slices.Contains(f[1:], f[0])
+			for _, w := range f {
+				ok = ok && w != "" && isASCIILetters(w)
+			}
+			if !ok {
+				t.Errorf("%s: bad line %q", name, line)
+			}
+		}
+	}
+}
