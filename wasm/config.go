@@ -85,6 +85,8 @@ var (
 		"timeout":     "timeout is a factory option: IoCodeModeFactory({ timeout })",
 	}
 	toolKeys = []string{"name", "description", "inputSchema", "outputSchema", "annotations", "execute"}
+	// What onToolCall may return: {allowed: true, input?} or {allowed: false, reason}.
+	decisionKeys = []string{"allowed", "input", "reason"}
 )
 
 // checkKeys rejects own enumerable keys of obj that are not in valid.
@@ -239,6 +241,12 @@ func intercept(ctx context.Context, on Value, tc codemode.ToolCall) (codemode.De
 	allowed := get(d, "allowed") // read once: a getter may answer differently twice
 	if d.Type() != jsbridge.TypeObject || allowed.Type() != jsbridge.TypeBoolean {
 		return codemode.Decision{}, fmt.Errorf("onToolCall returned %s; expected {allowed: true, input?} or {allowed: false, reason}", describe(d))
+	}
+	// Strict, as every options object is: a misspelt "input" must deny the
+	// call, not run the tool with the program's input that the interceptor
+	// meant to replace (a redaction, a forced filter).
+	if err := checkKeys(d, "onToolCall's decision", decisionKeys, nil); err != nil {
+		return codemode.Decision{}, errors.New(err.Error())
 	}
 	if !allowed.Bool() {
 		reason := "denied by onToolCall"

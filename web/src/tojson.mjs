@@ -8,11 +8,25 @@
 const ident = /^[A-Za-z_$][\w$]*$/;
 
 /**
+ * A tool result that the page converted already (worker mode: the page
+ * runs toJSON and sends the JSON text and its reports, the worker's core
+ * takes them as they are).
+ */
+export class Converted {
+    /** @param {string | undefined} json @param {string[]} warnings */
+    constructor(json, warnings) {
+        this.json = json;
+        this.warnings = Array.isArray(warnings) ? warnings : [];
+    }
+}
+
+/**
  * @param {unknown} value
  * @param {string} label the root's name in the reports
  * @returns {{ json: string | undefined, warnings: string[] }}
  */
 export function toJSON(value, label) {
+    if (value instanceof Converted) return { json: value.json, warnings: value.warnings };
     /** @type {Map<object, string>} */
     const paths = new Map();
     /** @type {string[]} */

@@ -26,6 +26,7 @@ import { callTool, closeCalls, consoleLine, emit, endRun, finishLogs, newOwner, 
 import { SESSION_HINTS, SESSION_KEYS, TOOL_KEYS, unknownKeyError } from "./keys.mjs";
 import { convertSchema } from "./schema.mjs";
 import { refCycleError } from "./refcycle.mjs";
+import { toJSON } from "./tojson.mjs";
 
 const RING = 1024;
 const ABORT_GRACE_MS = 30;
@@ -38,6 +39,35 @@ function describe(v) {
     if (typeof v === "string") return `the string ${JSON.stringify(v)}`;
     if (typeof v === "number") return `the number ${v}`;
     return typeof v === "object" ? "an object" : typeof v;
+}
+
+/**
+ * The name and message of what a tool or an interceptor threw, for the
+ * worker. Reading them runs the page's code (getters, toString), which may
+ * throw in turn: that must not escape the message handler, where it would
+ * be an unhandled rejection (the end of a Node process).
+ * @param {unknown} err
+ * @returns {{ name: string, message: string }}
+ */
+function errorFields(err) {
+    let name = "Error";
+    try {
+        const n = err && /** @type {any} */ (err).name;
+        if (n) name = String(n);
+    } catch {
+        // keep "Error"
+    }
+    let message;
+    try {
+        message = describeError(err);
+    } catch (e) {
+        try {
+            message = `a value that cannot be described was thrown (${describeError(e)})`;
+        } catch {
+            message = "a value that cannot be described was thrown";
+        }
+    }
+    return { name, message };
 }
 
 /** @param {any} e */
@@ -420,10 +450,29 @@ export async function workerFactory(config) {
                 if (typeof value === "function" || typeof value === "symbol") {
                     throw new Error(`the tool returned a ${typeof value}, which is not JSON data`);
                 }
+                // Converted here, by the rules the core applies on the calling
+                // thread (tojson.mjs), not by the structured clone of
+                // postMessage: that would drop a class's toJSON and refuse a
+                // method, a Symbol or a URL that the rules convert. A BigInt
+                // at the top still goes as it is: the core's handling of it
+                // is being reworked on the calling thread, and both modes
+                // must keep answering alike.
+                if (typeof value === "bigint") {
+                    reply({ ok: true, value });
+                    return;
+                }
+                let converted;
+                try {
+                    converted = toJSON(value, `tools.${def.name} result`);
+                } catch (err) {
+                    throw new Error(`the tool returned a value that is not JSON data: ${describeError(err)}`);
+                }
+                reply({ ok: true, json: converted.json, warnings: converted.warnings });
+                return;
             }
             reply({ ok: true, value });
         } catch (err) {
-            reply({ ok: false, error: { name: err && /** @type {any} */ (err).name ? String(/** @type {any} */ (err).name) : "Error", message: describeError(err) } });
+            reply({ ok: false, error: errorFields(err) });
         }
     }
 

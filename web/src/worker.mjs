@@ -14,6 +14,7 @@
 import { describeError, hasNodeFs, nodeModule } from "./env.mjs";
 import { exitedError, loadCore } from "./core.mjs";
 import { loadQuickJS } from "./wasm-load.mjs";
+import { Converted } from "./tojson.mjs";
 
 // No top-level await: bundlers may emit this worker as a classic script
 // (Vite's default worker format is iife).
@@ -273,7 +274,7 @@ const handlers = {
         const c = calls.get(m.cid);
         if (!c) return;
         calls.delete(m.cid);
-        if (m.ok) c.resolve(m.value);
+        if (m.ok) c.resolve("json" in m ? new Converted(m.json, m.warnings) : m.value);
         else c.reject(toError(m.error));
     },
     dispose() {

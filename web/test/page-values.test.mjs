@@ -1,0 +1,131 @@
+// What the page's code hands back (a tool's result or error, onToolCall's
+// decision) is read by the documented rules, the same way in both engine
+// modes (worker: false and worker: true): in worker mode the
+// page converts a result by the rules of USAGE "What comes back" before it
+// crosses to the worker, instead of the structured clone of postMessage,
+// which refused methods and Symbols and dropped a class's toJSON; and a
+// tool error whose name or message cannot be read is reported, not an
+// unhandled rejection that ends the process. A decision with a key
+// onToolCall may not return (a misspelt "input") denies the call: the
+// tool must never run with the input the interceptor meant to replace.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { assetPath, indexURL, llmTools, tool } from "./helpers.mjs";
+
+class Money {
+    constructor(cents) {
+        this.cents = cents;
+    }
+    toJSON() {
+        return `$${(this.cents / 100).toFixed(2)}`;
+    }
+}
+
+const results = [
+    // name, the tool's return value, what the code gets, the warn logs
+    ["a method beside data", () => ({ id: 1, refresh() {} }), { id: 1 }, ["tools.t.get result.refresh: a function, which is not data: omitted"]],
+    ["a Symbol inside", () => ({ s: Symbol("s") }), { s: "Symbol(s)" }, ['tools.t.get result.s: a symbol, converted to the string "Symbol(s)"']],
+    ["an own toJSON", () => ({ toJSON: () => ({ ok: 1 }) }), { ok: 1 }, []],
+    ["a class's toJSON", () => ({ total: new Money(1250) }), { total: "$12.50" }, []],
+    ["a URL", () => new URL("https://example.com/a?b=1"), "https://example.com/a?b=1", []],
+    ["a Map with a Set", () => new Map([["a", new Set([1])]]), { a: [1] }, ["tools.t.get result: a Map, converted to an object", "tools.t.get result.a: a Set, converted to an array"]],
+    ["undefined", () => undefined, undefined, []],
+];
+
+const throws = [
+    // name, what the tool throws, the message the code reads
+    ["a name whose toString throws", () => Object.assign(new Error("m"), { name: { toString() { throw new Error("no name"); } } }), "m"],
+    ["a name getter that throws", () => Object.defineProperty(new Error("m2"), "name", { get() { throw new Error("no name"); } }), "m2"],
+    ["an object without a prototype", () => Object.create(null), /./],
+];
+
+const decisions = [
+    // name, the decision, the input the tool gets (null: the call is denied), the reason's pattern
+    ['a misspelt "input"', { allowed: true, inputt: { to: "shop" } }, null, /unknown key "inputt" \(did you mean "input"\?\)/],
+    ['"Input"', { allowed: true, Input: { to: "shop" } }, null, /unknown key "Input" \(did you mean "input"\?\)/],
+    ['a misspelt "reason"', { allowed: false, reasn: "no" }, null, /unknown key "reasn" \(did you mean "reason"\?\)/],
+    ["a replacement input", { allowed: true, input: { to: "shop" } }, { to: "shop" }, null],
+    ["a replacement input and a reason", { allowed: true, input: { to: "shop" }, reason: "policy" }, { to: "shop" }, null],
+    ["no input", { allowed: true }, { to: "attacker" }, null],
+];
+
+for (const worker of [false, true]) {
+    describe(`worker: ${worker}`, () => {
+        test("a tool's result converts by the documented rules, each change reported", async () => {
+            const { IoCodeModeFactory } = await import(indexURL);
+            let current;
+            const api = await IoCodeModeFactory({ wasmLocation: assetPath, worker, tools: [tool("t.get", () => current())] });
+            try {
+                const { executeCode } = llmTools(api.createSession());
+                for (const [name, value, want, warnings] of results) {
+                    current = value;
+                    const r = await executeCode.execute({ code: "const v = await tools.t.get({}); return { v, type: typeof v }", explanation: name });
+                    assert.equal(r.ok, true, `${name}: ${JSON.stringify(r)}`);
+                    assert.deepEqual(r.result.v, want, name);
+                    assert.deepEqual(r.logs.filter((l) => l.level === "warn").map((l) => l.message), warnings, name);
+                }
+            } finally {
+                api.dispose();
+            }
+        });
+
+        test("a tool's error whose name or message throws when read reaches the code as an error", async () => {
+            const { IoCodeModeFactory } = await import(indexURL);
+            let current;
+            const api = await IoCodeModeFactory({
+                wasmLocation: assetPath,
+                worker,
+                tools: [tool("t.fail", () => {
+                    throw current();
+                })],
+            });
+            try {
+                const { executeCode } = llmTools(api.createSession());
+                for (const [name, thrown, message] of throws) {
+                    current = thrown;
+                    const r = await executeCode.execute({ code: "try { await tools.t.fail({}); return 'no error' } catch (e) { return e.message }", explanation: name });
+                    assert.equal(r.ok, true, `${name}: ${JSON.stringify(r)}`);
+                    if (message instanceof RegExp) assert.match(r.result, message, name);
+                    else assert.equal(r.result, message, name);
+                    assert.equal(r.toolCalls[0].ok, false, name);
+                }
+                const after = await executeCode.execute({ code: "return 1", explanation: "after" });
+                assert.equal(after.result, 1);
+            } finally {
+                api.dispose();
+            }
+        });
+
+        test("onToolCall's decision: an unknown key denies the call, naming the key", async () => {
+            const { IoCodeModeFactory } = await import(indexURL);
+            let current;
+            const ran = [];
+            const api = await IoCodeModeFactory({
+                wasmLocation: assetPath,
+                worker,
+                interceptors: { onToolCall: () => current },
+                tools: [tool("pay.send", (input) => (ran.push(input), "sent"))],
+            });
+            try {
+                const { executeCode } = llmTools(api.createSession());
+                for (const [name, decision, input, reason] of decisions) {
+                    current = decision;
+                    ran.length = 0;
+                    const r = await executeCode.execute({ code: "try { return await tools.pay.send({ to: 'attacker' }) } catch (e) { return e.message }", explanation: name });
+                    assert.equal(r.ok, true, `${name}: ${JSON.stringify(r)}`);
+                    if (input === null) {
+                        assert.deepEqual(ran, [], `${name}: the tool ran`);
+                        assert.equal(r.toolCalls[0].allowed, false, name);
+                        assert.match(r.toolCalls[0].reason, reason, name);
+                        assert.match(r.result, reason, name);
+                    } else {
+                        assert.deepEqual(ran, [input], name);
+                        assert.equal(r.result, "sent", name);
+                    }
+                }
+            } finally {
+                api.dispose();
+            }
+        });
+    });
+}
