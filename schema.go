@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/interopio/code-mode/internal/trunc"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -32,10 +33,16 @@ const maxViolations = 5
 // ErrInvalidInput is wrapped by every input validation failure.
 var ErrInvalidInput = errors.New("invalid input")
 
-// inputValidator is a tool's compiled inputSchema.
+// inputValidator is a tool's inputSchema. A plain schema (see plainSchema)
+// is compiled by the full validator only when an input is not surelyValid:
+// valid input, the common case, never needs it.
 type inputValidator struct {
+	plain bool // see plainSchema; compiled without the meta-schema
+	doc   any  // the decoded schema
+
+	once   sync.Once
 	schema *jsonschema.Schema
-	plain  bool // compiled without the meta-schema: see plainSchema
+	err    error
 }
 
 // noRemoteLoader refuses every URL the schema itself does not contain:
@@ -49,30 +56,48 @@ func (noRemoteLoader) Load(url string) (any, error) {
 
 // compileSchema compiles a JSON Schema document. Draft 2020-12 is the default;
 // "$schema" may select draft-07 (or 4, 6, 2019-09), whose meta-schemas are
-// embedded in the library.
+// embedded in the library. A plain schema is compiled on first need.
 func compileSchema(raw json.RawMessage) (*inputValidator, error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		return nil, fmt.Errorf("must be valid JSON: %v", err)
 	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(noRemoteLoader{})
-	plain := plainSchema(doc)
-	if plain {
-		c.SkipMetaValidation()
+	v := &inputValidator{doc: doc, plain: plainSchema(doc)}
+	if !v.plain {
+		// Compile errors are reported now; a plain schema has none (the
+		// compiler fails only on references, ids, anchors and patterns).
+		if _, err := v.compiled(); err != nil {
+			return nil, err
+		}
 	}
-	if err := c.AddResource(schemaURL, doc); err != nil {
-		return nil, err
-	}
-	sch, err := c.Compile(schemaURL)
-	if err != nil {
-		return nil, errors.New(cleanCompileError(err))
-	}
-	if err := checkRefCycles(sch); err != nil {
-		return nil, err
-	}
-	return &inputValidator{schema: sch, plain: plain}, nil
+	return v, nil
+}
+
+// compiled is the schema compiled by the full validator, on first use.
+func (v *inputValidator) compiled() (*jsonschema.Schema, error) {
+	v.once.Do(func() {
+		c := jsonschema.NewCompiler()
+		c.DefaultDraft(jsonschema.Draft2020)
+		c.UseLoader(noRemoteLoader{})
+		if v.plain {
+			c.SkipMetaValidation()
+		}
+		if err := c.AddResource(schemaURL, v.doc); err != nil {
+			v.err = err
+			return
+		}
+		sch, err := c.Compile(schemaURL)
+		if err != nil {
+			v.err = errors.New(cleanCompileError(err))
+			return
+		}
+		if err := checkRefCycles(sch); err != nil {
+			v.err = err
+			return
+		}
+		v.schema = sch
+	})
+	return v.schema, v.err
 }
 
 // cleanCompileError drops the internal mem: URL, which means nothing to the
@@ -101,7 +126,14 @@ func (v *inputValidator) validate(input json.RawMessage) error {
 	if err != nil {
 		return fmt.Errorf("%w: not valid JSON: %v", ErrInvalidInput, err)
 	}
-	err = v.schema.Validate(inst)
+	if v.plain && surelyValid(v.doc, inst, 0) {
+		return nil
+	}
+	sch, err := v.compiled()
+	if err != nil {
+		return err
+	}
+	err = sch.Validate(inst)
 	if err == nil {
 		return nil
 	}

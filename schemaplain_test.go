@@ -93,7 +93,10 @@ func TestPlainSchema(t *testing.T) {
 			}
 			v, err := compileSchema(json.RawMessage(tt.schema))
 			if err != nil || !v.plain {
-				t.Errorf("%s: compileSchema = %v, %v; want a validator compiled without the meta-schema", tt.schema, v, err)
+				t.Fatalf("%s: compileSchema = %v, %v; want a plain validator", tt.schema, v, err)
+			}
+			if _, err := v.compiled(); err != nil {
+				t.Errorf("%s: plain, but does not compile: %v", tt.schema, err)
 			}
 		}
 	}

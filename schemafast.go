@@ -1,0 +1,241 @@
+package codemode
+
+import (
+	"encoding/json"
+	"math/big"
+	"unicode/utf8"
+)
+
+// surelyValid reports that inst (decoded by jsonschema.UnmarshalJSON) is
+// valid against a plain schema (see plainSchema), for the keywords it
+// knows how to judge exactly as the validator does; false means "not
+// known": the caller then asks the full validator, which also words the
+// errors. Valid input, the common case, is thus accepted without compiling
+// the schema with the full validator, which cost the first tool call most
+// of its remaining time in the browser.
+func surelyValid(schema, inst any, depth int) bool {
+	if depth > maxSchemaDepth {
+		return false
+	}
+	switch s := schema.(type) {
+	case bool:
+		return s
+	case map[string]any:
+		for k, v := range s {
+			if !surelyValidKeyword(s, k, v, inst, depth) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func surelyValidKeyword(s map[string]any, k string, v, inst any, depth int) bool {
+	switch k {
+	case "title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly", "$defs":
+		// annotations and definitions, no assertion
+		return true
+	case "format":
+		// an annotation in draft 2020-12, unless asserted (compileSchema
+		// does not assert formats)
+		return true
+	case "type":
+		if t, ok := v.(string); ok {
+			return hasType(inst, t)
+		}
+		for _, t := range v.([]any) {
+			if hasType(inst, t.(string)) {
+				return true
+			}
+		}
+		return false
+	case "properties":
+		obj, ok := inst.(map[string]any)
+		if !ok {
+			return true
+		}
+		for name, sub := range v.(map[string]any) {
+			if x, ok := obj[name]; ok && !surelyValid(sub, x, depth+1) {
+				return false
+			}
+		}
+		return true
+	case "additionalProperties":
+		obj, ok := inst.(map[string]any)
+		if !ok {
+			return true
+		}
+		props, _ := s["properties"].(map[string]any)
+		for name, x := range obj {
+			if _, ok := props[name]; !ok && !surelyValid(v, x, depth+1) {
+				return false
+			}
+		}
+		return true
+	case "required":
+		obj, ok := inst.(map[string]any)
+		if !ok {
+			return true
+		}
+		for _, name := range v.([]any) {
+			if _, ok := obj[name.(string)]; !ok {
+				return false
+			}
+		}
+		return true
+	case "items":
+		if _, ok := s["prefixItems"]; ok {
+			return false
+		}
+		arr, ok := inst.([]any)
+		if !ok {
+			return true
+		}
+		for _, x := range arr {
+			if !surelyValid(v, x, depth+1) {
+				return false
+			}
+		}
+		return true
+	case "enum":
+		for _, want := range v.([]any) {
+			if sameScalar(inst, want) {
+				return true
+			}
+		}
+		return false
+	case "const":
+		return sameScalar(inst, v)
+	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
+		n, ok := inst.(json.Number)
+		if !ok {
+			return true
+		}
+		got, ok1 := new(big.Rat).SetString(string(n))
+		want, ok2 := new(big.Rat).SetString(string(v.(json.Number)))
+		if !ok1 || !ok2 {
+			return false
+		}
+		c := got.Cmp(want)
+		switch k {
+		case "minimum":
+			return c >= 0
+		case "maximum":
+			return c <= 0
+		case "exclusiveMinimum":
+			return c > 0
+		}
+		return c < 0
+	case "minLength", "maxLength":
+		str, ok := inst.(string)
+		if !ok {
+			return true
+		}
+		return withinCount(k == "minLength", utf8.RuneCountInString(str), v)
+	case "minItems", "maxItems":
+		arr, ok := inst.([]any)
+		if !ok {
+			return true
+		}
+		return withinCount(k == "minItems", len(arr), v)
+	case "minProperties", "maxProperties":
+		obj, ok := inst.(map[string]any)
+		if !ok {
+			return true
+		}
+		return withinCount(k == "minProperties", len(obj), v)
+	case "uniqueItems":
+		arr, ok := inst.([]any)
+		return !v.(bool) || !ok || len(arr) < 2
+	case "allOf":
+		for _, sub := range v.([]any) {
+			if !surelyValid(sub, inst, depth+1) {
+				return false
+			}
+		}
+		return true
+	case "anyOf":
+		for _, sub := range v.([]any) {
+			if surelyValid(sub, inst, depth+1) {
+				return true
+			}
+		}
+		return false
+	}
+	// oneOf, not, if/then/else, contains, prefixItems, multipleOf, ...:
+	// left to the full validator.
+	return false
+}
+
+// hasType is the validator's type check, except that a number with a
+// fraction or an exponent is not judged an integer here ("2.0" is one for
+// the validator, which then decides).
+func hasType(inst any, t string) bool {
+	switch inst := inst.(type) {
+	case nil:
+		return t == "null"
+	case bool:
+		return t == "boolean"
+	case string:
+		return t == "string"
+	case []any:
+		return t == "array"
+	case map[string]any:
+		return t == "object"
+	case json.Number:
+		if t == "number" {
+			return true
+		}
+		if t != "integer" || len(inst) == 0 {
+			return false
+		}
+		digits := string(inst)
+		if digits[0] == '-' {
+			digits = digits[1:]
+		}
+		if digits == "" {
+			return false
+		}
+		for i := 0; i < len(digits); i++ {
+			if digits[i] < '0' || digits[i] > '9' {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// sameScalar compares null, booleans and strings; numbers, arrays and
+// objects (whose equality the validator decides by value) are not judged.
+func sameScalar(a, b any) bool {
+	switch a := a.(type) {
+	case nil:
+		return b == nil
+	case bool:
+		x, ok := b.(bool)
+		return ok && x == a
+	case string:
+		x, ok := b.(string)
+		return ok && x == a
+	}
+	return false
+}
+
+// withinCount compares a length with a plain schema's count (digits only,
+// see plainKeyword); a count too long to be an int is not judged.
+func withinCount(isMin bool, n int, count any) bool {
+	c := string(count.(json.Number))
+	if len(c) > 9 {
+		return false
+	}
+	want := 0
+	for i := 0; i < len(c); i++ {
+		want = want*10 + int(c[i]-'0')
+	}
+	if isMin {
+		return n >= want
+	}
+	return n <= want
+}

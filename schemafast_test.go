@@ -1,0 +1,252 @@
+package codemode
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+func decodeDoc(t *testing.T, s string) any {
+	t.Helper()
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(s)))
+	if err != nil {
+		t.Fatalf("%s: %v", s, err)
+	}
+	return v
+}
+
+// checkSurelyValid: where surelyValid says valid, the full validator agrees.
+func checkSurelyValid(t *testing.T, name string, schema any, inst any) bool {
+	t.Helper()
+	if !surelyValid(schema, inst, 0) {
+		return false
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	if err := c.AddResource(schemaURL, schema); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile(schemaURL)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if err := sch.Validate(inst); err != nil {
+		b, _ := json.Marshal(inst)
+		t.Errorf("%s: surelyValid(%s), but the validator says %v", name, b, err)
+	}
+	return true
+}
+
+func TestSurelyValid(t *testing.T) {
+	const obj = `{"type":"object","properties":{"a":{"type":"integer","minimum":1,"maximum":10},"b":{"type":["string","null"],"minLength":2,"maxLength":3},"c":{"enum":["x","y",true,null]},"d":{"type":"array","items":{"type":"number"},"minItems":1,"maxItems":2,"uniqueItems":true}},"required":["a"],"additionalProperties":false}`
+	tests := []struct {
+		schema, inst string
+		want         bool // true: surely valid; false: left to the validator
+	}{
+		{obj, `{"a":1}`, true},
+		{obj, `{"a":10,"b":"xy","c":"y","d":[1.5]}`, true},
+		{obj, `{"a":5,"b":null,"c":null,"d":[7]}`, true},
+		{obj, `{"a":5,"c":true}`, true},
+		{obj, `{}`, false},                  // required
+		{obj, `{"a":0}`, false},             // minimum
+		{obj, `{"a":11}`, false},            // maximum
+		{obj, `{"a":1.5}`, false},           // integer
+		{obj, `{"a":2.0}`, false},           // an integer, judged by the validator
+		{obj, `{"a":1,"b":"x"}`, false},     // minLength
+		{obj, `{"a":1,"b":"wxyz"}`, false},  // maxLength
+		{obj, `{"a":1,"b":"é€😀"}`, true},    // lengths in code points
+		{obj, `{"a":1,"c":"z"}`, false},     // enum
+		{obj, `{"a":1,"c":1}`, false},       // numbers in enums: the validator's
+		{obj, `{"a":1,"d":[]}`, false},      // minItems
+		{obj, `{"a":1,"d":[1,2,3]}`, false}, // maxItems
+		{obj, `{"a":1,"d":[1,1]}`, false},   // uniqueItems: the validator's
+		{obj, `{"a":1,"d":["1"]}`, false},   // items
+		{obj, `{"a":1,"e":1}`, false},       // additionalProperties
+		{obj, `[]`, false},                  // type
+		{obj, `null`, false},
+		{`{"properties":{"a":{"type":"string"}}}`, `5`, true}, // object keywords ignore non-objects
+		{`{"additionalProperties":{"type":"string"},"properties":{"n":{"type":"number"}}}`, `{"n":1,"s":"x"}`, true},
+		{`{"additionalProperties":{"type":"string"}}`, `{"s":1}`, false},
+		{`{"exclusiveMinimum":0,"exclusiveMaximum":1}`, `0.5`, true},
+		{`{"exclusiveMinimum":0}`, `0`, false},
+		{`{"exclusiveMaximum":1}`, `1`, false},
+		{`{"minimum":0.1}`, `0.1`, true},
+		{`{"minimum":1e400}`, `1e401`, true},
+		{`{"minProperties":1,"maxProperties":1}`, `{"a":1}`, true},
+		{`{"minProperties":2}`, `{"a":1}`, false},
+		{`{"anyOf":[{"type":"string"},{"type":"integer"}]}`, `3`, true},
+		{`{"anyOf":[{"type":"string"},{"type":"integer"}]}`, `true`, false},
+		{`{"allOf":[{"type":"integer"},{"minimum":3}]}`, `3`, true},
+		{`{"allOf":[{"type":"integer"},{"minimum":3}]}`, `2`, false},
+		{`{"const":"x","title":"T","description":"D","default":1,"examples":[1],"format":"email","deprecated":true}`, `"x"`, true},
+		{`{"format":"email"}`, `"not an email"`, true}, // formats are annotations
+		{`{"const":"x"}`, `"y"`, false},
+		{`{"const":{"a":1}}`, `{"a":1}`, false}, // objects: the validator's
+		{`true`, `1`, true},
+		{`false`, `1`, false},
+		{`{"oneOf":[{"type":"string"}]}`, `"x"`, false},
+		{`{"not":{"type":"string"}}`, `1`, false},
+		{`{"multipleOf":2}`, `4`, false},
+		{`{"prefixItems":[{"type":"string"}],"items":{"type":"number"}}`, `["a",1]`, false},
+		{`{"minLength":99999999999}`, `""`, false},
+	}
+	for _, tt := range tests {
+		schema := decodeDoc(t, tt.schema)
+		if !plainSchema(schema) {
+			t.Fatalf("%s: not a plain schema", tt.schema)
+		}
+		name := tt.schema + " " + tt.inst
+		if got := checkSurelyValid(t, name, schema, decodeDoc(t, tt.inst)); got != tt.want {
+			t.Errorf("surelyValid(%s, %s) = %v, want %v", tt.schema, tt.inst, got, tt.want)
+		}
+	}
+}
+
+// TestSurelyValidShortcut: valid input to a plain schema is accepted
+// without compiling it; invalid input compiles it and gets the validator's
+// message.
+func TestSurelyValidShortcut(t *testing.T) {
+	v, err := compileSchema(json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := v.validate(json.RawMessage(`{"n":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	if v.schema != nil {
+		t.Fatal("valid input compiled the schema")
+	}
+	err = v.validate(json.RawMessage(`{"n":"1"}`))
+	if want := "invalid input: /n: type: got string, want integer"; err == nil || err.Error() != want {
+		t.Fatalf("got %v, want %q", err, want)
+	}
+	if v.schema == nil {
+		t.Fatal("invalid input did not compile the schema")
+	}
+}
+
+// instancesFor makes inputs for a schema: one built from it (every
+// property, of its first type, honouring enums and lengths where simple),
+// and variants of that one and of a few fixed values.
+func instancesFor(schema any, depth int) []any {
+	s, ok := schema.(map[string]any)
+	if !ok || depth > 6 {
+		return []any{nil}
+	}
+	var build func(s map[string]any, depth int) any
+	build = func(s map[string]any, depth int) any {
+		if e, ok := s["enum"].([]any); ok && len(e) > 0 {
+			return e[0]
+		}
+		if c, ok := s["const"]; ok {
+			return c
+		}
+		t, _ := s["type"].(string)
+		if list, ok := s["type"].([]any); ok && len(list) > 0 {
+			t, _ = list[0].(string)
+		}
+		if t == "" {
+			if _, ok := s["properties"]; ok {
+				t = "object"
+			}
+		}
+		switch t {
+		case "object":
+			m := map[string]any{}
+			props, _ := s["properties"].(map[string]any)
+			for k, p := range props {
+				if ps, ok := p.(map[string]any); ok && depth < 6 {
+					m[k] = build(ps, depth+1)
+				}
+			}
+			return m
+		case "array":
+			if it, ok := s["items"].(map[string]any); ok && depth < 6 {
+				return []any{build(it, depth+1)}
+			}
+			return []any{}
+		case "string":
+			return "abcdefgh"
+		case "integer":
+			return json.Number("3")
+		case "number":
+			return json.Number("2.5")
+		case "boolean":
+			return true
+		case "null":
+			return nil
+		}
+		return "x"
+	}
+	full := build(s, depth)
+	out := []any{full, nil, true, json.Number("0"), json.Number("-1.5"), "", "x", []any{}, []any{json.Number("1"), "a"}, map[string]any{}}
+	if m, ok := full.(map[string]any); ok {
+		for k := range m {
+			less := map[string]any{}
+			wrong := map[string]any{"extra": true}
+			for k2, v := range m {
+				if k2 != k {
+					less[k2] = v
+				}
+				wrong[k2] = v
+			}
+			wrong[k] = []any{map[string]any{"deep": nil}}
+			out = append(out, less, wrong)
+		}
+	}
+	return out
+}
+
+// TestSurelyValidRealCatalogs: for every input schema of the real
+// catalogs and inputs made from it, surelyValid never says valid where the
+// validator does not, and it accepts the input built from the schema for
+// most tools.
+func TestSurelyValidRealCatalogs(t *testing.T) {
+	files, err := filepath.Glob("internal/search/eval/testdata/*.catalog.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no catalogs: %v", err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cat struct {
+			Tools []struct {
+				Name        string          `json:"name"`
+				InputSchema json.RawMessage `json:"inputSchema"`
+			} `json:"tools"`
+		}
+		if err := json.Unmarshal(data, &cat); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		built, checked := 0, 0
+		for _, tool := range cat.Tools {
+			schema := decodeDoc(t, string(tool.InputSchema))
+			if !plainSchema(schema) {
+				continue
+			}
+			for i, inst := range instancesFor(schema, 0) {
+				// Through JSON, as inputs arrive.
+				b, err := json.Marshal(inst)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ok := checkSurelyValid(t, fmt.Sprintf("%s %s #%d", filepath.Base(f), tool.Name, i), schema, decodeDoc(t, string(b)))
+				if ok && i == 0 {
+					built++
+				}
+				checked++
+			}
+		}
+		t.Logf("%s: %d inputs checked; the built input surely valid for %d of %d tools", filepath.Base(f), checked, built, len(cat.Tools))
+		if built*10 < len(cat.Tools)*8 {
+			t.Errorf("%s: the built input surely valid for only %d of %d tools", f, built, len(cat.Tools))
+		}
+	}
+}
