@@ -42,7 +42,7 @@ func (r *runState) begin(args []json.RawMessage) (json.RawMessage, error) {
 	var name string
 	// JSON null unmarshals into a string without an error: a name must be
 	// a JSON string (the prelude passes null for any other value).
-	nameOK := len(args) > 0 && len(args[0]) > 0 && args[0][0] == '"' && json.Unmarshal(args[0], &name) == nil
+	nameOK := len(args) > 0 && len(args[0]) > 0 && args[0][0] == '"' && jsonName(args[0], &name)
 	if len(args) > 1 && args[1] != nil {
 		c.input = args[1]
 	}
@@ -53,17 +53,19 @@ func (r *runState) begin(args []json.RawMessage) (json.RawMessage, error) {
 		// A job that runs while the run is being torn down.
 		return nil, &sandbox.JSError{Name: "ToolError", Message: "the run has ended"}
 	}
-	limit := &sandbox.Fatal{Code: ErrorCodeToolLimit, Message: fmt.Sprintf("the run made more than %d tool calls", r.s.cm.cfg.MaxToolCalls)}
+	limit := func() error {
+		return &sandbox.Fatal{Code: ErrorCodeToolLimit, Message: fmt.Sprintf("the run made more than %d tool calls", r.s.cm.cfg.MaxToolCalls)}
+	}
 	if len(r.calls) > r.s.cm.cfg.MaxToolCalls {
 		// The run is over; the program may still run until the sandbox
 		// polls for the interrupt, but records no more.
-		return nil, limit
+		return nil, limit()
 	}
 	r.calls = append(r.calls, c)
 	id := json.RawMessage(strconv.Itoa(len(r.calls)))
 	if len(r.calls) > r.s.cm.cfg.MaxToolCalls {
 		c.done, c.rec.Reason = true, "tool call limit reached"
-		return nil, limit
+		return nil, limit()
 	}
 	switch e, ok := r.entry(name); {
 	case !nameOK:
@@ -82,8 +84,7 @@ func (r *runState) begin(args []json.RawMessage) (json.RawMessage, error) {
 // callLabel names a tool call in the run's warnings as the model wrote it;
 // args are __cm_call's: the id begin returned.
 func (r *runState) callLabel(args []json.RawMessage) string {
-	var id int
-	if len(args) > 0 && json.Unmarshal(args[0], &id) == nil {
+	if id, ok := callID(args); ok {
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		if id >= 1 && id <= len(r.calls) && r.calls[id-1].rec.Name != "" {
@@ -91,6 +92,41 @@ func (r *runState) callLabel(args []json.RawMessage) string {
 		}
 	}
 	return "a tool call"
+}
+
+// callID reads the call id begin returned, args[0]: a JSON integer (the
+// sandbox writes integers in decimal).
+func callID(args []json.RawMessage) (int, bool) {
+	if len(args) == 0 || len(args[0]) == 0 || len(args[0]) > 9 {
+		return 0, false
+	}
+	id := 0
+	for _, c := range args[0] {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		id = id*10 + int(c-'0')
+	}
+	return id, true
+}
+
+// jsonName decodes a tool name, a JSON string: printable ASCII without
+// escapes (every valid tool name) at once, anything else by encoding/json.
+func jsonName(raw json.RawMessage, dst *string) bool {
+	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' {
+		plain := true
+		for _, c := range raw[1 : n-1] {
+			if c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+				plain = false
+				break
+			}
+		}
+		if plain {
+			*dst = string(raw[1 : n-1])
+			return true
+		}
+	}
+	return json.Unmarshal(raw, dst) == nil
 }
 
 // toolError is the error a denied or failed call throws inside the sandbox.
@@ -105,8 +141,8 @@ var errRunEnded = &sandbox.JSError{Name: "ToolError", Message: "the run ended be
 // call is the pipeline of one call that begin recorded: intercept,
 // validate, execute. Each stage starts only while the run is live.
 func (r *runState) call(ctx context.Context, args []json.RawMessage) (json.RawMessage, error) {
-	var id int
-	if len(args) == 0 || json.Unmarshal(args[0], &id) != nil || id < 1 {
+	id, ok := callID(args)
+	if !ok || id < 1 {
 		return nil, &sandbox.JSError{Name: "TypeError", Message: "tool_call: bad call"}
 	}
 	r.mu.Lock()
