@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -112,56 +113,102 @@ func Compile(backend wasmhost.Backend, wasm []byte) (*Asset, error) {
 
 // Check verifies that mod imports and exports exactly what the pinned build
 // does (names, kinds, and types where the backend can reflect them).
+//
+// It runs at every factory's start. Its loops are kept in small functions,
+// and the wording of problems out of them: V8 charges a loop's back-edges
+// by the size of the function around it, and one run of a large function
+// with a loop would be sent to its optimizing compiler.
 func Check(mod wasmhost.Module) (*Asset, error) {
-	var problems []string
-	wantImports := map[string]wasmhost.FuncType{}
-	for _, a := range pinned.Imports {
-		wantImports[a.Name] = funcType(a.Sig)
+	problems := checkImports(mod.Imports())
+	problems = append(problems, checkExports(mod.Exports())...)
+	if len(problems) > 0 {
+		return nil, assetError(problems)
 	}
+	return &Asset{mod: mod}, nil
+}
+
+func checkImports(imports []wasmhost.ExternDesc) []string {
+	var problems []string
+	seen := make(map[string]bool, len(pinned.Imports))
 	memory := false
-	for _, imp := range mod.Imports() {
-		switch {
-		case imp.Module == pinned.ImportModule && imp.Kind == wasmhost.KindMemory && imp.Name == pinned.MemoryImport:
+	for _, imp := range imports {
+		if imp.Module == pinned.ImportModule && imp.Kind == wasmhost.KindMemory && imp.Name == pinned.MemoryImport {
 			memory = true
-		case imp.Module == pinned.ImportModule && imp.Kind == wasmhost.KindFunc:
-			t, ok := wantImports[imp.Name]
-			if !ok {
-				problems = append(problems, fmt.Sprintf("unexpected import %s.%s", imp.Module, imp.Name))
-			} else if imp.Type != nil && !sameType(*imp.Type, t) {
-				problems = append(problems, fmt.Sprintf("import %s.%s has another type", imp.Module, imp.Name))
-			}
-			delete(wantImports, imp.Name)
-		default:
-			problems = append(problems, fmt.Sprintf("unexpected import %s.%s", imp.Module, imp.Name))
+			continue
+		}
+		if p := checkImport(imp, seen); p != "" {
+			problems = append(problems, p)
 		}
 	}
 	if !memory {
 		problems = append(problems, "no memory import")
 	}
-	for n := range wantImports {
-		problems = append(problems, "missing import "+n)
+	for _, a := range pinned.Imports {
+		if !seen[a.Name] {
+			problems = append(problems, "missing import "+a.Name)
+		}
 	}
-	have := map[string]wasmhost.ExternDesc{}
-	for _, e := range mod.Exports() {
+	return problems
+}
+
+// checkImport checks one import other than the memory, and marks it seen.
+func checkImport(imp wasmhost.ExternDesc, seen map[string]bool) string {
+	if imp.Module != pinned.ImportModule || imp.Kind != wasmhost.KindFunc {
+		return "unexpected import " + imp.Module + "." + imp.Name
+	}
+	a, ok := pinnedImport(imp.Name)
+	if !ok || seen[imp.Name] {
+		return "unexpected import " + imp.Module + "." + imp.Name
+	}
+	seen[imp.Name] = true
+	if imp.Type != nil && !sameType(*imp.Type, funcType(a.Sig)) {
+		return "import " + imp.Module + "." + imp.Name + " has another type"
+	}
+	return ""
+}
+
+// pinnedImport finds an import of the pinned table by its (minified) name.
+func pinnedImport(name string) (asset, bool) {
+	for _, a := range pinned.Imports {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return asset{}, false
+}
+
+func checkExports(exports []wasmhost.ExternDesc) []string {
+	have := make(map[string]wasmhost.ExternDesc, len(exports))
+	for _, e := range exports {
 		have[e.Name] = e
 	}
+	var problems []string
 	for c, a := range pinned.Exports {
-		e, ok := have[a.Name]
-		switch {
-		case !ok || e.Kind != wasmhost.KindFunc:
-			problems = append(problems, fmt.Sprintf("missing export %s (%s)", a.Name, c))
-		case e.Type != nil && !sameType(*e.Type, funcType(a.Sig)):
-			problems = append(problems, fmt.Sprintf("export %s (%s) has another type", a.Name, c))
+		if p := checkExport(c, a, have); p != "" {
+			problems = append(problems, p)
 		}
 	}
-	if len(problems) > 0 {
-		sort.Strings(problems)
-		if len(problems) > 4 {
-			problems = append(problems[:4], fmt.Sprintf("and %d more", len(problems)-4))
-		}
-		return nil, fmt.Errorf("%w (expected %s): %s", ErrUnsupportedAsset, PinnedPackage, strings.Join(problems, "; "))
+	return problems
+}
+
+func checkExport(c string, a asset, have map[string]wasmhost.ExternDesc) string {
+	e, ok := have[a.Name]
+	switch {
+	case !ok || e.Kind != wasmhost.KindFunc:
+		return "missing export " + a.Name + " (" + c + ")"
+	case e.Type != nil && !sameType(*e.Type, funcType(a.Sig)):
+		return "export " + a.Name + " (" + c + ") has another type"
 	}
-	return &Asset{mod: mod}, nil
+	return ""
+}
+
+// assetError lists the first few problems, sorted.
+func assetError(problems []string) error {
+	sort.Strings(problems)
+	if len(problems) > 4 {
+		problems = append(problems[:4], "and "+strconv.Itoa(len(problems)-4)+" more")
+	}
+	return fmt.Errorf("%w (expected %s): %s", ErrUnsupportedAsset, PinnedPackage, strings.Join(problems, "; "))
 }
 
 func sameType(a, b wasmhost.FuncType) bool {
