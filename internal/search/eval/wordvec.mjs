@@ -22,6 +22,12 @@
 //   - vectors: each word's vector scaled to unit length, then to int8 by its
 //     largest component (the reader scales it back to unit length).
 //
+// The defaults are those measured and kept; WV_MIN_PROVIDERS=n and
+// WV_TOP_WORDS=n give the variants measured on the tune split (see the
+// notes of issue 12). WV_NEIGHBOURS=<file> also writes, per API word, its
+// ten nearest API words with a cosine >= 0.5 ("word near:0.812 ..."): the
+// nearest-neighbour vocabulary that was measured and rejected.
+//
 // Format (little-endian): "WVEC", u8 version 1, u8 dims, u32 count, u32
 // byte length of the words, the words ("\n"-separated, sorted), count
 // bytes of idf*idfScale, count*dims int8 components.
@@ -127,3 +133,26 @@ head.writeUInt32LE(list.length, 6);
 head.writeUInt32LE(text.length, 10);
 writeFileSync(outPath, Buffer.concat([head, text, idf, vecs]));
 console.error(`wordvec: ${list.length} words (${operations} operations, min ${minProviders} providers, top ${topWords}), ${head.length + text.length + idf.length + vecs.length} bytes`);
+
+// Nearest neighbours among the API words, from the full-precision vectors.
+if (process.env.WV_NEIGHBOURS) {
+  const api = list.filter((w) => (providerDF.get(w) ?? 0) >= minProviders);
+  const unit = api.map((w) => {
+    const x = emb.vectors[w].slice(0, dims);
+    const n = Math.hypot(...x);
+    return Float64Array.from(x, (v) => v / n);
+  });
+  const lines = [];
+  for (let i = 0; i < api.length; i++) {
+    const nb = [];
+    for (let j = 0; j < api.length; j++) {
+      if (i === j) continue;
+      let dot = 0;
+      for (let d = 0; d < dims; d++) dot += unit[i][d] * unit[j][d];
+      if (dot >= 0.5) nb.push([dot, api[j]]);
+    }
+    nb.sort((a, b) => b[0] - a[0]);
+    if (nb.length) lines.push(api[i] + " " + nb.slice(0, 10).map(([c, w]) => w + ":" + c.toFixed(3)).join(" "));
+  }
+  writeFileSync(process.env.WV_NEIGHBOURS, lines.join("\n"));
+}
