@@ -82,7 +82,7 @@ func preludeFor(code string) (prelude string, timers bool) {
 				names, _ := json.Marshal(g.names)
 				if g.source == "timers" {
 					timers = true
-					fmt.Fprintf(&b, "const timer = g.__cm_timer, clear = g.__cm_clear; delete g.__cm_timer; delete g.__cm_clear;\nlazy(%s, %q, timer, clear);\n", names, g.source)
+					fmt.Fprintf(&b, "lazy(%s, %q, timer, clear);\n", names, g.source)
 				} else {
 					fmt.Fprintf(&b, "lazy(%s, %q);\n", names, g.source)
 				}

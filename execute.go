@@ -123,8 +123,10 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 		"__cm_src":    {Sync: r.source},
 	}
 	if timers {
+		// Named to sort last: the prelude takes the functions in the order
+		// of their names, these two as its last arguments.
 		funcs["__cm_timer"] = sandbox.Func{Async: r.timers.sleep, Detached: true}
-		funcs["__cm_clear"] = sandbox.Func{Sync: r.timers.clear}
+		funcs["__cm_timer_clear"] = sandbox.Func{Sync: r.timers.clear}
 	}
 	// The run stops when the caller's ctx is done, or when its session or
 	// factory is closed: then nothing of it may start any more.
@@ -140,6 +142,7 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 		Prelude: prelude,
 		Timeout: s.cm.cfg.Timeout,
 		Funcs:   funcs,
+		Hidden:  true,
 		Body:    prepared.Body,
 	})
 	if err != nil {

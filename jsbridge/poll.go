@@ -104,6 +104,9 @@ func (inst *instance) pollFunc(hf wasmhost.HostFunc) (fn js.Value, ok bool) {
 		return js.Undefined(), false
 	}
 	deadline, stopped := exports.Get("deadline"), exports.Get("stopped")
+	// Each global's last value: a Set is a crossing, and a run changes
+	// one of the two at a time.
+	lastDeadline, lastStopped := -1.0, -1
 	hf.Poll.Watch(func(deadlineMs float64, stop bool) {
 		if inst.closed {
 			return
@@ -112,8 +115,14 @@ func (inst *instance) pollFunc(hf wasmhost.HostFunc) (fn js.Value, ok bool) {
 		if stop {
 			s = 1
 		}
-		deadline.Set("value", deadlineMs)
-		stopped.Set("value", s)
+		if deadlineMs != lastDeadline {
+			deadline.Set("value", deadlineMs)
+			lastDeadline = deadlineMs
+		}
+		if s != lastStopped {
+			stopped.Set("value", s)
+			lastStopped = s
+		}
 	})
 	return exports.Get("poll"), true
 }

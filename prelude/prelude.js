@@ -6,14 +6,14 @@
 // other sources the host hands over (the files beside this one). The host
 // puts at /*GLOBALS*/ only the built-ins (and the refusing stand-ins for
 // fetch, require, ...) whose names the code mentions: a run that uses none
-// pays for none. The raw host functions are captured here and deleted from the
-// global object. Replacing `tools` or `tool_call` gains nothing: every path
-// ends in the host's pipeline (filter, interceptor, schema), which runs
-// outside the sandbox.
-(() => {
+// pays for none. The raw host functions are this function's arguments
+// (the sandbox calls it with them, in the order of their names): they are
+// never globals, and only the closures below hold them. Replacing `tools` or
+// `tool_call` gains nothing: every path ends in the host's pipeline (filter,
+// interceptor, schema), which runs outside the sandbox.
+(begin, call, log, search, src, timer, clear) => {
   const g = globalThis, O = Object, ev = eval, parse = JSON.parse, S = JSON.stringify, apply = Reflect.apply, RE = RangeError;
-  const host = [g.__cm_begin, g.__cm_call, g.__cm_search, g.__cm_log, g.__cm_src];
-  delete g.__cm_begin; delete g.__cm_call; delete g.__cm_search; delete g.__cm_log; delete g.__cm_src;
+  const host = [begin, call, search, log, src];
   // API builds api.js on first use, from the source the host hands over.
   // While it is being built there is none: the host's parse of that source
   // (a flat string) is the plain one.
@@ -21,7 +21,7 @@
   const API = () => {
     if (!api && !building) {
       building = true;
-      try { api = ev(host[4]("api"))(host, g, O, ev, parse, S, apply, RE); } finally { building = false; }
+      try { api = ev(src("api"))(host, g, O, ev, parse, S, apply, RE); } finally { building = false; }
     }
     return api;
   };
@@ -36,17 +36,17 @@
   // calls no host function (the host's own parses run inside host calls).
   // A primitive is stringified without building them.
   O.setPrototypeOf(InternalError.prototype, RangeError.prototype);
-  O.defineProperty(JSON, "parse", { writable: true, configurable: true, value: { parse(text, reviver) {
+  // Assigned, not defined: JSON's methods are writable, configurable and
+  // not enumerable, and an assignment keeps that. Method syntax makes
+  // functions that are not constructors, as the originals.
+  JSON.parse = { parse(text, reviver) {
     const a = API();
     return a ? a.parse(text, reviver) : parse(text, reviver);
-  } }.parse });
-  O.defineProperty(JSON, "stringify", { writable: true, configurable: true, value: { stringify(v, r, sp) {
+  } }.parse;
+  JSON.stringify = { stringify(v, r, sp) {
     const a = v === null || typeof v !== "object" || (r != null && typeof r !== "function") ? undefined : API();
     return a ? a.stringify(v, r, sp) : S(v, r, sp);
-  } }.stringify });
-  lazy(["tools"]);
-  lazy(["console"]);
-  lazy(["tool_call"]);
-  lazy(["tool_search"]);
+  } }.stringify;
+  for (const key of ["tools", "console", "tool_call", "tool_search"]) lazy([key]);
   /*GLOBALS*/
-})();
+}

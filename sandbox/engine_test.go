@@ -106,3 +106,54 @@ func TestBodyHint(t *testing.T) {
 		}
 	}
 }
+
+// TestHidden: with Program.Hidden the host functions are the prelude's
+// arguments, in name order, and never globals; the program reaches them only
+// through what the prelude made of them. A prelude that is not a function
+// fails the run's setup.
+func TestHidden(t *testing.T) {
+	e, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	text := func(s string) sandbox.Func {
+		return sandbox.Func{Sync: func([]json.RawMessage) (json.RawMessage, error) { return json.Marshal(s) }}
+	}
+	later := sandbox.Func{Async: func(context.Context, []json.RawMessage) (json.RawMessage, error) {
+		return json.RawMessage(`"later"`), nil
+	}}
+	funcs := map[string]sandbox.Func{"b": text("b"), "a": text("a"), "c": later}
+	for _, tc := range []struct {
+		name, prelude, code, want, err string
+	}{
+		{"name order", `(a, b, c) => { globalThis.got = () => [a(), b(), typeof c] }`,
+			`return got()`, `["a","b","function"]`, ""},
+		{"not globals", `(a, b, c) => { globalThis.viaPrelude = () => a() }`,
+			`return [typeof a, typeof b, typeof c, Object.keys(globalThis).filter((k) => k.length === 1), viaPrelude()]`, `["undefined","undefined","undefined",[],"a"]`, ""},
+		{"async through the prelude", `(a, b, c) => { globalThis.wait = c }`,
+			`return await wait()`, `"later"`, ""},
+		{"not a function", `1`, `return 1`, ``, "sandbox: prelude failed: TypeError: not a function"},
+		{"a prelude that throws", `() => { throw new RangeError("no") }`, `return 1`, ``, "sandbox: prelude failed: RangeError: no"},
+		{"no prelude", ``, `return 1`, ``, "sandbox: Program.Hidden needs a Prelude (a function expression that takes the Funcs)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := e.Run(context.Background(), sandbox.Program{Code: tc.code, Prelude: tc.prelude, Funcs: funcs, Hidden: true, Body: true})
+			if tc.err != "" {
+				if err == nil || err.Error() != tc.err {
+					t.Fatalf("err = %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Error != nil {
+				t.Fatal(res.Error)
+			}
+			if string(res.Value) != tc.want {
+				t.Errorf("got %s, want %s", res.Value, tc.want)
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -90,8 +91,9 @@ type run struct {
 // it is kept tiny. Its stringify writes BigInt as a decimal string; values
 // JSON cannot hold are found and converted by helpers compiled on demand
 // (convert.go).
-const enginePrelude = "(() => {\n" + stringifyJS + `return [out, JSON.parse, eval];
-})()`
+const enginePrelude = "(() => {\n" + engineBody + "})()"
+
+const engineBody = stringifyJS + "return [out, JSON.parse, eval];\n"
 
 // stringifyJS defines out, the stringify helper of both preludes; out(_, 1)
 // hands the intrinsics detectJS needs (convert.go), captured here because
@@ -101,20 +103,20 @@ const I = [S, Object.getPrototypeOf, Object.prototype, Array.isArray];
 const out = (v, w) => w === 1 ? I : typeof v === "symbol" ? 0 : S(v, rep);
 `
 
-// trackerPrelude replaces enginePrelude in runs that have async host
+// trackerBody replaces engineBody in runs that have async host
 // functions. track gives each host-call promise an own "constructor"
 // getter: await, then, catch, Promise.all/race/allSettled and returning the
 // promise all read it, so it tells which promises somebody observed, and a
 // rejection nobody observed is reported instead of lost (Go reads the
 // marks, seen, only then). The promise stays native, so awaiting it stays
 // on the fast path.
-const trackerPrelude = "(() => {\n" + stringifyJS + `const P = Promise, def = Object.defineProperty, seen = [];
+const trackerBody = stringifyJS + `const P = Promise, def = Object.defineProperty, seen = [];
 const track = (p, id) => {
   def(p, "constructor", { get() { seen[id] = 1; return P; }, configurable: true });
   return p;
 };
 return [out, JSON.parse, eval, track, seen];
-})()`
+`
 
 func (i *instance) execute(goCtx context.Context, p Program, limit int64) (res *Result, err error) {
 	q := i.q
@@ -129,8 +131,9 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64) (res *
 	stop := context.AfterFunc(goCtx, func() { r.interrupt(interruptCancel) })
 	defer stop()
 	i.run = r
+	// Not reset when the run ends: teardown leaves the poll stopped, and
+	// the instance runs nothing until the next run sets it again.
 	q.Poll.Set(r.deadline, false)
-	defer q.Poll.Set(time.Time{}, false)
 
 	defer func() {
 		rec := recover()
@@ -184,12 +187,14 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64) (res *
 }
 
 // setup installs the host functions, then evaluates the caller's prelude
-// and the engine's in one script (one compile): the caller's first, as a
-// statement, and the engine's last, as the completion value that hands its
-// helpers to Go.
+// and the engine's in one script (one compile): the caller's first, and the
+// engine's last, handing its helpers to Go. With Program.Hidden the script
+// is a function, called with the host functions, which then never become
+// globals.
 func (r *run) setup(p Program) error {
 	q, ctx := r.q, r.ctx
-	engine := enginePrelude
+	body := engineBody
+	var fns []ffi.Value
 	if len(p.Funcs) > 0 {
 		names := make([]string, 0, len(p.Funcs))
 		for n, f := range p.Funcs {
@@ -197,17 +202,29 @@ func (r *run) setup(p Program) error {
 				return fmt.Errorf("sandbox: Funcs[%q]: exactly one of Async and Sync must be set", n)
 			}
 			if f.Async != nil {
-				engine = trackerPrelude
+				body = trackerBody
 			}
 			names = append(names, n)
 		}
 		sort.Strings(names)
-		global := q.Global(ctx)
+		fns = make([]ffi.Value, len(names))
 		for id, n := range names {
 			r.funcs, r.names = append(r.funcs, p.Funcs[n]), append(r.names, n)
-			fn := q.NewFunction(ctx, n, uint32(id+1))
-			q.SetProp(ctx, global.Const(), n, fn.Const())
-			q.FreeValue(ctx, fn)
+			fns[id] = q.NewFunction(ctx, n, uint32(id+1))
+		}
+		defer func() {
+			for _, fn := range fns {
+				q.FreeValue(ctx, fn)
+			}
+		}()
+	}
+	if p.Hidden && p.Prelude == "" {
+		return errors.New("sandbox: Program.Hidden needs a Prelude (a function expression that takes the Funcs)")
+	}
+	if !p.Hidden && len(fns) > 0 {
+		global := q.Global(ctx)
+		for i, fn := range fns {
+			q.SetProp(ctx, global.Const(), r.names[i], fn.Const())
 		}
 		q.FreeValue(ctx, global)
 	}
@@ -222,11 +239,27 @@ func (r *run) setup(p Program) error {
 		r.native = true
 		return nil
 	}
-	script := engine
-	if p.Prelude != "" {
-		script = p.Prelude + "\n;" + engine
+	var script string
+	switch {
+	case p.Hidden:
+		// The prelude is applied while the script is evaluated; the
+		// function the script gives is the setup, called below.
+		script = "((prelude) => (...host) => {\nprelude(...host);\n" + body + "})(" + p.Prelude + "\n)"
+	case p.Prelude != "":
+		script = p.Prelude + "\n;(() => {\n" + body + "})()"
+	default:
+		script = "(() => {\n" + body + "})()"
 	}
 	helpers, exc := q.Eval(ctx, script, "<prelude>", ffi.EvalGlobal)
+	if exc == 0 && p.Hidden {
+		setup := helpers
+		args := make([]ffi.ValueConst, len(fns))
+		for i, fn := range fns {
+			args[i] = fn.Const()
+		}
+		helpers, exc = q.Call(ctx, setup.Const(), q.Undefined.Const(), args...)
+		q.FreeValue(ctx, setup)
+	}
 	if exc != 0 {
 		e := r.toError(exc.Const())
 		q.FreeValue(ctx, exc)
@@ -237,7 +270,7 @@ func (r *run) setup(p Program) error {
 	if len(p.Funcs) > 0 {
 		r.eval = q.GetIndex(ctx, h, 2)
 	}
-	if engine == trackerPrelude {
+	if body == trackerBody {
 		r.track, r.report = q.GetIndex(ctx, h, 3), q.GetIndex(ctx, h, 4)
 	}
 	q.FreeValue(ctx, helpers)

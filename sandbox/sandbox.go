@@ -269,6 +269,12 @@ type Program struct {
 	Prelude string
 	// Funcs are global functions the code can call.
 	Funcs map[string]Func
+	// Hidden hands the Funcs to the Prelude instead of defining them as
+	// globals: Prelude is then a function expression, called once before
+	// Code with the Funcs as arguments, in the order of their names. The
+	// program can reach them only through what the Prelude makes of them,
+	// and the run sets and deletes no global for them.
+	Hidden bool
 	// Timeout bounds the whole run, awaits included (default 30s).
 	Timeout time.Duration
 	// Body says the caller knows Code returns outside any function and

@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"sync/atomic"
 
 	codemode "github.com/interopio/code-mode"
 	"github.com/interopio/code-mode/jsbridge"
@@ -39,8 +40,22 @@ func (f *factory) createSession(opts Value) any {
 	execs := make([]Value, len(llm))
 	for i, t := range llm {
 		exec := t.Execute
+		// (argsJSON, token, signal, onConsole, given, done): the loader's
+		// runInCore (web/src/runs.mjs) makes the promise, and the answer is
+		// one call of done, (true, result JSON) or (false, error).
 		execs[i] = sf.Func(func(_ Value, args []Value) any {
-			return jsbridge.NewPromise(func() (Value, error) { return runLLMTool(exec, arg(args, 0), arg(args, 1), arg(args, 2)) })
+			done := arg(args, 5)
+			goAsync(func() {
+				out, err := runRecovered(func() (json.RawMessage, error) {
+					return runLLMTool(exec, arg(args, 0), arg(args, 1), arg(args, 2), arg(args, 3), arg(args, 4))
+				})
+				if err != nil {
+					_, _ = jsbridge.Call(done, false, jsbridge.ErrorValue(err))
+					return
+				}
+				_, _ = jsbridge.Call(done, true, string(out))
+			})
+			return jsbridge.Undefined()
 		})
 	}
 	obj := jsbridge.NewObject()
@@ -83,33 +98,22 @@ func llmTools(s *codemode.Session, execs []Value) Value {
 
 // runLLMTool runs one LLM tool call with its own signal and context.
 // Aborting the signal rejects with the signal's reason and cancels the run
-// (and so every tool call in flight).
+// (and so every tool call in flight). text is the arguments as JSON text
+// (the loader stringifies them: "{" when they have no JSON form), token the
+// run's context, onConsole the console observer or undefined.
 //
-// given is the options object as the caller wrote it (opts is the loader's
-// normalized copy): an unknown key there is a TypeError, so that a
+// given is the options object as the caller wrote it (the loader passes the
+// normalized parts apart): an unknown key there is a TypeError, so that a
 // misspelt signal cannot leave a run unstoppable.
-func runLLMTool(exec func(context.Context, json.RawMessage, any) (json.RawMessage, error), args, opts, given Value) (Value, error) {
+func runLLMTool(exec func(context.Context, json.RawMessage, any) (json.RawMessage, error), text, runContext, signal, onConsole, given Value) (json.RawMessage, error) {
 	if given.Type() == jsbridge.TypeObject {
 		if err := checkKeys(given, "execute(args, options)", runOptionKeys, runOptionHints); err != nil {
-			return jsbridge.Undefined(), err
+			return nil, err
 		}
 	}
-	raw, err := jsbridge.ToJSON(args)
-	if err != nil {
-		// Arguments JSON cannot hold (a cycle, a BigInt): the tool answers
-		// with its INVALID_INPUT result, as for any other bad arguments.
-		raw = json.RawMessage("{")
-	}
-	var signal, runContext Value = jsbridge.Undefined(), jsbridge.Undefined()
-	if opts.Type() == jsbridge.TypeObject {
-		signal = get(opts, "signal")
-		if signal.IsUndefined() {
-			signal = get(opts, "abortSignal")
-		}
-		runContext = get(opts, "context")
-		if runContext.IsUndefined() {
-			runContext = get(opts, "experimental_context")
-		}
+	var raw json.RawMessage
+	if text.Type() == jsbridge.TypeString {
+		raw = json.RawMessage(text.String())
 	}
 	// The run's context ends with the signal's reason as its cause, which
 	// every tool call's own signal then aborts with.
@@ -117,11 +121,11 @@ func runLLMTool(exec func(context.Context, json.RawMessage, any) (json.RawMessag
 	defer cancel(nil)
 	if signal.Type() == jsbridge.TypeObject {
 		if get(signal, "aborted").Truthy() {
-			return jsbridge.Undefined(), &jsbridge.Error{Value: get(signal, "reason")}
+			return nil, &jsbridge.Error{Value: get(signal, "reason")}
 		}
 		stop, err := jsbridge.OnAbort(signal, func() { cancel(&jsbridge.Error{Name: "AbortError", Message: "aborted", Value: get(signal, "reason")}) })
 		if err != nil {
-			return jsbridge.Undefined(), err
+			return nil, err
 		}
 		defer stop()
 	}
@@ -131,17 +135,52 @@ func runLLMTool(exec func(context.Context, json.RawMessage, any) (json.RawMessag
 	}
 	// The loader's console observer (onEvent's console lines as they are
 	// logged), only for runs that have an onEvent: others pay nothing.
-	if opts.Type() == jsbridge.TypeObject {
-		if onConsole := get(opts, "onConsole"); onConsole.Type() == jsbridge.TypeFunction {
-			ctx = codemode.WithConsole(ctx, func(e codemode.LogEntry) { _, _ = jsbridge.Call(onConsole, e.Level, e.Message) })
-		}
+	if onConsole.Type() == jsbridge.TypeFunction {
+		ctx = codemode.WithConsole(ctx, func(e codemode.LogEntry) { _, _ = jsbridge.Call(onConsole, e.Level, e.Message) })
 	}
 	out, err := exec(ctx, raw, cc)
 	if err != nil {
 		if ctx.Err() != nil && signal.Type() == jsbridge.TypeObject && get(signal, "aborted").Truthy() {
-			return jsbridge.Undefined(), &jsbridge.Error{Value: get(signal, "reason")}
+			return nil, &jsbridge.Error{Value: get(signal, "reason")}
 		}
-		return jsbridge.Undefined(), err
+		return nil, err
 	}
-	return jsbridge.FromJSON(out)
+	return out, nil
+}
+
+func runRecovered(fn func() (json.RawMessage, error)) (out json.RawMessage, err error) {
+	defer jsbridge.Recover(&err)
+	return fn()
+}
+
+// goAsync runs fn on a goroutine that outlives it: the next call reuses an
+// idle one, whose stack has already grown to what a run needs (a new
+// goroutine per run grew and copied its stack every time). Calls that
+// overlap (a run waiting for its tools) get goroutines of their own; at
+// most maxIdleRunners wait for work.
+func goAsync(fn func()) {
+	select {
+	case runnerWork <- fn:
+	default:
+		go runner(fn)
+	}
+}
+
+const maxIdleRunners = 4
+
+var (
+	runnerWork  = make(chan func())
+	idleRunners atomic.Int32
+)
+
+func runner(fn func()) {
+	for {
+		fn()
+		if idleRunners.Add(1) > maxIdleRunners {
+			idleRunners.Add(-1)
+			return
+		}
+		fn = <-runnerWork
+		idleRunners.Add(-1)
+	}
 }

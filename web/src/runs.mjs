@@ -220,5 +220,34 @@ export function closeCalls(run, why, factoryOnEvent) {
     run.inflight.clear();
 }
 
+/**
+ * Runs one LLM tool call (executeCode, searchTools) in the Go core. The
+ * core's execute takes (argsJSON, token, signal, onConsole, given, done) and
+ * answers once through done: (true, the result's JSON text) or (false, the
+ * error). Arguments with no JSON form (a cycle, a BigInt, a throwing getter)
+ * go as "{", which the tool answers with INVALID_INPUT.
+ * @param {Function} goExecute the core's execute
+ * @param {unknown} args
+ * @param {unknown} token the run's context as the engine carries it
+ * @param {AbortSignal | undefined} signal
+ * @param {((level: string, message: string) => void) | undefined} onConsole
+ * @param {unknown} given the options as the caller wrote them, for the core's unknown-key check
+ * @returns {Promise<any>}
+ */
+export function runInCore(goExecute, args, token, signal, onConsole, given) {
+    let text;
+    try {
+        text = JSON.stringify(args);
+    } catch {
+        text = "{";
+    }
+    return new Promise((resolve, reject) => {
+        goExecute(text, token, signal, onConsole, given, (/** @type {boolean} */ ok, /** @type {any} */ v) => {
+            if (!ok) reject(v);
+            else resolve(typeof v === "string" ? JSON.parse(v) : undefined);
+        });
+    });
+}
+
 const now = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
 export { now };

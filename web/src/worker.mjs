@@ -14,6 +14,7 @@
 import { describeError, hasNodeFs, nodeModule } from "./env.mjs";
 import { exitedError, loadCore } from "./core.mjs";
 import { loadQuickJS } from "./wasm-load.mjs";
+import { runInCore } from "./runs.mjs";
 import { Converted } from "./tojson.mjs";
 
 // No top-level await: bundlers may emit this worker as a classic script
@@ -189,7 +190,7 @@ const handlers = {
             const warm = await core.api.newFactory({ wasmLocation: m.config.wasmLocation, tools: [{ name: "warm", execute: () => 1 }] }, module);
             try {
                 const exec = Array.from(warm.createSession().getLlmTools()).find((/** @type {any} */ t) => t.name === "executeCode");
-                await exec.execute({ code: "return await tools.warm({})", explanation: "warm-up" }, {});
+                await runInCore(exec.execute, { code: "return await tools.warm({})", explanation: "warm-up" }, undefined, undefined, undefined, {});
             } finally {
                 warm.dispose();
             }
@@ -243,11 +244,9 @@ const handlers = {
             if (!s) throw new Error("Code Mode: this session has been disposed; create a new one with createSession().");
             /** @type {any} */
             const given = m.given ? Object.fromEntries(m.given.map((/** @type {string} */ k) => [k, undefined])) : undefined;
-            /** @type {any} */
-            const options = { signal: ctrl.signal, context: m.rid };
             // Console lines as they are logged, for the page's onEvent.
-            if (m.logs) options.onConsole = (/** @type {string} */ level, /** @type {string} */ message) => port.post({ t: "log", rid: m.rid, level, message });
-            const value = await s.llm[m.which](m.args, options, given);
+            const onConsole = m.logs ? (/** @type {string} */ level, /** @type {string} */ message) => port.post({ t: "log", rid: m.rid, level, message }) : undefined;
+            const value = await runInCore(s.llm[m.which], m.args, m.rid, ctrl.signal, onConsole, given);
             // Tool calls can change the session's instructions (result types
             // inferred from what the tools returned): the page's copy is
             // brought up to date before the run settles.

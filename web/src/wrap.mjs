@@ -4,7 +4,7 @@
 
 import { exitedError } from "./core.mjs";
 import { describeError } from "./env.mjs";
-import { callTool, closeCalls, consoleLine, emit, endRun, finishLogs, newOwner, now, observed, runOf, startRun } from "./runs.mjs";
+import { callTool, closeCalls, consoleLine, emit, endRun, finishLogs, newOwner, now, observed, runInCore, runOf, startRun } from "./runs.mjs";
 
 /**
  * @typedef {import("../index.d.ts").IoCodeMode.API} API
@@ -227,13 +227,10 @@ function wrapLlmTool(tool, guard, pipe, owner) {
         const ctrl = signal ? new AbortController() : undefined;
         const t0 = now();
         if (isCode) emit(run, { type: "run-start", runId: run.id, code: args && args.code }, pipe.onEvent);
+        const onConsole =
+            isCode && observed(run, pipe.onEvent) ? (/** @type {string} */ level, /** @type {string} */ message) => consoleLine(run, level, message, pipe.onEvent) : undefined;
         // The options as given go along, for the core's unknown-key check.
-        /** @type {any} */
-        const engineOptions = ctrl ? { signal: ctrl.signal, context: run.id } : { context: run.id };
-        if (isCode && observed(run, pipe.onEvent)) {
-            engineOptions.onConsole = (/** @type {string} */ level, /** @type {string} */ message) => consoleLine(run, level, message, pipe.onEvent);
-        }
-        const inner = guard.async(() => goExecute(args, engineOptions, options));
+        const inner = guard.async(() => runInCore(goExecute, args, run.id, ctrl && ctrl.signal, onConsole, options));
         return new Promise((resolve, reject) => {
             let settled = false;
             /**

@@ -2,6 +2,7 @@ package ffi
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"math"
 )
@@ -300,8 +301,18 @@ func (q *Instance) Call(ctx Context, fn, this ValueConst, args ...ValueConst) (v
 	} else if len(args) > 0 {
 		argv = q.scratch + scratchArgv
 	}
-	for i, a := range args {
-		q.mem.WriteUint32(argv+uint32(4*i), uint32(a))
+	switch len(args) {
+	case 0:
+	case 1:
+		q.mem.WriteUint32(argv, uint32(args[0]))
+	default:
+		// One write for the whole argv: each write is a crossing under
+		// GOOS=js.
+		b := make([]byte, 4*len(args))
+		for i, a := range args {
+			binary.LittleEndian.PutUint32(b[4*i:], uint32(a))
+		}
+		q.mem.Write(argv, b)
 	}
 	return q.checkException(ctx, Value(q.call0(q.call, uint32(ctx), uint32(fn), uint32(this), uint32(len(args)), argv)))
 }
