@@ -107,6 +107,7 @@ return (v) => { bad = 0; const s = S(v, rep); return bad ? 0 : s; };
 // the top, where the FFI's Eval is fine.
 func (r *run) compile(src, name string) (fn, exc ffi.Value) {
 	q, ctx := r.q, r.ctx
+	r.loadHelpers()
 	if r.eval != 0 {
 		s := q.NewString(ctx, src)
 		defer q.FreeValue(ctx, s)

@@ -24,6 +24,7 @@ type instance struct {
 }
 
 func (i *instance) CallFunction(_ ffi.Context, _ ffi.ValueConst, argc, argv, refID uint32) ffi.Value {
+	i.run.loadHelpers()
 	return i.run.callFunction(argc, argv, refID)
 }
 
@@ -61,8 +62,13 @@ type run struct {
 	results  chan hostResult
 	rejected []rejection
 
-	// JS helpers from the engine prelude (owned values).
+	// JS helpers from the engine prelude (owned values). Only stringify is
+	// taken out of the prelude's array (helpers) at setup; loadHelpers takes
+	// the others when a host call or a conversion first needs them: a run
+	// that needs none spends no crossings on them.
 	stringify, parse, track, report ffi.Value
+	helpers                         ffi.Value
+	tracked, loaded                 bool
 	depth                           int // host calls in progress on the stack, see callFunction
 	// native says stringify is the context's own JSON.stringify (a run
 	// without host functions or prelude compiles no helpers).
@@ -265,16 +271,26 @@ func (r *run) setup(p Program) error {
 		q.FreeValue(ctx, exc)
 		return fmt.Errorf("sandbox: prelude failed: %s: %s", e.Name, e.Message)
 	}
-	h := helpers.Const()
-	r.stringify, r.parse = q.GetIndex(ctx, h, 0), q.GetIndex(ctx, h, 1)
-	if len(p.Funcs) > 0 {
+	r.helpers, r.tracked = helpers, body == trackerBody
+	r.stringify = q.GetIndex(ctx, helpers.Const(), 0)
+	return nil
+}
+
+// loadHelpers takes the engine prelude's other helpers out of its array,
+// once.
+func (r *run) loadHelpers() {
+	if r.loaded || r.helpers == 0 {
+		return
+	}
+	r.loaded = true
+	q, ctx, h := r.q, r.ctx, r.helpers.Const()
+	r.parse = q.GetIndex(ctx, h, 1)
+	if len(r.funcs) > 0 {
 		r.eval = q.GetIndex(ctx, h, 2)
 	}
-	if body == trackerBody {
+	if r.tracked {
 		r.track, r.report = q.GetIndex(ctx, h, 3), q.GetIndex(ctx, h, 4)
 	}
-	q.FreeValue(ctx, helpers)
-	return nil
 }
 
 // Code without a top-level return is evaluated as a script, so its
@@ -522,8 +538,10 @@ func (r *run) result(v ffi.ValueConst) *Result {
 		// Primitives JSON cannot hold: NaN and ±Infinity (written as
 		// null) and BigInt (written as a string); they are converted and
 		// reported below.
-		nonFinite := q.IsNumber(v) && str == "null"
-		bigint := !q.IsObject(v) && !q.IsNumber(v) && !q.IsString(v) && strings.HasPrefix(str, `"`)
+		// (The text is tested first: each Is* is a memory read, a
+		// crossing under GOOS=js.)
+		nonFinite := str == "null" && q.IsNumber(v)
+		bigint := strings.HasPrefix(str, `"`) && !q.IsObject(v) && !q.IsNumber(v) && !q.IsString(v)
 		if !nonFinite && !bigint {
 			return &Result{Value: json.RawMessage(str)}
 		}
@@ -573,7 +591,7 @@ func (r *run) teardown() {
 	// Jobs still queued are dropped, not run: JS_FreeRuntime frees the job
 	// list, and running them under the interrupt would resume suspended
 	// async functions with an uncatchable error, which leaks their frames.
-	for _, h := range []ffi.Value{r.stringify, r.parse, r.track, r.report, r.converter, r.detect, r.eval} {
+	for _, h := range []ffi.Value{r.stringify, r.parse, r.track, r.report, r.converter, r.detect, r.eval, r.helpers} {
 		q.FreeValue(ctx, h)
 	}
 	q.FreeContext(ctx)

@@ -176,6 +176,7 @@ var (
 func runner(fn func()) {
 	for {
 		fn()
+		fn = nil // nothing of a finished run stays reachable
 		if idleRunners.Add(1) > maxIdleRunners {
 			idleRunners.Add(-1)
 			return
