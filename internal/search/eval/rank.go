@@ -77,6 +77,11 @@ func HashEmbed(text string) []float32 {
 			v[h.Sum32()%dims]++
 		}
 	}
+	return unit(v)
+}
+
+// unit scales v to length 1 in place (all zeros stay zeros) and returns it.
+func unit(v []float32) []float32 {
 	var n float64
 	for _, x := range v {
 		n += float64(x) * float64(x)

@@ -152,17 +152,7 @@ func (w *WordVec) Embed(text string) []float32 {
 			}
 		}
 	}
-	var n float64
-	for _, x := range out {
-		n += float64(x) * float64(x)
-	}
-	if n > 0 {
-		s := float32(1 / math.Sqrt(n))
-		for d := range out {
-			out[d] *= s
-		}
-	}
-	return out
+	return unit(out)
 }
 
 // camelWords splits text into lowercase words of two characters or more:
