@@ -629,8 +629,25 @@ export async function workerFactory(config) {
                         () => {
                             const p = pending.get(run.id);
                             if (!p || !worker) return;
-                            p.message = { t: "run", rid: run.id, sid, which, args, given, hidden: filter ? hiddenNames() : undefined, logs: isCode && observed(run, factoryOnEvent) };
-                            worker.post(p.message);
+                            const message = { t: "run", rid: run.id, sid, which, args, given, hidden: filter ? hiddenNames() : undefined, logs: isCode && observed(run, factoryOnEvent) };
+                            try {
+                                worker.post(message);
+                            } catch {
+                                // Arguments postMessage cannot clone (a function or
+                                // a Symbol inside, a Proxy) are read as the calling
+                                // thread reads them, as JSON: a function is dropped,
+                                // and what JSON.stringify refuses is replaced by a
+                                // stand-in the core refuses the same way (a BigInt
+                                // inside), for the same INVALID_INPUT result. A throw
+                                // here would leave the run unsettled.
+                                try {
+                                    message.args = JSON.parse(JSON.stringify(args));
+                                } catch {
+                                    message.args = { args: 0n };
+                                }
+                                worker.post(message);
+                            }
+                            p.message = message;
                         },
                         (err) => {
                             const p = pending.get(run.id);

@@ -8,6 +8,8 @@
 // unhandled rejection that ends the process. A decision with a key
 // onToolCall may not return (a misspelt "input") denies the call: the
 // tool must never run with the input the interceptor meant to replace.
+// executeCode's arguments that postMessage cannot clone no longer throw
+// in a callback (an unhandled rejection, and a run that never settled).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { assetPath, indexURL, llmTools, tool } from "./helpers.mjs";
@@ -47,6 +49,16 @@ const decisions = [
     ["a replacement input", { allowed: true, input: { to: "shop" } }, { to: "shop" }, null],
     ["a replacement input and a reason", { allowed: true, input: { to: "shop" }, reason: "policy" }, { to: "shop" }, null],
     ["no input", { allowed: true }, { to: "attacker" }, null],
+];
+
+const loose = [
+    // name, executeCode's arguments, the result (a string: the INVALID_INPUT message's start).
+    // They are read as JSON, as JSON.stringify reads them: a function or a Symbol inside is
+    // dropped, a Proxy that cannot list its keys or a BigInt makes them not JSON.
+    ["a Proxy", () => new Proxy({ code: "return 1" }, { ownKeys() { throw new Error("no keys"); } }), "executeCode: the arguments are not JSON"],
+    ["a BigInt inside", () => ({ code: "return 1", explanation: 5n }), "executeCode: the arguments are not JSON"],
+    ["a function inside", () => ({ code: "return 1", explanation: "x", f() {} }), 1],
+    ["a Symbol inside", () => ({ code: "return 1", explanation: Symbol("s") }), 1],
 ];
 
 for (const worker of [false, true]) {
@@ -121,6 +133,27 @@ for (const worker of [false, true]) {
                     } else {
                         assert.deepEqual(ran, [input], name);
                         assert.equal(r.result, "sent", name);
+                    }
+                }
+            } finally {
+                api.dispose();
+            }
+        });
+
+        test("executeCode's arguments that postMessage cannot clone are read as JSON, as on the calling thread", async () => {
+            const { IoCodeModeFactory } = await import(indexURL);
+            const api = await IoCodeModeFactory({ wasmLocation: assetPath, worker });
+            try {
+                const { executeCode } = llmTools(api.createSession());
+                for (const [name, args, want] of loose) {
+                    const r = await executeCode.execute(args(), {});
+                    if (typeof want === "string") {
+                        assert.equal(r.ok, false, `${name}: ${JSON.stringify(r)}`);
+                        assert.equal(r.error.code, "INVALID_INPUT", name);
+                        assert.ok(r.error.message.startsWith(want), `${name}: ${r.error.message}`);
+                    } else {
+                        assert.equal(r.ok, true, `${name}: ${JSON.stringify(r)}`);
+                        assert.equal(r.result, want, name);
                     }
                 }
             } finally {
