@@ -23,7 +23,7 @@ let modulePromise = null;
 // The compiled code-mode.wasm; a failed fetch or compilation is tried again
 // by the next factory.
 /** @returns {Promise<WebAssembly.Module>} */
-function compileCore() {
+export function compileCore() {
     if (modulePromise === null) {
         // Written this way (a literal path, import.meta.url) so that bundlers
         // see the file and emit it next to their output.
@@ -43,10 +43,12 @@ function compileCore() {
  * Starts a Go core of its own.
  * @param {Record<string, unknown>} [overrides] globals the core sees instead
  *   of the real ones (the worker's Date, whose now() reads abort flags)
+ * @param {WebAssembly.Module} [module] code-mode.wasm compiled elsewhere
+ *   (the page compiles it for its worker while the worker starts)
  * @returns {Promise<Core>}
  */
-export async function loadCore(overrides) {
-    return startCore(await compileCore(), overrides);
+export async function loadCore(overrides, module) {
+    return startCore(module instanceof WebAssembly.Module ? module : await compileCore(), overrides);
 }
 
 // The last lines the Go runtime wrote to stderr: a fatal error's report

@@ -27,6 +27,8 @@ import { SESSION_HINTS, SESSION_KEYS, TOOL_KEYS, unknownKeyError } from "./keys.
 import { convertSchema } from "./schema.mjs";
 import { refCycleError } from "./refcycle.mjs";
 import { toJSON } from "./tojson.mjs";
+import { compileCore } from "./core.mjs";
+import { loadQuickJS } from "./wasm-load.mjs";
 
 const RING = 1024;
 const ABORT_GRACE_MS = 30;
@@ -310,12 +312,24 @@ export async function workerFactory(config) {
             onFailure(err, err);
             w.then((x) => x.terminate());
         }, onFailure);
-        const p = w.then((w) => {
+        // The Go core and the QuickJS asset are compiled here while the
+        // worker starts, and handed to it with init (a compiled module
+        // crosses postMessage without compiling again): the worker would
+        // otherwise begin only once it runs. On any failure here the worker
+        // loads them itself, and reports what fails in its own words.
+        const compiled = Promise.all([compileCore(), loadQuickJS(cfg.wasmLocation)]).then(
+            ([core, quickjs]) => ({ core, quickjs }),
+            () => ({}),
+        );
+        /** @type {Record<string, any>} */
+        const init = {};
+        const p = Promise.all([w, compiled]).then(([w, modules]) => {
+            Object.assign(init, modules);
             worker = Object.assign(w, { me });
             if (busy === 0) worker.unref();
         });
         worker = { me, post: (/** @type {any} */ m) => p.then(() => worker && worker.me === me && worker.post(m)), terminate: () => p.then(() => w.then((x) => x.terminate())), ref() {}, unref() {} };
-        worker.post({
+        worker.post(Object.assign(init, {
             t: "init",
             config: sent,
             baseURL: typeof document !== "undefined" ? document.baseURI : undefined,
@@ -325,7 +339,7 @@ export async function workerFactory(config) {
             hasInterceptor: !!onToolCall,
             hasEmbed: !!(cfg.search && typeof cfg.search === "object" && typeof cfg.search.embed === "function"),
             flags: flagsBuffer,
-        });
+        }));
         if (!first) {
             for (const [id, defs] of registrations) worker.post({ t: "register", id, tools: checkTools(defs, "tools", new Set()), hidden: hiddenNames() });
             for (const [sid, s] of sessions) if (sid !== 0) worker.post({ t: "session", sid, tools: checkTools(s.defs, "options.tools", new Set()) });

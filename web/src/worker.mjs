@@ -169,7 +169,11 @@ const handlers = {
     async init(m) {
         if (m.flags) flags = new Int32Array(m.flags);
         try {
-            const [core, module] = await Promise.all([loadCore({ Date: PollDate, console: pageConsole }), loadQuickJS(m.config.wasmLocation, m.baseURL)]);
+            // The page sends both compiled, unless it could not compile them.
+            const [core, module] = await Promise.all([
+                loadCore({ Date: PollDate, console: pageConsole }, m.core),
+                m.quickjs instanceof WebAssembly.Module ? m.quickjs : loadQuickJS(m.config.wasmLocation, m.baseURL),
+            ]);
             const config = { ...m.config, tools: m.tools.map(proxyTool) };
             if (m.hasEmbed) {
                 config.search = { ...config.search, embed: (/** @type {string[]} */ texts) => askPage("embed", { texts }) };
