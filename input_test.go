@@ -80,6 +80,8 @@ func TestProgramWrapper(t *testing.T) {
 		{name: "async arrow with types", code: "async (): Promise<number> => {\n  return 5 as number\n}", want: "5"},
 		{name: "async main", code: "async function main() {\n  return 'main'\n}", want: `"main"`},
 		{name: "async main and its call", code: "async function main(): Promise<string> {\n  return 'called'\n}\nmain();", want: `"called"`},
+		{name: "helpers and an uncalled main: main is called", code: "async function total(ids: string[]): Promise<number> {\n  let t = 0\n  for (const id of ids) t += String((await tools.orders.get({ id })).input.id).length\n  return t\n}\nasync function main() {\n  return await total(['ab', 'c'])\n}", want: "3"},
+		{name: "an error in an uncalled main points into the model's code", code: "function h() { return 1 }\nasync function main() {\n  h();\n  null.x\n}", errCode: "RUNTIME", errName: "TypeError", errMsg: "of null", line: 4, col: 7},
 		{name: "a plain function and its call run as written", code: "function f(n) { return n ? f(n - 1) + 1 : 0 }\nf(3)", want: "3"},
 		{name: "called async arrow", code: "(async () => {\n  return 9\n})()", want: "9"},
 		{name: "wrapper cannot be closed", code: "return 1\n})(); (async () => {", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "closes nothing", line: 2, col: 1},

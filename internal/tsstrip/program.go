@@ -53,7 +53,48 @@ func Prepare(src string) (Prepared, *Error) {
 			return Prepared{Code: out}, nil
 		}
 	}
+	if !topLevelReturn(toks) && uncalledMain(toks) {
+		// Appended: every position of the model's text stays where it was.
+		return Prepared{Code: out + callMain, Body: true}, nil
+	}
 	return Prepared{Code: out, Body: topLevelReturn(toks)}, nil
+}
+
+// callMain is appended to a program that declares main() and never calls it.
+const callMain = "\n;return await main();"
+
+// uncalledMain says whether the program declares `[async] function main()`
+// (no parameters) at its top level, beside other code such as helper
+// functions, and never names main anywhere else: models write that shape
+// and mean main to run, and without the call the run would end with no
+// result and no hint why.
+func uncalledMain(toks []token) bool {
+	depth, decl, names := 0, false, 0
+	for i, t := range toks {
+		switch t.k {
+		case tPunct:
+			switch t.v {
+			case "(", "[", "{":
+				depth++
+			case ")", "]", "}":
+				depth--
+			}
+		case tTemplateHead:
+			depth++
+		case tTemplateTail:
+			depth--
+		case tName:
+			if t.v != "main" {
+				continue
+			}
+			names++
+			if depth == 0 && i > 0 && toks[i-1].k == tName && toks[i-1].v == "function" &&
+				i+2 < len(toks) && toks[i+1].v == "(" && toks[i+2].v == ")" {
+				decl = true
+			}
+		}
+	}
+	return decl && names == 1
 }
 
 // topLevelReturn says whether a return statement stands outside every

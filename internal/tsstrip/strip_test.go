@@ -165,6 +165,17 @@ func TestProgram(t *testing.T) {
 		{"a main that calls itself stays", "async function main() { return main.name }", "async function main() { return main.name }"},
 		{"arrow with parameters stays", "async (x) => { return x }", "async (x) => { return x }"},
 		{"two arrows stay", "async () => 1, async () => 2", "async () => 1, async () => 2"},
+		// A main declared beside other code and never called is called.
+		{"helpers and an uncalled main", "async function helper() { return 1 }\nasync function main() {\n  return await helper()\n}", "async function helper() { return 1 }\nasync function main() {\n  return await helper()\n}" + callMain},
+		{"a plain uncalled main", "function sum(a, b) { return a + b }\nfunction main() { return sum(1, 2) }", "function sum(a, b) { return a + b }\nfunction main() { return sum(1, 2) }" + callMain},
+		{"data, then an uncalled main", "const data = [1]\nasync function main() { return data.length } // done", "const data = [1]\nasync function main() { return data.length } // done" + callMain},
+		{"TypeScript helpers and an uncalled main", "type O = { id: string }\nasync function main(): Promise<number> { return 1 }", ";                      \nasync function main()                  { return 1 }" + callMain},
+		{"a main with parameters stays", "const a = 1\nasync function main(tools) { return 1 }", "const a = 1\nasync function main(tools) { return 1 }"},
+		{"a main called by then() stays", "const a = 1\nasync function main() { return 1 }\nmain().then(console.log)", "const a = 1\nasync function main() { return 1 }\nmain().then(console.log)"},
+		{"a main beside a top-level return stays", "async function main() { return 1 }\nconst x = 2\nreturn x", "async function main() { return 1 }\nconst x = 2\nreturn x"},
+		{"a main inside a block stays", "{ async function main() { return 1 } }\n2", "{ async function main() { return 1 } }\n2"},
+		{"a generator main stays", "const a = 1\nfunction* main() { yield 1 }", "const a = 1\nfunction* main() { yield 1 }"},
+		{"a main named in a string is still called", "const s = 'main'\nasync function main() { return s }", "const s = 'main'\nasync function main() { return s }" + callMain},
 	} {
 		got, err := Program(tc.in)
 		if err != nil {
@@ -198,6 +209,7 @@ func TestPrepareBody(t *testing.T) {
 		{"return in a string, template or comment", "'return'; `return ${x}`; // return\nx", false},
 		{"a closing bracket the code did not open", "return 1\n})(); (async () => {", false},
 		{"unreadable code", "return 'unterminated", false},
+		{"helpers and an uncalled main", "function h() { return 1 }\nasync function main() { return h() }", true},
 	} {
 		p, err := Prepare(tc.in)
 		if err != nil {
