@@ -13,8 +13,9 @@ import (
 
 // TestConformance runs the sandbox's shared suite on the host's
 // WebAssembly, with the real QuickJS asset: once with the fast host imports
-// (when the runner provides Go's exports, see scripts/wasmexec), once with
-// the js.FuncOf imports they fall back to.
+// and the direct export calls (when the runner provides Go's exports and
+// the direct imports, see scripts/wasmexec), once with the js.FuncOf
+// imports and the syscall/js calls they fall back to.
 func TestConformance(t *testing.T) {
 	t.Run("fast", func(t *testing.T) {
 		if !jsbridge.FastImportsAvailable() {
@@ -27,6 +28,7 @@ func TestConformance(t *testing.T) {
 	})
 	t.Run("fallback", func(t *testing.T) {
 		defer jsbridge.SetFastImports(jsbridge.SetFastImports(false))
+		defer jsbridge.SetDirectCalls(jsbridge.SetDirectCalls(false))
 		conformance(t)
 	})
 }

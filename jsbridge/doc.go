@@ -9,7 +9,13 @@
 //     API, so QuickJS runs in the browser's (or Node's) WebAssembly engine.
 //     Interrupt polls (wasmhost.HostFunc.Poll) are answered by a tiny
 //     generated WebAssembly module that calls Date.now, without calling Go
-//     (poll.go).
+//     (poll.go). Exports and memory are reached through the Go program's
+//     own imports of module "jsbridge" when the host provides them (the
+//     loader and scripts/wasmexec do): a WebAssembly call with numbers
+//     instead of syscall/js (direct.go). Every host that runs a Go program
+//     linking this package must provide that module.
+//   - Reply: JavaScript work that Go starts with one call and that answers
+//     with one call of a long-lived function (reply.go).
 //   - Await and NewPromise: promises in both directions. Await blocks a
 //     goroutine until a JavaScript promise settles; NewPromise runs Go code
 //     on a goroutine and settles a JavaScript promise with its result.

@@ -15,3 +15,12 @@ func FastImportsAvailable() bool {
 	_, ok := goImportFunc()
 	return ok
 }
+
+// SetDirectCalls turns the direct export calls and memory accesses
+// (direct.go) on or off for the instances created afterwards, and returns
+// the previous setting.
+func SetDirectCalls(on bool) (was bool) {
+	was = !directOff
+	directOff = !on
+	return was
+}

@@ -40,6 +40,10 @@ type instance struct {
 	// call is in progress (fastN is 0 without fast imports or once freed).
 	fastTrapped     js.Value
 	fastBase, fastN int
+
+	// directSlots are the slots of this instance's exports in the direct
+	// call table (direct.go).
+	directSlots []int32
 }
 
 // Instantiate creates the memory described by imp.Memory (when Name is
@@ -132,6 +136,9 @@ func (inst *instance) Close() error {
 	}
 	inst.releasers = nil
 	inst.freeFastSlots()
+	if direct() {
+		inst.freeDirectSlots()
+	}
 	inst.exports = js.Undefined()
 	if inst.mem != nil {
 		inst.mem.drop()
@@ -155,10 +162,11 @@ func (inst *instance) Func(name string, t wasmhost.FuncType) (wasmhost.Func, err
 	if n := f.Length(); n != len(t.Params) {
 		return nil, fmt.Errorf("exported function %q takes %d parameters, not %d", name, n, len(t.Params))
 	}
-	ef := &export{inst: inst, name: name, fn: f, params: t.Params, result: noResult}
+	ef := &export{inst: inst, name: name, fn: f, params: t.Params, result: noResult, slot: -1}
 	if len(t.Results) == 1 {
 		ef.result = t.Results[0]
 	}
+	ef.direct = directable(ef.params, ef.result) && direct()
 	return ef, nil
 }
 
@@ -171,6 +179,10 @@ type export struct {
 	fn     js.Value
 	params []wasmhost.ValueType
 	result wasmhost.ValueType
+	// direct says Call uses the direct call import (direct.go); slot is
+	// the export's place in its table, -1 until the first call.
+	direct bool
+	slot   int32
 }
 
 // maxStackArgs is the argument count up to which Call keeps its argument
@@ -191,6 +203,22 @@ func (f *export) Call(args ...uint64) (res uint64, err error) {
 	}
 	if len(args) != len(f.params) {
 		return 0, fmt.Errorf("call %s: %d arguments for %d parameters", f.name, len(args), len(f.params))
+	}
+	if f.direct {
+		if inst.depth == 0 {
+			inst.pending = nil
+		}
+		inst.depth++
+		r, exc, ok := f.callDirect(args)
+		inst.depth--
+		inst.epoch++
+		if inst.closed {
+			inst.freeFastSlots()
+		}
+		if !ok {
+			return 0, inst.trapError(ErrorFromJS(exc))
+		}
+		return r, nil
 	}
 	var buf [maxStackArgs]any
 	var a []any

@@ -32,11 +32,17 @@ type memory struct {
 	size  uint64   // bytes in the current buffer
 	epoch uint64   // inst.epoch when the view was last checked
 	gone  bool     // the instance is closed
+	// slot is the memory's place in the direct call table (direct.go),
+	// or -1: then every access goes through the views above.
+	slot int32
 }
 
 func newMemory(inst *instance, obj js.Value) *memory {
-	m := &memory{inst: inst, obj: obj}
+	m := &memory{inst: inst, obj: obj, slot: -1}
 	m.grow = bind(obj.Get("grow"), obj)
+	if direct() {
+		m.slot = int32(directMems.Call("push", obj).Int() - 1)
+	}
 	m.refresh()
 	return m
 }
@@ -62,11 +68,20 @@ func (m *memory) sync() bool {
 	}
 	if m.epoch != m.inst.epoch {
 		m.epoch = m.inst.epoch
-		if n := uint64(m.view.Length()); n == 0 || n != m.size {
+		if n := m.currentSize(); n == 0 || n != m.size {
 			m.refresh()
 		}
 	}
 	return true
+}
+
+// currentSize is the size of the memory's buffer now (the cached view's
+// length: 0 once growth detached it).
+func (m *memory) currentSize() uint64 {
+	if m.slot >= 0 {
+		return uint64(directSize(m.slot))
+	}
+	return uint64(m.view.Length())
 }
 
 func (m *memory) drop() {
@@ -111,6 +126,11 @@ func (m *memory) in(off, n uint32) bool {
 // which return plain numbers (measured crossover: 64 to 96 bytes).
 var smallCopy = uint32(64)
 
+// directCopy is smallCopy for a memory with direct access, whose word
+// costs a WebAssembly call of a JavaScript function, a tenth of a
+// syscall/js call.
+var directCopy = uint32(256)
+
 func (m *memory) Read(off, n uint32) ([]byte, bool) {
 	if !m.in(off, n) {
 		return nil, false
@@ -118,6 +138,14 @@ func (m *memory) Read(off, n uint32) ([]byte, bool) {
 	b := make([]byte, n)
 	switch {
 	case n == 0:
+	case m.slot >= 0 && n <= directCopy:
+		i := uint32(0)
+		for ; i+4 <= n; i += 4 {
+			binary.LittleEndian.PutUint32(b[i:], uint32(directGet32(m.slot, float64(off+i))))
+		}
+		for ; i < n; i++ {
+			b[i] = byte(directGet8(m.slot, float64(off+i)))
+		}
 	case n <= smallCopy:
 		i := uint32(0)
 		for ; i+4 <= n; i += 4 {
@@ -139,6 +167,14 @@ func (m *memory) Write(off uint32, data []byte) bool {
 	n := uint32(len(data))
 	switch {
 	case n == 0:
+	case m.slot >= 0 && n <= directCopy:
+		i := uint32(0)
+		for ; i+4 <= n; i += 4 {
+			directSet32(m.slot, float64(off+i), float64(binary.LittleEndian.Uint32(data[i:])))
+		}
+		for ; i < n; i++ {
+			directSet8(m.slot, float64(off+i), float64(data[i]))
+		}
 	case n <= smallCopy:
 		i := uint32(0)
 		for ; i+4 <= n; i += 4 {
@@ -157,12 +193,19 @@ func (m *memory) ReadUint32(off uint32) (uint32, bool) {
 	if !m.in(off, 4) {
 		return 0, false
 	}
+	if m.slot >= 0 {
+		return uint32(directGet32(m.slot, float64(off))), true
+	}
 	return uint32(m.get32.Invoke(off, true).Float()), true
 }
 
 func (m *memory) WriteUint32(off, v uint32) bool {
 	if !m.in(off, 4) {
 		return false
+	}
+	if m.slot >= 0 {
+		directSet32(m.slot, float64(off), float64(v))
+		return true
 	}
 	m.set32.Invoke(off, v, true)
 	return true

@@ -6,7 +6,7 @@
 // one JSON object on stdout in the shape bench/baseline.mjs prints.
 //
 //	GOOS=js GOARCH=wasm go build -o build/bench-engine.wasm ./bench/engine
-//	node $(go env GOROOT)/lib/wasm/wasm_exec_node.js build/bench-engine.wasm all
+//	node scripts/wasmexec/wasm_exec_node.cjs build/bench-engine.wasm all
 //
 // Modes: "cold" (one sample; run it in a fresh process), "all" (every other
 // workload; an optional second argument lists some), "count" (no timing:

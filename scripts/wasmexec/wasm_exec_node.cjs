@@ -1,6 +1,7 @@
 // Runs the toolchain's lib/wasm/wasm_exec_node.js (GOROOT from the
 // environment, else `go env GOROOT`) with Go.prototype.run wrapped to set
-// globalThis.__goExports = instance.exports first. See go_js_wasm_exec.
+// globalThis.__goExports = instance.exports first, and the imports of
+// jsbridge's direct calls. See go_js_wasm_exec.
 "use strict";
 
 const path = require("path");
@@ -12,6 +13,18 @@ const run = globalThis.Go.prototype.run;
 globalThis.Go.prototype.run = function (instance) {
 	globalThis.__goExports = instance.exports;
 	return run.call(this, instance);
+};
+// jsbridge's direct calls (jsbridge/direct.go): the module "jsbridge"
+// every Go program that links jsbridge imports, and its table.
+const directImports = require("./direct.cjs");
+const Go = globalThis.Go;
+globalThis.Go = class extends Go {
+	constructor() {
+		super();
+		const { table, imports } = directImports();
+		this.importObject.jsbridge = imports;
+		globalThis.__jsbridgeDirect = table;
+	}
 };
 // Its require("./wasm_exec") finds the module loaded above.
 require(path.join(lib, "wasm_exec_node.js"));

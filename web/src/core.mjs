@@ -4,6 +4,7 @@
 // only the factory it serves.
 
 import { pageCaller } from "./call.mjs";
+import { directImports } from "./direct.mjs";
 import { describeError } from "./env.mjs";
 import { convertSchema } from "./schema.mjs";
 import { createShadow } from "./shadow.mjs";
@@ -133,6 +134,10 @@ async function startCore(module, overrides) {
     };
 
     const hold = keepAliveWhileBusy(go);
+    // The Go core calls QuickJS through these (jsbridge/direct.go).
+    const direct = directImports();
+    go.importObject.jsbridge = direct.imports;
+    shadow.__jsbridgeDirect = direct.table;
     const instance = await WebAssembly.instantiate(module, go.importObject);
 
     return new Promise((resolve, reject) => {
