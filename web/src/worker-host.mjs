@@ -72,6 +72,45 @@ function errorFields(err) {
     return { name, message };
 }
 
+/**
+ * What tool.go says is wrong with a name: its length in bytes, or the first
+ * character outside the grammar and its byte offset.
+ * @param {string} name
+ */
+function nameProblem(name) {
+    const bytes = new TextEncoder().encode(name).length;
+    if (bytes < 1 || bytes > 128) return `got ${bytes}`;
+    let offset = 0;
+    for (const ch of name) {
+        if (!NAME_RE.test(ch)) return `found ${quoteRune(ch)} at offset ${offset}`;
+        offset += new TextEncoder().encode(ch).length;
+    }
+    return `got ${bytes}`;
+}
+
+/**
+ * A character as Go's %q prints it (strconv.QuoteRune's escapes, inside
+ * quote q), for the messages tool.go words.
+ * @param {string} ch
+ * @param {string} q
+ */
+function goEscape(ch, q) {
+    /** @type {Record<string, string>} */
+    const named = { "\x07": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v", "\\": "\\\\" };
+    const c = /** @type {number} */ (ch.codePointAt(0));
+    if (ch === q) return `\\${q}`;
+    if (named[ch]) return named[ch];
+    if (c < 0x20 || c === 0x7f) return `\\x${c.toString(16).padStart(2, "0")}`;
+    if (c >= 0x80 && c < 0xa0) return `\\u${c.toString(16).padStart(4, "0")}`;
+    return ch;
+}
+
+/** @param {string} ch */
+const quoteRune = (ch) => `'${goEscape(ch, "'")}'`;
+
+/** @param {string} name a tool name as Go's %q prints it */
+const quoteName = (name) => `"${[...name].map((ch) => goEscape(ch, '"')).join("")}"`;
+
 /** @param {any} e */
 function rebuildError(e) {
     const err = e.name === "TypeError" ? new TypeError(e.message) : new Error(e.message);
@@ -104,13 +143,13 @@ function checkTools(list, path, taken) {
         if (def.description !== undefined && typeof def.description !== "string") throw new TypeError(`${p}.description: expected a string, got ${describe(def.description)}`);
         const name = def.name;
         if (name.length < 1 || name.length > 128 || !NAME_RE.test(name)) {
-            throw new TypeError(`codemode: invalid tool: tool name ${JSON.stringify(name)}: must be 1..128 characters of [A-Za-z0-9_$.-]`);
+            throw new TypeError(`codemode: invalid tool: tool name ${quoteName(name)}: must be 1..128 characters of [A-Za-z0-9_$.-], ${nameProblem(name)}`);
         }
         if (name.startsWith(".") || name.endsWith(".") || name.includes("..")) {
-            throw new TypeError(`codemode: invalid tool: tool name ${JSON.stringify(name)}: namespaces must be non-empty (a dot may not start or end the name, or follow another dot)`);
+            throw new TypeError(`codemode: invalid tool: tool name ${quoteName(name)}: namespaces must be non-empty (a dot may not start or end the name, or follow another dot)`);
         }
-        if (seen.has(name)) throw new TypeError(`codemode: duplicate tool: tool name ${JSON.stringify(name)}: appears more than once in the batch`);
-        if (taken.has(name)) throw new TypeError(`codemode: duplicate tool: tool name ${JSON.stringify(name)}: already registered`);
+        if (seen.has(name)) throw new TypeError(`codemode: duplicate tool: tool name ${quoteName(name)}: appears more than once in the batch`);
+        if (taken.has(name)) throw new TypeError(`codemode: duplicate tool: tool name ${quoteName(name)}: already registered`);
         seen.add(name);
         /** @type {any} */
         const d = { name };
@@ -436,7 +475,8 @@ export async function workerFactory(config) {
             try {
                 worker && worker.post({ t: "reply", cid: m.cid, ...r });
             } catch (err) {
-                worker && worker.post({ t: "reply", cid: m.cid, ok: false, error: { name: "Error", message: `the tool returned a value that is not JSON data: ${describeError(err)}` } });
+                const what = m.kind === "intercept" ? "onToolCall returned a value that is not JSON data" : "the tool returned a value that is not JSON data";
+                worker && worker.post({ t: "reply", cid: m.cid, ok: false, error: { name: "Error", message: `${what}: ${describeError(err)}` } });
             }
         };
         try {
@@ -730,7 +770,8 @@ export async function workerFactory(config) {
         },
         listTools() {
             check();
-            return [...tools.values()].filter((d) => !filter || safeFilter(filter, d));
+            // Sorted by name, as the core on the calling thread lists them.
+            return [...tools.values()].filter((d) => !filter || safeFilter(filter, d)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
         },
         ready() {
             if (disposed) return Promise.reject(deadError());

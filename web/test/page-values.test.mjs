@@ -162,3 +162,49 @@ for (const worker of [false, true]) {
         });
     });
 }
+
+test("listTools() and tool-name errors are the same in both modes", async () => {
+    const { IoCodeModeFactory } = await import(indexURL);
+    const badNames = ["", "a".repeat(129), "a b", "заказы.поиск", "x\u0001", "x\n", "x'", "x\\", "x\u0085", "a..b"];
+    const seen = [];
+    for (const worker of [false, true]) {
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, worker });
+        try {
+            for (const name of ["orders.search", "__proto__", "a.b", "Zeta", "orders", "_x"]) api.registerTool(tool(name, () => 1));
+            const errors = badNames.map((name) => {
+                try {
+                    api.registerTool(tool(name, () => 1));
+                    return "registered";
+                } catch (err) {
+                    return `${err.name}: ${err.message}`;
+                }
+            });
+            seen.push({ names: api.listTools().map((t) => t.name), errors });
+        } finally {
+            api.dispose();
+        }
+    }
+    assert.deepEqual(seen[0].names, ["Zeta", "__proto__", "_x", "a.b", "orders", "orders.search"]);
+    assert.deepEqual(seen[1], seen[0]);
+});
+
+test("onToolCall's replacement input that is not JSON: the reason names the interceptor in both modes", async () => {
+    const { IoCodeModeFactory } = await import(indexURL);
+    for (const worker of [false, true]) {
+        const ran = [];
+        const api = await IoCodeModeFactory({
+            wasmLocation: assetPath,
+            worker,
+            interceptors: { onToolCall: () => ({ allowed: true, input: { to: "shop", f() {} } }) },
+            tools: [tool("pay.send", (i) => ran.push(i))],
+        });
+        try {
+            const r = await llmTools(api.createSession()).executeCode.execute({ code: "try { await tools.pay.send({}) } catch (e) { return e.message }", explanation: "x" });
+            assert.deepEqual(ran, [], `worker: ${worker}`);
+            assert.match(r.toolCalls[0].reason, /onToolCall returned (an input|a value) that is not JSON/, `worker: ${worker}: ${r.toolCalls[0].reason}`);
+            assert.doesNotMatch(r.toolCalls[0].reason, /the tool returned/, `worker: ${worker}`);
+        } finally {
+            api.dispose();
+        }
+    }
+});
