@@ -250,16 +250,15 @@ export async function workerFactory(config) {
     for (const [k, v] of Object.entries(cfg)) {
         if (k === "worker" || k === "onEvent" || k === "tools") continue;
         if ((k === "toolFilter" || k === "overwriteSystemInstruction") && typeof v === "function") continue;
-        if (k === "search" && v && typeof v === "object" && typeof v.embed === "function") {
-            sent.search = cloneable(v);
-            continue;
-        }
         if (k === "interceptors" && v && typeof v === "object") {
             const { onToolCall: f, ...rest } = v;
             sent.interceptors = cloneable(typeof f === "function" || f === undefined ? rest : v);
             continue;
         }
-        sent[k] = typeof v === "function" ? "[function]" : v;
+        // Any other value, a misspelt key's included, goes without its
+        // functions: postMessage cannot clone them, and the core needs
+        // only the keys and the types to name what is wrong.
+        sent[k] = cloneable(v);
     }
     /** @type {Map<string, any>} factory tools by name */
     const tools = new Map();
@@ -461,7 +460,10 @@ export async function workerFactory(config) {
             // Tool search's embeddings: the page's endpoint, no run involved.
             try {
                 const vectors = await cfg.search.embed(m.texts);
-                worker && worker.post({ t: "reply", cid: m.cid, ok: true, value: Array.from(vectors, (v) => Array.from(v)) });
+                // Typed arrays become arrays; anything else goes as it is,
+                // for the core's error (Array.from would split a string).
+                const value = Array.isArray(vectors) ? vectors.map((v) => (ArrayBuffer.isView(v) ? Array.from(/** @type {any} */ (v)) : v)) : vectors;
+                worker && worker.post({ t: "reply", cid: m.cid, ok: true, value });
             } catch (err) {
                 worker && worker.post({ t: "reply", cid: m.cid, ok: false, error: { name: "Error", message: describeError(err) } });
             }
@@ -863,12 +865,22 @@ function safeFilter(filter, def) {
 }
 
 // Functions cannot cross to the worker; under keys the core does not know
-// (the only ones that can still hold one here) a marker does, and the core
-// names the key.
-/** @param {any} obj */
-function cloneable(obj) {
+// (the only ones that can still hold one here) a marker does, at any depth
+// (a cycle too), and the core names the key.
+/**
+ * @param {any} obj
+ * @param {Set<object>} [seen]
+ * @returns {any}
+ */
+function cloneable(obj, seen = new Set()) {
+    if (typeof obj === "function") return "[function]";
+    if (typeof obj === "symbol") return "[symbol]";
+    if (obj === null || typeof obj !== "object") return obj;
+    if (seen.has(obj)) return "[cycle]";
+    seen.add(obj);
     /** @type {any} */
-    const out = {};
-    for (const [k, v] of Object.entries(obj)) out[k] = typeof v === "function" ? "[function]" : v;
+    const out = Array.isArray(obj) ? [] : {};
+    for (const [k, v] of Object.entries(obj)) out[k] = cloneable(v, seen);
+    seen.delete(obj);
     return out;
 }

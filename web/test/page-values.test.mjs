@@ -208,3 +208,41 @@ test("onToolCall's replacement input that is not JSON: the reason names the inte
         }
     }
 });
+
+test("a misspelt config key that holds a function is a TypeError naming it, in both modes", async () => {
+    const { IoCodeModeFactory } = await import(indexURL);
+    const cycle = { f() {} };
+    cycle.self = cycle;
+    const configs = [
+        [{ search: { embedd: async () => [] } }, /^config\.search: unknown key "embedd" \(did you mean "embed"\?\)/],
+        [{ interceptorz: { onToolCall: async () => ({ allowed: true }) } }, /^config: unknown key "interceptorz" \(did you mean "interceptors"\?\)/],
+        [{ search: { embed: async () => [], options: { normalize() {} } } }, /^config\.search: unknown key "options"/],
+        [{ extra: cycle }, /^config: unknown key "extra"/],
+    ];
+    for (const worker of [false, true]) {
+        for (const [config, message] of configs) {
+            await assert.rejects(IoCodeModeFactory({ wasmLocation: assetPath, worker, ...config }), (err) => err instanceof TypeError && message.test(err.message), `worker: ${worker}: ${message}`);
+        }
+    }
+});
+
+test("an embedder's answer that is not number[][] is reported as it is, in both modes", async () => {
+    const { IoCodeModeFactory } = await import(indexURL);
+    const warn = console.warn;
+    for (const worker of [false, true]) {
+        const lines = [];
+        console.warn = (...args) => lines.push(args.join(" "));
+        try {
+            const api = await IoCodeModeFactory({ wasmLocation: assetPath, worker, search: { embed: async () => "nope" }, tools: [tool("orders.search", () => 1)] });
+            try {
+                const hits = await llmTools(api.createSession()).searchTools.execute({ query: "find orders" });
+                assert.deepEqual(hits.map((h) => h.name), ["orders.search"]);
+            } finally {
+                api.dispose();
+            }
+        } finally {
+            console.warn = warn;
+        }
+        assert.ok(lines.some((l) => l.includes('embed returned the string "nope"; expected number[][]')), `worker: ${worker}: ${JSON.stringify(lines)}`);
+    }
+});
