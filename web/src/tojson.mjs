@@ -27,14 +27,24 @@ export class Converted {
  */
 export function toJSON(value, label) {
     if (value instanceof Converted) return { json: value.json, warnings: value.warnings };
-    /** @type {Map<object, string>} */
-    const paths = new Map();
+    // Each object's holder and key: a path is spelled out only for a value
+    // that is reported (a replacer that built every value's path string
+    // took 1 s for an array of 2 million numbers).
+    /** @type {Map<object, [object, string]>} */
+    const parents = new Map();
+    /** @param {object} holder @param {string} k @returns {string} */
+    const pathOf = (holder, k) => {
+        const up = parents.get(holder);
+        if (up === undefined) return label;
+        const hp = pathOf(up[0], up[1]);
+        return Array.isArray(holder) ? `${hp}[${k}]` : hp + (ident.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`);
+    };
     /** @type {string[]} */
     const warnings = [];
     let more = 0;
-    /** @param {string} p @param {string} what */
-    const note = (p, what) => {
-        if (warnings.length < 20) warnings.push(`${p}: ${what}`);
+    /** @param {object} holder @param {string} k @param {string} what */
+    const note = (holder, k, what) => {
+        if (warnings.length < 20) warnings.push(`${pathOf(holder, k)}: ${what}`);
         else more++;
     };
     /**
@@ -43,63 +53,63 @@ export function toJSON(value, label) {
      * @param {any} v
      */
     function replacer(k, v) {
-        const hp = paths.get(this);
-        const inArr = Array.isArray(this);
-        const p = hp === undefined ? label : inArr ? `${hp}[${k}]` : hp + (ident.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`);
+        switch (typeof v) {
+            case "string":
+            case "boolean":
+                return v;
+            case "number": {
+                if (Number.isFinite(v)) return v;
+                const out = String(v);
+                note(this, k, `${out}, converted to the string ${JSON.stringify(out)}`);
+                return out;
+            }
+            case "bigint":
+                note(this, k, "a BigInt, converted to a string");
+                return v.toString();
+            case "undefined":
+                if (!Array.isArray(this)) return v;
+                note(this, k, "undefined, converted to null");
+                return null;
+            case "function": {
+                const inArr = Array.isArray(this);
+                note(this, k, `a function, which is not data: ${inArr ? "converted to null" : parents.has(this) ? "omitted" : "no value"}`);
+                return inArr ? null : undefined;
+            }
+            case "symbol": {
+                const out = String(v);
+                note(this, k, `a symbol, converted to the string ${JSON.stringify(out)}`);
+                return out;
+            }
+        }
+        if (v === null) return v;
         /** @type {any} */
         let out = v;
-        switch (typeof v) {
-            case "bigint":
-                out = v.toString();
-                note(p, "a BigInt, converted to a string");
-                break;
-            case "number":
-                if (!Number.isFinite(v)) {
-                    out = String(v);
-                    note(p, `${out}, converted to the string ${JSON.stringify(out)}`);
-                }
-                break;
-            case "undefined":
-                if (inArr) {
-                    out = null;
-                    note(p, "undefined, converted to null");
-                }
-                break;
-            case "function":
-                out = inArr ? null : undefined;
-                note(p, `a function, which is not data: ${inArr ? "converted to null" : hp === undefined ? "no value" : "omitted"}`);
-                break;
-            case "symbol":
-                out = String(v);
-                note(p, `a symbol, converted to the string ${JSON.stringify(out)}`);
-                break;
-            case "object": {
-                if (v === null || Array.isArray(v)) break;
-                const proto = Object.getPrototypeOf(v);
-                if (proto === Object.prototype || proto === null) break;
+        if (!Array.isArray(v)) {
+            const proto = Object.getPrototypeOf(v);
+            if (proto !== Object.prototype && proto !== null) {
                 if (v instanceof Map) {
                     const stringKeys = [...v.keys()].every((key) => typeof key === "string");
                     out = stringKeys ? Object.fromEntries(v) : Array.from(v);
-                    note(p, stringKeys ? "a Map, converted to an object" : "a Map with non-string keys, converted to an array of [key, value] entries");
+                    note(this, k, stringKeys ? "a Map, converted to an object" : "a Map with non-string keys, converted to an array of [key, value] entries");
                 } else if (v instanceof Set) {
                     out = Array.from(v);
-                    note(p, "a Set, converted to an array");
+                    note(this, k, "a Set, converted to an array");
                 } else if (v instanceof Error) {
                     out = { name: String(v.name), message: String(v.message) };
-                    note(p, "an Error, converted to {name, message}");
+                    note(this, k, "an Error, converted to {name, message}");
                 } else if (v instanceof Promise) {
                     out = null;
-                    note(p, "a Promise, converted to null (await it)");
+                    note(this, k, "a Promise, converted to null (await it)");
                 } else if (v instanceof RegExp) {
                     out = String(v);
-                    note(p, `a RegExp, converted to the string ${JSON.stringify(out)}`);
+                    note(this, k, `a RegExp, converted to the string ${JSON.stringify(out)}`);
                 } else if (ArrayBuffer.isView(v) && typeof (/** @type {any} */ (v).length) === "number") {
                     out = Array.from(/** @type {any} */ (v), (/** @type {any} */ x) => (typeof x === "bigint" ? x.toString() : x));
-                    note(p, "a typed array, converted to an array");
+                    note(this, k, "a typed array, converted to an array");
                 }
             }
         }
-        if (out !== null && typeof out === "object") paths.set(out, p);
+        if (out !== null && typeof out === "object") parents.set(out, [this, k]);
         return out;
     }
     const json = JSON.stringify(value, replacer);
