@@ -149,7 +149,7 @@ function checkTools(list, path, taken) {
             throw new TypeError(`codemode: invalid tool: tool name ${quoteName(name)}: namespaces must be non-empty (a dot may not start or end the name, or follow another dot)`);
         }
         if (seen.has(name)) throw new TypeError(`codemode: duplicate tool: tool name ${quoteName(name)}: appears more than once in the batch`);
-        if (taken.has(name)) throw new TypeError(`codemode: duplicate tool: tool name ${quoteName(name)}: already registered`);
+        if (taken.has(name)) throw new TypeError(`codemode: duplicate tool: tool name ${quoteName(name)}: already registered${path === "options.tools" ? " on the factory" : ""}`);
         seen.add(name);
         /** @type {any} */
         const d = { name };
@@ -270,7 +270,15 @@ export async function workerFactory(config) {
         registrations.set(0, cfg.tools);
         for (const def of cfg.tools) tools.set(def.name, def);
     }
-    const hiddenNames = () => (filter ? [...tools.values()].filter((d) => !safeFilter(filter, d)).map((d) => d.name) : []);
+    // The names toolFilter hides, of the factory's tools and of every
+    // session's own (the core filters those too). The worker keeps one set,
+    // so a name hidden in one session is hidden in all: fail closed.
+    const hiddenNames = () => {
+        if (!filter) return [];
+        const defs = [...tools.values()];
+        for (const s of sessions.values()) defs.push(...s.tools.values());
+        return [...new Set(defs.filter((d) => !safeFilter(filter, d)).map((d) => d.name))];
+    };
 
     const factoryOwner = newOwner();
     let disposed = false;
@@ -380,7 +388,7 @@ export async function workerFactory(config) {
         }));
         if (!first) {
             for (const [id, defs] of registrations) worker.post({ t: "register", id, tools: checkTools(defs, "tools", new Set()), hidden: hiddenNames() });
-            for (const [sid, s] of sessions) if (sid !== 0) worker.post({ t: "session", sid, tools: checkTools(s.defs, "options.tools", new Set()) });
+            for (const [sid, s] of sessions) if (sid !== 0) worker.post({ t: "session", sid, tools: checkTools(s.defs, "options.tools", new Set()), hidden: hiddenNames() });
             for (const id of pings.keys()) worker.post({ t: "ping", id });
         }
         w.catch((err) => onFailure(err));
@@ -797,8 +805,8 @@ export async function workerFactory(config) {
             const o = /** @type {any} */ (options || {});
             const keyError = unknownKeyError("createSession(options)", Object.keys(o), SESSION_KEYS, SESSION_HINTS);
             if (keyError) throw keyError;
-            const defs = o.tools === undefined ? [] : [...o.tools];
             const descs = o.tools === undefined ? [] : checkTools(o.tools, "options.tools", new Set(tools.keys()));
+            const defs = o.tools === undefined ? [] : [...o.tools];
             const sid = nextSid++;
             const owner = newOwner(factoryOwner);
             /** @type {{ tools: Map<string, any>, defs: any[], info: any, owner: any }} */
@@ -813,7 +821,7 @@ export async function workerFactory(config) {
                       : stoppedError
                         ? stoppedError.message
                         : "";
-            worker && worker.post({ t: "session", sid, tools: descs });
+            worker && worker.post({ t: "session", sid, tools: descs, hidden: hiddenNames() });
             // The worker answers with the session's instructions; until then
             // the factory's last known ones stand in (the same tools, less
             // the session's own).

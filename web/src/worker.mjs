@@ -225,6 +225,7 @@ const handlers = {
         pushInfo();
     },
     session(m) {
+        if (m.hidden) hidden = new Set(m.hidden);
         try {
             sessions.set(m.sid, { session: api.createSession({ tools: m.tools.map(proxyTool) }), llm: [] });
             port.post({ t: "info", sessions: { [m.sid]: sessionInfo(m.sid) } });

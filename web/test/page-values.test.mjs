@@ -246,3 +246,56 @@ test("an embedder's answer that is not number[][] is reported as it is, in both 
         assert.ok(lines.some((l) => l.includes('embed returned the string "nope"; expected number[][]')), `worker: ${worker}: ${JSON.stringify(lines)}`);
     }
 });
+
+test("toolFilter hides a session's own tools in both modes: not in the instruction, search, tools or tool_call", async () => {
+    const { IoCodeModeFactory } = await import(indexURL);
+    for (const worker of [false, true]) {
+        const ran = [];
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, worker, toolFilter: (t) => !t.name.startsWith("admin.") });
+        try {
+            const session = api.createSession({
+                tools: [tool("admin.wipe", () => (ran.push("wipe"), "wiped"), { description: "Wipe every order." }), tool("orders.list", () => ["o1"])],
+            });
+            await api.ready();
+            assert.doesNotMatch(session.getSystemInstruction(), /admin\.wipe/, `worker: ${worker}`);
+            const { executeCode, searchTools } = llmTools(session);
+            assert.deepEqual((await searchTools.execute({ query: "wipe orders" })).map((h) => h.name).filter((n) => n.startsWith("admin.")), [], `worker: ${worker}`);
+            const r = await executeCode.execute({
+                code: "return [typeof tools.admin, await tool_call('admin.wipe', {}).catch((e) => e.message), await tools.orders.list({})]",
+                explanation: "x",
+            });
+            assert.deepEqual(r.result, ["undefined", 'unknown tool "admin.wipe"; use tool_search to find tools', ["o1"]], `worker: ${worker}: ${JSON.stringify(r)}`);
+            assert.deepEqual(ran, [], `worker: ${worker}`);
+        } finally {
+            api.dispose();
+        }
+    }
+});
+
+test("createSession's tool errors are the same in both modes", async () => {
+    const { IoCodeModeFactory } = await import(indexURL);
+    const seen = [];
+    for (const worker of [false, true]) {
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, worker, tools: [tool("orders.search", () => 1)] });
+        try {
+            seen.push(
+                [{ tools: {} }, { tools: [tool("orders.search", () => 2)] }, { tools: [tool("a.b", () => 1), tool("a.b", () => 1)] }].map((options) => {
+                    try {
+                        api.createSession(options);
+                        return "created";
+                    } catch (err) {
+                        return `${err.name}: ${err.message}`;
+                    }
+                }),
+            );
+        } finally {
+            api.dispose();
+        }
+    }
+    assert.deepEqual(seen[0], [
+        "TypeError: options.tools: expected an array of tool definitions, got an object",
+        'TypeError: codemode: duplicate tool: tool name "orders.search": already registered on the factory',
+        'TypeError: codemode: duplicate tool: tool name "a.b": appears more than once in the batch',
+    ]);
+    assert.deepEqual(seen[1], seen[0]);
+});
