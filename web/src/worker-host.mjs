@@ -165,34 +165,18 @@ function checkTools(list, path, taken) {
             // on the page, before execute: its functions cannot cross.
             if (k === "inputSchema" && c.validate) validators.set(def, c.validate);
         }
-        if (def.annotations !== undefined && def.annotations !== null) d.annotations = plain(def.annotations, `${p}.annotations`);
+        // The core's copy of the annotations, as the calling thread makes it:
+        // JSON of an object, else none. toolFilter and onToolCall get the
+        // page's own definition, annotations as they were given.
+        if (def.annotations !== null && typeof def.annotations === "object") {
+            try {
+                d.annotations = JSON.parse(JSON.stringify(def.annotations));
+            } catch {
+                // a cycle, a BigInt: none, as in-thread
+            }
+        }
         return d;
     });
-}
-
-// A schema as JSON data; schema objects of libraries (Zod 4, Standard
-// Schema) are converted on the page, since their methods cannot cross.
-/**
- * @param {any} v
- * @param {string} path
- */
-function plain(v, path) {
-    if (typeof v === "boolean") return v;
-    if (typeof v !== "object") throw new TypeError(`${path}: expected a JSON Schema object, got ${describe(v)}`);
-    const std = v["~standard"];
-    if (std && std.jsonSchema && typeof std.jsonSchema.input === "function") {
-        try {
-            return JSON.parse(JSON.stringify(std.jsonSchema.input({ target: "draft-2020-12" })));
-        } catch {
-            // fall through to the plain copy
-        }
-    }
-    if (v.jsonSchema && typeof v.jsonSchema === "object") return JSON.parse(JSON.stringify(v.jsonSchema));
-    try {
-        return JSON.parse(JSON.stringify(v));
-    } catch (err) {
-        throw new TypeError(`${path}: not JSON: ${describeError(err)}`);
-    }
 }
 
 /** @typedef {import("../index.d.ts").IoCodeMode.Config} Config */

@@ -299,3 +299,22 @@ test("createSession's tool errors are the same in both modes", async () => {
     ]);
     assert.deepEqual(seen[1], seen[0]);
 });
+
+test("annotations that are not JSON register in both modes, and reach onToolCall as given", async () => {
+    const { IoCodeModeFactory } = await import(indexURL);
+    const cyclic = { source: "mcp" };
+    cyclic.self = cyclic;
+    for (const worker of [false, true]) {
+        const seen = [];
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, worker, interceptors: { onToolCall: ({ tool: t }) => (seen.push(t.annotations), { allowed: true }) } });
+        try {
+            api.registerTools([tool("a.cyclic", () => 1, { annotations: cyclic }), tool("a.big", () => 2, { annotations: { n: 10n } }), tool("a.fn", () => 3, { annotations: { check() {} } })]);
+            const r = await llmTools(api.createSession()).executeCode.execute({ code: "return [await tools.a.cyclic({}), await tools.a.big({}), await tools.a.fn({})]", explanation: "x" });
+            assert.deepEqual(r.result, [1, 2, 3], `worker: ${worker}: ${JSON.stringify(r)}`);
+            assert.equal(seen[0], cyclic, `worker: ${worker}`);
+            assert.equal(seen[1].n, 10n, `worker: ${worker}`);
+        } finally {
+            api.dispose();
+        }
+    }
+});
