@@ -21,18 +21,46 @@ export const REPLY = Object.freeze({
 
 const { parse, stringify } = JSON;
 
-/** @type {WeakMap<AbortSignal, AbortController>} the calls' signals and their controllers */
-const controllers = new WeakMap();
+/**
+ * A tool call's abort signal, made on first read: an AbortController costs
+ * some 10 µs in Node (most of a tool call's page side), and most tools
+ * never read their signal. abort() before the first read makes the signal
+ * already aborted, with the first reason, as the controller would; later
+ * aborts change nothing.
+ */
+export class CallSignal {
+    constructor() {
+        /** @type {AbortController | undefined} */
+        this.ctrl = undefined;
+        this.aborted = false;
+        /** @type {unknown} */
+        this.reason = undefined;
+    }
+
+    /** @returns {AbortSignal} */
+    get signal() {
+        if (!this.ctrl) {
+            this.ctrl = new AbortController();
+            if (this.aborted) this.ctrl.abort(this.reason);
+        }
+        return this.ctrl.signal;
+    }
+
+    /** @param {unknown} reason */
+    abort(reason) {
+        if (this.aborted) return;
+        this.aborted = true;
+        this.reason = reason;
+        if (this.ctrl) this.ctrl.abort(reason);
+    }
+}
 
 /**
- * The controller of a signal this module gave a tool call, so that the
- * page's side of the call (runs.mjs callTool) aborts that one instead of
- * making a second controller that follows it.
- * @param {AbortSignal | undefined} signal
+ * The key of a call's CallSignal on the options this module gives execute:
+ * the page's side of the call (runs.mjs callTool) aborts that one rather
+ * than make a second signal that follows it.
  */
-export function controllerOf(signal) {
-    return signal ? controllers.get(signal) : undefined;
-}
+export const CALL = Symbol("Code Mode tool call");
 
 /**
  * Makes the core's caller of page tools. reply(id, kind, payload,
@@ -41,7 +69,7 @@ export function controllerOf(signal) {
  * @param {(id: number, kind: number, payload?: unknown, warnings?: string) => void} reply
  */
 export function pageCaller(reply) {
-    /** @type {Map<number, AbortController>} the calls in flight */
+    /** @type {Map<number, CallSignal>} the calls in flight */
     const live = new Map();
     /**
      * @param {number} id
@@ -62,9 +90,8 @@ export function pageCaller(reply) {
      * @param {unknown} context the run's token
      */
     const run = async (id, execs, validates, i, name, text, context) => {
-        const ctrl = new AbortController();
-        controllers.set(ctrl.signal, ctrl);
-        live.set(id, ctrl);
+        const cs = new CallSignal();
+        live.set(id, cs);
         let input;
         try {
             input = parse(text);
@@ -87,7 +114,13 @@ export function pageCaller(reply) {
         const exec = execs[i]; // as it was when registered
         let v;
         try {
-            v = await exec(input, { context, signal: ctrl.signal });
+            v = await exec(input, {
+                context,
+                get signal() {
+                    return cs.signal;
+                },
+                [CALL]: cs,
+            });
         } catch (err) {
             return done(id, REPLY.threw, err);
         }
@@ -116,10 +149,10 @@ export function pageCaller(reply) {
      * @param {unknown} reason
      */
     const abort = (id, reason) => {
-        const ctrl = live.get(id);
-        if (!ctrl) return;
+        const cs = live.get(id);
+        if (!cs) return;
         live.delete(id);
-        ctrl.abort(reason);
+        cs.abort(reason);
     };
     return { call, abort };
 }

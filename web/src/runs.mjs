@@ -5,7 +5,7 @@
 // token, which this module maps back to the run. A run that has ended, or
 // whose owner was disposed, gets no tool or interceptor call any more.
 
-import { controllerOf } from "./call.mjs";
+import { CallSignal } from "./call.mjs";
 import { describeError } from "./env.mjs";
 
 /**
@@ -13,7 +13,7 @@ import { describeError } from "./env.mjs";
  * @typedef {import("../index.d.ts").IoCodeMode.CodeModeEvent} CodeModeEvent
  * @typedef {{
  *   id: number, context: unknown, ended: boolean, endReason: string,
- *   controllers: Set<AbortController>, onEvent: ((e: CodeModeEvent) => void) | undefined,
+ *   controllers: Set<{ abort(reason: unknown): void }>, onEvent: ((e: CodeModeEvent) => void) | undefined,
  *   owner: Owner, nextCall: number, abortHook?: (err: Error) => void,
  *   logged: number, inflight: Map<number, { name: string, t0: number }>,
  * }} Run
@@ -164,21 +164,23 @@ export async function intercept(onToolCall, run, tool, input) {
  * @param {Run | undefined} run
  * @param {ToolDefinition} tool
  * @param {unknown} input
- * @param {AbortSignal | undefined} engineSignal
+ * @param {AbortSignal | CallSignal | undefined} engine the engine's signal of the call, or its CallSignal (call.mjs)
  * @param {((e: CodeModeEvent) => void) | undefined} factoryOnEvent
  */
-export async function callTool(run, tool, input, engineSignal, factoryOnEvent) {
+export async function callTool(run, tool, input, engine, factoryOnEvent) {
     if (!run || run.ended) throw run ? endedError(run) : new Error("the run has ended");
-    // The engine's own controller of the call (call.mjs) serves when this
-    // thread made it: the engine and the run's end both abort it.
-    const engineCtrl = controllerOf(engineSignal);
-    const ctrl = engineCtrl || new AbortController();
-    const onEngineAbort = () => ctrl.abort(engineSignal && engineSignal.reason);
-    if (engineSignal && !engineCtrl) {
+    // The engine's own signal of the call (call.mjs) serves when this
+    // thread made it: the engine and the run's end both abort it. Either
+    // way the tool's signal is made only if the tool reads it.
+    const own = engine instanceof CallSignal ? engine : undefined;
+    const engineSignal = own ? undefined : /** @type {AbortSignal | undefined} */ (engine);
+    const cs = own || new CallSignal();
+    const onEngineAbort = () => cs.abort(engineSignal && engineSignal.reason);
+    if (engineSignal) {
         if (engineSignal.aborted) onEngineAbort();
         else engineSignal.addEventListener("abort", onEngineAbort, { once: true });
     }
-    run.controllers.add(ctrl);
+    run.controllers.add(cs);
     const callId = run.nextCall++;
     const t0 = now();
     run.inflight.set(callId, { name: tool.name, t0 });
@@ -187,15 +189,20 @@ export async function callTool(run, tool, input, engineSignal, factoryOnEvent) {
     let error;
     let value;
     try {
-        value = await tool.execute(input, { context: run.context, signal: ctrl.signal });
+        value = await tool.execute(input, {
+            context: run.context,
+            get signal() {
+                return cs.signal;
+            },
+        });
         ok = true;
         return value;
     } catch (err) {
         error = describeError(err);
         throw err;
     } finally {
-        run.controllers.delete(ctrl);
-        if (engineSignal && !engineCtrl) engineSignal.removeEventListener("abort", onEngineAbort);
+        run.controllers.delete(cs);
+        if (engineSignal) engineSignal.removeEventListener("abort", onEngineAbort);
         /** @type {any} */
         const end = { type: "tool-result", runId: run.id, callId, name: tool.name, ok, durationMs: Math.round(now() - t0) };
         if (ok) end.result = value;

@@ -2,6 +2,7 @@
 // runs and that its owner is not disposed, and the LLM tools take the
 // options of the common LLM SDKs as they are.
 
+import { CALL } from "./call.mjs";
 import { exitedError } from "./core.mjs";
 import { describeError } from "./env.mjs";
 import { callTool, closeCalls, consoleLine, emit, endRun, finishLogs, newOwner, now, observed, runInCore, runOf, startRun } from "./runs.mjs";
@@ -35,7 +36,9 @@ export function pagePipeline(config) {
         if (def === null || typeof def !== "object" || Array.isArray(def) || typeof def.execute !== "function") return def;
         const w = {
             ...def,
-            execute: (/** @type {unknown} */ input, /** @type {any} */ opts) => callTool(runOf(opts && opts.context), def, input, opts && opts.signal, onEvent),
+            // The engine's CallSignal of the call (call.mjs), not its
+            // signal, which reading would make.
+            execute: (/** @type {unknown} */ input, /** @type {any} */ opts) => callTool(runOf(opts && opts.context), def, input, opts && (opts[CALL] || opts.signal), onEvent),
         };
         originals.set(w, def);
         return w;

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { root } from "./helpers.mjs";
 
-const { REPLY, controllerOf, pageCaller } = await import(pathToFileURL(join(root, "web", "src", "call.mjs")).href);
+const { CALL, CallSignal, REPLY, pageCaller } = await import(pathToFileURL(join(root, "web", "src", "call.mjs")).href);
 
 // A caller whose replies are collected; next() waits for the next one.
 function caller() {
@@ -60,7 +60,8 @@ describe("pageCaller", () => {
         assert.deepEqual(Object.keys(seen.opts), ["context", "signal"]);
         assert.equal(seen.opts.context, 9);
         assert.ok(seen.opts.signal instanceof AbortSignal);
-        assert.equal(controllerOf(seen.opts.signal).signal, seen.opts.signal, "the page's side finds the call's controller");
+        assert.ok(seen.opts[CALL] instanceof CallSignal, "the page's side finds the call's own signal");
+        assert.equal(seen.opts[CALL].signal, seen.opts.signal);
         assert.ok(Object.hasOwn(seen.input, "__proto__"), "__proto__ stays data");
     });
 
@@ -88,6 +89,32 @@ describe("pageCaller", () => {
         assert.equal(conversions, 0);
         c.abort(3, new Error("again")); // a second abort changes nothing
         assert.equal(signal.reason, reason);
+    });
+
+    test("a signal read only after the abort is already aborted, with the abort's reason", async () => {
+        const c = caller();
+        let opts;
+        c.call(6, [(input, o) => ((opts = o), new Promise(() => {}))], [undefined], 0, "t.x", "{}", 0);
+        await tick();
+        assert.equal(opts[CALL].ctrl, undefined, "no controller until the signal is read");
+        const reason = new Error("the run ended");
+        c.abort(6, reason);
+        assert.equal(opts.signal.aborted, true);
+        assert.equal(opts.signal.reason, reason);
+    });
+
+    test("CallSignal: the first abort's reason stays, before or after the first read", () => {
+        const early = new CallSignal();
+        early.abort("first");
+        early.abort("second");
+        assert.equal(early.signal.reason, "first");
+        const late = new CallSignal();
+        const signal = late.signal;
+        let fired = 0;
+        signal.addEventListener("abort", () => fired++);
+        late.abort("first");
+        late.abort("second");
+        assert.deepEqual([signal.aborted, signal.reason, fired, late.signal], [true, "first", 1, signal]);
     });
 
     test("abort while the schema validates: execute never starts", async () => {

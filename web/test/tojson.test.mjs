@@ -1,0 +1,43 @@
+// tojson.mjs: a page tool's result by a run's result rules, each change
+// reported with its path, in one pass (a getter runs once).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { root } from "./helpers.mjs";
+
+const { toJSON } = await import(pathToFileURL(join(root, "web", "src", "tojson.mjs")).href);
+
+test("toJSON: JSON data as JSON.stringify writes it, everything else by the rules with its path", () => {
+    let reads = 0;
+    const cases = [
+        [{ id: 5, name: "item-5", tags: ["alpha", "beta"], active: false }, '{"id":5,"name":"item-5","tags":["alpha","beta"],"active":false}', []],
+        [1, "1", []],
+        ["s", '"s"', []],
+        [null, "null", []],
+        [undefined, undefined, []],
+        [{ a: undefined }, "{}", []],
+        [new Date(0), '"1970-01-01T00:00:00.000Z"', []],
+        [{ d: new Date(0) }, '{"d":"1970-01-01T00:00:00.000Z"}', []],
+        [Object.create(null), "{}", []],
+        [new (class A { x = 1 })(), '{"x":1}', []],
+        [{ get g() { reads++; return 2; } }, '{"g":2}', []],
+        [[1, undefined], "[1,null]", ["r[1]: undefined, converted to null"]],
+        [{ m: new Map([["a", 1]]) }, '{"m":{"a":1}}', ["r.m: a Map, converted to an object"]],
+        [10n, '"10"', ["r: a BigInt, converted to a string"]],
+        [{ b: 1n }, '{"b":"1"}', ["r.b: a BigInt, converted to a string"]],
+        [NaN, '"NaN"', ['r: NaN, converted to the string "NaN"']],
+        [[Infinity], '["Infinity"]', ['r[0]: Infinity, converted to the string "Infinity"']],
+        [() => 1, undefined, ["r: a function, which is not data: no value"]],
+        [{ f() {} }, "{}", ["r.f: a function, which is not data: omitted"]],
+        [[() => 1], "[null]", ["r[0]: a function, which is not data: converted to null"]],
+        [{ s: Symbol("x") }, '{"s":"Symbol(x)"}', ['r.s: a symbol, converted to the string "Symbol(x)"']],
+        [new Set([1]), "[1]", ["r: a Set, converted to an array"]],
+        [{ toJSON: () => new Map() }, "{}", ["r: a Map, converted to an object"]],
+        [{ "a-b": { c: new Set() } }, '{"a-b":{"c":[]}}', ['r["a-b"].c: a Set, converted to an array']],
+    ];
+    for (const [value, json, warnings] of cases) {
+        assert.deepEqual(toJSON(value, "r"), { json, warnings }, String(json));
+    }
+    assert.equal(reads, 1, "a getter runs once");
+});
