@@ -153,10 +153,23 @@ function sessionInfo(/** @type {number} */ sid) {
 }
 
 function pushInfo() {
+    infoDue = false;
     /** @type {Record<number, any>} */
     const out = {};
     for (const sid of sessions.keys()) out[sid] = sessionInfo(sid);
     port.post({ t: "info", sessions: out });
+}
+
+// A registration's new instructions are sent once for a burst of them: a
+// page that registers 2,000 tools one by one made the worker build every
+// session's instruction 2,000 times (9.6 s). Any other message sends them
+// first, so the page has them before the pong of ready(), a run's end or a
+// session's own.
+let infoDue = false;
+function pushInfoSoon() {
+    if (infoDue) return;
+    infoDue = true;
+    setTimeout(() => infoDue && pushInfo(), 0);
 }
 
 /** @param {any} err */
@@ -216,13 +229,13 @@ const handlers = {
         } catch (err) {
             port.post({ t: "registerFailed", id: m.id, error: errorOf(err) });
         }
-        pushInfo();
+        pushInfoSoon();
     },
     unregister(m) {
         const u = unregisters.get(m.id);
         unregisters.delete(m.id);
         if (u) u();
-        pushInfo();
+        pushInfoSoon();
     },
     session(m) {
         if (m.hidden) hidden = new Set(m.hidden);
@@ -299,13 +312,17 @@ portReady.then((p) => {
     port.on((m) => {
         const h = handlers[m && m.t];
         if (!h) return;
+        const handle = () => {
+            if (infoDue && m.t !== "register" && m.t !== "unregister") pushInfo();
+            return h(m);
+        };
         if (m.t === "init") {
             Promise.resolve(h(m)).finally(() => {
                 initPromise = null;
                 initialized();
             });
-        } else if (initPromise) initPromise.then(() => h(m));
-        else h(m);
+        } else if (initPromise) initPromise.then(handle);
+        else handle();
     });
     port.post({ t: "loaded" });
 });

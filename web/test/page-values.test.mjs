@@ -318,3 +318,24 @@ test("annotations that are not JSON register in both modes, and reach onToolCall
         }
     }
 });
+
+test("tools registered one by one: after ready() the instruction counts every one, in both modes", async () => {
+    const { IoCodeModeFactory } = await import(indexURL);
+    for (const worker of [false, true]) {
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, worker });
+        try {
+            const session = api.createSession();
+            for (let i = 0; i < 300; i++) api.registerTool(tool(`bulk.t${i}`, () => i));
+            await api.ready();
+            assert.match(session.getSystemInstruction(), /^- bulk \(300\)$/m, `worker: ${worker}`);
+            const unregister = api.registerTool(tool("late.one", () => 1));
+            unregister();
+            api.registerTool(tool("late.two", () => 2));
+            await api.ready();
+            assert.doesNotMatch(session.getSystemInstruction(), /late\.one/, `worker: ${worker}`);
+            assert.match(session.getSystemInstruction(), /late/, `worker: ${worker}`);
+        } finally {
+            api.dispose();
+        }
+    }
+});
