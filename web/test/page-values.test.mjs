@@ -339,3 +339,16 @@ test("tools registered one by one: after ready() the instruction counts every on
         }
     }
 });
+
+test("a limit of Infinity is named as JavaScript writes it", async () => {
+    const { IoCodeModeFactory } = await import(indexURL);
+    for (const worker of [false, true]) {
+        for (const [field, value, message] of [
+            ["timeout", Infinity, "config.timeout: expected a positive number, got the number Infinity"],
+            ["memoryLimit", -Infinity, "config.memoryLimit: expected a positive integer, got the number -Infinity"],
+            ["maxToolCalls", Infinity, "config.maxToolCalls: expected a positive integer, got the number Infinity"],
+        ]) {
+            await assert.rejects(IoCodeModeFactory({ wasmLocation: assetPath, worker, [field]: value }), (err) => err instanceof TypeError && err.message === message, `worker: ${worker}: ${field}`);
+        }
+    }
+});
