@@ -106,6 +106,12 @@ function makeGuard(core, isDisposed) {
         if (core.state.exited) throw stopped();
         return value;
     };
+    // The pending calls' rejecters, all rejected once when the core stops:
+    // one reaction on core.exited for the guard, where a Promise.race per
+    // call left a reaction on it for every call until the core stopped.
+    /** @type {Set<(err: Error) => void>} */
+    const pending = new Set();
+    let watching = false;
     /** @param {() => any} fn */
     const async = (fn) => {
         /** @type {(() => void) | undefined} */
@@ -119,16 +125,30 @@ function makeGuard(core, isDisposed) {
                 release();
                 return Promise.resolve(value);
             }
-            const settled = Promise.race([
-                value,
+            if (!watching) {
+                watching = true;
                 core.exited.then(() => {
-                    throw stopped();
-                }),
-            ]).catch((err) => {
-                throw core.state.exited ? stopped() : err;
+                    for (const fail of [...pending]) fail(stopped());
+                });
+            }
+            const done = /** @type {() => void} */ (release);
+            return new Promise((resolve, reject) => {
+                /** @param {Error} err */
+                const fail = (err) => {
+                    if (!pending.delete(fail)) return;
+                    done();
+                    reject(err);
+                };
+                pending.add(fail);
+                value.then(
+                    (/** @type {any} */ v) => {
+                        if (!pending.delete(fail)) return;
+                        done();
+                        resolve(v);
+                    },
+                    (/** @type {any} */ err) => fail(core.state.exited ? stopped() : err),
+                );
             });
-            settled.then(release, release);
-            return settled;
         } catch (err) {
             if (release) release();
             return Promise.reject(core.state.exited ? stopped() : err);
@@ -228,10 +248,11 @@ function wrapLlmTool(tool, guard, pipe, owner) {
         // stopRuns, and every tool's own signal aborts from endRun: no
         // controller and no listener in the core per run.
         const ctrl = signal ? new AbortController() : undefined;
-        const t0 = now();
-        if (isCode) emit(run, { type: "run-start", runId: run.id, code: args && args.code }, pipe.onEvent);
-        const onConsole =
-            isCode && observed(run, pipe.onEvent) ? (/** @type {string} */ level, /** @type {string} */ message) => consoleLine(run, level, message, pipe.onEvent) : undefined;
+        // A run nobody observes (no onEvent) makes no events at all.
+        const watched = isCode && observed(run, pipe.onEvent);
+        const t0 = watched ? now() : 0;
+        if (watched) emit(run, { type: "run-start", runId: run.id, code: args && args.code }, pipe.onEvent);
+        const onConsole = watched ? (/** @type {string} */ level, /** @type {string} */ message) => consoleLine(run, level, message, pipe.onEvent) : undefined;
         // The options as given go along, for the core's unknown-key check.
         const inner = guard.async(() => runInCore(goExecute, args, run.id, ctrl && ctrl.signal, onConsole, options));
         return new Promise((resolve, reject) => {
@@ -244,7 +265,7 @@ function wrapLlmTool(tool, guard, pipe, owner) {
                 if (settled) return;
                 settled = true;
                 if (signal) signal.removeEventListener("abort", onAbort);
-                if (isCode && !run.ended) {
+                if (watched && !run.ended) {
                     if (good) finishLogs(run, v, pipe.onEvent);
                     closeCalls(run, good ? "it returned" : describeError(v), pipe.onEvent);
                     /** @type {any} */
