@@ -106,8 +106,16 @@ return (v) => { bad = 0; const s = S(v, rep); return bad ? 0 : s; };
 // crashed the native host. A run without host functions compiles only at
 // the top, where the FFI's Eval is fine.
 func (r *run) compile(src, name string) (fn, exc ffi.Value) {
+	if exc := r.loadHelpers(); exc != 0 {
+		return 0, exc
+	}
+	return r.compileWith(src, name)
+}
+
+// compileWith is compile without building the helpers first (loadHelpers
+// itself compiles with it).
+func (r *run) compileWith(src, name string) (fn, exc ffi.Value) {
 	q, ctx := r.q, r.ctx
-	r.loadHelpers()
 	if r.eval != 0 {
 		s := q.NewString(ctx, src)
 		defer q.FreeValue(ctx, s)

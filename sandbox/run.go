@@ -24,8 +24,13 @@ type instance struct {
 }
 
 func (i *instance) CallFunction(_ ffi.Context, _ ffi.ValueConst, argc, argv, refID uint32) ffi.Value {
-	i.run.loadHelpers()
-	return i.run.callFunction(argc, argv, refID)
+	r := i.run
+	if exc := r.loadHelpers(); exc != 0 {
+		thrown := r.q.Throw(r.ctx, exc.Const())
+		r.q.FreeValue(r.ctx, exc)
+		return thrown
+	}
+	return r.callFunction(argc, argv, refID)
 }
 
 func (i *instance) ShouldInterrupt(ffi.Runtime) bool { return i.run != nil && i.run.shouldInterrupt() }
@@ -109,20 +114,33 @@ const I = [S, Object.getPrototypeOf, Object.prototype, Array.isArray];
 const out = (v, w) => w === 1 ? I : typeof v === "symbol" ? 0 : S(v, rep);
 `
 
-// trackerBody replaces engineBody in runs that have async host
-// functions. track gives each host-call promise an own "constructor"
-// getter: await, then, catch, Promise.all/race/allSettled and returning the
-// promise all read it, so it tells which promises somebody observed, and a
-// rejection nobody observed is reported instead of lost (Go reads the
-// marks, seen, only then). The promise stays native, so awaiting it stays
-// on the fast path.
-const trackerBody = stringifyJS + `const P = Promise, def = Object.defineProperty, seen = [];
+// captureBody is the engine's part of the setup script in runs with host
+// functions or a prelude: it only captures, before the program runs, what
+// the helpers will need (the program may replace any of it), and defines
+// no function: compiling functions is what a run's setup pays for.
+// helpersJS builds the helpers from the captures when a host call or a
+// conversion first needs them (loadHelpers): out, stringifyJS's helper,
+// and track, for runs with async host functions. track gives each host-call
+// promise an own "constructor" getter: await, then, catch,
+// Promise.all/race/allSettled and returning the promise all read it, so it
+// tells which promises somebody observed, and a rejection nobody observed
+// is reported instead of lost (Go reads the marks, the captured array at
+// index 8, only then). The promise stays native, so awaiting it stays on
+// the fast path. helpersJS reads no global: it runs after the program has
+// started.
+const captureBody = "return [JSON.stringify, JSON.parse, eval, Object.getPrototypeOf, Object.prototype, Array.isArray, Promise, Object.defineProperty, []];\n"
+
+const helpersJS = `(c) => {
+const S = c[0], rep = (k, v) => typeof v === "bigint" ? v.toString() : v;
+const I = [S, c[3], c[4], c[5]];
+const out = (v, w) => w === 1 ? I : typeof v === "symbol" ? 0 : S(v, rep);
+const P = c[6], def = c[7], seen = c[8];
 const track = (p, id) => {
   def(p, "constructor", { get() { seen[id] = 1; return P; }, configurable: true });
   return p;
 };
-return [out, JSON.parse, eval, track, seen];
-`
+return [out, track];
+}`
 
 func (i *instance) execute(goCtx context.Context, p Program, limit int64) (res *Result, err error) {
 	q := i.q
@@ -199,7 +217,7 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64) (res *
 // globals.
 func (r *run) setup(p Program) error {
 	q, ctx := r.q, r.ctx
-	body := engineBody
+	body := captureBody
 	var fns []ffi.Value
 	if len(p.Funcs) > 0 {
 		names := make([]string, 0, len(p.Funcs))
@@ -208,7 +226,7 @@ func (r *run) setup(p Program) error {
 				return fmt.Errorf("sandbox: Funcs[%q]: exactly one of Async and Sync must be set", n)
 			}
 			if f.Async != nil {
-				body = trackerBody
+				r.tracked = true
 			}
 			names = append(names, n)
 		}
@@ -271,26 +289,41 @@ func (r *run) setup(p Program) error {
 		q.FreeValue(ctx, exc)
 		return fmt.Errorf("sandbox: prelude failed: %s: %s", e.Name, e.Message)
 	}
-	r.helpers, r.tracked = helpers, body == trackerBody
-	r.stringify = q.GetIndex(ctx, helpers.Const(), 0)
+	r.helpers = helpers
 	return nil
 }
 
-// loadHelpers takes the engine prelude's other helpers out of its array,
-// once.
-func (r *run) loadHelpers() {
+// loadHelpers builds the engine's helpers from the setup's captures, once
+// (see captureBody): a run that makes no host call and converts nothing
+// compiles none of them. It returns the owned exception when building
+// failed (out of memory, interrupted); the next need tries again.
+func (r *run) loadHelpers() (exc ffi.Value) {
 	if r.loaded || r.helpers == 0 {
-		return
+		return 0
 	}
-	r.loaded = true
 	q, ctx, h := r.q, r.ctx, r.helpers.Const()
-	r.parse = q.GetIndex(ctx, h, 1)
-	if len(r.funcs) > 0 {
-		r.eval = q.GetIndex(ctx, h, 2)
+	if r.parse == 0 {
+		r.parse = q.GetIndex(ctx, h, 1)
+		if len(r.funcs) > 0 {
+			r.eval = q.GetIndex(ctx, h, 2)
+		}
 	}
+	factory, exc := r.compileWith(helpersJS, "<helpers>")
+	if exc != 0 {
+		return exc
+	}
+	built, exc := q.Call(ctx, factory.Const(), q.Undefined.Const(), h)
+	q.FreeValue(ctx, factory)
+	if exc != 0 {
+		return exc
+	}
+	r.stringify = q.GetIndex(ctx, built.Const(), 0)
 	if r.tracked {
-		r.track, r.report = q.GetIndex(ctx, h, 3), q.GetIndex(ctx, h, 4)
+		r.track, r.report = q.GetIndex(ctx, built.Const(), 1), q.GetIndex(ctx, h, 8)
 	}
+	q.FreeValue(ctx, built)
+	r.loaded = true
+	return 0
 }
 
 // Code without a top-level return is evaluated as a script, so its
@@ -524,10 +557,19 @@ func (r *run) result(v ffi.ValueConst) *Result {
 		return r.result(v)
 	}
 	var s, exc ffi.Value
-	if q.IsObject(v) {
+	switch {
+	case r.helpers != 0 && !r.loaded && q.IsPlainPrimitive(v):
+		// A number, string, boolean, null or undefined needs no helper:
+		// the captured JSON.stringify writes it.
+		stringify := q.GetIndex(ctx, r.helpers.Const(), 0)
+		s, exc = q.Call(ctx, stringify.Const(), q.Undefined.Const(), v)
+		q.FreeValue(ctx, stringify)
+	case q.IsObject(v):
 		s, exc = r.checked(v)
-	} else {
-		s, exc = q.Call(ctx, r.stringify.Const(), q.Undefined.Const(), v)
+	default:
+		if exc = r.loadHelpers(); exc == 0 {
+			s, exc = q.Call(ctx, r.stringify.Const(), q.Undefined.Const(), v)
+		}
 	}
 	if exc != 0 {
 		return r.notSerializable(exc)

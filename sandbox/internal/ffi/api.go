@@ -34,6 +34,9 @@ const (
 	tagStringRope = -6
 	tagObject     = -1
 	tagInt        = 0
+	tagBool       = 1
+	tagNull       = 2
+	tagUndefined  = 3
 	tagFloat64    = 8 // and every larger (or more negative than -9) high word
 )
 
@@ -59,6 +62,13 @@ func (q *Instance) Int(v ValueConst) (int32, bool) {
 	}
 	lo, _ := q.mem.ReadUint32(uint32(v))
 	return int32(lo), true
+}
+
+// IsPlainPrimitive reports whether the value at v is a number, a string, a
+// boolean, null or undefined (not a BigInt, a symbol or an object).
+func (q *Instance) IsPlainPrimitive(v ValueConst) bool {
+	t := q.tag(v)
+	return t == tagInt || t >= tagFloat64 || t < -9 || t == tagString || t == tagStringRope || t == tagBool || t == tagNull || t == tagUndefined
 }
 
 // IsNumber reports whether the value at v is a number.

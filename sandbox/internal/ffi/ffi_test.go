@@ -33,36 +33,37 @@ func TestTags(t *testing.T) {
 	rt := q.NewRuntime()
 	ctx := q.NewContext(rt)
 	for _, tc := range []struct {
-		expr                string
-		object, str, number bool
+		expr                       string
+		object, str, number, plain bool
 	}{
-		{"({})", true, false, false},
-		{"[1]", true, false, false},
-		{"(() => 1)", true, false, false},
-		{"new Error('x')", true, false, false},
-		{"'flat'", false, true, false},
-		{"'a'.repeat(5000) + String(Math.random())", false, true, false},
-		{"1", false, false, true},
-		{"-0", false, false, true},
-		{"1.5", false, false, true},
-		{"-1e300", false, false, true},
-		{"NaN", false, false, true},
-		{"Infinity", false, false, true},
-		{"2**31", false, false, true},
-		{"undefined", false, false, false},
-		{"null", false, false, false},
-		{"true", false, false, false},
-		{"10n", false, false, false},
-		{"2n**100n", false, false, false},
-		{"Symbol()", false, false, false},
+		{"({})", true, false, false, false},
+		{"[1]", true, false, false, false},
+		{"(() => 1)", true, false, false, false},
+		{"new Error('x')", true, false, false, false},
+		{"'flat'", false, true, false, true},
+		{"'a'.repeat(5000) + String(Math.random())", false, true, false, true},
+		{"1", false, false, true, true},
+		{"-0", false, false, true, true},
+		{"1.5", false, false, true, true},
+		{"-1e300", false, false, true, true},
+		{"NaN", false, false, true, true},
+		{"Infinity", false, false, true, true},
+		{"2**31", false, false, true, true},
+		{"undefined", false, false, false, true},
+		{"null", false, false, false, true},
+		{"true", false, false, false, true},
+		{"false", false, false, false, true},
+		{"10n", false, false, false, false},
+		{"2n**100n", false, false, false, false},
+		{"Symbol()", false, false, false, false},
 	} {
 		v, exc := q.Eval(ctx, tc.expr, "t.js", EvalGlobal)
 		if exc != 0 {
 			t.Fatalf("%s threw", tc.expr)
 		}
 		c := v.Const()
-		if q.IsObject(c) != tc.object || q.IsString(c) != tc.str || q.IsNumber(c) != tc.number {
-			t.Errorf("%s: object %v string %v number %v (tag %d)", tc.expr, q.IsObject(c), q.IsString(c), q.IsNumber(c), q.tag(c))
+		if q.IsObject(c) != tc.object || q.IsString(c) != tc.str || q.IsNumber(c) != tc.number || q.IsPlainPrimitive(c) != tc.plain {
+			t.Errorf("%s: object %v string %v number %v plain %v (tag %d)", tc.expr, q.IsObject(c), q.IsString(c), q.IsNumber(c), q.IsPlainPrimitive(c), q.tag(c))
 		}
 		q.FreeValue(ctx, v)
 	}
