@@ -495,20 +495,15 @@ export async function workerFactory(config) {
                 } finally {
                     pageCalls.delete(m.cid);
                 }
-                if (typeof value === "function" || typeof value === "symbol") {
+                // A result that is itself a function, a Symbol or a BigInt
+                // fails the call, as on the calling thread (web/src/call.mjs).
+                if (typeof value === "function" || typeof value === "symbol" || typeof value === "bigint") {
                     throw new Error(`the tool returned a ${typeof value}, which is not JSON data`);
                 }
                 // Converted here, by the rules the core applies on the calling
                 // thread (tojson.mjs), not by the structured clone of
                 // postMessage: that would drop a class's toJSON and refuse a
-                // method, a Symbol or a URL that the rules convert. A BigInt
-                // at the top still goes as it is: the core's handling of it
-                // is being reworked on the calling thread, and both modes
-                // must keep answering alike.
-                if (typeof value === "bigint") {
-                    reply({ ok: true, value });
-                    return;
-                }
+                // method, a Symbol or a URL that the rules convert.
                 let converted;
                 try {
                     converted = toJSON(value, `tools.${def.name} result`);
