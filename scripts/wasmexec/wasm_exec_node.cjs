@@ -15,16 +15,18 @@ globalThis.Go.prototype.run = function (instance) {
 	return run.call(this, instance);
 };
 // jsbridge's direct calls (jsbridge/direct.go): the module "jsbridge"
-// every Go program that links jsbridge imports, and its table.
-const directImports = require("./direct.cjs");
-const Go = globalThis.Go;
-globalThis.Go = class extends Go {
-	constructor() {
-		super();
-		const { table, imports } = directImports();
-		this.importObject.jsbridge = imports;
-		globalThis.__jsbridgeDirect = table;
-	}
-};
-// Its require("./wasm_exec") finds the module loaded above.
-require(path.join(lib, "wasm_exec_node.js"));
+// every Go program that links jsbridge imports, and its table; the
+// loader's own web/src/direct.mjs, so both hosts give Go the same imports.
+import(path.join(__dirname, "..", "..", "web", "src", "direct.mjs")).then(({ directImports }) => {
+	const Go = globalThis.Go;
+	globalThis.Go = class extends Go {
+		constructor() {
+			super();
+			const { table, imports } = directImports();
+			this.importObject.jsbridge = imports;
+			globalThis.__jsbridgeDirect = table;
+		}
+	};
+	// Its require("./wasm_exec") finds the module loaded above.
+	require(path.join(lib, "wasm_exec_node.js"));
+});

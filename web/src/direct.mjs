@@ -2,8 +2,8 @@
 // Go calls the QuickJS instance's exports and reads its memory through
 // them, with numbers only, instead of syscall/js. Go fills the table (the
 // global __jsbridgeDirect of the Go program): fns with the exports it
-// calls, mems with the instances' memories. scripts/wasmexec/direct.cjs is
-// the same for the tools that run Go programs under Node.
+// calls, mems with the instances' memories. scripts/wasmexec/wasm_exec_node.cjs
+// imports this module for the tools that run Go programs under Node.
 
 export function directImports() {
     /** @type {{ fns: (Function | undefined)[], mems: (WebAssembly.Memory | undefined)[], error: unknown }} */
