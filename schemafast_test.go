@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -207,24 +206,8 @@ func instancesFor(schema any, depth int) []any {
 // validator does not, and it accepts the input built from the schema for
 // most tools.
 func TestSurelyValidRealCatalogs(t *testing.T) {
-	files, err := filepath.Glob("internal/search/eval/testdata/*.catalog.json")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no catalogs: %v", err)
-	}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var cat struct {
-			Tools []struct {
-				Name        string          `json:"name"`
-				InputSchema json.RawMessage `json:"inputSchema"`
-			} `json:"tools"`
-		}
-		if err := json.Unmarshal(data, &cat); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
+	for _, cat := range realCatalogs(t) {
+		f := cat.File
 		built, checked := 0, 0
 		for _, tool := range cat.Tools {
 			schema := decodeDoc(t, string(tool.InputSchema))

@@ -115,24 +115,8 @@ func TestPlainSchema(t *testing.T) {
 // that plainSchema lets past the meta-schema is valid against it, and most
 // of them are plain (the point of the shortcut).
 func TestPlainSchemasOfRealCatalogs(t *testing.T) {
-	files, err := filepath.Glob("internal/search/eval/testdata/*.catalog.json")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no catalogs: %v", err)
-	}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var cat struct {
-			Tools []struct {
-				Name        string          `json:"name"`
-				InputSchema json.RawMessage `json:"inputSchema"`
-			} `json:"tools"`
-		}
-		if err := json.Unmarshal(data, &cat); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
+	for _, cat := range realCatalogs(t) {
+		f := cat.File
 		plain := 0
 		for _, tool := range cat.Tools {
 			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(tool.InputSchema))
@@ -152,4 +136,41 @@ func TestPlainSchemasOfRealCatalogs(t *testing.T) {
 			t.Errorf("%s: only %d of %d input schemas plain", f, plain, len(cat.Tools))
 		}
 	}
+}
+
+// catalogTool is a tool of a real public API catalog (internal/search/eval).
+type catalogTool struct {
+	Name        string          `json:"name"`
+	InputSchema json.RawMessage `json:"inputSchema"`
+}
+
+// realCatalog is one catalog file's tools.
+type realCatalog struct {
+	File  string
+	Tools []catalogTool
+}
+
+// realCatalogs reads the real catalogs of the search evaluation: their
+// 1,761 input schemas are what hosts really register.
+func realCatalogs(t *testing.T) []realCatalog {
+	t.Helper()
+	files, err := filepath.Glob("internal/search/eval/testdata/*.catalog.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no catalogs: %v", err)
+	}
+	var out []realCatalog
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cat struct {
+			Tools []catalogTool `json:"tools"`
+		}
+		if err := json.Unmarshal(data, &cat); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		out = append(out, realCatalog{f, cat.Tools})
+	}
+	return out
 }
