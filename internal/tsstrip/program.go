@@ -1,6 +1,9 @@
 package tsstrip
 
-import "strings"
+import (
+	"iter"
+	"strings"
+)
 
 // Program prepares a model's program for the sandbox: the first fenced
 // block is taken out of the prose around it, TypeScript is erased, and a
@@ -69,29 +72,15 @@ const callMain = "\n;return await main();"
 // and mean main to run, and without the call the run would end with no
 // result and no hint why.
 func uncalledMain(toks []token) bool {
-	depth, decl, names := 0, false, 0
-	for i, t := range toks {
-		switch t.k {
-		case tPunct:
-			switch t.v {
-			case "(", "[", "{":
-				depth++
-			case ")", "]", "}":
-				depth--
-			}
-		case tTemplateHead:
-			depth++
-		case tTemplateTail:
-			depth--
-		case tName:
-			if t.v != "main" {
-				continue
-			}
-			names++
-			if depth == 0 && i > 0 && toks[i-1].k == tName && toks[i-1].v == "function" &&
-				i+2 < len(toks) && toks[i+1].v == "(" && toks[i+2].v == ")" {
-				decl = true
-			}
+	decl, names := false, 0
+	for i, depth := range nameDepths(toks) {
+		if toks[i].v != "main" {
+			continue
+		}
+		names++
+		if depth == 0 && i > 0 && toks[i-1].k == tName && toks[i-1].v == "function" &&
+			i+2 < len(toks) && toks[i+1].v == "(" && toks[i+2].v == ")" {
+			decl = true
 		}
 	}
 	return decl && names == 1
@@ -102,27 +91,39 @@ func uncalledMain(toks []token) bool {
 // braces). A return inside blocks is not looked for: the script attempt
 // finds it.
 func topLevelReturn(toks []token) bool {
-	depth := 0
-	for i, t := range toks {
-		switch t.k {
-		case tPunct:
-			switch t.v {
-			case "(", "[", "{":
-				depth++
-			case ")", "]", "}":
-				depth--
-			}
-		case tTemplateHead:
-			depth++
-		case tTemplateTail:
-			depth--
-		case tName:
-			if depth == 0 && t.v == "return" && (i == 0 || toks[i-1].v != "." && toks[i-1].v != "?.") {
-				return true
-			}
+	for i, depth := range nameDepths(toks) {
+		if depth == 0 && toks[i].v == "return" && (i == 0 || toks[i-1].v != "." && toks[i-1].v != "?.") {
+			return true
 		}
 	}
 	return false
+}
+
+// nameDepths yields the index of each name token and how many brackets
+// (and template substitutions) enclose it.
+func nameDepths(toks []token) iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		depth := 0
+		for i, t := range toks {
+			switch t.k {
+			case tPunct:
+				switch t.v {
+				case "(", "[", "{":
+					depth++
+				case ")", "]", "}":
+					depth--
+				}
+			case tTemplateHead:
+				depth++
+			case tTemplateTail:
+				depth--
+			case tName:
+				if !yield(i, depth) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // fenceLangs are the info strings of a fence whose block is taken as code.
