@@ -213,6 +213,20 @@ export async function callTool(run, tool, input, engine, factoryOnEvent) {
 }
 
 /**
+ * Why a run ended, as its closed tool calls' tool-result events say it:
+ * "it returned" when the program finished, its error's code when the run
+ * ended with one (TIMEOUT, MEMORY_LIMIT, RUNTIME, ...), as the toolCalls
+ * records say "not finished: the run ended (TIMEOUT)", or what the run
+ * rejected with (an abort's reason, a disposal).
+ * @param {boolean} settled whether execute resolved (v: its result) or rejected (v: the reason)
+ * @param {any} v
+ */
+export function endedWhy(settled, v) {
+    if (!settled) return describeError(v);
+    return v && v.ok === false && v.error && typeof v.error.code === "string" ? v.error.code : "it returned";
+}
+
+/**
  * When a run ends with tool calls still in flight (their signals abort),
  * each gets its tool-result now, before run-end: every tool-call event of
  * a run is answered before the run's last event.

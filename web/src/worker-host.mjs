@@ -22,7 +22,7 @@
 
 import { describeError, hasNodeFs, nodeModule } from "./env.mjs";
 import { abortReason, markSchema, normalizeRunOptions } from "./wrap.mjs";
-import { callTool, closeCalls, consoleLine, emit, endRun, finishLogs, newOwner, now, observed, runOf, startRun } from "./runs.mjs";
+import { callTool, closeCalls, consoleLine, emit, endRun, endedWhy, finishLogs, newOwner, now, observed, runOf, startRun } from "./runs.mjs";
 import { SESSION_HINTS, SESSION_KEYS, TOOL_KEYS, unknownKeyError } from "./keys.mjs";
 import { convertSchema } from "./schema.mjs";
 import { refCycleError } from "./refcycle.mjs";
@@ -626,7 +626,7 @@ export async function workerFactory(config) {
                         release();
                         if (isCode && !run.ended) {
                             if (good) finishLogs(run, v, factoryOnEvent);
-                            closeCalls(run, good ? "it returned" : describeError(v), factoryOnEvent);
+                            closeCalls(run, endedWhy(good, v), factoryOnEvent);
                             /** @type {any} */
                             const end = { type: "run-end", runId: run.id, ok: good ? v.ok : false, durationMs: Math.round(now() - t0) };
                             if (good && !v.ok) end.error = v.error;

@@ -5,7 +5,7 @@
 import { CALL } from "./call.mjs";
 import { exitedError } from "./core.mjs";
 import { describeError } from "./env.mjs";
-import { callTool, closeCalls, consoleLine, emit, endRun, finishLogs, newOwner, now, observed, runInCore, runOf, startRun } from "./runs.mjs";
+import { callTool, closeCalls, consoleLine, emit, endRun, endedWhy, finishLogs, newOwner, now, observed, runInCore, runOf, startRun } from "./runs.mjs";
 
 /**
  * @typedef {import("../index.d.ts").IoCodeMode.API} API
@@ -267,7 +267,7 @@ function wrapLlmTool(tool, guard, pipe, owner) {
                 if (signal) signal.removeEventListener("abort", onAbort);
                 if (watched && !run.ended) {
                     if (good) finishLogs(run, v, pipe.onEvent);
-                    closeCalls(run, good ? "it returned" : describeError(v), pipe.onEvent);
+                    closeCalls(run, endedWhy(good, v), pipe.onEvent);
                     /** @type {any} */
                     const end = { type: "run-end", runId: run.id, ok: good ? !!(v && v.ok) : false, durationMs: Math.round(now() - t0) };
                     if (good && v && !v.ok) end.error = v.error;

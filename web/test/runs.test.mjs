@@ -542,6 +542,22 @@ describe("dispose", () => {
         assert.deepEqual([res.callId, res.ok, res.error], [events[1].callId, false, "the run ended before the tool finished (Cancelled by the user.)"]);
     });
 
+    for (const worker of [false, true]) test(`onEvent (worker: ${worker}): a call in flight when the run times out gets a tool-result that says so, not "it returned"`, async (t) => {
+        const events = [];
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            worker,
+            timeout: 800,
+            onEvent: (e) => events.push(e),
+            tools: [tool("never", () => new Promise(() => {}))],
+        });
+        const r = await run(api.createSession(), "await tools.never({})");
+        assert.equal(r.error.code, "TIMEOUT");
+        assert.deepEqual(events.map((e) => e.type), ["run-start", "tool-call", "tool-result", "run-end"]);
+        assert.deepEqual([events[2].ok, events[2].error], [false, "the run ended before the tool finished (TIMEOUT)"]);
+        assert.equal(r.toolCalls[0].reason, "not finished: the run ended (TIMEOUT)", "the record and the event say the same");
+    });
+
     for (const worker of [false, true]) test(`a timeout aborts the signal of a tool in flight with a TimeoutError that says so (worker: ${worker})`, async (t) => {
         const reasons = [];
         const api = await withFactory(t, {
