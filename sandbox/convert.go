@@ -21,6 +21,10 @@ import (
 //	Promise         null (it was not awaited)
 //	RegExp          its source string, "/a+/g"
 //	typed array     an array of its numbers
+//	ArrayBuffer     an array of its bytes
+//	DataView        an array of the bytes it views
+//	WeakMap/WeakSet {} (they cannot be listed)
+//	WeakRef         null (its target is not data)
 //	undefined       null in an array (reported); an absent property or no
 //	                result at the top (JSON's own rule, not reported)
 //	Date            its ISO string (toJSON, JSON's own rule, not reported)
@@ -36,6 +40,8 @@ import (
 const convertJS = `(() => {
 const S = JSON.stringify, gp = Object.getPrototypeOf, OP = Object.prototype, isArr = Array.isArray;
 const M = Map, St = Set, E = Error, RX = RegExp, P = Promise, AB = ArrayBuffer, ent = Object.fromEntries, from = Array.from;
+const U8 = Uint8Array, DV = DataView, WM = WeakMap, WS = WeakSet, WR = typeof WeakRef === "function" ? WeakRef : undefined;
+const bytes = (b, o, n) => n ? from(new U8(b, o, n)) : [];
 const ident = /^[A-Za-z_$][\w$]*$/;
 return (root, name) => {
   const paths = new M(), warn = [];
@@ -68,6 +74,10 @@ return (root, name) => {
       else if (v instanceof P) { out = null; note(p, "a Promise, converted to null (await it)"); }
       else if (v instanceof RX) { out = String(v); note(p, "a RegExp, converted to the string " + S(out)); }
       else if (AB.isView(v) && typeof v.length === "number") { out = from(v, (x) => typeof x === "bigint" ? x.toString() : x); note(p, "a typed array, converted to an array"); }
+      else if (v instanceof AB) { out = bytes(v, 0, v.byteLength); note(p, "an ArrayBuffer, converted to an array of its bytes"); }
+      else if (v instanceof DV) { out = bytes(v.buffer, v.byteOffset, v.byteLength); note(p, "a DataView, converted to an array of its bytes"); }
+      else if (v instanceof WM || v instanceof WS) { out = {}; note(p, (v instanceof WM ? "a WeakMap" : "a WeakSet") + ", which cannot be listed: converted to {}"); }
+      else if (WR && v instanceof WR) { out = null; note(p, "a WeakRef, which is not data: converted to null"); }
     }
     }
     if (out !== null && typeof out === "object") paths.set(out, p);

@@ -8,6 +8,13 @@
 const ident = /^[A-Za-z_$][\w$]*$/;
 
 /**
+ * The bytes of an ArrayBuffer or a DataView's part of one, as numbers (a
+ * detached buffer has none).
+ * @param {ArrayBufferLike} buffer @param {number} offset @param {number} length
+ */
+const bytes = (buffer, offset, length) => (length ? Array.from(new Uint8Array(buffer, offset, length)) : []);
+
+/**
  * A tool result that the page converted already (worker mode: the page
  * runs toJSON and sends the JSON text and its reports, the worker's core
  * takes them as they are).
@@ -106,6 +113,18 @@ export function toJSON(value, label) {
                 } else if (ArrayBuffer.isView(v) && typeof (/** @type {any} */ (v).length) === "number") {
                     out = Array.from(/** @type {any} */ (v), (/** @type {any} */ x) => (typeof x === "bigint" ? x.toString() : x));
                     note(this, k, "a typed array, converted to an array");
+                } else if (v instanceof ArrayBuffer) {
+                    out = bytes(v, 0, v.byteLength);
+                    note(this, k, "an ArrayBuffer, converted to an array of its bytes");
+                } else if (v instanceof DataView) {
+                    out = bytes(v.buffer, v.byteOffset, v.byteLength);
+                    note(this, k, "a DataView, converted to an array of its bytes");
+                } else if (v instanceof WeakMap || v instanceof WeakSet) {
+                    out = {};
+                    note(this, k, `${v instanceof WeakMap ? "a WeakMap" : "a WeakSet"}, which cannot be listed: converted to {}`);
+                } else if (typeof WeakRef === "function" && v instanceof WeakRef) {
+                    out = null;
+                    note(this, k, "a WeakRef, which is not data: converted to null");
                 }
             }
         }

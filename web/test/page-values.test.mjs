@@ -32,6 +32,8 @@ const results = [
     ["a URL", () => new URL("https://example.com/a?b=1"), "https://example.com/a?b=1", []],
     ["a Map with a Set", () => new Map([["a", new Set([1])]]), { a: [1] }, ["tools.t.get result: a Map, converted to an object", "tools.t.get result.a: a Set, converted to an array"]],
     ["undefined", () => undefined, undefined, []],
+    ["bytes and a WeakMap", () => ({ b: new Uint8Array([7, 8]).buffer, w: new WeakMap() }), { b: [7, 8], w: {} },
+        ["tools.t.get result.b: an ArrayBuffer, converted to an array of its bytes", "tools.t.get result.w: a WeakMap, which cannot be listed: converted to {}"]],
 ];
 
 const throws = [

@@ -41,3 +41,19 @@ test("toJSON: JSON data as JSON.stringify writes it, everything else by the rule
     }
     assert.equal(reads, 1, "a getter runs once");
 });
+
+test("toJSON: ArrayBuffer and DataView become their bytes, WeakMap/WeakSet {} and WeakRef null, each reported", () => {
+    const buffer = new Uint8Array([1, 2, 3, 255]).buffer;
+    const cases = [
+        [{ b: buffer }, '{"b":[1,2,3,255]}', ["r.b: an ArrayBuffer, converted to an array of its bytes"]],
+        [[new ArrayBuffer(0)], "[[]]", ["r[0]: an ArrayBuffer, converted to an array of its bytes"]],
+        [{ d: new DataView(buffer, 1, 2) }, '{"d":[2,3]}', ["r.d: a DataView, converted to an array of its bytes"]],
+        [{ w: new WeakMap([[{}, 1]]) }, '{"w":{}}', ["r.w: a WeakMap, which cannot be listed: converted to {}"]],
+        [[new WeakSet()], "[{}]", ["r[0]: a WeakSet, which cannot be listed: converted to {}"]],
+        [{ r: new WeakRef({ a: 1 }) }, '{"r":null}', ["r.r: a WeakRef, which is not data: converted to null"]],
+        [new WeakMap(), "{}", ["r: a WeakMap, which cannot be listed: converted to {}"]],
+    ];
+    for (const [value, json, warnings] of cases) {
+        assert.deepEqual(toJSON(value, "r"), { json, warnings }, String(json));
+    }
+});
