@@ -26,6 +26,8 @@ var (
 	base64Source string
 	//go:embed prelude/clone.js
 	cloneSource string
+	//go:embed prelude/microtask.js
+	microtaskSource string
 
 	// Compacted on first use, not at package init: most runs never build
 	// these globals.
@@ -35,6 +37,7 @@ var (
 		"text":            sync.OnceValue(func() string { return compactJS(textSource) }),
 		"base64":          sync.OnceValue(func() string { return compactJS(base64Source) }),
 		"structuredClone": sync.OnceValue(func() string { return compactJS(cloneSource) }),
+		"queueMicrotask":  sync.OnceValue(func() string { return compactJS(microtaskSource) }),
 	}
 )
 
@@ -56,6 +59,7 @@ var builtinGroups = []struct {
 	{[]string{"TextEncoder", "TextDecoder"}, "text"},
 	{[]string{"atob", "btoa"}, "base64"},
 	{[]string{"structuredClone"}, "structuredClone"},
+	{[]string{"queueMicrotask"}, "queueMicrotask"},
 }
 
 // refusedGlobals are what code reaches for to get out: each is a function

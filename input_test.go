@@ -144,6 +144,10 @@ func TestBuiltins(t *testing.T) {
 		{name: "structuredClone", code: "const a = { d: new Date(0), m: new Map([[1, { x: 1 }]]), s: new Set([1]), arr: [1, [2]] };\na.self = a;\nconst c = structuredClone(a);\nreturn [c !== a, c.self === c, c.d instanceof Date && c.d.getTime(), c.m.get(1).x, c.m.get(1) !== a.m.get(1), [...c.s], c.arr]",
 			want: `[true,true,0,1,true,[1],[1,[2]]]`},
 		{name: "structuredClone refuses functions", code: "structuredClone({ f() {} })", errCode: "RUNTIME", errName: "DataCloneError", errMsg: "could not be cloned"},
+		{name: "queueMicrotask runs in order with promise jobs", code: "const out = [];\nqueueMicrotask(() => out.push('m'));\nPromise.resolve().then(() => out.push('p'));\nout.push('s');\nawait null; await null;\nreturn [out, typeof queueMicrotask]", want: `[["s","m","p"],"function"]`},
+		{name: "queueMicrotask before the result", code: "let n = 0;\nqueueMicrotask(() => { n = 1 });\nawait 0;\nreturn n", want: "1"},
+		{name: "a throwing microtask is logged", code: "queueMicrotask(() => { throw new RangeError('boom') });\nawait null; await null;\nreturn 'went on'", want: `"went on"`, log: "uncaught in a queueMicrotask callback: RangeError: boom"},
+		{name: "queueMicrotask without a function", code: "queueMicrotask('x')", errCode: "RUNTIME", errName: "TypeError", errMsg: "queueMicrotask: the callback must be a function"},
 		{name: "built-ins are ordinary globals", code: "return [typeof URL, typeof TextEncoder, typeof atob, typeof structuredClone, typeof setTimeout, 'URL' in globalThis]", want: `["function","function","function","function","function",true]`},
 	})
 }
@@ -160,6 +164,7 @@ func TestPreludeFor(t *testing.T) {
 		{"return new URL(u).host", []string{`lazy(["URL","URLSearchParams"], "url")`}, []string{"timers", "none("}, false},
 		{"await new Promise((r) => setTimeout(r, 5))", []string{`"timers", timer, clear)`}, []string{`"url"`}, true},
 		{"const r = await fetch(u)", []string{`["fetch"]`, "none(k)"}, []string{"timers"}, false},
+		{"queueMicrotask(f)", []string{`lazy(["queueMicrotask"], "queueMicrotask")`}, []string{`"url"`, "timers"}, false},
 		{"btoa(x); structuredClone(y); new TextDecoder()", []string{`"base64"`, `"structuredClone"`, `"text"`}, []string{`"url"`}, false},
 	} {
 		p, timers := preludeFor(tc.code)
