@@ -109,7 +109,7 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 		return &ExecuteResult{Logs: []LogEntry{}, ToolCalls: []ToolCallRecord{}, DurationMs: ms(time.Since(start)),
 			Error: &RunError{Name: "SyntaxError", Code: string(sandbox.CodeSyntax), Message: perr.Message, Line: perr.Line, Column: perr.Column}}, nil
 	}
-	r := &runState{s: s, runContext: runContext}
+	r := &runState{s: s, runContext: runContext, code: code}
 	r.onLog, _ = ctx.Value(consoleKey{}).(func(LogEntry))
 	// Sorted by name: a call finds its tool by binary search, so a run
 	// builds nothing per visible tool.
@@ -159,6 +159,9 @@ type runState struct {
 	s          *Session
 	runContext any
 	visible    []*toolEntry // sorted by name
+	// code is the program as run, read when `tools` is built
+	// (unknownCalls).
+	code string
 
 	timers timers
 
@@ -190,7 +193,12 @@ func (r *runState) source(args []json.RawMessage) (json.RawMessage, error) {
 			names[i] = e.info.Name
 		}
 		namesJSON, _ := json.Marshal(names)
-		return json.Marshal(strings.Replace(toolsJS, "/*NAMES*/[]", string(namesJSON), 1))
+		src := strings.Replace(toolsJS, "/*NAMES*/[]", string(namesJSON), 1)
+		if unknown := r.unknownCalls(r.code); len(unknown) > 0 {
+			unknownJSON, _ := json.Marshal(unknown)
+			src = strings.Replace(src, "/*UNKNOWN*/[]", string(unknownJSON), 1)
+		}
+		return json.Marshal(src)
 	case "console":
 		return json.Marshal(consoleJS)
 	case "api":

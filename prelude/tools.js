@@ -2,17 +2,32 @@
 // so a tool named "__proto__" or "constructor" is just a property. Names are
 // sorted, so a namespace never exists before the function of the same name.
 (call) => {
-  const O = Object, names = /*NAMES*/[];
+  const O = Object, names = /*NAMES*/[], unknown = /*UNKNOWN*/[], has = (o, k) => O.prototype.hasOwnProperty.call(o, k);
   const tools = O.create(null), set = (o, k, v) => O.defineProperty(o, k, { value: v, enumerable: true });
   for (const name of names) {
     const parts = name.split(".");
     let node = tools;
     for (let i = 0; i < parts.length - 1; i++) {
-      if (!O.prototype.hasOwnProperty.call(node, parts[i])) set(node, parts[i], O.create(null));
+      if (!has(node, parts[i])) set(node, parts[i], O.create(null));
       node = node[parts[i]];
     }
     set(node, parts[parts.length - 1], (input) => call(name, input));
   }
+  // Paths the code calls that no tool has (unknownCalls, calledpaths.go):
+  // each gets a stand-in that calls it by name, so `tools.nope.x()` fails
+  // with tool_call's "unknown tool" error, not a TypeError about undefined.
+  // Not enumerable: listing `tools` shows the real tools only.
+  const made = [], hide = (o, k, v) => { O.defineProperty(o, k, { value: v }); made.push(v); };
+  for (const name of unknown) {
+    const parts = name.split("."), last = parts.length - 1;
+    let node = tools, i = 0;
+    for (; i < last && typeof node === "object"; i++) {
+      if (!has(node, parts[i])) hide(node, parts[i], O.create(null));
+      node = node[parts[i]];
+    }
+    if (i === last && typeof node === "object" && !has(node, parts[i])) hide(node, parts[i], (input) => call(name, input));
+  }
   const freeze = (o) => { for (const k of O.keys(o)) freeze(o[k]); return O.freeze(o); };
+  for (const v of made) O.freeze(v);
   return freeze(tools);
 }
