@@ -350,27 +350,3 @@ func abortReason(ctx context.Context) Value {
 	}
 	return jsbridge.NewError("AbortError", "the run ended before the tool finished")
 }
-
-// resultJSON converts a tool's return value with the loader's converter
-// (web/src/tojson.mjs: a Map or a Set becomes JSON as a run's result does,
-// each change reported through warn); without the loader, JSON.stringify.
-func resultJSON(v Value, name string, warn func(string)) (json.RawMessage, error) {
-	convert := get(jsbridge.Global(), "__ioCodeModeToJSON")
-	if convert.Type() != jsbridge.TypeFunction {
-		return jsbridge.ToJSON(v)
-	}
-	res, err := jsbridge.Call(convert, v, "tools."+name+" result")
-	if err != nil {
-		return nil, err
-	}
-	if warn != nil {
-		ws, _ := jsbridge.Elements(get(res, "warnings")) // made by tojson.mjs: an array of strings
-		for _, w := range ws {
-			warn(w.String())
-		}
-	}
-	if j := get(res, "json"); j.Type() == jsbridge.TypeString {
-		return json.RawMessage(j.String()), nil
-	}
-	return nil, nil
-}

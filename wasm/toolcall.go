@@ -15,8 +15,8 @@ import (
 // A page tool's call goes to the loader's caller (web/src/call.mjs) in one
 // call, and comes back in one reply: the caller parses the input, runs the
 // input schema's own validation, calls execute with {context, signal} and
-// converts the result to JSON, all on the page. Without the loader, the
-// same steps are made from Go (directExecute).
+// converts the result to JSON, all on the page. The loader (core.mjs)
+// always provides the caller; there is no second path from Go.
 
 // How a page call ended: REPLY in web/src/call.mjs.
 const (
@@ -67,7 +67,7 @@ func toolExecute(name string, execs, validates Value, i int) func(context.Contex
 	return func(ctx context.Context, input json.RawMessage, c codemode.Call) (json.RawMessage, error) {
 		call, abort, ok := pageCaller()
 		if !ok {
-			return directExecute(ctx, name, element(execs, i), element(validates, i), input, c)
+			return nil, fmt.Errorf("%s: the page's tool caller is missing: load Code Mode's core through its loader (web/src/core.mjs)", name)
 		}
 		if ctx.Err() != nil {
 			return nil, context.Cause(ctx)
@@ -117,48 +117,4 @@ func toolExecute(name string, execs, validates Value, i int) func(context.Contex
 		}
 		return nil, fmt.Errorf("%s: the page's tool call answered %s", name, jsbridge.Describe(jsbridge.Arg(vals, 0)))
 	}
-}
-
-// directExecute is toolExecute without the loader's caller, from Go.
-func directExecute(ctx context.Context, name string, exec, validate Value, input json.RawMessage, c codemode.Call) (json.RawMessage, error) {
-	in, err := jsbridge.FromJSON(input)
-	if err != nil {
-		return nil, err
-	}
-	if validate.Type() == jsbridge.TypeFunction {
-		ret, err := jsbridge.Call(validate, in)
-		if err == nil {
-			ret, err = jsbridge.AwaitContext(ctx, ret)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: the input schema's validation failed: %v", name, plain(err))
-		}
-		if !get(ret, "ok").Truthy() {
-			return nil, fmt.Errorf("%s: input rejected by its schema: %s", name, get(ret, "message").String())
-		}
-	}
-	signal, stop := jsbridge.SignalFor(ctx, func() Value { return abortReason(ctx) })
-	defer stop()
-	opts := jsbridge.NewObject()
-	opts.Set("context", jsValue(c.Context))
-	opts.Set("signal", signal)
-	ret, err := jsbridge.Call(exec, in, opts)
-	if err != nil {
-		return nil, plain(err)
-	}
-	v, err := jsbridge.AwaitContext(ctx, ret)
-	if err != nil {
-		return nil, plain(err)
-	}
-	switch v.Type() {
-	case jsbridge.TypeUndefined:
-		return nil, nil
-	case jsbridge.TypeFunction, jsbridge.TypeSymbol:
-		return nil, fmt.Errorf("the tool returned a %s, which is not JSON data", v.Type())
-	}
-	out, err := resultJSON(v, name, c.Warn)
-	if err != nil {
-		return nil, fmt.Errorf("the tool returned a value that is not JSON data: %v", plain(err))
-	}
-	return out, nil
 }
