@@ -10,6 +10,11 @@
 // figures are still reported as old-heldout for comparison. The third
 // held-out split (testdata/<id>.heldout2.json, split heldout2) was written
 // by a party independent of the tuning, the same way, and is reported too.
+//
+// The dev split is five more catalogs (DevIDs) with queries written the
+// same blind way (testdata/<id>.dev.json): a split to tune on that behaves
+// like the held-out ones, since the tune split's queries use the catalogs'
+// own words.
 package eval
 
 import (
@@ -44,6 +49,9 @@ type Query struct {
 	// HeldOut2 is set for the queries of <id>.heldout2.json, the third
 	// held-out split, written by a party independent of the tuning.
 	HeldOut2 bool `json:"-"`
+	// Dev is set for the queries of <id>.dev.json, the split of the
+	// catalogs in DevIDs.
+	Dev bool `json:"-"`
 }
 
 // Catalog is one public API with its queries.
@@ -55,8 +63,9 @@ type Catalog struct {
 	Licence string `json:"licence"`
 	Tools   []Tool `json:"tools"`
 	Queries []Query
-	// Probes ask for what the catalog cannot do (testdata/probes.json):
-	// the answer should be an empty list.
+	// Probes ask for what the catalog cannot do (testdata/probes.json, or
+	// testdata/probes.dev.json for a catalog of DevIDs): the answer should
+	// be an empty list.
 	Probes []string
 	// Probes2 are the probes of the third held-out split
 	// (testdata/probes.heldout2.json).
@@ -66,12 +75,19 @@ type Catalog struct {
 // IDs are the catalogs, in report order.
 var IDs = []string{"slack", "github", "stripe", "digitalocean"}
 
+// DevIDs are the catalogs of the dev split, in report order. They have no
+// other split: all their queries are dev queries.
+var DevIDs = []string{"asana", "box", "linode", "square", "zoom"}
+
 // Load reads one catalog and its queries, and checks that every expected
 // name is one of its tools and that the held-out split is the fixed one.
 func Load(id string) (*Catalog, error) {
 	c := &Catalog{ID: id}
 	if err := readJSON(id+".catalog.json", c); err != nil {
 		return nil, err
+	}
+	if slices.Contains(DevIDs, id) {
+		return c, c.loadDev()
 	}
 	if err := readJSON(id+".queries.json", &c.Queries); err != nil {
 		return nil, err
@@ -85,10 +101,6 @@ func Load(id string) (*Catalog, error) {
 	}
 	if err := readJSON(id+".heldout2.json", &held2); err != nil {
 		return nil, err
-	}
-	names := make(map[string]bool, len(c.Tools))
-	for _, t := range c.Tools {
-		names[t.Name] = true
 	}
 	for i, q := range c.Queries {
 		if q.OldHeldOut != (i%3 == 2) {
@@ -115,14 +127,45 @@ func Load(id string) (*Catalog, error) {
 		return nil, err
 	}
 	c.Probes, c.Probes2 = probes[id], probes2[id]
+	if err := c.checkExpected(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// loadDev reads the queries and probes of a catalog of the dev split.
+func (c *Catalog) loadDev() error {
+	if err := readJSON(c.ID+".dev.json", &c.Queries); err != nil {
+		return err
+	}
+	for i := range c.Queries {
+		if c.Queries[i].OldHeldOut {
+			return fmt.Errorf("%s query %q: oldHeldOut set in %s.dev.json", c.ID, c.Queries[i].Query, c.ID)
+		}
+		c.Queries[i].Dev = true
+	}
+	var probes map[string][]string
+	if err := readJSON("probes.dev.json", &probes); err != nil {
+		return err
+	}
+	c.Probes = probes[c.ID]
+	return c.checkExpected()
+}
+
+// checkExpected reports an expected name that is not one of the tools.
+func (c *Catalog) checkExpected() error {
+	names := make(map[string]bool, len(c.Tools))
+	for _, t := range c.Tools {
+		names[t.Name] = true
+	}
 	for _, q := range c.Queries {
 		for _, e := range q.Expected {
 			if !names[e] {
-				return nil, fmt.Errorf("%s query %q: expected tool %q is not in the catalog", id, q.Query, e)
+				return fmt.Errorf("%s query %q: expected tool %q is not in the catalog", c.ID, q.Query, e)
 			}
 		}
 	}
-	return c, nil
+	return nil
 }
 
 func readJSON(name string, v any) error {
@@ -152,6 +195,9 @@ const (
 	// HeldOut2 is the third held-out split, written by a party independent
 	// of the tuning; never tune on it either.
 	HeldOut2
+	// Dev is the split of the catalogs in DevIDs, written blind like the
+	// held-out splits but meant to be tuned on; it is part of Tune too.
+	Dev
 )
 
 // In reports whether q belongs to split s.
@@ -163,6 +209,8 @@ func (s Split) In(q Query) bool {
 		return !q.HeldOut && !q.HeldOut2
 	case HeldOut2:
 		return q.HeldOut2
+	case Dev:
+		return q.Dev
 	case OldHeldOut:
 		return q.OldHeldOut
 	}
@@ -182,16 +230,31 @@ func ParseSplit(s string) (Split, error) {
 		return OldHeldOut, nil
 	case "heldout2":
 		return HeldOut2, nil
+	case "dev":
+		return Dev, nil
 	}
-	return 0, fmt.Errorf("split %q: want heldout, tune, all, old-heldout or heldout2", s)
+	return 0, fmt.Errorf("split %q: want heldout, tune, all, old-heldout, heldout2 or dev", s)
 }
 
 func (s Split) String() string {
-	return [...]string{"heldout", "tune", "all", "old-heldout", "heldout2"}[s]
+	return [...]string{"heldout", "tune", "all", "old-heldout", "heldout2", "dev"}[s]
+}
+
+// CatalogsOf returns the catalogs that have queries in a split: DevIDs for
+// Dev, IDs and DevIDs for Tune and All, IDs for the held-out splits.
+func CatalogsOf(s Split) []string {
+	switch s {
+	case Dev:
+		return DevIDs
+	case Tune, All:
+		return slices.Concat(IDs, DevIDs)
+	}
+	return IDs
 }
 
 // ProbesOf returns the probes that go with a split: those of the third
-// held-out split for HeldOut2, the others for every other split.
+// held-out split for HeldOut2, the others for every other split (for a
+// catalog of DevIDs, its only probes, those of the dev split).
 func (c *Catalog) ProbesOf(s Split) []string {
 	if s == HeldOut2 {
 		return c.Probes2

@@ -36,6 +36,42 @@ func TestCatalogs(t *testing.T) {
 	}
 }
 
+// TestDevCatalogs: each catalog of the dev split loads (every expected
+// tool exists), has at least 20 answerable queries, all of them in the dev
+// split and in none of the held-out ones, and at least 4 probes.
+func TestDevCatalogs(t *testing.T) {
+	for _, id := range DevIDs {
+		c, err := Load(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var dev int
+		for _, q := range c.Queries {
+			if !q.Dev || q.HeldOut || q.HeldOut2 || q.OldHeldOut || !Tune.In(q) || HeldOut.In(q) || HeldOut2.In(q) {
+				t.Errorf("%s query %q: dev %v, heldout %v, heldout2 %v, old %v; want a dev (and tune) query only", id, q.Query, q.Dev, q.HeldOut, q.HeldOut2, q.OldHeldOut)
+			}
+			if len(q.Expected) > 0 {
+				dev++
+			}
+		}
+		if dev < 20 || len(c.Probes) < 4 || len(c.ProbesOf(Dev)) != len(c.Probes) {
+			t.Errorf("%s: %d answerable dev queries, %d probes; want >= 20 and >= 4", id, dev, len(c.Probes))
+		}
+		if c.Source == "" || c.Licence == "" || len(c.Tools) < 100 {
+			t.Errorf("%s: source %q, licence %q, %d tools", id, c.Source, c.Licence, len(c.Tools))
+		}
+	}
+	if got := CatalogsOf(Dev); len(got) != len(DevIDs) || got[0] != DevIDs[0] {
+		t.Errorf("CatalogsOf(Dev) = %v, want %v", got, DevIDs)
+	}
+	if got := CatalogsOf(Tune); len(got) != len(IDs)+len(DevIDs) {
+		t.Errorf("CatalogsOf(Tune) = %v, want the %d catalogs", got, len(IDs)+len(DevIDs))
+	}
+	if got := CatalogsOf(HeldOut2); len(got) != len(IDs) {
+		t.Errorf("CatalogsOf(HeldOut2) = %v, want %v", got, IDs)
+	}
+}
+
 // TestEvaluate: the metrics of a ranking that knows the answers, one that
 // puts them second, and one that never finds them.
 func TestEvaluate(t *testing.T) {
@@ -160,6 +196,51 @@ func TestProbes2(t *testing.T) {
 		}
 		if empty, _ := EmptyProbesOf(c.Probes2, Lexical(c)); empty < floor[id] {
 			t.Errorf("%s: %d of %d heldout2 probes empty, want >= %d", id, empty, len(c.Probes2), floor[id])
+		}
+	}
+}
+
+// devFloor are the dev split's lexical figures (recall@1, recall@5, MRR)
+// and its empty probes, as measured when the split was committed. The dev
+// split is tuned on: a change may raise a figure (then raise its floor
+// here), never lower one.
+var devFloor = map[string]struct {
+	r1, r5, mrr float64
+	empty       int
+}{
+	"asana":  {0.12, 0.38, 0.22, 2},
+	"box":    {0.21, 0.46, 0.30, 2},
+	"linode": {0.50, 0.71, 0.57, 2},
+	"square": {0.33, 0.62, 0.47, 2},
+	"zoom":   {0.33, 0.75, 0.50, 1},
+}
+
+// TestDev: on every dev catalog, the lexical figures and the count of
+// empty probes hold their floors, and fusing with the deterministic test
+// embedder lowers neither recall@1 nor recall@5.
+func TestDev(t *testing.T) {
+	for _, id := range DevIDs {
+		c, err := Load(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, ok := devFloor[id]
+		if !ok {
+			t.Fatalf("%s: no floor in devFloor", id)
+		}
+		lex := Evaluate(c, Dev, Lexical(c))
+		fused := Evaluate(c, Dev, Fused(c, HashEmbed))
+		empty, _ := EmptyProbesOf(c.ProbesOf(Dev), Lexical(c))
+		t.Logf("%s dev lexical %s empty=%d/%d, fused %s", id, lex, empty, len(c.Probes), fused)
+		// The floors are rounded to 2 places.
+		if lex.Recall1 < f.r1-0.005 || lex.Recall5 < f.r5-0.005 || lex.MRR < f.mrr-0.005 {
+			t.Errorf("%s dev: lexical %s, below its floor recall@1=%.2f recall@5=%.2f mrr=%.2f", id, lex, f.r1, f.r5, f.mrr)
+		}
+		if empty < f.empty {
+			t.Errorf("%s dev: %d of %d probes empty, below its floor %d", id, empty, len(c.Probes), f.empty)
+		}
+		if fused.Recall1 < lex.Recall1 || fused.Recall5 < lex.Recall5 {
+			t.Errorf("%s dev: fused %s lowers lexical %s", id, fused, lex)
 		}
 	}
 }

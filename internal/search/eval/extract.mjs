@@ -55,7 +55,52 @@ const catalogs = [
       return op.operationId.slice(0, i) + "." + op.operationId.slice(i + 1);
     },
   },
+  // The five catalogs of the dev split (issue 12): namespaced by their tag
+  // (Asana's "Custom fields" -> custom_fields, as its SDKs group methods),
+  // keeping the spec's operationId.
+  {
+    id: "asana", kind: "tasks and projects", file: "api/asana.com.json",
+    licence: "Apache-2.0 (stated in the spec)",
+    name: (path, op, m) => tagName(op) + "." + opId(path, op, m),
+  },
+  {
+    id: "box", kind: "file storage and sharing", file: "api/box.com.json",
+    licence: "Apache-2.0 (stated in the spec)",
+    name: (path, op, m) => tagName(op) + "." + opId(path, op, m),
+  },
+  {
+    id: "linode", kind: "cloud infrastructure", file: "api/linode.com.json",
+    licence: "unclear: the spec states none (its info has no license)",
+    name: (path, op, m) => tagName(op) + "." + opId(path, op, m),
+  },
+  {
+    id: "square", kind: "payments and point of sale", file: "api/squareup.com.json",
+    licence: "Apache-2.0 (stated in the spec)",
+    name: (path, op, m) => tagName(op) + "." + opId(path, op, m),
+  },
+  {
+    id: "zoom", kind: "meetings and video", file: "api/zoom.us.json",
+    licence: "MIT (stated in the spec as \"MIT for OAS 2.0\")",
+    name: (path, op, m) => tagName(op) + "." + opId(path, op, m),
+  },
 ];
+
+// tagName is an operation's first tag as an identifier: "Linode Kubernetes
+// Engine (LKE)" -> linode_kubernetes_engine_lke.
+function tagName(op) {
+  return String(op.tags?.[0] ?? "default").toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "");
+}
+
+// opId is the operationId, or for the few operations without one what a
+// generator falls back to: a summary that is already an identifier
+// (Square's "ListPayments"), else the method and path (postImagesUpload).
+// Characters a tool name cannot hold become "_", as generators do (Box's
+// put_files_id#add_shared_link -> put_files_id_add_shared_link).
+function opId(path, op, method) {
+  if (op.operationId) return op.operationId.replace(/[^A-Za-z0-9_$-]/g, "_");
+  if (/^[A-Za-z][A-Za-z0-9]*$/.test(op.summary ?? "")) return op.summary;
+  return method + path.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join("");
+}
 
 const methods = ["get", "post", "put", "patch", "delete"];
 
@@ -73,7 +118,7 @@ for (const c of catalogs) {
     for (const m of methods) {
       const op = item[m];
       if (!op) continue;
-      const name = c.name(path, op);
+      const name = c.name(path, op, m);
       if (!/^[A-Za-z0-9_$.-]{1,128}$/.test(name) || names.has(name)) throw new Error(`${c.id}: bad or duplicate name ${name}`);
       names.add(name);
       tools.push({ name, description: describe(op), inputSchema: inputSchema(op, item, deref) });
@@ -156,7 +201,9 @@ function inputSchema(op, item, deref) {
     const d = cut(clean(p.description), 140);
     if (d) s.description = d;
     props[p.name] = s;
-    if (p.required) required.push(p.name);
+    // A parameter declared on both the path and the operation (Zoom) is
+    // required once: JSON Schema wants the names unique.
+    if (p.required && !required.includes(p.name)) required.push(p.name);
   }
   const content = deref(op.requestBody)?.content ?? {};
   const media = content["application/json"] ?? content["application/x-www-form-urlencoded"] ?? content["multipart/form-data"];

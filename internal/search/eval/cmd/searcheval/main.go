@@ -18,6 +18,12 @@
 //
 // and -v is refused on it, so that its misses are never seen while tuning.
 //
+// -split=dev gives the dev split: five other catalogs (eval.DevIDs:
+// asana, box, linode, square, zoom) with queries written blind like the
+// held-out ones, meant for tuning, so -v is allowed on it. Their lines have
+// the plain format (the catalogs' names tell the split). -split=tune and
+// -split=all list these catalogs after the four others.
+//
 // -embed fuses the lexical ranking with an embedder: -embed (or
 // -embed=hash) the deterministic stand-in eval.HashEmbed, -embed=wordvec
 // the word-vector embedder eval.WordVec; the catalog's name in the lines
@@ -34,7 +40,7 @@ import (
 )
 
 func main() {
-	splitName := flag.String("split", "heldout", "queries to run: heldout, tune, all, old-heldout or heldout2")
+	splitName := flag.String("split", "heldout", "queries to run: heldout, tune, all, old-heldout, heldout2 or dev")
 	verbose := flag.Bool("v", false, "list the queries whose first result was wrong")
 	var embed embedFlag
 	flag.Var(&embed, "embed", "fuse with an embedder: hash (eval.HashEmbed, the default of a bare -embed) or wordvec (eval.WordVec)")
@@ -53,7 +59,7 @@ func main() {
 	if split == eval.HeldOut2 {
 		tag = " split=heldout2"
 	}
-	for _, id := range eval.IDs {
+	for _, id := range eval.CatalogsOf(split) {
 		c, err := eval.Load(id)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "searcheval:", err)
