@@ -50,8 +50,9 @@ func main() {
 		fmt.Fprintln(os.Stderr, "searcheval:", err)
 		os.Exit(2)
 	}
-	if *verbose && split == eval.HeldOut2 {
-		fmt.Fprintln(os.Stderr, "searcheval: -v lists misses, which tuning must not see on the independent split heldout2")
+	// Misses of a held-out split, once seen, tune whoever reads them.
+	if *verbose && (split == eval.HeldOut || split == eval.HeldOut2 || split == eval.All) {
+		fmt.Fprintf(os.Stderr, "searcheval: -v lists misses, which tuning must not see on a held-out split (%s); use -split=tune or -split=dev\n", split)
 		os.Exit(2)
 	}
 	// The existing split keeps its line format; the third names itself.
