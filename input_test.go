@@ -1,6 +1,8 @@
 package codemode
 
 import (
+	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -8,7 +10,8 @@ import (
 
 // inputCase is one program and what its run must give: the exact JSON
 // result, or an error (code, name, a part of the message, and a position
-// when line is set), and a log entry containing log when set.
+// when line is set), and a log entry containing log when set, and none
+// containing noLog.
 type inputCase struct {
 	name, code string
 	want       string
@@ -16,7 +19,7 @@ type inputCase struct {
 	errName    string
 	errMsg     string
 	line, col  int
-	log        string
+	log, noLog string
 }
 
 func runInputCases(t *testing.T, cases []inputCase) {
@@ -48,6 +51,43 @@ func runInputCases(t *testing.T, cases []inputCase) {
 			if !found {
 				t.Errorf("%s: no log entry ~%q in %+v", tc.name, tc.log, res.Logs)
 			}
+		}
+		for _, l := range res.Logs {
+			if tc.noLog != "" && strings.Contains(l.Message, tc.noLog) {
+				t.Errorf("%s: log entry %q, want none ~%q", tc.name, l.Message, tc.noLog)
+			}
+		}
+	}
+}
+
+// TestLastExpressionPromise: a program whose last expression statement is
+// a Promise (a call without await, `main(x);`, an async IIFE) ends with
+// the promise's settled value, as `return` would: a rejection is the run's
+// error at the model's position, and the wait is bounded by the timeout. A
+// Promise inside the value, or a thenable that is not a Promise, is not
+// awaited.
+func TestLastExpressionPromise(t *testing.T) {
+	runInputCases(t, []inputCase{
+		{name: "a tool call without await", code: "const id = 4;\ntools.orders.get({ id })", want: `{"context":null,"input":{"id":4}}`, noLog: "pending"},
+		{name: "main with a parameter, called without await", code: "async function main(id: number) {\n  return (await tools.orders.get({ id })).input.id\n}\nmain(5);", want: "5"},
+		{name: "an async arrow called by name", code: "const run = async () => 6;\nrun()", want: "6"},
+		{name: "then chains", code: "tools.orders.get({ id: 1 }).then((o) => o.input.id + 1)", want: "2"},
+		{name: "a rejection is the run's error at its position", code: "async function main() {\n  const o = await tools.orders.get({ id: 1 });\n  return o.missing.x\n}\nconst a = 1;\nmain();",
+			errCode: "RUNTIME", errName: "TypeError", errMsg: "of undefined", line: 3, col: 19},
+		{name: "a tool's rejection is not also unhandled", code: "tools.util.fail({})", errCode: "RUNTIME", errName: "ToolError", errMsg: "backend unavailable", noLog: "not awaited"},
+		{name: "a promise nothing can settle", code: "new Promise(() => {})", errCode: "RUNTIME", errName: "Error", errMsg: "can never settle"},
+		{name: "a promise inside the value stays null", code: "({ o: tools.orders.get({ id: 1 }) })", want: `{"o":null}`, log: "result.o: a Promise, converted to null (await it)"},
+		{name: "a thenable is a value", code: "({ then(resolve) { resolve(1) }, a: 2 })", want: `{"a":2}`, log: "result.then: a function"},
+	})
+	slow := Tool{Name: "slow.never", Execute: func(ctx context.Context, _ json.RawMessage, _ Call) (json.RawMessage, error) {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}}
+	cm := newTestCodeMode(t, Config{Timeout: 300 * time.Millisecond, Tools: []Tool{slow}})
+	s, _ := cm.NewSession()
+	for _, code := range []string{"tools.slow.never({})", "new Promise((r) => setTimeout(r, 60000))"} {
+		if res := exec(t, s, code, nil); res.OK || res.Error.Code != "TIMEOUT" {
+			t.Errorf("%q: got %s %+v, want TIMEOUT", code, res.Result, res.Error)
 		}
 	}
 }

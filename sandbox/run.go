@@ -362,7 +362,9 @@ func (r *run) main(code string, body bool) *Result {
 	if exc != 0 {
 		return r.fail(exc, code, wrapped, true)
 	}
-	defer q.FreeValue(ctx, promise)
+	defer func() { q.FreeValue(ctx, promise) }()
+	// A script's promise fulfils with its completion value as {value}.
+	script := !wrapped
 	for {
 		if !q.IsJobPending(r.rt) {
 			// nothing to run: skip the drain's crossings
@@ -377,10 +379,19 @@ func (r *run) main(code string, body bool) *Result {
 		switch q.PromiseState(ctx, promise.Const()) {
 		case ffi.PromiseFulfilled:
 			v := q.PromiseResult(ctx, promise.Const())
-			if !wrapped {
+			if script {
 				inner := q.GetProp(ctx, v.Const(), "value")
 				q.FreeValue(ctx, v)
 				v = inner
+				if q.PromiseState(ctx, v.Const()) >= 0 {
+					// The last expression statement is a promise the code
+					// did not await (`main();`, `tools.x.y({...})`): it is
+					// awaited as `return` would, so this loop goes on
+					// with the promise it resolves.
+					promise = r.awaitLast(promise, v)
+					script = false
+					continue
+				}
 			}
 			defer q.FreeValue(ctx, v)
 			return r.result(v.Const())
@@ -394,6 +405,24 @@ func (r *run) main(code string, body bool) *Result {
 			return res
 		}
 	}
+}
+
+// awaitLast frees the settled evaluation promise and the completion value
+// v (a Promise), and returns a new promise resolved with v, so that its
+// state follows v's exactly as an async function's `return v` does: the
+// resolution calls v.then in a job, which marks a host call's promise as
+// observed (its rejection is the run's error, not also an unhandled one).
+func (r *run) awaitLast(done, v ffi.Value) ffi.Value {
+	q, ctx := r.q, r.ctx
+	q.FreeValue(ctx, done)
+	p, resolve, reject := q.NewPromise(ctx)
+	out, exc := q.Call(ctx, resolve.Const(), q.Undefined.Const(), v.Const())
+	q.FreeValue(ctx, out)
+	q.FreeValue(ctx, exc)
+	for _, h := range []ffi.Value{resolve, reject, v} {
+		q.FreeValue(ctx, h)
+	}
+	return p
 }
 
 // wait blocks until a host call completes (and settles its promise), the

@@ -113,6 +113,17 @@ func testCodeForms(t *testing.T, e *sandbox.Engine) {
 		{"return 'é😀'", `"é😀"`},
 		{"return new Map([[1, 2]])", "[[1,2]]"},
 		{"return await Promise.resolve(7)", "7"},
+		// A last expression statement that is a Promise is awaited, as
+		// `return` would; one inside the value is not (null, reported).
+		{"Promise.resolve(7)", "7"},
+		{"const f = async () => 8;\nf()", "8"},
+		{"echo(9)", "9"},
+		{"echo(1).then((x) => echo(x + 9))", "10"},
+		{"class P extends Promise {}\nP.resolve(11)", "11"},
+		{"({p: Promise.resolve(1)})", `{"p":null}`},
+		{"[echo(1)]", "[null]"},
+		// A thenable that is not a Promise is a value like any other.
+		{"({then(resolve) { resolve(1) }, a: 2})", `{"a":2}`},
 	} {
 		res := run(t, e, sandbox.Program{Code: tc.code, Funcs: echoFuncs()})
 		if res.Error != nil {
@@ -164,6 +175,10 @@ func testErrors(t *testing.T, e *sandbox.Engine) {
 		{"return 1;\nthrow new Error('late')", sandbox.CodeRuntime, "", "", 0, 0, false}, // unreachable: returns 1
 		{"const x = 1;\nreturn (() => { throw new Error('inner') })()", sandbox.CodeRuntime, "Error", "inner", 2, 32, true},
 		{"await Promise.reject(new TypeError('rej'))", sandbox.CodeRuntime, "TypeError", "rej", 1, 35, false},
+		{"const a = 1;\nPromise.reject(new TypeError('last'))", sandbox.CodeRuntime, "TypeError", "last", 2, 29, false},
+		{"async function f() {\n  null.x\n}\nf()", sandbox.CodeRuntime, "TypeError", "of null", 2, 7, false},
+		{"fail('last')", sandbox.CodeRuntime, "ToolError", `it failed: "last"`, 0, 0, false},
+		{"new Promise(() => {})", sandbox.CodeRuntime, "Error", "can never settle", 0, 0, false},
 		{"throw 'plain'", sandbox.CodeRuntime, "Error", "a non-Error value was thrown: plain", 0, 0, false},
 		{"throw {code: 7}", sandbox.CodeRuntime, "Error", `{"code":7}`, 0, 0, false},
 		{"await fail('x')", sandbox.CodeRuntime, "ToolError", `it failed: "x"`, 0, 0, false},
@@ -322,7 +337,7 @@ func testTimeout(t *testing.T, e *sandbox.Engine) {
 		<-ctx.Done()
 		return nil, ctx.Err()
 	}}}
-	for _, code := range []string{"while (true) {}", "await never()", "for (;;) { try { while (true) {} } catch (e) {} }", "await echo(1); while (true) {}"} {
+	for _, code := range []string{"while (true) {}", "await never()", "never()", "echo(1).then(() => never())", "for (;;) { try { while (true) {} } catch (e) {} }", "await echo(1); while (true) {}"} {
 		funcs := echoFuncs()
 		funcs["never"] = never["never"]
 		timeout := 300 * time.Millisecond

@@ -79,6 +79,22 @@ const cases = {
             log: /not awaited: tool util\.fail: backend unavailable/,
         },
     ],
+    // A last expression statement that is a Promise is awaited as `return`
+    // would; a Promise inside the value, or a thenable, is not.
+    "last expression promise": [
+        { name: "a tool call without await", code: "const id = 'p';\ntools.orders.get({ id })", result: { id: "p", total: 42 } },
+        { name: "main with a parameter, called without await", code: "async function main(id: string) {\n  return (await tools.orders.get({ id })).id\n}\nmain('m');", result: "m" },
+        { name: "then chains", code: "tools.orders.get({ id: 'a' }).then((o) => o.total + 1)", result: 43 },
+        {
+            name: "a rejection is the run's error at its position",
+            code: "async function main() {\n  const o = await tools.orders.get({ id: 'x' });\n  return o.missing.x\n}\nconst a = 1;\nmain();",
+            error: { code: "RUNTIME", name: "TypeError", message: /of undefined/, line: 3, column: 19 },
+        },
+        { name: "a tool's rejection, not also unhandled", code: "tools.util.fail({})", error: { code: "RUNTIME", name: "ToolError", message: /backend unavailable/ }, noLog: /not awaited/ },
+        { name: "a promise nothing can settle", code: "new Promise(() => {})", error: { code: "RUNTIME", name: "Error", message: /can never settle/ } },
+        { name: "a promise inside the value stays null", code: "({ o: tools.orders.get({ id: 'a' }) })", result: { o: null }, log: /result\.o: a Promise, converted to null/ },
+        { name: "a thenable is a value", code: "({ then(resolve) { resolve(1) }, a: 2 })", result: { a: 2 }, log: /result\.then: a function/ },
+    ],
     timers: [
         {
             name: "setTimeout in order",
@@ -127,10 +143,25 @@ for (const [group, rows] of Object.entries(cases)) {
                     assert.deepEqual(res.result, row.result);
                 }
                 if (row.log) assert.ok(res.logs.some((l) => row.log.test(l.message)), JSON.stringify(res.logs));
+                if (row.noLog) assert.ok(!res.logs.some((l) => row.noLog.test(l.message)), JSON.stringify(res.logs));
             });
         }
     });
 }
+
+test("a last expression promise that never settles ends the run with TIMEOUT", async () => {
+    const IoCodeModeFactory = await loadFactory();
+    const short = await IoCodeModeFactory({ wasmLocation: assetPath, timeout: 300, tools: [tool("slow.never", () => new Promise(() => {}))] });
+    try {
+        for (const code of ["tools.slow.never({})", "new Promise((r) => setTimeout(r, 60000))"]) {
+            const res = await run(short.createSession(), code);
+            assert.equal(res.ok, false, code);
+            assert.equal(res.error.code, "TIMEOUT", code);
+        }
+    } finally {
+        short.dispose();
+    }
+});
 
 test("a timer past the run's timeout ends the run with TIMEOUT", async () => {
     const IoCodeModeFactory = await loadFactory();
