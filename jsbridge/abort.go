@@ -7,21 +7,8 @@ import (
 	"syscall/js"
 )
 
-// Adapters between Go's context cancellation and JavaScript's AbortSignal,
-// in both directions.
-
-// SignalFor returns a new AbortSignal that aborts with reason when ctx ends,
-// and stop, which detaches it from ctx (call it when the JavaScript work the
-// signal was given to has settled).
-func SignalFor(ctx context.Context, reason func() Value) (signal Value, stop func()) {
-	ctrl := abortController.New()
-	stopAfter := context.AfterFunc(ctx, func() {
-		// On its own goroutine: a panic here would end the Go program.
-		defer func() { recover() }()
-		ctrl.Call("abort", reason())
-	})
-	return ctrl.Get("signal"), func() { stopAfter() }
-}
+// From JavaScript's AbortSignal to Go: OnAbort, and AwaitContext, which
+// stops waiting for a promise when a context ends.
 
 // OnAbort calls fn once signal aborts. The listener is removed by stop.
 // Reading or listening to a page-supplied signal can throw (a proxy, a

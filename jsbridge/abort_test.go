@@ -7,42 +7,11 @@ import (
 	"errors"
 	"syscall/js"
 	"testing"
-	"time"
 )
 
-// waitFor polls cond; the bound only keeps a broken build from hanging.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	for end := time.Now().Add(10 * time.Second); !cond(); time.Sleep(time.Millisecond) {
-		if time.Now().After(end) {
-			t.Fatalf("never: %s", what)
-		}
-	}
-}
-
-func TestSignalFor(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	signal, stop := SignalFor(ctx, func() js.Value { return NewError("AbortError", "run over") })
-	defer stop()
-	if signal.Get("aborted").Bool() {
-		t.Fatal("aborted before ctx ended")
-	}
-	cancel()
-	waitFor(t, "signal aborted", func() bool { return signal.Get("aborted").Bool() })
-	if r := ErrorFromJS(signal.Get("reason")); r.Name != "AbortError" || r.Message != "run over" {
-		t.Errorf("reason = %v", r)
-	}
-
-	// Stopped first: ctx ending later does not abort the signal.
-	ctx2, cancel2 := context.WithCancel(context.Background())
-	signal2, stop2 := SignalFor(ctx2, func() js.Value { return js.Undefined() })
-	stop2()
-	cancel2()
-	time.Sleep(5 * time.Millisecond)
-	if signal2.Get("aborted").Bool() {
-		t.Error("aborted after stop")
-	}
-}
+// abortController is the page's AbortController, for the tests' signals
+// (the package itself makes none: the loader's call.mjs does).
+var abortController = global.Get("AbortController")
 
 func TestOnAbort(t *testing.T) {
 	ctrl := abortController.New()

@@ -32,8 +32,7 @@
 //     through Go (js.Value's own Get, Call, Length, Index and InstanceOf
 //     can end the program there); Funcs, the panic-safe functions of one
 //     object released together by its dispose; and the adapters between
-//     context.Context and AbortSignal (SignalFor, OnAbort) and
-//     AwaitContext.
+//     AbortSignal and context.Context (OnAbort, AwaitContext).
 //
 // # Throwing without eval
 //

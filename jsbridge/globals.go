@@ -28,11 +28,10 @@ var (
 	funcProtoBind = global.Get("Function").Get("prototype").Get("bind")
 	webAssembly   = global.Get("WebAssembly")
 
-	arrayIsArray    = arrayCtor.Get("isArray")
-	wasmModuleCtor  = webAssembly.Get("Module")
-	abortController = global.Get("AbortController")
-	objectKeys      = objectCtor.Get("keys")
-	hasInstance     = reflectGet.Invoke(global.Get("Function").Get("prototype"), symbolFn.Get("hasInstance"))
+	arrayIsArray   = arrayCtor.Get("isArray")
+	wasmModuleCtor = webAssembly.Get("Module")
+	objectKeys     = objectCtor.Get("keys")
+	hasInstance    = reflectGet.Invoke(global.Get("Function").Get("prototype"), symbolFn.Get("hasInstance"))
 )
 
 // nullObject returns a new object without a prototype, so that nothing a

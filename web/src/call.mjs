@@ -6,7 +6,7 @@
 // boundary crossings per call, each Go reference to a JavaScript value
 // with its own finalizer, and an AbortController made from Go.
 
-import { toJSON } from "./tojson.mjs";
+import { notDataKind, toJSON } from "./tojson.mjs";
 
 // How a call ended, as the core reads it (wasm/toolcall.go).
 export const REPLY = Object.freeze({
@@ -128,7 +128,8 @@ export function pageCaller(reply) {
         if (v === undefined) return done(id, REPLY.ok);
         // A BigInt inside the result becomes a string with a warning, as
         // in a run's result; the result itself as a BigInt fails the call.
-        if (typeof v === "function" || typeof v === "symbol" || typeof v === "bigint") return done(id, REPLY.notData, typeof v);
+        const kind = notDataKind(v);
+        if (kind) return done(id, REPLY.notData, kind);
         let out;
         try {
             out = toJSON(v, `tools.${name} result`);

@@ -28,6 +28,20 @@ export class Converted {
 }
 
 /**
+ * What kind of value a tool returned that fails its call rather than
+ * converting: a function, a Symbol or a BigInt as the return value itself
+ * (inside an object or array each converts, with a report) is almost
+ * always a bug in the tool. One rule for both engine modes: call.mjs on
+ * the calling thread, worker-host.mjs for a worker's calls.
+ * @param {unknown} value
+ * @returns {"function" | "symbol" | "bigint" | undefined}
+ */
+export function notDataKind(value) {
+    const t = typeof value;
+    return t === "function" || t === "symbol" || t === "bigint" ? t : undefined;
+}
+
+/**
  * @param {unknown} value
  * @param {string} label the root's name in the reports
  * @returns {{ json: string | undefined, warnings: string[] }}

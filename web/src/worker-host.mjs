@@ -26,7 +26,7 @@ import { callTool, closeCalls, consoleLine, emit, endRun, endedWhy, finishLogs, 
 import { SESSION_HINTS, SESSION_KEYS, TOOL_KEYS, unknownKeyError } from "./keys.mjs";
 import { convertSchema } from "./schema.mjs";
 import { refCycleError } from "./refcycle.mjs";
-import { toJSON } from "./tojson.mjs";
+import { notDataKind, toJSON } from "./tojson.mjs";
 import { compileCore } from "./core.mjs";
 import { loadQuickJS } from "./wasm-load.mjs";
 
@@ -497,9 +497,8 @@ export async function workerFactory(config) {
                 }
                 // A result that is itself a function, a Symbol or a BigInt
                 // fails the call, as on the calling thread (web/src/call.mjs).
-                if (typeof value === "function" || typeof value === "symbol" || typeof value === "bigint") {
-                    throw new Error(`the tool returned a ${typeof value}, which is not JSON data`);
-                }
+                const kind = notDataKind(value);
+                if (kind) throw new Error(`the tool returned a ${kind}, which is not JSON data`);
                 // Converted here, by the rules the core applies on the calling
                 // thread (tojson.mjs), not by the structured clone of
                 // postMessage: that would drop a class's toJSON and refuse a

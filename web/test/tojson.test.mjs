@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { root } from "./helpers.mjs";
 
-const { toJSON } = await import(pathToFileURL(join(root, "web", "src", "tojson.mjs")).href);
+const { notDataKind, toJSON } = await import(pathToFileURL(join(root, "web", "src", "tojson.mjs")).href);
 
 test("toJSON: JSON data as JSON.stringify writes it, everything else by the rules with its path", () => {
     let reads = 0;
@@ -56,4 +56,24 @@ test("toJSON: ArrayBuffer and DataView become their bytes, WeakMap/WeakSet {} an
     for (const [value, json, warnings] of cases) {
         assert.deepEqual(toJSON(value, "r"), { json, warnings }, String(json));
     }
+});
+
+test("notDataKind: a function, a Symbol or a BigInt as the value itself, nothing else (not inside, not a boxed one)", () => {
+    const cases = [
+        [() => 1, "function"],
+        [class A {}, "function"],
+        [async () => 1, "function"],
+        [Symbol("s"), "symbol"],
+        [10n, "bigint"],
+        [undefined, undefined],
+        [null, undefined],
+        [0, undefined],
+        ["bigint", undefined],
+        [{ f() {} }, undefined],
+        [[10n], undefined],
+        [Object(10n), undefined],
+        [Object(Symbol("s")), undefined],
+        [new Proxy(() => 1, {}), "function"],
+    ];
+    for (const [value, want] of cases) assert.equal(notDataKind(value), want, String(typeof value));
 });
