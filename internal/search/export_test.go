@@ -48,6 +48,8 @@ func Set(np *Params, key string, v ...float64) {
 		np.irregularWeight = v[0]
 	case "compound":
 		np.compoundWeight = v[0]
+	case "valueUnknown":
+		np.valueUnknown = v[0]
 	default:
 		panic(fmt.Sprint("no param ", key))
 	}

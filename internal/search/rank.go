@@ -70,6 +70,11 @@ type params struct {
 	// derivedWeight is the weight of a derived form ("subscription" for
 	// "subscribe"), as prefixWeight for the forms the prefix rule finds.
 	derivedWeight float64
+	// valueUnknown is the share of unknownWeight that a word the request
+	// writes as a value (valueWords) counts for when no tool holds it: a
+	// name or a quoted text is the call's argument, not a word about the
+	// tool, yet it still says a little about whether the request fits.
+	valueUnknown float64
 }
 
 var p = params{
@@ -90,6 +95,7 @@ var p = params{
 	dictWeight:              0.4,
 	irregularWeight:         0.5,
 	derivedWeight:           0.5,
+	valueUnknown:            0.3,
 }
 
 // Rank ranks docs for a query: an exact tool name first, then the tools of
@@ -225,6 +231,9 @@ type group struct {
 	verbs  uint64  // verb classes of the word as the user wrote it
 	weight float64 // the word's share: 1, less in a clause describing the object
 	alts   []alt
+	// value: the user wrote the word as a value ("with Ana", "called
+	// \"Q3 Launch\""), see valueWords.
+	value bool
 }
 
 type alt struct {
@@ -310,10 +319,16 @@ func Scores(docs []*Doc, text string) (scores, covers []float64) {
 	// The request's first word is its action or its subject ("merge a
 	// pull request", "kubernetes cluster"): when no visible tool holds it
 	// or any of its alternatives, a tool must match more of the rest.
+	// A name the request starts with ("Ana's meetings") is not its action
+	// or subject: the first word is the first that is not an unknown value.
 	firstUnknown := false
-	if len(qu.groups) > 0 {
+	first := 0
+	for first < len(qu.groups) && qu.groups[first].value && unknown(qu.groups[first], df) {
+		first++
+	}
+	if first < len(qu.groups) {
 		firstUnknown = true
-		for _, a := range qu.groups[0].alts {
+		for _, a := range qu.groups[first].alts {
 			if df[a.slot] > 0 && !a.dict {
 				firstUnknown = false
 			}
@@ -334,6 +349,9 @@ func Scores(docs []*Doc, text string) (scores, covers []float64) {
 		}
 		if best == 0 {
 			best = p.unknownWeight * maxIDF
+			if g.value && unknown(g, df) {
+				best *= p.valueUnknown
+			}
 		}
 		total += g.weight * best
 		qverbs |= g.verbs
@@ -401,12 +419,65 @@ func Scores(docs []*Doc, text string) (scores, covers []float64) {
 	return scores, covers
 }
 
+// unknown reports whether no visible tool holds a group's word or any of
+// its alternatives.
+func unknown(g group, df []int) bool {
+	for _, a := range g.alts {
+		if df[a.slot] > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// valueWords returns the stems of the words a request writes as values
+// rather than as words about the tool: quoted text (label it "urgent"),
+// and names written with a capital inside the sentence (a meeting with
+// Ana, a project called Website Redesign). Numbers are not values here:
+// "refund order 1043" asked of a cloud API should still find nothing.
+func valueWords(text string) map[string]bool {
+	var values map[string]bool
+	quoted := false
+	for k, f := range strings.Fields(text) {
+		value := quoted
+		for _, q := range []string{"\"", "\u201c", "\u201d"} {
+			if n := strings.Count(f, q); n > 0 {
+				value = true
+				if n%2 == 1 {
+					quoted = !quoted
+				}
+			}
+		}
+		word := strings.TrimLeft(f, "\"\u201c\u201d'(")
+		if c := word[:min(1, len(word))]; k > 0 && c >= "A" && c <= "Z" && word != "I" && !strings.HasPrefix(word, "I'") && !acronym(word) {
+			value = true
+		}
+		if !value {
+			continue
+		}
+		if values == nil {
+			values = map[string]bool{}
+		}
+		for _, t := range tokenize(word) {
+			values[t] = true
+		}
+	}
+	return values
+}
+
+// acronym reports whether a word starts with two capitals ("PDF", "SSH",
+// "IPs"): a kind of thing, not a name.
+func acronym(w string) bool {
+	return len(w) >= 2 && w[1] >= 'A' && w[1] <= 'Z'
+}
+
 // parseQuery tokenizes the query as written (lowercasing first would lose
 // the camelCase humps of a name-like query), applies the vocabulary's
 // phrases and adds synonyms and prefix relatives. Words no tool has ever
 // used keep a group without alternatives: they still count against a
 // tool's coverage of the query.
 func parseQuery(text string) query {
+	values := valueWords(text)
 	words := strings.Join(strings.Fields(strings.ToLower(text)), " ")
 	padded := " " + words + " "
 	for _, ph := range phrases {
@@ -473,7 +544,7 @@ func parseQuery(text string) query {
 			continue
 		}
 		seen[t] = true
-		g := group{verbs: verbClasses[t], weight: 1}
+		g := group{verbs: verbClasses[t], weight: 1, value: values[t]}
 		if clause[t] {
 			// "a file I uploaded": the action is delete, not upload.
 			g.verbs, g.weight = 0, p.clauseWeight

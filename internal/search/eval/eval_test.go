@@ -203,16 +203,17 @@ func TestProbes2(t *testing.T) {
 // devFloor are the dev split's lexical figures (recall@1, recall@5, MRR)
 // and its empty probes, as measured when the split was committed. The dev
 // split is tuned on: a change may raise a figure (then raise its floor
-// here), never lower one.
+// here), never lower one. Raised since by the value rule (rank.go
+// valueWords: asana, box, square, zoom).
 var devFloor = map[string]struct {
 	r1, r5, mrr float64
 	empty       int
 }{
-	"asana":  {0.12, 0.38, 0.22, 2},
-	"box":    {0.21, 0.46, 0.30, 2},
+	"asana":  {0.12, 0.42, 0.24, 2},
+	"box":    {0.25, 0.50, 0.35, 2},
 	"linode": {0.50, 0.71, 0.57, 2},
-	"square": {0.33, 0.62, 0.47, 2},
-	"zoom":   {0.33, 0.75, 0.50, 1},
+	"square": {0.38, 0.75, 0.54, 2},
+	"zoom":   {0.33, 0.75, 0.51, 1},
 }
 
 // TestDev: on every dev catalog, the lexical figures and the count of

@@ -1,0 +1,67 @@
+package search
+
+import (
+	"maps"
+	"slices"
+	"testing"
+)
+
+// TestValueWords: quoted text and names capitalised inside a sentence are
+// values; the first word, "I", acronyms, numbers and lowercase words are not.
+func TestValueWords(t *testing.T) {
+	for _, tt := range []struct {
+		query string
+		want  []string // stems
+	}{
+		{"schedule a meeting with Ana on Friday", []string{"ana", "friday"}},
+		{`label the bug with "urgent"`, []string{"urgent"}},
+		{`rename it to “Website redesign” today`, []string{"redesign", "websit"}},
+		{`call it "Q3 launch plan" please`, []string{"launch", "plan"}},
+		{"Delete the file I uploaded, I'm sure", nil},
+		{"refund order 1043", nil},
+		{"attach the signed PDF and the HR form", nil},
+		{"(Maria's) shift", nil},
+		{"clock in (Maria's) shift", []string{"maria"}},
+	} {
+		got := slices.Sorted(maps.Keys(valueWords(tt.query)))
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%q: values %q, want %q", tt.query, got, tt.want)
+		}
+	}
+}
+
+// TestSearchValues: a name or a quoted text the request gives as the
+// call's argument, that no tool holds, does not count against every tool
+// as a word the catalog lacks: without the rule (valueUnknown 1) these
+// requests find nothing, or the wrong tool first.
+func TestSearchValues(t *testing.T) {
+	docs := []*Doc{
+		NewDoc("projects.updateProject", "Update a project. Changes the name, owner or dates of a project.", nil),
+		NewDoc("projects.createProject", "Create a project in a workspace.", nil),
+		NewDoc("tasks.addTag", "Add a tag to a task.", nil),
+		NewDoc("tasks.createTask", "Create a task.", nil),
+		NewDoc("meetings.create", "Create a meeting for a user.", nil),
+		NewDoc("meetings.list", "List the meetings of a user.", nil),
+		NewDoc("users.get", "Get a user's profile.", nil),
+	}
+	tests := []struct{ query, want string }{
+		{`update the project: "Website Redesign Spring Launch Plan Draft Final"`, "projects.updateProject"},
+		{`tag the task "waiting on legal review from finance team lead Marco"`, "tasks.addTag"},
+		{"set up a meeting with Ana Lopez and Juan Perez on Friday", "meetings.create"},
+	}
+	for _, valueUnknown := range []float64{p.valueUnknown, 1} {
+		old := p
+		p.valueUnknown = valueUnknown
+		for _, tt := range tests {
+			var got []string
+			for _, h := range Rank(docs, tt.query, 5) {
+				got = append(got, docs[h.Index].name)
+			}
+			found := len(got) > 0 && got[0] == tt.want
+			if found != (valueUnknown < 1) {
+				t.Errorf("valueUnknown %v, %q: got %v, want %s first: %v", valueUnknown, tt.query, got, tt.want, valueUnknown < 1)
+			}
+		}
+		p = old
+	}
+}
