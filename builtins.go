@@ -2,9 +2,12 @@ package codemode
 
 import (
 	"context"
+	"crypto/rand"
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -28,6 +31,8 @@ var (
 	cloneSource string
 	//go:embed prelude/microtask.js
 	microtaskSource string
+	//go:embed prelude/crypto.js
+	cryptoSource string
 
 	// Compacted on first use, not at package init: most runs never build
 	// these globals.
@@ -38,6 +43,7 @@ var (
 		"base64":          sync.OnceValue(func() string { return compactJS(base64Source) }),
 		"structuredClone": sync.OnceValue(func() string { return compactJS(cloneSource) }),
 		"queueMicrotask":  sync.OnceValue(func() string { return compactJS(microtaskSource) }),
+		"crypto":          sync.OnceValue(func() string { return compactJS(cryptoSource) }),
 	}
 )
 
@@ -60,6 +66,7 @@ var builtinGroups = []struct {
 	{[]string{"atob", "btoa"}, "base64"},
 	{[]string{"structuredClone"}, "structuredClone"},
 	{[]string{"queueMicrotask"}, "queueMicrotask"},
+	{[]string{"crypto"}, "crypto"},
 }
 
 // refusedGlobals are what code reaches for to get out: each is a function
@@ -73,21 +80,38 @@ for (const k of %s) O.defineProperty(g, k, { value: none(k), configurable: true,
 
 var preludePlain = strings.Replace(preludeJS, "/*GLOBALS*/\n", "", 1)
 
+// hostNeeds says which of the built-ins' host functions a run needs.
+type hostNeeds struct {
+	timers bool // __cm_timer, __cm_timer_clear
+	random bool // __cm_urandom
+}
+
 // preludeFor returns the prelude for code: the plain one plus the lazy
 // built-ins and refusing stand-ins whose names appear in the code (a
 // mention in a string or a comment costs one getter; code that builds the
-// names at run time is not served). timers says whether the timers'
-// host functions are needed.
-func preludeFor(code string) (prelude string, timers bool) {
+// names at run time is not served), and the host functions those need.
+// They are the prelude's arguments after the five of the API (`more`), in
+// the order of their names: the timers' two, then __cm_urandom.
+func preludeFor(code string) (prelude string, needs hostNeeds) {
 	var b strings.Builder
 	for _, g := range builtinGroups {
 		for _, n := range g.names {
 			if strings.Contains(code, n) {
 				names, _ := json.Marshal(g.names)
-				if g.source == "timers" {
-					timers = true
-					fmt.Fprintf(&b, "lazy(%s, %q, timer, clear);\n", names, g.source)
-				} else {
+				switch g.source {
+				case "timers":
+					needs.timers = true
+					fmt.Fprintf(&b, "lazy(%s, %q, more[0], more[1]);\n", names, g.source)
+				case "crypto":
+					// After the timers' two when they are there (their
+					// group comes first).
+					needs.random = true
+					at := 0
+					if needs.timers {
+						at = 2
+					}
+					fmt.Fprintf(&b, "lazy(%s, %q, more[%d]);\n", names, g.source, at)
+				default:
 					fmt.Fprintf(&b, "lazy(%s, %q);\n", names, g.source)
 				}
 				break
@@ -105,9 +129,38 @@ func preludeFor(code string) (prelude string, timers bool) {
 		fmt.Fprintf(&b, refusedJS, names)
 	}
 	if b.Len() == 0 {
-		return preludePlain, false
+		return preludePlain, needs
 	}
-	return strings.Replace(preludeJS, "/*GLOBALS*/\n", b.String(), 1), timers
+	return strings.Replace(preludeJS, "/*GLOBALS*/\n", b.String(), 1), needs
+}
+
+// maxRandomBytes is what one getRandomValues call may ask for, as in
+// browsers (prelude/crypto.js refuses more with a QuotaExceededError).
+const maxRandomBytes = 65536
+
+// random is __cm_urandom: args[0] bytes from crypto/rand, as a JSON array
+// of numbers (JSON.parse builds it in C; a string would be decoded byte by
+// byte in the sandbox).
+func random(args []json.RawMessage) (json.RawMessage, error) {
+	var v any
+	if len(args) > 0 {
+		json.Unmarshal(args[0], &v)
+	}
+	n, ok := v.(float64)
+	if !ok || n != math.Trunc(n) || n < 0 || n > maxRandomBytes {
+		return nil, fmt.Errorf("random: expected a byte count 0..%d", maxRandomBytes)
+	}
+	buf := make([]byte, int(n))
+	rand.Read(buf)
+	out := make([]byte, 0, 1+4*len(buf))
+	out = append(out, '[')
+	for i, c := range buf {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = strconv.AppendUint(out, uint64(c), 10)
+	}
+	return append(out, ']'), nil
 }
 
 // maxTimerMs bounds one timer's delay; the run's timeout ends the run long

@@ -114,7 +114,7 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 	// Sorted by name: a call finds its tool by binary search, so a run
 	// builds nothing per visible tool.
 	r.visible = s.cm.visible(s.own)
-	prelude, timers := preludeFor(code)
+	prelude, needs := preludeFor(code)
 	funcs := map[string]sandbox.Func{
 		"__cm_begin":  {Sync: r.begin},
 		"__cm_call":   {Async: r.call, Label: r.callLabel},
@@ -122,11 +122,14 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 		"__cm_log":    {Sync: r.log},
 		"__cm_src":    {Sync: r.source},
 	}
-	if timers {
-		// Named to sort last: the prelude takes the functions in the order
-		// of their names, these two as its last arguments.
+	// Named to sort after the API's five: the prelude takes the functions
+	// in the order of their names, these as its last arguments (more).
+	if needs.timers {
 		funcs["__cm_timer"] = sandbox.Func{Async: r.timers.sleep, Detached: true}
 		funcs["__cm_timer_clear"] = sandbox.Func{Sync: r.timers.clear}
+	}
+	if needs.random {
+		funcs["__cm_urandom"] = sandbox.Func{Sync: random}
 	}
 	// The run stops when the caller's ctx is done, or when its session or
 	// factory is closed: then nothing of it may start any more.

@@ -3,6 +3,7 @@ package codemode
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -192,22 +193,79 @@ func TestBuiltins(t *testing.T) {
 	})
 }
 
+// TestCrypto: crypto.randomUUID and crypto.getRandomValues, with bytes from
+// the host's crypto/rand, the Web's checks (integer typed arrays only, at
+// most 65,536 bytes), and nothing of the host reachable through them.
+func TestCrypto(t *testing.T) {
+	runInputCases(t, []inputCase{
+		{name: "randomUUID is a version 4 UUID, new each time", code: "const u = crypto.randomUUID();\nreturn [/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(u), u !== crypto.randomUUID()]", want: "[true,true]"},
+		{name: "1,000 UUIDs are distinct", code: "return new Set(Array.from({ length: 1000 }, () => crypto.randomUUID())).size", want: "1000"},
+		{name: "getRandomValues fills the array it returns", code: "const a = new Uint8Array(64);\nreturn [crypto.getRandomValues(a) === a, a.some((x) => x !== 0)]", want: "[true,true]"},
+		{name: "every integer typed array", code: "return ['Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array', 'BigInt64Array', 'BigUint64Array'].map((k) => crypto.getRandomValues(new globalThis[k](16)).some((x) => x != 0))", want: "[true,true,true,true,true,true,true,true,true]"},
+		{name: "a view fills only its own bytes", code: "const b = new ArrayBuffer(32);\ncrypto.getRandomValues(new Uint16Array(b, 8, 8));\nconst u = new Uint8Array(b);\nreturn [u.slice(0, 8).every((x) => x === 0), u.slice(24).every((x) => x === 0), u.slice(8, 24).some((x) => x !== 0)]", want: "[true,true,true]"},
+		{name: "65,536 bytes at most", code: "return [crypto.getRandomValues(new Uint8Array(65536)).length, crypto.getRandomValues(new Uint8Array(0)).length]", want: "[65536,0]"},
+		{name: "65,537 bytes", code: "crypto.getRandomValues(new Uint8Array(65537))", errCode: "RUNTIME", errName: "QuotaExceededError", errMsg: "byte length (65537) exceeds the number of bytes of entropy available (65536)", line: 1, col: 23},
+		{name: "16,385 32-bit integers", code: "crypto.getRandomValues(new Uint32Array(16385))", errCode: "RUNTIME", errName: "QuotaExceededError", errMsg: "(65540)"},
+		{name: "Float32Array", code: "crypto.getRandomValues(new Float32Array(2))", errCode: "RUNTIME", errName: "TypeError", errMsg: "expected an integer typed array (Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array, BigInt64Array or BigUint64Array), got Float32Array"},
+		{name: "Float64Array", code: "crypto.getRandomValues(new Float64Array(2))", errCode: "RUNTIME", errName: "TypeError", errMsg: "got Float64Array"},
+		{name: "DataView", code: "crypto.getRandomValues(new DataView(new ArrayBuffer(2)))", errCode: "RUNTIME", errName: "TypeError", errMsg: "got a DataView"},
+		{name: "an array", code: "crypto.getRandomValues([1, 2])", errCode: "RUNTIME", errName: "TypeError", errMsg: "got an array"},
+		{name: "nothing", code: "crypto.getRandomValues()", errCode: "RUNTIME", errName: "TypeError", errMsg: "got undefined"},
+		{name: "a look-alike object", code: "crypto.getRandomValues({ buffer: new ArrayBuffer(4), byteLength: 4, length: 4, [Symbol.toStringTag]: 'Uint8Array' })", errCode: "RUNTIME", errName: "TypeError", errMsg: "got an object"},
+		{name: "with timers (their host functions come first)", code: "await new Promise((r) => setTimeout(r, 1));\nreturn crypto.randomUUID().length", want: "36"},
+		// Escape attempts.
+		{name: "crypto is frozen, fixed and holds only sandbox values", code: "\"use strict\";\nconst r = [Object.getOwnPropertyNames(crypto), Object.isFrozen(crypto), Object.getPrototypeOf(crypto) === Object.prototype, crypto.constructor === Object, crypto.getRandomValues.constructor === Function, typeof crypto.getRandomValues.prototype, typeof crypto.subtle];\ntry { crypto.randomUUID = () => 'x' } catch (e) { r.push(e.name) }\ntry { globalThis.crypto = {} } catch (e) { r.push(e.name) }\ntry { new crypto.randomUUID() } catch (e) { r.push(e.name) }\nreturn r",
+			want: `[["getRandomValues","randomUUID"],true,true,true,true,"undefined","undefined","TypeError","TypeError","TypeError"]`},
+		{name: "no host function is reachable", code: "crypto.randomUUID();\nconst g = Function('return this')();\nreturn [typeof __cm_urandom, Object.getOwnPropertyNames(g).filter((n) => n.startsWith('__')), String(crypto.getRandomValues).includes('__cm')]", want: `["undefined",[],false]`},
+		{name: "a subclass or own properties cannot misreport the array", code: "class L extends Uint8Array { get byteLength() { return 1e9 } get buffer() { return new ArrayBuffer(1e6) } }\nconst a = new L(4);\nObject.defineProperty(a, 'byteOffset', { value: 1e6 });\nreturn [crypto.getRandomValues(a).length, a.some((x) => x !== 0)]", want: "[4,true]"},
+		{name: "index accessors on the prototypes disturb nothing", code: "for (const p of [Object.prototype, Array.prototype]) for (const k of ['3', '6', '16']) Object.defineProperty(p, k, { get() { throw new Error('read') }, set() { throw new Error('written') }, configurable: true });\nreturn [crypto.getRandomValues(new Uint8Array(4)).length, crypto.randomUUID().length]", want: "[4,36]"},
+		{name: "built-ins replaced after first use change nothing", code: "crypto.randomUUID();\nconst hijack = () => { throw new Error('hijacked') };\nUint8Array.prototype.set = hijack;\nReflect.apply = hijack;\nArrayBuffer.isView = () => true;\nObject.getOwnPropertyDescriptor = hijack;\nconst a = crypto.getRandomValues(new Uint32Array(4));\nreturn [a.some((x) => x !== 0), crypto.randomUUID().length]", want: "[true,36]"},
+	})
+}
+
+// TestRandomHostFunc: __cm_urandom gives what is asked, as JSON numbers,
+// and refuses a count the sandbox's checks would not let through.
+func TestRandomHostFunc(t *testing.T) {
+	for _, arg := range []string{"-1", "1.5", "65537", `"16"`, "null", "1e9"} {
+		if out, err := random([]json.RawMessage{json.RawMessage(arg)}); err == nil {
+			t.Errorf("random(%s) = %.40s, want an error", arg, out)
+		}
+	}
+	if _, err := random(nil); err == nil {
+		t.Error("random() without a count: no error")
+	}
+	for _, n := range []int{0, 16, 65536} {
+		out, err := random([]json.RawMessage{json.RawMessage(strconv.Itoa(n))})
+		var got []int
+		if err != nil || json.Unmarshal(out, &got) != nil || len(got) != n {
+			t.Fatalf("random(%d): %d values, %v", n, len(got), err)
+		}
+		for _, b := range got {
+			if b < 0 || b > 255 {
+				t.Fatalf("random(%d): %d is not a byte", n, b)
+			}
+		}
+	}
+}
+
 // TestPreludeFor: a run pays only for the built-ins its code names.
 func TestPreludeFor(t *testing.T) {
 	for _, tc := range []struct {
 		code   string
 		has    []string
 		hasNot []string
-		timers bool
+		needs  hostNeeds
 	}{
-		{"return 1", nil, []string{"lazy([\"URL\"", "timers", "none("}, false},
-		{"return new URL(u).host", []string{`lazy(["URL","URLSearchParams"], "url")`}, []string{"timers", "none("}, false},
-		{"await new Promise((r) => setTimeout(r, 5))", []string{`"timers", timer, clear)`}, []string{`"url"`}, true},
-		{"const r = await fetch(u)", []string{`["fetch"]`, "none(k)"}, []string{"timers"}, false},
-		{"queueMicrotask(f)", []string{`lazy(["queueMicrotask"], "queueMicrotask")`}, []string{`"url"`, "timers"}, false},
-		{"btoa(x); structuredClone(y); new TextDecoder()", []string{`"base64"`, `"structuredClone"`, `"text"`}, []string{`"url"`}, false},
+		{"return 1", nil, []string{"lazy([\"URL\"", "timers", "none("}, hostNeeds{}},
+		{"return new URL(u).host", []string{`lazy(["URL","URLSearchParams"], "url")`}, []string{"timers", "none("}, hostNeeds{}},
+		{"await new Promise((r) => setTimeout(r, 5))", []string{`"timers", more[0], more[1])`}, []string{`"url"`, `"crypto"`}, hostNeeds{timers: true}},
+		{"crypto.randomUUID()", []string{`lazy(["crypto"], "crypto", more[0])`}, []string{"timers"}, hostNeeds{random: true}},
+		{"setTimeout(f, 1); crypto.randomUUID()", []string{`"timers", more[0], more[1])`, `lazy(["crypto"], "crypto", more[2])`}, nil, hostNeeds{timers: true, random: true}},
+		{"const r = await fetch(u)", []string{`["fetch"]`, "none(k)"}, []string{"timers"}, hostNeeds{}},
+		{"queueMicrotask(f)", []string{`lazy(["queueMicrotask"], "queueMicrotask")`}, []string{`"url"`, "timers"}, hostNeeds{}},
+		{"btoa(x); structuredClone(y); new TextDecoder()", []string{`"base64"`, `"structuredClone"`, `"text"`}, []string{`"url"`}, hostNeeds{}},
 	} {
-		p, timers := preludeFor(tc.code)
+		p, needs := preludeFor(tc.code)
 		for _, s := range tc.has {
 			if !strings.Contains(p, s) {
 				t.Errorf("%q: the prelude lacks %q", tc.code, s)
@@ -218,8 +276,8 @@ func TestPreludeFor(t *testing.T) {
 				t.Errorf("%q: the prelude has %q", tc.code, s)
 			}
 		}
-		if timers != tc.timers {
-			t.Errorf("%q: timers = %v", tc.code, timers)
+		if needs != tc.needs {
+			t.Errorf("%q: needs %+v, want %+v", tc.code, needs, tc.needs)
 		}
 	}
 	if p, _ := preludeFor("return 1"); p != preludePlain || strings.Contains(p, "/*GLOBALS*/") {

@@ -7,11 +7,12 @@
 // puts at /*GLOBALS*/ only the built-ins (and the refusing stand-ins for
 // fetch, require, ...) whose names the code mentions: a run that uses none
 // pays for none. The raw host functions are this function's arguments
-// (the sandbox calls it with them, in the order of their names): they are
+// (the sandbox calls it with them, in the order of their names; `more` are
+// the built-ins' own, handed to them at /*GLOBALS*/): they are
 // never globals, and only the closures below hold them. Replacing `tools` or
 // `tool_call` gains nothing: every path ends in the host's pipeline (filter,
 // interceptor, schema), which runs outside the sandbox.
-(begin, call, log, search, src, timer, clear) => {
+(begin, call, log, search, src, ...more) => {
   const g = globalThis, O = Object, ev = eval, parse = JSON.parse, S = JSON.stringify, apply = Reflect.apply, RE = RangeError;
   const host = [begin, call, search, log, src];
   // API builds api.js on first use, from the source the host hands over.

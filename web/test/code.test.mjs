@@ -123,6 +123,18 @@ const cases = {
             code: "const a = { d: new Date(0), m: new Map([[1, 2]]) };\na.self = a;\nconst c = structuredClone(a);\nreturn [c !== a, c.self === c, c.d.getTime(), c.m.get(1)]",
             result: [true, true, 0, 2],
         },
+        {
+            name: "crypto.randomUUID and crypto.getRandomValues",
+            code: "const u = crypto.randomUUID();\nconst a = crypto.getRandomValues(new Uint32Array(8));\nreturn [/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(u), u !== crypto.randomUUID(), a.length, a.some((x) => x !== 0)]",
+            result: [true, true, 8, true],
+        },
+        { name: "getRandomValues over 65,536 bytes", code: "crypto.getRandomValues(new Uint8Array(65537))", error: { code: "RUNTIME", name: "QuotaExceededError", message: /\(65537\) exceeds/, line: 1, column: 23 } },
+        { name: "getRandomValues of floats", code: "crypto.getRandomValues(new Float64Array(1))", error: { code: "RUNTIME", name: "TypeError", message: /expected an integer typed array .* got Float64Array/ } },
+        {
+            name: "crypto holds no host value",
+            code: "crypto.randomUUID();\nreturn [Object.getOwnPropertyNames(crypto), Object.isFrozen(crypto), crypto.constructor === Object, typeof __cm_urandom]",
+            result: [["getRandomValues", "randomUUID"], true, true, "undefined"],
+        },
     ],
 };
 
