@@ -50,6 +50,10 @@ func Set(np *Params, key string, v ...float64) {
 		np.compoundWeight = v[0]
 	case "valueUnknown":
 		np.valueUnknown = v[0]
+	case "light":
+		np.lightVerbs = v[0] != 0
+	case "time":
+		np.timeWords = v[0] != 0
 	default:
 		panic(fmt.Sprint("no param ", key))
 	}

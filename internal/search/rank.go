@@ -75,6 +75,8 @@ type params struct {
 	// name or a quoted text is the call's argument, not a word about the
 	// tool, yet it still says a little about whether the request fits.
 	valueUnknown float64
+	lightVerbs   bool
+	timeWords    bool
 }
 
 var p = params{
@@ -96,6 +98,8 @@ var p = params{
 	irregularWeight:         0.5,
 	derivedWeight:           0.5,
 	valueUnknown:            0.3,
+	lightVerbs:              true,
+	timeWords:               true,
 }
 
 // Rank ranks docs for a query: an exact tool name first, then the tools of
@@ -419,6 +423,25 @@ func Scores(docs []*Doc, text string) (scores, covers []float64) {
 	return scores, covers
 }
 
+// lightVerbs lend their object the action ("leave a comment", "give
+// the task to Marco", "take a snapshot"): when no tool holds one, it is
+// like a value, not a word the catalog lacks.
+var lightVerbs = stems("leave", "give", "take", "make", "put", "get", "keep", "bring", "go")
+
+// timeWords say when, an argument of the call ("move it to next week",
+// "yesterday's meeting"): like values when no tool holds them.
+var timeWords = stems("today", "tomorrow", "yesterday", "tonight", "morning", "afternoon", "evening", "weekend",
+	"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "next", "ago", "soon", "later", "earlier")
+
+// stems is setOf for the stems of words.
+func stems(words ...string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range words {
+		m[stem(w)] = true
+	}
+	return m
+}
+
 // unknown reports whether no visible tool holds a group's word or any of
 // its alternatives.
 func unknown(g group, df []int) bool {
@@ -544,7 +567,7 @@ func parseQuery(text string) query {
 			continue
 		}
 		seen[t] = true
-		g := group{verbs: verbClasses[t], weight: 1, value: values[t]}
+		g := group{verbs: verbClasses[t], weight: 1, value: values[t] || p.lightVerbs && lightVerbs[t] || p.timeWords && timeWords[t]}
 		if clause[t] {
 			// "a file I uploaded": the action is delete, not upload.
 			g.verbs, g.weight = 0, p.clauseWeight

@@ -30,10 +30,11 @@ func TestValueWords(t *testing.T) {
 	}
 }
 
-// TestSearchValues: a name or a quoted text the request gives as the
-// call's argument, that no tool holds, does not count against every tool
-// as a word the catalog lacks: without the rule (valueUnknown 1) these
-// requests find nothing, or the wrong tool first.
+// TestSearchValues: a word the request gives as the call's argument (a
+// name, a quoted text, a time) or a light verb ("leave a comment") that no
+// tool holds does not count against every tool as a word the catalog
+// lacks: without its rule these requests find nothing, or the wrong tool
+// first.
 func TestSearchValues(t *testing.T) {
 	docs := []*Doc{
 		NewDoc("projects.updateProject", "Update a project. Changes the name, owner or dates of a project.", nil),
@@ -42,26 +43,35 @@ func TestSearchValues(t *testing.T) {
 		NewDoc("tasks.createTask", "Create a task.", nil),
 		NewDoc("meetings.create", "Create a meeting for a user.", nil),
 		NewDoc("meetings.list", "List the meetings of a user.", nil),
+		NewDoc("comments.create", "Create a comment on a file.", nil),
 		NewDoc("users.get", "Get a user's profile.", nil),
 	}
-	tests := []struct{ query, want string }{
-		{`update the project: "Website Redesign Spring Launch Plan Draft Final"`, "projects.updateProject"},
-		{`tag the task "waiting on legal review from finance team lead Marco"`, "tasks.addTag"},
-		{"set up a meeting with Ana Lopez and Juan Perez on Friday", "meetings.create"},
+	values := func(q *params) { q.valueUnknown = 1 }
+	tests := []struct {
+		query string
+		want  string
+		off   func(*params) // without the rule
+	}{
+		{`update the project: "Website Redesign Spring Launch Plan Draft Final"`, "projects.updateProject", values},
+		{`tag the task "waiting on legal review from finance team lead Marco"`, "tasks.addTag", values},
+		{"set up a meeting with Ana Lopez and Juan Perez on Friday", "meetings.create", values},
+		{"leave a comment on the design mockup", "comments.create", func(q *params) { q.lightVerbs = false }},
+		{"meetings from yesterday afternoon, this morning and tonight", "meetings.list", func(q *params) { q.timeWords = false }},
 	}
-	for _, valueUnknown := range []float64{p.valueUnknown, 1} {
-		old := p
-		p.valueUnknown = valueUnknown
-		for _, tt := range tests {
+	for _, tt := range tests {
+		for _, on := range []bool{true, false} {
+			old := p
+			if !on {
+				tt.off(&p)
+			}
 			var got []string
 			for _, h := range Rank(docs, tt.query, 5) {
 				got = append(got, docs[h.Index].name)
 			}
-			found := len(got) > 0 && got[0] == tt.want
-			if found != (valueUnknown < 1) {
-				t.Errorf("valueUnknown %v, %q: got %v, want %s first: %v", valueUnknown, tt.query, got, tt.want, valueUnknown < 1)
+			p = old
+			if found := len(got) > 0 && got[0] == tt.want; found != on {
+				t.Errorf("rule on %v, %q: got %v, want %s first: %v", on, tt.query, got, tt.want, on)
 			}
 		}
-		p = old
 	}
 }

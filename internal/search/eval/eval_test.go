@@ -204,13 +204,13 @@ func TestProbes2(t *testing.T) {
 // and its empty probes, as measured when the split was committed. The dev
 // split is tuned on: a change may raise a figure (then raise its floor
 // here), never lower one. Raised since by the value rule (rank.go
-// valueWords: asana, box, square, zoom).
+// valueWords, light verbs, time words: asana, box, square, zoom).
 var devFloor = map[string]struct {
 	r1, r5, mrr float64
 	empty       int
 }{
-	"asana":  {0.12, 0.42, 0.24, 2},
-	"box":    {0.25, 0.50, 0.35, 2},
+	"asana":  {0.17, 0.46, 0.28, 2},
+	"box":    {0.25, 0.54, 0.36, 2},
 	"linode": {0.50, 0.71, 0.57, 2},
 	"square": {0.38, 0.75, 0.54, 2},
 	"zoom":   {0.33, 0.75, 0.51, 1},
