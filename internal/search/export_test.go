@@ -44,8 +44,6 @@ func Set(np *Params, key string, v ...float64) {
 		np.dictWeight = v[0]
 	case "derived":
 		np.derivedWeight = v[0]
-	case "irregular":
-		np.irregularWeight = v[0]
 	case "compound":
 		np.compoundWeight = v[0]
 	case "valueUnknown":

@@ -64,9 +64,8 @@ type params struct {
 	// 0.4 empties more probes but loses tune queries).
 	minCoverageFirstUnknown float64
 	// dictWeight discounts the dictionary's synonyms (wordnet.go), less
-	// sure than the hand-written groups; irregularWeight is the weight of
-	// an irregular verb form's base ("sent" finds send).
-	dictWeight, irregularWeight float64
+	// sure than the hand-written groups.
+	dictWeight float64
 	// derivedWeight is the weight of a derived form ("subscription" for
 	// "subscribe"), as prefixWeight for the forms the prefix rule finds.
 	derivedWeight float64
@@ -95,7 +94,6 @@ var p = params{
 	questionVerbs:           true,
 	minCoverageFirstUnknown: 0.3,
 	dictWeight:              0.4,
-	irregularWeight:         0.5,
 	derivedWeight:           0.5,
 	valueUnknown:            0.3,
 	lightVerbs:              true,
@@ -590,15 +588,6 @@ func parseQuery(text string) query {
 		for _, syn := range synonyms[t] {
 			if id, ok := r.lookup(syn); ok {
 				add(id, p.synonymWeight)
-			}
-		}
-		if base, ok := wn.irregular[t]; ok {
-			// "a message I sent": the stemmer cannot derive send.
-			if id, ok := r.lookup(base); ok {
-				add(id, p.irregularWeight)
-			}
-			if !clause[t] {
-				g.verbs |= verbClasses[base]
 			}
 		}
 		for _, d := range wn.derived[t] {

@@ -16,9 +16,8 @@ import (
 
 // wordnetVocab is the vocabulary keyed by stem.
 type wordnetVocab struct {
-	synonyms  map[string][]string // stem -> stems of its synonyms
-	irregular map[string]string   // stem of an irregular verb form -> stem of its base
-	derived   map[string][]string // stem -> stems of its derived forms
+	synonyms map[string][]string // stem -> stems of its synonyms
+	derived  map[string][]string // stem -> stems of its derived forms
 }
 
 // wordnet is built on first search, so that registering tools and runs
@@ -28,12 +27,6 @@ var wordnet = sync.OnceValue(buildWordnet)
 func buildWordnet() (v wordnetVocab) {
 	v.synonyms = related(wordnetSynonyms, synonyms)
 	v.derived = related(wordnetDerived, nil)
-	v.irregular = map[string]string{}
-	for line := range strings.Lines(wordnetIrregular) {
-		if f := strings.Fields(line); len(f) == 2 {
-			v.irregular[stem(f[0])] = stem(f[1])
-		}
-	}
 	return v
 }
 

