@@ -110,9 +110,10 @@ const targetR1, targetR5 = 0.6, 0.8
 // not fall, and the entry must go once its catalog meets the targets.
 // Slack's short descriptions ("Deletes a reminder.") and GitHub-, Slack-
 // or DigitalOcean-specific words (droplet, snooze, star) are what the
-// lexical ranking cannot bridge; see the notes of issue 12.
+// lexical ranking cannot bridge; see the notes of issue 12. Slack's
+// recall@1 since the property field weighs 0.75 (0.12 before).
 var short = map[string][2]float64{
-	"slack":        {0.12, 0.56},
+	"slack":        {0.19, 0.56},
 	"digitalocean": {0.61, 0.78},
 }
 
@@ -124,11 +125,12 @@ func TestHeldOut(t *testing.T) { checkHeldOut(t, HeldOut, short) }
 
 // short2 is short for the third held-out split (heldout2), as measured
 // when its mapping was committed, before any tuning could see it; slack's
-// recall@1 since the dictionary vocabulary (0.47 before).
+// recall@1 since the dictionary vocabulary (0.47 before); stripe's since
+// the property field weighs 0.75 (0.50 before).
 var short2 = map[string][2]float64{
 	"slack":        {0.53, 0.87},
 	"github":       {0.38, 0.56},
-	"stripe":       {0.50, 0.62},
+	"stripe":       {0.56, 0.62},
 	"digitalocean": {0.50, 0.81},
 }
 
@@ -204,16 +206,17 @@ func TestProbes2(t *testing.T) {
 // and its empty probes, as measured when the split was committed. The dev
 // split is tuned on: a change may raise a figure (then raise its floor
 // here), never lower one. Raised since by the value rule (rank.go
-// valueWords, light verbs, time words: asana, box, square, zoom).
+// valueWords, light verbs, time words: asana, box, square, zoom) and the
+// property field's weight 0.75 (box, square, zoom).
 var devFloor = map[string]struct {
 	r1, r5, mrr float64
 	empty       int
 }{
 	"asana":  {0.17, 0.46, 0.28, 2},
-	"box":    {0.25, 0.54, 0.36, 2},
+	"box":    {0.29, 0.54, 0.39, 2},
 	"linode": {0.50, 0.71, 0.57, 2},
-	"square": {0.38, 0.75, 0.54, 2},
-	"zoom":   {0.33, 0.75, 0.51, 1},
+	"square": {0.38, 0.75, 0.55, 2},
+	"zoom":   {0.38, 0.79, 0.53, 1},
 }
 
 // TestDev: on every dev catalog, the lexical figures and the count of
