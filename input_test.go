@@ -223,6 +223,25 @@ func TestCrypto(t *testing.T) {
 	})
 }
 
+// TestUnreadableValues: a value whose reads throw (a Proxy's traps, an
+// Error's name or message getter) still gets a useful line in the logs
+// when a timer or microtask callback throws it or console logs it, and the
+// console call itself never throws.
+func TestUnreadableValues(t *testing.T) {
+	const trap = "new Proxy({}, { get() { throw new Error('trap') } })"
+	const badName = "(() => { const e = new TypeError('kept'); Object.defineProperty(e, 'name', { get() { throw 1 } }); return e })()"
+	const badMessage = "(() => { const e = new RangeError('r'); Object.defineProperty(e, 'message', { get() { throw 1 } }); return e })()"
+	const wait = "\nawait new Promise((r) => setTimeout(r, 20));\nreturn 'went on'"
+	runInputCases(t, []inputCase{
+		{name: "a timer throws a Proxy", code: "setTimeout(() => { throw " + trap + " }, 1);" + wait, want: `"went on"`, log: "uncaught in a setTimeout callback: an object that cannot be read or converted to text"},
+		{name: "a timer throws an Error whose name getter throws", code: "setTimeout(() => { throw " + badName + " }, 1);" + wait, want: `"went on"`, log: "uncaught in a setTimeout callback: TypeError: kept"},
+		{name: "a timer throws a plain object", code: "setTimeout(() => { throw { code: 7 } }, 1);" + wait, want: `"went on"`, log: `uncaught in a setTimeout callback: {"code":7}`},
+		{name: "a microtask throws a Proxy", code: "queueMicrotask(() => { throw " + trap + " });\nawait null; await null;\nreturn 'went on'", want: `"went on"`, log: "uncaught in a queueMicrotask callback: an object that cannot be read or converted to text"},
+		{name: "console logs what it can read", code: "console.log(" + trap + ", " + badName + ", " + badMessage + ", { a: 1 }, 'str', 5n);\nreturn 1", want: "1",
+			log: `an object that cannot be read or converted to text TypeError: kept RangeError: (its message cannot be read) {"a":1} str 5`},
+	})
+}
+
 // TestRandomHostFunc: __cm_urandom gives what is asked, as JSON numbers,
 // and refuses a count the sandbox's checks would not let through.
 func TestRandomHostFunc(t *testing.T) {

@@ -37,7 +37,22 @@
     }
     return false;
   };
-  return {
+  // text is a value as a log line shows it: a string as it is, an Error
+  // as "Name: message", anything else as JSON (through the guarded
+  // stringify below), else as String gives it. A getter or a Proxy trap
+  // that throws while the value is read leaves what could be read: text
+  // never throws, so a console call or the report of an uncaught error in a
+  // callback cannot fail on what it reports.
+  const text = (v) => {
+    if (typeof v === "string") return v;
+    const get = (f) => { try { return String(f()); } catch (_) { return undefined; } };
+    let isError = false;
+    try { isError = v instanceof Error; } catch (_) {}
+    if (isError) return (get(() => v.name) || get(() => v.constructor.name) || "Error") + ": " + (get(() => v.message) ?? "(its message cannot be read)");
+    try { const s = api.stringify(v); if (s !== undefined) return s; } catch (_) {}
+    return get(() => v) ?? (typeof v === "function" ? "a function" : "an object") + " that cannot be read or converted to text";
+  };
+  const api = {
     parse(text, reviver) {
       if (tooDeep(text)) throw new RangeError("JSON.parse: the text nests more than 1,000 levels deep");
       try { return parse(text, reviver); } catch (e) {
@@ -67,12 +82,13 @@
       }, sp);
     },
     // build makes the globals `keys` (source `name`, an object of all of
-    // them when several, handed the host functions it needs), fixes them
-    // as values, and returns global `key`.
+    // them when several, handed call, log, text and the host functions it
+    // needs), fixes them as values, and returns global `key`.
     build(keys, name, extra, key) {
-      const built = own[name] ? own[name]() : ev(src(name))(call, log, ...extra);
+      const built = own[name] ? own[name]() : ev(src(name))(call, log, text, ...extra);
       for (const k of keys) O.defineProperty(g, k, { value: keys.length > 1 ? built[k] : built, configurable: false, writable: false });
       return g[key];
     },
   };
+  return api;
 }

@@ -8,7 +8,7 @@
 // before its first use of crypto is taken as it is: that breaks its own
 // crypto, nothing else; the host only ever gets a byte count, which it
 // checks too.)
-(call, log, random) => {
+(call, log, text, random) => {
   const O = Object, apply = Reflect.apply, U8 = Uint8Array, TA = O.getPrototypeOf(U8).prototype;
   const getter = (k) => O.getOwnPropertyDescriptor(TA, k).get;
   const tag = getter(Symbol.toStringTag), buffer = getter("buffer"), offset = getter("byteOffset"), length = getter("byteLength");

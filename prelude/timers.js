@@ -8,7 +8,7 @@
 // machine is not the order they were due. So when one settles, every live
 // timer due no later than it fires first, in (due, creation) order, as a
 // page's event loop would run them.
-(call, log, timer, clear) => {
+(call, log, text, timer, clear) => {
   const live = new Map(), max = 1000;
   let next = 0, seq = 0;
   // early: t fires before its own host wait ended, which is then released.
@@ -19,7 +19,7 @@
       live.delete(t.id);
       if (early) clear(t.host);
     }
-    try { t.fn(...t.args); } catch (e) { log("error", "uncaught in a " + t.name + " callback: " + (e instanceof Error ? e.name + ": " + e.message : String(e))); }
+    try { t.fn(...t.args); } catch (e) { log("error", "uncaught in a " + t.name + " callback: " + text(e)); }
   };
   const due = (t) => {
     if (live.get(t.id) !== t) return;

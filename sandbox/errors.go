@@ -22,15 +22,33 @@ const (
 )
 
 // describeError is evaluated per failure only; it reads an exception
-// defensively (getters may throw, anything may be thrown) and cuts every
-// string to its bound before JSON.stringify.
+// defensively and cuts every string to its bound before JSON.stringify.
+// Whatever can be read is kept: a name getter that throws leaves the
+// constructor's name (else "Error") and the message; a message getter that
+// throws is reported as such; a value that throws on every read (a Proxy
+// whose traps throw) is described, with what its read threw; a Proxy whose
+// getPrototypeOf trap throws is read as a non-Error value. The envelope has
+// no prototype, so a toJSON the program put on Object.prototype cannot
+// replace it.
 var describeError = `(e) => {
   const cut = (s, n) => s.length > n ? s.slice(0, n) + "… [" + (s.length - n) + " more characters]" : s;
-  const str = (f, n) => { try { return cut(String(f()), n); } catch (_) { return ""; } };
+  let why;
+  const str = (f, n) => { try { return cut(String(f()), n); } catch (x) { why = x; return undefined; } };
+  const threw = () => { const m = str(() => why instanceof Error ? why.message : why, 200); return m ? ": " + m : ""; };
+  const out = (name, message, stack) => JSON.stringify({__proto__: null, name, message, stack});
   try {
-    if (e instanceof Error) return JSON.stringify({name: str(() => e.name, ` + strconv.Itoa(MaxNameChars) + `), message: str(() => e.message, ` + strconv.Itoa(MaxMessageChars) + `), stack: str(() => e.stack || "", ` + strconv.Itoa(MaxMessageChars) + `)});
-    const m = str(() => { try { return typeof e === "object" && e !== null ? JSON.stringify(e) : String(e); } catch (_) { return String(e); } }, ` + strconv.Itoa(MaxMessageChars) + `);
-    return JSON.stringify({name: "Error", message: "a non-Error value was thrown: " + m, stack: ""});
+    let isError = false;
+    try { isError = e instanceof Error; } catch (_) {}
+    if (isError) {
+      let name = str(() => e.name, ` + strconv.Itoa(MaxNameChars) + `);
+      if (!name) name = str(() => e.constructor.name, ` + strconv.Itoa(MaxNameChars) + `) || "Error";
+      let message = str(() => e.message, ` + strconv.Itoa(MaxMessageChars) + `);
+      if (message === undefined) message = "(its message cannot be read: reading it threw" + threw() + ")";
+      return out(name, message, str(() => e.stack || "", ` + strconv.Itoa(MaxMessageChars) + `) || "");
+    }
+    let m = str(() => { try { return typeof e === "object" && e !== null ? JSON.stringify(e) : String(e); } catch (_) { return String(e); } }, ` + strconv.Itoa(MaxMessageChars) + `);
+    if (m === undefined) m = (typeof e === "function" ? "a function" : "an object") + " that cannot be read or converted to text (reading it threw" + threw() + ")";
+    return out("Error", "a non-Error value was thrown: " + m, "");
   } catch (_) { return ""; }
 }`
 

@@ -95,6 +95,25 @@ const cases = {
         { name: "a promise inside the value stays null", code: "({ o: tools.orders.get({ id: 'a' }) })", result: { o: null }, log: /result\.o: a Promise, converted to null/ },
         { name: "a thenable is a value", code: "({ then(resolve) { resolve(1) }, a: 2 })", result: { a: 2 }, log: /result\.then: a function/ },
     ],
+    // What can be read of a thrown or logged value is kept.
+    "unreadable values": [
+        {
+            name: "an Error whose name getter throws",
+            code: "const e = new TypeError('kept');\nObject.defineProperty(e, 'name', { get() { throw 1 } });\nthrow e",
+            error: { code: "RUNTIME", name: "TypeError", message: /^kept$/, line: 1, column: 24 },
+        },
+        {
+            name: "a Proxy whose traps throw",
+            code: "throw new Proxy({}, { get() { throw new Error('trap') } })",
+            error: { code: "RUNTIME", name: "Error", message: /^a non-Error value was thrown: an object that cannot be read or converted to text \(reading it threw: trap\)$/ },
+        },
+        {
+            name: "console and a timer's report never throw",
+            code: "const p = new Proxy({}, { get() { throw new Error('trap') } });\nconsole.log(p, { a: 1 });\nsetTimeout(() => { throw p }, 1);\nawait new Promise((r) => setTimeout(r, 20));\nreturn 'went on'",
+            result: "went on",
+            log: /^uncaught in a setTimeout callback: an object that cannot be read or converted to text$/,
+        },
+    ],
     timers: [
         {
             name: "setTimeout in order",
