@@ -52,6 +52,8 @@ func Set(np *Params, key string, v ...float64) {
 		np.lightVerbs = v[0] != 0
 	case "time":
 		np.timeWords = v[0] != 0
+	case "readPenalty":
+		np.readPenalty = v[0]
 	default:
 		panic(fmt.Sprint("no param ", key))
 	}

@@ -78,6 +78,11 @@ type params struct {
 	valueUnknown float64
 	lightVerbs   bool
 	timeWords    bool
+	// readPenalty multiplies the score of a tool whose name states no
+	// action at all ("meetings.meetingPolls", "groups.group": REST names
+	// of a resource, most often read) for a request that asks for an
+	// action other than reading.
+	readPenalty float64
 }
 
 var p = params{
@@ -100,6 +105,7 @@ var p = params{
 	valueUnknown:            0.3,
 	lightVerbs:              true,
 	timeWords:               true,
+	readPenalty:             0.7,
 }
 
 // Rank ranks docs for a query: an exact tool name first, then the tools of
@@ -207,6 +213,9 @@ func RankWith(docs []*Doc, query string, o Options) []Hit {
 	}
 	return hits
 }
+
+// readVerbs are the verb classes of reading.
+var readVerbs = verbClasses["get"] | verbClasses["list"]
 
 // questions are first words that make a request a question.
 var questions = setOf("who", "which", "what", "whose", "is", "are", "does", "do", "did", "how", "when", "where", "was", "were")
@@ -409,6 +418,8 @@ func Scores(docs []*Doc, text string) (scores, covers []float64) {
 		}
 		if qverbs != 0 && d.verbs != 0 && qverbs&d.verbs == 0 {
 			s *= p.verbPenalty
+		} else if d.verbs == 0 && qverbs&^readVerbs != 0 && qverbs&readVerbs == 0 {
+			s *= p.readPenalty
 		}
 		scores[i] = s
 		covers[i] = min(covered/total, 1)

@@ -75,3 +75,38 @@ func TestSearchValues(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchReadNames: a tool whose name states no action
+// ("meetings.meetingPolls", a REST resource) is most often a read, so a
+// request for another action ranks it below a tool whose name says that
+// action, unless the request reads; "upsert" names an action (create or
+// update), so such a name is not taken for a read. Without readPenalty (1)
+// the read tool, which matches more of the words, comes first.
+func TestSearchReadNames(t *testing.T) {
+	docs := []*Doc{
+		NewDoc("meetings.meetingPolls", "List the polls of a meeting. Polls of a meeting.", nil),
+		NewDoc("meetings.meetingPollCreate", "Create a poll.", nil),
+		NewDoc("catalog.catalogItems", "List the items of the catalog.", nil),
+		NewDoc("catalog.UpsertCatalogItem", "Creates or updates an item.", nil),
+	}
+	for _, tt := range []struct{ query, want string }{
+		{"add a poll to the meeting", "meetings.meetingPollCreate"},
+		{"add an item to the catalog", "catalog.UpsertCatalogItem"},
+		{"which polls does the meeting have", "meetings.meetingPolls"},
+	} {
+		for _, penalty := range []float64{p.readPenalty, 1} {
+			old := p
+			p.readPenalty = penalty
+			hits := Rank(docs, tt.query, 5)
+			p = old
+			first := ""
+			if len(hits) > 0 {
+				first = docs[hits[0].Index].name
+			}
+			reads := tt.want == "meetings.meetingPolls"
+			if (first == tt.want) != (penalty < 1 || reads) {
+				t.Errorf("readPenalty %v, %q: first %q, want %s first: %v", penalty, tt.query, first, tt.want, penalty < 1 || reads)
+			}
+		}
+	}
+}

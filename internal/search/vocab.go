@@ -43,12 +43,14 @@ var phrases = []struct{ phrase, means string }{
 // verbGroups are the actions of an API. A tool whose name states an action
 // of none of the query's classes is demoted: "create a customer" should not
 // find deleteCustomer first. A verb may be in several classes: "post"
-// creates, updates or sends depending on the API.
+// creates, updates or sends depending on the API, "upsert" creates or
+// updates. A name with no verb of these classes is taken for a read
+// (readPenalty in rank.go).
 var verbGroups = [][]string{
-	{"create", "add", "new", "make", "insert", "register", "post", "open"},
+	{"create", "add", "new", "make", "insert", "register", "post", "open", "upsert"},
 	{"get", "fetch", "retrieve", "read", "show", "view", "describe", "list"},
 	{"list", "all", "enumerate", "browse", "get"},
-	{"update", "edit", "modify", "change", "set", "patch", "post", "put", "rename"},
+	{"update", "edit", "modify", "change", "set", "patch", "post", "put", "rename", "upsert"},
 	{"delete", "remove", "erase", "purge", "destroy"},
 	{"cancel", "void", "abort", "revoke"},
 	{"send", "deliver", "dispatch", "post"},

@@ -207,16 +207,17 @@ func TestProbes2(t *testing.T) {
 // split is tuned on: a change may raise a figure (then raise its floor
 // here), never lower one. Raised since by the value rule (rank.go
 // valueWords, light verbs, time words: asana, box, square, zoom) and the
-// property field's weight 0.75 (box, square, zoom).
+// property field's weight 0.75 (box, square, zoom) and readPenalty
+// (asana, linode, zoom).
 var devFloor = map[string]struct {
 	r1, r5, mrr float64
 	empty       int
 }{
-	"asana":  {0.17, 0.46, 0.28, 2},
+	"asana":  {0.21, 0.46, 0.31, 2},
 	"box":    {0.29, 0.54, 0.39, 2},
-	"linode": {0.50, 0.71, 0.57, 2},
+	"linode": {0.54, 0.71, 0.60, 2},
 	"square": {0.38, 0.75, 0.55, 2},
-	"zoom":   {0.38, 0.79, 0.53, 1},
+	"zoom":   {0.38, 0.83, 0.55, 1},
 }
 
 // TestDev: on every dev catalog, the lexical figures and the count of
