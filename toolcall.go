@@ -161,7 +161,7 @@ func (r *runState) call(ctx context.Context, args []json.RawMessage) (json.RawMe
 	}
 	e, input := c.entry, c.input
 	if f := r.s.cm.cfg.OnToolCall; f != nil {
-		if !r.starting(ctx, c) {
+		if !r.starting(ctx, c, false) {
 			return nil, errRunEnded
 		}
 		d, err := intercept(ctx, f, ToolCall{Tool: e.info, Input: input, Context: r.runContext})
@@ -190,12 +190,17 @@ func (r *runState) call(ctx context.Context, args []json.RawMessage) (json.RawMe
 		r.finishCall(c, true, false, err.Error())
 		return nil, &sandbox.JSError{Name: "ValidationError", Message: cutString(fmt.Sprintf("%s: %v", e.info.Name, err), maxReasonChars)}
 	}
-	if !r.starting(ctx, c) {
+	if !r.starting(ctx, c, true) {
 		return nil, errRunEnded
 	}
 	out, err := execute(ctx, e, input, Call{Context: r.runContext, Warn: r.warn})
 	if err != nil {
-		r.finishCall(c, true, false, err.Error())
+		// A tool that fails because the run ended (its context done) did
+		// not fail on its own: the end records it as not finished, and
+		// why, whichever of the two comes first.
+		if ctx.Err() == nil {
+			r.finishCall(c, true, false, err.Error())
+		}
 		return nil, toolError("%s", err.Error())
 	}
 	r.finishCall(c, true, true, "")
@@ -204,11 +209,16 @@ func (r *runState) call(ctx context.Context, args []json.RawMessage) (json.RawMe
 }
 
 // starting says whether a stage of call c may start: the run is live and
-// its context not done. Otherwise it records why the call never ran.
-func (r *runState) starting(ctx context.Context, c *toolCallState) bool {
+// its context not done. Otherwise it records why the call never ran. With
+// execute set the stage is the tool's own: the call passed the interceptor
+// and its schema, so its record says allowed even if the run's end cuts it.
+func (r *runState) starting(ctx context.Context, c *toolCallState, execute bool) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !r.ended && ctx.Err() == nil {
+		if execute && !c.done {
+			c.rec.Allowed = true
+		}
 		return true
 	}
 	if !c.done {

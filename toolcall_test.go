@@ -1,8 +1,10 @@
 package codemode
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
+	"time"
 )
 
 // The ids and names of tool calls are read without encoding/json's
@@ -40,6 +42,44 @@ func TestCallIDAndName(t *testing.T) {
 		wantOK := json.Unmarshal([]byte(raw), &want) == nil
 		if got != want || gotOK != wantOK {
 			t.Errorf("jsonName(%s) = %q, %v; encoding/json: %q, %v", raw, got, gotOK, want, wantOK)
+		}
+	}
+}
+
+// TestCallCutByTheEnd: a call whose tool is running when the run times out
+// is recorded as allowed (it passed the interceptor and its schema) and not
+// finished, with why: also when the tool, its context done, returns its
+// error before the run's end is recorded (that error is the end's doing,
+// not the tool's failure).
+func TestCallCutByTheEnd(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	cm := newTestCodeMode(t, Config{
+		Timeout: 200 * time.Millisecond,
+		Tools: []Tool{
+			{Name: "slow.ctx", Execute: func(ctx context.Context, _ json.RawMessage, _ Call) (json.RawMessage, error) {
+				<-ctx.Done()
+				return nil, ctx.Err()
+			}},
+			{Name: "slow.stuck", Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+				<-release
+				return json.RawMessage(`1`), nil
+			}},
+		},
+		OnToolCall: func(context.Context, ToolCall) (Decision, error) { return Decision{Allowed: true}, nil },
+	})
+	s, _ := cm.NewSession()
+	for i := 0; i < 5; i++ {
+		for _, name := range []string{"slow.ctx", "slow.stuck"} {
+			res := exec(t, s, "return await tools."+name+"({})", nil)
+			if res.OK || res.Error.Code != "TIMEOUT" || len(res.ToolCalls) != 1 {
+				t.Fatalf("%s: %+v %+v", name, res.Error, res.ToolCalls)
+			}
+			got := res.ToolCalls[0]
+			want := ToolCallRecord{Name: name, Allowed: true, OK: false, Reason: "not finished: the run ended (TIMEOUT)", DurationMs: got.DurationMs}
+			if got != want {
+				t.Errorf("%s, run %d: record %+v, want %+v", name, i, got, want)
+			}
 		}
 	}
 }
