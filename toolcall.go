@@ -32,6 +32,10 @@ type toolCallState struct {
 	// unknown is the name of a call to a tool that does not exist.
 	unknown string
 	done    bool
+	// started says its pipeline began (call ran): a call the run's end
+	// overtook before that never started, e.g. one made by a getter of the
+	// result, which the sandbox does not start once the program returned.
+	started bool
 }
 
 // begin records a call synchronously, while the program makes it, and
@@ -151,6 +155,7 @@ func (r *runState) call(ctx context.Context, args []json.RawMessage) (json.RawMe
 		return nil, &sandbox.JSError{Name: "TypeError", Message: "tool_call: bad call"}
 	}
 	c := r.calls[id-1]
+	c.started = true
 	r.mu.Unlock()
 	if c.err != nil {
 		return nil, c.err
@@ -241,7 +246,8 @@ func (r *runState) finishCall(c *toolCallState, allowed, ok bool, reason string)
 }
 
 // end marks the run ended (idempotent) and returns the records as they
-// stand: a call still in flight is recorded as not finished, with why.
+// stand: a call still in flight is recorded as not finished, with why, and
+// one whose pipeline never began as not started.
 // Whatever such a call does later changes nothing the caller holds.
 func (r *runState) end(why string) []ToolCallRecord {
 	r.mu.Lock()
@@ -253,6 +259,9 @@ func (r *runState) end(why string) []ToolCallRecord {
 		if !c.done {
 			out[i].OK = false
 			out[i].Reason = "not finished: " + why
+			if !c.started {
+				out[i].Allowed, out[i].Reason = false, "not started: the run had ended"
+			}
 			out[i].DurationMs = ms(time.Since(c.start))
 		}
 	}

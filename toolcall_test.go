@@ -83,3 +83,21 @@ func TestCallCutByTheEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestCallNeverStarted: a call made by a getter of the result, after the
+// program returned, is never started (the sandbox starts no host call
+// then), and its record says so.
+func TestCallNeverStarted(t *testing.T) {
+	cm := newTestCodeMode(t, Config{})
+	s, _ := cm.NewSession()
+	res := exec(t, s, "return { get x() { return tools.orders.get({}) } }", nil)
+	if !res.OK || len(res.ToolCalls) == 0 {
+		t.Fatalf("%s %+v %+v", res.Result, res.Error, res.ToolCalls)
+	}
+	for _, got := range res.ToolCalls {
+		want := ToolCallRecord{Name: "orders.get", Reason: "not started: the run had ended", DurationMs: got.DurationMs}
+		if got != want {
+			t.Errorf("record %+v, want %+v", got, want)
+		}
+	}
+}
