@@ -14,7 +14,8 @@
 // The dev split is five more catalogs (DevIDs) with queries written the
 // same blind way (testdata/<id>.dev.json): a split to tune on that behaves
 // like the held-out ones, since the tune split's queries use the catalogs'
-// own words.
+// own words. The dev2 split is five more (Dev2IDs, testdata/<id>.dev2.json),
+// written the same way by another party, for a second, fresher signal.
 package eval
 
 import (
@@ -52,6 +53,9 @@ type Query struct {
 	// Dev is set for the queries of <id>.dev.json, the split of the
 	// catalogs in DevIDs.
 	Dev bool `json:"-"`
+	// Dev2 is set for the queries of <id>.dev2.json, the split of the
+	// catalogs in Dev2IDs.
+	Dev2 bool `json:"-"`
 }
 
 // Catalog is one public API with its queries.
@@ -64,8 +68,8 @@ type Catalog struct {
 	Tools   []Tool `json:"tools"`
 	Queries []Query
 	// Probes ask for what the catalog cannot do (testdata/probes.json, or
-	// testdata/probes.dev.json for a catalog of DevIDs): the answer should
-	// be an empty list.
+	// testdata/probes.dev.json or probes.dev2.json for a catalog of DevIDs
+	// or Dev2IDs): the answer should be an empty list.
 	Probes []string
 	// Probes2 are the probes of the third held-out split
 	// (testdata/probes.heldout2.json).
@@ -79,6 +83,10 @@ var IDs = []string{"slack", "github", "stripe", "digitalocean"}
 // other split: all their queries are dev queries.
 var DevIDs = []string{"asana", "box", "linode", "square", "zoom"}
 
+// Dev2IDs are the catalogs of the dev2 split, in report order; like
+// DevIDs, all their queries are of that split.
+var Dev2IDs = []string{"trello", "mailchimp", "hetzner", "jira", "twilio"}
+
 // Load reads one catalog and its queries, and checks that every expected
 // name is one of its tools and that the held-out split is the fixed one.
 func Load(id string) (*Catalog, error) {
@@ -87,7 +95,10 @@ func Load(id string) (*Catalog, error) {
 		return nil, err
 	}
 	if slices.Contains(DevIDs, id) {
-		return c, c.loadDev()
+		return c, c.loadDev("dev")
+	}
+	if slices.Contains(Dev2IDs, id) {
+		return c, c.loadDev("dev2")
 	}
 	if err := readJSON(id+".queries.json", &c.Queries); err != nil {
 		return nil, err
@@ -133,19 +144,20 @@ func Load(id string) (*Catalog, error) {
 	return c, nil
 }
 
-// loadDev reads the queries and probes of a catalog of the dev split.
-func (c *Catalog) loadDev() error {
-	if err := readJSON(c.ID+".dev.json", &c.Queries); err != nil {
+// loadDev reads the queries and probes of a catalog of the dev split
+// (split "dev") or of the dev2 split ("dev2").
+func (c *Catalog) loadDev(split string) error {
+	if err := readJSON(c.ID+"."+split+".json", &c.Queries); err != nil {
 		return err
 	}
 	for i := range c.Queries {
 		if c.Queries[i].OldHeldOut {
-			return fmt.Errorf("%s query %q: oldHeldOut set in %s.dev.json", c.ID, c.Queries[i].Query, c.ID)
+			return fmt.Errorf("%s query %q: oldHeldOut set in %s.%s.json", c.ID, c.Queries[i].Query, c.ID, split)
 		}
-		c.Queries[i].Dev = true
+		c.Queries[i].Dev, c.Queries[i].Dev2 = split == "dev", split == "dev2"
 	}
 	var probes map[string][]string
-	if err := readJSON("probes.dev.json", &probes); err != nil {
+	if err := readJSON("probes."+split+".json", &probes); err != nil {
 		return err
 	}
 	c.Probes = probes[c.ID]
@@ -198,6 +210,8 @@ const (
 	// Dev is the split of the catalogs in DevIDs, written blind like the
 	// held-out splits but meant to be tuned on; it is part of Tune too.
 	Dev
+	// Dev2 is Dev for the catalogs in Dev2IDs, written by another party.
+	Dev2
 )
 
 // In reports whether q belongs to split s.
@@ -211,6 +225,8 @@ func (s Split) In(q Query) bool {
 		return q.HeldOut2
 	case Dev:
 		return q.Dev
+	case Dev2:
+		return q.Dev2
 	case OldHeldOut:
 		return q.OldHeldOut
 	}
@@ -232,29 +248,34 @@ func ParseSplit(s string) (Split, error) {
 		return HeldOut2, nil
 	case "dev":
 		return Dev, nil
+	case "dev2":
+		return Dev2, nil
 	}
-	return 0, fmt.Errorf("split %q: want heldout, tune, all, old-heldout, heldout2 or dev", s)
+	return 0, fmt.Errorf("split %q: want heldout, tune, all, old-heldout, heldout2, dev or dev2", s)
 }
 
 func (s Split) String() string {
-	return [...]string{"heldout", "tune", "all", "old-heldout", "heldout2", "dev"}[s]
+	return [...]string{"heldout", "tune", "all", "old-heldout", "heldout2", "dev", "dev2"}[s]
 }
 
 // CatalogsOf returns the catalogs that have queries in a split: DevIDs for
-// Dev, IDs and DevIDs for Tune and All, IDs for the held-out splits.
+// Dev, Dev2IDs for Dev2, IDs, DevIDs and Dev2IDs for Tune and All, IDs for
+// the held-out splits.
 func CatalogsOf(s Split) []string {
 	switch s {
 	case Dev:
 		return DevIDs
+	case Dev2:
+		return Dev2IDs
 	case Tune, All:
-		return slices.Concat(IDs, DevIDs)
+		return slices.Concat(IDs, DevIDs, Dev2IDs)
 	}
 	return IDs
 }
 
 // ProbesOf returns the probes that go with a split: those of the third
 // held-out split for HeldOut2, the others for every other split (for a
-// catalog of DevIDs, its only probes, those of the dev split).
+// catalog of DevIDs or Dev2IDs, its only probes, those of its split).
 func (c *Catalog) ProbesOf(s Split) []string {
 	if s == HeldOut2 {
 		return c.Probes2

@@ -61,29 +61,71 @@ const catalogs = [
   {
     id: "asana", kind: "tasks and projects", file: "api/asana.com.json",
     licence: "Apache-2.0 (stated in the spec)",
-    name: (path, op, m) => tagName(op) + "." + opId(path, op, m),
+    name: byTag,
   },
   {
     id: "box", kind: "file storage and sharing", file: "api/box.com.json",
     licence: "Apache-2.0 (stated in the spec)",
-    name: (path, op, m) => tagName(op) + "." + opId(path, op, m),
+    name: byTag,
   },
   {
     id: "linode", kind: "cloud infrastructure", file: "api/linode.com.json",
     licence: "unclear: the spec states none (its info has no license)",
-    name: (path, op, m) => tagName(op) + "." + opId(path, op, m),
+    name: byTag,
   },
   {
     id: "square", kind: "payments and point of sale", file: "api/squareup.com.json",
     licence: "Apache-2.0 (stated in the spec)",
-    name: (path, op, m) => tagName(op) + "." + opId(path, op, m),
+    name: byTag,
   },
   {
     id: "zoom", kind: "meetings and video", file: "api/zoom.us.json",
     licence: "MIT (stated in the spec as \"MIT for OAS 2.0\")",
-    name: (path, op, m) => tagName(op) + "." + opId(path, op, m),
+    name: byTag,
+  },
+  // The five catalogs of the dev2 split, named the same way. Hetzner has no
+  // operationIds (method and path: server_actions.postServersIdActionsPoweron);
+  // Mailchimp's and Twilio's tags are camelCase identifiers, split into
+  // words as snake-case SDKs do (fileManager -> file_manager), Twilio's
+  // without the API version they all start with (Api20100401Message ->
+  // message.CreateMessage).
+  {
+    id: "trello", kind: "boards and cards", file: "api/trello.com.json",
+    licence: "unclear: the spec states no open licence (its license names Trello's Terms of Service)",
+    name: byTag,
+  },
+  {
+    id: "mailchimp", kind: "email marketing", file: "api/mailchimp.com.json",
+    licence: "unclear: the spec states none (its info has no license)",
+    name: (path, op, m) => snakeTag(op) + "." + opId(path, op, m),
+  },
+  {
+    id: "hetzner", kind: "cloud infrastructure", file: "api/hetzner.cloud.json",
+    licence: "unclear: the spec states none (its info has no license)",
+    name: byTag,
+  },
+  {
+    id: "jira", kind: "issue tracking", file: "api/atlassian.com/jira.json",
+    licence: "Apache-2.0 (stated in the spec)",
+    name: byTag,
+  },
+  {
+    id: "twilio", kind: "SMS and calls", file: "api/twilio.com/api.json",
+    licence: "Apache-2.0 (stated in the spec)",
+    name: (path, op, m) => snakeTag(op, /^Api\d{8}/) + "." + opId(path, op, m),
   },
 ];
+
+// snakeTag is a camelCase tag as a snake-case identifier, without a prefix
+// all the tags share: fileManager -> file_manager.
+function snakeTag(op, prefix = /^$/) {
+  return tagName({ tags: [String(op.tags?.[0] ?? "default").replace(prefix, "").replace(/([a-z0-9])([A-Z])/g, "$1_$2")] });
+}
+
+// byTag names an operation by its first tag and operationId.
+function byTag(path, op, m) {
+  return tagName(op) + "." + opId(path, op, m);
+}
 
 // tagName is an operation's first tag as an identifier: "Linode Kubernetes
 // Engine (LKE)" -> linode_kubernetes_engine_lke.
