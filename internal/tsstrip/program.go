@@ -56,34 +56,47 @@ func Prepare(src string) (Prepared, *Error) {
 			return Prepared{Code: out}, nil
 		}
 	}
-	if !topLevelReturn(toks) && uncalledMain(toks) {
+	if call := uncalledMain(toks); call != "" && !topLevelReturn(toks) {
 		// Appended: every position of the model's text stays where it was.
-		return Prepared{Code: out + callMain, Body: true}, nil
+		return Prepared{Code: out + call, Body: true}, nil
 	}
 	return Prepared{Code: out, Body: topLevelReturn(toks)}, nil
 }
 
-// callMain is appended to a program that declares main() and never calls it.
-const callMain = "\n;return await main();"
+// callMain is appended to a program that declares main() and never calls
+// it; callMainTools to one that declares main(tools), the sandbox's
+// global being what such a main expects.
+const (
+	callMain      = "\n;return await main();"
+	callMainTools = "\n;return await main(tools);"
+)
 
-// uncalledMain says whether the program declares `[async] function main()`
-// (no parameters) at its top level, beside other code such as helper
-// functions, and never names main anywhere else: models write that shape
-// and mean main to run, and without the call the run would end with no
-// result and no hint why.
-func uncalledMain(toks []token) bool {
-	decl, names := false, 0
+// uncalledMain returns the call to append when the program declares
+// `[async] function main()` (no parameters, or the one parameter `tools`)
+// at its top level, beside other code such as helper functions or alone,
+// and never names main anywhere else: models write that shape and mean
+// main to run, and without the call the run would end with no result and
+// no hint why. Otherwise it returns "".
+func uncalledMain(toks []token) string {
+	call, names := "", 0
 	for i, depth := range nameDepths(toks) {
 		if toks[i].v != "main" {
 			continue
 		}
 		names++
-		if depth == 0 && i > 0 && toks[i-1].k == tName && toks[i-1].v == "function" &&
-			i+2 < len(toks) && toks[i+1].v == "(" && toks[i+2].v == ")" {
-			decl = true
+		if depth == 0 && i > 0 && toks[i-1].k == tName && toks[i-1].v == "function" && i+2 < len(toks) && toks[i+1].v == "(" {
+			switch {
+			case toks[i+2].v == ")":
+				call = callMain
+			case toks[i+2].k == tName && toks[i+2].v == "tools" && i+3 < len(toks) && toks[i+3].v == ")":
+				call = callMainTools
+			}
 		}
 	}
-	return decl && names == 1
+	if names != 1 {
+		return ""
+	}
+	return call
 }
 
 // topLevelReturn says whether a return statement stands outside every

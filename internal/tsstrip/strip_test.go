@@ -170,12 +170,16 @@ func TestProgram(t *testing.T) {
 		{"a plain uncalled main", "function sum(a, b) { return a + b }\nfunction main() { return sum(1, 2) }", "function sum(a, b) { return a + b }\nfunction main() { return sum(1, 2) }" + callMain},
 		{"data, then an uncalled main", "const data = [1]\nasync function main() { return data.length } // done", "const data = [1]\nasync function main() { return data.length } // done" + callMain},
 		{"TypeScript helpers and an uncalled main", "type O = { id: string }\nasync function main(): Promise<number> { return 1 }", ";                      \nasync function main()                  { return 1 }" + callMain},
-		{"a main with parameters stays", "const a = 1\nasync function main(tools) { return 1 }", "const a = 1\nasync function main(tools) { return 1 }"},
+		{"a main with other parameters stays", "const a = 1\nasync function main(opts) { return 1 }", "const a = 1\nasync function main(opts) { return 1 }"},
 		{"a main called by then() stays", "const a = 1\nasync function main() { return 1 }\nmain().then(console.log)", "const a = 1\nasync function main() { return 1 }\nmain().then(console.log)"},
 		{"a main beside a top-level return stays", "async function main() { return 1 }\nconst x = 2\nreturn x", "async function main() { return 1 }\nconst x = 2\nreturn x"},
 		{"a main inside a block stays", "{ async function main() { return 1 } }\n2", "{ async function main() { return 1 } }\n2"},
 		{"a generator main stays", "const a = 1\nfunction* main() { yield 1 }", "const a = 1\nfunction* main() { yield 1 }"},
 		{"a main named in a string is still called", "const s = 'main'\nasync function main() { return s }", "const s = 'main'\nasync function main() { return s }" + callMain},
+		{"a main of tools alone is called with tools", "async function main(tools) {\n  return await tools.a.b({})\n}", "async function main(tools) {\n  return await tools.a.b({})\n}" + callMainTools},
+		{"a typed main of tools beside helpers", "const n = 1\nasync function main(tools: any): Promise<number> { return n }", "const n = 1\nasync function main(tools     )                  { return n }" + callMainTools},
+		{"a main of another parameter stays", "async function main(ctx) { return ctx }", "async function main(ctx) { return ctx }"},
+		{"a main of tools and more stays", "async function main(tools, x) { return x }", "async function main(tools, x) { return x }"},
 	} {
 		got, err := Program(tc.in)
 		if err != nil {

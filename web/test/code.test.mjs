@@ -57,6 +57,7 @@ const cases = {
         },
         { name: "async arrow program", code: "async () => {\n  const o = await tools.orders.get({ id: 'z' })\n  return o.id\n}", result: "z" },
         { name: "async main", code: "async function main(): Promise<string> {\n  return 'main'\n}", result: "main" },
+        { name: "an uncalled main(tools) is called with tools", code: "async function main(tools) {\n  return (await tools.orders.get({ id: 't' })).id\n}", result: "t" },
         { name: "helpers and an uncalled main: main is called", code: "const ids = ['a', 'b']\nfunction last<T>(xs: T[]): T { return xs[xs.length - 1] }\nasync function main() {\n  return (await tools.orders.get({ id: last(ids) })).id\n}", result: "b" },
         {
             name: "code cannot close the wrapper",
