@@ -167,6 +167,11 @@ func random(args []json.RawMessage) (json.RawMessage, error) {
 // before (a timer never outlives its run: the sandbox cancels its context).
 const maxTimerMs = 24 * 60 * 60 * 1000
 
+// maxTimers is prelude/timers.js's cap on pending timers; the host holds
+// it too, so a program that got hold of the raw host function (which the
+// prelude keeps from it) still could not start more.
+const maxTimers = 1000
+
 // timers are a run's pending host timers, so clearTimeout can release one.
 type timers struct {
 	mu      sync.Mutex
@@ -186,6 +191,10 @@ func (t *timers) sleep(ctx context.Context, args []json.RawMessage) (json.RawMes
 	t.mu.Lock()
 	if t.pending == nil {
 		t.pending = map[int]chan struct{}{}
+	}
+	if _, taken := t.pending[id]; taken || len(t.pending) >= maxTimers {
+		t.mu.Unlock()
+		return nil, fmt.Errorf("timer: more than %d timers are pending, or id %d is taken", maxTimers, id)
 	}
 	t.pending[id] = stop
 	t.mu.Unlock()

@@ -218,6 +218,13 @@ func (r *runState) log(args []json.RawMessage) (json.RawMessage, error) {
 	if len(args) < 2 || json.Unmarshal(args[0], &level) != nil || json.Unmarshal(args[1], &msg) != nil {
 		return nil, nil
 	}
+	// console's levels only: the prelude keeps this function from the
+	// program, and the host does not take its word for the level either.
+	switch level {
+	case "log", "info", "warn", "error", "debug":
+	default:
+		level = "log"
+	}
 	r.addLog(level, msg)
 	return nil, nil
 }

@@ -11,14 +11,19 @@
 // here, before they are encoded for the host: a name longer than any valid
 // tool name (128) stays unknown when cut to 129 characters.
 (host, g, O, ev, parse, S, apply, RE) => {
-  const [begin, run, find, log, src] = host;
+  // By index: destructuring would call the program's
+  // Array.prototype[Symbol.iterator], if it set one, with host.
+  const begin = host[0], run = host[1], find = host[2], log = host[3], src = host[4];
   const cut = (s, n) => s.length > n ? s.slice(0, n) : s;
   const call = (name, input) => run(begin(typeof name === "string" ? cut(name, 129) : null, input));
   const search = (opts) => {
     if (opts !== null && typeof opts === "object" && typeof opts.query === "string" && opts.query.length > 1000) opts = O.assign({}, opts, { query: cut(opts.query, 1000) });
     return find(opts);
   };
+  // No prototype: own[name] must not find what the program put on
+  // Object.prototype under a built-in's name.
   const own = {
+    __proto__: null,
     tool_call: () => (name, input) => call(name, input),
     tool_search: () => (opts) => search(typeof opts === "string" ? { query: opts } : opts),
   };
@@ -82,11 +87,12 @@
       }, sp);
     },
     // build makes the globals `keys` (source `name`, an object of all of
-    // them when several, handed call, log, text and the host functions it
-    // needs), fixes them as values, and returns global `key`.
-    build(keys, name, extra, key) {
-      const built = own[name] ? own[name]() : ev(src(name))(call, log, text, ...extra);
-      for (const k of keys) O.defineProperty(g, k, { value: keys.length > 1 ? built[k] : built, configurable: false, writable: false });
+    // them when several, handed call, log, text and the host functions a
+    // and b it needs), fixes them as values, and returns global `key`.
+    // Nothing here iterates an array: see prelude.js lazy.
+    build(keys, name, a, b, key) {
+      const built = own[name] ? own[name]() : ev(src(name))(call, log, text, a, b);
+      for (let i = 0; i < keys.length; i++) O.defineProperty(g, keys[i], { value: keys.length > 1 ? built[keys[i]] : built, configurable: false, writable: false });
       return g[key];
     },
   };

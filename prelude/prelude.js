@@ -27,8 +27,12 @@
     return api;
   };
   // lazy defines the globals `keys` as getters; the first read of any of
-  // them builds them all (api.js build) from source `name`.
-  const lazy = (keys, name, ...extra) => { for (const key of keys) O.defineProperty(g, key, { configurable: true, get() { return API().build(keys, name || key, extra, key); } }); };
+  // them builds them all (api.js build) from source `name`, handing it the
+  // built-in's host functions a and b. They are kept as two variables, not
+  // in an array: the build runs after the program, and an array's spread,
+  // destructuring or a read past its end calls what the program may have
+  // put on Array.prototype, with the array (and the raw functions in it).
+  const lazy = (keys, name, a, b) => { for (const key of keys) O.defineProperty(g, key, { configurable: true, get() { return API().build(keys, name || key, a, b, key); } }); };
   // Too deep nesting: QuickJS throws InternalError("stack overflow"), and
   // JSON.parse a SyntaxError. Make both a RangeError, as in V8, so code
   // written for V8 catches them. JSON.parse and JSON.stringify are guarded
