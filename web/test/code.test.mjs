@@ -155,6 +155,14 @@ const cases = {
             code: "crypto.randomUUID();\nreturn [Object.getOwnPropertyNames(crypto), Object.isFrozen(crypto), crypto.constructor === Object, typeof __cm_urandom]",
             result: [["getRandomValues", "randomUUID"], true, true, "undefined"],
         },
+        {
+            // The built-ins are built after the program ran: an iterator it
+            // set must not be handed the prelude's arrays of raw host
+            // functions (rawhost_test.go spies on every intrinsic).
+            name: "a program's Array iterator sees no host function while the built-ins are built",
+            code: "const it = Array.prototype[Symbol.iterator], got = [];\nArray.prototype[Symbol.iterator] = function () { for (let i = 0; i < this.length; i++) if (typeof this[i] === 'function') got.push(this[i].name); return it.call(this); };\nconsole.log('x'); setTimeout(() => {}, 0); crypto.randomUUID(); new URL('https://a.b/');\nArray.prototype[Symbol.iterator] = it;\nreturn got.filter((n) => n.startsWith('__cm'))",
+            result: [],
+        },
     ],
 };
 
