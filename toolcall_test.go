@@ -3,6 +3,8 @@ package codemode
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"reflect"
 	"testing"
 	"time"
 )
@@ -84,20 +86,59 @@ func TestCallCutByTheEnd(t *testing.T) {
 	}
 }
 
-// TestCallNeverStarted: a call made by a getter of the result, after the
-// program returned, is never started (the sandbox starts no host call
-// then), and its record says so.
+// TestCallNeverStarted: a call made by a getter of the result (or of the
+// thrown error), after the program finished, is never started (the sandbox
+// starts no host call then): its record and the run's warning say so, once
+// per call (the result is read once), and the warning does not tell the
+// program to await what it could not await.
 func TestCallNeverStarted(t *testing.T) {
 	cm := newTestCodeMode(t, Config{})
 	s, _ := cm.NewSession()
-	res := exec(t, s, "return { get x() { return tools.orders.get({}) } }", nil)
-	if !res.OK || len(res.ToolCalls) == 0 {
-		t.Fatalf("%s %+v %+v", res.Result, res.Error, res.ToolCalls)
-	}
-	for _, got := range res.ToolCalls {
-		want := ToolCallRecord{Name: "orders.get", Reason: "not started: the run had ended", DurationMs: got.DurationMs}
-		if got != want {
-			t.Errorf("record %+v, want %+v", got, want)
-		}
+	const late = "1 call(s) were made by a getter or toJSON of the result (or of the thrown error) after the program finished, and were not started (tool %s); call tools in the program, await them, and return plain values"
+	for _, tc := range []struct {
+		name, code string
+		ok         bool
+		records    []ToolCallRecord
+		warns      []string
+	}{
+		{"a getter of the result", "return { get x() { return tools.orders.get({}) } }", true,
+			[]ToolCallRecord{{Name: "orders.get", Reason: "not started: the run had ended"}},
+			[]string{"result.x: a Promise, converted to null (await it)", fmt.Sprintf(late, "orders.get")}},
+		{"a toJSON of the result", "return { toJSON() { tools.orders.get({}); return 1 } }", true,
+			[]ToolCallRecord{{Name: "orders.get", Reason: "not started: the run had ended"}},
+			[]string{fmt.Sprintf(late, "orders.get")}},
+		{"a getter of the thrown error", "const e = new Error('x');\nObject.defineProperty(e, 'message', { get() { tools.orders.get({}); return 'm' } });\nthrow e", false,
+			[]ToolCallRecord{{Name: "orders.get", Reason: "not started: the run had ended"}},
+			[]string{fmt.Sprintf(late, "orders.get")}},
+		{"beside a call left pending", "tools.payments.transfer({});\nreturn { get x() { tools.orders.get({}); return 1 } }", true,
+			[]ToolCallRecord{{Name: "payments.transfer", Allowed: true}, {Name: "orders.get", Reason: "not started: the run had ended"}},
+			[]string{"1 call(s) were still pending when the program finished and were cancelled (tool payments.transfer); await every call", fmt.Sprintf(late, "orders.get")}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := exec(t, s, tc.code, nil)
+			if res.OK != tc.ok || len(res.ToolCalls) != len(tc.records) {
+				t.Fatalf("%s %+v %+v", res.Result, res.Error, res.ToolCalls)
+			}
+			for i, got := range res.ToolCalls {
+				want := tc.records[i]
+				want.DurationMs = got.DurationMs
+				if want.Allowed {
+					// cut by the run's end: its reason says how
+					want.Reason, want.OK = got.Reason, got.OK
+				}
+				if got != want {
+					t.Errorf("record %+v, want %+v", got, want)
+				}
+			}
+			var warns []string
+			for _, l := range res.Logs {
+				if l.Level == "warn" {
+					warns = append(warns, l.Message)
+				}
+			}
+			if !reflect.DeepEqual(warns, tc.warns) {
+				t.Errorf("warnings %q, want %q", warns, tc.warns)
+			}
+		})
 	}
 }

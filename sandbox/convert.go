@@ -29,41 +29,45 @@ import (
 //	                result at the top (JSON's own rule, not reported)
 //	Date            its ISO string (toJSON, JSON's own rule, not reported)
 //
-// Nothing of this is compiled per run: an object result or tool input is
-// stringified by detectJS (compiled on first use), which only notices such
-// values (a flag), and convertJS is compiled when one is seen; a primitive
-// goes through the prelude's own stringify.
+// The value is read once: a getter, a toJSON or a Proxy trap of the result
+// (or of a tool's input) runs once, however the value converts, because
+// what it does (a tool call, a counter) is the program's doing and must
+// happen as often as the program wrote it. So one stringify both notices
+// and converts (detectJS); its replacer keeps the stack of objects being
+// written, which gives a converted value's path. Nothing of the rules is
+// compiled per run: detectJS is compiled when a result or a tool input is
+// an object, and the rules (convertJS) only when a value needs them; a
+// primitive goes through the prelude's own stringify.
 
-// convertJS evaluates to a function of a value and the name of its root in
-// the warnings' paths ("result", "input") that returns [json or undefined,
-// warnings as JSON].
-const convertJS = `(() => {
-const S = JSON.stringify, gp = Object.getPrototypeOf, OP = Object.prototype, isArr = Array.isArray;
+// convertJS evaluates to a factory of the prelude's stringify and isArray;
+// each call of what it makes gives, for one conversion, [fix, end]: fix
+// converts value v that holder h has at key k (st/ks/n: detectJS's stack;
+// n is 0 at the root) and notes the change, end gives the notes as JSON.
+const convertJS = `(S, isArr) => {
 const M = Map, St = Set, E = Error, RX = RegExp, P = Promise, AB = ArrayBuffer, ent = Object.fromEntries, from = Array.from;
 const U8 = Uint8Array, DV = DataView, WM = WeakMap, WS = WeakSet, WR = typeof WeakRef === "function" ? WeakRef : undefined;
 const bytes = (b, o, n) => n ? from(new U8(b, o, n)) : [];
 const ident = /^[A-Za-z_$][\w$]*$/;
-return (root, name) => {
-  const paths = new M(), warn = [];
+const seg = (h, k) => isArr(h) ? "[" + k + "]" : ident.test(k) ? "." + k : "[" + S(k) + "]";
+return () => {
+  const warn = [];
   let more = 0;
   const note = (p, what) => { if (warn.length < 20) warn.push(p + ": " + what); else more++; };
-  function rep(k, v) {
-    const hp = paths.get(this), inArr = isArr(this);
-    const p = hp === undefined ? name : inArr ? hp + "[" + k + "]" : hp + (ident.test(k) ? "." + k : "[" + S(k) + "]");
+  const fix = (v, h, k, st, ks, n, name) => {
+    let p = name;
+    if (n) { for (let i = 1; i < n; i++) p += seg(st[i - 1], ks[i]); p += seg(h, k); }
+    const inArr = n > 0 && isArr(h);
     let out = v;
     switch (typeof v) {
     case "bigint": out = v.toString(); note(p, "a BigInt, converted to a string"); break;
-    case "number": if (v - v !== 0) { out = String(v); note(p, out + ", converted to the string " + S(out)); } break;
-    case "undefined": if (inArr) { out = null; note(p, "undefined, converted to null"); } break;
+    case "number": out = String(v); note(p, out + ", converted to the string " + S(out)); break;
+    case "undefined": out = null; note(p, "undefined, converted to null"); break;
     case "function":
       out = inArr ? null : undefined;
-      note(p, "a function, which is not data: " + (inArr ? "converted to null" : hp === undefined ? "no result" : "omitted"));
+      note(p, "a function, which is not data: " + (inArr ? "converted to null" : n ? "omitted" : "no result"));
       break;
     case "symbol": out = String(v); note(p, "a symbol, converted to the string " + S(out)); break;
-    case "object": {
-      if (v === null || isArr(v)) break;
-      const pr = gp(v);
-      if (pr === OP || pr === null) break;
+    case "object":
       if (v instanceof M) {
         let keys = true;
         for (const key of v.keys()) if (typeof key !== "string") { keys = false; break; }
@@ -79,35 +83,53 @@ return (root, name) => {
       else if (v instanceof WM || v instanceof WS) { out = {}; note(p, (v instanceof WM ? "a WeakMap" : "a WeakSet") + ", which cannot be listed: converted to {}"); }
       else if (WR && v instanceof WR) { out = null; note(p, "a WeakRef, which is not data: converted to null"); }
     }
-    }
-    if (out !== null && typeof out === "object") paths.set(out, p);
     return out;
-  }
-  const json = S(root, rep);
-  if (more) warn.push("… and " + more + " more values converted");
-  return [json, S(warn)];
+  };
+  const end = () => { if (more) warn.push("… and " + more + " more values converted"); return S(warn); };
+  return [fix, end];
 };
-})()`
+}`
 
 // detectJS evaluates to a function of the prelude's intrinsics (taken
-// before the program ran, so it cannot have replaced them) that returns
-// the flagging stringify: the JSON of a value, or 0 when the value holds
-// something JSON cannot (then convertJS runs). It is compiled when a result
-// or a tool input is an object: a run that returns a number pays nothing.
-const detectJS = `(I) => {
-const [S, gp, OP, isArr] = I;
-let bad = 0;
-const rep = function (k, v) {
-switch (typeof v) {
-case "object": if (v !== null && !isArr(v) && (k = gp(v)) !== OP && k !== null) bad = 1; return v;
-case "number": if (v - v !== 0) bad = 1;
-case "string": case "boolean": return v;
-case "bigint": bad = 1; return v.toString();
-case "undefined": if (isArr(this)) bad = 1; return v;
-}
-bad = 1; return v;
+// before the program ran, so it cannot have replaced them; the last is
+// eval) and convertJS's source, which gives the stringify of results and
+// inputs: (value, root name) -> the JSON (a string, or undefined for no
+// value) when nothing needed converting, else [JSON, notes as JSON].
+// Plain objects, arrays and JSON's primitives take the replacer's fast
+// path; anything else is handed to convertJS's fix, compiled on its first
+// need in the run. State is per call: a getter of a tool's input may make
+// another host call, which stringifies its own input meanwhile.
+const detectJS = `(I, src) => {
+const [S, gp, OP, isArr, ev] = I;
+let conv;
+return (root, name) => {
+  const st = [], ks = [];
+  let n = 0, fx;
+  const rep = function (k, v) {
+    switch (typeof v) {
+    case "object": {
+      if (v === null) return v;
+      let p;
+      if (isArr(v) || (p = gp(v)) === OP || p === null) {
+        while (n && st[n - 1] !== this) n--;
+        st[n] = v; ks[n++] = k;
+        return v;
+      }
+      break;
+    }
+    case "number": if (v - v === 0) return v; break;
+    case "string": case "boolean": return v;
+    case "undefined": if (!isArr(this)) return v; break;
+    }
+    while (n && st[n - 1] !== this) n--;
+    if (!fx) fx = (conv || (conv = ev(src)(S, isArr)))();
+    const out = fx[0](v, this, k, st, ks, n, name);
+    if (out !== null && typeof out === "object") { st[n] = out; ks[n++] = k; }
+    return out;
+  };
+  const s = S(root, rep);
+  return fx ? [s, fx[1]()] : s;
 };
-return (v) => { bad = 0; const s = S(v, rep); return bad ? 0 : s; };
 }`
 
 // compile evaluates src to a value. It goes through the context's own
@@ -134,65 +156,65 @@ func (r *run) compileWith(src, name string) (fn, exc ffi.Value) {
 	return q.Eval(ctx, src, name, ffi.EvalGlobal)
 }
 
-// checked stringifies an object with detectJS's stringify (compiled on
-// first use): its JSON, or the number 0 when it must be converted.
-func (r *run) checked(v ffi.ValueConst) (s, exc ffi.Value) {
+// toJSON writes v as JSON with detectJS's stringify (made on first use),
+// converting by the rules above: value is nil when v has no JSON (a
+// function, undefined); name is the root of the warnings' paths ("result",
+// "input").
+func (r *run) toJSON(v ffi.ValueConst, name string) (value json.RawMessage, warnings []string, exc ffi.Value) {
 	q, ctx := r.q, r.ctx
 	if r.detect == 0 {
 		factory, exc := r.compile(detectJS, "<detect>")
 		if exc != 0 {
-			return 0, exc
+			return nil, nil, exc
 		}
 		defer q.FreeValue(ctx, factory)
 		one := q.NewNumber(ctx, 1)
 		intrinsics, exc := q.Call(ctx, r.stringify.Const(), q.Undefined.Const(), q.Undefined.Const(), one.Const())
 		q.FreeValue(ctx, one)
 		if exc != 0 {
-			return 0, exc
+			return nil, nil, exc
 		}
 		defer q.FreeValue(ctx, intrinsics)
-		fn, exc := q.Call(ctx, factory.Const(), q.Undefined.Const(), intrinsics.Const())
-		if exc != 0 {
-			return 0, exc
-		}
-		r.detect = fn
-	}
-	return q.Call(ctx, r.detect.Const(), q.Undefined.Const(), v)
-}
-
-// convert runs convertJS on v, compiling it on first use in this run; name
-// is the root of the warnings' paths.
-func (r *run) convert(v ffi.ValueConst, name string) (value json.RawMessage, warnings []string, exc ffi.Value) {
-	q, ctx := r.q, r.ctx
-	if r.converter == 0 {
-		fn, exc := r.compile(convertJS, "<convert>")
+		src := q.NewString(ctx, convertJS)
+		defer q.FreeValue(ctx, src)
+		fn, exc := q.Call(ctx, factory.Const(), q.Undefined.Const(), intrinsics.Const(), src.Const())
 		if exc != 0 {
 			return nil, nil, exc
 		}
-		r.converter = fn
+		r.detect = fn
 	}
 	nameV := q.NewString(ctx, name)
 	defer q.FreeValue(ctx, nameV)
-	pair, exc := q.Call(ctx, r.converter.Const(), q.Undefined.Const(), v, nameV.Const())
+	out, exc := q.Call(ctx, r.detect.Const(), q.Undefined.Const(), v, nameV.Const())
 	if exc != 0 {
 		return nil, nil, exc
 	}
-	defer q.FreeValue(ctx, pair)
-	js, w := q.GetIndex(ctx, pair.Const(), 0), q.GetIndex(ctx, pair.Const(), 1)
-	defer q.FreeValue(ctx, js)
-	defer q.FreeValue(ctx, w)
+	defer q.FreeValue(ctx, out)
+	js, w := out, ffi.Value(0)
+	if !q.IsString(out.Const()) {
+		if !q.IsObject(out.Const()) {
+			return nil, nil, 0
+		}
+		js, w = q.GetIndex(ctx, out.Const(), 0), q.GetIndex(ctx, out.Const(), 1)
+		defer q.FreeValue(ctx, js)
+		defer q.FreeValue(ctx, w)
+	}
 	if q.IsString(js.Const()) {
 		value = json.RawMessage(q.GetString(ctx, js.Const()))
-		if !json.Valid(value) {
-			// convertJS is compiled after the program ran, so a program
-			// that replaced JSON.stringify would write this text: it must
-			// not reach the host as JSON.
+		// Without host functions or prelude the stringify was taken after
+		// the program ran (engineStringify): a program that replaced
+		// JSON.stringify would write this text, which must not reach the
+		// host as JSON.
+		if r.lateStringify && !json.Valid(value) {
 			e := q.NewError(ctx)
 			msg := q.NewString(ctx, "the value cannot be converted: JSON.stringify was replaced by the program")
 			q.SetProp(ctx, e.Const(), "message", msg.Const())
 			q.FreeValue(ctx, msg)
 			return nil, nil, e
 		}
+	}
+	if w == 0 {
+		return value, nil, 0
 	}
 	if err := json.Unmarshal([]byte(q.GetString(ctx, w.Const())), &warnings); err != nil {
 		warnings = []string{fmt.Sprintf("%s: the conversion report is unreadable: %v", name, err)}

@@ -68,6 +68,17 @@ func TestResultConversion(t *testing.T) {
 			[]string{"result.rows[0].at: a Map, converted to an object", "result.rows[1].tags: a Set, converted to an array"}},
 		{"inside a converted value", `return new Map([["k", new Set([1n])]])`, `{"k":["1"]}`,
 			[]string{"result: a Map, converted to an object", "result.k: a Set, converted to an array", "result.k[0]: a BigInt, converted to a string"}},
+		{"paths after a converted subtree", `return {a: {b: new Map([["x", {y: [1]}]]), c: [1, {d: new Set()}]}, e: [[NaN]]}`, `{"a":{"b":{"x":{"y":[1]}},"c":[1,{"d":[]}]},"e":[["NaN"]]}`,
+			[]string{"result.a.b: a Map, converted to an object", "result.a.c[1].d: a Set, converted to an array", `result.e[0][0]: NaN, converted to the string "NaN"`}},
+		// The value is read once, whether it converts or not: a getter,
+		// toJSON or Proxy trap runs as often as the program wrote it.
+		{"getter read once", `let n = 0; return {get a() { return ++n }, s: new Set([1])}`, `{"a":1,"s":[1]}`, []string{"result.s: a Set, converted to an array"}},
+		{"getter read once, plain", `let n = 0; return {get a() { return ++n }, get b() { return n }}`, `{"a":1,"b":1}`, nil},
+		{"getter of a converted value", `let n = 0; return {get a() { n++; return NaN }, get b() { return n }}`, `{"a":"NaN","b":1}`, []string{`result.a: NaN, converted to the string "NaN"`}},
+		{"toJSON called once", `let n = 0; return {toJSON() { n++; return {n, m: new Map()} }}`, `{"n":1,"m":{}}`, []string{"result.m: a Map, converted to an object"}},
+		{"Proxy read once", `let n = 0; return [new Proxy({}, {ownKeys: () => ["a"], getOwnPropertyDescriptor: () => ({value: 0, enumerable: true, configurable: true}), get: (t, k) => k === "a" ? ++n : undefined}), NaN]`, `[{"a":1},"NaN"]`,
+			[]string{`result[1]: NaN, converted to the string "NaN"`}},
+		{"getter inside a converted value", `let n = 0; return new Map([["k", {get a() { return ++n }}]])`, `{"k":{"a":1}}`, []string{"result: a Map, converted to an object"}},
 	} {
 		for mode, base := range modes {
 			t.Run(tc.name+"/"+mode, func(t *testing.T) {
@@ -109,9 +120,10 @@ func TestResultConversionBounded(t *testing.T) {
 	}
 }
 
-// TestConversionTampered: the converter is compiled after the program ran;
-// a program that replaced JSON.stringify cannot make it hand the host text
-// that is not JSON.
+// TestConversionTampered: a program that replaced JSON.stringify cannot
+// make the host take text that is not JSON. With host functions the
+// stringify was captured before the program ran, so the replacement changes
+// nothing; without (native), it is taken after, and its text is checked.
 func TestConversionTampered(t *testing.T) {
 	e, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{})
 	if err != nil {
@@ -120,25 +132,45 @@ func TestConversionTampered(t *testing.T) {
 	defer e.Close()
 	var got []json.RawMessage
 	f := sandbox.Func{Sync: func(a []json.RawMessage) (json.RawMessage, error) { got = append(got, a...); return nil, nil }}
-	for _, tc := range []struct{ name, code, want string }{
-		{"result", `JSON.stringify = () => "{not json"; return new Set([1])`, "RESULT_NOT_SERIALIZABLE"},
-		{"input", `JSON.stringify = () => "{not json"; try { f(new Set([1])) } catch (e) { return e.message }`, "JSON.stringify was replaced"},
+	const replace = `JSON.stringify = () => "{not json";` + "\n"
+	for _, tc := range []struct {
+		name, code     string
+		native         bool
+		want, wantCode string
+		wantInput      string
+	}{
+		{name: "result", code: replace + "return new Set([1])", want: "[1]"},
+		{name: "plain result", code: replace + "return {a: 1}", want: `{"a":1}`},
+		{name: "input", code: replace + "f(new Set([1]), {a: 1}); return 2", want: "2", wantInput: `[1] {"a":1}`},
+		{name: "native result", code: replace + "return new Set([1])", native: true, wantCode: "RESULT_NOT_SERIALIZABLE"},
+		{name: "native plain result", code: replace + "return {a: 1}", native: true, wantCode: "RESULT_NOT_SERIALIZABLE"},
+		{name: "native BigInt", code: replace + "return 5n", native: true, wantCode: "RESULT_NOT_SERIALIZABLE"},
+		{name: "native number", code: replace + "return 5", native: true, want: "5"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got = nil
-			res, err := e.Run(context.Background(), sandbox.Program{Code: tc.code, Funcs: map[string]sandbox.Func{"f": f}, Timeout: 10 * time.Second})
+			p := sandbox.Program{Code: tc.code, Funcs: map[string]sandbox.Func{"f": f}, Timeout: 10 * time.Second}
+			if tc.native {
+				p.Funcs = nil
+			}
+			res, err := e.Run(context.Background(), p)
 			if err != nil {
 				t.Fatal(err)
 			}
+			var in []string
 			for _, g := range got {
-				if g != nil && !json.Valid(g) {
-					t.Errorf("the host got %q", g)
-				}
+				in = append(in, string(g))
 			}
-			switch {
-			case res.Error != nil && string(res.Error.Code) == tc.want:
-			case res.Error == nil && strings.Contains(string(res.Value), tc.want):
-			default:
+			if strings.Join(in, " ") != tc.wantInput {
+				t.Errorf("the host got %q, want %s", in, tc.wantInput)
+			}
+			if tc.wantCode != "" {
+				if res.Error == nil || string(res.Error.Code) != tc.wantCode {
+					t.Errorf("got %s %+v, want %s", res.Value, res.Error, tc.wantCode)
+				}
+				return
+			}
+			if res.Error != nil || string(res.Value) != tc.want {
 				t.Errorf("got %s %+v, want %s", res.Value, res.Error, tc.want)
 			}
 		})

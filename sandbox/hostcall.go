@@ -21,6 +21,9 @@ type hostCall struct {
 	// only when a warning needs it.
 	label func(args []json.RawMessage) string
 	args  []json.RawMessage
+	// late says the call was made after the program finished (by a getter
+	// or toJSON of its result or of what it threw): it was never started.
+	late bool
 }
 
 // labelled is the call's name in the run's warnings.
@@ -76,20 +79,24 @@ func (r *run) callFunction(argc, argv, refID uint32) ffi.Value {
 			args[i] = strconv.AppendInt(nil, int64(n), 10)
 			continue
 		}
-		var s, exc ffi.Value
+		var exc ffi.Value
 		if q.IsObject(q.Arg(argv, i)) {
-			s, exc = r.checked(q.Arg(argv, i))
-		} else {
-			s, exc = q.Call(ctx, r.stringify.Const(), q.Undefined.Const(), q.Arg(argv, i))
-		}
-		if exc == 0 && q.IsNumber(s.Const()) {
 			var warnings []string
-			args[i], warnings, exc = r.convert(q.Arg(argv, i), "input")
+			args[i], warnings, exc = r.toJSON(q.Arg(argv, i), "input")
 			r.notes = append(r.notes, warnings...)
-		} else if exc == 0 && q.IsString(s.Const()) {
-			args[i] = json.RawMessage(q.GetString(ctx, s.Const()))
+		} else {
+			var s ffi.Value
+			s, exc = q.Call(ctx, r.stringify.Const(), q.Undefined.Const(), q.Arg(argv, i))
+			if exc == 0 && q.IsNumber(s.Const()) {
+				// A symbol (out gives 0): converted and reported.
+				var warnings []string
+				args[i], warnings, exc = r.toJSON(q.Arg(argv, i), "input")
+				r.notes = append(r.notes, warnings...)
+			} else if exc == 0 && q.IsString(s.Const()) {
+				args[i] = json.RawMessage(q.GetString(ctx, s.Const()))
+			}
+			q.FreeValue(ctx, s)
 		}
-		q.FreeValue(ctx, s)
 		if exc != 0 {
 			// e.g. a cycle: a TypeError at the call site.
 			t := q.Throw(ctx, exc.Const())
@@ -114,7 +121,7 @@ func (r *run) callFunction(argc, argv, refID uint32) ffi.Value {
 	promise, resolve, reject := q.NewPromise(ctx)
 	r.nextID++
 	id := r.nextID
-	r.pending[id] = &hostCall{resolve: resolve, reject: reject, name: name, detached: f.Detached, label: f.Label, args: args}
+	r.pending[id] = &hostCall{resolve: resolve, reject: reject, name: name, detached: f.Detached, label: f.Label, args: args, late: r.finished}
 	// The program has returned or thrown: a getter of its result or error
 	// starts nothing (a tool, an approval prompt) for a run that is ending.
 	// The call stays pending, and is cancelled with the run.
@@ -276,23 +283,35 @@ func (r *run) warnings() []string {
 			}
 		}
 	}
-	var pending []string
+	var pending, late []string
 	for _, c := range r.pending {
-		if !c.detached {
+		switch {
+		case c.detached:
+		case c.late:
+			late = append(late, c.labelled())
+		default:
 			pending = append(pending, c.labelled())
 		}
 	}
 	if len(pending) > 0 {
-		// Named as the program called them (Func.Label), not by the host
-		// functions behind them.
-		sort.Strings(pending)
-		n := len(pending)
-		if n > 5 {
-			pending = append(pending[:5], "...")
-		}
-		out = append(out, fmt.Sprintf("%d call(s) were still pending when the program finished and were cancelled (%s); await every call", n, strings.Join(pending, ", ")))
+		out = append(out, fmt.Sprintf("%d call(s) were still pending when the program finished and were cancelled (%s); await every call", len(pending), callList(pending)))
+	}
+	if len(late) > 0 {
+		// "await every call" does not fit: the program could not await a
+		// call that a getter makes while its value is written.
+		out = append(out, fmt.Sprintf("%d call(s) were made by a getter or toJSON of the result (or of the thrown error) after the program finished, and were not started (%s); call tools in the program, await them, and return plain values", len(late), callList(late)))
 	}
 	return out
+}
+
+// callList names calls for a warning, as the program called them
+// (Func.Label), not by the host functions behind them: sorted, at most 5.
+func callList(names []string) string {
+	sort.Strings(names)
+	if len(names) > 5 {
+		names = append(names[:5], "...")
+	}
+	return strings.Join(names, ", ")
 }
 
 // errorMessage is the message a host error has in JS.

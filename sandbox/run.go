@@ -78,8 +78,10 @@ type run struct {
 	// native says stringify is the context's own JSON.stringify (a run
 	// without host functions or prelude compiles no helpers).
 	native bool
-	// converter is convertJS's function once compiled (owned).
-	converter ffi.Value
+	// lateStringify says stringify was taken after the program ran (a run
+	// without host functions or prelude whose result needed the engine's):
+	// what it writes is checked to be JSON.
+	lateStringify bool
 	// detect is detectJS's stringify once made (owned).
 	detect ffi.Value
 	// notes are the conversions of host-call arguments, for Warnings.
@@ -110,7 +112,7 @@ const engineBody = stringifyJS + "return [out, JSON.parse, eval];\n"
 // hands the intrinsics detectJS needs (convert.go), captured here because
 // the program may replace them, and a symbol gives 0 (to convert).
 const stringifyJS = `const S = JSON.stringify, rep = (k, v) => typeof v === "bigint" ? v.toString() : v;
-const I = [S, Object.getPrototypeOf, Object.prototype, Array.isArray];
+const I = [S, Object.getPrototypeOf, Object.prototype, Array.isArray, eval];
 const out = (v, w) => w === 1 ? I : typeof v === "symbol" ? 0 : S(v, rep);
 `
 
@@ -132,7 +134,7 @@ const captureBody = "return [JSON.stringify, JSON.parse, eval, Object.getPrototy
 
 const helpersJS = `(c) => {
 const S = c[0], rep = (k, v) => typeof v === "bigint" ? v.toString() : v;
-const I = [S, c[3], c[4], c[5]];
+const I = [S, c[3], c[4], c[5], c[2]];
 const out = (v, w) => w === 1 ? I : typeof v === "symbol" ? 0 : S(v, rep);
 const P = c[6], def = c[7], seen = c[8];
 const track = (p, id) => {
@@ -553,9 +555,18 @@ func (r *run) why() int32 {
 func (r *run) result(v ffi.ValueConst) *Result {
 	q, ctx := r.q, r.ctx
 	r.converting, r.finished = true, true
+	if r.native && q.IsObject(v) {
+		// The native JSON.stringify cannot tell of what it drops or
+		// changes (an object may hold a Map, BigInt throws): the engine's
+		// own stringify can. An object is not written twice (its getters
+		// would run twice).
+		if exc := r.engineStringify(); exc != 0 {
+			return r.notSerializable(exc)
+		}
+	}
 	if r.native {
 		s, exc := q.Call(ctx, r.stringify.Const(), q.Undefined.Const(), v)
-		if exc == 0 && !q.IsObject(v) {
+		if exc == 0 {
 			str, isStr := "", q.IsString(s.Const())
 			if isStr {
 				str = q.GetString(ctx, s.Const())
@@ -568,37 +579,30 @@ func (r *run) result(v ffi.ValueConst) *Result {
 				return &Result{Value: json.RawMessage(str)}
 			}
 			// NaN or ±Infinity, which JSON.stringify writes as null.
-		} else if exc != 0 {
-			q.FreeValue(ctx, exc)
 		} else {
-			q.FreeValue(ctx, s)
+			q.FreeValue(ctx, exc) // a BigInt
 		}
-		// The native JSON.stringify cannot tell of what it drops or
-		// changes (an object may hold a Map, BigInt throws): the engine's
-		// own stringify can.
-		helpers, hexc := q.Eval(ctx, enginePrelude, "<prelude>", ffi.EvalGlobal)
-		if hexc != 0 {
-			return r.notSerializable(hexc)
+		if exc := r.engineStringify(); exc != 0 {
+			return r.notSerializable(exc)
 		}
-		q.FreeValue(ctx, r.stringify)
-		r.stringify, r.native = q.GetIndex(ctx, helpers.Const(), 0), false
-		q.FreeValue(ctx, helpers)
 		return r.result(v)
 	}
+	if q.IsObject(v) {
+		value, warnings, exc := r.toJSON(v, "result")
+		if exc != 0 {
+			return r.notSerializable(exc)
+		}
+		return &Result{Value: value, Warnings: warnings}
+	}
 	var s, exc ffi.Value
-	switch {
-	case r.helpers != 0 && !r.loaded && q.IsPlainPrimitive(v):
+	if r.helpers != 0 && !r.loaded && q.IsPlainPrimitive(v) {
 		// A number, string, boolean, null or undefined needs no helper:
 		// the captured JSON.stringify writes it.
 		stringify := q.GetIndex(ctx, r.helpers.Const(), 0)
 		s, exc = q.Call(ctx, stringify.Const(), q.Undefined.Const(), v)
 		q.FreeValue(ctx, stringify)
-	case q.IsObject(v):
-		s, exc = r.checked(v)
-	default:
-		if exc = r.loadHelpers(); exc == 0 {
-			s, exc = q.Call(ctx, r.stringify.Const(), q.Undefined.Const(), v)
-		}
+	} else if exc = r.loadHelpers(); exc == 0 {
+		s, exc = q.Call(ctx, r.stringify.Const(), q.Undefined.Const(), v)
 	}
 	if exc != 0 {
 		return r.notSerializable(exc)
@@ -612,18 +616,35 @@ func (r *run) result(v ffi.ValueConst) *Result {
 		// (The text is tested first: each Is* is a memory read, a
 		// crossing under GOOS=js.)
 		nonFinite := str == "null" && q.IsNumber(v)
-		bigint := strings.HasPrefix(str, `"`) && !q.IsObject(v) && !q.IsNumber(v) && !q.IsString(v)
-		if !nonFinite && !bigint {
+		bigint := strings.HasPrefix(str, `"`) && !q.IsNumber(v) && !q.IsString(v)
+		if !nonFinite && !bigint && (!r.lateStringify || json.Valid([]byte(str))) {
 			return &Result{Value: json.RawMessage(str)}
 		}
 	} else if !q.IsNumber(s.Const()) {
-		return &Result{} // undefined (or a symbol): no value
+		return &Result{} // undefined: no value
 	}
-	value, warnings, exc := r.convert(v, "result")
+	// A primitive has no getter: writing it again costs nothing the
+	// program can see.
+	value, warnings, exc := r.toJSON(v, "result")
 	if exc != 0 {
 		return r.notSerializable(exc)
 	}
 	return &Result{Value: value, Warnings: warnings}
+}
+
+// engineStringify replaces the native JSON.stringify of a run without host
+// functions or prelude with the engine prelude's, which writes BigInt and
+// hands detectJS its intrinsics (taken now, after the program ran).
+func (r *run) engineStringify() (exc ffi.Value) {
+	q, ctx := r.q, r.ctx
+	helpers, exc := q.Eval(ctx, enginePrelude, "<prelude>", ffi.EvalGlobal)
+	if exc != 0 {
+		return exc
+	}
+	q.FreeValue(ctx, r.stringify)
+	r.stringify, r.native, r.lateStringify = q.GetIndex(ctx, helpers.Const(), 0), false, true
+	q.FreeValue(ctx, helpers)
+	return 0
 }
 
 func (r *run) notSerializable(exc ffi.Value) *Result {
@@ -662,7 +683,7 @@ func (r *run) teardown() {
 	// Jobs still queued are dropped, not run: JS_FreeRuntime frees the job
 	// list, and running them under the interrupt would resume suspended
 	// async functions with an uncatchable error, which leaks their frames.
-	for _, h := range []ffi.Value{r.stringify, r.parse, r.track, r.report, r.converter, r.detect, r.eval, r.helpers} {
+	for _, h := range []ffi.Value{r.stringify, r.parse, r.track, r.report, r.detect, r.eval, r.helpers} {
 		q.FreeValue(ctx, h)
 	}
 	q.FreeContext(ctx)

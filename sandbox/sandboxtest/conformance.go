@@ -124,6 +124,10 @@ func testCodeForms(t *testing.T, e *sandbox.Engine) {
 		{"[echo(1)]", "[null]"},
 		// A thenable that is not a Promise is a value like any other.
 		{"({then(resolve) { resolve(1) }, a: 2})", `{"a":2}`},
+		// The result and a host call's input are read once, converted or
+		// not: a getter runs as often as the program wrote it.
+		{"let n = 0;\n({get a() { return ++n }, s: new Set([1])})", `{"a":1,"s":[1]}`},
+		{"let n = 0;\nconst r = args({get a() { return ++n }, s: new Set([1])}, {get b() { return ++n }});\n[r, n]", `[["{\"a\":1,\"s\":[1]}","{\"b\":2}"],2]`},
 	} {
 		res := run(t, e, sandbox.Program{Code: tc.code, Funcs: echoFuncs()})
 		if res.Error != nil {
