@@ -111,7 +111,7 @@ func TestCallNeverStarted(t *testing.T) {
 			[]ToolCallRecord{{Name: "orders.get", Reason: "not started: the run had ended"}},
 			[]string{fmt.Sprintf(late, "orders.get")}},
 		{"beside a call left pending", "tools.payments.transfer({});\nreturn { get x() { tools.orders.get({}); return 1 } }", true,
-			[]ToolCallRecord{{Name: "payments.transfer", Allowed: true}, {Name: "orders.get", Reason: "not started: the run had ended"}},
+			[]ToolCallRecord{{Name: "payments.transfer"}, {Name: "orders.get", Reason: "not started: the run had ended"}},
 			[]string{"1 call(s) were still pending when the program finished and were cancelled (tool payments.transfer); await every call", fmt.Sprintf(late, "orders.get")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -122,9 +122,10 @@ func TestCallNeverStarted(t *testing.T) {
 			for i, got := range res.ToolCalls {
 				want := tc.records[i]
 				want.DurationMs = got.DurationMs
-				if want.Allowed {
-					// cut by the run's end: its reason says how
-					want.Reason, want.OK = got.Reason, got.OK
+				if want.Reason == "" {
+					// A call the program made and did not await: whether
+					// its pipeline began before the end is a race.
+					want.Allowed, want.Reason, want.OK = got.Allowed, got.Reason, got.OK
 				}
 				if got != want {
 					t.Errorf("record %+v, want %+v", got, want)
