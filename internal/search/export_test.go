@@ -42,6 +42,10 @@ func Set(np *Params, key string, v ...float64) {
 		np.clauseWeight = v[0]
 	case "dict":
 		np.dictWeight = v[0]
+	case "general":
+		np.generalWeight = v[0]
+	case "generalCover":
+		np.generalCover = v[0]
 	case "derived":
 		np.derivedWeight = v[0]
 	case "compound":
@@ -83,4 +87,36 @@ func SetPhrases(ps [][2]string) {
 	for _, p := range ps {
 		phrases = append(phrases, struct{ phrase, means string }{p[0], p[1]})
 	}
+}
+
+// GeneralNames returns the names of the general vocabulary's groups (their
+// first words) and the texts of its phrases, for leaving them out one at a
+// time.
+func GeneralNames() (groups, phrases []string) {
+	for _, g := range generalGroups(generalGroupsText) {
+		groups = append(groups, g[0])
+	}
+	for _, ph := range generalPhrases(generalPhrasesText) {
+		phrases = append(phrases, ph.phrase)
+	}
+	return groups, phrases
+}
+
+// SetGeneralOff rebuilds the general vocabulary without the groups and
+// phrases named in off.
+func SetGeneralOff(off map[string]bool) {
+	var gs [][]string
+	for _, g := range generalGroups(generalGroupsText) {
+		if !off[g[0]] {
+			gs = append(gs, g)
+		}
+	}
+	var ps []struct{ phrase, means string }
+	for _, ph := range generalPhrases(generalPhrasesText) {
+		if !off[ph.phrase] {
+			ps = append(ps, ph)
+		}
+	}
+	v := buildGeneral(gs, ps)
+	general = func() generalVocab { return v }
 }

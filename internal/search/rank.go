@@ -68,6 +68,13 @@ type params struct {
 	// dictWeight discounts the dictionary's synonyms (wordnet.go), less
 	// sure than the hand-written groups.
 	dictWeight float64
+	// generalWeight discounts the general vocabulary's synonyms
+	// (vocab_general.go), broader than synonymWeight's groups. Like the
+	// dictionary's, they do not make a request's first word known, and
+	// generalCover is their share of the query's coverage: a request for
+	// what a catalog cannot do must not find a tool through them alone.
+	generalWeight float64
+	generalCover  float64
 	// derivedWeight is the weight of a derived form ("subscription" for
 	// "subscribe"), as prefixWeight for the forms the prefix rule finds.
 	derivedWeight float64
@@ -101,6 +108,8 @@ var p = params{
 	questionVerbs:           true,
 	minCoverageFirstUnknown: 0.3,
 	dictWeight:              0.4,
+	generalWeight:           0.3,
+	generalCover:            0.5,
 	derivedWeight:           0.5,
 	valueUnknown:            0.3,
 	lightVerbs:              true,
@@ -257,6 +266,9 @@ type alt struct {
 	// card" must not find project cards because charge has a loose sense
 	// some tool uses, nor "subscribe a customer" a subscription's balance.
 	dict bool
+	// general: the alternative is only the general vocabulary's synonym,
+	// whose share of the coverage is p.generalCover.
+	general bool
 }
 
 // query is a parsed query: its groups and the distinct term ids of all
@@ -395,6 +407,9 @@ func Scores(docs []*Doc, text string) (scores, covers []float64) {
 					v := a.weight * idf[a.slot] * x / (p.k1 + x)
 					if v > best {
 						best, bestIDF = v, a.weight*idf[a.slot]
+						if a.general {
+							bestIDF *= p.generalCover
+						}
 					}
 				}
 			}
@@ -519,6 +534,10 @@ func parseQuery(text string) query {
 		// also search for logs.
 		padded = strings.ReplaceAll(padded, " "+ph.phrase+" ", " "+ph.means+" ")
 	}
+	gv := general()
+	for _, ph := range gv.phrases {
+		padded = strings.ReplaceAll(padded, " "+ph.phrase+" ", " "+ph.means+" ")
+	}
 	if padded != " "+words+" " {
 		text = padded
 	}
@@ -583,17 +602,19 @@ func parseQuery(text string) query {
 			// "a file I uploaded": the action is delete, not upload.
 			g.verbs, g.weight = 0, p.clauseWeight
 		}
-		addAlt := func(id uint32, w float64, dict bool) {
+		addGen := func(id uint32, w float64, dict, general bool) {
 			s := slotOf(id)
 			for k, a := range g.alts {
 				if a.slot == s {
 					g.alts[k].weight = max(a.weight, w)
 					g.alts[k].dict = a.dict && dict
+					g.alts[k].general = a.general && general
 					return
 				}
 			}
-			g.alts = append(g.alts, alt{s, w, dict})
+			g.alts = append(g.alts, alt{s, w, dict, general})
 		}
+		addAlt := func(id uint32, w float64, dict bool) { addGen(id, w, dict, false) }
 		add := func(id uint32, w float64) { addAlt(id, w, false) }
 		if id, ok := r.lookup(t); ok {
 			add(id, 1)
@@ -601,6 +622,13 @@ func parseQuery(text string) query {
 		for _, syn := range synonyms[t] {
 			if id, ok := r.lookup(syn); ok {
 				add(id, p.synonymWeight)
+			}
+		}
+		if p.generalWeight > 0 {
+			for _, syn := range gv.synonyms[t] {
+				if id, ok := r.lookup(syn); ok {
+					addGen(id, p.generalWeight, true, true)
+				}
 			}
 		}
 		for _, d := range wn.derived[t] {
