@@ -123,6 +123,10 @@ func TestHostileHugeStrings(t *testing.T) {
 		{"unknown tool names", `for (let i = 0; i < 4; i++) await tool_call('<'.repeat(25e6) + i, {})`},
 		{"namespaced unknown tool", `await tools['<'.repeat(2e7)]({})`},
 		{"console", `console.log('<'.repeat(5e7)); throw new Error('after')`},
+		// The error's description runs after the program, with the globals
+		// it left: these write the envelope (name, message, stack) whole.
+		{"JSON.stringify replaced writes the error's envelope", `const S = JSON.stringify; JSON.stringify = function (v, r, s) { return v !== null && typeof v === "object" && "stack" in v ? '{"name":"' + '<'.repeat(9e7) + '","message":"' + '<'.repeat(5e7) + '","stack":"' + '<'.repeat(5e7) + '"}' : S(v, r, s) }; throw new Error('x')`},
+		{"String.prototype.slice replaced", `const big = '<'.repeat(9e7); String.prototype.slice = function () { return big }; const e = new Error('x'); e.name = 'N'.repeat(200); throw e`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := exec(t, s, tc.code, nil)

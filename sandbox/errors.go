@@ -52,6 +52,27 @@ var describeError = `(e) => {
   } catch (_) { return ""; }
 }`
 
+// bound cuts s to n characters as describeError does, unless it is within
+// n and describeError's marker. describeError runs after the program and
+// calls the globals it finds (JSON.stringify, String, slice): a program that
+// replaced them writes the envelope itself, and a 90 MB name in it grew
+// past the longest string the host's JavaScript engine can hold (the
+// engine's Go program died with the run, and its factory with it).
+func bound(s string, n int) string {
+	const marker = 40 // "… [" + the count + " more characters]"
+	if len(s) <= n+marker || utf8.RuneCountInString(s) <= n+marker {
+		return s
+	}
+	i, k := 0, 0
+	for i = range s {
+		if k == n {
+			break
+		}
+		k++
+	}
+	return s[:i] + "… [" + strconv.Itoa(utf8.RuneCountInString(s[i:])) + " more characters]"
+}
+
 // nullThrown is toError's message for a thrown null.
 const nullThrown = "a non-Error value was thrown: null"
 
@@ -76,7 +97,7 @@ func (r *run) toError(exc ffi.ValueConst) *Error {
 	defer q.FreeValue(ctx, s)
 	var d struct{ Name, Message, Stack string }
 	if json.Unmarshal([]byte(q.GetString(ctx, s.Const())), &d) == nil && d.Name != "" {
-		e.Name, e.Message, e.Stack = d.Name, d.Message, d.Stack
+		e.Name, e.Message, e.Stack = bound(d.Name, MaxNameChars), bound(d.Message, MaxMessageChars), bound(d.Stack, MaxMessageChars)
 	}
 	// QuickJS's stack overflow is an InternalError; V8's, and ours when
 	// the host's stack overflows first, a RangeError: one name for both.
