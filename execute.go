@@ -306,8 +306,23 @@ func (r *runState) finish(res *sandbox.Result, d time.Duration) *ExecuteResult {
 	if out.ToolCalls == nil {
 		out.ToolCalls = []ToolCallRecord{}
 	}
-	for _, w := range res.Warnings {
+	// Within a budget of their own, as large as the logs': a warning names
+	// the path of what it converted, and the keys on it are the program's
+	// (90 MB of '<' in GOOS=js passed V8's longest string when the result
+	// was handed over, and the engine died), and each tool call's input
+	// adds its own (999 calls gave 20,979 warnings, 239 MB of JSON).
+	budget, spent, dropped := r.s.cm.cfg.MaxResultChars/2, 0, 0
+	for i, w := range res.Warnings {
+		if i >= maxLogEntries || spent >= budget {
+			dropped++
+			continue
+		}
+		w = trunc.String(w, min(maxLogEntryChars, budget-spent))
+		spent += len(w)
 		out.Logs = append(out.Logs, LogEntry{Level: "warn", Message: w})
+	}
+	if dropped > 0 {
+		out.Logs = append(out.Logs, LogEntry{Level: "warn", Message: fmt.Sprintf("[%d more warnings dropped: their budget is spent]", dropped)})
 	}
 	if r.dropped > 0 {
 		out.Logs = append(out.Logs, LogEntry{Level: "warn", Message: fmt.Sprintf("[%d more log entries dropped: the log budget is spent]", r.dropped)})

@@ -157,6 +157,48 @@ func TestHostileHugeStrings(t *testing.T) {
 	}
 }
 
+// TestHostileHugeWarningPaths: a conversion's warning names the path of the
+// value it changed, and the keys on it are the program's. Unbounded, a
+// 90 MB key killed the engine in GOOS=js (the result's JSON passed V8's
+// longest string).
+func TestHostileHugeWarningPaths(t *testing.T) {
+	_, s := newHostile(t, Config{MemoryLimitMB: 512}, echoTool("t.echo", nil))
+	for _, tc := range []struct{ name, code string }{
+		{"a function under a huge key", `return { ['<'.repeat(5e6)]: () => 1 }`},
+		{"undefined under huge keys, nested", `return { ['<'.repeat(2e6)]: { ['>'.repeat(2e6)]: [undefined] } }`},
+		{"a BigInt in a huge Map key's value", `return new Map([['<'.repeat(5e6), 1n]])`},
+		{"a tool input's function under a huge key", `await tools.t.echo({ ['<'.repeat(5e6)]: () => 1 }); return 1`},
+		{"a last-expression promise's value", `Promise.resolve({ ['<'.repeat(5e6)]: Symbol() })`},
+		// 999 calls, each input with 25 converted values under 3,000-char keys.
+		{"many tool inputs' warnings", `const k = '<'.repeat(3000), o = {}; for (let i = 0; i < 25; i++) o[k + i] = 5n; for (let i = 0; i < 999; i++) await tools.t.echo(o); return 1`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := exec(t, s, tc.code, nil)
+			if !res.OK {
+				t.Fatalf("failed: %+v", res.Error)
+			}
+			warned, total := false, 0
+			if len(res.Logs) > maxLogEntries+1 {
+				t.Errorf("%d log entries", len(res.Logs))
+			}
+			for _, l := range res.Logs {
+				if runeLen(l.Message) > maxLogEntryChars {
+					t.Errorf("a log of %d chars", runeLen(l.Message))
+				}
+				total += len(l.Message)
+				warned = warned || l.Level == "warn"
+			}
+			if !warned {
+				t.Errorf("no warning: %+v", res.Logs)
+			}
+			// The logs' budget and the warnings' (half the result's each).
+			if total > defaultMaxResultChars+200 {
+				t.Errorf("the logs hold %d bytes", total)
+			}
+		})
+	}
+}
+
 // Item 1 and 5: what a tool or an interceptor says is bounded too.
 func TestHostileHugeReasons(t *testing.T) {
 	huge := strings.Repeat("<", 5<<20)
