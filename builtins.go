@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,6 +34,8 @@ var (
 	microtaskSource string
 	//go:embed prelude/crypto.js
 	cryptoSource string
+	//go:embed prelude/performance.js
+	performanceSource string
 
 	// Compacted on first use, not at package init: most runs never build
 	// these globals.
@@ -44,6 +47,7 @@ var (
 		"structuredClone": sync.OnceValue(func() string { return compactJS(cloneSource) }),
 		"queueMicrotask":  sync.OnceValue(func() string { return compactJS(microtaskSource) }),
 		"crypto":          sync.OnceValue(func() string { return compactJS(cryptoSource) }),
+		"performance":     sync.OnceValue(func() string { return compactJS(performanceSource) }),
 	}
 )
 
@@ -55,18 +59,22 @@ func builtinSource(key string) (string, bool) {
 	return src(), true
 }
 
-// builtinGroups are the lazily built globals, by the source that builds them.
+// builtinGroups are the lazily built globals, by the source that builds
+// them, with the host functions that source is handed (at most two; the
+// names sort after the API's five, see execute.go).
 var builtinGroups = []struct {
 	names  []string
 	source string
+	host   []string
 }{
-	{[]string{"setTimeout", "setInterval", "clearTimeout", "clearInterval"}, "timers"},
-	{[]string{"URL", "URLSearchParams"}, "url"},
-	{[]string{"TextEncoder", "TextDecoder"}, "text"},
-	{[]string{"atob", "btoa"}, "base64"},
-	{[]string{"structuredClone"}, "structuredClone"},
-	{[]string{"queueMicrotask"}, "queueMicrotask"},
-	{[]string{"crypto"}, "crypto"},
+	{[]string{"setTimeout", "setInterval", "clearTimeout", "clearInterval"}, "timers", []string{"__cm_timer", "__cm_timer_clear"}},
+	{[]string{"URL", "URLSearchParams"}, "url", nil},
+	{[]string{"TextEncoder", "TextDecoder"}, "text", nil},
+	{[]string{"atob", "btoa"}, "base64", nil},
+	{[]string{"structuredClone"}, "structuredClone", nil},
+	{[]string{"queueMicrotask"}, "queueMicrotask", nil},
+	{[]string{"crypto"}, "crypto", []string{"__cm_urandom"}},
+	{[]string{"performance"}, "performance", []string{"__cm_time"}},
 }
 
 // refusedGlobals are what code reaches for to get out: each is a function
@@ -84,6 +92,7 @@ var preludePlain = strings.Replace(preludeJS, "/*GLOBALS*/\n", "", 1)
 type hostNeeds struct {
 	timers bool // __cm_timer, __cm_timer_clear
 	random bool // __cm_urandom
+	clock  bool // __cm_time
 }
 
 // preludeFor returns the prelude for code: the plain one plus the lazy
@@ -91,31 +100,36 @@ type hostNeeds struct {
 // mention in a string or a comment costs one getter; code that builds the
 // names at run time is not served), and the host functions those need.
 // They are the prelude's arguments after the five of the API (`more`), in
-// the order of their names: the timers' two, then __cm_urandom.
+// the order of their names, as the sandbox hands them over.
 func preludeFor(code string) (prelude string, needs hostNeeds) {
-	var b strings.Builder
-	for _, g := range builtinGroups {
+	var used []int
+	var hostNames []string
+	for i, g := range builtinGroups {
 		for _, n := range g.names {
 			if strings.Contains(code, n) {
-				names, _ := json.Marshal(g.names)
-				switch g.source {
-				case "timers":
-					needs.timers = true
-					fmt.Fprintf(&b, "lazy(%s, %q, more[0], more[1]);\n", names, g.source)
-				case "crypto":
-					// After the timers' two when they are there (their
-					// group comes first).
-					needs.random = true
-					at := 0
-					if needs.timers {
-						at = 2
-					}
-					fmt.Fprintf(&b, "lazy(%s, %q, more[%d]);\n", names, g.source, at)
-				default:
-					fmt.Fprintf(&b, "lazy(%s, %q);\n", names, g.source)
-				}
+				used = append(used, i)
+				hostNames = append(hostNames, g.host...)
 				break
 			}
+		}
+	}
+	sort.Strings(hostNames)
+	var b strings.Builder
+	for _, i := range used {
+		g := builtinGroups[i]
+		names, _ := json.Marshal(g.names)
+		fmt.Fprintf(&b, "lazy(%s, %q", names, g.source)
+		for _, h := range g.host {
+			fmt.Fprintf(&b, ", more[%d]", sort.SearchStrings(hostNames, h))
+		}
+		b.WriteString(");\n")
+		switch g.source {
+		case "timers":
+			needs.timers = true
+		case "crypto":
+			needs.random = true
+		case "performance":
+			needs.clock = true
 		}
 	}
 	var refused []string
@@ -161,6 +175,28 @@ func random(args []json.RawMessage) (json.RawMessage, error) {
 		out = strconv.AppendUint(out, uint64(c), 10)
 	}
 	return append(out, ']'), nil
+}
+
+// clock is a run's performance clock (prelude/performance.js), from the
+// run's start.
+type clock struct{ start time.Time }
+
+// now is __cm_time: the milliseconds since the run started (monotonic:
+// time.Since reads Go's monotonic clock, which under GOOS=js is the host's
+// performance.now), or with the argument 1 the start in Unix milliseconds.
+// Both are floored to 0.1 ms: a sandbox needs no finer timer than a page
+// without cross-origin isolation gets.
+func (c clock) now(args []json.RawMessage) (json.RawMessage, error) {
+	var ms float64
+	switch {
+	case len(args) == 0:
+		ms = float64(time.Since(c.start)) / float64(time.Millisecond)
+	case len(args) == 1 && string(args[0]) == "1":
+		ms = float64(c.start.UnixMicro()) / 1000
+	default:
+		return nil, fmt.Errorf("time: expected no argument, or 1 for the origin")
+	}
+	return strconv.AppendFloat(nil, math.Floor(ms*10)/10, 'f', -1, 64), nil
 }
 
 // maxTimerMs bounds one timer's delay; the run's timeout ends the run long

@@ -131,6 +131,10 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 	if needs.random {
 		funcs["__cm_urandom"] = sandbox.Func{Sync: random}
 	}
+	if needs.clock {
+		r.clock.start = start
+		funcs["__cm_time"] = sandbox.Func{Sync: r.clock.now}
+	}
 	// The run stops when the caller's ctx is done, or when its session or
 	// factory is closed: then nothing of it may start any more.
 	runCtx, cancel := context.WithCancelCause(ctx)
@@ -167,6 +171,7 @@ type runState struct {
 	code string
 
 	timers timers
+	clock  clock
 
 	// onLog, when the caller set one (WithConsole), sees each kept log
 	// entry as it is added.

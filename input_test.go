@@ -3,6 +3,7 @@ package codemode
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -225,6 +226,59 @@ func TestCrypto(t *testing.T) {
 	})
 }
 
+// TestPerformance: performance.now() counts milliseconds from the run's
+// start on the host's monotonic clock, timeOrigin is that start, both in
+// steps of 0.1 ms; nothing of the host is reachable through them.
+func TestPerformance(t *testing.T) {
+	const steps = "[performance.now(), performance.timeOrigin].every((x) => Math.abs(x * 10 - Math.round(x * 10)) < 1e-6)"
+	runInputCases(t, []inputCase{
+		{name: "now is a number of milliseconds that never goes back", code: "const a = performance.now();\nlet x = 0;\nfor (let i = 0; i < 1e5; i++) x += i;\nconst b = performance.now();\nreturn [typeof a, a >= 0, b >= a]", want: `["number",true,true]`},
+		{name: "now counts the time a timer waited", code: "const a = performance.now();\nawait new Promise((r) => setTimeout(r, 30));\nreturn performance.now() - a >= 29.8", want: "true"},
+		{name: "timeOrigin + now is Date.now", code: "return Math.abs(performance.timeOrigin + performance.now() - Date.now()) < 5000", want: "true"},
+		{name: "steps of 0.1 ms", code: "return " + steps, want: "true"},
+		{name: "as JSON", code: "const j = JSON.parse(JSON.stringify(performance));\nreturn [Object.keys(j), j.timeOrigin === performance.timeOrigin]", want: `[["timeOrigin"],true]`},
+		{name: "arguments change nothing", code: "const o = performance.timeOrigin;\nreturn [performance.now(1) < 1e9, performance.now.call(null, 2) < 1e9, performance.timeOrigin === o]", want: "[true,true,true]"},
+		// Escape attempts.
+		{name: "performance is frozen, fixed and holds only sandbox values", code: "\"use strict\";\nconst r = [Object.getOwnPropertyNames(performance), Object.isFrozen(performance), Object.getPrototypeOf(performance) === Object.prototype, performance.now.constructor === Function, typeof performance.now.prototype];\ntry { performance.now = () => 0 } catch (e) { r.push(e.name) }\ntry { performance.timeOrigin = 0 } catch (e) { r.push(e.name) }\ntry { globalThis.performance = {} } catch (e) { r.push(e.name) }\ntry { new performance.now() } catch (e) { r.push(e.name) }\nreturn r",
+			want: `[["now","timeOrigin","toJSON"],true,true,true,"undefined","TypeError","TypeError","TypeError","TypeError"]`},
+		{name: "no host function is reachable", code: "performance.now();\nconst g = Function('return this')();\nreturn [typeof __cm_time, Object.getOwnPropertyNames(g).filter((n) => n.startsWith('__')), String(performance.now).includes('__cm')]", want: `["undefined",[],false]`},
+		{name: "a replaced Object.freeze sees only the built object", code: "let got;\nconst f = Object.freeze;\nObject.freeze = (o) => (got = o, f(o));\nperformance.now();\nreturn Object.values(got).map((v) => typeof v === 'function' ? v.name : typeof v)", want: `["now","number","toJSON"]`},
+		{name: "with timers and crypto (host functions in name order)", code: "await new Promise((r) => setTimeout(r, 1));\nreturn [crypto.randomUUID().length, typeof performance.now(), " + steps + "]", want: `[36,"number",true]`},
+	})
+}
+
+// TestClockHostFunc: __cm_time gives the time since the run's start, or
+// the start with the argument 1, in steps of 0.1 ms, and refuses anything
+// else.
+func TestClockHostFunc(t *testing.T) {
+	start := time.Now().Add(-1500 * time.Millisecond)
+	c := clock{start}
+	for _, args := range [][]json.RawMessage{{json.RawMessage("2")}, {json.RawMessage(`"1"`)}, {json.RawMessage("1"), json.RawMessage("1")}} {
+		if out, err := c.now(args); err == nil {
+			t.Errorf("now(%s) = %s, want an error", args, out)
+		}
+	}
+	read := func(args ...json.RawMessage) float64 {
+		t.Helper()
+		out, err := c.now(args)
+		var v float64
+		if err != nil || json.Unmarshal(out, &v) != nil {
+			t.Fatalf("now(%s) = %s, %v", args, out, err)
+		}
+		if d := v*10 - math.Round(v*10); math.Abs(d) > 1e-6 {
+			t.Errorf("now(%s) = %v, not a step of 0.1 ms", args, v)
+		}
+		return v
+	}
+	if got := read(); got < 1500 {
+		t.Errorf("now() = %v, want at least 1500 (the run started 1.5 s ago)", got)
+	}
+	want := float64(start.UnixMicro()) / 1000
+	if got := read(json.RawMessage("1")); got > want || got < want-0.1 {
+		t.Errorf("now(1) = %v, want %v floored to 0.1 ms", got, want)
+	}
+}
+
 // TestUnreadableValues: a value whose reads throw (a Proxy's traps, an
 // Error's name or message getter) still gets a useful line in the logs
 // when a timer or microtask callback throws it or console logs it, and the
@@ -282,6 +336,9 @@ func TestPreludeFor(t *testing.T) {
 		{"await new Promise((r) => setTimeout(r, 5))", []string{`"timers", more[0], more[1])`}, []string{`"url"`, `"crypto"`}, hostNeeds{timers: true}},
 		{"crypto.randomUUID()", []string{`lazy(["crypto"], "crypto", more[0])`}, []string{"timers"}, hostNeeds{random: true}},
 		{"setTimeout(f, 1); crypto.randomUUID()", []string{`"timers", more[0], more[1])`, `lazy(["crypto"], "crypto", more[2])`}, nil, hostNeeds{timers: true, random: true}},
+		{"performance.now()", []string{`lazy(["performance"], "performance", more[0])`}, []string{"timers", `"crypto"`}, hostNeeds{clock: true}},
+		// The host functions come in name order: __cm_time, __cm_timer, __cm_timer_clear, __cm_urandom.
+		{"setTimeout(f, 1); crypto.randomUUID(); performance.now()", []string{`"timers", more[1], more[2])`, `lazy(["crypto"], "crypto", more[3])`, `lazy(["performance"], "performance", more[0])`}, nil, hostNeeds{timers: true, random: true, clock: true}},
 		{"const r = await fetch(u)", []string{`["fetch"]`, "none(k)"}, []string{"timers"}, hostNeeds{}},
 		{"queueMicrotask(f)", []string{`lazy(["queueMicrotask"], "queueMicrotask")`}, []string{`"url"`, "timers"}, hostNeeds{}},
 		{"btoa(x); structuredClone(y); new TextDecoder()", []string{`"base64"`, `"structuredClone"`, `"text"`}, []string{`"url"`}, hostNeeds{}},

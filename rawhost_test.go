@@ -43,7 +43,7 @@ for (let i = 0; i < 8; i++) {
   const k = String(i);
   def(Array.prototype, k, { get() { look(this); return undefined; }, set(v) { def(this, k, { value: v, writable: true, enumerable: true, configurable: true }); }, configurable: true });
 }
-for (const n of ["api", "tools", "console", "tool_call", "tool_search", "timers", "url", "text", "base64", "structuredClone", "queueMicrotask", "crypto"]) {
+for (const n of ["api", "tools", "console", "tool_call", "tool_search", "timers", "url", "text", "base64", "structuredClone", "queueMicrotask", "crypto", "performance"]) {
   def(Object.prototype, n, { get() { look(this); found += "own." + n + " "; return undefined; }, configurable: true });
 }
 `
@@ -62,14 +62,14 @@ func TestRawHostFunctionsStayInThePrelude(t *testing.T) {
 		{"spied intrinsics see no raw host function", spyJS + `
 			console.log("x"); JSON.parse("[1]"); JSON.stringify({ a: [1] });
 			clearTimeout(setTimeout(() => {}, 1000)); await new Promise((r) => setTimeout(r, 1));
-			crypto.randomUUID(); crypto.getRandomValues(new Uint8Array(4));
+			crypto.randomUUID(); crypto.getRandomValues(new Uint8Array(4)); performance.now(); performance.timeOrigin;
 			new URL("https://a.b/c?d=1").searchParams.get("d"); new TextDecoder().decode(new TextEncoder().encode("x"));
 			atob(btoa("x")); structuredClone({ a: [1] }); queueMicrotask(() => {});
 			await tool_search({ query: "orders" }); await tools.orders.get({}); await tool_call("orders.get", {});
 			return found`, `""`},
 		{"the iterator of the prelude's arrays", `const it = Array.prototype[Symbol.iterator], got = [];
 			Array.prototype[Symbol.iterator] = function () { for (let i = 0; i < this.length; i++) if (typeof this[i] === "function" && /^__cm/.test(this[i].name)) got.push(this[i].name); return it.call(this); };
-			console.log("x"); setTimeout(() => {}, 0); crypto.randomUUID();
+			console.log("x"); setTimeout(() => {}, 0); crypto.randomUUID(); performance.now();
 			Array.prototype[Symbol.iterator] = it; return got`, `[]`},
 		{"a built-in's name on Object.prototype", `Object.prototype.timers = function () { return { setTimeout: () => "hijacked", setInterval: 1, clearTimeout: 1, clearInterval: 1 } };
 			Object.prototype.crypto = function () { return "hijacked" };
