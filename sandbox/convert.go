@@ -64,7 +64,8 @@ return () => {
     case "undefined": out = null; note(p, "undefined, converted to null"); break;
     case "function":
       out = inArr ? null : undefined;
-      note(p, "a function, which is not data: " + (inArr ? "converted to null" : n ? "omitted" : "no result"));
+      note(p, "a function, which is not data: " + (inArr ? "converted to null" : n ? "omitted" : name !== "result" ? "no result" :
+        "no result (the program's value is a function; to run it, call it: end the program with return f(...), or send its body as the program)"));
       break;
     case "symbol": out = String(v); note(p, "a symbol, converted to the string " + S(out)); break;
     case "object":

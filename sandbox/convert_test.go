@@ -52,7 +52,7 @@ func TestResultConversion(t *testing.T) {
 		{"undefined in an array", `return [1, undefined]`, `[1,null]`, []string{"result[1]: undefined, converted to null"}},
 		{"function property", `return {f() {}, a: 1}`, `{"a":1}`, []string{"result.f: a function, which is not data: omitted"}},
 		{"function in an array", `return [() => 1]`, `[null]`, []string{"result[0]: a function, which is not data: converted to null"}},
-		{"top-level function", `return () => 1`, ``, []string{"result: a function, which is not data: no result"}},
+		{"top-level function", `return () => 1`, ``, []string{"result: a function, which is not data: no result (the program's value is a function; to run it, call it: end the program with return f(...), or send its body as the program)"}},
 		{"symbol", `return {s: Symbol("k")}`, `{"s":"Symbol(k)"}`, []string{`result.s: a symbol, converted to the string "Symbol(k)"`}},
 		{"forgotten await", `return {p: Promise.resolve(1)}`, `{"p":null}`, []string{"result.p: a Promise, converted to null (await it)"}},
 		{"RegExp", `return {r: /a+/g}`, `{"r":"/a+/g"}`, []string{`result.r: a RegExp, converted to the string "/a+/g"`}},

@@ -221,6 +221,8 @@ func inTemplate(src string) bool {
 //
 //	async () => { ... }            async () => expr
 //	(async () => { ... })()        async function main() { ... }  [main() | await main()]
+//	() => { ... }                  () => expr
+//	function main() { ... }
 //
 // A function that names itself in its body keeps its name (and the
 // program stays as written).
@@ -256,13 +258,13 @@ func unwrapMain(src string, toks []token, m []int) string {
 		i, end, iife = 1, m[0], true
 	}
 	head := i
+	// A function that is the whole program is its main, async or not: as a
+	// script its value would be the function, not a result. A plain
+	// function declaration and a call of it is a program of its own
+	// (function f() { ... } f()), which the script already runs.
 	async := s.is(i, "async")
 	if async {
 		i++
-	} else if !iife {
-		// A plain function declaration and a call of it is a program of
-		// its own (function f() { ... } f()); only async is a main.
-		return src
 	}
 	name := ""
 	arrow := false
@@ -285,10 +287,25 @@ func unwrapMain(src string, toks []token, m []int) string {
 	}
 	if !s.is(i, "{") {
 		// An arrow with an expression body: 'return' replaces its head.
-		if !arrow || s.tok(i).nl || iife && end != n-3 {
+		if !arrow || iife && end != n-3 {
 			return src
 		}
 		if !iife && s.hasTopLevel(i, end) {
+			return src
+		}
+		if !async && !iife {
+			// `() => expr`: the head becomes spaces, and the expression,
+			// now the program's last statement, is its value (awaited when
+			// a Promise). Its head may be too short to hold 'return '. An
+			// expression that would read as a declaration stays.
+			switch s.tok(i).v {
+			case "function", "class", "let", "async":
+				return src
+			}
+			s.blank(head, i)
+			return s.output()
+		}
+		if s.tok(i).nl {
 			return src
 		}
 		start := head
@@ -314,10 +331,10 @@ func unwrapMain(src string, toks []token, m []int) string {
 		}
 	}
 	if !iife {
-		// Only a call of the named function may follow.
+		// Only a call of the named async function may follow.
 		switch {
 		case rest == end:
-		case name != "" && s.isCall(rest, end, name):
+		case async && name != "" && s.isCall(rest, end, name):
 		default:
 			return src
 		}

@@ -57,6 +57,8 @@ const cases = {
         },
         { name: "async arrow program", code: "async () => {\n  const o = await tools.orders.get({ id: 'z' })\n  return o.id\n}", result: "z" },
         { name: "async main", code: "async function main(): Promise<string> {\n  return 'main'\n}", result: "main" },
+        { name: "a whole-program plain arrow is called", code: "() => {\n  const n = 6\n  return n * 7\n}", result: 42 },
+        { name: "a whole-program plain arrow with an expression body", code: "() => tools.orders.get({ id: 'p' })", result: { id: "p", total: 42 } },
         { name: "an uncalled main(tools) is called with tools", code: "async function main(tools) {\n  return (await tools.orders.get({ id: 't' })).id\n}", result: "t" },
         { name: "helpers and an uncalled main: main is called", code: "const ids = ['a', 'b']\nfunction last<T>(xs: T[]): T { return xs[xs.length - 1] }\nasync function main() {\n  return (await tools.orders.get({ id: last(ids) })).id\n}", result: "b" },
         {
