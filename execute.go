@@ -161,6 +161,24 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 	return r.finish(res, time.Since(start)), nil
 }
 
+// intlHint follows QuickJS's "'Intl' is not defined": models format money
+// and dates with Intl, which QuickJS lacks, and the bare ReferenceError
+// does not say what to write instead. Intl stays undefined (typeof Intl
+// still detects it), and an error the program catches keeps QuickJS's
+// wording: only the run's own error gets the hint.
+const intlHint = ": this sandbox (QuickJS) has no Intl, and toLocaleString() and toLocaleDateString() ignore their locales and options here. " +
+	"Format numbers with toFixed, e.g. money as '$' + n.toFixed(2).replace(/\\B(?=(\\d{3})+\\.)/g, ',') (\"$1,234.50\"), " +
+	"and dates with toISOString() (\"2024-01-15T13:05:00.000Z\", UTC) or getUTCFullYear(), getUTCMonth() + 1 and getUTCDate()"
+
+// hintFor is what the run's error message gains: how to do without what
+// the sandbox lacks.
+func hintFor(e *sandbox.Error) string {
+	if e.Name == "ReferenceError" && e.Message == "'Intl' is not defined" {
+		return intlHint
+	}
+	return ""
+}
+
 // runState is one run's record: what it logged and called.
 type runState struct {
 	s          *Session
@@ -334,7 +352,7 @@ func (r *runState) finish(res *sandbox.Result, d time.Duration) *ExecuteResult {
 	}
 	if res.Error != nil {
 		e := res.Error
-		out.Error = &RunError{Name: e.Name, Message: trunc.String(e.Message, 2000), Code: string(e.Code), Line: e.Line, Column: e.Column, Stack: trunc.String(e.Stack, 2000)}
+		out.Error = &RunError{Name: e.Name, Message: trunc.String(e.Message+hintFor(e), 2000), Code: string(e.Code), Line: e.Line, Column: e.Column, Stack: trunc.String(e.Stack, 2000)}
 		return out
 	}
 	out.OK = true

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/interopio/code-mode/sandbox"
 )
 
 // inputCase is one program and what its run must give: the exact JSON
@@ -283,6 +285,28 @@ func TestClockHostFunc(t *testing.T) {
 	want := float64(start.UnixMicro()) / 1000
 	if got := read(json.RawMessage("1")); got > want || got < want-0.1 {
 		t.Errorf("now(1) = %v, want %v floored to 0.1 ms", got, want)
+	}
+}
+
+// TestIntl: QuickJS has no Intl. The run's error says so and what to
+// write instead (and the suggestion works); typeof still detects it, and
+// a caught error keeps QuickJS's wording. toLocaleString ignores locales
+// and options, as USAGE says.
+func TestIntl(t *testing.T) {
+	const money = "'$' + n.toFixed(2).replace(/\\B(?=(\\d{3})+\\.)/g, ',')"
+	runInputCases(t, []inputCase{
+		{name: "Intl.NumberFormat", code: "const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });\nreturn usd.format(1234.5)", errCode: "RUNTIME", errName: "ReferenceError",
+			errMsg: "'Intl' is not defined: this sandbox (QuickJS) has no Intl, and toLocaleString() and toLocaleDateString() ignore their locales and options here. Format numbers with toFixed, e.g. money as " + money, line: 1, col: 17},
+		{name: "Intl.DateTimeFormat", code: "const d = new Date()\nreturn Intl.DateTimeFormat('en-US').format(d)", errCode: "RUNTIME", errName: "ReferenceError", errMsg: "dates with toISOString()", line: 2, col: 8},
+		{name: "the suggested money format", code: "return [1234.5, 1234567.891, 12.3, 999].map((n) => " + money + ")", want: `["$1,234.50","$1,234,567.89","$12.30","$999.00"]`},
+		{name: "typeof detects it", code: "return typeof Intl", want: `"undefined"`},
+		{name: "a caught error keeps QuickJS's wording", code: "try { Intl.DateTimeFormat() } catch (e) { return e.message }", want: `"'Intl' is not defined"`},
+		{name: "toLocaleString ignores locales and options", code: "return [(1234.5).toLocaleString('en-US', { style: 'currency', currency: 'USD' }), new Date(Date.UTC(2024, 0, 15, 13, 5)).toLocaleDateString('de-DE', { month: 'long' })]", want: `["1234.5","01/15/2024"]`},
+	})
+	for _, e := range []sandbox.Error{{Name: "ReferenceError", Message: "'Intlx' is not defined"}, {Name: "TypeError", Message: "'Intl' is not defined"}, {Name: "ReferenceError", Message: "'fetch' is not defined"}} {
+		if h := hintFor(&e); h != "" {
+			t.Errorf("%s: %s gets the hint %q", e.Name, e.Message, h)
+		}
 	}
 }
 

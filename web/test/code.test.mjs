@@ -158,6 +158,11 @@ const cases = {
             result: [["getRandomValues", "randomUUID"], true, true, "undefined"],
         },
         {
+            name: "Intl is missing, and the error says what to use instead",
+            code: "const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });\nreturn usd.format(1234.5)",
+            error: { code: "RUNTIME", name: "ReferenceError", message: /^'Intl' is not defined: this sandbox \(QuickJS\) has no Intl.*toFixed/, line: 1, column: 17 },
+        },
+        {
             // Under GOOS=js the host's clock is the page's monotonic clock
             // (Go's time.Since), in steps of 0.1 ms.
             name: "performance.now and performance.timeOrigin",
