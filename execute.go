@@ -204,6 +204,9 @@ type runState struct {
 	// tool of this run starts.
 	calls []*toolCallState
 	ended bool
+	// inFlight is the bytes of the inputs of the calls begun and not yet
+	// returned (at most the run's memory limit: see begin).
+	inFlight int
 }
 
 // source hands prelude/prelude.js the source of a lazily built global.

@@ -683,3 +683,43 @@ func TestHostileCloseStopsRuns(t *testing.T) {
 		})
 	}
 }
+
+// TestHostileToolInputsHeld: each call's input is a copy of its own on the
+// host, whatever the program shares between calls. 20 calls in parallel
+// with one 40 MB string took a Node host to 2.8 GB from a run of 128 MB,
+// and 25 calls one after the other to 2.2 GB (every record kept its
+// input until the run ended). The inputs of the calls in flight are
+// bounded by the run's memory limit; a call's input is let go when it
+// returns.
+func TestHostileToolInputsHeld(t *testing.T) {
+	hold := Tool{Name: "t.hold", Execute: func(ctx context.Context, _ json.RawMessage, _ Call) (json.RawMessage, error) {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}}
+	size := Tool{Name: "t.size", Execute: func(_ context.Context, in json.RawMessage, _ Call) (json.RawMessage, error) {
+		return json.Marshal(len(in))
+	}}
+	_, s := newHostile(t, Config{MemoryLimitMB: 32, Timeout: 20 * time.Second}, hold, size)
+	// 6 MB each: five fit in 32 MB, the sixth does not.
+	res := exec(t, s, `const s = "x".repeat(6e6), held = [];
+		for (let i = 0; i < 8; i++) held.push(tools.t.hold({ s }));
+		const refused = await Promise.allSettled(held.slice(5));
+		return refused.map((r) => r.status + " " + r.reason.name + " " + /pass the run's memory limit \(32 MB\)/.test(r.reason.message))`, nil)
+	if want := `["rejected RangeError true","rejected RangeError true","rejected RangeError true"]`; !res.OK || string(res.Result) != want {
+		t.Fatalf("in parallel: got %s %+v, want %s", res.Result, res.Error, want)
+	}
+	refused := 0
+	for _, c := range res.ToolCalls {
+		if strings.HasPrefix(c.Reason, "input too large") {
+			refused++
+		}
+	}
+	if refused != 3 {
+		t.Errorf("%d records say the input was too large, want 3: %+v", refused, res.ToolCalls)
+	}
+	// One after the other, twice the limit in all.
+	res = exec(t, s, `const s = "x".repeat(6e6); let n = 0; for (let i = 0; i < 12; i++) n += await tools.t.size({ s }); return n`, nil)
+	if !res.OK || string(res.Result) != "72000096" {
+		t.Errorf("one after the other: got %s %+v", res.Result, res.Error)
+	}
+}

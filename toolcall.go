@@ -27,7 +27,10 @@ type toolCallState struct {
 	rec   ToolCallRecord
 	start time.Time
 	entry *toolEntry
+	// input is the program's input until call takes it; held is its
+	// size while it counts in runState.inFlight.
 	input json.RawMessage
+	held  int
 	err   error // set by begin for a call that fails before it starts
 	// unknown is the name of a call to a tool that does not exist.
 	unknown string
@@ -79,8 +82,20 @@ func (r *runState) begin(args []json.RawMessage) (json.RawMessage, error) {
 		// The suggestion (a search of the catalog) is made by call, off
 		// the program's thread.
 		c.done, c.rec.Reason, c.unknown = true, "unknown tool", name
+	case r.inFlight+len(c.input) > r.s.cm.cfg.MemoryLimitMB<<20:
+		// Each call's input is a copy of its own on the host (and the
+		// tool's), whatever the program shares between calls: 20 calls
+		// in parallel with one 40 MB string took the host process to
+		// 2.8 GB from a run of 128 MB. What the calls in flight hold is
+		// bounded by the run's memory limit.
+		c.done, c.rec.Reason = true, "input too large: the calls in flight hold too much input"
+		c.err = &sandbox.JSError{Name: "RangeError", Message: fmt.Sprintf(
+			"tool_call %s: its input (%d bytes of JSON) and those of the calls in flight (%d bytes) pass the run's memory limit (%d MB); await some calls first, or send less",
+			c.rec.Name, len(c.input), r.inFlight, r.s.cm.cfg.MemoryLimitMB)}
 	default:
 		c.entry = e
+		c.held = len(c.input)
+		r.inFlight += c.held
 	}
 	return id, nil
 }
@@ -156,7 +171,17 @@ func (r *runState) call(ctx context.Context, args []json.RawMessage) (json.RawMe
 	}
 	c := r.calls[id-1]
 	c.started = true
+	// The record keeps no input: what the pipeline needs is taken here,
+	// and released (from inFlight too) when the call returns.
+	input := c.input
+	c.input = nil
 	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		r.inFlight -= c.held
+		c.held = 0
+		r.mu.Unlock()
+	}()
 	if c.err != nil {
 		return nil, c.err
 	}
@@ -164,7 +189,7 @@ func (r *runState) call(ctx context.Context, args []json.RawMessage) (json.RawMe
 		// An unknown name, the empty one included.
 		return nil, toolError("unknown tool %q%s", c.rec.Name, r.suggest(c.unknown))
 	}
-	e, input := c.entry, c.input
+	e := c.entry
 	if f := r.s.cm.cfg.OnToolCall; f != nil {
 		if !r.starting(ctx, c, false) {
 			return nil, errRunEnded
