@@ -110,3 +110,40 @@ func TestSearchReadNames(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchNegation: "did not" asks what "didn't" asks. The remnants of
+// a contraction ("didn", "t") are stopwords, so the long form's "not" must
+// be one too: otherwise it counts as a word no tool holds, and the long
+// form finds fewer tools.
+func TestSearchNegation(t *testing.T) {
+	docs := []*Doc{
+		NewDoc("webhooks.ping", "Send a test event to a webhook to check that it receives events.", nil),
+		NewDoc("webhooks.list", "List the webhooks of a repository.", nil),
+		NewDoc("payments.retry", "Retry a failed payment.", nil),
+		NewDoc("payments.list", "List payments.", nil),
+		NewDoc("messages.listUnread", "List unread messages.", nil),
+		NewDoc("messages.markRead", "Mark messages read.", nil),
+	}
+	names := func(q string) []string {
+		var out []string
+		for _, h := range Rank(docs, q, 5) {
+			out = append(out, docs[h.Index].name)
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		short, long string
+		want        []string
+	}{
+		{"retry a payment that didn't work", "retry a payment that did not work", []string{"payments.retry", "payments.list"}},
+		{"my webhook isn't receiving events", "my webhook is not receiving events", []string{"webhooks.ping", "webhooks.list"}},
+		{"messages I haven't read yet", "messages I have not read yet", []string{"messages.markRead", "messages.listUnread"}},
+	} {
+		if got := names(tt.short); !slices.Equal(got, tt.want) {
+			t.Errorf("%q: got %v, want %v", tt.short, got, tt.want)
+		}
+		if got := names(tt.long); !slices.Equal(got, tt.want) {
+			t.Errorf("%q: got %v, want %v as for %q", tt.long, got, tt.want, tt.short)
+		}
+	}
+}

@@ -232,6 +232,9 @@ var stopwords = setOf(
 	// ("isn't working", "I've sent"): it would count as a word no tool holds
 	"isn", "aren", "wasn", "weren", "doesn", "didn", "hasn", "haven", "hadn", "couldn", "wouldn",
 	"shouldn", "mustn", "needn", "ain", "ve", "ll", "re",
+	// and the long form of that "t", so "does not work" asks what
+	// "doesn't work" asks
+	"not",
 )
 
 func setOf(words ...string) map[string]bool {

@@ -187,9 +187,10 @@ func checkHeldOut(t *testing.T, split Split, short map[string][2]float64) {
 
 // TestProbes: every catalog has probes, and the queries for what a
 // catalog cannot do get an empty answer at least as often as when the
-// empty-answer rule was last changed.
+// empty-answer rule was last changed (github 4 -> 5 since "not" is a
+// stopword).
 func TestProbes(t *testing.T) {
-	floor := map[string]int{"slack": 5, "github": 4, "stripe": 0, "digitalocean": 3}
+	floor := map[string]int{"slack": 5, "github": 5, "stripe": 0, "digitalocean": 3}
 	for _, id := range IDs {
 		c, err := Load(id)
 		if err != nil {
@@ -233,6 +234,7 @@ func TestProbes2(t *testing.T) {
 // (vocab_general.go): every catalog's figures as measured with it, which
 // lowers two on purpose, linode's recall@5 (0.71 before) and square's
 // empty probes (2 before); eval/README.md, "General vocabulary", says why.
+// Raised since by "not" as a stopword (trello).
 var devFloor = map[string]struct {
 	r1, r5, mrr float64
 	empty       int
@@ -244,7 +246,7 @@ var devFloor = map[string]struct {
 	"zoom":   {0.46, 0.83, 0.60, 1},
 	// dev2 (committed at 0.21/0.38/0.28, 0.38/0.58/0.46, 0.62/0.75/0.66,
 	// 0.21/0.38/0.27, 0.58/0.62/0.62).
-	"trello":    {0.25, 0.42, 0.32, 4},
+	"trello":    {0.29, 0.46, 0.36, 4},
 	"mailchimp": {0.42, 0.62, 0.48, 3},
 	"hetzner":   {0.71, 0.83, 0.76, 3},
 	"jira":      {0.25, 0.46, 0.32, 0},
