@@ -98,6 +98,13 @@ const (
 	// code, position) no longer fit, so the model could not even learn why
 	// its run failed.
 	minMaxResultChars = 100
+	// A run's output (result, logs and warnings: about twice this) is
+	// handed to a JavaScript host as one JSON string, where an escaped
+	// character takes up to six: past V8's longest string (2^29-24) the
+	// engine's Go program died with the run (a host that set 1e9 for "no
+	// cut" lost its factory to `return "<".repeat(1e8)`). Ten million
+	// characters are more than any model's context.
+	maxMaxResultChars = 10_000_000
 )
 
 // withDefaults fills zero fields with defaults and rejects values that are
@@ -139,6 +146,10 @@ func (c Config) withDefaults() (Config, error) {
 	if c.MaxResultChars < minMaxResultChars {
 		bad("MaxResultChars", "must be >= %d (room for an error message and the truncation marker), got %d",
 			minMaxResultChars, c.MaxResultChars)
+	}
+	if c.MaxResultChars > maxMaxResultChars {
+		bad("MaxResultChars", "must be at most %d (a run's output must fit in one JavaScript string, however its characters are escaped), got %d",
+			maxMaxResultChars, c.MaxResultChars)
 	}
 	if len(errs) > 0 {
 		return c, errors.Join(errs...)

@@ -50,7 +50,7 @@ export declare namespace IoCodeMode {
         toolFilter?: (tool: ToolDefinition) => boolean;
         /** Maximum number of tool calls of one run. Default 1000. */
         maxToolCalls?: number;
-        /** Budget, in characters, of the model-visible output of one run (result and logs); more is truncated with a visible marker. Default 20000, at least 100. */
+        /** Budget, in characters, of the model-visible output of one run (result and logs); more is truncated with a visible marker. Default 20000, 100 to 10,000,000. */
         maxResultChars?: number;
         /** Tools registered when the instance is created. */
         tools?: ToolDefinition[];
