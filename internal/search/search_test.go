@@ -227,6 +227,8 @@ func TestSearchTokenize(t *testing.T) {
 		{"Shipping the shipped shipments", []string{"ship", "ship", "shipment"}},
 		{"categories and prices for pricing", []string{"category", "pric", "pric"}},
 		{"addresses boxes statuses analysis", []string{"address", "box", "status", "analysis"}},
+		// a singular in -ias is not a plural: alias and aliases meet
+		{"alias aliases schemas quotas", []string{"alias", "alias", "schema", "quota"}},
 		{"billing cancelled invoices bill", []string{"bil", "cancel", "invoic", "bil"}},
 		{"the of a to", nil},
 	}

@@ -170,7 +170,8 @@ func KeyWords(namespace string, names []string, n int) []string {
 // stem is a deliberately small suffix stripper: plurals, -ing and -ed, then a
 // final "e", so that price/prices/pricing/priced all become "pric". It only
 // has to map a word and its inflections to the same key, not to produce
-// real words.
+// real words. A final s after u, i or s is the word's own (status,
+// analysis, address), as in -ias (alias), but not after a (quotas, schemas).
 func stem(w string) string {
 	if len(w) <= 3 || !isASCIILetters(w) {
 		return w
@@ -183,7 +184,7 @@ func stem(w string) string {
 	case strings.HasSuffix(w, "sses") || strings.HasSuffix(w, "xes") || strings.HasSuffix(w, "zes") ||
 		strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "shes"):
 		w = w[:len(w)-2]
-	case strings.HasSuffix(w, "ss") || strings.HasSuffix(w, "us") || strings.HasSuffix(w, "is"):
+	case strings.HasSuffix(w, "ss") || strings.HasSuffix(w, "us") || strings.HasSuffix(w, "is") || strings.HasSuffix(w, "ias"):
 	case strings.HasSuffix(w, "s"):
 		w = w[:len(w)-1]
 	case strings.HasSuffix(w, "ing") && len(w) >= 6:
