@@ -2,10 +2,11 @@ package codemode
 
 import (
 	"context"
-	"crypto/rand"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"sort"
 	"strconv"
@@ -152,10 +153,18 @@ func preludeFor(code string) (prelude string, needs hostNeeds) {
 // browsers (prelude/crypto.js refuses more with a QuotaExceededError).
 const maxRandomBytes = 65536
 
-// random is __cm_urandom: args[0] bytes from crypto/rand, as a JSON array
-// of numbers (JSON.parse builds it in C; a string would be decoded byte by
-// byte in the sandbox).
-func random(args []json.RawMessage) (json.RawMessage, error) {
+// errNoRandom is what crypto's calls throw when Config.Random is nil under
+// GOOS=js.
+var errNoRandom = errors.New("crypto: no random source: the host gives none (Config.Random)")
+
+// entropy is a run's random source (Config.Random).
+type entropy struct{ src io.Reader }
+
+// random is __cm_urandom: args[0] bytes from the source, as a JSON array of
+// numbers (JSON.parse builds it in C; a string would be decoded byte by
+// byte in the sandbox). Without a source, or when it fails, the call
+// throws: a program must never take zeros for random bytes.
+func (e entropy) random(args []json.RawMessage) (json.RawMessage, error) {
 	var v any
 	if len(args) > 0 {
 		json.Unmarshal(args[0], &v)
@@ -164,8 +173,13 @@ func random(args []json.RawMessage) (json.RawMessage, error) {
 	if !ok || n != math.Trunc(n) || n < 0 || n > maxRandomBytes {
 		return nil, fmt.Errorf("random: expected a byte count 0..%d", maxRandomBytes)
 	}
+	if e.src == nil {
+		return nil, errNoRandom
+	}
 	buf := make([]byte, int(n))
-	rand.Read(buf)
+	if _, err := io.ReadFull(e.src, buf); err != nil {
+		return nil, fmt.Errorf("crypto: the host's random source failed: %w", err)
+	}
 	out := make([]byte, 0, 1+4*len(buf))
 	out = append(out, '[')
 	for i, c := range buf {

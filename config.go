@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/interopio/code-mode/sandbox"
@@ -35,6 +36,12 @@ type Config struct {
 	Tools []Tool
 	// Search adds semantic ranking to tool search (see SearchConfig).
 	Search SearchConfig
+	// Random is the source of the sandbox's crypto.getRandomValues and
+	// crypto.randomUUID. nil is crypto/rand natively. Under GOOS=js nil is
+	// no source (those calls throw; crypto/rand would link Go's FIPS 140
+	// stack into the core): the JavaScript binding gives jsbridge.WebCrypto,
+	// the host's crypto.getRandomValues.
+	Random io.Reader
 }
 
 // ToolCall is what an interceptor sees of one call.
@@ -121,6 +128,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.MaxResultChars == 0 {
 		c.MaxResultChars = defaultMaxResultChars
+	}
+	if c.Random == nil {
+		c.Random = defaultRandom
 	}
 	var errs []error
 	bad := func(field, format string, args ...any) {

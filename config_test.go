@@ -1,6 +1,7 @@
 package codemode
 
 import (
+	"crypto/rand"
 	"errors"
 	"strings"
 	"testing"
@@ -18,13 +19,16 @@ func TestConfigDefaults(t *testing.T) {
 	if got := c.limits(); got != want {
 		t.Fatalf("defaults = %+v, want %+v", got, want)
 	}
-	custom := Config{Timeout: time.Second, MemoryLimitMB: 1016, MaxToolCalls: 1, MaxResultChars: 100}
+	if c.Random != rand.Reader {
+		t.Fatalf("Random defaults to %T, want crypto/rand's Reader", c.Random)
+	}
+	custom := Config{Timeout: time.Second, MemoryLimitMB: 1016, MaxToolCalls: 1, MaxResultChars: 100, Random: strings.NewReader("")}
 	c, err = custom.withDefaults()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := c.limits(); got != (limits{time.Second, 1016, 1, 100}) {
-		t.Fatalf("explicit values changed: %+v", got)
+	if got := c.limits(); got != (limits{time.Second, 1016, 1, 100}) || c.Random != custom.Random {
+		t.Fatalf("explicit values changed: %+v, Random %T", got, c.Random)
 	}
 }
 

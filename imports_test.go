@@ -65,6 +65,10 @@ func TestImportRules(t *testing.T) {
 		// goja is the differential oracle of native tests (oracle_test.go):
 		// 19 MB in a GOOS=js binary.
 		{mod + "/wasm", "github.com/dop251/goja"},
+		// crypto/rand links Go's FIPS 140 stack (+41 KB brotli) to read
+		// what the host's crypto.getRandomValues gives (jsbridge.WebCrypto).
+		{mod + "/wasm", "crypto/rand"},
+		{mod + "/wasm", "crypto/internal/fips140"},
 		{mod, "github.com/dop251/goja"},
 		{mod, "github.com/evanw/esbuild/pkg/api"},
 		{mod + "/internal/tsstrip", mod},

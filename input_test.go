@@ -2,7 +2,9 @@ package codemode
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -28,7 +30,13 @@ type inputCase struct {
 
 func runInputCases(t *testing.T, cases []inputCase) {
 	t.Helper()
-	cm := newTestCodeMode(t, Config{Timeout: 5 * time.Second})
+	runInputCasesWith(t, Config{Timeout: 5 * time.Second}, cases)
+}
+
+// runInputCasesWith is runInputCases on an instance with cfg.
+func runInputCasesWith(t *testing.T, cfg Config, cases []inputCase) {
+	t.Helper()
+	cm := newTestCodeMode(t, cfg)
 	s, _ := cm.NewSession()
 	for _, tc := range cases {
 		res := exec(t, s, tc.code, nil)
@@ -235,6 +243,36 @@ func TestCrypto(t *testing.T) {
 	})
 }
 
+// TestCryptoSource: crypto's bytes are Config.Random's; a source that
+// fails makes the call throw (a program never gets zeros for random).
+func TestCryptoSource(t *testing.T) {
+	runInputCasesWith(t, Config{Timeout: 5 * time.Second, Random: constReader(0xab)}, []inputCase{
+		{name: "getRandomValues", code: "return Array.from(crypto.getRandomValues(new Uint8Array(3)))", want: "[171,171,171]"},
+		{name: "randomUUID sets the version and variant bits", code: "return crypto.randomUUID()", want: `"abababab-abab-4bab-abab-abababababab"`},
+	})
+	runInputCasesWith(t, Config{Timeout: 5 * time.Second, Random: failingReader{}}, []inputCase{
+		{name: "a failing source", code: "const a = new Uint8Array(4);\ncrypto.getRandomValues(a)", errCode: "RUNTIME", errName: "Error", errMsg: "crypto: the host's random source failed: entropy pool empty", line: 2, col: 23},
+		{name: "caught", code: "try { crypto.randomUUID() } catch (e) { return e.message }", want: `"crypto: the host's random source failed: entropy pool empty"`},
+	})
+	runInputCasesWith(t, Config{Timeout: 5 * time.Second, Random: strings.NewReader("0123456789")}, []inputCase{
+		{name: "a source that runs dry", code: "crypto.randomUUID()", errCode: "RUNTIME", errName: "Error", errMsg: "random source failed: unexpected EOF"},
+	})
+}
+
+// constReader reads as an endless run of one byte.
+type constReader byte
+
+func (c constReader) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(c)
+	}
+	return len(p), nil
+}
+
+type failingReader struct{}
+
+func (failingReader) Read([]byte) (int, error) { return 0, errors.New("entropy pool empty") }
+
 // TestPerformance: performance.now() counts milliseconds from the run's
 // start on the host's monotonic clock, timeOrigin is that start, both in
 // steps of 0.1 ms; nothing of the host is reachable through them.
@@ -333,15 +371,19 @@ func TestUnreadableValues(t *testing.T) {
 // and refuses a count the sandbox's checks would not let through.
 func TestRandomHostFunc(t *testing.T) {
 	for _, arg := range []string{"-1", "1.5", "65537", `"16"`, "null", "1e9"} {
-		if out, err := random([]json.RawMessage{json.RawMessage(arg)}); err == nil {
+		if out, err := (entropy{rand.Reader}).random([]json.RawMessage{json.RawMessage(arg)}); err == nil {
 			t.Errorf("random(%s) = %.40s, want an error", arg, out)
 		}
 	}
-	if _, err := random(nil); err == nil {
+	if _, err := (entropy{rand.Reader}).random(nil); err == nil {
 		t.Error("random() without a count: no error")
 	}
+	// Config.Random's default under GOOS=js.
+	if out, err := (entropy{}).random([]json.RawMessage{json.RawMessage("16")}); err != errNoRandom {
+		t.Errorf("random(16) without a source = %s, %v; want %v", out, err, errNoRandom)
+	}
 	for _, n := range []int{0, 16, 65536} {
-		out, err := random([]json.RawMessage{json.RawMessage(strconv.Itoa(n))})
+		out, err := entropy{rand.Reader}.random([]json.RawMessage{json.RawMessage(strconv.Itoa(n))})
 		var got []int
 		if err != nil || json.Unmarshal(out, &got) != nil || len(got) != n {
 			t.Fatalf("random(%d): %d values, %v", n, len(got), err)

@@ -1,6 +1,7 @@
 // Builds crypto.getRandomValues and crypto.randomUUID over the host's
-// random source (Go's crypto/rand): random(n) returns n random bytes as an
-// array of numbers, n at most 65,536. As in browsers, only integer typed
+// random source (Config.Random: crypto/rand natively, the host's
+// crypto.getRandomValues under GOOS=js): random(n) returns n random bytes
+// as an array of numbers, n at most 65,536, or throws. As in browsers, only integer typed
 // arrays are filled, at most 65,536 bytes per call. The typed array's
 // kind, buffer, offset and length are read with the intrinsic getters
 // taken here, so an own property or a subclass cannot misreport them, and

@@ -32,6 +32,9 @@ func newFactory(config, module Value) (Value, error) {
 	if err != nil {
 		return jsbridge.Undefined(), err
 	}
+	// The sandbox's crypto reads the host's Web Crypto (codemode leaves
+	// crypto/rand out of GOOS=js builds).
+	cfg.Random = jsbridge.WebCrypto{}
 	// Checked before the engine is built, so a bad limit is reported as
 	// the config's, never as the asset's.
 	if cfg, err = codemode.ResolveConfig(cfg); err != nil {

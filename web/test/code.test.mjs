@@ -229,3 +229,42 @@ test("a timer past the run's timeout ends the run with TIMEOUT", async () => {
         short.dispose();
     }
 });
+
+// The Go core reads crypto's bytes from the host's crypto.getRandomValues
+// (jsbridge.WebCrypto; crypto/rand is left out of the build), found when
+// the core starts and called on its crypto object. On this thread: a
+// worker's core has a crypto of its own.
+test("crypto's bytes are the host's crypto.getRandomValues; its failure is the call's error", async () => {
+    const c = globalThis.crypto;
+    const real = c.getRandomValues;
+    let mode = "real";
+    c.getRandomValues = function (a) {
+        if (mode === "throw") throw new Error("entropy gone");
+        if (mode === "ab") return a.fill(0xab);
+        return real.call(this, a);
+    };
+    let api;
+    try {
+        const IoCodeModeFactory = await loadFactory();
+        api = await IoCodeModeFactory({ wasmLocation: assetPath, timeout: 5000, worker: false });
+    } finally {
+        delete c.getRandomValues;
+    }
+    try {
+        const s = api.createSession();
+        let res = await run(s, "return crypto.randomUUID()");
+        assert.match(res.result, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/, JSON.stringify(res.error));
+        mode = "ab";
+        res = await run(s, "return [crypto.randomUUID(), Array.from(crypto.getRandomValues(new Uint8Array(3)))]");
+        assert.deepEqual(res.result, ["abababab-abab-4bab-abab-abababababab", [171, 171, 171]], JSON.stringify(res.error));
+        mode = "throw";
+        res = await run(s, "crypto.getRandomValues(new Uint8Array(4))");
+        assert.equal(res.ok, false, JSON.stringify(res.result));
+        assert.deepEqual([res.error.code, res.error.name, res.error.message], ["RUNTIME", "Error", "crypto: the host's random source failed: Error: entropy gone"]);
+        mode = "real";
+        res = await run(s, "return crypto.randomUUID() !== crypto.randomUUID()");
+        assert.equal(res.result, true, JSON.stringify(res.error));
+    } finally {
+        api.dispose();
+    }
+});
