@@ -112,6 +112,11 @@ const (
 	// cut" lost its factory to `return "<".repeat(1e8)`). Ten million
 	// characters are more than any model's context.
 	maxMaxResultChars = 10_000_000
+	// Every call has a record in the run's output, and what a record holds
+	// (a 128-character name, a 1,000-character reason that a tool may echo
+	// from the program's input) can escape to about 7 KB: 50,000 of them
+	// stay far below V8's longest string, which the output must fit.
+	maxMaxToolCalls = 50_000
 )
 
 // withDefaults fills zero fields with defaults and rejects values that are
@@ -152,6 +157,10 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.MaxToolCalls < 1 {
 		bad("MaxToolCalls", "must be >= 1, got %d", c.MaxToolCalls)
+	}
+	if c.MaxToolCalls > maxMaxToolCalls {
+		bad("MaxToolCalls", "must be at most %d (each call has a record in the run's output, which must fit in one JavaScript string), got %d",
+			maxMaxToolCalls, c.MaxToolCalls)
 	}
 	if c.MaxResultChars < minMaxResultChars {
 		bad("MaxResultChars", "must be >= %d (room for an error message and the truncation marker), got %d",

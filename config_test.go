@@ -44,6 +44,7 @@ func TestConfigInvalid(t *testing.T) {
 		{"negative memory", Config{MemoryLimitMB: -1}, []string{"MemoryLimitMB: must be 1..1016 MiB", "got -1"}},
 		{"memory beyond the asset's 2 GiB", Config{MemoryLimitMB: 1017}, []string{"MemoryLimitMB: must be 1..1016 MiB (a run's WebAssembly memory is 16 MiB plus twice the limit, and can be at most 2 GiB), got 1017"}},
 		{"negative tool calls", Config{MaxToolCalls: -5}, []string{"MaxToolCalls: must be >= 1, got -5"}},
+		{"more tool calls than the output can record", Config{MaxToolCalls: 50001}, []string{"MaxToolCalls: must be at most 50000", "got 50001"}},
 		{"tiny result budget", Config{MaxResultChars: 99}, []string{"MaxResultChars: must be >= 100", "got 99"}},
 		// Past it, `return "<".repeat(1e8)` killed a GOOS=js engine.
 		{"result budget past one JavaScript string", Config{MaxResultChars: 1e9}, []string{"MaxResultChars: must be at most 10000000", "got 1000000000"}},

@@ -48,7 +48,7 @@ export declare namespace IoCodeMode {
         memoryLimit?: number;
         /** Returns `true` to expose a tool or `false` to hide it (from search, `tools.*` and `tool_call`). Default: include all. */
         toolFilter?: (tool: ToolDefinition) => boolean;
-        /** Maximum number of tool calls of one run. Default 1000. */
+        /** Maximum number of tool calls of one run. Default 1000, 1 to 50,000. */
         maxToolCalls?: number;
         /** Budget, in characters, of the model-visible output of one run (result and logs); more is truncated with a visible marker. Default 20000, 100 to 10,000,000. */
         maxResultChars?: number;

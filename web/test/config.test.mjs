@@ -50,6 +50,7 @@ describe("config errors reject with a TypeError naming the field", () => {
             /config\.overwriteSystemInstruction: expected a function/,
         ],
         ["maxToolCalls: 0", { wasmLocation: assetPath, maxToolCalls: 0 }, /config\.maxToolCalls: expected/],
+        ["maxToolCalls: 1e6", { wasmLocation: assetPath, maxToolCalls: 1e6 }, /config\.maxToolCalls: must be at most 50000 .*got 1000000/],
         ["maxResultChars: 1.5", { wasmLocation: assetPath, maxResultChars: 1.5 }, /config\.maxResultChars: expected/],
         // A larger budget let `return "<".repeat(1e8)` stop the engine (its output escaped past V8's longest string).
         ["maxResultChars: 1e9", { wasmLocation: assetPath, maxResultChars: 1e9 }, /config\.maxResultChars: must be at most 10000000 .*got 1000000000/],
