@@ -449,6 +449,15 @@ func Scores(docs []*Doc, text string) (scores, covers []float64) {
 	return scores, covers
 }
 
+// phraseSpace turns the punctuation that may follow or precede a word into
+// a space, for matching phrases.
+func phraseSpace(c rune) rune {
+	if strings.ContainsRune(".,;:!?()[]{}\"“”", c) {
+		return ' '
+	}
+	return c
+}
+
 // lightVerbs lend their object the action ("leave a comment", "give
 // the task to Marco", "take a snapshot"): when no tool holds one, it is
 // like a value, not a word the catalog lacks.
@@ -527,7 +536,9 @@ func acronym(w string) bool {
 // tool's coverage of the query.
 func parseQuery(text string) query {
 	values := valueWords(text)
-	words := strings.Join(strings.Fields(strings.ToLower(text)), " ")
+	// Punctuation next to a phrase ("who am I?", "money back, please")
+	// must not hide it; apostrophes and hyphens stay ("to-do").
+	words := strings.Join(strings.Fields(strings.Map(phraseSpace, strings.ToLower(text))), " ")
 	padded := " " + words + " "
 	for _, ph := range phrases {
 		// Phrases are replaced by their meaning, so "logged in" does not

@@ -147,3 +147,31 @@ func TestSearchNegation(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchPhrasePunctuation: a phrase of the vocabulary is found when
+// punctuation touches it ("who am I?", "money back, please"), as without
+// the punctuation; before, "i?" and "back," were not the phrase's words.
+func TestSearchPhrasePunctuation(t *testing.T) {
+	docs := []*Doc{
+		NewDoc("users.getAuthenticated", "Get the authenticated user.", nil),
+		NewDoc("users.list", "List users.", nil),
+		NewDoc("refunds.create", "Create a refund for a charge.", nil),
+		NewDoc("charges.get", "Get a charge.", nil),
+	}
+	first := func(q string) string {
+		if hits := Rank(docs, q, 5); len(hits) > 0 {
+			return docs[hits[0].Index].name
+		}
+		return ""
+	}
+	for _, tt := range []struct{ query, want string }{
+		{"who am I?", "users.getAuthenticated"},
+		{"(who am I)", "users.getAuthenticated"},
+		{"I want my money back, please", "refunds.create"},
+		{"the charge: money back!", "refunds.create"},
+	} {
+		if got := first(tt.query); got != tt.want {
+			t.Errorf("%q: first %q, want %s", tt.query, got, tt.want)
+		}
+	}
+}
