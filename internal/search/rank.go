@@ -582,6 +582,25 @@ func parseQuery(text string) query {
 			}
 		}
 	}
+	// A hyphenated word the catalog writes as one ("e-mail", "re-open",
+	// "sign-in"): the joined term is an alternative of its parts, however
+	// short ("e") or common ("in") they are.
+	for _, f := range strings.Fields(strings.ToLower(text)) {
+		f = strings.Trim(f, ".,;:!?()[]{}\"“”'’")
+		if !strings.Contains(f, "-") {
+			continue
+		}
+		parts := strings.Split(f, "-")
+		j := stem(strings.Join(parts, ""))
+		if _, ok := r.lookup(j); !ok || !isASCIILetters(j) {
+			continue
+		}
+		for _, part := range parts {
+			if s := stem(part); len(part) > 1 && !stopwords[part] && !slices.Contains(joined[s], j) {
+				joined[s] = append(joined[s], j)
+			}
+		}
+	}
 	if len(raw) > 0 && p.questionVerbs && questions[raw[0]] {
 		qu.verbs = verbClasses["get"] | verbClasses["list"]
 	}

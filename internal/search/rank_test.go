@@ -175,3 +175,30 @@ func TestSearchPhrasePunctuation(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchHyphenated: a hyphenated word the catalog writes as one
+// ("re-open" for reopen, "re-run" for rerun) finds it: the joined term is
+// an alternative of the parts, even of a stopword ("re", what is left of
+// "we're") or a one-letter part ("e-mail"), as for two words the catalog
+// joins (compoundWeight) when both are words of their own. Without it
+// "re-open" finds nothing and "re-run" the tool that runs.
+func TestSearchHyphenated(t *testing.T) {
+	docs := []*Doc{
+		NewDoc("issues.reopen", "Reopen a closed issue.", nil),
+		NewDoc("issues.close", "Close an issue.", nil),
+		NewDoc("actions.rerunWorkflow", "Rerun a workflow.", nil),
+		NewDoc("actions.runWorkflow", "Run a workflow.", nil),
+	}
+	for _, tt := range []struct{ query, want string }{
+		{"re-open the issue", "issues.reopen"},
+		{"re-run the workflow", "actions.rerunWorkflow"},
+	} {
+		first := ""
+		if hits := Rank(docs, tt.query, 5); len(hits) > 0 {
+			first = docs[hits[0].Index].name
+		}
+		if first != tt.want {
+			t.Errorf("%q: first %q, want %s", tt.query, first, tt.want)
+		}
+	}
+}
