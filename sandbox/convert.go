@@ -98,38 +98,44 @@ return () => {
 // value) when nothing needed converting, else [JSON, notes as JSON].
 // Plain objects, arrays and JSON's primitives take the replacer's fast
 // path; anything else is handed to convertJS's fix, compiled on its first
-// need in the run. State is per call: a getter of a tool's input may make
-// another host call, which stringifies its own input meanwhile.
+// need in the run. Its second argument is true for a tool's input (paths
+// start at "input", else at "result"). A getter of a tool's input may
+// make another host call, which stringifies its own input meanwhile: the
+// state of the outer call is kept aside, and the stack too when it holds
+// anything.
 const detectJS = `(I, src) => {
 const [S, gp, OP, isArr, ev] = I;
-let conv;
-return (root, name) => {
-  const st = [], ks = [];
-  let n = 0, fx;
-  const rep = function (k, v) {
-    switch (typeof v) {
-    case "object": {
-      if (v === null) return v;
-      let p;
-      if (isArr(v) || (p = gp(v)) === OP || p === null) {
-        while (n && st[n - 1] !== this) n--;
-        st[n] = v; ks[n++] = k;
-        return v;
-      }
-      break;
+let conv, st = [], ks = [], n = 0, fx, name;
+const rep = function (k, v) {
+  switch (typeof v) {
+  case "object": {
+    if (v === null) return v;
+    let p;
+    if (isArr(v) || (p = gp(v)) === OP || p === null) {
+      while (n && st[n - 1] !== this) n--;
+      st[n] = v; ks[n++] = k;
+      return v;
     }
-    case "number": if (v - v === 0) return v; break;
-    case "string": case "boolean": return v;
-    case "undefined": if (!isArr(this)) return v; break;
-    }
-    while (n && st[n - 1] !== this) n--;
-    if (!fx) fx = (conv || (conv = ev(src)(S, isArr)))();
-    const out = fx[0](v, this, k, st, ks, n, name);
-    if (out !== null && typeof out === "object") { st[n] = out; ks[n++] = k; }
-    return out;
-  };
-  const s = S(root, rep);
-  return fx ? [s, fx[1]()] : s;
+    break;
+  }
+  case "number": if (v - v === 0) return v; break;
+  case "string": case "boolean": return v;
+  case "undefined": if (!isArr(this)) return v; break;
+  }
+  while (n && st[n - 1] !== this) n--;
+  if (!fx) fx = (conv || (conv = ev(src)(S, isArr)))();
+  const out = fx[0](v, this, k, st, ks, n, name);
+  if (out !== null && typeof out === "object") { st[n] = out; ks[n++] = k; }
+  return out;
+};
+return (root, input) => {
+  const st0 = st, ks0 = ks, n0 = n, fx0 = fx, name0 = name;
+  if (n) { st = []; ks = []; }
+  n = 0; fx = undefined; name = input ? "input" : "result";
+  try {
+    const s = S(root, rep);
+    return fx ? [s, fx[1]()] : s;
+  } finally { st = st0; ks = ks0; n = n0; fx = fx0; name = name0; }
 };
 }`
 
@@ -184,9 +190,11 @@ func (r *run) toJSON(v ffi.ValueConst, name string) (value json.RawMessage, warn
 		}
 		r.detect = fn
 	}
-	nameV := q.NewString(ctx, name)
-	defer q.FreeValue(ctx, nameV)
-	out, exc := q.Call(ctx, r.detect.Const(), q.Undefined.Const(), v, nameV.Const())
+	input := q.False
+	if name == "input" {
+		input = q.True
+	}
+	out, exc := q.Call(ctx, r.detect.Const(), q.Undefined.Const(), v, input.Const())
 	if exc != 0 {
 		return nil, nil, exc
 	}

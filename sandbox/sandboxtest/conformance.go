@@ -256,6 +256,21 @@ func testHostFuncs(t *testing.T, e *sandbox.Engine) {
 			t.Fatalf("got %v", res.Error)
 		}
 	})
+	t.Run("NestedConversionsKeepTheirPaths", func(t *testing.T) {
+		// A getter of an input makes a host call while the input is being
+		// written: each conversion reports its own paths, and the outer
+		// one goes on where it was.
+		code := "const inner = { s: new Set([1]), deep: [{ n: NaN }] };\nreturn args({ m: new Map([['k', 1]]), o: { get a() { return args(inner) } }, after: [1n] })"
+		res := run(t, e, sandbox.Program{Code: code, Funcs: echoFuncs()})
+		want := `["{\"m\":{\"k\":1},\"o\":{\"a\":[\"{\\\"s\\\":[1],\\\"deep\\\":[{\\\"n\\\":\\\"NaN\\\"}]}\"]},\"after\":[\"1\"]}"]`
+		if res.Error != nil || string(res.Value) != want {
+			t.Fatalf("got %s %v, want %s", res.Value, res.Error, want)
+		}
+		wantW := []string{"input.s: a Set, converted to an array", `input.deep[0].n: NaN, converted to the string "NaN"`, "input.m: a Map, converted to an object", "input.after[0]: a BigInt, converted to a string"}
+		if strings.Join(res.Warnings, "|") != strings.Join(wantW, "|") {
+			t.Fatalf("warnings %q, want %q", res.Warnings, wantW)
+		}
+	})
 	t.Run("ErrorIsCatchable", func(t *testing.T) {
 		res := run(t, e, sandbox.Program{Code: "try { await fail(1) } catch (e) { return [e instanceof Error, e.name, e.message] }", Funcs: echoFuncs()})
 		if want := `[true,"ToolError","it failed: 1"]`; res.Error != nil || string(res.Value) != want {
