@@ -413,3 +413,300 @@ func buildGeneral(groups [][]string, ps []struct{ phrase, means string }) genera
 	}
 	return v
 }
+
+// The second block of the general vocabulary, written (helper words2) like
+// the first: from general knowledge of how people ask for things in
+// messaging, files, boards, code hosting, issue tracking, payments and
+// point of sale, cloud and DNS, meetings, accounts and billing, email
+// marketing, telephony, support, analytics and HR products, before any
+// evaluation query or result was read. Same formats as the first block.
+const generalGroupsText2 = "" +
+	// Actions.
+	`create add new
+start begin initiate commence launch
+execute run invoke perform trigger
+close resolve complete finish done conclude
+retry rerun redo resend requeue
+sync synchronize refresh reconcile
+renew extend prolong renewal
+rotate regenerate reissue renew
+increase raise boost bump increment
+decrease lower reduce decrement
+replace swap substitute
+clear empty flush
+hide conceal mask redact
+reveal unhide unmask
+unpin unstar unfavorite unbookmark
+unassign deassign
+mention notify
+announce announcement broadcast
+estimate quote calculate compute
+pay settle remit payment
+charge debit capture bill
+buy purchase acquire
+fulfill fulfillment ship
+return exchange rma
+track trace monitor
+monitor observe uptime
+acknowledge ack
+escalate elevate
+snooze defer postpone delay
+reschedule postpone rebook
+attend participate join
+exit quit leave
+dial call ring phone
+record capture
+transcribe transcription caption subtitle
+mute silence
+compress zip gzip
+extract unzip decompress
+encrypt encode
+decrypt decode
+sign signature esign
+install setup
+uninstall remove
+configure setup customize
+promote elevate
+demote downgrade
+batch bulk mass
+whitelist allowlist safelist
+report flag abuse complain
+moderate review
+split divide
+expire expiry expiration ttl
+ping heartbeat healthcheck
+hire recruit onboard
+vote upvote poll
+` +
+	// Things: work, boards and issues.
+	`team group squad department
+priority urgency severity importance
+template preset blueprint boilerplate
+automation workflow rule recipe
+column lane stage swimlane list
+checklist subtask step
+subtask child
+epic initiative
+bug defect issue error
+error failure exception fault crash
+incident outage downtime
+worklog timesheet timelog timeentry
+estimate estimation points
+component module part
+field attribute property metadata
+dashboard overview summary
+chart graph plot visualization
+wiki knowledgebase kb docs
+page webpage site website
+post article entry blog
+media asset file
+backlog queue
+draft unpublished
+plugin extension addon integration app powerup
+bot assistant
+version revision
+` +
+	// Things: commerce and money.
+	`price cost fee rate amount
+fee commission surcharge
+expense cost spend spending expenditure
+currency money
+payee beneficiary recipient
+merchant seller vendor
+store shop storefront outlet location
+terminal pos reader register device
+device hardware gadget
+loyalty reward points
+gift giftcard voucher
+catalog menu
+variant variation option modifier
+reservation booking appointment
+tip gratuity
+wallet balance
+` +
+	// Things: people, places and HR.
+	`location place venue site address
+country nation
+language locale lang
+manager supervisor boss lead
+candidate applicant
+opening vacancy position requisition
+shift roster rota
+timecard clockin punch
+payroll salary wage compensation pay
+benefit perk
+host organizer presenter panelist speaker
+registrant registration attendee
+collaborator sharer collaboration
+` +
+	// Things: telephony, messaging and support.
+	`sms text textmessage mms
+number phonenumber line extension
+voicemail message
+macro canned template
+queue waitlist
+sla policy
+satisfaction csat nps
+bounce undeliverable
+automation journey sequence drip
+template design layout theme
+record entry row
+` +
+	// Things: cloud and networking.
+	`network vpc subnet vlan
+floatingip reservedip elasticip staticip
+rdns ptr
+nameserver ns
+distribution distro os image
+traffic bandwidth transfer
+uptime availability
+container docker
+cron recurring periodic scheduled
+`
+
+const generalPhrasesText2 = "" +
+	// Actions.
+	`turn on: enable
+turned off: disable
+spin down: shutdown
+log off: logout
+sign on: login
+opt in: subscribe
+opt out: unsubscribe
+sign off: approve
+signed off: approve
+wrap up: complete
+close out: close
+finish up: complete
+put on hold: pause
+on hold: paused
+list out: list
+sent out: send
+sending out: send
+turn into: convert
+change into: convert
+hook up: connect
+plug in: connect
+make public: publish
+move to: move
+drag to: move
+assign to: assign
+in bulk: batch
+all at once: batch
+in one go: batch
+many at once: batch
+` +
+	// Questions.
+	`who has access: permission
+who owns: owner
+how long: duration
+how often: frequency
+how many times: count
+how many people: count
+most recent: latest
+who attended: participant
+who joined: participant
+who showed up: participant
+is down: status
+up and running: status
+how much space: quota
+space left: quota
+storage space: storage
+disk space: storage
+used space: usage
+free space: quota
+calls left: ratelimit
+requests remaining: ratelimit
+how much does: price
+cost of: price
+` +
+	// Accounts and access.
+	`forgot password: password reset
+forgot my password: password reset
+locked out: unlock
+two step: 2fa
+one time code: otp
+one-time password: otp
+single sign on: sso
+api token: token
+personal access token: token
+secret key: key
+my details: profile
+my info: profile
+display name: name
+user name: username
+email address: email
+billing address: address
+shipping address: address
+billing history: invoice
+past invoices: invoice
+payment history: payment
+` +
+	// Money and commerce.
+	`money owed: balance
+paid out: payout
+unit price: price
+store credit: credit
+loyalty points: loyalty
+point of sale: pos
+credit note: credit
+` +
+	// Work, code and HR.
+	`bug report: bug
+feature request: feature
+code review: review
+default branch: branch
+main branch: branch
+release notes: release
+issue tracker: issue
+story points: estimate
+work log: worklog
+time tracking: worklog
+time spent: worklog
+time sheet: timesheet
+sub task: subtask
+child issue: subtask
+check list: checklist
+kanban board: board
+clock in: timecard
+clock out: timecard
+paid time off: leave
+sick day: leave
+out of office: leave
+new hire: employee
+pay rate: wage
+` +
+	// Messaging, meetings, marketing and support.
+	`text message: sms
+phone call: call
+voice call: call
+voice mail: voicemail
+hang up: end call
+dial in: phone
+call in: phone
+meeting link: join url
+join link: join url
+mass email: campaign
+email blast: campaign
+bulk email: campaign
+email list: audience
+subscriber list: audience
+signup form: form
+landing page: page
+open rate: report
+click rate: report
+unique visitors: visitor
+help article: article
+knowledge base: article
+canned response: macro
+saved reply: macro
+support agent: agent
+customer service: support
+operating system: os
+name server: nameserver
+dns record: record
+reverse dns: rdns
+private network: network
+shared link: share link
+public link: share link
+`
