@@ -420,10 +420,19 @@ func buildGeneral(groups [][]string, ps []struct{ phrase, means string }) genera
 // point of sale, cloud and DNS, meetings, accounts and billing, email
 // marketing, telephony, support, analytics and HR products, before any
 // evaluation query or result was read. Same formats as the first block.
+//
+// Search does not read it: wired in like the first block (the two texts
+// joined, same weight and cover), it raised the tuned splits by 3 recall@5
+// hits of 302 and lost 3 recall@1 hits of 120 and one empty probe on the
+// fresh dev2 split, so it failed validation. The 9 entries whose removal
+// raised a tuned figure (leave-one-out) are already out: the groups
+// add/create/new, team/group/squad/department and price/cost/fee/rate/
+// amount; the phrases "turn on", "who has access", "shipping address",
+// "clock in", "out of office" and "call in". Its names are distinct from
+// the first block's, so the two can be joined as they are.
 const generalGroupsText2 = "" +
 	// Actions.
-	`create add new
-start begin initiate commence launch
+	`start begin initiate commence launch
 execute run invoke perform trigger
 close resolve complete finish done conclude
 retry rerun redo resend requeue
@@ -479,8 +488,7 @@ hire recruit onboard
 vote upvote poll
 ` +
 	// Things: work, boards and issues.
-	`team group squad department
-priority urgency severity importance
+	`priority urgency severity importance
 template preset blueprint boilerplate
 automation workflow rule recipe
 column lane stage swimlane list
@@ -491,7 +499,7 @@ bug defect issue error
 error failure exception fault crash
 incident outage downtime
 worklog timesheet timelog timeentry
-estimate estimation points
+estimation estimate points
 component module part
 field attribute property metadata
 dashboard overview summary
@@ -507,8 +515,7 @@ bot assistant
 version revision
 ` +
 	// Things: commerce and money.
-	`price cost fee rate amount
-fee commission surcharge
+	`fee commission surcharge
 expense cost spend spending expenditure
 currency money
 payee beneficiary recipient
@@ -537,7 +544,7 @@ payroll salary wage compensation pay
 benefit perk
 host organizer presenter panelist speaker
 registrant registration attendee
-collaborator sharer collaboration
+sharer collaborator collaboration
 ` +
 	// Things: telephony, messaging and support.
 	`sms text textmessage mms
@@ -548,9 +555,9 @@ queue waitlist
 sla policy
 satisfaction csat nps
 bounce undeliverable
-automation journey sequence drip
-template design layout theme
-record entry row
+journey automation sequence drip
+design template layout theme
+entry record row
 ` +
 	// Things: cloud and networking.
 	`network vpc subnet vlan
@@ -566,9 +573,7 @@ cron recurring periodic scheduled
 
 const generalPhrasesText2 = "" +
 	// Actions.
-	`turn on: enable
-turned off: disable
-spin down: shutdown
+	`spin down: shutdown
 log off: logout
 sign on: login
 opt in: subscribe
@@ -597,8 +602,7 @@ in one go: batch
 many at once: batch
 ` +
 	// Questions.
-	`who has access: permission
-who owns: owner
+	`who owns: owner
 how long: duration
 how often: frequency
 how many times: count
@@ -637,7 +641,6 @@ display name: name
 user name: username
 email address: email
 billing address: address
-shipping address: address
 billing history: invoice
 past invoices: invoice
 payment history: payment
@@ -668,11 +671,9 @@ sub task: subtask
 child issue: subtask
 check list: checklist
 kanban board: board
-clock in: timecard
 clock out: timecard
 paid time off: leave
 sick day: leave
-out of office: leave
 new hire: employee
 pay rate: wage
 ` +
@@ -683,7 +684,6 @@ voice call: call
 voice mail: voicemail
 hang up: end call
 dial in: phone
-call in: phone
 meeting link: join url
 join link: join url
 mass email: campaign

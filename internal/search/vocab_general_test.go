@@ -79,10 +79,16 @@ func TestSearchGeneral(t *testing.T) {
 // lowercase words (as a request is matched: "undo" and "two-factor" are
 // one word each, replaced whole), a colon and a meaning.
 func TestGeneralVocab(t *testing.T) {
-	groups, phrases := generalGroups(generalGroupsText), generalPhrases(generalPhrasesText)
-	if len(groups) != 144 || len(phrases) != 152 {
-		t.Errorf("%d groups and %d phrases, want 144 and 152", len(groups), len(phrases))
+	if g, ph := len(generalGroups(generalGroupsText)), len(generalPhrases(generalPhrasesText)); g != 144 || ph != 152 {
+		t.Errorf("%d groups and %d phrases, want 144 and 152", g, ph)
 	}
+	// The second block (not read by search) holds to the same rules, its
+	// names distinct from the first's, so that the two can be joined.
+	if g, ph := len(generalGroups(generalGroupsText2)), len(generalPhrases(generalPhrasesText2)); g != 127 || ph != 126 {
+		t.Errorf("second block: %d groups and %d phrases, want 127 and 126", g, ph)
+	}
+	groupsText, phrasesText := generalGroupsText+generalGroupsText2, generalPhrasesText+generalPhrasesText2
+	groups, phrases := generalGroups(groupsText), generalPhrases(phrasesText)
 	lines := func(text string) (n int) {
 		for line := range strings.Lines(text) {
 			if strings.TrimSpace(line) != "" {
@@ -91,10 +97,10 @@ func TestGeneralVocab(t *testing.T) {
 		}
 		return n
 	}
-	if n := lines(generalGroupsText); n != len(groups) {
+	if n := lines(groupsText); n != len(groups) {
 		t.Errorf("%d group lines read as %d groups", n, len(groups))
 	}
-	if n := lines(generalPhrasesText); n != len(phrases) || strings.Count(generalPhrasesText, ":") != n {
+	if n := lines(phrasesText); n != len(phrases) || strings.Count(phrasesText, ":") != n {
 		t.Errorf("%d phrase lines read as %d phrases; each needs one colon", n, len(phrases))
 	}
 	names := map[string]bool{}
