@@ -87,6 +87,35 @@ const refusedJS = `const none = (what) => function () { throw new ReferenceError
 for (const k of %s) O.defineProperty(g, k, { value: none(k), configurable: true, writable: true });
 `
 
+// localeJS is added to the prelude of code that mentions toLocale: QuickJS
+// has no Intl, so toLocaleString, toLocaleDateString and toLocaleTimeString
+// ignore their locales and options, and code that asked for a currency or
+// a month name gets "1234.5" or "01/15/2024" without a word. The first call
+// of each with arguments logs a warning that says so and what to write
+// instead. The methods are replaced before the program runs and use only
+// what the prelude captured (apply, the stringify); log is the host's
+// console function, which they keep to themselves.
+const localeJS = `{
+const said = O.create(null);
+const number = "Format numbers with toFixed, e.g. money as '$' + n.toFixed(2).replace(/\\B(?=(\\d{3})+\\.)/g, ',')";
+const date = "Format dates with toISOString() or getUTCFullYear(), getUTCMonth() + 1 and getUTCDate()";
+for (const [P, kind, names, tip] of [[Number.prototype, "Number", ["toLocaleString"], number], [BigInt.prototype, "BigInt", ["toLocaleString"], number],
+  [Date.prototype, "Date", ["toLocaleString", "toLocaleDateString", "toLocaleTimeString"], date]]) {
+  for (const name of names) {
+    const orig = P[name], what = kind + ".prototype." + name;
+    O.defineProperty(P, name, { value: { [name](...a) {
+      const out = apply(orig, this, a);
+      if (a.length > 0 && !said[what]) {
+        said[what] = true;
+        log("warn", what + " ignores its locales and options in this sandbox (QuickJS has no Intl): it gave " + S(out) + ". " + tip);
+      }
+      return out;
+    } }[name], writable: true, configurable: true });
+  }
+}
+}
+`
+
 var preludePlain = strings.Replace(preludeJS, "/*GLOBALS*/\n", "", 1)
 
 // hostNeeds says which of the built-ins' host functions a run needs.
@@ -132,6 +161,9 @@ func preludeFor(code string) (prelude string, needs hostNeeds) {
 		case "performance":
 			needs.clock = true
 		}
+	}
+	if strings.Contains(code, "toLocale") {
+		b.WriteString(localeJS)
 	}
 	var refused []string
 	for _, n := range refusedGlobals {

@@ -339,8 +339,21 @@ func TestIntl(t *testing.T) {
 		{name: "the suggested money format", code: "return [1234.5, 1234567.891, 12.3, 999].map((n) => " + money + ")", want: `["$1,234.50","$1,234,567.89","$12.30","$999.00"]`},
 		{name: "typeof detects it", code: "return typeof Intl", want: `"undefined"`},
 		{name: "a caught error keeps QuickJS's wording", code: "try { Intl.DateTimeFormat() } catch (e) { return e.message }", want: `"'Intl' is not defined"`},
-		{name: "toLocaleString ignores locales and options", code: "return [(1234.5).toLocaleString('en-US', { style: 'currency', currency: 'USD' }), new Date(Date.UTC(2024, 0, 15, 13, 5)).toLocaleDateString('de-DE', { month: 'long' })]", want: `["1234.5","01/15/2024"]`},
+		{name: "toLocaleString ignores locales and options", code: "return [(1234.5).toLocaleString('en-US', { style: 'currency', currency: 'USD' }), new Date(Date.UTC(2024, 0, 15, 13, 5)).toLocaleDateString('de-DE', { month: 'long' })]", want: `["1234.5","01/15/2024"]`,
+			log: `Number.prototype.toLocaleString ignores its locales and options in this sandbox (QuickJS has no Intl): it gave "1234.5". Format numbers with toFixed, e.g. money as ` + money},
+		{name: "toLocaleDateString with options says so", code: "return new Date(Date.UTC(2024, 0, 15)).toLocaleDateString('en-US', { month: 'long' })", want: `"01/15/2024"`,
+			log: `Date.prototype.toLocaleDateString ignores its locales and options in this sandbox (QuickJS has no Intl): it gave "01/15/2024". Format dates with toISOString()`},
+		{name: "toLocaleString without arguments says nothing", code: "return (1234.5).toLocaleString()", want: `"1234.5"`, noLog: "ignores"},
+		{name: "once per method", code: "for (let i = 0; i < 3; i++) (i).toLocaleString('en-US');\nreturn 5n.toLocaleString('en')", want: `"5"`, log: "BigInt.prototype.toLocaleString ignores"},
+		{name: "the replaced methods look like methods and keep working", code: "const f = Number.prototype.toLocaleString;\nreturn [f.name, typeof f.prototype, f.call(7, 'x'), Object.getOwnPropertyDescriptor(Date.prototype, 'toLocaleTimeString').enumerable, new Date(0).toLocaleTimeString('en')]", want: `["toLocaleString","undefined","7",false,"12:00:00 AM"]`},
 	})
+	// One warning per method, not per call.
+	cm := newTestCodeMode(t, Config{})
+	s, _ := cm.NewSession()
+	res := exec(t, s, "for (let i = 0; i < 3; i++) (i).toLocaleString('en-US');\nreturn 1", nil)
+	if n := len(res.Logs); !res.OK || n != 1 {
+		t.Errorf("three calls with a locale: %d log entries %+v, want 1", n, res.Logs)
+	}
 	for _, e := range []sandbox.Error{{Name: "ReferenceError", Message: "'Intlx' is not defined"}, {Name: "TypeError", Message: "'Intl' is not defined"}, {Name: "ReferenceError", Message: "'fetch' is not defined"}} {
 		if h := hintFor(&e); h != "" {
 			t.Errorf("%s: %s gets the hint %q", e.Name, e.Message, h)

@@ -70,6 +70,11 @@ func TestResultConversion(t *testing.T) {
 			[]string{"result: a Map, converted to an object", "result.k: a Set, converted to an array", "result.k[0]: a BigInt, converted to a string"}},
 		{"paths after a converted subtree", `return {a: {b: new Map([["x", {y: [1]}]]), c: [1, {d: new Set()}]}, e: [[NaN]]}`, `{"a":{"b":{"x":{"y":[1]}},"c":[1,{"d":[]}]},"e":[["NaN"]]}`,
 			[]string{"result.a.b: a Map, converted to an object", "result.a.c[1].d: a Set, converted to an array", `result.e[0][0]: NaN, converted to the string "NaN"`}},
+		{"a shared object at two paths", `const o = {s: new Set([1])}; return {a: o, b: [0, o], c: {d: o}}`, `{"a":{"s":[1]},"b":[0,{"s":[1]}],"c":{"d":{"s":[1]}}}`,
+			[]string{"result.a.s: a Set, converted to an array", "result.b[1].s: a Set, converted to an array", "result.c.d.s: a Set, converted to an array"}},
+		{"toJSON gives a holder of its own", `return {a: {toJSON() { return {m: new Map([["x", NaN]])} }}, b: NaN}`, `{"a":{"m":{"x":"NaN"}},"b":"NaN"}`,
+			[]string{"result.a.m: a Map, converted to an object", `result.a.m.x: NaN, converted to the string "NaN"`, `result.b: NaN, converted to the string "NaN"`}},
+		{"a Proxy of an array", `return {p: new Proxy([1, new Set([2])], {})}`, `{"p":[1,[2]]}`, []string{"result.p[1]: a Set, converted to an array"}},
 		// The value is read once, whether it converts or not: a getter,
 		// toJSON or Proxy trap runs as often as the program wrote it.
 		{"getter read once", `let n = 0; return {get a() { return ++n }, s: new Set([1])}`, `{"a":1,"s":[1]}`, []string{"result.s: a Set, converted to an array"}},

@@ -163,6 +163,12 @@ const cases = {
             error: { code: "RUNTIME", name: "ReferenceError", message: /^'Intl' is not defined: this sandbox \(QuickJS\) has no Intl.*toFixed/, line: 1, column: 17 },
         },
         {
+            name: "toLocaleString with a locale warns that it is ignored",
+            code: "return (1234.5).toLocaleString('en-US', { style: 'currency', currency: 'USD' })",
+            result: "1234.5",
+            log: /^Number\.prototype\.toLocaleString ignores its locales and options in this sandbox \(QuickJS has no Intl\): it gave "1234\.5"\. Format numbers with toFixed/,
+        },
+        {
             // Under GOOS=js the host's clock is the page's monotonic clock
             // (Go's time.Since), in steps of 0.1 ms.
             name: "performance.now and performance.timeOrigin",
