@@ -117,6 +117,16 @@ const cases = {
             log: /^uncaught in a setTimeout callback: an object that cannot be read or converted to text$/,
         },
     ],
+    // The result is read once, after the program returned.
+    "result getters": [
+        {
+            name: "a getter of the result runs once, and its tool call is not started",
+            code: "let n = 0;\nreturn { get a() { n++; return tools.orders.get({ id: 1 }) }, get count() { return n }, s: new Set([1]) }",
+            result: { a: null, count: 1, s: [1] },
+            log: /^1 call\(s\) were made by a getter or toJSON of the result \(or of the thrown error\) after the program finished, and were not started \(tool orders\.get\); call tools in the program, await them, and return plain values$/,
+            noLog: /await every call/,
+        },
+    ],
     timers: [
         {
             name: "setTimeout in order",
