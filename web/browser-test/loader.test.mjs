@@ -31,6 +31,9 @@ window.__run = async () => {
     });
     const [, executeCode] = api.createSession().getLlmTools();
     out.run = await executeCode.execute({ code: "return await tools.page.title({})", explanation: "x" }, { context: { k: 1 } });
+    // The sandbox's crypto reads the page's crypto.getRandomValues (a
+    // receiver-checking Window accessor and method) through the shadow.
+    out.crypto = await executeCode.execute({ code: "const u = crypto.randomUUID(); return [/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(u), u !== crypto.randomUUID(), crypto.getRandomValues(new Uint32Array(8)).some((x) => x !== 0)]", explanation: "x" });
     out.timeout = await (await IoCodeModeFactory({ wasmLocation: "/dist/emscripten-module.wasm", timeout: 200 }))
         .createSession().getLlmTools()[1].execute({ code: "while (true) {}", explanation: "x" });
     try { await IoCodeModeFactory({ wasmLocation: "/nope.wasm" }); } catch (e) { out.missing = e.message; }
@@ -111,6 +114,7 @@ test("ESM build in Chromium", async () => {
     assert.deepEqual(problems, []);
     assert.equal(out.run.ok, true, JSON.stringify(out.run));
     assert.deepEqual(out.run.result, { title: "esm", context: { k: 1 } });
+    assert.deepEqual(out.crypto.result, [true, true, true], JSON.stringify(out.crypto));
     assert.equal(out.timeout.error.code, "TIMEOUT");
     assert.match(out.missing, /Cannot load the QuickJS asset from \/nope\.wasm: HTTP 404/);
     assert.deepEqual(out.leaks, []);
