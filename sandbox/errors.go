@@ -192,10 +192,20 @@ func (r *run) trapError(t *ffi.Trap) *Error {
 // maxFrames bounds a stack (deep recursion would give thousands of frames).
 const maxFrames = 10
 
-// frameRE is compiled on first use, not at start-up.
-var frameRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(\s*at .*?)` + regexp.QuoteMeta(codeFile) + `:(\d+):(\d+)(.*)$`)
-})
+// frameRE is compiled on first use, not at start-up. (A sync.Once, not a
+// sync.OnceValue: that is inlined as closures of its own, ~4.8 KB of the
+// GOOS=js core.)
+func frameRE() *regexp.Regexp {
+	frameOnce.Do(func() {
+		frameRx = regexp.MustCompile(`^(\s*at .*?)` + regexp.QuoteMeta(codeFile) + `:(\d+):(\d+)(.*)$`)
+	})
+	return frameRx
+}
+
+var (
+	frameOnce sync.Once
+	frameRx   *regexp.Regexp
+)
 
 // cleanStack keeps the frames of the model's code (and native ones), maps
 // positions back to the model's code (the wrapper's prefix shifts its first
