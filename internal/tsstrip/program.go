@@ -56,7 +56,7 @@ func Prepare(src string) (Prepared, *Error) {
 			return Prepared{Code: out}, nil
 		}
 	}
-	if call := uncalledMain(toks); call != "" && !topLevelReturn(toks) {
+	if call := uncalledMain(toks, m); call != "" && !topLevelReturn(toks) {
 		// Appended: every position of the model's text stays where it was.
 		return Prepared{Code: out + call, Body: true}, nil
 	}
@@ -74,13 +74,15 @@ const (
 // uncalledMain returns the call to append when the program declares
 // `[async] function main()` (no parameters, or the one parameter `tools`)
 // at its top level, beside other code such as helper functions or alone,
-// and never names main anywhere else: models write that shape and mean
-// main to run, and without the call the run would end with no result and
-// no hint why. Otherwise it returns "".
-func uncalledMain(toks []token) string {
-	call, names := "", 0
+// and never names main outside that declaration: models write that shape
+// and mean main to run, and without the call the run would end with no
+// result and no hint why. A main that calls itself (recursion, a retry)
+// is still never called by the program, so names inside main's own body
+// do not count. Otherwise it returns "". m holds toks' matched brackets.
+func uncalledMain(toks []token, m []int) string {
+	call, names, skipTo := "", 0, -1
 	for i, depth := range nameDepths(toks) {
-		if toks[i].v != "main" {
+		if i <= skipTo || toks[i].v != "main" {
 			continue
 		}
 		names++
@@ -90,6 +92,9 @@ func uncalledMain(toks []token) string {
 				call = callMain
 			case toks[i+2].k == tName && toks[i+2].v == "tools" && i+3 < len(toks) && toks[i+3].v == ")":
 				call = callMainTools
+			}
+			if b := m[i+1] + 1; call != "" && b < len(toks) && toks[b].v == "{" && m[b] > b {
+				skipTo = m[b]
 			}
 		}
 	}

@@ -178,7 +178,7 @@ func TestProgram(t *testing.T) {
 		{"an arrow of a class stays", "() => class {}", "() => class {}"},
 		{"an assigned arrow stays", "const f = () => 1", "const f = () => 1"},
 		{"a recursive main stays", "async function main(n) { return n ? main(n - 1) : 0 }\nawait main(3)", "async function main(n) { return n ? main(n - 1) : 0 }\nawait main(3)"},
-		{"a main that calls itself stays", "async function main() { return main.name }", "async function main() { return main.name }"},
+		{"a main that names itself keeps its name and is called", "async function main() { return main.name }", "async function main() { return main.name }" + callMain},
 		{"arrow with parameters stays", "async (x) => { return x }", "async (x) => { return x }"},
 		{"two arrows stay", "async () => 1, async () => 2", "async () => 1, async () => 2"},
 		// A main declared beside other code and never called is called.
@@ -196,6 +196,11 @@ func TestProgram(t *testing.T) {
 		{"a typed main of tools beside helpers", "const n = 1\nasync function main(tools: any): Promise<number> { return n }", "const n = 1\nasync function main(tools     )                  { return n }" + callMainTools},
 		{"a main of another parameter stays", "async function main(ctx) { return ctx }", "async function main(ctx) { return ctx }"},
 		{"a main of tools and more stays", "async function main(tools, x) { return x }", "async function main(tools, x) { return x }"},
+		{"a main that calls itself is called", "let n = 0\nasync function main() { if (++n < 3) return main(); return n }", "let n = 0\nasync function main() { if (++n < 3) return main(); return n }" + callMain},
+		{"a main of tools that calls itself alone is called", "async function main(tools) {\n  try { return await tools.a.b({}) } catch { return main(tools) }\n}", "async function main(tools) {\n  try { return await tools.a.b({}) } catch { return main(tools) }\n}" + callMainTools},
+		{"a main called by a nested function of its own is called", "const a = 1\nfunction main() { const again = () => main(); return a }", "const a = 1\nfunction main() { const again = () => main(); return a }" + callMain},
+		{"a recursive main called at the end stays", "async function main() { return 1 || main() }\nmain()", "async function main() { return 1 || main() }\nmain()"},
+		{"a recursive main called by a helper stays", "async function main() { return main }\nconst go = () => main()", "async function main() { return main }\nconst go = () => main()"},
 	} {
 		got, err := Program(tc.in)
 		if err != nil {

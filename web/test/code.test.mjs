@@ -60,6 +60,11 @@ const cases = {
         { name: "a whole-program plain arrow is called", code: "() => {\n  const n = 6\n  return n * 7\n}", result: 42 },
         { name: "a whole-program plain arrow with an expression body", code: "() => tools.orders.get({ id: 'p' })", result: { id: "p", total: 42 } },
         { name: "an uncalled main(tools) is called with tools", code: "async function main(tools) {\n  return (await tools.orders.get({ id: 't' })).id\n}", result: "t" },
+        {
+            name: "a main(tools) that calls itself and nothing else is called",
+            code: "let tries = 0\nasync function main(tools) {\n  if (++tries < 3) return main(tools)\n  return (await tools.orders.get({ id: 'r' + tries })).id\n}",
+            result: "r3",
+        },
         { name: "helpers and an uncalled main: main is called", code: "const ids = ['a', 'b']\nfunction last<T>(xs: T[]): T { return xs[xs.length - 1] }\nasync function main() {\n  return (await tools.orders.get({ id: last(ids) })).id\n}", result: "b" },
         {
             name: "code cannot close the wrapper",
