@@ -189,11 +189,15 @@ function checkTools(list, path, taken) {
 async function spawn(onMessage, onFailure) {
     if (hasNodeFs && typeof Worker === "undefined") {
         const { Worker: NodeWorker } = await nodeModule("worker_threads");
-        // The main thread's stack size (V8's default, about 1 MB), so that deep
-        // data overflows where it does in-thread. No execArgv: the process's
-        // own flags (node --input-type=module -e ...) would stop the worker's
-        // module from loading.
-        const w = new NodeWorker(new URL("./code-mode.worker.mjs", import.meta.url), { resourceLimits: { stackSizeMb: 1 }, execArgv: [] });
+        // The main thread's stack for JavaScript and WebAssembly (V8's default,
+        // 984 KB), so that deep data and recursion overflow where they do
+        // in-thread: QuickJS's own limit (a catchable error) is then reached
+        // first in both modes. Node keeps 192 KB of a worker's stackSizeMb
+        // for itself, so 1 MB gave the worker 832 KB, and a recursion that
+        // QuickJS stopped in-thread overflowed the worker's stack first.
+        // No execArgv: the process's own flags (node --input-type=module
+        // -e ...) would stop the worker's module from loading.
+        const w = new NodeWorker(new URL("./code-mode.worker.mjs", import.meta.url), { resourceLimits: { stackSizeMb: (984 + 192) / 1024 }, execArgv: [] });
         w.on("message", onMessage);
         w.on("error", (/** @type {Error} */ err) => onFailure(err));
         w.on("exit", (/** @type {number} */ code) => onFailure(new Error(`the worker exited (code ${code})`)));

@@ -224,6 +224,35 @@ for (const [group, rows] of Object.entries(cases)) {
     });
 }
 
+// Recursion is stopped by QuickJS's stack limit (a catchable error) before
+// the host's stack overflows, in a worker as in-thread: the Node worker's
+// stack was smaller than the main thread's, and once a large run had gone
+// before, a self-recursive getter overflowed it (a RangeError "Maximum call
+// stack size exceeded" in worker mode only).
+test("a self-recursive getter hits QuickJS's stack limit in both modes, after a large run", async () => {
+    const IoCodeModeFactory = await loadFactory();
+    const own = await IoCodeModeFactory({ wasmLocation: assetPath, timeout: 5000 });
+    try {
+        const s = own.createSession();
+        const big = await run(s, "Promise.resolve('x'.repeat(50_000_000))");
+        assert.equal(big.ok, true, JSON.stringify(big.error));
+        const o = "const o = { get name() { return this.name }, get message() { return this.message } };\n";
+        for (const [code, want] of [
+            [o + "Promise.reject(o)", /^a non-Error value was thrown: \[object Object\]$/],
+            [o + "throw o", /^a non-Error value was thrown: \[object Object\]$/],
+        ]) {
+            const res = await run(s, code);
+            assert.equal(res.ok, false, code);
+            assert.deepEqual([res.error.code, res.error.name], ["RUNTIME", "Error"], JSON.stringify(res.error));
+            assert.match(res.error.message, want);
+        }
+        const caught = await run(s, o + "try { JSON.stringify(o) } catch (e) { return [e.name, e.message] }");
+        assert.deepEqual(caught.result, ["InternalError", "stack overflow"], JSON.stringify(caught.error));
+    } finally {
+        own.dispose();
+    }
+});
+
 test("a last expression promise that never settles ends the run with TIMEOUT", async () => {
     const IoCodeModeFactory = await loadFactory();
     const short = await IoCodeModeFactory({ wasmLocation: assetPath, timeout: 300, tools: [tool("slow.never", () => new Promise(() => {}))] });
