@@ -2,12 +2,45 @@
 // holds (plain objects, arrays, Date, RegExp, Map, Set, ArrayBuffer and its
 // views, Error, wrapped primitives), cycles and shared references kept.
 // Functions, symbols, promises and weak collections throw DataCloneError.
+// { transfer: [buffers] } detaches each ArrayBuffer listed, as the Web does,
+// once the whole value has been cloned (a failed clone detaches nothing);
+// the clone holds a copy of its bytes (a move only saves the copy).
 () => {
-  const fail = (what) => { const e = new Error(what + " could not be cloned"); e.name = "DataCloneError"; throw e; };
+  const dataCloneError = (message) => { const e = new Error(message); e.name = "DataCloneError"; return e; };
+  const fail = (what) => { throw dataCloneError(what + " could not be cloned"); };
   const errors = { Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError };
   const toString = Object.prototype.toString;
-  return function structuredClone(value) {
+  // Taken now, so the brand check and the detaching are the engine's own.
+  const proto = ArrayBuffer.prototype;
+  const byteLength = Object.getOwnPropertyDescriptor(proto, "byteLength").get;
+  const isDetached = Object.getOwnPropertyDescriptor(proto, "detached").get;
+  const detach = proto.transfer;
+  const call = Function.prototype.call.bind(Function.prototype.call);
+  const isBuffer = (v) => { try { call(byteLength, v); return true; } catch (_) { return false; } };
+  const typeName = (v) => v === null ? "null" : typeof v !== "object" ? typeof v : toString.call(v).slice(8, -1);
+  // The buffers of options.transfer, checked as the Web checks them.
+  const transferList = (options) => {
+    if (options === undefined || options === null) return [];
+    if (typeof options !== "object" && typeof options !== "function") throw new TypeError("structuredClone: options must be an object, got " + typeName(options));
+    const list = options.transfer;
+    if (list === undefined) return [];
+    if (list === null || (typeof list !== "object" && typeof list !== "function") || typeof list[Symbol.iterator] !== "function") {
+      throw new TypeError("structuredClone: options.transfer must be an array of ArrayBuffers, got " + typeName(list));
+    }
+    const out = [];
+    for (const b of list) {
+      const at = "structuredClone: options.transfer[" + out.length + "]";
+      if (b === null || (typeof b !== "object" && typeof b !== "function")) throw new TypeError(at + " must be an object, got " + typeName(b));
+      if (!isBuffer(b)) throw dataCloneError(at + ": only an ArrayBuffer can be transferred here, got " + typeName(b));
+      if (out.includes(b)) throw dataCloneError(at + ": the ArrayBuffer is listed twice");
+      if (call(isDetached, b)) throw dataCloneError(at + ": the ArrayBuffer is already detached");
+      out.push(b);
+    }
+    return out;
+  };
+  return function structuredClone(value, options) {
     if (arguments.length === 0) throw new TypeError("structuredClone: 1 argument required");
+    const transfer = transferList(options);
     const seen = new Map();
     const clone = (v) => {
       if (typeof v === "function") fail("a function (" + (v.name || "anonymous") + ")");
@@ -25,7 +58,14 @@
       if (v instanceof RegExp) return keep(new RegExp(v.source, v.flags));
       if (v instanceof Map) { out = keep(new Map()); for (const [k, x] of v) out.set(clone(k), clone(x)); return out; }
       if (v instanceof Set) { out = keep(new Set()); for (const x of v) out.add(clone(x)); return out; }
-      if (v instanceof ArrayBuffer) return keep(v.slice(0));
+      if (v instanceof ArrayBuffer) {
+        if (isBuffer(v) && call(isDetached, v)) fail("a detached ArrayBuffer");
+        if (!v.resizable) return keep(v.slice(0));
+        // A resizable buffer's clone is resizable, as the Web's is.
+        out = keep(new ArrayBuffer(v.byteLength, { maxByteLength: v.maxByteLength }));
+        new Uint8Array(out).set(new Uint8Array(v));
+        return out;
+      }
       if (ArrayBuffer.isView(v)) {
         const buf = clone(v.buffer);
         return keep(v instanceof DataView ? new DataView(buf, v.byteOffset, v.byteLength) : new v.constructor(buf, v.byteOffset, v.length));
@@ -45,6 +85,10 @@
       for (const k of Object.keys(v)) out[k] = clone(v[k]);
       return out;
     };
-    return clone(value);
+    const result = clone(value);
+    // A getter of the value may have detached a listed buffer meanwhile.
+    transfer.forEach((b, i) => { if (call(isDetached, b)) throw dataCloneError("structuredClone: options.transfer[" + i + "]: the ArrayBuffer was detached while cloning"); });
+    for (const b of transfer) call(detach, b);
+    return result;
   };
 }

@@ -161,6 +161,16 @@ const cases = {
             result: [true, true, 0, 2],
         },
         {
+            name: "structuredClone with transfer detaches the ArrayBuffer",
+            code: "const b = new Uint8Array([1, 2, 3]).buffer;\nconst c = structuredClone({ b, v: new Uint8Array(b, 1) }, { transfer: [b] });\nreturn [b.detached, b.byteLength, [...new Uint8Array(c.b)], [...c.v]]",
+            result: [true, 0, [1, 2, 3], [2, 3]],
+        },
+        {
+            name: "structuredClone transfers only ArrayBuffers",
+            code: "structuredClone(1, { transfer: [new Uint8Array(2)] })",
+            error: { code: "RUNTIME", name: "DataCloneError", message: /^structuredClone: options\.transfer\[0\]: only an ArrayBuffer can be transferred here, got Uint8Array$/ },
+        },
+        {
             name: "crypto.randomUUID and crypto.getRandomValues",
             code: "const u = crypto.randomUUID();\nconst a = crypto.getRandomValues(new Uint32Array(8));\nreturn [/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(u), u !== crypto.randomUUID(), a.length, a.some((x) => x !== 0)]",
             result: [true, true, 8, true],
