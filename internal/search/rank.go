@@ -449,10 +449,12 @@ func Scores(docs []*Doc, text string) (scores, covers []float64) {
 	return scores, covers
 }
 
-// phraseSpace turns the punctuation that may follow or precede a word into
-// a space, for matching phrases.
+// wordPunct is the punctuation that may follow or precede a word.
+const wordPunct = ".,;:!?()[]{}\"“”"
+
+// phraseSpace turns wordPunct into a space, for matching phrases.
 func phraseSpace(c rune) rune {
-	if strings.ContainsRune(".,;:!?()[]{}\"“”", c) {
+	if strings.ContainsRune(wordPunct, c) {
 		return ' '
 	}
 	return c
@@ -586,7 +588,7 @@ func parseQuery(text string) query {
 	// "sign-in"): the joined term is an alternative of its parts, however
 	// short ("e") or common ("in") they are.
 	for _, f := range strings.Fields(strings.ToLower(text)) {
-		f = strings.Trim(f, ".,;:!?()[]{}\"“”'’")
+		f = strings.Trim(f, wordPunct+"'’")
 		if !strings.Contains(f, "-") {
 			continue
 		}
@@ -602,7 +604,7 @@ func parseQuery(text string) query {
 		}
 	}
 	if len(raw) > 0 && p.questionVerbs && questions[raw[0]] {
-		qu.verbs = verbClasses["get"] | verbClasses["list"]
+		qu.verbs = readVerbs
 	}
 	// The verb right after a subject ("a file I uploaded", "an issue
 	// someone closed") describes the object; the request's action is
