@@ -85,7 +85,7 @@ func Phrases() [][2]string {
 func SetPhrases(ps [][2]string) {
 	phrases = phrases[:0:0]
 	for _, p := range ps {
-		phrases = append(phrases, struct{ phrase, means string }{p[0], p[1]})
+		phrases = append(phrases, phraseMeaning{p[0], p[1]})
 	}
 }
 
@@ -111,7 +111,7 @@ func SetGeneralOff(off map[string]bool) {
 			gs = append(gs, g)
 		}
 	}
-	var ps []struct{ phrase, means string }
+	var ps []phraseMeaning
 	for _, ph := range generalPhrases(generalPhrasesText) {
 		if !off[ph.phrase] {
 			ps = append(ps, ph)

@@ -26,11 +26,15 @@ var synonymGroups = [][]string{
 	{"get", "show", "view", "see"},
 }
 
+// phraseMeaning is a multi-word expression of a request and the API
+// words it stands for.
+type phraseMeaning struct{ phrase, means string }
+
 // phrases are multi-word expressions whose meaning is one API word; ablated
 // like the groups (signed in, sign up, look up, turn on/off, requests left
 // and do not disturb changed nothing or lowered a split, and were dropped;
 // later "pay out" and "log out", which moved no rank of any split).
-var phrases = []struct{ phrase, means string }{
+var phrases = []phraseMeaning{
 	{"logged in", "authenticated"},
 	{"who am i", "authenticated user"},
 	{"money back", "refund"},

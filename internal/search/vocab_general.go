@@ -355,7 +355,7 @@ deleted items: trash
 // generalVocab is the general vocabulary ready for queries.
 type generalVocab struct {
 	synonyms map[string][]string // stem -> stems of its general synonyms
-	phrases  []struct{ phrase, means string }
+	phrases  []phraseMeaning
 }
 
 // general is built on first search, so that registering tools and runs
@@ -385,17 +385,17 @@ func generalGroups(text string) [][]string {
 }
 
 // generalPhrases reads the phrases' lines, "phrase: meaning".
-func generalPhrases(text string) []struct{ phrase, means string } {
-	var ps []struct{ phrase, means string }
+func generalPhrases(text string) []phraseMeaning {
+	var ps []phraseMeaning
 	for _, line := range strings.Split(text, "\n") {
 		if phrase, means, ok := strings.Cut(line, ":"); ok {
-			ps = append(ps, struct{ phrase, means string }{strings.TrimSpace(phrase), strings.TrimSpace(means)})
+			ps = append(ps, phraseMeaning{strings.TrimSpace(phrase), strings.TrimSpace(means)})
 		}
 	}
 	return ps
 }
 
-func buildGeneral(groups [][]string, ps []struct{ phrase, means string }) generalVocab {
+func buildGeneral(groups [][]string, ps []phraseMeaning) generalVocab {
 	v := generalVocab{synonyms: buildSynonyms(groups)}
 	// Longer phrases first, so that a shorter one inside does not break
 	// them ("how much do i owe" before "how much"); in the table's order
