@@ -173,6 +173,13 @@ func Describe(v Value) string {
 	case js.TypeString:
 		return fmt.Sprintf("the string %q", v.String())
 	case js.TypeNumber:
+		// Infinity as JavaScript writes it, not Go's +Inf.
+		if f := v.Float(); math.IsInf(f, 0) {
+			if f < 0 {
+				return "the number -Infinity"
+			}
+			return "the number Infinity"
+		}
 		return fmt.Sprintf("the number %v", v.Float())
 	case js.TypeObject:
 		if IsArray(v) {

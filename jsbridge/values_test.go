@@ -4,6 +4,7 @@ package jsbridge
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"syscall/js"
 	"testing"
@@ -34,6 +35,8 @@ func TestDescribe(t *testing.T) {
 		{js.Undefined(), "undefined"},
 		{js.ValueOf("x"), `the string "x"`},
 		{js.ValueOf(1.5), "the number 1.5"},
+		{js.ValueOf(math.Inf(1)), "the number Infinity"},
+		{js.ValueOf(math.Inf(-1)), "the number -Infinity"},
 		{js.ValueOf(true), "boolean"},
 		{arrayOf(1), "an array"},
 		{objectCtor.New(), "an object"},

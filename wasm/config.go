@@ -48,11 +48,7 @@ func optPositive(obj Value, field, path string, integer bool) (float64, error) {
 		if integer {
 			kind = "a positive integer"
 		}
-		got := describe(v)
-		if v.Type() == jsbridge.TypeNumber && math.IsInf(f(), 0) {
-			got = fmt.Sprintf("the number %sInfinity", map[bool]string{true: "-"}[f() < 0]) // as JavaScript writes it, not Go's +Inf
-		}
-		return 0, typeErrorf("%s: expected %s, got %s", path, kind, got)
+		return 0, typeErrorf("%s: expected %s, got %s", path, kind, describe(v))
 	}
 	return f(), nil
 }
