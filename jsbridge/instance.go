@@ -205,16 +205,9 @@ func (f *export) Call(args ...uint64) (res uint64, err error) {
 		return 0, fmt.Errorf("call %s: %d arguments for %d parameters", f.name, len(args), len(f.params))
 	}
 	if f.direct {
-		if inst.depth == 0 {
-			inst.pending = nil
-		}
-		inst.depth++
+		inst.enter()
 		r, exc, ok := f.callDirect(args)
-		inst.depth--
-		inst.epoch++
-		if inst.closed {
-			inst.freeFastSlots()
-		}
+		inst.leave()
 		if !ok {
 			return 0, inst.trapError(ErrorFromJS(exc))
 		}
@@ -230,18 +223,9 @@ func (f *export) Call(args ...uint64) (res uint64, err error) {
 	for i, t := range f.params {
 		a[i] = toJS(args[i], t)
 	}
-	if inst.depth == 0 {
-		// A panic whose exception WebAssembly caught (exception handling)
-		// never reached a Call: do not report it for an unrelated trap.
-		inst.pending = nil
-	}
-	inst.depth++
+	inst.enter()
 	defer func() {
-		inst.depth--
-		inst.epoch++
-		if inst.closed {
-			inst.freeFastSlots()
-		}
+		inst.leave()
 		if r := recover(); r != nil {
 			if je, ok := r.(js.Error); ok {
 				err = inst.trapError(ErrorFromJS(je.Value))
@@ -255,6 +239,27 @@ func (f *export) Call(args ...uint64) (res uint64, err error) {
 		return f.callI64(a)
 	}
 	return fromJS(f.fn.Invoke(a...), f.result), nil
+}
+
+// enter and leave bracket every call of an export, direct or through
+// syscall/js.
+func (inst *instance) enter() {
+	if inst.depth == 0 {
+		// A panic whose exception WebAssembly caught (exception handling)
+		// never reached a Call: do not report it for an unrelated trap.
+		inst.pending = nil
+	}
+	inst.depth++
+}
+
+// leave also frees the fast import slots of an instance closed during the
+// call, which Close could not free while the call was in progress.
+func (inst *instance) leave() {
+	inst.depth--
+	inst.epoch++
+	if inst.closed {
+		inst.freeFastSlots()
+	}
 }
 
 // callI64 calls an export whose result is i64 without letting the BigInt
