@@ -80,12 +80,11 @@ function errorFields(err) {
 function nameProblem(name) {
     const bytes = new TextEncoder().encode(name).length;
     if (bytes < 1 || bytes > 128) return `got ${bytes}`;
-    let offset = 0;
-    for (const ch of name) {
-        if (!NAME_RE.test(ch)) return `found ${quoteRune(ch)} at offset ${offset}`;
-        offset += new TextEncoder().encode(ch).length;
-    }
-    return `got ${bytes}`;
+    // The characters before the first bad one are ASCII: its index is its
+    // byte offset.
+    const chars = [...name];
+    const at = chars.findIndex((ch) => !NAME_RE.test(ch));
+    return at < 0 ? `got ${bytes}` : `found ${quoteRune(chars[at])} at offset ${at}`;
 }
 
 /**
