@@ -99,31 +99,23 @@ type run struct {
 	deadlineTimer *time.Timer
 }
 
-// The engine's own prelude: helpers captured before any other code runs,
-// so the program cannot tamper with them. It is compiled on every run, so
-// it is kept tiny. Its stringify writes BigInt as a decimal string; values
-// JSON cannot hold are found and converted by helpers compiled on demand
-// (convert.go).
-const enginePrelude = "(() => {\n" + engineBody + "})()"
-
-const engineBody = stringifyJS + "return [out, JSON.parse, eval];\n"
-
-// stringifyJS defines out, the stringify helper of both preludes; out(_, 1)
-// hands the intrinsics detectJS needs (convert.go), captured here because
-// the program may replace them, and a symbol gives 0 (to convert).
-const stringifyJS = `const S = JSON.stringify, rep = (k, v) => typeof v === "bigint" ? v.toString() : v;
-const I = [S, Object.getPrototypeOf, Object.prototype, Array.isArray, eval];
-const out = (v, w) => w === 1 ? I : typeof v === "symbol" ? 0 : S(v, rep);
-`
+// enginePrelude gives, as its first element, the engine's stringify for a
+// run without host functions or prelude whose result needs more than the
+// native JSON.stringify (engineStringify): helpersJS over captureBody's
+// captures, taken after the program ran. Its stringify writes BigInt as a
+// decimal string; values JSON cannot hold are found and converted by
+// helpers compiled on demand (convert.go).
+const enginePrelude = "(" + helpersJS + ")((() => {\n" + captureBody + "})())"
 
 // captureBody is the engine's part of the setup script in runs with host
 // functions or a prelude: it only captures, before the program runs, what
 // the helpers will need (the program may replace any of it), and defines
 // no function: compiling functions is what a run's setup pays for.
 // helpersJS builds the helpers from the captures when a host call or a
-// conversion first needs them (loadHelpers): out, stringifyJS's helper,
-// and track, for runs with async host functions. track gives each host-call
-// promise an own "constructor" getter: await, then, catch,
+// conversion first needs them (loadHelpers): out, the stringify (out(_, 1)
+// hands the intrinsics detectJS needs, convert.go; a symbol gives 0, to
+// convert), and track, for runs with async host functions. track gives
+// each host-call promise an own "constructor" getter: await, then, catch,
 // Promise.all/race/allSettled and returning the promise all read it, so it
 // tells which promises somebody observed, and a rejection nobody observed
 // is reported instead of lost (Go reads the marks, the captured array at
