@@ -68,14 +68,17 @@ func (q *Instance) Int(v ValueConst) (int32, bool) {
 // boolean, null or undefined (not a BigInt, a symbol or an object).
 func (q *Instance) IsPlainPrimitive(v ValueConst) bool {
 	t := q.tag(v)
-	return t == tagInt || t >= tagFloat64 || t < -9 || t == tagString || t == tagStringRope || t == tagBool || t == tagNull || t == tagUndefined
+	return isNumberTag(t) || t == tagString || t == tagStringRope || t == tagBool || t == tagNull || t == tagUndefined
 }
 
 // IsNumber reports whether the value at v is a number.
 func (q *Instance) IsNumber(v ValueConst) bool {
-	t := q.tag(v)
-	return t == tagInt || t >= tagFloat64 || t < -9
+	return isNumberTag(q.tag(v))
 }
+
+// isNumberTag says whether a value's tag is a number's: an int, or a
+// float64, whose high word is the tag.
+func isNumberTag(t int32) bool { return t == tagInt || t >= tagFloat64 || t < -9 }
 
 // Malloc allocates n bytes of linear memory, panicking with *Trap on failure
 // (the caller asked for memory the sandbox cannot give: treat as a trap).
