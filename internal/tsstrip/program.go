@@ -56,11 +56,14 @@ func Prepare(src string) (Prepared, *Error) {
 			return Prepared{Code: out}, nil
 		}
 	}
-	if call := uncalledMain(toks, m); call != "" && !topLevelReturn(toks) {
-		// Appended: every position of the model's text stays where it was.
-		return Prepared{Code: out + call, Body: true}, nil
+	body := topLevelReturn(toks)
+	if !body {
+		if call := uncalledMain(toks, m); call != "" {
+			// Appended: every position of the model's text stays where it was.
+			return Prepared{Code: out + call, Body: true}, nil
+		}
 	}
-	return Prepared{Code: out, Body: topLevelReturn(toks)}, nil
+	return Prepared{Code: out, Body: body}, nil
 }
 
 // callMain is appended to a program that declares main() and never calls
