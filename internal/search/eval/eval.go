@@ -301,7 +301,11 @@ type Metrics struct {
 	Recall1 float64
 	Recall5 float64
 	MRR     float64
-	Misses  []Miss
+	// Empty counts the queries answered with an empty list: the
+	// empty-answer rule judged them unlike every tool (a miss of recall
+	// that no reordering can mend).
+	Empty  int
+	Misses []Miss
 }
 
 func (m Metrics) String() string {
@@ -318,6 +322,9 @@ func Evaluate(c *Catalog, split Split, rank func(query string, limit int) []stri
 		}
 		m.N++
 		got := rank(q.Query, Depth)
+		if len(got) == 0 {
+			m.Empty++
+		}
 		pos := slices.IndexFunc(got, func(n string) bool { return slices.Contains(q.Expected, n) })
 		if pos == 0 {
 			m.Recall1++

@@ -90,7 +90,8 @@ func TestDevCatalogs(t *testing.T) {
 }
 
 // TestEvaluate: the metrics of a ranking that knows the answers, one that
-// puts them second, and one that never finds them.
+// puts them second, one that never finds them, and one that answers
+// nothing (counted as empty answers).
 func TestEvaluate(t *testing.T) {
 	c := &Catalog{Queries: []Query{
 		{Query: "a", Expected: []string{"x"}},
@@ -104,16 +105,24 @@ func TestEvaluate(t *testing.T) {
 		name       string
 		rank       func(string, int) []string
 		r1, r5, rr float64
+		empty      int
 	}{
-		{"first", func(q string, _ int) []string { return append([]string{}, answers[q]...) }, 1, 1, 1},
-		{"second", func(q string, _ int) []string { return append([]string{"w"}, answers[q]...) }, 0, 1, 0.5},
-		{"sixth", func(q string, _ int) []string { return append([]string{"1", "2", "3", "4", "5"}, answers[q]...) }, 0, 0, 1.0 / 6},
-		{"never", func(string, int) []string { return []string{"w"} }, 0, 0, 0},
+		{"first", func(q string, _ int) []string { return append([]string{}, answers[q]...) }, 1, 1, 1, 0},
+		{"second", func(q string, _ int) []string { return append([]string{"w"}, answers[q]...) }, 0, 1, 0.5, 0},
+		{"sixth", func(q string, _ int) []string { return append([]string{"1", "2", "3", "4", "5"}, answers[q]...) }, 0, 0, 1.0 / 6, 0},
+		{"never", func(string, int) []string { return []string{"w"} }, 0, 0, 0, 0},
+		{"nothing", func(string, int) []string { return nil }, 0, 0, 0, 2},
+		{"a empty", func(q string, _ int) []string {
+			if q == "a" {
+				return nil
+			}
+			return answers[q]
+		}, 0.5, 0.5, 0.5, 1},
 	}
 	for _, tt := range tests {
 		m := Evaluate(c, Tune, tt.rank)
-		if m.N != 2 || m.Recall1 != tt.r1 || m.Recall5 != tt.r5 || m.MRR != tt.rr {
-			t.Errorf("%s: got %+v, want n=2 %v %v %v", tt.name, m, tt.r1, tt.r5, tt.rr)
+		if m.N != 2 || m.Recall1 != tt.r1 || m.Recall5 != tt.r5 || m.MRR != tt.rr || m.Empty != tt.empty {
+			t.Errorf("%s: got %+v, want n=2 %v %v %v empty %d", tt.name, m, tt.r1, tt.r5, tt.rr, tt.empty)
 		}
 	}
 }

@@ -1,14 +1,17 @@
 // Command searcheval prints the tool-search figures of each evaluation
-// catalog, one line per catalog:
+// catalog, three lines per catalog:
 //
 //	SEARCH <catalog> recall@1=… recall@5=… mrr=…
 //	PROBES <catalog> empty=<k>/<n>
+//	EMPTY <catalog> answers=<k>/<n>
 //
 // on the held-out split by default (the reported figures). Tune on
 // -split=tune only; -v lists the queries whose first hit was wrong (never
 // use it on the held-out split). -split=old-heldout gives the first
 // held-out split, now part of tune, for comparison. PROBES: of the queries
-// for what the catalog cannot do, how many get an empty answer.
+// for what the catalog cannot do, how many get an empty answer. EMPTY: of
+// the queries that have an expected tool, how many get an empty answer
+// (an aggregate, printed on every split).
 //
 // -split=heldout2 gives the third held-out split, written by a party
 // independent of the tuning, with its own probes; its lines name it:
@@ -88,6 +91,7 @@ func main() {
 		probes := c.ProbesOf(split)
 		empty, answered := eval.EmptyProbesOf(probes, rank)
 		fmt.Printf("PROBES %s%s empty=%d/%d\n", name, tag, empty, len(probes))
+		fmt.Printf("EMPTY %s%s answers=%d/%d\n", name, tag, m.Empty, m.N)
 		if *verbose {
 			for _, a := range answered {
 				fmt.Fprintf(os.Stderr, "#    probe %q got %s\n", a.Query, strings.Join(a.Got, ", "))
