@@ -58,6 +58,8 @@ func Set(np *Params, key string, v ...float64) {
 		np.timeWords = v[0] != 0
 	case "readPenalty":
 		np.readPenalty = v[0]
+	case "cancelDeletes":
+		np.cancelDeletes = v[0] != 0
 	default:
 		panic(fmt.Sprint("no param ", key))
 	}

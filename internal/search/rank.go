@@ -90,6 +90,12 @@ type params struct {
 	// of a resource, most often read) for a request that asks for an
 	// action other than reading.
 	readPenalty float64
+	// cancelDeletes: a request to cancel also accepts a tool that deletes
+	// (REST APIs cancel a meeting, a booking or a subscription with
+	// DELETE), so the verb penalty does not demote it; a request to delete
+	// still demotes a tool that cancels, which stops a process or a
+	// payment without removing anything.
+	cancelDeletes bool
 }
 
 var p = params{
@@ -115,6 +121,7 @@ var p = params{
 	lightVerbs:              true,
 	timeWords:               true,
 	readPenalty:             0.7,
+	cancelDeletes:           true,
 }
 
 // Rank ranks docs for a query: an exact tool name first, then the tools of
@@ -223,8 +230,13 @@ func RankWith(docs []*Doc, query string, o Options) []Hit {
 	return hits
 }
 
-// readVerbs are the verb classes of reading.
-var readVerbs = verbClasses["get"] | verbClasses["list"]
+// readVerbs are the verb classes of reading, deleteVerbs and cancelVerbs
+// those of removing and of cancelling.
+var (
+	readVerbs   = verbClasses["get"] | verbClasses["list"]
+	deleteVerbs = verbClasses[stem("delete")]
+	cancelVerbs = verbClasses[stem("cancel")]
+)
 
 // questions are first words that make a request a question.
 var questions = setOf("who", "which", "what", "whose", "is", "are", "does", "do", "did", "how", "when", "where", "was", "were")
@@ -380,6 +392,9 @@ func Scores(docs []*Doc, text string) (scores, covers []float64) {
 		}
 		total += g.weight * best
 		qverbs |= g.verbs
+	}
+	if p.cancelDeletes && qverbs&cancelVerbs != 0 {
+		qverbs |= deleteVerbs
 	}
 
 	// Per doc: BM25F per query term, the best alternative per group.
