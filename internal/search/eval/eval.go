@@ -16,6 +16,11 @@
 // like the held-out ones, since the tune split's queries use the catalogs'
 // own words. The dev2 split is five more (Dev2IDs, testdata/<id>.dev2.json),
 // written the same way by another party, for a second, fresher signal.
+//
+// The dev3 split is eight more catalogs (Dev3IDs, testdata/<id>.dev3.json),
+// written the same blind way by a third party. It is a validation split:
+// it is not part of Tune, and its misses are never printed, so that ranking
+// changes judged on it cannot be fitted to it.
 package eval
 
 import (
@@ -56,6 +61,9 @@ type Query struct {
 	// Dev2 is set for the queries of <id>.dev2.json, the split of the
 	// catalogs in Dev2IDs.
 	Dev2 bool `json:"-"`
+	// Dev3 is set for the queries of <id>.dev3.json, the split of the
+	// catalogs in Dev3IDs.
+	Dev3 bool `json:"-"`
 }
 
 // Catalog is one public API with its queries.
@@ -68,8 +76,8 @@ type Catalog struct {
 	Tools   []Tool `json:"tools"`
 	Queries []Query
 	// Probes ask for what the catalog cannot do (testdata/probes.json, or
-	// testdata/probes.dev.json or probes.dev2.json for a catalog of DevIDs
-	// or Dev2IDs): the answer should be an empty list.
+	// testdata/probes.<split>.json for a catalog of DevIDs, Dev2IDs or
+	// Dev3IDs): the answer should be an empty list.
 	Probes []string
 	// Probes2 are the probes of the third held-out split
 	// (testdata/probes.heldout2.json).
@@ -87,6 +95,10 @@ var DevIDs = []string{"asana", "box", "linode", "square", "zoom"}
 // DevIDs, all their queries are of that split.
 var Dev2IDs = []string{"trello", "mailchimp", "hetzner", "jira", "twilio"}
 
+// Dev3IDs are the catalogs of the dev3 split, in report order; all their
+// queries are of that split, which is for validation only (not in Tune).
+var Dev3IDs = []string{"sendgrid", "bitbucket", "vercel", "xero", "vimeo", "docusign", "keycloak", "magento"}
+
 // Load reads one catalog and its queries, and checks that every expected
 // name is one of its tools and that the held-out split is the fixed one.
 func Load(id string) (*Catalog, error) {
@@ -99,6 +111,9 @@ func Load(id string) (*Catalog, error) {
 	}
 	if slices.Contains(Dev2IDs, id) {
 		return c, c.loadDev("dev2")
+	}
+	if slices.Contains(Dev3IDs, id) {
+		return c, c.loadDev("dev3")
 	}
 	if err := readJSON(id+".queries.json", &c.Queries); err != nil {
 		return nil, err
@@ -144,8 +159,8 @@ func Load(id string) (*Catalog, error) {
 	return c, nil
 }
 
-// loadDev reads the queries and probes of a catalog of the dev split
-// (split "dev") or of the dev2 split ("dev2").
+// loadDev reads the queries and probes of a catalog of the dev, dev2 or
+// dev3 split (split "dev", "dev2" or "dev3").
 func (c *Catalog) loadDev(split string) error {
 	if err := readJSON(c.ID+"."+split+".json", &c.Queries); err != nil {
 		return err
@@ -154,7 +169,7 @@ func (c *Catalog) loadDev(split string) error {
 		if c.Queries[i].OldHeldOut {
 			return fmt.Errorf("%s query %q: oldHeldOut set in %s.%s.json", c.ID, c.Queries[i].Query, c.ID, split)
 		}
-		c.Queries[i].Dev, c.Queries[i].Dev2 = split == "dev", split == "dev2"
+		c.Queries[i].Dev, c.Queries[i].Dev2, c.Queries[i].Dev3 = split == "dev", split == "dev2", split == "dev3"
 	}
 	var probes map[string][]string
 	if err := readJSON("probes."+split+".json", &probes); err != nil {
@@ -197,7 +212,7 @@ type Split int
 const (
 	// HeldOut is the split that is reported; never tune on it.
 	HeldOut Split = iota
-	// Tune is every query that is not held out.
+	// Tune is every query that is not held out or of the dev3 split.
 	Tune
 	// All is both.
 	All
@@ -212,6 +227,12 @@ const (
 	Dev
 	// Dev2 is Dev for the catalogs in Dev2IDs, written by another party.
 	Dev2
+	// Dev3 is the split of the catalogs in Dev3IDs, written blind by a
+	// third party: validation only, not part of Tune; never tune on it.
+	Dev3
+	// Validation is Dev2 and Dev3, the splits ranking changes are
+	// validated on (aggregates only).
+	Validation
 )
 
 // In reports whether q belongs to split s.
@@ -220,13 +241,17 @@ func (s Split) In(q Query) bool {
 	case HeldOut:
 		return q.HeldOut
 	case Tune:
-		return !q.HeldOut && !q.HeldOut2
+		return !q.HeldOut && !q.HeldOut2 && !q.Dev3
 	case HeldOut2:
 		return q.HeldOut2
 	case Dev:
 		return q.Dev
 	case Dev2:
 		return q.Dev2
+	case Dev3:
+		return q.Dev3
+	case Validation:
+		return q.Dev2 || q.Dev3
 	case OldHeldOut:
 		return q.OldHeldOut
 	}
@@ -250,32 +275,55 @@ func ParseSplit(s string) (Split, error) {
 		return Dev, nil
 	case "dev2":
 		return Dev2, nil
+	case "dev3":
+		return Dev3, nil
+	case "validation":
+		return Validation, nil
 	}
-	return 0, fmt.Errorf("split %q: want heldout, tune, all, old-heldout, heldout2, dev or dev2", s)
+	return 0, fmt.Errorf("split %q: want heldout, tune, all, old-heldout, heldout2, dev, dev2, dev3 or validation", s)
 }
 
 func (s Split) String() string {
-	return [...]string{"heldout", "tune", "all", "old-heldout", "heldout2", "dev", "dev2"}[s]
+	return [...]string{"heldout", "tune", "all", "old-heldout", "heldout2", "dev", "dev2", "dev3", "validation"}[s]
+}
+
+// Blind reports whether a split's misses must never be listed: those of
+// the held-out splits and of the validation splits (and of All, which
+// holds them), which tuning must not see.
+func (s Split) Blind() bool {
+	switch s {
+	case HeldOut, HeldOut2, All, Dev3, Validation:
+		return true
+	}
+	return false
 }
 
 // CatalogsOf returns the catalogs that have queries in a split: DevIDs for
-// Dev, Dev2IDs for Dev2, IDs, DevIDs and Dev2IDs for Tune and All, IDs for
-// the held-out splits.
+// Dev, Dev2IDs for Dev2, Dev3IDs for Dev3, Dev2IDs and Dev3IDs for
+// Validation, IDs, DevIDs and Dev2IDs for Tune, those and Dev3IDs for All,
+// IDs for the held-out splits.
 func CatalogsOf(s Split) []string {
 	switch s {
 	case Dev:
 		return DevIDs
 	case Dev2:
 		return Dev2IDs
-	case Tune, All:
+	case Dev3:
+		return Dev3IDs
+	case Validation:
+		return slices.Concat(Dev2IDs, Dev3IDs)
+	case Tune:
 		return slices.Concat(IDs, DevIDs, Dev2IDs)
+	case All:
+		return slices.Concat(IDs, DevIDs, Dev2IDs, Dev3IDs)
 	}
 	return IDs
 }
 
 // ProbesOf returns the probes that go with a split: those of the third
 // held-out split for HeldOut2, the others for every other split (for a
-// catalog of DevIDs or Dev2IDs, its only probes, those of its split).
+// catalog of DevIDs, Dev2IDs or Dev3IDs, its only probes, those of its
+// split).
 func (c *Catalog) ProbesOf(s Split) []string {
 	if s == HeldOut2 {
 		return c.Probes2

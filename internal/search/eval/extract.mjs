@@ -114,6 +114,54 @@ const catalogs = [
     licence: "Apache-2.0 (stated in the spec)",
     name: (path, op, m) => snakeTag(op, /^Api\d{8}/) + "." + opId(path, op, m),
   },
+  // The eight catalogs of the dev3 split (the validation split), named the
+  // same way: first tag + operationId, or method and path where a spec has
+  // no operationIds (Keycloak: users.getRealmUsersId; most of Bitbucket's).
+  // Vercel's and DocuSign's camelCase tags in snake case (logDrains ->
+  // log_drains, AccountBrands -> account_brands).
+  // Magento's tags are its paths (one per path, 363 of them), so it is
+  // namespaced by the first path segment after /V1, as Stripe's is after
+  // /v1 (customerGroups -> customer_groups.customerGroupRepositoryV1GetByIdGet).
+  {
+    id: "sendgrid", kind: "transactional email", file: "api/sendgrid.com.json",
+    licence: "unclear: the spec states none (its info has no license)",
+    name: byTag,
+  },
+  {
+    id: "bitbucket", kind: "code hosting", file: "api/bitbucket.org.json",
+    licence: "unclear: the spec states no licence (its terms of service are Atlassian's customer agreement)",
+    name: byTag,
+  },
+  {
+    id: "vercel", kind: "web hosting and deployment", file: "api/vercel.com.json",
+    licence: "unclear: the spec states none (its info has no license)",
+    name: (path, op, m) => snakeTag(op) + "." + opId(path, op, m),
+  },
+  {
+    id: "xero", kind: "accounting", file: "api/xero.com/xero_accounting.json",
+    licence: "unclear: the spec states no licence (its terms of service are Xero's developer terms)",
+    name: byTag,
+  },
+  {
+    id: "vimeo", kind: "video hosting", file: "api/vimeo.com.json",
+    licence: "unclear: the spec states none (its info has no license)",
+    name: byTag,
+  },
+  {
+    id: "docusign", kind: "electronic signatures", file: "api/docusign.net.json",
+    licence: "unclear: the spec states no licence (its terms of service are DocuSign's web terms)",
+    name: (path, op, m) => snakeTag(op) + "." + opId(path, op, m),
+  },
+  {
+    id: "keycloak", kind: "identity and access management", file: "api/keycloak.local.json",
+    licence: "unclear: the spec states none (its info has no license)",
+    name: byTag,
+  },
+  {
+    id: "magento", kind: "online store", file: "api/magento.com.json",
+    licence: "unclear: the spec states none (its info has no license)",
+    name: (path, op, m) => snakeTag({ tags: [path.split("/")[2]] }) + "." + opId(path, op, m),
+  },
 ];
 
 // snakeTag is a camelCase tag as a snake-case identifier, without a prefix

@@ -31,6 +31,20 @@
 // mailchimp, hetzner, jira, twilio), written blind by another party; -v is
 // allowed on it, and -split=tune and -split=all list them after the dev ones.
 //
+// -split=dev3 gives the dev3 split: eight more catalogs (eval.Dev3IDs:
+// sendgrid, bitbucket, vercel, xero, vimeo, docusign, keycloak, magento)
+// written blind by a third party. It is a validation split: -v is refused
+// on it, it is not part of -split=tune (-split=all lists it last), and its
+// per-catalog lines are followed by the split's sums:
+//
+//	SUM dev3 n=<queries> hits@1=<k> hits@5=<k> recall@1=… recall@5=… mrr=… empty=<k>/<n> answers=<k>/<n>
+//
+// (empty: the probes answered with an empty list, as in PROBES; answers:
+// the queries answered with an empty list, as in EMPTY.)
+// -split=validation gives dev2 and dev3 together, the validation set of
+// ranking changes: the lines of their catalogs, a SUM line for each, and
+// one for both (SUM validation ...). -v is refused on it too.
+//
 // -embed fuses the lexical ranking with an embedder: -embed (or
 // -embed=hash) the deterministic stand-in eval.HashEmbed, -embed=wordvec
 // the word-vector embedder eval.WordVec; the catalog's name in the lines
@@ -40,14 +54,16 @@ package main
 import (
 	"flag"
 	"fmt"
+	"math"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/interopio/code-mode/internal/search/eval"
 )
 
 func main() {
-	splitName := flag.String("split", "heldout", "queries to run: heldout, tune, all, old-heldout, heldout2, dev or dev2")
+	splitName := flag.String("split", "heldout", "queries to run: heldout, tune, all, old-heldout, heldout2, dev, dev2, dev3 or validation")
 	verbose := flag.Bool("v", false, "list the queries whose first result was wrong")
 	var embed embedFlag
 	flag.Var(&embed, "embed", "fuse with an embedder: hash (eval.HashEmbed, the default of a bare -embed) or wordvec (eval.WordVec)")
@@ -57,11 +73,13 @@ func main() {
 		fmt.Fprintln(os.Stderr, "searcheval:", err)
 		os.Exit(2)
 	}
-	// Misses of a held-out split, once seen, tune whoever reads them.
-	if *verbose && (split == eval.HeldOut || split == eval.HeldOut2 || split == eval.All) {
-		fmt.Fprintf(os.Stderr, "searcheval: -v lists misses, which tuning must not see on a held-out split (%s); use -split=tune, -split=dev or -split=dev2\n", split)
+	// Misses of a held-out or validation split, once seen, tune whoever
+	// reads them.
+	if *verbose && split.Blind() {
+		fmt.Fprintf(os.Stderr, "searcheval: -v lists misses, which tuning must not see on a held-out or validation split (%s); use -split=tune, -split=dev or -split=dev2\n", split)
 		os.Exit(2)
 	}
+	sums := map[string]*sum{}
 	// The existing split keeps its line format; the third names itself.
 	tag := ""
 	if split == eval.HeldOut2 {
@@ -82,6 +100,10 @@ func main() {
 		}
 		m := eval.Evaluate(c, split, rank)
 		fmt.Printf("SEARCH %s%s %s\n", name, tag, m)
+		part := eval.Dev2
+		if slices.Contains(eval.Dev3IDs, id) {
+			part = eval.Dev3
+		}
 		fmt.Fprintf(os.Stderr, "# %s: %d tools, %d %s queries (%s)\n", id, len(c.Tools), m.N, split, c.Source)
 		if *verbose {
 			for _, miss := range m.Misses {
@@ -97,7 +119,44 @@ func main() {
 				fmt.Fprintf(os.Stderr, "#    probe %q got %s\n", a.Query, strings.Join(a.Got, ", "))
 			}
 		}
+		if split == eval.Dev3 || split == eval.Validation {
+			for _, s := range slices.Compact([]eval.Split{part, split}) {
+				if sums[s.String()] == nil {
+					sums[s.String()] = &sum{}
+				}
+				sums[s.String()].add(m, empty, len(probes))
+			}
+		}
 	}
+	for _, s := range []eval.Split{eval.Dev2, eval.Dev3, eval.Validation} {
+		if t := sums[s.String()]; t != nil {
+			fmt.Printf("SUM %s %s\n", s, t)
+		}
+	}
+}
+
+// sum adds up the figures of several catalogs: hits rather than means, so
+// that a catalog weighs by its number of queries.
+type sum struct {
+	n, hits1, hits5, probes, empty, answers int
+	rr                                      float64
+}
+
+func (t *sum) add(m eval.Metrics, empty, probes int) {
+	t.n += m.N
+	// The recalls are hits over N; rounding undoes the division.
+	t.hits1 += int(math.Round(m.Recall1 * float64(m.N)))
+	t.hits5 += int(math.Round(m.Recall5 * float64(m.N)))
+	t.rr += m.MRR * float64(m.N)
+	t.empty += empty
+	t.probes += probes
+	t.answers += m.Empty
+}
+
+func (t *sum) String() string {
+	n := float64(max(t.n, 1))
+	return fmt.Sprintf("n=%d hits@1=%d hits@5=%d recall@1=%.2f recall@5=%.2f mrr=%.2f empty=%d/%d answers=%d/%d",
+		t.n, t.hits1, t.hits5, float64(t.hits1)/n, float64(t.hits5)/n, t.rr/n, t.empty, t.probes, t.answers, t.n)
 }
 
 // embedFlag is -embed: bare, it names the hash stand-in.
