@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/interopio/code-mode/internal/search"
 	"github.com/interopio/code-mode/internal/tsgen"
@@ -113,6 +114,13 @@ type toolEntry struct {
 
 	sigOnce sync.Once
 	sig     string
+
+	// removed is set when the tool is unregistered. A run resolves names
+	// against the tools visible when it started, so without it a program
+	// could go on calling a tool its host had taken away (revoked) until
+	// the run ended; in worker mode the page no longer had the tool and
+	// said "the run has ended", so the two modes differed as well.
+	removed atomic.Bool
 }
 
 // signature is the TypeScript declaration of the tool, computed on first use
@@ -284,7 +292,7 @@ func jsonKind(first byte) string {
 }
 
 // registry holds the tools of a factory (or of one session). It is safe for
-// concurrent use; entries are immutable once added.
+// concurrent use; entries are immutable once added, but for removed.
 type registry struct {
 	mu     sync.RWMutex
 	tools  map[string]*toolEntry
@@ -334,6 +342,7 @@ func (r *registry) add(tools ...Tool) (remove func(), err error) {
 			r.mu.Lock()
 			defer r.mu.Unlock()
 			for _, e := range entries {
+				e.removed.Store(true)
 				if r.tools[e.info.Name] == e {
 					delete(r.tools, e.info.Name)
 				}

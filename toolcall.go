@@ -190,6 +190,9 @@ func (r *runState) call(ctx context.Context, args []json.RawMessage) (json.RawMe
 		return nil, toolError("unknown tool %q%s", c.rec.Name, r.suggest(c.unknown))
 	}
 	e := c.entry
+	if r.unregistered(c, e) {
+		return nil, errUnregistered(e)
+	}
 	if f := r.s.cm.cfg.OnToolCall; f != nil {
 		if !r.starting(ctx, c, false) {
 			return nil, errRunEnded
@@ -220,6 +223,11 @@ func (r *runState) call(ctx context.Context, args []json.RawMessage) (json.RawMe
 		r.finishCall(c, true, false, err.Error())
 		return nil, &sandbox.JSError{Name: "ValidationError", Message: cutString(fmt.Sprintf("%s: %v", e.info.Name, err), maxReasonChars)}
 	}
+	// Checked again after the interceptor: an approval may take as long
+	// as a person needs, and the tool may be unregistered meanwhile.
+	if r.unregistered(c, e) {
+		return nil, errUnregistered(e)
+	}
 	if !r.starting(ctx, c, true) {
 		return nil, errRunEnded
 	}
@@ -236,6 +244,23 @@ func (r *runState) call(ctx context.Context, args []json.RawMessage) (json.RawMe
 	r.finishCall(c, true, true, "")
 	r.s.shapes.observe(e, out)
 	return out, nil
+}
+
+// unregistered says whether e was unregistered since the run started, and
+// if so records call c as refused.
+func (r *runState) unregistered(c *toolCallState, e *toolEntry) bool {
+	if !e.removed.Load() {
+		return false
+	}
+	r.finishCall(c, false, false, "unregistered during the run")
+	return true
+}
+
+// errUnregistered is what a call of a tool unregistered during its run
+// throws in the sandbox. web/src/worker-host.mjs words the same error for
+// a call that reached the page just after the tool left it.
+func errUnregistered(e *toolEntry) error {
+	return toolError("tool %q was unregistered during this run; use tool_search to find tools", e.info.Name)
 }
 
 // starting says whether a stage of call c may start: the run is live and

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -139,6 +140,73 @@ func TestCallNeverStarted(t *testing.T) {
 			}
 			if !reflect.DeepEqual(warns, tc.warns) {
 				t.Errorf("warnings %q, want %q", warns, tc.warns)
+			}
+		})
+	}
+}
+
+// TestCallUnregisteredDuringTheRun: unregistering a tool takes it away from
+// runs already in flight (a host revokes a tool): a call made after it,
+// or approved by the interceptor after it, fails and the tool never runs.
+// Before, a run kept calling the tools it started with (and in worker
+// mode the page, which no longer had the tool, said "the run has ended").
+func TestCallUnregisteredDuringTheRun(t *testing.T) {
+	const gone = `tool "t.gone" was unregistered during this run; use tool_search to find tools`
+	for _, tc := range []struct {
+		name string
+		// when: "tool" unregisters t.gone from t.first's execute, before
+		// the program calls t.gone; "approval" from the interceptor
+		// deciding on t.gone, which then allows it.
+		when string
+	}{
+		{"after the run started, before the call", "tool"},
+		{"while the interceptor decides", "approval"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var unregister func()
+			ran := 0
+			cm := newTestCodeMode(t, Config{
+				OnToolCall: func(_ context.Context, c ToolCall) (Decision, error) {
+					if tc.when == "approval" && c.Tool.Name == "t.gone" {
+						unregister()
+					}
+					return Decision{Allowed: true}, nil
+				},
+			})
+			if _, err := cm.RegisterTools(Tool{Name: "t.first", Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+				if tc.when == "tool" {
+					unregister()
+				}
+				return json.RawMessage(`1`), nil
+			}}); err != nil {
+				t.Fatal(err)
+			}
+			var err error
+			unregister, err = cm.RegisterTools(Tool{Name: "t.gone", Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+				ran++
+				return json.RawMessage(`2`), nil
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, _ := cm.NewSession()
+			res := exec(t, s, "await tools.t.first({});\ntry { await tools.t.gone({}) } catch (e) { return e.name + ': ' + e.message }", nil)
+			if !res.OK || string(res.Result) != strconv.Quote("ToolError: "+gone) {
+				t.Fatalf("result %s %+v", res.Result, res.Error)
+			}
+			if ran != 0 {
+				t.Errorf("the unregistered tool ran %d time(s)", ran)
+			}
+			want := ToolCallRecord{Name: "t.gone", Reason: "unregistered during the run"}
+			if len(res.ToolCalls) != 2 {
+				t.Fatalf("records %+v", res.ToolCalls)
+			}
+			if got := res.ToolCalls[1]; got.Name != want.Name || got.Allowed || got.OK || got.Reason != want.Reason {
+				t.Errorf("record %+v, want %+v", got, want)
+			}
+			// The next run does not see it at all.
+			if res := exec(t, s, "return Object.keys(tools.t)", nil); string(res.Result) != `["first"]` {
+				t.Errorf("next run: %s %+v", res.Result, res.Error)
 			}
 		})
 	}

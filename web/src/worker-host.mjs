@@ -477,7 +477,11 @@ export async function workerFactory(config) {
             }
         };
         try {
-            if (!run || run.ended || !def) throw Object.assign(new Error(run && run.endReason ? run.endReason : "the run has ended"), { name: "AbortError" });
+            if (!run || run.ended) throw Object.assign(new Error(run && run.endReason ? run.endReason : "the run has ended"), { name: "AbortError" });
+            // Unregistered on the page after the worker's core began the
+            // call: the error the core gives a call made after it took the
+            // unregister (toolcall.go errUnregistered).
+            if (!def) throw new Error(`tool ${JSON.stringify(m.name)} was unregistered during this run; use tool_search to find tools`);
             let value;
             if (m.kind === "intercept") {
                 value = await onToolCall({ tool: def, input: m.input, callContext: run.context });

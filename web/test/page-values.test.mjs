@@ -342,6 +342,50 @@ test("tools registered one by one: after ready() the instruction counts every on
     }
 });
 
+// Unregistering takes a tool away from the runs in flight too (a host
+// revoking it): before, a run on the calling thread went on calling the
+// tool it started with, and in worker mode the call failed with "the run
+// has ended" while the run went on.
+test("a tool unregistered during a run cannot be called by it any more, in both modes", async () => {
+    const { IoCodeModeFactory } = await import(indexURL);
+    const gone = 'ToolError: tool "t.gone" was unregistered during this run; use tool_search to find tools';
+    for (const worker of [false, true]) {
+        for (const when of ["from another tool", "while onToolCall decides"]) {
+            const label = `worker: ${worker}, ${when}`;
+            let unregister = () => {};
+            let ran = 0;
+            const api = await IoCodeModeFactory({
+                wasmLocation: assetPath,
+                worker,
+                interceptors: {
+                    onToolCall: ({ tool: t }) => {
+                        if (when !== "from another tool" && t.name === "t.gone") unregister();
+                        return { allowed: true };
+                    },
+                },
+            });
+            try {
+                api.registerTool(tool("t.first", () => (when === "from another tool" ? unregister() : 0, 1)));
+                unregister = api.registerTool(tool("t.gone", () => ++ran));
+                const session = api.createSession();
+                await api.ready();
+                const { executeCode } = llmTools(session);
+                const r = await executeCode.execute({ code: "await tools.t.first({});\ntry { await tools.t.gone({}) } catch (e) { return e.name + ': ' + e.message }", explanation: "x" });
+                assert.equal(r.result, gone, label);
+                assert.equal(ran, 0, label);
+                assert.deepEqual(r.toolCalls.map(({ name, allowed, ok, reason }) => ({ name, allowed, ok, reason })), [
+                    { name: "t.first", allowed: true, ok: true, reason: undefined },
+                    { name: "t.gone", allowed: false, ok: false, reason: "unregistered during the run" },
+                ], label);
+                const next = await executeCode.execute({ code: "return Object.keys(tools.t)", explanation: "x" });
+                assert.deepEqual(next.result, ["first"], label);
+            } finally {
+                api.dispose();
+            }
+        }
+    }
+});
+
 test("a limit of Infinity is named as JavaScript writes it", async () => {
     const { IoCodeModeFactory } = await import(indexURL);
     for (const worker of [false, true]) {
