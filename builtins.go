@@ -202,14 +202,19 @@ const maxRandomBytes = 65536
 // GOOS=js.
 var errNoRandom = errors.New("crypto: no random source: the host gives none (Config.Random)")
 
-// entropy is a run's random source (Config.Random).
-type entropy struct{ src io.Reader }
+// entropy is a run's random source (Config.Random). buf is reused from
+// call to call (the sandbox copies what random returns): a fresh 64 KiB
+// per call was most of the Go side's cost, in allocation and GC.
+type entropy struct {
+	src io.Reader
+	buf []byte
+}
 
-// random is __cm_urandom: args[0] bytes from the source, as a JSON array of
-// numbers (JSON.parse builds it in C; a string would be decoded byte by
-// byte in the sandbox). Without a source, or when it fails, the call
-// throws: a program must never take zeros for random bytes.
-func (e entropy) random(args []json.RawMessage) (json.RawMessage, error) {
+// random is __cm_urandom: args[0] bytes from the source, which reach the
+// sandbox as an ArrayBuffer (sandbox.Func.Bytes). Without a source, or when
+// it fails, the call throws: a program must never take zeros for random
+// bytes.
+func (e *entropy) random(args []json.RawMessage) ([]byte, error) {
 	var v any
 	if len(args) > 0 {
 		json.Unmarshal(args[0], &v)
@@ -221,19 +226,14 @@ func (e entropy) random(args []json.RawMessage) (json.RawMessage, error) {
 	if e.src == nil {
 		return nil, errNoRandom
 	}
-	buf := make([]byte, int(n))
+	if cap(e.buf) < int(n) {
+		e.buf = make([]byte, int(n))
+	}
+	buf := e.buf[:int(n)]
 	if _, err := io.ReadFull(e.src, buf); err != nil {
 		return nil, fmt.Errorf("crypto: the host's random source failed: %w", err)
 	}
-	out := make([]byte, 0, 1+4*len(buf))
-	out = append(out, '[')
-	for i, c := range buf {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		out = strconv.AppendUint(out, uint64(c), 10)
-	}
-	return append(out, ']'), nil
+	return buf, nil
 }
 
 // clock is a run's performance clock (prelude/performance.js), from the

@@ -129,7 +129,7 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 		funcs["__cm_timer_clear"] = sandbox.Func{Sync: r.timers.clear}
 	}
 	if needs.random {
-		funcs["__cm_urandom"] = sandbox.Func{Sync: entropy{s.cm.cfg.Random}.random}
+		funcs["__cm_urandom"] = sandbox.Func{Bytes: (&entropy{src: s.cm.cfg.Random}).random}
 	}
 	if needs.clock {
 		r.clock.start = start

@@ -1,6 +1,7 @@
 package codemode
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/json"
@@ -265,6 +266,11 @@ func TestCryptoSource(t *testing.T) {
 		{name: "a failing source", code: "const a = new Uint8Array(4);\ncrypto.getRandomValues(a)", errCode: "RUNTIME", errName: "Error", errMsg: "crypto: the host's random source failed: entropy pool empty", line: 2, col: 23},
 		{name: "caught", code: "try { crypto.randomUUID() } catch (e) { return e.message }", want: `"crypto: the host's random source failed: entropy pool empty"`},
 	})
+	// The bytes cross as an ArrayBuffer: every one, in order, into the
+	// view's own bytes (the reader counts, so this is one case).
+	runInputCasesWith(t, Config{Timeout: 5 * time.Second, Random: new(countingReader)}, []inputCase{
+		{name: "65,536 bytes arrive whole and in order", code: "const b = new ArrayBuffer(65540);\nconst a = crypto.getRandomValues(new Uint32Array(b, 4, 16384));\nconst u = new Uint8Array(b);\nreturn [a.length, u.slice(4, 65540).every((x, i) => x === i % 251), u[0] + u[1] + u[2] + u[3], a[1].toString(16)]", want: `[16384,true,0,"7060504"]`},
+	})
 	runInputCasesWith(t, Config{Timeout: 5 * time.Second, Random: strings.NewReader("0123456789")}, []inputCase{
 		{name: "a source that runs dry", code: "crypto.randomUUID()", errCode: "RUNTIME", errName: "Error", errMsg: "random source failed: unexpected EOF"},
 	})
@@ -276,6 +282,17 @@ type constReader byte
 func (c constReader) Read(p []byte) (int, error) {
 	for i := range p {
 		p[i] = byte(c)
+	}
+	return len(p), nil
+}
+
+// countingReader reads 0, 1, ..., 250, 0, 1, ...
+type countingReader int
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(*c % 251)
+		*c++
 	}
 	return len(p), nil
 }
@@ -391,31 +408,27 @@ func TestUnreadableValues(t *testing.T) {
 	})
 }
 
-// TestRandomHostFunc: __cm_urandom gives what is asked, as JSON numbers,
-// and refuses a count the sandbox's checks would not let through.
+// TestRandomHostFunc: __cm_urandom gives the bytes asked for (they reach
+// the sandbox as an ArrayBuffer), and refuses a count the sandbox's checks
+// would not let through.
 func TestRandomHostFunc(t *testing.T) {
 	for _, arg := range []string{"-1", "1.5", "65537", `"16"`, "null", "1e9"} {
-		if out, err := (entropy{rand.Reader}).random([]json.RawMessage{json.RawMessage(arg)}); err == nil {
-			t.Errorf("random(%s) = %.40s, want an error", arg, out)
+		if out, err := (&entropy{src: rand.Reader}).random([]json.RawMessage{json.RawMessage(arg)}); err == nil {
+			t.Errorf("random(%s) = %d bytes, want an error", arg, len(out))
 		}
 	}
-	if _, err := (entropy{rand.Reader}).random(nil); err == nil {
+	if _, err := (&entropy{src: rand.Reader}).random(nil); err == nil {
 		t.Error("random() without a count: no error")
 	}
 	// Config.Random's default under GOOS=js.
-	if out, err := (entropy{}).random([]json.RawMessage{json.RawMessage("16")}); err != errNoRandom {
-		t.Errorf("random(16) without a source = %s, %v; want %v", out, err, errNoRandom)
+	if out, err := (&entropy{}).random([]json.RawMessage{json.RawMessage("16")}); err != errNoRandom {
+		t.Errorf("random(16) without a source = %d bytes, %v; want %v", len(out), err, errNoRandom)
 	}
 	for _, n := range []int{0, 16, 65536} {
-		out, err := entropy{rand.Reader}.random([]json.RawMessage{json.RawMessage(strconv.Itoa(n))})
-		var got []int
-		if err != nil || json.Unmarshal(out, &got) != nil || len(got) != n {
-			t.Fatalf("random(%d): %d values, %v", n, len(got), err)
-		}
-		for _, b := range got {
-			if b < 0 || b > 255 {
-				t.Fatalf("random(%d): %d is not a byte", n, b)
-			}
+		src := bytes.NewReader(bytes.Repeat([]byte{7, 200}, n))
+		out, err := (&entropy{src: src}).random([]json.RawMessage{json.RawMessage(strconv.Itoa(n))})
+		if err != nil || len(out) != n || (n > 0 && (out[0] != 7 || out[n-1] != 200)) {
+			t.Fatalf("random(%d): %d bytes, %v", n, len(out), err)
 		}
 	}
 }

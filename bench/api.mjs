@@ -100,6 +100,12 @@ const PRELUDE = `(() => {
   globalThis.tools = ${toolsLiteral()};
 })();`;
 
+const CRYPTO_PRELUDE = `(() => {
+  const random = globalThis.__host_random;
+  delete globalThis.__host_random;
+  globalThis.crypto = { getRandomValues(a) { new Uint8Array(a.buffer, a.byteOffset, a.byteLength).set(new Uint8Array(random(a.byteLength))); return a; } };
+})();`;
+
 const MEMORY_LIMIT = 128 << 20; // our default memoryLimit (MB)
 const TIMEOUT_MS = 30000; // our default timeout
 
@@ -133,6 +139,14 @@ async function baseRun(mod, code) {
     });
     ctx.setProp(ctx.global, "__host_call", host);
     host.dispose();
+    if (code.includes("crypto")) {
+      // crypto.getRandomValues over the host's Web Crypto, its bytes handed
+      // over as an ArrayBuffer (api-random-64k).
+      const random = ctx.newFunction("__host_random", (nH) => ctx.newArrayBuffer(crypto.getRandomValues(new Uint8Array(ctx.getNumber(nH))).buffer));
+      ctx.setProp(ctx.global, "__host_random", random);
+      random.dispose();
+      ctx.unwrapResult(ctx.evalCode(CRYPTO_PRELUDE)).dispose();
+    }
     ctx.unwrapResult(ctx.evalCode(PRELUDE)).dispose();
     const p = ctx.unwrapResult(ctx.evalCode(`(async () => {\n${code}\n})()`));
     const settled = ctx.resolvePromise(p);

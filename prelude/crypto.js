@@ -1,7 +1,7 @@
 // Builds crypto.getRandomValues and crypto.randomUUID over the host's
 // random source (Config.Random: crypto/rand natively, the host's
 // crypto.getRandomValues under GOOS=js): random(n) returns n random bytes
-// as an array of numbers, n at most 65,536, or throws. As in browsers, only integer typed
+// as a new ArrayBuffer, n at most 65,536, or throws. As in browsers, only integer typed
 // arrays are filled, at most 65,536 bytes per call. The typed array's
 // kind, buffer, offset and length are read with the intrinsic getters
 // taken here, so an own property or a subclass cannot misreport them, and
@@ -30,11 +30,11 @@
         e.name = "QuotaExceededError";
         throw e;
       }
-      if (n > 0) apply(set, new U8(apply(buffer, array, []), apply(offset, array, []), n), [random(n)]);
+      if (n > 0) apply(set, new U8(apply(buffer, array, []), apply(offset, array, []), n), [new U8(random(n))]);
       return array;
     },
     randomUUID() {
-      const b = random(16);
+      const b = new U8(random(16));
       b[6] = (b[6] & 0x0f) | 0x40; // version 4
       b[8] = (b[8] & 0x3f) | 0x80; // variant 10
       let s = "";

@@ -104,10 +104,17 @@ func (r *run) callFunction(argc, argv, refID uint32) ffi.Value {
 			return t
 		}
 	}
-	if f.Sync != nil {
+	if f.Sync != nil || f.Bytes != nil {
 		// A panic here unwinds QuickJS mid-call: the instance traps and is
 		// discarded, and the run fails with a RUNTIME error.
-		v, err := f.Sync(args)
+		var v json.RawMessage
+		var b []byte
+		var err error
+		if f.Sync != nil {
+			v, err = f.Sync(args)
+		} else {
+			b, err = f.Bytes(args)
+		}
 		if err != nil {
 			var fatal *Fatal
 			if errors.As(err, &fatal) {
@@ -115,6 +122,9 @@ func (r *run) callFunction(argc, argv, refID uint32) ffi.Value {
 				r.interrupt(interruptFatal)
 			}
 			return r.throwErr(err)
+		}
+		if f.Bytes != nil {
+			return r.arrayBuffer(b)
 		}
 		return r.fromJSON(v)
 	}
@@ -220,6 +230,18 @@ func (r *run) fromJSON(raw json.RawMessage) ffi.Value {
 		return 0
 	}
 	v, exc := r.valueOf(raw)
+	if exc != 0 {
+		t := r.q.Throw(r.ctx, exc.Const())
+		r.q.FreeValue(r.ctx, exc)
+		return t
+	}
+	return v
+}
+
+// arrayBuffer is a Bytes function's result: an ArrayBuffer of b, or the
+// exception thrown at the call (out of memory).
+func (r *run) arrayBuffer(b []byte) ffi.Value {
+	v, exc := r.q.NewArrayBuffer(r.ctx, b)
 	if exc != 0 {
 		t := r.q.Throw(r.ctx, exc.Const())
 		r.q.FreeValue(r.ctx, exc)

@@ -216,8 +216,14 @@ func (r *run) setup(p Program) error {
 	if len(p.Funcs) > 0 {
 		names := make([]string, 0, len(p.Funcs))
 		for n, f := range p.Funcs {
-			if (f.Async == nil) == (f.Sync == nil) {
-				return fmt.Errorf("sandbox: Funcs[%q]: exactly one of Async and Sync must be set", n)
+			set := 0
+			for _, given := range []bool{f.Async != nil, f.Sync != nil, f.Bytes != nil} {
+				if given {
+					set++
+				}
+			}
+			if set != 1 {
+				return fmt.Errorf("sandbox: Funcs[%q]: exactly one of Async, Sync and Bytes must be set, got %d", n, set)
 			}
 			if f.Async != nil {
 				r.tracked = true

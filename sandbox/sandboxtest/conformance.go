@@ -271,6 +271,29 @@ func testHostFuncs(t *testing.T, e *sandbox.Engine) {
 			t.Fatalf("warnings %q, want %q", res.Warnings, wantW)
 		}
 	})
+	t.Run("BytesAsArrayBuffer", func(t *testing.T) {
+		funcs := map[string]sandbox.Func{"bytes": {Bytes: func(a []json.RawMessage) ([]byte, error) {
+			if string(a[0]) == "-1" {
+				return nil, &sandbox.JSError{Name: "RangeError", Message: "no bytes"}
+			}
+			var n int
+			json.Unmarshal(a[0], &n)
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = byte(i % 253)
+			}
+			return b, nil
+		}}}
+		code := "const u = new Uint8Array(bytes(65536));\nlet e;\ntry { bytes(-1) } catch (x) { e = x.name + ': ' + x.message }\nreturn [bytes(0) instanceof ArrayBuffer, bytes(0).byteLength, u.length, u.every((x, i) => x === i % 253), e]"
+		res := run(t, e, sandbox.Program{Code: code, Funcs: funcs})
+		if want := `[true,0,65536,true,"RangeError: no bytes"]`; res.Error != nil || string(res.Value) != want {
+			t.Fatalf("got %s %v, want %s", res.Value, res.Error, want)
+		}
+		both := map[string]sandbox.Func{"f": {Sync: func([]json.RawMessage) (json.RawMessage, error) { return nil, nil }, Bytes: funcs["bytes"].Bytes}}
+		if _, err := e.Run(context.Background(), sandbox.Program{Code: "1", Funcs: both}); err == nil || !strings.Contains(err.Error(), "exactly one of Async, Sync and Bytes") {
+			t.Fatalf("a Func with Sync and Bytes: %v", err)
+		}
+	})
 	t.Run("ErrorIsCatchable", func(t *testing.T) {
 		res := run(t, e, sandbox.Program{Code: "try { await fail(1) } catch (e) { return [e instanceof Error, e.name, e.message] }", Funcs: echoFuncs()})
 		if want := `[true,"ToolError","it failed: 1"]`; res.Error != nil || string(res.Value) != want {

@@ -276,6 +276,20 @@ func (q *Instance) GetString(ctx Context, v ValueConst) string {
 	return s
 }
 
+// NewArrayBuffer returns an owned ArrayBuffer holding a copy of b, or the
+// owned exception. QTS_NewArrayBuffer adopts the memory it is given
+// (QuickJS frees it with the ArrayBuffer), so the bytes cross once, in one
+// write; on failure it adopted nothing, and the memory is freed here.
+func (q *Instance) NewArrayBuffer(ctx Context, b []byte) (val, exc Value) {
+	p := q.Malloc(uint32(max(len(b), 1)))
+	q.mem.Write(p, b)
+	val, exc = q.checkException(ctx, Value(q.call0(q.newArrayBuffer, uint32(ctx), p, uint32(len(b)))))
+	if exc != 0 {
+		q.Free(p)
+	}
+	return val, exc
+}
+
 // NewNumber creates a number value.
 func (q *Instance) NewNumber(ctx Context, f float64) Value {
 	return Value(q.do(q.newFloat64, uint64(ctx), math.Float64bits(f)))

@@ -15,9 +15,10 @@ func (noCallbacks) CallFunction(Context, ValueConst, uint32, uint32, uint32) Val
 func (noCallbacks) ShouldInterrupt(Runtime) bool                                   { return false }
 func (noCallbacks) FreeHostRef(Runtime, uint32)                                    {}
 
-// TestTags checks the value tags the fast type tests rely on against the
-// pinned asset.
-func TestTags(t *testing.T) {
+// newTestContext makes an instance of the pinned asset, capped at 64 MiB,
+// with a runtime and a context.
+func newTestContext(t *testing.T) (*Instance, Runtime, Context) {
+	t.Helper()
 	wasm, err := os.ReadFile("../../../node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm")
 	if err != nil {
 		t.Fatal(err)
@@ -32,6 +33,13 @@ func TestTags(t *testing.T) {
 	}
 	rt := q.NewRuntime()
 	ctx := q.NewContext(rt)
+	return q, rt, ctx
+}
+
+// TestTags checks the value tags the fast type tests rely on against the
+// pinned asset.
+func TestTags(t *testing.T) {
+	q, rt, ctx := newTestContext(t)
 	for _, tc := range []struct {
 		expr                       string
 		object, str, number, plain bool
@@ -74,20 +82,7 @@ func TestTags(t *testing.T) {
 // TestInt: Int reads integer-tagged numbers from memory; every other value
 // (floats, -0, strings, objects) is not one.
 func TestInt(t *testing.T) {
-	wasm, err := os.ReadFile("../../../node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := Compile(wazerohost.Backend(), wasm)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q, err := a.NewInstance(1024, noCallbacks{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rt := q.NewRuntime()
-	ctx := q.NewContext(rt)
+	q, rt, ctx := newTestContext(t)
 	for _, tc := range []struct {
 		expr string
 		n    int32
@@ -105,6 +100,54 @@ func TestInt(t *testing.T) {
 		}
 		q.FreeValue(ctx, v)
 	}
+	q.FreeContext(ctx)
+	q.FreeRuntime(rt)
+}
+
+// TestNewArrayBuffer: the ArrayBuffer holds the bytes given, and owns the
+// memory they were copied to: 2,000 of 64 KiB each (125 MiB) fit in an
+// instance capped at 64 MiB only if each is freed with its ArrayBuffer.
+func TestNewArrayBuffer(t *testing.T) {
+	q, rt, ctx := newTestContext(t)
+	read, exc := q.Eval(ctx, "(b) => [b instanceof ArrayBuffer, b.byteLength, Array.from(new Uint8Array(b).slice(0, 3)).join(), new Uint8Array(b).at(-1)].join(' ')", "t.js", EvalGlobal)
+	if exc != 0 {
+		t.Fatal("the reader threw")
+	}
+	big := make([]byte, 65536)
+	for i := range big {
+		big[i] = byte(i * 7)
+	}
+	for _, tc := range []struct {
+		b    []byte
+		want string
+	}{
+		{nil, "true 0  "},
+		{[]byte{1}, "true 1 1 1"},
+		{[]byte{0, 255, 9, 4}, "true 4 0,255,9 4"},
+		{big, "true 65536 0,7,14 249"},
+	} {
+		ab, exc := q.NewArrayBuffer(ctx, tc.b)
+		if exc != 0 {
+			t.Fatalf("NewArrayBuffer(%d bytes) threw", len(tc.b))
+		}
+		s, exc := q.Call(ctx, read.Const(), q.Undefined.Const(), ab.Const())
+		if got := q.GetString(ctx, s.Const()); exc != 0 || got != tc.want {
+			t.Errorf("NewArrayBuffer(%d bytes) reads %q, want %q", len(tc.b), got, tc.want)
+		}
+		q.FreeValue(ctx, s)
+		q.FreeValue(ctx, ab)
+	}
+	for i := 0; i < 2000; i++ {
+		ab, exc := q.NewArrayBuffer(ctx, big)
+		if exc != 0 {
+			t.Fatalf("NewArrayBuffer #%d threw", i)
+		}
+		q.FreeValue(ctx, ab)
+	}
+	if size := q.MemorySize(); size > 16<<20 {
+		t.Errorf("memory grew to %d bytes: the buffers were not freed", size)
+	}
+	q.FreeValue(ctx, read)
 	q.FreeContext(ctx)
 	q.FreeRuntime(rt)
 }

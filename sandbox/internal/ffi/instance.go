@@ -58,7 +58,7 @@ type Instance struct {
 	newString, getString, getProp, setProp, call, newFunction wasmhost.Func
 	newPromiseCapability, promiseState, promiseResult         wasmhost.Func
 	executePendingJob, isJobPending, getGlobal, argv, throw   wasmhost.Func
-	newFloat64, getPropNumber, newError                       wasmhost.Func
+	newFloat64, getPropNumber, newError, newArrayBuffer       wasmhost.Func
 	getUndefined, getNull, getTrue, getFalse                  wasmhost.Func
 
 	// Static constants, read once. FreeValue ignores them, so they may
@@ -158,7 +158,7 @@ func (q *Instance) bind() error {
 		{&q.newPromiseCapability, "QTS_NewPromiseCapability"}, {&q.promiseState, "QTS_PromiseState"}, {&q.promiseResult, "QTS_PromiseResult"},
 		{&q.executePendingJob, "QTS_ExecutePendingJob"}, {&q.isJobPending, "QTS_IsJobPending"},
 		{&q.getGlobal, "QTS_GetGlobalObject"}, {&q.argv, "QTS_ArgvGetJSValueConstPointer"}, {&q.throw, "QTS_Throw"},
-		{&q.newFloat64, "QTS_NewFloat64"},
+		{&q.newFloat64, "QTS_NewFloat64"}, {&q.newArrayBuffer, "QTS_NewArrayBuffer"},
 		{&q.getUndefined, "QTS_GetUndefined"}, {&q.getNull, "QTS_GetNull"}, {&q.getTrue, "QTS_GetTrue"}, {&q.getFalse, "QTS_GetFalse"}, {&q.newError, "QTS_NewError"},
 	} {
 		f, err := q.lookup(b.name)
