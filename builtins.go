@@ -100,6 +100,15 @@ const refusedJS = `const none = (what) => function () { throw new ReferenceError
 for (const k of %s) O.defineProperty(g, k, { value: none(k), configurable: true, writable: true });
 `
 
+// numberTip and dateTip say how to format without Intl. Both the run's
+// error for "'Intl' is not defined" (intlHint) and the warning of a
+// toLocale* call given locales or options (localeJS) say them, so they are
+// written once.
+const (
+	numberTip = `Format numbers with toFixed, e.g. money as '$' + n.toFixed(2).replace(/\B(?=(\d{3})+\.)/g, ',') ("$1,234.50")`
+	dateTip   = `Format dates with toISOString() ("2024-01-15T13:05:00.000Z", UTC) or getUTCFullYear(), getUTCMonth() + 1 and getUTCDate()`
+)
+
 // localeJS is added to the prelude of code that mentions toLocale: QuickJS
 // has no Intl, so toLocaleString, toLocaleDateString and toLocaleTimeString
 // ignore their locales and options, and code that asked for a currency or
@@ -107,11 +116,12 @@ for (const k of %s) O.defineProperty(g, k, { value: none(k), configurable: true,
 // of each with arguments logs a warning that says so and what to write
 // instead. The methods are replaced before the program runs and use only
 // what the prelude captured (apply, the stringify); log is the host's
-// console function, which they keep to themselves.
-const localeJS = `{
+// console function, which they keep to themselves. (The tips are ASCII, so
+// Go's quoting is a JavaScript string literal.)
+var localeJS = `{
 const said = O.create(null);
-const number = "Format numbers with toFixed, e.g. money as '$' + n.toFixed(2).replace(/\\B(?=(\\d{3})+\\.)/g, ',')";
-const date = "Format dates with toISOString() or getUTCFullYear(), getUTCMonth() + 1 and getUTCDate()";
+const number = ` + strconv.Quote(numberTip) + `;
+const date = ` + strconv.Quote(dateTip) + `;
 for (const [P, kind, names, tip] of [[Number.prototype, "Number", ["toLocaleString"], number], [BigInt.prototype, "BigInt", ["toLocaleString"], number],
   [Date.prototype, "Date", ["toLocaleString", "toLocaleDateString", "toLocaleTimeString"], date]]) {
   for (const name of names) {

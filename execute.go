@@ -167,8 +167,7 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 // still detects it), and an error the program catches keeps QuickJS's
 // wording: only the run's own error gets the hint.
 const intlHint = ": this sandbox (QuickJS) has no Intl, and toLocaleString() and toLocaleDateString() ignore their locales and options here. " +
-	"Format numbers with toFixed, e.g. money as '$' + n.toFixed(2).replace(/\\B(?=(\\d{3})+\\.)/g, ',') (\"$1,234.50\"), " +
-	"and dates with toISOString() (\"2024-01-15T13:05:00.000Z\", UTC) or getUTCFullYear(), getUTCMonth() + 1 and getUTCDate()"
+	numberTip + ". " + dateTip
 
 // hintFor is what the run's error message gains: how to do without what
 // the sandbox lacks.

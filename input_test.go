@@ -389,6 +389,32 @@ func TestIntl(t *testing.T) {
 	}
 }
 
+// TestIntlTipsAgree: the run's error for a missing Intl and the warnings of
+// toLocaleString and toLocaleDateString give the same tips, word for word.
+func TestIntlTipsAgree(t *testing.T) {
+	cm := newTestCodeMode(t, Config{})
+	s, _ := cm.NewSession()
+	res := exec(t, s, "Intl.NumberFormat()", nil)
+	if res.OK || res.Error == nil {
+		t.Fatalf("Intl.NumberFormat(): %+v, want an error", res)
+	}
+	msg := res.Error.Message
+	i, j := strings.Index(msg, "Format numbers"), strings.Index(msg, "Format dates")
+	if i < 0 || j < i {
+		t.Fatalf("the error gives no tips: %q", msg)
+	}
+	number, date := strings.TrimSuffix(msg[i:j], ". "), msg[j:]
+	res = exec(t, s, "return [(1).toLocaleString('en-US'), new Date(0).toLocaleDateString('en-US')]", nil)
+	if len(res.Logs) != 2 {
+		t.Fatalf("two calls with a locale: logs %+v, want 2 warnings", res.Logs)
+	}
+	for i, tip := range []string{number, date} {
+		if m := res.Logs[i].Message; !strings.HasSuffix(m, ". "+tip) {
+			t.Errorf("warning %q does not end with the error's tip %q", m, tip)
+		}
+	}
+}
+
 // TestUnreadableValues: a value whose reads throw (a Proxy's traps, an
 // Error's name or message getter) still gets a useful line in the logs
 // when a timer or microtask callback throws it or console logs it, and the
