@@ -89,7 +89,10 @@ function nameProblem(name) {
 
 /**
  * A character as Go's %q prints it (strconv.QuoteRune's escapes, inside
- * quote q), for the messages tool.go words.
+ * quote q), for the messages tool.go words. A lone surrogate is U+FFFD, as
+ * Go gets it: syscall/js hands Go a string as UTF-8, where a lone
+ * surrogate cannot be and becomes U+FFFD (also 3 bytes, so byte counts and
+ * offsets agree).
  * @param {string} ch
  * @param {string} q
  */
@@ -97,6 +100,7 @@ function goEscape(ch, q) {
     /** @type {Record<string, string>} */
     const named = { "\x07": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v", "\\": "\\\\" };
     const c = /** @type {number} */ (ch.codePointAt(0));
+    if (c >= 0xd800 && c <= 0xdfff) return "\ufffd";
     if (ch === q) return `\\${q}`;
     if (named[ch]) return named[ch];
     if (c < 0x20 || c === 0x7f) return `\\x${c.toString(16).padStart(2, "0")}`;

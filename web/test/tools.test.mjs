@@ -71,6 +71,24 @@ describe("registerTool / registerTools", () => {
         });
     }
 
+    // The worker checks names itself with tool.go's wording; a lone
+    // surrogate reaches Go as U+FFFD, so the worker says U+FFFD too.
+    test("an invalid name's message is the same in both modes (a lone surrogate is U+FFFD)", () => {
+        const msg = (quoted, found, offset) => `codemode: invalid tool: tool name "${quoted}": must be 1..128 characters of [A-Za-z0-9_$.-], found '${found}' at offset ${offset}`;
+        for (const [name, message] of [
+            ["ab\ud800c", msg("ab\ufffdc", "\ufffd", 2)],
+            ["x\ud83d", msg("x\ufffd", "\ufffd", 1)],
+            ["a\udc00\ud800.b", msg("a\ufffd\ufffd.b", "\ufffd", 1)],
+            ["\ud800".repeat(42) + "ab", msg("\ufffd".repeat(42) + "ab", "\ufffd", 0)],
+            ["a\u{1F600}", msg("a\u{1F600}", "\u{1F600}", 1)],
+            ["h\u00e9llo", msg("h\u00e9llo", "\u00e9", 1)],
+            ["a\tb", msg("a\\tb", "\\t", 1)],
+        ]) {
+            assert.throws(() => api.registerTool({ name, execute: () => 1 }), { name: "TypeError", message }, JSON.stringify(name));
+        }
+        assert.throws(() => api.registerTool({ name: "\ud800".repeat(43), execute: () => 1 }), { name: "TypeError", message: `codemode: invalid tool: tool name "${"\ufffd".repeat(43)}": must be 1..128 characters of [A-Za-z0-9_$.-], got 129` });
+    });
+
     test("valid names: 128 characters, $, _, -, dots", () => {
         const names = ["a".repeat(128), "$x", "snake_case", "kebab-case", "deeply.nested.name.space"];
         const unregister = api.registerTools(names.map((n) => tool(n, () => n)));
