@@ -82,12 +82,7 @@ func TestGeneralVocab(t *testing.T) {
 	if g, ph := len(generalGroups(generalGroupsText)), len(generalPhrases(generalPhrasesText)); g != 144 || ph != 152 {
 		t.Errorf("%d groups and %d phrases, want 144 and 152", g, ph)
 	}
-	// The second block (not read by search) holds to the same rules, its
-	// names distinct from the first's, so that the two can be joined.
-	if g, ph := len(generalGroups(generalGroupsText2)), len(generalPhrases(generalPhrasesText2)); g != 127 || ph != 126 {
-		t.Errorf("second block: %d groups and %d phrases, want 127 and 126", g, ph)
-	}
-	groupsText, phrasesText := generalGroupsText+generalGroupsText2, generalPhrasesText+generalPhrasesText2
+	groupsText, phrasesText := generalGroupsText, generalPhrasesText
 	groups, phrases := generalGroups(groupsText), generalPhrases(phrasesText)
 	lines := func(text string) (n int) {
 		for line := range strings.Lines(text) {
