@@ -60,6 +60,8 @@ func Set(np *Params, key string, v ...float64) {
 		np.readPenalty = v[0]
 	case "cancelDeletes":
 		np.cancelDeletes = v[0] != 0
+	case "weakTail":
+		np.weakTail = v[0] != 0
 	default:
 		panic(fmt.Sprint("no param ", key))
 	}

@@ -96,6 +96,12 @@ type params struct {
 	// still demotes a tool that cancels, which stops a process or a
 	// payment without removing anything.
 	cancelDeletes bool
+	// weakTail: a request with a good match (a tool covering minCoverage
+	// of it) lists after the good matches, up to the limit, the tools
+	// that match less of it. A word the catalog lacks lowers every tool's
+	// coverage, so the tool asked for is often among those; a request
+	// with no good match still gets nothing.
+	weakTail bool
 }
 
 var p = params{
@@ -122,12 +128,13 @@ var p = params{
 	timeWords:               true,
 	readPenalty:             0.7,
 	cancelDeletes:           true,
+	weakTail:                true,
 }
 
 // Rank ranks docs for a query: an exact tool name first, then the tools of
 // a namespace the query names (or the tool a bare method name names), then
-// relevance. Tools that match too little of the query are left out, so a
-// query with no good match returns nothing. An empty query lists every
+// relevance. Tools that match too little of the query come after the good
+// matches, and a query with no good match returns nothing. An empty query lists every
 // tool by name. limit <= 0 means DefaultLimit; it is capped at MaxLimit.
 func Rank(docs []*Doc, query string, limit int) []Hit {
 	return RankWith(docs, query, Options{Limit: limit})
@@ -184,19 +191,46 @@ func RankWith(docs []*Doc, query string, o Options) []Hit {
 	for i := range docs {
 		relevant[i] = scores[i] > 0 && covers[i] >= p.minCoverage
 	}
+	// weak: the tools that match some of a request that has a good match,
+	// but too little of it to be returned on their own (see weakTail).
+	var weak []bool
+	if p.weakTail && slices.Contains(relevant, true) {
+		weak = make([]bool, len(docs))
+		for i := range docs {
+			weak[i] = !relevant[i] && scores[i] > 0
+		}
+	}
 	if o.Similarity != nil {
 		w := o.SemanticWeight
 		if w <= 0 {
 			w = DefaultSemanticWeight
 		}
-		scores, relevant = fuseSemantic(scores, relevant, o.Similarity, o.MinSimilarity, w)
+		lex, rel := scores, relevant
+		if weak != nil {
+			// The weaker matches join the lexical view, below the good ones.
+			lex, rel = slices.Clone(scores), slices.Clone(relevant)
+			top := 0.0
+			for i, wk := range weak {
+				if wk {
+					top = max(top, scores[i])
+					rel[i] = true
+				}
+			}
+			for i := range lex {
+				if relevant[i] {
+					lex[i] += top
+				}
+			}
+			weak = nil
+		}
+		scores, relevant = fuseSemantic(lex, rel, o.Similarity, o.MinSimilarity, w)
 	}
 	type ranked struct {
 		i     int
 		tier  int
 		score float64
 	}
-	var rs []ranked
+	var rs, tail []ranked
 	for i, d := range docs {
 		tier := 0
 		switch {
@@ -207,11 +241,14 @@ func RankWith(docs []*Doc, query string, o Options) []Hit {
 			tier = 1
 		}
 		if tier == 0 && !relevant[i] {
+			if weak != nil && weak[i] {
+				tail = append(tail, ranked{i, -1, scores[i]})
+			}
 			continue
 		}
 		rs = append(rs, ranked{i, tier, scores[i]})
 	}
-	slices.SortFunc(rs, func(a, b ranked) int {
+	byScore := func(a, b ranked) int {
 		if a.tier != b.tier {
 			return b.tier - a.tier
 		}
@@ -222,7 +259,14 @@ func RankWith(docs []*Doc, query string, o Options) []Hit {
 			return 1
 		}
 		return strings.Compare(docs[a.i].name, docs[b.i].name)
-	})
+	}
+	slices.SortFunc(rs, byScore)
+	if len(rs) < limit && len(tail) > 0 {
+		// The weaker matches follow the good ones; sorted only when the
+		// good ones leave room.
+		slices.SortFunc(tail, byScore)
+		rs = append(rs, tail...)
+	}
 	hits := make([]Hit, 0, min(limit, len(rs)))
 	for _, r := range rs[:min(limit, len(rs))] {
 		hits = append(hits, Hit{Index: r.i, Score: r.score})

@@ -114,8 +114,12 @@ func TestSearchReadNames(t *testing.T) {
 // TestSearchNegation: "did not" asks what "didn't" asks. The remnants of
 // a contraction ("didn", "t") are stopwords, so the long form's "not" must
 // be one too: otherwise it counts as a word no tool holds, and the long
-// form finds fewer tools.
+// form finds fewer tools. The weak tail is off: it would list the tool
+// the coverage rule cut after the good matches, and hide the difference.
 func TestSearchNegation(t *testing.T) {
+	old := p
+	defer func() { p = old }()
+	p.weakTail = false
 	docs := []*Doc{
 		NewDoc("webhooks.ping", "Send a test event to a webhook to check that it receives events.", nil),
 		NewDoc("webhooks.list", "List the webhooks of a repository.", nil),
@@ -257,6 +261,47 @@ func TestSearchCancelDeletes(t *testing.T) {
 			}
 			if first != want {
 				t.Errorf("cancelDeletes %v, %q: first %q, want %q", on, tt.query, first, want)
+			}
+		}
+	}
+}
+
+// TestSearchWeakTail: a request with a good match lists, after the good
+// matches, the tools that match too little of it to be returned on their
+// own; a request with no good match still gets nothing. Without the tail
+// the weaker matches are left out.
+func TestSearchWeakTail(t *testing.T) {
+	docs := []*Doc{
+		NewDoc("channels.archive", "Archive a channel.", nil),
+		NewDoc("channels.rename", "Rename a channel.", nil),
+		NewDoc("channels.members", "List the members of a channel.", nil),
+		NewDoc("files.upload", "Upload a file.", nil),
+		NewDoc("files.delete", "Delete a file.", nil),
+		NewDoc("reminders.add", "Add a reminder.", nil),
+	}
+	for _, tt := range []struct {
+		query   string
+		on, off []string
+	}{
+		{"archive the old marketing channel nobody reads", []string{"channels.archive", "channels.members", "channels.rename"}, []string{"channels.archive"}},
+		// reminders.add through the hand synonym add ~ upload.
+		{"upload the quarterly report as a file", []string{"files.upload", "files.delete", "reminders.add"}, []string{"files.upload"}},
+		{"order a pizza for the team", nil, nil},
+	} {
+		for _, on := range []bool{true, false} {
+			old := p
+			p.weakTail = on
+			var got []string
+			for _, h := range Rank(docs, tt.query, 5) {
+				got = append(got, docs[h.Index].name)
+			}
+			p = old
+			want := tt.on
+			if !on {
+				want = tt.off
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("weakTail %v, %q: got %v, want %v", on, tt.query, got, want)
 			}
 		}
 	}

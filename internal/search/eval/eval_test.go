@@ -189,9 +189,9 @@ const targetR1, targetR5 = 0.6, 0.8
 // recall@1 since the property field weighs 0.75 (0.12 before), and since
 // the general vocabulary (vocab_general.go) 0.25 and its recall@5 0.50:
 // one query lower, recorded lower on purpose (eval/README.md, "General
-// vocabulary").
+// vocabulary"); its recall@5 0.62 since the weak tail (rank.go weakTail).
 var short = map[string][2]float64{
-	"slack":        {0.25, 0.50},
+	"slack":        {0.25, 0.62},
 	"digitalocean": {0.61, 0.78},
 }
 
@@ -292,24 +292,25 @@ func TestProbes2(t *testing.T) {
 // (vocab_general.go): every catalog's figures as measured with it, which
 // lowers two on purpose, linode's recall@5 (0.71 before) and square's
 // empty probes (2 before); eval/README.md, "General vocabulary", says why.
-// Raised since by "not" as a stopword (trello), and by a request to
-// cancel accepting a tool that deletes (zoom).
+// Raised since by "not" as a stopword (trello), by a request to cancel
+// accepting a tool that deletes (zoom), and by the weak tail (rank.go
+// weakTail: box, linode, square and every dev2 catalog).
 var devFloor = map[string]struct {
 	r1, r5, mrr float64
 	empty       int
 }{
 	"asana":  {0.25, 0.50, 0.36, 3},
-	"box":    {0.29, 0.58, 0.41, 2},
-	"linode": {0.54, 0.67, 0.61, 2},
-	"square": {0.54, 0.83, 0.67, 1},
+	"box":    {0.29, 0.62, 0.42, 2},
+	"linode": {0.54, 0.67, 0.62, 2},
+	"square": {0.54, 0.88, 0.67, 1},
 	"zoom":   {0.50, 0.83, 0.63, 1},
 	// dev2 (committed at 0.21/0.38/0.28, 0.38/0.58/0.46, 0.62/0.75/0.66,
 	// 0.21/0.38/0.27, 0.58/0.62/0.62).
-	"trello":    {0.29, 0.46, 0.36, 4},
-	"mailchimp": {0.42, 0.62, 0.48, 3},
-	"hetzner":   {0.71, 0.83, 0.76, 3},
-	"jira":      {0.25, 0.46, 0.32, 0},
-	"twilio":    {0.62, 0.67, 0.65, 3},
+	"trello":    {0.29, 0.50, 0.39, 4},
+	"mailchimp": {0.42, 0.67, 0.49, 3},
+	"hetzner":   {0.71, 0.88, 0.78, 3},
+	"jira":      {0.25, 0.50, 0.33, 0},
+	"twilio":    {0.62, 0.71, 0.67, 3},
 }
 
 // TestDev: on every catalog of the dev and dev2 splits, the lexical
