@@ -321,16 +321,18 @@ func TestDev(t *testing.T) { checkDev(t, devSplits[:2], devFloor) }
 // dev3Floor are the dev3 split's figures as devFloor's, measured on main
 // when the split's mapping was committed (after 799d006). dev3 is a
 // validation split: a change may raise a floor here only after it was
-// judged on other splits, and nobody reads its misses to do so.
+// judged on other splits, and nobody reads its misses to do so. Raised
+// by the weak tail (rank.go weakTail: sendgrid, vercel, xero, docusign,
+// magento), judged on TRAIN and dev2 first.
 var dev3Floor = floors{
-	"sendgrid":  {0.10, 0.45, 0.28, 3},
+	"sendgrid":  {0.10, 0.50, 0.30, 3},
 	"bitbucket": {0.55, 0.85, 0.67, 2},
-	"vercel":    {0.50, 0.60, 0.53, 2},
-	"xero":      {0.32, 0.37, 0.33, 4},
+	"vercel":    {0.50, 0.70, 0.58, 2},
+	"xero":      {0.32, 0.58, 0.42, 4},
 	"vimeo":     {0.28, 0.33, 0.30, 3},
-	"docusign":  {0.35, 0.55, 0.43, 1},
+	"docusign":  {0.35, 0.60, 0.46, 1},
 	"keycloak":  {0.45, 0.55, 0.49, 1},
-	"magento":   {0.50, 0.70, 0.55, 2},
+	"magento":   {0.50, 0.75, 0.59, 2},
 }
 
 // TestDev3 is TestDev on the dev3 split, the validation split of eight
