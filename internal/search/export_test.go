@@ -58,8 +58,6 @@ func Set(np *Params, key string, v ...float64) {
 		np.timeWords = v[0] != 0
 	case "readPenalty":
 		np.readPenalty = v[0]
-	case "cancelDeletes":
-		np.cancelDeletes = v[0] != 0
 	case "weakTail":
 		np.weakTail = v[0] != 0
 	default:

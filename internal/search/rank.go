@@ -90,12 +90,6 @@ type params struct {
 	// of a resource, most often read) for a request that asks for an
 	// action other than reading.
 	readPenalty float64
-	// cancelDeletes: a request to cancel also accepts a tool that deletes
-	// (REST APIs cancel a meeting, a booking or a subscription with
-	// DELETE), so the verb penalty does not demote it; a request to delete
-	// still demotes a tool that cancels, which stops a process or a
-	// payment without removing anything.
-	cancelDeletes bool
 	// weakTail: a request with a good match (a tool covering minCoverage
 	// of it) lists after the good matches, up to the limit, the tools
 	// that match less of it. A word the catalog lacks lowers every tool's
@@ -127,7 +121,6 @@ var p = params{
 	lightVerbs:              true,
 	timeWords:               true,
 	readPenalty:             0.7,
-	cancelDeletes:           true,
 	weakTail:                true,
 }
 
@@ -274,13 +267,8 @@ func RankWith(docs []*Doc, query string, o Options) []Hit {
 	return hits
 }
 
-// readVerbs are the verb classes of reading, deleteVerbs and cancelVerbs
-// those of removing and of cancelling.
-var (
-	readVerbs   = verbClasses["get"] | verbClasses["list"]
-	deleteVerbs = verbClasses[stem("delete")]
-	cancelVerbs = verbClasses[stem("cancel")]
-)
+// readVerbs are the verb classes of reading.
+var readVerbs = verbClasses["get"] | verbClasses["list"]
 
 // questions are first words that make a request a question.
 var questions = setOf("who", "which", "what", "whose", "is", "are", "does", "do", "did", "how", "when", "where", "was", "were")
@@ -436,9 +424,6 @@ func Scores(docs []*Doc, text string) (scores, covers []float64) {
 		}
 		total += g.weight * best
 		qverbs |= g.verbs
-	}
-	if p.cancelDeletes && qverbs&cancelVerbs != 0 {
-		qverbs |= deleteVerbs
 	}
 
 	// Per doc: BM25F per query term, the best alternative per group.

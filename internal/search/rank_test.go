@@ -207,65 +207,6 @@ func TestSearchHyphenated(t *testing.T) {
 	}
 }
 
-// TestSearchCancelDeletes: a request to cancel a meeting or a subscription
-// finds the tool that deletes it (REST cancels them with DELETE): without
-// the rule the verb penalty demotes it below a tool that reads the same
-// object (readPenalty is milder). A request to delete still prefers the
-// tool that deletes over one that cancels, and the other way round.
-func TestSearchCancelDeletes(t *testing.T) {
-	others := func() []*Doc {
-		return []*Doc{
-			NewDoc("events.listEvents", "List the events of the account: items created, updated, canceled.", nil),
-			NewDoc("users.createUser", "Create a user.", nil),
-			NewDoc("files.uploadFile", "Upload a file.", nil),
-			NewDoc("files.listFiles", "List the files of a folder.", nil),
-			NewDoc("invoices.sendInvoice", "Send an invoice by email.", nil),
-		}
-	}
-	meetings := []*Doc{
-		NewDoc("meetings.meetingDelete", "Delete a meeting.", nil),
-		NewDoc("meetings.meetingInfo", "A meeting's details: its topic and its agenda.", nil),
-	}
-	meetings = append(meetings, others()...)
-	subscriptions := []*Doc{
-		NewDoc("subscriptions.DeleteSubscription", "Deletes a subscription: the customer is no longer billed.", nil),
-		NewDoc("subscriptions.subscription", "The subscription, with its status and its plan.", nil),
-	}
-	subscriptions = append(subscriptions, others()...)
-	jobs := []*Doc{
-		NewDoc("jobs.CancelJob", "Cancel a running export job.", nil),
-		NewDoc("jobs.DeleteJob", "Delete an export job.", nil),
-	}
-	jobs = append(jobs, others()...)
-	for _, tt := range []struct {
-		docs                 []*Doc
-		query, want, without string
-	}{
-		{meetings, "cancel my 2 o'clock meeting", "meetings.meetingDelete", "meetings.meetingInfo"},
-		{subscriptions, "cancel the subscription", "subscriptions.DeleteSubscription", "subscriptions.subscription"},
-		{jobs, "cancel the export job", "jobs.CancelJob", "jobs.CancelJob"},
-		{jobs, "delete the export job", "jobs.DeleteJob", "jobs.DeleteJob"},
-	} {
-		for _, on := range []bool{true, false} {
-			old := p
-			p.cancelDeletes = on
-			hits := Rank(tt.docs, tt.query, 5)
-			p = old
-			first := ""
-			if len(hits) > 0 {
-				first = tt.docs[hits[0].Index].name
-			}
-			want := tt.want
-			if !on {
-				want = tt.without
-			}
-			if first != want {
-				t.Errorf("cancelDeletes %v, %q: first %q, want %q", on, tt.query, first, want)
-			}
-		}
-	}
-}
-
 // TestSearchWeakTail: a request with a good match lists, after the good
 // matches, the tools that match too little of it to be returned on their
 // own; a request with no good match still gets nothing. Without the tail

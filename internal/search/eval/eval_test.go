@@ -292,9 +292,8 @@ func TestProbes2(t *testing.T) {
 // (vocab_general.go): every catalog's figures as measured with it, which
 // lowers two on purpose, linode's recall@5 (0.71 before) and square's
 // empty probes (2 before); eval/README.md, "General vocabulary", says why.
-// Raised since by "not" as a stopword (trello), by a request to cancel
-// accepting a tool that deletes (zoom), and by the weak tail (rank.go
-// weakTail: box, linode, square and every dev2 catalog).
+// Raised since by "not" as a stopword (trello) and by the weak tail
+// (rank.go weakTail: box, linode, square and every dev2 catalog).
 var devFloor = map[string]struct {
 	r1, r5, mrr float64
 	empty       int
@@ -303,7 +302,7 @@ var devFloor = map[string]struct {
 	"box":    {0.29, 0.62, 0.42, 2},
 	"linode": {0.54, 0.67, 0.62, 2},
 	"square": {0.54, 0.88, 0.67, 1},
-	"zoom":   {0.50, 0.83, 0.63, 1},
+	"zoom":   {0.46, 0.83, 0.60, 1},
 	// dev2 (committed at 0.21/0.38/0.28, 0.38/0.58/0.46, 0.62/0.75/0.66,
 	// 0.21/0.38/0.27, 0.58/0.62/0.62).
 	"trello":    {0.29, 0.50, 0.39, 4},
