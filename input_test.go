@@ -498,3 +498,29 @@ func TestPreludeFor(t *testing.T) {
 		t.Errorf("a plain run's prelude is not the plain one:\n%s", p)
 	}
 }
+
+// TestErrorRelated: what an Error points to beyond its message reaches the
+// model, in the run's error and in log lines alike: an AggregateError's
+// errors (Promise.any's message is empty) and the cause chain, up to three
+// levels (code that rethrows as new Error("...", { cause: e }) hid the
+// tool's own error).
+func TestErrorRelated(t *testing.T) {
+	const orders = "try { await tools.util.fail({}) } catch (e) { throw new Error('could not load the order', { cause: e }) }"
+	const chain = "new Error('a', { cause: new TypeError('b', { cause: new RangeError('c', { cause: new Error('d', { cause: 'e' }) }) }) })"
+	const any6 = "Promise.any([1, 2, 3, 4, 5, 6].map((i) => Promise.reject(new Error('e' + i))))"
+	runInputCases(t, []inputCase{
+		{name: "a rethrow with the tool's error as cause", code: orders, errCode: "RUNTIME", errName: "Error",
+			errMsg: "could not load the order; cause: ToolError: backend unavailable", line: 1, col: 62},
+		{name: "Promise.any's rejection lists its errors", code: "return await Promise.any([Promise.reject(new Error('a')), Promise.reject(new TypeError('b'))])", errCode: "RUNTIME", errName: "AggregateError",
+			errMsg: "errors: Error: a, TypeError: b"},
+		{name: "at most five errors", code: "return await " + any6, errCode: "RUNTIME", errName: "AggregateError",
+			errMsg: "errors: Error: e1, Error: e2, Error: e3, Error: e4, Error: e5 (and 1 more)"},
+		{name: "a cause that is not an Error", code: "throw new Error('x', { cause: { code: 404 } })", errCode: "RUNTIME", errName: "Error", errMsg: `x; cause: {"code":404}`},
+		{name: "three levels of causes", code: "throw " + chain, errCode: "RUNTIME", errName: "Error", errMsg: "a; cause: TypeError: b; cause: RangeError: c; cause: Error: d"},
+		{name: "a cause getter that throws leaves the message", code: "const e = new Error('kept'); Object.defineProperty(e, 'cause', { get() { throw 1 } }); throw e", errCode: "RUNTIME", errName: "Error", errMsg: "kept"},
+		{name: "console.log shows the cause", code: "console.log(new Error('x', { cause: new Error('y') }));\nreturn 1", want: "1", log: "Error: x; cause: Error: y"},
+		{name: "console.log shows the errors", code: "try { await " + any6 + " } catch (e) { console.log(e) }\nreturn 1", want: "1", log: "AggregateError: ; errors: Error: e1"},
+		{name: "an uncaught timer error shows its cause", code: "setTimeout(() => { throw new Error('t', { cause: 'why' }) }, 1);\nawait new Promise((r) => setTimeout(r, 20));\nreturn 1", want: "1", log: "uncaught in a setTimeout callback: Error: t; cause: why"},
+		{name: "no cause, no errors: as before", code: "throw new TypeError('plain')", errCode: "RUNTIME", errName: "TypeError", errMsg: "plain", noLog: "cause"},
+	})
+}

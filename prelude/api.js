@@ -48,12 +48,38 @@
   // that throws while the value is read leaves what could be read: text
   // never throws, so a console call or the report of an uncaught error in a
   // callback cannot fail on what it reports.
+  // related is what an Error points to that its message does not say:
+  // an AggregateError's errors (Promise.any's has an empty message) and
+  // the cause chain (code that rethrows as new Error("...", { cause: e })
+  // would otherwise hide the tool's own error). sandbox/errors.go's
+  // describeError writes the same for the run's error.
+  const related = (e, get) => {
+    const one = (v) => {
+      let isError = false;
+      try { isError = v instanceof Error; } catch (_) {}
+      const s = isError ? (get(() => v.name) || "Error") + ": " + (get(() => v.message) ?? "") : get(() => (typeof v === "object" && v !== null ? api.stringify(v) : v));
+      return s !== undefined && s.length > 500 ? s.slice(0, 500) + "…" : s;
+    };
+    let out = "";
+    try {
+      const list = e.errors;
+      if (Array.isArray(list) && list.length) out += "; errors: " + list.slice(0, 5).map(one).join(", ") + (list.length > 5 ? " (and " + (list.length - 5) + " more)" : "");
+    } catch (_) {}
+    try {
+      for (let c = e, i = 0; i < 3 && "cause" in c; i++) {
+        c = c.cause;
+        out += "; cause: " + one(c);
+        if (!(c instanceof Error)) break;
+      }
+    } catch (_) {}
+    return out;
+  };
   const text = (v) => {
     if (typeof v === "string") return v;
     const get = (f) => { try { return String(f()); } catch (_) { return undefined; } };
     let isError = false;
     try { isError = v instanceof Error; } catch (_) {}
-    if (isError) return (get(() => v.name) || get(() => v.constructor.name) || "Error") + ": " + (get(() => v.message) ?? "(its message cannot be read)");
+    if (isError) return (get(() => v.name) || get(() => v.constructor.name) || "Error") + ": " + (get(() => v.message) ?? "(its message cannot be read)") + related(v, get);
     try { const s = api.stringify(v); if (s !== undefined) return s; } catch (_) {}
     return get(() => v) ?? (typeof v === "function" ? "a function" : "an object") + " that cannot be read or converted to text";
   };

@@ -23,7 +23,11 @@ const (
 
 // describeError is evaluated per failure only; it reads an exception
 // defensively and cuts every string to its bound before JSON.stringify.
-// Whatever can be read is kept: a name getter that throws leaves the
+// An AggregateError's errors and an Error's cause chain (3 levels) follow
+// its message ("; errors: ...", "; cause: ..."), as prelude/api.js's text
+// writes them in logs: a rethrow as new Error("...", { cause: e }) hid the
+// tool's own error from the model, and Promise.any's rejection said
+// nothing at all. Whatever can be read is kept: a name getter that throws leaves the
 // constructor's name (else "Error") and the message; a message getter that
 // throws is reported as such; a value that throws on every read (a Proxy
 // whose traps throw) is described, with what its read threw; a Proxy whose
@@ -36,6 +40,26 @@ var describeError = `(e) => {
   const str = (f, n) => { try { return cut(String(f()), n); } catch (x) { why = x; return undefined; } };
   const threw = () => { const m = str(() => why instanceof Error ? why.message : why, 200); return m ? ": " + m : ""; };
   const out = (name, message, stack) => JSON.stringify({__proto__: null, name, message, stack});
+  const related = (e) => {
+    const one = (v) => {
+      let isE = false;
+      try { isE = v instanceof Error; } catch (_) {}
+      return isE ? (str(() => v.name, 128) || "Error") + ": " + (str(() => v.message, 500) ?? "") : str(() => typeof v === "object" && v !== null ? JSON.stringify(v) : String(v), 500);
+    };
+    let s = "";
+    try {
+      const list = e.errors;
+      if (Array.isArray(list) && list.length) s += "; errors: " + list.slice(0, 5).map(one).join(", ") + (list.length > 5 ? " (and " + (list.length - 5) + " more)" : "");
+    } catch (_) {}
+    try {
+      for (let c = e, i = 0; i < 3 && "cause" in c; i++) {
+        c = c.cause;
+        s += "; cause: " + one(c);
+        if (!(c instanceof Error)) break;
+      }
+    } catch (_) {}
+    return s;
+  };
   try {
     let isError = false;
     try { isError = e instanceof Error; } catch (_) {}
@@ -44,6 +68,8 @@ var describeError = `(e) => {
       if (!name) name = str(() => e.constructor.name, ` + strconv.Itoa(MaxNameChars) + `) || "Error";
       let message = str(() => e.message, ` + strconv.Itoa(MaxMessageChars) + `);
       if (message === undefined) message = "(its message cannot be read: reading it threw" + threw() + ")";
+      const more = related(e);
+      if (more) message = cut(message ? message + more : more.slice(2), ` + strconv.Itoa(MaxMessageChars) + `);
       return out(name, message, str(() => e.stack || "", ` + strconv.Itoa(MaxMessageChars) + `) || "");
     }
     let m = str(() => { try { return typeof e === "object" && e !== null ? JSON.stringify(e) : String(e); } catch (_) { return String(e); } }, ` + strconv.Itoa(MaxMessageChars) + `);
