@@ -12,6 +12,7 @@ import (
 
 	"github.com/interopio/code-mode/internal/jsoncut"
 	"github.com/interopio/code-mode/internal/trunc"
+	"github.com/interopio/code-mode/internal/tsstrip"
 	"github.com/interopio/code-mode/sandbox"
 )
 
@@ -355,6 +356,11 @@ func (r *runState) finish(res *sandbox.Result, d time.Duration) *ExecuteResult {
 	if res.Error != nil {
 		e := res.Error
 		out.Error = &RunError{Name: e.Name, Message: trunc.String(e.Message+hintFor(e), 2000), Code: string(e.Code), Line: e.Line, Column: e.Column, Stack: trunc.String(e.Stack, 2000)}
+		if name, ok := strings.CutPrefix(e.Call, callLabelPrefix); ok && e.Line == 0 {
+			// A tool's error the program returned rather than awaited:
+			// the position of the call, when the code makes it in one place.
+			out.Error.Line, out.Error.Column = tsstrip.CallSite(r.code, name)
+		}
 		return out
 	}
 	out.OK = true

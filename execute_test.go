@@ -390,3 +390,37 @@ func TestWithConsole(t *testing.T) {
 		})
 	}
 }
+
+// TestToolErrorPosition: a tool's error the program returns rather than
+// awaits (return, the last expression, main() returning it, Promise.all)
+// was thrown through no frame of the program; it gets the position of the
+// call when the code makes that call in one place, as an awaited one gets
+// the position of its await. An error the program wraps or rethrows keeps
+// its own; a call made in two places gets none.
+func TestToolErrorPosition(t *testing.T) {
+	cm := newTestCodeMode(t, Config{})
+	s, _ := cm.NewSession()
+	for _, tc := range []struct {
+		code      string
+		name      string
+		line, col int
+	}{
+		{"await tools.util.fail({})", "ToolError", 1, 22}, // the await's own
+		{"return tools.util.fail({})", "ToolError", 1, 23},
+		{"const x = 1;\ntools.util.fail({})", "ToolError", 2, 16},
+		{"async function main() {\n  return tools.util.fail({})\n}\nreturn main()", "ToolError", 2, 25},
+		{"main()\nasync function main() { return tool_call('util.fail', {}) }", "ToolError", 2, 41},
+		{"return Promise.all([tools.orders.get({}), tools.util.fail({})])", "ToolError", 1, 58},
+		{"return tools.orders.search({ status: 'bad' })", "ValidationError", 1, 27},
+		{"return tools.util.fail({}).catch((e) => { throw e })", "ToolError", 1, 43}, // rethrown: QuickJS's
+		{"return tools.util.fail({}).catch((e) => { throw new Error('wrapped') })", "Error", 1, 58},
+		{"tools.util.fail({}).catch(() => {});\nreturn tools.util.fail({})", "ToolError", 0, 0},
+		{"const f = tools.util.fail;\nreturn f({})", "ToolError", 0, 0},
+		{"return Promise.reject(new TypeError('mine'))", "TypeError", 1, 36},
+	} {
+		res := exec(t, s, tc.code, nil)
+		if e := res.Error; res.OK || e.Name != tc.name || e.Line != tc.line || e.Column != tc.col {
+			t.Errorf("%q: %+v, want %s at %d:%d", tc.code, res.Error, tc.name, tc.line, tc.col)
+		}
+	}
+}

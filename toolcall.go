@@ -100,6 +100,10 @@ func (r *runState) begin(args []json.RawMessage) (json.RawMessage, error) {
 	return id, nil
 }
 
+// callLabelPrefix starts the label of a call of a known tool; the rest is
+// its name (finish reads it back from sandbox.Error.Call).
+const callLabelPrefix = "tool "
+
 // callLabel names a tool call in the run's warnings as the model wrote it;
 // args are __cm_call's: the id begin returned.
 func (r *runState) callLabel(args []json.RawMessage) string {
@@ -107,7 +111,7 @@ func (r *runState) callLabel(args []json.RawMessage) string {
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		if id >= 1 && id <= len(r.calls) && r.calls[id-1].rec.Name != "" {
-			return "tool " + r.calls[id-1].rec.Name
+			return callLabelPrefix + r.calls[id-1].rec.Name
 		}
 	}
 	return "a tool call"

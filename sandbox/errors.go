@@ -151,6 +151,7 @@ func (r *run) isTopLevelReturn(exc ffi.ValueConst) bool {
 func (r *run) fail(exc ffi.Value, code string, wrapped, compile bool) *Result {
 	r.finished = true
 	e := r.toError(exc.Const())
+	call := r.rejectedBy(exc.Const())
 	r.q.FreeValue(r.ctx, exc)
 	if res := r.stopped(); res != nil {
 		return res
@@ -164,6 +165,9 @@ func (r *run) fail(exc ffi.Value, code string, wrapped, compile bool) *Result {
 		e.Code = CodeSyntax
 	}
 	e.Stack, e.Line, e.Column = cleanStack(e.Stack, code, wrapped)
+	if e.Line == 0 && !compile {
+		e.Call = call
+	}
 	if compile && e.Line == 0 {
 		// Past the code's end, in the wrapper: the code left something
 		// open. Point at its end instead of naming the wrapper's tokens.

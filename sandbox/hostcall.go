@@ -34,11 +34,15 @@ func (c *hostCall) labelled() string {
 	return c.name
 }
 
-// rejection is a host call that failed, for the unobserved-rejection report.
+// rejection is a host call that failed, for the unobserved-rejection report
+// and for Error.Call.
 type rejection struct {
 	id      uint32
 	name    string
 	message string
+	// err is the Error the call's promise was rejected with (owned, freed
+	// with the run): the run's error is told to be this call's by identity.
+	err ffi.Value
 }
 
 type hostResult struct {
@@ -151,6 +155,20 @@ func (r *run) callFunction(argc, argv, refID uint32) ffi.Value {
 	return tracked
 }
 
+// rejectedBy is the label of the host call whose promise was rejected with
+// exc itself, or "".
+func (r *run) rejectedBy(exc ffi.ValueConst) string {
+	if !r.q.IsObject(exc) {
+		return ""
+	}
+	for _, rj := range r.rejected {
+		if r.q.Same(r.ctx, exc, rj.err.Const()) {
+			return rj.name
+		}
+	}
+	return ""
+}
+
 func (r *run) deliver(hr hostResult) {
 	select {
 	case r.results <- hr:
@@ -176,7 +194,7 @@ func (r *run) settle(hr hostResult) {
 	fn, arg := c.resolve, q.Undefined
 	if hr.err != nil {
 		fn, arg = c.reject, r.newError(hr.err)
-		r.rejected = append(r.rejected, rejection{hr.id, c.labelled(), errorMessage(hr.err)})
+		r.rejected = append(r.rejected, rejection{hr.id, c.labelled(), errorMessage(hr.err), q.DupValue(ctx, arg.Const())})
 	} else if len(hr.value) > 0 {
 		v, exc := r.valueOf(hr.value)
 		if exc != 0 {

@@ -684,6 +684,9 @@ func (r *run) teardown() {
 	for _, h := range []ffi.Value{r.stringify, r.parse, r.track, r.report, r.detect, r.eval, r.helpers} {
 		q.FreeValue(ctx, h)
 	}
+	for _, rj := range r.rejected {
+		q.FreeValue(ctx, rj.err)
+	}
 	q.FreeContext(ctx)
 	q.FreeRuntime(r.rt)
 }

@@ -357,6 +357,12 @@ type Error struct {
 	Stack   string    `json:"stack,omitempty"`
 	Line    int       `json:"line,omitempty"`
 	Column  int       `json:"column,omitempty"`
+	// Call is the Label (or name) of the host call whose promise was
+	// rejected with this very error, when the error has no position: the
+	// program returned the call's promise instead of awaiting it, so no
+	// frame of the program ran when it was thrown. The caller may know
+	// where that call was made.
+	Call string `json:"-"`
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%s: %s: %s", e.Code, e.Name, e.Message) }

@@ -294,6 +294,26 @@ func testHostFuncs(t *testing.T, e *sandbox.Engine) {
 			t.Fatalf("a Func with Sync and Bytes: %v", err)
 		}
 	})
+	t.Run("ErrorCallNamesTheRejectedCall", func(t *testing.T) {
+		funcs := echoFuncs()
+		labelled := funcs["fail"]
+		labelled.Label = func(a []json.RawMessage) string { return "fail of " + string(a[0]) }
+		funcs["failL"] = labelled
+		for _, tc := range []struct{ code, call string }{
+			{"return fail(1)", "fail"},
+			{"echo(1);\nfailL(2)", "fail of 2"},
+			{"return Promise.all([echo(1), failL(3)])", "fail of 3"},
+			// Not the call's own error: no call.
+			{"return fail(1).catch((e) => { throw new Error('mine') })", ""},
+			{"return Promise.reject(new Error('mine'))", ""},
+			{"return fail(1).catch(() => { throw 'plain' })", ""},
+		} {
+			res := run(t, e, sandbox.Program{Code: tc.code, Funcs: funcs})
+			if res.Error == nil || res.Error.Call != tc.call {
+				t.Errorf("%q: %+v, want the call %q", tc.code, res.Error, tc.call)
+			}
+		}
+	})
 	t.Run("ErrorIsCatchable", func(t *testing.T) {
 		res := run(t, e, sandbox.Program{Code: "try { await fail(1) } catch (e) { return [e instanceof Error, e.name, e.message] }", Funcs: echoFuncs()})
 		if want := `[true,"ToolError","it failed: 1"]`; res.Error != nil || string(res.Value) != want {

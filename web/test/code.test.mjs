@@ -98,7 +98,12 @@ const cases = {
             code: "async function main() {\n  const o = await tools.orders.get({ id: 'x' });\n  return o.missing.x\n}\nconst a = 1;\nmain();",
             error: { code: "RUNTIME", name: "TypeError", message: /of undefined/, line: 3, column: 19 },
         },
-        { name: "a tool's rejection, not also unhandled", code: "tools.util.fail({})", error: { code: "RUNTIME", name: "ToolError", message: /backend unavailable/ }, noLog: /not awaited/ },
+        { name: "a tool's rejection, not also unhandled, at the call", code: "tools.util.fail({})", error: { code: "RUNTIME", name: "ToolError", message: /backend unavailable/, line: 1, column: 16 }, noLog: /not awaited/ },
+        {
+            name: "a tool's rejection main() returned, at the call",
+            code: "async function main() {\n  return tool_call('util.fail', {})\n}\nmain()",
+            error: { code: "RUNTIME", name: "ToolError", message: /backend unavailable/, line: 2, column: 19 },
+        },
         { name: "a promise nothing can settle", code: "new Promise(() => {})", error: { code: "RUNTIME", name: "Error", message: /can never settle/ } },
         { name: "a promise inside the value stays null", code: "({ o: tools.orders.get({ id: 'a' }) })", result: { o: null }, log: /result\.o: a Promise, converted to null/ },
         { name: "a thenable is a value", code: "({ then(resolve) { resolve(1) }, a: 2 })", result: { a: 2 }, log: /result\.then: a function/ },

@@ -283,11 +283,21 @@ func (q *Instance) GetString(ctx Context, v ValueConst) string {
 func (q *Instance) NewArrayBuffer(ctx Context, b []byte) (val, exc Value) {
 	p := q.Malloc(uint32(max(len(b), 1)))
 	q.mem.Write(p, b)
-	val, exc = q.checkException(ctx, Value(q.call0(q.newArrayBuffer, uint32(ctx), p, uint32(len(b)))))
+	val, exc = q.checkException(ctx, Value(q.call0(q.rare(&q.newArrayBuffer, "QTS_NewArrayBuffer"), uint32(ctx), p, uint32(len(b)))))
 	if exc != 0 {
 		q.Free(p)
 	}
 	return val, exc
+}
+
+// DupValue returns a new owned reference to the value at v.
+func (q *Instance) DupValue(ctx Context, v ValueConst) Value {
+	return Value(q.call0(q.rare(&q.dupValue, "QTS_DupValuePointer"), uint32(ctx), uint32(v)))
+}
+
+// Same reports whether a === b.
+func (q *Instance) Same(ctx Context, a, b ValueConst) bool {
+	return q.call0(q.rare(&q.isEqual, "QTS_IsEqual"), uint32(ctx), uint32(a), uint32(b), 0) == 1
 }
 
 // NewNumber creates a number value.

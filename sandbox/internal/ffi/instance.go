@@ -58,8 +58,10 @@ type Instance struct {
 	newString, getString, getProp, setProp, call, newFunction wasmhost.Func
 	newPromiseCapability, promiseState, promiseResult         wasmhost.Func
 	executePendingJob, isJobPending, getGlobal, argv, throw   wasmhost.Func
-	newFloat64, getPropNumber, newError, newArrayBuffer       wasmhost.Func
-	getUndefined, getNull, getTrue, getFalse                  wasmhost.Func
+	newFloat64, getPropNumber, newError                       wasmhost.Func
+	// Bound on first use (see rare).
+	newArrayBuffer, dupValue, isEqual        wasmhost.Func
+	getUndefined, getNull, getTrue, getFalse wasmhost.Func
 
 	// Static constants, read once. FreeValue ignores them, so they may
 	// stand wherever an owned value is expected.
@@ -158,7 +160,7 @@ func (q *Instance) bind() error {
 		{&q.newPromiseCapability, "QTS_NewPromiseCapability"}, {&q.promiseState, "QTS_PromiseState"}, {&q.promiseResult, "QTS_PromiseResult"},
 		{&q.executePendingJob, "QTS_ExecutePendingJob"}, {&q.isJobPending, "QTS_IsJobPending"},
 		{&q.getGlobal, "QTS_GetGlobalObject"}, {&q.argv, "QTS_ArgvGetJSValueConstPointer"}, {&q.throw, "QTS_Throw"},
-		{&q.newFloat64, "QTS_NewFloat64"}, {&q.newArrayBuffer, "QTS_NewArrayBuffer"},
+		{&q.newFloat64, "QTS_NewFloat64"},
 		{&q.getUndefined, "QTS_GetUndefined"}, {&q.getNull, "QTS_GetNull"}, {&q.getTrue, "QTS_GetTrue"}, {&q.getFalse, "QTS_GetFalse"}, {&q.newError, "QTS_NewError"},
 	} {
 		f, err := q.lookup(b.name)
@@ -168,6 +170,15 @@ func (q *Instance) bind() error {
 		*b.f = f
 	}
 	return nil
+}
+
+// rare returns *f, binding it to export name on first use: most runs never
+// call these, and every binding is a lookup at each instance's start.
+func (q *Instance) rare(f *wasmhost.Func, name string) wasmhost.Func {
+	if *f == nil {
+		*f = q.mustFunc(name)
+	}
+	return *f
 }
 
 // Dead reports whether the instance trapped.
