@@ -253,8 +253,6 @@ function wrapLlmTool(tool, guard, pipe, owner) {
         const t0 = watched ? now() : 0;
         if (watched) emit(run, { type: "run-start", runId: run.id, code: args && args.code }, pipe.onEvent);
         const onConsole = watched ? (/** @type {string} */ level, /** @type {string} */ message) => consoleLine(run, level, message, pipe.onEvent) : undefined;
-        // The options as given go along, for the core's unknown-key check.
-        const inner = guard.async(() => runInCore(goExecute, args, run.id, ctrl && ctrl.signal, onConsole, options));
         return new Promise((resolve, reject) => {
             let settled = false;
             /**
@@ -287,7 +285,13 @@ function wrapLlmTool(tool, guard, pipe, owner) {
                 settle(false, err);
             };
             if (signal) signal.addEventListener("abort", onAbort, { once: true });
-            inner.then(
+            // Started once abortHook is set: the core runs the program, and
+            // calls a tool, before runInCore returns, and a tool that
+            // disposes its session or factory at once (before any await)
+            // must end this run as dispose() says, not with the core's
+            // "codemode: closed". The options as given go along, for the
+            // core's unknown-key check.
+            guard.async(() => runInCore(goExecute, args, run.id, ctrl && ctrl.signal, onConsole, options)).then(
                 (v) => settle(true, v),
                 (e) => settle(false, e),
             );

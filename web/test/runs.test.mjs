@@ -476,6 +476,28 @@ describe("dispose", () => {
         });
     }
 
+    // On the calling thread the core calls a tool before execute() has set
+    // up its run: a tool that disposed at once (before any await) ended
+    // the run with "this session's factory has been disposed." or the
+    // core's "codemode: closed", and no run-end event.
+    for (const [which, worker] of [["session", false], ["factory", false], ["session", true], ["factory", true]]) {
+        test(`a tool that disposes its ${which} before any await (worker: ${worker}): the run rejects as dispose() says, with its run-end event`, async (t) => {
+            let session;
+            const api = await withFactory(t, {
+                wasmLocation: assetPath,
+                worker,
+                tools: [tool("end", () => ((which === "session" ? session : api).dispose(), "ended"))],
+            });
+            session = api.createSession();
+            await api.ready();
+            const events = [];
+            const err = await run(session, "return await tools.end({})", { onEvent: (e) => events.push(e.type) }).then(() => null, (e) => e);
+            assert.equal(err && err.name, "AbortError");
+            assert.equal(err.message, `Code Mode: the ${which === "session" ? "session" : "instance"} was disposed while this run was in flight.`);
+            assert.deepEqual(events, ["run-start", "tool-call", "tool-result", "run-end"]);
+        });
+    }
+
     for (const worker of [false, true]) test(`onEvent (factory and per run, worker: ${worker}): run start and end, tool calls with the decision, console lines`, async (t) => {
         const events = [];
         const perRun = [];
