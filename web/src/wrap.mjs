@@ -60,8 +60,13 @@ export function pagePipeline(config) {
             onToolCall: async (/** @type {any} */ c) => {
                 const run = runOf(c.callContext);
                 if (!run || run.ended) throw new Error(run ? run.endReason : "the run has ended");
-                const decision = await onToolCall({ tool: orig(c.tool), input: c.input, callContext: run.context });
+                let decision = await onToolCall({ tool: orig(c.tool), input: c.input, callContext: run.context });
                 if (run.ended) throw new Error(run.endReason);
+                // Its own enumerable properties, each read once, as
+                // postMessage hands it to the worker in worker mode: an
+                // "allowed" inherited from a prototype is not a decision
+                // there, so it must not be one here (fail closed).
+                if (decision !== null && typeof decision === "object" && !Array.isArray(decision)) decision = { ...decision };
                 if (decision && typeof decision === "object" && decision.allowed === false) {
                     emit(run, { type: "tool-call", runId: run.id, callId: 0, name: c.tool.name, input: c.input, decision: { allowed: false, reason: String(decision.reason) } }, onEvent);
                 }

@@ -51,6 +51,13 @@ const decisions = [
     ["a replacement input", { allowed: true, input: { to: "shop" } }, { to: "shop" }, null],
     ["a replacement input and a reason", { allowed: true, input: { to: "shop" }, reason: "policy" }, { to: "shop" }, null],
     ["no input", { allowed: true }, { to: "attacker" }, null],
+    // Read as postMessage gives it to the worker: own enumerable properties
+    // (an own getter read once); on the calling thread an inherited
+    // "allowed" was obeyed while worker mode denied the call.
+    ["an inherited allowed", Object.create({ allowed: true }), null, /onToolCall returned an object; expected/],
+    ["a prototype getter for allowed", new (class { get allowed() { return true; } })(), null, /onToolCall returned an object; expected/],
+    ["an own getter for allowed", { get allowed() { return true; } }, { to: "attacker" }, null],
+    ["a class with an own field", new (class { allowed = true; input = { to: "shop" }; })(), { to: "shop" }, null],
 ];
 
 const loose = [
