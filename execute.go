@@ -173,11 +173,31 @@ const intlHint = ": this sandbox (QuickJS) has no Intl, and toLocaleString() and
 // hintFor is what the run's error message gains: how to do without what
 // the sandbox lacks.
 func hintFor(e *sandbox.Error) string {
-	if e.Name == "ReferenceError" && e.Message == "'Intl' is not defined" {
+	if e.Name != "ReferenceError" {
+		return ""
+	}
+	if e.Message == "'Intl' is not defined" {
 		return intlHint
+	}
+	name, ok := strings.CutPrefix(e.Message, "'")
+	if name, ok = strings.CutSuffix(name, "' is not defined"); ok {
+		return hostGlobalHints[name]
 	}
 	return ""
 }
+
+// hostGlobalHints are what models reach for from a module or a page, where
+// the sandbox has neither: "'module' is not defined" alone did not say to
+// return the result, nor "'document' is not defined" where page data is.
+var hostGlobalHints = func() map[string]string {
+	const commonJS = ": the code is the body of an async function, not a module; return the result (return value;) instead of assigning module.exports"
+	const page = ": the sandbox has no page, DOM, storage or Node.js objects, only JavaScript's built-ins and the globals the instructions list; get the page's data by calling its tools (tool_search finds them)"
+	m := map[string]string{"module": commonJS, "exports": commonJS}
+	for _, k := range []string{"window", "document", "localStorage", "sessionStorage", "navigator", "location", "process", "Buffer"} {
+		m[k] = page
+	}
+	return m
+}()
 
 // runState is one run's record: what it logged and called.
 type runState struct {

@@ -524,3 +524,25 @@ func TestErrorRelated(t *testing.T) {
 		{name: "no cause, no errors: as before", code: "throw new TypeError('plain')", errCode: "RUNTIME", errName: "TypeError", errMsg: "plain", noLog: "cause"},
 	})
 }
+
+// TestHostGlobalHints: a run that ends on a module's or a page's global
+// (module.exports, document, process) says what to do instead; a caught
+// error keeps QuickJS's wording, and a name that merely starts like one
+// gets nothing.
+func TestHostGlobalHints(t *testing.T) {
+	const commonJS = "'module' is not defined: the code is the body of an async function, not a module; return the result (return value;) instead of assigning module.exports"
+	runInputCases(t, []inputCase{
+		{name: "module.exports", code: "module.exports = async () => 1", errCode: "RUNTIME", errName: "ReferenceError", errMsg: commonJS, line: 1, col: 1},
+		{name: "exports.x", code: "exports.main = 1", errCode: "RUNTIME", errName: "ReferenceError", errMsg: "'exports' is not defined: the code is the body of an async function, not a module"},
+		{name: "document", code: "return document.title", errCode: "RUNTIME", errName: "ReferenceError", errMsg: "'document' is not defined: the sandbox has no page, DOM, storage or Node.js objects"},
+		{name: "localStorage", code: "return localStorage.getItem('k')", errCode: "RUNTIME", errName: "ReferenceError", errMsg: "get the page's data by calling its tools (tool_search finds them)"},
+		{name: "process.env", code: "return process.env.KEY", errCode: "RUNTIME", errName: "ReferenceError", errMsg: "'process' is not defined: the sandbox has no page"},
+		{name: "a caught error keeps QuickJS's wording", code: "try { window.x } catch (e) { return e.message }", want: `"'window' is not defined"`},
+		{name: "another name gets no hint", code: "return moduleX", errCode: "RUNTIME", errName: "ReferenceError", errMsg: "'moduleX' is not defined"},
+	})
+	for _, e := range []sandbox.Error{{Name: "ReferenceError", Message: "'moduleX' is not defined"}, {Name: "TypeError", Message: "'module' is not defined"}, {Name: "ReferenceError", Message: "'module' is not defined."}} {
+		if h := hintFor(&e); h != "" {
+			t.Errorf("%s: %s gets the hint %q", e.Name, e.Message, h)
+		}
+	}
+}
