@@ -29,12 +29,19 @@ const (
 	DefaultMemoryLimit = 128 << 20
 	defaultMaxIdle     = 2
 	defaultMaxInstance = 16
-	// maxStackSize is QuickJS's stack limit. It counts the asset's C stack
-	// (5 MB), but each QuickJS frame also takes native stack in the host's
-	// WebAssembly engine: with 1 MB, deep recursion overflowed V8's ~1 MB
-	// main-thread stack first (a trap, not a clean "stack overflow").
-	// 256 KiB leaves room for about 1,500 JS frames.
-	maxStackSize = 256 << 10
+	// maxStackSize is QuickJS's stack limit, in the asset's C stack (5 MB
+	// of linear memory). Each QuickJS frame also takes native stack in the
+	// host's WebAssembly engine, and that stack's overflow is V8's
+	// uncatchable RangeError, which discards the instance. The smallest host
+	// is a Chromium dedicated Worker (the page's default): about half the
+	// page thread's stack, not settable by the page. In a fresh one (wasm
+	// code not yet tiered up, the largest frames) the worst recursions
+	// measured (valueOf, generators, getters) overflowed it at the
+	// equivalent of 128 to 160 KiB of this limit, so 256 KiB lost the
+	// catchable "stack overflow" there. 64 KiB keeps QuickJS's limit under
+	// half of that in every host (about 370 plain frames, 290 getter
+	// levels), leaving margin for hosts not tested (Firefox, Safari).
+	maxStackSize = 64 << 10
 )
 
 // Config configures an Engine. The zero value is usable natively.

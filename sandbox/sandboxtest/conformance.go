@@ -48,6 +48,7 @@ func Run(t *testing.T, b Backend) {
 	t.Run("Cancel", func(t *testing.T) { testCancel(t, e, b.Preemptive) })
 	t.Run("Isolation", func(t *testing.T) { testIsolation(t, e) })
 	t.Run("Trap", func(t *testing.T) { testTrap(t, e) })
+	t.Run("Recursion", func(t *testing.T) { testRecursion(t, e) })
 	t.Run("Leaks", func(t *testing.T) { testLeaks(t, engine(t, sandbox.Config{}), b.LeakRuns) })
 	t.Run("Asset", func(t *testing.T) { testAsset(t, b, asset) })
 }
@@ -590,5 +591,35 @@ func testAsset(t *testing.T, b Backend, asset []byte) {
 	}
 	if _, err := b.NewEngine(asset, sandbox.Config{MemoryLimit: -1}); err == nil || !strings.Contains(err.Error(), "MemoryLimit") {
 		t.Errorf("negative MemoryLimit: err = %v", err)
+	}
+}
+
+// testRecursion pins QuickJS's stack limit (maxStackSize): deep recursion is
+// QuickJS's InternalError "stack overflow" (the codemode prelude makes it a
+// RangeError), which the program catches, at a depth between the floor the
+// documentation promises (web/USAGE.md) and the ceiling that keeps it under
+// half of the smallest host stack measured (a fresh Chromium Worker, where
+// past it the host's own overflow ends the run uncatchably).
+func testRecursion(t *testing.T, e *sandbox.Engine) {
+	for _, tc := range []struct {
+		name, code string
+		min, max   int
+	}{
+		{"plain", "function f() { d++; return f() + 1 }\ntry { f() }", 300, 500},
+		{"getter", "const o = { get x() { d++; return this.x } }\ntry { o.x }", 230, 400},
+		{"after an await", "await null\nfunction f() { d++; return f() + 1 }\ntry { f() }", 300, 500},
+	} {
+		res := run(t, e, sandbox.Program{Code: "let d = 0\n" + tc.code + " catch (e) { return [e.name, e.message, d] }"})
+		var got []any
+		if res.Error != nil || json.Unmarshal(res.Value, &got) != nil || len(got) != 3 {
+			t.Fatalf("%s: %s %+v", tc.name, res.Value, res.Error)
+		}
+		d, _ := got[2].(float64)
+		if got[0] != "InternalError" || got[1] != "stack overflow" || int(d) < tc.min || int(d) > tc.max {
+			t.Errorf("%s: caught %s, want [\"InternalError\", \"stack overflow\", %d..%d]", tc.name, res.Value, tc.min, tc.max)
+		}
+		if next := run(t, e, sandbox.Program{Code: "return 1"}); next.Error != nil {
+			t.Errorf("%s: the next run: %+v", tc.name, next.Error)
+		}
 	}
 }

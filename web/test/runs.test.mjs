@@ -176,7 +176,7 @@ describe("limits", () => {
             assert.equal(r.error.code, "RUNTIME", code);
             assert.match(r.error.message, /stack overflow/, code);
         }
-        assert.equal((await run(session, "let d = 0; function f() { d++; f() } try { f() } catch (e) {} return d > 1000")).result, true);
+        assert.equal((await run(session, "let d = 0; function f() { d++; f() } try { f() } catch (e) {} return d > 300")).result, true);
         // A getter of a tool's input that calls the tool again, forever.
         const nested = await run(session, "const o = { get x() { return tool_call('none.here', o) } }; try { await tool_call('none.here', o) } catch (e) { return e.name }");
         assert.equal(nested.result, "RangeError");

@@ -1,0 +1,82 @@
+// Deep recursion in Chromium: in a fresh Worker (the browser default; no
+// warm-up, so the wasm code runs in its first tier, with the largest
+// frames) and, with CODE_MODE_WORKER=0, on the page's thread. A Worker has
+// about half the page thread's stack, and a page cannot set it: QuickJS's
+// own limit must still come first, a RangeError the program catches, and
+// the instance must run the next program. The rows are web/test's.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { extname, join, normalize } from "node:path";
+import { CHROMIUM, IN_THREAD, ROOT, checkPrerequisites, launchBrowser } from "./harness.mjs";
+import { CAUGHT, UNCAUGHT } from "../test/recursion-cases.mjs";
+
+const TYPES = { ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm" };
+// runFresh makes a factory (a new Worker in worker mode), runs code and
+// then `return 1` on it, and disposes of it.
+const PAGE = `<!doctype html><meta charset="utf-8"><title>recursion</title><script>
+window.__runFresh = async (worker, code) => {
+    const { IoCodeModeFactory } = await import("/dist/index.mjs");
+    const api = await IoCodeModeFactory({ wasmLocation: "/dist/emscripten-module.wasm", worker, timeout: 60000 });
+    try {
+        const exe = api.createSession().getLlmTools().find((t) => t.name === "executeCode");
+        const first = await exe.execute({ code, explanation: "recursion" });
+        const next = await exe.execute({ code: "return 1", explanation: "the next run" });
+        return { first, next };
+    } finally {
+        api.dispose();
+    }
+};
+</script>`;
+
+let server;
+let browser;
+let page;
+const problems = [];
+
+before(async () => {
+    checkPrerequisites();
+    server = createServer((req, res) => {
+        const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+        if (path === "/page.html") {
+            res.writeHead(200, { "content-type": "text/html" });
+            return res.end(PAGE);
+        }
+        const file = normalize(join(ROOT, path));
+        if (!path.startsWith("/dist/") || !file.startsWith(join(ROOT, "dist")) || !existsSync(file)) {
+            res.writeHead(404);
+            return res.end();
+        }
+        res.writeHead(200, { "content-type": TYPES[extname(file)] || "application/octet-stream" });
+        res.end(readFileSync(file));
+    });
+    await new Promise((r) => server.listen(0, "127.0.0.1", r));
+    browser = await launchBrowser();
+    page = await browser.newPage();
+    page.on("pageerror", (e) => problems.push(e.message));
+    await page.goto(`http://127.0.0.1:${server.address().port}/page.html`);
+});
+
+after(async () => {
+    await browser?.close();
+    await new Promise((r) => (server ? server.close(r) : r()));
+});
+
+const mode = IN_THREAD ? "on the page's thread" : "in a fresh Worker";
+
+test(`deep recursion ${mode} (${CHROMIUM}) is QuickJS's catchable stack overflow; the next run works`, async () => {
+    for (const [name, code] of CAUGHT) {
+        const { first, next } = await page.evaluate(([w, c]) => window.__runFresh(w, c), [!IN_THREAD, code]);
+        assert.equal(first.ok, true, `${name}: ${JSON.stringify(first.error)}`);
+        assert.deepEqual(first.result, [true, "stack overflow"], name);
+        assert.equal(next.result, 1, `${name}: the next run ${JSON.stringify(next.error)}`);
+    }
+    for (const [name, code, message] of UNCAUGHT) {
+        const { first, next } = await page.evaluate(([w, c]) => window.__runFresh(w, c), [!IN_THREAD, code]);
+        assert.equal(first.error?.code, "RUNTIME", `${name}: ${JSON.stringify(first.error)}`);
+        assert.match(first.error.message, message, name);
+        assert.equal(next.result, 1, `${name}: the next run ${JSON.stringify(next.error)}`);
+    }
+    assert.deepEqual(problems, []);
+});

@@ -1,0 +1,35 @@
+// Deep recursion rows shared by web/test/recursion.test.mjs (Node, both
+// modes) and web/browser-test/recursion.test.mjs (Chromium, a fresh Worker
+// and the page's thread). Each program recurses without bound; QuickJS's own
+// stack limit must stop it first, as a RangeError the program catches, in
+// every host: a host stack that overflowed first would end the run with the
+// uncatchable "Maximum call stack size exceeded: ... nests too deeply"
+// (what a Chromium Worker, half the page's stack, did at 256 KiB).
+
+const caught = (body) => `${body} catch (e) { return [e instanceof RangeError, e.message] }`;
+
+/** Rows: [name, code]; each run's result must be [true, "stack overflow"]. */
+export const CAUGHT = [
+    ["plain recursion", caught("function f() { return f() + 1 } try { f() }")],
+    ["recursion with an argument", caught("function f(n) { return n ? f(n - 1) + 1 : 0 } try { f(1e6) }")],
+    ["a self-recursive getter", caught("const o = { get x() { return this.x } }; try { o.x }")],
+    ["a recursive toString", caught("const o = { toString() { return '' + this } }; try { '' + o }")],
+    ["a recursive valueOf", caught("const o = { valueOf() { return +this } }; try { +o }")],
+    ["a recursive generator", caught("function* g() { yield* g() } try { [...g()] }")],
+    ["Array.prototype.map callbacks", caught("function f() { return [1].map(f) } try { f() }")],
+    ["Array.prototype.sort comparators", caught("function f() { [2, 1].sort(() => (f(), 0)) } try { f() }")],
+    ["a Proxy get trap", caught("const p = new Proxy({}, { get(t, k) { return p[k] } }); try { p.x }")],
+    ["a chain of 100,000 Proxies", caught("let p = {}; for (let i = 0; i < 1e5; i++) p = new Proxy(p, {}); try { p.x }")],
+    ["JSON.stringify through toJSON", caught("const o = { toJSON() { return JSON.stringify(this) } }; try { JSON.stringify(o) }")],
+    ["String of an array nested 100,000 deep", caught("let d = []; for (let i = 0; i < 1e5; i++) d = [d]; try { String(d) }")],
+    ["recursion after an await", caught("await null; function f() { return f() + 1 } try { f() }")],
+    ["a getter after a timer", caught("await new Promise((r) => setTimeout(r, 1)); const o = { get x() { return this.x } }; try { o.x }")],
+    ["recursion in a then job", `function f() { return f() + 1 } return await Promise.resolve().then(() => { ${caught("try { f() }")} })`],
+    ["async recursion", caught("async function f() { return await f() } try { await f() }")],
+];
+
+/** Rows: [name, code, message pattern]; the run fails with a RUNTIME error. */
+export const UNCAUGHT = [
+    ["uncaught recursion", "function f(n) { return n ? f(n - 1) + 1 : 0 } return f(1e6)", /^stack overflow$/],
+    ["a rejection whose name and message getters recurse", "const o = { get name() { return this.name }, get message() { return this.message } }; throw o", /^a non-Error value was thrown: \[object Object\]$/],
+];

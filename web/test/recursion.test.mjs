@@ -1,0 +1,25 @@
+// Deep recursion under Node, in-thread and in worker_threads (make
+// test-node-worker): QuickJS's limit stops every row with a catchable
+// RangeError, and the instance runs the next program.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { assetPath, loadFactory, run } from "./helpers.mjs";
+import { CAUGHT, UNCAUGHT } from "./recursion-cases.mjs";
+
+test("deep recursion is QuickJS's catchable stack overflow; the next run works", async (t) => {
+    const api = await (await loadFactory())({ wasmLocation: assetPath, timeout: 60000 });
+    t.after(() => api.dispose());
+    const session = api.createSession();
+    for (const [name, code] of CAUGHT) {
+        const r = await run(session, code);
+        assert.equal(r.ok, true, `${name}: ${JSON.stringify(r.error)}`);
+        assert.deepEqual(r.result, [true, "stack overflow"], name);
+        assert.equal((await run(session, "return 1")).result, 1, `${name}: the next run`);
+    }
+    for (const [name, code, message] of UNCAUGHT) {
+        const r = await run(session, code);
+        assert.equal(r.error?.code, "RUNTIME", `${name}: ${JSON.stringify(r.error)}`);
+        assert.match(r.error.message, message, name);
+        assert.equal((await run(session, "return 1")).result, 1, `${name}: the next run`);
+    }
+});
