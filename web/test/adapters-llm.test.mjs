@@ -258,7 +258,7 @@ async function anthropicLoop(anthropic, session, question, { signal, context }) 
         for (const block of response.content) {
             if (block.type !== "tool_use") continue;
             const output = await llm.handleToolCall(session, block.name, block.input, { signal, context });
-            results.push({ type: "tool_result", tool_use_id: block.id, content: JSON.stringify(output), is_error: output.ok === false });
+            results.push({ type: "tool_result", tool_use_id: block.id, content: JSON.stringify(output), is_error: "ok" in output && output.ok === false });
         }
         messages.push({ role: "user", content: results });
     }
