@@ -870,7 +870,38 @@ func (s *stripper) statement(i, end int) int {
 			}
 			return i + 1
 		}
+		// Models used to modules write their program as one: `export
+		// default async function main() {...}`, `export async function
+		// main()`, `export default async () => {...}`. Without the export
+		// these are the whole-program forms Program calls; other exports
+		// (a const, an anonymous function) stay an error that says why.
+		if k := s.exportedMain(i); k > i {
+			s.blank(i, k)
+			return k
+		}
 		s.fail(i, "export is not available: the code is the body of a function; return the result instead")
+	}
+	return i
+}
+
+// exportedMain returns the index of the function after `export` or `export
+// default` at i when it is a named function declaration or (after
+// `default`) an arrow or parenthesized expression, else i.
+func (s *stripper) exportedMain(i int) int {
+	k := i + 1
+	isDefault := s.is(k, "default")
+	if isDefault {
+		k++
+	}
+	f := k
+	if s.is(f, "async") && !s.tok(f+1).nl {
+		f++
+	}
+	if s.is(f, "function") && (s.tok(f+1).k == tName || s.is(f+1, "*") && s.tok(f+2).k == tName) {
+		return k
+	}
+	if isDefault && (s.is(f, "(") || f > k && s.tok(f).k == tName && s.is(f+1, "=>")) {
+		return k
 	}
 	return i
 }

@@ -109,6 +109,9 @@ func TestStripErrors(t *testing.T) {
 		{"import", "import { a } from 'b'\nreturn a", "import is not available", 1, 1},
 		{"dynamic import", "const m = await import('x')", "import() is not available", 1, 17},
 		{"export", "export const a = 1", "export is not available", 1, 1},
+		{"export default of an anonymous function", "export default async function () { return 1 }", "export is not available", 1, 1},
+		{"export default of a name", "async function main() { return 1 }\nexport default main", "export is not available", 2, 1},
+		{"export default of a class", "export default class A {}", "export is not available", 1, 1},
 	} {
 		_, err := Strip(tc.in)
 		if err == nil {
@@ -200,6 +203,13 @@ func TestProgram(t *testing.T) {
 		{"a main of tools that calls itself alone is called", "async function main(tools) {\n  try { return await tools.a.b({}) } catch { return main(tools) }\n}", "async function main(tools) {\n  try { return await tools.a.b({}) } catch { return main(tools) }\n}" + callMainTools},
 		{"a main called by a nested function of its own is called", "const a = 1\nfunction main() { const again = () => main(); return a }", "const a = 1\nfunction main() { const again = () => main(); return a }" + callMain},
 		{"a recursive main called at the end stays", "async function main() { return 1 || main() }\nmain()", "async function main() { return 1 || main() }\nmain()"},
+		// A program written as a module's export is its function.
+		{"export default async function main", "export default async function main() {\n  return 1\n}", "                                      \n  return 1\n "},
+		{"export async function main beside helpers", "const a = 1\nexport async function main() { return a }", "const a = 1\n       async function main() { return a }" + callMain},
+		{"export default function run", "export default function run() { return 1 }", "                                return 1  "},
+		{"export default async arrow", "export default async () => {\n  return 1\n};", "                            \n  return 1\n  "},
+		{"export default arrow", "export default () => f(1)", "                     f(1)"},
+		{"export default of a parenthesized value", "export default ({ a: 1 })", "               ({ a: 1 })"},
 		{"a recursive main called by a helper stays", "async function main() { return main }\nconst go = () => main()", "async function main() { return main }\nconst go = () => main()"},
 	} {
 		got, err := Program(tc.in)
