@@ -209,6 +209,8 @@ func TestBuiltins(t *testing.T) {
 		{name: "btoa outside Latin1", code: "btoa('€')", errCode: "RUNTIME", errName: "InvalidCharacterError", errMsg: "outside of Latin1"},
 		{name: "structuredClone", code: "const a = { d: new Date(0), m: new Map([[1, { x: 1 }]]), s: new Set([1]), arr: [1, [2]] };\na.self = a;\nconst c = structuredClone(a);\nreturn [c !== a, c.self === c, c.d instanceof Date && c.d.getTime(), c.m.get(1).x, c.m.get(1) !== a.m.get(1), [...c.s], c.arr]",
 			want: `[true,true,0,1,true,[1],[1,[2]]]`},
+		{name: "structuredClone of data nested past QuickJS's stack, in its order", code: "const seen = [];\nlet d = { get z() { seen.push('z'); return 1 }, a: 2 };\nfor (let i = 0; i < 1e4; i++) d = [d, new Map([[i, new Set([i])]])];\nconst e = new Error('x', { cause: d });\nlet c = structuredClone(e).cause, n = 0;\nwhile (Array.isArray(c)) n++, c = c[0];\nreturn [n, c, seen]",
+			want: `[10000,{"z":1,"a":2},["z"]]`},
 		{name: "structuredClone refuses functions", code: "structuredClone({ f() {} })", errCode: "RUNTIME", errName: "DataCloneError", errMsg: "could not be cloned"},
 		{name: "structuredClone transfers an ArrayBuffer: the source is detached", code: "const b = new Uint8Array([1, 2, 3]).buffer;\nconst v = new Uint8Array(b, 1);\nconst c = structuredClone({ b, v }, { transfer: [b] });\nreturn [b.detached, b.byteLength, v.length, [...new Uint8Array(c.b)], [...c.v], c.v.buffer === c.b]",
 			want: `[true,0,0,[1,2,3],[2,3],true]`},

@@ -38,52 +38,69 @@
     }
     return out;
   };
+  function* fillKeys(v, out) { for (const k of Object.keys(v)) out[k] = yield v[k]; }
+  function* fillMap(v, out) { for (const [k, x] of v) out.set(yield k, yield x); }
+  function* fillSet(v, out) { for (const x of v) out.add(yield x); }
+  function* fillError(v, out) {
+    if ("cause" in v) out.cause = yield v.cause;
+    if (typeof v.stack === "string") out.stack = v.stack;
+  }
   return function structuredClone(value, options) {
     if (arguments.length === 0) throw new TypeError("structuredClone: 1 argument required");
     const transfer = transferList(options);
     const seen = new Map();
-    const clone = (v) => {
+    // start copies v as far as it can without going into it: a primitive,
+    // a value seen before or a leaf is done ([copy]); a container is made
+    // and kept, and comes with the generator that fills it, yielding each
+    // value inside to copy and taking back its copy.
+    const start = (v) => {
       if (typeof v === "function") fail("a function (" + (v.name || "anonymous") + ")");
       if (typeof v === "symbol") fail("a symbol");
-      if (v === null || typeof v !== "object") return v;
-      if (seen.has(v)) return seen.get(v);
+      if (v === null || typeof v !== "object") return [v];
+      if (seen.has(v)) return [seen.get(v)];
       let out;
       const keep = (o) => { seen.set(v, o); return o; };
-      if (Array.isArray(v)) {
-        out = keep(new Array(v.length));
-        for (const k of Object.keys(v)) out[k] = clone(v[k]);
-        return out;
-      }
-      if (v instanceof Date) return keep(new Date(v.getTime()));
-      if (v instanceof RegExp) return keep(new RegExp(v.source, v.flags));
-      if (v instanceof Map) { out = keep(new Map()); for (const [k, x] of v) out.set(clone(k), clone(x)); return out; }
-      if (v instanceof Set) { out = keep(new Set()); for (const x of v) out.add(clone(x)); return out; }
+      if (Array.isArray(v)) return [out = keep(new Array(v.length)), fillKeys(v, out)];
+      if (v instanceof Date) return [keep(new Date(v.getTime()))];
+      if (v instanceof RegExp) return [keep(new RegExp(v.source, v.flags))];
+      if (v instanceof Map) return [out = keep(new Map()), fillMap(v, out)];
+      if (v instanceof Set) return [out = keep(new Set()), fillSet(v, out)];
       if (v instanceof ArrayBuffer) {
         if (isBuffer(v) && call(isDetached, v)) fail("a detached ArrayBuffer");
-        if (!v.resizable) return keep(v.slice(0));
+        if (!v.resizable) return [keep(v.slice(0))];
         // A resizable buffer's clone is resizable, as the Web's is.
         out = keep(new ArrayBuffer(v.byteLength, { maxByteLength: v.maxByteLength }));
         new Uint8Array(out).set(new Uint8Array(v));
-        return out;
+        return [out];
       }
       if (ArrayBuffer.isView(v)) {
-        const buf = clone(v.buffer);
-        return keep(v instanceof DataView ? new DataView(buf, v.byteOffset, v.byteLength) : new v.constructor(buf, v.byteOffset, v.length));
+        const buf = start(v.buffer)[0];
+        return [keep(v instanceof DataView ? new DataView(buf, v.byteOffset, v.byteLength) : new v.constructor(buf, v.byteOffset, v.length))];
       }
       if (v instanceof Error) {
         const C = errors[v.name] || Error;
         out = keep(new C(v.message));
         if (!errors[v.name]) out.name = "Error";
-        if ("cause" in v) out.cause = clone(v.cause);
-        if (typeof v.stack === "string") out.stack = v.stack;
-        return out;
+        return [out, fillError(v, out)];
       }
       const tag = toString.call(v);
-      if (tag === "[object Boolean]" || tag === "[object Number]" || tag === "[object String]" || tag === "[object BigInt]") return keep(Object(v.valueOf()));
+      if (tag === "[object Boolean]" || tag === "[object Number]" || tag === "[object String]" || tag === "[object BigInt]") return [keep(Object(v.valueOf()))];
       if (v instanceof Promise || v instanceof WeakMap || v instanceof WeakSet || (typeof WeakRef === "function" && v instanceof WeakRef)) fail(tag.slice(8, -1));
-      out = keep({});
-      for (const k of Object.keys(v)) out[k] = clone(v[k]);
-      return out;
+      return [out = keep({}), fillKeys(v, out)];
+    };
+    // Depth first, as the Web clones, but on a stack of its own rather
+    // than QuickJS's (a few hundred frames): data nested thousands deep
+    // clones too.
+    const clone = (value) => {
+      let r = start(value), copy = r[0], fill = r[1];
+      const fills = [], outs = [];
+      for (;;) {
+        if (fill) fills.push(fill), outs.push(copy), copy = fill = undefined;
+        if (!fills.length) return copy;
+        const step = fills[fills.length - 1].next(copy);
+        if (step.done) fills.pop(), copy = outs.pop();
+        else r = start(step.value), copy = r[0], fill = r[1];
+      }
     };
     const result = clone(value);
     // A getter of the value may have detached a listed buffer meanwhile.

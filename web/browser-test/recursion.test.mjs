@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, normalize } from "node:path";
 import { CHROMIUM, IN_THREAD, ROOT, checkPrerequisites, launchBrowser } from "./harness.mjs";
-import { CAUGHT, UNCAUGHT } from "../test/recursion-cases.mjs";
+import { CAUGHT, FITS, UNCAUGHT } from "../test/recursion-cases.mjs";
 
 const TYPES = { ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm" };
 // runFresh makes a factory (a new Worker in worker mode), runs code and
@@ -71,6 +71,10 @@ test(`deep recursion ${mode} (${CHROMIUM}) is QuickJS's catchable stack overflow
         assert.equal(first.ok, true, `${name}: ${JSON.stringify(first.error)}`);
         assert.deepEqual(first.result, [true, "stack overflow"], name);
         assert.equal(next.result, 1, `${name}: the next run ${JSON.stringify(next.error)}`);
+    }
+    for (const [name, code, result] of FITS) {
+        const { first } = await page.evaluate(([w, c]) => window.__runFresh(w, c), [!IN_THREAD, code]);
+        assert.deepEqual([first.ok, first.result], [true, result], `${name}: ${JSON.stringify(first.error)}`);
     }
     for (const [name, code, message] of UNCAUGHT) {
         const { first, next } = await page.evaluate(([w, c]) => window.__runFresh(w, c), [!IN_THREAD, code]);

@@ -22,6 +22,7 @@ export const CAUGHT = [
     ["a chain of 100,000 Proxies", caught("let p = {}; for (let i = 0; i < 1e5; i++) p = new Proxy(p, {}); try { p.x }")],
     ["JSON.stringify through toJSON", caught("const o = { toJSON() { return JSON.stringify(this) } }; try { JSON.stringify(o) }")],
     ["String of an array nested 100,000 deep", caught("let d = []; for (let i = 0; i < 1e5; i++) d = [d]; try { String(d) }")],
+    ["flat(Infinity) of an array nested 100,000 deep", caught("let d = []; for (let i = 0; i < 1e5; i++) d = [d]; try { d.flat(Infinity) }")],
     ["recursion after an await", caught("await null; function f() { return f() + 1 } try { f() }")],
     ["a getter after a timer", caught("await new Promise((r) => setTimeout(r, 1)); const o = { get x() { return this.x } }; try { o.x }")],
     ["recursion in a then job", `function f() { return f() + 1 } return await Promise.resolve().then(() => { ${caught("try { f() }")} })`],
@@ -32,4 +33,16 @@ export const CAUGHT = [
 export const UNCAUGHT = [
     ["uncaught recursion", "function f(n) { return n ? f(n - 1) + 1 : 0 } return f(1e6)", /^stack overflow$/],
     ["a rejection whose name and message getters recurse", "const o = { get name() { return this.name }, get message() { return this.message } }; throw o", /^a non-Error value was thrown: \[object Object\]$/],
+];
+
+/**
+ * Rows: [name, code, result]: what the limit must still allow (the depths
+ * web/USAGE.md promises, and data nested 1,000 levels, which the JSON
+ * guards accept, through QuickJS's C recursion).
+ */
+export const FITS = [
+    ["300 levels of plain recursion", "let d = 0; function f() { d++; f() } try { f() } catch (e) {} return d >= 300", true],
+    ["230 levels of a recursive getter", "let d = 0; const o = { get x() { d++; return this.x } }; try { o.x } catch (e) {} return d >= 230", true],
+    ["structuredClone of data nested 10,000 levels (it keeps a stack of its own)", "let d = []; for (let i = 0; i < 1e4; i++) d = [d, i]; let c = structuredClone(d), n = 0; while (c.length) n++, c = c[0]; return n", 1e4],
+    ["data nested 1,000 levels through JSON.stringify and structuredClone", "let d = []; for (let i = 0; i < 998; i++) d = [d]; return [JSON.stringify({ d }).length, JSON.stringify(structuredClone({ d })).length]", [2004, 2004]],
 ];

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { assetPath, loadFactory, run } from "./helpers.mjs";
-import { CAUGHT, UNCAUGHT } from "./recursion-cases.mjs";
+import { CAUGHT, FITS, UNCAUGHT } from "./recursion-cases.mjs";
 
 test("deep recursion is QuickJS's catchable stack overflow; the next run works", async (t) => {
     const api = await (await loadFactory())({ wasmLocation: assetPath, timeout: 60000 });
@@ -15,6 +15,10 @@ test("deep recursion is QuickJS's catchable stack overflow; the next run works",
         assert.equal(r.ok, true, `${name}: ${JSON.stringify(r.error)}`);
         assert.deepEqual(r.result, [true, "stack overflow"], name);
         assert.equal((await run(session, "return 1")).result, 1, `${name}: the next run`);
+    }
+    for (const [name, code, result] of FITS) {
+        const r = await run(session, code);
+        assert.deepEqual([r.ok, r.result], [true, result], `${name}: ${JSON.stringify(r.error)}`);
     }
     for (const [name, code, message] of UNCAUGHT) {
         const r = await run(session, code);
