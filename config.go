@@ -23,7 +23,9 @@ type Config struct {
 	// MaxToolCalls is the number of tool calls one run may make. Default 1000.
 	MaxToolCalls int
 	// MaxResultChars is the budget of model-visible output of one run
-	// (result and logs); more is truncated with a visible marker. Default 20000.
+	// (result and logs), in bytes of UTF-8 (JSON for the result): a
+	// character outside ASCII counts 2 to 4. More is truncated with a
+	// visible marker. Default 20000.
 	MaxResultChars int
 	// ToolFilter decides which tools exist for the model. nil shows all.
 	ToolFilter func(ToolInfo) bool

@@ -389,7 +389,7 @@ func (r *runState) finish(res *sandbox.Result, d time.Duration) *ExecuteResult {
 		cut, _ := jsoncut.Cut(res.Value, budget)
 		out.Result = cut
 		out.Logs = append(out.Logs, LogEntry{Level: "warn", Message: fmt.Sprintf(
-			"result: %d characters of JSON, over the %d budget: long arrays, objects and strings were shortened, and markers (\"… N more items\", \"%s\": \"N more keys\", \"… [N more characters]\") say what was left out; return less, or page through it",
+			"result: %d bytes of JSON, over the %d budget: long arrays, objects and strings were shortened, and markers (\"… N more items\", \"%s\": \"N more keys\", \"… [N more characters]\") say what was left out; return less, or page through it",
 			len(res.Value), budget, jsoncut.MoreKey)})
 	}
 	return out

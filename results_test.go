@@ -27,7 +27,11 @@ func TestFaithfulResults(t *testing.T) {
 		{"a tool's result in a Map", `return new Map([["orders", await tools.orders.get({id: 1})]])`, `{"orders":{"context":null,"input":{"id":1}}}`,
 			[]string{"result: a Map, converted to an object"}},
 		{"array over budget", `return Array.from({length: 500}, (_, i) => ({id: i, name: "order " + i}))`, `[{"id":0,"name":"order 0"},`,
-			[]string{"result: 1"}}, // result: N characters of JSON, over the 600 budget
+			[]string{"result: 1"}}, // result: N bytes of JSON, over the 600 budget
+		// The budget counts UTF-8 bytes, as USAGE and index.d.ts say (they
+		// said characters): 300 é are 302 characters of JSON, 602 bytes.
+		{"non-ASCII text counts its bytes", `return "é".repeat(300)`, `"ééé`,
+			[]string{"result: 602 bytes of JSON, over the 600 budget"}},
 		{"object over budget", `return Object.fromEntries(Array.from({length: 500}, (_, i) => ["k" + i, i]))`, `{"k0":0,"k1":1,`,
 			[]string{"over the 600 budget: long arrays, objects and strings were shortened"}},
 	} {

@@ -50,7 +50,7 @@ export declare namespace IoCodeMode {
         toolFilter?: (tool: ToolDefinition) => boolean;
         /** Maximum number of tool calls of one run. Default 1000, 1 to 50,000. */
         maxToolCalls?: number;
-        /** Budget, in characters, of the model-visible output of one run (result and logs); more is truncated with a visible marker. Default 20000, 100 to 10,000,000. */
+        /** Budget of the model-visible output of one run (result and logs), in bytes of its JSON as UTF-8: an ASCII character is one, é two, most CJK characters three, an emoji four. More is truncated with a visible marker. Default 20000, 100 to 10,000,000. */
         maxResultChars?: number;
         /** Tools registered when the instance is created. */
         tools?: ToolDefinition[];
