@@ -21,7 +21,7 @@
 // works.
 
 import { describeError, hasNodeFs, nodeModule } from "./env.mjs";
-import { abortReason, markSchema, normalizeRunOptions } from "./wrap.mjs";
+import { abortReason, filterVerdict, markSchema, normalizeRunOptions } from "./wrap.mjs";
 import { callTool, closeCalls, consoleLine, emit, endRun, endedWhy, finishLogs, newOwner, now, observed, runOf, startRun } from "./runs.mjs";
 import { SESSION_HINTS, SESSION_KEYS, TOOL_KEYS, unknownKeyError } from "./keys.mjs";
 import { convertSchema } from "./schema.mjs";
@@ -268,7 +268,7 @@ export async function workerFactory(config) {
         if (!filter) return [];
         const defs = [...tools.values()];
         for (const s of sessions.values()) defs.push(...s.tools.values());
-        return [...new Set(defs.filter((d) => !safeFilter(filter, d)).map((d) => d.name))];
+        return [...new Set(defs.filter((d) => !filterVerdict(filter, d)).map((d) => d.name))];
     };
 
     const factoryOwner = newOwner();
@@ -770,7 +770,7 @@ export async function workerFactory(config) {
         listTools() {
             check();
             // Sorted by name, as the core on the calling thread lists them.
-            return [...tools.values()].filter((d) => !filter || safeFilter(filter, d)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+            return [...tools.values()].filter((d) => !filter || filterVerdict(filter, d)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
         },
         ready() {
             if (disposed) return Promise.reject(deadError());
@@ -852,14 +852,6 @@ export async function workerFactory(config) {
     };
 }
 
-/** @param {(t: any) => unknown} filter @param {any} def */
-function safeFilter(filter, def) {
-    try {
-        return !!filter(def);
-    } catch {
-        return false;
-    }
-}
 
 // Functions cannot cross to the worker; under keys the core does not know
 // (the only ones that can still hold one here) a marker does, at any depth

@@ -50,7 +50,7 @@ export function pagePipeline(config) {
     if ("tools" in config) goConfig.tools = wrapList(config.tools);
     if (typeof config.toolFilter === "function") {
         const filter = config.toolFilter;
-        goConfig.toolFilter = (/** @type {any} */ t) => filter(orig(t));
+        goConfig.toolFilter = (/** @type {any} */ t) => filterVerdict(filter, orig(t));
     }
     const ic = config.interceptors;
     if (ic && typeof ic === "object" && typeof ic.onToolCall === "function") {
@@ -215,6 +215,33 @@ export function normalizeRunOptions(options) {
     else if (options.experimental_context !== undefined) out.context = options.experimental_context;
     return out;
 }
+
+/**
+ * What toolFilter says of a tool. An async filter (or one that returns any
+ * promise or thenable) has not decided yet: it hides the tool, with one
+ * console.error per filter, where the promise, truthy, showed every tool
+ * the filter meant to hide. A filter that throws hides it too.
+ * @param {(t: any) => unknown} filter
+ * @param {any} def
+ */
+export function filterVerdict(filter, def) {
+    let v;
+    try {
+        v = filter(def);
+    } catch {
+        return false;
+    }
+    if (v !== null && (typeof v === "object" || typeof v === "function") && typeof (/** @type {any} */ (v).then) === "function") {
+        if (!warnedFilters.has(filter)) {
+            warnedFilters.add(filter);
+            console.error(`Code Mode: toolFilter returned a promise (for the tool "${def && def.name}"); it must answer synchronously, true or false. Tools it answers with a promise are hidden.`);
+        }
+        return false;
+    }
+    return !!v;
+}
+/** @type {WeakSet<Function>} */
+const warnedFilters = new WeakSet();
 
 /** @param {AbortSignal} signal */
 export function abortReason(signal) {

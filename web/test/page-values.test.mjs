@@ -393,6 +393,37 @@ test("a tool unregistered during a run cannot be called by it any more, in both 
     }
 });
 
+// An async toolFilter returns a promise for every tool, which was truthy:
+// every tool it meant to hide was visible to the model (fail open).
+test("an async toolFilter hides the tools it answers with a promise, and says so once, in both modes", async () => {
+    const { IoCodeModeFactory } = await import(indexURL);
+    for (const worker of [false, true]) {
+        const errors = [];
+        const original = console.error;
+        console.error = (...a) => errors.push(a.join(" "));
+        let ran = false;
+        const api = await IoCodeModeFactory({
+            wasmLocation: assetPath,
+            worker,
+            toolFilter: async (t) => !t.name.startsWith("admin."),
+            tools: [tool("admin.wipe", () => ((ran = true), "wiped")), tool("orders.list", () => [])],
+        });
+        try {
+            const session = api.createSession();
+            await api.ready();
+            assert.deepEqual(api.listTools(), [], `worker: ${worker}`);
+            const r = await llmTools(session).executeCode.execute({ code: "try { return await tools.admin.wipe({}) } catch (e) { return e.message }", explanation: "x" });
+            assert.match(r.result, /^unknown tool "admin\.wipe"/, `worker: ${worker}`);
+            assert.equal(ran, false, `worker: ${worker}`);
+            assert.doesNotMatch(session.getSystemInstruction(), /^- (admin|orders) \(/m, `worker: ${worker}`);
+            assert.equal(errors.filter((e) => e.includes("toolFilter returned a promise")).length, 1, `worker: ${worker}: ${errors}`);
+        } finally {
+            console.error = original;
+            api.dispose();
+        }
+    }
+});
+
 test("a limit of Infinity is named as JavaScript writes it", async () => {
     const { IoCodeModeFactory } = await import(indexURL);
     for (const worker of [false, true]) {
