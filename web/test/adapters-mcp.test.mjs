@@ -262,6 +262,25 @@ describe("fromMcpClient: listing, names, trust, collisions", () => {
         await client.close();
     });
 
+    // An async filter's promise is truthy: every tool it meant to leave out
+    // was kept (fail open). A promise now leaves the tool out, said once.
+    test("an async filter leaves out what it answers with a promise, and says so once", async () => {
+        const { server } = pagedServer(["a", "b", "c"]);
+        const client = await connectInMemory(server);
+        const errors = [];
+        const original = console.error;
+        console.error = (...a) => errors.push(a.join(" "));
+        try {
+            const source = await mcp.fromMcpClient(client, { filter: async (t) => t.name !== "b" });
+            assert.deepEqual(source.tools.map((t) => t.name), []);
+            assert.deepEqual(errors, ["fromMcpClient: options.filter returned a promise; it must answer synchronously, true or false. What it answers with a promise is left out."]);
+            source.close();
+        } finally {
+            console.error = original;
+            await client.close();
+        }
+    });
+
     test("two servers with one name collide clearly; a namespace separates them", async () => {
         const c1 = await connectInMemory(deskServer("desk"));
         const c2 = await connectInMemory(deskServer("desk"));

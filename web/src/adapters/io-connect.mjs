@@ -2,7 +2,7 @@
 // tools. It takes the page's io.Connect API object (`io`) and imports
 // nothing of the platform.
 
-import { annotations, checkOptions, createToolSource, sanitizeName, sanitizeSegment, uniqueNames, untilAborted } from "./source.mjs";
+import { annotations, checkOptions, createToolSource, kept, sanitizeName, sanitizeSegment, uniqueNames, untilAborted } from "./source.mjs";
 
 // ---------------------------------------------------------------------------
 // Signatures: "String symbol, Int? quantity, String[] tags,
@@ -207,12 +207,11 @@ export function fromIoConnect(io, options) {
     }
 
     function build() {
-        const methods = interop
-            .methods()
-            .filter((m) => m && typeof m.name === "string" && !m.supportsStreaming)
-            .filter((m) => othersOf(m).length > 0)
-            .filter((m) => !opts.filter || opts.filter(m))
-            .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+        const methods = kept(
+            interop.methods().filter((m) => m && typeof m.name === "string" && !m.supportsStreaming && othersOf(m).length > 0),
+            opts.filter,
+            "fromIoConnect",
+        ).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
         const names = uniqueNames(namespace, methods.map((m) => sanitizeName(m.name)));
         return methods.map((method, i) => {
             const def = toolOf(method);

@@ -8,7 +8,7 @@
 // server code.
 
 import { CallToolRequestSchema, ListToolsRequestSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { annotations, checkOptions, createToolSource, sanitizeName, sanitizeSegment, serialized, uniqueNames } from "./source.mjs";
+import { annotations, checkOptions, createToolSource, kept, sanitizeName, sanitizeSegment, serialized, uniqueNames } from "./source.mjs";
 import { handleToolCall } from "./llm.mjs";
 
 const LIST_CHANGED = "notifications/tools/list_changed";
@@ -94,7 +94,7 @@ export async function fromMcpClient(client, options) {
             if (cursor !== undefined && seen.has(cursor)) throw new Error(`${source}: tools/list returned the cursor ${JSON.stringify(cursor)} twice`);
             seen.add(cursor);
         } while (cursor !== undefined && cursor !== null);
-        return opts.filter ? tools.filter((t) => opts.filter(t)) : tools;
+        return kept(tools, opts.filter, "fromMcpClient");
     }
 
     function entries(tools) {

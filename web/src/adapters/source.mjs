@@ -182,6 +182,28 @@ export function createToolSource({ kind, onError }) {
 }
 
 /**
+ * The items an adapter's options.filter keeps. It answers synchronously: an
+ * item it answers with a promise (an async filter) is left out, and that is
+ * said once per filter; the promise, truthy, kept every item it meant to
+ * leave out.
+ */
+export function kept(items, filter, path) {
+    if (!filter) return items;
+    return items.filter((it) => {
+        const v = filter(it);
+        if (v !== null && (typeof v === "object" || typeof v === "function") && typeof v.then === "function") {
+            if (!warnedFilters.has(filter)) {
+                warnedFilters.add(filter);
+                console.error(`${path}: options.filter returned a promise; it must answer synchronously, true or false. What it answers with a promise is left out.`);
+            }
+            return false;
+        }
+        return !!v;
+    });
+}
+const warnedFilters = new WeakSet();
+
+/**
  * Checks an adapter's options object: a TypeError names an unknown key (and
  * the nearest known one) or a value of the wrong type. `spec` maps each key
  * to its expected typeof ("string", "boolean", "number", "function",

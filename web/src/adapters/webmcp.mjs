@@ -3,7 +3,7 @@
 // executeCode as WebMCP tools (exposeToWebMcp), so that a browser agent can
 // drive them. It works with native WebMCP and with a polyfill alike.
 
-import { annotations, checkOptions, createToolSource, sanitizeName, sanitizeSegment, serialized, uniqueNames } from "./source.mjs";
+import { annotations, checkOptions, createToolSource, kept, sanitizeName, sanitizeSegment, serialized, uniqueNames } from "./source.mjs";
 import { handleToolCall } from "./llm.mjs";
 
 // Tools this module registered with a model context: fromWebMcp leaves them
@@ -63,7 +63,7 @@ export async function fromWebMcp(options) {
 
     function entries(tools) {
         const mine = exposed.get(ctx) || new Set();
-        const list = tools.filter((t) => t && typeof t.name === "string" && !mine.has(t.name)).filter((t) => !opts.filter || opts.filter(t));
+        const list = kept(tools.filter((t) => t && typeof t.name === "string" && !mine.has(t.name)), opts.filter, "fromWebMcp");
         const names = uniqueNames(namespace, list.map((t) => sanitizeName(t.name)));
         return list.map((tool, i) => {
             const hints = tool.annotations || {};
