@@ -23,10 +23,11 @@ type SearchConfig struct {
 	// those of the next 30 seconds) lexical, and are reported to Warn.
 	Embed func(ctx context.Context, texts []string) ([][]float32, error)
 	// Weight is the semantic rank's weight in the fusion, relative to the
-	// lexical rank's 1. Default 0.2: chosen with a character-trigram
-	// stand-in that knows no meanings (no model can be fetched where it
-	// was tuned), so that fusion never lowered the lexical figures; with
-	// a real model, measure on your catalog and raise it (1 fuses evenly).
+	// lexical rank's 1. Default 0.1 (search.DefaultSemanticWeight): chosen
+	// with a character-trigram stand-in that knows no meanings (no model
+	// can be fetched where it was tuned), so that fusion never lowers the
+	// lexical figures; with a real model, measure on your catalog and
+	// raise it (1 fuses evenly).
 	Weight float64
 	// MinSimilarity is the cosine a tool needs to be returned on semantic
 	// grounds alone, without a good lexical match. Default 0.5.
@@ -41,9 +42,8 @@ type SearchConfig struct {
 }
 
 const (
-	defaultSemanticWeight = 0.2
-	defaultMinSimilarity  = 0.5
-	defaultEmbedTimeout   = 5 * time.Second
+	defaultMinSimilarity = 0.5
+	defaultEmbedTimeout  = 5 * time.Second
 	// embedBackoff is how long searches stay lexical after the embedder
 	// failed, so that a dead endpoint does not cost every search a timeout.
 	embedBackoff = 30 * time.Second
@@ -108,7 +108,7 @@ func (c *CodeMode) search(ctx context.Context, entries []*toolEntry, req SearchR
 // nothing, and a tool whose description changed is embedded anew.
 type embedder struct {
 	embed   func(ctx context.Context, texts []string) ([][]float32, error)
-	weight  float64
+	weight  float64 // <= 0: the ranking's default
 	minSim  float64
 	warnf   func(string)
 	timeout time.Duration
@@ -129,9 +129,6 @@ func newEmbedder(cfg SearchConfig) *embedder {
 		vecs: map[string][]float32{}, pending: map[string]chan struct{}{}}
 	if e.timeout <= 0 {
 		e.timeout = defaultEmbedTimeout
-	}
-	if e.weight <= 0 {
-		e.weight = defaultSemanticWeight
 	}
 	if e.minSim <= 0 {
 		e.minSim = defaultMinSimilarity

@@ -80,7 +80,7 @@ export declare namespace IoCodeMode {
     interface SearchOptions {
         /** One vector (array or typed array of numbers, all the same length) per text. */
         embed: (texts: string[]) => Promise<ArrayLike<number>[]> | ArrayLike<number>[];
-        /** Weight of the semantic rank relative to the lexical rank's 1. Default 0.2 (see USAGE). */
+        /** Weight of the semantic rank relative to the lexical rank's 1. Default 0.1 (see USAGE). */
         weight?: number;
         /** Cosine a tool needs to be found on semantic grounds alone. Default 0.5. */
         minSimilarity?: number;

@@ -58,8 +58,8 @@ func Set(np *Params, key string, v ...float64) {
 		np.timeWords = v[0] != 0
 	case "readPenalty":
 		np.readPenalty = v[0]
-	case "weakTail":
-		np.weakTail = v[0] != 0
+	case "weakWeight":
+		np.weakWeight = v[0]
 	default:
 		panic(fmt.Sprint("no param ", key))
 	}

@@ -90,12 +90,14 @@ type params struct {
 	// of a resource, most often read) for a request that asks for an
 	// action other than reading.
 	readPenalty float64
-	// weakTail: a request with a good match (a tool covering minCoverage
-	// of it) lists after the good matches, up to the limit, the tools
-	// that match less of it. A word the catalog lacks lowers every tool's
-	// coverage, so the tool asked for is often among those; a request
-	// with no good match still gets nothing.
-	weakTail bool
+	// weakWeight: a request with a good match (a tool covering
+	// minCoverage of it) also lists the tools that match less of it, their
+	// scores multiplied by weakWeight (0: not at all). A word the catalog
+	// lacks lowers every tool's coverage, so the tool asked for is often
+	// below the rule while others pass it; the discount keeps most good
+	// matches first without hiding a weak one that scores much higher. A
+	// request with no good match still gets nothing.
+	weakWeight float64
 }
 
 var p = params{
@@ -121,13 +123,13 @@ var p = params{
 	lightVerbs:              true,
 	timeWords:               true,
 	readPenalty:             0.7,
-	weakTail:                true,
+	weakWeight:              0.7,
 }
 
 // Rank ranks docs for a query: an exact tool name first, then the tools of
 // a namespace the query names (or the tool a bare method name names), then
-// relevance. Tools that match too little of the query come after the good
-// matches, and a query with no good match returns nothing. An empty query lists every
+// relevance. Tools that match too little of the query are discounted, and
+// a query with no good match returns nothing. An empty query lists every
 // tool by name. limit <= 0 means DefaultLimit; it is capped at MaxLimit.
 func Rank(docs []*Doc, query string, limit int) []Hit {
 	return RankWith(docs, query, Options{Limit: limit})
@@ -150,11 +152,13 @@ type Options struct {
 }
 
 // DefaultSemanticWeight is the semantic rank's default weight in the
-// fusion and fusionK the constant of reciprocal rank fusion: chosen on the
-// tuning split with eval's deterministic embedder, which knows no meanings,
-// so that fusion never lowers the lexical figures.
+// fusion and fusionK the constant of reciprocal rank fusion: chosen with
+// eval's deterministic embedder, which knows no meanings, as the largest
+// weight at which fusion lowers the lexical figures of no catalog (0.2
+// until weak matches were discounted rather than listed last: with them
+// in the lexical view, 0.15 and 0.2 lower two; see eval/README.md).
 var (
-	DefaultSemanticWeight = 0.2
+	DefaultSemanticWeight = 0.1
 	fusionK               = 2.0
 )
 
@@ -184,13 +188,12 @@ func RankWith(docs []*Doc, query string, o Options) []Hit {
 	for i := range docs {
 		relevant[i] = scores[i] > 0 && covers[i] >= p.minCoverage
 	}
-	// weak: the tools that match some of a request that has a good match,
-	// but too little of it to be returned on their own (see weakTail).
-	var weak []bool
-	if p.weakTail && slices.Contains(relevant, true) {
-		weak = make([]bool, len(docs))
+	if p.weakWeight > 0 && slices.Contains(relevant, true) {
 		for i := range docs {
-			weak[i] = !relevant[i] && scores[i] > 0
+			if !relevant[i] && scores[i] > 0 {
+				scores[i] *= p.weakWeight
+				relevant[i] = true
+			}
 		}
 	}
 	if o.Similarity != nil {
@@ -198,32 +201,14 @@ func RankWith(docs []*Doc, query string, o Options) []Hit {
 		if w <= 0 {
 			w = DefaultSemanticWeight
 		}
-		lex, rel := scores, relevant
-		if weak != nil {
-			// The weaker matches join the lexical view, below the good ones.
-			lex, rel = slices.Clone(scores), slices.Clone(relevant)
-			top := 0.0
-			for i, wk := range weak {
-				if wk {
-					top = max(top, scores[i])
-					rel[i] = true
-				}
-			}
-			for i := range lex {
-				if relevant[i] {
-					lex[i] += top
-				}
-			}
-			weak = nil
-		}
-		scores, relevant = fuseSemantic(lex, rel, o.Similarity, o.MinSimilarity, w)
+		scores, relevant = fuseSemantic(scores, relevant, o.Similarity, o.MinSimilarity, w)
 	}
 	type ranked struct {
 		i     int
 		tier  int
 		score float64
 	}
-	var rs, tail []ranked
+	var rs []ranked
 	for i, d := range docs {
 		tier := 0
 		switch {
@@ -234,14 +219,11 @@ func RankWith(docs []*Doc, query string, o Options) []Hit {
 			tier = 1
 		}
 		if tier == 0 && !relevant[i] {
-			if weak != nil && weak[i] {
-				tail = append(tail, ranked{i, -1, scores[i]})
-			}
 			continue
 		}
 		rs = append(rs, ranked{i, tier, scores[i]})
 	}
-	byScore := func(a, b ranked) int {
+	slices.SortFunc(rs, func(a, b ranked) int {
 		if a.tier != b.tier {
 			return b.tier - a.tier
 		}
@@ -252,14 +234,7 @@ func RankWith(docs []*Doc, query string, o Options) []Hit {
 			return 1
 		}
 		return strings.Compare(docs[a.i].name, docs[b.i].name)
-	}
-	slices.SortFunc(rs, byScore)
-	if len(rs) < limit && len(tail) > 0 {
-		// The weaker matches follow the good ones; sorted only when the
-		// good ones leave room.
-		slices.SortFunc(tail, byScore)
-		rs = append(rs, tail...)
-	}
+	})
 	hits := make([]Hit, 0, min(limit, len(rs)))
 	for _, r := range rs[:min(limit, len(rs))] {
 		hits = append(hits, Hit{Index: r.i, Score: r.score})

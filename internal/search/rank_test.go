@@ -114,12 +114,12 @@ func TestSearchReadNames(t *testing.T) {
 // TestSearchNegation: "did not" asks what "didn't" asks. The remnants of
 // a contraction ("didn", "t") are stopwords, so the long form's "not" must
 // be one too: otherwise it counts as a word no tool holds, and the long
-// form finds fewer tools. The weak tail is off: it would list the tool
-// the coverage rule cut after the good matches, and hide the difference.
+// form finds fewer tools. Weak matches are off: they would list the tool
+// the coverage rule cut, and hide the difference.
 func TestSearchNegation(t *testing.T) {
 	old := p
 	defer func() { p = old }()
-	p.weakTail = false
+	p.weakWeight = 0
 	docs := []*Doc{
 		NewDoc("webhooks.ping", "Send a test event to a webhook to check that it receives events.", nil),
 		NewDoc("webhooks.list", "List the webhooks of a repository.", nil),
@@ -207,11 +207,12 @@ func TestSearchHyphenated(t *testing.T) {
 	}
 }
 
-// TestSearchWeakTail: a request with a good match lists, after the good
-// matches, the tools that match too little of it to be returned on their
-// own; a request with no good match still gets nothing. Without the tail
-// the weaker matches are left out.
-func TestSearchWeakTail(t *testing.T) {
+// TestSearchWeakMatches: a request with a good match also lists, their
+// scores discounted, the tools that match too little of it to be returned
+// on their own (before a good match they outscore by more than the
+// discount); a request with no good match still gets nothing. With
+// weakWeight 0 they are left out.
+func TestSearchWeakMatches(t *testing.T) {
 	docs := []*Doc{
 		NewDoc("channels.archive", "Archive a channel.", nil),
 		NewDoc("channels.rename", "Rename a channel.", nil),
@@ -220,21 +221,30 @@ func TestSearchWeakTail(t *testing.T) {
 		NewDoc("files.delete", "Delete a file.", nil),
 		NewDoc("reminders.add", "Add a reminder.", nil),
 	}
+	reports := append(slices.Clone(docs),
+		NewDoc("reports.export", "Export a report.", nil),
+		NewDoc("files.list", "List the files, reports and folders that a user can see in a channel or a workspace.", nil))
 	for _, tt := range []struct {
+		docs    []*Doc
 		query   string
 		on, off []string
 	}{
-		{"archive the old marketing channel nobody reads", []string{"channels.archive", "channels.members", "channels.rename"}, []string{"channels.archive"}},
+		{docs, "archive the old marketing channel nobody reads", []string{"channels.archive", "channels.members", "channels.rename"}, []string{"channels.archive"}},
 		// reminders.add through the hand synonym add ~ upload.
-		{"upload the quarterly report as a file", []string{"files.upload", "files.delete", "reminders.add"}, []string{"files.upload"}},
-		{"order a pizza for the team", nil, nil},
+		{docs, "upload the quarterly report as a file", []string{"files.upload", "files.delete", "reminders.add"}, []string{"files.upload"}},
+		// reports.export covers too little of it (the words no tool has
+		// weigh against it) but scores more than twice files.list.
+		{reports, "export the report folders of the workspace the finance auditors asked for last quarter", []string{"reports.export", "files.list"}, []string{"files.list"}},
+		{docs, "order a pizza for the team", nil, nil},
 	} {
 		for _, on := range []bool{true, false} {
 			old := p
-			p.weakTail = on
+			if !on {
+				p.weakWeight = 0
+			}
 			var got []string
-			for _, h := range Rank(docs, tt.query, 5) {
-				got = append(got, docs[h.Index].name)
+			for _, h := range Rank(tt.docs, tt.query, 5) {
+				got = append(got, tt.docs[h.Index].name)
 			}
 			p = old
 			want := tt.on
@@ -242,7 +252,7 @@ func TestSearchWeakTail(t *testing.T) {
 				want = tt.off
 			}
 			if !slices.Equal(got, want) {
-				t.Errorf("weakTail %v, %q: got %v, want %v", on, tt.query, got, want)
+				t.Errorf("weak matches %v, %q: got %v, want %v", on, tt.query, got, want)
 			}
 		}
 	}

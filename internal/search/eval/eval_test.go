@@ -189,10 +189,11 @@ const targetR1, targetR5 = 0.6, 0.8
 // recall@1 since the property field weighs 0.75 (0.12 before), and since
 // the general vocabulary (vocab_general.go) 0.25 and its recall@5 0.50:
 // one query lower, recorded lower on purpose (eval/README.md, "General
-// vocabulary"); its recall@5 0.62 since the weak tail (rank.go weakTail).
+// vocabulary"); its recall@5 0.62 since the weak tail (now rank.go weakWeight).
+// DigitalOcean (0.61/0.78) meets the targets since weak matches are
+// discounted rather than listed last (rank.go weakWeight).
 var short = map[string][2]float64{
-	"slack":        {0.25, 0.62},
-	"digitalocean": {0.61, 0.78},
+	"slack": {0.25, 0.62},
 }
 
 // TestHeldOut: on every catalog's held-out queries, the lexical ranking
@@ -205,10 +206,12 @@ func TestHeldOut(t *testing.T) { checkHeldOut(t, HeldOut, short) }
 // when its mapping was committed, before any tuning could see it; slack's
 // recall@1 since the dictionary vocabulary (0.47 before); stripe's since
 // the property field weighs 0.75 (0.50 before); github's recall@5 and
-// digitalocean's since the general vocabulary (0.56 and 0.50/0.81 before).
+// digitalocean's since the general vocabulary (0.56 and 0.50/0.81 before);
+// slack's and github's recall@5 since weak matches are discounted (rank.go
+// weakWeight; 0.87 and 0.62 before).
 var short2 = map[string][2]float64{
-	"slack":        {0.53, 0.87},
-	"github":       {0.38, 0.62},
+	"slack":        {0.53, 0.93},
+	"github":       {0.38, 0.69},
 	"stripe":       {0.56, 0.62},
 	"digitalocean": {0.56, 0.88},
 }
@@ -293,23 +296,28 @@ func TestProbes2(t *testing.T) {
 // lowers two on purpose, linode's recall@5 (0.71 before) and square's
 // empty probes (2 before); eval/README.md, "General vocabulary", says why.
 // Raised since by "not" as a stopword (trello) and by the weak tail
-// (rank.go weakTail: box, linode, square and every dev2 catalog).
+// (now rank.go weakWeight: box, linode, square and every dev2 catalog).
+// Re-recorded when weak matches were discounted rather than listed last
+// (rank.go weakWeight): raised for asana, box, linode, trello, hetzner,
+// jira, twilio, and square's lowered on purpose (0.54/0.88/0.67 before:
+// one query's first place lost, accepted because every blind split
+// rises; eval/README.md, "Weak matches discounted").
 var devFloor = map[string]struct {
 	r1, r5, mrr float64
 	empty       int
 }{
-	"asana":  {0.25, 0.50, 0.36, 3},
-	"box":    {0.29, 0.62, 0.42, 2},
-	"linode": {0.54, 0.67, 0.62, 2},
-	"square": {0.54, 0.88, 0.67, 1},
+	"asana":  {0.25, 0.50, 0.37, 3},
+	"box":    {0.33, 0.62, 0.46, 2},
+	"linode": {0.54, 0.71, 0.63, 2},
+	"square": {0.50, 0.88, 0.66, 1},
 	"zoom":   {0.46, 0.83, 0.60, 1},
 	// dev2 (committed at 0.21/0.38/0.28, 0.38/0.58/0.46, 0.62/0.75/0.66,
 	// 0.21/0.38/0.27, 0.58/0.62/0.62).
-	"trello":    {0.29, 0.50, 0.39, 4},
+	"trello":    {0.29, 0.54, 0.40, 4},
 	"mailchimp": {0.42, 0.67, 0.49, 3},
-	"hetzner":   {0.71, 0.88, 0.78, 3},
-	"jira":      {0.25, 0.50, 0.33, 0},
-	"twilio":    {0.62, 0.71, 0.67, 3},
+	"hetzner":   {0.71, 0.92, 0.79, 3},
+	"jira":      {0.25, 0.50, 0.35, 0},
+	"twilio":    {0.62, 0.71, 0.68, 3},
 }
 
 // TestDev: on every catalog of the dev and dev2 splits, the lexical
@@ -321,16 +329,21 @@ func TestDev(t *testing.T) { checkDev(t, devSplits[:2], devFloor) }
 // when the split's mapping was committed (after 799d006). dev3 is a
 // validation split: a change may raise a floor here only after it was
 // judged on other splits, and nobody reads its misses to do so. Raised
-// by the weak tail (rank.go weakTail: sendgrid, vercel, xero, docusign,
-// magento), judged on TRAIN and dev2 first.
+// by the weak tail (now rank.go weakWeight: sendgrid, vercel, xero, docusign,
+// magento), judged on TRAIN and dev2 first. Re-recorded when weak
+// matches were discounted (rank.go weakWeight; judged on TRAIN and dev2 +
+// dev3 as aggregates): raised for sendgrid, vercel, xero, docusign,
+// keycloak, and bitbucket's lowered on purpose (0.55/0.85/0.67 before: one
+// query out of the first five, accepted because every blind split rises;
+// eval/README.md, "Weak matches discounted").
 var dev3Floor = floors{
-	"sendgrid":  {0.10, 0.50, 0.30, 3},
-	"bitbucket": {0.55, 0.85, 0.67, 2},
-	"vercel":    {0.50, 0.70, 0.58, 2},
-	"xero":      {0.32, 0.58, 0.42, 4},
+	"sendgrid":  {0.15, 0.60, 0.36, 3},
+	"bitbucket": {0.55, 0.80, 0.66, 2},
+	"vercel":    {0.65, 0.75, 0.68, 2},
+	"xero":      {0.42, 0.63, 0.48, 4},
 	"vimeo":     {0.28, 0.33, 0.30, 3},
-	"docusign":  {0.35, 0.60, 0.46, 1},
-	"keycloak":  {0.45, 0.55, 0.49, 1},
+	"docusign":  {0.45, 0.60, 0.53, 1},
+	"keycloak":  {0.45, 0.55, 0.50, 1},
 	"magento":   {0.50, 0.75, 0.59, 2},
 }
 
