@@ -16,6 +16,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 
 	"github.com/interopio/code-mode/sandbox"
@@ -35,6 +36,16 @@ type CodeMode struct {
 	// done is cancelled by Close: every run in flight stops.
 	done  context.Context
 	close context.CancelFunc
+
+	// names guards the rule that a name is a factory tool's or a live
+	// session's own, never both: NewSession checks the factory's tools and
+	// RegisterTools the sessions' (sessionNames counts the live sessions
+	// holding each name), each under names, so neither can slip past the
+	// other. A factory tool registered over a session's own made the
+	// session's program fail as it built `tools` ("property is not
+	// configurable") and tool_call reach the factory's tool instead.
+	names        sync.Mutex
+	sessionNames map[string]int
 }
 
 // New compiles the QuickJS asset (emscripten-module.wasm) and returns a
@@ -95,7 +106,15 @@ func (c *CodeMode) RegisterTools(tools ...Tool) (unregister func(), err error) {
 	if c.closed.Load() {
 		return nil, ErrClosed
 	}
+	c.names.Lock()
+	for _, t := range tools {
+		if c.sessionNames[t.Name] > 0 {
+			c.names.Unlock()
+			return nil, fmt.Errorf("%w: tool name %q: already a tool of a session (createSession's tools)", ErrDuplicateTool, t.Name)
+		}
+	}
 	unregister, err = c.reg.add(tools...)
+	c.names.Unlock()
 	if err == nil && c.emb != nil {
 		added := make([]*toolEntry, 0, len(tools))
 		for _, t := range tools {
@@ -173,14 +192,24 @@ func (c *CodeMode) NewSession(tools ...Tool) (*Session, error) {
 	s := &Session{cm: c, own: newRegistry()}
 	s.done, s.close = context.WithCancel(context.Background())
 	if len(tools) > 0 {
+		c.names.Lock()
 		for _, t := range tools {
 			if _, dup := c.reg.lookup(t.Name); dup {
+				c.names.Unlock()
 				return nil, fmt.Errorf("%w: tool name %q: already registered on the factory", ErrDuplicateTool, t.Name)
 			}
 		}
 		if _, err := s.own.add(tools...); err != nil {
+			c.names.Unlock()
 			return nil, err
 		}
+		if c.sessionNames == nil {
+			c.sessionNames = map[string]int{}
+		}
+		for _, t := range tools {
+			c.sessionNames[t.Name]++
+		}
+		c.names.Unlock()
 		c.emb.prefetch(s.own.snapshot())
 	}
 	return s, nil

@@ -288,6 +288,32 @@ func TestSessionTools(t *testing.T) {
 	if res := exec(t, s2, `return typeof tools.late`, nil); string(res.Result) != `"undefined"` {
 		t.Errorf("unregistered tool still visible: %s", res.Result)
 	}
+	// A factory tool may not take a live session's own name (it made the
+	// session's program fail building `tools`, and tool_call reach the
+	// factory's tool); once every session holding it is closed it may.
+	factoryTool := Tool{Name: "notes.add", Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+		return json.RawMessage(`"factory"`), nil
+	}}
+	s3, err := cm.NewSession(mine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, closing := range []*Session{s1, s3} {
+		if _, err := cm.RegisterTools(factoryTool); !errors.Is(err, ErrDuplicateTool) || !strings.Contains(err.Error(), `tool name "notes.add": already a tool of a session`) {
+			t.Errorf("factory tool over a session's own: err = %v", err)
+		}
+		if res := exec(t, s3, `return [await tools.notes.add({}), await tool_call("notes.add", {})]`, nil); string(res.Result) != `["added","added"]` {
+			t.Errorf("the session's own tool: %s %+v", res.Result, res.Error)
+		}
+		closing.Close()
+	}
+	closeTwice := s3.Close() // a second Close frees nothing twice
+	if _, err := cm.RegisterTools(factoryTool); err != nil || closeTwice != nil {
+		t.Errorf("after every session holding the name closed: err = %v", err)
+	}
+	if res := exec(t, s2, `return await tools.notes.add({})`, nil); string(res.Result) != `"factory"` {
+		t.Errorf("the factory's tool: %s %+v", res.Result, res.Error)
+	}
 }
 
 func TestLLMTools(t *testing.T) {

@@ -169,8 +169,21 @@ func hitsJSON(hits []SearchHit) []hitJSON {
 // ErrClosed, their tools' contexts are done, and none of their interceptors
 // or tools starts afterwards), and later runs fail with ErrClosed.
 func (s *Session) Close() error {
-	s.closed.Store(true)
+	if s.closed.Swap(true) {
+		return nil
+	}
 	s.close()
+	// Its tools' names are free for the factory again.
+	if own := s.own.snapshot(); len(own) > 0 {
+		c := s.cm
+		c.names.Lock()
+		for _, e := range own {
+			if c.sessionNames[e.info.Name]--; c.sessionNames[e.info.Name] <= 0 {
+				delete(c.sessionNames, e.info.Name)
+			}
+		}
+		c.names.Unlock()
+	}
 	return nil
 }
 

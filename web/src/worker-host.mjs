@@ -746,6 +746,17 @@ export async function workerFactory(config) {
     /** @param {any} list @param {string} path */
     function register(list, path) {
         check();
+        // A live session's own tool keeps its name (codemode.go
+        // RegisterTools): checked first, as there.
+        if (Array.isArray(list)) {
+            for (const def of list) {
+                const name = def !== null && typeof def === "object" ? def.name : undefined;
+                if (typeof name !== "string") continue;
+                for (const [sid, s] of sessions) {
+                    if (sid !== 0 && s.tools.has(name)) throw new TypeError(`codemode: duplicate tool: tool name ${quoteName(name)}: already a tool of a session (createSession's tools)`);
+                }
+            }
+        }
         const taken = new Set(tools.keys());
         const descs = checkTools(list, path, taken);
         const id = nextReg++;

@@ -424,6 +424,36 @@ test("an async toolFilter hides the tools it answers with a promise, and says so
     }
 });
 
+// A factory tool registered over a live session's own name was accepted:
+// that session's program then failed building `tools` ("property is not
+// configurable") and tool_call reached the factory's tool.
+test("registerTool refuses a live session's own tool name until the session is disposed, in both modes", async () => {
+    const { IoCodeModeFactory } = await import(indexURL);
+    for (const worker of [false, true]) {
+        const label = `worker: ${worker}`;
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, worker });
+        try {
+            const session = api.createSession({ tools: [tool("mine.x", () => "session")] });
+            assert.throws(() => api.registerTool(tool("mine.x", () => "factory")), {
+                name: "TypeError",
+                message: `codemode: duplicate tool: tool name "mine.x": already a tool of a session (createSession's tools)`,
+            }, label);
+            assert.throws(() => api.registerTools([tool("other.y", () => 1), tool("mine.x", () => 2)]), /already a tool of a session/, label);
+            await api.ready();
+            assert.deepEqual(api.listTools().map((t) => t.name), [], label);
+            const r = await llmTools(session).executeCode.execute({ code: "return [await tools.mine.x({}), await tool_call('mine.x', {})]", explanation: "x" });
+            assert.deepEqual(r.result, ["session", "session"], `${label}: ${JSON.stringify(r.error)}`);
+            session.dispose();
+            api.registerTool(tool("mine.x", () => "factory"));
+            await api.ready();
+            const r2 = await llmTools(api.createSession()).executeCode.execute({ code: "return await tools.mine.x({})", explanation: "x" });
+            assert.equal(r2.result, "factory", label);
+        } finally {
+            api.dispose();
+        }
+    }
+});
+
 test("a limit of Infinity is named as JavaScript writes it", async () => {
     const { IoCodeModeFactory } = await import(indexURL);
     for (const worker of [false, true]) {
