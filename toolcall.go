@@ -193,7 +193,7 @@ func (r *runState) call(ctx context.Context, args []json.RawMessage) (json.RawMe
 		// An unknown name, the empty one included.
 		return nil, toolError("unknown tool %q%s", c.rec.Name, r.suggest(c.unknown))
 	}
-	e := c.entry
+	e := r.current(c.entry)
 	if r.unregistered(c, e) {
 		return nil, errUnregistered(e)
 	}
@@ -228,7 +228,9 @@ func (r *runState) call(ctx context.Context, args []json.RawMessage) (json.RawMe
 		return nil, &sandbox.JSError{Name: "ValidationError", Message: cutString(fmt.Sprintf("%s: %v", e.info.Name, err), maxReasonChars)}
 	}
 	// Checked again after the interceptor: an approval may take as long
-	// as a person needs, and the tool may be unregistered meanwhile.
+	// as a person needs, and the tool may be unregistered meanwhile. What
+	// was approved is this entry: a tool registered under its name since
+	// is not run in its place.
 	if r.unregistered(c, e) {
 		return nil, errUnregistered(e)
 	}
@@ -248,6 +250,22 @@ func (r *runState) call(ctx context.Context, args []json.RawMessage) (json.RawMe
 	r.finishCall(c, true, true, "")
 	r.s.shapes.observe(e, out)
 	return out, nil
+}
+
+// current is the tool a call of e runs: e, or when e was unregistered
+// during the run, the tool registered under its name since, if the run's
+// filter shows it. A tool source re-registers a tool whose description or
+// schema changed (web/src/adapters/source.mjs): a run in flight goes on
+// calling it by its name, as worker mode's page, which looks tools up by
+// name, always did.
+func (r *runState) current(e *toolEntry) *toolEntry {
+	if !e.removed.Load() {
+		return e
+	}
+	if n, ok := r.s.cm.reg.lookup(e.info.Name); ok && (r.s.cm.cfg.ToolFilter == nil || r.s.cm.filter(n)) {
+		return n
+	}
+	return e
 }
 
 // unregistered says whether e was unregistered since the run started, and

@@ -211,3 +211,67 @@ func TestCallUnregisteredDuringTheRun(t *testing.T) {
 		})
 	}
 }
+
+// TestCallReplacedDuringTheRun: a tool unregistered and registered again
+// under its name during a run (a tool source whose tool's description
+// changed) is called by that run under its name, as worker mode's page
+// did; unless the new one is hidden, or the interceptor approved the old
+// one, which is all it approved.
+func TestCallReplacedDuringTheRun(t *testing.T) {
+	const gone = `tool "t.x" was unregistered during this run; use tool_search to find tools`
+	for _, tc := range []struct {
+		name      string
+		approving bool // replaced while onToolCall decides on t.x
+		hidden    bool // the new t.x is hidden by ToolFilter
+		want      string
+	}{
+		{"replaced before the call", false, false, `"new"`},
+		{"replaced by a hidden tool", false, true, strconv.Quote("ToolError: " + gone)},
+		{"replaced while the interceptor decides", true, false, strconv.Quote("ToolError: " + gone)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var cm *CodeMode
+			var unregister func()
+			ran := []string{}
+			version := func(v string) Tool {
+				return Tool{Name: "t.x", Description: v, Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+					ran = append(ran, v)
+					return json.RawMessage(strconv.Quote(v)), nil
+				}}
+			}
+			replace := func() {
+				unregister()
+				if _, err := cm.RegisterTools(version("new")); err != nil {
+					t.Error(err)
+				}
+			}
+			cm = newTestCodeMode(t, Config{
+				ToolFilter: func(i ToolInfo) bool { return !(tc.hidden && i.Description == "new") },
+				OnToolCall: func(_ context.Context, c ToolCall) (Decision, error) {
+					if tc.approving && c.Tool.Name == "t.x" {
+						replace()
+					}
+					return Decision{Allowed: true}, nil
+				},
+			})
+			cm.RegisterTools(Tool{Name: "t.first", Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+				if !tc.approving {
+					replace()
+				}
+				return json.RawMessage(`1`), nil
+			}})
+			var err error
+			if unregister, err = cm.RegisterTools(version("old")); err != nil {
+				t.Fatal(err)
+			}
+			s, _ := cm.NewSession()
+			res := exec(t, s, "await tools.t.first({});\ntry { return await tools.t.x({}) } catch (e) { return e.name + ': ' + e.message }", nil)
+			if string(res.Result) != tc.want {
+				t.Errorf("result %s %+v, want %s", res.Result, res.Error, tc.want)
+			}
+			if want := map[bool][]string{true: {"new"}, false: {}}[tc.want == `"new"`]; !reflect.DeepEqual(ran, want) {
+				t.Errorf("ran %v, want %v", ran, want)
+			}
+		})
+	}
+}

@@ -454,6 +454,25 @@ test("registerTool refuses a live session's own tool name until the session is d
     }
 });
 
+// A tool source re-registers a tool whose description changed: a run in
+// flight calls it on by its name (the new definition), in both modes.
+test("a tool unregistered and registered again under its name during a run is called by its name, in both modes", async () => {
+    const { IoCodeModeFactory } = await import(indexURL);
+    for (const worker of [false, true]) {
+        let unregister = () => {};
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, worker });
+        try {
+            api.registerTool(tool("t.first", () => (unregister(), api.registerTool(tool("t.x", () => "new", { description: "changed" })), 1)));
+            unregister = api.registerTool(tool("t.x", () => "old"));
+            await api.ready();
+            const r = await llmTools(api.createSession()).executeCode.execute({ code: "await tools.t.first({});\nreturn await tools.t.x({})", explanation: "x" });
+            assert.equal(r.result, "new", `worker: ${worker}: ${JSON.stringify(r.error)}`);
+        } finally {
+            api.dispose();
+        }
+    }
+});
+
 test("a limit of Infinity is named as JavaScript writes it", async () => {
     const { IoCodeModeFactory } = await import(indexURL);
     for (const worker of [false, true]) {
