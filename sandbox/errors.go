@@ -204,17 +204,18 @@ func (r *run) trapError(t *ffi.Trap) *Error {
 	case interruptTimeout:
 		return r.timeoutResult().Error
 	}
-	// QuickJS checks its own stack, but some of its C recursion (JSON,
-	// nested arrays) uses little of it and much of the host engine's
-	// native stack, which can overflow first: the host's RangeError
-	// unwinds through QuickJS and the instance is discarded. That is the
-	// program's doing (data nested thousands deep), not a crash.
+	// QuickJS checks its own stack, but some of its C recursion (its
+	// parser above all: source nested ~300 brackets deep in a Chromium
+	// Worker) uses little of it and much of the host engine's native
+	// stack, which can overflow first: the host's RangeError unwinds
+	// through QuickJS and the instance is discarded. That is the program's
+	// doing, not a crash.
 	if strings.Contains(t.Error(), "Maximum call stack size exceeded") || strings.Contains(t.Error(), "stack overflow") {
 		code := CodeRuntime
 		if r.converting {
 			code = CodeNotSerializable
 		}
-		return &Error{Code: code, Name: "RangeError", Message: "Maximum call stack size exceeded: the data or the recursion nests too deeply (keep nesting under 1,000 levels)"}
+		return &Error{Code: code, Name: "RangeError", Message: "Maximum call stack size exceeded: the code, the data or the recursion nests too deeply (keep data under 1,000 levels and brackets in code under 200)"}
 	}
 	return &Error{Code: CodeRuntime, Name: "InternalError", Message: "the sandbox crashed and was reset: " + t.Error()}
 }

@@ -18,7 +18,12 @@ const TYPES = { ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "a
 const PAGE = `<!doctype html><meta charset="utf-8"><title>recursion</title><script>
 window.__runFresh = async (worker, code) => {
     const { IoCodeModeFactory } = await import("/dist/index.mjs");
-    const api = await IoCodeModeFactory({ wasmLocation: "/dist/emscripten-module.wasm", worker, timeout: 60000 });
+    const api = await IoCodeModeFactory({
+        wasmLocation: "/dist/emscripten-module.wasm",
+        worker,
+        timeout: 60000,
+        tools: [{ name: "t.echo", description: "Returns its input.", inputSchema: { type: "object" }, execute: (input) => input }],
+    });
     try {
         const exe = api.createSession().getLlmTools().find((t) => t.name === "executeCode");
         const first = await exe.execute({ code, explanation: "recursion" });

@@ -29,9 +29,15 @@ export const CAUGHT = [
     ["async recursion", caught("async function f() { return await f() } try { await f() }")],
 ];
 
-/** Rows: [name, code, message pattern]; the run fails with a RUNTIME error. */
+/**
+ * Rows: [name, code, message pattern]; the run fails with a RUNTIME error,
+ * and the next run works.
+ */
 export const UNCAUGHT = [
     ["uncaught recursion", "function f(n) { return n ? f(n - 1) + 1 : 0 } return f(1e6)", /^stack overflow$/],
+    // QuickJS's parser recurses on the host's stack, using little of its
+    // own: no QuickJS limit stops it first; the host's overflow ends the run.
+    ["source nested 100,000 brackets deep", "eval('['.repeat(1e5))", /^Maximum call stack size exceeded: the code, the data or the recursion nests too deeply \(keep data under 1,000 levels and brackets in code under 200\)$/],
     ["a rejection whose name and message getters recurse", "const o = { get name() { return this.name }, get message() { return this.message } }; throw o", /^a non-Error value was thrown: \[object Object\]$/],
 ];
 
@@ -44,5 +50,6 @@ export const FITS = [
     ["300 levels of plain recursion", "let d = 0; function f() { d++; f() } try { f() } catch (e) {} return d >= 300", true],
     ["230 levels of a recursive getter", "let d = 0; const o = { get x() { d++; return this.x } }; try { o.x } catch (e) {} return d >= 230", true],
     ["structuredClone of data nested 10,000 levels (it keeps a stack of its own)", "let d = []; for (let i = 0; i < 1e4; i++) d = [d, i]; let c = structuredClone(d), n = 0; while (c.length) n++, c = c[0]; return n", 1e4],
+    ["a tool input and result nested 1,000 levels (t.echo returns its input)", "let d = []; for (let i = 0; i < 998; i++) d = [d]; return JSON.stringify(await tools.t.echo({ d })).length", 2004],
     ["data nested 1,000 levels through JSON.stringify and structuredClone", "let d = []; for (let i = 0; i < 998; i++) d = [d]; return [JSON.stringify({ d }).length, JSON.stringify(structuredClone({ d })).length]", [2004, 2004]],
 ];

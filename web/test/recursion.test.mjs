@@ -3,11 +3,11 @@
 // RangeError, and the instance runs the next program.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { assetPath, loadFactory, run } from "./helpers.mjs";
+import { assetPath, loadFactory, run, tool } from "./helpers.mjs";
 import { CAUGHT, FITS, UNCAUGHT } from "./recursion-cases.mjs";
 
 test("deep recursion is QuickJS's catchable stack overflow; the next run works", async (t) => {
-    const api = await (await loadFactory())({ wasmLocation: assetPath, timeout: 60000 });
+    const api = await (await loadFactory())({ wasmLocation: assetPath, timeout: 60000, tools: [tool("t.echo", (input) => input)] });
     t.after(() => api.dispose());
     const session = api.createSession();
     for (const [name, code] of CAUGHT) {
