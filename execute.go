@@ -186,6 +186,28 @@ func hintFor(e *sandbox.Error) string {
 	return ""
 }
 
+// syntaxHint is what a SYNTAX error's message gains where QuickJS's own
+// words do not say what is wrong: a decorator ("unexpected token in
+// expression: '@'", "invalid property name") and a program that is only a
+// JSON object (a block to JavaScript: "expecting ';'").
+func syntaxHint(code string, e *sandbox.Error) string {
+	if e.Code != sandbox.CodeSyntax {
+		return ""
+	}
+	if t := strings.TrimSpace(code); strings.HasPrefix(t, "{") && json.Valid([]byte(t)) {
+		return ": the code is a JSON object, not a program; to give that data back, write return followed by it (return { ... };)"
+	}
+	if e.Line > 0 && e.Column > 0 {
+		lines := strings.Split(code, "\n")
+		if e.Line <= len(lines) {
+			if line := []rune(lines[e.Line-1]); e.Column <= len(line) && line[e.Column-1] == '@' {
+				return ": decorators (@name) are not supported in this sandbox; apply the function yourself (C = dec(C), or call it on the method)"
+			}
+		}
+	}
+	return ""
+}
+
 // hostGlobalHints are what models reach for from a module or a page, where
 // the sandbox has neither: "'module' is not defined" alone did not say to
 // return the result, nor "'document' is not defined" where page data is.
@@ -375,7 +397,7 @@ func (r *runState) finish(res *sandbox.Result, d time.Duration) *ExecuteResult {
 	}
 	if res.Error != nil {
 		e := res.Error
-		out.Error = &RunError{Name: e.Name, Message: trunc.String(e.Message+hintFor(e), 2000), Code: string(e.Code), Line: e.Line, Column: e.Column, Stack: trunc.String(e.Stack, 2000)}
+		out.Error = &RunError{Name: e.Name, Message: trunc.String(e.Message+hintFor(e)+syntaxHint(r.code, e), 2000), Code: string(e.Code), Line: e.Line, Column: e.Column, Stack: trunc.String(e.Stack, 2000)}
 		if name, ok := strings.CutPrefix(e.Call, callLabelPrefix); ok && e.Line == 0 {
 			// A tool's error the program returned rather than awaited:
 			// the position of the call, when the code makes it in one place.

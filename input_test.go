@@ -552,3 +552,25 @@ func TestHostGlobalHints(t *testing.T) {
 		}
 	}
 }
+
+// TestSyntaxHints: where QuickJS's syntax error does not say what is
+// wrong, its message says what to write instead: a decorator, and a
+// program that is only a JSON object (which JavaScript reads as a block).
+func TestSyntaxHints(t *testing.T) {
+	const deco = "decorators (@name) are not supported in this sandbox; apply the function yourself"
+	const jsonObj = "the code is a JSON object, not a program; to give that data back, write return followed by it"
+	runInputCases(t, []inputCase{
+		{name: "a class decorator", code: "function dec(c) { return c }\n@dec class C {}\nreturn 1", errCode: "SYNTAX", errName: "SyntaxError", errMsg: deco, line: 2, col: 1},
+		{name: "a method decorator", code: "class C { @log m() {} }\nreturn 1", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "invalid property name: " + deco, line: 1, col: 11},
+		{name: "a JSON object", code: "{\"orders\": [1, 2], \"total\": 3}", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expecting ';': " + jsonObj},
+		{name: "a JSON array is a value already", code: "[1, {\"a\": 2}]", want: `[1,{"a":2}]`},
+		{name: "an @ in a string is not a decorator", code: "const s = 'a@b'\nreturn s +", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "unexpected end of input"},
+		{name: "a block is not a JSON object", code: "{ const a = 1 }\nreturn", want: ""},
+	})
+	for _, code := range []string{"const s = 'a@b'\nreturn s +", "{ x: 1 }}"} {
+		e := sandbox.Error{Code: sandbox.CodeSyntax, Name: "SyntaxError", Message: "m", Line: 1, Column: 1}
+		if h := syntaxHint(code, &e); h != "" {
+			t.Errorf("%q gets the hint %q", code, h)
+		}
+	}
+}
