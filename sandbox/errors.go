@@ -205,7 +205,7 @@ func (r *run) trapError(t *ffi.Trap) *Error {
 		return r.timeoutResult().Error
 	}
 	// QuickJS checks its own stack, but some of its C recursion (its
-	// parser above all: source nested ~300 brackets deep in a Chromium
+	// parser above all: brackets nested 130 to 300 deep in a Chromium
 	// Worker) uses little of it and much of the host engine's native
 	// stack, which can overflow first: the host's RangeError unwinds
 	// through QuickJS and the instance is discarded. That is the program's
@@ -215,7 +215,7 @@ func (r *run) trapError(t *ffi.Trap) *Error {
 		if r.converting {
 			code = CodeNotSerializable
 		}
-		return &Error{Code: code, Name: "RangeError", Message: "Maximum call stack size exceeded: the code, the data or the recursion nests too deeply (keep data under 1,000 levels and brackets in code under 200)"}
+		return &Error{Code: code, Name: "RangeError", Message: "Maximum call stack size exceeded: the code, the data or the recursion nests too deeply (keep data under 1,000 levels and brackets in code under 100 deep)"}
 	}
 	return &Error{Code: CodeRuntime, Name: "InternalError", Message: "the sandbox crashed and was reset: " + t.Error()}
 }
