@@ -224,6 +224,9 @@ func TestSearchWeakMatches(t *testing.T) {
 	reports := append(slices.Clone(docs),
 		NewDoc("reports.export", "Export a report.", nil),
 		NewDoc("files.list", "List the files, reports and folders that a user can see in a channel or a workspace.", nil))
+	folders := append(slices.Clone(docs),
+		NewDoc("reports.export", "Export a report.", nil),
+		NewDoc("drive.workspaceFolders", "List the report folders of a workspace.", nil))
 	for _, tt := range []struct {
 		docs    []*Doc
 		query   string
@@ -235,6 +238,10 @@ func TestSearchWeakMatches(t *testing.T) {
 		// reports.export covers too little of it (the words no tool has
 		// weigh against it) but scores more than twice files.list.
 		{reports, "export the report folders of the workspace the finance auditors asked for last quarter", []string{"reports.export", "files.list"}, []string{"files.list"}},
+		// reports.export scores about 1.36 times drive.workspaceFolders, a
+		// good match: first at weakWeight 0.8, second at 0.7 (a weak match
+		// had to score over 1.43 times a good one to come first).
+		{folders, "export the report folders of the workspace the finance auditors asked for last quarter", []string{"reports.export", "drive.workspaceFolders"}, []string{"drive.workspaceFolders"}},
 		{docs, "order a pizza for the team", nil, nil},
 	} {
 		for _, on := range []bool{true, false} {

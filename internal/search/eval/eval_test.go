@@ -301,7 +301,10 @@ func TestProbes2(t *testing.T) {
 // (rank.go weakWeight): raised for asana, box, linode, trello, hetzner,
 // jira, twilio, and square's lowered on purpose (0.54/0.88/0.67 before:
 // one query's first place lost, accepted because every blind split
-// rises; eval/README.md, "Weak matches discounted").
+// rises; eval/README.md, "Weak matches discounted"). Re-recorded when
+// the discount went from x0.7 to x0.8 (eval/README.md, "How far weak
+// matches are merged"): trello and hetzner raised, twilio's recall@1
+// (0.62/0.71/0.68 before) and square's mrr (0.66) lowered on purpose.
 var devFloor = map[string]struct {
 	r1, r5, mrr float64
 	empty       int
@@ -309,15 +312,15 @@ var devFloor = map[string]struct {
 	"asana":  {0.25, 0.50, 0.37, 3},
 	"box":    {0.33, 0.62, 0.46, 2},
 	"linode": {0.54, 0.71, 0.63, 2},
-	"square": {0.50, 0.88, 0.66, 1},
+	"square": {0.50, 0.88, 0.65, 1},
 	"zoom":   {0.46, 0.83, 0.60, 1},
 	// dev2 (committed at 0.21/0.38/0.28, 0.38/0.58/0.46, 0.62/0.75/0.66,
 	// 0.21/0.38/0.27, 0.58/0.62/0.62).
-	"trello":    {0.29, 0.54, 0.40, 4},
+	"trello":    {0.38, 0.54, 0.44, 4},
 	"mailchimp": {0.42, 0.67, 0.49, 3},
-	"hetzner":   {0.71, 0.92, 0.79, 3},
+	"hetzner":   {0.71, 0.92, 0.80, 3},
 	"jira":      {0.25, 0.50, 0.35, 0},
-	"twilio":    {0.62, 0.71, 0.68, 3},
+	"twilio":    {0.58, 0.71, 0.66, 3},
 }
 
 // TestDev: on every catalog of the dev and dev2 splits, the lexical
