@@ -18,9 +18,10 @@
 // written the same way by another party, for a second, fresher signal.
 //
 // The dev3 split is eight more catalogs (Dev3IDs, testdata/<id>.dev3.json),
-// written the same blind way by a third party. It is a validation split:
-// it is not part of Tune, and its misses are never printed, so that ranking
-// changes judged on it cannot be fitted to it.
+// written the same blind way by a third party. dev2 and dev3 are the
+// validation splits: they are not part of Tune (tune + dev, the training
+// set), and their misses are never printed, so that ranking changes judged
+// on them cannot be fitted to them.
 package eval
 
 import (
@@ -241,7 +242,7 @@ func (s Split) In(q Query) bool {
 	case HeldOut:
 		return q.HeldOut
 	case Tune:
-		return !q.HeldOut && !q.HeldOut2 && !q.Dev3
+		return !q.HeldOut && !q.HeldOut2 && !q.Dev2 && !q.Dev3
 	case HeldOut2:
 		return q.HeldOut2
 	case Dev:
@@ -292,7 +293,7 @@ func (s Split) String() string {
 // holds them), which tuning must not see.
 func (s Split) Blind() bool {
 	switch s {
-	case HeldOut, HeldOut2, All, Dev3, Validation:
+	case HeldOut, HeldOut2, All, Dev2, Dev3, Validation:
 		return true
 	}
 	return false
@@ -313,7 +314,7 @@ func CatalogsOf(s Split) []string {
 	case Validation:
 		return slices.Concat(Dev2IDs, Dev3IDs)
 	case Tune:
-		return slices.Concat(IDs, DevIDs, Dev2IDs)
+		return slices.Concat(IDs, DevIDs)
 	case All:
 		return slices.Concat(IDs, DevIDs, Dev2IDs, Dev3IDs)
 	}

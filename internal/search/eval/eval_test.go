@@ -46,7 +46,7 @@ func TestCatalogs(t *testing.T) {
 // dropped; eval/README.md, "Dev3 split").
 var devSplits = []devSplit{
 	{Dev, DevIDs, 20, 4, true, false},
-	{Dev2, Dev2IDs, 20, 4, true, true},
+	{Dev2, Dev2IDs, 20, 4, false, true},
 	{Dev3, Dev3IDs, 18, 3, false, true},
 }
 
@@ -67,7 +67,7 @@ type floors = map[string]struct {
 // TestDevCatalogs: each catalog of the dev, dev2 and dev3 splits loads
 // (every expected tool exists), has its split's least number of answerable
 // queries and probes, and its queries are in its split and in no other,
-// in tune unless of dev3, and in validation if of dev2 or dev3.
+// in tune if of dev, and in validation if of dev2 or dev3.
 func TestDevCatalogs(t *testing.T) {
 	for _, d := range devSplits {
 		for _, id := range d.ids {
@@ -106,7 +106,7 @@ func TestDevCatalogs(t *testing.T) {
 		split Split
 		want  []string
 	}{
-		{Tune, slices.Concat(IDs, DevIDs, Dev2IDs)},
+		{Tune, slices.Concat(IDs, DevIDs)},
 		{All, slices.Concat(IDs, DevIDs, Dev2IDs, Dev3IDs)},
 		{Validation, slices.Concat(Dev2IDs, Dev3IDs)},
 	} {
@@ -120,14 +120,15 @@ func TestDevCatalogs(t *testing.T) {
 }
 
 // TestBlind: the splits whose misses searcheval -v refuses to list are the
-// held-out ones, dev3, validation and all; the others may be read.
+// held-out ones, the validation splits (dev2, dev3, validation) and all;
+// the others (tune, dev, old-heldout) may be read.
 func TestBlind(t *testing.T) {
 	for _, tt := range []struct {
 		split Split
 		blind bool
 	}{
-		{HeldOut, true}, {HeldOut2, true}, {All, true}, {Dev3, true}, {Validation, true},
-		{Tune, false}, {OldHeldOut, false}, {Dev, false}, {Dev2, false},
+		{HeldOut, true}, {HeldOut2, true}, {All, true}, {Dev2, true}, {Dev3, true}, {Validation, true},
+		{Tune, false}, {OldHeldOut, false}, {Dev, false},
 	} {
 		if got := tt.split.Blind(); got != tt.blind {
 			t.Errorf("%s.Blind() = %v, want %v", tt.split, got, tt.blind)

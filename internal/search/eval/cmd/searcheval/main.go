@@ -28,8 +28,10 @@
 // -split=all list these catalogs after the four others.
 //
 // -split=dev2 is the same for five more catalogs (eval.Dev2IDs: trello,
-// mailchimp, hetzner, jira, twilio), written blind by another party; -v is
-// allowed on it, and -split=tune and -split=all list them after the dev ones.
+// mailchimp, hetzner, jira, twilio), written blind by another party. It is
+// a validation split, like dev3 below: -v is refused on it, -split=tune
+// (tune + dev, the training set) leaves it out, and -split=all lists it
+// after the dev catalogs.
 //
 // -split=dev3 gives the dev3 split: eight more catalogs (eval.Dev3IDs:
 // sendgrid, bitbucket, vercel, xero, vimeo, docusign, keycloak, magento)
@@ -76,7 +78,7 @@ func main() {
 	// Misses of a held-out or validation split, once seen, tune whoever
 	// reads them.
 	if *verbose && split.Blind() {
-		fmt.Fprintf(os.Stderr, "searcheval: -v lists misses, which tuning must not see on a held-out or validation split (%s); use -split=tune, -split=dev or -split=dev2\n", split)
+		fmt.Fprintf(os.Stderr, "searcheval: -v lists misses, which tuning must not see on a held-out or validation split (%s); use -split=tune or -split=dev\n", split)
 		os.Exit(2)
 	}
 	sums := map[string]*sum{}
