@@ -210,7 +210,7 @@ func (r *run) trapError(t *ffi.Trap) *Error {
 	// stack, which can overflow first: the host's RangeError unwinds
 	// through QuickJS and the instance is discarded. That is the program's
 	// doing, not a crash.
-	if strings.Contains(t.Error(), "Maximum call stack size exceeded") || strings.Contains(t.Error(), "stack overflow") {
+	if hostStackOverflow(t.Error()) {
 		code := CodeRuntime
 		if r.converting {
 			code = CodeNotSerializable
@@ -218,6 +218,19 @@ func (r *run) trapError(t *ffi.Trap) *Error {
 		return &Error{Code: code, Name: "RangeError", Message: "Maximum call stack size exceeded: the code, the data or the recursion nests too deeply (keep data under 1,000 levels and brackets in code under 100 deep)"}
 	}
 	return &Error{Code: CodeRuntime, Name: "InternalError", Message: "the sandbox crashed and was reset: " + t.Error()}
+}
+
+// hostStackOverflow tells the host engine's own stack overflow in a trap's
+// text, in each engine's words: V8's and JavaScriptCore's "Maximum call
+// stack size exceeded", SpiderMonkey's "too much recursion" (Firefox's
+// InternalError, which was reported as a crash), "stack overflow" natively.
+func hostStackOverflow(msg string) bool {
+	for _, s := range []string{"Maximum call stack size exceeded", "too much recursion", "stack overflow"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // maxFrames bounds a stack (deep recursion would give thousands of frames).

@@ -25,3 +25,25 @@ func TestBound(t *testing.T) {
 		}
 	}
 }
+
+// TestHostStackOverflow: the host's stack overflow is the program's deep
+// nesting in every engine's words, not a crash of the sandbox (Firefox's
+// was, at ~300 nested brackets of source). The texts are the traps'
+// (jsbridge's "wasm trap: " + the host's error).
+func TestHostStackOverflow(t *testing.T) {
+	for _, tc := range []struct {
+		msg  string
+		want bool
+	}{
+		{"QuickJS trapped: wasm trap: RangeError: Maximum call stack size exceeded", true},  // V8
+		{"QuickJS trapped: wasm trap: RangeError: Maximum call stack size exceeded.", true}, // JavaScriptCore
+		{"QuickJS trapped: wasm trap: InternalError: too much recursion", true},             // SpiderMonkey
+		{"QuickJS trapped: wasm error: stack overflow", true},
+		{"QuickJS trapped: wasm trap: RuntimeError: unreachable", false},
+		{"QuickJS trapped: wasm trap: RuntimeError: memory access out of bounds", false},
+	} {
+		if got := hostStackOverflow(tc.msg); got != tc.want {
+			t.Errorf("hostStackOverflow(%q) = %v, want %v", tc.msg, got, tc.want)
+		}
+	}
+}
