@@ -6,11 +6,15 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // TestDecodeJSON: decodeJSON gives what json.Unmarshal into an any gives,
 // and refuses what it refuses, on tricky texts and on every schema of the
-// evaluation catalogs.
+// evaluation catalogs; decodeJSONNumbers gives what jsonschema.UnmarshalJSON
+// (json.Number for numbers, whatever their range) gives, on the same texts
+// and on tool inputs.
 func TestDecodeJSON(t *testing.T) {
 	texts := []string{
 		`{}`, `[]`, `{"a":1}`, ` { "a" : [ 1 , 2.5e3 , -0 , -0.5E-2 , true , false , null ] } `,
@@ -48,6 +52,20 @@ func TestDecodeJSON(t *testing.T) {
 		}
 		if err == nil && !reflect.DeepEqual(got, want) {
 			t.Errorf("%q: got %#v, want %#v", short, got, want)
+		}
+	}
+	inputs := append(texts, `{"i":0}`, `{"i":-0,"n":1.50,"big":123456789012345678901234567890,"tiny":1e-400,"huge":1E+400}`,
+		`[0.1e1, -2E-0, 1e01]`, `{"s":"x","t":[{"u":null}]}`+" \t\r\n", `1 `, ` {"a":1}x`, `{"a":1}{}`, `[]]`)
+	for _, text := range inputs {
+		want, wantErr := jsonschema.UnmarshalJSON(strings.NewReader(text))
+		got, err := decodeJSONNumbers([]byte(text))
+		short := text[:min(len(text), 60)]
+		if (err != nil) != (wantErr != nil) {
+			t.Errorf("numbers: %q: error %v, jsonschema.UnmarshalJSON's %v", short, err, wantErr)
+			continue
+		}
+		if err == nil && !reflect.DeepEqual(got, want) {
+			t.Errorf("numbers: %q: got %#v, want %#v", short, got, want)
 		}
 	}
 }

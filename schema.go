@@ -58,9 +58,11 @@ func (noRemoteLoader) Load(url string) (any, error) {
 // "$schema" may select draft-07 (or 4, 6, 2019-09), whose meta-schemas are
 // embedded in the library. A plain schema is compiled on first need.
 func compileSchema(raw json.RawMessage) (*inputValidator, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	doc, err := decodeJSONNumbers(raw)
 	if err != nil {
-		return nil, fmt.Errorf("must be valid JSON: %v", err)
+		if doc, err = jsonschema.UnmarshalJSON(bytes.NewReader(raw)); err != nil {
+			return nil, fmt.Errorf("must be valid JSON: %v", err)
+		}
 	}
 	v := &inputValidator{doc: doc, plain: plainSchema(doc)}
 	if !v.plain {
@@ -122,9 +124,12 @@ func (v *inputValidator) validate(input json.RawMessage) error {
 	if len(raw) == 0 {
 		raw = []byte("null")
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	inst, err := decodeJSONNumbers(raw)
 	if err != nil {
-		return fmt.Errorf("%w: not valid JSON: %v", ErrInvalidInput, err)
+		// encoding/json's own words for what is wrong.
+		if inst, err = jsonschema.UnmarshalJSON(bytes.NewReader(raw)); err != nil {
+			return fmt.Errorf("%w: not valid JSON: %v", ErrInvalidInput, err)
+		}
 	}
 	if v.plain && surelyValid(v.doc, inst, 0) {
 		return nil
