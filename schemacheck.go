@@ -3,6 +3,7 @@ package codemode
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -15,8 +16,28 @@ import (
 // first call; a schema this check lets through and the compiler refuses
 // fails that call with the compiler's message.
 func checkSchema(node any) error {
-	if err := checkSchemaAt(node, 0); err != nil {
+	if err := checkSchemaAt(node, 0, false); err != nil {
 		return err
+	}
+	return nil
+}
+
+// checkInputSchema is checkSchema for an inputSchema, which is enforced:
+// its patterns must also compile as the validator compiles them (Go's RE2
+// syntax). A pattern written for JavaScript with a lookahead or a
+// backreference used to pass registration and then fail every call of the
+// tool with a metaschema error the model could do nothing about.
+func checkInputSchema(node any) error {
+	if err := checkSchemaAt(node, 0, true); err != nil {
+		return err
+	}
+	return nil
+}
+
+// checkPattern compiles a pattern as the validator does (regexp.Compile).
+func checkPattern(p string) *schemaError {
+	if _, err := regexp.Compile(p); err != nil {
+		return badf("%q cannot be enforced: patterns are checked with Go's RE2 syntax, which has no lookahead, lookbehind or backreferences (%v); rewrite it without them, or check it in the tool", p, err)
 	}
 	return nil
 }
@@ -80,7 +101,7 @@ func keywordSet(words ...string) map[string]bool {
 	return m
 }
 
-func checkSchemaAt(node any, depth int) *schemaError {
+func checkSchemaAt(node any, depth int, patterns bool) *schemaError {
 	if depth > maxSchemaDepth {
 		return badf("nested more than %d levels", maxSchemaDepth)
 	}
@@ -89,7 +110,7 @@ func checkSchemaAt(node any, depth int) *schemaError {
 		return nil
 	case map[string]any:
 		for k, v := range n {
-			if err := checkKeyword(k, v, depth); err != nil {
+			if err := checkKeyword(k, v, depth, patterns); err != nil {
 				return err.in(k)
 			}
 		}
@@ -98,7 +119,7 @@ func checkSchemaAt(node any, depth int) *schemaError {
 	return badf("must be a schema (an object or a boolean), got %s", schemaKind(node))
 }
 
-func checkKeyword(k string, v any, depth int) *schemaError {
+func checkKeyword(k string, v any, depth int, patterns bool) *schemaError {
 	switch {
 	case k == "type":
 		switch t := v.(type) {
@@ -119,22 +140,27 @@ func checkKeyword(k string, v any, depth int) *schemaError {
 		// a schema, or (draft-07 and older) a list of schemas
 		if list, ok := v.([]any); ok {
 			for i, s := range list {
-				if err := checkSchemaAt(s, depth+1); err != nil {
+				if err := checkSchemaAt(s, depth+1, patterns); err != nil {
 					return err.in(strconv.Itoa(i))
 				}
 			}
 			return nil
 		}
-		return checkSchemaAt(v, depth+1)
+		return checkSchemaAt(v, depth+1, patterns)
 	case oneSchemaKeywords[k]:
-		return checkSchemaAt(v, depth+1)
+		return checkSchemaAt(v, depth+1, patterns)
 	case schemaMapKeywords[k]:
 		m, ok := v.(map[string]any)
 		if !ok {
 			return badf("must be an object of schemas, got %s", schemaKind(v))
 		}
 		for name, s := range m {
-			if err := checkSchemaAt(s, depth+1); err != nil {
+			if patterns && k == "patternProperties" {
+				if err := checkPattern(name); err != nil {
+					return err.in(name)
+				}
+			}
+			if err := checkSchemaAt(s, depth+1, patterns); err != nil {
 				return err.in(name)
 			}
 		}
@@ -144,7 +170,7 @@ func checkKeyword(k string, v any, depth int) *schemaError {
 			return badf("must be a non-empty list of schemas, got %s", schemaValue(v))
 		}
 		for i, s := range list {
-			if err := checkSchemaAt(s, depth+1); err != nil {
+			if err := checkSchemaAt(s, depth+1, patterns); err != nil {
 				return err.in(strconv.Itoa(i))
 			}
 		}
@@ -192,6 +218,9 @@ func checkKeyword(k string, v any, depth int) *schemaError {
 		}
 		if k == "$schema" && !knownDrafts[strings.TrimSuffix(s, "#")] {
 			return badf("unknown $schema %q (2020-12, 2019-09, draft-07, -06 or -04)", s)
+		}
+		if k == "pattern" && patterns {
+			return checkPattern(s)
 		}
 	}
 	return nil

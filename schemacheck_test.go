@@ -1,6 +1,7 @@
 package codemode
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -59,12 +60,14 @@ func TestCheckSchema(t *testing.T) {
 }
 
 // TestSchemaCompiledLazily: registration does not compile the inputSchema;
-// the first call does, and a schema only the compiler refuses (a bad
-// regular expression) fails that call with the compiler's message.
+// the first call does, and a schema only the compiler refuses (a
+// dependentRequired that is not a list of names; a bad regular expression
+// is refused at registration now, TestCheckInputSchemaPatterns) fails that
+// call with the compiler's message.
 func TestSchemaCompiledLazily(t *testing.T) {
 	r := newRegistry()
 	good := Tool{Name: "a.good", InputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"}}}`), Execute: noopToolExecute}
-	bad := Tool{Name: "a.bad", InputSchema: json.RawMessage(`{"type":"string","pattern":"("}`), Execute: noopToolExecute}
+	bad := Tool{Name: "a.bad", InputSchema: json.RawMessage(`{"type":"object","dependentRequired":{"a":"b"}}`), Execute: noopToolExecute}
 	if _, err := r.add(good, bad); err != nil {
 		t.Fatalf("registration: %v", err)
 	}
@@ -80,7 +83,53 @@ func TestSchemaCompiledLazily(t *testing.T) {
 	}
 	b, _ := r.lookup("a.bad")
 	err := b.validate(json.RawMessage(`"x"`))
-	if !errors.Is(err, ErrInvalidTool) || !strings.Contains(err.Error(), `tool "a.bad": inputSchema:`) || !strings.Contains(err.Error(), "pattern") {
+	if !errors.Is(err, ErrInvalidTool) || !strings.Contains(err.Error(), `tool "a.bad": inputSchema:`) || !strings.Contains(err.Error(), "dependentRequired") {
 		t.Fatalf("validate: %v", err)
+	}
+}
+
+// TestCheckInputSchemaPatterns: an inputSchema's patterns must compile as
+// the validator compiles them (RE2): a JavaScript pattern with a lookahead
+// or a backreference passed registration and then failed every call of
+// the tool with a metaschema error. An outputSchema is never enforced, so
+// its patterns are not held to it.
+func TestCheckInputSchemaPatterns(t *testing.T) {
+	const rewrite = "cannot be enforced: patterns are checked with Go's RE2 syntax, which has no lookahead, lookbehind or backreferences"
+	for _, tt := range []struct {
+		name, schema, wantErr string
+	}{
+		{"a plain pattern", `{"properties":{"s":{"type":"string","pattern":"^[a-z]+\\d*$"}}}`, ""},
+		{"a property named pattern", `{"properties":{"pattern":{"type":"string"}},"default":{"pattern":"(?=x)"}}`, ""},
+		{"a negative lookahead", `{"properties":{"user":{"type":"string","pattern":"^(?!admin).*$"}}}`, `/properties/user/pattern: "^(?!admin).*$" ` + rewrite},
+		{"a backreference", `{"properties":{"s":{"pattern":"^(a)\\1$"}}}`, `/properties/s/pattern: "^(a)\\1$" ` + rewrite},
+		{"an unclosed bracket", `{"pattern":"["}`, `/pattern: "[" ` + rewrite},
+		{"a patternProperties key", `{"patternProperties":{"^(?=x)":{"type":"number"}}}`, `/patternProperties/^(?=x): "^(?=x)" ` + rewrite},
+		{"deep in a combinator", `{"anyOf":[{"items":{"pattern":"(?<=a)b"}}]}`, `/anyOf/0/items/pattern: "(?<=a)b" ` + rewrite},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var root any
+			if err := json.Unmarshal([]byte(tt.schema), &root); err != nil {
+				t.Fatal(err)
+			}
+			if err := checkSchema(root); err != nil {
+				t.Errorf("as an outputSchema: %v", err)
+			}
+			err := checkInputSchema(root)
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatalf("rejected: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.HasPrefix(err.Error(), tt.wantErr) {
+				t.Fatalf("error %v, want one starting with %q", err, tt.wantErr)
+			}
+		})
+	}
+	// Through registration: the tool is refused, naming the field.
+	_, err := newRegistry().add(Tool{Name: "users.get", InputSchema: json.RawMessage(`{"type":"object","properties":{"user":{"type":"string","pattern":"^(?!admin)"}}}`),
+		Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) { return nil, nil }})
+	if !errors.Is(err, ErrInvalidTool) || !strings.Contains(err.Error(), `tool "users.get": inputSchema: /properties/user/pattern: "^(?!admin)" cannot be enforced`) {
+		t.Errorf("registration: %v", err)
 	}
 }

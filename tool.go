@@ -178,7 +178,11 @@ func compileTool(t Tool) (*toolEntry, error) {
 		}
 		// Output is never validated, but a broken schema is a bug the host
 		// wants to hear about at registration rather than never.
-		if err := checkSchema(sc.root); err != nil {
+		check := checkSchema
+		if sc.field == "inputSchema" {
+			check = checkInputSchema
+		}
+		if err := check(sc.root); err != nil {
 			return nil, fmt.Errorf("%w: tool %q: %s: %v", ErrInvalidTool, t.Name, sc.field, err)
 		}
 		roots = append(roots, sc.root)
