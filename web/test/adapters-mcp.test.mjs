@@ -15,7 +15,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ListToolsRequestSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { fileURLToPath } from "node:url";
-import { assetPath, loadFactory, run, sleep } from "./helpers.mjs";
+import { WORKER, assetPath, loadFactory, run, sleep } from "./helpers.mjs";
 import { loadAdapter, until } from "./adapter-helpers.mjs";
 
 let IoCodeModeFactory, mcp;
@@ -277,6 +277,34 @@ describe("fromMcpClient: listing, names, trust, collisions", () => {
             source.close();
         } finally {
             console.error = original;
+            await client.close();
+        }
+    });
+
+    // A server tool whose inputSchema the engine refuses (a JavaScript
+    // pattern RE2 cannot run) is left out and reported; the server's other
+    // tools register.
+    test("a tool the engine refuses is left out and reported; the others register", async () => {
+        const server = new Server({ name: "pat", version: "1.0.0" }, { capabilities: { tools: {} } });
+        server.setRequestHandler(ListToolsRequestSchema, () => ({
+            tools: [
+                { name: "ok", inputSchema: { type: "object" } },
+                { name: "users", inputSchema: { type: "object", properties: { user: { type: "string", pattern: "^(?!admin)" } } } },
+            ],
+        }));
+        server.setRequestHandler(CallToolRequestSchema, (req) => ({ content: [{ type: "text", text: JSON.stringify({ called: req.params.name }) }] }));
+        const client = await connectInMemory(server);
+        const errors = [];
+        const source = await mcp.fromMcpClient(client, { onError: (e) => errors.push(e.message) });
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        try {
+            source.registerTools(api);
+            await api.ready();
+            assert.deepEqual(api.listTools().map((t) => t.name), ["pat.ok"]);
+            if (!WORKER) assert.match(errors.join("\n"), /tool "pat\.users": inputSchema: \/properties\/user\/pattern: "\^\(\?!admin\)" cannot be enforced/);
+        } finally {
+            api.dispose();
+            source.close();
             await client.close();
         }
     });

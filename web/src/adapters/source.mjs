@@ -91,7 +91,11 @@ export function createToolSource({ kind, onError }) {
             try {
                 target.regs.set(name, { def, unregister: target.api.registerTool(def) });
             } catch (err) {
-                if (strict) throw err;
+                // A tool the engine refuses as invalid (an inputSchema
+                // pattern it cannot enforce, say) is left out and reported,
+                // as worker mode does: it must not keep the source's other
+                // tools out. A name that is taken still throws.
+                if (strict && !/^codemode: invalid tool:/.test(err && err.message)) throw err;
                 report(err);
             }
         }
