@@ -93,7 +93,8 @@ var IDs = []string{"slack", "github", "stripe", "digitalocean"}
 var DevIDs = []string{"asana", "box", "linode", "square", "zoom"}
 
 // Dev2IDs are the catalogs of the dev2 split, in report order; like
-// DevIDs, all their queries are of that split.
+// DevIDs, all their queries are of that split, which is for validation
+// only (not in Tune).
 var Dev2IDs = []string{"trello", "mailchimp", "hetzner", "jira", "twilio"}
 
 // Dev3IDs are the catalogs of the dev3 split, in report order; all their
@@ -213,9 +214,10 @@ type Split int
 const (
 	// HeldOut is the split that is reported; never tune on it.
 	HeldOut Split = iota
-	// Tune is every query that is not held out or of the dev3 split.
+	// Tune is the training set: every query that is neither held out nor
+	// of a validation split (dev2, dev3).
 	Tune
-	// All is both.
+	// All is every query.
 	All
 	// OldHeldOut is the first held-out split, part of Tune since tuning
 	// has seen it; reported for comparison only.
@@ -226,7 +228,9 @@ const (
 	// Dev is the split of the catalogs in DevIDs, written blind like the
 	// held-out splits but meant to be tuned on; it is part of Tune too.
 	Dev
-	// Dev2 is Dev for the catalogs in Dev2IDs, written by another party.
+	// Dev2 is the split of the catalogs in Dev2IDs, written blind by
+	// another party: validation only since the sixth session, not part of
+	// Tune; never tune on it.
 	Dev2
 	// Dev3 is the split of the catalogs in Dev3IDs, written blind by a
 	// third party: validation only, not part of Tune; never tune on it.
@@ -301,8 +305,8 @@ func (s Split) Blind() bool {
 
 // CatalogsOf returns the catalogs that have queries in a split: DevIDs for
 // Dev, Dev2IDs for Dev2, Dev3IDs for Dev3, Dev2IDs and Dev3IDs for
-// Validation, IDs, DevIDs and Dev2IDs for Tune, those and Dev3IDs for All,
-// IDs for the held-out splits.
+// Validation, IDs and DevIDs for Tune, every catalog for All, IDs for the
+// held-out splits.
 func CatalogsOf(s Split) []string {
 	switch s {
 	case Dev:

@@ -27,11 +27,11 @@
 // the plain format (the catalogs' names tell the split). -split=tune and
 // -split=all list these catalogs after the four others.
 //
-// -split=dev2 is the same for five more catalogs (eval.Dev2IDs: trello,
-// mailchimp, hetzner, jira, twilio), written blind by another party. It is
-// a validation split, like dev3 below: -v is refused on it, -split=tune
-// (tune + dev, the training set) leaves it out, and -split=all lists it
-// after the dev catalogs.
+// -split=dev2 gives the dev2 split: five more catalogs (eval.Dev2IDs:
+// trello, mailchimp, hetzner, jira, twilio), written blind by another
+// party. It is a validation split, like dev3 below: -v is refused on it,
+// -split=tune (tune + dev, the training set) leaves it out, and
+// -split=all lists it after the dev catalogs.
 //
 // -split=dev3 gives the dev3 split: eight more catalogs (eval.Dev3IDs:
 // sendgrid, bitbucket, vercel, xero, vimeo, docusign, keycloak, magento)
