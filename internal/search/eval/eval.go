@@ -350,10 +350,13 @@ type Miss struct {
 // Metrics are the figures of one catalog on one split. Queries without an
 // expected tool are not part of them.
 type Metrics struct {
-	N       int
-	Recall1 float64
-	Recall5 float64
-	MRR     float64
+	N int
+	// Hits1 and Hits5 count the queries with an expected tool first and in
+	// the first five: sums over catalogs add these, not the means.
+	Hits1, Hits5 int
+	Recall1      float64
+	Recall5      float64
+	MRR          float64
 	// Empty counts the queries answered with an empty list: the
 	// empty-answer rule judged them unlike every tool (a miss of recall
 	// that no reordering can mend).
@@ -380,20 +383,20 @@ func Evaluate(c *Catalog, split Split, rank func(query string, limit int) []stri
 		}
 		pos := slices.IndexFunc(got, func(n string) bool { return slices.Contains(q.Expected, n) })
 		if pos == 0 {
-			m.Recall1++
+			m.Hits1++
 		} else {
 			m.Misses = append(m.Misses, Miss{q.Query, q.Expected, got[:min(5, len(got))]})
 		}
 		if pos >= 0 && pos < 5 {
-			m.Recall5++
+			m.Hits5++
 		}
 		if pos >= 0 {
 			m.MRR += 1 / float64(pos+1)
 		}
 	}
 	if m.N > 0 {
-		m.Recall1 /= float64(m.N)
-		m.Recall5 /= float64(m.N)
+		m.Recall1 = float64(m.Hits1) / float64(m.N)
+		m.Recall5 = float64(m.Hits5) / float64(m.N)
 		m.MRR /= float64(m.N)
 	}
 	return m

@@ -56,7 +56,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"math"
 	"os"
 	"slices"
 	"strings"
@@ -81,7 +80,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "searcheval: -v lists misses, which tuning must not see on a held-out or validation split (%s); use -split=tune or -split=dev\n", split)
 		os.Exit(2)
 	}
-	sums := map[string]*sum{}
+	sums := map[eval.Split]*sum{}
 	// The existing split keeps its line format; the third names itself.
 	tag := ""
 	if split == eval.HeldOut2 {
@@ -102,10 +101,6 @@ func main() {
 		}
 		m := eval.Evaluate(c, split, rank)
 		fmt.Printf("SEARCH %s%s %s\n", name, tag, m)
-		part := eval.Dev2
-		if slices.Contains(eval.Dev3IDs, id) {
-			part = eval.Dev3
-		}
 		fmt.Fprintf(os.Stderr, "# %s: %d tools, %d %s queries (%s)\n", id, len(c.Tools), m.N, split, c.Source)
 		if *verbose {
 			for _, miss := range m.Misses {
@@ -122,16 +117,22 @@ func main() {
 			}
 		}
 		if split == eval.Dev3 || split == eval.Validation {
+			// A validation catalog adds to its own split's sum and to the
+			// split asked for (the same for -split=dev3).
+			part := eval.Dev2
+			if slices.Contains(eval.Dev3IDs, id) {
+				part = eval.Dev3
+			}
 			for _, s := range slices.Compact([]eval.Split{part, split}) {
-				if sums[s.String()] == nil {
-					sums[s.String()] = &sum{}
+				if sums[s] == nil {
+					sums[s] = &sum{}
 				}
-				sums[s.String()].add(m, empty, len(probes))
+				sums[s].add(m, empty, len(probes))
 			}
 		}
 	}
 	for _, s := range []eval.Split{eval.Dev2, eval.Dev3, eval.Validation} {
-		if t := sums[s.String()]; t != nil {
+		if t := sums[s]; t != nil {
 			fmt.Printf("SUM %s %s\n", s, t)
 		}
 	}
@@ -146,9 +147,8 @@ type sum struct {
 
 func (t *sum) add(m eval.Metrics, empty, probes int) {
 	t.n += m.N
-	// The recalls are hits over N; rounding undoes the division.
-	t.hits1 += int(math.Round(m.Recall1 * float64(m.N)))
-	t.hits5 += int(math.Round(m.Recall5 * float64(m.N)))
+	t.hits1 += m.Hits1
+	t.hits5 += m.Hits5
 	t.rr += m.MRR * float64(m.N)
 	t.empty += empty
 	t.probes += probes
