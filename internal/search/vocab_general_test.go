@@ -79,11 +79,10 @@ func TestSearchGeneral(t *testing.T) {
 // lowercase words (as a request is matched: "undo" and "two-factor" are
 // one word each, replaced whole), a colon and a meaning.
 func TestGeneralVocab(t *testing.T) {
-	if g, ph := len(generalGroups(generalGroupsText)), len(generalPhrases(generalPhrasesText)); g != 144 || ph != 152 {
-		t.Errorf("%d groups and %d phrases, want 144 and 152", g, ph)
+	groups, phrases := generalGroups(generalGroupsText), generalPhrases(generalPhrasesText)
+	if len(groups) != 144 || len(phrases) != 152 {
+		t.Errorf("%d groups and %d phrases, want 144 and 152", len(groups), len(phrases))
 	}
-	groupsText, phrasesText := generalGroupsText, generalPhrasesText
-	groups, phrases := generalGroups(groupsText), generalPhrases(phrasesText)
 	lines := func(text string) (n int) {
 		for line := range strings.Lines(text) {
 			if strings.TrimSpace(line) != "" {
@@ -92,10 +91,10 @@ func TestGeneralVocab(t *testing.T) {
 		}
 		return n
 	}
-	if n := lines(groupsText); n != len(groups) {
+	if n := lines(generalGroupsText); n != len(groups) {
 		t.Errorf("%d group lines read as %d groups", n, len(groups))
 	}
-	if n := lines(phrasesText); n != len(phrases) || strings.Count(phrasesText, ":") != n {
+	if n := lines(generalPhrasesText); n != len(phrases) || strings.Count(generalPhrasesText, ":") != n {
 		t.Errorf("%d phrase lines read as %d phrases; each needs one colon", n, len(phrases))
 	}
 	names := map[string]bool{}
