@@ -42,12 +42,6 @@
     }
     return false;
   };
-  // text is a value as a log line shows it: a string as it is, an Error
-  // as "Name: message", anything else as JSON (through the guarded
-  // stringify below), else as String gives it. A getter or a Proxy trap
-  // that throws while the value is read leaves what could be read: text
-  // never throws, so a console call or the report of an uncaught error in a
-  // callback cannot fail on what it reports.
   // related is what an Error points to that its message does not say:
   // an AggregateError's errors (Promise.any's has an empty message) and
   // the cause chain (code that rethrows as new Error("...", { cause: e })
@@ -74,6 +68,12 @@
     } catch (_) {}
     return out;
   };
+  // text is a value as a log line shows it: a string as it is, an Error
+  // as "Name: message" and what it points to (related), anything else as
+  // JSON (through the guarded stringify below), else as String gives it. A
+  // getter or a Proxy trap that throws while the value is read leaves what
+  // could be read: text never throws, so a console call or the report of an
+  // uncaught error in a callback cannot fail on what it reports.
   const text = (v) => {
     if (typeof v === "string") return v;
     const get = (f) => { try { return String(f()); } catch (_) { return undefined; } };

@@ -1,14 +1,14 @@
 // Builds crypto.getRandomValues and crypto.randomUUID over the host's
 // random source (Config.Random: crypto/rand natively, the host's
 // crypto.getRandomValues under GOOS=js): random(n) returns n random bytes
-// as a new ArrayBuffer, n at most 65,536, or throws. As in browsers, only integer typed
-// arrays are filled, at most 65,536 bytes per call. The typed array's
-// kind, buffer, offset and length are read with the intrinsic getters
-// taken here, so an own property or a subclass cannot misreport them, and
-// what the program replaces later changes nothing. (A built-in it replaced
-// before its first use of crypto is taken as it is: that breaks its own
-// crypto, nothing else; the host only ever gets a byte count, which it
-// checks too.)
+// as a new ArrayBuffer, n at most 65,536, or throws. As in browsers, only
+// integer typed arrays are filled, at most 65,536 bytes per call. The
+// typed array's kind, buffer, offset and length are read with the
+// intrinsic getters taken here, so an own property or a subclass cannot
+// misreport them, and what the program replaces later changes nothing. (A
+// built-in it replaced before its first use of crypto is taken as it is:
+// that breaks its own crypto, nothing else; the host only ever gets a byte
+// count, which it checks too.)
 (call, log, text, random) => {
   const O = Object, apply = Reflect.apply, U8 = Uint8Array, TA = O.getPrototypeOf(U8).prototype;
   const getter = (k) => O.getOwnPropertyDescriptor(TA, k).get;

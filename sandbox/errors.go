@@ -27,13 +27,13 @@ const (
 // its message ("; errors: ...", "; cause: ..."), as prelude/api.js's text
 // writes them in logs: a rethrow as new Error("...", { cause: e }) hid the
 // tool's own error from the model, and Promise.any's rejection said
-// nothing at all. Whatever can be read is kept: a name getter that throws leaves the
-// constructor's name (else "Error") and the message; a message getter that
-// throws is reported as such; a value that throws on every read (a Proxy
-// whose traps throw) is described, with what its read threw; a Proxy whose
-// getPrototypeOf trap throws is read as a non-Error value. The envelope has
-// no prototype, so a toJSON the program put on Object.prototype cannot
-// replace it.
+// nothing at all. Whatever can be read is kept: a name getter that throws
+// leaves the constructor's name (else "Error") and the message; a message
+// getter that throws is reported as such; a value that throws on every
+// read (a Proxy whose traps throw) is described, with what its read threw;
+// a Proxy whose getPrototypeOf trap throws is read as a non-Error value.
+// The envelope has no prototype, so a toJSON the program put on
+// Object.prototype cannot replace it.
 var describeError = `(e) => {
   const cut = (s, n) => s.length > n ? s.slice(0, n) + "… [" + (s.length - n) + " more characters]" : s;
   let why;

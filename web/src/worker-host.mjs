@@ -863,7 +863,6 @@ export async function workerFactory(config) {
     };
 }
 
-
 // Functions cannot cross to the worker; under keys the core does not know
 // (the only ones that can still hold one here) a marker does, at any depth
 // (a cycle too), and the core names the key.
