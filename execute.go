@@ -171,19 +171,13 @@ const intlHint = ": this sandbox (QuickJS) has no Intl, and toLocaleString() and
 	numberTip + ". " + dateTip
 
 // hintFor is what the run's error message gains: how to do without what
-// the sandbox lacks.
+// the sandbox lacks (notDefinedHints).
 func hintFor(e *sandbox.Error) string {
-	if e.Name != "ReferenceError" {
+	name, ok := strings.CutSuffix(e.Message, "' is not defined")
+	if e.Name != "ReferenceError" || !ok || !strings.HasPrefix(name, "'") {
 		return ""
 	}
-	if e.Message == "'Intl' is not defined" {
-		return intlHint
-	}
-	name, ok := strings.CutPrefix(e.Message, "'")
-	if name, ok = strings.CutSuffix(name, "' is not defined"); ok {
-		return hostGlobalHints[name]
-	}
-	return ""
+	return notDefinedHints[name[1:]]
 }
 
 // syntaxHint is what a SYNTAX error's message gains where QuickJS's own
@@ -208,13 +202,15 @@ func syntaxHint(code string, e *sandbox.Error) string {
 	return ""
 }
 
-// hostGlobalHints are what models reach for from a module or a page, where
-// the sandbox has neither: "'module' is not defined" alone did not say to
-// return the result, nor "'document' is not defined" where page data is.
-var hostGlobalHints = func() map[string]string {
+// notDefinedHints follow "'<name>' is not defined" for the globals models
+// reach for that the sandbox lacks: Intl (intlHint), and what they know
+// from a module or a page, where the sandbox has neither: "'module' is not
+// defined" alone did not say to return the result, nor "'document' is not
+// defined" where page data is.
+var notDefinedHints = func() map[string]string {
 	const commonJS = ": the code is the body of an async function, not a module; return the result (return value;) instead of assigning module.exports"
 	const page = ": the sandbox has no page, DOM, storage or Node.js objects, only JavaScript's built-ins and the globals the instructions list; get the page's data by calling its tools (tool_search finds them)"
-	m := map[string]string{"module": commonJS, "exports": commonJS}
+	m := map[string]string{"Intl": intlHint, "module": commonJS, "exports": commonJS}
 	for _, k := range []string{"window", "document", "localStorage", "sessionStorage", "navigator", "location", "process", "Buffer"} {
 		m[k] = page
 	}
