@@ -25,6 +25,8 @@ import (
 //	DataView        an array of the bytes it views
 //	WeakMap/WeakSet {} (they cannot be listed)
 //	WeakRef         null (its target is not data)
+//	iterator        null, not consumed (map.values(), a generator: what it
+//	                would yield may run the program's code after its end)
 //	undefined       null in an array (reported); an absent property or no
 //	                result at the top (JSON's own rule, not reported)
 //	Date            its ISO string (toJSON, JSON's own rule, not reported)
@@ -46,6 +48,7 @@ import (
 const convertJS = `(S, isArr) => {
 const M = Map, St = Set, E = Error, RX = RegExp, P = Promise, AB = ArrayBuffer, ent = Object.fromEntries, from = Array.from;
 const U8 = Uint8Array, DV = DataView, WM = WeakMap, WS = WeakSet, WR = typeof WeakRef === "function" ? WeakRef : undefined;
+const It = typeof Iterator === "function" ? Iterator : undefined;
 const bytes = (b, o, n) => n ? from(new U8(b, o, n)) : [];
 const ident = /^[A-Za-z_$][\w$]*$/;
 const seg = (h, k) => isArr(h) ? "[" + k + "]" : ident.test(k) ? "." + k : "[" + S(k) + "]";
@@ -83,6 +86,7 @@ return () => {
       else if (v instanceof DV) { out = bytes(v.buffer, v.byteOffset, v.byteLength); note(p, "a DataView, converted to an array of its bytes"); }
       else if (v instanceof WM || v instanceof WS) { out = {}; note(p, (v instanceof WM ? "a WeakMap" : "a WeakSet") + ", which cannot be listed: converted to {}"); }
       else if (WR && v instanceof WR) { out = null; note(p, "a WeakRef, which is not data: converted to null"); }
+      else if (It && v instanceof It) { out = null; note(p, "an iterator, which is not data: converted to null (to return its values, spread it: [...it] or Array.from(it))"); }
     }
     return out;
   };

@@ -63,6 +63,12 @@ func TestResultConversion(t *testing.T) {
 		{"WeakMap", `return {w: new WeakMap([[{}, 1]])}`, `{"w":{}}`, []string{"result.w: a WeakMap, which cannot be listed: converted to {}"}},
 		{"WeakSet", `return [new WeakSet()]`, `[{}]`, []string{"result[0]: a WeakSet, which cannot be listed: converted to {}"}},
 		{"WeakRef", `return {r: new WeakRef({a: 1})}`, `{"r":null}`, []string{"result.r: a WeakRef, which is not data: converted to null"}},
+		// An iterator returned for its values (map.values() for
+		// Object.values(m)) was {} with no warning: the model read "empty".
+		{"a Map's values()", `return new Map([["a", 1]]).values()`, `null`, []string{"result: an iterator, which is not data: converted to null (to return its values, spread it: [...it] or Array.from(it))"}},
+		{"a generator, not run", `let ran = false; return {g: (function* () { ran = true; yield 1 })(), get ran() { return ran }}`, `{"g":null,"ran":false}`,
+			[]string{"result.g: an iterator, which is not data: converted to null (to return its values, spread it: [...it] or Array.from(it))"}},
+		{"matchAll in an array", `return ["ab".matchAll(/./g)]`, `[null]`, []string{"result[0]: an iterator, which is not data: converted to null (to return its values, spread it: [...it] or Array.from(it))"}},
 		{"odd keys", `return {"a b": new Set([1])}`, `{"a b":[1]}`, []string{`result["a b"]: a Set, converted to an array`}},
 		{"nested paths", `return {rows: [{id: 1, at: new Map()}, {id: 2, tags: new Set()}]}`, `{"rows":[{"id":1,"at":{}},{"id":2,"tags":[]}]}`,
 			[]string{"result.rows[0].at: a Map, converted to an object", "result.rows[1].tags: a Set, converted to an array"}},
