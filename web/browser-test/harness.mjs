@@ -1,11 +1,12 @@
 // Shared harness of the browser tests: the demo's Go file server on a free
-// port, headless Debian Chromium driven by playwright-core, and a page
+// port, a server of in-memory pages and dist/ for the others, headless Debian Chromium driven by playwright-core, and a page
 // wrapper that collects every uncaught error and console error.
 
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
@@ -79,6 +80,30 @@ export async function startServer() {
                 child.kill("SIGTERM");
             }),
     };
+}
+
+const TYPES = { ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm", ".html": "text/html" };
+
+// servePages serves test pages from memory (pages: path -> HTML) and the
+// files of dist/ on 127.0.0.1:0, for tests that need the package but not
+// the demo; resolves with { base, close }.
+export async function servePages(pages) {
+    const server = createServer((req, res) => {
+        const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+        if (Object.hasOwn(pages, path)) {
+            res.writeHead(200, { "content-type": "text/html" });
+            return res.end(pages[path]);
+        }
+        const file = normalize(join(ROOT, path));
+        if (!path.startsWith("/dist/") || !file.startsWith(join(ROOT, "dist")) || !existsSync(file)) {
+            res.writeHead(404);
+            return res.end();
+        }
+        res.writeHead(200, { "content-type": TYPES[extname(file)] || "application/octet-stream" });
+        res.end(readFileSync(file));
+    });
+    await new Promise((r) => server.listen(0, "127.0.0.1", r));
+    return { base: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
 }
 
 export async function launchBrowser() {

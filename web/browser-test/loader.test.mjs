@@ -1,21 +1,15 @@
 // The loader in a real browser (Debian's Chromium through playwright-core):
-// the ESM build and the classic-script build, served from 127.0.0.1 by a
-// tiny node:http static server. Checks what Node cannot: the shadow global
+// the ESM build and the classic-script build, served from 127.0.0.1 by the
+// harness's in-memory page server. Checks what Node cannot: the shadow global
 // against the browser's receiver-checking Window accessors and methods,
 // streaming instantiation, page-relative wasmLocation, and no global leaks.
 // Run with `make test-browser` (after `make build`).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
-import { createServer } from "node:http";
-import { dirname, extname, join, normalize, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { chromium } from "playwright-core";
-import { MODE_OPTION } from "./harness.mjs";
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
-const TYPES = { ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm", ".html": "text/html" };
+import { CHROMIUM, MODE_OPTION, ROOT, servePages } from "./harness.mjs";
 
 // Test pages, served from memory.
 const PAGES = {
@@ -69,30 +63,14 @@ before(async () => {
     for (const f of ["index.mjs", "code-mode.global.js", "code-mode.wasm", "emscripten-module.wasm"]) {
         if (!existsSync(join(ROOT, "dist", f))) throw new Error(`dist/${f} is missing: run \`make build\` first`);
     }
-    server = createServer((req, res) => {
-        const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
-        if (PAGES[path]) {
-            res.writeHead(200, { "content-type": "text/html" });
-            res.end(PAGES[path]);
-            return;
-        }
-        const file = normalize(join(ROOT, path));
-        if (!path.startsWith("/dist/") || !file.startsWith(join(ROOT, "dist")) || !existsSync(file)) {
-            res.writeHead(404);
-            res.end();
-            return;
-        }
-        res.writeHead(200, { "content-type": TYPES[extname(file)] || "application/octet-stream" });
-        res.end(readFileSync(file));
-    });
-    await new Promise((r) => server.listen(0, "127.0.0.1", r));
-    base = `http://127.0.0.1:${server.address().port}`;
+    server = await servePages(PAGES);
+    base = server.base;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--no-first-run"] });
 });
 
 after(async () => {
     await browser?.close();
-    await new Promise((r) => (server ? server.close(r) : r()));
+    await server?.close();
 });
 
 async function runPage(path) {

@@ -6,13 +6,9 @@
 // the instance must run the next program. The rows are web/test's.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
-import { createServer } from "node:http";
-import { extname, join, normalize } from "node:path";
-import { CHROMIUM, IN_THREAD, ROOT, checkPrerequisites, launchBrowser } from "./harness.mjs";
+import { CHROMIUM, IN_THREAD, checkPrerequisites, launchBrowser, servePages } from "./harness.mjs";
 import { CAUGHT, FITS, UNCAUGHT } from "../test/recursion-cases.mjs";
 
-const TYPES = { ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm" };
 // runFresh makes a factory (a new Worker in worker mode), runs code and
 // then `return 1` on it, and disposes of it.
 const PAGE = `<!doctype html><meta charset="utf-8"><title>recursion</title><script>
@@ -42,30 +38,16 @@ const problems = [];
 
 before(async () => {
     checkPrerequisites();
-    server = createServer((req, res) => {
-        const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
-        if (path === "/page.html") {
-            res.writeHead(200, { "content-type": "text/html" });
-            return res.end(PAGE);
-        }
-        const file = normalize(join(ROOT, path));
-        if (!path.startsWith("/dist/") || !file.startsWith(join(ROOT, "dist")) || !existsSync(file)) {
-            res.writeHead(404);
-            return res.end();
-        }
-        res.writeHead(200, { "content-type": TYPES[extname(file)] || "application/octet-stream" });
-        res.end(readFileSync(file));
-    });
-    await new Promise((r) => server.listen(0, "127.0.0.1", r));
+    server = await servePages({ "/page.html": PAGE });
     browser = await launchBrowser();
     page = await browser.newPage();
     page.on("pageerror", (e) => problems.push(e.message));
-    await page.goto(`http://127.0.0.1:${server.address().port}/page.html`);
+    await page.goto(`${server.base}/page.html`);
 });
 
 after(async () => {
     await browser?.close();
-    await new Promise((r) => (server ? server.close(r) : r()));
+    await server?.close();
 });
 
 const mode = IN_THREAD ? "on the page's thread" : "in a fresh Worker";
