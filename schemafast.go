@@ -1,6 +1,7 @@
 package codemode
 
 import (
+	"cmp"
 	"encoding/json"
 	"math/big"
 	"unicode/utf8"
@@ -112,12 +113,10 @@ func surelyValidKeyword(s map[string]any, k string, v, inst any, depth int) bool
 		if !ok {
 			return true
 		}
-		got, ok1 := new(big.Rat).SetString(string(n))
-		want, ok2 := new(big.Rat).SetString(string(v.(json.Number)))
-		if !ok1 || !ok2 {
+		c, ok := compareNumbers(string(n), string(v.(json.Number)))
+		if !ok {
 			return false
 		}
-		c := got.Cmp(want)
 		switch k {
 		case "minimum":
 			return c >= 0
@@ -225,6 +224,46 @@ func sameScalar(a, b any) bool {
 
 // withinCount compares a length with a plain schema's count (digits only,
 // see plainKeyword); a count too long to be an int is not judged.
+// compareNumbers compares two JSON numbers exactly (-1, 0, 1): as int64
+// when both are integers of at most 15 digits (a limit, a page, an index:
+// most bounds and inputs), else as big.Rat, whose two parses were most of
+// the cost of checking such an input.
+func compareNumbers(a, b string) (int, bool) {
+	if x, ok := smallInt(a); ok {
+		if y, ok := smallInt(b); ok {
+			return cmp.Compare(x, y), true
+		}
+	}
+	x, ok1 := new(big.Rat).SetString(a)
+	y, ok2 := new(big.Rat).SetString(b)
+	if !ok1 || !ok2 {
+		return 0, false
+	}
+	return x.Cmp(y), true
+}
+
+// smallInt reads -?[0-9]{1,15}.
+func smallInt(s string) (int64, bool) {
+	neg := len(s) > 0 && s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	if len(s) == 0 || len(s) > 15 {
+		return 0, false
+	}
+	var n int64
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(s[i]-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
 func withinCount(isMin bool, n int, count any) bool {
 	c := string(count.(json.Number))
 	if len(c) > 9 {

@@ -76,6 +76,14 @@ func TestSurelyValid(t *testing.T) {
 		{`{"exclusiveMaximum":1}`, `1`, false},
 		{`{"minimum":0.1}`, `0.1`, true},
 		{`{"minimum":1e400}`, `1e401`, true},
+		{`{"minimum":-5,"maximum":-1}`, `-5`, true}, // integers compared as int64
+		{`{"minimum":-5}`, `-6`, false},
+		{`{"maximum":-0}`, `0`, true},
+		{`{"maximum":999999999999999}`, `1000000000000000`, false}, // 16 digits: big.Rat
+		{`{"minimum":1234567890123456}`, `1234567890123457`, true},
+		{`{"minimum":2}`, `1.5`, false}, // a fraction on one side: big.Rat
+		{`{"maximum":1.5}`, `1`, true},
+		{`{"exclusiveMaximum":10}`, `2e1`, false},
 		{`{"minProperties":1,"maxProperties":1}`, `{"a":1}`, true},
 		{`{"minProperties":2}`, `{"a":1}`, false},
 		{`{"anyOf":[{"type":"string"},{"type":"integer"}]}`, `3`, true},
