@@ -222,8 +222,6 @@ func sameScalar(a, b any) bool {
 	return false
 }
 
-// withinCount compares a length with a plain schema's count (digits only,
-// see plainKeyword); a count too long to be an int is not judged.
 // compareNumbers compares two JSON numbers exactly (-1, 0, 1): as int64
 // when both are integers of at most 15 digits (a limit, a page, an index:
 // most bounds and inputs), else as big.Rat, whose two parses were most of
@@ -264,6 +262,8 @@ func smallInt(s string) (int64, bool) {
 	return n, true
 }
 
+// withinCount compares a length with a plain schema's count (digits only,
+// see plainKeyword); a count too long to be an int is not judged.
 func withinCount(isMin bool, n int, count any) bool {
 	c := string(count.(json.Number))
 	if len(c) > 9 {
