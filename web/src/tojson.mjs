@@ -13,6 +13,9 @@ const ident = /^[A-Za-z_$][\w$]*$/;
  * @param {ArrayBufferLike} buffer @param {number} offset @param {number} length
  */
 const bytes = (buffer, offset, length) => (length ? Array.from(new Uint8Array(buffer, offset, length)) : []);
+// %IteratorPrototype%, which every built-in iterator and generator inherits
+// (Node 20 has no global Iterator to test with instanceof).
+const ITERATOR = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()));
 
 /**
  * A tool result that the page converted already (worker mode: the page
@@ -139,6 +142,11 @@ export function toJSON(value, label) {
                 } else if (typeof WeakRef === "function" && v instanceof WeakRef) {
                     out = null;
                     note(this, k, "a WeakRef, which is not data: converted to null");
+                } else if (ITERATOR.isPrototypeOf(v)) {
+                    // Not consumed, as in the sandbox (sandbox/convert.go):
+                    // it was {} with no warning, an empty result to the model.
+                    out = null;
+                    note(this, k, "an iterator, which is not data: converted to null (to return its values, spread it: [...it] or Array.from(it))");
                 }
             }
         }

@@ -58,6 +58,22 @@ test("toJSON: ArrayBuffer and DataView become their bytes, WeakMap/WeakSet {} an
     }
 });
 
+// A tool returning map.values() or a generator: {} with no warning before,
+// an empty result to the model; now null and said, not consumed, as in
+// the sandbox.
+test("toJSON: an iterator becomes null, not consumed, and is reported", () => {
+    let ran = false;
+    const cases = [
+        [new Map([["a", 1]]).values(), "null", ["r: an iterator, which is not data: converted to null (to return its values, spread it: [...it] or Array.from(it))"]],
+        [{ ids: new Set([1]).values(), m: "ab".matchAll(/./g) }, '{"ids":null,"m":null}', ["r.ids: an iterator, which is not data: converted to null (to return its values, spread it: [...it] or Array.from(it))", "r.m: an iterator, which is not data: converted to null (to return its values, spread it: [...it] or Array.from(it))"]],
+        [[(function* () { ran = true; yield 1; })()], "[null]", ["r[0]: an iterator, which is not data: converted to null (to return its values, spread it: [...it] or Array.from(it))"]],
+    ];
+    for (const [value, json, warnings] of cases) {
+        assert.deepEqual(toJSON(value, "r"), { json, warnings }, String(json));
+    }
+    assert.equal(ran, false, "the generator did not run");
+});
+
 test("notDataKind: a function, a Symbol or a BigInt as the value itself, nothing else (not inside, not a boxed one)", () => {
     const cases = [
         [() => 1, "function"],
