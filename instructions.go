@@ -38,7 +38,7 @@ The code is the body of an async function: use top-level await, and return the v
 - Standard built-ins, URL, TextEncoder, atob, setTimeout; no fetch, DOM, Intl or modules.
 
 `)
-	fmt.Fprintf(&sb, "Limits per run: %s (time waiting for tools included), %d MB memory, %d tool calls, %d characters of result and logs (more is cut, with markers).\n\n",
+	fmt.Fprintf(&sb, "Limits per run: %s (time waiting for tools included), %d MB memory, %d tool calls, %d bytes of result and logs (more is cut, with markers).\n\n",
 		formatDuration(lim.Timeout), lim.MemoryLimitMB, lim.MaxToolCalls, lim.MaxResultChars)
 	sb.WriteString(`A run returns {ok: true, result, logs} or {ok: false, error: {name, message, code, line?}} for syntax errors, uncaught exceptions and exceeded limits. A tool that fails or is denied throws inside your code with the reason; use try/catch where you can recover. Inputs are checked against the tool's schema.
 
@@ -66,7 +66,7 @@ func executeCodeDescription(lim limits) string {
 		"Resolves with {ok: true, result, logs, toolCalls} or {ok: false, error: {name, message, code, line?, column?}, logs, toolCalls}. " +
 		"Use searchTools (or tool_search in the code) to find tools and their TypeScript signatures; the system instruction has the rules. " +
 		"Limits per run: " + formatDuration(lim.Timeout) + ", " + strconv.Itoa(lim.MemoryLimitMB) + " MB, " +
-		strconv.Itoa(lim.MaxToolCalls) + " tool calls, " + strconv.Itoa(lim.MaxResultChars) + " characters of output."
+		strconv.Itoa(lim.MaxToolCalls) + " tool calls, " + strconv.Itoa(lim.MaxResultChars) + " bytes of output."
 }
 
 func writeToolOverview(sb *strings.Builder, tools []*toolEntry, sig func(*toolEntry) string) {

@@ -45,7 +45,7 @@ func TestInstructionContent(t *testing.T) {
 			"searchTools({query, namespace?, limit?})", "executeCode({code, explanation})",
 			"async function", "await tool_search({query, namespace?, limit?})", "([]: no match)", "tools.<namespace>.<name>(input)",
 			"await tool_call(name, input)", "console.log/info/warn/error/debug", "URL, TextEncoder, atob, setTimeout; no fetch, DOM, Intl or modules", "You may write TypeScript",
-			"30s", "128 MB", "1000 tool calls", "20000 characters",
+			"30s", "128 MB", "1000 tool calls", "20000 bytes",
 			"{ok: false, error:", "try/catch", "Promise.all",
 		}, nil},
 		{"small catalog inlines signatures", small, testLimits, []string{
@@ -57,7 +57,7 @@ func TestInstructionContent(t *testing.T) {
 		}, nil},
 		{"large catalog lists counts only", syntheticCatalog(500), limits{90 * time.Second, 64, 10, 5000}, []string{
 			"Available tools (500) by namespace; tool_search({namespace}) lists one:\n- calendar (50)\n- crm (50)\n- customers (50)\n",
-			"1m30s", "64 MB", "10 tool calls", "5000 characters",
+			"1m30s", "64 MB", "10 tool calls", "5000 bytes",
 		}, []string{"```ts", "op17"}},
 		{"no tools", nil, testLimits, []string{"No tools are available"}, []string{"Available tools"}},
 		{"namespaces carry the words their names use most", namedCatalog(t,
@@ -148,7 +148,7 @@ func TestOneInstruction(t *testing.T) {
 	}{
 		{"description states the contract", desc,
 			[]string{"JavaScript or TypeScript", "async function", "await tools.<namespace>.<name>(input)", "{ok: true, result, logs, toolCalls}",
-				"{ok: false, error: {name, message, code, line?, column?}", "searchTools", "30s", "128 MB", "1000 tool calls", "20000 characters"},
+				"{ok: false, error: {name, message, code, line?, column?}", "searchTools", "30s", "128 MB", "1000 tool calls", "20000 bytes"},
 			[]string{"orders.search", "Available tools", "HOUSE RULES", "```ts"}},
 		{"instruction holds the catalog and TypeScript", before,
 			[]string{"HOUSE RULES", "JavaScript or TypeScript", "You may write TypeScript", "Available tools", "orders.search"},
@@ -189,11 +189,11 @@ func TestExecuteCodeDescription(t *testing.T) {
 		want string
 	}{
 		{limits{Timeout: 30 * time.Second, MemoryLimitMB: 128, MaxToolCalls: 1000, MaxResultChars: 100000},
-			"Limits per run: 30s, 128 MB, 1000 tool calls, 100000 characters of output."},
+			"Limits per run: 30s, 128 MB, 1000 tool calls, 100000 bytes of output."},
 		{limits{Timeout: 2 * time.Minute, MemoryLimitMB: 1, MaxToolCalls: 0, MaxResultChars: 12345},
-			"Limits per run: 2m, 1 MB, 0 tool calls, 12345 characters of output."},
+			"Limits per run: 2m, 1 MB, 0 tool calls, 12345 bytes of output."},
 		{limits{Timeout: 0, MemoryLimitMB: 2048, MaxToolCalls: 5, MaxResultChars: 1},
-			"Limits per run: no time limit, 2048 MB, 5 tool calls, 1 characters of output."},
+			"Limits per run: no time limit, 2048 MB, 5 tool calls, 1 bytes of output."},
 	}
 	for _, tt := range tests {
 		if got := executeCodeDescription(tt.lim); got != head+tt.want {
