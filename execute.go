@@ -112,6 +112,11 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 	}
 	r := &runState{s: s, runContext: runContext, code: code}
 	r.onLog, _ = ctx.Value(consoleKey{}).(func(LogEntry))
+	if line := prepared.AsyncForEachLine; line > 0 {
+		// First, within the log budget the program's own logs cannot
+		// spend before it: the run still goes as written.
+		r.warn(fmt.Sprintf(asyncForEachWarning, line))
+	}
 	// Sorted by name: a call finds its tool by binary search, so a run
 	// builds nothing per visible tool.
 	r.visible = s.cm.visible(s.own)
@@ -216,6 +221,14 @@ var notDefinedHints = func() map[string]string {
 	}
 	return m
 }()
+
+// asyncForEachWarning is the run's warning when the program passes an
+// async callback to forEach (tsstrip.Prepared.AsyncForEachLine): the
+// program went on without the callbacks' results and errors, and came
+// back with a short sum and no hint why. QuickJS's rejection tracker,
+// which would catch their errors, is not exposed by the pinned build.
+const asyncForEachWarning = "line %d: forEach does not wait for async callbacks: the program goes on (and may return) before their awaits finish, and their errors are lost; " +
+	"use for (const x of arr) { await ... } or await Promise.all(arr.map(async x => ...))"
 
 // runState is one run's record: what it logged and called.
 type runState struct {

@@ -22,6 +22,9 @@ type Prepared struct {
 	// body of a function, to be compiled as one at once, not first tried
 	// as a script.
 	Body bool
+	// AsyncForEachLine is the 1-based line of the first `.forEach(async`
+	// callback in Code (see asyncForEach), 0 when there is none.
+	AsyncForEachLine int
 }
 
 // Prepare is Program, and says whether the result is a function body.
@@ -56,14 +59,18 @@ func Prepare(src string) (Prepared, *Error) {
 			return Prepared{Code: out}, nil
 		}
 	}
+	var line int
+	if a := asyncForEach(toks, m); a >= 0 {
+		line, _ = position(out, toks[a].s)
+	}
 	body := topLevelReturn(toks)
 	if !body {
 		if call := uncalledMain(toks, m); call != "" {
 			// Appended: every position of the model's text stays where it was.
-			return Prepared{Code: out + call, Body: true}, nil
+			return Prepared{Code: out + call, Body: true, AsyncForEachLine: line}, nil
 		}
 	}
-	return Prepared{Code: out, Body: body}, nil
+	return Prepared{Code: out, Body: body, AsyncForEachLine: line}, nil
 }
 
 // callMain is appended to a program that declares main() and never calls

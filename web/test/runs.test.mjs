@@ -663,3 +663,19 @@ describe("dispose", () => {
         assert.equal(next.result, "next");
     });
 });
+
+// An async callback passed to forEach is not waited for: the run says so
+// once, first in its logs, in both modes, and otherwise runs as written.
+for (const worker of [false, true]) test(`forEach(async ...) warns once (worker: ${worker}); its words in a string do not`, async (t) => {
+    const api = await withFactory(t, { wasmLocation: assetPath, worker, tools: [tool("num.ten", (i) => i.x * 10)] });
+    const session = api.createSession();
+    const r = await run(session, "let total = 0;\n[1, 2, 3].forEach(async (x) => { total += await tools.num.ten({ x }) });\n[4].forEach(async function (x) { await x });\nconsole.log('after');\nreturn typeof total");
+    assert.equal(r.ok, true, JSON.stringify(r));
+    assert.equal(r.result, "number");
+    assert.equal(r.logs[0].level, "warn");
+    assert.match(r.logs[0].message, /^line 2: forEach does not wait for async callbacks: .* use for \(const x of arr\) \{ await \.\.\. \} or await Promise\.all\(arr\.map\(async x => \.\.\.\)\)$/);
+    assert.deepEqual(r.logs[1], { level: "log", message: "after" });
+    assert.equal(r.logs.filter((l) => l.message.includes("forEach")).length, 1, JSON.stringify(r.logs));
+    const quiet = await run(session, "const s = 'x.forEach(async (x) => f(x))'; // y.forEach(async x => 1)\nlet t = 0;\n[1, 2].forEach((x) => { t += x });\nreturn [s.length, t]");
+    assert.deepEqual([quiet.ok, quiet.result, quiet.logs], [true, [28, 3], []]);
+});

@@ -1,0 +1,52 @@
+package tsstrip
+
+import "testing"
+
+// TestAsyncForEachLine: Prepare finds the first async callback passed to
+// forEach by its tokens, not by its text, on the code as prepared
+// (TypeScript erased, fences and main unwrapped) at the model's line.
+func TestAsyncForEachLine(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		line     int
+	}{
+		{"async arrow", "let t = 0\narr.forEach(async x => { t += await f(x) })\nreturn t", 2},
+		{"async arrow with parentheses", "arr.forEach(async (x, i) => { await f(x, i) })", 1},
+		{"async function expression", "arr.forEach(async function (x) { await f(x) })", 1},
+		{"named async function expression", "arr.forEach(async function each(x) { await f(x) })", 1},
+		{"optional call", "arr?.forEach?.(async x => f(x))", 1},
+		{"a Map's forEach", "new Map().forEach(async (v, k) => f(k, v))", 1},
+		{"a comment before the callback", "arr.forEach(/* each */ async x => f(x))", 1},
+		{"TypeScript parameters and return type", "arr.forEach(async (x: Item): Promise<void> => { await f(x) })", 1},
+		{"TypeScript type parameters", "arr.forEach(async <T,>(x: T) => { await f(x) })", 1},
+		{"inside an unwrapped main", "async function main() {\n  const xs = await f()\n  xs.forEach(async (x) => { await g(x) })\n}", 3},
+		{"fenced", "Here:\n```ts\nxs.forEach(async (x: number) => { await g(x) })\n```", 3},
+		{"the first of two", "a.forEach(x => x)\nb.forEach(async x => f(x))\nc.forEach(async x => f(x))", 2},
+
+		{"sync arrow", "arr.forEach(x => { t += x })", 0},
+		{"sync function", "arr.forEach(function (x) { t += x })", 0},
+		{"a named callback", "arr.forEach(save)", 0},
+		{"a parameter named async", "arr.forEach(async => log(async))", 0},
+		{"a variable named async", "arr.forEach(async)", 0},
+		{"a call of a function named async", "arr.forEach(async(x))", 0},
+		{"async then a line break is a name", "arr.forEach(async\n)", 0},
+		{"async arrow as the second argument", "arr.forEach(f, async () => 1)", 0},
+		{"in a string", `const s = "x.forEach(async x => f(x))"; return s`, 0},
+		{"in a template", "return `x.forEach(async x => f(x))`", 0},
+		{"in a comment", "// x.forEach(async x => f(x))\n/* y.forEach(async function () {}) */\nreturn 1", 0},
+		{"in a regular expression", "return /.forEach(async x => f(x))/.test(s)", 0},
+		{"for...of with await", "for (const x of arr) { await f(x) }", 0},
+		{"Promise.all of map", "await Promise.all(arr.map(async x => f(x)))", 0},
+		{"a function named forEach", "forEach(async x => f(x))", 0},
+		{"a property forEach not called", "const g = arr.forEach; g(1)", 0},
+	} {
+		p, err := Prepare(tc.in)
+		if err != nil {
+			t.Errorf("%s: error %v", tc.name, err)
+			continue
+		}
+		if p.AsyncForEachLine != tc.line {
+			t.Errorf("%s: AsyncForEachLine = %d, want %d (code %q)", tc.name, p.AsyncForEachLine, tc.line, p.Code)
+		}
+	}
+}
