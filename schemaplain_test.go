@@ -132,6 +132,12 @@ func TestPlainSchemasOfRealCatalogs(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %d of %d input schemas plain", filepath.Base(f), plain, len(cat.Tools))
+		if want, ok := draft07Catalogs[filepath.Base(f)]; ok {
+			if plain != want {
+				t.Errorf("%s: %d of %d input schemas plain, want %d (every one names draft-07 in $schema)", f, plain, len(cat.Tools), want)
+			}
+			continue
+		}
 		if plain*10 < len(cat.Tools)*9 {
 			t.Errorf("%s: only %d of %d input schemas plain", f, plain, len(cat.Tools))
 		}
@@ -152,6 +158,13 @@ type realCatalog struct {
 
 // realCatalogs reads the real catalogs of the search evaluation: their
 // 4,543 input schemas are what hosts really register.
+// draft07Catalogs are the real catalogs (the small split's MCP servers)
+// whose every input schema names draft-07 in "$schema", as the MCP SDK's
+// own servers list them: plainSchema sends each through the full check
+// (time only, never correctness). Their counts are held exactly, so a
+// change that makes such schemas plain shows here.
+var draft07Catalogs = map[string]int{"filesystem.catalog.json": 0, "memory.catalog.json": 0}
+
 func realCatalogs(t *testing.T) []realCatalog {
 	t.Helper()
 	files, err := filepath.Glob("internal/search/eval/testdata/*.catalog.json")

@@ -65,6 +65,9 @@ type Query struct {
 	// Dev3 is set for the queries of <id>.dev3.json, the split of the
 	// catalogs in Dev3IDs.
 	Dev3 bool `json:"-"`
+	// Small is set for the queries of <id>.small.json, the split of the
+	// catalogs in SmallIDs.
+	Small bool `json:"-"`
 }
 
 // Catalog is one public API with its queries.
@@ -101,6 +104,11 @@ var Dev2IDs = []string{"trello", "mailchimp", "hetzner", "jira", "twilio"}
 // queries are of that split, which is for validation only (not in Tune).
 var Dev3IDs = []string{"sendgrid", "bitbucket", "vercel", "xero", "vimeo", "docusign", "keycloak", "magento"}
 
+// SmallIDs are the catalogs of the small split: real MCP servers of 7-14
+// tools, the size of many hosts' catalogs, where a word's idf behaves
+// unlike it does among hundreds of tools. Validation only, like Dev3.
+var SmallIDs = []string{"filesystem", "memory", "puppeteer", "googlemaps", "slackmcp"}
+
 // Load reads one catalog and its queries, and checks that every expected
 // name is one of its tools and that the held-out split is the fixed one.
 func Load(id string) (*Catalog, error) {
@@ -116,6 +124,9 @@ func Load(id string) (*Catalog, error) {
 	}
 	if slices.Contains(Dev3IDs, id) {
 		return c, c.loadDev("dev3")
+	}
+	if slices.Contains(SmallIDs, id) {
+		return c, c.loadDev("small")
 	}
 	if err := readJSON(id+".queries.json", &c.Queries); err != nil {
 		return nil, err
@@ -162,7 +173,7 @@ func Load(id string) (*Catalog, error) {
 }
 
 // loadDev reads the queries and probes of a catalog of the dev, dev2 or
-// dev3 split (split "dev", "dev2" or "dev3").
+// dev3 split (split "dev", "dev2" or "dev3"), or of the small split.
 func (c *Catalog) loadDev(split string) error {
 	if err := readJSON(c.ID+"."+split+".json", &c.Queries); err != nil {
 		return err
@@ -172,6 +183,7 @@ func (c *Catalog) loadDev(split string) error {
 			return fmt.Errorf("%s query %q: oldHeldOut set in %s.%s.json", c.ID, c.Queries[i].Query, c.ID, split)
 		}
 		c.Queries[i].Dev, c.Queries[i].Dev2, c.Queries[i].Dev3 = split == "dev", split == "dev2", split == "dev3"
+		c.Queries[i].Small = split == "small"
 	}
 	var probes map[string][]string
 	if err := readJSON("probes."+split+".json", &probes); err != nil {
@@ -238,6 +250,9 @@ const (
 	// Validation is Dev2 and Dev3, the splits ranking changes are
 	// validated on (aggregates only).
 	Validation
+	// Small is the split of the catalogs in SmallIDs, MCP servers of a
+	// few tools each: validation only, not part of Tune or Validation.
+	Small
 )
 
 // In reports whether q belongs to split s.
@@ -246,7 +261,7 @@ func (s Split) In(q Query) bool {
 	case HeldOut:
 		return q.HeldOut
 	case Tune:
-		return !q.HeldOut && !q.HeldOut2 && !q.Dev2 && !q.Dev3
+		return !q.HeldOut && !q.HeldOut2 && !q.Dev2 && !q.Dev3 && !q.Small
 	case HeldOut2:
 		return q.HeldOut2
 	case Dev:
@@ -257,6 +272,8 @@ func (s Split) In(q Query) bool {
 		return q.Dev3
 	case Validation:
 		return q.Dev2 || q.Dev3
+	case Small:
+		return q.Small
 	case OldHeldOut:
 		return q.OldHeldOut
 	}
@@ -284,12 +301,14 @@ func ParseSplit(s string) (Split, error) {
 		return Dev3, nil
 	case "validation":
 		return Validation, nil
+	case "small":
+		return Small, nil
 	}
-	return 0, fmt.Errorf("split %q: want heldout, tune, all, old-heldout, heldout2, dev, dev2, dev3 or validation", s)
+	return 0, fmt.Errorf("split %q: want heldout, tune, all, old-heldout, heldout2, dev, dev2, dev3, validation or small", s)
 }
 
 func (s Split) String() string {
-	return [...]string{"heldout", "tune", "all", "old-heldout", "heldout2", "dev", "dev2", "dev3", "validation"}[s]
+	return [...]string{"heldout", "tune", "all", "old-heldout", "heldout2", "dev", "dev2", "dev3", "validation", "small"}[s]
 }
 
 // Blind reports whether a split's misses must never be listed: those of
@@ -297,7 +316,7 @@ func (s Split) String() string {
 // holds them), which tuning must not see.
 func (s Split) Blind() bool {
 	switch s {
-	case HeldOut, HeldOut2, All, Dev2, Dev3, Validation:
+	case HeldOut, HeldOut2, All, Dev2, Dev3, Validation, Small:
 		return true
 	}
 	return false
@@ -305,8 +324,8 @@ func (s Split) Blind() bool {
 
 // CatalogsOf returns the catalogs that have queries in a split: DevIDs for
 // Dev, Dev2IDs for Dev2, Dev3IDs for Dev3, Dev2IDs and Dev3IDs for
-// Validation, IDs and DevIDs for Tune, every catalog for All, IDs for the
-// held-out splits.
+// Validation, SmallIDs for Small, IDs and DevIDs for Tune, every catalog
+// for All, IDs for the held-out splits.
 func CatalogsOf(s Split) []string {
 	switch s {
 	case Dev:
@@ -317,10 +336,12 @@ func CatalogsOf(s Split) []string {
 		return Dev3IDs
 	case Validation:
 		return slices.Concat(Dev2IDs, Dev3IDs)
+	case Small:
+		return SmallIDs
 	case Tune:
 		return slices.Concat(IDs, DevIDs)
 	case All:
-		return slices.Concat(IDs, DevIDs, Dev2IDs, Dev3IDs)
+		return slices.Concat(IDs, DevIDs, Dev2IDs, Dev3IDs, SmallIDs)
 	}
 	return IDs
 }

@@ -41,13 +41,15 @@ func TestCatalogs(t *testing.T) {
 
 // devSplits are the dev splits, their catalogs, the answerable queries and
 // probes each catalog has at least, and whether the split is part of Tune
-// and of Validation. dev3 has 20 requests and 3 probes per catalog, less
+// and of Validation, and the least number of tools of its catalogs. dev3 has 20 requests and 3 probes per catalog, less
 // the three its catalogs have no operation for (two became probes, one was
-// dropped; eval/README.md, "Dev3 split").
+// dropped; eval/README.md, "Dev3 split"). The small split's catalogs are
+// MCP servers of 7-14 tools, 8 requests and 3 probes each.
 var devSplits = []devSplit{
-	{Dev, DevIDs, 20, 4, true, false},
-	{Dev2, Dev2IDs, 20, 4, false, true},
-	{Dev3, Dev3IDs, 18, 3, false, true},
+	{Dev, DevIDs, 20, 4, true, false, 100},
+	{Dev2, Dev2IDs, 20, 4, false, true, 100},
+	{Dev3, Dev3IDs, 18, 3, false, true, 100},
+	{Small, SmallIDs, 8, 3, false, false, 5},
 }
 
 type devSplit struct {
@@ -55,6 +57,7 @@ type devSplit struct {
 	ids              []string
 	queries, probes  int
 	tune, validation bool
+	tools            int
 }
 
 // floors are the lexical figures (recall@1, recall@5, MRR) and empty
@@ -78,7 +81,7 @@ func TestDevCatalogs(t *testing.T) {
 			var n int
 			for _, q := range c.Queries {
 				var in []string
-				for _, s := range []Split{HeldOut, OldHeldOut, HeldOut2, Dev, Dev2, Dev3} {
+				for _, s := range []Split{HeldOut, OldHeldOut, HeldOut2, Dev, Dev2, Dev3, Small} {
 					if s.In(q) {
 						in = append(in, s.String())
 					}
@@ -94,7 +97,7 @@ func TestDevCatalogs(t *testing.T) {
 			if n < d.queries || len(c.Probes) < d.probes || len(c.ProbesOf(d.split)) != len(c.Probes) {
 				t.Errorf("%s: %d answerable %s queries, %d probes; want >= %d and >= %d", id, n, d.split, len(c.Probes), d.queries, d.probes)
 			}
-			if c.Source == "" || c.Licence == "" || len(c.Tools) < 100 {
+			if c.Source == "" || c.Licence == "" || len(c.Tools) < d.tools {
 				t.Errorf("%s: source %q, licence %q, %d tools", id, c.Source, c.Licence, len(c.Tools))
 			}
 		}
@@ -107,7 +110,7 @@ func TestDevCatalogs(t *testing.T) {
 		want  []string
 	}{
 		{Tune, slices.Concat(IDs, DevIDs)},
-		{All, slices.Concat(IDs, DevIDs, Dev2IDs, Dev3IDs)},
+		{All, slices.Concat(IDs, DevIDs, Dev2IDs, Dev3IDs, SmallIDs)},
 		{Validation, slices.Concat(Dev2IDs, Dev3IDs)},
 	} {
 		if got := CatalogsOf(w.split); !slices.Equal(got, w.want) {
@@ -127,7 +130,7 @@ func TestBlind(t *testing.T) {
 		split Split
 		blind bool
 	}{
-		{HeldOut, true}, {HeldOut2, true}, {All, true}, {Dev2, true}, {Dev3, true}, {Validation, true},
+		{HeldOut, true}, {HeldOut2, true}, {All, true}, {Dev2, true}, {Dev3, true}, {Validation, true}, {Small, true},
 		{Tune, false}, {OldHeldOut, false}, {Dev, false},
 	} {
 		if got := tt.split.Blind(); got != tt.blind {
@@ -351,7 +354,26 @@ var dev3Floor = floors{
 
 // TestDev3 is TestDev on the dev3 split, the validation split of eight
 // catalogs.
-func TestDev3(t *testing.T) { checkDev(t, devSplits[2:], dev3Floor) }
+func TestDev3(t *testing.T) { checkDev(t, devSplits[2:3], dev3Floor) }
+
+// smallFloor are the small split's figures as devFloor's, measured on
+// main when the split was committed (after b501f4f): more than half of
+// the requests are answered with an empty list (22 of 40), the failure
+// the split was made to measure. Branch small (coverage idf as if the
+// catalog had >= 50 tools, not on main) measured 0.40/0.50/0.44 summed and
+// 19 empty answers, but 12 of 15 empty probes (puppeteer and slackmcp 2
+// each, below these floors); eval/README.md, "Small split".
+var smallFloor = floors{
+	"filesystem": {0.12, 0.50, 0.28, 2},
+	"memory":     {0.12, 0.12, 0.12, 3},
+	"puppeteer":  {0.38, 0.38, 0.38, 3},
+	"googlemaps": {0.38, 0.38, 0.38, 3},
+	"slackmcp":   {0.75, 0.88, 0.81, 3},
+}
+
+// TestSmall is TestDev on the small split, the validation split of five
+// MCP servers of a few tools each.
+func TestSmall(t *testing.T) { checkDev(t, devSplits[3:], smallFloor) }
 
 func checkDev(t *testing.T, splits []devSplit, want floors) {
 	for _, d := range splits {

@@ -47,6 +47,11 @@
 // ranking changes: the lines of their catalogs, a SUM line for each, and
 // one for both (SUM validation ...). -v is refused on it too.
 //
+// -split=small gives the small split: five real MCP servers of 7-14 tools
+// (eval.SmallIDs), 8 requests and 3 probes each, written blind. It is a
+// validation split: -v is refused on it, it is in neither -split=tune nor
+// -split=validation, and its lines are followed by SUM small ....
+//
 // -embed fuses the lexical ranking with an embedder: -embed (or
 // -embed=hash) the deterministic stand-in eval.HashEmbed, -embed=wordvec
 // the word-vector embedder eval.WordVec; the catalog's name in the lines
@@ -64,7 +69,7 @@ import (
 )
 
 func main() {
-	splitName := flag.String("split", "heldout", "queries to run: heldout, tune, all, old-heldout, heldout2, dev, dev2, dev3 or validation")
+	splitName := flag.String("split", "heldout", "queries to run: heldout, tune, all, old-heldout, heldout2, dev, dev2, dev3, validation or small")
 	verbose := flag.Bool("v", false, "list the queries whose first result was wrong")
 	var embed embedFlag
 	flag.Var(&embed, "embed", "fuse with an embedder: hash (eval.HashEmbed, the default of a bare -embed) or wordvec (eval.WordVec)")
@@ -116,6 +121,12 @@ func main() {
 				fmt.Fprintf(os.Stderr, "#    probe %q got %s\n", a.Query, strings.Join(a.Got, ", "))
 			}
 		}
+		if split == eval.Small {
+			if sums[split] == nil {
+				sums[split] = &sum{}
+			}
+			sums[split].add(m, empty, len(probes))
+		}
 		if split == eval.Dev3 || split == eval.Validation {
 			// A validation catalog adds to its own split's sum and to the
 			// split asked for (the same for -split=dev3).
@@ -131,7 +142,7 @@ func main() {
 			}
 		}
 	}
-	for _, s := range []eval.Split{eval.Dev2, eval.Dev3, eval.Validation} {
+	for _, s := range []eval.Split{eval.Dev2, eval.Dev3, eval.Validation, eval.Small} {
 		if t := sums[s]; t != nil {
 			fmt.Printf("SUM %s %s\n", s, t)
 		}
