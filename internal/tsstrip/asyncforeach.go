@@ -7,34 +7,23 @@ package tsstrip
 // finish, and their errors reach nobody: a sum came back short with no
 // hint. A callback named elsewhere (`arr.forEach(save)`) is not looked up.
 func asyncForEach(toks []token, m []int) int {
-	for i := 1; i+3 < len(toks); i++ {
-		if t := toks[i]; t.k != tName || t.v != "forEach" || !isDot(toks[i-1]) {
+	s := &stripper{toks: toks, m: m}
+	for i := 1; i < len(toks); i++ {
+		if toks[i].k != tName || toks[i].v != "forEach" || !isDot(toks[i-1]) {
 			continue
 		}
 		open := openParen(toks, i+1)
-		if open < 0 || open+3 >= len(toks) {
-			continue
-		}
-		a, b := toks[open+1], toks[open+2]
 		// `async` followed by a line break is a name, as is `async => x`
 		// (a parameter called async).
-		if a.k != tName || a.v != "async" || b.nl {
+		if open < 0 || !s.is(open+1, "async") || s.tok(open+2).nl {
 			continue
 		}
-		switch {
-		case b.k == tName && b.v == "function":
+		switch b := s.tok(open + 2); {
+		case s.is(open+2, "function"),
+			b.k == tName && s.is(open+3, "=>"),
+			s.is(open+2, "(") && s.is(m[open+2]+1, "=>"):
 			return open + 1
-		case b.k == tName:
-			if isPunct(toks[open+3], "=>") {
-				return open + 1
-			}
-		case isPunct(b, "("):
-			if c := m[open+2]; c+1 < len(toks) && isPunct(toks[c+1], "=>") {
-				return open + 1
-			}
 		}
 	}
 	return -1
 }
-
-func isPunct(t token, v string) bool { return t.k == tPunct && t.v == v }
