@@ -22,6 +22,9 @@
 // validation splits: they are not part of Tune (tune + dev, the training
 // set), and their misses are never printed, so that ranking changes judged
 // on them cannot be fitted to them.
+//
+// The small splits are real MCP servers of a few tools each (SmallIDs,
+// Small2IDs): small is validation, small2 is held out.
 package eval
 
 import (
@@ -56,18 +59,11 @@ type Query struct {
 	// HeldOut2 is set for the queries of <id>.heldout2.json, the third
 	// held-out split, written by a party independent of the tuning.
 	HeldOut2 bool `json:"-"`
-	// Dev is set for the queries of <id>.dev.json, the split of the
-	// catalogs in DevIDs.
-	Dev bool `json:"-"`
-	// Dev2 is set for the queries of <id>.dev2.json, the split of the
-	// catalogs in Dev2IDs.
-	Dev2 bool `json:"-"`
-	// Dev3 is set for the queries of <id>.dev3.json, the split of the
-	// catalogs in Dev3IDs.
-	Dev3 bool `json:"-"`
-	// Small is set for the queries of <id>.small.json, the split of the
-	// catalogs in SmallIDs.
-	Small bool `json:"-"`
+	// Own is the split of a catalog of catalogSplits (Dev, Dev2, Dev3,
+	// Small, Small2), all of whose queries are of it (<id>.<split>.json).
+	// The catalogs of IDs have queries of several splits, told by the
+	// flags above; theirs keep the zero value, which is no catalog split.
+	Own Split `json:"-"`
 }
 
 // Catalog is one public API with its queries.
@@ -80,8 +76,8 @@ type Catalog struct {
 	Tools   []Tool `json:"tools"`
 	Queries []Query
 	// Probes ask for what the catalog cannot do (testdata/probes.json, or
-	// testdata/probes.<split>.json for a catalog of DevIDs, Dev2IDs or
-	// Dev3IDs): the answer should be an empty list.
+	// testdata/probes.<split>.json for a catalog of a split of
+	// catalogSplits): the answer should be an empty list.
 	Probes []string
 	// Probes2 are the probes of the third held-out split
 	// (testdata/probes.heldout2.json).
@@ -109,6 +105,41 @@ var Dev3IDs = []string{"sendgrid", "bitbucket", "vercel", "xero", "vimeo", "docu
 // unlike it does among hundreds of tools. Validation only, like Dev3.
 var SmallIDs = []string{"filesystem", "memory", "puppeteer", "googlemaps", "slackmcp"}
 
+// Small2IDs are the catalogs of the small2 split: five more MCP servers
+// of 16-27 tools, written blind like small. It is held out: no ranking
+// change is judged on it, and only its aggregates are read.
+var Small2IDs = []string{"playwright", "notion", "kubernetes", "mongodb", "airtable"}
+
+// catalogSplits are the splits whose catalogs have no other queries, in
+// report order: every query of <id>.<split>.json is of the split, and the
+// catalog's probes are those of probes.<split>.json.
+var catalogSplits = []struct {
+	split Split
+	ids   []string
+}{{Dev, DevIDs}, {Dev2, Dev2IDs}, {Dev3, Dev3IDs}, {Small, SmallIDs}, {Small2, Small2IDs}}
+
+// ownIDs returns the catalogs of a split of catalogSplits, nil for
+// another split.
+func ownIDs(s Split) []string {
+	for _, o := range catalogSplits {
+		if o.split == s {
+			return o.ids
+		}
+	}
+	return nil
+}
+
+// SplitOf returns the split of a catalog of catalogSplits (Dev for
+// "asana"); ok is false for a catalog of IDs, whose queries are of several.
+func SplitOf(id string) (s Split, ok bool) {
+	for _, o := range catalogSplits {
+		if slices.Contains(o.ids, id) {
+			return o.split, true
+		}
+	}
+	return 0, false
+}
+
 // Load reads one catalog and its queries, and checks that every expected
 // name is one of its tools and that the held-out split is the fixed one.
 func Load(id string) (*Catalog, error) {
@@ -116,17 +147,8 @@ func Load(id string) (*Catalog, error) {
 	if err := readJSON(id+".catalog.json", c); err != nil {
 		return nil, err
 	}
-	if slices.Contains(DevIDs, id) {
-		return c, c.loadDev("dev")
-	}
-	if slices.Contains(Dev2IDs, id) {
-		return c, c.loadDev("dev2")
-	}
-	if slices.Contains(Dev3IDs, id) {
-		return c, c.loadDev("dev3")
-	}
-	if slices.Contains(SmallIDs, id) {
-		return c, c.loadDev("small")
+	if s, ok := SplitOf(id); ok {
+		return c, c.loadOwn(s)
 	}
 	if err := readJSON(id+".queries.json", &c.Queries); err != nil {
 		return nil, err
@@ -172,21 +194,20 @@ func Load(id string) (*Catalog, error) {
 	return c, nil
 }
 
-// loadDev reads the queries and probes of a catalog of the dev, dev2 or
-// dev3 split (split "dev", "dev2" or "dev3"), or of the small split.
-func (c *Catalog) loadDev(split string) error {
-	if err := readJSON(c.ID+"."+split+".json", &c.Queries); err != nil {
+// loadOwn reads the queries and probes of a catalog of a split of
+// catalogSplits.
+func (c *Catalog) loadOwn(split Split) error {
+	if err := readJSON(fmt.Sprintf("%s.%s.json", c.ID, split), &c.Queries); err != nil {
 		return err
 	}
 	for i := range c.Queries {
 		if c.Queries[i].OldHeldOut {
 			return fmt.Errorf("%s query %q: oldHeldOut set in %s.%s.json", c.ID, c.Queries[i].Query, c.ID, split)
 		}
-		c.Queries[i].Dev, c.Queries[i].Dev2, c.Queries[i].Dev3 = split == "dev", split == "dev2", split == "dev3"
-		c.Queries[i].Small = split == "small"
+		c.Queries[i].Own = split
 	}
 	var probes map[string][]string
-	if err := readJSON("probes."+split+".json", &probes); err != nil {
+	if err := readJSON(fmt.Sprintf("probes.%s.json", split), &probes); err != nil {
 		return err
 	}
 	c.Probes = probes[c.ID]
@@ -253,27 +274,29 @@ const (
 	// Small is the split of the catalogs in SmallIDs, MCP servers of a
 	// few tools each: validation only, not part of Tune or Validation.
 	Small
+	// Small2 is the split of the catalogs in Small2IDs, more MCP servers:
+	// held out, not part of Tune or Validation; never tune on it.
+	Small2
 )
+
+// splitNames are the splits' names, in the order of the constants.
+var splitNames = [...]string{"heldout", "tune", "all", "old-heldout", "heldout2", "dev", "dev2", "dev3", "validation", "small", "small2"}
 
 // In reports whether q belongs to split s.
 func (s Split) In(q Query) bool {
+	if ownIDs(s) != nil {
+		return q.Own == s
+	}
 	switch s {
 	case HeldOut:
 		return q.HeldOut
 	case Tune:
-		return !q.HeldOut && !q.HeldOut2 && !q.Dev2 && !q.Dev3 && !q.Small
+		// The training set: what no blind split holds.
+		return !q.HeldOut && !q.HeldOut2 && !(ownIDs(q.Own) != nil && q.Own.Blind())
 	case HeldOut2:
 		return q.HeldOut2
-	case Dev:
-		return q.Dev
-	case Dev2:
-		return q.Dev2
-	case Dev3:
-		return q.Dev3
 	case Validation:
-		return q.Dev2 || q.Dev3
-	case Small:
-		return q.Small
+		return q.Own == Dev2 || q.Own == Dev3
 	case OldHeldOut:
 		return q.OldHeldOut
 	}
@@ -282,74 +305,51 @@ func (s Split) In(q Query) bool {
 
 // ParseSplit reads a split's name.
 func ParseSplit(s string) (Split, error) {
-	switch s {
-	case "heldout":
-		return HeldOut, nil
-	case "tune":
-		return Tune, nil
-	case "all":
-		return All, nil
-	case "old-heldout":
-		return OldHeldOut, nil
-	case "heldout2":
-		return HeldOut2, nil
-	case "dev":
-		return Dev, nil
-	case "dev2":
-		return Dev2, nil
-	case "dev3":
-		return Dev3, nil
-	case "validation":
-		return Validation, nil
-	case "small":
-		return Small, nil
+	if i := slices.Index(splitNames[:], s); i >= 0 {
+		return Split(i), nil
 	}
-	return 0, fmt.Errorf("split %q: want heldout, tune, all, old-heldout, heldout2, dev, dev2, dev3, validation or small", s)
+	return 0, fmt.Errorf("split %q: want one of %s", s, strings.Join(splitNames[:], ", "))
 }
 
-func (s Split) String() string {
-	return [...]string{"heldout", "tune", "all", "old-heldout", "heldout2", "dev", "dev2", "dev3", "validation", "small"}[s]
-}
+func (s Split) String() string { return splitNames[s] }
 
 // Blind reports whether a split's misses must never be listed: those of
 // the held-out splits and of the validation splits (and of All, which
 // holds them), which tuning must not see.
 func (s Split) Blind() bool {
 	switch s {
-	case HeldOut, HeldOut2, All, Dev2, Dev3, Validation, Small:
+	case HeldOut, HeldOut2, All, Dev2, Dev3, Validation, Small, Small2:
 		return true
 	}
 	return false
 }
 
-// CatalogsOf returns the catalogs that have queries in a split: DevIDs for
-// Dev, Dev2IDs for Dev2, Dev3IDs for Dev3, Dev2IDs and Dev3IDs for
-// Validation, SmallIDs for Small, IDs and DevIDs for Tune, every catalog
-// for All, IDs for the held-out splits.
+// CatalogsOf returns the catalogs that have queries in a split: those of
+// catalogSplits for its splits (DevIDs for Dev, ...), Dev2IDs and Dev3IDs
+// for Validation, IDs and DevIDs for Tune, every catalog for All, IDs for
+// the held-out splits of several catalogs (HeldOut, HeldOut2, OldHeldOut).
 func CatalogsOf(s Split) []string {
+	if ids := ownIDs(s); ids != nil {
+		return ids
+	}
 	switch s {
-	case Dev:
-		return DevIDs
-	case Dev2:
-		return Dev2IDs
-	case Dev3:
-		return Dev3IDs
 	case Validation:
 		return slices.Concat(Dev2IDs, Dev3IDs)
-	case Small:
-		return SmallIDs
 	case Tune:
 		return slices.Concat(IDs, DevIDs)
 	case All:
-		return slices.Concat(IDs, DevIDs, Dev2IDs, Dev3IDs, SmallIDs)
+		all := IDs
+		for _, o := range catalogSplits {
+			all = slices.Concat(all, o.ids)
+		}
+		return all
 	}
 	return IDs
 }
 
 // ProbesOf returns the probes that go with a split: those of the third
 // held-out split for HeldOut2, the others for every other split (for a
-// catalog of DevIDs, Dev2IDs or Dev3IDs, its only probes, those of its
-// split).
+// catalog of catalogSplits, its only probes, those of its split).
 func (c *Catalog) ProbesOf(s Split) []string {
 	if s == HeldOut2 {
 		return c.Probes2

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -39,17 +40,19 @@ func TestCatalogs(t *testing.T) {
 	}
 }
 
-// devSplits are the dev splits, their catalogs, the answerable queries and
-// probes each catalog has at least, and whether the split is part of Tune
-// and of Validation, and the least number of tools of its catalogs. dev3 has 20 requests and 3 probes per catalog, less
-// the three its catalogs have no operation for (two became probes, one was
-// dropped; eval/README.md, "Dev3 split"). The small split's catalogs are
-// MCP servers of 7-14 tools, 8 requests and 3 probes each.
+// devSplits are the splits of catalogSplits, their catalogs, the
+// answerable queries and probes each catalog has at least, whether the
+// split is part of Tune and of Validation, and the least number of tools
+// of its catalogs. dev3 has 20 requests and 3 probes per catalog, less the
+// three its catalogs have no operation for (two became probes, one was
+// dropped; eval/README.md, "Dev3 split"). The small splits' catalogs are
+// MCP servers of 7-14 and 16-27 tools, 8 requests and 3 probes each.
 var devSplits = []devSplit{
 	{Dev, DevIDs, 20, 4, true, false, 100},
 	{Dev2, Dev2IDs, 20, 4, false, true, 100},
 	{Dev3, Dev3IDs, 18, 3, false, true, 100},
 	{Small, SmallIDs, 8, 3, false, false, 5},
+	{Small2, Small2IDs, 8, 3, false, false, 5},
 }
 
 type devSplit struct {
@@ -67,10 +70,11 @@ type floors = map[string]struct {
 	empty       int
 }
 
-// TestDevCatalogs: each catalog of the dev, dev2 and dev3 splits loads
+// TestDevCatalogs: each catalog of the splits of catalogSplits loads
 // (every expected tool exists), has its split's least number of answerable
-// queries and probes, and its queries are in its split and in no other,
-// in tune if of dev, and in validation if of dev2 or dev3.
+// queries and probes, SplitOf names its split, and its queries are in its
+// split and in no other, in tune if of dev, and in validation if of dev2
+// or dev3.
 func TestDevCatalogs(t *testing.T) {
 	for _, d := range devSplits {
 		for _, id := range d.ids {
@@ -81,7 +85,7 @@ func TestDevCatalogs(t *testing.T) {
 			var n int
 			for _, q := range c.Queries {
 				var in []string
-				for _, s := range []Split{HeldOut, OldHeldOut, HeldOut2, Dev, Dev2, Dev3, Small} {
+				for _, s := range []Split{HeldOut, OldHeldOut, HeldOut2, Dev, Dev2, Dev3, Small, Small2} {
 					if s.In(q) {
 						in = append(in, s.String())
 					}
@@ -100,6 +104,9 @@ func TestDevCatalogs(t *testing.T) {
 			if c.Source == "" || c.Licence == "" || len(c.Tools) < d.tools {
 				t.Errorf("%s: source %q, licence %q, %d tools", id, c.Source, c.Licence, len(c.Tools))
 			}
+			if s, ok := SplitOf(id); s != d.split || !ok {
+				t.Errorf("SplitOf(%s) = %s, %v; want %s, true", id, s, ok, d.split)
+			}
 		}
 		if got := CatalogsOf(d.split); !slices.Equal(got, d.ids) {
 			t.Errorf("CatalogsOf(%s) = %v, want %v", d.split, got, d.ids)
@@ -110,7 +117,7 @@ func TestDevCatalogs(t *testing.T) {
 		want  []string
 	}{
 		{Tune, slices.Concat(IDs, DevIDs)},
-		{All, slices.Concat(IDs, DevIDs, Dev2IDs, Dev3IDs, SmallIDs)},
+		{All, slices.Concat(IDs, DevIDs, Dev2IDs, Dev3IDs, SmallIDs, Small2IDs)},
 		{Validation, slices.Concat(Dev2IDs, Dev3IDs)},
 	} {
 		if got := CatalogsOf(w.split); !slices.Equal(got, w.want) {
@@ -119,6 +126,11 @@ func TestDevCatalogs(t *testing.T) {
 	}
 	if got := CatalogsOf(HeldOut2); len(got) != len(IDs) {
 		t.Errorf("CatalogsOf(HeldOut2) = %v, want %v", got, IDs)
+	}
+	for _, id := range IDs {
+		if s, ok := SplitOf(id); ok {
+			t.Errorf("SplitOf(%s) = %s, true; want false: its queries are of several splits", id, s)
+		}
 	}
 }
 
@@ -130,7 +142,7 @@ func TestBlind(t *testing.T) {
 		split Split
 		blind bool
 	}{
-		{HeldOut, true}, {HeldOut2, true}, {All, true}, {Dev2, true}, {Dev3, true}, {Validation, true}, {Small, true},
+		{HeldOut, true}, {HeldOut2, true}, {All, true}, {Dev2, true}, {Dev3, true}, {Validation, true}, {Small, true}, {Small2, true},
 		{Tune, false}, {OldHeldOut, false}, {Dev, false},
 	} {
 		if got := tt.split.Blind(); got != tt.blind {
@@ -139,6 +151,10 @@ func TestBlind(t *testing.T) {
 		if got, err := ParseSplit(tt.split.String()); err != nil || got != tt.split {
 			t.Errorf("ParseSplit(%q) = %v, %v", tt.split, got, err)
 		}
+	}
+	// An unknown name is refused with the names it may be.
+	if _, err := ParseSplit("small3"); err == nil || !strings.Contains(err.Error(), `"small3"`) || !strings.Contains(err.Error(), "small2") {
+		t.Errorf("ParseSplit(small3): %v, want an error naming it and the splits", err)
 	}
 }
 
@@ -373,7 +389,25 @@ var smallFloor = floors{
 
 // TestSmall is TestDev on the small split, the validation split of five
 // MCP servers of a few tools each.
-func TestSmall(t *testing.T) { checkDev(t, devSplits[3:], smallFloor) }
+func TestSmall(t *testing.T) { checkDev(t, devSplits[3:4], smallFloor) }
+
+// small2Floor are the small2 split's figures as devFloor's, measured once
+// on main when the split was committed (after 2c2fe57; SUM small2 hits@1
+// 18/40, hits@5 23/40, 12 of 15 probes empty, 10 of 40 requests answered
+// with an empty list). small2 is held out: a floor here may be raised
+// after a change was judged elsewhere, never by reading its misses;
+// eval/README.md, "Second small split, held out".
+var small2Floor = floors{
+	"playwright": {0.62, 0.88, 0.75, 2},
+	"notion":     {0.25, 0.38, 0.33, 2},
+	"kubernetes": {0.75, 0.88, 0.78, 2},
+	"mongodb":    {0.38, 0.50, 0.46, 3},
+	"airtable":   {0.25, 0.25, 0.26, 3},
+}
+
+// TestSmall2 is TestDev on the small2 split, the held-out split of five
+// more MCP servers.
+func TestSmall2(t *testing.T) { checkDev(t, devSplits[4:], small2Floor) }
 
 func checkDev(t *testing.T, splits []devSplit, want floors) {
 	for _, d := range splits {

@@ -1,48 +1,78 @@
-// Lists the tools of the small split's MCP servers (tools/list over stdio
+// Lists the tools of the small splits' MCP servers (tools/list over stdio
 // with the MCP SDK's client) and writes testdata/<id>.catalog.json, tool
 // names as <server>.<tool>, descriptions and input schemas unchanged.
 //
 // The servers and the SDK are not dependencies of this repository: install
 // them in a throwaway folder (no install scripts: listing launches no
-// browser) and run this script from there.
+// browser and connects to nothing) and run this script from there, naming
+// the split whose servers to list.
 //
 //   mkdir /tmp/mcp && cd /tmp/mcp && npm init -y && npm install --ignore-scripts \
 //     @modelcontextprotocol/server-filesystem@2026.8.31 @modelcontextprotocol/server-memory@2026.8.31 \
 //     @modelcontextprotocol/server-puppeteer@2025.5.12 @modelcontextprotocol/server-google-maps@0.6.2 \
 //     @modelcontextprotocol/server-slack@2025.4.25
-//   cp <repo>/internal/search/eval/listmcp.mjs . && node listmcp.mjs <repo>/internal/search/eval/testdata
+//   cp <repo>/internal/search/eval/listmcp.mjs . && node listmcp.mjs small <repo>/internal/search/eval/testdata
 //
-// The API keys are dummies: listing calls no API.
+//   mkdir /tmp/mcp2 && cd /tmp/mcp2 && npm init -y && npm install --ignore-scripts \
+//     @playwright/mcp@0.0.83 @notionhq/notion-mcp-server@2.5.2 mcp-server-kubernetes@4.1.7 \
+//     mongodb-mcp-server@3.0.4 airtable-mcp-server@1.14.0 @modelcontextprotocol/sdk@1.32.2
+//   cp <repo>/internal/search/eval/listmcp.mjs . && node listmcp.mjs small2 <repo>/internal/search/eval/testdata
+//
+// The credentials are dummies: listing calls no API. Each server's default
+// tool list is taken (no toolset switched on).
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-const outDir = process.argv[2];
-if (!outDir) throw new Error("usage: node listmcp.mjs <testdata folder>");
+const [split, outDir] = process.argv.slice(2);
 const scratch = mkdtempSync(join(tmpdir(), "listmcp-"));
-// id: package, namespace, kind, licence, extra arguments.
-const servers = {
-  filesystem: ["server-filesystem", "filesystem", "files and folders", "unclear: the package states \"SEE LICENSE IN LICENSE\" and ships no LICENSE file", [scratch]],
-  memory: ["server-memory", "memory", "knowledge graph memory", "unclear: the package states \"SEE LICENSE IN LICENSE\" and ships no LICENSE file", []],
-  puppeteer: ["server-puppeteer", "puppeteer", "browser automation", "MIT (stated in package.json)", []],
-  googlemaps: ["server-google-maps", "googlemaps", "maps, places, directions", "MIT (stated in package.json)", []],
-  slackmcp: ["server-slack", "slack", "team chat", "MIT (stated in package.json)", []],
+const mit = "MIT (stated in package.json)";
+const apache = "Apache-2.0 (stated in package.json)";
+const seeLicense = "unclear: the package states \"SEE LICENSE IN LICENSE\" and ships no LICENSE file";
+// split: id: package, namespace, kind, licence, extra arguments.
+const splits = {
+  small: {
+    filesystem: ["@modelcontextprotocol/server-filesystem", "filesystem", "files and folders", seeLicense, [scratch]],
+    memory: ["@modelcontextprotocol/server-memory", "memory", "knowledge graph memory", seeLicense, []],
+    puppeteer: ["@modelcontextprotocol/server-puppeteer", "puppeteer", "browser automation", mit, []],
+    googlemaps: ["@modelcontextprotocol/server-google-maps", "googlemaps", "maps, places, directions", mit, []],
+    slackmcp: ["@modelcontextprotocol/server-slack", "slack", "team chat", mit, []],
+  },
+  small2: {
+    playwright: ["@playwright/mcp", "playwright", "browser automation", apache, []],
+    notion: ["@notionhq/notion-mcp-server", "notion", "notes, wiki, databases", mit, []],
+    kubernetes: ["mcp-server-kubernetes", "kubernetes", "container orchestration", mit, []],
+    mongodb: ["mongodb-mcp-server", "mongodb", "document database", apache, []],
+    airtable: ["airtable-mcp-server", "airtable", "spreadsheet database", mit, []],
+  },
 };
-for (const [id, [pkg, ns, kind, licence, args]] of Object.entries(servers)) {
-  const dir = `node_modules/@modelcontextprotocol/${pkg}`;
+if (!splits[split] || !outDir) throw new Error(`usage: node listmcp.mjs ${Object.keys(splits).join("|")} <testdata folder>`);
+// mcp-server-kubernetes reads a kubeconfig at start (it connects only when
+// a tool runs): a dummy one whose cluster is nowhere.
+const kubeconfig = join(scratch, "kubeconfig");
+writeFileSync(kubeconfig, JSON.stringify({
+  apiVersion: "v1", kind: "Config", "current-context": "dummy",
+  clusters: [{ name: "dummy", cluster: { server: "https://127.0.0.1:6443" } }],
+  users: [{ name: "dummy", user: { token: "x" } }],
+  contexts: [{ name: "dummy", context: { cluster: "dummy", user: "dummy" } }],
+}));
+const env = {
+  ...process.env,
+  GOOGLE_MAPS_API_KEY: "x", SLACK_BOT_TOKEN: "x", SLACK_TEAM_ID: "x", MEMORY_FILE_PATH: join(scratch, "memory.json"),
+  NOTION_TOKEN: "x", AIRTABLE_API_KEY: "x", KUBECONFIG: kubeconfig,
+  MDB_MCP_TELEMETRY: "disabled", DO_NOT_TRACK: "1",
+};
+for (const [id, [name, ns, kind, licence, args]] of Object.entries(splits[split])) {
+  const dir = `node_modules/${name}`;
   const pj = JSON.parse(readFileSync(`${dir}/package.json`, "utf8"));
   const bin = typeof pj.bin === "string" ? pj.bin : Object.values(pj.bin)[0];
-  const transport = new StdioClientTransport({
-    command: "node", args: [join(dir, bin), ...args], stderr: "ignore",
-    env: { ...process.env, GOOGLE_MAPS_API_KEY: "x", SLACK_BOT_TOKEN: "x", SLACK_TEAM_ID: "x", MEMORY_FILE_PATH: join(scratch, "memory.json") },
-  });
+  const transport = new StdioClientTransport({ command: "node", args: [join(dir, bin), ...args], stderr: "ignore", env });
   const client = new Client({ name: "listmcp", version: "1" });
   await client.connect(transport);
   const { tools } = await client.listTools();
   await client.close();
-  const name = `@modelcontextprotocol/${pkg}`;
   const head = `{\n"source": ${JSON.stringify(`${name}@${pj.version} (npm), tools/list over stdio`)},\n"api": ${JSON.stringify(`MCP server ${name}`)},\n"kind": ${JSON.stringify(kind)},\n"licence": ${JSON.stringify(licence)},\n"tools": [\n`;
   const rows = tools.map((t) => JSON.stringify({ name: `${ns}.${t.name}`, description: t.description ?? "", inputSchema: t.inputSchema }));
   writeFileSync(join(outDir, `${id}.catalog.json`), head + rows.join(",\n") + "\n]\n}\n");

@@ -51,6 +51,9 @@
 // (eval.SmallIDs), 8 requests and 3 probes each, written blind. It is a
 // validation split: -v is refused on it, it is in neither -split=tune nor
 // -split=validation, and its lines are followed by SUM small ....
+// -split=small2 gives five more MCP servers of 16-27 tools (eval.Small2IDs),
+// written the same way: a held-out split, -v refused, followed by SUM
+// small2 ...; no ranking change may be judged on it.
 //
 // -embed fuses the lexical ranking with an embedder: -embed (or
 // -embed=hash) the deterministic stand-in eval.HashEmbed, -embed=wordvec
@@ -69,7 +72,7 @@ import (
 )
 
 func main() {
-	splitName := flag.String("split", "heldout", "queries to run: heldout, tune, all, old-heldout, heldout2, dev, dev2, dev3, validation or small")
+	splitName := flag.String("split", "heldout", "queries to run: heldout, tune, all, old-heldout, heldout2, dev, dev2, dev3, validation, small or small2")
 	verbose := flag.Bool("v", false, "list the queries whose first result was wrong")
 	var embed embedFlag
 	flag.Var(&embed, "embed", "fuse with an embedder: hash (eval.HashEmbed, the default of a bare -embed) or wordvec (eval.WordVec)")
@@ -121,19 +124,10 @@ func main() {
 				fmt.Fprintf(os.Stderr, "#    probe %q got %s\n", a.Query, strings.Join(a.Got, ", "))
 			}
 		}
-		if split == eval.Small {
-			if sums[split] == nil {
-				sums[split] = &sum{}
-			}
-			sums[split].add(m, empty, len(probes))
-		}
-		if split == eval.Dev3 || split == eval.Validation {
-			// A validation catalog adds to its own split's sum and to the
-			// split asked for (the same for -split=dev3).
-			part := eval.Dev2
-			if slices.Contains(eval.Dev3IDs, id) {
-				part = eval.Dev3
-			}
+		if split != eval.Dev2 && slices.Contains(summed, split) {
+			// A catalog adds to its own split's sum and to the split asked
+			// for (the same but for -split=validation).
+			part, _ := eval.SplitOf(id)
 			for _, s := range slices.Compact([]eval.Split{part, split}) {
 				if sums[s] == nil {
 					sums[s] = &sum{}
@@ -142,7 +136,7 @@ func main() {
 			}
 		}
 	}
-	for _, s := range []eval.Split{eval.Dev2, eval.Dev3, eval.Validation, eval.Small} {
+	for _, s := range summed {
 		if t := sums[s]; t != nil {
 			fmt.Printf("SUM %s %s\n", s, t)
 		}
@@ -171,6 +165,10 @@ func (t *sum) String() string {
 	return fmt.Sprintf("n=%d hits@1=%d hits@5=%d recall@1=%.2f recall@5=%.2f mrr=%.2f empty=%d/%d answers=%d/%d",
 		t.n, t.hits1, t.hits5, float64(t.hits1)/n, float64(t.hits5)/n, t.rr/n, t.empty, t.probes, t.answers, t.n)
 }
+
+// summed are the splits that get SUM lines, in print order; -split=dev2
+// prints none, dev2 is summed only as a part of -split=validation.
+var summed = []eval.Split{eval.Dev2, eval.Dev3, eval.Validation, eval.Small, eval.Small2}
 
 // embedFlag is -embed: bare, it names the hash stand-in.
 type embedFlag string
