@@ -31,8 +31,11 @@ test-go: deps ## the native Go tests, and those of the patched validator copy (t
 # GOOS=js tests run under Node with the toolchain's go_js_wasm_exec, wrapped
 # by scripts/wasmexec to give the Go program its own exports as the loader
 # does (jsbridge's fast host imports); the tests also run the fallback path.
-test-js: deps ## the GOOS=js Go tests (jsbridge) under Node
+# tsstrip's nesting tests run there too: its recursion is on the host's
+# stack under GOOS=js, where deeply nested code once ended the engine.
+test-js: deps ## the GOOS=js Go tests (jsbridge, tsstrip's nesting limit) under Node
 	PATH="$(GOROOT)/lib/wasm:$$PATH" GOROOT="$(GOROOT)" JSBRIDGE_EXPECT_FAST=1 GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(JS_EXEC)" ./jsbridge/...
+	PATH="$(GOROOT)/lib/wasm:$$PATH" GOROOT="$(GOROOT)" GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(JS_EXEC)" -run Nesting ./internal/tsstrip/
 
 test: vet test-go test-js test-node test-node-worker test-browser test-bundlers ## every test: vet, native Go, GOOS=js Go, the JS package under Node (in-thread and worker_threads), the demo in Chromium
 

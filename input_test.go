@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/interopio/code-mode/internal/tsstrip"
 	"github.com/interopio/code-mode/sandbox"
 )
 
@@ -103,6 +104,28 @@ func TestLastExpressionPromise(t *testing.T) {
 			t.Errorf("%q: got %s %+v, want TIMEOUT", code, res.Result, res.Error)
 		}
 	}
+}
+
+// TestDeepNesting: code nested deeper than tsstrip.MaxNesting is a SYNTAX
+// error saying how deep, where and the limit, before QuickJS's parser (or
+// the stripper) recurses through it on the host's stack; code at the limit
+// runs, and so does deep data built in a loop, as the message suggests.
+func TestDeepNesting(t *testing.T) {
+	const limit = tsstrip.MaxNesting
+	parens := func(n int) string {
+		return "const a = 1;\nreturn " + strings.Repeat("(", n) + "a" + strings.Repeat(")", n)
+	}
+	runInputCases(t, []inputCase{
+		{name: "parentheses at the limit", code: parens(limit), want: "1"},
+		{name: "parentheses over the limit", code: parens(limit + 1), errCode: "SYNTAX", errName: "SyntaxError",
+			errMsg: "code nested too deeply: 101 levels at line 2; the limit is 100", line: 2, col: 8 + limit},
+		{name: "the next run", code: "return 2", want: "2"},
+		{name: "100,000 function expressions", code: "const f = " + strings.Repeat("function () { return ", 1e5) + "1" + strings.Repeat("}", 1e5),
+			errCode: "SYNTAX", errName: "SyntaxError", errMsg: "code nested too deeply: 100000 levels at line 1"},
+		{name: "a TypeScript type", code: "let x: " + strings.Repeat("keyof ", 1e5) + "B = 1; return x",
+			errCode: "SYNTAX", errName: "SyntaxError", errMsg: "code nested too deeply: a type nests more than 100 levels at line 1; the limit is 100"},
+		{name: "data nested 500 levels, built in a loop", code: "let d = []; for (let i = 0; i < 500; i++) d = [d]; return JSON.stringify(d).length", want: "1002"},
+	})
 }
 
 // TestTypeScriptInput: erasable TypeScript runs as written, errors keep the

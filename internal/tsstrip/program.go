@@ -32,6 +32,11 @@ type Prepared struct {
 func Prepare(src string) (Prepared, *Error) {
 	src = Unfence(src)
 	toks, ok := scan(src)
+	// Before anything reads the tokens recursively (walk), and before
+	// QuickJS parses what the tokenizer could not read.
+	if err := checkNesting(src, toks); err != nil {
+		return Prepared{}, err
+	}
 	if !ok {
 		return Prepared{Code: src}, nil // left to QuickJS, which reports the error
 	}

@@ -89,7 +89,8 @@ type scanner struct {
 
 // scan splits src into tokens. It fails (ok false) on an unterminated
 // string, template, comment or regular expression; callers then leave the
-// code to QuickJS, which reports the error itself.
+// code to QuickJS, which reports the error itself, and the tokens before
+// the failure are what QuickJS parses before it gets there (nesting).
 func scan(src string) ([]token, bool) {
 	// About one token per four bytes of code: one allocation, not a
 	// dozen doublings.
@@ -121,7 +122,7 @@ func (s *scanner) run() ([]token, bool) {
 			} else if c == '/' && i+1 < len(src) && src[i+1] == '*' {
 				end := strings.Index(src[i+2:], "*/")
 				if end < 0 {
-					return nil, false
+					return s.toks, false
 				}
 				if strings.ContainsAny(src[i:i+2+end], "\n\r\u2028\u2029") {
 					nl = true
@@ -144,7 +145,7 @@ func (s *scanner) run() ([]token, bool) {
 		}
 		t, ok := s.next(i)
 		if !ok {
-			return nil, false
+			return s.toks, false
 		}
 		t.nl = nl
 		nl = false

@@ -36,6 +36,8 @@ type stripper struct {
 	// after them '!' and 'as' apply.
 	exprClose map[int]bool
 	err       *Error
+	// typeDepth is how many type readers are open (nested).
+	typeDepth int
 	// module reads ES module syntax instead of failing on it (tests read
 	// real JavaScript modules with it).
 	module bool

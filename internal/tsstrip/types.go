@@ -1,11 +1,33 @@
 package tsstrip
 
+import "fmt"
+
 // The type grammar, just enough to find where a type ends. Each reader
 // takes the index of a type's first token and returns the index after it;
 // ok is false when no type starts there (the code is then left alone).
 
 // typ reads a type, conditional types included.
-func (s *stripper) typ(i int) (int, bool) {
+func (s *stripper) typ(i int) (int, bool) { return s.nested(i, s.conditional) }
+
+// nested reads what read reads, one level deeper. Every recursion of the
+// type readers passes through it (typ, keyof ...), some with no bracket
+// that nesting counts (keyof keyof ..., A extends B ? C : A extends ...):
+// past MaxNesting levels it fails the program, as a Go recursion that deep
+// overflowed the host's stack under GOOS=js and ended the engine.
+func (s *stripper) nested(i int, read func(int) (int, bool)) (int, bool) {
+	if s.typeDepth >= MaxNesting {
+		line, _ := position(s.src, s.tok(i).s)
+		s.fail(i, fmt.Sprintf("code nested too deeply: a type nests more than %d levels at line %d; the limit is %d", MaxNesting, line, MaxNesting))
+		return i, false
+	}
+	s.typeDepth++
+	j, ok := read(i)
+	s.typeDepth--
+	return j, ok
+}
+
+// conditional is typ's reading.
+func (s *stripper) conditional(i int) (int, bool) {
 	j, ok := s.union(i)
 	if !ok {
 		return i, false
@@ -47,7 +69,7 @@ func (s *stripper) unary(i int) (int, bool) {
 		switch t.v {
 		case "keyof", "unique", "readonly":
 			if n := s.tok(i + 1); n.k != tPunct || n.v == "(" || n.v == "[" || n.v == "{" {
-				return s.unary(i + 1)
+				return s.nested(i+1, s.unary)
 			}
 		case "infer":
 			if s.tok(i+1).k == tName {
