@@ -3,11 +3,14 @@
 // frames) and, with CODE_MODE_WORKER=0, on the page's thread. A Worker has
 // about half the page thread's stack, and a page cannot set it: QuickJS's
 // own limit must still come first, a RangeError the program catches, and
-// the instance must run the next program. The rows are web/test's.
+// the instance must run the next program. The rows are web/test's. Source
+// nested past the core's limit must be its SYNTAX error, in a fresh Worker
+// too (the smallest stack), and code at the limit must run.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { CHROMIUM, IN_THREAD, checkPrerequisites, launchBrowser, servePages } from "./harness.mjs";
 import { CAUGHT, FITS, UNCAUGHT } from "../test/recursion-cases.mjs";
+import { NESTED, NESTING_LIMIT, nestedMessage } from "../test/nesting-cases.mjs";
 
 // runFresh makes a factory (a new Worker in worker mode), runs code and
 // then `return 1` on it, and disposes of it.
@@ -68,6 +71,20 @@ test(`deep recursion ${mode} (${CHROMIUM}) is QuickJS's catchable stack overflow
         assert.equal(first.error?.code, "RUNTIME", `${name}: ${JSON.stringify(first.error)}`);
         assert.match(first.error.message, message, name);
         assert.equal(next.result, 1, `${name}: the next run ${JSON.stringify(next.error)}`);
+    }
+    assert.deepEqual(problems, []);
+});
+
+test(`source nested past the limit ${mode} is a SYNTAX error that says so; at the limit it runs`, async () => {
+    for (const [name, code, result, extra] of NESTED) {
+        const { first: at } = await page.evaluate(([w, c]) => window.__runFresh(w, c), [!IN_THREAD, code(NESTING_LIMIT - extra)]);
+        assert.deepEqual([at.ok, at.result], [true, result], `${name} at the limit: ${JSON.stringify(at.error)}`);
+        for (const n of [NESTING_LIMIT - extra + 1, 20000]) {
+            const { first, next } = await page.evaluate(([w, c]) => window.__runFresh(w, c), [!IN_THREAD, code(n)]);
+            assert.equal(first.error?.code, "SYNTAX", `${name} nested ${n}: ${JSON.stringify(first.error)}`);
+            assert.match(first.error.message, nestedMessage(n + extra), name);
+            assert.equal(next.result, 1, `${name}: the next run ${JSON.stringify(next.error)}`);
+        }
     }
     assert.deepEqual(problems, []);
 });

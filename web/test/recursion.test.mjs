@@ -1,10 +1,12 @@
 // Deep recursion under Node, in-thread and in worker_threads (make
 // test-node-worker): QuickJS's limit stops every row with a catchable
-// RangeError, and the instance runs the next program.
+// RangeError, and the instance runs the next program. Source nested
+// deeper than the core's limit is a SYNTAX error before QuickJS parses it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { assetPath, loadFactory, run, tool } from "./helpers.mjs";
 import { CAUGHT, FITS, UNCAUGHT } from "./recursion-cases.mjs";
+import { NESTED, NESTING_LIMIT, nestedMessage } from "./nesting-cases.mjs";
 
 test("deep recursion is QuickJS's catchable stack overflow; the next run works", async (t) => {
     const api = await (await loadFactory())({ wasmLocation: assetPath, timeout: 60000, tools: [tool("t.echo", (input) => input)] });
@@ -25,5 +27,23 @@ test("deep recursion is QuickJS's catchable stack overflow; the next run works",
         assert.equal(r.error?.code, "RUNTIME", `${name}: ${JSON.stringify(r.error)}`);
         assert.match(r.error.message, message, name);
         assert.equal((await run(session, "return 1")).result, 1, `${name}: the next run`);
+    }
+});
+
+test("source nested past the limit is a SYNTAX error that says so; at the limit it runs", async (t) => {
+    const api = await (await loadFactory())({ wasmLocation: assetPath, timeout: 60000 });
+    t.after(() => api.dispose());
+    const session = api.createSession();
+    for (const [name, code, result, extra] of NESTED) {
+        const at = await run(session, code(NESTING_LIMIT - extra));
+        assert.deepEqual([at.ok, at.result], [true, result], `${name} at the limit: ${JSON.stringify(at.error)}`);
+        for (const n of [NESTING_LIMIT - extra + 1, 20000]) {
+            const r = await run(session, code(n));
+            assert.equal(r.error?.code, "SYNTAX", `${name} nested ${n}: ${JSON.stringify(r.error)}`);
+            assert.equal(r.error.name, "SyntaxError", name);
+            assert.match(r.error.message, nestedMessage(n + extra), name);
+            assert.equal(r.error.line, 1, name);
+            assert.equal((await run(session, "return 1")).result, 1, `${name}: the next run`);
+        }
     }
 });
