@@ -209,6 +209,11 @@ func instancesFor(schema any, depth int) []any {
 	return out
 }
 
+// fewToolsBuilt holds exactly the count of a real catalog too small for
+// the 80% rule: redis's four tools, whose delete takes a key or an array
+// of keys (oneOf), which the shortcut leaves to the full check.
+var fewToolsBuilt = map[string]int{"redismcp.catalog.json": 3}
+
 // TestSurelyValidRealCatalogs: for every input schema of the real
 // catalogs and inputs made from it, surelyValid never says valid where the
 // validator does not, and it accepts the input built from the schema for
@@ -239,6 +244,12 @@ func TestSurelyValidRealCatalogs(t *testing.T) {
 		if want, ok := notPlainCatalogs[filepath.Base(f)]; ok {
 			if built != want {
 				t.Errorf("%s: the built input surely valid for %d of %d tools, want %d (notPlainCatalogs: their schemas are not plain)", f, built, len(cat.Tools), want)
+			}
+			continue
+		}
+		if want, ok := fewToolsBuilt[filepath.Base(f)]; ok {
+			if built != want {
+				t.Errorf("%s: the built input surely valid for %d of %d tools, want %d", f, built, len(cat.Tools), want)
 			}
 			continue
 		}

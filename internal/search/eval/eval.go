@@ -24,7 +24,9 @@
 // on them cannot be fitted to them.
 //
 // The small splits are real MCP servers of a few tools each (SmallIDs,
-// Small2IDs): small is validation, small2 is held out.
+// Small2IDs, SmallTrainIDs): small is validation, small2 is held out, and
+// smalltrain, with catalogs of several servers mounted together
+// (SmallTrainCombos), is for training.
 package eval
 
 import (
@@ -110,13 +112,24 @@ var SmallIDs = []string{"filesystem", "memory", "puppeteer", "googlemaps", "slac
 // change is judged on it, and only its aggregates are read.
 var Small2IDs = []string{"playwright", "notion", "kubernetes", "mongodb", "airtable"}
 
+// SmallTrainIDs are the catalogs of the smalltrain split: five more real
+// MCP servers (2-29 tools), a training split for small catalogs (its
+// misses may be read), not part of Tune.
+var SmallTrainIDs = []string{"githubmcp", "gitlabmcp", "redismcp", "firecrawl", "context7"}
+
+// SmallTrainCombos are smalltrain catalogs that are the union of several
+// servers, as a host that mounts them together sees them (16-60 tools):
+// an id of member ids joined by "+", its tools, queries and probes those
+// of its members.
+var SmallTrainCombos = []string{"githubmcp+redismcp+context7", "gitlabmcp+firecrawl"}
+
 // catalogSplits are the splits whose catalogs have no other queries, in
 // report order: every query of <id>.<split>.json is of the split, and the
 // catalog's probes are those of probes.<split>.json.
 var catalogSplits = []struct {
 	split Split
 	ids   []string
-}{{Dev, DevIDs}, {Dev2, Dev2IDs}, {Dev3, Dev3IDs}, {Small, SmallIDs}, {Small2, Small2IDs}}
+}{{Dev, DevIDs}, {Dev2, Dev2IDs}, {Dev3, Dev3IDs}, {Small, SmallIDs}, {Small2, Small2IDs}, {SmallTrain, SmallTrainIDs}}
 
 // ownIDs returns the catalogs of a split of catalogSplits, nil for
 // another split.
@@ -143,6 +156,9 @@ func SplitOf(id string) (s Split, ok bool) {
 // Load reads one catalog and its queries, and checks that every expected
 // name is one of its tools and that the held-out split is the fixed one.
 func Load(id string) (*Catalog, error) {
+	if strings.Contains(id, "+") {
+		return loadCombo(id)
+	}
 	c := &Catalog{ID: id}
 	if err := readJSON(id+".catalog.json", c); err != nil {
 		return nil, err
@@ -191,6 +207,32 @@ func Load(id string) (*Catalog, error) {
 	if err := c.checkExpected(); err != nil {
 		return nil, err
 	}
+	return c, nil
+}
+
+// loadCombo loads the catalog of several servers mounted together (an id
+// of SmallTrainCombos): the union of its members' tools, queries and
+// probes. Each member's expected tools stay its own: the members are of
+// different kinds, chosen so that no member does another's requests or
+// probes (eval/README.md, "Smalltrain split").
+func loadCombo(id string) (*Catalog, error) {
+	c := &Catalog{ID: id, Kind: "several MCP servers"}
+	var sources, licences []string
+	for _, m := range strings.Split(id, "+") {
+		if !slices.Contains(SmallTrainIDs, m) {
+			return nil, fmt.Errorf("%s: %q is not a smalltrain server", id, m)
+		}
+		mc, err := Load(m)
+		if err != nil {
+			return nil, err
+		}
+		sources, licences = append(sources, mc.Source), append(licences, mc.Licence)
+		c.Tools = append(c.Tools, mc.Tools...)
+		c.Queries = append(c.Queries, mc.Queries...)
+		c.Probes = append(c.Probes, mc.Probes...)
+	}
+	c.Source, c.API = strings.Join(sources, "; "), "MCP servers "+id
+	c.Licence = strings.Join(licences, "; ")
 	return c, nil
 }
 
@@ -277,10 +319,14 @@ const (
 	// Small2 is the split of the catalogs in Small2IDs, more MCP servers:
 	// held out, not part of Tune or Validation; never tune on it.
 	Small2
+	// SmallTrain is the split of the catalogs in SmallTrainIDs and
+	// SmallTrainCombos: a training split for small catalogs (misses may
+	// be read), not part of Tune, so that Tune's figures stay comparable.
+	SmallTrain
 )
 
 // splitNames are the splits' names, in the order of the constants.
-var splitNames = [...]string{"heldout", "tune", "all", "old-heldout", "heldout2", "dev", "dev2", "dev3", "validation", "small", "small2"}
+var splitNames = [...]string{"heldout", "tune", "all", "old-heldout", "heldout2", "dev", "dev2", "dev3", "validation", "small", "small2", "smalltrain"}
 
 // In reports whether q belongs to split s.
 func (s Split) In(q Query) bool {
@@ -291,8 +337,9 @@ func (s Split) In(q Query) bool {
 	case HeldOut:
 		return q.HeldOut
 	case Tune:
-		// The training set: what no blind split holds.
-		return !q.HeldOut && !q.HeldOut2 && !(ownIDs(q.Own) != nil && q.Own.Blind())
+		// The training set: what no blind split holds, less smalltrain's
+		// small catalogs, trained on apart.
+		return !q.HeldOut && !q.HeldOut2 && !(ownIDs(q.Own) != nil && (q.Own.Blind() || q.Own == SmallTrain))
 	case HeldOut2:
 		return q.HeldOut2
 	case Validation:
@@ -327,8 +374,12 @@ func (s Split) Blind() bool {
 // CatalogsOf returns the catalogs that have queries in a split: those of
 // catalogSplits for its splits (DevIDs for Dev, ...), Dev2IDs and Dev3IDs
 // for Validation, IDs and DevIDs for Tune, every catalog for All, IDs for
-// the held-out splits of several catalogs (HeldOut, HeldOut2, OldHeldOut).
+// the held-out splits of several catalogs (HeldOut, HeldOut2, OldHeldOut);
+// SmallTrainCombos follow SmallTrainIDs in SmallTrain and All.
 func CatalogsOf(s Split) []string {
+	if s == SmallTrain {
+		return slices.Concat(SmallTrainIDs, SmallTrainCombos)
+	}
 	if ids := ownIDs(s); ids != nil {
 		return ids
 	}
@@ -342,7 +393,7 @@ func CatalogsOf(s Split) []string {
 		for _, o := range catalogSplits {
 			all = slices.Concat(all, o.ids)
 		}
-		return all
+		return slices.Concat(all, SmallTrainCombos)
 	}
 	return IDs
 }

@@ -18,16 +18,29 @@
 //     mongodb-mcp-server@3.0.4 airtable-mcp-server@1.14.0 @modelcontextprotocol/sdk@1.32.2
 //   cp <repo>/internal/search/eval/listmcp.mjs . && node listmcp.mjs small2 <repo>/internal/search/eval/testdata
 //
+//   mkdir /tmp/mcp3 && cd /tmp/mcp3 && npm init -y && npm install --ignore-scripts @modelcontextprotocol/sdk \
+//     @modelcontextprotocol/server-github@2025.4.8 @modelcontextprotocol/server-gitlab@2025.4.25 \
+//     @modelcontextprotocol/server-redis@2025.4.25 firecrawl-mcp@3.26.0 @upstash/context7-mcp@4.1.1
+//   cp <repo>/internal/search/eval/listmcp.mjs . && node listmcp.mjs smalltrain <repo>/internal/search/eval/testdata
+//
 // The credentials are dummies: listing calls no API. Each server's default
-// tool list is taken (no toolset switched on).
+// tool list is taken (no toolset switched on). The Redis server answers
+// tools/list only once connected to a Redis: a stand-in that answers +OK to
+// every command listens on a local port for it.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const [split, outDir] = process.argv.slice(2);
 const scratch = mkdtempSync(join(tmpdir(), "listmcp-"));
+const fakeRedis = createServer((sock) => sock.on("data", (buf) => {
+  for (const _ of buf.toString("latin1").matchAll(/(?:^|\r\n)\*\d+\r\n/g)) sock.write("+OK\r\n");
+}));
+await new Promise((ok) => fakeRedis.listen(0, "127.0.0.1", ok));
+const redisURL = `redis://127.0.0.1:${fakeRedis.address().port}`;
 const mit = "MIT (stated in package.json)";
 const apache = "Apache-2.0 (stated in package.json)";
 const seeLicense = "unclear: the package states \"SEE LICENSE IN LICENSE\" and ships no LICENSE file";
@@ -47,6 +60,13 @@ const splits = {
     mongodb: ["mongodb-mcp-server", "mongodb", "document database", apache, []],
     airtable: ["airtable-mcp-server", "airtable", "spreadsheet database", mit, []],
   },
+  smalltrain: {
+    githubmcp: ["@modelcontextprotocol/server-github", "github", "code hosting", mit, []],
+    gitlabmcp: ["@modelcontextprotocol/server-gitlab", "gitlab", "code hosting", mit, []],
+    redismcp: ["@modelcontextprotocol/server-redis", "redis", "key-value store", mit, [redisURL]],
+    firecrawl: ["firecrawl-mcp", "firecrawl", "web scraping and search", mit, []],
+    context7: ["@upstash/context7-mcp", "context7", "library documentation", mit, []],
+  },
 };
 if (!splits[split] || !outDir) throw new Error(`usage: node listmcp.mjs ${Object.keys(splits).join("|")} <testdata folder>`);
 // mcp-server-kubernetes reads a kubeconfig at start (it connects only when
@@ -63,6 +83,7 @@ const env = {
   GOOGLE_MAPS_API_KEY: "x", SLACK_BOT_TOKEN: "x", SLACK_TEAM_ID: "x", MEMORY_FILE_PATH: join(scratch, "memory.json"),
   NOTION_TOKEN: "x", AIRTABLE_API_KEY: "x", KUBECONFIG: kubeconfig,
   MDB_MCP_TELEMETRY: "disabled", DO_NOT_TRACK: "1",
+  GITHUB_PERSONAL_ACCESS_TOKEN: "x", GITLAB_PERSONAL_ACCESS_TOKEN: "x", FIRECRAWL_API_KEY: "x",
 };
 for (const [id, [name, ns, kind, licence, args]] of Object.entries(splits[split])) {
   const dir = `node_modules/${name}`;

@@ -55,6 +55,12 @@
 // written the same way: a held-out split, -v refused, followed by SUM
 // small2 ...; no ranking change may be judged on it.
 //
+// -split=smalltrain gives the smalltrain split: five more MCP servers of
+// 2-29 tools (eval.SmallTrainIDs) and two catalogs of several of them
+// mounted together (eval.SmallTrainCombos). It is a training split: -v
+// is allowed, and its lines are followed by SUM smalltrain ... over the
+// five servers (the combined catalogs repeat their queries).
+//
 // -embed fuses the lexical ranking with an embedder: -embed (or
 // -embed=hash) the deterministic stand-in eval.HashEmbed, -embed=wordvec
 // the word-vector embedder eval.WordVec; the catalog's name in the lines
@@ -72,7 +78,7 @@ import (
 )
 
 func main() {
-	splitName := flag.String("split", "heldout", "queries to run: heldout, tune, all, old-heldout, heldout2, dev, dev2, dev3, validation, small or small2")
+	splitName := flag.String("split", "heldout", "queries to run: heldout, tune, all, old-heldout, heldout2, dev, dev2, dev3, validation, small, small2 or smalltrain")
 	verbose := flag.Bool("v", false, "list the queries whose first result was wrong")
 	var embed embedFlag
 	flag.Var(&embed, "embed", "fuse with an embedder: hash (eval.HashEmbed, the default of a bare -embed) or wordvec (eval.WordVec)")
@@ -124,10 +130,10 @@ func main() {
 				fmt.Fprintf(os.Stderr, "#    probe %q got %s\n", a.Query, strings.Join(a.Got, ", "))
 			}
 		}
-		if split != eval.Dev2 && slices.Contains(summed, split) {
-			// A catalog adds to its own split's sum and to the split asked
-			// for (the same but for -split=validation).
-			part, _ := eval.SplitOf(id)
+		// A catalog adds to its own split's sum and to the split asked for
+		// (the same but for -split=validation); a combined catalog of
+		// smalltrain, which repeats its members' queries, to neither.
+		if part, ok := eval.SplitOf(id); ok && split != eval.Dev2 && slices.Contains(summed, split) {
 			for _, s := range slices.Compact([]eval.Split{part, split}) {
 				if sums[s] == nil {
 					sums[s] = &sum{}
@@ -168,7 +174,7 @@ func (t *sum) String() string {
 
 // summed are the splits that get SUM lines, in print order; -split=dev2
 // prints none, dev2 is summed only as a part of -split=validation.
-var summed = []eval.Split{eval.Dev2, eval.Dev3, eval.Validation, eval.Small, eval.Small2}
+var summed = []eval.Split{eval.Dev2, eval.Dev3, eval.Validation, eval.Small, eval.Small2, eval.SmallTrain}
 
 // embedFlag is -embed: bare, it names the hash stand-in.
 type embedFlag string
