@@ -32,6 +32,8 @@ func Set(np *Params, key string, v ...float64) {
 		np.spaceExp = v[0]
 	case "unknown":
 		np.unknownWeight = v[0]
+	case "fullCatalog":
+		np.fullCatalog = v[0]
 	case "minCoverage":
 		np.minCoverage = v[0]
 	case "firstUnknownCov":

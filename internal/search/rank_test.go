@@ -1,7 +1,9 @@
 package search
 
 import (
+	"encoding/json"
 	"maps"
+	"os"
 	"slices"
 	"testing"
 )
@@ -36,6 +38,7 @@ func TestValueWords(t *testing.T) {
 // lacks: without its rule these requests find nothing, or the wrong tool
 // first.
 func TestSearchValues(t *testing.T) {
+	defer asLargeCatalog()()
 	docs := []*Doc{
 		NewDoc("projects.updateProject", "Update a project. Changes the name, owner or dates of a project.", nil),
 		NewDoc("projects.createProject", "Create a project in a workspace.", nil),
@@ -213,6 +216,7 @@ func TestSearchHyphenated(t *testing.T) {
 // discount); a request with no good match still gets nothing. With
 // weakWeight 0 they are left out.
 func TestSearchWeakMatches(t *testing.T) {
+	defer asLargeCatalog()()
 	docs := []*Doc{
 		NewDoc("channels.archive", "Archive a channel.", nil),
 		NewDoc("channels.rename", "Rename a channel.", nil),
@@ -260,6 +264,80 @@ func TestSearchWeakMatches(t *testing.T) {
 			}
 			if !slices.Equal(got, want) {
 				t.Errorf("weak matches %v, %q: got %v, want %v", on, tt.query, got, want)
+			}
+		}
+	}
+}
+
+// asLargeCatalog turns the small-catalog relief (fullCatalog) off for a
+// test whose few tools stand for a large API, the kind of catalog the rule
+// it tests is for (in a catalog of 6-8 tools the relief alone finds what
+// the rule is there to find), and returns the undo.
+func asLargeCatalog() func() {
+	old := p.fullCatalog
+	p.fullCatalog = 0
+	return func() { p.fullCatalog = old }
+}
+
+// TestSearchSmallCatalog: in a real MCP server's catalog of a few tools
+// (eval's smalltrain servers), a request carries words of its arguments
+// the catalog never holds ("the stale entry for the homepage"); with the
+// unknown words weighing as in a large API (fullCatalog off) each of
+// these finds nothing. A request whose first word no tool holds, or that
+// shares no word with the catalog, still finds nothing, and so does one
+// about a hidden tool where only orders.list is visible (web/test's
+// toolFilter test).
+func TestSearchSmallCatalog(t *testing.T) {
+	load := func(id string) []*Doc {
+		raw, err := os.ReadFile("eval/testdata/" + id + ".catalog.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c struct {
+			Tools []struct {
+				Name, Description string
+				InputSchema       json.RawMessage
+			}
+		}
+		if err := json.Unmarshal(raw, &c); err != nil {
+			t.Fatal(err)
+		}
+		var docs []*Doc
+		for _, tl := range c.Tools {
+			docs = append(docs, NewDoc(tl.Name, tl.Description, tl.InputSchema))
+		}
+		return docs
+	}
+	redis, github := load("redismcp"), load("githubmcp")
+	orders := []*Doc{NewDoc("orders.list", "The orders.list tool.", nil)}
+	for _, tt := range []struct {
+		docs    []*Doc
+		query   string
+		on, off string // the first hit with the relief and without ("": none)
+	}{
+		{redis, "remove the stale cache entry for the homepage", "redis.delete", ""},
+		{redis, "set the login token of session 42 to abc, expiring in an hour", "redis.set", ""},
+		{github, "search for repositories about rust game engines", "github.search_repositories", ""},
+		{redis, "send a birthday card to my aunt", "", ""},
+		{github, "wipe the old test repository", "", ""},
+		{orders, "reset orders secret", "", ""},
+	} {
+		for _, on := range []bool{true, false} {
+			old := p
+			if !on {
+				p.fullCatalog = 0
+			}
+			hits := Rank(tt.docs, tt.query, 5)
+			p = old
+			first, want := "", tt.on
+			if len(hits) > 0 {
+				first = tt.docs[hits[0].Index].name
+			}
+			if !on {
+				want = tt.off
+			}
+			if first != want {
+				t.Errorf("relief %v, %q: first %q, want %q", on, tt.query, first, want)
 			}
 		}
 	}

@@ -380,16 +380,22 @@ func TestDev3(t *testing.T) { checkDev(t, devSplits[2:3], dev3Floor) }
 
 // smallFloor are the small split's figures as devFloor's, measured on
 // main when the split was committed (after b501f4f): more than half of
-// the requests are answered with an empty list (22 of 40), the failure
+// the requests were answered with an empty list (22 of 40), the failure
 // the split was made to measure. Branch small (coverage idf as if the
 // catalog had >= 50 tools, not on main) measured 0.40/0.50/0.44 summed and
-// 19 empty answers, but 12 of 15 empty probes (puppeteer and slackmcp 2
-// each, below these floors); eval/README.md, "Small split".
+// 19 empty answers, but 12 of 15 empty probes; eval/README.md, "Small
+// split". Re-recorded when unknown words came to weigh by catalog size
+// (rank.go fullCatalog, judged on smalltrain first): filesystem,
+// puppeteer and googlemaps raised (0.12/0.50/0.28, 0.38/0.38/0.38 and
+// 0.38/0.38/0.38 before), googlemaps' empty probes lowered on purpose
+// (3 before: one probe answered, within the rule written before
+// measuring; eval/README.md, "Small catalogs: unknown words weigh by
+// catalog size").
 var smallFloor = floors{
-	"filesystem": {0.12, 0.50, 0.28, 2},
+	"filesystem": {0.38, 0.75, 0.53, 2},
 	"memory":     {0.12, 0.12, 0.12, 3},
-	"puppeteer":  {0.38, 0.38, 0.38, 3},
-	"googlemaps": {0.38, 0.38, 0.38, 3},
+	"puppeteer":  {0.50, 0.50, 0.50, 3},
+	"googlemaps": {0.50, 0.75, 0.62, 2},
 	"slackmcp":   {0.75, 0.88, 0.81, 3},
 }
 
@@ -417,15 +423,22 @@ func TestSmall2(t *testing.T) { checkDev(t, devSplits[4:5], small2Floor) }
 
 // smallTrainFloor are the smalltrain split's figures as devFloor's,
 // measured on main when the split was committed (after 2c2fe57). It is a
-// training split: a change may raise a floor, never lower one.
+// training split: a change may raise a floor, never lower one unless the
+// rule it is judged by allows it. Re-recorded when unknown words came to
+// weigh by catalog size (rank.go fullCatalog): githubmcp, redismcp,
+// context7 and both combined catalogs raised (0.25/0.50/0.35,
+// 0/0/0, 0.38/0.50/0.44, 0.38/0.67/0.50 and 0.40/0.67/0.52 before),
+// firecrawl's mrr (0.64); one probe answered in githubmcp (3 before) and
+// githubmcp+redismcp+context7 (7 before), within the rule
+// (eval/README.md, "Small catalogs: unknown words weigh by catalog size").
 var smallTrainFloor = floors{
-	"githubmcp":                   {0.25, 0.50, 0.35, 3},
+	"githubmcp":                   {0.25, 0.88, 0.48, 2},
 	"gitlabmcp":                   {0.12, 0.12, 0.12, 3},
-	"redismcp":                    {0.00, 0.00, 0.00, 3},
-	"firecrawl":                   {0.57, 0.71, 0.64, 1},
-	"context7":                    {0.38, 0.50, 0.44, 3},
-	"githubmcp+redismcp+context7": {0.38, 0.67, 0.50, 7},
-	"gitlabmcp+firecrawl":         {0.40, 0.67, 0.52, 3},
+	"redismcp":                    {0.25, 0.62, 0.44, 3},
+	"firecrawl":                   {0.57, 0.71, 0.67, 1},
+	"context7":                    {0.50, 0.62, 0.56, 3},
+	"githubmcp+redismcp+context7": {0.42, 0.79, 0.58, 6},
+	"gitlabmcp+firecrawl":         {0.40, 0.67, 0.53, 3},
 }
 
 // TestSmallTrain is TestDev on the smalltrain split, the training split
