@@ -408,13 +408,17 @@ func TestSmall(t *testing.T) { checkDev(t, devSplits[3:4], smallFloor) }
 // 18/40, hits@5 23/40, 12 of 15 probes empty, 10 of 40 requests answered
 // with an empty list). small2 is held out: a floor here may be raised
 // after a change was judged elsewhere, never by reading its misses;
-// eval/README.md, "Second small split, held out".
+// eval/README.md, "Second small split, held out". Raised after unknown
+// words came to weigh by catalog size (rank.go fullCatalog, judged on
+// smalltrain and small; small2 read once, as aggregates, after the
+// choice): playwright, notion, mongodb and airtable (0.62/0.88/0.75,
+// 0.25/0.38/0.33, 0.38/0.50/0.46 and 0.25/0.25/0.26 before).
 var small2Floor = floors{
-	"playwright": {0.62, 0.88, 0.75, 2},
-	"notion":     {0.25, 0.38, 0.33, 2},
+	"playwright": {0.75, 1.00, 0.88, 2},
+	"notion":     {0.38, 0.62, 0.48, 2},
 	"kubernetes": {0.75, 0.88, 0.78, 2},
-	"mongodb":    {0.38, 0.50, 0.46, 3},
-	"airtable":   {0.25, 0.25, 0.26, 3},
+	"mongodb":    {0.38, 0.62, 0.47, 3},
+	"airtable":   {0.38, 0.75, 0.56, 3},
 }
 
 // TestSmall2 is TestDev on the small2 split, the held-out split of five
