@@ -557,6 +557,43 @@ func TestHostileDeepNestingCatchable(t *testing.T) {
 	}
 }
 
+// The depth check before JSON.parse must not cost memory of its own: it
+// ran regular expressions over the text, and QuickJS's regexp engine keeps
+// a backtracking state per character of a match, so one string of ~3 MB
+// (a file's content returned by a tool) ended the run with "out of memory
+// in regexp execution" under the default 128 MB limit, a 1 MB one under
+// 16 MB. The texts here are deep only where the row says so.
+func TestHostileLongJSONText(t *testing.T) {
+	bigTool := Tool{Name: "t.big", Execute: func(_ context.Context, in json.RawMessage, _ Call) (json.RawMessage, error) {
+		var n struct{ N int }
+		json.Unmarshal(in, &n)
+		b, _ := json.Marshal(map[string]any{"text": strings.Repeat("x", n.N), "rows": make([]struct{}, 1200)})
+		return b, nil
+	}}
+	for _, tc := range []struct {
+		name   string
+		mb     int
+		code   string
+		result string
+	}{
+		{"tool result with a 4 MB string", 0, `const r = await tools.t.big({n: 4e6}); return [r.text.length, r.rows.length]`, `[4000000,1200]`},
+		{"tool result with a 1 MB string, 16 MB limit", 16, `const r = await tools.t.big({n: 1e6}); return [r.text.length, r.rows.length]`, `[1000000,1200]`},
+		{"JSON.parse of a 4 MB string", 0, `return JSON.parse(JSON.stringify('x'.repeat(4e6))).length`, `4000000`},
+		{"JSON.parse of a 4 MB string among 2,000 brackets", 0, `return JSON.parse(JSON.stringify(['x'.repeat(4e6), ...Array(1000).fill([])])).length`, `1001`},
+		{"brackets inside strings do not count", 0, `return JSON.parse(JSON.stringify(['['.repeat(5000), '\\"' + '{'.repeat(2000)])).length`, `2`},
+		{"an escaped backslash ends its string", 0, `try { JSON.parse('["\\\\", ' + '['.repeat(1001) + ']'.repeat(1001) + ']'); return 'parsed' } catch (e) { return e.message }`, `"JSON.parse: the text nests more than 1,000 levels deep"`},
+		{"an escaped quote does not", 0, `return JSON.parse('["\\"' + '['.repeat(1001) + '"]').length`, `1`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, s := newHostile(t, Config{Timeout: time.Minute, MemoryLimitMB: tc.mb}, bigTool)
+			res := exec(t, s, tc.code, nil)
+			if !res.OK || string(res.Result) != tc.result {
+				t.Errorf("got %s %+v, want %s", res.Result, res.Error, tc.result)
+			}
+		})
+	}
+}
+
 // Item 6: a memory limit that cannot work is rejected by the config, naming
 // the field; one that is accepted works.
 func TestHostileMemoryLimitBounds(t *testing.T) {

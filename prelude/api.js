@@ -30,15 +30,32 @@
   // JSON.parse's recursion in QuickJS barely moves QuickJS's own stack
   // check but takes the host engine's native stack, which overflows first
   // (somewhere past 5,000 levels in V8), so a text that nests deeper than
-  // 1,000 levels is refused before parsing. Only long texts are scanned,
-  // by native regular expressions down to their brackets.
-  const STR = /"(?:[^"\\]|\\.)*"/g, NB = /[^[\]{}]/g;
+  // 1,000 levels is refused before parsing. The check allocates nothing:
+  // regular expressions over the text kept a backtracking state per
+  // character of a long string in QuickJS (a 3 MB string ran out of
+  // 128 MB). A text with at most 1,000 opening brackets, strings included,
+  // cannot nest deeper (native indexOf counts them); else one pass counts
+  // depth, and indexOf skips each string to its closing quote (one not
+  // preceded by an odd run of backslashes).
   const tooDeep = (t) => {
     if (typeof t !== "string" || t.length < 2000) return false;
-    const b = t.replace(STR, "").replace(NB, "");
-    for (let i = 0, d = 0; i < b.length; i++) {
-      const c = b.charCodeAt(i);
-      if (c === 91 || c === 123) { if (++d > 1000) return true; } else d--;
+    let n = 0;
+    for (let i = t.indexOf("["); i >= 0 && n <= 1000; i = t.indexOf("[", i + 1)) n++;
+    for (let i = t.indexOf("{"); i >= 0 && n <= 1000; i = t.indexOf("{", i + 1)) n++;
+    if (n <= 1000) return false;
+    for (let i = 0, d = 0; i < t.length; i++) {
+      const c = t.charCodeAt(i);
+      if (c === 34) {
+        for (;;) {
+          i = t.indexOf('"', i + 1);
+          if (i < 0) return false;
+          let k = i - 1;
+          while (t.charCodeAt(k) === 92) k--;
+          if ((i - 1 - k) % 2 === 0) break;
+        }
+      } else if (c === 91 || c === 123) {
+        if (++d > 1000) return true;
+      } else if (c === 93 || c === 125) d--;
     }
     return false;
   };
