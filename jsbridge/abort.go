@@ -48,5 +48,5 @@ func isThenable(v Value) bool {
 		return false
 	}
 	then, ok := safeGet(v, "then")
-	return !ok || then.Type() == js.TypeFunction
+	return !ok || TypeOf(then) == js.TypeFunction
 }

@@ -387,4 +387,11 @@ func TestNewError(t *testing.T) {
 	if e := ErrorFromJS(global.Get("BigInt").Invoke(7)); e.Message != "7" {
 		t.Errorf("BigInt value: %#v", e)
 	}
+	// An Error whose name or message is a BigInt (js.Value.Type panics on
+	// it): the name is not a string, so the error keeps its message.
+	bigName := NewError("Error", "m")
+	bigName.Set("name", global.Get("BigInt").Invoke(7))
+	if e := ErrorFromJS(bigName); e.Name != "" || e.Message != "m" {
+		t.Errorf("BigInt name: %#v", e)
+	}
 }

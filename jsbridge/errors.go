@@ -54,10 +54,10 @@ func (e *Error) JSValue() js.Value { return e.Value }
 func ErrorFromJS(v js.Value) *Error {
 	e := &Error{Value: v}
 	if isObjectLike(v) {
-		if n, ok := safeGet(v, "name"); ok && n.Type() == js.TypeString {
+		if n, ok := safeGet(v, "name"); ok && TypeOf(n) == js.TypeString {
 			e.Name = n.String()
 		}
-		if m, ok := safeGet(v, "message"); ok && m.Type() == js.TypeString {
+		if m, ok := safeGet(v, "message"); ok && TypeOf(m) == js.TypeString {
 			e.Message = m.String()
 			return e
 		}

@@ -71,7 +71,7 @@ func awaitUntil(ctx context.Context, p js.Value) (js.Value, error) {
 		return p, nil
 	}
 	then, ok := safeGet(p, "then")
-	if ok && then.Type() != js.TypeFunction {
+	if ok && TypeOf(then) != js.TypeFunction {
 		return p, nil
 	}
 	// A throwing "then" getter (ok false) is left to Promise.resolve, which

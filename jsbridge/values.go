@@ -14,9 +14,9 @@ const maxElements = 1 << 24
 // Value and Type name JavaScript values for the layers above (the wasm
 // command, the benchmark engine), which do not import syscall/js: they read
 // page-supplied objects only through this package's safe helpers (Get,
-// Call, Elements, ...), and use Value's own methods only where nothing of
-// the page can run (Type, String of a string, Float of a number, Truthy,
-// Set on objects they made).
+// Call, Elements, TypeOf, ...), and use Value's own methods only where
+// nothing of the page can run (String of a string, Float of a number,
+// Truthy, Set on objects they made).
 type (
 	Value = js.Value
 	Type  = js.Type
@@ -33,6 +33,23 @@ const (
 	TypeObject    = js.TypeObject
 	TypeFunction  = js.TypeFunction
 )
+
+// TypeBigInt is TypeOf's type of a BigInt, which js.Value.Type does not
+// know: it panics, and so does TypeBigInt.String() (Describe names it).
+const TypeBigInt = TypeFunction + 1
+
+// TypeOf is v.Type() that never panics. js.Value.Type panics on a BigInt
+// ("bad type flag"), which a page can put anywhere it hands a value over
+// (a config's timeout: 10n, an error's name, onToolCall's decision): the
+// panic reached the page as "internal error: bad type flag".
+func TypeOf(v Value) (t Type) {
+	defer func() {
+		if recover() != nil {
+			t = TypeBigInt
+		}
+	}()
+	return v.Type()
+}
 
 // Undefined returns JavaScript's undefined.
 func Undefined() Value { return js.Undefined() }
@@ -125,7 +142,7 @@ func Len(list Value) (n int, err error) {
 	}
 	defer Recover(&err)
 	length := reflectGet.Invoke(list, "length")
-	if length.Type() != js.TypeNumber || length.Float() < 0 || length.Float() != math.Trunc(length.Float()) || length.Float() > maxElements {
+	if TypeOf(length) != js.TypeNumber || length.Float() < 0 || length.Float() != math.Trunc(length.Float()) || length.Float() > maxElements {
 		return 0, fmt.Errorf("no length")
 	}
 	return length.Int(), nil
@@ -167,7 +184,9 @@ func Bytes(v Value) (b []byte, err error) {
 // Describe names a value's type for an error message ("the string \"x\"",
 // "an array", "null"), without running any of the page's code.
 func Describe(v Value) string {
-	switch v.Type() {
+	switch t := TypeOf(v); t {
+	case TypeBigInt:
+		return "bigint"
 	case js.TypeNull:
 		return "null"
 	case js.TypeString:
@@ -186,6 +205,7 @@ func Describe(v Value) string {
 			return "an array"
 		}
 		return "an object"
+	default:
+		return t.String()
 	}
-	return v.Type().String()
 }

@@ -42,6 +42,7 @@ func TestDescribe(t *testing.T) {
 		{objectCtor.New(), "an object"},
 		{revokedProxy(), "an object"}, // Array.isArray throws on it: not read as an array
 		{Func(func(js.Value, []js.Value) any { return nil }).Value, "function"},
+		{js.Global().Get("BigInt").Invoke(7), "bigint"}, // js.Value.Type panics on it
 	} {
 		if got := Describe(tc.v); got != tc.want {
 			t.Errorf("Describe(%v) = %q, want %q", tc.v, got, tc.want)

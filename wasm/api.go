@@ -143,23 +143,23 @@ func (f *factory) toolList(list Value, path string) ([]codemode.Tool, error) {
 // toolFromJS converts one ToolDefinition; its execute is called with
 // (input, {context, signal}).
 func toolFromJS(def Value, path string) (codemode.Tool, error) {
-	if def.Type() != jsbridge.TypeObject {
+	if jsbridge.TypeOf(def) != jsbridge.TypeObject {
 		return codemode.Tool{}, typeErrorf("%s: expected a tool definition object, got %s", path, describe(def))
 	}
 	if err := checkKeys(def, path, toolKeys, nil); err != nil {
 		return codemode.Tool{}, err
 	}
 	name := get(def, "name")
-	if name.Type() != jsbridge.TypeString {
+	if jsbridge.TypeOf(name) != jsbridge.TypeString {
 		return codemode.Tool{}, typeErrorf("%s.name: expected a string, got %s", path, describe(name))
 	}
 	exec := get(def, "execute")
-	if exec.Type() != jsbridge.TypeFunction {
+	if jsbridge.TypeOf(exec) != jsbridge.TypeFunction {
 		return codemode.Tool{}, typeErrorf("%s.execute: expected a function, got %s", path, describe(exec))
 	}
 	t := codemode.Tool{Name: name.String(), Source: def}
 	if d := get(def, "description"); !d.IsUndefined() {
-		if d.Type() != jsbridge.TypeString {
+		if jsbridge.TypeOf(d) != jsbridge.TypeString {
 			return t, typeErrorf("%s.description: expected a string, got %s", path, describe(d))
 		}
 		t.Description = d.String()
@@ -168,7 +168,7 @@ func toolFromJS(def Value, path string) (codemode.Tool, error) {
 	if err != nil {
 		return t, err
 	}
-	if a := get(def, "annotations"); a.Type() == jsbridge.TypeObject {
+	if a := get(def, "annotations"); jsbridge.TypeOf(a) == jsbridge.TypeObject {
 		if raw, err := jsbridge.ToJSON(a); err == nil {
 			json.Unmarshal(raw, &t.Annotations)
 		}
@@ -186,19 +186,19 @@ func toolFromJS(def Value, path string) (codemode.Tool, error) {
 // the caller then reads the list field by field and reports the problem.
 func toolsAtOnce(list Value, path string) (tools []codemode.Tool, ok bool) {
 	convert := get(jsbridge.Global(), "__ioCodeModeSchema")
-	if convert.Type() != jsbridge.TypeFunction {
+	if jsbridge.TypeOf(convert) != jsbridge.TypeFunction {
 		return nil, false
 	}
 	atOnce := get(convert, "tools")
-	if atOnce.Type() != jsbridge.TypeFunction {
+	if jsbridge.TypeOf(atOnce) != jsbridge.TypeFunction {
 		return nil, false
 	}
 	res, err := jsbridge.Call(atOnce, list, path)
-	if err != nil || res.Type() != jsbridge.TypeObject {
+	if err != nil || jsbridge.TypeOf(res) != jsbridge.TypeObject {
 		return nil, false
 	}
 	text, defs, execs, validates := get(res, "text"), get(res, "defs"), get(res, "execs"), get(res, "validates")
-	if text.Type() != jsbridge.TypeString || !jsbridge.IsArray(defs) {
+	if jsbridge.TypeOf(text) != jsbridge.TypeString || !jsbridge.IsArray(defs) {
 		return nil, false
 	}
 	n, err := jsbridge.Len(defs)
@@ -316,7 +316,7 @@ func toolSchemas(def Value, path string, t *codemode.Tool) (validate Value, err 
 		if v.IsUndefined() || v.IsNull() {
 			continue
 		}
-		if convert.Type() == jsbridge.TypeFunction {
+		if jsbridge.TypeOf(convert) == jsbridge.TypeFunction {
 			res, err := jsbridge.Call(convert, v, path+"."+s.field)
 			if err != nil {
 				return validate, &typeError{plain(err).Error()}
@@ -325,7 +325,7 @@ func toolSchemas(def Value, path string, t *codemode.Tool) (validate Value, err 
 				validate = get(res, "validate")
 			}
 			v = get(res, "schema")
-		} else if v.Type() != jsbridge.TypeObject && v.Type() != jsbridge.TypeBoolean {
+		} else if jsbridge.TypeOf(v) != jsbridge.TypeObject && jsbridge.TypeOf(v) != jsbridge.TypeBoolean {
 			return validate, typeErrorf("%s.%s: expected a JSON Schema object, got %s", path, s.field, describe(v))
 		}
 		raw, err := jsbridge.ToJSON(v)

@@ -29,7 +29,7 @@ func describe(v Value) string { return jsbridge.Describe(v) }
 // optFunc reads an optional function field.
 func optFunc(obj Value, field, path string) (Value, error) {
 	v := get(obj, field)
-	if v.IsUndefined() || v.Type() == jsbridge.TypeFunction {
+	if v.IsUndefined() || jsbridge.TypeOf(v) == jsbridge.TypeFunction {
 		return v, nil
 	}
 	return v, typeErrorf("%s: expected a function, got %s", path, describe(v))
@@ -43,7 +43,7 @@ func optPositive(obj Value, field, path string, integer bool) (float64, error) {
 		return 0, nil
 	}
 	f := v.Float
-	if v.Type() != jsbridge.TypeNumber || math.IsNaN(f()) || math.IsInf(f(), 0) || f() <= 0 || (integer && (f() != math.Trunc(f()) || f() > 1<<53)) {
+	if jsbridge.TypeOf(v) != jsbridge.TypeNumber || math.IsNaN(f()) || math.IsInf(f(), 0) || f() <= 0 || (integer && (f() != math.Trunc(f()) || f() > 1<<53)) {
 		kind := "a positive number"
 		if integer {
 			kind = "a positive integer"
@@ -127,13 +127,13 @@ func jsConfigError(err error) error {
 // codemode.Config. Errors name the JavaScript field.
 func parseConfig(c Value, f *factory) (codemode.Config, error) {
 	var cfg codemode.Config
-	if c.Type() != jsbridge.TypeObject {
+	if jsbridge.TypeOf(c) != jsbridge.TypeObject {
 		return cfg, typeErrorf("config: expected an object, got %s", describe(c))
 	}
 	if err := checkKeys(c, "config", configKeys, configHints); err != nil {
 		return cfg, err
 	}
-	if loc := get(c, "wasmLocation"); loc.Type() != jsbridge.TypeString || loc.String() == "" {
+	if loc := get(c, "wasmLocation"); jsbridge.TypeOf(loc) != jsbridge.TypeString || loc.String() == "" {
 		return cfg, typeErrorf("config.wasmLocation: expected a non-empty string (URL or path of emscripten-module.wasm), got %s", describe(loc))
 	}
 	timeout, err := optPositive(c, "timeout", "config.timeout", false)
@@ -157,7 +157,7 @@ func parseConfig(c Value, f *factory) (codemode.Config, error) {
 		return cfg, err
 	}
 	cfg.MaxResultChars = int(chars)
-	if w := get(c, "worker"); !w.IsUndefined() && w.Type() != jsbridge.TypeBoolean {
+	if w := get(c, "worker"); !w.IsUndefined() && jsbridge.TypeOf(w) != jsbridge.TypeBoolean {
 		return cfg, typeErrorf("config.worker: expected a boolean, got %s", describe(w))
 	}
 	if _, err := optFunc(c, "onEvent", "config.onEvent"); err != nil {
@@ -171,7 +171,7 @@ func parseConfig(c Value, f *factory) (codemode.Config, error) {
 	if !overwrite.IsUndefined() {
 		cfg.OverwriteSystemInstruction = func(cur string) string {
 			v, err := jsbridge.Call(overwrite, cur)
-			if err != nil || v.Type() != jsbridge.TypeString {
+			if err != nil || jsbridge.TypeOf(v) != jsbridge.TypeString {
 				return cur // a broken hook must not leave the model without instructions
 			}
 			return v.String()
@@ -188,7 +188,7 @@ func parseConfig(c Value, f *factory) (codemode.Config, error) {
 		}
 	}
 	if ic := get(c, "interceptors"); !ic.IsUndefined() {
-		if ic.Type() != jsbridge.TypeObject {
+		if jsbridge.TypeOf(ic) != jsbridge.TypeObject {
 			return cfg, typeErrorf("config.interceptors: expected an object, got %s", describe(ic))
 		}
 		if err := checkKeys(ic, "config.interceptors", interceptorKeys, nil); err != nil {
@@ -239,7 +239,7 @@ func intercept(ctx context.Context, on Value, tc codemode.ToolCall) (codemode.De
 		return codemode.Decision{}, fmt.Errorf("onToolCall rejected: %w", plain(err))
 	}
 	allowed := get(d, "allowed") // read once: a getter may answer differently twice
-	if d.Type() != jsbridge.TypeObject || allowed.Type() != jsbridge.TypeBoolean {
+	if jsbridge.TypeOf(d) != jsbridge.TypeObject || jsbridge.TypeOf(allowed) != jsbridge.TypeBoolean {
 		return codemode.Decision{}, fmt.Errorf("onToolCall returned %s; expected {allowed: true, input?} or {allowed: false, reason}", describe(d))
 	}
 	// Strict, as every options object is: a misspelt "input" must deny the
@@ -250,7 +250,7 @@ func intercept(ctx context.Context, on Value, tc codemode.ToolCall) (codemode.De
 	}
 	if !allowed.Bool() {
 		reason := "denied by onToolCall"
-		if r := get(d, "reason"); r.Type() == jsbridge.TypeString && r.String() != "" {
+		if r := get(d, "reason"); jsbridge.TypeOf(r) == jsbridge.TypeString && r.String() != "" {
 			reason = r.String()
 		}
 		return codemode.Decision{Allowed: false, Reason: reason}, nil
@@ -306,14 +306,14 @@ func get(v Value, key string) Value {
 // weight?, minSimilarity?, timeout? (ms) }.
 func parseSearch(sc Value) (codemode.SearchConfig, error) {
 	var out codemode.SearchConfig
-	if sc.Type() != jsbridge.TypeObject {
+	if jsbridge.TypeOf(sc) != jsbridge.TypeObject {
 		return out, typeErrorf("config.search: expected an object, got %s", describe(sc))
 	}
 	if err := checkKeys(sc, "config.search", searchKeys, nil); err != nil {
 		return out, err
 	}
 	embed := get(sc, "embed")
-	if embed.Type() != jsbridge.TypeFunction {
+	if jsbridge.TypeOf(embed) != jsbridge.TypeFunction {
 		return out, typeErrorf("config.search.embed: expected a function (texts: string[]) => Promise<number[][]>, got %s", describe(embed))
 	}
 	var err error
@@ -332,8 +332,8 @@ func parseSearch(sc Value) (codemode.SearchConfig, error) {
 		return embedTexts(ctx, embed, texts)
 	}
 	out.Warn = func(msg string) {
-		if console := get(jsbridge.Global(), "console"); console.Type() == jsbridge.TypeObject {
-			if warn := get(console, "warn"); warn.Type() == jsbridge.TypeFunction {
+		if console := get(jsbridge.Global(), "console"); jsbridge.TypeOf(console) == jsbridge.TypeObject {
+			if warn := get(console, "warn"); jsbridge.TypeOf(warn) == jsbridge.TypeFunction {
 				_, _ = jsbridge.Call(warn, msg)
 			}
 		}
@@ -369,7 +369,7 @@ func embedTexts(ctx context.Context, embed Value, texts []string) ([][]float32, 
 		vec := make([]float32, len(nums))
 		for j, n := range nums {
 			f := n.Float
-			if n.Type() != jsbridge.TypeNumber || math.IsNaN(f()) || math.IsInf(f(), 0) {
+			if jsbridge.TypeOf(n) != jsbridge.TypeNumber || math.IsNaN(f()) || math.IsInf(f(), 0) {
 				return nil, fmt.Errorf("embed returned %s at [%d][%d]; expected a finite number", describe(n), i, j)
 			}
 			vec[j] = float32(f())
@@ -382,7 +382,7 @@ func embedTexts(ctx context.Context, embed Value, texts []string) ([][]float32, 
 // arrayLike returns the elements of an array or typed array; a throwing
 // getter (a proxy) is an error.
 func arrayLike(v Value) ([]Value, error) {
-	if v.Type() != jsbridge.TypeObject {
+	if jsbridge.TypeOf(v) != jsbridge.TypeObject {
 		return nil, errors.New("not an object")
 	}
 	return jsbridge.Elements(v)

@@ -28,7 +28,7 @@ func main() {
 		})
 	})
 	ready, err := jsbridge.Get(jsbridge.Global(), "__ioCodeModeReady")
-	if err != nil || ready.Type() != jsbridge.TypeFunction {
+	if err != nil || jsbridge.TypeOf(ready) != jsbridge.TypeFunction {
 		panic("code-mode.wasm must be started by the Code Mode loader (index.mjs)")
 	}
 	if _, err := jsbridge.Call(ready, api); err != nil {

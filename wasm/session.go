@@ -14,7 +14,7 @@ import (
 func (f *factory) createSession(opts Value) any {
 	var tools []codemode.Tool
 	if !opts.IsUndefined() && !opts.IsNull() {
-		if opts.Type() != jsbridge.TypeObject {
+		if jsbridge.TypeOf(opts) != jsbridge.TypeObject {
 			return typeErrorf("createSession(options): expected an object, got %s", describe(opts))
 		}
 		if err := checkKeys(opts, "createSession(options)", sessionKeys, sessionHints); err != nil {
@@ -106,20 +106,20 @@ func llmTools(s *codemode.Session, execs []Value) Value {
 // normalized parts apart): an unknown key there is a TypeError, so that a
 // misspelt signal cannot leave a run unstoppable.
 func runLLMTool(exec func(context.Context, json.RawMessage, any) (json.RawMessage, error), text, runContext, signal, onConsole, given Value) (json.RawMessage, error) {
-	if given.Type() == jsbridge.TypeObject {
+	if jsbridge.TypeOf(given) == jsbridge.TypeObject {
 		if err := checkKeys(given, "execute(args, options)", runOptionKeys, runOptionHints); err != nil {
 			return nil, err
 		}
 	}
 	var raw json.RawMessage
-	if text.Type() == jsbridge.TypeString {
+	if jsbridge.TypeOf(text) == jsbridge.TypeString {
 		raw = json.RawMessage(text.String())
 	}
 	// The run's context ends with the signal's reason as its cause, which
 	// every tool call's own signal then aborts with.
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
-	if signal.Type() == jsbridge.TypeObject {
+	if jsbridge.TypeOf(signal) == jsbridge.TypeObject {
 		if get(signal, "aborted").Truthy() {
 			return nil, &jsbridge.Error{Value: get(signal, "reason")}
 		}
@@ -135,12 +135,12 @@ func runLLMTool(exec func(context.Context, json.RawMessage, any) (json.RawMessag
 	}
 	// The loader's console observer (onEvent's console lines as they are
 	// logged), only for runs that have an onEvent: others pay nothing.
-	if onConsole.Type() == jsbridge.TypeFunction {
+	if jsbridge.TypeOf(onConsole) == jsbridge.TypeFunction {
 		ctx = codemode.WithConsole(ctx, func(e codemode.LogEntry) { _, _ = jsbridge.Call(onConsole, e.Level, e.Message) })
 	}
 	out, err := exec(ctx, raw, cc)
 	if err != nil {
-		if ctx.Err() != nil && signal.Type() == jsbridge.TypeObject && get(signal, "aborted").Truthy() {
+		if ctx.Err() != nil && jsbridge.TypeOf(signal) == jsbridge.TypeObject && get(signal, "aborted").Truthy() {
 			return nil, &jsbridge.Error{Value: get(signal, "reason")}
 		}
 		return nil, err

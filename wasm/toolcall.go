@@ -42,16 +42,16 @@ func pageCaller() (call, abort Value, ok bool) {
 	p := &pageCalls
 	p.once.Do(func() {
 		mk, err := jsbridge.Get(jsbridge.Global(), "__ioCodeModeCall")
-		if err != nil || mk.Type() != jsbridge.TypeFunction {
+		if err != nil || jsbridge.TypeOf(mk) != jsbridge.TypeFunction {
 			return
 		}
 		res, err := jsbridge.Call(mk, jsbridge.ReplyFunc())
-		if err != nil || res.Type() != jsbridge.TypeObject {
+		if err != nil || jsbridge.TypeOf(res) != jsbridge.TypeObject {
 			return
 		}
 		call, err1 := jsbridge.Get(res, "call")
 		abort, err2 := jsbridge.Get(res, "abort")
-		if err1 != nil || err2 != nil || call.Type() != jsbridge.TypeFunction || abort.Type() != jsbridge.TypeFunction {
+		if err1 != nil || err2 != nil || jsbridge.TypeOf(call) != jsbridge.TypeFunction || jsbridge.TypeOf(abort) != jsbridge.TypeFunction {
 			return
 		}
 		p.call, p.abort, p.ok = call, abort, true
@@ -86,19 +86,19 @@ func toolExecute(name string, execs, validates Value, i int) func(context.Contex
 			return nil, err
 		}
 		kind, payload := -1, jsbridge.Arg(vals, 1)
-		if k := jsbridge.Arg(vals, 0); k.Type() == jsbridge.TypeNumber {
+		if k := jsbridge.Arg(vals, 0); jsbridge.TypeOf(k) == jsbridge.TypeNumber {
 			kind = k.Int()
 		}
 		switch kind {
 		case replyOK:
-			if w := jsbridge.Arg(vals, 2); w.Type() == jsbridge.TypeString && c.Warn != nil {
+			if w := jsbridge.Arg(vals, 2); jsbridge.TypeOf(w) == jsbridge.TypeString && c.Warn != nil {
 				var warnings []string // made by tojson.mjs: strings
 				json.Unmarshal([]byte(w.String()), &warnings)
 				for _, w := range warnings {
 					c.Warn(w)
 				}
 			}
-			if payload.Type() == jsbridge.TypeString {
+			if jsbridge.TypeOf(payload) == jsbridge.TypeString {
 				return json.RawMessage(payload.String()), nil
 			}
 			return nil, nil

@@ -235,6 +235,56 @@ test("a misspelt config key that holds a function is a TypeError naming it, in b
     }
 });
 
+// js.Value.Type panics on a BigInt: wherever the Go core read the type of
+// a value the page handed over, a BigInt was "internal error: bad type
+// flag" (config, createSession, registerTool on the calling thread) or
+// "panic: bad type flag" (onToolCall's decision and a tool error's name,
+// in both modes), instead of the TypeError naming the field.
+test("a BigInt the page hands over is named as one, in both modes", async () => {
+    const { IoCodeModeFactory } = await import(indexURL);
+    for (const worker of [false, true]) {
+        for (const [config, message] of [
+            [{ timeout: 10n }, /^config\.timeout: expected a positive number, got bigint$/],
+            [{ maxToolCalls: 10n }, /^config\.maxToolCalls: expected a positive integer, got bigint$/],
+            [{ search: { embed: async () => [], weight: 1n } }, /^config\.search\.weight: expected a positive number, got bigint$/],
+        ]) {
+            await assert.rejects(IoCodeModeFactory({ wasmLocation: assetPath, worker, ...config }), (err) => err instanceof TypeError && message.test(err.message), `worker: ${worker}: ${message}`);
+        }
+        let decision;
+        const ran = [];
+        const api = await IoCodeModeFactory({
+            wasmLocation: assetPath,
+            worker,
+            interceptors: { onToolCall: () => decision },
+            tools: [
+                tool("pay.send", (input) => (ran.push(input), "sent")),
+                tool("t.fail", () => {
+                    throw Object.assign(new Error("m"), { name: 10n });
+                }),
+            ],
+        });
+        try {
+            assert.throws(() => api.createSession(10n), (err) => err instanceof TypeError && /^createSession\(options\): expected an object, got bigint$/.test(err.message), `worker: ${worker}`);
+            assert.throws(() => api.registerTool({ name: 10n, execute() {} }), (err) => err instanceof TypeError && /^tool\.name: expected a string, got bigint$/.test(err.message), `worker: ${worker}`);
+            const { executeCode } = llmTools(api.createSession());
+            for (const [d, reason] of [
+                [10n, /onToolCall returned bigint; expected/],
+                [{ allowed: 1n }, /onToolCall returned an object; expected/],
+            ]) {
+                decision = d;
+                const r = await executeCode.execute({ code: "try { return await tools.pay.send({}) } catch (e) { return e.message }", explanation: "x" });
+                assert.deepEqual(ran, [], `worker: ${worker}`);
+                assert.match(r.toolCalls[0].reason, reason, `worker: ${worker}: ${r.toolCalls[0].reason}`);
+            }
+            decision = { allowed: true };
+            const r = await executeCode.execute({ code: "try { await tools.t.fail({}) } catch (e) { return [e.name, e.message] }", explanation: "x" });
+            assert.deepEqual(r.result, ["ToolError", "m"], `worker: ${worker}: ${JSON.stringify(r)}`);
+        } finally {
+            api.dispose();
+        }
+    }
+});
+
 test("an embedder's answer that is not number[][] is reported as it is, in both modes", async () => {
     const { IoCodeModeFactory } = await import(indexURL);
     const warn = console.warn;
