@@ -236,20 +236,24 @@ export async function workerFactory(config) {
 
     // What the worker's Go core gets: the config without page functions
     // (a non-function where one belongs goes as is, for the core's error).
+    // Null prototypes: a JSON config's own "__proto__" key stays a key, for
+    // the core to refuse as the calling thread does.
     /** @type {any} */
-    const sent = {};
+    const sent = Object.create(null);
+    /** @type {{ path: string[], kind: string }[]} */
+    const standIns = [];
     for (const [k, v] of Object.entries(cfg)) {
         if (k === "worker" || k === "onEvent" || k === "tools") continue;
         if ((k === "toolFilter" || k === "overwriteSystemInstruction") && typeof v === "function") continue;
         if (k === "interceptors" && v && typeof v === "object") {
             const { onToolCall: f, ...rest } = v;
-            sent.interceptors = cloneable(typeof f === "function" || f === undefined ? rest : v);
+            sent.interceptors = cloneable(typeof f === "function" || f === undefined ? rest : v, [k], standIns);
             continue;
         }
         // Any other value, a misspelt key's included, goes without its
         // functions: postMessage cannot clone them, and the core needs
         // only the keys and the types to name what is wrong.
-        sent[k] = cloneable(v);
+        sent[k] = cloneable(v, [k], standIns);
     }
     /** @type {Map<string, any>} factory tools by name */
     const tools = new Map();
@@ -369,6 +373,7 @@ export async function workerFactory(config) {
         worker.post(Object.assign(init, {
             t: "init",
             config: sent,
+            standIns,
             baseURL: typeof document !== "undefined" ? document.baseURI : undefined,
             tools: first ? initialTools : [],
             hidden: hiddenNames(),
@@ -863,23 +868,29 @@ export async function workerFactory(config) {
     };
 }
 
-// Functions cannot cross to the worker; under keys the core does not know
-// (the only ones that can still hold one here) a marker does, at any depth
-// (a cycle too), and the core names the key.
+// Functions and Symbols cannot cross to the worker. Where a value holds one
+// (the core does not keep it: a misspelt key, or a function where a number
+// belongs) it goes as null and its path in `standIns`, and the worker puts
+// a stand-in of that type back, so the core names the key and the type as
+// on the calling thread. A cycle is cut with a marker.
 /**
  * @param {any} obj
+ * @param {string[]} path
+ * @param {{ path: string[], kind: string }[]} standIns
  * @param {Set<object>} [seen]
  * @returns {any}
  */
-function cloneable(obj, seen = new Set()) {
-    if (typeof obj === "function") return "[function]";
-    if (typeof obj === "symbol") return "[symbol]";
+function cloneable(obj, path, standIns, seen = new Set()) {
+    if (typeof obj === "function" || typeof obj === "symbol") {
+        standIns.push({ path, kind: typeof obj });
+        return null;
+    }
     if (obj === null || typeof obj !== "object") return obj;
     if (seen.has(obj)) return "[cycle]";
     seen.add(obj);
     /** @type {any} */
-    const out = Array.isArray(obj) ? [] : {};
-    for (const [k, v] of Object.entries(obj)) out[k] = cloneable(v, seen);
+    const out = Array.isArray(obj) ? [] : Object.create(null);
+    for (const [k, v] of Object.entries(obj)) out[k] = cloneable(v, [...path, k], standIns, seen);
     seen.delete(obj);
     return out;
 }

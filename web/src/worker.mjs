@@ -187,6 +187,13 @@ const handlers = {
                 loadCore({ Date: PollDate, console: pageConsole }, m.core),
                 m.quickjs instanceof WebAssembly.Module ? m.quickjs : loadQuickJS(m.config.wasmLocation, m.baseURL),
             ]);
+            // The page's functions and Symbols that the core does not keep,
+            // back as stand-ins of their type (cloneable in worker-host.mjs).
+            for (const { path, kind } of m.standIns) {
+                let at = m.config;
+                for (const k of path.slice(0, -1)) at = at[k];
+                at[path[path.length - 1]] = kind === "symbol" ? Symbol() : () => {};
+            }
             const config = { ...m.config, tools: m.tools.map(proxyTool) };
             if (m.hasEmbed) {
                 config.search = { ...config.search, embed: (/** @type {string[]} */ texts) => askPage("embed", { texts }) };

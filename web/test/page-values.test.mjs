@@ -235,6 +235,26 @@ test("a misspelt config key that holds a function is a TypeError naming it, in b
     }
 });
 
+// Worker mode sends the config to the worker's core without its
+// functions, which postMessage cannot clone; the core then named a function
+// or Symbol where a value belongs as 'the string "[function]"', and a JSON
+// config's own "__proto__" key, assigned to a plain object, became its
+// prototype and was lost, where the calling thread refuses it.
+test("config values that cannot cross to the worker are named as on the calling thread", async () => {
+    const { IoCodeModeFactory } = await import(indexURL);
+    for (const [config, message] of [
+        [{ interceptors: async () => ({ allowed: true }) }, /^config\.interceptors: expected an object, got function$/],
+        [{ timeout: Symbol("s") }, /^config\.timeout: expected a positive number, got symbol$/],
+        [{ search: { embed: async () => [], weight: () => 1 } }, /^config\.search\.weight: expected a positive number, got function$/],
+        [JSON.parse('{"__proto__": {"timeout": 1}}'), /^config: unknown key "__proto__"/],
+        [{ search: JSON.parse('{"__proto__": {"weight": 1}}') }, /^config\.search: unknown key "__proto__"/],
+    ]) {
+        for (const worker of [false, true]) {
+            await assert.rejects(IoCodeModeFactory({ wasmLocation: assetPath, worker, ...config }), (err) => err instanceof TypeError && message.test(err.message), `worker: ${worker}: ${message}`);
+        }
+    }
+});
+
 // js.Value.Type panics on a BigInt: wherever the Go core read the type of
 // a value the page handed over, a BigInt was "internal error: bad type
 // flag" (config, createSession, registerTool on the calling thread) or
