@@ -76,10 +76,11 @@ func (spec argSpec) parse(args json.RawMessage) (map[string]any, error) {
 		return nil, &argsError{fmt.Sprintf("%s: the arguments are not JSON; expected an object %s", spec.tool, spec.shape())}
 	}
 	if s, ok := raw.(string); ok {
-		var inner any
-		d := json.NewDecoder(strings.NewReader(s))
-		d.UseNumber()
-		if strings.HasPrefix(strings.TrimSpace(s), "{") && d.Decode(&inner) == nil {
+		if inner := jsonObject(s); inner != nil {
+			raw = inner
+		} else if inner := jsonObject(jsonString(s)); inner != nil {
+			// The arguments encoded twice: a program (or query) that is
+			// only a string literal does nothing.
 			raw = inner
 		} else {
 			raw = map[string]any{spec.bare: s}
@@ -89,6 +90,7 @@ func (spec argSpec) parse(args json.RawMessage) (map[string]any, error) {
 	if !ok {
 		return nil, &argsError{fmt.Sprintf("%s: expected the arguments to be an object %s, got %s", spec.tool, spec.shape(), kindOf(raw))}
 	}
+	obj = spec.unnest(obj)
 	out := make(map[string]any, len(spec.fields))
 	for _, f := range spec.fields {
 		v, present := obj[f.name]
@@ -116,6 +118,57 @@ func (spec argSpec) parse(args json.RawMessage) (map[string]any, error) {
 		return nil, &argsError{fmt.Sprintf("%s: unknown argument %q%s; expected %s", spec.tool, k, keys.DidYouMean(k, spec.names()), spec.shape())}
 	}
 	return out, nil
+}
+
+// jsonObject decodes s when it is the JSON text of an object, else nil.
+func jsonObject(s string) map[string]any {
+	if !strings.HasPrefix(strings.TrimSpace(s), "{") {
+		return nil
+	}
+	var v any
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
+	if d.Decode(&v) != nil {
+		return nil
+	}
+	obj, _ := v.(map[string]any)
+	return obj
+}
+
+// jsonString decodes s when it is the JSON text of a string, else "".
+func jsonString(s string) string {
+	var v string
+	if !strings.HasPrefix(strings.TrimSpace(s), `"`) || json.Unmarshal([]byte(s), &v) != nil {
+		return ""
+	}
+	return v
+}
+
+// unnest reads arguments that a model sent inside its bare field, as JSON
+// text ({"code": "{\"code\": \"...\", \"explanation\": ...}"}): when
+// that text is an object of the spec's fields only, its fields are the
+// arguments, the outer ones filling what it lacks. Only a program that is
+// a JSON object is read so, and that is no program (a SYNTAX error).
+func (spec argSpec) unnest(obj map[string]any) map[string]any {
+	s, ok := obj[spec.bare].(string)
+	inner := jsonObject(s)
+	if !ok || inner == nil {
+		return obj
+	}
+	if _, ok := inner[spec.bare]; !ok {
+		return obj
+	}
+	for k := range inner {
+		if spec.field(k) == nil {
+			return obj
+		}
+	}
+	for k, v := range obj {
+		if _, ok := inner[k]; !ok {
+			inner[k] = v
+		}
+	}
+	return inner
 }
 
 func (spec argSpec) field(name string) *argField {

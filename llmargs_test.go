@@ -50,6 +50,20 @@ func TestLLMToolArguments(t *testing.T) {
 		{"numeric code", execute, `{"code":42}`, false, `executeCode: code: expected a string, got the number 42`},
 		{"array code", execute, `{"code":["return 1"]}`, false, `executeCode: code: expected a string, got an array`},
 		{"extra argument", execute, `{"code":"return 1","timeout":5000}`, false, `unknown argument "timeout"; expected { code: string; explanation?: string }`},
+		// Models (and hosts) encode the arguments twice, or send the
+		// arguments object as the code: a program that is only a string
+		// literal or a JSON object does nothing, so reading the arguments in
+		// it loses no program. It ran as a string literal (ok: true, the
+		// arguments back as the result) or was a SYNTAX error telling the
+		// model to return its own arguments.
+		{"arguments encoded twice", execute, `"\"{\\\"code\\\":\\\"return 6*7\\\"}\""`, true, `"result":42`},
+		{"arguments as the code", execute, `{"code":"{\"code\":\"return 6*7\",\"explanation\":\"math\"}"}`, true, `"result":42`},
+		{"arguments as the code, explanation outside", execute, `{"code":"{\"code\":\"return 6*7\"}","explanation":"math"}`, true, `"result":42`},
+		{"search arguments encoded twice", search, `"\"{\\\"query\\\":\\\"transfer money\\\",\\\"limit\\\":1}\""`, true, `"payments.transfer"`},
+		{"search arguments as the query", search, `{"query":"{\"query\":\"transfer money\",\"limit\":1}"}`, true, `"payments.transfer"`},
+		{"a JSON object code that is not the arguments", execute, `{"code":"{\"a\":1}"}`, true, `the code is a JSON object, not a program`},
+		{"a string literal program stays one", execute, `{"code":"\"return 1\""}`, true, `"result":"return 1"`},
+		{"inner arguments are checked", execute, `{"code":"{\"code\":5}"}`, false, `executeCode: code: expected a string, got the number 5`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, err := tc.tool.Execute(context.Background(), json.RawMessage(tc.args), nil)

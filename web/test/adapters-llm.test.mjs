@@ -109,6 +109,22 @@ describe("handleToolCall", () => {
         assert.ok(Array.isArray(await llm.handleToolCall(session, "searchTools", "")));
     });
 
+    // Some models encode the arguments twice ("\"{\\\"code\\\": ...}\""), or
+    // send them as the code: the object inside is read, as the session's
+    // own tools read it; any other string is still refused.
+    test("arguments encoded twice, or sent as the code, run", async () => {
+        const args = { code: SUM, explanation: "sum" };
+        const twice = await llm.handleToolCall(session, "executeCode", JSON.stringify(JSON.stringify(args)));
+        assert.equal(twice.result, 42, JSON.stringify(twice));
+        const nested = await llm.handleToolCall(session, "executeCode", { code: JSON.stringify(args) });
+        assert.equal(nested.result, 42, JSON.stringify(nested));
+        const hits = await llm.handleToolCall(session, "searchTools", JSON.stringify(JSON.stringify({ query: "orders", limit: 1 })));
+        assert.deepEqual(hits.map((h) => h.name), ["orders.search"]);
+        const text = await llm.handleToolCall(session, "executeCode", JSON.stringify("return 1"));
+        assert.equal(text.ok, false);
+        assert.match(text.error.message, /must be a JSON object.*got string/);
+    });
+
     test("an error of the model's code is the run's own result", async () => {
         const out = await llm.handleToolCall(session, "executeCode", { code: "throw new Error('boom')", explanation: "e" });
         assert.equal(out.ok, false);

@@ -85,6 +85,8 @@ function parseArgs(tool, args) {
         if (args.trim() === "") return { value: {} };
         try {
             value = JSON.parse(args);
+            // The arguments encoded twice: the object inside, if it is one.
+            if (typeof value === "string" && value.trim().startsWith("{")) value = JSON.parse(value);
         } catch (err) {
             return {
                 error: failure(
