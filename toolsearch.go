@@ -95,7 +95,11 @@ func (c *CodeMode) search(ctx context.Context, entries []*toolEntry, req SearchR
 	opts := search.Options{Limit: req.Limit}
 	if c.emb != nil && strings.TrimSpace(req.Query) != "" && len(entries) > 0 {
 		if sim, err := c.emb.similarities(ctx, entries, req.Query); err != nil {
-			c.emb.warn(err)
+			// A search whose caller stopped (an abort, the run's end, a
+			// dispose) has no one to tell, and the embedder did not fail.
+			if ctx.Err() == nil {
+				c.emb.warn(err)
+			}
 		} else {
 			opts.Similarity, opts.SemanticWeight, opts.MinSimilarity = sim, c.emb.weight, c.emb.minSim
 		}
@@ -265,8 +269,11 @@ func (e *embedder) similarities(ctx context.Context, entries []*toolEntry, query
 	if wait > 0 {
 		return nil, errSkip
 	}
+	caller := ctx
 	defer func() {
-		if err != nil {
+		// Only the embedder's own failure (an error, its timeout) makes
+		// the next searches lexical, not the caller's giving up.
+		if err != nil && caller.Err() == nil {
 			e.mu.Lock()
 			e.retryAt = time.Now().Add(embedBackoff)
 			e.mu.Unlock()

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -289,5 +290,50 @@ func TestSearchEmbedderTimeout(t *testing.T) {
 	defer mu.Unlock()
 	if len(warned) != 1 || !strings.Contains(warned[0], "deadline exceeded") {
 		t.Fatalf("warnings %q", warned)
+	}
+}
+
+// TestSearchEmbedderCallerStops: a search whose own context ends while the
+// embedder works (the caller aborted, the run timed out, the session was
+// disposed) says nothing and leaves the embedder on: the embedder did not
+// fail. It warned "the embedder failed: context canceled" and made every
+// search of the factory lexical, silently, for the next 30 seconds.
+func TestSearchEmbedderCallerStops(t *testing.T) {
+	var warned []string
+	var mu sync.Mutex
+	var calls, queries atomic.Int32
+	slowOnce := make(chan struct{})
+	embed := func(ctx context.Context, texts []string) ([][]float32, error) {
+		calls.Add(1)
+		// The first query's embedding waits until the caller gives up.
+		if len(texts) == 1 && texts[0] == "transfer money" && queries.Add(1) == 1 {
+			close(slowOnce)
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}
+		out := make([][]float32, len(texts))
+		for i := range texts {
+			out[i] = []float32{1, float32(len(texts[i]))}
+		}
+		return out, nil
+	}
+	cm := newTestCodeMode(t, Config{Search: SearchConfig{Embed: embed, Warn: func(m string) { mu.Lock(); warned = append(warned, m); mu.Unlock() }}})
+	s, _ := cm.NewSession()
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-slowOnce; cancel() }()
+	if _, err := s.Search(ctx, SearchRequest{Query: "transfer money"}); err != nil {
+		t.Fatal(err)
+	}
+	before := calls.Load()
+	if _, err := s.Search(context.Background(), SearchRequest{Query: "transfer money"}); err != nil {
+		t.Fatal(err)
+	}
+	if calls.Load() == before {
+		t.Errorf("the search after a caller's cancel did not call the embedder (lexical for 30 s)")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(warned) != 0 {
+		t.Errorf("warnings %q", warned)
 	}
 }
