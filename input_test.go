@@ -175,6 +175,7 @@ func TestProgramWrapper(t *testing.T) {
 		{name: "export async function main beside helpers", code: "const n = 2\nexport async function main(): Promise<number> {\n  return n * 5\n}", want: "10"},
 		{name: "an error in an exported main points into the model's code", code: "export default async function main() {\n  null.x\n}", errCode: "RUNTIME", errName: "TypeError", errMsg: "of null", line: 2, col: 7},
 		{name: "export const", code: "export const total = 1", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "export is not available: the code is the body of a function; return the result instead", line: 1, col: 1},
+		{name: "a Python block", code: "Here is the code:\n```python\nprint(len(orders))\n```", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "```python is not JavaScript: executeCode runs JavaScript or TypeScript", line: 2, col: 1},
 		{name: "import", code: "import fs from 'fs'\nreturn 1", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "use the tools you are given", line: 1, col: 1},
 		{name: "dynamic import", code: "const m = await import('x')", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "import() is not available"},
 		{name: "require", code: "const fs = require('fs')", errCode: "RUNTIME", errName: "ReferenceError", errMsg: "require is not available in this sandbox: it has no network and no modules; use the tools"},

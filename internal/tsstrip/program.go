@@ -30,7 +30,10 @@ type Prepared struct {
 // Prepare is Program, and says whether the result is a function body.
 // Plain JavaScript is tokenized once for all of it.
 func Prepare(src string) (Prepared, *Error) {
-	src = Unfence(src)
+	src, err := Unfence(src)
+	if err != nil {
+		return Prepared{}, err
+	}
 	toks, ok := scan(src)
 	// Before anything reads the tokens recursively (walk), and before
 	// QuickJS parses what the tokenizer could not read.
@@ -169,12 +172,16 @@ var fenceLangs = map[string]bool{
 // lines before it become empty, so line numbers still count from the top
 // of what the model wrote, and everything after the closing fence is
 // dropped. A fence line inside a template literal of the code is code.
-func Unfence(src string) string {
+// Fences of other languages only (a model that wrote Python, or data as
+// ```json) are an error at the first: as JavaScript, their backticks are
+// template literals, and the program failed with "not a function".
+func Unfence(src string) (string, *Error) {
 	if !strings.Contains(src, "```") && !strings.Contains(src, "~~~") {
-		return src
+		return src, nil
 	}
 	lines := strings.SplitAfter(src, "\n")
 	open, marker, other, seen := -1, "", "", false
+	var firstOther *Error
 	off := 0
 	for i, l := range lines {
 		t := strings.TrimSpace(l)
@@ -190,11 +197,17 @@ func Unfence(src string) string {
 				}
 			case fenceLangs[lang(info)]:
 				if !seen && inTemplate(src[:off]) {
-					return src // the code writes markdown itself
+					return src, nil // the code writes markdown itself
 				}
 				open, marker = i, mk
 			default:
+				if !seen && inTemplate(src[:off]) {
+					return src, nil
+				}
 				other = mk
+				if firstOther == nil {
+					firstOther = &Error{Line: i + 1, Column: 1, Message: mk + lang(info) + " is not JavaScript: executeCode runs JavaScript or TypeScript (the body of an async function); send the program in JavaScript, bare or in a ```js block"}
+				}
 			}
 			seen = true
 			break
@@ -205,7 +218,10 @@ func Unfence(src string) string {
 		off += len(l)
 	}
 	if open < 0 {
-		return src
+		if firstOther != nil {
+			return "", firstOther
+		}
+		return src, nil
 	}
 	var b strings.Builder
 	for range open + 1 {
@@ -217,7 +233,7 @@ func Unfence(src string) string {
 		}
 		b.WriteString(l)
 	}
-	return b.String()
+	return b.String(), nil
 }
 
 // lang is a fence's language: the first word of its info string.

@@ -223,6 +223,35 @@ func TestProgram(t *testing.T) {
 	}
 }
 
+// TestProgramOtherLanguage: a program that is only a fenced block of
+// another language (a model that wrote Python, or sent data as ```json)
+// is a SYNTAX error saying so, at its fence. It ran as JavaScript: the
+// fence's backticks are template literals, so it failed with "not a
+// function" or an unrelated syntax error. A JavaScript fence anywhere, or
+// a fence inside a template literal, still wins.
+func TestProgramOtherLanguage(t *testing.T) {
+	for _, tc := range []struct {
+		name, in, msg string
+		line          int
+	}{
+		{"python", "```python\nprint(1)\n```", "```python is not JavaScript", 1},
+		{"json", "```json\n{\"a\": 1}\n```", "```json is not JavaScript", 1},
+		{"prose, then bash", "Run this:\n\n~~~bash\nls\n~~~\nDone.", "~~~bash is not JavaScript", 3},
+		{"python then js", "```python\nprint(1)\n```\n```js\nreturn 1\n```", "", 0},
+		{"inside a template literal", "const md = `\n```python\nx\n```\n`\nreturn md", "", 0},
+	} {
+		_, err := Program(tc.in)
+		switch {
+		case tc.line == 0 && err != nil:
+			t.Errorf("%s: error %v", tc.name, err)
+		case tc.line != 0 && err == nil:
+			t.Errorf("%s: no error", tc.name)
+		case tc.line != 0 && (!strings.Contains(err.Message, tc.msg) || err.Line != tc.line || err.Column != 1):
+			t.Errorf("%s: got %d:%d %q, want %d:1 ~%q", tc.name, err.Line, err.Column, err.Message, tc.line, tc.msg)
+		}
+	}
+}
+
 // TestPrepareBody: Body is set only when the prepared code surely returns
 // outside any function and closes no bracket it did not open.
 func TestPrepareBody(t *testing.T) {
