@@ -3,6 +3,7 @@ package tsstrip
 import (
 	"iter"
 	"strings"
+	"unicode/utf8"
 )
 
 // Program prepares a model's program for the sandbox: the first fenced
@@ -34,6 +35,7 @@ func Prepare(src string) (Prepared, *Error) {
 	if err != nil {
 		return Prepared{}, err
 	}
+	src = blankHashbang(src)
 	toks, ok := scan(src)
 	// Before anything reads the tokens recursively (walk), and before
 	// QuickJS parses what the tokenizer could not read.
@@ -234,6 +236,23 @@ func Unfence(src string) (string, *Error) {
 		b.WriteString(l)
 	}
 	return b.String(), nil
+}
+
+// blankHashbang overwrites a first line that is a hashbang (#!/usr/bin/env
+// node), which a script may start with, with spaces: the program is the
+// body of a function, where QuickJS refuses it. The lines Unfence emptied
+// before a fenced block come first.
+func blankHashbang(src string) string {
+	start := len(src) - len(strings.TrimLeft(src, "\n"))
+	if !strings.HasPrefix(src[start:], "#!") {
+		return src
+	}
+	end := strings.IndexAny(src[start:], "\r\n")
+	if end < 0 {
+		end = len(src) - start
+	}
+	end += start
+	return src[:start] + strings.Repeat(" ", utf8.RuneCountInString(src[start:end])) + src[end:]
 }
 
 // lang is a fence's language: the first word of its info string.

@@ -154,6 +154,11 @@ func TestProgram(t *testing.T) {
 		{"fence with prose", "Here is the code:\n```ts\nconst a: number = 1\nreturn a\n```\nIt returns 1.", "\n\nconst a         = 1\nreturn a\n"},
 		{"fence without language", "```\nreturn 1\n```", "\nreturn 1\n"},
 		{"tilde fence", "~~~javascript\nreturn 1\n~~~", "\nreturn 1\n"},
+		// A script's first line may be a hashbang; the program is a
+		// function's body, where QuickJS refuses one ("invalid first
+		// character of private name").
+		{"a hashbang line", "#!/usr/bin/env node\nreturn 1", "                   \nreturn 1"},
+		{"a fenced hashbang line", "```js\n#!/usr/bin/env node\nreturn 1\n```", "\n                   \nreturn 1\n"},
 		{"python fence is not code", "```python\nprint(1)\n```\n```js\nreturn 1\n```", "\n\n\n\nreturn 1\n"},
 		{"fence inside a template literal is code", "const md = `\n```js\nx\n```\n`\nreturn md", "const md = `\n```js\nx\n```\n`\nreturn md"},
 		{"async arrow", "async () => {\n  const x = await f()\n  return x\n}", "             \n  const x = await f()\n  return x\n "},
