@@ -76,9 +76,25 @@ func (s *Session) Search(ctx context.Context, req SearchRequest) ([]SearchHit, e
 	return s.cm.search(ctx, s.cm.visible(s.own), req, s.signature), nil
 }
 
+// maxQueryChars bounds a search's query (in characters), as the prelude
+// bounds tool_search's: a longer one says nothing more about the tool, and
+// cost time in proportion (a 50 MB query held the calling thread 25 s) and
+// went whole to the host's embeddings endpoint.
+const maxQueryChars = 1000
+
 // search ranks entries (already filtered) for a request; sig gives a hit's
 // signature (a session's, with the result types it has seen).
 func (c *CodeMode) search(ctx context.Context, entries []*toolEntry, req SearchRequest, sig func(*toolEntry) string) []SearchHit {
+	if len(req.Query) > maxQueryChars {
+		n := 0
+		for i := range req.Query {
+			if n == maxQueryChars {
+				req.Query = req.Query[:i]
+				break
+			}
+			n++
+		}
+	}
 	if ns := strings.Trim(strings.TrimSpace(req.Namespace), "."); ns != "" {
 		ns = strings.TrimPrefix(ns, "tools.")
 		var in []*toolEntry

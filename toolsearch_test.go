@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 func hitNames(hits []SearchHit) []string {
@@ -335,5 +336,41 @@ func TestSearchEmbedderCallerStops(t *testing.T) {
 	defer mu.Unlock()
 	if len(warned) != 0 {
 		t.Errorf("warnings %q", warned)
+	}
+}
+
+// TestSearchQueryCut: a query is cut to 1,000 characters before it is
+// ranked or embedded, wherever it comes from (searchTools, Session.Search,
+// tool_search, which the prelude cut already): a model's 50 MB query held
+// the calling thread 25 s and went whole to the host's embeddings endpoint.
+func TestSearchQueryCut(t *testing.T) {
+	var mu sync.Mutex
+	var longest int
+	embed := func(_ context.Context, texts []string) ([][]float32, error) {
+		out := make([][]float32, len(texts))
+		mu.Lock()
+		for i, s := range texts {
+			longest = max(longest, utf8.RuneCountInString(s))
+			out[i] = []float32{1, 1}
+		}
+		mu.Unlock()
+		return out, nil
+	}
+	cm := newTestCodeMode(t, Config{Search: SearchConfig{Embed: embed}})
+	s, _ := cm.NewSession()
+	query := strings.Repeat("transfer money é ", 100_000)
+	args, _ := json.Marshal(map[string]any{"query": query})
+	out, err := s.LLMTools()[0].Execute(context.Background(), args, nil)
+	if err != nil || !strings.Contains(string(out), `"payments.transfer"`) {
+		t.Fatalf("searchTools: %v %.200s", err, out)
+	}
+	hits, err := s.Search(context.Background(), SearchRequest{Query: query})
+	if err != nil || len(hits) == 0 || hits[0].Name != "payments.transfer" {
+		t.Fatalf("Search: %v %v", err, hitNames(hits))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if longest > maxQueryChars {
+		t.Errorf("the embedder got a query of %d characters, want at most %d", longest, maxQueryChars)
 	}
 }
