@@ -87,11 +87,37 @@ var (
 	numberKeywords     = keywordSet("minimum", "maximum", "multipleOf")
 	countKeywords      = keywordSet("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains", "maxContains")
 	stringKeywords     = keywordSet("pattern", "format", "$ref", "$id", "$anchor", "$dynamicRef", "$dynamicAnchor", "$schema", "title", "description", "contentEncoding", "contentMediaType")
-	knownDrafts        = keywordSet(
-		"https://json-schema.org/draft/2020-12/schema", "https://json-schema.org/draft/2019-09/schema",
-		"http://json-schema.org/draft-07/schema", "http://json-schema.org/draft-06/schema", "http://json-schema.org/draft-04/schema",
-	)
 )
+
+// schemaDraft is the draft a "$schema" URL selects (4, 6, 7, 2019 or
+// 2020), read as the validator reads it (jsonschema's draftFromURL): http
+// or https, with or without an empty fragment, json-schema.org/schema
+// being the latest; 0 for a URL it does not know, which it would try to
+// load. Registration and the plain path both ask here, so neither refuses
+// or misreads a spelling the validator accepts.
+func schemaDraft(url string) int {
+	u, frag, _ := strings.Cut(url, "#")
+	if frag != "" {
+		return 0
+	}
+	u, ok := strings.CutPrefix(u, "http://")
+	if !ok {
+		u, _ = strings.CutPrefix(u, "https://")
+	}
+	switch u {
+	case "json-schema.org/schema", "json-schema.org/draft/2020-12/schema":
+		return 2020
+	case "json-schema.org/draft/2019-09/schema":
+		return 2019
+	case "json-schema.org/draft-07/schema":
+		return 7
+	case "json-schema.org/draft-06/schema":
+		return 6
+	case "json-schema.org/draft-04/schema":
+		return 4
+	}
+	return 0
+}
 
 func keywordSet(words ...string) map[string]bool {
 	m := make(map[string]bool, len(words))
@@ -216,7 +242,7 @@ func checkKeyword(k string, v any, depth int, patterns bool) *schemaError {
 		if k == "$ref" && !strings.HasPrefix(s, "#") {
 			return badf("remote $ref %q is not allowed: put the definition under $defs", s)
 		}
-		if k == "$schema" && !knownDrafts[strings.TrimSuffix(s, "#")] {
+		if k == "$schema" && schemaDraft(s) == 0 {
 			return badf("unknown $schema %q (2020-12, 2019-09, draft-07, -06 or -04)", s)
 		}
 		if k == "pattern" && patterns {

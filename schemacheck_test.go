@@ -17,6 +17,13 @@ func TestCheckSchema(t *testing.T) {
 		{"object schema", `{"type":"object","properties":{"a":{"type":["string","null"],"minLength":1},"b":{"items":{"enum":[1,"x"]}}},"required":["a"],"additionalProperties":false}`, ""},
 		{"booleans and combinators", `{"anyOf":[true,{"not":{"type":"null"}}],"$defs":{"n":{"type":"number","exclusiveMinimum":0}},"allOf":[{"$ref":"#/$defs/n"}]}`, ""},
 		{"draft-07 tuple and definitions", `{"$schema":"http://json-schema.org/draft-07/schema#","items":[{"type":"string"}],"definitions":{"x":{}}}`, ""},
+		// $schema spelt any way the validator reads it (http or https, an
+		// empty fragment or none)
+		{"draft-07 over https", `{"$schema":"https://json-schema.org/draft-07/schema"}`, ""},
+		{"2020-12 over http with fragment", `{"$schema":"http://json-schema.org/draft/2020-12/schema#"}`, ""},
+		{"2019-09", `{"$schema":"https://json-schema.org/draft/2019-09/schema#"}`, ""},
+		{"draft-06", `{"$schema":"https://json-schema.org/draft-06/schema#"}`, ""},
+		{"latest", `{"$schema":"https://json-schema.org/schema"}`, ""},
 		{"draft-04 boolean exclusiveMinimum", `{"$schema":"http://json-schema.org/draft-04/schema#","minimum":0,"exclusiveMinimum":true}`, ""},
 		{"data is not checked as schema", `{"properties":{"type":{"type":"string"}},"default":{"type":5},"enum":[{"minimum":"x"}]}`, ""},
 		{"misspelt type", `{"type":"strin"}`, `/type: "strin" is not a type`},
@@ -33,6 +40,8 @@ func TestCheckSchema(t *testing.T) {
 		{"enum not a list", `{"enum":"a"}`, `/enum: must be a list, got a string`},
 		{"remote ref", `{"properties":{"a":{"$ref":"https://example.com/s.json"}}}`, `/properties/a/$ref: remote $ref "https://example.com/s.json" is not allowed`},
 		{"unknown $schema", `{"$schema":"https://example.com/meta"}`, `/$schema: unknown $schema`},
+		{"unknown draft", `{"$schema":"http://json-schema.org/draft-08/schema#"}`, `/$schema: unknown $schema "http://json-schema.org/draft-08/schema#"`},
+		{"$schema with a fragment", `{"$schema":"http://json-schema.org/draft-07/schema#/definitions"}`, `/$schema: unknown $schema`},
 		{"pattern not a string", `{"pattern":1}`, `/pattern: must be a string, got the number 1`},
 	}
 	for _, tt := range tests {

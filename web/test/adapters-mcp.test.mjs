@@ -309,6 +309,37 @@ describe("fromMcpClient: listing, names, trust, collisions", () => {
         }
     });
 
+    // "$schema" spelt as the validator reads it: https for draft-07 used to
+    // be refused at registration ("unknown $schema"), leaving the tool out.
+    test("schemas naming their draft over http or https, with or without '#', register and are enforced", async () => {
+        const drafts = ["http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft-07/schema#", "https://json-schema.org/draft-07/schema", "http://json-schema.org/draft/2020-12/schema", "https://json-schema.org/draft/2019-09/schema#"];
+        const server = new Server({ name: "drafts", version: "1.0.0" }, { capabilities: { tools: {} } });
+        server.setRequestHandler(ListToolsRequestSchema, () => ({
+            tools: drafts.map(($schema, i) => ({ name: `t${i}`, inputSchema: { $schema, type: "object", properties: { n: { type: "number", exclusiveMinimum: 0 } }, required: ["n"] } })),
+        }));
+        server.setRequestHandler(CallToolRequestSchema, (req) => ({ content: [{ type: "text", text: JSON.stringify(req.params.arguments.n) }] }));
+        const client = await connectInMemory(server);
+        const errors = [];
+        const source = await mcp.fromMcpClient(client, { onError: (e) => errors.push(e.message) });
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        try {
+            source.registerTools(api);
+            await api.ready();
+            assert.deepEqual(api.listTools().map((t) => t.name), drafts.map((_, i) => `drafts.t${i}`));
+            assert.deepEqual(errors, []);
+            const session = api.createSession();
+            const code = drafts.map((_, i) => `[await tools.drafts.t${i}({ n: 2 }), await tools.drafts.t${i}({ n: 0 }).catch((e) => e.message)]`).join(", ");
+            const out = await run(session, `return [${code}]`);
+            assert.equal(out.ok, true, JSON.stringify(out));
+            assert.deepEqual(out.result, drafts.map((_, i) => [2, `drafts.t${i}: invalid input: /n: exclusiveMinimum: got 0, want > 0`]));
+            session.dispose();
+        } finally {
+            api.dispose();
+            source.close();
+            await client.close();
+        }
+    });
+
     test("two servers with one name collide clearly; a namespace separates them", async () => {
         const c1 = await connectInMemory(deskServer("desk"));
         const c2 = await connectInMemory(deskServer("desk"));
