@@ -37,8 +37,9 @@ var ErrInvalidInput = errors.New("invalid input")
 // is compiled by the full validator only when an input is not surelyValid:
 // valid input, the common case, never needs it.
 type inputValidator struct {
-	plain bool // see plainSchema; compiled without the meta-schema
-	doc   any  // the decoded schema
+	plain          bool // see plainSchema; compiled without the meta-schema
+	formatAsserted bool // see plainSchema
+	doc            any  // the decoded schema
 
 	once   sync.Once
 	schema *jsonschema.Schema
@@ -55,8 +56,9 @@ func (noRemoteLoader) Load(url string) (any, error) {
 }
 
 // compileSchema compiles a JSON Schema document. Draft 2020-12 is the default;
-// "$schema" may select draft-07 (or 4, 6, 2019-09), whose meta-schemas are
-// embedded in the library. A plain schema is compiled on first need.
+// "$schema" may select draft-07 (or 4, 6, 2019-09; see schemaDraft), whose
+// meta-schemas are embedded in the library. A plain schema is compiled on
+// first need.
 func compileSchema(raw json.RawMessage) (*inputValidator, error) {
 	doc, err := decodeJSONNumbers(raw)
 	if err != nil {
@@ -64,7 +66,8 @@ func compileSchema(raw json.RawMessage) (*inputValidator, error) {
 			return nil, fmt.Errorf("must be valid JSON: %v", err)
 		}
 	}
-	v := &inputValidator{doc: doc, plain: plainSchema(doc)}
+	v := &inputValidator{doc: doc}
+	v.plain, v.formatAsserted = plainSchema(doc)
 	if !v.plain {
 		// Compile errors are reported now; a plain schema has none (the
 		// compiler fails only on references, ids, anchors and patterns).
@@ -131,7 +134,7 @@ func (v *inputValidator) validate(input json.RawMessage) error {
 			return fmt.Errorf("%w: not valid JSON: %v", ErrInvalidInput, err)
 		}
 	}
-	if v.plain && surelyValid(v.doc, inst, 0) {
+	if v.plain && surelyValid(v.doc, inst, v.formatAsserted, 0) {
 		return nil
 	}
 	sch, err := v.compiled()

@@ -147,3 +147,37 @@ func BenchmarkValidateInput(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFirstCallDraft07: a tool's first call (its schema decoded and
+// checked, then one valid input) on the MCP filesystem server's read_file
+// schema, which names draft-07 in "$schema": "plain" as compileSchema
+// takes it, "full" through the validator after the meta-schema, as every
+// draft-07 schema went before it could be plain. The draft-07 meta-schema
+// itself, compiled once per process, is outside the loop.
+// go test -bench FirstCallDraft07 -run '^$' .
+func BenchmarkFirstCallDraft07(b *testing.B) {
+	const schema = `{"type":"object","properties":{"path":{"type":"string"},"tail":{"description":"If provided, returns only the last N lines of the file","type":"number"},"head":{"description":"If provided, returns only the first N lines of the file","type":"number"}},"required":["path"],"$schema":"http://json-schema.org/draft-07/schema#"}`
+	in := json.RawMessage(`{"path":"/tmp/notes.txt","head":20}`)
+	for _, plain := range []bool{true, false} {
+		name := "full"
+		if plain {
+			name = "plain"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				v, err := compileSchema(json.RawMessage(schema))
+				if err != nil {
+					b.Fatal(err)
+				}
+				if !v.plain {
+					b.Fatal("not plain")
+				}
+				v.plain = plain
+				if err := v.validate(in); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -13,8 +13,9 @@ import (
 // known": the caller then asks the full validator, which also words the
 // errors. Valid input, the common case, is thus accepted without compiling
 // the schema with the full validator, which cost the first tool call most
-// of its remaining time in the browser.
-func surelyValid(schema, inst any, depth int) bool {
+// of its remaining time in the browser. formatAsserted is plainSchema's:
+// "format" is then an assertion, left to the validator.
+func surelyValid(schema, inst any, formatAsserted bool, depth int) bool {
 	if depth > maxSchemaDepth {
 		return false
 	}
@@ -23,7 +24,7 @@ func surelyValid(schema, inst any, depth int) bool {
 		return s
 	case map[string]any:
 		for k, v := range s {
-			if !surelyValidKeyword(s, k, v, inst, depth) {
+			if !surelyValidKeyword(s, k, v, inst, formatAsserted, depth) {
 				return false
 			}
 		}
@@ -32,15 +33,15 @@ func surelyValid(schema, inst any, depth int) bool {
 	return false
 }
 
-func surelyValidKeyword(s map[string]any, k string, v, inst any, depth int) bool {
+func surelyValidKeyword(s map[string]any, k string, v, inst any, formatAsserted bool, depth int) bool {
 	switch k {
-	case "title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly", "$defs":
+	case "title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly", "$defs", "$schema":
 		// annotations and definitions, no assertion
 		return true
 	case "format":
-		// an annotation in draft 2020-12, unless asserted (compileSchema
-		// does not assert formats)
-		return true
+		// an annotation in drafts 2019-09 and 2020-12 (compileSchema does
+		// not ask the validator to assert it); draft-07 asserts it
+		return !formatAsserted
 	case "type":
 		if t, ok := v.(string); ok {
 			return hasType(inst, t)
@@ -57,7 +58,7 @@ func surelyValidKeyword(s map[string]any, k string, v, inst any, depth int) bool
 			return true
 		}
 		for name, sub := range v.(map[string]any) {
-			if x, ok := obj[name]; ok && !surelyValid(sub, x, depth+1) {
+			if x, ok := obj[name]; ok && !surelyValid(sub, x, formatAsserted, depth+1) {
 				return false
 			}
 		}
@@ -69,7 +70,20 @@ func surelyValidKeyword(s map[string]any, k string, v, inst any, depth int) bool
 		}
 		props, _ := s["properties"].(map[string]any)
 		for name, x := range obj {
-			if _, ok := props[name]; !ok && !surelyValid(v, x, depth+1) {
+			if _, ok := props[name]; !ok && !surelyValid(v, x, formatAsserted, depth+1) {
+				return false
+			}
+		}
+		return true
+	case "propertyNames":
+		// each name, a string, against the schema (zod's records say
+		// {"type":"string"}, which every name meets)
+		obj, ok := inst.(map[string]any)
+		if !ok {
+			return true
+		}
+		for name := range obj {
+			if !surelyValid(v, name, formatAsserted, depth+1) {
 				return false
 			}
 		}
@@ -94,7 +108,7 @@ func surelyValidKeyword(s map[string]any, k string, v, inst any, depth int) bool
 			return true
 		}
 		for _, x := range arr {
-			if !surelyValid(v, x, depth+1) {
+			if !surelyValid(v, x, formatAsserted, depth+1) {
 				return false
 			}
 		}
@@ -149,14 +163,14 @@ func surelyValidKeyword(s map[string]any, k string, v, inst any, depth int) bool
 		return !v.(bool) || !ok || len(arr) < 2
 	case "allOf":
 		for _, sub := range v.([]any) {
-			if !surelyValid(sub, inst, depth+1) {
+			if !surelyValid(sub, inst, formatAsserted, depth+1) {
 				return false
 			}
 		}
 		return true
 	case "anyOf":
 		for _, sub := range v.([]any) {
-			if surelyValid(sub, inst, depth+1) {
+			if surelyValid(sub, inst, formatAsserted, depth+1) {
 				return true
 			}
 		}

@@ -12,10 +12,29 @@ import (
 // the meta-schema (jsonschema.Compiler.SkipMetaValidation): compiling
 // 2020-12's meta-schema and its vocabularies and validating against them
 // cost most of the first tool call in the browser, and nearly every tool
-// schema is of this plain kind. Anything else ($schema, $ref, pattern,
-// unknown keywords, a value the walk is unsure of) goes through the full
-// check, so a false answer costs time only, never correctness.
-func plainSchema(v any) bool { return plainSchemaAt(v, 0) }
+// schema is of this plain kind. Anything else ($ref, pattern, unknown
+// keywords, a value the walk is unsure of) goes through the full check, so
+// a false answer costs time only, never correctness.
+//
+// A root "$schema" naming draft-07, 2019-09 or 2020-12 keeps a schema
+// plain: zod-to-json-schema puts draft-07 in every tool of the MCP SDK's
+// servers, Zod 4 names 2020-12. A plain schema is valid against the
+// draft-07 and 2019-09 meta-schemas too (they define the plain keywords
+// alike or not at all, and allow a keyword they do not define any value),
+// and surelyValid judges only keywords that mean the same in them (it
+// leaves prefixItems, dependentSchemas and the like, which draft-07
+// ignores, to the validator), bar one: draft-07 asserts "format", which
+// formatAsserted reports. Draft-06 and -04, rare in tool lists, go through
+// the full check: draft-04's meta-schema is not 2020-12's (exclusiveMaximum
+// is a boolean there, modifying maximum).
+func plainSchema(v any) (plain, formatAsserted bool) {
+	if !plainSchemaAt(v, 0) {
+		return false, false
+	}
+	m, _ := v.(map[string]any)
+	s, ok := m["$schema"].(string)
+	return true, ok && schemaDraft(s) < 2019
+}
 
 func plainSchemaAt(v any, depth int) bool {
 	if depth > maxSchemaDepth {
@@ -37,6 +56,15 @@ func plainSchemaAt(v any, depth int) bool {
 
 func plainKeyword(k string, v any, depth int) bool {
 	switch k {
+	case "$schema":
+		// Only at the root: elsewhere the validator ignores it (no $id)
+		// or starts a resource in another dialect.
+		s, ok := v.(string)
+		if !ok || depth > 0 {
+			return false
+		}
+		d := schemaDraft(s)
+		return d == 7 || d == 2019 || d == 2020
 	case "title", "description", "format", "$comment":
 		_, ok := v.(string)
 		return ok

@@ -11,7 +11,8 @@ import (
 )
 
 // metaValid compiles a schema the way compileSchema does, but always
-// validating it against draft 2020-12's meta-schema.
+// validating it against its meta-schema: draft 2020-12's, or the one its
+// "$schema" names.
 func metaValid(t *testing.T, raw []byte) error {
 	t.Helper()
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
@@ -69,7 +70,20 @@ func TestPlainSchema(t *testing.T) {
 		{`{"anyOf":[]}`, false},
 		{`{"allOf":{}}`, false},
 		{`{"$ref":"#/$defs/a","$defs":{"a":true}}`, false},
-		{`{"$schema":"http://json-schema.org/draft-07/schema#"}`, false},
+		// A root "$schema" naming draft-07, 2019-09 or 2020-12, spelt any
+		// way the validator reads it, keeps a schema plain.
+		{`{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"n":{"type":"number","exclusiveMinimum":0}},"required":["n"]}`, true},
+		{`{"$schema":"https://json-schema.org/draft-07/schema"}`, true},
+		{`{"$schema":"https://json-schema.org/draft/2019-09/schema#","format":"email"}`, true},
+		{`{"$schema":"http://json-schema.org/draft/2020-12/schema"}`, true},
+		{`{"$schema":"http://json-schema.org/draft-06/schema#"}`, false}, // if/then/else unknown there
+		{`{"$schema":"http://json-schema.org/draft-04/schema#","maximum":1,"exclusiveMaximum":true}`, false},
+		{`{"$schema":"http://json-schema.org/draft-04/schema#","maximum":1}`, false},
+		{`{"$schema":"http://json-schema.org/draft-08/schema#"}`, false},
+		{`{"$schema":"http://json-schema.org/draft-07/schema#x"}`, false},
+		{`{"$schema":"https://example.com/meta"}`, false},
+		{`{"$schema":7}`, false},
+		{`{"properties":{"a":{"$schema":"http://json-schema.org/draft-07/schema#"}}}`, false}, // only at the root
 		{`{"$id":"x"}`, false},
 		{`{"pattern":"^a"}`, false},
 		{`{"patternProperties":{"^a":true}}`, false},
@@ -84,7 +98,7 @@ func TestPlainSchema(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.schema, err)
 		}
-		if got := plainSchema(doc); got != tt.plain {
+		if got, _ := plainSchema(doc); got != tt.plain {
 			t.Errorf("plainSchema(%s) = %v, want %v", tt.schema, got, tt.plain)
 		}
 		if tt.plain {
@@ -106,14 +120,16 @@ func TestPlainSchema(t *testing.T) {
 		deep = `{"items":` + deep + `}`
 	}
 	doc, _ := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(deep)))
-	if plainSchema(doc) {
+	if plain, _ := plainSchema(doc); plain {
 		t.Errorf("a schema nested %d levels is plain", maxSchemaDepth+2)
 	}
 }
 
 // TestPlainSchemasOfRealCatalogs: every input schema of the real catalogs
 // that plainSchema lets past the meta-schema is valid against it, and most
-// of them are plain (the point of the shortcut).
+// of them are plain (the point of the shortcut), in every catalog: the MCP
+// servers' (filesystem, memory), whose every schema names draft-07 in
+// "$schema", included.
 func TestPlainSchemasOfRealCatalogs(t *testing.T) {
 	for _, cat := range realCatalogs(t) {
 		f := cat.File
@@ -123,7 +139,7 @@ func TestPlainSchemasOfRealCatalogs(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s %s: %v", f, tool.Name, err)
 			}
-			if !plainSchema(doc) {
+			if plain, _ := plainSchema(doc); !plain {
 				continue
 			}
 			plain++
@@ -132,9 +148,9 @@ func TestPlainSchemasOfRealCatalogs(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %d of %d input schemas plain", filepath.Base(f), plain, len(cat.Tools))
-		if want, ok := notPlainCatalogs[filepath.Base(f)]; ok {
-			if plain != want {
-				t.Errorf("%s: %d of %d input schemas plain, want %d (notPlainCatalogs: $schema or $ref)", f, plain, len(cat.Tools), want)
+		if want, ok := belowShareCatalogs[filepath.Base(f)]; ok {
+			if plain != want.plain {
+				t.Errorf("%s: %d of %d input schemas plain, want %d (belowShareCatalogs: $ref or pattern)", f, plain, len(cat.Tools), want.plain)
 			}
 			continue
 		}
@@ -156,18 +172,19 @@ type realCatalog struct {
 	Tools []catalogTool
 }
 
-// notPlainCatalogs are the real catalogs (MCP servers of the small
-// splits) none of whose input schemas is plain, as their servers list
-// them: every one names a dialect in "$schema" (draft-07: filesystem,
-// memory, airtable, githubmcp, gitlabmcp, firecrawl; 2020-12: playwright,
-// mongodb, context7) or, notion's, reaches its parts by "$ref" into
-// "$defs". plainSchema sends each through the full check (time only,
-// never correctness). Their counts are held exactly, so a change that
-// makes such schemas plain shows here.
-var notPlainCatalogs = map[string]int{
-	"filesystem.catalog.json": 0, "memory.catalog.json": 0, "airtable.catalog.json": 0,
-	"playwright.catalog.json": 0, "mongodb.catalog.json": 0, "notion.catalog.json": 0,
-	"githubmcp.catalog.json": 0, "gitlabmcp.catalog.json": 0, "firecrawl.catalog.json": 0, "context7.catalog.json": 0,
+// belowShareCatalogs are the real catalogs (MCP servers of the small
+// splits) under the plain share as their servers list them, with their
+// counts held exactly (plain schemas; built inputs surely valid, see
+// TestSurelyValidRealCatalogs), so a change that makes more of them plain
+// shows here. Notion's schemas reach their parts by "$ref" into "$defs",
+// and 6 of firecrawl's 29 check strings with "pattern"s: only the
+// validator follows either (time only, never correctness). The servers
+// whose schemas name draft-07 or 2020-12 in "$schema" (filesystem,
+// memory, airtable, playwright, mongodb, githubmcp, gitlabmcp, context7)
+// are plain and meet the share.
+var belowShareCatalogs = map[string]struct{ plain, built int }{
+	"notion.catalog.json":    {0, 0},
+	"firecrawl.catalog.json": {23, 21},
 }
 
 // realCatalogs reads the real catalogs of the search evaluation: their

@@ -14,6 +14,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { WORKER, assetPath, loadFactory, run, sleep } from "./helpers.mjs";
 import { loadAdapter, until } from "./adapter-helpers.mjs";
@@ -398,6 +399,84 @@ describe("fromMcpClient: listing, names, trust, collisions", () => {
         assert.equal(source.tools.length, n);
         await client.close();
     });
+});
+
+// The MCP filesystem server's own tools/list (recorded in the search
+// evaluation's catalog): every inputSchema names draft-07 in "$schema", as
+// servers built on the SDK with zod list them. Served as recorded, the
+// tools register, a valid call reaches the server, and a wrong argument is
+// refused before it does, with an error naming the field and the rule.
+describe("fromMcpClient: a real server's tool list (filesystem, draft-07 schemas)", () => {
+    const catalog = JSON.parse(readFileSync(fileURLToPath(new URL("../../internal/search/eval/testdata/filesystem.catalog.json", import.meta.url)), "utf8"));
+    const listed = catalog.tools.map((t) => ({ ...t, name: t.name.replace(/^filesystem\./, "") }));
+    let api, client, source, calls;
+    before(async () => {
+        calls = [];
+        const server = new Server({ name: "secure-filesystem-server", version: "0.2.0" }, { capabilities: { tools: {} } });
+        server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+        server.setRequestHandler(CallToolRequestSchema, (req) => {
+            calls.push({ name: req.params.name, arguments: req.params.arguments });
+            return { content: [{ type: "text", text: `called ${req.params.name}` }] };
+        });
+        client = await connectInMemory(server);
+        source = await mcp.fromMcpClient(client, { namespace: "filesystem" });
+        api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        source.registerTools(api);
+        await api.ready();
+    });
+    after(async () => {
+        api.dispose();
+        source.close();
+        await client.close();
+    });
+
+    test("every tool registers with the server's schema, $schema included, and reads as TypeScript", async () => {
+        assert.ok(listed.length >= 14 && listed.every((t) => t.inputSchema.$schema === "http://json-schema.org/draft-07/schema#"));
+        assert.deepEqual(api.listTools().map((t) => t.name).sort(), listed.map((t) => `filesystem.${t.name}`).sort());
+        const read = api.listTools().find((t) => t.name === "filesystem.read_text_file");
+        assert.deepEqual(read.inputSchema, listed.find((t) => t.name === "read_text_file").inputSchema);
+        const session = api.createSession();
+        const out = await run(session, "return (await tool_search({ query: 'read the first lines of a text file' })).find((t) => t.name === 'filesystem.read_text_file').signature");
+        assert.equal(out.ok, true, JSON.stringify(out));
+        assert.match(out.result, /read_text_file\(input: \{\n  path: string;\n[^]*  head\?: number;\n\}\): Promise<unknown>;$/);
+        session.dispose();
+    });
+
+    test("valid calls reach the server with their arguments", async () => {
+        const session = api.createSession();
+        calls.length = 0;
+        const out = await run(
+            session,
+            `return [await tools.filesystem.read_text_file({ path: "/srv/notes.txt", head: 20 }),
+                     await tools.filesystem.read_multiple_files({ paths: ["/a", "/b"] }),
+                     await tools.filesystem.list_directory_with_sizes({ path: "/srv", sortBy: "size" }),
+                     await tools.filesystem.list_allowed_directories({})]`,
+        );
+        assert.equal(out.ok, true, JSON.stringify(out));
+        assert.deepEqual(out.result, ["called read_text_file", "called read_multiple_files", "called list_directory_with_sizes", "called list_allowed_directories"]);
+        assert.deepEqual(calls[0], { name: "read_text_file", arguments: { path: "/srv/notes.txt", head: 20 } });
+        session.dispose();
+    });
+
+    const refused = [
+        ["a number for a string", `tools.filesystem.read_text_file({ path: 5 })`, "filesystem.read_text_file: invalid input: /path: type: got number, want string"],
+        ["a string for a number", `tools.filesystem.read_text_file({ path: "/a", head: "20" })`, "filesystem.read_text_file: invalid input: /head: type: got string, want number"],
+        ["a required field missing", `tools.filesystem.move_file({ source: "/a" })`, 'filesystem.move_file: invalid input: /: required: missing "destination"'],
+        ["an empty list under minItems", `tools.filesystem.read_multiple_files({ paths: [] })`, "filesystem.read_multiple_files: invalid input: /paths: minItems: got 0 items, want >= 1"],
+        ["a value outside the enum", `tools.filesystem.list_directory_with_sizes({ path: "/", sortBy: "date" })`, 'filesystem.list_directory_with_sizes: invalid input: /sortBy: enum: got "date", want one of "name", "size"'],
+        ["a wrong item deep in a list", `tools.filesystem.edit_file({ path: "/a", edits: [{ oldText: "x", newText: 1 }] })`, "filesystem.edit_file: invalid input: /edits/0/newText: type: got number, want string"],
+    ];
+    for (const [what, call, message] of refused) {
+        test(`${what}: refused before the server, the error names the field`, async () => {
+            const session = api.createSession();
+            calls.length = 0;
+            const out = await run(session, `try { await ${call}; return "called"; } catch (e) { return e.message; }`);
+            assert.equal(out.ok, true, JSON.stringify(out));
+            assert.equal(out.result, message);
+            assert.deepEqual(calls, []);
+            session.dispose();
+        });
+    }
 });
 
 describe("toMcpServer", () => {
