@@ -16,7 +16,7 @@ import (
 // first call; a schema this check lets through and the compiler refuses
 // fails that call with the compiler's message.
 func checkSchema(node any) error {
-	if err := checkSchemaAt(node, 0, false); err != nil {
+	if err := checkSchemaAt(node, 0, schemaWalk{draft: rootDraft(node)}); err != nil {
 		return err
 	}
 	return nil
@@ -28,7 +28,7 @@ func checkSchema(node any) error {
 // backreference used to pass registration and then fail every call of the
 // tool with a metaschema error the model could do nothing about.
 func checkInputSchema(node any) error {
-	if err := checkSchemaAt(node, 0, true); err != nil {
+	if err := checkSchemaAt(node, 0, schemaWalk{patterns: true, draft: rootDraft(node)}); err != nil {
 		return err
 	}
 	return nil
@@ -127,7 +127,26 @@ func keywordSet(words ...string) map[string]bool {
 	return m
 }
 
-func checkSchemaAt(node any, depth int, patterns bool) *schemaError {
+// schemaWalk is what the check knows of the schema it walks.
+type schemaWalk struct {
+	patterns bool // an inputSchema: patterns must compile (checkInputSchema)
+	// draft is the root "$schema"'s (see schemaDraft), 2020 without one;
+	// 0 below a subschema naming its own, which the validator honours only
+	// beside an $id: there the check is as lenient as either draft.
+	draft int
+}
+
+// rootDraft is the draft a schema document is read in: 2020-12 unless its
+// "$schema" names another (an unknown one is refused by its own check).
+func rootDraft(node any) int {
+	m, _ := node.(map[string]any)
+	if s, ok := m["$schema"].(string); ok {
+		return schemaDraft(s)
+	}
+	return 2020
+}
+
+func checkSchemaAt(node any, depth int, w schemaWalk) *schemaError {
 	if depth > maxSchemaDepth {
 		return badf("nested more than %d levels", maxSchemaDepth)
 	}
@@ -135,8 +154,11 @@ func checkSchemaAt(node any, depth int, patterns bool) *schemaError {
 	case bool:
 		return nil
 	case map[string]any:
+		if _, ok := n["$schema"]; ok && depth > 0 {
+			w.draft = 0
+		}
 		for k, v := range n {
-			if err := checkKeyword(k, v, depth, patterns); err != nil {
+			if err := checkKeyword(k, v, depth, w); err != nil {
 				return err.in(k)
 			}
 		}
@@ -145,7 +167,7 @@ func checkSchemaAt(node any, depth int, patterns bool) *schemaError {
 	return badf("must be a schema (an object or a boolean), got %s", schemaKind(node))
 }
 
-func checkKeyword(k string, v any, depth int, patterns bool) *schemaError {
+func checkKeyword(k string, v any, depth int, w schemaWalk) *schemaError {
 	switch {
 	case k == "type":
 		switch t := v.(type) {
@@ -166,27 +188,27 @@ func checkKeyword(k string, v any, depth int, patterns bool) *schemaError {
 		// a schema, or (draft-07 and older) a list of schemas
 		if list, ok := v.([]any); ok {
 			for i, s := range list {
-				if err := checkSchemaAt(s, depth+1, patterns); err != nil {
+				if err := checkSchemaAt(s, depth+1, w); err != nil {
 					return err.in(strconv.Itoa(i))
 				}
 			}
 			return nil
 		}
-		return checkSchemaAt(v, depth+1, patterns)
+		return checkSchemaAt(v, depth+1, w)
 	case oneSchemaKeywords[k]:
-		return checkSchemaAt(v, depth+1, patterns)
+		return checkSchemaAt(v, depth+1, w)
 	case schemaMapKeywords[k]:
 		m, ok := v.(map[string]any)
 		if !ok {
 			return badf("must be an object of schemas, got %s", schemaKind(v))
 		}
 		for name, s := range m {
-			if patterns && k == "patternProperties" {
+			if w.patterns && k == "patternProperties" {
 				if err := checkPattern(name); err != nil {
 					return err.in(name)
 				}
 			}
-			if err := checkSchemaAt(s, depth+1, patterns); err != nil {
+			if err := checkSchemaAt(s, depth+1, w); err != nil {
 				return err.in(name)
 			}
 		}
@@ -196,7 +218,7 @@ func checkKeyword(k string, v any, depth int, patterns bool) *schemaError {
 			return badf("must be a non-empty list of schemas, got %s", schemaValue(v))
 		}
 		for i, s := range list {
-			if err := checkSchemaAt(s, depth+1, patterns); err != nil {
+			if err := checkSchemaAt(s, depth+1, w); err != nil {
 				return err.in(strconv.Itoa(i))
 			}
 		}
@@ -223,9 +245,22 @@ func checkKeyword(k string, v any, depth int, patterns bool) *schemaError {
 			return badf("must be greater than 0, got %v", f)
 		}
 	case k == "exclusiveMinimum" || k == "exclusiveMaximum":
-		// a number, or a boolean in draft-04
+		// The bound itself since draft-06; in draft-04 a boolean making
+		// minimum or maximum exclusive. The other draft's form fails the
+		// meta-schema, so every call of the tool would fail.
+		bound := "maximum"
+		if k == "exclusiveMinimum" {
+			bound = "minimum"
+		}
 		switch v.(type) {
-		case float64, bool:
+		case float64:
+			if w.draft == 4 {
+				return badf("must be a boolean under draft-04 (true makes %s exclusive), got %s", bound, schemaValue(v))
+			}
+		case bool:
+			if w.draft != 4 && w.draft != 0 {
+				return badf("must be a number (the bound itself, excluded), got a boolean: that is draft-04's form, which needs \"$schema\": \"http://json-schema.org/draft-04/schema#\"")
+			}
 		default:
 			return badf("must be a number, got %s", schemaValue(v))
 		}
@@ -245,7 +280,7 @@ func checkKeyword(k string, v any, depth int, patterns bool) *schemaError {
 		if k == "$schema" && schemaDraft(s) == 0 {
 			return badf("unknown $schema %q (2020-12, 2019-09, draft-07, -06 or -04)", s)
 		}
-		if k == "pattern" && patterns {
+		if k == "pattern" && w.patterns {
 			return checkPattern(s)
 		}
 	}

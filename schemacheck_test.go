@@ -25,6 +25,8 @@ func TestCheckSchema(t *testing.T) {
 		{"draft-06", `{"$schema":"https://json-schema.org/draft-06/schema#"}`, ""},
 		{"latest", `{"$schema":"https://json-schema.org/schema"}`, ""},
 		{"draft-04 boolean exclusiveMinimum", `{"$schema":"http://json-schema.org/draft-04/schema#","minimum":0,"exclusiveMinimum":true}`, ""},
+		{"draft-07 number exclusiveMaximum", `{"$schema":"http://json-schema.org/draft-07/schema#","exclusiveMaximum":10}`, ""},
+		{"a subschema naming its own draft", `{"$schema":"http://json-schema.org/draft-04/schema#","properties":{"a":{"$id":"a.json","$schema":"https://json-schema.org/draft/2020-12/schema","exclusiveMinimum":0}}}`, ""},
 		{"data is not checked as schema", `{"properties":{"type":{"type":"string"}},"default":{"type":5},"enum":[{"minimum":"x"}]}`, ""},
 		{"misspelt type", `{"type":"strin"}`, `/type: "strin" is not a type`},
 		{"nested misspelt type", `{"properties":{"a":{"items":{"type":"nope"}}}}`, `/properties/a/items/type: "nope" is not a type`},
@@ -42,6 +44,11 @@ func TestCheckSchema(t *testing.T) {
 		{"unknown $schema", `{"$schema":"https://example.com/meta"}`, `/$schema: unknown $schema`},
 		{"unknown draft", `{"$schema":"http://json-schema.org/draft-08/schema#"}`, `/$schema: unknown $schema "http://json-schema.org/draft-08/schema#"`},
 		{"$schema with a fragment", `{"$schema":"http://json-schema.org/draft-07/schema#/definitions"}`, `/$schema: unknown $schema`},
+		{"boolean exclusiveMaximum", `{"maximum":10,"exclusiveMaximum":true}`, `/exclusiveMaximum: must be a number (the bound itself, excluded), got a boolean: that is draft-04's form, which needs "$schema": "http://json-schema.org/draft-04/schema#"`},
+		{"nested boolean exclusiveMinimum", `{"properties":{"n":{"minimum":0,"exclusiveMinimum":false}}}`, `/properties/n/exclusiveMinimum: must be a number (the bound itself, excluded), got a boolean`},
+		{"draft-07 boolean exclusiveMinimum", `{"$schema":"http://json-schema.org/draft-07/schema#","minimum":0,"exclusiveMinimum":true}`, `/exclusiveMinimum: must be a number`},
+		{"draft-04 number exclusiveMinimum", `{"$schema":"http://json-schema.org/draft-04/schema#","exclusiveMinimum":0}`, `/exclusiveMinimum: must be a boolean under draft-04 (true makes minimum exclusive), got the number 0`},
+		{"exclusiveMaximum a string", `{"exclusiveMaximum":"10"}`, `/exclusiveMaximum: must be a number, got the string "10"`},
 		{"pattern not a string", `{"pattern":1}`, `/pattern: must be a string, got the number 1`},
 	}
 	for _, tt := range tests {
