@@ -27,6 +27,7 @@ import (
 //	WeakRef         null (its target is not data)
 //	iterator        null, not consumed (map.values(), a generator: what it
 //	                would yield may run the program's code after its end)
+//	async iterator  null, not consumed (an async generator), likewise
 //	undefined       null in an array (reported); an absent property or no
 //	                result at the top (JSON's own rule, not reported)
 //	Date            its ISO string (toJSON, JSON's own rule, not reported)
@@ -49,6 +50,8 @@ const convertJS = `(S, isArr) => {
 const M = Map, St = Set, E = Error, RX = RegExp, P = Promise, AB = ArrayBuffer, ent = Object.fromEntries, from = Array.from;
 const U8 = Uint8Array, DV = DataView, WM = WeakMap, WS = WeakSet, WR = typeof WeakRef === "function" ? WeakRef : undefined;
 const It = typeof Iterator === "function" ? Iterator : undefined;
+const AIt = function () {};
+AIt.prototype = Object.getPrototypeOf(Object.getPrototypeOf(async function* () {}.prototype));
 const bytes = (b, o, n) => n ? from(new U8(b, o, n)) : [];
 const ident = /^[A-Za-z_$][\w$]*$/;
 const seg = (h, k) => isArr(h) ? "[" + k + "]" : ident.test(k) ? "." + k : "[" + S(k) + "]";
@@ -87,6 +90,7 @@ return () => {
       else if (v instanceof WM || v instanceof WS) { out = {}; note(p, (v instanceof WM ? "a WeakMap" : "a WeakSet") + ", which cannot be listed: converted to {}"); }
       else if (WR && v instanceof WR) { out = null; note(p, "a WeakRef, which is not data: converted to null"); }
       else if (It && v instanceof It) { out = null; note(p, "an iterator, which is not data: converted to null (to return its values, spread it: [...it] or Array.from(it))"); }
+      else if (v instanceof AIt) { out = null; note(p, "an async iterator, which is not data: converted to null (to return its values, collect them: for await (const x of it) list.push(x))"); }
     }
     return out;
   };

@@ -69,6 +69,10 @@ func TestResultConversion(t *testing.T) {
 		{"a generator, not run", `let ran = false; return {g: (function* () { ran = true; yield 1 })(), get ran() { return ran }}`, `{"g":null,"ran":false}`,
 			[]string{"result.g: an iterator, which is not data: converted to null (to return its values, spread it: [...it] or Array.from(it))"}},
 		{"matchAll in an array", `return ["ab".matchAll(/./g)]`, `[null]`, []string{"result[0]: an iterator, which is not data: converted to null (to return its values, spread it: [...it] or Array.from(it))"}},
+		// An async generator (a streaming tool's, a program's) was {} with
+		// no warning, as sync iterators were.
+		{"an async generator, not run", `let ran = false; return {g: (async function* () { ran = true; yield 1 })(), get ran() { return ran }}`, `{"g":null,"ran":false}`,
+			[]string{"result.g: an async iterator, which is not data: converted to null (to return its values, collect them: for await (const x of it) list.push(x))"}},
 		{"odd keys", `return {"a b": new Set([1])}`, `{"a b":[1]}`, []string{`result["a b"]: a Set, converted to an array`}},
 		{"nested paths", `return {rows: [{id: 1, at: new Map()}, {id: 2, tags: new Set()}]}`, `{"rows":[{"id":1,"at":{}},{"id":2,"tags":[]}]}`,
 			[]string{"result.rows[0].at: a Map, converted to an object", "result.rows[1].tags: a Set, converted to an array"}},

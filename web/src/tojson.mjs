@@ -16,6 +16,8 @@ const bytes = (buffer, offset, length) => (length ? Array.from(new Uint8Array(bu
 // %IteratorPrototype%, which every built-in iterator and generator inherits
 // (Node 20 has no global Iterator to test with instanceof).
 const ITERATOR = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()));
+// %AsyncIteratorPrototype%, which every async generator inherits.
+const ASYNC_ITERATOR = Object.getPrototypeOf(Object.getPrototypeOf(async function* () {}.prototype));
 
 /**
  * A tool result that the page converted already (worker mode: the page
@@ -147,6 +149,10 @@ export function toJSON(value, label) {
                     // it was {} with no warning, an empty result to the model.
                     out = null;
                     note(this, k, "an iterator, which is not data: converted to null (to return its values, spread it: [...it] or Array.from(it))");
+                } else if (ASYNC_ITERATOR.isPrototypeOf(v)) {
+                    // A streaming tool's async generator, likewise.
+                    out = null;
+                    note(this, k, "an async iterator, which is not data: converted to null (to return its values, collect them: for await (const x of it) list.push(x))");
                 }
             }
         }

@@ -67,6 +67,8 @@ test("toJSON: an iterator becomes null, not consumed, and is reported", () => {
         [new Map([["a", 1]]).values(), "null", ["r: an iterator, which is not data: converted to null (to return its values, spread it: [...it] or Array.from(it))"]],
         [{ ids: new Set([1]).values(), m: "ab".matchAll(/./g) }, '{"ids":null,"m":null}', ["r.ids: an iterator, which is not data: converted to null (to return its values, spread it: [...it] or Array.from(it))", "r.m: an iterator, which is not data: converted to null (to return its values, spread it: [...it] or Array.from(it))"]],
         [[(function* () { ran = true; yield 1; })()], "[null]", ["r[0]: an iterator, which is not data: converted to null (to return its values, spread it: [...it] or Array.from(it))"]],
+        // A streaming tool's async generator was {} with no warning.
+        [{ rows: (async function* () { ran = true; yield 1; })() }, '{"rows":null}', ["r.rows: an async iterator, which is not data: converted to null (to return its values, collect them: for await (const x of it) list.push(x))"]],
     ];
     for (const [value, json, warnings] of cases) {
         assert.deepEqual(toJSON(value, "r"), { json, warnings }, String(json));
