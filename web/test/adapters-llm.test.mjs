@@ -123,6 +123,11 @@ describe("handleToolCall", () => {
         const text = await llm.handleToolCall(session, "executeCode", JSON.stringify("return 1"));
         assert.equal(text.ok, false);
         assert.match(text.error.message, /must be a JSON object.*got string/);
+        // A program sent bare that starts with "{" was valid JSON (a
+        // string): it is refused as one, not as JSON that failed to parse.
+        const block = await llm.handleToolCall(session, "executeCode", JSON.stringify("{ return 1 }"));
+        assert.equal(block.ok, false);
+        assert.match(block.error.message, /must be a JSON object.*got string/);
     });
 
     test("an error of the model's code is the run's own result", async () => {

@@ -85,8 +85,6 @@ function parseArgs(tool, args) {
         if (args.trim() === "") return { value: {} };
         try {
             value = JSON.parse(args);
-            // The arguments encoded twice: the object inside, if it is one.
-            if (typeof value === "string" && value.trim().startsWith("{")) value = JSON.parse(value);
         } catch (err) {
             return {
                 error: failure(
@@ -96,6 +94,16 @@ function parseArgs(tool, args) {
                         `Call ${tool.name} again with a JSON object ${expectedShape(tool)}.`,
                 ),
             };
+        }
+    }
+    // The arguments encoded twice: the object inside, if it is one. Any
+    // other string ("{ return 1 }", a program sent bare) is refused below
+    // as a string, not as JSON the model did send valid.
+    if (typeof value === "string" && value.trim().startsWith("{")) {
+        try {
+            value = JSON.parse(value);
+        } catch {
+            // not JSON inside: a string
         }
     }
     if (value === undefined || value === null) return { value: {} };
