@@ -21,10 +21,11 @@ const MaxNesting = 100
 // template substitutions, and two bracket-free chains the host measured
 // overflowing first, arrow functions whose body is the next arrow
 // (`async x => async x => ...`, 1,211 deep in a Chromium Worker) and runs
-// of `new` (`new new new F`, 3,532). It returns the deepest level and the
-// index of the token that first reached it. Other bracket-free chains
-// (unary operators, `a ? b : c`, `if`, labels, `x => x => ...`) meet
-// QuickJS's own check, a catchable "stack overflow", first.
+// of `new` (`new new new F`, 3,532). Plain `x => x => ...` chains count
+// alike (one rule for both; QuickJS's own check stops them first). It
+// returns the deepest level and the index of the token that first reached
+// it. Other bracket-free chains (unary operators, `a ? b : c`, `if`,
+// labels) meet QuickJS's own check, a catchable "stack overflow", first.
 func nesting(toks []token) (deepest, at int) {
 	s := &stripper{toks: toks}
 	// opens holds the open brackets' token indexes (on the stack for
