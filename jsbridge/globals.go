@@ -54,13 +54,8 @@ func arrayOf(values ...any) js.Value {
 
 // isObjectLike reports whether v is a JavaScript object or function. It is
 // safe on every value, including BigInts (on which js.Value.Type panics).
-func isObjectLike(v js.Value) (ok bool) {
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	t := v.Type()
+func isObjectLike(v js.Value) bool {
+	t := TypeOf(v)
 	return t == js.TypeObject || t == js.TypeFunction
 }
 
