@@ -241,9 +241,10 @@ func Unfence(src string) (string, *Error) {
 // blankHashbang overwrites a first line that is a hashbang (#!/usr/bin/env
 // node), which a script may start with, with spaces: the program is the
 // body of a function, where QuickJS refuses it. The lines Unfence emptied
-// before a fenced block come first.
+// before a fenced block come first, and empty lines a model sent with
+// Windows line ends.
 func blankHashbang(src string) string {
-	start := len(src) - len(strings.TrimLeft(src, "\n"))
+	start := len(src) - len(strings.TrimLeft(src, "\r\n"))
 	if !strings.HasPrefix(src[start:], "#!") {
 		return src
 	}

@@ -159,6 +159,7 @@ func TestProgram(t *testing.T) {
 		// character of private name").
 		{"a hashbang line", "#!/usr/bin/env node\nreturn 1", "                   \nreturn 1"},
 		{"a fenced hashbang line", "```js\n#!/usr/bin/env node\nreturn 1\n```", "\n                   \nreturn 1\n"},
+		{"a hashbang after Windows line ends", "\r\n#!/usr/bin/env node\r\nreturn 1", "\r\n                   \r\nreturn 1"},
 		{"python fence is not code", "```python\nprint(1)\n```\n```js\nreturn 1\n```", "\n\n\n\nreturn 1\n"},
 		{"fence inside a template literal is code", "const md = `\n```js\nx\n```\n`\nreturn md", "const md = `\n```js\nx\n```\n`\nreturn md"},
 		{"async arrow", "async () => {\n  const x = await f()\n  return x\n}", "             \n  const x = await f()\n  return x\n "},
