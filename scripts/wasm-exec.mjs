@@ -30,7 +30,18 @@ export function wasmExecPlugin(goroot, goversion) {
     if ((wasmExecText.match(bareFs) || []).length !== 1) {
         throw new Error(`${wasmExecPath}: expected one bare fs.writeSync( (runtime.wasmWrite): unknown wasm_exec.js layout`);
     }
-    const wasmExec = wasmExecText.replace(bareFs, "globalThis.fs.writeSync(");
+    let wasmExec = wasmExecText.replace(bareFs, "globalThis.fs.writeSync(");
+    // The Go runtime's timers (runtime.scheduleTimeoutEvent and
+    // clearTimeoutEvent) go through the shadow global too: the loader's
+    // timers keep the Go program only while a call into it is in flight
+    // (web/src/core.mjs keepAliveWhileBusy).
+    for (const name of ["setTimeout", "clearTimeout"]) {
+        const bare = new RegExp(`(?<![.\\w])${name}\\(`, "g");
+        if ((wasmExec.match(bare) || []).length !== 1) {
+            throw new Error(`${wasmExecPath}: expected one bare ${name}( (runtime.scheduleTimeoutEvent, clearTimeoutEvent): unknown wasm_exec.js layout`);
+        }
+        wasmExec = wasmExec.replace(bare, `globalThis.${name}(`);
+    }
 
     // The defineGo function: wasm_exec.js's text as its body.
     const defineGoSource = `function defineGo(globalThis) {

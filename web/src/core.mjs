@@ -132,7 +132,10 @@ async function startCore(module, overrides) {
         }
     };
 
-    const hold = keepAliveWhileBusy(go);
+    const hold = keepAliveWhileBusy(shadow);
+    // Starting is a call in flight: until the program is ready nothing but
+    // its own timers keeps it.
+    const releaseStart = hold();
     // The Go core calls QuickJS through these (jsbridge/direct.go).
     const direct = directImports();
     go.importObject.jsbridge = direct.imports;
@@ -142,10 +145,12 @@ async function startCore(module, overrides) {
     return new Promise((resolve, reject) => {
         let ready = false;
         onStop = (cause) => {
+            releaseStart();
             if (!ready) reject(new Error(`The Code Mode core stopped before it was ready (${describeError(cause)})`, { cause }));
         };
         shadow.__ioCodeModeReady = (/** @type {any} */ api) => {
             ready = true;
+            releaseStart();
             resolve({ api, state, exited, hold, stop });
         };
         // The Go core's own exports: jsbridge calls QuickJS's host imports
@@ -170,37 +175,59 @@ async function startCore(module, overrides) {
         );
     });
 }
-// Node.js keeps a process alive while a timer is pending. The Go runtime
-// schedules a JavaScript timer for its next Go timer whenever it goes idle,
-// and leaves it scheduled when that Go timer is stopped (a run's timeout
-// timer, for instance), so a script would linger for up to `timeout` after
-// its last run. Go's timers therefore keep Node alive only while a call into
-// the core is in flight (hold() ... release()): then a pending Go timer is
-// real work (a run's deadline). Browsers have no ref/unref: nothing changes.
+// A pending timer keeps the Go program that scheduled it: Node.js keeps a
+// process alive for it, and the garbage collector keeps the timer's
+// callback, hence the Go program and every page value it holds. The Go
+// runtime schedules a JavaScript timer for its next Go timer whenever it
+// goes idle, and leaves it scheduled when that Go timer is stopped (a run's
+// timeout timer, for instance): a script lingered for up to `timeout` after
+// its last run, and a factory the page dropped kept its memory (8 MB) for
+// as long. Go's timers therefore count only while a call into the core is
+// in flight (hold() ... release()), when a pending Go timer is real work (a
+// run's deadline): then they are ref'd (Node) and hold their callback;
+// otherwise they are unref'd and reach it through a WeakRef, the Go program
+// keeping its own callbacks (in `slots`) for as long as something else
+// keeps it. wasm_exec.js schedules them with the shadow's setTimeout
+// (scripts/wasm-exec.mjs).
 /**
- * @param {any} go
+ * @param {any} shadow the Go program's global object
  * @returns {() => () => void}
  */
-function keepAliveWhileBusy(go) {
+function keepAliveWhileBusy(shadow) {
     let busy = 0;
-    const timers = go._scheduledTimeouts;
-    const gojs = go.importObject && go.importObject.gojs;
-    const schedule = gojs && gojs["runtime.scheduleTimeoutEvent"];
-    /** @param {any} t */
-    const apply = (t) => {
-        if (t && typeof t === "object" && typeof t.unref === "function") {
-            if (busy > 0) t.ref();
-            else t.unref();
+    const weak = typeof WeakRef === "function";
+    /** @type {Map<unknown, { fire: () => void, slot: TimerSlot }>} the program's pending timers, with their callbacks */
+    const slots = new Map();
+    /** @param {unknown} t @param {{ fire: () => void, slot: TimerSlot }} entry */
+    const apply = (t, { fire, slot }) => {
+        slot.strong = busy > 0 || !weak ? fire : undefined;
+        const n = /** @type {any} */ (t);
+        if (n && typeof n === "object" && typeof n.unref === "function") {
+            if (busy > 0) n.ref();
+            else n.unref();
         }
     };
-    if (timers instanceof Map && typeof schedule === "function" && typeof go._nextCallbackTimeoutID === "number") {
-        gojs["runtime.scheduleTimeoutEvent"] = (/** @type {number} */ sp) => {
-            schedule(sp);
-            apply(timers.get(go._nextCallbackTimeoutID - 1));
+    shadow.setTimeout = (/** @type {() => void} */ fn, /** @type {number} */ ms) => {
+        /** @type {unknown} */
+        let t;
+        const fire = () => {
+            slots.delete(t);
+            fn();
         };
-    }
+        /** @type {TimerSlot} */
+        const slot = { strong: fire, weak: weak ? new WeakRef(fire) : null };
+        t = setTimeout(slotCallback(slot), ms);
+        const entry = { fire, slot };
+        slots.set(t, entry);
+        apply(t, entry);
+        return t;
+    };
+    shadow.clearTimeout = (/** @type {any} */ t) => {
+        slots.delete(t);
+        clearTimeout(t);
+    };
     const update = () => {
-        if (timers instanceof Map) for (const t of timers.values()) apply(t);
+        for (const [t, entry] of slots) apply(t, entry);
     };
     return () => {
         if (++busy === 1) update();
@@ -210,6 +237,18 @@ function keepAliveWhileBusy(go) {
             released = true;
             if (--busy === 0) update();
         };
+    };
+}
+
+/** @typedef {{ strong: (() => void) | undefined, weak: WeakRef<() => void> | null }} TimerSlot */
+
+// Outside keepAliveWhileBusy, so that the timer's callback closes over its
+// slot alone, not over the slots of the program.
+/** @param {TimerSlot} slot */
+function slotCallback(slot) {
+    return () => {
+        const f = slot.strong || (slot.weak && slot.weak.deref());
+        if (f) f();
     };
 }
 

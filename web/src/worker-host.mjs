@@ -29,6 +29,7 @@ import { refCycleError } from "./refcycle.mjs";
 import { notDataKind, toJSON } from "./tojson.mjs";
 import { compileCore } from "./core.mjs";
 import { loadQuickJS } from "./wasm-load.mjs";
+import { lifetime, weakListener } from "./lifetime.mjs";
 
 const RING = 1024;
 const ABORT_GRACE_MS = 30;
@@ -315,6 +316,17 @@ export async function workerFactory(config) {
         };
     };
 
+    // The current worker's listeners, which the worker holds weakly: what
+    // keeps this factory is the page's objects (their closures), and while
+    // it starts, or has a run or ready() in flight, lifetime.mjs.
+    /** @type {{ listeners: unknown[] }} */
+    const self = { listeners: [] };
+    // What the safety net terminates when the page drops the factory: the
+    // worker alone, never this scope.
+    /** @type {{ w: { terminate: () => void } | null }} */
+    const engine = { w: null };
+    const life = lifetime(engine, terminateDropped, self);
+
     /** @type {Error | null} set when the worker stopped for good */
     let stoppedError = null;
     const deadError = () =>
@@ -344,7 +356,7 @@ export async function workerFactory(config) {
             ready = Promise.reject(stopped);
             ready.catch(() => {});
         };
-        const w = spawn((m) => {
+        const onWorkerMessage = (/** @type {any} */ m) => {
             if (!current()) return;
             if (m.t !== "stopped") return onMessage(m, ok, fail);
             // The Go core in the worker died: this factory ends, as it does
@@ -352,7 +364,12 @@ export async function workerFactory(config) {
             const err = rebuildError(m.error);
             onFailure(err, err);
             w.then((x) => x.terminate());
-        }, onFailure);
+        };
+        // The worker, a root while it runs, reaches this factory only
+        // through a WeakRef (lifetime.mjs): the factory's scope keeps the
+        // listeners, and a page that drops the factory drops them.
+        self.listeners = [onWorkerMessage, onFailure];
+        const w = spawn(weakListener(onWorkerMessage), weakListener(onFailure));
         // The Go core and the QuickJS asset are compiled here while the
         // worker starts, and handed to it with init (a compiled module
         // crosses postMessage without compiling again): the worker would
@@ -367,6 +384,7 @@ export async function workerFactory(config) {
         const p = Promise.all([w, compiled]).then(([w, modules]) => {
             Object.assign(init, modules);
             worker = Object.assign(w, { me });
+            engine.w = w;
             if (busy === 0) worker.unref();
         });
         worker = { me, post: (/** @type {any} */ m) => p.then(() => worker && worker.me === me && worker.post(m)), terminate: () => p.then(() => w.then((x) => x.terminate())), ref() {}, unref() {} };
@@ -549,12 +567,16 @@ export async function workerFactory(config) {
     }
 
     const releaseInit = hold();
+    // Until the page has the factory, nothing of the page keeps it.
+    const starting = life.hold();
     start(true);
     try {
         await ready;
         releaseInit();
     } catch (err) {
         releaseInit();
+        starting();
+        life.disarm();
         const w = worker;
         worker = null;
         if (w) w.terminate();
@@ -633,7 +655,14 @@ export async function workerFactory(config) {
                 const isCode = t.name === "executeCode";
                 const t0 = now();
                 if (isCode) emit(run, { type: "run-start", runId: run.id, code: args && args.code }, factoryOnEvent);
-                const release = hold();
+                // The worker's ref (Node), and the factory kept while the run
+                // is in flight even when the page keeps nothing of it.
+                const workerHold = hold();
+                const keep = life.hold();
+                const release = () => {
+                    workerHold();
+                    keep();
+                };
                 return new Promise((resolve, reject) => {
                     const settle = (/** @type {boolean} */ good, /** @type {any} */ v) => {
                         pending.delete(run.id);
@@ -714,12 +743,12 @@ export async function workerFactory(config) {
                     );
                 });
             };
-            return {
+            return life.attach({
                 name: t.name,
                 description: t.description === raw ? applyOverwrite(raw) : t.description,
                 inputSchema: markSchema(JSON.parse(JSON.stringify(t.inputSchema))),
                 execute,
-            };
+            });
         });
     }
 
@@ -776,7 +805,8 @@ export async function workerFactory(config) {
         });
     }
 
-    return {
+    /** @type {import("../index.d.ts").IoCodeMode.API} */
+    const api = life.attach({
         registerTool(tool) {
             return register([tool], "tool");
         },
@@ -792,8 +822,14 @@ export async function workerFactory(config) {
             if (disposed) return Promise.reject(deadError());
             if (stoppedError) return Promise.reject(stoppedError);
             const id = nextPing++;
-            // Node: the worker keeps the process alive until it answers.
-            const release = hold();
+            // Node: the worker keeps the process alive until it answers; the
+            // factory lives until then.
+            const workerHold = hold();
+            const keep = life.hold();
+            const release = () => {
+                workerHold();
+                keep();
+            };
             return new Promise((resolve, reject) => {
                 pings.set(id, {
                     resolve: () => (release(), resolve()),
@@ -832,7 +868,7 @@ export async function workerFactory(config) {
             // the session's own).
             const template = sessions.get(0);
             if (template && template.info) s.info = template.info;
-            return {
+            return life.attach({
                 getLlmTools() {
                     const why = deadReason();
                     if (why) throw new Error(why);
@@ -850,9 +886,10 @@ export async function workerFactory(config) {
                     sessions.delete(sid);
                     worker && worker.post({ t: "disposeSession", sid });
                 },
-            };
+            });
         },
         dispose() {
+            life.disarm();
             if (disposed) return;
             disposed = true;
             stopRuns(factoryOwner, "Code Mode: the instance was disposed while this run was in flight.");
@@ -865,7 +902,14 @@ export async function workerFactory(config) {
                 w.terminate();
             }
         },
-    };
+    });
+    starting();
+    return api;
+}
+
+/** @param {{ w: { terminate: () => void } | null }} engine */
+function terminateDropped(engine) {
+    if (engine.w) engine.w.terminate();
 }
 
 // Functions and Symbols cannot cross to the worker. Where a value holds one

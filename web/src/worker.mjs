@@ -177,6 +177,54 @@ function errorOf(err) {
     return { name: err && err.name ? String(err.name) : "Error", message: describeError(err) };
 }
 
+/**
+ * The worker's factory, from the core and the QuickJS asset: a warm-up run,
+ * then the page's factory and its first session's instructions.
+ * @param {import("./core.mjs").Core} core
+ * @param {WebAssembly.Module} module
+ * @param {any} m the init message
+ */
+async function startFactory(core, module, m) {
+    // The page's functions and Symbols that the core does not keep,
+    // back as stand-ins of their type (cloneable in worker-host.mjs).
+    for (const { path, kind } of m.standIns) {
+        let at = m.config;
+        for (const k of path.slice(0, -1)) at = at[k];
+        at[path[path.length - 1]] = kind === "symbol" ? Symbol() : () => {};
+    }
+    const config = { ...m.config, tools: m.tools.map(proxyTool) };
+    if (m.hasEmbed) {
+        config.search = { ...config.search, embed: (/** @type {string[]} */ texts) => askPage("embed", { texts }) };
+    }
+    if (m.hasFilter) config.toolFilter = (/** @type {any} */ t) => !hidden.has(t.name);
+    if (m.hasInterceptor) {
+        config.interceptors = {
+            ...config.interceptors,
+            onToolCall: (/** @type {any} */ c) => askPage("intercept", { rid: c.callContext, name: c.tool.name, input: c.input }),
+        };
+    }
+    hidden = new Set(m.hidden);
+    // One run with a tool call before the first real one, in a
+    // factory of its own, here rather than on the page's clock: the
+    // first QuickJS instance and the engine's first compilation of
+    // the tool path cost a few hundred ms, which would otherwise
+    // count against the first run's timeout.
+    const warm = await core.api.newFactory({ wasmLocation: m.config.wasmLocation, tools: [{ name: "warm", execute: () => 1 }] }, module);
+    try {
+        const exec = Array.from(warm.createSession().getLlmTools()).find((/** @type {any} */ t) => t.name === "executeCode");
+        await runInCore(exec.execute, { code: "return await tools.warm({})", explanation: "warm-up" }, undefined, undefined, undefined, {});
+    } finally {
+        warm.dispose();
+    }
+    api = await core.api.newFactory(config, module);
+    // A fatal error of the Go core ends this factory only: the page
+    // rejects every call with the core's error and ends the worker.
+    core.exited.then(() => port.post({ t: "stopped", error: errorOf(exitedError(core.state)) }));
+    sessions.set(0, { session: api.createSession(), llm: [] });
+    port.post({ t: "info", sessions: { 0: sessionInfo(0) } });
+    port.post({ t: "ready" });
+}
+
 /** @type {Record<string, (m: any) => any>} */
 const handlers = {
     async init(m) {
@@ -187,44 +235,14 @@ const handlers = {
                 loadCore({ Date: PollDate, console: pageConsole }, m.core),
                 m.quickjs instanceof WebAssembly.Module ? m.quickjs : loadQuickJS(m.config.wasmLocation, m.baseURL),
             ]);
-            // The page's functions and Symbols that the core does not keep,
-            // back as stand-ins of their type (cloneable in worker-host.mjs).
-            for (const { path, kind } of m.standIns) {
-                let at = m.config;
-                for (const k of path.slice(0, -1)) at = at[k];
-                at[path[path.length - 1]] = kind === "symbol" ? Symbol() : () => {};
-            }
-            const config = { ...m.config, tools: m.tools.map(proxyTool) };
-            if (m.hasEmbed) {
-                config.search = { ...config.search, embed: (/** @type {string[]} */ texts) => askPage("embed", { texts }) };
-            }
-            if (m.hasFilter) config.toolFilter = (/** @type {any} */ t) => !hidden.has(t.name);
-            if (m.hasInterceptor) {
-                config.interceptors = {
-                    ...config.interceptors,
-                    onToolCall: (/** @type {any} */ c) => askPage("intercept", { rid: c.callContext, name: c.tool.name, input: c.input }),
-                };
-            }
-            hidden = new Set(m.hidden);
-            // One run with a tool call before the first real one, in a
-            // factory of its own, here rather than on the page's clock: the
-            // first QuickJS instance and the engine's first compilation of
-            // the tool path cost a few hundred ms, which would otherwise
-            // count against the first run's timeout.
-            const warm = await core.api.newFactory({ wasmLocation: m.config.wasmLocation, tools: [{ name: "warm", execute: () => 1 }] }, module);
+            // Until `api` keeps it, the core is kept by this call alone: its
+            // timers must hold it (core.mjs keepAliveWhileBusy).
+            const release = core.hold();
             try {
-                const exec = Array.from(warm.createSession().getLlmTools()).find((/** @type {any} */ t) => t.name === "executeCode");
-                await runInCore(exec.execute, { code: "return await tools.warm({})", explanation: "warm-up" }, undefined, undefined, undefined, {});
+                await startFactory(core, module, m);
             } finally {
-                warm.dispose();
+                release();
             }
-            api = await core.api.newFactory(config, module);
-            // A fatal error of the Go core ends this factory only: the page
-            // rejects every call with the core's error and ends the worker.
-            core.exited.then(() => port.post({ t: "stopped", error: errorOf(exitedError(core.state)) }));
-            sessions.set(0, { session: api.createSession(), llm: [] });
-            port.post({ t: "info", sessions: { 0: sessionInfo(0) } });
-            port.post({ t: "ready" });
         } catch (err) {
             port.post({ t: "failed", error: errorOf(err) });
         }

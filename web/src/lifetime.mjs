@@ -1,0 +1,123 @@
+// Worker mode's safety net for a factory its page drops without dispose():
+// once nothing the page was given is left (the factory, its methods, a
+// session, an LLM tool or its execute), the worker is terminated, where it
+// used to run (about 20 MB) until the page ended. (In-thread, the Go
+// program goes with the garbage collector by itself: core.mjs.)
+//
+// Every object the page gets holds one "keeper" under a symbol, and only
+// those do: the factory reaches it through a WeakRef, and the worker's
+// listeners reach the factory through one (weakListener), so that the
+// worker, a root while it runs, keeps neither, even when a page tool
+// refers to the factory. While the factory starts, or has a run or ready()
+// in flight, the keeper (and through it the factory's listeners) is held
+// here, so that a page awaiting `createSession().getLlmTools()[1].execute(...)`
+// without keeping anything else is neither stopped nor left unanswered.
+
+const KEEP = Symbol("codeMode.keeper");
+
+/** @type {FinalizationRegistry<{ held: any, release: (held: any) => void }> | null} */
+const registry =
+    typeof FinalizationRegistry === "function" && typeof WeakRef === "function"
+        ? new FinalizationRegistry(({ held, release }) => {
+              try {
+                  release(held);
+              } catch {
+                  // nothing of the page is left to tell
+              }
+          })
+        : null;
+
+/** @type {Map<object, number>} keepers with work in flight, and how much */
+const busy = new Map();
+
+/**
+ * @typedef {{
+ *   attach: <T extends object>(obj: T) => T,
+ *   hold: () => () => void,
+ *   disarm: () => void,
+ * }} Lifetime
+ */
+
+/** @type {Lifetime} */
+const noNet = { attach: (obj) => obj, hold: () => () => {}, disarm: () => {} };
+
+/**
+ * Arms the net for one factory. `release(held)` runs once every object
+ * attach() was given has been collected, and nothing holds (hold()) the
+ * factory; neither `held` nor `release` may reach those objects (a WeakRef
+ * may), or they never are. `state` is what keeps the factory working (the
+ * worker's listeners, which the worker holds weakly): kept with the keeper,
+ * hence while the page keeps any of its objects, and while hold() holds.
+ * @template H
+ * @param {H} held
+ * @param {(held: H) => void} release a function that closes over nothing of the factory
+ * @param {object} state
+ * @returns {Lifetime}
+ */
+export function lifetime(held, release, state) {
+    if (!registry) return noNet;
+    const ref = newKeeper(held, release, state);
+    return {
+        attach(obj) {
+            const keeper = ref.deref();
+            if (keeper) {
+                // The object's methods too: a page may keep only
+                // `session.getLlmTools()[1].execute`, or a method it took off.
+                for (const v of [obj, ...Object.values(obj)]) {
+                    if ((typeof v === "function" || v === obj) && Object.isExtensible(v) && !Object.prototype.hasOwnProperty.call(v, KEEP)) {
+                        Object.defineProperty(v, KEEP, { value: keeper });
+                    }
+                }
+            }
+            return obj;
+        },
+        hold() {
+            /** @type {object | undefined} */
+            let keeper = ref.deref();
+            if (!keeper) return () => {};
+            busy.set(keeper, (busy.get(keeper) || 0) + 1);
+            return () => {
+                if (!keeper) return;
+                const n = /** @type {number} */ (busy.get(keeper)) - 1;
+                if (n > 0) busy.set(keeper, n);
+                else busy.delete(keeper);
+                keeper = undefined;
+            };
+        },
+        disarm() {
+            const keeper = ref.deref();
+            if (keeper && registry) registry.unregister(keeper);
+        },
+    };
+}
+
+// Apart from lifetime(), so that no closure of the factory's shares a scope
+// with the keeper.
+/**
+ * @param {any} held
+ * @param {(held: any) => void} release
+ * @param {object} state
+ */
+function newKeeper(held, release, state) {
+    const keeper = { state };
+    /** @type {FinalizationRegistry<any>} */ (registry).register(keeper, { held, release }, keeper);
+    return new WeakRef(keeper);
+}
+
+/**
+ * A listener that calls `fn` while something else keeps `fn`: what the
+ * engine's own roots (a worker's message listeners) are given, so that they
+ * do not keep the factory's state, and through a page tool that refers to
+ * the factory, the factory itself.
+ * @template {(...args: any[]) => void} F
+ * @param {F} fn
+ * @returns {F}
+ */
+export function weakListener(fn) {
+    if (typeof WeakRef !== "function") return fn;
+    const ref = new WeakRef(fn);
+    return /** @type {F} */ ((/** @type {any[]} */ ...args) => {
+        const f = ref.deref();
+        if (f) f(...args);
+    });
+}
