@@ -9,8 +9,8 @@
 // The API's synchronous methods answer from state kept here: listTools and
 // tool validation (the rules of tool.go that need no schema compiler), the
 // instructions and LLM tools the worker last reported. A tool the worker
-// refuses after registerTool returned (an invalid schema) is dropped with a
-// console error.
+// refuses after registerTool returned (a pattern the page cannot judge:
+// schemacheck.mjs) is dropped with a console error.
 //
 // Cancel: with a SharedArrayBuffer (always in Node; in a cross-origin
 // isolated page) the page writes the run's id where the worker's interrupt
@@ -26,6 +26,7 @@ import { callTool, closeCalls, consoleLine, emit, endRun, endedWhy, finishLogs, 
 import { SESSION_HINTS, SESSION_KEYS, TOOL_KEYS, unknownKeyError } from "./keys.mjs";
 import { convertSchema } from "./schema.mjs";
 import { refCycleError } from "./refcycle.mjs";
+import { goEscape, goQuote, schemaProblem } from "./schemacheck.mjs";
 import { notDataKind, toJSON } from "./tojson.mjs";
 import { compileCore } from "./core.mjs";
 import { loadQuickJS } from "./wasm-load.mjs";
@@ -88,32 +89,8 @@ function nameProblem(name) {
     return at < 0 ? `got ${bytes}` : `found ${quoteRune(chars[at])} at offset ${at}`;
 }
 
-/**
- * A character as Go's %q prints it (strconv.QuoteRune's escapes, inside
- * quote q), for the messages tool.go words. A lone surrogate is U+FFFD, as
- * Go gets it: syscall/js hands Go a string as UTF-8, where a lone
- * surrogate cannot be and becomes U+FFFD (also 3 bytes, so byte counts and
- * offsets agree).
- * @param {string} ch
- * @param {string} q
- */
-function goEscape(ch, q) {
-    /** @type {Record<string, string>} */
-    const named = { "\x07": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v", "\\": "\\\\" };
-    const c = /** @type {number} */ (ch.codePointAt(0));
-    if (c >= 0xd800 && c <= 0xdfff) return "\ufffd";
-    if (ch === q) return `\\${q}`;
-    if (named[ch]) return named[ch];
-    if (c < 0x20 || c === 0x7f) return `\\x${c.toString(16).padStart(2, "0")}`;
-    if (c >= 0x80 && c < 0xa0) return `\\u${c.toString(16).padStart(4, "0")}`;
-    return ch;
-}
-
 /** @param {string} ch */
 const quoteRune = (ch) => `'${goEscape(ch, "'")}'`;
-
-/** @param {string} name a tool name as Go's %q prints it */
-const quoteName = (name) => `"${[...name].map((ch) => goEscape(ch, '"')).join("")}"`;
 
 /** @param {any} e */
 function rebuildError(e) {
@@ -147,28 +124,37 @@ function checkTools(list, path, taken) {
         if (def.description !== undefined && typeof def.description !== "string") throw new TypeError(`${p}.description: expected a string, got ${describe(def.description)}`);
         const name = def.name;
         if (name.length < 1 || name.length > 128 || !NAME_RE.test(name)) {
-            throw new TypeError(`codemode: invalid tool: tool name ${quoteName(name)}: must be 1..128 characters of [A-Za-z0-9_$.-], ${nameProblem(name)}`);
+            throw new TypeError(`codemode: invalid tool: tool name ${goQuote(name)}: must be 1..128 characters of [A-Za-z0-9_$.-], ${nameProblem(name)}`);
         }
         if (name.startsWith(".") || name.endsWith(".") || name.includes("..")) {
-            throw new TypeError(`codemode: invalid tool: tool name ${quoteName(name)}: namespaces must be non-empty (a dot may not start or end the name, or follow another dot)`);
+            throw new TypeError(`codemode: invalid tool: tool name ${goQuote(name)}: namespaces must be non-empty (a dot may not start or end the name, or follow another dot)`);
         }
-        if (seen.has(name)) throw new TypeError(`codemode: duplicate tool: tool name ${quoteName(name)}: appears more than once in the batch`);
-        if (taken.has(name)) throw new TypeError(`codemode: duplicate tool: tool name ${quoteName(name)}: already registered${path === "options.tools" ? " on the factory" : ""}`);
+        if (seen.has(name)) throw new TypeError(`codemode: duplicate tool: tool name ${goQuote(name)}: appears more than once in the batch`);
+        if (taken.has(name)) throw new TypeError(`codemode: duplicate tool: tool name ${goQuote(name)}: already registered${path === "options.tools" ? " on the factory" : ""}`);
         seen.add(name);
         /** @type {any} */
         const d = { name };
         if (def.description !== undefined) d.description = def.description;
-        for (const k of ["inputSchema", "outputSchema"]) {
+        // In tool.go's order: both schemas converted, then both walked,
+        // then both compiled (where a cycle shows).
+        const kinds = /** @type {const} */ (["inputSchema", "outputSchema"]);
+        const schemas = kinds.map((k) => {
             const c = convertSchema(def[k], `${p}.${k}`);
-            if (c.schema !== undefined) {
-                const cycle = refCycleError(c.schema);
-                if (cycle) throw new TypeError(`codemode: invalid tool: tool ${JSON.stringify(name)}: ${k}: ${cycle}`);
-                d[k] = c.schema;
-            }
             // A schema library's own check (a Zod refinement) runs here,
             // on the page, before execute: its functions cannot cross.
             if (k === "inputSchema" && c.validate) validators.set(def, c.validate);
-        }
+            return c.schema;
+        });
+        kinds.forEach((k, j) => {
+            const problem = schemas[j] === undefined ? "" : schemaProblem(schemas[j], k === "inputSchema");
+            if (problem) throw new TypeError(`codemode: invalid tool: tool ${goQuote(name)}: ${k}: ${problem}`);
+        });
+        kinds.forEach((k, j) => {
+            if (schemas[j] === undefined) return;
+            const cycle = refCycleError(schemas[j]);
+            if (cycle) throw new TypeError(`codemode: invalid tool: tool ${JSON.stringify(name)}: ${k}: ${cycle}`);
+            d[k] = schemas[j];
+        });
         // The core's copy of the annotations, as the calling thread makes it:
         // JSON of an object, else none. toolFilter and onToolCall get the
         // page's own definition, annotations as they were given.
@@ -787,7 +773,7 @@ export async function workerFactory(config) {
                 const name = def !== null && typeof def === "object" ? def.name : undefined;
                 if (typeof name !== "string") continue;
                 for (const [sid, s] of sessions) {
-                    if (sid !== 0 && s.tools.has(name)) throw new TypeError(`codemode: duplicate tool: tool name ${quoteName(name)}: already a tool of a session (createSession's tools)`);
+                    if (sid !== 0 && s.tools.has(name)) throw new TypeError(`codemode: duplicate tool: tool name ${goQuote(name)}: already a tool of a session (createSession's tools)`);
                 }
             }
         }

@@ -122,3 +122,122 @@ describe("convertTools", () => {
         }
     });
 });
+
+// What the core refuses at registration, refused at once in every mode with
+// the core's words: in worker mode the page makes the core's schema checks
+// itself (web/src/schemacheck.mjs), where the tool used to be dropped a
+// message later with a console.error. The messages are the in-thread core's.
+describe("registration errors are the same in every mode", () => {
+    const tool = (extra) => ({ name: "t.x", execute: () => 1, ...extra });
+    const invalid = (rest) => `codemode: invalid tool: tool "t.x": ${rest}`;
+    const unenforceable = (at, pattern, problem) =>
+        invalid(
+            `inputSchema: ${at}: ${pattern} cannot be enforced: patterns are checked with Go's RE2 syntax, which has no lookahead, lookbehind ` +
+                `or backreferences (error parsing regexp: ${problem}); rewrite it without them, or check it in the tool`,
+        );
+    const deep = JSON.parse('{"items":'.repeat(70) + "{}" + "}".repeat(70));
+    const cases = [
+        ["a misspelt type", { inputSchema: { type: "object", properties: { id: { type: "strin" } } } }, invalid('inputSchema: /properties/id/type: "strin" is not a type (null, boolean, object, array, number, string or integer)')],
+        ["a negative count", { inputSchema: { type: "array", maxItems: -1 } }, invalid("inputSchema: /maxItems: must be a non-negative integer, got the number -1")],
+        ["multipleOf 0", { inputSchema: { type: "number", multipleOf: 0 } }, invalid("inputSchema: /multipleOf: must be greater than 0, got 0")],
+        ["a number as a string", { inputSchema: { type: "number", minimum: "1e6" } }, invalid('inputSchema: /minimum: must be a number, got the string "1e6"')],
+        ["a number in a type list, as Go prints it", { inputSchema: { type: ["string", 1e21] } }, invalid("inputSchema: /type/1: must be a type name, got the number 1e+21")],
+        ["an empty anyOf", { inputSchema: { anyOf: [] } }, invalid("inputSchema: /anyOf: must be a non-empty list of schemas, got a list")],
+        ["a remote $ref", { inputSchema: { properties: { a: { $ref: "https://example.com/a.json" } } } }, invalid('inputSchema: /properties/a/$ref: remote $ref "https://example.com/a.json" is not allowed: put the definition under $defs')],
+        ["an unknown $schema", { inputSchema: { $schema: "https://example.com/meta" } }, invalid('inputSchema: /$schema: unknown $schema "https://example.com/meta" (2020-12, 2019-09, draft-07, -06 or -04)')],
+        ["a boolean exclusiveMinimum outside draft-04", { inputSchema: { properties: { n: { minimum: 0, exclusiveMinimum: false } } } }, invalid('inputSchema: /properties/n/exclusiveMinimum: must be a number (the bound itself, excluded), got a boolean: that is draft-04\'s form, which needs "$schema": "http://json-schema.org/draft-04/schema#"')],
+        ["a number exclusiveMaximum under draft-04", { inputSchema: { $schema: "http://json-schema.org/draft-04/schema#", exclusiveMaximum: 5 } }, invalid("inputSchema: /exclusiveMaximum: must be a boolean under draft-04 (true makes maximum exclusive), got the number 5")],
+        ["a $schema with a fragment", { inputSchema: { $schema: "https://json-schema.org/draft-07/schema#x" } }, invalid('inputSchema: /$schema: unknown $schema "https://json-schema.org/draft-07/schema#x" (2020-12, 2019-09, draft-07, -06 or -04)')],
+        ["an outputSchema", { outputSchema: { type: "object", required: ["a", 2] } }, invalid("outputSchema: /required/1: must be a property name, got the number 2")],
+        ["nesting past 64 levels", { inputSchema: deep }, invalid(`inputSchema: ${"/items".repeat(65)}: nested more than 64 levels`)],
+        ["a lookahead", { inputSchema: { type: "object", properties: { user: { type: "string", pattern: "^(?!admin).*$" } } } }, unenforceable("/properties/user/pattern", '"^(?!admin).*$"', "invalid or unsupported Perl syntax: `(?!`")],
+        ["a lookbehind", { inputSchema: { pattern: "(?<=\\$)\\d+" } }, unenforceable("/pattern", '"(?<=\\\\$)\\\\d+"', "invalid named capture: `(?<=\\$)\\d+`")],
+        ["a backreference", { inputSchema: { pattern: "^(a+)\\1$" } }, unenforceable("/pattern", '"^(a+)\\\\1$"', "invalid escape sequence: `\\1`")],
+        ["a JavaScript escape", { inputSchema: { pattern: "^caf\\u00e9$" } }, unenforceable("/pattern", '"^caf\\\\u00e9$"', "invalid escape sequence: `\\u`")],
+        ["a named backreference", { inputSchema: { pattern: "(?<q>['\"]).*\\k<q>" } }, unenforceable("/pattern", '"(?<q>[\'\\"]).*\\\\k<q>"', "invalid escape sequence: `\\k`")],
+        ["a possessive repetition", { inputSchema: { pattern: "^a++b$" } }, unenforceable("/pattern", '"^a++b$"', "invalid nested repetition operator: `++`")],
+        ["a repeat count over 1000", { inputSchema: { pattern: "^x{2000}$" } }, unenforceable("/pattern", '"^x{2000}$"', "invalid repeat count: `{2000}`")],
+        ["a reversed range", { inputSchema: { pattern: "[z-a]" } }, unenforceable("/pattern", '"[z-a]"', "invalid character class range: `z-a`")],
+        ["an unclosed class", { inputSchema: { pattern: "[abc" } }, unenforceable("/pattern", '"[abc"', "missing closing ]: `[abc`")],
+        ["an unclosed group", { inputSchema: { pattern: "(ab|cd" } }, unenforceable("/pattern", '"(ab|cd"', "missing closing ): `(ab|cd`")],
+        ["a stray paren", { inputSchema: { pattern: "ab)" } }, unenforceable("/pattern", '"ab)"', "unexpected ): `ab)`")],
+        ["a trailing backslash", { inputSchema: { pattern: "ab\\" } }, unenforceable("/pattern", '"ab\\\\"', "trailing backslash at end of expression: ``")],
+        ["a patternProperties key", { inputSchema: { patternProperties: { "^(?=x)": { type: "number" } } } }, unenforceable("/patternProperties/^(?=x)", '"^(?=x)"', "invalid or unsupported Perl syntax: `(?=`")],
+    ];
+
+    /** Runs fn with console.error captured; returns what it printed. */
+    async function errorsOf(fn) {
+        const printed = [];
+        const original = console.error;
+        console.error = (...args) => printed.push(args.join(" "));
+        try {
+            await fn();
+        } finally {
+            console.error = original;
+        }
+        return printed;
+    }
+
+    test("registerTool throws the core's TypeError at once, and nothing is refused later", async () => {
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        try {
+            const printed = await errorsOf(async () => {
+                for (const [what, extra, message] of cases) {
+                    assert.throws(() => api.registerTool(tool(extra)), { name: "TypeError", message }, what);
+                    assert.throws(() => api.registerTools([tool({ name: "ok.one", execute: () => 1 }), tool(extra)]), { name: "TypeError", message }, `${what} (registerTools)`);
+                }
+                await api.ready();
+            });
+            assert.deepEqual(api.listTools(), []);
+            assert.deepEqual(printed, []);
+        } finally {
+            api.dispose();
+        }
+    });
+
+    test("createSession({ tools }) throws the same", async () => {
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        try {
+            for (const [what, extra, message] of cases) {
+                assert.throws(() => api.createSession({ tools: [tool(extra)] }), { name: "TypeError", message }, what);
+            }
+        } finally {
+            api.dispose();
+        }
+    });
+
+    test("schemas in the draft they name register in every mode", async () => {
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        try {
+            const schemas = [
+                { $schema: "http://json-schema.org/draft-04/schema#", minimum: 0, exclusiveMinimum: true },
+                { $schema: "https://json-schema.org/draft-07/schema#", exclusiveMinimum: 0 },
+                { $schema: "http://json-schema.org/draft/2020-12/schema", exclusiveMaximum: 9 },
+                { $schema: "http://json-schema.org/draft-04/schema#", properties: { a: { $id: "a.json", $schema: "https://json-schema.org/draft/2020-12/schema", exclusiveMinimum: 0 } } },
+            ];
+            const printed = await errorsOf(async () => {
+                schemas.forEach((inputSchema, i) => api.registerTool({ name: `d.t${i}`, inputSchema, execute: () => 1 }));
+                await api.ready();
+            });
+            assert.equal(api.listTools().length, schemas.length);
+            assert.deepEqual(printed, []);
+        } finally {
+            api.dispose();
+        }
+    });
+
+    test("patterns RE2 takes register in every mode", async () => {
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        try {
+            const patterns = ["[\\d-z]", "(?i)a(?P<x>b)(?<y>c)", "^\\d{3}-\\d{4}$", "^[a-z0-9._%+-]+@[a-z0-9.-]+\\.[a-z]{2,}$", "a{01}", "\\12", "[\\]\\-]"];
+            const printed = await errorsOf(async () => {
+                patterns.forEach((pattern, i) => api.registerTool({ name: `p.t${i}`, inputSchema: { type: "string", pattern }, execute: () => 1 }));
+                await api.ready();
+            });
+            assert.equal(api.listTools().length, patterns.length);
+            assert.deepEqual(printed, []);
+        } finally {
+            api.dispose();
+        }
+    });
+});

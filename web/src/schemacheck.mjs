@@ -1,0 +1,386 @@
+// Worker mode's registration check of a schema's keywords: the walk of
+// schemacheck.go (checkSchema, checkInputSchema), with its messages, so that
+// registerTool throws at once as it does in-thread instead of the worker
+// refusing the tool a message later. A pattern is checked only for what Go's
+// RE2 parser is known here to refuse (re2Problem); a pattern it cannot judge
+// is left to the core, which refuses it a message later.
+
+const MAX_DEPTH = 64;
+/** @param {string[]} words */
+const set = (...words) => new Set(words);
+const TYPE_NAMES = set("null", "boolean", "object", "array", "number", "string", "integer");
+const ONE_SCHEMA = set("items", "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else", "additionalItems", "unevaluatedItems", "unevaluatedProperties", "contentSchema");
+const SCHEMA_MAP = set("properties", "patternProperties", "$defs", "definitions", "dependentSchemas");
+const SCHEMA_LIST = set("allOf", "anyOf", "oneOf", "prefixItems");
+const NUMBER = set("minimum", "maximum", "multipleOf");
+const COUNT = set("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains", "maxContains");
+const STRING = set("pattern", "format", "$ref", "$id", "$anchor", "$dynamicRef", "$dynamicAnchor", "$schema", "title", "description", "contentEncoding", "contentMediaType");
+/** @type {Record<string, number>} */
+const DRAFTS = {
+    "json-schema.org/schema": 2020,
+    "json-schema.org/draft/2020-12/schema": 2020,
+    "json-schema.org/draft/2019-09/schema": 2019,
+    "json-schema.org/draft-07/schema": 7,
+    "json-schema.org/draft-06/schema": 6,
+    "json-schema.org/draft-04/schema": 4,
+};
+
+/**
+ * The draft a "$schema" URL selects, as schemaDraft reads it (http or
+ * https, an empty fragment or none); 0 for one it does not know.
+ * @param {string} url
+ */
+function schemaDraft(url) {
+    const hash = url.indexOf("#");
+    if (hash >= 0 && hash < url.length - 1) return 0;
+    const u = (hash >= 0 ? url.slice(0, hash) : url).replace(/^https?:\/\//, "");
+    return Object.prototype.hasOwnProperty.call(DRAFTS, u) ? DRAFTS[u] : 0;
+}
+
+/**
+ * @typedef {{ patterns: boolean, draft: number }} Walk what the check knows of
+ *   the schema it walks: whether patterns must compile (an inputSchema), and
+ *   the root "$schema"'s draft (0 below a subschema naming its own)
+ */
+
+/**
+ * A character as Go's %q prints it (strconv.QuoteRune's escapes, inside
+ * quote q). A lone surrogate is U+FFFD, as Go gets it: syscall/js hands Go
+ * a string as UTF-8, where a lone surrogate cannot be and becomes U+FFFD
+ * (also 3 bytes, so byte counts and offsets agree).
+ * @param {string} ch
+ * @param {string} q
+ */
+export function goEscape(ch, q) {
+    /** @type {Record<string, string>} */
+    const named = { "\x07": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v", "\\": "\\\\" };
+    const c = /** @type {number} */ (ch.codePointAt(0));
+    if (c >= 0xd800 && c <= 0xdfff) return "\ufffd";
+    if (ch === q) return `\\${q}`;
+    if (named[ch]) return named[ch];
+    if (c < 0x20 || c === 0x7f) return `\\x${c.toString(16).padStart(2, "0")}`;
+    if ((c >= 0x80 && c < 0xa0) || c === 0x2028 || c === 0x2029) return `\\u${c.toString(16).padStart(4, "0")}`;
+    return ch;
+}
+
+/** @param {string} s a string as Go's %q prints it */
+export const goQuote = (s) => `"${[...s].map((ch) => goEscape(ch, '"')).join("")}"`;
+
+/**
+ * A float64 as Go's %v prints it: the shortest digits, in exponent form
+ * when the exponent is below -4 or at least 6 (fmt's %g).
+ * @param {number} f
+ */
+function goFloat(f) {
+    if (Object.is(f, -0)) return "-0";
+    const [mant, e] = f.toExponential().split("e");
+    const exp = Number(e);
+    if (exp < -4 || exp >= 6) return `${mant}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
+    return String(f);
+}
+
+/** @param {unknown} v */
+function kind(v) {
+    if (v === null) return "null";
+    if (typeof v === "boolean") return "a boolean";
+    if (typeof v === "number") return "a number";
+    if (typeof v === "string") return "a string";
+    if (Array.isArray(v)) return "a list";
+    return "an object";
+}
+
+/** @param {unknown} v */
+function value(v) {
+    if (typeof v === "string") return `the string ${goQuote(v)}`;
+    if (typeof v === "number") return `the number ${goFloat(v)}`;
+    return kind(v);
+}
+
+/** @param {string} msg @returns {{ path: string[], msg: string }} */
+const bad = (msg) => ({ path: [], msg });
+/** @param {{ path: string[], msg: string } | null} err @param {string} seg */
+const at = (err, seg) => (err && (err.path.unshift(seg), err));
+
+/**
+ * The message of checkSchema (or, with `patterns`, checkInputSchema) for a
+ * schema as JSON data, or "" when it passes.
+ * @param {unknown} root
+ * @param {boolean} patterns
+ */
+export function schemaProblem(root, patterns) {
+    const $schema = root !== null && typeof root === "object" ? /** @type {any} */ (root).$schema : undefined;
+    const err = walk(root, 0, { patterns, draft: typeof $schema === "string" ? schemaDraft($schema) : 2020 });
+    return err ? `/${err.path.join("/")}: ${err.msg}` : "";
+}
+
+/**
+ * @param {unknown} node
+ * @param {number} depth
+ * @param {Walk} w
+ * @returns {{ path: string[], msg: string } | null}
+ */
+function walk(node, depth, w) {
+    if (depth > MAX_DEPTH) return bad(`nested more than ${MAX_DEPTH} levels`);
+    if (typeof node === "boolean") return null;
+    if (node === null || typeof node !== "object" || Array.isArray(node)) return bad(`must be a schema (an object or a boolean), got ${kind(node)}`);
+    if (depth > 0 && "$schema" in node) w = { ...w, draft: 0 };
+    for (const [k, v] of Object.entries(node)) {
+        const err = keyword(k, v, depth, w);
+        if (err) return at(err, k);
+    }
+    return null;
+}
+
+/**
+ * @param {string} k
+ * @param {any} v
+ * @param {number} depth
+ * @param {Walk} w
+ * @returns {{ path: string[], msg: string } | null}
+ */
+function keyword(k, v, depth, w) {
+    if (k === "type") {
+        if (typeof v === "string") return TYPE_NAMES.has(v) ? null : bad(`${goQuote(v)} is not a type (null, boolean, object, array, number, string or integer)`);
+        if (!Array.isArray(v)) return bad(`must be a type name or a list of them, got ${kind(v)}`);
+        const i = v.findIndex((x) => typeof x !== "string" || !TYPE_NAMES.has(x));
+        return i < 0 ? null : at(bad(`must be a type name, got ${value(v[i])}`), String(i));
+    }
+    if (k === "items" && Array.isArray(v)) return list(v, depth, w);
+    if (ONE_SCHEMA.has(k)) return walk(v, depth + 1, w);
+    if (SCHEMA_MAP.has(k)) {
+        if (v === null || typeof v !== "object" || Array.isArray(v)) return bad(`must be an object of schemas, got ${kind(v)}`);
+        for (const [name, s] of Object.entries(v)) {
+            const err = (w.patterns && k === "patternProperties" && patternError(name)) || walk(s, depth + 1, w);
+            if (err) return at(err, name);
+        }
+        return null;
+    }
+    if (SCHEMA_LIST.has(k)) {
+        if (!Array.isArray(v) || v.length === 0) return bad(`must be a non-empty list of schemas, got ${value(v)}`);
+        return list(v, depth, w);
+    }
+    if (k === "required") {
+        if (!Array.isArray(v)) return bad(`must be a list of property names, got ${kind(v)}`);
+        const i = v.findIndex((x) => typeof x !== "string");
+        return i < 0 ? null : at(bad(`must be a property name, got ${value(v[i])}`), String(i));
+    }
+    if (k === "enum") return Array.isArray(v) ? null : bad(`must be a list, got ${kind(v)}`);
+    if (NUMBER.has(k)) {
+        if (typeof v !== "number") return bad(`must be a number, got ${value(v)}`);
+        return k === "multipleOf" && v <= 0 ? bad(`must be greater than 0, got ${goFloat(v)}`) : null;
+    }
+    if (k === "exclusiveMinimum" || k === "exclusiveMaximum") {
+        // The bound itself since draft-06, a boolean in draft-04: the other
+        // draft's form fails the meta-schema on every call.
+        if (typeof v === "number") {
+            return w.draft === 4 ? bad(`must be a boolean under draft-04 (true makes ${k === "exclusiveMinimum" ? "minimum" : "maximum"} exclusive), got ${value(v)}`) : null;
+        }
+        if (typeof v === "boolean") {
+            return w.draft !== 4 && w.draft !== 0
+                ? bad('must be a number (the bound itself, excluded), got a boolean: that is draft-04\'s form, which needs "$schema": "http://json-schema.org/draft-04/schema#"')
+                : null;
+        }
+        return bad(`must be a number, got ${value(v)}`);
+    }
+    if (COUNT.has(k)) return typeof v === "number" && v >= 0 && Number.isInteger(v) ? null : bad(`must be a non-negative integer, got ${value(v)}`);
+    if (STRING.has(k)) {
+        if (typeof v !== "string") return bad(`must be a string, got ${value(v)}`);
+        if (k === "$ref" && !v.startsWith("#")) return bad(`remote $ref ${goQuote(v)} is not allowed: put the definition under $defs`);
+        if (k === "$schema" && schemaDraft(v) === 0) return bad(`unknown $schema ${goQuote(v)} (2020-12, 2019-09, draft-07, -06 or -04)`);
+        if (k === "pattern" && w.patterns) return patternError(v);
+    }
+    return null;
+}
+
+/**
+ * @param {unknown[]} v
+ * @param {number} depth
+ * @param {Walk} w
+ */
+function list(v, depth, w) {
+    for (let i = 0; i < v.length; i++) {
+        const err = walk(v[i], depth + 1, w);
+        if (err) return at(err, String(i));
+    }
+    return null;
+}
+
+/** @param {string} p */
+function patternError(p) {
+    const problem = re2Problem(p);
+    return problem
+        ? bad(`${goQuote(p)} cannot be enforced: patterns are checked with Go's RE2 syntax, which has no lookahead, lookbehind or backreferences (error parsing regexp: ${problem}); rewrite it without them, or check it in the tool`)
+        : null;
+}
+
+// The escapes Go's parser takes after a backslash (regexp/syntax parse.go:
+// Perl classes, anchors, \p, \Q, and parseEscape's), apart from the octal
+// digits and \x, which are read below.
+const GOOD_ESCAPES = new Set("dDsSwWbBAzpPQafnrtv".split(""));
+
+/**
+ * Go's error for a pattern that its RE2 parser refuses, for the mistakes
+ * written for JavaScript (a lookaround, a backreference, a JavaScript-only
+ * escape, a possessive or doubled repetition, unbalanced parens or
+ * brackets, a reversed range, a repeat count over 1,000), or "" when none
+ * is seen. The pattern is read left to right as Go's parser reads it (its
+ * first error is the one reported), and the first construct read here
+ * only roughly (a flag group, \x, \p, \Q, a POSIX class, a pattern large
+ * enough for Go's size limit) ends the reading: Go could refuse it in words
+ * of its own, so the core judges the rest.
+ * @param {string} p
+ */
+export function re2Problem(p) {
+    // What the last item was: "none" (the start, after "(" or "|"), "atom", "repeat".
+    let last = "none";
+    let lastRepeat = 0;
+    let depth = 0;
+    let size = p.length;
+    /** @type {Set<string>} */
+    const names = new Set();
+    let i = 0;
+    while (i < p.length) {
+        const c = p[i];
+        const counted = c === "{" ? /^\{(\d+)(,(\d*))?\}/.exec(p.slice(i)) : null;
+        if (c === "*" || c === "+" || c === "?" || counted) {
+            const op = i;
+            if (counted) {
+                const [text, lo, comma, hi] = counted;
+                const leadingZero = (/** @type {string | undefined} */ d) => d !== undefined && d.length > 1 && d[0] === "0";
+                // Not a repeat in Go's reading ({01}): a literal "{".
+                if (leadingZero(lo) || leadingZero(hi)) {
+                    last = "atom";
+                    i++;
+                    continue;
+                }
+                const min = Number(lo);
+                const max = comma === undefined ? min : hi === "" ? -1 : Number(hi);
+                if (min > 1000 || max > 1000 || (max >= 0 && min > max)) return `invalid repeat count: \`${text}\``;
+                size *= Math.max(max < 0 ? min : max, 1);
+                if (size > 100_000) return "";
+                i += text.length;
+            } else {
+                i++;
+            }
+            if (p[i] === "?") i++;
+            if (last === "repeat") return `invalid nested repetition operator: \`${p.slice(lastRepeat, i)}\``;
+            if (last === "none") return `missing argument to repetition operator: \`${p.slice(op, i)}\``;
+            last = "repeat";
+            lastRepeat = op;
+            continue;
+        }
+        last = "atom";
+        if (c === "\\") {
+            const e = escapeProblem(p, i);
+            if (e === null) return "";
+            if (e) return e;
+            i += 2;
+        } else if (c === "[") {
+            const e = classProblem(p, i);
+            if (typeof e === "string") return e;
+            if (e < 0) return "";
+            i = e;
+        } else if (c === "(") {
+            const rest = p.slice(i);
+            if (rest.startsWith("(?=") || rest.startsWith("(?!")) return `invalid or unsupported Perl syntax: \`${rest.slice(0, 3)}\``;
+            if (rest.startsWith("(?<=") || rest.startsWith("(?<!")) {
+                const end = rest.indexOf(">");
+                return `invalid named capture: \`${end < 0 ? rest : rest.slice(0, end + 1)}\``;
+            }
+            // A plain, non-capturing or well-named group; any other is Go's.
+            const open = /^\((\?:|\?P?<([A-Za-z0-9_]+)>)?/.exec(rest);
+            const name = open && open[2];
+            if (!open || (rest[1] === "?" && !open[1]) || (name && names.has(name)) || ++depth > 100) return "";
+            if (name) names.add(name);
+            last = "none";
+            i += open[0].length;
+        } else if (c === ")") {
+            if (depth === 0) return `unexpected ): \`${p}\``;
+            depth--;
+            i++;
+        } else if (c === "|") {
+            last = "none";
+            i++;
+        } else {
+            i++;
+        }
+    }
+    return depth > 0 ? `missing closing ): \`${p}\`` : "";
+}
+
+/**
+ * A backslash at i: Go's error for it, "" when Go takes it as it is read
+ * here (one character after the backslash), or null when it is not read
+ * here.
+ * @param {string} p
+ * @param {number} i
+ * @returns {string | null}
+ */
+function escapeProblem(p, i) {
+    if (i + 1 >= p.length) return "trailing backslash at end of expression: ``";
+    const n = p[i + 1];
+    if (n === "x" || n === "p" || n === "P" || n === "Q" || n === "0") return null;
+    if (n >= "1" && n <= "7") {
+        // Octal when another octal digit follows; else a backreference.
+        return p[i + 2] >= "0" && p[i + 2] <= "7" ? null : `invalid escape sequence: \`\\${n}\``;
+    }
+    if (/[0-9A-Za-z]/.test(n)) return GOOD_ESCAPES.has(n) ? "" : `invalid escape sequence: \`\\${n}\``;
+    // Punctuation is itself; anything else is not read here.
+    return /[\x21-\x7e]/.test(n) ? "" : null;
+}
+
+// Escapes that stand for one character inside a class, as Go reads them.
+const CLASS_CHAR_ESCAPES = new Set("afnrtv".split(""));
+
+/**
+ * A class starting at i: the index after it, Go's error inside it, or -1
+ * when it is not read here.
+ * @param {string} p
+ * @param {number} i
+ * @returns {number | string}
+ */
+function classProblem(p, i) {
+    let j = i + 1;
+    if (p[j] === "^") j++;
+    let first = true;
+    while (j < p.length && (p[j] !== "]" || first)) {
+        first = false;
+        const start = j;
+        // One class item: lo, or a class escape (\d ...), which takes no range.
+        const lo = classChar(p, j);
+        if (typeof lo === "string") return lo;
+        if (lo === null) return -1;
+        j = lo.next;
+        if (lo.code < 0) continue;
+        if (p[j] === "-" && j + 1 < p.length && p[j + 1] !== "]") {
+            const hi = classChar(p, j + 1);
+            if (typeof hi === "string") return hi;
+            if (hi === null || hi.code < 0) return -1;
+            j = hi.next;
+            if (hi.code < lo.code) return `invalid character class range: \`${p.slice(start, j)}\``;
+        }
+    }
+    if (j >= p.length) return `missing closing ]: \`${p.slice(i)}\``;
+    return j + 1;
+}
+
+/**
+ * One character of a class at j: its code point (-1 for a Perl class such
+ * as \d) and the index after it, Go's error, or null when not read here.
+ * @param {string} p
+ * @param {number} j
+ * @returns {{ code: number, next: number } | string | null}
+ */
+function classChar(p, j) {
+    const c = /** @type {number} */ (p.codePointAt(j));
+    if (c > 0xffff || (c >= 0xd800 && c <= 0xdfff)) return null;
+    if (p[j] === "[" && p[j + 1] === ":") return null;
+    if (p[j] !== "\\") return { code: c, next: j + 1 };
+    const e = escapeProblem(p, j);
+    if (e === null) return null;
+    if (e) return e;
+    const n = p[j + 1];
+    if ("dDsSwW".includes(n)) return { code: -1, next: j + 2 };
+    if (/[A-Za-z]/.test(n) && !CLASS_CHAR_ESCAPES.has(n)) return null;
+    return { code: CLASS_CHAR_ESCAPES.has(n) ? "\x07\f\n\r\t\v".charCodeAt("afnrtv".indexOf(n)) : n.charCodeAt(0), next: j + 2 };
+}
