@@ -36,6 +36,28 @@ const echo = {
   execute: async (input) => ({ id: input.i, name: "item-" + input.i, tags: ["alpha", "beta"], active: input.i % 2 === 0 }),
 };
 
+// The JSON-heavy workloads' tools (api-json-*): 2,000 records are 123 KB
+// of JSON, as a list or search tool returns them, as a value or as the
+// text of an MCP tool's content. Made once per size, so both sides time
+// the hand-over and the parse, not the making.
+const recordsOf = new Map();
+const records = (n) => {
+  if (!recordsOf.has(n)) {
+    const list = Array.from({ length: n }, (_, i) => ({ id: i, name: "item-" + i, tags: ["a", "b"], active: i % 2 === 0 }));
+    recordsOf.set(n, { list, text: JSON.stringify(list) });
+  }
+  return recordsOf.get(n);
+};
+const countSchema = { type: "object", properties: { n: { type: "number" } }, required: ["n"] };
+const extraTools = new Map(
+  [
+    { name: "bench.records", description: "Returns n records.", inputSchema: countSchema, execute: async (input) => records(input.n).list },
+    { name: "bench.recordsText", description: "Returns n records as JSON text.", inputSchema: countSchema, execute: async (input) => records(input.n).text },
+  ].map((t) => [t.name, t]),
+);
+// toolsOf is the page tools of workload w: bench.echo, and those it names.
+const toolsOf = (w) => [echo, ...(w?.tools ?? []).map((n) => extraTools.get(n))];
+
 const codeOf = (side, w, n) => (w[side] ?? w.code).replaceAll("{N}", String(n ?? w.calls ?? 0));
 
 function median(xs) {
@@ -51,9 +73,9 @@ function check(name, got, want) {
 // ---------------------------------------------------------------------------
 // ours: the public API of dist/index.mjs
 
-async function oursSession(IoCodeModeFactory) {
+async function oursSession(IoCodeModeFactory, tools = [echo]) {
   const api = await IoCodeModeFactory({ wasmLocation });
-  api.registerTool(echo);
+  for (const t of tools) api.registerTool(t);
   const session = api.createSession();
   const [, executeCode] = session.getLlmTools();
   const run = async (code) => {
@@ -75,12 +97,12 @@ async function oursSession(IoCodeModeFactory) {
 // prelude that defines tool_call and the namespaced `tools` object, the code
 // as the body of an async function, the result as JSON, everything disposed.
 
-const tools = new Map([[echo.name, echo]]);
+const tools = new Map([echo, ...extraTools.values()].map((t) => [t.name, t]));
 
 // tools = { bench: { echo: (input) => tool_call("bench.echo", input) } }
-function toolsLiteral() {
+function toolsLiteral(names) {
   const tree = {};
-  for (const name of tools.keys()) {
+  for (const name of names) {
     const parts = name.split(".");
     let node = tree;
     for (const p of parts.slice(0, -1)) node = node[p] ??= {};
@@ -93,12 +115,13 @@ function toolsLiteral() {
   return lit(tree);
 }
 
-const PRELUDE = `(() => {
+const preludeOf = (names) => `(() => {
   const call = globalThis.__host_call;
   delete globalThis.__host_call;
   globalThis.tool_call = async (name, input) => JSON.parse(await call(name, JSON.stringify(input === undefined ? null : input)));
-  globalThis.tools = ${toolsLiteral()};
+  globalThis.tools = ${toolsLiteral(names)};
 })();`;
+const PRELUDE = preludeOf([echo.name]);
 
 const CRYPTO_PRELUDE = `(() => {
   const random = globalThis.__host_random;
@@ -109,7 +132,7 @@ const CRYPTO_PRELUDE = `(() => {
 const MEMORY_LIMIT = 128 << 20; // our default memoryLimit (MB)
 const TIMEOUT_MS = 30000; // our default timeout
 
-async function baseRun(mod, code) {
+async function baseRun(mod, code, prelude = PRELUDE) {
   const rt = mod.newRuntime();
   rt.setMemoryLimit(MEMORY_LIMIT);
   const deadline = Date.now() + TIMEOUT_MS;
@@ -147,7 +170,7 @@ async function baseRun(mod, code) {
       random.dispose();
       ctx.unwrapResult(ctx.evalCode(CRYPTO_PRELUDE)).dispose();
     }
-    ctx.unwrapResult(ctx.evalCode(PRELUDE)).dispose();
+    ctx.unwrapResult(ctx.evalCode(prelude)).dispose();
     const p = ctx.unwrapResult(ctx.evalCode(`(async () => {\n${code}\n})()`));
     const settled = ctx.resolvePromise(p);
     p.dispose();
@@ -248,16 +271,19 @@ async function measure(name, run, side) {
   return { median: median(samples), samples };
 }
 
-async function runner(side) {
+// runner runs code with the given page tools: ours on a session of its
+// own factory, base with a prelude defining them.
+async function runner(side, tools = [echo]) {
   if (side === "ours") {
     const { IoCodeModeFactory } = await import(distIndex);
-    const { api, run } = await oursSession(IoCodeModeFactory);
+    const { api, run } = await oursSession(IoCodeModeFactory, tools);
     return { run, close: () => api.dispose() };
   }
   const { newQuickJSWASMModuleFromVariant } = await import("quickjs-emscripten-core");
   const variant = (await import("@jitl/quickjs-wasmfile-release-sync")).default;
   const mod = await newQuickJSWASMModuleFromVariant(variant);
-  return { run: (code) => baseRun(mod, code), close: () => {} };
+  const prelude = preludeOf(tools.map((t) => t.name));
+  return { run: (code) => baseRun(mod, code, prelude), close: () => {} };
 }
 
 // ---------------------------------------------------------------------------
@@ -333,7 +359,7 @@ if (mode === "cold") {
   const r = await cold(side);
   out.results["api-cold"] = { ...r, runs: 1 };
 } else {
-  const r = await runner(side);
+  const r = await runner(side, mode === "profile" ? toolsOf(workloads[only]) : undefined);
   if (mode === "profile") {
     const w = workloads[only];
     if (!w) throw new Error(`profile: no workload ${only}`);
@@ -357,7 +383,12 @@ if (mode === "cold") {
       const w = workloads[n];
       if (w.register) out.results[n] = await measureRegister(side, w);
       else if (w.catalog && side === "ours") out.results[n] = await withCatalog(w.catalog, (run) => measure(n, run, side));
-      else out.results[n] = await measure(n, r.run, side);
+      else if (w.tools) {
+        // Its own factory (or prelude), so the other workloads keep one tool.
+        const rt = await runner(side, toolsOf(w));
+        out.results[n] = await measure(n, rt.run, side);
+        rt.close();
+      } else out.results[n] = await measure(n, r.run, side);
     }
   }
   r.close();
