@@ -40,10 +40,10 @@ type shapeNode struct {
 
 // Add merges one result (JSON) into the shape. Invalid JSON is ignored.
 func (s *Shape) Add(result []byte) {
-	v, err := decodeOrdered(result)
-	if err != nil {
+	if !json.Valid(result) {
 		return
 	}
+	v := decodeShape(result)
 	if s.root == nil {
 		s.root = &shapeNode{}
 	}
