@@ -582,6 +582,9 @@ func TestHostileLongJSONText(t *testing.T) {
 		{"JSON.parse of a 4 MB string among 2,000 brackets", 0, `return JSON.parse(JSON.stringify(['x'.repeat(4e6), ...Array(1000).fill([])])).length`, `1001`},
 		{"brackets inside strings do not count", 0, `return JSON.parse(JSON.stringify(['['.repeat(5000), '\\"' + '{'.repeat(2000)])).length`, `2`},
 		{"an escaped backslash ends its string", 0, `try { JSON.parse('["\\\\", ' + '['.repeat(1001) + ']'.repeat(1001) + ']'); return 'parsed' } catch (e) { return e.message }`, `"JSON.parse: the text nests more than 1,000 levels deep"`},
+		{"a string of JSON text is one string", 0, `return JSON.parse(JSON.stringify(JSON.stringify(Array(1500).fill([[1]])))).length`, `9001`},
+		{"a string, then brackets, is a syntax error", 0, `try { JSON.parse(' \n"a"' + '['.repeat(6000)); return 'parsed' } catch (e) { return e.name }`, `"SyntaxError"`},
+		{"white space before deep brackets", 0, `try { JSON.parse(' \r\n\t' + '['.repeat(1001) + ']'.repeat(1001)); return 'parsed' } catch (e) { return e.message }`, `"JSON.parse: the text nests more than 1,000 levels deep"`},
 		{"an escaped quote does not", 0, `return JSON.parse('["\\"' + '['.repeat(1001) + '"]').length`, `1`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

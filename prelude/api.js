@@ -37,8 +37,14 @@
   // cannot nest deeper (native indexOf counts them); else one pass counts
   // depth, and indexOf skips each string to its closing quote (one not
   // preceded by an odd run of backslashes).
+  // A text that starts with a quote is one string (else a syntax error
+  // after it): nothing in it nests, and its escaped quotes made the pass
+  // below slow (a tool's JSON handed over as a string).
   const tooDeep = (t) => {
     if (typeof t !== "string" || t.length < 2000) return false;
+    let s = 0;
+    for (let c = t.charCodeAt(0); c === 32 || c === 9 || c === 10 || c === 13; c = t.charCodeAt(++s));
+    if (t.charCodeAt(s) === 34) return false;
     let n = 0;
     for (let i = t.indexOf("["); i >= 0 && n <= 1000; i = t.indexOf("[", i + 1)) n++;
     for (let i = t.indexOf("{"); i >= 0 && n <= 1000; i = t.indexOf("{", i + 1)) n++;
