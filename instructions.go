@@ -12,6 +12,10 @@ const (
 	// the instructions, saving the model a search round trip; above it the
 	// signatures would cost more tokens than the search does.
 	inlineSignatureLimit = 15
+	// inlineSignatureBudget bounds the signatures inlined: a small catalog
+	// of huge ones (an MCP server's 20,000-property schema) is searched
+	// instead. The real small catalogs need at most 6.2 KB (filesystem, 14).
+	inlineSignatureBudget = 32 << 10
 	// maxListedNamespaces bounds the namespace line of huge catalogs.
 	maxListedNamespaces = 60
 )
@@ -93,15 +97,19 @@ func writeToolOverview(sb *strings.Builder, tools []*toolEntry, sig func(*toolEn
 	if len(tools) > inlineSignatureLimit {
 		return
 	}
-	sb.WriteString("\nTheir signatures:\n```ts\n")
+	sigs := make([]string, len(tools))
+	size := 0
 	for i, e := range tools {
-		if i > 0 {
-			sb.WriteByte('\n')
-		}
-		sb.WriteString(sig(e))
-		sb.WriteByte('\n')
+		sigs[i] = sig(e)
+		size += len(sigs[i])
 	}
-	sb.WriteString("```\n")
+	if size > inlineSignatureBudget {
+		sb.WriteString("\nTheir signatures are too long to list here: use searchTools.\n")
+		return
+	}
+	sb.WriteString("\nTheir signatures:\n```ts\n")
+	sb.WriteString(strings.Join(sigs, "\n\n"))
+	sb.WriteString("\n```\n")
 }
 
 // formatDuration writes a limit the way a person would say it: 30s, 2m,

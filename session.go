@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/interopio/code-mode/internal/search"
+	"github.com/interopio/code-mode/internal/tsgen"
 )
 
 // Session is one conversation's view of a CodeMode: the factory's tools plus
@@ -74,7 +75,7 @@ func hitsOf(entries []*toolEntry, ranked []search.Hit, sig func(*toolEntry) stri
 	hits := make([]SearchHit, len(ranked))
 	for i, h := range ranked {
 		e := entries[h.Index]
-		hits[i] = SearchHit{Name: e.info.Name, Namespace: e.doc.Namespace(), Description: e.info.Description, Signature: sig(e), Score: h.Score}
+		hits[i] = SearchHit{Name: e.info.Name, Namespace: e.doc.Namespace(), Description: tsgen.Description(e.info.Description), Signature: sig(e), Score: h.Score}
 	}
 	return hits
 }

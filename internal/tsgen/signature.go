@@ -30,10 +30,27 @@ const (
 	sigMaxNodes = 400
 	// sigInlineWidth is the longest object literal kept on one line.
 	sigInlineWidth = 100
-	// sigDescMax caps a property's doc comment; the tool description is kept
-	// whole because it is what the author wrote for exactly this purpose.
+	// sigDescMax caps a property's doc comment; the tool description gets
+	// DescriptionMax because it is what the author wrote for this purpose.
 	sigDescMax = 200
+	// sigMaxMembers caps the properties listed of one object and the values
+	// of one enum; the real catalogs (internal/search/eval/testdata) have at
+	// most 28 properties in an object.
+	sigMaxMembers = 200
 )
+
+// Descriptions and signatures come from MCP servers and other untrusted
+// catalogs and are paid for in every search hit and in the instruction, so
+// both are bounded. The longest description in the real catalogs is 2,006
+// bytes and the longest signature 5,242 bytes: the caps are far above them.
+const (
+	DescriptionMax = 8 << 10
+	SignatureMax   = 32 << 10
+)
+
+// Description is a tool description as the model sees it, in a search hit
+// and in the signature's doc comment.
+func Description(s string) string { return trunc.Words(s, DescriptionMax) }
 
 // Signature renders the declaration of one tool from its name, description
 // and JSON Schemas (nil when absent).
@@ -52,9 +69,12 @@ func Signature(name, description string, inputSchema, outputSchema json.RawMessa
 		sb.WriteString(d)
 		sb.WriteByte('\n')
 	}
-	writeDocComment(&sb, description, "")
+	writeDocComment(&sb, Description(description), "")
 	fmt.Fprintf(&sb, "%s(%s): Promise<%s>;", toolPath(name), in, out)
-	return sb.String()
+	// What the caps above do not reach (a megabyte property name or
+	// literal) is cut here, visibly, at the price of a declaration that no
+	// longer parses.
+	return trunc.String(sb.String(), SignatureMax)
 }
 
 // toolPath is the expression that reaches a tool from sandbox code.
@@ -128,9 +148,12 @@ func (g *sigGen) renderObject(n *omap, depth, indent int) tsType {
 	}
 	if e, ok := n.get("enum"); ok {
 		if vals, ok := e.([]any); ok {
-			parts := make([]tsType, len(vals))
-			for i, v := range vals {
-				parts[i] = literal(v)
+			parts := make([]tsType, min(len(vals), sigMaxMembers))
+			for i := range parts {
+				parts[i] = literal(vals[i])
+			}
+			if more := len(vals) - len(parts); more > 0 {
+				parts[len(parts)-1].text += fmt.Sprintf(" /* %s and %d more values */", trunc.Mark, more)
 			}
 			return union(parts)
 		}
@@ -225,9 +248,14 @@ func (g *sigGen) renderProps(n *omap, depth, indent int) tsType {
 		}
 	}
 	var props []sigProp
+	more := 0
 	propsMap, hasProps := n.vals["properties"].(*omap)
 	if hasProps {
-		for _, k := range propsMap.keys {
+		keys := propsMap.keys
+		if len(keys) > sigMaxMembers {
+			keys, more = keys[:sigMaxMembers], len(keys)-sigMaxMembers
+		}
+		for _, k := range keys {
 			ps := propsMap.vals[k]
 			props = append(props, sigProp{
 				key:      propertyKey(k),
@@ -260,13 +288,14 @@ func (g *sigGen) renderProps(n *omap, depth, indent int) tsType {
 	if len(index) > 0 {
 		props = append(props, sigProp{key: "[key: string]", typ: union(index)})
 	}
-	return tsType{formatObject(props, indent), precPrimary}
+	return tsType{formatObject(props, more, indent), precPrimary}
 }
 
 // formatObject keeps small, undocumented objects on one line and spreads the
-// rest over several, one property per line.
-func formatObject(props []sigProp, indent int) string {
-	multi := false
+// rest over several, one property per line. more is the number of
+// properties left out, said in a comment line.
+func formatObject(props []sigProp, more, indent int) string {
+	multi := more > 0
 	for _, p := range props {
 		if p.doc != "" || strings.Contains(p.typ.text, "\n") {
 			multi = true
@@ -288,6 +317,9 @@ func formatObject(props []sigProp, indent int) string {
 	for _, p := range props {
 		writeDocComment(&sb, p.doc, pad)
 		sb.WriteString(pad + p.member() + ";\n")
+	}
+	if more > 0 {
+		fmt.Fprintf(&sb, "%s// %s and %d more properties\n", pad, trunc.Mark, more)
 	}
 	sb.WriteString(strings.Repeat("  ", indent) + "}")
 	return sb.String()

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/interopio/code-mode/internal/trunc"
 )
 
 func TestSignature(t *testing.T) {
@@ -206,6 +208,51 @@ func TestSignatureBounded(t *testing.T) {
 				t.Fatalf("expected the cut-off to show as unknown:\n%s", got)
 			}
 		})
+	}
+}
+
+// TestSignatureHostile: an MCP server's description or schema is untrusted
+// and lands in every search hit and in the instruction, so its size is
+// bounded, with a marker where something was left out.
+func TestSignatureHostile(t *testing.T) {
+	var props []string
+	for i := 0; i < 20000; i++ {
+		props = append(props, fmt.Sprintf(`"p%d":{"type":"string","description":"property number %d"}`, i, i))
+	}
+	manyProps := `{"type":"object","properties":{` + strings.Join(props, ",") + `}}`
+	var vals []string
+	for i := 0; i < 20000; i++ {
+		vals = append(vals, fmt.Sprintf(`"value%d"`, i))
+	}
+	bigEnum := `{"type":"object","properties":{"v":{"enum":[` + strings.Join(vals, ",") + `]}}}`
+	hugeKey := `{"type":"object","properties":{"` + strings.Repeat("k", 1<<20) + `":{"type":"string"}}}`
+	tests := []struct {
+		name, desc, schema string
+		want               []string
+	}{
+		{"5 MB description", strings.Repeat("Lorem ipsum. ", 400000), `{"type":"object"}`, []string{"Lorem… */\ntools.t(input"}},
+		{"20,000 properties", "", manyProps, []string{"p199?: string;", "// … and 19800 more properties\n"}},
+		{"20,000 enum values", "", bigEnum, []string{`"value199" /* … and 19800 more values */`}},
+		{"1 MB property name", "", hugeKey, []string{"kkk…"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Signature("t", tt.desc, json.RawMessage(tt.schema), nil)
+			if len(got) > SignatureMax || tt.desc != "" && len(got) > DescriptionMax+100 {
+				t.Fatalf("signature is %d bytes", len(got))
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("signature lacks %q:\n%s", w, trunc.String(got, 2000))
+				}
+			}
+		})
+	}
+	if d := Description(strings.Repeat("word ", 1<<20)); len(d) > DescriptionMax || !strings.HasSuffix(d, trunc.Mark) {
+		t.Errorf("Description kept %d bytes, want <= %d ending in %q", len(d), DescriptionMax, trunc.Mark)
+	}
+	if d := "Short and whole."; Description(d) != d {
+		t.Errorf("Description(%q) = %q", d, Description(d))
 	}
 }
 
