@@ -90,6 +90,13 @@ func validateToolName(name string) error {
 		return fmt.Errorf("%w: tool name %q: namespaces must be non-empty (a dot may not start or end the name, or follow another dot)",
 			ErrInvalidTool, name)
 	}
+	// A function named then makes its namespace a thenable: `await
+	// tools.x` or `return tools.x` would call tools.x.then with the
+	// promise's resolve and reject, a tool call nobody wrote.
+	if ns, ok := strings.CutSuffix(name, "then"); ok && (ns == "" || strings.HasSuffix(ns, ".")) {
+		return fmt.Errorf("%w: tool name %q: must not end in \"then\": await %s would call the tool",
+			ErrInvalidTool, name, strings.TrimSuffix("tools."+ns, "."))
+	}
 	return nil
 }
 

@@ -31,6 +31,11 @@ func TestRegistryToolNames(t *testing.T) {
 		{"orders.", "namespaces must be non-empty"},
 		{"orders..search", "namespaces must be non-empty"},
 		{".", "namespaces must be non-empty"},
+		{"then", `tool name "then": must not end in "then": await tools would call the tool`},
+		{"orders.then", `tool name "orders.then": must not end in "then": await tools.orders would call the tool`},
+		{"orders.then.x", ""},
+		{"orders.thenx", ""},
+		{"orders.Then", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

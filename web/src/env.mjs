@@ -29,3 +29,20 @@ export function describeError(err) {
     }
     return String(err);
 }
+
+/**
+ * What a tool threw, fit to report. A thrown Promise (`throw
+ * Promise.reject(e)`: an await left out) read "[object Promise]", and its
+ * rejection was the page's own, unhandled: the end of a Node process. It is
+ * marked handled and replaced by an Error that says what happened.
+ * @param {unknown} err
+ */
+export function thrownByTool(err) {
+    try {
+        // then's brand check lets only a real Promise (of any realm) through.
+        Promise.prototype.then.call(err, undefined, () => {});
+    } catch {
+        return err;
+    }
+    return new Error("a tool threw a Promise, not an Error (a missing await before throw?)");
+}

@@ -6,7 +6,7 @@
 // whose owner was disposed, gets no tool or interceptor call any more.
 
 import { CallSignal } from "./call.mjs";
-import { describeError } from "./env.mjs";
+import { describeError, thrownByTool } from "./env.mjs";
 
 /**
  * @typedef {import("../index.d.ts").IoCodeMode.ToolDefinition} ToolDefinition
@@ -197,7 +197,8 @@ export async function callTool(run, tool, input, engine, factoryOnEvent) {
         });
         ok = true;
         return value;
-    } catch (err) {
+    } catch (thrown) {
+        const err = thrownByTool(thrown);
         error = describeError(err);
         throw err;
     } finally {

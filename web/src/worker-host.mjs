@@ -129,6 +129,9 @@ function checkTools(list, path, taken) {
         if (name.startsWith(".") || name.endsWith(".") || name.includes("..")) {
             throw new TypeError(`codemode: invalid tool: tool name ${goQuote(name)}: namespaces must be non-empty (a dot may not start or end the name, or follow another dot)`);
         }
+        if (name === "then" || name.endsWith(".then")) {
+            throw new TypeError(`codemode: invalid tool: tool name ${goQuote(name)}: must not end in "then": await ${`tools.${name.slice(0, -5)}`.replace(/\.$/, "")} would call the tool`);
+        }
         if (seen.has(name)) throw new TypeError(`codemode: duplicate tool: tool name ${goQuote(name)}: appears more than once in the batch`);
         if (taken.has(name)) throw new TypeError(`codemode: duplicate tool: tool name ${goQuote(name)}: already registered${path === "options.tools" ? " on the factory" : ""}`);
         seen.add(name);

@@ -92,6 +92,28 @@ describe("item 1: a one-line program cannot take the host down", () => {
     });
 });
 
+describe("a tool that throws a Promise", () => {
+    // `throw Promise.reject(e)` read "[object Promise]", and the thrown
+    // promise's rejection was the host's own, unhandled: the end of a Node
+    // process.
+    test("the code gets an error that says so, the host process lives", () => {
+        const out = inChild(`
+            const schema = { type: "object" };
+            const api = await IoCodeModeFactory({ wasmLocation: assetPath, tools: [
+                { name: "t.rejected", inputSchema: schema, execute: async () => { throw Promise.reject(new Error("inner")); } },
+                { name: "t.pending", inputSchema: schema, execute: () => { throw new Promise(() => {}); } },
+                { name: "t.resolved", inputSchema: schema, execute: () => { throw Promise.resolve(1); } },
+            ] });
+            const ex = api.createSession().getLlmTools().find((t) => t.name === "executeCode");
+            const r = await ex.execute({ code: "const m = []; for (const n of ['rejected', 'pending', 'resolved']) { try { await tools.t[n]({}) } catch (e) { m.push(e.name + ': ' + e.message) } } return m", explanation: "" });
+            await new Promise((r) => setTimeout(r, 50));
+            api.dispose();
+            return r.result;
+        `);
+        assert.deepEqual(out, Array(3).fill("ToolError: a tool threw a Promise, not an Error (a missing await before throw?)"));
+    });
+});
+
 describe("item 2: a rewrite that is not JSON denies the call", () => {
     const cyclic = { to: "x" };
     cyclic.self = cyclic;

@@ -89,6 +89,15 @@ describe("registerTool / registerTools", () => {
         assert.throws(() => api.registerTool({ name: "\ud800".repeat(43), execute: () => 1 }), { name: "TypeError", message: `codemode: invalid tool: tool name "${"\ufffd".repeat(43)}": must be 1..128 characters of [A-Za-z0-9_$.-], got 129` });
     });
 
+    // tools.orders.then would make tools.orders a thenable: `await
+    // tools.orders` would call the tool with resolve and reject.
+    test("a name ending in then is refused in both modes, with the same message", () => {
+        for (const [name, awaited] of [["then", "tools"], ["orders.then", "tools.orders"], ["a.b.then", "tools.a.b"]]) {
+            assert.throws(() => api.registerTool({ name, execute: () => 1 }), { name: "TypeError", message: `codemode: invalid tool: tool name "${name}": must not end in "then": await ${awaited} would call the tool` });
+        }
+        api.registerTools([tool("orders.then.x", () => 1), tool("orders.thenx", () => 1)])();
+    });
+
     test("valid names: 128 characters, $, _, -, dots", () => {
         const names = ["a".repeat(128), "$x", "snake_case", "kebab-case", "deeply.nested.name.space"];
         const unregister = api.registerTools(names.map((n) => tool(n, () => n)));
