@@ -228,10 +228,10 @@ describe("fromMcpClient: listing, names, trust, collisions", () => {
     }
 
     test("every page of tools/list; names sanitised, namespaced and made unique", async () => {
-        const { server, calls } = pagedServer(["list issues!", "get_user", "get user", "admin.users.list", "..odd..", "ünïcode"]);
+        const { server, calls } = pagedServer(["list issues!", "get_user", "get user", "admin.users.list", "..odd..", "ünïcode", "then", "jobs.then"]);
         const client = await connectInMemory(server);
         const source = await mcp.fromMcpClient(client);
-        assert.deepEqual(calls, [null, "2", "4"]);
+        assert.deepEqual(calls, [null, "2", "4", "6"]);
         assert.equal(source.namespace, "Paged_Server");
         assert.deepEqual(source.tools.map((t) => t.name), [
             "Paged_Server.list_issues",
@@ -240,13 +240,17 @@ describe("fromMcpClient: listing, names, trust, collisions", () => {
             "Paged_Server.admin.users.list",
             "Paged_Server.odd",
             "Paged_Server.n_code",
+            // A last step "then" would make its namespace awaitable (and
+            // is refused at registration).
+            "Paged_Server.then_",
+            "Paged_Server.jobs.then_",
         ]);
         const api = await IoCodeModeFactory({ wasmLocation: assetPath });
         source.registerTools(api);
         const session = api.createSession();
         // Each sanitised name still calls the server's own name.
-        const out = await run(session, "return [await tools.Paged_Server.get_user_2({}), await tools.Paged_Server.admin.users.list({})]");
-        assert.deepEqual(out.result, [{ called: "get user" }, { called: "admin.users.list" }]);
+        const out = await run(session, "return [await tools.Paged_Server.get_user_2({}), await tools.Paged_Server.admin.users.list({}), await tools.Paged_Server.jobs.then_({})]");
+        assert.deepEqual(out.result, [{ called: "get user" }, { called: "admin.users.list" }, { called: "jobs.then" }]);
         api.dispose();
         source.close();
         await client.close();

@@ -17,13 +17,17 @@ export function sanitizeSegment(s, fallback = "tool") {
 
 /**
  * A dotted tool name from a source's own name: dots are kept as namespace
- * steps, every step sanitised, empty steps dropped.
+ * steps, every step sanitised, empty steps dropped, a last step "then"
+ * written "then_".
  */
 export function sanitizeName(s) {
     const steps = String(s)
         .split(".")
         .map((p) => p.replace(NAME_SEGMENT, "_").replace(/^_+|_+$/g, ""))
         .filter(Boolean);
+    // A last step "then" would make its namespace awaitable; registration
+    // refuses it (tool.go validateToolName).
+    if (steps[steps.length - 1] === "then") steps[steps.length - 1] = "then_";
     return steps.length ? steps.join(".") : "tool";
 }
 
