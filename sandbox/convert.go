@@ -42,6 +42,15 @@ import (
 // an object, and the rules (convertJS) only when a value needs them; a
 // primitive goes through the prelude's own stringify.
 
+// maxArrayLen is the longest array a result or a tool input converts.
+// Converting a sparse array (a.length = 1e9) went element by element
+// until the run's timeout, holding the thread (a page's, in-thread): a
+// sparse array of 10 million took 31 s natively, one of a million some
+// 3 s. A longer array's JSON (two bytes an element at least) is 2 MB, a
+// hundred times the default maxResultChars. detectJS sends a longer array
+// to convertJS's fix, which throws a RangeError naming its path.
+const maxArrayLen = "1000000"
+
 // convertJS evaluates to a factory of the prelude's stringify and isArray;
 // each call of what it makes gives, for one conversion, [fix, end]: fix
 // converts value v that holder h has at key k (st/ks/n: detectJS's stack;
@@ -75,6 +84,7 @@ return () => {
       break;
     case "symbol": out = String(v); note(p, "a symbol, converted to the string " + S(out)); break;
     case "object":
+      if (isArr(v)) throw new RangeError(p + ": an array of " + v.length + " elements, more than the ` + maxArrayLen + ` a result or tool input can hold; return or pass a part of it (a.slice(0, n))");
       if (v instanceof M) {
         let keys = true;
         for (const key of v.keys()) if (typeof key !== "string") { keys = false; break; }
@@ -119,7 +129,7 @@ const rep = function (k, v) {
   case "object": {
     if (v === null) return v;
     let p;
-    if (isArr(v) || (p = gp(v)) === OP || p === null) {
+    if (isArr(v) ? v.length <= ` + maxArrayLen + ` : (p = gp(v)) === OP || p === null) {
       while (n && st[n - 1] !== this) n--;
       st[n] = v; ks[n++] = k;
       return v;

@@ -222,3 +222,47 @@ func TestHostResultIntegers(t *testing.T) {
 		}
 	}
 }
+
+// TestConversionHugeArray: an array longer than any result can hold (a
+// sparse a.length = 1e9) fails its conversion at once with its path,
+// instead of converting a billion holes until the run's timeout; a tool
+// input's failure is the program's to catch.
+func TestConversionHugeArray(t *testing.T) {
+	e, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	f := sandbox.Func{Sync: func([]json.RawMessage) (json.RawMessage, error) { return json.RawMessage(`"called"`), nil }}
+	const huge = "const a = []; a.length = 1e9;\n"
+	const msg = "an array of 1000000000 elements, more than the 1000000 a result or tool input can hold; return or pass a part of it (a.slice(0, n))"
+	for _, tc := range []struct {
+		name, code       string
+		native           bool
+		want, wantErrMsg string
+	}{
+		{name: "result", code: huge + "return {list: [1, a]}", wantErrMsg: "result.list[1]: " + msg},
+		{name: "native result", code: huge + "return a", native: true, wantErrMsg: "result: " + msg},
+		{name: "input", code: huge + "try { return f({a}) } catch (e) { return e.name + ': ' + e.message }", want: `"RangeError: input.a: ` + msg + `"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := sandbox.Program{Code: tc.code, Funcs: map[string]sandbox.Func{"f": f}, Timeout: 20 * time.Second}
+			if tc.native {
+				p.Funcs = nil
+			}
+			res, err := e.Run(context.Background(), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.wantErrMsg != "" {
+				if res.Error == nil || !strings.Contains(res.Error.Message, tc.wantErrMsg) {
+					t.Errorf("got %s %+v, want an error with %q", res.Value, res.Error, tc.wantErrMsg)
+				}
+				return
+			}
+			if res.Error != nil || string(res.Value) != tc.want {
+				t.Errorf("got %s %+v, want %s", res.Value, res.Error, tc.want)
+			}
+		})
+	}
+}
