@@ -31,18 +31,30 @@ export function describeError(err) {
 }
 
 /**
- * What a tool threw, fit to report. A thrown Promise (`throw
- * Promise.reject(e)`: an await left out) read "[object Promise]", and its
- * rejection was the page's own, unhandled: the end of a Node process. It is
- * marked handled and replaced by an Error that says what happened.
+ * What a tool (or an interceptor, a filter: who) threw, fit to report. A
+ * thrown Promise (`throw Promise.reject(e)`: an await left out) read
+ * "[object Promise]", and its rejection was the page's own, unhandled: the
+ * end of a Node process. It is marked handled and replaced by an Error that
+ * says what happened.
  * @param {unknown} err
+ * @param {string} [who]
  */
-export function thrownByTool(err) {
+export function thrownByTool(err, who = "a tool") {
+    if (!markHandled(err)) return err;
+    return new Error(`${who} threw a Promise, not an Error (a missing await before throw?)`);
+}
+
+/**
+ * Marks v handled if it is a real Promise (of any realm: then's brand
+ * check lets no other value through), so its rejection ends no process.
+ * @param {unknown} v
+ * @returns {boolean} whether v is a Promise
+ */
+export function markHandled(v) {
     try {
-        // then's brand check lets only a real Promise (of any realm) through.
-        Promise.prototype.then.call(err, undefined, () => {});
+        Promise.prototype.then.call(v, undefined, () => {});
     } catch {
-        return err;
+        return false;
     }
-    return new Error("a tool threw a Promise, not an Error (a missing await before throw?)");
+    return true;
 }

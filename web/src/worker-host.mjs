@@ -20,7 +20,7 @@
 // runs in flight on it reject with an error that says so, and the next run
 // works.
 
-import { describeError, hasNodeFs, nodeModule } from "./env.mjs";
+import { describeError, hasNodeFs, nodeModule, thrownByTool } from "./env.mjs";
 import { abortReason, filterVerdict, markSchema, normalizeRunOptions } from "./wrap.mjs";
 import { callTool, closeCalls, consoleLine, emit, endRun, endedWhy, finishLogs, newOwner, now, observed, runOf, startRun } from "./runs.mjs";
 import { SESSION_HINTS, SESSION_KEYS, TOOL_KEYS, unknownKeyError } from "./keys.mjs";
@@ -500,7 +500,11 @@ export async function workerFactory(config) {
             if (!def) throw new Error(`tool ${JSON.stringify(m.name)} was unregistered during this run; use tool_search to find tools`);
             let value;
             if (m.kind === "intercept") {
-                value = await onToolCall({ tool: def, input: m.input, callContext: run.context });
+                try {
+                    value = await onToolCall({ tool: def, input: m.input, callContext: run.context });
+                } catch (err) {
+                    throw thrownByTool(err, "onToolCall");
+                }
                 if (run.ended) throw new Error(run.endReason);
                 if (value && typeof value === "object" && value.allowed === false) {
                     emit(run, { type: "tool-call", runId: run.id, callId: 0, name: def.name, input: m.input, decision: { allowed: false, reason: String(value.reason) } }, factoryOnEvent);

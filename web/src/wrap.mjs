@@ -4,7 +4,7 @@
 
 import { CALL } from "./call.mjs";
 import { exitedError } from "./core.mjs";
-import { describeError } from "./env.mjs";
+import { describeError, markHandled, thrownByTool } from "./env.mjs";
 import { callTool, closeCalls, consoleLine, emit, endRun, endedWhy, finishLogs, newOwner, now, observed, runInCore, runOf, startRun } from "./runs.mjs";
 
 /**
@@ -60,7 +60,12 @@ export function pagePipeline(config) {
             onToolCall: async (/** @type {any} */ c) => {
                 const run = runOf(c.callContext);
                 if (!run || run.ended) throw new Error(run ? run.endReason : "the run has ended");
-                let decision = await onToolCall({ tool: orig(c.tool), input: c.input, callContext: run.context });
+                let decision;
+                try {
+                    decision = await onToolCall({ tool: orig(c.tool), input: c.input, callContext: run.context });
+                } catch (err) {
+                    throw thrownByTool(err, "onToolCall");
+                }
                 if (run.ended) throw new Error(run.endReason);
                 // Its own enumerable properties, each read once, as
                 // postMessage hands it to the worker in worker mode: an
@@ -228,10 +233,15 @@ export function filterVerdict(filter, def) {
     let v;
     try {
         v = filter(def);
-    } catch {
+    } catch (err) {
+        // A thrown Promise's rejection must not end the host's process.
+        markHandled(err);
         return false;
     }
     if (v !== null && (typeof v === "object" || typeof v === "function") && typeof (/** @type {any} */ (v).then) === "function") {
+        // An async filter that throws rejects its promise, which nobody
+        // else awaits.
+        markHandled(v);
         if (!warnedFilters.has(filter)) {
             warnedFilters.add(filter);
             console.error(`Code Mode: toolFilter returned a promise (for the tool "${def && def.name}"); it must answer synchronously, true or false. Tools it answers with a promise are hidden.`);

@@ -114,6 +114,40 @@ describe("a tool that throws a Promise", () => {
     });
 });
 
+describe("an interceptor or a toolFilter that throws a Promise", () => {
+    // As for a tool: the thrown promise's rejection was the host's own,
+    // unhandled, and ended the Node process.
+    test("the call is denied with an error that says so, the host process lives", () => {
+        const out = inChild(`
+            const schema = { type: "object" };
+            const thrown = { rejected: () => Promise.reject(new Error("inner")), pending: () => new Promise(() => {}), resolved: () => Promise.resolve(1) };
+            const api = await IoCodeModeFactory({ wasmLocation: assetPath,
+                tools: ["rejected", "pending", "resolved", "async", "ok", "hidden", "late"].map((n) => ({ name: "t." + n, inputSchema: schema, execute: () => n })),
+                // Each hides its tool: a filter's throw, or its rejected promise.
+                toolFilter: (t) => {
+                    if (t.name === "t.hidden") throw Promise.reject(new Error("filter"));
+                    return t.name === "t.late" ? Promise.reject(new Error("late")) : true;
+                },
+                interceptors: { onToolCall: ({ tool }) => {
+                    const n = tool.name.slice(2);
+                    if (n === "async") return (async () => { throw Promise.reject(new Error("inner")); })();
+                    if (n in thrown) throw thrown[n]();
+                    return { allowed: true };
+                } },
+            });
+            const session = api.createSession();
+            const ex = session.getLlmTools().find((t) => t.name === "executeCode");
+            const r = await ex.execute({ code: "const m = []; for (const n of ['rejected', 'pending', 'resolved', 'async', 'ok', 'hidden', 'late']) { try { m.push(await tools.t[n]({})) } catch (e) { m.push(e.name + ': ' + e.message) } } return m", explanation: "" });
+            await new Promise((r) => setTimeout(r, 50));
+            api.dispose();
+            return r.result;
+        `);
+        const denied = "ToolError: call to t.NAME denied: the interceptor failed (onToolCall rejected: onToolCall threw a Promise, not an Error (a missing await before throw?))";
+        assert.deepEqual(out.slice(0, 4), ["rejected", "pending", "resolved", "async"].map((n) => denied.replace("NAME", n)));
+        assert.deepEqual(out.slice(4), ["ok", "TypeError: not a function", "TypeError: not a function"]);
+    });
+});
+
 describe("item 2: a rewrite that is not JSON denies the call", () => {
     const cyclic = { to: "x" };
     cyclic.self = cyclic;
