@@ -167,6 +167,10 @@ func checkSchemaAt(node any, depth int, w schemaWalk) *schemaError {
 	return badf("must be a schema (an object or a boolean), got %s", schemaKind(node))
 }
 
+// itemsListError is the words for a list in "items" under 2020-12, the
+// same in web/src/schemacheck.mjs.
+const itemsListError = `must be a schema under 2020-12, got a list: a tuple is "prefixItems" there (a list in "items" is the form of 2019-09 and older, which needs "$schema": "http://json-schema.org/draft-07/schema#")`
+
 func checkKeyword(k string, v any, depth int, w schemaWalk) *schemaError {
 	switch {
 	case k == "type":
@@ -185,8 +189,12 @@ func checkKeyword(k string, v any, depth int, w schemaWalk) *schemaError {
 			return badf("must be a type name or a list of them, got %s", schemaKind(v))
 		}
 	case k == "items":
-		// a schema, or (draft-07 and older) a list of schemas
+		// a schema, or (2019-09 and older) a list of schemas: 2020-12's
+		// meta-schema refuses the list, so every call of the tool would fail.
 		if list, ok := v.([]any); ok {
+			if w.draft == 2020 {
+				return badf("%s", itemsListError)
+			}
 			for i, s := range list {
 				if err := checkSchemaAt(s, depth+1, w); err != nil {
 					return err.in(strconv.Itoa(i))

@@ -27,6 +27,11 @@ func TestCheckSchema(t *testing.T) {
 		{"draft-04 boolean exclusiveMinimum", `{"$schema":"http://json-schema.org/draft-04/schema#","minimum":0,"exclusiveMinimum":true}`, ""},
 		{"draft-07 number exclusiveMaximum", `{"$schema":"http://json-schema.org/draft-07/schema#","exclusiveMaximum":10}`, ""},
 		{"a subschema naming its own draft", `{"$schema":"http://json-schema.org/draft-04/schema#","properties":{"a":{"$id":"a.json","$schema":"https://json-schema.org/draft/2020-12/schema","exclusiveMinimum":0}}}`, ""},
+		{"draft-07 items list", `{"$schema":"http://json-schema.org/draft-07/schema#","items":[{"type":"string"},{"type":"number"}]}`, ""},
+		{"draft-04 items list", `{"$schema":"http://json-schema.org/draft-04/schema#","items":[{"type":"string"}]}`, ""},
+		{"2019-09 items list", `{"$schema":"https://json-schema.org/draft/2019-09/schema","items":[{"type":"string"}]}`, ""},
+		{"2020-12 prefixItems", `{"prefixItems":[{"type":"string"}],"items":false}`, ""},
+		{"items list in a subschema naming its own draft", `{"properties":{"a":{"$id":"a.json","$schema":"http://json-schema.org/draft-07/schema#","items":[{}]}}}`, ""},
 		{"data is not checked as schema", `{"properties":{"type":{"type":"string"}},"default":{"type":5},"enum":[{"minimum":"x"}]}`, ""},
 		{"misspelt type", `{"type":"strin"}`, `/type: "strin" is not a type`},
 		{"nested misspelt type", `{"properties":{"a":{"items":{"type":"nope"}}}}`, `/properties/a/items/type: "nope" is not a type`},
@@ -49,6 +54,8 @@ func TestCheckSchema(t *testing.T) {
 		{"draft-07 boolean exclusiveMinimum", `{"$schema":"http://json-schema.org/draft-07/schema#","minimum":0,"exclusiveMinimum":true}`, `/exclusiveMinimum: must be a number`},
 		{"draft-04 number exclusiveMinimum", `{"$schema":"http://json-schema.org/draft-04/schema#","exclusiveMinimum":0}`, `/exclusiveMinimum: must be a boolean under draft-04 (true makes minimum exclusive), got the number 0`},
 		{"exclusiveMaximum a string", `{"exclusiveMaximum":"10"}`, `/exclusiveMaximum: must be a number, got the string "10"`},
+		{"items list, no $schema", `{"properties":{"pair":{"type":"array","items":[{"type":"string"},{"type":"number"}]}}}`, `/properties/pair/items: must be a schema under 2020-12, got a list: a tuple is "prefixItems" there (a list in "items" is the form of 2019-09 and older, which needs "$schema": "http://json-schema.org/draft-07/schema#")`},
+		{"items list under 2020-12", `{"$schema":"https://json-schema.org/draft/2020-12/schema","items":[]}`, `/items: must be a schema under 2020-12, got a list`},
 		{"pattern not a string", `{"pattern":1}`, `/pattern: must be a string, got the number 1`},
 	}
 	for _, tt := range tests {

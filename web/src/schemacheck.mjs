@@ -101,6 +101,9 @@ const bad = (msg) => ({ path: [], msg });
 /** @param {{ path: string[], msg: string } | null} err @param {string} seg */
 const at = (err, seg) => (err && (err.path.unshift(seg), err));
 
+// schemacheck.go's itemsListError.
+const ITEMS_LIST = 'must be a schema under 2020-12, got a list: a tuple is "prefixItems" there (a list in "items" is the form of 2019-09 and older, which needs "$schema": "http://json-schema.org/draft-07/schema#")';
+
 /**
  * The message of checkSchema (or, with `patterns`, checkInputSchema) for a
  * schema as JSON data, or "" when it passes.
@@ -145,7 +148,9 @@ function keyword(k, v, depth, w) {
         const i = v.findIndex((x) => typeof x !== "string" || !TYPE_NAMES.has(x));
         return i < 0 ? null : at(bad(`must be a type name, got ${value(v[i])}`), String(i));
     }
-    if (k === "items" && Array.isArray(v)) return list(v, depth, w);
+    // A list of schemas is 2019-09's and older drafts' tuple: 2020-12's
+    // meta-schema refuses it, so every call of the tool would fail.
+    if (k === "items" && Array.isArray(v)) return w.draft === 2020 ? bad(ITEMS_LIST) : list(v, depth, w);
     if (ONE_SCHEMA.has(k)) return walk(v, depth + 1, w);
     if (SCHEMA_MAP.has(k)) {
         if (v === null || typeof v !== "object" || Array.isArray(v)) return bad(`must be an object of schemas, got ${kind(v)}`);

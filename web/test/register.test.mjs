@@ -147,6 +147,8 @@ describe("registration errors are the same in every mode", () => {
         ["an unknown $schema", { inputSchema: { $schema: "https://example.com/meta" } }, invalid('inputSchema: /$schema: unknown $schema "https://example.com/meta" (2020-12, 2019-09, draft-07, -06 or -04)')],
         ["a boolean exclusiveMinimum outside draft-04", { inputSchema: { properties: { n: { minimum: 0, exclusiveMinimum: false } } } }, invalid('inputSchema: /properties/n/exclusiveMinimum: must be a number (the bound itself, excluded), got a boolean: that is draft-04\'s form, which needs "$schema": "http://json-schema.org/draft-04/schema#"')],
         ["a number exclusiveMaximum under draft-04", { inputSchema: { $schema: "http://json-schema.org/draft-04/schema#", exclusiveMaximum: 5 } }, invalid("inputSchema: /exclusiveMaximum: must be a boolean under draft-04 (true makes maximum exclusive), got the number 5")],
+        ["a tuple in items with no $schema (2020-12)", { inputSchema: { properties: { pair: { type: "array", items: [{ type: "string" }, { type: "number" }] } } } }, invalid('inputSchema: /properties/pair/items: must be a schema under 2020-12, got a list: a tuple is "prefixItems" there (a list in "items" is the form of 2019-09 and older, which needs "$schema": "http://json-schema.org/draft-07/schema#")')],
+        ["a tuple in items under 2020-12", { inputSchema: { $schema: "https://json-schema.org/draft/2020-12/schema", items: [] } }, invalid('inputSchema: /items: must be a schema under 2020-12, got a list: a tuple is "prefixItems" there (a list in "items" is the form of 2019-09 and older, which needs "$schema": "http://json-schema.org/draft-07/schema#")')],
         ["a $schema with a fragment", { inputSchema: { $schema: "https://json-schema.org/draft-07/schema#x" } }, invalid('inputSchema: /$schema: unknown $schema "https://json-schema.org/draft-07/schema#x" (2020-12, 2019-09, draft-07, -06 or -04)')],
         ["an outputSchema", { outputSchema: { type: "object", required: ["a", 2] } }, invalid("outputSchema: /required/1: must be a property name, got the number 2")],
         ["nesting past 64 levels", { inputSchema: deep }, invalid(`inputSchema: ${"/items".repeat(65)}: nested more than 64 levels`)],
@@ -214,6 +216,10 @@ describe("registration errors are the same in every mode", () => {
                 { $schema: "https://json-schema.org/draft-07/schema#", exclusiveMinimum: 0 },
                 { $schema: "http://json-schema.org/draft/2020-12/schema", exclusiveMaximum: 9 },
                 { $schema: "http://json-schema.org/draft-04/schema#", properties: { a: { $id: "a.json", $schema: "https://json-schema.org/draft/2020-12/schema", exclusiveMinimum: 0 } } },
+                { $schema: "http://json-schema.org/draft-07/schema#", items: [{ type: "string" }, { type: "number" }] },
+                { $schema: "http://json-schema.org/draft-04/schema#", items: [{ type: "string" }] },
+                { $schema: "https://json-schema.org/draft/2019-09/schema", items: [{ type: "string" }] },
+                { prefixItems: [{ type: "string" }], items: false },
             ];
             const printed = await errorsOf(async () => {
                 schemas.forEach((inputSchema, i) => api.registerTool({ name: `d.t${i}`, inputSchema, execute: () => 1 }));
