@@ -28,7 +28,7 @@ func checkSchema(node any) error {
 // backreference used to pass registration and then fail every call of the
 // tool with a metaschema error the model could do nothing about.
 func checkInputSchema(node any) error {
-	if err := checkSchemaAt(node, 0, schemaWalk{patterns: true, draft: rootDraft(node)}); err != nil {
+	if err := checkSchemaAt(node, 0, schemaWalk{enforced: true, draft: rootDraft(node)}); err != nil {
 		return err
 	}
 	return nil
@@ -129,7 +129,12 @@ func keywordSet(words ...string) map[string]bool {
 
 // schemaWalk is what the check knows of the schema it walks.
 type schemaWalk struct {
-	patterns bool // an inputSchema: patterns must compile (checkInputSchema)
+	// enforced: an inputSchema (checkInputSchema), which the validator
+	// compiles: its patterns must compile, and its keywords must take the
+	// form of its draft (items, exclusiveMinimum/Maximum). An outputSchema
+	// only shapes the result type the model reads, so another draft's form
+	// there (OpenAPI 3.0's "exclusiveMaximum": true) keeps registering.
+	enforced bool
 	// draft is the root "$schema"'s (see schemaDraft), 2020 without one;
 	// 0 below a subschema naming its own, which the validator honours only
 	// beside an $id: there the check is as lenient as either draft.
@@ -192,7 +197,7 @@ func checkKeyword(k string, v any, depth int, w schemaWalk) *schemaError {
 		// a schema, or (2019-09 and older) a list of schemas: 2020-12's
 		// meta-schema refuses the list, so every call of the tool would fail.
 		if list, ok := v.([]any); ok {
-			if w.draft == 2020 {
+			if w.enforced && w.draft == 2020 {
 				return badf("%s", itemsListError)
 			}
 			for i, s := range list {
@@ -211,7 +216,7 @@ func checkKeyword(k string, v any, depth int, w schemaWalk) *schemaError {
 			return badf("must be an object of schemas, got %s", schemaKind(v))
 		}
 		for name, s := range m {
-			if w.patterns && k == "patternProperties" {
+			if w.enforced && k == "patternProperties" {
 				if err := checkPattern(name); err != nil {
 					return err.in(name)
 				}
@@ -262,11 +267,11 @@ func checkKeyword(k string, v any, depth int, w schemaWalk) *schemaError {
 		}
 		switch v.(type) {
 		case float64:
-			if w.draft == 4 {
+			if w.enforced && w.draft == 4 {
 				return badf("must be a boolean under draft-04 (true makes %s exclusive), got %s", bound, schemaValue(v))
 			}
 		case bool:
-			if w.draft != 4 && w.draft != 0 {
+			if w.enforced && w.draft != 4 && w.draft != 0 {
 				return badf("must be a number (the bound itself, excluded), got a boolean: that is draft-04's form, which needs \"$schema\": \"http://json-schema.org/draft-04/schema#\"")
 			}
 		default:
@@ -288,7 +293,7 @@ func checkKeyword(k string, v any, depth int, w schemaWalk) *schemaError {
 		if k == "$schema" && schemaDraft(s) == 0 {
 			return badf("unknown $schema %q (2020-12, 2019-09, draft-07, -06 or -04)", s)
 		}
-		if k == "pattern" && w.patterns {
+		if k == "pattern" && w.enforced {
 			return checkPattern(s)
 		}
 	}

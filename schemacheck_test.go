@@ -64,7 +64,7 @@ func TestCheckSchema(t *testing.T) {
 			if err := json.Unmarshal([]byte(tt.schema), &root); err != nil {
 				t.Fatal(err)
 			}
-			err := checkSchema(root)
+			err := checkInputSchema(root)
 			if tt.wantErr == "" {
 				if err != nil {
 					t.Fatalf("rejected: %v", err)
@@ -79,6 +79,38 @@ func TestCheckSchema(t *testing.T) {
 				t.Fatalf("error %v, want one starting with %q", err, tt.wantErr)
 			}
 		})
+	}
+}
+
+// TestCheckOutputSchemaDraftForms: another draft's form of items or an
+// exclusive bound is refused in an inputSchema (the validator compiles it,
+// so every call would fail) but not in an outputSchema, which only shapes
+// the result type: OpenAPI 3.0 output schemas write "exclusiveMaximum":
+// true, and their tools registered before the draft checks came.
+func TestCheckOutputSchemaDraftForms(t *testing.T) {
+	for _, schema := range []string{
+		`{"maximum":10,"exclusiveMaximum":true}`,
+		`{"properties":{"n":{"minimum":0,"exclusiveMinimum":false}}}`,
+		`{"$schema":"http://json-schema.org/draft-04/schema#","exclusiveMaximum":5}`,
+		`{"properties":{"pair":{"type":"array","items":[{"type":"string"},{"type":"number"}]}}}`,
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","items":[{"pattern":"^a"}]}`,
+	} {
+		var root any
+		if err := json.Unmarshal([]byte(schema), &root); err != nil {
+			t.Fatal(err)
+		}
+		if err := checkSchema(root); err != nil {
+			t.Errorf("%s as an outputSchema: %v", schema, err)
+		}
+		if err := checkInputSchema(root); err == nil {
+			t.Errorf("%s as an inputSchema: accepted", schema)
+		}
+	}
+	// The rest of the walk still runs below a list in items.
+	var root any
+	_ = json.Unmarshal([]byte(`{"items":[{"type":"strin"}]}`), &root)
+	if err := checkSchema(root); err == nil || !strings.HasPrefix(err.Error(), "/items/0/type:") {
+		t.Errorf("a bad type below a list in items: %v", err)
 	}
 }
 

@@ -38,8 +38,9 @@ function schemaDraft(url) {
 }
 
 /**
- * @typedef {{ patterns: boolean, draft: number }} Walk what the check knows of
- *   the schema it walks: whether patterns must compile (an inputSchema), and
+ * @typedef {{ enforced: boolean, draft: number }} Walk what the check knows of
+ *   the schema it walks: whether it is enforced (an inputSchema: patterns must
+ *   compile and keywords take its draft's form; schemacheck.go's enforced), and
  *   the root "$schema"'s draft (0 below a subschema naming its own)
  */
 
@@ -105,14 +106,14 @@ const at = (err, seg) => (err && (err.path.unshift(seg), err));
 const ITEMS_LIST = 'must be a schema under 2020-12, got a list: a tuple is "prefixItems" there (a list in "items" is the form of 2019-09 and older, which needs "$schema": "http://json-schema.org/draft-07/schema#")';
 
 /**
- * The message of checkSchema (or, with `patterns`, checkInputSchema) for a
+ * The message of checkSchema (or, with `enforced`, checkInputSchema) for a
  * schema as JSON data, or "" when it passes.
  * @param {unknown} root
- * @param {boolean} patterns
+ * @param {boolean} enforced
  */
-export function schemaProblem(root, patterns) {
+export function schemaProblem(root, enforced) {
     const $schema = root !== null && typeof root === "object" ? /** @type {any} */ (root).$schema : undefined;
-    const err = walk(root, 0, { patterns, draft: typeof $schema === "string" ? schemaDraft($schema) : 2020 });
+    const err = walk(root, 0, { enforced, draft: typeof $schema === "string" ? schemaDraft($schema) : 2020 });
     return err ? `/${err.path.join("/")}: ${err.msg}` : "";
 }
 
@@ -150,12 +151,12 @@ function keyword(k, v, depth, w) {
     }
     // A list of schemas is 2019-09's and older drafts' tuple: 2020-12's
     // meta-schema refuses it, so every call of the tool would fail.
-    if (k === "items" && Array.isArray(v)) return w.draft === 2020 ? bad(ITEMS_LIST) : list(v, depth, w);
+    if (k === "items" && Array.isArray(v)) return w.enforced && w.draft === 2020 ? bad(ITEMS_LIST) : list(v, depth, w);
     if (ONE_SCHEMA.has(k)) return walk(v, depth + 1, w);
     if (SCHEMA_MAP.has(k)) {
         if (v === null || typeof v !== "object" || Array.isArray(v)) return bad(`must be an object of schemas, got ${kind(v)}`);
         for (const [name, s] of Object.entries(v)) {
-            const err = (w.patterns && k === "patternProperties" && patternError(name)) || walk(s, depth + 1, w);
+            const err = (w.enforced && k === "patternProperties" && patternError(name)) || walk(s, depth + 1, w);
             if (err) return at(err, name);
         }
         return null;
@@ -178,10 +179,10 @@ function keyword(k, v, depth, w) {
         // The bound itself since draft-06, a boolean in draft-04: the other
         // draft's form fails the meta-schema on every call.
         if (typeof v === "number") {
-            return w.draft === 4 ? bad(`must be a boolean under draft-04 (true makes ${k === "exclusiveMinimum" ? "minimum" : "maximum"} exclusive), got ${value(v)}`) : null;
+            return w.enforced && w.draft === 4 ? bad(`must be a boolean under draft-04 (true makes ${k === "exclusiveMinimum" ? "minimum" : "maximum"} exclusive), got ${value(v)}`) : null;
         }
         if (typeof v === "boolean") {
-            return w.draft !== 4 && w.draft !== 0
+            return w.enforced && w.draft !== 4 && w.draft !== 0
                 ? bad('must be a number (the bound itself, excluded), got a boolean: that is draft-04\'s form, which needs "$schema": "http://json-schema.org/draft-04/schema#"')
                 : null;
         }
@@ -192,7 +193,7 @@ function keyword(k, v, depth, w) {
         if (typeof v !== "string") return bad(`must be a string, got ${value(v)}`);
         if (k === "$ref" && !v.startsWith("#")) return bad(`remote $ref ${goQuote(v)} is not allowed: put the definition under $defs`);
         if (k === "$schema" && schemaDraft(v) === 0) return bad(`unknown $schema ${goQuote(v)} (2020-12, 2019-09, draft-07, -06 or -04)`);
-        if (k === "pattern" && w.patterns) return patternError(v);
+        if (k === "pattern" && w.enforced) return patternError(v);
     }
     return null;
 }

@@ -232,6 +232,27 @@ describe("registration errors are the same in every mode", () => {
         }
     });
 
+    test("an outputSchema in another draft's form registers in every mode (it is not enforced)", async () => {
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        try {
+            const outputs = [
+                { type: "object", properties: { n: { type: "number", maximum: 10, exclusiveMaximum: true } } },
+                { $schema: "http://json-schema.org/draft-04/schema#", exclusiveMinimum: 0 },
+                { type: "object", properties: { pair: { type: "array", items: [{ type: "string" }, { type: "number" }] } } },
+            ];
+            const printed = await errorsOf(async () => {
+                outputs.forEach((outputSchema, i) => api.registerTool({ name: `o.t${i}`, outputSchema, execute: () => 1 }));
+                await api.ready();
+            });
+            assert.equal(api.listTools().length, outputs.length);
+            assert.deepEqual(printed, []);
+            // the same as an inputSchema is refused at once
+            assert.throws(() => api.registerTool({ name: "o.in", inputSchema: outputs[0], execute: () => 1 }), /exclusiveMaximum: must be a number \(the bound itself/);
+        } finally {
+            api.dispose();
+        }
+    });
+
     test("patterns RE2 takes register in every mode", async () => {
         const api = await IoCodeModeFactory({ wasmLocation: assetPath });
         try {
