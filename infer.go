@@ -49,7 +49,7 @@ func (rs *resultShapes) observe(e *toolEntry, out json.RawMessage) {
 		rs.tools[e] = s
 	}
 	if s.shape.Samples() < maxInferSamples {
-		s.shape.Add(out)
+		s.shape.AddValid(out) // execute refused a result that is not JSON
 	}
 }
 

@@ -40,9 +40,15 @@ type shapeNode struct {
 
 // Add merges one result (JSON) into the shape. Invalid JSON is ignored.
 func (s *Shape) Add(result []byte) {
-	if !json.Valid(result) {
-		return
+	if json.Valid(result) {
+		s.AddValid(result)
 	}
+}
+
+// AddValid is Add for a result already known to be valid JSON, such as a
+// tool's result, checked when the call returned: checking it again cost
+// about as much as decoding its shape.
+func (s *Shape) AddValid(result []byte) {
 	v := decodeShape(result)
 	if s.root == nil {
 		s.root = &shapeNode{}
