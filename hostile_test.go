@@ -291,8 +291,13 @@ func TestHostileNothingStartsAfterTheEnd(t *testing.T) {
 			} else if err != nil {
 				t.Fatal(err)
 			}
-			if late := p.lateStarts(600 * time.Millisecond); len(late) > 0 {
-				t.Errorf("started after the run ended: %v (result %+v)", late, res)
+			// An interceptor let start while the run was live may reach
+			// its first statement just after ExecuteCode returned (no lock
+			// orders a callee's first statement; CI saw it once under
+			// load): its record then says it was in flight. One the run
+			// let start after its end would be recorded "not started".
+			if late := p.lateStarts(600 * time.Millisecond); len(late) > inFlightAtEnd(res) {
+				t.Errorf("started after the run ended: %v, of which %d were let start before the end (result %+v)", late, inFlightAtEnd(res), res)
 			}
 			p.mu.Lock()
 			defer p.mu.Unlock()
@@ -306,6 +311,20 @@ func TestHostileNothingStartsAfterTheEnd(t *testing.T) {
 			}
 		})
 	}
+}
+
+// inFlightAtEnd counts the calls of res whose record says a stage of
+// theirs was let start before the run ended.
+func inFlightAtEnd(res *ExecuteResult) int {
+	n := 0
+	if res != nil {
+		for _, c := range res.ToolCalls {
+			if strings.HasPrefix(c.Reason, "not finished: ") {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 func countName(calls []ToolCallRecord, name string) int {

@@ -35,9 +35,11 @@ type toolCallState struct {
 	// unknown is the name of a call to a tool that does not exist.
 	unknown string
 	done    bool
-	// started says its pipeline began (call ran): a call the run's end
-	// overtook before that never started, e.g. one made by a getter of the
-	// result, which the sandbox does not start once the program returned.
+	// started says a stage of its pipeline (the interceptor or the tool)
+	// was let start while the run was live (starting). A call the run's
+	// end overtook before that never starts one: e.g. one made by a getter
+	// of the result, which the sandbox does not start once the program
+	// returned, or one whose goroutine had not reached its first stage.
 	started bool
 }
 
@@ -174,7 +176,6 @@ func (r *runState) call(ctx context.Context, args []json.RawMessage) (json.RawMe
 		return nil, &sandbox.JSError{Name: "TypeError", Message: "tool_call: bad call"}
 	}
 	c := r.calls[id-1]
-	c.started = true
 	// The record keeps no input: what the pipeline needs is taken here,
 	// and released (from inFlight too) when the call returns.
 	input := c.input
@@ -293,6 +294,11 @@ func (r *runState) starting(ctx context.Context, c *toolCallState, execute bool)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !r.ended && ctx.Err() == nil {
+		// A stage let start here may still begin (its first statement)
+		// after the run's end returned, as no lock can order the
+		// callee's first statement: its context is done by then, and its
+		// record says it was in flight ("not finished"), not "not started".
+		c.started = true
 		if execute && !c.done {
 			c.rec.Allowed = true
 		}
