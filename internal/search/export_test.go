@@ -34,6 +34,8 @@ func Set(np *Params, key string, v ...float64) {
 		np.unknownWeight = v[0]
 	case "fullCatalog":
 		np.fullCatalog = v[0]
+	case "verbRelief":
+		np.verbRelief = v[0] != 0
 	case "minCoverage":
 		np.minCoverage = v[0]
 	case "firstUnknownCov":

@@ -66,6 +66,14 @@ type params struct {
 	// 80-300, and passed the rule written before measuring (eval/README.md,
 	// "Small catalogs: unknown words weigh by catalog size").
 	fullCatalog float64
+	// verbRelief: in a catalog under fullCatalog tools, a request whose
+	// first word no visible tool holds but names an action of a verb class
+	// ("open an issue", "show me the README") is judged like any other
+	// for the tools whose name states an action of that class
+	// (gitlab.create_issue): the catalog does that action in its own
+	// word. Other tools, and a first word of no verb class ("reset orders
+	// secret"), keep the strict rule.
+	verbRelief bool
 	// compoundWeight is the weight of the term two adjacent query words
 	// make when joined, as an alternative of each.
 	compoundWeight float64
@@ -128,6 +136,7 @@ var p = params{
 	minCoverage:             0.2,
 	unknownWeight:           0.75,
 	fullCatalog:             100,
+	verbRelief:              true,
 	compoundWeight:          1,
 	clauseWeight:            0.5,
 	questionVerbs:           true,
@@ -383,11 +392,13 @@ func Scores(docs []*Doc, text string) (scores, covers []float64) {
 	// A name the request starts with ("Ana's meetings") is not its action
 	// or subject: the first word is the first that is not an unknown value.
 	firstUnknown := false
+	var firstVerbs uint64 // the verb classes of the first word
 	first := 0
 	for first < len(qu.groups) && qu.groups[first].value && unknown(qu.groups[first], df) {
 		first++
 	}
 	if first < len(qu.groups) {
+		firstVerbs = qu.groups[first].verbs
 		firstUnknown = true
 		for _, a := range qu.groups[first].alts {
 			if df[a.slot] > 0 && !a.dict {
@@ -488,7 +499,9 @@ func Scores(docs []*Doc, text string) (scores, covers []float64) {
 		}
 		scores[i] = s
 		covers[i] = min(covered/total, 1)
-		if firstUnknown {
+		// In a small catalog, a first word that is an action the tool's
+		// name states in another word of its class is not unknown to it.
+		if firstUnknown && !(p.verbRelief && small < 1 && firstVerbs&d.verbs != 0) {
 			if covers[i] = min(covered/strict, 1); covers[i] < p.minCoverageFirstUnknown {
 				covers[i] = 0
 			}

@@ -288,27 +288,7 @@ func asLargeCatalog() func() {
 // about a hidden tool where only orders.list is visible (web/test's
 // toolFilter test).
 func TestSearchSmallCatalog(t *testing.T) {
-	load := func(id string) []*Doc {
-		raw, err := os.ReadFile("eval/testdata/" + id + ".catalog.json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var c struct {
-			Tools []struct {
-				Name, Description string
-				InputSchema       json.RawMessage
-			}
-		}
-		if err := json.Unmarshal(raw, &c); err != nil {
-			t.Fatal(err)
-		}
-		var docs []*Doc
-		for _, tl := range c.Tools {
-			docs = append(docs, NewDoc(tl.Name, tl.Description, tl.InputSchema))
-		}
-		return docs
-	}
-	redis, github := load("redismcp"), load("githubmcp")
+	redis, github := loadCatalog(t, "redismcp"), loadCatalog(t, "githubmcp")
 	orders := []*Doc{NewDoc("orders.list", "The orders.list tool.", nil)}
 	for _, tt := range []struct {
 		docs    []*Doc
@@ -341,4 +321,66 @@ func TestSearchSmallCatalog(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSearchVerbRelief: in a small catalog, a request whose first word is
+// an action the catalog names in another word of its class ("open an
+// issue" on a server with create_issue) is judged like any other for the
+// tools whose name states that action; without it the strict rule for an
+// unknown first word leaves the request unanswered. Requests of no verb
+// class, or matching nothing but the action, still get nothing.
+func TestSearchVerbRelief(t *testing.T) {
+	gitlab := loadCatalog(t, "gitlabmcp")
+	orders := []*Doc{NewDoc("orders.list", "The orders.list tool.", nil), NewDoc("orders.create", "Create an order.", nil)}
+	for _, tt := range []struct {
+		docs    []*Doc
+		query   string
+		on, off string // the first hit with the relief and without ("": none)
+	}{
+		{gitlab, "open an issue in group/web: the signup form rejects valid emails", "gitlab.create_issue", ""},
+		{gitlab, "open a merge request from my feature branch into main", "gitlab.create_merge_request", ""},
+		{gitlab, "open the pod bay doors", "", ""},
+		{orders, "reset orders secret", "", ""},
+		{orders, "make an order for Ana, 3 mugs, shipped to Oslo by Friday", "orders.create", ""},
+	} {
+		for _, on := range []bool{true, false} {
+			old := p
+			p.verbRelief = on
+			hits := Rank(tt.docs, tt.query, 5)
+			p = old
+			first, want := "", tt.on
+			if len(hits) > 0 {
+				first = tt.docs[hits[0].Index].name
+			}
+			if !on {
+				want = tt.off
+			}
+			if first != want {
+				t.Errorf("relief %v, %q: first %q, want %q", on, tt.query, first, want)
+			}
+		}
+	}
+}
+
+// loadCatalog indexes an eval catalog's tools as registration does.
+func loadCatalog(t *testing.T, id string) []*Doc {
+	t.Helper()
+	raw, err := os.ReadFile("eval/testdata/" + id + ".catalog.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c struct {
+		Tools []struct {
+			Name, Description string
+			InputSchema       json.RawMessage
+		}
+	}
+	if err := json.Unmarshal(raw, &c); err != nil {
+		t.Fatal(err)
+	}
+	var docs []*Doc
+	for _, tl := range c.Tools {
+		docs = append(docs, NewDoc(tl.Name, tl.Description, tl.InputSchema))
+	}
+	return docs
 }

@@ -390,13 +390,18 @@ func TestDev3(t *testing.T) { checkDev(t, devSplits[2:3], dev3Floor) }
 // 0.38/0.38/0.38 before), googlemaps' empty probes lowered on purpose
 // (3 before: one probe answered, within the rule written before
 // measuring; eval/README.md, "Small catalogs: unknown words weigh by
-// catalog size").
+// catalog size"). Re-recorded when a first word of a verb class came to
+// count as known to the tools whose name states that class (rank.go
+// verbRelief, judged on smalltrain, then small by the same rule): memory
+// raised (0.12/0.12/0.12 before), slackmcp's empty probes lowered on
+// purpose (3 before: one probe answered, within the rule;
+// eval/README.md, "Small catalogs: a first word of a verb class").
 var smallFloor = floors{
 	"filesystem": {0.38, 0.75, 0.53, 2},
-	"memory":     {0.12, 0.12, 0.12, 3},
+	"memory":     {0.25, 0.25, 0.25, 3},
 	"puppeteer":  {0.50, 0.50, 0.50, 3},
 	"googlemaps": {0.50, 0.75, 0.62, 2},
-	"slackmcp":   {0.75, 0.88, 0.81, 3},
+	"slackmcp":   {0.75, 0.88, 0.81, 2},
 }
 
 // TestSmall is TestDev on the small split, the validation split of five
@@ -413,12 +418,18 @@ func TestSmall(t *testing.T) { checkDev(t, devSplits[3:4], smallFloor) }
 // smalltrain and small; small2 read once, as aggregates, after the
 // choice): playwright, notion, mongodb and airtable (0.62/0.88/0.75,
 // 0.25/0.38/0.33, 0.38/0.50/0.46 and 0.25/0.25/0.26 before).
+// Re-recorded after rank.go verbRelief (judged on smalltrain and small by
+// the small-catalog rule; small2 read once, as aggregates, after the
+// choice): airtable raised (0.38/0.75/0.56 before), mongodb's empty
+// probes lowered on purpose (3 before: one probe answered, the trade the
+// rule accepts on the other small splits; eval/README.md, "Small
+// catalogs: a first word of a verb class").
 var small2Floor = floors{
 	"playwright": {0.75, 1.00, 0.88, 2},
 	"notion":     {0.38, 0.62, 0.48, 2},
 	"kubernetes": {0.75, 0.88, 0.78, 2},
-	"mongodb":    {0.38, 0.62, 0.47, 3},
-	"airtable":   {0.38, 0.75, 0.56, 3},
+	"mongodb":    {0.38, 0.62, 0.47, 2},
+	"airtable":   {0.50, 0.88, 0.68, 3},
 }
 
 // TestSmall2 is TestDev on the small2 split, the held-out split of five
@@ -435,9 +446,10 @@ func TestSmall2(t *testing.T) { checkDev(t, devSplits[4:5], small2Floor) }
 // firecrawl's mrr (0.64); one probe answered in githubmcp (3 before) and
 // githubmcp+redismcp+context7 (7 before), within the rule
 // (eval/README.md, "Small catalogs: unknown words weigh by catalog size").
+// gitlabmcp raised after rank.go verbRelief (0.12/0.12/0.12 before).
 var smallTrainFloor = floors{
 	"githubmcp":                   {0.25, 0.88, 0.48, 2},
-	"gitlabmcp":                   {0.12, 0.12, 0.12, 3},
+	"gitlabmcp":                   {0.25, 0.25, 0.25, 3},
 	"redismcp":                    {0.25, 0.62, 0.44, 3},
 	"firecrawl":                   {0.57, 0.71, 0.67, 1},
 	"context7":                    {0.50, 0.62, 0.56, 3},
