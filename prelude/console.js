@@ -1,9 +1,51 @@
 // Builds `console`: each argument as api.js's text writes it (strings as
 // they are, errors as "Name: message", other values as JSON; never a
 // throw). A line is cut before it goes to the host (the host keeps at most
-// 2,000 characters of it).
+// 2,000 characters of it). Besides the five levels, the methods models
+// write out of habit work as in Node and browsers, so a debugging line
+// never ends the run with "not a function": table and dir log their value
+// as JSON, trace, assert, count, time and group write Node's words, and a
+// first argument with % substitutions (%s %d %i %f %o %O %j %c %%) is
+// formatted when more arguments follow. `log` (the host function) is only
+// ever called here, never handed to anything the program can replace.
 (call, log, text) => {
   const console = {};
-  for (const level of ["log", "info", "warn", "error", "debug"]) console[level] = (...args) => { const m = args.map((v) => text(v)).join(" "); log(level, m.length > 4000 ? m.slice(0, 4000) : m); };
+  const counts = { __proto__: null }, timers = { __proto__: null };
+  let indent = "";
+  const num = (v, f) => { if (typeof v === "bigint") return v + "n"; if (typeof v === "symbol") return "NaN"; try { return String(f(v)); } catch (_) { return "NaN"; } };
+  const sub = (c, v) => c === "d" ? num(v, Number) : c === "i" ? num(v, (x) => parseInt(x, 10)) : c === "f" ? num(v, (x) => parseFloat(x)) : c === "c" ? "" : text(v);
+  const format = (args) => {
+    let i = 0, m = "";
+    if (typeof args[0] === "string" && args.length > 1) {
+      i = 1;
+      m = args[0].replace(/%([sdifjoOc%])/g, (all, c) => c === "%" ? "%" : i < args.length ? sub(c, args[i++]) : all);
+    } else if (args.length) m = text(args[i++]);
+    for (; i < args.length; i++) m += " " + text(args[i]);
+    return m;
+  };
+  const out = (level, m) => {
+    if (indent) m = indent + m.split("\n").join("\n" + indent);
+    log(level, m.length > 4000 ? m.slice(0, 4000) : m);
+  };
+  const label = (l) => l === undefined ? "default" : text(typeof l === "symbol" ? String(l) : l);
+  const since = (l) => Math.round((Date.now() - timers[l]) * 1000) / 1000 + "ms";
+  for (const level of ["log", "info", "warn", "error", "debug"]) console[level] = (...args) => out(level, format(args));
+  console.trace = (...args) => out("log", "Trace" + (args.length ? ": " + format(args) : ""));
+  console.dir = console.dirxml = console.table = (v) => out("log", text(v));
+  console.assert = (ok, ...args) => { if (!ok) out("error", "Assertion failed" + (args.length ? ": " + format(args) : "")); };
+  console.count = (l) => { l = label(l); counts[l] = (counts[l] || 0) + 1; out("log", l + ": " + counts[l]); };
+  console.countReset = (l) => { delete counts[label(l)]; };
+  console.time = (l) => { l = label(l); if (l in timers) out("warn", "Label '" + l + "' already exists for console.time()"); else timers[l] = Date.now(); };
+  const timeLog = (name, end) => (l, ...args) => {
+    l = label(l);
+    if (!(l in timers)) return out("warn", "No such label '" + l + "' for console." + name + "()");
+    out("log", l + ": " + since(l) + (args.length ? " " + format(args) : ""));
+    if (end) delete timers[l];
+  };
+  console.timeLog = timeLog("timeLog", false);
+  console.timeEnd = timeLog("timeEnd", true);
+  console.group = console.groupCollapsed = (...args) => { if (args.length) out("log", format(args)); indent += "  "; };
+  console.groupEnd = () => { indent = indent.slice(2); };
+  console.clear = () => {};
   return Object.freeze(console);
 }

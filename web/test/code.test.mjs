@@ -153,6 +153,12 @@ const cases = {
     ],
     builtins: [
         {
+            name: "console's other methods and % formats (console_test.go has the table)",
+            code: "console.table([{ a: 1 }]);\nconsole.assert(false, '%s of %d', 'x', 2);\nconsole.count();\nconsole.group('g');\nconsole.dir({ b: 1 });\nconsole.groupEnd();\nreturn 'went on'",
+            result: "went on",
+            log: /^  \{"b":1\}$/,
+        },
+        {
             name: "URL",
             code: "const u = new URL('../users?q=1#top', 'https://api.example.com/v1/items/');\nu.searchParams.append('n', 'a b');\nreturn [u.href, u.host, u.pathname, u.searchParams.get('q')]",
             result: ["https://api.example.com/v1/users?q=1&n=a+b#top", "api.example.com", "/v1/users", "1"],
