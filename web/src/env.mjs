@@ -22,6 +22,18 @@ export async function nodeModule(name) {
     return import(/* webpackIgnore: true */ /* @vite-ignore */ specifier);
 }
 
+/**
+ * A value as an error message names what was given in its place.
+ * @param {unknown} v
+ */
+export function describe(v) {
+    if (v === null) return "null";
+    if (Array.isArray(v)) return "an array";
+    if (typeof v === "string") return `the string ${JSON.stringify(v)}`;
+    if (typeof v === "number") return `the number ${v}`;
+    return typeof v === "object" ? "an object" : typeof v;
+}
+
 /** @param {unknown} err */
 export function describeError(err) {
     if (err instanceof Error || (err && typeof (/** @type {any} */ (err)).message === "string")) {

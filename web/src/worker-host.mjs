@@ -20,8 +20,8 @@
 // runs in flight on it reject with an error that says so, and the next run
 // works.
 
-import { describeError, hasNodeFs, nodeModule, thrownByTool } from "./env.mjs";
-import { abortReason, filterVerdict, markSchema, normalizeRunOptions } from "./wrap.mjs";
+import { describe, describeError, hasNodeFs, nodeModule, thrownByTool } from "./env.mjs";
+import { abortReason, filterVerdict, markSchema, normalizeRunOptions, overwriteVerdict } from "./wrap.mjs";
 import { callTool, closeCalls, consoleLine, emit, endRun, endedWhy, finishLogs, newOwner, now, observed, runOf, startRun } from "./runs.mjs";
 import { SESSION_HINTS, SESSION_KEYS, TOOL_KEYS, unknownKeyError } from "./keys.mjs";
 import { convertSchema } from "./schema.mjs";
@@ -35,15 +35,6 @@ import { lifetime, weakListener } from "./lifetime.mjs";
 const RING = 1024;
 const ABORT_GRACE_MS = 30;
 const NAME_RE = /^[A-Za-z0-9_$.-]+$/;
-
-/** @param {unknown} v */
-function describe(v) {
-    if (v === null) return "null";
-    if (Array.isArray(v)) return "an array";
-    if (typeof v === "string") return `the string ${JSON.stringify(v)}`;
-    if (typeof v === "number") return `the number ${v}`;
-    return typeof v === "object" ? "an object" : typeof v;
-}
 
 /**
  * The name and message of what a tool or an interceptor threw, for the
@@ -581,15 +572,7 @@ export async function workerFactory(config) {
         if (stoppedError) throw stoppedError;
     };
     /** @param {string} raw */
-    const applyOverwrite = (raw) => {
-        if (!overwrite) return raw;
-        try {
-            const v = overwrite(raw);
-            return typeof v === "string" ? v : raw;
-        } catch {
-            return raw;
-        }
-    };
+    const applyOverwrite = (raw) => (overwrite ? overwriteVerdict(overwrite, raw) : raw);
 
     /**
      * Stops a run on the worker: the abort flag (SharedArrayBuffer) and the

@@ -4,7 +4,7 @@
 
 import { CALL } from "./call.mjs";
 import { exitedError } from "./core.mjs";
-import { describeError, markHandled, thrownByTool } from "./env.mjs";
+import { describe, describeError, markHandled, thrownByTool } from "./env.mjs";
 import { callTool, closeCalls, consoleLine, emit, endRun, endedWhy, finishLogs, newOwner, now, observed, runInCore, runOf, startRun } from "./runs.mjs";
 
 /**
@@ -51,6 +51,10 @@ export function pagePipeline(config) {
     if (typeof config.toolFilter === "function") {
         const filter = config.toolFilter;
         goConfig.toolFilter = (/** @type {any} */ t) => filterVerdict(filter, orig(t));
+    }
+    if (typeof config.overwriteSystemInstruction === "function") {
+        const overwrite = config.overwriteSystemInstruction;
+        goConfig.overwriteSystemInstruction = (/** @type {string} */ raw) => overwriteVerdict(overwrite, raw);
     }
     const ic = config.interceptors;
     if (ic && typeof ic === "object" && typeof ic.onToolCall === "function") {
@@ -252,6 +256,50 @@ export function filterVerdict(filter, def) {
 }
 /** @type {WeakSet<Function>} */
 const warnedFilters = new WeakSet();
+
+/**
+ * The instruction after overwriteSystemInstruction. A hook that throws or
+ * answers anything but a string (an async hook's promise above all) leaves
+ * the built-in instruction, so the model is never left without one; it
+ * used to do so without a word, and a host's own rules (added by an async
+ * hook) were silently missing from every prompt. The first such answer of
+ * each hook is reported with console.error, naming the option and what it
+ * must return; a promise's rejection is marked handled.
+ * @param {(current: string) => unknown} overwrite
+ * @param {string} raw
+ */
+export function overwriteVerdict(overwrite, raw) {
+    let v, why;
+    try {
+        v = overwrite(raw);
+        if (typeof v === "string") return v;
+        if (v !== null && (typeof v === "object" || typeof v === "function") && typeof (/** @type {any} */ (v).then) === "function") {
+            markHandled(v);
+            why = "returned a promise; it must return the instruction synchronously, a string (getSystemInstruction() is synchronous: look up what it needs before you create the factory)";
+        } else {
+            why = `returned ${describe(v)}; it must return the instruction, a string`;
+        }
+    } catch (err) {
+        why = markHandled(err) ? "threw a Promise, not an Error (a missing await before throw?)" : `threw (${errorText(err)}); it must return the instruction, a string`;
+    }
+    if (!warnedOverwrites.has(overwrite)) {
+        warnedOverwrites.add(overwrite);
+        console.error(`Code Mode: config.overwriteSystemInstruction ${why}. The built-in instruction is used instead.`);
+    }
+    return raw;
+}
+/** @type {WeakSet<Function>} */
+const warnedOverwrites = new WeakSet();
+
+/** @param {unknown} err */
+function errorText(err) {
+    try {
+        const m = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+        return m.length > 200 ? m.slice(0, 200) + "…" : m;
+    } catch {
+        return "a value that cannot be converted to text";
+    }
+}
 
 /** @param {AbortSignal} signal */
 export function abortReason(signal) {

@@ -388,6 +388,38 @@ describe("instructions and the LLM tools", () => {
         assert.deepEqual({ ...executeCode.inputSchema }, json);
     });
 
+    // A broken hook leaves the built-in instruction (the model is never
+    // without one), says so once per hook with console.error, and a
+    // rejected promise it returns or throws is handled: an async hook that
+    // failed ended the Node process (unhandled rejection), in both modes,
+    // and any other broken answer was dropped without a word.
+    test("overwriteSystemInstruction that is async, throws or returns no string: the built-in instruction, one console.error", async (t) => {
+        const base = (await withFactory(t, { wasmLocation: assetPath })).createSession().getSystemInstruction();
+        const rows = [
+            ["async", async (s) => `${s} and my rules`, /returned a promise; it must return the instruction synchronously, a string/],
+            ["async, rejects", async () => { throw new Error("policy service down"); }, /returned a promise; it must return/],
+            ["throws", () => { throw new RangeError("no rules"); }, /threw \(RangeError: no rules\); it must return the instruction, a string/],
+            ["throws a rejected promise", () => { throw Promise.reject(new Error("late")); }, /threw a Promise, not an Error \(a missing await before throw\?\)\./],
+            ["returns a number", () => 5, /returned the number 5; it must return the instruction, a string/],
+            ["returns undefined (no return)", (s) => { void s; }, /returned undefined; it must return/],
+        ];
+        for (const [name, overwrite, message] of rows) {
+            const errors = [];
+            t.mock.method(console, "error", (...a) => errors.push(a.join(" ")));
+            const api = await withFactory(t, { wasmLocation: assetPath, overwriteSystemInstruction: overwrite });
+            const session = api.createSession();
+            assert.equal(session.getSystemInstruction(), base, name);
+            assert.equal(session.getSystemInstruction(), base, name);
+            // A tick for a rejection to be reported as unhandled.
+            await new Promise((r) => setTimeout(r, 10));
+            assert.equal(errors.length, 1, `${name}: ${JSON.stringify(errors)}`);
+            assert.match(errors[0], /^Code Mode: config\.overwriteSystemInstruction /, name);
+            assert.match(errors[0], message, name);
+            assert.match(errors[0], /The built-in instruction is used instead\.$/, name);
+            console.error.mock.restore();
+        }
+    });
+
     test("the default instructions are the identity of overwriteSystemInstruction", async (t) => {
         const api = await withFactory(t, { wasmLocation: assetPath });
         const api2 = await withFactory(t, { wasmLocation: assetPath, overwriteSystemInstruction: (s) => s });
