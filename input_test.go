@@ -159,6 +159,8 @@ func TestProgramWrapper(t *testing.T) {
 		{name: "helpers and an uncalled main: main is called", code: "async function total(ids: string[]): Promise<number> {\n  let t = 0\n  for (const id of ids) t += String((await tools.orders.get({ id })).input.id).length\n  return t\n}\nasync function main() {\n  return await total(['ab', 'c'])\n}", want: "3"},
 		{name: "an error in an uncalled main points into the model's code", code: "function h() { return 1 }\nasync function main() {\n  h();\n  null.x\n}", errCode: "RUNTIME", errName: "TypeError", errMsg: "of null", line: 4, col: 7},
 		{name: "an uncalled main(tools) is called with tools", code: "async function main(tools: any) {\n  const r = await tools.orders.get({ id: 8 })\n  return r.input.id\n}", want: "8"},
+		{name: "an uncalled const main arrow is called", code: "const ids: string[] = ['ab']\nconst main = async (): Promise<number> => {\n  const r = await tools.orders.get({ id: ids[0] })\n  return String(r.input.id).length\n};", want: "2"},
+		{name: "an error in an uncalled main arrow points into the model's code", code: "const main = async () => {\n  null.x\n}", errCode: "RUNTIME", errName: "TypeError", errMsg: "of null", line: 2, col: 7},
 		{name: "an uncalled main(tools) beside helpers", code: "const id = 9\nasync function main(tools) {\n  return (await tools.orders.get({ id })).input.id\n}", want: "9"},
 		{name: "a plain function and its call run as written", code: "function f(n) { return n ? f(n - 1) + 1 : 0 }\nf(3)", want: "3"},
 		{name: "called async arrow", code: "(async () => {\n  return 9\n})()", want: "9"},

@@ -93,29 +93,72 @@ const (
 
 // uncalledMain returns the call to append when the program declares
 // `[async] function main()` (no parameters, or the one parameter `tools`)
-// at its top level, beside other code such as helper functions or alone,
-// and never names main outside that declaration: models write that shape
-// and mean main to run, and without the call the run would end with no
-// result and no hint why. A main that calls itself (recursion, a retry)
-// is still never called by the program, so names inside main's own body
-// do not count. Otherwise it returns "". m holds toks' matched brackets.
+// at its top level, or assigns such a function to main (`const main =
+// async () => {...}`, `let main = async function () {...}`), beside other
+// code such as helper functions or alone, and never names main outside
+// that declaration: models write both shapes and mean main to run, and
+// without the call the run would end with no result and no hint why. A
+// main that calls itself (recursion, a retry) is still never called by
+// the program, so names inside main's own body do not count. Otherwise it
+// returns "". m holds toks' matched brackets.
 func uncalledMain(toks []token, m []int) string {
+	s := &stripper{toks: toks, m: m}
 	call, names, skipTo := "", 0, -1
 	for i, depth := range nameDepths(toks) {
 		if i <= skipTo || toks[i].v != "main" {
 			continue
 		}
 		names++
-		if depth == 0 && i > 0 && toks[i-1].k == tName && toks[i-1].v == "function" && i+2 < len(toks) && toks[i+1].v == "(" {
-			switch {
-			case toks[i+2].v == ")":
-				call = callMain
-			case toks[i+2].k == tName && toks[i+2].v == "tools" && i+3 < len(toks) && toks[i+3].v == ")":
-				call = callMainTools
+		if depth != 0 || i == 0 || toks[i-1].k != tName {
+			continue
+		}
+		open, arrow := -1, false
+		switch toks[i-1].v {
+		case "function":
+			open = i + 1
+		case "const", "let", "var":
+			// = [async] (params) =>  or  = [async] function [name] (params)
+			j := i + 2
+			if !s.is(i+1, "=") {
+				continue
 			}
-			if b := m[i+1] + 1; call != "" && b < len(toks) && toks[b].v == "{" && m[b] > b {
-				skipTo = m[b]
+			if s.is(j, "async") && !s.is(j+1, "=>") {
+				j++
 			}
+			if s.is(j, "function") {
+				if j++; j < len(toks) && toks[j].k == tName {
+					j++ // the function expression's own name, main or not
+				}
+			} else {
+				arrow = true
+			}
+			open = j
+		}
+		if !s.is(open, "(") || m[open] <= open {
+			continue
+		}
+		switch {
+		case s.is(open+1, ")"):
+			call = callMain
+		case open+2 < len(toks) && toks[open+1].k == tName && toks[open+1].v == "tools" && s.is(open+2, ")"):
+			call = callMainTools
+		default:
+			continue
+		}
+		b := m[open] + 1
+		if arrow {
+			if !s.is(b, "=>") {
+				call = ""
+				continue
+			}
+			b++
+		}
+		if s.is(b, "{") && m[b] > b {
+			skipTo = m[b]
+		} else if !arrow {
+			call = ""
+		} else {
+			skipTo = i + 1
 		}
 	}
 	if names != 1 {

@@ -65,6 +65,7 @@ const cases = {
             code: "let tries = 0\nasync function main(tools) {\n  if (++tries < 3) return main(tools)\n  return (await tools.orders.get({ id: 'r' + tries })).id\n}",
             result: "r3",
         },
+        { name: "an uncalled const main arrow is called", code: "const main = async () => {\n  const o = await tools.orders.get({ id: 'c' });\n  return o.id;\n};", result: "c" },
         { name: "helpers and an uncalled main: main is called", code: "const ids = ['a', 'b']\nfunction last<T>(xs: T[]): T { return xs[xs.length - 1] }\nasync function main() {\n  return (await tools.orders.get({ id: last(ids) })).id\n}", result: "b" },
         {
             name: "code cannot close the wrapper",
