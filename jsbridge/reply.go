@@ -61,24 +61,66 @@ func (r *Reply) Wait(ctx context.Context) ([]Value, error) {
 	}
 }
 
-// ReplyFunc returns the function JavaScript answers a Reply with:
-// f(id, values...). It never throws; an id nobody waits for (a forgotten
-// reply, a second answer) is ignored.
+// ReplyFunc returns the function JavaScript answers Replies with:
+// f(id, values...) answers one; f(batch) answers several at once, batch
+// being one array [id, n, v1, ..., vn, id, n, ...] (each answer's id, its
+// number of values, the values). Answers that settle together (the results
+// of a Promise.all of tool calls) cross into Go as one call: each call is
+// an event of the Go program, which then runs every goroutine it woke,
+// and a run woken once per answer drained QuickJS's jobs once per answer.
+// It never throws; an id nobody waits for (a forgotten reply, a second
+// answer) is ignored, and so is a batch that is not of that form from the
+// first entry that is not.
 func ReplyFunc() Value {
 	replyOnce.Do(func() {
 		replyFunc = js.FuncOf(func(_ js.Value, args []js.Value) any {
-			if len(args) == 0 || args[0].Type() != js.TypeNumber {
+			if len(args) == 0 {
 				return nil
 			}
-			replyMu.Lock()
-			r := replies[args[0].Int()]
-			delete(replies, args[0].Int())
-			replyMu.Unlock()
-			if r != nil {
-				r.ch <- args[1:]
+			switch args[0].Type() {
+			case js.TypeNumber:
+				answer(args[0].Int(), args[1:])
+			case js.TypeObject:
+				answerBatch(args[0])
 			}
 			return nil
 		})
 	})
 	return replyFunc.Value
+}
+
+// answer hands the values to the reply id waits on, if any.
+func answer(id int, vals []js.Value) {
+	replyMu.Lock()
+	r := replies[id]
+	delete(replies, id)
+	replyMu.Unlock()
+	if r != nil {
+		r.ch <- vals
+	}
+}
+
+// answerBatch reads ReplyFunc's batch form: a plain array made by the
+// loader (web/src/call.mjs), whose reads cannot throw.
+func answerBatch(batch js.Value) {
+	if !IsArray(batch) {
+		return
+	}
+	n := batch.Length()
+	for i := 0; i+1 < n; {
+		id, count := batch.Index(i), batch.Index(i+1)
+		if id.Type() != js.TypeNumber || count.Type() != js.TypeNumber {
+			return
+		}
+		k := count.Int()
+		if k < 0 || i+2+k > n {
+			return
+		}
+		vals := make([]js.Value, k)
+		for j := range vals {
+			vals[j] = batch.Index(i + 2 + j)
+		}
+		answer(id.Int(), vals)
+		i += 2 + k
+	}
 }

@@ -46,3 +46,42 @@ func TestReply(t *testing.T) {
 		t.Errorf("late reply threw: %v", err)
 	}
 }
+
+// TestReplyBatch: answers that settle together cross as one call,
+// [id, n, values..., id, n, ...]; each waiter gets its own values, and a
+// malformed rest of a batch is dropped without a throw.
+func TestReplyBatch(t *testing.T) {
+	reply := ReplyFunc()
+	a, b, gone := NewReply(), NewReply(), NewReply()
+	gone.Forget()
+	batch := NewArray(a.ID(), 2, 1, "one", gone.ID(), 1, "late", b.ID(), 0)
+	js.Global().Call("setTimeout", bind(reply, js.Undefined(), batch), 1)
+	va, err := a.Wait(context.Background())
+	if err != nil || len(va) != 2 || va[0].Int() != 1 || va[1].String() != "one" {
+		t.Fatalf("a: Wait = %v, %v; want [1 one]", va, err)
+	}
+	if vb, err := b.Wait(context.Background()); err != nil || len(vb) != 0 {
+		t.Fatalf("b: Wait = %v, %v; want no values", vb, err)
+	}
+
+	// Malformed batches: a count past the end, a non-number id, not an
+	// array. Nothing throws; the answers before the bad entry are
+	// delivered.
+	c, d := NewReply(), NewReply()
+	for _, bad := range []Value{
+		NewArray(c.ID(), 1, "c", d.ID(), 5, "x"),
+		NewArray("x", 0),
+		NewObject(),
+		NewArray(d.ID(), 1, "d", -1),
+	} {
+		if _, err := Call(reply, bad); err != nil {
+			t.Errorf("reply(%s) threw: %v", Describe(bad), err)
+		}
+	}
+	if vc, err := c.Wait(context.Background()); err != nil || len(vc) != 1 || vc[0].String() != "c" {
+		t.Fatalf("c: Wait = %v, %v; want [c]", vc, err)
+	}
+	if vd, err := d.Wait(context.Background()); err != nil || len(vd) != 1 || vd[0].String() != "d" {
+		t.Fatalf("d: Wait = %v, %v; want [d] from the batch cut short", vd, err)
+	}
+}

@@ -63,14 +63,31 @@ export class CallSignal {
 export const CALL = Symbol("Code Mode tool call");
 
 /**
- * Makes the core's caller of page tools. reply(id, kind, payload,
- * warnings) is the core's; a call the core gave up on (its run ended) is
- * aborted through abort(id, reason) and gets no reply.
- * @param {(id: number, kind: number, payload?: unknown, warnings?: string) => void} reply
+ * Makes the core's caller of page tools. reply(batch) is the core's
+ * (jsbridge.ReplyFunc's batch form): batch is [id, 3, kind, payload,
+ * warnings, ...], the answers of every call that ended since the last
+ * reply. A call the core gave up on (its run ended) is aborted through
+ * abort(id, reason) and gets no reply.
+ * @param {(batch: unknown[]) => void} reply
  */
 export function pageCaller(reply) {
     /** @type {Map<number, CallSignal>} the calls in flight */
     const live = new Map();
+    // Calls that end together (a Promise.all of tool calls) are answered in
+    // one crossing, a microtask after the first: each crossing into Go is
+    // an event that runs every goroutine it wakes, and a run woken once
+    // per answer drained QuickJS's jobs once per answer.
+    /** @type {unknown[]} */
+    let batch = [];
+    const flush = () => {
+        const b = batch;
+        batch = [];
+        try {
+            reply(b);
+        } catch {
+            // The Go program has exited: nobody waits for these answers.
+        }
+    };
     /**
      * @param {number} id
      * @param {number} kind
@@ -78,7 +95,9 @@ export function pageCaller(reply) {
      * @param {string} [warnings]
      */
     const done = (id, kind, payload, warnings) => {
-        if (live.delete(id)) reply(id, kind, payload, warnings);
+        if (!live.delete(id)) return;
+        if (batch.length === 0) queueMicrotask(flush);
+        batch.push(id, 3, kind, payload, warnings);
     };
     /**
      * @param {number} id

@@ -8,19 +8,28 @@ import { root } from "./helpers.mjs";
 
 const { CALL, CallSignal, REPLY, pageCaller } = await import(pathToFileURL(join(root, "web", "src", "call.mjs")).href);
 
-// A caller whose replies are collected; next() waits for the next one.
+// A caller whose replies are collected, one [id, kind, payload, warnings]
+// per call, from the batches (batches counts them); next() waits for the
+// next one.
 function caller() {
     const replies = [];
+    const batches = [];
     let wake = () => {};
-    const { call, abort } = pageCaller((...r) => {
-        replies.push(r);
+    const { call, abort } = pageCaller((batch) => {
+        batches.push(batch);
+        for (let i = 0; i < batch.length; ) {
+            const n = batch[i + 1];
+            assert.equal(n, 3, "each answer has kind, payload, warnings");
+            replies.push([batch[i], ...batch.slice(i + 2, i + 2 + n)]);
+            i += 2 + n;
+        }
         wake();
     });
     const next = async () => {
         while (replies.length === 0) await new Promise((res) => (wake = res));
         return replies.shift();
     };
-    return { call, abort, replies, next };
+    return { call, abort, replies, batches, next };
 }
 
 const tick = () => new Promise((res) => setTimeout(res, 5));
@@ -127,6 +136,43 @@ describe("pageCaller", () => {
         await tick();
         assert.equal(started, false);
         assert.deepEqual(c.replies, []);
+    });
+
+    test("calls that end together are answered in one reply, in the order they ended", async () => {
+        const c = caller();
+        const exec = async (x) => ({ got: x.i });
+        for (let i = 1; i <= 100; i++) c.call(i, [exec], [undefined], 0, "t.x", `{"i":${i}}`, 0);
+        await tick();
+        assert.equal(c.batches.length, 1);
+        assert.deepEqual(c.replies.map((r) => r[0]), Array.from({ length: 100 }, (_, i) => i + 1));
+        assert.deepEqual(c.replies[99], [100, REPLY.ok, '{"got":100}', undefined]);
+        // One that ends later is a reply of its own.
+        let settle;
+        c.call(101, [() => new Promise((res) => (settle = res))], [undefined], 0, "t.x", "{}", 0);
+        await tick();
+        settle(1);
+        await tick();
+        assert.equal(c.batches.length, 2);
+        assert.deepEqual(c.batches[1], [101, 3, REPLY.ok, "1", undefined]);
+    });
+
+    test("a reply that throws (the Go program has exited) is swallowed", async () => {
+        let replies = 0;
+        const { call } = pageCaller(() => {
+            replies++;
+            throw new Error("Go program has already exited");
+        });
+        const unhandled = [];
+        const onError = (err) => unhandled.push(err);
+        process.on("uncaughtException", onError);
+        try {
+            call(1, [() => 1], [undefined], 0, "t.x", "{}", 0);
+            await tick();
+        } finally {
+            process.off("uncaughtException", onError);
+        }
+        assert.equal(replies, 1);
+        assert.deepEqual(unhandled, []);
     });
 
     test("input that is not JSON is a bad-input reply", async () => {
