@@ -6,8 +6,9 @@ import (
 	"unicode/utf8"
 )
 
-// FuzzProgram: any text, however broken, comes back without a panic, and
-// erasing never moves a line (the count of line terminators is kept).
+// FuzzProgram: any text, however broken, comes back without a panic,
+// erasing never moves a line (the count of line terminators is kept), and
+// the tokens derived from the edits are those a new scan reads.
 func FuzzProgram(f *testing.F) {
 	for _, s := range []string{
 		"const x: number = 1; return x", "interface A { a: string }\nreturn 1", "f<T>(x) as any!",
@@ -30,5 +31,6 @@ func FuzzProgram(f *testing.F) {
 		Program(src)
 		CheckBody(src)
 		UnwrapMain(src)
+		derivedTokens(t, "fuzz", src, false)
 	})
 }

@@ -55,14 +55,19 @@ func Prepare(src string) (Prepared, *Error) {
 		return Prepared{}, s.err
 	}
 	out := s.output()
-	if out == src {
-		// Plain JavaScript: its tokens serve the unwrapping too.
-		out = unwrapMain(src, toks, m)
-	} else {
-		out = UnwrapMain(out)
-	}
 	if out != src {
-		if toks, ok = scan(out); !ok {
+		// TypeScript erased: the JavaScript's tokens are src's less the
+		// erased ones, at the same offsets.
+		if toks, ok = s.tokens(out); !ok {
+			return Prepared{Code: out}, nil
+		}
+		if m, bad = match(toks); bad >= 0 {
+			return Prepared{Code: out}, nil
+		}
+	}
+	if unwrapped, utoks, ok := unwrapMain(out, toks, m); unwrapped != out {
+		out, toks = unwrapped, utoks
+		if !ok {
 			return Prepared{Code: out}, nil
 		}
 		if m, bad = match(toks); bad >= 0 {
@@ -338,13 +343,27 @@ func UnwrapMain(src string) string {
 	if bad >= 0 {
 		return src
 	}
-	return unwrapMain(src, toks, m)
+	out, _, _ := unwrapMain(src, toks, m)
+	return out
 }
 
-// unwrapMain is UnwrapMain on src's tokens and their matched brackets.
-func unwrapMain(src string, toks []token, m []int) string {
+// unwrapMain is UnwrapMain on src's tokens and their matched brackets; it
+// also returns the tokens of what it returns (toks when that is src), ok
+// false if they could not be read (see stripper.tokens).
+func unwrapMain(src string, toks []token, m []int) (string, []token, bool) {
+	out, s, extra := unwrapEdits(src, toks, m)
+	if out == src {
+		return src, toks, true
+	}
+	utoks, ok := s.tokens(out, extra...)
+	return out, utoks, ok
+}
+
+// unwrapEdits is unwrapMain's text, with the stripper that erased and the
+// token it wrote ("return"), if any, when the text changed.
+func unwrapEdits(src string, toks []token, m []int) (string, *stripper, []token) {
 	if len(toks) < 5 {
-		return src
+		return src, nil, nil
 	}
 	s := &stripper{src: src, toks: toks, m: m}
 	n := len(toks)
@@ -375,22 +394,22 @@ func unwrapMain(src string, toks []token, m []int) string {
 			i++
 		}
 		if !s.is(i, "(") || !s.is(i+1, ")") || !s.is(i+2, "{") {
-			return src
+			return src, nil, nil
 		}
 		i += 2
 	case s.is(i, "(") && s.is(i+1, ")") && s.is(i+2, "=>"):
 		i += 3
 		arrow = true
 	default:
-		return src
+		return src, nil, nil
 	}
 	if !s.is(i, "{") {
 		// An arrow with an expression body: 'return' replaces its head.
 		if !arrow || iife && end != n-3 {
-			return src
+			return src, nil, nil
 		}
 		if !iife && s.hasTopLevel(i, end) {
-			return src
+			return src, nil, nil
 		}
 		if !async && !iife {
 			// `() => expr`: the head becomes spaces, and the expression,
@@ -399,13 +418,13 @@ func unwrapMain(src string, toks []token, m []int) string {
 			// expression that would read as a declaration stays.
 			switch s.tok(i).v {
 			case "function", "class", "let", "async":
-				return src
+				return src, nil, nil
 			}
 			s.blank(head, i)
-			return s.output()
+			return s.output(), s, nil
 		}
 		if s.tok(i).nl {
-			return src
+			return src, nil, nil
 		}
 		start := head
 		if iife {
@@ -414,18 +433,18 @@ func unwrapMain(src string, toks []token, m []int) string {
 		}
 		p := toks[start].s
 		if h := src[p:toks[i].s]; len(h) < len("return ") || strings.ContainsAny(h, "\n\r") {
-			return src
+			return src, nil, nil
 		}
 		s.blank(start, i)
 		out := s.output()
-		return out[:p] + "return" + out[p+len("return"):]
+		return out[:p] + "return" + out[p+len("return"):], s, []token{{k: tName, s: p, e: p + len("return"), v: "return"}}
 	}
 	body := m[i]
 	rest := body + 1
 	if name != "" {
 		for j := i + 1; j < body; j++ {
 			if s.is(j, name) && !s.isProp(j) {
-				return src // it calls itself: it needs its name
+				return src, nil, nil // it calls itself: it needs its name
 			}
 		}
 	}
@@ -435,12 +454,12 @@ func unwrapMain(src string, toks []token, m []int) string {
 		case rest == end:
 		case async && name != "" && s.isCall(rest, end, name):
 		default:
-			return src
+			return src, nil, nil
 		}
 	}
 	s.blank(0, i+1)
 	s.blank(body, len(toks))
-	return s.output()
+	return s.output(), s, nil
 }
 
 // isCall says whether toks[i:end] is `name()`, `await name()` or `return

@@ -34,10 +34,10 @@ const (
 )
 
 type token struct {
-	k    kind
-	s, e int  // byte offsets in the source
-	nl   bool // a line terminator comes between the previous token and this one
+	s, e int // byte offsets in the source
 	v    string
+	k    kind
+	nl   bool // a line terminator comes between the previous token and this one
 }
 
 // Error is a syntax error at a 1-based line and column (in characters) of
@@ -92,9 +92,9 @@ type scanner struct {
 // code to QuickJS, which reports the error itself, and the tokens before
 // the failure are what QuickJS parses before it gets there (nesting).
 func scan(src string) ([]token, bool) {
-	// About one token per four bytes of code: one allocation, not a
-	// dozen doublings.
-	s := &scanner{src: src, toks: make([]token, 0, len(src)/4+4)}
+	// Up to one token per two bytes of code (a model's dense code has one
+	// per three): one allocation, not a series of growths, each a copy.
+	s := &scanner{src: src, toks: make([]token, 0, len(src)/2+4)}
 	return s.run()
 }
 
