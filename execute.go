@@ -124,11 +124,12 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 	funcs := map[string]sandbox.Func{
 		"__cm_begin":  {Sync: r.begin},
 		"__cm_call":   {Async: r.call, Label: r.callLabel},
+		"__cm_depth":  {Sync: jsonDepthHost},
 		"__cm_search": {Async: r.search},
 		"__cm_log":    {Sync: r.log},
 		"__cm_src":    {Sync: r.source},
 	}
-	// Named to sort after the API's five: the prelude takes the functions
+	// Named to sort after the API's six: the prelude takes the functions
 	// in the order of their names, these as its last arguments (more).
 	if needs.timers {
 		funcs["__cm_timer"] = sandbox.Func{Async: r.timers.sleep, Detached: true}

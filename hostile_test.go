@@ -608,6 +608,8 @@ func TestHostileLongJSONText(t *testing.T) {
 		{"a string, then brackets, is a syntax error", 0, `try { JSON.parse(' \n"a"' + '['.repeat(6000)); return 'parsed' } catch (e) { return e.name }`, `"SyntaxError"`},
 		{"white space before deep brackets", 0, `try { JSON.parse(' \r\n\t' + '['.repeat(1001) + ']'.repeat(1001)); return 'parsed' } catch (e) { return e.message }`, `"JSON.parse: the text nests more than 1,000 levels deep"`},
 		{"an escaped quote does not", 0, `return JSON.parse('["\\"' + '['.repeat(1001) + '"]').length`, `1`},
+		{"2,000 records as text, counted by the host", 0, `return JSON.parse(JSON.stringify(Array.from({ length: 2000 }, (_, i) => ({ id: i, tags: ["[", '{"', "\\", String(i)] })))).length`, `2000`},
+		{"a deep text among 2,000 records", 0, `try { JSON.parse(JSON.stringify(Array(2000).fill({ a: [1] })).slice(0, -1) + ',' + '['.repeat(1001) + ']'.repeat(1001) + ']'); return 'parsed' } catch (e) { return e.message }`, `"JSON.parse: the text nests more than 1,000 levels deep"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, s := newHostile(t, Config{Timeout: time.Minute, MemoryLimitMB: tc.mb}, bigTool)

@@ -12,9 +12,9 @@
 // never globals, and only the closures below hold them. Replacing `tools` or
 // `tool_call` gains nothing: every path ends in the host's pipeline (filter,
 // interceptor, schema), which runs outside the sandbox.
-(begin, call, log, search, src, ...more) => {
+(begin, call, depth, log, search, src, ...more) => {
   const g = globalThis, O = Object, ev = eval, parse = JSON.parse, S = JSON.stringify, apply = Reflect.apply, RE = RangeError;
-  const host = [begin, call, search, log, src];
+  const host = [begin, call, search, log, src, depth];
   // API builds api.js on first use, from the source the host hands over.
   // While it is being built there is none: the host's parse of that source
   // (a flat string) is the plain one.
