@@ -5,6 +5,7 @@ package sandbox_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -67,6 +68,17 @@ func TestMaxInstances(t *testing.T) {
 	defer cancel()
 	if _, err := e.Run(ctx, sandbox.Program{Code: "1"}); err != context.DeadlineExceeded {
 		t.Errorf("waiting run: err = %v, want DeadlineExceeded", err)
+	}
+	// The caller's cause, while waiting and before that, as a run stopped
+	// later gives it (ctx.Err() said context.Canceled).
+	stop := errors.New("the user pressed stop")
+	waiting, cancelWaiting := context.WithCancelCause(context.Background())
+	time.AfterFunc(50*time.Millisecond, func() { cancelWaiting(stop) })
+	if _, err := e.Run(waiting, sandbox.Program{Code: "1"}); err != stop {
+		t.Errorf("waiting run: err = %v, want the caller's cause", err)
+	}
+	if _, err := e.Run(waiting, sandbox.Program{Code: "1"}); err != stop {
+		t.Errorf("run of a done context: err = %v, want the caller's cause", err)
 	}
 	close(block)
 }

@@ -209,7 +209,7 @@ func (e *Engine) lease(ctx context.Context) (*instance, error) {
 		case <-e.freed:
 			// An instance went idle or away: look again.
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return nil, context.Cause(ctx)
 		}
 	}
 }
@@ -376,11 +376,14 @@ type Error struct {
 func (e *Error) Error() string { return fmt.Sprintf("%s: %s: %s", e.Code, e.Name, e.Message) }
 
 // Run runs p. Errors of the program come back in Result.Error; Run itself
-// fails only when ctx is done (ctx.Err()), the engine is closed, or an
-// instance cannot be created.
+// fails only when ctx is done (context.Cause(ctx), however early), the
+// engine is closed, or an instance cannot be created.
 func (e *Engine) Run(ctx context.Context, p Program) (*Result, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	// The caller's cause, as a run stopped later returns it: ctx.Err()
+	// said context.Canceled for an abort that came before the run began
+	// (under load, while the caller's code was still being prepared).
+	if ctx.Err() != nil {
+		return nil, context.Cause(ctx)
 	}
 	i, err := e.lease(ctx)
 	if err != nil {
