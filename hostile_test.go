@@ -34,10 +34,12 @@ type probe struct {
 	starts   []string
 	late     []string
 	ctxDone  []string // calls whose context was done when they returned
+	returned int      // calls that reached doneCtx
 	released chan struct{}
+	endc     chan struct{} // closed by end
 }
 
-func newProbe() *probe { return &probe{released: make(chan struct{})} }
+func newProbe() *probe { return &probe{released: make(chan struct{}), endc: make(chan struct{})} }
 
 func (p *probe) start(what string) {
 	p.mu.Lock()
@@ -50,15 +52,34 @@ func (p *probe) start(what string) {
 
 func (p *probe) end() {
 	p.mu.Lock()
+	if !p.ended {
+		close(p.endc)
+	}
 	p.ended = true
 	p.mu.Unlock()
 }
 
 func (p *probe) doneCtx(what string, ctx context.Context) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.returned++
 	if ctx.Err() != nil {
-		p.mu.Lock()
 		p.ctxDone = append(p.ctxDone, what)
+	}
+}
+
+// waitReturned waits (a minute at most) until every start named with
+// prefix has reached doneCtx, so that what each saw is counted: on a
+// loaded machine one was still asleep when the test counted (a fixed wait
+// after the run's end is no bound on when a goroutine runs).
+func (p *probe) waitReturned(prefix string) {
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		p.mu.Lock()
+		done := p.returned >= countPrefix(p.starts, prefix)
 		p.mu.Unlock()
+		if done {
+			return
+		}
 	}
 }
 
@@ -95,12 +116,20 @@ func echoTool(name string, p *probe) Tool {
 	}}
 }
 
-// slowInterceptor decides after d, ignoring its context as a person at an
-// approval dialog would.
+// slowInterceptor decides after d, and only once the run has ended
+// (p.end), ignoring its context as a person at an approval dialog would.
+// It waited for d alone, which a run whose thread a loaded machine held
+// off the CPU did not always outlast: the approval then came while the run
+// was live, and the tool ran (TestHostileNothingStartsAfterTheTimeout
+// covers an approval after the timeout that the run has not noticed).
 func slowInterceptor(p *probe, d time.Duration) Interceptor {
 	return func(ctx context.Context, c ToolCall) (Decision, error) {
 		p.start("interceptor " + c.Tool.Name)
 		time.Sleep(d)
+		select {
+		case <-p.endc:
+		case <-time.After(time.Minute):
+		}
 		p.doneCtx("interceptor "+c.Tool.Name, ctx)
 		return Decision{Allowed: true}, nil
 	}
@@ -302,6 +331,7 @@ func TestHostileNothingStartsAfterTheEnd(t *testing.T) {
 			if late := p.lateStarts(600 * time.Millisecond); len(late) > inFlightAtEnd(res) {
 				t.Errorf("started after the run ended: %v, of which %d were let start before the end (result %+v)", late, inFlightAtEnd(res), res)
 			}
+			p.waitReturned("interceptor")
 			p.mu.Lock()
 			defer p.mu.Unlock()
 			for _, s := range p.starts {
@@ -313,6 +343,60 @@ func TestHostileNothingStartsAfterTheEnd(t *testing.T) {
 				t.Errorf("interceptors whose context was not done when the run ended: started %v, done %v", p.starts, p.ctxDone)
 			}
 		})
+	}
+}
+
+// Item 3: a tool approved after the run's timeout does not start, though
+// the run's thread has not noticed the timeout yet. A console observer,
+// which runs on that thread, holds it past the deadline until the
+// interceptor has answered; a loaded machine can hold a busy loop's thread
+// off the CPU as long.
+func TestHostileNothingStartsAfterTheTimeout(t *testing.T) {
+	const timeout = 2 * time.Second // only for the call to reach the interceptor
+	p := newProbe()
+	asked, release, answered := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	wait := func(c chan struct{}) {
+		select {
+		case <-c:
+		case <-time.After(time.Minute):
+			t.Error("waited a minute")
+		}
+	}
+	_, s := newHostile(t, Config{Timeout: timeout, OnToolCall: func(ctx context.Context, c ToolCall) (Decision, error) {
+		p.start("interceptor " + c.Tool.Name)
+		close(asked)
+		wait(release)
+		defer close(answered)
+		return Decision{Allowed: true}, nil
+	}}, echoTool("pay.send", p))
+	held := false
+	ctx := WithConsole(context.Background(), func(LogEntry) {
+		if held {
+			return
+		}
+		held = true
+		wait(asked)
+		time.Sleep(timeout) // the run started before it asked
+		close(release)
+		wait(answered)
+		// Time for the tool to start on this approval, if it were let.
+		time.Sleep(300 * time.Millisecond)
+	})
+	res, err := s.ExecuteCode(ctx, ExecuteCodeInput{Code: `tools.pay.send({}); console.log('held'); return 1`}, nil)
+	p.end()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.OK || res.Error.Code != "TIMEOUT" {
+		t.Errorf("want TIMEOUT: %s %+v", res.Result, res.Error)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if fmt.Sprint(p.starts) != "[interceptor pay.send]" {
+		t.Errorf("started: %v, want the interceptor only", p.starts)
+	}
+	if len(res.ToolCalls) != 1 || res.ToolCalls[0].Allowed || res.ToolCalls[0].Reason != "not started: the run had ended" {
+		t.Errorf("the call's record: %+v", res.ToolCalls)
 	}
 }
 
@@ -362,7 +446,9 @@ func TestHostileInFlightCallsAbort(t *testing.T) {
 		wantCause error
 	}{
 		{"caller aborts", `await tools.slow.wait({})`, 0, true, cause},
-		{"timeout", `await tools.slow.wait({})`, 200 * time.Millisecond, false, nil},
+		// The timeout leaves the call time to reach its tool on a loaded
+		// machine: 200 ms did not always (the tool never started).
+		{"timeout", `await tools.slow.wait({})`, time.Second, false, nil},
 		{"run returns", `tools.slow.wait({}); await tools.t.wait({}); return 1`, 0, false, nil},
 		{"run throws", `tools.slow.wait({}); await tools.t.wait({}); throw new Error('x')`, 0, false, nil},
 	} {
@@ -426,7 +512,9 @@ func TestHostileEveryCallRecorded(t *testing.T) {
 		{"un-awaited fast call", `tools.t.echo({}); return 1`, 0, 1, -1},
 		{"un-awaited calls", `for (let i = 0; i < 5; i++) tools.t.echo({i}); return 1`, 0, 5, -1},
 		{"awaited then un-awaited", `await tools.t.echo({}); tools.t.echo({}); return 1`, 0, 2, -1},
-		{"in flight at the timeout", `await Promise.all([tools.t.block({}), tools.t.block({}), tools.t.echo({})])`, 300 * time.Millisecond, 3, 1},
+		// The timeout leaves t.echo time to start and return on a loaded
+		// machine (300 ms is tight there): one started after it is not ok.
+		{"in flight at the timeout", `await Promise.all([tools.t.block({}), tools.t.block({}), tools.t.echo({})])`, time.Second, 3, 1},
 		{"in flight when the run throws", `tools.t.block({}); await tools.t.echo({}); throw new Error('x')`, 0, 2, 1},
 		{"unknown tool un-awaited", `tool_call('nope', {}).catch(() => {}); return 1`, 0, 1, 0},
 	} {
@@ -734,6 +822,7 @@ func TestHostileCloseStopsRuns(t *testing.T) {
 			if late := p.lateStarts(300 * time.Millisecond); len(late) > 0 {
 				t.Errorf("started after close: %v", late)
 			}
+			p.waitReturned("tool")
 			p.mu.Lock()
 			if len(p.ctxDone) != len(p.starts) {
 				t.Errorf("tool contexts not done: %d of %d", len(p.ctxDone), len(p.starts))

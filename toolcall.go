@@ -286,14 +286,17 @@ func errUnregistered(e *toolEntry) error {
 	return toolError("tool %q was unregistered during this run; use tool_search to find tools", e.info.Name)
 }
 
-// starting says whether a stage of call c may start: the run is live and
-// its context not done. Otherwise it records why the call never ran. With
-// execute set the stage is the tool's own: the call passed the interceptor
-// and its schema, so its record says allowed even if the run's end cuts it.
+// starting says whether a stage of call c may start: the run is live, its
+// context not done and its timeout not past (the run's thread may not have
+// noticed it yet: on a loaded machine a busy loop's run was still live
+// 200 ms after its timeout, and its tool started on an approval that came
+// after it). Otherwise it records why the call never ran. With execute set
+// the stage is the tool's own: the call passed the interceptor and its
+// schema, so its record says allowed even if the run's end cuts it.
 func (r *runState) starting(ctx context.Context, c *toolCallState, execute bool) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if !r.ended && ctx.Err() == nil {
+	if !r.ended && ctx.Err() == nil && !sandbox.PastDeadline(ctx) {
 		// A stage let start here may still begin (its first statement)
 		// after the run's end returned, as no lock can order the
 		// callee's first statement: its context is done by then, and its

@@ -58,7 +58,10 @@ func TestCallCutByTheEnd(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	cm := newTestCodeMode(t, Config{
-		Timeout: 200 * time.Millisecond,
+		// Long enough for the call to reach its tool before the timeout on
+		// a loaded machine: one that reaches it after is rightly "not
+		// started" (200 ms left a slow goroutine too little).
+		Timeout: time.Second,
 		Tools: []Tool{
 			{Name: "slow.ctx", Execute: func(ctx context.Context, _ json.RawMessage, _ Call) (json.RawMessage, error) {
 				<-ctx.Done()

@@ -145,6 +145,7 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64) (res *
 	}
 	r.deadline = time.Now().Add(r.timeout)
 	r.goCtx, r.cancel = context.WithCancelCause(goCtx)
+	r.goCtx = context.WithValue(r.goCtx, deadlineKey{}, r.deadline)
 	defer r.cancel(ErrRunEnded)
 	stop := context.AfterFunc(goCtx, func() { r.interrupt(interruptCancel) })
 	defer stop()
@@ -536,8 +537,22 @@ func (r *run) interrupt(reason int32) {
 // the monotonic readings (performance.now under GOOS=js), which drift from
 // Date.now: a poll that stopped the run at its deadline could then be
 // judged early, and the timeout reported as a RUNTIME "interrupted".
-func (r *run) pastDeadline() bool {
-	return time.Now().Round(0).After(r.deadline.Round(0))
+func (r *run) pastDeadline() bool { return past(r.deadline) }
+
+func past(deadline time.Time) bool { return time.Now().Round(0).After(deadline.Round(0)) }
+
+// deadlineKey keys a run's deadline in its host calls' context.
+type deadlineKey struct{}
+
+// PastDeadline says whether the run that made the host call of ctx is past
+// its timeout, though the run may not have noticed it yet: its thread
+// notices at its next interrupt poll or wait, which a loaded machine can
+// hold off the CPU well past the deadline. A host function about to start
+// something on the run's behalf (a tool, after an approval that took a
+// while) checks it as well as ctx.Err(). False for a context of no run.
+func PastDeadline(ctx context.Context) bool {
+	d, ok := ctx.Value(deadlineKey{}).(time.Time)
+	return ok && past(d)
 }
 
 // why returns the interrupt reason, noticing a deadline that passed while

@@ -37,6 +37,7 @@ function probe() {
         p.starts.push(what);
         if (p.ended) p.late.push(what);
     };
+    p.endedP = new Promise((r) => (p.end = () => ((p.ended = true), r())));
     return p;
 }
 
@@ -177,9 +178,12 @@ describe("item 2: a rewrite that is not JSON denies the call", () => {
 });
 
 describe("item 3: once a run has ended, none of its tools or interceptors starts", () => {
+    // The approval comes after ms and only once the run has ended (p.end):
+    // after ms alone, a run that a loaded machine held off the CPU could
+    // still be live, and rightly run the tool.
     const slowApproval = (p, ms) => async ({ tool: t }) => {
         p.start(`interceptor ${t.name}`);
-        await sleep(ms);
+        await Promise.all([sleep(ms), Promise.race([p.endedP, new Promise((r) => setTimeout(r, 60_000).unref())])]);
         return { allowed: true };
     };
     test("timeout, approval after it: TIMEOUT, and the tool never runs", async (t) => {
@@ -215,7 +219,7 @@ describe("item 3: once a run has ended, none of its tools or interceptors starts
             tools: [tool("pay.send", () => p.start("tool"))],
         });
         await assert.rejects(run(api.createSession(), "await tools.pay.send({ amount: 100 })", { signal: ctrl.signal }), (e) => e === reason);
-        p.ended = true;
+        p.end();
         await sleep(600);
         assert.deepEqual(p.starts, ["interceptor pay.send"]);
     });
@@ -234,7 +238,7 @@ describe("item 3: once a run has ended, none of its tools or interceptors starts
                 tools: [tool("pay.send", () => p.start("tool"))],
             });
             const r = await run(api.createSession(), code);
-            p.ended = true;
+            p.end();
             await sleep(500);
             assert.deepEqual(p.late, [], `started after the run: ${p.late}`);
             assert.ok(!p.starts.includes("tool"), "a tool ran on an approval that came after its run");
@@ -263,12 +267,16 @@ describe("item 3: once a run has ended, none of its tools or interceptors starts
         const signals = [];
         const api = await withFactory(t, {
             wasmLocation: assetPath,
-            timeout: 300,
+            // Time for the call to reach its tool on a loaded machine (one
+            // that comes after the timeout rightly does not start).
+            timeout: 1000,
             tools: [tool("slow.wait", (input, { signal }) => (signals.push(signal), new Promise(() => {})))],
         });
         const r = await run(api.createSession(), "await tools.slow.wait({})");
         assert.equal(r.error.code, "TIMEOUT");
-        await sleep(50);
+        assert.equal(signals.length, 1, "the tool started");
+        // In worker mode the abort reaches the page's signal in a message.
+        for (let i = 0; i < 400 && !signals[0].aborted; i++) await sleep(5);
         assert.equal(signals[0].aborted, true);
         assert.match(String(signals[0].reason?.message), /timed out/);
     });
@@ -278,7 +286,9 @@ describe("item 4: toolCalls holds every call that reached the pipeline", () => {
     test("un-awaited calls, and calls in flight at the timeout", async (t) => {
         const api = await withFactory(t, {
             wasmLocation: assetPath,
-            timeout: 300,
+            // Time for t.echo to start and return before the timeout on a
+            // loaded machine.
+            timeout: 1000,
             tools: [tool("t.echo", (i) => i), tool("t.block", () => new Promise(() => {}))],
         });
         const session = api.createSession();
