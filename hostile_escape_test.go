@@ -77,7 +77,10 @@ func TestHostileEscapeAttempts(t *testing.T) {
 		return out
 	}
 	release := make(chan struct{})
-	cfg := Config{Timeout: 30 * time.Second, OnToolCall: func(ctx context.Context, c ToolCall) (Decision, error) {
+	// The timeout is a safety net: the console flood below (100 MB of
+	// console.log text) took 8-11 s on a loaded 2-core machine, and over
+	// 30 s under -race (TIMEOUT).
+	cfg := Config{Timeout: 2 * time.Minute, OnToolCall: func(ctx context.Context, c ToolCall) (Decision, error) {
 		record("interceptor " + c.Tool.Name + " " + string(c.Input))
 		// Long enough for the program to change what it passed.
 		time.Sleep(20 * time.Millisecond)
