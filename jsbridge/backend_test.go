@@ -653,9 +653,12 @@ func TestPoll(t *testing.T) {
 	check("stopped", 1)
 	p.Set(time.Time{}, false)
 	check("cleared", 0)
-	p.Set(time.Now().Add(30*time.Millisecond), false)
+	// Soon, but not so soon that a loaded machine passes it between Set
+	// and the check (30 ms was).
+	soon := time.Now().Add(300 * time.Millisecond)
+	p.Set(soon, false)
 	check("deadline soon", 0)
-	time.Sleep(40 * time.Millisecond)
+	time.Sleep(time.Until(soon) + 10*time.Millisecond)
 	check("deadline reached while waiting", 1)
 	if goCalls != 0 {
 		t.Errorf("Go answered %d polls", goCalls)
