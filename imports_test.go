@@ -15,7 +15,7 @@ import (
 // only jsbridge uses syscall/js (wasm, the JS face of this package, and the
 // benchmark engine reach JavaScript through jsbridge's helpers); the sandbox never
 // reaches jsbridge or this package; jsbridge never reaches this package;
-// the algorithms under internal/ (search, tsgen, leb, tsstrip, wasmbin)
+// the algorithms under internal/ (search, tsgen, jsondec, leb, tsstrip, wasmbin)
 // reach no other layer (wasmbin shares the host interface's value types);
 // and neither wazero nor esbuild reaches the bundle.
 func TestImportRules(t *testing.T) {
@@ -58,6 +58,8 @@ func TestImportRules(t *testing.T) {
 		{mod + "/internal/search", mod + "/sandbox"},
 		{mod + "/internal/tsgen", mod},
 		{mod + "/internal/tsgen", mod + "/sandbox"},
+		{mod + "/internal/jsondec", mod},
+		{mod + "/internal/jsondec", mod + "/sandbox"},
 		{mod + "/internal/leb", mod + "/sandbox/wasmhost"},
 		// esbuild is the TypeScript corpus's oracle in native tests only:
 		// its transform would add 10 MB to the core.

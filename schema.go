@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/interopio/code-mode/internal/jsondec"
 	"github.com/interopio/code-mode/internal/trunc"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -55,12 +56,22 @@ func (noRemoteLoader) Load(url string) (any, error) {
 	return nil, fmt.Errorf("remote $ref %q is not allowed: put the definition under $defs", strings.TrimPrefix(url, schemaBase))
 }
 
+// decodeNumbers decodes a schema or an input exactly as
+// jsonschema.UnmarshalJSON (a json.Decoder with UseNumber) gives it to the
+// validator, in one pass: every tool call's input is decoded so, and the
+// reflective decoder and its reader were most of the input check's time on
+// the page. Any error is jsondec.ErrSyntax; callers ask
+// jsonschema.UnmarshalJSON for encoding/json's words.
+func decodeNumbers(raw []byte) (any, error) {
+	return jsondec.Decode(raw, jsondec.Options{Numbers: true})
+}
+
 // compileSchema compiles a JSON Schema document. Draft 2020-12 is the default;
 // "$schema" may select draft-07 (or 4, 6, 2019-09; see schemaDraft), whose
 // meta-schemas are embedded in the library. A plain schema is compiled on
 // first need.
 func compileSchema(raw json.RawMessage) (*inputValidator, error) {
-	doc, err := decodeJSONNumbers(raw)
+	doc, err := decodeNumbers(raw)
 	if err != nil {
 		if doc, err = jsonschema.UnmarshalJSON(bytes.NewReader(raw)); err != nil {
 			return nil, fmt.Errorf("must be valid JSON: %v", err)
@@ -127,7 +138,7 @@ func (v *inputValidator) validate(input json.RawMessage) error {
 	if len(raw) == 0 {
 		raw = []byte("null")
 	}
-	inst, err := decodeJSONNumbers(raw)
+	inst, err := decodeNumbers(raw)
 	if err != nil {
 		// encoding/json's own words for what is wrong.
 		if inst, err = jsonschema.UnmarshalJSON(bytes.NewReader(raw)); err != nil {

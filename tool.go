@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/interopio/code-mode/internal/jsondec"
 	"github.com/interopio/code-mode/internal/search"
 	"github.com/interopio/code-mode/internal/tsgen"
 )
@@ -236,7 +237,10 @@ func normalizeSchema(raw json.RawMessage) (json.RawMessage, any, error) {
 	if len(trimmed) == 0 || string(trimmed) == "null" {
 		return nil, nil, nil
 	}
-	root, err := decodeJSON(trimmed)
+	// Decoded as json.Unmarshal would, in one pass: registering a catalog
+	// decodes every tool's schema, and json.Unmarshal's validation pass
+	// plus reflective decode was a good share of registering 1,000 tools.
+	root, err := jsondec.Decode(trimmed, jsondec.Options{})
 	if err != nil {
 		return nil, nil, errors.New("must be valid JSON")
 	}

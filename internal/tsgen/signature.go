@@ -133,7 +133,7 @@ func (g *sigGen) render(node any, depth, indent int) tsType {
 		return tsNever
 	case *omap:
 		t := g.renderObject(n, depth, indent)
-		if b, _ := n.get("nullable"); b == true {
+		if b, _ := n.Get("nullable"); b == true {
 			t = union([]tsType{t, {"null", precPrimary}})
 		}
 		return t
@@ -143,10 +143,10 @@ func (g *sigGen) render(node any, depth, indent int) tsType {
 }
 
 func (g *sigGen) renderObject(n *omap, depth, indent int) tsType {
-	if c, ok := n.get("const"); ok {
+	if c, ok := n.Get("const"); ok {
 		return literal(c)
 	}
-	if e, ok := n.get("enum"); ok {
+	if e, ok := n.Get("enum"); ok {
 		if vals, ok := e.([]any); ok {
 			parts := make([]tsType, min(len(vals), sigMaxMembers))
 			for i := range parts {
@@ -159,19 +159,19 @@ func (g *sigGen) renderObject(n *omap, depth, indent int) tsType {
 		}
 	}
 	var parts []tsType
-	if ref := n.str("$ref"); ref != "" {
+	if ref := n.Str("$ref"); ref != "" {
 		parts = append(parts, g.renderRef(ref, depth, indent))
 	}
 	if base, ok := g.renderBase(n, depth, indent); ok {
 		parts = append(parts, base)
 	}
-	if all, ok := n.get("allOf"); ok {
+	if all, ok := n.Get("allOf"); ok {
 		for _, s := range asList(all) {
 			parts = append(parts, g.render(s, depth+1, indent))
 		}
 	}
 	for _, kw := range []string{"anyOf", "oneOf"} {
-		if alts, ok := n.get(kw); ok {
+		if alts, ok := n.Get(kw); ok {
 			var u []tsType
 			for _, s := range asList(alts) {
 				u = append(u, g.render(s, depth+1, indent))
@@ -186,7 +186,7 @@ func (g *sigGen) renderObject(n *omap, depth, indent int) tsType {
 // keywords present. ok is false when the node says nothing about its shape.
 func (g *sigGen) renderBase(n *omap, depth, indent int) (tsType, bool) {
 	var types []string
-	switch t, _ := n.get("type"); t := t.(type) {
+	switch t, _ := n.Get("type"); t := t.(type) {
 	case string:
 		types = []string{t}
 	case []any:
@@ -199,14 +199,14 @@ func (g *sigGen) renderBase(n *omap, depth, indent int) (tsType, bool) {
 		// "required" alone does not make a shape: in a oneOf it only says
 		// which of the parent's properties must be present.
 		for _, kw := range []string{"properties", "additionalProperties", "patternProperties"} {
-			if _, ok := n.get(kw); ok {
+			if _, ok := n.Get(kw); ok {
 				types = []string{"object"}
 				break
 			}
 		}
 		if types == nil {
 			for _, kw := range []string{"items", "prefixItems"} {
-				if _, ok := n.get(kw); ok {
+				if _, ok := n.Get(kw); ok {
 					types = []string{"array"}
 					break
 				}
@@ -242,21 +242,21 @@ type sigProp struct {
 
 func (g *sigGen) renderProps(n *omap, depth, indent int) tsType {
 	required := map[string]bool{}
-	for _, r := range asList(n.vals["required"]) {
+	for _, r := range asList(n.Vals["required"]) {
 		if s, ok := r.(string); ok {
 			required[s] = true
 		}
 	}
 	var props []sigProp
 	more := 0
-	propsMap, hasProps := n.vals["properties"].(*omap)
+	propsMap, hasProps := n.Vals["properties"].(*omap)
 	if hasProps {
-		keys := propsMap.keys
+		keys := propsMap.Keys
 		if len(keys) > sigMaxMembers {
 			keys, more = keys[:sigMaxMembers], len(keys)-sigMaxMembers
 		}
 		for _, k := range keys {
-			ps := propsMap.vals[k]
+			ps := propsMap.Vals[k]
 			props = append(props, sigProp{
 				key:      propertyKey(k),
 				doc:      g.propertyDoc(ps),
@@ -266,21 +266,21 @@ func (g *sigGen) renderProps(n *omap, depth, indent int) tsType {
 		}
 	}
 	var index []tsType
-	if ap, ok := n.get("additionalProperties"); ok {
+	if ap, ok := n.Get("additionalProperties"); ok {
 		if _, isBool := ap.(bool); !isBool {
 			index = append(index, g.render(ap, depth+1, indent+1))
 		}
 	}
-	if pp, ok := n.vals["patternProperties"].(*omap); ok {
-		for _, k := range pp.keys {
-			index = append(index, g.render(pp.vals[k], depth+1, indent+1))
+	if pp, ok := n.Vals["patternProperties"].(*omap); ok {
+		for _, k := range pp.Keys {
+			index = append(index, g.render(pp.Vals[k], depth+1, indent+1))
 		}
 	}
 	if len(props) == 0 {
 		if len(index) > 0 {
 			return tsType{"Record<string, " + union(index).text + ">", precPrimary}
 		}
-		if ap, _ := n.get("additionalProperties"); ap == false && hasProps {
+		if ap, _ := n.Get("additionalProperties"); ap == false && hasProps {
 			return tsType{"{}", precPrimary}
 		}
 		return tsType{anyObject, precPrimary}
@@ -334,14 +334,14 @@ func (p sigProp) member() string {
 }
 
 func (g *sigGen) renderArray(n *omap, depth, indent int) tsType {
-	items, hasItems := n.get("items")
-	prefix, isTuple := n.vals["prefixItems"].([]any)
+	items, hasItems := n.Get("items")
+	prefix, isTuple := n.Vals["prefixItems"].([]any)
 	rest, hasRest := items, hasItems
 	if !isTuple {
 		// Before 2020-12 a tuple was "items": [...] plus "additionalItems".
 		if arr, ok := items.([]any); ok {
 			prefix, isTuple = arr, true
-			rest, hasRest = n.get("additionalItems")
+			rest, hasRest = n.Get("additionalItems")
 		}
 	}
 	if !isTuple {
@@ -409,7 +409,7 @@ func (g *sigGen) resolve(ref string) (target any, key, name string, ok bool) {
 			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
 			switch n := node.(type) {
 			case *omap:
-				v, found := n.get(tok)
+				v, found := n.Get(tok)
 				if !found {
 					return nil, "", "", false
 				}
@@ -474,19 +474,19 @@ func (g *sigGen) propertyDoc(ps any) string {
 	if !ok {
 		return ""
 	}
-	desc := n.str("description")
+	desc := n.Str("description")
 	if desc == "" {
-		if ref := n.str("$ref"); ref != "" {
+		if ref := n.Str("$ref"); ref != "" {
 			if t, _, _, ok := g.resolve(ref); ok {
 				if tn, ok := t.(*omap); ok {
-					desc = tn.str("description")
+					desc = tn.Str("description")
 				}
 			}
 		}
 	}
 	desc = strings.Join(strings.Fields(desc), " ")
 	desc = trunc.Words(desc, sigDescMax)
-	if d, ok := n.get("default"); ok {
+	if d, ok := n.Get("default"); ok {
 		var sb strings.Builder
 		encodeOrdered(&sb, d)
 		if sb.Len() <= 40 {

@@ -1,0 +1,389 @@
+// Package jsondec is the one-pass JSON decoder of the module: JSON text to
+// generic values without reflection. Its callers differ in what they need
+// of the values, which Options says: a tool's schema and every call's input
+// are decoded as encoding/json would (a map per object, numbers as float64
+// or json.Number); a schema rendered as a signature keeps its key order (a
+// *Object); a tool's result sampled for its type is decoded only as deep and
+// as wide as the sample is read (MaxDepth, MaxElems). json.Unmarshal and
+// json.Decoder's tokens were most of the cost of each: a validation pass,
+// then reflection or a token per value.
+package jsondec
+
+import (
+	"encoding/json"
+	"errors"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Options says what the decoded values are. The zero value decodes as
+// json.Unmarshal into an any does.
+type Options struct {
+	// Ordered: an object is an *Object, which keeps its keys in the order
+	// written, instead of a map[string]any.
+	Ordered bool
+	// Numbers: a number is its text as a json.Number, unchecked for range,
+	// as with json.Decoder's UseNumber, instead of a float64.
+	Numbers bool
+	// MaxDepth, if positive: an array or object nested MaxDepth levels deep
+	// (the top-level value is at level 0) is passed over and left empty.
+	MaxDepth int
+	// MaxElems, if positive: an array's elements past the first MaxElems are
+	// passed over.
+	MaxElems int
+}
+
+// Object is a decoded JSON object that remembers the order of its keys.
+// A repeated key keeps its first place and its last value, as
+// encoding/json keeps the last.
+type Object struct {
+	Keys []string
+	Vals map[string]any
+}
+
+// Get is the value of key k; a nil *Object has none.
+func (o *Object) Get(k string) (any, bool) {
+	if o == nil {
+		return nil, false
+	}
+	v, ok := o.Vals[k]
+	return v, ok
+}
+
+// Str is the value of key k if it is a string, else "".
+func (o *Object) Str(k string) string {
+	v, _ := o.Get(k)
+	s, _ := v.(string)
+	return s
+}
+
+// ErrSyntax is the error for text that is not JSON, or that json.Unmarshal
+// would refuse (a number out of float64's range, nesting past its limit),
+// whatever the reason: callers that need encoding/json's own words ask it.
+var ErrSyntax = errors.New("invalid JSON")
+
+// MaxNesting is encoding/json's nesting limit.
+const MaxNesting = 10000
+
+// Decode decodes one JSON value, surrounded by white space at most. Text
+// it does not take on its fast path (a string with escapes or invalid
+// UTF-8) is decoded by encoding/json, so strings are exactly its strings.
+// The grammar is checked wherever a value is decoded; text passed over
+// (past MaxDepth or MaxElems) is only scanned for its end, so a caller
+// that sets a limit gives text known to be valid (json.Valid).
+func Decode(b []byte, o Options) (any, error) {
+	d := decoder{b: b, Options: o}
+	v, err := d.value(0)
+	if err != nil {
+		return nil, err
+	}
+	d.space()
+	if d.i != len(d.b) {
+		return nil, ErrSyntax
+	}
+	return v, nil
+}
+
+type decoder struct {
+	b []byte
+	i int
+	Options
+}
+
+func (d *decoder) space() {
+	for d.i < len(d.b) {
+		switch d.b[d.i] {
+		case ' ', '\t', '\n', '\r':
+			d.i++
+		default:
+			return
+		}
+	}
+}
+
+// value decodes the value at d.i, nested depth levels deep.
+func (d *decoder) value(depth int) (any, error) {
+	d.space()
+	if d.i >= len(d.b) {
+		return nil, ErrSyntax
+	}
+	switch c := d.b[d.i]; {
+	case c == '{':
+		if depth >= MaxNesting {
+			return nil, ErrSyntax
+		}
+		if d.MaxDepth > 0 && depth >= d.MaxDepth {
+			d.skip()
+			if d.Ordered {
+				return &Object{Vals: map[string]any{}}, nil
+			}
+			return map[string]any{}, nil
+		}
+		return d.object(depth + 1)
+	case c == '[':
+		if depth >= MaxNesting {
+			return nil, ErrSyntax
+		}
+		if d.MaxDepth > 0 && depth >= d.MaxDepth {
+			d.skip()
+			return []any{}, nil
+		}
+		return d.array(depth + 1)
+	case c == '"':
+		s, err := d.string()
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	case c == '-' || '0' <= c && c <= '9':
+		return d.number()
+	case d.literal("true"):
+		return true, nil
+	case d.literal("false"):
+		return false, nil
+	case d.literal("null"):
+		return nil, nil
+	}
+	return nil, ErrSyntax
+}
+
+// literal consumes lit if the text at d.i starts with it.
+func (d *decoder) literal(lit string) bool {
+	if len(d.b)-d.i >= len(lit) && string(d.b[d.i:d.i+len(lit)]) == lit {
+		d.i += len(lit)
+		return true
+	}
+	return false
+}
+
+func (d *decoder) object(depth int) (any, error) {
+	d.i++ // {
+	var m map[string]any
+	var o *Object
+	if d.Ordered {
+		o = &Object{Vals: map[string]any{}}
+	} else {
+		m = map[string]any{}
+	}
+	d.space()
+	if d.i < len(d.b) && d.b[d.i] == '}' {
+		d.i++
+		if o != nil {
+			return o, nil
+		}
+		return m, nil
+	}
+	for {
+		d.space()
+		if d.i >= len(d.b) || d.b[d.i] != '"' {
+			return nil, ErrSyntax
+		}
+		k, err := d.string()
+		if err != nil {
+			return nil, err
+		}
+		d.space()
+		if d.i >= len(d.b) || d.b[d.i] != ':' {
+			return nil, ErrSyntax
+		}
+		d.i++
+		v, err := d.value(depth)
+		if err != nil {
+			return nil, err
+		}
+		if o == nil {
+			m[k] = v // a repeated key: the last one wins, as in encoding/json
+		} else {
+			if _, dup := o.Vals[k]; !dup {
+				o.Keys = append(o.Keys, k)
+			}
+			o.Vals[k] = v
+		}
+		more, err := d.more('}')
+		if err != nil {
+			return nil, err
+		}
+		if !more {
+			if o != nil {
+				return o, nil
+			}
+			return m, nil
+		}
+	}
+}
+
+func (d *decoder) array(depth int) (any, error) {
+	d.i++ // [
+	list := []any{}
+	d.space()
+	if d.i < len(d.b) && d.b[d.i] == ']' {
+		d.i++
+		return list, nil
+	}
+	for {
+		if d.MaxElems > 0 && len(list) == d.MaxElems {
+			d.skip()
+		} else {
+			v, err := d.value(depth)
+			if err != nil {
+				return nil, err
+			}
+			list = append(list, v)
+		}
+		more, err := d.more(']')
+		if err != nil {
+			return nil, err
+		}
+		if !more {
+			return list, nil
+		}
+	}
+}
+
+// more reads what follows an element of an object or array: a comma (more
+// elements follow) or the closing bracket.
+func (d *decoder) more(closing byte) (bool, error) {
+	d.space()
+	if d.i < len(d.b) {
+		switch d.b[d.i] {
+		case ',':
+			d.i++
+			return true, nil
+		case closing:
+			d.i++
+			return false, nil
+		}
+	}
+	return false, ErrSyntax
+}
+
+// string decodes a string at d.i; most have no escapes and are UTF-8.
+func (d *decoder) string() (string, error) {
+	start := d.i
+	d.i++ // "
+	plain, ascii := true, true
+	for d.i < len(d.b) {
+		// Only the closing quote, escapes, control characters and
+		// non-ASCII need a look. (A lookup table would be built at package
+		// init, which V8 optimises at every cold start.)
+		c := d.b[d.i]
+		if c >= 0x20 && c < 0x80 && c != '"' && c != '\\' {
+			d.i++
+			continue
+		}
+		switch {
+		case c == '"':
+			d.i++
+			if plain && (ascii || utf8.Valid(d.b[start+1:d.i-1])) {
+				return string(d.b[start+1 : d.i-1]), nil
+			}
+			var s string
+			if err := json.Unmarshal(d.b[start:d.i], &s); err != nil {
+				return "", err
+			}
+			return s, nil
+		case c == '\\':
+			plain = false
+			d.i += 2
+		case c < 0x20:
+			return "", ErrSyntax
+		default: // >= 0x80
+			ascii = false
+			d.i++
+		}
+	}
+	return "", ErrSyntax
+}
+
+// number decodes a number at d.i, checking JSON's grammar, which
+// strconv.ParseFloat alone would not (it takes "01", "1." and "+1").
+func (d *decoder) number() (any, error) {
+	start := d.i
+	digits := func() int {
+		n := 0
+		for d.i < len(d.b) && '0' <= d.b[d.i] && d.b[d.i] <= '9' {
+			d.i++
+			n++
+		}
+		return n
+	}
+	if d.b[d.i] == '-' {
+		d.i++
+	}
+	switch {
+	case d.i < len(d.b) && d.b[d.i] == '0':
+		d.i++
+	case digits() == 0:
+		return nil, ErrSyntax
+	}
+	if d.i < len(d.b) && d.b[d.i] == '.' {
+		d.i++
+		if digits() == 0 {
+			return nil, ErrSyntax
+		}
+	}
+	if d.i < len(d.b) && (d.b[d.i] == 'e' || d.b[d.i] == 'E') {
+		d.i++
+		if d.i < len(d.b) && (d.b[d.i] == '+' || d.b[d.i] == '-') {
+			d.i++
+		}
+		if digits() == 0 {
+			return nil, ErrSyntax
+		}
+	}
+	if d.Numbers {
+		return json.Number(d.b[start:d.i]), nil
+	}
+	f, err := strconv.ParseFloat(string(d.b[start:d.i]), 64)
+	if err != nil {
+		return nil, ErrSyntax // out of range: json.Unmarshal refuses it too
+	}
+	return f, nil
+}
+
+// skip passes over the value at d.i, which is valid JSON, without
+// decoding or checking it.
+func (d *decoder) skip() {
+	d.space()
+	if d.i >= len(d.b) {
+		return
+	}
+	switch d.b[d.i] {
+	case '"':
+		d.i = d.strEnd() + 1
+	case '[', '{':
+		for depth := 0; d.i < len(d.b); d.i++ {
+			switch d.b[d.i] {
+			case '"':
+				d.i = d.strEnd()
+			case '[', '{':
+				depth++
+			case ']', '}':
+				if depth--; depth == 0 {
+					d.i++
+					return
+				}
+			}
+		}
+	default: // a number or a literal
+		for d.i < len(d.b) {
+			switch d.b[d.i] {
+			case ',', ']', '}', ' ', '\t', '\n', '\r':
+				return
+			}
+			d.i++
+		}
+	}
+}
+
+// strEnd is the index of the quote that closes the string opening at d.i.
+func (d *decoder) strEnd() int {
+	i := d.i + 1
+	for i < len(d.b) && d.b[i] != '"' {
+		if d.b[i] == '\\' {
+			i++
+		}
+		i++
+	}
+	return i
+}

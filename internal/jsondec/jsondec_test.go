@@ -1,0 +1,292 @@
+package jsondec
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// The option sets the module decodes with: a schema at registration
+// (tool.go), a schema or input for the validator (schema.go), a schema
+// rendered as a signature and a sampled result (tsgen).
+var (
+	unmarshal = Options{}
+	numbers   = Options{Numbers: true}
+	ordered   = Options{Ordered: true, Numbers: true}
+	shape     = Options{Ordered: true, Numbers: true, MaxDepth: 6, MaxElems: 50}
+)
+
+// oracle decodes text with encoding/json's tokens into what Decode gives
+// with o, bounds applied after: the decoder this package replaced in tsgen.
+// Its tokens take nesting past encoding/json's limit, which json.Valid
+// (and json.Unmarshal) refuse.
+func oracle(text []byte, o Options) (any, error) {
+	if !json.Valid(text) {
+		return nil, errors.New("not valid JSON")
+	}
+	dec := json.NewDecoder(bytes.NewReader(text))
+	if o.Numbers {
+		dec.UseNumber()
+	}
+	v, err := oracleValue(dec, o)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("trailing data: %v", err)
+	}
+	return bound(v, o, 0), nil
+}
+
+func oracleValue(dec *json.Decoder, o Options) (any, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch tok {
+	case json.Delim('{'):
+		obj := &Object{Vals: map[string]any{}}
+		for dec.More() {
+			k, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			v, err := oracleValue(dec, o)
+			if err != nil {
+				return nil, err
+			}
+			if _, dup := obj.Vals[k.(string)]; !dup {
+				obj.Keys = append(obj.Keys, k.(string))
+			}
+			obj.Vals[k.(string)] = v
+		}
+		if _, err := dec.Token(); err != nil {
+			return nil, err
+		}
+		if o.Ordered {
+			return obj, nil
+		}
+		return obj.Vals, nil
+	case json.Delim('['):
+		list := []any{}
+		for dec.More() {
+			v, err := oracleValue(dec, o)
+			if err != nil {
+				return nil, err
+			}
+			list = append(list, v)
+		}
+		_, err := dec.Token()
+		return list, err
+	}
+	return tok, nil
+}
+
+// bound cuts a fully decoded value to o's MaxDepth and MaxElems.
+func bound(v any, o Options, depth int) any {
+	deep := o.MaxDepth > 0 && depth >= o.MaxDepth
+	switch x := v.(type) {
+	case []any:
+		out := []any{}
+		for i, e := range x {
+			if deep || o.MaxElems > 0 && i == o.MaxElems {
+				break
+			}
+			out = append(out, bound(e, o, depth+1))
+		}
+		return out
+	case *Object:
+		out := &Object{Vals: map[string]any{}}
+		for _, k := range x.Keys {
+			if deep {
+				break
+			}
+			out.Keys = append(out.Keys, k)
+			out.Vals[k] = bound(x.Vals[k], o, depth+1)
+		}
+		return out
+	case map[string]any:
+		out := map[string]any{}
+		for k, e := range x {
+			if deep {
+				break
+			}
+			out[k] = bound(e, o, depth+1)
+		}
+		return out
+	}
+	return v
+}
+
+// check compares Decode with want on text: the same value, or both an error.
+func check(t *testing.T, name string, text []byte, o Options, want any, wantErr error) {
+	t.Helper()
+	got, err := Decode(text, o)
+	short := string(text[:min(len(text), 60)])
+	if (err != nil) != (wantErr != nil) {
+		t.Errorf("%s: %q: error %v, want %v", name, short, err, wantErr)
+		return
+	}
+	if err == nil && !reflect.DeepEqual(got, want) {
+		t.Errorf("%s: %q:\ngot  %#v\nwant %#v", name, short, got, want)
+	}
+}
+
+// compare checks one text against encoding/json under every option set:
+// json.Unmarshal for the zero Options, jsonschema.UnmarshalJSON (which the
+// validator decodes with) for Numbers, the token oracle for ordered
+// objects, and for the bounded shape only valid text, which is all it
+// promises to read.
+func compare(t *testing.T, text []byte) {
+	t.Helper()
+	var want any
+	wantErr := json.Unmarshal(text, &want)
+	check(t, "unmarshal", text, unmarshal, want, wantErr)
+	want, wantErr = jsonschema.UnmarshalJSON(bytes.NewReader(text))
+	check(t, "numbers", text, numbers, want, wantErr)
+	want, wantErr = oracle(text, ordered)
+	check(t, "ordered", text, ordered, want, wantErr)
+	if json.Valid(text) {
+		want, wantErr = oracle(text, shape)
+		check(t, "shape", text, shape, want, wantErr)
+	}
+}
+
+func TestDecodeTricky(t *testing.T) {
+	var long, objs []string
+	for i := range 120 {
+		long = append(long, fmt.Sprintf(`"s%d ]}[{ \" \\"`, i), fmt.Sprint(i), `{"k":[1,{"x":"]"}],"e":1e-3}`, "true", "null", "[]")
+		objs = append(objs, fmt.Sprintf(`{"id":%d,"name":"item-%d","tags":["a","b"],"n":{"deep":[[[[[[1]]]]]]}}`, i, i))
+	}
+	for _, text := range []string{
+		"[" + strings.Join(long, ",") + "]", "[" + strings.Join(objs, ",") + "]", "[ " + strings.Join(objs, " ,\n ") + " ]",
+		`{}`, `[]`, `{"a":1}`, ` { "a" : [ 1 , 2.5e3 , -0 , -0.5E-2 , true , false , null ] } `,
+		`"plain"`, `"esc \" \\ \/ \b \f \n \r \t \u00e9 \ud83d\ude80"`, `"lone \ud800 surrogate"`, "\"bad utf8 \xff\"", "\"caf\xc3\xa9\"",
+		`{"a":1,"a":2}`, `{"dup":1,"other":2,"dup":"x"}`, `{"k\"ey":1,"caf\u00e9":2,"":3}`,
+		`1e400`, `-1e400`, `1e-400`, `123456789012345678901234567890`,
+		`01`, `1.`, `.5`, `+1`, `-`, `1e`, `1e+`, `--1`, `0x10`, `1 2`, `{"a" 1}`, `{"a":1,}`, `[1,]`, `[1 2]`, `{a:1}`,
+		`tru`, `nul`, `truex`, `"unterminated`, "\"ctl \x01\"", "\"ctl \x1f\"", `"\x"`, `"\u12"`, `{"a":{"b":{"c":[[[{}]]]}}}`, ``, ` `,
+		`{"i":0}`, `{"i":-0,"n":1.50,"big":123456789012345678901234567890,"tiny":1e-400,"huge":1E+400}`,
+		`[0.1e1, -2E-0, 1e01]`, `{"s":"x","t":[{"u":null}]}` + " \t\r\n", `1 `, ` {"a":1}x`, `{"a":1}{}`, `[]]`,
+		`[` + strings.Repeat(`[`, 9999) + strings.Repeat(`]`, 10000), `[` + strings.Repeat(`[`, 10000) + strings.Repeat(`]`, 10001),
+		`{"rows":[` + strings.Repeat(`{"v":"]}"},`, 60) + `{"v":1}],"after":[1]}`,
+		strings.Repeat(`{"a":`, 10) + `"x"` + strings.Repeat(`}`, 10),
+		strings.Repeat(`[`, 5) + `[1,2,[3]]` + strings.Repeat(`]`, 5),
+	} {
+		compare(t, []byte(text))
+	}
+}
+
+// TestDecodeCatalogs: every catalog of the evaluation (real APIs' tool
+// schemas), whole and schema by schema.
+func TestDecodeCatalogs(t *testing.T) {
+	files, err := filepath.Glob("../search/eval/testdata/*.catalog.json")
+	if err != nil || len(files) < 10 {
+		t.Fatalf("catalogs: %v, %d files", err, len(files))
+	}
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compare(t, raw)
+		var c struct {
+			Tools []struct {
+				InputSchema json.RawMessage `json:"inputSchema"`
+			} `json:"tools"`
+		}
+		if err := json.Unmarshal(raw, &c); err != nil {
+			t.Fatal(err)
+		}
+		for _, tool := range c.Tools {
+			compare(t, tool.InputSchema)
+		}
+	}
+}
+
+// TestDecodeRandom: random documents (deep, wide, with escapes, odd
+// numbers and repeated keys), each also with one byte deleted, doubled or
+// replaced, which is mostly not JSON any more.
+func TestDecodeRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 3000 {
+		var b strings.Builder
+		randomValue(r, &b, 0)
+		text := []byte(b.String())
+		compare(t, text)
+		if len(text) > 0 {
+			i := r.IntN(len(text))
+			compare(t, append(text[:i:i], text[i+1:]...))
+			compare(t, append(text[:i+1:i+1], text[i:]...))
+			mutated := bytes.Clone(text)
+			const chars = `{}[],:"\ 0-e.tn`
+			mutated[i] = chars[r.IntN(len(chars))]
+			compare(t, mutated)
+		}
+	}
+}
+
+var (
+	randomNumbers = []string{"0", "-0", "7", "-12", "3.25", "1e3", "-2.5E-7", "1E+2", "123456789012345678901234567890", "1e400", "0.000001", "1.0"}
+	randomStrings = []string{"", "a", "name", `q\"uote`, `back\\slash`, `\n\t`, `\u00e9t\u00e9`, `\ud83d\ude00`, `\ud800`, "caf\xc3\xa9", "bad\xff", "]}[{,:", `\/`}
+	randomSpace   = []string{"", "", "", " ", "\n  ", "\t", "\r\n"}
+)
+
+func randomValue(r *rand.Rand, b *strings.Builder, depth int) {
+	space := func() { b.WriteString(randomSpace[r.IntN(len(randomSpace))]) }
+	space()
+	kind := r.IntN(8)
+	if depth > 9 {
+		kind %= 4
+	}
+	switch kind {
+	case 0:
+		b.WriteString(randomNumbers[r.IntN(len(randomNumbers))])
+	case 1:
+		b.WriteString(`"` + randomStrings[r.IntN(len(randomStrings))] + `"`)
+	case 2:
+		b.WriteString([]string{"true", "false", "null"}[r.IntN(3)])
+	case 3:
+		b.WriteString(`"s` + fmt.Sprint(r.IntN(100)) + `"`)
+	case 4, 5:
+		b.WriteByte('[')
+		n := r.IntN(4)
+		if depth < 2 && r.IntN(4) == 0 {
+			n = 40 + r.IntN(30) // past MaxElems
+		}
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			randomValue(r, b, depth+1)
+		}
+		space()
+		b.WriteByte(']')
+	default:
+		b.WriteByte('{')
+		for i := range r.IntN(5) {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			space()
+			// few distinct keys, so that some repeat
+			b.WriteString(`"` + []string{"a", "b", "id", `k\"`, "caf\xc3\xa9", ""}[r.IntN(6)] + `"`)
+			space()
+			b.WriteByte(':')
+			randomValue(r, b, depth+1)
+		}
+		space()
+		b.WriteByte('}')
+	}
+	space()
+}
