@@ -44,9 +44,14 @@ function schemaDraft(url) {
  *   the root "$schema"'s draft (0 below a subschema naming its own)
  */
 
+// The characters strconv.IsPrint takes as they are: letters, marks,
+// numbers, punctuation, symbols and the ASCII space.
+const GO_PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
 /**
  * A character as Go's %q prints it (strconv.QuoteRune's escapes, inside
- * quote q). A lone surrogate is U+FFFD, as Go gets it: syscall/js hands Go
+ * quote q): itself if printable, else a named escape, \xHH, \uHHHH or
+ * \UHHHHHHHH. A lone surrogate is U+FFFD, as Go gets it: syscall/js hands Go
  * a string as UTF-8, where a lone surrogate cannot be and becomes U+FFFD
  * (also 3 bytes, so byte counts and offsets agree).
  * @param {string} ch
@@ -54,14 +59,15 @@ function schemaDraft(url) {
  */
 export function goEscape(ch, q) {
     /** @type {Record<string, string>} */
-    const named = { "\x07": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v", "\\": "\\\\" };
+    const named = { "\x07": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v" };
     const c = /** @type {number} */ (ch.codePointAt(0));
     if (c >= 0xd800 && c <= 0xdfff) return "\ufffd";
-    if (ch === q) return `\\${q}`;
+    if (ch === q || ch === "\\") return `\\${ch}`;
+    if (GO_PRINTABLE.test(ch)) return ch;
     if (named[ch]) return named[ch];
     if (c < 0x20 || c === 0x7f) return `\\x${c.toString(16).padStart(2, "0")}`;
-    if ((c >= 0x80 && c < 0xa0) || c === 0x2028 || c === 0x2029) return `\\u${c.toString(16).padStart(4, "0")}`;
-    return ch;
+    if (c < 0x10000) return `\\u${c.toString(16).padStart(4, "0")}`;
+    return `\\U${c.toString(16).padStart(8, "0")}`;
 }
 
 /** @param {string} s a string as Go's %q prints it */

@@ -1,11 +1,30 @@
-// Worker mode judges patterns on the page (schemacheck.mjs re2Problem) so
-// that registerTool throws at once; what it says must be what Go's RE2
-// parser says in-thread, pattern for pattern, and where it cannot say, it
-// must say nothing (the core then refuses the tool a message later).
+// Worker mode checks a schema on the page (schemacheck.mjs schemaProblem)
+// so that registerTool throws at once, with the words the Go check says
+// in-thread. Patterns it judges itself (re2Problem) must get what Go's RE2
+// parser says, pattern for pattern, and where it cannot say, it must say
+// nothing (the core then refuses the tool a message later).
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { assetPath, withFactory } from "./helpers.mjs";
-import { re2Problem } from "../src/schemacheck.mjs";
+import { re2Problem, schemaProblem } from "../src/schemacheck.mjs";
+
+// The table schemacheck_test.go holds the Go check to, rule by rule: the
+// copy must give the same message for every row, in both kinds of schema,
+// except where a row says the page leaves a pattern to the core ("page").
+test("schemaProblem gives schemacheck.go's message for every row of the shared table", () => {
+    const { rows } = JSON.parse(readFileSync(new URL("../../testdata/schemacheck.json", import.meta.url), "utf8"));
+    assert.ok(rows.length > 300, `${rows.length} rows`);
+    for (const row of rows) {
+        const input = row.input ?? row.error;
+        const output = row.output ?? row.error;
+        if ("page" in row) {
+            assert.ok(row.page === "" && input.includes("cannot be enforced: patterns are checked"), `page may only leave a pattern to the core: ${JSON.stringify(row)}`);
+        }
+        assert.equal(schemaProblem(row.schema, true), row.page ?? input, `${JSON.stringify(row.schema)} as an inputSchema`);
+        assert.equal(schemaProblem(row.schema, false), output, `${JSON.stringify(row.schema)} as an outputSchema`);
+    }
+});
 
 // Pieces JavaScript patterns are made of, RE2's and not.
 const pieces = ["a", "z", "(", ")", "(?:", "(?=", "(?!", "(?<=", "(?<!", "(?<n>", "(?P<m>", "(?i)", "[", "]", "[^", "-", "^", "$", ".", "|", "*", "+", "?",
