@@ -295,6 +295,17 @@ export async function workerFactory(config) {
             if (--busy === 0 && worker) worker.unref();
         };
     };
+    // A run or a ping in flight holds the worker's ref (Node: the process
+    // waits for its answer) and the factory, even when the page keeps
+    // nothing of it; the function returned lets both go.
+    const holdInFlight = () => {
+        const workerHold = hold();
+        const keep = life.hold();
+        return () => {
+            workerHold();
+            keep();
+        };
+    };
 
     // The current worker's listeners, which the worker holds weakly: what
     // keeps this factory is the page's objects (their closures), and while
@@ -631,14 +642,7 @@ export async function workerFactory(config) {
                 const isCode = t.name === "executeCode";
                 const t0 = now();
                 if (isCode) emit(run, { type: "run-start", runId: run.id, code: args && args.code }, factoryOnEvent);
-                // The worker's ref (Node), and the factory kept while the run
-                // is in flight even when the page keeps nothing of it.
-                const workerHold = hold();
-                const keep = life.hold();
-                const release = () => {
-                    workerHold();
-                    keep();
-                };
+                const release = holdInFlight();
                 return new Promise((resolve, reject) => {
                     const settle = (/** @type {boolean} */ good, /** @type {any} */ v) => {
                         pending.delete(run.id);
@@ -798,14 +802,7 @@ export async function workerFactory(config) {
             if (disposed) return Promise.reject(deadError());
             if (stoppedError) return Promise.reject(stoppedError);
             const id = nextPing++;
-            // Node: the worker keeps the process alive until it answers; the
-            // factory lives until then.
-            const workerHold = hold();
-            const keep = life.hold();
-            const release = () => {
-                workerHold();
-                keep();
-            };
+            const release = holdInFlight();
             return new Promise((resolve, reject) => {
                 pings.set(id, {
                     resolve: () => (release(), resolve()),
