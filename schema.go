@@ -60,8 +60,8 @@ func (noRemoteLoader) Load(url string) (any, error) {
 // jsonschema.UnmarshalJSON (a json.Decoder with UseNumber) gives it to the
 // validator, in one pass: every tool call's input is decoded so, and the
 // reflective decoder and its reader were most of the input check's time on
-// the page. Any error is jsondec.ErrSyntax; callers ask
-// jsonschema.UnmarshalJSON for encoding/json's words.
+// the page. On an error, callers ask jsonschema.UnmarshalJSON for
+// encoding/json's words.
 func decodeNumbers(raw []byte) (any, error) {
 	return jsondec.Decode(raw, jsondec.Options{Numbers: true})
 }

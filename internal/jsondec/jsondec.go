@@ -58,8 +58,9 @@ func (o *Object) Str(k string) string {
 }
 
 // ErrSyntax is the error for text that is not JSON, or that json.Unmarshal
-// would refuse (a number out of float64's range, nesting past its limit),
-// whatever the reason: callers that need encoding/json's own words ask it.
+// would refuse (a number out of float64's range, nesting past its limit);
+// a string with a bad escape gives encoding/json's error. Callers that show
+// what is wrong ask encoding/json for its own words.
 var ErrSyntax = errors.New("invalid JSON")
 
 // MaxNesting is encoding/json's nesting limit.
