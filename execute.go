@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/interopio/code-mode/internal/jsoncut"
 	"github.com/interopio/code-mode/internal/trunc"
@@ -200,12 +202,39 @@ func syntaxHint(code string, e *sandbox.Error) string {
 	if e.Line > 0 && e.Column > 0 {
 		lines := strings.Split(code, "\n")
 		if e.Line <= len(lines) {
-			if line := []rune(lines[e.Line-1]); e.Column <= len(line) && line[e.Column-1] == '@' {
+			line := []rune(lines[e.Line-1])
+			if e.Column <= len(line) && line[e.Column-1] == '@' {
 				return ": decorators (@name) are not supported in this sandbox; apply the function yourself (C = dec(C), or call it on the method)"
+			}
+			// QuickJS reads await as a name outside an async function, so
+			// `x => await f(x)` stops at the token after it: "expecting ','".
+			// A top-level await is valid (the code is an async body), and an
+			// error after one is of another kind.
+			if strings.HasPrefix(e.Message, "expecting '") && e.Column <= len(line)+1 && endsWithWord(string(line[:e.Column-1]), "await") {
+				return awaitHint
 			}
 		}
 	}
 	return ""
+}
+
+// awaitHint follows QuickJS's words for an await in a function that is not
+// async (a map or forEach callback, a helper), which models write often and
+// which QuickJS reports as "expecting ','" or, before a parenthesis, as
+// "'await' is not defined".
+const awaitHint = ": await is only valid in an async function: make the function around it async (x => ... becomes async x => ..., function f() becomes async function f()) and await its calls; " +
+	"for a map callback, await Promise.all(arr.map(async x => ...)); forEach does not wait: use for (const x of arr) { await ... }"
+
+// endsWithWord says whether s, without its trailing white space, ends with
+// the name word (and not a longer name that ends with it).
+func endsWithWord(s, word string) bool {
+	s = strings.TrimRight(s, " \t\r")
+	rest, ok := strings.CutSuffix(s, word)
+	if !ok {
+		return false
+	}
+	r, _ := utf8.DecodeLastRuneInString(rest)
+	return rest == "" || !(r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r))
 }
 
 // notDefinedHints follow "'<name>' is not defined" for the globals models
@@ -216,7 +245,7 @@ func syntaxHint(code string, e *sandbox.Error) string {
 var notDefinedHints = func() map[string]string {
 	const commonJS = ": the code is the body of an async function, not a module; return the result (return value;) instead of assigning module.exports"
 	const page = ": the sandbox has no page, DOM, storage or Node.js objects, only JavaScript's built-ins and the globals the instructions list; get the page's data by calling its tools (tool_search finds them)"
-	m := map[string]string{"Intl": intlHint, "module": commonJS, "exports": commonJS}
+	m := map[string]string{"Intl": intlHint, "module": commonJS, "exports": commonJS, "await": awaitHint}
 	for _, k := range []string{"window", "document", "localStorage", "sessionStorage", "navigator", "location", "process", "Buffer"} {
 		m[k] = page
 	}

@@ -583,6 +583,7 @@ func TestHostGlobalHints(t *testing.T) {
 // wrong, its message says what to write instead: a decorator, and a
 // program that is only a JSON object (which JavaScript reads as a block).
 func TestSyntaxHints(t *testing.T) {
+	const awaitHintText = "await is only valid in an async function: make the function around it async"
 	const deco = "decorators (@name) are not supported in this sandbox; apply the function yourself"
 	const jsonObj = "the code is a JSON object, not a program; to give that data back, write return followed by it"
 	runInputCases(t, []inputCase{
@@ -592,7 +593,28 @@ func TestSyntaxHints(t *testing.T) {
 		{name: "a JSON array is a value already", code: "[1, {\"a\": 2}]", want: `[1,{"a":2}]`},
 		{name: "an @ in a string is not a decorator", code: "const s = 'a@b'\nreturn s +", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "unexpected end of input"},
 		{name: "a block is not a JSON object", code: "{ const a = 1 }\nreturn", want: ""},
+		// await in a callback or function that is not async: QuickJS reads
+		// await as a name there, and said only "expecting ','".
+		{name: "await in a map callback", code: "return [1].map(x => await tools.orders.get({ id: x }))", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expecting ',': " + awaitHintText, line: 1, col: 27},
+		{name: "await in a forEach callback's block", code: "[1].forEach(x => {\n  await tools.orders.get({ id: x })\n})", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expecting ';': " + awaitHintText, line: 2, col: 9},
+		{name: "await in a plain function", code: "function f() {\n  const r = await tools.orders.get({})\n  return r\n}\nreturn f()", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expecting ';': " + awaitHintText, line: 2, col: 19},
+		{name: "await in a method, before a number", code: "class A { m() { await\t1 } }", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expecting ';': " + awaitHintText, line: 1, col: 23},
+		{name: "await ( in a plain arrow calls a name await", code: "return [1].map(x => await (tools.orders.get({})))", errCode: "RUNTIME", errName: "ReferenceError", errMsg: "'await' is not defined: " + awaitHintText, line: 1, col: 21},
 	})
+	// No await hint: a name that ends in await, an error of another kind
+	// after a top-level await (which is valid there).
+	for _, tc := range []struct {
+		code, msg string
+		line, col int
+	}{
+		{"const notawait = 1\nreturn notawait 2", "expecting ';'", 2, 17},
+		{"const x = await )", "unexpected token in expression: ')'", 1, 17},
+	} {
+		e := sandbox.Error{Code: sandbox.CodeSyntax, Name: "SyntaxError", Message: tc.msg, Line: tc.line, Column: tc.col}
+		if h := syntaxHint(tc.code, &e); h != "" {
+			t.Errorf("%q gets the hint %q", tc.code, h)
+		}
+	}
 	for _, code := range []string{"const s = 'a@b'\nreturn s +", "{ x: 1 }}"} {
 		e := sandbox.Error{Code: sandbox.CodeSyntax, Name: "SyntaxError", Message: "m", Line: 1, Column: 1}
 		if h := syntaxHint(code, &e); h != "" {

@@ -77,6 +77,11 @@ const cases = {
             code: "const a = [1, 2];\nreturn a.map((x) => x * 2",
             error: { code: "SYNTAX", name: "SyntaxError", message: /^unexpected end of input$/, line: 2, column: 26 },
         },
+        {
+            name: "await in a callback that is not async says to make it async",
+            code: "const ids = ['a'];\nconst out = ids.map((id) => {\n  return await tools.orders.get({ id });\n});",
+            error: { code: "SYNTAX", name: "SyntaxError", message: /^expecting ';': await is only valid in an async function: make the function around it async .*Promise\.all/, line: 3, column: 16 },
+        },
         { name: "import", code: "import fs from 'fs'", error: { code: "SYNTAX", name: "SyntaxError", message: /use the tools you are given/ } },
         { name: "require", code: "require('fs')", error: { code: "RUNTIME", name: "ReferenceError", message: /require is not available in this sandbox.*use the tools/ } },
         { name: "fetch", code: "await fetch('https://example.com')", error: { code: "RUNTIME", name: "ReferenceError", message: /fetch is not available/ } },
