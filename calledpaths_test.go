@@ -20,6 +20,8 @@ func TestUnknownCalls(t *testing.T) {
 		{`tools.orders.serch({}); tools.a.b.c_1.$d()`, `[orders.serch a.b.c_1.$d]`},
 		{`const f = tools.nope.x; tools.nope?.y(); tools["nope"].z(); tools.1a()`, `[]`},
 		{`mytools.nope.x(); a.tools.nope.x(); _tools.q()`, `[]`},
+		{`tools["nope.x"]({}); tools['orders.get'](); tools [ "a.b" ] (); tools["orders.serch"] ({})`, `[nope.x a.b orders.serch]`},
+		{`tools["a" + "b"](); tools["a.b"]; tools["a\"b"](); tools[` + "`a.b`" + `](); tools["a b"](); tools["a.b"`, `[]`},
 		{`tools.`, `[]`},
 		{`tools.x`, `[]`},
 		{`tools.x.`, `[]`},

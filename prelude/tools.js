@@ -1,6 +1,7 @@
 // Builds `tools`: objects without a prototype, filled with defineProperty,
 // so a tool named "__proto__" or "constructor" is just a property. Names are
 // sorted, so a namespace never exists before the function of the same name.
+// A dotted tool is also tools["its.full.name"], a key no namespace can hold.
 (call) => {
   const O = Object, names = /*NAMES*/[], unknown = /*UNKNOWN*/[], has = (o, k) => O.prototype.hasOwnProperty.call(o, k);
   const tools = O.create(null), set = (o, k, v) => O.defineProperty(o, k, { value: v, enumerable: true });
@@ -12,6 +13,9 @@
       node = node[parts[i]];
     }
     set(node, parts[parts.length - 1], (input) => call(name, input));
+    // The full name as a key too (tools["orders.search"]), not listed:
+    // no name without a dot has one.
+    if (parts.length > 1) O.defineProperty(tools, name, { value: node[parts[parts.length - 1]] });
   }
   // Paths the code calls that no tool has (unknownCalls, calledpaths.go):
   // each gets a stand-in that calls it by name, so `tools.nope.x()` fails
@@ -19,6 +23,8 @@
   // Not enumerable: listing `tools` shows the real tools only.
   const made = [], hide = (o, k, v) => { O.defineProperty(o, k, { value: v }); made.push(v); };
   for (const name of unknown) {
+    // tools["nope.x"]() as well as tools.nope.x().
+    if (name.includes(".") && !has(tools, name)) hide(tools, name, (input) => call(name, input));
     const parts = name.split("."), last = parts.length - 1;
     let node = tools, i = 0;
     for (; i < last && typeof node === "object"; i++) {

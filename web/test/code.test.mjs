@@ -78,6 +78,11 @@ const cases = {
             error: { code: "SYNTAX", name: "SyntaxError", message: /^unexpected end of input$/, line: 2, column: 26 },
         },
         {
+            name: "a tool by its full name as a key, and an unknown one",
+            code: "const a = (await tools['orders.get']({ id: 'k' })).id;\ntry { await tools[\"orders.gte\"]({}) } catch (e) { return [a, e.name, e.message.slice(0, 25), Object.keys(tools)] }",
+            result: ["k", "ToolError", 'unknown tool "orders.gte"', ["orders", "util"]],
+        },
+        {
             name: "await in a callback that is not async says to make it async",
             code: "const ids = ['a'];\nconst out = ids.map((id) => {\n  return await tools.orders.get({ id });\n});",
             error: { code: "SYNTAX", name: "SyntaxError", message: /^expecting ';': await is only valid in an async function: make the function around it async .*Promise\.all/, line: 3, column: 16 },
