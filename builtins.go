@@ -139,6 +139,24 @@ for (const [P, kind, names, tip] of [[Number.prototype, "Number", ["toLocaleStri
 }
 `
 
+// fromAsyncJS is added to the prelude of code that mentions fromAsync:
+// QuickJS lacks Array.fromAsync (ES2024), and code that collects an async
+// iterable or an array of promises with it failed with "not a function".
+// for await takes async and sync iterables alike (a sync one's values
+// awaited, as the standard's async-from-sync iterator does); an array-like
+// is read by index, each value awaited. A mapper's result is awaited too.
+var fromAsyncJS = `if (typeof Array.fromAsync !== "function") O.defineProperty(Array, "fromAsync", { writable: true, configurable: true, value: { async fromAsync(items, mapfn = undefined, thisArg = undefined) {
+  if (mapfn !== undefined && typeof mapfn !== "function") throw new TypeError("Array.fromAsync: the mapper is not a function");
+  if (items == null) throw new TypeError("Array.fromAsync: " + items + " is not iterable or array-like");
+  const out = [];
+  let i = 0;
+  const put = async (v) => { out[i] = mapfn ? await apply(mapfn, thisArg, [v, i]) : v; i++; };
+  if (items[Symbol.asyncIterator] != null || items[Symbol.iterator] != null) { for await (const v of items) await put(v); }
+  else { const n = Math.min(Math.max(Math.trunc(Number(items.length)) || 0, 0), 2 ** 32 - 1); while (i < n) await put(await items[i]); }
+  return out;
+} }.fromAsync });
+`
+
 var preludePlain = strings.Replace(preludeJS, "/*GLOBALS*/\n", "", 1)
 
 // hostNeeds says which of the built-ins' host functions a run needs.
@@ -187,6 +205,9 @@ func preludeFor(code string) (prelude string, needs hostNeeds) {
 	}
 	if strings.Contains(code, "toLocale") {
 		b.WriteString(localeJS)
+	}
+	if strings.Contains(code, "fromAsync") {
+		b.WriteString(fromAsyncJS)
 	}
 	var refused []string
 	for _, n := range refusedGlobals {

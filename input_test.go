@@ -225,6 +225,11 @@ func TestBuiltins(t *testing.T) {
 			want: `["https://e.com/s?a=1&q=a+b%26c&a=2#top",["1","2"],"https://e.com/s?a=1&q=a+b%26c&a=2#top","{\"u\":\"https://e.com/s?a=1&q=a+b%26c&a=2#top\"}"]`},
 		{name: "URL encodes", code: "return new URL('https://e.com/a b/é?q=ü v#ö').href", want: `"https://e.com/a%20b/%C3%A9?q=%C3%BC%20v#%C3%B6"`},
 		{name: "invalid URL", code: "new URL('not a url')", errCode: "RUNTIME", errName: "TypeError", errMsg: "Invalid URL"},
+		// QuickJS lacks Array.fromAsync: "not a function" before.
+		{name: "Array.fromAsync of promises, an async generator, an array-like, with a mapper", code: "async function* g() { yield 1; yield Promise.resolve(2) }\nconst a = await Array.fromAsync([Promise.resolve('x'), 'y']);\nconst b = await Array.fromAsync(g(), async (v, i) => v * 10 + i);\nconst c = await Array.fromAsync({ length: 2, 0: Promise.resolve('p'), 1: 'q' });\nconst d = await Array.fromAsync(new Set([3]), function (v) { return v + this.k }, { k: 1 });\nreturn [a, b, c, d, Array.fromAsync.length, Array.fromAsync.name, Array.isArray(await Array.fromAsync([]))]",
+			want: `[["x","y"],[10,21],["p","q"],[4],1,"fromAsync",true]`},
+		{name: "Array.fromAsync rejects as the standard says", code: "const r = [];\nfor (const args of [[null], [[1], 5], [[Promise.reject(new Error('bad'))]]]) { try { await Array.fromAsync(...args); r.push('ok') } catch (e) { r.push(e.name + ': ' + e.message) } }\nreturn r",
+			want: `["TypeError: Array.fromAsync: null is not iterable or array-like","TypeError: Array.fromAsync: the mapper is not a function","Error: bad"]`},
 		{name: "URL.canParse", code: "return [URL.canParse('https://x.y'), URL.canParse('x'), URL.canParse('x', 'https://a.b/')]", want: "[true,false,true]"},
 		{name: "URLSearchParams", code: "const p = new URLSearchParams({ q: 'a&b', n: 1 });\np.append('t', 'x y');\nconst q = new URLSearchParams('?b=2&a=1&b=3');\nq.sort();\nreturn [p.toString(), q.toString(), [...q.keys()], q.has('a'), q.size, Object.fromEntries(new URLSearchParams([['k', 'v']]))]",
 			want: `["q=a%26b&n=1&t=x+y","a=1&b=2&b=3",["a","b","b"],true,3,{"k":"v"}]`},
