@@ -579,6 +579,28 @@ describe("escape attempts", () => {
         assert.equal(/** @type {any} */ ({}).polluted, undefined);
         assert.equal(/** @type {any} */ (Object.prototype).polluted, undefined);
     });
+    // qa8: the other two ways a __proto__ key crosses: an interceptor's
+    // replacement input (page -> tool) and a tool's result (page -> program
+    // -> the run's result on the page). Held before; kept as a test.
+    test("__proto__ keys in an interceptor's replacement input and in a tool's result stay data, on the way back to the page too", async (t) => {
+        let got;
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            interceptors: { onToolCall: () => ({ allowed: true, input: JSON.parse('{"__proto__": {"polluted": "decision"}, "x": 1}') }) },
+            tools: [tool("t.echo", (i) => ((got = i), JSON.parse('{"__proto__": {"polluted": "tool"}, "ok": 1}')))],
+        });
+        const r = await run(api.createSession(), "const back = await tools.t.echo({});\nreturn { keys: Object.keys(back), plain: Object.getPrototypeOf(back) === Object.prototype, seen: back.polluted === undefined && ({}).polluted === undefined, back }");
+        assert.deepEqual(Object.keys(got), ["__proto__", "x"]);
+        assert.equal(Object.getPrototypeOf(got), Object.prototype);
+        assert.deepEqual(r.result.keys, ["__proto__", "ok"]);
+        assert.equal(r.result.plain, true);
+        assert.equal(r.result.seen, true);
+        assert.deepEqual(Object.keys(r.result.back), ["__proto__", "ok"]);
+        assert.equal(Object.getPrototypeOf(r.result.back), Object.prototype);
+        assert.equal(r.result.back.polluted, undefined);
+        assert.equal(/** @type {any} */ ({}).polluted, undefined);
+        assert.equal(/** @type {any} */ (Object.prototype).polluted, undefined);
+    });
     test("the caller's context reaches the tools and the interceptor as is, and never the program", async (t) => {
         const context = { user: "SECRET-USER", token: "SECRET-TOKEN", call: () => "SECRET-FN" };
         const seen = [];
