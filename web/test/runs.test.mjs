@@ -118,7 +118,7 @@ describe("abort", () => {
         const t0 = Date.now();
         controller.abort(reason);
         await assert.rejects(p, (err) => err === reason);
-        assert.ok(Date.now() - t0 < 1000);
+        assert.ok(Date.now() - t0 < 10_000, "settled long before the slow tool (60 s) or the timeout (30 s)");
         assert.equal(toolSignals.length, 2);
         // The core cancels the run; the tools' signals follow.
         for (let i = 0; i < 50 && !toolSignals.every((s) => s.aborted); i++) await sleep(10);
@@ -155,7 +155,7 @@ describe("abort", () => {
             setTimeout(() => controller.abort(new Error("stop looping")), 100);
             const t0 = Date.now();
             await assert.rejects(run(s, "let n = 0; while (true) { n += await tools.tick({}); }", { signal: controller.signal }), /stop looping/);
-            assert.ok(Date.now() - t0 < 2000);
+            assert.ok(Date.now() - t0 < 10_000, "stopped long before the timeout (30 s)");
             assert.equal((await run(s, "return 1")).result, 1);
         } finally {
             unregister();
@@ -189,7 +189,7 @@ describe("limits", () => {
         const elapsed = Date.now() - t0;
         assert.equal(r.ok, false);
         assert.equal(r.error.code, "TIMEOUT");
-        assert.ok(elapsed >= 250 && elapsed < 3000, `${elapsed} ms`);
+        assert.ok(elapsed >= 250 && elapsed < 10_000, `${elapsed} ms`);
         assert.equal((await run(session, "return 'fine'")).result, "fine");
     });
 
@@ -467,7 +467,7 @@ describe("dispose", () => {
         api.dispose();
         const outcome = await Promise.race([
             p.then((r) => ({ settled: "resolved", r }), (e) => ({ settled: "rejected", e })),
-            sleep(3000).then(() => ({ settled: "no" })),
+            sleep(10_000).then(() => ({ settled: "no" })),
         ]);
         assert.notEqual(outcome.settled, "no", "the run's promise settled");
     });
