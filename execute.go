@@ -119,6 +119,9 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 		// spend before it: the run still goes as written.
 		r.warn(fmt.Sprintf(asyncForEachWarning, line))
 	}
+	if line := prepared.LaterFenceLine; line > 0 {
+		r.warn(fmt.Sprintf(laterFenceWarning, line))
+	}
 	// Sorted by name: a call finds its tool by binary search, so a run
 	// builds nothing per visible tool.
 	r.visible = s.cm.visible(s.own)
@@ -259,6 +262,12 @@ var notDefinedHints = func() map[string]string {
 // which would catch their errors, is not exposed by the pinned build.
 const asyncForEachWarning = "line %d: forEach does not wait for async callbacks: the program goes on (and may return) before their awaits finish, and their errors are lost; " +
 	"use for (const x of arr) { await ... } or await Promise.all(arr.map(async x => ...))"
+
+// laterFenceWarning is the run's warning when the code holds a second
+// JavaScript block (tsstrip.Prepared.LaterFenceLine): only the first ran,
+// and a model that split its program into blocks read the first block's
+// result with no word about the rest.
+const laterFenceWarning = "line %d: this code block did not run: only the first JavaScript block of the text is the program; send the whole program in one block"
 
 // runState is one run's record: what it logged and called.
 type runState struct {

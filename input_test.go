@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -625,5 +626,20 @@ func TestSyntaxHints(t *testing.T) {
 		if h := syntaxHint(code, &e); h != "" {
 			t.Errorf("%q gets the hint %q", code, h)
 		}
+	}
+}
+
+// TestLaterFenceWarning: a program split into two JavaScript blocks runs
+// the first and says, first among the logs, that the second did not run.
+func TestLaterFenceWarning(t *testing.T) {
+	cm := newTestCodeMode(t, Config{})
+	s, _ := cm.NewSession()
+	res := exec(t, s, "First:\n```js\nconst a = 1\nconsole.log('first')\n```\nThen:\n```js\nreturn a + 1\n```", nil)
+	want := []LogEntry{{"warn", "line 7: this code block did not run: only the first JavaScript block of the text is the program; send the whole program in one block"}, {"log", "first"}}
+	if !res.OK || !reflect.DeepEqual(res.Logs, want) {
+		t.Errorf("ok %v, logs %q, want %q", res.OK, res.Logs, want)
+	}
+	if res = exec(t, s, "```js\nreturn 1\n```\nOutput:\n```\n1\n```", nil); len(res.Logs) != 0 {
+		t.Errorf("a later bare fence warned: %q", res.Logs)
 	}
 }

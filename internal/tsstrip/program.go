@@ -26,11 +26,64 @@ type Prepared struct {
 	// AsyncForEachLine is the 1-based line of the first `.forEach(async`
 	// callback in Code (see asyncForEach), 0 when there is none.
 	AsyncForEachLine int
+	// LaterFenceLine is the 1-based line of a JavaScript or TypeScript
+	// fence after the block that is the program (Unfence runs the first
+	// only), 0 when there is none: a model that split its program into
+	// blocks got the first block's result and no word about the rest.
+	LaterFenceLine int
 }
 
 // Prepare is Program, and says whether the result is a function body.
 // Plain JavaScript is tokenized once for all of it.
 func Prepare(src string) (Prepared, *Error) {
+	p, err := prepare(src)
+	if err == nil {
+		p.LaterFenceLine = laterFence(src)
+	}
+	return p, err
+}
+
+// laterFence returns the 1-based line of the first JavaScript or
+// TypeScript fence that opens after the block Unfence keeps, or 0.
+func laterFence(src string) int {
+	kept, err := Unfence(src)
+	if err != nil || kept == src {
+		return 0
+	}
+	lines := strings.SplitAfter(src, "\n")
+	// Unfence empties the lines up to the opening fence, and the block's
+	// own empty lines follow it: the fence is the last non-empty line of
+	// the source before what the kept text starts with.
+	first := len(kept) - len(strings.TrimLeft(kept, "\n")) - 1
+	if first < 0 || first >= len(lines) {
+		return 0
+	}
+	for first > 0 && strings.TrimSpace(lines[first]) == "" {
+		first--
+	}
+	t := strings.TrimSpace(lines[first])
+	if len(t) < 3 {
+		return 0
+	}
+	marker := t[:3]
+	i := first + 1
+	for ; i < len(lines); i++ { // the block's closing fence
+		if t := strings.TrimSpace(lines[i]); strings.HasPrefix(t, marker) && strings.Trim(t, marker[:1]) == "" {
+			break
+		}
+	}
+	for i++; i < len(lines); i++ {
+		t := strings.TrimSpace(lines[i])
+		for _, mk := range []string{"```", "~~~"} {
+			if info := strings.TrimLeft(t, mk[:1]); strings.HasPrefix(t, mk) && info != "" && fenceLangs[lang(info)] {
+				return i + 1
+			}
+		}
+	}
+	return 0
+}
+
+func prepare(src string) (Prepared, *Error) {
 	src, err := Unfence(src)
 	if err != nil {
 		return Prepared{}, err

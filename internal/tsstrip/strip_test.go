@@ -310,3 +310,30 @@ func TestPrepareBody(t *testing.T) {
 		}
 	}
 }
+
+// TestPrepareLaterFence: a JavaScript block after the one that runs is
+// reported by its line (the run warns); a bare fence after it (most often
+// the output a model shows) and other languages are not.
+func TestPrepareLaterFence(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		line     int
+	}{
+		{"one block", "Here:\n```js\nreturn 1\n```\nDone.", 0},
+		{"two blocks", "First:\n```js\nconst a = 1\n```\nThen:\n```ts\nreturn a\n```", 6},
+		{"a tilde block after a backtick block", "```javascript\nconst a = 1\n```\n~~~js\nreturn a\n~~~", 4},
+		{"a later bare fence (output) is not code", "```js\nreturn 1\n```\nOutput:\n```\n1\n```", 0},
+		{"a later block of another language", "```js\nreturn 1\n```\n```json\n{\"a\": 1}\n```", 0},
+		{"no fence", "return 1", 0},
+		{"a fence in a template is code", "const md = `\n```js\nx\n```\n```js\ny\n```\n`\nreturn md", 0},
+	} {
+		p, err := Prepare(tc.in)
+		if err != nil {
+			t.Errorf("%s: error %v", tc.name, err)
+			continue
+		}
+		if p.LaterFenceLine != tc.line {
+			t.Errorf("%s: LaterFenceLine = %d, want %d", tc.name, p.LaterFenceLine, tc.line)
+		}
+	}
+}
