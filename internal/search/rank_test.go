@@ -290,23 +290,36 @@ func asLargeCatalog() func() {
 func TestSearchSmallCatalog(t *testing.T) {
 	redis, github := loadCatalog(t, "redismcp"), loadCatalog(t, "githubmcp")
 	orders := []*Doc{NewDoc("orders.list", "The orders.list tool.", nil)}
-	for _, tt := range []struct {
-		docs    []*Doc
-		query   string
-		on, off string // the first hit with the relief and without ("": none)
-	}{
+	checkRelief(t, func(on bool) {
+		if !on {
+			p.fullCatalog = 0
+		}
+	}, []reliefRow{
 		{redis, "remove the stale cache entry for the homepage", "redis.delete", ""},
 		{redis, "set the login token of session 42 to abc, expiring in an hour", "redis.set", ""},
 		{github, "search for repositories about rust game engines", "github.search_repositories", ""},
 		{redis, "send a birthday card to my aunt", "", ""},
 		{github, "wipe the old test repository", "", ""},
 		{orders, "reset orders secret", "", ""},
-	} {
+	})
+}
+
+// reliefRow is a request and the first hit with a relief rule and without
+// ("": none).
+type reliefRow struct {
+	docs    []*Doc
+	query   string
+	on, off string
+}
+
+// checkRelief ranks each row with the rule on and off (set changes p;
+// p is restored after each ranking).
+func checkRelief(t *testing.T, set func(on bool), rows []reliefRow) {
+	t.Helper()
+	for _, tt := range rows {
 		for _, on := range []bool{true, false} {
 			old := p
-			if !on {
-				p.fullCatalog = 0
-			}
+			set(on)
 			hits := Rank(tt.docs, tt.query, 5)
 			p = old
 			first, want := "", tt.on
@@ -332,34 +345,13 @@ func TestSearchSmallCatalog(t *testing.T) {
 func TestSearchVerbRelief(t *testing.T) {
 	gitlab := loadCatalog(t, "gitlabmcp")
 	orders := []*Doc{NewDoc("orders.list", "The orders.list tool.", nil), NewDoc("orders.create", "Create an order.", nil)}
-	for _, tt := range []struct {
-		docs    []*Doc
-		query   string
-		on, off string // the first hit with the relief and without ("": none)
-	}{
+	checkRelief(t, func(on bool) { p.verbRelief = on }, []reliefRow{
 		{gitlab, "open an issue in group/web: the signup form rejects valid emails", "gitlab.create_issue", ""},
 		{gitlab, "open a merge request from my feature branch into main", "gitlab.create_merge_request", ""},
 		{gitlab, "open the pod bay doors", "", ""},
 		{orders, "reset orders secret", "", ""},
 		{orders, "make an order for Ana, 3 mugs, shipped to Oslo by Friday", "orders.create", ""},
-	} {
-		for _, on := range []bool{true, false} {
-			old := p
-			p.verbRelief = on
-			hits := Rank(tt.docs, tt.query, 5)
-			p = old
-			first, want := "", tt.on
-			if len(hits) > 0 {
-				first = tt.docs[hits[0].Index].name
-			}
-			if !on {
-				want = tt.off
-			}
-			if first != want {
-				t.Errorf("relief %v, %q: first %q, want %q", on, tt.query, first, want)
-			}
-		}
-	}
+	})
 }
 
 // loadCatalog indexes an eval catalog's tools as registration does.
