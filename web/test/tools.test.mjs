@@ -352,7 +352,9 @@ describe("tool values and failures", () => {
         const elapsed = Date.now() - start;
         assert.equal(r.ok, false);
         assert.equal(r.error.code, "TIMEOUT");
-        assert.ok(elapsed >= 1400 && elapsed < 5000, `took ${elapsed} ms for a 1500 ms timeout`);
+        // The upper bound is a safety net (a timeout that did not count the
+        // wait would hang for good), not a measurement.
+        assert.ok(elapsed >= 1400 && elapsed < 15_000, `took ${elapsed} ms for a 1500 ms timeout`);
         assert.ok(neverSignal instanceof AbortSignal);
         assert.equal(neverSignal.aborted, true);
         // The session keeps working.
