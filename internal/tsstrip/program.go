@@ -36,18 +36,22 @@ type Prepared struct {
 // Prepare is Program, and says whether the result is a function body.
 // Plain JavaScript is tokenized once for all of it.
 func Prepare(src string) (Prepared, *Error) {
-	p, err := prepare(src)
+	kept, err := Unfence(src)
+	if err != nil {
+		return Prepared{}, err
+	}
+	p, err := prepare(kept)
 	if err == nil {
-		p.LaterFenceLine = laterFence(src)
+		p.LaterFenceLine = laterFence(src, kept)
 	}
 	return p, err
 }
 
 // laterFence returns the 1-based line of the first JavaScript or
-// TypeScript fence that opens after the block Unfence keeps, or 0.
-func laterFence(src string) int {
-	kept, err := Unfence(src)
-	if err != nil || kept == src {
+// TypeScript fence of src that opens after the block Unfence kept (kept),
+// or 0.
+func laterFence(src, kept string) int {
+	if kept == src {
 		return 0
 	}
 	lines := strings.SplitAfter(src, "\n")
@@ -83,11 +87,8 @@ func laterFence(src string) int {
 	return 0
 }
 
+// prepare is Prepare on the program Unfence kept.
 func prepare(src string) (Prepared, *Error) {
-	src, err := Unfence(src)
-	if err != nil {
-		return Prepared{}, err
-	}
 	src = blankHashbang(src)
 	toks, ok := scan(src)
 	// Before anything reads the tokens recursively (walk), and before
