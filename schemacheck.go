@@ -2,8 +2,10 @@ package codemode
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -16,10 +18,7 @@ import (
 // first call; a schema this check lets through and the compiler refuses
 // fails that call with the compiler's message.
 func checkSchema(node any) error {
-	if err := checkSchemaAt(node, 0, schemaWalk{draft: rootDraft(node)}); err != nil {
-		return err
-	}
-	return nil
+	return firstProblem(node, schemaWalk{draft: rootDraft(node)})
 }
 
 // checkInputSchema is checkSchema for an inputSchema, which is enforced:
@@ -28,7 +27,21 @@ func checkSchema(node any) error {
 // backreference used to pass registration and then fail every call of the
 // tool with a metaschema error the model could do nothing about.
 func checkInputSchema(node any) error {
-	if err := checkSchemaAt(node, 0, schemaWalk{enforced: true, draft: rootDraft(node)}); err != nil {
+	return firstProblem(node, schemaWalk{enforced: true, draft: rootDraft(node)})
+}
+
+// firstProblem walks a schema twice when it has a problem. Go visits a
+// map's keys in random order, so a schema with two problems would get
+// either message, one registration to the next; the second walk takes the
+// keys in order (code point order: UTF-8 bytes) and reports the first
+// problem met, as web/src/schemacheck.mjs does, so both engines say the
+// same. A schema that passes is walked once, as before.
+func firstProblem(node any, w schemaWalk) error {
+	if checkSchemaAt(node, 0, w) == nil {
+		return nil
+	}
+	w.sorted = true
+	if err := checkSchemaAt(node, 0, w); err != nil {
 		return err
 	}
 	return nil
@@ -139,6 +152,27 @@ type schemaWalk struct {
 	// 0 below a subschema naming its own, which the validator honours only
 	// beside an $id: there the check is as lenient as either draft.
 	draft int
+	// sorted: objects' keys are visited in order (firstProblem).
+	sorted bool
+}
+
+// eachKey calls f for each key of m, in order when sorted, stopping at the
+// first problem.
+func eachKey(m map[string]any, sorted bool, f func(k string, v any) *schemaError) *schemaError {
+	if !sorted {
+		for k, v := range m {
+			if err := f(k, v); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if err := f(k, m[k]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // rootDraft is the draft a schema document is read in: 2020-12 unless its
@@ -162,12 +196,12 @@ func checkSchemaAt(node any, depth int, w schemaWalk) *schemaError {
 		if _, ok := n["$schema"]; ok && depth > 0 {
 			w.draft = 0
 		}
-		for k, v := range n {
+		return eachKey(n, w.sorted, func(k string, v any) *schemaError {
 			if err := checkKeyword(k, v, depth, w); err != nil {
 				return err.in(k)
 			}
-		}
-		return nil
+			return nil
+		})
 	}
 	return badf("must be a schema (an object or a boolean), got %s", schemaKind(node))
 }
@@ -215,7 +249,7 @@ func checkKeyword(k string, v any, depth int, w schemaWalk) *schemaError {
 		if !ok {
 			return badf("must be an object of schemas, got %s", schemaKind(v))
 		}
-		for name, s := range m {
+		return eachKey(m, w.sorted, func(name string, s any) *schemaError {
 			if w.enforced && k == "patternProperties" {
 				if err := checkPattern(name); err != nil {
 					return err.in(name)
@@ -224,7 +258,8 @@ func checkKeyword(k string, v any, depth int, w schemaWalk) *schemaError {
 			if err := checkSchemaAt(s, depth+1, w); err != nil {
 				return err.in(name)
 			}
-		}
+			return nil
+		})
 	case schemaListKeywords[k]:
 		list, ok := v.([]any)
 		if !ok || len(list) == 0 {

@@ -38,10 +38,11 @@ function schemaDraft(url) {
 }
 
 /**
- * @typedef {{ enforced: boolean, draft: number }} Walk what the check knows of
- *   the schema it walks: whether it is enforced (an inputSchema: patterns must
- *   compile and keywords take its draft's form; schemacheck.go's enforced), and
- *   the root "$schema"'s draft (0 below a subschema naming its own)
+ * @typedef {{ enforced: boolean, draft: number, sorted?: boolean }} Walk what the
+ *   check knows of the schema it walks: whether it is enforced (an inputSchema:
+ *   patterns must compile and keywords take its draft's form; schemacheck.go's
+ *   enforced), the root "$schema"'s draft (0 below a subschema naming its own),
+ *   and whether objects' keys are taken in order (see schemaProblem)
  */
 
 // The characters strconv.IsPrint takes as they are: letters, marks,
@@ -119,8 +120,38 @@ const ITEMS_LIST = 'must be a schema under 2020-12, got a list: a tuple is "pref
  */
 export function schemaProblem(root, enforced) {
     const $schema = root !== null && typeof root === "object" ? /** @type {any} */ (root).$schema : undefined;
-    const err = walk(root, 0, { enforced, draft: typeof $schema === "string" ? schemaDraft($schema) : 2020 });
+    const w = { enforced, draft: typeof $schema === "string" ? schemaDraft($schema) : 2020 };
+    // Of several problems, the first in key order is reported, as
+    // schemacheck.go's firstProblem does (Go's maps have no written order):
+    // a second walk, only when the first found one.
+    const err = walk(root, 0, w) && walk(root, 0, { ...w, sorted: true });
     return err ? `/${err.path.join("/")}: ${err.msg}` : "";
+}
+
+/**
+ * An object's entries, in code point order (Go's order of UTF-8 strings) when sorted.
+ * @param {object} o
+ * @param {boolean | undefined} sorted
+ * @returns {[string, any][]}
+ */
+function entries(o, sorted) {
+    const list = Object.entries(o);
+    return sorted ? list.sort(([a], [b]) => codePointCompare(a, b)) : list;
+}
+
+/**
+ * @param {string} a
+ * @param {string} b
+ */
+function codePointCompare(a, b) {
+    for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+        const x = /** @type {number} */ (a.codePointAt(i));
+        const y = /** @type {number} */ (b.codePointAt(j));
+        if (x !== y) return x - y;
+        i += x > 0xffff ? 2 : 1;
+        j += y > 0xffff ? 2 : 1;
+    }
+    return a.length - b.length;
 }
 
 /**
@@ -134,7 +165,7 @@ function walk(node, depth, w) {
     if (typeof node === "boolean") return null;
     if (node === null || typeof node !== "object" || Array.isArray(node)) return bad(`must be a schema (an object or a boolean), got ${kind(node)}`);
     if (depth > 0 && "$schema" in node) w = { ...w, draft: 0 };
-    for (const [k, v] of Object.entries(node)) {
+    for (const [k, v] of entries(node, w.sorted)) {
         const err = keyword(k, v, depth, w);
         if (err) return at(err, k);
     }
@@ -161,7 +192,7 @@ function keyword(k, v, depth, w) {
     if (ONE_SCHEMA.has(k)) return walk(v, depth + 1, w);
     if (SCHEMA_MAP.has(k)) {
         if (v === null || typeof v !== "object" || Array.isArray(v)) return bad(`must be an object of schemas, got ${kind(v)}`);
-        for (const [name, s] of Object.entries(v)) {
+        for (const [name, s] of entries(v, w.sorted)) {
             const err = (w.enforced && k === "patternProperties" && patternError(name)) || walk(s, depth + 1, w);
             if (err) return at(err, name);
         }
