@@ -52,14 +52,30 @@ var (
 	strictOnce     sync.Once
 	strictReplacer js.Func
 	strictBad      string
+	strictMaxArray int // 0: no limit
+	strictArrayLen int // the first array longer than strictMaxArray
 )
+
+// ArrayTooLongError is ToJSONStrict's error for an array longer than its
+// limit. It carries the length alone: the words are the caller's (the
+// sandbox's, for a tool input), so that every place says the same.
+type ArrayTooLongError struct{ Len int }
+
+func (e *ArrayTooLongError) Error() string {
+	return fmt.Sprintf("value is not JSON data: it holds an array of %d elements", e.Len)
+}
 
 // ToJSONStrict is ToJSON for a value that must be JSON data through and
 // through: a value anywhere inside it that JSON cannot hold (a function, a
 // symbol, NaN or an infinity, a BigInt, a cycle), or a v that has no JSON
 // form at all, is an error naming what it met. undefined object members
 // are absent, as in JSON.stringify.
-func ToJSONStrict(v js.Value) (json.RawMessage, error) {
+//
+// An array of more than maxArrayLen elements (0: no limit) is an
+// *ArrayTooLongError, found before its elements are visited: a sparse
+// array of length 2**32-1 would otherwise be written hole by hole, a call
+// of the replacer each, holding the thread for hours.
+func ToJSONStrict(v js.Value, maxArrayLen int) (json.RawMessage, error) {
 	strictOnce.Do(func() {
 		strictReplacer = js.FuncOf(func(_ js.Value, args []js.Value) (ret any) {
 			val := arg(args, 1)
@@ -70,13 +86,21 @@ func ToJSONStrict(v js.Value) (json.RawMessage, error) {
 					ret = val
 				}
 			}()
-			if strictBad == "" {
-				switch val.Type() {
-				case js.TypeFunction, js.TypeSymbol:
-					strictBad = "a " + val.Type().String()
-				case js.TypeNumber:
-					if f := val.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
-						strictBad = "a non-finite number"
+			if strictBad != "" {
+				return nil // the answer is an error already: visit no more
+			}
+			switch val.Type() {
+			case js.TypeFunction, js.TypeSymbol:
+				strictBad = "a " + val.Type().String()
+			case js.TypeNumber:
+				if f := val.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
+					strictBad = "a non-finite number"
+				}
+			case js.TypeObject:
+				if strictMaxArray > 0 && arrayIsArray.Invoke(val).Bool() {
+					if n := val.Length(); n > strictMaxArray {
+						strictBad, strictArrayLen = "a long array", n
+						return nil // null: its elements are never visited
 					}
 				}
 			}
@@ -85,10 +109,13 @@ func ToJSONStrict(v js.Value) (json.RawMessage, error) {
 	})
 	strictMu.Lock()
 	defer strictMu.Unlock()
-	strictBad = ""
+	strictBad, strictMaxArray, strictArrayLen = "", maxArrayLen, 0
 	var s js.Value
 	if err := catch(func() { s = jsonObj.Call("stringify", v, strictReplacer) }); err != nil {
 		return nil, fmt.Errorf("value is not JSON-serialisable: %w", err)
+	}
+	if strictArrayLen > 0 {
+		return nil, &ArrayTooLongError{strictArrayLen}
 	}
 	if strictBad != "" {
 		return nil, fmt.Errorf("value is not JSON data: it holds %s", strictBad)

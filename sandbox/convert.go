@@ -51,6 +51,18 @@ import (
 // to convertJS's fix, which throws a RangeError naming its path.
 const maxArrayLen = "1000000"
 
+// MaxArrayLen is maxArrayLen as a number, for a host's own checks of
+// values bound for a program or a tool (an interceptor's replacement
+// input); testdata/arraycap.json holds both, and the page's copy
+// (web/src/tojson.mjs), to the same limit and words.
+const MaxArrayLen = 1000000
+
+// ArrayTooLong is what an array of n elements, more than MaxArrayLen,
+// says after its path: the words convertJS's fix throws.
+func ArrayTooLong(n int) string {
+	return fmt.Sprintf("an array of %d elements, more than the %d a result or tool input can hold; return or pass a part of it (a.slice(0, n))", n, MaxArrayLen)
+}
+
 // convertJS evaluates to a factory of the prelude's stringify and isArray;
 // each call of what it makes gives, for one conversion, [fix, end]: fix
 // converts value v that holder h has at key k (st/ks/n: detectJS's stack;

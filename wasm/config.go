@@ -12,6 +12,7 @@ import (
 	codemode "github.com/interopio/code-mode"
 	"github.com/interopio/code-mode/internal/keys"
 	"github.com/interopio/code-mode/jsbridge"
+	"github.com/interopio/code-mode/sandbox"
 )
 
 // typeError is a configuration or argument error; it reaches JavaScript as
@@ -260,7 +261,11 @@ func intercept(ctx context.Context, on Value, tc codemode.ToolCall) (codemode.De
 		// Strict: a replacement that is not JSON data (a function, a
 		// Symbol, a value with one inside) must deny the call, never run
 		// the tool with the program's original input.
-		raw, err := jsbridge.ToJSONStrict(in)
+		raw, err := jsbridge.ToJSONStrict(in, sandbox.MaxArrayLen)
+		var long *jsbridge.ArrayTooLongError
+		if errors.As(err, &long) {
+			return codemode.Decision{}, fmt.Errorf("onToolCall returned an input that is not JSON: it holds %s", sandbox.ArrayTooLong(long.Len))
+		}
 		if err != nil {
 			return codemode.Decision{}, fmt.Errorf("onToolCall returned an input that is not JSON: %w", plain(err))
 		}

@@ -7,6 +7,17 @@
 
 const ident = /^[A-Za-z_$][\w$]*$/;
 
+// The longest array a tool's result converts, and what a longer one says:
+// the core's limit for a run's result and a tool's input (maxArrayLen in
+// sandbox/convert.go; testdata/arraycap.json holds both copies to the same
+// words). Converting is element by element, holes too: a sparse array of
+// length 2**24 took 12 s on the page, one of 2**32-1 would never end.
+export const MAX_ARRAY_LEN = 1000000;
+
+/** @param {string} path @param {number} length */
+export const arrayTooLong = (path, length) =>
+    `${path}: an array of ${length} elements, more than the ${MAX_ARRAY_LEN} a result or tool input can hold; return or pass a part of it (a.slice(0, n))`;
+
 /**
  * The bytes of an ArrayBuffer or a DataView's part of one, as numbers (a
  * detached buffer has none).
@@ -110,7 +121,9 @@ export function toJSON(value, label) {
         if (v === null) return v;
         /** @type {any} */
         let out = v;
-        if (!Array.isArray(v)) {
+        if (Array.isArray(v)) {
+            if (v.length > MAX_ARRAY_LEN) throw new RangeError(arrayTooLong(pathOf(this, k), v.length));
+        } else {
             const proto = Object.getPrototypeOf(v);
             if (proto !== Object.prototype && proto !== null) {
                 if (v instanceof Map) {

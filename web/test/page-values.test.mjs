@@ -12,7 +12,9 @@
 // in a callback (an unhandled rejection, and a run that never settled).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { assetPath, indexURL, llmTools, tool } from "./helpers.mjs";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { assetPath, indexURL, llmTools, root, tool } from "./helpers.mjs";
 
 class Money {
     constructor(cents) {
@@ -212,6 +214,47 @@ test("onToolCall's replacement input that is not JSON: the reason names the inte
             assert.deepEqual(ran, [], `worker: ${worker}`);
             assert.match(r.toolCalls[0].reason, /onToolCall returned (an input|a value) that is not JSON/, `worker: ${worker}: ${r.toolCalls[0].reason}`);
             assert.doesNotMatch(r.toolCalls[0].reason, /the tool returned/, `worker: ${worker}`);
+        } finally {
+            api.dispose();
+        }
+    }
+});
+
+// A page tool's result and onToolCall's replacement input are converted on
+// the page (tojson.mjs) or by the core's host side (jsbridge.ToJSONStrict):
+// an array longer than the core's limit fails the call at once with the
+// core's words (testdata/arraycap.json), where it was written element by
+// element, holes too, on the page's thread (length 2**32-1: never ending).
+test("an array past the core's limit in a tool's result or onToolCall's input fails the call at once, in both modes", async () => {
+    const { IoCodeModeFactory } = await import(indexURL);
+    const { rows } = JSON.parse(readFileSync(join(root, "testdata", "arraycap.json"), "utf8"));
+    for (const worker of [false, true]) {
+        let length = 0;
+        const huge = () => {
+            const a = [];
+            a.length = length;
+            return a;
+        };
+        const ran = [];
+        const api = await IoCodeModeFactory({
+            wasmLocation: assetPath,
+            worker,
+            interceptors: { onToolCall: ({ tool }) => (tool.name === "t.put" ? { allowed: true, input: { list: huge() } } : { allowed: true }) },
+            tools: [tool("t.get", () => ({ rows: huge() })), tool("t.put", (i) => (ran.push(i), "put"))],
+        });
+        try {
+            const { executeCode } = llmTools(api.createSession());
+            for (const { length: n, message } of rows) {
+                length = n;
+                const code = "const out = []; for (const f of [tools.t.get, tools.t.put]) { try { await f({}); out.push('ok') } catch (e) { out.push(e.message) } } return out";
+                const r = await executeCode.execute({ code, explanation: String(n) });
+                const at = `worker: ${worker}, length ${n}`;
+                assert.equal(r.ok, true, `${at}: ${JSON.stringify(r)}`);
+                assert.equal(r.result[0], `the tool returned a value that is not JSON data: tools.t.get result.rows: ${message}`, at);
+                assert.deepEqual(ran, [], `${at}: the tool ran`);
+                assert.equal(r.toolCalls[1].allowed, false, at);
+                assert.equal(r.toolCalls[1].reason, `interceptor failed: onToolCall returned an input that is not JSON: it holds ${message}`, at);
+            }
         } finally {
             api.dispose();
         }

@@ -2,11 +2,12 @@
 // reported with its path, in one pass (a getter runs once).
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { root } from "./helpers.mjs";
 
-const { notDataKind, toJSON } = await import(pathToFileURL(join(root, "web", "src", "tojson.mjs")).href);
+const { MAX_ARRAY_LEN, notDataKind, toJSON } = await import(pathToFileURL(join(root, "web", "src", "tojson.mjs")).href);
 
 test("toJSON: JSON data as JSON.stringify writes it, everything else by the rules with its path", () => {
     let reads = 0;
@@ -94,4 +95,21 @@ test("notDataKind: a function, a Symbol or a BigInt as the value itself, nothing
         [new Proxy(() => 1, {}), "function"],
     ];
     for (const [value, want] of cases) assert.equal(notDataKind(value), want, String(typeof value));
+});
+
+// The core's array limit (sandbox/convert.go, held to the same table by
+// sandbox/arraycap_test.go): a longer array in a tool's result fails at once,
+// with its path and the core's words, instead of being written hole by hole
+// on the page (a sparse length of 2**24 took 12 s; 2**32-1 never ended).
+test("toJSON: an array longer than the core's limit throws the core's words, before its elements are read", () => {
+    const { max, rows } = JSON.parse(readFileSync(join(root, "testdata", "arraycap.json"), "utf8"));
+    assert.equal(MAX_ARRAY_LEN, max);
+    assert.equal(toJSON({ a: new Array(max).fill(0) }, "r").json.length, 2 * max + 7, "the longest array converts");
+    for (const { length, message } of rows) {
+        const a = [];
+        a.length = length;
+        for (const [value, path] of [[a, "r"], [{ x: [1, { a }] }, "r.x[1].a"], [new Map([["k", a]]), "r.k"]]) {
+            assert.throws(() => toJSON(value, "r"), (err) => err instanceof RangeError && err.message === `${path}: ${message}`, `${path}, length ${length}`);
+        }
+    }
 });
