@@ -127,7 +127,7 @@ func (s *Session) LLMTools() []LLMTool {
 				if err != nil {
 					return nil, err
 				}
-				return json.Marshal(hitsJSON(hits))
+				return searchAnswer(hits, searchAnswerChars), nil
 			},
 		},
 		{
@@ -149,21 +149,6 @@ func (s *Session) LLMTools() []LLMTool {
 			},
 		},
 	}
-}
-
-type hitJSON struct {
-	Name        string `json:"name"`
-	Namespace   string `json:"namespace"`
-	Description string `json:"description"`
-	Signature   string `json:"signature"`
-}
-
-func hitsJSON(hits []SearchHit) []hitJSON {
-	out := make([]hitJSON, len(hits))
-	for i, h := range hits {
-		out[i] = hitJSON{h.Name, h.Namespace, h.Description, h.Signature}
-	}
-	return out
 }
 
 // Close ends the session: its runs in flight stop (ExecuteCode returns

@@ -325,6 +325,11 @@ export declare namespace IoCodeMode {
         description: string;
         /** A TypeScript declaration generated from the tool's schemas. */
         signature: string;
+        /**
+         * `searchTools` only, on the last hit of an answer cut to its budget
+         * (50,000 characters of JSON): how many hits were shortened or left out.
+         */
+        note?: string;
     }
 
     type SearchToolsResult = SearchToolsHit[];
