@@ -3,6 +3,7 @@ package codemode
 import (
 	"encoding/json"
 	"sync"
+	"weak"
 
 	"github.com/interopio/code-mode/internal/tsgen"
 )
@@ -22,9 +23,14 @@ const (
 	maxInferBytes = 256 << 10
 )
 
+// The shapes are keyed by weak pointers: a tool unregistered, or replaced
+// under its name, must not be kept alive by what a session learnt of it
+// (its entry holds the host's execute function and, in a page, the tool's
+// definition); a session that lived while tools came and went kept every
+// one. A key whose tool is gone is dropped when a new tool is learnt.
 type resultShapes struct {
 	mu    sync.Mutex
-	tools map[*toolEntry]*resultShape
+	tools map[weak.Pointer[toolEntry]]*resultShape
 }
 
 type resultShape struct {
@@ -41,12 +47,18 @@ func (rs *resultShapes) observe(e *toolEntry, out json.RawMessage) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	if rs.tools == nil {
-		rs.tools = map[*toolEntry]*resultShape{}
+		rs.tools = map[weak.Pointer[toolEntry]]*resultShape{}
 	}
-	s := rs.tools[e]
+	key := weak.Make(e)
+	s := rs.tools[key]
 	if s == nil {
+		for k := range rs.tools {
+			if k.Value() == nil {
+				delete(rs.tools, k)
+			}
+		}
 		s = &resultShape{}
-		rs.tools[e] = s
+		rs.tools[key] = s
 	}
 	if s.shape.Samples() < maxInferSamples {
 		s.shape.AddValid(out) // execute refused a result that is not JSON
@@ -62,7 +74,7 @@ func (s *Session) signature(e *toolEntry) string {
 	rs := &s.shapes
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	sh := rs.tools[e]
+	sh := rs.tools[weak.Make(e)]
 	if sh == nil || sh.shape.Samples() == 0 {
 		return e.signature()
 	}

@@ -3,8 +3,10 @@ package codemode
 import (
 	"context"
 	"encoding/json"
+	"runtime"
 	"strings"
 	"testing"
+	"weak"
 )
 
 // TestInferredResultTypes: a tool without an outputSchema shows the type of
@@ -66,4 +68,61 @@ func TestInferredResultTypes(t *testing.T) {
 	if strings.Contains(other.SystemInstruction(), "inferred") {
 		t.Error("another session's instructions show an inferred type")
 	}
+}
+
+// TestInferredShapesHoldNoRemovedTool: a session learns result types per
+// tool, and a tool unregistered (or replaced under its name) must not be
+// kept alive by what the session learnt of it: each entry holds the host's
+// execute function and, in a page, its tool definition. A session that
+// lived for hours while tools came and went kept every one of them.
+func TestInferredShapesHoldNoRemovedTool(t *testing.T) {
+	for _, row := range []struct {
+		name  string
+		again bool // register a new tool under the same name afterwards
+	}{
+		{"unregistered", false},
+		{"replaced under its name", true},
+	} {
+		t.Run(row.name, func(t *testing.T) {
+			cm := newTestCodeMode(t, Config{})
+			s, _ := cm.NewSession()
+			unregister, gone := registerHolding(t, cm)
+			if res := exec(t, s, `return await tools.crm.customers({})`, nil); !res.OK {
+				t.Fatalf("run: %+v", res.Error)
+			}
+			unregister()
+			unregister = nil
+			if row.again {
+				if _, err := cm.RegisterTools(Tool{Name: "crm.customers", Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+					return json.RawMessage(`{"n":1}`), nil
+				}}); err != nil {
+					t.Fatal(err)
+				}
+				res := exec(t, s, `await tools.crm.customers({}); return (await tool_search({ query: "crm.customers", limit: 1 }))[0].signature`, nil)
+				if want := "Promise<{ n: number }>; // result type inferred from 1 result"; !strings.Contains(string(res.Result), want) {
+					t.Errorf("the new tool's signature %s, want %q (nothing of the old tool's results)", res.Result, want)
+				}
+			}
+			runtime.GC()
+			runtime.GC()
+			if gone.Value() != nil {
+				t.Error("the removed tool's execute function is still reachable after a collection")
+			}
+			runtime.KeepAlive(s)
+		})
+	}
+}
+
+// registerHolding registers crm.customers with an execute function that
+// refers to host state, and returns a weak pointer to that state.
+func registerHolding(t *testing.T, cm *CodeMode) (func(), weak.Pointer[[64 << 10]byte]) {
+	held := new([64 << 10]byte)
+	unregister, err := cm.RegisterTools(Tool{Name: "crm.customers", Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+		_ = held[0]
+		return json.RawMessage(`[{"id":"c1"}]`), nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return unregister, weak.Make(held)
 }
