@@ -12,17 +12,48 @@ import (
 // value is ready to use; it is safe for concurrent use.
 type Funcs struct {
 	mu    sync.Mutex
-	funcs []js.Func
+	funcs map[uint64]js.Func
+	next  uint64
 }
 
 // Func makes a function with Func (panics and errors become JavaScript
 // exceptions), keeps it for Release and returns its JavaScript value.
 func (fs *Funcs) Func(fn func(this Value, args []Value) any) Value {
+	f, _ := fs.add(fn)
+	return f.Value
+}
+
+// Once makes a function like Func that releases itself after its first
+// call and leaves fs: what fn holds (an unregister function holds the
+// tools it removes, their definitions and execute functions) is then freed
+// at once, not at the owner's dispose. Without it, a factory that
+// registers and removes tools for hours kept every registration's
+// function, about 2.7 KB each. A later call does nothing (syscall/js logs
+// it); the loader's wrapper calls it at most once.
+func (fs *Funcs) Once(fn func(this Value, args []Value) any) Value {
+	var key uint64
+	var self js.Func
+	self, key = fs.add(func(this Value, args []Value) any {
+		fs.mu.Lock()
+		delete(fs.funcs, key)
+		fs.mu.Unlock()
+		defer self.Release()
+		return fn(this, args)
+	})
+	return self.Value
+}
+
+func (fs *Funcs) add(fn func(this Value, args []Value) any) (js.Func, uint64) {
 	f := Func(fn)
 	fs.mu.Lock()
-	fs.funcs = append(fs.funcs, f)
+	if fs.funcs == nil {
+		fs.funcs = map[uint64]js.Func{}
+	}
+	fs.next++
+	key := fs.next
+	fs.funcs[key] = f
 	fs.mu.Unlock()
-	return f.Value
+	return f, key
 }
 
 // Method sets obj[name] to a function made by fs.Func that calls fn with

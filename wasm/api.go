@@ -107,7 +107,9 @@ func (f *factory) register(list Value, path string) any {
 	if err != nil {
 		return asTypeError(err)
 	}
-	return f.funcs.Func(func(Value, []Value) any {
+	// Once: the function (and the tools it holds) is freed when called,
+	// not at dispose; the loader calls it at most once.
+	return f.funcs.Once(func(Value, []Value) any {
 		unregister()
 		return jsbridge.Undefined()
 	})

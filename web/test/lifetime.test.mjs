@@ -55,6 +55,14 @@ test("what the page keeps of a factory, or a run in flight, keeps the engine", (
     assert.deepEqual({ released: out.released, liveWorkers: out.liveWorkers }, { released: true, liveWorkers: 0 });
 });
 
+test("tools unregistered from a factory that lives on are freed", () => {
+    // 60 definitions registered (registerTool and registerTools), called,
+    // unregistered. In-thread, each unregister function kept its
+    // registration (and the definitions) until the factory's dispose.
+    const out = inChild("unregistered");
+    assert.deepEqual(out, { released: true, defsAlive: 0, tools: 0 });
+});
+
 test("factories collected for while they start still start", () => {
     // Only their promises kept: until the page has the factory, neither the
     // engine's own timers (in-thread) nor the worker's listeners (worker
