@@ -24,9 +24,9 @@
 // on them cannot be fitted to them.
 //
 // The small splits are real MCP servers of a few tools each (SmallIDs,
-// Small2IDs, SmallTrainIDs): small is validation, small2 is held out, and
-// smalltrain, with catalogs of several servers mounted together
-// (SmallTrainCombos), is for training.
+// Small2IDs, SmallTrainIDs, Small3IDs): small and small3 are validation,
+// small2 is held out, and smalltrain, with catalogs of several servers
+// mounted together (SmallTrainCombos), is for training.
 package eval
 
 import (
@@ -62,7 +62,8 @@ type Query struct {
 	// held-out split, written by a party independent of the tuning.
 	HeldOut2 bool `json:"-"`
 	// Own is the split of a catalog of catalogSplits (Dev, Dev2, Dev3,
-	// Small, Small2), all of whose queries are of it (<id>.<split>.json).
+	// Small, Small2, Small3), all of whose queries are of it
+	// (<id>.<split>.json).
 	// The catalogs of IDs have queries of several splits, told by the
 	// flags above; theirs keep the zero value, which is no catalog split.
 	Own Split `json:"-"`
@@ -117,6 +118,12 @@ var Small2IDs = []string{"playwright", "notion", "kubernetes", "mongodb", "airta
 // misses may be read), not part of Tune.
 var SmallTrainIDs = []string{"githubmcp", "gitlabmcp", "redismcp", "firecrawl", "context7"}
 
+// Small3IDs are the catalogs of the small3 split: six more MCP servers of
+// 9-45 tools, written blind like small, a second validation split for
+// small catalogs (small's 40 requests are too few to judge a change on):
+// not part of Tune or Validation, and only its aggregates are read.
+var Small3IDs = []string{"sentry", "supabase", "hubspot", "todoist", "netlify", "neon"}
+
 // SmallTrainCombos are smalltrain catalogs that are the union of several
 // servers, as a host that mounts them together sees them (16-60 tools):
 // an id of member ids joined by "+", its tools, queries and probes those
@@ -129,7 +136,7 @@ var SmallTrainCombos = []string{"githubmcp+redismcp+context7", "gitlabmcp+firecr
 var catalogSplits = []struct {
 	split Split
 	ids   []string
-}{{Dev, DevIDs}, {Dev2, Dev2IDs}, {Dev3, Dev3IDs}, {Small, SmallIDs}, {Small2, Small2IDs}, {SmallTrain, SmallTrainIDs}}
+}{{Dev, DevIDs}, {Dev2, Dev2IDs}, {Dev3, Dev3IDs}, {Small, SmallIDs}, {Small2, Small2IDs}, {SmallTrain, SmallTrainIDs}, {Small3, Small3IDs}}
 
 // ownIDs returns the catalogs of a split of catalogSplits, nil for
 // another split.
@@ -323,10 +330,14 @@ const (
 	// SmallTrainCombos: a training split for small catalogs (misses may
 	// be read), not part of Tune, so that Tune's figures stay comparable.
 	SmallTrain
+	// Small3 is the split of the catalogs in Small3IDs, six more MCP
+	// servers: validation only, like Small, not part of Tune or
+	// Validation.
+	Small3
 )
 
 // splitNames are the splits' names, in the order of the constants.
-var splitNames = [...]string{"heldout", "tune", "all", "old-heldout", "heldout2", "dev", "dev2", "dev3", "validation", "small", "small2", "smalltrain"}
+var splitNames = [...]string{"heldout", "tune", "all", "old-heldout", "heldout2", "dev", "dev2", "dev3", "validation", "small", "small2", "smalltrain", "small3"}
 
 // In reports whether q belongs to split s.
 func (s Split) In(q Query) bool {
@@ -365,7 +376,7 @@ func (s Split) String() string { return splitNames[s] }
 // holds them), which tuning must not see.
 func (s Split) Blind() bool {
 	switch s {
-	case HeldOut, HeldOut2, All, Dev2, Dev3, Validation, Small, Small2:
+	case HeldOut, HeldOut2, All, Dev2, Dev3, Validation, Small, Small2, Small3:
 		return true
 	}
 	return false

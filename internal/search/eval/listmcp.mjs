@@ -23,13 +23,27 @@
 //     @modelcontextprotocol/server-redis@2025.4.25 firecrawl-mcp@3.26.0 @upstash/context7-mcp@4.1.1
 //   cp <repo>/internal/search/eval/listmcp.mjs . && node listmcp.mjs smalltrain <repo>/internal/search/eval/testdata
 //
+//   mkdir /tmp/mcp4 && cd /tmp/mcp4 && npm init -y && npm pkg set 'overrides.@fastify/otel=0.8.0' && \
+//     npm install --ignore-scripts @modelcontextprotocol/sdk@1.32.2 @sentry/mcp-server@0.39.0 \
+//     @supabase/mcp-server-supabase@0.13.0 @hubspot/mcp-server@0.4.0 @doist/todoist-mcp@11.0.0 \
+//     @netlify/mcp@1.15.1 @neondatabase/mcp-server-neon@0.6.5
+//   cp <repo>/internal/search/eval/listmcp.mjs . && node listmcp.mjs small3 <repo>/internal/search/eval/testdata
+//
+// (The override: the Neon server's telemetry dependency pins a package to
+// a git tarball, which an offline mirror cannot serve; 0.8.0 is that
+// package as published. Listing never loads it.)
+//
 // The credentials are dummies: listing calls no API. Each server's default
-// tool list is taken (no toolset switched on). The Redis server answers
+// tool list is taken (no toolset switched on), but for the Supabase
+// server, whose default "docs" feature fetches Supabase's documentation
+// schema while listing: its other default features are named, which
+// leaves out its one docs tool (search_docs). The Redis server answers
 // tools/list only once connected to a Redis: a stand-in that answers +OK to
 // every command listens on a local port for it.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer as createHTTPServer } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -41,8 +55,16 @@ const fakeRedis = createServer((sock) => sock.on("data", (buf) => {
 }));
 await new Promise((ok) => fakeRedis.listen(0, "127.0.0.1", ok));
 const redisURL = `redis://127.0.0.1:${fakeRedis.address().port}`;
+// The Neon server asks its API who the key belongs to before it starts: a
+// stand-in answers every request with one dummy user.
+const fakeNeon = createHTTPServer((_, res) => {
+  res.setHeader("content-type", "application/json");
+  res.end(JSON.stringify({ account_id: "x", auth_method: "api_key_user", id: "x", name: "x", email: "x@example.com" }));
+});
+await new Promise((ok) => fakeNeon.listen(0, "127.0.0.1", ok));
 const mit = "MIT (stated in package.json)";
 const apache = "Apache-2.0 (stated in package.json)";
+const fsl = "FSL-1.1-ALv2 (stated in package.json): source-available, Apache-2.0 two years after each release";
 const seeLicense = "unclear: the package states \"SEE LICENSE IN LICENSE\" and ships no LICENSE file";
 // split: id: package, namespace, kind, licence, extra arguments.
 const splits = {
@@ -67,6 +89,15 @@ const splits = {
     firecrawl: ["firecrawl-mcp", "firecrawl", "web scraping and search", mit, []],
     context7: ["@upstash/context7-mcp", "context7", "library documentation", mit, []],
   },
+  small3: {
+    sentry: ["@sentry/mcp-server", "sentry", "error tracking", fsl, ["--access-token=x"]],
+    supabase: ["@supabase/mcp-server-supabase", "supabase", "Postgres backend platform", apache,
+      ["--access-token=x", "--features=account,database,debugging,development,functions,branching"]],
+    hubspot: ["@hubspot/mcp-server", "hubspot", "CRM", mit, []],
+    todoist: ["@doist/todoist-mcp", "todoist", "personal tasks", mit, []],
+    netlify: ["@netlify/mcp", "netlify", "web hosting platform", "ISC (stated in package.json)", []],
+    neon: ["@neondatabase/mcp-server-neon", "neon", "serverless Postgres", mit, ["start", "x"]],
+  },
 };
 if (!splits[split] || !outDir) throw new Error(`usage: node listmcp.mjs ${Object.keys(splits).join("|")} <testdata folder>`);
 // mcp-server-kubernetes reads a kubeconfig at start (it connects only when
@@ -84,6 +115,8 @@ const env = {
   NOTION_TOKEN: "x", AIRTABLE_API_KEY: "x", KUBECONFIG: kubeconfig,
   MDB_MCP_TELEMETRY: "disabled", DO_NOT_TRACK: "1",
   GITHUB_PERSONAL_ACCESS_TOKEN: "x", GITLAB_PERSONAL_ACCESS_TOKEN: "x", FIRECRAWL_API_KEY: "x",
+  PRIVATE_APP_ACCESS_TOKEN: "x", TODOIST_API_KEY: "x",
+  NEON_API_HOST: `http://127.0.0.1:${fakeNeon.address().port}`,
 };
 for (const [id, [name, ns, kind, licence, args]] of Object.entries(splits[split])) {
   const dir = `node_modules/${name}`;

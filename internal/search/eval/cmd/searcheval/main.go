@@ -53,7 +53,10 @@
 // -split=validation, and its lines are followed by SUM small ....
 // -split=small2 gives five more MCP servers of 16-27 tools (eval.Small2IDs),
 // written the same way: a held-out split, -v refused, followed by SUM
-// small2 ...; no ranking change may be judged on it.
+// small2 ...; no ranking change may be judged on it. -split=small3 gives
+// six more MCP servers of 9-45 tools (eval.Small3IDs), written the same
+// way: a second validation split like small, -v refused, followed by SUM
+// small3 ....
 //
 // -split=smalltrain gives the smalltrain split: five more MCP servers of
 // 2-29 tools (eval.SmallTrainIDs) and two catalogs of several of them
@@ -78,7 +81,7 @@ import (
 )
 
 func main() {
-	splitName := flag.String("split", "heldout", "queries to run: heldout, tune, all, old-heldout, heldout2, dev, dev2, dev3, validation, small, small2 or smalltrain")
+	splitName := flag.String("split", "heldout", "queries to run: heldout, tune, all, old-heldout, heldout2, dev, dev2, dev3, validation, small, small2, smalltrain or small3")
 	verbose := flag.Bool("v", false, "list the queries whose first result was wrong")
 	var embed embedFlag
 	flag.Var(&embed, "embed", "fuse with an embedder: hash (eval.HashEmbed, the default of a bare -embed) or wordvec (eval.WordVec)")
@@ -174,7 +177,7 @@ func (t *sum) String() string {
 
 // summed are the splits that get SUM lines, in print order; -split=dev2
 // prints none, dev2 is summed only as a part of -split=validation.
-var summed = []eval.Split{eval.Dev2, eval.Dev3, eval.Validation, eval.Small, eval.Small2, eval.SmallTrain}
+var summed = []eval.Split{eval.Dev2, eval.Dev3, eval.Validation, eval.Small, eval.Small2, eval.SmallTrain, eval.Small3}
 
 // embedFlag is -embed: bare, it names the hash stand-in.
 type embedFlag string
