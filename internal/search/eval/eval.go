@@ -119,7 +119,7 @@ var Small2IDs = []string{"playwright", "notion", "kubernetes", "mongodb", "airta
 var SmallTrainIDs = []string{"githubmcp", "gitlabmcp", "redismcp", "firecrawl", "context7"}
 
 // Small3IDs are the catalogs of the small3 split: six more MCP servers of
-// 9-45 tools, written blind like small, a second validation split for
+// 8-45 tools, written blind like small, a second validation split for
 // small catalogs (small's 40 requests are too few to judge a change on):
 // not part of Tune or Validation, and only its aggregates are read.
 var Small3IDs = []string{"sentry", "supabase", "hubspot", "todoist", "netlify", "neon"}

@@ -49,7 +49,7 @@ func TestCatalogs(t *testing.T) {
 // MCP servers of 7-14 and 16-27 tools, 8 requests and 3 probes each;
 // smalltrain's of 2-29 tools (and two unions of them), 7-8 requests and
 // 3-4 probes each (one firecrawl request became a probe); small3's of
-// 9-45 tools, 7-8 requests and 3-4 probes each (one netlify request
+// 8-45 tools, 7-8 requests and 3-4 probes each (one netlify request
 // became a probe).
 var devSplits = []devSplit{
 	{Dev, DevIDs, 20, 4, true, false, 100},
@@ -58,7 +58,7 @@ var devSplits = []devSplit{
 	{Small, SmallIDs, 8, 3, false, false, 5},
 	{Small2, Small2IDs, 8, 3, false, false, 5},
 	{SmallTrain, slices.Concat(SmallTrainIDs, SmallTrainCombos), 7, 3, false, false, 2},
-	{Small3, Small3IDs, 7, 3, false, false, 9},
+	{Small3, Small3IDs, 7, 3, false, false, 8},
 }
 
 type devSplit struct {
@@ -441,7 +441,7 @@ func TestSmall2(t *testing.T) { checkDev(t, devSplits[4:5], small2Floor) }
 
 // small3Floor are the small3 split's figures as devFloor's, measured on
 // main when the split was committed (after 0281b8c; SUM small3 hits@1
-// 23/47, hits@5 33/47, 13 of 19 probes empty, 3 of 47 requests answered
+// 23/47, hits@5 32/47, 13 of 19 probes empty, 4 of 47 requests answered
 // with an empty list). small3 is a validation split like small: a floor
 // may be raised after a change was judged on it by its aggregates, never
 // by reading its misses; eval/README.md, "Third small split".
@@ -450,7 +450,7 @@ var small3Floor = floors{
 	"supabase": {0.62, 0.88, 0.71, 2},
 	"hubspot":  {0.25, 0.38, 0.38, 2},
 	"todoist":  {0.25, 0.38, 0.33, 3},
-	"netlify":  {0.57, 0.71, 0.60, 3},
+	"netlify":  {0.57, 0.57, 0.57, 3},
 	"neon":     {0.62, 0.88, 0.75, 1},
 }
 

@@ -37,7 +37,8 @@
 // tool list is taken (no toolset switched on), but for the Supabase
 // server, whose default "docs" feature fetches Supabase's documentation
 // schema while listing: its other default features are named, which
-// leaves out its one docs tool (search_docs). The Redis server answers
+// leaves out its one docs tool (search_docs); likewise Netlify's
+// coding-rules tool is left out (see offline below). The Redis server answers
 // tools/list only once connected to a Redis: a stand-in that answers +OK to
 // every command listens on a local port for it.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -118,6 +119,11 @@ const env = {
   PRIVATE_APP_ACCESS_TOKEN: "x", TODOIST_API_KEY: "x",
   NEON_API_HOST: `http://127.0.0.1:${fakeNeon.address().port}`,
 };
+// Tools whose input schema is made of what the server fetches at start,
+// which offline is nothing: Netlify's coding-rules tool takes a
+// creationType whose enum is the list of Netlify's docs topics, empty
+// offline (a schema no input meets, and invalid against draft-07).
+const offline = ["netlify.netlify-coding-rules"];
 for (const [id, [name, ns, kind, licence, args]] of Object.entries(splits[split])) {
   const dir = `node_modules/${name}`;
   const pj = JSON.parse(readFileSync(`${dir}/package.json`, "utf8"));
@@ -128,8 +134,8 @@ for (const [id, [name, ns, kind, licence, args]] of Object.entries(splits[split]
   const { tools } = await client.listTools();
   await client.close();
   const head = `{\n"source": ${JSON.stringify(`${name}@${pj.version} (npm), tools/list over stdio`)},\n"api": ${JSON.stringify(`MCP server ${name}`)},\n"kind": ${JSON.stringify(kind)},\n"licence": ${JSON.stringify(licence)},\n"tools": [\n`;
-  const rows = tools.map((t) => JSON.stringify({ name: `${ns}.${t.name}`, description: t.description ?? "", inputSchema: t.inputSchema }));
+  const rows = tools.filter((t) => !offline.includes(`${ns}.${t.name}`)).map((t) => JSON.stringify({ name: `${ns}.${t.name}`, description: t.description ?? "", inputSchema: t.inputSchema }));
   writeFileSync(join(outDir, `${id}.catalog.json`), head + rows.join(",\n") + "\n]\n}\n");
-  console.error(id, tools.length);
+  console.error(id, rows.length);
 }
 process.exit(0);

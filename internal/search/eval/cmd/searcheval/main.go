@@ -54,7 +54,7 @@
 // -split=small2 gives five more MCP servers of 16-27 tools (eval.Small2IDs),
 // written the same way: a held-out split, -v refused, followed by SUM
 // small2 ...; no ranking change may be judged on it. -split=small3 gives
-// six more MCP servers of 9-45 tools (eval.Small3IDs), written the same
+// six more MCP servers of 8-45 tools (eval.Small3IDs), written the same
 // way: a second validation split like small, -v refused, followed by SUM
 // small3 ....
 //
