@@ -440,7 +440,7 @@ var small2Floor = floors{
 func TestSmall2(t *testing.T) { checkDev(t, devSplits[4:5], small2Floor) }
 
 // small3Floor are the small3 split's figures as devFloor's, measured on
-// main when the split was committed (after 0281b8c; SUM small3 hits@1
+// main when the split was committed (after 1b8d5a2; SUM small3 hits@1
 // 23/47, hits@5 32/47, 13 of 19 probes empty, 4 of 47 requests answered
 // with an empty list). small3 is a validation split like small: a floor
 // may be raised after a change was judged on it by its aggregates, never
