@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -281,8 +282,12 @@ func checkKeyword(k string, v any, depth int, w schemaWalk) *schemaError {
 			}
 		}
 	case k == "enum":
-		if _, ok := v.([]any); !ok {
+		list, ok := v.([]any)
+		if !ok {
 			return badf("must be a list, got %s", schemaKind(v))
+		}
+		if w.enforced && (w.draft == 4 || w.draft == 6 || w.draft == 7) {
+			return checkOldEnum(list, w.draft)
 		}
 	case numberKeywords[k]:
 		f, ok := v.(float64)
@@ -330,6 +335,35 @@ func checkKeyword(k string, v any, depth int, w schemaWalk) *schemaError {
 		}
 		if k == "pattern" && w.enforced {
 			return checkPattern(s)
+		}
+	}
+	return nil
+}
+
+// checkOldEnum holds an enum to the meta-schema of draft-04, -06 and -07,
+// which wants at least one value and no value twice (2019-09 and 2020-12
+// allow both): the validator refuses the schema otherwise, so every call
+// of the tool would fail. A server that fills an enum at start-up from
+// the network lists an empty one when offline.
+func checkOldEnum(list []any, draft int) *schemaError {
+	if len(list) == 0 {
+		return badf("must hold at least one value under draft-0%d, got an empty list (no input could be valid)", draft)
+	}
+	seen := make(map[any]bool, len(list))
+	for i, x := range list {
+		dup := false
+		switch x.(type) {
+		case map[string]any, []any:
+			// Composite values are compared with every earlier one.
+			for _, y := range list[:i] {
+				dup = dup || reflect.DeepEqual(x, y)
+			}
+		default:
+			dup = seen[x]
+			seen[x] = true
+		}
+		if dup {
+			return badf("must not hold a value twice under draft-0%d, got %s again", draft, schemaValue(x)).in(strconv.Itoa(i))
 		}
 	}
 	return nil

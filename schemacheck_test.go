@@ -6,6 +6,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/interopio/code-mode/internal/jsondec"
 )
 
 // TestCheckSchema: the registration-time check accepts real schemas and
@@ -186,5 +188,38 @@ func TestCheckInputSchemaPatterns(t *testing.T) {
 		Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) { return nil, nil }})
 	if !errors.Is(err, ErrInvalidTool) || !strings.Contains(err.Error(), `tool "users.get": inputSchema: /properties/user/pattern: "^(?!admin)" cannot be enforced`) {
 		t.Errorf("registration: %v", err)
+	}
+}
+
+// TestOldEnumRulesAreTheValidators: checkOldEnum refuses what the full
+// validator refuses to compile (draft-04/-06/-07 meta-schemas: minItems 1,
+// uniqueItems) and lets through what it compiles, so registration neither
+// invents a rule nor lets a tool in whose every call would fail.
+func TestOldEnumRulesAreTheValidators(t *testing.T) {
+	const d07 = `"$schema":"http://json-schema.org/draft-07/schema#",`
+	tests := []struct {
+		schema  string
+		refused bool
+	}{
+		{`{` + d07 + `"properties":{"topic":{"enum":[]}}}`, true},
+		{`{"$schema":"http://json-schema.org/draft-04/schema#","enum":[]}`, true},
+		{`{"$schema":"http://json-schema.org/draft-06/schema#","enum":["a","b","a"]}`, true},
+		{`{` + d07 + `"enum":[1,2,1.0]}`, true},
+		{`{` + d07 + `"enum":[{"a":1,"b":[2]},{"b":[2],"a":1}]}`, true},
+		{`{` + d07 + `"enum":[{"a":1},{"a":2},[1],[1,2],"1",1,true,null,0]}`, false},
+		{`{"$schema":"https://json-schema.org/draft/2019-09/schema","enum":["a","a"]}`, false},
+		{`{"enum":[]}`, false},
+		{`{"enum":["a","a"]}`, false},
+	}
+	for _, tt := range tests {
+		_, fullErr := (&inputValidator{doc: decodeDoc(t, tt.schema)}).compiled()
+		root, err := jsondec.Decode([]byte(tt.schema), jsondec.Options{}) // as registration decodes it
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkErr := checkInputSchema(root)
+		if (fullErr != nil) != tt.refused || (checkErr != nil) != tt.refused {
+			t.Errorf("%s: validator %v, registration check %v; want refused=%v", tt.schema, fullErr, checkErr, tt.refused)
+		}
 	}
 }

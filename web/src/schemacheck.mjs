@@ -207,7 +207,10 @@ function keyword(k, v, depth, w) {
         const i = v.findIndex((x) => typeof x !== "string");
         return i < 0 ? null : at(bad(`must be a property name, got ${value(v[i])}`), String(i));
     }
-    if (k === "enum") return Array.isArray(v) ? null : bad(`must be a list, got ${kind(v)}`);
+    if (k === "enum") {
+        if (!Array.isArray(v)) return bad(`must be a list, got ${kind(v)}`);
+        return w.enforced && (w.draft === 4 || w.draft === 6 || w.draft === 7) ? oldEnumProblem(v, w.draft) : null;
+    }
     if (NUMBER.has(k)) {
         if (typeof v !== "number") return bad(`must be a number, got ${value(v)}`);
         return k === "multipleOf" && v <= 0 ? bad(`must be greater than 0, got ${goFloat(v)}`) : null;
@@ -233,6 +236,40 @@ function keyword(k, v, depth, w) {
         if (k === "pattern" && w.enforced) return patternError(v);
     }
     return null;
+}
+
+/**
+ * schemacheck.go's checkOldEnum: draft-04, -06 and -07 want at least one
+ * value and no value twice.
+ * @param {unknown[]} v
+ * @param {number} draft
+ */
+function oldEnumProblem(v, draft) {
+    if (v.length === 0) return bad(`must hold at least one value under draft-0${draft}, got an empty list (no input could be valid)`);
+    const seen = new Set();
+    for (let i = 0; i < v.length; i++) {
+        const x = v[i];
+        const composite = x !== null && typeof x === "object";
+        const dup = composite ? v.slice(0, i).some((y) => jsonEqual(x, y)) : seen.has(x);
+        if (!composite) seen.add(x);
+        if (dup) return at(bad(`must not hold a value twice under draft-0${draft}, got ${value(x)} again`), String(i));
+    }
+    return null;
+}
+
+/**
+ * Equality of JSON values, as Go's reflect.DeepEqual on decoded JSON.
+ * @param {unknown} a
+ * @param {unknown} b
+ * @returns {boolean}
+ */
+function jsonEqual(a, b) {
+    if (a === b) return true;
+    if (a === null || b === null || typeof a !== "object" || typeof b !== "object" || Array.isArray(a) !== Array.isArray(b)) return false;
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    if (ka.length !== kb.length) return false;
+    return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual(/** @type {any} */ (a)[k], /** @type {any} */ (b)[k]));
 }
 
 /**
