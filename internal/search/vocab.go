@@ -47,7 +47,7 @@ var phrases = []phraseMeaning{
 // find deleteCustomer first. A verb may be in several classes: "post"
 // creates, updates or sends depending on the API, "upsert" creates or
 // updates. A name with no verb of these classes is taken for a read
-// (readPenalty in rank.go).
+// (readPenalty in params.go).
 var verbGroups = [][]string{
 	{"create", "add", "new", "make", "insert", "register", "post", "open", "upsert"},
 	{"get", "fetch", "retrieve", "read", "show", "view", "describe", "list"},

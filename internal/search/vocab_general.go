@@ -22,7 +22,7 @@ import (
 
 // generalGroupsText holds one group a line: single words used for the
 // same action or thing across products, every one related to every other
-// at generalWeight in rank.go. A group's first word names it.
+// at generalWeight in params.go. A group's first word names it.
 const generalGroupsText = "" +
 	// Actions.
 	`create make generate provision establish build spawn
