@@ -10,6 +10,24 @@
 // `satisfies`, type arguments and parameters, declarations) and skips them
 // with a type grammar. What TypeScript cannot erase (enum, namespace with
 // values, parameter properties) is a syntax error that says so.
+//
+// Where things are, in reading order:
+//   - scan.go: the tokenizer, bracket matching and CheckBody.
+//   - strip.go: Strip, the stripper's state and what it writes (erased
+//     spans, ';' where a statement was, a moved ')').
+//   - walk.go: the walk over a bracket pair's tokens by what it holds
+//     (block, expression, object, class body, parameters): where types
+//     can start, and whether a token ends an expression.
+//   - statement.go: TypeScript-only statements (type, interface, declare,
+//     namespace, enum, import/export) erased or refused.
+//   - function.go, class.go: functions' type parameters and return types;
+//     classes' heritage clauses and members.
+//   - types.go: the type grammar that finds where a type ends.
+//   - program.go: Program and Prepare: fences, a whole-program main
+//     unwrapped; edited.go re-tokenizes the stripper's output.
+//   - nesting.go, asyncforeach.go, callsite.go: checks and look-ups on a
+//     prepared program (nesting depth, async forEach callbacks, the call
+//     of a tool).
 package tsstrip
 
 import (

@@ -1,0 +1,295 @@
+package tsstrip
+
+// statement erases a TypeScript-only statement at i, or fails on one that
+// cannot be erased; it returns i when the statement is JavaScript.
+func (s *stripper) statement(i, end int) int {
+	t, n := s.tok(i), s.tok(i+1)
+	if t.k != tName || s.isProp(i) {
+		return i
+	}
+	sameLineName := (n.k == tName) && !n.nl
+	switch t.v {
+	case "interface":
+		if sameLineName && n.v != "in" && n.v != "instanceof" {
+			j := i + 2
+			for j < end && !s.is(j, "{") {
+				if s.is(j, "<") {
+					k, ok := s.angle(j)
+					if !ok {
+						return i
+					}
+					j = k
+					continue
+				}
+				j++
+			}
+			if j >= end {
+				return i
+			}
+			s.blankStmt(i, s.m[j]+1)
+			return s.m[j] + 1
+		}
+	case "type":
+		if sameLineName && (s.is(i+2, "=") || s.is(i+2, "<")) {
+			j := i + 2
+			if s.is(j, "<") {
+				k, ok := s.angle(j)
+				if !ok {
+					return i
+				}
+				j = k
+			}
+			if !s.is(j, "=") {
+				return i
+			}
+			k, ok := s.typ(j + 1)
+			if !ok {
+				return i
+			}
+			if s.is(k, ";") {
+				k++
+			}
+			s.blankStmt(i, k)
+			return k
+		}
+	case "declare":
+		if sameLineName {
+			if j := s.declaration(i + 1); j > i+1 {
+				s.blankStmt(i, j)
+				return j
+			}
+		}
+	case "abstract":
+		if n.v == "class" && !n.nl {
+			s.blank(i, i+1)
+			return i + 1
+		}
+	case "enum":
+		if sameLineName && s.is(i+2, "{") {
+			s.fail(i, "TypeScript enum is not supported: it is not erasable; use a const object or a union of string literals")
+		}
+	case "const":
+		if n.v == "enum" && s.tok(i+2).k == tName {
+			s.fail(i, "TypeScript const enum is not supported: it is not erasable; use a const object or a union of string literals")
+		}
+	case "namespace", "module":
+		if (sameLineName || t.v == "module" && n.k == tString && !n.nl) && n.v != "in" {
+			j := i + 2
+			for s.is(j, ".") && s.tok(j+1).k == tName {
+				j += 2
+			}
+			if !s.is(j, "{") {
+				return i
+			}
+			if !s.typeOnly(j+1, s.m[j]) {
+				s.fail(i, "TypeScript "+t.v+" with values is not supported: it is not erasable; use a plain object")
+				return i
+			}
+			s.blankStmt(i, s.m[j]+1)
+			return s.m[j] + 1
+		}
+	case "import":
+		if n.v == "type" && (s.tok(i+2).k == tName || s.is(i+2, "{") || s.is(i+2, "*")) {
+			j := i + 2
+			for j < end && s.tok(j).k != tString {
+				j++
+			}
+			j++
+			if s.is(j, ";") {
+				j++
+			}
+			s.blankStmt(i, j)
+			return j
+		}
+		if n.v != "(" && n.v != "." {
+			if s.module {
+				return s.moduleStatement(i + 1)
+			}
+			s.fail(i, "import is not available: the sandbox has no modules; use the tools you are given instead")
+		}
+	case "export":
+		if n.v == "type" && s.is(i+2, "{") {
+			j := s.m[i+2] + 1
+			if s.is(j, "from") {
+				j += 2
+			}
+			if s.is(j, ";") {
+				j++
+			}
+			s.blankStmt(i, j)
+			return j
+		}
+		if n.v == "type" || n.v == "interface" || n.v == "declare" {
+			if j := s.statement(i+1, end); j > i+1 {
+				s.blank(i, i+1)
+				return j
+			}
+		}
+		if s.module {
+			if n.v == "{" || n.v == "*" {
+				return s.moduleStatement(i + 1)
+			}
+			if n.v == "default" {
+				return i + 2
+			}
+			return i + 1
+		}
+		// Models used to modules write their program as one: `export
+		// default async function main() {...}`, `export async function
+		// main()`, `export default async () => {...}`. Without the export
+		// these are the whole-program forms Program calls; other exports
+		// (a const, an anonymous function) stay an error that says why.
+		if k := s.exportedMain(i); k > i {
+			s.blank(i, k)
+			return k
+		}
+		s.fail(i, "export is not available: the code is the body of a function; return the result instead")
+	}
+	return i
+}
+
+// exportedMain returns the index of the function after `export` or `export
+// default` at i when it is a named function declaration or (after
+// `default`) an arrow or parenthesized expression, else i.
+func (s *stripper) exportedMain(i int) int {
+	k := i + 1
+	isDefault := s.is(k, "default")
+	if isDefault {
+		k++
+	}
+	f := k
+	if s.is(f, "async") && !s.tok(f+1).nl {
+		f++
+	}
+	if s.is(f, "function") && (s.tok(f+1).k == tName || s.is(f+1, "*") && s.tok(f+2).k == tName) {
+		return k
+	}
+	if isDefault && (s.is(f, "(") || f > k && s.tok(f).k == tName && s.is(f+1, "=>")) {
+		return k
+	}
+	return i
+}
+
+// moduleStatement skips an import or export clause from i: its bindings
+// ({ a as b }, * as ns, a default name) up to and with its module string.
+func (s *stripper) moduleStatement(i int) int {
+	for i < len(s.toks) && s.tok(i).k != tString && !s.is(i, ";") && !(s.tok(i).nl && !s.is(i-1, ",") && !s.is(i-1, "{") && !s.is(i, "from") && !s.is(i, "}")) {
+		if s.is(i, "{") {
+			i = s.m[i]
+		}
+		i++
+	}
+	if s.tok(i).k == tString {
+		i++
+	}
+	return i
+}
+
+// declaration finds the end of what follows 'declare' at i.
+func (s *stripper) declaration(i int) int {
+	switch s.tok(i).v {
+	case "const", "let", "var":
+		j := i + 1
+		for {
+			if s.is(j, "{") || s.is(j, "[") {
+				j = s.m[j] + 1
+			} else if s.tok(j).k == tName {
+				j++
+			} else {
+				return i
+			}
+			if s.is(j, ":") {
+				k, ok := s.typ(j + 1)
+				if !ok {
+					return i
+				}
+				j = k
+			}
+			if !s.is(j, ",") {
+				break
+			}
+			j++
+		}
+		if s.is(j, ";") {
+			j++
+		}
+		return j
+	case "async", "function":
+		j := i + 1
+		if s.tok(i).v == "async" {
+			j++
+		}
+		if s.tok(j).k == tName {
+			j++
+		}
+		if s.is(j, "<") {
+			k, ok := s.angle(j)
+			if !ok {
+				return i
+			}
+			j = k
+		}
+		if !s.is(j, "(") {
+			return i
+		}
+		j = s.m[j] + 1
+		if s.is(j, ":") {
+			k, ok := s.typ(j + 1)
+			if !ok {
+				return i
+			}
+			j = k
+		}
+		if s.is(j, ";") {
+			j++
+		}
+		return j
+	case "type", "interface":
+		if j := s.statement(i, len(s.toks)); j > i {
+			return j
+		}
+		return i
+	case "class", "abstract", "global", "module", "namespace", "enum":
+		j := i + 1
+		for j < len(s.toks) && !s.is(j, "{") && !s.is(j, ";") {
+			j++
+		}
+		if s.is(j, "{") {
+			return s.m[j] + 1
+		}
+		return i
+	}
+	return i
+}
+
+// typeOnly says whether a namespace body declares types only.
+func (s *stripper) typeOnly(i, end int) bool {
+	for ; i < end; i++ {
+		if s.is(i, "{") || s.is(i, "(") || s.is(i, "[") {
+			i = s.m[i]
+			continue
+		}
+		if t := s.tok(i); t.k == tName && !s.isProp(i) {
+			switch t.v {
+			case "const", "let", "var", "function", "class", "enum":
+				return false
+			case "namespace", "module":
+				// A nested namespace of types only is still types.
+				j := i + 1
+				for s.tok(j).k == tName || s.tok(j).k == tString || s.is(j, ".") {
+					j++
+				}
+				if !s.is(j, "{") || !s.typeOnly(j+1, s.m[j]) {
+					return false
+				}
+				i = s.m[j]
+			case "declare":
+				// declare const x: T declares no value the program has.
+				if d := s.declaration(i + 1); d > i+1 {
+					i = d - 1
+				}
+			}
+		}
+	}
+	return true
+}
