@@ -28,17 +28,9 @@ func (s *stripper) class(i int) int {
 		}
 	}
 	if s.is(j, "implements") {
-		k := j + 1
-		for k < len(s.toks) && !s.is(k, "{") {
-			if s.is(k, "<") {
-				e, ok := s.angle(k)
-				if !ok {
-					return k
-				}
-				k = e
-				continue
-			}
-			k++
+		k, ok := s.toBrace(j+1, len(s.toks))
+		if !ok {
+			return k
 		}
 		s.blank(j, k)
 		j = k

@@ -4,26 +4,21 @@ import "strings"
 
 // typeParams erases type parameters <...> at j, if any, and returns where
 // the code goes on.
-func (s *stripper) typeParams(j int) int {
-	if s.is(j, "<") {
-		if k, ok := s.angle(j); ok {
-			s.blank(j, k)
-			return k
-		}
-	}
-	return j
-}
+func (s *stripper) typeParams(j int) int { return s.eraseOptional(j, "<", s.angle) }
 
 // returnType erases a return type ': T' at j, if any, and returns where the
 // code goes on.
-func (s *stripper) returnType(j int) int {
-	if s.is(j, ":") {
-		if k, ok := s.typ(j + 1); ok {
-			s.blank(j, k)
-			return k
-		}
+func (s *stripper) returnType(j int) int { return s.eraseOptional(j, ":", s.annotation) }
+
+// eraseOptional erases the piece at j that token v starts, if read can
+// read it (see optional), and returns where the code goes on.
+func (s *stripper) eraseOptional(j int, v string, read func(int) (int, bool)) int {
+	k, ok := s.optional(j, v, read)
+	if !ok {
+		return j
 	}
-	return j
+	s.blank(j, k)
+	return k
 }
 
 // afterParams erases a return type after a parameter list's ')' and reads

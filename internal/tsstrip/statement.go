@@ -11,19 +11,8 @@ func (s *stripper) statement(i, end int) int {
 	switch t.v {
 	case "interface":
 		if sameLineName && n.v != "in" && n.v != "instanceof" {
-			j := i + 2
-			for j < end && !s.is(j, "{") {
-				if s.is(j, "<") {
-					k, ok := s.angle(j)
-					if !ok {
-						return i
-					}
-					j = k
-					continue
-				}
-				j++
-			}
-			if j >= end {
+			j, ok := s.toBrace(i+2, end)
+			if !ok || j >= end {
 				return i
 			}
 			s.blankStmt(i, s.m[j]+1)
@@ -31,15 +20,8 @@ func (s *stripper) statement(i, end int) int {
 		}
 	case "type":
 		if sameLineName && (s.is(i+2, "=") || s.is(i+2, "<")) {
-			j := i + 2
-			if s.is(j, "<") {
-				k, ok := s.angle(j)
-				if !ok {
-					return i
-				}
-				j = k
-			}
-			if !s.is(j, "=") {
+			j, ok := s.optional(i+2, "<", s.angle)
+			if !ok || !s.is(j, "=") {
 				return i
 			}
 			k, ok := s.typ(j + 1)
@@ -198,12 +180,9 @@ func (s *stripper) declaration(i int) int {
 			} else {
 				return i
 			}
-			if s.is(j, ":") {
-				k, ok := s.typ(j + 1)
-				if !ok {
-					return i
-				}
-				j = k
+			var ok bool
+			if j, ok = s.optional(j, ":", s.annotation); !ok {
+				return i
 			}
 			if !s.is(j, ",") {
 				break
@@ -222,23 +201,12 @@ func (s *stripper) declaration(i int) int {
 		if s.tok(j).k == tName {
 			j++
 		}
-		if s.is(j, "<") {
-			k, ok := s.angle(j)
-			if !ok {
-				return i
-			}
-			j = k
-		}
-		if !s.is(j, "(") {
+		j, ok := s.optional(j, "<", s.angle)
+		if !ok || !s.is(j, "(") {
 			return i
 		}
-		j = s.m[j] + 1
-		if s.is(j, ":") {
-			k, ok := s.typ(j + 1)
-			if !ok {
-				return i
-			}
-			j = k
+		if j, ok = s.optional(s.m[j]+1, ":", s.annotation); !ok {
+			return i
 		}
 		if s.is(j, ";") {
 			j++

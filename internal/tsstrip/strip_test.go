@@ -61,6 +61,9 @@ func TestStrip(t *testing.T) {
 		{"type alias", "type S = 'a' | 'b';\ntype F<T> = (x: T) => void\nreturn 1", ";                  \n;                         \nreturn 1"},
 		{"multi-line type alias", "type O = {\n  a: number\n}\nreturn 1", ";         \n           \n \nreturn 1"},
 		{"declare", "declare const x: number;\ndeclare function f(a: string): void\nreturn 1", ";                       \n;                                  \nreturn 1"},
+		// Not TypeScript: left for QuickJS to report, not erased as a declaration.
+		{"declare whose type is not a type", "declare const x: ;\nreturn 1", "declare const x: ;\nreturn 1"},
+		{"declare whose return type is not a type", "declare function f(): ;\nreturn 1", "declare function f(): ;\nreturn 1"},
 		{"import type", "import type { A } from './a';\nreturn 1", ";                            \nreturn 1"},
 		{"nested type-only namespaces", "namespace N {\n  export namespace M { export interface I { a: 1 } }\n  export type T = M.I\n}\nreturn 1", ";          \n                                               \n                     \n \nreturn 1"},
 		{"type-only namespace", "namespace N { export type A = 1 }\nreturn 1", ";                                \nreturn 1"},

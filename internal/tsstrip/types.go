@@ -274,3 +274,36 @@ func (s *stripper) angle(i int) (int, bool) {
 	}
 	return i, false
 }
+
+// optional reads the piece at j that token v starts, if any, with read
+// (type parameters: "<" and angle; an annotation: ":" and annotation). It
+// returns j when there is none, and false when one starts but read cannot
+// read it: the code is then left alone.
+func (s *stripper) optional(j int, v string, read func(int) (int, bool)) (int, bool) {
+	if !s.is(j, v) {
+		return j, true
+	}
+	return read(j)
+}
+
+// annotation reads ': T' from the ':' at i.
+func (s *stripper) annotation(i int) (int, bool) { return s.typ(i + 1) }
+
+// toBrace reads a heading from j to the '{' that opens its body, reading
+// type arguments on the way ("interface A<T> extends B<T> {", "implements
+// C<T> {"), and returns that '{' (end when there is none). It returns
+// false, with the '<', when type arguments cannot be read.
+func (s *stripper) toBrace(j, end int) (int, bool) {
+	for j < end && !s.is(j, "{") {
+		if s.is(j, "<") {
+			k, ok := s.angle(j)
+			if !ok {
+				return j, false
+			}
+			j = k
+			continue
+		}
+		j++
+	}
+	return j, true
+}
