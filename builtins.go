@@ -164,6 +164,7 @@ type hostNeeds struct {
 	timers bool // __cm_timer, __cm_timer_clear
 	random bool // __cm_urandom
 	clock  bool // __cm_time
+	syntax bool // __cm_syntax (evalguard.go)
 }
 
 // preludeFor returns the prelude for code: the plain one plus the lazy
@@ -184,8 +185,15 @@ func preludeFor(code string) (prelude string, needs hostNeeds) {
 			}
 		}
 	}
+	if usesEval(code) {
+		hostNames = append(hostNames, "__cm_syntax")
+		needs.syntax = true
+	}
 	sort.Strings(hostNames)
 	var b strings.Builder
+	if needs.syntax {
+		fmt.Fprintf(&b, evalJS, sort.SearchStrings(hostNames, "__cm_syntax"))
+	}
 	for _, i := range used {
 		g := builtinGroups[i]
 		names, _ := json.Marshal(g.names)

@@ -143,6 +143,9 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 	if needs.random {
 		funcs["__cm_urandom"] = sandbox.Func{Bytes: (&entropy{src: s.cm.cfg.Random}).random}
 	}
+	if needs.syntax {
+		funcs["__cm_syntax"] = sandbox.Func{Sync: syntaxHost}
+	}
 	if needs.clock {
 		r.clock.start = start
 		funcs["__cm_time"] = sandbox.Func{Sync: r.clock.now}

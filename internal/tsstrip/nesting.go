@@ -91,3 +91,13 @@ func checkNesting(src string, toks []token) *Error {
 		"(brackets, template substitutions, arrow functions returning arrow functions and runs of new count); "+
 		"split it into functions, or build deep data in a loop", deepest, line, MaxNesting)}
 }
+
+// CheckNesting is the nesting check of a program applied to any code:
+// what the sandbox's eval and Function constructors are given (their text
+// reaches QuickJS's parser as the program's does, and overflows the host's
+// stack alike, ending the run). The tokens before a scan failure count, as
+// for a program.
+func CheckNesting(src string) *Error {
+	toks, _ := scan(src)
+	return checkNesting(src, toks)
+}

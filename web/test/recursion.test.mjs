@@ -47,3 +47,36 @@ test("source nested past the limit is a SYNTAX error that says so; at the limit 
         }
     }
 });
+
+// Text built at run time reaches QuickJS's parser as the program does: nested
+// past the host's stack it ended the whole run ("Maximum call stack size
+// exceeded", RUNTIME) however the program guarded it. eval, indirect eval and
+// the function constructors now check it as the program is checked, and
+// throw a SyntaxError the program catches.
+test("eval and the function constructors refuse text nested past the limit with a SyntaxError the program catches", async (t) => {
+    const api = await (await loadFactory())({ wasmLocation: assetPath, timeout: 60000 });
+    t.after(() => api.dispose());
+    const session = api.createSession();
+    const builders = [
+        ["eval", "eval(text)"],
+        ["eval", "(0, eval)(text)"],
+        ["eval", "globalThis.eval(text)"],
+        ["Function", "new Function(text)"],
+        ["Function", "Function('a', 'b', text)"],
+        ["AsyncFunction", "new (async () => {}).constructor(text)"],
+        ["GeneratorFunction", "(function* () {}).constructor(text)"],
+    ];
+    for (const [name, code, result, extra] of NESTED) {
+        for (const [what, build] of builders) {
+            const program = `const text = ${JSON.stringify(code(20000))}; try { ${build}; return "built" } catch (e) { return [e instanceof SyntaxError, e.message] }`;
+            const r = await run(session, program);
+            assert.equal(r.ok, true, `${name}, ${build}: ${JSON.stringify(r.error)}`);
+            assert.equal(r.result[0], true, `${name}, ${build}: ${JSON.stringify(r.result)}`);
+            assert.match(r.result[1], new RegExp(`^${what}: code nested too deeply: ${20000 + extra} levels at line 1; the limit is ${NESTING_LIMIT} \\(`), `${name}, ${build}`);
+        }
+        // At the limit, a function built from the text runs.
+        const at = await run(session, `return new Function(${JSON.stringify(code(NESTING_LIMIT - extra))})()`);
+        assert.deepEqual([at.ok, at.result], [true, result], `${name} at the limit: ${JSON.stringify(at.error)}`);
+    }
+    assert.equal((await run(session, "return 1")).result, 1, "the next run");
+});

@@ -1,0 +1,74 @@
+package codemode
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestEvalNesting: text given to eval (direct or not) or a function
+// constructor is held to the program's nesting limit: past it, a
+// SyntaxError the program catches, naming what refused it (natively QuickJS
+// threw its own "stack overflow" here; under GOOS=js the host's stack
+// overflowed and the run ended). Within it, eval and the constructors
+// behave as the intrinsics do, but eval runs in the global scope.
+func TestEvalNesting(t *testing.T) {
+	cm := newTestCodeMode(t, Config{})
+	s, err := cm.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const deep = `"[".repeat(1e5)`
+	const msg = `code nested too deeply: 100000 levels at line 1; the limit is 100 (brackets, template substitutions, arrow functions returning arrow functions and runs of new count); split it into functions, or build deep data in a loop`
+	catch := func(build string) string {
+		return "try { " + build + "; return 'built' } catch (e) { return e.name + ': ' + e.message }"
+	}
+	for _, tc := range []struct{ name, code, want string }{
+		{"eval", catch("eval(" + deep + ")"), `"SyntaxError: eval: ` + msg + `"`},
+		{"indirect eval", catch("(0, eval)(" + deep + ")"), `"SyntaxError: eval: ` + msg + `"`},
+		{"new Function", catch("new Function('return ' + " + deep + ")"), `"SyntaxError: Function: code nested too deeply: 100000 levels at line 1;`},
+		{"Function's parameters", catch("Function('a = ' + " + deep + ", 'return a')"), `"SyntaxError: Function: code nested too deeply: 100000 levels at line 1;`},
+		{"AsyncFunction", catch("(async () => {}).constructor(" + deep + ")"), `"SyntaxError: AsyncFunction: ` + msg + `"`},
+		{"AsyncGeneratorFunction", catch("(async function* () {}).constructor(" + deep + ")"), `"SyntaxError: AsyncGeneratorFunction: ` + msg + `"`},
+		{"the program goes on", "let r; try { eval(" + deep + ") } catch (e) { r = 'caught' } return [r, eval('1 + 1')]", `["caught",2]`},
+		{"at the limit", `return eval("[".repeat(100) + "]".repeat(100)).length`, `1`},
+		{"Function with parameters", `return new Function("a", "b", "return a + b")(1, 2)`, `3`},
+		{"called without new", `return Function("return this")() === globalThis`, `true`},
+		{"identity", `return [(() => {}) instanceof Function, (function () {}).constructor === Function, Object.getPrototypeOf(Function) === Function.prototype, (async () => {}).constructor.name, Function.name, Function.length, eval.name, eval.length]`,
+			`[true,true,true,"AsyncFunction","Function",1,"eval",1]`},
+		{"a subclass", `class F extends Function {}; const f = new F("return 7"); return [f(), f instanceof F]`, `[7,true]`},
+		{"arguments made strings once", `let n = 0; const body = { toString() { n++; return "return 5" } }; return [new Function(body)(), n]`, `[5,1]`},
+		{"eval of a non-string", `return eval(42)`, `42`},
+		{"eval runs in the global scope", `const x = 5; globalThis.y = 6; return [eval("typeof x"), eval("y")]`, `["undefined",6]`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := s.ExecuteCode(context.Background(), ExecuteCodeInput{Code: tc.code}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Error != nil || !strings.HasPrefix(string(res.Result), tc.want) {
+				t.Errorf("got %s %+v, want %s", res.Result, res.Error, tc.want)
+			}
+		})
+	}
+}
+
+// TestEvalGuardOnlyWhenNamed: the guard is in the prelude of code that
+// names eval, Function or constructor, and of no other.
+func TestEvalGuardOnlyWhenNamed(t *testing.T) {
+	for _, tc := range []struct {
+		code string
+		want bool
+	}{
+		{"return 1", false},
+		{"return tools.orders.search({})", false},
+		{"return eval('1')", true},
+		{"return new Function('return 1')()", true},
+		{"return (() => {}).constructor", true},
+	} {
+		prelude, needs := preludeFor(tc.code)
+		if got := strings.Contains(prelude, "AsyncGeneratorFunction"); got != tc.want || needs.syntax != tc.want {
+			t.Errorf("%q: guard %v, host function %v, want %v", tc.code, got, needs.syntax, tc.want)
+		}
+	}
+}
