@@ -271,7 +271,7 @@ func cleanStack(stack, code string, wrapped bool) (string, int, int) {
 		l, _ := strconv.Atoi(m[2])
 		c, _ := strconv.Atoi(m[3])
 		if l > lines {
-			continue // the wrapper's own call
+			continue // past the code: none since the host calls the wrapper (callBody), and none may show
 		}
 		if wrapped && l == 1 {
 			c -= len(wrapPrefix)

@@ -338,11 +338,26 @@ func (r *run) loadHelpers() (exc ffi.Value) {
 // completion value (`x + 1` on the last line) is the result. Code with one
 // is compiled as the body of an async function. The prefix stays on the
 // code's first line, so only first-line columns shift; the suffix starts a
-// line of its own, so a trailing line comment cannot swallow it.
+// line of its own, so a trailing line comment cannot swallow it. The
+// function is called by the host (callBody), not by the script: a call in
+// the script put a frame one line past the code at the end of every stack
+// the program saw (e.stack's "at <eval> (code.js:4:3)" for 3 lines).
 const (
 	wrapPrefix = "(async () => {"
-	wrapSuffix = "\n})()"
+	wrapSuffix = "\n})"
 )
+
+// callBody compiles code as the body of an async function and calls it,
+// giving its promise (or the exception of either step).
+func (r *run) callBody(code string) (promise, exc ffi.Value) {
+	q, ctx := r.q, r.ctx
+	fn, exc := q.Eval(ctx, wrapPrefix+code+wrapSuffix, codeFile, ffi.EvalGlobal)
+	if exc != 0 {
+		return 0, exc
+	}
+	defer q.FreeValue(ctx, fn)
+	return q.Call(ctx, fn.Const(), q.Undefined.Const())
+}
 
 // main evaluates the code (a function body when body is set) and drives
 // it to completion.
@@ -352,20 +367,20 @@ func (r *run) main(code string, body bool) *Result {
 	var promise, exc ffi.Value
 	if body {
 		wrapped = true
-		promise, exc = q.Eval(ctx, wrapPrefix+code+wrapSuffix, codeFile, ffi.EvalGlobal)
+		promise, exc = r.callBody(code)
 	} else {
 		promise, exc = q.Eval(ctx, code, codeFile, ffi.EvalAsync)
 	}
 	if !body && exc != 0 && strings.Contains(code, "return") && r.isTopLevelReturn(exc.Const()) {
 		q.FreeValue(ctx, exc)
 		// A closing bracket the code did not open would close the wrapper
-		// and run the rest outside it (`return 1\n})(); (async () => {`).
+		// and run the rest outside it (`return 1\n}); (async () => {`).
 		if e := tsstrip.CheckBody(code); e != nil {
 			return &Result{Error: &Error{Code: CodeSyntax, Name: "SyntaxError", Message: e.Message, Line: e.Line, Column: e.Column,
 				Stack: fmt.Sprintf("    at %s:%d:%d", codeFile, e.Line, e.Column)}}
 		}
 		wrapped = true
-		promise, exc = q.Eval(ctx, wrapPrefix+code+wrapSuffix, codeFile, ffi.EvalGlobal)
+		promise, exc = r.callBody(code)
 	}
 	if exc != 0 {
 		return r.fail(exc, code, wrapped, true)

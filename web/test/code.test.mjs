@@ -49,6 +49,13 @@ const cases = {
     ],
     wrapper: [
         { name: "bare body", code: "const a = 2\nreturn a * 3", result: 6 },
+        // The wrapper is called by the host: its call in the script put a
+        // frame one line past the code at the end of every e.stack.
+        {
+            name: "e.stack holds the program's frames only, each at its own line",
+            code: "function f() { return new Error('e').stack }\nconst s = f()\nreturn s.split('\\n').filter(Boolean).map((l) => l.replace(/:\\d+\\)$/, ')'))",
+            result: ["    at f (code.js:1)", "    at <anonymous> (code.js:2)"],
+        },
         { name: "ts fence with prose", code: "Here is the program:\n```ts\nconst n: number = 4\nreturn n\n```\nIt returns four.", result: 4 },
         {
             name: "fenced positions count from the top of the text",
