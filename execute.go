@@ -173,6 +173,9 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 		}
 		return nil, err
 	}
+	if prepared.ObjectBlock && res.Error == nil {
+		r.warn(objectBlockWarning)
+	}
 	return r.finish(res, time.Since(start)), nil
 }
 
@@ -205,6 +208,9 @@ func syntaxHint(code string, e *sandbox.Error) string {
 	if t := strings.TrimSpace(code); strings.HasPrefix(t, "{") && json.Valid([]byte(t)) {
 		return ": the code is a JSON object, not a program; to give that data back, write return followed by it (return { ... };)"
 	}
+	if tsstrip.ObjectBlock(code) {
+		return objectBlockHint
+	}
 	if e.Line > 0 && e.Column > 0 {
 		lines := strings.Split(code, "\n")
 		if e.Line <= len(lines) {
@@ -223,6 +229,16 @@ func syntaxHint(code string, e *sandbox.Error) string {
 	}
 	return ""
 }
+
+// objectBlockHint follows the syntax error of a program that is an object
+// literal with more than one property, `{ a: 1, b: 2 }`: JavaScript reads
+// it as a block (a label a, then `1, b` and a stray colon), and QuickJS
+// says "expecting ';'". objectBlockWarning is the warning of one that
+// runs, `{ a: 1 }`, whose result is 1.
+const (
+	objectBlockHint    = ": a program that starts with { is a block, not an object literal; to give the object back, return it (return { ... }) or wrap it in parentheses: ({ ... })"
+	objectBlockWarning = "the program is read as a block, not an object: { a: ... } at its start is a block whose first statement has the label a, so the result is that statement's value; to give the object back, return it (return { a: ... }) or wrap it in parentheses: ({ a: ... })"
+)
 
 // awaitHint follows QuickJS's words for an await in a function that is not
 // async (a map or forEach callback, a helper), which models write often and

@@ -599,6 +599,11 @@ func TestSyntaxHints(t *testing.T) {
 		{name: "a JSON array is a value already", code: "[1, {\"a\": 2}]", want: `[1,{"a":2}]`},
 		{name: "an @ in a string is not a decorator", code: "const s = 'a@b'\nreturn s +", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "unexpected end of input"},
 		{name: "a block is not a JSON object", code: "{ const a = 1 }\nreturn", want: ""},
+		// An object literal with unquoted keys is not JSON: JavaScript reads
+		// it as a block whose first statement has a label.
+		{name: "an object literal of two properties", code: "{ orders: [1, 2], total: 3 }", errCode: "SYNTAX", errName: "SyntaxError", errMsg: objectBlockHint},
+		{name: "an object literal with a quoted key (not JSON)", code: "{ 'a': 1 }", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expecting ';'" + objectBlockHint},
+		{name: "an object literal with a call and a semicolon", code: "{\n  name: 'x',\n  total: f()\n};", errCode: "SYNTAX", errName: "SyntaxError", errMsg: objectBlockHint},
 		// await in a callback or function that is not async: QuickJS reads
 		// await as a name there, and said only "expecting ','".
 		{name: "await in a map callback", code: "return [1].map(x => await tools.orders.get({ id: x }))", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expecting ',': " + awaitHintText, line: 1, col: 27},
@@ -621,12 +626,28 @@ func TestSyntaxHints(t *testing.T) {
 			t.Errorf("%q gets the hint %q", tc.code, h)
 		}
 	}
-	for _, code := range []string{"const s = 'a@b'\nreturn s +", "{ x: 1 }}"} {
+	for _, code := range []string{"const s = 'a@b'\nreturn s +", "{ x: 1 }}", "{ x: 1 }\nfoo(", "{ outer: for (;;) { break outer } }", "({ x: 1, y: 2 }"} {
 		e := sandbox.Error{Code: sandbox.CodeSyntax, Name: "SyntaxError", Message: "m", Line: 1, Column: 1}
 		if h := syntaxHint(code, &e); h != "" {
 			t.Errorf("%q gets the hint %q", code, h)
 		}
 	}
+}
+
+// TestObjectBlockWarning: `{ a: 1 }` as a program runs as a block whose
+// first statement has the label a (its result is 1): the run says so, and
+// how to give the object back. A block that is one, a real label and an
+// object in parentheses say nothing.
+func TestObjectBlockWarning(t *testing.T) {
+	runInputCases(t, []inputCase{
+		{name: "a one-property object literal", code: "{ a: 1 }", want: `1`, log: objectBlockWarning},
+		{name: "with a semicolon", code: "{ total: [1, 2] };", want: `[1,2]`, log: objectBlockWarning},
+		{name: "in parentheses", code: "({ a: 1 })", want: `{"a":1}`, noLog: "read as a block"},
+		{name: "returned", code: "return { a: 1 }", want: `{"a":1}`, noLog: "read as a block"},
+		{name: "a block", code: "{ const a = 1; console.log(a) }", want: ``, noLog: "read as a block"},
+		{name: "a labelled loop in a block", code: "{ outer: for (const x of [1, 2]) { if (x) break outer } }", want: ``, noLog: "read as a block"},
+		{name: "a block and more", code: "{ a: 1 }\nreturn 2", want: `2`, noLog: "read as a block"},
+	})
 }
 
 // TestLaterFenceWarning: a program split into two JavaScript blocks runs

@@ -31,6 +31,10 @@ type Prepared struct {
 	// only), 0 when there is none: a model that split its program into
 	// blocks got the first block's result and no word about the rest.
 	LaterFenceLine int
+	// ObjectBlock says that Code is one block whose first statement has a
+	// label: `{ a: 1 }`, which JavaScript reads as a block (its value 1),
+	// not the object the model meant (see objectBlock).
+	ObjectBlock bool
 }
 
 // Prepare is Program, and says whether the result is a function body.
@@ -139,7 +143,44 @@ func prepare(src string) (Prepared, *Error) {
 			return Prepared{Code: out + call, Body: true, AsyncForEachLine: line}, nil
 		}
 	}
-	return Prepared{Code: out, Body: body, AsyncForEachLine: line}, nil
+	return Prepared{Code: out, Body: body, AsyncForEachLine: line, ObjectBlock: objectBlock(toks, m)}, nil
+}
+
+// ObjectBlock is objectBlock on src's tokens: false when they do not scan
+// or their brackets do not match.
+func ObjectBlock(src string) bool {
+	toks, ok := scan(src)
+	if !ok {
+		return false
+	}
+	m, bad := match(toks)
+	return bad < 0 && objectBlock(toks, m)
+}
+
+// objectBlock says whether toks (m: their matched brackets) are one block,
+// `{` to its `}` and at most a `;`, that starts with a name, a string or a
+// number and a colon: an object literal as a program. JavaScript reads it
+// as a block whose first statement has a label, so `{ a: 1 }` gives 1 and
+// `{ a: 1, b: 2 }` is a syntax error at the second colon. A label before
+// a loop or a switch (`{ outer: for (...) ... }`) is a real label.
+func objectBlock(toks []token, m []int) bool {
+	n := len(toks)
+	if n > 0 && toks[n-1].k == tPunct && toks[n-1].v == ";" {
+		n--
+	}
+	s := &stripper{toks: toks}
+	if n < 4 || !s.is(0, "{") || m[0] != n-1 || !s.is(2, ":") {
+		return false
+	}
+	if k := toks[1].k; k != tName && k != tString && k != tNumber {
+		return false
+	}
+	for _, kw := range []string{"for", "while", "do", "switch"} {
+		if s.is(3, kw) {
+			return false
+		}
+	}
+	return true
 }
 
 // callMain is appended to a program that declares main() and never calls

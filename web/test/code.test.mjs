@@ -49,6 +49,9 @@ const cases = {
     ],
     wrapper: [
         { name: "bare body", code: "const a = 2\nreturn a * 3", result: 6 },
+        // An object literal as the program is a block to JavaScript.
+        { name: "{ a: 1 } runs as a block, and the run says so", code: "{ a: 1 }", result: 1, log: /^the program is read as a block, not an object: .*wrap it in parentheses: \(\{ a: \.\.\. \}\)$/ },
+        { name: "{ a: 1, b: 2 } is a SYNTAX error that says to return it", code: "{ a: 1, b: 2 }", error: { code: "SYNTAX", name: "SyntaxError", message: /: a program that starts with \{ is a block, not an object literal; to give the object back, return it/ } },
         // The wrapper is called by the host: its call in the script put a
         // frame one line past the code at the end of every e.stack.
         {
