@@ -38,13 +38,13 @@ func buildInstructionsWith(tools []*toolEntry, lim limits, sig func(*toolEntry) 
 The code is the body of an async function: use top-level await, and return the value you need as JSON data. You may write TypeScript: types are erased. Each run starts fresh: nothing persists between runs. Inside it:
 - await tool_search({query, namespace?, limit?}) returns [{name, namespace, description, signature}] ([]: no match).
 - await tools.<namespace>.<name>(input) calls a tool, e.g. await tools.orders.search({status: "open"}); await tool_call(name, input) does the same by name.
-- console.log/info/warn/error/debug output is captured and returned as logs.
+- console.log/info/warn/error/debug/table/dir/assert/count/time/group/trace/clear are logged.
 - Standard built-ins, URL, TextEncoder, atob, setTimeout; no fetch, DOM, Intl or modules.
 
 `)
 	fmt.Fprintf(&sb, "Limits per run: %s (time waiting for tools included), %d MB memory, %d tool calls, %d bytes of result and logs (more is cut, with markers).\n\n",
 		formatDuration(lim.Timeout), lim.MemoryLimitMB, lim.MaxToolCalls, lim.MaxResultChars)
-	sb.WriteString(`A run returns {ok: true, result, logs} or {ok: false, error: {name, message, code, line?}} for syntax errors, uncaught exceptions and exceeded limits. A tool that fails or is denied throws inside your code with the reason; use try/catch where you can recover. Inputs are checked against the tool's schema.
+	sb.WriteString(`A run returns {ok: true, result, logs} or {ok: false, error: {name, message, code, line?}} for syntax errors, uncaught exceptions and exceeded limits. A tool that fails or is denied throws inside your code with the reason; use try/catch where you can recover. Inputs are checked against tool schemas.
 
 Good practice:
 - Search before calling a tool you have not seen; use exact names and follow the signatures.

@@ -1,7 +1,10 @@
 package codemode
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -198,6 +201,61 @@ func TestExecuteCodeDescription(t *testing.T) {
 	for _, tt := range tests {
 		if got := executeCodeDescription(tt.lim); got != head+tt.want {
 			t.Errorf("executeCodeDescription(%+v) =\n%q\nwant\n%q", tt.lim, got, head+tt.want)
+		}
+	}
+}
+
+// TestInstructionConsoleMethods: the instruction's console line names what
+// the sandbox's console has, no more and no less: each method is a name of
+// the line or begins with one (timeEnd with time, groupEnd with group),
+// and each name of the line is a method. It failed when the line listed
+// the five levels alone and console had 19 methods (prelude/console.js).
+func TestInstructionConsoleMethods(t *testing.T) {
+	ins := buildInstructions(nil, testLimits)
+	var line string
+	for _, l := range strings.Split(ins, "\n") {
+		if strings.HasPrefix(l, "- console.") {
+			line = l
+		}
+	}
+	if line == "" {
+		t.Fatalf("no console line in the instruction:\n%s", ins)
+	}
+	// "- console.log/info/.../clear are logged."
+	named := map[string]bool{}
+	for _, w := range strings.Split(strings.Fields(strings.TrimPrefix(line, "- console."))[0], "/") {
+		if !regexp.MustCompile(`^[a-z][A-Za-z]*$`).MatchString(w) {
+			t.Fatalf("%q in the console line %q is not a method name", w, line)
+		}
+		named[w] = true
+	}
+	cm := newTestCodeMode(t, Config{})
+	s, err := cm.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.ExecuteCode(context.Background(), ExecuteCodeInput{Code: "return Object.keys(console).filter((k) => typeof console[k] === 'function')"}, nil)
+	if err != nil || res.Error != nil {
+		t.Fatalf("%v %+v", err, res.Error)
+	}
+	var methods []string
+	if err := json.Unmarshal(res.Result, &methods); err != nil || len(methods) < 5 {
+		t.Fatalf("console methods %s: %v", res.Result, err)
+	}
+	has := map[string]bool{}
+	for _, m := range methods {
+		has[m] = true
+		ok := false
+		for n := range named {
+			ok = ok || strings.HasPrefix(m, n)
+		}
+		if !ok {
+			t.Errorf("console.%s is not named in the instruction's line %q", m, line)
+		}
+	}
+	for n := range named {
+		if !has[n] {
+			t.Errorf("the instruction names console.%s, which the sandbox lacks (it has %v)", n, methods)
 		}
 	}
 }
