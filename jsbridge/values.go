@@ -54,6 +54,10 @@ func TypeOf(v Value) (t Type) {
 // Undefined returns JavaScript's undefined.
 func Undefined() Value { return js.Undefined() }
 
+// ValueOf returns v as a JavaScript value, as Call converts its arguments:
+// a value made once and passed to many calls is converted once.
+func ValueOf(v any) Value { return js.ValueOf(v) }
+
 // Global returns the Go program's global object (under the loader, its
 // private shadow of globalThis).
 func Global() Value { return global }

@@ -266,3 +266,31 @@ func TestConversionHugeArray(t *testing.T) {
 		})
 	}
 }
+
+// TestStringArgs: a string argument reaches a host function as the JSON
+// JSON.stringify writes for it, whether callFunction reads its bytes itself
+// (printable ASCII, at most maxNarrowArg) or leaves it to the stringify
+// (escapes, characters past ASCII, lone surrogates, ropes, long strings).
+func TestStringArgs(t *testing.T) {
+	e, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	// h returns the JSON text it got, as a string.
+	h := sandbox.Func{Sync: func(args []json.RawMessage) (json.RawMessage, error) { return json.Marshal(string(args[0])) }}
+	for _, s := range []string{
+		`""`, `"bench.echo"`, `"a b ~ !"`, `"quo\"te"`, `"back\\slash"`, `"tab\tnew\nline"`, `"nul\u0000byte"`, `"\u007f"`,
+		`"caf\u00e9"`, `"\u20ac"`, `"\ud800"`, `"a\udc00b"`, `"\ud83d\ude00"`, `"\u2028"`,
+		`"x".repeat(1024)`, `"x".repeat(1025)`, `"y".repeat(1023) + "\""`, `(() => { let s = "a".repeat(5000); s += "b".repeat(3000); return s })()`,
+	} {
+		code := "const s = " + s + ";\nconst got = h(s), want = JSON.stringify(s);\nreturn got === want ? 'same' : [got, want]"
+		res, err := e.Run(context.Background(), sandbox.Program{Code: code, Funcs: map[string]sandbox.Func{"h": h}})
+		if err != nil || res.Error != nil {
+			t.Fatalf("%s: %v %+v", s, err, res.Error)
+		}
+		if string(res.Value) != `"same"` {
+			t.Errorf("%s: [got, want] %s", s, res.Value)
+		}
+	}
+}

@@ -83,6 +83,14 @@ func (r *run) callFunction(argc, argv, refID uint32) ffi.Value {
 			args[i] = strconv.AppendInt(nil, int64(n), 10)
 			continue
 		}
+		// A tool's name, a query: its bytes read from memory, where the
+		// stringify is a call into QuickJS and a read of what it wrote.
+		if b, ok := q.Narrow(q.Arg(argv, i), maxNarrowArg); ok {
+			if js, ok := plainJSONString(b); ok {
+				args[i] = js
+				continue
+			}
+		}
 		var exc ffi.Value
 		if q.IsObject(q.Arg(argv, i)) {
 			var warnings []string
@@ -153,6 +161,26 @@ func (r *run) callFunction(argc, argv, refID uint32) ffi.Value {
 	}
 	q.FreeValue(ctx, promise)
 	return tracked
+}
+
+// maxNarrowArg bounds the strings callFunction reads itself: a longer one
+// that needed the stringify after all would be read twice.
+const maxNarrowArg = 1024
+
+// plainJSONString returns s as a JSON string when it is printable ASCII
+// without a quote or a backslash: JSON.stringify of it is s in quotes.
+// Anything else (an escape, a character past ASCII) is left to the
+// stringify.
+func plainJSONString(s []byte) (json.RawMessage, bool) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return nil, false
+		}
+	}
+	out := make(json.RawMessage, len(s)+2)
+	out[0], out[len(out)-1] = '"', '"'
+	copy(out[1:], s)
+	return out, true
 }
 
 // rejectedBy is the label of the host call whose promise was rejected with

@@ -64,6 +64,13 @@ func pageCaller() (call, abort Value, ok bool) {
 // Both arrays are the loader's converter's (or made at registration), read
 // when the tool is called: execute as it was when registered.
 func toolExecute(name string, execs, validates Value, i int) func(context.Context, json.RawMessage, codemode.Call) (json.RawMessage, error) {
+	// The name as a JavaScript string, made on the tool's first call (not
+	// at registration: a catalog of 1,000 tools would make 1,000) and
+	// reused: each call's conversion was a new string and its finalizer.
+	var jsName struct {
+		once sync.Once
+		v    Value
+	}
 	return func(ctx context.Context, input json.RawMessage, c codemode.Call) (json.RawMessage, error) {
 		call, abort, ok := pageCaller()
 		if !ok {
@@ -72,8 +79,9 @@ func toolExecute(name string, execs, validates Value, i int) func(context.Contex
 		if ctx.Err() != nil {
 			return nil, context.Cause(ctx)
 		}
+		jsName.once.Do(func() { jsName.v = jsbridge.ValueOf(name) })
 		r := jsbridge.NewReply()
-		if _, err := jsbridge.Call(call, r.ID(), execs, validates, i, name, string(input), jsValue(c.Context)); err != nil {
+		if _, err := jsbridge.Call(call, r.ID(), execs, validates, i, jsName.v, string(input), jsValue(c.Context)); err != nil {
 			r.Forget()
 			return nil, plain(err)
 		}

@@ -64,6 +64,36 @@ func (q *Instance) Int(v ValueConst) (int32, bool) {
 	return int32(lo), true
 }
 
+// Narrow returns the characters of the string at v when QuickJS holds them
+// one byte each (Latin-1) and there are at most max, read from memory: no crossing into QuickJS, where
+// GetString makes, reads and frees a UTF-8 copy. A rope or a string of
+// 16-bit characters gives false. The layout is the pinned asset's JSString
+// (quickjs.c: a 32-bit reference count, then len:31 and is_wide_char:1, the
+// hash word, hash_next, then the bytes and a NUL), checked by TestNarrow;
+// the NUL past the end is checked on every read.
+func (q *Instance) Narrow(v ValueConst, max uint32) ([]byte, bool) {
+	if q.tag(v) != tagString {
+		return nil, false
+	}
+	p, ok1 := q.mem.ReadUint32(uint32(v))
+	w, ok2 := q.mem.ReadUint32(p + 4)
+	if !ok1 || !ok2 || w>>31 != 0 {
+		return nil, false
+	}
+	n := w &^ (1 << 31)
+	if n > max {
+		return nil, false
+	}
+	b, ok := q.mem.Read(p+jsStringHeader, n+1)
+	if !ok || b[n] != 0 {
+		return nil, false
+	}
+	return b[:n], true
+}
+
+// jsStringHeader is the size of a JSString's header on wasm32.
+const jsStringHeader = 16
+
 // IsPlainPrimitive reports whether the value at v is a number, a string, a
 // boolean, null or undefined (not a BigInt, a symbol or an object).
 func (q *Instance) IsPlainPrimitive(v ValueConst) bool {

@@ -4,6 +4,7 @@ package ffi
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/interopio/code-mode/sandbox/internal/wazerohost"
@@ -36,6 +37,16 @@ func newTestContext(t *testing.T) (*Instance, Runtime, Context) {
 	return q, rt, ctx
 }
 
+// evalExpr evaluates expr, failing the test if it throws.
+func evalExpr(t *testing.T, q *Instance, ctx Context, expr string) Value {
+	t.Helper()
+	v, exc := q.Eval(ctx, expr, "t.js", EvalGlobal)
+	if exc != 0 {
+		t.Fatalf("%s threw", expr)
+	}
+	return v
+}
+
 // TestTags checks the value tags the fast type tests rely on against the
 // pinned asset.
 func TestTags(t *testing.T) {
@@ -65,10 +76,7 @@ func TestTags(t *testing.T) {
 		{"2n**100n", false, false, false, false},
 		{"Symbol()", false, false, false, false},
 	} {
-		v, exc := q.Eval(ctx, tc.expr, "t.js", EvalGlobal)
-		if exc != 0 {
-			t.Fatalf("%s threw", tc.expr)
-		}
+		v := evalExpr(t, q, ctx, tc.expr)
 		c := v.Const()
 		if q.IsObject(c) != tc.object || q.IsString(c) != tc.str || q.IsNumber(c) != tc.number || q.IsPlainPrimitive(c) != tc.plain {
 			t.Errorf("%s: object %v string %v number %v plain %v (tag %d)", tc.expr, q.IsObject(c), q.IsString(c), q.IsNumber(c), q.IsPlainPrimitive(c), q.tag(c))
@@ -91,10 +99,7 @@ func TestInt(t *testing.T) {
 		{"0", 0, true}, {"7", 7, true}, {"-5", -5, true}, {"2147483647", 1<<31 - 1, true}, {"(-2147483647 - 1) | 0", -1 << 31, true},
 		{"2**31", 0, false}, {"1.5", 0, false}, {"-0", 0, false}, {"NaN", 0, false}, {"'7'", 0, false}, {"({})", 0, false}, {"7n", 0, false}, {"true", 0, false},
 	} {
-		v, exc := q.Eval(ctx, tc.expr, "t.js", EvalGlobal)
-		if exc != 0 {
-			t.Fatalf("%s threw", tc.expr)
-		}
+		v := evalExpr(t, q, ctx, tc.expr)
 		if n, ok := q.Int(v.Const()); n != tc.n || ok != tc.ok {
 			t.Errorf("Int(%s) = %d, %v; want %d, %v", tc.expr, n, ok, tc.n, tc.ok)
 		}
@@ -148,6 +153,43 @@ func TestNewArrayBuffer(t *testing.T) {
 		t.Errorf("memory grew to %d bytes: the buffers were not freed", size)
 	}
 	q.FreeValue(ctx, read)
+	q.FreeContext(ctx)
+	q.FreeRuntime(rt)
+}
+
+// TestNarrow: Narrow reads a flat string of one-byte characters from
+// memory as GetString gives it (the layout of the pinned asset's JSString),
+// and refuses ropes, 16-bit strings, other values and strings over max.
+func TestNarrow(t *testing.T) {
+	q, rt, ctx := newTestContext(t)
+	for _, tc := range []struct {
+		expr string
+		max  uint32
+		want string
+		ok   bool
+	}{
+		{"''", 10, "", true},
+		{"'bench.echo'", 10, "bench.echo", true},
+		{"'bench.echo'", 9, "", false},
+		{"'a\\u0000b'", 10, "a\x00b", true},
+		{"'quote\"back\\\\slash'", 100, "quote\"back\\slash", true},
+		{"'caf\\u00e9'", 10, "caf\xe9", true},
+		{"'a'.repeat(300) + 'b'", 1000, strings.Repeat("a", 300) + "b", true},
+		{"'x'.repeat(3000)", 3000, strings.Repeat("x", 3000), true},
+		{"'\\u20ac'", 10, "", false},
+		{"'\\ud800'", 10, "", false},
+		{"let s = 'a'.repeat(5000); s += 'b'.repeat(3000); s", 100000, "", false}, // a rope
+		{"7", 10, "", false},
+		{"({})", 10, "", false},
+		{"Symbol('s')", 10, "", false},
+	} {
+		v := evalExpr(t, q, ctx, tc.expr)
+		b, ok := q.Narrow(v.Const(), tc.max)
+		if ok != tc.ok || string(b) != tc.want {
+			t.Errorf("Narrow(%s, %d) = %q, %v; want %q, %v", tc.expr, tc.max, b, ok, tc.want, tc.ok)
+		}
+		q.FreeValue(ctx, v)
+	}
 	q.FreeContext(ctx)
 	q.FreeRuntime(rt)
 }
