@@ -166,6 +166,9 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 		Funcs:   funcs,
 		Hidden:  true,
 		Body:    prepared.Body,
+		// The prelude's JSON.parse guards against nesting too deep for
+		// the host's stack; the results of tools are checked on the host.
+		NativeParse: parseNatively,
 	})
 	if err != nil {
 		if errors.Is(err, sandbox.ErrClosed) || errors.Is(err, ErrClosed) {

@@ -3,7 +3,6 @@ package codemode
 import (
 	"encoding/json"
 	"errors"
-	"strings"
 )
 
 // maxParseDepth is how deep a text the sandbox's JSON.parse reads
@@ -32,13 +31,13 @@ func jsonDepthHost(args []json.RawMessage) (json.RawMessage, error) {
 // unterminated one ends the count (JSON.parse refuses that text anyway).
 // Closing brackets are not matched against opening ones: a text whose
 // depth this miscounts is not JSON, and JSON.parse refuses it.
-func textTooDeep(t string) bool {
+func textTooDeep[T string | []byte](t T) bool {
 	d := 0
 	for i := 0; i < len(t); i++ {
 		switch t[i] {
 		case '"':
 			for {
-				j := strings.IndexByte(t[i+1:], '"')
+				j := indexQuote(t[i+1:])
 				if j < 0 {
 					return false
 				}
@@ -61,3 +60,21 @@ func textTooDeep(t string) bool {
 	}
 	return false
 }
+
+// indexQuote is the index of the first '"' of t, or -1.
+func indexQuote[T string | []byte](t T) int {
+	for i := 0; i < len(t); i++ {
+		if t[i] == '"' {
+			return i
+		}
+	}
+	return -1
+}
+
+// parseNatively is the run's sandbox.Program.NativeParse: a tool's or a
+// search's result, JSON the host produced, is checked here, on its bytes,
+// and then read by QuickJS's own JSON.parse. Through the prelude's guard
+// (api.js parse) the same check cost four calls in QuickJS for every
+// result, and for a long one a copy of its text made by JSON.stringify.
+// A text too deep goes to the guard, which throws its RangeError.
+func parseNatively(raw json.RawMessage) bool { return !textTooDeep([]byte(raw)) }

@@ -1,9 +1,12 @@
 package codemode
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestTextTooDeep: the host's depth count of a text JSON.parse is about to
@@ -43,6 +46,62 @@ func TestTextTooDeep(t *testing.T) {
 	for _, args := range [][]json.RawMessage{nil, {json.RawMessage(`1`)}, {json.RawMessage(`"a"`), json.RawMessage(`"b"`)}} {
 		if _, err := jsonDepthHost(args); err == nil || !strings.Contains(err.Error(), "expected one string") {
 			t.Errorf("jsonDepthHost(%s) = %v, want an error saying what it expects", args, err)
+		}
+	}
+}
+
+// TestToolResultParse: a tool's result reaches the program as the sandbox's
+// JSON.parse gives that text: read by QuickJS's own parse after the host's
+// depth check (parseNatively), or, when too deep, refused by the prelude's
+// guard with its RangeError. Each row's text also crosses as a string and
+// is parsed in the program (the guarded path): both must agree.
+func TestToolResultParse(t *testing.T) {
+	open, close := strings.Repeat("[", maxParseDepth), strings.Repeat("]", maxParseDepth)
+	records := strings.Repeat(`{"id":1,"tags":["[","{\"","\\"]},`, 2000)
+	texts := []string{
+		`{"id":1,"name":"item-1","tags":["alpha","beta"],"active":false}`,
+		`"a string"`, `"\u2028 \ud83d\ude00 caf\u00e9"`, `-0`, `1.5e300`, `null`, `true`, `[]`,
+		`{"__proto__":{"x":1}}`,
+		open + close,
+		"[" + open + close + "]",
+		`["\\", ` + open + "[1]" + close + "]",
+		"[" + records + "1]",
+		"[" + records + open + close + "]",
+		`"` + strings.Repeat("[", 5000) + `"`,
+	}
+	var jsonTexts []json.RawMessage
+	for _, s := range texts {
+		b, _ := json.Marshal(s)
+		jsonTexts = append(jsonTexts, b)
+	}
+	pick := func(in json.RawMessage) int {
+		var x struct{ I int }
+		json.Unmarshal(in, &x)
+		return x.I
+	}
+	raw := Tool{Name: "t.raw", Execute: func(_ context.Context, in json.RawMessage, _ Call) (json.RawMessage, error) {
+		return json.RawMessage(texts[pick(in)]), nil
+	}}
+	text := Tool{Name: "t.text", Execute: func(_ context.Context, in json.RawMessage, _ Call) (json.RawMessage, error) {
+		return jsonTexts[pick(in)], nil
+	}}
+	_, s := newHostile(t, Config{Timeout: time.Minute}, raw, text)
+	for i, tx := range texts {
+		code := fmt.Sprintf(`const see = async (f) => { try { const v = await f(); return ["ok", Object.is(v, -0) ? "-0" : v] } catch (e) { return [e.name, e.message, e instanceof RangeError] } };
+const a = await see(() => tools.t.raw({ i: %d })), b = await see(async () => JSON.parse(await tools.t.text({ i: %d })));
+const sa = JSON.stringify(a), sb = JSON.stringify(b);
+return sa === sb ? a[0] === "ok" ? "same" : a : [sa.slice(0, 200), sb.slice(0, 200)]`, i, i)
+		res := exec(t, s, code, nil)
+		if !res.OK {
+			t.Fatalf("row %d: %+v", i, res.Error)
+		}
+		want := `"same"`
+		switch i {
+		case 10, 11, 13:
+			want = `["RangeError","JSON.parse: the text nests more than 1,000 levels deep",true]`
+		}
+		if string(res.Result) != want {
+			t.Errorf("row %d (%.40s): %s", i, tx, res.Result)
 		}
 	}
 }

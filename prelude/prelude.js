@@ -36,9 +36,11 @@
   // Too deep nesting: QuickJS throws InternalError("stack overflow"), and
   // JSON.parse a SyntaxError. Make both a RangeError, as in V8, so code
   // written for V8 catches them. JSON.parse and JSON.stringify are guarded
-  // (api.js) on every path, the host's parse of tool results and its
-  // stringify of results and tool inputs included; building the guards
-  // calls no host function (the host's own parses run inside host calls).
+  // (api.js) on every path, the host's stringify of results and tool
+  // inputs included; a tool's result is checked on the host instead
+  // (jsondepth.go parseNatively), and only one too deep reaches the guard.
+  // Building the guards calls no host function (the host's own parses run
+  // inside host calls).
   // A primitive is stringified without building them.
   O.setPrototypeOf(InternalError.prototype, RangeError.prototype);
   // Assigned, not defined: JSON's methods are writable, configurable and

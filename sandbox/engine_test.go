@@ -169,3 +169,45 @@ func TestHidden(t *testing.T) {
 		})
 	}
 }
+
+// TestNativeParse: with Program.NativeParse, an async host function's
+// result that it accepts is read by the context's own JSON.parse, taken
+// before the prelude replaced it; one it refuses, every sync function's
+// result, and every result without NativeParse by the prelude's.
+func TestNativeParse(t *testing.T) {
+	e, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	result := func(raw string) sandbox.Func {
+		return sandbox.Func{Async: func(context.Context, []json.RawMessage) (json.RawMessage, error) { return json.RawMessage(raw), nil }}
+	}
+	funcs := map[string]sandbox.Func{
+		"a": result(`{"n":1}`),
+		"b": result(`{"n":2}`),
+		"c": {Sync: func([]json.RawMessage) (json.RawMessage, error) { return json.RawMessage(`{"n":3}`), nil }},
+	}
+	// The prelude's parse marks what it read.
+	const prelude = `(a, b, c) => { const p = JSON.parse; JSON.parse = (t) => ({ prelude: p(t) }); globalThis.f = { a, b, c } }`
+	const code = `return [await f.a(), await f.b(), f.c()]`
+	for _, tc := range []struct {
+		name   string
+		native func(json.RawMessage) bool
+		want   string
+	}{
+		{"nil", nil, `[{"prelude":{"n":1}},{"prelude":{"n":2}},{"prelude":{"n":3}}]`},
+		{"all", func(json.RawMessage) bool { return true }, `[{"n":1},{"n":2},{"prelude":{"n":3}}]`},
+		{"some", func(raw json.RawMessage) bool { return string(raw) != `{"n":2}` }, `[{"n":1},{"prelude":{"n":2}},{"prelude":{"n":3}}]`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := e.Run(context.Background(), sandbox.Program{Code: code, Prelude: prelude, Funcs: funcs, Hidden: true, Body: true, NativeParse: tc.native})
+			if err != nil || res.Error != nil {
+				t.Fatalf("%v %+v", err, res.Error)
+			}
+			if string(res.Value) != tc.want {
+				t.Errorf("got %s, want %s", res.Value, tc.want)
+			}
+		})
+	}
+}

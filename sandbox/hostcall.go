@@ -224,7 +224,7 @@ func (r *run) settle(hr hostResult) {
 		fn, arg = c.reject, r.newError(hr.err)
 		r.rejected = append(r.rejected, rejection{hr.id, c.labelled(), errorMessage(hr.err), q.DupValue(ctx, arg.Const())})
 	} else if len(hr.value) > 0 {
-		v, exc := r.valueOf(hr.value)
+		v, exc := r.valueOf(hr.value, true)
 		if exc != 0 {
 			fn, v = c.reject, exc
 		}
@@ -236,21 +236,30 @@ func (r *run) settle(hr hostResult) {
 	q.FreeValue(ctx, arg)
 }
 
-func (r *run) parseJSON(raw json.RawMessage) (val, exc ffi.Value) {
+// parseJSON parses a host function's result; settled says it is an async
+// call's, parsed by settle at the top of the run's stack, where the
+// context's own JSON.parse may read what Program.NativeParse lets it
+// (a sync call's result is parsed on top of the program's stack, which
+// may be deep: the prelude's parse is the one that words an overflow).
+func (r *run) parseJSON(raw json.RawMessage, settled bool) (val, exc ffi.Value) {
+	parse := r.parse
+	if settled && r.nativeParse != 0 && r.parseOK(raw) {
+		parse = r.nativeParse
+	}
 	s := r.q.NewString(r.ctx, string(raw))
 	defer r.q.FreeValue(r.ctx, s)
-	return r.q.Call(r.ctx, r.parse.Const(), r.q.Undefined.Const(), s.Const())
+	return r.q.Call(r.ctx, parse.Const(), r.q.Undefined.Const(), s.Const())
 }
 
 // valueOf is parseJSON, except that an integer (a call id, a count) is
 // made without a parse.
-func (r *run) valueOf(raw json.RawMessage) (val, exc ffi.Value) {
+func (r *run) valueOf(raw json.RawMessage, settled bool) (val, exc ffi.Value) {
 	if jsonInt(raw) {
 		if n, err := strconv.ParseInt(string(raw), 10, 32); err == nil {
 			return r.q.NewNumber(r.ctx, float64(n)), 0
 		}
 	}
-	return r.parseJSON(raw)
+	return r.parseJSON(raw, settled)
 }
 
 // jsonInt says raw is a JSON integer other than -0: -?(0|[1-9][0-9]*).
@@ -275,7 +284,7 @@ func (r *run) fromJSON(raw json.RawMessage) ffi.Value {
 	if len(raw) == 0 {
 		return 0
 	}
-	v, exc := r.valueOf(raw)
+	v, exc := r.valueOf(raw, false)
 	if exc != 0 {
 		t := r.q.Throw(r.ctx, exc.Const())
 		r.q.FreeValue(r.ctx, exc)

@@ -72,9 +72,14 @@ type run struct {
 	// the others when a host call or a conversion first needs them: a run
 	// that needs none spends no crossings on them.
 	stringify, parse, track, report ffi.Value
-	helpers                         ffi.Value
-	tracked, loaded                 bool
-	depth                           int // host calls in progress on the stack, see callFunction
+	// nativeParse is the context's own JSON.parse, taken before the
+	// prelude ran, for the host results parseOK lets it read
+	// (Program.NativeParse).
+	nativeParse     ffi.Value
+	parseOK         func(json.RawMessage) bool
+	helpers         ffi.Value
+	tracked, loaded bool
+	depth           int // host calls in progress on the stack, see callFunction
 	// native says stringify is the context's own JSON.stringify (a run
 	// without host functions or prelude compiles no helpers).
 	native bool
@@ -271,6 +276,11 @@ func (r *run) setup(p Program) error {
 	}
 	var script string
 	switch {
+	case p.Hidden && p.NativeParse != nil:
+		// As below, and the context's own JSON.parse, taken before the
+		// prelude can replace it, after the captures (index 9).
+		r.parseOK = p.NativeParse
+		script = "((prelude) => (...host) => {\n" + captureEval + "const parse = JSON.parse;\nprelude(...host);\nconst c = (() => {\n" + body + "})();\nc[9] = parse;\nreturn c;\n})(" + p.Prelude + "\n)"
 	case p.Hidden:
 		// The prelude is applied while the script is evaluated; the
 		// function the script gives is the setup, called below.
@@ -312,6 +322,9 @@ func (r *run) loadHelpers() (exc ffi.Value) {
 	q, ctx, h := r.q, r.ctx, r.helpers.Const()
 	if r.parse == 0 {
 		r.parse = q.GetIndex(ctx, h, 1)
+		if r.parseOK != nil {
+			r.nativeParse = q.GetIndex(ctx, h, 9)
+		}
 		if len(r.funcs) > 0 {
 			r.eval = q.GetIndex(ctx, h, 2)
 		}
@@ -718,7 +731,7 @@ func (r *run) teardown() {
 	// Jobs still queued are dropped, not run: JS_FreeRuntime frees the job
 	// list, and running them under the interrupt would resume suspended
 	// async functions with an uncatchable error, which leaks their frames.
-	for _, h := range []ffi.Value{r.stringify, r.parse, r.track, r.report, r.detect, r.eval, r.helpers} {
+	for _, h := range []ffi.Value{r.stringify, r.parse, r.nativeParse, r.track, r.report, r.detect, r.eval, r.helpers} {
 		q.FreeValue(ctx, h)
 	}
 	for _, rj := range r.rejected {

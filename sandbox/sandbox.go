@@ -283,6 +283,15 @@ type Program struct {
 	// program can reach them only through what the Prelude makes of them,
 	// and the run sets and deletes no global for them.
 	Hidden bool
+	// NativeParse, with Hidden, is asked about each async host function's
+	// JSON result before it is parsed: true has the context's own JSON.parse
+	// read it, as it was before the Prelude ran; false leaves it to
+	// JSON.parse as the Prelude left it (all results, when nil, and every
+	// sync function's, parsed on the program's stack). A prelude
+	// that guards JSON.parse (against nesting too deep for the host's
+	// stack, say) lets the host check the results it produced, where the
+	// check costs less than the guard's calls in QuickJS.
+	NativeParse func(json.RawMessage) bool
 	// Timeout bounds the whole run, awaits included (default 30s).
 	Timeout time.Duration
 	// Body says the caller knows Code returns outside any function and
