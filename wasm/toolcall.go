@@ -85,12 +85,13 @@ func toolExecute(name string, execs, validates Value, i int) func(context.Contex
 			r.Forget()
 			return nil, plain(err)
 		}
-		// The run ended first: the tool's signal aborts, and its answer,
-		// when it comes, finds nobody.
-		stop := context.AfterFunc(ctx, func() { jsbridge.Call(abort, r.ID(), abortReason(ctx)) })
 		vals, err := r.Wait(ctx)
-		stop()
 		if err != nil {
+			// The run ended first (Wait returns as soon as ctx is done, and
+			// forgets the reply): the tool's signal aborts, and its answer,
+			// when it comes, finds nobody. Here rather than in an AfterFunc,
+			// which cost a registration on the run's context per call.
+			jsbridge.Call(abort, r.ID(), abortReason(ctx))
 			return nil, err
 		}
 		kind, payload := -1, jsbridge.Arg(vals, 1)
