@@ -31,6 +31,12 @@ type Options struct {
 	// MaxElems, if positive: an array's elements past the first MaxElems are
 	// passed over.
 	MaxElems int
+	// StringsUnread: a string value (an object's keys are still read) is
+	// passed over and decoded as "", for a caller that needs only its kind
+	// and gives text known to be valid, as with the limits. A tool's text
+	// result of 123 KB, its quotes escaped, went through json.Unmarshal
+	// to learn that it is a string.
+	StringsUnread bool
 }
 
 // Object is a decoded JSON object that remembers the order of its keys.
@@ -131,6 +137,10 @@ func (d *decoder) value(depth int) (any, error) {
 		}
 		return d.array(depth + 1)
 	case c == '"':
+		if d.StringsUnread {
+			d.i = d.strEnd() + 1
+			return "", nil
+		}
 		s, err := d.string()
 		if err != nil {
 			return nil, err

@@ -23,7 +23,7 @@ var (
 	unmarshal = Options{}
 	numbers   = Options{Numbers: true}
 	ordered   = Options{Ordered: true, Numbers: true}
-	shape     = Options{Ordered: true, Numbers: true, MaxDepth: 6, MaxElems: 50}
+	shape     = Options{Ordered: true, Numbers: true, MaxDepth: 6, MaxElems: 50, StringsUnread: true}
 )
 
 // oracle decodes text with encoding/json's tokens into what Decode gives
@@ -124,6 +124,10 @@ func bound(v any, o Options, depth int) any {
 			out[k] = bound(e, o, depth+1)
 		}
 		return out
+	case string:
+		if o.StringsUnread {
+			return ""
+		}
 	}
 	return v
 }

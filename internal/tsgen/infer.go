@@ -68,7 +68,7 @@ func (s *Shape) AddValid(result []byte) {
 // under GOOS=js, on each of a tool's first maxInferSamples calls. raw is
 // valid JSON, so there is no error.
 func decodeShape(raw []byte) any {
-	v, _ := jsondec.Decode(raw, jsondec.Options{Ordered: true, Numbers: true, MaxDepth: inferMaxDepth, MaxElems: inferMaxElems})
+	v, _ := jsondec.Decode(raw, jsondec.Options{Ordered: true, Numbers: true, MaxDepth: inferMaxDepth, MaxElems: inferMaxElems, StringsUnread: true})
 	return v
 }
 
