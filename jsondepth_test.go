@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf16"
 )
 
 // TestTextTooDeep: the host's depth count of a text JSON.parse is about to
@@ -36,14 +37,21 @@ func TestTextTooDeep(t *testing.T) {
 			if got := textTooDeep(tc.text); got != tc.want {
 				t.Errorf("textTooDeep = %v, want %v", got, tc.want)
 			}
+			// The host function counts on the text's JSON literal: as
+			// JSON.stringify writes it, and with every character escaped
+			// (\u005b is a bracket, \u0022 a quote, \u005c a backslash).
 			arg, _ := json.Marshal(tc.text)
-			out, err := jsonDepthHost([]json.RawMessage{arg})
-			if err != nil || string(out) != map[bool]string{true: "true", false: "false"}[tc.want] {
-				t.Errorf("jsonDepthHost = %s, %v; want %v", out, err, tc.want)
+			for _, lit := range []json.RawMessage{arg, escapeAll(tc.text), json.RawMessage(" \n" + string(arg) + "\t")} {
+				out, err := jsonDepthHost([]json.RawMessage{lit})
+				if err != nil || string(out) != map[bool]string{true: "true", false: "false"}[tc.want] {
+					t.Errorf("jsonDepthHost(%.30s) = %s, %v; want %v", lit, out, err, tc.want)
+				}
 			}
 		})
 	}
-	for _, args := range [][]json.RawMessage{nil, {json.RawMessage(`1`)}, {json.RawMessage(`"a"`), json.RawMessage(`"b"`)}} {
+	for _, args := range [][]json.RawMessage{nil, {json.RawMessage(`1`)}, {json.RawMessage(`"a"`), json.RawMessage(`"b"`)},
+		{json.RawMessage(`"a`)}, {json.RawMessage(`"`)}, {json.RawMessage(`"a"b"`)}, {json.RawMessage(`"a\"`)}, {json.RawMessage(`"\x"`)},
+		{json.RawMessage(`"\u12"`)}, {json.RawMessage(`"\u12g4"`)}, {json.RawMessage(`"\u+123"`)}, {json.RawMessage("\"tab\tinside\"")}, {json.RawMessage(`["a"]`)}} {
 		if _, err := jsonDepthHost(args); err == nil || !strings.Contains(err.Error(), "expected one string") {
 			t.Errorf("jsonDepthHost(%s) = %v, want an error saying what it expects", args, err)
 		}
@@ -104,4 +112,16 @@ return sa === sb ? a[0] === "ok" ? "same" : a : [sa.slice(0, 200), sb.slice(0, 2
 			t.Errorf("row %d (%.40s): %s", i, tx, res.Result)
 		}
 	}
+}
+
+// escapeAll writes s as a JSON string literal whose every character is a
+// \u escape (surrogate pairs for those past the BMP).
+func escapeAll(s string) json.RawMessage {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, u := range utf16.Encode([]rune(s)) {
+		fmt.Fprintf(&b, "\\u%04x", u)
+	}
+	b.WriteByte('"')
+	return json.RawMessage(b.String())
 }
