@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/interopio/code-mode/internal/jsondec"
 	"github.com/interopio/code-mode/sandbox"
 )
 
@@ -366,7 +367,7 @@ func execute(ctx context.Context, e *toolEntry, input json.RawMessage, c Call) (
 		}
 	}()
 	out, err = e.tool.Execute(ctx, input, c)
-	if err == nil && len(out) > 0 && !json.Valid(out) {
+	if err == nil && len(out) > 0 && !jsondec.Valid(out) {
 		return nil, fmt.Errorf("tool %s returned invalid JSON", e.info.Name)
 	}
 	return out, err

@@ -278,3 +278,47 @@ func TestCallReplacedDuringTheRun(t *testing.T) {
 		})
 	}
 }
+
+// TestToolOutputChecked: a Go tool's output that is not JSON fails its call
+// ("returned invalid JSON", the record not ok) and never reaches the
+// program; JSON of every kind, white space around it, passes.
+func TestToolOutputChecked(t *testing.T) {
+	for _, tc := range []struct {
+		out  string
+		want string // the program's value; "" for the failed call
+	}{
+		{`{"a":[1,2.5e-3,"\u00e9",null,true]}`, `{"a":[1,0.0025,"é",null,true]}`},
+		{" \n[ ] \t", `[]`},
+		{`"x"`, `"x"`},
+		{`-0.5E+2`, `-50`},
+		{`{"a":1,}`, ""},
+		{`[1 2]`, ""},
+		{`{"a":1}{}`, ""},
+		{`"unterminated`, ""},
+		{"\"tab\tinside\"", ""},
+		{`"\x"`, ""},
+		{`01`, ""},
+		{`NaN`, ""},
+		{`undefined`, ""},
+	} {
+		out := tc.out
+		bad := Tool{Name: "t.out", Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+			return json.RawMessage(out), nil
+		}}
+		_, s := newHostile(t, Config{}, bad)
+		res := exec(t, s, `try { return await tools.t.out({}) } catch (e) { return e.name + ": " + e.message }`, nil)
+		if !res.OK || len(res.ToolCalls) != 1 {
+			t.Fatalf("%q: %+v", out, res)
+		}
+		rec := res.ToolCalls[0]
+		if tc.want != "" {
+			if string(res.Result) != tc.want || !rec.OK {
+				t.Errorf("%q: got %s %+v, want %s", out, res.Result, rec, tc.want)
+			}
+			continue
+		}
+		if string(res.Result) != `"ToolError: tool t.out returned invalid JSON"` || rec.OK || rec.Reason != "tool t.out returned invalid JSON" {
+			t.Errorf("%q: got %s %+v, want the call failed", out, res.Result, rec)
+		}
+	}
+}

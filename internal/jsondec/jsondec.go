@@ -310,6 +310,22 @@ func (d *decoder) string() (string, error) {
 // strconv.ParseFloat alone would not (it takes "01", "1." and "+1").
 func (d *decoder) number() (any, error) {
 	start := d.i
+	if !d.scanNumber() {
+		return nil, ErrSyntax
+	}
+	if d.Numbers {
+		return json.Number(d.b[start:d.i]), nil
+	}
+	f, err := strconv.ParseFloat(string(d.b[start:d.i]), 64)
+	if err != nil {
+		return nil, ErrSyntax // out of range: json.Unmarshal refuses it too
+	}
+	return f, nil
+}
+
+// scanNumber passes over the number at d.i, reporting whether it follows
+// JSON's grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func (d *decoder) scanNumber() bool {
 	digits := func() int {
 		n := 0
 		for d.i < len(d.b) && '0' <= d.b[d.i] && d.b[d.i] <= '9' {
@@ -325,12 +341,12 @@ func (d *decoder) number() (any, error) {
 	case d.i < len(d.b) && d.b[d.i] == '0':
 		d.i++
 	case digits() == 0:
-		return nil, ErrSyntax
+		return false
 	}
 	if d.i < len(d.b) && d.b[d.i] == '.' {
 		d.i++
 		if digits() == 0 {
-			return nil, ErrSyntax
+			return false
 		}
 	}
 	if d.i < len(d.b) && (d.b[d.i] == 'e' || d.b[d.i] == 'E') {
@@ -339,17 +355,10 @@ func (d *decoder) number() (any, error) {
 			d.i++
 		}
 		if digits() == 0 {
-			return nil, ErrSyntax
+			return false
 		}
 	}
-	if d.Numbers {
-		return json.Number(d.b[start:d.i]), nil
-	}
-	f, err := strconv.ParseFloat(string(d.b[start:d.i]), 64)
-	if err != nil {
-		return nil, ErrSyntax // out of range: json.Unmarshal refuses it too
-	}
-	return f, nil
+	return true
 }
 
 // skip passes over the value at d.i, which is valid JSON, without

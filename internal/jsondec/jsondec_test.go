@@ -153,6 +153,9 @@ func check(t *testing.T, name string, text []byte, o Options, want any, wantErr 
 // promises to read.
 func compare(t *testing.T, text []byte) {
 	t.Helper()
+	if got, want := Valid(text), json.Valid(text); got != want {
+		t.Errorf("Valid(%q) = %v, json.Valid says %v", text[:min(len(text), 60)], got, want)
+	}
 	var want any
 	wantErr := json.Unmarshal(text, &want)
 	check(t, "unmarshal", text, unmarshal, want, wantErr)
@@ -186,6 +189,8 @@ func TestDecodeTricky(t *testing.T) {
 		`{"rows":[` + strings.Repeat(`{"v":"]}"},`, 60) + `{"v":1}],"after":[1]}`,
 		strings.Repeat(`{"a":`, 10) + `"x"` + strings.Repeat(`}`, 10),
 		strings.Repeat(`[`, 5) + `[1,2,[3]]` + strings.Repeat(`]`, 5),
+		`"\uZZZZ"`, `"\u12G4"`, "\"tab\tinside\"", `"\/"`, `"\u0041\u00e9"`, `"\`, `"\u004`, `[1,2`, `{"a":1`, `{"a":}`, `{,}`, `[,1]`,
+		`-01`, `1.e5`, `1e5.5`, `{"a":1 "b":2}`, `[1 , 2 ,3 ]`, `{ }`, `[ ]`, `{"":{"":[]}}`, "\xef\xbb\xbf{}", `nulll`, `[true,false,null]`,
 	} {
 		compare(t, []byte(text))
 	}
@@ -293,4 +298,16 @@ func randomValue(r *rand.Rand, b *strings.Builder, depth int) {
 		b.WriteByte('}')
 	}
 	space()
+}
+
+// FuzzValid: Valid agrees with json.Valid.
+func FuzzValid(f *testing.F) {
+	for _, s := range []string{`{"a":[1,2.5e-3,"x\\u00e9"]}`, `[`, `"\u12"`, ` 1 `, `{"a":1,}`, `[[[]]]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if got, want := Valid(b), json.Valid(b); got != want {
+			t.Errorf("Valid(%q) = %v, json.Valid says %v", b, got, want)
+		}
+	})
 }
