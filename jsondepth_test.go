@@ -29,6 +29,7 @@ func TestTextTooDeep(t *testing.T) {
 		{"an escaped quote does not end a string", `["\"` + open + `[", 1]`, false},
 		{"an escaped backslash ends its string", `["\\", ` + open + "[", true},
 		{"three backslashes escape the quote", `["\\\"` + open + `[", 1]`, false},
+		{"an escaped letter, then the closing quote", `["a\n", ` + open + "[", true},
 		{"an unterminated string ends the count", `["` + open + "[", false},
 		{"closing brackets lower the depth", "[" + strings.Repeat("[[]],", 2*maxParseDepth) + "1]", false},
 		{"white space and numbers", " \r\n\t[" + strings.Repeat(" [1, ", maxParseDepth) + "2" + strings.Repeat("]", maxParseDepth+1), true},

@@ -78,6 +78,9 @@ func (d *decoder) valid(depth int) bool {
 // closed, no control character, each escape one of JSON's.
 func (d *decoder) validString() bool {
 	for d.i++; d.i < len(d.b); d.i++ {
+		if c := d.b[d.i]; c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
 		switch c := d.b[d.i]; {
 		case c == '"':
 			d.i++
