@@ -9,31 +9,33 @@ import (
 	"github.com/interopio/code-mode/internal/tsstrip"
 )
 
-// Code built at run time (eval, new Function) reaches QuickJS's parser as
-// the program does, and text nested deeper than the host's stack can take
+// Code built at run time (new Function) reaches QuickJS's parser as the
+// program does, and text nested deeper than the host's stack can take
 // ("[".repeat(1e5)) overflowed it: the whole run ended, uncatchably,
 // "Maximum call stack size exceeded". The program's own code is checked
 // before it runs (tsstrip's nesting limit); evalJS checks such text the
 // same way before it is parsed, and throws a SyntaxError the program can
 // catch (as QuickJS's own "stack overflow" is).
 //
-// It is added to the prelude of code that mentions eval, Function or
+// It is added to the prelude of code that mentions Function or
 // constructor (the way to the AsyncFunction and GeneratorFunction
 // constructors, and to Function from any function); code that builds
 // those names at run time is not served, as for the built-ins. It
-// replaces the global eval (so eval runs as an indirect eval: in the
-// global scope, not the caller's; QuickJS's direct eval is only the
-// intrinsic's, which no wrapper can check) and the four function
-// constructors, which keep their prototypes (instanceof and .constructor
-// hold); their body and their parameters are checked apart, so a line
-// number is the body's. Arguments are made strings once, as the
-// constructor would (a toString runs once). A text of at most MaxNesting
-// characters cannot nest deeper and is not sent to the host. %d is the
-// host function's index in more.
+// replaces the four function constructors, which keep their prototypes
+// (instanceof and .constructor hold); their body and their parameters are
+// checked apart, so a line number is the body's. Arguments are made
+// strings once, as the constructor would (a toString runs once). A text
+// of at most MaxNesting characters cannot nest deeper and is not sent to
+// the host. %d is the host function's index in more.
+//
+// eval is left alone: a wrapper makes every eval indirect (QuickJS's
+// direct eval is only the intrinsic's), so eval("x + 1") would no longer
+// see the caller's x, and code that works in every JavaScript engine
+// would throw a ReferenceError. eval of text nested past the host's stack
+// ends the run with that clear error, as before, and the next run works.
 var evalJS = `{
 const syntax = more[%d], construct = Reflect.construct, SE = SyntaxError;
 const check = (what, text) => { if (text.length > ` + strconv.Itoa(tsstrip.MaxNesting) + `) { const m = syntax(text); if (m !== null) throw new SE(what + ": " + m); } };
-O.defineProperty(g, "eval", { value: { eval(x) { if (typeof x === "string") check("eval", x); return ev(x); } }.eval, writable: true, configurable: true });
 const gp = O.getPrototypeOf;
 for (const [C, name] of [[Function, "Function"], [gp(async function () {}).constructor, "AsyncFunction"], [gp(function* () {}).constructor, "GeneratorFunction"], [gp(async function* () {}).constructor, "AsyncGeneratorFunction"]]) {
   const W = function (...args) {
@@ -54,7 +56,7 @@ for (const [C, name] of [[Function, "Function"], [gp(async function () {}).const
 `
 
 // evalNames are the words that add evalJS to a run's prelude.
-var evalNames = []string{"eval", "Function", "constructor"}
+var evalNames = []string{"Function", "constructor"}
 
 // usesEval says whether code mentions one of evalNames.
 func usesEval(code string) bool {

@@ -65,9 +65,7 @@ func TestEscapes(t *testing.T) {
 			`[[],[],[],[]]`},
 		{"an error's constructor chain reaches only the sandbox", `try { await tool_call("admin.wipe", {}) } catch (e) { return [e.constructor.constructor("return typeof process + typeof __cm_call")(), Object.getOwnPropertyNames(e).sort()] }`,
 			`["undefinedundefined",["message","name","stack"]]`},
-		// eval is the prelude's checking wrapper, an indirect eval: QuickJS
-		// refuses import() there with a TypeError.
-		{"eval of import() loads nothing", `try { await eval("import('data:text/javascript,export default 1')"); return "loaded" } catch (e) { return e.name }`, `"TypeError"`},
+		{"eval of import() loads nothing", `try { await eval("import('data:text/javascript,export default 1')"); return "loaded" } catch (e) { return e.name }`, `"ReferenceError"`},
 		{"new Function's import() loads nothing", `try { await new Function("return import('data:text/javascript,export default 1')")(); return "loaded" } catch (e) { return e.name }`, `"ReferenceError"`},
 		{"redefining the API does not skip the interceptor", `try { tools.payments.transfer = async () => "bypassed" } catch (e) {} try { globalThis.tool_call = async () => "bypassed" } catch (e) {} try { return await tools.payments.transfer({}) } catch (e) { return e.message }`,
 			`"call to payments.transfer denied: no"`},

@@ -174,6 +174,11 @@ const cases = {
     ],
     builtins: [
         {
+            name: "a direct eval sees the caller's variables, beside a function constructor (evalguard_test.go)",
+            code: "const x = 5;\nfunction f() { const b = 2; return eval('b * x') }\nreturn [eval('x + 1'), f(), (0, eval)('typeof x'), new Function('a', 'return a * 2')(x)]",
+            result: [6, 10, "undefined", 10],
+        },
+        {
             name: "console's other methods and % formats (console_test.go has the table)",
             code: "console.table([{ a: 1 }]);\nconsole.assert(false, '%s of %d', 'x', 2);\nconsole.count();\nconsole.group('g');\nconsole.dir({ b: 1 });\nconsole.groupEnd();\nreturn 'went on'",
             result: "went on",
