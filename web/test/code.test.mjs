@@ -161,7 +161,7 @@ const cases = {
     timers: [
         {
             name: "setTimeout in order",
-            code: "const out = [];\nsetTimeout(() => out.push('b'), 20);\nsetTimeout(() => out.push('a'), 5);\nawait new Promise((r) => setTimeout(r, 40));\nreturn out",
+            code: "const out = [];\nsetTimeout(() => out.push('b'), 300);\nsetTimeout(() => out.push('a'), 5);\nawait new Promise((r) => setTimeout(r, 320));\nreturn out",
             result: ["a", "b"],
         },
         { name: "clearTimeout", code: "const out = [];\nclearTimeout(setTimeout(() => out.push(1), 5));\nawait new Promise((r) => setTimeout(r, 20));\nreturn out", result: [] },
