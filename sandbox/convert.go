@@ -73,12 +73,27 @@ const U8 = Uint8Array, DV = DataView, WM = WeakMap, WS = WeakSet, WR = typeof We
 const It = typeof Iterator === "function" ? Iterator : undefined;
 const AIt = function () {};
 AIt.prototype = Object.getPrototypeOf(Object.getPrototypeOf(async function* () {}.prototype));
+const Str = String, Num = Number, Bool = Boolean, gp = Object.getPrototypeOf, own = Object.getOwnPropertyDescriptor;
 const bytes = (b, o, n) => n ? from(new U8(b, o, n)) : [];
 const ident = /^[A-Za-z_$][\w$]*$/;
 const seg = (h, k) => isArr(h) ? "[" + k + "]" : ident.test(k) ? "." + k : "[" + S(k) + "]";
+// What an object JSON read as {} says (web/src/tojson.mjs opaqueWhat):
+// its class's name, read from its prototype's own properties.
+const opaqueWhat = (v) => {
+  let name = "";
+  try {
+    const c = own(gp(v), "constructor"), d = c && typeof c.value === "function" ? own(c.value, "name") : undefined;
+    if (d && typeof d.value === "string" && ident.test(d.value)) name = d.value;
+  } catch (e) {}
+  return (name ? (/^[AEIOU]([a-z]|$)/.test(name) ? "an " : "a ") + name + " object" : "an object") + ", converted to {}: JSON reads only an object's own properties, and it has none";
+};
 return () => {
   const warn = [];
   let more = 0;
+  // Objects of a class no rule converts, kept as they are: reported in
+  // end when JSON read no property of theirs (rep deletes those it reads
+  // from), so that finding out runs no getter or trap JSON would not.
+  const op = new M();
   const note = (p, what) => { if (warn.length < 20) warn.push(p + ": " + what); else more++; };
   const fix = (v, h, k, st, ks, n, name) => {
     let p = name;
@@ -113,11 +128,12 @@ return () => {
       else if (WR && v instanceof WR) { out = null; note(p, "a WeakRef, which is not data: converted to null"); }
       else if (It && v instanceof It) { out = null; note(p, "an iterator, which is not data: converted to null (to return its values, spread it: [...it] or Array.from(it))"); }
       else if (v instanceof AIt) { out = null; note(p, "an async iterator, which is not data: converted to null (to return its values, collect them: for await (const x of it) list.push(x))"); }
+      else if (!(v instanceof Str || v instanceof Num || v instanceof Bool)) op.set(v, p);
     }
     return out;
   };
-  const end = () => { if (more) warn.push("… and " + more + " more values converted"); return S(warn); };
-  return [fix, end];
+  const end = () => { for (const [v, p] of op) note(p, opaqueWhat(v)); if (more) warn.push("… and " + more + " more values converted"); return S(warn); };
+  return [fix, end, op];
 };
 }`
 
@@ -137,6 +153,7 @@ const detectJS = `(I, src) => {
 const [S, gp, OP, isArr, ev] = I;
 let conv, st = [], ks = [], n = 0, fx, name;
 const rep = function (k, v) {
+  if (fx && fx[2].size) fx[2].delete(this);
   switch (typeof v) {
   case "object": {
     if (v === null) return v;

@@ -73,6 +73,19 @@ func TestResultConversion(t *testing.T) {
 		// no warning, as sync iterators were.
 		{"an async generator, not run", `let ran = false; return {g: (async function* () { ran = true; yield 1 })(), get ran() { return ran }}`, `{"g":null,"ran":false}`,
 			[]string{"result.g: an async iterator, which is not data: converted to null (to return its values, collect them: for await (const x of it) list.push(x))"}},
+		// An object of a class JSON reads as {} (its data in getters or
+		// internal state) was {} with no warning. Reported once JSON has
+		// passed over it, so a trap or getter runs no more than JSON runs it.
+		{"methods only", `class Api { get() { return 1 } } return {api: new Api()}`, `{"api":{}}`,
+			[]string{"result.api: an Api object, converted to {}: JSON reads only an object's own properties, and it has none"}},
+		{"data in getters", `class Order { #t = 5; get total() { return this.#t } } return [new Order()]`, `[{}]`,
+			[]string{"result[0]: an Order object, converted to {}: JSON reads only an object's own properties, and it has none"}},
+		{"inherited data", `return {o: Object.create({a: 1})}`, `{"o":{}}`,
+			[]string{"result.o: an object, converted to {}: JSON reads only an object's own properties, and it has none"}},
+		{"a Proxy of an instance, trap counted", `let n = 0; class Z {} const p = new Proxy(new Z(), { ownKeys(t) { n++; return Reflect.ownKeys(t) } }); return {p, get n() { return n }}`, `{"p":{},"n":1}`,
+			[]string{"result.p: a Z object, converted to {}: JSON reads only an object's own properties, and it has none"}},
+		{"a class with own data, boxed values: as JSON reads them", `class A { x = 1 } return [new A(), new String("s"), new Number(2), new Boolean(false), new (class E {})]`, `[{"x":1},"s",2,false,{}]`,
+			[]string{"result[4]: an E object, converted to {}: JSON reads only an object's own properties, and it has none"}},
 		{"odd keys", `return {"a b": new Set([1])}`, `{"a b":[1]}`, []string{`result["a b"]: a Set, converted to an array`}},
 		{"nested paths", `return {rows: [{id: 1, at: new Map()}, {id: 2, tags: new Set()}]}`, `{"rows":[{"id":1,"at":{}},{"id":2,"tags":[]}]}`,
 			[]string{"result.rows[0].at: a Map, converted to an object", "result.rows[1].tags: a Set, converted to an array"}},

@@ -42,9 +42,14 @@ window.__ready = true;
 <script>
 window.__run = async () => {
     const out = {};
-    const api = await IoCodeModeFactory({ ...${MODE_OPTION}, wasmLocation: "/dist/emscripten-module.wasm", tools: [{ name: "add", execute: ({ a, b }) => a + b }] });
+    const api = await IoCodeModeFactory({ ...${MODE_OPTION}, wasmLocation: "/dist/emscripten-module.wasm", tools: [
+        { name: "add", execute: ({ a, b }) => a + b },
+        // A DOM node returned as it is: JSON reads it as {}.
+        { name: "page.title", execute: () => ({ el: document.querySelector("title"), text: document.title }) },
+    ] });
     const [, executeCode] = api.createSession().getLlmTools();
     out.run = await executeCode.execute({ code: "return await tools.add({ a: 2, b: 40 })", explanation: "x" });
+    out.node = await executeCode.execute({ code: "return await tools.page.title({})", explanation: "x" });
     out.leaks = ["Go", "fs", "process", "path", "__ioCodeModeReady"].filter((k) => k in window);
     out.factory = typeof window.IoCodeModeFactory;
     api.dispose();
@@ -103,6 +108,9 @@ test("classic-script build in Chromium", async () => {
     assert.deepEqual(problems, []);
     assert.equal(out.run.ok, true, JSON.stringify(out.run));
     assert.equal(out.run.result, 42);
+    // A DOM node in a tool's result became {} without a word.
+    assert.deepEqual(out.node.result, { el: {}, text: "classic" }, JSON.stringify(out.node));
+    assert.deepEqual(out.node.logs, [{ level: "warn", message: "tools.page.title result.el: a HTMLTitleElement object, converted to {}: JSON reads only an object's own properties, and it has none" }]);
     assert.equal(out.factory, "function");
     assert.deepEqual(out.leaks, []);
 });

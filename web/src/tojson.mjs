@@ -58,6 +58,26 @@ export function notDataKind(value) {
 }
 
 /**
+ * What an object JSON read as {} says: its class (the constructor's name,
+ * read from its prototype's own properties, so that no getter or trap of
+ * the object runs), and for a fetch Response what the tool meant.
+ * Sandbox results say the same (sandbox/convert.go).
+ * @param {object} v
+ */
+function opaqueWhat(v) {
+    let name = "";
+    try {
+        const c = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(v), "constructor");
+        const n = c && typeof c.value === "function" ? Object.getOwnPropertyDescriptor(c.value, "name") : undefined;
+        if (n && typeof n.value === "string" && ident.test(n.value)) name = n.value;
+    } catch {
+        // a Proxy's trap threw: no name
+    }
+    const body = name === "Response" || name === "Request" ? " (read its body first: await res.json() or await res.text())" : "";
+    return `${name ? `${/^[AEIOU]([a-z]|$)/.test(name) ? "an" : "a"} ${name} object` : "an object"}, converted to {}: JSON reads only an object's own properties, and it has none${body}`;
+}
+
+/**
  * @param {unknown} value
  * @param {string} label the root's name in the reports
  * @returns {{ json: string | undefined, warnings: string[] }}
@@ -84,12 +104,21 @@ export function toJSON(value, label) {
         if (warnings.length < 20) warnings.push(`${pathOf(holder, k)}: ${what}`);
         else more++;
     };
+    // Objects of a class that no rule converts and JSON reads as they are:
+    // those that turn out to have no own properties JSON reads (a fetch
+    // Response, Headers, a DOM node, a class whose data is in getters)
+    // become {}, and are reported once JSON has passed over them, so that
+    // finding out reads nothing JSON would not (no trap, no getter).
+    /** @type {Map<object, [object, string]>} */
+    const opaque = new Map();
     /**
      * @this {any}
      * @param {string} k
      * @param {any} v
      */
     function replacer(k, v) {
+        // JSON reads a property of `this`: it is not empty.
+        if (opaque.size !== 0) opaque.delete(this);
         switch (typeof v) {
             case "string":
             case "boolean":
@@ -166,6 +195,8 @@ export function toJSON(value, label) {
                     // A streaming tool's async generator, likewise.
                     out = null;
                     note(this, k, "an async iterator, which is not data: converted to null (to return its values, collect them: for await (const x of it) list.push(x))");
+                } else if (!(v instanceof String || v instanceof Number || v instanceof Boolean)) {
+                    opaque.set(v, [this, k]);
                 }
             }
         }
@@ -173,6 +204,7 @@ export function toJSON(value, label) {
         return out;
     }
     const json = JSON.stringify(value, replacer);
+    for (const [v, [holder, k]] of opaque) note(holder, k, opaqueWhat(v));
     if (more) warnings.push(`… and ${more} more values converted`);
     return { json, warnings };
 }

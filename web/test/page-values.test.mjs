@@ -34,6 +34,10 @@ const results = [
     ["a URL", () => new URL("https://example.com/a?b=1"), "https://example.com/a?b=1", []],
     ["a Map with a Set", () => new Map([["a", new Set([1])]]), { a: [1] }, ["tools.t.get result: a Map, converted to an object", "tools.t.get result.a: a Set, converted to an array"]],
     ["undefined", () => undefined, undefined, []],
+    // fetch's Response returned as it is (the tool meant its body): {}
+    // without a word before.
+    ["a fetch Response", () => ({ res: new Response('{"a":1}'), ok: true }), { res: {}, ok: true },
+        ["tools.t.get result.res: a Response object, converted to {}: JSON reads only an object's own properties, and it has none (read its body first: await res.json() or await res.text())"]],
     ["bytes and a WeakMap", () => ({ b: new Uint8Array([7, 8]).buffer, w: new WeakMap() }), { b: [7, 8], w: {} },
         ["tools.t.get result.b: an ArrayBuffer, converted to an array of its bytes", "tools.t.get result.w: a WeakMap, which cannot be listed: converted to {}"]],
 ];

@@ -43,6 +43,31 @@ test("toJSON: JSON data as JSON.stringify writes it, everything else by the rule
     assert.equal(reads, 1, "a getter runs once");
 });
 
+test("toJSON: an object JSON reads as {} (a Response, Headers, data in getters) is reported once JSON passed over it, and no trap runs for it", () => {
+    const none = "converted to {}: JSON reads only an object's own properties, and it has none";
+    let traps = 0;
+    class Z {}
+    const proxy = new Proxy(new Z(), {
+        ownKeys(t) {
+            traps++;
+            return Reflect.ownKeys(t);
+        },
+    });
+    const cases = [
+        [new Response("{}"), "{}", [`r: a Response object, ${none} (read its body first: await res.json() or await res.text())`]],
+        [{ h: new Headers({ a: "1" }), q: [new URLSearchParams("a=1")] }, '{"h":{},"q":[{}]}', [`r.h: a Headers object, ${none}`, `r.q[0]: a URLSearchParams object, ${none}`]],
+        [{ o: new (class Order { get total() { return 5; } })() }, '{"o":{}}', [`r.o: an Order object, ${none}`]],
+        [{ o: Object.create({ a: 1 }) }, '{"o":{}}', [`r.o: an object, ${none}`]],
+        [{ p: proxy }, '{"p":{}}', [`r.p: a Z object, ${none}`]],
+        // As JSON reads them: own data, boxed primitives, a URL's toJSON.
+        [[new (class A { x = 1 })(), new String("s"), new Number(2), new Boolean(false), new URL("http://x/")], '[{"x":1},"s",2,false,"http://x/"]', []],
+    ];
+    for (const [value, json, warnings] of cases) {
+        assert.deepEqual(toJSON(value, "r"), { json, warnings }, String(json));
+    }
+    assert.equal(traps, 1, "the Proxy's ownKeys runs once, as JSON.stringify runs it");
+});
+
 test("toJSON: ArrayBuffer and DataView become their bytes, WeakMap/WeakSet {} and WeakRef null, each reported", () => {
     const buffer = new Uint8Array([1, 2, 3, 255]).buffer;
     const cases = [
