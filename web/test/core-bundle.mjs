@@ -30,19 +30,8 @@ function prepare(prefix) {
 
 /** @returns {Promise<{ threadFactory: (config: any, overrides?: Record<string, unknown>) => Promise<any>, dir: string, cleanup: () => void }>} */
 export async function loadThreadFactory() {
-    const { dir, plugin } = prepare("code-mode-core-");
-    await esbuild.build({
-        stdin: { contents: 'export { threadFactory } from "./web/src/factory.mjs";', resolveDir: root, loader: "js" },
-        outfile: join(dir, "core.mjs"),
-        bundle: true,
-        format: "esm",
-        platform: "neutral",
-        target: "es2022",
-        plugins: [plugin],
-        logLevel: "silent",
-    });
-    const { threadFactory } = await import(pathToFileURL(join(dir, "core.mjs")).href);
-    return { threadFactory, dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+    const { mod, dir, cleanup } = await bundleOf("code-mode-core-", 'export { threadFactory } from "./web/src/factory.mjs";');
+    return { threadFactory: mod.threadFactory, dir, cleanup };
 }
 
 /**
@@ -69,4 +58,35 @@ export async function loadWorkerFactory() {
     });
     const { workerFactory } = await import(pathToFileURL(join(dir, "host.mjs")).href);
     return { workerFactory, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A bundle of web/src/wrap.mjs: the public API's wrapper of the Go core's
+ * objects, for tests that give it fakes of them.
+ * @returns {Promise<{ wrapApi: Function, pagePipeline: Function, cleanup: () => void }>}
+ */
+export async function loadWrap() {
+    const { mod, cleanup } = await bundleOf("code-mode-wrap-", 'export { pagePipeline, wrapApi } from "./web/src/wrap.mjs";');
+    return { pagePipeline: mod.pagePipeline, wrapApi: mod.wrapApi, cleanup };
+}
+
+/**
+ * Bundles `contents` (exports of web/src modules) for the calling thread
+ * and imports it.
+ * @param {string} prefix @param {string} contents
+ */
+async function bundleOf(prefix, contents) {
+    const { dir, plugin } = prepare(prefix);
+    await esbuild.build({
+        stdin: { contents, resolveDir: root, loader: "js" },
+        outfile: join(dir, "bundle.mjs"),
+        bundle: true,
+        format: "esm",
+        platform: "neutral",
+        target: "es2022",
+        plugins: [plugin],
+        logLevel: "silent",
+    });
+    const mod = await import(pathToFileURL(join(dir, "bundle.mjs")).href);
+    return { mod, dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }

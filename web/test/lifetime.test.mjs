@@ -8,6 +8,9 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import v8 from "node:v8";
+import { runInNewContext } from "node:vm";
+import { loadWrap } from "./core-bundle.mjs";
 import { WORKER, assetPath, indexURL } from "./helpers.mjs";
 
 const fixture = join(fileURLToPath(new URL(".", import.meta.url)), "fixtures", "dropped-factories.mjs");
@@ -62,6 +65,61 @@ test("tools unregistered from a factory that lives on are freed", () => {
     const out = inChild("unregistered");
     assert.deepEqual(out, { released: true, defsAlive: 0, tools: 0 });
 });
+
+test("sessions disposed on a factory that lives on are freed", async () => {
+    // The public API's wrapper (wrap.mjs, on the calling thread and inside
+    // a worker) around a fake Go core whose engine never stops: 30
+    // sessions created, run, disposed and dropped. Each one's guard stayed
+    // a reaction of the engine's exit promise, with the session, about
+    // 4.7 KB each, for the factory's life.
+    v8.setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc");
+    const { pagePipeline, wrapApi, cleanup } = await loadWrap();
+    try {
+        const core = { state: { exited: false }, exited: new Promise(() => {}), hold: () => () => {}, stop() {} };
+        const goSession = () => ({
+            getSystemInstruction: () => "",
+            dispose() {},
+            getLlmTools: () => [
+                { name: "searchTools", description: "", inputSchema: {}, execute: (...a) => a[5](true, "[]") },
+                { name: "executeCode", description: "", inputSchema: {}, execute: (...a) => queueMicrotask(() => a[5](true, '{"ok":true,"result":1}')) },
+            ],
+        });
+        /** @type {WeakRef<object>[]} */
+        const sessions = [];
+        const api = wrapApi({ createSession: () => { const s = goSession(); sessions.push(new WeakRef(s)); return s; }, dispose() {} }, core, pagePipeline({}));
+        await runSessions(api, 30);
+        let alive = sessions.length;
+        for (let i = 0; i < 50 && alive > 0; i++) {
+            await new Promise((r) => setTimeout(r, 10));
+            gc();
+            alive = sessions.filter((r) => r.deref() !== undefined).length;
+        }
+        assert.equal(alive, 0, `${alive} of 30 disposed sessions still reachable`);
+        // The engine's stop still rejects the runs in flight, of every
+        // session, once.
+        let stop = () => {};
+        const core2 = { state: { exited: false, cause: new Error("gone") }, exited: new Promise((r) => (stop = r)), hold: () => () => {}, stop() {} };
+        const never = () => ({ ...goSession(), getLlmTools: () => [{ name: "executeCode", description: "", inputSchema: {}, execute() {} }] });
+        const api2 = wrapApi({ createSession: never, dispose() {} }, core2, pagePipeline({}));
+        const runs = [api2.createSession(), api2.createSession()].map((s) => s.getLlmTools()[0].execute({ code: "return 1", explanation: "x" }));
+        core2.state.exited = true;
+        stop();
+        for (const r of await Promise.allSettled(runs)) assert.match(String(r.reason && r.reason.message), /engine stopped: gone/);
+    } finally {
+        cleanup();
+    }
+});
+
+/** Sessions created, run once and disposed; in a function, so that no local keeps the last. */
+async function runSessions(api, n) {
+    for (let i = 0; i < n; i++) {
+        const session = api.createSession();
+        const r = await session.getLlmTools()[1].execute({ code: "return 1", explanation: "x" });
+        assert.equal(r.ok, true);
+        session.dispose();
+    }
+}
 
 test("factories collected for while they start still start", () => {
     // Only their promises kept: until the page has the factory, neither the
