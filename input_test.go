@@ -228,6 +228,12 @@ func TestBuiltins(t *testing.T) {
 		{name: "URL searchParams are live", code: "const u = new URL('https://e.com/s?a=1');\nu.searchParams.set('q', 'a b&c');\nu.searchParams.append('a', '2');\nu.hash = 'top';\nreturn [u.href, u.searchParams.getAll('a'), String(u), JSON.stringify({ u })]",
 			want: `["https://e.com/s?a=1&q=a+b%26c&a=2#top",["1","2"],"https://e.com/s?a=1&q=a+b%26c&a=2#top","{\"u\":\"https://e.com/s?a=1&q=a+b%26c&a=2#top\"}"]`},
 		{name: "URL encodes", code: "return new URL('https://e.com/a b/é?q=ü v#ö').href", want: `"https://e.com/a%20b/%C3%A9?q=%C3%BC%20v#%C3%B6"`},
+		// file: URLs: the slashes after "file:" are two, then the path
+		// ("file:///etc/passwd" read "etc" as its host and "/passwd" as its
+		// path), a file URL always has a host (maybe empty), and localhost
+		// is none, as the WHATWG standard (and Node, and browsers) say.
+		{name: "URL file", code: "return ['file:///etc/passwd', 'file:/a/b', 'file://localhost/c/d', 'file://host/share/x', 'FILE:///Users/ann/my%20report.pdf'].map((s) => { const u = new URL(s); return [u.href, u.host, u.pathname, u.origin] }).concat([[new URL('../x?y#z', 'file:///a/b/c').href], [new URL('/root', 'file:///a/b').href]])",
+			want: `[["file:///etc/passwd","","/etc/passwd","null"],["file:///a/b","","/a/b","null"],["file:///c/d","","/c/d","null"],["file://host/share/x","host","/share/x","null"],["file:///Users/ann/my%20report.pdf","","/Users/ann/my%20report.pdf","null"],["file:///a/x?y#z"],["file:///root"]]`},
 		{name: "invalid URL", code: "new URL('not a url')", errCode: "RUNTIME", errName: "TypeError", errMsg: "Invalid URL"},
 		// QuickJS lacks Array.fromAsync: "not a function" before.
 		{name: "Array.fromAsync of promises, an async generator, an array-like, with a mapper", code: "async function* g() { yield 1; yield Promise.resolve(2) }\nconst a = await Array.fromAsync([Promise.resolve('x'), 'y']);\nconst b = await Array.fromAsync(g(), async (v, i) => v * 10 + i);\nconst c = await Array.fromAsync({ length: 2, 0: Promise.resolve('p'), 1: 'q' });\nconst d = await Array.fromAsync(new Set([3]), function (v) { return v + this.k }, { k: 1 });\nreturn [a, b, c, d, Array.fromAsync.length, Array.fromAsync.name, Array.isArray(await Array.fromAsync([]))]",

@@ -38,8 +38,11 @@
     if (q >= 0) { u.search = "?" + pct(rest.slice(q + 1), isSpecial ? SQUERY : QUERY); rest = rest.slice(0, q); }
     if (u.search === "?") u.search = "";
     if (u.hash === "#") u.hash = "";
-    if (isSpecial ? u.protocol !== "file:" || rest.startsWith("//") : rest.startsWith("//")) {
-      rest = isSpecial ? rest.replace(/^\/*/, "") : rest.slice(2);
+    const file = u.protocol === "file:";
+    if (isSpecial ? !file || rest.startsWith("//") : rest.startsWith("//")) {
+      // A special URL's authority starts after any run of slashes, except
+      // a file URL's, after two: "file:///etc/passwd" has an empty host.
+      rest = isSpecial && !file ? rest.replace(/^\/*/, "") : rest.slice(2);
       const end = rest.search(/\//);
       let auth = end < 0 ? rest : rest.slice(0, end);
       rest = end < 0 ? "" : rest.slice(end);
@@ -63,9 +66,9 @@
         if (/[\x00-\x20#%/:<>?@[\\\]^|]/.test(host.replace(/^\[.*\]$/, "")) || host === "" && u.protocol !== "file:") throw invalid(input);
         if (/^\d+(\.\d+){3}$/.test(host) && host.split(".").some((n) => Number(n) > 255)) throw invalid(input);
       } else host = pct(host, /[\x00-\x20"#<>`\x7f-\uffff]/g);
-      u.hostname = host;
+      u.hostname = file && host === "localhost" ? "" : host;
       u.host = true;
-    }
+    } else if (file) u.host = true; // "file:/a" is "file:///a": a file URL always has a host, maybe empty
     if (isSpecial || u.host || rest.startsWith("/")) {
       let segs = rest.split("/");
       if (segs[0] === "") segs = segs.slice(1);
