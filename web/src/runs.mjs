@@ -94,7 +94,12 @@ export function emit(run, event, factoryOnEvent) {
     for (const fn of [factoryOnEvent, run.onEvent]) {
         if (typeof fn !== "function") continue;
         try {
-            fn(event);
+            const r = /** @type {unknown} */ (fn(event));
+            // An async observer's rejection, likewise: left unhandled, it
+            // ended a Node process (the default for unhandled rejections).
+            if (r !== null && typeof r === "object" && typeof (/** @type {any} */ (r).then) === "function") {
+                /** @type {PromiseLike<unknown>} */ (r).then(undefined, (err) => console.error("Code Mode: onEvent rejected:", err));
+            }
         } catch (err) {
             // An observer's bug must not change the run.
             console.error("Code Mode: onEvent threw:", err);

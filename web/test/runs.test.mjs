@@ -557,6 +557,38 @@ describe("dispose", () => {
         assert.ok(events.every((e) => e.runId === start.runId));
     });
 
+    for (const worker of [false, true]) test(`onEvent (worker: ${worker}): an observer that throws or rejects changes nothing of the run and is reported, never an unhandled rejection`, async (t) => {
+        // An async onEvent that rejected left each event's promise
+        // unhandled: Node's default ends the process on the first one.
+        const unhandled = [];
+        const onUnhandled = (err) => unhandled.push(String(err));
+        process.on("unhandledRejection", onUnhandled);
+        t.after(() => process.off("unhandledRejection", onUnhandled));
+        const errors = [];
+        t.mock.method(console, "error", (...a) => errors.push(a.map(String).join(" ")));
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            worker,
+            onEvent: (e) => {
+                if (e.type === "tool-call") throw new Error("sync observer broke");
+            },
+            tools: [tool("yes", (i) => i.v * 2)],
+        });
+        const r = await run(api.createSession(), "console.log('hi'); return await tools.yes({ v: 21 })", {
+            onEvent: async (e) => {
+                throw new Error(`async observer broke at ${e.type}`);
+            },
+        });
+        assert.equal(r.result, 42);
+        // A tick for rejections to be reported as unhandled.
+        await sleep(20);
+        assert.deepEqual(unhandled, []);
+        assert.deepEqual(errors.filter((e) => e === "Code Mode: onEvent threw: Error: sync observer broke"), ["Code Mode: onEvent threw: Error: sync observer broke"], JSON.stringify(errors));
+        const rejected = errors.filter((e) => /async observer broke/.test(e));
+        assert.deepEqual(rejected.map((e) => e.match(/broke at (\S+)/)[1]), ["run-start", "console", "tool-call", "tool-result", "run-end"]);
+        assert.ok(rejected.every((e) => e.startsWith("Code Mode: onEvent rejected:")), JSON.stringify(rejected));
+    });
+
     for (const worker of [false, true]) test(`onEvent (worker: ${worker}): console lines arrive as they are logged, before the run's next tool call returns; warnings added at the end come at the end`, async (t) => {
         const events = [];
         const api = await withFactory(t, {
