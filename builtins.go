@@ -164,7 +164,7 @@ type hostNeeds struct {
 	timers bool // __cm_timer, __cm_timer_clear
 	random bool // __cm_urandom
 	clock  bool // __cm_time
-	syntax bool // __cm_syntax (evalguard.go)
+	syntax bool // __cm_syntax (funcguard.go)
 }
 
 // preludeFor returns the prelude for code: the plain one plus the lazy
@@ -185,14 +185,14 @@ func preludeFor(code string) (prelude string, needs hostNeeds) {
 			}
 		}
 	}
-	if usesEval(code) {
+	if usesFunctionConstructors(code) {
 		hostNames = append(hostNames, "__cm_syntax")
 		needs.syntax = true
 	}
 	sort.Strings(hostNames)
 	var b strings.Builder
 	if needs.syntax {
-		fmt.Fprintf(&b, evalJS, sort.SearchStrings(hostNames, "__cm_syntax"))
+		fmt.Fprintf(&b, constructorGuardJS, sort.SearchStrings(hostNames, "__cm_syntax"))
 	}
 	for _, i := range used {
 		g := builtinGroups[i]

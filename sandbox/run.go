@@ -110,7 +110,7 @@ type run struct {
 // captures, taken after the program ran. Its stringify writes BigInt as a
 // decimal string; values JSON cannot hold are found and converted by
 // helpers compiled on demand (convert.go).
-const enginePrelude = "(" + helpersJS + ")((() => {\n" + captureEval + captureBody + "})())"
+const enginePrelude = "(" + helpersJS + ")((() => {\n" + captureBody + "})())"
 
 // captureBody is the engine's part of the setup script in runs with host
 // functions or a prelude: it only captures, before the program runs, what
@@ -126,13 +126,8 @@ const enginePrelude = "(" + helpersJS + ")((() => {\n" + captureEval + captureBo
 // is reported instead of lost (Go reads the marks, the captured array at
 // index 8, only then). The promise stays native, so awaiting it stays on
 // the fast path. helpersJS reads no global: it runs after the program has
-// started. The eval it captures (ev) is taken before a Hidden prelude,
-// which may replace the global (codemode's wraps it with a check that
-// calls the host: the engine's own compiles must not).
-const captureBody = "return [JSON.stringify, JSON.parse, ev, Object.getPrototypeOf, Object.prototype, Array.isArray, Promise, Object.defineProperty, []];\n"
-
-// captureEval takes the intrinsic eval for captureBody, before any prelude.
-const captureEval = "const ev = eval;\n"
+// started.
+const captureBody = "return [JSON.stringify, JSON.parse, eval, Object.getPrototypeOf, Object.prototype, Array.isArray, Promise, Object.defineProperty, []];\n"
 
 const helpersJS = `(c) => {
 const S = c[0], rep = (k, v) => typeof v === "bigint" ? v.toString() : v;
@@ -280,17 +275,15 @@ func (r *run) setup(p Program) error {
 		// As below, and the context's own JSON.parse, taken before the
 		// prelude can replace it, after the captures (index 9).
 		r.parseOK = p.NativeParse
-		script = "((prelude) => (...host) => {\n" + captureEval + "const parse = JSON.parse;\nprelude(...host);\nconst c = (() => {\n" + body + "})();\nc[9] = parse;\nreturn c;\n})(" + p.Prelude + "\n)"
+		script = "((prelude) => (...host) => {\nconst parse = JSON.parse;\nprelude(...host);\nconst c = (() => {\n" + body + "})();\nc[9] = parse;\nreturn c;\n})(" + p.Prelude + "\n)"
 	case p.Hidden:
 		// The prelude is applied while the script is evaluated; the
 		// function the script gives is the setup, called below.
-		script = "((prelude) => (...host) => {\n" + captureEval + "prelude(...host);\n" + body + "})(" + p.Prelude + "\n)"
+		script = "((prelude) => (...host) => {\nprelude(...host);\n" + body + "})(" + p.Prelude + "\n)"
 	case p.Prelude != "":
-		// A global script: what it leaves as the global eval is what the
-		// engine compiles with (a Hidden prelude's is taken before it).
-		script = p.Prelude + "\n;(() => {\n" + captureEval + body + "})()"
+		script = p.Prelude + "\n;(() => {\n" + body + "})()"
 	default:
-		script = "(() => {\n" + captureEval + body + "})()"
+		script = "(() => {\n" + body + "})()"
 	}
 	helpers, exc := q.Eval(ctx, script, "<prelude>", ffi.EvalGlobal)
 	if exc == 0 && p.Hidden {

@@ -93,7 +93,7 @@ func checkNesting(src string, toks []token) *Error {
 }
 
 // CheckNesting is the nesting check of a program applied to any code:
-// what the sandbox's eval and Function constructors are given (their text
+// what the sandbox's Function constructors are given (their text
 // reaches QuickJS's parser as the program's does, and overflows the host's
 // stack alike, ending the run). The tokens before a scan failure count, as
 // for a program.

@@ -174,7 +174,7 @@ const cases = {
     ],
     builtins: [
         {
-            name: "a direct eval sees the caller's variables, beside a function constructor (evalguard_test.go)",
+            name: "a direct eval sees the caller's variables, beside a function constructor (funcguard_test.go)",
             code: "const x = 5;\nfunction f() { const b = 2; return eval('b * x') }\nreturn [eval('x + 1'), f(), (0, eval)('typeof x'), new Function('a', 'return a * 2')(x)]",
             result: [6, 10, "undefined", 10],
         },

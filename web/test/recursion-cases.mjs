@@ -38,7 +38,7 @@ export const UNCAUGHT = [
     // QuickJS's parser recurses on the host's stack, using little of its
     // own: no QuickJS limit stops it first; the host's overflow ends the run.
     // The core refuses such source before it runs (nesting-cases.mjs), and
-    // the function constructors refuse such text (evalguard.go): uncaught,
+    // the function constructors refuse such text (funcguard.go): uncaught,
     // that is the run's error. eval is the intrinsic (a wrapper would make
     // every eval indirect, blind to the caller's variables): its text is
     // parsed unchecked, and the host's overflow ends the run.

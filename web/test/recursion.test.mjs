@@ -53,7 +53,7 @@ test("source nested past the limit is a SYNTAX error that says so; at the limit 
 // exceeded", RUNTIME) however the program guarded it. The function
 // constructors now check it as the program is checked, and throw a
 // SyntaxError the program catches (eval is left the intrinsic: see
-// evalguard.go).
+// funcguard.go).
 test("the function constructors refuse text nested past the limit with a SyntaxError the program catches", async (t) => {
     const api = await (await loadFactory())({ wasmLocation: assetPath, timeout: 60000 });
     t.after(() => api.dispose());

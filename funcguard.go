@@ -13,9 +13,9 @@ import (
 // program does, and text nested deeper than the host's stack can take
 // ("[".repeat(1e5)) overflowed it: the whole run ended, uncatchably,
 // "Maximum call stack size exceeded". The program's own code is checked
-// before it runs (tsstrip's nesting limit); evalJS checks such text the
-// same way before it is parsed, and throws a SyntaxError the program can
-// catch (as QuickJS's own "stack overflow" is).
+// before it runs (tsstrip's nesting limit); constructorGuardJS checks such
+// text the same way before it is parsed, and throws a SyntaxError the
+// program can catch (as QuickJS's own "stack overflow" is).
 //
 // It is added to the prelude of code that mentions Function or
 // constructor (the way to the AsyncFunction and GeneratorFunction
@@ -33,7 +33,7 @@ import (
 // see the caller's x, and code that works in every JavaScript engine
 // would throw a ReferenceError. eval of text nested past the host's stack
 // ends the run with that clear error, as before, and the next run works.
-var evalJS = `{
+var constructorGuardJS = `{
 const syntax = more[%d], construct = Reflect.construct, SE = SyntaxError;
 const check = (what, text) => { if (text.length > ` + strconv.Itoa(tsstrip.MaxNesting) + `) { const m = syntax(text); if (m !== null) throw new SE(what + ": " + m); } };
 const gp = O.getPrototypeOf;
@@ -55,12 +55,12 @@ for (const [C, name] of [[Function, "Function"], [gp(async function () {}).const
 }
 `
 
-// evalNames are the words that add evalJS to a run's prelude.
-var evalNames = []string{"Function", "constructor"}
+// constructorNames are the words that add constructorGuardJS to a run's prelude.
+var constructorNames = []string{"Function", "constructor"}
 
-// usesEval says whether code mentions one of evalNames.
-func usesEval(code string) bool {
-	for _, n := range evalNames {
+// usesFunctionConstructors says whether code mentions one of constructorNames.
+func usesFunctionConstructors(code string) bool {
+	for _, n := range constructorNames {
 		if strings.Contains(code, n) {
 			return true
 		}
