@@ -21,7 +21,7 @@
 // works.
 
 import { describe, describeError, hasNodeFs, nodeModule, thrownByTool } from "./env.mjs";
-import { abortReason, filterVerdict, markSchema, normalizeRunOptions, overwriteVerdict } from "./wrap.mjs";
+import { abortReason, filterVerdict, markSchema, normalizeRunOptions, overwriteVerdict, whenAborted } from "./wrap.mjs";
 import { callTool, closeCalls, consoleLine, emit, endRun, endedWhy, finishLogs, newOwner, now, observed, runOf, startRun } from "./runs.mjs";
 import { SESSION_HINTS, SESSION_KEYS, TOOL_KEYS, unknownKeyError } from "./keys.mjs";
 import { convertSchema } from "./schema.mjs";
@@ -644,9 +644,10 @@ export async function workerFactory(config) {
                 if (isCode) emit(run, { type: "run-start", runId: run.id, code: args && args.code }, factoryOnEvent);
                 const release = holdInFlight();
                 return new Promise((resolve, reject) => {
+                    let unwatch = () => {};
                     const settle = (/** @type {boolean} */ good, /** @type {any} */ v) => {
                         pending.delete(run.id);
-                        if (signal) signal.removeEventListener("abort", onAbort);
+                        unwatch();
                         release();
                         if (isCode && !run.ended) {
                             if (good) finishLogs(run, v, factoryOnEvent);
@@ -668,7 +669,7 @@ export async function workerFactory(config) {
                         settleAborted(reason);
                     };
                     const settleAborted = (/** @type {any} */ reason) => {
-                        if (signal) signal.removeEventListener("abort", onAbort);
+                        unwatch();
                         release();
                         if (isCode) {
                             closeCalls(run, describeError(reason), factoryOnEvent);
@@ -691,7 +692,7 @@ export async function workerFactory(config) {
                         cancelOnWorker(run.id);
                         settleAborted(err);
                     };
-                    if (signal) signal.addEventListener("abort", onAbort, { once: true });
+                    if (signal) unwatch = whenAborted(signal, onAbort);
                     ready.then(
                         () => {
                             const p = pending.get(run.id);

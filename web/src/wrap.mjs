@@ -334,6 +334,59 @@ export function abortReason(signal) {
     return err;
 }
 
+// The runs given one AbortSignal share one 'abort' listener on it, there
+// while one of them is in flight: a listener per run made Node print a
+// MaxListenersExceededWarning past 10 runs on one app-wide signal, a
+// legal use (and a page's own listeners count against the same limit).
+/** @type {WeakMap<object, { waiters: Set<() => void>, fire: () => void }>} */
+const abortWatch = new WeakMap();
+
+/**
+ * Calls `fn` once when `signal` aborts (its caller checks `aborted` first).
+ * The function it returns forgets `fn`; the last one forgotten takes the
+ * listener off the signal.
+ * @param {AbortSignal} signal
+ * @param {() => void} fn
+ * @returns {() => void}
+ */
+export function whenAborted(signal, fn) {
+    let entry = abortWatch.get(signal);
+    if (!entry) {
+        /** @type {Set<() => void>} */
+        const waiters = new Set();
+        const fire = () => {
+            if (abortWatch.get(signal) === entry) abortWatch.delete(signal);
+            const all = [...waiters];
+            waiters.clear();
+            // Each run ends whatever another does, as with a listener each.
+            let failed = false;
+            let first;
+            for (const f of all) {
+                try {
+                    f();
+                } catch (err) {
+                    if (!failed) {
+                        failed = true;
+                        first = err;
+                    }
+                }
+            }
+            if (failed) throw first;
+        };
+        entry = { waiters, fire };
+        abortWatch.set(signal, entry);
+        signal.addEventListener("abort", fire, { once: true });
+    }
+    const own = entry;
+    const waiter = () => fn();
+    own.waiters.add(waiter);
+    return () => {
+        if (!own.waiters.delete(waiter) || own.waiters.size > 0 || abortWatch.get(signal) !== own) return;
+        abortWatch.delete(signal);
+        signal.removeEventListener("abort", own.fire);
+    };
+}
+
 /**
  * @param {any} tool the core's LLM tool
  * @param {Guard} guard
@@ -370,6 +423,7 @@ function wrapLlmTool(tool, guard, pipe, owner) {
         const onConsole = watched ? (/** @type {string} */ level, /** @type {string} */ message) => consoleLine(run, level, message, pipe.onEvent) : undefined;
         return new Promise((resolve, reject) => {
             let settled = false;
+            let unwatch = () => {};
             /**
              * @param {boolean} good
              * @param {any} v
@@ -377,7 +431,7 @@ function wrapLlmTool(tool, guard, pipe, owner) {
             const settle = (good, v) => {
                 if (settled) return;
                 settled = true;
-                if (signal) signal.removeEventListener("abort", onAbort);
+                unwatch();
                 if (watched && !run.ended) {
                     if (good) finishLogs(run, v, pipe.onEvent);
                     closeCalls(run, endedWhy(good, v), pipe.onEvent);
@@ -399,7 +453,7 @@ function wrapLlmTool(tool, guard, pipe, owner) {
                 if (ctrl) ctrl.abort(err);
                 settle(false, err);
             };
-            if (signal) signal.addEventListener("abort", onAbort, { once: true });
+            if (signal) unwatch = whenAborted(signal, onAbort);
             // Started once abortHook is set: the core runs the program, and
             // calls a tool, before runInCore returns, and a tool that
             // disposes its session or factory at once (before any await)

@@ -2,7 +2,8 @@
 // shape, truncation, instructions and dispose.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { assetPath, llmTools, loadFactory, run, sleep, tool, withFactory } from "./helpers.mjs";
+import { getEventListeners } from "node:events";
+import { assetPath, indexURL, llmTools, loadFactory, run, sleep, tool, withFactory } from "./helpers.mjs";
 
 let IoCodeModeFactory;
 before(async () => {
@@ -161,6 +162,70 @@ describe("abort", () => {
             unregister();
         }
     });
+});
+
+// One app-wide AbortSignal for every run is a legal use: a listener per run
+// on it made Node print 'MaxListenersExceededWarning: Possible EventTarget
+// memory leak detected. 11 abort listeners added to [AbortSignal]'.
+test("50 runs on one signal: no process warning, one listener, and aborting it stops them all, in both modes", async () => {
+    const factory = (await import(indexURL)).IoCodeModeFactory;
+    const warnings = [];
+    const onWarning = (w) => warnings.push(`${w.name}: ${w.message}`);
+    process.on("warning", onWarning);
+    try {
+        for (const worker of [false, true]) {
+            let started = 0;
+            let firstStarted;
+            // The engine runs 16 programs at once (its instances) and the
+            // others wait: aborting must stop those that run and those
+            // that wait alike.
+            const firstStart = new Promise((resolve) => (firstStarted = resolve));
+            const api = await factory({
+                wasmLocation: assetPath,
+                worker,
+                tools: [
+                    tool("slow.wait", () => {
+                        if (++started === 1) firstStarted();
+                        return new Promise((resolve) => setTimeout(() => resolve("late"), 60_000).unref());
+                    }),
+                    tool("quick", () => "ok"),
+                ],
+            });
+            try {
+                const session = api.createSession();
+                const at = `worker: ${worker}`;
+                // Runs that end by themselves leave no listener behind.
+                const calm = new AbortController();
+                const done = await Promise.all(Array.from({ length: 50 }, (_, i) => run(session, `return [${i}, await tools.quick({})]`, { signal: calm.signal })));
+                assert.deepEqual(
+                    done.map((r) => r.result),
+                    Array.from({ length: 50 }, (_, i) => [i, "ok"]),
+                    at,
+                );
+                assert.equal(getEventListeners(calm.signal, "abort").length, 0, `${at}: listeners left on a signal whose runs all ended`);
+                const controller = new AbortController();
+                const runs = Array.from({ length: 50 }, () => run(session, "await tools.slow.wait({}); return 'finished'", { signal: controller.signal }));
+                assert.equal(getEventListeners(controller.signal, "abort").length, 1, `${at}: listeners on the signal of 50 runs`);
+                await firstStart;
+                const reason = new Error("stop them all");
+                controller.abort(reason);
+                const settled = await Promise.allSettled(runs);
+                assert.deepEqual(
+                    settled.map((s) => (s.status === "rejected" && s.reason === reason ? "aborted" : s.status)),
+                    Array(50).fill("aborted"),
+                    at,
+                );
+                assert.equal((await run(session, "return 'after'")).result, "after", at);
+            } finally {
+                api.dispose();
+            }
+        }
+        // A warning is emitted on the next tick at the earliest.
+        await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+        process.off("warning", onWarning);
+    }
+    assert.deepEqual(warnings, []);
 });
 
 describe("limits", () => {
