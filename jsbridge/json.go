@@ -54,15 +54,63 @@ var (
 	strictBad      string
 	strictMaxArray int // 0: no limit
 	strictArrayLen int // the first array longer than strictMaxArray
+	strictArrayAt  string
+	// The objects JSON.stringify is inside of, outermost first, each with
+	// its path: it visits depth first, so the holder of every replacer call
+	// is on this stack, and what is above it is done.
+	strictStack []strictFrame
 )
 
+type strictFrame struct {
+	obj   js.Value
+	path  string
+	array bool
+}
+
+// strictPath is the path of the value that holder `this` has at key k,
+// the stack cut back to that holder: ".a", "[3]", `["a b"]`, "" for the
+// root (the wrapper JSON.stringify holds it in is on no stack).
+func strictPath(this js.Value, k string) string {
+	for n := len(strictStack); n > 0; n-- {
+		if f := strictStack[n-1]; f.obj.Equal(this) {
+			strictStack = strictStack[:n]
+			if f.array {
+				return f.path + "[" + k + "]"
+			}
+			if identifier(k) {
+				return f.path + "." + k
+			}
+			q, _ := json.Marshal(k)
+			return f.path + "[" + string(q) + "]"
+		}
+		strictStack[n-1] = strictFrame{}
+	}
+	strictStack = strictStack[:0]
+	return ""
+}
+
+// identifier says whether k can follow a dot in a path (tojson.mjs's rule).
+func identifier(k string) bool {
+	for i, c := range k {
+		if !(c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return k != ""
+}
+
 // ArrayTooLongError is ToJSONStrict's error for an array longer than its
-// limit. It carries the length alone: the words are the caller's (the
-// sandbox's, for a tool input), so that every place says the same.
-type ArrayTooLongError struct{ Len int }
+// limit. It carries the length and where the array is (Path, under the
+// value: ".rows", "[2].tags", "" for the value itself): the words are the
+// caller's (the sandbox's, for a tool input), so that every place says
+// the same.
+type ArrayTooLongError struct {
+	Len  int
+	Path string
+}
 
 func (e *ArrayTooLongError) Error() string {
-	return fmt.Sprintf("value is not JSON data: it holds an array of %d elements", e.Len)
+	return fmt.Sprintf("value is not JSON data: it holds an array of %d elements at %q", e.Len, e.Path)
 }
 
 // ToJSONStrict is ToJSON for a value that must be JSON data through and
@@ -77,7 +125,7 @@ func (e *ArrayTooLongError) Error() string {
 // of the replacer each, holding the thread for hours.
 func ToJSONStrict(v js.Value, maxArrayLen int) (json.RawMessage, error) {
 	strictOnce.Do(func() {
-		strictReplacer = js.FuncOf(func(_ js.Value, args []js.Value) (ret any) {
+		strictReplacer = js.FuncOf(func(this js.Value, args []js.Value) (ret any) {
 			val := arg(args, 1)
 			// Type panics on a BigInt; a panic in a callback would end the
 			// Go program. JSON.stringify throws on the BigInt anyway.
@@ -97,25 +145,31 @@ func ToJSONStrict(v js.Value, maxArrayLen int) (json.RawMessage, error) {
 					strictBad = "a non-finite number"
 				}
 			case js.TypeObject:
-				if strictMaxArray > 0 && arrayIsArray.Invoke(val).Bool() {
-					if n := val.Length(); n > strictMaxArray {
-						strictBad, strictArrayLen = "a long array", n
+				path := strictPath(this, arg(args, 0).String())
+				array := arrayIsArray.Invoke(val).Bool()
+				if n := 0; array && strictMaxArray > 0 {
+					if n = val.Length(); n > strictMaxArray {
+						strictBad, strictArrayLen, strictArrayAt = "a long array", n, path
 						return nil // null: its elements are never visited
 					}
 				}
+				strictStack = append(strictStack, strictFrame{val, path, array})
 			}
 			return val
 		})
 	})
 	strictMu.Lock()
 	defer strictMu.Unlock()
-	strictBad, strictMaxArray, strictArrayLen = "", maxArrayLen, 0
+	strictBad, strictMaxArray, strictArrayLen, strictArrayAt = "", maxArrayLen, 0, ""
+	// The stack holds the value's objects until the next call: cleared, so
+	// that a page's object is not kept alive by its conversion.
+	defer func() { clear(strictStack); strictStack = strictStack[:0] }()
 	var s js.Value
 	if err := catch(func() { s = jsonObj.Call("stringify", v, strictReplacer) }); err != nil {
 		return nil, fmt.Errorf("value is not JSON-serialisable: %w", err)
 	}
 	if strictArrayLen > 0 {
-		return nil, &ArrayTooLongError{strictArrayLen}
+		return nil, &ArrayTooLongError{strictArrayLen, strictArrayAt}
 	}
 	if strictBad != "" {
 		return nil, fmt.Errorf("value is not JSON data: it holds %s", strictBad)

@@ -264,7 +264,7 @@ func intercept(ctx context.Context, on Value, tc codemode.ToolCall) (codemode.De
 		raw, err := jsbridge.ToJSONStrict(in, sandbox.MaxArrayLen)
 		var long *jsbridge.ArrayTooLongError
 		if errors.As(err, &long) {
-			return codemode.Decision{}, fmt.Errorf("onToolCall returned an input that is not JSON: it holds %s", sandbox.ArrayTooLong(long.Len))
+			return codemode.Decision{}, fmt.Errorf("onToolCall returned an input that is not JSON: input%s: %s", long.Path, sandbox.ArrayTooLong(long.Len))
 		}
 		if err != nil {
 			return codemode.Decision{}, fmt.Errorf("onToolCall returned an input that is not JSON: %w", plain(err))

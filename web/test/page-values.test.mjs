@@ -257,7 +257,47 @@ test("an array past the core's limit in a tool's result or onToolCall's input fa
                 assert.equal(r.result[0], `the tool returned a value that is not JSON data: tools.t.get result.rows: ${message}`, at);
                 assert.deepEqual(ran, [], `${at}: the tool ran`);
                 assert.equal(r.toolCalls[1].allowed, false, at);
-                assert.equal(r.toolCalls[1].reason, `interceptor failed: onToolCall returned an input that is not JSON: it holds ${message}`, at);
+                assert.equal(r.toolCalls[1].reason, `interceptor failed: onToolCall returned an input that is not JSON: input.list: ${message}`, at);
+            }
+        } finally {
+            api.dispose();
+        }
+    }
+});
+
+// Where in onToolCall's replacement the long array is, as a tool's result
+// says it (tojson.mjs): it said 'it holds an array of ...' and no path.
+test("onToolCall's replacement input with a long array: the reason names the array's path, in both modes", async () => {
+    const { IoCodeModeFactory } = await import(indexURL);
+    const { rows } = JSON.parse(readFileSync(join(root, "testdata", "arraycap.json"), "utf8"));
+    const { length, message } = rows[0];
+    const huge = () => {
+        const a = [];
+        a.length = length;
+        return a;
+    };
+    const shapes = [
+        ["the input itself", () => huge(), "input"],
+        ["a property", () => ({ a: 1, list: huge() }), "input.list"],
+        ["after siblings", () => ({ x: { y: [1, { z: 2 }] }, z: [[], [3, huge()]] }), "input.z[1][1]"],
+        ["keys that are not names", () => ({ "b c": { "1a": [{ $k: { _1: huge() } }] } }), 'input["b c"]["1a"][0].$k._1'],
+    ];
+    for (const worker of [false, true]) {
+        let shape;
+        const api = await IoCodeModeFactory({
+            wasmLocation: assetPath,
+            worker,
+            interceptors: { onToolCall: () => ({ allowed: true, input: shape() }) },
+            tools: [tool("t.put", () => "put")],
+        });
+        try {
+            const { executeCode } = llmTools(api.createSession());
+            for (const [name, make, path] of shapes) {
+                shape = make;
+                const r = await executeCode.execute({ code: "try { return await tools.t.put({}) } catch (e) { return e.message }", explanation: name });
+                const at = `worker: ${worker}, ${name}`;
+                assert.equal(r.ok, true, `${at}: ${JSON.stringify(r)}`);
+                assert.equal(r.toolCalls[0].reason, `interceptor failed: onToolCall returned an input that is not JSON: ${path}: ${message}`, at);
             }
         } finally {
             api.dispose();

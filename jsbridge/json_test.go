@@ -1,0 +1,41 @@
+//go:build js && wasm
+
+package jsbridge
+
+import (
+	"errors"
+	"testing"
+)
+
+// TestToJSONStrictLongArrayPath: an array past the limit is an
+// *ArrayTooLongError naming where it is under the value, as a tool
+// result's conversion does (tojson.mjs), so that an interceptor's
+// replacement input says which of its arrays is too long.
+func TestToJSONStrictLongArrayPath(t *testing.T) {
+	for _, tc := range []struct{ name, expr, path string }{
+		{"the value itself", "L()", ""},
+		{"a property", "({a: 1, list: L()})", ".list"},
+		{"after finished siblings", "({x: {y: [1, {z: 2}]}, z: [[], [3, L()]]})", ".z[1][1]"},
+		{"keys that are not names", `({"b c": {"1a": [{$k: {_1: L()}}]}})`, `["b c"]["1a"][0].$k._1`},
+		{"under a toJSON", "({d: {toJSON: () => ({e: L()})}})", ".d.e"},
+		{"the same object twice", "(o => ({p: o, q: [o, {r: L()}]}))({s: [1]})", ".q[1].r"},
+	} {
+		// L() is a sparse array of 11 elements; the limit is 10.
+		v := global.Get("Function").New("const L = () => { const a = []; a.length = 11; return a }; return " + tc.expr).Invoke()
+		_, err := ToJSONStrict(v, 10)
+		var long *ArrayTooLongError
+		if !errors.As(err, &long) {
+			t.Errorf("%s: got error %v, want an *ArrayTooLongError", tc.name, err)
+			continue
+		}
+		if long.Len != 11 || long.Path != tc.path {
+			t.Errorf("%s: got length %d at %q, want 11 at %q", tc.name, long.Len, long.Path, tc.path)
+		}
+	}
+	// Within the limit, the same shapes convert as JSON.stringify writes them.
+	v := global.Get("Function").New(`return {x: {y: [1, {z: 2}]}, "b c": [[], [3, {$k: [0]}]]}`).Invoke()
+	raw, err := ToJSONStrict(v, 10)
+	if want := jsonObj.Call("stringify", v).String(); err != nil || string(raw) != want {
+		t.Errorf("got %s, %v; want %s", raw, err, want)
+	}
+}
