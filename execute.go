@@ -119,6 +119,12 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 		// spend before it: the run still goes as written.
 		r.warn(fmt.Sprintf(asyncForEachWarning, line))
 	}
+	for i, c := range prepared.Unawaited {
+		if i == maxUnawaitedWarnings {
+			break
+		}
+		r.warn(fmt.Sprintf(unawaitedWarning, c.Line, c.Name, c.Name))
+	}
 	if line := prepared.LaterFenceLine; line > 0 {
 		r.warn(fmt.Sprintf(laterFenceWarning, line))
 	}
@@ -284,6 +290,18 @@ var notDefinedHints = func() map[string]string {
 // which would catch their errors, is not exposed by the pinned build.
 const asyncForEachWarning = "line %d: forEach does not wait for async callbacks: the program goes on (and may return) before their awaits finish, and their errors are lost; " +
 	"use for (const x of arr) { await ... } or await Promise.all(arr.map(async x => ...))"
+
+// unawaitedWarning is the run's warning for a statement that calls an
+// async function the program declares and drops its promise
+// (tsstrip.Prepared.Unawaited): the program went on, or ended, before the
+// call was done, and a rejection of it was lost without a word (QuickJS's
+// rejection tracker is not exposed by the pinned build). One per call, at
+// most maxUnawaitedWarnings.
+const (
+	unawaitedWarning = "line %d: %s() is an async function and this call is not awaited: the program goes on (and may return) before it finishes, and its error is lost; " +
+		"write await %s(...), or collect the promises and await Promise.all(...)"
+	maxUnawaitedWarnings = 3
+)
 
 // laterFenceWarning is the run's warning when the code holds a second
 // JavaScript block (tsstrip.Prepared.LaterFenceLine): only the first ran,

@@ -35,6 +35,9 @@ type Prepared struct {
 	// label: `{ a: 1 }`, which JavaScript reads as a block (its value 1),
 	// not the object the model meant (see objectBlock).
 	ObjectBlock bool
+	// Unawaited lists the statements that call an async function the
+	// program declares and drop its promise (see unawaitedCalls).
+	Unawaited []UnawaitedCall
 }
 
 // Prepare is Program, and says whether the result is a function body.
@@ -140,10 +143,10 @@ func prepare(src string) (Prepared, *Error) {
 	if !body {
 		if call := uncalledMain(toks, m); call != "" {
 			// Appended: every position of the model's text stays where it was.
-			return Prepared{Code: out + call, Body: true, AsyncForEachLine: line}, nil
+			return Prepared{Code: out + call, Body: true, AsyncForEachLine: line, Unawaited: unawaitedCalls(out, toks, m, true)}, nil
 		}
 	}
-	return Prepared{Code: out, Body: body, AsyncForEachLine: line, ObjectBlock: objectBlock(toks, m)}, nil
+	return Prepared{Code: out, Body: body, AsyncForEachLine: line, ObjectBlock: objectBlock(toks, m), Unawaited: unawaitedCalls(out, toks, m, body)}, nil
 }
 
 // ObjectBlock is objectBlock on src's tokens: false when they do not scan
