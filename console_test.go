@@ -63,3 +63,48 @@ func TestConsoleMethods(t *testing.T) {
 		})
 	}
 }
+
+// TestConsoleValues: a log line shows what a value holds, as Node and
+// browsers do, where it showed what JSON.stringify left of it: NaN and
+// Infinity printed as null, a Map, a Set or an Error inside an object as
+// {}, and an object that holds itself (or a BigInt inside an object) as
+// "[object Object]". Values JSON cannot hold convert by the result's rules
+// (sandbox.ConvertJS), without warnings; a reference back to an object the
+// line is inside is "[Circular]".
+func TestConsoleValues(t *testing.T) {
+	cm := newTestCodeMode(t, Config{})
+	s, _ := cm.NewSession()
+	for _, tc := range []struct {
+		name, code string
+		want       []string
+	}{
+		{"numbers JSON cannot hold", `console.log(NaN, Infinity, -Infinity, -0, 0, 10n, [NaN, 1], {a: -Infinity}); console.log("%s %o", NaN, [Infinity])`,
+			[]string{`NaN Infinity -Infinity -0 0 10 ["NaN",1] {"a":"-Infinity"}`, `NaN ["Infinity"]`}},
+		{"an object that holds itself", `const c = {name: "c", list: [1]}; c.self = c; c.list.push(c); console.log(c); console.info([c])`,
+			[]string{`{"name":"c","list":[1,"[Circular]"],"self":"[Circular]"}`, `[{"name":"c","list":[1,"[Circular]"],"self":"[Circular]"}]`}},
+		{"an object twice, not inside itself", `const o = {x: 1}; console.log([o, o], {a: o, b: {c: o}})`,
+			[]string{`[{"x":1},{"x":1}] {"a":{"x":1},"b":{"c":{"x":1}}}`}},
+		{"values JSON reads as {} or cannot write, inside an object", `console.log({m: new Map([["k", 1]]), s: new Set([1, 2]), e: new TypeError("bad"), n: 10n, r: /a+/g, t: new Uint8Array([1, 2]), sym: Symbol("q"), d: new Date(0)})`,
+			[]string{`{"m":{"k":1},"s":[1,2],"e":{"name":"TypeError","message":"bad"},"n":"10","r":"/a+/g","t":[1,2],"sym":"Symbol(q)","d":"1970-01-01T00:00:00.000Z"}`}},
+		{"a Map and a Set alone", `console.log(new Map([[1, "a"]]), new Set(["x"])); console.table(new Map([["a", {b: 1}]]))`,
+			[]string{`[[1,"a"]] ["x"]`, `{"a":{"b":1}}`}},
+		{"a Map that holds itself", `const m = new Map(); m.set("self", m); m.set("n", 1); console.log(m)`,
+			[]string{`{"self":"[Circular]","n":1}`}},
+		{"errors and strings as before", `console.log(new RangeError("r"), "s", null, undefined, true, {e: [new Error("x")]})`,
+			[]string{`RangeError: r s null undefined true {"e":[{"name":"Error","message":"x"}]}`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := exec(t, s, tc.code, nil)
+			if !res.OK {
+				t.Fatalf("run failed: %+v", res.Error)
+			}
+			got := make([]string, len(res.Logs))
+			for i, l := range res.Logs {
+				got[i] = l.Message
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("log lines =\n %q\nwant\n %q", got, tc.want)
+			}
+		})
+	}
+}

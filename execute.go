@@ -362,6 +362,8 @@ func (r *runState) source(args []json.RawMessage) (json.RawMessage, error) {
 		return json.Marshal(consoleJS)
 	case "api":
 		return json.Marshal(apiJS)
+	case "convert":
+		return json.Marshal(sandbox.ConvertJS)
 	}
 	if src, ok := builtinSource(key); ok {
 		return json.Marshal(src)

@@ -15,6 +15,7 @@
   // Array.prototype[Symbol.iterator], if it set one, with host.
   const begin = host[0], run = host[1], find = host[2], log = host[3], src = host[4], depth = host[5];
   const cut = (s, n) => s.length > n ? s.slice(0, n) : s;
+  const gp = O.getPrototypeOf, OP = O.prototype, isArr = g.Array.isArray;
   const call = (name, input) => run(begin(typeof name === "string" ? cut(name, 129) : null, input));
   const search = (opts) => {
     if (opts !== null && typeof opts === "object" && typeof opts.query === "string" && opts.query.length > 1000) opts = O.assign({}, opts, { query: cut(opts.query, 1000) });
@@ -79,19 +80,50 @@
     } catch (_) {}
     return out;
   };
-  // text is a value as a log line shows it: a string as it is, an Error
-  // as "Name: message" and what it points to (related), anything else as
-  // JSON (through the guarded stringify below), else as String gives it. A
+  // shown is a value's JSON in a log line. What JSON cannot hold converts
+  // by the result's rules (the sandbox's "convert" source: a Map, a Set, an
+  // Error, a BigInt, NaN, ...), without warnings, and a reference back to
+  // an object the line is inside is "[Circular]": JSON alone wrote {} for a
+  // Map or an Error and null for NaN, and gave up on a cycle or a BigInt.
+  // st holds the objects being written (as JSON walks them, converted) and
+  // was what each of them was before.
+  let conv;
+  const shown = (v) => {
+    const st = [], was = [];
+    let n = 0, fx, p;
+    return api.stringify(v, function (k, x) {
+      switch (typeof x) {
+      case "string": case "boolean": case "undefined": case "function": return x;
+      case "number": if (x - x === 0) return x; break;
+      case "object": if (x === null) return x;
+      }
+      while (n && st[n - 1] !== this) n--;
+      for (let i = 0; i < n; i++) if (was[i] === x) return "[Circular]";
+      let out = x;
+      if (typeof x !== "object" || !(isArr(x) || (p = gp(x)) === OP || p === null)) {
+        if (!fx) fx = (conv || (conv = ev(src("convert"))(S, isArr)))();
+        out = fx[0](x, this, k, st, st, 0, "log");
+      }
+      if (out !== null && typeof out === "object") { st[n] = out; was[n++] = x; }
+      return out;
+    });
+  };
+  // text is a value as a log line shows it: a string as it is, a number, a
+  // BigInt or a symbol as String writes it (-0 as -0), an Error as "Name: message" and what it
+  // points to (related), anything else as JSON (shown), else as String
+  // gives it. A
   // getter or a Proxy trap that throws while the value is read leaves what
   // could be read: text never throws, so a console call or the report of an
   // uncaught error in a callback cannot fail on what it reports.
   const text = (v) => {
     if (typeof v === "string") return v;
+    if (typeof v === "number") return v === 0 && 1 / v < 0 ? "-0" : "" + v;
     const get = (f) => { try { return String(f()); } catch (_) { return undefined; } };
+    if (typeof v === "bigint" || typeof v === "symbol") return get(() => v);
     let isError = false;
     try { isError = v instanceof Error; } catch (_) {}
     if (isError) return (get(() => v.name) || get(() => v.constructor.name) || "Error") + ": " + (get(() => v.message) ?? "(its message cannot be read)") + related(v, get);
-    try { const s = api.stringify(v); if (s !== undefined) return s; } catch (_) {}
+    try { const s = shown(v); if (s !== undefined) return s; } catch (_) {}
     return get(() => v) ?? (typeof v === "function" ? "a function" : "an object") + " that cannot be read or converted to text";
   };
   const api = {

@@ -137,6 +137,11 @@ return () => {
 };
 }`
 
+// ConvertJS is convertJS, for a host that shows values by the same rules
+// rather than returning them: codemode's console lines (prelude/api.js
+// shown), which ignore the notes.
+const ConvertJS = convertJS
+
 // detectJS evaluates to a function of the prelude's intrinsics (taken
 // before the program ran, so it cannot have replaced them; the last is
 // eval) and convertJS's source, which gives the stringify of results and
