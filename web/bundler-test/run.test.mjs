@@ -21,6 +21,10 @@ const WORK = join(HERE, ".work");
 const BIN = join(HERE, "node_modules", ".bin");
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 const PKG = join(WORK, "node_modules", "@interopio", "code-mode");
+// Vite 7 (the package vite7, an alias): its dev server pre-bundles
+// dependencies with esbuild into node_modules/.vite/deps/ and does not
+// rewrite their new URL("./file", import.meta.url), as Vite 8 does.
+const VITE7 = join(HERE, "node_modules", "vite7", "bin", "vite.js");
 
 // The page's default mode (worker); the second run tells it is one: abort()
 // stops a spinning program at once there, while on the page's thread it
@@ -54,14 +58,14 @@ before(() => {
     for (const f of ["index.mjs", "code-mode.worker.mjs", "code-mode.wasm", "package.json"]) {
         if (!existsSync(join(ROOT, "dist", f))) throw new Error(`dist/${f} is missing: run \`make build\` first`);
     }
-    if (!existsSync(join(BIN, "vite"))) throw new Error("web/bundler-test/node_modules is missing: npm ci --prefix web/bundler-test");
+    if (!existsSync(join(BIN, "vite")) || !existsSync(VITE7)) throw new Error("web/bundler-test/node_modules is missing: npm ci --prefix web/bundler-test");
     rmSync(WORK, { recursive: true, force: true });
     mkdirSync(WORK, { recursive: true });
     // npm pack, then install the tarball as an app would.
     const tgz = sh("npm", ["pack", "--silent", "--pack-destination", WORK, join(ROOT, "dist")], ROOT).trim().split("\n").pop();
     writeFileSync(join(WORK, "package.json"), JSON.stringify({ private: true, type: "module" }));
     sh("npm", ["install", "--no-save", "--no-package-lock", "--no-audit", "--no-fund", "--offline", join(WORK, tgz)], WORK);
-    for (const app of ["vite", "webpack", "esbuild"]) {
+    for (const app of ["vite", "vite7", "webpack", "esbuild"]) {
         mkdirSync(join(WORK, app, "public"), { recursive: true });
         writeFileSync(join(WORK, app, "main.js"), MAIN);
         copyFileSync(join(PKG, "emscripten-module.wasm"), join(WORK, app, "public", "emscripten-module.wasm"));
@@ -90,8 +94,8 @@ async function staticServer(dir) {
 }
 
 // Starts a long-running CLI (vite dev / preview) and waits for its URL.
-async function serveWith(args, cwd) {
-    const child = spawn(join(BIN, "vite"), args, { cwd, env: { ...process.env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+async function serveWith(args, cwd, vite = join(BIN, "vite")) {
+    const child = spawn(vite, args, { cwd, env: { ...process.env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     const url = await new Promise((res, rej) => {
         const timer = setTimeout(() => rej(new Error(`vite ${args.join(" ")} did not start:\n${out}`)), 60000);
@@ -139,6 +143,35 @@ test("Vite: dev server", async () => {
     writeFileSync(join(dir, "index.html"), html("./main.js"));
     writeFileSync(join(dir, "vite.config.js"), VITE_CONFIG);
     const s = await serveWith(["--port", "0"], dir);
+    try {
+        check(await runIn(s.url));
+    } finally {
+        await s.close();
+    }
+});
+
+// USAGE.md, "Bundlers": Vite 7's dev server needs the package excluded from
+// its dependency optimizer. Without it, the factory's error says so: it said
+// only "Cannot start the Code Mode worker: it failed to load".
+test("Vite 7: dev server, the package pre-bundled: the error names the setting", async () => {
+    const dir = join(WORK, "vite7");
+    writeFileSync(join(dir, "index.html"), html("./main.js"));
+    writeFileSync(join(dir, "vite.config.js"), VITE_CONFIG);
+    const s = await serveWith(["--port", "0"], dir, VITE7);
+    try {
+        const { r, problems } = await runIn(s.url);
+        assert.deepEqual(problems, []);
+        assert.match(String(r.error), /^Code Mode: the engine's worker stopped: Cannot start the Code Mode worker: it failed to load; Vite pre-bundled @interopio\/code-mode .*add optimizeDeps: \{ exclude: \["@interopio\/code-mode"\] \} to your Vite config$/);
+    } finally {
+        await s.close();
+    }
+});
+
+test("Vite 7: dev server, with optimizeDeps.exclude as USAGE.md says", async () => {
+    const dir = join(WORK, "vite7");
+    writeFileSync(join(dir, "index.html"), html("./main.js"));
+    writeFileSync(join(dir, "vite.config.js"), VITE_CONFIG.replace("export default { ", 'export default { optimizeDeps: { exclude: ["@interopio/code-mode"] }, '));
+    const s = await serveWith(["--port", "0"], dir, VITE7);
     try {
         check(await runIn(s.url));
     } finally {

@@ -5,7 +5,7 @@
 
 import { pageCaller } from "./call.mjs";
 import { directImports } from "./direct.mjs";
-import { describeError } from "./env.mjs";
+import { bundlerHint, describeError } from "./env.mjs";
 import { convertSchema } from "./schema.mjs";
 import { createShadow } from "./shadow.mjs";
 import { loadWasmURL } from "./wasm-load.mjs";
@@ -29,7 +29,7 @@ export function compileCore() {
         // see the file and emit it next to their output.
         const url = new URL("./code-mode.wasm", import.meta.url);
         const p = loadWasmURL(url).catch((/** @type {unknown} */ cause) => {
-            throw new Error(`Cannot load the Code Mode core from ${url.href}: ${describeError(cause)}`, { cause });
+            throw new Error(`Cannot load the Code Mode core from ${url.href}: ${describeError(cause)}${bundlerHint(url.href)}`, { cause });
         });
         modulePromise = p;
         p.catch(() => {

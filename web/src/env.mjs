@@ -70,3 +70,17 @@ export function markHandled(v) {
     }
     return true;
 }
+
+/**
+ * What to configure when the package's own files were not found because
+ * Vite 7 or older pre-bundled it in dev: its dependency optimizer copies the
+ * module into node_modules/.vite/deps/, away from code-mode.wasm and
+ * code-mode.worker.mjs, which it finds beside itself (import.meta.url);
+ * Vite 8 rewrites those URLs. "" anywhere else.
+ * @param {string} moduleUrl the URL the file was looked up from
+ */
+export function bundlerHint(moduleUrl) {
+    return moduleUrl.includes("/.vite/deps/")
+        ? "; Vite pre-bundled @interopio/code-mode away from its files (Vite 7 and older do): add optimizeDeps: { exclude: [\"@interopio/code-mode\"] } to your Vite config"
+        : "";
+}

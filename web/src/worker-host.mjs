@@ -20,7 +20,7 @@
 // runs in flight on it reject with an error that says so, and the next run
 // works.
 
-import { describe, describeError, hasNodeFs, nodeModule, thrownByTool } from "./env.mjs";
+import { bundlerHint, describe, describeError, hasNodeFs, nodeModule, thrownByTool } from "./env.mjs";
 import { abortReason, filterVerdict, markSchema, normalizeRunOptions, overwriteVerdict, whenAborted } from "./wrap.mjs";
 import { callTool, closeCalls, consoleLine, emit, endRun, endedWhy, finishLogs, newOwner, now, observed, runOf, startRun } from "./runs.mjs";
 import { SESSION_HINTS, SESSION_KEYS, TOOL_KEYS, unknownKeyError } from "./keys.mjs";
@@ -198,7 +198,7 @@ async function spawn(onMessage, onFailure) {
     w.addEventListener("message", (e) => onMessage(e.data));
     w.addEventListener("error", (e) => {
         e.preventDefault();
-        onFailure(new Error(`Cannot start the Code Mode worker: ${e.message || "it failed to load"}`));
+        onFailure(new Error(`Cannot start the Code Mode worker: ${e.message || "it failed to load"}${bundlerHint(import.meta.url)}`));
     });
     return { post: (/** @type {any} */ m) => w.postMessage(m), terminate: () => w.terminate(), ref: () => {}, unref: () => {} };
 }
