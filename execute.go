@@ -227,6 +227,14 @@ func syntaxHint(code string, e *sandbox.Error) string {
 			if e.Column <= len(line) && line[e.Column-1] == '@' {
 				return ": decorators (@name) are not supported in this sandbox; apply the function yourself (C = dec(C), or call it on the method)"
 			}
+			if e.Message == "unexpected token in expression: '<'" && e.Column <= len(line) && jsxAt(string(line[e.Column-1:]), code) {
+				return jsxHint
+			}
+			// `using x = ...` (and `await using`, `for (using x of ...)`):
+			// QuickJS reads using as a name and stops at the next one.
+			if (e.Message == "expecting ';'" || strings.HasPrefix(e.Message, "expected 'of' or 'in'")) && e.Column <= len(line)+1 && endsWithWord(string(line[:e.Column-1]), "using") {
+				return usingHint
+			}
 			// QuickJS reads await as a name outside an async function, so
 			// `x => await f(x)` stops at the token after it: "expecting ','".
 			// A top-level await is valid (the code is an async body), and an
@@ -248,6 +256,29 @@ const (
 	objectBlockHint    = ": a program that starts with { is a block, not an object literal; to give the object back, return it (return { ... }) or wrap it in parentheses: ({ ... })"
 	objectBlockWarning = "the program is read as a block, not an object: { a: ... } at its start is a block whose first statement has the label a, so the result is that statement's value; to give the object back, return it (return { a: ... }) or wrap it in parentheses: ({ a: ... })"
 )
+
+// jsxHint follows QuickJS's words for JSX ("unexpected token in
+// expression: '<'" at `<div`), which models write out of habit; usingHint
+// follows those for a using declaration, which this QuickJS predates (it
+// has no Symbol.dispose either).
+const (
+	jsxHint   = ": JSX (<div>...</div>) is not supported: the sandbox runs JavaScript and TypeScript, with no JSX transform and no DOM; return the data itself, or build markup as a string ('<li>' + name + '</li>')"
+	usingHint = ": using declarations are not supported by this engine (QuickJS); declare the value with const and release it yourself: const r = open(); try { ... } finally { r.close() }"
+)
+
+// jsxAt says whether rest, the text from the '<' QuickJS stopped at, opens
+// a JSX element or fragment (`<div`, `<Foo.Bar`, `<>`) that the code closes
+// somewhere (`/>` or `</`): a TypeScript cast (<T>x) is erased before.
+func jsxAt(rest, code string) bool {
+	if len(rest) < 2 || rest[0] != '<' {
+		return false
+	}
+	c := rest[1]
+	if !(c == '>' || c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+		return false
+	}
+	return strings.Contains(code, "/>") || strings.Contains(code, "</")
+}
 
 // awaitHint follows QuickJS's words for an await in a function that is not
 // async (a map or forEach callback, a helper), which models write often and

@@ -620,6 +620,15 @@ func TestSyntaxHints(t *testing.T) {
 		{name: "await in a plain function", code: "function f() {\n  const r = await tools.orders.get({})\n  return r\n}\nreturn f()", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expecting ';': " + awaitHintText, line: 2, col: 19},
 		{name: "await in a method, before a number", code: "class A { m() { await\t1 } }", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expecting ';': " + awaitHintText, line: 1, col: 23},
 		{name: "await ( in a plain arrow calls a name await", code: "return [1].map(x => await (tools.orders.get({})))", errCode: "RUNTIME", errName: "ReferenceError", errMsg: "'await' is not defined: " + awaitHintText, line: 1, col: 21},
+		// JSX and using declarations: QuickJS's words named a token only.
+		{name: "a JSX element", code: "const el = <div/>;\nreturn el", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "unexpected token in expression: '<'" + jsxHint, line: 1, col: 12},
+		{name: "JSX over lines in parentheses", code: "return (\n  <div>\n    <span>{1}</span>\n  </div>\n)", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "unexpected token in expression: '<'" + jsxHint, line: 2, col: 3},
+		{name: "a JSX fragment", code: "const a = <>\n<b/></>\nreturn a", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "unexpected token in expression: '<'" + jsxHint, line: 1, col: 11},
+		{name: "a component in a map, in a tsx fence", code: "```tsx\nconst items = [1].map(x => <Item key={x} />)\nreturn items\n```", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "unexpected token in expression: '<'" + jsxHint, line: 2, col: 28},
+		{name: "a using declaration", code: "using res = { close() {} }\nreturn 1", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expecting ';'" + usingHint, line: 1, col: 7},
+		{name: "an await using declaration in a function", code: "async function f() {\n  await using r = open()\n}\nreturn 1", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expecting ';'" + usingHint, line: 2, col: 15},
+		{name: "a for using loop", code: "for (using x of []) {}\nreturn 1", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expected 'of' or 'in' in for control expression" + usingHint, line: 1, col: 12},
+		{name: "a variable called using", code: "let using = 1\nusing = 2\nreturn using", want: "2"},
 	})
 	// No await hint: a name that ends in await, an error of another kind
 	// after a top-level await (which is valid there).
@@ -628,6 +637,9 @@ func TestSyntaxHints(t *testing.T) {
 		line, col int
 	}{
 		{"const notawait = 1\nreturn notawait 2", "expecting ';'", 2, 17},
+		{"const notusing = 1\nreturn notusing 2", "expecting ';'", 2, 17},
+		{"const a = 1, b = 2\nreturn a < <b", "unexpected token in expression: '<'", 2, 12},
+		{"return 1 < <2> 3", "unexpected token in expression: '<'", 1, 12},
 		{"const x = await )", "unexpected token in expression: ')'", 1, 17},
 	} {
 		e := sandbox.Error{Code: sandbox.CodeSyntax, Name: "SyntaxError", Message: tc.msg, Line: tc.line, Column: tc.col}
