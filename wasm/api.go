@@ -50,8 +50,17 @@ func newFactory(config, module Value) (Value, error) {
 	if err != nil {
 		return jsbridge.Undefined(), fmt.Errorf("Cannot use the QuickJS asset from %s: %w", get(config, "wasmLocation").String(), err)
 	}
+	// config.tools are registered as registerTools registers them, so their
+	// errors read as there and as in worker mode: codemode.New prefixes
+	// them with its Go field's name ("Tools: ...").
+	tools := cfg.Tools
+	cfg.Tools = nil
 	if f.cm, err = codemode.NewWithEngine(engine, cfg); err != nil {
 		return jsbridge.Undefined(), jsConfigError(err)
+	}
+	if _, err := f.cm.RegisterTools(tools...); err != nil {
+		f.cm.Close()
+		return jsbridge.Undefined(), asTypeError(err)
 	}
 	return f.apiObject(), nil
 }

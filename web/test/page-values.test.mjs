@@ -466,6 +466,31 @@ test("createSession's tool errors are the same in both modes", async () => {
     assert.deepEqual(seen[1], seen[0]);
 });
 
+// config.tools's errors read as registerTools's, in both modes: on the
+// calling thread they began "Tools: ", the Go core's name of the field.
+test("config.tools's errors are the same in both modes", async () => {
+    const { IoCodeModeFactory } = await import(indexURL);
+    const seen = [];
+    for (const worker of [false, true]) {
+        const errors = [];
+        for (const tools of [[tool("a", () => 1), tool("a", () => 1)], [tool("a b", () => 1)], [{ ...tool("a", () => 1), inputSchema: { type: "nope" } }]]) {
+            errors.push(
+                await IoCodeModeFactory({ wasmLocation: assetPath, worker, tools }).then(
+                    (api) => (api.dispose(), "created"),
+                    (err) => `${err.name}: ${err.message}`,
+                ),
+            );
+        }
+        seen.push(errors);
+    }
+    assert.deepEqual(seen[0], [
+        'TypeError: codemode: duplicate tool: tool name "a": appears more than once in the batch',
+        "TypeError: codemode: invalid tool: tool name \"a b\": must be 1..128 characters of [A-Za-z0-9_$.-], found ' ' at offset 1",
+        'TypeError: codemode: invalid tool: tool "a": inputSchema: /type: "nope" is not a type (null, boolean, object, array, number, string or integer)',
+    ]);
+    assert.deepEqual(seen[1], seen[0]);
+});
+
 test("annotations that are not JSON register in both modes, and reach onToolCall as given", async () => {
     const { IoCodeModeFactory } = await import(indexURL);
     const cyclic = { source: "mcp" };
