@@ -423,6 +423,14 @@ func (r *runState) warn(msg string) { r.addLog("warn", msg) }
 
 func (r *runState) addLog(level, msg string) {
 	r.mu.Lock()
+	if r.ended {
+		// The result and its Logs are the caller's: a tool that outlived
+		// its run (Call.Warn kept, or its context ignored) must not append
+		// to the slice the result shares, nor call the observer after
+		// ExecuteCode returned.
+		r.mu.Unlock()
+		return
+	}
 	budget := r.s.cm.cfg.MaxResultChars / 2
 	if len(r.logs) >= maxLogEntries || r.logChars >= budget {
 		r.dropped++

@@ -47,7 +47,8 @@ type Call struct {
 	Context any
 	// Warn adds a warn log entry to that run, for the model to read: a
 	// binding uses it to say that a value the tool returned was converted
-	// to fit JSON. Never nil.
+	// to fit JSON. Never nil. Once the run has ended (ExecuteCode
+	// returned), it does nothing.
 	Warn func(message string)
 }
 
