@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -59,5 +60,45 @@ console.log("a"); console.log("b"); console.log("c"); return 1`}, nil)
 	defer mu.Unlock()
 	if len(observed) != seen {
 		t.Errorf("WithConsole observer called after the run returned: %v", observed[seen:])
+	}
+}
+
+// TestConsoleObserverPanics: a WithConsole observer that panics changes
+// nothing of the run, as an onEvent that throws changes nothing in the
+// JavaScript binding, and the panic is reported on standard error. Before,
+// the panic unwound through QuickJS: the run failed with "the sandbox
+// crashed and was reset" and a WebAssembly stack trace for the model, and
+// a tool's Call.Warn reported the observer's panic as the tool's own.
+func TestConsoleObserverPanics(t *testing.T) {
+	var reported []string
+	defer func(f func(string, ...any)) { reportf = f }(reportf)
+	reportf = func(format string, args ...any) { reported = append(reported, fmt.Sprintf(format, args...)) }
+	cm := newTestCodeMode(t, Config{Tools: []Tool{{Name: "warns", Execute: func(_ context.Context, _ json.RawMessage, c Call) (json.RawMessage, error) {
+		c.Warn("w")
+		return json.RawMessage(`2`), nil
+	}}}})
+	s, _ := cm.NewSession()
+	var seen []string
+	ctx := WithConsole(context.Background(), func(e LogEntry) {
+		seen = append(seen, e.Message)
+		if e.Message == "b" || e.Message == "w" {
+			panic("observer bug on " + e.Message)
+		}
+	})
+	res, err := s.ExecuteCode(ctx, ExecuteCodeInput{Code: `console.log("a"); console.log("b"); const n = await tools.warns({}); console.log("c"); return n`}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.OK || string(res.Result) != "2" {
+		t.Fatalf("run: want OK with result 2, got %+v", res)
+	}
+	if got, want := fmt.Sprint(res.Logs), "[{log a} {log b} {warn w} {log c}]"; got != want {
+		t.Errorf("logs %s, want %s", got, want)
+	}
+	if got, want := fmt.Sprint(seen), "[a b w c]"; got != want {
+		t.Errorf("observer saw %s, want %s", got, want)
+	}
+	if len(reported) != 2 || !strings.Contains(reported[0], "observer bug on b") || !strings.Contains(reported[1], "observer bug on w") {
+		t.Errorf("reported %q, want the two panics", reported)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -444,9 +445,25 @@ func (r *runState) addLog(level, msg string) {
 	r.mu.Unlock()
 	// Outside the lock: the observer may take its time or log itself.
 	if r.onLog != nil {
-		r.onLog(e)
+		observe(r.onLog, e)
 	}
 }
+
+// observe calls the WithConsole observer. One that panics changes nothing
+// of the run (as an onEvent that throws in the JavaScript binding): its
+// panic would otherwise unwind through QuickJS, or be taken for the panic
+// of the tool whose Call.Warn it observed. It is reported instead.
+func observe(fn func(LogEntry), e LogEntry) {
+	defer func() {
+		if p := recover(); p != nil {
+			reportf("codemode: the WithConsole observer panicked (the run goes on): %v\n", p)
+		}
+	}()
+	fn(e)
+}
+
+// reportf reports a fault of the host's own code that Code Mode survives.
+var reportf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, format, args...) }
 
 type consoleKey struct{}
 
@@ -454,7 +471,8 @@ type consoleKey struct{}
 // LLMTools) call fn with each log entry as the code adds it, before the run
 // ends: the entries of the result's Logs, in order, except the warnings
 // added when the run ends (Logs has those too). fn runs on the run's
-// goroutine while the code waits, so it should return quickly.
+// goroutine while the code waits, so it should return quickly. A panic in
+// fn changes nothing of the run: it is reported on standard error.
 func WithConsole(ctx context.Context, fn func(LogEntry)) context.Context {
 	return context.WithValue(ctx, consoleKey{}, fn)
 }
