@@ -28,9 +28,12 @@ func TestShapeAddAllocs(t *testing.T) {
 			s.Add(raw)
 		})
 	}
-	small, big := allocs(records(60)), allocs(records(20000))
-	if big != small {
-		t.Errorf("Add allocated %v times for 20,000 records, %v for 60: past %d elements nothing should be decoded", big, small, inferMaxElems)
+	// The race detector's instrumentation allocates, so counts mean
+	// nothing there (776 against 777 once).
+	if !raceEnabled {
+		if small, big := allocs(records(60)), allocs(records(20000)); big != small {
+			t.Errorf("Add allocated %v times for 20,000 records, %v for 60: past %d elements nothing should be decoded", big, small, inferMaxElems)
+		}
 	}
 	var s Shape
 	s.Add(records(2000))

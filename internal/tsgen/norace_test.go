@@ -1,0 +1,5 @@
+//go:build !race
+
+package tsgen
+
+const raceEnabled = false
