@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/interopio/code-mode/sandbox/internal/ffi"
 )
@@ -402,7 +403,7 @@ func errorMessage(err error) string {
 
 // start runs async host function f for call id on a goroutine of its own.
 func (r *run) start(f Func, id uint32, name string, args []json.RawMessage) {
-	goAsync(func() {
+	r.workers.run(func() {
 		defer func() {
 			if p := recover(); p != nil {
 				r.deliver(hostResult{id: id, err: fmt.Errorf("host function %s panicked: %v", name, p)})
@@ -413,33 +414,64 @@ func (r *run) start(f Func, id uint32, name string, args []json.RawMessage) {
 	})
 }
 
-// Async host functions run on long-lived goroutines, each serving one call
-// at a time: a new goroutine per call started on a small stack, which a
-// tool call's path (codemode's pipeline, the page boundary) grew by
-// copying, every call. asyncIdle holds the idle ones' job channels.
-var asyncIdle = make(chan chan func(), 64)
-
-// goAsync runs fn on an idle goroutine, or on a new one.
-func goAsync(fn func()) {
-	select {
-	case jobs := <-asyncIdle:
-		jobs <- fn
-	default:
-		go asyncWorker(fn)
-	}
+// workers runs an engine's async host functions on long-lived goroutines,
+// each serving one call at a time: a new goroutine per call started on a
+// small stack, which a tool call's path (codemode's pipeline, the page
+// boundary) grew by copying, every call. The idle ones belong to the
+// engine and end with it (close), so a host that closed every engine is
+// back to its own goroutines; they were kept for the process before.
+type workers struct {
+	mu     sync.Mutex
+	idle   []chan func() // the idle goroutines' job channels
+	closed bool
 }
 
-// asyncWorker runs fn, then waits for more while the idle list has room.
-func asyncWorker(fn func()) {
+// maxIdleWorkers bounds the idle goroutines of one engine.
+const maxIdleWorkers = 64
+
+// run runs fn on an idle goroutine, or on a new one.
+func (w *workers) run(fn func()) {
+	w.mu.Lock()
+	if n := len(w.idle); n > 0 {
+		jobs := w.idle[n-1]
+		w.idle = w.idle[:n-1]
+		w.mu.Unlock()
+		jobs <- fn // buffered: never blocks
+		return
+	}
+	w.mu.Unlock()
+	go w.serve(fn)
+}
+
+// serve runs fn, then waits for more while the engine is open and the idle
+// list has room. A job channel is closed only once taken off the idle list
+// (close), so no job is ever sent to a goroutine that has left.
+func (w *workers) serve(fn func()) {
 	jobs := make(chan func(), 1)
 	for {
 		fn()
 		fn = nil // nothing of a finished call stays reachable
-		select {
-		case asyncIdle <- jobs:
-		default:
+		w.mu.Lock()
+		if w.closed || len(w.idle) >= maxIdleWorkers {
+			w.mu.Unlock()
 			return
 		}
-		fn = <-jobs
+		w.idle = append(w.idle, jobs)
+		w.mu.Unlock()
+		if fn = <-jobs; fn == nil {
+			return // closed
+		}
+	}
+}
+
+// close ends the idle goroutines; those still serving a call (runs in
+// flight after Engine.Close) end when it returns.
+func (w *workers) close() {
+	w.mu.Lock()
+	idle := w.idle
+	w.idle, w.closed = nil, true
+	w.mu.Unlock()
+	for _, jobs := range idle {
+		close(jobs)
 	}
 }

@@ -62,6 +62,7 @@ type run struct {
 
 	goCtx    context.Context
 	cancel   context.CancelCauseFunc
+	workers  *workers // the engine's, for async host functions
 	nextID   uint32
 	pending  map[uint32]*hostCall
 	results  chan hostResult
@@ -141,9 +142,9 @@ const track = (p, id) => {
 return [out, track];
 }`
 
-func (i *instance) execute(goCtx context.Context, p Program, limit int64) (res *Result, err error) {
+func (i *instance) execute(goCtx context.Context, p Program, limit int64, w *workers) (res *Result, err error) {
 	q := i.q
-	r := &run{q: q, pending: map[uint32]*hostCall{}, results: make(chan hostResult, 16)}
+	r := &run{q: q, workers: w, pending: map[uint32]*hostCall{}, results: make(chan hostResult, 16)}
 	r.timeout = p.Timeout
 	if r.timeout <= 0 {
 		r.timeout = DefaultTimeout

@@ -89,6 +89,8 @@ type Engine struct {
 	mu     sync.Mutex
 	idle   []*instance
 	closed bool
+
+	workers workers // run the async host functions
 }
 
 // NewEngine compiles and checks the QuickJS asset (the bytes of
@@ -170,6 +172,7 @@ func (e *Engine) Close() error {
 	idle := e.idle
 	e.idle, e.closed = nil, true
 	e.mu.Unlock()
+	e.workers.close()
 	for _, i := range idle {
 		i.q.Close()
 		<-e.slots
@@ -399,5 +402,5 @@ func (e *Engine) Run(ctx context.Context, p Program) (*Result, error) {
 		return nil, err
 	}
 	defer e.release(i)
-	return i.execute(ctx, p, e.limit)
+	return i.execute(ctx, p, e.limit, &e.workers)
 }
