@@ -89,8 +89,9 @@ func ResolveConfig(cfg Config) (Config, error) {
 }
 
 func newCodeMode(engine *sandbox.Engine, cfg Config) (*CodeMode, error) {
-	c := &CodeMode{cfg: cfg, reg: newRegistry(), engine: engine, emb: newEmbedder(cfg.Search)}
+	c := &CodeMode{cfg: cfg, reg: newRegistry(), engine: engine}
 	c.done, c.close = context.WithCancel(context.Background())
+	c.emb = newEmbedder(cfg.Search, c.done)
 	if len(cfg.Tools) > 0 {
 		if _, err := c.reg.add(cfg.Tools...); err != nil {
 			engine.Close()

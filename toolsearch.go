@@ -132,6 +132,9 @@ type embedder struct {
 	minSim  float64
 	warnf   func(string)
 	timeout time.Duration
+	// done ends with the CodeMode (Close): registration-time embeddings
+	// stop then, instead of calling Embed for up to prefetchTimeout after.
+	done context.Context
 
 	mu      sync.Mutex
 	vecs    map[string][]float32
@@ -141,11 +144,11 @@ type embedder struct {
 	retryAt time.Time
 }
 
-func newEmbedder(cfg SearchConfig) *embedder {
+func newEmbedder(cfg SearchConfig, done context.Context) *embedder {
 	if cfg.Embed == nil {
 		return nil
 	}
-	e := &embedder{embed: cfg.Embed, weight: cfg.Weight, minSim: cfg.MinSimilarity, warnf: cfg.Warn, timeout: cfg.Timeout,
+	e := &embedder{embed: cfg.Embed, weight: cfg.Weight, minSim: cfg.MinSimilarity, warnf: cfg.Warn, timeout: cfg.Timeout, done: done,
 		vecs: map[string][]float32{}, pending: map[string]chan struct{}{}}
 	if e.timeout <= 0 {
 		e.timeout = defaultEmbedTimeout
@@ -185,7 +188,7 @@ func (e *embedder) prefetch(entries []*toolEntry) {
 		texts[i] = toolText(t)
 	}
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), prefetchTimeout)
+		ctx, cancel := context.WithTimeout(e.done, prefetchTimeout)
 		defer cancel()
 		_ = e.ensure(ctx, texts)
 	}()
@@ -222,7 +225,10 @@ func (e *embedder) ensure(ctx context.Context, texts []string) error {
 	var firstErr error
 	for b, ch := range chans {
 		batch := mine[b*embedBatch : min((b+1)*embedBatch, len(mine))]
-		vecs, err := e.call(ctx, batch)
+		vecs, err := [][]float32(nil), ctx.Err()
+		if err == nil { // no Embed call once the caller gave up (or Close)
+			vecs, err = e.call(ctx, batch)
+		}
 		e.mu.Lock()
 		for i, t := range batch {
 			delete(e.pending, t)
