@@ -4,6 +4,7 @@
 // the core's globals, which the page cannot reach.
 
 import { exitedError, loadCore } from "./core.mjs";
+import { describe } from "./env.mjs";
 import { loadQuickJS } from "./wasm-load.mjs";
 import { pagePipeline, wrapApi } from "./wrap.mjs";
 
@@ -15,7 +16,7 @@ import { pagePipeline, wrapApi } from "./wrap.mjs";
  */
 export async function threadFactory(config, overrides) {
     if (config.onEvent !== undefined && typeof config.onEvent !== "function") {
-        throw new TypeError(`config.onEvent: expected a function, got ${config.onEvent === null ? "null" : typeof config.onEvent}`);
+        throw new TypeError(`config.onEvent: expected a function, got ${describe(config.onEvent)}`);
     }
     const [core, module] = await Promise.allSettled([loadCore(overrides), loadQuickJS(config.wasmLocation)]);
     if (core.status === "rejected") throw core.reason;

@@ -54,6 +54,8 @@ describe("config errors reject with a TypeError naming the field", () => {
         ["maxResultChars: 1.5", { wasmLocation: assetPath, maxResultChars: 1.5 }, /config\.maxResultChars: expected/],
         // A larger budget let `return "<".repeat(1e8)` stop the engine (its output escaped past V8's longest string).
         ["maxResultChars: 1e9", { wasmLocation: assetPath, maxResultChars: 1e9 }, /config\.maxResultChars: must be at most 10000000 .*got 1000000000/],
+        // The same words in both modes: in-thread said "got number".
+        ["onEvent: 5", { wasmLocation: assetPath, onEvent: 5 }, /^config\.onEvent: expected a function, got the number 5$/],
         ["tools: 5", { wasmLocation: assetPath, tools: 5 }, /config\.tools: expected/],
         ["tools without execute", { wasmLocation: assetPath, tools: [{ name: "a" }] }, /config\.tools\[0\]\.execute: expected a function/],
     ];
