@@ -229,5 +229,11 @@ describe("the loader", () => {
             );
         }
         for (const f of pkg.files) assert.ok((await import("node:fs")).existsSync(join(root, "dist", f)), `files entry ${f} exists`);
+        // The files USAGE says to copy next to a bundle or a page resolve by
+        // the package's name (a build script's require.resolve): the worker
+        // was not exported (ERR_PACKAGE_PATH_NOT_EXPORTED).
+        for (const f of ["code-mode.wasm", "code-mode.worker.mjs", "code-mode.global.js", "emscripten-module.wasm"]) {
+            assert.equal(req.resolve(`@interopio/code-mode/${f}`), join(root, "dist", f), f);
+        }
     });
 });
