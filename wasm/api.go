@@ -175,11 +175,15 @@ func toolFromJS(def Value, path string) (codemode.Tool, error) {
 		}
 		t.Description = d.String()
 	}
+	a := get(def, "annotations")
+	if !a.IsUndefined() && !a.IsNull() && (jsbridge.TypeOf(a) != jsbridge.TypeObject || jsbridge.IsArray(a)) {
+		return t, typeErrorf("%s.annotations: expected an object (hints and your own metadata), got %s", path, describe(a))
+	}
 	validate, err := toolSchemas(def, path, &t)
 	if err != nil {
 		return t, err
 	}
-	if a := get(def, "annotations"); jsbridge.TypeOf(a) == jsbridge.TypeObject {
+	if jsbridge.TypeOf(a) == jsbridge.TypeObject {
 		if raw, err := jsbridge.ToJSON(a); err == nil {
 			json.Unmarshal(raw, &t.Annotations)
 		}

@@ -237,6 +237,7 @@ export function convertTools(list, path) {
                 if (typeof c.json !== "string") return undefined;
                 output = c.json;
             }
+            if (annotations !== undefined && annotations !== null && (typeof annotations !== "object" || Array.isArray(annotations))) return undefined;
             let notes = "";
             if (annotations !== null && typeof annotations === "object") notes = JSON.stringify(annotations) ?? "";
             parts[i] = `${JSON.stringify(name)}\x1f${description === undefined ? "" : JSON.stringify(description)}\x1f${input}\x1f${output}\x1f${notes}`;

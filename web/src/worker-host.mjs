@@ -113,6 +113,8 @@ function checkTools(list, path, taken) {
         if (typeof def.name !== "string") throw new TypeError(`${p}.name: expected a string, got ${describe(def.name)}`);
         if (typeof def.execute !== "function") throw new TypeError(`${p}.execute: expected a function, got ${describe(def.execute)}`);
         if (def.description !== undefined && typeof def.description !== "string") throw new TypeError(`${p}.description: expected a string, got ${describe(def.description)}`);
+        const a = def.annotations;
+        if (a !== undefined && a !== null && (typeof a !== "object" || Array.isArray(a))) throw new TypeError(`${p}.annotations: expected an object (hints and your own metadata), got ${describe(a)}`);
         const name = def.name;
         if (name.length < 1 || name.length > 128 || !NAME_RE.test(name)) {
             throw new TypeError(`codemode: invalid tool: tool name ${goQuote(name)}: must be 1..128 characters of [A-Za-z0-9_$.-], ${nameProblem(name)}`);

@@ -491,6 +491,39 @@ test("config.tools's errors are the same in both modes", async () => {
     assert.deepEqual(seen[1], seen[0]);
 });
 
+// annotations are free-form, but an object: a string, a number or an
+// array registered without a word (onToolCall saw the string in-thread,
+// the core none).
+test("annotations that are not an object are refused, naming the field, in both modes; null is none", async () => {
+    const { IoCodeModeFactory } = await import(indexURL);
+    const seen = [];
+    for (const worker of [false, true]) {
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, worker });
+        try {
+            seen.push(
+                ["read-only", 5, ["readOnlyHint"], () => {}, null].map((annotations) => {
+                    try {
+                        api.registerTool({ ...tool("a", () => 1), annotations })();
+                        return "registered";
+                    } catch (err) {
+                        return `${err.name}: ${err.message}`;
+                    }
+                }),
+            );
+        } finally {
+            api.dispose();
+        }
+    }
+    assert.deepEqual(seen[0], [
+        'TypeError: tool.annotations: expected an object (hints and your own metadata), got the string "read-only"',
+        "TypeError: tool.annotations: expected an object (hints and your own metadata), got the number 5",
+        "TypeError: tool.annotations: expected an object (hints and your own metadata), got an array",
+        "TypeError: tool.annotations: expected an object (hints and your own metadata), got function",
+        "registered",
+    ]);
+    assert.deepEqual(seen[1], seen[0]);
+});
+
 test("annotations that are not JSON register in both modes, and reach onToolCall as given", async () => {
     const { IoCodeModeFactory } = await import(indexURL);
     const cyclic = { source: "mcp" };
