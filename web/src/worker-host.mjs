@@ -18,7 +18,12 @@
 // not answer the abort within ABORT_GRACE_MS (it holds the worker's thread)
 // is stopped by terminating the worker, which is replaced at once: other
 // runs in flight on it reject with an error that says so, and the next run
-// works.
+// works. The flag is read by the interrupt poll, which QuickJS calls from
+// its interpreter only: a built-in looping in C (a generic Array method
+// over an array-like of length 1e15) never reads it, nor sees its
+// deadline. So a worker that has not answered an abort within
+// FLAG_GRACE_MS, or a run still going OVERRUN_GRACE_MS past its timeout,
+// is replaced too, and that run ends with TIMEOUT.
 
 import { bundlerHint, describe, describeError, hasNodeFs, nodeModule, thrownByTool } from "./env.mjs";
 import { abortReason, filterVerdict, markSchema, normalizeRunOptions, overwriteVerdict, whenAborted } from "./wrap.mjs";
@@ -34,6 +39,8 @@ import { lifetime, weakListener } from "./lifetime.mjs";
 
 const RING = 1024;
 const ABORT_GRACE_MS = 30;
+const FLAG_GRACE_MS = 5000;
+const OVERRUN_GRACE_MS = 2000;
 const NAME_RE = /^[A-Za-z0-9_$.-]+$/;
 
 /**
@@ -266,10 +273,19 @@ export async function workerFactory(config) {
     // Session 0 is the worker's own session without tools: its instructions
     // stand in for a new session's until the worker reports them.
     sessions.set(0, { tools: new Map(), defs: [], info: null, owner: factoryOwner });
-    /** @type {Map<number, { run: any, resolve: (v: any) => void, reject: (e: any) => void, sid: number, started: boolean, message: any }>} */
+    /** @type {Map<number, { run: any, resolve: (v: any) => void, reject: (e: any) => void, sid: number, started: boolean, startedAt?: number, message: any }>} */
     const pending = new Map();
     /** @type {Set<number>} runs aborted on the page that the worker has not ended yet */
     const stopping = new Set();
+    // The runs' timeout as the core has it (checked there before any run).
+    const runTimeout = typeof cfg.timeout === "number" ? cfg.timeout : 30000;
+    /** @type {Map<number, ReturnType<typeof setTimeout>>} each started run's overrun timer */
+    const overruns = new Map();
+    /** @param {number} rid */
+    const clearOverrun = (rid) => {
+        clearTimeout(overruns.get(rid));
+        overruns.delete(rid);
+    };
     /** @type {Map<number, AbortController>} page calls the worker may cancel */
     const pageCalls = new Map();
     // ready(): a ping the worker answers after every message sent before it
@@ -438,7 +454,11 @@ export async function workerFactory(config) {
             }
             case "started": {
                 const p = pending.get(m.rid);
-                if (p) p.started = true;
+                if (p) {
+                    p.started = true;
+                    p.startedAt = now();
+                    overruns.set(m.rid, setTimeout(() => overran(m.rid), runTimeout + OVERRUN_GRACE_MS));
+                }
                 break;
             }
             case "done": {
@@ -601,7 +621,6 @@ export async function workerFactory(config) {
             Atomics.store(flags, 0, n + 1);
         }
         worker.post({ t: "abort", rid });
-        if (flags) return;
         const w = worker;
         stopping.add(rid);
         setTimeout(() => {
@@ -610,10 +629,27 @@ export async function workerFactory(config) {
             stopping.clear();
             worker = null;
             w.terminate();
-            failAll(new Error("Code Mode: the engine's worker was restarted to cancel a run that held it (no SharedArrayBuffer on this page); run this again"), true);
+            const why = flags ? "in a built-in that does not check for it" : "(no SharedArrayBuffer on this page)";
+            failAll(new Error(`Code Mode: the engine's worker was restarted to cancel a run that held it ${why}; run this again`), true);
             start(false);
             for (const p of pending.values()) if (p.message) worker.post(p.message);
-        }, ABORT_GRACE_MS);
+        }, flags ? FLAG_GRACE_MS : ABORT_GRACE_MS);
+    }
+
+    /**
+     * A run still in flight OVERRUN_GRACE_MS past its timeout: the core's
+     * interrupt poll would have ended it at the deadline, so the worker's
+     * thread is held where nothing polls. The run ends with TIMEOUT and
+     * the worker is cancelled (replaced if it still does not answer).
+     * @param {number} rid
+     */
+    function overran(rid) {
+        overruns.delete(rid);
+        const p = pending.get(rid);
+        if (!p) return;
+        cancelOnWorker(rid);
+        const message = `the program did not finish within ${runTimeout / 1000}s and held the engine past it in a built-in that does not check the time (a loop over a huge array-like, such as Array.prototype.indexOf.call({ length: 1e15 })); the engine's worker was restarted`;
+        p.resolve({ ok: false, error: { name: "TimeoutError", message, code: "TIMEOUT" }, logs: [], toolCalls: [], durationMs: Math.round(now() - (p.startedAt || 0)) });
     }
 
     /**
@@ -650,6 +686,7 @@ export async function workerFactory(config) {
                     const settle = (/** @type {boolean} */ good, /** @type {any} */ v) => {
                         pending.delete(run.id);
                         unwatch();
+                        clearOverrun(run.id);
                         release();
                         if (isCode && !run.ended) {
                             if (good) finishLogs(run, v, factoryOnEvent);
@@ -672,6 +709,7 @@ export async function workerFactory(config) {
                     };
                     const settleAborted = (/** @type {any} */ reason) => {
                         unwatch();
+                        clearOverrun(run.id);
                         release();
                         if (isCode) {
                             closeCalls(run, describeError(reason), factoryOnEvent);

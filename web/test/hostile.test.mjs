@@ -627,3 +627,39 @@ describe("escape attempts", () => {
         assert.ok(r.logs.reduce((n, l) => n + l.message.length, 0) <= 201 * 2000);
     });
 });
+
+// qa11h: QuickJS's generic Array methods loop over an array-like's length
+// in C without calling the interrupt poll, so a hole-only array-like holds
+// the engine's thread past any deadline (1e15 iterations). On the calling
+// thread nothing can stop that (see the note of qa11h); a worker is
+// stopped from the page. Worker mode only: in-thread it would hang here.
+describe("a program stuck in a built-in that never checks the time (worker mode)", () => {
+    const stuck = [
+        ["indexOf on an array-like", "return Array.prototype.indexOf.call({ length: 1e15 }, 1)"],
+        ["includes on a sparse array", "const a = []; a.length = 2 ** 32 - 1; return a.includes(1)"],
+        ["reverse of an array-like, after a log", "console.log('before'); return Array.prototype.reverse.call({ length: 1e15 })"],
+    ];
+    for (const [name, code] of stuck) {
+        test(`${name}: TIMEOUT, the worker is replaced, the next run works`, { timeout: 120_000 }, async (t) => {
+            const api = await withFactory(t, { wasmLocation: assetPath, worker: true, timeout: 500 });
+            const session = api.createSession();
+            const r = await run(session, code);
+            assert.equal(r.ok, false);
+            assert.equal(r.error.code, "TIMEOUT");
+            assert.equal(r.error.name, "TimeoutError");
+            assert.match(r.error.message, /did not finish within 0\.5s.*worker was restarted/);
+            assert.equal((await run(session, "return 1 + 1")).result, 2);
+            assert.equal((await run(api.createSession(), "return 2 + 2")).result, 4);
+        });
+    }
+    test("signal.abort() of such a run: rejects with the reason, the next run works", { timeout: 120_000 }, async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath, worker: true, timeout: 600_000 });
+        const session = api.createSession();
+        const ctrl = new AbortController();
+        const r = run(session, "return Array.prototype.lastIndexOf.call({ length: 1e15 }, 1)", { signal: ctrl.signal });
+        await sleep(200);
+        ctrl.abort(new Error("stop"));
+        await assert.rejects(r, /stop/);
+        assert.equal((await run(session, "return 1 + 1")).result, 2);
+    });
+});
