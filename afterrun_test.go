@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestWarnAfterRunEnded: a tool that outlives its run (it ignores its
@@ -100,5 +102,60 @@ func TestConsoleObserverPanics(t *testing.T) {
 	}
 	if len(reported) != 2 || !strings.Contains(reported[0], "observer bug on b") || !strings.Contains(reported[1], "observer bug on w") {
 		t.Errorf("reported %q, want the two panics", reported)
+	}
+}
+
+// TestConsoleObserverOneAtATime: the WithConsole observer is called one
+// entry at a time, in the order of the result's Logs, though tools warn
+// from goroutines of their own while the program logs; and not after
+// ExecuteCode returned. Before, two tools' Call.Warn called it at once
+// (its doc says it runs on the run's goroutine: an observer written for
+// that raced).
+func TestConsoleObserverOneAtATime(t *testing.T) {
+	w1Inside, w2Called := make(chan struct{}), make(chan struct{})
+	cm := newTestCodeMode(t, Config{Tools: []Tool{
+		{Name: "w1", Execute: func(_ context.Context, _ json.RawMessage, c Call) (json.RawMessage, error) {
+			c.Warn("w1")
+			return nil, nil
+		}},
+		{Name: "w2", Execute: func(_ context.Context, _ json.RawMessage, c Call) (json.RawMessage, error) {
+			<-w1Inside
+			close(w2Called)
+			c.Warn("w2")
+			return nil, nil
+		}},
+	}})
+	s, _ := cm.NewSession()
+	var inside, overlaps atomic.Int32
+	var seen []string // written by the observer alone, unguarded
+	ctx := WithConsole(context.Background(), func(e LogEntry) {
+		if inside.Add(1) > 1 {
+			overlaps.Add(1)
+		}
+		seen = append(seen, e.Message)
+		if e.Message == "w1" {
+			close(w1Inside)
+			<-w2Called
+			// w2 is warning now: give a second call, if it comes, the
+			// time to arrive (without it, this only waits).
+			for i := 0; i < 20 && inside.Load() == 1; i++ {
+				time.Sleep(10 * time.Millisecond)
+			}
+		}
+		inside.Add(-1)
+	})
+	res, err := s.ExecuteCode(ctx, ExecuteCodeInput{Code: `console.log("a"); await Promise.all([tools.w1({}), tools.w2({})]); console.log("b")`}, nil)
+	if err != nil || !res.OK {
+		t.Fatalf("run: %v %+v", err, res)
+	}
+	if n := overlaps.Load(); n > 0 {
+		t.Errorf("the observer was called %d time(s) while it was still observing an entry", n)
+	}
+	var logs []string
+	for _, l := range res.Logs {
+		logs = append(logs, l.Message)
+	}
+	if fmt.Sprint(seen) != fmt.Sprint(logs) {
+		t.Errorf("observed %q, want the result's logs in order %q", seen, logs)
 	}
 }

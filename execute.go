@@ -354,8 +354,10 @@ type runState struct {
 	clock  clock
 
 	// onLog, when the caller set one (WithConsole), sees each kept log
-	// entry as it is added.
-	onLog func(LogEntry)
+	// entry as it is added. observing holds its calls one at a time, in
+	// the order of logs: tools warn from goroutines of their own.
+	onLog     func(LogEntry)
+	observing sync.Mutex
 
 	mu       sync.Mutex
 	logs     []LogEntry
@@ -442,11 +444,16 @@ func (r *runState) addLog(level, msg string) {
 	r.logChars += len(msg)
 	e := LogEntry{Level: level, Message: msg}
 	r.logs = append(r.logs, e)
-	r.mu.Unlock()
-	// Outside the lock: the observer may take its time or log itself.
-	if r.onLog != nil {
-		observe(r.onLog, e)
+	if r.onLog == nil {
+		r.mu.Unlock()
+		return
 	}
+	// Its turn is taken under mu (the order of logs), and the observer is
+	// called outside it: it may take its time.
+	r.observing.Lock()
+	r.mu.Unlock()
+	defer r.observing.Unlock()
+	observe(r.onLog, e)
 }
 
 // observe calls the WithConsole observer. One that panics changes nothing
@@ -471,8 +478,10 @@ type consoleKey struct{}
 // LLMTools) call fn with each log entry as the code adds it, before the run
 // ends: the entries of the result's Logs, in order, except the warnings
 // added when the run ends (Logs has those too). fn runs on the run's
-// goroutine while the code waits, so it should return quickly. A panic in
-// fn changes nothing of the run: it is reported on standard error.
+// goroutine while the code waits, so it should return quickly; a tool's
+// Call.Warn calls it on the tool's goroutine. Its calls come one at a time,
+// and none after the run returned. A panic in fn changes nothing of the
+// run: it is reported on standard error.
 func WithConsole(ctx context.Context, fn func(LogEntry)) context.Context {
 	return context.WithValue(ctx, consoleKey{}, fn)
 }

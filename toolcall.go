@@ -332,6 +332,12 @@ func (r *runState) finishCall(c *toolCallState, allowed, ok bool, reason string)
 // one whose pipeline never began as not started.
 // Whatever such a call does later changes nothing the caller holds.
 func (r *runState) end(why string) []ToolCallRecord {
+	defer func() {
+		// Entries added before the end may still be with the observer:
+		// the run returns once it has seen them.
+		r.observing.Lock()
+		r.observing.Unlock()
+	}()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.ended = true
