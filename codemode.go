@@ -77,9 +77,20 @@ func NewWithEngine(engine *sandbox.Engine, cfg Config) (*CodeMode, error) {
 // ValidateConfig reports what is wrong with cfg, if anything, without
 // creating anything. It fails exactly when New would fail on cfg.
 func ValidateConfig(cfg Config) error {
-	_, err := cfg.withDefaults()
-	return err
+	if _, err := cfg.withDefaults(); err != nil {
+		return err
+	}
+	// Config.Tools too, as New registers them: into a registry of its own.
+	if len(cfg.Tools) > 0 {
+		if _, err := newRegistry().add(cfg.Tools...); err != nil {
+			return toolsError(err)
+		}
+	}
+	return nil
 }
+
+// toolsError is the error of Config.Tools that New and ValidateConfig give.
+func toolsError(err error) error { return fmt.Errorf("Tools: %w", err) }
 
 // ResolveConfig returns cfg as New uses it: defaults filled in, bounds
 // checked (errors wrap ErrInvalidConfig; each is a *ConfigError). A binding
@@ -95,7 +106,7 @@ func newCodeMode(engine *sandbox.Engine, cfg Config) (*CodeMode, error) {
 	if len(cfg.Tools) > 0 {
 		if _, err := c.reg.add(cfg.Tools...); err != nil {
 			engine.Close()
-			return nil, fmt.Errorf("Tools: %w", err)
+			return nil, toolsError(err)
 		}
 		c.emb.prefetch(c.reg.snapshot())
 	}

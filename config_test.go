@@ -1,7 +1,9 @@
 package codemode
 
 import (
+	"context"
 	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -86,6 +88,12 @@ func TestValidateConfigAgreesWithNew(t *testing.T) {
 		{"timeout 25h", Config{Timeout: 25 * time.Hour}, "Timeout"},
 		{"tool calls 0 is the default", Config{MaxToolCalls: 0}, ""},
 		{"result chars 99", Config{MaxResultChars: 99}, "MaxResultChars"},
+		// Tools: not a *ConfigError, the registration's own error.
+		{"a tool's bad name", Config{Tools: []Tool{{Name: "bad name", Execute: okTool}}}, "Tools"},
+		{"a tool without Execute", Config{Tools: []Tool{{Name: "ok"}}}, "Tools"},
+		{"a tool's bad schema", Config{Tools: []Tool{{Name: "ok", Execute: okTool, InputSchema: json.RawMessage(`{"type":"nope"}`)}}}, "Tools"},
+		{"a name twice", Config{Tools: []Tool{{Name: "a", Execute: okTool}, {Name: "a", Execute: okTool}}}, "Tools"},
+		{"good tools", Config{Tools: []Tool{{Name: "a", Execute: okTool}, {Name: "b.c", Execute: okTool}}}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			verr := ValidateConfig(tc.cfg)
@@ -103,7 +111,11 @@ func TestValidateConfigAgreesWithNew(t *testing.T) {
 				return
 			}
 			var ce *ConfigError
-			if !errors.As(nerr, &ce) || ce.Field != tc.field || !errors.Is(nerr, ErrInvalidConfig) {
+			if tc.field == "Tools" {
+				if !strings.HasPrefix(nerr.Error(), "Tools: ") || !errors.Is(nerr, ErrInvalidTool) && !errors.Is(nerr, ErrDuplicateTool) {
+					t.Fatalf("New: %v, want a Tools: error wrapping ErrInvalidTool or ErrDuplicateTool", nerr)
+				}
+			} else if !errors.As(nerr, &ce) || ce.Field != tc.field || !errors.Is(nerr, ErrInvalidConfig) {
 				t.Fatalf("New: %v, want a *ConfigError for %s", nerr, tc.field)
 			}
 			if verr.Error() != nerr.Error() {
@@ -112,3 +124,5 @@ func TestValidateConfigAgreesWithNew(t *testing.T) {
 		})
 	}
 }
+
+func okTool(context.Context, json.RawMessage, Call) (json.RawMessage, error) { return nil, nil }
