@@ -201,7 +201,7 @@ export declare namespace IoCodeMode {
 
     interface Session {
         /** `[searchTools, executeCode]`, ready to hand to an LLM SDK. */
-        getLlmTools(): LlmTool[];
+        getLlmTools(): [searchTools: LlmTool, executeCode: LlmTool];
         /** The built-in instructions for the model, with the current tool catalog, after `overwriteSystemInstruction`. Read it for each request: it follows later `registerTool` calls. */
         getSystemInstruction(): string;
         dispose(): void;

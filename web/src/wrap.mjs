@@ -507,7 +507,8 @@ function wrapSession(session, core, factoryDisposed, pipe, factoryOwner) {
     });
     return {
         getLlmTools() {
-            return guard.sync(() => Array.from(session.getLlmTools(), (t) => wrapLlmTool(t, guard, pipe, owner)));
+            // The core's pair, [searchTools, executeCode].
+            return guard.sync(() => /** @type {[any, any]} */ (Array.from(session.getLlmTools(), (t) => wrapLlmTool(t, guard, pipe, owner))));
         },
         getSystemInstruction() {
             return guard.sync(() => session.getSystemInstruction());

@@ -179,6 +179,10 @@ async function wholeApi() {
     void instructions;
 
     const [searchTools, executeCode] = s.getLlmTools();
+    // The pair, typed as one: a project with noUncheckedIndexedAccess (as
+    // @tsconfig/strictest) destructures it without "possibly undefined".
+    const pair: 2 = s.getLlmTools().length;
+    void pair;
     const hits = await searchTools.execute({ query: "orders", limit: 5 });
     if (Array.isArray(hits)) for (const hit of hits) void [hit.name, hit.description, hit.signature];
     else void (hits.error.code === "INVALID_INPUT" && hits.error.message);
