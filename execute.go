@@ -135,7 +135,7 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 	prelude, needs := preludeFor(code)
 	funcs := map[string]sandbox.Func{
 		"__cm_begin":  {Sync: r.begin},
-		"__cm_call":   {Async: r.call, Label: r.callLabel},
+		"__cm_call":   {Async: r.call, Start: r.startCall, Label: r.callLabel},
 		"__cm_depth":  {Sync: jsonDepthHost},
 		"__cm_search": {Async: r.search},
 		"__cm_log":    {Sync: r.log},

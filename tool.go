@@ -36,6 +36,15 @@ type Tool struct {
 	Source any
 	// Execute runs the tool. input has already passed InputSchema.
 	Execute func(ctx context.Context, input json.RawMessage, call Call) (json.RawMessage, error)
+	// Start, optional, is Execute's form that does not block, for a tool
+	// that only waits for an answer from elsewhere (a page's tool, under
+	// GOOS=js): it starts the tool and returns, and done is called once,
+	// from any goroutine (or before Start returns), with what Execute
+	// would return. Neither may block. When ctx ends first, the tool
+	// should stop and done get context.Cause(ctx). Used, in Execute's
+	// place, for calls in runs without OnToolCall: such a call then needs
+	// no goroutine of its own. Execute must still be set, and do the same.
+	Start func(ctx context.Context, input json.RawMessage, call Call, done func(json.RawMessage, error))
 }
 
 // Call is what a tool learns about the run that called it.

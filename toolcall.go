@@ -167,79 +167,155 @@ var errRunEnded = &sandbox.JSError{Name: "ToolError", Message: "the run ended be
 // call is the pipeline of one call that begin recorded: intercept,
 // validate, execute. Each stage starts only while the run is live.
 func (r *runState) call(ctx context.Context, args []json.RawMessage) (json.RawMessage, error) {
+	c, e, input, err := r.prepare(ctx, args)
+	if err != nil {
+		return nil, err
+	}
+	out, err := execute(ctx, e, input, Call{Context: r.runContext, Warn: r.warn})
+	return r.endCall(ctx, c, e, out, err)
+}
+
+// startCall is call's pipeline without a goroutine of its own, for a tool
+// with Start and a run without an interceptor (which may block, on a
+// person's approval): sandbox.Func.Start. It takes only the calls whose
+// pipeline it can run to the tool's start here, and leaves the others,
+// untouched, to call.
+func (r *runState) startCall(ctx context.Context, args []json.RawMessage, done func(json.RawMessage, error)) bool {
+	if r.s.cm.cfg.OnToolCall != nil {
+		return false
+	}
 	id, ok := callID(args)
 	if !ok || id < 1 {
-		return nil, &sandbox.JSError{Name: "TypeError", Message: "tool_call: bad call"}
+		return false
+	}
+	var entry *toolEntry
+	r.mu.Lock()
+	if id <= len(r.calls) && r.calls[id-1].err == nil {
+		entry = r.calls[id-1].entry
+	}
+	r.mu.Unlock()
+	if entry == nil || r.current(entry).tool.Start == nil {
+		return false
+	}
+	// From here the call is this function's: a panic fails it, as one on
+	// call's goroutine does (sandbox's start), instead of unwinding
+	// QuickJS, and done is called once.
+	var c *toolCallState
+	var e *toolEntry
+	defer func() {
+		if p := recover(); p != nil {
+			if e == nil {
+				done(nil, fmt.Errorf("host function __cm_call panicked: %v", p))
+			} else {
+				done(r.endCall(ctx, c, e, nil, fmt.Errorf("tool %s panicked: %v", e.info.Name, p)))
+			}
+		}
+	}()
+	c, e, input, err := r.prepare(ctx, args)
+	call := Call{Context: r.runContext, Warn: r.warn}
+	switch {
+	case err != nil:
+		e = nil
+		done(nil, err)
+	case e.tool.Start == nil:
+		// Unregistered since, and replaced by a tool without Start.
+		go func() {
+			out, err := execute(ctx, e, input, call)
+			done(r.endCall(ctx, c, e, out, err))
+		}()
+	default:
+		e.tool.Start(ctx, input, call, func(out json.RawMessage, err error) {
+			out, err = checkOutput(e, out, err)
+			done(r.endCall(ctx, c, e, out, err))
+		})
+	}
+	return true
+}
+
+// prepare is a call's pipeline up to its tool's start: the call's record
+// and input, the interceptor's verdict, the input's validation. An error
+// is the call's (its record says why); else the tool may start, with
+// input, and the call ends with endCall.
+func (r *runState) prepare(ctx context.Context, args []json.RawMessage) (c *toolCallState, e *toolEntry, input json.RawMessage, err error) {
+	id, ok := callID(args)
+	if !ok || id < 1 {
+		return nil, nil, nil, &sandbox.JSError{Name: "TypeError", Message: "tool_call: bad call"}
 	}
 	r.mu.Lock()
 	if id > len(r.calls) {
 		r.mu.Unlock()
-		return nil, &sandbox.JSError{Name: "TypeError", Message: "tool_call: bad call"}
+		return nil, nil, nil, &sandbox.JSError{Name: "TypeError", Message: "tool_call: bad call"}
 	}
-	c := r.calls[id-1]
+	call := r.calls[id-1]
+	c = call
 	// The record keeps no input: what the pipeline needs is taken here,
-	// and released (from inFlight too) when the call returns.
-	input := c.input
+	// and released (from inFlight too) when the call returns (endCall, or
+	// release on the way out here).
+	input = c.input
 	c.input = nil
 	r.mu.Unlock()
 	defer func() {
-		r.mu.Lock()
-		r.inFlight -= c.held
-		c.held = 0
-		r.mu.Unlock()
+		if err != nil {
+			r.release(call)
+		}
 	}()
 	if c.err != nil {
-		return nil, c.err
+		return nil, nil, nil, c.err
 	}
 	if c.entry == nil {
 		// An unknown name, the empty one included.
-		return nil, toolError("unknown tool %q%s", c.rec.Name, r.suggest(c.unknown))
+		return nil, nil, nil, toolError("unknown tool %q%s", c.rec.Name, r.suggest(c.unknown))
 	}
-	e := r.current(c.entry)
+	e = r.current(c.entry)
 	if r.unregistered(c, e) {
-		return nil, errUnregistered(e)
+		return nil, nil, nil, errUnregistered(e)
 	}
 	if f := r.s.cm.cfg.OnToolCall; f != nil {
 		if !r.starting(ctx, c, false) {
-			return nil, errRunEnded
+			return nil, nil, nil, errRunEnded
 		}
 		d, err := intercept(ctx, f, ToolCall{Tool: e.info, Input: input, Context: r.runContext})
 		switch {
 		case err != nil:
 			reason := "interceptor failed: " + err.Error()
 			r.finishCall(c, false, false, reason)
-			return nil, toolError("call to %s denied: the interceptor failed (%s)", e.info.Name, cutString(err.Error(), maxReasonChars))
+			return nil, nil, nil, toolError("call to %s denied: the interceptor failed (%s)", e.info.Name, cutString(err.Error(), maxReasonChars))
 		case !d.Allowed:
 			reason := d.Reason
 			if reason == "" {
 				reason = "denied"
 			}
 			r.finishCall(c, false, false, reason)
-			return nil, toolError("call to %s denied: %s", e.info.Name, cutString(reason, maxReasonChars))
+			return nil, nil, nil, toolError("call to %s denied: %s", e.info.Name, cutString(reason, maxReasonChars))
 		case d.Input != nil && !json.Valid(d.Input):
 			// Running the tool with the original input would let the
 			// program's input through a rewrite that failed: fail closed.
 			r.finishCall(c, false, false, "denied: the interceptor's replacement input is not JSON")
-			return nil, toolError("call to %s denied: the interceptor's replacement input is not JSON", e.info.Name)
+			return nil, nil, nil, toolError("call to %s denied: the interceptor's replacement input is not JSON", e.info.Name)
 		case d.Input != nil:
 			input = d.Input
 		}
 	}
 	if err := e.validate(input); err != nil {
 		r.finishCall(c, true, false, err.Error())
-		return nil, &sandbox.JSError{Name: "ValidationError", Message: cutString(fmt.Sprintf("%s: %v", e.info.Name, err), maxReasonChars)}
+		return nil, nil, nil, &sandbox.JSError{Name: "ValidationError", Message: cutString(fmt.Sprintf("%s: %v", e.info.Name, err), maxReasonChars)}
 	}
 	// Checked again after the interceptor: an approval may take as long
 	// as a person needs, and the tool may be unregistered meanwhile. What
 	// was approved is this entry: a tool registered under its name since
 	// is not run in its place.
 	if r.unregistered(c, e) {
-		return nil, errUnregistered(e)
+		return nil, nil, nil, errUnregistered(e)
 	}
 	if !r.starting(ctx, c, true) {
-		return nil, errRunEnded
+		return nil, nil, nil, errRunEnded
 	}
-	out, err := execute(ctx, e, input, Call{Context: r.runContext, Warn: r.warn})
+	return c, e, input, nil
+}
+
+// endCall ends call c with its tool's answer.
+func (r *runState) endCall(ctx context.Context, c *toolCallState, e *toolEntry, out json.RawMessage, err error) (json.RawMessage, error) {
+	defer r.release(c)
 	if err != nil {
 		// A tool that fails because the run ended (its context done) did
 		// not fail on its own: the end records it as not finished, and
@@ -252,6 +328,14 @@ func (r *runState) call(ctx context.Context, args []json.RawMessage) (json.RawMe
 	r.finishCall(c, true, true, "")
 	r.s.shapes.observe(e, out)
 	return out, nil
+}
+
+// release takes what call c's input held out of the run's inFlight.
+func (r *runState) release(c *toolCallState) {
+	r.mu.Lock()
+	r.inFlight -= c.held
+	c.held = 0
+	r.mu.Unlock()
 }
 
 // current is the tool a call of e runs: e, or when e was unregistered
@@ -373,6 +457,11 @@ func execute(ctx context.Context, e *toolEntry, input json.RawMessage, c Call) (
 		}
 	}()
 	out, err = e.tool.Execute(ctx, input, c)
+	return checkOutput(e, out, err)
+}
+
+// checkOutput fails a tool's answer that is not JSON.
+func checkOutput(e *toolEntry, out json.RawMessage, err error) (json.RawMessage, error) {
 	if err == nil && len(out) > 0 && !jsondec.Valid(out) {
 		return nil, fmt.Errorf("tool %s returned invalid JSON", e.info.Name)
 	}

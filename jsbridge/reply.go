@@ -14,10 +14,12 @@ import (
 // Promise.resolve, a then and two binds per wait, each a crossing and a
 // finalizer; a reply costs the one callback.
 
-// A Reply is one awaited answer.
+// A Reply is one awaited answer: waited for (NewReply, Wait), or handed
+// to a function (OnReply).
 type Reply struct {
 	id int
 	ch chan []js.Value
+	f  func([]Value)
 }
 
 var (
@@ -30,7 +32,19 @@ var (
 
 // NewReply registers a reply; its ID goes to the JavaScript that answers.
 func NewReply() *Reply {
-	r := &Reply{ch: make(chan []js.Value, 1)}
+	return register(&Reply{ch: make(chan []js.Value, 1)})
+}
+
+// OnReply registers a reply that calls f with the answer's values, on the
+// goroutine of ReplyFunc's call, instead of waking a goroutine that waits:
+// a caller that has nothing to do until the answer needs no goroutine of
+// its own. f must not block; it is called at most once, and never after
+// Forget returned true.
+func OnReply(f func([]Value)) *Reply {
+	return register(&Reply{f: f})
+}
+
+func register(r *Reply) *Reply {
 	replyMu.Lock()
 	replyNext++
 	r.id = replyNext
@@ -42,11 +56,14 @@ func NewReply() *Reply {
 // ID is the number JavaScript passes as ReplyFunc's first argument.
 func (r *Reply) ID() int { return r.id }
 
-// Forget gives the reply up: a later answer finds nobody.
-func (r *Reply) Forget() {
+// Forget gives the reply up: a later answer finds nobody. It says whether
+// the reply was still unanswered (false: its answer came first).
+func (r *Reply) Forget() bool {
 	replyMu.Lock()
+	_, ok := replies[r.id]
 	delete(replies, r.id)
 	replyMu.Unlock()
+	return ok
 }
 
 // Wait returns the answer's values (ReplyFunc's arguments after the id),
@@ -95,7 +112,11 @@ func answer(id int, vals []js.Value) {
 	r := replies[id]
 	delete(replies, id)
 	replyMu.Unlock()
-	if r != nil {
+	switch {
+	case r == nil:
+	case r.f != nil:
+		r.f(vals)
+	default:
 		r.ch <- vals
 	}
 }

@@ -85,3 +85,29 @@ func TestReplyBatch(t *testing.T) {
 		t.Fatalf("d: Wait = %v, %v; want [d] from the batch cut short", vd, err)
 	}
 }
+
+// TestOnReply: a reply handed to a function gets the answer's values once,
+// on the answering call (no goroutine waits); Forget says whether the
+// reply was still unanswered, and one forgotten first is never called.
+func TestOnReply(t *testing.T) {
+	reply := ReplyFunc()
+	var got [][]Value
+	r := OnReply(func(v []Value) { got = append(got, v) })
+	gone := OnReply(func([]Value) { t.Error("a forgotten reply was called") })
+	if !gone.Forget() {
+		t.Error("Forget of an unanswered reply = false, want true")
+	}
+	batch := NewArray(r.ID(), 2, 7, "text", gone.ID(), 1, "late")
+	if _, err := Call(reply, batch); err != nil {
+		t.Fatalf("reply(batch) threw: %v", err)
+	}
+	if _, err := Call(reply, r.ID(), 8); err != nil {
+		t.Fatalf("second answer threw: %v", err)
+	}
+	if len(got) != 1 || len(got[0]) != 2 || got[0][0].Int() != 7 || got[0][1].String() != "text" {
+		t.Fatalf("answers %v, want one: [7 text]", got)
+	}
+	if r.Forget() {
+		t.Error("Forget of an answered reply = true, want false")
+	}
+}

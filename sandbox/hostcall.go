@@ -148,7 +148,7 @@ func (r *run) callFunction(argc, argv, refID uint32) ffi.Value {
 	// The program has returned or thrown: a getter of its result or error
 	// starts nothing (a tool, an approval prompt) for a run that is ending.
 	// The call stays pending, and is cancelled with the run.
-	if !r.finished {
+	if !r.finished && !r.startDirect(f, id, args) {
 		r.start(f, id, name, args)
 	}
 	idV := q.NewNumber(ctx, float64(id))
@@ -198,10 +198,18 @@ func (r *run) rejectedBy(exc ffi.ValueConst) string {
 	return ""
 }
 
+// deliver queues the answer of a host call for wait; an answer that comes
+// after the run ended finds nobody.
 func (r *run) deliver(hr hostResult) {
+	if r.goCtx.Err() != nil {
+		return
+	}
+	r.resultsMu.Lock()
+	r.results = append(r.results, hr)
+	r.resultsMu.Unlock()
 	select {
-	case r.results <- hr:
-	case <-r.goCtx.Done():
+	case r.wake <- struct{}{}:
+	default:
 	}
 }
 
@@ -399,6 +407,18 @@ func errorMessage(err error) string {
 		return je.Message
 	}
 	return err.Error()
+}
+
+// startDirect starts call id through f.Start, if f has one and takes it.
+// A panic there unwinds QuickJS mid-call, as in a Sync function.
+func (r *run) startDirect(f Func, id uint32, args []json.RawMessage) bool {
+	if f.Start == nil {
+		return false
+	}
+	// A second answer would find the call settled (settle ignores it).
+	return f.Start(r.goCtx, args, func(v json.RawMessage, err error) {
+		r.deliver(hostResult{id: id, value: v, err: err})
+	})
 }
 
 // start runs async host function f for call id on a goroutine of its own.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -65,8 +66,15 @@ type run struct {
 	workers  *workers // the engine's, for async host functions
 	nextID   uint32
 	pending  map[uint32]*hostCall
-	results  chan hostResult
 	rejected []rejection
+
+	// results holds the answers of host calls that ended, in order, until
+	// wait settles them; wake has a token when it may hold any. A
+	// delivery never blocks: Func.Start's done may be called on a
+	// goroutine that must not (a page's answer).
+	resultsMu sync.Mutex
+	results   []hostResult
+	wake      chan struct{}
 
 	// JS helpers from the engine prelude (owned values). Only stringify is
 	// taken out of the prelude's array (helpers) at setup; loadHelpers takes
@@ -144,7 +152,7 @@ return [out, track];
 
 func (i *instance) execute(goCtx context.Context, p Program, limit int64, w *workers) (res *Result, err error) {
 	q := i.q
-	r := &run{q: q, workers: w, pending: map[uint32]*hostCall{}, results: make(chan hostResult, 16)}
+	r := &run{q: q, workers: w, pending: map[uint32]*hostCall{}, wake: make(chan struct{}, 1)}
 	r.timeout = p.Timeout
 	if r.timeout <= 0 {
 		r.timeout = DefaultTimeout
@@ -474,17 +482,14 @@ func (r *run) wait() *Result {
 		r.deadlineTimer = time.NewTimer(time.Until(r.deadline))
 	}
 	select {
-	case hr := <-r.results:
-		r.settle(hr)
-		// Settle whatever else is ready, so one drain serves them all.
-		for {
-			select {
-			case hr := <-r.results:
-				r.settle(hr)
-				continue
-			default:
-			}
-			break
+	case <-r.wake:
+		// Settle whatever is ready, so one drain serves them all.
+		r.resultsMu.Lock()
+		ready := r.results
+		r.results = nil
+		r.resultsMu.Unlock()
+		for _, hr := range ready {
+			r.settle(hr)
 		}
 		if r.fatal != nil {
 			return r.fatalResult()

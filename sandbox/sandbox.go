@@ -316,6 +316,15 @@ type Func struct {
 	// ctx is cancelled when the run ends, with the caller's cause, or
 	// ErrTimeout or ErrRunEnded (context.Cause).
 	Async func(ctx context.Context, args []json.RawMessage) (json.RawMessage, error)
+	// Start, beside Async, is tried first, on the run's own goroutine
+	// while the program makes the call: it returns false, having done
+	// nothing, to leave the call to Async; or true, having started it,
+	// and then done is called exactly once, from any goroutine, with
+	// Async's results (a call whose run ended meanwhile still calls done;
+	// nothing waits for it then), maybe before Start returns. Start must
+	// not block. A call that only waits for an answer (a page tool's)
+	// needs no goroutine of its own this way.
+	Start func(ctx context.Context, args []json.RawMessage, done func(json.RawMessage, error)) bool
 	// Sync runs inline and must not block. An error wrapping *Fatal ends
 	// the run too.
 	Sync func(args []json.RawMessage) (json.RawMessage, error)

@@ -188,7 +188,7 @@ func toolFromJS(def Value, path string) (codemode.Tool, error) {
 			json.Unmarshal(raw, &t.Annotations)
 		}
 	}
-	t.Execute = toolExecute(t.Name, jsbridge.NewArray(exec), jsbridge.NewArray(validate), 0)
+	setPageCalls(&t, jsbridge.NewArray(exec), jsbridge.NewArray(validate), 0)
 	return t, nil
 }
 
@@ -239,7 +239,7 @@ func toolsAtOnce(list Value, path string) (tools []codemode.Tool, ok bool) {
 		if len(f[4]) > 0 {
 			json.Unmarshal([]byte(f[4]), &t.Annotations) // as toolFromJS: annotations that are not an object are none
 		}
-		t.Execute = toolExecute(t.Name, execs, validates, i)
+		setPageCalls(&t, execs, validates, i)
 		tools[i] = t
 	}
 	return tools, true

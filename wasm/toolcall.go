@@ -59,11 +59,15 @@ func pageCaller() (call, abort Value, ok bool) {
 	return p.call, p.abort, p.ok
 }
 
-// toolExecute calls a page tool: execs[i](input, {context, signal}), after
+// setPageCalls makes t call a page tool: execs[i](input, {context, signal}), after
 // the input schema's own validation validates[i], if it is a function.
 // Both arrays are the loader's converter's (or made at registration), read
-// when the tool is called: execute as it was when registered.
-func toolExecute(name string, execs, validates Value, i int) func(context.Context, json.RawMessage, codemode.Call) (json.RawMessage, error) {
+// when the tool is called: execute as it was when registered. It sets the
+// tool's Start, which starts a call and hands its answer to done from the
+// reply (a run without an interceptor needs no goroutine per call), and
+// its Execute, which waits for the same.
+func setPageCalls(t *codemode.Tool, execs, validates Value, i int) {
+	name := t.Name
 	// The name as a JavaScript string, made on the tool's first call (not
 	// at registration: a catalog of 1,000 tools would make 1,000) and
 	// reused: each call's conversion was a new string and its finalizer.
@@ -71,59 +75,80 @@ func toolExecute(name string, execs, validates Value, i int) func(context.Contex
 		once sync.Once
 		v    Value
 	}
-	return func(ctx context.Context, input json.RawMessage, c codemode.Call) (json.RawMessage, error) {
+	start := func(ctx context.Context, input json.RawMessage, c codemode.Call, done func(json.RawMessage, error)) {
 		call, abort, ok := pageCaller()
 		if !ok {
-			return nil, fmt.Errorf("%s: the page's tool caller is missing: load Code Mode's core through its loader (web/src/core.mjs)", name)
+			done(nil, fmt.Errorf("%s: the page's tool caller is missing: load Code Mode's core through its loader (web/src/core.mjs)", name))
+			return
 		}
 		if ctx.Err() != nil {
-			return nil, context.Cause(ctx)
+			done(nil, context.Cause(ctx))
+			return
 		}
 		jsName.once.Do(func() { jsName.v = jsbridge.ValueOf(name) })
-		r := jsbridge.NewReply()
+		var stop func() bool
+		r := jsbridge.OnReply(func(vals []Value) {
+			stop()
+			done(pageAnswer(name, vals, c))
+		})
+		// The run ended first: the tool's signal aborts, and its answer,
+		// when it comes, finds nobody (Forget says which came first).
+		stop = context.AfterFunc(ctx, func() {
+			if r.Forget() {
+				jsbridge.Call(abort, r.ID(), abortReason(ctx))
+				done(nil, context.Cause(ctx))
+			}
+		})
 		if _, err := jsbridge.Call(call, r.ID(), execs, validates, i, jsName.v, string(input), jsValue(c.Context)); err != nil {
-			r.Forget()
-			return nil, plain(err)
-		}
-		vals, err := r.Wait(ctx)
-		if err != nil {
-			// The run ended first (Wait returns as soon as ctx is done, and
-			// forgets the reply): the tool's signal aborts, and its answer,
-			// when it comes, finds nobody. Here rather than in an AfterFunc,
-			// which cost a registration on the run's context per call.
-			jsbridge.Call(abort, r.ID(), abortReason(ctx))
-			return nil, err
-		}
-		kind, payload := -1, jsbridge.Arg(vals, 1)
-		if k := jsbridge.Arg(vals, 0); jsbridge.TypeOf(k) == jsbridge.TypeNumber {
-			kind = k.Int()
-		}
-		switch kind {
-		case replyOK:
-			if w := jsbridge.Arg(vals, 2); jsbridge.TypeOf(w) == jsbridge.TypeString && c.Warn != nil {
-				var warnings []string // made by tojson.mjs: strings
-				json.Unmarshal([]byte(w.String()), &warnings)
-				for _, w := range warnings {
-					c.Warn(w)
-				}
+			if stop(); r.Forget() {
+				done(nil, plain(err))
 			}
-			if jsbridge.TypeOf(payload) == jsbridge.TypeString {
-				return json.RawMessage(payload.String()), nil
-			}
-			return nil, nil
-		case replyThrew:
-			return nil, plain(jsbridge.ErrorFromJS(payload))
-		case replyValidationThrew:
-			return nil, fmt.Errorf("%s: the input schema's validation failed: %v", name, plain(jsbridge.ErrorFromJS(payload)))
-		case replyRejected:
-			return nil, fmt.Errorf("%s: input rejected by its schema: %s", name, payload.String())
-		case replyNotData:
-			return nil, fmt.Errorf("the tool returned a %s, which is not JSON data", payload.String())
-		case replyNotConvertible:
-			return nil, fmt.Errorf("the tool returned a value that is not JSON data: %v", plain(jsbridge.ErrorFromJS(payload)))
-		case replyBadInput:
-			return nil, fmt.Errorf("invalid JSON: %w", jsbridge.ErrorFromJS(payload))
 		}
-		return nil, fmt.Errorf("%s: the page's tool call answered %s", name, jsbridge.Describe(jsbridge.Arg(vals, 0)))
 	}
+	t.Start = start
+	t.Execute = func(ctx context.Context, input json.RawMessage, c codemode.Call) (json.RawMessage, error) {
+		type answer struct {
+			out json.RawMessage
+			err error
+		}
+		ch := make(chan answer, 1)
+		start(ctx, input, c, func(out json.RawMessage, err error) { ch <- answer{out, err} })
+		a := <-ch
+		return a.out, a.err
+	}
+}
+
+// pageAnswer reads a page call's reply: [kind, payload, warnings].
+func pageAnswer(name string, vals []Value, c codemode.Call) (json.RawMessage, error) {
+	kind, payload := -1, jsbridge.Arg(vals, 1)
+	if k := jsbridge.Arg(vals, 0); jsbridge.TypeOf(k) == jsbridge.TypeNumber {
+		kind = k.Int()
+	}
+	switch kind {
+	case replyOK:
+		if w := jsbridge.Arg(vals, 2); jsbridge.TypeOf(w) == jsbridge.TypeString && c.Warn != nil {
+			var warnings []string // made by tojson.mjs: strings
+			json.Unmarshal([]byte(w.String()), &warnings)
+			for _, w := range warnings {
+				c.Warn(w)
+			}
+		}
+		if jsbridge.TypeOf(payload) == jsbridge.TypeString {
+			return json.RawMessage(payload.String()), nil
+		}
+		return nil, nil
+	case replyThrew:
+		return nil, plain(jsbridge.ErrorFromJS(payload))
+	case replyValidationThrew:
+		return nil, fmt.Errorf("%s: the input schema's validation failed: %v", name, plain(jsbridge.ErrorFromJS(payload)))
+	case replyRejected:
+		return nil, fmt.Errorf("%s: input rejected by its schema: %s", name, payload.String())
+	case replyNotData:
+		return nil, fmt.Errorf("the tool returned a %s, which is not JSON data", payload.String())
+	case replyNotConvertible:
+		return nil, fmt.Errorf("the tool returned a value that is not JSON data: %v", plain(jsbridge.ErrorFromJS(payload)))
+	case replyBadInput:
+		return nil, fmt.Errorf("invalid JSON: %w", jsbridge.ErrorFromJS(payload))
+	}
+	return nil, fmt.Errorf("%s: the page's tool call answered %s", name, jsbridge.Describe(jsbridge.Arg(vals, 0)))
 }

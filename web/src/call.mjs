@@ -109,8 +109,8 @@ export function pageCaller(reply) {
      * @param {unknown} context the run's token
      */
     const run = async (id, execs, validates, i, name, text, context) => {
-        const cs = new CallSignal();
-        live.set(id, cs);
+        const cs = live.get(id);
+        if (!cs) return; // aborted before it started: execute never starts
         let input;
         try {
             input = parse(text);
@@ -159,10 +159,15 @@ export function pageCaller(reply) {
     };
     /** @type {(...args: Parameters<typeof run>) => void} */
     const call = (id, ...rest) => {
-        // Whatever goes wrong here (a throwing getter of the validation's
+        live.set(id, new CallSignal());
+        // The call starts in a microtask, once the core has returned to the
+        // event loop: the core may call here from inside the sandbox's own
+        // call of the tool, and a tool that calls the core back at once (a
+        // dispose(), which waits for the run to stop) must find it idle.
+        // Whatever goes wrong in run (a throwing getter of the validation's
         // verdict, say) ends the call as the tool's failure, never as an
         // unhandled rejection.
-        run(id, ...rest).catch((err) => done(id, REPLY.threw, err));
+        queueMicrotask(() => run(id, ...rest).catch((err) => done(id, REPLY.threw, err)));
     };
     /**
      * @param {number} id

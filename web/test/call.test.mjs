@@ -126,6 +126,24 @@ describe("pageCaller", () => {
         assert.deepEqual([signal.aborted, signal.reason, fired, late.signal], [true, "first", 1, signal]);
     });
 
+    // The core calls from inside the sandbox's own call of the tool: a tool
+    // that called the core back at once (a dispose(), which waits for the
+    // run to stop) waited on itself.
+    test("the call starts after call() returned, in a microtask; one aborted before then never starts", async () => {
+        const c = caller();
+        const order = [];
+        c.call(8, [() => (order.push("execute"), 1)], [undefined], 0, "t.x", "{}", 0);
+        order.push("returned");
+        await c.next();
+        assert.deepEqual(order, ["returned", "execute"]);
+        let started = false;
+        c.call(9, [() => ((started = true), 1)], [() => ((started = true), { ok: true })], 0, "t.x", "{}", 0);
+        c.abort(9, new Error("stop"));
+        await tick();
+        assert.equal(started, false, "neither the validation nor execute ran");
+        assert.deepEqual(c.replies, []);
+    });
+
     test("abort while the schema validates: execute never starts", async () => {
         const c = caller();
         let verdict, started = false;
