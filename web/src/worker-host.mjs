@@ -609,11 +609,12 @@ export async function workerFactory(config) {
 
     /**
      * Stops a run on the worker: the abort flag (SharedArrayBuffer) and the
-     * message; without the flag, a worker that does not answer in time is
-     * replaced.
+     * message; a worker that does not answer within grace (the flag is read
+     * sooner than the message) is replaced.
      * @param {number} rid
+     * @param {number} [grace] how long the worker has to answer before it is replaced
      */
-    function cancelOnWorker(rid) {
+    function cancelOnWorker(rid, grace = flags ? FLAG_GRACE_MS : ABORT_GRACE_MS) {
         if (!worker) return;
         if (flags) {
             const n = Atomics.load(flags, 0);
@@ -633,21 +634,21 @@ export async function workerFactory(config) {
             failAll(new Error(`Code Mode: the engine's worker was restarted to cancel a run that held it ${why}; run this again`), true);
             start(false);
             for (const p of pending.values()) if (p.message) worker.post(p.message);
-        }, flags ? FLAG_GRACE_MS : ABORT_GRACE_MS);
+        }, grace);
     }
 
     /**
      * A run still in flight OVERRUN_GRACE_MS past its timeout: the core's
      * interrupt poll would have ended it at the deadline, so the worker's
      * thread is held where nothing polls. The run ends with TIMEOUT and
-     * the worker is cancelled (replaced if it still does not answer).
+     * the worker is replaced at once.
      * @param {number} rid
      */
     function overran(rid) {
         overruns.delete(rid);
         const p = pending.get(rid);
         if (!p) return;
-        cancelOnWorker(rid);
+        cancelOnWorker(rid, 0);
         const message = `the program did not finish within ${runTimeout / 1000}s and held the engine past it in a built-in that does not check the time (a loop over a huge array-like, such as Array.prototype.indexOf.call({ length: 1e15 })); the engine's worker was restarted`;
         p.resolve({ ok: false, error: { name: "TimeoutError", message, code: "TIMEOUT" }, logs: [], toolCalls: [], durationMs: Math.round(now() - (p.startedAt || 0)) });
     }

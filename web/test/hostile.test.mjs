@@ -638,6 +638,9 @@ describe("a program stuck in a built-in that never checks the time (worker mode)
         ["indexOf on an array-like", "return Array.prototype.indexOf.call({ length: 1e15 }, 1)"],
         ["includes on a sparse array", "const a = []; a.length = 2 ** 32 - 1; return a.includes(1)"],
         ["reverse of an array-like, after a log", "console.log('before'); return Array.prototype.reverse.call({ length: 1e15 })"],
+        // The proxy's ownKeys answer is checked for duplicates pairwise, in C:
+        // 80,000 names took 2.5 s past a 1 s timeout, 1e6 would take minutes.
+        ["a Proxy whose ownKeys gives 1e6 names", "const k = Object.keys(new Array(1e6).fill(0)); return Reflect.ownKeys(new Proxy({}, { ownKeys: () => k })).length"],
     ];
     for (const [name, code] of stuck) {
         test(`${name}: TIMEOUT, the worker is replaced, the next run works`, { timeout: 120_000 }, async (t) => {
