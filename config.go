@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"time"
 
+	"github.com/interopio/code-mode/internal/search"
 	"github.com/interopio/code-mode/sandbox"
 )
 
@@ -171,6 +173,17 @@ func (c Config) withDefaults() (Config, error) {
 	if c.MaxResultChars > maxMaxResultChars {
 		bad("MaxResultChars", "must be at most %d (a run's output must fit in one JavaScript string, however its characters are escaped), got %d",
 			maxMaxResultChars, c.MaxResultChars)
+	}
+	// The zero values are the defaults (newEmbedder); what no embedder
+	// can mean is refused, where it was taken for the default.
+	if w := c.Search.Weight; math.IsNaN(w) || math.IsInf(w, 0) || w < 0 {
+		bad("Search.Weight", "must be a finite number >= 0 (0: the default %v), got %v", search.DefaultSemanticWeight, w)
+	}
+	if m := c.Search.MinSimilarity; math.IsNaN(m) || m < 0 || m > 1 {
+		bad("Search.MinSimilarity", "must be 0..1, a cosine (0: the default %v), got %v", defaultMinSimilarity, m)
+	}
+	if c.Search.Timeout < 0 {
+		bad("Search.Timeout", "must be >= 0 (0: the default %v), got %v", defaultEmbedTimeout, c.Search.Timeout)
 	}
 	if len(errs) > 0 {
 		return c, errors.Join(errs...)

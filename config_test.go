@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -51,6 +52,12 @@ func TestConfigInvalid(t *testing.T) {
 		// Past it, `return "<".repeat(1e8)` killed a GOOS=js engine.
 		{"result budget past one JavaScript string", Config{MaxResultChars: 1e9}, []string{"MaxResultChars: must be at most 10000000", "got 1000000000"}},
 		{"every problem reported", Config{Timeout: -1, MaxToolCalls: -1}, []string{"Timeout:", "MaxToolCalls:"}},
+		// Taken for their defaults without a word before.
+		{"negative search weight", Config{Search: SearchConfig{Weight: -1}}, []string{"Search.Weight: must be a finite number >= 0 (0: the default 0.1), got -1"}},
+		{"NaN search weight", Config{Search: SearchConfig{Weight: math.NaN()}}, []string{"Search.Weight: must be a finite number >= 0", "got NaN"}},
+		{"negative min similarity", Config{Search: SearchConfig{MinSimilarity: -0.2}}, []string{"Search.MinSimilarity: must be 0..1, a cosine (0: the default 0.5), got -0.2"}},
+		{"min similarity over 1", Config{Search: SearchConfig{MinSimilarity: 1.5}}, []string{"Search.MinSimilarity: must be 0..1", "got 1.5"}},
+		{"negative embed timeout", Config{Search: SearchConfig{Timeout: -time.Second}}, []string{"Search.Timeout: must be >= 0 (0: the default 5s), got -1s"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

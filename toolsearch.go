@@ -30,7 +30,7 @@ type SearchConfig struct {
 	// raise it (1 fuses evenly).
 	Weight float64
 	// MinSimilarity is the cosine a tool needs to be returned on semantic
-	// grounds alone, without a good lexical match. Default 0.5.
+	// grounds alone, without a good lexical match: 0..1, default 0.5.
 	MinSimilarity float64
 	// Warn receives a message when the embedder fails and search falls
 	// back to lexical ranking. Default: a line on standard error.

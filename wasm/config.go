@@ -108,6 +108,11 @@ var jsConfigFields = map[string]string{
 	"MemoryLimitMB":  "config.memoryLimit",
 	"MaxToolCalls":   "config.maxToolCalls",
 	"MaxResultChars": "config.maxResultChars",
+	// The binding refuses what is not positive; a minSimilarity over 1
+	// reaches codemode.
+	"Search.Weight":        "config.search.weight",
+	"Search.MinSimilarity": "config.search.minSimilarity",
+	"Search.Timeout":       "config.search.timeout",
 }
 
 // jsConfigError reports codemode's verdict on a limit under the page's

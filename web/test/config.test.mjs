@@ -57,6 +57,12 @@ describe("config errors reject with a TypeError naming the field", () => {
         // The same words in both modes: in-thread said "got number".
         ["onEvent: 5", { wasmLocation: assetPath, onEvent: 5 }, /^config\.onEvent: expected a function, got the number 5$/],
         ["tools: 5", { wasmLocation: assetPath, tools: 5 }, /config\.tools: expected/],
+        // A cosine is at most 1: over it, no tool was returned on semantic grounds alone, without a word.
+        [
+            "search.minSimilarity: 1.5",
+            { wasmLocation: assetPath, search: { embed: async (texts) => texts.map(() => [1]), minSimilarity: 1.5 } },
+            /^config\.search\.minSimilarity: must be 0\.\.1, a cosine \(0: the default 0\.5\), got 1\.5$/,
+        ],
         ["tools without execute", { wasmLocation: assetPath, tools: [{ name: "a" }] }, /config\.tools\[0\]\.execute: expected a function/],
     ];
     for (const [name, config, message] of cases) {
