@@ -160,7 +160,19 @@ func (v *inputValidator) validate(input json.RawMessage) error {
 	if !errors.As(err, &ve) {
 		return fmt.Errorf("%w: %v", ErrInvalidInput, err)
 	}
-	return &validationError{lines: violationLines(ve)}
+	lines := violationLines(ve)
+	// A program that sends its input as JSON text (tool_call(name,
+	// JSON.stringify(input)), a habit of models) read only "got string".
+	if s, ok := inst.(string); ok && len(lines) > 0 && strings.HasPrefix(lines[0], "/: type: ") && isJSONContainer(s) {
+		lines[0] += " (the input is JSON text, a string: pass the object itself, not JSON.stringify(...) of it)"
+	}
+	return &validationError{lines: lines}
+}
+
+// isJSONContainer reports whether s is the JSON text of an object or array.
+func isJSONContainer(s string) bool {
+	t := strings.TrimSpace(s)
+	return t != "" && (t[0] == '{' || t[0] == '[') && json.Valid([]byte(t))
 }
 
 // validationError lists the violations of one input, one per line.

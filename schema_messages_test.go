@@ -47,6 +47,15 @@ func TestSchemaValidatorWordedMessages(t *testing.T) {
 			"invalid input: /: additionalItems: last 2 additionalItem(s) not allowed"},
 		{"draft-07 additionalItems past 1000", `{` + draft07 + `"items":[{}],"additionalItems":false}`, numbers(1201),
 			"invalid input: /: additionalItems: last 1200 additionalItem(s) not allowed"},
+		// tool_call(name, JSON.stringify(input)): the input is a string.
+		{"an object sent as JSON text", `{"type":"object","properties":{"limit":{"type":"integer"}}}`, `" {\"limit\": 3}"`,
+			"invalid input: /: type: got string, want object (the input is JSON text, a string: pass the object itself, not JSON.stringify(...) of it)"},
+		{"an array sent as JSON text", `{"type":"array"}`, `"[1, 2]"`,
+			"invalid input: /: type: got string, want array (the input is JSON text, a string: pass the object itself, not JSON.stringify(...) of it)"},
+		{"a string that is not JSON text", `{"type":"object"}`, `"{limit: 3}"`,
+			"invalid input: /: type: got string, want object"},
+		{"JSON text where a property wants an object", `{"type":"object","properties":{"q":{"type":"object"}}}`, `{"q":"{\"a\":1}"}`,
+			"invalid input: /q: type: got string, want object"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
