@@ -228,6 +228,9 @@ func syntaxHint(code string, e *sandbox.Error) string {
 			if e.Column <= len(line) && line[e.Column-1] == '@' {
 				return ": decorators (@name) are not supported in this sandbox; apply the function yourself (C = dec(C), or call it on the method)"
 			}
+			if e.Message == "unexpected character" && e.Column <= len(line) && strings.ContainsRune("\u201c\u201d\u2018\u2019", line[e.Column-1]) {
+				return quoteHint
+			}
 			if e.Message == "unexpected token in expression: '<'" && e.Column <= len(line) && jsxAt(string(line[e.Column-1:]), code) {
 				return jsxHint
 			}
@@ -265,6 +268,9 @@ const (
 const (
 	jsxHint   = ": JSX (<div>...</div>) is not supported: the sandbox runs JavaScript and TypeScript, with no JSX transform and no DOM; return the data itself, or build markup as a string ('<li>' + name + '</li>')"
 	usingHint = ": using declarations are not supported by this engine (QuickJS); declare the value with const and release it yourself: const r = open(); try { ... } finally { r.close() }"
+	// quoteHint follows QuickJS's words for a typographic quote (a model's
+	// text, or a chat client's that "smartened" it) outside a string.
+	quoteHint = ": \u201c \u201d \u2018 \u2019 are typographic quotes, not JavaScript's: write strings with \" or ' (or ` for a template)"
 )
 
 // jsxAt says whether rest, the text from the '<' QuickJS stopped at, opens

@@ -629,6 +629,10 @@ func TestSyntaxHints(t *testing.T) {
 		{name: "an await using declaration in a function", code: "async function f() {\n  await using r = open()\n}\nreturn 1", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expecting ';'" + usingHint, line: 2, col: 15},
 		{name: "a for using loop", code: "for (using x of []) {}\nreturn 1", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expected 'of' or 'in' in for control expression" + usingHint, line: 1, col: 12},
 		{name: "a variable called using", code: "let using = 1\nusing = 2\nreturn using", want: "2"},
+		// Typographic quotes, from a model or a chat client that "smartened" them.
+		{name: "typographic double quotes", code: "const s = “hello”;\nreturn s", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "unexpected character" + quoteHint, line: 1, col: 11},
+		{name: "a typographic single quote", code: "return [\n  ‘a’]", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "unexpected character" + quoteHint, line: 2, col: 3},
+		{name: "typographic quotes inside a string", code: "return '“x”'", want: "\"“x”\""},
 	})
 	// No await hint: a name that ends in await, an error of another kind
 	// after a top-level await (which is valid there).
