@@ -3,6 +3,7 @@ package codemode
 import (
 	"context"
 	"encoding/json"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -108,5 +109,56 @@ func TestToolSearchArguments(t *testing.T) {
 		if !res.OK || string(res.Result) != tc.want {
 			t.Errorf("%s: got %s %+v, want %s", tc.code, res.Result, res.Error, tc.want)
 		}
+	}
+}
+
+// TestLLMToolSchemasMatchArguments: what an LLM tool's inputSchema declares
+// is what its arguments' parser takes: the same properties, every field the
+// parser requires, and no field that a call may leave out except executeCode's
+// explanation, which the contract asks of the model (a run without one still
+// runs). searchTools' schema required "query", yet {} and {namespace} list
+// tools: a provider validating against the schema refused them.
+func TestLLMToolSchemasMatchArguments(t *testing.T) {
+	cm := newTestCodeMode(t, Config{})
+	s, _ := cm.NewSession()
+	for _, tc := range []struct {
+		tool     string
+		spec     argSpec
+		required []string
+	}{
+		{"searchTools", searchToolsArgs, nil},
+		{"executeCode", executeCodeArgs, []string{"code", "explanation"}},
+	} {
+		t.Run(tc.tool, func(t *testing.T) {
+			var schema struct {
+				Properties map[string]json.RawMessage
+				Required   []string
+			}
+			for _, tool := range s.LLMTools() {
+				if tool.Name == tc.tool {
+					if err := json.Unmarshal(tool.InputSchema, &schema); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			var props []string
+			for name := range schema.Properties {
+				props = append(props, name)
+			}
+			sort.Strings(props)
+			wantProps := tc.spec.names()
+			sort.Strings(wantProps)
+			if strings.Join(props, ",") != strings.Join(wantProps, ",") {
+				t.Errorf("inputSchema.properties: got %v, want the parser's fields %v", props, wantProps)
+			}
+			if strings.Join(schema.Required, ",") != strings.Join(tc.required, ",") {
+				t.Errorf("inputSchema.required: got %v, want %v", schema.Required, tc.required)
+			}
+			for _, f := range tc.spec.fields {
+				if f.required && !strings.Contains(","+strings.Join(schema.Required, ",")+",", ","+f.name+",") {
+					t.Errorf("inputSchema.required: %v lacks %q, which the parser requires", schema.Required, f.name)
+				}
+			}
+		})
 	}
 }

@@ -221,8 +221,8 @@ export declare namespace IoCodeMode {
 
     /** The input of the `searchTools` LLM tool. */
     interface SearchToolsArgs {
-        /** What the model wants to do; "" with `namespace` lists that namespace. */
-        query: string;
+        /** What the model wants to do; left out or "", lists every tool (or, with `namespace`, that namespace's). */
+        query?: string;
         /** Only tools of this namespace ("orders", "crm.accounts"). */
         namespace?: string;
         limit?: number;

@@ -36,7 +36,7 @@ export interface ToolCallFailure {
 
 /** `searchTools` and `executeCode` in OpenAI's Chat Completions shape. */
 export declare function toOpenAITools(session: IoCodeMode.Session): OpenAIChatTool[];
-/** `searchTools` and `executeCode` in OpenAI's Responses API shape (not strict: `limit` is optional). */
+/** `searchTools` and `executeCode` in OpenAI's Responses API shape (not strict: `searchTools`'s arguments are all optional). */
 export declare function toOpenAIResponsesTools(session: IoCodeMode.Session): OpenAIResponsesTool[];
 /** `searchTools` and `executeCode` in Anthropic's Messages shape. */
 export declare function toAnthropicTools(session: IoCodeMode.Session): AnthropicTool[];

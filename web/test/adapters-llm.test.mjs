@@ -65,6 +65,31 @@ describe("tool shapes", () => {
         session.dispose();
     });
 
+    // searchTools({}) lists every tool and searchTools({ namespace }) a
+    // namespace's: no provider shape may require "query" (it did), and the
+    // failure that repeats the expected call says it is optional.
+    test("searchTools requires no argument in any provider shape, and its failures say so", async () => {
+        const session = api.createSession();
+        const shapes = {
+            openai: llm.toOpenAITools(session)[0].function.parameters,
+            responses: llm.toOpenAIResponsesTools(session)[0].parameters,
+            anthropic: llm.toAnthropicTools(session)[0].input_schema,
+        };
+        for (const [provider, schema] of Object.entries(shapes)) {
+            assert.equal("required" in schema, false, `${provider}: searchTools requires ${JSON.stringify(schema.required)}`);
+            assert.deepEqual(Object.keys(schema.properties).sort(), ["limit", "namespace", "query"], provider);
+        }
+        // Not strict (strict mode would need every property required): the shape stays valid for it.
+        assert.deepEqual(llm.toOpenAIResponsesTools(session).map((t) => t.strict), [false, false]);
+        const all = await llm.handleToolCall(session, "searchTools", "{}");
+        assert.ok(all.some((h) => h.name === "orders.search"), JSON.stringify(all));
+        const orders = await llm.handleToolCall(session, "searchTools", { namespace: "orders" });
+        assert.deepEqual(orders.map((h) => h.name), ["orders.search"]);
+        const bad = await llm.handleToolCall(session, "searchTools", "[1]");
+        assert.match(bad.error.message, /\{"query"\?: string, "namespace"\?: string, "limit"\?: integer\}/);
+        session.dispose();
+    });
+
     test("a value that is not a session is a TypeError naming the argument", () => {
         assert.throws(() => llm.toOpenAITools({}), { name: "TypeError", message: /^session: expected a Code Mode session/ });
         assert.throws(() => llm.toAnthropicTools(null), { name: "TypeError", message: /got null/ });

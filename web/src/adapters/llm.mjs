@@ -44,7 +44,8 @@ export function toOpenAITools(session) {
 
 /**
  * Responses API `tools`: `[{ type: "function", name, description, parameters, strict: false }]`.
- * Not strict: searchTools's `limit` is optional, which strict mode forbids.
+ * Not strict: searchTools's arguments are all optional ({} lists every tool),
+ * and strict mode wants every property required.
  */
 export function toOpenAIResponsesTools(session) {
     return llmTools(session).map((t) => ({
