@@ -43,7 +43,9 @@ export declare function toAnthropicTools(session: IoCodeMode.Session): Anthropic
 
 /**
  * Runs one tool call of a model. `args` is the JSON string of OpenAI's
- * `arguments` or the object of Anthropic's `input`. Resolves with the tool's
+ * `arguments` or the object of Anthropic's `input`; a string that is no JSON
+ * at all (`open orders`, not starting with `{`, `[` or `"`) is the query or the
+ * code, as the tools' own `execute` reads it. Resolves with the tool's
  * result (`ExecuteResult` for executeCode, the hits for searchTools) or with
  * a `ToolCallFailure` the model can read: it never rejects for an unknown
  * tool, malformed JSON or wrong types. It rejects only when

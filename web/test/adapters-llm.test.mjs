@@ -155,6 +155,24 @@ describe("handleToolCall", () => {
         assert.match(block.error.message, /must be a JSON object.*got string/);
     });
 
+    // A lone string that is not JSON is what the tools' own execute reads
+    // as the query or the code: handleToolCall hands it on the same way (it
+    // was "not valid JSON"); text that tries to be JSON is still refused.
+    test("a lone string that is not JSON is the query or the code", async () => {
+        const hits = await llm.handleToolCall(session, "searchTools", "orders search by status");
+        assert.ok(Array.isArray(hits), JSON.stringify(hits));
+        assert.equal(hits[0].name, "orders.search");
+        assert.deepEqual(await llm.handleToolCall(session, "searchTools", "orders search by status"), await session.getLlmTools()[0].execute("orders search by status"));
+        const run = await llm.handleToolCall(session, "executeCode", " return 6 * 7");
+        assert.equal(run.ok, true, JSON.stringify(run));
+        assert.equal(run.result, 42);
+        for (const text of ['{"code": "return 1', '["return 1"', '"return 1']) {
+            const out = await llm.handleToolCall(session, "executeCode", text);
+            assert.equal(out.error.code, "INVALID_INPUT", text);
+            assert.match(out.error.message, /not valid JSON/, text);
+        }
+    });
+
     test("an error of the model's code is the run's own result", async () => {
         const out = await llm.handleToolCall(session, "executeCode", { code: "throw new Error('boom')", explanation: "e" });
         assert.equal(out.ok, false);

@@ -87,6 +87,10 @@ function parseArgs(tool, args) {
         try {
             value = JSON.parse(args);
         } catch (err) {
+            // A lone string that is no attempt at JSON ("open orders",
+            // "return 1"): the tool's own execute reads it as its query or
+            // code, as when called directly.
+            if (!/^[[{"]/.test(args.trim())) return { value: args };
             return {
                 error: failure(
                     "SyntaxError",
