@@ -21,7 +21,7 @@
 // bundlers rewrite.
 export const ENTRIES = [
     { in: "index.mjs", out: "index.mjs", format: "esm", subpath: ".", types: "index.d.ts" },
-    { in: "global.mjs", out: "code-mode.global.js", format: "iife" },
+    { in: "global.mjs", out: "code-mode.global.js", format: "iife", types: "global.d.ts" },
     // The engine's worker: index.mjs and code-mode.global.js start it as
     // new Worker(new URL("./code-mode.worker.mjs", import.meta.url), { type: "module" }).
     { in: "worker.mjs", out: "code-mode.worker.mjs", format: "esm" },

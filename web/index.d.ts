@@ -364,7 +364,5 @@ export declare namespace IoCodeMode {
         | { type: "run-end"; runId: number; ok: boolean; durationMs: number; error?: { name?: string; message: string; code?: ErrorCode } };
 }
 
-declare global {
-    /** Defined by the classic-script build (`code-mode.global.js`). */
-    var IoCodeModeFactory: (config: IoCodeMode.Config) => Promise<IoCodeMode.API>;
-}
+// The classic-script build's global IoCodeModeFactory is declared in
+// code-mode.global.d.ts (web/global.d.ts), for the pages that load that script.

@@ -246,7 +246,7 @@ async function withAiSdk(codeMode: IoCodeMode.API) {
 }
 
 // ---------------------------------------------------------------------------
-// The classic-script build's global, and the default export.
+// The default export (the classic-script build's global: classic.ts).
 // USAGE "Input schemas": Zod 4 and the AI SDK's schema objects.
 function schemaObjects(codeMode: IoCodeMode.API) {
     const searchOrders = async (input: unknown) => [input];
@@ -261,9 +261,7 @@ function schemaObjects(codeMode: IoCodeMode.API) {
 }
 
 async function classicBuild() {
-    const api = await globalThis.IoCodeModeFactory({ wasmLocation: "/quickjs/emscripten-module.wasm" });
     const api2 = await IoCodeModeFactoryDefault({ wasmLocation: "/quickjs/emscripten-module.wasm" });
-    api.dispose();
     api2.dispose();
 }
 
