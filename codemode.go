@@ -50,6 +50,13 @@ type CodeMode struct {
 
 // New compiles the QuickJS asset (emscripten-module.wasm) and returns a
 // CodeMode. Natively the sandbox runs on wazero.
+//
+// At most 16 runs execute at once per CodeMode, each on a sandbox instance
+// of its own (up to 16 MiB plus twice MemoryLimitMB of memory each). A 17th
+// ExecuteCode waits until a run ends and frees an instance, bounded only by
+// its ctx: Config.Timeout starts when the run gets its instance, so it
+// covers the run itself (tool calls awaited included), not that wait. Give
+// ctx a deadline to bound the whole call.
 func New(asset []byte, cfg Config) (*CodeMode, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {

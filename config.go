@@ -17,7 +17,9 @@ import (
 // means its default.
 type Config struct {
 	// Timeout is the wall-clock limit of one executeCode run, time spent
-	// awaiting tools included. Default 30s.
+	// awaiting tools included. Default 30s. It starts when the run gets a
+	// sandbox instance: a run waiting for one (16 runs of the CodeMode
+	// already executing, see New) waits as long as its ctx allows.
 	Timeout time.Duration
 	// MemoryLimitMB is the sandbox heap limit and the ceiling of its
 	// WebAssembly memory, in MiB. Default 128.

@@ -60,8 +60,10 @@ type ExecuteResult struct {
 }
 
 // RunError describes a failed run. Code is one of SYNTAX, RUNTIME, TIMEOUT,
-// MEMORY_LIMIT, TOOL_LIMIT, RESULT_NOT_SERIALIZABLE, INVALID_INPUT. Line and Column point
-// into the model's code.
+// MEMORY_LIMIT, TOOL_LIMIT, RESULT_NOT_SERIALIZABLE, INVALID_INPUT (the
+// constants ErrorCodeSyntax, ErrorCodeRuntime, ErrorCodeTimeout,
+// ErrorCodeMemoryLimit, ErrorCodeToolLimit, ErrorCodeResultNotSerializable,
+// ErrorCodeInvalidInput). Line and Column point into the model's code.
 type RunError struct {
 	Name    string `json:"name"`
 	Message string `json:"message"`

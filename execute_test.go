@@ -193,8 +193,8 @@ func TestLimits(t *testing.T) {
 		code, want string
 		timeout    time.Duration
 	}{
-		{"while (true) {}", "TIMEOUT", 3 * time.Second},
-		{"const a = []; while (true) a.push({x: 'y'.repeat(100) + a.length})", "MEMORY_LIMIT", 60 * time.Second},
+		{"while (true) {}", ErrorCodeTimeout, 3 * time.Second},
+		{"const a = []; while (true) a.push({x: 'y'.repeat(100) + a.length})", ErrorCodeMemoryLimit, 60 * time.Second},
 	} {
 		cm := newTestCodeMode(t, Config{Timeout: tc.timeout, MemoryLimitMB: 16})
 		s, _ := cm.NewSession()
