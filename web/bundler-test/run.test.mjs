@@ -9,7 +9,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { dirname, extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -114,6 +114,22 @@ async function serveWith(args, cwd, vite = join(BIN, "vite")) {
     return { url, close: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once("exit", r), child.kill("SIGTERM")))) };
 }
 
+// The files of a build holding the engine's worker (a string of
+// web/src/worker.mjs that only it has). One copy: the Node branch of
+// worker-host.mjs named the worker in a second new URL(..., import.meta.url),
+// and Vite and webpack emitted an unused copy of it (57 KB).
+function workerCopies(dir) {
+    return readdirSync(dir, { recursive: true })
+        .filter((f) => !f.endsWith(".map") && !f.endsWith(".wasm"))
+        .filter((f) => {
+            try {
+                return readFileSync(join(dir, f), "utf8").includes("return await tools.warm({})");
+            } catch {
+                return false; // a folder
+            }
+        });
+}
+
 async function runIn(url) {
     browser ??= await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"] });
     const page = await browser.newPage();
@@ -183,6 +199,7 @@ test("Vite: build + preview", async () => {
     const dir = join(WORK, "vite");
     sh(join(BIN, "vite"), ["build"], dir);
     assert.ok(existsSync(join(dir, "dist")));
+    assert.equal(workerCopies(join(dir, "dist")).length, 1, `the build holds the worker more than once: ${workerCopies(join(dir, "dist"))}`);
     const s = await serveWith(["preview", "--port", "0"], dir);
     try {
         check(await runIn(s.url));
@@ -198,6 +215,7 @@ test("webpack 5: build", async () => {
         `module.exports = { mode: "production", entry: "./main.js", output: { path: __dirname + "/dist", publicPath: "/" } };\n`,
     );
     sh(join(BIN, "webpack"), ["--config", "webpack.config.cjs"], dir);
+    assert.equal(workerCopies(join(dir, "dist")).length, 1, `the build holds the worker more than once: ${workerCopies(join(dir, "dist"))}`);
     writeFileSync(join(dir, "dist", "index.html"), html("/main.js", "text/javascript"));
     copyFileSync(join(dir, "public", "emscripten-module.wasm"), join(dir, "dist", "emscripten-module.wasm"));
     const s = await staticServer(join(dir, "dist"));

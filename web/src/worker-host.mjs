@@ -174,6 +174,10 @@ function checkTools(list, path, taken) {
 
 /** @typedef {import("../index.d.ts").IoCodeMode.Config} Config */
 
+// The worker's file, beside this module, for Node's worker_threads (see
+// spawn). A let, so that no bundler reads it as a constant.
+let workerFile = "./code-mode.worker.mjs";
+
 /**
  * Starts a worker (browser: module Worker; Node: worker_threads).
  * @param {(m: any) => void} onMessage
@@ -190,7 +194,13 @@ async function spawn(onMessage, onFailure) {
         // QuickJS stopped in-thread overflowed the worker's stack first.
         // No execArgv: the process's own flags (node --input-type=module
         // -e ...) would stop the worker's module from loading.
-        const w = new NodeWorker(new URL("./code-mode.worker.mjs", import.meta.url), { resourceLimits: { stackSizeMb: (984 + 192) / 1024 }, execArgv: [] });
+        //
+        // The file's name goes through a variable: Vite and webpack copy
+        // every file named in new URL("literal", import.meta.url) into the
+        // build, and this branch, which never runs in a browser, gave them a
+        // second, unused copy of the worker (57 KB). The browser branch
+        // below names it for them.
+        const w = new NodeWorker(new URL(workerFile, import.meta.url), { resourceLimits: { stackSizeMb: (984 + 192) / 1024 }, execArgv: [] });
         w.on("message", onMessage);
         w.on("error", (/** @type {Error} */ err) => onFailure(err));
         w.on("exit", (/** @type {number} */ code) => onFailure(new Error(`the worker exited (code ${code})`)));
