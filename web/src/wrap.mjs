@@ -387,6 +387,15 @@ export function whenAborted(signal, fn) {
     };
 }
 
+// The core calls onConsole synchronously, from inside a run's QuickJS
+// frames (a run's console lines reach onEvent as they are logged). An
+// observer that disposed or started a run there re-entered the core in the
+// middle of that run: on the calling thread the run never settled and the
+// thread spun. Those calls into the core wait for its frames to return.
+let inConsole = 0;
+/** @param {() => void} fn */
+const afterCore = (fn) => (inConsole > 0 ? queueMicrotask(fn) : fn());
+
 /**
  * @param {any} tool the core's LLM tool
  * @param {Guard} guard
@@ -420,7 +429,16 @@ function wrapLlmTool(tool, guard, pipe, owner) {
         const watched = isCode && observed(run, pipe.onEvent);
         const t0 = watched ? now() : 0;
         if (watched) emit(run, { type: "run-start", runId: run.id, code: args && args.code }, pipe.onEvent);
-        const onConsole = watched ? (/** @type {string} */ level, /** @type {string} */ message) => consoleLine(run, level, message, pipe.onEvent) : undefined;
+        const onConsole = watched
+            ? (/** @type {string} */ level, /** @type {string} */ message) => {
+                  inConsole++;
+                  try {
+                      consoleLine(run, level, message, pipe.onEvent);
+                  } finally {
+                      inConsole--;
+                  }
+              }
+            : undefined;
         return new Promise((resolve, reject) => {
             let settled = false;
             let unwatch = () => {};
@@ -460,7 +478,8 @@ function wrapLlmTool(tool, guard, pipe, owner) {
             // must end this run as dispose() says, not with the core's
             // "codemode: closed". The options as given go along, for the
             // core's unknown-key check.
-            guard.async(() => runInCore(goExecute, args, run.id, ctrl && ctrl.signal, onConsole, options)).then(
+            const start = () => runInCore(goExecute, args, run.id, ctrl && ctrl.signal, onConsole, options);
+            guard.async(() => (inConsole > 0 ? Promise.resolve().then(start) : start())).then(
                 (v) => settle(true, v),
                 (e) => settle(false, e),
             );
@@ -520,7 +539,7 @@ function wrapSession(session, core, factoryDisposed, pipe, factoryOwner) {
             }
             disposed = true;
             stopRuns(owner, "Code Mode: the session was disposed while this run was in flight.");
-            session.dispose();
+            afterCore(() => session.dispose());
         },
     };
 }
@@ -573,7 +592,7 @@ export function wrapApi(api, core, pipe) {
             }
             disposed = true;
             stopRuns(owner, "Code Mode: the instance was disposed while this run was in flight.");
-            api.dispose();
+            afterCore(() => api.dispose());
             // The factory's Go program goes with it, once the Go frames of
             // the current call (dispose() from a tool, say) have returned.
             queueMicrotask(() => core.stop(new Error("the factory was disposed")));

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { WORKER, assetPath, dist, indexURL, run, sleep, tool, withFactory } from "./helpers.mjs";
+import { WORKER, assetPath, dist, indexURL, llmTools, run, sleep, tool, withFactory } from "./helpers.mjs";
 
 // Bounds a string from the sandbox gets before it is encoded (names, error
 // messages and reasons), with room for the marker saying what was cut.
@@ -665,4 +665,44 @@ describe("a program stuck in a built-in that never checks the time (worker mode)
         await assert.rejects(r, /stop/);
         assert.equal((await run(session, "return 1 + 1")).result, 2);
     });
+});
+
+// qa11h: on the calling thread the core reports a console line to onEvent
+// from inside the run's QuickJS frames; an observer that disposed or
+// started a run there left the run unsettled and the thread spinning.
+describe("an onEvent that re-enters the engine from a console line", () => {
+    const cases = [
+        { name: "disposes the factory", act: (/** @type {any} */ c) => c.api.dispose(), want: /the instance was disposed while this run was in flight/ },
+        { name: "disposes the session", act: (/** @type {any} */ c) => c.session.dispose(), want: /the session was disposed while this run was in flight/ },
+        // The LLM tool is taken before: a synchronous call of the API from
+        // there (getLlmTools, getSystemInstruction, listTools) still hangs
+        // on the calling thread (qa11h's note).
+        { name: "starts another run", act: (/** @type {any} */ c) => (c.inner = c.executeCode.execute({ code: "return 'inner'", explanation: "" })), want: "outer" },
+    ];
+    for (const { name, act, want } of cases) {
+        test(`${name}: the run settles as the API says, the engine goes on`, { timeout: 60_000 }, async (t) => {
+            /** @type {any} */
+            const c = {};
+            let acted = false;
+            const onEvent = (/** @type {any} */ e) => {
+                if (e.type !== "console" || acted) return;
+                acted = true;
+                act(c);
+            };
+            const IoCodeModeFactory = (await import(indexURL)).IoCodeModeFactory;
+            for (const worker of [false, true]) {
+                acted = false;
+                c.api = await IoCodeModeFactory({ wasmLocation: assetPath, worker, onEvent });
+                t.after(() => c.api.dispose());
+                c.session = c.api.createSession();
+                c.executeCode = llmTools(c.session).executeCode;
+                const r = run(c.session, "console.log('x'); let s = 0; for (let i = 0; i < 1e4; i++) s += i; return 'outer'");
+                if (want instanceof RegExp) await assert.rejects(r, want, `worker: ${worker}`);
+                else assert.equal((await r).result, want, `worker: ${worker}`);
+                if (c.inner) assert.equal((await c.inner).result, "inner", `worker: ${worker}`);
+                c.inner = undefined;
+                if (name !== "disposes the factory") assert.equal((await run(c.api.createSession(), "return 1 + 1")).result, 2, `worker: ${worker}`);
+            }
+        });
+    }
 });
