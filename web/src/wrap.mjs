@@ -59,31 +59,45 @@ export function pagePipeline(config) {
     const ic = config.interceptors;
     if (ic && typeof ic === "object" && typeof ic.onToolCall === "function") {
         const onToolCall = ic.onToolCall;
+        const decide = async (/** @type {any} */ c) => {
+            const run = runOf(c.callContext);
+            if (!run || run.ended) throw new Error(run ? run.endReason : "the run has ended");
+            let decision;
+            try {
+                decision = await onToolCall({ tool: orig(c.tool), input: c.input, callContext: run.context });
+            } catch (err) {
+                throw thrownByTool(err, "onToolCall");
+            }
+            if (run.ended) throw new Error(run.endReason);
+            // Its own enumerable properties, each read once, as
+            // postMessage hands it to the worker in worker mode: an
+            // "allowed" inherited from a prototype is not a decision
+            // there, so it must not be one here (fail closed).
+            if (decision !== null && typeof decision === "object" && !Array.isArray(decision)) decision = { ...decision };
+            if (decision && typeof decision === "object" && decision.allowed === false) {
+                emit(run, { type: "tool-call", runId: run.id, callId: 0, name: c.tool.name, input: c.input, decision: { allowed: false, reason: String(decision.reason) } }, onEvent);
+            }
+            return decision;
+        };
         goConfig.interceptors = {
             ...ic,
-            onToolCall: async (/** @type {any} */ c) => {
-                const run = runOf(c.callContext);
-                if (!run || run.ended) throw new Error(run ? run.endReason : "the run has ended");
-                let decision;
-                try {
-                    decision = await onToolCall({ tool: orig(c.tool), input: c.input, callContext: run.context });
-                } catch (err) {
-                    throw thrownByTool(err, "onToolCall");
-                }
-                if (run.ended) throw new Error(run.endReason);
-                // Its own enumerable properties, each read once, as
-                // postMessage hands it to the worker in worker mode: an
-                // "allowed" inherited from a prototype is not a decision
-                // there, so it must not be one here (fail closed).
-                if (decision !== null && typeof decision === "object" && !Array.isArray(decision)) decision = { ...decision };
-                if (decision && typeof decision === "object" && decision.allowed === false) {
-                    emit(run, { type: "tool-call", runId: run.id, callId: 0, name: c.tool.name, input: c.input, decision: { allowed: false, reason: String(decision.reason) } }, onEvent);
-                }
-                return decision;
-            },
+            // Marked handled: an interceptor that disposes the factory ends
+            // the core before it reads this rejection (the run has ended),
+            // which was then unhandled (the end of a Node.js process).
+            onToolCall: (/** @type {any} */ c) => handled(decide(c)),
         };
     }
     return { goConfig, wrapList, orig, onEvent };
+}
+
+/**
+ * @template T
+ * @param {Promise<T>} p
+ * @returns {Promise<T>}
+ */
+function handled(p) {
+    p.catch(() => {});
+    return p;
 }
 
 /** @typedef {ReturnType<typeof pagePipeline>} Pipeline */

@@ -706,3 +706,27 @@ describe("an onEvent that re-enters the engine from a console line", () => {
         });
     }
 });
+
+// qa11h: the rejection the page's interceptor wrapper gave the core when
+// the run had ended by then was never read once the factory was disposed,
+// and ended the Node.js process as an unhandled rejection.
+test("an onToolCall that disposes its factory: the run rejects as dispose says, the tool never runs, no unhandled rejection", { timeout: 60_000 }, async () => {
+    const unhandled = [];
+    const onUnhandled = (/** @type {unknown} */ e) => unhandled.push(String(e));
+    process.on("unhandledRejection", onUnhandled);
+    try {
+        const IoCodeModeFactory = (await import(indexURL)).IoCodeModeFactory;
+        for (const worker of [false, true]) {
+            const ran = [];
+            /** @type {any} */
+            let api;
+            api = await IoCodeModeFactory({ wasmLocation: assetPath, worker, interceptors: { onToolCall: () => (api.dispose(), { allowed: true }) }, tools: [tool("t.x", () => ran.push(1))] });
+            await assert.rejects(run(api.createSession(), "return await tools.t.x({})"), /the instance was disposed while this run was in flight/, `worker: ${worker}`);
+            await sleep(100);
+            assert.deepEqual(ran, [], `worker: ${worker}`);
+        }
+        assert.deepEqual(unhandled, []);
+    } finally {
+        process.off("unhandledRejection", onUnhandled);
+    }
+});
