@@ -14,7 +14,11 @@ import (
 // Reading or listening to a page-supplied signal can throw (a proxy, a
 // fake signal): that is the error, and nothing is attached.
 func OnAbort(signal Value, fn func()) (stop func(), err error) {
-	listener := js.FuncOf(func(js.Value, []js.Value) any { fn(); return nil })
+	listener := js.FuncOf(func(js.Value, []js.Value) any {
+		defer resumeSpin(suspendSpin())
+		fn()
+		return nil
+	})
 	if _, err := callMethod(signal, "addEventListener", "abort", listener); err != nil {
 		listener.Release()
 		return nil, err

@@ -91,7 +91,7 @@ func fastImport(slot int32, a0, a1, a2, a3, a4, a5, a6, a7 int64) int64 {
 	fastActive++
 	if !spinning {
 		spinning = true
-		go spin()
+		go spin(spinGen)
 	}
 	r, ok := h.run(a)
 	fastActive--
@@ -103,11 +103,12 @@ func fastImport(slot int32, a0, a1, a2, a3, a4, a5, a6, a7 int64) int64 {
 	return int64(r)
 }
 
-// fastActive counts the fast import calls in progress, and spinning tells
-// whether spin runs.
+// fastActive counts the fast import calls in progress, spinning tells
+// whether spin runs, and spinGen ends the spin of an older generation.
 var (
 	fastActive int
 	spinning   bool
+	spinGen    uint64
 )
 
 // spin stays runnable while a fast import call is in progress. A Go
@@ -120,12 +121,37 @@ var (
 // for a callback. It is started once per burst of calls: it stays queued
 // while the caller's goroutine runs, and ends the first time it runs with
 // no call in progress.
-func spin() {
-	for fastActive > 0 {
+func spin(gen uint64) {
+	for fastActive > 0 && spinGen == gen {
 		runtime.Gosched()
 	}
-	spinning = false
+	if spinGen == gen {
+		spinning = false
+	}
 }
+
+// suspendSpin is called on entry to every JavaScript-to-Go callback, and
+// resumeSpin(its result) on return. The runtime hands a callback's result
+// back to JavaScript only once no goroutine is runnable: a callback nested
+// in a fast import call (the page's onEvent, called with a console line
+// from inside a run, calling session.getSystemInstruction()) never
+// returned while spin kept yielding for the call below it, and the thread
+// spun for ever. So spin ends for the callback's duration, and the fast
+// import calls made inside it count on their own. The call below runs on
+// without spin once the callback has returned, until a fast import call
+// starts one again (restarting it from the callback would keep the runtime
+// busy again; the host imports' Go code does not wait on timers there).
+func suspendSpin() int {
+	saved := fastActive
+	if saved > 0 {
+		fastActive = 0
+		spinGen++
+		spinning = false
+	}
+	return saved
+}
+
+func resumeSpin(saved int) { fastActive += saved }
 
 // goImportFunc returns Go's jsbridge_import export, or false when the
 // loader did not make it available or the fast path is off.

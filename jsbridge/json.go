@@ -126,6 +126,7 @@ func (e *ArrayTooLongError) Error() string {
 func ToJSONStrict(v js.Value, maxArrayLen int) (json.RawMessage, error) {
 	strictOnce.Do(func() {
 		strictReplacer = js.FuncOf(func(this js.Value, args []js.Value) (ret any) {
+			defer resumeSpin(suspendSpin())
 			val := arg(args, 1)
 			// Type panics on a BigInt; a panic in a callback would end the
 			// Go program. JSON.stringify throws on the BigInt anyway.

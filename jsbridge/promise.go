@@ -45,6 +45,7 @@ var (
 func settleHandler() js.Func {
 	settleOnce.Do(func() {
 		settleFunc = js.FuncOf(func(_ js.Value, args []js.Value) any {
+			defer resumeSpin(suspendSpin())
 			id, ok := arg(args, 0).Int(), arg(args, 1).Bool()
 			waitMu.Lock()
 			ch := waits[id]
@@ -127,6 +128,7 @@ func arg(args []js.Value, i int) js.Value {
 // before NewPromise returns.
 func NewPromise(fn func() (js.Value, error)) js.Value {
 	executor := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		defer resumeSpin(suspendSpin())
 		resolve, reject := args[0], args[1]
 		go func() {
 			v, err := runRecovered(fn)

@@ -91,6 +91,7 @@ func (r *Reply) Wait(ctx context.Context) ([]Value, error) {
 func ReplyFunc() Value {
 	replyOnce.Do(func() {
 		replyFunc = js.FuncOf(func(_ js.Value, args []js.Value) any {
+			defer resumeSpin(suspendSpin())
 			if len(args) == 0 {
 				return nil
 			}

@@ -98,6 +98,7 @@ func proxyWith(target js.Value, traps map[string]js.Value) js.Value {
 func newThrowingFunc(call throwingCall, spread bool) *throwingFunc {
 	tf := &throwingFunc{h3: nullObject()}
 	tf.goFunc = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		defer resumeSpin(suspendSpin())
 		var (
 			res   any
 			exc   js.Value

@@ -14,8 +14,11 @@ import { WORKER, assetPath, dist, indexURL, llmTools, run, sleep, tool, withFact
 const NAME_BOUND = 128 + 64;
 const TEXT_BOUND = 4000 + 64;
 
-/** Runs `body` (an async function body with IoCodeModeFactory, assetPath) in a fresh Node process. */
-function inChild(body) {
+/**
+ * Runs `body` (an async function body with IoCodeModeFactory, assetPath) in a
+ * fresh Node process, killed after `timeout` ms (a hang fails).
+ */
+function inChild(body, timeout = 240_000) {
     const script = `
         const { IoCodeModeFactory: factory } = await import(${JSON.stringify(indexURL)});
         // The suite's mode (CODE_MODE_WORKER=1: worker_threads) in the child too.
@@ -25,7 +28,7 @@ function inChild(body) {
         process.stdout.write(JSON.stringify(out));
         process.exit(0);
     `;
-    const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 240_000, maxBuffer: 64 << 20 });
+    const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout, maxBuffer: 64 << 20 });
     assert.equal(child.status, 0, `the host process died (status ${child.status}, signal ${child.signal}): ${child.stderr.slice(-2000)}`);
     return JSON.parse(child.stdout);
 }
@@ -674,10 +677,7 @@ describe("an onEvent that re-enters the engine from a console line", () => {
     const cases = [
         { name: "disposes the factory", act: (/** @type {any} */ c) => c.api.dispose(), want: /the instance was disposed while this run was in flight/ },
         { name: "disposes the session", act: (/** @type {any} */ c) => c.session.dispose(), want: /the session was disposed while this run was in flight/ },
-        // The LLM tool is taken before: a synchronous call of the API from
-        // there (getLlmTools, getSystemInstruction, listTools) still hangs
-        // on the calling thread (qa11h's note).
-        { name: "starts another run", act: (/** @type {any} */ c) => (c.inner = c.executeCode.execute({ code: "return 'inner'", explanation: "" })), want: "outer" },
+        { name: "starts another run", act: (/** @type {any} */ c) => (c.inner = llmTools(c.session).executeCode.execute({ code: "return 'inner'", explanation: "" })), want: "outer" },
     ];
     for (const { name, act, want } of cases) {
         test(`${name}: the run settles as the API says, the engine goes on`, { timeout: 60_000 }, async (t) => {
@@ -729,4 +729,75 @@ test("an onToolCall that disposes its factory: the run rejects as dispose says, 
     } finally {
         process.off("unhandledRejection", onUnhandled);
     }
+});
+
+// qa11h: on the calling thread a synchronous call of the API from a console
+// line's onEvent (inside the run's QuickJS frames) hung the thread: the Go
+// runtime hands a callback's result back only once no goroutine is
+// runnable, and the fast host-import path kept one yielding for the run
+// below it. A hang holds the thread, so each row runs in a child process
+// (killed by inChild's bound: a hang fails) in both modes; its call must
+// return what it returns outside the run.
+describe("an onEvent that calls the API synchronously from a console line", () => {
+    const cases = [
+        { name: "session.getSystemInstruction()", act: "c.session.getSystemInstruction()", want: "c.session.getSystemInstruction()" },
+        { name: "session.getLlmTools()", act: "c.session.getLlmTools().map((t) => t.name)", want: '["searchTools", "executeCode"]' },
+        { name: "api.listTools()", act: "c.api.listTools().map((t) => t.name)", want: '["demo.echo"]' },
+        {
+            name: "api.registerTool()",
+            act: "typeof c.api.registerTool({ name: 'extra.ping', description: 'd', inputSchema: { type: 'object' }, execute: () => 'pong' })",
+            want: "'function'",
+            after: "(await run(c.api.createSession(), 'return await tools.extra.ping({})')).result",
+        },
+        { name: "api.ready()", act: "c.api.ready() instanceof Promise", want: "true" },
+        { name: "searchTools' execute", act: "c.session.getLlmTools()[0].execute({ query: 'echo' })", want: "c.session.getLlmTools()[0].execute({ query: 'echo' })" },
+    ];
+    for (const { name, act, want, after } of cases) {
+        test(`${name} returns what it returns outside the run, and the run settles`, () => {
+            const out = inChild(`
+                const run = (session, code, options) => session.getLlmTools().find((t) => t.name === "executeCode").execute({ code, explanation: "" }, options);
+                const rows = [];
+                for (const worker of [false, true]) {
+                    const c = {};
+                    const onEvent = (e) => {
+                        if (e.type !== "console" || "got" in c) return;
+                        try {
+                            c.got = ${act};
+                        } catch (err) {
+                            c.got = "threw: " + err.message;
+                        }
+                    };
+                    c.api = await factory({ wasmLocation: assetPath, worker, onEvent, tools: [{ name: "demo.echo", description: "d", inputSchema: { type: "object" }, execute: (a) => a }] });
+                    c.session = c.api.createSession();
+                    const r = await run(c.session, "console.log('x'); return 'outer'");
+                    rows.push({ worker, result: r.result, got: await c.got, want: await ${want}, after: ${after || "null"} });
+                    c.api.dispose();
+                }
+                return rows;
+            `, 120_000);
+            for (const row of out) {
+                assert.equal(row.result, "outer", `worker: ${row.worker}`);
+                assert.deepEqual(row.got, row.want, `worker: ${row.worker}`);
+                if (after) assert.equal(row.after, "pong", `worker: ${row.worker}`);
+            }
+            assert.equal(out.length, 2);
+        });
+    }
+    test("aborting the run's signal rejects the run with its reason", () => {
+        const out = inChild(`
+            const rows = [];
+            for (const worker of [false, true]) {
+                const ctrl = new AbortController();
+                const onEvent = (e) => e.type === "console" && ctrl.abort(new Error("stop from onEvent"));
+                const api = await factory({ wasmLocation: assetPath, worker, onEvent });
+                const ex = api.createSession().getLlmTools().find((t) => t.name === "executeCode");
+                const error = await ex.execute({ code: "console.log('x'); for (;;) {}", explanation: "" }, { signal: ctrl.signal }).then(() => "settled", (e) => e.message);
+                const next = (await ex.execute({ code: "return 1 + 1", explanation: "" })).result;
+                api.dispose();
+                rows.push({ worker, error, next });
+            }
+            return rows;
+        `, 120_000);
+        assert.deepEqual(out, [false, true].map((worker) => ({ worker, error: "stop from onEvent", next: 2 })));
+    });
 });
