@@ -264,6 +264,19 @@ export function normalizeRunOptions(options) {
     return out;
 }
 
+// toolFilter and overwriteSystemInstruction run while the core builds a
+// tool list or the instruction: a hook that asked for one of those again
+// recursed until the stack overflowed, which stopped the engine. Those
+// calls throw at once instead (the hook's throw hides its tool, or keeps
+// the built-in instruction, as any throw of it does).
+let inHook = 0;
+/** @param {string} call */
+function notFromHook(call) {
+    if (inHook > 0) {
+        throw new Error(`Code Mode: ${call} cannot be called from toolFilter or overwriteSystemInstruction: the core calls them while it builds the tool list and the instruction, so the call would recurse. Read what the hook needs before the factory is created.`);
+    }
+}
+
 /**
  * What toolFilter says of a tool. An async filter (or one that returns any
  * promise or thenable) has not decided yet: it hides the tool, with one
@@ -275,11 +288,14 @@ export function normalizeRunOptions(options) {
 export function filterVerdict(filter, def) {
     let v;
     try {
+        inHook++;
         v = filter(def);
     } catch (err) {
         // A thrown Promise's rejection must not end the host's process.
         markHandled(err);
         return false;
+    } finally {
+        inHook--;
     }
     if (v !== null && (typeof v === "object" || typeof v === "function") && typeof (/** @type {any} */ (v).then) === "function") {
         // An async filter that throws rejects its promise, which nobody
@@ -310,6 +326,7 @@ const warnedFilters = new WeakSet();
 export function overwriteVerdict(overwrite, raw) {
     let v, why;
     try {
+        inHook++;
         v = overwrite(raw);
         if (typeof v === "string") return v;
         if (v !== null && (typeof v === "object" || typeof v === "function") && typeof (/** @type {any} */ (v).then) === "function") {
@@ -320,6 +337,8 @@ export function overwriteVerdict(overwrite, raw) {
         }
     } catch (err) {
         why = markHandled(err) ? "threw a Promise, not an Error (a missing await before throw?)" : `threw (${errorText(err)}); it must return the instruction, a string`;
+    } finally {
+        inHook--;
     }
     if (!warnedOverwrites.has(overwrite)) {
         warnedOverwrites.add(overwrite);
@@ -544,6 +563,7 @@ function wrapSession(session, core, factoryDisposed, pipe, factoryOwner) {
             return guard.sync(() => /** @type {[any, any]} */ (Array.from(session.getLlmTools(), (t) => wrapLlmTool(t, guard, pipe, owner))));
         },
         getSystemInstruction() {
+            notFromHook("session.getSystemInstruction()");
             return guard.sync(() => session.getSystemInstruction());
         },
         dispose() {
@@ -588,6 +608,7 @@ export function wrapApi(api, core, pipe) {
             return guard.sync(() => wrapUnregister(api.registerTools(pipe.wrapList(tools))));
         },
         listTools() {
+            notFromHook("listTools()");
             return guard.sync(() => Array.from(api.listTools(), pipe.orig));
         },
         ready() {

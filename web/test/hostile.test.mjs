@@ -801,3 +801,30 @@ describe("an onEvent that calls the API synchronously from a console line", () =
         assert.deepEqual(out, [false, true].map((worker) => ({ worker, error: "stop from onEvent", next: 2 })));
     });
 });
+
+// A toolFilter or overwriteSystemInstruction that asks for what the core is
+// building when it calls them (the tool list, the instruction) recursed on
+// the calling thread until the stack overflowed, which stopped the engine.
+describe("a toolFilter or overwriteSystemInstruction that calls the API", () => {
+    const cases = [
+        { name: "toolFilter calls api.listTools()", hook: "toolFilter: (t) => { try { c.api.listTools(); } catch (e) { c.got = e.message; } return true; }", call: "c.api.listTools().map((t) => t.name)", want: ["demo.echo"] },
+        { name: "toolFilter calls session.getSystemInstruction()", hook: "toolFilter: (t) => { try { c.session.getSystemInstruction(); } catch (e) { c.got = e.message; } return true; }", call: "c.session.getSystemInstruction().includes('demo')", want: true },
+        { name: "overwriteSystemInstruction calls session.getSystemInstruction()", hook: "overwriteSystemInstruction: (s) => { try { c.session.getSystemInstruction(); } catch (e) { c.got = e.message; } return s + ' (own rules)'; }", call: "c.session.getSystemInstruction().endsWith(' (own rules)')", want: true },
+    ];
+    for (const { name, hook, call, want } of cases) {
+        test(`${name}: the call throws at once, the hook's answer counts, the engine goes on`, () => {
+            const out = inChild(`
+                const c = {};
+                c.api = await factory({ wasmLocation: assetPath, worker: false, ${hook}, tools: [{ name: "demo.echo", description: "d", inputSchema: { type: "object" }, execute: (a) => a }] });
+                c.session = c.api.createSession();
+                const answer = ${call};
+                const r = await c.session.getLlmTools().find((t) => t.name === "executeCode").execute({ code: "return await tools.demo.echo({ a: 1 })", explanation: "" });
+                c.api.dispose();
+                return { answer, got: c.got, result: r.result };
+            `, 120_000);
+            assert.deepEqual(out.answer, want);
+            assert.match(out.got, /cannot be called from toolFilter or overwriteSystemInstruction: .* would recurse/);
+            assert.deepEqual(out.result, { a: 1 });
+        });
+    }
+});
