@@ -28,18 +28,25 @@ func TestAsyncForEachWarning(t *testing.T) {
 		{"for...of with await", "let t = 0\nfor (const x of [1, 2]) { t += (await tools.orders.get({ id: x })).input.id }\nreturn t", "3", nil},
 		{"Promise.all of map", "const r = await Promise.all([1, 2].map(async (x) => (await tools.orders.get({ id: x })).input.id))\nreturn r", "[1,2]", nil},
 	} {
-		res := exec(t, s, tc.code, nil)
-		if !res.OK || string(res.Result) != tc.result {
-			t.Errorf("%s: ok=%v %s %+v, want %s", tc.name, res.OK, res.Result, res.Error, tc.result)
+		checkWarnings(t, s, tc.name, tc.code, tc.result, tc.warns)
+	}
+}
+
+// checkWarnings runs code and compares its result and its warnings, in
+// order, with the ones given (the program's own console.warn included).
+func checkWarnings(t *testing.T, s *Session, name, code, result string, want []string) {
+	t.Helper()
+	res := exec(t, s, code, nil)
+	if !res.OK || string(res.Result) != result {
+		t.Errorf("%s: ok=%v %s %+v, want %s", name, res.OK, res.Result, res.Error, result)
+	}
+	var warns []string
+	for _, l := range res.Logs {
+		if l.Level == "warn" {
+			warns = append(warns, l.Message)
 		}
-		var warns []string
-		for _, l := range res.Logs {
-			if l.Level == "warn" {
-				warns = append(warns, l.Message)
-			}
-		}
-		if strings.Join(warns, "\n") != strings.Join(tc.warns, "\n") {
-			t.Errorf("%s: warnings %q, want %q", tc.name, warns, tc.warns)
-		}
+	}
+	if strings.Join(warns, "\n") != strings.Join(want, "\n") {
+		t.Errorf("%s: warnings %q, want %q", name, warns, want)
 	}
 }

@@ -2,7 +2,6 @@ package codemode
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 )
 
@@ -30,18 +29,6 @@ func TestUnawaitedAsyncCallWarning(t *testing.T) {
 		{"not async", "let n = 0\nfunction save() { n = 7 }\nsave();\nreturn n", "7", nil},
 		{"main called last by a script, which the host awaits", "async function main() { return 8 }\nmain();", "8", nil},
 	} {
-		res := exec(t, s, tc.code, nil)
-		if !res.OK || string(res.Result) != tc.result {
-			t.Errorf("%s: ok=%v %s %+v, want %s", tc.name, res.OK, res.Result, res.Error, tc.result)
-		}
-		var warns []string
-		for _, l := range res.Logs {
-			if l.Level == "warn" {
-				warns = append(warns, l.Message)
-			}
-		}
-		if strings.Join(warns, "\n") != strings.Join(tc.warns, "\n") {
-			t.Errorf("%s: warnings %q, want %q", tc.name, warns, tc.warns)
-		}
+		checkWarnings(t, s, tc.name, tc.code, tc.result, tc.warns)
 	}
 }
