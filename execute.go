@@ -99,8 +99,16 @@ const (
 // ExecuteCode runs the model's code. runContext is the run context, the
 // caller's opaque state that every tool (Call.Context) and the interceptor
 // (ToolCall.Context) receive. Failures of the code come back in the result
-// (OK false); the error is non-nil only when ctx is done (its error) or the
-// session is closed.
+// (OK false); the error is non-nil only when ctx is done, the session or
+// its CodeMode is closed (ErrClosed), or a sandbox instance cannot be made.
+//
+// A run stopped by ctx returns an error that matches ctx.Err() with
+// errors.Is (context.Canceled or context.DeadlineExceeded) and also
+// context.Cause(ctx), when a cause was given (context.WithCancelCause,
+// WithTimeoutCause): errors.Is(err, context.Canceled) and
+// errors.Is(err, cause) both hold. Without a cause it is ctx.Err() itself.
+// The run's own Config.Timeout is no error: it is the result's
+// ErrorCodeTimeout.
 func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runContext any) (*ExecuteResult, error) {
 	if err := s.check(); err != nil {
 		return nil, err
@@ -183,12 +191,28 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 		if errors.Is(err, sandbox.ErrClosed) || errors.Is(err, ErrClosed) {
 			return nil, ErrClosed
 		}
+		if ctx.Err() != nil {
+			return nil, stoppedBy(ctx)
+		}
 		return nil, err
 	}
 	if prepared.ObjectBlock && res.Error == nil {
 		r.warn(objectBlockWarning)
 	}
 	return r.finish(res, time.Since(start)), nil
+}
+
+// stoppedBy is the error of a run that ctx stopped: ctx.Err(), joined
+// with context.Cause(ctx) when that is another error. context.Cause alone
+// (what the sandbox returns, as net/http does) broke the usual
+// errors.Is(err, context.Canceled) check under WithCancelCause, and
+// ctx.Err() alone would lose the caller's reason.
+func stoppedBy(ctx context.Context) error {
+	err, cause := ctx.Err(), context.Cause(ctx)
+	if cause == nil || cause == err {
+		return err
+	}
+	return fmt.Errorf("%w: %w", err, cause)
 }
 
 // intlHint follows QuickJS's "'Intl' is not defined": models format money

@@ -1,0 +1,103 @@
+package codemode
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+)
+
+// TestExecuteCodeContextErrors: a run stopped by its ctx returns an error
+// that errors.Is matches with ctx.Err() (context.Canceled or
+// context.DeadlineExceeded) and with the caller's cause, when it gave one.
+// ExecuteCode returned context.Cause(ctx) alone: under WithCancelCause
+// errors.Is(err, context.Canceled) was false.
+func TestExecuteCodeContextErrors(t *testing.T) {
+	cause := errors.New("the user pressed stop")
+	started := make(chan struct{}, 1)
+	cm := newTestCodeMode(t, Config{Tools: []Tool{{Name: "slow.wait", Execute: func(ctx context.Context, _ json.RawMessage, _ Call) (json.RawMessage, error) {
+		started <- struct{}{}
+		<-ctx.Done()
+		return nil, context.Cause(ctx)
+	}}}})
+	s, err := cm.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A deadline far enough ahead for the run to reach its tool on a
+	// loaded machine; nothing is asserted about when it fires.
+	const deadline = 300 * time.Millisecond
+	for _, tc := range []struct {
+		name string
+		// ctx returns the run's context and what stops it (nil: its
+		// deadline), called once the tool runs.
+		ctx       func() (context.Context, func())
+		want      error // ctx.Err()
+		wantCause error // nil: the error is want itself
+	}{
+		{"WithCancel", func() (context.Context, func()) {
+			ctx, cancel := context.WithCancel(context.Background())
+			return ctx, cancel
+		}, context.Canceled, nil},
+		{"WithCancelCause", func() (context.Context, func()) {
+			ctx, cancel := context.WithCancelCause(context.Background())
+			return ctx, func() { cancel(cause) }
+		}, context.Canceled, cause},
+		{"WithCancelCause(nil)", func() (context.Context, func()) {
+			ctx, cancel := context.WithCancelCause(context.Background())
+			return ctx, func() { cancel(nil) }
+		}, context.Canceled, nil},
+		{"WithTimeout", func() (context.Context, func()) {
+			ctx, cancel := context.WithTimeout(context.Background(), deadline)
+			t.Cleanup(cancel)
+			return ctx, nil
+		}, context.DeadlineExceeded, nil},
+		{"WithTimeoutCause", func() (context.Context, func()) {
+			ctx, cancel := context.WithTimeoutCause(context.Background(), deadline, cause)
+			t.Cleanup(cancel)
+			return ctx, nil
+		}, context.DeadlineExceeded, cause},
+		{"cancelled with a cause before the run", func() (context.Context, func()) {
+			ctx, cancel := context.WithCancelCause(context.Background())
+			cancel(cause)
+			return ctx, nil
+		}, context.Canceled, cause},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, stop := tc.ctx()
+			if stop != nil {
+				go func() {
+					<-started
+					stop()
+				}()
+			}
+			res, err := s.ExecuteCode(ctx, ExecuteCodeInput{Code: `return await tools.slow.wait({})`}, nil)
+			if ctx.Err() == nil {
+				// Only the run's own deadline could end it first: not here.
+				t.Fatalf("ExecuteCode returned before its ctx was done: %v %+v", err, res)
+			}
+			if stop == nil && len(started) > 0 {
+				<-started
+			}
+			if res != nil {
+				t.Errorf("res = %+v, want nil with the error", res)
+			}
+			if !errors.Is(err, tc.want) {
+				t.Errorf("errors.Is(%v, %v) = false", err, tc.want)
+			}
+			if tc.wantCause == nil {
+				if err != tc.want {
+					t.Errorf("err = %#v, want %v itself (no cause to add)", err, tc.want)
+				}
+				return
+			}
+			if !errors.Is(err, tc.wantCause) {
+				t.Errorf("errors.Is(%v, cause) = false", err)
+			}
+			if want := tc.want.Error() + ": " + tc.wantCause.Error(); err.Error() != want {
+				t.Errorf("err = %q, want %q", err, want)
+			}
+		})
+	}
+}
