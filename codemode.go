@@ -46,6 +46,10 @@ type CodeMode struct {
 	// configurable") and tool_call reach the factory's tool instead.
 	names        sync.Mutex
 	sessionNames map[string]int
+
+	// overwritePanicked: OverwriteSystemInstruction's first panic was
+	// reported (overwriteInstruction).
+	overwritePanicked atomic.Bool
 }
 
 // New compiles the QuickJS asset (emscripten-module.wasm) and returns a

@@ -35,8 +35,12 @@ type Config struct {
 	ToolFilter func(ToolInfo) bool
 	// OnToolCall is consulted before every tool call. nil allows all calls.
 	OnToolCall Interceptor
-	// OverwriteSystemInstruction rewrites the built-in instructions. nil
-	// keeps them as they are.
+	// OverwriteSystemInstruction rewrites the built-in instructions: it
+	// gets them and returns what Session.SystemInstruction gives. nil keeps
+	// them as they are. It is called on every SystemInstruction call, from
+	// the caller's goroutine. One that panics leaves the built-in
+	// instructions (the model is never left without any), and its first
+	// panic is reported on standard error.
 	OverwriteSystemInstruction func(current string) string
 	// Tools are registered when the instance is created.
 	Tools []Tool

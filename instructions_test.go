@@ -3,6 +3,7 @@ package codemode
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -257,5 +258,52 @@ func TestInstructionConsoleMethods(t *testing.T) {
 		if !has[n] {
 			t.Errorf("the instruction names console.%s, which the sandbox lacks (it has %v)", n, methods)
 		}
+	}
+}
+
+// TestOverwriteSystemInstructionPanics: an OverwriteSystemInstruction that
+// panics leaves the built-in instruction, as a hook that throws does in the
+// JavaScript binding, and its first panic is reported. Before, the panic
+// unwound out of SystemInstruction into the caller.
+func TestOverwriteSystemInstructionPanics(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		panic func()
+		want  string // in the report
+	}{
+		{"a string", func() { panic("hook bug") }, "hook bug"},
+		{"an error", func() { panic(errors.New("hook error")) }, "hook error"},
+		{"a runtime error", func() { var m map[string]int; m["x"] = 1 }, "assignment to entry in nil map"},
+		{"nil", func() { panic(nil) }, "panic called with nil argument"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var reported []string
+			defer func(f func(string, ...any)) { reportf = f }(reportf)
+			reportf = func(format string, args ...any) { reported = append(reported, fmt.Sprintf(format, args...)) }
+			var given string
+			cm := newTestCodeMode(t, Config{OverwriteSystemInstruction: func(cur string) string {
+				given = cur
+				tc.panic()
+				return "unreachable"
+			}})
+			s, _ := cm.NewSession()
+			for i := 0; i < 2; i++ {
+				var got string
+				func() {
+					defer func() {
+						if p := recover(); p != nil {
+							t.Fatalf("SystemInstruction panicked: %v", p)
+						}
+					}()
+					got = s.SystemInstruction()
+				}()
+				if got == "" || got != given {
+					t.Errorf("call %d: SystemInstruction() = %.80q..., want the built-in instruction the hook was given", i+1, got)
+				}
+			}
+			if len(reported) != 1 || !strings.Contains(reported[0], "OverwriteSystemInstruction panicked") || !strings.Contains(reported[0], tc.want) {
+				t.Errorf("reported %q, want one report naming the hook and %q", reported, tc.want)
+			}
+		})
 	}
 }

@@ -23,13 +23,31 @@ type Session struct {
 }
 
 // SystemInstruction returns the instructions for the model, after
-// OverwriteSystemInstruction.
+// OverwriteSystemInstruction. It is built on each call from the tools
+// visible then.
 func (s *Session) SystemInstruction() string {
 	text := buildInstructionsWith(s.cm.visible(s.own), s.cm.cfg.limits(), s.signature)
 	if f := s.cm.cfg.OverwriteSystemInstruction; f != nil {
-		text = f(text)
+		text = s.cm.overwriteInstruction(f, text)
 	}
 	return text
+}
+
+// overwriteInstruction applies OverwriteSystemInstruction. One that panics
+// leaves the built-in instruction, as a hook that throws does in the
+// JavaScript binding (the model is never left without instructions), and
+// its first panic is reported: it unwound out of SystemInstruction into
+// the host's request handler.
+func (c *CodeMode) overwriteInstruction(f func(string) string, text string) (out string) {
+	defer func() {
+		if p := recover(); p != nil {
+			out = text
+			if !c.overwritePanicked.Swap(true) {
+				reportf("codemode: Config.OverwriteSystemInstruction panicked; SystemInstruction gives the built-in instruction (reported once): %v\n", p)
+			}
+		}
+	}()
+	return f(text)
 }
 
 // SearchTools finds visible tools for a query, best first. limit <= 0 means
