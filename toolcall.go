@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/interopio/code-mode/internal/jsondec"
+	"github.com/interopio/code-mode/internal/keys"
 	"github.com/interopio/code-mode/sandbox"
 )
 
@@ -468,15 +469,27 @@ func checkOutput(e *toolEntry, out json.RawMessage, err error) (json.RawMessage,
 	return out, err
 }
 
-// suggest names up to three visible tools close to an unknown name.
+// suggest names up to three visible tools close to an unknown name. The
+// name nearest by spelling comes first: a typo ("orders.serch") matches no
+// word of the index, which then ranks the namespace's tools in any order,
+// and a model calls the first name it is given.
 func (r *runState) suggest(name string) string {
-	hits := searchTools(r.visible, strings.NewReplacer(".", " ", "_", " ", "-", " ").Replace(cutString(name, maxNameChars)), 3)
-	if len(hits) == 0 {
-		return "; use tool_search to find tools"
+	name = cutString(name, maxNameChars)
+	names := make([]string, len(r.visible))
+	for i, e := range r.visible {
+		names[i] = e.info.Name
 	}
 	var n []string
-	for _, h := range hits {
-		n = append(n, h.Name)
+	if near := keys.Nearest(name, names); near != "" {
+		n = append(n, near)
+	}
+	for _, h := range searchTools(r.visible, strings.NewReplacer(".", " ", "_", " ", "-", " ").Replace(name), 3) {
+		if len(n) < 3 && (len(n) == 0 || h.Name != n[0]) {
+			n = append(n, h.Name)
+		}
+	}
+	if len(n) == 0 {
+		return "; use tool_search to find tools"
 	}
 	return "; did you mean " + strings.Join(n, ", ") + "?"
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Unknown returns an error for the first key (in sorted order) that is not
@@ -52,21 +53,37 @@ func DidYouMean(key string, valid []string) string {
 func Nearest(key string, valid []string) string {
 	best, bestD := "", -1
 	lk := strings.ToLower(key)
+	limit, n := max(2, len(key)/3), utf8.RuneCountInString(lk)
 	for _, v := range valid {
-		d := distance(lk, strings.ToLower(v))
-		if strings.EqualFold(key, v) {
+		lv := strings.ToLower(v)
+		var d int
+		switch {
+		case strings.EqualFold(key, v):
 			d = 0
-		} else if len(lk) >= 3 && strings.HasPrefix(strings.ToLower(v), lk) {
-			d = min(d, 1) // a shortened name: exec for execute
+		case len(lk) >= 3 && strings.HasPrefix(lv, lk):
+			d = 1 // a shortened name: exec for execute
+		case abs(utf8.RuneCountInString(lv)-n) > limit:
+			// The distance is at least the difference in length: a
+			// catalog of thousands of tool names costs no alignment each.
+			continue
+		default:
+			d = distance(lk, lv)
 		}
 		if bestD < 0 || d < bestD {
 			best, bestD = v, d
 		}
 	}
-	if bestD < 0 || bestD > max(2, len(key)/3) {
+	if bestD < 0 || bestD > limit {
 		return ""
 	}
 	return best
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 func contains(list []string, s string) bool {
