@@ -32,7 +32,7 @@ export declare namespace IoCodeMode {
          */
         wasmLocation: string;
         /** Replaces or extends the built-in instructions given to the model. Default: identity. */
-        overwriteSystemInstruction?: (current: string) => string;
+        overwriteSystemInstruction?: ((current: string) => string) | undefined;
         interceptors?: {
             /**
              * Asynchronous authorization, approval, validation, or
@@ -40,22 +40,22 @@ export declare namespace IoCodeMode {
              * throws, rejects or returns anything but a decision denies the
              * call (fail closed). Default: allow.
              */
-            onToolCall?: (context: ToolCallContext) => Promise<InterceptorDecision> | InterceptorDecision;
-        };
+            onToolCall?: ((context: ToolCallContext) => Promise<InterceptorDecision> | InterceptorDecision) | undefined;
+        } | undefined;
         /** Maximum execution time of one run in milliseconds, time awaiting tools included. Default 30000. */
-        timeout?: number;
+        timeout?: number | undefined;
         /** Sandbox memory limit in megabytes. Default 128. */
-        memoryLimit?: number;
+        memoryLimit?: number | undefined;
         /** Returns `true` to expose a tool or `false` to hide it (from search, `tools.*` and `tool_call`). Default: include all. */
-        toolFilter?: (tool: ToolDefinition) => boolean;
+        toolFilter?: ((tool: ToolDefinition) => boolean) | undefined;
         /** Maximum number of tool calls of one run. Default 1000, 1 to 50,000. */
-        maxToolCalls?: number;
+        maxToolCalls?: number | undefined;
         /** Budget of the model-visible output of one run (result and logs), in bytes of its JSON as UTF-8: an ASCII character is one, é two, most CJK characters three, an emoji four. More is truncated with a visible marker. Default 20000, 100 to 10,000,000. */
-        maxResultChars?: number;
+        maxResultChars?: number | undefined;
         /** Tools registered when the instance is created. */
-        tools?: ToolDefinition[];
+        tools?: ToolDefinition[] | undefined;
         /** Semantic ranking for `searchTools` / `tool_search`, fused with the lexical one. */
-        search?: SearchOptions;
+        search?: SearchOptions | undefined;
         /**
          * Where the engine (the Go core and QuickJS) runs. `true`: a dedicated
          * module Worker (in Node.js, a `worker_threads` Worker), so a busy
@@ -64,9 +64,9 @@ export declare namespace IoCodeMode {
          * stay on this thread. `false`: on this thread. The default is
          * `true` on a web page and `false` in Node.js and other runtimes.
          */
-        worker?: boolean;
+        worker?: boolean | undefined;
         /** Receives each run's events as they happen (see `CodeModeEvent`). */
-        onEvent?: (event: CodeModeEvent) => void;
+        onEvent?: ((event: CodeModeEvent) => void) | undefined;
     }
 
     /**
@@ -81,11 +81,11 @@ export declare namespace IoCodeMode {
         /** One vector (array or typed array of numbers, all the same length) per text. */
         embed: (texts: string[]) => Promise<ArrayLike<number>[]> | ArrayLike<number>[];
         /** Weight of the semantic rank relative to the lexical rank's 1. Default 0.1 (see USAGE). */
-        weight?: number;
+        weight?: number | undefined;
         /** Cosine a tool needs to be found on semantic grounds alone. Default 0.5. */
-        minSimilarity?: number;
+        minSimilarity?: number | undefined;
         /** Milliseconds a search waits for embeddings before it ranks lexically (and the next 30 s do too). Default 5000. */
-        timeout?: number;
+        timeout?: number | undefined;
     }
 
     /** What a tool's `execute` receives besides its input. */
@@ -98,23 +98,23 @@ export declare namespace IoCodeMode {
 
     /** Hints about a tool's behaviour (the Model Context Protocol's tool annotations). */
     interface ToolAnnotations {
-        title?: string;
-        readOnlyHint?: boolean;
-        destructiveHint?: boolean;
-        idempotentHint?: boolean;
-        openWorldHint?: boolean;
+        title?: string | undefined;
+        readOnlyHint?: boolean | undefined;
+        destructiveHint?: boolean | undefined;
+        idempotentHint?: boolean | undefined;
+        openWorldHint?: boolean | undefined;
         /**
          * Set by the adapters (`@interopio/code-mode/mcp`, `/webmcp`,
          * `/io-connect`, `/fdc3`): where the tool comes from, e.g.
          * `"mcp:github"`, `"webmcp"`, `"io-connect"`, `"fdc3"`.
          */
-        source?: string;
+        source?: string | undefined;
         /**
          * Set by the adapters: `true` when the hints above come from a source
          * that was not declared trusted, so they are the source's own claims
          * (a hostile server can call a destructive tool read-only).
          */
-        untrusted?: boolean;
+        untrusted?: boolean | undefined;
         [key: string]: unknown;
     }
 
@@ -122,17 +122,17 @@ export declare namespace IoCodeMode {
     interface ToolDefinition<Input = any, Output = unknown> {
         /** Unique; 1..128 characters of `[A-Za-z0-9_$.-]`; dots make namespaces (`orders.search`). */
         name: string;
-        description?: string;
+        description?: string | undefined;
         /**
          * The input's schema; every call is checked against it before `execute` runs. Plain JSON
          * Schema, an AI SDK schema (`jsonSchema()`, `zodSchema()`), or a Zod 4 / Standard Schema
          * object that can give JSON Schema (converted, and its own validation, refinements
          * included, is run too). Anything else throws a `TypeError`.
          */
-        inputSchema?: JsonSchema | SchemaObject;
+        inputSchema?: JsonSchema | SchemaObject | undefined;
         /** The output's schema (same forms); used for the tool's TypeScript signature. */
-        outputSchema?: JsonSchema | SchemaObject;
-        annotations?: ToolAnnotations;
+        outputSchema?: JsonSchema | SchemaObject | undefined;
+        annotations?: ToolAnnotations | undefined;
         /**
          * Runs the tool. May return a value or a promise. The value reaches the
          * sandbox as a structured copy (JSON data, `Date` as ISO string,
@@ -175,7 +175,7 @@ export declare namespace IoCodeMode {
 
     interface CreateSessionOptions {
         /** Tools visible to this session only, besides the instance's. */
-        tools?: ToolDefinition[];
+        tools?: ToolDefinition[] | undefined;
     }
 
     interface API {
@@ -222,10 +222,10 @@ export declare namespace IoCodeMode {
     /** The input of the `searchTools` LLM tool. */
     interface SearchToolsArgs {
         /** What the model wants to do; left out or "", lists every tool (or, with `namespace`, that namespace's). */
-        query?: string;
+        query?: string | undefined;
         /** Only tools of this namespace ("orders", "crm.accounts"). */
-        namespace?: string;
-        limit?: number;
+        namespace?: string | undefined;
+        limit?: number | undefined;
     }
 
     /**
@@ -235,19 +235,19 @@ export declare namespace IoCodeMode {
      */
     interface LlmToolExecuteOptions {
         /** Aborting it stops the run: the promise rejects with the signal's reason and in-flight tool calls are aborted. */
-        signal?: AbortSignal;
+        signal?: AbortSignal | undefined;
         /** Opaque caller state: reaches `onToolCall` as `callContext` and every tool as `options.context`, never sandbox code. */
         context?: unknown;
         /** The Vercel AI SDK's name for `signal`. */
-        abortSignal?: AbortSignal;
+        abortSignal?: AbortSignal | undefined;
         /** The Vercel AI SDK's name for `context`. */
         experimental_context?: unknown;
         /** Passed by the Vercel AI SDK; accepted and ignored. Any other key is a `TypeError`. */
-        toolCallId?: string;
+        toolCallId?: string | undefined;
         /** Passed by the Vercel AI SDK; accepted and ignored. */
-        messages?: unknown[];
+        messages?: unknown[] | undefined;
         /** Receives this run's events, besides the factory's `onEvent`. */
-        onEvent?: (event: CodeModeEvent) => void;
+        onEvent?: ((event: CodeModeEvent) => void) | undefined;
     }
 
     /** A tool to hand to an LLM (`searchTools` or `executeCode`). */

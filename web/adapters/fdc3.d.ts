@@ -19,19 +19,19 @@ export interface Fdc3Agent {
 
 export interface FromFdc3Options {
     /** Context types to find intents for (`findIntentsByContext`): one tool per intent found. */
-    contextTypes?: string[];
+    contextTypes?: string[] | undefined;
     /** Intents to offer (with `contextTypes`: only these of the ones found). Names, or `{ name, contextTypes?, description? }`. */
-    intents?: Array<string | { name: string; contextTypes?: string[]; description?: string }>;
+    intents?: Array<string | { name: string; contextTypes?: string[] | undefined; description?: string | undefined }> | undefined;
     /** The first step of every tool's name. Default `"fdc3"`: `tools.fdc3.ViewChart`. */
-    namespace?: string;
+    namespace?: string | undefined;
     /** JSON Schemas of context types, used as the tools' input schemas. Default: any context of that type (`type`, `name`, `id`). */
-    contextSchemas?: { [contextType: string]: IoCodeMode.JsonSchema };
+    contextSchemas?: { [contextType: string]: IoCodeMode.JsonSchema } | undefined;
     /** Also offer `<namespace>.broadcast(context)` (the current user channel). Default `false`. */
-    broadcast?: boolean;
+    broadcast?: boolean | undefined;
     /** Also offer `<namespace>.open({ appId, context? })`, for any app (`true`) or these appIds. Default `false`. */
-    open?: boolean | string[];
+    open?: boolean | string[] | undefined;
     /** Hears failed re-syncs. Default: console.warn. */
-    onError?: (error: unknown) => void;
+    onError?: ((error: unknown) => void) | undefined;
 }
 
 export interface Fdc3ToolSource extends IoCodeMode.ToolSource {

@@ -37,7 +37,7 @@ export interface IoConnectInterop {
 
 export interface FromIoConnectOptions {
     /** The first step of every tool's name. Default `"interop"`: `tools.interop.<method>`. */
-    namespace?: string;
+    namespace?: string | undefined;
     /**
      * Which servers a call goes to. `"best"` (default): one, chosen by
      * io.Connect; the tool returns the method's `returned`. `"all"` /
@@ -45,17 +45,17 @@ export interface FromIoConnectOptions {
      * (and `{ server, error }` for those that failed). A function picks per method.
      * The page's own instance is never a target.
      */
-    target?: "best" | "all" | "skipMine" | ((method: IoConnectMethod) => IoConnectTarget);
+    target?: ("best" | "all" | "skipMine" | ((method: IoConnectMethod) => IoConnectTarget)) | undefined;
     /** Passed to every `invoke`. */
-    methodResponseTimeoutMs?: number;
+    methodResponseTimeoutMs?: number | undefined;
     /** Passed to every `invoke`. */
-    waitTimeoutMs?: number;
+    waitTimeoutMs?: number | undefined;
     /** Which methods to offer. Default: every non-streaming method another application offers. */
-    filter?: (method: IoConnectMethod) => boolean;
+    filter?: ((method: IoConnectMethod) => boolean) | undefined;
     /** Whether hints in a method's `flags` (readOnlyHint, destructiveHint, ...) can be taken. Default `false`: tools carry `untrusted: true`. */
-    trusted?: boolean;
+    trusted?: boolean | undefined;
     /** Hears a signature that could not be read (the method then takes any object) and failed re-syncs. Default: console.warn. */
-    onError?: (error: unknown) => void;
+    onError?: ((error: unknown) => void) | undefined;
 }
 
 export interface IoConnectToolSource extends IoCodeMode.ToolSource {

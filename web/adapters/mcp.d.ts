@@ -9,18 +9,18 @@ import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sd
 
 export interface FromMcpClientOptions {
     /** The first step of every tool's name (`tools.<namespace>.<tool>`). Default: the server's name, sanitised. */
-    namespace?: string;
+    namespace?: string | undefined;
     /**
      * Whether the server's word about its tools can be taken. Default
      * `false`: every tool's annotations carry `untrusted: true`.
      */
-    trusted?: boolean;
+    trusted?: boolean | undefined;
     /** Timeout of one tools/call in milliseconds. Default: the SDK's (60000). */
-    timeout?: number;
+    timeout?: number | undefined;
     /** Which of the server's tools to offer. Default: all. */
-    filter?: (tool: Tool) => boolean;
+    filter?: ((tool: Tool) => boolean) | undefined;
     /** Hears what cannot be thrown to a caller: a failed re-sync, a tool a re-sync could not register. Default: console.warn. */
-    onError?: (error: unknown) => void;
+    onError?: ((error: unknown) => void) | undefined;
 }
 
 export interface McpToolSource extends IoCodeMode.ToolSource {
@@ -46,11 +46,11 @@ export declare function unwrapCallToolResult(result: CallToolResult): unknown;
 
 export interface ToMcpServerOptions {
     /** The server's name in its initialize answer. Default "code-mode". */
-    name?: string;
+    name?: string | undefined;
     /** The server's version. Default "1.0.0". */
-    version?: string;
+    version?: string | undefined;
     /** The run's `context` (onToolCall's `callContext`) from the MCP request: its session, auth info, ... */
-    context?: (extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => unknown;
+    context?: ((extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => unknown) | undefined;
 }
 
 /**

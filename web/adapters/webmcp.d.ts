@@ -20,15 +20,15 @@ export interface WebMcpModelContext extends EventTarget {
 
 export interface FromWebMcpOptions {
     /** Default: `document.modelContext` (or the deprecated `navigator.modelContext`). */
-    modelContext?: WebMcpModelContext;
+    modelContext?: WebMcpModelContext | undefined;
     /** The first step of every tool's name. Default `"webmcp"`: `tools.webmcp.<tool>`. */
-    namespace?: string;
+    namespace?: string | undefined;
     /** Whether the page's tools' hints can be taken at their word. Default `false`: `untrusted: true`. */
-    trusted?: boolean;
+    trusted?: boolean | undefined;
     /** Which tools to offer. Default: all but the ones exposeToWebMcp registered. */
-    filter?: (tool: WebMcpRegisteredTool) => boolean;
+    filter?: ((tool: WebMcpRegisteredTool) => boolean) | undefined;
     /** Hears failed re-syncs. Default: console.warn. */
-    onError?: (error: unknown) => void;
+    onError?: ((error: unknown) => void) | undefined;
 }
 
 export interface WebMcpToolSource extends IoCodeMode.ToolSource {
@@ -48,9 +48,9 @@ export declare function fromWebMcp(options?: FromWebMcpOptions): Promise<WebMcpT
 
 export interface ExposeToWebMcpOptions {
     /** Default: `document.modelContext`. */
-    modelContext?: WebMcpModelContext;
+    modelContext?: WebMcpModelContext | undefined;
     /** Prefix of the two tools' names (e.g. `"orders."`). Default none: `searchTools`, `executeCode`. */
-    prefix?: string;
+    prefix?: string | undefined;
     /** The runs' `context` (onToolCall's `callContext`). */
     context?: unknown;
 }
