@@ -76,6 +76,8 @@ func TestStrip(t *testing.T) {
 		{"this parameter", "function f(this: Window, a: number) {}", "function f(              a        ) {}"},
 		{"template literal with types inside", "const s = `${(x as any).y}`", "const s = `${(x       ).y}`"},
 		{"type assertion", "const a = <any>b", "const a =      b"},
+		{"a const assertion in angle brackets", "const a = <const>['x', 'y']; return <const>{ k: a }", "const a =        ['x', 'y']; return        { k: a }"},
+		{"a const type parameter is not an assertion", "const f = <const T,>(x: T) => x", "const f =          (x   ) => x"},
 		{"keyof typeof", "const k = key as keyof typeof obj", "const k = key                    "},
 		{"regex and strings untouched", "const r = /a: b/; const s = 'x as y'", "const r = /a: b/; const s = 'x as y'"},
 		{"property named like keywords", "const t = o.type; o.as = 1; const i = { interface: 1, type: 2 }", "const t = o.type; o.as = 1; const i = { interface: 1, type: 2 }"},

@@ -223,7 +223,11 @@ func (s *stripper) angle(i int) (int, bool) {
 		case tName, tString, tNumber, tTemplate:
 			switch t.v {
 			case "const", "in":
-				// Modifiers of a type parameter: <const T>, <in out T>.
+				// Modifiers of a type parameter: <const T>, <in out T>;
+				// and <const>x, the old-style form of x as const.
+				if t.v == "const" && j == i+1 && s.is(j+1, ">") {
+					continue
+				}
 				if !(s.is(j-1, "<") || s.is(j-1, ",") || s.is(j-1, "in")) || s.tok(j+1).k != tName {
 					return i, false
 				}
