@@ -120,8 +120,12 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 	prepared, perr := prepareCode(in.Code)
 	code := prepared.Code
 	if perr != nil {
+		msg := perr.Message
+		if escapedTwice(in.Code, &sandbox.Error{Message: msg, Line: perr.Line, Column: perr.Column}) {
+			msg += escapedHint
+		}
 		return &ExecuteResult{Logs: []LogEntry{}, ToolCalls: []ToolCallRecord{}, DurationMs: ms(time.Since(start)),
-			Error: &RunError{Name: "SyntaxError", Code: string(sandbox.CodeSyntax), Message: perr.Message, Line: perr.Line, Column: perr.Column}}, nil
+			Error: &RunError{Name: "SyntaxError", Code: string(sandbox.CodeSyntax), Message: msg, Line: perr.Line, Column: perr.Column}}, nil
 	}
 	r := &runState{s: s, runContext: runContext, code: code}
 	r.onLog, _ = ctx.Value(consoleKey{}).(func(LogEntry))
@@ -247,6 +251,9 @@ func syntaxHint(code string, e *sandbox.Error) string {
 	if tsstrip.ObjectBlock(code) {
 		return objectBlockHint
 	}
+	if escapedTwice(code, e) {
+		return escapedHint
+	}
 	if e.Line > 0 && e.Column > 0 {
 		lines := strings.Split(code, "\n")
 		if e.Line <= len(lines) {
@@ -311,6 +318,28 @@ func jsxAt(rest, code string) bool {
 		return false
 	}
 	return strings.Contains(code, "/>") || strings.Contains(code, "</")
+}
+
+// escapedHint follows the syntax error of code that was escaped once too
+// often (its arguments JSON-encoded twice, a habit of some models): it
+// arrives as one line holding \n, a backslash and an n, where the model
+// meant a line break, and \" where it meant a quote. QuickJS names the
+// backslash only.
+const escapedHint = ": the code was escaped twice: it holds \\n (a backslash and an n) where a line break was meant, or \\\" where a quote was; send the code itself, with real line breaks and quotes"
+
+// escapedTwice says whether a SYNTAX error is that of code escaped twice: a
+// single line that stops at a backslash outside a string, or whose first
+// fence's language runs on past an escaped line break (```js\nreturn ...).
+func escapedTwice(code string, e *sandbox.Error) bool {
+	if strings.Contains(code, "\n") || !strings.Contains(code, `\`) {
+		return false
+	}
+	if strings.HasPrefix(e.Message, "```") || strings.HasPrefix(e.Message, "~~~") {
+		return strings.Contains(strings.SplitN(e.Message, " ", 2)[0], `\n`)
+	}
+	rs := []rune(code)
+	c := e.Column - 1
+	return e.Line == 1 && c >= 0 && c+1 < len(rs) && rs[c] == '\\' && strings.ContainsRune(`n"'rt`, rs[c+1])
 }
 
 // awaitHint follows QuickJS's words for an await in a function that is not

@@ -634,6 +634,12 @@ func TestSyntaxHints(t *testing.T) {
 		{name: "typographic double quotes", code: "const s = “hello”;\nreturn s", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "unexpected character" + quoteHint, line: 1, col: 11},
 		{name: "a typographic single quote", code: "return [\n  ‘a’]", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "unexpected character" + quoteHint, line: 2, col: 3},
 		{name: "typographic quotes inside a string", code: "return '“x”'", want: "\"“x”\""},
+		// Code escaped twice (arguments JSON-encoded once too often): the
+		// line breaks arrive as a backslash and an n, on one line.
+		{name: "line breaks escaped twice", code: `const a = 1;\nreturn a`, errCode: "SYNTAX", errName: "SyntaxError", errMsg: "unexpected token in expression: '\\'" + escapedHint, line: 1, col: 13},
+		{name: "quotes escaped twice", code: `const s = \"x\"; return s`, errCode: "SYNTAX", errName: "SyntaxError", errMsg: escapedHint, line: 1, col: 11},
+		{name: "a fence escaped twice", code: "```js\\nreturn 1\\n```", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "```js block" + escapedHint, line: 1, col: 1},
+		{name: "a string's own \\n on one line runs", code: `return 'a\nb'.length`, want: "3"},
 	})
 	// No await hint: a name that ends in await, an error of another kind
 	// after a top-level await (which is valid there).
@@ -646,6 +652,8 @@ func TestSyntaxHints(t *testing.T) {
 		{"const a = 1, b = 2\nreturn a < <b", "unexpected token in expression: '<'", 2, 12},
 		{"return 1 < <2> 3", "unexpected token in expression: '<'", 1, 12},
 		{"const x = await )", "unexpected token in expression: ')'", 1, 17},
+		{`return 'a\nb' +`, "unexpected end of input", 1, 16},
+		{"const a = 1\nreturn a \\", "unexpected token in expression: '\\'", 2, 10},
 	} {
 		e := sandbox.Error{Code: sandbox.CodeSyntax, Name: "SyntaxError", Message: tc.msg, Line: tc.line, Column: tc.col}
 		if h := syntaxHint(tc.code, &e); h != "" {
