@@ -127,8 +127,19 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 		return &ExecuteResult{Logs: []LogEntry{}, ToolCalls: []ToolCallRecord{}, DurationMs: ms(time.Since(start)),
 			Error: &RunError{Name: "SyntaxError", Code: string(sandbox.CodeSyntax), Message: msg, Line: perr.Line, Column: perr.Column}}, nil
 	}
+	// The run stops when the caller's ctx is done, or when its session or
+	// factory is closed: then nothing of it may start any more.
+	runCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stopS := context.AfterFunc(s.done, func() { cancel(ErrClosed) })
+	defer stopS()
+	stopCM := context.AfterFunc(s.cm.done, func() { cancel(ErrClosed) })
+	defer stopCM()
 	r := &runState{s: s, runContext: runContext, code: code}
-	r.onLog, _ = ctx.Value(consoleKey{}).(func(LogEntry))
+	if fn, _ := ctx.Value(consoleKey{}).(func(LogEntry)); fn != nil {
+		r.obs = newConsoleObserver(fn, runCtx.Done(), s.cm.cfg.Timeout)
+	}
+	defer r.end("the run was stopped")
 	if line := prepared.AsyncForEachLine; line > 0 {
 		// First, within the log budget the program's own logs cannot
 		// spend before it: the run still goes as written.
@@ -171,15 +182,6 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 		r.clock.start = start
 		funcs["__cm_time"] = sandbox.Func{Sync: r.clock.now}
 	}
-	// The run stops when the caller's ctx is done, or when its session or
-	// factory is closed: then nothing of it may start any more.
-	runCtx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	stopS := context.AfterFunc(s.done, func() { cancel(ErrClosed) })
-	defer stopS()
-	stopCM := context.AfterFunc(s.cm.done, func() { cancel(ErrClosed) })
-	defer stopCM()
-	defer r.end("the run was stopped")
 	res, err := s.cm.engine.Run(runCtx, sandbox.Program{
 		Code:    code,
 		Prelude: prelude,
@@ -414,11 +416,10 @@ type runState struct {
 	timers timers
 	clock  clock
 
-	// onLog, when the caller set one (WithConsole), sees each kept log
-	// entry as it is added. observing holds its calls one at a time, in
-	// the order of logs: tools warn from goroutines of their own.
-	onLog     func(LogEntry)
-	observing sync.Mutex
+	// obs, when the caller set one (WithConsole), hands each kept log
+	// entry to the observer as it is added, in the order of logs: tools
+	// warn from goroutines of their own.
+	obs *consoleObserver
 
 	mu       sync.Mutex
 	logs     []LogEntry
@@ -505,47 +506,19 @@ func (r *runState) addLog(level, msg string) {
 	r.logChars += len(msg)
 	e := LogEntry{Level: level, Message: msg}
 	r.logs = append(r.logs, e)
-	if r.onLog == nil {
+	if r.obs == nil {
 		r.mu.Unlock()
 		return
 	}
 	// Its turn is taken under mu (the order of logs), and the observer is
-	// called outside it: it may take its time.
-	r.observing.Lock()
+	// waited for outside it: it may take its time.
+	q := r.obs.enqueue(e)
 	r.mu.Unlock()
-	defer r.observing.Unlock()
-	observe(r.onLog, e)
-}
-
-// observe calls the WithConsole observer. One that panics changes nothing
-// of the run (as an onEvent that throws in the JavaScript binding): its
-// panic would otherwise unwind through QuickJS, or be taken for the panic
-// of the tool whose Call.Warn it observed. It is reported instead.
-func observe(fn func(LogEntry), e LogEntry) {
-	defer func() {
-		if p := recover(); p != nil {
-			reportf("codemode: the WithConsole observer panicked (the run goes on): %v\n", p)
-		}
-	}()
-	fn(e)
+	r.obs.deliver(q)
 }
 
 // reportf reports a fault of the host's own code that Code Mode survives.
 var reportf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, format, args...) }
-
-type consoleKey struct{}
-
-// WithConsole returns a context whose runs (ExecuteCode, and executeCode of
-// LLMTools) call fn with each log entry as the code adds it, before the run
-// ends: the entries of the result's Logs, in order, except the warnings
-// added when the run ends (Logs has those too). fn runs on the run's
-// goroutine while the code waits, so it should return quickly; a tool's
-// Call.Warn calls it on the tool's goroutine. Its calls come one at a time,
-// and none after the run returned. A panic in fn changes nothing of the
-// run: it is reported on standard error.
-func WithConsole(ctx context.Context, fn func(LogEntry)) context.Context {
-	return context.WithValue(ctx, consoleKey{}, fn)
-}
 
 func (r *runState) search(ctx context.Context, args []json.RawMessage) (json.RawMessage, error) {
 	var arg json.RawMessage

@@ -419,9 +419,10 @@ func (r *runState) finishCall(c *toolCallState, allowed, ok bool, reason string)
 func (r *runState) end(why string) []ToolCallRecord {
 	defer func() {
 		// Entries added before the end may still be with the observer:
-		// the run returns once it has seen them.
-		r.observing.Lock()
-		r.observing.Unlock()
+		// the run returns once it has seen them (within its bound).
+		if r.obs != nil {
+			r.obs.end()
+		}
 	}()
 	r.mu.Lock()
 	defer r.mu.Unlock()
