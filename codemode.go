@@ -22,11 +22,21 @@ import (
 	"github.com/interopio/code-mode/sandbox"
 )
 
-// ErrClosed is returned by every method after Close.
+// ErrClosed is returned by every method that returns an error after Close
+// (of the CodeMode, or of the Session). A CodeMode or Session that was not
+// made by New or NewSession (a zero value, a nil pointer) gives an error
+// wrapping it too, rather than panicking.
 var ErrClosed = errors.New("codemode: closed")
 
-// CodeMode is a configured factory of sessions. It is safe for concurrent
-// use.
+// Errors of a CodeMode or Session used without New or NewSession.
+var (
+	errZeroCodeMode = fmt.Errorf("%w: a zero or nil CodeMode is not usable: make one with New", ErrClosed)
+	errZeroSession  = fmt.Errorf("%w: a zero or nil Session is not usable: make one with CodeMode.NewSession", ErrClosed)
+)
+
+// CodeMode is a configured factory of sessions, made by New. It is safe
+// for concurrent use. Its Config is copied by New: changing the caller's
+// Config (or its Tools slice) afterwards changes nothing.
 type CodeMode struct {
 	cfg    Config
 	reg    *registry
@@ -77,6 +87,9 @@ func New(asset []byte, cfg Config) (*CodeMode, error) {
 // GOOS=js, on the host's WebAssembly). It takes ownership of engine, whose
 // memory limit should match cfg.MemoryLimitMB.
 func NewWithEngine(engine *sandbox.Engine, cfg Config) (*CodeMode, error) {
+	if engine == nil {
+		return nil, errors.New("codemode: NewWithEngine: engine must not be nil (sandbox.NewEngine makes one)")
+	}
 	cfg, err := cfg.withDefaults()
 	if err != nil {
 		engine.Close()
@@ -126,8 +139,8 @@ func newCodeMode(engine *sandbox.Engine, cfg Config) (*CodeMode, error) {
 
 // RegisterTools adds tools, all or none. The returned function removes them.
 func (c *CodeMode) RegisterTools(tools ...Tool) (unregister func(), err error) {
-	if c.closed.Load() {
-		return nil, ErrClosed
+	if err := c.check(); err != nil {
+		return nil, err
 	}
 	c.names.Lock()
 	for _, t := range tools {
@@ -150,8 +163,12 @@ func (c *CodeMode) RegisterTools(tools ...Tool) (unregister func(), err error) {
 	return unregister, err
 }
 
-// ListTools returns the registered tools that pass ToolFilter, by name.
+// ListTools returns the registered tools that pass ToolFilter, by name
+// (nil for none, and for a CodeMode not made by New).
 func (c *CodeMode) ListTools() []ToolInfo {
+	if c == nil || c.engine == nil {
+		return nil
+	}
 	var out []ToolInfo
 	for _, e := range c.visible(nil) {
 		out = append(out, e.info)
@@ -209,8 +226,8 @@ func mergeByName(a, b []*toolEntry) []*toolEntry {
 
 // NewSession returns a session; tools are visible to it alone.
 func (c *CodeMode) NewSession(tools ...Tool) (*Session, error) {
-	if c.closed.Load() {
-		return nil, ErrClosed
+	if err := c.check(); err != nil {
+		return nil, err
 	}
 	s := &Session{cm: c, own: newRegistry()}
 	s.done, s.close = context.WithCancel(context.Background())
@@ -239,11 +256,23 @@ func (c *CodeMode) NewSession(tools ...Tool) (*Session, error) {
 }
 
 // Close stops every run in flight (as Session.Close does) and frees the
-// engine; later calls fail with ErrClosed.
+// engine; later calls fail with ErrClosed. Closing again, or closing a nil
+// CodeMode (defer cm.Close() before New's error is checked), does nothing.
 func (c *CodeMode) Close() error {
-	if c.closed.Swap(true) {
+	if c == nil || c.engine == nil || c.closed.Swap(true) {
 		return nil
 	}
 	c.close()
 	return c.engine.Close()
+}
+
+// check says whether c can be used: made by New and not closed.
+func (c *CodeMode) check() error {
+	if c == nil || c.engine == nil {
+		return errZeroCodeMode
+	}
+	if c.closed.Load() {
+		return ErrClosed
+	}
+	return nil
 }

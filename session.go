@@ -24,8 +24,11 @@ type Session struct {
 
 // SystemInstruction returns the instructions for the model, after
 // OverwriteSystemInstruction. It is built on each call from the tools
-// visible then.
+// visible then. It is "" for a Session not made by NewSession.
 func (s *Session) SystemInstruction() string {
+	if s == nil || s.cm == nil {
+		return ""
+	}
 	text := buildInstructionsWith(s.cm.visible(s.own), s.cm.cfg.limits(), s.signature)
 	if f := s.cm.cfg.OverwriteSystemInstruction; f != nil {
 		text = s.cm.overwriteInstruction(f, text)
@@ -128,8 +131,13 @@ var (
 	searchToolsSchema = json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"What you want to do, in a few words; empty lists all tools."},"namespace":{"type":"string","description":"Only tools of this namespace; with an empty query, lists it."},"limit":{"type":"integer","minimum":1,"maximum":50,"description":"How many tools to return (default 10)."}},"additionalProperties":false}`)
 )
 
-// LLMTools returns [searchTools, executeCode].
+// LLMTools returns [searchTools, executeCode] (nil for a Session not made
+// by NewSession). Their Execute fails as ExecuteCode and Search do, with
+// ErrClosed once the session is closed.
 func (s *Session) LLMTools() []LLMTool {
+	if s == nil || s.cm == nil {
+		return nil
+	}
 	return []LLMTool{
 		{
 			Name:        "searchTools",
@@ -175,7 +183,7 @@ func (s *Session) LLMTools() []LLMTool {
 // ErrClosed, their tools' contexts are done, and none of their interceptors
 // or tools starts afterwards), and later runs fail with ErrClosed.
 func (s *Session) Close() error {
-	if s.closed.Swap(true) {
+	if s == nil || s.cm == nil || s.closed.Swap(true) {
 		return nil
 	}
 	s.close()
@@ -194,6 +202,9 @@ func (s *Session) Close() error {
 }
 
 func (s *Session) check() error {
+	if s == nil || s.cm == nil {
+		return errZeroSession
+	}
 	if s.closed.Load() || s.cm.closed.Load() {
 		return ErrClosed
 	}

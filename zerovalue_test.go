@@ -1,0 +1,91 @@
+package codemode
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestZeroValues: a CodeMode or Session that New or NewSession did not make
+// (a zero value, a nil pointer: defer cm.Close() before New's error was
+// checked) panics nowhere. A method that returns an error gives one that
+// wraps ErrClosed and says how to make one; the others give nothing.
+// Before, every row but NewSession on a zero CodeMode panicked (nil
+// pointer), and that one returned a Session whose use panicked.
+func TestZeroValues(t *testing.T) {
+	var zeroCM CodeMode
+	var nilCM *CodeMode
+	var zeroS Session
+	var nilS *Session
+	ctx := context.Background()
+	tool := Tool{Name: "t", Execute: noopToolExecute}
+	for _, tc := range []struct {
+		name string
+		// call returns the method's error, and a description of what
+		// it gave that it should not have ("" for nothing).
+		call func() (gave string, err error)
+		want string // in the error; "" for a method with no error to give
+	}{
+		{"zero CodeMode NewSession", func() (string, error) { _, err := zeroCM.NewSession(); return "", err }, "make one with New"},
+		{"nil CodeMode NewSession", func() (string, error) { _, err := nilCM.NewSession(); return "", err }, "make one with New"},
+		{"zero CodeMode RegisterTools", func() (string, error) { _, err := zeroCM.RegisterTools(tool); return "", err }, "make one with New"},
+		{"nil CodeMode RegisterTools", func() (string, error) { _, err := nilCM.RegisterTools(tool); return "", err }, "make one with New"},
+		{"zero CodeMode ListTools", func() (string, error) { return nonEmpty(zeroCM.ListTools()), nil }, ""},
+		{"nil CodeMode ListTools", func() (string, error) { return nonEmpty(nilCM.ListTools()), nil }, ""},
+		{"zero CodeMode Close", func() (string, error) { return "", zeroCM.Close() }, ""},
+		{"nil CodeMode Close", func() (string, error) { return "", nilCM.Close() }, ""},
+		{"zero Session ExecuteCode", func() (string, error) {
+			_, err := zeroS.ExecuteCode(ctx, ExecuteCodeInput{Code: "1"}, nil)
+			return "", err
+		}, "make one with CodeMode.NewSession"},
+		{"nil Session ExecuteCode", func() (string, error) {
+			_, err := nilS.ExecuteCode(ctx, ExecuteCodeInput{Code: "1"}, nil)
+			return "", err
+		}, "make one with CodeMode.NewSession"},
+		{"zero Session Search", func() (string, error) { _, err := zeroS.Search(ctx, SearchRequest{Query: "x"}); return "", err }, "make one with CodeMode.NewSession"},
+		{"nil Session SearchTools", func() (string, error) { _, err := nilS.SearchTools("x", 1); return "", err }, "make one with CodeMode.NewSession"},
+		{"zero Session SystemInstruction", func() (string, error) { return zeroS.SystemInstruction(), nil }, ""},
+		{"nil Session LLMTools", func() (string, error) { return nonEmpty(nilS.LLMTools()), nil }, ""},
+		{"zero Session Close", func() (string, error) { return "", zeroS.Close() }, ""},
+		{"nil Session Close", func() (string, error) { return "", nilS.Close() }, ""},
+		{"NewWithEngine(nil)", func() (string, error) { _, err := NewWithEngine(nil, Config{}); return "", err }, "engine must not be nil"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var err error
+			var gave string
+			func() {
+				defer func() {
+					if p := recover(); p != nil {
+						t.Fatalf("panicked: %v", p)
+					}
+				}()
+				gave, err = tc.call()
+			}()
+			if gave != "" {
+				t.Errorf("gave %s, want nothing", gave)
+			}
+			if tc.want == "" {
+				if err != nil {
+					t.Errorf("err = %v, want nil", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want one saying %q", err, tc.want)
+			}
+			if tc.name != "NewWithEngine(nil)" && !errors.Is(err, ErrClosed) {
+				t.Errorf("errors.Is(%v, ErrClosed) = false", err)
+			}
+		})
+	}
+}
+
+// nonEmpty describes a slice that is not nil, "" for nil.
+func nonEmpty[T any](s []T) string {
+	if s == nil {
+		return ""
+	}
+	return fmt.Sprintf("%d items", len(s))
+}
