@@ -8,7 +8,7 @@
 // server code.
 
 import { CallToolRequestSchema, ListToolsRequestSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { annotations, checkOptions, createToolSource, kept, sanitizeName, sanitizeSegment, serialized, uniqueNames } from "./source.mjs";
+import { annotations, checkOptions, createToolSource, kept, sanitizeName, sanitizeSegment, serialized, uniqueNames, unwrapToolResult } from "./source.mjs";
 import { handleToolCall } from "./llm.mjs";
 
 const LIST_CHANGED = "notifications/tools/list_changed";
@@ -32,33 +32,13 @@ function isClient(client) {
 }
 
 // The text of a result's text blocks: what an isError result says.
-function textOf(content) {
-    return (Array.isArray(content) ? content : [])
-        .filter((c) => c && c.type === "text" && typeof c.text === "string")
-        .map((c) => c.text)
-        .join("\n");
-}
-
 /**
  * A tools/call result as the value sandbox code receives: isError throws
  * with its text; structuredContent is preferred; one text block is parsed
  * as JSON when it is JSON; any other content is returned as it is.
  */
 export function unwrapCallToolResult(result) {
-    if (result === null || typeof result !== "object") return result;
-    if (result.isError) throw new Error(textOf(result.content) || "the MCP tool reported an error without a message");
-    if (result.structuredContent !== undefined) return result.structuredContent;
-    if ("toolResult" in result) return result.toolResult; // protocol 2024-10-07
-    const content = Array.isArray(result.content) ? result.content : [];
-    if (content.length === 1 && content[0] && content[0].type === "text") {
-        const text = content[0].text;
-        try {
-            return JSON.parse(text);
-        } catch {
-            return text;
-        }
-    }
-    return content;
+    return unwrapToolResult(result, "the MCP tool");
 }
 
 /**

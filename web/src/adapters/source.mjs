@@ -325,3 +325,34 @@ export function untilAborted(promise, signal) {
         }),
     ]);
 }
+
+function textOf(content) {
+    return (Array.isArray(content) ? content : [])
+        .filter((c) => c && c.type === "text" && typeof c.text === "string")
+        .map((c) => c.text)
+        .join("\n");
+}
+
+/**
+ * A Model Context Protocol tool result (an MCP server's tools/call, or a
+ * WebMCP tool's, which follow it) as the value sandbox code receives:
+ * isError throws with its text; structuredContent is preferred; one text
+ * block is parsed as JSON when it is JSON; any other content is returned
+ * as it is. `who` names the tool's kind in an error without text.
+ */
+export function unwrapToolResult(result, who) {
+    if (result === null || typeof result !== "object") return result;
+    if (result.isError) throw new Error(textOf(result.content) || `${who} reported an error without a message`);
+    if (result.structuredContent !== undefined) return result.structuredContent;
+    if ("toolResult" in result) return result.toolResult; // MCP protocol 2024-10-07
+    const content = Array.isArray(result.content) ? result.content : [];
+    if (content.length === 1 && content[0] && content[0].type === "text") {
+        const text = content[0].text;
+        try {
+            return JSON.parse(text);
+        } catch {
+            return text;
+        }
+    }
+    return content;
+}

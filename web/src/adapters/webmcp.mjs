@@ -3,7 +3,7 @@
 // executeCode as WebMCP tools (exposeToWebMcp), so that a browser agent can
 // drive them. It works with native WebMCP and with a polyfill alike.
 
-import { annotations, checkOptions, createToolSource, kept, sanitizeName, sanitizeSegment, serialized, uniqueNames } from "./source.mjs";
+import { annotations, checkOptions, createToolSource, kept, sanitizeName, sanitizeSegment, serialized, uniqueNames, unwrapToolResult } from "./source.mjs";
 import { handleToolCall } from "./llm.mjs";
 
 // Tools this module registered with a model context: fromWebMcp leaves them
@@ -37,6 +37,22 @@ function parseResult(text) {
     } catch {
         return text;
     }
+}
+
+// A WebMCP tool returns its result in MCP's form ({ content: [{ type:
+// "text", text }] }, isError, structuredContent), as the WebMCP explainer
+// writes its tools: the program gets the data inside, as fromMcpClient's
+// do, and isError fails the call. An object with any other key, or content
+// that is not a list of blocks, is the tool's own data.
+const RESULT_KEYS = new Set(["content", "structuredContent", "isError", "_meta"]);
+function isToolResult(v) {
+    return (
+        v !== null &&
+        typeof v === "object" &&
+        Array.isArray(v.content) &&
+        v.content.every((c) => c !== null && typeof c === "object" && typeof c.type === "string") &&
+        Object.keys(v).every((k) => RESULT_KEYS.has(k))
+    );
 }
 
 const FROM_OPTIONS = {
@@ -88,7 +104,8 @@ export async function fromWebMcp(options) {
                 ),
                 execute: async (input, { signal }) => {
                     try {
-                        return parseResult(await ctx.executeTool(tool, JSON.stringify(input ?? {}), { signal }));
+                        const value = parseResult(await ctx.executeTool(tool, JSON.stringify(input ?? {}), { signal }));
+                        return isToolResult(value) ? unwrapToolResult(value, "the WebMCP tool") : value;
                     } catch (err) {
                         if (signal && signal.aborted) throw err;
                         const message = err && typeof err.message === "string" ? err.message.replace(INVOCATION_FAILED, "") : String(err);
