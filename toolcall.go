@@ -366,7 +366,7 @@ func (r *runState) unregistered(c *toolCallState, e *toolEntry) bool {
 }
 
 // errUnregistered is what a call of a tool unregistered during its run
-// throws in the sandbox. web/src/worker-host.mjs words the same error for
+// throws in the sandbox. web/src/worker-protocol.mjs words the same error for
 // a call that reached the page just after the tool left it.
 func errUnregistered(e *toolEntry) error {
 	return toolError("tool %q was unregistered during this run; use tool_search to find tools", e.info.Name)

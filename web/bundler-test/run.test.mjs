@@ -116,8 +116,9 @@ async function serveWith(args, cwd, vite = join(BIN, "vite")) {
 
 // The files of a build holding the engine's worker (a string of
 // web/src/worker.mjs that only it has). One copy: the Node branch of
-// worker-host.mjs named the worker in a second new URL(..., import.meta.url),
-// and Vite and webpack emitted an unused copy of it (57 KB).
+// spawn (web/src/worker-engine.mjs) named the worker in a second
+// new URL(..., import.meta.url), and Vite and webpack emitted an unused
+// copy of it (57 KB).
 function workerCopies(dir) {
     return readdirSync(dir, { recursive: true })
         .filter((f) => !f.endsWith(".map") && !f.endsWith(".wasm"))

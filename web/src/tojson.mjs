@@ -48,7 +48,7 @@ export class Converted {
  * converting: a function, a Symbol or a BigInt as the return value itself
  * (inside an object or array each converts, with a report) is almost
  * always a bug in the tool. One rule for both engine modes: call.mjs on
- * the calling thread, worker-host.mjs for a worker's calls.
+ * the calling thread, worker-protocol.mjs for a worker's calls.
  * @param {unknown} value
  * @returns {"function" | "symbol" | "bigint" | undefined}
  */

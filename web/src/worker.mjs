@@ -186,7 +186,7 @@ function errorOf(err) {
  */
 async function startFactory(core, module, m) {
     // The page's functions and Symbols that the core does not keep,
-    // back as stand-ins of their type (cloneable in worker-host.mjs).
+    // back as stand-ins of their type (cloneable in worker-wire.mjs).
     for (const { path, kind } of m.standIns) {
         let at = m.config;
         for (const k of path.slice(0, -1)) at = at[k];

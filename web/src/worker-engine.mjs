@@ -1,0 +1,327 @@
+// Worker mode: starting, replacing and terminating the engine's worker, and
+// the backstop for a run that holds it. One worker at a time serves a
+// factory; a replacement gets the state the page keeps (registrations,
+// sessions, pings, runs not yet started) replayed, so the page sees one
+// engine throughout. A worker that is no longer the current one is ignored
+// (its late messages and failures too): only `host.worker` speaks for the
+// factory.
+//
+// Cancel: with a SharedArrayBuffer (always in Node; in a cross-origin
+// isolated page) the page writes the run's id where the worker's interrupt
+// poll reads it, which stops that run only. Without one, a run that does
+// not answer the abort within ABORT_GRACE_MS (it holds the worker's thread)
+// is stopped by terminating the worker, which is replaced at once: other
+// runs in flight on it reject with an error that says so, and the next run
+// works. The flag is read by the interrupt poll, which QuickJS calls from
+// its interpreter only: a built-in looping in C (a generic Array method
+// over an array-like of length 1e15) never reads it, nor sees its
+// deadline. So a worker that has not answered an abort within
+// FLAG_GRACE_MS, or a run still going OVERRUN_GRACE_MS past its timeout,
+// is replaced too, and that run ends with TIMEOUT.
+
+import { bundlerHint, describeError, hasNodeFs, nodeModule } from "./env.mjs";
+import { endRun, now } from "./runs.mjs";
+import { checkTools } from "./worker-tools.mjs";
+import { rebuildError } from "./worker-wire.mjs";
+import { compileCore } from "./core.mjs";
+import { loadQuickJS } from "./wasm-load.mjs";
+import { weakListener } from "./lifetime.mjs";
+
+const RING = 1024;
+const ABORT_GRACE_MS = 30;
+const FLAG_GRACE_MS = 5000;
+const OVERRUN_GRACE_MS = 2000;
+
+/**
+ * The state of one worker-mode factory: worker-host.mjs makes it, and the
+ * worker-*.mjs modules share it. The fields that change (worker, ready,
+ * busy, stoppedError) are read from here at each use, never kept.
+ * @typedef {object} Host
+ * @property {any} cfg the page's config, as given
+ * @property {any} filter toolFilter, if a function
+ * @property {any} onToolCall interceptors.onToolCall, if a function
+ * @property {any} overwrite overwriteSystemInstruction, if a function
+ * @property {any} factoryOnEvent config.onEvent
+ * @property {any} sent the config for the worker's core, without the page's functions
+ * @property {{ path: string[], kind: string }[]} standIns where those functions were
+ * @property {any[]} initialTools config.tools, checked, for the first worker
+ * @property {() => string[]} hiddenNames the names toolFilter hides
+ * @property {Map<string, any>} tools factory tools by name
+ * @property {Map<number, any[]>} registrations registration id -> its definitions
+ * @property {Map<number, { tools: Map<string, any>, defs: any[], info: any, owner: any }>} sessions
+ * @property {Map<number, { run: any, resolve: (v: any) => void, reject: (e: any) => void, sid: number, started: boolean, startedAt?: number, message: any }>} pending
+ * @property {Set<number>} stopping runs aborted on the page that the worker has not ended yet
+ * @property {number} runTimeout the runs' timeout as the core has it (checked there before any run)
+ * @property {Map<number, ReturnType<typeof setTimeout>>} overruns each started run's overrun timer
+ * @property {Map<number, AbortController>} pageCalls page calls the worker may cancel
+ * @property {Map<number, { resolve: () => void, reject: (e: any) => void }>} pings ready() calls in flight
+ * @property {SharedArrayBuffer | null} flagsBuffer
+ * @property {Int32Array | null} flags the abort flags the worker's interrupt poll reads
+ * @property {any} worker the current worker, null once it stopped or was disposed
+ * @property {Promise<void>} ready settles when the current worker has started
+ * @property {number} busy runs and pings in flight (and the start)
+ * @property {Error | null} stoppedError set when the worker stopped for good
+ * @property {{ listeners: unknown[] }} self the current worker's listeners, which the worker holds weakly
+ * @property {{ w: { terminate: () => void } | null }} engine what the safety net terminates
+ * @property {import("./lifetime.mjs").Lifetime} life
+ * @property {(m: any, ok: (v?: any) => void, fail: (e: any) => void) => void} onMessage worker-protocol.mjs
+ */
+
+/**
+ * The abort flags the page shares with the worker, where it can.
+ * @returns {SharedArrayBuffer | null}
+ */
+export function abortFlags() {
+    return typeof SharedArrayBuffer === "function" && (hasNodeFs || /** @type {any} */ (globalThis).crossOriginIsolated === true)
+        ? new SharedArrayBuffer(4 * (1 + RING))
+        : null;
+}
+
+// The worker's file, beside this module, for Node's worker_threads (see
+// spawn). A let, so that no bundler reads it as a constant.
+let workerFile = "./code-mode.worker.mjs";
+
+/**
+ * Starts a worker (browser: module Worker; Node: worker_threads).
+ * @param {(m: any) => void} onMessage
+ * @param {(err: Error) => void} onFailure
+ */
+async function spawn(onMessage, onFailure) {
+    if (hasNodeFs && typeof Worker === "undefined") {
+        const { Worker: NodeWorker } = await nodeModule("worker_threads");
+        // The main thread's stack for JavaScript and WebAssembly (V8's default,
+        // 984 KB), so that deep data and recursion overflow where they do
+        // in-thread: QuickJS's own limit (a catchable error) is then reached
+        // first in both modes. Node keeps 192 KB of a worker's stackSizeMb
+        // for itself, so 1 MB gave the worker 832 KB, and a recursion that
+        // QuickJS stopped in-thread overflowed the worker's stack first.
+        // No execArgv: the process's own flags (node --input-type=module
+        // -e ...) would stop the worker's module from loading.
+        //
+        // The file's name goes through a variable: Vite and webpack copy
+        // every file named in new URL("literal", import.meta.url) into the
+        // build, and this branch, which never runs in a browser, gave them a
+        // second, unused copy of the worker (57 KB). The browser branch
+        // below names it for them.
+        const w = new NodeWorker(new URL(workerFile, import.meta.url), { resourceLimits: { stackSizeMb: (984 + 192) / 1024 }, execArgv: [] });
+        w.on("message", onMessage);
+        w.on("error", (/** @type {Error} */ err) => onFailure(err));
+        w.on("exit", (/** @type {number} */ code) => onFailure(new Error(`the worker exited (code ${code})`)));
+        return {
+            post: (/** @type {any} */ m) => w.postMessage(m),
+            terminate: () => w.terminate(),
+            ref: () => w.ref(),
+            unref: () => w.unref(),
+        };
+    }
+    // Written as bundlers expect it (Vite, webpack 5, Rollup): they emit the
+    // worker as a chunk of its own and rewrite the URL.
+    const w = new Worker(new URL("./code-mode.worker.mjs", import.meta.url), { type: "module" });
+    w.addEventListener("message", (e) => onMessage(e.data));
+    w.addEventListener("error", (e) => {
+        e.preventDefault();
+        onFailure(new Error(`Cannot start the Code Mode worker: ${e.message || "it failed to load"}${bundlerHint(import.meta.url)}`));
+    });
+    return { post: (/** @type {any} */ m) => w.postMessage(m), terminate: () => w.terminate(), ref: () => {}, unref: () => {} };
+}
+
+/**
+ * Holds the worker's ref (Node: the process waits for it) until the
+ * returned function is called.
+ * @param {Host} h
+ */
+export function hold(h) {
+    if (++h.busy === 1 && h.worker) h.worker.ref();
+    let done = false;
+    return () => {
+        if (done) return;
+        done = true;
+        if (--h.busy === 0 && h.worker) h.worker.unref();
+    };
+}
+
+/**
+ * A run or a ping in flight holds the worker's ref (Node: the process
+ * waits for its answer) and the factory, even when the page keeps nothing
+ * of it; the function returned lets both go.
+ * @param {Host} h
+ */
+export function holdInFlight(h) {
+    const workerHold = hold(h);
+    const keep = h.life.hold();
+    return () => {
+        workerHold();
+        keep();
+    };
+}
+
+/**
+ * Starts (or restarts) the worker and replays the state the page keeps.
+ * @param {Host} h
+ * @param {boolean} first
+ */
+export function start(h, first) {
+    /** @type {(v?: any) => void} */
+    let ok = () => {};
+    /** @type {(e: any) => void} */
+    let fail = () => {};
+    h.ready = new Promise((res, rej) => ((ok = res), (fail = rej)));
+    const me = {};
+    const current = () => h.worker && h.worker.me === me;
+    // stopped: the error every call in flight and later gets (the
+    // worker's own words when its Go core stopped).
+    const onFailure = (/** @type {Error} */ err, stopped = new Error(`Code Mode: the engine's worker stopped: ${describeError(err)}`)) => {
+        if (!current()) return;
+        fail(stopped);
+        failAll(h, stopped);
+        for (const p of h.pings.values()) p.reject(stopped);
+        h.pings.clear();
+        h.worker = null;
+        // Later calls get the same error (ready may have resolved long ago).
+        h.stoppedError = stopped;
+        h.ready = Promise.reject(stopped);
+        h.ready.catch(() => {});
+    };
+    const onWorkerMessage = (/** @type {any} */ m) => {
+        if (!current()) return;
+        if (m.t !== "stopped") return h.onMessage(m, ok, fail);
+        // The Go core in the worker died: this factory ends, as it does
+        // in-thread, with the core's own error; the page lives on.
+        const err = rebuildError(m.error);
+        onFailure(err, err);
+        w.then((x) => x.terminate());
+    };
+    // The worker, a root while it runs, reaches this factory only
+    // through a WeakRef (lifetime.mjs): the factory's scope keeps the
+    // listeners, and a page that drops the factory drops them.
+    h.self.listeners = [onWorkerMessage, onFailure];
+    const w = spawn(weakListener(onWorkerMessage), weakListener(onFailure));
+    // The Go core and the QuickJS asset are compiled here while the
+    // worker starts, and handed to it with init (a compiled module
+    // crosses postMessage without compiling again): the worker would
+    // otherwise begin only once it runs. On any failure here the worker
+    // loads them itself, and reports what fails in its own words.
+    const compiled = Promise.all([compileCore(), loadQuickJS(h.cfg.wasmLocation)]).then(
+        ([core, quickjs]) => ({ core, quickjs }),
+        () => ({}),
+    );
+    /** @type {Record<string, any>} */
+    const init = {};
+    const p = Promise.all([w, compiled]).then(([w, modules]) => {
+        Object.assign(init, modules);
+        h.worker = Object.assign(w, { me });
+        h.engine.w = w;
+        if (h.busy === 0) h.worker.unref();
+    });
+    h.worker = { me, post: (/** @type {any} */ m) => p.then(() => h.worker && h.worker.me === me && h.worker.post(m)), terminate: () => p.then(() => w.then((x) => x.terminate())), ref() {}, unref() {} };
+    h.worker.post(Object.assign(init, {
+        t: "init",
+        config: h.sent,
+        standIns: h.standIns,
+        baseURL: typeof document !== "undefined" ? document.baseURI : undefined,
+        tools: first ? h.initialTools : [],
+        hidden: h.hiddenNames(),
+        hasFilter: !!h.filter,
+        hasInterceptor: !!h.onToolCall,
+        hasEmbed: !!(h.cfg.search && typeof h.cfg.search === "object" && typeof h.cfg.search.embed === "function"),
+        flags: h.flagsBuffer,
+    }));
+    if (!first) {
+        for (const [id, defs] of h.registrations) h.worker.post({ t: "register", id, tools: checkTools(defs, "tools", new Set()), hidden: h.hiddenNames() });
+        for (const [sid, s] of h.sessions) if (sid !== 0) h.worker.post({ t: "session", sid, tools: checkTools(s.defs, "options.tools", new Set()), hidden: h.hiddenNames() });
+        for (const id of h.pings.keys()) h.worker.post({ t: "ping", id });
+    }
+    w.catch((err) => onFailure(err));
+}
+
+/**
+ * @param {Host} h
+ * @param {Error} err
+ * @param {boolean} [startedOnly] keep the runs the worker had not
+ *   started (they are sent to its replacement)
+ */
+export function failAll(h, err, startedOnly) {
+    for (const [rid, p] of h.pending) {
+        if (startedOnly && !p.started) continue;
+        h.pending.delete(rid);
+        endRun(p.run, err.message);
+        p.reject(err);
+    }
+}
+
+/**
+ * Stops a run on the worker: the abort flag (SharedArrayBuffer) and the
+ * message; a worker that does not answer within grace (the flag is read
+ * sooner than the message) is replaced.
+ * @param {Host} h
+ * @param {number} rid
+ * @param {number} [grace] how long the worker has to answer before it is replaced
+ */
+export function cancelOnWorker(h, rid, grace = h.flags ? FLAG_GRACE_MS : ABORT_GRACE_MS) {
+    if (!h.worker) return;
+    const flags = h.flags;
+    if (flags) {
+        const n = Atomics.load(flags, 0);
+        flags[1 + (n % RING)] = rid;
+        Atomics.store(flags, 0, n + 1);
+    }
+    h.worker.post({ t: "abort", rid });
+    const w = h.worker;
+    h.stopping.add(rid);
+    setTimeout(() => {
+        if (h.worker !== w || !w || !h.stopping.has(rid)) return;
+        // The run holds the worker's thread: replace the worker.
+        h.stopping.clear();
+        h.worker = null;
+        w.terminate();
+        const why = flags ? "in a built-in that does not check for it" : "(no SharedArrayBuffer on this page)";
+        failAll(h, new Error(`Code Mode: the engine's worker was restarted to cancel a run that held it ${why}; run this again`), true);
+        start(h, false);
+        for (const p of h.pending.values()) if (p.message) h.worker.post(p.message);
+    }, grace);
+}
+
+/**
+ * The worker has started a run: from now on its deadline is watched from
+ * the page too (overran).
+ * @param {Host} h
+ * @param {number} rid
+ */
+export function watchOverrun(h, rid) {
+    h.overruns.set(rid, setTimeout(() => overran(h, rid), h.runTimeout + OVERRUN_GRACE_MS));
+}
+
+/**
+ * @param {Host} h
+ * @param {number} rid
+ */
+export function clearOverrun(h, rid) {
+    clearTimeout(h.overruns.get(rid));
+    h.overruns.delete(rid);
+}
+
+/**
+ * A run still in flight OVERRUN_GRACE_MS past its timeout: the core's
+ * interrupt poll would have ended it at the deadline, so the worker's
+ * thread is held where nothing polls. The run ends with TIMEOUT and
+ * the worker is replaced at once.
+ * @param {Host} h
+ * @param {number} rid
+ */
+function overran(h, rid) {
+    h.overruns.delete(rid);
+    const p = h.pending.get(rid);
+    if (!p) return;
+    cancelOnWorker(h, rid, 0);
+    const message = `the program did not finish within ${h.runTimeout / 1000}s and held the engine past it in a built-in that does not check the time (a loop over a huge array-like, such as Array.prototype.indexOf.call({ length: 1e15 })); the engine's worker was restarted`;
+    p.resolve({ ok: false, error: { name: "TimeoutError", message, code: "TIMEOUT" }, logs: [], toolCalls: [], durationMs: Math.round(now() - (p.startedAt || 0)) });
+}
+
+/**
+ * The safety net's release (lifetime.mjs): terminates the worker of a
+ * factory the page dropped, and reaches nothing else of it.
+ * @param {{ w: { terminate: () => void } | null }} engine
+ */
+export function terminateDropped(engine) {
+    if (engine.w) engine.w.terminate();
+}

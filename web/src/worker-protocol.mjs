@@ -1,0 +1,173 @@
+// Worker mode: the page's side of the message protocol. The worker reports
+// (started, info, done, pong, log, console) and asks (call: a tool's
+// execute, onToolCall, search.embed); each question gets exactly one reply,
+// whatever the page's code does, since the run in the worker waits for it.
+// Page code runs here: a throw, a getter, a result postMessage cannot clone
+// become an error reply, never an exception out of the handler (in Node an
+// unhandled rejection ends the process). A call is answered only while its
+// run lives, with the error the core gives in-thread otherwise.
+
+import { describeError, thrownByTool } from "./env.mjs";
+import { callTool, consoleLine, emit, now, runOf } from "./runs.mjs";
+import { notDataKind, toJSON } from "./tojson.mjs";
+import { inputValidator } from "./worker-tools.mjs";
+import { errorFields, rebuildError } from "./worker-wire.mjs";
+import { watchOverrun } from "./worker-engine.mjs";
+
+/**
+ * A message from the current worker (worker-engine.mjs start passes on
+ * only those).
+ * @param {import("./worker-engine.mjs").Host} h
+ * @param {any} m
+ * @param {(v?: any) => void} ok the worker has started
+ * @param {(e: any) => void} fail the worker could not start
+ */
+export function onMessage(h, m, ok, fail) {
+    switch (m.t) {
+        case "ready":
+            ok();
+            break;
+        case "failed":
+            fail(rebuildError(m.error));
+            break;
+        case "info":
+            for (const [sid, info] of Object.entries(m.sessions)) {
+                const s = h.sessions.get(Number(sid));
+                if (s && info) s.info = info;
+            }
+            break;
+        case "registerFailed": {
+            const defs = h.registrations.get(m.id) || [];
+            h.registrations.delete(m.id);
+            for (const d of defs) if (h.tools.get(d.name) === d) h.tools.delete(d.name);
+            console.error(`Code Mode: the engine refused tools registered earlier: ${m.error.message}`);
+            break;
+        }
+        case "sessionFailed":
+            console.error(`Code Mode: the engine refused a session's tools: ${m.error.message}`);
+            break;
+        case "pong": {
+            const p = h.pings.get(m.id);
+            h.pings.delete(m.id);
+            if (p) p.resolve();
+            break;
+        }
+        case "started": {
+            const p = h.pending.get(m.rid);
+            if (p) {
+                p.started = true;
+                p.startedAt = now();
+                watchOverrun(h, m.rid);
+            }
+            break;
+        }
+        case "done": {
+            h.stopping.delete(m.rid);
+            const p = h.pending.get(m.rid);
+            if (!p) break;
+            h.pending.delete(m.rid);
+            if (m.ok) p.resolve(m.value);
+            else p.reject(rebuildError(m.error));
+            break;
+        }
+        case "call":
+            answer(h, m);
+            break;
+        case "log": {
+            const run = runOf(m.rid);
+            if (run) consoleLine(run, m.level, m.message, h.factoryOnEvent);
+            break;
+        }
+        case "console":
+            if (m.level === "warn" || m.level === "error") console[/** @type {"warn" | "error"} */ (m.level)](...m.args);
+            break;
+        case "cancelCall": {
+            const c = h.pageCalls.get(m.cid);
+            if (c) c.abort(m.reason ? rebuildError(m.reason) : Object.assign(new Error("the run ended before the tool finished"), { name: "AbortError" }));
+            break;
+        }
+    }
+}
+
+/**
+ * @param {import("./worker-engine.mjs").Host} h
+ * @param {any} m a tool call or interceptor question from the worker
+ */
+export async function answer(h, m) {
+    if (m.kind === "embed") {
+        // Tool search's embeddings: the page's endpoint, no run involved.
+        try {
+            const vectors = await h.cfg.search.embed(m.texts);
+            // Typed arrays become arrays; anything else goes as it is,
+            // for the core's error (Array.from would split a string).
+            const value = Array.isArray(vectors) ? vectors.map((v) => (ArrayBuffer.isView(v) ? Array.from(/** @type {any} */ (v)) : v)) : vectors;
+            h.worker && h.worker.post({ t: "reply", cid: m.cid, ok: true, value });
+        } catch (err) {
+            h.worker && h.worker.post({ t: "reply", cid: m.cid, ok: false, error: { name: "Error", message: describeError(err) } });
+        }
+        return;
+    }
+    const run = runOf(m.rid);
+    const p = h.pending.get(m.rid);
+    const s = p ? h.sessions.get(p.sid) : undefined;
+    const def = (s && s.tools.get(m.name)) || h.tools.get(m.name);
+    const reply = (/** @type {any} */ r) => {
+        try {
+            h.worker && h.worker.post({ t: "reply", cid: m.cid, ...r });
+        } catch (err) {
+            const what = m.kind === "intercept" ? "onToolCall returned a value that is not JSON data" : "the tool returned a value that is not JSON data";
+            h.worker && h.worker.post({ t: "reply", cid: m.cid, ok: false, error: { name: "Error", message: `${what}: ${describeError(err)}` } });
+        }
+    };
+    try {
+        if (!run || run.ended) throw Object.assign(new Error(run && run.endReason ? run.endReason : "the run has ended"), { name: "AbortError" });
+        // Unregistered on the page after the worker's core began the
+        // call: the error the core gives a call made after it took the
+        // unregister (toolcall.go errUnregistered).
+        if (!def) throw new Error(`tool ${JSON.stringify(m.name)} was unregistered during this run; use tool_search to find tools`);
+        let value;
+        if (m.kind === "intercept") {
+            try {
+                value = await h.onToolCall({ tool: def, input: m.input, callContext: run.context });
+            } catch (err) {
+                throw thrownByTool(err, "onToolCall");
+            }
+            if (run.ended) throw new Error(run.endReason);
+            if (value && typeof value === "object" && value.allowed === false) {
+                emit(run, { type: "tool-call", runId: run.id, callId: 0, name: def.name, input: m.input, decision: { allowed: false, reason: String(value.reason) } }, h.factoryOnEvent);
+            }
+        } else {
+            const validate = inputValidator(def);
+            if (validate) {
+                const verdict = await validate(m.input);
+                if (!verdict.ok) throw new Error(`${def.name}: input rejected by its schema: ${verdict.message}`);
+            }
+            const ctrl = new AbortController();
+            h.pageCalls.set(m.cid, ctrl);
+            try {
+                value = await callTool(run, def, m.input, ctrl.signal, h.factoryOnEvent);
+            } finally {
+                h.pageCalls.delete(m.cid);
+            }
+            // A result that is itself a function, a Symbol or a BigInt
+            // fails the call, as on the calling thread (web/src/call.mjs).
+            const kind = notDataKind(value);
+            if (kind) throw new Error(`the tool returned a ${kind}, which is not JSON data`);
+            // Converted here, by the rules the core applies on the calling
+            // thread (tojson.mjs), not by the structured clone of
+            // postMessage: that would drop a class's toJSON and refuse a
+            // method, a Symbol or a URL that the rules convert.
+            let converted;
+            try {
+                converted = toJSON(value, `tools.${def.name} result`);
+            } catch (err) {
+                throw new Error(`the tool returned a value that is not JSON data: ${describeError(err)}`);
+            }
+            reply({ ok: true, json: converted.json, warnings: converted.warnings });
+            return;
+        }
+        reply({ ok: true, value });
+    } catch (err) {
+        reply({ ok: false, error: errorFields(err) });
+    }
+}

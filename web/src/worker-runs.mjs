@@ -1,0 +1,161 @@
+// Worker mode: the runs, on the page's side. A run's context, signal and
+// onEvent stay here (the worker sees a run id); its events are emitted
+// here, from what the worker reports, as the calling thread emits them
+// (runs.mjs). A run is sent once the worker is ready, and kept in
+// host.pending until it settles, so that a replaced worker gets the runs
+// it had not started (worker-engine.mjs). A run holds the factory and the
+// worker's ref while in flight (holdInFlight).
+
+import { describeError } from "./env.mjs";
+import { abortReason, markSchema, normalizeRunOptions, overwriteVerdict, whenAborted } from "./wrap.mjs";
+import { closeCalls, emit, endRun, endedWhy, finishLogs, now, observed, startRun } from "./runs.mjs";
+import { cancelOnWorker, clearOverrun, holdInFlight } from "./worker-engine.mjs";
+
+/** @typedef {import("./worker-engine.mjs").Host} Host */
+
+/**
+ * The system instruction as overwriteSystemInstruction makes it.
+ * @param {Host} h
+ * @param {string} raw
+ */
+export const applyOverwrite = (h, raw) => (h.overwrite ? overwriteVerdict(h.overwrite, raw) : raw);
+
+/**
+ * A session's LLM tools (executeCode and the rest the worker reported),
+ * each execute a run: settled once, by the worker's answer, the run's
+ * signal, stopRuns, or the worker's failure, whichever comes first.
+ * @param {Host} h
+ * @param {number} sid
+ * @param {any} owner
+ * @param {() => string} deadReason why the session can no longer run, or ""
+ */
+export function llmTools(h, sid, owner, deadReason) {
+    const s = h.sessions.get(sid);
+    if (!s || !s.info) return [];
+    const raw = s.info.instruction;
+    return s.info.llmTools.map((/** @type {any} */ t, /** @type {number} */ which) => {
+        const execute = (/** @type {any} */ args, /** @type {any} */ options) => {
+            let opts;
+            try {
+                const why = deadReason();
+                if (why) throw new Error(why);
+                opts = normalizeRunOptions(options);
+            } catch (err) {
+                return Promise.reject(err);
+            }
+            const signal = opts.signal;
+            if (signal && signal.aborted) return Promise.reject(abortReason(signal));
+            const onEvent = options && typeof options.onEvent === "function" ? options.onEvent : undefined;
+            // The keys the caller wrote, for the core's unknown-key check.
+            const given = options !== null && typeof options === "object" ? Object.keys(options) : undefined;
+            const run = startRun(owner, opts.context, onEvent);
+            const isCode = t.name === "executeCode";
+            const t0 = now();
+            if (isCode) emit(run, { type: "run-start", runId: run.id, code: args && args.code }, h.factoryOnEvent);
+            const release = holdInFlight(h);
+            return new Promise((resolve, reject) => {
+                let unwatch = () => {};
+                const settle = (/** @type {boolean} */ good, /** @type {any} */ v) => {
+                    h.pending.delete(run.id);
+                    unwatch();
+                    clearOverrun(h, run.id);
+                    release();
+                    if (isCode && !run.ended) {
+                        if (good) finishLogs(run, v, h.factoryOnEvent);
+                        closeCalls(run, endedWhy(good, v), h.factoryOnEvent);
+                        /** @type {any} */
+                        const end = { type: "run-end", runId: run.id, ok: good ? v.ok : false, durationMs: Math.round(now() - t0) };
+                        if (good && !v.ok) end.error = v.error;
+                        if (!good) end.error = { name: v && v.name, message: describeError(v) };
+                        emit(run, end, h.factoryOnEvent);
+                    }
+                    endRun(run, "the run has ended");
+                    (good ? resolve : reject)(v);
+                };
+                const onAbort = () => {
+                    if (!h.pending.has(run.id)) return;
+                    const reason = abortReason(/** @type {AbortSignal} */ (signal));
+                    h.pending.delete(run.id);
+                    cancelOnWorker(h, run.id);
+                    settleAborted(reason);
+                };
+                const settleAborted = (/** @type {any} */ reason) => {
+                    unwatch();
+                    clearOverrun(h, run.id);
+                    release();
+                    if (isCode) {
+                        closeCalls(run, describeError(reason), h.factoryOnEvent);
+                        emit(run, { type: "run-end", runId: run.id, ok: false, durationMs: Math.round(now() - t0), error: { name: reason && reason.name, message: describeError(reason) } }, h.factoryOnEvent);
+                    }
+                    endRun(run, describeError(reason), reason);
+                    reject(reason);
+                };
+                h.pending.set(run.id, {
+                    run,
+                    sid,
+                    started: false,
+                    message: null,
+                    resolve: (v) => settle(true, v),
+                    reject: (e) => settle(false, e),
+                });
+                run.abortHook = (/** @type {Error} */ err) => {
+                    if (!h.pending.has(run.id)) return;
+                    h.pending.delete(run.id);
+                    cancelOnWorker(h, run.id);
+                    settleAborted(err);
+                };
+                if (signal) unwatch = whenAborted(signal, onAbort);
+                h.ready.then(
+                    () => {
+                        const p = h.pending.get(run.id);
+                        if (!p || !h.worker) return;
+                        const message = { t: "run", rid: run.id, sid, which, args, given, hidden: h.filter ? h.hiddenNames() : undefined, logs: isCode && observed(run, h.factoryOnEvent) };
+                        try {
+                            h.worker.post(message);
+                        } catch {
+                            // Arguments postMessage cannot clone (a function or
+                            // a Symbol inside, a Proxy) are read as the calling
+                            // thread reads them, as JSON: a function is dropped,
+                            // and what JSON.stringify refuses is replaced by a
+                            // stand-in the core refuses the same way (a BigInt
+                            // inside), for the same INVALID_INPUT result. A throw
+                            // here would leave the run unsettled.
+                            try {
+                                message.args = JSON.parse(JSON.stringify(args));
+                            } catch {
+                                message.args = { args: 0n };
+                            }
+                            h.worker.post(message);
+                        }
+                        p.message = message;
+                    },
+                    (err) => {
+                        const p = h.pending.get(run.id);
+                        if (p) p.reject(err);
+                    },
+                );
+            });
+        };
+        return h.life.attach({
+            name: t.name,
+            description: t.description === raw ? applyOverwrite(h, raw) : t.description,
+            inputSchema: markSchema(JSON.parse(JSON.stringify(t.inputSchema))),
+            execute,
+        });
+    });
+}
+
+/**
+ * Ends every run of an owner: execute rejects with `message`, tool
+ * signals abort, the worker stops them.
+ * @param {any} owner
+ * @param {string} message
+ */
+export function stopRuns(owner, message) {
+    for (const run of [...owner.runs]) {
+        const err = new Error(message);
+        err.name = "AbortError";
+        if (typeof run.abortHook === "function") run.abortHook(err);
+        else endRun(run, message);
+    }
+}

@@ -1,0 +1,114 @@
+// Worker mode: the tool checks the page makes before anything crosses to the
+// worker. registerTool must throw at once, with tool.go's own messages, as
+// it does on the calling thread; only what needs no schema compiler is
+// judged here (a pattern the page cannot judge is left to the worker,
+// which reports a refusal later: worker-protocol.mjs). A schema library's
+// own check (a Zod refinement) cannot cross, so it is kept here by
+// definition and run on the page before execute.
+
+import { describe } from "./env.mjs";
+import { TOOL_KEYS, unknownKeyError } from "./keys.mjs";
+import { convertSchema } from "./schema.mjs";
+import { refCycleError } from "./refcycle.mjs";
+import { goEscape, goQuote, schemaProblem } from "./schemacheck.mjs";
+
+const NAME_RE = /^[A-Za-z0-9_$.-]+$/;
+
+/**
+ * What tool.go says is wrong with a name: its length in bytes, or the first
+ * character outside the grammar and its byte offset.
+ * @param {string} name
+ */
+function nameProblem(name) {
+    const bytes = new TextEncoder().encode(name).length;
+    if (bytes < 1 || bytes > 128) return `got ${bytes}`;
+    // The characters before the first bad one are ASCII: its index is its
+    // byte offset.
+    const chars = [...name];
+    const at = chars.findIndex((ch) => !NAME_RE.test(ch));
+    return at < 0 ? `got ${bytes}` : `found ${quoteRune(chars[at])} at offset ${at}`;
+}
+
+/** @param {string} ch */
+const quoteRune = (ch) => `'${goEscape(ch, "'")}'`;
+
+// The input validators of schema libraries' objects, by tool definition.
+/** @type {WeakMap<object, (input: unknown) => Promise<{ ok: boolean, message?: string }>>} */
+const validators = new WeakMap();
+
+/**
+ * The input validator of a tool whose schema came from a schema library.
+ * @param {object} def
+ */
+export const inputValidator = (def) => validators.get(def);
+
+/**
+ * The tool checks that tool.go makes before compiling schemas, with its
+ * messages, so that registerTool throws at once as it does in-thread.
+ * @param {any} list
+ * @param {string} path
+ * @param {Set<string>} taken names already registered
+ * @returns {any[]} descriptors to send
+ */
+export function checkTools(list, path, taken) {
+    if (!Array.isArray(list)) throw new TypeError(`${path}: expected an array of tool definitions, got ${describe(list)}`);
+    const seen = new Set();
+    return list.map((def, i) => {
+        const p = path === "tool" ? path : `${path}[${i}]`;
+        if (def === null || typeof def !== "object" || Array.isArray(def)) throw new TypeError(`${p}: expected a tool definition object, got ${describe(def)}`);
+        const keyError = unknownKeyError(p, Object.keys(def), TOOL_KEYS);
+        if (keyError) throw keyError;
+        if (typeof def.name !== "string") throw new TypeError(`${p}.name: expected a string, got ${describe(def.name)}`);
+        if (typeof def.execute !== "function") throw new TypeError(`${p}.execute: expected a function, got ${describe(def.execute)}`);
+        if (def.description !== undefined && typeof def.description !== "string") throw new TypeError(`${p}.description: expected a string, got ${describe(def.description)}`);
+        const a = def.annotations;
+        if (a !== undefined && a !== null && (typeof a !== "object" || Array.isArray(a))) throw new TypeError(`${p}.annotations: expected an object (hints and your own metadata), got ${describe(a)}`);
+        const name = def.name;
+        if (name.length < 1 || name.length > 128 || !NAME_RE.test(name)) {
+            throw new TypeError(`codemode: invalid tool: tool name ${goQuote(name)}: must be 1..128 characters of [A-Za-z0-9_$.-], ${nameProblem(name)}`);
+        }
+        if (name.startsWith(".") || name.endsWith(".") || name.includes("..")) {
+            throw new TypeError(`codemode: invalid tool: tool name ${goQuote(name)}: namespaces must be non-empty (a dot may not start or end the name, or follow another dot)`);
+        }
+        if (name === "then" || name.endsWith(".then")) {
+            throw new TypeError(`codemode: invalid tool: tool name ${goQuote(name)}: must not end in "then": await ${`tools.${name.slice(0, -5)}`.replace(/\.$/, "")} would call the tool`);
+        }
+        if (seen.has(name)) throw new TypeError(`codemode: duplicate tool: tool name ${goQuote(name)}: appears more than once in the batch`);
+        if (taken.has(name)) throw new TypeError(`codemode: duplicate tool: tool name ${goQuote(name)}: already registered${path === "options.tools" ? " on the factory" : ""}`);
+        seen.add(name);
+        /** @type {any} */
+        const d = { name };
+        if (def.description !== undefined) d.description = def.description;
+        // In tool.go's order: both schemas converted, then both walked,
+        // then both compiled (where a cycle shows).
+        const kinds = /** @type {const} */ (["inputSchema", "outputSchema"]);
+        const schemas = kinds.map((k) => {
+            const c = convertSchema(def[k], `${p}.${k}`);
+            // A schema library's own check (a Zod refinement) runs here,
+            // on the page, before execute: its functions cannot cross.
+            if (k === "inputSchema" && c.validate) validators.set(def, c.validate);
+            return c.schema;
+        });
+        kinds.forEach((k, j) => {
+            const problem = schemas[j] === undefined ? "" : schemaProblem(schemas[j], k === "inputSchema");
+            if (problem) throw new TypeError(`codemode: invalid tool: tool ${goQuote(name)}: ${k}: ${problem}`);
+        });
+        kinds.forEach((k, j) => {
+            if (schemas[j] === undefined) return;
+            const cycle = refCycleError(schemas[j]);
+            if (cycle) throw new TypeError(`codemode: invalid tool: tool ${JSON.stringify(name)}: ${k}: ${cycle}`);
+            d[k] = schemas[j];
+        });
+        // The core's copy of the annotations, as the calling thread makes it:
+        // JSON of an object, else none. toolFilter and onToolCall get the
+        // page's own definition, annotations as they were given.
+        if (def.annotations !== null && typeof def.annotations === "object") {
+            try {
+                d.annotations = JSON.parse(JSON.stringify(def.annotations));
+            } catch {
+                // a cycle, a BigInt: none, as in-thread
+            }
+        }
+        return d;
+    });
+}
