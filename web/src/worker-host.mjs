@@ -22,14 +22,14 @@
 //   worker-wire.mjs      errors and the config as they cross postMessage
 
 import { describe } from "./env.mjs";
-import { filterVerdict } from "./wrap.mjs";
+import { filterVerdict, stopRuns } from "./wrap.mjs";
 import { newOwner } from "./runs.mjs";
 import { SESSION_HINTS, SESSION_KEYS, unknownKeyError } from "./keys.mjs";
 import { goQuote } from "./schemacheck.mjs";
 import { lifetime } from "./lifetime.mjs";
 import { abortFlags, hold, holdInFlight, start, terminateDropped } from "./worker-engine.mjs";
 import { onMessage } from "./worker-protocol.mjs";
-import { applyOverwrite, llmTools, stopRuns } from "./worker-runs.mjs";
+import { applyOverwrite, llmTools } from "./worker-runs.mjs";
 import { checkTools } from "./worker-tools.mjs";
 import { cloneable } from "./worker-wire.mjs";
 

@@ -23,7 +23,7 @@ export const applyOverwrite = (h, raw) => (h.overwrite ? overwriteVerdict(h.over
 /**
  * A session's LLM tools (executeCode and the rest the worker reported),
  * each execute a run: settled once, by the worker's answer, the run's
- * signal, stopRuns, or the worker's failure, whichever comes first.
+ * signal, stopRuns (wrap.mjs), or the worker's failure, whichever comes first.
  * @param {Host} h
  * @param {number} sid
  * @param {any} owner
@@ -143,19 +143,4 @@ export function llmTools(h, sid, owner, deadReason) {
             execute,
         });
     });
-}
-
-/**
- * Ends every run of an owner: execute rejects with `message`, tool
- * signals abort, the worker stops them.
- * @param {any} owner
- * @param {string} message
- */
-export function stopRuns(owner, message) {
-    for (const run of [...owner.runs]) {
-        const err = new Error(message);
-        err.name = "AbortError";
-        if (typeof run.abortHook === "function") run.abortHook(err);
-        else endRun(run, message);
-    }
 }
