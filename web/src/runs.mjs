@@ -80,6 +80,21 @@ export function endRun(run, reason, value) {
     run.controllers.clear();
 }
 
+/**
+ * Ends every run of an owner: execute rejects with `message`, the engine
+ * stops it, tool signals abort, nothing of it is called again.
+ * @param {Owner} owner
+ * @param {string} message
+ */
+export function stopRuns(owner, message) {
+    for (const run of [...owner.runs]) {
+        const err = new Error(message);
+        err.name = "AbortError";
+        if (typeof run.abortHook === "function") run.abortHook(err);
+        else endRun(run, message);
+    }
+}
+
 /** @param {unknown} token */
 export function runOf(token) {
     return typeof token === "number" ? runsByToken.get(token) : undefined;

@@ -22,8 +22,8 @@
 //   worker-wire.mjs      errors and the config as they cross postMessage
 
 import { describe } from "./env.mjs";
-import { filterVerdict, stopRuns } from "./wrap.mjs";
-import { newOwner } from "./runs.mjs";
+import { filterVerdict } from "./page-hooks.mjs";
+import { newOwner, stopRuns } from "./runs.mjs";
 import { SESSION_HINTS, SESSION_KEYS, unknownKeyError } from "./keys.mjs";
 import { goQuote } from "./schemacheck.mjs";
 import { lifetime } from "./lifetime.mjs";

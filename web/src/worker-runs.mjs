@@ -7,7 +7,8 @@
 // worker's ref while in flight (holdInFlight).
 
 import { describeError } from "./env.mjs";
-import { abortReason, markSchema, normalizeRunOptions, overwriteVerdict, whenAborted } from "./wrap.mjs";
+import { overwriteVerdict } from "./page-hooks.mjs";
+import { abortReason, markSchema, normalizeRunOptions, whenAborted } from "./run-options.mjs";
 import { closeCalls, emit, endRun, endedWhy, finishLogs, now, observed, startRun } from "./runs.mjs";
 import { cancelOnWorker, clearOverrun, holdInFlight } from "./worker-engine.mjs";
 
@@ -23,7 +24,7 @@ export const applyOverwrite = (h, raw) => (h.overwrite ? overwriteVerdict(h.over
 /**
  * A session's LLM tools (executeCode and the rest the worker reported),
  * each execute a run: settled once, by the worker's answer, the run's
- * signal, stopRuns (wrap.mjs), or the worker's failure, whichever comes first.
+ * signal, stopRuns (runs.mjs), or the worker's failure, whichever comes first.
  * @param {Host} h
  * @param {number} sid
  * @param {any} owner

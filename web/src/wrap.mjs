@@ -1,11 +1,15 @@
-// Wrapping the core's API objects: every call checks that the core still
-// runs and that its owner is not disposed, and the LLM tools take the
-// options of the common LLM SDKs as they are.
+// Wrapping the core's API objects on the calling thread: every call checks
+// that the core still runs and that its owner is not disposed, and the LLM
+// tools take the options of the common LLM SDKs as they are
+// (run-options.mjs). What both engine modes share lives beside it: the
+// page's hooks (page-hooks.mjs), the runs (runs.mjs).
 
 import { CALL } from "./call.mjs";
 import { exitedError } from "./core.mjs";
-import { describe, describeError, markHandled, thrownByTool } from "./env.mjs";
-import { callTool, closeCalls, consoleLine, emit, endRun, endedWhy, finishLogs, newOwner, now, observed, runInCore, runOf, startRun } from "./runs.mjs";
+import { describeError, thrownByTool } from "./env.mjs";
+import { callTool, closeCalls, consoleLine, emit, endRun, endedWhy, finishLogs, newOwner, now, observed, runInCore, runOf, startRun, stopRuns } from "./runs.mjs";
+import { filterVerdict, notFromHook, overwriteVerdict } from "./page-hooks.mjs";
+import { abortReason, markSchema, normalizeRunOptions, whenAborted } from "./run-options.mjs";
 
 /**
  * @typedef {import("../index.d.ts").IoCodeMode.API} API
@@ -14,8 +18,6 @@ import { callTool, closeCalls, consoleLine, emit, endRun, endedWhy, finishLogs, 
  * @typedef {import("./core.mjs").Core} Core
  * @typedef {{ check: () => void, sync: <T>(fn: () => T) => T, async: (fn: () => any) => Promise<any> }} Guard
  */
-
-const AI_SDK_SCHEMA = Symbol.for("vercel.ai.schema");
 
 /**
  * The page's side of the in-thread engine: the core gets wrappers of the
@@ -210,216 +212,6 @@ function makeGuard(core, isDisposed) {
     return { check, sync, async };
 }
 
-// Marks a JSON Schema object the way the Vercel AI SDK's jsonSchema() helper
-// does (a Symbol.for("vercel.ai.schema") flag plus jsonSchema and validate
-// properties), so `tool({ inputSchema })` and generateText take it as is.
-// The markers are non-enumerable: JSON.stringify(schema) and spreading stay
-// plain JSON Schema for every other SDK.
-/** @param {any} schema */
-export function markSchema(schema) {
-    if (!schema || typeof schema !== "object" || Object.isFrozen(schema)) return schema;
-    const plain = JSON.parse(JSON.stringify(schema));
-    Object.defineProperty(schema, AI_SDK_SCHEMA, { value: true });
-    Object.defineProperty(schema, "jsonSchema", { value: plain });
-    Object.defineProperty(schema, "validate", { value: undefined });
-    return schema;
-}
-
-/**
- * @param {any} signal
- * @returns {signal is AbortSignal}
- */
-function isAbortSignalLike(signal) {
-    return (
-        signal !== null &&
-        typeof signal === "object" &&
-        typeof signal.aborted === "boolean" &&
-        typeof signal.addEventListener === "function" &&
-        typeof signal.removeEventListener === "function"
-    );
-}
-
-// Accepts {signal, context} (Code Mode) as well as {abortSignal,
-// experimental_context} (the Vercel AI SDK's tool options).
-/**
- * @param {any} options
- * @returns {{ signal?: AbortSignal, context?: unknown }}
- */
-export function normalizeRunOptions(options) {
-    if (options === undefined || options === null) return {};
-    if (typeof options !== "object") {
-        throw new TypeError(`execute(args, options): options: expected an object, got ${typeof options}`);
-    }
-    /** @type {{ signal?: AbortSignal, context?: unknown }} */
-    const out = {};
-    const signal = options.signal !== undefined && options.signal !== null ? options.signal : options.abortSignal;
-    if (signal !== undefined && signal !== null) {
-        if (!isAbortSignalLike(signal)) {
-            throw new TypeError("execute(args, options): options.signal: expected an AbortSignal");
-        }
-        out.signal = signal;
-    }
-    if ("context" in options && options.context !== undefined) out.context = options.context;
-    else if (options.experimental_context !== undefined) out.context = options.experimental_context;
-    return out;
-}
-
-// toolFilter and overwriteSystemInstruction run while the core builds a
-// tool list or the instruction: a hook that asked for one of those again
-// recursed until the stack overflowed, which stopped the engine. Those
-// calls throw at once instead (the hook's throw hides its tool, or keeps
-// the built-in instruction, as any throw of it does).
-let inHook = 0;
-/** @param {string} call */
-function notFromHook(call) {
-    if (inHook > 0) {
-        throw new Error(`Code Mode: ${call} cannot be called from toolFilter or overwriteSystemInstruction: the core calls them while it builds the tool list and the instruction, so the call would recurse. Read what the hook needs before the factory is created.`);
-    }
-}
-
-/**
- * What toolFilter says of a tool. An async filter (or one that returns any
- * promise or thenable) has not decided yet: it hides the tool, with one
- * console.error per filter, where the promise, truthy, showed every tool
- * the filter meant to hide. A filter that throws hides it too.
- * @param {(t: any) => unknown} filter
- * @param {any} def
- */
-export function filterVerdict(filter, def) {
-    let v;
-    try {
-        inHook++;
-        v = filter(def);
-    } catch (err) {
-        // A thrown Promise's rejection must not end the host's process.
-        markHandled(err);
-        return false;
-    } finally {
-        inHook--;
-    }
-    if (v !== null && (typeof v === "object" || typeof v === "function") && typeof (/** @type {any} */ (v).then) === "function") {
-        // An async filter that throws rejects its promise, which nobody
-        // else awaits.
-        markHandled(v);
-        if (!warnedFilters.has(filter)) {
-            warnedFilters.add(filter);
-            console.error(`Code Mode: toolFilter returned a promise (for the tool "${def && def.name}"); it must answer synchronously, true or false. Tools it answers with a promise are hidden.`);
-        }
-        return false;
-    }
-    return !!v;
-}
-/** @type {WeakSet<Function>} */
-const warnedFilters = new WeakSet();
-
-/**
- * The instruction after overwriteSystemInstruction. A hook that throws or
- * answers anything but a string (an async hook's promise above all) leaves
- * the built-in instruction, so the model is never left without one; it
- * used to do so without a word, and a host's own rules (added by an async
- * hook) were silently missing from every prompt. The first such answer of
- * each hook is reported with console.error, naming the option and what it
- * must return; a promise's rejection is marked handled.
- * @param {(current: string) => unknown} overwrite
- * @param {string} raw
- */
-export function overwriteVerdict(overwrite, raw) {
-    let v, why;
-    try {
-        inHook++;
-        v = overwrite(raw);
-        if (typeof v === "string") return v;
-        if (v !== null && (typeof v === "object" || typeof v === "function") && typeof (/** @type {any} */ (v).then) === "function") {
-            markHandled(v);
-            why = "returned a promise; it must return the instruction synchronously, a string (getSystemInstruction() is synchronous: look up what it needs before you create the factory)";
-        } else {
-            why = `returned ${describe(v)}; it must return the instruction, a string`;
-        }
-    } catch (err) {
-        why = markHandled(err) ? "threw a Promise, not an Error (a missing await before throw?)" : `threw (${errorText(err)}); it must return the instruction, a string`;
-    } finally {
-        inHook--;
-    }
-    if (!warnedOverwrites.has(overwrite)) {
-        warnedOverwrites.add(overwrite);
-        console.error(`Code Mode: config.overwriteSystemInstruction ${why}. The built-in instruction is used instead.`);
-    }
-    return raw;
-}
-/** @type {WeakSet<Function>} */
-const warnedOverwrites = new WeakSet();
-
-/** @param {unknown} err */
-function errorText(err) {
-    try {
-        const m = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-        return m.length > 200 ? m.slice(0, 200) + "…" : m;
-    } catch {
-        return "a value that cannot be converted to text";
-    }
-}
-
-/** @param {AbortSignal} signal */
-export function abortReason(signal) {
-    if (signal.reason !== undefined) return signal.reason;
-    const err = new Error("This operation was aborted");
-    err.name = "AbortError";
-    return err;
-}
-
-// The runs given one AbortSignal share one 'abort' listener on it, there
-// while one of them is in flight: a listener per run made Node print a
-// MaxListenersExceededWarning past 10 runs on one app-wide signal, a
-// legal use (and a page's own listeners count against the same limit).
-/** @type {WeakMap<object, { waiters: Set<() => void>, fire: () => void }>} */
-const abortWatch = new WeakMap();
-
-/**
- * Calls `fn` once when `signal` aborts (its caller checks `aborted` first).
- * The function it returns forgets `fn`; the last one forgotten takes the
- * listener off the signal.
- * @param {AbortSignal} signal
- * @param {() => void} fn
- * @returns {() => void}
- */
-export function whenAborted(signal, fn) {
-    let entry = abortWatch.get(signal);
-    if (!entry) {
-        /** @type {Set<() => void>} */
-        const waiters = new Set();
-        const fire = () => {
-            if (abortWatch.get(signal) === entry) abortWatch.delete(signal);
-            const all = [...waiters];
-            waiters.clear();
-            // Each run ends whatever another does, as with a listener each.
-            let failed = false;
-            let first;
-            for (const f of all) {
-                try {
-                    f();
-                } catch (err) {
-                    if (!failed) {
-                        failed = true;
-                        first = err;
-                    }
-                }
-            }
-            if (failed) throw first;
-        };
-        entry = { waiters, fire };
-        abortWatch.set(signal, entry);
-        signal.addEventListener("abort", fire, { once: true });
-    }
-    const own = entry;
-    const waiter = () => fn();
-    own.waiters.add(waiter);
-    return () => {
-        if (!own.waiters.delete(waiter) || own.waiters.size > 0 || abortWatch.get(signal) !== own) return;
-        abortWatch.delete(signal);
-        signal.removeEventListener("abort", own.fire);
-    };
-}
-
 // The core calls onConsole synchronously, from inside a run's QuickJS
 // frames (a run's console lines reach onEvent as they are logged). An
 // observer that disposed or started a run there re-entered the core in the
@@ -524,21 +316,6 @@ function wrapLlmTool(tool, guard, pipe, owner) {
         inputSchema: markSchema(tool.inputSchema),
         execute,
     };
-}
-
-/**
- * Ends every run of an owner: execute rejects with `message`, the core
- * stops it, tool signals abort, nothing of it is called again.
- * @param {import("./runs.mjs").Owner} owner
- * @param {string} message
- */
-export function stopRuns(owner, message) {
-    for (const run of [...owner.runs]) {
-        const err = new Error(message);
-        err.name = "AbortError";
-        if (typeof run.abortHook === "function") run.abortHook(err);
-        else endRun(run, message);
-    }
 }
 
 /**

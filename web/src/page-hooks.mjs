@@ -1,0 +1,104 @@
+// The page's two synchronous hooks on what the model is shown, toolFilter
+// and overwriteSystemInstruction, read the same way in both engine modes
+// (wrap.mjs on the calling thread, worker-host.mjs for a worker). A hook
+// is page code: whatever it throws or returns, the answer is a safe one
+// (the tool hidden, the built-in instruction kept) and never an unhandled
+// rejection; an answer of the wrong kind (a promise above all) is reported
+// once per hook with console.error.
+
+import { describe, markHandled } from "./env.mjs";
+
+// toolFilter and overwriteSystemInstruction run while the core builds a
+// tool list or the instruction: a hook that asked for one of those again
+// recursed until the stack overflowed, which stopped the engine. Those
+// calls throw at once instead (the hook's throw hides its tool, or keeps
+// the built-in instruction, as any throw of it does).
+let inHook = 0;
+/** @param {string} call */
+export function notFromHook(call) {
+    if (inHook > 0) {
+        throw new Error(`Code Mode: ${call} cannot be called from toolFilter or overwriteSystemInstruction: the core calls them while it builds the tool list and the instruction, so the call would recurse. Read what the hook needs before the factory is created.`);
+    }
+}
+
+/**
+ * What toolFilter says of a tool. An async filter (or one that returns any
+ * promise or thenable) has not decided yet: it hides the tool, with one
+ * console.error per filter, where the promise, truthy, showed every tool
+ * the filter meant to hide. A filter that throws hides it too.
+ * @param {(t: any) => unknown} filter
+ * @param {any} def
+ */
+export function filterVerdict(filter, def) {
+    let v;
+    try {
+        inHook++;
+        v = filter(def);
+    } catch (err) {
+        // A thrown Promise's rejection must not end the host's process.
+        markHandled(err);
+        return false;
+    } finally {
+        inHook--;
+    }
+    if (v !== null && (typeof v === "object" || typeof v === "function") && typeof (/** @type {any} */ (v).then) === "function") {
+        // An async filter that throws rejects its promise, which nobody
+        // else awaits.
+        markHandled(v);
+        if (!warnedFilters.has(filter)) {
+            warnedFilters.add(filter);
+            console.error(`Code Mode: toolFilter returned a promise (for the tool "${def && def.name}"); it must answer synchronously, true or false. Tools it answers with a promise are hidden.`);
+        }
+        return false;
+    }
+    return !!v;
+}
+/** @type {WeakSet<Function>} */
+const warnedFilters = new WeakSet();
+
+/**
+ * The instruction after overwriteSystemInstruction. A hook that throws or
+ * answers anything but a string (an async hook's promise above all) leaves
+ * the built-in instruction, so the model is never left without one; it
+ * used to do so without a word, and a host's own rules (added by an async
+ * hook) were silently missing from every prompt. The first such answer of
+ * each hook is reported with console.error, naming the option and what it
+ * must return; a promise's rejection is marked handled.
+ * @param {(current: string) => unknown} overwrite
+ * @param {string} raw
+ */
+export function overwriteVerdict(overwrite, raw) {
+    let v, why;
+    try {
+        inHook++;
+        v = overwrite(raw);
+        if (typeof v === "string") return v;
+        if (v !== null && (typeof v === "object" || typeof v === "function") && typeof (/** @type {any} */ (v).then) === "function") {
+            markHandled(v);
+            why = "returned a promise; it must return the instruction synchronously, a string (getSystemInstruction() is synchronous: look up what it needs before you create the factory)";
+        } else {
+            why = `returned ${describe(v)}; it must return the instruction, a string`;
+        }
+    } catch (err) {
+        why = markHandled(err) ? "threw a Promise, not an Error (a missing await before throw?)" : `threw (${errorText(err)}); it must return the instruction, a string`;
+    } finally {
+        inHook--;
+    }
+    if (!warnedOverwrites.has(overwrite)) {
+        warnedOverwrites.add(overwrite);
+        console.error(`Code Mode: config.overwriteSystemInstruction ${why}. The built-in instruction is used instead.`);
+    }
+    return raw;
+}
+/** @type {WeakSet<Function>} */
+const warnedOverwrites = new WeakSet();
+
+/** @param {unknown} err */
+function errorText(err) {
+    try {
+        const m = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+        return m.length > 200 ? m.slice(0, 200) + "…" : m;
+    } catch {
+        return "a value that cannot be converted to text";
+    }
+}

@@ -1,0 +1,122 @@
+// An LLM tool's execute, in both engine modes (wrap.mjs on the calling
+// thread, worker-runs.mjs for a worker): the options of the common LLM
+// SDKs taken as they are, the input schema marked for the Vercel AI SDK,
+// and the run's AbortSignal watched with one listener however many runs
+// share it.
+
+const AI_SDK_SCHEMA = Symbol.for("vercel.ai.schema");
+
+// Marks a JSON Schema object the way the Vercel AI SDK's jsonSchema() helper
+// does (a Symbol.for("vercel.ai.schema") flag plus jsonSchema and validate
+// properties), so `tool({ inputSchema })` and generateText take it as is.
+// The markers are non-enumerable: JSON.stringify(schema) and spreading stay
+// plain JSON Schema for every other SDK.
+/** @param {any} schema */
+export function markSchema(schema) {
+    if (!schema || typeof schema !== "object" || Object.isFrozen(schema)) return schema;
+    const plain = JSON.parse(JSON.stringify(schema));
+    Object.defineProperty(schema, AI_SDK_SCHEMA, { value: true });
+    Object.defineProperty(schema, "jsonSchema", { value: plain });
+    Object.defineProperty(schema, "validate", { value: undefined });
+    return schema;
+}
+
+/**
+ * @param {any} signal
+ * @returns {signal is AbortSignal}
+ */
+function isAbortSignalLike(signal) {
+    return (
+        signal !== null &&
+        typeof signal === "object" &&
+        typeof signal.aborted === "boolean" &&
+        typeof signal.addEventListener === "function" &&
+        typeof signal.removeEventListener === "function"
+    );
+}
+
+// Accepts {signal, context} (Code Mode) as well as {abortSignal,
+// experimental_context} (the Vercel AI SDK's tool options).
+/**
+ * @param {any} options
+ * @returns {{ signal?: AbortSignal, context?: unknown }}
+ */
+export function normalizeRunOptions(options) {
+    if (options === undefined || options === null) return {};
+    if (typeof options !== "object") {
+        throw new TypeError(`execute(args, options): options: expected an object, got ${typeof options}`);
+    }
+    /** @type {{ signal?: AbortSignal, context?: unknown }} */
+    const out = {};
+    const signal = options.signal !== undefined && options.signal !== null ? options.signal : options.abortSignal;
+    if (signal !== undefined && signal !== null) {
+        if (!isAbortSignalLike(signal)) {
+            throw new TypeError("execute(args, options): options.signal: expected an AbortSignal");
+        }
+        out.signal = signal;
+    }
+    if ("context" in options && options.context !== undefined) out.context = options.context;
+    else if (options.experimental_context !== undefined) out.context = options.experimental_context;
+    return out;
+}
+
+/** @param {AbortSignal} signal */
+export function abortReason(signal) {
+    if (signal.reason !== undefined) return signal.reason;
+    const err = new Error("This operation was aborted");
+    err.name = "AbortError";
+    return err;
+}
+
+// The runs given one AbortSignal share one 'abort' listener on it, there
+// while one of them is in flight: a listener per run made Node print a
+// MaxListenersExceededWarning past 10 runs on one app-wide signal, a
+// legal use (and a page's own listeners count against the same limit).
+/** @type {WeakMap<object, { waiters: Set<() => void>, fire: () => void }>} */
+const abortWatch = new WeakMap();
+
+/**
+ * Calls `fn` once when `signal` aborts (its caller checks `aborted` first).
+ * The function it returns forgets `fn`; the last one forgotten takes the
+ * listener off the signal.
+ * @param {AbortSignal} signal
+ * @param {() => void} fn
+ * @returns {() => void}
+ */
+export function whenAborted(signal, fn) {
+    let entry = abortWatch.get(signal);
+    if (!entry) {
+        /** @type {Set<() => void>} */
+        const waiters = new Set();
+        const fire = () => {
+            if (abortWatch.get(signal) === entry) abortWatch.delete(signal);
+            const all = [...waiters];
+            waiters.clear();
+            // Each run ends whatever another does, as with a listener each.
+            let failed = false;
+            let first;
+            for (const f of all) {
+                try {
+                    f();
+                } catch (err) {
+                    if (!failed) {
+                        failed = true;
+                        first = err;
+                    }
+                }
+            }
+            if (failed) throw first;
+        };
+        entry = { waiters, fire };
+        abortWatch.set(signal, entry);
+        signal.addEventListener("abort", fire, { once: true });
+    }
+    const own = entry;
+    const waiter = () => fn();
+    own.waiters.add(waiter);
+    return () => {
+        if (!own.waiters.delete(waiter) || own.waiters.size > 0 || abortWatch.get(signal) !== own) return;
+        abortWatch.delete(signal);
+        signal.removeEventListener("abort", own.fire);
+    };
+}
