@@ -348,13 +348,17 @@ func TestHostileNothingStartsAfterTheEnd(t *testing.T) {
 
 // Item 3: a tool approved after the run's timeout does not start, though
 // the run's thread has not noticed the timeout yet. A console observer,
-// which runs on that thread, holds it past the deadline until the
+// which the run's thread waits for, holds it past the deadline until the
 // interceptor has answered; a loaded machine can hold a busy loop's thread
-// off the CPU as long.
+// off the CPU as long. The run waits for an observer at most Timeout from
+// the console line (WithConsole), so the program logs late, 3 s into its
+// 4: the wait then outlasts the deadline by 3 s, the observer's hold by
+// about as much.
 func TestHostileNothingStartsAfterTheTimeout(t *testing.T) {
-	const timeout = 2 * time.Second // only for the call to reach the interceptor
+	const timeout = 4 * time.Second
 	p := newProbe()
 	asked, release, answered := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	var askedAt time.Time // written before asked is closed
 	wait := func(c chan struct{}) {
 		select {
 		case <-c:
@@ -364,6 +368,7 @@ func TestHostileNothingStartsAfterTheTimeout(t *testing.T) {
 	}
 	_, s := newHostile(t, Config{Timeout: timeout, OnToolCall: func(ctx context.Context, c ToolCall) (Decision, error) {
 		p.start("interceptor " + c.Tool.Name)
+		askedAt = time.Now()
 		close(asked)
 		wait(release)
 		defer close(answered)
@@ -376,13 +381,13 @@ func TestHostileNothingStartsAfterTheTimeout(t *testing.T) {
 		}
 		held = true
 		wait(asked)
-		time.Sleep(timeout) // the run started before it asked
+		time.Sleep(time.Until(askedAt.Add(timeout))) // the run started before it asked
 		close(release)
 		wait(answered)
 		// Time for the tool to start on this approval, if it were let.
 		time.Sleep(300 * time.Millisecond)
 	})
-	res, err := s.ExecuteCode(ctx, ExecuteCodeInput{Code: `tools.pay.send({}); console.log('held'); return 1`}, nil)
+	res, err := s.ExecuteCode(ctx, ExecuteCodeInput{Code: `tools.pay.send({}); const t0 = Date.now(); while (Date.now() - t0 < 3000) {} console.log('held'); return 1`}, nil)
 	p.end()
 	if err != nil {
 		t.Fatal(err)
