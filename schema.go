@@ -14,9 +14,9 @@ import (
 
 	"github.com/interopio/code-mode/internal/jsondec"
 	"github.com/interopio/code-mode/internal/trunc"
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"github.com/santhosh-tekuri/jsonschema/v6/message"
+	"github.com/interopio/code-mode/third_party/jsonschema"
+	"github.com/interopio/code-mode/third_party/jsonschema/kind"
+	"github.com/interopio/code-mode/third_party/jsonschema/message"
 )
 
 // schemaURL is the made-up location each tool schema is compiled under. It

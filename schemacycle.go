@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/interopio/code-mode/third_party/jsonschema"
 )
 
 // checkRefCycles rejects a schema that applies itself to the same value

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/dlclark/regexp2"
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/interopio/code-mode/third_party/jsonschema"
 )
 
 type dlclarkRegexp regexp2.Regexp

@@ -8,7 +8,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/interopio/code-mode/third_party/jsonschema"
 )
 
 func Example_fromFiles() {

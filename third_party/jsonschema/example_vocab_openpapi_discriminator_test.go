@@ -5,7 +5,7 @@ import (
 	"log"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/interopio/code-mode/third_party/jsonschema"
 )
 
 // SchemaExt --

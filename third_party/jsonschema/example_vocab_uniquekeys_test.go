@@ -5,8 +5,8 @@ import (
 	"log"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/message"
+	"github.com/interopio/code-mode/third_party/jsonschema"
+	"github.com/interopio/code-mode/third_party/jsonschema/message"
 )
 
 // SchemaExt --

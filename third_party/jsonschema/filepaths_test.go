@@ -5,7 +5,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/interopio/code-mode/third_party/jsonschema"
 )
 
 func TestPath_Absolute(t *testing.T) {

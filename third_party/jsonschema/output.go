@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"github.com/santhosh-tekuri/jsonschema/v6/message"
+	"github.com/interopio/code-mode/third_party/jsonschema/kind"
+	"github.com/interopio/code-mode/third_party/jsonschema/message"
 )
 
 var defaultPrinter = message.English // code-mode patch: was x/text's English printer (message/)

@@ -12,8 +12,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"github.com/santhosh-tekuri/jsonschema/v6/message"
+	"github.com/interopio/code-mode/third_party/jsonschema/kind"
+	"github.com/interopio/code-mode/third_party/jsonschema/message"
 )
 
 // --

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"github.com/santhosh-tekuri/jsonschema/v6/message"
+	"github.com/interopio/code-mode/third_party/jsonschema/kind"
+	"github.com/interopio/code-mode/third_party/jsonschema/message"
 )
 
 func (sch *Schema) Validate(v any) error {
