@@ -28,6 +28,10 @@ import (
 // wrapping it too, rather than panicking.
 var ErrClosed = errors.New("codemode: closed")
 
+// ErrAsset is wrapped by New's error for bytes that are not the QuickJS
+// asset this module expects. It is sandbox.ErrAsset.
+var ErrAsset = sandbox.ErrAsset
+
 // Errors of a CodeMode or Session used without New or NewSession.
 var (
 	errZeroCodeMode = fmt.Errorf("%w: a zero or nil CodeMode is not usable: make one with New", ErrClosed)
@@ -62,8 +66,16 @@ type CodeMode struct {
 	overwritePanicked atomic.Bool
 }
 
-// New compiles the QuickJS asset (emscripten-module.wasm) and returns a
-// CodeMode. Natively the sandbox runs on wazero.
+// New compiles the QuickJS asset and returns a CodeMode. asset is the file
+// dist/emscripten-module.wasm of the npm package
+// @jitl/quickjs-wasmfile-release-sync@0.32.0 (in this repository,
+// sandboxtest.AssetPath after npm ci): embed it with go:embed, or read it
+// at start. Bytes that are not that asset (empty, not WebAssembly,
+// truncated, another build) give an error wrapping ErrAsset; a bad Config,
+// errors wrapping ErrInvalidConfig (each a *ConfigError); a bad
+// Config.Tools, errors wrapping ErrInvalidTool or ErrDuplicateTool.
+// Natively the sandbox runs on wazero. Compiling takes a while: make one
+// CodeMode and share it (it is safe for concurrent use).
 //
 // At most 16 runs execute at once per CodeMode, each on a sandbox instance
 // of its own (up to 16 MiB plus twice MemoryLimitMB of memory each). A 17th

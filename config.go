@@ -62,8 +62,10 @@ type ToolCall struct {
 	Context any
 }
 
-// Decision is an interceptor's verdict on one call.
+// Decision is an interceptor's verdict on one call. The zero Decision
+// denies it (with the reason "denied").
 type Decision struct {
+	// Allowed lets the call run; false denies it.
 	Allowed bool
 	// Reason is given to the model's code when the call is denied.
 	Reason string
@@ -86,9 +88,12 @@ type ConfigError struct {
 	Problem string
 }
 
+// Error is "codemode: invalid config: <Field>: <Problem>".
 func (e *ConfigError) Error() string {
 	return ErrInvalidConfig.Error() + ": " + e.Field + ": " + e.Problem
 }
+
+// Unwrap returns ErrInvalidConfig.
 func (e *ConfigError) Unwrap() error { return ErrInvalidConfig }
 
 // The limits' defaults and bounds live here and nowhere else: the sandbox's

@@ -51,12 +51,23 @@ func compactJS(src string) string {
 // ExecuteResult is the result of one executeCode run, in the JSON shape the
 // model sees.
 type ExecuteResult struct {
-	OK         bool             `json:"ok"`
-	Result     json.RawMessage  `json:"result,omitempty"`
-	Error      *RunError        `json:"error,omitempty"`
-	Logs       []LogEntry       `json:"logs"`
-	ToolCalls  []ToolCallRecord `json:"toolCalls"`
-	DurationMs float64          `json:"durationMs"`
+	// OK says the code returned; else Error says why it failed.
+	OK bool `json:"ok"`
+	// Result is the value the code returned, as JSON, shortened to
+	// Config.MaxResultChars (a warn entry in Logs then says so); nil when
+	// it returned undefined or failed.
+	Result json.RawMessage `json:"result,omitempty"`
+	// Error is the failure of a run that did not return (nil when OK).
+	Error *RunError `json:"error,omitempty"`
+	// Logs are the run's console lines and warnings, in order. Past the
+	// log budget (200 entries, half of MaxResultChars) a warn entry says
+	// how many were dropped. Never nil.
+	Logs []LogEntry `json:"logs"`
+	// ToolCalls are the run's tool calls, in the order made. Never nil.
+	ToolCalls []ToolCallRecord `json:"toolCalls"`
+	// DurationMs is the wall-clock time of the ExecuteCode call, in
+	// milliseconds.
+	DurationMs float64 `json:"durationMs"`
 }
 
 // RunError describes a failed run. Code is one of SYNTAX, RUNTIME, TIMEOUT,
@@ -65,27 +76,44 @@ type ExecuteResult struct {
 // ErrorCodeMemoryLimit, ErrorCodeToolLimit, ErrorCodeResultNotSerializable,
 // ErrorCodeInvalidInput). Line and Column point into the model's code.
 type RunError struct {
-	Name    string `json:"name"`
+	// Name is the JavaScript error's name (TypeError, SyntaxError, ...).
+	Name string `json:"name"`
+	// Message is its message, with a hint where the sandbox knows one
+	// (what to write instead of Intl, say); at most 2,000 characters.
 	Message string `json:"message"`
-	Code    string `json:"code"`
-	Line    int    `json:"line,omitempty"`
-	Column  int    `json:"column,omitempty"`
-	Stack   string `json:"stack,omitempty"`
+	// Code is one of the ErrorCode constants.
+	Code string `json:"code"`
+	// Line and Column are 1-based, 0 when unknown.
+	Line   int `json:"line,omitempty"`
+	Column int `json:"column,omitempty"`
+	// Stack is the JavaScript stack, at most 2,000 characters.
+	Stack string `json:"stack,omitempty"`
 }
 
-// LogEntry is one console call.
+// LogEntry is one console call, or a warning of the run.
 type LogEntry struct {
-	Level   string `json:"level"`
+	// Level is "log", "info", "warn", "error" or "debug".
+	Level string `json:"level"`
+	// Message is the line as console.log formats it (objects as JSON), at
+	// most 2,000 characters.
 	Message string `json:"message"`
 }
 
 // ToolCallRecord is one tool call of a run.
 type ToolCallRecord struct {
-	Name       string  `json:"name"`
-	Allowed    bool    `json:"allowed"`
-	OK         bool    `json:"ok"`
+	// Name is the name the code called (at most 128 characters).
+	Name string `json:"name"`
+	// Allowed says the call passed the interceptor (or there is none)
+	// and the checks before it: false for a call that was denied, named
+	// no visible tool, went over MaxToolCalls, or that the run's end
+	// stopped before it started (Reason says which).
+	Allowed bool `json:"allowed"`
+	// OK says the tool returned without an error.
+	OK bool `json:"ok"`
+	// DurationMs is the time from the call to its end, in milliseconds.
 	DurationMs float64 `json:"durationMs"`
-	Reason     string  `json:"reason,omitempty"`
+	// Reason says why a call was denied or failed ("" when OK).
+	Reason string `json:"reason,omitempty"`
 }
 
 // ErrorCodeToolLimit is the code of a run that made more than MaxToolCalls calls.

@@ -66,10 +66,14 @@ func (s *Session) SearchTools(query string, limit int) ([]SearchHit, error) {
 type SearchHit struct {
 	Name string
 	// Namespace is the name up to its last dot ("" for a top-level tool).
-	Namespace   string
+	Namespace string
+	// Description is the tool's, cut to at most 8 KiB at a word.
 	Description string
-	Signature   string
-	Score       float64
+	// Signature is the tool's TypeScript declaration, from its schemas.
+	Signature string
+	// Score ranks the hits of one search, higher first; it compares with
+	// nothing outside that search.
+	Score float64
 }
 
 // searchTools ranks entries for a query lexically (see search.Rank).
@@ -103,7 +107,11 @@ func hitsOf(entries []*toolEntry, ranked []search.Hit, sig func(*toolEntry) stri
 
 // ExecuteCodeInput is the input of the executeCode tool.
 type ExecuteCodeInput struct {
-	Code        string `json:"code"`
+	// Code is the program: JavaScript or TypeScript, the body of an async
+	// function (see the package's README for what else is accepted).
+	Code string `json:"code"`
+	// Explanation is the model's sentence on what the code does, for the
+	// host to log or show; the run does not read it.
 	Explanation string `json:"explanation"`
 }
 
@@ -116,6 +124,9 @@ type SearchToolsInput struct {
 
 // LLMTool is a tool to hand to an LLM SDK: its arguments and result are
 // JSON. runContext is the run context of this call (see ExecuteCode).
+// Arguments the model got wrong give a result with ErrorCodeInvalidInput
+// for it to read, not an error: Execute fails only as ExecuteCode and
+// Search do (ctx done, ErrClosed).
 type LLMTool struct {
 	Name        string
 	Description string

@@ -21,15 +21,21 @@ import (
 type Tool struct {
 	// Name is unique, 1..128 characters of [A-Za-z0-9_$.-]. Dots make
 	// namespaces: "orders.search" is called as tools.orders.search(input).
-	Name        string
+	Name string
+	// Description tells the model what the tool does: search ranks by it,
+	// and tool_search and the instruction show it. Optional.
 	Description string
 	// InputSchema is the JSON Schema (draft 2020-12 unless "$schema" says
 	// otherwise) every input is validated against before Execute runs.
 	// nil (or JSON null) accepts any input.
 	InputSchema json.RawMessage
-	// OutputSchema is only used to describe the result to the model.
+	// OutputSchema is only used to describe the result to the model
+	// (without one, the signature shows the type of the results seen).
 	OutputSchema json.RawMessage
-	Annotations  map[string]any
+	// Annotations are the host's own metadata (MCP's readOnlyHint, say),
+	// handed back in ToolInfo.Annotations; Code Mode never reads them.
+	// The map is copied at registration (its values are not).
+	Annotations map[string]any
 	// Source is the value the tool was made from (under GOOS=js, the page's
 	// ToolDefinition object), handed back to filters and interceptors in
 	// ToolInfo.Source. Code Mode never looks inside it.
@@ -62,7 +68,8 @@ type Call struct {
 }
 
 // ToolInfo is the read-only view of a tool handed to filters, interceptors
-// and search. Its slices and map are shared with the registry: do not
+// and search: its Tool's fields as registered (schemas as compact copies,
+// nil for none). Its slices and map are shared with the registry: do not
 // modify them.
 type ToolInfo struct {
 	Name         string
