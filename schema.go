@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -160,7 +161,7 @@ func (v *inputValidator) validate(input json.RawMessage) error {
 	if !errors.As(err, &ve) {
 		return fmt.Errorf("%w: %v", ErrInvalidInput, err)
 	}
-	lines := violationLines(ve)
+	lines := violationLines(ve, inst)
 	// A program that sends its input as JSON text (tool_call(name,
 	// JSON.stringify(input)), a habit of models) read only "got string".
 	if s, ok := inst.(string); ok && len(lines) > 0 && strings.HasPrefix(lines[0], "/: type: ") && isJSONContainer(s) {
@@ -192,7 +193,7 @@ func (e *validationError) Unwrap() error { return ErrInvalidInput }
 // violationLines flattens the error tree to its leaves, which are the rules
 // that actually failed; inner nodes ("allOf failed", "$ref failed") only
 // repeat them. Duplicates are dropped and the list is capped.
-func violationLines(root *jsonschema.ValidationError) []string {
+func violationLines(root *jsonschema.ValidationError, inst any) []string {
 	var leaves []string
 	seen := map[string]bool{}
 	var walk func(e *jsonschema.ValidationError)
@@ -203,7 +204,7 @@ func violationLines(root *jsonschema.ValidationError) []string {
 			}
 			return
 		}
-		line := violationLine(e)
+		line := violationLine(e) + quotedValueHint(e, inst)
 		if !seen[line] {
 			seen[line] = true
 			leaves = append(leaves, line)
@@ -257,6 +258,46 @@ func violationLine(e *jsonschema.ValidationError) string {
 	}
 	return path + ": " + describeKind(e.ErrorKind)
 }
+
+// quotedValueHint follows "type: got string, want integer" when the string
+// is a number or a boolean the schema wants (limit: "5", a habit of models
+// that read the value from text): what to send instead.
+func quotedValueHint(e *jsonschema.ValidationError, inst any) string {
+	k, ok := e.ErrorKind.(*kind.Type)
+	if !ok || k.Got != "string" {
+		return ""
+	}
+	v := inst
+	for _, tok := range e.InstanceLocation {
+		switch c := v.(type) {
+		case map[string]any:
+			v = c[tok]
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(c) {
+				return ""
+			}
+			v = c[i]
+		default:
+			return ""
+		}
+	}
+	str, _ := v.(string)
+	for _, w := range k.Want {
+		switch {
+		case (w == "number" && numberText.MatchString(str)) || (w == "integer" && integerText.MatchString(str)):
+			return fmt.Sprintf(" (the string %q: pass the number %s, without quotes)", str, str)
+		case w == "boolean" && (str == "true" || str == "false"):
+			return fmt.Sprintf(" (the string %q: pass %s, without quotes)", str, str)
+		}
+	}
+	return ""
+}
+
+var (
+	numberText  = regexp.MustCompile(`^-?\d+(\.\d+)?([eE][+-]?\d+)?$`)
+	integerText = regexp.MustCompile(`^-?\d+$`)
+)
 
 // describeKind words a failed rule as "<keyword>: got X, want Y" where that
 // shape fits, so the model sees both the rule and its own value.

@@ -56,6 +56,24 @@ func TestSchemaValidatorWordedMessages(t *testing.T) {
 			"invalid input: /: type: got string, want object"},
 		{"JSON text where a property wants an object", `{"type":"object","properties":{"q":{"type":"object"}}}`, `{"q":"{\"a\":1}"}`,
 			"invalid input: /q: type: got string, want object"},
+		// A number or a boolean sent as a string (limit: "5"), a habit of
+		// models that read it from text: the message says what to send.
+		{"an integer as a string", `{"properties":{"limit":{"type":"integer"}}}`, `{"limit":"5"}`,
+			`invalid input: /limit: type: got string, want integer (the string "5": pass the number 5, without quotes)`},
+		{"a number as a string", `{"properties":{"price":{"type":["number","null"]}}}`, `{"price":"-2.5e1"}`,
+			`invalid input: /price: type: got string, want null or number (the string "-2.5e1": pass the number -2.5e1, without quotes)`},
+		{"a boolean as a string, in an array", `{"items":{"type":"boolean"}}`, `[true,"false"]`,
+			`invalid input: /1: type: got string, want boolean (the string "false": pass false, without quotes)`},
+		{"a key with a slash", `{"properties":{"a/b":{"type":"integer"}}}`, `{"a/b":"7"}`,
+			`invalid input: /a~1b: type: got string, want integer (the string "7": pass the number 7, without quotes)`},
+		{"a decimal where an integer is wanted", `{"properties":{"n":{"type":"integer"}}}`, `{"n":"2.5"}`,
+			"invalid input: /n: type: got string, want integer"},
+		{"words where a number is wanted", `{"properties":{"n":{"type":"number"}}}`, `{"n":"five"}`,
+			"invalid input: /n: type: got string, want number"},
+		{"a padded number", `{"properties":{"n":{"type":"number"}}}`, `{"n":" 5"}`,
+			"invalid input: /n: type: got string, want number"},
+		{"a capitalised boolean", `{"properties":{"b":{"type":"boolean"}}}`, `{"b":"True"}`,
+			"invalid input: /b: type: got string, want boolean"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

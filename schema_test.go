@@ -38,7 +38,7 @@ func TestSchemaValidate(t *testing.T) {
 		{"maximum", `{"customerId":"C-1","items":[{"sku":"AB","qty":100}]}`,
 			[]string{"/items/0/qty: maximum: got 100, want <= 99"}},
 		{"type", `{"customerId":"C-1","items":[{"sku":"AB","qty":"2"}]}`,
-			[]string{"/items/0/qty: type: got string, want integer"}},
+			[]string{`/items/0/qty: type: got string, want integer (the string "2": pass the number 2, without quotes)`}},
 		{"integer rejects fractions", `{"customerId":"C-1","items":[{"sku":"AB","qty":1.5}]}`,
 			[]string{"/items/0/qty: type: got number, want integer"}},
 		{"required", `{"items":[{"sku":"AB","qty":1}]}`,

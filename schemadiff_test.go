@@ -102,7 +102,7 @@ func TestSchemaPathsAgreeDialects(t *testing.T) {
 			`{"n":0.5}`:  "",
 			`{"n":0}`:    "invalid input: /n: exclusiveMinimum: got 0, want > 0",
 			`{"n":10}`:   "invalid input: /n: exclusiveMaximum: got 10, want < 10",
-			`{"n":"5"}`:  "invalid input: /n: type: got string, want number",
+			`{"n":"5"}`:  `invalid input: /n: type: got string, want number (the string "5": pass the number 5, without quotes)`,
 			`{}`:         `invalid input: /: required: missing "n"`,
 			`{"n":9.99}`: "",
 		}},

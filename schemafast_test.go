@@ -146,7 +146,7 @@ func TestSurelyValidShortcut(t *testing.T) {
 		t.Fatal("valid input compiled the schema")
 	}
 	err = v.validate(json.RawMessage(`{"n":"1"}`))
-	if want := "invalid input: /n: type: got string, want integer"; err == nil || err.Error() != want {
+	if want := `invalid input: /n: type: got string, want integer (the string "1": pass the number 1, without quotes)`; err == nil || err.Error() != want {
 		t.Fatalf("got %v, want %q", err, want)
 	}
 	if v.schema == nil {

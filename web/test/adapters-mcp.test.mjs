@@ -464,7 +464,7 @@ describe("fromMcpClient: a real server's tool list (filesystem, draft-07 schemas
 
     const refused = [
         ["a number for a string", `tools.filesystem.read_text_file({ path: 5 })`, "filesystem.read_text_file: invalid input: /path: type: got number, want string"],
-        ["a string for a number", `tools.filesystem.read_text_file({ path: "/a", head: "20" })`, "filesystem.read_text_file: invalid input: /head: type: got string, want number"],
+        ["a string for a number", `tools.filesystem.read_text_file({ path: "/a", head: "20" })`, `filesystem.read_text_file: invalid input: /head: type: got string, want number (the string "20": pass the number 20, without quotes)`],
         ["a required field missing", `tools.filesystem.move_file({ source: "/a" })`, 'filesystem.move_file: invalid input: /: required: missing "destination"'],
         ["an empty list under minItems", `tools.filesystem.read_multiple_files({ paths: [] })`, "filesystem.read_multiple_files: invalid input: /paths: minItems: got 0 items, want >= 1"],
         ["a value outside the enum", `tools.filesystem.list_directory_with_sizes({ path: "/", sortBy: "date" })`, 'filesystem.list_directory_with_sizes: invalid input: /sortBy: enum: got "date", want one of "name", "size"'],
