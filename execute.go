@@ -391,6 +391,14 @@ func endsWithWord(s, word string) bool {
 	return rest == "" || !(r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r))
 }
 
+// llmToolHints follow the error of code that calls the model's own two
+// tools as if the sandbox had them (searchTools(...), tools.executeCode(...)):
+// the instruction names both, and tool_search is searchTools's inside.
+var llmToolHints = map[string]string{
+	"searchTools": "searchTools is a tool you call outside the code; inside it, search with await tool_search({ query })",
+	"executeCode": "executeCode is the tool that runs this code; inside it, call the tools themselves: await tools.<namespace>.<name>(input)",
+}
+
 // notDefinedHints follow "'<name>' is not defined" for the globals models
 // reach for that the sandbox lacks: Intl (intlHint), and what they know
 // from a module or a page, where the sandbox has neither: "'module' is not
@@ -400,6 +408,9 @@ var notDefinedHints = func() map[string]string {
 	const commonJS = ": the code is the body of an async function, not a module; return the result (return value;) instead of assigning module.exports"
 	const page = ": the sandbox has no page, DOM, storage or Node.js objects, only JavaScript's built-ins and the globals the instructions list; get the page's data by calling its tools (tool_search finds them)"
 	m := map[string]string{"Intl": intlHint, "module": commonJS, "exports": commonJS, "await": awaitHint}
+	for k, h := range llmToolHints {
+		m[k] = ": " + h
+	}
 	for _, k := range []string{"window", "document", "localStorage", "sessionStorage", "navigator", "location", "process", "Buffer"} {
 		m[k] = page
 	}

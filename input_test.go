@@ -586,6 +586,12 @@ func TestHostGlobalHints(t *testing.T) {
 		{name: "localStorage", code: "return localStorage.getItem('k')", errCode: "RUNTIME", errName: "ReferenceError", errMsg: "get the page's data by calling its tools (tool_search finds them)"},
 		{name: "process.env", code: "return process.env.KEY", errCode: "RUNTIME", errName: "ReferenceError", errMsg: "'process' is not defined: the sandbox has no page"},
 		{name: "a caught error keeps QuickJS's wording", code: "try { window.x } catch (e) { return e.message }", want: `"'window' is not defined"`},
+		// The model's own two tools, called from the code as if they were
+		// globals: they are the host's, outside the sandbox.
+		{name: "searchTools in the code", code: "const hits = await searchTools({ query: 'orders' })\nreturn hits", errCode: "RUNTIME", errName: "ReferenceError", errMsg: "'searchTools' is not defined: " + llmToolHints["searchTools"], line: 1, col: 20},
+		{name: "executeCode in the code", code: "return await executeCode({ code: 'return 1' })", errCode: "RUNTIME", errName: "ReferenceError", errMsg: "'executeCode' is not defined: " + llmToolHints["executeCode"]},
+		{name: "searchTools as a page tool", code: "return await tools.searchTools({ query: 'orders' })", errCode: "RUNTIME", errName: "ToolError", errMsg: `unknown tool "searchTools"; ` + llmToolHints["searchTools"]},
+		{name: "executeCode by tool_call", code: "return await tool_call('executeCode', { code: 'return 1' })", errCode: "RUNTIME", errName: "ToolError", errMsg: `unknown tool "executeCode"; ` + llmToolHints["executeCode"]},
 		{name: "another name gets no hint", code: "return moduleX", errCode: "RUNTIME", errName: "ReferenceError", errMsg: "'moduleX' is not defined"},
 	})
 	for _, e := range []sandbox.Error{{Name: "ReferenceError", Message: "'moduleX' is not defined"}, {Name: "TypeError", Message: "'module' is not defined"}, {Name: "ReferenceError", Message: "'module' is not defined."}} {

@@ -475,6 +475,9 @@ func checkOutput(e *toolEntry, out json.RawMessage, err error) (json.RawMessage,
 // word of the index, which then ranks the namespace's tools in any order,
 // and a model calls the first name it is given.
 func (r *runState) suggest(name string) string {
+	if h, ok := llmToolHints[name]; ok {
+		return "; " + h
+	}
 	name = cutString(name, maxNameChars)
 	names := make([]string, len(r.visible))
 	for i, e := range r.visible {
