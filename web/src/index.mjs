@@ -10,6 +10,8 @@
 
 import { hasNodeFs } from "./env.mjs";
 import { threadFactory } from "./factory.mjs";
+import { snapshot } from "./fields.mjs";
+import { CONFIG_KEYS, INTERCEPTOR_KEYS } from "./keys.mjs";
 import { workerFactory } from "./worker-host.mjs";
 
 const onPage = !hasNodeFs && typeof document !== "undefined" && typeof Worker === "function";
@@ -23,6 +25,10 @@ export async function IoCodeModeFactory(config) {
     if (config === null || typeof config !== "object") {
         throw new TypeError(`config: expected an object, got ${config === null ? "null" : typeof config}`);
     }
+    // Read once, each field, and never from Object.prototype (fields.mjs).
+    config = /** @type {any} */ (snapshot(config, "config", CONFIG_KEYS));
+    const ic = config.interceptors;
+    if (ic !== null && typeof ic === "object") config.interceptors = snapshot(ic, "config.interceptors", INTERCEPTOR_KEYS);
     const location = config.wasmLocation;
     if (typeof location !== "string" || location === "") {
         throw new TypeError(

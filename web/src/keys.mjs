@@ -64,6 +64,10 @@ function distance(a, b) {
     return prev[rb.length];
 }
 
+// The factory config's keys and interceptors', as wasm/config.go's
+// configKeys and interceptorKeys: index.mjs snapshots them (fields.mjs).
+export const CONFIG_KEYS = ["wasmLocation", "timeout", "memoryLimit", "maxToolCalls", "maxResultChars", "toolFilter", "interceptors", "overwriteSystemInstruction", "tools", "search", "worker", "onEvent"];
+export const INTERCEPTOR_KEYS = ["onToolCall"];
 export const TOOL_KEYS = ["name", "description", "inputSchema", "outputSchema", "annotations", "execute"];
 export const SESSION_KEYS = ["tools"];
 // Kept equal to wasm/config.go's toolKeys, sessionKeys and sessionHints by

@@ -4,6 +4,8 @@
 // and the run's AbortSignal watched with one listener however many runs
 // share it.
 
+import { field } from "./fields.mjs";
+
 const AI_SDK_SCHEMA = Symbol.for("vercel.ai.schema");
 
 // Marks a JSON Schema object the way the Vercel AI SDK's jsonSchema() helper
@@ -36,28 +38,29 @@ function isAbortSignalLike(signal) {
 }
 
 // Accepts {signal, context} (Code Mode) as well as {abortSignal,
-// experimental_context} (the Vercel AI SDK's tool options).
+// experimental_context} (the Vercel AI SDK's tool options). Each is read
+// once, never from Object.prototype (fields.mjs); every field of the
+// answer is set, undefined or not, so that an absent one is not read from
+// there either.
 /**
  * @param {any} options
- * @returns {{ signal?: AbortSignal, context?: unknown }}
+ * @returns {{ signal?: AbortSignal, context?: unknown, onEvent?: (event: any) => void }}
  */
 export function normalizeRunOptions(options) {
-    if (options === undefined || options === null) return {};
+    if (options === undefined || options === null) return { signal: undefined, context: undefined, onEvent: undefined };
     if (typeof options !== "object") {
         throw new TypeError(`execute(args, options): options: expected an object, got ${typeof options}`);
     }
-    /** @type {{ signal?: AbortSignal, context?: unknown }} */
-    const out = {};
-    const signal = options.signal !== undefined && options.signal !== null ? options.signal : options.abortSignal;
-    if (signal !== undefined && signal !== null) {
-        if (!isAbortSignalLike(signal)) {
-            throw new TypeError("execute(args, options): options.signal: expected an AbortSignal");
-        }
-        out.signal = signal;
+    let signal = field(options, "signal");
+    if (signal === undefined || signal === null) signal = field(options, "abortSignal");
+    if (signal === null) signal = undefined;
+    if (signal !== undefined && !isAbortSignalLike(signal)) {
+        throw new TypeError("execute(args, options): options.signal: expected an AbortSignal");
     }
-    if ("context" in options && options.context !== undefined) out.context = options.context;
-    else if (options.experimental_context !== undefined) out.context = options.experimental_context;
-    return out;
+    let context = field(options, "context");
+    if (context === undefined) context = field(options, "experimental_context");
+    const onEvent = field(options, "onEvent");
+    return { signal, context, onEvent: typeof onEvent === "function" ? onEvent : undefined };
 }
 
 /** @param {AbortSignal} signal */

@@ -6,6 +6,7 @@
 
 import { CALL } from "./call.mjs";
 import { exitedError } from "./core.mjs";
+import { field } from "./fields.mjs";
 import { describeError, thrownByTool } from "./env.mjs";
 import { callTool, closeCalls, consoleLine, emit, endRun, endedWhy, finishLogs, newOwner, now, observed, runInCore, runOf, startRun, stopRuns } from "./runs.mjs";
 import { filterVerdict, notFromHook, overwriteVerdict } from "./page-hooks.mjs";
@@ -242,7 +243,7 @@ function wrapLlmTool(tool, guard, pipe, owner) {
         }
         const signal = opts.signal;
         if (signal && signal.aborted) return Promise.reject(abortReason(signal));
-        const run = startRun(owner, opts.context, options && typeof options.onEvent === "function" ? options.onEvent : undefined);
+        const run = startRun(owner, opts.context, opts.onEvent);
         // The core sees the run's token, never its context, and, when the
         // caller gave a signal, a signal of ours: aborted by the caller's
         // signal or by dispose(). Without one, dispose() stops the run in
@@ -394,7 +395,8 @@ export function wrapApi(api, core, pipe) {
         },
         createSession(options) {
             const o = /** @type {any} */ (options);
-            const goOptions = o && typeof o === "object" && "tools" in o ? { ...o, tools: pipe.wrapList(o.tools) } : options;
+            const tools = field(o, "tools");
+            const goOptions = tools !== undefined ? { ...o, tools: pipe.wrapList(tools) } : options;
             return guard.sync(() => wrapSession(api.createSession(goOptions), core, isDisposed, pipe, owner));
         },
         dispose() {

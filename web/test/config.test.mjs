@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
-import { assetBytes, assetPath, assetURL, loadFactory, root, serve, withFactory } from "./helpers.mjs";
+import { WORKER, assetBytes, assetPath, assetURL, indexURL, loadFactory, root, run, serve, withFactory } from "./helpers.mjs";
 
 let IoCodeModeFactory;
 before(async () => {
@@ -199,6 +199,51 @@ describe("the QuickJS asset", () => {
             assert.equal(server.hits.filter((p) => p === "/wasm/typed.wasm").length - before, 1);
         });
     });
+});
+
+// hostile12: in worker mode the config was read again after it was
+// checked, so a getter could hand the check a guard and the engine none
+// (the tool ran); a throwing getter or proxy trap rejected with its own
+// error, not naming the field. The factory is called with worker set on
+// the config itself: loadFactory's copy would read each getter once.
+describe("the config is read once, field by field", () => {
+    const deny = () => ({ allowed: false, reason: "checked guard" });
+    const tools = [{ name: "t.x", inputSchema: { type: "object" }, execute: () => "ran" }];
+    /** A getter that answers `first` once, then undefined. */
+    const once = (first) => {
+        let n = 0;
+        return () => (n++ === 0 ? first : undefined);
+    };
+    const rows = [
+        ["interceptors", (c) => Object.defineProperty(c, "interceptors", { get: once({ onToolCall: deny }), enumerable: true }), "call to t.x denied: checked guard"],
+        ["interceptors.onToolCall", (c) => (c.interceptors = Object.defineProperty({}, "onToolCall", { get: once(deny), enumerable: true })), "call to t.x denied: checked guard"],
+        ["toolFilter", (c) => Object.defineProperty(c, "toolFilter", { get: once(() => false), enumerable: true }), 'unknown tool "t.x"; use tool_search to find tools'],
+    ];
+    for (const [name, set, want] of rows) {
+        test(`a getter of ${name} that answers once: the guard checked is the guard used`, async () => {
+            const factory = (await import(indexURL)).IoCodeModeFactory;
+            const config = { wasmLocation: assetPath, worker: WORKER, tools };
+            set(config);
+            const api = await factory(config);
+            try {
+                const r = await run(api.createSession(), "try { return await tools.t.x({}) } catch (e) { return e.message }");
+                assert.equal(r.result, want, JSON.stringify(r));
+            } finally {
+                api.dispose();
+            }
+        });
+    }
+    const throwing = [
+        ["a throwing getter", () => ({ wasmLocation: assetPath, get interceptors() { throw new Error("boom"); } }), /^config\.interceptors: reading it threw: boom$/],
+        ["a proxy whose ownKeys throws", () => new Proxy({ wasmLocation: assetPath }, { ownKeys() { throw new Error("boom"); } }), /^config: cannot list its keys: boom$/],
+        ["interceptors whose get trap throws", () => ({ wasmLocation: assetPath, interceptors: new Proxy({}, { get() { throw new Error("boom"); } }) }), /^config\.interceptors\.onToolCall: reading it threw: boom$/],
+    ];
+    for (const [name, make, message] of throwing) {
+        test(`${name}: a TypeError naming the field`, async () => {
+            const factory = (await import(indexURL)).IoCodeModeFactory;
+            await assert.rejects(factory(make()), (err) => err instanceof TypeError && message.test(err.message));
+        });
+    }
 });
 
 describe("the loader", () => {

@@ -26,6 +26,8 @@ function goMap(name) {
 }
 
 test("the page's key tables are the Go core's", () => {
+    assert.deepEqual(keys.CONFIG_KEYS, goList("configKeys"));
+    assert.deepEqual(keys.INTERCEPTOR_KEYS, goList("interceptorKeys"));
     assert.deepEqual(keys.TOOL_KEYS, goList("toolKeys"));
     assert.deepEqual(keys.SESSION_KEYS, goList("sessionKeys"));
     assert.deepEqual(keys.SESSION_HINTS, goMap("sessionHints"));

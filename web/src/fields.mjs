@@ -1,0 +1,74 @@
+// How the library reads the page's option objects (the factory config,
+// interceptors, execute's options). The page is not ours: a dependency of
+// it may have polluted Object.prototype ("toolFilter", "context", "timeout"
+// added there by a merge of attacker JSON), and that must not hide tools,
+// forge a run's context or set a limit. A value only Object.prototype holds
+// reads as undefined; a prototype of the page's own (a class, Object.create
+// of its defaults) still counts. The Go core reads what it is handed the
+// same way (wasm/config.go get).
+
+import { describeError } from "./env.mjs";
+
+/**
+ * obj[key], read once, unless only the last object of obj's prototype
+ * chain (Object.prototype, of any realm) holds key. A chain longer than
+ * any a page builds (a proxy may make one without end) counts as the
+ * page's.
+ * @param {any} obj
+ * @param {PropertyKey} key
+ */
+export function field(obj, key) {
+    if (obj === null || (typeof obj !== "object" && typeof obj !== "function")) return undefined;
+    let o = obj;
+    for (let depth = 0; depth < 64; depth++) {
+        const own = Reflect.getOwnPropertyDescriptor(o, key) !== undefined;
+        if (own && depth === 0) break;
+        const proto = Reflect.getPrototypeOf(o);
+        if (own && proto === null) return undefined;
+        if (own || proto === null) break;
+        o = proto;
+    }
+    return obj[key];
+}
+
+/**
+ * A snapshot of an options object, without a prototype: its own
+ * enumerable keys (the unknown-key check needs them all) and the `known`
+ * keys it holds by field(), each read once. Later reads of the snapshot
+ * see what was checked: a getter that answers differently twice cannot
+ * turn a checked guard into none. A getter or proxy trap that throws is a
+ * TypeError naming the field.
+ * @param {any} obj
+ * @param {string} path as error messages name obj ("config")
+ * @param {string[]} known
+ * @returns {Record<string, any>}
+ */
+export function snapshot(obj, path, known) {
+    let own;
+    try {
+        own = Object.keys(obj);
+    } catch (err) {
+        throw new TypeError(`${path}: cannot list its keys: ${message(err)}`);
+    }
+    /** @type {Record<string, any>} */
+    const out = Object.create(null);
+    for (const k of new Set([...own, ...known])) {
+        let v;
+        try {
+            v = field(obj, k);
+        } catch (err) {
+            throw new TypeError(`${path}.${k}: reading it threw: ${message(err)}`);
+        }
+        if (v !== undefined || own.includes(k)) out[k] = v;
+    }
+    return out;
+}
+
+/** @param {unknown} err */
+function message(err) {
+    try {
+        return describeError(err);
+    } catch {
+        return "a value that cannot be read";
+    }
+}
