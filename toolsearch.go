@@ -33,7 +33,8 @@ type SearchConfig struct {
 	// grounds alone, without a good lexical match: 0..1, default 0.5.
 	MinSimilarity float64
 	// Warn receives a message when the embedder fails and search falls
-	// back to lexical ranking. Default: a line on standard error.
+	// back to lexical ranking. Default: a line on standard error (also
+	// where the message goes when Warn panics).
 	Warn func(msg string)
 	// Timeout bounds the embedding a search waits for (its query, and
 	// tools still being embedded); past it, that search is lexical.
@@ -166,11 +167,20 @@ func newEmbedder(cfg SearchConfig, done context.Context) *embedder {
 // trying again (the failure was reported then).
 var errSkip = errors.New("embedder failed recently")
 
+// warn reports the embedder's failure to SearchConfig.Warn. One that
+// panics is reported on standard error instead: its panic unwound out of
+// Session.Search into the caller, as hooks' panics no longer do.
 func (e *embedder) warn(err error) {
 	if err == errSkip {
 		return
 	}
-	e.warnf(fmt.Sprintf("codemode: tool search is lexical only for this query: the embedder failed: %v", err))
+	msg := fmt.Sprintf("codemode: tool search is lexical only for this query: the embedder failed: %v", err)
+	defer func() {
+		if p := recover(); p != nil {
+			reportf("codemode: SearchConfig.Warn panicked (%v) on: %s\n", p, msg)
+		}
+	}()
+	e.warnf(msg)
 }
 
 // toolText is what is embedded of a tool.

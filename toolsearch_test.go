@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -372,5 +373,67 @@ func TestSearchQueryCut(t *testing.T) {
 	defer mu.Unlock()
 	if longest > maxQueryChars {
 		t.Errorf("the embedder got a query of %d characters, want at most %d", longest, maxQueryChars)
+	}
+}
+
+// TestSearchWarnPanics: a SearchConfig.Warn that panics leaves the search
+// lexical, as any embedder failure does, from Session.Search and from
+// tool_search in a run, and the message goes to standard error. Before,
+// the panic unwound out of Session.Search into the caller.
+func TestSearchWarnPanics(t *testing.T) {
+	var reported []string
+	var mu sync.Mutex
+	defer func(f func(string, ...any)) { reportf = f }(reportf)
+	reportf = func(format string, args ...any) {
+		mu.Lock()
+		reported = append(reported, fmt.Sprintf(format, args...))
+		mu.Unlock()
+	}
+	failing := func(context.Context, []string) ([][]float32, error) { return nil, errors.New("endpoint down") }
+	for _, tc := range []struct {
+		name   string
+		search func(*Session) ([]string, error)
+	}{
+		{"Session.Search", func(s *Session) ([]string, error) {
+			hits, err := s.Search(context.Background(), SearchRequest{Query: "search orders"})
+			return hitNames(hits), err
+		}},
+		{"tool_search in a run", func(s *Session) ([]string, error) {
+			res, err := s.ExecuteCode(context.Background(), ExecuteCodeInput{Code: `return (await tool_search({query: "search orders"})).map(h => h.name)`}, nil)
+			if err != nil || !res.OK {
+				return nil, fmt.Errorf("run: %v %+v", err, res)
+			}
+			var names []string
+			return names, json.Unmarshal(res.Result, &names)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mu.Lock()
+			reported = nil
+			mu.Unlock()
+			cm := newTestCodeMode(t, Config{Search: SearchConfig{Embed: failing, Warn: func(string) { panic("warn bug") }}})
+			s, _ := cm.NewSession()
+			var names []string
+			var err error
+			func() {
+				defer func() {
+					if p := recover(); p != nil {
+						t.Fatalf("the search panicked: %v", p)
+					}
+				}()
+				names, err = tc.search(s)
+			}()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(names) == 0 || names[0] != "orders.search" {
+				t.Errorf("hits %v, want orders.search first (lexical)", names)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(reported) != 1 || !strings.Contains(reported[0], "warn bug") || !strings.Contains(reported[0], "endpoint down") {
+				t.Errorf("reported %q, want the panic and the embedder's failure", reported)
+			}
+		})
 	}
 }
