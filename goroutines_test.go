@@ -11,10 +11,10 @@ import (
 	"github.com/interopio/code-mode/sandbox/sandboxtest"
 )
 
-// TestGoroutinesAfterClose: a CodeMode closed after runs that finished,
-// were cancelled in a tool call, or left a call pending, and while its
-// embedder was still embedding the registered tools, leaves no goroutine
-// behind, and calls Embed no more. The registration-time embedding ran on
+// TestGoroutinesAfterClose: a CodeMode closed after runs that finished
+// (one with a WithConsole observer), were cancelled in a tool call, or
+// left a call pending, and while its embedder was still embedding the
+// registered tools, leaves no goroutine behind, and calls Embed no more. The registration-time embedding ran on
 // a context of its own for up to a minute after Close (and went on to its
 // next batch), calling the host's embedder after the host closed it.
 func TestGoroutinesAfterClose(t *testing.T) {
@@ -54,6 +54,12 @@ func TestGoroutinesAfterClose(t *testing.T) {
 	}
 	if res := exec(t, s, `tools.block({}); return await tools.t.n3({})`, nil); !res.OK {
 		t.Fatalf("run leaving a call pending: %+v", res.Error)
+	}
+	// A WithConsole observer's deliveries (a goroutine of the run's while
+	// entries wait for it) end with the run.
+	watched := WithConsole(context.Background(), func(LogEntry) {})
+	if res, err := s.ExecuteCode(watched, ExecuteCodeInput{Code: `console.log(1); console.warn(2); return 3`}, nil); err != nil || !res.OK || len(res.Logs) != 2 {
+		t.Fatalf("run with an observer: %v %+v", err, res)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { <-started; cancel() }()
