@@ -56,7 +56,10 @@ type Config struct {
 
 // ToolCall is what an interceptor sees of one call.
 type ToolCall struct {
-	Tool  ToolInfo
+	// Tool is the tool called.
+	Tool ToolInfo
+	// Input is the program's input, not yet validated against the tool's
+	// InputSchema (that comes after the interceptor).
 	Input json.RawMessage
 	// Context is the run context of the run making the call (see Call).
 	Context any

@@ -115,7 +115,9 @@ type ExecuteCodeInput struct {
 	Explanation string `json:"explanation"`
 }
 
-// SearchToolsInput is the input of the searchTools tool.
+// SearchToolsInput is the input of the searchTools tool, as JSON: its
+// fields mean what SearchRequest's do (all optional; Limit 0 is the
+// default, 10).
 type SearchToolsInput struct {
 	Query     string `json:"query"`
 	Namespace string `json:"namespace,omitempty"`
@@ -128,10 +130,18 @@ type SearchToolsInput struct {
 // for it to read, not an error: Execute fails only as ExecuteCode and
 // Search do (ctx done, ErrClosed).
 type LLMTool struct {
-	Name        string
+	// Name is "searchTools" or "executeCode".
+	Name string
+	// Description tells the model what the tool does (executeCode's
+	// states the contract and the limits; the catalog is in
+	// SystemInstruction).
 	Description string
+	// InputSchema is the JSON Schema of the arguments.
 	InputSchema json.RawMessage
-	Execute     func(ctx context.Context, args json.RawMessage, runContext any) (json.RawMessage, error)
+	// Execute runs the tool on the model's arguments (a JSON object, or a
+	// JSON string holding one; a lone string is the code or the query)
+	// and returns the result for the model.
+	Execute func(ctx context.Context, args json.RawMessage, runContext any) (json.RawMessage, error)
 }
 
 // The LLM tools' input schemas, matching their argSpecs
