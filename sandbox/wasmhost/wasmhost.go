@@ -147,7 +147,9 @@ type Instance interface {
 type Func interface {
 	// Call runs the function. A trap (unreachable, out-of-bounds access, a
 	// host import that panicked) returns an error wrapping ErrTrap; the
-	// instance must not be used afterwards.
+	// instance must not be used afterwards. Call reads args before the
+	// function runs and keeps nothing of them: the caller may reuse the
+	// slice for the calls the function's host imports make meanwhile.
 	Call(args ...uint64) (uint64, error)
 }
 

@@ -332,7 +332,9 @@ func (q *Instance) Same(ctx Context, a, b ValueConst) bool {
 
 // NewNumber creates a number value.
 func (q *Instance) NewNumber(ctx Context, f float64) Value {
-	return Value(q.do(q.newFloat64, uint64(ctx), math.Float64bits(f)))
+	a := q.args[:2]
+	a[0], a[1] = uint64(ctx), math.Float64bits(f)
+	return Value(q.do(q.newFloat64, a...))
 }
 
 // GetProp returns the owned value of obj[name].

@@ -50,6 +50,12 @@ type Instance struct {
 	strBuf    uint32            // see NewString
 	evalDepth int               // Evals in progress, see Eval
 	trapErr   error             // the first trap, once dead
+	// args is every export call's argument buffer: a local array handed
+	// to wasmhost.Func.Call (an interface) went to the heap, one
+	// allocation per call and some 25 per tool call. Reusing it for
+	// nested calls is sound because Call reads its arguments before the
+	// function runs (wasmhost.Func).
+	args [9]uint64
 
 	malloc, free                                              wasmhost.Func
 	newRuntime, freeRuntime, newContext, freeContext          wasmhost.Func
@@ -215,11 +221,11 @@ func (q *Instance) do(f wasmhost.Func, args ...uint64) uint64 {
 }
 
 func (q *Instance) call0(f wasmhost.Func, args ...uint32) uint32 {
-	var a [9]uint64
+	a := q.args[:len(args)]
 	for i, v := range args {
 		a[i] = uint64(v)
 	}
-	return uint32(q.do(f, a[:len(args)]...))
+	return uint32(q.do(f, a...))
 }
 
 func (q *Instance) callVoid(f wasmhost.Func, args ...uint32) { q.call0(f, args...) }
