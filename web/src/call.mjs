@@ -63,12 +63,13 @@ export class CallSignal {
 export const CALL = Symbol("Code Mode tool call");
 
 /**
- * Makes the core's caller of page tools. reply(batch) is the core's
- * (jsbridge.ReplyFunc's batch form): batch is [id, 3, kind, payload,
- * warnings, ...], the answers of every call that ended since the last
- * reply. A call the core gave up on (its run ended) is aborted through
- * abort(id, reason) and gets no reply.
- * @param {(batch: unknown[]) => void} reply
+ * Makes the core's caller of page tools. reply is the core's
+ * (jsbridge.ReplyFunc): reply(batch) answers every call that ended since
+ * the last reply, batch being [id, 3, kind, payload, warnings, ...];
+ * reply(id, kind, payload[, warnings]) answers a call that ended alone. A
+ * call the core gave up on (its run ended) is aborted through abort(id,
+ * reason) and gets no reply.
+ * @param {(...answers: unknown[]) => void} reply
  */
 export function pageCaller(reply) {
     /** @type {Map<number, CallSignal>} the calls in flight */
@@ -83,7 +84,13 @@ export function pageCaller(reply) {
         const b = batch;
         batch = [];
         try {
-            reply(b);
+            // A lone answer (each of a loop's awaited calls) goes as
+            // reply(id, kind, payload[, warnings]): the core reads the
+            // call's own arguments instead of an array, its type and its
+            // length, each a crossing and a reference with a finalizer.
+            if (b.length > 5) reply(b);
+            else if (b[4] === undefined) reply(b[0], b[2], b[3]);
+            else reply(b[0], b[2], b[3], b[4]);
         } catch {
             // The Go program has exited: nobody waits for these answers.
         }

@@ -9,14 +9,24 @@ import { root } from "./helpers.mjs";
 const { CALL, CallSignal, REPLY, pageCaller } = await import(pathToFileURL(join(root, "web", "src", "call.mjs")).href);
 
 // A caller whose replies are collected, one [id, kind, payload, warnings]
-// per call, from the batches (batches counts them); next() waits for the
-// next one.
+// per call, from the core's calls (batches keeps each call's arguments),
+// read as jsbridge.ReplyFunc reads them: reply(id, values...) for one
+// answer, reply(batch) for several; next() waits for the next one.
 function caller() {
     const replies = [];
     const batches = [];
     let wake = () => {};
-    const { call, abort } = pageCaller((batch) => {
-        batches.push(batch);
+    const { call, abort } = pageCaller((...args) => {
+        batches.push(args);
+        if (typeof args[0] === "number") {
+            assert.ok(args.length >= 2 && args.length <= 4, "a lone answer is id, kind, payload, warnings");
+            replies.push([args[0], args[1], args[2], args[3]]);
+            wake();
+            return;
+        }
+        assert.equal(args.length, 1, "a batch is the only argument");
+        const [batch] = args;
+        assert.ok(batch.length > 5, "a batch holds more than one answer");
         for (let i = 0; i < batch.length; ) {
             const n = batch[i + 1];
             assert.equal(n, 3, "each answer has kind, payload, warnings");
@@ -164,14 +174,20 @@ describe("pageCaller", () => {
         assert.equal(c.batches.length, 1);
         assert.deepEqual(c.replies.map((r) => r[0]), Array.from({ length: 100 }, (_, i) => i + 1));
         assert.deepEqual(c.replies[99], [100, REPLY.ok, '{"got":100}', undefined]);
-        // One that ends later is a reply of its own.
+        // One that ends later is a reply of its own, the answer's values
+        // as the call's arguments (no array to read), warnings only when
+        // there are some.
         let settle;
         c.call(101, [() => new Promise((res) => (settle = res))], [undefined], 0, "t.x", "{}", 0);
         await tick();
         settle(1);
         await tick();
         assert.equal(c.batches.length, 2);
-        assert.deepEqual(c.batches[1], [101, 3, REPLY.ok, "1", undefined]);
+        assert.deepEqual(c.batches[1], [101, REPLY.ok, "1"]);
+        c.call(102, [() => ({ n: 10n })], [undefined], 0, "t.x", "{}", 0);
+        await tick();
+        assert.equal(c.batches.length, 3);
+        assert.deepEqual(c.batches[2], [102, REPLY.ok, '{"n":"10"}', JSON.stringify(["tools.t.x result.n: a BigInt, converted to a string"])]);
     });
 
     test("a reply that throws (the Go program has exited) is swallowed", async () => {
