@@ -84,32 +84,44 @@ function opaqueWhat(v) {
  */
 export function toJSON(value, label) {
     if (value instanceof Converted) return { json: value.json, warnings: value.warnings };
-    // Each object's holder and key: a path is spelled out only for a value
-    // that is reported (a replacer that built every value's path string
-    // took 1 s for an array of 2 million numbers).
-    /** @type {Map<object, [object, string]>} */
-    const parents = new Map();
-    /** @param {object} holder @param {string} k @returns {string} */
-    const pathOf = (holder, k) => {
-        const up = parents.get(holder);
-        if (up === undefined) return label;
-        const hp = pathOf(up[0], up[1]);
-        return Array.isArray(holder) ? `${hp}[${k}]` : hp + (ident.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`);
+    // The objects being written, from the root down (st), and the key of
+    // each in the one before (ks): JSON.stringify writes depth first, so
+    // the holder of the value at hand is the top of the stack once those
+    // it has finished with are dropped. A path is spelled out only for a
+    // value that is reported (a replacer that built every value's path
+    // string took 1 s for an array of 2 million numbers); a Map of every
+    // object's holder, the stack before, cost one entry and one array per
+    // object written.
+    /** @type {object[]} */
+    const st = [];
+    /** @type {string[]} */
+    const ks = [];
+    let n = 0; // st[n - 1] is the holder; 0: the root's, JSON's wrapper
+    /** @param {object} h @param {string} k */
+    const seg = (h, k) => (Array.isArray(h) ? `[${k}]` : ident.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`);
+    /** @param {string} k the key of the value at hand in its holder @returns {string} */
+    const pathOf = (k) => {
+        if (n === 0) return label;
+        let p = label;
+        for (let i = 1; i < n; i++) p += seg(st[i - 1], ks[i]);
+        return p + seg(st[n - 1], k);
     };
     /** @type {string[]} */
     const warnings = [];
     let more = 0;
-    /** @param {object} holder @param {string} k @param {string} what */
-    const note = (holder, k, what) => {
-        if (warnings.length < 20) warnings.push(`${pathOf(holder, k)}: ${what}`);
+    /** @param {string | (() => string)} path @param {string} what */
+    const add = (path, what) => {
+        if (warnings.length < 20) warnings.push(`${typeof path === "string" ? path : path()}: ${what}`);
         else more++;
     };
+    /** @param {string} k the key of the value at hand @param {string} what */
+    const note = (k, what) => add(() => pathOf(k), what);
     // Objects of a class that no rule converts and JSON reads as they are:
     // those that turn out to have no own properties JSON reads (a fetch
     // Response, Headers, a DOM node, a class whose data is in getters)
     // become {}, and are reported once JSON has passed over them, so that
     // finding out reads nothing JSON would not (no trap, no getter).
-    /** @type {Map<object, [object, string]>} */
+    /** @type {Map<object, string>} each one's path */
     const opaque = new Map();
     /**
      * @this {any}
@@ -117,6 +129,7 @@ export function toJSON(value, label) {
      * @param {any} v
      */
     function replacer(k, v) {
+        while (n !== 0 && st[n - 1] !== this) n--;
         // JSON reads a property of `this`: it is not empty.
         if (opaque.size !== 0) opaque.delete(this);
         switch (typeof v) {
@@ -126,24 +139,24 @@ export function toJSON(value, label) {
             case "number": {
                 if (Number.isFinite(v)) return v;
                 const out = String(v);
-                note(this, k, `${out}, converted to the string ${JSON.stringify(out)}`);
+                note(k, `${out}, converted to the string ${JSON.stringify(out)}`);
                 return out;
             }
             case "bigint":
-                note(this, k, "a BigInt, converted to a string");
+                note(k, "a BigInt, converted to a string");
                 return v.toString();
             case "undefined":
                 if (!Array.isArray(this)) return v;
-                note(this, k, "undefined, converted to null");
+                note(k, "undefined, converted to null");
                 return null;
             case "function": {
                 const inArr = Array.isArray(this);
-                note(this, k, `a function, which is not data: ${inArr ? "converted to null" : parents.has(this) ? "omitted" : "no value"}`);
+                note(k, `a function, which is not data: ${inArr ? "converted to null" : n !== 0 ? "omitted" : "no value"}`);
                 return inArr ? null : undefined;
             }
             case "symbol": {
                 const out = String(v);
-                note(this, k, `a symbol, converted to the string ${JSON.stringify(out)}`);
+                note(k, `a symbol, converted to the string ${JSON.stringify(out)}`);
                 return out;
             }
         }
@@ -151,60 +164,63 @@ export function toJSON(value, label) {
         /** @type {any} */
         let out = v;
         if (Array.isArray(v)) {
-            if (v.length > MAX_ARRAY_LEN) throw new RangeError(arrayTooLong(pathOf(this, k), v.length));
+            if (v.length > MAX_ARRAY_LEN) throw new RangeError(arrayTooLong(pathOf(k), v.length));
         } else {
             const proto = Object.getPrototypeOf(v);
             if (proto !== Object.prototype && proto !== null) {
                 if (v instanceof Map) {
                     const stringKeys = [...v.keys()].every((key) => typeof key === "string");
                     out = stringKeys ? Object.fromEntries(v) : Array.from(v);
-                    note(this, k, stringKeys ? "a Map, converted to an object" : "a Map with non-string keys, converted to an array of [key, value] entries");
+                    note(k, stringKeys ? "a Map, converted to an object" : "a Map with non-string keys, converted to an array of [key, value] entries");
                 } else if (v instanceof Set) {
                     out = Array.from(v);
-                    note(this, k, "a Set, converted to an array");
+                    note(k, "a Set, converted to an array");
                 } else if (v instanceof Error) {
                     out = { name: String(v.name), message: String(v.message) };
-                    note(this, k, "an Error, converted to {name, message}");
+                    note(k, "an Error, converted to {name, message}");
                 } else if (v instanceof Promise) {
                     out = null;
-                    note(this, k, "a Promise, converted to null (await it)");
+                    note(k, "a Promise, converted to null (await it)");
                 } else if (v instanceof RegExp) {
                     out = String(v);
-                    note(this, k, `a RegExp, converted to the string ${JSON.stringify(out)}`);
+                    note(k, `a RegExp, converted to the string ${JSON.stringify(out)}`);
                 } else if (ArrayBuffer.isView(v) && typeof (/** @type {any} */ (v).length) === "number") {
                     out = Array.from(/** @type {any} */ (v), (/** @type {any} */ x) => (typeof x === "bigint" ? x.toString() : x));
-                    note(this, k, "a typed array, converted to an array");
+                    note(k, "a typed array, converted to an array");
                 } else if (v instanceof ArrayBuffer) {
                     out = bytes(v, 0, v.byteLength);
-                    note(this, k, "an ArrayBuffer, converted to an array of its bytes");
+                    note(k, "an ArrayBuffer, converted to an array of its bytes");
                 } else if (v instanceof DataView) {
                     out = bytes(v.buffer, v.byteOffset, v.byteLength);
-                    note(this, k, "a DataView, converted to an array of its bytes");
+                    note(k, "a DataView, converted to an array of its bytes");
                 } else if (v instanceof WeakMap || v instanceof WeakSet) {
                     out = {};
-                    note(this, k, `${v instanceof WeakMap ? "a WeakMap" : "a WeakSet"}, which cannot be listed: converted to {}`);
+                    note(k, `${v instanceof WeakMap ? "a WeakMap" : "a WeakSet"}, which cannot be listed: converted to {}`);
                 } else if (typeof WeakRef === "function" && v instanceof WeakRef) {
                     out = null;
-                    note(this, k, "a WeakRef, which is not data: converted to null");
+                    note(k, "a WeakRef, which is not data: converted to null");
                 } else if (ITERATOR.isPrototypeOf(v)) {
                     // Not consumed, as in the sandbox (sandbox/convert.go):
                     // it was {} with no warning, an empty result to the model.
                     out = null;
-                    note(this, k, "an iterator, which is not data: converted to null (to return its values, spread it: [...it] or Array.from(it))");
+                    note(k, "an iterator, which is not data: converted to null (to return its values, spread it: [...it] or Array.from(it))");
                 } else if (ASYNC_ITERATOR.isPrototypeOf(v)) {
                     // A streaming tool's async generator, likewise.
                     out = null;
-                    note(this, k, "an async iterator, which is not data: converted to null (to return its values, collect them: for await (const x of it) list.push(x))");
+                    note(k, "an async iterator, which is not data: converted to null (to return its values, collect them: for await (const x of it) list.push(x))");
                 } else if (!(v instanceof String || v instanceof Number || v instanceof Boolean)) {
-                    opaque.set(v, [this, k]);
+                    opaque.set(v, pathOf(k));
                 }
             }
         }
-        if (out !== null && typeof out === "object") parents.set(out, [this, k]);
+        if (out !== null && typeof out === "object") {
+            st[n] = out;
+            ks[n++] = k;
+        }
         return out;
     }
     const json = JSON.stringify(value, replacer);
-    for (const [v, [holder, k]] of opaque) note(holder, k, opaqueWhat(v));
+    for (const [v, p] of opaque) add(p, opaqueWhat(v));
     if (more) warnings.push(`… and ${more} more values converted`);
     return { json, warnings };
 }

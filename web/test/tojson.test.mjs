@@ -11,6 +11,7 @@ const { MAX_ARRAY_LEN, notDataKind, toJSON } = await import(pathToFileURL(join(r
 
 test("toJSON: JSON data as JSON.stringify writes it, everything else by the rules with its path", () => {
     let reads = 0;
+    const shared = { s: new Set() };
     const cases = [
         [{ id: 5, name: "item-5", tags: ["alpha", "beta"], active: false }, '{"id":5,"name":"item-5","tags":["alpha","beta"],"active":false}', []],
         [1, "1", []],
@@ -36,6 +37,13 @@ test("toJSON: JSON data as JSON.stringify writes it, everything else by the rule
         [new Set([1]), "[1]", ["r: a Set, converted to an array"]],
         [{ toJSON: () => new Map() }, "{}", ["r: a Map, converted to an object"]],
         [{ "a-b": { c: new Set() } }, '{"a-b":{"c":[]}}', ['r["a-b"].c: a Set, converted to an array']],
+        // Paths after siblings JSON has finished with, deep, and of an
+        // object met twice (each time under its own path).
+        [
+            { a: { b: [1, { c: new Set() }] }, d: [new Map()], e: { f: NaN }, g: shared, h: [{ i: shared }] },
+            '{"a":{"b":[1,{"c":[]}]},"d":[{}],"e":{"f":"NaN"},"g":{"s":[]},"h":[{"i":{"s":[]}}]}',
+            ["r.a.b[1].c: a Set, converted to an array", "r.d[0]: a Map, converted to an object", 'r.e.f: NaN, converted to the string "NaN"', "r.g.s: a Set, converted to an array", "r.h[0].i.s: a Set, converted to an array"],
+        ],
     ];
     for (const [value, json, warnings] of cases) {
         assert.deepEqual(toJSON(value, "r"), { json, warnings }, String(json));
@@ -59,6 +67,7 @@ test("toJSON: an object JSON reads as {} (a Response, Headers, data in getters) 
         [{ o: new (class Order { get total() { return 5; } })() }, '{"o":{}}', [`r.o: an Order object, ${none}`]],
         [{ o: Object.create({ a: 1 }) }, '{"o":{}}', [`r.o: an object, ${none}`]],
         [{ p: proxy }, '{"p":{}}', [`r.p: a Z object, ${none}`]],
+        [{ x: [1, [2]], y: [{ z: new Z() }] }, '{"x":[1,[2]],"y":[{"z":{}}]}', [`r.y[0].z: a Z object, ${none}`]],
         // As JSON reads them: own data, boxed primitives, a URL's toJSON.
         [[new (class A { x = 1 })(), new String("s"), new Number(2), new Boolean(false), new URL("http://x/")], '[{"x":1},"s",2,false,"http://x/"]', []],
     ];
