@@ -31,6 +31,12 @@ const (
 type resultShapes struct {
 	mu    sync.Mutex
 	tools map[weak.Pointer[toolEntry]]*resultShape
+	// last is the tool observe found last, and its shape: a program
+	// calling one tool in a loop finds it by the pointer's Value, without
+	// making the entry's weak pointer (a lookup in the runtime's specials,
+	// under a lock) and hashing it, each call (about 1% of a tool call).
+	last      weak.Pointer[toolEntry]
+	lastShape *resultShape
 }
 
 type resultShape struct {
@@ -46,19 +52,23 @@ func (rs *resultShapes) observe(e *toolEntry, out json.RawMessage) {
 	}
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	if rs.tools == nil {
-		rs.tools = map[weak.Pointer[toolEntry]]*resultShape{}
-	}
-	key := weak.Make(e)
-	s := rs.tools[key]
-	if s == nil {
-		for k := range rs.tools {
-			if k.Value() == nil {
-				delete(rs.tools, k)
-			}
+	s := rs.lastShape
+	if s == nil || rs.last.Value() != e {
+		if rs.tools == nil {
+			rs.tools = map[weak.Pointer[toolEntry]]*resultShape{}
 		}
-		s = &resultShape{}
-		rs.tools[key] = s
+		key := weak.Make(e)
+		s = rs.tools[key]
+		if s == nil {
+			for k := range rs.tools {
+				if k.Value() == nil {
+					delete(rs.tools, k)
+				}
+			}
+			s = &resultShape{}
+			rs.tools[key] = s
+		}
+		rs.last, rs.lastShape = key, s
 	}
 	if s.shape.Samples() < maxInferSamples {
 		s.shape.AddValid(out) // execute refused a result that is not JSON

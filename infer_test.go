@@ -126,3 +126,35 @@ func registerHolding(t *testing.T, cm *CodeMode) (func(), weak.Pointer[[64 << 10
 	}
 	return unregister, weak.Make(held)
 }
+
+// TestInferredShapesOfToolsCalledInTurn: each tool's results make its own
+// shape when a program calls two tools in turn, one of them again after
+// the other (observe remembers the tool it saw last).
+func TestInferredShapesOfToolsCalledInTurn(t *testing.T) {
+	result := func(out string) func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+		return func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+			return json.RawMessage(out), nil
+		}
+	}
+	cm := newTestCodeMode(t, Config{Tools: []Tool{
+		{Name: "a.one", Execute: result(`{"x":1}`)},
+		{Name: "b.two", Execute: result(`["s"]`)},
+	}})
+	s, _ := cm.NewSession()
+	if res := exec(t, s, `await tools.a.one({}); await tools.b.two({}); await tools.a.one({}); await tools.a.one({})`, nil); !res.OK {
+		t.Fatalf("run: %+v", res.Error)
+	}
+	for _, want := range []string{
+		"tools.a.one(input?: unknown): Promise<{ x: number }>; // result type inferred from 3 results",
+		"tools.b.two(input?: unknown): Promise<string[]>; // result type inferred from 1 result",
+	} {
+		name := strings.TrimPrefix(want[:strings.Index(want, "(")], "tools.")
+		hits, err := s.SearchTools(name, 1)
+		if err != nil || len(hits) == 0 || hits[0].Name != name {
+			t.Fatalf("search %s: %v %v", name, hits, err)
+		}
+		if !strings.HasSuffix(hits[0].Signature, want) {
+			t.Errorf("signature\n%s\nwant suffix\n%s", hits[0].Signature, want)
+		}
+	}
+}

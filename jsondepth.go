@@ -161,8 +161,14 @@ func indexQuote[T string | []byte](t T) int {
 func parseNatively(raw json.RawMessage) bool {
 	// A result that starts with a quote is one string (it is JSON: execute
 	// checked it), which nests nothing, as the guard's tooDeep says too.
-	if t := bytes.TrimLeft(raw, " \t\n\r"); len(t) > 0 && t[0] == '"' {
-		return true
+	for _, c := range raw {
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case '"':
+			return true
+		}
+		break
 	}
 	return !textTooDeep([]byte(raw))
 }
