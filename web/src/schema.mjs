@@ -7,6 +7,8 @@
 // enforced whole. Anything else is a TypeError: a schema silently ignored
 // would let bad input reach the tool.
 
+import { field } from "./fields.mjs";
+
 const AI_SDK_SCHEMA = Symbol.for("vercel.ai.schema");
 
 /**
@@ -184,6 +186,7 @@ function plainSchema(v, path, asText) {
 }
 
 const TOOL_KEYS = new Set(["name", "description", "inputSchema", "outputSchema", "annotations", "execute"]);
+const FIELDS = ["name", "description", "execute", "inputSchema", "outputSchema", "annotations"];
 
 /**
  * Reads a whole list of tool definitions for the core in one call
@@ -220,7 +223,8 @@ export function convertTools(list, path) {
             if (def === null || typeof def !== "object" || Array.isArray(def)) return undefined;
             defs[i] = def;
             for (const k of Object.keys(def)) if (!TOOL_KEYS.has(k)) return undefined;
-            const { name, description, execute, inputSchema, outputSchema, annotations } = def;
+            // Never from Object.prototype (fields.mjs).
+            const [name, description, execute, inputSchema, outputSchema, annotations] = FIELDS.map((k) => field(def, k));
             if (typeof name !== "string" || typeof execute !== "function") return undefined;
             if (description !== undefined && typeof description !== "string") return undefined;
             const elem = path === "tool" ? path : `${path}[${i}]`;

@@ -21,7 +21,8 @@
 //   worker-tools.mjs     the tool checks made before anything crosses
 //   worker-wire.mjs      errors and the config as they cross postMessage
 
-import { describe } from "./env.mjs";
+import { describe, describeError } from "./env.mjs";
+import { field } from "./fields.mjs";
 import { filterVerdict } from "./page-hooks.mjs";
 import { newOwner, stopRuns } from "./runs.mjs";
 import { SESSION_HINTS, SESSION_KEYS, unknownKeyError } from "./keys.mjs";
@@ -238,10 +239,18 @@ export async function workerFactory(config) {
                 throw new TypeError(`createSession(options): expected an object, got ${describe(options)}`);
             }
             const o = /** @type {any} */ (options || {});
-            const keyError = unknownKeyError("createSession(options)", Object.keys(o), SESSION_KEYS, SESSION_HINTS);
+            let given;
+            try {
+                given = Object.keys(o);
+            } catch (err) {
+                // The core's words (wasm/config.go checkKeys), as in-thread.
+                throw new TypeError(`createSession(options): cannot list its keys: ${describeError(err)}`);
+            }
+            const keyError = unknownKeyError("createSession(options)", given, SESSION_KEYS, SESSION_HINTS);
             if (keyError) throw keyError;
-            const descs = o.tools === undefined ? [] : checkTools(o.tools, "options.tools", new Set(tools.keys()));
-            const defs = o.tools === undefined ? [] : [...o.tools];
+            const list = field(o, "tools"); // never from Object.prototype (fields.mjs)
+            const descs = list === undefined ? [] : checkTools(list, "options.tools", new Set(tools.keys()));
+            const defs = list === undefined ? [] : [...list];
             const sid = nextSid++;
             const owner = newOwner(factoryOwner);
             /** @type {{ tools: Map<string, any>, defs: any[], info: any, owner: any }} */

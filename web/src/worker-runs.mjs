@@ -46,7 +46,7 @@ export function llmTools(h, sid, owner, deadReason) {
             }
             const signal = opts.signal;
             if (signal && signal.aborted) return Promise.reject(abortReason(signal));
-            const onEvent = options && typeof options.onEvent === "function" ? options.onEvent : undefined;
+            const onEvent = opts.onEvent;
             // The keys the caller wrote, for the core's unknown-key check.
             const given = options !== null && typeof options === "object" ? Object.keys(options) : undefined;
             const run = startRun(owner, opts.context, onEvent);

@@ -7,6 +7,7 @@
 // definition and run on the page before execute.
 
 import { describe } from "./env.mjs";
+import { field } from "./fields.mjs";
 import { TOOL_KEYS, unknownKeyError } from "./keys.mjs";
 import { convertSchema } from "./schema.mjs";
 import { refCycleError } from "./refcycle.mjs";
@@ -58,12 +59,15 @@ export function checkTools(list, path, taken) {
         if (def === null || typeof def !== "object" || Array.isArray(def)) throw new TypeError(`${p}: expected a tool definition object, got ${describe(def)}`);
         const keyError = unknownKeyError(p, Object.keys(def), TOOL_KEYS);
         if (keyError) throw keyError;
-        if (typeof def.name !== "string") throw new TypeError(`${p}.name: expected a string, got ${describe(def.name)}`);
-        if (typeof def.execute !== "function") throw new TypeError(`${p}.execute: expected a function, got ${describe(def.execute)}`);
-        if (def.description !== undefined && typeof def.description !== "string") throw new TypeError(`${p}.description: expected a string, got ${describe(def.description)}`);
-        const a = def.annotations;
+        // Each field once, never from Object.prototype (fields.mjs); every
+        // key set, so that an absent one is not read from there either.
+        const t = Object.fromEntries(TOOL_KEYS.map((k) => [k, field(def, k)]));
+        if (typeof t.name !== "string") throw new TypeError(`${p}.name: expected a string, got ${describe(t.name)}`);
+        if (typeof t.execute !== "function") throw new TypeError(`${p}.execute: expected a function, got ${describe(t.execute)}`);
+        if (t.description !== undefined && typeof t.description !== "string") throw new TypeError(`${p}.description: expected a string, got ${describe(t.description)}`);
+        const a = t.annotations;
         if (a !== undefined && a !== null && (typeof a !== "object" || Array.isArray(a))) throw new TypeError(`${p}.annotations: expected an object (hints and your own metadata), got ${describe(a)}`);
-        const name = def.name;
+        const name = t.name;
         if (name.length < 1 || name.length > 128 || !NAME_RE.test(name)) {
             throw new TypeError(`codemode: invalid tool: tool name ${goQuote(name)}: must be 1..128 characters of [A-Za-z0-9_$.-], ${nameProblem(name)}`);
         }
@@ -78,12 +82,12 @@ export function checkTools(list, path, taken) {
         seen.add(name);
         /** @type {any} */
         const d = { name };
-        if (def.description !== undefined) d.description = def.description;
+        if (t.description !== undefined) d.description = t.description;
         // In tool.go's order: both schemas converted, then both walked,
         // then both compiled (where a cycle shows).
         const kinds = /** @type {const} */ (["inputSchema", "outputSchema"]);
         const schemas = kinds.map((k) => {
-            const c = convertSchema(def[k], `${p}.${k}`);
+            const c = convertSchema(t[k], `${p}.${k}`);
             // A schema library's own check (a Zod refinement) runs here,
             // on the page, before execute: its functions cannot cross.
             if (k === "inputSchema" && c.validate) validators.set(def, c.validate);
@@ -102,9 +106,9 @@ export function checkTools(list, path, taken) {
         // The core's copy of the annotations, as the calling thread makes it:
         // JSON of an object, else none. toolFilter and onToolCall get the
         // page's own definition, annotations as they were given.
-        if (def.annotations !== null && typeof def.annotations === "object") {
+        if (t.annotations !== null && typeof t.annotations === "object") {
             try {
-                d.annotations = JSON.parse(JSON.stringify(def.annotations));
+                d.annotations = JSON.parse(JSON.stringify(t.annotations));
             } catch {
                 // a cycle, a BigInt: none, as in-thread
             }

@@ -36,7 +36,7 @@ export function pagePipeline(config) {
     const orig = (w) => (w && typeof w === "object" && originals.has(w) ? originals.get(w) : w);
     /** @param {any} def */
     const wrapDef = (def) => {
-        if (def === null || typeof def !== "object" || Array.isArray(def) || typeof def.execute !== "function") return def;
+        if (def === null || typeof def !== "object" || Array.isArray(def) || typeof field(def, "execute") !== "function") return def;
         const w = {
             ...def,
             // The engine's CallSignal of the call (call.mjs), not its

@@ -238,6 +238,16 @@ describe("the config is read once, field by field", () => {
         ["a proxy whose ownKeys throws", () => new Proxy({ wasmLocation: assetPath }, { ownKeys() { throw new Error("boom"); } }), /^config: cannot list its keys: boom$/],
         ["interceptors whose get trap throws", () => ({ wasmLocation: assetPath, interceptors: new Proxy({}, { get() { throw new Error("boom"); } }) }), /^config\.interceptors\.onToolCall: reading it threw: boom$/],
     ];
+    test("createSession(options) whose keys cannot be listed: the core's TypeError, in both modes", async () => {
+        const factory = (await import(indexURL)).IoCodeModeFactory;
+        const api = await factory({ wasmLocation: assetPath, worker: WORKER });
+        try {
+            const options = new Proxy({}, { ownKeys() { throw new Error("boom"); } });
+            assert.throws(() => api.createSession(options), (err) => err instanceof TypeError && err.message === "createSession(options): cannot list its keys: boom");
+        } finally {
+            api.dispose();
+        }
+    });
     for (const [name, make, message] of throwing) {
         test(`${name}: a TypeError naming the field`, async () => {
             const factory = (await import(indexURL)).IoCodeModeFactory;

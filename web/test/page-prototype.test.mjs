@@ -73,7 +73,7 @@ const rows = [
     {
         name: "an inherited overwriteSystemInstruction or onEvent is not called",
         pollution: "{ overwriteSystemInstruction: () => 'POLLUTED', onEvent: () => { globalThis.eventsSeen = (globalThis.eventsSeen || 0) + 1; } }",
-        body: `${setup("")} const r = await call(); const polluted = s.getSystemInstruction() === "POLLUTED"; api.dispose(); return { r, polluted, events: globalThis.eventsSeen || 0 };`,
+        body: `${setup("")} const r = await call({}); const polluted = s.getSystemInstruction() === "POLLUTED"; api.dispose(); return { r, polluted, events: globalThis.eventsSeen || 0 };`,
         want: { r: "ran", polluted: false, events: 0 },
     },
     {
@@ -93,21 +93,32 @@ const rows = [
         pollution: "{ annotations: 'read-only' }",
         body: `${setup("")} const r = await call(); api.dispose(); return { r };`,
         want: { r: "ran" },
-        workerPending: true,
+    },
+    {
+        name: "an inherited inputSchema, outputSchema, description or execute is not the tool's",
+        pollution: "{ inputSchema: { type: 'object', required: ['zz'] }, outputSchema: { type: 'string' }, description: 'POLLUTED', execute: () => 'polluted' }",
+        body: `
+            const api = await IoCodeModeFactory({ wasmLocation: assetPath, tools: [{ name: "t.bare", execute: (i) => ({ got: i }) }] });
+            const s = api.createSession();
+            const r = await run(s, "try { return await tools.t.bare({ a: 1 }) } catch (e) { return 'denied: ' + e.message }");
+            const [found] = await s.getLlmTools()[0].execute({ query: "bare" });
+            let refused = "registered";
+            try { api.registerTool({ name: "t.noexec" }); } catch (e) { refused = e.message; }
+            api.dispose();
+            return { r: r.result, description: found.description, refused };
+        `,
+        want: { r: { got: { a: 1 } }, description: "", refused: /execute: expected a function/ },
     },
     {
         name: "an inherited tools list adds no tool to a session",
         pollution: "{ tools: [{ name: 'evil.tool', execute: () => 'evil' }] }",
         body: `${setup("")} const s2 = api.createSession({}); const r = await run(s2, "return typeof tools.evil"); api.dispose(); return { r: r.result };`,
         want: { r: "undefined" },
-        workerPending: true,
     },
 ];
 
-for (const { name, pollution, body, want, workerPending } of rows) {
-    // Worker mode checks tool definitions and session options in
-    // worker-host.mjs, which another change holds at this time.
-    test(name, { skip: WORKER && workerPending ? "worker-host.mjs still reads these from Object.prototype" : false }, () => {
+for (const { name, pollution, body, want } of rows) {
+    test(name, () => {
         const out = polluted(pollution, body);
         for (const [k, w] of Object.entries(want)) {
             if (w instanceof RegExp) assert.match(out[k], w, `${k}: ${JSON.stringify(out)}`);
