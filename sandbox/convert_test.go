@@ -257,6 +257,11 @@ func TestConversionHugeArray(t *testing.T) {
 		{name: "result", code: huge + "return {list: [1, a]}", wantErrMsg: "result.list[1]: " + msg},
 		{name: "native result", code: huge + "return a", native: true, wantErrMsg: "result: " + msg},
 		{name: "input", code: huge + "try { return f({a}) } catch (e) { return e.name + ': ' + e.message }", want: `"RangeError: input.a: ` + msg + `"`},
+		// What becomes an array is held to the same limit (hostile12: a
+		// Uint8Array of 5e6 converted in 7 s, an ArrayBuffer of 5e7 in 44).
+		{name: "typed array result", code: "return {t: new Uint8Array(1000001)}", wantErrMsg: "result.t: " + sandbox.ArrayTooLong(1000001)},
+		{name: "native ArrayBuffer result", code: "return new ArrayBuffer(2e6)", native: true, wantErrMsg: "result: " + sandbox.ArrayTooLong(2000000)},
+		{name: "DataView input", code: "try { return f({d: new DataView(new ArrayBuffer(1000001))}) } catch (e) { return e.name + ': ' + e.message }", want: `"RangeError: input.d: ` + sandbox.ArrayTooLong(1000001) + `"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := sandbox.Program{Code: tc.code, Funcs: map[string]sandbox.Func{"f": f}, Timeout: 20 * time.Second}

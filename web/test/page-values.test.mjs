@@ -265,6 +265,42 @@ test("an array past the core's limit in a tool's result or onToolCall's input fa
     }
 });
 
+// hostile12: what becomes an array (a typed array, an ArrayBuffer's or a
+// DataView's bytes) is held to the same limit, in a tool's result and in a
+// program's: a tool's Uint8Array of 5e7 held the page's thread 12 s past a
+// 20 s timeout; a program's ArrayBuffer of 5e7 converted in 44 s.
+test("a typed array, ArrayBuffer or DataView past the core's limit fails the call or the run at once, in both modes", async () => {
+    const { IoCodeModeFactory } = await import(indexURL);
+    const [{ length, message }] = JSON.parse(readFileSync(join(root, "testdata", "arraycap.json"), "utf8")).rows;
+    const words = message.slice(message.indexOf(" elements,"));
+    for (const worker of [false, true]) {
+        const api = await IoCodeModeFactory({
+            wasmLocation: assetPath,
+            worker,
+            tools: [
+                tool("t.u8", () => ({ b: new Uint8Array(length) })),
+                tool("t.buf", () => ({ b: new ArrayBuffer(length) })),
+                tool("t.dv", () => ({ b: new DataView(new ArrayBuffer(length)) })),
+            ],
+        });
+        try {
+            const { executeCode } = llmTools(api.createSession());
+            const code = "const out = []; for (const f of [tools.t.u8, tools.t.buf, tools.t.dv]) { try { await f({}); out.push('ok') } catch (e) { out.push(e.message) } } return out";
+            const r = await executeCode.execute({ code, explanation: "" });
+            assert.deepEqual(
+                r.result,
+                ["u8", "buf", "dv"].map((n) => `the tool returned a value that is not JSON data: tools.t.${n} result.b: an array of ${length}${words}`),
+                `worker: ${worker}: ${JSON.stringify(r)}`,
+            );
+            const own = await executeCode.execute({ code: `return { b: new Uint8Array(${length}) }`, explanation: "" });
+            assert.equal(own.error && own.error.code, "RESULT_NOT_SERIALIZABLE", `worker: ${worker}: ${JSON.stringify(own)}`);
+            assert.match(own.error.message, new RegExp(`result\\.b: an array of ${length} elements, more than`));
+        } finally {
+            api.dispose();
+        }
+    }
+});
+
 // Where in onToolCall's replacement the long array is, as a tool's result
 // says it (tojson.mjs): it said 'it holds an array of ...' and no path.
 test("onToolCall's replacement input with a long array: the reason names the array's path, in both modes", async () => {
