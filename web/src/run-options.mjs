@@ -63,6 +63,24 @@ export function normalizeRunOptions(options) {
     return { signal, context, onEvent: typeof onEvent === "function" ? onEvent : undefined };
 }
 
+/**
+ * An LLM tool's arguments, read once and as the core reads them, as JSON:
+ * onEvent's run-start and the core then see the same program (a code
+ * getter that answered twice showed one and ran another). Arguments JSON
+ * cannot read (a throwing getter, a Proxy, a BigInt inside) become a
+ * stand-in the core refuses as "not JSON", the INVALID_INPUT the calling
+ * thread gave.
+ * @param {unknown} args
+ */
+export function argsOnce(args) {
+    if (args === null || typeof args !== "object") return args;
+    try {
+        return JSON.parse(JSON.stringify(args));
+    } catch {
+        return { args: 0n };
+    }
+}
+
 /** @param {AbortSignal} signal */
 export function abortReason(signal) {
     if (signal.reason !== undefined) return signal.reason;

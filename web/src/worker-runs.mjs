@@ -8,7 +8,7 @@
 
 import { describeError } from "./env.mjs";
 import { overwriteVerdict } from "./page-hooks.mjs";
-import { abortReason, markSchema, normalizeRunOptions, whenAborted } from "./run-options.mjs";
+import { abortReason, argsOnce, markSchema, normalizeRunOptions, whenAborted } from "./run-options.mjs";
 import { closeCalls, emit, endRun, endedWhy, finishLogs, now, observed, startRun } from "./runs.mjs";
 import { cancelOnWorker, clearOverrun, holdInFlight } from "./worker-engine.mjs";
 
@@ -37,6 +37,8 @@ export function llmTools(h, sid, owner, deadReason) {
     return s.info.llmTools.map((/** @type {any} */ t, /** @type {number} */ which) => {
         const execute = (/** @type {any} */ args, /** @type {any} */ options) => {
             let opts;
+            // JSON data (argsOnce), which postMessage always clones.
+            args = argsOnce(args);
             try {
                 const why = deadReason();
                 if (why) throw new Error(why);
@@ -111,23 +113,7 @@ export function llmTools(h, sid, owner, deadReason) {
                         const p = h.pending.get(run.id);
                         if (!p || !h.worker) return;
                         const message = { t: "run", rid: run.id, sid, which, args, given, hidden: h.filter ? h.hiddenNames() : undefined, logs: isCode && observed(run, h.factoryOnEvent) };
-                        try {
-                            h.worker.post(message);
-                        } catch {
-                            // Arguments postMessage cannot clone (a function or
-                            // a Symbol inside, a Proxy) are read as the calling
-                            // thread reads them, as JSON: a function is dropped,
-                            // and what JSON.stringify refuses is replaced by a
-                            // stand-in the core refuses the same way (a BigInt
-                            // inside), for the same INVALID_INPUT result. A throw
-                            // here would leave the run unsettled.
-                            try {
-                                message.args = JSON.parse(JSON.stringify(args));
-                            } catch {
-                                message.args = { args: 0n };
-                            }
-                            h.worker.post(message);
-                        }
+                        h.worker.post(message);
                         p.message = message;
                     },
                     (err) => {

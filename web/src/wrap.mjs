@@ -10,7 +10,7 @@ import { field } from "./fields.mjs";
 import { describeError, thrownByTool } from "./env.mjs";
 import { callTool, closeCalls, consoleLine, emit, endRun, endedWhy, finishLogs, newOwner, now, observed, runInCore, runOf, startRun, stopRuns } from "./runs.mjs";
 import { filterVerdict, notFromHook, overwriteVerdict } from "./page-hooks.mjs";
-import { abortReason, markSchema, normalizeRunOptions, whenAborted } from "./run-options.mjs";
+import { abortReason, argsOnce, markSchema, normalizeRunOptions, whenAborted } from "./run-options.mjs";
 
 /**
  * @typedef {import("../index.d.ts").IoCodeMode.API} API
@@ -235,6 +235,7 @@ function wrapLlmTool(tool, guard, pipe, owner) {
     /** @type {(args: any, options?: any) => Promise<any>} */
     const execute = (args, options) => {
         let opts;
+        args = argsOnce(args);
         try {
             guard.check();
             opts = normalizeRunOptions(options);

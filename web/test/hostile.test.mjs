@@ -828,3 +828,28 @@ describe("a toolFilter or overwriteSystemInstruction that calls the API", () => 
         });
     }
 });
+
+// hostile12: executeCode's arguments were read twice, once for onEvent's
+// run-start and once for the core (in worker mode also without an
+// onEvent, to build the event), so a code getter showed the audit one
+// program and ran another; one that threw made worker mode's execute throw
+// the getter's error where the calling thread resolves INVALID_INPUT.
+describe("executeCode's arguments are read once, in both modes", () => {
+    for (const worker of [false, true]) {
+        test(`worker: ${worker}: run-start shows the program that runs; a throwing getter is INVALID_INPUT`, async (t) => {
+            const events = [];
+            const { IoCodeModeFactory } = await import(indexURL);
+            const api = await IoCodeModeFactory({ wasmLocation: assetPath, worker, onEvent: (e) => e.type === "run-start" && events.push(e.code) });
+            t.after(() => api.dispose());
+            const { executeCode } = llmTools(api.createSession());
+            let reads = 0;
+            const r = await executeCode.execute({ get code() { return ++reads === 1 ? "return 'first'" : "return 'second'"; }, explanation: "" });
+            assert.equal(reads, 1);
+            assert.deepEqual([r.result, events], ["first", ["return 'first'"]]);
+            for (const args of [{ get code() { throw new Error("boom"); } }, new Proxy({}, { get() { throw new Error("boom"); }, ownKeys() { throw new Error("boom"); } })]) {
+                const bad = await executeCode.execute(args);
+                assert.deepEqual(bad.error, { name: "TypeError", code: "INVALID_INPUT", message: "executeCode: the arguments are not JSON; expected an object { code: string; explanation?: string }" });
+            }
+        });
+    }
+});
