@@ -29,7 +29,10 @@ const (
 // Opcodes used by the generated modules and the tests.
 const (
 	OpUnreachable         = 0x00
+	OpBlock               = 0x02
+	OpLoop                = 0x03
 	OpIf                  = 0x04
+	OpElse                = 0x05
 	OpEnd                 = 0x0b
 	OpCall                = 0x10
 	OpDrop                = 0x1a
@@ -44,8 +47,10 @@ const (
 	OpI32Const            = 0x41
 	OpI64Const            = 0x42
 	OpF64Const            = 0x44
+	OpI32Eqz              = 0x45
 	OpF64Gt               = 0x64
 	OpI32Add              = 0x6a
+	OpI32Sub              = 0x6b
 	OpI32And              = 0x71
 	OpI32Or               = 0x72
 	OpI32WrapI64          = 0xa7
@@ -181,6 +186,9 @@ func appendGlobalType(b []byte, g GlobalType) []byte {
 
 // LocalGet is local.get i.
 func LocalGet(i uint32) []byte { return AppendU32([]byte{OpLocalGet}, i) }
+
+// LocalTee is local.tee i.
+func LocalTee(i uint32) []byte { return AppendU32([]byte{0x22}, i) }
 
 // GlobalGet is global.get i.
 func GlobalGet(i uint32) []byte { return AppendU32([]byte{OpGlobalGet}, i) }
