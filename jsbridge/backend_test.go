@@ -645,21 +645,36 @@ func TestPoll(t *testing.T) {
 		}
 	}
 	check("initially", 0)
-	p.Set(time.Now().Add(time.Hour), false)
+	p.Set(time.Now().Add(time.Hour), false, time.Time{})
 	check("deadline ahead", 0)
-	p.Set(time.Now().Add(-time.Millisecond), false)
+	p.Set(time.Now().Add(-time.Millisecond), false, time.Time{})
 	check("deadline passed", 1)
-	p.Set(time.Now().Add(time.Hour), true)
+	p.Set(time.Now().Add(time.Hour), true, time.Time{})
 	check("stopped", 1)
-	p.Set(time.Time{}, false)
+	p.Set(time.Time{}, false, time.Time{})
 	check("cleared", 0)
 	// Soon, but not so soon that a loaded machine passes it between Set
 	// and the check (30 ms was).
 	soon := time.Now().Add(300 * time.Millisecond)
-	p.Set(soon, false)
+	p.Set(soon, false, time.Time{})
 	check("deadline soon", 0)
 	time.Sleep(time.Until(soon) + 10*time.Millisecond)
 	check("deadline reached while waiting", 1)
+	// A loop check (first argument 0) answers by the hard limit alone.
+	loopCheck := func(label string, want uint64) {
+		t.Helper()
+		if got, err := poll.Call(0); err != nil || got != want {
+			t.Errorf("%s: loop check = %d, %v; want %d", label, got, err, want)
+		}
+	}
+	p.Set(time.Now().Add(-time.Millisecond), true, time.Time{})
+	loopCheck("stopped and past the deadline, no hard limit", 0)
+	p.Set(time.Now().Add(-time.Millisecond), true, time.Now().Add(time.Hour))
+	loopCheck("hard limit ahead", 0)
+	check("hard limit ahead, poll", 1)
+	p.Set(time.Now().Add(time.Hour), false, time.Now().Add(-time.Millisecond))
+	loopCheck("hard limit passed", 1)
+	check("hard limit passed, deadline ahead, poll", 0)
 	if goCalls != 0 {
 		t.Errorf("Go answered %d polls", goCalls)
 	}
@@ -668,5 +683,5 @@ func TestPoll(t *testing.T) {
 		t.Errorf("poll with an f64 result: %v, %v, %d Go calls", r, err, goCalls)
 	}
 	inst.Close()
-	p.Set(time.Now(), true) // watchers of a closed instance do nothing
+	p.Set(time.Now(), true, time.Time{}) // watchers of a closed instance do nothing
 }

@@ -177,7 +177,7 @@ func BenchmarkImportPoll(b *testing.B) {
 		b.Fatal(err)
 	}
 	var p wasmhost.Poll
-	p.Set(time.Now().Add(time.Hour), false)
+	p.Set(time.Now().Add(time.Hour), false, time.Time{})
 	inst, err := mod.Instantiate(wasmhost.Imports{Module: "env", Funcs: map[string]wasmhost.HostFunc{
 		"poll": {Type: ft(one32, one32), Call: func([]uint64) uint64 { panic("called Go") }, Poll: &p},
 	}})

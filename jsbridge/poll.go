@@ -18,10 +18,18 @@ import (
 //	  (import "e" "now" (func $now (result f64)))        ;; Date.now itself
 //	  (global $deadline (export "deadline") (mut f64) (f64.const 0))
 //	  (global $stopped (export "stopped") (mut i32) (i32.const 0))
-//	  (func (export "poll") (param ...) (result i32)     ;; the import's params, ignored
-//	    (i32.or (global.get $stopped)
-//	      (i32.and (f64.gt (global.get $deadline) (f64.const 0))
-//	               (f64.gt (call $now) (global.get $deadline))))))
+//	  (global $hard (export "hard") (mut f64) (f64.const 0))
+//	  (func (export "poll") (param ...) (result i32)     ;; the import's params
+//	    (if (result i32) (i32.eqz (local.get 0))         ;; a loop check (i32 first param only)
+//	      (then (i32.and (f64.gt (call $now) (global.get $hard))
+//	                     (f64.gt (global.get $hard) (f64.const 0))))
+//	      (else (i32.or (global.get $stopped)
+//	        (i32.and (f64.gt (global.get $deadline) (f64.const 0))
+//	                 (f64.gt (call $now) (global.get $deadline))))))))
+//
+// A loop check (wasmhost.HostFunc.Poll) calls $now before it reads $hard:
+// the worker's Date.now reads the page's abort flags first, and an abort
+// brings the hard limit forward (through Go, which Poll.Watch runs).
 //
 // The comparison is strict: the deadline is whole milliseconds, truncated
 // (Poll keeps Unix milliseconds), and so is Date.now, so now > deadline
@@ -64,22 +72,38 @@ func pollModuleBytes(params []wasmhost.ValueType) []byte {
 			{Params: params, Results: []wasmhost.ValueType{i32}}, // 1: poll
 		},
 		Imports: []wasmbin.Import{{Module: "e", Name: "now", Kind: wasmbin.KindFunc, TypeIndex: 0}},
-		Funcs: []wasmbin.Func{{TypeIndex: 1, Body: wasmbin.Expr(
-			wasmbin.GlobalGet(1),
-			wasmbin.GlobalGet(0), wasmbin.F64Const(0), []byte{wasmbin.OpF64Gt},
-			wasmbin.Call(0), wasmbin.GlobalGet(0), []byte{wasmbin.OpF64Gt},
-			[]byte{wasmbin.OpI32And, wasmbin.OpI32Or})}},
+		Funcs:   []wasmbin.Func{{TypeIndex: 1, Body: pollBody(params)}},
 		Globals: []wasmbin.Global{
 			{Type: f64, Mut: true, Init: wasmbin.F64Const(0)}, // 0: deadline
 			{Type: i32, Mut: true, Init: wasmbin.I32Const(0)}, // 1: stopped
+			{Type: f64, Mut: true, Init: wasmbin.F64Const(0)}, // 2: hard
 		},
 		Exports: []wasmbin.Export{
 			{Name: "poll", Kind: wasmbin.KindFunc, Index: 1},
 			{Name: "deadline", Kind: wasmbin.KindGlobal, Index: 0},
 			{Name: "stopped", Kind: wasmbin.KindGlobal, Index: 1},
+			{Name: "hard", Kind: wasmbin.KindGlobal, Index: 2},
 		},
 	}
 	return m.Encode()
+}
+
+func pollBody(params []wasmhost.ValueType) []byte {
+	gt, and := []byte{wasmbin.OpF64Gt}, []byte{wasmbin.OpI32And}
+	poll := wasmbin.Expr(
+		wasmbin.GlobalGet(1),
+		wasmbin.GlobalGet(0), wasmbin.F64Const(0), gt,
+		wasmbin.Call(0), wasmbin.GlobalGet(0), gt,
+		and, []byte{wasmbin.OpI32Or})
+	if len(params) == 0 || params[0] != wasmhost.I32 {
+		return poll
+	}
+	loopCheck := wasmbin.Expr(
+		wasmbin.Call(0), wasmbin.GlobalGet(2), gt,
+		wasmbin.GlobalGet(2), wasmbin.F64Const(0), gt,
+		and)
+	return wasmbin.Expr(wasmbin.LocalGet(0), []byte{wasmbin.OpI32Eqz, wasmbin.OpIf, byte(wasmhost.I32)},
+		loopCheck, []byte{wasmbin.OpElse}, poll, []byte{wasmbin.OpEnd})
 }
 
 // pollFunc returns a WebAssembly function answering hf.Poll, or ok false
@@ -103,25 +127,29 @@ func (inst *instance) pollFunc(hf wasmhost.HostFunc) (fn js.Value, ok bool) {
 	}) != nil {
 		return js.Undefined(), false
 	}
-	deadline, stopped := exports.Get("deadline"), exports.Get("stopped")
+	deadline, stopped, hard := exports.Get("deadline"), exports.Get("stopped"), exports.Get("hard")
 	// Each global's last value: a Set is a crossing, and a run changes
-	// one of the two at a time.
-	lastDeadline, lastStopped := -1.0, -1
-	hf.Poll.Watch(func(deadlineMs float64, stop bool) {
+	// few of them at a time.
+	lastDeadline, lastStopped, lastHard := -1.0, -1, -1.0
+	hf.Poll.Watch(func(ps wasmhost.PollState) {
 		if inst.closed {
 			return
 		}
 		s := 0
-		if stop {
+		if ps.Stopped {
 			s = 1
 		}
-		if deadlineMs != lastDeadline {
-			deadline.Set("value", deadlineMs)
-			lastDeadline = deadlineMs
+		if ps.DeadlineMs != lastDeadline {
+			deadline.Set("value", ps.DeadlineMs)
+			lastDeadline = ps.DeadlineMs
 		}
 		if s != lastStopped {
 			stopped.Set("value", s)
 			lastStopped = s
+		}
+		if ps.HardMs != lastHard {
+			hard.Set("value", ps.HardMs)
+			lastHard = ps.HardMs
 		}
 	})
 	return exports.Get("poll"), true

@@ -94,7 +94,8 @@ type Engine struct {
 }
 
 // NewEngine compiles and checks the QuickJS asset (the bytes of
-// emscripten-module.wasm).
+// emscripten-module.wasm), adding the loop checks (InstrumentAsset) if it
+// has none.
 func NewEngine(wasm []byte, cfg Config) (*Engine, error) {
 	if cfg.Backend == nil {
 		cfg.Backend = defaultBackend()
@@ -105,12 +106,31 @@ func NewEngine(wasm []byte, cfg Config) (*Engine, error) {
 	if err := checkLimit(cfg.MemoryLimit); err != nil {
 		return nil, err
 	}
+	counted, countErr := ffi.InstrumentLoops(wasm)
+	if countErr == nil {
+		wasm = counted
+	}
 	mod, err := cfg.Backend.Compile(wasm)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrAsset, describeBadAsset(wasm, err))
 	}
-	return NewEngineFromModule(mod, cfg)
+	e, err := NewEngineFromModule(mod, cfg)
+	if err == nil && !e.asset.LoopChecks {
+		// The check accepted an asset the rewriter could not read.
+		e.Close()
+		return nil, fmt.Errorf("%w: cannot add the loop checks that stop a program held in a C built-in: %v", ErrAsset, countErr)
+	}
+	return e, err
 }
+
+// InstrumentAsset returns the QuickJS asset with the loop checks: every loop
+// of its C code counts its iterations and, now and then, asks whether the
+// run is past its deadline, so that a program held in a C built-in that
+// never polls (Array.prototype.indexOf.call({ length: 1e15 }, 1)) is
+// stopped with TIMEOUT, or by its cancel. NewEngine adds them itself; the
+// npm package's build adds them to dist/emscripten-module.wasm, which the
+// page compiles without Go. An asset that has them already is an error.
+func InstrumentAsset(wasm []byte) ([]byte, error) { return ffi.InstrumentLoops(wasm) }
 
 // NewEngineFromModule checks an already compiled module (as the JS host
 // compiles it with streaming) and builds an engine on it. The engine owns mod.

@@ -46,39 +46,67 @@ type HostFunc struct {
 	// Poll is stopped or past its deadline, and 0 otherwise. A backend for
 	// which calling Go is expensive (JavaScript) may answer from Poll
 	// alone, without calling Call.
+	//
+	// A call whose first argument is an i32 0 is a loop check (the counter
+	// that wasmbin.InstrumentLoops adds to every loop of the asset's C
+	// code), not QuickJS's own poll: it returns 1 only past Poll's hard
+	// limit (Poll.PastHard).
 	Poll *Poll
 }
 
 // Poll is the state of an interrupt poll. The owner sets it; backends that
 // answer the poll themselves watch it.
 type Poll struct {
-	mu         sync.Mutex
-	deadlineMs float64 // Unix milliseconds; 0 means none
-	stopped    bool
-	watchers   []func(deadlineMs float64, stopped bool)
+	mu       sync.Mutex
+	state    PollState
+	watchers []func(PollState)
 }
 
-// Set changes the deadline (zero time: none) and the stop flag.
-func (p *Poll) Set(deadline time.Time, stopped bool) {
-	p.mu.Lock()
-	p.deadlineMs, p.stopped = 0, stopped
+// PollState is what a poll answers from. Times are Unix milliseconds; 0
+// means none.
+type PollState struct {
+	DeadlineMs float64
+	Stopped    bool
+	// HardMs is when a loop check stops the engine (with a trap): a
+	// program held in C code that never reaches QuickJS's own poll.
+	HardMs float64
+}
+
+// Set changes the deadline (zero time: none), the stop flag and the hard
+// limit of the loop checks (zero time: none).
+func (p *Poll) Set(deadline time.Time, stopped bool, hard time.Time) {
+	s := PollState{Stopped: stopped}
 	if !deadline.IsZero() {
-		p.deadlineMs = float64(deadline.UnixMilli())
+		s.DeadlineMs = float64(deadline.UnixMilli())
 	}
-	d, watchers := p.deadlineMs, p.watchers
+	if !hard.IsZero() {
+		s.HardMs = float64(hard.UnixMilli())
+	}
+	p.mu.Lock()
+	p.state = s
+	watchers := p.watchers
 	p.mu.Unlock()
 	for _, w := range watchers {
-		w(d, stopped)
+		w(s)
 	}
+}
+
+// PastHard says whether a loop check should stop the engine now. The
+// comparison is strict, on whole milliseconds, as the JavaScript backend's.
+func (p *Poll) PastHard() bool {
+	p.mu.Lock()
+	h := p.state.HardMs
+	p.mu.Unlock()
+	return h > 0 && float64(time.Now().UnixMilli()) > h
 }
 
 // Watch calls f now and after every Set.
-func (p *Poll) Watch(f func(deadlineMs float64, stopped bool)) {
+func (p *Poll) Watch(f func(PollState)) {
 	p.mu.Lock()
 	p.watchers = append(p.watchers, f)
-	d, s := p.deadlineMs, p.stopped
+	s := p.state
 	p.mu.Unlock()
-	f(d, s)
+	f(s)
 }
 
 // MemorySpec describes the memory the host creates for an instance's memory

@@ -13,11 +13,14 @@
 // is stopped by terminating the worker, which is replaced at once: other
 // runs in flight on it reject with an error that says so, and the next run
 // works. The flag is read by the interrupt poll, which QuickJS calls from
-// its interpreter only: a built-in looping in C (a generic Array method
-// over an array-like of length 1e15) never reads it, nor sees its
-// deadline. So a worker that has not answered an abort within
-// FLAG_GRACE_MS, or a run still going OVERRUN_GRACE_MS past its timeout,
-// is replaced too, and that run ends with TIMEOUT.
+// its interpreter, and by the loop checks the package's asset has in its C
+// code (scripts/loopcheck), which stop a built-in looping in C (a generic
+// Array method over an array-like of length 1e15) 100 ms past the deadline
+// or the abort. An asset without them (the QuickJS package's own) never
+// reads the flag there, nor sees its deadline; so a worker that has not
+// answered an abort within FLAG_GRACE_MS, or a run still going
+// OVERRUN_GRACE_MS past its timeout, is replaced too, and that run ends
+// with TIMEOUT.
 
 import { bundlerHint, describeError, hasNodeFs, nodeModule } from "./env.mjs";
 import { endRun, now } from "./runs.mjs";

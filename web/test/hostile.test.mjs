@@ -631,42 +631,92 @@ describe("escape attempts", () => {
     });
 });
 
-// qa11h: QuickJS's generic Array methods loop over an array-like's length
-// in C without calling the interrupt poll, so a hole-only array-like holds
-// the engine's thread past any deadline (1e15 iterations). On the calling
-// thread nothing can stop that (see the note of qa11h); a worker is
-// stopped from the page. Worker mode only: in-thread it would hang here.
-describe("a program stuck in a built-in that never checks the time (worker mode)", () => {
-    const stuck = [
-        ["indexOf on an array-like", "return Array.prototype.indexOf.call({ length: 1e15 }, 1)"],
-        ["includes on a sparse array", "const a = []; a.length = 2 ** 32 - 1; return a.includes(1)"],
-        ["reverse of an array-like, after a log", "console.log('before'); return Array.prototype.reverse.call({ length: 1e15 })"],
-        // The proxy's ownKeys answer is checked for duplicates pairwise, in C:
-        // 80,000 names took 2.5 s past a 1 s timeout, 1e6 would take minutes.
-        ["a Proxy whose ownKeys gives 1e6 names", "const k = Object.keys(new Array(1e6).fill(0)); return Reflect.ownKeys(new Proxy({}, { ownKeys: () => k })).length"],
-    ];
-    for (const [name, code] of stuck) {
-        test(`${name}: TIMEOUT, the worker is replaced, the next run works`, { timeout: 120_000 }, async (t) => {
-            const api = await withFactory(t, { wasmLocation: assetPath, worker: true, timeout: 500 });
-            const session = api.createSession();
-            const r = await run(session, code);
-            assert.equal(r.ok, false);
-            assert.equal(r.error.code, "TIMEOUT");
-            assert.equal(r.error.name, "TimeoutError");
-            assert.match(r.error.message, /did not finish within 0\.5s.*worker was restarted/);
-            assert.equal((await run(session, "return 1 + 1")).result, 2);
-            assert.equal((await run(api.createSession(), "return 2 + 2")).result, 4);
+// QuickJS's C built-ins loop without calling the interpreter's interrupt
+// poll: a generic Array method over an array-like of length 1e15, a sparse
+// array's join, a Proxy's ownKeys answer checked pairwise for duplicates.
+// The QuickJS asset of dist/ has loop checks (scripts/loopcheck): every
+// loop of its C code counts down and, now and then, asks the poll whether
+// the run is 100 ms past its deadline (or its cancel), and traps if so. The
+// run then ends with TIMEOUT (or the cancel) and its logs, in both engine
+// modes, and the next run gets a new instance. hostile_test.go
+// (TestStuckBuiltin*) runs the same programs natively. Each row runs in a
+// child process, so that a regression fails instead of hanging the suite.
+const STUCK = [
+    ["indexOf on an array-like", "return Array.prototype.indexOf.call({ length: 1e15 }, 1)"],
+    ["includes on a sparse array", "const a = []; a.length = 2 ** 32 - 1; return a.includes(1)"],
+    ["reverse of an array-like", "return Array.prototype.reverse.call({ length: 1e15 })"],
+    ["join of a sparse array", "const a = []; a.length = 2 ** 32 - 1; return a.join('').length"],
+    // 80,000 names took 2.5 s past a 1 s timeout before; 1e6 take minutes.
+    ["a Proxy whose ownKeys gives 1e6 names", "const k = Object.keys(new Array(1e6).fill(0)); return Reflect.ownKeys(new Proxy({}, { ownKeys: () => k })).length"],
+];
+
+/**
+ * Runs code in a child process's factory (worker as given, timeout as
+ * given) after a console line, then two more runs; returns what they gave.
+ * @param {string} code
+ * @param {{ worker: boolean, timeout: number, wasm?: string, abortAfter?: number }} o
+ */
+function stuckInChild(code, o) {
+    return inChild(`
+        const api = await factory({ wasmLocation: ${o.wasm ? JSON.stringify(o.wasm) : "assetPath"}, worker: ${o.worker}, timeout: ${o.timeout} });
+        const session = api.createSession();
+        const ex = session.getLlmTools().find((t) => t.name === "executeCode");
+        const ctrl = new AbortController();
+        ${o.abortAfter ? `setTimeout(() => ctrl.abort(new Error("stop")), ${o.abortAfter});` : ""}
+        let r;
+        try {
+            r = await ex.execute({ code: "console.log('before'); " + ${JSON.stringify(code)}, explanation: "" }, { signal: ctrl.signal });
+        } catch (e) {
+            r = { rejected: String(e && e.message) };
+        }
+        const next = await ex.execute({ code: "return 1 + 1", explanation: "" });
+        const other = await api.createSession().getLlmTools().find((t) => t.name === "executeCode").execute({ code: "return 2 + 2", explanation: "" });
+        api.dispose();
+        return { r, next: next.result, other: other.result };
+    `, 120_000);
+}
+
+describe("a program stuck in a built-in that never checks the time", () => {
+    for (const worker of [false, true]) {
+        for (const [name, code] of STUCK) {
+            test(`${name} (worker: ${worker}): TIMEOUT with the run's logs, the next run works`, { timeout: 150_000 }, () => {
+                const { r, next, other } = stuckInChild(code, { worker, timeout: 500 });
+                assert.equal(r.ok, false, JSON.stringify(r));
+                assert.equal(r.error.code, "TIMEOUT");
+                assert.equal(r.error.name, "TimeoutError");
+                // The engine's own message: the worker's backstop (which
+                // says it restarted the worker, and loses the logs) did not
+                // have to step in.
+                assert.equal(r.error.message, "the program did not finish within 500ms");
+                assert.deepEqual(r.logs, [{ level: "log", message: "before" }]);
+                assert.equal(next, 2);
+                assert.equal(other, 4);
+            });
+        }
+        test(`signal.abort() of such a run (worker: ${worker}), the next run works`, { timeout: 150_000 }, () => {
+            const { r, next, other } = stuckInChild("return Array.prototype.lastIndexOf.call({ length: 1e15 }, 1)", { worker, timeout: 1000, abortAfter: 200 });
+            if (worker) {
+                // The worker reads the abort flag in its loop checks.
+                assert.deepEqual(r, { rejected: "stop" });
+            } else {
+                // The calling thread is held, so the abort cannot even be
+                // called before the run ends: the timeout ends it.
+                assert.equal(r.error && r.error.code, "TIMEOUT", JSON.stringify(r));
+                assert.deepEqual(r.logs, [{ level: "log", message: "before" }]);
+            }
+            assert.equal(next, 2);
+            assert.equal(other, 4);
         });
     }
-    test("signal.abort() of such a run: rejects with the reason, the next run works", { timeout: 120_000 }, async (t) => {
-        const api = await withFactory(t, { wasmLocation: assetPath, worker: true, timeout: 600_000 });
-        const session = api.createSession();
-        const ctrl = new AbortController();
-        const r = run(session, "return Array.prototype.lastIndexOf.call({ length: 1e15 }, 1)", { signal: ctrl.signal });
-        await sleep(200);
-        ctrl.abort(new Error("stop"));
-        await assert.rejects(r, /stop/);
-        assert.equal((await run(session, "return 1 + 1")).result, 2);
+    // The worker's backstop stays for an asset without the loop checks:
+    // the upstream package's own, which the load check accepts.
+    test("with the upstream asset (no loop checks), worker mode: TIMEOUT, the worker is replaced", { timeout: 150_000 }, () => {
+        const upstream = join(dist, "..", "node_modules", "@jitl", "quickjs-wasmfile-release-sync", "dist", "emscripten-module.wasm");
+        const { r, next, other } = stuckInChild(STUCK[0][1], { worker: true, timeout: 500, wasm: upstream });
+        assert.equal(r.error && r.error.code, "TIMEOUT", JSON.stringify(r));
+        assert.match(r.error.message, /did not finish within 0\.5s.*worker was restarted/);
+        assert.equal(next, 2);
+        assert.equal(other, 4);
     });
 });
 

@@ -21,6 +21,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/interopio/code-mode/internal/wasmbin"
 	"github.com/interopio/code-mode/sandbox/wasmhost"
 )
 
@@ -95,6 +96,9 @@ const PinnedPackage = "@jitl/quickjs-wasmfile-release-sync@0.32.0"
 // Asset is a compiled QuickJS asset that passed the check.
 type Asset struct {
 	mod wasmhost.Module
+	// LoopChecks says that the asset's loops are counted (InstrumentLoops):
+	// a program held in a C built-in is stopped past its deadline.
+	LoopChecks bool
 }
 
 // Compile compiles wasm with backend and checks it.
@@ -119,12 +123,22 @@ func Compile(backend wasmhost.Backend, wasm []byte) (*Asset, error) {
 // by the size of the function around it, and one run of a large function
 // with a loop would be sent to its optimizing compiler.
 func Check(mod wasmhost.Module) (*Asset, error) {
+	exports := mod.Exports()
 	problems := checkImports(mod.Imports())
-	problems = append(problems, checkExports(mod.Exports())...)
+	problems = append(problems, checkExports(exports)...)
 	if len(problems) > 0 {
 		return nil, assetError(problems)
 	}
-	return &Asset{mod: mod}, nil
+	return &Asset{mod: mod, LoopChecks: hasLoopChecks(exports)}, nil
+}
+
+func hasLoopChecks(exports []wasmhost.ExternDesc) bool {
+	for _, e := range exports {
+		if e.Name == wasmbin.LoopCheckExport && e.Kind == wasmhost.KindFunc {
+			return true
+		}
+	}
+	return false
 }
 
 func checkImports(imports []wasmhost.ExternDesc) []string {

@@ -239,6 +239,13 @@ func (q *Instance) importFunc(role string) func([]uint64) uint64 {
 		}
 	case "should_interrupt":
 		return func(a []uint64) uint64 {
+			// An i32 arrives with whatever the upper half held.
+			if uint32(a[0]) == loopCheckArg {
+				if q.Poll.PastHard() {
+					return 1
+				}
+				return 0
+			}
 			if q.cb.ShouldInterrupt(Runtime(a[0])) {
 				return 1
 			}
