@@ -21,6 +21,8 @@ var (
 	reflectGet    = reflectObj.Get("get")
 	reflectSet    = reflectObj.Get("set")
 	reflectApply  = reflectObj.Get("apply")
+	ownDescriptor = reflectObj.Get("getOwnPropertyDescriptor")
+	prototypeOf   = reflectObj.Get("getPrototypeOf")
 	proxyCtor     = global.Get("Proxy")
 	uint8Array    = global.Get("Uint8Array")
 	dataViewCtor  = global.Get("DataView")
@@ -94,4 +96,32 @@ func Get(v js.Value, key string) (val js.Value, err error) {
 	}
 	defer Recover(&err)
 	return reflectGet.Invoke(v, key), nil
+}
+
+// OnlyOnRootPrototype reports whether v's key is found only on the last
+// object of v's prototype chain, Object.prototype (of any realm: an
+// iframe's too), so that a value a polluted Object.prototype holds is not
+// read as the page's. A chain longer than any a page builds (a proxy's
+// getPrototypeOf may make one without end) counts as the page's. A trap
+// that throws is an error.
+func OnlyOnRootPrototype(v js.Value, key string) (bool, error) {
+	o := v
+	for depth := 0; depth < 64; depth++ {
+		d, err := Call(ownDescriptor, o, key)
+		if err != nil {
+			return false, err
+		}
+		if !d.IsUndefined() && depth == 0 {
+			return false, nil
+		}
+		p, err := Call(prototypeOf, o)
+		if err != nil {
+			return false, err
+		}
+		if !d.IsUndefined() || p.IsNull() {
+			return !d.IsUndefined() && p.IsNull(), nil
+		}
+		o = p
+	}
+	return false, nil
 }

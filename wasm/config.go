@@ -313,7 +313,7 @@ func get(v Value, key string) Value {
 	val, err := jsbridge.Get(v, key)
 	if err == nil && !val.IsUndefined() {
 		var root bool
-		if root, err = fromRootPrototype(v, key); root {
+		if root, err = jsbridge.OnlyOnRootPrototype(v, key); root {
 			return jsbridge.Undefined()
 		}
 	}
@@ -321,39 +321,6 @@ func get(v Value, key string) Value {
 		panic(typeErrorf("reading %q threw: %v", key, plain(err)))
 	}
 	return val
-}
-
-// Looked up once, when the program starts: a page that replaces them later
-// does not change how get reads.
-var (
-	ownDescriptor = jsbridge.Global().Get("Reflect").Get("getOwnPropertyDescriptor")
-	prototypeOf   = jsbridge.Global().Get("Reflect").Get("getPrototypeOf")
-)
-
-// fromRootPrototype reports whether v's key is found only on the last
-// object of v's prototype chain, Object.prototype (of any realm: an
-// iframe's too). A chain longer than any a page builds (a proxy's
-// getPrototypeOf may make one without end) counts as the page's.
-func fromRootPrototype(v Value, key string) (bool, error) {
-	o := v
-	for depth := 0; depth < 64; depth++ {
-		d, err := jsbridge.Call(ownDescriptor, o, key)
-		if err != nil {
-			return false, err
-		}
-		if !d.IsUndefined() && depth == 0 {
-			return false, nil
-		}
-		p, err := jsbridge.Call(prototypeOf, o)
-		if err != nil {
-			return false, err
-		}
-		if !d.IsUndefined() || p.IsNull() {
-			return !d.IsUndefined() && p.IsNull(), nil
-		}
-		o = p
-	}
-	return false, nil
 }
 
 // parseSearch reads config.search: { embed(texts) => Promise<number[][]>,
