@@ -28,7 +28,10 @@ export async function IoCodeModeFactory(config) {
     // Read once, each field, and never from Object.prototype (fields.mjs).
     config = /** @type {any} */ (snapshot(config, "config", CONFIG_KEYS));
     const ic = config.interceptors;
-    if (ic !== null && typeof ic === "object") config.interceptors = snapshot(ic, "config.interceptors", INTERCEPTOR_KEYS);
+    if (ic !== null && typeof ic === "object") {
+        config.interceptors = snapshot(ic, "config.interceptors", INTERCEPTOR_KEYS);
+        if (config.interceptors.onToolCall === undefined) refuseHolder(ic);
+    }
     const location = config.wasmLocation;
     if (typeof location !== "string" || location === "") {
         throw new TypeError(
@@ -45,6 +48,30 @@ export async function IoCodeModeFactory(config) {
     // Node.js and runtimes without a page, on this thread.
     if (mode === undefined ? onPage : mode) return workerFactory(config);
     return threadFactory(config);
+}
+
+/**
+ * An interceptors value that is a collection or an instance of a class
+ * without onToolCall (a Map of guards, an array of them, a Date) reads as
+ * no guard at all: every tool call would run unchecked while the host
+ * believes it guarded. Only a plain object (or one without a prototype)
+ * may be empty.
+ * @param {object} ic
+ */
+function refuseHolder(ic) {
+    const tag = Object.prototype.toString.call(ic).slice(8, -1);
+    const what = Array.isArray(ic) ? "an array" : plain(ic) ? "" : tag === "Object" ? "an instance of a class" : `a ${tag}`;
+    if (what) throw new TypeError(`config.interceptors: expected a plain object { onToolCall }, got ${what} without onToolCall (no call would be checked)`);
+}
+
+/** @param {object} o */
+function plain(o) {
+    try {
+        const proto = Reflect.getPrototypeOf(o);
+        return proto === null || Reflect.getPrototypeOf(proto) === null;
+    } catch (err) {
+        throw new TypeError(`config.interceptors: reading its prototype threw: ${err instanceof Error ? err.message : String(err)}`);
+    }
 }
 
 export default IoCodeModeFactory;

@@ -39,6 +39,11 @@ describe("config errors reject with a TypeError naming the field", () => {
         ["memoryLimit: 0", { wasmLocation: assetPath, memoryLimit: 0 }, /config\.memoryLimit: expected/],
         ["toolFilter: 5", { wasmLocation: assetPath, toolFilter: 5 }, /config\.toolFilter: expected a function/],
         ["interceptors: 5", { wasmLocation: assetPath, interceptors: 5 }, /config\.interceptors: expected/],
+        // Each read as no guard at all: every tool call ran unchecked.
+        ["interceptors: a Map of guards", { wasmLocation: assetPath, interceptors: new Map([["onToolCall", () => ({ allowed: false })]]) }, /^config\.interceptors: expected a plain object \{ onToolCall \}, got a Map without onToolCall \(no call would be checked\)$/],
+        ["interceptors: an array of guards", { wasmLocation: assetPath, interceptors: [() => ({ allowed: false })] }, /^config\.interceptors: expected a plain object \{ onToolCall \}, got an array/],
+        ["interceptors: a Date", { wasmLocation: assetPath, interceptors: new Date() }, /^config\.interceptors: expected a plain object \{ onToolCall \}, got a Date without onToolCall/],
+        ["interceptors: an instance without onToolCall", { wasmLocation: assetPath, interceptors: new (class Guards { onToolcall() {} })() }, /^config\.interceptors: expected a plain object \{ onToolCall \}, got an instance of a class without onToolCall/],
         [
             "interceptors.onToolCall: 5",
             { wasmLocation: assetPath, interceptors: { onToolCall: 5 } },
@@ -89,6 +94,26 @@ describe("config errors reject with a TypeError naming the field", () => {
         });
         assert.deepEqual(api.listTools().map((t) => t.name), ["echo"]);
         await smoke(api);
+    });
+});
+
+describe("interceptors that hold onToolCall in other ways still guard", () => {
+    const deny = () => ({ allowed: false, reason: "guarded" });
+    const cases = [
+        ["an instance of a class with the method", new (class Guards { onToolCall() { return deny(); } })()],
+        ["an object without a prototype", Object.assign(Object.create(null), { onToolCall: deny })],
+    ];
+    for (const [name, interceptors] of cases) {
+        test(name, async (t) => {
+            const api = await withFactory(t, { wasmLocation: assetPath, interceptors, tools: [{ name: "echo", execute: (x) => x }] });
+            const r = await run(api.createSession(), "return await tools.echo({ a: 1 })");
+            assert.equal(r.ok, false, JSON.stringify(r));
+            assert.match(r.error.message, /guarded/);
+        });
+    }
+    test("an empty plain object is no guard, as documented", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath, interceptors: {}, tools: [{ name: "echo", execute: (x) => x }] });
+        assert.deepEqual((await run(api.createSession(), "return await tools.echo({ a: 1 })")).result, { a: 1 });
     });
 });
 
