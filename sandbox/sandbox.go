@@ -124,7 +124,8 @@ func NewEngine(wasm []byte, cfg Config) (*Engine, error) {
 }
 
 // InstrumentAsset returns the QuickJS asset with the loop checks: every loop
-// of its C code counts its iterations and, now and then, asks whether the
+// of its C code but the interpreter's dispatch loop (which polls, and would
+// pay most: bench fib25) counts its iterations and, now and then, asks whether the
 // run is past its deadline, so that a program held in a C built-in that
 // never polls (Array.prototype.indexOf.call({ length: 1e15 }, 1)) is
 // stopped with TIMEOUT, or by its cancel. NewEngine adds them itself; the

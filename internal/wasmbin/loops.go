@@ -34,6 +34,11 @@ type LoopCheck struct {
 // the answer is nonzero. C code compiled to WebAssembly that loops without
 // asking its host anything can so be stopped from the host.
 //
+// One loop is left as it is: an interpreter's dispatch loop, the loop
+// around the module's largest br_table when that one is the largest by far
+// (dispatchLoop); QuickJS polls its interrupt handler there itself. If no
+// loop has that shape, every loop is counted.
+//
 // One count for all loops: a count per call of a function (a local) missed
 // C code whose inner loop is a function called from the outer one (a
 // Proxy's ownKeys of 1e6 names went on 2 s past its deadline). The fast
@@ -164,6 +169,10 @@ func appendItem(b []byte, s section, item []byte) []byte {
 // loop's body. params holds each function's parameter count. The vector's count
 // is one more: the caller appends the check function.
 func instrumentCode(p []byte, params []uint32, header func(local uint32) []byte) ([]byte, error) {
+	skip, err := dispatchLoop(p)
+	if err != nil {
+		return nil, err
+	}
 	r := &reader{b: p}
 	n := r.u32()
 	if int(n) != len(params) {
@@ -179,7 +188,11 @@ func instrumentCode(p []byte, params []uint32, header func(local uint32) []byte)
 			break
 		}
 		body.Reset()
-		if err := instrumentBody(src, params[i], header, &body); err != nil {
+		leave := -1
+		if int(i) == skip.body {
+			leave = skip.loop
+		}
+		if err := instrumentBody(src, params[i], header, leave, &body); err != nil {
 			return nil, fmt.Errorf("wasm binary: function body %d (offset %d): %w", i, start, err)
 		}
 		out = append(AppendU32(out, uint32(body.Len())), body.Bytes()...)
@@ -188,8 +201,9 @@ func instrumentCode(p []byte, params []uint32, header func(local uint32) []byte)
 }
 
 // instrumentBody copies one function body to out: as it is without loops,
-// else with one i32 local more and header after each loop's block type.
-func instrumentBody(src []byte, params uint32, header func(local uint32) []byte, out *bytes.Buffer) error {
+// else with one i32 local more and header after each loop's block type,
+// but for the loop numbered leave (from 0; -1 for none).
+func instrumentBody(src []byte, params uint32, header func(local uint32) []byte, leave int, out *bytes.Buffer) error {
 	r := &reader{b: src}
 	groups := r.u32()
 	groupsEnd := r.pos
@@ -205,11 +219,16 @@ func instrumentBody(src []byte, params uint32, header func(local uint32) []byte,
 	var h []byte
 	from := code
 	var rest bytes.Buffer
+	loops := 0
 	for r.pos < len(src) && r.err == nil {
 		op := r.byte()
 		switch {
 		case op == OpLoop:
 			r.blockType()
+			loops++
+			if loops-1 == leave {
+				continue
+			}
 			if h == nil {
 				h = header(uint32(locals))
 			}

@@ -7,7 +7,7 @@ import "github.com/interopio/code-mode/internal/wasmbin"
 // ({ length: 1e15 }, 1)), a sparse array's join, a Proxy's ownKeys answer
 // checked pairwise for duplicates, never calls it, and would hold the
 // engine's thread for ever. InstrumentLoops makes every loop of the asset
-// count down, and every loopCheckEvery iterations ask the interrupt import
+// but the interpreter's dispatch loop (which polls) count down, and every loopCheckEvery iterations ask the interrupt import
 // with loopCheckArg (a runtime pointer is never 0): past the run's hard
 // limit (wasmhost.Poll.PastHard) the answer is 1 and the check traps. The
 // owner discards a trapped instance and reports the run by its interrupt
