@@ -31,7 +31,6 @@ function isClient(client) {
     );
 }
 
-// The text of a result's text blocks: what an isError result says.
 /**
  * A tools/call result as the value sandbox code receives: isError throws
  * with its text; structuredContent is preferred; one text block is parsed

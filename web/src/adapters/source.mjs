@@ -326,6 +326,7 @@ export function untilAborted(promise, signal) {
     ]);
 }
 
+// The text of a result's text blocks: what an isError result says.
 function textOf(content) {
     return (Array.isArray(content) ? content : [])
         .filter((c) => c && c.type === "text" && typeof c.text === "string")
