@@ -405,6 +405,153 @@ describe("fromMcpClient: listing, names, trust, collisions", () => {
     });
 });
 
+// What the MCP SDK and the protocol (2025-11-25) do today that a source must
+// follow: a change announced while the first listing runs, two sources on
+// one Client, tools that run only as tasks, errors said in structuredContent.
+describe("fromMcpClient: the SDK's list_changed, tasks and error results", () => {
+    // A low-level server whose tools/list can change the list while it answers.
+    function changingServer(name) {
+        const server = new Server({ name, version: "1.0.0" }, { capabilities: { tools: { listChanged: true } } });
+        const state = { tools: ["a"], lists: 0, onList: null };
+        server.setRequestHandler(ListToolsRequestSchema, async () => {
+            state.lists++;
+            const tools = state.tools.map((n) => ({ name: n, inputSchema: { type: "object" } }));
+            if (state.onList) await state.onList();
+            return { tools };
+        });
+        server.setRequestHandler(CallToolRequestSchema, (req) => ({ content: [{ type: "text", text: JSON.stringify({ called: req.params.name }) }] }));
+        return { server, state };
+    }
+
+    // The notification reached the client before the listing's answer, when
+    // no handler was set yet: the tool it announced was never listed.
+    test("a tool added while the first listing runs is listed", async () => {
+        const { server, state } = changingServer("race");
+        state.onList = async () => {
+            state.onList = null;
+            state.tools = ["a", "b"];
+            await server.sendToolListChanged();
+        };
+        const client = await connectInMemory(server);
+        const source = await mcp.fromMcpClient(client);
+        await until(() => source.tools.some((t) => t.name === "race.b"), "race.b, announced during the first listing");
+        assert.deepEqual(source.tools.map((t) => t.name), ["race.a", "race.b"]);
+        assert.equal(state.lists, 2);
+        source.close();
+        await client.close();
+    });
+
+    // Closing the first source removed the one handler the Client holds,
+    // the second source's too: it followed the server no more.
+    test("two sources of one client follow it apart; the client's own handler is back when both close", async () => {
+        const { server, state } = changingServer("two");
+        const client = await connectInMemory(server);
+        let own = 0;
+        client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+            own++;
+        });
+        const reads = await mcp.fromMcpClient(client, { namespace: "reads" });
+        const all = await mcp.fromMcpClient(client, { namespace: "all" });
+        state.tools = ["a", "b"];
+        await server.sendToolListChanged();
+        await until(() => reads.tools.length === 2 && all.tools.length === 2, "both sources to list b");
+        reads.close();
+        state.tools = ["a", "b", "c"];
+        await server.sendToolListChanged();
+        await until(() => all.tools.length === 3, "the open source to list c after the other closed");
+        assert.deepEqual(all.tools.map((t) => t.name), ["all.a", "all.b", "all.c"]);
+        assert.equal(reads.tools.length, 2);
+        all.close();
+        await server.sendToolListChanged();
+        await until(() => own === 3, "the client's own handler, called each time and kept after both closed");
+        assert.equal(all.tools.length, 3);
+        await client.close();
+    });
+
+    test("a source whose first listing fails rejects and follows nothing", async () => {
+        const { server, state } = changingServer("fails");
+        state.onList = async () => {
+            throw new Error("listing is down");
+        };
+        const client = await connectInMemory(server);
+        await assert.rejects(mcp.fromMcpClient(client), /listing is down/);
+        assert.equal(client._notificationHandlers.has("notifications/tools/list_changed"), false);
+        await client.close();
+    });
+
+    // isError with the reason only in structuredContent: the error said
+    // "reported an error without a message".
+    test("an isError result that says why only in structuredContent throws its JSON", async () => {
+        const server = new McpServer({ name: "quota", version: "1.0.0" });
+        server.registerTool("charge", { description: "Charge." }, async () => ({ isError: true, content: [], structuredContent: { code: "QUOTA", left: 0 } }));
+        const client = await connectInMemory(server);
+        const source = await mcp.fromMcpClient(client);
+        await assert.rejects(source.tools[0].execute({}, { signal: new AbortController().signal }), { message: '{"code":"QUOTA","left":0}' });
+        source.close();
+        await client.close();
+    });
+
+    // A tool with execution.taskSupport "required" answers only a
+    // task-augmented call, and the SDK's callTool refuses to send another:
+    // every call failed with 'requires task-based execution. Use
+    // client.experimental.tasks.callToolStream() instead.'
+    describe("a tool that runs only as an MCP task", () => {
+        let server, client, source, api, taskStore, started;
+        before(async () => {
+            const { InMemoryTaskStore } = await import("@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js");
+            taskStore = new InMemoryTaskStore();
+            started = [];
+            server = new McpServer({ name: "jobs", version: "1.0.0" }, { capabilities: { tools: {}, tasks: { requests: { tools: { call: {} } }, cancel: {} } }, taskStore });
+            server.experimental.tasks.registerToolTask(
+                "report",
+                { description: "Builds a report.", inputSchema: { n: z.number() }, execution: { taskSupport: "required" } },
+                {
+                    async createTask({ n }, extra) {
+                        const task = await extra.taskStore.createTask({ ttl: 60_000, pollInterval: 20 });
+                        started.push(task.taskId);
+                        if (n >= 0) {
+                            setTimeout(() => extra.taskStore.storeTaskResult(task.taskId, "completed", { content: [{ type: "text", text: JSON.stringify({ rows: n * 2 }) }] }), 30);
+                        }
+                        return { task };
+                    },
+                    getTask: (_args, extra) => extra.taskStore.getTask(extra.taskId),
+                    getTaskResult: (_args, extra) => extra.taskStore.getTaskResult(extra.taskId),
+                },
+            );
+            client = await connectInMemory(server);
+            source = await mcp.fromMcpClient(client);
+            api = await IoCodeModeFactory({ wasmLocation: assetPath });
+            source.registerTools(api);
+        });
+        after(async () => {
+            api.dispose();
+            source.close();
+            await client.close();
+        });
+
+        test("a call creates the task, waits for it and returns its result", async () => {
+            const session = api.createSession();
+            const out = await run(session, "return await tools.jobs.report({ n: 21 })");
+            assert.equal(out.ok, true, JSON.stringify(out));
+            assert.deepEqual(out.result, { rows: 42 });
+            assert.equal(started.length, 1);
+            session.dispose();
+        });
+
+        test("aborting the run cancels the task on the server", async () => {
+            const session = api.createSession();
+            const ctrl = new AbortController();
+            started.length = 0;
+            const p = run(session, "return await tools.jobs.report({ n: -1 })", { signal: ctrl.signal });
+            await until(() => started.length === 1, "the server to create the task");
+            ctrl.abort(new Error("user pressed stop"));
+            await assert.rejects(p, /user pressed stop/);
+            await until(async () => (await taskStore.getTask(started[0]))?.status === "cancelled", "the task to be cancelled");
+            session.dispose();
+        });
+    });
+});
+
 // The MCP filesystem server's own tools/list (recorded in the search
 // evaluation's catalog): every inputSchema names draft-07 in "$schema", as
 // servers built on the SDK with zod list them. Served as recorded, the

@@ -59,6 +59,39 @@ export async function fromMcpClient(client, options) {
     const live = createToolSource({ kind: "MCP", onError: opts.onError });
     const requestOptions = (signal) => (opts.timeout ? { signal, timeout: opts.timeout } : { signal });
 
+    // A tool whose execution.taskSupport is "required" answers only a
+    // task-augmented tools/call (MCP 2025-11-25); the SDK's callTool refuses
+    // to send a plain one. The run's abort cancels the task on the server.
+    async function callAsTask(params, signal) {
+        const tasks = client.experimental?.tasks;
+        if (!tasks || typeof tasks.callToolStream !== "function") {
+            throw new Error(`${params.name} runs only as an MCP task, and this client cannot call tasks (client.experimental.tasks.callToolStream is missing)`);
+        }
+        let taskId, status;
+        const cancel = () => {
+            if (taskId !== undefined) tasks.cancelTask(taskId).catch(() => {});
+        };
+        signal?.addEventListener("abort", cancel, { once: true });
+        try {
+            for await (const message of tasks.callToolStream(params, undefined, { ...requestOptions(signal), task: {} })) {
+                if (message.type === "taskCreated" || message.type === "taskStatus") {
+                    taskId = message.task.taskId;
+                    status = message.task;
+                    if (signal?.aborted) cancel();
+                } else if (message.type === "result") {
+                    return message.result;
+                } else if (message.type === "error") {
+                    if (signal?.aborted) throw signal.reason;
+                    const why = status && status.statusMessage ? ` (${status.status}: ${status.statusMessage})` : "";
+                    throw new Error(`${message.error?.message ?? message.error}${why}`);
+                }
+            }
+            throw new Error(`${params.name}: the MCP task ended without a result`);
+        } finally {
+            signal?.removeEventListener("abort", cancel);
+        }
+    }
+
     async function listAll() {
         const caps = typeof client.getServerCapabilities === "function" ? client.getServerCapabilities() : undefined;
         if (caps && !caps.tools) return [];
@@ -84,11 +117,18 @@ export async function fromMcpClient(client, options) {
                 description: tool.description || tool.title || tool.annotations?.title || "",
                 inputSchema: tool.inputSchema || { type: "object" },
                 annotations: annotations(tool.annotations, { source, untrusted: !opts.trusted, extra: tool.title ? { title: tool.title } : undefined }),
-                execute: async (input, { signal }) =>
-                    unwrapCallToolResult(await client.callTool({ name: tool.name, arguments: input ?? {} }, undefined, requestOptions(signal))),
+                execute: async (input, { signal }) => {
+                    const params = { name: tool.name, arguments: input ?? {} };
+                    const result =
+                        tool.execution?.taskSupport === "required"
+                            ? await callAsTask(params, signal)
+                            : await client.callTool(params, undefined, requestOptions(signal));
+                    return unwrapCallToolResult(result);
+                },
             };
             if (tool.outputSchema) def.outputSchema = tool.outputSchema;
-            return { def, origin: tool.name };
+            // How the call is made is part of what it reaches at the server.
+            return { def, origin: tool.execution?.taskSupport === "required" ? [tool.name, "task"] : tool.name };
         });
     }
 
@@ -98,24 +138,17 @@ export async function fromMcpClient(client, options) {
         return live.source.tools;
     }, () => live.closed);
 
-    await refresh();
-
-    // The Client has one handler per notification: chain to the one set before.
-    const previous = client._notificationHandlers instanceof Map ? client._notificationHandlers.get(LIST_CHANGED) : undefined;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, async (notification) => {
-        if (previous) {
-            try {
-                await previous(notification);
-            } catch (err) {
-                live.report(err);
-            }
-        }
-        if (!live.closed) refresh().catch(live.report);
-    });
-    live.onClose(() => {
-        if (previous && client._notificationHandlers instanceof Map) client._notificationHandlers.set(LIST_CHANGED, previous);
-        else if (typeof client.removeNotificationHandler === "function") client.removeNotificationHandler(LIST_CHANGED);
-    });
+    // Followed before the first listing: a change the server announces
+    // while it is being listed asks for one more listing (serialized).
+    live.onClose(follow(client, () => {
+        if (!live.closed) refresh().catch((err) => live.closed || live.report(err));
+    }, live.report));
+    try {
+        await refresh();
+    } catch (err) {
+        live.source.close();
+        throw err;
+    }
 
     return Object.assign(live.source, {
         namespace,
@@ -129,6 +162,44 @@ const TO_OPTIONS = {
     version: "string",
     context: "function",
 };
+
+// The Client keeps one handler per notification method. Every source that
+// follows a client shares one, which also calls the handler the client had
+// before (the SDK's own listChanged option, the caller's); when the last
+// source closes, that handler is put back, unless another replaced ours.
+const followers = new WeakMap(); // client -> { listeners: Map<fn, report> }
+
+function follow(client, changed, report) {
+    const handlers = client._notificationHandlers instanceof Map ? client._notificationHandlers : undefined;
+    let f = followers.get(client);
+    // Another handler replaced ours: follow afresh, chaining to that one.
+    if (f && handlers && handlers.get(LIST_CHANGED) !== f.installed) f = undefined;
+    if (!f) {
+        const previous = handlers?.get(LIST_CHANGED);
+        const listeners = new Map();
+        client.setNotificationHandler(ToolListChangedNotificationSchema, async (notification) => {
+            if (previous) {
+                try {
+                    await previous(notification);
+                } catch (err) {
+                    listeners.values().next().value?.(err);
+                }
+            }
+            for (const listener of Array.from(listeners.keys())) listener();
+        });
+        f = { listeners, previous, installed: handlers?.get(LIST_CHANGED) };
+        followers.set(client, f);
+    }
+    f.listeners.set(changed, report);
+    return () => {
+        f.listeners.delete(changed);
+        if (f.listeners.size > 0 || followers.get(client) !== f) return;
+        followers.delete(client);
+        if (handlers && handlers.get(LIST_CHANGED) !== f.installed) return; // replaced since: not ours to remove
+        if (f.previous && handlers) handlers.set(LIST_CHANGED, f.previous);
+        else if (typeof client.removeNotificationHandler === "function") client.removeNotificationHandler(LIST_CHANGED);
+    };
+}
 
 const isPlainObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 

@@ -343,7 +343,11 @@ function textOf(content) {
  */
 export function unwrapToolResult(result, who) {
     if (result === null || typeof result !== "object") return result;
-    if (result.isError) throw new Error(textOf(result.content) || `${who} reported an error without a message`);
+    if (result.isError) {
+        // A server may say why in structuredContent alone (content is required but may be empty).
+        const structured = result.structuredContent !== undefined ? JSON.stringify(result.structuredContent) : "";
+        throw new Error(textOf(result.content) || structured || `${who} reported an error without a message`);
+    }
     if (result.structuredContent !== undefined) return result.structuredContent;
     if ("toolResult" in result) return result.toolResult; // MCP protocol 2024-10-07
     const content = Array.isArray(result.content) ? result.content : [];
