@@ -4,7 +4,7 @@ import type { IoCodeMode } from "@interopio/code-mode";
 /** A Chat Completions function tool (assignable to OpenAI's `ChatCompletionTool`). */
 export interface OpenAIChatTool {
     type: "function";
-    function: { name: string; description: string; parameters: { [keyword: string]: unknown } };
+    function: { name: string; description: string; parameters: { [keyword: string]: unknown }; strict?: true };
 }
 
 /** A Responses API function tool (assignable to OpenAI's `FunctionTool`). */
@@ -13,7 +13,7 @@ export interface OpenAIResponsesTool {
     name: string;
     description: string;
     parameters: { [keyword: string]: unknown };
-    strict: false;
+    strict: boolean;
 }
 
 /** An Anthropic Messages tool (assignable to Anthropic's `Tool`). */
@@ -21,6 +21,18 @@ export interface AnthropicTool {
     name: string;
     description: string;
     input_schema: { type: "object"; [keyword: string]: unknown };
+    strict?: true;
+}
+
+/**
+ * `strict: true`: the providers' strict mode (OpenAI's strict function
+ * tools, which `chat.completions.parse()` requires; Anthropic's strict tool
+ * use). Every property is then required, an optional one nullable (`null`
+ * reads as absent), with `additionalProperties: false` and no numeric bounds
+ * (the tools still enforce them). Default `false`.
+ */
+export interface ToolShapeOptions {
+    strict?: boolean;
 }
 
 /** What `handleToolCall` resolves with when the call could not run. */
@@ -35,11 +47,11 @@ export interface ToolCallFailure {
 }
 
 /** `searchTools` and `executeCode` in OpenAI's Chat Completions shape. */
-export declare function toOpenAITools(session: IoCodeMode.Session): OpenAIChatTool[];
-/** `searchTools` and `executeCode` in OpenAI's Responses API shape (not strict: `searchTools`'s arguments are all optional). */
-export declare function toOpenAIResponsesTools(session: IoCodeMode.Session): OpenAIResponsesTool[];
+export declare function toOpenAITools(session: IoCodeMode.Session, options?: ToolShapeOptions): OpenAIChatTool[];
+/** `searchTools` and `executeCode` in OpenAI's Responses API shape (`strict: false` unless `options.strict`). */
+export declare function toOpenAIResponsesTools(session: IoCodeMode.Session, options?: ToolShapeOptions): OpenAIResponsesTool[];
 /** `searchTools` and `executeCode` in Anthropic's Messages shape. */
-export declare function toAnthropicTools(session: IoCodeMode.Session): AnthropicTool[];
+export declare function toAnthropicTools(session: IoCodeMode.Session, options?: ToolShapeOptions): AnthropicTool[];
 
 /**
  * Runs one tool call of a model. `args` is the JSON string of OpenAI's

@@ -303,6 +303,80 @@ test("OpenAI Responses API: function_call items answered with function_call_outp
     session.dispose();
 });
 
+// --- Strict mode: OpenAI's strict function tools, Anthropic's strict tool use --
+
+// The SDKs' own strict transforms (openai's toStrictJsonSchema, which
+// chat.completions.parse() and zodFunction use; Anthropic's
+// transformJSONSchema, which its strict helpers use) leave a strict schema
+// as it is: each throws on, or rewrites, what strict mode does not take.
+test("{ strict: true }: schemas the SDKs' own strict transforms leave as they are", async () => {
+    const { toStrictJsonSchema } = await import("openai/lib/transform");
+    const { transformJSONSchema } = await import("@anthropic-ai/sdk/lib/transform-json-schema");
+    const session = api.createSession();
+    const chat = llm.toOpenAITools(session, { strict: true });
+    const responses = llm.toOpenAIResponsesTools(session, { strict: true });
+    const anthropic = llm.toAnthropicTools(session, { strict: true });
+    assert.deepEqual(chat.map((t) => t.function.strict), [true, true]);
+    assert.deepEqual(responses.map((t) => t.strict), [true, true]);
+    assert.deepEqual(anthropic.map((t) => t.strict), [true, true]);
+    for (const [i, name] of ["searchTools", "executeCode"].entries()) {
+        const schema = chat[i].function.parameters;
+        assert.deepEqual(toStrictJsonSchema(schema), schema, `${name}: openai's toStrictJsonSchema changed it`);
+        assert.deepEqual(transformJSONSchema(anthropic[i].input_schema), anthropic[i].input_schema, `${name}: Anthropic's transformJSONSchema changed it`);
+        assert.deepEqual(responses[i].parameters, schema);
+        assert.deepEqual(schema.required, Object.keys(schema.properties), `${name}: every property required`);
+    }
+    // searchTools's optional arguments are nullable; executeCode's are required anyway.
+    assert.deepEqual(chat[0].function.parameters.properties.limit, { anyOf: [{ type: "integer" }, { type: "null" }], description: session.getLlmTools()[0].inputSchema.properties.limit.description });
+    assert.deepEqual(chat[1].function.parameters, JSON.parse(JSON.stringify(session.getLlmTools()[1].inputSchema)));
+    // The default stays as it was: not strict.
+    assert.equal("strict" in llm.toOpenAITools(session)[0].function, false);
+    assert.deepEqual(llm.toOpenAIResponsesTools(session).map((t) => t.strict), [false, false]);
+    assert.equal("strict" in llm.toAnthropicTools(session)[0], false);
+    for (const bad of [{ strcit: true }, { strict: "yes" }, "strict", 1]) {
+        assert.throws(() => llm.toOpenAITools(session, bad), { name: "TypeError", message: "options: expected { strict?: boolean }" }, JSON.stringify(bad));
+    }
+    session.dispose();
+});
+
+// chat.completions.parse() (structured outputs) refuses any tool that is
+// not strict: 'The `searchTools` tool is not marked with `strict: true`'.
+// A strict model sends null for what it leaves out; the tools read it as absent.
+test("OpenAI chat.completions.parse() with strict tools: parsed arguments, nulls for what the model leaves out", async () => {
+    const session = api.createSession();
+    const { fetch, requests } = scriptedFetch([
+        completion({ tool_calls: [fnCall("s1", "searchTools", JSON.stringify({ query: "orders", namespace: null, limit: null }))] }, "tool_calls"),
+        completion({ tool_calls: [fnCall("e1", "executeCode", JSON.stringify({ code: SUM, explanation: "sum" }))] }, "tool_calls"),
+        completion({ content: '{"total":42}' }, "stop"),
+    ]);
+    const openai = new OpenAI({ apiKey: "test-key", baseURL: "http://127.0.0.1:9/v1", fetch, maxRetries: 0 });
+    const tools = llm.toOpenAITools(session, { strict: true });
+    const response_format = { type: "json_schema", json_schema: { name: "answer", strict: true, schema: { type: "object", properties: { total: { type: "number" } }, required: ["total"], additionalProperties: false } } };
+    const messages = [{ role: "user", content: "Total of open orders?" }];
+    const outputs = [];
+    let parsed;
+    for (;;) {
+        const res = await openai.chat.completions.parse({ model: "gpt-4.1", messages, tools, response_format });
+        const message = res.choices[0].message;
+        messages.push(message);
+        if (!message.tool_calls?.length) {
+            parsed = JSON.parse(message.content);
+            break;
+        }
+        for (const call of message.tool_calls) {
+            assert.equal(typeof call.function.parsed_arguments, "object", "parse() parses a strict tool's arguments");
+            const output = await llm.handleToolCall(session, call.function.name, call.function.parsed_arguments);
+            outputs.push(output);
+            messages.push({ role: "tool", tool_call_id: call.id, content: JSON.stringify(output) });
+        }
+    }
+    assert.deepEqual(parsed, { total: 42 });
+    assert.deepEqual(requests[0].body.tools, tools);
+    assert.deepEqual(outputs[0].map((h) => h.name), ["orders.search"]);
+    assert.equal(outputs[1].result, 42);
+    session.dispose();
+});
+
 // --- Anthropic Messages, the loop of web/USAGE.md -------------------------------
 
 async function anthropicLoop(anthropic, session, question, { signal, context }) {

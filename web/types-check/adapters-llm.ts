@@ -29,6 +29,17 @@ export async function openAIChat(openai: OpenAI, question: string): Promise<stri
     }
 }
 
+// Strict tools, as chat.completions.parse() requires, and the Responses
+// API's and Anthropic's strict shapes.
+export async function openAIParse(openai: OpenAI): Promise<unknown> {
+    const tools: OpenAI.Chat.Completions.ChatCompletionFunctionTool[] = toOpenAITools(session, { strict: true });
+    const res = await openai.chat.completions.parse({ model: "gpt-4.1", messages: [{ role: "user", content: "?" }], tools });
+    const call = res.choices[0].message.tool_calls?.[0];
+    return call && call.type === "function" ? handleToolCall(session, call.function.name, call.function.parsed_arguments) : undefined;
+}
+export const strictResponses: OpenAI.Responses.FunctionTool[] = toOpenAIResponsesTools(session, { strict: true });
+export const strictAnthropic: Anthropic.Tool[] = toAnthropicTools(session, { strict: true });
+
 export async function openAIResponses(openai: OpenAI, question: string): Promise<string> {
     const tools: OpenAI.Responses.Tool[] = toOpenAIResponsesTools(session);
     let input: OpenAI.Responses.ResponseInput = [{ role: "user", content: question }];

@@ -34,35 +34,62 @@ function describe(v) {
 // markers, and callers may edit what they get.
 const plain = (schema) => JSON.parse(JSON.stringify(schema));
 
-/** Chat Completions `tools`: `[{ type: "function", function: { name, description, parameters } }]`. */
-export function toOpenAITools(session) {
-    return llmTools(session).map((t) => ({
+// Strict mode (OpenAI's strict, Anthropic's strict tool use) takes a
+// subset of JSON Schema: every property required (an optional one is
+// nullable: the tools read null as absent), no other properties, and no
+// numeric bounds (Anthropic's; the tools enforce them and say so). The
+// two tools' schemas are flat objects.
+function strictSchema(schema) {
+    const props = {};
+    for (const [k, { minimum, maximum, description, ...p }] of Object.entries(schema.properties || {})) {
+        props[k] = { ...((schema.required || []).includes(k) ? p : { anyOf: [p, { type: "null" }] }), description };
+    }
+    return { ...schema, properties: props, required: Object.keys(props), additionalProperties: false };
+}
+
+function shapes(session, options) {
+    const tools = llmTools(session);
+    const { strict, ...other } = options ?? {};
+    if (typeof (options ?? {}) !== "object" || Object.keys(other).length || ![true, false, undefined].includes(strict)) {
+        throw new TypeError("options: expected { strict?: boolean }");
+    }
+    return tools.map((t) => ({ name: t.name, description: t.description, schema: plain(strict ? strictSchema(t.inputSchema) : t.inputSchema), strict: !!strict }));
+}
+
+/**
+ * Chat Completions `tools`: `[{ type: "function", function: { name, description, parameters } }]`.
+ * `{ strict: true }`: strict function tools (`strict: true`, strict schemas),
+ * as `chat.completions.parse()` requires.
+ */
+export function toOpenAITools(session, options) {
+    return shapes(session, options).map((t) => ({
         type: "function",
-        function: { name: t.name, description: t.description, parameters: plain(t.inputSchema) },
+        function: { name: t.name, description: t.description, parameters: t.schema, ...(t.strict && { strict: true }) },
     }));
 }
 
 /**
- * Responses API `tools`: `[{ type: "function", name, description, parameters, strict: false }]`.
- * Not strict: searchTools's arguments are all optional ({} lists every tool),
- * and strict mode wants every property required.
+ * Responses API `tools`: `[{ type: "function", name, description, parameters, strict }]`.
+ * Not strict by default (searchTools's arguments are optional, and strict
+ * mode wants every property required); `{ strict: true }` gives strict schemas.
  */
-export function toOpenAIResponsesTools(session) {
-    return llmTools(session).map((t) => ({
+export function toOpenAIResponsesTools(session, options) {
+    return shapes(session, options).map((t) => ({
         type: "function",
         name: t.name,
         description: t.description,
-        parameters: plain(t.inputSchema),
-        strict: false,
+        parameters: t.schema,
+        strict: t.strict,
     }));
 }
 
-/** Anthropic Messages `tools`: `[{ name, description, input_schema }]`. */
-export function toAnthropicTools(session) {
-    return llmTools(session).map((t) => ({
+/** Anthropic Messages `tools`: `[{ name, description, input_schema }]`; `{ strict: true }` adds `strict: true` with strict schemas. */
+export function toAnthropicTools(session, options) {
+    return shapes(session, options).map((t) => ({
         name: t.name,
         description: t.description,
-        input_schema: { type: "object", ...plain(t.inputSchema) },
+        input_schema: { type: "object", ...t.schema },
+        ...(t.strict && { strict: true }),
     }));
 }
 
