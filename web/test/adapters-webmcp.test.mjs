@@ -5,7 +5,7 @@
 import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { assetPath, loadFactory } from "./helpers.mjs";
-import { loadAdapter } from "./adapter-helpers.mjs";
+import { loadAdapter, until } from "./adapter-helpers.mjs";
 
 let IoCodeModeFactory, webmcp;
 before(async () => {
@@ -76,4 +76,39 @@ test("a WebMCP tool's MCP-style result reaches the program as its data; isError 
     } finally {
         api.dispose();
     }
+});
+
+// A context that answers getTools() later than the page registers a tool
+// and fires toolchange (native WebMCP queues both as tasks): the event
+// came before fromWebMcp listened, and the tool was never listed.
+test("a tool registered while the first getTools() runs is listed; a failing first listing follows nothing", async () => {
+    const tools = [{ name: "a", description: "A.", execute: () => 1 }];
+    const ctx = modelContext(tools);
+    const list = ctx.getTools;
+    let first = true;
+    ctx.getTools = async () => {
+        const snapshot = await list();
+        if (first) {
+            first = false;
+            tools.push({ name: "b", description: "B.", execute: () => 2 });
+            ctx.dispatchEvent(new Event("toolchange"));
+        }
+        return snapshot;
+    };
+    const source = await webmcp.fromWebMcp({ modelContext: ctx });
+    await until(() => source.tools.some((t) => t.name === "webmcp.b"), "webmcp.b, registered during the first listing");
+    assert.deepEqual(source.tools.map((t) => t.name), ["webmcp.a", "webmcp.b"]);
+    source.close();
+
+    const broken = modelContext([]);
+    let listeners = 0;
+    const add = broken.addEventListener.bind(broken);
+    const remove = broken.removeEventListener.bind(broken);
+    broken.addEventListener = (...a) => (listeners++, add(...a));
+    broken.removeEventListener = (...a) => (listeners--, remove(...a));
+    broken.getTools = async () => {
+        throw new Error("getTools is down");
+    };
+    await assert.rejects(webmcp.fromWebMcp({ modelContext: broken }), /getTools is down/);
+    assert.equal(listeners, 0);
 });

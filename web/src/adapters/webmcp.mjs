@@ -122,12 +122,19 @@ export async function fromWebMcp(options) {
         return live.source.tools;
     }, () => live.closed);
 
-    await refresh();
+    // Followed before the first listing: a tool registered while it runs
+    // fires toolchange then, and asks for one more listing.
     const onChange = () => {
-        if (!live.closed) refresh().catch(live.report);
+        if (!live.closed) refresh().catch((err) => live.closed || live.report(err));
     };
     ctx.addEventListener("toolchange", onChange);
     live.onClose(() => ctx.removeEventListener("toolchange", onChange));
+    try {
+        await refresh();
+    } catch (err) {
+        live.source.close();
+        throw err;
+    }
     return Object.assign(live.source, { namespace, refresh });
 }
 
