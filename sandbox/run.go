@@ -1,11 +1,15 @@
 package sandbox
 
+// A run's life cycle on its leased instance: execute sets it up, main drives
+// the program's promise and the host calls' answers (wait) to a result, and
+// teardown frees all of it. The setup and the engine's JavaScript helpers are
+// in setup.go; the timeout, the cancel and traps in interrupt.go; the
+// result's conversion to JSON in result.go; host calls in hostcall.go.
+
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -37,14 +41,6 @@ func (i *instance) CallFunction(_ ffi.Context, _ ffi.ValueConst, argc, argv, ref
 func (i *instance) ShouldInterrupt(ffi.Runtime) bool { return i.run != nil && i.run.shouldInterrupt() }
 
 func (i *instance) FreeHostRef(ffi.Runtime, uint32) {}
-
-// Why a run was interrupted.
-const (
-	notInterrupted int32 = iota
-	interruptTimeout
-	interruptCancel
-	interruptFatal
-)
 
 // The file name QuickJS reports for the model's code.
 const codeFile = "code.js"
@@ -114,43 +110,11 @@ type run struct {
 	deadlineTimer *time.Timer
 }
 
-// enginePrelude gives, as its first element, the engine's stringify for a
-// run without host functions or prelude whose result needs more than the
-// native JSON.stringify (engineStringify): helpersJS over captureBody's
-// captures, taken after the program ran. Its stringify writes BigInt as a
-// decimal string; values JSON cannot hold are found and converted by
-// helpers compiled on demand (convert.go).
-const enginePrelude = "(" + helpersJS + ")((() => {\n" + captureBody + "})())"
-
-// captureBody is the engine's part of the setup script in runs with host
-// functions or a prelude: it only captures, before the program runs, what
-// the helpers will need (the program may replace any of it), and defines
-// no function: compiling functions is what a run's setup pays for.
-// helpersJS builds the helpers from the captures when a host call or a
-// conversion first needs them (loadHelpers): out, the stringify (out(_, 1)
-// hands the intrinsics detectJS needs, convert.go; a symbol gives 0, to
-// convert), and track, for runs with async host functions. track gives
-// each host-call promise an own "constructor" getter: await, then, catch,
-// Promise.all/race/allSettled and returning the promise all read it, so it
-// tells which promises somebody observed, and a rejection nobody observed
-// is reported instead of lost (Go reads the marks, the captured array at
-// index 8, only then). The promise stays native, so awaiting it stays on
-// the fast path. helpersJS reads no global: it runs after the program has
-// started.
-const captureBody = "return [JSON.stringify, JSON.parse, eval, Object.getPrototypeOf, Object.prototype, Array.isArray, Promise, Object.defineProperty, []];\n"
-
-const helpersJS = `(c) => {
-const S = c[0], rep = (k, v) => typeof v === "bigint" ? v.toString() : v;
-const I = [S, c[3], c[4], c[5], c[2]];
-const out = (v, w) => w === 1 ? I : typeof v === "symbol" ? 0 : S(v, rep);
-const P = c[6], def = c[7], seen = c[8];
-const track = (p, id) => {
-  def(p, "constructor", { get() { seen[id] = 1; return P; }, configurable: true });
-  return p;
-};
-return [out, track];
-}`
-
+// execute runs p on the instance: a fresh QuickJS runtime and context, the
+// setup (host functions, preludes: setup.go), the program driven to its
+// result (main), then teardown, which frees everything the run made so the
+// instance can serve the next run. A trap anywhere in it ends the run and
+// the instance (endOnTrap).
 func (i *instance) execute(goCtx context.Context, p Program, limit int64, w *workers) (res *Result, err error) {
 	q := i.q
 	r := &run{q: q, workers: w, pending: map[uint32]*hostCall{}, wake: make(chan struct{}, 1)}
@@ -170,23 +134,7 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64, w *wor
 	// the instance runs nothing until the next run sets it again.
 	q.Poll.Set(r.deadline, false, r.hard)
 
-	defer func() {
-		rec := recover()
-		if rec == nil {
-			return
-		}
-		trap, ok := rec.(*ffi.Trap)
-		if !ok {
-			panic(rec)
-		}
-		q.Close()
-		r.cancel(r.endCause())
-		if r.reason.Load() == interruptCancel {
-			res, err = nil, context.Cause(goCtx)
-			return
-		}
-		res, err = &Result{Error: r.trapError(trap)}, nil
-	}()
+	defer i.endOnTrap(goCtx, r, &res, &err)
 
 	r.rt = q.NewRuntime()
 	q.SetMemoryLimit(r.rt, uint32(limit))
@@ -219,136 +167,6 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64, w *wor
 		return nil, context.Cause(goCtx)
 	}
 	return res, nil
-}
-
-// setup installs the host functions, then evaluates the caller's prelude
-// and the engine's in one script (one compile): the caller's first, and the
-// engine's last, handing its helpers to Go. With Program.Hidden the script
-// is a function, called with the host functions, which then never become
-// globals.
-func (r *run) setup(p Program) error {
-	q, ctx := r.q, r.ctx
-	body := captureBody
-	var fns []ffi.Value
-	if len(p.Funcs) > 0 {
-		names := make([]string, 0, len(p.Funcs))
-		for n, f := range p.Funcs {
-			set := 0
-			for _, given := range []bool{f.Async != nil, f.Sync != nil, f.Bytes != nil} {
-				if given {
-					set++
-				}
-			}
-			if set != 1 {
-				return fmt.Errorf("sandbox: Funcs[%q]: exactly one of Async, Sync and Bytes must be set, got %d", n, set)
-			}
-			if f.Async != nil {
-				r.tracked = true
-			}
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		fns = make([]ffi.Value, len(names))
-		for id, n := range names {
-			r.funcs, r.names = append(r.funcs, p.Funcs[n]), append(r.names, n)
-			fns[id] = q.NewFunction(ctx, n, uint32(id+1))
-		}
-		defer func() {
-			for _, fn := range fns {
-				q.FreeValue(ctx, fn)
-			}
-		}()
-	}
-	if p.Hidden && p.Prelude == "" {
-		return errors.New("sandbox: Program.Hidden needs a Prelude (a function expression that takes the Funcs)")
-	}
-	if !p.Hidden && len(fns) > 0 {
-		global := q.Global(ctx)
-		for i, fn := range fns {
-			q.SetProp(ctx, global.Const(), r.names[i], fn.Const())
-		}
-		q.FreeValue(ctx, global)
-	}
-	if len(p.Funcs) == 0 && p.Prelude == "" {
-		// Nothing to compile: a plain program needs only JSON.stringify for
-		// its result (BigInt support is compiled if the result needs it).
-		global := q.Global(ctx)
-		j := q.GetProp(ctx, global.Const(), "JSON")
-		r.stringify = q.GetProp(ctx, j.Const(), "stringify")
-		q.FreeValue(ctx, j)
-		q.FreeValue(ctx, global)
-		r.native = true
-		return nil
-	}
-	var script string
-	switch {
-	case p.Hidden && p.NativeParse != nil:
-		// As below, and the context's own JSON.parse, taken before the
-		// prelude can replace it, after the captures (index 9).
-		r.parseOK = p.NativeParse
-		script = "((prelude) => (...host) => {\nconst parse = JSON.parse;\nprelude(...host);\nconst c = (() => {\n" + body + "})();\nc[9] = parse;\nreturn c;\n})(" + p.Prelude + "\n)"
-	case p.Hidden:
-		// The prelude is applied while the script is evaluated; the
-		// function the script gives is the setup, called below.
-		script = "((prelude) => (...host) => {\nprelude(...host);\n" + body + "})(" + p.Prelude + "\n)"
-	case p.Prelude != "":
-		script = p.Prelude + "\n;(() => {\n" + body + "})()"
-	default:
-		script = "(() => {\n" + body + "})()"
-	}
-	helpers, exc := q.Eval(ctx, script, "<prelude>", ffi.EvalGlobal)
-	if exc == 0 && p.Hidden {
-		setup := helpers
-		args := make([]ffi.ValueConst, len(fns))
-		for i, fn := range fns {
-			args[i] = fn.Const()
-		}
-		helpers, exc = q.Call(ctx, setup.Const(), q.Undefined.Const(), args...)
-		q.FreeValue(ctx, setup)
-	}
-	if exc != 0 {
-		e := r.toError(exc.Const())
-		q.FreeValue(ctx, exc)
-		return fmt.Errorf("sandbox: prelude failed: %s: %s", e.Name, e.Message)
-	}
-	r.helpers = helpers
-	return nil
-}
-
-// loadHelpers builds the engine's helpers from the setup's captures, once
-// (see captureBody): a run that makes no host call and converts nothing
-// compiles none of them. It returns the owned exception when building
-// failed (out of memory, interrupted); the next need tries again.
-func (r *run) loadHelpers() (exc ffi.Value) {
-	if r.loaded || r.helpers == 0 {
-		return 0
-	}
-	q, ctx, h := r.q, r.ctx, r.helpers.Const()
-	if r.parse == 0 {
-		r.parse = q.GetIndex(ctx, h, 1)
-		if r.parseOK != nil {
-			r.nativeParse = q.GetIndex(ctx, h, 9)
-		}
-		if len(r.funcs) > 0 {
-			r.eval = q.GetIndex(ctx, h, 2)
-		}
-	}
-	factory, exc := r.compileWith(helpersJS, "<helpers>")
-	if exc != 0 {
-		return exc
-	}
-	built, exc := q.Call(ctx, factory.Const(), q.Undefined.Const(), h)
-	q.FreeValue(ctx, factory)
-	if exc != 0 {
-		return exc
-	}
-	r.stringify = q.GetIndex(ctx, built.Const(), 0)
-	if r.tracked {
-		r.track, r.report = q.GetIndex(ctx, built.Const(), 1), q.GetIndex(ctx, h, 8)
-	}
-	q.FreeValue(ctx, built)
-	r.loaded = true
-	return 0
 }
 
 // Code without a top-level return is evaluated as a script, so its
@@ -504,227 +322,6 @@ func (r *run) wait() *Result {
 		r.interrupt(interruptCancel)
 		return cancelledResult()
 	}
-}
-
-// stopped returns the result of a run that was interrupted, or nil.
-func (r *run) stopped() *Result {
-	switch r.why() {
-	case interruptTimeout:
-		return r.timeoutResult()
-	case interruptCancel:
-		return cancelledResult()
-	case interruptFatal:
-		if r.fatal != nil {
-			return r.fatalResult()
-		}
-	}
-	return nil
-}
-
-// fatalResult is the result of a run that a host function ended (r.fatal).
-func (r *run) fatalResult() *Result {
-	return &Result{Error: &Error{Code: r.fatal.Code, Name: "Error", Message: r.fatal.Message}}
-}
-
-func cancelledResult() *Result {
-	return &Result{Error: &Error{Code: CodeRuntime, Name: "AbortError", Message: "the run was cancelled"}}
-}
-
-func (r *run) timeoutResult() *Result {
-	return &Result{Error: &Error{Code: CodeTimeout, Name: "TimeoutError",
-		Message: fmt.Sprintf("the program did not finish within %v", r.timeout)}}
-}
-
-// shouldInterrupt answers QuickJS's poll where the backend calls Go for it.
-// (The JavaScript backend answers from ffi.Instance.Poll without calling
-// Go; interrupt keeps both in step.)
-func (r *run) shouldInterrupt() bool {
-	if r.reason.Load() != notInterrupted {
-		return true
-	}
-	if r.pastDeadline() {
-		r.interrupt(interruptTimeout)
-		return true
-	}
-	return false
-}
-
-// endCause is the cause the host calls' context gets when the run ends: the
-// caller's own cause when the caller stopped it.
-func (r *run) endCause() error {
-	switch r.reason.Load() {
-	case interruptTimeout:
-		return ErrTimeout
-	case interruptCancel:
-		return context.Cause(r.goCtx)
-	}
-	return ErrRunEnded
-}
-
-// interrupt records why the run stops and makes the next poll stop it. A
-// cancel brings the loop checks' hard limit forward, as a timeout would.
-func (r *run) interrupt(reason int32) {
-	if r.reason.CompareAndSwap(notInterrupted, reason) {
-		hard := r.hard
-		if soon := time.Now().Add(loopCheckGrace); reason == interruptCancel && soon.Before(hard) {
-			hard = soon
-		}
-		r.q.Poll.Set(r.deadline, true, hard)
-	}
-}
-
-// loopCheckGrace is how long past its deadline (or its cancel) a run may
-// go on before the loop checks in the asset's C code stop it with a trap,
-// which costs the instance. A program that runs JavaScript is stopped
-// sooner, cleanly, by QuickJS's own poll (every 10k operations or so, tens
-// of microseconds): the checks only stop one held in a C built-in that never
-// polls, such as Array.prototype.indexOf.call({ length: 1e15 }, 1). The
-// grace keeps them from racing the clean stop on a loaded machine.
-const loopCheckGrace = 100 * time.Millisecond
-
-// pastDeadline compares wall clocks, as the JavaScript backend's poll does
-// (Date.now against the deadline's Unix milliseconds). time.After would use
-// the monotonic readings (performance.now under GOOS=js), which drift from
-// Date.now: a poll that stopped the run at its deadline could then be
-// judged early, and the timeout reported as a RUNTIME "interrupted".
-func (r *run) pastDeadline() bool { return past(r.deadline) }
-
-func past(deadline time.Time) bool { return time.Now().Round(0).After(deadline.Round(0)) }
-
-// deadlineKey keys a run's deadline in its host calls' context.
-type deadlineKey struct{}
-
-// PastDeadline says whether the run that made the host call of ctx is past
-// its timeout, though the run may not have noticed it yet: its thread
-// notices at its next interrupt poll or wait, which a loaded machine can
-// hold off the CPU well past the deadline. A host function about to start
-// something on the run's behalf (a tool, after an approval that took a
-// while) checks it as well as ctx.Err(). False for a context of no run.
-func PastDeadline(ctx context.Context) bool {
-	d, ok := ctx.Value(deadlineKey{}).(time.Time)
-	return ok && past(d)
-}
-
-// why returns the interrupt reason, noticing a deadline that passed while
-// a backend answered the polls itself.
-func (r *run) why() int32 {
-	if r.reason.Load() == notInterrupted && r.pastDeadline() {
-		r.interrupt(interruptTimeout)
-	}
-	return r.reason.Load()
-}
-
-// result converts the program's value to JSON (see convert.go).
-func (r *run) result(v ffi.ValueConst) *Result {
-	q, ctx := r.q, r.ctx
-	r.converting, r.finished = true, true
-	if r.native && q.IsObject(v) {
-		// The native JSON.stringify cannot tell of what it drops or
-		// changes (an object may hold a Map, BigInt throws): the engine's
-		// own stringify can. An object is not written twice (its getters
-		// would run twice).
-		if exc := r.engineStringify(); exc != 0 {
-			return r.notSerializable(exc)
-		}
-	}
-	if r.native {
-		s, exc := q.Call(ctx, r.stringify.Const(), q.Undefined.Const(), v)
-		if exc == 0 {
-			str, isStr := "", q.IsString(s.Const())
-			if isStr {
-				str = q.GetString(ctx, s.Const())
-			}
-			q.FreeValue(ctx, s)
-			switch {
-			case !isStr:
-				return &Result{} // undefined (or a symbol): no value
-			case str != "null" || !q.IsNumber(v):
-				return &Result{Value: json.RawMessage(str)}
-			}
-			// NaN or ±Infinity, which JSON.stringify writes as null.
-		} else {
-			q.FreeValue(ctx, exc) // a BigInt
-		}
-		if exc := r.engineStringify(); exc != 0 {
-			return r.notSerializable(exc)
-		}
-		return r.result(v)
-	}
-	if q.IsObject(v) {
-		value, warnings, exc := r.toJSON(v, "result")
-		if exc != 0 {
-			return r.notSerializable(exc)
-		}
-		return &Result{Value: value, Warnings: warnings}
-	}
-	var s, exc ffi.Value
-	if r.helpers != 0 && !r.loaded && q.IsPlainPrimitive(v) {
-		// A number, string, boolean, null or undefined needs no helper:
-		// the captured JSON.stringify writes it.
-		stringify := q.GetIndex(ctx, r.helpers.Const(), 0)
-		s, exc = q.Call(ctx, stringify.Const(), q.Undefined.Const(), v)
-		q.FreeValue(ctx, stringify)
-	} else if exc = r.loadHelpers(); exc == 0 {
-		s, exc = q.Call(ctx, r.stringify.Const(), q.Undefined.Const(), v)
-	}
-	if exc != 0 {
-		return r.notSerializable(exc)
-	}
-	defer q.FreeValue(ctx, s)
-	if q.IsString(s.Const()) {
-		str := q.GetString(ctx, s.Const())
-		// Primitives JSON cannot hold: NaN and ±Infinity (written as
-		// null) and BigInt (written as a string); they are converted and
-		// reported below.
-		// (The text is tested first: each Is* is a memory read, a
-		// crossing under GOOS=js.)
-		nonFinite := str == "null" && q.IsNumber(v)
-		bigint := strings.HasPrefix(str, `"`) && !q.IsNumber(v) && !q.IsString(v)
-		if !nonFinite && !bigint && (!r.lateStringify || json.Valid([]byte(str))) {
-			return &Result{Value: json.RawMessage(str)}
-		}
-	} else if !q.IsNumber(s.Const()) {
-		return &Result{} // undefined: no value
-	}
-	// A primitive has no getter: writing it again costs nothing the
-	// program can see.
-	value, warnings, exc := r.toJSON(v, "result")
-	if exc != 0 {
-		return r.notSerializable(exc)
-	}
-	return &Result{Value: value, Warnings: warnings}
-}
-
-// engineStringify replaces the native JSON.stringify of a run without host
-// functions or prelude with the engine prelude's, which writes BigInt and
-// hands detectJS its intrinsics (taken now, after the program ran).
-func (r *run) engineStringify() (exc ffi.Value) {
-	q, ctx := r.q, r.ctx
-	helpers, exc := q.Eval(ctx, enginePrelude, "<prelude>", ffi.EvalGlobal)
-	if exc != 0 {
-		return exc
-	}
-	q.FreeValue(ctx, r.stringify)
-	r.stringify, r.native, r.lateStringify = q.GetIndex(ctx, helpers.Const(), 0), false, true
-	q.FreeValue(ctx, helpers)
-	return 0
-}
-
-func (r *run) notSerializable(exc ffi.Value) *Result {
-	q, ctx := r.q, r.ctx
-	e := r.toError(exc.Const())
-	q.FreeValue(ctx, exc)
-	// An interrupt (the timeout) during conversion is the run's end, not a
-	// value JSON cannot hold.
-	if res := r.stopped(); res != nil {
-		return res
-	}
-	code := CodeNotSerializable
-	if c := r.limitCode(e); c != "" {
-		code = c
-	}
-	return &Result{Error: &Error{Code: code, Name: e.Name,
-		Message: "the result cannot be converted to JSON: " + e.Message}}
 }
 
 // teardown cancels the host calls still in flight, frees every value Go

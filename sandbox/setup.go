@@ -1,0 +1,196 @@
+package sandbox
+
+// The run's setup: the host functions and the caller's prelude, and the
+// engine's JavaScript helpers (the result's stringify, the tracking of host
+// calls' promises), captured before the program runs and built only when
+// first needed, so that a run pays for none it does not use.
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/interopio/code-mode/sandbox/internal/ffi"
+)
+
+// enginePrelude gives, as its first element, the engine's stringify for a
+// run without host functions or prelude whose result needs more than the
+// native JSON.stringify (engineStringify): helpersJS over captureBody's
+// captures, taken after the program ran. Its stringify writes BigInt as a
+// decimal string; values JSON cannot hold are found and converted by
+// helpers compiled on demand (convert.go).
+const enginePrelude = "(" + helpersJS + ")((() => {\n" + captureBody + "})())"
+
+// captureBody is the engine's part of the setup script in runs with host
+// functions or a prelude: it only captures, before the program runs, what
+// the helpers will need (the program may replace any of it), and defines
+// no function: compiling functions is what a run's setup pays for.
+// helpersJS builds the helpers from the captures when a host call or a
+// conversion first needs them (loadHelpers): out, the stringify (out(_, 1)
+// hands the intrinsics detectJS needs, convert.go; a symbol gives 0, to
+// convert), and track, for runs with async host functions. track gives
+// each host-call promise an own "constructor" getter: await, then, catch,
+// Promise.all/race/allSettled and returning the promise all read it, so it
+// tells which promises somebody observed, and a rejection nobody observed
+// is reported instead of lost (Go reads the marks, the captured array at
+// index 8, only then). The promise stays native, so awaiting it stays on
+// the fast path. helpersJS reads no global: it runs after the program has
+// started.
+const captureBody = "return [JSON.stringify, JSON.parse, eval, Object.getPrototypeOf, Object.prototype, Array.isArray, Promise, Object.defineProperty, []];\n"
+
+const helpersJS = `(c) => {
+const S = c[0], rep = (k, v) => typeof v === "bigint" ? v.toString() : v;
+const I = [S, c[3], c[4], c[5], c[2]];
+const out = (v, w) => w === 1 ? I : typeof v === "symbol" ? 0 : S(v, rep);
+const P = c[6], def = c[7], seen = c[8];
+const track = (p, id) => {
+  def(p, "constructor", { get() { seen[id] = 1; return P; }, configurable: true });
+  return p;
+};
+return [out, track];
+}`
+
+// setup installs the host functions, then evaluates the caller's prelude
+// and the engine's in one script (one compile): the caller's first, and the
+// engine's last, handing its helpers to Go. With Program.Hidden the script
+// is a function, called with the host functions, which then never become
+// globals.
+func (r *run) setup(p Program) error {
+	q, ctx := r.q, r.ctx
+	body := captureBody
+	var fns []ffi.Value
+	if len(p.Funcs) > 0 {
+		names := make([]string, 0, len(p.Funcs))
+		for n, f := range p.Funcs {
+			set := 0
+			for _, given := range []bool{f.Async != nil, f.Sync != nil, f.Bytes != nil} {
+				if given {
+					set++
+				}
+			}
+			if set != 1 {
+				return fmt.Errorf("sandbox: Funcs[%q]: exactly one of Async, Sync and Bytes must be set, got %d", n, set)
+			}
+			if f.Async != nil {
+				r.tracked = true
+			}
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		fns = make([]ffi.Value, len(names))
+		for id, n := range names {
+			r.funcs, r.names = append(r.funcs, p.Funcs[n]), append(r.names, n)
+			fns[id] = q.NewFunction(ctx, n, uint32(id+1))
+		}
+		defer func() {
+			for _, fn := range fns {
+				q.FreeValue(ctx, fn)
+			}
+		}()
+	}
+	if p.Hidden && p.Prelude == "" {
+		return errors.New("sandbox: Program.Hidden needs a Prelude (a function expression that takes the Funcs)")
+	}
+	if !p.Hidden && len(fns) > 0 {
+		global := q.Global(ctx)
+		for i, fn := range fns {
+			q.SetProp(ctx, global.Const(), r.names[i], fn.Const())
+		}
+		q.FreeValue(ctx, global)
+	}
+	if len(p.Funcs) == 0 && p.Prelude == "" {
+		// Nothing to compile: a plain program needs only JSON.stringify for
+		// its result (BigInt support is compiled if the result needs it).
+		global := q.Global(ctx)
+		j := q.GetProp(ctx, global.Const(), "JSON")
+		r.stringify = q.GetProp(ctx, j.Const(), "stringify")
+		q.FreeValue(ctx, j)
+		q.FreeValue(ctx, global)
+		r.native = true
+		return nil
+	}
+	var script string
+	switch {
+	case p.Hidden && p.NativeParse != nil:
+		// As below, and the context's own JSON.parse, taken before the
+		// prelude can replace it, after the captures (index 9).
+		r.parseOK = p.NativeParse
+		script = "((prelude) => (...host) => {\nconst parse = JSON.parse;\nprelude(...host);\nconst c = (() => {\n" + body + "})();\nc[9] = parse;\nreturn c;\n})(" + p.Prelude + "\n)"
+	case p.Hidden:
+		// The prelude is applied while the script is evaluated; the
+		// function the script gives is the setup, called below.
+		script = "((prelude) => (...host) => {\nprelude(...host);\n" + body + "})(" + p.Prelude + "\n)"
+	case p.Prelude != "":
+		script = p.Prelude + "\n;(() => {\n" + body + "})()"
+	default:
+		script = "(() => {\n" + body + "})()"
+	}
+	helpers, exc := q.Eval(ctx, script, "<prelude>", ffi.EvalGlobal)
+	if exc == 0 && p.Hidden {
+		setup := helpers
+		args := make([]ffi.ValueConst, len(fns))
+		for i, fn := range fns {
+			args[i] = fn.Const()
+		}
+		helpers, exc = q.Call(ctx, setup.Const(), q.Undefined.Const(), args...)
+		q.FreeValue(ctx, setup)
+	}
+	if exc != 0 {
+		e := r.toError(exc.Const())
+		q.FreeValue(ctx, exc)
+		return fmt.Errorf("sandbox: prelude failed: %s: %s", e.Name, e.Message)
+	}
+	r.helpers = helpers
+	return nil
+}
+
+// loadHelpers builds the engine's helpers from the setup's captures, once
+// (see captureBody): a run that makes no host call and converts nothing
+// compiles none of them. It returns the owned exception when building
+// failed (out of memory, interrupted); the next need tries again.
+func (r *run) loadHelpers() (exc ffi.Value) {
+	if r.loaded || r.helpers == 0 {
+		return 0
+	}
+	q, ctx, h := r.q, r.ctx, r.helpers.Const()
+	if r.parse == 0 {
+		r.parse = q.GetIndex(ctx, h, 1)
+		if r.parseOK != nil {
+			r.nativeParse = q.GetIndex(ctx, h, 9)
+		}
+		if len(r.funcs) > 0 {
+			r.eval = q.GetIndex(ctx, h, 2)
+		}
+	}
+	factory, exc := r.compileWith(helpersJS, "<helpers>")
+	if exc != 0 {
+		return exc
+	}
+	built, exc := q.Call(ctx, factory.Const(), q.Undefined.Const(), h)
+	q.FreeValue(ctx, factory)
+	if exc != 0 {
+		return exc
+	}
+	r.stringify = q.GetIndex(ctx, built.Const(), 0)
+	if r.tracked {
+		r.track, r.report = q.GetIndex(ctx, built.Const(), 1), q.GetIndex(ctx, h, 8)
+	}
+	q.FreeValue(ctx, built)
+	r.loaded = true
+	return 0
+}
+
+// engineStringify replaces the native JSON.stringify of a run without host
+// functions or prelude with the engine prelude's, which writes BigInt and
+// hands detectJS its intrinsics (taken now, after the program ran).
+func (r *run) engineStringify() (exc ffi.Value) {
+	q, ctx := r.q, r.ctx
+	helpers, exc := q.Eval(ctx, enginePrelude, "<prelude>", ffi.EvalGlobal)
+	if exc != 0 {
+		return exc
+	}
+	q.FreeValue(ctx, r.stringify)
+	r.stringify, r.native, r.lateStringify = q.GetIndex(ctx, helpers.Const(), 0), false, true
+	q.FreeValue(ctx, helpers)
+	return 0
+}
