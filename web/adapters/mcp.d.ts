@@ -36,8 +36,8 @@ export interface McpToolSource extends IoCodeMode.ToolSource {
  * `<namespace>.<tool>`; input and output schemas carried; results unwrapped
  * (`isError` throws with its text, `structuredContent` first, JSON text
  * parsed, other content as is); the run's signal cancels the MCP request;
- * annotations with the protocol's defaults explicit, `source: "mcp:<namespace>"`
- * and `untrusted` for `onToolCall`.
+ * annotations with the protocol's defaults explicit, `source: "mcp:<namespace>"`,
+ * `mcpTool` (the server's own name of the tool) and `untrusted` for `onToolCall`.
  */
 export declare function fromMcpClient(client: Client, options?: FromMcpClientOptions): Promise<McpToolSource>;
 

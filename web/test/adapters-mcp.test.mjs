@@ -113,9 +113,9 @@ describe("fromMcpClient", () => {
         assert.deepEqual(search.inputSchema.required, ["q"]);
         assert.equal(search.inputSchema.properties.q.type, "string");
         assert.equal(search.outputSchema.properties.items.type, "array");
-        assert.deepEqual(search.annotations, { readOnlyHint: true, openWorldHint: true, source: "mcp:desk", untrusted: true });
+        assert.deepEqual(search.annotations, { readOnlyHint: true, openWorldHint: true, mcpTool: "search_issues", source: "mcp:desk", untrusted: true });
         const del = source.tools.find((t) => t.name === "desk.delete_repo");
-        assert.deepEqual(del.annotations, { readOnlyHint: false, destructiveHint: true, openWorldHint: true, source: "mcp:desk", untrusted: true });
+        assert.deepEqual(del.annotations, { readOnlyHint: false, destructiveHint: true, openWorldHint: true, mcpTool: "delete_repo", source: "mcp:desk", untrusted: true });
         // No hints at all: the protocol's defaults, explicit.
         const motd = source.tools.find((t) => t.name === "desk.motd");
         assert.equal(motd.annotations.readOnlyHint, false);
@@ -171,7 +171,7 @@ describe("fromMcpClient", () => {
         assert.match(out.result, /needs approval: destructive/);
         assert.equal(seen.deleted, undefined);
         assert.deepEqual(decisions, [
-            { name: "desk.delete_repo", annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true, source: "mcp:desk", untrusted: true } },
+            { name: "desk.delete_repo", annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true, mcpTool: "delete_repo", source: "mcp:desk", untrusted: true } },
         ]);
         assert.deepEqual(out.toolCalls.map((c) => [c.name, c.allowed]), [["desk.delete_repo", false]]);
         session.dispose();
@@ -239,12 +239,14 @@ describe("fromMcpClient: listing, names, trust, collisions", () => {
             "Paged_Server.get_user_2",
             "Paged_Server.admin.users.list",
             "Paged_Server.odd",
-            "Paged_Server.n_code",
+            "Paged_Server.unicode",
             // A last step "then" would make its namespace awaitable (and
             // is refused at registration).
             "Paged_Server.then_",
             "Paged_Server.jobs.then_",
         ]);
+        // The server's own name reaches onToolCall in the annotations.
+        assert.deepEqual(source.tools.map((t) => t.annotations.mcpTool), ["list issues!", "get_user", "get user", "admin.users.list", "..odd..", "ünïcode", "then", "jobs.then"]);
         const api = await IoCodeModeFactory({ wasmLocation: assetPath });
         source.registerTools(api);
         const session = api.createSession();
@@ -252,6 +254,30 @@ describe("fromMcpClient: listing, names, trust, collisions", () => {
         const out = await run(session, "return [await tools.Paged_Server.get_user_2({}), await tools.Paged_Server.admin.users.list({}), await tools.Paged_Server.jobs.then_({})]");
         assert.deepEqual(out.result, [{ called: "get user" }, { called: "admin.users.list" }, { called: "jobs.then" }]);
         api.dispose();
+        source.close();
+        await client.close();
+    });
+
+    // Names of another script kept none of their letters: "tool", "tool_2"
+    // in listing order, so a re-listing in another order swapped them (a
+    // search tool's name then called the delete tool).
+    test("a name of another script gets a name of its own, the same in any listing order", async () => {
+        const { server, state } = (() => {
+            const state = { names: ["検索", "削除", "admin.検索"] };
+            const server = new Server({ name: "jp", version: "1.0.0" }, { capabilities: { tools: { listChanged: true } } });
+            server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: state.names.map((name) => ({ name, inputSchema: { type: "object" } })) }));
+            server.setRequestHandler(CallToolRequestSchema, (req) => ({ content: [{ type: "text", text: JSON.stringify({ called: req.params.name }) }] }));
+            return { server, state };
+        })();
+        const client = await connectInMemory(server);
+        const source = await mcp.fromMcpClient(client);
+        const byOrigin = () => Object.fromEntries(source.tools.map((t) => [t.annotations.mcpTool, t.name]));
+        const first = byOrigin();
+        assert.equal(new Set(Object.values(first)).size, 3, JSON.stringify(first));
+        for (const name of Object.values(first)) assert.match(name, /^jp\.(admin\.)?tool_[0-9a-z]+$/);
+        state.names = ["admin.検索", "削除", "検索"];
+        await source.refresh();
+        assert.deepEqual(byOrigin(), first);
         source.close();
         await client.close();
     });

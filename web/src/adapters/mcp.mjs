@@ -116,7 +116,9 @@ export async function fromMcpClient(client, options) {
                 name: names[i],
                 description: tool.description || tool.title || tool.annotations?.title || "",
                 inputSchema: tool.inputSchema || { type: "object" },
-                annotations: annotations(tool.annotations, { source, untrusted: !opts.trusted, extra: tool.title ? { title: tool.title } : undefined }),
+                // mcpTool: the server's own name, for policies (the tool's
+                // name here is sanitised, suffixed, namespaced).
+                annotations: annotations(tool.annotations, { source, untrusted: !opts.trusted, extra: { ...(tool.title ? { title: tool.title } : {}), mcpTool: tool.name } }),
                 execute: async (input, { signal }) => {
                     const params = { name: tool.name, arguments: input ?? {} };
                     const result =

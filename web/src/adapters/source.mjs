@@ -15,15 +15,29 @@ export function sanitizeSegment(s, fallback = "tool") {
     return (out || fallback).slice(0, 64);
 }
 
+// A step written in another script keeps none of its letters: it becomes
+// tool_<hash of the step>, the same on every listing whatever the order (a
+// counter suffix would follow the order, and a re-listing in another order
+// would hand one tool's name to another).
+function hashed(step) {
+    let h = 0x811c9dc5;
+    for (const c of step) h = Math.imul(h ^ c.codePointAt(0), 0x01000193) >>> 0;
+    return `tool_${h.toString(36)}`;
+}
+
 /**
  * A dotted tool name from a source's own name: dots are kept as namespace
- * steps, every step sanitised, empty steps dropped, a last step "then"
- * written "then_".
+ * steps, every step sanitised (accents dropped: "résumé" is "resume"; a
+ * step of another script is tool_<hash>), empty steps dropped, a last step
+ * "then" written "then_".
  */
 export function sanitizeName(s) {
     const steps = String(s)
         .split(".")
-        .map((p) => p.replace(NAME_SEGMENT, "_").replace(/^_+|_+$/g, ""))
+        .map((p) => {
+            const out = p.normalize("NFKD").replace(/\p{M}+/gu, "").replace(NAME_SEGMENT, "_").replace(/^_+|_+$/g, "");
+            return out || (/[\p{L}\p{N}]/u.test(p) ? hashed(p) : "");
+        })
         .filter(Boolean);
     // A last step "then" would make its namespace awaitable; registration
     // refuses it (tool.go validateToolName).
