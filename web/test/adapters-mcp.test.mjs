@@ -505,6 +505,35 @@ describe("fromMcpClient: the SDK's list_changed, tasks and error results", () =>
         await client.close();
     });
 
+    // The SDK gives a request 60 s unless told otherwise ('MCP error -32001:
+    // Request timed out'): a run given minutes lost a slow tool at 60 s. In a
+    // run the run's signal bounds the call; options.timeout still wins. What
+    // the SDK is asked is checked (a 60 s wait has no place in a test).
+    test("in a run, the run bounds a call, not the SDK's 60 s default; options.timeout wins", async () => {
+        const { server } = changingServer("slow");
+        const client = await connectInMemory(server);
+        const asked = [];
+        const callTool = client.callTool.bind(client);
+        client.callTool = (params, schema, options) => {
+            asked.push(options?.timeout);
+            return callTool(params, schema, options);
+        };
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, timeout: 600_000 });
+        const plain = await mcp.fromMcpClient(client);
+        const bounded = await mcp.fromMcpClient(client, { namespace: "bounded", timeout: 5_000 });
+        plain.registerTools(api);
+        bounded.registerTools(api);
+        const out = await run(api.createSession(), "return [await tools.slow.a({}), await tools.bounded.a({})]");
+        assert.deepEqual(out.result, [{ called: "a" }, { called: "a" }]);
+        assert.equal(asked.length, 2);
+        assert.ok(asked[0] >= 600_000, `the SDK was given ${asked[0]} ms for a call of a 600 s run`);
+        assert.equal(asked[1], 5_000);
+        api.dispose();
+        plain.close();
+        bounded.close();
+        await client.close();
+    });
+
     // isError with the reason only in structuredContent: the error said
     // "reported an error without a message".
     test("an isError result that says why only in structuredContent throws its JSON", async () => {

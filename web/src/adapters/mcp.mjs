@@ -57,7 +57,10 @@ export async function fromMcpClient(client, options) {
     const namespace = sanitizeSegment(opts.namespace ?? serverName, "mcp");
     const source = `mcp:${namespace}`;
     const live = createToolSource({ kind: "MCP", onError: opts.onError });
-    const requestOptions = (signal) => (opts.timeout ? { signal, timeout: opts.timeout } : { signal });
+    // In a run, the run bounds the call (its signal aborts at its timeout or
+    // end), not the SDK's default of 60 s per request: a run given minutes
+    // lost a slow tool at 60 s ('Request timed out'). options.timeout still wins.
+    const requestOptions = (signal) => ({ signal, timeout: opts.timeout ?? (signal ? 2147483647 : undefined) });
 
     // A tool whose execution.taskSupport is "required" answers only a
     // task-augmented tools/call (MCP 2025-11-25); the SDK's callTool refuses
