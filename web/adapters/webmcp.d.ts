@@ -18,9 +18,18 @@ export interface WebMcpModelContext extends EventTarget {
     executeTool?(tool: any, inputArguments: string, options?: { signal?: AbortSignal }): Promise<string | null>;
 }
 
+/** Chromium's `navigator.modelContextTesting` (and the polyfill's shim of it): tools listed and run by name. */
+export interface WebMcpModelContextTesting extends EventTarget {
+    listTools(): { name: string; description: string; inputSchema?: string }[];
+    executeTool(toolName: string, inputArgsJson: string, options?: { signal?: AbortSignal }): Promise<string | null>;
+}
+
 export interface FromWebMcpOptions {
-    /** Default: `document.modelContext` (or the deprecated `navigator.modelContext`). */
-    modelContext?: WebMcpModelContext | undefined;
+    /**
+     * Default: `document.modelContext` (or the deprecated `navigator.modelContext`);
+     * when it cannot list or run tools (no `getTools`/`executeTool`), `navigator.modelContextTesting`.
+     */
+    modelContext?: WebMcpModelContext | WebMcpModelContextTesting | undefined;
     /** The first step of every tool's name. Default `"webmcp"`: `tools.webmcp.<tool>`. */
     namespace?: string | undefined;
     /** Whether the page's tools' hints can be taken at their word. Default `false`: `untrusted: true`. */

@@ -26,7 +26,7 @@ const IoCodeModeFactory = (c) => factory({ ...${MODE_OPTION}, ...c });
 const until = async (check) => { for (let i = 0; i < 300 && !(await check()); i++) await new Promise((r) => setTimeout(r, 10)); };
 
 window.__run = async () => {
-    initializeWebMCPPolyfill();
+    initializeWebMCPPolyfill({ installTestingShim: true });
     const mc = document.modelContext;
     const out = { decisions: [] };
     const slowStarted = [];
@@ -96,6 +96,19 @@ window.__run = async () => {
     out.agentBad = JSON.parse(await mc.executeTool(execTool, JSON.stringify({ code: { x: 1 }, explanation: "agent" })));
     await source.refresh();
     out.selfExcluded = !source.tools.some((t) => /executeCode|searchTools/.test(t.name));
+
+    // The same tools through the polyfill's shim of Chromium's
+    // navigator.modelContextTesting (listTools, executeTool by name), as
+    // native WebMCP may offer them; Code Mode's own tools still left out.
+    const viaTesting = await fromWebMcp({ modelContext: navigator.modelContextTesting, namespace: "testing" });
+    out.testingNames = viaTesting.tools.map((t) => t.name).sort();
+    out.testingTitle = await viaTesting.tools.find((t) => t.name === "testing.page.title").execute({}, { signal: new AbortController().signal });
+    const reg2 = new AbortController();
+    await mc.registerTool({ name: "late2", description: "Added later.", execute: async () => 8 }, { signal: reg2.signal });
+    await until(() => viaTesting.tools.some((t) => t.name === "testing.late2"));
+    out.testingLate = await viaTesting.tools.find((t) => t.name === "testing.late2").execute({}, { signal: new AbortController().signal });
+    reg2.abort();
+    viaTesting.close();
     unexpose();
     await until(async () => !(await mc.getTools()).some((t) => t.name === "executeCode"));
     out.unexposed = !(await mc.getTools()).some((t) => t.name === "executeCode");
@@ -185,6 +198,9 @@ test("fromWebMcp and exposeToWebMcp with the WebMCP polyfill in Chromium", async
     assert.equal(out.agentBad.ok, false);
     assert.equal(out.agentBad.error.code, "INVALID_INPUT");
     assert.equal(out.selfExcluded, true);
+    assert.deepEqual(out.testingNames, ["testing.cart.add", "testing.coupon.check", "testing.greeting", "testing.order.status", "testing.page.title", "testing.reviews.list", "testing.slow", "testing.stock.check"]);
+    assert.deepEqual(out.testingTitle, { title: "webmcp" });
+    assert.equal(out.testingLate, 8);
     assert.equal(out.unexposed, true);
     assert.deepEqual(problems, []);
     await page.close();

@@ -112,3 +112,32 @@ test("a tool registered while the first getTools() runs is listed; a failing fir
     await assert.rejects(webmcp.fromWebMcp({ modelContext: broken }), /getTools is down/);
     assert.equal(listeners, 0);
 });
+
+// Chromium's native WebMCP may list and run tools only through
+// navigator.modelContextTesting (listTools(), executeTool(name, json),
+// toolchange; @mcp-b/webmcp-types' ModelContextTesting): fromWebMcp threw
+// 'getTools and executeTool are missing'. The polyfill's own shim of it runs
+// in Chromium: web/browser-test/webmcp.test.mjs.
+test("a ModelContextTesting (listTools, executeTool by name) serves as the model context", async () => {
+    const tools = [{ name: "cart.total", description: "The cart's total.", inputSchema: JSON.stringify({ type: "object", properties: { currency: { type: "string" } } }), execute: ({ currency }) => ({ total: 12, currency }) }];
+    const testing = new EventTarget();
+    testing.listTools = () => tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+    testing.executeTool = async (name, json) => JSON.stringify(await tools.find((t) => t.name === name).execute(JSON.parse(json)));
+    const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+    try {
+        const source = await webmcp.fromWebMcp({ modelContext: testing });
+        source.registerTools(api);
+        assert.deepEqual(source.tools[0].inputSchema, { type: "object", properties: { currency: { type: "string" } } });
+        const [, executeCode] = api.createSession().getLlmTools();
+        let r = await executeCode.execute({ code: `return await tools.webmcp.cart.total({ currency: "EUR" })`, explanation: "x" });
+        assert.deepEqual(r.result, { total: 12, currency: "EUR" }, JSON.stringify(r.error));
+        tools.push({ name: "late", description: "Late.", execute: () => 7 });
+        testing.dispatchEvent(new Event("toolchange"));
+        await until(() => api.listTools().some((t) => t.name === "webmcp.late"), "webmcp.late after toolchange");
+        r = await executeCode.execute({ code: `return await tools.webmcp.late({})`, explanation: "x" });
+        assert.equal(r.result, 7);
+        source.close();
+    } finally {
+        api.dispose();
+    }
+});

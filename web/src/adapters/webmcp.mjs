@@ -15,6 +15,9 @@ function defaultContext() {
     return ctx || (typeof navigator !== "undefined" ? navigator.modelContext : undefined);
 }
 
+// Chromium's ModelContextTesting (and the polyfill's shim of it).
+const isTesting = (c) => c !== null && typeof c === "object" && typeof c.listTools === "function" && typeof c.executeTool === "function" && typeof c.getTools !== "function";
+
 function contextOf(given, what) {
     const ctx = given || defaultContext();
     if (!ctx || (typeof ctx.getTools !== "function" && typeof ctx.registerTool !== "function")) {
@@ -70,15 +73,29 @@ const FROM_OPTIONS = {
  */
 export async function fromWebMcp(options) {
     const opts = checkOptions(options, FROM_OPTIONS, "fromWebMcp");
-    const ctx = contextOf(opts.modelContext, "fromWebMcp");
+    let ctx = opts.modelContext && isTesting(opts.modelContext) ? opts.modelContext : contextOf(opts.modelContext, "fromWebMcp");
+    // exposeToWebMcp's tools are known by the context they were registered with.
+    const owner = isTesting(ctx) ? defaultContext() : ctx;
     if (typeof ctx.getTools !== "function" || typeof ctx.executeTool !== "function") {
-        throw new TypeError("fromWebMcp: this model context cannot list or run its tools (getTools and executeTool are missing)");
+        // Native WebMCP may list and run tools only through its testing
+        // API (navigator.modelContextTesting, which the polyfill also
+        // offers): listTools(), executeTool(name, json), toolchange.
+        const testing = isTesting(ctx) ? ctx : typeof navigator !== "undefined" ? navigator.modelContextTesting : undefined;
+        if (!testing || !isTesting(testing)) {
+            throw new TypeError("fromWebMcp: this model context cannot list or run its tools (getTools and executeTool are missing, and navigator.modelContextTesting is not there)");
+        }
+        ctx = {
+            getTools: async () => testing.listTools(),
+            executeTool: (tool, json, o) => testing.executeTool(tool.name, json, o),
+            addEventListener: (type, f) => testing.addEventListener(type, f),
+            removeEventListener: (type, f) => testing.removeEventListener(type, f),
+        };
     }
     const namespace = sanitizeSegment(opts.namespace ?? "webmcp", "webmcp");
     const live = createToolSource({ kind: "WebMCP", onError: opts.onError });
 
     function entries(tools) {
-        const mine = exposed.get(ctx) || new Set();
+        const mine = (owner && exposed.get(owner)) || new Set();
         const list = kept(tools.filter((t) => t && typeof t.name === "string" && !mine.has(t.name)), opts.filter, "fromWebMcp");
         const names = uniqueNames(namespace, list.map((t) => sanitizeName(t.name)));
         return list.map((tool, i) => {
