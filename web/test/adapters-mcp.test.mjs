@@ -189,6 +189,21 @@ describe("fromMcpClient", () => {
         session.dispose();
     });
 
+    // A call the program leaves pending when it returns: the run's end
+    // aborts its signal, and the SDK sends notifications/cancelled.
+    test("a call still pending when the program returns is cancelled at the server", async () => {
+        seen.slowStarted = false;
+        seen.slowCancelled = undefined;
+        const unregisterProbe = api.registerTool({ name: "probe.started", description: "Resolves once the server runs desk.slow.", execute: () => until(() => seen.slowStarted, "desk.slow to start") });
+        const session = api.createSession();
+        const out = await run(session, "tools.desk.slow({}); await tools.probe.started({}); return 1;");
+        assert.equal(out.result, 1, JSON.stringify(out));
+        assert.match(out.logs.map((l) => l.message).join("\n"), /still pending.*desk\.slow/);
+        await until(() => seen.slowCancelled !== undefined, "the server to see the cancellation");
+        unregisterProbe();
+        session.dispose();
+    });
+
     test("a tool added on the server appears; a removed one disappears, also for a session already open", async () => {
         const session = api.createSession();
         const added = server.registerTool("triage", { description: "Triage an issue.", inputSchema: { id: z.number() }, annotations: { readOnlyHint: true } }, async ({ id }) => ({
@@ -725,6 +740,11 @@ describe("toMcpServer", () => {
         assert.deepEqual(tools[1].inputSchema, JSON.parse(JSON.stringify(llm[1].inputSchema)));
         assert.equal(tools[1].description, llm[1].description);
         assert.equal(tools[0].annotations.readOnlyHint, true);
+        // The display name, where MCP clients look first and where older ones do.
+        assert.deepEqual(tools.map((t) => [t.title, t.annotations.title]), [
+            ["Search the available tools", "Search the available tools"],
+            ["Run JavaScript that calls the tools", "Run JavaScript that calls the tools"],
+        ]);
         assert.equal(client.getServerVersion().name, "orders-code-mode");
         assert.equal(client.getInstructions(), session.getSystemInstruction());
     });

@@ -225,15 +225,18 @@ export async function toMcpServer(session, options) {
         { name: opts.name || "code-mode", version: opts.version || "1.0.0" },
         { capabilities: { tools: {} }, instructions: session.getSystemInstruction() },
     );
-    const listed = llmTools.map((t) => ({
-        name: t.name,
-        description: t.description,
-        inputSchema: JSON.parse(JSON.stringify(t.inputSchema)),
-        annotations:
-            t.name === "searchTools"
-                ? { title: "Search the available tools", readOnlyHint: true, openWorldHint: false }
-                : { title: "Run JavaScript that calls the tools", readOnlyHint: false },
-    }));
+    // title at the top (MCP 2025-06-18: clients show it first) and in the
+    // annotations, where clients of earlier revisions look.
+    const listed = llmTools.map((t) => {
+        const title = t.name === "searchTools" ? "Search the available tools" : "Run JavaScript that calls the tools";
+        return {
+            name: t.name,
+            title,
+            description: t.description,
+            inputSchema: JSON.parse(JSON.stringify(t.inputSchema)),
+            annotations: t.name === "searchTools" ? { title, readOnlyHint: true, openWorldHint: false } : { title, readOnlyHint: false },
+        };
+    });
     server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
     server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
         const context = opts.context ? await opts.context(extra) : undefined;
