@@ -56,7 +56,7 @@ var (
 type argsError struct{ msg string }
 
 func (e *argsError) Error() string { return e.msg }
-func (e *argsError) Unwrap() error { return ErrInvalidInput }
+func (e *argsError) Unwrap() error { return errInvalidInput }
 
 // parseArgs reads an LLM tool's arguments as models send them: a JSON
 // object, the same object as JSON text (OpenAI's function.arguments passed

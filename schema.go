@@ -32,8 +32,12 @@ const (
 // first few problems to fix its call, not an essay.
 const maxViolations = 5
 
-// ErrInvalidInput is wrapped by every input validation failure.
-var ErrInvalidInput = errors.New("invalid input")
+// errInvalidInput is wrapped by every input validation failure: a tool
+// input against its inputSchema, an LLM tool's arguments. It is not
+// exported: such failures reach the model (an error thrown in its code, or
+// a result with ErrorCodeInvalidInput), never a Go caller's error, whose
+// own mistakes are ErrInvalidConfig, ErrInvalidTool and ErrDuplicateTool.
+var errInvalidInput = errors.New("invalid input")
 
 // inputValidator is a tool's inputSchema. A plain schema (see plainSchema)
 // is compiled by the full validator only when an input is not surelyValid:
@@ -143,7 +147,7 @@ func (v *inputValidator) validate(input json.RawMessage) error {
 	if err != nil {
 		// encoding/json's own words for what is wrong.
 		if inst, err = jsonschema.UnmarshalJSON(bytes.NewReader(raw)); err != nil {
-			return fmt.Errorf("%w: not valid JSON: %v", ErrInvalidInput, err)
+			return fmt.Errorf("%w: not valid JSON: %v", errInvalidInput, err)
 		}
 	}
 	if v.plain && surelyValid(v.doc, inst, v.formatAsserted, 0) {
@@ -159,7 +163,7 @@ func (v *inputValidator) validate(input json.RawMessage) error {
 	}
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
-		return fmt.Errorf("%w: %v", ErrInvalidInput, err)
+		return fmt.Errorf("%w: %v", errInvalidInput, err)
 	}
 	lines := violationLines(ve, inst)
 	// A program that sends its input as JSON text (tool_call(name,
@@ -188,7 +192,7 @@ func (e *validationError) Error() string {
 	return "invalid input:\n" + strings.Join(e.lines, "\n")
 }
 
-func (e *validationError) Unwrap() error { return ErrInvalidInput }
+func (e *validationError) Unwrap() error { return errInvalidInput }
 
 // violationLines flattens the error tree to its leaves, which are the rules
 // that actually failed; inner nodes ("allOf failed", "$ref failed") only

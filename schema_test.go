@@ -69,8 +69,8 @@ func TestSchemaValidate(t *testing.T) {
 			if err == nil {
 				t.Fatal("expected an error")
 			}
-			if !errors.Is(err, ErrInvalidInput) {
-				t.Errorf("error %v does not wrap ErrInvalidInput", err)
+			if !errors.Is(err, errInvalidInput) {
+				t.Errorf("error %v does not wrap errInvalidInput", err)
 			}
 			msg := strings.TrimPrefix(strings.TrimPrefix(err.Error(), "invalid input:"), "\n")
 			got := strings.Split(strings.TrimSpace(msg), "\n")

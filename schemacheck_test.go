@@ -132,7 +132,7 @@ func TestSchemaCompiledLazily(t *testing.T) {
 	if g.validator != nil {
 		t.Fatal("compiled at registration")
 	}
-	if err := g.validate(json.RawMessage(`{"n":"x"}`)); !errors.Is(err, ErrInvalidInput) {
+	if err := g.validate(json.RawMessage(`{"n":"x"}`)); !errors.Is(err, errInvalidInput) {
 		t.Fatalf("validate: %v, want an invalid input", err)
 	}
 	if g.validator == nil {

@@ -173,8 +173,8 @@ func TestSchemaPathsAgreeDialects(t *testing.T) {
 				if want != "?" && errText(got) != want {
 					t.Errorf("input %s: %q, want %q", in, errText(got), want)
 				}
-				if got != nil && !errors.Is(got, ErrInvalidInput) {
-					t.Errorf("input %s: %v does not wrap ErrInvalidInput", in, got)
+				if got != nil && !errors.Is(got, errInvalidInput) {
+					t.Errorf("input %s: %v does not wrap errInvalidInput", in, got)
 				}
 			}
 		})
