@@ -176,7 +176,8 @@ func (c *CodeMode) RegisterTools(tools ...Tool) (unregister func(), err error) {
 }
 
 // ListTools returns the registered tools that pass ToolFilter, by name
-// (nil for none, and for a CodeMode not made by New).
+// (nil for none, and for a CodeMode not made by New). After Close it still
+// answers: Close unregisters nothing.
 func (c *CodeMode) ListTools() []ToolInfo {
 	if c == nil || c.engine == nil {
 		return nil

@@ -25,6 +25,11 @@ type Session struct {
 // SystemInstruction returns the instructions for the model, after
 // OverwriteSystemInstruction. It is built on each call from the tools
 // visible then. It is "" for a Session not made by NewSession.
+//
+// After Close (of the session or its CodeMode) it still gives them, as
+// LLMTools still gives the tools: a host that hands both to the model
+// then hears of the close from the tools' Execute (ErrClosed), where an
+// empty text would leave the model without instructions and no one told.
 func (s *Session) SystemInstruction() string {
 	if s == nil || s.cm == nil {
 		return ""
@@ -154,7 +159,9 @@ var (
 
 // LLMTools returns [searchTools, executeCode] (nil for a Session not made
 // by NewSession). Their Execute fails as ExecuteCode and Search do, with
-// ErrClosed once the session is closed.
+// ErrClosed once the session or its CodeMode is closed, whatever the
+// arguments. After Close LLMTools still returns them (see
+// SystemInstruction).
 func (s *Session) LLMTools() []LLMTool {
 	if s == nil || s.cm == nil {
 		return nil
@@ -165,6 +172,11 @@ func (s *Session) LLMTools() []LLMTool {
 			Description: "Search the available tools (the API your code can call). Returns names, namespaces, descriptions and TypeScript signatures, best match first; an empty list means no tool matches well: try other words, or list a namespace.",
 			InputSchema: searchToolsSchema,
 			Execute: func(ctx context.Context, args json.RawMessage, _ any) (json.RawMessage, error) {
+				// Closed first, as ExecuteCode: arguments the model got
+				// wrong would otherwise hide the close behind a result.
+				if err := s.check(); err != nil {
+					return nil, err
+				}
 				in, err := searchToolsArgs.parse(args)
 				if err != nil {
 					return json.Marshal(invalidInputResult(err))
@@ -184,6 +196,11 @@ func (s *Session) LLMTools() []LLMTool {
 			Description: executeCodeDescription(s.cm.cfg.limits()),
 			InputSchema: executeCodeSchema,
 			Execute: func(ctx context.Context, args json.RawMessage, runContext any) (json.RawMessage, error) {
+				// Closed first, as ExecuteCode: arguments the model got
+				// wrong would otherwise hide the close behind a result.
+				if err := s.check(); err != nil {
+					return nil, err
+				}
 				in, err := executeCodeArgs.parse(args)
 				if err != nil {
 					return json.Marshal(invalidInputResult(err))

@@ -1,0 +1,64 @@
+package codemode
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"testing"
+)
+
+// TestAfterClose pins what the methods without an error give once the
+// session or its CodeMode is closed: what they gave before (Close
+// unregisters nothing), so that a host handing SystemInstruction and
+// LLMTools to the model hears of the close from the tools' Execute. That
+// Execute fails with ErrClosed whatever the arguments: before, arguments
+// the model got wrong gave an INVALID_INPUT result, hiding the close.
+func TestAfterClose(t *testing.T) {
+	for _, closeWhat := range []string{"session", "CodeMode"} {
+		t.Run(closeWhat, func(t *testing.T) {
+			cm := newTestCodeMode(t, Config{})
+			s, err := cm.NewSession(Tool{Name: "mine.only", Description: "The session's own.", Execute: okTool})
+			if err != nil {
+				t.Fatal(err)
+			}
+			instruction, listed, llm := s.SystemInstruction(), cm.ListTools(), s.LLMTools()
+			if closeWhat == "session" {
+				s.Close()
+			} else {
+				cm.Close()
+			}
+			if got := s.SystemInstruction(); got != instruction {
+				t.Errorf("SystemInstruction after Close: %q, want what it gave before (%d bytes)", got, len(instruction))
+			}
+			if got := cm.ListTools(); !reflect.DeepEqual(names(got), names(listed)) {
+				t.Errorf("ListTools after Close: %v, want %v", names(got), names(listed))
+			}
+			after := s.LLMTools()
+			if len(after) != len(llm) {
+				t.Fatalf("LLMTools after Close: %d tools, want %d", len(after), len(llm))
+			}
+			for i, tool := range after {
+				if tool.Name != llm[i].Name || tool.Description != llm[i].Description {
+					t.Errorf("LLMTools()[%d] after Close: %q, want %q as before", i, tool.Name, llm[i].Name)
+				}
+				for _, args := range []string{`{"code":"return 1","query":"orders"}`, `{"code":"return 1"}`, `{"query":"orders"}`, `not json`, `[1]`, `{"limit":"many"}`} {
+					for _, exec := range []func(context.Context, json.RawMessage, any) (json.RawMessage, error){tool.Execute, llm[i].Execute} {
+						out, err := exec(context.Background(), json.RawMessage(args), nil)
+						if !errors.Is(err, ErrClosed) {
+							t.Errorf("%s.Execute(%s) after Close: %s, %v; want ErrClosed", tool.Name, args, out, err)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+func names(list []ToolInfo) []string {
+	var out []string
+	for _, t := range list {
+		out = append(out, t.Name)
+	}
+	return out
+}
