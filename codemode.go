@@ -82,7 +82,8 @@ type CodeMode struct {
 // ExecuteCode waits until a run ends and frees an instance, bounded only by
 // its ctx: Config.Timeout starts when the run gets its instance, so it
 // covers the run itself (tool calls awaited included), not that wait. Give
-// ctx a deadline to bound the whole call.
+// ctx a deadline to bound the whole call: one that ends during the wait
+// gives an error wrapping ErrNotStarted (and matching ctx.Err()).
 func New(asset []byte, cfg Config) (*CodeMode, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {

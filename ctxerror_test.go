@@ -12,7 +12,8 @@ import (
 // that errors.Is matches with ctx.Err() (context.Canceled or
 // context.DeadlineExceeded) and with the caller's cause, when it gave one.
 // ExecuteCode returned context.Cause(ctx) alone: under WithCancelCause
-// errors.Is(err, context.Canceled) was false.
+// errors.Is(err, context.Canceled) was false. A run whose ctx was done
+// before it began also wraps ErrNotStarted (nothing of it ran).
 func TestExecuteCodeContextErrors(t *testing.T) {
 	cause := errors.New("the user pressed stop")
 	started := make(chan struct{}, 1)
@@ -35,34 +36,37 @@ func TestExecuteCodeContextErrors(t *testing.T) {
 		ctx       func() (context.Context, func())
 		want      error // ctx.Err()
 		wantCause error // nil: the error is want itself
+		// notStarted: the run never began (ErrNotStarted, which its
+		// message starts with)
+		notStarted bool
 	}{
 		{"WithCancel", func() (context.Context, func()) {
 			ctx, cancel := context.WithCancel(context.Background())
 			return ctx, cancel
-		}, context.Canceled, nil},
+		}, context.Canceled, nil, false},
 		{"WithCancelCause", func() (context.Context, func()) {
 			ctx, cancel := context.WithCancelCause(context.Background())
 			return ctx, func() { cancel(cause) }
-		}, context.Canceled, cause},
+		}, context.Canceled, cause, false},
 		{"WithCancelCause(nil)", func() (context.Context, func()) {
 			ctx, cancel := context.WithCancelCause(context.Background())
 			return ctx, func() { cancel(nil) }
-		}, context.Canceled, nil},
+		}, context.Canceled, nil, false},
 		{"WithTimeout", func() (context.Context, func()) {
 			ctx, cancel := context.WithTimeout(context.Background(), deadline)
 			t.Cleanup(cancel)
 			return ctx, nil
-		}, context.DeadlineExceeded, nil},
+		}, context.DeadlineExceeded, nil, false},
 		{"WithTimeoutCause", func() (context.Context, func()) {
 			ctx, cancel := context.WithTimeoutCause(context.Background(), deadline, cause)
 			t.Cleanup(cancel)
 			return ctx, nil
-		}, context.DeadlineExceeded, cause},
+		}, context.DeadlineExceeded, cause, false},
 		{"cancelled with a cause before the run", func() (context.Context, func()) {
 			ctx, cancel := context.WithCancelCause(context.Background())
 			cancel(cause)
 			return ctx, nil
-		}, context.Canceled, cause},
+		}, context.Canceled, cause, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, stop := tc.ctx()
@@ -86,6 +90,9 @@ func TestExecuteCodeContextErrors(t *testing.T) {
 			if !errors.Is(err, tc.want) {
 				t.Errorf("errors.Is(%v, %v) = false", err, tc.want)
 			}
+			if errors.Is(err, ErrNotStarted) != tc.notStarted {
+				t.Errorf("errors.Is(%v, ErrNotStarted) = %v, want %v", err, !tc.notStarted, tc.notStarted)
+			}
 			if tc.wantCause == nil {
 				if err != tc.want {
 					t.Errorf("err = %#v, want %v itself (no cause to add)", err, tc.want)
@@ -95,7 +102,11 @@ func TestExecuteCodeContextErrors(t *testing.T) {
 			if !errors.Is(err, tc.wantCause) {
 				t.Errorf("errors.Is(%v, cause) = false", err)
 			}
-			if want := tc.want.Error() + ": " + tc.wantCause.Error(); err.Error() != want {
+			want := tc.want.Error() + ": " + tc.wantCause.Error()
+			if tc.notStarted {
+				want = ErrNotStarted.Error() + ": " + want
+			}
+			if err.Error() != want {
 				t.Errorf("err = %q, want %q", err, want)
 			}
 		})

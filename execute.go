@@ -129,14 +129,17 @@ const (
 // (ToolCall.Context) receive. Failures of the code come back in the result
 // (OK false); the error is non-nil only when ctx is done, the session or
 // its CodeMode is closed (ErrClosed), or a sandbox instance cannot be made.
+// An error that wraps ErrNotStarted says that nothing of the code ran.
 //
 // A run stopped by ctx returns an error that matches ctx.Err() with
 // errors.Is (context.Canceled or context.DeadlineExceeded) and also
 // context.Cause(ctx), when a cause was given (context.WithCancelCause,
 // WithTimeoutCause): errors.Is(err, context.Canceled) and
-// errors.Is(err, cause) both hold. Without a cause it is ctx.Err() itself.
-// The run's own Config.Timeout is no error: it is the result's
-// ErrorCodeTimeout.
+// errors.Is(err, cause) both hold. Without a cause, a run stopped once
+// begun returns ctx.Err() itself. One whose ctx was done before it had a
+// sandbox instance (already, or while it waited for one) wraps
+// ErrNotStarted as well. The run's own Config.Timeout is no error: it is
+// the result's ErrorCodeTimeout.
 func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runContext any) (*ExecuteResult, error) {
 	if err := s.check(); err != nil {
 		return nil, err
@@ -210,7 +213,9 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 		r.clock.start = start
 		funcs["__cm_time"] = sandbox.Func{Sync: r.clock.now}
 	}
+	started := false
 	res, err := s.cm.engine.Run(runCtx, sandbox.Program{
+		Started: func() { started = true },
 		Code:    code,
 		Prelude: prelude,
 		Timeout: s.cm.cfg.Timeout,
@@ -226,7 +231,10 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 			return nil, ErrClosed
 		}
 		if ctx.Err() != nil {
-			return nil, stoppedBy(ctx)
+			err = stoppedBy(ctx)
+		}
+		if !started {
+			return nil, fmt.Errorf("%w: %w", ErrNotStarted, err)
 		}
 		return nil, err
 	}
@@ -235,6 +243,16 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 	}
 	return r.finish(res, time.Since(start)), nil
 }
+
+// ErrNotStarted is wrapped by ExecuteCode's error when the run ended
+// before it had a sandbox instance: nothing of the code ran, and no
+// interceptor or tool was called for it, so running it again runs it
+// once. Typically ctx ended while the run waited for an instance (16 runs
+// of the CodeMode executing, see New): the error then also matches
+// ctx.Err() and its cause, as for any run stopped by ctx. It is also
+// wrapped when an instance could not be made. A run whose session or
+// CodeMode was closed meanwhile gives ErrClosed.
+var ErrNotStarted = errors.New("codemode: the run did not start")
 
 // stoppedBy is the error of a run that ctx stopped: ctx.Err(), joined
 // with context.Cause(ctx) when that is another error. context.Cause alone

@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/interopio/code-mode/sandbox/internal/ffi"
@@ -89,6 +90,8 @@ type Engine struct {
 	mu     sync.Mutex
 	idle   []*instance
 	closed bool
+
+	waiting atomic.Int32 // runs in lease waiting for an instance (Stats)
 
 	workers workers // run the async host functions
 }
@@ -222,20 +225,34 @@ func (e *Engine) lease(ctx context.Context) (*instance, error) {
 		e.mu.Unlock()
 		select {
 		case e.slots <- struct{}{}:
-			i := &instance{}
-			q, err := e.asset.NewInstance(e.maxPages, i)
-			if err != nil {
-				<-e.slots
-				return nil, fmt.Errorf("sandbox: %w", err)
-			}
-			i.q = q
-			return i, nil
+			return e.newInstance()
+		default:
+		}
+		e.waiting.Add(1)
+		select {
+		case e.slots <- struct{}{}:
+			e.waiting.Add(-1)
+			return e.newInstance()
 		case <-e.freed:
 			// An instance went idle or away: look again.
+			e.waiting.Add(-1)
 		case <-ctx.Done():
+			e.waiting.Add(-1)
 			return nil, context.Cause(ctx)
 		}
 	}
+}
+
+// newInstance makes an instance for the slot just taken.
+func (e *Engine) newInstance() (*instance, error) {
+	i := &instance{}
+	q, err := e.asset.NewInstance(e.maxPages, i)
+	if err != nil {
+		<-e.slots
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	i.q = q
+	return i, nil
 }
 
 // signalFreed records that an instance went idle or away; one waiting run
@@ -277,13 +294,16 @@ type Stats struct {
 	Idle int
 	// IdleMemoryBytes is the linear memory those instances hold.
 	IdleMemoryBytes uint64
+	// Waiting is the number of runs waiting for an instance, all
+	// MaxInstances being in use.
+	Waiting int
 }
 
-// Stats reports on the idle instances.
+// Stats reports on the idle instances and the runs waiting for one.
 func (e *Engine) Stats() Stats {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	s := Stats{Idle: len(e.idle)}
+	s := Stats{Idle: len(e.idle), Waiting: int(e.waiting.Load())}
 	for _, i := range e.idle {
 		s.IdleMemoryBytes += uint64(i.q.MemorySize())
 	}
@@ -318,6 +338,11 @@ type Program struct {
 	NativeParse func(json.RawMessage) bool
 	// Timeout bounds the whole run, awaits included (default 30s).
 	Timeout time.Duration
+	// Started, if set, is called on Run's goroutine once the run has its
+	// instance, before the program is compiled (while MaxInstances runs
+	// are in flight, Run waits for one). A Run that returns without
+	// calling it ran nothing of the program: no Func was called.
+	Started func()
 	// Body says the caller knows Code returns outside any function and
 	// closes no bracket it did not open (tsstrip.Prepare checks both): it
 	// is compiled as a function body at once, without first being tried
@@ -432,5 +457,8 @@ func (e *Engine) Run(ctx context.Context, p Program) (*Result, error) {
 		return nil, err
 	}
 	defer e.release(i)
+	if p.Started != nil {
+		p.Started()
+	}
 	return i.execute(ctx, p, e.limit, &e.workers)
 }
