@@ -185,7 +185,7 @@ func (c *CodeMode) ListTools() []ToolInfo {
 	}
 	var out []ToolInfo
 	for _, e := range c.visible(nil) {
-		out = append(out, e.info)
+		out = append(out, e.view())
 	}
 	return out
 }

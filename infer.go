@@ -47,7 +47,7 @@ type resultShape struct {
 
 // observe merges a successful call's result into the tool's shape.
 func (rs *resultShapes) observe(e *toolEntry, out json.RawMessage) {
-	if e.info.OutputSchema != nil || len(out) == 0 || len(out) > maxInferBytes {
+	if e.tool.OutputSchema != nil || len(out) == 0 || len(out) > maxInferBytes {
 		return
 	}
 	rs.mu.Lock()
@@ -78,7 +78,7 @@ func (rs *resultShapes) observe(e *toolEntry, out json.RawMessage) {
 // signature is the tool's signature as this session shows it: with the
 // inferred result type once the tool has returned something.
 func (s *Session) signature(e *toolEntry) string {
-	if e.info.OutputSchema != nil {
+	if e.tool.OutputSchema != nil {
 		return e.signature()
 	}
 	rs := &s.shapes
@@ -89,7 +89,7 @@ func (s *Session) signature(e *toolEntry) string {
 		return e.signature()
 	}
 	if sh.sigN != sh.shape.Samples() {
-		sh.sig = tsgen.InferredSignature(e.info.Name, e.info.Description, e.info.InputSchema, &sh.shape)
+		sh.sig = tsgen.InferredSignature(e.info.Name, e.info.Description, e.tool.InputSchema, &sh.shape)
 		sh.sigN = sh.shape.Samples()
 	}
 	return sh.sig

@@ -1,6 +1,7 @@
 package codemode
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"sync/atomic"
@@ -170,7 +171,7 @@ func (s *Session) LLMTools() []LLMTool {
 		{
 			Name:        "searchTools",
 			Description: "Search the available tools (the API your code can call). Returns names, namespaces, descriptions and TypeScript signatures, best match first; an empty list means no tool matches well: try other words, or list a namespace.",
-			InputSchema: searchToolsSchema,
+			InputSchema: bytes.Clone(searchToolsSchema),
 			Execute: func(ctx context.Context, args json.RawMessage, _ any) (json.RawMessage, error) {
 				// Closed first, as ExecuteCode: arguments the model got
 				// wrong would otherwise hide the close behind a result.
@@ -194,7 +195,7 @@ func (s *Session) LLMTools() []LLMTool {
 		{
 			Name:        "executeCode",
 			Description: executeCodeDescription(s.cm.cfg.limits()),
-			InputSchema: executeCodeSchema,
+			InputSchema: bytes.Clone(executeCodeSchema),
 			Execute: func(ctx context.Context, args json.RawMessage, runContext any) (json.RawMessage, error) {
 				// Closed first, as ExecuteCode: arguments the model got
 				// wrong would otherwise hide the close behind a result.

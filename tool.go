@@ -67,10 +67,15 @@ type Call struct {
 	Warn func(message string)
 }
 
-// ToolInfo is the read-only view of a tool handed to filters, interceptors
-// and search: its Tool's fields as registered (schemas as compact copies,
-// nil for none). Its slices and map are shared with the registry: do not
-// modify them.
+// ToolInfo is the view of a tool handed to ToolFilter, interceptors and
+// the caller of ListTools: its Tool's fields as registered (schemas as
+// compact copies, nil for none). Its schemas and annotations map are
+// copies: what their holder writes into them changes nothing of the
+// CodeMode (neither what is enforced nor what the model or another caller
+// sees). ListTools and each interceptor call get fresh ones; ToolFilter,
+// which runs for every tool on every run, gets the same copies on each
+// call, possibly concurrently: treat them as read-only. Annotations'
+// values are not copied.
 type ToolInfo struct {
 	Name         string
 	Description  string
@@ -126,6 +131,9 @@ func isNameByte(c byte) bool {
 // toolEntry is a registered tool with everything derived from it at
 // registration, so that calls and searches never recompile schemas.
 type toolEntry struct {
+	// tool is the tool as registered, its schemas and annotations copies
+	// no caller holds: what is enforced and shown to the model comes
+	// from them. info is ToolFilter's view, of its own copies (see view).
 	tool Tool
 	info ToolInfo
 	doc  *search.Doc
@@ -152,7 +160,7 @@ type toolEntry struct {
 // because most tools of a large catalog are never looked at.
 func (e *toolEntry) signature() string {
 	e.sigOnce.Do(func() {
-		e.sig = tsgen.Signature(e.info.Name, e.info.Description, e.info.InputSchema, e.info.OutputSchema)
+		e.sig = tsgen.Signature(e.info.Name, e.info.Description, e.tool.InputSchema, e.tool.OutputSchema)
 	})
 	return e.sig
 }
@@ -160,8 +168,8 @@ func (e *toolEntry) signature() string {
 // validate checks input against the tool's inputSchema.
 func (e *toolEntry) validate(input json.RawMessage) error {
 	e.validatorOnce.Do(func() {
-		if e.info.InputSchema != nil {
-			if e.validator, e.validatorErr = compileSchema(e.info.InputSchema); e.validatorErr != nil {
+		if e.tool.InputSchema != nil {
+			if e.validator, e.validatorErr = compileSchema(e.tool.InputSchema); e.validatorErr != nil {
 				e.validatorErr = fmt.Errorf("%w: tool %q: inputSchema: %v", ErrInvalidTool, e.info.Name, e.validatorErr)
 			}
 		}
@@ -227,22 +235,32 @@ func compileTool(t Tool) (*toolEntry, error) {
 	}
 	t.InputSchema, t.OutputSchema = in, out
 	t.Annotations = maps.Clone(t.Annotations)
-	e := &toolEntry{
-		tool: t,
-		info: ToolInfo{
-			Name:         t.Name,
-			Description:  t.Description,
-			InputSchema:  in,
-			OutputSchema: out,
-			Annotations:  t.Annotations,
-			Source:       t.Source,
-		},
-	}
+	e := &toolEntry{tool: t}
+	// ToolFilter is called for every tool on every run, search and
+	// instruction: a copy per call cost 0.9 ms a run for 1,000 tools. It
+	// gets copies of its own, made once; what it writes into them reaches
+	// only its own later calls.
+	e.info = e.view()
 	if eager != nil {
 		e.validatorOnce.Do(func() { e.validator = eager })
 	}
 	e.doc = search.NewDocFromValues(e.info.Name, e.info.Description, roots...)
 	return e, nil
+}
+
+// view is the tool as a caller sees it (ListTools, an interceptor): its
+// schemas and annotations are copies, so that what the caller writes into
+// them reaches neither the model, nor what is enforced, nor another caller.
+func (e *toolEntry) view() ToolInfo {
+	t := &e.tool
+	return ToolInfo{
+		Name:         t.Name,
+		Description:  t.Description,
+		InputSchema:  bytes.Clone(t.InputSchema),
+		OutputSchema: bytes.Clone(t.OutputSchema),
+		Annotations:  maps.Clone(t.Annotations),
+		Source:       t.Source,
+	}
 }
 
 // normalizeSchema returns a private copy of a schema and its decoded value,

@@ -275,7 +275,7 @@ func (r *runState) prepare(ctx context.Context, args []json.RawMessage) (c *tool
 		if !r.starting(ctx, c, false) {
 			return nil, nil, nil, errRunEnded
 		}
-		d, err := intercept(ctx, f, ToolCall{Tool: e.info, Input: input, Context: r.runContext})
+		d, err := intercept(ctx, f, ToolCall{Tool: e.view(), Input: input, Context: r.runContext})
 		switch {
 		case err != nil:
 			reason := "interceptor failed: " + err.Error()
