@@ -70,11 +70,23 @@ type SearchRequest struct {
 // Search finds visible tools, best first. With SearchConfig.Embed, the
 // ranking fuses lexical and semantic ranks, waiting for the vectors of
 // tools still being embedded. No hit means no tool matches well enough.
+// It fails once the session or its CodeMode is closed (ErrClosed), and
+// when ctx is done, before or during that wait, with an error matching
+// ctx.Err() and its cause (as ExecuteCode's).
 func (s *Session) Search(ctx context.Context, req SearchRequest) ([]SearchHit, error) {
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	return s.cm.search(ctx, s.cm.visible(s.own), req, s.signature), nil
+	if ctx.Err() != nil {
+		return nil, stoppedBy(ctx)
+	}
+	hits := s.cm.search(ctx, s.cm.visible(s.own), req, s.signature)
+	if ctx.Err() != nil {
+		// The wait for embeddings was cut short: the ranking is not the
+		// one asked for.
+		return nil, stoppedBy(ctx)
+	}
+	return hits, nil
 }
 
 // maxQueryChars bounds a search's query (in characters), as the prelude

@@ -297,8 +297,8 @@ func TestSearchEmbedderTimeout(t *testing.T) {
 
 // TestSearchEmbedderCallerStops: a search whose own context ends while the
 // embedder works (the caller aborted, the run timed out, the session was
-// disposed) says nothing and leaves the embedder on: the embedder did not
-// fail. It warned "the embedder failed: context canceled" and made every
+// disposed) warns nothing and leaves the embedder on: the embedder did not
+// fail (the caller gets its context's error). It warned "the embedder failed: context canceled" and made every
 // search of the factory lexical, silently, for the next 30 seconds.
 func TestSearchEmbedderCallerStops(t *testing.T) {
 	var warned []string
@@ -323,8 +323,9 @@ func TestSearchEmbedderCallerStops(t *testing.T) {
 	s, _ := cm.NewSession()
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { <-slowOnce; cancel() }()
-	if _, err := s.Search(ctx, SearchRequest{Query: "transfer money"}); err != nil {
-		t.Fatal(err)
+	// Its caller hears of its own cancel (Search's doc), not of a failure.
+	if hits, err := s.Search(ctx, SearchRequest{Query: "transfer money"}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Search canceled during the embedding: %v, %v; want context.Canceled", hits, err)
 	}
 	before := calls.Load()
 	if _, err := s.Search(context.Background(), SearchRequest{Query: "transfer money"}); err != nil {
@@ -435,5 +436,42 @@ func TestSearchWarnPanics(t *testing.T) {
 				t.Errorf("reported %q, want the panic and the embedder's failure", reported)
 			}
 		})
+	}
+}
+
+// TestSearchCtxDone: Session.Search, and the searchTools LLM tool, fail
+// with ctx's error (matching its cause) when ctx is done, as their docs
+// and ExecuteCode's say. Before, they answered with hits and no error.
+func TestSearchCtxDone(t *testing.T) {
+	cm := newTestCodeMode(t, Config{})
+	s, _ := cm.NewSession()
+	cause := errors.New("the user left")
+	canceled, cancel := context.WithCancelCause(context.Background())
+	cancel(cause)
+	expired, cancelExpired := context.WithDeadline(context.Background(), time.Unix(0, 0))
+	defer cancelExpired()
+	for _, tc := range []struct {
+		name string
+		ctx  context.Context
+		want []error
+	}{
+		{"canceled with a cause", canceled, []error{context.Canceled, cause}},
+		{"past its deadline", expired, []error{context.DeadlineExceeded}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			hits, err := s.Search(tc.ctx, SearchRequest{Query: "orders"})
+			out, llmErr := s.LLMTools()[0].Execute(tc.ctx, json.RawMessage(`{"query":"orders"}`), nil)
+			for _, want := range tc.want {
+				if !errors.Is(err, want) {
+					t.Errorf("Search: %d hits, %v; want an error matching %q", len(hits), err, want)
+				}
+				if !errors.Is(llmErr, want) {
+					t.Errorf("searchTools.Execute: %s, %v; want an error matching %q", out, llmErr, want)
+				}
+			}
+		})
+	}
+	if hits, err := s.Search(context.Background(), SearchRequest{Query: "orders"}); err != nil || len(hits) == 0 {
+		t.Errorf("Search with a live ctx: %v, %v; want hits", hits, err)
 	}
 }
