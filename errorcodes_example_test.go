@@ -4,15 +4,16 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	codemode "github.com/interopio/code-mode"
-	"github.com/interopio/code-mode/sandbox/sandboxtest"
 )
 
 // A failed run's RunError.Code, told apart with the codemode constants.
 func ExampleRunError() {
-	quickjsWasm, err := os.ReadFile(filepath.Join(".", sandboxtest.AssetPath))
+	// The QuickJS asset: dist/emscripten-module.wasm of the npm package
+	// @jitl/quickjs-wasmfile-release-sync at the version New's doc names,
+	// installed here by npm (a program may embed it with go:embed).
+	quickjsWasm, err := os.ReadFile("node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm")
 	if err != nil {
 		fmt.Println(err)
 		return

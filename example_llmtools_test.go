@@ -5,17 +5,18 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	codemode "github.com/interopio/code-mode"
-	"github.com/interopio/code-mode/sandbox/sandboxtest"
 )
 
 // The two tools for an LLM SDK: each has a name, a description and a JSON
 // Schema of its arguments; Execute takes the model's arguments as JSON and
 // returns the JSON to send back as the tool's result.
 func ExampleSession_LLMTools() {
-	quickjsWasm, err := os.ReadFile(filepath.Join(".", sandboxtest.AssetPath))
+	// The QuickJS asset: dist/emscripten-module.wasm of the npm package
+	// @jitl/quickjs-wasmfile-release-sync at the version New's doc names,
+	// installed here by npm (a program may embed it with go:embed).
+	quickjsWasm, err := os.ReadFile("node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm")
 	if err != nil {
 		fmt.Println(err)
 		return

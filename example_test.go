@@ -5,16 +5,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	codemode "github.com/interopio/code-mode"
-	"github.com/interopio/code-mode/sandbox/sandboxtest"
 )
 
 // The README's Go snippet, as a program.
 func ExampleNew() {
-	quickjsWasm, err := os.ReadFile(filepath.Join(".", sandboxtest.AssetPath))
+	// The QuickJS asset: dist/emscripten-module.wasm of the npm package
+	// @jitl/quickjs-wasmfile-release-sync at the version New's doc names,
+	// installed here by npm (a program may embed it with go:embed).
+	quickjsWasm, err := os.ReadFile("node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm")
 	if err != nil {
 		fmt.Println(err)
 		return
