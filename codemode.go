@@ -150,7 +150,11 @@ func newCodeMode(engine *sandbox.Engine, cfg Config) (*CodeMode, error) {
 	return c, nil
 }
 
-// RegisterTools adds tools, all or none. The returned function removes them.
+// RegisterTools adds tools, all or none. The returned function removes
+// them, from runs in flight too (their next call of one fails). An invalid
+// tool gives an error wrapping ErrInvalidTool; a name registered already,
+// twice in tools, or a live session's own, ErrDuplicateTool; a closed
+// CodeMode, ErrClosed.
 func (c *CodeMode) RegisterTools(tools ...Tool) (unregister func(), err error) {
 	if err := c.check(); err != nil {
 		return nil, err
@@ -238,7 +242,10 @@ func mergeByName(a, b []*toolEntry) []*toolEntry {
 	return out
 }
 
-// NewSession returns a session; tools are visible to it alone.
+// NewSession returns a session; tools are visible to it alone, and their
+// names are the session's until it is closed. An invalid tool gives an
+// error wrapping ErrInvalidTool; a name of the CodeMode's tools, or twice
+// in tools, ErrDuplicateTool; a closed CodeMode, ErrClosed.
 func (c *CodeMode) NewSession(tools ...Tool) (*Session, error) {
 	if err := c.check(); err != nil {
 		return nil, err

@@ -32,6 +32,10 @@ type Config struct {
 	// visible marker. Default 20000.
 	MaxResultChars int
 	// ToolFilter decides which tools exist for the model. nil shows all.
+	// It is asked about every tool on every run, search and
+	// SystemInstruction, and again before each call, possibly from
+	// several goroutines at once: keep it fast. One that panics hides the
+	// tool (fail closed).
 	ToolFilter func(ToolInfo) bool
 	// OnToolCall is consulted before every tool call. nil allows all calls.
 	OnToolCall Interceptor
@@ -76,8 +80,9 @@ type Decision struct {
 	Input json.RawMessage
 }
 
-// Interceptor authorises, denies or rewrites a tool call. An error denies
-// the call (fail closed).
+// Interceptor authorises, denies or rewrites a tool call. An error or a
+// panic denies the call (fail closed). ctx is done when the run making
+// the call ends (its ctx, its Timeout, Close).
 type Interceptor func(ctx context.Context, call ToolCall) (Decision, error)
 
 // ErrInvalidConfig is wrapped by every configuration error.

@@ -60,7 +60,8 @@ func (c *CodeMode) overwriteInstruction(f func(string) string, text string) (out
 }
 
 // SearchTools finds visible tools for a query, best first. limit <= 0 means
-// the default (10); at most 50.
+// the default (10); at most 50. It fails only once the session or its
+// CodeMode is closed (ErrClosed).
 func (s *Session) SearchTools(query string, limit int) ([]SearchHit, error) {
 	if err := s.check(); err != nil {
 		return nil, err

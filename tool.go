@@ -40,7 +40,9 @@ type Tool struct {
 	// ToolDefinition object), handed back to filters and interceptors in
 	// ToolInfo.Source. Code Mode never looks inside it.
 	Source any
-	// Execute runs the tool. input has already passed InputSchema.
+	// Execute runs the tool. input has already passed InputSchema. ctx is
+	// done when the run making the call ends; an error, or a panic, is
+	// thrown in the model's code with its message.
 	Execute func(ctx context.Context, input json.RawMessage, call Call) (json.RawMessage, error)
 	// Start, optional, is Execute's form that does not block, for a tool
 	// that only waits for an answer from elsewhere (a page's tool, under
