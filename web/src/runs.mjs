@@ -263,6 +263,33 @@ export function closeCalls(run, why, factoryOnEvent) {
 }
 
 /**
+ * Ends a run of an LLM tool once it settled, in either engine mode: when
+ * watched (executeCode with an observer), the result's log lines not yet
+ * reported, a tool-result for each call still in flight, then run-end; then
+ * the run itself (endRun), its tools' signals aborting with the reason the
+ * run rejected with. A run ended already (stopRuns without a hook) makes no
+ * event.
+ * @param {Run} run
+ * @param {boolean} settled whether execute resolved (v: its result) or rejected (v: the reason)
+ * @param {any} v
+ * @param {number} t0 when the run started (now())
+ * @param {boolean} watched
+ * @param {((e: CodeModeEvent) => void) | undefined} factoryOnEvent
+ */
+export function finishRun(run, settled, v, t0, watched, factoryOnEvent) {
+    if (watched && !run.ended) {
+        if (settled) finishLogs(run, v, factoryOnEvent);
+        closeCalls(run, endedWhy(settled, v), factoryOnEvent);
+        /** @type {any} */
+        const end = { type: "run-end", runId: run.id, ok: settled ? !!(v && v.ok) : false, durationMs: Math.round(now() - t0) };
+        if (settled && v && !v.ok) end.error = v.error;
+        if (!settled) end.error = { name: v && v.name, message: describeError(v) };
+        emit(run, end, factoryOnEvent);
+    }
+    endRun(run, settled ? "the run has ended" : describeError(v), settled ? undefined : v);
+}
+
+/**
  * Runs one LLM tool call (executeCode, searchTools) in the Go core. The
  * core's execute takes (argsJSON, token, signal, onConsole, given, done) and
  * answers once through done: (true, the result's JSON text) or (false, the

@@ -23,7 +23,7 @@
 // with TIMEOUT.
 
 import { bundlerHint, describeError, hasNodeFs, nodeModule } from "./env.mjs";
-import { endRun, now } from "./runs.mjs";
+import { now } from "./runs.mjs";
 import { checkTools } from "./worker-tools.mjs";
 import { rebuildError } from "./worker-wire.mjs";
 import { compileCore } from "./core.mjs";
@@ -247,7 +247,8 @@ export function failAll(h, err, startedOnly) {
     for (const [rid, p] of h.pending) {
         if (startedOnly && !p.started) continue;
         h.pending.delete(rid);
-        endRun(p.run, err.message);
+        // The run's events and its end come from its own settle (finishRun),
+        // as for every other way a run ends.
         p.reject(err);
     }
 }

@@ -6,10 +6,9 @@
 // it had not started (worker-engine.mjs). A run holds the factory and the
 // worker's ref while in flight (holdInFlight).
 
-import { describeError } from "./env.mjs";
 import { overwriteVerdict } from "./page-hooks.mjs";
 import { abortReason, argsOnce, markSchema, normalizeRunOptions, whenAborted } from "./run-options.mjs";
-import { closeCalls, emit, endRun, endedWhy, finishLogs, now, observed, startRun } from "./runs.mjs";
+import { emit, finishRun, now, observed, startRun } from "./runs.mjs";
 import { cancelOnWorker, clearOverrun, holdInFlight } from "./worker-engine.mjs";
 
 /** @typedef {import("./worker-engine.mjs").Host} Host */
@@ -52,9 +51,10 @@ export function llmTools(h, sid, owner, deadReason) {
             // The keys the caller wrote, for the core's unknown-key check.
             const given = options !== null && typeof options === "object" ? Object.keys(options) : undefined;
             const run = startRun(owner, opts.context, onEvent);
-            const isCode = t.name === "executeCode";
+            // A run nobody observes (no onEvent) makes no events, as in-thread.
+            const watched = t.name === "executeCode" && observed(run, h.factoryOnEvent);
             const t0 = now();
-            if (isCode) emit(run, { type: "run-start", runId: run.id, code: args && args.code }, h.factoryOnEvent);
+            if (watched) emit(run, { type: "run-start", runId: run.id, code: args && args.code }, h.factoryOnEvent);
             const release = holdInFlight(h);
             return new Promise((resolve, reject) => {
                 let unwatch = () => {};
@@ -63,16 +63,7 @@ export function llmTools(h, sid, owner, deadReason) {
                     unwatch();
                     clearOverrun(h, run.id);
                     release();
-                    if (isCode && !run.ended) {
-                        if (good) finishLogs(run, v, h.factoryOnEvent);
-                        closeCalls(run, endedWhy(good, v), h.factoryOnEvent);
-                        /** @type {any} */
-                        const end = { type: "run-end", runId: run.id, ok: good ? v.ok : false, durationMs: Math.round(now() - t0) };
-                        if (good && !v.ok) end.error = v.error;
-                        if (!good) end.error = { name: v && v.name, message: describeError(v) };
-                        emit(run, end, h.factoryOnEvent);
-                    }
-                    endRun(run, "the run has ended");
+                    finishRun(run, good, v, t0, watched, h.factoryOnEvent);
                     (good ? resolve : reject)(v);
                 };
                 const onAbort = () => {
@@ -86,11 +77,7 @@ export function llmTools(h, sid, owner, deadReason) {
                     unwatch();
                     clearOverrun(h, run.id);
                     release();
-                    if (isCode) {
-                        closeCalls(run, describeError(reason), h.factoryOnEvent);
-                        emit(run, { type: "run-end", runId: run.id, ok: false, durationMs: Math.round(now() - t0), error: { name: reason && reason.name, message: describeError(reason) } }, h.factoryOnEvent);
-                    }
-                    endRun(run, describeError(reason), reason);
+                    finishRun(run, false, reason, t0, watched, h.factoryOnEvent);
                     reject(reason);
                 };
                 h.pending.set(run.id, {
@@ -112,7 +99,7 @@ export function llmTools(h, sid, owner, deadReason) {
                     () => {
                         const p = h.pending.get(run.id);
                         if (!p || !h.worker) return;
-                        const message = { t: "run", rid: run.id, sid, which, args, given, hidden: h.filter ? h.hiddenNames() : undefined, logs: isCode && observed(run, h.factoryOnEvent) };
+                        const message = { t: "run", rid: run.id, sid, which, args, given, hidden: h.filter ? h.hiddenNames() : undefined, logs: watched };
                         h.worker.post(message);
                         p.message = message;
                     },

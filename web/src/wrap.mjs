@@ -7,8 +7,8 @@
 import { CALL } from "./call.mjs";
 import { exitedError } from "./core.mjs";
 import { field } from "./fields.mjs";
-import { describeError, thrownByTool } from "./env.mjs";
-import { callTool, closeCalls, consoleLine, emit, endRun, endedWhy, finishLogs, newOwner, now, observed, runInCore, runOf, startRun, stopRuns } from "./runs.mjs";
+import { thrownByTool } from "./env.mjs";
+import { callTool, consoleLine, emit, finishRun, newOwner, now, observed, runInCore, runOf, startRun, stopRuns } from "./runs.mjs";
 import { filterVerdict, notFromHook, overwriteVerdict } from "./page-hooks.mjs";
 import { abortReason, argsOnce, markSchema, normalizeRunOptions, whenAborted } from "./run-options.mjs";
 
@@ -277,16 +277,7 @@ function wrapLlmTool(tool, guard, pipe, owner) {
                 if (settled) return;
                 settled = true;
                 unwatch();
-                if (watched && !run.ended) {
-                    if (good) finishLogs(run, v, pipe.onEvent);
-                    closeCalls(run, endedWhy(good, v), pipe.onEvent);
-                    /** @type {any} */
-                    const end = { type: "run-end", runId: run.id, ok: good ? !!(v && v.ok) : false, durationMs: Math.round(now() - t0) };
-                    if (good && v && !v.ok) end.error = v.error;
-                    if (!good) end.error = { name: v && v.name, message: describeError(v) };
-                    emit(run, end, pipe.onEvent);
-                }
-                endRun(run, good ? "the run has ended" : describeError(v), good ? undefined : v);
+                finishRun(run, good, v, t0, watched, pipe.onEvent);
                 (good ? resolve : reject)(v);
             };
             const onAbort = () => {

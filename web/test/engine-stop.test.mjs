@@ -60,6 +60,27 @@ const triggers = [
     },
 ];
 
+// What an onEvent listener saw of a run that was in flight when the engine
+// stopped: in both modes the tool call is answered and the run ends with
+// run-end, naming the error the run rejected with; the tool's signal aborts
+// with that error. (In worker mode the run ended before its events, and the
+// listener got run-start and tool-call only.)
+/**
+ * @param {any[]} events
+ * @param {Error} err what the run rejected with
+ * @param {AbortSignal} signal the tool's
+ */
+function assertEndedByStop(events, err, signal) {
+    assert.deepEqual(events.map((e) => e.type), ["run-start", "tool-call", "tool-result", "run-end"]);
+    const [, call, result, end] = events;
+    assert.deepEqual([result.callId, result.ok, result.error], [call.callId, false, `the run ended before the tool finished (${err.message})`]);
+    assert.equal(end.ok, false);
+    assert.deepEqual(end.error, { name: err.name, message: err.message });
+    assert.equal(typeof end.durationMs, "number");
+    assert.ok(events.every((e) => e.runId === events[0].runId));
+    assert.equal(signal.reason, err, "the tool's signal aborts with the run's error");
+}
+
 // A tool that never settles, and tells when it was called and with which signal.
 function waitTool() {
     /** @type {AbortSignal | undefined} */
@@ -95,7 +116,8 @@ describe("a fatal error in a factory's Go core ends only that factory", () => {
                 const sa = A.createSession();
                 const sb = B.createSession();
                 assert.equal((await run(sa, "return 1")).result, 1);
-                const inFlight = run(sa, "await tools.wait({}); return 2");
+                const events = [];
+                const inFlight = run(sa, "await tools.wait({}); return 2", { onEvent: (e) => events.push(e) });
                 const loop = run(sb, "let s = 0; for (let i = 0; i < 3e6; i++) s += i % 7; return (await tools.double({ n: s })) > 0");
                 await wait.started;
 
@@ -112,6 +134,7 @@ describe("a fatal error in a factory's Go core ends only that factory", () => {
                 await assert.rejects(inFlight, (err) => {
                     assert.match(err.message, STOPPED);
                     assert.match(err.message, trigger.message);
+                    assertEndedByStop(events, err, wait.signal());
                     return true;
                 });
                 assert.equal(wait.signal().aborted, true, "the tool in flight gets an aborted signal");
@@ -182,7 +205,8 @@ test("worker mode: a fatal error of the worker's Go core ends that factory with 
     try {
         const sa = A.createSession();
         assert.equal((await run(sa, "return 1")).result, 1);
-        const inFlight = run(sa, "await tools.wait({}); return 2").then((v) => v, (e) => e);
+        const events = [];
+        const inFlight = run(sa, "await tools.wait({}); return 2", { onEvent: (e) => events.push(e) }).then((v) => v, (e) => e);
         await wait.started;
         // Both workers read the same file: whichever Go core builds a
         // TypeError first dies. Only A's is asked to (an unknown option).
@@ -197,6 +221,7 @@ test("worker mode: a fatal error of the worker's Go core ends that factory with 
         assert.ok(err instanceof Error, "the run in flight rejects");
         assert.match(err.message, STOPPED);
         assert.equal(wait.signal().aborted, true, "the tool in flight gets an aborted signal");
+        assertEndedByStop(events, err, wait.signal());
         for (const [what, call] of [
             ["createSession", () => A.createSession()],
             ["registerTool", () => A.registerTool(tool("x", () => 1))],
