@@ -14,6 +14,8 @@ export interface Fdc3Agent {
     findIntentsByContext(context: Fdc3Context, resultType?: string): Promise<Array<{ intent: { name: string; displayName?: string }; apps: Array<{ appId: string; title?: string; name?: string }> }>>;
     raiseIntent(intent: string, context: Fdc3Context): Promise<{ source: { appId: string; instanceId?: string }; getResult(): Promise<unknown> }>;
     broadcast(context: Fdc3Context): Promise<void>;
+    /** Asked before a broadcast: joined to no user channel (null), FDC3 ignores a broadcast. */
+    getCurrentChannel?(): Promise<{ id: string } | null>;
     open(app: { appId: string }, context?: Fdc3Context): Promise<{ appId: string; instanceId?: string }>;
 }
 

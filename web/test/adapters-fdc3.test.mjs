@@ -148,15 +148,17 @@ describe("fromFdc3: given intents, broadcast and open", () => {
         assert.deepEqual(source.tools[1].inputSchema.required, ["type"]); // no context types given: any context
         assert.deepEqual(source.tools[3].inputSchema.properties.appId, { type: "string", enum: ["chart"] });
         source.registerTools(api);
+        await d.agent.joinUserChannel("fdc3.channel.1");
         const out = await run(
             api.createSession(),
-            `await tools.desk.broadcast({ type: "fdc3.instrument", id: { ticker: "IBM" } });
+            `const sent = await tools.desk.broadcast({ type: "fdc3.instrument", id: { ticker: "IBM" } });
              let denied, unresolved;
              try { await tools.desk.open({ appId: "chart" }); } catch (e) { denied = e.message; }
              try { await tools.desk.ViewChart({ type: "fdc3.contact", name: "Ada" }); } catch (e) { unresolved = e.message; }
-             return { denied, unresolved, call: await tools.desk.StartCall({ type: "fdc3.contact", name: "Ada" }) };`,
+             return { sent, denied, unresolved, call: await tools.desk.StartCall({ type: "fdc3.contact", name: "Ada" }) };`,
         );
         assert.equal(out.ok, true, JSON.stringify(out));
+        assert.deepEqual(out.result.sent, { broadcast: "fdc3.instrument", channel: "fdc3.channel.1" });
         assert.match(out.result.denied, /opening apps needs the user's approval/);
         assert.match(out.result.unresolved, /^ResolveError: NoAppsFound: no application can handle this intent with this context \(raiseIntent ViewChart with fdc3\.contact\)$/);
         assert.deepEqual(out.result.call, { handledBy: "crm" });
@@ -169,6 +171,24 @@ describe("fromFdc3: given intents, broadcast and open", () => {
             ["desk.StartCall", "raiseIntent", false],
         ]);
         api.dispose();
+    });
+
+    // FDC3 2.2: "If the app is not currently joined to a channel, calling
+    // fdc3.broadcast will have no effect" (the real DesktopAgentProxy
+    // resolves and sends nothing): the model was told it broadcast.
+    test("broadcast while joined to no user channel fails and says why; nothing is sent", async () => {
+        const d = desk();
+        const source = await fdc3.fromFdc3(d.agent, { intents: ["ViewChart"], broadcast: true });
+        const broadcast = source.tools.find((t) => t.name === "fdc3.broadcast");
+        const ctx = { type: "fdc3.instrument", id: { ticker: "IBM" } };
+        await assert.rejects(broadcast.execute(ctx, {}), { message: /^broadcast: this application is joined to no user channel, so FDC3 would deliver the context to no one; nothing was broadcast$/ });
+        assert.deepEqual(d.agent.broadcasts, []);
+        await d.agent.joinUserChannel("fdc3.channel.3");
+        assert.deepEqual(await broadcast.execute(ctx, {}), { broadcast: "fdc3.instrument", channel: "fdc3.channel.3" });
+        assert.deepEqual(d.agent.broadcasts, [ctx]);
+        await d.agent.leaveCurrentChannel();
+        await assert.rejects(broadcast.execute(ctx, {}), /joined to no user channel/);
+        assert.equal(d.agent.broadcasts.length, 1);
     });
 
     test("refresh() follows the agent: an intent no app offers any more goes, also for an open session", async () => {

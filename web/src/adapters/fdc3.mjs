@@ -23,6 +23,11 @@ const RESULT_ERRORS = {
     IntentHandlerRejected: "the handling application's intent handler failed",
     ApiTimeout: "the desktop agent timed out waiting for the result",
 };
+const CHANNEL_ERRORS = {
+    AccessDenied: "the desktop agent denied access to the channel",
+    MalformedContext: "the context is malformed",
+    ApiTimeout: "the desktop agent timed out",
+};
 const OPEN_ERRORS = {
     AppNotFound: "no such application",
     ErrorOnLaunch: "the application failed to launch",
@@ -191,13 +196,27 @@ export async function fromFdc3(agent, options) {
             out.push({
                 def: {
                     name: "broadcast",
-                    description: "Broadcast an FDC3 context on the current user channel: every application listening on that channel receives it.",
+                    description: "Broadcast an FDC3 context on the current user channel: every application listening on that channel receives it. Resolves with { broadcast: type, channel }; fails when the application is joined to no user channel.",
                     inputSchema: schemaFor(types),
                     annotations: hints("broadcast"),
                     execute: async (context) => {
                         if (!isContext(context)) throw new TypeError(`broadcast: expected an FDC3 context object with a string "type"`);
-                        await agent.broadcast(context);
-                        return { broadcast: context.type };
+                        // FDC3: a broadcast while the application is joined to
+                        // no user channel "will have no effect", silently; the
+                        // model was told it broadcast. (An agent that cannot say
+                        // which channel is trusted to broadcast.)
+                        const channel = await Promise.resolve()
+                            .then(() => agent.getCurrentChannel())
+                            .catch(() => undefined);
+                        if (channel === null) {
+                            throw new Error("broadcast: this application is joined to no user channel, so FDC3 would deliver the context to no one; nothing was broadcast");
+                        }
+                        try {
+                            await agent.broadcast(context);
+                        } catch (err) {
+                            throw fdc3Error("ChannelError", CHANNEL_ERRORS, err, `broadcast ${context.type}`);
+                        }
+                        return channel && typeof channel.id === "string" ? { broadcast: context.type, channel: channel.id } : { broadcast: context.type };
                     },
                 },
                 origin: "broadcast",

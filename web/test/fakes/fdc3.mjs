@@ -21,6 +21,8 @@
 export const ResolveError = { NoAppsFound: "NoAppsFound", MalformedContext: "MalformedContext", UserCancelled: "UserCancelledResolution" };
 /** @type {{ [K in "IntentHandlerRejected" | "NoResultReturned"]: `${import("@finos/fdc3").ResultError}` }} */
 export const ResultError = { IntentHandlerRejected: "IntentHandlerRejected", NoResultReturned: "NoResultReturned" };
+/** @type {{ MalformedContext: `${import("@finos/fdc3").ChannelError}` }} */
+export const ChannelError = { MalformedContext: "MalformedContext" };
 /** @type {{ AppNotFound: `${import("@finos/fdc3").OpenError}` }} */
 export const OpenError = { AppNotFound: "AppNotFound" };
 
@@ -52,6 +54,8 @@ export class FakeAgent {
         /** If set, the resolver is "cancelled" by the user when several apps could handle an intent. */
         this.userCancels = false;
         this.instances = 0;
+        /** @type {Channel | null} the user channel joined, if any */
+        this.channel = null;
     }
 
     /** @param {string} intent @param {string} type */
@@ -98,7 +102,9 @@ export class FakeAgent {
 
     /** @param {Context} context */
     async broadcast(context) {
-        this.broadcasts.push(context);
+        if (!context || typeof context.type !== "string") throw new Error(ChannelError.MalformedContext);
+        // The standard: joined to no user channel, a broadcast has no effect.
+        if (this.channel) this.broadcasts.push(context);
     }
 
     /** @param {string} intent @param {Context} context @param {AppIdentifier | string} [app] @returns {Promise<IntentResolution>} */
@@ -140,9 +146,9 @@ export class FakeAgent {
     getUserChannels() {
         return notHere("getUserChannels");
     }
-    /** @returns {Promise<void>} */
-    joinUserChannel() {
-        return notHere("joinUserChannel");
+    /** @param {string} channelId @returns {Promise<void>} */
+    async joinUserChannel(channelId) {
+        this.channel = { ...fakeChannel(channelId), type: "user" };
     }
     /** @returns {Promise<Channel>} */
     getOrCreateChannel() {
@@ -154,10 +160,12 @@ export class FakeAgent {
     }
     /** @returns {Promise<Channel | null>} */
     async getCurrentChannel() {
-        return null;
+        return this.channel;
     }
     /** @returns {Promise<void>} */
-    async leaveCurrentChannel() {}
+    async leaveCurrentChannel() {
+        this.channel = null;
+    }
     /** @returns {Promise<import("@finos/fdc3").ImplementationMetadata>} */
     getInfo() {
         return notHere("getInfo");
