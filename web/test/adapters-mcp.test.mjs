@@ -549,6 +549,54 @@ describe("fromMcpClient: the SDK's list_changed, tasks and error results", () =>
         await client.close();
     });
 
+    // Content of each kind the protocol has, alone in a result, reaches the
+    // program as the content array; a server whose handler throws, and one
+    // that goes away mid-call, fail that call with the SDK's words, and the
+    // program goes on.
+    test("one block of each content kind; a server that throws or goes away mid-call", async () => {
+        const server = new Server({ name: "kinds", version: "1.0.0" }, { capabilities: { tools: {} } });
+        const blocks = {
+            audio: { type: "audio", data: "UklGRg==", mimeType: "audio/wav" },
+            link: { type: "resource_link", uri: "file:///srv/a.txt", name: "a.txt", mimeType: "text/plain" },
+            embedded: { type: "resource", resource: { uri: "file:///srv/b.txt", mimeType: "text/plain", text: "hello" } },
+        };
+        let hanging = false;
+        server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...Object.keys(blocks), "throws", "hangs"].map((name) => ({ name, inputSchema: { type: "object" } })) }));
+        server.setRequestHandler(CallToolRequestSchema, async (req) => {
+            if (req.params.name === "throws") throw new Error("database is down");
+            if (req.params.name === "hangs") {
+                hanging = true;
+                return new Promise(() => {});
+            }
+            return { content: [blocks[req.params.name]] };
+        });
+        const client = await connectInMemory(server);
+        const source = await mcp.fromMcpClient(client);
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        source.registerTools(api);
+        api.registerTool({ name: "probe.closeServer", execute: async () => (await until(() => hanging, "the server to hold the call"), await server.close(), "closed") });
+        const out = await run(
+            api.createSession(),
+            `const r = {};
+             for (const k of ["audio", "link", "embedded"]) r[k] = await tools.kinds[k]({});
+             try { await tools.kinds.throws({}); } catch (e) { r.throws = e.message; }
+             const pending = tools.kinds.hangs({}).then(() => "answered", (e) => e.message);
+             r.closed = await tools.probe.closeServer({});
+             r.hangs = await pending;
+             try { await tools.kinds.audio({}); } catch (e) { r.after = e.message; }
+             return r;`,
+        );
+        assert.equal(out.ok, true, JSON.stringify(out));
+        assert.deepEqual(out.result.audio, [blocks.audio]);
+        assert.deepEqual(out.result.link, [blocks.link]);
+        assert.deepEqual(out.result.embedded, [blocks.embedded]);
+        assert.equal(out.result.throws, "MCP error -32603: database is down");
+        assert.equal(out.result.hangs, "MCP error -32000: Connection closed");
+        assert.equal(out.result.after, "Not connected");
+        api.dispose();
+        source.close();
+    });
+
     // isError with the reason only in structuredContent: the error said
     // "reported an error without a message".
     test("an isError result that says why only in structuredContent throws its JSON", async () => {
