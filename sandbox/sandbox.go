@@ -86,6 +86,7 @@ type Engine struct {
 	maxIdle  int
 	slots    chan struct{} // one token per live instance
 	freed    chan struct{} // wakes a run waiting for an instance
+	closing  chan struct{} // closed by Close: ends every wait
 
 	mu     sync.Mutex
 	idle   []*instance
@@ -162,6 +163,7 @@ func NewEngineFromModule(mod wasmhost.Module, cfg Config) (*Engine, error) {
 	e.maxIdle = min(e.maxIdle, n)
 	e.slots = make(chan struct{}, n)
 	e.freed = make(chan struct{}, 1)
+	e.closing = make(chan struct{})
 	e.maxPages = uint32(min((16<<20+2*e.limit)/wasmhost.PageSize, 65535))
 	return e, nil
 }
@@ -190,12 +192,17 @@ func describeBadAsset(wasm []byte, err error) string {
 }
 
 // Close frees the idle instances; runs in flight finish first on their own
-// instances, which are then freed. Run fails with ErrClosed afterwards.
+// instances, which are then freed. Run fails with ErrClosed afterwards,
+// and a Run waiting for an instance returns ErrClosed at once.
 func (e *Engine) Close() error {
 	e.mu.Lock()
-	idle := e.idle
+	idle, was := e.idle, e.closed
 	e.idle, e.closed = nil, true
 	e.mu.Unlock()
+	if was {
+		return nil
+	}
+	close(e.closing)
 	e.workers.close()
 	for _, i := range idle {
 		i.q.Close()
@@ -236,6 +243,9 @@ func (e *Engine) lease(ctx context.Context) (*instance, error) {
 		case <-e.freed:
 			// An instance went idle or away: look again.
 			e.waiting.Add(-1)
+		case <-e.closing:
+			e.waiting.Add(-1)
+			return nil, ErrClosed
 		case <-ctx.Done():
 			e.waiting.Add(-1)
 			return nil, context.Cause(ctx)
@@ -243,8 +253,17 @@ func (e *Engine) lease(ctx context.Context) (*instance, error) {
 	}
 }
 
-// newInstance makes an instance for the slot just taken.
+// newInstance makes an instance for the slot just taken, unless the engine
+// was closed meanwhile (a run that waited took the slot a run in flight
+// freed as Close let it end).
 func (e *Engine) newInstance() (*instance, error) {
+	e.mu.Lock()
+	closed := e.closed
+	e.mu.Unlock()
+	if closed {
+		<-e.slots
+		return nil, ErrClosed
+	}
 	i := &instance{}
 	q, err := e.asset.NewInstance(e.maxPages, i)
 	if err != nil {
