@@ -444,6 +444,34 @@ test("Anthropic: the documented loop survives wrong types and an unknown tool", 
     session.dispose();
 });
 
+// The SDK's own loop: beta.messages.toolRunner with betaTool() around each
+// shape, run() answering with handleToolCall's JSON (a tool result's content
+// is a string or blocks).
+test("Anthropic: the SDK's toolRunner with betaTool(toAnthropicTools(session)[i]) runs the loop", async () => {
+    const { betaTool } = await import("@anthropic-ai/sdk/helpers/beta/json-schema");
+    const session = api.createSession();
+    const { fetch, requests } = scriptedFetch([
+        message([{ type: "tool_use", id: "tu1", name: "executeCode", input: { code: ["return 1"], explanation: "x" } }], "tool_use"),
+        message([{ type: "tool_use", id: "tu2", name: "executeCode", input: { code: SUM, explanation: "sum" } }], "tool_use"),
+        message([{ type: "text", text: "42 in total." }], "end_turn"),
+    ]);
+    const anthropic = new Anthropic({ apiKey: "test-key", baseURL: "http://127.0.0.1:9", fetch, maxRetries: 0 });
+    const tools = llm.toAnthropicTools(session).map((t) =>
+        betaTool({ name: t.name, description: t.description, inputSchema: t.input_schema, run: async (input) => JSON.stringify(await llm.handleToolCall(session, t.name, input)) }),
+    );
+    const final = await anthropic.beta.messages.toolRunner({ model: "claude-sonnet-4-5", max_tokens: 4096, system: session.getSystemInstruction(), tools, messages: [{ role: "user", content: "Total of open orders?" }] });
+    assert.deepEqual(final.content, [{ type: "text", text: "42 in total." }]);
+    assert.equal(requests.length, 3);
+    assert.deepEqual(
+        requests[0].body.tools.map(({ name, description, input_schema }) => ({ name, description, input_schema })),
+        llm.toAnthropicTools(session),
+    );
+    const result = (i) => JSON.parse(requests[i].body.messages.at(-1).content[0].content);
+    assert.equal(result(1).error.code, "INVALID_INPUT");
+    assert.equal(result(2).result, 42);
+    session.dispose();
+});
+
 // --- The AI SDK (ai@6): no adapter, and it survives malformed input too ------
 
 test("AI SDK: tool(llmTool) as is; a malformed call becomes a tool error the model reads, then it retries", async () => {

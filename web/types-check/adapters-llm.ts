@@ -3,6 +3,7 @@
 // web/USAGE.md, in TypeScript. Nothing here runs.
 import OpenAI from "openai";
 import Anthropic from "@anthropic-ai/sdk";
+import { betaTool } from "@anthropic-ai/sdk/helpers/beta/json-schema";
 import type { IoCodeMode } from "@interopio/code-mode";
 import { handleToolCall, toAnthropicTools, toOpenAIResponsesTools, toOpenAITools } from "@interopio/code-mode/llm";
 
@@ -78,4 +79,12 @@ export async function anthropicMessages(anthropic: Anthropic, question: string):
         }
         messages.push({ role: "user", content: results });
     }
+}
+
+// The SDK's own loop (beta.messages.toolRunner) around the same shapes.
+export async function anthropicToolRunner(anthropic: Anthropic, question: string): Promise<Anthropic.Beta.BetaMessage> {
+    const tools = toAnthropicTools(session).map((t) =>
+        betaTool({ name: t.name, description: t.description, inputSchema: t.input_schema, run: async (input) => JSON.stringify(await handleToolCall(session, t.name, input)) }),
+    );
+    return anthropic.beta.messages.toolRunner({ model: "claude-sonnet-4-5", max_tokens: 4096, system: session.getSystemInstruction(), tools, messages: [{ role: "user", content: question }] });
 }
