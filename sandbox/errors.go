@@ -275,6 +275,14 @@ func cleanStack(stack, code string, wrapped bool) (string, int, int) {
 		}
 		if wrapped && l == 1 {
 			c -= len(wrapPrefix)
+			if c < 1 {
+				// The wrapper's own start, in its prefix: QuickJS gives an
+				// error with no position of its own (a destructuring or a
+				// spread of what is not iterable) its function's start.
+				// Where in the code it was is unknown: 1:-12 named none.
+				out = append(out, m[1]+codeFile+m[4])
+				continue
+			}
 		}
 		if line == 0 {
 			line, col = l, c

@@ -42,6 +42,7 @@ func Run(t *testing.T, b Backend) {
 	t.Run("CodeForms", func(t *testing.T) { testCodeForms(t, e) })
 	t.Run("PlainPrograms", func(t *testing.T) { testPlainPrograms(t, e) })
 	t.Run("Errors", func(t *testing.T) { testErrors(t, e) })
+	t.Run("UnknownPositions", func(t *testing.T) { testUnknownPositions(t, e) })
 	t.Run("HostFuncs", func(t *testing.T) { testHostFuncs(t, e) })
 	t.Run("Timeout", func(t *testing.T) { testTimeout(t, e) })
 	t.Run("Memory", func(t *testing.T) { testMemory(t, engine(t, sandbox.Config{MemoryLimit: 16 << 20})) })
@@ -226,6 +227,42 @@ func testErrors(t *testing.T, e *sandbox.Engine) {
 		}
 		if strings.Contains(got.Stack, "<sandbox>") || strings.Count(got.Stack, "\n") > 11 {
 			t.Errorf("%q: stack not cleaned: %q", tc.code, got.Stack)
+		}
+	}
+}
+
+// testUnknownPositions: an error QuickJS gives no position of its own (a
+// destructuring of a value that is not iterable, or of null) carries the
+// start of the function it is in. For code with a return, that function is
+// the wrapper, which starts in its prefix: such an error has no position,
+// never a column before the code (1:-12) or the first line for the fifth.
+func testUnknownPositions(t *testing.T, e *sandbox.Engine) {
+	for _, tc := range []struct {
+		code      string
+		msg       string
+		line, col int
+	}{
+		{"const [a] = 5;\nreturn a", "not iterable", 0, 0},
+		{"const x = 1;\n\n\nconst [a] = 5;\nreturn a", "not iterable", 0, 0},
+		{"const {a} = null;\nreturn a", "cannot convert to object", 0, 0},
+		{"const [a, b] = Promise.resolve([1, 2]);\nreturn a + b", "not iterable", 0, 0},
+		{"return [...5]", "not iterable", 0, 0},
+		{"for (const x of 5) {}\nreturn 1", "not iterable", 0, 0},
+		// Positions QuickJS does give are kept, on the first line too.
+		{"return null.x", "of null", 1, 12},
+		{"const o = null;\nreturn o.x", "of null", 2, 9},
+	} {
+		res := run(t, e, sandbox.Program{Code: tc.code})
+		got := res.Error
+		if got == nil || !strings.Contains(got.Message, tc.msg) {
+			t.Errorf("%q: got %v, want an error ~%q", tc.code, got, tc.msg)
+			continue
+		}
+		if got.Line != tc.line || got.Column != tc.col {
+			t.Errorf("%q: at %d:%d, want %d:%d (stack %q)", tc.code, got.Line, got.Column, tc.line, tc.col, got.Stack)
+		}
+		if strings.Contains(got.Stack, ":-") || strings.Contains(got.Stack, ":0") {
+			t.Errorf("%q: stack %q holds a position outside the code", tc.code, got.Stack)
 		}
 	}
 }
