@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/interopio/code-mode/internal/jsoncut"
 	"github.com/interopio/code-mode/internal/trunc"
+	"github.com/interopio/code-mode/internal/tsgen"
 	"github.com/interopio/code-mode/internal/tsstrip"
 	"github.com/interopio/code-mode/sandbox"
 )
@@ -283,6 +285,42 @@ func hintFor(e *sandbox.Error) string {
 		return ""
 	}
 	return notDefinedHints[name[1:]]
+}
+
+// unawaitedHint follows a TypeError that ended the run while tool calls
+// were still in flight: nearly always a call's Promise used as its value
+// (`const r = tools.orders.search(...); r.map(...)`, `const [a, b] =
+// Promise.all([...])`), where QuickJS says only "not a function" or "value
+// is not iterable" (or nothing at all: `r.length` is undefined). The
+// pending-calls warning says so too, but the error is what models read.
+func unawaitedHint(e *sandbox.Error, calls []ToolCallRecord) string {
+	if e.Code != sandbox.CodeRuntime || e.Name != "TypeError" {
+		return ""
+	}
+	var names []string
+	for _, c := range calls {
+		// In flight, or made and not yet started when the error came.
+		inFlight := strings.HasPrefix(c.Reason, "not finished: ") || c.Reason == notStartedReason
+		if inFlight && !slices.Contains(names, c.Name) {
+			names = append(names, c.Name)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%s had not returned when this error ended the run: a tool call gives a Promise, not its result; if the code used it as the result, await it: const r = await %s(...), or await Promise.all([...]))",
+		callNames(names), tsgen.ToolPath(names[0]))
+}
+
+// callNames is "tool a.b" or "tools a.b, c.d" (at most three, then "...").
+func callNames(names []string) string {
+	if len(names) == 1 {
+		return "tool " + names[0]
+	}
+	if len(names) > 3 {
+		names = append(names[:3:3], "...")
+	}
+	return "tools " + strings.Join(names, ", ")
 }
 
 // syntaxHint is what a SYNTAX error's message gains where QuickJS's own
@@ -644,7 +682,7 @@ func (r *runState) finish(res *sandbox.Result, d time.Duration) *ExecuteResult {
 	}
 	if res.Error != nil {
 		e := res.Error
-		out.Error = &RunError{Name: e.Name, Message: trunc.String(e.Message+hintFor(e)+syntaxHint(r.code, e), 2000), Code: string(e.Code), Line: e.Line, Column: e.Column, Stack: trunc.String(e.Stack, 2000)}
+		out.Error = &RunError{Name: e.Name, Message: trunc.String(e.Message+hintFor(e)+syntaxHint(r.code, e)+unawaitedHint(e, calls), 2000), Code: string(e.Code), Line: e.Line, Column: e.Column, Stack: trunc.String(e.Stack, 2000)}
 		if name, ok := strings.CutPrefix(e.Call, callLabelPrefix); ok && e.Line == 0 {
 			// A tool's error the program returned rather than awaited:
 			// the position of the call, when the code makes it in one place.

@@ -395,7 +395,7 @@ func (r *runState) starting(ctx context.Context, c *toolCallState, execute bool)
 	}
 	if !c.done {
 		c.done, c.rec.Allowed, c.rec.OK = true, false, false
-		c.rec.Reason = "not started: the run had ended"
+		c.rec.Reason = notStartedReason
 		c.rec.DurationMs = ms(time.Since(c.start))
 	}
 	return false
@@ -411,6 +411,10 @@ func (r *runState) finishCall(c *toolCallState, allowed, ok bool, reason string)
 	c.rec.Allowed, c.rec.OK, c.rec.Reason = allowed, ok, cutString(reason, maxReasonChars)
 	c.rec.DurationMs = ms(time.Since(c.start))
 }
+
+// notStartedReason is the record of a call the run's end overtook before
+// its pipeline began.
+const notStartedReason = "not started: the run had ended"
 
 // end marks the run ended (idempotent) and returns the records as they
 // stand: a call still in flight is recorded as not finished, with why, and
@@ -434,7 +438,7 @@ func (r *runState) end(why string) []ToolCallRecord {
 			out[i].OK = false
 			out[i].Reason = "not finished: " + why
 			if !c.started {
-				out[i].Allowed, out[i].Reason = false, "not started: the run had ended"
+				out[i].Allowed, out[i].Reason = false, notStartedReason
 			}
 			out[i].DurationMs = ms(time.Since(c.start))
 		}

@@ -1,6 +1,8 @@
 package codemode
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"testing"
 )
@@ -30,5 +32,48 @@ func TestUnawaitedAsyncCallWarning(t *testing.T) {
 		{"main called last by a script, which the host awaits", "async function main() { return 8 }\nmain();", "8", nil},
 	} {
 		checkWarnings(t, s, tc.name, tc.code, tc.result, tc.warns)
+	}
+}
+
+// TestUnawaitedToolCallHint: a TypeError that ends the run while tool calls
+// are in flight says that a call gives a Promise and how to await it, with
+// the tool's path as the code writes it; QuickJS's own words ("not a
+// function", "value is not iterable") did not. An error with every call
+// done, or of another kind, keeps its words. The tools here wait for the
+// run's end, so a call is in flight whatever the machine's speed.
+func TestUnawaitedToolCallHint(t *testing.T) {
+	wait := func(ctx context.Context, _ json.RawMessage, _ Call) (json.RawMessage, error) {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	cm := newTestCodeMode(t, Config{Tools: []Tool{
+		{Name: "orders.list", Execute: wait},
+		{Name: "customers.list", Execute: wait},
+		{Name: "odd-desk.list", Execute: wait},
+	}})
+	s, _ := cm.NewSession()
+	hint := func(which, path string) string {
+		return " (" + which + " had not returned when this error ended the run: a tool call gives a Promise, not its result; " +
+			"if the code used it as the result, await it: const r = await " + path + "(...), or await Promise.all([...]))"
+	}
+	for _, tc := range []struct {
+		name, code, want string
+	}{
+		{"a method of the promise", "const orders = tools.orders.list({});\nreturn orders.map((o) => o.id)",
+			"not a function" + hint("tool orders.list", "tools.orders.list")},
+		{"a property of its undefined property", "const o = tool_call('orders.list', {});\nreturn o.items.length",
+			"cannot read property 'length' of undefined" + hint("tool orders.list", "tools.orders.list")},
+		{"Promise.all destructured", "const [a, b] = Promise.all([tools.orders.list({}), tools.customers.list({}), tools.orders.list({})]);\nreturn a.length + b.length",
+			"value is not iterable" + hint("tools orders.list, customers.list", "tools.orders.list")},
+		{"a name that is not an identifier", "for (const o of tools['odd-desk'].list({})) {}",
+			"value is not iterable" + hint("tool odd-desk.list", `tools["odd-desk"].list`)},
+		{"every call done", "const o = await tools.orders.get({});\nreturn o.missing.map((x) => x)",
+			"cannot read property 'map' of undefined"},
+		{"not a TypeError", "tools.orders.list({});\nthrow new RangeError('mine')", "mine"},
+	} {
+		res := exec(t, s, tc.code, nil)
+		if res.OK || res.Error.Message != tc.want {
+			t.Errorf("%s: ok=%v %+v, want the message %q (calls %+v)", tc.name, res.OK, res.Error, tc.want, res.ToolCalls)
+		}
 	}
 }

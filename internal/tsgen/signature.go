@@ -70,15 +70,15 @@ func Signature(name, description string, inputSchema, outputSchema json.RawMessa
 		sb.WriteByte('\n')
 	}
 	writeDocComment(&sb, Description(description), "")
-	fmt.Fprintf(&sb, "%s(%s): Promise<%s>;", toolPath(name), in, out)
+	fmt.Fprintf(&sb, "%s(%s): Promise<%s>;", ToolPath(name), in, out)
 	// What the caps above do not reach (a megabyte property name or
 	// literal) is cut here, visibly, at the price of a declaration that no
 	// longer parses.
 	return trunc.String(sb.String(), SignatureMax)
 }
 
-// toolPath is the expression that reaches a tool from sandbox code.
-func toolPath(name string) string {
+// ToolPath is the expression that reaches a tool from sandbox code.
+func ToolPath(name string) string {
 	var sb strings.Builder
 	sb.WriteString("tools")
 	for _, seg := range strings.Split(name, ".") {

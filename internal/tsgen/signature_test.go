@@ -280,7 +280,7 @@ func TestSignatureOfCatalogIsCompact(t *testing.T) {
 	for _, c := range cat {
 		sig := Signature(c.Name, c.Description, c.InputSchema, c.OutputSchema)
 		total += len(sig)
-		if !strings.Contains(sig, toolPath(c.Name)+"(input") || !strings.HasSuffix(sig, ">;") {
+		if !strings.Contains(sig, ToolPath(c.Name)+"(input") || !strings.HasSuffix(sig, ">;") {
 			t.Errorf("malformed signature for %s:\n%s", c.Name, sig)
 		}
 		if strings.Count(sig, "{") != strings.Count(sig, "}") || strings.Count(sig, "(") != strings.Count(sig, ")") {
