@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/big"
 	"regexp"
 	"slices"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/interopio/code-mode/internal/jsondec"
 	"github.com/interopio/code-mode/internal/trunc"
+	"github.com/interopio/code-mode/internal/tsgen"
 	"github.com/interopio/code-mode/third_party/jsonschema"
 	"github.com/interopio/code-mode/third_party/jsonschema/kind"
 	"github.com/interopio/code-mode/third_party/jsonschema/message"
@@ -170,8 +172,59 @@ func (v *inputValidator) validate(input json.RawMessage) error {
 	// JSON.stringify(input)), a habit of models) read only "got string".
 	if s, ok := inst.(string); ok && len(lines) > 0 && strings.HasPrefix(lines[0], "/: type: ") && isJSONContainer(s) {
 		lines[0] += " (the input is JSON text, a string: pass the object itself, not JSON.stringify(...) of it)"
+	} else if len(lines) > 0 && strings.HasPrefix(lines[0], "/: type: ") && strings.HasSuffix(lines[0], "want object") {
+		lines[0] += bareValueHint(v.doc, inst)
 	}
 	return &validationError{lines: lines}
+}
+
+// bareValueHint follows "/: type: got string, want object" when the input
+// is a bare value: tools.orders.get("o1"), positional as in most APIs, for
+// a tool whose input is { id }. It names the fields to wrap the value in
+// (the required ones, else every property), with the value when there is
+// one field: "pass { id: "o1" }".
+func bareValueHint(doc, inst any) string {
+	switch inst.(type) {
+	case string, json.Number, bool:
+	default:
+		return ""
+	}
+	schema, _ := doc.(map[string]any)
+	var fields []string
+	if req, ok := schema["required"].([]any); ok {
+		for _, f := range req {
+			if name, ok := f.(string); ok {
+				fields = append(fields, name)
+			}
+		}
+	}
+	if props, ok := schema["properties"].(map[string]any); ok && len(fields) == 0 {
+		fields = slices.Sorted(maps.Keys(props))
+	}
+	const head = " (the input is one object of named fields, not a bare value"
+	if len(fields) == 0 {
+		return head + ")"
+	}
+	if len(fields) == 1 {
+		value, _ := json.Marshal(inst)
+		return head + ": pass { " + jsKey(fields[0]) + ": " + string(value) + " })"
+	}
+	if len(fields) > 5 {
+		fields = fields[:5]
+	}
+	for i, f := range fields {
+		fields[i] = jsKey(f) + ": ..."
+	}
+	return head + ": pass { " + strings.Join(fields, ", ") + " })"
+}
+
+// jsKey writes a property name as object literals take it.
+func jsKey(name string) string {
+	if tsgen.IsIdent(name) {
+		return name
+	}
+	q, _ := json.Marshal(name)
+	return string(q)
 }
 
 // isJSONContainer reports whether s is the JSON text of an object or array.
@@ -208,7 +261,7 @@ func violationLines(root *jsonschema.ValidationError, inst any) []string {
 			}
 			return
 		}
-		line := violationLine(e) + quotedValueHint(e, inst)
+		line := violationLine(e) + valueHint(e, inst)
 		if !seen[line] {
 			seen[line] = true
 			leaves = append(leaves, line)
@@ -263,28 +316,43 @@ func violationLine(e *jsonschema.ValidationError) string {
 	return path + ": " + describeKind(e.ErrorKind)
 }
 
-// quotedValueHint follows "type: got string, want integer" when the string
-// is a number or a boolean the schema wants (limit: "5", a habit of models
-// that read the value from text): what to send instead.
-func quotedValueHint(e *jsonschema.ValidationError, inst any) string {
+// valueHint follows a "type: got X, want Y" that a model's habit explains
+// with what to send instead: a number or a boolean as a string (limit:
+// "5", read from text), a property's value as JSON text (ids:
+// '["a","b"]'), and null for a field it meant to leave out (note: null, as
+// strict function-calling schemas teach models to send).
+func valueHint(e *jsonschema.ValidationError, inst any) string {
 	k, ok := e.ErrorKind.(*kind.Type)
-	if !ok || k.Got != "string" {
+	if !ok || (k.Got != "string" && k.Got != "null") {
 		return ""
 	}
-	v := inst
+	v, inObject := inst, false
 	for _, tok := range e.InstanceLocation {
 		switch c := v.(type) {
 		case map[string]any:
-			v = c[tok]
+			v, inObject = c[tok], true
 		case []any:
 			i, err := strconv.Atoi(tok)
 			if err != nil || i < 0 || i >= len(c) {
 				return ""
 			}
-			v = c[i]
+			v, inObject = c[i], false
 		default:
 			return ""
 		}
+	}
+	if k.Got == "null" {
+		if !inObject {
+			return ""
+		}
+		kinds := make([]string, len(k.Want))
+		for i, w := range k.Want {
+			kinds[i] = "a " + w
+			if w != "" && strings.ContainsRune("aeiou", rune(w[0])) {
+				kinds[i] = "an " + w
+			}
+		}
+		return fmt.Sprintf(" (null is not a value here: send %s, or leave the field out if it is optional)", strings.Join(kinds, " or "))
 	}
 	str, _ := v.(string)
 	for _, w := range k.Want {
@@ -293,6 +361,9 @@ func quotedValueHint(e *jsonschema.ValidationError, inst any) string {
 			return fmt.Sprintf(" (the string %q: pass the number %s, without quotes)", str, str)
 		case w == "boolean" && (str == "true" || str == "false"):
 			return fmt.Sprintf(" (the string %q: pass %s, without quotes)", str, str)
+		case (w == "object" || w == "array") && len(e.InstanceLocation) > 0 && isJSONContainer(str):
+			// The whole input as JSON text has a line of its own (validate).
+			return " (the string is JSON text: pass the " + w + " itself, not JSON.stringify(...) of it)"
 		}
 	}
 	return ""

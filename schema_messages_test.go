@@ -53,9 +53,31 @@ func TestSchemaValidatorWordedMessages(t *testing.T) {
 		{"an array sent as JSON text", `{"type":"array"}`, `"[1, 2]"`,
 			"invalid input: /: type: got string, want array (the input is JSON text, a string: pass the object itself, not JSON.stringify(...) of it)"},
 		{"a string that is not JSON text", `{"type":"object"}`, `"{limit: 3}"`,
-			"invalid input: /: type: got string, want object"},
+			"invalid input: /: type: got string, want object (the input is one object of named fields, not a bare value)"},
+		// ids: '["a","b"]': a property's value as JSON text.
 		{"JSON text where a property wants an object", `{"type":"object","properties":{"q":{"type":"object"}}}`, `{"q":"{\"a\":1}"}`,
-			"invalid input: /q: type: got string, want object"},
+			"invalid input: /q: type: got string, want object (the string is JSON text: pass the object itself, not JSON.stringify(...) of it)"},
+		{"JSON text where a property wants an array", `{"type":"object","properties":{"ids":{"type":"array"}}}`, `{"ids":" [\"a\", \"b\"]"}`,
+			"invalid input: /ids: type: got string, want array (the string is JSON text: pass the array itself, not JSON.stringify(...) of it)"},
+		{"text that is not JSON where a property wants an array", `{"type":"object","properties":{"ids":{"type":"array"}}}`, `{"ids":"a,b"}`,
+			"invalid input: /ids: type: got string, want array"},
+		// note: null, for a field the model meant to leave out.
+		{"null for a field", `{"type":"object","properties":{"note":{"type":"string"},"n":{"type":"integer"}}}`, `{"note":null,"n":null}`,
+			"invalid input:\n/n: type: got null, want integer (null is not a value here: send an integer, or leave the field out if it is optional)\n" +
+				"/note: type: got null, want string (null is not a value here: send a string, or leave the field out if it is optional)"},
+		{"null in an array", `{"type":"array","items":{"type":"string"}}`, `["a",null]`,
+			"invalid input: /1: type: got null, want string"},
+		{"null for the whole input", `{"type":"object"}`, `null`,
+			"invalid input: /: type: got null, want object"},
+		// tools.orders.get("o1"): a bare value for an object of fields.
+		{"a bare string for one required field", `{"type":"object","properties":{"id":{"type":"string"},"expand":{"type":"boolean"}},"required":["id"]}`, `"o1"`,
+			`invalid input: /: type: got string, want object (the input is one object of named fields, not a bare value: pass { id: "o1" })`},
+		{"a bare number for one property", `{"type":"object","properties":{"order-id":{"type":"integer"}}}`, `42`,
+			`invalid input: /: type: got number, want object (the input is one object of named fields, not a bare value: pass { "order-id": 42 })`},
+		{"a bare string for two required fields", `{"type":"object","properties":{"b":{},"a":{}},"required":["b","a"]}`, `"x"`,
+			`invalid input: /: type: got string, want object (the input is one object of named fields, not a bare value: pass { b: ..., a: ... })`},
+		{"a bare boolean, no properties", `{"type":"object"}`, `true`,
+			`invalid input: /: type: got boolean, want object (the input is one object of named fields, not a bare value)`},
 		// A number or a boolean sent as a string (limit: "5"), a habit of
 		// models that read it from text: the message says what to send.
 		{"an integer as a string", `{"properties":{"limit":{"type":"integer"}}}`, `{"limit":"5"}`,

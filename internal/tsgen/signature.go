@@ -82,7 +82,7 @@ func ToolPath(name string) string {
 	var sb strings.Builder
 	sb.WriteString("tools")
 	for _, seg := range strings.Split(name, ".") {
-		if isIdent(seg) {
+		if IsIdent(seg) {
 			sb.WriteByte('.')
 			sb.WriteString(seg)
 		} else {

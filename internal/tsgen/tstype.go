@@ -55,7 +55,7 @@ func writeDocComment(sb *strings.Builder, text, pad string) {
 }
 
 func propertyKey(k string) string {
-	if isIdent(k) {
+	if IsIdent(k) {
 		return k
 	}
 	return jsonString(k)
@@ -150,9 +150,9 @@ func jsonString(s string) string {
 	return strings.TrimSuffix(buf.String(), "\n")
 }
 
-// isIdent reports whether s is a JavaScript identifier of ASCII letters,
+// IsIdent reports whether s is a JavaScript identifier of ASCII letters,
 // digits, _ and $ (a regexp here would be compiled at start-up).
-func isIdent(s string) bool {
+func IsIdent(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		letter := c == '_' || c == '$' || (c|0x20 >= 'a' && c|0x20 <= 'z')
