@@ -365,9 +365,50 @@ func syntaxHint(code string, e *sandbox.Error) string {
 			if strings.HasPrefix(e.Message, "expecting '") && e.Column <= len(line)+1 && endsWithWord(string(line[:e.Column-1]), "await") {
 				return awaitHint
 			}
+			if proseLine(string(line)) {
+				return fmt.Sprintf(proseHint, e.Line)
+			}
 		}
 	}
 	return ""
+}
+
+// proseHint follows a syntax error on a line of prose ("Here is the
+// code:", "This sums the totals."): a model that wrote its words around
+// the program without a fence, where QuickJS says only "expecting ';'".
+const proseHint = ": line %d is prose, not code; send only the program, or put it in a ```js block (the text around a fenced block is left out)"
+
+// proseLine reports whether s reads as a sentence: at least three words of
+// letters (an apostrophe or a hyphen inside), commas after words, and a
+// sentence's end (: . ! ?) or a capital at its start. Code has operators,
+// brackets or fewer words; a line of bare words that JavaScript would
+// take is not where a syntax error points.
+func proseLine(s string) bool {
+	words := strings.Fields(s)
+	if len(words) < 3 {
+		return false
+	}
+	last := words[len(words)-1]
+	end := strings.ContainsRune(":.!?", rune(last[len(last)-1]))
+	first, _ := utf8.DecodeRuneInString(words[0])
+	if !end && !unicode.IsUpper(first) {
+		return false
+	}
+	for i, w := range words {
+		w = strings.TrimRight(w, ",")
+		if i == len(words)-1 && end {
+			w = w[:len(w)-1]
+		}
+		if w == "" {
+			return false
+		}
+		for j, r := range w {
+			if !unicode.IsLetter(r) && (j == 0 || !strings.ContainsRune("'’-", r)) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // objectBlockHint follows the syntax error of a program that is an object

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"strconv"
@@ -627,6 +628,10 @@ func TestSyntaxHints(t *testing.T) {
 		{name: "await in a plain function", code: "function f() {\n  const r = await tools.orders.get({})\n  return r\n}\nreturn f()", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expecting ';': " + awaitHintText, line: 2, col: 19},
 		{name: "await in a method, before a number", code: "class A { m() { await\t1 } }", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expecting ';': " + awaitHintText, line: 1, col: 23},
 		{name: "await ( in a plain arrow calls a name await", code: "return [1].map(x => await (tools.orders.get({})))", errCode: "RUNTIME", errName: "ReferenceError", errMsg: "'await' is not defined: " + awaitHintText, line: 1, col: 21},
+		// Prose around a program sent without a fence.
+		{name: "a sentence before the code", code: "Here is the code:\nreturn 6;", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expecting ';'" + fmt.Sprintf(proseHint, 1), line: 1, col: 6},
+		{name: "a sentence after the code", code: "const n = 6;\nreturn n;\n\nThis returns the count of open orders.", errCode: "SYNTAX", errName: "SyntaxError", errMsg: fmt.Sprintf(proseHint, 4), line: 4, col: 6},
+		{name: "lower-case words with an apostrophe", code: "i'll count the orders now.\nreturn 1", errCode: "SYNTAX", errName: "SyntaxError", errMsg: fmt.Sprintf(proseHint, 1), line: 1, col: 2},
 		// JSX and using declarations: QuickJS's words named a token only.
 		{name: "a JSX element", code: "const el = <div/>;\nreturn el", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "unexpected token in expression: '<'" + jsxHint, line: 1, col: 12},
 		{name: "JSX over lines in parentheses", code: "return (\n  <div>\n    <span>{1}</span>\n  </div>\n)", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "unexpected token in expression: '<'" + jsxHint, line: 2, col: 3},
@@ -702,5 +707,32 @@ func TestLaterFenceWarning(t *testing.T) {
 	}
 	if res = exec(t, s, "```js\nreturn 1\n```\nOutput:\n```\n1\n```", nil); len(res.Logs) != 0 {
 		t.Errorf("a later bare fence warned: %q", res.Logs)
+	}
+}
+
+// TestProseLine: the lines proseHint follows, and code it must not.
+func TestProseLine(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{
+		{"Here is the code:", true},
+		{"  This sums the totals, then returns them.", true},
+		{"I’ll call the tool first", true},
+		{"here's how it works!", true},
+		{"Sure", false},
+		{"Here it is:", true},
+		{"let a b c", false},
+		{"var a, b c", false},
+		{"return await main", false},
+		{"else return x", false},
+		{"Step 1: get the orders.", false},
+		{"const total = orders.length;", false},
+		{"// This returns the total.", false},
+		{"", false},
+	} {
+		if got := proseLine(tc.line); got != tc.want {
+			t.Errorf("proseLine(%q) = %v, want %v", tc.line, got, tc.want)
+		}
 	}
 }
