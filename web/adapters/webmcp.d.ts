@@ -66,7 +66,8 @@ export interface ExposeToWebMcpOptions {
 
 /**
  * Registers the session's `searchTools` and `executeCode` with the page's
- * WebMCP model context; resolves with the function that unregisters them.
+ * WebMCP model context (`readOnlyHint` for searchTools, `untrustedContentHint`
+ * for both); resolves with the function that unregisters them.
  * Arguments a browser agent gets wrong come back as readable results, as
  * with `handleToolCall`.
  */

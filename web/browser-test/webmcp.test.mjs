@@ -90,7 +90,7 @@ window.__run = async () => {
     // Code Mode exposed to WebMCP, driven as a browser agent would.
     const unexpose = await exposeToWebMcp(session, { context: { via: "webmcp" } });
     const listed = await mc.getTools();
-    out.exposed = listed.filter((t) => t.name === "executeCode" || t.name === "searchTools").map((t) => [t.name, t.annotations?.readOnlyHint]);
+    out.exposed = listed.filter((t) => t.name === "executeCode" || t.name === "searchTools").map((t) => [t.name, t.annotations?.readOnlyHint, t.annotations?.untrustedContentHint]);
     const execTool = listed.find((t) => t.name === "executeCode");
     out.agentRun = JSON.parse(await mc.executeTool(execTool, JSON.stringify({ code: "return (await tools.webmcp.page.title({})).title", explanation: "agent" })));
     out.agentBad = JSON.parse(await mc.executeTool(execTool, JSON.stringify({ code: { x: 1 }, explanation: "agent" })));
@@ -189,9 +189,10 @@ test("fromWebMcp and exposeToWebMcp with the WebMCP polyfill in Chromium", async
     assert.equal(out.late.result, 7);
     assert.equal(out.lateGone, true);
     assert.match(out.abort, /user stop/);
+    // [name, readOnlyHint, untrustedContentHint]: both answer with what other sources wrote.
     assert.deepEqual(out.exposed.sort(), [
-        ["executeCode", false],
-        ["searchTools", true],
+        ["executeCode", false, true],
+        ["searchTools", true, true],
     ]);
     assert.equal(out.agentRun.ok, true, JSON.stringify(out.agentRun));
     assert.equal(out.agentRun.result, "webmcp");

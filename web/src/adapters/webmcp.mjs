@@ -188,7 +188,10 @@ export async function exposeToWebMcp(session, options) {
                     title: t.name === "searchTools" ? "Search the page's tools" : "Run JavaScript that calls the page's tools",
                     description: t.description,
                     inputSchema: JSON.parse(JSON.stringify(t.inputSchema)),
-                    annotations: { readOnlyHint: t.name === "searchTools" },
+                    // Both answer with what other sources wrote (tool
+                    // descriptions, tool results: MCP servers', the page's
+                    // widgets'): the agent should read it as data.
+                    annotations: { readOnlyHint: t.name === "searchTools", untrustedContentHint: true },
                     execute: (input) => handleToolCall(session, t.name, input, opts.context === undefined ? undefined : { context: opts.context }),
                 },
                 { signal: controller.signal },
