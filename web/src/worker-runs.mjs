@@ -66,19 +66,14 @@ export function llmTools(h, sid, owner, deadReason) {
                     finishRun(run, good, v, t0, watched, h.factoryOnEvent);
                     (good ? resolve : reject)(v);
                 };
-                const onAbort = () => {
+                // The caller's signal or stopRuns (dispose): the worker is
+                // told to stop the run, and the run settles now, unless the
+                // worker's answer or its failure settled it first.
+                const abort = (/** @type {any} */ reason) => {
                     if (!h.pending.has(run.id)) return;
-                    const reason = abortReason(/** @type {AbortSignal} */ (signal));
                     h.pending.delete(run.id);
                     cancelOnWorker(h, run.id);
-                    settleAborted(reason);
-                };
-                const settleAborted = (/** @type {any} */ reason) => {
-                    unwatch();
-                    clearOverrun(h, run.id);
-                    release();
-                    finishRun(run, false, reason, t0, watched, h.factoryOnEvent);
-                    reject(reason);
+                    settle(false, reason);
                 };
                 h.pending.set(run.id, {
                     run,
@@ -88,13 +83,8 @@ export function llmTools(h, sid, owner, deadReason) {
                     resolve: (v) => settle(true, v),
                     reject: (e) => settle(false, e),
                 });
-                run.abortHook = (/** @type {Error} */ err) => {
-                    if (!h.pending.has(run.id)) return;
-                    h.pending.delete(run.id);
-                    cancelOnWorker(h, run.id);
-                    settleAborted(err);
-                };
-                if (signal) unwatch = whenAborted(signal, onAbort);
+                run.abortHook = abort;
+                if (signal) unwatch = whenAborted(signal, () => abort(abortReason(signal)));
                 h.ready.then(
                     () => {
                         const p = h.pending.get(run.id);
