@@ -505,3 +505,40 @@ test("AI SDK: tool(llmTool) as is; a malformed call becomes a tool error the mod
     assert.equal(second.output.value.result, 42);
     session.dispose();
 });
+
+// The AI SDK's own strict flag (tool({ strict })) wants a strict schema too:
+// the llm adapter's, wrapped in jsonSchema(). A strict model sends null for
+// what it leaves out, which the LLM tools read as absent.
+test("AI SDK: tool({ strict: true }) with the adapter's strict schemas; the model's nulls run", async () => {
+    const { generateText, jsonSchema, stepCountIs, tool } = await import("ai");
+    const { MockLanguageModelV3 } = await import("ai/test");
+    const session = api.createSession();
+    const strict = llm.toOpenAITools(session, { strict: true });
+    const tools = Object.fromEntries(
+        session.getLlmTools().map((t, i) => [
+            t.name,
+            tool({ description: t.description, inputSchema: jsonSchema(strict[i].function.parameters), strict: true, execute: (args, options) => t.execute(args, options) }),
+        ]),
+    );
+    const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } };
+    const seen = [];
+    const call = (id, toolName, input) => ({ content: [{ type: "tool-call", toolCallId: id, toolName, input: JSON.stringify(input) }], finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage, warnings: [] });
+    const model = new MockLanguageModelV3({
+        doGenerate: async (options) => {
+            seen.push(options);
+            if (seen.length === 1) return call("s1", "searchTools", { query: "orders", namespace: null, limit: null });
+            if (seen.length === 2) return call("e1", "executeCode", { code: SUM, explanation: "sum" });
+            return { content: [{ type: "text", text: "42" }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] };
+        },
+    });
+    const result = await generateText({ model, prompt: "Total of open orders?", tools, stopWhen: stepCountIs(5) });
+    assert.equal(result.text, "42");
+    assert.deepEqual(
+        seen[0].tools.map((t) => [t.name, t.strict, t.inputSchema]),
+        strict.map((t) => [t.function.name, true, t.function.parameters]),
+    );
+    const outputs = result.steps.flatMap((s) => s.toolResults.map((r) => r.output));
+    assert.deepEqual(outputs[0].map((h) => h.name), ["orders.search"]);
+    assert.equal(outputs[1].result, 42);
+    session.dispose();
+});
