@@ -17,6 +17,7 @@
 //   SEARCH <catalog> recall@1=<r> recall@5=<r> mrr=<r>
 //   SEARCH <catalog> split=heldout2 recall@1=<r> recall@5=<r> mrr=<r>
 //   SIZE core.wasm raw=<bytes> gzip=<bytes> brotli=<bytes>
+//   SIZE download-<raw|gzip|brotli> ours=<bytes> base=<bytes> ratio=<ours/base>
 //
 // (SEARCH: tool search on the held-out queries of real API catalogs,
 // go run ./internal/search/eval/cmd/searcheval; see internal/search/eval.)
@@ -28,6 +29,7 @@
 //
 // Environment: GO, BENCH_NO_BUILD=1 (use BENCH_ENGINE as built),
 // WASM_JUMPS=0 (build the engine without scripts/wasm-jumps.mjs),
+// WASM_DATA=0 (without scripts/wasm-data.mjs),
 // BENCH_ENGINE (default build/bench-engine.wasm),
 // BENCH_ROUNDS (default 3: each side's "all" pass runs this many times,
 // alternating sides, and the medians are over the pooled samples),
@@ -38,6 +40,8 @@
 
 import { execFileSync } from "node:child_process";
 import { rewriteJumps } from "../scripts/wasm-jumps.mjs";
+import { mergeDataSegments } from "../scripts/wasm-data.mjs";
+import { downloadSizes, sizeLines } from "./download-size.mjs";
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
@@ -81,8 +85,10 @@ if (onlyEngine.length && process.env.BENCH_NO_BUILD !== "1") {
   mkdirSync(path.dirname(engine), { recursive: true });
   execFileSync(go, ["build", "-o", engine, "./bench/engine"], { cwd: root, stdio: "inherit", env: { ...process.env, GOOS: "js", GOARCH: "wasm" } });
   // As the shipped core is built (scripts/build-dist.mjs): Go's jumps to
-  // later blocks made forward branches; WASM_JUMPS=0 leaves them.
+  // later blocks made forward branches; WASM_JUMPS=0 leaves them. Its data
+  // segments merged; WASM_DATA=0 leaves them.
   if (process.env.WASM_JUMPS !== "0") writeFileSync(engine, rewriteJumps(readFileSync(engine)).bytes);
+  if (process.env.WASM_DATA !== "0") writeFileSync(engine, mergeDataSegments(readFileSync(engine)).bytes);
 }
 
 const sides = {
@@ -185,6 +191,12 @@ if (only.includes("size")) {
   note(`size ${s.file}: raw ${mib(raw.length)} MiB, gzip ${mib(gzip)} MiB, brotli ${mib(brotli)} MiB (target brotli <= ${mib(s.brotliTarget)} MiB)`);
   report.size = { file: s.file, raw: raw.length, gzip, brotli, brotliTarget: s.brotliTarget };
   if (brotli > s.brotliTarget) missed.push(`core.wasm brotli ${brotli} B > target ${s.brotliTarget} B`);
+  // Everything a page downloads, against quickjs-emscripten's own files
+  // (bench/download-size.mjs). Reported, not judged.
+  const d = await downloadSizes();
+  for (const line of sizeLines(d)) console.log(line);
+  for (const [side, x] of Object.entries(d)) note(`download ${side}: ${x.files.map((f) => `${f.file.replace(/^(node_modules|dist)\//, "")} ${f.brotli}`).join(", ")} (brotli B)`);
+  report.download = d;
 }
 for (const m of missed) note(`over target: ${m}`);
 note(`load average before ${loadBefore}, after ${load()} (${os.cpus().length} CPUs; a busy machine widens the spreads above)`);
