@@ -70,9 +70,11 @@ export async function fromMcpClient(client, options) {
         if (!tasks || typeof tasks.callToolStream !== "function") {
             throw new Error(`${params.name} runs only as an MCP task, and this client cannot call tasks (client.experimental.tasks.callToolStream is missing)`);
         }
-        let taskId, status;
+        let taskId, status, cancelled = false;
         const cancel = () => {
-            if (taskId !== undefined) tasks.cancelTask(taskId).catch(() => {});
+            if (taskId === undefined || cancelled) return;
+            cancelled = true;
+            tasks.cancelTask(taskId).catch(() => {});
         };
         signal?.addEventListener("abort", cancel, { once: true });
         try {
@@ -145,9 +147,10 @@ export async function fromMcpClient(client, options) {
 
     // Followed before the first listing: a change the server announces
     // while it is being listed asks for one more listing (serialized).
-    live.onClose(follow(client, () => {
+    const changed = () => {
         if (!live.closed) refresh().catch((err) => live.closed || live.report(err));
-    }, live.report));
+    };
+    live.onClose(follow(client, changed, live.report));
     try {
         await refresh();
     } catch (err) {
