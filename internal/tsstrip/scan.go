@@ -23,8 +23,9 @@
 //   - function.go, class.go: functions' type parameters and return types;
 //     classes' heritage clauses and members.
 //   - types.go: the type grammar that finds where a type ends.
-//   - program.go: Program and Prepare: fences, a whole-program main
-//     unwrapped; edited.go re-tokenizes the stripper's output.
+//   - program.go: Program and Prepare, the steps in order; fence.go the
+//     markdown fences around the program; main.go a whole-program main
+//     unwrapped (or called); edited.go re-tokenizes the stripper's output.
 //   - nesting.go, asyncforeach.go, callsite.go: checks and look-ups on a
 //     prepared program (nesting depth, async forEach callbacks, the call
 //     of a tool).

@@ -1,0 +1,138 @@
+package tsstrip
+
+// Markdown fences around a model's program: the first JavaScript or
+// TypeScript block is the program, the prose around it becomes empty lines
+// (positions still count from the top of what the model wrote), and a later
+// block is reported, not run.
+
+import "strings"
+
+// laterFence returns the 1-based line of the first JavaScript or
+// TypeScript fence of src that opens after the block Unfence kept (kept),
+// or 0.
+func laterFence(src, kept string) int {
+	if kept == src {
+		return 0
+	}
+	lines := strings.SplitAfter(src, "\n")
+	// Unfence empties the lines up to the opening fence, and the block's
+	// own empty lines follow it: the fence is the last non-empty line of
+	// the source before what the kept text starts with.
+	first := len(kept) - len(strings.TrimLeft(kept, "\n")) - 1
+	if first < 0 || first >= len(lines) {
+		return 0
+	}
+	for first > 0 && strings.TrimSpace(lines[first]) == "" {
+		first--
+	}
+	t := strings.TrimSpace(lines[first])
+	if len(t) < 3 {
+		return 0
+	}
+	marker := t[:3]
+	i := first + 1
+	for ; i < len(lines); i++ { // the block's closing fence
+		if t := strings.TrimSpace(lines[i]); strings.HasPrefix(t, marker) && strings.Trim(t, marker[:1]) == "" {
+			break
+		}
+	}
+	for i++; i < len(lines); i++ {
+		t := strings.TrimSpace(lines[i])
+		for _, mk := range []string{"```", "~~~"} {
+			if info := strings.TrimLeft(t, mk[:1]); strings.HasPrefix(t, mk) && info != "" && fenceLangs[lang(info)] {
+				return i + 1
+			}
+		}
+	}
+	return 0
+}
+
+// fenceLangs are the info strings of a fence whose block is taken as code.
+var fenceLangs = map[string]bool{
+	"": true, "js": true, "javascript": true, "ts": true, "typescript": true, "mjs": true, "jsx": true, "tsx": true,
+}
+
+// Unfence returns the code of the first markdown fence (``` or ~~~, with
+// no language or a JavaScript or TypeScript one) when src has one: the
+// lines before it become empty, so line numbers still count from the top
+// of what the model wrote, and everything after the closing fence is
+// dropped. A fence line inside a template literal of the code is code.
+// Fences of other languages only (a model that wrote Python, or data as
+// ```json) are an error at the first: as JavaScript, their backticks are
+// template literals, and the program failed with "not a function".
+func Unfence(src string) (string, *Error) {
+	if !strings.Contains(src, "```") && !strings.Contains(src, "~~~") {
+		return src, nil
+	}
+	lines := strings.SplitAfter(src, "\n")
+	open, marker, other, seen := -1, "", "", false
+	var firstOther *Error
+	off := 0
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		for _, mk := range []string{"```", "~~~"} {
+			if !strings.HasPrefix(t, mk) {
+				continue
+			}
+			info := strings.TrimLeft(t, mk[:1])
+			switch {
+			case other != "":
+				if other == mk && info == "" {
+					other = "" // the end of another language's block
+				}
+			case fenceLangs[lang(info)]:
+				if !seen && inTemplate(src[:off]) {
+					return src, nil // the code writes markdown itself
+				}
+				open, marker = i, mk
+			default:
+				if !seen && inTemplate(src[:off]) {
+					return src, nil
+				}
+				other = mk
+				if firstOther == nil {
+					firstOther = &Error{Line: i + 1, Column: 1, Message: mk + lang(info) + " is not JavaScript: executeCode runs JavaScript or TypeScript (the body of an async function); send the program in JavaScript, bare or in a ```js block"}
+				}
+			}
+			seen = true
+			break
+		}
+		if open >= 0 {
+			break
+		}
+		off += len(l)
+	}
+	if open < 0 {
+		if firstOther != nil {
+			return "", firstOther
+		}
+		return src, nil
+	}
+	var b strings.Builder
+	for range open + 1 {
+		b.WriteByte('\n')
+	}
+	for _, l := range lines[open+1:] {
+		if strings.HasPrefix(strings.TrimSpace(l), marker) && strings.Trim(strings.TrimSpace(l), marker[:1]) == "" {
+			break
+		}
+		b.WriteString(l)
+	}
+	return b.String(), nil
+}
+
+// lang is a fence's language: the first word of its info string.
+func lang(info string) string {
+	if f := strings.Fields(info); len(f) > 0 {
+		return strings.ToLower(f[0])
+	}
+	return ""
+}
+
+// inTemplate says whether src ends inside a template literal: a fence
+// line after it is part of the code's string.
+func inTemplate(src string) bool {
+	s := &scanner{src: src}
+	s.run()
+	return s.openTemplate
+}

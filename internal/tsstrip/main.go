@@ -1,0 +1,269 @@
+package tsstrip
+
+// A whole-program main: a program that is one function (an IIFE, an arrow,
+// function main) is unwrapped so that its body is the program and what it
+// returns is the result; one that declares main beside other code and never
+// calls it gets the call appended. Models write both shapes and mean main
+// to run.
+
+import "strings"
+
+// callMain is appended to a program that declares main() and never calls
+// it; callMainTools to one that declares main(tools), the sandbox's
+// global being what such a main expects.
+const (
+	callMain      = "\n;return await main();"
+	callMainTools = "\n;return await main(tools);"
+)
+
+// uncalledMain returns the call to append when the program declares
+// `[async] function main()` (no parameters, or the one parameter `tools`)
+// at its top level, or assigns such a function to main (`const main =
+// async () => {...}`, `let main = async function () {...}`), beside other
+// code such as helper functions or alone, and never names main outside
+// that declaration: models write both shapes and mean main to run, and
+// without the call the run would end with no result and no hint why. A
+// main that calls itself (recursion, a retry) is still never called by
+// the program, so names inside main's own body do not count. Otherwise it
+// returns "". m holds toks' matched brackets.
+func uncalledMain(toks []token, m []int) string {
+	s := &stripper{toks: toks, m: m}
+	call, names, skipTo := "", 0, -1
+	for i, depth := range nameDepths(toks) {
+		if i <= skipTo || toks[i].v != "main" {
+			continue
+		}
+		names++
+		if depth != 0 || i == 0 || toks[i-1].k != tName {
+			continue
+		}
+		open, arrow := -1, false
+		switch toks[i-1].v {
+		case "function":
+			open = i + 1
+		case "const", "let", "var":
+			// = [async] (params) =>  or  = [async] function [name] (params)
+			j := i + 2
+			if !s.is(i+1, "=") {
+				continue
+			}
+			if s.is(j, "async") && !s.is(j+1, "=>") {
+				j++
+			}
+			if s.is(j, "function") {
+				if j++; j < len(toks) && toks[j].k == tName {
+					j++ // the function expression's own name, main or not
+				}
+			} else {
+				arrow = true
+			}
+			open = j
+		}
+		if !s.is(open, "(") || m[open] <= open {
+			continue
+		}
+		switch {
+		case s.is(open+1, ")"):
+			call = callMain
+		case open+2 < len(toks) && toks[open+1].k == tName && toks[open+1].v == "tools" && s.is(open+2, ")"):
+			call = callMainTools
+		default:
+			continue
+		}
+		b := m[open] + 1
+		if arrow {
+			if !s.is(b, "=>") {
+				call = ""
+				continue
+			}
+			b++
+		}
+		if s.is(b, "{") && m[b] > b {
+			skipTo = m[b]
+		} else if !arrow {
+			call = ""
+		} else {
+			skipTo = i + 1
+		}
+	}
+	if names != 1 {
+		return ""
+	}
+	return call
+}
+
+// UnwrapMain makes a program that is one function with no parameters into
+// that function's body, so what it returns is the result:
+//
+//	async () => { ... }            async () => expr
+//	(async () => { ... })()        async function main() { ... }  [main() | await main()]
+//	() => { ... }                  () => expr
+//	function main() { ... }
+//
+// A function that names itself in its body keeps its name (and the
+// program stays as written).
+//
+// The function's head and tail become spaces (an expression body gets
+// 'return' in place of its head), so positions do not move. Anything else
+// comes back unchanged.
+func UnwrapMain(src string) string {
+	toks, ok := scan(src)
+	if !ok {
+		return src
+	}
+	m, bad := match(toks)
+	if bad >= 0 {
+		return src
+	}
+	out, _, _ := unwrapMain(src, toks, m)
+	return out
+}
+
+// unwrapMain is UnwrapMain on src's tokens and their matched brackets; it
+// also returns the tokens of what it returns (toks when that is src), ok
+// false if they could not be read (see stripper.tokens).
+func unwrapMain(src string, toks []token, m []int) (string, []token, bool) {
+	out, s, extra := unwrapEdits(src, toks, m)
+	if out == src {
+		return src, toks, true
+	}
+	utoks, ok := s.tokens(out, extra...)
+	return out, utoks, ok
+}
+
+// unwrapEdits is unwrapMain's text, with the stripper that erased and the
+// token it wrote ("return"), if any, when the text changed.
+func unwrapEdits(src string, toks []token, m []int) (string, *stripper, []token) {
+	if len(toks) < 5 {
+		return src, nil, nil
+	}
+	s := &stripper{src: src, toks: toks, m: m}
+	n := len(toks)
+	if s.is(n-1, ";") {
+		n--
+	}
+	i, end := 0, n // the function is toks[i:end]
+	iife := false
+	if s.is(0, "(") && m[0]+3 == n && s.is(m[0]+1, "(") && s.is(m[0]+2, ")") {
+		i, end, iife = 1, m[0], true
+	}
+	head := i
+	// A function that is the whole program is its main, async or not: as a
+	// script its value would be the function, not a result. A plain
+	// function declaration and a call of it is a program of its own
+	// (function f() { ... } f()), which the script already runs.
+	async := s.is(i, "async")
+	if async {
+		i++
+	}
+	name := ""
+	arrow := false
+	switch {
+	case s.is(i, "function"):
+		i++
+		if s.tok(i).k == tName {
+			name = s.tok(i).v
+			i++
+		}
+		if !s.is(i, "(") || !s.is(i+1, ")") || !s.is(i+2, "{") {
+			return src, nil, nil
+		}
+		i += 2
+	case s.is(i, "(") && s.is(i+1, ")") && s.is(i+2, "=>"):
+		i += 3
+		arrow = true
+	default:
+		return src, nil, nil
+	}
+	if !s.is(i, "{") {
+		// An arrow with an expression body: 'return' replaces its head.
+		if !arrow || iife && end != n-3 {
+			return src, nil, nil
+		}
+		if !iife && s.hasTopLevel(i, end) {
+			return src, nil, nil
+		}
+		if !async && !iife {
+			// `() => expr`: the head becomes spaces, and the expression,
+			// now the program's last statement, is its value (awaited when
+			// a Promise). Its head may be too short to hold 'return '. An
+			// expression that would read as a declaration stays.
+			switch s.tok(i).v {
+			case "function", "class", "let", "async":
+				return src, nil, nil
+			}
+			s.blank(head, i)
+			return s.output(), s, nil
+		}
+		if s.tok(i).nl {
+			return src, nil, nil
+		}
+		start := head
+		if iife {
+			start = 0
+			s.blank(end, len(toks))
+		}
+		p := toks[start].s
+		if h := src[p:toks[i].s]; len(h) < len("return ") || strings.ContainsAny(h, "\n\r") {
+			return src, nil, nil
+		}
+		s.blank(start, i)
+		out := s.output()
+		return out[:p] + "return" + out[p+len("return"):], s, []token{{k: tName, s: p, e: p + len("return"), v: "return"}}
+	}
+	body := m[i]
+	rest := body + 1
+	if name != "" {
+		for j := i + 1; j < body; j++ {
+			if s.is(j, name) && !s.isProp(j) {
+				return src, nil, nil // it calls itself: it needs its name
+			}
+		}
+	}
+	if !iife {
+		// Only a call of the named async function may follow.
+		switch {
+		case rest == end:
+		case async && name != "" && s.isCall(rest, end, name):
+		default:
+			return src, nil, nil
+		}
+	}
+	s.blank(0, i+1)
+	s.blank(body, len(toks))
+	return s.output(), s, nil
+}
+
+// isCall says whether toks[i:end] is `name()`, `await name()` or `return
+// [await] name()`, with an optional ';'.
+func (s *stripper) isCall(i, end int, name string) bool {
+	if s.is(i, "return") {
+		i++
+	}
+	if s.is(i, "await") {
+		i++
+	}
+	if !s.is(i, name) || !s.is(i+1, "(") || !s.is(i+2, ")") {
+		return false
+	}
+	i += 3
+	if i < end && s.is(i, ";") {
+		i++
+	}
+	return i == end
+}
+
+// hasTopLevel says whether a ',' or ';' at the top level of toks[i:end]
+// ends the arrow's expression body before the program does.
+func (s *stripper) hasTopLevel(i, end int) bool {
+	for ; i < end; i++ {
+		if s.m[i] > i {
+			i = s.m[i]
+			continue
+		}
+		if s.is(i, ",") || s.is(i, ";") {
+			return true
+		}
+	}
+	return false
+}
