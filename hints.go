@@ -1,0 +1,293 @@
+package codemode
+
+// What a run's error message and warnings add for the model: QuickJS's own
+// words say what failed, not what to write instead (Intl, JSX, a using
+// declaration, await outside an async function, a tool call's Promise used
+// as its result, prose around the code, code escaped twice, an object
+// literal read as a block), and a model that is not told repeats the
+// mistake. ExecuteCode and runState.finish apply them; the texts stand
+// together so that their wording stays consistent.
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/interopio/code-mode/internal/tsgen"
+	"github.com/interopio/code-mode/internal/tsstrip"
+	"github.com/interopio/code-mode/sandbox"
+)
+
+// intlHint follows QuickJS's "'Intl' is not defined": models format money
+// and dates with Intl, which QuickJS lacks, and the bare ReferenceError
+// does not say what to write instead. Intl stays undefined (typeof Intl
+// still detects it), and an error the program catches keeps QuickJS's
+// wording: only the run's own error gets the hint.
+const intlHint = ": this sandbox (QuickJS) has no Intl, and toLocaleString() and toLocaleDateString() ignore their locales and options here. " +
+	numberTip + ". " + dateTip
+
+// hintFor is what the run's error message gains: how to do without what
+// the sandbox lacks (notDefinedHints).
+func hintFor(e *sandbox.Error) string {
+	name, ok := strings.CutSuffix(e.Message, "' is not defined")
+	if e.Name != "ReferenceError" || !ok || !strings.HasPrefix(name, "'") {
+		return ""
+	}
+	return notDefinedHints[name[1:]]
+}
+
+// unawaitedHint follows a TypeError that ended the run while tool calls
+// were still in flight: nearly always a call's Promise used as its value
+// (`const r = tools.orders.search(...); r.map(...)`, `const [a, b] =
+// Promise.all([...])`), where QuickJS says only "not a function" or "value
+// is not iterable" (or nothing at all: `r.length` is undefined). The
+// pending-calls warning says so too, but the error is what models read.
+func unawaitedHint(e *sandbox.Error, calls []ToolCallRecord) string {
+	if e.Code != sandbox.CodeRuntime || e.Name != "TypeError" {
+		return ""
+	}
+	var names []string
+	for _, c := range calls {
+		// In flight, or made and not yet started when the error came.
+		inFlight := strings.HasPrefix(c.Reason, "not finished: ") || c.Reason == notStartedReason
+		if inFlight && !slices.Contains(names, c.Name) {
+			names = append(names, c.Name)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%s had not returned when this error ended the run: a tool call gives a Promise, not its result; if the code used it as the result, await it: const r = await %s(...), or await Promise.all([...]))",
+		callNames(names), tsgen.ToolPath(names[0]))
+}
+
+// callNames is "tool a.b" or "tools a.b, c.d" (at most three, then "...").
+func callNames(names []string) string {
+	if len(names) == 1 {
+		return "tool " + names[0]
+	}
+	if len(names) > 3 {
+		names = append(names[:3:3], "...")
+	}
+	return "tools " + strings.Join(names, ", ")
+}
+
+// syntaxHint is what a SYNTAX error's message gains where QuickJS's own
+// words do not say what is wrong: a decorator ("unexpected token in
+// expression: '@'", "invalid property name") and a program that is only a
+// JSON object (a block to JavaScript: "expecting ';'").
+func syntaxHint(code string, e *sandbox.Error) string {
+	if e.Code != sandbox.CodeSyntax {
+		return ""
+	}
+	if t := strings.TrimSpace(code); strings.HasPrefix(t, "{") && json.Valid([]byte(t)) {
+		return ": the code is a JSON object, not a program; to give that data back, write return followed by it (return { ... };)"
+	}
+	if tsstrip.ObjectBlock(code) {
+		return objectBlockHint
+	}
+	if escapedTwice(code, e) {
+		return escapedHint
+	}
+	if e.Line > 0 && e.Column > 0 {
+		lines := strings.Split(code, "\n")
+		if e.Line <= len(lines) {
+			line := []rune(lines[e.Line-1])
+			if e.Column <= len(line) && line[e.Column-1] == '@' {
+				return ": decorators (@name) are not supported in this sandbox; apply the function yourself (C = dec(C), or call it on the method)"
+			}
+			if e.Message == "unexpected character" && e.Column <= len(line) && strings.ContainsRune("\u201c\u201d\u2018\u2019", line[e.Column-1]) {
+				return quoteHint
+			}
+			if e.Message == "unexpected token in expression: '<'" && e.Column <= len(line) && jsxAt(string(line[e.Column-1:]), code) {
+				return jsxHint
+			}
+			// `using x = ...` (and `await using`, `for (using x of ...)`):
+			// QuickJS reads using as a name and stops at the next one.
+			if (e.Message == "expecting ';'" || strings.HasPrefix(e.Message, "expected 'of' or 'in'")) && e.Column <= len(line)+1 && endsWithWord(string(line[:e.Column-1]), "using") {
+				return usingHint
+			}
+			// QuickJS reads await as a name outside an async function, so
+			// `x => await f(x)` stops at the token after it: "expecting ','".
+			// A top-level await is valid (the code is an async body), and an
+			// error after one is of another kind.
+			if strings.HasPrefix(e.Message, "expecting '") && e.Column <= len(line)+1 && endsWithWord(string(line[:e.Column-1]), "await") {
+				return awaitHint
+			}
+			if proseLine(string(line)) {
+				return fmt.Sprintf(proseHint, e.Line)
+			}
+		}
+	}
+	return ""
+}
+
+// proseHint follows a syntax error on a line of prose ("Here is the
+// code:", "This sums the totals."): a model that wrote its words around
+// the program without a fence, where QuickJS says only "expecting ';'".
+const proseHint = ": line %d is prose, not code; send only the program, or put it in a ```js block (the text around a fenced block is left out)"
+
+// proseLine reports whether s reads as a sentence: at least three words of
+// letters (an apostrophe or a hyphen inside), commas after words, and a
+// sentence's end (: . ! ?) or a capital at its start. Code has operators,
+// brackets or fewer words; a line of bare words that JavaScript would
+// take is not where a syntax error points.
+func proseLine(s string) bool {
+	words := strings.Fields(s)
+	if len(words) < 3 {
+		return false
+	}
+	last := words[len(words)-1]
+	end := strings.ContainsRune(":.!?", rune(last[len(last)-1]))
+	first, _ := utf8.DecodeRuneInString(words[0])
+	if !end && !unicode.IsUpper(first) {
+		return false
+	}
+	for i, w := range words {
+		w = strings.TrimRight(w, ",")
+		if i == len(words)-1 && end {
+			w = w[:len(w)-1]
+		}
+		if w == "" {
+			return false
+		}
+		for j, r := range w {
+			if !unicode.IsLetter(r) && (j == 0 || !strings.ContainsRune("'’-", r)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// objectBlockHint follows the syntax error of a program that is an object
+// literal with more than one property, `{ a: 1, b: 2 }`: JavaScript reads
+// it as a block (a label a, then `1, b` and a stray colon), and QuickJS
+// says "expecting ';'". objectBlockWarning is the warning of one that
+// runs, `{ a: 1 }`, whose result is 1.
+const (
+	objectBlockHint    = ": a program that starts with { is a block, not an object literal; to give the object back, return it (return { ... }) or wrap it in parentheses: ({ ... })"
+	objectBlockWarning = "the program is read as a block, not an object: { a: ... } at its start is a block whose first statement has the label a, so the result is that statement's value; to give the object back, return it (return { a: ... }) or wrap it in parentheses: ({ a: ... })"
+)
+
+// jsxHint follows QuickJS's words for JSX ("unexpected token in
+// expression: '<'" at `<div`), which models write out of habit; usingHint
+// follows those for a using declaration, which this QuickJS predates (it
+// has no Symbol.dispose either).
+const (
+	jsxHint   = ": JSX (<div>...</div>) is not supported: the sandbox runs JavaScript and TypeScript, with no JSX transform and no DOM; return the data itself, or build markup as a string ('<li>' + name + '</li>')"
+	usingHint = ": using declarations are not supported by this engine (QuickJS); declare the value with const and release it yourself: const r = open(); try { ... } finally { r.close() }"
+	// quoteHint follows QuickJS's words for a typographic quote (a model's
+	// text, or a chat client's that "smartened" it) outside a string.
+	quoteHint = ": \u201c \u201d \u2018 \u2019 are typographic quotes, not JavaScript's: write strings with \" or ' (or ` for a template)"
+)
+
+// jsxAt says whether rest, the text from the '<' QuickJS stopped at, opens
+// a JSX element or fragment (`<div`, `<Foo.Bar`, `<>`) that the code closes
+// somewhere (`/>` or `</`): a TypeScript cast (<T>x) is erased before.
+func jsxAt(rest, code string) bool {
+	if len(rest) < 2 || rest[0] != '<' {
+		return false
+	}
+	c := rest[1]
+	if !(c == '>' || c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+		return false
+	}
+	return strings.Contains(code, "/>") || strings.Contains(code, "</")
+}
+
+// escapedHint follows the syntax error of code that was escaped once too
+// often (its arguments JSON-encoded twice, a habit of some models): it
+// arrives as one line holding \n, a backslash and an n, where the model
+// meant a line break, and \" where it meant a quote. QuickJS names the
+// backslash only.
+const escapedHint = ": the code was escaped twice: it holds \\n (a backslash and an n) where a line break was meant, or \\\" where a quote was; send the code itself, with real line breaks and quotes"
+
+// escapedTwice says whether a SYNTAX error is that of code escaped twice: a
+// single line that stops at a backslash outside a string, or whose first
+// fence's language runs on past an escaped line break (```js\nreturn ...).
+func escapedTwice(code string, e *sandbox.Error) bool {
+	if strings.Contains(code, "\n") || !strings.Contains(code, `\`) {
+		return false
+	}
+	if strings.HasPrefix(e.Message, "```") || strings.HasPrefix(e.Message, "~~~") {
+		return strings.Contains(strings.SplitN(e.Message, " ", 2)[0], `\n`)
+	}
+	rs := []rune(code)
+	c := e.Column - 1
+	return e.Line == 1 && c >= 0 && c+1 < len(rs) && rs[c] == '\\' && strings.ContainsRune(`n"'rt`, rs[c+1])
+}
+
+// awaitHint follows QuickJS's words for an await in a function that is not
+// async (a map or forEach callback, a helper), which models write often and
+// which QuickJS reports as "expecting ','" or, before a parenthesis, as
+// "'await' is not defined".
+const awaitHint = ": await is only valid in an async function: make the function around it async (x => ... becomes async x => ..., function f() becomes async function f()) and await its calls; " +
+	"for a map callback, await Promise.all(arr.map(async x => ...)); forEach does not wait: use for (const x of arr) { await ... }"
+
+// endsWithWord says whether s, without its trailing white space, ends with
+// the name word (and not a longer name that ends with it).
+func endsWithWord(s, word string) bool {
+	s = strings.TrimRight(s, " \t\r")
+	rest, ok := strings.CutSuffix(s, word)
+	if !ok {
+		return false
+	}
+	r, _ := utf8.DecodeLastRuneInString(rest)
+	return rest == "" || !(r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r))
+}
+
+// llmToolHints follow the error of code that calls the model's own two
+// tools as if the sandbox had them (searchTools(...), tools.executeCode(...)):
+// the instruction names both, and tool_search is searchTools's inside.
+var llmToolHints = map[string]string{
+	"searchTools": "searchTools is a tool you call outside the code; inside it, search with await tool_search({ query })",
+	"executeCode": "executeCode is the tool that runs this code; inside it, call the tools themselves: await tools.<namespace>.<name>(input)",
+}
+
+// notDefinedHints follow "'<name>' is not defined" for the globals models
+// reach for that the sandbox lacks: Intl (intlHint), and what they know
+// from a module or a page, where the sandbox has neither: "'module' is not
+// defined" alone did not say to return the result, nor "'document' is not
+// defined" where page data is.
+var notDefinedHints = func() map[string]string {
+	const commonJS = ": the code is the body of an async function, not a module; return the result (return value;) instead of assigning module.exports"
+	const page = ": the sandbox has no page, DOM, storage or Node.js objects, only JavaScript's built-ins and the globals the instructions list; get the page's data by calling its tools (tool_search finds them)"
+	m := map[string]string{"Intl": intlHint, "module": commonJS, "exports": commonJS, "await": awaitHint}
+	for k, h := range llmToolHints {
+		m[k] = ": " + h
+	}
+	for _, k := range []string{"window", "document", "localStorage", "sessionStorage", "navigator", "location", "process", "Buffer"} {
+		m[k] = page
+	}
+	return m
+}()
+
+// asyncForEachWarning is the run's warning when the program passes an
+// async callback to forEach (tsstrip.Prepared.AsyncForEachLine): the
+// program went on without the callbacks' results and errors, and came
+// back with a short sum and no hint why. QuickJS's rejection tracker,
+// which would catch their errors, is not exposed by the pinned build.
+const asyncForEachWarning = "line %d: forEach does not wait for async callbacks: the program goes on (and may return) before their awaits finish, and their errors are lost; " +
+	"use for (const x of arr) { await ... } or await Promise.all(arr.map(async x => ...))"
+
+// unawaitedWarning is the run's warning for a statement that calls an
+// async function the program declares and drops its promise
+// (tsstrip.Prepared.Unawaited): the program went on, or ended, before the
+// call was done, and a rejection of it was lost without a word (QuickJS's
+// rejection tracker is not exposed by the pinned build). One per call, at
+// most maxUnawaitedWarnings.
+const (
+	unawaitedWarning = "line %d: %s() is an async function and this call is not awaited: the program goes on (and may return) before it finishes, and its error is lost; " +
+		"write await %s(...), or collect the promises and await Promise.all(...)"
+	maxUnawaitedWarnings = 3
+)
+
+// laterFenceWarning is the run's warning when the code holds a second
+// JavaScript block (tsstrip.Prepared.LaterFenceLine): only the first ran,
+// and a model that split its program into blocks read the first block's
+// result with no word about the rest.
+const laterFenceWarning = "line %d: this code block did not run: only the first JavaScript block of the text is the program; send the whole program in one block"
