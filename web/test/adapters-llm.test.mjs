@@ -267,6 +267,28 @@ test("OpenAI: the documented loop survives malformed arguments and an unknown to
     session.dispose();
 });
 
+// The SDK's own loop: chat.completions.runTools. Without a parse, the runner
+// hands the arguments string to the function, which handleToolCall reads
+// (malformed JSON included), and sends the object it resolves as JSON.
+test("OpenAI: the SDK's runTools with toOpenAITools's shapes runs the loop", async () => {
+    const session = api.createSession();
+    const { fetch, requests } = scriptedFetch([
+        completion({ tool_calls: [fnCall("r1", "executeCode", '{"code": "return 1')] }, "tool_calls"),
+        completion({ tool_calls: [fnCall("r2", "executeCode", JSON.stringify({ code: SUM, explanation: "sum" }))] }, "tool_calls"),
+        completion({ content: "42 in total." }, "stop"),
+    ]);
+    const openai = new OpenAI({ apiKey: "test-key", baseURL: "http://127.0.0.1:9/v1", fetch, maxRetries: 0 });
+    const tools = llm.toOpenAITools(session).map((t) => ({ type: "function", function: { ...t.function, function: (args) => llm.handleToolCall(session, t.function.name, args) } }));
+    const runner = openai.chat.completions.runTools({ model: "gpt-4.1", messages: [{ role: "user", content: "Total of open orders?" }], tools });
+    assert.equal(await runner.finalContent(), "42 in total.");
+    assert.deepEqual(requests[0].body.tools, llm.toOpenAITools(session));
+    const toolMessage = (i) => JSON.parse(requests[i].body.messages.at(-1).content);
+    assert.equal(toolMessage(1).error.code, "INVALID_INPUT");
+    assert.match(toolMessage(1).error.message, /not valid JSON/);
+    assert.equal(toolMessage(2).result, 42);
+    session.dispose();
+});
+
 test("OpenAI Responses API: function_call items answered with function_call_output", async () => {
     const session = api.createSession();
     const response = (output) => ({ id: "resp-1", object: "response", created_at: 1, status: "completed", model: "gpt-4.1", output, usage: null });

@@ -88,3 +88,12 @@ export async function anthropicToolRunner(anthropic: Anthropic, question: string
     );
     return anthropic.beta.messages.toolRunner({ model: "claude-sonnet-4-5", max_tokens: 4096, system: session.getSystemInstruction(), tools, messages: [{ role: "user", content: question }] });
 }
+
+// openai's own loop (chat.completions.runTools) around the same shapes.
+export async function openAIRunTools(openai: OpenAI, question: string): Promise<string | null> {
+    const tools = toOpenAITools(session).map((t) => ({
+        type: "function" as const,
+        function: { ...t.function, function: (args: string) => handleToolCall(session, t.function.name, args, { signal }) },
+    }));
+    return openai.chat.completions.runTools({ model: "gpt-4.1", messages: [{ role: "user", content: question }], tools }).finalContent();
+}
