@@ -27,8 +27,10 @@ var (
 	consoleSource string
 	//go:embed prelude/api.js
 	apiSource string
+	//go:embed prelude/show.js
+	showSource string
 
-	preludeJS, toolsJS, consoleJS, apiJS = compactJS(preludeSource), compactJS(toolsSource), compactJS(consoleSource), compactJS(apiSource)
+	preludeJS, toolsJS, consoleJS, apiJS, showJS = compactJS(preludeSource), compactJS(toolsSource), compactJS(consoleSource), compactJS(apiSource), compactJS(showSource)
 )
 
 // compactJS drops comments and indentation: QuickJS pays for every byte it
@@ -168,6 +170,7 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 	if fn, _ := ctx.Value(consoleKey{}).(func(LogEntry)); fn != nil {
 		r.obs = newConsoleObserver(fn, runCtx.Done(), s.cm.cfg.Timeout)
 	}
+	r.sourceSpy, _ = ctx.Value(sourceSpyKey{}).(func(string))
 	defer r.end("the run was stopped")
 	if line := prepared.AsyncForEachLine; line > 0 {
 		// First, within the log budget the program's own logs cannot
@@ -273,6 +276,9 @@ type runState struct {
 	// code is the program as run, read when `tools` is built
 	// (unknownCalls).
 	code string
+	// sourceSpy, set by tests (sourceSpyKey), hears each source the run
+	// asks for: what a run compiles is what it pays for.
+	sourceSpy func(key string)
 
 	timers timers
 	clock  clock
@@ -296,11 +302,17 @@ type runState struct {
 	inFlight int
 }
 
+// sourceSpyKey keys a test's func(key string) in ExecuteCode's context.
+type sourceSpyKey struct{}
+
 // source hands prelude/prelude.js the source of a lazily built global.
 func (r *runState) source(args []json.RawMessage) (json.RawMessage, error) {
 	var key string
 	if len(args) > 0 {
 		json.Unmarshal(args[0], &key)
+	}
+	if r.sourceSpy != nil {
+		r.sourceSpy(key)
 	}
 	switch key {
 	case "tools":
@@ -319,6 +331,8 @@ func (r *runState) source(args []json.RawMessage) (json.RawMessage, error) {
 		return json.Marshal(consoleJS)
 	case "api":
 		return json.Marshal(apiJS)
+	case "show":
+		return json.Marshal(showJS)
 	case "convert":
 		return json.Marshal(sandbox.ConvertJS)
 	}

@@ -1,0 +1,82 @@
+// How a log line shows a value: api.js's text, compiled on the first value
+// that is not a string (console.log("...") and a tool call need none of
+// it, and QuickJS pays for every byte it compiles, on every run). It gets
+// what api.js holds, all captured before the program ran: the api (its
+// guarded stringify), eval, the host's source function (for "convert"),
+// JSON.stringify, Array.isArray, Object.getPrototypeOf and
+// Object.prototype.
+(api, ev, src, S, isArr, gp, OP) => {
+  // related is what an Error points to that its message does not say:
+  // an AggregateError's errors (Promise.any's has an empty message) and
+  // the cause chain (code that rethrows as new Error("...", { cause: e })
+  // would otherwise hide the tool's own error). sandbox/errors.go's
+  // describeError writes the same for the run's error.
+  const related = (e, get) => {
+    const one = (v) => {
+      let isError = false;
+      try { isError = v instanceof Error; } catch (_) {}
+      const s = isError ? (get(() => v.name) || "Error") + ": " + (get(() => v.message) ?? "") : get(() => (typeof v === "object" && v !== null ? api.stringify(v) : v));
+      return s !== undefined && s.length > 500 ? s.slice(0, 500) + "…" : s;
+    };
+    let out = "";
+    try {
+      const list = e.errors;
+      if (Array.isArray(list) && list.length) out += "; errors: " + list.slice(0, 5).map(one).join(", ") + (list.length > 5 ? " (and " + (list.length - 5) + " more)" : "");
+    } catch (_) {}
+    try {
+      for (let c = e, i = 0; i < 3 && "cause" in c; i++) {
+        c = c.cause;
+        out += "; cause: " + one(c);
+        if (!(c instanceof Error)) break;
+      }
+    } catch (_) {}
+    return out;
+  };
+  // shown is a value's JSON in a log line. What JSON cannot hold converts
+  // by the result's rules (the sandbox's "convert" source: a Map, a Set, an
+  // Error, a BigInt, NaN, ...), without warnings, and a reference back to
+  // an object the line is inside is "[Circular]": JSON alone wrote {} for a
+  // Map or an Error and null for NaN, and gave up on a cycle or a BigInt.
+  // st holds the objects being written (as JSON walks them, converted) and
+  // was what each of them was before.
+  let conv;
+  const shown = (v) => {
+    const st = [], was = [];
+    let n = 0, fx, p;
+    return api.stringify(v, function (k, x) {
+      switch (typeof x) {
+      case "string": case "boolean": case "undefined": case "function": return x;
+      case "number": if (x - x === 0) return x; break;
+      case "object": if (x === null) return x;
+      }
+      while (n && st[n - 1] !== this) n--;
+      for (let i = 0; i < n; i++) if (was[i] === x) return "[Circular]";
+      let out = x;
+      if (typeof x !== "object" || !(isArr(x) || (p = gp(x)) === OP || p === null)) {
+        if (!fx) fx = (conv || (conv = ev(src("convert"))(S, isArr)))();
+        out = fx[0](x, this, k, st, st, 0, "log");
+      }
+      if (out !== null && typeof out === "object") { st[n] = out; was[n++] = x; }
+      return out;
+    });
+  };
+  // text is a value as a log line shows it: a string as it is, a number, a
+  // BigInt or a symbol as String writes it (-0 as -0), an Error as "Name: message" and what it
+  // points to (related), anything else as JSON (shown), else as String
+  // gives it. A
+  // getter or a Proxy trap that throws while the value is read leaves what
+  // could be read: text never throws, so a console call or the report of an
+  // uncaught error in a callback cannot fail on what it reports.
+  const text = (v) => {
+    if (typeof v === "string") return v;
+    if (typeof v === "number") return v === 0 && 1 / v < 0 ? "-0" : "" + v;
+    const get = (f) => { try { return String(f()); } catch (_) { return undefined; } };
+    if (typeof v === "bigint" || typeof v === "symbol") return get(() => v);
+    let isError = false;
+    try { isError = v instanceof Error; } catch (_) {}
+    if (isError) return (get(() => v.name) || get(() => v.constructor.name) || "Error") + ": " + (get(() => v.message) ?? "(its message cannot be read)") + related(v, get);
+    try { const s = shown(v); if (s !== undefined) return s; } catch (_) {}
+    return get(() => v) ?? (typeof v === "function" ? "a function" : "an object") + " that cannot be read or converted to text";
+  };
+  return text;
+}
