@@ -124,6 +124,10 @@ func (r *run) toError(exc ffi.ValueConst) *Error {
 	var d struct{ Name, Message, Stack string }
 	if json.Unmarshal([]byte(q.GetString(ctx, s.Const())), &d) == nil && d.Name != "" {
 		e.Name, e.Message, e.Stack = bound(d.Name, MaxNameChars), bound(d.Message, MaxMessageChars), bound(d.Stack, MaxMessageChars)
+	} else if q.HeapGrowFailed {
+		// The description was made but its text could not be (no memory
+		// left for the copy): the memory limit's doing, as above.
+		e.Name, e.Message = "InternalError", "out of memory"
 	}
 	// QuickJS's stack overflow is an InternalError; V8's, and ours when
 	// the host's stack overflows first, a RangeError: one name for both.

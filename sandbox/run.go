@@ -26,6 +26,11 @@ type instance struct {
 	run *run
 	// hitLimit says the last run ended at the memory limit.
 	hitLimit bool
+	// img is the instance's state with a fresh runtime and context,
+	// taken at its first run: each run ends by writing it back, and the
+	// next starts from it (ffi.Image). Nil when the asset cannot have
+	// images: each run then makes and frees its own.
+	img *ffi.Image
 }
 
 func (i *instance) CallFunction(_ ffi.Context, _ ffi.ValueConst, argc, argv, refID uint32) ffi.Value {
@@ -108,6 +113,9 @@ type run struct {
 	eval ffi.Value
 	// deadlineTimer fires at the deadline, for wait (made on its first use).
 	deadlineTimer *time.Timer
+	// img, when the instance has one, is written back at teardown instead
+	// of freeing the runtime and context (instance.img).
+	img *ffi.Image
 }
 
 // execute runs p on the instance: a fresh QuickJS runtime and context, the
@@ -136,11 +144,17 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64, w *wor
 
 	defer i.endOnTrap(goCtx, r, &res, &err)
 
-	r.rt = q.NewRuntime()
-	q.SetMemoryLimit(r.rt, uint32(limit))
-	q.SetMaxStackSize(r.rt, maxStackSize)
-	q.EnableInterruptHandler(r.rt)
-	r.ctx = q.NewContext(r.rt)
+	if i.img != nil {
+		r.rt, r.ctx = i.img.Runtime(), i.img.Context()
+	} else {
+		r.rt = q.NewRuntime()
+		q.SetMemoryLimit(r.rt, uint32(limit))
+		q.SetMaxStackSize(r.rt, maxStackSize)
+		q.EnableInterruptHandler(r.rt)
+		r.ctx = q.NewContext(r.rt)
+		i.img = q.TakeImage(r.rt, r.ctx)
+	}
+	r.img = i.img
 	if err := r.setup(p); err != nil {
 		// The prelude is interrupted too when the run is stopped or times
 		// out before the program even started.
@@ -338,6 +352,12 @@ func (r *run) teardown() {
 	// disarmed, so that freeing a large heap below is never cut short.
 	r.reason.CompareAndSwap(notInterrupted, interruptFatal)
 	q.Poll.Set(r.deadline, true, time.Time{})
+	if r.img != nil {
+		// Everything the run made, values Go holds and queued jobs
+		// included, goes with the state it had.
+		q.Restore(r.img)
+		return
+	}
 	for id, c := range r.pending {
 		q.FreeValue(ctx, c.resolve)
 		q.FreeValue(ctx, c.reject)

@@ -5,7 +5,10 @@
 // to each run for the run's whole life, so runs never share a heap: a run's
 // data cannot leak into another, a trap kills only its own instance, and the
 // memory cap of an instance is the run's hard ceiling. Idle instances are
-// kept for reuse; every run gets a fresh QuickJS runtime and context.
+// kept for reuse; every run gets a fresh QuickJS runtime and context: an
+// instance makes them once and records its memory then (an image), and each
+// run ends by writing that image back, so the next one starts from the same
+// state, with nothing of the last.
 //
 // Rules: this package never imports syscall/js; under GOOS=js the caller
 // passes the host's WebAssembly backend (package jsbridge) in Config.

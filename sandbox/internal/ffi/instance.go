@@ -43,6 +43,9 @@ type Instance struct {
 	// Output collects what C wrote to stdout/stderr (asserts, aborts), bounded.
 	Output []byte
 	dead   bool
+	// layoutOK says the memory is laid out as layout.go says, so that
+	// the instance can have images.
+	layoutOK bool
 
 	scratch   uint32            // 64 bytes for out-parameters, see scratch* offsets
 	interned  map[string]uint32 // see internedCString
@@ -121,6 +124,7 @@ func (a *Asset) NewInstance(maxPages uint32, cb Callbacks) (q *Instance, err err
 		return nil, err
 	}
 	q.callVoid(q.mustFunc("__wasm_call_ctors"))
+	q.layoutOK = q.checkLayout()
 	q.Undefined, q.Null = Value(q.call0(q.getUndefined)), Value(q.call0(q.getNull))
 	q.True, q.False = Value(q.call0(q.getTrue)), Value(q.call0(q.getFalse))
 	q.scratch = q.Malloc(scratchSize)
