@@ -6,7 +6,8 @@ import (
 	"errors"
 	"sync/atomic"
 	"testing"
-	"time"
+
+	"github.com/interopio/code-mode/sandbox/sandboxtest"
 )
 
 // TestRunWaitingForAnInstance: with the CodeMode's 16 instances in use, a
@@ -63,13 +64,7 @@ func TestRunWaitingForAnInstance(t *testing.T) {
 	waitFor := func(t *testing.T, ctx context.Context, s *Session, stop func()) outcome {
 		t.Helper()
 		c := run(ctx, s, "await tools.probe.called({}); return 1")
-		guard := time.Now().Add(time.Minute) // not an assertion: a hang guard
-		for cm.engine.Stats().Waiting != 1 {
-			if time.Now().After(guard) {
-				t.Fatalf("the 17th run never waited for an instance (Stats: %+v)", cm.engine.Stats())
-			}
-			time.Sleep(time.Millisecond)
-		}
+		sandboxtest.AwaitWaiting(t, cm.engine, 1)
 		stop()
 		return <-c
 	}

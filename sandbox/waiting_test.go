@@ -12,55 +12,78 @@ import (
 	"github.com/interopio/code-mode/sandbox/sandboxtest"
 )
 
-// TestStartedAndWaiting: Program.Started is called once a run has its
-// instance, and never for a run whose wait for one ended first, which
-// Stats.Waiting counts while it waits.
-func TestStartedAndWaiting(t *testing.T) {
+// heldRun is a run holding the only instance of an engine, blocked in a
+// host function until release is closed.
+type heldRun struct {
+	release chan struct{}
+	err     chan error // the run's error, once it ended
+	started int        // its Started calls (read after err)
+}
+
+// holdOnlyInstance makes an engine of one instance and a run that holds
+// it (with a Timeout that does not end it during the test).
+func holdOnlyInstance(t *testing.T) (*sandbox.Engine, *heldRun) {
+	t.Helper()
 	e, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{MaxInstances: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer e.Close()
-	held, release := make(chan struct{}), make(chan struct{})
+	t.Cleanup(func() { e.Close() })
+	h := &heldRun{release: make(chan struct{}), err: make(chan error, 1)}
+	held := make(chan struct{})
 	hold := map[string]sandbox.Func{"hold": {Async: func(context.Context, []json.RawMessage) (json.RawMessage, error) {
 		close(held)
-		<-release
+		<-h.release
 		return json.RawMessage("1"), nil
 	}}}
-	started := 0
-	first := make(chan error, 1)
 	go func() {
-		_, err := e.Run(context.Background(), sandbox.Program{Code: "return await hold()", Funcs: hold, Started: func() { started++ }})
-		first <- err
+		_, err := e.Run(context.Background(), sandbox.Program{Code: "return await hold()", Funcs: hold,
+			Timeout: 10 * time.Minute, Started: func() { h.started++ }})
+		h.err <- err
 	}()
 	<-held
+	return e, h
+}
+
+// waited is how a run that waited for an instance ended.
+type waited struct {
+	err     error
+	started bool // Program.Started was called
+}
+
+// waitingRun starts a run that waits for an instance; it returns once the
+// run waits, with what will tell how the run ended.
+func waitingRun(t *testing.T, ctx context.Context, e *sandbox.Engine) <-chan waited {
+	out := make(chan waited, 1)
+	go func() {
+		var w waited
+		_, w.err = e.Run(ctx, sandbox.Program{Code: "return 2", Started: func() { w.started = true }})
+		out <- w
+	}()
+	sandboxtest.AwaitWaiting(t, e, 1)
+	return out
+}
+
+// TestStartedAndWaiting: Program.Started is called once a run has its
+// instance, and never for a run whose wait for one ended first, which
+// Stats.Waiting counts while it waits.
+func TestStartedAndWaiting(t *testing.T) {
+	e, h := holdOnlyInstance(t)
 	if w := e.Stats().Waiting; w != 0 {
 		t.Errorf("Stats().Waiting = %d with one run holding the only instance, want 0", w)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	waiterStarted := false
-	waiter := make(chan error, 1)
-	go func() {
-		_, err := e.Run(ctx, sandbox.Program{Code: "return 2", Started: func() { waiterStarted = true }})
-		waiter <- err
-	}()
-	guard := time.Now().Add(time.Minute) // a hang guard, not an assertion
-	for e.Stats().Waiting != 1 {
-		if time.Now().After(guard) {
-			t.Fatalf("the second run never waited (Stats: %+v)", e.Stats())
-		}
-		time.Sleep(time.Millisecond)
-	}
+	waiter := waitingRun(t, ctx, e)
 	cancel()
-	if err := <-waiter; err != context.Canceled || waiterStarted {
-		t.Errorf("waiting run: err = %v, Started called: %v; want context.Canceled and no Started", err, waiterStarted)
+	if got := <-waiter; got.err != context.Canceled || got.started {
+		t.Errorf("waiting run: %+v, want context.Canceled and no Started", got)
 	}
 	if w := e.Stats().Waiting; w != 0 {
 		t.Errorf("Stats().Waiting = %d once the wait ended, want 0", w)
 	}
-	close(release)
-	if err := <-first; err != nil || started != 1 {
-		t.Errorf("holding run: err = %v, Started called %d times; want nil and once", err, started)
+	close(h.release)
+	if err := <-h.err; err != nil || h.started != 1 {
+		t.Errorf("holding run: err = %v, Started called %d times; want nil and once", err, h.started)
 	}
 }
 
@@ -69,48 +92,21 @@ func TestStartedAndWaiting(t *testing.T) {
 // the waiter waited for that run to end and then, as often as not, took
 // the freed slot and ran its program on the closed engine.
 func TestCloseEndsTheWait(t *testing.T) {
-	e, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{MaxInstances: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	held, release := make(chan struct{}), make(chan struct{})
-	hold := map[string]sandbox.Func{"hold": {Async: func(context.Context, []json.RawMessage) (json.RawMessage, error) {
-		close(held)
-		<-release
-		return json.RawMessage("1"), nil
-	}}}
-	first := make(chan error, 1)
-	go func() {
-		_, err := e.Run(context.Background(), sandbox.Program{Code: "return await hold()", Funcs: hold, Timeout: 10 * time.Minute})
-		first <- err
-	}()
-	<-held
-	waiterStarted := false
-	waiter := make(chan error, 1)
-	go func() {
-		_, err := e.Run(context.Background(), sandbox.Program{Code: "return 2", Started: func() { waiterStarted = true }})
-		waiter <- err
-	}()
-	guard := time.Now().Add(time.Minute) // a hang guard, not an assertion
-	for e.Stats().Waiting != 1 {
-		if time.Now().After(guard) {
-			t.Fatalf("the second run never waited (Stats: %+v)", e.Stats())
-		}
-		time.Sleep(time.Millisecond)
-	}
+	e, h := holdOnlyInstance(t)
+	waiter := waitingRun(t, context.Background(), e)
 	e.Close()
 	select {
-	case err := <-waiter:
-		if err != sandbox.ErrClosed || waiterStarted {
-			t.Errorf("waiting run after Close: err = %v, Started called: %v; want ErrClosed and no Started", err, waiterStarted)
+	case got := <-waiter:
+		if got.err != sandbox.ErrClosed || got.started {
+			t.Errorf("waiting run after Close: %+v, want ErrClosed and no Started", got)
 		}
 	case <-time.After(time.Minute): // a hang guard
-		close(release)
-		err := <-waiter
-		t.Fatalf("the waiting run was still waiting a minute after Close (it then gave %v, Started called: %v)", err, waiterStarted)
+		close(h.release)
+		got := <-waiter
+		t.Fatalf("the waiting run was still waiting a minute after Close (it then gave %+v)", got)
 	}
-	close(release)
-	if err := <-first; err != nil {
+	close(h.release)
+	if err := <-h.err; err != nil {
 		t.Errorf("the run in flight at Close: %v, want its result", err)
 	}
 }
