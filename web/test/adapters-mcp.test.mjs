@@ -597,6 +597,25 @@ describe("fromMcpClient: the SDK's list_changed, tasks and error results", () =>
         source.close();
     });
 
+    // SDK 1.32.2's Client clears its outputSchema validators on every
+    // listTools() page, so a tool listed on an earlier page returned
+    // structuredContent that broke its own outputSchema unchecked (Code
+    // Mode's own core does not check results against outputSchema).
+    test("structuredContent that breaks its outputSchema fails the call, on every page of tools/list", async () => {
+        const server = new Server({ name: "pages", version: "1.0.0" }, { capabilities: { tools: {} } });
+        const outputSchema = { type: "object", properties: { n: { type: "number" } }, required: ["n"] };
+        const all = ["first", "second"].map((name) => ({ name, inputSchema: { type: "object" }, outputSchema }));
+        server.setRequestHandler(ListToolsRequestSchema, (req) => (req.params?.cursor ? { tools: [all[1]] } : { tools: [all[0]], nextCursor: "2" }));
+        server.setRequestHandler(CallToolRequestSchema, () => ({ content: [], structuredContent: { n: "not a number" } }));
+        const client = await connectInMemory(server);
+        const source = await mcp.fromMcpClient(client);
+        for (const tool of source.tools) {
+            await assert.rejects(tool.execute({}, { signal: new AbortController().signal }), { message: /Structured content does not match the tool's output schema/ }, tool.name);
+        }
+        source.close();
+        await client.close();
+    });
+
     // isError with the reason only in structuredContent: the error said
     // "reported an error without a message".
     test("an isError result that says why only in structuredContent throws its JSON", async () => {

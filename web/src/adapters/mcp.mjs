@@ -111,6 +111,11 @@ export async function fromMcpClient(client, options) {
             if (cursor !== undefined && seen.has(cursor)) throw new Error(`${source}: tools/list returned the cursor ${JSON.stringify(cursor)} twice`);
             seen.add(cursor);
         } while (cursor !== undefined && cursor !== null);
+        // The SDK keeps each tool's outputSchema validator (callTool checks
+        // structuredContent with it) from the last listTools() page only: it
+        // clears them per page. Give it the whole list (a private method of
+        // SDK 1.2x; without it, nothing changes).
+        if (typeof client.cacheToolMetadata === "function") client.cacheToolMetadata(tools);
         return kept(tools, opts.filter, "fromMcpClient");
     }
 
