@@ -119,8 +119,9 @@ func (s *stripper) statement(i, end int) int {
 		// Models used to modules write their program as one: `export
 		// default async function main() {...}`, `export async function
 		// main()`, `export default async () => {...}`. Without the export
-		// these are the whole-program forms Program calls; other exports
-		// (a const, an anonymous function) stay an error that says why.
+		// these are the whole-program forms Program calls, and so is
+		// `export const main = async () => {...}`; other exports (another
+		// const, an anonymous function) stay an error that says why.
 		if k := s.exportedMain(i); k > i {
 			s.blank(i, k)
 			return k
@@ -131,8 +132,9 @@ func (s *stripper) statement(i, end int) int {
 }
 
 // exportedMain returns the index of the function after `export` or `export
-// default` at i when it is a named function declaration or (after
-// `default`) an arrow or parenthesized expression, else i.
+// default` at i when it is a named function declaration, (after `default`)
+// an arrow or parenthesized expression, or (without it) a declaration of
+// main, else i.
 func (s *stripper) exportedMain(i int) int {
 	k := i + 1
 	isDefault := s.is(k, "default")
@@ -147,6 +149,11 @@ func (s *stripper) exportedMain(i int) int {
 		return k
 	}
 	if isDefault && (s.is(f, "(") || f > k && s.tok(f).k == tName && s.is(f+1, "=>")) {
+		return k
+	}
+	// `export const main = async () => {...}`: the never-called main that
+	// Program calls, once its export is gone.
+	if !isDefault && (s.is(k, "const") || s.is(k, "let") || s.is(k, "var")) && s.is(k+1, "main") && s.is(k+2, "=") {
 		return k
 	}
 	return i

@@ -234,6 +234,8 @@ func TestProgram(t *testing.T) {
 		{"export default async function main", "export default async function main() {\n  return 1\n}", "                                      \n  return 1\n "},
 		{"export async function main beside helpers", "const a = 1\nexport async function main() { return a }", "const a = 1\n       async function main() { return a }" + callMain},
 		{"export default function run", "export default function run() { return 1 }", "                                return 1  "},
+		{"export const main arrow", "export const main = async () => {\n  return 1\n};", "       const main = async () => {\n  return 1\n};" + callMain},
+		{"export let main function beside helpers", "const a = 1\nexport let main = async function () { return a }", "const a = 1\n       let main = async function () { return a }" + callMain},
 		{"export default async arrow", "export default async () => {\n  return 1\n};", "                            \n  return 1\n  "},
 		{"export default arrow", "export default () => f(1)", "                     f(1)"},
 		{"export default of a parenthesized value", "export default ({ a: 1 })", "               ({ a: 1 })"},
