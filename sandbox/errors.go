@@ -258,12 +258,16 @@ var (
 )
 
 // cleanStack keeps the frames of the model's code (and native ones), maps
-// positions back to the model's code (the wrapper's prefix shifts its first
-// line), and returns the position of the first frame.
+// positions back to the model's code (the wrapper's or the script's prefix
+// shifts its first line), and returns the position of the first frame.
 func cleanStack(stack, code string, wrapped bool) (string, int, int) {
 	lines := strings.Count(code, "\n") + 1
 	var out []string
 	line, col := 0, 0
+	prefix := len(scriptPrefix)
+	if wrapped {
+		prefix = len(wrapPrefix)
+	}
 	for _, f := range strings.Split(strings.TrimRight(stack, "\n"), "\n") {
 		m := frameRE().FindStringSubmatch(f)
 		if m == nil {
@@ -277,13 +281,14 @@ func cleanStack(stack, code string, wrapped bool) (string, int, int) {
 		if l > lines {
 			continue // past the code: none since the host calls the wrapper (callBody), and none may show
 		}
-		if wrapped && l == 1 {
-			c -= len(wrapPrefix)
+		if l == 1 {
+			c -= prefix
 			if c < 1 {
-				// The wrapper's own start, in its prefix: QuickJS gives an
-				// error with no position of its own (a destructuring or a
-				// spread of what is not iterable) its function's start.
-				// Where in the code it was is unknown: 1:-12 named none.
+				// The wrapper's or the script's own start, in its prefix:
+				// QuickJS gives an error with no position of its own (a
+				// destructuring or a spread of what is not iterable) its
+				// function's start. Where in the code it was is unknown:
+				// 1:-12 (or 1:1 for an error on line 5) named none.
 				out = append(out, m[1]+codeFile+m[4])
 				continue
 			}

@@ -191,9 +191,14 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64, w *wor
 // function is called by the host (callBody), not by the script: a call in
 // the script put a frame one line past the code at the end of every stack
 // the program saw (e.stack's "at <eval> (code.js:4:3)" for 3 lines).
+// A script gets a space before it: QuickJS gives an error with no position
+// of its own (a destructuring of what is not iterable) the start of its
+// function, which was the code's 1:1 for a script, whatever the error's
+// line; with the space it is before the code, and known to be no position.
 const (
-	wrapPrefix = "(async () => {"
-	wrapSuffix = "\n})"
+	wrapPrefix   = "(async () => {"
+	wrapSuffix   = "\n})"
+	scriptPrefix = " "
 )
 
 // callBody compiles code as the body of an async function and calls it,
@@ -218,7 +223,7 @@ func (r *run) main(code string, body bool) *Result {
 		wrapped = true
 		promise, exc = r.callBody(code)
 	} else {
-		promise, exc = q.Eval(ctx, code, codeFile, ffi.EvalAsync)
+		promise, exc = q.Eval(ctx, scriptPrefix+code, codeFile, ffi.EvalAsync)
 	}
 	if !body && exc != 0 && strings.Contains(code, "return") && r.isTopLevelReturn(exc.Const()) {
 		q.FreeValue(ctx, exc)

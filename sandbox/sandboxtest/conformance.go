@@ -234,8 +234,9 @@ func testErrors(t *testing.T, e *sandbox.Engine) {
 // testUnknownPositions: an error QuickJS gives no position of its own (a
 // destructuring of a value that is not iterable, or of null) carries the
 // start of the function it is in. For code with a return, that function is
-// the wrapper, which starts in its prefix: such an error has no position,
-// never a column before the code (1:-12) or the first line for the fifth.
+// the wrapper, which starts in its prefix, and a script (no return) has a
+// space before it: such an error has no position, never a column before
+// the code (1:-12) or the first line for the fifth (1:1).
 func testUnknownPositions(t *testing.T, e *sandbox.Engine) {
 	for _, tc := range []struct {
 		code      string
@@ -247,6 +248,13 @@ func testUnknownPositions(t *testing.T, e *sandbox.Engine) {
 		{"const {a} = null;\nreturn a", "cannot convert to object", 0, 0},
 		{"const [a, b] = Promise.resolve([1, 2]);\nreturn a + b", "not iterable", 0, 0},
 		{"return [...5]", "not iterable", 0, 0},
+		// A script (no return) too: its start was 1:1, whatever the line.
+		{"const x = 1;\nconst [a] = 5;\na", "not iterable", 0, 0},
+		{"   let {a} = null", "cannot convert to object", 0, 0},
+		{"[...5]", "not iterable", 1, 1}, // the array literal's own position
+		{"null.x", "of null", 1, 5},
+		{"x", "not defined", 1, 1},
+		{"\n  null.x", "of null", 2, 7},
 		{"for (const x of 5) {}\nreturn 1", "not iterable", 0, 0},
 		// Positions QuickJS does give are kept, on the first line too.
 		{"return null.x", "of null", 1, 12},
