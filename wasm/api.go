@@ -157,7 +157,7 @@ func toolFromJS(def Value, path string) (codemode.Tool, error) {
 	if jsbridge.TypeOf(def) != jsbridge.TypeObject {
 		return codemode.Tool{}, typeErrorf("%s: expected a tool definition object, got %s", path, describe(def))
 	}
-	if err := checkKeys(def, path, toolKeys, nil); err != nil {
+	if err := checkKeys(def, path, toolKeys, toolHints); err != nil {
 		return codemode.Tool{}, err
 	}
 	name := get(def, "name")

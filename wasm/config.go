@@ -65,6 +65,10 @@ var (
 	configHints = map[string]string{
 		"onToolCall": `it belongs in interceptors: { interceptors: { onToolCall } }`,
 		"timeoutMs":  `did you mean "timeout"? It is in milliseconds`,
+		// Other libraries' names for the instruction hook.
+		"overwriteSystemPrompt": `did you mean "overwriteSystemInstruction"? It takes the built-in instruction and returns yours`,
+		"systemPrompt":          `the instruction is changed by overwriteSystemInstruction: (current) => string`,
+		"systemInstruction":     `the instruction is changed by overwriteSystemInstruction: (current) => string`,
 	}
 	interceptorKeys = []string{"onToolCall"}
 	searchKeys      = []string{"embed", "weight", "minSimilarity", "timeout"}
@@ -86,6 +90,16 @@ var (
 		"timeout":     "timeout is a factory option: IoCodeModeFactory({ timeout })",
 	}
 	toolKeys = []string{"name", "description", "inputSchema", "outputSchema", "annotations", "execute"}
+	// Other tool formats' names for the input schema and the function:
+	// OpenAI's parameters, LangChain's schema and func, handlers elsewhere.
+	toolHints = map[string]string{
+		"parameters": `the JSON Schema of the input is inputSchema here`,
+		"schema":     `the JSON Schema of the input is inputSchema here`,
+		"handler":    `the function is execute here: execute(input, { signal, context })`,
+		"func":       `the function is execute here: execute(input, { signal, context })`,
+		"run":        `the function is execute here: execute(input, { signal, context })`,
+		"invoke":     `the function is execute here: execute(input, { signal, context })`,
+	}
 	// What onToolCall may return: {allowed: true, input?} or {allowed: false, reason}.
 	decisionKeys = []string{"allowed", "input", "reason"}
 )

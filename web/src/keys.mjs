@@ -70,8 +70,17 @@ export const CONFIG_KEYS = ["wasmLocation", "timeout", "memoryLimit", "maxToolCa
 export const INTERCEPTOR_KEYS = ["onToolCall"];
 export const TOOL_KEYS = ["name", "description", "inputSchema", "outputSchema", "annotations", "execute"];
 export const SESSION_KEYS = ["tools"];
-// Kept equal to wasm/config.go's toolKeys, sessionKeys and sessionHints by
-// web/test/keys.test.mjs.
+// Kept equal to wasm/config.go's toolKeys, toolHints, sessionKeys and
+// sessionHints by web/test/keys.test.mjs.
+/** @type {Record<string, string>} */
+export const TOOL_HINTS = {
+    parameters: "the JSON Schema of the input is inputSchema here",
+    schema: "the JSON Schema of the input is inputSchema here",
+    handler: "the function is execute here: execute(input, { signal, context })",
+    func: "the function is execute here: execute(input, { signal, context })",
+    run: "the function is execute here: execute(input, { signal, context })",
+    invoke: "the function is execute here: execute(input, { signal, context })",
+};
 /** @type {Record<string, string>} */
 export const SESSION_HINTS = {
     toolFilter: "toolFilter is a factory option: IoCodeModeFactory({ toolFilter })",

@@ -8,7 +8,7 @@
 
 import { describe } from "./env.mjs";
 import { field } from "./fields.mjs";
-import { TOOL_KEYS, unknownKeyError } from "./keys.mjs";
+import { TOOL_HINTS, TOOL_KEYS, unknownKeyError } from "./keys.mjs";
 import { convertSchema } from "./schema.mjs";
 import { refCycleError } from "./refcycle.mjs";
 import { goEscape, goQuote, schemaProblem } from "./schemacheck.mjs";
@@ -57,7 +57,7 @@ export function checkTools(list, path, taken) {
     return list.map((def, i) => {
         const p = path === "tool" ? path : `${path}[${i}]`;
         if (def === null || typeof def !== "object" || Array.isArray(def)) throw new TypeError(`${p}: expected a tool definition object, got ${describe(def)}`);
-        const keyError = unknownKeyError(p, Object.keys(def), TOOL_KEYS);
+        const keyError = unknownKeyError(p, Object.keys(def), TOOL_KEYS, TOOL_HINTS);
         if (keyError) throw keyError;
         // Each field once, never from Object.prototype (fields.mjs); every
         // key set, so that an absent one is not read from there either.

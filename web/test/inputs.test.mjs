@@ -63,6 +63,8 @@ describe("strict configuration: unknown keys are TypeErrors naming the key and t
         ["memoryLimt", { memoryLimt: 64 }, /^config: unknown key "memoryLimt" \(did you mean "memoryLimit"\?\)/],
         ["a tool's misspelt execute", { tools: [{ name: "a.b", exec: () => 1, execute: () => 1 }] }, /^config\.tools\[0\]: unknown key "exec" \(did you mean "execute"\?\)/],
         ["a tool's inputschema", { tools: [{ name: "a.b", inputschema: {}, execute: () => 1 }] }, /^config\.tools\[0\]: unknown key "inputschema" \(did you mean "inputSchema"\?\)/],
+        ["overwriteSystemPrompt", { overwriteSystemPrompt: (s) => s }, /^config: unknown key "overwriteSystemPrompt" \(did you mean "overwriteSystemInstruction"\? It takes the built-in instruction and returns yours\)/],
+        ["a tool's parameters (OpenAI's name)", { tools: [{ name: "a.b", parameters: {}, execute: () => 1 }] }, /^config\.tools\[0\]: unknown key "parameters" \(the JSON Schema of the input is inputSchema here\)/],
         ["worker: 'yes'", { worker: "yes" }, /^config\.worker: expected a boolean/],
     ];
     for (const [name, extra, message] of cases) {
@@ -85,6 +87,9 @@ describe("strict configuration: unknown keys are TypeErrors naming the key and t
             throwsType(() => api.createSession({ timeoutMs: 5000 }), /unknown key "timeoutMs" \(limits are factory options: IoCodeModeFactory\(\{ timeout \}\), in milliseconds\)/);
             throwsType(() => api.registerTool({ name: "x.y", execute: () => 1, descripton: "d" }), /^tool: unknown key "descripton" \(did you mean "description"\?\)/);
             throwsType(() => api.registerTools([{ name: "x.y", execute: () => 1, outputschema: {} }]), /^tools\[0\]: unknown key "outputschema" \(did you mean "outputSchema"\?\)/);
+            // Other tool formats' names: OpenAI's parameters, a handler.
+            throwsType(() => api.registerTool({ name: "x.y", execute: () => 1, parameters: { type: "object" } }), /^tool: unknown key "parameters" \(the JSON Schema of the input is inputSchema here\)/);
+            throwsType(() => api.registerTools([{ name: "x.y", handler: () => 1 }]), /^tools\[0\]: unknown key "handler" \(the function is execute here: execute\(input, \{ signal, context \}\)\)/);
             assert.deepEqual(api.listTools(), [], "nothing was half registered");
             const { executeCode } = llmTools(api.createSession());
             const rejectsType = (p, message) => assert.rejects(p, (err) => err instanceof TypeError && message.test(err.message));

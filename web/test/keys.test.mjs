@@ -29,6 +29,7 @@ test("the page's key tables are the Go core's", () => {
     assert.deepEqual(keys.CONFIG_KEYS, goList("configKeys"));
     assert.deepEqual(keys.INTERCEPTOR_KEYS, goList("interceptorKeys"));
     assert.deepEqual(keys.TOOL_KEYS, goList("toolKeys"));
+    assert.deepEqual(keys.TOOL_HINTS, goMap("toolHints"));
     assert.deepEqual(keys.SESSION_KEYS, goList("sessionKeys"));
     assert.deepEqual(keys.SESSION_HINTS, goMap("sessionHints"));
 });
