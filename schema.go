@@ -10,6 +10,7 @@ import (
 	"math/big"
 	"regexp"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -273,7 +274,7 @@ func violationLines(root *jsonschema.ValidationError, inst any) []string {
 	}
 	// The library visits properties in map order; sorting by path makes the
 	// message stable and reads top to bottom like the input.
-	slices.SortStableFunc(leaves, comparePaths)
+	sort.SliceStable(leaves, func(i, j int) bool { return comparePaths(leaves[i], leaves[j]) < 0 })
 	if len(leaves) > maxViolations {
 		extra := len(leaves) - (maxViolations - 1)
 		leaves = append(leaves[:maxViolations-1], fmt.Sprintf("... and %d more", extra))

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -420,7 +421,7 @@ func (r *registry) snapshot() []*toolEntry {
 		for _, e := range r.tools {
 			s = append(s, e)
 		}
-		slices.SortFunc(s, func(a, b *toolEntry) int { return strings.Compare(a.info.Name, b.info.Name) })
+		sort.Slice(s, func(i, j int) bool { return s[i].info.Name < s[j].info.Name })
 		r.sorted = s
 	}
 	return r.sorted

@@ -2,6 +2,7 @@ package search
 
 import (
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -94,7 +95,7 @@ func (d *dictionary) reader() (r *dictionary, done func()) {
 			added = append(added, uint32(id))
 		}
 		byTerm := func(a, b uint32) int { return strings.Compare(d.terms[a], d.terms[b]) }
-		slices.SortFunc(added, byTerm)
+		sort.Slice(added, func(i, j int) bool { return byTerm(added[i], added[j]) < 0 })
 		merged := make([]uint32, 0, len(d.terms))
 		i, j := 0, 0
 		for i < len(d.sorted) || j < len(added) {

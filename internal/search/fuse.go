@@ -3,6 +3,7 @@ package search
 import (
 	"math"
 	"slices"
+	"sort"
 )
 
 // DefaultSemanticWeight is the semantic rank's default weight in the
@@ -51,14 +52,12 @@ func fuse(k float64, weights []float64, views ...[]float64) []float64 {
 		for i := range idx {
 			idx[i] = i
 		}
-		slices.SortFunc(idx, func(a, b int) int {
-			if v[a] > v[b] {
-				return -1
+		sort.Slice(idx, func(i, j int) bool {
+			a, b := idx[i], idx[j]
+			if v[a] != v[b] {
+				return v[a] > v[b]
 			}
-			if v[a] < v[b] {
-				return 1
-			}
-			return a - b
+			return a < b
 		})
 		for r, i := range idx {
 			if v[i] <= 0 {

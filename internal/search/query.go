@@ -2,6 +2,7 @@ package search
 
 import (
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -227,7 +228,7 @@ func parseQuery(text string) query {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(a, b int) int { return int(qu.ids[a]) - int(qu.ids[b]) })
+	sort.Slice(order, func(i, j int) bool { return qu.ids[order[i]] < qu.ids[order[j]] })
 	renum := make([]int, len(order))
 	sorted := make([]uint32, len(order))
 	for newSlot, old := range order {

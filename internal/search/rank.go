@@ -24,6 +24,7 @@ package search
 
 import (
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -128,7 +129,7 @@ func RankWith(docs []*Doc, query string, o Options) []Hit {
 		}
 		rs = append(rs, ranked{i, tier, scores[i]})
 	}
-	slices.SortFunc(rs, func(a, b ranked) int {
+	byRank := func(a, b ranked) int {
 		if a.tier != b.tier {
 			return b.tier - a.tier
 		}
@@ -139,7 +140,8 @@ func RankWith(docs []*Doc, query string, o Options) []Hit {
 			return 1
 		}
 		return strings.Compare(docs[a.i].name, docs[b.i].name)
-	})
+	}
+	sort.Slice(rs, func(i, j int) bool { return byRank(rs[i], rs[j]) < 0 })
 	hits := make([]Hit, 0, min(limit, len(rs)))
 	for _, r := range rs[:min(limit, len(rs))] {
 		hits = append(hits, Hit{Index: r.i, Score: r.score})
@@ -153,6 +155,6 @@ func byName(docs []*Doc) []int {
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortFunc(idx, func(a, b int) int { return strings.Compare(docs[a].name, docs[b].name) })
+	sort.Slice(idx, func(i, j int) bool { return docs[idx[i]].name < docs[idx[j]].name })
 	return idx
 }

@@ -1,7 +1,7 @@
 package search
 
 import (
-	"slices"
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -148,11 +148,12 @@ func KeyWords(namespace string, names []string, n int) []string {
 	for st := range count {
 		stems = append(stems, st)
 	}
-	slices.SortFunc(stems, func(a, b string) int {
+	sort.Slice(stems, func(i, j int) bool {
+		a, b := stems[i], stems[j]
 		if count[a] != count[b] {
-			return count[b] - count[a]
+			return count[a] > count[b]
 		}
-		return strings.Compare(a, b)
+		return a < b
 	})
 	var out []string
 	for _, st := range stems[:min(n, len(stems))] {

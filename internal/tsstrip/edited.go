@@ -1,8 +1,8 @@
 package tsstrip
 
 import (
-	"cmp"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -24,7 +24,7 @@ func (s *stripper) tokens(out string, extra ...token) (toks []token, ok bool) {
 		return scan(out)
 	}
 	blanks := slices.Clone(s.blanks)
-	slices.SortFunc(blanks, func(a, b span) int { return cmp.Compare(a.s, b.s) })
+	sort.Slice(blanks, func(i, j int) bool { return blanks[i].s < blanks[j].s })
 	added := make([]token, 0, len(s.semis)+len(s.writes)+len(extra))
 	for _, o := range s.semis {
 		added = append(added, token{k: tPunct, s: o, e: o + 1, v: ";"})
@@ -33,7 +33,7 @@ func (s *stripper) tokens(out string, extra ...token) (toks []token, ok bool) {
 		added = append(added, token{k: tPunct, s: w.off, e: w.off + 1, v: string(w.b)})
 	}
 	added = append(added, extra...)
-	slices.SortFunc(added, func(a, b token) int { return cmp.Compare(a.s, b.s) })
+	sort.Slice(added, func(i, j int) bool { return added[i].s < added[j].s })
 
 	toks = make([]token, 0, len(s.toks)+len(added))
 	b, covered := 0, 0 // blanks[:b] start at or before the token; covered is where they end
