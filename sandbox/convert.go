@@ -211,6 +211,9 @@ func (r *run) compile(src, name string) (fn, exc ffi.Value) {
 // compileWith is compile without building the helpers first (loadHelpers
 // itself compiles with it).
 func (r *run) compileWith(src, name string) (fn, exc ffi.Value) {
+	if fn, ok := r.precompiled(src); ok {
+		return fn, 0
+	}
 	q, ctx := r.q, r.ctx
 	if r.eval != 0 {
 		s := q.NewString(ctx, src)

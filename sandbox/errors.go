@@ -106,7 +106,10 @@ const nullThrown = "a non-Error value was thrown: null"
 func (r *run) toError(exc ffi.ValueConst) *Error {
 	q, ctx := r.q, r.ctx
 	e := &Error{Code: CodeRuntime, Name: "Error", Message: "unknown error"}
-	fn, fexc := q.Eval(ctx, describeError, "<sandbox>", ffi.EvalGlobal)
+	fn, fexc, ok := ffi.Value(0), ffi.Value(0), false
+	if fn, ok = r.precompiled(describeError); !ok {
+		fn, fexc = q.Eval(ctx, describeError, "<sandbox>", ffi.EvalGlobal)
+	}
 	if fexc != 0 {
 		// Likely out of memory: even the helper could not be compiled.
 		q.FreeValue(ctx, fexc)

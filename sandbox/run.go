@@ -31,6 +31,8 @@ type instance struct {
 	// next starts from it (ffi.Image). Nil when the asset cannot have
 	// images: each run then makes and frees its own.
 	img *ffi.Image
+	// compiled holds the image's precompiledSources (values in it).
+	compiled map[string]ffi.Value
 }
 
 func (i *instance) CallFunction(_ ffi.Context, _ ffi.ValueConst, argc, argv, refID uint32) ffi.Value {
@@ -116,6 +118,8 @@ type run struct {
 	// img, when the instance has one, is written back at teardown instead
 	// of freeing the runtime and context (instance.img).
 	img *ffi.Image
+	// compiled holds the image's precompiledSources (values in it).
+	compiled map[string]ffi.Value
 }
 
 // execute runs p on the instance: a fresh QuickJS runtime and context, the
@@ -152,9 +156,9 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64, w *wor
 		q.SetMaxStackSize(r.rt, maxStackSize)
 		q.EnableInterruptHandler(r.rt)
 		r.ctx = q.NewContext(r.rt)
-		i.img = q.TakeImage(r.rt, r.ctx)
+		i.img, i.compiled = i.newImage(r.rt, r.ctx)
 	}
-	r.img = i.img
+	r.img, r.compiled = i.img, i.compiled
 	if err := r.setup(p); err != nil {
 		// The prelude is interrupted too when the run is stopped or times
 		// out before the program even started.
