@@ -72,3 +72,42 @@ function message(err) {
         return "a value that cannot be read";
     }
 }
+
+// Keys whose function on a shared prototype changes every object of the
+// page: with a then, each object is a thenable, so a promise resolved with
+// one (the API object, a run's result, a worker's handle) follows it and
+// never gives the object (Node.js's worker_threads call it on messages too,
+// and a throw there ends the process); with a toJSON, JSON.stringify writes
+// its answer for each object (a schema, a tool's result, the LLM tools'
+// arguments). No key of a JSON merge can set a function: page code did.
+const HAZARDS = /** @type {const} */ ([
+    ["then", "every object would be a thenable, so promises resolved with Code Mode's objects (the API, a run's result) would never give them"],
+    ["toJSON", "JSON.stringify would write its answer for every object, so Code Mode could not send schemas, tool results or a program as JSON"],
+]);
+
+/**
+ * Why Code Mode cannot work on this page, or undefined: a function under
+ * then or toJSON on Object.prototype, Array.prototype or Function.prototype.
+ * IoCodeModeFactory and each LLM tool's execute check it first.
+ * @returns {Error | undefined}
+ */
+export function prototypeHazard() {
+    for (const [proto, name] of /** @type {const} */ ([
+        [Object.prototype, "Object.prototype"],
+        [Array.prototype, "Array.prototype"],
+        [Function.prototype, "Function.prototype"],
+    ])) {
+        for (const [key, why] of HAZARDS) {
+            let v;
+            try {
+                v = Reflect.get(proto, key);
+            } catch (err) {
+                return new Error(`Code Mode cannot run on this page: reading ${name}.${key} threw (${message(err)}); ${why}. Remove what set it`);
+            }
+            if (typeof v === "function") {
+                return new Error(`Code Mode cannot run on this page: ${name}.${key} is a function (a polluted prototype); ${why}. Remove it (delete ${name}.${key})`);
+            }
+        }
+    }
+    return undefined;
+}

@@ -10,7 +10,7 @@
 
 import { hasNodeFs } from "./env.mjs";
 import { threadFactory } from "./factory.mjs";
-import { snapshot } from "./fields.mjs";
+import { prototypeHazard, snapshot } from "./fields.mjs";
 import { CONFIG_KEYS, INTERCEPTOR_KEYS } from "./keys.mjs";
 import { workerFactory } from "./worker-host.mjs";
 
@@ -22,6 +22,8 @@ const onPage = !hasNodeFs && typeof document !== "undefined" && typeof Worker ==
  * @returns {Promise<import("../index.d.ts").IoCodeMode.API>}
  */
 export async function IoCodeModeFactory(config) {
+    const hazard = prototypeHazard();
+    if (hazard) throw hazard;
     if (config === null || typeof config !== "object") {
         throw new TypeError(`config: expected an object, got ${config === null ? "null" : typeof config}`);
     }

@@ -107,7 +107,10 @@ export function convertSchema(v, path, asText = false) {
     const obj = /** @type {any} */ (v);
 
     // The AI SDK's schema objects: jsonSchema(...) and zodSchema(...).
-    if (obj[AI_SDK_SCHEMA] === true) {
+    // Each marker read by field(): a "~standard" only Object.prototype holds
+    // (a polluted prototype) made every plain JSON Schema a Standard Schema
+    // and replaced it with what that one gave.
+    if (field(obj, AI_SDK_SCHEMA) === true) {
         let schema;
         try {
             schema = obj.jsonSchema;
@@ -129,16 +132,17 @@ export function convertSchema(v, path, asText = false) {
     }
 
     // Standard Schema (Zod 4, Valibot, ArkType, ...): ~standard.
-    const std = obj["~standard"];
-    if (std && typeof std === "object" && typeof std.validate === "function") {
+    const std = field(obj, "~standard");
+    if (std && typeof std === "object" && typeof field(std, "validate") === "function") {
         let schema;
-        if (std.jsonSchema && typeof std.jsonSchema.input === "function") {
+        const stdJSON = field(std, "jsonSchema");
+        if (stdJSON && typeof field(stdJSON, "input") === "function") {
             try {
-                schema = std.jsonSchema.input({ target: "draft-2020-12" });
+                schema = stdJSON.input({ target: "draft-2020-12" });
             } catch (err) {
                 throw new TypeError(`${path}: the ${std.vendor || "Standard Schema"} schema cannot give JSON Schema: ${err instanceof Error ? err.message : String(err)}`);
             }
-        } else if (typeof obj.toJSONSchema === "function") {
+        } else if (typeof field(obj, "toJSONSchema") === "function") {
             // Zod 4 before Standard JSON Schema: its own method.
             try {
                 schema = obj.toJSONSchema();

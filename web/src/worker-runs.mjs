@@ -6,6 +6,7 @@
 // it had not started (worker-engine.mjs). A run holds the factory and the
 // worker's ref while in flight (holdInFlight).
 
+import { prototypeHazard } from "./fields.mjs";
 import { overwriteVerdict } from "./page-hooks.mjs";
 import { abortReason, argsOnce, markSchema, normalizeRunOptions, whenAborted } from "./run-options.mjs";
 import { emit, finishRun, now, observed, startRun } from "./runs.mjs";
@@ -35,6 +36,9 @@ export function llmTools(h, sid, owner, deadReason) {
     const raw = s.info.instruction;
     return s.info.llmTools.map((/** @type {any} */ t, /** @type {number} */ which) => {
         const execute = (/** @type {any} */ args, /** @type {any} */ options) => {
+            // Checked first: a toJSON there would change what argsOnce reads.
+            const hazard = prototypeHazard();
+            if (hazard) return Promise.reject(hazard);
             let opts;
             // JSON data (argsOnce), which postMessage always clones.
             args = argsOnce(args);

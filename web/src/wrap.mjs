@@ -6,7 +6,7 @@
 
 import { CALL } from "./call.mjs";
 import { exitedError } from "./core.mjs";
-import { field } from "./fields.mjs";
+import { field, prototypeHazard } from "./fields.mjs";
 import { thrownByTool } from "./env.mjs";
 import { callTool, consoleLine, emit, finishRun, newOwner, now, observed, runInCore, runOf, startRun, stopRuns } from "./runs.mjs";
 import { filterVerdict, notFromHook, overwriteVerdict } from "./page-hooks.mjs";
@@ -234,6 +234,9 @@ function wrapLlmTool(tool, guard, pipe, owner) {
     const isCode = tool.name === "executeCode";
     /** @type {(args: any, options?: any) => Promise<any>} */
     const execute = (args, options) => {
+        // Checked first: a toJSON there would change what argsOnce reads.
+        const hazard = prototypeHazard();
+        if (hazard) return Promise.reject(hazard);
         let opts;
         args = argsOnce(args);
         try {

@@ -115,6 +115,49 @@ const rows = [
         body: `${setup("")} const s2 = api.createSession({}); const r = await run(s2, "return typeof tools.evil"); api.dispose(); return { r: r.result };`,
         want: { r: "undefined" },
     },
+    // hostile13: a function under then makes every object a thenable (the
+    // factory's own promises never gave their objects, in worker mode
+    // Node.js's worker_threads called it and the process died); under
+    // toJSON, JSON.stringify wrote its answer for every schema. Each body
+    // deletes the pollution before it returns: its object would be a
+    // thenable too.
+    {
+        name: "an Object.prototype.then function: the factory rejects saying so, the process lives",
+        pollution: "{ then: function (r) { r(this) } }",
+        body: `let r = "created"; try { await IoCodeModeFactory({ wasmLocation: assetPath }) } catch (e) { r = e.message } delete Object.prototype.then; return { r };`,
+        want: { r: /^Code Mode cannot run on this page: Object\.prototype\.then is a function \(a polluted prototype\); every object would be a thenable/ },
+    },
+    {
+        name: "Object.prototype.then set after the factory: a run rejects saying so, the process lives, and runs once it is gone",
+        pollution: "{}",
+        body: `${setup("")}
+            Object.prototype.then = function (resolve) { resolve("THEN") };
+            let r = "ran"; try { await run(s, "return 1") } catch (e) { r = e.message }
+            delete Object.prototype.then;
+            const after = await call(); api.dispose(); return { r, after, seen };`,
+        want: { r: /^Code Mode cannot run on this page: Object\.prototype\.then is a function/, after: "ran", seen: [{ input: { a: 1 }, context: "none" }] },
+    },
+    {
+        name: "an Array.prototype.toJSON function: the factory rejects saying so",
+        pollution: "{}",
+        body: `Array.prototype.toJSON = function () { return "polluted" }; let r = "created"; try { await IoCodeModeFactory({ wasmLocation: assetPath }) } catch (e) { r = e.message } delete Array.prototype.toJSON; return { r };`,
+        want: { r: /^Code Mode cannot run on this page: Array\.prototype\.toJSON is a function \(a polluted prototype\); JSON\.stringify would write its answer/ },
+    },
+    {
+        name: "an Object.prototype.toJSON function: the factory rejects saying so, not as a bad schema",
+        pollution: "{ toJSON: function () { return 'polluted' } }",
+        body: `let r = "created"; try { await IoCodeModeFactory({ wasmLocation: assetPath, tools: [{ name: "t.x", inputSchema: { type: "object" }, execute: () => 1 }] }) } catch (e) { r = e.message } delete Object.prototype.toJSON; return { r };`,
+        want: { r: /^Code Mode cannot run on this page: Object\.prototype\.toJSON is a function/ },
+    },
+    {
+        name: "an inherited ~standard does not make a JSON Schema a Standard Schema",
+        pollution: "{ '~standard': { vendor: 'evil', version: 1, validate: () => ({ value: 'x' }), jsonSchema: { input: () => ({ type: 'string' }) } } }",
+        body: `${setup("")}
+            const bad = await run(s, "try { return await tools.t.x({ a: 1 }) } catch (e) { return 'denied: ' + e.message }");
+            const [found] = await s.getLlmTools()[0].execute({ query: "x" });
+            api.dispose(); return { r: bad.result, signature: found.signature, seen };`,
+        want: { r: "ran", signature: /tools\.t\.x\(input: Record<string, unknown>\)/, seen: [{ input: { a: 1 }, context: "none" }] },
+    },
 ];
 
 for (const { name, pollution, body, want } of rows) {
