@@ -7,6 +7,7 @@
 // once per hook with console.error.
 
 import { describe, markHandled } from "./env.mjs";
+import { adopt } from "./thenable.mjs";
 
 // toolFilter and overwriteSystemInstruction run while the core builds a
 // tool list or the instruction: a hook that asked for one of those again
@@ -101,4 +102,23 @@ function errorText(err) {
     } catch {
         return "a value that cannot be converted to text";
     }
+}
+
+/**
+ * onToolCall's answer, read the same way in both engine modes: adopted
+ * (thenable.mjs), then its own enumerable properties, each read once, into
+ * a plain object, as postMessage hands it to the worker. An "allowed"
+ * inherited from a prototype is no decision (fail closed), and a getter
+ * cannot answer false to the check and true to the core (in worker mode
+ * the structured clone read it again, and the tool ran). A "then" of the
+ * copy goes: the async caller would adopt it.
+ * @param {(c: any) => unknown} onToolCall
+ * @param {any} arg
+ */
+export async function askInterceptor(onToolCall, arg) {
+    const decision = (await adopt(onToolCall(arg), "onToolCall's answer")).value;
+    if (decision === null || typeof decision !== "object" || Array.isArray(decision)) return decision;
+    const copy = { ...decision };
+    delete copy.then;
+    return copy;
 }

@@ -7,6 +7,7 @@
 
 import { CallSignal } from "./call.mjs";
 import { describeError, thrownByTool } from "./env.mjs";
+import { adopt } from "./thenable.mjs";
 
 /**
  * @typedef {import("../index.d.ts").IoCodeMode.ToolDefinition} ToolDefinition
@@ -209,12 +210,17 @@ export async function callTool(run, tool, input, engine, factoryOnEvent) {
     let error;
     let value;
     try {
-        value = await tool.execute(input, {
-            context: run.context,
-            get signal() {
-                return cs.signal;
-            },
-        });
+        value = (
+            await adopt(
+                tool.execute(input, {
+                    context: run.context,
+                    get signal() {
+                        return cs.signal;
+                    },
+                }),
+                "the tool's value",
+            )
+        ).value;
         ok = true;
         return value;
     } catch (thrown) {

@@ -9,6 +9,7 @@
 
 import { describeError, thrownByTool } from "./env.mjs";
 import { callTool, consoleLine, emit, now, runOf } from "./runs.mjs";
+import { askInterceptor } from "./page-hooks.mjs";
 import { notDataKind, toJSON } from "./tojson.mjs";
 import { inputValidator } from "./worker-tools.mjs";
 import { errorFields, rebuildError } from "./worker-wire.mjs";
@@ -128,7 +129,7 @@ export async function answer(h, m) {
         let value;
         if (m.kind === "intercept") {
             try {
-                value = await h.onToolCall({ tool: def, input: m.input, callContext: run.context });
+                value = await askInterceptor(h.onToolCall, { tool: def, input: m.input, callContext: run.context });
             } catch (err) {
                 throw thrownByTool(err, "onToolCall");
             }

@@ -9,7 +9,7 @@ import { exitedError } from "./core.mjs";
 import { field, prototypeHazard } from "./fields.mjs";
 import { thrownByTool } from "./env.mjs";
 import { callTool, consoleLine, emit, finishRun, newOwner, now, observed, runInCore, runOf, startRun, stopRuns } from "./runs.mjs";
-import { filterVerdict, notFromHook, overwriteVerdict } from "./page-hooks.mjs";
+import { askInterceptor, filterVerdict, notFromHook, overwriteVerdict } from "./page-hooks.mjs";
 import { abortReason, argsOnce, markSchema, normalizeRunOptions, whenAborted } from "./run-options.mjs";
 
 /**
@@ -67,16 +67,11 @@ export function pagePipeline(config) {
             if (!run || run.ended) throw new Error(run ? run.endReason : "the run has ended");
             let decision;
             try {
-                decision = await onToolCall({ tool: orig(c.tool), input: c.input, callContext: run.context });
+                decision = await askInterceptor(onToolCall, { tool: orig(c.tool), input: c.input, callContext: run.context });
             } catch (err) {
                 throw thrownByTool(err, "onToolCall");
             }
             if (run.ended) throw new Error(run.endReason);
-            // Its own enumerable properties, each read once, as
-            // postMessage hands it to the worker in worker mode: an
-            // "allowed" inherited from a prototype is not a decision
-            // there, so it must not be one here (fail closed).
-            if (decision !== null && typeof decision === "object" && !Array.isArray(decision)) decision = { ...decision };
             if (decision && typeof decision === "object" && decision.allowed === false) {
                 emit(run, { type: "tool-call", runId: run.id, callId: 0, name: c.tool.name, input: c.input, decision: { allowed: false, reason: String(decision.reason) } }, onEvent);
             }
