@@ -90,6 +90,8 @@ func TestConsoleValues(t *testing.T) {
 			[]string{`[[1,"a"]] ["x"]`, `{"a":{"b":1}}`}},
 		{"a Map that holds itself", `const m = new Map(); m.set("self", m); m.set("n", 1); console.log(m)`,
 			[]string{`{"self":"[Circular]","n":1}`}},
+		{"an object deeper than 100 levels: a marker at the 101st", `let o = 1; for (let i = 0; i < 1e5; i++) o = {a: o}; let a = 1; for (let i = 0; i < 100; i++) a = [a]; console.log(o); console.log(a, [a])`,
+			[]string{strings.Repeat(`{"a":`, 100) + `"[more than 100 levels deep]"` + strings.Repeat("}", 100), strings.Repeat("[", 100) + "1" + strings.Repeat("]", 100) + " " + strings.Repeat("[", 100) + `"[more than 100 levels deep]"` + strings.Repeat("]", 100)}},
 		{"errors and strings as before", `console.log(new RangeError("r"), "s", null, undefined, true, {e: [new Error("x")]})`,
 			[]string{`RangeError: r s null undefined true {"e":[{"name":"Error","message":"x"}]}`}},
 	} {

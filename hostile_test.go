@@ -672,6 +672,25 @@ func TestHostileDeepNestingCatchable(t *testing.T) {
 	}
 }
 
+// A thrown object JSON cannot write was "[object Object]" with no word of
+// why (hostile13): the message now says what stopped its JSON.
+func TestHostileThrownObjectNotJSON(t *testing.T) {
+	_, s := newHostile(t, Config{})
+	for _, tc := range []struct{ name, code, want string }{
+		{"nested past 1,000 levels", `let o = 1; for (let i = 0; i < 1e5; i++) o = {a: o}; throw o`,
+			"a non-Error value was thrown: [object Object] (not shown as JSON: JSON.stringify: the value nests more than 1,000 levels deep)"},
+		{"a cycle", `const o = {}; o.self = o; throw o`, "a non-Error value was thrown: [object Object] (not shown as JSON: circular reference)"},
+		{"JSON as before", `throw {a: [1]}`, `a non-Error value was thrown: {"a":[1]}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := exec(t, s, tc.code, nil)
+			if res.OK || res.Error.Code != "RUNTIME" || res.Error.Message != tc.want {
+				t.Errorf("got %+v, want RUNTIME %q", res.Error, tc.want)
+			}
+		})
+	}
+}
+
 // The depth check before JSON.parse must not cost memory of its own: it
 // ran regular expressions over the text, and QuickJS's regexp engine keeps
 // a backtracking state per character of a match, so one string of ~3 MB

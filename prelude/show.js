@@ -37,6 +37,7 @@
   // Error, a BigInt, NaN, ...), without warnings, and a reference back to
   // an object the line is inside is "[Circular]": JSON alone wrote {} for a
   // Map or an Error and null for NaN, and gave up on a cycle or a BigInt.
+  // An object 100 levels down is written as a marker that says so.
   // st holds the objects being written (as JSON walks them, converted) and
   // was what each of them was before.
   let conv;
@@ -50,6 +51,10 @@
       case "object": if (x === null) return x;
       }
       while (n && st[n - 1] !== this) n--;
+      // A line holds at most 2,000 characters: an object deeper than 100
+      // levels cannot show more, and past 1,000 stringify refuses it (the
+      // line read "[object Object]", saying nothing of why).
+      if (n >= 100 && typeof x === "object") return "[more than 100 levels deep]";
       for (let i = 0; i < n; i++) if (was[i] === x) return "[Circular]";
       let out = x;
       if (typeof x !== "object" || !(isArr(x) || (p = gp(x)) === OP || p === null)) {

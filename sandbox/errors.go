@@ -32,6 +32,8 @@ const (
 // getter that throws is reported as such; a value that throws on every
 // read (a Proxy whose traps throw) is described, with what its read threw;
 // a Proxy whose getPrototypeOf trap throws is read as a non-Error value.
+// A thrown object JSON cannot write (a cycle, a BigInt, nesting past
+// 1,000 levels) is String's "[object Object]" and why it is not JSON.
 // The envelope has no prototype, so a toJSON the program put on
 // Object.prototype cannot replace it.
 var describeError = `(e) => {
@@ -72,7 +74,13 @@ var describeError = `(e) => {
       if (more) message = cut(message ? message + more : more.slice(2), ` + strconv.Itoa(MaxMessageChars) + `);
       return out(name, message, str(() => e.stack || "", ` + strconv.Itoa(MaxMessageChars) + `) || "");
     }
-    let m = str(() => { try { return typeof e === "object" && e !== null ? JSON.stringify(e) : String(e); } catch (_) { return String(e); } }, ` + strconv.Itoa(MaxMessageChars) + `);
+    let m = str(() => {
+      try { return typeof e === "object" && e !== null ? JSON.stringify(e) : String(e); } catch (x) {
+        let w = "";
+        try { w = cut(String(x instanceof Error ? x.message : x), 200); } catch (_) {}
+        return String(e) + " (not shown as JSON" + (w ? ": " + w : "") + ")";
+      }
+    }, ` + strconv.Itoa(MaxMessageChars) + `);
     if (m === undefined) m = (typeof e === "function" ? "a function" : "an object") + " that cannot be read or converted to text (reading it threw" + threw() + ")";
     return out("Error", "a non-Error value was thrown: " + m, "");
   } catch (_) { return ""; }

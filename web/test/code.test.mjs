@@ -285,8 +285,8 @@ test("a self-recursive getter hits QuickJS's stack limit in both modes, after a 
         assert.equal(big.ok, true, JSON.stringify(big.error));
         const o = "const o = { get name() { return this.name }, get message() { return this.message } };\n";
         for (const [code, want] of [
-            [o + "Promise.reject(o)", /^a non-Error value was thrown: \[object Object\]$/],
-            [o + "throw o", /^a non-Error value was thrown: \[object Object\]$/],
+            [o + "Promise.reject(o)", /^a non-Error value was thrown: \[object Object\] \(not shown as JSON: stack overflow\)$/],
+            [o + "throw o", /^a non-Error value was thrown: \[object Object\] \(not shown as JSON: stack overflow\)$/],
         ]) {
             const res = await run(s, code);
             assert.equal(res.ok, false, code);

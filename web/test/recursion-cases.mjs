@@ -44,7 +44,7 @@ export const UNCAUGHT = [
     // parsed unchecked, and the host's overflow ends the run.
     ["source nested 100,000 brackets deep, built", "new Function('['.repeat(1e5))", /^Function: code nested too deeply: 100000 levels at line 1; the limit is 100 \(/],
     ["source nested 100,000 brackets deep, evaluated", "eval('['.repeat(1e5))", /^Maximum call stack size exceeded: the code, the data or the recursion nests too deeply \(keep data under 1,000 levels and brackets in code under 100 deep\)$/],
-    ["a rejection whose name and message getters recurse", "const o = { get name() { return this.name }, get message() { return this.message } }; throw o", /^a non-Error value was thrown: \[object Object\]$/],
+    ["a rejection whose name and message getters recurse", "const o = { get name() { return this.name }, get message() { return this.message } }; throw o", /^a non-Error value was thrown: \[object Object\] \(not shown as JSON: stack overflow\)$/],
 ];
 
 /**
