@@ -1,0 +1,91 @@
+// Hostile page set-ups in Chromium (hostile13), in a Worker (the browser
+// default) and, with CODE_MODE_WORKER=0, on the page's thread: a page tool
+// or onToolCall returning a thenable that resolves with itself (awaited,
+// its then() jobs never end and the page freezes), and a page whose
+// Object.prototype.then was set by a dependency (every object a thenable).
+// The page must stay live and the library must say what is wrong.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { CHROMIUM, IN_THREAD, checkPrerequisites, launchBrowser, servePages } from "./harness.mjs";
+
+// Each helper answers with strings and numbers only: with
+// Object.prototype.then set, an object the page's evaluate returned would
+// itself be a thenable.
+const PAGE = `<!doctype html><meta charset="utf-8"><title>hostile</title><script>
+const CALL = "try { return await tools.t.x({}) } catch (e) { return e.name + ': ' + e.message }";
+const make = async (worker, extra) => {
+    const { IoCodeModeFactory } = await import("/dist/index.mjs");
+    return IoCodeModeFactory({ wasmLocation: "/dist/emscripten-module.wasm", worker, timeout: 60000, ...extra });
+};
+const exe = (api) => api.createSession().getLlmTools().find((t) => t.name === "executeCode");
+// Whether a timer of the page fires within 5 s of being set, once the run is over.
+const live = () => new Promise((r) => { setTimeout(() => r("live"), 10); });
+window.__selfThenable = async (worker, where) => {
+    const self = () => { const t = { then(r) { r(t); } }; return t; };
+    let ran = 0;
+    const api = await make(worker, where === "tool"
+        ? { tools: [{ name: "t.x", description: "d", execute: self }] }
+        : { interceptors: { onToolCall: self }, tools: [{ name: "t.x", description: "d", execute: () => ++ran }] });
+    try {
+        const r = await exe(api).execute({ code: CALL, explanation: "" });
+        const next = await exe(api).execute({ code: "return 2", explanation: "" });
+        return JSON.stringify([r.result, await live(), next.result, ran]);
+    } finally {
+        api.dispose();
+    }
+};
+window.__thenPolluted = async (worker) => {
+    const out = [];
+    Object.prototype.then = function (r) { r(this); };
+    try { await make(worker, {}); out.push("created"); } catch (e) { out.push(e.message); }
+    delete Object.prototype.then;
+    const api = await make(worker, { tools: [{ name: "t.x", description: "d", execute: () => "ran" }] });
+    Object.prototype.then = function (r) { r("THEN"); };
+    try { await exe(api).execute({ code: CALL, explanation: "" }); out.push("ran"); } catch (e) { out.push(e.message); }
+    delete Object.prototype.then;
+    const r = await exe(api).execute({ code: CALL, explanation: "" });
+    out.push(r.result);
+    api.dispose();
+    return JSON.stringify(out);
+};
+</script>`;
+
+let server;
+let browser;
+let page;
+const problems = [];
+
+before(async () => {
+    checkPrerequisites();
+    server = await servePages({ "/page.html": PAGE });
+    browser = await launchBrowser();
+    page = await browser.newPage();
+    page.on("pageerror", (e) => problems.push(e.message));
+    await page.goto(`${server.base}/page.html`);
+});
+
+after(async () => {
+    await browser?.close();
+    await server?.close();
+});
+
+const mode = IN_THREAD ? "on the page's thread" : "in a Worker";
+const THENABLE = /thenable that resolved with a thenable 32 times over \(one whose then resolves with itself\?\)/;
+
+for (const where of ["tool", "onToolCall"]) {
+    test(`${mode} (${CHROMIUM}): ${where === "tool" ? "a tool" : "an onToolCall"} returning a self-resolving thenable fails the call saying so; the page lives`, { timeout: 120_000 }, async () => {
+        const [r, live, next, ran] = JSON.parse(await page.evaluate(([w, x]) => window.__selfThenable(w, x), [!IN_THREAD, where]));
+        assert.match(r, where === "tool" ? /^ToolError: the tool's value is a / : /denied.*onToolCall's answer is a /);
+        assert.match(r, THENABLE);
+        assert.deepEqual([live, next, ran], ["live", 2, 0]);
+        assert.deepEqual(problems, []);
+    });
+}
+
+test(`${mode} (${CHROMIUM}): Object.prototype.then set by the page: the factory and a run reject saying so, and runs work once it is gone`, { timeout: 120_000 }, async () => {
+    const [factory, run, after] = JSON.parse(await page.evaluate((w) => window.__thenPolluted(w), !IN_THREAD));
+    assert.match(factory, /^Code Mode cannot run on this page: Object\.prototype\.then is a function \(a polluted prototype\)/);
+    assert.match(run, /^Code Mode cannot run on this page: Object\.prototype\.then is a function/);
+    assert.equal(after, "ran");
+    assert.deepEqual(problems, []);
+});
