@@ -26,47 +26,7 @@
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-
-/** @param {Uint8Array} buf @param {number} p @returns {[number, number]} value, next position */
-function u32(buf, p) {
-    let r = 0, s = 0, b;
-    do {
-        b = buf[p++];
-        r += (b & 0x7f) * 2 ** s;
-        s += 7;
-    } while (b & 0x80);
-    return [r, p];
-}
-
-/** @param {Uint8Array} buf @param {number} p @returns {[number, number]} */
-function s32(buf, p) {
-    let r = 0, s = 0, b;
-    do {
-        b = buf[p++];
-        r |= (b & 0x7f) << s;
-        s += 7;
-    } while (b & 0x80 && s < 35);
-    if (s < 32 && b & 0x40) r |= -1 << s;
-    return [r, p];
-}
-
-/** @param {Uint8Array} buf @param {number} p position after a LEB128 */
-function skipLEB(buf, p) {
-    while (buf[p++] & 0x80);
-    return p;
-}
-
-/** @param {number} n @returns {number[]} */
-function encodeU32(n) {
-    const out = [];
-    do {
-        let b = n & 0x7f;
-        n >>>= 7;
-        if (n) b |= 0x80;
-        out.push(b);
-    } while (n);
-    return out;
-}
+import { encodeU32, s32, skipLEB, u32 } from "./leb128.mjs";
 
 // Skips an instruction's immediates. Returns the position after them, or -1
 // for an opcode this reader does not know.

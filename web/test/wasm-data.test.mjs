@@ -5,24 +5,12 @@
 // after the merge.
 
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { test } from "node:test";
+import { encodeU32 } from "../../scripts/leb128.mjs";
 import { mergeDataSegments } from "../../scripts/wasm-data.mjs";
+import { runRewritten } from "./go-wasm.mjs";
 
-/** @param {number} n */
-const uleb = (n) => {
-    const out = [];
-    do {
-        let b = n & 0x7f;
-        n >>>= 7;
-        if (n) b |= 0x80;
-        out.push(b);
-    } while (n);
-    return out;
-};
+const uleb = encodeU32;
 /** @param {number} id @param {number[]} body */
 const section = (id, body) => [id, ...uleb(body.length), ...body];
 /** An active segment of memory 0 at an i32.const offset (sleb of a positive offset: a trailing 0 byte when bit 6 is set). @param {number} offset @param {number[]} bytes */
@@ -170,36 +158,11 @@ func main() {
 `;
 
 test("wasm-data: a Go program prints the same with its segments merged", () => {
-    const go = process.env.GO || "go";
-    const env = spawnSync(go, ["env", "GOROOT"], { encoding: "utf8" });
-    assert.equal(env.status, 0, env.stderr);
-    const goroot = env.stdout.trim();
-    const dir = mkdtempSync(join(tmpdir(), "wasm-data-"));
-    try {
-        writeFileSync(join(dir, "go.mod"), "module data\n\ngo 1.24\n");
-        writeFileSync(join(dir, "main.go"), program);
-        const build = spawnSync(go, ["build", "-o", "main.wasm", "."], {
-            cwd: dir,
-            encoding: "utf8",
-            env: { ...process.env, GOOS: "js", GOARCH: "wasm", GOFLAGS: "" },
-        });
-        assert.equal(build.status, 0, build.stderr);
-        const original = readFileSync(join(dir, "main.wasm"));
-        const r = mergeDataSegments(original);
-        assert.ok(r.before > 1000 && r.after < 100, `${r.before} segments merged into ${r.after}`);
-        assert.ok(WebAssembly.validate(r.bytes));
-        writeFileSync(join(dir, "merged.wasm"), r.bytes);
-        const run = (/** @type {string} */ f) => {
-            const p = spawnSync(process.execPath, [join(goroot, "lib", "wasm", "wasm_exec_node.js"), f], { cwd: dir, encoding: "utf8" });
-            assert.equal(p.status, 0, p.stderr);
-            return p.stdout;
-        };
-        const want = run("main.wasm");
-        assert.match(want, /^a \[1 2 3\] A false\nbb \[4 5\] BB false\nccc \[\] CCC false\n/);
-        assert.match(want, /\[\{"X":1,"Y":2,"name":"p"\},\{"X":3,"Y":0\}\]\n<nil> \[\{1 2 p\} \{3 0 \}\]/);
-        assert.match(want, /recovered: assignment to entry in nil map/);
-        assert.equal(run("merged.wasm"), want);
-    } finally {
-        rmSync(dir, { recursive: true, force: true });
-    }
+    const { result: r, want, got } = runRewritten(program, mergeDataSegments);
+    assert.ok(r.before > 1000 && r.after < 100, `${r.before} segments merged into ${r.after}`);
+    assert.ok(WebAssembly.validate(r.bytes));
+    assert.match(want, /^a \[1 2 3\] A false\nbb \[4 5\] BB false\nccc \[\] CCC false\n/);
+    assert.match(want, /\[\{"X":1,"Y":2,"name":"p"\},\{"X":3,"Y":0\}\]\n<nil> \[\{1 2 p\} \{3 0 \}\]/);
+    assert.match(want, /recovered: assignment to entry in nil map/);
+    assert.equal(got, want);
 });

@@ -4,12 +4,9 @@
 // its jumps.
 
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { test } from "node:test";
 import { rewriteJumps } from "../../scripts/wasm-jumps.mjs";
+import { runRewritten } from "./go-wasm.mjs";
 
 const program = `package main
 
@@ -126,42 +123,17 @@ loop:
 `;
 
 test("wasm-jumps: a Go program prints the same after the rewrite, whose jumps it changed", () => {
-    const go = process.env.GO || "go";
-    const env = spawnSync(go, ["env", "GOROOT"], { encoding: "utf8" });
-    assert.equal(env.status, 0, env.stderr);
-    const goroot = env.stdout.trim();
-    const dir = mkdtempSync(join(tmpdir(), "wasm-jumps-"));
-    try {
-        writeFileSync(join(dir, "go.mod"), "module jumps\n\ngo 1.24\n");
-        writeFileSync(join(dir, "main.go"), program);
-        const build = spawnSync(go, ["build", "-o", "main.wasm", "."], {
-            cwd: dir,
-            encoding: "utf8",
-            env: { ...process.env, GOOS: "js", GOARCH: "wasm", GOFLAGS: "" },
-        });
-        assert.equal(build.status, 0, build.stderr);
-        const original = readFileSync(join(dir, "main.wasm"));
-        const r = rewriteJumps(original);
-        assert.ok(r.jumps > 1000, `only ${r.jumps} jumps rewritten`);
-        assert.ok(r.rewritten > 100 && r.rewritten < r.functions, `${r.rewritten} of ${r.functions} functions rewritten`);
-        assert.ok(WebAssembly.validate(r.bytes));
-        // Nothing is left to rewrite, and the rewrite changed the binary.
-        assert.equal(rewriteJumps(r.bytes).jumps, 0);
-        assert.notDeepEqual(Buffer.from(r.bytes), original);
-        writeFileSync(join(dir, "rewritten.wasm"), r.bytes);
-        const run = (/** @type {string} */ f) => {
-            const p = spawnSync(process.execPath, [join(goroot, "lib", "wasm", "wasm_exec_node.js"), f], { cwd: dir, encoding: "utf8" });
-            assert.equal(p.status, 0, p.stderr);
-            return p.stdout;
-        };
-        const want = run("main.wasm");
-        assert.match(want, /^negative zero 1 2 fizz 4 buzz fizz 7 8 fizz buzz 11 fizz 13 14 fizzbuzz 16 \n/);
-        assert.match(want, /recovered: runtime error: integer divide by zero/);
-        assert.match(want, /squares 40425/);
-        assert.equal(run("rewritten.wasm"), want);
-    } finally {
-        rmSync(dir, { recursive: true, force: true });
-    }
+    const { original, result: r, want, got } = runRewritten(program, rewriteJumps);
+    assert.ok(r.jumps > 1000, `only ${r.jumps} jumps rewritten`);
+    assert.ok(r.rewritten > 100 && r.rewritten < r.functions, `${r.rewritten} of ${r.functions} functions rewritten`);
+    assert.ok(WebAssembly.validate(r.bytes));
+    // Nothing is left to rewrite, and the rewrite changed the binary.
+    assert.equal(rewriteJumps(r.bytes).jumps, 0);
+    assert.notDeepEqual(Buffer.from(r.bytes), original);
+    assert.match(want, /^negative zero 1 2 fizz 4 buzz fizz 7 8 fizz buzz 11 fizz 13 14 fizzbuzz 16 \n/);
+    assert.match(want, /recovered: runtime error: integer divide by zero/);
+    assert.match(want, /squares 40425/);
+    assert.equal(got, want);
 });
 
 test("wasm-jumps: a binary that is not WebAssembly is refused", () => {
