@@ -8,6 +8,7 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { after, before } from "node:test";
 import { chromium } from "playwright-core";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -104,6 +105,29 @@ export async function servePages(pages) {
     });
     await new Promise((r) => server.listen(0, "127.0.0.1", r));
     return { base: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+// usePage serves one in-memory page (servePages) to a Chromium tab that
+// lives for the test file: it registers the file's before and after hooks,
+// and returns { page, problems }, filled once before has run. problems
+// collects the page's uncaught errors.
+export function usePage(html) {
+    const held = { page: undefined, problems: [] };
+    let server;
+    let browser;
+    before(async () => {
+        checkPrerequisites();
+        server = await servePages({ "/page.html": html });
+        browser = await launchBrowser();
+        held.page = await browser.newPage();
+        held.page.on("pageerror", (e) => held.problems.push(e.message));
+        await held.page.goto(`${server.base}/page.html`);
+    });
+    after(async () => {
+        await browser?.close();
+        await server?.close();
+    });
+    return held;
 }
 
 export async function launchBrowser() {

@@ -4,9 +4,9 @@
 // its then() jobs never end and the page freezes), and a page whose
 // Object.prototype.then was set by a dependency (every object a thenable).
 // The page must stay live and the library must say what is wrong.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { CHROMIUM, IN_THREAD, checkPrerequisites, launchBrowser, servePages } from "./harness.mjs";
+import { CHROMIUM, IN_THREAD, usePage } from "./harness.mjs";
 
 // Each helper answers with strings and numbers only: with
 // Object.prototype.then set, an object the page's evaluate returned would
@@ -50,42 +50,25 @@ window.__thenPolluted = async (worker) => {
 };
 </script>`;
 
-let server;
-let browser;
-let page;
-const problems = [];
-
-before(async () => {
-    checkPrerequisites();
-    server = await servePages({ "/page.html": PAGE });
-    browser = await launchBrowser();
-    page = await browser.newPage();
-    page.on("pageerror", (e) => problems.push(e.message));
-    await page.goto(`${server.base}/page.html`);
-});
-
-after(async () => {
-    await browser?.close();
-    await server?.close();
-});
+const held = usePage(PAGE);
 
 const mode = IN_THREAD ? "on the page's thread" : "in a Worker";
 const THENABLE = /thenable that resolved with a thenable 32 times over \(one whose then resolves with itself\?\)/;
 
 for (const where of ["tool", "onToolCall"]) {
     test(`${mode} (${CHROMIUM}): ${where === "tool" ? "a tool" : "an onToolCall"} returning a self-resolving thenable fails the call saying so; the page lives`, { timeout: 120_000 }, async () => {
-        const [r, live, next, ran] = JSON.parse(await page.evaluate(([w, x]) => window.__selfThenable(w, x), [!IN_THREAD, where]));
+        const [r, live, next, ran] = JSON.parse(await held.page.evaluate(([w, x]) => window.__selfThenable(w, x), [!IN_THREAD, where]));
         assert.match(r, where === "tool" ? /^ToolError: the tool's value is a / : /denied.*onToolCall's answer is a /);
         assert.match(r, THENABLE);
         assert.deepEqual([live, next, ran], ["live", 2, 0]);
-        assert.deepEqual(problems, []);
+        assert.deepEqual(held.problems, []);
     });
 }
 
 test(`${mode} (${CHROMIUM}): Object.prototype.then set by the page: the factory and a run reject saying so, and runs work once it is gone`, { timeout: 120_000 }, async () => {
-    const [factory, run, after] = JSON.parse(await page.evaluate((w) => window.__thenPolluted(w), !IN_THREAD));
+    const [factory, run, after] = JSON.parse(await held.page.evaluate((w) => window.__thenPolluted(w), !IN_THREAD));
     assert.match(factory, /^Code Mode cannot run on this page: Object\.prototype\.then is a function \(a polluted prototype\)/);
     assert.match(run, /^Code Mode cannot run on this page: Object\.prototype\.then is a function/);
     assert.equal(after, "ran");
-    assert.deepEqual(problems, []);
+    assert.deepEqual(held.problems, []);
 });

@@ -6,9 +6,9 @@
 // the instance must run the next program. The rows are web/test's. Source
 // nested past the core's limit must be its SYNTAX error, in a fresh Worker
 // too (the smallest stack), and code at the limit must run.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { CHROMIUM, IN_THREAD, checkPrerequisites, launchBrowser, servePages } from "./harness.mjs";
+import { CHROMIUM, IN_THREAD, usePage } from "./harness.mjs";
 import { CAUGHT, FITS, UNCAUGHT } from "../test/recursion-cases.mjs";
 import { NESTED, NESTING_LIMIT, nestedMessage } from "../test/nesting-cases.mjs";
 
@@ -34,57 +34,40 @@ window.__runFresh = async (worker, code) => {
 };
 </script>`;
 
-let server;
-let browser;
-let page;
-const problems = [];
-
-before(async () => {
-    checkPrerequisites();
-    server = await servePages({ "/page.html": PAGE });
-    browser = await launchBrowser();
-    page = await browser.newPage();
-    page.on("pageerror", (e) => problems.push(e.message));
-    await page.goto(`${server.base}/page.html`);
-});
-
-after(async () => {
-    await browser?.close();
-    await server?.close();
-});
+const held = usePage(PAGE);
 
 const mode = IN_THREAD ? "on the page's thread" : "in a fresh Worker";
 
 test(`deep recursion ${mode} (${CHROMIUM}) is QuickJS's catchable stack overflow; the next run works`, async () => {
     for (const [name, code] of CAUGHT) {
-        const { first, next } = await page.evaluate(([w, c]) => window.__runFresh(w, c), [!IN_THREAD, code]);
+        const { first, next } = await held.page.evaluate(([w, c]) => window.__runFresh(w, c), [!IN_THREAD, code]);
         assert.equal(first.ok, true, `${name}: ${JSON.stringify(first.error)}`);
         assert.deepEqual(first.result, [true, "stack overflow"], name);
         assert.equal(next.result, 1, `${name}: the next run ${JSON.stringify(next.error)}`);
     }
     for (const [name, code, result] of FITS) {
-        const { first } = await page.evaluate(([w, c]) => window.__runFresh(w, c), [!IN_THREAD, code]);
+        const { first } = await held.page.evaluate(([w, c]) => window.__runFresh(w, c), [!IN_THREAD, code]);
         assert.deepEqual([first.ok, first.result], [true, result], `${name}: ${JSON.stringify(first.error)}`);
     }
     for (const [name, code, message] of UNCAUGHT) {
-        const { first, next } = await page.evaluate(([w, c]) => window.__runFresh(w, c), [!IN_THREAD, code]);
+        const { first, next } = await held.page.evaluate(([w, c]) => window.__runFresh(w, c), [!IN_THREAD, code]);
         assert.equal(first.error?.code, "RUNTIME", `${name}: ${JSON.stringify(first.error)}`);
         assert.match(first.error.message, message, name);
         assert.equal(next.result, 1, `${name}: the next run ${JSON.stringify(next.error)}`);
     }
-    assert.deepEqual(problems, []);
+    assert.deepEqual(held.problems, []);
 });
 
 test(`source nested past the limit ${mode} is a SYNTAX error that says so; at the limit it runs`, async () => {
     for (const [name, code, result, extra] of NESTED) {
-        const { first: at } = await page.evaluate(([w, c]) => window.__runFresh(w, c), [!IN_THREAD, code(NESTING_LIMIT - extra)]);
+        const { first: at } = await held.page.evaluate(([w, c]) => window.__runFresh(w, c), [!IN_THREAD, code(NESTING_LIMIT - extra)]);
         assert.deepEqual([at.ok, at.result], [true, result], `${name} at the limit: ${JSON.stringify(at.error)}`);
         for (const n of [NESTING_LIMIT - extra + 1, 20000]) {
-            const { first, next } = await page.evaluate(([w, c]) => window.__runFresh(w, c), [!IN_THREAD, code(n)]);
+            const { first, next } = await held.page.evaluate(([w, c]) => window.__runFresh(w, c), [!IN_THREAD, code(n)]);
             assert.equal(first.error?.code, "SYNTAX", `${name} nested ${n}: ${JSON.stringify(first.error)}`);
             assert.match(first.error.message, nestedMessage(n + extra), name);
             assert.equal(next.result, 1, `${name}: the next run ${JSON.stringify(next.error)}`);
         }
     }
-    assert.deepEqual(problems, []);
+    assert.deepEqual(held.problems, []);
 });
