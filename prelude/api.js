@@ -1,7 +1,7 @@
 // The sandbox API behind the getters of prelude.js, compiled on the first
 // read of any of them (or the first JSON.parse): a run that touches none
 // compiles none of it. It gets what prelude.js captured before the program
-// ran (the host functions, the global object, Object, eval, the context's
+// ran (the host functions, the global object, Object, the context's
 // own JSON.parse and JSON.stringify, Reflect.apply, RangeError), never what
 // the program may have replaced since.
 //
@@ -10,7 +10,7 @@
 // ends at once) and returns its id; run runs its pipeline. Strings are cut
 // here, before they are encoded for the host: a name longer than any valid
 // tool name (128) stays unknown when cut to 129 characters.
-(host, g, O, ev, parse, S, apply, RE) => {
+(host, g, O, parse, S, apply, RE) => {
   // By index: destructuring would call the program's
   // Array.prototype[Symbol.iterator], if it set one, with host.
   const begin = host[0], run = host[1], find = host[2], log = host[3], src = host[4], depth = host[5];
@@ -57,7 +57,7 @@
   // text is a value as a log line shows it (show.js): a string as it is;
   // anything else builds show.js first, on its first need in the run.
   let show;
-  const text = (v) => typeof v === "string" ? v : (show || (show = ev(src("show"))(api, ev, src, S, isArr, gp, OP)))(v);
+  const text = (v) => typeof v === "string" ? v : (show || (show = src("show")(api, src, S, isArr, gp, OP)))(v);
   const api = {
     parse(text, reviver) {
       if (tooDeep(text)) throw new RangeError("JSON.parse: the text nests more than 1,000 levels deep");
@@ -92,7 +92,7 @@
     // and b it needs), fixes them as values, and returns global `key`.
     // Nothing here iterates an array: see prelude.js lazy.
     build(keys, name, a, b, key) {
-      const built = own[name] ? own[name]() : ev(src(name))(call, log, text, a, b);
+      const built = own[name] ? own[name]() : src(name)(call, log, text, a, b);
       for (let i = 0; i < keys.length; i++) O.defineProperty(g, keys[i], { value: keys.length > 1 ? built[keys[i]] : built, configurable: false, writable: false });
       return g[key];
     },

@@ -13,16 +13,17 @@
 // `tool_call` gains nothing: every path ends in the host's pipeline (filter,
 // interceptor, schema), which runs outside the sandbox.
 (begin, call, depth, log, search, src, ...more) => {
-  const g = globalThis, O = Object, ev = eval, parse = JSON.parse, S = JSON.stringify, apply = Reflect.apply, RE = RangeError;
+  const g = globalThis, O = Object, parse = JSON.parse, S = JSON.stringify, apply = Reflect.apply, RE = RangeError;
   const host = [begin, call, search, log, src, depth];
-  // API builds api.js on first use, from the source the host hands over.
-  // While it is being built there is none: the host's parse of that source
-  // (a flat string) is the plain one.
+  // API builds api.js on first use, from the function the host hands over
+  // (src gives the value a source evaluates to: compiled once per sandbox
+  // instance for the sources every run shares, api.js among them). While
+  // it is being built there is none (JSON.parse is the plain one).
   let api, building = false;
   const API = () => {
     if (!api && !building) {
       building = true;
-      try { api = ev(src("api"))(host, g, O, ev, parse, S, apply, RE); } finally { building = false; }
+      try { api = src("api")(host, g, O, parse, S, apply, RE); } finally { building = false; }
     }
     return api;
   };

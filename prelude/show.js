@@ -2,10 +2,10 @@
 // that is not a string (console.log("...") and a tool call need none of
 // it, and QuickJS pays for every byte it compiles, on every run). It gets
 // what api.js holds, all captured before the program ran: the api (its
-// guarded stringify), eval, the host's source function (for "convert"),
+// guarded stringify), the host's source function (for "convert"),
 // JSON.stringify, Array.isArray, Object.getPrototypeOf and
 // Object.prototype.
-(api, ev, src, S, isArr, gp, OP) => {
+(api, src, S, isArr, gp, OP) => {
   // related is what an Error points to that its message does not say:
   // an AggregateError's errors (Promise.any's has an empty message) and
   // the cause chain (code that rethrows as new Error("...", { cause: e })
@@ -58,7 +58,7 @@
       for (let i = 0; i < n; i++) if (was[i] === x) return "[Circular]";
       let out = x;
       if (typeof x !== "object" || !(isArr(x) || (p = gp(x)) === OP || p === null)) {
-        if (!fx) fx = (conv || (conv = ev(src("convert"))(S, isArr)))();
+        if (!fx) fx = (conv || (conv = src("convert")(S, isArr)))();
         out = fx[0](x, this, k, st, st, 0, "log");
       }
       if (out !== null && typeof out === "object") { st[n] = out; was[n++] = x; }

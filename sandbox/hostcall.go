@@ -117,16 +117,20 @@ func (r *run) callFunction(argc, argv, refID uint32) ffi.Value {
 			return t
 		}
 	}
-	if f.Sync != nil || f.Bytes != nil {
+	if f.Sync != nil || f.Bytes != nil || f.Source != nil {
 		// A panic here unwinds QuickJS mid-call: the instance traps and is
 		// discarded, and the run fails with a RUNTIME error.
 		var v json.RawMessage
 		var b []byte
+		var src string
 		var err error
-		if f.Sync != nil {
+		switch {
+		case f.Sync != nil:
 			v, err = f.Sync(args)
-		} else {
+		case f.Bytes != nil:
 			b, err = f.Bytes(args)
+		default:
+			src, err = f.Source(args)
 		}
 		if err != nil {
 			var fatal *Fatal
@@ -138,6 +142,9 @@ func (r *run) callFunction(argc, argv, refID uint32) ffi.Value {
 		}
 		if f.Bytes != nil {
 			return r.arrayBuffer(b)
+		}
+		if f.Source != nil {
+			return r.evalSource(src)
 		}
 		return r.fromJSON(v)
 	}

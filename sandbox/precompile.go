@@ -1,6 +1,11 @@
 package sandbox
 
-import "github.com/interopio/code-mode/sandbox/internal/ffi"
+import (
+	"maps"
+	"slices"
+
+	"github.com/interopio/code-mode/sandbox/internal/ffi"
+)
 
 // precompiledSources are the sandbox's own sources that a run compiles
 // when it first needs them: the helpers at its first host call, detectJS
@@ -10,35 +15,85 @@ import "github.com/interopio/code-mode/sandbox/internal/ffi"
 // from; a run takes a reference instead of compiling (QuickJS compiles at
 // ~0.1 µs a byte under V8: together ~0.2 ms of a run that calls a tool).
 // Evaluating each gives a function and does nothing else: what the
-// function reads, it reads when called, as before.
+// function reads, it reads when called, as before. The caller's
+// Program.Sources join them the same way.
 var precompiledSources = []string{helpersJS, detectJS, describeError}
 
-// newImage compiles precompiledSources in the instance's fresh runtime and
-// context and takes its image, or returns nil when the instance cannot
-// have one (its runs make their own runtime and context, and compile).
-func (i *instance) newImage(rt ffi.Runtime, ctx ffi.Context) (*ffi.Image, map[string]ffi.Value) {
+// maxSources bounds the caller's sources an instance keeps in its image:
+// a caller that named new ones in every run would grow it (and the copy
+// written back after each run) for ever.
+const maxSources = 16
+
+// sourceFile is the file name of the caller's sources in stacks: an
+// indirect eval's, as when a run without the image evaluates them.
+const sourceFile = "<input>"
+
+// precompile brings the instance's image up to date with the run about to
+// start in rt and ctx (fresh, or the image just written back): the first
+// time, it compiles precompiledSources and takes the image; afterwards it
+// compiles the sources the image lacks and takes it again. An instance
+// that cannot have an image is left without one (its runs make their own
+// runtime and context, and compile).
+func (i *instance) precompile(rt ffi.Runtime, ctx ffi.Context, sources []string) {
 	q := i.q
-	if !q.CanImage() {
-		return nil, nil
+	if !q.CanImage() || i.noImage {
+		return
 	}
-	compiled := make(map[string]ffi.Value, len(precompiledSources))
-	for _, src := range precompiledSources {
-		fn, exc := q.Eval(ctx, src, "<sandbox>", ffi.EvalGlobal)
+	var add []string
+	if i.img == nil {
+		add = append(add, precompiledSources...)
+	}
+	kept := -1 // the caller's sources in the image, counted on a miss
+	for _, src := range sources {
+		if _, ok := i.compiled[src]; ok || slices.Contains(add, src) {
+			continue
+		}
+		if kept < 0 {
+			kept = 0
+			for s := range i.compiled {
+				if !slices.Contains(precompiledSources, s) {
+					kept++
+				}
+			}
+		}
+		if kept < maxSources {
+			add = append(add, src)
+			kept++
+		}
+	}
+	if len(add) == 0 {
+		return
+	}
+	compiled := maps.Clone(i.compiled)
+	if compiled == nil {
+		compiled = make(map[string]ffi.Value, len(add))
+	}
+	var made []ffi.Value
+	for _, src := range add {
+		name := sourceFile
+		if slices.Contains(precompiledSources, src) {
+			name = "<sandbox>"
+		}
+		fn, exc := q.Eval(ctx, src, name, ffi.EvalGlobal)
 		if exc != 0 {
 			q.FreeValue(ctx, exc)
 			continue
 		}
 		compiled[src] = fn
+		made = append(made, fn)
 	}
 	img := q.TakeImage(rt, ctx)
 	if img == nil {
-		// The run frees its context: nothing of it may be left.
-		for _, fn := range compiled {
-			q.FreeValue(ctx, fn)
+		if i.img == nil {
+			// The run frees its context: nothing of it may be left.
+			for _, fn := range made {
+				q.FreeValue(ctx, fn)
+			}
 		}
-		return nil, nil
+		// Else the values go with this run, when the image is written back.
+		return
 	}
-	return img, compiled
+	i.img, i.compiled = img, compiled
 }
 
 // precompiled returns an owned reference to the image's compiled src, or
@@ -50,4 +105,16 @@ func (r *run) precompiled(src string) (ffi.Value, bool) {
 	}
 	ref := r.q.DupValue(r.ctx, fn.Const())
 	return ref, ref != 0
+}
+
+// evalSource is the value of src (Func.Source) as the call's result: the
+// image's, or evaluated now with the context's own eval.
+func (r *run) evalSource(src string) ffi.Value {
+	v, exc := r.compile(src, sourceFile)
+	if exc != 0 {
+		t := r.q.Throw(r.ctx, exc.Const())
+		r.q.FreeValue(r.ctx, exc)
+		return t
+	}
+	return v
 }

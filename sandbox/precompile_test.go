@@ -5,8 +5,11 @@ package sandbox
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
+	"strings"
 	"testing"
+	"time"
 )
 
 // TestPrecompiledInImage: an instance's image holds the sandbox's own
@@ -50,5 +53,132 @@ func TestPrecompiledInImage(t *testing.T) {
 		if e.idle[0].compiled[src] == 0 {
 			t.Errorf("the image lacks a compiled source (%.40q...)", src)
 		}
+	}
+}
+
+// TestSourcesShareNothing: a caller's source in Program.Sources is
+// evaluated once per instance, into its image, and every run gets the
+// value as the image holds it: what a run did to it (state the value
+// closes over, its own properties, its prototype), however the run ended,
+// the next run on that instance sees nothing of it. A run without an
+// image evaluates the source itself, with the same results.
+func TestSourcesShareNothing(t *testing.T) {
+	wasm, err := os.ReadFile("../node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The counter closes over box, made when the source is evaluated.
+	const counter = `(() => { const box = { n: 0 }; return (k) => (box.n += k); })()`
+	asked := 0
+	funcs := map[string]Func{"src": {Source: func(args []json.RawMessage) (string, error) {
+		asked++
+		return counter, nil
+	}}}
+	const prelude = `(src) => { globalThis.counter = src(); globalThis.again = () => src() === counter; }`
+	const touch = `counter(5); counter.left = "x"; Object.setPrototypeOf(counter, null);`
+	const check = `return [counter(1), counter(1), typeof counter.left, Object.getPrototypeOf(counter) === Function.prototype, again()]`
+	for _, images := range []bool{true, false} {
+		// A second call in a run gets the image's value again; without an
+		// image, each call evaluates the source anew.
+		want := fmt.Sprintf(`[1,2,"undefined",true,%v]`, images)
+		e, err := NewEngine(wasm, Config{MaxInstances: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.noImages = !images
+		for _, tc := range []struct {
+			name, code string
+			timeout    time.Duration
+			wantErr    ErrorCode
+		}{
+			{"returned", touch + `return 1`, 0, ""},
+			{"threw", touch + `throw new Error("x")`, 0, CodeRuntime},
+			{"timed out", touch + `for (;;) {}`, 300 * time.Millisecond, CodeTimeout},
+		} {
+			res, err := e.Run(context.Background(), Program{Code: tc.code, Prelude: prelude, Hidden: true, Funcs: funcs, Sources: []string{counter}, Timeout: tc.timeout})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := codeOf(res); got != tc.wantErr {
+				t.Fatalf("images %v, %s: first run's error %q, want %q (%+v)", images, tc.name, got, tc.wantErr, res.Error)
+			}
+			for i := 0; i < 2; i++ {
+				res, err := e.Run(context.Background(), Program{Code: check, Prelude: prelude, Hidden: true, Funcs: funcs, Sources: []string{counter}})
+				if err != nil || res.Error != nil {
+					t.Fatalf("images %v, %s: check run: %v %+v", images, tc.name, err, res.Error)
+				}
+				if string(res.Value) != want {
+					t.Errorf("images %v, after a run that %s: check run %d got %s, want %s (the source's value as first evaluated)", images, tc.name, i+1, res.Value, want)
+				}
+			}
+		}
+		e.mu.Lock()
+		if len(e.idle) != 1 {
+			t.Fatalf("images %v: %d idle instances, want 1", images, len(e.idle))
+		}
+		if got := e.idle[0].compiled[counter] != 0; got != images {
+			t.Errorf("images %v: the instance holds the source compiled: %v", images, got)
+		}
+		e.mu.Unlock()
+		e.Close()
+	}
+	// Per engine: once in each of the 3 first runs, twice in each of the
+	// 6 check runs.
+	if asked != 2*(3+6*2) {
+		t.Errorf("Source was called %d times, want %d", asked, 2*(3+6*2))
+	}
+}
+
+func codeOf(res *Result) ErrorCode {
+	if res.Error == nil {
+		return ""
+	}
+	return res.Error.Code
+}
+
+// TestSourcesKeptAtMost: an instance keeps at most maxSources of the
+// caller's sources in its image; the others are evaluated in each run.
+func TestSourcesKeptAtMost(t *testing.T) {
+	wasm, err := os.ReadFile("../node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := NewEngine(wasm, Config{MaxInstances: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	n := maxSources + 4
+	var sources []string
+	for k := 0; k < n; k++ {
+		sources = append(sources, fmt.Sprintf("[%d]", k))
+	}
+	funcs := map[string]Func{"src": {Source: func(args []json.RawMessage) (string, error) {
+		var k int
+		if len(args) != 1 || json.Unmarshal(args[0], &k) != nil || k < 0 || k >= n {
+			return "", fmt.Errorf("src: want an index below %d, got %s", n, args)
+		}
+		return sources[k], nil
+	}}}
+	want := strings.ReplaceAll(fmt.Sprint(sources), " ", ",")
+	for run := 1; run <= 2; run++ {
+		res, err := e.Run(context.Background(), Program{Code: fmt.Sprintf("return Array.from({ length: %d }, (_, k) => src(k))", n), Funcs: funcs, Sources: sources})
+		if err != nil || res.Error != nil {
+			t.Fatalf("run %d: %v %+v", run, err, res.Error)
+		}
+		if string(res.Value) != want {
+			t.Errorf("run %d: %s, want %s", run, res.Value, want)
+		}
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	kept := 0
+	for _, src := range sources {
+		if e.idle[0].compiled[src] != 0 {
+			kept++
+		}
+	}
+	if kept != maxSources {
+		t.Errorf("the image holds %d of the %d sources, want %d", kept, n, maxSources)
 	}
 }

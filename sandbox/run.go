@@ -31,7 +31,10 @@ type instance struct {
 	// next starts from it (ffi.Image). Nil when the asset cannot have
 	// images: each run then makes and frees its own.
 	img *ffi.Image
-	// compiled holds the image's precompiledSources (values in it).
+	// noImage: see Engine.noImages.
+	noImage bool
+	// compiled holds the image's precompiledSources and Program.Sources
+	// (values in it), by source.
 	compiled map[string]ffi.Value
 }
 
@@ -156,8 +159,8 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64, w *wor
 		q.SetMaxStackSize(r.rt, maxStackSize)
 		q.EnableInterruptHandler(r.rt)
 		r.ctx = q.NewContext(r.rt)
-		i.img, i.compiled = i.newImage(r.rt, r.ctx)
 	}
+	i.precompile(r.rt, r.ctx, p.Sources)
 	r.img, r.compiled = i.img, i.compiled
 	if err := r.setup(p); err != nil {
 		// The prelude is interrupted too when the run is stopped or times

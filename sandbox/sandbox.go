@@ -97,6 +97,10 @@ type Engine struct {
 
 	waiting atomic.Int32 // runs in lease waiting for an instance (Stats)
 
+	// noImages, set by tests, gives instances no image, as for an asset
+	// without the layout images need.
+	noImages bool
+
 	workers workers // run the async host functions
 }
 
@@ -267,7 +271,7 @@ func (e *Engine) newInstance() (*instance, error) {
 		<-e.slots
 		return nil, ErrClosed
 	}
-	i := &instance{}
+	i := &instance{noImage: e.noImages}
 	q, err := e.asset.NewInstance(e.maxPages, i)
 	if err != nil {
 		<-e.slots
@@ -343,6 +347,14 @@ type Program struct {
 	Prelude string
 	// Funcs are global functions the code can call.
 	Funcs map[string]Func
+	// Sources are the sources a Func's Source may give that are the same
+	// in every run (a function expression, say): each must evaluate to a
+	// value and do nothing else. An instance with an image evaluates each
+	// once, the first time a run names it, into its image (at most 16 of
+	// them; others are evaluated in each run as any source), and a run
+	// then takes the image's value instead of compiling the source: what
+	// a run does to that value, as to anything, goes with the run.
+	Sources []string
 	// Hidden hands the Funcs to the Prelude instead of defining them as
 	// globals: Prelude is then a function expression, called once before
 	// Code with the Funcs as arguments, in the order of their names. The
@@ -373,7 +385,8 @@ type Program struct {
 	Body bool
 }
 
-// Func is a host function. Exactly one of Async, Sync and Bytes is set.
+// Func is a host function. Exactly one of Async, Sync, Bytes and Source is
+// set.
 //
 // Arguments arrive as JSON (nil for undefined, functions and symbols);
 // BigInt becomes a decimal string. A result of nil is undefined in JS. An
@@ -401,6 +414,12 @@ type Func struct {
 	// JSON, 64 KiB of bytes were 250 KB of text that JSON.parse took
 	// ~15 ms to read back (crypto.getRandomValues).
 	Bytes func(args []json.RawMessage) ([]byte, error)
+	// Source runs inline like Sync and gives JavaScript source, which the
+	// sandbox evaluates as a global script (as an indirect eval, in the
+	// run's context): the call returns the value it evaluates to. A source
+	// among Program.Sources is not compiled again: every call in a run
+	// returns the image's value.
+	Source func(args []json.RawMessage) (string, error)
 	// Label names a call in the run's warnings (a rejection nobody
 	// awaited), so they speak of what the program called rather than of
 	// a host function it never saw; nil uses the function's name.

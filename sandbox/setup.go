@@ -63,13 +63,13 @@ func (r *run) setup(p Program) error {
 		names := make([]string, 0, len(p.Funcs))
 		for n, f := range p.Funcs {
 			set := 0
-			for _, given := range []bool{f.Async != nil, f.Sync != nil, f.Bytes != nil} {
+			for _, given := range []bool{f.Async != nil, f.Sync != nil, f.Bytes != nil, f.Source != nil} {
 				if given {
 					set++
 				}
 			}
 			if set != 1 {
-				return fmt.Errorf("sandbox: Funcs[%q]: exactly one of Async, Sync and Bytes must be set, got %d", n, set)
+				return fmt.Errorf("sandbox: Funcs[%q]: exactly one of Async, Sync, Bytes and Source must be set, got %d", n, set)
 			}
 			if f.Async != nil {
 				r.tracked = true

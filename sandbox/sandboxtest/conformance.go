@@ -336,7 +336,7 @@ func testHostFuncs(t *testing.T, e *sandbox.Engine) {
 			t.Fatalf("got %s %v, want %s", res.Value, res.Error, want)
 		}
 		both := map[string]sandbox.Func{"f": {Sync: func([]json.RawMessage) (json.RawMessage, error) { return nil, nil }, Bytes: funcs["bytes"].Bytes}}
-		if _, err := e.Run(context.Background(), sandbox.Program{Code: "1", Funcs: both}); err == nil || !strings.Contains(err.Error(), "exactly one of Async, Sync and Bytes") {
+		if _, err := e.Run(context.Background(), sandbox.Program{Code: "1", Funcs: both}); err == nil || !strings.Contains(err.Error(), "exactly one of Async, Sync, Bytes and Source") {
 			t.Fatalf("a Func with Sync and Bytes: %v", err)
 		}
 	})
