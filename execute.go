@@ -216,7 +216,17 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 	}
 	started := false
 	res, err := s.cm.engine.Run(runCtx, sandbox.Program{
-		Started: func() { started = true },
+		// A run that waited for an instance may get one after its session
+		// or CodeMode was closed, before the cancel Close sent reaches
+		// runCtx (context.AfterFunc runs on its own goroutine): the closed
+		// flag, set before that cancel, decides, so nothing of it runs.
+		Started: func() error {
+			if err := s.check(); err != nil {
+				return err
+			}
+			started = true
+			return nil
+		},
 		Code:    code,
 		Prelude: prelude,
 		Timeout: s.cm.cfg.Timeout,

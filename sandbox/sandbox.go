@@ -375,8 +375,12 @@ type Program struct {
 	// Started, if set, is called on Run's goroutine once the run has its
 	// instance, before the program is compiled (while MaxInstances runs
 	// are in flight, Run waits for one). A Run that returns without
-	// calling it ran nothing of the program: no Func was called.
-	Started func()
+	// calling it ran nothing of the program: no Func was called. An error
+	// it returns ends the run there, nothing of the program run, and Run
+	// returns that error: the caller's last word on a run that waited (its
+	// owner may have been closed while it did, with the cancel of its ctx
+	// still on its way).
+	Started func() error
 	// Body says the caller knows Code returns outside any function and
 	// closes no bracket it did not open (tsstrip.Prepare checks both): it
 	// is compiled as a function body at once, without first being tried
@@ -499,7 +503,9 @@ func (e *Engine) Run(ctx context.Context, p Program) (*Result, error) {
 	}
 	defer e.release(i)
 	if p.Started != nil {
-		p.Started()
+		if err := p.Started(); err != nil {
+			return nil, err
+		}
 	}
 	return i.execute(ctx, p, e.limit, &e.workers)
 }

@@ -5,6 +5,7 @@ package sandbox_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"testing"
 	"time"
 
@@ -38,7 +39,7 @@ func holdOnlyInstance(t *testing.T) (*sandbox.Engine, *heldRun) {
 	}}}
 	go func() {
 		_, err := e.Run(context.Background(), sandbox.Program{Code: "return await hold()", Funcs: hold,
-			Timeout: 10 * time.Minute, Started: func() { h.started++ }})
+			Timeout: 10 * time.Minute, Started: func() error { h.started++; return nil }})
 		h.err <- err
 	}()
 	<-held
@@ -57,7 +58,7 @@ func waitingRun(t *testing.T, ctx context.Context, e *sandbox.Engine) <-chan wai
 	out := make(chan waited, 1)
 	go func() {
 		var w waited
-		_, w.err = e.Run(ctx, sandbox.Program{Code: "return 2", Started: func() { w.started = true }})
+		_, w.err = e.Run(ctx, sandbox.Program{Code: "return 2", Started: func() error { w.started = true; return nil }})
 		out <- w
 	}()
 	sandboxtest.AwaitWaiting(t, e, 1)
@@ -108,5 +109,32 @@ func TestCloseEndsTheWait(t *testing.T) {
 	close(h.release)
 	if err := <-h.err; err != nil {
 		t.Errorf("the run in flight at Close: %v, want its result", err)
+	}
+}
+
+// TestStartedVetoes: an error from Program.Started ends the run before
+// anything of it runs (no Func is called) and is Run's error; the instance
+// serves the next run. codemode's ExecuteCode uses it so that a run which
+// waited for an instance runs nothing once its session is closed.
+func TestStartedVetoes(t *testing.T) {
+	e, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{MaxInstances: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	veto := errors.New("closed while it waited")
+	called := 0
+	mark := map[string]sandbox.Func{"mark": {Sync: func([]json.RawMessage) (json.RawMessage, error) {
+		called++
+		return json.RawMessage("1"), nil
+	}}}
+	res, err := e.Run(context.Background(), sandbox.Program{Code: "mark(); return 1", Funcs: mark,
+		Started: func() error { return veto }})
+	if err != veto || res != nil || called != 0 {
+		t.Errorf("vetoed run: res %v, err %v, mark called %d times; want nil, the veto, 0", res, err, called)
+	}
+	res, err = e.Run(context.Background(), sandbox.Program{Code: "mark(); return 2", Funcs: mark})
+	if err != nil || res == nil || string(res.Value) != "2" || called != 1 {
+		t.Errorf("next run: res %+v, err %v, mark called %d times; want 2 and 1 call", res, err, called)
 	}
 }
