@@ -300,25 +300,29 @@ func (r *run) fromJSON(raw json.RawMessage) ffi.Value {
 	if len(raw) == 0 {
 		return 0
 	}
-	v, exc := r.valueOf(raw, false)
-	if exc != 0 {
-		t := r.q.Throw(r.ctx, exc.Const())
-		r.q.FreeValue(r.ctx, exc)
-		return t
-	}
-	return v
+	return r.valueOrThrow(r.valueOf(raw, false))
 }
 
 // arrayBuffer is a Bytes function's result: an ArrayBuffer of b, or the
 // exception thrown at the call (out of memory).
 func (r *run) arrayBuffer(b []byte) ffi.Value {
-	v, exc := r.q.NewArrayBuffer(r.ctx, b)
+	return r.valueOrThrow(r.q.NewArrayBuffer(r.ctx, b))
+}
+
+// valueOrThrow is a host function's result: v, or exc thrown at the call.
+func (r *run) valueOrThrow(v, exc ffi.Value) ffi.Value {
 	if exc != 0 {
-		t := r.q.Throw(r.ctx, exc.Const())
-		r.q.FreeValue(r.ctx, exc)
-		return t
+		return r.rethrow(exc)
 	}
 	return v
+}
+
+// rethrow throws the owned exception exc at the call, and returns the
+// call's result that says so.
+func (r *run) rethrow(exc ffi.Value) ffi.Value {
+	t := r.q.Throw(r.ctx, exc.Const())
+	r.q.FreeValue(r.ctx, exc)
+	return t
 }
 
 // newError returns an owned Error object for err.

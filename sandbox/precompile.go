@@ -110,11 +110,5 @@ func (r *run) precompiled(src string) (ffi.Value, bool) {
 // evalSource is the value of src (Func.Source) as the call's result: the
 // image's, or evaluated now with the context's own eval.
 func (r *run) evalSource(src string) ffi.Value {
-	v, exc := r.compile(src, sourceFile)
-	if exc != 0 {
-		t := r.q.Throw(r.ctx, exc.Const())
-		r.q.FreeValue(r.ctx, exc)
-		return t
-	}
-	return v
+	return r.valueOrThrow(r.compile(src, sourceFile))
 }

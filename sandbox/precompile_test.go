@@ -16,16 +16,7 @@ import (
 // sources compiled, and a run that needs them (an object handed to a host
 // function, a failure to describe) works from them as from a compile.
 func TestPrecompiledInImage(t *testing.T) {
-	// sandboxtest imports this package: read the asset as it does.
-	wasm, err := os.ReadFile("../node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := NewEngine(wasm, Config{MaxInstances: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := oneInstance(t)
 	echo := map[string]Func{"echo": {Sync: func(args []json.RawMessage) (json.RawMessage, error) { return args[0], nil }}}
 	for _, tc := range []struct{ code, value, errMsg string }{
 		{`return echo({ a: [1, new Map([["k", 2]])] })`, `{"a":[1,{"k":2}]}`, ""},
@@ -139,15 +130,7 @@ func codeOf(res *Result) ErrorCode {
 // TestSourcesKeptAtMost: an instance keeps at most maxSources of the
 // caller's sources in its image; the others are evaluated in each run.
 func TestSourcesKeptAtMost(t *testing.T) {
-	wasm, err := os.ReadFile("../node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := NewEngine(wasm, Config{MaxInstances: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := oneInstance(t)
 	n := maxSources + 4
 	var sources []string
 	for k := 0; k < n; k++ {
@@ -181,4 +164,21 @@ func TestSourcesKeptAtMost(t *testing.T) {
 	if kept != maxSources {
 		t.Errorf("the image holds %d of the %d sources, want %d", kept, n, maxSources)
 	}
+}
+
+// oneInstance is an engine of one instance (so every run uses it), closed
+// when the test ends. sandboxtest imports this package: the asset is read
+// as it reads it.
+func oneInstance(t *testing.T) *Engine {
+	t.Helper()
+	wasm, err := os.ReadFile("../node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := NewEngine(wasm, Config{MaxInstances: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
 }

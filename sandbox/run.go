@@ -41,9 +41,7 @@ type instance struct {
 func (i *instance) CallFunction(_ ffi.Context, _ ffi.ValueConst, argc, argv, refID uint32) ffi.Value {
 	r := i.run
 	if exc := r.loadHelpers(); exc != 0 {
-		thrown := r.q.Throw(r.ctx, exc.Const())
-		r.q.FreeValue(r.ctx, exc)
-		return thrown
+		return r.rethrow(exc)
 	}
 	return r.callFunction(argc, argv, refID)
 }
