@@ -43,6 +43,23 @@ export function describeError(err) {
 }
 
 /**
+ * An error the Go core makes for the caller (a bad tool, a bad option) is
+ * born inside WebAssembly: its stack is Go's frames, ten of them (V8's
+ * default limit), and never reaches the caller's line. Its stack is taken
+ * again at the API's edge, without the frames above `edge`. Engines
+ * without Error.captureStackTrace keep the stack they have.
+ * @param {unknown} err
+ * @param {Function} edge
+ */
+export function callerStack(err, edge) {
+    const capture = /** @type {any} */ (Error).captureStackTrace;
+    if (err instanceof Error && typeof capture === "function" && /wasm-function\[|wasm:\/\//.test(String(err.stack))) {
+        capture(err, edge);
+    }
+    return err;
+}
+
+/**
  * What a tool (or an interceptor, a filter: who) threw, fit to report. A
  * thrown Promise (`throw Promise.reject(e)`: an await left out) read
  * "[object Promise]", and its rejection was the page's own, unhandled: the

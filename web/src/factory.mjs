@@ -4,7 +4,7 @@
 // the core's globals, which the page cannot reach.
 
 import { exitedError, loadCore } from "./core.mjs";
-import { describe } from "./env.mjs";
+import { callerStack, describe } from "./env.mjs";
 import { loadQuickJS } from "./wasm-load.mjs";
 import { pagePipeline, wrapApi } from "./wrap.mjs";
 
@@ -35,7 +35,7 @@ export async function threadFactory(config, overrides) {
         return wrapApi(api, c, pipe);
     } catch (err) {
         c.stop(err);
-        throw err;
+        throw callerStack(err, threadFactory);
     } finally {
         release();
     }

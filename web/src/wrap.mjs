@@ -7,7 +7,7 @@
 import { CALL } from "./call.mjs";
 import { exitedError } from "./core.mjs";
 import { field, prototypeHazard } from "./fields.mjs";
-import { thrownByTool } from "./env.mjs";
+import { callerStack, thrownByTool } from "./env.mjs";
 import { callTool, consoleLine, emit, finishRun, newOwner, now, observed, runInCore, runOf, startRun, stopRuns } from "./runs.mjs";
 import { askInterceptor, filterVerdict, notFromHook, overwriteVerdict } from "./page-hooks.mjs";
 import { abortReason, argsOnce, markSchema, normalizeRunOptions, whenAborted } from "./run-options.mjs";
@@ -152,7 +152,7 @@ function makeGuard(core, isDisposed) {
         try {
             value = fn();
         } catch (err) {
-            throw core.state.exited ? stopped() : err;
+            throw core.state.exited ? stopped() : callerStack(err, sync);
         }
         if (core.state.exited) throw stopped();
         return value;

@@ -97,6 +97,47 @@ describe("config errors reject with a TypeError naming the field", () => {
     });
 });
 
+// An error the core makes is born inside WebAssembly: in-thread, its stack
+// was ten Go frames and never the caller's line ("at syscall/js.valueNew",
+// "at wasm://wasm/..."). The caller's own frame must be in it, in both modes.
+describe("errors for the caller point at the caller's line", () => {
+    const mine = (err) => {
+        assert.ok(err instanceof TypeError, String(err));
+        assert.doesNotMatch(err.stack, /wasm-function\[|syscall\/js/, err.stack);
+        return err.stack;
+    };
+    test("registerTool with a misspelt key", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        function hostRegistersATool() {
+            api.registerTool({ name: "a", descripton: "x", execute() {} });
+        }
+        assert.throws(hostRegistersATool, (err) => {
+            assert.match(mine(err), /at hostRegistersATool \(/);
+            return true;
+        });
+    });
+    test("createSession with a bad option", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        function hostCreatesASession() {
+            api.createSession({ tools: [{ name: "b", execute: 5 }] });
+        }
+        assert.throws(hostCreatesASession, (err) => {
+            assert.match(mine(err), /at hostCreatesASession \(/);
+            return true;
+        });
+    });
+    test("the factory with a bad tool", async () => {
+        async function hostMakesAFactory() {
+            await IoCodeModeFactory({ wasmLocation: assetPath, tools: [{ name: "b", execute: 5 }] });
+        }
+        await assert.rejects(hostMakesAFactory(), (err) => {
+            assert.match(err.message, /config\.tools\[0\]\.execute: expected a function/);
+            assert.match(mine(err), /at (async )?hostMakesAFactory \(/);
+            return true;
+        });
+    });
+});
+
 describe("interceptors that hold onToolCall in other ways still guard", () => {
     const deny = () => ({ allowed: false, reason: "guarded" });
     const cases = [
