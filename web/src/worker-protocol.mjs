@@ -12,7 +12,7 @@ import { callTool, consoleLine, emit, now, runOf } from "./runs.mjs";
 import { askInterceptor } from "./page-hooks.mjs";
 import { notDataKind, toJSON } from "./tojson.mjs";
 import { inputValidator } from "./worker-tools.mjs";
-import { errorFields, rebuildError } from "./worker-wire.mjs";
+import { decisionToWire, errorFields, rebuildError } from "./worker-wire.mjs";
 import { watchOverrun } from "./worker-engine.mjs";
 
 /**
@@ -126,8 +126,8 @@ export async function answer(h, m) {
         // call: the error the core gives a call made after it took the
         // unregister (toolcall.go errUnregistered).
         if (!def) throw new Error(`tool ${JSON.stringify(m.name)} was unregistered during this run; use tool_search to find tools`);
-        let value;
         if (m.kind === "intercept") {
+            let value;
             try {
                 value = await askInterceptor(h.onToolCall, { tool: def, input: m.input, callContext: run.context });
             } catch (err) {
@@ -137,37 +137,38 @@ export async function answer(h, m) {
             if (value && typeof value === "object" && value.allowed === false) {
                 emit(run, { type: "tool-call", runId: run.id, callId: 0, name: def.name, input: m.input, decision: { allowed: false, reason: String(value.reason) } }, h.factoryOnEvent);
             }
-        } else {
-            const validate = inputValidator(def);
-            if (validate) {
-                const verdict = await validate(m.input);
-                if (!verdict.ok) throw new Error(`${def.name}: input rejected by its schema: ${verdict.message}`);
-            }
-            const ctrl = new AbortController();
-            h.pageCalls.set(m.cid, ctrl);
-            try {
-                value = await callTool(run, def, m.input, ctrl.signal, h.factoryOnEvent);
-            } finally {
-                h.pageCalls.delete(m.cid);
-            }
-            // A result that is itself a function, a Symbol or a BigInt
-            // fails the call, as on the calling thread (web/src/call.mjs).
-            const kind = notDataKind(value);
-            if (kind) throw new Error(`the tool returned a ${kind}, which is not JSON data`);
-            // Converted here, by the rules the core applies on the calling
-            // thread (tojson.mjs), not by the structured clone of
-            // postMessage: that would drop a class's toJSON and refuse a
-            // method, a Symbol or a URL that the rules convert.
-            let converted;
-            try {
-                converted = toJSON(value, `tools.${def.name} result`);
-            } catch (err) {
-                throw new Error(`the tool returned a value that is not JSON data: ${describeError(err)}`);
-            }
-            reply({ ok: true, json: converted.json, warnings: converted.warnings });
+            // Not as postMessage would clone it (worker-wire.mjs).
+            reply({ ok: true, decision: decisionToWire(value) });
             return;
         }
-        reply({ ok: true, value });
+        const validate = inputValidator(def);
+        if (validate) {
+            const verdict = await validate(m.input);
+            if (!verdict.ok) throw new Error(`${def.name}: input rejected by its schema: ${verdict.message}`);
+        }
+        const ctrl = new AbortController();
+        h.pageCalls.set(m.cid, ctrl);
+        let value;
+        try {
+            value = await callTool(run, def, m.input, ctrl.signal, h.factoryOnEvent);
+        } finally {
+            h.pageCalls.delete(m.cid);
+        }
+        // A result that is itself a function, a Symbol or a BigInt
+        // fails the call, as on the calling thread (web/src/call.mjs).
+        const kind = notDataKind(value);
+        if (kind) throw new Error(`the tool returned a ${kind}, which is not JSON data`);
+        // Converted here, by the rules the core applies on the calling
+        // thread (tojson.mjs), not by the structured clone of
+        // postMessage: that would drop a class's toJSON and refuse a
+        // method, a Symbol or a URL that the rules convert.
+        let converted;
+        try {
+            converted = toJSON(value, `tools.${def.name} result`);
+        } catch (err) {
+            throw new Error(`the tool returned a value that is not JSON data: ${describeError(err)}`);
+        }
+        reply({ ok: true, json: converted.json, warnings: converted.warnings });
     } catch (err) {
         reply({ ok: false, error: errorFields(err) });
     }

@@ -3,8 +3,11 @@
 // clone would lose their class); the config goes without the page's
 // functions, which cannot be cloned, but with a note of where they were,
 // so that the core's errors name the same key and type as in-thread.
+// onToolCall's decision goes the same way (decisionToWire), its replacement
+// input as JSON text.
 
 import { describeError } from "./env.mjs";
+import { MAX_ARRAY_LEN } from "./tojson.mjs";
 
 /**
  * The name and message of what a tool or an interceptor threw, for the
@@ -70,4 +73,116 @@ export function cloneable(obj, path, standIns, seen = new Set()) {
     for (const [k, v] of Object.entries(obj)) out[k] = cloneable(v, [...path, k], standIns, seen);
     seen.delete(obj);
     return out;
+}
+
+/**
+ * Puts back, in what the page sent, a stand-in of its type where cloneable
+ * took out a function or a Symbol (an empty path: the value itself).
+ * @param {any} value
+ * @param {{ path: string[], kind: string }[]} standIns
+ */
+export function restoreStandIns(value, standIns) {
+    const make = (/** @type {string} */ kind) => (kind === "symbol" ? Symbol() : () => {});
+    for (const { path, kind } of standIns) {
+        if (path.length === 0) return make(kind);
+        let at = value;
+        for (const k of path.slice(0, -1)) at = at[k];
+        at[path[path.length - 1]] = make(kind);
+    }
+    return value;
+}
+
+// onToolCall's decision crosses so that the worker's core reads it as the
+// calling thread's core reads the page's own (wasm/config.go intercept):
+// postMessage refused a replacement input holding a function, a Symbol, a
+// Proxy or a throwing getter (the call was denied with a DataCloneError's
+// words), and dropped a class's toJSON. Of each field other than input the
+// core reads only the type (allowed, reason) or the key: a primitive goes
+// as it is, an object as an empty one, a function or a Symbol as a stand-in.
+// The input is written to JSON here, by the page's JSON.stringify, as the
+// core's strict check (jsbridge.ToJSONStrict) writes it: getters, toJSON
+// and Proxy traps run once, in the same order. What JSON text cannot hold
+// goes as a marked string and is put back as a value of its kind, for the
+// core's check to refuse in its own words: a function, a Symbol, a
+// non-finite number, an array longer than the core's limit (as an empty
+// one of that length: the check reads no element). As in that check,
+// nothing past the first of them is read. A write that throws (a cycle, a
+// BigInt, a getter) goes as an input whose toJSON throws the same.
+
+/**
+ * @param {unknown} decision onToolCall's answer as askInterceptor read it
+ * @returns {{ value: any, standIns: { path: string[], kind: string }[], input?: { key: string, text?: string, thrown?: any } }}
+ */
+export function decisionToWire(decision) {
+    /** @type {{ path: string[], kind: string }[]} */
+    const standIns = [];
+    if (decision === null || typeof decision !== "object") return { value: cloneable(decision, [], standIns), standIns };
+    const d = /** @type {Record<string, unknown>} */ (decision);
+    /** @type {any} */
+    const value = Array.isArray(d) ? [] : {};
+    /** @type {{ key: string, text?: string, thrown?: any } | undefined} */
+    let input;
+    for (const k of Object.keys(d)) {
+        const v = d[k];
+        if (k === "input" && v !== undefined) input = inputToWire(v);
+        else value[k] = v !== null && typeof v === "object" ? (Array.isArray(v) ? [] : {}) : cloneable(v, [k], standIns);
+    }
+    return input ? { value, standIns, input } : { value, standIns };
+}
+
+/**
+ * The decision as the page's onToolCall gave it, back in the worker.
+ * @param {ReturnType<typeof decisionToWire>} w
+ */
+export function decisionFromWire(w) {
+    const value = restoreStandIns(w.value, w.standIns);
+    if (!w.input) return value;
+    const { key, text, thrown } = w.input;
+    if (thrown !== undefined) {
+        const err = "value" in thrown ? thrown.value : rebuildError(thrown);
+        value.input = {
+            toJSON() {
+                throw err;
+            },
+        };
+    } else if (text === undefined) {
+        // A toJSON that gave no value: the core's "has no JSON form".
+        value.input = { toJSON: () => undefined };
+    } else {
+        value.input = JSON.parse(text, (_, v) => (typeof v === "string" && v.startsWith(key) ? revive(v.slice(key.length)) : v));
+    }
+    return value;
+}
+
+/** @param {string} mark a kind, a colon, its argument */
+function revive(mark) {
+    const [kind, arg] = [mark.slice(0, mark.indexOf(":")), mark.slice(mark.indexOf(":") + 1)];
+    if (kind === "function") return () => {};
+    if (kind === "symbol") return Symbol();
+    if (kind === "number") return Number(arg);
+    return new Array(Number(arg));
+}
+
+/** @param {unknown} input */
+function inputToWire(input) {
+    // A key no string of the page's data starts with.
+    const key = `\u0000code-mode:${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}:`;
+    let stop = false;
+    try {
+        const text = JSON.stringify(input, (_, v) => {
+            if (stop) return null;
+            const t = typeof v;
+            let mark = "";
+            if (t === "function" || t === "symbol") mark = `${t}:`;
+            else if (t === "number" && !Number.isFinite(v)) mark = `number:${v}`;
+            else if (Array.isArray(v) && v.length > MAX_ARRAY_LEN) mark = `array:${v.length}`;
+            if (!mark) return v;
+            stop = true;
+            return key + mark;
+        });
+        return { key, text };
+    } catch (err) {
+        const primitive = err === null || (typeof err !== "object" && typeof err !== "function" && typeof err !== "symbol");
+        return { key, thrown: primitive ? { value: err } : errorFields(err) };
+    }
 }

@@ -16,6 +16,7 @@ import { exitedError, loadCore } from "./core.mjs";
 import { loadQuickJS } from "./wasm-load.mjs";
 import { runInCore } from "./runs.mjs";
 import { Converted } from "./tojson.mjs";
+import { decisionFromWire, restoreStandIns } from "./worker-wire.mjs";
 
 // No top-level await: bundlers may emit this worker as a classic script
 // (Vite's default worker format is iife).
@@ -187,11 +188,7 @@ function errorOf(err) {
 async function startFactory(core, module, m) {
     // The page's functions and Symbols that the core does not keep,
     // back as stand-ins of their type (cloneable in worker-wire.mjs).
-    for (const { path, kind } of m.standIns) {
-        let at = m.config;
-        for (const k of path.slice(0, -1)) at = at[k];
-        at[path[path.length - 1]] = kind === "symbol" ? Symbol() : () => {};
-    }
+    restoreStandIns(m.config, m.standIns);
     const config = { ...m.config, tools: m.tools.map(proxyTool) };
     if (m.hasEmbed) {
         config.search = { ...config.search, embed: (/** @type {string[]} */ texts) => askPage("embed", { texts }) };
@@ -316,7 +313,7 @@ const handlers = {
         const c = calls.get(m.cid);
         if (!c) return;
         calls.delete(m.cid);
-        if (m.ok) c.resolve("json" in m ? new Converted(m.json, m.warnings) : m.value);
+        if (m.ok) c.resolve("json" in m ? new Converted(m.json, m.warnings) : "decision" in m ? decisionFromWire(m.decision) : m.value);
         else c.reject(toError(m.error));
     },
     dispose() {
