@@ -21,7 +21,7 @@ import (
 //	Promise         null (it was not awaited)
 //	RegExp          its source string, "/a+/g"
 //	typed array     an array of its numbers
-//	ArrayBuffer     an array of its bytes
+//	ArrayBuffer     an array of its bytes (a SharedArrayBuffer too)
 //	DataView        an array of the bytes it views
 //	WeakMap/WeakSet {} (they cannot be listed)
 //	WeakRef         null (its target is not data)
@@ -70,6 +70,7 @@ func ArrayTooLong(n int) string {
 // n is 0 at the root) and notes the change, end gives the notes as JSON.
 const convertJS = `(S, isArr) => {
 const M = Map, St = Set, E = Error, RX = RegExp, P = Promise, AB = ArrayBuffer, ent = Object.fromEntries, from = Array.from;
+const SAB = typeof SharedArrayBuffer === "function" ? SharedArrayBuffer : undefined;
 const U8 = Uint8Array, DV = DataView, WM = WeakMap, WS = WeakSet, WR = typeof WeakRef === "function" ? WeakRef : undefined;
 const It = typeof Iterator === "function" ? Iterator : undefined;
 const AIt = function () {};
@@ -127,7 +128,7 @@ return () => {
       else if (v instanceof P) { out = null; note(p, "a Promise, converted to null (await it)"); }
       else if (v instanceof RX) { out = String(v); note(p, "a RegExp, converted to the string " + S(out)); }
       else if (AB.isView(v) && typeof v.length === "number") { long(p, v.length); out = from(v, (x) => typeof x === "bigint" ? x.toString() : x); note(p, "a typed array, converted to an array"); }
-      else if (v instanceof AB) { long(p, v.byteLength); out = bytes(v, 0, v.byteLength); note(p, "an ArrayBuffer, converted to an array of its bytes"); }
+      else if (v instanceof AB || SAB && v instanceof SAB) { long(p, v.byteLength); out = bytes(v, 0, v.byteLength); note(p, (v instanceof AB ? "an ArrayBuffer" : "a SharedArrayBuffer") + ", converted to an array of its bytes"); }
       else if (v instanceof DV) { long(p, v.byteLength); out = bytes(v.buffer, v.byteOffset, v.byteLength); note(p, "a DataView, converted to an array of its bytes"); }
       else if (v instanceof WM || v instanceof WS) { out = {}; note(p, (v instanceof WM ? "a WeakMap" : "a WeakSet") + ", which cannot be listed: converted to {}"); }
       else if (WR && v instanceof WR) { out = null; note(p, "a WeakRef, which is not data: converted to null"); }

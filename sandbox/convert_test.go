@@ -58,6 +58,10 @@ func TestResultConversion(t *testing.T) {
 		{"RegExp", `return {r: /a+/g}`, `{"r":"/a+/g"}`, []string{`result.r: a RegExp, converted to the string "/a+/g"`}},
 		{"typed array", `return {bytes: new Uint8Array([1, 2])}`, `{"bytes":[1,2]}`, []string{"result.bytes: a typed array, converted to an array"}},
 		{"ArrayBuffer", `const b = new Uint8Array([1, 2, 255]).buffer; return {b}`, `{"b":[1,2,255]}`, []string{"result.b: an ArrayBuffer, converted to an array of its bytes"}},
+		// A SharedArrayBuffer was {} with "a SharedArrayBuffer object,
+		// converted to {}", while a typed array over it gave its numbers.
+		{"SharedArrayBuffer", `const s = new SharedArrayBuffer(3); new Uint8Array(s).set([7, 0, 255]); return {s, u: new Uint8Array(s, 1)}`, `{"s":[7,0,255],"u":[0,255]}`,
+			[]string{"result.s: a SharedArrayBuffer, converted to an array of its bytes", "result.u: a typed array, converted to an array"}},
 		{"empty ArrayBuffer", `return [new ArrayBuffer(0)]`, `[[]]`, []string{"result[0]: an ArrayBuffer, converted to an array of its bytes"}},
 		{"DataView", `const b = new Uint8Array([1, 2, 3, 4]).buffer; return {d: new DataView(b, 1, 2)}`, `{"d":[2,3]}`, []string{"result.d: a DataView, converted to an array of its bytes"}},
 		{"WeakMap", `return {w: new WeakMap([[{}, 1]])}`, `{"w":{}}`, []string{"result.w: a WeakMap, which cannot be listed: converted to {}"}},

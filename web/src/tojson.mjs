@@ -24,6 +24,9 @@ export const arrayTooLong = (path, length) =>
  * @param {ArrayBufferLike} buffer @param {number} offset @param {number} length
  */
 const bytes = (buffer, offset, length) => (length ? Array.from(new Uint8Array(buffer, offset, length)) : []);
+// A SharedArrayBuffer's bytes convert as an ArrayBuffer's (a typed array
+// over one already did); a page that is not cross-origin isolated has none.
+const SAB = typeof SharedArrayBuffer === "function" ? SharedArrayBuffer : undefined;
 // %IteratorPrototype%, which every built-in iterator and generator inherits
 // (Node 20 has no global Iterator to test with instanceof).
 const ITERATOR = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()));
@@ -191,10 +194,10 @@ export function toJSON(value, label) {
                     if (n > MAX_ARRAY_LEN) throw new RangeError(arrayTooLong(pathOf(k), n));
                     out = Array.from(/** @type {any} */ (v), (/** @type {any} */ x) => (typeof x === "bigint" ? x.toString() : x));
                     note(k, "a typed array, converted to an array");
-                } else if (v instanceof ArrayBuffer) {
+                } else if (v instanceof ArrayBuffer || (SAB && v instanceof SAB)) {
                     if (v.byteLength > MAX_ARRAY_LEN) throw new RangeError(arrayTooLong(pathOf(k), v.byteLength));
                     out = bytes(v, 0, v.byteLength);
-                    note(k, "an ArrayBuffer, converted to an array of its bytes");
+                    note(k, `${v instanceof ArrayBuffer ? "an ArrayBuffer" : "a SharedArrayBuffer"}, converted to an array of its bytes`);
                 } else if (v instanceof DataView) {
                     if (v.byteLength > MAX_ARRAY_LEN) throw new RangeError(arrayTooLong(pathOf(k), v.byteLength));
                     out = bytes(v.buffer, v.byteOffset, v.byteLength);

@@ -77,11 +77,16 @@ test("toJSON: an object JSON reads as {} (a Response, Headers, data in getters) 
     assert.equal(traps, 1, "the Proxy's ownKeys runs once, as JSON.stringify runs it");
 });
 
-test("toJSON: ArrayBuffer and DataView become their bytes, WeakMap/WeakSet {} and WeakRef null, each reported", () => {
+test("toJSON: ArrayBuffer, SharedArrayBuffer and DataView become their bytes, WeakMap/WeakSet {} and WeakRef null, each reported", () => {
     const buffer = new Uint8Array([1, 2, 3, 255]).buffer;
+    const shared = new SharedArrayBuffer(3);
+    new Uint8Array(shared).set([7, 0, 255]);
     const cases = [
         [{ b: buffer }, '{"b":[1,2,3,255]}', ["r.b: an ArrayBuffer, converted to an array of its bytes"]],
         [[new ArrayBuffer(0)], "[[]]", ["r[0]: an ArrayBuffer, converted to an array of its bytes"]],
+        // It was {} ("a SharedArrayBuffer object, converted to {}"), while
+        // a typed array over it gave its numbers.
+        [{ s: shared, u: new Uint8Array(shared, 1) }, '{"s":[7,0,255],"u":[0,255]}', ["r.s: a SharedArrayBuffer, converted to an array of its bytes", "r.u: a typed array, converted to an array"]],
         [{ d: new DataView(buffer, 1, 2) }, '{"d":[2,3]}', ["r.d: a DataView, converted to an array of its bytes"]],
         [{ w: new WeakMap([[{}, 1]]) }, '{"w":{}}', ["r.w: a WeakMap, which cannot be listed: converted to {}"]],
         [[new WeakSet()], "[{}]", ["r[0]: a WeakSet, which cannot be listed: converted to {}"]],

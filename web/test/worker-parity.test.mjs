@@ -100,3 +100,27 @@ for (const [name, decide] of decisions) {
         assert.deepEqual(worker, thread);
     });
 }
+
+test("a SharedArrayBuffer a tool returns converts to its bytes, as an ArrayBuffer does, in both modes", async () => {
+    const [thread, worker] = await inBothModes(
+        () => ({
+            ran: [],
+            config: {
+                tools: [tool("t.get", () => {
+                    const s = new SharedArrayBuffer(3);
+                    new Uint8Array(s).set([7, 0, 255]);
+                    return { s, u: new Uint8Array(s, 1), d: new DataView(s, 2) };
+                })],
+            },
+        }),
+        "const s = new SharedArrayBuffer(2); new Uint8Array(s)[1] = 9; return { tool: await tools.t.get({}), own: s }",
+    );
+    assert.deepEqual(worker, thread);
+    assert.deepEqual(thread.r.result, { tool: { s: [7, 0, 255], u: [0, 255], d: [255] }, own: [0, 9] });
+    assert.deepEqual(thread.r.logs.map((/** @type {any} */ l) => l.message), [
+        "tools.t.get result.s: a SharedArrayBuffer, converted to an array of its bytes",
+        "tools.t.get result.u: a typed array, converted to an array",
+        "tools.t.get result.d: a DataView, converted to an array of its bytes",
+        "result.own: a SharedArrayBuffer, converted to an array of its bytes",
+    ]);
+});
