@@ -84,13 +84,12 @@ func (i *instance) precompile(rt ffi.Runtime, ctx ffi.Context, sources []string)
 	}
 	img := q.TakeImage(rt, ctx)
 	if img == nil {
-		if i.img == nil {
-			// The run frees its context: nothing of it may be left.
-			for _, fn := range made {
-				q.FreeValue(ctx, fn)
-			}
+		// Nothing holds them: a run without an image frees its context,
+		// and one with an image frees all it made under the leak check
+		// (teardown), where these would be reported.
+		for _, fn := range made {
+			q.FreeValue(ctx, fn)
 		}
-		// Else the values go with this run, when the image is written back.
 		return
 	}
 	i.img, i.compiled = img, compiled

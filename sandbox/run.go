@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/interopio/code-mode/internal/leakcheck"
 	"github.com/interopio/code-mode/internal/tsstrip"
 	"github.com/interopio/code-mode/sandbox/internal/ffi"
 )
@@ -121,6 +122,8 @@ type run struct {
 	img *ffi.Image
 	// compiled holds the image's precompiledSources (values in it).
 	compiled map[string]ffi.Value
+	// code is the program, for a leak's report (leakcheck).
+	code string
 }
 
 // execute runs p on the instance: a fresh QuickJS runtime and context, the
@@ -130,7 +133,7 @@ type run struct {
 // the instance (endOnTrap).
 func (i *instance) execute(goCtx context.Context, p Program, limit int64, w *workers) (res *Result, err error) {
 	q := i.q
-	r := &run{q: q, workers: w, pending: map[uint32]*hostCall{}, wake: make(chan struct{}, 1)}
+	r := &run{q: q, workers: w, pending: map[uint32]*hostCall{}, wake: make(chan struct{}, 1), code: p.Code}
 	r.timeout = p.Timeout
 	if r.timeout <= 0 {
 		r.timeout = DefaultTimeout
@@ -351,7 +354,9 @@ func (r *run) wait() *Result {
 // teardown cancels the host calls still in flight, frees every value Go
 // holds (the resolvers of pending promises included), and frees the context
 // and runtime; queued jobs are dropped unrun. QuickJS asserts if anything
-// leaked; the trap then discards the instance.
+// leaked; the trap then discards the instance. A run on an image writes it
+// back instead, which drops all of that at once; under the leak check
+// (tests: internal/leakcheck) it frees everything first, as without one.
 func (r *run) teardown() {
 	q, ctx := r.q, r.ctx
 	if r.deadlineTimer != nil {
@@ -362,7 +367,7 @@ func (r *run) teardown() {
 	// disarmed, so that freeing a large heap below is never cut short.
 	r.reason.CompareAndSwap(notInterrupted, interruptFatal)
 	q.Poll.Set(r.deadline, true, time.Time{})
-	if r.img != nil {
+	if r.img != nil && !leakcheck.Enabled() {
 		// Everything the run made, values Go holds and queued jobs
 		// included, goes with the state it had.
 		q.Restore(r.img)
@@ -382,6 +387,35 @@ func (r *run) teardown() {
 	for _, rj := range r.rejected {
 		q.FreeValue(ctx, rj.err)
 	}
+	if r.img != nil {
+		// The leak check (tests): the image's own values go too, then
+		// QuickJS checks that nothing is left, and the image comes back.
+		for _, v := range r.compiled {
+			q.FreeValue(ctx, v)
+		}
+	}
 	q.FreeContext(ctx)
-	q.FreeRuntime(r.rt)
+	r.freeRuntime()
+	if r.img != nil {
+		q.Restore(r.img)
+	}
+}
+
+// freeRuntime frees the run's runtime, whose QuickJS asserts that every
+// object was freed: a trap, which discards the instance. With the leak
+// check on it is recorded too, since the run's result may not show it (a
+// run that timed out reports TIMEOUT whatever the trap).
+func (r *run) freeRuntime() {
+	if leakcheck.Enabled() {
+		defer func() {
+			p := recover()
+			if t, ok := p.(*ffi.Trap); ok {
+				leakcheck.Record(t.Error(), r.code)
+			}
+			if p != nil {
+				panic(p)
+			}
+		}()
+	}
+	r.q.FreeRuntime(r.rt)
 }

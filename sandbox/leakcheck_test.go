@@ -1,0 +1,100 @@
+//go:build !js
+
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/interopio/code-mode/internal/leakcheck"
+)
+
+// TestLeakCheckCatchesALeak: with the leak check on (TestMain), a run
+// whose host function takes a reference to a QuickJS object and never
+// frees it is caught, on an instance with an image as on one without: the
+// run fails (the instance is discarded), and the leak is recorded with its
+// program, even where the result says something else (a run that then
+// timed out reports TIMEOUT). A run that frees what it takes is not. On
+// the image path nothing caught it before: the image written back dropped
+// the reference with everything else.
+func TestLeakCheckCatchesALeak(t *testing.T) {
+	if !leakcheck.Enabled() {
+		t.Fatal("the leak check is off: TestMain turns it on")
+	}
+	e := oneInstance(t)
+	for _, tc := range []struct {
+		name    string
+		noImage bool
+		code    string
+		timeout time.Duration
+		leaks   bool // in the second run
+		// The error codes of the first run (which frees what it takes)
+		// and of the second.
+		first, second ErrorCode
+	}{
+		{"image, leaks", false, "take(); return 1", 0, true, "", CodeRuntime},
+		{"image, leaks then times out", false, "take(); for (;;) {}", 300 * time.Millisecond, true, CodeTimeout, CodeTimeout},
+		{"image, frees", false, "take(); return 1", 0, false, "", ""},
+		{"no image, leaks", true, "take(); return 1", 0, true, "", CodeRuntime},
+		{"no image, frees", true, "take(); return 1", 0, false, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e.noImages = tc.noImage
+			// The idle instance, if any, was made with the other setting.
+			e.mu.Lock()
+			for _, i := range e.idle {
+				i.q.Close()
+				<-e.slots
+			}
+			e.idle = nil
+			e.mu.Unlock()
+			marker := fmt.Sprintf("/* leakcheck %s */", tc.name)
+			i, err := e.lease(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e.release(i)
+			run := 0
+			take := func([]json.RawMessage) (json.RawMessage, error) {
+				r := i.run
+				g := r.q.Global(r.ctx)
+				if !tc.leaks || run == 1 {
+					r.q.FreeValue(r.ctx, g)
+				}
+				return nil, nil
+			}
+			// A first run, which frees what it takes, makes the image; the
+			// second starts from it.
+			for run = 1; run <= 2; run++ {
+				if run == 2 && (i.img == nil) != tc.noImage {
+					t.Fatalf("the second run has an image: %v, want %v", i.img != nil, !tc.noImage)
+				}
+				p := Program{Code: marker + tc.code, Funcs: map[string]Func{"take": {Sync: take}}, Timeout: tc.timeout}
+				res, err := i.execute(context.Background(), p, e.limit, &e.workers)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, want := codeOf(res), map[int]ErrorCode{1: tc.first, 2: tc.second}[run]; got != want {
+					t.Errorf("run %d: error %+v, want code %q", run, res.Error, want)
+				}
+				found := leakcheck.Take(marker)
+				if !tc.leaks || run == 1 {
+					if len(found) > 0 {
+						t.Errorf("run %d: recorded %q, want no leak", run, found)
+					}
+					continue
+				}
+				if len(found) != 1 || !strings.Contains(found[0], "gc_obj_list") {
+					t.Errorf("run %d: recorded %q, want one leak naming gc_obj_list", run, found)
+				}
+				if !i.q.Dead() {
+					t.Errorf("run %d: the instance that leaked is still alive", run)
+				}
+			}
+		})
+	}
+}
