@@ -32,6 +32,9 @@ var ErrClosed = errors.New("codemode: closed")
 // asset this module expects. It is sandbox.ErrAsset.
 var ErrAsset = sandbox.ErrAsset
 
+// ErrNilEngine is wrapped by NewWithEngine's error for a nil engine.
+var ErrNilEngine = errors.New("codemode: nil engine")
+
 // Errors of a CodeMode or Session used without New or NewSession.
 var (
 	errZeroCodeMode = fmt.Errorf("%w: a zero or nil CodeMode is not usable: make one with New", ErrClosed)
@@ -98,10 +101,12 @@ func New(asset []byte, cfg Config) (*CodeMode, error) {
 
 // NewWithEngine returns a CodeMode on an engine the caller built (under
 // GOOS=js, on the host's WebAssembly). It takes ownership of engine, whose
-// memory limit should match cfg.MemoryLimitMB.
+// memory limit should match cfg.MemoryLimitMB: the CodeMode's Close closes
+// it, and so does NewWithEngine when it fails. A nil engine gives an error
+// wrapping ErrNilEngine.
 func NewWithEngine(engine *sandbox.Engine, cfg Config) (*CodeMode, error) {
 	if engine == nil {
-		return nil, errors.New("codemode: NewWithEngine: engine must not be nil (sandbox.NewEngine makes one)")
+		return nil, fmt.Errorf("%w: NewWithEngine's engine must not be nil (sandbox.NewEngine makes one)", ErrNilEngine)
 	}
 	cfg, err := cfg.withDefaults()
 	if err != nil {

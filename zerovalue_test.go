@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/interopio/code-mode/sandbox"
+	"github.com/interopio/code-mode/sandbox/sandboxtest"
 )
 
 // TestZeroValues: a CodeMode or Session that New or NewSession did not make
@@ -14,6 +17,7 @@ import (
 // wraps ErrClosed and says how to make one; the others give nothing.
 // Before, every row but NewSession on a zero CodeMode panicked (nil
 // pointer), and that one returned a Session whose use panicked.
+// NewWithEngine(nil) gives an error wrapping ErrNilEngine.
 func TestZeroValues(t *testing.T) {
 	var zeroCM CodeMode
 	var nilCM *CodeMode
@@ -75,8 +79,12 @@ func TestZeroValues(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want one saying %q", err, tc.want)
 			}
-			if tc.name != "NewWithEngine(nil)" && !errors.Is(err, ErrClosed) {
-				t.Errorf("errors.Is(%v, ErrClosed) = false", err)
+			want := ErrClosed
+			if tc.name == "NewWithEngine(nil)" {
+				want = ErrNilEngine
+			}
+			if !errors.Is(err, want) {
+				t.Errorf("errors.Is(%v, %v) = false", err, want)
 			}
 		})
 	}
@@ -88,4 +96,32 @@ func nonEmpty[T any](s []T) string {
 		return ""
 	}
 	return fmt.Sprintf("%d items", len(s))
+}
+
+// TestNewWithEngineFails: NewWithEngine owns the engine it is given, and
+// closes it when it fails (a bad Config, a bad Config.Tools): the caller
+// has nothing left to close.
+func TestNewWithEngineFails(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		want error
+	}{
+		{"bad config", Config{Timeout: -1}, ErrInvalidConfig},
+		{"bad tool", Config{Tools: []Tool{{Name: "t.x"}}}, ErrInvalidTool},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			engine, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer engine.Close()
+			if _, err := NewWithEngine(engine, tc.cfg); !errors.Is(err, tc.want) {
+				t.Fatalf("err = %v, want one wrapping %v", err, tc.want)
+			}
+			if _, err := engine.Run(context.Background(), sandbox.Program{Code: "1"}); !errors.Is(err, sandbox.ErrClosed) {
+				t.Errorf("a run of the engine after NewWithEngine failed: err = %v, want sandbox.ErrClosed", err)
+			}
+		})
+	}
 }
