@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -35,13 +34,16 @@ type Tool struct {
 	OutputSchema json.RawMessage
 	// Annotations are the host's own metadata (MCP's readOnlyHint, say),
 	// handed back in ToolInfo.Annotations; Code Mode never reads them.
-	// The map is copied at registration (its values are not).
+	// The map is copied at registration, deeply: the maps, slices and
+	// arrays in it too, however nested. Pointers and structs in it are
+	// not copied: what they point to stays the host's.
 	Annotations map[string]any
 	// Source is the value the tool was made from (under GOOS=js, the page's
 	// ToolDefinition object), handed back to filters and interceptors in
 	// ToolInfo.Source. Code Mode never looks inside it.
 	Source any
-	// Execute runs the tool. input has already passed InputSchema. ctx is
+	// Execute runs the tool. input has already passed InputSchema, and is
+	// the call's own (no other call, and no interceptor, holds it). ctx is
 	// done when the run making the call ends; an error, or a panic, is
 	// thrown in the model's code with its message.
 	Execute func(ctx context.Context, input json.RawMessage, call Call) (json.RawMessage, error)
@@ -77,8 +79,8 @@ type Call struct {
 // CodeMode (neither what is enforced nor what the model or another caller
 // sees). ListTools and each interceptor call get fresh ones; ToolFilter,
 // which runs for every tool on every run, gets the same copies on each
-// call, possibly concurrently: treat them as read-only. Annotations'
-// values are not copied.
+// call, possibly concurrently: treat them as read-only. Annotations are
+// copied as deeply as Tool.Annotations are at registration.
 type ToolInfo struct {
 	Name         string
 	Description  string
@@ -237,7 +239,7 @@ func compileTool(t Tool) (*toolEntry, error) {
 		}
 	}
 	t.InputSchema, t.OutputSchema = in, out
-	t.Annotations = maps.Clone(t.Annotations)
+	t.Annotations = cloneAnnotations(t.Annotations)
 	e := &toolEntry{tool: t}
 	// ToolFilter is called for every tool on every run, search and
 	// instruction: a copy per call cost 0.9 ms a run for 1,000 tools. It
@@ -261,7 +263,7 @@ func (e *toolEntry) view() ToolInfo {
 		Description:  t.Description,
 		InputSchema:  bytes.Clone(t.InputSchema),
 		OutputSchema: bytes.Clone(t.OutputSchema),
-		Annotations:  maps.Clone(t.Annotations),
+		Annotations:  cloneAnnotations(t.Annotations),
 		Source:       t.Source,
 	}
 }
