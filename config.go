@@ -63,7 +63,9 @@ type ToolCall struct {
 	// Tool is the tool called.
 	Tool ToolInfo
 	// Input is the program's input, not yet validated against the tool's
-	// InputSchema (that comes after the interceptor).
+	// InputSchema (that comes after the interceptor). It is the
+	// interceptor's own copy: writing into it changes nothing of the call
+	// (return Decision.Input to run the tool with another input).
 	Input json.RawMessage
 	// Context is the run context of the run making the call (see Call).
 	Context any
@@ -76,7 +78,11 @@ type Decision struct {
 	Allowed bool
 	// Reason is given to the model's code when the call is denied.
 	Reason string
-	// Input replaces the call's input when non-nil (and Allowed).
+	// Input replaces the call's input when non-nil (and Allowed). It is
+	// copied as the interceptor returns: the tool gets those bytes, as
+	// validated against its InputSchema, whatever is written into Input
+	// afterwards (by the interceptor, or by a tool of another call
+	// handed the same bytes).
 	Input json.RawMessage
 }
 

@@ -1,6 +1,7 @@
 package codemode
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -275,7 +276,11 @@ func (r *runState) prepare(ctx context.Context, args []json.RawMessage) (c *tool
 		if !r.starting(ctx, c, false) {
 			return nil, nil, nil, errRunEnded
 		}
-		d, err := intercept(ctx, f, ToolCall{Tool: e.view(), Input: input, Context: r.runContext})
+		d, err := intercept(ctx, f, ToolCall{Tool: e.view(), Input: bytes.Clone(input), Context: r.runContext})
+		// What the tool gets is what is validated below, and its own:
+		// the interceptor may keep the bytes it returned, or return the
+		// same ones for every call.
+		d.Input = bytes.Clone(d.Input)
 		switch {
 		case err != nil:
 			reason := "interceptor failed: " + err.Error()
