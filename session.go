@@ -221,7 +221,9 @@ func (s *Session) LLMTools() []LLMTool {
 
 // Close ends the session: its runs in flight stop (ExecuteCode returns
 // ErrClosed, their tools' contexts are done, and none of their interceptors
-// or tools starts afterwards), and later runs fail with ErrClosed.
+// or tools starts afterwards), and later runs fail with ErrClosed. Its own
+// tools' names are free again. Closing again, or closing a nil Session,
+// does nothing.
 func (s *Session) Close() error {
 	if s == nil || s.cm == nil || s.closed.Swap(true) {
 		return nil

@@ -81,7 +81,12 @@ var (
 	ErrAsset = errors.New("sandbox: bad QuickJS asset")
 )
 
-// Engine runs programs. It is safe for concurrent use.
+// errZeroEngine is Run's error on an Engine that NewEngine did not make:
+// it has no asset to run, and waited for an instance for ever.
+var errZeroEngine = fmt.Errorf("%w: a zero or nil Engine is not usable: make one with NewEngine", ErrClosed)
+
+// Engine runs programs, made by NewEngine or NewEngineFromModule. It is
+// safe for concurrent use.
 type Engine struct {
 	asset    *ffi.Asset
 	limit    int64
@@ -200,8 +205,13 @@ func describeBadAsset(wasm []byte, err error) string {
 
 // Close frees the idle instances; runs in flight finish first on their own
 // instances, which are then freed. Run fails with ErrClosed afterwards,
-// and a Run waiting for an instance returns ErrClosed at once.
+// and a Run waiting for an instance returns ErrClosed at once. Closing
+// again, or closing an Engine that NewEngine did not make (nil, zero),
+// does nothing.
 func (e *Engine) Close() error {
+	if e == nil || e.asset == nil {
+		return nil
+	}
 	e.mu.Lock()
 	idle, was := e.idle, e.closed
 	e.idle, e.closed = nil, true
@@ -325,8 +335,12 @@ type Stats struct {
 	Waiting int
 }
 
-// Stats reports on the idle instances and the runs waiting for one.
+// Stats reports on the idle instances and the runs waiting for one (none
+// for a nil Engine).
 func (e *Engine) Stats() Stats {
+	if e == nil {
+		return Stats{}
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	s := Stats{Idle: len(e.idle), Waiting: int(e.waiting.Load())}
@@ -489,8 +503,13 @@ func (e *Error) Error() string { return fmt.Sprintf("%s: %s: %s", e.Code, e.Name
 
 // Run runs p. Errors of the program come back in Result.Error; Run itself
 // fails only when ctx is done (context.Cause(ctx), however early), the
-// engine is closed, or an instance cannot be created.
+// engine is closed, or an instance cannot be created. On an Engine that
+// NewEngine did not make (nil, zero) it fails with an error wrapping
+// ErrClosed.
 func (e *Engine) Run(ctx context.Context, p Program) (*Result, error) {
+	if e == nil || e.asset == nil {
+		return nil, errZeroEngine
+	}
 	// The caller's cause, as a run stopped later returns it: ctx.Err()
 	// said context.Canceled for an abort that came before the run began
 	// (under load, while the caller's code was still being prepared).
