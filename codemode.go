@@ -156,10 +156,11 @@ func newCodeMode(engine *sandbox.Engine, cfg Config) (*CodeMode, error) {
 }
 
 // RegisterTools adds tools, all or none. The returned function removes
-// them, from runs in flight too (their next call of one fails). An invalid
-// tool gives an error wrapping ErrInvalidTool; a name registered already,
-// twice in tools, or a live session's own, ErrDuplicateTool; a closed
-// CodeMode, ErrClosed.
+// them, from runs in flight too (their next call of one fails); calling it
+// again does nothing, and it never removes a tool registered later under
+// one of their names. An invalid tool gives an error wrapping
+// ErrInvalidTool; a name registered already, twice in tools, or a live
+// session's own, ErrDuplicateTool; a closed CodeMode, ErrClosed.
 func (c *CodeMode) RegisterTools(tools ...Tool) (unregister func(), err error) {
 	if err := c.check(); err != nil {
 		return nil, err

@@ -43,9 +43,10 @@ type Tool struct {
 	// ToolInfo.Source. Code Mode never looks inside it.
 	Source any
 	// Execute runs the tool. input has already passed InputSchema, and is
-	// the call's own (no other call, and no interceptor, holds it). ctx is
-	// done when the run making the call ends; an error, or a panic, is
-	// thrown in the model's code with its message.
+	// the call's own (no other call, and no interceptor, holds it). Its
+	// result is JSON, or nil (or empty) for undefined. ctx is done when the run
+	// making the call ends; an error, or a panic, is thrown in the model's
+	// code with its message.
 	Execute func(ctx context.Context, input json.RawMessage, call Call) (json.RawMessage, error)
 	// Start, optional, is Execute's form that does not block, for a tool
 	// that only waits for an answer from elsewhere (a page's tool, under
