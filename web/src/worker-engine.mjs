@@ -18,9 +18,21 @@
 // Array method over an array-like of length 1e15) 100 ms past the deadline
 // or the abort. An asset without them (the QuickJS package's own) never
 // reads the flag there, nor sees its deadline; so a worker that has not
-// answered an abort within FLAG_GRACE_MS, or a run still going
-// OVERRUN_GRACE_MS past its timeout, is replaced too, and that run ends
+// answered an abort within FLAG_GRACE_MS, or a run past its timeout in a
+// worker silent for OVERRUN_GRACE_MS, is replaced too, and that run ends
 // with TIMEOUT.
+//
+// Silent: the worker's poll (which the interpreter and the loop checks
+// call) counts itself in the abort flags' buffer (read by the page without
+// waiting for its messages, which a page thread that was held would handle
+// only after its overdue timers) or, without one, posts a sign of life now
+// and then while a run is in flight; any message counts too. A worker that polls is checking the deadline and ends
+// the run itself, with its own TIMEOUT and the run's logs; a fixed 2 s past
+// the deadline was not always enough on a loaded machine (the worker's
+// thread gets little CPU, so the ~100 ms of work to the loop check's trap
+// took longer in wall time), and the backstop's answer, without the logs,
+// replaced the engine's. Only a worker that stops showing life (held in C
+// code without the loop checks, or in the Go core) is replaced.
 
 import { bundlerHint, describeError, hasNodeFs, nodeModule } from "./env.mjs";
 import { now } from "./runs.mjs";
@@ -31,6 +43,10 @@ import { loadQuickJS } from "./wasm-load.mjs";
 import { weakListener } from "./lifetime.mjs";
 
 const RING = 1024;
+// The flags' last slot counts the worker's polls (worker.mjs pollNow).
+const SIGNS = 1 + RING;
+// How often the page reads that count while a run is past its deadline.
+const LOOK_MS = 250;
 const ABORT_GRACE_MS = 30;
 const FLAG_GRACE_MS = 5000;
 const OVERRUN_GRACE_MS = 2000;
@@ -56,6 +72,7 @@ const OVERRUN_GRACE_MS = 2000;
  * @property {Set<number>} stopping runs aborted on the page that the worker has not ended yet
  * @property {number} runTimeout the runs' timeout as the core has it (checked there before any run)
  * @property {Map<number, ReturnType<typeof setTimeout>>} overruns each started run's overrun timer
+ * @property {number} lastSign when (now()) the current worker last showed life: a message, its poll's sign
  * @property {Map<number, AbortController>} pageCalls page calls the worker may cancel
  * @property {Map<number, { resolve: () => void, reject: (e: any) => void }>} pings ready() calls in flight
  * @property {SharedArrayBuffer | null} flagsBuffer
@@ -76,7 +93,7 @@ const OVERRUN_GRACE_MS = 2000;
  */
 export function abortFlags() {
     return typeof SharedArrayBuffer === "function" && (hasNodeFs || /** @type {any} */ (globalThis).crossOriginIsolated === true)
-        ? new SharedArrayBuffer(4 * (1 + RING))
+        ? new SharedArrayBuffer(4 * (2 + RING))
         : null;
 }
 
@@ -286,13 +303,41 @@ export function cancelOnWorker(h, rid, grace = h.flags ? FLAG_GRACE_MS : ABORT_G
 }
 
 /**
+ * How long the page still waits before it replaces the worker for a run
+ * past its deadline: until the worker has been silent for grace, counted
+ * from the deadline or from its last sign of life, whichever is later.
+ * 0: replace it now.
+ * @param {number} t now()
+ * @param {number} deadline when the run's timeout passed (now() clock)
+ * @param {number} lastSign when the worker last showed life
+ * @param {number} [grace]
+ */
+export function overrunWait(t, deadline, lastSign, grace = OVERRUN_GRACE_MS) {
+    return Math.max(0, Math.max(deadline, lastSign) + grace - t);
+}
+
+/**
  * The worker has started a run: from now on its deadline is watched from
  * the page too (overran).
  * @param {Host} h
  * @param {number} rid
  */
 export function watchOverrun(h, rid) {
-    h.overruns.set(rid, setTimeout(() => overran(h, rid), h.runTimeout + OVERRUN_GRACE_MS));
+    const deadline = now() + h.runTimeout;
+    // The worker's poll count at the last look (the first at the deadline,
+    // or as soon after as the page's thread gets to it).
+    let polls = h.flags ? Atomics.load(h.flags, SIGNS) : 0;
+    const check = () => {
+        if (h.flags) {
+            const n = Atomics.load(h.flags, SIGNS);
+            if (n !== polls) h.lastSign = Math.max(h.lastSign, now());
+            polls = n;
+        }
+        const wait = overrunWait(now(), deadline, h.lastSign);
+        if (wait === 0) overran(h, rid);
+        else h.overruns.set(rid, setTimeout(check, h.flags ? Math.min(wait, LOOK_MS) : wait));
+    };
+    h.overruns.set(rid, setTimeout(check, h.runTimeout));
 }
 
 /**
@@ -305,10 +350,10 @@ export function clearOverrun(h, rid) {
 }
 
 /**
- * A run still in flight OVERRUN_GRACE_MS past its timeout: the core's
- * interrupt poll would have ended it at the deadline, so the worker's
- * thread is held where nothing polls. The run ends with TIMEOUT and
- * the worker is replaced at once.
+ * A run still in flight past its timeout, in a worker silent for
+ * OVERRUN_GRACE_MS: the core's interrupt poll would have ended it at the
+ * deadline, so the worker's thread is held where nothing polls. The run
+ * ends with TIMEOUT and the worker is replaced at once.
  * @param {Host} h
  * @param {number} rid
  */

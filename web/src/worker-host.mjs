@@ -131,6 +131,7 @@ export async function workerFactory(config) {
         stopping: new Set(),
         runTimeout: typeof cfg.timeout === "number" ? cfg.timeout : 30000,
         overruns: new Map(),
+        lastSign: 0,
         pageCalls: new Map(),
         pings: new Map(),
         flagsBuffer,

@@ -24,6 +24,8 @@ import { watchOverrun } from "./worker-engine.mjs";
  * @param {(e: any) => void} fail the worker could not start
  */
 export function onMessage(h, m, ok, fail) {
+    // Any message is a sign of life for the overrun backstop (worker-engine.mjs).
+    h.lastSign = now();
     switch (m.t) {
         case "ready":
             ok();

@@ -35,6 +35,7 @@ const portReady = (async () => {
 })();
 
 const RING = 1024;
+const SIGNS = 1 + RING;
 /** @type {Int32Array | null} */
 let flags = null;
 let seen = 0;
@@ -76,9 +77,23 @@ function takeEarlyAbort(rid) {
 }
 
 const realNow = Date.now.bind(Date);
+// The poll also tells the page that this thread is alive and checking
+// deadlines: the page replaces a worker that is silent well past a run's
+// deadline (worker-engine.mjs overrunWait), and must not replace one that
+// is about to end the run itself, only slowly (a loaded machine). With the
+// flags' buffer each poll counts itself there; without it, a message now
+// and then while a run is in flight.
+const SIGN_MS = 200;
+let lastSign = 0;
 const pollNow = () => {
     readAborts();
-    return realNow();
+    const t = realNow();
+    if (flags) Atomics.add(flags, SIGNS, 1);
+    else if (runs.size > 0 && t - lastSign >= SIGN_MS) {
+        lastSign = t;
+        port.post({ t: "alive" });
+    }
+    return t;
 };
 const PollDate = new Proxy(Date, { get: (t, k) => (k === "now" ? pollNow : Reflect.get(t, k)) });
 

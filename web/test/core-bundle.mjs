@@ -71,6 +71,16 @@ export async function loadWrap() {
 }
 
 /**
+ * A bundle of web/src/worker-engine.mjs's rule for a run past its deadline
+ * (overrunWait), for tests that give it a clock.
+ * @returns {Promise<{ overrunWait: (t: number, deadline: number, lastSign: number, grace?: number) => number, cleanup: () => void }>}
+ */
+export async function loadEngineHelpers() {
+    const { mod, cleanup } = await bundleOf("code-mode-engine-", 'export { overrunWait } from "./web/src/worker-engine.mjs";');
+    return { overrunWait: mod.overrunWait, cleanup };
+}
+
+/**
  * Bundles `contents` (exports of web/src modules) for the calling thread
  * and imports it.
  * @param {string} prefix @param {string} contents

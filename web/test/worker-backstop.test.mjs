@@ -1,0 +1,84 @@
+// Worker mode's backstop for a run that holds the worker's thread past its
+// timeout (web/src/worker-engine.mjs watchOverrun): the page replaces the
+// worker only once it has been silent for OVERRUN_GRACE_MS past the run's
+// deadline. A worker whose poll still runs (the package's asset: its loop
+// checks poll, and end the run themselves ~100 ms past the deadline) is
+// left to end the run with its own TIMEOUT and logs, however late the page
+// gets to its timer. A fixed 2 s timer lost to the engine on a loaded
+// machine (hostile.test's stuck-built-in rows, seen once at load ~20 on 2
+// cores). Held pages are made here, not waited for: the page's own thread
+// spins 4 s, longer than the timeout and the grace together, while the
+// worker runs.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { loadEngineHelpers } from "./core-bundle.mjs";
+import { assetPath, dist, indexURL } from "./helpers.mjs";
+
+const upstream = join(dist, "..", "node_modules", "@jitl", "quickjs-wasmfile-release-sync", "dist", "emscripten-module.wasm");
+
+/**
+ * A program stuck in a C built-in after a console line, in a worker-mode
+ * factory of a child process (timeout 500 ms) whose page thread spins 4 s
+ * from the first console line on (in a setImmediate: Node then runs its
+ * overdue timers before it reads the worker's messages); then a next run.
+ * @param {string} wasm
+ */
+function heldPage(wasm) {
+    const script = `
+        const { IoCodeModeFactory } = await import(${JSON.stringify(indexURL)});
+        const api = await IoCodeModeFactory({ wasmLocation: ${JSON.stringify(wasm)}, worker: true, timeout: 500 });
+        const ex = api.createSession().getLlmTools().find((t) => t.name === "executeCode");
+        let held = false;
+        const onEvent = (e) => {
+            if (e.type !== "console" || held) return;
+            held = true;
+            setImmediate(() => { const end = Date.now() + 4000; while (Date.now() < end); });
+        };
+        const r = await ex.execute({ code: "console.log('before'); return Array.prototype.indexOf.call({ length: 1e15 }, 1)", explanation: "" }, { onEvent });
+        const next = await ex.execute({ code: "return 1 + 1", explanation: "" });
+        api.dispose();
+        process.stdout.write(JSON.stringify({ ok: r.ok, error: r.error, logs: r.logs, next: next.result }));
+        process.exit(0);
+    `;
+    const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 120_000 });
+    assert.equal(child.status, 0, `the child process failed (status ${child.status}, signal ${child.signal}): ${child.stderr.slice(-2000)}`);
+    return JSON.parse(child.stdout);
+}
+
+test("a page held past the backstop's time: the worker, which polls, ends the run with its own TIMEOUT and logs", { timeout: 150_000 }, () => {
+    const r = heldPage(assetPath);
+    assert.equal(r.ok, false, JSON.stringify(r));
+    assert.deepEqual(r.error, { name: "TimeoutError", message: "the program did not finish within 500ms", code: "TIMEOUT" });
+    assert.deepEqual(r.logs, [{ level: "log", message: "before" }]);
+    assert.equal(r.next, 2);
+});
+
+test("a page held past the backstop's time, a worker silent in C (the upstream asset): replaced, TIMEOUT", { timeout: 150_000 }, () => {
+    const r = heldPage(upstream);
+    assert.equal(r.error && r.error.code, "TIMEOUT", JSON.stringify(r));
+    assert.match(r.error.message, /did not finish within 0\.5s .*the engine's worker was restarted$/);
+    assert.equal(r.next, 2);
+});
+
+// The rule itself, on a clock given to it: (now, deadline, last sign of
+// life, grace) -> how much longer to wait; 0 replaces the worker.
+test("overrunWait: silent for the grace past the deadline or the last sign, whichever is later", async (t) => {
+    const engine = await loadEngineHelpers();
+    t.after(engine.cleanup);
+    const deadline = 10_000;
+    const rows = [
+        // now, last sign, wait
+        ["before the deadline, never heard from", 9_000, 0, 3_000],
+        ["at the deadline, silent since before it", 10_000, 9_500, 2_000],
+        ["the grace over, silent since before the deadline", 12_000, 9_500, 0],
+        ["long past, silent since before the deadline", 60_000, 9_500, 0],
+        ["a sign after the deadline moves the wait", 12_000, 11_000, 1_000],
+        ["signs keep coming: keeps waiting", 30_000, 29_900, 1_900],
+        ["signs stopped: replaced a grace after the last", 31_900, 29_900, 0],
+    ];
+    for (const [name, now, sign, want] of rows) {
+        assert.equal(engine.overrunWait(now, deadline, sign, 2_000), want, name);
+    }
+});
