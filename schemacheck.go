@@ -192,6 +192,9 @@ func checkSchemaAt(node any, depth int, w schemaWalk) *schemaError {
 	}
 	switch n := node.(type) {
 	case bool:
+		if w.enforced && w.draft == 4 {
+			return badf("must be a schema object under draft-04, got a boolean (boolean schemas came with draft-06)")
+		}
 		return nil
 	case map[string]any:
 		if _, ok := n["$schema"]; ok && depth > 0 {
@@ -199,6 +202,9 @@ func checkSchemaAt(node any, depth int, w schemaWalk) *schemaError {
 		}
 		return eachKey(n, w.sorted, func(k string, v any) *schemaError {
 			if err := checkKeyword(k, v, depth, w); err != nil {
+				return err.in(k)
+			}
+			if err := checkDraft4Bounds(n, k, w); err != nil {
 				return err.in(k)
 			}
 			return nil
@@ -212,6 +218,14 @@ func checkSchemaAt(node any, depth int, w schemaWalk) *schemaError {
 const itemsListError = `must be a schema under 2020-12, got a list: a tuple is "prefixItems" there (a list in "items" is the form of 2019-09 and older, which needs "$schema": "http://json-schema.org/draft-07/schema#")`
 
 func checkKeyword(k string, v any, depth int, w schemaWalk) *schemaError {
+	if w.enforced && w.draft == 4 && laterApplicators[k] {
+		w.draft = 0
+	}
+	if w.enforced {
+		if err, handled := checkMetaKeyword(k, v, depth, w); err != nil || handled {
+			return err
+		}
+	}
 	switch {
 	case k == "type":
 		switch t := v.(type) {
@@ -224,6 +238,9 @@ func checkKeyword(k string, v any, depth int, w schemaWalk) *schemaError {
 				if s, ok := x.(string); !ok || !typeNames[s] {
 					return badf("must be a type name, got %s", schemaValue(x)).in(strconv.Itoa(i))
 				}
+			}
+			if w.enforced {
+				return typeListProblem(t)
 			}
 		default:
 			return badf("must be a type name or a list of them, got %s", schemaKind(v))
@@ -272,15 +289,7 @@ func checkKeyword(k string, v any, depth int, w schemaWalk) *schemaError {
 			}
 		}
 	case k == "required":
-		list, ok := v.([]any)
-		if !ok {
-			return badf("must be a list of property names, got %s", schemaKind(v))
-		}
-		for i, x := range list {
-			if _, ok := x.(string); !ok {
-				return badf("must be a property name, got %s", schemaValue(x)).in(strconv.Itoa(i))
-			}
-		}
+		return checkNameList(v, w)
 	case k == "enum":
 		list, ok := v.([]any)
 		if !ok {
@@ -397,19 +406,33 @@ func schemaValue(v any) string {
 	return schemaKind(v)
 }
 
-// hasRef reports whether a decoded schema holds a "$ref" or "$dynamicRef"
-// anywhere (data keywords included: erring on the side of compiling).
-func hasRef(node any) bool {
+// hasRef reports whether a decoded schema holds a "$ref", "$dynamicRef" or
+// "$recursiveRef" anywhere (data keywords included: erring on the side of
+// compiling).
+func hasRef(node any) bool { return hasKeyword(node, "$ref", "$dynamicRef", "$recursiveRef") }
+
+// namesPlaces reports whether a decoded schema holds an "$id", "$anchor" or
+// "$dynamicAnchor" anywhere (draft-04's "id" in a draft-04 document, where
+// a property named id also counts): the compiler refuses one it cannot
+// parse or that another place of the schema also claims.
+func namesPlaces(node any) bool {
+	if rootDraft(node) == 4 {
+		return hasKeyword(node, "$id", "$anchor", "$dynamicAnchor", "id")
+	}
+	return hasKeyword(node, "$id", "$anchor", "$dynamicAnchor")
+}
+
+func hasKeyword(node any, keys ...string) bool {
 	switch n := node.(type) {
 	case map[string]any:
 		for k, v := range n {
-			if k == "$ref" || k == "$dynamicRef" || hasRef(v) {
+			if slices.Contains(keys, k) || hasKeyword(v, keys...) {
 				return true
 			}
 		}
 	case []any:
 		for _, v := range n {
-			if hasRef(v) {
+			if hasKeyword(v, keys...) {
 				return true
 			}
 		}

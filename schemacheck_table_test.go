@@ -90,43 +90,45 @@ func TestSchemaCheckTableCoversTheRules(t *testing.T) {
 			}
 		}
 	}
-	// The formats of badf, from the source: a new rule needs a row.
+	// The formats of badf, from the sources: a new rule needs a row.
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "schemacheck.go", nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
 	consts := map[string]string{}
 	var formats []string
-	ast.Inspect(f, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.ValueSpec:
-			for i, name := range n.Names {
-				if i < len(n.Values) {
-					if lit, ok := n.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
-						consts[name.Name], _ = strconv.Unquote(lit.Value)
-					}
-				}
-			}
-		case *ast.CallExpr:
-			if id, ok := n.Fun.(*ast.Ident); ok && id.Name == "badf" {
-				lit, ok := n.Args[0].(*ast.BasicLit)
-				if !ok {
-					t.Fatalf("%s: badf's format is not a literal", fset.Position(n.Pos()))
-				}
-				format, _ := strconv.Unquote(lit.Value)
-				if format == "%s" {
-					arg, ok := n.Args[1].(*ast.Ident)
-					if !ok {
-						t.Fatalf("%s: badf(\"%%s\", ...) of something other than a constant", fset.Position(n.Pos()))
-					}
-					format = "\x00" + arg.Name // resolved below, once every constant is known
-				}
-				formats = append(formats, format)
-			}
+	for _, file := range []string{"schemacheck.go", "schemameta.go"} {
+		f, err := parser.ParseFile(fset, file, nil, 0)
+		if err != nil {
+			t.Fatal(err)
 		}
-		return true
-	})
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.ValueSpec:
+				for i, name := range n.Names {
+					if i < len(n.Values) {
+						if lit, ok := n.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+							consts[name.Name], _ = strconv.Unquote(lit.Value)
+						}
+					}
+				}
+			case *ast.CallExpr:
+				if id, ok := n.Fun.(*ast.Ident); ok && id.Name == "badf" {
+					lit, ok := n.Args[0].(*ast.BasicLit)
+					if !ok {
+						t.Fatalf("%s: badf's format is not a literal", fset.Position(n.Pos()))
+					}
+					format, _ := strconv.Unquote(lit.Value)
+					if format == "%s" {
+						arg, ok := n.Args[1].(*ast.Ident)
+						if !ok {
+							t.Fatalf("%s: badf(\"%%s\", ...) of something other than a constant", fset.Position(n.Pos()))
+						}
+						format = "\x00" + arg.Name // resolved below, once every constant is known
+					}
+					formats = append(formats, format)
+				}
+			}
+			return true
+		})
+	}
 	if len(formats) < 15 {
 		t.Fatalf("found only %d badf calls in schemacheck.go", len(formats))
 	}
@@ -153,7 +155,10 @@ func TestSchemaCheckTableCoversTheRules(t *testing.T) {
 			t.Errorf("no row of testdata/schemacheck.json gives %q", strings.TrimPrefix(format, "\x00"))
 		}
 	}
-	keywords := []string{"type", "items", "required", "enum", "exclusiveMinimum", "exclusiveMaximum"}
+	keywords := []string{"type", "items", "required", "enum", "exclusiveMinimum", "exclusiveMaximum",
+		// schemameta.go's
+		"uniqueItems", "readOnly", "writeOnly", "deprecated", "$recursiveAnchor", "examples", "$comment", "id",
+		"$vocabulary", "$anchor", "$dynamicAnchor", "$id", "$dynamicRef", "$recursiveRef", "dependentRequired", "dependencies"}
 	for _, set := range []map[string]bool{oneSchemaKeywords, schemaMapKeywords, schemaListKeywords, numberKeywords, countKeywords, stringKeywords} {
 		for k := range set {
 			keywords = append(keywords, k)

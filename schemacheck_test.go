@@ -117,16 +117,21 @@ func TestCheckOutputSchemaDraftForms(t *testing.T) {
 }
 
 // TestSchemaCompiledLazily: registration does not compile the inputSchema;
-// the first call does, and a schema only the compiler refuses (a
-// dependentRequired that is not a list of names; a bad regular expression
-// is refused at registration now, TestCheckInputSchemaPatterns) fails that
-// call with the compiler's message.
+// the first call does, and a schema only the compiler refuses fails that
+// call with the compiler's message. The registration check now refuses
+// every such schema known (TestSchemaCheckCoversTheMetaSchemas: a
+// dependentRequired that is not a list of names was this test's example,
+// as a bad regular expression was before it), so the bad tool's schema is
+// swapped in after registration, as one the check missed would be.
 func TestSchemaCompiledLazily(t *testing.T) {
 	r := newRegistry()
 	good := Tool{Name: "a.good", InputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"}}}`), Execute: noopToolExecute}
-	bad := Tool{Name: "a.bad", InputSchema: json.RawMessage(`{"type":"object","dependentRequired":{"a":"b"}}`), Execute: noopToolExecute}
+	bad := Tool{Name: "a.bad", InputSchema: json.RawMessage(`{"type":"object"}`), Execute: noopToolExecute}
 	if _, err := r.add(good, bad); err != nil {
 		t.Fatalf("registration: %v", err)
+	}
+	if entry, _ := r.lookup("a.bad"); entry != nil {
+		entry.tool.InputSchema = json.RawMessage(`{"type":"object","dependentRequired":{"a":"b"}}`)
 	}
 	g, _ := r.lookup("a.good")
 	if g.validator != nil {

@@ -227,9 +227,11 @@ func compileTool(t Tool) (*toolEntry, error) {
 		roots = append(roots, sc.root)
 	}
 	// Only references can make a schema refer to itself without end, which
-	// only the compiler sees: such schemas compile now, at registration.
+	// only the compiler sees: such schemas compile now, at registration. So
+	// do inputSchemas that name places ($id, $anchor): an id the compiler
+	// cannot parse, or one named twice, would fail every call.
 	var eager *inputValidator
-	if hasRef(inRoot) {
+	if hasRef(inRoot) || namesPlaces(inRoot) {
 		if eager, err = compileSchema(in); err != nil {
 			return nil, fmt.Errorf("%w: tool %q: inputSchema: %v", ErrInvalidTool, t.Name, err)
 		}

@@ -3,7 +3,11 @@
 // its message, so that registerTool throws at once as it does in-thread
 // instead of the worker refusing the tool a message later. Only documents
 // whose references are local ("#/json/pointer" or "#anchor") and that set
-// no nested $id are checked here; anything else is left to the core.
+// no nested $id are checked here; anything else is left to the core. An
+// anchor named twice, which the core's compiler refuses, is refused here
+// too, in the same words.
+
+import { schemaDraft } from "./schemacheck.mjs";
 
 const IN_PLACE = ["$ref", "$recursiveRef", "not", "if", "then", "else"];
 const IN_PLACE_LISTS = ["allOf", "anyOf", "oneOf"];
@@ -30,17 +34,28 @@ export function refCycleError(root) {
     /** @type {Map<string, string>} anchor -> location */
     const anchors = new Map();
     let checkable = true;
+    let duplicate = "";
+    const draft = typeof root.$schema === "string" ? schemaDraft(root.$schema) : 2020;
     /** @param {any} s @param {string} loc */
     const scan = (s, loc) => {
         if (Array.isArray(s)) s.forEach((x, i) => scan(x, `${loc}/${i}`));
         if (!isSchema(s)) return;
         if (loc !== "#" && typeof s.$id === "string") checkable = false;
         for (const k of ["$ref", "$recursiveRef", "$dynamicRef"]) if (k in s && (typeof s[k] !== "string" || !s[k].startsWith("#"))) checkable = false;
-        if (typeof s.$anchor === "string") anchors.set(s.$anchor, loc);
+        if (typeof s.$anchor === "string" && draft < 2019) anchors.set(s.$anchor, loc);
+        // From 2019-09 (and $dynamicAnchor in 2020-12) an anchor names a
+        // place; the compiler refuses a name given twice.
+        for (const name of [draft >= 2019 && s.$anchor, draft === 2020 && s.$dynamicAnchor]) {
+            if (typeof name !== "string") continue;
+            const first = anchors.get(name);
+            if (first !== undefined && first !== loc && !duplicate) duplicate = `duplicate anchor ${JSON.stringify(name)} in schema at ${JSON.stringify(first.slice(1))} and ${JSON.stringify(loc.slice(1))}`;
+            if (first === undefined) anchors.set(name, loc);
+        }
         for (const [k, v] of Object.entries(s)) if (k !== "enum" && k !== "const" && k !== "examples" && k !== "default") scan(v, `${loc}/${escape(k)}`);
     };
     scan(root, "#");
     if (!checkable) return "";
+    if (duplicate) return duplicate;
 
     /** @param {string} ref @returns {[string, any] | null} */
     const resolve = (ref) => {

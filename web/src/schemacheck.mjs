@@ -5,6 +5,8 @@
 // RE2 parser is known here to refuse (re2Problem); a pattern it cannot judge
 // is left to the core, which refuses it a message later.
 
+import { draft4Bounds, LATER_APPLICATORS, metaKeyword, nameList, typeListProblem } from "./schemameta.mjs";
+
 const MAX_DEPTH = 64;
 /** @param {string[]} words */
 const set = (...words) => new Set(words);
@@ -30,7 +32,7 @@ const DRAFTS = {
  * https, an empty fragment or none); 0 for one it does not know.
  * @param {string} url
  */
-function schemaDraft(url) {
+export function schemaDraft(url) {
     const hash = url.indexOf("#");
     if (hash >= 0 && hash < url.length - 1) return 0;
     const u = (hash >= 0 ? url.slice(0, hash) : url).replace(/^https?:\/\//, "");
@@ -109,6 +111,9 @@ const bad = (msg) => ({ path: [], msg });
 /** @param {{ path: string[], msg: string } | null} err @param {string} seg */
 const at = (err, seg) => (err && (err.path.unshift(seg), err));
 
+/** What schemameta.mjs uses of this module. @type {import("./schemameta.mjs").Helpers} */
+const helpers = { bad, at, kind, value, goQuote, entries: (o, sorted) => entries(o, sorted), walk: (node, depth, w) => walk(node, depth, w) };
+
 // schemacheck.go's itemsListError.
 const ITEMS_LIST = 'must be a schema under 2020-12, got a list: a tuple is "prefixItems" there (a list in "items" is the form of 2019-09 and older, which needs "$schema": "http://json-schema.org/draft-07/schema#")';
 
@@ -162,11 +167,11 @@ function codePointCompare(a, b) {
  */
 function walk(node, depth, w) {
     if (depth > MAX_DEPTH) return bad(`nested more than ${MAX_DEPTH} levels`);
-    if (typeof node === "boolean") return null;
+    if (typeof node === "boolean") return w.enforced && w.draft === 4 ? bad("must be a schema object under draft-04, got a boolean (boolean schemas came with draft-06)") : null;
     if (node === null || typeof node !== "object" || Array.isArray(node)) return bad(`must be a schema (an object or a boolean), got ${kind(node)}`);
     if (depth > 0 && "$schema" in node) w = { ...w, draft: 0 };
     for (const [k, v] of entries(node, w.sorted)) {
-        const err = keyword(k, v, depth, w);
+        const err = keyword(k, v, depth, w) || draft4Bounds(/** @type {Record<string, unknown>} */ (node), k, w, helpers);
         if (err) return at(err, k);
     }
     return null;
@@ -180,11 +185,17 @@ function walk(node, depth, w) {
  * @returns {{ path: string[], msg: string } | null}
  */
 function keyword(k, v, depth, w) {
+    if (w.enforced && w.draft === 4 && LATER_APPLICATORS.has(k)) w = { ...w, draft: 0 };
+    if (w.enforced) {
+        const [err, handled] = metaKeyword(k, v, depth, w, helpers);
+        if (err || handled) return err;
+    }
     if (k === "type") {
         if (typeof v === "string") return TYPE_NAMES.has(v) ? null : bad(`${goQuote(v)} is not a type (null, boolean, object, array, number, string or integer)`);
         if (!Array.isArray(v)) return bad(`must be a type name or a list of them, got ${kind(v)}`);
         const i = v.findIndex((x) => typeof x !== "string" || !TYPE_NAMES.has(x));
-        return i < 0 ? null : at(bad(`must be a type name, got ${value(v[i])}`), String(i));
+        if (i >= 0) return at(bad(`must be a type name, got ${value(v[i])}`), String(i));
+        return w.enforced ? typeListProblem(v, helpers) : null;
     }
     // A list of schemas is 2019-09's and older drafts' tuple: 2020-12's
     // meta-schema refuses it, so every call of the tool would fail.
@@ -202,11 +213,7 @@ function keyword(k, v, depth, w) {
         if (!Array.isArray(v) || v.length === 0) return bad(`must be a non-empty list of schemas, got ${value(v)}`);
         return list(v, depth, w);
     }
-    if (k === "required") {
-        if (!Array.isArray(v)) return bad(`must be a list of property names, got ${kind(v)}`);
-        const i = v.findIndex((x) => typeof x !== "string");
-        return i < 0 ? null : at(bad(`must be a property name, got ${value(v[i])}`), String(i));
-    }
+    if (k === "required") return nameList(v, w, helpers);
     if (k === "enum") {
         if (!Array.isArray(v)) return bad(`must be a list, got ${kind(v)}`);
         return w.enforced && (w.draft === 4 || w.draft === 6 || w.draft === 7) ? oldEnumProblem(v, w.draft) : null;
