@@ -283,12 +283,14 @@ func (q *Instance) importFunc(role string) func([]uint64) uint64 {
 		return func([]uint64) uint64 { return 0 } // the loader is never enabled
 	case "assert_fail":
 		return func(a []uint64) uint64 {
-			panic(fmt.Sprintf("assertion failed: %s at %s:%d (%s)", q.CString(uint32(a[0])), q.CString(uint32(a[1])), a[2], q.CString(uint32(a[3]))))
+			// An i32 argument is the low half of its uint64: wazero leaves
+			// the high half as it finds it (a line read 140445430581236).
+			panic(fmt.Sprintf("assertion failed: %s at %s:%d (%s)", q.CString(uint32(a[0])), q.CString(uint32(a[1])), int32(a[2]), q.CString(uint32(a[3]))))
 		}
 	case "abort":
 		return func([]uint64) uint64 { panic("abort()") }
 	case "proc_exit":
-		return func(a []uint64) uint64 { panic(fmt.Sprintf("exit(%d)", a[0])) }
+		return func(a []uint64) uint64 { panic(fmt.Sprintf("exit(%d)", int32(a[0]))) }
 	}
 	return nil
 }
