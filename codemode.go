@@ -100,20 +100,40 @@ func New(asset []byte, cfg Config) (*CodeMode, error) {
 }
 
 // NewWithEngine returns a CodeMode on an engine the caller built (under
-// GOOS=js, on the host's WebAssembly). It takes ownership of engine, whose
-// memory limit should match cfg.MemoryLimitMB: the CodeMode's Close closes
-// it, and so does NewWithEngine when it fails. A nil engine gives an error
-// wrapping ErrNilEngine.
+// GOOS=js, on the host's WebAssembly). It takes ownership of engine: the
+// CodeMode's Close closes it, and so does NewWithEngine when it fails.
+// cfg.MemoryLimitMB is the engine's memory limit (sandbox.Config's
+// MemoryLimit, in whole MiB), or 0 to take it from the engine: another
+// value is a *ConfigError, as the model would be told a limit the sandbox
+// does not enforce. A nil engine, or one that sandbox.NewEngine did not
+// make, gives an error wrapping ErrNilEngine.
 func NewWithEngine(engine *sandbox.Engine, cfg Config) (*CodeMode, error) {
-	if engine == nil {
-		return nil, fmt.Errorf("%w: NewWithEngine's engine must not be nil (sandbox.NewEngine makes one)", ErrNilEngine)
+	limit := engine.MemoryLimit()
+	if limit == 0 {
+		return nil, fmt.Errorf("%w: NewWithEngine's engine must not be nil or a zero sandbox.Engine (sandbox.NewEngine makes one)", ErrNilEngine)
+	}
+	given := cfg.MemoryLimitMB
+	if given == 0 {
+		cfg.MemoryLimitMB = max(int(limit>>20), 1)
 	}
 	cfg, err := cfg.withDefaults()
+	if err == nil && given != 0 && int64(given)<<20 != limit {
+		err = &ConfigError{Field: "MemoryLimitMB", Problem: fmt.Sprintf(
+			"must be the engine's memory limit, %s (sandbox.Config.MemoryLimit), or 0 to take it from the engine; got %d", mib(limit), given)}
+	}
 	if err != nil {
 		engine.Close()
 		return nil, err
 	}
 	return newCodeMode(engine, cfg)
+}
+
+// mib writes a byte count in MiB, exactly.
+func mib(n int64) string {
+	if n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // ValidateConfig reports what is wrong with cfg, if anything, without

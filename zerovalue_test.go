@@ -17,7 +17,8 @@ import (
 // wraps ErrClosed and says how to make one; the others give nothing.
 // Before, every row but NewSession on a zero CodeMode panicked (nil
 // pointer), and that one returned a Session whose use panicked.
-// NewWithEngine(nil) gives an error wrapping ErrNilEngine.
+// NewWithEngine on a nil or zero sandbox.Engine gives an error wrapping
+// ErrNilEngine (a zero Engine was taken, and every run failed with ErrClosed).
 func TestZeroValues(t *testing.T) {
 	var zeroCM CodeMode
 	var nilCM *CodeMode
@@ -55,6 +56,7 @@ func TestZeroValues(t *testing.T) {
 		{"zero Session Close", func() (string, error) { return "", zeroS.Close() }, ""},
 		{"nil Session Close", func() (string, error) { return "", nilS.Close() }, ""},
 		{"NewWithEngine(nil)", func() (string, error) { _, err := NewWithEngine(nil, Config{}); return "", err }, "engine must not be nil"},
+		{"NewWithEngine(zero Engine)", func() (string, error) { _, err := NewWithEngine(&sandbox.Engine{}, Config{}); return "", err }, "engine must not be nil or a zero sandbox.Engine"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var err error
@@ -80,7 +82,7 @@ func TestZeroValues(t *testing.T) {
 				t.Fatalf("err = %v, want one saying %q", err, tc.want)
 			}
 			want := ErrClosed
-			if tc.name == "NewWithEngine(nil)" {
+			if strings.HasPrefix(tc.name, "NewWithEngine") {
 				want = ErrNilEngine
 			}
 			if !errors.Is(err, want) {
@@ -98,26 +100,52 @@ func nonEmpty[T any](s []T) string {
 	return fmt.Sprintf("%d items", len(s))
 }
 
-// TestNewWithEngineFails: NewWithEngine owns the engine it is given, and
-// closes it when it fails (a bad Config, a bad Config.Tools): the caller
-// has nothing left to close.
-func TestNewWithEngineFails(t *testing.T) {
+// TestNewWithEngine: NewWithEngine owns the engine it is given, and
+// closes it when it fails (a bad Config, a bad Config.Tools, a memory
+// limit other than the engine's): the caller has nothing left to close.
+// Config.MemoryLimitMB 0 takes the engine's limit, which the model is then
+// told. Before, a limit other than the engine's was taken as given: the
+// instructions said 128 MB where the engine enforced 64 MiB.
+func TestNewWithEngine(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		cfg  Config
-		want error
+		name   string
+		engine int64 // the engine's MemoryLimit, bytes (0: the default)
+		cfg    Config
+		want   error  // nil: made
+		say    string // in the error, or in the instructions
 	}{
-		{"bad config", Config{Timeout: -1}, ErrInvalidConfig},
-		{"bad tool", Config{Tools: []Tool{{Name: "t.x"}}}, ErrInvalidTool},
+		{"bad config", 0, Config{Timeout: -1}, ErrInvalidConfig, "Timeout"},
+		{"bad tool", 0, Config{Tools: []Tool{{Name: "t.x"}}}, ErrInvalidTool, "Execute"},
+		{"limit not the engine's", 64 << 20, Config{MemoryLimitMB: 128}, ErrInvalidConfig,
+			"MemoryLimitMB: must be the engine's memory limit, 64 MiB (sandbox.Config.MemoryLimit), or 0 to take it from the engine; got 128"},
+		{"limit not whole MiB", 64<<20 + 1, Config{MemoryLimitMB: 64}, ErrInvalidConfig, "67108865 bytes"},
+		{"limit of the engine", 64 << 20, Config{MemoryLimitMB: 64}, nil, "64 MB"},
+		{"limit taken from the engine", 64 << 20, Config{}, nil, "64 MB"},
+		{"default limit taken", 0, Config{}, nil, "128 MB"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			engine, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{})
+			engine, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{MemoryLimit: tc.engine})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer engine.Close()
-			if _, err := NewWithEngine(engine, tc.cfg); !errors.Is(err, tc.want) {
-				t.Fatalf("err = %v, want one wrapping %v", err, tc.want)
+			cm, err := NewWithEngine(engine, tc.cfg)
+			if tc.want == nil {
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer cm.Close()
+				s, err := cm.NewSession()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := s.SystemInstruction(); !strings.Contains(got, tc.say) {
+					t.Errorf("the instructions do not say %q: %s", tc.say, got)
+				}
+				return
+			}
+			if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.say) {
+				t.Fatalf("err = %v, want one wrapping %v and saying %q", err, tc.want, tc.say)
 			}
 			if _, err := engine.Run(context.Background(), sandbox.Program{Code: "1"}); !errors.Is(err, sandbox.ErrClosed) {
 				t.Errorf("a run of the engine after NewWithEngine failed: err = %v, want sandbox.ErrClosed", err)

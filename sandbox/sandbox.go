@@ -324,6 +324,16 @@ func (e *Engine) release(i *instance) {
 	e.signalFreed()
 }
 
+// MemoryLimit is the QuickJS heap limit of the engine's runs, in bytes:
+// Config.MemoryLimit, or its default (0 for an Engine that NewEngine did
+// not make).
+func (e *Engine) MemoryLimit() int64 {
+	if e == nil {
+		return 0
+	}
+	return e.limit
+}
+
 // Stats describes an engine's instances.
 type Stats struct {
 	// Idle is the number of instances kept for reuse.
