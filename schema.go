@@ -85,6 +85,7 @@ func compileSchema(raw json.RawMessage) (*inputValidator, error) {
 			return nil, fmt.Errorf("must be valid JSON: %v", err)
 		}
 	}
+	applyNullable(raw, doc)
 	v := &inputValidator{doc: doc}
 	v.plain, v.formatAsserted = plainSchema(doc)
 	if !v.plain {

@@ -133,7 +133,11 @@ func (g *sigGen) render(node any, depth, indent int) tsType {
 		return tsNever
 	case *omap:
 		t := g.renderObject(n, depth, indent)
-		if b, _ := n.Get("nullable"); b == true {
+		// OpenAPI 3.0's nullable, where the validator reads it too
+		// (schemanullable.go): beside a type or an enum.
+		_, typed := n.Get("type")
+		_, enum := n.Get("enum")
+		if b, _ := n.Get("nullable"); b == true && (typed || enum) {
 			t = union([]tsType{t, {"null", precPrimary}})
 		}
 		return t
@@ -242,9 +246,11 @@ type sigProp struct {
 
 func (g *sigGen) renderProps(n *omap, depth, indent int) tsType {
 	required := map[string]bool{}
+	var requiredOrder []string
 	for _, r := range asList(n.Vals["required"]) {
-		if s, ok := r.(string); ok {
+		if s, ok := r.(string); ok && !required[s] {
 			required[s] = true
+			requiredOrder = append(requiredOrder, s)
 		}
 	}
 	var props []sigProp
@@ -275,6 +281,26 @@ func (g *sigGen) renderProps(n *omap, depth, indent int) tsType {
 		for _, k := range pp.Keys {
 			index = append(index, g.render(pp.Vals[k], depth+1, indent+1))
 		}
+	}
+	// A required name no property describes is still required (catalogs
+	// list such names: a property renamed, or described only in prose):
+	// left out, the signature would lead the model to a call that every
+	// time fails with missing "name".
+	absentType := tsUnknown
+	if len(index) > 0 {
+		absentType = union(index)
+	}
+	for _, r := range requiredOrder {
+		if hasProps {
+			if _, described := propsMap.Vals[r]; described {
+				continue
+			}
+		}
+		if len(props) >= sigMaxMembers {
+			more++
+			continue
+		}
+		props = append(props, sigProp{key: propertyKey(r), typ: absentType})
 	}
 	if len(props) == 0 {
 		if len(index) > 0 {

@@ -110,6 +110,28 @@ tools.orders.search(input: {
 }): Promise<unknown>;`,
 		},
 		{
+			// Catalogs list required names no property describes; the
+			// validator still requires them, so the signature must say so.
+			name: "required names without a property",
+			tool: "t",
+			in:   `{"type":"object","properties":{"a":{"type":"string"}},"required":["a","zz","with space","zz"]}`,
+			want: `tools.t(input: { a: string; zz: unknown; "with space": unknown }): Promise<unknown>;`,
+		},
+		{
+			name: "required names without a property take the index type",
+			tool: "t",
+			in:   `{"type":"object","additionalProperties":{"type":"integer"},"required":["n"]}`,
+			want: `tools.t(input: { n: number; [key: string]: number }): Promise<unknown>;`,
+		},
+		{
+			// OpenAPI 3.0's nullable counts beside a type or an enum, where
+			// the validator reads it (schemanullable.go), not beside $ref.
+			name: "nullable beside a $ref alone",
+			tool: "t",
+			in:   `{"$defs":{"d":{"type":"number"}},"type":"object","properties":{"r":{"$ref":"#/$defs/d","nullable":true}}}`,
+			want: `tools.t(input: { r?: number }): Promise<unknown>;`,
+		},
+		{
 			name: "refs to $defs and definitions are inlined",
 			tool: "t",
 			in: `{"$defs":{"Money":{"type":"object","description":"An amount.","properties":{"amount":{"type":"number"},"currency":{"type":"string"}},"required":["amount","currency"]}},
