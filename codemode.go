@@ -35,11 +35,9 @@ var ErrAsset = sandbox.ErrAsset
 // ErrNilEngine is wrapped by NewWithEngine's error for a nil engine.
 var ErrNilEngine = errors.New("codemode: nil engine")
 
-// Errors of a CodeMode or Session used without New or NewSession.
-var (
-	errZeroCodeMode = fmt.Errorf("%w: a zero or nil CodeMode is not usable: make one with New", ErrClosed)
-	errZeroSession  = fmt.Errorf("%w: a zero or nil Session is not usable: make one with CodeMode.NewSession", ErrClosed)
-)
+// The errors of a CodeMode or Session used without New or NewSession are
+// made where they happen, not at package init: formatting them there
+// brought fmt's printer into every page's start-up (TestCoreInitFormatsNothing).
 
 // CodeMode is a configured factory of sessions, made by New. It is safe
 // for concurrent use. Its Config is copied by New: changing the caller's
@@ -316,7 +314,7 @@ func (c *CodeMode) Close() error {
 // check says whether c can be used: made by New and not closed.
 func (c *CodeMode) check() error {
 	if c == nil || c.engine == nil {
-		return errZeroCodeMode
+		return fmt.Errorf("%w: a zero or nil CodeMode is not usable: make one with New", ErrClosed)
 	}
 	if c.closed.Load() {
 		return ErrClosed

@@ -17,6 +17,37 @@ import (
 // sort.Slice and sort.SliceStable are linked once. Ten such calls were
 // 174 KB raw, 13 KB brotli of dist/code-mode.wasm.
 func TestCoreSortsShareOneImplementation(t *testing.T) {
+	fset, files := coreGoFiles(t)
+	for _, f := range files {
+		slicesName := ""
+		for _, imp := range f.Imports {
+			if imp.Path.Value == `"slices"` {
+				slicesName = "slices"
+				if imp.Name != nil {
+					slicesName = imp.Name.Name
+				}
+			}
+		}
+		if slicesName == "" {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if x, ok := sel.X.(*ast.Ident); ok && x.Name == slicesName && (sel.Sel.Name == "SortFunc" || sel.Sel.Name == "SortStableFunc") {
+				t.Errorf("%s: slices.%s in code the core links: each element type adds its own sort to the core; use sort.Slice or sort.SliceStable", fset.Position(sel.Pos()), sel.Sel.Name)
+			}
+			return true
+		})
+	}
+}
+
+// coreGoFiles parses the Go files of this module's packages that the
+// GOOS=js core (./wasm) links, tests excluded.
+func coreGoFiles(t *testing.T) (*token.FileSet, []*ast.File) {
+	t.Helper()
 	const mod = "github.com/interopio/code-mode"
 	cmd := osexec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}|{{.Dir}}|{{join .GoFiles \" \"}}", "./wasm")
 	cmd.Env = append(cmd.Environ(), "GOOS=js", "GOARCH=wasm")
@@ -25,7 +56,7 @@ func TestCoreSortsShareOneImplementation(t *testing.T) {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
 	fset := token.NewFileSet()
-	files := 0
+	var files []*ast.File
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		parts := strings.SplitN(line, "|", 3)
 		if len(parts) != 3 || !strings.HasPrefix(parts[0], mod) {
@@ -36,32 +67,11 @@ func TestCoreSortsShareOneImplementation(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			files++
-			slicesName := ""
-			for _, imp := range f.Imports {
-				if imp.Path.Value == `"slices"` {
-					slicesName = "slices"
-					if imp.Name != nil {
-						slicesName = imp.Name.Name
-					}
-				}
-			}
-			if slicesName == "" {
-				continue
-			}
-			ast.Inspect(f, func(n ast.Node) bool {
-				sel, ok := n.(*ast.SelectorExpr)
-				if !ok {
-					return true
-				}
-				if x, ok := sel.X.(*ast.Ident); ok && x.Name == slicesName && (sel.Sel.Name == "SortFunc" || sel.Sel.Name == "SortStableFunc") {
-					t.Errorf("%s: slices.%s in code the core links: each element type adds its own sort to the core; use sort.Slice or sort.SliceStable", fset.Position(sel.Pos()), sel.Sel.Name)
-				}
-				return true
-			})
+			files = append(files, f)
 		}
 	}
-	if files < 50 {
-		t.Fatalf("go list gave only %d Go files of the module's packages in the core", files)
+	if len(files) < 50 {
+		t.Fatalf("go list gave only %d Go files of the module's packages in the core", len(files))
 	}
+	return fset, files
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"maps"
 	"math/big"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -359,7 +358,7 @@ func valueHint(e *jsonschema.ValidationError, inst any) string {
 	str, _ := v.(string)
 	for _, w := range k.Want {
 		switch {
-		case (w == "number" && numberText.MatchString(str)) || (w == "integer" && integerText.MatchString(str)):
+		case (w == "number" || w == "integer") && isNumberText(str, w == "integer"):
 			return fmt.Sprintf(" (the string %q: pass the number %s, without quotes)", str, str)
 		case w == "boolean" && (str == "true" || str == "false"):
 			return fmt.Sprintf(" (the string %q: pass %s, without quotes)", str, str)
@@ -371,10 +370,41 @@ func valueHint(e *jsonschema.ValidationError, inst any) string {
 	return ""
 }
 
-var (
-	numberText  = regexp.MustCompile(`^-?\d+(\.\d+)?([eE][+-]?\d+)?$`)
-	integerText = regexp.MustCompile(`^-?\d+$`)
-)
+// isNumberText says whether s is a number written as text: all of it
+// matches -?\d+(\.\d+)?([eE][+-]?\d+)? (-?\d+ for an integer), ASCII digits.
+// By hand, not a package-level regexp: compiling one at init brought
+// regexp's parser and compiler into every page's start-up
+// (TestCoreInitCompilesNoRegexp), for a hint few failures need.
+func isNumberText(s string, integer bool) bool {
+	s, ok := cutDigits(strings.TrimPrefix(s, "-"))
+	if !ok || integer {
+		return ok && s == ""
+	}
+	if rest, dot := strings.CutPrefix(s, "."); dot {
+		if s, ok = cutDigits(rest); !ok {
+			return false
+		}
+	}
+	if s != "" && (s[0] == 'e' || s[0] == 'E') {
+		s = s[1:]
+		if s != "" && (s[0] == '+' || s[0] == '-') {
+			s = s[1:]
+		}
+		if s, ok = cutDigits(s); !ok {
+			return false
+		}
+	}
+	return s == ""
+}
+
+// cutDigits drops the ASCII digits s starts with; ok says there was one.
+func cutDigits(s string) (rest string, ok bool) {
+	i := 0
+	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+		i++
+	}
+	return s[i:], i > 0
+}
 
 // describeKind words a failed rule as "<keyword>: got X, want Y" where that
 // shape fits, so the model sees both the rule and its own value.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync/atomic"
 
 	"github.com/interopio/code-mode/internal/search"
@@ -245,7 +246,7 @@ func (s *Session) Close() error {
 
 func (s *Session) check() error {
 	if s == nil || s.cm == nil {
-		return errZeroSession
+		return fmt.Errorf("%w: a zero or nil Session is not usable: make one with CodeMode.NewSession", ErrClosed)
 	}
 	if s.closed.Load() || s.cm.closed.Load() {
 		return ErrClosed
