@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"regexp"
 	"strconv"
+	"sync"
 	"testing"
 )
 
@@ -148,4 +149,36 @@ func TestIsNumberText(t *testing.T) {
 		}
 	}
 	walk()
+}
+
+// TestMetaPatternsConcurrentFirstUse: schemameta.go's patterns, compiled
+// on first use, give every concurrent first check its answer (go test
+// -race watches the compile).
+func TestMetaPatternsConcurrentFirstUse(t *testing.T) {
+	metaOnce, metaRx = sync.Once{}, metaRegexps{}
+	const draft = "https://json-schema.org/draft/2020-12/schema"
+	cases := []struct {
+		schema map[string]any
+		ok     bool
+	}{
+		{map[string]any{"$schema": draft, "$anchor": "node_1"}, true},
+		{map[string]any{"$schema": draft, "$anchor": "1node"}, false},
+		{map[string]any{"$schema": draft, "$vocabulary": map[string]any{"https://json-schema.org/draft/2020-12/vocab/core": true}}, true},
+		{map[string]any{"$schema": draft, "$vocabulary": map[string]any{"not a uri": true}}, false},
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, 8*len(cases))
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = checkInputSchema(cases[i%len(cases)].schema)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if tc := cases[i%len(cases)]; (err == nil) != tc.ok {
+			t.Errorf("checkInputSchema(%v) = %v, want ok %v", tc.schema, err, tc.ok)
+		}
+	}
 }

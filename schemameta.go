@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // The rules of the drafts' meta-schemas that the keyword check of
@@ -15,15 +16,34 @@ import (
 // other. An outputSchema is never compiled, so it keeps registering as it
 // did. web/src/schemameta.mjs is the same for worker mode.
 
-// anchorName is the form of "$anchor" and "$dynamicAnchor" (2019-09's and
-// 2020-12's meta-schemas).
-var anchorName = regexp.MustCompile(`^[A-Za-z_][-A-Za-z0-9._]*$`)
+// metaPatterns are compiled on first use (a schema with "$anchor",
+// "$dynamicAnchor" or "$vocabulary"), not at package init, which every
+// page pays before its factory resolves (TestCoreInitCompilesNoRegexp).
+// (A sync.Once, as sandbox's frameRE: a sync.OnceValue is inlined as
+// closures of its own.)
+func metaPatterns() *metaRegexps {
+	metaOnce.Do(func() {
+		metaRx = metaRegexps{
+			// The form of "$anchor" and "$dynamicAnchor" (2019-09's and
+			// 2020-12's meta-schemas).
+			anchorName: regexp.MustCompile(`^[A-Za-z_][-A-Za-z0-9._]*$`),
+			// What a "$vocabulary" key must look like: a scheme, then
+			// printable ASCII without spaces or percent signs (the
+			// validator parses the URI; this is the part of its rule one
+			// regular expression says the same in Go and in JavaScript,
+			// erring on the side of refusing).
+			absoluteURI: regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:[!-$&-~]*$`),
+		}
+	})
+	return &metaRx
+}
 
-// absoluteURI is what a "$vocabulary" key must look like: a scheme, then
-// printable ASCII without spaces or percent signs (the validator parses
-// the URI; this is the part of its rule one regular expression says the
-// same in Go and in JavaScript, erring on the side of refusing).
-var absoluteURI = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:[!-$&-~]*$`)
+type metaRegexps struct{ anchorName, absoluteURI *regexp.Regexp }
+
+var (
+	metaOnce sync.Once
+	metaRx   metaRegexps
+)
 
 // laterApplicators hold schemas but came after draft-04, which ignores
 // them: what is inside is not held to draft-04's meta-schema.
@@ -68,7 +88,7 @@ func checkMetaKeyword(k string, v any, depth int, w schemaWalk) (err *schemaErro
 			return badf("must be an object of booleans, got %s", schemaKind(v)), true
 		}
 		return eachKey(m, w.sorted, func(name string, x any) *schemaError {
-			if !absoluteURI.MatchString(name) {
+			if !metaPatterns().absoluteURI.MatchString(name) {
 				return badf("%q is not an absolute URI (a vocabulary's)", name).in(name)
 			}
 			if _, ok := x.(bool); !ok {
@@ -82,7 +102,7 @@ func checkMetaKeyword(k string, v any, depth int, w schemaWalk) (err *schemaErro
 		if !ok {
 			return badf("must be a string, got %s", schemaValue(v)), true
 		}
-		if !anchorName.MatchString(s) {
+		if !metaPatterns().anchorName.MatchString(s) {
 			return badf("%q is not an anchor name (a letter or _, then letters, digits, -, _ or .)", s), true
 		}
 		return nil, true

@@ -81,9 +81,10 @@ var (
 	ErrAsset = errors.New("sandbox: bad QuickJS asset")
 )
 
-// errZeroEngine is Run's error on an Engine that NewEngine did not make:
-// it has no asset to run, and waited for an instance for ever.
-var errZeroEngine = fmt.Errorf("%w: a zero or nil Engine is not usable: make one with NewEngine", ErrClosed)
+// Run's error on an Engine that NewEngine did not make (it has no asset
+// to run, and waited for an instance for ever) is made where it happens,
+// not at package init: formatting it there brought fmt's printer into
+// every page's start-up (codemode's TestCoreInitFormatsNothing).
 
 // Engine runs programs, made by NewEngine or NewEngineFromModule. It is
 // safe for concurrent use.
@@ -518,7 +519,7 @@ func (e *Error) Error() string { return fmt.Sprintf("%s: %s: %s", e.Code, e.Name
 // ErrClosed.
 func (e *Engine) Run(ctx context.Context, p Program) (*Result, error) {
 	if e == nil || e.asset == nil {
-		return nil, errZeroEngine
+		return nil, fmt.Errorf("%w: a zero or nil Engine is not usable: make one with NewEngine", ErrClosed)
 	}
 	// The caller's cause, as a run stopped later returns it: ctx.Err()
 	// said context.Canceled for an abort that came before the run began
