@@ -5,8 +5,12 @@ package sandbox
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
+	"os/exec"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -103,3 +107,50 @@ func TestLeakCheckCatchesALeak(t *testing.T) {
 // line (which read 140445430581236 when the high half of wazero's i32
 // argument was printed too).
 var assertion = regexp.MustCompile(`assertion failed: list_empty\(&rt->gc_obj_list\) at \S*quickjs\.c:\d{1,6} \(JS_FreeRuntime\)`)
+
+// TestLeakFailsTheTestBinary: a test whose run leaks, and which does not
+// claim the leak (leakcheck.Take), fails the test binary although the test
+// itself passed, and the output names the leaking program. The test binary
+// runs itself for the leaking test (leakChild).
+func TestLeakFailsTheTestBinary(t *testing.T) {
+	if os.Getenv(leakChildEnv) == "1" {
+		t.Skip("the child runs TestLeakChild only")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestLeakChild$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), leakChildEnv+"=1")
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("the child exited with %v, want status 1; output:\n%s", err, out)
+	}
+	for _, want := range []string{"--- PASS: TestLeakChild", "leakcheck: 1 runs leaked", leakChildMarker} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the child's output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+const (
+	leakChildEnv    = "SANDBOX_LEAKCHECK_CHILD"
+	leakChildMarker = "/* the child's leak */"
+)
+
+// TestLeakChild leaks, in the child of TestLeakFailsTheTestBinary only.
+func TestLeakChild(t *testing.T) {
+	if os.Getenv(leakChildEnv) != "1" {
+		t.Skip("run by TestLeakFailsTheTestBinary")
+	}
+	e := oneInstance(t)
+	i, err := e.lease(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.release(i)
+	leak := func([]json.RawMessage) (json.RawMessage, error) {
+		i.run.q.Global(i.run.ctx)
+		return nil, nil
+	}
+	if _, err := i.execute(context.Background(), Program{Code: leakChildMarker + "leak()", Funcs: map[string]Func{"leak": {Sync: leak}}}, e.limit, &e.workers); err != nil {
+		t.Fatal(err)
+	}
+}
