@@ -38,7 +38,9 @@ type FuncType struct {
 
 // HostFunc implements one imported function. Call receives the parameters
 // and returns the single result (0 where the type has none). Call may
-// re-enter the instance (call its exports) on the same goroutine.
+// re-enter the instance (call its exports) on the same goroutine. An i32
+// parameter is the low half of its uint64: wazero leaves the high half as
+// it finds it, so Call reads it as uint32(args[i]) (int32 for a signed one).
 type HostFunc struct {
 	Type FuncType
 	Call func(args []uint64) uint64
