@@ -108,7 +108,8 @@ type ToolCallRecord struct {
 	// no visible tool, went over MaxToolCalls, or that the run's end
 	// stopped before it started (Reason says which).
 	Allowed bool `json:"allowed"`
-	// OK says the tool returned without an error.
+	// OK says the tool returned without an error, and its result matched
+	// its OutputSchema (Reason says how it did not).
 	OK bool `json:"ok"`
 	// DurationMs is the time from the call to its end, in milliseconds.
 	DurationMs float64 `json:"durationMs"`

@@ -21,7 +21,10 @@ func TestInferredResultTypes(t *testing.T) {
 	}
 	cm := newTestCodeMode(t, Config{Tools: []Tool{
 		{Name: "crm.customers", Description: "List customers.", Execute: rows},
-		{Name: "crm.count", Description: "Count customers.", Execute: rows, OutputSchema: json.RawMessage(`{"type":"integer"}`)},
+		{Name: "crm.count", Description: "Count customers.", OutputSchema: json.RawMessage(`{"type":"integer"}`),
+			Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+				return json.RawMessage(`2`), nil
+			}},
 	}})
 	s, _ := cm.NewSession()
 	other, _ := cm.NewSession()

@@ -142,33 +142,11 @@ func cleanCompileError(err error) string {
 // validate checks one input. Absent input (nil or empty) is validated as
 // JSON null, the same as JSON.stringify(undefined) would give.
 func (v *inputValidator) validate(input json.RawMessage) error {
-	raw := bytes.TrimSpace(input)
-	if len(raw) == 0 {
-		raw = []byte("null")
-	}
-	inst, err := decodeNumbers(raw)
-	if err != nil {
-		// encoding/json's own words for what is wrong.
-		if inst, err = jsonschema.UnmarshalJSON(bytes.NewReader(raw)); err != nil {
-			return fmt.Errorf("%w: not valid JSON: %v", errInvalidInput, err)
-		}
-	}
-	if v.plain && surelyValid(v.doc, inst, v.formatAsserted, 0) {
-		return nil
-	}
-	sch, err := v.compiled()
-	if err != nil {
+	ve, inst, err := v.check(input)
+	if ve == nil {
 		return err
 	}
-	err = sch.Validate(inst)
-	if err == nil {
-		return nil
-	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return fmt.Errorf("%w: %v", errInvalidInput, err)
-	}
-	lines := violationLines(ve, inst)
+	lines := violationLines(ve, inst, true)
 	// A program that sends its input as JSON text (tool_call(name,
 	// JSON.stringify(input)), a habit of models) read only "got string".
 	if s, ok := inst.(string); ok && len(lines) > 0 && strings.HasPrefix(lines[0], "/: type: ") && isJSONContainer(s) {
@@ -177,6 +155,54 @@ func (v *inputValidator) validate(input json.RawMessage) error {
 		lines[0] += bareValueHint(v.doc, inst)
 	}
 	return &validationError{lines: lines}
+}
+
+// validateResult checks one result of the tool named name, as validate an
+// input, in the same words but without the hints meant for the model's own
+// input: the tool, not the program, is wrong.
+func (v *inputValidator) validateResult(name string, out json.RawMessage) error {
+	ve, inst, err := v.check(out)
+	switch {
+	case ve != nil:
+		return &resultError{tool: name, lines: violationLines(ve, inst, false)}
+	case err != nil:
+		return fmt.Errorf("%s: the result cannot be checked against its outputSchema: %v", name, err)
+	}
+	return nil
+}
+
+// check validates a JSON value (absent: null) and returns its violations,
+// with the value decoded, or an error that is not a violation: JSON that
+// does not decode or that the validator cannot judge (errInvalidInput), a
+// schema that does not compile (the compiler's).
+func (v *inputValidator) check(raw json.RawMessage) (*jsonschema.ValidationError, any, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		raw = []byte("null")
+	}
+	inst, err := decodeNumbers(raw)
+	if err != nil {
+		// encoding/json's own words for what is wrong.
+		if inst, err = jsonschema.UnmarshalJSON(bytes.NewReader(raw)); err != nil {
+			return nil, nil, fmt.Errorf("%w: not valid JSON: %v", errInvalidInput, err)
+		}
+	}
+	if v.plain && surelyValid(v.doc, inst, v.formatAsserted, 0) {
+		return nil, inst, nil
+	}
+	sch, err := v.compiled()
+	if err != nil {
+		return nil, inst, err
+	}
+	err = sch.Validate(inst)
+	if err == nil {
+		return nil, inst, nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return nil, inst, fmt.Errorf("%w: %v", errInvalidInput, err)
+	}
+	return ve, inst, nil
 }
 
 // bareValueHint follows "/: type: got string, want object" when the input
@@ -248,10 +274,25 @@ func (e *validationError) Error() string {
 
 func (e *validationError) Unwrap() error { return errInvalidInput }
 
+// resultError lists the violations of one result of a tool: the call
+// fails with it, naming the tool, each path and the rule.
+type resultError struct {
+	tool  string
+	lines []string
+}
+
+func (e *resultError) Error() string {
+	head := e.tool + ": the tool's result does not match its outputSchema:"
+	if len(e.lines) == 1 {
+		return head + " " + e.lines[0]
+	}
+	return head + "\n" + strings.Join(e.lines, "\n")
+}
+
 // violationLines flattens the error tree to its leaves, which are the rules
 // that actually failed; inner nodes ("allOf failed", "$ref failed") only
 // repeat them. Duplicates are dropped and the list is capped.
-func violationLines(root *jsonschema.ValidationError, inst any) []string {
+func violationLines(root *jsonschema.ValidationError, inst any, hints bool) []string {
 	var leaves []string
 	seen := map[string]bool{}
 	var walk func(e *jsonschema.ValidationError)
@@ -262,7 +303,10 @@ func violationLines(root *jsonschema.ValidationError, inst any) []string {
 			}
 			return
 		}
-		line := violationLine(e) + valueHint(e, inst)
+		line := violationLine(e)
+		if hints {
+			line += valueHint(e, inst)
+		}
 		if !seen[line] {
 			seen[line] = true
 			leaves = append(leaves, line)

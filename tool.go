@@ -29,8 +29,11 @@ type Tool struct {
 	// otherwise) every input is validated against before Execute runs.
 	// nil (or JSON null) accepts any input.
 	InputSchema json.RawMessage
-	// OutputSchema is only used to describe the result to the model
-	// (without one, the signature shows the type of the results seen).
+	// OutputSchema is the JSON Schema (as InputSchema) of what Execute
+	// returns: the model's signature shows it, and every result is
+	// validated against it before the sandbox sees it (an absent result as
+	// JSON null); a mismatch fails the call. nil accepts any result, and
+	// the signature then shows the type of the results seen.
 	OutputSchema json.RawMessage
 	// Annotations are the host's own metadata (MCP's readOnlyHint, say),
 	// handed back in ToolInfo.Annotations; Code Mode never reads them.
@@ -150,6 +153,10 @@ type toolEntry struct {
 	validatorOnce sync.Once
 	validator     *inputValidator // nil: any input is accepted
 	validatorErr  error
+	// The outputSchema likewise, on the first result to check.
+	outputOnce sync.Once
+	output     *inputValidator // nil: any result is accepted
+	outputErr  error
 
 	sigOnce sync.Once
 	sig     string
@@ -189,6 +196,26 @@ func (e *toolEntry) validate(input json.RawMessage) error {
 	return e.validator.validate(input)
 }
 
+// checkResult checks a result of the tool (nil: none) against its
+// outputSchema: the model's code is written to the signature, which shows
+// that schema, so a result it says cannot happen must not reach it.
+func (e *toolEntry) checkResult(out json.RawMessage) error {
+	if e.tool.OutputSchema == nil {
+		return nil
+	}
+	e.outputOnce.Do(func() {
+		if e.output == nil {
+			if e.output, e.outputErr = compileSchema(e.tool.OutputSchema); e.outputErr != nil {
+				e.outputErr = fmt.Errorf("%w: tool %q: outputSchema: %v", ErrInvalidTool, e.info.Name, e.outputErr)
+			}
+		}
+	})
+	if e.outputErr != nil {
+		return e.outputErr
+	}
+	return e.output.validateResult(e.info.Name, out)
+}
+
 // compileTool checks one tool and derives its entry. Schemas and annotations
 // are copied so a caller mutating its own slices or maps later cannot change
 // what was validated.
@@ -215,29 +242,26 @@ func compileTool(t Tool) (*toolEntry, error) {
 		if sc.root == nil {
 			continue
 		}
-		// Output is never validated, but a broken schema is a bug the host
-		// wants to hear about at registration rather than never.
-		check := checkSchema
-		if sc.field == "inputSchema" {
-			check = checkInputSchema
-		}
-		if err := check(sc.root); err != nil {
+		// Both are enforced: a schema the validator would refuse, or read
+		// in another draft's sense, is refused now, naming its path, rather
+		// than failing every call (or every result) of the tool later.
+		if err := checkInputSchema(sc.root); err != nil {
 			return nil, fmt.Errorf("%w: tool %q: %s: %v", ErrInvalidTool, t.Name, sc.field, err)
 		}
 		roots = append(roots, sc.root)
 	}
 	// Only references can make a schema refer to itself without end, which
 	// only the compiler sees: such schemas compile now, at registration. So
-	// do inputSchemas that name places ($id, $anchor): an id the compiler
-	// cannot parse, or one named twice, would fail every call.
-	var eager *inputValidator
+	// do schemas that name places ($id, $anchor): an id the compiler cannot
+	// parse, or one named twice, would fail every call (or every result).
+	var eager, eagerOut *inputValidator
 	if hasRef(inRoot) || namesPlaces(inRoot) {
 		if eager, err = compileSchema(in); err != nil {
 			return nil, fmt.Errorf("%w: tool %q: inputSchema: %v", ErrInvalidTool, t.Name, err)
 		}
 	}
-	if hasRef(outRoot) {
-		if _, err := compileSchema(out); err != nil {
+	if hasRef(outRoot) || namesPlaces(outRoot) {
+		if eagerOut, err = compileSchema(out); err != nil {
 			return nil, fmt.Errorf("%w: tool %q: outputSchema: %v", ErrInvalidTool, t.Name, err)
 		}
 	}
@@ -252,6 +276,7 @@ func compileTool(t Tool) (*toolEntry, error) {
 	if eager != nil {
 		e.validatorOnce.Do(func() { e.validator = eager })
 	}
+	e.output = eagerOut
 	e.doc = search.NewDocFromValues(e.info.Name, e.info.Description, roots...)
 	return e, nil
 }

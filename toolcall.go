@@ -471,12 +471,20 @@ func execute(ctx context.Context, e *toolEntry, input json.RawMessage, c Call) (
 	return checkOutput(e, out, err)
 }
 
-// checkOutput fails a tool's answer that is not JSON.
+// checkOutput fails a tool's answer that is not JSON, or that its
+// outputSchema does not allow. It runs when the tool's answer settles,
+// before the sandbox sees it; nothing after it can change a result.
 func checkOutput(e *toolEntry, out json.RawMessage, err error) (json.RawMessage, error) {
-	if err == nil && len(out) > 0 && !jsondec.Valid(out) {
+	if err != nil {
+		return out, err
+	}
+	if len(out) > 0 && !jsondec.Valid(out) {
 		return nil, fmt.Errorf("tool %s returned invalid JSON", e.info.Name)
 	}
-	return out, err
+	if err := e.checkResult(out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // suggest names up to three visible tools close to an unknown name. The

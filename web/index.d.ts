@@ -130,7 +130,11 @@ export declare namespace IoCodeMode {
          * included, is run too). Anything else throws a `TypeError`.
          */
         inputSchema?: JsonSchema | SchemaObject | undefined;
-        /** The output's schema (same forms); used for the tool's TypeScript signature. */
+        /**
+         * The output's schema (same forms): the tool's TypeScript signature shows it, and every
+         * result is checked against it before the sandbox sees it (a mismatch fails the call,
+         * naming the path).
+         */
         outputSchema?: JsonSchema | SchemaObject | undefined;
         annotations?: ToolAnnotations | undefined;
         /**

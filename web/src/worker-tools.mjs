@@ -94,7 +94,7 @@ export function checkTools(list, path, taken) {
             return c.schema;
         });
         kinds.forEach((k, j) => {
-            const problem = schemas[j] === undefined ? "" : schemaProblem(schemas[j], k === "inputSchema");
+            const problem = schemas[j] === undefined ? "" : schemaProblem(schemas[j], true);
             if (problem) throw new TypeError(`codemode: invalid tool: tool ${goQuote(name)}: ${k}: ${problem}`);
         });
         kinds.forEach((k, j) => {

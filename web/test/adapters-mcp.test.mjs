@@ -599,21 +599,82 @@ describe("fromMcpClient: the SDK's list_changed, tasks and error results", () =>
 
     // SDK 1.32.2's Client clears its outputSchema validators on every
     // listTools() page, so a tool listed on an earlier page returned
-    // structuredContent that broke its own outputSchema unchecked (Code
-    // Mode's own core does not check results against outputSchema).
-    test("structuredContent that breaks its outputSchema fails the call, on every page of tools/list", async () => {
+    // structuredContent that broke its own outputSchema unchecked. Code
+    // Mode's core checks every result against the tool's outputSchema now,
+    // once (the SDK's validators are given none), in its own words.
+    test("structuredContent that breaks its outputSchema fails the call once, on every page of tools/list", async () => {
         const server = new Server({ name: "pages", version: "1.0.0" }, { capabilities: { tools: {} } });
         const outputSchema = { type: "object", properties: { n: { type: "number" } }, required: ["n"] };
-        const all = ["first", "second"].map((name) => ({ name, inputSchema: { type: "object" }, outputSchema }));
-        server.setRequestHandler(ListToolsRequestSchema, (req) => (req.params?.cursor ? { tools: [all[1]] } : { tools: [all[0]], nextCursor: "2" }));
-        server.setRequestHandler(CallToolRequestSchema, () => ({ content: [], structuredContent: { n: "not a number" } }));
+        const all = ["first", "second", "good"].map((name) => ({ name, inputSchema: { type: "object" }, outputSchema }));
+        server.setRequestHandler(ListToolsRequestSchema, (req) => (req.params?.cursor ? { tools: all.slice(1) } : { tools: [all[0]], nextCursor: "2" }));
+        server.setRequestHandler(CallToolRequestSchema, (req) => ({ content: [], structuredContent: { n: req.params.name === "good" ? 1 : "not a number" } }));
         const client = await connectInMemory(server);
         const source = await mcp.fromMcpClient(client);
-        for (const tool of source.tools) {
-            await assert.rejects(tool.execute({}, { signal: new AbortController().signal }), { message: /Structured content does not match the tool's output schema/ }, tool.name);
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        try {
+            source.registerTools(api);
+            const out = await run(
+                api.createSession(),
+                "const r = {}; for (const n of ['first', 'second', 'good']) { try { r[n] = await tools.pages[n]({}) } catch (e) { r[n] = e.name + ': ' + e.message } } return r",
+            );
+            assert.equal(out.ok, true, JSON.stringify(out));
+            assert.deepEqual(out.result, {
+                first: "ToolError: pages.first: the tool's result does not match its outputSchema: /n: type: got string, want number",
+                second: "ToolError: pages.second: the tool's result does not match its outputSchema: /n: type: got string, want number",
+                good: { n: 1 },
+            });
+            assert.deepEqual(out.toolCalls.map((c) => [c.name, c.ok]), [["pages.first", false], ["pages.second", false], ["pages.good", true]]);
+            // The SDK's own check no longer runs: the adapter's execute alone returns what the server sent.
+            assert.deepEqual(await source.tools[0].execute({}, { signal: new AbortController().signal }), { n: "not a number" });
+        } finally {
+            api.dispose();
+            source.close();
+            await client.close();
         }
+    });
+
+    test("a tool with an outputSchema that returns no structuredContent fails with the SDK's words", async () => {
+        const server = new Server({ name: "bare", version: "1.0.0" }, { capabilities: { tools: {} } });
+        server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: "text", inputSchema: { type: "object" }, outputSchema: { type: "object" } }] }));
+        server.setRequestHandler(CallToolRequestSchema, () => ({ content: [{ type: "text", text: "{}" }] }));
+        const client = await connectInMemory(server);
+        const source = await mcp.fromMcpClient(client);
+        await assert.rejects(source.tools[0].execute({}, { signal: new AbortController().signal }), { message: "Tool text has an output schema but did not return structured content" });
         source.close();
         await client.close();
+    });
+
+    // Servers list output schemas written for other validators: a tool
+    // whose outputSchema Code Mode cannot enforce keeps its place, without
+    // the schema, and the host hears of it.
+    test("a tool whose outputSchema Code Mode refuses is registered without it, and reported", async () => {
+        const server = new Server({ name: "sloppy", version: "1.0.0" }, { capabilities: { tools: {} } });
+        const tools = [
+            { name: "look", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { user: { type: "string", pattern: "^(?!admin)" } } } },
+            { name: "pair", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { n: { type: "array", items: [{ type: "string" }, { type: "number" }] } } } },
+            { name: "fine", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { n: { type: "number" } } } },
+        ];
+        server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+        server.setRequestHandler(CallToolRequestSchema, (req) => ({ content: [], structuredContent: req.params.name === "look" ? { user: "admin" } : { n: [1, "a"] } }));
+        const client = await connectInMemory(server);
+        const errors = [];
+        const source = await mcp.fromMcpClient(client, { onError: (e) => errors.push(e.message) });
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        try {
+            source.registerTools(api);
+            await api.ready();
+            assert.deepEqual(api.listTools().map((t) => [t.name, "outputSchema" in t]), [["sloppy.fine", true], ["sloppy.look", false], ["sloppy.pair", false]]);
+            assert.equal(errors.length, 2, errors.join("\n"));
+            assert.match(errors[0], /^MCP tool sloppy\.look: registered without its outputSchema, which Code Mode cannot enforce \(tool "sloppy\.look": outputSchema: \/properties\/user\/pattern: "\^\(\?!admin\)" cannot be enforced: .*\); its results are not checked and the model is shown no result type$/);
+            assert.match(errors[1], /^MCP tool sloppy\.pair: registered without its outputSchema, .*outputSchema: \/properties\/n\/items: must be a schema under 2020-12, got a list/);
+            const out = await run(api.createSession(), "return [await tools.sloppy.look({}), await tools.sloppy.pair({})]");
+            assert.equal(out.ok, true, JSON.stringify(out));
+            assert.deepEqual(out.result, [{ user: "admin" }, { n: [1, "a"] }]);
+        } finally {
+            api.dispose();
+            source.close();
+            await client.close();
+        }
     });
 
     // isError with the reason only in structuredContent: the error said

@@ -111,11 +111,16 @@ export async function fromMcpClient(client, options) {
             if (cursor !== undefined && seen.has(cursor)) throw new Error(`${source}: tools/list returned the cursor ${JSON.stringify(cursor)} twice`);
             seen.add(cursor);
         } while (cursor !== undefined && cursor !== null);
-        // The SDK keeps each tool's outputSchema validator (callTool checks
-        // structuredContent with it) from the last listTools() page only: it
-        // clears them per page. Give it the whole list (a private method of
-        // SDK 1.2x; without it, nothing changes).
-        if (typeof client.cacheToolMetadata === "function") client.cacheToolMetadata(tools);
+        // The SDK keeps what it knows of each tool (which run only as tasks;
+        // the validators of outputSchema its callTool checks structuredContent
+        // with) from the last listTools() page only: it clears it per page.
+        // Give it the whole list (a private method of SDK 1.2x; without it,
+        // nothing changes), without the outputSchemas: Code Mode's core
+        // checks every result against the tool's outputSchema, in its own
+        // words (the tool, the path, the rule), and a result is checked once.
+        // The rest of the SDK's check (structuredContent must be there) is
+        // made by execute.
+        if (typeof client.cacheToolMetadata === "function") client.cacheToolMetadata(tools.map(({ outputSchema, ...t }) => t));
         return kept(tools, opts.filter, "fromMcpClient");
     }
 
@@ -135,6 +140,10 @@ export async function fromMcpClient(client, options) {
                         tool.execution?.taskSupport === "required"
                             ? await callAsTask(params, signal)
                             : await client.callTool(params, undefined, requestOptions(signal));
+                    // The SDK's words, for what its check no longer sees.
+                    if (tool.outputSchema && result && !result.isError && !result.structuredContent) {
+                        throw new Error(`Tool ${tool.name} has an output schema but did not return structured content`);
+                    }
                     return unwrapCallToolResult(result);
                 },
             };

@@ -84,6 +84,25 @@ export function createToolSource({ kind, onError }) {
     const stops = [];
     let closed = false;
 
+    // A source's outputSchema the engine refuses (a pattern written for
+    // JavaScript, OpenAPI 3.0's "exclusiveMaximum": true: servers and
+    // generated catalogs carry such schemas) costs the tool its result
+    // check, not the tool: it is registered without it, and that is
+    // reported. Its input is still checked, and its results reach the
+    // model unchecked, as any tool's without an outputSchema.
+    function register(api, def) {
+        try {
+            return api.registerTool(def);
+        } catch (err) {
+            const msg = err && err.message;
+            if (def.outputSchema === undefined || typeof msg !== "string" || !msg.startsWith(`codemode: invalid tool: tool ${JSON.stringify(def.name)}: outputSchema: `)) throw err;
+            const { outputSchema, ...rest } = def;
+            const unregister = api.registerTool(rest);
+            report(new Error(`${kind} tool ${def.name}: registered without its outputSchema, which Code Mode cannot enforce (${msg.slice("codemode: invalid tool: ".length)}); its results are not checked and the model is shown no result type`));
+            return unregister;
+        }
+    }
+
     function sync(target, strict) {
         // A disposed instance is no longer followed (its listTools throws).
         if (!strict && typeof target.api.listTools === "function") {
@@ -107,7 +126,7 @@ export function createToolSource({ kind, onError }) {
         for (const [name, def] of current) {
             if (target.regs.has(name)) continue;
             try {
-                target.regs.set(name, { def, unregister: target.api.registerTool(def) });
+                target.regs.set(name, { def, unregister: register(target.api, def) });
             } catch (err) {
                 // A tool the engine refuses as invalid (an inputSchema
                 // pattern it cannot enforce, say) is left out and reported,
