@@ -298,7 +298,7 @@ func violationLines(root *jsonschema.ValidationError, inst any, hints bool) []st
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) > 0 {
-			for _, c := range e.Causes {
+			for _, c := range closestBranches(e) {
 				walk(c)
 			}
 			return

@@ -3,6 +3,7 @@ package codemode
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -177,6 +178,51 @@ func BenchmarkFirstCallDraft07(b *testing.B) {
 				if err := v.validate(in); err != nil {
 					b.Fatal(err)
 				}
+			}
+		})
+	}
+}
+
+// TestUnionMessages: of the alternatives of a failed anyOf or oneOf, the
+// message names those that came closest (fewest failures, then deepest in
+// the value, then the fewest const or enum mismatches: the tagged union's
+// branch whose tag matched), not every branch's first problem.
+func TestUnionMessages(t *testing.T) {
+	var wide []string
+	for i := 0; i < 40; i++ {
+		wide = append(wide, fmt.Sprintf(`{"type":"object","properties":{"k%d":{"const":%d}},"required":["k%d"]}`, i, i, i))
+	}
+	tagged := `{"oneOf":[
+		{"type":"object","properties":{"kind":{"const":"email"},"to":{"type":"string"}},"required":["kind","to"]},
+		{"type":"object","properties":{"kind":{"const":"sms"},"phone":{"type":"string"}},"required":["kind","phone"]}]}`
+	tests := []struct {
+		name, schema, input string
+		want                []string
+	}{
+		{"40 objects, the 40th's value wrong", `{"type":"object","properties":{"a":{"anyOf":[` + strings.Join(wide, ",") + `]}}}`, `{"a":{"k39":38}}`,
+			[]string{"/a/k39: const: got 38, want 39"}},
+		{"a tagged union names the tagged branch", tagged, `{"kind":"sms","phone":5}`,
+			[]string{"/phone: type: got number, want string"}},
+		{"the other tag", tagged, `{"kind":"email"}`,
+			[]string{`/: required: missing "to"`}},
+		{"alternatives that fail alike are all named", `{"anyOf":[{"type":"string"},{"type":"number"}]}`, `true`,
+			[]string{"/: type: got boolean, want number", "/: type: got boolean, want string"}},
+		{"deeper in an array", `{"type":"array","items":{"anyOf":[{"type":"string"},{"type":"object","properties":{"n":{"type":"integer"}}}]}}`, `[{"n":"x"}]`,
+			[]string{"/0/n: type: got string, want integer"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := compileSchema(json.RawMessage(tt.schema))
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = v.validate(json.RawMessage(tt.input))
+			var ve *validationError
+			if !errors.As(err, &ve) {
+				t.Fatalf("validate = %v, want a validation error", err)
+			}
+			if strings.Join(ve.lines, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("lines:\n%s\nwant:\n%s", strings.Join(ve.lines, "\n"), strings.Join(tt.want, "\n"))
 			}
 		})
 	}
