@@ -10,6 +10,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import ts from "typescript";
 import { assetPath, llmTools, loadFactory, run } from "./helpers.mjs";
+import { loadAdapter } from "./adapter-helpers.mjs";
 
 const IoCodeModeFactory = await loadFactory();
 
@@ -248,5 +249,114 @@ describe("the system instruction of a hostile catalog", () => {
         for (const d of defs) assert.ok(block.includes(`${toolPath(d.name)}(`), `${d.name} in the block`);
         assert.ok(!/^\s{0,3}```/m.test(block), "no line of the block closes the fence early");
         assert.deepEqual(typeScriptProblems([{ label: "instruction", text: block, names: defs.map((d) => d.name) }]), []);
+    });
+});
+
+// Names as other catalogs spell them. The core takes 1..128 characters of
+// [A-Za-z0-9_$.-] (any of them, leading digits and names of globals
+// included); the adapters map the rest onto that.
+const acceptedNames = ["a.b", "a_b", "a", "a.b.c", "1leading", "n.1x", "x".repeat(128), "Case.Tool", "case.tool", "tool_search", "tools", "console", "tool_call",
+    "$x", "-x", "ns.my-tool", "ns.$dollar", "ns.constructor", "ns.__proto__", "__proto__", "constructor.x", "ns.prototype", "hasOwnProperty", "toString",
+    "Object", "globalThis", "eval", "JSON", "Promise", "ns.default", "ns.class", "ns.await", "undefined", "NaN", "ns.then_"];
+const refusedNames = [
+    ["github:create_issue", /found ':' at offset 6/],
+    ["with space", /found ' ' at offset 4/],
+    ["x".repeat(129), /must be 1\.\.128 characters/],
+    ["a..b", /namespaces must be non-empty/],
+    [".a", /namespaces must be non-empty/],
+    ["a.", /namespaces must be non-empty/],
+    ["orders.then", /then/],
+];
+
+describe("tool names from catalogs we did not write", () => {
+    test("each accepted name is its own tool: signature, tool_call and its path", async (t) => {
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        t.after(() => api.dispose());
+        api.registerTools(acceptedNames.map((name) => ({ name, description: `The ${name} tool.`, inputSchema: { type: "object" }, execute: () => name })));
+        const session = api.createSession();
+        await api.ready();
+        const { searchTools } = llmTools(session);
+        const files = [];
+        for (const name of acceptedNames) {
+            const hits = await searchTools.execute({ query: name, limit: 50 });
+            const hit = hits.find((h) => h.name === name);
+            assert.ok(hit, `${name} found by its name`);
+            files.push({ label: name, text: hit.signature, names: [name] });
+        }
+        assert.deepEqual(typeScriptProblems(files), []);
+        const r = await run(
+            session,
+            `const out = [];
+            for (const n of ${JSON.stringify(acceptedNames)}) out.push(await tool_call(n, {}));
+            return out;`,
+        );
+        assert.equal(r.ok, true, JSON.stringify(r).slice(0, 500));
+        assert.deepEqual(r.result, acceptedNames, "tool_call of each name runs that tool");
+        // The path the signature shows, written as the model writes it.
+        const calls = acceptedNames.map((name) => `${toolPath(name)}({})`).join(", ");
+        const byPath = await run(session, `return await Promise.all([${calls}]);`);
+        assert.equal(byPath.ok, true, JSON.stringify(byPath).slice(0, 500));
+        assert.deepEqual(byPath.result, acceptedNames);
+    });
+
+    test("each refused name is a TypeError naming it and the rule", async (t) => {
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        t.after(() => api.dispose());
+        for (const [name, rule] of refusedNames) {
+            assert.throws(
+                () => api.registerTool({ name, inputSchema: { type: "object" }, execute: () => 1 }),
+                (e) => e instanceof TypeError && e.message.includes(JSON.stringify(name.slice(0, 40)).slice(0, -1)) && rule.test(e.message),
+                name,
+            );
+        }
+        assert.deepEqual(api.listTools(), []);
+    });
+});
+
+describe("adapters: names other catalogs use", () => {
+    test("an MCP server's names each become one tool that calls that name, 128 characters at most", async (t) => {
+        const [{ Client }, { Server }, { InMemoryTransport }, types, mcp] = await Promise.all([
+            import("@modelcontextprotocol/sdk/client/index.js"),
+            import("@modelcontextprotocol/sdk/server/index.js"),
+            import("@modelcontextprotocol/sdk/inMemory.js"),
+            import("@modelcontextprotocol/sdk/types.js"),
+            loadAdapter("mcp"),
+        ]);
+        // Two names alike for their first 150 characters, a third longer
+        // still: cut to 128 they were one name, and two tools were lost.
+        const names = ["z".repeat(150) + "a", "z".repeat(150) + "b", "z".repeat(200), "github:create_issue", "create issue", "1abc", "Get", "get", "GET",
+            "then", "a.then", "tool_search", "__proto__", "a.b", "a_b", "a..b", ".lead", "trail.", "résumé", "検索", "emoji🚀", "a/b/c"];
+        const server = new Server({ name: "wild", version: "1.0.0" }, { capabilities: { tools: {} } });
+        server.setRequestHandler(types.ListToolsRequestSchema, async () => ({ tools: names.map((name) => ({ name, inputSchema: { type: "object" } })) }));
+        server.setRequestHandler(types.CallToolRequestSchema, async (req) => ({ content: [{ type: "text", text: JSON.stringify({ called: req.params.name }) }] }));
+        const [a, b] = InMemoryTransport.createLinkedPair();
+        const client = new Client({ name: "test", version: "1.0.0" });
+        await Promise.all([server.connect(b), client.connect(a)]);
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        const errors = [];
+        const source = await mcp.fromMcpClient(client, { onError: (e) => errors.push(e.message) });
+        t.after(async () => {
+            source.close();
+            await client.close();
+            api.dispose();
+        });
+        source.registerTools(api);
+        const listed = api.listTools().map((d) => d.name);
+        assert.deepEqual(errors, []);
+        assert.equal(listed.length, names.length, `one tool per server tool: ${JSON.stringify(listed)}`);
+        assert.ok(listed.every((n) => n.length <= 128), "names fit");
+        const session = api.createSession();
+        const r = await run(session, `const out = []; for (const n of ${JSON.stringify(listed)}) out.push((await tool_call(n, {})).called); return out;`);
+        assert.equal(r.ok, true, JSON.stringify(r).slice(0, 500));
+        assert.deepEqual([...r.result].sort(), [...names].sort(), "each server tool is called by exactly one Code Mode tool");
+    });
+
+    test("uniqueNames keeps long names apart within 128 characters, never ending in a dot or then", async () => {
+        const { uniqueNames } = await import("../src/adapters/source.mjs");
+        const got = uniqueNames("ns", ["z".repeat(150) + "a", "z".repeat(150) + "b", "get", "get", `${"a".repeat(119)}.thenabc`, `${"x".repeat(123)}.y`]);
+        assert.equal(new Set(got).size, got.length, JSON.stringify(got));
+        assert.ok(got.every((n) => n.length <= 128 && !n.endsWith(".") && !/(^|\.)then$/.test(n)), JSON.stringify(got));
+        assert.deepEqual(got.slice(2, 4), ["ns.get", "ns.get_2"]);
+        assert.equal(got[0], `ns.${"z".repeat(125)}`, "the first keeps the name it always had");
     });
 });

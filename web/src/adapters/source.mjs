@@ -46,15 +46,22 @@ export function sanitizeName(s) {
 }
 
 /**
- * Gives each entry a unique name under `namespace`: a name already taken by
- * an earlier entry gets a numeric suffix (get_user, get_user_2, ...).
+ * Gives each entry a unique name under `namespace`, of at most 128
+ * characters (a tool name's limit): a name already taken by an earlier
+ * entry gets a numeric suffix (get_user, get_user_2, ...), within those 128.
+ * Cutting after the suffix made two long names that differ past the limit
+ * one name, and the source kept only the last of them, silently.
  */
 export function uniqueNames(namespace, names) {
     const taken = new Set();
+    const prefix = namespace ? `${namespace}.` : "";
+    /** @param {string} n @param {string} suffix */
+    const fit = (n, suffix) => `${(prefix + n).slice(0, 128 - suffix.length).replace(/\.+$/, "")}${suffix}`;
+    // A cut can leave a last step "then", which registration refuses.
+    const free = (/** @type {string} */ name) => !taken.has(name) && !/(^|\.)then$/.test(name);
     return names.map((n) => {
-        let name = namespace ? `${namespace}.${n}` : n;
-        for (let i = 2; taken.has(name); i++) name = `${namespace ? namespace + "." : ""}${n}_${i}`;
-        name = name.slice(0, 128);
+        let name = fit(n, "");
+        for (let i = 2; !free(name); i++) name = fit(n, `_${i}`);
         taken.add(name);
         return name;
     });
