@@ -118,7 +118,9 @@ function errorText(err) {
 export async function askInterceptor(onToolCall, arg) {
     const decision = (await adopt(onToolCall(arg), "onToolCall's answer")).value;
     if (decision === null || typeof decision !== "object" || Array.isArray(decision)) return decision;
-    const copy = { ...decision };
+    // Without a prototype: this async function's result is adopted, and a
+    // then set on Object.prototype meanwhile would be followed.
+    const copy = Object.assign(Object.create(null), decision);
     delete copy.then;
     return copy;
 }

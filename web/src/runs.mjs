@@ -7,6 +7,7 @@
 
 import { CallSignal } from "./call.mjs";
 import { describeError, thrownByTool } from "./env.mjs";
+import { prototypeHazard } from "./fields.mjs";
 import { adopt } from "./thenable.mjs";
 
 /**
@@ -296,6 +297,24 @@ export function finishRun(run, settled, v, t0, watched, factoryOnEvent) {
 }
 
 /**
+ * How an LLM tool's execute settles, in either engine mode, once the run
+ * gave good (resolve) or not (reject) and v: a value resolves execute only
+ * while no shared prototype holds a then (or toJSON: fields.mjs). A page
+ * that set Object.prototype.then during the run made the result a
+ * thenable, which the promise followed: the then's answer became the run's
+ * result, a then that never called back left execute pending, one that
+ * resolved with itself spun the page's microtasks for ever (the page froze).
+ * Such a run rejects with the error that says why.
+ * @param {boolean} good
+ * @param {any} v
+ * @returns {[boolean, any]}
+ */
+export function settledAs(good, v) {
+    const hazard = good ? prototypeHazard() : undefined;
+    return hazard ? [false, hazard] : [good, v];
+}
+
+/**
  * Runs one LLM tool call (executeCode, searchTools) in the Go core. The
  * core's execute takes (argsJSON, token, signal, onConsole, given, done) and
  * answers once through done: (true, the result's JSON text) or (false, the
@@ -307,7 +326,7 @@ export function finishRun(run, settled, v, t0, watched, factoryOnEvent) {
  * @param {AbortSignal | undefined} signal
  * @param {((level: string, message: string) => void) | undefined} onConsole
  * @param {unknown} given the options as the caller wrote them, for the core's unknown-key check
- * @returns {Promise<any>}
+ * @returns {Promise<{ value: any }>} the result in a box without a prototype, which no polluted then adopts (settledAs)
  */
 export function runInCore(goExecute, args, token, signal, onConsole, given) {
     let text;
@@ -319,7 +338,7 @@ export function runInCore(goExecute, args, token, signal, onConsole, given) {
     return new Promise((resolve, reject) => {
         goExecute(text, token, signal, onConsole, given, (/** @type {boolean} */ ok, /** @type {any} */ v) => {
             if (!ok) reject(v);
-            else resolve(typeof v === "string" ? JSON.parse(v) : undefined);
+            else resolve(Object.assign(Object.create(null), { value: typeof v === "string" ? JSON.parse(v) : undefined }));
         });
     });
 }

@@ -8,6 +8,8 @@
 // an async execute returning one, spins inside the engine before it
 // reaches here: nothing in JavaScript can stop that.)
 
+import { prototypeHazard } from "./fields.mjs";
+
 export const MAX_THENABLE_DEPTH = 32;
 
 /**
@@ -27,6 +29,14 @@ export function adopt(value, what) {
                 then = v !== null && (typeof v === "object" || typeof v === "function") ? /** @type {any} */ (v).then : undefined;
             } catch (err) {
                 reject(err);
+                return;
+            }
+            // A then that Object.prototype (or another shared prototype)
+            // holds is not the value's: following it would give the
+            // pollution's answer (fields.mjs).
+            const hazard = typeof then === "function" ? prototypeHazard() : undefined;
+            if (hazard) {
+                reject(hazard);
                 return;
             }
             if (typeof then !== "function") {

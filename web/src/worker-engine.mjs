@@ -108,7 +108,7 @@ let workerFile = "./code-mode.worker.mjs";
  */
 async function spawn(onMessage, onFailure) {
     if (hasNodeFs && typeof Worker === "undefined") {
-        const { Worker: NodeWorker } = await nodeModule("worker_threads");
+        const { Worker: NodeWorker, MessageChannel: NodeChannel } = await nodeModule("worker_threads");
         // The main thread's stack for JavaScript and WebAssembly (V8's default,
         // 984 KB), so that deep data and recursion overflow where they do
         // in-thread: QuickJS's own limit (a catchable error) is then reached
@@ -123,16 +123,37 @@ async function spawn(onMessage, onFailure) {
         // build, and this branch, which never runs in a browser, gave them a
         // second, unused copy of the worker (57 KB). The browser branch
         // below names it for them.
-        const w = new NodeWorker(new URL(workerFile, import.meta.url), { resourceLimits: { stackSizeMb: (984 + 192) / 1024 }, execArgv: [] });
-        w.on("message", onMessage);
+        //
+        // Messages go through a channel of our own, not the worker's
+        // parentPort: Node's Worker re-emits those from a listener of its
+        // own that returns emit's boolean, and Node reads a then from a
+        // listener's return value and calls it. A page that set
+        // Object.prototype.then after the factory (a polluted prototype)
+        // had that then called on every message, and its throw ended the
+        // process. Our listener returns nothing.
+        const { port1, port2 } = new NodeChannel();
+        const w = new NodeWorker(new URL(workerFile, import.meta.url), {
+            resourceLimits: { stackSizeMb: (984 + 192) / 1024 },
+            execArgv: [],
+            workerData: { port: port2 },
+            transferList: [port2],
+        });
+        port1.on("message", (/** @type {any} */ m) => {
+            onMessage(m);
+        });
         w.on("error", (/** @type {Error} */ err) => onFailure(err));
-        w.on("exit", (/** @type {number} */ code) => onFailure(new Error(`the worker exited (code ${code})`)));
-        return {
-            post: (/** @type {any} */ m) => w.postMessage(m),
+        w.on("exit", (/** @type {number} */ code) => {
+            port1.close();
+            onFailure(new Error(`the worker exited (code ${code})`));
+        });
+        // Null prototypes, here and below: an async function's object
+        // result is adopted as a thenable when Object.prototype.then is set.
+        return Object.assign(Object.create(null), {
+            post: (/** @type {any} */ m) => port1.postMessage(m),
             terminate: () => w.terminate(),
-            ref: () => w.ref(),
-            unref: () => w.unref(),
-        };
+            ref: () => (w.ref(), port1.ref()),
+            unref: () => (w.unref(), port1.unref()),
+        });
     }
     // Written as bundlers expect it (Vite, webpack 5, Rollup): they emit the
     // worker as a chunk of its own and rewrite the URL.

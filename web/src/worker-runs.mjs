@@ -9,7 +9,7 @@
 import { prototypeHazard } from "./fields.mjs";
 import { overwriteVerdict } from "./page-hooks.mjs";
 import { abortReason, argsOnce, markSchema, normalizeRunOptions, whenAborted } from "./run-options.mjs";
-import { emit, finishRun, now, observed, startRun } from "./runs.mjs";
+import { emit, finishRun, now, observed, settledAs, startRun } from "./runs.mjs";
 import { cancelOnWorker, clearOverrun, holdInFlight } from "./worker-engine.mjs";
 
 /** @typedef {import("./worker-engine.mjs").Host} Host */
@@ -63,6 +63,7 @@ export function llmTools(h, sid, owner, deadReason) {
             return new Promise((resolve, reject) => {
                 let unwatch = () => {};
                 const settle = (/** @type {boolean} */ good, /** @type {any} */ v) => {
+                    [good, v] = settledAs(good, v);
                     h.pending.delete(run.id);
                     unwatch();
                     clearOverrun(h, run.id);

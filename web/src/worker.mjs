@@ -24,8 +24,10 @@ import { decisionFromWire, restoreStandIns } from "./worker-wire.mjs";
 let port = { post: () => {}, on: () => {} };
 const portReady = (async () => {
     if (hasNodeFs && typeof (/** @type {any} */ (globalThis).WorkerGlobalScope) === "undefined") {
-        const { parentPort } = await nodeModule("worker_threads");
-        return { post: (/** @type {any} */ m) => parentPort.postMessage(m), on: (/** @type {(m: any) => void} */ fn) => parentPort.on("message", fn) };
+        // The page's own channel (worker-engine.mjs spawn), else parentPort.
+        const { parentPort, workerData } = await nodeModule("worker_threads");
+        const p = workerData && workerData.port ? workerData.port : parentPort;
+        return { post: (/** @type {any} */ m) => p.postMessage(m), on: (/** @type {(m: any) => void} */ fn) => p.on("message", fn) };
     }
     const self = /** @type {any} */ (globalThis);
     return {
@@ -301,7 +303,7 @@ const handlers = {
             const given = m.given ? Object.fromEntries(m.given.map((/** @type {string} */ k) => [k, undefined])) : undefined;
             // Console lines as they are logged, for the page's onEvent.
             const onConsole = m.logs ? (/** @type {string} */ level, /** @type {string} */ message) => port.post({ t: "log", rid: m.rid, level, message }) : undefined;
-            const value = await runInCore(s.llm[m.which], m.args, m.rid, ctrl.signal, onConsole, given);
+            const { value } = await runInCore(s.llm[m.which], m.args, m.rid, ctrl.signal, onConsole, given);
             // Tool calls can change the session's instructions (result types
             // inferred from what the tools returned): the page's copy is
             // brought up to date before the run settles.

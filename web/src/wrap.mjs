@@ -8,7 +8,7 @@ import { CALL } from "./call.mjs";
 import { exitedError } from "./core.mjs";
 import { field, prototypeHazard } from "./fields.mjs";
 import { callerStack, thrownByTool } from "./env.mjs";
-import { callTool, consoleLine, emit, finishRun, newOwner, now, observed, runInCore, runOf, startRun, stopRuns } from "./runs.mjs";
+import { callTool, consoleLine, emit, finishRun, newOwner, now, observed, runInCore, runOf, settledAs, startRun, stopRuns } from "./runs.mjs";
 import { askInterceptor, filterVerdict, notFromHook, overwriteVerdict } from "./page-hooks.mjs";
 import { abortReason, argsOnce, markSchema, normalizeRunOptions, whenAborted } from "./run-options.mjs";
 
@@ -275,6 +275,7 @@ function wrapLlmTool(tool, guard, pipe, owner) {
                 if (settled) return;
                 settled = true;
                 unwatch();
+                [good, v] = settledAs(good, v);
                 finishRun(run, good, v, t0, watched, pipe.onEvent);
                 (good ? resolve : reject)(v);
             };
@@ -296,7 +297,7 @@ function wrapLlmTool(tool, guard, pipe, owner) {
             // core's unknown-key check.
             const start = () => runInCore(goExecute, args, run.id, ctrl && ctrl.signal, onConsole, options);
             guard.async(() => (inConsole > 0 ? Promise.resolve().then(start) : start())).then(
-                (v) => settle(true, v),
+                (box) => settle(true, box.value),
                 (e) => settle(false, e),
             );
         });

@@ -137,6 +137,47 @@ const rows = [
             const after = await call(); api.dispose(); return { r, after, seen };`,
         want: { r: /^Code Mode cannot run on this page: Object\.prototype\.then is a function/, after: "ran", seen: [{ input: { a: 1 }, context: "none" }] },
     },
+    // worker14: set during a run (here by the tool, as any page code in
+    // flight could), the then was followed when the run settled: its
+    // answer became the result ("THEN"), a then that never calls back
+    // left execute pending, one that resolves with itself froze the page
+    // (in-thread) or its throw ended the process (worker mode: Node's
+    // worker_threads called it on the worker's messages).
+    ...["resolves with itself", "never calls back", "answers THEN"].map((kind, i) => ({
+        name: `Object.prototype.then (${kind}) set by a tool during a run: the run rejects saying so, the page lives, and runs once it is gone`,
+        pollution: "{}",
+        body: `
+            const thens = [function (r) { r(this) }, function () {}, function (r) { r("THEN") }];
+            let polluted = false;
+            const api = await IoCodeModeFactory({ wasmLocation: assetPath,
+                tools: [{ name: "t.x", description: "d", inputSchema: { type: "object" }, execute: () => {
+                    if (!polluted) { polluted = true; Object.prototype.then = thens[${i}]; }
+                    return { got: 1 };
+                } }] });
+            const s = api.createSession();
+            const code = "const a = await tools.t.x({}); return { a, b: await tools.t.x({}) }";
+            const r = await new Promise((done) => run(s, code).then(
+                (v) => done("resolved: " + String(v)),
+                (e) => done(String(e && e.message)),
+            ));
+            delete Object.prototype.then;
+            const after = await run(s, code);
+            api.dispose();
+            return { r, after: after.result };`,
+        want: { r: /^Code Mode cannot run on this page: Object\.prototype\.then is a function \(a polluted prototype\)/, after: { a: { got: 1 }, b: { got: 1 } } },
+    })),
+    {
+        name: "Object.prototype.then set after the factory, then a registration and ready(): the process lives",
+        pollution: "{}",
+        body: `${setup("")}
+            Object.prototype.then = function (resolve) { resolve("THEN") };
+            api.registerTool({ name: "t.y", description: "d", inputSchema: { type: "object" }, execute: () => "y" });
+            const ready = await new Promise((done) => api.ready().then(() => done("ready"), (e) => done(String(e))));
+            delete Object.prototype.then;
+            const after = await run(s, "return await tools.t.y({})");
+            api.dispose(); return { ready, after: after.result };`,
+        want: { ready: "ready", after: "y" },
+    },
     {
         name: "an Array.prototype.toJSON function: the factory rejects saying so",
         pollution: "{}",
