@@ -124,3 +124,95 @@ test("a SharedArrayBuffer a tool returns converts to its bytes, as an ArrayBuffe
         "result.own: a SharedArrayBuffer, converted to an array of its bytes",
     ]);
 });
+
+// Runs that end while a page call is in flight: what the run gives, what
+// the tool's signal says, the events, and whether the engine goes on. Each
+// factory makes one run first: in-thread the first run also makes the
+// first sandbox instance, which a worker does before it is ready.
+/**
+ * @param {(worker: boolean, IoCodeModeFactory: any) => Promise<any>} scenario
+ */
+async function sameInBothModes(scenario) {
+    const { IoCodeModeFactory } = await import(indexURL);
+    const [thread, worker] = [await scenario(false, IoCodeModeFactory), await scenario(true, IoCodeModeFactory)];
+    assert.deepEqual(worker, thread);
+    return thread;
+}
+
+/** What a run gave, without durations and run ids. @param {any} v */
+const plain = (v) => JSON.parse(JSON.stringify(v, (k, x) => (k === "durationMs" || k === "runId" ? undefined : x)));
+
+/** A factory after one run, its executeCode, and a run function that reports a rejection. @param {any} IoCodeModeFactory @param {any} config */
+async function warmed(IoCodeModeFactory, config) {
+    const api = await IoCodeModeFactory({ wasmLocation: assetPath, ...config });
+    const session = api.createSession();
+    const { executeCode } = llmTools(session);
+    await executeCode.execute({ code: "return 0", explanation: "" });
+    const run = (/** @type {string} */ code, /** @type {any} */ options) =>
+        executeCode.execute({ code, explanation: "" }, options).then(plain, (/** @type {any} */ e) => ({ rejected: `${e.name}: ${e.message}` }));
+    return { api, session, run };
+}
+
+test("a tool that never settles: TIMEOUT, the tool's signal says why, the events close the call, in both modes", async () => {
+    const seen = await sameInBothModes(async (worker, IoCodeModeFactory) => {
+        const reasons = [];
+        const { api, run } = await warmed(IoCodeModeFactory, {
+            worker,
+            timeout: 2000,
+            tools: [tool("t.hang", (/** @type {any} */ _, /** @type {any} */ { signal }) => new Promise(() => signal.addEventListener("abort", () => reasons.push(`${signal.reason.name}: ${signal.reason.message}`))))],
+        });
+        const events = [];
+        const r = await run("console.log('a'); return await tools.t.hang({})", { onEvent: (/** @type {any} */ e) => events.push(e.type) });
+        const next = await run("return 2");
+        api.dispose();
+        return { r, reasons, events, next: next.result };
+    });
+    assert.equal(seen.r.error.code, "TIMEOUT");
+    assert.deepEqual(seen.reasons, ["TimeoutError: the run timed out before the tool finished"]);
+    assert.deepEqual(seen.events, ["run-start", "console", "tool-call", "tool-result", "run-end"]);
+});
+
+test("onToolCall that answers after the run timed out: the tool never runs, the next run works, in both modes", async () => {
+    await sameInBothModes(async (worker, IoCodeModeFactory) => {
+        const ran = [];
+        /** @type {() => void} */
+        let allow = () => {};
+        let asked = false;
+        const { api, run } = await warmed(IoCodeModeFactory, {
+            worker,
+            timeout: 1000,
+            // The first call's answer comes after the run's end; the next run's at once.
+            interceptors: { onToolCall: () => (asked ? { allowed: true } : ((asked = true), new Promise((res) => (allow = () => res({ allowed: true }))))) },
+            tools: [tool("t.x", () => (ran.push(1), "ran"))],
+        });
+        const r = await run("return await tools.t.x({})");
+        allow();
+        const next = await run("return await tools.t.x({})");
+        api.dispose();
+        return { r, ran, next: next.result };
+    });
+});
+
+for (const what of ["factory", "session"]) {
+    test(`the ${what} disposed while a tool call is in flight: execute rejects, the tool's signal aborts, in both modes`, async () => {
+        const seen = await sameInBothModes(async (worker, IoCodeModeFactory) => {
+            const reasons = [];
+            /** @type {any} */
+            let target;
+            const { api, session, run } = await warmed(IoCodeModeFactory, {
+                worker,
+                tools: [tool("t.d", (/** @type {any} */ _, /** @type {any} */ { signal }) => new Promise(() => {
+                    signal.addEventListener("abort", () => reasons.push(`${signal.reason.name}: ${signal.reason.message}`));
+                    setTimeout(() => target.dispose(), 0);
+                }))],
+            });
+            target = what === "factory" ? api : session;
+            const r = await run("return await tools.t.d({})");
+            const after = what === "factory" ? await run("return 1") : plain(await llmTools(api.createSession()).executeCode.execute({ code: "return 5", explanation: "" })).result;
+            api.dispose();
+            return { r, reasons, after };
+        });
+        assert.match(seen.r.rejected, /^AbortError: Code Mode: the (instance|session) was disposed while this run was in flight/);
+        assert.deepEqual(seen.reasons, [seen.r.rejected]);
+    });
+}
