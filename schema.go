@@ -136,7 +136,24 @@ func cleanCompileError(err error) string {
 	msg = strings.ReplaceAll(msg, `"`+schemaURL+`"`, "schema")
 	msg = strings.ReplaceAll(msg, "'"+schemaURL, "'")
 	msg = strings.ReplaceAll(msg, schemaURL, "")
-	return strings.ReplaceAll(msg, schemaBase, "")
+	msg = strings.ReplaceAll(msg, schemaBase, "")
+	var pe *jsonschema.JSONPointerNotFoundError
+	if errors.As(err, &pe) {
+		msg += openAPIRefHint(strings.TrimPrefix(pe.URL, schemaURL))
+	}
+	return msg
+}
+
+// openAPIRefHint explains a reference into an OpenAPI document's
+// components ("#/components/schemas/Pet"), which a tool's schema copied
+// out of the document (an operation's parameters, a generator's output)
+// keeps without the document; web/src/refcycle.mjs says the same.
+func openAPIRefHint(ref string) string {
+	if !strings.HasPrefix(ref, "#/components/") {
+		return ""
+	}
+	name := ref[strings.LastIndexByte(ref, '/')+1:]
+	return fmt.Sprintf(" (a reference into an OpenAPI document's components, which this schema does not hold: copy that schema under $defs and refer to it as %q)", "#/$defs/"+name)
 }
 
 // validate checks one input. Absent input (nil or empty) is validated as

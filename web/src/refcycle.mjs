@@ -16,6 +16,15 @@ const DESCENDING = ["propertyNames", "unevaluatedProperties", "contains", "uneva
 const DESCENDING_LISTS = ["prefixItems", "items"];
 const DESCENDING_MAPS = ["properties", "patternProperties"];
 
+/**
+ * schema.go's openAPIRefHint: a reference into an OpenAPI document's components.
+ * @param {string} ref
+ */
+const openAPIRefHint = (ref) =>
+    ref.startsWith("#/components/")
+        ? ` (a reference into an OpenAPI document's components, which this schema does not hold: copy that schema under $defs and refer to it as ${JSON.stringify(`#/$defs/${ref.slice(ref.lastIndexOf("/") + 1)}`)})`
+        : "";
+
 /** @param {string} key */
 const escape = (key) => key.replace(/~/g, "~0").replace(/\//g, "~1");
 
@@ -91,7 +100,7 @@ export function refCycleError(root) {
             for (const k of ["$ref", "$recursiveRef"]) {
                 if (typeof s[k] !== "string") continue;
                 const target = resolve(s[k]);
-                if (target === null) throw new Error(`json-pointer in ${JSON.stringify(s[k])} not found`);
+                if (target === null) throw new Error(`json-pointer in ${JSON.stringify(s[k])} not found${openAPIRefHint(s[k])}`);
                 add(...target);
             }
             for (const k of IN_PLACE) if (k !== "$ref" && k !== "$recursiveRef") add(`${loc}/${k}`, s[k]);

@@ -14,6 +14,7 @@ const schemas = [
     ["an anchor", { $defs: { x: { $anchor: "foo", $ref: "#foo" } }, $ref: "#/$defs/x" }],
     ["an escaped pointer", { $defs: { "a/b": { anyOf: [{ $ref: "#/$defs/a~1b" }] } }, $ref: "#/$defs/a~1b" }],
     ["a pointer to nothing", { $ref: "#/$defs/missing" }],
+    ["an OpenAPI component, copied without its document", { type: "object", properties: { pet: { $ref: "#/components/schemas/Pet" } } }],
     ["an anchor named twice", { $anchor: "x", properties: { p: { $dynamicAnchor: "x" } } }],
     ["an anchor named twice under draft-07, which has no $anchor (fine)", { $schema: "http://json-schema.org/draft-07/schema#", $anchor: "x", properties: { p: { $anchor: "x" } } }],
     ["a tree (fine)", { type: "object", properties: { children: { type: "array", items: { $ref: "#" } } } }],

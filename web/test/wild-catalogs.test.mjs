@@ -133,6 +133,9 @@ const accepted = [
 const refused = [
     { key: "refSelf", schema: { $ref: "#" }, error: /refers to itself/ },
     { key: "refCycle", schema: { $defs: { a: { $ref: "#/$defs/b" }, b: { $ref: "#/$defs/a" } }, $ref: "#/$defs/a" }, error: /refers to itself/ },
+    { key: "refMissing", schema: { type: "object", properties: { a: { $ref: "#/$defs/nope" } } }, error: /json-pointer in "#\/\$defs\/nope" not found$/ },
+    // An OpenAPI operation's schema copied without its document.
+    { key: "refOpenApi", schema: { type: "object", properties: { pet: { $ref: "#/components/schemas/Pet" } } }, error: /"#\/components\/schemas\/Pet" not found \(a reference into an OpenAPI document's components.*refer to it as "#\/\$defs\/Pet"\)$/ },
     { key: "refRemote", schema: { type: "object", properties: { a: { $ref: "https://example.com/s.json" } } }, error: /\/properties\/a\/\$ref: remote \$ref/ },
     { key: "typeTypo", schema: { type: "strin" }, error: /\/type: "strin" is not a type/ },
     // What the draft's meta-schema refuses must be refused at registration, not at every call.
