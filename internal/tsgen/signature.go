@@ -429,7 +429,10 @@ func (g *sigGen) resolve(ref string) (target any, key, name string, ok bool) {
 	name = g.doc.rootName
 	if frag != "" {
 		if !strings.HasPrefix(frag, "/") {
-			return nil, "", "", false // $anchor references are not followed
+			if node = findAnchor(g.doc.root, frag, 0); node == nil {
+				return nil, "", "", false
+			}
+			return node, g.doc.rootName + "#" + frag, frag, true
 		}
 		for _, tok := range strings.Split(frag[1:], "/") {
 			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
@@ -523,4 +526,32 @@ func (g *sigGen) propertyDoc(ps any) string {
 		}
 	}
 	return desc
+}
+
+// findAnchor is the schema of a document that names itself with "$anchor"
+// (or "$dynamicAnchor") name, for a "$ref": "#name"; nil when none does.
+func findAnchor(node any, name string, depth int) any {
+	if depth > sigMaxDepth*4 {
+		return nil
+	}
+	switch n := node.(type) {
+	case *omap:
+		for _, k := range []string{"$anchor", "$dynamicAnchor"} {
+			if n.Str(k) == name {
+				return n
+			}
+		}
+		for _, k := range n.Keys {
+			if found := findAnchor(n.Vals[k], name, depth+1); found != nil {
+				return found
+			}
+		}
+	case []any:
+		for _, v := range n {
+			if found := findAnchor(v, name, depth+1); found != nil {
+				return found
+			}
+		}
+	}
+	return nil
 }

@@ -132,6 +132,13 @@ tools.orders.search(input: {
 			want: `tools.t(input: { r?: number }): Promise<unknown>;`,
 		},
 		{
+			name: "a reference to an $anchor",
+			tool: "t",
+			in:   `{"$defs":{"id":{"$anchor":"userId","type":"string"},"node":{"$anchor":"node","type":"object","properties":{"next":{"$ref":"#node"}}}},"type":"object","properties":{"a":{"$ref":"#userId"},"n":{"$ref":"#node"},"x":{"$ref":"#nowhere"}}}`,
+			want: `type Node = { next?: Node };
+tools.t(input: { a?: string; n?: Node; x?: unknown }): Promise<unknown>;`,
+		},
+		{
 			name: "refs to $defs and definitions are inlined",
 			tool: "t",
 			in: `{"$defs":{"Money":{"type":"object","description":"An amount.","properties":{"amount":{"type":"number"},"currency":{"type":"string"}},"required":["amount","currency"]}},

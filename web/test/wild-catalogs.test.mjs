@@ -100,6 +100,7 @@ const accepted = [
     { key: "doublingDag", schema: doublingDag, sig: [/unknown/], ok: [{ a: { b: {} } }], bad: [] },
     { key: "mutual", schema: mutual, sig: [/type N0 = /], ok: [{ to3: { to0: {} } }], bad: [[{ to3: 5 }, /\/to3: type/]] },
     { key: "escapes", schema: { type: "object", $defs: { "a/b": { type: "string" }, "c~d": { type: "number" }, "e%f": { type: "boolean" } }, properties: { x: { $ref: "#/$defs/a~1b" }, y: { $ref: "#/$defs/c~0d" }, z: { $ref: "#/$defs/e%25f" } } }, sig: [/x\?: string; y\?: number; z\?: boolean/], ok: [{ x: "s", y: 1, z: true }], bad: [[{ y: "1x" }, /\/y: type/], [{ z: 1 }, /\/z: type/]] },
+    { key: "anchorRef", schema: { type: "object", $defs: { x: { $anchor: "userId", type: "string" } }, properties: { a: { $ref: "#userId" } } }, sig: [/a\?: string/], ok: [{ a: "u1" }], bad: [[{ a: 1 }, /\/a: type/]] },
     { key: "definitions07", schema: { $schema: "http://json-schema.org/draft-07/schema#", type: "object", definitions: { n: { type: "object", properties: { kids: { type: "array", items: { $ref: "#/definitions/n" } } } } }, properties: { tree: { $ref: "#/definitions/n" } } }, sig: [/type N = \{ kids\?: N\[\] \}/], ok: [{ tree: { kids: [{ kids: [] }] } }], bad: [[{ tree: { kids: [1] } }, /\/tree\/kids\/0: type/]] },
     { key: "nullTypes", schema: { type: "object", properties: { a: { type: ["string", "null"] } } }, sig: [/a\?: string \| null/], ok: [{ a: null }, { a: "x" }], bad: [[{ a: 1 }, /\/a: type/]] },
     // OpenAPI 3.0: nullable adds null to the type it sits beside.
