@@ -29,6 +29,7 @@ function describe(v) {
         return name && name !== "Object" ? `an instance of ${name}` : "an object";
     }
     if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + "…" : v)}`;
+    if (v === undefined) return "undefined";
     return typeof v === "function" ? "a function" : `${typeof v} ${String(v)}`;
 }
 
@@ -53,6 +54,12 @@ function notPlain(v, path, seen) {
         }
     } else {
         const proto = Object.getPrototypeOf(v);
+        // An object literal's "__proto__" key sets the prototype instead
+        // of making a property (a schema with a property named __proto__,
+        // written by hand rather than parsed).
+        if (proto !== null && proto !== Object.prototype && Object.getPrototypeOf(proto) === Object.prototype && !Object.prototype.hasOwnProperty.call(proto, "constructor")) {
+            return `${path} has a plain object as its prototype: an object literal's "__proto__" key sets the prototype; write a property named __proto__ with JSON.parse or Object.defineProperty`;
+        }
         if (proto !== Object.prototype && proto !== null) return `${path} is ${describe(v)}`;
         for (const k of Object.keys(v)) {
             const bad = notPlain(/** @type {any} */ (v)[k], `${path}.${k}`, seen);

@@ -231,6 +231,21 @@ describe("schemas from catalogs we did not write", () => {
     }
 });
 
+describe("schemas written by hand in JavaScript", () => {
+    test("an object literal's __proto__ key and an undefined value are refused saying so", async (t) => {
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        t.after(() => api.dispose());
+        for (const [inputSchema, reason] of [
+            // { __proto__: ... } in a literal sets the prototype: no property named __proto__ exists.
+            [{ type: "object", properties: { __proto__: { type: "string" } } }, /schema\.properties has a plain object as its prototype: an object literal's "__proto__" key sets the prototype; write a property named __proto__ with JSON\.parse/],
+            [{ type: "object", properties: { a: { const: undefined } } }, /\(schema\.properties\.a\.const is undefined\)$/],
+        ]) {
+            assert.throws(() => api.registerTool({ name: "hand.t", inputSchema, execute: () => 1 }), (e) => e instanceof TypeError && /inputSchema/.test(e.message) && reason.test(e.message));
+        }
+        assert.deepEqual(api.listTools(), []);
+    });
+});
+
 describe("the system instruction of a hostile catalog", () => {
     test("its signatures block stays one block of TypeScript", async (t) => {
         const api = await IoCodeModeFactory({ wasmLocation: assetPath });
