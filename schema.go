@@ -478,6 +478,11 @@ func describeKind(k jsonschema.ErrorKind) string {
 	case *kind.AdditionalProperties:
 		return fmt.Sprintf("additionalProperties: %s not allowed", quoteList(k.Properties))
 	case *kind.Enum:
+		if len(k.Want) == 0 {
+			// 2019-09 and 2020-12 allow an empty enum (a server that fills
+			// it from the network at start-up lists one when offline).
+			return fmt.Sprintf("enum: got %s, but the schema's enum is empty: it accepts no value", displayJSON(k.Got))
+		}
 		return fmt.Sprintf("enum: got %s, want one of %s", displayJSON(k.Got), displayList(k.Want))
 	case *kind.Const:
 		return fmt.Sprintf("const: got %s, want %s", displayJSON(k.Got), displayJSON(k.Want))

@@ -227,3 +227,16 @@ func TestUnionMessages(t *testing.T) {
 		})
 	}
 }
+
+// TestEmptyEnumMessage: an empty enum (allowed from 2019-09 on) accepts
+// nothing, and the message says so rather than "want one of" nothing.
+func TestEmptyEnumMessage(t *testing.T) {
+	v, err := compileSchema(json.RawMessage(`{"type":"object","properties":{"region":{"enum":[]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = v.validate(json.RawMessage(`{"region":"eu"}`))
+	if want := `invalid input: /region: enum: got "eu", but the schema's enum is empty: it accepts no value`; err == nil || err.Error() != want {
+		t.Errorf("validate = %v, want %s", err, want)
+	}
+}
