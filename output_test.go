@@ -174,3 +174,45 @@ func TestOutputSchemaCompiledLazily(t *testing.T) {
 		t.Fatal("an outputSchema with $ref not compiled at registration")
 	}
 }
+
+// TestCheckResult: a tool with an outputSchema gets Call.CheckResult, the
+// call's own check, for a binding that reports a call's outcome before it
+// answers (the JavaScript binding's tool-result event); a result that
+// passed it is not checked again. A tool without one gets nil.
+func TestCheckResult(t *testing.T) {
+	var got []string
+	checker := func(name, schema string, checkThis, answer string) Tool {
+		return Tool{Name: name, OutputSchema: json.RawMessage(schema), Execute: func(_ context.Context, _ json.RawMessage, c Call) (json.RawMessage, error) {
+			if c.CheckResult == nil {
+				got = append(got, name+": nil")
+				return json.RawMessage(answer), nil
+			}
+			err := c.CheckResult(json.RawMessage(checkThis))
+			got = append(got, fmt.Sprintf("%s: %v", name, err))
+			if err != nil {
+				return nil, err
+			}
+			return json.RawMessage(answer), nil
+		}}
+	}
+	const idSchema = `{"type":"object","properties":{"id":{"type":"string"}}}`
+	cm := newTestCodeMode(t, Config{Tools: []Tool{
+		checker("c.bad", idSchema, `{"id":5}`, `{"id":"x"}`),
+		// the binding's promise: it answers with what it checked
+		checker("c.good", idSchema, `{"id":"x"}`, `{"id":"x"}`),
+		// so an answer that differs is not checked again
+		checker("c.unchecked", idSchema, `{"id":"x"}`, `{"id":6}`),
+		{Name: "c.none", Execute: func(_ context.Context, _ json.RawMessage, c Call) (json.RawMessage, error) {
+			got = append(got, fmt.Sprintf("c.none: %v", c.CheckResult == nil))
+			return json.RawMessage(`1`), nil
+		}},
+	}})
+	s, _ := cm.NewSession()
+	res := exec(t, s, `const r = []; for (const n of ["bad", "good", "unchecked", "none"]) { try { r.push(await tools.c[n]({})) } catch (e) { r.push(e.message) } } return r`, nil)
+	if want := `["c.bad: the tool's result does not match its outputSchema: /id: type: got number, want string",{"id":"x"},{"id":6},1]`; string(res.Result) != want {
+		t.Errorf("result %s\nwant   %s", res.Result, want)
+	}
+	if want := []string{"c.bad: c.bad: the tool's result does not match its outputSchema: /id: type: got number, want string", "c.good: <nil>", "c.unchecked: <nil>", "c.none: true"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("checks %q\nwant   %q", got, want)
+	}
+}

@@ -74,6 +74,13 @@ type Call struct {
 	// to fit JSON. Never nil. Once the run has ended (ExecuteCode
 	// returned), it does nothing.
 	Warn func(message string)
+	// CheckResult checks a result against the tool's OutputSchema, as the
+	// call does once Execute (or Start) answers; nil for a tool without
+	// one. A binding that reports a call's outcome before it hands the
+	// result over (the JavaScript binding's tool-result event) checks it
+	// with this; a result that passed is then not checked again, so the
+	// binding must answer with the very result it checked.
+	CheckResult func(result json.RawMessage) error
 }
 
 // ToolInfo is the view of a tool handed to ToolFilter, interceptors and

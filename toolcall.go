@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -38,6 +39,9 @@ type toolCallState struct {
 	// unknown is the name of a call to a tool that does not exist.
 	unknown string
 	done    bool
+	// resultChecked: the tool checked its result with Call.CheckResult,
+	// and it passed (see checkOutput).
+	resultChecked atomic.Bool
 	// started says a stage of its pipeline (the interceptor or the tool)
 	// was let start while the run was live (starting). A call the run's
 	// end overtook before that never starts one: e.g. one made by a getter
@@ -173,7 +177,7 @@ func (r *runState) call(ctx context.Context, args []json.RawMessage) (json.RawMe
 	if err != nil {
 		return nil, err
 	}
-	out, err := execute(ctx, e, input, Call{Context: r.runContext, Warn: r.warn})
+	out, err := execute(ctx, c, e, input, r.toolCall(c, e))
 	return r.endCall(ctx, c, e, out, err)
 }
 
@@ -214,7 +218,10 @@ func (r *runState) startCall(ctx context.Context, args []json.RawMessage, done f
 		}
 	}()
 	c, e, input, err := r.prepare(ctx, args)
-	call := Call{Context: r.runContext, Warn: r.warn}
+	var call Call
+	if err == nil {
+		call = r.toolCall(c, e)
+	}
 	switch {
 	case err != nil:
 		e = nil
@@ -222,12 +229,12 @@ func (r *runState) startCall(ctx context.Context, args []json.RawMessage, done f
 	case e.tool.Start == nil:
 		// Unregistered since, and replaced by a tool without Start.
 		go func() {
-			out, err := execute(ctx, e, input, call)
+			out, err := execute(ctx, c, e, input, call)
 			done(r.endCall(ctx, c, e, out, err))
 		}()
 	default:
 		e.tool.Start(ctx, input, call, func(out json.RawMessage, err error) {
-			out, err = checkOutput(e, out, err)
+			out, err = checkOutput(c, e, out, err)
 			done(r.endCall(ctx, c, e, out, err))
 		})
 	}
@@ -461,21 +468,39 @@ func intercept(ctx context.Context, f Interceptor, c ToolCall) (d Decision, err 
 	return f(ctx, c)
 }
 
-func execute(ctx context.Context, e *toolEntry, input json.RawMessage, c Call) (out json.RawMessage, err error) {
+func execute(ctx context.Context, c *toolCallState, e *toolEntry, input json.RawMessage, call Call) (out json.RawMessage, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("tool %s panicked: %v", e.info.Name, p)
 		}
 	}()
-	out, err = e.tool.Execute(ctx, input, c)
-	return checkOutput(e, out, err)
+	out, err = e.tool.Execute(ctx, input, call)
+	return checkOutput(c, e, out, err)
+}
+
+// toolCall is what call c's tool learns of it. A tool with an outputSchema
+// gets CheckResult, which records that the result it passed needs no
+// second check.
+func (r *runState) toolCall(c *toolCallState, e *toolEntry) Call {
+	call := Call{Context: r.runContext, Warn: r.warn}
+	if e.tool.OutputSchema != nil {
+		call.CheckResult = func(out json.RawMessage) error {
+			if err := e.checkResult(out); err != nil {
+				return err
+			}
+			c.resultChecked.Store(true)
+			return nil
+		}
+	}
+	return call
 }
 
 // checkOutput fails a tool's answer that is not JSON, or that its
-// outputSchema does not allow. It runs when the tool's answer settles,
-// before the sandbox sees it; nothing after it can change a result.
-func checkOutput(e *toolEntry, out json.RawMessage, err error) (json.RawMessage, error) {
-	if err != nil {
+// outputSchema does not allow, unless the tool checked it with
+// CheckResult. It runs when the tool's answer settles, before the sandbox
+// sees it; nothing after it can change a result.
+func checkOutput(c *toolCallState, e *toolEntry, out json.RawMessage, err error) (json.RawMessage, error) {
+	if err != nil || c.resultChecked.Load() {
 		return out, err
 	}
 	if len(out) > 0 && !jsondec.Valid(out) {

@@ -318,12 +318,20 @@ func jsonString(s string, dst *string) bool {
 
 // toolSchemas reads a definition's inputSchema and outputSchema into t. The
 // loader's converter (web/src/schema.mjs, set on the global) turns schema
-// objects of libraries into JSON Schema and returns the input schema's own
-// validation, if it has one; without the loader, schemas must be JSON.
+// objects of libraries into JSON Schema and returns their own validations:
+// validate is [input's, output's] when either has one (as the converter's
+// convertTools gives them), else undefined. Without the loader, schemas
+// must be JSON.
 func toolSchemas(def Value, path string, t *codemode.Tool) (validate Value, err error) {
 	validate = jsbridge.Undefined()
+	own := [2]Value{jsbridge.Undefined(), jsbridge.Undefined()}
+	defer func() {
+		if err == nil && (!own[0].IsUndefined() || !own[1].IsUndefined()) {
+			validate = jsbridge.NewArray(own[0], own[1])
+		}
+	}()
 	convert := get(jsbridge.Global(), "__ioCodeModeSchema")
-	for _, s := range []struct {
+	for k, s := range []struct {
 		field string
 		dst   *json.RawMessage
 	}{{"inputSchema", &t.InputSchema}, {"outputSchema", &t.OutputSchema}} {
@@ -336,8 +344,8 @@ func toolSchemas(def Value, path string, t *codemode.Tool) (validate Value, err 
 			if err != nil {
 				return validate, &typeError{plain(err).Error()}
 			}
-			if s.field == "inputSchema" {
-				validate = get(res, "validate")
+			if f := get(res, "validate"); jsbridge.TypeOf(f) == jsbridge.TypeFunction {
+				own[k] = f
 			}
 			v = get(res, "schema")
 		} else if jsbridge.TypeOf(v) != jsbridge.TypeObject && jsbridge.TypeOf(v) != jsbridge.TypeBoolean {

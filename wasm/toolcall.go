@@ -24,9 +24,8 @@ const (
 	replyThrew
 	replyValidationThrew
 	replyRejected
-	replyNotData
-	replyNotConvertible
 	replyBadInput
+	replyChecked
 )
 
 // pageCalls holds the loader's caller, made once per program.
@@ -59,6 +58,63 @@ func pageCaller() (call, abort Value, ok bool) {
 	return p.call, p.abort, p.ok
 }
 
+// pageChecks holds, by reply id, the CheckResult of the page calls in
+// flight whose tool has an outputSchema. The page checks such a result
+// (call.mjs settle, through check) before it reports the call's outcome
+// (onEvent's tool-result), and answers "checked": the result the check
+// took is the call's, and crosses into Go once.
+var pageChecks struct {
+	mu    sync.Mutex
+	m     map[int]*pageCheck
+	once  sync.Once
+	fn    Value
+	funcs jsbridge.Funcs
+}
+
+type pageCheck struct {
+	check  func(json.RawMessage) error
+	passed bool
+	out    json.RawMessage // the result that passed check (empty: none)
+}
+
+// checkFunc is the page's check(id, jsonText): "" when the result passed
+// (it is kept for the reply) or when the call is gone, else the message
+// the call fails with.
+func checkFunc() Value {
+	p := &pageChecks
+	p.once.Do(func() {
+		p.fn = p.funcs.Func(func(_ Value, args []Value) any {
+			id, text := jsbridge.Arg(args, 0), jsbridge.Arg(args, 1)
+			if jsbridge.TypeOf(id) != jsbridge.TypeNumber || jsbridge.TypeOf(text) != jsbridge.TypeString {
+				return "the page's result check was called wrongly"
+			}
+			p.mu.Lock()
+			pc := p.m[id.Int()]
+			p.mu.Unlock()
+			if pc == nil {
+				return ""
+			}
+			out := json.RawMessage(text.String())
+			if err := pc.check(out); err != nil {
+				return err.Error()
+			}
+			pc.passed, pc.out = true, out
+			return ""
+		})
+	})
+	return p.fn
+}
+
+// takeCheck removes call id's entry from pageChecks and returns it.
+func takeCheck(id int) *pageCheck {
+	p := &pageChecks
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	pc := p.m[id]
+	delete(p.m, id)
+	return pc
+}
+
 // setPageCalls makes t call a page tool: execs[i](input, {context, signal}), after
 // the input schema's own validation validates[i], if it is a function.
 // Both arrays are the loader's converter's (or made at registration), read
@@ -87,20 +143,34 @@ func setPageCalls(t *codemode.Tool, execs, validates Value, i int) {
 		}
 		jsName.once.Do(func() { jsName.v = jsbridge.ValueOf(name) })
 		var stop func() bool
-		r := jsbridge.OnReply(func(vals []Value) {
+		var r *jsbridge.Reply
+		r = jsbridge.OnReply(func(vals []Value) {
 			stop()
-			done(pageAnswer(name, vals, c))
+			done(pageAnswer(name, vals, c, takeCheck(r.ID())))
 		})
+		check := jsbridge.Undefined()
+		if c.CheckResult != nil {
+			p := &pageChecks
+			p.mu.Lock()
+			if p.m == nil {
+				p.m = map[int]*pageCheck{}
+			}
+			p.m[r.ID()] = &pageCheck{check: c.CheckResult}
+			p.mu.Unlock()
+			check = checkFunc()
+		}
 		// The run ended first: the tool's signal aborts, and its answer,
 		// when it comes, finds nobody (Forget says which came first).
 		stop = context.AfterFunc(ctx, func() {
 			if r.Forget() {
+				takeCheck(r.ID())
 				jsbridge.Call(abort, r.ID(), abortReason(ctx))
 				done(nil, context.Cause(ctx))
 			}
 		})
-		if _, err := jsbridge.Call(call, r.ID(), execs, validates, i, jsName.v, string(input), jsValue(c.Context)); err != nil {
+		if _, err := jsbridge.Call(call, r.ID(), execs, validates, i, jsName.v, string(input), jsValue(c.Context), check); err != nil {
 			if stop(); r.Forget() {
+				takeCheck(r.ID())
 				done(nil, plain(err))
 			}
 		}
@@ -118,20 +188,30 @@ func setPageCalls(t *codemode.Tool, execs, validates Value, i int) {
 	}
 }
 
-// pageAnswer reads a page call's reply: [kind, payload, warnings].
-func pageAnswer(name string, vals []Value, c codemode.Call) (json.RawMessage, error) {
+// pageAnswer reads a page call's reply: [kind, payload, warnings]. pc is
+// the call's entry in pageChecks, if its tool has an outputSchema.
+func pageAnswer(name string, vals []Value, c codemode.Call, pc *pageCheck) (json.RawMessage, error) {
 	kind, payload := -1, jsbridge.Arg(vals, 1)
 	if k := jsbridge.Arg(vals, 0); jsbridge.TypeOf(k) == jsbridge.TypeNumber {
 		kind = k.Int()
 	}
 	switch kind {
-	case replyOK:
+	case replyOK, replyChecked:
 		if w := jsbridge.Arg(vals, 2); jsbridge.TypeOf(w) == jsbridge.TypeString && c.Warn != nil {
 			var warnings []string // made by tojson.mjs: strings
 			json.Unmarshal([]byte(w.String()), &warnings)
 			for _, w := range warnings {
 				c.Warn(w)
 			}
+		}
+		if kind == replyChecked {
+			if pc == nil || !pc.passed {
+				return nil, fmt.Errorf("%s: the page answered with a result it did not check", name)
+			}
+			if len(pc.out) == 0 {
+				return nil, nil
+			}
+			return pc.out, nil
 		}
 		if jsbridge.TypeOf(payload) == jsbridge.TypeString {
 			return json.RawMessage(payload.String()), nil
@@ -143,10 +223,6 @@ func pageAnswer(name string, vals []Value, c codemode.Call) (json.RawMessage, er
 		return nil, fmt.Errorf("%s: the input schema's validation failed: %v", name, plain(jsbridge.ErrorFromJS(payload)))
 	case replyRejected:
 		return nil, fmt.Errorf("%s: input rejected by its schema: %s", name, payload.String())
-	case replyNotData:
-		return nil, fmt.Errorf("the tool returned a %s, which is not JSON data", payload.String())
-	case replyNotConvertible:
-		return nil, fmt.Errorf("the tool returned a value that is not JSON data: %v", plain(jsbridge.ErrorFromJS(payload)))
 	case replyBadInput:
 		return nil, fmt.Errorf("invalid JSON: %w", jsbridge.ErrorFromJS(payload))
 	}

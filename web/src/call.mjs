@@ -6,20 +6,74 @@
 // boundary crossings per call, each Go reference to a JavaScript value
 // with its own finalizer, and an AbortController made from Go.
 
-import { notDataKind, toJSON } from "./tojson.mjs";
+import { describeError } from "./env.mjs";
+import { Converted, notDataKind, toJSON } from "./tojson.mjs";
 
 // How a call ended, as the core reads it (wasm/toolcall.go).
 export const REPLY = Object.freeze({
     ok: 0, // payload: the result's JSON text, or undefined (no value); warnings: a JSON array of strings, or undefined
-    threw: 1, // payload: what execute threw or rejected with
+    threw: 1, // payload: what execute threw or rejected with, or what its value failed (settleValue, the core's check)
     validationThrew: 2, // payload: what the schema's validation threw or rejected with
     rejected: 3, // payload: the schema's message
-    notData: 4, // payload: typeof the result ("function", "symbol" or "bigint")
-    notConvertible: 5, // payload: what the conversion threw
-    badInput: 6, // payload: what JSON.parse threw
+    badInput: 4, // payload: what JSON.parse threw
+    checked: 5, // as ok, the result being the one the core's check took (no payload)
 });
 
 const { parse, stringify } = JSON;
+
+/**
+ * A tool's value as the core takes it, in both engine modes: its output
+ * schema library's own check (a Zod refinement), on the value execute
+ * returned, then its conversion to JSON (tojson.mjs). A function, a Symbol
+ * or a BigInt as the value itself fails the call (inside an object or
+ * array each converts, with a report). Synchronous without a library check.
+ * A value already converted (a worker's answer from the page) is taken as it is.
+ * @param {unknown} v
+ * @param {string} name the tool's
+ * @param {Function | undefined} validateOut the output schema's own validation (schema.mjs)
+ * @returns {Converted | Promise<Converted>}
+ */
+export function settleValue(v, name, validateOut) {
+    if (v instanceof Converted) return v;
+    if (typeof validateOut !== "function") return convertValue(v, name);
+    const kind = notDataKind(v);
+    if (kind) throw new Error(`the tool returned a ${kind}, which is not JSON data`);
+    return (async () => {
+        let r;
+        try {
+            r = await validateOut(v);
+        } catch (err) {
+            throw new Error(`${name}: the output schema's validation failed: ${describeError(err)}`);
+        }
+        if (!r || !r.ok) throw new Error(`${name}: the tool's result does not match its outputSchema: ${String(r && r.message)}`);
+        return convertValue(v, name);
+    })();
+}
+
+/**
+ * @param {unknown} v
+ * @param {string} name
+ */
+function convertValue(v, name) {
+    if (v === undefined) return new Converted(undefined, []);
+    const kind = notDataKind(v);
+    if (kind) throw new Error(`the tool returned a ${kind}, which is not JSON data`);
+    let out;
+    try {
+        out = toJSON(v, `tools.${name} result`);
+    } catch (err) {
+        throw new Error(`the tool returned a value that is not JSON data: ${describeError(err)}`);
+    }
+    return new Converted(out.json, out.warnings);
+}
+
+/**
+ * The key of a call's settle step on the options this module gives
+ * execute: the page's side of the call (runs.mjs callTool) runs it on
+ * execute's value before it reports the call (tool-result), so that the
+ * report says whether the result passed its schema.
+ */
+export const SETTLE = Symbol("Code Mode tool result");
 
 /**
  * A tool call's abort signal, made on first read: an AbortController costs
@@ -109,13 +163,15 @@ export function pageCaller(reply) {
     /**
      * @param {number} id
      * @param {Function[]} execs the converter's execute functions (schema.mjs convertTools)
-     * @param {(Function | undefined)[]} validates their input schemas' own validations
+     * @param {([Function | undefined, Function | undefined] | undefined)[]} validates their input and output schemas' own validations
      * @param {number} i the tool's index in both
      * @param {string} name
      * @param {string} text the input's JSON text
      * @param {unknown} context the run's token
+     * @param {((id: number, json: string) => string) | undefined} check the core's check of a result
+     *   against the tool's outputSchema ("" when it passed), for a tool that has one
      */
-    const run = async (id, execs, validates, i, name, text, context) => {
+    const run = async (id, execs, validates, i, name, text, context, check) => {
         const cs = live.get(id);
         if (!cs) return; // aborted before it started: execute never starts
         let input;
@@ -124,7 +180,8 @@ export function pageCaller(reply) {
         } catch (err) {
             return done(id, REPLY.badInput, err);
         }
-        const validate = validates[i];
+        const pair = validates[i];
+        const validate = pair && pair[0];
         if (typeof validate === "function") {
             // The schema library's own check (refinements JSON Schema
             // cannot express), after the core's JSON Schema check.
@@ -138,6 +195,27 @@ export function pageCaller(reply) {
             if (!live.has(id)) return; // the run ended meanwhile: execute never starts
         }
         const exec = execs[i]; // as it was when registered
+        const validateOut = pair && pair[1];
+        /**
+         * execute's value as the core takes it: settleValue, then the
+         * core's own check against the outputSchema. A worker's answer
+         * that waits for that check's verdict (the page reports the call
+         * once it has it) gets it.
+         * @param {unknown} value
+         */
+        const settle = (value) => {
+            const c = settleValue(value, name, validateOut);
+            return c instanceof Converted ? checked(c) : c.then(checked);
+        };
+        /** @param {Converted} c */
+        const checked = (c) => {
+            const why = typeof check === "function" ? check(id, c.json === undefined ? "" : c.json) : "";
+            if (c.verdict) c.verdict(why);
+            if (why) throw new Error(why);
+            c.settled = true;
+            c.checked = typeof check === "function";
+            return c;
+        };
         let v;
         try {
             v = await exec(input, {
@@ -146,23 +224,18 @@ export function pageCaller(reply) {
                     return cs.signal;
                 },
                 [CALL]: cs,
+                [SETTLE]: settle,
             });
+            if (!live.has(id)) return; // nobody waits for it any more
+            // Settled by the page's side of the call (runs.mjs callTool), or here.
+            if (!(v instanceof Converted && v.settled)) v = await settle(v);
         } catch (err) {
             return done(id, REPLY.threw, err);
         }
-        if (!live.has(id)) return; // nobody waits for it any more
-        if (v === undefined) return done(id, REPLY.ok);
-        // A BigInt inside the result becomes a string with a warning, as
-        // in a run's result; the result itself as a BigInt fails the call.
-        const kind = notDataKind(v);
-        if (kind) return done(id, REPLY.notData, kind);
-        let out;
-        try {
-            out = toJSON(v, `tools.${name} result`);
-        } catch (err) {
-            return done(id, REPLY.notConvertible, err);
-        }
-        done(id, REPLY.ok, out.json, out.warnings.length ? stringify(out.warnings) : undefined);
+        if (!live.has(id)) return;
+        const warnings = v.warnings.length ? stringify(v.warnings) : undefined;
+        if (v.checked) done(id, REPLY.checked, undefined, warnings);
+        else done(id, REPLY.ok, v.json, warnings);
     };
     /** @type {(...args: Parameters<typeof run>) => void} */
     const call = (id, ...rest) => {

@@ -188,8 +188,12 @@ export async function intercept(onToolCall, run, tool, input) {
  * @param {unknown} input
  * @param {AbortSignal | CallSignal | undefined} engine the engine's signal of the call, or its CallSignal (call.mjs)
  * @param {((e: CodeModeEvent) => void) | undefined} factoryOnEvent
+ * @param {((value: unknown) => unknown) | undefined} [settle] the engine's steps on execute's value
+ *   (call.mjs SETTLE: the output schema's checks, the conversion), run before the call is
+ *   reported: a value they refuse fails the call, and its tool-result says why. callTool
+ *   then returns what settle returns.
  */
-export async function callTool(run, tool, input, engine, factoryOnEvent) {
+export async function callTool(run, tool, input, engine, factoryOnEvent, settle) {
     if (!run || run.ended) throw run ? endedError(run) : new Error("the run has ended");
     // The engine's own signal of the call (call.mjs) serves when this
     // thread made it: the engine and the run's end both abort it. Either
@@ -222,8 +226,13 @@ export async function callTool(run, tool, input, engine, factoryOnEvent) {
                 "the tool's value",
             )
         ).value;
+        let out = value;
+        if (settle) {
+            out = settle(value);
+            if (out instanceof Promise) out = await out;
+        }
         ok = true;
-        return value;
+        return out;
     } catch (thrown) {
         const err = thrownByTool(thrown);
         error = describeError(err);

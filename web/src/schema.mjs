@@ -202,7 +202,7 @@ const FIELDS = ["name", "description", "execute", "inputSchema", "outputSchema",
 /**
  * Reads a whole list of tool definitions for the core in one call
  * (wasm/api.go): their data as one text, their execute functions and their
- * input schemas' own validations. Reading each field of each definition
+ * schemas' own validations ([input's, output's], or undefined for none). Reading each field of each definition
  * from Go costs a boundary crossing and a finalizer per value, which made
  * registering 1,000 tools take hundreds of milliseconds. The text holds,
  * per tool, five JSON texts (name, description, input schema, output
@@ -215,7 +215,7 @@ const FIELDS = ["name", "description", "execute", "inputSchema", "outputSchema",
  * field, as it always did, and reports the problem in its own words.
  * @param {unknown} list
  * @param {string} path "tools", or "tool" for registerTool's one definition
- * @returns {{ text: string, defs: object[], execs: Function[], validates: (Function | undefined)[] } | undefined}
+ * @returns {{ text: string, defs: object[], execs: Function[], validates: ([Function | undefined, Function | undefined] | undefined)[] } | undefined}
  */
 export function convertTools(list, path) {
     if (!Array.isArray(list)) return undefined;
@@ -227,7 +227,7 @@ export function convertTools(list, path) {
         const defs = new Array(n);
         /** @type {Function[]} */
         const execs = new Array(n);
-        /** @type {(Function | undefined)[]} */
+        /** @type {([Function | undefined, Function | undefined] | undefined)[]} */
         const validates = new Array(n);
         for (let i = 0; i < n; i++) {
             const def = list[i];
@@ -240,18 +240,24 @@ export function convertTools(list, path) {
             if (description !== undefined && typeof description !== "string") return undefined;
             const elem = path === "tool" ? path : `${path}[${i}]`;
             let input = "";
+            /** @type {Function | undefined} */
+            let validateIn;
+            /** @type {Function | undefined} */
+            let validateOut;
             if (inputSchema !== undefined && inputSchema !== null) {
                 const c = convertSchema(inputSchema, `${elem}.inputSchema`, true);
                 if (typeof c.json !== "string") return undefined;
                 input = c.json;
-                validates[i] = c.validate;
+                validateIn = c.validate;
             }
             let output = "";
             if (outputSchema !== undefined && outputSchema !== null) {
                 const c = convertSchema(outputSchema, `${elem}.outputSchema`, true);
                 if (typeof c.json !== "string") return undefined;
                 output = c.json;
+                validateOut = c.validate;
             }
+            if (validateIn || validateOut) validates[i] = [validateIn, validateOut];
             if (annotations !== undefined && annotations !== null && (typeof annotations !== "object" || Array.isArray(annotations))) return undefined;
             let notes = "";
             if (annotations !== null && typeof annotations === "object") notes = JSON.stringify(annotations) ?? "";

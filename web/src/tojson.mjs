@@ -43,6 +43,13 @@ export class Converted {
     constructor(json, warnings) {
         this.json = json;
         this.warnings = Array.isArray(warnings) ? warnings : [];
+        // call.mjs: settled, the core's steps done (checked: its outputSchema
+        // check among them); verdict, a worker's answer whose page waits for
+        // that check's verdict ("" when it passed).
+        this.settled = false;
+        this.checked = false;
+        /** @type {((why: string) => void) | undefined} */
+        this.verdict = undefined;
     }
 }
 

@@ -74,6 +74,7 @@ const OVERRUN_GRACE_MS = 2000;
  * @property {Map<number, ReturnType<typeof setTimeout>>} overruns each started run's overrun timer
  * @property {number} lastSign when (now()) the current worker last showed life: a message, its poll's sign
  * @property {Map<number, AbortController>} pageCalls page calls the worker may cancel
+ * @property {Map<number, (why: string) => void>} verdicts page calls whose result the worker's core is checking against the tool's outputSchema
  * @property {Map<number, { resolve: () => void, reject: (e: any) => void }>} pings ready() calls in flight
  * @property {SharedArrayBuffer | null} flagsBuffer
  * @property {Int32Array | null} flags the abort flags the worker's interrupt poll reads

@@ -133,6 +133,7 @@ export async function workerFactory(config) {
         overruns: new Map(),
         lastSign: 0,
         pageCalls: new Map(),
+        verdicts: new Map(),
         pings: new Map(),
         flagsBuffer,
         flags: flagsBuffer ? new Int32Array(flagsBuffer) : null,

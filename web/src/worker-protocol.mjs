@@ -10,8 +10,8 @@
 import { describeError, thrownByTool } from "./env.mjs";
 import { callTool, consoleLine, emit, now, runOf } from "./runs.mjs";
 import { askInterceptor } from "./page-hooks.mjs";
-import { notDataKind, toJSON } from "./tojson.mjs";
-import { inputValidator } from "./worker-tools.mjs";
+import { settleValue } from "./call.mjs";
+import { inputValidator, outputCheck } from "./worker-tools.mjs";
 import { decisionToWire, errorFields, rebuildError } from "./worker-wire.mjs";
 import { watchOverrun } from "./worker-engine.mjs";
 
@@ -84,6 +84,12 @@ export function onMessage(h, m, ok, fail) {
         case "console":
             if (m.level === "warn" || m.level === "error") console[/** @type {"warn" | "error"} */ (m.level)](...m.args);
             break;
+        case "verdict": {
+            const settle = h.verdicts.get(m.cid);
+            h.verdicts.delete(m.cid);
+            if (settle) settle(typeof m.why === "string" ? m.why : "");
+            break;
+        }
         case "cancelCall": {
             const c = h.pageCalls.get(m.cid);
             if (c) c.abort(m.reason ? rebuildError(m.reason) : Object.assign(new Error("the run ended before the tool finished"), { name: "AbortError" }));
@@ -114,7 +120,9 @@ export async function answer(h, m) {
     const p = h.pending.get(m.rid);
     const s = p ? h.sessions.get(p.sid) : undefined;
     const def = (s && s.tools.get(m.name)) || h.tools.get(m.name);
+    let replied = false;
     const reply = (/** @type {any} */ r) => {
+        replied = true;
         try {
             h.worker && h.worker.post({ t: "reply", cid: m.cid, ...r });
         } catch (err) {
@@ -150,28 +158,65 @@ export async function answer(h, m) {
         }
         const ctrl = new AbortController();
         h.pageCalls.set(m.cid, ctrl);
+        const out = outputCheck(def);
+        // execute's value as on the calling thread (call.mjs settleValue),
+        // converted here by the rules of tojson.mjs, not by the structured
+        // clone of postMessage: that would drop a class's toJSON and refuse
+        // a method, a Symbol or a URL that the rules convert. With an
+        // outputSchema, the answer goes before the call is reported: the
+        // worker's core checks it, and the call's tool-result waits for
+        // its verdict.
+        const settle = (/** @type {unknown} */ v) => {
+            const c = settleValue(v, def.name, out && out.validate);
+            if (!out) return c;
+            const send = (/** @type {import("./tojson.mjs").Converted} */ converted) => () => reply({ ok: true, json: converted.json, warnings: converted.warnings, verdict: true });
+            return Promise.resolve(c).then((converted) => awaitVerdict(h, run, m.cid, ctrl.signal, send(converted)).then(() => converted));
+        };
+        /** @type {any} */
         let value;
         try {
-            value = await callTool(run, def, m.input, ctrl.signal, h.factoryOnEvent);
+            value = await callTool(run, def, m.input, ctrl.signal, h.factoryOnEvent, settle);
         } finally {
             h.pageCalls.delete(m.cid);
         }
-        // A result that is itself a function, a Symbol or a BigInt
-        // fails the call, as on the calling thread (web/src/call.mjs).
-        const kind = notDataKind(value);
-        if (kind) throw new Error(`the tool returned a ${kind}, which is not JSON data`);
-        // Converted here, by the rules the core applies on the calling
-        // thread (tojson.mjs), not by the structured clone of
-        // postMessage: that would drop a class's toJSON and refuse a
-        // method, a Symbol or a URL that the rules convert.
-        let converted;
-        try {
-            converted = toJSON(value, `tools.${def.name} result`);
-        } catch (err) {
-            throw new Error(`the tool returned a value that is not JSON data: ${describeError(err)}`);
-        }
-        reply({ ok: true, json: converted.json, warnings: converted.warnings });
+        if (!replied) reply({ ok: true, json: value.json, warnings: value.warnings });
     } catch (err) {
-        reply({ ok: false, error: errorFields(err) });
+        // An answer already sent (its check failed) is not answered twice.
+        if (!replied) reply({ ok: false, error: errorFields(err) });
     }
+}
+
+/**
+ * Sends a call's answer (send) and waits for the verdict of the worker's
+ * core on its result: resolves when it passed, rejects with the core's
+ * message when it did not, or with why the call ended first (the worker
+ * cancelled it, the run ended).
+ * @param {import("./worker-engine.mjs").Host} h
+ * @param {any} run
+ * @param {number} cid
+ * @param {AbortSignal} signal the call's, aborted when the worker cancels it
+ * @param {() => void} send
+ * @returns {Promise<void>}
+ */
+function awaitVerdict(h, run, cid, signal, send) {
+    return new Promise((resolve, reject) => {
+        if (run.ended || signal.aborted) {
+            reject(signal.aborted ? signal.reason : new Error(run.endReason || "the run has ended"));
+            return;
+        }
+        const ended = { abort: (/** @type {unknown} */ reason) => finish(reason instanceof Error ? reason : new Error(String(reason))) };
+        const onAbort = () => finish(signal.reason instanceof Error ? signal.reason : new Error("the run ended before the tool finished"));
+        /** @param {string | Error} why */
+        const finish = (why) => {
+            h.verdicts.delete(cid);
+            run.controllers.delete(ended);
+            signal.removeEventListener("abort", onAbort);
+            if (why === "") resolve();
+            else reject(typeof why === "string" ? new Error(why) : why);
+        };
+        h.verdicts.set(cid, finish);
+        run.controllers.add(ended);
+        signal.addEventListener("abort", onAbort);
+        send();
+    });
 }

@@ -36,12 +36,22 @@ const quoteRune = (ch) => `'${goEscape(ch, "'")}'`;
 // The input validators of schema libraries' objects, by tool definition.
 /** @type {WeakMap<object, (input: unknown) => Promise<{ ok: boolean, message?: string }>>} */
 const validators = new WeakMap();
+// The definitions with an outputSchema, and its library's validator if any.
+/** @type {WeakMap<object, { validate?: (value: unknown) => Promise<{ ok: boolean, message?: string }> }>} */
+const outputs = new WeakMap();
 
 /**
  * The input validator of a tool whose schema came from a schema library.
  * @param {object} def
  */
 export const inputValidator = (def) => validators.get(def);
+
+/**
+ * What a tool's result must pass, when it has an outputSchema: its
+ * library's validator, if any, on the page; the core's check, in the worker.
+ * @param {object} def
+ */
+export const outputCheck = (def) => outputs.get(def);
 
 /**
  * The tool checks that tool.go makes before compiling schemas, with its
@@ -91,6 +101,7 @@ export function checkTools(list, path, taken) {
             // A schema library's own check (a Zod refinement) runs here,
             // on the page, before execute: its functions cannot cross.
             if (k === "inputSchema" && c.validate) validators.set(def, c.validate);
+            if (k === "outputSchema" && c.schema !== undefined) outputs.set(def, { validate: c.validate });
             return c.schema;
         });
         kinds.forEach((k, j) => {

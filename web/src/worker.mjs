@@ -330,7 +330,13 @@ const handlers = {
         const c = calls.get(m.cid);
         if (!c) return;
         calls.delete(m.cid);
-        if (m.ok) c.resolve("json" in m ? new Converted(m.json, m.warnings) : "decision" in m ? decisionFromWire(m.decision) : m.value);
+        if (m.ok && "json" in m) {
+            const converted = new Converted(m.json, m.warnings);
+            // The page reports the call once the core has checked the
+            // result against the tool's outputSchema (call.mjs settle).
+            if (m.verdict) converted.verdict = (/** @type {string} */ why) => port.post({ t: "verdict", cid: m.cid, why });
+            c.resolve(converted);
+        } else if (m.ok) c.resolve("decision" in m ? decisionFromWire(m.decision) : m.value);
         else c.reject(toError(m.error));
     },
     dispose() {

@@ -4,7 +4,7 @@
 // (run-options.mjs). What both engine modes share lives beside it: the
 // page's hooks (page-hooks.mjs), the runs (runs.mjs).
 
-import { CALL } from "./call.mjs";
+import { CALL, SETTLE } from "./call.mjs";
 import { exitedError } from "./core.mjs";
 import { field, prototypeHazard } from "./fields.mjs";
 import { callerStack, thrownByTool } from "./env.mjs";
@@ -40,8 +40,10 @@ export function pagePipeline(config) {
         const w = {
             ...def,
             // The engine's CallSignal of the call (call.mjs), not its
-            // signal, which reading would make.
-            execute: (/** @type {unknown} */ input, /** @type {any} */ opts) => callTool(runOf(opts && opts.context), def, input, opts && (opts[CALL] || opts.signal), onEvent),
+            // signal, which reading would make; and its settle step, run
+            // before the call is reported.
+            execute: (/** @type {unknown} */ input, /** @type {any} */ opts) =>
+                callTool(runOf(opts && opts.context), def, input, opts && (opts[CALL] || opts.signal), onEvent, opts && opts[SETTLE]),
         };
         originals.set(w, def);
         return w;

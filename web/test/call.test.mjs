@@ -50,14 +50,19 @@ describe("pageCaller", () => {
             ["a JSON result", async (x) => ({ got: x }), undefined, [REPLY.ok, '{"got":{"a":1}}', undefined]],
             ["no value", () => undefined, undefined, [REPLY.ok, undefined, undefined]],
             ["a throw", () => { throw new TypeError("nope"); }, undefined, [REPLY.threw]],
-            ["a function", () => () => 1, undefined, [REPLY.notData, "function", undefined]],
-            ["a symbol", () => Symbol("s"), undefined, [REPLY.notData, "symbol", undefined]],
-            ["a BigInt", () => 10n, undefined, [REPLY.notData, "bigint", undefined]],
-            ["a throwing toJSON", () => ({ toJSON() { throw new Error("bad"); } }), undefined, [REPLY.notConvertible]],
-            ["a rejecting schema", () => 1, async () => ({ ok: false, message: "a: too small" }), [REPLY.rejected, "a: too small", undefined]],
-            ["a throwing schema", () => 1, async () => { throw new Error("schema broke"); }, [REPLY.validationThrew]],
-            ["a verdict that is no object", () => 1, async () => undefined, [REPLY.rejected, "undefined", undefined]],
-            ["a throwing verdict", () => 1, async () => ({ get ok() { throw new Error("getter"); } }), [REPLY.threw]],
+            // A value the core cannot take fails the call with an Error saying why.
+            ["a function", () => () => 1, undefined, [REPLY.threw, "the tool returned a function, which is not JSON data"]],
+            ["a symbol", () => Symbol("s"), undefined, [REPLY.threw, "the tool returned a symbol, which is not JSON data"]],
+            ["a BigInt", () => 10n, undefined, [REPLY.threw, "the tool returned a bigint, which is not JSON data"]],
+            ["a throwing toJSON", () => ({ toJSON() { throw new Error("bad"); } }), undefined, [REPLY.threw, "the tool returned a value that is not JSON data: bad"]],
+            ["a rejecting schema", () => 1, [async () => ({ ok: false, message: "a: too small" })], [REPLY.rejected, "a: too small", undefined]],
+            ["a throwing schema", () => 1, [async () => { throw new Error("schema broke"); }], [REPLY.validationThrew]],
+            ["a verdict that is no object", () => 1, [async () => undefined], [REPLY.rejected, "undefined", undefined]],
+            ["a throwing verdict", () => 1, [async () => ({ get ok() { throw new Error("getter"); } })], [REPLY.threw]],
+            // The output schema's own validation, on the value execute returned.
+            ["an output the output schema's validation passes", () => 1, [undefined, async (v) => ({ ok: v === 1 })], [REPLY.ok, "1", undefined]],
+            ["an output it refuses", () => 2, [undefined, async () => ({ ok: false, message: "n: too big" })], [REPLY.threw, "t.x: the tool's result does not match its outputSchema: n: too big"]],
+            ["an output validation that throws", () => 2, [undefined, async () => { throw new Error("broke"); }], [REPLY.threw, "t.x: the output schema's validation failed: broke"]],
         ];
         for (const [what, exec, validate, want] of cases) {
             const c = caller();
@@ -65,8 +70,31 @@ describe("pageCaller", () => {
             const [id, kind, payload, warnings] = await c.next();
             assert.equal(id, 7, what);
             assert.equal(kind, want[0], what);
-            if (want.length > 1) assert.deepEqual([payload, warnings], want.slice(1), what);
+            if (want[0] !== REPLY.threw && want.length > 1) assert.deepEqual([payload, warnings], want.slice(1), what);
             else assert.ok(payload instanceof Error, `${what}: the thrown value itself`);
+            if (want[0] === REPLY.threw && want.length > 1) assert.equal(payload.message, want[1], what);
+        }
+    });
+
+    // The core's check against the outputSchema (wasm/toolcall.go checkFunc):
+    // check(id, json) gives "" when the result passed, which the core then
+    // holds (the reply carries no payload), else the call's error.
+    test("the core's outputSchema check: a result it passes is a checked reply, one it refuses the call's error", async () => {
+        const checked = [];
+        const check = (id, json) => (checked.push([id, json]), json === '{"id":5}' ? "t.x: the tool's result does not match its outputSchema: /id: type: got number, want string" : "");
+        for (const [what, value, want] of [
+            ["passed", { id: "a" }, [REPLY.checked, undefined, undefined]],
+            ["no value, checked as none", undefined, [REPLY.checked, undefined, undefined]],
+            ["refused", { id: 5 }, [REPLY.threw, "t.x: the tool's result does not match its outputSchema: /id: type: got number, want string"]],
+        ]) {
+            const c = caller();
+            checked.length = 0;
+            c.call(3, [() => value], [undefined], 0, "t.x", "{}", 0, check);
+            const [id, kind, payload, warnings] = await c.next();
+            assert.deepEqual([id, kind], [3, want[0]], what);
+            if (want[0] === REPLY.threw) assert.equal(payload.message, want[1], what);
+            else assert.deepEqual([payload, warnings], want.slice(1), what);
+            assert.deepEqual(checked, [[3, value === undefined ? "" : JSON.stringify(value)]], what);
         }
     });
 
@@ -147,7 +175,7 @@ describe("pageCaller", () => {
         await c.next();
         assert.deepEqual(order, ["returned", "execute"]);
         let started = false;
-        c.call(9, [() => ((started = true), 1)], [() => ((started = true), { ok: true })], 0, "t.x", "{}", 0);
+        c.call(9, [() => ((started = true), 1)], [[() => ((started = true), { ok: true })]], 0, "t.x", "{}", 0);
         c.abort(9, new Error("stop"));
         await tick();
         assert.equal(started, false, "neither the validation nor execute ran");
@@ -157,7 +185,7 @@ describe("pageCaller", () => {
     test("abort while the schema validates: execute never starts", async () => {
         const c = caller();
         let verdict, started = false;
-        c.call(4, [() => ((started = true), 1)], [() => new Promise((res) => (verdict = res))], 0, "t.x", "{}", 0);
+        c.call(4, [() => ((started = true), 1)], [[() => new Promise((res) => (verdict = res))]], 0, "t.x", "{}", 0);
         await tick();
         c.abort(4, new Error("stop"));
         verdict({ ok: true });

@@ -72,3 +72,80 @@ describe("outputSchema is enforced", () => {
         s.dispose();
     });
 });
+
+// A mismatch is visible to the host as any failed call: its tool-result
+// event says ok: false and why (the page reports the call once the core
+// has checked the result, in both modes), as for a value that is not JSON
+// data (whose event said ok: true before).
+describe("the host sees a result refused by its outputSchema", () => {
+    test("onEvent's tool-result says ok: false with the error, a conforming result ok: true", async () => {
+        const events = [];
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, onEvent: (e) => e.type === "tool-result" && events.push(e) });
+        try {
+            api.registerTools([
+                { name: "t.bad", outputSchema: idSchema, execute: () => ({ id: 5 }) },
+                { name: "t.good", outputSchema: idSchema, execute: () => ({ id: "a" }) },
+                { name: "t.none", execute: () => ({ id: 5 }) },
+                { name: "t.fn", execute: () => () => 1 },
+            ]);
+            const out = await run(api.createSession(), "const r = []; for (const n of ['bad', 'good', 'none', 'fn']) { try { r.push(await tools.t[n]({})) } catch (e) { r.push(e.message) } } return r");
+            assert.equal(out.ok, true, JSON.stringify(out));
+            const refused = mismatch("t.bad", "/id: type: got number, want string").slice("ToolError: ".length);
+            const notData = "the tool returned a function, which is not JSON data";
+            assert.deepEqual(out.result, [refused, { id: "a" }, { id: 5 }, notData]);
+            assert.deepEqual(
+                events.map((e) => [e.name, e.ok, e.ok ? e.result : e.error]),
+                [["t.bad", false, refused], ["t.good", true, { id: "a" }], ["t.none", true, { id: 5 }], ["t.fn", false, notData]],
+            );
+        } finally {
+            api.dispose();
+        }
+    });
+});
+
+// A schema library's outputSchema: its JSON Schema is the core's check, and
+// its own validation (a refinement JSON Schema cannot express) runs too, on
+// the value execute returned, as an inputSchema's does on the input.
+describe("a library schema as outputSchema", () => {
+    let api, session, z, jsonSchema;
+    before(async () => {
+        ({ z } = await import("zod"));
+        ({ jsonSchema } = await import("ai"));
+        api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        session = api.createSession();
+    });
+    after(() => api.dispose());
+
+    const call = async (name) => {
+        const out = await run(session, `try { return { value: await tools.${name}({}) } } catch (e) { return { caught: e.name + ': ' + e.message } }`);
+        assert.equal(out.ok, true, JSON.stringify(out));
+        return out.result;
+    };
+
+    test("Zod: a conforming result passes, a refinement and a type are enforced", async () => {
+        const schema = z.object({ id: z.string(), total: z.number() }).refine((o) => o.total >= 0, "total must not be negative");
+        api.registerTools([
+            { name: "z.good", outputSchema: schema, execute: () => ({ id: "a", total: 1 }) },
+            { name: "z.refined", outputSchema: schema, execute: () => ({ id: "a", total: -1 }) },
+            { name: "z.typed", outputSchema: schema, execute: () => ({ id: 5, total: 1 }) },
+        ]);
+        assert.deepEqual(await call("z.good"), { value: { id: "a", total: 1 } });
+        assert.deepEqual(await call("z.refined"), { caught: mismatch("z.refined", "total must not be negative") });
+        assert.deepEqual(await call("z.typed"), { caught: mismatch("z.typed", "id: Invalid input: expected string, received number") });
+    });
+
+    test("AI SDK jsonSchema() with its own validate", async () => {
+        const schema = jsonSchema({ type: "object", properties: { n: { type: "number" } } }, {
+            validate: (v) => (v && v.n % 2 === 0 ? { success: true, value: v } : { success: false, error: new Error("n must be even") }),
+        });
+        api.registerTools([
+            { name: "ai.even", outputSchema: schema, execute: () => ({ n: 2 }) },
+            { name: "ai.odd", outputSchema: schema, execute: () => ({ n: 3 }) },
+            { name: "ai.typed", outputSchema: jsonSchema({ type: "object", properties: { n: { type: "number" } } }), execute: () => ({ n: "2" }) },
+        ]);
+        assert.deepEqual(await call("ai.even"), { value: { n: 2 } });
+        assert.deepEqual(await call("ai.odd"), { caught: mismatch("ai.odd", "n must be even") });
+        assert.deepEqual(await call("ai.typed"), { caught: mismatch("ai.typed", "/n: type: got string, want number") });
+    });
+});
+
