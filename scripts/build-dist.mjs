@@ -14,7 +14,8 @@
 // Environment: GO (default "go"), OUT (default "dist"), WASM_OPT=0 (ship the
 // Go output without binaryen's wasm-opt; for quick local builds),
 // WASM_JUMPS=0 (without scripts/wasm-jumps.mjs's forward jumps), WASM_DATA=0
-// (without scripts/wasm-data.mjs's merged data segments).
+// (without scripts/wasm-data.mjs's merged data segments), WASM_LINES=0
+// (with Go's file and line tables whole, scripts/wasm-lines.mjs).
 //
 // Everything but the Go core is assembled first; the Go build runs last and,
 // when it fails, the script removes any stale dist/code-mode.wasm and exits
@@ -29,6 +30,7 @@ import * as esbuild from "esbuild";
 import { wasmExecPlugin as makeWasmExecPlugin } from "./wasm-exec.mjs";
 import { rewriteJumps } from "./wasm-jumps.mjs";
 import { mergeDataSegments } from "./wasm-data.mjs";
+import { cutLineTables } from "./wasm-lines.mjs";
 import { ENTRIES } from "../web/entries.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -163,6 +165,7 @@ if (skipGo) {
     }
     forwardJumps(coreOut);
     mergeData(coreOut);
+    cutLines(coreOut);
     optimizeCore(coreOut);
     const mb = (statSync(coreOut).size / 1048576).toFixed(2);
     console.log(`build-dist: wrote ${[...written, "code-mode.wasm"].join(", ")} to ${outName}/ (core ${mb} MB, ${goversion})`);
@@ -189,6 +192,16 @@ function forwardJumps(file) {
 function mergeData(file) {
     if (process.env.WASM_DATA === "0") return;
     writeFileSync(file, mergeDataSegments(readFileSync(file)).bytes);
+}
+
+// --- line tables -------------------------------------------------------------
+// Go's file and line tables (what a crash's traceback prints after each
+// function's name) cut to one line per function (scripts/wasm-lines.mjs):
+// ~100 KB of the core's brotli bytes, read by nothing but a traceback.
+// WASM_LINES=0 ships Go's tables as they are (to debug a crash of the core).
+function cutLines(file) {
+    if (process.env.WASM_LINES === "0") return;
+    writeFileSync(file, cutLineTables(readFileSync(file)).bytes);
 }
 
 // --- wasm-opt ------------------------------------------------------------------
