@@ -75,3 +75,24 @@ func coreGoFiles(t *testing.T) (*token.FileSet, []*ast.File) {
 	}
 	return fset, files
 }
+
+// TestCoreLinksNoMathBig keeps math/big out of the GOOS=js core: 179 KB of
+// its code and ~40 KB of its brotli bytes, which the JSON Schema validator
+// linked for exact decimal comparisons (internal/decimal does them now).
+func TestCoreLinksNoMathBig(t *testing.T) {
+	cmd := osexec.Command("go", "list", "-deps", "./wasm")
+	cmd.Env = append(cmd.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) < 50 {
+		t.Fatalf("go list -deps ./wasm gave only %d packages", len(deps))
+	}
+	for _, p := range deps {
+		if p == "math/big" {
+			t.Errorf("the core (./wasm, GOOS=js) links math/big; which package imports it: GOOS=js GOARCH=wasm go list -deps -f '{{.ImportPath}}: {{.Imports}}' ./wasm | grep math/big")
+		}
+	}
+}

@@ -7,13 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math/big"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/interopio/code-mode/internal/decimal"
 	"github.com/interopio/code-mode/internal/jsondec"
 	"github.com/interopio/code-mode/internal/trunc"
 	"github.com/interopio/code-mode/internal/tsgen"
@@ -533,15 +533,14 @@ func describeKind(k jsonschema.ErrorKind) string {
 	}
 }
 
-func ratString(r *big.Rat) string {
+func ratString(r *decimal.Number) string {
 	if r == nil {
 		return "?"
 	}
 	if r.IsInt() {
-		return r.Num().String()
+		return r.IntString()
 	}
-	f, _ := r.Float64()
-	return fmt.Sprint(f)
+	return fmt.Sprint(r.Float64())
 }
 
 // displayJSON renders a value the way the model wrote it, shortened so one

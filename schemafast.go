@@ -3,8 +3,9 @@ package codemode
 import (
 	"cmp"
 	"encoding/json"
-	"math/big"
 	"unicode/utf8"
+
+	"github.com/interopio/code-mode/internal/decimal"
 )
 
 // surelyValid reports that inst (decoded by jsonschema.UnmarshalJSON) is
@@ -238,16 +239,16 @@ func sameScalar(a, b any) bool {
 
 // compareNumbers compares two JSON numbers exactly (-1, 0, 1): as int64
 // when both are integers of at most 15 digits (a limit, a page, an index:
-// most bounds and inputs), else as big.Rat, whose two parses were most of
-// the cost of checking such an input.
+// most bounds and inputs), else as exact decimals, whose two parses were
+// most of the cost of checking such an input.
 func compareNumbers(a, b string) (int, bool) {
 	if x, ok := smallInt(a); ok {
 		if y, ok := smallInt(b); ok {
 			return cmp.Compare(x, y), true
 		}
 	}
-	x, ok1 := new(big.Rat).SetString(a)
-	y, ok2 := new(big.Rat).SetString(b)
+	x, ok1 := decimal.Parse(a)
+	y, ok2 := decimal.Parse(b)
 	if !ok1 || !ok2 {
 		return 0, false
 	}

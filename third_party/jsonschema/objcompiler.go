@@ -3,8 +3,9 @@ package jsonschema
 import (
 	"encoding/json"
 	"fmt"
-	"math/big"
 	"strconv"
+
+	"github.com/interopio/code-mode/internal/decimal"
 )
 
 type objCompiler struct {
@@ -482,14 +483,14 @@ func (c *objCompiler) string(pname string) string {
 	return ""
 }
 
-func (c *objCompiler) numVal(pname string) *big.Rat {
+func (c *objCompiler) numVal(pname string) *decimal.Number {
 	v, ok := c.obj[pname]
 	if !ok {
 		return nil
 	}
 	switch v.(type) {
 	case json.Number, float32, float64, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
-		if n, ok := new(big.Rat).SetString(fmt.Sprint(v)); ok {
+		if n, ok := decimal.Parse(fmt.Sprint(v)); ok {
 			return n
 		}
 	}
@@ -498,7 +499,7 @@ func (c *objCompiler) numVal(pname string) *big.Rat {
 
 func (c *objCompiler) intVal(pname string) *int {
 	if n := c.numVal(pname); n != nil && n.IsInt() {
-		n := int(n.Num().Int64())
+		n := int(n.Int64())
 		return &n
 	}
 	return nil

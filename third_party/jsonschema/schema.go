@@ -20,7 +20,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"math/big"
+
+	"github.com/interopio/code-mode/internal/decimal"
 )
 
 // Schema is the representation of a compiled
@@ -92,11 +93,11 @@ type Schema struct {
 	ContentSchema    *Schema
 
 	// number --
-	Maximum          *big.Rat
-	Minimum          *big.Rat
-	ExclusiveMaximum *big.Rat
-	ExclusiveMinimum *big.Rat
-	MultipleOf       *big.Rat
+	Maximum          *decimal.Number
+	Minimum          *decimal.Number
+	ExclusiveMaximum *decimal.Number
+	ExclusiveMinimum *decimal.Number
+	MultipleOf       *decimal.Number
 
 	Extensions []SchemaExt
 

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/maphash"
-	"math/big"
 	gourl "net/url"
 	"path/filepath"
 	"runtime"
@@ -12,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/interopio/code-mode/internal/decimal"
 	"github.com/interopio/code-mode/third_party/jsonschema/kind"
 	"github.com/interopio/code-mode/third_party/jsonschema/message"
 )
@@ -272,8 +272,8 @@ func strVal(obj map[string]any, prop string) (string, bool) {
 }
 
 func isInteger(num any) bool {
-	rat, ok := new(big.Rat).SetString(fmt.Sprint(num))
-	return ok && rat.IsInt()
+	n, ok := decimal.Parse(fmt.Sprint(num))
+	return ok && n.IsInt()
 }
 
 // quote returns single-quoted string.
@@ -325,8 +325,8 @@ func equals(v1, v2 any) (bool, ErrorKind) {
 		if typeOf(v2) != numberType {
 			return false, nil
 		}
-		num1, ok1 := new(big.Rat).SetString(fmt.Sprint(v1))
-		num2, ok2 := new(big.Rat).SetString(fmt.Sprint(v2))
+		num1, ok1 := decimal.Parse(fmt.Sprint(v1))
+		num2, ok2 := decimal.Parse(fmt.Sprint(v2))
 		return ok1 && ok2 && num1.Cmp(num2) == 0, nil
 	default:
 		return false, &kind.InvalidJsonValue{Value: v1}
@@ -397,9 +397,8 @@ func writeHash(v any, h *maphash.Hash) ErrorKind {
 		_, _ = h.WriteString(v)
 	case json.Number, float32, float64, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
 		_ = h.WriteByte(5)
-		num, _ := new(big.Rat).SetString(fmt.Sprint(v))
-		_, _ = h.Write(num.Num().Bytes())
-		_, _ = h.Write(num.Denom().Bytes())
+		num, _ := decimal.Parse(fmt.Sprint(v))
+		_, _ = h.WriteString(num.Key())
 	default:
 		return &kind.InvalidJsonValue{Value: v}
 	}

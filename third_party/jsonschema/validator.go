@@ -3,11 +3,11 @@ package jsonschema
 import (
 	"encoding/json"
 	"fmt"
-	"math/big"
 	"slices"
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/interopio/code-mode/internal/decimal"
 	"github.com/interopio/code-mode/third_party/jsonschema/kind"
 	"github.com/interopio/code-mode/third_party/jsonschema/message"
 )
@@ -515,10 +515,10 @@ func (vd *validator) strValidate(str string) {
 func (vd *validator) numValidate(v any) {
 	s := vd.sch
 
-	var numVal *big.Rat
-	num := func() *big.Rat {
+	var numVal *decimal.Number
+	num := func() *decimal.Number {
 		if numVal == nil {
-			numVal, _ = new(big.Rat).SetString(fmt.Sprintf("%v", v))
+			numVal, _ = decimal.Parse(fmt.Sprintf("%v", v))
 		}
 		return numVal
 	}
@@ -545,7 +545,7 @@ func (vd *validator) numValidate(v any) {
 
 	// multipleOf
 	if s.MultipleOf != nil {
-		if q := new(big.Rat).Quo(num(), s.MultipleOf); !q.IsInt() {
+		if !num().IsMultipleOf(s.MultipleOf) {
 			vd.addError(&kind.MultipleOf{Got: num(), Want: s.MultipleOf})
 		}
 	}

@@ -2,9 +2,9 @@ package kind
 
 import (
 	"fmt"
-	"math/big"
 	"strings"
 
+	"github.com/interopio/code-mode/internal/decimal"
 	"github.com/interopio/code-mode/third_party/jsonschema/message"
 )
 
@@ -529,8 +529,8 @@ func (*ContentSchema) LocalizedString(p *message.Printer) string {
 // --
 
 type Minimum struct {
-	Got  *big.Rat
-	Want *big.Rat
+	Got  *decimal.Number
+	Want *decimal.Number
 }
 
 func (*Minimum) KeywordPath() []string {
@@ -538,16 +538,16 @@ func (*Minimum) KeywordPath() []string {
 }
 
 func (k *Minimum) LocalizedString(p *message.Printer) string {
-	got, _ := k.Got.Float64()
-	want, _ := k.Want.Float64()
+	got := k.Got.Float64()
+	want := k.Want.Float64()
 	return p.Sprintf("minimum: got %v, want %v", got, want)
 }
 
 // --
 
 type Maximum struct {
-	Got  *big.Rat
-	Want *big.Rat
+	Got  *decimal.Number
+	Want *decimal.Number
 }
 
 func (*Maximum) KeywordPath() []string {
@@ -555,16 +555,16 @@ func (*Maximum) KeywordPath() []string {
 }
 
 func (k *Maximum) LocalizedString(p *message.Printer) string {
-	got, _ := k.Got.Float64()
-	want, _ := k.Want.Float64()
+	got := k.Got.Float64()
+	want := k.Want.Float64()
 	return p.Sprintf("maximum: got %v, want %v", got, want)
 }
 
 // --
 
 type ExclusiveMinimum struct {
-	Got  *big.Rat
-	Want *big.Rat
+	Got  *decimal.Number
+	Want *decimal.Number
 }
 
 func (*ExclusiveMinimum) KeywordPath() []string {
@@ -572,16 +572,16 @@ func (*ExclusiveMinimum) KeywordPath() []string {
 }
 
 func (k *ExclusiveMinimum) LocalizedString(p *message.Printer) string {
-	got, _ := k.Got.Float64()
-	want, _ := k.Want.Float64()
+	got := k.Got.Float64()
+	want := k.Want.Float64()
 	return p.Sprintf("exclusiveMinimum: got %v, want %v", got, want)
 }
 
 // --
 
 type ExclusiveMaximum struct {
-	Got  *big.Rat
-	Want *big.Rat
+	Got  *decimal.Number
+	Want *decimal.Number
 }
 
 func (*ExclusiveMaximum) KeywordPath() []string {
@@ -589,16 +589,16 @@ func (*ExclusiveMaximum) KeywordPath() []string {
 }
 
 func (k *ExclusiveMaximum) LocalizedString(p *message.Printer) string {
-	got, _ := k.Got.Float64()
-	want, _ := k.Want.Float64()
+	got := k.Got.Float64()
+	want := k.Want.Float64()
 	return p.Sprintf("exclusiveMaximum: got %v, want %v", got, want)
 }
 
 // --
 
 type MultipleOf struct {
-	Got  *big.Rat
-	Want *big.Rat
+	Got  *decimal.Number
+	Want *decimal.Number
 }
 
 func (*MultipleOf) KeywordPath() []string {
@@ -606,8 +606,8 @@ func (*MultipleOf) KeywordPath() []string {
 }
 
 func (k *MultipleOf) LocalizedString(p *message.Printer) string {
-	got, _ := k.Got.Float64()
-	want, _ := k.Want.Float64()
+	got := k.Got.Float64()
+	want := k.Want.Float64()
 	return p.Sprintf("multipleOf: got %v, want %v", got, want)
 }
 
