@@ -182,7 +182,7 @@ func (s *Session) LLMTools() []LLMTool {
 				}
 				in, err := searchToolsArgs.parse(args)
 				if err != nil {
-					return json.Marshal(invalidInputResult(err))
+					return marshalResult(invalidInputResult(err))
 				}
 				query, _ := in["query"].(string)
 				namespace, _ := in["namespace"].(string)
@@ -206,7 +206,7 @@ func (s *Session) LLMTools() []LLMTool {
 				}
 				in, err := executeCodeArgs.parse(args)
 				if err != nil {
-					return json.Marshal(invalidInputResult(err))
+					return marshalResult(invalidInputResult(err))
 				}
 				code, _ := in["code"].(string)
 				explanation, _ := in["explanation"].(string)
@@ -214,7 +214,7 @@ func (s *Session) LLMTools() []LLMTool {
 				if err != nil {
 					return nil, err
 				}
-				return json.Marshal(res)
+				return marshalResult(res)
 			},
 		},
 	}
