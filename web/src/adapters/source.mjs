@@ -54,14 +54,11 @@ export function sanitizeName(s) {
  */
 export function uniqueNames(namespace, names) {
     const taken = new Set();
-    const prefix = namespace ? `${namespace}.` : "";
-    /** @param {string} n @param {string} suffix */
-    const fit = (n, suffix) => `${(prefix + n).slice(0, 128 - suffix.length).replace(/\.+$/, "")}${suffix}`;
-    // A cut can leave a last step "then", which registration refuses.
-    const free = (/** @type {string} */ name) => !taken.has(name) && !/(^|\.)then$/.test(name);
     return names.map((n) => {
-        let name = fit(n, "");
-        for (let i = 2; !free(name); i++) name = fit(n, `_${i}`);
+        const full = namespace ? `${namespace}.${n}` : n;
+        let name = full.slice(0, 128);
+        // A cut can leave a last step "then" or a trailing dot, which registration refuses: suffixed too.
+        for (let i = 2; taken.has(name) || /(^|\.)then$|\.$/.test(name); i++) name = `${full.slice(0, 126 - String(i).length)}_${i}`;
         taken.add(name);
         return name;
     });
