@@ -47,7 +47,7 @@ func TestInferredResultTypes(t *testing.T) {
 		{"merged with a second", `await tools.crm.customers({vip: true})`, s, "crm.customers",
 			"tools.crm.customers(input?: unknown): Promise<{ id: string; total: number; vip?: boolean }[]>; // result type inferred from 2 results"},
 		{"another session learns nothing", "", other, "crm.customers", declared},
-		{"a declared outputSchema wins", `await tools.crm.count({})`, s, "crm.count", "Promise<number>;"},
+		{"a declared outputSchema wins", `await tools.crm.count({})`, s, "crm.count", "Promise<number /* integer */>;"},
 	}
 	for _, st := range steps {
 		t.Run(st.name, func(t *testing.T) {

@@ -271,5 +271,5 @@ func InferredSignature(name, description string, inputSchema json.RawMessage, s 
 	if n == 1 {
 		plural = ""
 	}
-	return fmt.Sprintf("%s // result type inferred from %d result%s", Signature(name, description, inputSchema, s.Schema()), n, plural)
+	return fmt.Sprintf("%s // result type inferred from %d result%s", signature(name, description, inputSchema, s.Schema(), true), n, plural)
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -55,13 +56,21 @@ func Description(s string) string { return trunc.Words(s, DescriptionMax) }
 // Signature renders the declaration of one tool from its name, description
 // and JSON Schemas (nil when absent).
 func Signature(name, description string, inputSchema, outputSchema json.RawMessage) string {
+	return signature(name, description, inputSchema, outputSchema, false)
+}
+
+// signature is Signature; outputInferred says the outputSchema was guessed
+// from results, whose whole numbers say nothing of the field's type.
+func signature(name, description string, inputSchema, outputSchema json.RawMessage, outputInferred bool) string {
 	g := &sigGen{named: map[string]string{}, inProgress: map[string]bool{}, recursive: map[string]bool{}, taken: map[string]bool{}}
 	in := "input?: unknown"
 	if inputSchema != nil {
+		g.markIntegers = true
 		in = "input: " + g.document(inputSchema, "Input").text
 	}
 	out := "unknown"
 	if outputSchema != nil {
+		g.markIntegers = !outputInferred
 		out = g.document(outputSchema, "Output").text
 	}
 	var sb strings.Builder
@@ -105,6 +114,10 @@ type sigGen struct {
 	inProgress map[string]bool   // ref keys on the current inlining path
 	recursive  map[string]bool   // ref keys found to refer to themselves
 	taken      map[string]bool   // type names in use
+	// markIntegers writes "integer" types as number /* integer */:
+	// TypeScript has no integer type, and a model that reads only number
+	// passes 2.5 where the tool refuses it.
+	markIntegers bool
 }
 
 func (g *sigGen) document(raw json.RawMessage, rootName string) tsType {
@@ -225,7 +238,13 @@ func (g *sigGen) renderBase(n *omap, depth, indent int) (tsType, bool) {
 		switch t {
 		case "string", "boolean", "null":
 			u = append(u, tsType{t, precPrimary})
-		case "number", "integer":
+		case "integer":
+			if g.markIntegers && !slices.Contains(types, "number") {
+				u = append(u, tsType{"number /* integer */", precPrimary})
+			} else {
+				u = append(u, tsType{"number", precPrimary})
+			}
+		case "number":
 			u = append(u, tsType{"number", precPrimary})
 		case "object":
 			u = append(u, g.renderProps(n, depth, indent))

@@ -31,7 +31,7 @@ func TestSignature(t *testing.T) {
 tools.orders.search(input: {
   /** Order status. */
   status?: "open" | "shipped";
-  limit: number;
+  limit: number /* integer */;
 }): Promise<{ id: string; total: number }[]>;`,
 		},
 		{
@@ -60,7 +60,7 @@ tools.orders.search(input: {
 			name: "map, closed empty object, open object",
 			tool: "t",
 			in:   `{"type":"object","properties":{"m":{"type":"object","additionalProperties":{"type":"integer"}},"e":{"type":"object","properties":{},"additionalProperties":false},"o":{"type":"object"}},"required":["m","e","o"]}`,
-			want: `tools.t(input: { m: Record<string, number>; e: {}; o: Record<string, unknown> }): Promise<unknown>;`,
+			want: `tools.t(input: { m: Record<string, number /* integer */>; e: {}; o: Record<string, unknown> }): Promise<unknown>;`,
 		},
 		{
 			name: "tuples: prefixItems, closed, open rest, draft-07 items array",
@@ -74,8 +74,8 @@ tools.orders.search(input: {
 			want: `tools.t(input: {
   a: [string, number];
   b: [string, ...boolean[]];
-  c: [number, ...string[]];
-  d: [number];
+  c: [number /* integer */, ...string[]];
+  d: [number /* integer */];
   e: unknown[];
 }): Promise<unknown>;`,
 		},
@@ -99,7 +99,7 @@ tools.orders.search(input: {
 				"h":{"type":"object","properties":{"a":{"type":"string"}},"oneOf":[{"required":["a"]},{"required":["b"]}]}
 				},"required":["a","b","c","d","e","f","g","h"]}`,
 			want: `tools.t(input: {
-  a: string | number;
+  a: string | number /* integer */;
   b: { x: string } | null;
   c: { x?: string } & ({ y?: number } | { z?: number });
   d: string | null;
@@ -121,7 +121,7 @@ tools.orders.search(input: {
 			name: "required names without a property take the index type",
 			tool: "t",
 			in:   `{"type":"object","additionalProperties":{"type":"integer"},"required":["n"]}`,
-			want: `tools.t(input: { n: number; [key: string]: number }): Promise<unknown>;`,
+			want: `tools.t(input: { n: number /* integer */; [key: string]: number /* integer */ }): Promise<unknown>;`,
 		},
 		{
 			// OpenAPI 3.0's nullable counts beside a type or an enum, where
@@ -189,8 +189,21 @@ tools.t(input: {
   /** Start time *\/ */
   when?: string;
   /** Page size. Default: 10. */
-  n?: number;
+  n?: number /* integer */;
 }): Promise<unknown>;`,
+		},
+		{
+			// TypeScript has no integer type: the comment tells the model
+			// that 2.5 is refused; where a number is allowed too it is not.
+			name: "integers are marked, in input and in a declared output",
+			tool: "t",
+			in: `{"type":"object","properties":{
+				"a":{"type":["integer","null"]},
+				"b":{"type":["integer","number"]},
+				"c":{"type":"array","items":{"type":"integer"}},
+				"d":{"type":"number"}},"required":["a","b","c","d"]}`,
+			out:  `{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`,
+			want: `tools.t(input: { a: number /* integer */ | null; b: number; c: number /* integer */[]; d: number }): Promise<{ n: number /* integer */ }>;`,
 		},
 		{
 			name: "boolean schemas",
