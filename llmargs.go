@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -91,6 +92,20 @@ func (spec argSpec) parse(args json.RawMessage) (map[string]any, error) {
 		return nil, &argsError{fmt.Sprintf("%s: expected the arguments to be an object %s, got %s", spec.tool, spec.shape(), kindOf(raw))}
 	}
 	obj = spec.unnest(obj)
+	var unknown []string
+	for k := range obj {
+		if spec.field(k) == nil {
+			unknown = append(unknown, k)
+		}
+	}
+	sort.Strings(unknown)
+	// Keys the tool does not take are ignored beside its main field (a
+	// model's language: "javascript" or timeout: 5000 changes nothing a
+	// run does, and rejecting them costs a turn); without it, one of them
+	// is likely that field misspelt, and is named.
+	if _, has := obj[spec.bare]; len(unknown) > 0 && !has {
+		return nil, &argsError{spec.misnamed(unknown, obj)}
+	}
 	out := make(map[string]any, len(spec.fields))
 	for _, f := range spec.fields {
 		v, present := obj[f.name]
@@ -106,18 +121,36 @@ func (spec argSpec) parse(args json.RawMessage) (map[string]any, error) {
 		}
 		out[f.name] = cv
 	}
-	var unknown []string
-	for k := range obj {
-		if spec.field(k) == nil {
-			unknown = append(unknown, k)
+	return out, nil
+}
+
+// bareAliases are what models call the main field of an LLM tool, beyond
+// an edit's reach of its name.
+var bareAliases = map[string][]string{
+	"code":  {"script", "javascript", "js", "typescript", "ts", "program", "source", "snippet"},
+	"query": {"q", "search", "text", "keywords", "keyword", "term", "terms"},
+}
+
+// misnamed is the message for arguments without the main field but with
+// keys the tool does not take (sorted): the first that looks like the
+// main field misspelt is named as such.
+func (spec argSpec) misnamed(unknown []string, obj map[string]any) string {
+	for _, k := range unknown {
+		if keys.Nearest(k, []string{spec.bare}) != "" || slices.Contains(bareAliases[spec.bare], strings.ToLower(k)) {
+			return fmt.Sprintf("%s: unknown argument %q (did you mean %q?); expected %s", spec.tool, k, spec.bare, spec.shape())
 		}
 	}
-	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		k := unknown[0]
-		return nil, &argsError{fmt.Sprintf("%s: unknown argument %q%s; expected %s", spec.tool, k, keys.DidYouMean(k, spec.names()), spec.shape())}
+	if f := spec.field(spec.bare); f.required {
+		got := make([]string, 0, len(obj))
+		for k := range obj {
+			got = append(got, strconv.Quote(k))
+		}
+		sort.Strings(got)
+		return fmt.Sprintf("%s: %s: required; expected a %s, got only the keys %s (the arguments are %s)",
+			spec.tool, f.name, f.describe(), strings.Join(got, ", "), spec.shape())
 	}
-	return out, nil
+	k := unknown[0]
+	return fmt.Sprintf("%s: unknown argument %q%s; expected %s", spec.tool, k, keys.DidYouMean(k, spec.names()), spec.shape())
 }
 
 // jsonObject decodes s when it is the JSON text of an object, else nil.

@@ -50,7 +50,18 @@ func TestLLMToolArguments(t *testing.T) {
 		{"empty code", execute, `{"code":"  ","explanation":"x"}`, false, `code: required; expected a non-empty string`},
 		{"numeric code", execute, `{"code":42}`, false, `executeCode: code: expected a string, got the number 42`},
 		{"array code", execute, `{"code":["return 1"]}`, false, `executeCode: code: expected a string, got an array`},
-		{"extra argument", execute, `{"code":"return 1","timeout":5000}`, false, `unknown argument "timeout"; expected { code: string; explanation?: string }`},
+		// Keys executeCode does not take are ignored beside code (they
+		// change nothing a run does); without code, they are named.
+		{"extra arguments beside code", execute, `{"code":"return 1","explanation":"x","language":"javascript","timeout":5000}`, true, `"result":1`},
+		{"misspelt code", execute, `{"cod":"return 1","explanation":"x"}`, false, `executeCode: unknown argument "cod" (did you mean "code"?); expected { code: string; explanation?: string }`},
+		{"code named script", execute, `{"script":"return 1"}`, false, `executeCode: unknown argument "script" (did you mean "code"?)`},
+		{"code named javascript", execute, `{"explanation":"x","javascript":"return 1"}`, false, `executeCode: unknown argument "javascript" (did you mean "code"?)`},
+		{"no code, other keys", execute, `{"explanation":"x","lang":"js"}`, false, `executeCode: code: required; expected a string, got only the keys "explanation", "lang" (the arguments are { code: string; explanation?: string })`},
+		{"null code beside an extra key", execute, `{"code":null,"language":"js"}`, false, `executeCode: code: required; expected a string`},
+		{"extra argument beside query", search, `{"query":"transfer money","limit":1,"language":"en"}`, true, `"payments.transfer"`},
+		{"query named q", search, `{"q":"transfer money"}`, false, `searchTools: unknown argument "q" (did you mean "query"?); expected { query?: string; namespace?: string; limit?: number }`},
+		{"query named search", search, `{"search":"x","limit":"5"}`, false, `searchTools: unknown argument "search" (did you mean "query"?)`},
+		{"no query, an unknown key", search, `{"namespace":"orders","foo":1}`, false, `searchTools: unknown argument "foo"; expected { query?: string; namespace?: string; limit?: number }`},
 		// Models (and hosts) encode the arguments twice, or send the
 		// arguments object as the code: a program that is only a string
 		// literal or a JSON object does nothing, so reading the arguments in
@@ -102,6 +113,9 @@ func TestToolSearchArguments(t *testing.T) {
 	for _, tc := range []struct{ code, want string }{
 		{`return (await tool_search({query: "transfer money", limit: "1"})).map(h => h.name)`, `["payments.transfer"]`},
 		{`return (await tool_search("transfer money")).length > 0`, `true`},
+		{`return (await tool_search({query: "transfer money", limit: 1, type: "tool"})).map(h => h.name)`, `["payments.transfer"]`},
+		{`try { await tool_search({q: "x"}) } catch (e) { return e.name + ": " + e.message }`,
+			`"TypeError: tool_search: unknown argument \"q\" (did you mean \"query\"?); expected { query?: string; namespace?: string; limit?: number }"`},
 		{`try { await tool_search({query: "x", limit: "lots"}) } catch (e) { return e.name + ": " + e.message }`,
 			`"TypeError: tool_search: limit: expected an integer 1..50, got the string \"lots\""`},
 	} {
