@@ -1,5 +1,11 @@
 package tsstrip
 
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
 // statement erases a TypeScript-only statement at i, or fails on one that
 // cannot be erased; it returns i when the statement is JavaScript.
 func (s *stripper) statement(i, end int) int {
@@ -48,11 +54,11 @@ func (s *stripper) statement(i, end int) int {
 		}
 	case "enum":
 		if sameLineName && s.is(i+2, "{") {
-			s.fail(i, "TypeScript enum is not supported: it is not erasable; use a const object or a union of string literals")
+			s.fail(i, "TypeScript enum is not supported: it is not erasable; "+s.enumAdvice(i+1))
 		}
 	case "const":
 		if n.v == "enum" && s.tok(i+2).k == tName {
-			s.fail(i, "TypeScript const enum is not supported: it is not erasable; use a const object or a union of string literals")
+			s.fail(i, "TypeScript const enum is not supported: it is not erasable; "+s.enumAdvice(i+2))
 		}
 	case "namespace", "module":
 		if (sameLineName || t.v == "module" && n.k == tString && !n.nl) && n.v != "in" {
@@ -83,6 +89,16 @@ func (s *stripper) statement(i, end int) int {
 			s.blankStmt(i, j)
 			return j
 		}
+		// import { type A, type B } from "m" imports types only, as
+		// import type does (a value import among them stays an error).
+		if n.v == "{" && s.typeSpecifiers(i+1) && s.is(s.m[i+1]+1, "from") && s.tok(s.m[i+1]+2).k == tString {
+			j := s.m[i+1] + 3
+			if s.is(j, ";") {
+				j++
+			}
+			s.blankStmt(i, j)
+			return j
+		}
 		if n.v != "(" && n.v != "." {
 			if s.module {
 				return s.moduleStatement(i + 1)
@@ -90,8 +106,8 @@ func (s *stripper) statement(i, end int) int {
 			s.fail(i, "import is not available: the sandbox has no modules; use the tools you are given instead")
 		}
 	case "export":
-		if n.v == "type" && s.is(i+2, "{") {
-			j := s.m[i+2] + 1
+		if n.v == "type" && s.is(i+2, "{") || n.v == "{" && s.typeSpecifiers(i+1) {
+			j := s.m[s.skip(i+1, "type")] + 1
 			if s.is(j, "from") {
 				j += 2
 			}
@@ -101,10 +117,16 @@ func (s *stripper) statement(i, end int) int {
 			s.blankStmt(i, j)
 			return j
 		}
-		if n.v == "type" || n.v == "interface" || n.v == "declare" {
+		// What follows export is judged as without it: a type erased, an
+		// enum or a namespace with values refused in their own words.
+		if n.v == "type" || n.v == "interface" || n.v == "declare" || n.v == "enum" || n.v == "namespace" || n.v == "module" ||
+			n.v == "const" && s.is(i+2, "enum") {
 			if j := s.statement(i+1, end); j > i+1 {
 				s.blank(i, i+1)
 				return j
+			}
+			if s.err != nil {
+				return i
 			}
 		}
 		if s.module {
@@ -267,4 +289,102 @@ func (s *stripper) typeOnly(i, end int) bool {
 		}
 	}
 	return true
+}
+
+// skip returns i+1 when token i is the name v, else i.
+func (s *stripper) skip(i int, v string) int {
+	if s.is(i, v) {
+		return i + 1
+	}
+	return i
+}
+
+// typeSpecifiers says whether the braces at i hold one or more import or
+// export specifiers, each marked type (type A, type A as B).
+func (s *stripper) typeSpecifiers(i int) bool {
+	if !s.is(i, "{") {
+		return false
+	}
+	end, j := s.m[i], i+1
+	if j == end {
+		return false
+	}
+	for j < end {
+		// type as B imports a value named type.
+		if !s.is(j, "type") || s.tok(j+1).k != tName && s.tok(j+1).k != tString || s.is(j+1, "as") && !s.is(j+2, "as") {
+			return false
+		}
+		j += 2
+		if s.is(j, "as") {
+			j += 2
+		}
+		if s.is(j, ",") {
+			j++
+		} else if j != end {
+			return false
+		}
+	}
+	return true
+}
+
+// enumAdvice says what to write instead of the enum whose name is at i:
+// the const object with its members' values, when each is a number or a
+// string that the reader can compute as TypeScript does.
+func (s *stripper) enumAdvice(i int) string {
+	const generic = "use a const object or a union of string literals"
+	name := s.tok(i)
+	if name.k != tName || !s.is(i+1, "{") {
+		return generic
+	}
+	var members []string
+	next, numeric := 0.0, true
+	end := s.m[i+1]
+	for j := i + 2; j < end; {
+		key := s.tok(j)
+		if key.k != tName && key.k != tString {
+			return generic
+		}
+		j++
+		value := ""
+		if s.is(j, "=") {
+			neg := s.is(j+1, "-")
+			if neg {
+				j++
+			}
+			v := s.tok(j + 1)
+			switch {
+			case v.k == tNumber:
+				f, err := strconv.ParseFloat(strings.ReplaceAll(s.src[v.s:v.e], "_", ""), 64)
+				if err != nil || f != math.Trunc(f) {
+					return generic
+				}
+				if neg {
+					f = -f
+				}
+				next, numeric = f, true
+			case v.k == tString && !neg:
+				value, numeric = s.src[v.s:v.e], false
+			default:
+				return generic
+			}
+			j += 2
+		} else if !numeric {
+			return generic // a member after a string member needs a value
+		}
+		if numeric {
+			value = strconv.FormatFloat(next, 'f', -1, 64)
+			next++
+		}
+		members = append(members, s.src[key.s:key.e]+": "+value)
+		if s.is(j, ",") {
+			j++
+		} else if j != end {
+			return generic
+		}
+	}
+	advice := "write a const object instead: const " + name.v + " = { " + strings.Join(members, ", ") + " } as const;"
+	if len(members) == 0 || len(advice) > 300 {
+		return generic
+	}
+	return advice + " (or a union of string literals)"
 }

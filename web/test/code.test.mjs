@@ -39,7 +39,14 @@ const cases = {
             code: "const a: Array<{ id: string }> = [];\nconst b: string = (a[0] as any).id",
             error: { code: "RUNTIME", name: "TypeError", message: /cannot read property/, line: 2, column: 32 },
         },
-        { name: "enum is refused", code: "enum Color { Red }\nreturn Color.Red", error: { code: "SYNTAX", name: "SyntaxError", message: /enum is not supported/, line: 1, column: 1 } },
+        { name: "enum is refused, with the object to write", code: "enum Color { Red, Green = 'g' }\nreturn Color.Red", error: { code: "SYNTAX", name: "SyntaxError", message: /enum is not supported: it is not erasable; write a const object instead: const Color = \{ Red: 0, Green: 'g' \} as const;/, line: 1, column: 1 } },
+        { name: "export enum is refused as an enum", code: "export enum Color { Red }\nreturn Color.Red", error: { code: "SYNTAX", name: "SyntaxError", message: /enum is not supported/, line: 1, column: 8 } },
+        {
+            name: "type-only imports are erased",
+            code: "import { type Order } from './orders';\nimport type { Customer } from './crm';\nconst o: Order = await tools.orders.get({ id: 'a' });\nreturn o.total",
+            result: 42,
+        },
+        { name: "a value import is refused", code: "import { type Order, get } from './orders';\nreturn 1", error: { code: "SYNTAX", name: "SyntaxError", message: /import is not available/, line: 1, column: 1 } },
         { name: "namespace with values is refused", code: "namespace N { export const a = 1 }", error: { code: "SYNTAX", name: "SyntaxError", message: /namespace with values is not supported/ } },
         {
             name: "parameter properties are refused",
