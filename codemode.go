@@ -150,7 +150,14 @@ func ValidateConfig(cfg Config) error {
 }
 
 // toolsError is the error of Config.Tools that New and ValidateConfig give.
-func toolsError(err error) error { return fmt.Errorf("Tools: %w", err) }
+// It names the tool's index: Tools[3]: codemode: invalid tool: ...
+func toolsError(err error) error {
+	var te *ToolError
+	if errors.As(err, &te) {
+		return fmt.Errorf("Tools[%d]: %w", te.Index, err)
+	}
+	return fmt.Errorf("Tools: %w", err)
+}
 
 // ResolveConfig returns cfg as New uses it: defaults filled in, bounds
 // checked (errors wrap ErrInvalidConfig; each is a *ConfigError). A binding
@@ -184,10 +191,10 @@ func (c *CodeMode) RegisterTools(tools ...Tool) (unregister func(), err error) {
 		return nil, err
 	}
 	c.names.Lock()
-	for _, t := range tools {
+	for i, t := range tools {
 		if c.sessionNames[t.Name] > 0 {
 			c.names.Unlock()
-			return nil, fmt.Errorf("%w: tool name %q: already a tool of a session (createSession's tools)", ErrDuplicateTool, t.Name)
+			return nil, duplicateTool(i, t.Name, "already a tool of a session (createSession's tools)")
 		}
 	}
 	unregister, err = c.reg.add(tools...)
@@ -278,10 +285,10 @@ func (c *CodeMode) NewSession(tools ...Tool) (*Session, error) {
 	s.done, s.close = context.WithCancel(context.Background())
 	if len(tools) > 0 {
 		c.names.Lock()
-		for _, t := range tools {
+		for i, t := range tools {
 			if _, dup := c.reg.lookup(t.Name); dup {
 				c.names.Unlock()
-				return nil, fmt.Errorf("%w: tool name %q: already registered on the factory", ErrDuplicateTool, t.Name)
+				return nil, duplicateTool(i, t.Name, "already registered on the factory")
 			}
 		}
 		if _, err := s.own.add(tools...); err != nil {

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -119,8 +120,10 @@ func TestValidateConfigAgreesWithNew(t *testing.T) {
 			}
 			var ce *ConfigError
 			if tc.field == "Tools" {
-				if !strings.HasPrefix(nerr.Error(), "Tools: ") || !errors.Is(nerr, ErrInvalidTool) && !errors.Is(nerr, ErrDuplicateTool) {
-					t.Fatalf("New: %v, want a Tools: error wrapping ErrInvalidTool or ErrDuplicateTool", nerr)
+				// The refused tool is the last of each row's.
+				at := fmt.Sprintf("Tools[%d]: ", len(tc.cfg.Tools)-1)
+				if !strings.HasPrefix(nerr.Error(), at) || !errors.Is(nerr, ErrInvalidTool) && !errors.Is(nerr, ErrDuplicateTool) {
+					t.Fatalf("New: %v, want a %s error wrapping ErrInvalidTool or ErrDuplicateTool", nerr, at)
 				}
 			} else if !errors.As(nerr, &ce) || ce.Field != tc.field || !errors.Is(nerr, ErrInvalidConfig) {
 				t.Fatalf("New: %v, want a *ConfigError for %s", nerr, tc.field)

@@ -109,6 +109,53 @@ var (
 	ErrDuplicateTool = errors.New("codemode: duplicate tool")
 )
 
+// ToolError is a tool that could not be registered: which one of the
+// batch (given to New's Config.Tools, RegisterTools or NewSession) and
+// what is wrong with it. Its message is the one without the index
+// ("codemode: invalid tool: tool "x": inputSchema: ..."); a binding says
+// where the batch came from, with Index ("config.tools[3]").
+type ToolError struct {
+	// Index is the tool's place in the batch.
+	Index int
+	// Name is the tool's name as given.
+	Name string
+	// Field is what is wrong: "name" (its grammar, or a name taken),
+	// "Execute", "inputSchema" or "outputSchema".
+	Field string
+	// Reason says what is wrong with Field, without the tool's name.
+	Reason string
+	// kind is ErrInvalidTool or ErrDuplicateTool.
+	kind error
+}
+
+func (e *ToolError) Error() string {
+	if e.Field == "name" {
+		return fmt.Sprintf("%v: tool name %q: %s", e.kind, e.Name, e.Reason)
+	}
+	return fmt.Sprintf("%v: tool %q: %s: %s", e.kind, e.Name, e.Field, e.Reason)
+}
+
+// Unwrap gives ErrInvalidTool or ErrDuplicateTool.
+func (e *ToolError) Unwrap() error { return e.kind }
+
+func invalidTool(name, field, format string, a ...any) *ToolError {
+	return &ToolError{Name: name, Field: field, Reason: fmt.Sprintf(format, a...), kind: ErrInvalidTool}
+}
+
+// duplicateTool is the error of the tool at index whose name is taken.
+func duplicateTool(index int, name, reason string) *ToolError {
+	return &ToolError{Index: index, Name: name, Field: "name", Reason: reason, kind: ErrDuplicateTool}
+}
+
+// atIndex sets the index of a *ToolError, the batch's place of the tool.
+func atIndex(err error, i int) error {
+	var te *ToolError
+	if errors.As(err, &te) {
+		te.Index = i
+	}
+	return err
+}
+
 const maxToolNameLen = 128
 
 // validateToolName enforces the name grammar. The namespace rules exist
@@ -116,25 +163,21 @@ const maxToolNameLen = 128
 // empty segment would have nowhere to live.
 func validateToolName(name string) error {
 	if len(name) < 1 || len(name) > maxToolNameLen {
-		return fmt.Errorf("%w: tool name %q: must be 1..%d characters of [A-Za-z0-9_$.-], got %d",
-			ErrInvalidTool, name, maxToolNameLen, len(name))
+		return invalidTool(name, "name", "must be 1..%d characters of [A-Za-z0-9_$.-], got %d", maxToolNameLen, len(name))
 	}
 	for i, r := range name {
 		if r >= 0x80 || !isNameByte(byte(r)) {
-			return fmt.Errorf("%w: tool name %q: must be 1..%d characters of [A-Za-z0-9_$.-], found %q at offset %d",
-				ErrInvalidTool, name, maxToolNameLen, r, i)
+			return invalidTool(name, "name", "must be 1..%d characters of [A-Za-z0-9_$.-], found %q at offset %d", maxToolNameLen, r, i)
 		}
 	}
 	if strings.HasPrefix(name, ".") || strings.HasSuffix(name, ".") || strings.Contains(name, "..") {
-		return fmt.Errorf("%w: tool name %q: namespaces must be non-empty (a dot may not start or end the name, or follow another dot)",
-			ErrInvalidTool, name)
+		return invalidTool(name, "name", "namespaces must be non-empty (a dot may not start or end the name, or follow another dot)")
 	}
 	// A function named then makes its namespace a thenable: `await
 	// tools.x` or `return tools.x` would call tools.x.then with the
 	// promise's resolve and reject, a tool call nobody wrote.
 	if ns, ok := strings.CutSuffix(name, "then"); ok && (ns == "" || strings.HasSuffix(ns, ".")) {
-		return fmt.Errorf("%w: tool name %q: must not end in \"then\": await %s would call the tool",
-			ErrInvalidTool, name, strings.TrimSuffix("tools."+ns, "."))
+		return invalidTool(name, "name", "must not end in \"then\": await %s would call the tool", strings.TrimSuffix("tools."+ns, "."))
 	}
 	return nil
 }
@@ -231,15 +274,15 @@ func compileTool(t Tool) (*toolEntry, error) {
 		return nil, err
 	}
 	if t.Execute == nil {
-		return nil, fmt.Errorf("%w: tool %q: Execute: must not be nil", ErrInvalidTool, t.Name)
+		return nil, invalidTool(t.Name, "Execute", "must not be nil")
 	}
 	in, inRoot, err := normalizeSchema(t.InputSchema)
 	if err != nil {
-		return nil, fmt.Errorf("%w: tool %q: inputSchema: %v", ErrInvalidTool, t.Name, err)
+		return nil, invalidTool(t.Name, "inputSchema", "%v", err)
 	}
 	out, outRoot, err := normalizeSchema(t.OutputSchema)
 	if err != nil {
-		return nil, fmt.Errorf("%w: tool %q: outputSchema: %v", ErrInvalidTool, t.Name, err)
+		return nil, invalidTool(t.Name, "outputSchema", "%v", err)
 	}
 	var roots []any
 	for _, sc := range []struct {
@@ -253,7 +296,7 @@ func compileTool(t Tool) (*toolEntry, error) {
 		// in another draft's sense, is refused now, naming its path, rather
 		// than failing every call (or every result) of the tool later.
 		if err := checkInputSchema(sc.root); err != nil {
-			return nil, fmt.Errorf("%w: tool %q: %s: %v", ErrInvalidTool, t.Name, sc.field, err)
+			return nil, invalidTool(t.Name, sc.field, "%v", err)
 		}
 		roots = append(roots, sc.root)
 	}
@@ -264,12 +307,12 @@ func compileTool(t Tool) (*toolEntry, error) {
 	var eager, eagerOut *inputValidator
 	if hasRef(inRoot) || namesPlaces(inRoot) {
 		if eager, err = compileSchema(in); err != nil {
-			return nil, fmt.Errorf("%w: tool %q: inputSchema: %v", ErrInvalidTool, t.Name, err)
+			return nil, invalidTool(t.Name, "inputSchema", "%v", err)
 		}
 	}
 	if hasRef(outRoot) || namesPlaces(outRoot) {
 		if eagerOut, err = compileSchema(out); err != nil {
-			return nil, fmt.Errorf("%w: tool %q: outputSchema: %v", ErrInvalidTool, t.Name, err)
+			return nil, invalidTool(t.Name, "outputSchema", "%v", err)
 		}
 	}
 	t.InputSchema, t.OutputSchema = in, out
@@ -399,26 +442,26 @@ func newRegistry() *registry {
 func (r *registry) add(tools ...Tool) (remove func(), err error) {
 	entries := make([]*toolEntry, 0, len(tools))
 	seen := make(map[string]bool, len(tools))
-	for _, t := range tools {
+	for i, t := range tools {
 		if err := validateToolName(t.Name); err != nil {
-			return nil, err
+			return nil, atIndex(err, i)
 		}
 		if seen[t.Name] {
-			return nil, fmt.Errorf("%w: tool name %q: appears more than once in the batch", ErrDuplicateTool, t.Name)
+			return nil, duplicateTool(i, t.Name, "appears more than once in the batch")
 		}
 		seen[t.Name] = true
 		e, err := compileTool(t)
 		if err != nil {
-			return nil, err
+			return nil, atIndex(err, i)
 		}
 		entries = append(entries, e)
 	}
 
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for _, e := range entries {
+	for i, e := range entries {
 		if _, ok := r.tools[e.info.Name]; ok {
-			return nil, fmt.Errorf("%w: tool name %q: already registered", ErrDuplicateTool, e.info.Name)
+			return nil, duplicateTool(i, e.info.Name, "already registered")
 		}
 	}
 	for _, e := range entries {

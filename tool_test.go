@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -67,20 +68,24 @@ func TestRegistryAddAllOrNothing(t *testing.T) {
 	notJSON.InputSchema = json.RawMessage(`{"type":`)
 	noExec := Tool{Name: "no.exec"}
 
+	// index and field: the *ToolError's, which bindings turn into
+	// 'config.tools[1] ("bad name"): name: ...'.
 	tests := []struct {
 		name    string
 		batch   []Tool
 		is      error
 		wantErr string
+		index   int
+		field   string
 	}{
-		{"invalid name", []Tool{testTool("ok.one"), testTool("bad name")}, ErrInvalidTool, `tool name "bad name"`},
-		{"nil Execute", []Tool{testTool("ok.one"), noExec}, ErrInvalidTool, `tool "no.exec": Execute: must not be nil`},
-		{"bad input schema", []Tool{testTool("ok.one"), badSchema}, ErrInvalidTool, `tool "bad.schema": inputSchema:`},
-		{"bad output schema", []Tool{testTool("ok.one"), badOut}, ErrInvalidTool, `tool "bad.output": outputSchema:`},
-		{"schema not an object", []Tool{notObject}, ErrInvalidTool, "must be a JSON Schema object or boolean, got array"},
-		{"schema not JSON", []Tool{notJSON}, ErrInvalidTool, "inputSchema: must be valid JSON"},
-		{"duplicate in batch", []Tool{testTool("ok.one"), testTool("dup"), testTool("dup")}, ErrDuplicateTool, `tool name "dup": appears more than once`},
-		{"duplicate of registered", []Tool{testTool("ok.one"), testTool("existing")}, ErrDuplicateTool, `tool name "existing": already registered`},
+		{"invalid name", []Tool{testTool("ok.one"), testTool("bad name")}, ErrInvalidTool, `tool name "bad name"`, 1, "name"},
+		{"nil Execute", []Tool{testTool("ok.one"), noExec}, ErrInvalidTool, `tool "no.exec": Execute: must not be nil`, 1, "Execute"},
+		{"bad input schema", []Tool{testTool("ok.one"), badSchema}, ErrInvalidTool, `tool "bad.schema": inputSchema:`, 1, "inputSchema"},
+		{"bad output schema", []Tool{testTool("ok.one"), badOut}, ErrInvalidTool, `tool "bad.output": outputSchema:`, 1, "outputSchema"},
+		{"schema not an object", []Tool{notObject}, ErrInvalidTool, "must be a JSON Schema object or boolean, got array", 0, "inputSchema"},
+		{"schema not JSON", []Tool{notJSON}, ErrInvalidTool, "inputSchema: must be valid JSON", 0, "inputSchema"},
+		{"duplicate in batch", []Tool{testTool("ok.one"), testTool("dup"), testTool("dup")}, ErrDuplicateTool, `tool name "dup": appears more than once`, 2, "name"},
+		{"duplicate of registered", []Tool{testTool("ok.one"), testTool("existing")}, ErrDuplicateTool, `tool name "existing": already registered`, 1, "name"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -94,6 +99,13 @@ func TestRegistryAddAllOrNothing(t *testing.T) {
 			}
 			if !errors.Is(err, tt.is) || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Fatalf("error = %v, want %v containing %q", err, tt.is, tt.wantErr)
+			}
+			var te *ToolError
+			if !errors.As(err, &te) || te.Index != tt.index || te.Field != tt.field || te.Name != tt.batch[tt.index].Name {
+				t.Fatalf("error = %#v, want a *ToolError at index %d, field %s, name %q", err, tt.index, tt.field, tt.batch[tt.index].Name)
+			}
+			if want := "tool " + strconv.Quote(te.Name) + ": " + te.Field + ": " + te.Reason; te.Field != "name" && !strings.HasSuffix(err.Error(), want) {
+				t.Errorf("error = %q, want it to end in %q", err, want)
 			}
 			if _, ok := r.lookup("ok.one"); ok {
 				t.Fatal("part of a rejected batch was registered")
@@ -220,5 +232,45 @@ func TestSchemaMustBeJSONSchema(t *testing.T) {
 		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want) || !errors.Is(err, ErrInvalidTool)):
 			t.Errorf("%s: got %v, want an ErrInvalidTool containing %q", tc.schema, err, tc.want)
 		}
+	}
+}
+
+// TestToolErrorIndex: the names a CodeMode refuses for being taken
+// elsewhere (a session's, the factory's) say which tool of the batch.
+func TestToolErrorIndex(t *testing.T) {
+	cm := newTestCodeMode(t, Config{})
+	s, err := cm.NewSession(testTool("mine.a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, tc := range []struct {
+		name  string
+		try   func() error
+		index int
+		want  string
+	}{
+		{"RegisterTools of a session's name", func() error {
+			_, err := cm.RegisterTools(testTool("free.a"), testTool("mine.a"))
+			return err
+		}, 1, `codemode: duplicate tool: tool name "mine.a": already a tool of a session (createSession's tools)`},
+		{"NewSession with a factory's name", func() error {
+			_, err := cm.NewSession(testTool("free.b"), testTool("orders.search"))
+			return err
+		}, 1, `codemode: duplicate tool: tool name "orders.search": already registered on the factory`},
+		{"NewSession with a bad schema", func() error {
+			bad := testTool("bad.c")
+			bad.InputSchema = json.RawMessage(`{"type":"strin"}`)
+			_, err := cm.NewSession(testTool("free.c"), testTool("free.d"), bad)
+			return err
+		}, 2, `codemode: invalid tool: tool "bad.c": inputSchema: /type: "strin" is not a type`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.try()
+			var te *ToolError
+			if !errors.As(err, &te) || te.Index != tc.index || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Fatalf("error = %v, want a *ToolError at index %d: %s", err, tc.index, tc.want)
+			}
+		})
 	}
 }

@@ -60,7 +60,7 @@ func newFactory(config, module Value) (Value, error) {
 	}
 	if _, err := f.cm.RegisterTools(tools...); err != nil {
 		f.cm.Close()
-		return jsbridge.Undefined(), asTypeError(err)
+		return jsbridge.Undefined(), toolTypeError(err, "config.tools")
 	}
 	return f.apiObject(), nil
 }
@@ -71,6 +71,21 @@ func asTypeError(err error) error {
 		return &typeError{err.Error()}
 	}
 	return err
+}
+
+// toolTypeError is asTypeError for a tool of the list at path that could
+// not be registered: the message says where it is in the caller's list,
+// as the field errors of toolList do ('config.tools[3] ("orders.search"):
+// inputSchema: ...'); the same words as worker mode's (worker-tools.mjs).
+func toolTypeError(err error, path string) error {
+	var te *codemode.ToolError
+	if !errors.As(err, &te) {
+		return asTypeError(err)
+	}
+	if path != "tool" {
+		path = fmt.Sprintf("%s[%d]", path, te.Index)
+	}
+	return typeErrorf("%s (%q): %s: %s", path, te.Name, te.Field, te.Reason)
 }
 
 func (f *factory) apiObject() Value {
@@ -114,7 +129,7 @@ func (f *factory) register(list Value, path string) any {
 	}
 	unregister, err := f.cm.RegisterTools(tools...)
 	if err != nil {
-		return asTypeError(err)
+		return toolTypeError(err, path)
 	}
 	// Once: the function (and the tools it holds) is freed when called,
 	// not at dispose; the loader calls it at most once.

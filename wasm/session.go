@@ -29,7 +29,7 @@ func (f *factory) createSession(opts Value) any {
 	}
 	s, err := f.cm.NewSession(tools...)
 	if err != nil {
-		return asTypeError(err)
+		return toolTypeError(err, "options.tools")
 	}
 	// Every function of the session (its methods and the LLM tools' execute
 	// functions, made once however often getLlmTools is called) is

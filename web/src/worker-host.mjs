@@ -187,13 +187,15 @@ export async function workerFactory(config) {
         // A live session's own tool keeps its name (codemode.go
         // RegisterTools): checked first, as there.
         if (Array.isArray(list)) {
-            for (const def of list) {
+            list.forEach((def, i) => {
                 const name = def !== null && typeof def === "object" ? def.name : undefined;
-                if (typeof name !== "string") continue;
+                if (typeof name !== "string") return;
                 for (const [sid, s] of sessions) {
-                    if (sid !== 0 && s.tools.has(name)) throw new TypeError(`codemode: duplicate tool: tool name ${goQuote(name)}: already a tool of a session (createSession's tools)`);
+                    if (sid !== 0 && s.tools.has(name)) {
+                        throw new TypeError(`${path === "tool" ? path : `${path}[${i}]`} (${goQuote(name)}): name: already a tool of a session (createSession's tools)`);
+                    }
                 }
-            }
+            });
         }
         const taken = new Set(tools.keys());
         const descs = checkTools(list, path, taken);

@@ -78,17 +78,20 @@ export function checkTools(list, path, taken) {
         const a = t.annotations;
         if (a !== undefined && a !== null && (typeof a !== "object" || Array.isArray(a))) throw new TypeError(`${p}.annotations: expected an object (hints and your own metadata), got ${describe(a)}`);
         const name = t.name;
+        // Where the tool is in the caller's list, and its name: wasm/api.go's
+        // toolTypeError, whose words these are.
+        const at = `${p} (${goQuote(name)}): `;
         if (name.length < 1 || name.length > 128 || !NAME_RE.test(name)) {
-            throw new TypeError(`codemode: invalid tool: tool name ${goQuote(name)}: must be 1..128 characters of [A-Za-z0-9_$.-], ${nameProblem(name)}`);
+            throw new TypeError(`${at}name: must be 1..128 characters of [A-Za-z0-9_$.-], ${nameProblem(name)}`);
         }
         if (name.startsWith(".") || name.endsWith(".") || name.includes("..")) {
-            throw new TypeError(`codemode: invalid tool: tool name ${goQuote(name)}: namespaces must be non-empty (a dot may not start or end the name, or follow another dot)`);
+            throw new TypeError(`${at}name: namespaces must be non-empty (a dot may not start or end the name, or follow another dot)`);
         }
         if (name === "then" || name.endsWith(".then")) {
-            throw new TypeError(`codemode: invalid tool: tool name ${goQuote(name)}: must not end in "then": await ${`tools.${name.slice(0, -5)}`.replace(/\.$/, "")} would call the tool`);
+            throw new TypeError(`${at}name: must not end in "then": await ${`tools.${name.slice(0, -5)}`.replace(/\.$/, "")} would call the tool`);
         }
-        if (seen.has(name)) throw new TypeError(`codemode: duplicate tool: tool name ${goQuote(name)}: appears more than once in the batch`);
-        if (taken.has(name)) throw new TypeError(`codemode: duplicate tool: tool name ${goQuote(name)}: already registered${path === "options.tools" ? " on the factory" : ""}`);
+        if (seen.has(name)) throw new TypeError(`${at}name: appears more than once in the batch`);
+        if (taken.has(name)) throw new TypeError(`${at}name: already registered${path === "options.tools" ? " on the factory" : ""}`);
         seen.add(name);
         /** @type {any} */
         const d = { name };
@@ -106,12 +109,12 @@ export function checkTools(list, path, taken) {
         });
         kinds.forEach((k, j) => {
             const problem = schemas[j] === undefined ? "" : schemaProblem(schemas[j], true);
-            if (problem) throw new TypeError(`codemode: invalid tool: tool ${goQuote(name)}: ${k}: ${problem}`);
+            if (problem) throw new TypeError(`${at}${k}: ${problem}`);
         });
         kinds.forEach((k, j) => {
             if (schemas[j] === undefined) return;
             const cycle = refCycleError(schemas[j]);
-            if (cycle) throw new TypeError(`codemode: invalid tool: tool ${JSON.stringify(name)}: ${k}: ${cycle}`);
+            if (cycle) throw new TypeError(`${at}${k}: ${cycle}`);
             d[k] = schemas[j];
         });
         // The core's copy of the annotations, as the calling thread makes it:

@@ -347,7 +347,28 @@ describe("fromMcpClient: listing, names, trust, collisions", () => {
             source.registerTools(api);
             await api.ready();
             assert.deepEqual(api.listTools().map((t) => t.name), ["pat.ok"]);
-            assert.match(errors.join("\n"), /tool "pat\.users": inputSchema: \/properties\/user\/pattern: "\^\(\?!admin\)" cannot be enforced/);
+            assert.match(errors.join("\n"), /tool \("pat\.users"\): inputSchema: \/properties\/user\/pattern: "\^\(\?!admin\)" cannot be enforced/);
+        } finally {
+            api.dispose();
+            source.close();
+            await client.close();
+        }
+    });
+
+    // A name that is taken is no invalid tool: registerTools throws it, and
+    // registers none of the server's tools.
+    test("a tool whose name is taken makes registerTools throw", async () => {
+        const server = new Server({ name: "pat", version: "1.0.0" }, { capabilities: { tools: {} } });
+        server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: "a", inputSchema: { type: "object" } }, { name: "ok", inputSchema: { type: "object" } }] }));
+        const client = await connectInMemory(server);
+        const errors = [];
+        const source = await mcp.fromMcpClient(client, { onError: (e) => errors.push(e.message) });
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, tools: [{ name: "pat.ok", execute: () => 1 }] });
+        try {
+            assert.throws(() => source.registerTools(api), { name: "TypeError", message: 'tool ("pat.ok"): name: already registered' });
+            await api.ready();
+            assert.deepEqual(api.listTools().map((t) => t.name), ["pat.ok"]);
+            assert.deepEqual(errors, []);
         } finally {
             api.dispose();
             source.close();
@@ -665,7 +686,7 @@ describe("fromMcpClient: the SDK's list_changed, tasks and error results", () =>
             await api.ready();
             assert.deepEqual(api.listTools().map((t) => [t.name, "outputSchema" in t]), [["sloppy.fine", true], ["sloppy.look", false], ["sloppy.pair", false]]);
             assert.equal(errors.length, 2, errors.join("\n"));
-            assert.match(errors[0], /^MCP tool sloppy\.look: registered without its outputSchema, which Code Mode cannot enforce \(tool "sloppy\.look": outputSchema: \/properties\/user\/pattern: "\^\(\?!admin\)" cannot be enforced: .*\); its results are not checked and the model is shown no result type$/);
+            assert.match(errors[0], /^MCP tool sloppy\.look: registered without its outputSchema, which Code Mode cannot enforce \(outputSchema: \/properties\/user\/pattern: "\^\(\?!admin\)" cannot be enforced: .*\); its results are not checked and the model is shown no result type$/);
             assert.match(errors[1], /^MCP tool sloppy\.pair: registered without its outputSchema, .*outputSchema: \/properties\/n\/items: must be a schema under 2020-12, got a list/);
             const out = await run(api.createSession(), "return [await tools.sloppy.look({}), await tools.sloppy.pair({})]");
             assert.equal(out.ok, true, JSON.stringify(out));

@@ -496,20 +496,22 @@ test("createSession's tool errors are the same in both modes", async () => {
     }
     assert.deepEqual(seen[0], [
         "TypeError: options.tools: expected an array of tool definitions, got an object",
-        'TypeError: codemode: duplicate tool: tool name "orders.search": already registered on the factory',
-        'TypeError: codemode: duplicate tool: tool name "a.b": appears more than once in the batch',
+        'TypeError: options.tools[0] ("orders.search"): name: already registered on the factory',
+        'TypeError: options.tools[1] ("a.b"): name: appears more than once in the batch',
     ]);
     assert.deepEqual(seen[1], seen[0]);
 });
 
-// config.tools's errors read as registerTools's, in both modes: on the
+// config.tools's errors read as registerTools's, in both modes, naming the
+// tool's place in the list and its name: on the
 // calling thread they began "Tools: ", the Go core's name of the field.
 test("config.tools's errors are the same in both modes", async () => {
     const { IoCodeModeFactory } = await import(indexURL);
     const seen = [];
     for (const worker of [false, true]) {
         const errors = [];
-        for (const tools of [[tool("a", () => 1), tool("a", () => 1)], [tool("a b", () => 1)], [{ ...tool("a", () => 1), inputSchema: { type: "nope" } }]]) {
+        const third = [tool("a", () => 1), tool("b", () => 1), tool("c", () => 1), { ...tool("orders.search", () => 1), inputSchema: { type: "object", properties: { x: { type: "strin" } } } }];
+        for (const tools of [[tool("a", () => 1), tool("a", () => 1)], [tool("a b", () => 1)], [{ ...tool("a", () => 1), inputSchema: { type: "nope" } }], third]) {
             errors.push(
                 await IoCodeModeFactory({ wasmLocation: assetPath, worker, tools }).then(
                     (api) => (api.dispose(), "created"),
@@ -520,9 +522,10 @@ test("config.tools's errors are the same in both modes", async () => {
         seen.push(errors);
     }
     assert.deepEqual(seen[0], [
-        'TypeError: codemode: duplicate tool: tool name "a": appears more than once in the batch',
-        "TypeError: codemode: invalid tool: tool name \"a b\": must be 1..128 characters of [A-Za-z0-9_$.-], found ' ' at offset 1",
-        'TypeError: codemode: invalid tool: tool "a": inputSchema: /type: "nope" is not a type (null, boolean, object, array, number, string or integer)',
+        'TypeError: config.tools[1] ("a"): name: appears more than once in the batch',
+        "TypeError: config.tools[0] (\"a b\"): name: must be 1..128 characters of [A-Za-z0-9_$.-], found ' ' at offset 1",
+        'TypeError: config.tools[0] ("a"): inputSchema: /type: "nope" is not a type (null, boolean, object, array, number, string or integer)',
+        'TypeError: config.tools[3] ("orders.search"): inputSchema: /properties/x/type: "strin" is not a type (null, boolean, object, array, number, string or integer)',
     ]);
     assert.deepEqual(seen[1], seen[0]);
 });
@@ -687,9 +690,12 @@ test("registerTool refuses a live session's own tool name until the session is d
             const session = api.createSession({ tools: [tool("mine.x", () => "session")] });
             assert.throws(() => api.registerTool(tool("mine.x", () => "factory")), {
                 name: "TypeError",
-                message: `codemode: duplicate tool: tool name "mine.x": already a tool of a session (createSession's tools)`,
+                message: `tool ("mine.x"): name: already a tool of a session (createSession's tools)`,
             }, label);
-            assert.throws(() => api.registerTools([tool("other.y", () => 1), tool("mine.x", () => 2)]), /already a tool of a session/, label);
+            assert.throws(() => api.registerTools([tool("other.y", () => 1), tool("mine.x", () => 2)]), {
+                name: "TypeError",
+                message: `tools[1] ("mine.x"): name: already a tool of a session (createSession's tools)`,
+            }, label);
             await api.ready();
             assert.deepEqual(api.listTools().map((t) => t.name), [], label);
             const r = await llmTools(session).executeCode.execute({ code: "return [await tools.mine.x({}), await tool_call('mine.x', {})]", explanation: "x" });

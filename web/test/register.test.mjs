@@ -129,7 +129,10 @@ describe("convertTools", () => {
 // message later with a console.error. The messages are the in-thread core's.
 describe("registration errors are the same in every mode", () => {
     const tool = (extra) => ({ name: "t.x", execute: () => 1, ...extra });
-    const invalid = (rest) => `codemode: invalid tool: tool "t.x": ${rest}`;
+    // registerTool's words; registerTools and createSession name the
+    // tool's place in their list instead of "tool".
+    const invalid = (rest) => `tool ("t.x"): ${rest}`;
+    const inList = (path, message) => message.replace(/^tool /, `${path} `);
     const unenforceable = (at, pattern, problem) =>
         invalid(
             `inputSchema: ${at}: ${pattern} cannot be enforced: patterns are checked with Go's RE2 syntax, which has no lookahead, lookbehind ` +
@@ -191,7 +194,7 @@ describe("registration errors are the same in every mode", () => {
             const printed = await errorsOf(async () => {
                 for (const [what, extra, message] of cases) {
                     assert.throws(() => api.registerTool(tool(extra)), { name: "TypeError", message }, what);
-                    assert.throws(() => api.registerTools([tool({ name: "ok.one", execute: () => 1 }), tool(extra)]), { name: "TypeError", message }, `${what} (registerTools)`);
+                    assert.throws(() => api.registerTools([tool({ name: "ok.one", execute: () => 1 }), tool(extra)]), { name: "TypeError", message: inList("tools[1]", message) }, `${what} (registerTools)`);
                 }
                 await api.ready();
             });
@@ -206,7 +209,7 @@ describe("registration errors are the same in every mode", () => {
         const api = await IoCodeModeFactory({ wasmLocation: assetPath });
         try {
             for (const [what, extra, message] of cases) {
-                assert.throws(() => api.createSession({ tools: [tool(extra)] }), { name: "TypeError", message }, what);
+                assert.throws(() => api.createSession({ tools: [tool(extra)] }), { name: "TypeError", message: inList("options.tools[0]", message) }, what);
             }
         } finally {
             api.dispose();

@@ -74,7 +74,7 @@ describe("registerTool / registerTools", () => {
     // The worker checks names itself with tool.go's wording; a lone
     // surrogate reaches Go as U+FFFD, so the worker says U+FFFD too.
     test("an invalid name's message is the same in both modes (a lone surrogate is U+FFFD)", () => {
-        const msg = (quoted, found, offset) => `codemode: invalid tool: tool name "${quoted}": must be 1..128 characters of [A-Za-z0-9_$.-], found '${found}' at offset ${offset}`;
+        const msg = (quoted, found, offset) => `tool ("${quoted}"): name: must be 1..128 characters of [A-Za-z0-9_$.-], found '${found}' at offset ${offset}`;
         for (const [name, message] of [
             ["ab\ud800c", msg("ab\ufffdc", "\ufffd", 2)],
             ["x\ud83d", msg("x\ufffd", "\ufffd", 1)],
@@ -86,14 +86,14 @@ describe("registerTool / registerTools", () => {
         ]) {
             assert.throws(() => api.registerTool({ name, execute: () => 1 }), { name: "TypeError", message }, JSON.stringify(name));
         }
-        assert.throws(() => api.registerTool({ name: "\ud800".repeat(43), execute: () => 1 }), { name: "TypeError", message: `codemode: invalid tool: tool name "${"\ufffd".repeat(43)}": must be 1..128 characters of [A-Za-z0-9_$.-], got 129` });
+        assert.throws(() => api.registerTool({ name: "\ud800".repeat(43), execute: () => 1 }), { name: "TypeError", message: `tool ("${"\ufffd".repeat(43)}"): name: must be 1..128 characters of [A-Za-z0-9_$.-], got 129` });
     });
 
     // tools.orders.then would make tools.orders a thenable: `await
     // tools.orders` would call the tool with resolve and reject.
     test("a name ending in then is refused in both modes, with the same message", () => {
         for (const [name, awaited] of [["then", "tools"], ["orders.then", "tools.orders"], ["a.b.then", "tools.a.b"]]) {
-            assert.throws(() => api.registerTool({ name, execute: () => 1 }), { name: "TypeError", message: `codemode: invalid tool: tool name "${name}": must not end in "then": await ${awaited} would call the tool` });
+            assert.throws(() => api.registerTool({ name, execute: () => 1 }), { name: "TypeError", message: `tool ("${name}"): name: must not end in "then": await ${awaited} would call the tool` });
         }
         api.registerTools([tool("orders.then.x", () => 1), tool("orders.thenx", () => 1)])();
     });

@@ -99,10 +99,11 @@ export function createToolSource({ kind, onError }) {
             return api.registerTool(def);
         } catch (err) {
             const msg = err && err.message;
-            if (def.outputSchema === undefined || typeof msg !== "string" || !msg.startsWith(`codemode: invalid tool: tool ${JSON.stringify(def.name)}: outputSchema: `)) throw err;
+            // registerTool's words (wasm/api.go toolTypeError).
+            if (def.outputSchema === undefined || typeof msg !== "string" || !msg.startsWith(`tool (${JSON.stringify(def.name)}): outputSchema: `)) throw err;
             const { outputSchema, ...rest } = def;
             const unregister = api.registerTool(rest);
-            report(new Error(`${kind} tool ${def.name}: registered without its outputSchema, which Code Mode cannot enforce (${msg.slice("codemode: invalid tool: ".length)}); its results are not checked and the model is shown no result type`));
+            report(new Error(`${kind} tool ${def.name}: registered without its outputSchema, which Code Mode cannot enforce (${msg.slice(msg.indexOf("outputSchema"))}); its results are not checked and the model is shown no result type`));
             return unregister;
         }
     }
@@ -136,7 +137,10 @@ export function createToolSource({ kind, onError }) {
                 // pattern it cannot enforce, say) is left out and reported,
                 // as worker mode does: it must not keep the source's other
                 // tools out. A name that is taken still throws.
-                if (strict && !/^codemode: invalid tool:/.test(err && err.message)) throw err;
+                // registerTool's 'tool ("x"): inputSchema: ...' (wasm/api.go
+                // toolTypeError), but not a taken name's 'tool ("x"): name:
+                // already ...' or 'appears ...' (a bad name's "must ...").
+                if (strict && !/^tool \(.*\): (?!name: a)/.test(err && err.message)) throw err;
                 report(err);
             }
         }
