@@ -182,3 +182,41 @@ func oneInstance(t *testing.T) *Engine {
 	t.Cleanup(func() { e.Close() })
 	return e
 }
+
+// TestCompileIsNotTheProgramsTime: the one-time compile of Program.Sources
+// into an instance's image runs on a clock of its own; the run's timeout
+// starts after it. A source that takes longer than the timeout to evaluate
+// (here by spinning: on a loaded machine the sandbox's own sources can)
+// is stopped and left out of the image, and the program, which has all of
+// its timeout, returns. It used to time out before its first line.
+func TestCompileIsNotTheProgramsTime(t *testing.T) {
+	const spin = `(() => { const t = Date.now(); while (Date.now() - t < 3000); return () => 1; })()`
+	for _, images := range []bool{true, false} {
+		e := oneInstance(t)
+		e.noImages = !images
+		p := Program{
+			Code:    `return 41 + 1`,
+			Timeout: time.Second,
+			Sources: []string{spin},
+			Funcs:   map[string]Func{"slow": {Source: func([]json.RawMessage) (string, error) { return spin, nil }}},
+		}
+		for i := range 2 {
+			res, err := e.Run(context.Background(), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Error != nil || string(res.Value) != "42" {
+				t.Errorf("images %v, run %d: %s %+v, want 42", images, i, res.Value, res.Error)
+			}
+		}
+		// The source that did not fit is not in the image: a run that
+		// calls it evaluates it in its own time, and times out.
+		res, err := e.Run(context.Background(), Program{Code: `return slow()()`, Timeout: 200 * time.Millisecond, Sources: p.Sources, Funcs: p.Funcs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Error == nil || res.Error.Code != CodeTimeout {
+			t.Errorf("images %v: calling the source: %s %+v, want a timeout", images, res.Value, res.Error)
+		}
+	}
+}

@@ -126,6 +126,15 @@ type run struct {
 	code string
 }
 
+// startClock gives the run its whole timeout from now. The poll is not
+// reset when the run ends: teardown leaves it stopped, and the instance
+// runs nothing until the next run sets it again.
+func (r *run) startClock() {
+	r.deadline = time.Now().Add(r.timeout)
+	r.hard = r.deadline.Add(loopCheckGrace)
+	r.q.Poll.Set(r.deadline, false, r.hard)
+}
+
 // execute runs p on the instance: a fresh QuickJS runtime and context, the
 // setup (host functions, preludes: setup.go), the program driven to its
 // result (main), then teardown, which frees everything the run made so the
@@ -138,17 +147,17 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64, w *wor
 	if r.timeout <= 0 {
 		r.timeout = DefaultTimeout
 	}
-	r.deadline = time.Now().Add(r.timeout)
-	r.hard = r.deadline.Add(loopCheckGrace)
 	r.goCtx, r.cancel = context.WithCancelCause(goCtx)
-	r.goCtx = context.WithValue(r.goCtx, deadlineKey{}, r.deadline)
 	defer r.cancel(ErrRunEnded)
-	stop := context.AfterFunc(goCtx, func() { r.interrupt(interruptCancel) })
-	defer stop()
 	i.run = r
-	// Not reset when the run ends: teardown leaves the poll stopped, and
-	// the instance runs nothing until the next run sets it again.
-	q.Poll.Set(r.deadline, false, r.hard)
+	// The instance's one-time work (its runtime and context on the old
+	// path, the compile of the sandbox's own sources and p.Sources into
+	// its image) is the library's, not the program's: it runs on a clock
+	// of its own, as long as the run's, and the run's starts after it. A
+	// first run, or the first on an instance that replaced a broken one,
+	// no longer spends a short timeout on it (on a loaded machine, all of
+	// it). A cancel that comes meanwhile is acted on once it is done.
+	r.startClock()
 
 	defer i.endOnTrap(goCtx, r, &res, &err)
 
@@ -163,6 +172,15 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64, w *wor
 	}
 	i.precompile(r.rt, r.ctx, p.Sources)
 	r.img, r.compiled = i.img, i.compiled
+
+	// A compile past its clock was stopped (and left out of the image),
+	// not the run: only this goroutine has touched r.reason so far.
+	r.reason.Store(notInterrupted)
+	r.startClock()
+	r.goCtx = context.WithValue(r.goCtx, deadlineKey{}, r.deadline)
+	// Watched once the clock is set, so that a cancel's stop comes after it.
+	stop := context.AfterFunc(goCtx, func() { r.interrupt(interruptCancel) })
+	defer stop()
 	if err := r.setup(p); err != nil {
 		// The prelude is interrupted too when the run is stopped or times
 		// out before the program even started.

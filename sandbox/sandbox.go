@@ -395,7 +395,9 @@ type Program struct {
 	// stack, say) lets the host check the results it produced, where the
 	// check costs less than the guard's calls in QuickJS.
 	NativeParse func(json.RawMessage) bool
-	// Timeout bounds the whole run, awaits included (default 30s).
+	// Timeout bounds the whole run, awaits included (default 30s). An
+	// instance's one-time compile of its sources into its image is not
+	// counted: it runs on a clock of its own before the run's starts.
 	Timeout time.Duration
 	// Started, if set, is called on Run's goroutine once the run has its
 	// instance, before the program is compiled (while MaxInstances runs
