@@ -46,47 +46,29 @@ func marshalResult(res *ExecuteResult) ([]byte, error) {
 		w.raw("}")
 	}
 	w.raw(`,"logs":`)
-	if res.Logs == nil {
-		w.raw("null")
-	} else {
-		w.raw("[")
-		for i, l := range res.Logs {
-			if i > 0 {
-				w.raw(",")
-			}
-			w.raw(`{"level":`)
-			w.value(l.Level)
-			w.raw(`,"message":`)
-			w.value(l.Message)
-			w.raw("}")
-		}
-		w.raw("]")
-	}
+	writeList(&w, res.Logs, func(l LogEntry) {
+		w.raw(`{"level":`)
+		w.value(l.Level)
+		w.raw(`,"message":`)
+		w.value(l.Message)
+		w.raw("}")
+	})
 	w.raw(`,"toolCalls":`)
-	if res.ToolCalls == nil {
-		w.raw("null")
-	} else {
-		w.raw("[")
-		for i, c := range res.ToolCalls {
-			if i > 0 {
-				w.raw(",")
-			}
-			w.raw(`{"name":`)
-			w.value(c.Name)
-			w.raw(`,"allowed":`)
-			w.bool(c.Allowed)
-			w.raw(`,"ok":`)
-			w.bool(c.OK)
-			w.raw(`,"durationMs":`)
-			w.value(c.DurationMs)
-			if c.Reason != "" {
-				w.raw(`,"reason":`)
-				w.value(c.Reason)
-			}
-			w.raw("}")
+	writeList(&w, res.ToolCalls, func(c ToolCallRecord) {
+		w.raw(`{"name":`)
+		w.value(c.Name)
+		w.raw(`,"allowed":`)
+		w.bool(c.Allowed)
+		w.raw(`,"ok":`)
+		w.bool(c.OK)
+		w.raw(`,"durationMs":`)
+		w.value(c.DurationMs)
+		if c.Reason != "" {
+			w.raw(`,"reason":`)
+			w.value(c.Reason)
 		}
-		w.raw("]")
-	}
+		w.raw("}")
+	})
 	w.raw(`,"durationMs":`)
 	w.value(res.DurationMs)
 	w.raw("}")
@@ -94,6 +76,23 @@ func marshalResult(res *ExecuteResult) ([]byte, error) {
 		return nil, w.err
 	}
 	return w.b, nil
+}
+
+// writeList appends items as a JSON array (null for a nil slice, as
+// json.Marshal writes it), one writes each item.
+func writeList[T any](w *jsonWriter, items []T, one func(T)) {
+	if items == nil {
+		w.raw("null")
+		return
+	}
+	w.raw("[")
+	for i, it := range items {
+		if i > 0 {
+			w.raw(",")
+		}
+		one(it)
+	}
+	w.raw("]")
 }
 
 // jsonWriter appends JSON; its first error stops it.
