@@ -199,7 +199,9 @@ type toolEntry struct {
 
 	// The inputSchema is compiled on the first call that needs it: most
 	// tools of a large catalog are never called, and compiling costs far
-	// more than registering (checkSchema caught the usual mistakes).
+	// more than registering (checkInputSchema caught the usual mistakes).
+	// One with references or named places is compiled at registration
+	// (compileTool), and the first call finds it made.
 	validatorOnce sync.Once
 	validator     *inputValidator // nil: any input is accepted
 	validatorErr  error
@@ -231,7 +233,7 @@ func (e *toolEntry) signature() string {
 // validate checks input against the tool's inputSchema.
 func (e *toolEntry) validate(input json.RawMessage) error {
 	e.validatorOnce.Do(func() {
-		if e.tool.InputSchema != nil {
+		if e.validator == nil && e.tool.InputSchema != nil {
 			if e.validator, e.validatorErr = compileSchema(e.tool.InputSchema); e.validatorErr != nil {
 				e.validatorErr = fmt.Errorf("%w: tool %q: inputSchema: %v", ErrInvalidTool, e.info.Name, e.validatorErr)
 			}
@@ -323,10 +325,7 @@ func compileTool(t Tool) (*toolEntry, error) {
 	// gets copies of its own, made once; what it writes into them reaches
 	// only its own later calls.
 	e.info = e.view()
-	if eager != nil {
-		e.validatorOnce.Do(func() { e.validator = eager })
-	}
-	e.output = eagerOut
+	e.validator, e.output = eager, eagerOut
 	e.doc = search.NewDocFromValues(e.info.Name, e.info.Description, roots...)
 	return e, nil
 }
