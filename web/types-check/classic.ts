@@ -13,3 +13,14 @@ async function classicBuild() {
     await IoCodeModeFactory({});
 }
 void classicBuild;
+
+// The seed's words, "Pass an IoCodeMode.Config object to IoCodeModeFactory",
+// on such a page: the namespace is global too (a script has no import).
+const config: IoCodeMode.Config = { wasmLocation: "/vendor/code-mode/emscripten-module.wasm", timeout: 5000 };
+const tool: IoCodeMode.ToolDefinition = { name: "orders.search", execute: async () => [] };
+async function typedConfig(): Promise<IoCodeMode.API> {
+    const api = await IoCodeModeFactory(config);
+    api.registerTool(tool);
+    return api;
+}
+void typedConfig;
