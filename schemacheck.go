@@ -11,24 +11,20 @@ import (
 	"strings"
 )
 
-// checkSchema is the registration-time check of a JSON Schema: the keyword
-// mistakes tool authors make (a misspelt type, a string where a number
-// belongs, a schema where a list belongs, a remote $ref), found in one
-// walk over the decoded document. Compiling with the full validator costs
-// about a millisecond per tool in the browser, so it waits for the tool's
-// first call; a schema this check lets through and the compiler refuses
-// fails that call with the compiler's message.
-func checkSchema(node any) error {
-	return firstProblem(node, schemaWalk{draft: rootDraft(node)})
-}
-
-// checkInputSchema is checkSchema for an inputSchema, which is enforced:
-// its patterns must also compile as the validator compiles them (Go's RE2
-// syntax). A pattern written for JavaScript with a lookahead or a
-// backreference used to pass registration and then fail every call of the
-// tool with a metaschema error the model could do nothing about.
+// checkInputSchema is the registration-time check of a tool's inputSchema
+// or outputSchema, both enforced: the keyword mistakes tool authors make (a
+// misspelt type, a string where a number belongs, a schema where a list
+// belongs, a remote $ref, another draft's form), found in one walk over the
+// decoded document. Compiling with the full validator costs about a
+// millisecond per tool in the browser, so it waits for the tool's first
+// call (or result); a schema this check let through and the compiler
+// refused would fail every call with the compiler's message. Its patterns
+// must compile as the validator compiles them (Go's RE2 syntax): a pattern
+// written for JavaScript with a lookahead or a backreference used to pass
+// registration and then fail every call of the tool with a metaschema
+// error the model could do nothing about.
 func checkInputSchema(node any) error {
-	return firstProblem(node, schemaWalk{enforced: true, draft: rootDraft(node)})
+	return firstProblem(node, schemaWalk{draft: rootDraft(node)})
 }
 
 // firstProblem walks a schema twice when it has a problem. Go visits a
@@ -56,7 +52,7 @@ func checkPattern(p string) *schemaError {
 	return nil
 }
 
-// schemaError is a problem found by checkSchema and where: the path is
+// schemaError is a problem found by checkInputSchema and where: the path is
 // collected while returning, innermost segment first, so that a walk that
 // finds nothing (registration walks every keyword of every schema) builds
 // no path at all.
@@ -143,12 +139,6 @@ func keywordSet(words ...string) map[string]bool {
 
 // schemaWalk is what the check knows of the schema it walks.
 type schemaWalk struct {
-	// enforced: an inputSchema (checkInputSchema), which the validator
-	// compiles: its patterns must compile, and its keywords must take the
-	// form of its draft (items, exclusiveMinimum/Maximum). An outputSchema
-	// only shapes the result type the model reads, so another draft's form
-	// there (OpenAPI 3.0's "exclusiveMaximum": true) keeps registering.
-	enforced bool
 	// draft is the root "$schema"'s (see schemaDraft), 2020 without one;
 	// 0 below a subschema naming its own, which the validator honours only
 	// beside an $id: there the check is as lenient as either draft.
@@ -192,7 +182,7 @@ func checkSchemaAt(node any, depth int, w schemaWalk) *schemaError {
 	}
 	switch n := node.(type) {
 	case bool:
-		if w.enforced && w.draft == 4 {
+		if w.draft == 4 {
 			return badf("must be a schema object under draft-04, got a boolean (boolean schemas came with draft-06)")
 		}
 		return nil
@@ -218,13 +208,11 @@ func checkSchemaAt(node any, depth int, w schemaWalk) *schemaError {
 const itemsListError = `must be a schema under 2020-12, got a list: a tuple is "prefixItems" there (a list in "items" is the form of 2019-09 and older, which needs "$schema": "http://json-schema.org/draft-07/schema#")`
 
 func checkKeyword(k string, v any, depth int, w schemaWalk) *schemaError {
-	if w.enforced && w.draft == 4 && laterApplicators[k] {
+	if w.draft == 4 && laterApplicators[k] {
 		w.draft = 0
 	}
-	if w.enforced {
-		if err, handled := checkMetaKeyword(k, v, depth, w); err != nil || handled {
-			return err
-		}
+	if err, handled := checkMetaKeyword(k, v, depth, w); err != nil || handled {
+		return err
 	}
 	switch {
 	case k == "type":
@@ -239,9 +227,7 @@ func checkKeyword(k string, v any, depth int, w schemaWalk) *schemaError {
 					return badf("must be a type name, got %s", schemaValue(x)).in(strconv.Itoa(i))
 				}
 			}
-			if w.enforced {
-				return typeListProblem(t)
-			}
+			return typeListProblem(t)
 		default:
 			return badf("must be a type name or a list of them, got %s", schemaKind(v))
 		}
@@ -249,7 +235,7 @@ func checkKeyword(k string, v any, depth int, w schemaWalk) *schemaError {
 		// a schema, or (2019-09 and older) a list of schemas: 2020-12's
 		// meta-schema refuses the list, so every call of the tool would fail.
 		if list, ok := v.([]any); ok {
-			if w.enforced && w.draft == 2020 {
+			if w.draft == 2020 {
 				return badf("%s", itemsListError)
 			}
 			for i, s := range list {
@@ -268,7 +254,7 @@ func checkKeyword(k string, v any, depth int, w schemaWalk) *schemaError {
 			return badf("must be an object of schemas, got %s", schemaKind(v))
 		}
 		return eachKey(m, w.sorted, func(name string, s any) *schemaError {
-			if w.enforced && k == "patternProperties" {
+			if k == "patternProperties" {
 				if err := checkPattern(name); err != nil {
 					return err.in(name)
 				}
@@ -295,7 +281,7 @@ func checkKeyword(k string, v any, depth int, w schemaWalk) *schemaError {
 		if !ok {
 			return badf("must be a list, got %s", schemaKind(v))
 		}
-		if w.enforced && (w.draft == 4 || w.draft == 6 || w.draft == 7) {
+		if w.draft == 4 || w.draft == 6 || w.draft == 7 {
 			return checkOldEnum(list, w.draft)
 		}
 	case numberKeywords[k]:
@@ -316,11 +302,11 @@ func checkKeyword(k string, v any, depth int, w schemaWalk) *schemaError {
 		}
 		switch v.(type) {
 		case float64:
-			if w.enforced && w.draft == 4 {
+			if w.draft == 4 {
 				return badf("must be a boolean under draft-04 (true makes %s exclusive), got %s", bound, schemaValue(v))
 			}
 		case bool:
-			if w.enforced && w.draft != 4 && w.draft != 0 {
+			if w.draft != 4 && w.draft != 0 {
 				return badf("must be a number (the bound itself, excluded), got a boolean: that is draft-04's form, which needs \"$schema\": \"http://json-schema.org/draft-04/schema#\"")
 			}
 		default:
@@ -342,7 +328,7 @@ func checkKeyword(k string, v any, depth int, w schemaWalk) *schemaError {
 		if k == "$schema" && schemaDraft(s) == 0 {
 			return badf("unknown $schema %q (2020-12, 2019-09, draft-07, -06 or -04)", s)
 		}
-		if k == "pattern" && w.enforced {
+		if k == "pattern" {
 			return checkPattern(s)
 		}
 	}

@@ -13,8 +13,8 @@ import (
 // tool list's schema breaking one of them used to register, then fail
 // every call with the validator's meta-schema dump, which the model can do
 // nothing about. TestSchemaCheckCoversTheMetaSchemas holds the two to each
-// other. An outputSchema is never compiled, so it keeps registering as it
-// did. web/src/schemameta.mjs is the same for worker mode.
+// other. An outputSchema is held to the same rules (it is enforced too).
+// web/src/schemameta.mjs is the same for worker mode.
 
 // metaPatterns are compiled on first use (a schema with "$anchor",
 // "$dynamicAnchor" or "$vocabulary"), not at package init, which every
@@ -171,13 +171,10 @@ func checkNameList(v any, w schemaWalk) *schemaError {
 			return badf("must be a property name, got %s", schemaValue(x)).in(strconv.Itoa(i))
 		}
 	}
-	if len(list) == 0 && w.enforced && w.draft == 4 {
+	if len(list) == 0 && w.draft == 4 {
 		return badf("must name at least one property under draft-04, got an empty list (leave the keyword out instead)")
 	}
-	if w.enforced {
-		return nameTwice(list, "property")
-	}
-	return nil
+	return nameTwice(list, "property")
 }
 
 // nameTwice finds a name listed twice (the meta-schemas' uniqueItems).
@@ -196,7 +193,7 @@ func nameTwice(list []any, what string) *schemaError {
 // checkDraft4Bounds: under draft-04, "exclusiveMaximum": true modifies
 // "maximum", and its meta-schema wants that keyword beside it.
 func checkDraft4Bounds(n map[string]any, k string, w schemaWalk) *schemaError {
-	if !w.enforced || w.draft != 4 || (k != "exclusiveMaximum" && k != "exclusiveMinimum") {
+	if w.draft != 4 || (k != "exclusiveMaximum" && k != "exclusiveMinimum") {
 		return nil
 	}
 	bound := "maximum"

@@ -1,5 +1,5 @@
 // Worker mode's registration check of a schema's keywords: the walk of
-// schemacheck.go (checkSchema, checkInputSchema), with its messages, so that
+// schemacheck.go (checkInputSchema), with its messages, so that
 // registerTool throws at once as it does in-thread instead of the worker
 // refusing the tool a message later. A pattern is checked only for what Go's
 // RE2 parser is known here to refuse (re2Problem); a pattern it cannot judge
@@ -40,11 +40,9 @@ export function schemaDraft(url) {
 }
 
 /**
- * @typedef {{ enforced: boolean, draft: number, sorted?: boolean }} Walk what the
- *   check knows of the schema it walks: whether it is enforced (an inputSchema:
- *   patterns must compile and keywords take its draft's form; schemacheck.go's
- *   enforced), the root "$schema"'s draft (0 below a subschema naming its own),
- *   and whether objects' keys are taken in order (see schemaProblem)
+ * @typedef {{ draft: number, sorted?: boolean }} Walk what the check knows of
+ *   the schema it walks: the root "$schema"'s draft (0 below a subschema naming
+ *   its own), and whether objects' keys are taken in order (see schemaProblem)
  */
 
 // The characters strconv.IsPrint takes as they are: letters, marks,
@@ -118,14 +116,13 @@ const helpers = { bad, at, kind, value, goQuote, entries: (o, sorted) => entries
 const ITEMS_LIST = 'must be a schema under 2020-12, got a list: a tuple is "prefixItems" there (a list in "items" is the form of 2019-09 and older, which needs "$schema": "http://json-schema.org/draft-07/schema#")';
 
 /**
- * The message of checkSchema (or, with `enforced`, checkInputSchema) for a
- * schema as JSON data, or "" when it passes.
+ * The message of checkInputSchema for a tool's inputSchema or outputSchema
+ * as JSON data, or "" when it passes.
  * @param {unknown} root
- * @param {boolean} enforced
  */
-export function schemaProblem(root, enforced) {
+export function schemaProblem(root) {
     const $schema = root !== null && typeof root === "object" ? /** @type {any} */ (root).$schema : undefined;
-    const w = { enforced, draft: typeof $schema === "string" ? schemaDraft($schema) : 2020 };
+    const w = { draft: typeof $schema === "string" ? schemaDraft($schema) : 2020 };
     // Of several problems, the first in key order is reported, as
     // schemacheck.go's firstProblem does (Go's maps have no written order):
     // a second walk, only when the first found one.
@@ -167,7 +164,7 @@ function codePointCompare(a, b) {
  */
 function walk(node, depth, w) {
     if (depth > MAX_DEPTH) return bad(`nested more than ${MAX_DEPTH} levels`);
-    if (typeof node === "boolean") return w.enforced && w.draft === 4 ? bad("must be a schema object under draft-04, got a boolean (boolean schemas came with draft-06)") : null;
+    if (typeof node === "boolean") return w.draft === 4 ? bad("must be a schema object under draft-04, got a boolean (boolean schemas came with draft-06)") : null;
     if (node === null || typeof node !== "object" || Array.isArray(node)) return bad(`must be a schema (an object or a boolean), got ${kind(node)}`);
     if (depth > 0 && "$schema" in node) w = { ...w, draft: 0 };
     for (const [k, v] of entries(node, w.sorted)) {
@@ -185,26 +182,24 @@ function walk(node, depth, w) {
  * @returns {{ path: string[], msg: string } | null}
  */
 function keyword(k, v, depth, w) {
-    if (w.enforced && w.draft === 4 && LATER_APPLICATORS.has(k)) w = { ...w, draft: 0 };
-    if (w.enforced) {
-        const [err, handled] = metaKeyword(k, v, depth, w, helpers);
-        if (err || handled) return err;
-    }
+    if (w.draft === 4 && LATER_APPLICATORS.has(k)) w = { ...w, draft: 0 };
+    const [err, handled] = metaKeyword(k, v, depth, w, helpers);
+    if (err || handled) return err;
     if (k === "type") {
         if (typeof v === "string") return TYPE_NAMES.has(v) ? null : bad(`${goQuote(v)} is not a type (null, boolean, object, array, number, string or integer)`);
         if (!Array.isArray(v)) return bad(`must be a type name or a list of them, got ${kind(v)}`);
         const i = v.findIndex((x) => typeof x !== "string" || !TYPE_NAMES.has(x));
         if (i >= 0) return at(bad(`must be a type name, got ${value(v[i])}`), String(i));
-        return w.enforced ? typeListProblem(v, helpers) : null;
+        return typeListProblem(v, helpers);
     }
     // A list of schemas is 2019-09's and older drafts' tuple: 2020-12's
     // meta-schema refuses it, so every call of the tool would fail.
-    if (k === "items" && Array.isArray(v)) return w.enforced && w.draft === 2020 ? bad(ITEMS_LIST) : list(v, depth, w);
+    if (k === "items" && Array.isArray(v)) return w.draft === 2020 ? bad(ITEMS_LIST) : list(v, depth, w);
     if (ONE_SCHEMA.has(k)) return walk(v, depth + 1, w);
     if (SCHEMA_MAP.has(k)) {
         if (v === null || typeof v !== "object" || Array.isArray(v)) return bad(`must be an object of schemas, got ${kind(v)}`);
         for (const [name, s] of entries(v, w.sorted)) {
-            const err = (w.enforced && k === "patternProperties" && patternError(name)) || walk(s, depth + 1, w);
+            const err = (k === "patternProperties" && patternError(name)) || walk(s, depth + 1, w);
             if (err) return at(err, name);
         }
         return null;
@@ -216,7 +211,7 @@ function keyword(k, v, depth, w) {
     if (k === "required") return nameList(v, w, helpers);
     if (k === "enum") {
         if (!Array.isArray(v)) return bad(`must be a list, got ${kind(v)}`);
-        return w.enforced && (w.draft === 4 || w.draft === 6 || w.draft === 7) ? oldEnumProblem(v, w.draft) : null;
+        return w.draft === 4 || w.draft === 6 || w.draft === 7 ? oldEnumProblem(v, w.draft) : null;
     }
     if (NUMBER.has(k)) {
         if (typeof v !== "number") return bad(`must be a number, got ${value(v)}`);
@@ -226,10 +221,10 @@ function keyword(k, v, depth, w) {
         // The bound itself since draft-06, a boolean in draft-04: the other
         // draft's form fails the meta-schema on every call.
         if (typeof v === "number") {
-            return w.enforced && w.draft === 4 ? bad(`must be a boolean under draft-04 (true makes ${k === "exclusiveMinimum" ? "minimum" : "maximum"} exclusive), got ${value(v)}`) : null;
+            return w.draft === 4 ? bad(`must be a boolean under draft-04 (true makes ${k === "exclusiveMinimum" ? "minimum" : "maximum"} exclusive), got ${value(v)}`) : null;
         }
         if (typeof v === "boolean") {
-            return w.enforced && w.draft !== 4 && w.draft !== 0
+            return w.draft !== 4 && w.draft !== 0
                 ? bad('must be a number (the bound itself, excluded), got a boolean: that is draft-04\'s form, which needs "$schema": "http://json-schema.org/draft-04/schema#"')
                 : null;
         }
@@ -240,7 +235,7 @@ function keyword(k, v, depth, w) {
         if (typeof v !== "string") return bad(`must be a string, got ${value(v)}`);
         if (k === "$ref" && !v.startsWith("#")) return bad(`remote $ref ${goQuote(v)} is not allowed: put the definition under $defs`);
         if (k === "$schema" && schemaDraft(v) === 0) return bad(`unknown $schema ${goQuote(v)} (2020-12, 2019-09, draft-07, -06 or -04)`);
-        if (k === "pattern" && w.enforced) return patternError(v);
+        if (k === "pattern") return patternError(v);
     }
     return null;
 }

@@ -26,7 +26,7 @@ export const LATER_APPLICATORS = new Set(["prefixItems", "contains", "propertyNa
  * @param {string} k
  * @param {any} v
  * @param {number} depth
- * @param {{ enforced: boolean, draft: number, sorted?: boolean }} w
+ * @param {{ draft: number, sorted?: boolean }} w
  * @param {Helpers} h
  * @returns {[Problem | null, boolean]}
  */
@@ -92,15 +92,15 @@ export function typeListProblem(list, h) {
 /**
  * schemameta.go's checkNameList: the rule of "required".
  * @param {unknown} v
- * @param {{ enforced: boolean, draft: number }} w
+ * @param {{ draft: number }} w
  * @param {Helpers} h
  */
 export function nameList(v, w, h) {
     if (!Array.isArray(v)) return h.bad(`must be a list of property names, got ${h.kind(v)}`);
     const i = v.findIndex((x) => typeof x !== "string");
     if (i >= 0) return h.at(h.bad(`must be a property name, got ${h.value(v[i])}`), String(i));
-    if (v.length === 0 && w.enforced && w.draft === 4) return h.bad("must name at least one property under draft-04, got an empty list (leave the keyword out instead)");
-    return w.enforced ? nameTwice(v, "property", h) : null;
+    if (v.length === 0 && w.draft === 4) return h.bad("must name at least one property under draft-04, got an empty list (leave the keyword out instead)");
+    return nameTwice(v, "property", h);
 }
 
 /**
@@ -121,11 +121,11 @@ function nameTwice(list, what, h) {
  * schemameta.go's checkDraft4Bounds.
  * @param {Record<string, unknown>} node
  * @param {string} k
- * @param {{ enforced: boolean, draft: number }} w
+ * @param {{ draft: number }} w
  * @param {Helpers} h
  */
 export function draft4Bounds(node, k, w, h) {
-    if (!w.enforced || w.draft !== 4 || (k !== "exclusiveMaximum" && k !== "exclusiveMinimum")) return null;
+    if (w.draft !== 4 || (k !== "exclusiveMaximum" && k !== "exclusiveMinimum")) return null;
     const bound = k === "exclusiveMinimum" ? "minimum" : "maximum";
     return Object.prototype.hasOwnProperty.call(node, bound) ? null : h.bad(`needs "${bound}" beside it under draft-04 (it makes that bound exclusive)`);
 }

@@ -108,7 +108,7 @@ export function checkTools(list, path, taken) {
             return c.schema;
         });
         kinds.forEach((k, j) => {
-            const problem = schemas[j] === undefined ? "" : schemaProblem(schemas[j], true);
+            const problem = schemas[j] === undefined ? "" : schemaProblem(schemas[j]);
             if (problem) throw new TypeError(`${at}${k}: ${problem}`);
         });
         kinds.forEach((k, j) => {
