@@ -22,7 +22,11 @@ type Config struct {
 	// already executing, see New) waits as long as its ctx allows.
 	Timeout time.Duration
 	// MemoryLimitMB is the sandbox heap limit and the ceiling of its
-	// WebAssembly memory, in MiB. Default 128.
+	// WebAssembly memory, in MiB. Default 128. It also bounds the JSON
+	// inputs of a run's tool calls in flight (made and not yet returned;
+	// each counts twice with OnToolCall, which gets a copy): a call past
+	// it throws a RangeError in the program, and its record says "input
+	// too large".
 	MemoryLimitMB int
 	// MaxToolCalls is the number of tool calls one run may make. Default 1000.
 	MaxToolCalls int
@@ -65,7 +69,8 @@ type ToolCall struct {
 	// Input is the program's input, not yet validated against the tool's
 	// InputSchema (that comes after the interceptor). It is the
 	// interceptor's own copy: writing into it changes nothing of the call
-	// (return Decision.Input to run the tool with another input).
+	// (return Decision.Input to run the tool with another input). The
+	// copy counts in the run's bound on inputs in flight (MemoryLimitMB).
 	Input json.RawMessage
 	// Context is the run context of the run making the call (see Call).
 	Context any

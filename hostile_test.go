@@ -867,7 +867,9 @@ func TestHostileCloseStopsRuns(t *testing.T) {
 // and 25 calls one after the other to 2.2 GB (every record kept its
 // input until the run ended). The inputs of the calls in flight are
 // bounded by the run's memory limit; a call's input is let go when it
-// returns.
+// returns. With an interceptor each input counts twice: the interceptor
+// gets a copy of its own (ToolCall.Input), which the bound did not count
+// (five calls of 6 MB were let through at 32 MB, 60 MB held).
 func TestHostileToolInputsHeld(t *testing.T) {
 	hold := Tool{Name: "t.hold", Execute: func(ctx context.Context, _ json.RawMessage, _ Call) (json.RawMessage, error) {
 		<-ctx.Done()
@@ -876,27 +878,41 @@ func TestHostileToolInputsHeld(t *testing.T) {
 	size := Tool{Name: "t.size", Execute: func(_ context.Context, in json.RawMessage, _ Call) (json.RawMessage, error) {
 		return json.Marshal(len(in))
 	}}
-	_, s := newHostile(t, Config{MemoryLimitMB: 32, Timeout: 20 * time.Second}, hold, size)
-	// 6 MB each: five fit in 32 MB, the sixth does not.
-	res := exec(t, s, `const s = "x".repeat(6e6), held = [];
-		for (let i = 0; i < 8; i++) held.push(tools.t.hold({ s }));
-		const refused = await Promise.allSettled(held.slice(5));
-		return refused.map((r) => r.status + " " + r.reason.name + " " + /pass the run's memory limit \(32 MB\)/.test(r.reason.message))`, nil)
-	if want := `["rejected RangeError true","rejected RangeError true","rejected RangeError true"]`; !res.OK || string(res.Result) != want {
-		t.Fatalf("in parallel: got %s %+v, want %s", res.Result, res.Error, want)
-	}
-	refused := 0
-	for _, c := range res.ToolCalls {
-		if strings.HasPrefix(c.Reason, "input too large") {
-			refused++
-		}
-	}
-	if refused != 3 {
-		t.Errorf("%d records say the input was too large, want 3: %+v", refused, res.ToolCalls)
-	}
-	// One after the other, twice the limit in all.
-	res = exec(t, s, `const s = "x".repeat(6e6); let n = 0; for (let i = 0; i < 12; i++) n += await tools.t.size({ s }); return n`, nil)
-	if !res.OK || string(res.Result) != "72000096" {
-		t.Errorf("one after the other: got %s %+v", res.Result, res.Error)
+	allow := func(context.Context, ToolCall) (Decision, error) { return Decision{Allowed: true}, nil }
+	for _, tc := range []struct {
+		name        string
+		interceptor Interceptor
+		// fit is how many 6 MB inputs the 32 MB limit holds in flight.
+		fit     int
+		counted string // what the refusal says of the input
+	}{
+		{"no interceptor", nil, 5, "(6000008 bytes of JSON)"},
+		{"an interceptor", allow, 2, "(6000008 bytes of JSON, counted twice: the interceptor gets a copy)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, s := newHostile(t, Config{MemoryLimitMB: 32, Timeout: 20 * time.Second, OnToolCall: tc.interceptor}, hold, size)
+			res := exec(t, s, fmt.Sprintf(`const s = "x".repeat(6e6), held = [];
+				for (let i = 0; i < 8; i++) held.push(tools.t.hold({ s }));
+				const refused = await Promise.allSettled(held.slice(%d));
+				return refused.map((r) => r.status + " " + r.reason.name + " " + /pass the run's memory limit \(32 MB\)/.test(r.reason.message) + " " + r.reason.message.includes(%q))`, tc.fit, tc.counted), nil)
+			want := "[" + strings.TrimSuffix(strings.Repeat(`"rejected RangeError true true",`, 8-tc.fit), ",") + "]"
+			if !res.OK || string(res.Result) != want {
+				t.Fatalf("in parallel: got %s %+v, want %s", res.Result, res.Error, want)
+			}
+			refused := 0
+			for _, c := range res.ToolCalls {
+				if strings.HasPrefix(c.Reason, "input too large") {
+					refused++
+				}
+			}
+			if refused != 8-tc.fit {
+				t.Errorf("%d records say the input was too large, want %d: %+v", refused, 8-tc.fit, res.ToolCalls)
+			}
+			// One after the other, twice the limit in all.
+			res = exec(t, s, `const s = "x".repeat(6e6); let n = 0; for (let i = 0; i < 12; i++) n += await tools.t.size({ s }); return n`, nil)
+			if !res.OK || string(res.Result) != "72000096" {
+				t.Errorf("one after the other: got %s %+v", res.Result, res.Error)
+			}
+		})
 	}
 }

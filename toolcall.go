@@ -31,8 +31,8 @@ type toolCallState struct {
 	rec   ToolCallRecord
 	start time.Time
 	entry *toolEntry
-	// input is the program's input until call takes it; held is its
-	// size while it counts in runState.inFlight.
+	// input is the program's input until call takes it; held is what it
+	// counts in runState.inFlight (twice its size with an interceptor).
 	input json.RawMessage
 	held  int
 	err   error // set by begin for a call that fails before it starts
@@ -83,6 +83,13 @@ func (r *runState) begin(args []json.RawMessage) (json.RawMessage, error) {
 		c.done, c.rec.Reason = true, "tool call limit reached"
 		return nil, limit()
 	}
+	// With an interceptor the input is held twice while the call is in
+	// flight: the program's bytes and the interceptor's own copy
+	// (ToolCall.Input), which it may keep until it decides.
+	held := len(c.input)
+	if r.s.cm.cfg.OnToolCall != nil {
+		held *= 2
+	}
 	switch e, ok := r.entry(name); {
 	case !nameOK:
 		c.done, c.rec.Reason = true, "the tool name is not a string"
@@ -91,19 +98,23 @@ func (r *runState) begin(args []json.RawMessage) (json.RawMessage, error) {
 		// The suggestion (a search of the catalog) is made by call, off
 		// the program's thread.
 		c.done, c.rec.Reason, c.unknown = true, "unknown tool", name
-	case r.inFlight+len(c.input) > r.s.cm.cfg.MemoryLimitMB<<20:
+	case r.inFlight+held > r.s.cm.cfg.MemoryLimitMB<<20:
 		// Each call's input is a copy of its own on the host (and the
 		// tool's), whatever the program shares between calls: 20 calls
 		// in parallel with one 40 MB string took the host process to
 		// 2.8 GB from a run of 128 MB. What the calls in flight hold is
 		// bounded by the run's memory limit.
 		c.done, c.rec.Reason = true, "input too large: the calls in flight hold too much input"
+		twice := ""
+		if held > len(c.input) {
+			twice = ", counted twice: the interceptor gets a copy"
+		}
 		c.err = &sandbox.JSError{Name: "RangeError", Message: fmt.Sprintf(
-			"tool_call %s: its input (%d bytes of JSON) and those of the calls in flight (%d bytes) pass the run's memory limit (%d MB); await some calls first, or send less",
-			c.rec.Name, len(c.input), r.inFlight, r.s.cm.cfg.MemoryLimitMB)}
+			"tool_call %s: its input (%d bytes of JSON%s) and those of the calls in flight (%d bytes) pass the run's memory limit (%d MB); await some calls first, or send less",
+			c.rec.Name, len(c.input), twice, r.inFlight, r.s.cm.cfg.MemoryLimitMB)}
 	default:
 		c.entry = e
-		c.held = len(c.input)
+		c.held = held
 		r.inFlight += c.held
 	}
 	return id, nil
