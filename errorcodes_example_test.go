@@ -29,6 +29,7 @@ func ExampleRunError() {
 		fmt.Println(err)
 		return
 	}
+	defer session.Close()
 	for _, code := range []string{"return )", "throw new Error('boom')", "return 1"} {
 		res, err := session.ExecuteCode(context.Background(), codemode.ExecuteCodeInput{Code: code}, nil)
 		if err != nil {

@@ -39,6 +39,7 @@ func ExampleSession_LLMTools() {
 		fmt.Println(err)
 		return
 	}
+	defer session.Close()
 	tools := session.LLMTools()
 	for _, t := range tools {
 		fmt.Println(t.Name)

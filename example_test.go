@@ -10,7 +10,8 @@ import (
 	codemode "github.com/interopio/code-mode"
 )
 
-// The README's Go snippet, as a program.
+// A CodeMode with one tool, a session, and a run of a model's program.
+// searchOpenOrders holds the README's Go snippet (TestReadmeGoSnippets).
 func ExampleNew() {
 	// The QuickJS asset: dist/emscripten-module.wasm of the npm package
 	// @jitl/quickjs-wasmfile-release-sync at the version New's doc names,
@@ -20,6 +21,17 @@ func ExampleNew() {
 		fmt.Println(err)
 		return
 	}
+	requestMetadata := map[string]string{"user": "u-1"}
+	res, err := searchOpenOrders(context.Background(), quickjsWasm, requestMetadata)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.OK, string(res.Result), len(res.ToolCalls))
+	// Output: true 3 1
+}
+
+func searchOpenOrders(ctx context.Context, quickjsWasm []byte, requestMetadata any) (*codemode.ExecuteResult, error) {
 	ordersSearch := codemode.Tool{
 		Name:        "orders.search",
 		Description: "Search orders by status.",
@@ -33,23 +45,17 @@ func ExampleNew() {
 		Tools:      []codemode.Tool{ordersSearch},
 	})
 	if err != nil {
-		fmt.Println(err)
-		return
+		return nil, err
 	}
-	defer cm.Close()
+	defer cm.Close() // stops its runs and frees its sandbox instances
 	session, err := cm.NewSession()
 	if err != nil {
-		fmt.Println(err)
-		return
+		return nil, err
 	}
-	requestMetadata := map[string]string{"user": "u-1"}
-	res, err := session.ExecuteCode(context.Background(), codemode.ExecuteCodeInput{
+	defer session.Close()
+	res, err := session.ExecuteCode(ctx, codemode.ExecuteCodeInput{
 		Code: `return (await tools.orders.search({status: "open"})).length`,
 	}, requestMetadata)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Println(res.OK, string(res.Result), len(res.ToolCalls))
-	// Output: true 3 1
+	// res: {ok: true, result: 3, logs: [], toolCalls: [...], durationMs: 1.2}
+	return res, err
 }

@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -94,4 +95,48 @@ func trackedFiles(t *testing.T) []string {
 		t.Fatal(err)
 	}
 	return files
+}
+
+// TestReadmeGoSnippets: each Go block of the README stands, line for line
+// (indentation aside), in an Example of the package, so that what a reader
+// copies compiles, runs in go test and cleans up as the Example does.
+func TestReadmeGoSnippets(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	examples, err := filepath.Glob("*example*_test.go")
+	if err != nil || len(examples) == 0 {
+		t.Fatalf("no example files (%v)", err)
+	}
+	blocks := regexp.MustCompile("(?s)```go\n(.*?)```").FindAllSubmatch(readme, -1)
+	if len(blocks) == 0 {
+		t.Fatal("README.md has no ```go block")
+	}
+	trimmed := func(text string) []string {
+		var lines []string
+		for _, l := range strings.Split(text, "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				lines = append(lines, l)
+			}
+		}
+		return lines
+	}
+	for i, b := range blocks {
+		snippet := trimmed(string(b[1]))
+		found := false
+		for _, name := range examples {
+			src, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := trimmed(string(src))
+			for at := 0; at+len(snippet) <= len(lines) && !found; at++ {
+				found = slices.Equal(lines[at:at+len(snippet)], snippet)
+			}
+		}
+		if !found {
+			t.Errorf("README.md's Go block %d is in no Example (%s), line for line: write it there, or the README as the Example has it:\n%s", i+1, strings.Join(examples, ", "), b[1])
+		}
+	}
 }

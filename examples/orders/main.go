@@ -87,6 +87,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	defer session.Close()
 	programs := []string{
 		`return (await tool_search({ query: "orders by status" })).map(t => t.name)`,
 		`const open = await tools.orders.list({ status: "open" });
