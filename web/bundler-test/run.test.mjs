@@ -1,11 +1,13 @@
 // The package as users install it: `npm pack` of dist/, installed from the
 // tarball into throwaway apps built with Vite (dev server, and build +
-// preview), webpack 5 and esbuild (pinned in this folder's lockfile), each
-// run in Chromium in worker mode (the page default): the Go core and the
-// worker are found through new URL("./file", import.meta.url) and new Worker(new URL(...)),
-// which Vite and webpack rewrite. esbuild does not rewrite them; its app
-// copies the package's code-mode.wasm and code-mode.worker.mjs next to its
-// bundle, the way USAGE.md documents. Run by `make test-bundlers`.
+// preview), webpack 5, esbuild and Rollup (pinned in this folder's
+// lockfile), each run in Chromium in worker mode (the page default): the Go
+// core and the worker are found through new URL("./file", import.meta.url)
+// and new Worker(new URL(...)), which Vite and webpack rewrite. esbuild and
+// Rollup do not rewrite them; their apps copy the package's code-mode.wasm
+// and code-mode.worker.mjs next to their bundle, the way USAGE.md
+// documents, and without the copy the factory's error says what to copy.
+// Run by `make test-bundlers`.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
@@ -45,6 +47,9 @@ window.__result = (async () => {
     return r;
 })().catch((e) => ({ error: String((e && e.message) || e) }));
 `;
+// The same on the calling thread (worker: false), which loads the Go core
+// itself.
+const MAIN_IN_THREAD = MAIN.replace("timeout: 20000,", "timeout: 20000, worker: false,");
 const html = (script, type = "module") => `<!doctype html><meta charset="utf-8"><title>app</title><script type="${type}" src="${script}"></script>`;
 
 function sh(cmd, args, cwd) {
@@ -65,7 +70,7 @@ before(() => {
     const tgz = sh("npm", ["pack", "--silent", "--pack-destination", WORK, join(ROOT, "dist")], ROOT).trim().split("\n").pop();
     writeFileSync(join(WORK, "package.json"), JSON.stringify({ private: true, type: "module" }));
     sh("npm", ["install", "--no-save", "--no-package-lock", "--no-audit", "--no-fund", "--offline", join(WORK, tgz)], WORK);
-    for (const app of ["vite", "vite7", "webpack", "esbuild"]) {
+    for (const app of ["vite", "vite7", "webpack", "esbuild", "rollup"]) {
         mkdirSync(join(WORK, app, "public"), { recursive: true });
         writeFileSync(join(WORK, app, "main.js"), MAIN);
         copyFileSync(join(PKG, "emscripten-module.wasm"), join(WORK, app, "public", "emscripten-module.wasm"));
@@ -168,8 +173,9 @@ test("Vite: dev server", async () => {
 });
 
 // USAGE.md, "Bundlers": Vite 7's dev server needs the package excluded from
-// its dependency optimizer. Without it, the factory's error says so: it said
-// only "Cannot start the Code Mode worker: it failed to load".
+// its dependency optimizer. Without it, the factory's error says so (and
+// which URL answered what): it said only "Cannot start the Code Mode worker:
+// it failed to load".
 test("Vite 7: dev server, the package pre-bundled: the error names the setting", async () => {
     const dir = join(WORK, "vite7");
     writeFileSync(join(dir, "index.html"), html("./main.js"));
@@ -178,7 +184,7 @@ test("Vite 7: dev server, the package pre-bundled: the error names the setting",
     try {
         const { r, problems } = await runIn(s.url);
         assert.deepEqual(problems, []);
-        assert.match(String(r.error), /^Code Mode: the engine's worker stopped: Cannot start the Code Mode worker: it failed to load; Vite pre-bundled @interopio\/code-mode .*add optimizeDeps: \{ exclude: \["@interopio\/code-mode"\] \} to your Vite config$/);
+        assert.match(String(r.error), /^Code Mode: the engine's worker stopped: Cannot start the Code Mode worker: it failed to load from http:\/\/127\.0\.0\.1:\d+\/@fs\/.*\/node_modules\/\.vite\/deps\/code-mode\.worker\.mjs \(HTTP 404 Not Found\); Vite pre-bundled @interopio\/code-mode .*add optimizeDeps: \{ exclude: \["@interopio\/code-mode"\] \} to your Vite config$/);
     } finally {
         await s.close();
     }
@@ -238,5 +244,59 @@ test("esbuild: build, with the package's files copied next to the bundle", async
         check(await runIn(s.url));
     } finally {
         await s.close();
+    }
+});
+
+// Rollup, as esbuild: the package's two files copied next to the bundle.
+const ROLLUP_CONFIG = `import { nodeResolve } from "@rollup/plugin-node-resolve";
+export default { input: process.env.INPUT, output: { dir: process.env.OUT, format: "es" }, plugins: [nodeResolve({ browser: true })] };
+`;
+function rollup(dir, input, out) {
+    writeFileSync(join(dir, "rollup.config.mjs"), ROLLUP_CONFIG);
+    const r = spawnSync(join(BIN, "rollup"), ["-c", "rollup.config.mjs"], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", INPUT: input, OUT: out } });
+    if (r.status !== 0) throw new Error(`rollup failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+    writeFileSync(join(dir, out, "index.html"), html(`/${input}`));
+    copyFileSync(join(dir, "public", "emscripten-module.wasm"), join(dir, out, "emscripten-module.wasm"));
+}
+
+test("Rollup: build, with the package's files copied next to the bundle", async () => {
+    const dir = join(WORK, "rollup");
+    rollup(dir, "main.js", "dist");
+    for (const f of ["code-mode.wasm", "code-mode.worker.mjs"]) copyFileSync(join(PKG, f), join(dir, "dist", f));
+    const s = await staticServer(join(dir, "dist"));
+    try {
+        check(await runIn(s.url));
+    } finally {
+        await s.close();
+    }
+});
+
+// Without the copy, the factory's error names the URL it looked at, what
+// the server answered, and what to copy, in both modes. The worker's said
+// only "Cannot start the Code Mode worker: it failed to load" (a browser's
+// error event for a script that did not load has no message).
+const NOT_COPIED = String.raw`the package's code-mode\.wasm and code-mode\.worker\.mjs are looked up beside the script that loads them: a bundler that does not copy them \(esbuild, Rollup\) needs them copied next to its output \(the package's README, "Bundlers"\)`;
+test("Rollup and esbuild without the package's files: the error names the file and what to copy", async () => {
+    const dir = join(WORK, "rollup");
+    writeFileSync(join(dir, "in-thread.js"), MAIN_IN_THREAD);
+    rollup(dir, "main.js", "bare");
+    rollup(dir, "in-thread.js", "bare-in-thread");
+    const edir = join(WORK, "esbuild");
+    sh(join(BIN, "esbuild"), ["main.js", "--bundle", "--format=esm", "--outdir=bare"], edir);
+    writeFileSync(join(edir, "bare", "index.html"), html("/main.js"));
+    const cases = [
+        [join(dir, "bare"), new RegExp(String.raw`^Code Mode: the engine's worker stopped: Cannot start the Code Mode worker: it failed to load from http://127\.0\.0\.1:\d+/code-mode\.worker\.mjs \(HTTP 404 Not Found\); ${NOT_COPIED}$`)],
+        [join(dir, "bare-in-thread"), new RegExp(String.raw`^Cannot load the Code Mode core from http://127\.0\.0\.1:\d+/code-mode\.wasm: HTTP 404 Not Found; ${NOT_COPIED}$`)],
+        [join(edir, "bare"), new RegExp(String.raw`^Code Mode: the engine's worker stopped: Cannot start the Code Mode worker: it failed to load from http://127\.0\.0\.1:\d+/code-mode\.worker\.mjs \(HTTP 404 Not Found\); ${NOT_COPIED}$`)],
+    ];
+    for (const [out, want] of cases) {
+        const s = await staticServer(out);
+        try {
+            const { r, problems } = await runIn(s.url);
+            assert.deepEqual(problems, []);
+            assert.match(String(r.error), want, out);
+        } finally {
+            await s.close();
+        }
     }
 });

@@ -29,7 +29,8 @@ export function compileCore() {
         // see the file and emit it next to their output.
         const url = new URL("./code-mode.wasm", import.meta.url);
         const p = loadWasmURL(url).catch((/** @type {unknown} */ cause) => {
-            throw new Error(`Cannot load the Code Mode core from ${url.href}: ${describeError(cause)}${bundlerHint(url.href)}`, { cause });
+            const missing = /** @type {any} */ (cause)?.status === 404;
+            throw new Error(`Cannot load the Code Mode core from ${url.href}: ${describeError(cause)}${bundlerHint(url.href, missing)}`, { cause });
         });
         modulePromise = p;
         p.catch(() => {

@@ -89,15 +89,21 @@ export function markHandled(v) {
 }
 
 /**
- * What to configure when the package's own files were not found because
- * Vite 7 or older pre-bundled it in dev: its dependency optimizer copies the
- * module into node_modules/.vite/deps/, away from code-mode.wasm and
- * code-mode.worker.mjs, which it finds beside itself (import.meta.url);
- * Vite 8 rewrites those URLs. "" anywhere else.
+ * What to configure when the package's own files were not found: Vite 7 or
+ * older pre-bundled it in dev (its dependency optimizer copies the module
+ * into node_modules/.vite/deps/, away from code-mode.wasm and
+ * code-mode.worker.mjs, which it finds beside itself through
+ * import.meta.url; Vite 8 rewrites those URLs), or a bundler that does not
+ * rewrite those URLs (esbuild, Rollup) left them behind: the server had no
+ * such file. "" otherwise.
  * @param {string} moduleUrl the URL the file was looked up from
+ * @param {boolean} [missing] the server answered that it has no such file
  */
-export function bundlerHint(moduleUrl) {
-    return moduleUrl.includes("/.vite/deps/")
-        ? "; Vite pre-bundled @interopio/code-mode away from its files (Vite 7 and older do): add optimizeDeps: { exclude: [\"@interopio/code-mode\"] } to your Vite config"
+export function bundlerHint(moduleUrl, missing = false) {
+    if (moduleUrl.includes("/.vite/deps/")) {
+        return "; Vite pre-bundled @interopio/code-mode away from its files (Vite 7 and older do): add optimizeDeps: { exclude: [\"@interopio/code-mode\"] } to your Vite config";
+    }
+    return missing
+        ? "; the package's code-mode.wasm and code-mode.worker.mjs are looked up beside the script that loads them: a bundler that does not copy them (esbuild, Rollup) needs them copied next to its output (the package's README, \"Bundlers\")"
         : "";
 }

@@ -16,7 +16,8 @@ async function fetchWasm(url, imports) {
     }
     const response = await fetch(url);
     if (!response.ok) {
-        throw new Error(`HTTP ${response.status}${response.statusText ? " " + response.statusText : ""}`);
+        // The status, for the hint of a file the server does not have.
+        throw Object.assign(new Error(`HTTP ${response.status}${response.statusText ? " " + response.statusText : ""}`), { status: response.status });
     }
     // The streaming APIs accept exactly this MIME type (no parameters).
     const type = (response.headers.get("content-type") || "").trim().toLowerCase();

@@ -99,7 +99,8 @@ export function abortFlags() {
 }
 
 // The worker's file, beside this module, for Node's worker_threads (see
-// spawn). A let, so that no bundler reads it as a constant.
+// spawn) and a browser's report of a worker that did not load. A let, so
+// that no bundler reads it as a constant.
 let workerFile = "./code-mode.worker.mjs";
 
 /**
@@ -162,9 +163,46 @@ async function spawn(onMessage, onFailure) {
     w.addEventListener("message", (e) => onMessage(e.data));
     w.addEventListener("error", (e) => {
         e.preventDefault();
-        onFailure(new Error(`Cannot start the Code Mode worker: ${e.message || "it failed to load"}${bundlerHint(import.meta.url)}`));
+        if (e.message) {
+            onFailure(new Error(`Cannot start the Code Mode worker: ${e.message}${bundlerHint(import.meta.url)}`));
+            return;
+        }
+        // A script that did not load: the event says nothing more.
+        const url = new URL(workerFile, import.meta.url).href;
+        whyNotLoaded(url).then((why) => onFailure(new Error(`Cannot start the Code Mode worker: it failed to load from ${url}${why}`)));
     });
     return { post: (/** @type {any} */ m) => w.postMessage(m), terminate: () => w.terminate(), ref: () => {}, unref: () => {} };
+}
+
+/**
+ * Why the worker's script did not load, as far as the page can tell (a
+ * browser's error event for it has no message): the HTTP status of the
+ * same URL, or the MIME type of what came instead (a server's fallback
+ * page for a file it does not have, which a module worker refuses), and
+ * the bundler hint. A string: an object would be adopted as a thenable on
+ * a page whose Object.prototype.then is set.
+ * @param {string} url
+ * @returns {Promise<string>}
+ */
+async function whyNotLoaded(url) {
+    let why = "";
+    let missing = false;
+    try {
+        const signal = typeof AbortSignal.timeout === "function" ? AbortSignal.timeout(5000) : undefined;
+        const res = await fetch(url, { cache: "no-store", signal });
+        res.body?.cancel().catch(() => {});
+        const type = (res.headers.get("content-type") || "").split(";")[0].trim().toLowerCase();
+        if (!res.ok) {
+            why = ` (HTTP ${res.status}${res.statusText ? " " + res.statusText : ""})`;
+            missing = res.status === 404;
+        } else if (!/javascript|ecmascript/.test(type)) {
+            why = ` (the server sent ${type || "no MIME type"}, not JavaScript)`;
+            missing = type === "text/html";
+        }
+    } catch {
+        // Nothing more to say than that it failed to load.
+    }
+    return why + bundlerHint(import.meta.url, missing);
 }
 
 /**
