@@ -30,7 +30,7 @@ func TestWarnAfterRunEnded(t *testing.T) {
 		<-started
 		return nil, nil
 	}}}})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	var mu sync.Mutex
 	var observed []LogEntry
 	ctx := WithConsole(context.Background(), func(e LogEntry) {
@@ -79,7 +79,7 @@ func TestConsoleObserverPanics(t *testing.T) {
 		c.Warn("w")
 		return json.RawMessage(`2`), nil
 	}}}})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	var seen []string
 	ctx := WithConsole(context.Background(), func(e LogEntry) {
 		seen = append(seen, e.Message)
@@ -125,7 +125,7 @@ func TestConsoleObserverOneAtATime(t *testing.T) {
 			return nil, nil
 		}},
 	}})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	var inside, overlaps atomic.Int32
 	var seen []string // written by the observer alone, unguarded
 	ctx := WithConsole(context.Background(), func(e LogEntry) {

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
-
-	"github.com/interopio/code-mode/sandbox/sandboxtest"
 )
 
 // nestedAnnotations are annotations with a map, a slice and typed
@@ -68,21 +66,14 @@ func TestAnnotationsCopiedDeeply(t *testing.T) {
 				}
 				return Decision{Allowed: true}, nil
 			}
-			cm, err := New(sandboxtest.Asset(t), cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer cm.Close()
+			cm := mustNew(t, cfg)
 			switch writer {
 			case "host after registering":
 				scribbleNested(ann)
 			case "ListTools caller":
 				scribbleNested(cm.ListTools()[0].Annotations)
 			}
-			s, err := cm.NewSession()
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := mustSession(t, cm)
 			if res := exec(t, s, `await tools.t.n({}); await tools.t.n({}); return 1`, nil); !res.OK {
 				t.Fatalf("run: %+v", res.Error)
 			}

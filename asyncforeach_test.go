@@ -13,7 +13,7 @@ import (
 func TestAsyncForEachWarning(t *testing.T) {
 	warning := func(line int) string { return fmt.Sprintf(asyncForEachWarning, line) }
 	cm := newTestCodeMode(t, Config{})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	for _, tc := range []struct {
 		name, code, result string
 		warns              []string

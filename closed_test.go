@@ -18,10 +18,7 @@ func TestAfterClose(t *testing.T) {
 	for _, closeWhat := range []string{"session", "CodeMode"} {
 		t.Run(closeWhat, func(t *testing.T) {
 			cm := newTestCodeMode(t, Config{})
-			s, err := cm.NewSession(Tool{Name: "mine.only", Description: "The session's own.", Execute: okTool})
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := mustSession(t, cm, Tool{Name: "mine.only", Description: "The session's own.", Execute: okTool})
 			instruction, listed, llm := s.SystemInstruction(), cm.ListTools(), s.LLMTools()
 			if closeWhat == "session" {
 				s.Close()

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-
-	"github.com/interopio/code-mode/sandbox/sandboxtest"
 )
 
 // TestConfigCopiedByNew: what the caller changes in its Config, its Tools
@@ -27,10 +25,7 @@ func TestConfigCopiedByNew(t *testing.T) {
 	}{
 		{"Config.Tools after New", func(t *testing.T, tool Tool) *CodeMode {
 			cfg := Config{Tools: []Tool{tool}}
-			cm, err := New(sandboxtest.Asset(t), cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			cm := mustNew(t, cfg)
 			copy(cfg.Tools[0].InputSchema, `{"type":"string"                                                          }`)
 			cfg.Tools[0].Annotations["readOnlyHint"] = false
 			cfg.Tools[0].Execute = func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
@@ -40,10 +35,7 @@ func TestConfigCopiedByNew(t *testing.T) {
 			return cm
 		}},
 		{"a Tool after RegisterTools", func(t *testing.T, tool Tool) *CodeMode {
-			cm, err := New(sandboxtest.Asset(t), Config{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			cm := mustNew(t, Config{})
 			if _, err := cm.RegisterTools(tool); err != nil {
 				t.Fatal(err)
 			}
@@ -54,12 +46,11 @@ func TestConfigCopiedByNew(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cm := tc.setup(t, Tool{Name: "t.n", InputSchema: schema(), Annotations: map[string]any{"readOnlyHint": true}, Execute: execute})
-			t.Cleanup(func() { cm.Close() })
 			tools := cm.ListTools()
 			if len(tools) != 1 || tools[0].Name != "t.n" || tools[0].Annotations["readOnlyHint"] != true || string(tools[0].InputSchema) != string(schema()) {
 				t.Fatalf("ListTools = %+v, want t.n as registered", tools)
 			}
-			s, _ := cm.NewSession()
+			s := mustSession(t, cm)
 			res := exec(t, s, `const a = await tools.t.n({n: 1}); let b; try { await tools.t.n("x") } catch (e) { b = e.message } return [a, b]`, nil)
 			if !res.OK || !strings.HasPrefix(string(res.Result), `["original","t.n: invalid input`) {
 				t.Errorf("run: %s %+v, want the original tool and schema", res.Result, res.Error)

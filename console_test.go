@@ -13,7 +13,7 @@ import (
 // and the format was printed as written ("%s is %d x 5").
 func TestConsoleMethods(t *testing.T) {
 	cm := newTestCodeMode(t, Config{})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	for _, tc := range []struct {
 		name, code string
 		want       []LogEntry
@@ -73,7 +73,7 @@ func TestConsoleMethods(t *testing.T) {
 // line is inside is "[Circular]".
 func TestConsoleValues(t *testing.T) {
 	cm := newTestCodeMode(t, Config{})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	for _, tc := range []struct {
 		name, code string
 		want       []string

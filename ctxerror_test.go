@@ -22,10 +22,7 @@ func TestExecuteCodeContextErrors(t *testing.T) {
 		<-ctx.Done()
 		return nil, context.Cause(ctx)
 	}}}})
-	s, err := cm.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustSession(t, cm)
 	// A deadline far enough ahead for the run to reach its tool on a
 	// loaded machine; nothing is asserted about when it fires.
 	const deadline = 300 * time.Millisecond

@@ -12,7 +12,7 @@ import (
 // codemode constants alone.
 func TestErrorCodes(t *testing.T) {
 	cm := newTestCodeMode(t, Config{Timeout: 3 * time.Second})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	for _, tc := range []struct {
 		name, code string
 		sandbox    sandbox.ErrorCode

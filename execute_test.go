@@ -9,8 +9,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/interopio/code-mode/sandbox/sandboxtest"
 )
 
 // newTestCodeMode builds a CodeMode on the real asset with a small order
@@ -40,11 +38,7 @@ func newTestCodeMode(t *testing.T, cfg Config) *CodeMode {
 	if cfg.ToolFilter == nil {
 		cfg.ToolFilter = func(ti ToolInfo) bool { return !strings.HasPrefix(ti.Name, "admin.") }
 	}
-	cm, err := New(sandboxtest.Asset(t), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cm.Close() })
+	cm := mustNew(t, cfg)
 	return cm
 }
 
@@ -80,10 +74,7 @@ func TestExecutePipeline(t *testing.T) {
 			return Decision{Allowed: true}, nil
 		},
 	})
-	s, err := cm.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustSession(t, cm)
 	for _, tc := range []struct {
 		name, code string
 		ok         bool
@@ -173,7 +164,7 @@ func TestExecutePipeline(t *testing.T) {
 
 func TestToolLimit(t *testing.T) {
 	cm := newTestCodeMode(t, Config{MaxToolCalls: 3})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	res := exec(t, s, `for (let i = 0; i < 10; i++) { try { await tools.orders.get({}) } catch (e) {} } return "survived"`, nil)
 	if res.OK || res.Error.Code != ErrorCodeToolLimit {
 		t.Fatalf("got %+v %s", res.Error, res.Result)
@@ -197,7 +188,7 @@ func TestLimits(t *testing.T) {
 		{"const a = []; while (true) a.push({x: 'y'.repeat(100) + a.length})", ErrorCodeMemoryLimit, 60 * time.Second},
 	} {
 		cm := newTestCodeMode(t, Config{Timeout: tc.timeout, MemoryLimitMB: 16})
-		s, _ := cm.NewSession()
+		s := mustSession(t, cm)
 		res := exec(t, s, tc.code, nil)
 		if res.OK || res.Error.Code != tc.want {
 			t.Errorf("%q: got %+v, want %s", tc.code, res.Error, tc.want)
@@ -212,7 +203,7 @@ func TestLimits(t *testing.T) {
 // echoes the context of its own run.
 func TestOverlappingRuns(t *testing.T) {
 	cm := newTestCodeMode(t, Config{})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	var wg sync.WaitGroup
 	errs := make(chan error, 50)
 	for i := 0; i < 50; i++ {
@@ -249,7 +240,7 @@ func TestCancelRun(t *testing.T) {
 		close(done)
 		return nil, ctx.Err()
 	}}}})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { <-started; cancel() }()
 	_, err := s.ExecuteCode(ctx, ExecuteCodeInput{Code: "await tools.slow.wait({})"}, nil)
@@ -267,11 +258,8 @@ func TestSessionTools(t *testing.T) {
 	mine := Tool{Name: "notes.add", Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
 		return json.RawMessage(`"added"`), nil
 	}}
-	s1, err := cm.NewSession(mine)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s2, _ := cm.NewSession()
+	s1 := mustSession(t, cm, mine)
+	s2 := mustSession(t, cm)
 	if res := exec(t, s1, `return await tools.notes.add({})`, nil); string(res.Result) != `"added"` {
 		t.Errorf("own tool: %s %+v", res.Result, res.Error)
 	}
@@ -298,10 +286,7 @@ func TestSessionTools(t *testing.T) {
 	factoryTool := Tool{Name: "notes.add", Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
 		return json.RawMessage(`"factory"`), nil
 	}}
-	s3, err := cm.NewSession(mine)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s3 := mustSession(t, cm, mine)
 	for _, closing := range []*Session{s1, s3} {
 		if _, err := cm.RegisterTools(factoryTool); !errors.Is(err, ErrDuplicateTool) || !strings.Contains(err.Error(), `tool name "notes.add": already a tool of a session`) {
 			t.Errorf("factory tool over a session's own: err = %v", err)
@@ -322,7 +307,7 @@ func TestSessionTools(t *testing.T) {
 
 func TestLLMTools(t *testing.T) {
 	cm := newTestCodeMode(t, Config{OverwriteSystemInstruction: func(cur string) string { return "HOUSE RULES\n" + cur }})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	tools := s.LLMTools()
 	if len(tools) != 2 || tools[0].Name != "searchTools" || tools[1].Name != "executeCode" {
 		t.Fatalf("tools: %+v", tools)
@@ -352,7 +337,7 @@ func extractDuration(out []byte) string {
 
 func TestClosed(t *testing.T) {
 	cm := newTestCodeMode(t, Config{})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	cm.Close()
 	if _, err := s.ExecuteCode(context.Background(), ExecuteCodeInput{Code: "1"}, nil); !errors.Is(err, ErrClosed) {
 		t.Errorf("ExecuteCode after Close: %v", err)
@@ -393,7 +378,7 @@ func TestWithConsole(t *testing.T) {
 				}
 			}}
 			cm := newTestCodeMode(t, Config{Tools: []Tool{wait}})
-			s, _ := cm.NewSession()
+			s := mustSession(t, cm)
 			ctx := WithConsole(context.Background(), func(e LogEntry) {
 				mu.Lock()
 				defer mu.Unlock()
@@ -429,7 +414,7 @@ func TestWithConsole(t *testing.T) {
 // its own; a call made in two places gets none.
 func TestToolErrorPosition(t *testing.T) {
 	cm := newTestCodeMode(t, Config{})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	for _, tc := range []struct {
 		code      string
 		name      string

@@ -14,10 +14,7 @@ import (
 // intrinsic: a direct eval sees the caller's scope.
 func TestEvalNesting(t *testing.T) {
 	cm := newTestCodeMode(t, Config{})
-	s, err := cm.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustSession(t, cm)
 	const deep = `"[".repeat(1e5)`
 	const msg = `code nested too deeply: 100000 levels at line 1; the limit is 100 (brackets, template substitutions, arrow functions returning arrow functions and runs of new count); split it into functions, or build deep data in a loop`
 	catch := func(build string) string {

@@ -45,10 +45,7 @@ func TestGoroutinesAfterClose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := cm.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustSession(t, cm)
 	if res := exec(t, s, `return (await Promise.all([tools.t.n1({}), tools.t.n2({})])).length`, nil); !res.OK {
 		t.Fatalf("run: %+v", res.Error)
 	}

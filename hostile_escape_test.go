@@ -169,10 +169,7 @@ func TestHostileEscapeAttempts(t *testing.T) {
 		}
 		check := `return [typeof ({}).polluted, [1].map((x) => x + 1), JSON.parse('{"a":1}'), typeof globalThis.secret, await tools.t.echo({ ok: 1 })]`
 		want := `["undefined",[2],{"a":1},"undefined",{"ok":1}]`
-		other, err := cm.NewSession()
-		if err != nil {
-			t.Fatal(err)
-		}
+		other := mustSession(t, cm)
 		for name, sess := range map[string]*Session{"the same session": s, "another session": other} {
 			if res := exec(t, sess, check, nil); !res.OK || string(res.Result) != want {
 				t.Errorf("%s: got %s %+v, want %s", name, res.Result, res.Error, want)

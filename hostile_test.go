@@ -95,15 +95,8 @@ func (p *probe) lateStarts(wait time.Duration) []string {
 func newHostile(t *testing.T, cfg Config, tools ...Tool) (*CodeMode, *Session) {
 	t.Helper()
 	cfg.Tools = append(cfg.Tools, tools...)
-	cm, err := New(sandboxtest.Asset(t), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cm.Close() })
-	s, err := cm.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cm := mustNew(t, cfg)
+	s := mustSession(t, cm)
 	return cm, s
 }
 
@@ -747,7 +740,7 @@ func TestHostileMemoryLimitBounds(t *testing.T) {
 				return
 			}
 			defer cm.Close()
-			s, _ := cm.NewSession()
+			s := mustSession(t, cm)
 			if res := exec(t, s, "return 1", nil); !res.OK {
 				t.Errorf("accepted, then the run failed: %+v", res.Error)
 			}
@@ -768,12 +761,8 @@ func TestHostileSelfReferencingSchema(t *testing.T) {
 		{"tree", `{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#"}}}}`, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cm, err := New(sandboxtest.Asset(t), Config{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer cm.Close()
-			_, err = cm.RegisterTools(Tool{Name: "t.tree", InputSchema: json.RawMessage(tc.schema), Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+			cm := mustNew(t, Config{})
+			_, err := cm.RegisterTools(Tool{Name: "t.tree", InputSchema: json.RawMessage(tc.schema), Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
 				return json.RawMessage(`"ran"`), nil
 			}})
 			if !tc.ok {
@@ -785,7 +774,7 @@ func TestHostileSelfReferencingSchema(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, _ := cm.NewSession()
+			s := mustSession(t, cm)
 			res := exec(t, s, `return await tools.t.tree({name: 'a', children: [{name: 'b', children: []}]})`, nil)
 			if !res.OK || string(res.Result) != `"ran"` {
 				t.Errorf("a recursive schema fails its calls: %+v", res.Error)
@@ -821,7 +810,7 @@ func TestHostileCloseStopsRuns(t *testing.T) {
 				p.doneCtx("tool", ctx)
 				return nil, ctx.Err()
 			}})
-			other, _ := cm.NewSession()
+			other := mustSession(t, cm)
 			errc := make(chan error, 1)
 			go func() {
 				_, err := s.ExecuteCode(context.Background(), ExecuteCodeInput{Code: tc.code}, nil)

@@ -26,7 +26,7 @@ func TestInferredResultTypes(t *testing.T) {
 				return json.RawMessage(`2`), nil
 			}},
 	}})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	other, _ := cm.NewSession()
 	sig := func(s *Session, name string) string {
 		hits, err := s.SearchTools(name, 1)
@@ -88,7 +88,7 @@ func TestInferredShapesHoldNoRemovedTool(t *testing.T) {
 	} {
 		t.Run(row.name, func(t *testing.T) {
 			cm := newTestCodeMode(t, Config{})
-			s, _ := cm.NewSession()
+			s := mustSession(t, cm)
 			unregister, gone := registerHolding(t, cm)
 			if res := exec(t, s, `return await tools.crm.customers({})`, nil); !res.OK {
 				t.Fatalf("run: %+v", res.Error)
@@ -143,7 +143,7 @@ func TestInferredShapesOfToolsCalledInTurn(t *testing.T) {
 		{Name: "a.one", Execute: result(`{"x":1}`)},
 		{Name: "b.two", Execute: result(`["s"]`)},
 	}})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	if res := exec(t, s, `await tools.a.one({}); await tools.b.two({}); await tools.a.one({}); await tools.a.one({})`, nil); !res.OK {
 		t.Fatalf("run: %+v", res.Error)
 	}

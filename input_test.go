@@ -41,7 +41,7 @@ func runInputCases(t *testing.T, cases []inputCase) {
 func runInputCasesWith(t *testing.T, cfg Config, cases []inputCase) {
 	t.Helper()
 	cm := newTestCodeMode(t, cfg)
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	for _, tc := range cases {
 		res := exec(t, s, tc.code, nil)
 		if tc.errCode != "" {
@@ -100,7 +100,7 @@ func TestLastExpressionPromise(t *testing.T) {
 		return nil, ctx.Err()
 	}}
 	cm := newTestCodeMode(t, Config{Timeout: 300 * time.Millisecond, Tools: []Tool{slow}})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	for _, code := range []string{"tools.slow.never({})", "new Promise((r) => setTimeout(r, 60000))"} {
 		if res := exec(t, s, code, nil); res.OK || res.Error.Code != "TIMEOUT" {
 			t.Errorf("%q: got %s %+v, want TIMEOUT", code, res.Result, res.Error)
@@ -214,7 +214,7 @@ func TestTimers(t *testing.T) {
 		{name: "a string callback", code: "setTimeout('alert(1)', 1)", errCode: "RUNTIME", errName: "TypeError", errMsg: "the callback must be a function"},
 	})
 	cm := newTestCodeMode(t, Config{Timeout: 300 * time.Millisecond})
-	s2, _ := cm.NewSession()
+	s2 := mustSession(t, cm)
 	res := exec(t, s2, "await new Promise((r) => setTimeout(r, 60000))", nil)
 	if res.OK || res.Error.Code != "TIMEOUT" {
 		t.Errorf("a timer past the run's timeout: got %+v %s, want TIMEOUT", res.Error, res.Result)
@@ -432,7 +432,7 @@ func TestIntl(t *testing.T) {
 	})
 	// One warning per method, not per call.
 	cm := newTestCodeMode(t, Config{})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	res := exec(t, s, "for (let i = 0; i < 3; i++) (i).toLocaleString('en-US');\nreturn 1", nil)
 	if n := len(res.Logs); !res.OK || n != 1 {
 		t.Errorf("three calls with a locale: %d log entries %+v, want 1", n, res.Logs)
@@ -448,7 +448,7 @@ func TestIntl(t *testing.T) {
 // toLocaleString and toLocaleDateString give the same tips, word for word.
 func TestIntlTipsAgree(t *testing.T) {
 	cm := newTestCodeMode(t, Config{})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	res := exec(t, s, "Intl.NumberFormat()", nil)
 	if res.OK || res.Error == nil {
 		t.Fatalf("Intl.NumberFormat(): %+v, want an error", res)
@@ -705,7 +705,7 @@ func TestObjectBlockWarning(t *testing.T) {
 // the first and says, first among the logs, that the second did not run.
 func TestLaterFenceWarning(t *testing.T) {
 	cm := newTestCodeMode(t, Config{})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	res := exec(t, s, "First:\n```js\nconst a = 1\nconsole.log('first')\n```\nThen:\n```js\nreturn a + 1\n```", nil)
 	want := []LogEntry{{"warn", "line 7: this code block did not run: only the first JavaScript block of the text is the program; send the whole program in one block"}, {"log", "first"}}
 	if !res.OK || !reflect.DeepEqual(res.Logs, want) {

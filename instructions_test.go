@@ -138,7 +138,7 @@ func TestFormatDuration(t *testing.T) {
 // later registrations, and both tell the model it may write TypeScript.
 func TestOneInstruction(t *testing.T) {
 	cm := newTestCodeMode(t, Config{OverwriteSystemInstruction: func(cur string) string { return "HOUSE RULES\n" + cur }})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	desc := s.LLMTools()[1].Description
 	before := s.SystemInstruction()
 	if _, err := cm.RegisterTools(Tool{Name: "billing.refund", Description: "Refund an invoice.", Execute: noopToolExecute}); err != nil {
@@ -231,10 +231,7 @@ func TestInstructionConsoleMethods(t *testing.T) {
 		named[w] = true
 	}
 	cm := newTestCodeMode(t, Config{})
-	s, err := cm.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustSession(t, cm)
 	res, err := s.ExecuteCode(context.Background(), ExecuteCodeInput{Code: "return Object.keys(console).filter((k) => typeof console[k] === 'function')"}, nil)
 	if err != nil || res.Error != nil {
 		t.Fatalf("%v %+v", err, res.Error)
@@ -286,7 +283,7 @@ func TestOverwriteSystemInstructionPanics(t *testing.T) {
 				tc.panic()
 				return "unreachable"
 			}})
-			s, _ := cm.NewSession()
+			s := mustSession(t, cm)
 			for i := 0; i < 2; i++ {
 				var got string
 				func() {

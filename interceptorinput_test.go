@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
-
-	"github.com/interopio/code-mode/sandbox/sandboxtest"
 )
 
 // TestInterceptorInputIsACopy: an interceptor's ToolCall.Input is its own
@@ -50,7 +48,7 @@ func TestInterceptorInputIsACopy(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			copy(sharedReplacement, `{"n":2}`)
-			cm, err := New(sandboxtest.Asset(t), Config{
+			cm := mustNew(t, Config{
 				OnToolCall: func(_ context.Context, c ToolCall) (Decision, error) { return tc.intercept(c.Input), nil },
 				Tools: []Tool{{Name: "t.n", InputSchema: json.RawMessage(schema),
 					Execute: func(_ context.Context, in json.RawMessage, _ Call) (json.RawMessage, error) {
@@ -60,15 +58,8 @@ func TestInterceptorInputIsACopy(t *testing.T) {
 						return json.Marshal(string(in))
 					}}},
 			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer cm.Close()
 			for call := 1; call <= 2; call++ {
-				s, err := cm.NewSession()
-				if err != nil {
-					t.Fatal(err)
-				}
+				s := mustSession(t, cm)
 				res := exec(t, s, `return await tools.t.n({ n: 1 })`, nil)
 				var got string
 				if !res.OK || json.Unmarshal(res.Result, &got) != nil {

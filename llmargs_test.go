@@ -13,7 +13,7 @@ import (
 // result naming the field and the type, never an error and never Go's words.
 func TestLLMToolArguments(t *testing.T) {
 	cm := newTestCodeMode(t, Config{})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	tools := s.LLMTools()
 	search, execute := tools[0], tools[1]
 	for _, tc := range []struct {
@@ -109,7 +109,7 @@ func TestLLMToolArguments(t *testing.T) {
 // way and throws a TypeError naming the field otherwise.
 func TestToolSearchArguments(t *testing.T) {
 	cm := newTestCodeMode(t, Config{})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	for _, tc := range []struct{ code, want string }{
 		{`return (await tool_search({query: "transfer money", limit: "1"})).map(h => h.name)`, `["payments.transfer"]`},
 		{`return (await tool_search("transfer money")).length > 0`, `true`},
@@ -134,7 +134,7 @@ func TestToolSearchArguments(t *testing.T) {
 // tools: a provider validating against the schema refused them.
 func TestLLMToolSchemasMatchArguments(t *testing.T) {
 	cm := newTestCodeMode(t, Config{})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	for _, tc := range []struct {
 		tool     string
 		spec     argSpec

@@ -35,10 +35,7 @@ func TestNotStartedWithoutAnInstance(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cm.Close()
-	s, err := cm.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustSession(t, cm)
 	for i := range 17 {
 		res, err := s.ExecuteCode(context.Background(), ExecuteCodeInput{Code: "await tools.probe.called({}); return 1"}, nil)
 		if res != nil || !errors.Is(err, ErrNotStarted) || !errors.Is(err, cause) {

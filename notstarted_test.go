@@ -32,10 +32,7 @@ func TestRunWaitingForAnInstance(t *testing.T) {
 			return nil, nil
 		}},
 	}})
-	s, err := cm.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustSession(t, cm)
 	type outcome struct {
 		res *ExecuteResult
 		err error
@@ -80,10 +77,7 @@ func TestRunWaitingForAnInstance(t *testing.T) {
 		}
 	})
 	t.Run("session closed", func(t *testing.T) {
-		other, err := cm.NewSession()
-		if err != nil {
-			t.Fatal(err)
-		}
+		other := mustSession(t, cm)
 		got := waitFor(t, context.Background(), other, func() { other.Close() })
 		if !errors.Is(got.err, ErrClosed) {
 			t.Errorf("err = %v, want ErrClosed", got.err)

@@ -62,10 +62,7 @@ func TestConsoleObserverBlocks(t *testing.T) {
 					return nil, nil
 				}},
 			}})
-			s, err := cm.NewSession()
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := mustSession(t, cm)
 			var mu sync.Mutex
 			var seen []string
 			ctx, cancel := context.WithCancel(context.Background())

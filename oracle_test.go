@@ -182,7 +182,7 @@ func TestOracleValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cm.Close()
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	g := valueGen{rand.New(rand.NewSource(9))}
 	diffs := 0
 	for i := 0; i < 250; i++ {
@@ -220,7 +220,7 @@ func TestOracleToolRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cm.Close()
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	g := valueGen{rand.New(rand.NewSource(14))}
 	diffs := 0
 	for i := 0; i < 150; i++ {
@@ -290,7 +290,7 @@ func TestOracleErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cm.Close()
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	r := rand.New(rand.NewSource(7))
 	for i := 0; i < 120; i++ {
 		f := faults[r.Intn(len(faults))]

@@ -89,7 +89,7 @@ func TestOutputSchemaEnforced(t *testing.T) {
 					cfg.OnToolCall = func(context.Context, ToolCall) (Decision, error) { return Decision{Allowed: true}, nil }
 				}
 				cm := newTestCodeMode(t, cfg)
-				s, _ := cm.NewSession()
+				s := mustSession(t, cm)
 				res := exec(t, s, `try { return JSON.stringify(await tools.t.x({})) ?? "null" } catch (e) { return { caught: e.name + ": " + e.message } }`, nil)
 				if !res.OK {
 					t.Fatalf("run failed: %+v", res.Error)
@@ -207,7 +207,7 @@ func TestCheckResult(t *testing.T) {
 			return json.RawMessage(`1`), nil
 		}},
 	}})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	res := exec(t, s, `const r = []; for (const n of ["bad", "good", "unchecked", "none"]) { try { r.push(await tools.c[n]({})) } catch (e) { r.push(e.message) } } return r`, nil)
 	if want := `["c.bad: the tool's result does not match its outputSchema: /id: type: got number, want string",{"id":"x"},{"id":6},1]`; string(res.Result) != want {
 		t.Errorf("result %s\nwant   %s", res.Result, want)

@@ -14,7 +14,7 @@ import (
 // the same shape.
 func TestFaithfulResults(t *testing.T) {
 	cm := newTestCodeMode(t, Config{MaxResultChars: 600})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	for _, tc := range []struct {
 		name, code, want string
 		warns            []string // substrings of the warn logs, in order
@@ -71,7 +71,7 @@ func TestToolWarn(t *testing.T) {
 		c.Warn("tools.inv.stock result.tags: a Set, converted to an array")
 		return json.RawMessage(`{"tags":["x"]}`), nil
 	}}}})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	res := exec(t, s, `return await tools.inv.stock({})`, nil)
 	if !res.OK || string(res.Result) != `{"tags":["x"]}` {
 		t.Fatalf("%s %+v", res.Result, res.Error)

@@ -57,10 +57,7 @@ func TestSearchAnswerBudget(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cm := newTestCodeMode(t, Config{Tools: tc.tools})
-			s, err := cm.NewSession()
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := mustSession(t, cm)
 			ranked, err := s.Search(context.Background(), tc.req)
 			if err != nil {
 				t.Fatal(err)

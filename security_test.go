@@ -42,10 +42,7 @@ func TestEscapes(t *testing.T) {
 			}},
 		},
 	})
-	s, err := cm.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustSession(t, cm)
 	for _, tc := range []struct{ name, code, want string }{
 		{"no host globals", `return [typeof process, typeof window, typeof document, typeof WebAssembly, typeof __cm_call, typeof __cm_log, typeof __cm_search, typeof __cm_timer, typeof __cm_clear,
 			...["require", "fetch", "XMLHttpRequest"].map((k) => { try { globalThis[k]("x"); return "reached" } catch (e) { return e.message.includes("is not available in this sandbox") } })]`,
@@ -126,7 +123,7 @@ func TestNothingOutlivesARun(t *testing.T) {
 		}
 		return json.RawMessage(`"late"`), nil
 	}}}})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	res := exec(t, s, `globalThis.kept = tools.slow.call; tools.slow.call({}); await tools.slow.ready({}); return "done"`, "A")
 	if !res.OK || len(res.Logs) == 0 || !strings.Contains(res.Logs[0].Message, "still pending when the program finished and were cancelled (tool slow.call)") {
 		t.Fatalf("first run: %+v logs %v", res.Error, res.Logs)
@@ -154,10 +151,7 @@ func TestLazyAPIIsPerRun(t *testing.T) {
 	cm := newTestCodeMode(t, Config{OnToolCall: func(ctx context.Context, c ToolCall) (Decision, error) {
 		return Decision{Allowed: c.Tool.Name != "payments.transfer", Reason: "no"}, nil
 	}})
-	s, err := cm.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustSession(t, cm)
 	deep := `const deep = "[".repeat(3000) + "]".repeat(3000);`
 	for _, tc := range []struct{ name, first, next, want string }{
 		{"intrinsics replaced before first use",

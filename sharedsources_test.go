@@ -34,10 +34,7 @@ func TestSharedSourcesShareNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cm.Close()
-	s, err := cm.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustSession(t, cm)
 	const patchIntrinsics = `Object.defineProperty = () => { throw new Error("patched defineProperty") };
 String.prototype.replace = () => "patched replace"; Math.round = () => -1; Date.now = () => 0;
 JSON.stringify = () => "patched"; JSON.parse = () => "patched"; Object.freeze = (o) => o;

@@ -11,10 +11,7 @@ import (
 // word), so the model was pointed at the wrong tool.
 func TestUnknownToolSuggestsNearestFirst(t *testing.T) {
 	cm := newTestCodeMode(t, Config{})
-	s, err := cm.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustSession(t, cm)
 	for _, tc := range []struct {
 		name, call string
 		want       string // the message's "did you mean" list starts with this

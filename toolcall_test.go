@@ -74,7 +74,7 @@ func TestCallCutByTheEnd(t *testing.T) {
 		},
 		OnToolCall: func(context.Context, ToolCall) (Decision, error) { return Decision{Allowed: true}, nil },
 	})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	for i := 0; i < 5; i++ {
 		for _, name := range []string{"slow.ctx", "slow.stuck"} {
 			res := exec(t, s, "return await tools."+name+"({})", nil)
@@ -97,7 +97,7 @@ func TestCallCutByTheEnd(t *testing.T) {
 // program to await what it could not await.
 func TestCallNeverStarted(t *testing.T) {
 	cm := newTestCodeMode(t, Config{})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	const late = "1 call(s) were made by a getter or toJSON of the result (or of the thrown error) after the program finished, and were not started (tool %s); call tools in the program, await them, and return plain values"
 	for _, tc := range []struct {
 		name, code string
@@ -192,7 +192,7 @@ func TestCallUnregisteredDuringTheRun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, _ := cm.NewSession()
+			s := mustSession(t, cm)
 			res := exec(t, s, "await tools.t.first({});\ntry { await tools.t.gone({}) } catch (e) { return e.name + ': ' + e.message }", nil)
 			if !res.OK || string(res.Result) != strconv.Quote("ToolError: "+gone) {
 				t.Fatalf("result %s %+v", res.Result, res.Error)
@@ -267,7 +267,7 @@ func TestCallReplacedDuringTheRun(t *testing.T) {
 			if unregister, err = cm.RegisterTools(version("old")); err != nil {
 				t.Fatal(err)
 			}
-			s, _ := cm.NewSession()
+			s := mustSession(t, cm)
 			res := exec(t, s, "await tools.t.first({});\ntry { return await tools.t.x({}) } catch (e) { return e.name + ': ' + e.message }", nil)
 			if string(res.Result) != tc.want {
 				t.Errorf("result %s %+v, want %s", res.Result, res.Error, tc.want)

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-
-	"github.com/interopio/code-mode/sandbox/sandboxtest"
 )
 
 // TestToolInfoWritesStayThere: a ToolFilter or an interceptor that writes
@@ -28,7 +26,7 @@ func TestToolInfoWritesStayThere(t *testing.T) {
 		}
 	}
 	var seen []string // the interceptor's view of the schema, call by call
-	cm, err := New(sandboxtest.Asset(t), Config{
+	cm := mustNew(t, Config{
 		ToolFilter: func(info ToolInfo) bool { scribble(info); return true },
 		OnToolCall: func(_ context.Context, c ToolCall) (Decision, error) {
 			seen = append(seen, string(c.Tool.InputSchema)+" "+annotation(c.Tool))
@@ -41,14 +39,7 @@ func TestToolInfoWritesStayThere(t *testing.T) {
 				return json.RawMessage(`"ran"`), nil
 			}}},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cm.Close()
-	s, err := cm.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustSession(t, cm)
 	res := exec(t, s, `const hit = (await tool_search({ query: "n" }))[0];
 		let bad; try { await tools.t.n({ n: "x" }) } catch (e) { bad = e.message }
 		const good = await tools.t.n({ n: 1 });
@@ -81,10 +72,7 @@ func TestToolInfoWritesStayThere(t *testing.T) {
 	llm := s.LLMTools()
 	before := string(llm[1].InputSchema)
 	copy(llm[1].InputSchema, "true"+strings.Repeat(" ", len(llm[1].InputSchema)))
-	other, err := cm.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
+	other := mustSession(t, cm)
 	if after := string(other.LLMTools()[1].InputSchema); after != before {
 		t.Errorf("another session's executeCode schema after a caller wrote into one: %q, want %q", after, before)
 	}

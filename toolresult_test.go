@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
-
-	"github.com/interopio/code-mode/sandbox/sandboxtest"
 )
 
 // TestToolResultNil: a tool whose Execute returns a nil result gives the
@@ -21,16 +19,9 @@ func TestToolResultNil(t *testing.T) {
 		{"null", json.RawMessage("null"), `"object null"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cm, err := New(sandboxtest.Asset(t), Config{Tools: []Tool{{Name: "t.n",
+			cm := mustNew(t, Config{Tools: []Tool{{Name: "t.n",
 				Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) { return tc.out, nil }}}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer cm.Close()
-			s, err := cm.NewSession()
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := mustSession(t, cm)
 			res := exec(t, s, `const r = await tools.t.n({}); return r === undefined ? "undefined" : typeof r + " " + r`, nil)
 			if !res.OK || string(res.Result) != tc.want {
 				t.Errorf("the program got %s %+v, want %s", res.Result, res.Error, tc.want)

@@ -30,10 +30,7 @@ func TestSearchNamespaces(t *testing.T) {
 		{Name: "orders.notes.add", Description: "Add a note to an order.", Execute: noopToolExecute},
 		{Name: "echo", Description: "Echo the input.", Execute: noopToolExecute},
 	}})
-	s, err := cm.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustSession(t, cm)
 	tests := []struct {
 		name string
 		req  SearchRequest
@@ -78,10 +75,7 @@ func TestSearchNamespaces(t *testing.T) {
 // [] and says so in the logs, naming the namespaces to browse.
 func TestToolSearchInSandbox(t *testing.T) {
 	cm := newTestCodeMode(t, Config{})
-	s, err := cm.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustSession(t, cm)
 	res := exec(t, s, `const all = await tool_search({ namespace: "orders" });
 const none = await tool_search({ query: "zzqx wibble" });
 return { names: all.map((h) => h.name + "@" + h.namespace), none };`, nil)
@@ -154,10 +148,7 @@ func TestSearchEmbedder(t *testing.T) {
 		warnings = append(warnings, m)
 		wmu.Unlock()
 	}}})
-	s, err := cm.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustSession(t, cm)
 	// Registration embeds every tool, hidden ones too, in one batch, in
 	// the background.
 	deadline := time.Now().Add(10 * time.Second)
@@ -247,7 +238,7 @@ func TestSearchEmbedderBadVectors(t *testing.T) {
 			var warned []string
 			var mu sync.Mutex
 			cm := newTestCodeMode(t, Config{Search: SearchConfig{Embed: tt.embed, Warn: func(m string) { mu.Lock(); warned = append(warned, m); mu.Unlock() }}})
-			s, _ := cm.NewSession()
+			s := mustSession(t, cm)
 			hits, err := s.Search(context.Background(), SearchRequest{Query: "search orders"})
 			if err != nil {
 				t.Fatal(err)
@@ -274,7 +265,7 @@ func TestSearchEmbedderTimeout(t *testing.T) {
 		return nil, ctx.Err()
 	}
 	cm := newTestCodeMode(t, Config{Search: SearchConfig{Embed: hang, Timeout: 50 * time.Millisecond, Warn: func(m string) { mu.Lock(); warned = append(warned, m); mu.Unlock() }}})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	hits, err := s.Search(context.Background(), SearchRequest{Query: "transfer money"})
 	if err != nil {
 		t.Fatal(err)
@@ -320,7 +311,7 @@ func TestSearchEmbedderCallerStops(t *testing.T) {
 		return out, nil
 	}
 	cm := newTestCodeMode(t, Config{Search: SearchConfig{Embed: embed, Warn: func(m string) { mu.Lock(); warned = append(warned, m); mu.Unlock() }}})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { <-slowOnce; cancel() }()
 	// Its caller hears of its own cancel (Search's doc), not of a failure.
@@ -359,7 +350,7 @@ func TestSearchQueryCut(t *testing.T) {
 		return out, nil
 	}
 	cm := newTestCodeMode(t, Config{Search: SearchConfig{Embed: embed}})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	query := strings.Repeat("transfer money é ", 100_000)
 	args, _ := json.Marshal(map[string]any{"query": query})
 	out, err := s.LLMTools()[0].Execute(context.Background(), args, nil)
@@ -413,7 +404,7 @@ func TestSearchWarnPanics(t *testing.T) {
 			reported = nil
 			mu.Unlock()
 			cm := newTestCodeMode(t, Config{Search: SearchConfig{Embed: failing, Warn: func(string) { panic("warn bug") }}})
-			s, _ := cm.NewSession()
+			s := mustSession(t, cm)
 			var names []string
 			var err error
 			func() {
@@ -444,7 +435,7 @@ func TestSearchWarnPanics(t *testing.T) {
 // and ExecuteCode's say. Before, they answered with hits and no error.
 func TestSearchCtxDone(t *testing.T) {
 	cm := newTestCodeMode(t, Config{})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	cause := errors.New("the user left")
 	canceled, cancel := context.WithCancelCause(context.Background())
 	cancel(cause)

@@ -96,7 +96,7 @@ return out;`
 		t.Run(tc.name, func(t *testing.T) {
 			var starts, executes atomic.Int32
 			cm := newTestCodeMode(t, Config{Tools: startTools(&starts, &executes, tc.withStart), OnToolCall: tc.interceptor})
-			s, _ := cm.NewSession()
+			s := mustSession(t, cm)
 			res := exec(t, s, code, nil)
 			if !res.OK || string(res.Result) != want {
 				t.Fatalf("result %s %+v, want %s", res.Result, res.Error, want)
@@ -125,7 +125,7 @@ return out;`
 func TestToolStartCutByTheEnd(t *testing.T) {
 	var starts, executes atomic.Int32
 	cm := newTestCodeMode(t, Config{Timeout: time.Second, Tools: startTools(&starts, &executes, true)})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	res := exec(t, s, "return await tools.s.never({})", nil)
 	if res.OK || res.Error.Code != "TIMEOUT" || len(res.ToolCalls) != 1 {
 		t.Fatalf("awaited: %+v %+v", res.Error, res.ToolCalls)

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/evanw/esbuild/pkg/api"
-	"github.com/interopio/code-mode/sandbox/sandboxtest"
 )
 
 // The TypeScript corpus: snippets of the kind models write for tool
@@ -318,15 +317,8 @@ func TestTypeScriptCorpus(t *testing.T) {
 	if len(snippets) < 150 {
 		t.Errorf("the corpus has %d snippets, want at least 150", len(snippets))
 	}
-	cm, err := New(sandboxtest.Asset(t), Config{Tools: corpusTools(), Timeout: 10 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cm.Close()
-	s, err := cm.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cm := mustNew(t, Config{Tools: corpusTools(), Timeout: 10 * time.Second})
+	s := mustSession(t, cm)
 	names := map[string]bool{}
 	pass := 0
 	for _, sn := range snippets {

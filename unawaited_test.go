@@ -15,7 +15,7 @@ import (
 func TestUnawaitedAsyncCallWarning(t *testing.T) {
 	warning := func(line int, name string) string { return fmt.Sprintf(unawaitedWarning, line, name, name) }
 	cm := newTestCodeMode(t, Config{})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	for _, tc := range []struct {
 		name, code, result string
 		warns              []string
@@ -51,7 +51,7 @@ func TestUnawaitedToolCallHint(t *testing.T) {
 		{Name: "customers.list", Execute: wait},
 		{Name: "odd-desk.list", Execute: wait},
 	}})
-	s, _ := cm.NewSession()
+	s := mustSession(t, cm)
 	hint := func(which, path string) string {
 		return " (" + which + " had not returned when this error ended the run: a tool call gives a Promise, not its result; " +
 			"if the code used it as the result, await it: const r = await " + path + "(...), or await Promise.all([...]))"

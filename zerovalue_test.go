@@ -135,10 +135,7 @@ func TestNewWithEngine(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer cm.Close()
-				s, err := cm.NewSession()
-				if err != nil {
-					t.Fatal(err)
-				}
+				s := mustSession(t, cm)
 				if got := s.SystemInstruction(); !strings.Contains(got, tc.say) {
 					t.Errorf("the instructions do not say %q: %s", tc.say, got)
 				}

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/interopio/code-mode/sandbox"
-	"github.com/interopio/code-mode/sandbox/sandboxtest"
 )
 
 // arrayCap is testdata/arraycap.json: the array limit and its words, which
@@ -48,11 +47,7 @@ func TestArrayCapTable(t *testing.T) {
 	if sandbox.MaxArrayLen != c.Max {
 		t.Errorf("MaxArrayLen = %d, the table says %d", sandbox.MaxArrayLen, c.Max)
 	}
-	e, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := mustEngine(t, sandbox.Config{})
 	// f answers with the length of the JSON it was given.
 	f := sandbox.Func{Sync: func(args []json.RawMessage) (json.RawMessage, error) {
 		return json.RawMessage(fmt.Sprint(len(args[0]))), nil

@@ -8,17 +8,12 @@ import (
 	"testing"
 
 	"github.com/interopio/code-mode/sandbox"
-	"github.com/interopio/code-mode/sandbox/sandboxtest"
 )
 
 // Native benchmarks of the engine on wazero; `make bench` compares the
 // GOOS=js build with quickjs-emscripten.
 func BenchmarkRun(b *testing.B) {
-	e, err := sandbox.NewEngine(sandboxtest.Asset(b), sandbox.Config{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer e.Close()
+	e := mustEngine(b, sandbox.Config{})
 	echo := map[string]sandbox.Func{"echo": {Async: func(_ context.Context, a []json.RawMessage) (json.RawMessage, error) { return a[0], nil }}}
 	for _, bc := range []struct {
 		name string

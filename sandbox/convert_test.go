@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/interopio/code-mode/sandbox"
-	"github.com/interopio/code-mode/sandbox/sandboxtest"
 )
 
 // TestResultConversion: values JSON cannot hold convert by the documented
@@ -19,11 +18,7 @@ import (
 // Every case runs in the three stringify modes: native (no prelude), the
 // engine prelude, and the tracker prelude (async host functions).
 func TestResultConversion(t *testing.T) {
-	e, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := mustEngine(t, sandbox.Config{})
 	modes := map[string]sandbox.Program{
 		"native":  {},
 		"prelude": {Prelude: "globalThis.x = 1"},
@@ -138,11 +133,7 @@ func TestResultConversion(t *testing.T) {
 
 // TestResultConversionBounded: the report lists 20 paths and counts the rest.
 func TestResultConversionBounded(t *testing.T) {
-	e, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := mustEngine(t, sandbox.Config{})
 	res, err := e.Run(context.Background(), sandbox.Program{Code: `return Array.from({length: 50}, () => NaN)`, Timeout: 10 * time.Second})
 	if err != nil || res.Error != nil {
 		t.Fatal(err, res.Error)
@@ -157,11 +148,7 @@ func TestResultConversionBounded(t *testing.T) {
 // stringify was captured before the program ran, so the replacement changes
 // nothing; without (native), it is taken after, and its text is checked.
 func TestConversionTampered(t *testing.T) {
-	e, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := mustEngine(t, sandbox.Config{})
 	var got []json.RawMessage
 	f := sandbox.Func{Sync: func(a []json.RawMessage) (json.RawMessage, error) { got = append(got, a...); return nil, nil }}
 	const replace = `JSON.stringify = () => "{not json";` + "\n"
@@ -213,11 +200,7 @@ func TestConversionTampered(t *testing.T) {
 // program as JSON.parse would give them (the fast path takes only
 // well-formed integers; -0, 1.0, +5 and 05 go through the parse).
 func TestHostResultIntegers(t *testing.T) {
-	e, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := mustEngine(t, sandbox.Config{})
 	for _, tc := range []struct{ raw, want string }{
 		{"0", `[0,false]`}, {"7", `[7,false]`}, {"-12", `[-12,false]`}, {"2147483647", `[2147483647,false]`},
 		{"2147483648", `[2147483648,false]`}, {"-0", `[0,true]`}, {"1.0", `[1,false]`},
@@ -245,11 +228,7 @@ func TestHostResultIntegers(t *testing.T) {
 // instead of converting a billion holes until the run's timeout; a tool
 // input's failure is the program's to catch.
 func TestConversionHugeArray(t *testing.T) {
-	e, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := mustEngine(t, sandbox.Config{})
 	f := sandbox.Func{Sync: func([]json.RawMessage) (json.RawMessage, error) { return json.RawMessage(`"called"`), nil }}
 	const huge = "const a = []; a.length = 1e9;\n"
 	const msg = "an array of 1000000000 elements, more than the 1000000 a result or tool input can hold; return or pass a part of it (a.slice(0, n))"
@@ -294,11 +273,7 @@ func TestConversionHugeArray(t *testing.T) {
 // (printable ASCII, at most maxNarrowArg) or leaves it to the stringify
 // (escapes, characters past ASCII, lone surrogates, ropes, long strings).
 func TestStringArgs(t *testing.T) {
-	e, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := mustEngine(t, sandbox.Config{})
 	// h returns the JSON text it got, as a string.
 	h := sandbox.Func{Sync: func(args []json.RawMessage) (json.RawMessage, error) { return json.Marshal(string(args[0])) }}
 	for _, s := range []string{

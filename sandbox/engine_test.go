@@ -12,17 +12,12 @@ import (
 	"time"
 
 	"github.com/interopio/code-mode/sandbox"
-	"github.com/interopio/code-mode/sandbox/sandboxtest"
 )
 
 // TestMaxInstances checks that runs beyond MaxInstances wait for a free
 // instance instead of creating more, and that they all finish.
 func TestMaxInstances(t *testing.T) {
-	e, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{MaxInstances: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := mustEngine(t, sandbox.Config{MaxInstances: 2})
 	var active, peak atomic.Int32
 	funcs := map[string]sandbox.Func{"work": {Async: func(ctx context.Context, _ []json.RawMessage) (json.RawMessage, error) {
 		n := active.Add(1)
@@ -87,11 +82,7 @@ func TestMaxInstances(t *testing.T) {
 // gives the same result and the same error, at the same position, as when
 // it is first tried as a script.
 func TestBodyHint(t *testing.T) {
-	e, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := mustEngine(t, sandbox.Config{})
 	for _, code := range []string{
 		"return 1+1",
 		"const a = [1, 2]\nreturn a.map((x) => x * 2)",
@@ -124,11 +115,7 @@ func TestBodyHint(t *testing.T) {
 // through what the prelude made of them. A prelude that is not a function
 // fails the run's setup.
 func TestHidden(t *testing.T) {
-	e, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := mustEngine(t, sandbox.Config{})
 	text := func(s string) sandbox.Func {
 		return sandbox.Func{Sync: func([]json.RawMessage) (json.RawMessage, error) { return json.Marshal(s) }}
 	}
@@ -175,11 +162,7 @@ func TestHidden(t *testing.T) {
 // before the prelude replaced it; one it refuses, every sync function's
 // result, and every result without NativeParse by the prelude's.
 func TestNativeParse(t *testing.T) {
-	e, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := mustEngine(t, sandbox.Config{})
 	result := func(raw string) sandbox.Func {
 		return sandbox.Func{Async: func(context.Context, []json.RawMessage) (json.RawMessage, error) { return json.RawMessage(raw), nil }}
 	}

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/interopio/code-mode/sandbox"
-	"github.com/interopio/code-mode/sandbox/sandboxtest"
 )
 
 // TestRunsShareNothing: an instance's runs start from the same state (its
@@ -18,11 +17,7 @@ import (
 // ended, the next run on that instance sees nothing of it, and gets its
 // own Math.random numbers. One instance, so every run uses it.
 func TestRunsShareNothing(t *testing.T) {
-	e, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{MaxInstances: 1, MaxIdleInstances: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := mustEngine(t, sandbox.Config{MaxInstances: 1, MaxIdleInstances: 1})
 	never := map[string]sandbox.Func{"never": {Async: func(ctx context.Context, _ []json.RawMessage) (json.RawMessage, error) {
 		<-ctx.Done()
 		return nil, ctx.Err()

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/interopio/code-mode/sandbox"
-	"github.com/interopio/code-mode/sandbox/sandboxtest"
 )
 
 // TestProgramStackFrames: the stack a program reads (e.stack) holds its own
@@ -19,11 +18,7 @@ import (
 // script added a frame one line past the code ("at <eval> (code.js:3:3)"
 // for 2 lines) to every stack.
 func TestProgramStackFrames(t *testing.T) {
-	e, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := mustEngine(t, sandbox.Config{})
 	frame := regexp.MustCompile(`at (\S+) \(code\.js:(\d+):\d+\)`)
 	for _, tc := range []struct {
 		name string

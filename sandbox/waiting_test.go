@@ -25,11 +25,7 @@ type heldRun struct {
 // it (with a Timeout that does not end it during the test).
 func holdOnlyInstance(t *testing.T) (*sandbox.Engine, *heldRun) {
 	t.Helper()
-	e, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{MaxInstances: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
+	e := mustEngine(t, sandbox.Config{MaxInstances: 1})
 	h := &heldRun{release: make(chan struct{}), err: make(chan error, 1)}
 	held := make(chan struct{})
 	hold := map[string]sandbox.Func{"hold": {Async: func(context.Context, []json.RawMessage) (json.RawMessage, error) {
@@ -117,11 +113,7 @@ func TestCloseEndsTheWait(t *testing.T) {
 // serves the next run. codemode's ExecuteCode uses it so that a run which
 // waited for an instance runs nothing once its session is closed.
 func TestStartedVetoes(t *testing.T) {
-	e, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{MaxInstances: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e := mustEngine(t, sandbox.Config{MaxInstances: 1})
 	veto := errors.New("closed while it waited")
 	called := 0
 	mark := map[string]sandbox.Func{"mark": {Sync: func([]json.RawMessage) (json.RawMessage, error) {
