@@ -32,7 +32,8 @@ var ErrClosed = errors.New("codemode: closed")
 // asset this module expects. It is sandbox.ErrAsset.
 var ErrAsset = sandbox.ErrAsset
 
-// ErrNilEngine is wrapped by NewWithEngine's error for a nil engine.
+// ErrNilEngine is wrapped by NewWithEngine's error for a nil engine, or
+// one that sandbox.NewEngine did not make (a zero sandbox.Engine).
 var ErrNilEngine = errors.New("codemode: nil engine")
 
 // The errors of a CodeMode or Session used without New or NewSession are
@@ -135,7 +136,9 @@ func mib(n int64) string {
 }
 
 // ValidateConfig reports what is wrong with cfg, if anything, without
-// creating anything. It fails exactly when New would fail on cfg.
+// creating anything. It fails exactly when New would fail on cfg, with the
+// same error: wrapping ErrInvalidConfig (a *ConfigError) for a field, or
+// ErrInvalidTool or ErrDuplicateTool (a *ToolError) for one of its Tools.
 func ValidateConfig(cfg Config) error {
 	if _, err := cfg.withDefaults(); err != nil {
 		return err

@@ -50,7 +50,10 @@ type Config struct {
 	// instructions (the model is never left without any), and its first
 	// panic is reported on standard error.
 	OverwriteSystemInstruction func(current string) string
-	// Tools are registered when the instance is created.
+	// Tools are registered when the instance is created. New fails on an
+	// unusable one with a *ToolError (wrapping ErrInvalidTool or
+	// ErrDuplicateTool) whose message starts with its index: "Tools[3]: ".
+	// nil registers none (RegisterTools adds tools later).
 	Tools []Tool
 	// Search adds semantic ranking to tool search (see SearchConfig).
 	Search SearchConfig
@@ -103,8 +106,8 @@ var ErrInvalidConfig = errors.New("codemode: invalid config")
 // Go field's name (Timeout, MemoryLimitMB, ...); bindings that expose the
 // config under other names map it to theirs.
 type ConfigError struct {
-	Field   string
-	Problem string
+	Field   string // the Config field, "MemoryLimitMB"
+	Problem string // what it must be, and what it was
 }
 
 // Error is "codemode: invalid config: <Field>: <Problem>".

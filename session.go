@@ -72,6 +72,7 @@ func (s *Session) SearchTools(query string, limit int) ([]SearchHit, error) {
 
 // SearchHit is one result of a tool search, best first.
 type SearchHit struct {
+	// Name is the tool's name, as the program calls it (tools.<Name>).
 	Name string
 	// Namespace is the name up to its last dot ("" for a top-level tool).
 	Namespace string
@@ -127,9 +128,9 @@ type ExecuteCodeInput struct {
 // fields mean what SearchRequest's do (all optional; Limit 0 is the
 // default, 10).
 type SearchToolsInput struct {
-	Query     string `json:"query"`
-	Namespace string `json:"namespace,omitempty"`
-	Limit     int    `json:"limit,omitempty"`
+	Query     string `json:"query"`               // SearchRequest.Query
+	Namespace string `json:"namespace,omitempty"` // SearchRequest.Namespace
+	Limit     int    `json:"limit,omitempty"`     // SearchRequest.Limit
 }
 
 // LLMTool is a tool to hand to an LLM SDK: its arguments and result are

@@ -93,12 +93,12 @@ type Call struct {
 // call, possibly concurrently: treat them as read-only. Annotations are
 // copied as deeply as Tool.Annotations are at registration.
 type ToolInfo struct {
-	Name         string
-	Description  string
-	InputSchema  json.RawMessage
-	OutputSchema json.RawMessage
-	Annotations  map[string]any
-	Source       any
+	Name         string          // Tool.Name
+	Description  string          // Tool.Description
+	InputSchema  json.RawMessage // Tool.InputSchema, compact; nil for none
+	OutputSchema json.RawMessage // Tool.OutputSchema, compact; nil for none
+	Annotations  map[string]any  // a copy of Tool.Annotations
+	Source       any             // Tool.Source, as given
 }
 
 var (
@@ -128,6 +128,9 @@ type ToolError struct {
 	kind error
 }
 
+// Error is `codemode: invalid tool: tool "<Name>": <Field>: <Reason>`, or
+// for Field "name" `codemode: invalid tool: tool name "<Name>": <Reason>`
+// ("duplicate tool" in place of "invalid tool" for ErrDuplicateTool).
 func (e *ToolError) Error() string {
 	if e.Field == "name" {
 		return fmt.Sprintf("%v: tool name %q: %s", e.kind, e.Name, e.Reason)

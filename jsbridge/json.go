@@ -105,10 +105,11 @@ func identifier(k string) bool {
 // caller's (the sandbox's, for a tool input), so that every place says
 // the same.
 type ArrayTooLongError struct {
-	Len  int
-	Path string
+	Len  int    // the array's length
+	Path string // where it is under the value ("" for the value itself)
 }
 
+// Error says the value is not JSON data, with Len and Path.
 func (e *ArrayTooLongError) Error() string {
 	return fmt.Sprintf("value is not JSON data: it holds an array of %d elements at %q", e.Len, e.Path)
 }

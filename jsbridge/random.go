@@ -30,6 +30,8 @@ var errNoRandom = errors.New("no random source: the host has no crypto.getRandom
 // such function or it throws.
 type WebCrypto struct{}
 
+// Read fills p from crypto.getRandomValues: len(p) and nil, or 0 and an
+// error saying why the host gave no bytes.
 func (WebCrypto) Read(p []byte) (int, error) {
 	if err := fillRandom(webCrypto, getRandomValues, p); err != nil {
 		return 0, err

@@ -112,7 +112,9 @@ type Engine struct {
 
 // NewEngine compiles and checks the QuickJS asset (the bytes of
 // emscripten-module.wasm), adding the loop checks (InstrumentAsset) if it
-// has none.
+// has none. Bytes that are not that asset give an error wrapping ErrAsset;
+// a Config.MemoryLimit past MaxMemoryLimit (or negative), an error naming
+// it; no Config.Backend under GOOS=js, an error saying it is required.
 func NewEngine(wasm []byte, cfg Config) (*Engine, error) {
 	if cfg.Backend == nil {
 		cfg.Backend = defaultBackend()
@@ -151,7 +153,9 @@ func NewEngine(wasm []byte, cfg Config) (*Engine, error) {
 func InstrumentAsset(wasm []byte) ([]byte, error) { return ffi.InstrumentLoops(wasm) }
 
 // NewEngineFromModule checks an already compiled module (as the JS host
-// compiles it with streaming) and builds an engine on it. The engine owns mod.
+// compiles it with streaming) and builds an engine on it. The engine owns
+// mod; on an error mod is closed. A module that is not the QuickJS asset
+// gives an error wrapping ErrAsset; a bad Config.MemoryLimit, as NewEngine.
 func NewEngineFromModule(mod wasmhost.Module, cfg Config) (*Engine, error) {
 	if err := checkLimit(cfg.MemoryLimit); err != nil {
 		mod.Close()
@@ -460,17 +464,24 @@ type Func struct {
 	Detached bool
 }
 
-// JSError is an error thrown into JS with a given name.
+// JSError is an error thrown into JS with a given name: a host function
+// that returns one (or an error wrapping one) gives the program an Error
+// whose name is Name and message Message, where any other error is an
+// Error named "Error" with the error's text.
 type JSError struct{ Name, Message string }
 
+// Error is "<Name>: <Message>".
 func (e *JSError) Error() string { return e.Name + ": " + e.Message }
 
-// Fatal is an error that ends the run with Code.
+// Fatal is an error that ends the run with Code: a host function that
+// returns one (or an error wrapping one) ends the whole run, which the
+// program cannot catch, and Result.Error has that Code.
 type Fatal struct {
 	Code    ErrorCode
 	Message string
 }
 
+// Error is "<Code>: <Message>".
 func (e *Fatal) Error() string { return string(e.Code) + ": " + e.Message }
 
 // ErrorCode classifies a failed run.
@@ -488,8 +499,8 @@ const (
 // Result is a run's outcome. Exactly one of Value (possibly nil for
 // undefined) and Error is meaningful: Error is nil on success.
 type Result struct {
-	Value json.RawMessage
-	Error *Error
+	Value json.RawMessage // the program's return value as JSON; nil for undefined
+	Error *Error          // why the run failed; nil when it returned
 	// Warnings are problems that did not fail the run: rejected tool
 	// promises nobody awaited, calls still pending at the end.
 	Warnings []string
@@ -498,10 +509,10 @@ type Result struct {
 // Error is a failed run's error. Line and Column are 1-based positions in
 // Program.Code, 0 when unknown.
 type Error struct {
-	Code    ErrorCode `json:"code"`
-	Name    string    `json:"name"`
-	Message string    `json:"message"`
-	Stack   string    `json:"stack,omitempty"`
+	Code    ErrorCode `json:"code"`            // how it failed
+	Name    string    `json:"name"`            // the JavaScript error's name (TypeError, ...)
+	Message string    `json:"message"`         // at most MaxMessageChars
+	Stack   string    `json:"stack,omitempty"` // the JavaScript stack, if any
 	Line    int       `json:"line,omitempty"`
 	Column  int       `json:"column,omitempty"`
 	// Call is the Label (or name) of the host call whose promise was
@@ -512,6 +523,7 @@ type Error struct {
 	Call string `json:"-"`
 }
 
+// Error is "<Code>: <Name>: <Message>".
 func (e *Error) Error() string { return fmt.Sprintf("%s: %s: %s", e.Code, e.Name, e.Message) }
 
 // Run runs p. Errors of the program come back in Result.Error; Run itself

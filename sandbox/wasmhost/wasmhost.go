@@ -32,8 +32,8 @@ const (
 
 // FuncType is a function signature.
 type FuncType struct {
-	Params  []ValueType
-	Results []ValueType
+	Params  []ValueType // in order
+	Results []ValueType // none or one
 }
 
 // HostFunc implements one imported function. Call receives the parameters
@@ -42,8 +42,8 @@ type FuncType struct {
 // parameter is the low half of its uint64: wazero leaves the high half as
 // it finds it, so Call reads it as uint32(args[i]) (int32 for a signed one).
 type HostFunc struct {
-	Type FuncType
-	Call func(args []uint64) uint64
+	Type FuncType                   // as the module imports it
+	Call func(args []uint64) uint64 // see HostFunc
 	// Poll, when set, marks an interrupt poll: the import returns 1 once
 	// Poll is stopped or past its deadline, and 0 otherwise. A backend for
 	// which calling Go is expensive (JavaScript) may answer from Poll
@@ -67,8 +67,8 @@ type Poll struct {
 // PollState is what a poll answers from. Times are Unix milliseconds; 0
 // means none.
 type PollState struct {
-	DeadlineMs float64
-	Stopped    bool
+	DeadlineMs float64 // the run's deadline: a poll after it answers 1
+	Stopped    bool    // the run was stopped: every poll answers 1
 	// HardMs is when a loop check stops the engine (with a trap): a
 	// program held in C code that never reaches QuickJS's own poll.
 	HardMs float64
@@ -115,16 +115,16 @@ func (p *Poll) Watch(f func(PollState)) {
 // import. MaxPages is a hard ceiling: growth beyond it fails.
 type MemorySpec struct {
 	Name     string // import name, in Imports.Module
-	MinPages uint32
-	MaxPages uint32
+	MinPages uint32 // pages of 64 KiB at instantiation
+	MaxPages uint32 // pages of 64 KiB at most
 }
 
 // Imports is everything an instance imports. All imports of the QuickJS asset
 // come from one module name.
 type Imports struct {
-	Module string
-	Funcs  map[string]HostFunc
-	Memory MemorySpec
+	Module string              // the import module name
+	Funcs  map[string]HostFunc // by import name
+	Memory MemorySpec          // the imported memory, created by the host
 }
 
 // ExternKind is the kind of an import or export.
@@ -141,10 +141,10 @@ const (
 // ExternDesc names one import or export. Type is set for functions where the
 // backend can reflect it, and nil otherwise.
 type ExternDesc struct {
-	Module string // empty for exports
-	Name   string
-	Kind   ExternKind
-	Type   *FuncType
+	Module string     // empty for exports
+	Name   string     // the import's or export's name
+	Kind   ExternKind // function, table, memory or global
+	Type   *FuncType  // functions only, where the backend can reflect it
 }
 
 // Backend compiles WebAssembly modules.
@@ -156,10 +156,13 @@ type Backend interface {
 
 // Module is a compiled module.
 type Module interface {
+	// Imports lists what the module imports, in the module's order.
 	Imports() []ExternDesc
+	// Exports lists what the module exports, in the module's order.
 	Exports() []ExternDesc
 	// Instantiate creates an instance. It does not run any export.
 	Instantiate(imports Imports) (Instance, error)
+	// Close frees the compiled module.
 	Close() error
 }
 
@@ -169,7 +172,9 @@ type Instance interface {
 	// Func returns the exported function name, declared with type t, or an
 	// error if there is no such export.
 	Func(name string, t FuncType) (Func, error)
+	// Memory is the instance's linear memory (the imported one).
 	Memory() Memory
+	// Close frees the instance; it must not be used afterwards.
 	Close() error
 }
 
@@ -195,7 +200,11 @@ type Memory interface {
 	Read(offset, length uint32) ([]byte, bool)
 	// Write copies data to offset. It returns false when out of bounds.
 	Write(offset uint32, data []byte) bool
+	// ReadUint32 reads a little-endian uint32 at offset; false when out
+	// of bounds.
 	ReadUint32(offset uint32) (uint32, bool)
+	// WriteUint32 writes v little-endian at offset; false when out of
+	// bounds.
 	WriteUint32(offset, v uint32) bool
 }
 
