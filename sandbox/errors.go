@@ -114,6 +114,15 @@ const nullThrown = "a non-Error value was thrown: null"
 func (r *run) toError(exc ffi.ValueConst) *Error {
 	q, ctx := r.q, r.ctx
 	e := &Error{Code: CodeRuntime, Name: "Error", Message: "unknown error"}
+	if q.IsUninitialized(exc) {
+		// QuickJS's normalize and localeCompare (NFC of both strings)
+		// allocate through the runtime's realloc, which fails silently at
+		// the memory limit: they return an exception without setting one,
+		// and the program's error read "a non-Error value was thrown:
+		// [unsupported type]" (RUNTIME) for what is the memory limit.
+		e.Name, e.Message = "InternalError", "out of memory"
+		return e
+	}
 	fn, fexc, ok := ffi.Value(0), ffi.Value(0), false
 	if fn, ok = r.precompiled(describeError); !ok {
 		fn, fexc = q.Eval(ctx, describeError, "<sandbox>", ffi.EvalGlobal)

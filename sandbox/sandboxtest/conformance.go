@@ -498,6 +498,18 @@ func testMemory(t *testing.T, e *sandbox.Engine) {
 			t.Fatalf("after %q: %s %v", code, ok.Value, ok.Error)
 		}
 	}
+	// normalize and localeCompare fail at the limit without setting an
+	// exception (QuickJS allocates their buffers through the runtime): the
+	// run is still the memory limit's, not "[unsupported type]".
+	for _, code := range []string{
+		"return '\\uFDFA'.repeat(1e6).normalize('NFKD').length",
+		"const a = '\\u00e9'.repeat(4e6); return a.localeCompare(a + 'b')",
+	} {
+		res := run(t, e, sandbox.Program{Code: code, Timeout: 20 * time.Second})
+		if res.Error == nil || res.Error.Code != sandbox.CodeMemoryLimit || res.Error.Name != "InternalError" || res.Error.Message != "out of memory" {
+			t.Errorf("%q: got %s %+v, want MEMORY_LIMIT InternalError \"out of memory\"", code, res.Value, res.Error)
+		}
+	}
 	// The instance that grew was discarded: idle memory is back to the start.
 	if s := e.Stats(); s.IdleMemoryBytes > 32<<20 {
 		t.Errorf("idle instances hold %d bytes after memory-limit runs", s.IdleMemoryBytes)

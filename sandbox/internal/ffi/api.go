@@ -37,7 +37,10 @@ const (
 	tagBool       = 1
 	tagNull       = 2
 	tagUndefined  = 3
-	tagFloat64    = 8 // and every larger (or more negative than -9) high word
+	// An exception that no one threw: JS_GetException's value when a
+	// built-in returned failure without setting one.
+	tagUninitialized = 4
+	tagFloat64       = 8 // and every larger (or more negative than -9) high word
 )
 
 func (q *Instance) tag(v ValueConst) int32 {
@@ -47,6 +50,11 @@ func (q *Instance) tag(v ValueConst) int32 {
 
 // IsObject reports whether the value at v is an object (functions included).
 func (q *Instance) IsObject(v ValueConst) bool { return q.tag(v) == tagObject }
+
+// IsUninitialized reports whether the value at v is QuickJS's internal
+// "uninitialized" marker, which no program can make: it is the exception of
+// a built-in that failed without throwing (see sandbox's toError).
+func (q *Instance) IsUninitialized(v ValueConst) bool { return q.tag(v) == tagUninitialized }
 
 // IsString reports whether the value at v is a string.
 func (q *Instance) IsString(v ValueConst) bool {
