@@ -70,7 +70,7 @@ before(() => {
     const tgz = sh("npm", ["pack", "--silent", "--pack-destination", WORK, join(ROOT, "dist")], ROOT).trim().split("\n").pop();
     writeFileSync(join(WORK, "package.json"), JSON.stringify({ private: true, type: "module" }));
     sh("npm", ["install", "--no-save", "--no-package-lock", "--no-audit", "--no-fund", "--offline", join(WORK, tgz)], WORK);
-    for (const app of ["vite", "vite7", "webpack", "esbuild", "rollup"]) {
+    for (const app of ["vite", "vite7", "webpack", "esbuild", "rollup", "global"]) {
         mkdirSync(join(WORK, app, "public"), { recursive: true });
         writeFileSync(join(WORK, app, "main.js"), MAIN);
         copyFileSync(join(PKG, "emscripten-module.wasm"), join(WORK, app, "public", "emscripten-module.wasm"));
@@ -295,6 +295,29 @@ test("Rollup and esbuild without the package's files: the error names the file a
             const { r, problems } = await runIn(s.url);
             assert.deepEqual(problems, []);
             assert.match(String(r.error), want, out);
+        } finally {
+            await s.close();
+        }
+    }
+});
+
+// The classic script imported for what it does (define the global), as a
+// bundled app may: the package's "sideEffects" keeps that file, where
+// "sideEffects": false let webpack and esbuild drop the import without a
+// word (a 92-byte bundle; IoCodeModeFactory was not defined).
+test("the classic script imported for its global (webpack, esbuild): the bundle defines IoCodeModeFactory", async () => {
+    const dir = join(WORK, "global");
+    writeFileSync(join(dir, "main.js"), `import "@interopio/code-mode/code-mode.global.js";\nwindow.__result = { factory: typeof globalThis.IoCodeModeFactory };\n`);
+    writeFileSync(join(dir, "webpack.config.cjs"), `module.exports = { mode: "production", entry: "./main.js", output: { path: __dirname + "/webpack" } };\n`);
+    sh(join(BIN, "webpack"), ["--config", "webpack.config.cjs"], dir);
+    sh(join(BIN, "esbuild"), ["main.js", "--bundle", "--format=esm", "--outdir=esbuild"], dir);
+    for (const out of ["webpack", "esbuild"]) {
+        writeFileSync(join(dir, out, "index.html"), html("/main.js"));
+        const s = await staticServer(join(dir, out));
+        try {
+            const { r, problems } = await runIn(s.url);
+            assert.deepEqual(problems, []);
+            assert.deepEqual(r, { factory: "function" }, out);
         } finally {
             await s.close();
         }
