@@ -195,7 +195,7 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 		"__cm_begin":  {Sync: r.begin},
 		"__cm_call":   {Async: r.call, Start: r.startCall, Label: r.callLabel},
 		"__cm_depth":  {Sync: jsonDepthHost},
-		"__cm_search": {Async: r.search},
+		"__cm_search": {Async: r.search, Label: searchLabel},
 		"__cm_log":    {Sync: r.log},
 		"__cm_src":    {Source: r.source},
 	}
@@ -414,6 +414,10 @@ func (r *runState) addLog(level, msg string) {
 
 // reportf reports a fault of the host's own code that Code Mode survives.
 var reportf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, format, args...) }
+
+// searchLabel names a tool_search call in the run's warnings as the
+// program wrote it: they said "__cm_search", a name it never saw.
+func searchLabel([]json.RawMessage) string { return "tool_search" }
 
 func (r *runState) search(ctx context.Context, args []json.RawMessage) (json.RawMessage, error) {
 	var arg json.RawMessage
