@@ -91,9 +91,7 @@ func (s *stripper) member(i, end int) (int, bool) {
 			}
 			j = k
 		}
-		if s.is(j, ";") {
-			j++
-		}
+		j = s.pastSemi(j)
 		s.blankStmt(start, j)
 		return j, false
 	}
@@ -145,9 +143,7 @@ func (s *stripper) member(i, end int) (int, bool) {
 			}
 			i++
 		}
-		if s.is(i, ";") {
-			i++
-		}
+		i = s.pastSemi(i)
 		s.blankStmt(start, i)
 		return i, false
 	}

@@ -74,9 +74,7 @@ func (s *stripper) function(i int, f frame) int {
 	}
 	if f == fBlock && (s.is(k, ";") || k >= len(s.toks) || s.tok(k).nl) {
 		// An overload signature: a declaration without a body.
-		if s.is(k, ";") {
-			k++
-		}
+		k = s.pastSemi(k)
 		s.blankStmt(start, k)
 	}
 	return k

@@ -34,9 +34,7 @@ func (s *stripper) statement(i, end int) int {
 			if !ok {
 				return i
 			}
-			if s.is(k, ";") {
-				k++
-			}
+			k = s.pastSemi(k)
 			s.blankStmt(i, k)
 			return k
 		}
@@ -83,9 +81,7 @@ func (s *stripper) statement(i, end int) int {
 				j++
 			}
 			j++
-			if s.is(j, ";") {
-				j++
-			}
+			j = s.pastSemi(j)
 			s.blankStmt(i, j)
 			return j
 		}
@@ -93,9 +89,7 @@ func (s *stripper) statement(i, end int) int {
 		// import type does (a value import among them stays an error).
 		if n.v == "{" && s.typeSpecifiers(i+1) && s.is(s.m[i+1]+1, "from") && s.tok(s.m[i+1]+2).k == tString {
 			j := s.m[i+1] + 3
-			if s.is(j, ";") {
-				j++
-			}
+			j = s.pastSemi(j)
 			s.blankStmt(i, j)
 			return j
 		}
@@ -111,9 +105,7 @@ func (s *stripper) statement(i, end int) int {
 			if s.is(j, "from") {
 				j += 2
 			}
-			if s.is(j, ";") {
-				j++
-			}
+			j = s.pastSemi(j)
 			s.blankStmt(i, j)
 			return j
 		}
@@ -218,10 +210,7 @@ func (s *stripper) declaration(i int) int {
 			}
 			j++
 		}
-		if s.is(j, ";") {
-			j++
-		}
-		return j
+		return s.pastSemi(j)
 	case "async", "function":
 		j := i + 1
 		if s.tok(i).v == "async" {
@@ -237,10 +226,7 @@ func (s *stripper) declaration(i int) int {
 		if j, ok = s.optional(s.m[j]+1, ":", s.annotation); !ok {
 			return i
 		}
-		if s.is(j, ";") {
-			j++
-		}
-		return j
+		return s.pastSemi(j)
 	case "type", "interface":
 		if j := s.statement(i, len(s.toks)); j > i {
 			return j

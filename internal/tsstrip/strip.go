@@ -133,6 +133,15 @@ func (s *stripper) blank(i, j int) {
 	}
 }
 
+// pastSemi is j, or past it when token j is the ';' that ends the
+// statement before it: what a statement being erased takes with it.
+func (s *stripper) pastSemi(j int) int {
+	if s.is(j, ";") {
+		return j + 1
+	}
+	return j
+}
+
 // blankStmt erases the statement in tokens [i, j) and leaves a ';' where it
 // began, so the statements around it stay apart as they were.
 func (s *stripper) blankStmt(i, j int) {
