@@ -24,7 +24,7 @@ import (
 // registration and then fail every call of the tool with a metaschema
 // error the model could do nothing about.
 func checkInputSchema(node any) error {
-	return firstProblem(node, schemaWalk{draft: rootDraft(node)})
+	return firstProblem(node, schemaWalk{draft: rootDraft(node), base: schemaURL, refs: &schemaRefs{root: node}})
 }
 
 // firstProblem walks a schema twice when it has a problem. Go visits a
@@ -145,6 +145,10 @@ type schemaWalk struct {
 	draft int
 	// sorted: objects' keys are visited in order (firstProblem).
 	sorted bool
+	// base is the base URI references resolve against where the walk is
+	// (the compiler's schemaURL at the root), refs the document's places.
+	base string
+	refs *schemaRefs
 }
 
 // eachKey calls f for each key of m, in order when sorted, stopping at the
@@ -190,6 +194,7 @@ func checkSchemaAt(node any, depth int, w schemaWalk) *schemaError {
 		if _, ok := n["$schema"]; ok && depth > 0 {
 			w.draft = 0
 		}
+		w.base = resourceBase(n, w.base, w.draft)
 		return eachKey(n, w.sorted, func(k string, v any) *schemaError {
 			if err := checkKeyword(k, v, depth, w); err != nil {
 				return err.in(k)
@@ -208,8 +213,8 @@ func checkSchemaAt(node any, depth int, w schemaWalk) *schemaError {
 const itemsListError = `must be a schema under 2020-12, got a list: a tuple is "prefixItems" there (a list in "items" is the form of 2019-09 and older, which needs "$schema": "http://json-schema.org/draft-07/schema#")`
 
 func checkKeyword(k string, v any, depth int, w schemaWalk) *schemaError {
-	if w.draft == 4 && laterApplicators[k] {
-		w.draft = 0
+	if !w.inDraft(k) {
+		return nil
 	}
 	if err, handled := checkMetaKeyword(k, v, depth, w); err != nil || handled {
 		return err
@@ -322,8 +327,8 @@ func checkKeyword(k string, v any, depth int, w schemaWalk) *schemaError {
 		if !ok {
 			return badf("must be a string, got %s", schemaValue(v))
 		}
-		if k == "$ref" && !strings.HasPrefix(s, "#") {
-			return badf("remote $ref %q is not allowed: put the definition under $defs", s)
+		if k == "$ref" {
+			return checkRef(s, w)
 		}
 		if k == "$schema" && schemaDraft(s) == 0 {
 			return badf("unknown $schema %q (2020-12, 2019-09, draft-07, -06 or -04)", s)

@@ -45,11 +45,6 @@ var (
 	metaRx   metaRegexps
 )
 
-// laterApplicators hold schemas but came after draft-04, which ignores
-// them: what is inside is not held to draft-04's meta-schema.
-var laterApplicators = keywordSet("prefixItems", "contains", "propertyNames", "if", "then", "else", "dependentSchemas",
-	"unevaluatedItems", "unevaluatedProperties", "contentSchema")
-
 // from reports whether the walk is in the given draft or a later one (a
 // subschema naming its own "$schema", draft 0, is in none for certain).
 func (w schemaWalk) from(draft int) bool { return w.draft >= draft }
@@ -115,10 +110,7 @@ func checkMetaKeyword(k string, v any, depth int, w schemaWalk) (err *schemaErro
 		if !ok {
 			return badf("must be a string, got %s", schemaValue(v)), true
 		}
-		if !strings.HasPrefix(s, "#") {
-			return badf("remote $ref %q is not allowed: put the definition under $defs", s), true
-		}
-		return nil, true
+		return checkRef(s, w), true
 	case k == "dependentRequired" && w.from(2019):
 		m, ok := v.(map[string]any)
 		if !ok {

@@ -5,7 +5,8 @@
 // RE2 parser is known here to refuse (re2Problem); a pattern it cannot judge
 // is left to the core, which refuses it a message later.
 
-import { draft4Bounds, LATER_APPLICATORS, metaKeyword, nameList, typeListProblem } from "./schemameta.mjs";
+import { draft4Bounds, metaKeyword, nameList, typeListProblem } from "./schemameta.mjs";
+import { inDraft, resourceBase, SCHEMA_URL, schemaRefs } from "./schemaref.mjs";
 
 const MAX_DEPTH = 64;
 /** @param {string[]} words */
@@ -40,9 +41,11 @@ export function schemaDraft(url) {
 }
 
 /**
- * @typedef {{ draft: number, sorted?: boolean }} Walk what the check knows of
- *   the schema it walks: the root "$schema"'s draft (0 below a subschema naming
- *   its own), and whether objects' keys are taken in order (see schemaProblem)
+ * @typedef {{ draft: number, sorted?: boolean, base: string, refs: ReturnType<typeof schemaRefs> }} Walk what
+ *   the check knows of the schema it walks: the root "$schema"'s draft (0 below
+ *   a subschema naming its own), whether objects' keys are taken in order (see
+ *   schemaProblem), the base URI references resolve against there and the
+ *   document's places (schemaref.mjs)
  */
 
 // The characters strconv.IsPrint takes as they are: letters, marks,
@@ -110,7 +113,7 @@ const bad = (msg) => ({ path: [], msg });
 const at = (err, seg) => (err && (err.path.unshift(seg), err));
 
 /** What schemameta.mjs uses of this module. @type {import("./schemameta.mjs").Helpers} */
-const helpers = { bad, at, kind, value, goQuote, entries: (o, sorted) => entries(o, sorted), walk: (node, depth, w) => walk(node, depth, w) };
+const helpers = { bad, at, kind, value, goQuote, entries: (o, sorted) => entries(o, sorted), walk: (node, depth, w) => walk(node, depth, w), ref: (s, w) => refProblem(s, w) };
 
 // schemacheck.go's itemsListError.
 const ITEMS_LIST = 'must be a schema under 2020-12, got a list: a tuple is "prefixItems" there (a list in "items" is the form of 2019-09 and older, which needs "$schema": "http://json-schema.org/draft-07/schema#")';
@@ -122,7 +125,8 @@ const ITEMS_LIST = 'must be a schema under 2020-12, got a list: a tuple is "pref
  */
 export function schemaProblem(root) {
     const $schema = root !== null && typeof root === "object" ? /** @type {any} */ (root).$schema : undefined;
-    const w = { draft: typeof $schema === "string" ? schemaDraft($schema) : 2020 };
+    const draft = typeof $schema === "string" ? schemaDraft($schema) : 2020;
+    const w = { draft, base: SCHEMA_URL, refs: schemaRefs(root, draft) };
     // Of several problems, the first in key order is reported, as
     // schemacheck.go's firstProblem does (Go's maps have no written order):
     // a second walk, only when the first found one.
@@ -167,6 +171,8 @@ function walk(node, depth, w) {
     if (typeof node === "boolean") return w.draft === 4 ? bad("must be a schema object under draft-04, got a boolean (boolean schemas came with draft-06)") : null;
     if (node === null || typeof node !== "object" || Array.isArray(node)) return bad(`must be a schema (an object or a boolean), got ${kind(node)}`);
     if (depth > 0 && "$schema" in node) w = { ...w, draft: 0 };
+    const base = resourceBase(/** @type {Record<string, unknown>} */ (node), w.base, w.draft);
+    if (base !== w.base) w = { ...w, base };
     for (const [k, v] of entries(node, w.sorted)) {
         const err = keyword(k, v, depth, w) || draft4Bounds(/** @type {Record<string, unknown>} */ (node), k, w, helpers);
         if (err) return at(err, k);
@@ -182,7 +188,7 @@ function walk(node, depth, w) {
  * @returns {{ path: string[], msg: string } | null}
  */
 function keyword(k, v, depth, w) {
-    if (w.draft === 4 && LATER_APPLICATORS.has(k)) w = { ...w, draft: 0 };
+    if (!inDraft(k, w.draft)) return null;
     const [err, handled] = metaKeyword(k, v, depth, w, helpers);
     if (err || handled) return err;
     if (k === "type") {
@@ -233,11 +239,20 @@ function keyword(k, v, depth, w) {
     if (COUNT.has(k)) return typeof v === "number" && v >= 0 && Number.isInteger(v) ? null : bad(`must be a non-negative integer, got ${value(v)}`);
     if (STRING.has(k)) {
         if (typeof v !== "string") return bad(`must be a string, got ${value(v)}`);
-        if (k === "$ref" && !v.startsWith("#")) return bad(`remote $ref ${goQuote(v)} is not allowed: put the definition under $defs`);
+        if (k === "$ref") return refProblem(v, w);
         if (k === "$schema" && schemaDraft(v) === 0) return bad(`unknown $schema ${goQuote(v)} (2020-12, 2019-09, draft-07, -06 or -04)`);
         if (k === "pattern") return patternError(v);
     }
     return null;
+}
+
+/**
+ * schemaref.go's checkRef: a reference is to a place in the document, never one to load.
+ * @param {string} s
+ * @param {Walk} w
+ */
+function refProblem(s, w) {
+    return w.refs.embeds(w.base, s) ? null : bad(`remote $ref ${goQuote(s)} is not allowed: put the definition under $defs`);
 }
 
 /**

@@ -5,9 +5,6 @@
 const ANCHOR_NAME = /^[A-Za-z_][-A-Za-z0-9._]*$/;
 const ABSOLUTE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:[!-$&-~]*$/;
 
-/** Applicators that came after draft-04, which ignores them (schemameta.go's laterApplicators). */
-export const LATER_APPLICATORS = new Set(["prefixItems", "contains", "propertyNames", "if", "then", "else", "dependentSchemas", "unevaluatedItems", "unevaluatedProperties", "contentSchema"]);
-
 /**
  * @typedef {{ path: string[], msg: string }} Problem
  * @typedef {{
@@ -18,6 +15,7 @@ export const LATER_APPLICATORS = new Set(["prefixItems", "contains", "propertyNa
  *   goQuote: (s: string) => string,
  *   entries: (o: object, sorted: boolean | undefined) => [string, any][],
  *   walk: (node: unknown, depth: number, w: any) => Problem | null,
+ *   ref: (s: string, w: any) => Problem | null,
  * }} Helpers schemacheck.mjs's helpers
  */
 
@@ -58,7 +56,7 @@ export function metaKeyword(k, v, depth, w, h) {
     }
     if ((k === "$dynamicRef" && from(2020)) || (k === "$recursiveRef" && from(2019))) {
         if (typeof v !== "string") return [h.bad(`must be a string, got ${h.value(v)}`), true];
-        return [v.startsWith("#") ? null : h.bad(`remote $ref ${h.goQuote(v)} is not allowed: put the definition under $defs`), true];
+        return [h.ref(v, w), true];
     }
     if (k === "dependentRequired" && from(2019)) {
         if (v === null || typeof v !== "object" || Array.isArray(v)) return [h.bad(`must be an object of property name lists, got ${h.kind(v)}`), true];

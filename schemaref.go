@@ -1,0 +1,142 @@
+package codemode
+
+import (
+	"net/url"
+	"strings"
+)
+
+// keywordDrafts are the drafts a keyword belongs to, first and last (0:
+// still in 2020-12), for the keywords that are not in every draft. Outside
+// them the validator ignores the keyword whatever its value (it is not in
+// that draft's meta-schema, and what it holds is not a schema): so does the
+// check, and a "$id" under such a keyword names no resource. A draft-07
+// schema's "$defs" or "prefixItems", a 2020-12 schema's "additionalItems",
+// used to be held to the rules of the drafts that define them.
+var keywordDrafts = map[string][2]int{
+	"$id": {6, 0}, "contains": {6, 0}, "propertyNames": {6, 0},
+	"if": {7, 0}, "then": {7, 0}, "else": {7, 0}, "contentEncoding": {7, 0}, "contentMediaType": {7, 0},
+	"$anchor": {2019, 0}, "$defs": {2019, 0}, "contentSchema": {2019, 0}, "dependentSchemas": {2019, 0},
+	"minContains": {2019, 0}, "maxContains": {2019, 0}, "unevaluatedItems": {2019, 0}, "unevaluatedProperties": {2019, 0},
+	"$dynamicAnchor": {2020, 0}, "$dynamicRef": {2020, 0}, "prefixItems": {2020, 0},
+	"additionalItems": {4, 2019},
+}
+
+// inDraft reports whether keyword k means something in the walk's draft (a
+// subschema naming its own "$schema", draft 0, is checked as any draft).
+func (w schemaWalk) inDraft(k string) bool {
+	d, ok := keywordDrafts[k]
+	return !ok || w.draft == 0 || w.draft >= d[0] && (d[1] == 0 || w.draft <= d[1])
+}
+
+// schemaRefs is what the check knows of the places a schema document names:
+// the resources it embeds (its root and each subschema with an "$id",
+// "id" under draft-04), found on the first reference that is not a
+// fragment ("item.json" beside a "$defs" entry with "$id": "item.json"),
+// which the validator resolves in the document.
+type schemaRefs struct {
+	root      any
+	resources map[string]bool // absolute URLs without fragment
+}
+
+// idKeyword is the keyword that names a resource in a draft.
+func idKeyword(draft int) string {
+	if draft == 4 {
+		return "id"
+	}
+	return "$id"
+}
+
+// resourceBase is the base URI of schema n, whose parent's is base: its id
+// resolved against base, or base. Before 2019-09 a "$ref" makes the
+// validator ignore its siblings, an id among them.
+func resourceBase(n map[string]any, base string, draft int) string {
+	id, ok := n[idKeyword(draft)].(string)
+	if !ok {
+		return base
+	}
+	if _, ref := n["$ref"]; ref && draft != 0 && draft <= 7 {
+		return base
+	}
+	if u, ok := resolveURL(base, id); ok {
+		return u
+	}
+	return base
+}
+
+// resolveURL resolves ref against base, without its fragment.
+func resolveURL(base, ref string) (string, bool) {
+	b, err := url.Parse(base)
+	if err != nil {
+		return "", false
+	}
+	r, err := url.Parse(ref)
+	if err != nil {
+		return "", false
+	}
+	u := b.ResolveReference(r)
+	u.Fragment, u.RawFragment = "", ""
+	return u.String(), true
+}
+
+// embeds reports whether a reference met where the base URI is base is to
+// a place in the document: a fragment, or a URL one of its resources has.
+func (r *schemaRefs) embeds(base, ref string) bool {
+	if strings.HasPrefix(ref, "#") {
+		return true
+	}
+	u, ok := resolveURL(base, ref)
+	if !ok {
+		return false
+	}
+	if r.resources == nil {
+		r.resources = map[string]bool{schemaURL: true}
+		collectResources(r.root, schemaURL, rootDraft(r.root), 0, r.resources)
+	}
+	return r.resources[u]
+}
+
+// collectResources adds the base URI of each schema below node (node's
+// parent's being base) to into, walking the keywords that hold schemas in
+// the draft as the check walks them.
+func collectResources(node any, base string, draft, depth int, into map[string]bool) {
+	n, ok := node.(map[string]any)
+	if !ok || depth > maxSchemaDepth {
+		return
+	}
+	if _, ok := n["$schema"]; ok && depth > 0 {
+		draft = 0
+	}
+	base = resourceBase(n, base, draft)
+	into[base] = true
+	w := schemaWalk{draft: draft}
+	for k, v := range n {
+		if !w.inDraft(k) {
+			continue
+		}
+		switch {
+		case k == "items" || oneSchemaKeywords[k] || schemaListKeywords[k]:
+			if list, ok := v.([]any); ok {
+				for _, s := range list {
+					collectResources(s, base, draft, depth+1, into)
+				}
+			} else {
+				collectResources(v, base, draft, depth+1, into)
+			}
+		case schemaMapKeywords[k] || k == "dependencies":
+			if m, ok := v.(map[string]any); ok {
+				for _, s := range m {
+					collectResources(s, base, draft, depth+1, into)
+				}
+			}
+		}
+	}
+}
+
+// checkRef is the rule of a reference ("$ref", "$dynamicRef",
+// "$recursiveRef"): to a place in the document, never one to load.
+func checkRef(s string, w schemaWalk) *schemaError {
+	if !w.refs.embeds(w.base, s) {
+		return badf("remote $ref %q is not allowed: put the definition under $defs", s)
+	}
+	return nil
+}
