@@ -27,7 +27,7 @@ func TestInferredResultTypes(t *testing.T) {
 			}},
 	}})
 	s := mustSession(t, cm)
-	other, _ := cm.NewSession()
+	other := mustSession(t, cm)
 	sig := func(s *Session, name string) string {
 		hits, err := s.SearchTools(name, 1)
 		if err != nil || len(hits) == 0 || hits[0].Name != name {
