@@ -21,13 +21,16 @@ import (
 type Tool struct {
 	// Name is unique, 1..128 characters of [A-Za-z0-9_$.-]. Dots make
 	// namespaces: "orders.search" is called as tools.orders.search(input).
+	// Registering a name that is not gives a *ToolError wrapping
+	// ErrInvalidTool; a name already taken, ErrDuplicateTool.
 	Name string
 	// Description tells the model what the tool does: search ranks by it,
 	// and tool_search and the instruction show it. Optional.
 	Description string
 	// InputSchema is the JSON Schema (draft 2020-12 unless "$schema" says
 	// otherwise) every input is validated against before Execute runs.
-	// nil (or JSON null) accepts any input.
+	// nil (or JSON null) accepts any input. A schema the validator cannot
+	// use is refused at registration (ErrInvalidTool, naming its path).
 	InputSchema json.RawMessage
 	// OutputSchema is the JSON Schema (as InputSchema) of what Execute
 	// returns: the model's signature shows it, and every result is
@@ -45,7 +48,8 @@ type Tool struct {
 	// ToolDefinition object), handed back to filters and interceptors in
 	// ToolInfo.Source. Code Mode never looks inside it.
 	Source any
-	// Execute runs the tool. input has already passed InputSchema, and is
+	// Execute runs the tool; required (nil is refused at registration with
+	// ErrInvalidTool). input has already passed InputSchema, and is
 	// the call's own (no other call, and no interceptor, holds it). Its
 	// result is JSON, or nil (or empty) for undefined. ctx is done when the run
 	// making the call ends; an error, or a panic, is thrown in the model's
