@@ -131,10 +131,11 @@ func syntaxHint(code string, e *sandbox.Error) string {
 const proseHint = ": line %d is prose, not code; send only the program, or put it in a ```js block (the text around a fenced block is left out)"
 
 // proseLine reports whether s reads as a sentence: at least three words of
-// letters (an apostrophe or a hyphen inside), commas after words, and a
-// sentence's end (: . ! ?) or a capital at its start. Code has operators,
-// brackets or fewer words; a line of bare words that JavaScript would
-// take is not where a syntax error points.
+// letters (an apostrophe or a hyphen inside), punctuation after words (a
+// comma, or a sentence's end inside the line: "Sure! Here's the code:"),
+// and a sentence's end (: . ! ?) or a capital at its start. Code has
+// operators, brackets or fewer words; a line of bare words that
+// JavaScript would take is not where a syntax error points.
 func proseLine(s string) bool {
 	words := strings.Fields(s)
 	if len(words) < 3 {
@@ -146,11 +147,8 @@ func proseLine(s string) bool {
 	if !end && !unicode.IsUpper(first) {
 		return false
 	}
-	for i, w := range words {
-		w = strings.TrimRight(w, ",")
-		if i == len(words)-1 && end {
-			w = w[:len(w)-1]
-		}
+	for _, w := range words {
+		w = strings.TrimRight(w, ",;:.!?")
 		if w == "" {
 			return false
 		}

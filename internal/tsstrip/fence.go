@@ -47,9 +47,12 @@ func laterFence(src, kept string) int {
 	return 0
 }
 
-// fenceLangs are the info strings of a fence whose block is taken as code.
+// fenceLangs are the info strings of a fence whose block is taken as code:
+// the names and aliases GitHub's linguist gives JavaScript and TypeScript
+// (```node is JavaScript there) and their files' extensions.
 var fenceLangs = map[string]bool{
 	"": true, "js": true, "javascript": true, "ts": true, "typescript": true, "mjs": true, "jsx": true, "tsx": true,
+	"node": true, "cjs": true, "mts": true, "cts": true, "es6": true,
 }
 
 // Unfence returns the code of the first markdown fence (``` or ~~~, with

@@ -177,6 +177,9 @@ func TestProgram(t *testing.T) {
 		{"fence with prose", "Here is the code:\n```ts\nconst a: number = 1\nreturn a\n```\nIt returns 1.", "\n\nconst a         = 1\nreturn a\n"},
 		{"fence without language", "```\nreturn 1\n```", "\nreturn 1\n"},
 		{"tilde fence", "~~~javascript\nreturn 1\n~~~", "\nreturn 1\n"},
+		{"node fence (GitHub's alias of JavaScript)", "```node\nreturn 1\n```", "\nreturn 1\n"},
+		{"mts fence", "Here:\n```mts\nconst a: number = 1\nreturn a\n```", "\n\nconst a         = 1\nreturn a\n"},
+		{"cjs fence", "```cjs\nreturn 1\n```", "\nreturn 1\n"},
 		// A script's first line may be a hashbang; the program is a
 		// function's body, where QuickJS refuses one ("invalid first
 		// character of private name").
