@@ -163,7 +163,7 @@ func (v *inputValidator) validate(input json.RawMessage) error {
 	if ve == nil {
 		return err
 	}
-	lines := violationLines(ve, inst, true)
+	lines := violationLines(ve, inst, v.doc)
 	// A program that sends its input as JSON text (tool_call(name,
 	// JSON.stringify(input)), a habit of models) read only "got string".
 	if s, ok := inst.(string); ok && len(lines) > 0 && strings.HasPrefix(lines[0], "/: type: ") && isJSONContainer(s) {
@@ -181,7 +181,7 @@ func (v *inputValidator) validateResult(name string, out json.RawMessage) error 
 	ve, inst, err := v.check(out)
 	switch {
 	case ve != nil:
-		return &resultError{tool: name, lines: violationLines(ve, inst, false)}
+		return &resultError{tool: name, lines: violationLines(ve, inst, nil)}
 	case err != nil:
 		return fmt.Errorf("%s: the result cannot be checked against its outputSchema: %v", name, err)
 	}
@@ -308,8 +308,10 @@ func (e *resultError) Error() string {
 
 // violationLines flattens the error tree to its leaves, which are the rules
 // that actually failed; inner nodes ("allOf failed", "$ref failed") only
-// repeat them. Duplicates are dropped and the list is capped.
-func violationLines(root *jsonschema.ValidationError, inst any, hints bool) []string {
+// repeat them. Duplicates are dropped and the list is capped. With the
+// schema (doc), each line gains the hint meant for a model's own input;
+// nil for none.
+func violationLines(root *jsonschema.ValidationError, inst, doc any) []string {
 	var leaves []string
 	seen := map[string]bool{}
 	var walk func(e *jsonschema.ValidationError)
@@ -321,8 +323,8 @@ func violationLines(root *jsonschema.ValidationError, inst any, hints bool) []st
 			return
 		}
 		line := violationLine(e)
-		if hints {
-			line += valueHint(e, inst)
+		if doc != nil {
+			line += valueHint(e, inst) + requiredHint(e, inst, doc)
 		}
 		if !seen[line] {
 			seen[line] = true
@@ -429,6 +431,63 @@ func valueHint(e *jsonschema.ValidationError, inst any) string {
 		}
 	}
 	return ""
+}
+
+// requiredHint follows "required: missing "id"" when the object holds keys
+// its schema does not name (tools.orders.get({ orderId }) for { id }): a
+// model that guessed a field's name reads only what is missing, not that
+// the name it sent is the wrong one. It names those keys and the
+// properties there are. The schema is followed from the root through
+// properties and items; anything else ($ref, combinators) gives no hint.
+func requiredHint(e *jsonschema.ValidationError, inst, doc any) string {
+	if _, ok := e.ErrorKind.(*kind.Required); !ok {
+		return ""
+	}
+	v, schema := inst, doc
+	for _, tok := range e.InstanceLocation {
+		sm, _ := schema.(map[string]any)
+		switch c := v.(type) {
+		case map[string]any:
+			props, _ := sm["properties"].(map[string]any)
+			v, schema = c[tok], props[tok]
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(c) {
+				return ""
+			}
+			v, schema = c[i], sm["items"]
+		default:
+			return ""
+		}
+	}
+	obj, _ := v.(map[string]any)
+	sm, _ := schema.(map[string]any)
+	props, _ := sm["properties"].(map[string]any)
+	if len(obj) == 0 || len(props) == 0 {
+		return ""
+	}
+	var unknown []string
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
+		if _, ok := props[k]; !ok {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) == 0 {
+		return ""
+	}
+	sent := quoteList(unknown[:min(len(unknown), 5)])
+	if len(unknown) > 5 {
+		sent += fmt.Sprintf(" and %d more", len(unknown)-5)
+	}
+	names := slices.Sorted(maps.Keys(props))
+	if len(names) > 8 {
+		names = append(names[:8], "...")
+	}
+	what := "is not a property"
+	if len(unknown) > 1 {
+		what = "are not properties"
+	}
+	return fmt.Sprintf(" (the input has %s, which %s of this object; its properties are %s)", sent, what, strings.Join(names, ", "))
 }
 
 // isNumberText says whether s is a number written as text: all of it

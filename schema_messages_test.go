@@ -78,6 +78,16 @@ func TestSchemaValidatorWordedMessages(t *testing.T) {
 			`invalid input: /: type: got string, want object (the input is one object of named fields, not a bare value: pass { b: ..., a: ... })`},
 		{"a bare boolean, no properties", `{"type":"object"}`, `true`,
 			`invalid input: /: type: got boolean, want object (the input is one object of named fields, not a bare value)`},
+		// A guessed field name (orderId for id): the message names the
+		// keys the schema does not have, and its properties.
+		{"a wrong field name", `{"type":"object","properties":{"id":{"type":"string"},"expand":{"type":"boolean"}},"required":["id"]}`, `{"orderId":"o1"}`,
+			`invalid input: /: required: missing "id" (the input has "orderId", which is not a property of this object; its properties are expand, id)`},
+		{"wrong names, nested in an array", `{"properties":{"lines":{"type":"array","items":{"properties":{"sku":{},"qty":{}},"required":["sku","qty"]}}}}`, `{"lines":[{"sku":"a","qty":1},{"SKU":"b","quantity":2}]}`,
+			`invalid input: /lines/1: required: missing "sku", "qty" (the input has "SKU", "quantity", which are not properties of this object; its properties are qty, sku)`},
+		{"a missing field, every key known", `{"properties":{"id":{},"expand":{}},"required":["id"]}`, `{"expand":true}`,
+			`invalid input: /: required: missing "id"`},
+		{"a missing field, no properties to compare with", `{"required":["id"]}`, `{"orderId":"o1"}`,
+			`invalid input: /: required: missing "id"`},
 		// A number or a boolean sent as a string (limit: "5"), a habit of
 		// models that read it from text: the message says what to send.
 		{"an integer as a string", `{"properties":{"limit":{"type":"integer"}}}`, `{"limit":"5"}`,
