@@ -36,10 +36,10 @@ export async function IoCodeModeFactory(config) {
     }
     const location = config.wasmLocation;
     if (typeof location !== "string" || location === "") {
-        throw new TypeError(
-            "config.wasmLocation: expected a non-empty string (the URL, or in Node.js the file path, " +
-                `of emscripten-module.wasm), got ${location === "" ? "an empty string" : location === null ? "null" : typeof location}`,
-        );
+        // A URL object is what new URL("...", import.meta.url) and Node's
+        // pathToFileURL give: the field is a string, its href.
+        const got = location === "" ? "an empty string" : location === null ? "null" : typeof URL === "function" && /** @type {any} */ (location) instanceof URL ? "a URL object (pass its href: wasmLocation: url.href)" : typeof location;
+        throw new TypeError(`config.wasmLocation: expected a non-empty string (the URL, or in Node.js the file path, of emscripten-module.wasm), got ${got}`);
     }
     const mode = /** @type {any} */ (config).worker;
     if (mode !== undefined && typeof mode !== "boolean") {

@@ -32,6 +32,8 @@ describe("config errors reject with a TypeError naming the field", () => {
         ["missing wasmLocation", {}, /config\.wasmLocation: expected/],
         ["empty wasmLocation", { wasmLocation: "" }, /config\.wasmLocation: expected/],
         ["numeric wasmLocation", { wasmLocation: 5 }, /config\.wasmLocation: expected/],
+        // new URL(..., import.meta.url) or pathToFileURL(path): the message says to pass its href.
+        ["a URL object as wasmLocation", { wasmLocation: new URL("file:///x/emscripten-module.wasm") }, /^config\.wasmLocation: expected a non-empty string \(the URL, or in Node\.js the file path, of emscripten-module\.wasm\), got a URL object \(pass its href: wasmLocation: url\.href\)$/],
         ["timeout: -1", { wasmLocation: assetPath, timeout: -1 }, /config\.timeout: expected/],
         ["timeout: NaN", { wasmLocation: assetPath, timeout: NaN }, /config\.timeout: expected/],
         ["timeout: '1000'", { wasmLocation: assetPath, timeout: "1000" }, /config\.timeout: expected/],
