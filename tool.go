@@ -30,7 +30,10 @@ type Tool struct {
 	// InputSchema is the JSON Schema (draft 2020-12 unless "$schema" says
 	// otherwise) every input is validated against before Execute runs.
 	// nil (or JSON null) accepts any input. A schema the validator cannot
-	// use is refused at registration (ErrInvalidTool, naming its path).
+	// use is refused at registration (ErrInvalidTool, naming its path); so
+	// is a "multipleOf" of more than 18 significant digits (0.01 and 1e-30
+	// have one, 5 and 2.5e-9 two), against which checking a value would
+	// take time growing with both numbers' digits.
 	InputSchema json.RawMessage
 	// OutputSchema is the JSON Schema (as InputSchema) of what Execute
 	// returns: the model's signature shows it, and every result is
@@ -297,7 +300,8 @@ func compileTool(t Tool) (*toolEntry, error) {
 	for _, sc := range []struct {
 		field string
 		root  any
-	}{{"inputSchema", inRoot}, {"outputSchema", outRoot}} {
+		raw   json.RawMessage
+	}{{"inputSchema", inRoot, in}, {"outputSchema", outRoot, out}} {
 		if sc.root == nil {
 			continue
 		}
@@ -305,6 +309,9 @@ func compileTool(t Tool) (*toolEntry, error) {
 		// in another draft's sense, is refused now, naming its path, rather
 		// than failing every call (or every result) of the tool later.
 		if err := checkInputSchema(sc.root); err != nil {
+			return nil, invalidTool(t.Name, sc.field, "%v", err)
+		}
+		if err := checkMultipleOfDigits(sc.raw); err != nil {
 			return nil, invalidTool(t.Name, sc.field, "%v", err)
 		}
 		roots = append(roots, sc.root)
