@@ -29,7 +29,7 @@ export function compileCore() {
         // see the file and emit it next to their output.
         const url = new URL("./code-mode.wasm", import.meta.url);
         const p = loadWasmURL(url).catch((/** @type {unknown} */ cause) => {
-            const missing = /** @type {any} */ (cause)?.status === 404;
+            const missing = /** @type {any} */ (cause)?.missing === true;
             throw new Error(`Cannot load the Code Mode core from ${url.href}: ${describeError(cause)}${bundlerHint(url.href, missing)}`, { cause });
         });
         modulePromise = p;

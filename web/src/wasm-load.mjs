@@ -16,8 +16,8 @@ async function fetchWasm(url, imports) {
     }
     const response = await fetch(url);
     if (!response.ok) {
-        // The status, for the hint of a file the server does not have.
-        throw Object.assign(new Error(`HTTP ${response.status}${response.statusText ? " " + response.statusText : ""}`), { status: response.status });
+        // missing: for the hint of a file the server does not have.
+        throw Object.assign(new Error(`HTTP ${response.status}${response.statusText ? " " + response.statusText : ""}`), { missing: response.status === 404 });
     }
     // The streaming APIs accept exactly this MIME type (no parameters).
     const type = (response.headers.get("content-type") || "").trim().toLowerCase();
@@ -30,7 +30,24 @@ async function fetchWasm(url, imports) {
         }
     }
     const bytes = await response.arrayBuffer();
+    if (!isWasm(bytes)) {
+        // Dev servers (Vite's, most single-page app servers) answer a path
+        // they have no file for with their index.html and status 200: the
+        // compiler's "expected magic word 00 61 73 6d, found 3c 21 64 6f"
+        // did not say that the file is not there.
+        const page = type.startsWith("text/html");
+        throw Object.assign(new Error(`not WebAssembly: the server sent ${type || "no MIME type"}${page ? " (a page, as a dev server answers for a file it does not have: is the file served at that URL?)" : ""}`), { missing: page });
+    }
     return imports ? (await WebAssembly.instantiate(bytes, imports)).instance : WebAssembly.compile(bytes);
+}
+
+/**
+ * Whether bytes start as a WebAssembly module does ("\0asm").
+ * @param {ArrayBuffer} bytes
+ */
+function isWasm(bytes) {
+    const b = new Uint8Array(bytes, 0, Math.min(4, bytes.byteLength));
+    return b.length === 4 && b[0] === 0 && b[1] === 0x61 && b[2] === 0x73 && b[3] === 0x6d;
 }
 
 /** @param {string} path */

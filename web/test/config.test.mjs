@@ -240,9 +240,15 @@ describe("the QuickJS asset", () => {
             await assert.rejects(IoCodeModeFactory({ wasmLocation: broken }), assetError(broken, /500/));
         });
 
-        test("an HTML page instead of the asset rejects", async () => {
+        // A dev server's answer for a file it does not have (Vite's, with
+        // status 200): the message says so, where the compiler's said
+        // "expected magic word 00 61 73 6d, found 3c 68 74 6d".
+        test("an HTML page instead of the asset rejects, saying it is a page", async () => {
             const html = `${server.url}/wasm/html.wasm`;
-            await assert.rejects(IoCodeModeFactory({ wasmLocation: html }), assetError(html));
+            await assert.rejects(
+                IoCodeModeFactory({ wasmLocation: html }),
+                assetError(html, /: not WebAssembly: the server sent text\/html \(a page, as a dev server answers for a file it does not have: is the file served at that URL\?\)$/),
+            );
         });
 
         test("a network error rejects with the location", async () => {
