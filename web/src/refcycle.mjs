@@ -1,20 +1,36 @@
-// Worker mode's registration check for schemas that apply themselves to the
-// same value without end ({ $ref: "#" }): the rule of schemacycle.go, with
-// its message, so that registerTool throws at once as it does in-thread
-// instead of the worker refusing the tool a message later. Only documents
-// whose references are local ("#/json/pointer" or "#anchor") and that set
-// no nested $id are checked here; anything else is left to the core. An
-// anchor named twice, which the core's compiler refuses, is refused here
-// too, in the same words.
+// Worker mode's registration check for what the core's compiler refuses in
+// a schema's references and named places: a schema that applies itself to
+// the same value without end ({ $ref: "#" }, schemacycle.go's rule), a
+// reference to a place that is not there, an anchor or an id named twice,
+// an id Go cannot parse; with the core's messages, so that registerTool
+// throws at once as it does in-thread instead of the worker refusing the
+// tool a message later. It reads the schema as the compiler does
+// (third_party/jsonschema): ids and anchors only where the draft has
+// subschemas, a draft before 2019-09 ignoring the siblings of "$ref", each
+// keyword only from the draft that brought it. A document with a nested
+// resource (an "$id" other than a fragment below the root), or an id or
+// reference this reading is not sure of, is left to the core.
 
 import { schemaDraft } from "./schemacheck.mjs";
+import { join, parseProblem } from "./schemaurl.mjs";
 
-const IN_PLACE = ["$ref", "$recursiveRef", "not", "if", "then", "else"];
-const IN_PLACE_LISTS = ["allOf", "anyOf", "oneOf"];
-const IN_PLACE_MAPS = ["dependentSchemas", "dependencies"];
-const DESCENDING = ["propertyNames", "unevaluatedProperties", "contains", "unevaluatedItems", "contentSchema", "additionalProperties", "additionalItems", "items"];
-const DESCENDING_LISTS = ["prefixItems", "items"];
-const DESCENDING_MAPS = ["properties", "patternProperties"];
+// What the compiler makes of each keyword, from the draft that brought it
+// (objcompiler.go): applied in place, or to a part of the value.
+/** @type {Record<string, number>} */
+const IN_PLACE = { $ref: 4, $recursiveRef: 2019, $dynamicRef: 2020, not: 4, if: 7 };
+const IN_PLACE_LISTS = { allOf: 4, anyOf: 4, oneOf: 4 };
+const IN_PLACE_MAPS = { dependentSchemas: 2019, dependencies: 4 };
+const REFS = ["$ref", "$recursiveRef", "$dynamicRef"];
+const DESCENDING = { propertyNames: 6, unevaluatedProperties: 2019, contains: 6, unevaluatedItems: 2019, additionalProperties: 4, items: 4 };
+const DESCENDING_MAPS = { properties: 4, patternProperties: 4 };
+// Where each draft finds subschemas, and so ids and anchors (draft.go).
+const PLACES = { not: 4, additionalProperties: 4, items: 4, additionalItems: 4, propertyNames: 6, contains: 6, if: 7, then: 7, else: 7, unevaluatedProperties: 2019, unevaluatedItems: 2019, contentSchema: 2019 };
+const PLACE_MAPS = { definitions: 4, properties: 4, patternProperties: 4, dependencies: 4, $defs: 2019, dependentSchemas: 2019 };
+const PLACE_LISTS = { allOf: 4, anyOf: 4, oneOf: 4, items: 4, prefixItems: 2020 };
+// The compiler's made-up address of the document (schema.go schemaURL),
+// which its messages leave out.
+const SCHEMA_URL = "mem:///codemode/schema.json";
+const shown = (/** @type {string} */ url) => url.replace(/^mem:\/\/\/codemode\//, "").replace(/^schema\.json$/, "");
 
 /**
  * schema.go's openAPIRefHint: a reference into an OpenAPI document's components.
@@ -32,86 +48,150 @@ const escape = (key) => key.replace(/~/g, "~0").replace(/\//g, "~1");
 const isSchema = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /**
+ * Each [location, schema] of s that the draft reads for keywords in table.
+ * @param {Record<string, any>} s
+ * @param {string} loc
+ * @param {number} draft
+ * @param {Record<string, number>} one
+ * @param {Record<string, number>} lists
+ * @param {Record<string, number>} maps
+ * @returns {[string, any][]}
+ */
+function parts(s, loc, draft, one, lists, maps) {
+    /** @type {[string, any][]} */
+    const out = [];
+    const has = (/** @type {Record<string, number>} */ t, /** @type {string} */ k) => Object.prototype.hasOwnProperty.call(t, k) && t[k] <= draft;
+    for (const [k, v] of Object.entries(s)) {
+        if (has(one, k) && !Array.isArray(v)) out.push([`${loc}/${escape(k)}`, v]);
+        if (has(lists, k) && Array.isArray(v)) v.forEach((x, i) => out.push([`${loc}/${escape(k)}/${i}`, x]));
+        if (has(maps, k) && isSchema(v)) for (const [n, x] of Object.entries(v)) out.push([`${loc}/${escape(k)}/${escape(n)}`, x]);
+    }
+    return out;
+}
+
+/**
  * The message of the core for a schema that never descends, a local
- * reference that points nowhere, or "" when the check passes (or does not
- * apply to this document).
+ * reference that points nowhere, a place named twice or an id that does
+ * not parse, or "" when the check passes (or leaves the document to the
+ * core).
  * @param {unknown} root a JSON Schema as JSON data
  * @returns {string}
  */
 export function refCycleError(root) {
     if (!isSchema(root)) return "";
+    const draft = typeof root.$schema === "string" ? schemaDraft(root.$schema) : 2020;
+    if (draft === 0) return "";
+    const idKey = draft === 4 ? "id" : "$id";
     /** @type {Map<string, string>} anchor -> location */
     const anchors = new Map();
+    /** @type {Map<string, string>} resolved id -> pointer */
+    const ids = new Map();
     let checkable = true;
-    let duplicate = "";
-    const draft = typeof root.$schema === "string" ? schemaDraft(root.$schema) : 2020;
-    /** @param {any} s @param {string} loc */
-    const scan = (s, loc) => {
-        if (Array.isArray(s)) s.forEach((x, i) => scan(x, `${loc}/${i}`));
-        if (!isSchema(s)) return;
-        if (loc !== "#" && typeof s.$id === "string") checkable = false;
-        for (const k of ["$ref", "$recursiveRef", "$dynamicRef"]) if (k in s && (typeof s[k] !== "string" || !s[k].startsWith("#"))) checkable = false;
-        if (typeof s.$anchor === "string" && draft < 2019) anchors.set(s.$anchor, loc);
-        // From 2019-09 (and $dynamicAnchor in 2020-12) an anchor names a
-        // place; the compiler refuses a name given twice.
-        for (const name of [draft >= 2019 && s.$anchor, draft === 2020 && s.$dynamicAnchor]) {
-            if (typeof name !== "string") continue;
-            const first = anchors.get(name);
-            if (first !== undefined && first !== loc && !duplicate) duplicate = `duplicate anchor ${JSON.stringify(name)} in schema at ${JSON.stringify(first.slice(1))} and ${JSON.stringify(loc.slice(1))}`;
-            if (first === undefined) anchors.set(name, loc);
+    let problem = "";
+    let rootBase = SCHEMA_URL;
+    /** @param {any} s @param {string} loc @param {string} base the id of the resource s is in, "" when unknown */
+    const scan = (s, loc, base) => {
+        if (!isSchema(s) || problem) return;
+        // Before 2019-09, "$ref" makes its siblings no keywords.
+        const refOnly = draft < 2019 && "$ref" in s;
+        for (const k of REFS) if (k in s && (typeof s[k] !== "string" || !s[k].startsWith("#") || /%(?![0-9A-Fa-f]{2})/.test(s[k]))) checkable = false;
+        const id = !refOnly && typeof s[idKey] === "string" ? s[idKey] : undefined;
+        if (id !== undefined) {
+            const hash = id.indexOf("#");
+            const url = hash < 0 ? id : id.slice(0, hash);
+            const frag = hash < 0 ? "" : id.slice(hash + 1);
+            if (url !== "") {
+                const parsed = parseProblem(url);
+                if (parsed === "bad") {
+                    problem = `error in parsing id at ${JSON.stringify(loc)}`;
+                    return;
+                }
+                const resolved = parsed === "ok" ? join(base, url) : "";
+                if (loc !== "#") checkable = false;
+                else rootBase = resolved;
+                base = resolved;
+                if (resolved) {
+                    const first = ids.get(resolved);
+                    const ptr = loc.slice(1);
+                    if (first !== undefined && first !== ptr) {
+                        problem = `duplicate id ${JSON.stringify(shown(resolved))} in schema at ${JSON.stringify(ptr)} and ${JSON.stringify(first)}`;
+                        return;
+                    }
+                    ids.set(resolved, ptr);
+                }
+            }
+            // Before 2019-09 an id's fragment names an anchor.
+            if (draft < 2019 && frag !== "" && !frag.startsWith("/")) {
+                if (frag.includes("%")) checkable = false;
+                else addAnchor(frag, loc);
+            }
         }
-        for (const [k, v] of Object.entries(s)) if (k !== "enum" && k !== "const" && k !== "examples" && k !== "default") scan(v, `${loc}/${escape(k)}`);
+        for (const name of [draft >= 2019 && s.$anchor, draft === 2020 && s.$dynamicAnchor]) if (typeof name === "string") addAnchor(name, loc);
+        for (const [l, v] of parts(s, loc, draft, PLACES, PLACE_LISTS, PLACE_MAPS)) scan(v, l, base);
     };
-    scan(root, "#");
+    /** @param {string} name @param {string} loc */
+    const addAnchor = (name, loc) => {
+        const first = anchors.get(name);
+        if (first !== undefined && first !== loc && !problem) problem = `duplicate anchor ${JSON.stringify(name)} in schema at ${JSON.stringify(first.slice(1))} and ${JSON.stringify(loc.slice(1))}`;
+        if (first === undefined) anchors.set(name, loc);
+    };
+    scan(root, "#", SCHEMA_URL);
+    if (problem) return problem;
     if (!checkable) return "";
-    if (duplicate) return duplicate;
 
-    /** @param {string} ref @returns {[string, any] | null} */
+    /**
+     * The place a local reference names, as the compiler finds it: an
+     * anchor of the document, or a JSON pointer into it.
+     * @param {string} ref as written ("#/$defs/a", "#name")
+     * @returns {[string, any]}
+     */
     const resolve = (ref) => {
-        const frag = ref.slice(1);
-        if (frag !== "" && !frag.startsWith("/")) {
-            const loc = anchors.get(frag);
-            return loc === undefined ? null : resolve(loc);
-        }
+        const frag = decodeURIComponent(ref.slice(1));
+        if (frag === "" || frag.startsWith("/")) return pointer(frag, ref);
+        const loc = anchors.get(frag);
+        if (loc !== undefined) return pointer(loc.slice(1), loc);
+        // The compiler names the anchor by its resource's id.
+        if (rootBase === "") throw new Unknown();
+        throw new Error(`anchor in ${JSON.stringify(`${shown(rootBase)}#${frag}`)} not found in schema schema`);
+    };
+    /** @param {string} ptr @param {string} ref @returns {[string, any]} */
+    const pointer = (ptr, ref) => {
         /** @type {any} */
         let node = root;
-        const parts = frag === "" ? [] : frag.slice(1).split("/");
-        for (const raw of parts) {
-            let key = raw;
-            try {
-                key = decodeURIComponent(raw);
-            } catch {
-                // not percent-encoded: the raw token
+        const tokens = ptr === "" ? [] : ptr.slice(1).split("/");
+        for (const raw of tokens) {
+            if (/~(?![01])/.test(raw)) throw new Error(`invalid json-pointer ${JSON.stringify(ref)}`);
+            const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+            if (node === null || typeof node !== "object" || !Object.prototype.hasOwnProperty.call(node, key)) {
+                throw new Error(`json-pointer in ${JSON.stringify(ref)} not found${openAPIRefHint(ref)}`);
             }
-            key = key.replace(/~1/g, "/").replace(/~0/g, "~");
-            if (node === null || typeof node !== "object" || !(key in node)) return null;
             node = node[key];
         }
-        return [parts.length === 0 ? "#" : `#/${parts.join("/")}`, node];
+        return [tokens.length === 0 ? "#" : `#/${tokens.join("/")}`, node];
     };
 
     /** @param {any} s @param {string} loc @param {boolean} inPlace @returns {[string, any][]} */
     const edges = (s, loc, inPlace) => {
+        // Before 2019-09, "$ref" is the schema's one keyword.
+        const refOnly = draft < 2019 && typeof s.$ref === "string";
         /** @type {[string, any][]} */
         const out = [];
-        /** @param {string} l @param {any} v */
-        const add = (l, v) => isSchema(v) && out.push([l, v]);
         if (inPlace) {
-            for (const k of ["$ref", "$recursiveRef"]) {
-                if (typeof s[k] !== "string") continue;
-                const target = resolve(s[k]);
-                if (target === null) throw new Error(`json-pointer in ${JSON.stringify(s[k])} not found${openAPIRefHint(s[k])}`);
-                add(...target);
+            for (const k of REFS) if (IN_PLACE[k] <= draft && typeof s[k] === "string") out.push(resolve(s[k]));
+            if (!refOnly) {
+                out.push(...parts(s, loc, draft, IN_PLACE, IN_PLACE_LISTS, IN_PLACE_MAPS));
+                // then and else apply only beside an if, and not beside
+                // an if that is false or true, respectively.
+                if ("if" in s && draft >= 7) {
+                    if (s.if !== false) out.push([`${loc}/then`, s.then]);
+                    if (s.if !== true) out.push([`${loc}/else`, s.else]);
+                }
             }
-            for (const k of IN_PLACE) if (k !== "$ref" && k !== "$recursiveRef") add(`${loc}/${k}`, s[k]);
-            for (const k of IN_PLACE_LISTS) if (Array.isArray(s[k])) s[k].forEach((/** @type {any} */ v, /** @type {number} */ i) => add(`${loc}/${k}/${i}`, v));
-            for (const k of IN_PLACE_MAPS) if (isSchema(s[k])) for (const [n, v] of Object.entries(s[k])) add(`${loc}/${k}/${escape(n)}`, v);
-            return out;
+        } else if (!refOnly) {
+            out.push(...parts(s, loc, draft, DESCENDING, draft < 2020 ? { items: 4 } : { prefixItems: 2020 }, DESCENDING_MAPS));
+            if (draft < 2020 && Array.isArray(s.items)) out.push([`${loc}/additionalItems`, s.additionalItems]);
         }
-        for (const k of DESCENDING) add(`${loc}/${k}`, s[k]);
-        for (const k of DESCENDING_LISTS) if (Array.isArray(s[k])) s[k].forEach((/** @type {any} */ v, /** @type {number} */ i) => add(`${loc}/${k}/${i}`, v));
-        for (const k of DESCENDING_MAPS) if (isSchema(s[k])) for (const [n, v] of Object.entries(s[k])) add(`${loc}/${k}/${escape(n)}`, v);
-        return out;
+        return out.filter(([, v]) => isSchema(v));
     };
 
     /** @type {Map<string, number>} 1: on the current in-place path, 2: finished */
@@ -140,7 +220,10 @@ export function refCycleError(root) {
     try {
         walkAll("#", root);
     } catch (err) {
-        return /** @type {Error} */ (err).message;
+        return err instanceof Unknown ? "" : /** @type {Error} */ (err).message;
     }
     return "";
 }
+
+// What this reading cannot tell: the core judges it.
+class Unknown extends Error {}

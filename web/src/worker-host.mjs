@@ -203,7 +203,7 @@ export async function workerFactory(config) {
         const defs = [...list];
         registrations.set(id, defs);
         for (const d of defs) tools.set(d.name, d);
-        h.worker && h.worker.post({ t: "register", id, tools: descs, hidden: hiddenNames() });
+        h.worker && h.worker.post({ t: "register", id, one: path === "tool", tools: descs, hidden: hiddenNames() });
         return onceUnregister(() => {
             registrations.delete(id);
             for (const d of defs) if (tools.get(d.name) === d) tools.delete(d.name);

@@ -264,7 +264,9 @@ const handlers = {
     register(m) {
         hidden = new Set(m.hidden);
         try {
-            unregisters.set(m.id, api.registerTools(m.tools.map(proxyTool)));
+            // registerTool's one tool as registerTool names it, should the
+            // core refuse what the page's check left to it.
+            unregisters.set(m.id, m.one ? api.registerTool(proxyTool(m.tools[0])) : api.registerTools(m.tools.map(proxyTool)));
         } catch (err) {
             port.post({ t: "registerFailed", id: m.id, error: errorOf(err) });
         }
