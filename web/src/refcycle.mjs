@@ -94,7 +94,7 @@ export function refCycleError(root) {
         if (!isSchema(s) || problem) return;
         // Before 2019-09, "$ref" makes its siblings no keywords.
         const refOnly = draft < 2019 && "$ref" in s;
-        for (const k of REFS) if (k in s && (typeof s[k] !== "string" || !s[k].startsWith("#") || /%(?![0-9A-Fa-f]{2})/.test(s[k]))) checkable = false;
+        for (const k of REFS) if (k in s && (typeof s[k] !== "string" || (s[k] !== "" && !s[k].startsWith("#")) || /%(?![0-9A-Fa-f]{2})/.test(s[k]))) checkable = false;
         const id = !refOnly && typeof s[idKey] === "string" ? s[idKey] : undefined;
         if (id !== undefined) {
             const hash = id.indexOf("#");
@@ -142,7 +142,7 @@ export function refCycleError(root) {
     /**
      * The place a local reference names, as the compiler finds it: an
      * anchor of the document, or a JSON pointer into it.
-     * @param {string} ref as written ("#/$defs/a", "#name")
+     * @param {string} ref as written ("#/$defs/a", "#name", "" for the document)
      * @returns {[string, any]}
      */
     const resolve = (ref) => {

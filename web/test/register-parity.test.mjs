@@ -147,6 +147,9 @@ const references = [
     { $dynamicAnchor: "n", $defs: { x: { $dynamicAnchor: "n" } } },
     { $id: "#foo" },
     { $defs: { b: { $id: "#foo" } } },
+    { $id: "https://x.test/root.json", $defs: { item: { $id: "item.json", type: "string" } }, properties: { x: { $ref: "item.json" } } },
+    { $ref: "" },
+    { properties: { p: { $ref: "" } } },
     { $id: "urn:%zz", properties: { p: { $ref: "#nope" } } },
     { $id: "urn:a", $defs: { x: { $id: "urn:a" } } },
     { $id: "a.json", $defs: { x: { $id: "a.json" } } },
@@ -190,6 +193,7 @@ const leftToTheCore = [
     { $id: "a.json", $defs: { x: { $id: "b.json" } }, properties: { p: { $ref: "#/$defs/nope" } } },
     { $defs: { x: { $id: "http://x/b.json", $ref: "#" } }, $ref: "#/$defs/x" },
     { $ref: "#/$defs/%zz" },
+    { $id: "https://x.test/root.json", $defs: { item: { $id: "item.json", $ref: "root.json" } }, $ref: "item.json" },
 ];
 
 test("what the page leaves to the core: refused a message later, in registerTool's words", async () => {
