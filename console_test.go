@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/interopio/code-mode/internal/trunc"
 )
 
 // TestConsoleMethods: the console methods models write besides the five
@@ -92,6 +94,15 @@ func TestConsoleValues(t *testing.T) {
 			[]string{`{"self":"[Circular]","n":1}`}},
 		{"an object deeper than 100 levels: a marker at the 101st", `let o = 1; for (let i = 0; i < 1e5; i++) o = {a: o}; let a = 1; for (let i = 0; i < 100; i++) a = [a]; console.log(o); console.log(a, [a])`,
 			[]string{strings.Repeat(`{"a":`, 100) + `"[more than 100 levels deep]"` + strings.Repeat("}", 100), strings.Repeat("[", 100) + "1" + strings.Repeat("]", 100) + " " + strings.Repeat("[", 100) + `"[more than 100 levels deep]"` + strings.Repeat("]", 100)}},
+		// A sparse array's JSON and String walk every index: a line of one
+		// took the run to its timeout. Past 2,000 elements a line shows the
+		// first 2,000 (what the line keeps is the same) or says how long
+		// the array is where String was asked.
+		{"an array of 1e9 elements, logged and thrown from a timer", `const a = []; a.length = 1e9; a[1] = 7; console.log(a); console.log("%s", a); setTimeout(() => { throw a }, 0); await new Promise((r) => setTimeout(r, 20))`,
+			[]string{trunc.String("[null,7"+strings.Repeat(",null", 500), maxLogEntryChars), trunc.String("[null,7"+strings.Repeat(",null", 500), maxLogEntryChars), trunc.String("uncaught in a setTimeout callback: [null,7"+strings.Repeat(",null", 500), maxLogEntryChars)}},
+		{"a long array shows what it showed", `console.log(Array(3000).fill(1))`, []string{trunc.String("["+strings.Repeat("1,", 3000), maxLogEntryChars)}},
+		{"what String was asked of says how long it is", `const a = []; a.length = 1e9; const e = new Error("x"); e.name = a; console.log(e, new Uint8Array(2e6), new Error("z", { cause: { a } }))`,
+			[]string{`[an array of 1000000000 elements]: x [an array of 2000000 elements] Error: z; cause: {"a":[null,null,` + strings.Repeat("null,", 200)[:500-len(`{"a":[null,null,`)] + "…"}},
 		{"errors and strings as before", `console.log(new RangeError("r"), "s", null, undefined, true, {e: [new Error("x")]})`,
 			[]string{`RangeError: r s null undefined true {"e":[{"name":"Error","message":"x"}]}`}},
 	} {

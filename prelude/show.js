@@ -15,7 +15,7 @@
     const one = (v) => {
       let isError = false;
       try { isError = v instanceof Error; } catch (_) {}
-      const s = isError ? (get(() => v.name) || "Error") + ": " + (get(() => v.message) ?? "") : get(() => (typeof v === "object" && v !== null ? api.stringify(v) : v));
+      const s = isError ? (get(() => v.name) || "Error") + ": " + (get(() => v.message) ?? "") : get(() => (typeof v === "object" && v !== null ? api.stringify(v, capped) : v));
       return s !== undefined && s.length > 500 ? s.slice(0, 500) + "…" : s;
     };
     let out = "";
@@ -41,6 +41,25 @@
   // st holds the objects being written (as JSON walks them, converted) and
   // was what each of them was before.
   let conv;
+  // An array's length costs nothing (a.length = 1e9), and JSON writes
+  // every index, String joins them: a line of one held the run to its
+  // timeout. A line keeps 4,000 characters, two an element at least, so
+  // past cap elements JSON writes the first cap and how many more (what
+  // is seen is the same), and String (a typed array JSON refused, an
+  // error's message) is not asked: the line says how long it is.
+  // sandbox/errors.go's describeError does the same for the run's error.
+  const cap = 2000;
+  const head = (x) => {
+    const out = [];
+    for (let i = 0; i < cap; i++) out[i] = x[i];
+    out[cap] = "… " + (x.length - cap) + " more items";
+    return out;
+  };
+  const capped = (k, x) => isArr(x) && x.length > cap ? head(x) : x;
+  const tooLong = (x) => {
+    const n = typeof x === "object" && x !== null ? x.length : undefined;
+    return typeof n === "number" && n > cap ? "[an array of " + n + " elements]" : undefined;
+  };
   const shown = (v) => {
     const st = [], was = [];
     let n = 0, fx, p;
@@ -57,7 +76,8 @@
       if (n >= 100 && typeof x === "object") return "[more than 100 levels deep]";
       for (let i = 0; i < n; i++) if (was[i] === x) return "[Circular]";
       let out = x;
-      if (typeof x !== "object" || !(isArr(x) || (p = gp(x)) === OP || p === null)) {
+      if (isArr(x) && x.length > cap) out = head(x);
+      else if (typeof x !== "object" || !(isArr(x) || (p = gp(x)) === OP || p === null)) {
         if (!fx) fx = (conv || (conv = src("convert")(S, isArr)))();
         out = fx[0](x, this, k, st, st, 0, "log");
       }
@@ -75,7 +95,7 @@
   const text = (v) => {
     if (typeof v === "string") return v;
     if (typeof v === "number") return v === 0 && 1 / v < 0 ? "-0" : "" + v;
-    const get = (f) => { try { return String(f()); } catch (_) { return undefined; } };
+    const get = (f) => { try { const x = f(); return tooLong(x) ?? String(x); } catch (_) { return undefined; } };
     if (typeof v === "bigint" || typeof v === "symbol") return get(() => v);
     let isError = false;
     try { isError = v instanceof Error; } catch (_) {}

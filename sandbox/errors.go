@@ -34,19 +34,26 @@ const (
 // a Proxy whose getPrototypeOf trap throws is read as a non-Error value.
 // A thrown object JSON cannot write (a cycle, a BigInt, nesting past
 // 1,000 levels) is String's "[object Object]" and why it is not JSON.
+// An array longer than cap (a.length = 1e9 costs nothing) is written as
+// its first cap elements and how many more, and String never joins one:
+// either took the run to its timeout (prelude/show.js, the same rule).
 // The envelope has no prototype, so a toJSON the program put on
 // Object.prototype cannot replace it.
 var describeError = `(e) => {
   const cut = (s, n) => s.length > n ? s.slice(0, n) + "… [" + (s.length - n) + " more characters]" : s;
+  const cap = 2000, isArr = Array.isArray;
+  const head = (x) => { const out = []; for (let i = 0; i < cap; i++) out[i] = x[i]; out[cap] = "… " + (x.length - cap) + " more items"; return out; };
+  const capped = (k, x) => isArr(x) && x.length > cap ? head(x) : x;
+  const tooLong = (x) => { const n = typeof x === "object" && x !== null ? x.length : undefined; return typeof n === "number" && n > cap ? "[an array of " + n + " elements]" : undefined; };
   let why;
-  const str = (f, n) => { try { return cut(String(f()), n); } catch (x) { why = x; return undefined; } };
+  const str = (f, n) => { try { const x = f(); return cut(tooLong(x) ?? String(x), n); } catch (x) { why = x; return undefined; } };
   const threw = () => { const m = str(() => why instanceof Error ? why.message : why, 200); return m ? ": " + m : ""; };
   const out = (name, message, stack) => JSON.stringify({__proto__: null, name, message, stack});
   const related = (e) => {
     const one = (v) => {
       let isE = false;
       try { isE = v instanceof Error; } catch (_) {}
-      return isE ? (str(() => v.name, 128) || "Error") + ": " + (str(() => v.message, 500) ?? "") : str(() => typeof v === "object" && v !== null ? JSON.stringify(v) : String(v), 500);
+      return isE ? (str(() => v.name, 128) || "Error") + ": " + (str(() => v.message, 500) ?? "") : str(() => typeof v === "object" && v !== null ? JSON.stringify(v, capped) : v, 500);
     };
     let s = "";
     try {
@@ -75,10 +82,10 @@ var describeError = `(e) => {
       return out(name, message, str(() => e.stack || "", ` + strconv.Itoa(MaxMessageChars) + `) || "");
     }
     let m = str(() => {
-      try { return typeof e === "object" && e !== null ? JSON.stringify(e) : String(e); } catch (x) {
+      try { return typeof e === "object" && e !== null ? JSON.stringify(e, capped) : e; } catch (x) {
         let w = "";
         try { w = cut(String(x instanceof Error ? x.message : x), 200); } catch (_) {}
-        return String(e) + " (not shown as JSON" + (w ? ": " + w : "") + ")";
+        return (tooLong(e) ?? String(e)) + " (not shown as JSON" + (w ? ": " + w : "") + ")";
       }
     }, ` + strconv.Itoa(MaxMessageChars) + `);
     if (m === undefined) m = (typeof e === "function" ? "a function" : "an object") + " that cannot be read or converted to text (reading it threw" + threw() + ")";

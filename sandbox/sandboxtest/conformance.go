@@ -187,6 +187,11 @@ func testErrors(t *testing.T, e *sandbox.Engine) {
 		{"new Promise(() => {})", sandbox.CodeRuntime, "Error", "can never settle", 0, 0, false},
 		{"throw 'plain'", sandbox.CodeRuntime, "Error", "a non-Error value was thrown: plain", 0, 0, false},
 		{"throw {code: 7}", sandbox.CodeRuntime, "Error", `{"code":7}`, 0, 0, false},
+		// A sparse array's JSON and String walk every index: these took
+		// the run to its timeout.
+		{"const a = []; a.length = 1e9; a[1] = 7; throw a", sandbox.CodeRuntime, "Error", "a non-Error value was thrown: [null,7,null,null,", 0, 0, false},
+		{"const a = []; a.length = 1e9; throw new Error('x', { cause: { a } })", sandbox.CodeRuntime, "Error", `x; cause: {"a":[null,null,`, 0, 0, false},
+		{"const a = []; a.length = 1e9; const e = new TypeError('y'); e.name = a; throw e", sandbox.CodeRuntime, "[an array of 1000000000 elements]", "y", 0, 0, false},
 		// What can be read of an exception is kept, whatever else throws.
 		{"throw new Proxy({}, { get() { throw new Error('trap') } })", sandbox.CodeRuntime, "Error", "a non-Error value was thrown: an object that cannot be read or converted to text (reading it threw: trap)", 0, 0, false},
 		{"throw new Proxy(function () {}, { get() { throw 'trap' } })", sandbox.CodeRuntime, "Error", "a function that cannot be read or converted to text (reading it threw: trap)", 0, 0, false},

@@ -220,6 +220,22 @@ describe("resource attacks end as the API says, and the next run works", () => {
         assert.deepEqual([r.error?.code, r.error?.message], ["MEMORY_LIMIT", "the result cannot be converted to JSON: out of memory"]);
         assert.equal((await run(s, "return 1")).result, 1);
     });
+    // JSON writes, and String joins, every index of a sparse array: a log
+    // line, an uncaught timer error or the run's error of one held the run
+    // until its timeout (the result and tool inputs refuse one already).
+    test("an array of 1e9 elements logged, thrown from a timer, thrown, or as a cause: the run goes on or fails as RUNTIME", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath, timeout: 10000 });
+        const s = api.createSession();
+        const logged = await run(s, "const a = []; a.length = 1e9; console.log(a); setTimeout(() => { throw a }, 0); await new Promise((r) => setTimeout(r, 20)); const e = new Error('x'); e.name = a; console.log(e); return 1");
+        assert.equal(logged.result, 1, JSON.stringify(logged.error));
+        assert.deepEqual(logged.logs.map((l) => l.message.slice(0, 50)), ["[null,null,null,null,null,null,null,null,null,null", "uncaught in a setTimeout callback: [null,null,null", "[an array of 1000000000 elements]: x"]);
+        const thrown = await run(s, "const a = []; a.length = 1e9; throw a");
+        assert.equal(thrown.error?.code, "RUNTIME", JSON.stringify(thrown.error));
+        assert.match(thrown.error.message, /^a non-Error value was thrown: \[null,null,null,/);
+        const cause = await run(s, "const a = []; a.length = 1e9; throw new Error('x', { cause: a })");
+        assert.equal(cause.error?.code, "RUNTIME", JSON.stringify(cause.error));
+        assert.match(cause.error.message, /^x; cause: \[null,null,null,/);
+    });
     test("a sort comparator that calls tools: each call runs in its own run, with its context", async (t) => {
         const calls = [];
         const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.cmp", ({ x, y }, o) => (calls.push(o.context), x - y))] });
