@@ -203,3 +203,55 @@ test("what the page leaves to the core: refused a message later, in registerTool
         assert.equal(inWorker[i], `later: Code Mode: the engine refused tools registered earlier: ${inThread[i].slice("TypeError: ".length)}`, JSON.stringify(schema));
     });
 });
+
+// A registration or an unregister made while a run is in flight: the run
+// keeps the tools it started with, the next run sees the change; a factory
+// disposed right after a registration refuses the next one and ready().
+test("registering and unregistering during a run, disposing after a registration: the same in both modes", async () => {
+    const seen = [];
+    for (const worker of [false, true]) {
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, worker });
+        let release;
+        const gate = new Promise((r) => (release = r));
+        let unregisterC;
+        api.registerTool({
+            name: "a",
+            execute: async () => {
+                if (unregisterC) api.registerTool({ name: "b", execute: () => "b" });
+                unregisterC?.();
+                unregisterC = undefined;
+                await gate;
+                return "a";
+            },
+        });
+        unregisterC = api.registerTool({ name: "c", execute: () => "c" });
+        const [, executeCode] = api.createSession().getLlmTools();
+        const code = `const out = [await tools.a({})];
+            try { out.push(await tools.b({})); } catch (e) { out.push(e.message); }
+            try { out.push(await tools.c({})); } catch (e) { out.push(e.message); }
+            return out;`;
+        const first = executeCode.execute({ code, explanation: "" });
+        release();
+        const runs = [await first, await executeCode.execute({ code, explanation: "" })].map((r) => r.result ?? r.error);
+        api.dispose();
+        const other = await IoCodeModeFactory({ wasmLocation: assetPath, worker });
+        other.registerTool({ name: "d", execute: () => 1 });
+        other.dispose();
+        const after = [() => other.registerTool({ name: "e", execute: () => 1 }), () => other.listTools()].map((f) => {
+            try {
+                f();
+                return "no error";
+            } catch (err) {
+                return err.message;
+            }
+        });
+        after.push(await other.ready().then(() => "resolved", (err) => err.message));
+        seen.push({ runs, after });
+    }
+    assert.deepEqual(seen[1], seen[0]);
+    assert.equal(seen[0].runs[0][0], "a");
+    assert.match(seen[0].runs[0][1], /unknown tool "b"/);
+    assert.deepEqual(seen[0].runs[1].slice(0, 2), ["a", "b"]);
+    assert.match(seen[0].runs[1][2], /unknown tool "c"/);
+    assert.ok(seen[0].after.every((m) => /disposed/.test(m)), JSON.stringify(seen[0].after));
+});
