@@ -66,8 +66,12 @@
 //
 // -embed fuses the lexical ranking with an embedder: -embed (or
 // -embed=hash) the deterministic stand-in eval.HashEmbed, -embed=wordvec
-// the word-vector embedder eval.WordVec; the catalog's name in the lines
-// gets "+embed" or "+wordvec".
+// the word-vector embedder eval.WordVec, -embed=use the Universal Sentence
+// Encoder lite (eval.USE: a real model, run in Node from the npm dev
+// dependencies, its vectors cached outside the repository, see -cache); the
+// catalog's name in the lines gets "+embed", "+wordvec" or "+use".
+// -weight and -minsim override the embedder's fusion weight and the
+// similarity a tool needs to be found on semantic grounds alone.
 package main
 
 import (
@@ -84,7 +88,10 @@ func main() {
 	splitName := flag.String("split", "heldout", "queries to run: heldout, tune, all, old-heldout, heldout2, dev, dev2, dev3, validation, small, small2, smalltrain or small3")
 	verbose := flag.Bool("v", false, "list the queries whose first result was wrong")
 	var embed embedFlag
-	flag.Var(&embed, "embed", "fuse with an embedder: hash (eval.HashEmbed, the default of a bare -embed) or wordvec (eval.WordVec)")
+	flag.Var(&embed, "embed", "fuse with an embedder: hash (eval.HashEmbed, the default of a bare -embed), wordvec (eval.WordVec) or use (eval.USE)")
+	weight := flag.Float64("weight", -1, "the semantic rank's weight in the fusion (default: the embedder's; 0: the product's default)")
+	minSim := flag.Float64("minsim", -1, "the similarity a tool needs to be found on semantic grounds alone (default: the embedder's)")
+	cache := flag.String("cache", "", "-embed=use's vector cache (default: eval.UseCacheFile, under the user's cache directory)")
 	flag.Parse()
 	split, err := eval.ParseSplit(*splitName)
 	if err != nil {
@@ -103,18 +110,39 @@ func main() {
 	if split == eval.HeldOut2 {
 		tag = " split=heldout2"
 	}
+	var catalogs []*eval.Catalog
 	for _, id := range eval.CatalogsOf(split) {
 		c, err := eval.Load(id)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "searcheval:", err)
 			os.Exit(1)
 		}
+		catalogs = append(catalogs, c)
+	}
+	var use *eval.USE
+	if embed == "use" {
+		var err error
+		if use, err = openUSE(*cache, catalogs); err != nil {
+			fmt.Fprintln(os.Stderr, "searcheval:", err)
+			os.Exit(1)
+		}
+	}
+	setting := func(flagged, own float64) float64 {
+		if flagged >= 0 {
+			return flagged
+		}
+		return own
+	}
+	for _, c := range catalogs {
+		id := c.ID
 		rank, name := eval.Lexical(c), id
 		switch embed {
 		case "hash":
-			rank, name = eval.Fused(c, eval.HashEmbed), id+"+embed"
+			rank, name = eval.FusedWith(c, eval.HashEmbed, setting(*weight, 0), setting(*minSim, eval.HashMinSimilarity)), id+"+embed"
 		case "wordvec":
-			rank, name = eval.FusedWith(c, eval.WordVecEmbed().Embed, eval.WordVecWeight, eval.WordVecMinSimilarity), id+"+wordvec"
+			rank, name = eval.FusedWith(c, eval.WordVecEmbed().Embed, setting(*weight, eval.WordVecWeight), setting(*minSim, eval.WordVecMinSimilarity)), id+"+wordvec"
+		case "use":
+			rank, name = eval.FusedWith(c, use.Embed, setting(*weight, eval.UseWeight), setting(*minSim, eval.UseMinSimilarity)), id+"+use"
 		}
 		m := eval.Evaluate(c, split, rank)
 		fmt.Printf("SEARCH %s%s %s\n", name, tag, m)
@@ -150,6 +178,34 @@ func main() {
 			fmt.Printf("SUM %s %s\n", s, t)
 		}
 	}
+}
+
+// openUSE opens the vector cache and embeds what it lacks of the
+// catalogs' texts (tools, queries, probes).
+func openUSE(path string, catalogs []*eval.Catalog) (*eval.USE, error) {
+	if path == "" {
+		var err error
+		if path, err = eval.UseCacheFile(); err != nil {
+			return nil, err
+		}
+	}
+	use, err := eval.OpenUSE(path)
+	if err != nil {
+		return nil, err
+	}
+	var texts []string
+	for _, c := range catalogs {
+		texts = append(texts, eval.TextsOf(c)...)
+	}
+	if n := len(use.Missing(texts)); n > 0 {
+		fmt.Fprintf(os.Stderr, "# use: embedding %d texts the cache (%s) lacks\n", n, path)
+		if err := use.Prepare(texts); err != nil {
+			return nil, err
+		}
+		s := use.Stats
+		fmt.Fprintf(os.Stderr, "# use: model load %d ms, %d texts in %d ms (%.1f ms a text, batches of %d)\n", s.LoadMs, s.Texts, s.EmbedMs, float64(s.EmbedMs)/float64(max(s.Texts, 1)), s.Batch)
+	}
+	return use, nil
 }
 
 // sum adds up the figures of several catalogs: hits rather than means, so
@@ -190,10 +246,10 @@ func (f *embedFlag) Set(v string) error {
 		*f = "hash"
 	case "false":
 		*f = ""
-	case "wordvec":
-		*f = "wordvec"
+	case "wordvec", "use":
+		*f = embedFlag(v)
 	default:
-		return fmt.Errorf("want hash or wordvec, not %q", v)
+		return fmt.Errorf("want hash, wordvec or use, not %q", v)
 	}
 	return nil
 }
