@@ -218,3 +218,18 @@ const (
 	UseWeight        = 0
 	UseMinSimilarity = 0.5
 )
+
+// UseWords is what a host's embed function may do before calling the
+// model (searcheval -usetext=words): the sentence-piece tokenizer of USE
+// lite reads "refunds.PostRefunds" as pieces of one odd word and a newline
+// as no space, so a tool's name (the first line) becomes its words,
+// lowercase ("refunds post refunds"), followed by ". " and the
+// description with its line breaks as spaces. A text without a line break
+// (a query) only has its whitespace made single spaces.
+func UseWords(text string) string {
+	name, desc, ok := strings.Cut(text, "\n")
+	if !ok {
+		return strings.Join(strings.Fields(text), " ")
+	}
+	return strings.Join(camelWords(name, true, true), " ") + ". " + strings.Join(strings.Fields(desc), " ")
+}

@@ -99,3 +99,15 @@ func TestUSEModel(t *testing.T) {
 		t.Errorf("reopened cache: %v, missing %d of %d texts; want all cached", err, len(again.Missing(texts)), len(texts))
 	}
 }
+
+func TestUseWords(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"refunds.PostRefunds\nCreate a refund.\nIt is final.", "refunds post refunds. Create a refund. It is final."},
+		{"slack.slack_post_message\nPost a message", "slack slack post message. Post a message"},
+		{"give  the customer\ttheir money back", "give the customer their money back"},
+	} {
+		if got := UseWords(tt.in); got != tt.want {
+			t.Errorf("UseWords(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -71,7 +71,9 @@
 // dependencies, its vectors cached outside the repository, see -cache); the
 // catalog's name in the lines gets "+embed", "+wordvec" or "+use".
 // -weight and -minsim override the embedder's fusion weight and the
-// similarity a tool needs to be found on semantic grounds alone.
+// similarity a tool needs to be found on semantic grounds alone;
+// -usetext=words gives the model eval.UseWords's rewrite of each text (a
+// tool's name as its words), as USAGE's recipe does.
 package main
 
 import (
@@ -91,6 +93,7 @@ func main() {
 	flag.Var(&embed, "embed", "fuse with an embedder: hash (eval.HashEmbed, the default of a bare -embed), wordvec (eval.WordVec) or use (eval.USE)")
 	weight := flag.Float64("weight", -1, "the semantic rank's weight in the fusion (default: the embedder's; 0: the product's default)")
 	minSim := flag.Float64("minsim", -1, "the similarity a tool needs to be found on semantic grounds alone (default: the embedder's)")
+	useText := flag.String("usetext", "raw", "-embed=use: the texts as the product sends them (raw), or as eval.UseWords rewrites them (words)")
 	cache := flag.String("cache", "", "-embed=use's vector cache (default: eval.UseCacheFile, under the user's cache directory)")
 	flag.Parse()
 	split, err := eval.ParseSplit(*splitName)
@@ -122,7 +125,11 @@ func main() {
 	var use *eval.USE
 	if embed == "use" {
 		var err error
-		if use, err = openUSE(*cache, catalogs); err != nil {
+		if *useText != "raw" && *useText != "words" {
+			fmt.Fprintf(os.Stderr, "searcheval: -usetext: want raw or words, not %q\n", *useText)
+			os.Exit(2)
+		}
+		if use, err = openUSE(*cache, catalogs, *useText == "words"); err != nil {
 			fmt.Fprintln(os.Stderr, "searcheval:", err)
 			os.Exit(1)
 		}
@@ -142,7 +149,11 @@ func main() {
 		case "wordvec":
 			rank, name = eval.FusedWith(c, eval.WordVecEmbed().Embed, setting(*weight, eval.WordVecWeight), setting(*minSim, eval.WordVecMinSimilarity)), id+"+wordvec"
 		case "use":
-			rank, name = eval.FusedWith(c, use.Embed, setting(*weight, eval.UseWeight), setting(*minSim, eval.UseMinSimilarity)), id+"+use"
+			embed := use.Embed
+			if *useText == "words" {
+				embed = func(s string) []float32 { return use.Embed(eval.UseWords(s)) }
+			}
+			rank, name = eval.FusedWith(c, embed, setting(*weight, eval.UseWeight), setting(*minSim, eval.UseMinSimilarity)), id+"+use"
 		}
 		m := eval.Evaluate(c, split, rank)
 		fmt.Printf("SEARCH %s%s %s\n", name, tag, m)
@@ -182,7 +193,7 @@ func main() {
 
 // openUSE opens the vector cache and embeds what it lacks of the
 // catalogs' texts (tools, queries, probes).
-func openUSE(path string, catalogs []*eval.Catalog) (*eval.USE, error) {
+func openUSE(path string, catalogs []*eval.Catalog, words bool) (*eval.USE, error) {
 	if path == "" {
 		var err error
 		if path, err = eval.UseCacheFile(); err != nil {
@@ -195,7 +206,12 @@ func openUSE(path string, catalogs []*eval.Catalog) (*eval.USE, error) {
 	}
 	var texts []string
 	for _, c := range catalogs {
-		texts = append(texts, eval.TextsOf(c)...)
+		for _, t := range eval.TextsOf(c) {
+			if words {
+				t = eval.UseWords(t)
+			}
+			texts = append(texts, t)
+		}
 	}
 	if n := len(use.Missing(texts)); n > 0 {
 		fmt.Fprintf(os.Stderr, "# use: embedding %d texts the cache (%s) lacks\n", n, path)
