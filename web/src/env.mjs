@@ -64,13 +64,27 @@ export function callerStack(err, edge) {
  * thrown Promise (`throw Promise.reject(e)`: an await left out) read
  * "[object Promise]", and its rejection was the page's own, unhandled: the
  * end of a Node process. It is marked handled and replaced by an Error that
- * says what happened.
+ * says what happened. A plain object becomes an Error of its JSON.
  * @param {unknown} err
  * @param {string} [who]
  */
 export function thrownByTool(err, who = "a tool") {
-    if (!markHandled(err)) return err;
-    return new Error(`${who} threw a Promise, not an Error (a missing await before throw?)`);
+    if (markHandled(err)) return new Error(`${who} threw a Promise, not an Error (a missing await before throw?)`);
+    // An object thrown that is not an Error and has no message (an API's
+    // error body: { status: 404, error: "not found" }) read "[object
+    // Object]"; its JSON says what it is. One JSON cannot write keeps
+    // String's words.
+    if (err !== null && typeof err === "object" && !(err instanceof Error)) {
+        try {
+            if (typeof (/** @type {any} */ (err).message) !== "string") {
+                const text = JSON.stringify(err);
+                if (typeof text === "string" && text !== "{}") return new Error(text);
+            }
+        } catch {
+            // A getter that throws, a cycle, a BigInt.
+        }
+    }
+    return err;
 }
 
 /**

@@ -118,6 +118,34 @@ describe("a tool that throws a Promise", () => {
     });
 });
 
+// A tool (or an interceptor) that throws an object that is not an Error,
+// as an API client throws its error body: the program read "[object
+// Object]". Its JSON now; an Error-like object keeps its message, and one
+// JSON cannot write keeps String's words.
+describe("a tool or an interceptor that throws a plain object", () => {
+    test("the code gets its JSON", async (t) => {
+        const cyclic = { a: 1 };
+        cyclic.self = cyclic;
+        const thrown = { body: { status: 404, error: "order not found" }, list: ["a", 1], like: { message: "like an Error", code: 7 }, cyclic, empty: {} };
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            tools: Object.keys(thrown).map((n) => ({ name: "t." + n, execute: () => { throw thrown[n]; } })).concat({ name: "i.denied", execute: () => 1 }),
+            interceptors: { onToolCall: ({ tool }) => { if (tool.name === "i.denied") throw { reason: "policy", rule: 12 }; return { allowed: true }; } },
+        });
+        const ex = api.createSession().getLlmTools().find((x) => x.name === "executeCode");
+        const r = await ex.execute({ code: "const m = []; for (const n of ['t.body', 't.list', 't.like', 't.cyclic', 't.empty', 'i.denied']) { try { await tool_call(n, {}) } catch (e) { m.push(e.name + ': ' + e.message) } } return m", explanation: "" });
+        assert.deepEqual(r.result, [
+            'ToolError: {"status":404,"error":"order not found"}',
+            'ToolError: ["a",1]',
+            "ToolError: like an Error",
+            "ToolError: [object Object]",
+            "ToolError: [object Object]",
+            'ToolError: call to i.denied denied: the interceptor failed (onToolCall rejected: {"reason":"policy","rule":12})',
+        ], JSON.stringify(r));
+        assert.deepEqual(r.toolCalls[0].reason, '{"status":404,"error":"order not found"}');
+    });
+});
+
 describe("an interceptor or a toolFilter that throws a Promise", () => {
     // As for a tool: the thrown promise's rejection was the host's own,
     // unhandled, and ended the Node process.
