@@ -312,6 +312,36 @@ namespace UsageSearch {
     }
 }
 
+// USAGE: "search.embed with a local model" (the model's packages are
+// declared: they are Node builds the type check does not load).
+namespace UsageSearchLocalModel {
+    declare const wasmLocation: string;
+    declare const model: { embed(texts: string[]): Promise<number[][]> };
+    export async function main() {
+        function words(text: string) {
+            const nl = text.indexOf("\n");
+            if (nl < 0) return text.split(/\s+/).filter(Boolean).join(" ");
+            const name = text.slice(0, nl)
+                .replace(/([a-z])([A-Z])/g, "$1 $2")
+                .replace(/([A-Z])([A-Z][a-z])/g, "$1 $2")
+                .split(/[^A-Za-z0-9]+/)
+                .filter((w) => w.length > 1)
+                .map((w) => w.toLowerCase());
+            return name.join(" ") + ". " + text.slice(nl + 1).split(/\s+/).filter(Boolean).join(" ");
+        }
+        const api = await IoCodeModeFactory({
+            wasmLocation,
+            search: {
+                embed: (texts) => model.embed(texts.map(words)),
+                weight: 0.3,
+                minSimilarity: 0.7,
+                timeout: 60_000,
+            },
+        });
+        return api;
+    }
+}
+
 // USAGE "Worker mode" and "Live events", README: the default, ready(), onEvent.
 namespace UsageWorkerMode {
     declare const wasmLocation: string;
