@@ -667,8 +667,11 @@ describe("fromMcpClient: the SDK's list_changed, tasks and error results", () =>
 
     // Servers list output schemas written for other validators: a tool
     // whose outputSchema Code Mode cannot enforce keeps its place, without
-    // the schema, and the host hears of it.
-    test("a tool whose outputSchema Code Mode refuses is registered without it, and reported", async () => {
+    // the schema, and the host hears of it. Its results are still checked:
+    // by the SDK's own validator (Ajv), which checked every tool's before
+    // Code Mode did, in the SDK's words; at every listing, not only the
+    // first. The other tools' results are checked once, by Code Mode.
+    test("a tool whose outputSchema Code Mode refuses is registered without it, reported, and its results checked by the SDK", async () => {
         const server = new Server({ name: "sloppy", version: "1.0.0" }, { capabilities: { tools: {} } });
         const tools = [
             { name: "look", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { user: { type: "string", pattern: "^(?!admin)" } } } },
@@ -676,21 +679,34 @@ describe("fromMcpClient: the SDK's list_changed, tasks and error results", () =>
             { name: "fine", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { n: { type: "number" } } } },
         ];
         server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-        server.setRequestHandler(CallToolRequestSchema, (req) => ({ content: [], structuredContent: req.params.name === "look" ? { user: "admin" } : { n: [1, "a"] } }));
+        server.setRequestHandler(CallToolRequestSchema, (req) => ({ content: [], structuredContent: req.params.arguments.out }));
         const client = await connectInMemory(server);
         const errors = [];
         const source = await mcp.fromMcpClient(client, { onError: (e) => errors.push(e.message) });
         const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        const calls = `const out = [];
+            for (const [name, value] of [["look", { user: "bob" }], ["look", { user: "admin" }], ["pair", { n: ["a", 1] }], ["pair", { n: [1, "a"] }], ["fine", { n: "x" }]]) {
+                try { out.push(await tools.sloppy[name]({ out: value })); } catch (e) { out.push(e.message); }
+            }
+            return out;`;
         try {
             source.registerTools(api);
             await api.ready();
             assert.deepEqual(api.listTools().map((t) => [t.name, "outputSchema" in t]), [["sloppy.fine", true], ["sloppy.look", false], ["sloppy.pair", false]]);
             assert.equal(errors.length, 2, errors.join("\n"));
-            assert.match(errors[0], /^MCP tool sloppy\.look: registered without its outputSchema, which Code Mode cannot enforce \(outputSchema: \/properties\/user\/pattern: "\^\(\?!admin\)" cannot be enforced: .*\); its results are not checked and the model is shown no result type$/);
-            assert.match(errors[1], /^MCP tool sloppy\.pair: registered without its outputSchema, .*outputSchema: \/properties\/n\/items: must be a schema under 2020-12, got a list/);
-            const out = await run(api.createSession(), "return [await tools.sloppy.look({}), await tools.sloppy.pair({})]");
-            assert.equal(out.ok, true, JSON.stringify(out));
-            assert.deepEqual(out.result, [{ user: "admin" }, { n: [1, "a"] }]);
+            assert.match(errors[0], /^MCP tool sloppy\.look: registered without its outputSchema, which Code Mode cannot enforce \(outputSchema: \/properties\/user\/pattern: "\^\(\?!admin\)" cannot be enforced: .*\); the MCP SDK checks its results and the model is shown no result type$/);
+            assert.match(errors[1], /^MCP tool sloppy\.pair: registered without its outputSchema, .*outputSchema: \/properties\/n\/items: must be a schema under 2020-12, got a list.*; the MCP SDK checks its results and/);
+            const session = api.createSession();
+            for (const when of ["first listing", "after a refresh"]) {
+                const out = await run(session, calls);
+                assert.equal(out.ok, true, JSON.stringify(out));
+                const [bob, admin, good, bad, fine] = out.result;
+                assert.deepEqual([bob, good], [{ user: "bob" }, { n: ["a", 1] }], when);
+                assert.match(admin, /^MCP error -32602: Structured content does not match the tool's output schema: data\/user must match pattern "\^\(\?!admin\)"$/, when);
+                assert.match(bad, /^MCP error -32602: Structured content does not match the tool's output schema: data\/n\/0 /, when);
+                assert.match(fine, /^sloppy\.fine: the tool's result does not match its outputSchema: \/n: type: got string, want number$/, when);
+                await source.refresh();
+            }
         } finally {
             api.dispose();
             source.close();

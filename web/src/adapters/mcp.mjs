@@ -56,7 +56,17 @@ export async function fromMcpClient(client, options) {
     }
     const namespace = sanitizeSegment(opts.namespace ?? serverName, "mcp");
     const source = `mcp:${namespace}`;
-    const live = createToolSource({ kind: "MCP", onError: opts.onError });
+    // The server names of tools whose outputSchema Code Mode refused (a
+    // lookahead in a pattern, written for JavaScript): the SDK's own
+    // validator (Ajv) checks their results, as it did every tool's.
+    const sdkChecked = new Set();
+    let listed = [];
+    const cache = () => client.cacheToolMetadata?.(listed.map((t) => (sdkChecked.has(t.name) ? t : { ...t, outputSchema: undefined })));
+    const live = createToolSource({
+        kind: "MCP",
+        onError: opts.onError,
+        uncheckedOutput: (def) => (sdkChecked.add(def.annotations.mcpTool), cache(), "the MCP SDK checks its results"),
+    });
     // In a run, the run bounds the call (its signal aborts at its timeout or
     // end), not the SDK's default of 60 s per request: a run given minutes
     // lost a slow tool at 60 s ('Request timed out'). options.timeout still wins.
@@ -117,10 +127,11 @@ export async function fromMcpClient(client, options) {
         // Give it the whole list (a private method of SDK 1.2x; without it,
         // nothing changes), without the outputSchemas: Code Mode's core
         // checks every result against the tool's outputSchema, in its own
-        // words (the tool, the path, the rule), and a result is checked once.
-        // The rest of the SDK's check (structuredContent must be there) is
-        // made by execute.
-        if (typeof client.cacheToolMetadata === "function") client.cacheToolMetadata(tools.map(({ outputSchema, ...t }) => t));
+        // words (the tool, the path, the rule), and a result is checked once;
+        // but for those it refused (sdkChecked). The rest of the SDK's check
+        // (structuredContent must be there) is made by execute.
+        listed = tools;
+        cache();
         return kept(tools, opts.filter, "fromMcpClient");
     }
 

@@ -76,9 +76,11 @@ function isApiLike(api) {
 /**
  * Creates the live tool set. `onError(err)` hears what cannot be thrown to
  * anyone: a re-sync that failed, a tool that a later re-sync could not
- * register (a name taken by another source, say).
+ * register (a name taken by another source, say). `uncheckedOutput(def)`,
+ * if given, hears of a tool registered without its outputSchema and says
+ * who checks its results instead ("the MCP SDK checks its results").
  */
-export function createToolSource({ kind, onError }) {
+export function createToolSource({ kind, onError, uncheckedOutput }) {
     const report =
         typeof onError === "function"
             ? onError
@@ -93,7 +95,8 @@ export function createToolSource({ kind, onError }) {
     // generated catalogs carry such schemas) costs the tool its result
     // check, not the tool: it is registered without it, and that is
     // reported. Its input is still checked, and its results reach the
-    // model unchecked, as any tool's without an outputSchema.
+    // model unchecked, as any tool's without an outputSchema, unless the
+    // source checks them itself (uncheckedOutput: MCP's SDK).
     function register(api, def) {
         try {
             return api.registerTool(def);
@@ -103,7 +106,7 @@ export function createToolSource({ kind, onError }) {
             if (def.outputSchema === undefined || typeof msg !== "string" || !msg.startsWith(`tool (${JSON.stringify(def.name)}): outputSchema: `)) throw err;
             const { outputSchema, ...rest } = def;
             const unregister = api.registerTool(rest);
-            report(new Error(`${kind} tool ${def.name}: registered without its outputSchema, which Code Mode cannot enforce (${msg.slice(msg.indexOf("outputSchema"))}); its results are not checked and the model is shown no result type`));
+            report(new Error(`${kind} tool ${def.name}: registered without its outputSchema, which Code Mode cannot enforce (${msg.slice(msg.indexOf("outputSchema"))}); ${uncheckedOutput?.(def) || "its results are not checked"} and the model is shown no result type`));
             return unregister;
         }
     }
