@@ -162,7 +162,7 @@ const ConvertJS = convertJS
 // anything.
 const detectJS = `(I, src) => {
 const [S, gp, OP, isArr, ev] = I;
-let conv, st = [], ks = [], n = 0, fx, name;
+let conv, st = [], ks = [], was = [], n = 0, fx, name;
 const rep = function (k, v) {
   if (fx && fx[2].size) fx[2].delete(this);
   switch (typeof v) {
@@ -171,7 +171,7 @@ const rep = function (k, v) {
     let p;
     if (isArr(v) ? v.length <= ` + maxArrayLen + ` : (p = gp(v)) === OP || p === null) {
       while (n && st[n - 1] !== this) n--;
-      st[n] = v; ks[n++] = k;
+      st[n] = v; was[n] = undefined; ks[n++] = k;
       return v;
     }
     break;
@@ -181,19 +181,23 @@ const rep = function (k, v) {
   case "undefined": if (!isArr(this)) return v; break;
   }
   while (n && st[n - 1] !== this) n--;
+  // A converted value is a new object each time JSON meets it, so JSON
+  // cannot see a cycle through one (a Map or Set that holds itself): it
+  // nested it 1,000 levels deep, and said so.
+  if (typeof v === "object") for (let i = 0; i < n; i++) if (was[i] === v) throw new TypeError("circular reference");
   if (!fx) fx = (conv || (conv = ev(src)(S, isArr)))();
   const out = fx[0](v, this, k, st, ks, n, name);
-  if (out !== null && typeof out === "object") { st[n] = out; ks[n++] = k; }
+  if (out !== null && typeof out === "object") { st[n] = out; was[n] = v; ks[n++] = k; }
   return out;
 };
 return (root, input) => {
-  const st0 = st, ks0 = ks, n0 = n, fx0 = fx, name0 = name;
-  if (n) { st = []; ks = []; }
+  const st0 = st, ks0 = ks, was0 = was, n0 = n, fx0 = fx, name0 = name;
+  if (n) { st = []; ks = []; was = []; }
   n = 0; fx = undefined; name = input ? "input" : "result";
   try {
     const s = S(root, rep);
     return fx ? [s, fx[1]()] : s;
-  } finally { st = st0; ks = ks0; n = n0; fx = fx0; name = name0; }
+  } finally { st = st0; ks = ks0; was = was0; n = n0; fx = fx0; name = name0; }
 };
 }`
 

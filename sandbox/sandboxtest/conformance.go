@@ -151,6 +151,9 @@ func testPlainPrograms(t *testing.T, e *sandbox.Engine) {
 		{"const a = {}; a.a = a; return a", "", string(sandbox.CodeNotSerializable)},
 		{"return {toJSON() { throw new Error('no') }}", "", string(sandbox.CodeNotSerializable)},
 		{"return new Date(0)", `"1970-01-01T00:00:00.000Z"`, ""},
+		// A converted value met twice, not inside itself, is no cycle.
+		{"const m = new Map([['a', 1]]); return [m, { x: m }, [m, [m]]]", `[{"a":1},{"x":{"a":1}},[{"a":1},[{"a":1}]]]`, ""},
+		{"return [{ a: [undefined, new Set([undefined])] }]", `[{"a":[null,[null]]}]`, ""},
 	} {
 		res := run(t, e, sandbox.Program{Code: tc.code})
 		if tc.errCode != "" {
@@ -202,6 +205,10 @@ func testErrors(t *testing.T, e *sandbox.Engine) {
 		{"Object.prototype.toJSON = () => 1e9;\nthrow new SyntaxError('polluted')", sandbox.CodeRuntime, "SyntaxError", "polluted", 2, 22, false},
 		{"await fail('x')", sandbox.CodeRuntime, "ToolError", `it failed: "x"`, 0, 0, false},
 		{"let a = {}; a.self = a; return a", sandbox.CodeNotSerializable, "TypeError", "circular", 0, 0, false},
+		// Through values that convert (a new object each time JSON meets
+		// them): these said "nests more than 1,000 levels deep".
+		{"const m = new Map(); m.set('self', m); return m", sandbox.CodeNotSerializable, "TypeError", "circular reference", 0, 0, false},
+		{"const s = new Set(); s.add({ list: [s] }); return { s }", sandbox.CodeNotSerializable, "TypeError", "circular reference", 0, 0, false},
 		{"return {toJSON() { throw new Error('no') }}", sandbox.CodeNotSerializable, "Error", "no", 0, 0, false},
 		{"function f() { return f() + 1 }\nf()", sandbox.CodeRuntime, "RangeError", "stack overflow", 1, 24, false},
 		// The wrapper of code with return stays invisible: an error at the

@@ -236,6 +236,21 @@ describe("resource attacks end as the API says, and the next run works", () => {
         assert.equal(cause.error?.code, "RUNTIME", JSON.stringify(cause.error));
         assert.match(cause.error.message, /^x; cause: \[null,null,null,/);
     });
+    // A Map or Set converts to a new object each time JSON meets it, so a
+    // cycle through one was nested 1,000 levels deep (seconds of work)
+    // and reported as too deep, or timed out.
+    test("a Map or Set that holds itself, as the result or in a tool's input: a circular reference, and no call", async (t) => {
+        let ran = 0;
+        const api = await withFactory(t, { wasmLocation: assetPath, timeout: 10000, tools: [tool("t.x", () => ++ran)] });
+        const s = api.createSession();
+        const result = await run(s, "const m = new Map(); m.set('self', m); return m");
+        assert.deepEqual([result.error?.code, result.error?.message], ["RESULT_NOT_SERIALIZABLE", "the result cannot be converted to JSON: circular reference"]);
+        const input = await run(s, "const st = new Set(); st.add({ list: [st] }); try { await tools.t.x({ st }) } catch (e) { return e.name + ': ' + e.message }");
+        assert.equal(input.result, "TypeError: circular reference", JSON.stringify(input.error));
+        const twice = await run(s, "const m = new Map([['a', 1]]); return [m, { x: m }]");
+        assert.deepEqual(twice.result, [{ a: 1 }, { x: { a: 1 } }]);
+        assert.equal(ran, 0);
+    });
     test("a sort comparator that calls tools: each call runs in its own run, with its context", async (t) => {
         const calls = [];
         const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.cmp", ({ x, y }, o) => (calls.push(o.context), x - y))] });
