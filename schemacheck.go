@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/interopio/code-mode/internal/tsgen"
 )
 
 // checkInputSchema is the registration-time check of a tool's inputSchema
@@ -99,35 +101,10 @@ var (
 	stringKeywords     = keywordSet("pattern", "format", "$ref", "$id", "$anchor", "$dynamicRef", "$dynamicAnchor", "$schema", "title", "description", "contentEncoding", "contentMediaType")
 )
 
-// schemaDraft is the draft a "$schema" URL selects (4, 6, 7, 2019 or
-// 2020), read as the validator reads it (jsonschema's draftFromURL): http
-// or https, with or without an empty fragment, json-schema.org/schema
-// being the latest; 0 for a URL it does not know, which it would try to
-// load. Registration and the plain path both ask here, so neither refuses
-// or misreads a spelling the validator accepts.
-func schemaDraft(url string) int {
-	u, frag, _ := strings.Cut(url, "#")
-	if frag != "" {
-		return 0
-	}
-	u, ok := strings.CutPrefix(u, "http://")
-	if !ok {
-		u, _ = strings.CutPrefix(u, "https://")
-	}
-	switch u {
-	case "json-schema.org/schema", "json-schema.org/draft/2020-12/schema":
-		return 2020
-	case "json-schema.org/draft/2019-09/schema":
-		return 2019
-	case "json-schema.org/draft-07/schema":
-		return 7
-	case "json-schema.org/draft-06/schema":
-		return 6
-	case "json-schema.org/draft-04/schema":
-		return 4
-	}
-	return 0
-}
+// schemaDraft is the draft a "$schema" URL selects (tsgen.Draft, which
+// signatures read too): registration and the plain path both ask here, so
+// neither refuses or misreads a spelling the validator accepts.
+func schemaDraft(url string) int { return tsgen.Draft(url) }
 
 func keywordSet(words ...string) map[string]bool {
 	m := make(map[string]bool, len(words))

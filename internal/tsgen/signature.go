@@ -104,6 +104,58 @@ func ToolPath(name string) string {
 type sigDoc struct {
 	root     any
 	rootName string
+	// draft is the root "$schema"'s (2020 without one): what a keyword
+	// means, or whether it means anything, is the draft's (a $ref's
+	// siblings before 2019-09, prefixItems before 2020-12).
+	draft int
+}
+
+// Draft is the draft a "$schema" URL selects (4, 6, 7, 2019 or
+// 2020), read as the validator reads it (jsonschema's draftFromURL): http
+// or https, with or without an empty fragment, json-schema.org/schema
+// being the latest; 0 for a URL it does not know, which it would try to
+// load.
+func Draft(url string) int {
+	u, frag, _ := strings.Cut(url, "#")
+	if frag != "" {
+		return 0
+	}
+	u, ok := strings.CutPrefix(u, "http://")
+	if !ok {
+		u, _ = strings.CutPrefix(u, "https://")
+	}
+	switch u {
+	case "json-schema.org/schema", "json-schema.org/draft/2020-12/schema":
+		return 2020
+	case "json-schema.org/draft/2019-09/schema":
+		return 2019
+	case "json-schema.org/draft-07/schema":
+		return 7
+	case "json-schema.org/draft-06/schema":
+		return 6
+	case "json-schema.org/draft-04/schema":
+		return 4
+	}
+	return 0
+}
+
+// docDraft is the draft a decoded schema document is read in.
+func docDraft(root any) int {
+	if m, ok := root.(*omap); ok {
+		if s, ok := m.Get("$schema"); ok {
+			if d := Draft(fmt.Sprint(s)); d != 0 {
+				return d
+			}
+		}
+	}
+	return 2020
+}
+
+// refAlone reports whether n's "$ref" is all of n: before 2019-09 the
+// validator ignores its siblings.
+func (g *sigGen) refAlone(n *omap) bool {
+	_, ok := n.Get("$ref")
+	return ok && g.doc.draft <= 7
 }
 
 type sigGen struct {
@@ -125,7 +177,7 @@ func (g *sigGen) document(raw json.RawMessage, rootName string) tsType {
 	if err != nil {
 		return tsUnknown
 	}
-	g.doc = &sigDoc{root: root, rootName: rootName}
+	g.doc = &sigDoc{root: root, rootName: rootName, draft: docDraft(root)}
 	// Going through the reference path names the root when it refers to
 	// itself ("$ref": "#"), instead of inlining it once.
 	return g.renderRef("#", 0, 0)
@@ -150,7 +202,7 @@ func (g *sigGen) render(node any, depth, indent int) tsType {
 		// (schemanullable.go): beside a type or an enum.
 		_, typed := n.Get("type")
 		_, enum := n.Get("enum")
-		if b, _ := n.Get("nullable"); b == true && (typed || enum) {
+		if b, _ := n.Get("nullable"); b == true && (typed || enum) && !g.refAlone(n) {
 			t = union([]tsType{t, {"null", precPrimary}})
 		}
 		return t
@@ -160,7 +212,10 @@ func (g *sigGen) render(node any, depth, indent int) tsType {
 }
 
 func (g *sigGen) renderObject(n *omap, depth, indent int) tsType {
-	if c, ok := n.Get("const"); ok {
+	if g.refAlone(n) {
+		return g.renderRef(n.Str("$ref"), depth, indent)
+	}
+	if c, ok := n.Get("const"); ok && g.doc.draft >= 6 {
 		return literal(c)
 	}
 	if e, ok := n.Get("enum"); ok {
@@ -221,13 +276,11 @@ func (g *sigGen) renderBase(n *omap, depth, indent int) (tsType, bool) {
 				break
 			}
 		}
-		if types == nil {
-			for _, kw := range []string{"items", "prefixItems"} {
-				if _, ok := n.Get(kw); ok {
-					types = []string{"array"}
-					break
-				}
-			}
+		if _, ok := n.Get("items"); ok && types == nil {
+			types = []string{"array"}
+		}
+		if _, ok := n.Get("prefixItems"); ok && types == nil && g.doc.draft == 2020 {
+			types = []string{"array"}
 		}
 	}
 	if len(types) == 0 {
@@ -381,6 +434,7 @@ func (p sigProp) member() string {
 func (g *sigGen) renderArray(n *omap, depth, indent int) tsType {
 	items, hasItems := n.Get("items")
 	prefix, isTuple := n.Vals["prefixItems"].([]any)
+	isTuple = isTuple && g.doc.draft == 2020
 	rest, hasRest := items, hasItems
 	if !isTuple {
 		// Before 2020-12 a tuple was "items": [...] plus "additionalItems".

@@ -334,3 +334,30 @@ func TestSignatureOfCatalogIsCompact(t *testing.T) {
 	}
 	t.Logf("catalog signatures: %d chars total", total)
 }
+
+// TestSignatureFollowsTheDraft: the signature shows what the validator
+// enforces in the schema's draft: before 2019-09 a $ref's siblings are
+// ignored (so is the OpenAPI nullable beside it), prefixItems is a tuple
+// only in 2020-12 (2019-09 and older ignore it and read items), items as a
+// list is their tuple, and draft-04 has no const.
+func TestSignatureFollowsTheDraft(t *testing.T) {
+	const d07, d04, d19 = `"$schema":"http://json-schema.org/draft-07/schema#",`, `"$schema":"http://json-schema.org/draft-04/schema#",`, `"$schema":"https://json-schema.org/draft/2019-09/schema",`
+	ref := `"type":"object","properties":{"a":{"$ref":"#/definitions/s","type":"number","nullable":true}},"definitions":{"s":{"type":"string"}}}`
+	tuple := `"type":"object","properties":{"a":{"prefixItems":[{"type":"string"}],"items":{"type":"number"}}}}`
+	for _, tc := range []struct{ schema, want string }{
+		{`{` + d07 + ref, `tools.t.x(input: { a?: string }): Promise<unknown>;`},
+		{`{` + d04 + ref, `tools.t.x(input: { a?: string }): Promise<unknown>;`},
+		{`{` + d19 + ref, `tools.t.x(input: { a?: string & number | null }): Promise<unknown>;`},
+		{`{` + ref, `tools.t.x(input: { a?: string & number | null }): Promise<unknown>;`},
+		{`{` + d19 + tuple, `tools.t.x(input: { a?: number[] }): Promise<unknown>;`},
+		{`{` + d07 + tuple, `tools.t.x(input: { a?: number[] }): Promise<unknown>;`},
+		{`{` + tuple, `tools.t.x(input: { a?: [string, ...number[]] }): Promise<unknown>;`},
+		{`{` + d07 + `"type":"object","properties":{"a":{"items":[{"type":"string"}],"additionalItems":{"type":"number"}}}}`, `tools.t.x(input: { a?: [string, ...number[]] }): Promise<unknown>;`},
+		{`{` + d04 + `"type":"object","properties":{"a":{"const":"x","type":"string"}}}`, `tools.t.x(input: { a?: string }): Promise<unknown>;`},
+		{`{"type":"object","properties":{"a":{"const":"x","type":"string"}}}`, `tools.t.x(input: { a?: "x" }): Promise<unknown>;`},
+	} {
+		if got := Signature("t.x", "", json.RawMessage(tc.schema), nil); got != tc.want {
+			t.Errorf("%s:\ngot  %s\nwant %s", tc.schema, got, tc.want)
+		}
+	}
+}
