@@ -105,6 +105,8 @@ describe("a tool hidden by toolFilter (or another session's own) leaves no trace
             out.dotted = await msg(() => tools.orders.delete({ id: "1" }));
             out.names = [Object.keys(tools.orders), Reflect.ownKeys(tools).map(String), typeof tools.admin, typeof tools.crm];
             for (const q of ["delete order", "refund payment", "orders", "delete", "admin", "refund every order payment", "for ever", "wipe crm"]) out["search " + q] = await tool_search({ query: q, limit: 10 });
+            for (const ns of ["admin", "orders", "crm", "zzz"]) out["namespace " + ns] = await msg(() => tool_search({ namespace: ns }));
+            out["namespace orders, delete"] = await msg(() => tool_search({ namespace: "orders", query: "delete" }));
             return out`;
         const outcome = async (withHidden) => {
             const intercepted = [];
@@ -129,6 +131,18 @@ describe("a tool hidden by toolFilter (or another session's own) leaves no trace
 });
 
 describe("nothing of one run reaches another", () => {
+    // Inferred result types hold a result's keys, which can be data.
+    test("the result type a session inferred from its results is not in another session's search or instruction", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("crm.lookup", (i) => ({ [i.key]: 1, ok: true }), { description: "Look up a customer." })] });
+        const a = api.createSession(), b = api.createSession();
+        assert.equal((await run(a, "await tools.crm.lookup({ key: 'ALICE_SSN_123' }); return 1")).result, 1);
+        const mine = await run(a, "return (await tool_search({ query: 'customer' }))[0].signature");
+        assert.match(mine.result, /ALICE_SSN_123: number/);
+        const other = await run(b, "return JSON.stringify([await tool_search({ query: 'customer' }), await tool_search({ namespace: 'crm' })])");
+        assert.equal(other.ok, true, JSON.stringify(other.error));
+        const searched = await llmTools(b).searchTools.execute({ query: "customer" });
+        assert.doesNotMatch(JSON.stringify([other.result, b.getSystemInstruction(), searched, api.listTools()]), /ALICE/);
+    });
     test("finalizers a run registered never call a tool in a later run", async (t) => {
         const calls = [];
         const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.log", (i, o) => (calls.push(`${i.who}/${o.context}`), 1))] });
