@@ -106,6 +106,8 @@ export function toJSON(value, label) {
     const st = [];
     /** @type {string[]} */
     const ks = [];
+    /** @type {unknown[]} what each object of st was, when a rule converted it */
+    const was = [];
     let n = 0; // st[n - 1] is the holder; 0: the root's, JSON's wrapper
     /** @param {object} h @param {string} k */
     const seg = (h, k) => (Array.isArray(h) ? `[${k}]` : ident.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`);
@@ -178,6 +180,10 @@ export function toJSON(value, label) {
         } else {
             const proto = Object.getPrototypeOf(v);
             if (proto !== Object.prototype && proto !== null) {
+                // A converted value is a new object each time JSON meets it,
+                // so JSON sees no cycle through one (a Map that holds itself):
+                // it recursed until the stack overflowed.
+                for (let i = 0; i < n; i++) if (was[i] === v) throw new TypeError("circular reference");
                 if (v instanceof Map) {
                     const stringKeys = [...v.keys()].every((key) => typeof key === "string");
                     out = stringKeys ? Object.fromEntries(v) : Array.from(v);
@@ -231,6 +237,7 @@ export function toJSON(value, label) {
         }
         if (out !== null && typeof out === "object") {
             st[n] = out;
+            was[n] = out === v ? undefined : v;
             ks[n++] = k;
         }
         return out;

@@ -265,6 +265,19 @@ describe("resource attacks end as the API says, and the next run works", () => {
         assert.deepEqual(twice.result, [{ a: 1 }, { x: { a: 1 } }]);
         assert.equal(ran, 0);
     });
+    // The page's conversion of a tool's value had the same blind spot: it
+    // recursed until V8's stack overflowed ("Maximum call stack size exceeded").
+    test("a page tool returning a Map that holds itself: the call fails as a circular reference", async (t) => {
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            tools: [
+                tool("t.map", () => { const m = new Map(); m.set("self", m); return m; }),
+                tool("t.twice", () => { const m = new Map([["a", 1]]); return [m, { x: m }, [m]]; }),
+            ],
+        });
+        const r = await run(api.createSession(), "const out = []; for (const f of [tools.t.map, tools.t.twice]) { try { out.push(await f({})) } catch (e) { out.push(e.message) } } return out");
+        assert.deepEqual(r.result, ["the tool returned a value that is not JSON data: circular reference", [{ a: 1 }, { x: { a: 1 } }, [{ a: 1 }]]], JSON.stringify(r.error));
+    });
     test("a sort comparator that calls tools: each call runs in its own run, with its context", async (t) => {
         const calls = [];
         const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.cmp", ({ x, y }, o) => (calls.push(o.context), x - y))] });
