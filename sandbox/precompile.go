@@ -29,14 +29,22 @@ const maxSources = 16
 const sourceFile = "<input>"
 
 // precompile brings the instance's image up to date with the run about to
-// start in rt and ctx (fresh, or the image just written back): the first
-// time, it compiles precompiledSources and takes the image; afterwards it
-// compiles the sources the image lacks and takes it again. An instance
-// that cannot have an image is left without one (its runs make their own
-// runtime and context, and compile).
+// start in rt and ctx (fresh, or the image just written back): at its
+// second run, it compiles precompiledSources and takes the image;
+// afterwards it compiles the sources the image lacks and takes it again.
+// The first run takes none and compiles only what it uses, as a run
+// without an image does: a page's first result is what it waits for, and
+// the image's compile and copy were ~5 ms of its main thread before it
+// (bench/README.md); the second run pays them, on the one-time clock. An
+// instance that cannot have an image is left without one (its runs make
+// their own runtime and context, and compile).
 func (i *instance) precompile(rt ffi.Runtime, ctx ffi.Context, sources []string) {
 	q := i.q
 	if !q.CanImage() || i.noImage {
+		return
+	}
+	if !i.ran {
+		i.ran = true
 		return
 	}
 	var add []string

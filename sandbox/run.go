@@ -28,12 +28,15 @@ type instance struct {
 	// hitLimit says the last run ended at the memory limit.
 	hitLimit bool
 	// img is the instance's state with a fresh runtime and context,
-	// taken at its first run: each run ends by writing it back, and the
+	// taken at its second run (precompile): each run ends by writing it back, and the
 	// next starts from it (ffi.Image). Nil when the asset cannot have
 	// images: each run then makes and frees its own.
 	img *ffi.Image
 	// noImage: see Engine.noImages.
 	noImage bool
+	// ran says the instance has run a program: its first takes no image
+	// (precompile).
+	ran bool
 	// compiled holds the image's precompiledSources and Program.Sources
 	// (values in it), by source.
 	compiled map[string]ffi.Value
@@ -152,11 +155,11 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64, w *wor
 	i.run = r
 	// The instance's one-time work (its runtime and context on the old
 	// path, the compile of the sandbox's own sources and p.Sources into
-	// its image) is the library's, not the program's: it runs on a clock
-	// of its own, as long as the run's, and the run's starts after it. A
-	// first run, or the first on an instance that replaced a broken one,
-	// no longer spends a short timeout on it (on a loaded machine, all of
-	// it). A cancel that comes meanwhile is acted on once it is done.
+	// its image at its second run: precompile) is the library's, not the
+	// program's: it runs on a clock of its own, as long as the run's, and
+	// the run's starts after it. The run that does it no longer spends a
+	// short timeout on it (on a loaded machine, all of it). A cancel that
+	// comes meanwhile is acted on once it is done.
 	r.startClock()
 
 	defer i.endOnTrap(goCtx, r, &res, &err)
