@@ -101,8 +101,14 @@ func TestConsoleValues(t *testing.T) {
 		{"an array of 1e9 elements, logged and thrown from a timer", `const a = []; a.length = 1e9; a[1] = 7; console.log(a); console.log("%s", a); setTimeout(() => { throw a }, 0); await new Promise((r) => setTimeout(r, 20))`,
 			[]string{trunc.String("[null,7"+strings.Repeat(",null", 500), maxLogEntryChars), trunc.String("[null,7"+strings.Repeat(",null", 500), maxLogEntryChars), trunc.String("uncaught in a setTimeout callback: [null,7"+strings.Repeat(",null", 500), maxLogEntryChars)}},
 		{"a long array shows what it showed", `console.log(Array(3000).fill(1))`, []string{trunc.String("["+strings.Repeat("1,", 3000), maxLogEntryChars)}},
-		{"what String was asked of says how long it is", `const a = []; a.length = 1e9; const e = new Error("x"); e.name = a; console.log(e, new Uint8Array(2e6), new Error("z", { cause: { a } }))`,
-			[]string{`[an array of 1000000000 elements]: x [an array of 2000000 elements] Error: z; cause: {"a":[null,null,` + strings.Repeat("null,", 200)[:500-len(`{"a":[null,null,`)] + "…"}},
+		{"what String was asked of says how long it is", `const a = []; a.length = 1e9; const e = new Error("x"); e.name = a; console.log(e, new Error("z", { cause: { a } }))`,
+			[]string{`[an array of 1000000000 elements]: x Error: z; cause: {"a":[null,null,` + strings.Repeat("null,", 200)[:500-len(`{"a":[null,null,`)] + "…"}},
+		// A typed array, an ArrayBuffer or a DataView shows its first 2,000
+		// elements however long it is: past the result's limit (1,000,000)
+		// the line said nothing of its data, and converting one of a
+		// million took most of a second.
+		{"a typed array longer than a result may hold", `console.log(new Uint8Array(2e6).fill(7)); console.log({ b: new ArrayBuffer(3e6) }); console.log(new DataView(new ArrayBuffer(2e6)))`,
+			[]string{trunc.String("["+strings.Repeat("7,", 2000), maxLogEntryChars), trunc.String(`{"b":[`+strings.Repeat("0,", 2000), maxLogEntryChars), trunc.String("["+strings.Repeat("0,", 2000), maxLogEntryChars)}},
 		{"errors and strings as before", `console.log(new RangeError("r"), "s", null, undefined, true, {e: [new Error("x")]})`,
 			[]string{`RangeError: r s null undefined true {"e":[{"name":"Error","message":"x"}]}`}},
 	} {

@@ -77,6 +77,7 @@ const AIt = function () {};
 AIt.prototype = Object.getPrototypeOf(Object.getPrototypeOf(async function* () {}.prototype));
 const Str = String, Num = Number, Bool = Boolean, gp = Object.getPrototypeOf, own = Object.getOwnPropertyDescriptor;
 const bytes = (b, o, n) => n ? from(new U8(b, o, n)) : [];
+const logCap = 2000;
 // An array, or what becomes one (a typed array, an ArrayBuffer's or a
 // DataView's bytes), longer than the limit throws with its path: a
 // Uint8Array of 5e6 converted in 7 s, an ArrayBuffer of 5e7 in 44 s.
@@ -117,6 +118,18 @@ return () => {
       break;
     case "symbol": out = String(v); note(p, "a symbol, converted to the string " + S(out)); break;
     case "object":
+      // A log line (prelude/show.js) shows the first logCap elements of
+      // what becomes an array, and how many more: converting a typed array
+      // of a million took most of a second per line, of which a line keeps
+      // 4,000 characters.
+      if (name === "log" && (AB.isView(v) && typeof v.length === "number" || v instanceof AB || SAB && v instanceof SAB || v instanceof DV)) {
+        const whole = typeof v.length === "number" ? v.length : v.byteLength;
+        if (whole > logCap) {
+          out = v instanceof DV ? bytes(v.buffer, v.byteOffset, logCap) : AB.isView(v) ? from(v.subarray(0, logCap), (x) => typeof x === "bigint" ? x.toString() : x) : bytes(v, 0, logCap);
+          out[logCap] = "… " + (whole - logCap) + " more items";
+          break;
+        }
+      }
       if (isArr(v)) long(p, v.length);
       if (v instanceof M) {
         let keys = true;
