@@ -14,7 +14,16 @@ async function fetchWasm(url, imports) {
     if (typeof fetch !== "function") {
         throw new Error("fetch is not available in this environment");
     }
-    const response = await fetch(url);
+    let response;
+    try {
+        response = await fetch(url);
+    } catch (err) {
+        // Node's fetch says only "fetch failed"; its cause says why
+        // (connect ECONNREFUSED 127.0.0.1:8080, getaddrinfo ENOTFOUND).
+        const cause = /** @type {any} */ (err)?.cause;
+        if (cause && typeof cause.message === "string" && cause.message) throw new Error(`${describeError(err)} (${cause.message})`, { cause: err });
+        throw err;
+    }
     if (!response.ok) {
         // missing: for the hint of a file the server does not have.
         throw Object.assign(new Error(`HTTP ${response.status}${response.statusText ? " " + response.statusText : ""}`), { missing: response.status === 404 });

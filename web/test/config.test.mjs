@@ -255,7 +255,8 @@ describe("the QuickJS asset", () => {
             const closed = await serve({});
             const url = `${closed.url}/x.wasm`;
             await closed.close();
-            await assert.rejects(IoCodeModeFactory({ wasmLocation: url }), assetError(url, /Cannot load the QuickJS asset/));
+            // Node's fetch says "fetch failed"; its cause says why.
+            await assert.rejects(IoCodeModeFactory({ wasmLocation: url }), assetError(url, /Cannot load the QuickJS asset from .*: fetch failed \(connect ECONNREFUSED 127\.0\.0\.1:\d+\)$/));
         });
 
         test("the asset is fetched once per factory, never per session or run", async (t) => {
