@@ -100,8 +100,12 @@ export function abortFlags() {
 
 // The worker's file, beside this module, for Node's worker_threads (see
 // spawn) and a browser's report of a worker that did not load. A let, so
-// that no bundler reads it as a constant.
+// that no bundler reads it as a constant. Resolved against moduleURL, not
+// import.meta.url written in place: webpack warns "Critical dependency: the
+// request of a dependency is an expression" at every new URL(expression,
+// import.meta.url), in every app that bundles the package.
 let workerFile = "./code-mode.worker.mjs";
+const moduleURL = import.meta.url;
 
 /**
  * Starts a worker (browser: module Worker; Node: worker_threads).
@@ -134,7 +138,7 @@ async function spawn(onMessage, onFailure) {
         // had that then called on every message, and its throw ended the
         // process. Our listener returns nothing.
         const { port1, port2 } = new NodeChannel();
-        const w = new NodeWorker(new URL(workerFile, import.meta.url), {
+        const w = new NodeWorker(new URL(workerFile, moduleURL), {
             resourceLimits: { stackSizeMb: (984 + 192) / 1024 },
             execArgv: [],
             workerData: { port: port2 },
@@ -168,7 +172,7 @@ async function spawn(onMessage, onFailure) {
             return;
         }
         // A script that did not load: the event says nothing more.
-        const url = new URL(workerFile, import.meta.url).href;
+        const url = new URL(workerFile, moduleURL).href;
         whyNotLoaded(url).then((why) => onFailure(new Error(`Cannot start the Code Mode worker: it failed to load from ${url}${why}`)));
     });
     return { post: (/** @type {any} */ m) => w.postMessage(m), terminate: () => w.terminate(), ref: () => {}, unref: () => {} };
