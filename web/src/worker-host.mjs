@@ -9,8 +9,8 @@
 // The API's synchronous methods answer from state kept here: listTools and
 // tool validation (the rules of tool.go that need no schema compiler), the
 // instructions and LLM tools the worker last reported. A tool the worker
-// refuses after registerTool returned (a pattern the page cannot judge:
-// schemacheck.mjs) is dropped with a console error.
+// refuses after registerTool returned (the little the page's checks leave
+// to it: schemacheck.mjs, refcycle.mjs) is dropped with a console error.
 //
 // This file holds the factory: its state (a Host, shared with the modules
 // below) and the public API's methods. The rest of worker mode, by job:

@@ -1,8 +1,8 @@
 // Worker mode: the tool checks the page makes before anything crosses to the
 // worker. registerTool must throw at once, with tool.go's own messages, as
 // it does on the calling thread; only what needs no schema compiler is
-// judged here (a pattern the page cannot judge is left to the worker,
-// which reports a refusal later: worker-protocol.mjs). A schema library's
+// judged here (the little the page's checks leave to the worker's core
+// is refused there, later: worker-protocol.mjs). A schema library's
 // own check (a Zod refinement) cannot cross, so it is kept here by
 // definition and run on the page before execute.
 

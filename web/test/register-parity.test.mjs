@@ -182,6 +182,28 @@ test("references, ids and anchors: the same outcome in both modes", async () => 
     for (const field of ["inputSchema", "outputSchema"]) await samePerMode(references, field);
 });
 
+// Patterns made of what RE2 reads and what it does not (flag groups, \\x,
+// \\p{...}, \\Q...\\E, POSIX classes, counted repeats nested past 1,000,
+// JavaScript's lookarounds and backreferences), a fixed pseudo-random list.
+const pieces = ["a", ".", "\\d", "\\x41", "\\x{41}", "\\x{110000}", "\\x{}", "\\xZ", "\\x4", "\\pL", "\\pl", "\\p{Greek}", "\\p{Foo}",
+    "\\PL", "\\P{^Greek}", "\\p{^Greek}", "\\p{Any}", "\\p{Old_Italic}", "\\p{lowercase_letter}", "\\pX", "\\p{", "\\Q*\\E", "\\Q", "\\E",
+    "(?i)", "(?i:", "(?z)", "(?-i)", "(?i-)", "(?i-s)", "(?-)", "(?im-sU:", "(?P<n>", "(?<n>", "(?<1a>", "(?P=n)", "(?=", "(?<=", "(", ")", "[", "]",
+    "[[:alpha:]]", "[[:foo:]]", "[[:^digit:]]", "[a-z]", "[z-a]", "[\\pL-z]", "[a-\\d]", "[\\b]", "[\\Q]\\E]", "*", "+", "?", "*?", "{2}", "{1001}",
+    "{2,}", "{3,1}", "{01}", "{0}", "(?:a{30}){40}", "|", "^", "$", "\\b", "\\C", "\\z", "\\Z", "\\1", "\\0", "\\07", "\\8", "\\u0041", "\\cA",
+    "é", "😀", "\\é", "{", "}", "(?U)", "(?", "(?:", "\\"];
+let seed = 15;
+const next = (n) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % n;
+const patterns = [...new Set([...pieces, ...Array.from({ length: 2500 }, () => Array.from({ length: 1 + next(5) }, () => pieces[next(pieces.length)]).join(""))])];
+
+test("patterns RE2 reads and does not: the same outcome in both modes", async () => {
+    const got = await samePerMode(patterns.map((pattern) => ({ type: "string", pattern })), "inputSchema");
+    const refused = got.filter((o) => o !== "").length;
+    assert.ok(refused > 500 && got.length - refused > 300, `${refused} of ${got.length} refused`);
+    // A pattern in a key of patternProperties, and an outputSchema's.
+    await samePerMode(patterns.slice(0, 300).map((p) => ({ patternProperties: { [p]: {} } })), "inputSchema");
+    await samePerMode(patterns.slice(0, 300).map((pattern) => ({ pattern })), "outputSchema");
+});
+
 // What the page's check leaves to the worker's core, which refuses it a
 // message later (console.error; the tool is left out and never reaches a
 // run or searchTools): a document holding a nested resource (an "$id" below
