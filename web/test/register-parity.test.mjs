@@ -277,3 +277,97 @@ test("registering and unregistering during a run, disposing after a registration
     assert.match(seen[0].runs[1][2], /unknown tool "c"/);
     assert.ok(seen[0].after.every((m) => /disposed/.test(m)), JSON.stringify(seen[0].after));
 });
+
+// One refused schema of each kind the page judges, and one it leaves to the
+// core, wherever a tool list is given: config.tools (the factory's promise
+// rejects), createSession's tools and registerTools (thrown, nothing
+// registered), and the adapters, which leave a refused tool out and tell
+// onError (an outputSchema refused costs the tool its result check only).
+const refusedKinds = [
+    { type: "string", pattern: "\\p{Foo}" },
+    { type: "string", pattern: "(?i)(?<n>a)\\x{110000}" },
+    { properties: { p: { $ref: "#nope" } } },
+    { $schema: d4, id: "http://x/a.json", definitions: { a: { id: "http://x/a.json" } } },
+    { $dynamicAnchor: "a", $dynamicRef: "#a" },
+];
+
+test("config.tools, createSession's tools, registerTools: refused alike in both modes", async () => {
+    const seen = [];
+    for (const worker of [false, true]) {
+        const out = [];
+        for (const schema of refusedKinds) {
+            const tools = [{ name: "ok", execute: () => 1 }, { name: "bad", execute: () => 1, inputSchema: schema }];
+            out.push(await IoCodeModeFactory({ wasmLocation: assetPath, worker, tools }).then((api) => (api.dispose(), "created"), (err) => `${err.name}: ${err.message}`));
+            const api = await IoCodeModeFactory({ wasmLocation: assetPath, worker });
+            try {
+                for (const f of [() => api.createSession({ tools }), () => api.registerTools(tools)]) {
+                    try {
+                        f();
+                        out.push("accepted");
+                    } catch (err) {
+                        out.push(`${err.name}: ${err.message}`);
+                    }
+                }
+                await api.ready();
+                out.push(api.listTools().map((t) => t.name).join());
+            } finally {
+                api.dispose();
+            }
+        }
+        seen.push(out);
+    }
+    assert.deepEqual(seen[1], seen[0]);
+    assert.match(seen[0][0], /^TypeError: config\.tools\[1\] \("bad"\): inputSchema: \/pattern: "\\\\p\{Foo\}" cannot be enforced/);
+    assert.match(seen[0][1], /^TypeError: options\.tools\[1\] \("bad"\): inputSchema: /);
+    assert.match(seen[0][2], /^TypeError: tools\[1\] \("bad"\): inputSchema: /);
+    assert.equal(seen[0][3], "");
+});
+
+test("the MCP and WebMCP adapters leave out and report the same tools in both modes", async () => {
+    const mcp = await loadAdapter("mcp");
+    const webmcp = await loadAdapter("webmcp");
+    const { Server } = await import("@modelcontextprotocol/sdk/server/index.js");
+    const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+    const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
+    const { ListToolsRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
+    // The MCP client compiles a server's patterns as JavaScript (u flag),
+    // and its outputSchemas whole: what it refuses never reaches the adapter.
+    // The client also fails on a draft-04 document ($schema), so none here.
+    const kinds = [{ type: "string", pattern: "(a{10}){200}" }, ...refusedKinds.slice(2).filter((s) => !s.$schema)];
+    const inputs = kinds.map((s, i) => ({ name: `in${i}`, inputSchema: { type: "object", properties: { x: s } } }));
+    const defs = [{ name: "ok", inputSchema: { type: "object" } }, ...inputs, { name: "out", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { x: kinds[0] } } }];
+    const seen = [];
+    for (const worker of [false, true]) {
+        const errors = [];
+        const onError = (e) => errors.push(e.message);
+        const server = new Server({ name: "srv", version: "1.0.0" }, { capabilities: { tools: {} } });
+        server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: defs }));
+        const [a, b] = InMemoryTransport.createLinkedPair();
+        const client = new Client({ name: "c", version: "1.0.0" });
+        await Promise.all([server.connect(b), client.connect(a)]);
+        const ctx = new EventTarget();
+        ctx.getTools = async () => [defs[0], ...inputs].map((d) => ({ ...d, description: d.name }));
+        ctx.executeTool = async () => "{}";
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, worker });
+        const consoleError = console.error;
+        const logged = [];
+        console.error = (...args) => logged.push(args.join(" "));
+        try {
+            const fromServer = await mcp.fromMcpClient(client, { onError });
+            fromServer.registerTools(api);
+            (await webmcp.fromWebMcp({ modelContext: ctx, onError })).registerTools(api);
+            await api.ready();
+            seen.push({ listed: api.listTools().map((t) => `${t.name}${t.outputSchema ? " (output checked)" : ""}`), errors, logged });
+            fromServer.close();
+        } finally {
+            console.error = consoleError;
+            api.dispose();
+            await client.close();
+        }
+    }
+    assert.deepEqual(seen[1], seen[0]);
+    // Each refused inputSchema costs its tool, a refused outputSchema its result check.
+    assert.deepEqual(seen[0].listed, ["srv.ok", "srv.out", "webmcp.ok"]);
+    assert.equal(seen[0].errors.length, 2 * kinds.length + 1, seen[0].errors.join("\n"));
+    assert.deepEqual(seen[0].logged, []);
+});
