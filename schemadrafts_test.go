@@ -128,21 +128,19 @@ func TestKeywordsOfOtherDrafts(t *testing.T) {
 }
 
 // TestSchemaSuiteThroughRegistration runs JSON-Schema-Test-Suite
-// (github.com/json-schema-org/JSON-Schema-Test-Suite, not in the
-// repository: third_party/jsonschema/testdata/JSON-Schema-Test-Suite as
-// third_party's suite_test reads it, or $CODEMODE_SCHEMA_SUITE) through a
+// (third_party/jsonschema/testdata/JSON-Schema-Test-Suite, the copy
+// third_party's suite_test reads, or $CODEMODE_SCHEMA_SUITE) through a
 // tool's registration and input check, each draft's directory with its
 // "$schema" added where a schema has none: a schema the suite's harness
 // compiles without loading anything (or a draft's meta-schema, which it
 // holds) must register, and each case must be judged as the suite says.
-// Skipped without the suite.
 func TestSchemaSuiteThroughRegistration(t *testing.T) {
 	dir := os.Getenv("CODEMODE_SCHEMA_SUITE")
 	if dir == "" {
 		dir = "third_party/jsonschema/testdata/JSON-Schema-Test-Suite"
 	}
 	if _, err := os.Stat(filepath.Join(dir, "tests")); err != nil {
-		t.Skipf("no JSON-Schema-Test-Suite at %s", dir)
+		t.Fatalf("no JSON-Schema-Test-Suite at %s (see third_party/README.md)", dir)
 	}
 	drafts := map[string]string{"draft4": "http://json-schema.org/draft-04/schema#", "draft6": "http://json-schema.org/draft-06/schema#",
 		"draft7": "http://json-schema.org/draft-07/schema#", "draft2019-09": "https://json-schema.org/draft/2019-09/schema",
