@@ -127,3 +127,27 @@ func TestConsoleValues(t *testing.T) {
 		})
 	}
 }
+
+// TestConsoleOutOfMemoryValue: normalize at the memory limit throws a
+// value no program can make (QuickJS sets no exception); a handler that
+// logs it, and a timer that throws it, say what it is.
+func TestConsoleOutOfMemoryValue(t *testing.T) {
+	cm := newTestCodeMode(t, Config{MemoryLimitMB: 16})
+	s := mustSession(t, cm)
+	res := exec(t, s, `const bomb = () => '\uFDFA'.repeat(1e6).normalize('NFKD');
+await Promise.resolve().then(bomb).catch((e) => console.log(e));
+setTimeout(bomb, 0);
+await new Promise((r) => setTimeout(r, 20));
+return 1`, nil)
+	if !res.OK {
+		t.Fatalf("run failed: %+v", res.Error)
+	}
+	var got []string
+	for _, l := range res.Logs {
+		got = append(got, l.Message)
+	}
+	want := []string{"InternalError: out of memory", "uncaught in a setTimeout callback: InternalError: out of memory"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("log lines = %q, want %q", got, want)
+	}
+}

@@ -94,6 +94,9 @@
   // uncaught error in a callback cannot fail on what it reports.
   const text = (v) => {
     if (typeof v === "string") return v;
+    // What QuickJS's normalize and localeCompare throw when memory runs out
+    // (they set no exception): String wrote "[unsupported type]".
+    if (typeof v === "unknown") return "InternalError: out of memory";
     if (typeof v === "number") return v === 0 && 1 / v < 0 ? "-0" : "" + v;
     const get = (f) => { try { const x = f(); return tooLong(x) ?? String(x); } catch (_) { return undefined; } };
     if (typeof v === "bigint" || typeof v === "symbol") return get(() => v);
