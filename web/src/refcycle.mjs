@@ -44,6 +44,35 @@ const openAPIRefHint = (ref) =>
 /** @param {string} key */
 const escape = (key) => key.replace(/~/g, "~0").replace(/\//g, "~1");
 
+/**
+ * A location ("#/$defs/a b") as the compiler prints it: each token of its
+ * JSON pointer as Go's url.PathEscape writes it ("#/$defs/a%20b").
+ * @param {string} loc
+ */
+const shownLoc = (loc) =>
+    loc
+        .split("/")
+        .map((tok, i) =>
+            i === 0
+                ? tok
+                : Array.from(new TextEncoder().encode(tok), (b) => (b < 0x80 && /[A-Za-z0-9\-._~$&+:=@]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, "0")}`)).join(""),
+        )
+        .join("/");
+
+/**
+ * Whether a reference's percent escapes read as UTF-8 text ("#/a%20b"):
+ * any other ("#/%zz", "#/%FF") is the core's to judge.
+ * @param {string} ref
+ */
+const decodes = (ref) => {
+    try {
+        decodeURIComponent(ref);
+        return true;
+    } catch {
+        return false;
+    }
+};
+
 /** @param {unknown} v @returns {v is Record<string, any>} */
 const isSchema = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
@@ -94,7 +123,7 @@ export function refCycleError(root) {
         if (!isSchema(s) || problem) return;
         // Before 2019-09, "$ref" makes its siblings no keywords.
         const refOnly = draft < 2019 && "$ref" in s;
-        for (const k of REFS) if (k in s && (typeof s[k] !== "string" || (s[k] !== "" && !s[k].startsWith("#")) || /%(?![0-9A-Fa-f]{2})/.test(s[k]))) checkable = false;
+        for (const k of REFS) if (k in s && (typeof s[k] !== "string" || (s[k] !== "" && !s[k].startsWith("#")) || !decodes(s[k]))) checkable = false;
         const id = !refOnly && typeof s[idKey] === "string" ? s[idKey] : undefined;
         if (id !== undefined) {
             const hash = id.indexOf("#");
@@ -103,7 +132,7 @@ export function refCycleError(root) {
             if (url !== "") {
                 const parsed = parseProblem(url);
                 if (parsed === "bad") {
-                    problem = `error in parsing id at ${JSON.stringify(loc)}`;
+                    problem = `error in parsing id at ${JSON.stringify(shownLoc(loc))}`;
                     return;
                 }
                 const resolved = parsed === "ok" ? join(base, url) : "";
@@ -147,23 +176,24 @@ export function refCycleError(root) {
      */
     const resolve = (ref) => {
         const frag = decodeURIComponent(ref.slice(1));
-        if (frag === "" || frag.startsWith("/")) return pointer(frag, ref);
+        if (frag === "" || frag.startsWith("/")) return pointer(frag);
         const loc = anchors.get(frag);
-        if (loc !== undefined) return pointer(loc.slice(1), loc);
+        if (loc !== undefined) return pointer(loc.slice(1));
         // The compiler names the anchor by its resource's id.
         if (rootBase === "") throw new Unknown();
         throw new Error(`anchor in ${JSON.stringify(`${shown(rootBase)}#${frag}`)} not found in schema schema`);
     };
-    /** @param {string} ptr @param {string} ref @returns {[string, any]} */
-    const pointer = (ptr, ref) => {
+    /** @param {string} ptr a JSON pointer, its tokens ~-escaped @returns {[string, any]} */
+    const pointer = (ptr) => {
         /** @type {any} */
         let node = root;
         const tokens = ptr === "" ? [] : ptr.slice(1).split("/");
+        const shown = shownLoc(`#${ptr}`);
         for (const raw of tokens) {
-            if (/~(?![01])/.test(raw)) throw new Error(`invalid json-pointer ${JSON.stringify(ref)}`);
+            if (/~(?![01])/.test(raw)) throw new Error(`invalid json-pointer ${JSON.stringify(shown)}`);
             const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
             if (node === null || typeof node !== "object" || !Object.prototype.hasOwnProperty.call(node, key)) {
-                throw new Error(`json-pointer in ${JSON.stringify(ref)} not found${openAPIRefHint(ref)}`);
+                throw new Error(`json-pointer in ${JSON.stringify(shown)} not found${openAPIRefHint(shown)}`);
             }
             node = node[key];
         }
@@ -201,7 +231,7 @@ export function refCycleError(root) {
     /** @param {string} loc @param {any} s */
     const walkInPlace = (loc, s) => {
         const st = state.get(loc);
-        if (st === 1) throw new Error(`the schema refers to itself without descending into the value (${path.join(" -> ")} -> ${loc}): validation would never end`);
+        if (st === 1) throw new Error(`the schema refers to itself without descending into the value (${[...path, loc].map(shownLoc).join(" -> ")}): validation would never end`);
         if (st === 2) return;
         state.set(loc, 1);
         path.push(loc);

@@ -162,6 +162,13 @@ const references = [
     { properties: { p: { $ref: "#/properties/q" } } },
     { $ref: "#/$defs/a%20b", $defs: { "a b": {} } },
     { $ref: "#/$defs/a~2b", $defs: { "a~2b": {} } },
+    { $ref: "#/$defs/a%20b", $defs: { "a b": { $ref: "#" } } },
+    { $ref: "#/$defs/a~1b", $defs: { "a/b": { $ref: "#" } } },
+    { properties: { "a b": { $ref: "#/properties/a%20b" } } },
+    { properties: { "é!": { $ref: "#" } }, $ref: "#/properties/é!" },
+    { $ref: "#/$defs/é" },
+    { $ref: "#/$defs/a%2Fb" },
+    { properties: { "a b": { id: "%zz" } }, $schema: d4 },
     { $ref: "#/$defs/a~0b", $defs: { "a~b": { $ref: "#" } } },
     { if: { $ref: "#" } },
     { then: { $ref: "#" } },
@@ -215,6 +222,7 @@ const leftToTheCore = [
     { $id: "a.json", $defs: { x: { $id: "b.json" } }, properties: { p: { $ref: "#/$defs/nope" } } },
     { $defs: { x: { $id: "http://x/b.json", $ref: "#" } }, $ref: "#/$defs/x" },
     { $ref: "#/$defs/%zz" },
+    { $ref: "#/$defs/%FF" },
     { $id: "https://x.test/root.json", $defs: { item: { $id: "item.json", $ref: "root.json" } }, $ref: "item.json" },
 ];
 
