@@ -12,24 +12,21 @@
 // reference this reading is not sure of, is left to the core.
 
 import { schemaDraft } from "./schemacheck.mjs";
-import { join, parseProblem } from "./schemaurl.mjs";
+import { LIST, MAP, ONE, placeIn, SUBSCHEMAS } from "./schemaref.mjs";
+import { join, parseProblem, SCHEMA_URL } from "./schemaurl.mjs";
 
-// What the compiler makes of each keyword, from the draft that brought it
-// (objcompiler.go): applied in place, or to a part of the value.
+// What the compiler makes of the keywords that hold subschemas
+// (objcompiler.go), each from the draft that brought it (schemaref.mjs's
+// table): applied in place, or to a part of the value. The references
+// apply in place from their own drafts ($recursiveRef is 2019-09's, which
+// the check's table leaves out: it holds no subschema).
 /** @type {Record<string, number>} */
-const IN_PLACE = { $ref: 4, $recursiveRef: 2019, $dynamicRef: 2020, not: 4, if: 7 };
-const IN_PLACE_LISTS = { allOf: 4, anyOf: 4, oneOf: 4 };
-const IN_PLACE_MAPS = { dependentSchemas: 2019, dependencies: 4 };
-const REFS = ["$ref", "$recursiveRef", "$dynamicRef"];
-const DESCENDING = { propertyNames: 6, unevaluatedProperties: 2019, contains: 6, unevaluatedItems: 2019, additionalProperties: 4, items: 4 };
-const DESCENDING_MAPS = { properties: 4, patternProperties: 4 };
+const REFS = { $ref: 4, $recursiveRef: 2019, $dynamicRef: 2020 };
+const IN_PLACE = ["not", "if", "allOf", "anyOf", "oneOf", "dependentSchemas", "dependencies"];
+const DESCENDING = ["propertyNames", "unevaluatedProperties", "contains", "unevaluatedItems", "additionalProperties", "items", "prefixItems", "properties", "patternProperties"];
 // Where each draft finds subschemas, and so ids and anchors (draft.go).
-const PLACES = { not: 4, additionalProperties: 4, items: 4, additionalItems: 4, propertyNames: 6, contains: 6, if: 7, then: 7, else: 7, unevaluatedProperties: 2019, unevaluatedItems: 2019, contentSchema: 2019 };
-const PLACE_MAPS = { definitions: 4, properties: 4, patternProperties: 4, dependencies: 4, $defs: 2019, dependentSchemas: 2019 };
-const PLACE_LISTS = { allOf: 4, anyOf: 4, oneOf: 4, items: 4, prefixItems: 2020 };
-// The compiler's made-up address of the document (schema.go schemaURL),
-// which its messages leave out.
-const SCHEMA_URL = "mem:///codemode/schema.json";
+const PLACES = Object.keys(SUBSCHEMAS);
+// The compiler's messages leave out the document's made-up address.
 const shown = (/** @type {string} */ url) => url.replace(/^mem:\/\/\/codemode\//, "").replace(/^schema\.json$/, "");
 
 /**
@@ -77,23 +74,23 @@ const decodes = (ref) => {
 const isSchema = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /**
- * Each [location, schema] of s that the draft reads for keywords in table.
+ * Each [location, schema] of s under the keywords names, as the draft
+ * holds them; a list counts only under the keywords lists.
  * @param {Record<string, any>} s
  * @param {string} loc
  * @param {number} draft
- * @param {Record<string, number>} one
- * @param {Record<string, number>} lists
- * @param {Record<string, number>} maps
+ * @param {string[]} names
+ * @param {string[]} [lists]
  * @returns {[string, any][]}
  */
-function parts(s, loc, draft, one, lists, maps) {
+function parts(s, loc, draft, names, lists = names) {
     /** @type {[string, any][]} */
     const out = [];
-    const has = (/** @type {Record<string, number>} */ t, /** @type {string} */ k) => Object.prototype.hasOwnProperty.call(t, k) && t[k] <= draft;
     for (const [k, v] of Object.entries(s)) {
-        if (has(one, k) && !Array.isArray(v)) out.push([`${loc}/${escape(k)}`, v]);
-        if (has(lists, k) && Array.isArray(v)) v.forEach((x, i) => out.push([`${loc}/${escape(k)}/${i}`, x]));
-        if (has(maps, k) && isSchema(v)) for (const [n, x] of Object.entries(v)) out.push([`${loc}/${escape(k)}/${escape(n)}`, x]);
+        const shape = names.includes(k) ? placeIn(k, draft) : 0;
+        if (shape & ONE && !Array.isArray(v)) out.push([`${loc}/${escape(k)}`, v]);
+        if (shape & LIST && Array.isArray(v) && lists.includes(k)) v.forEach((x, i) => out.push([`${loc}/${escape(k)}/${i}`, x]));
+        if (shape & MAP && isSchema(v)) for (const [n, x] of Object.entries(v)) out.push([`${loc}/${escape(k)}/${escape(n)}`, x]);
     }
     return out;
 }
@@ -123,7 +120,7 @@ export function refCycleError(root) {
         if (!isSchema(s) || problem) return;
         // Before 2019-09, "$ref" makes its siblings no keywords.
         const refOnly = draft < 2019 && "$ref" in s;
-        for (const k of REFS) if (k in s && (typeof s[k] !== "string" || (s[k] !== "" && !s[k].startsWith("#")) || !decodes(s[k]))) checkable = false;
+        for (const k of Object.keys(REFS)) if (k in s && (typeof s[k] !== "string" || (s[k] !== "" && !s[k].startsWith("#")) || !decodes(s[k]))) checkable = false;
         const id = !refOnly && typeof s[idKey] === "string" ? s[idKey] : undefined;
         if (id !== undefined) {
             const hash = id.indexOf("#");
@@ -156,7 +153,7 @@ export function refCycleError(root) {
             }
         }
         for (const name of [draft >= 2019 && s.$anchor, draft === 2020 && s.$dynamicAnchor]) if (typeof name === "string") addAnchor(name, loc);
-        for (const [l, v] of parts(s, loc, draft, PLACES, PLACE_LISTS, PLACE_MAPS)) scan(v, l, base);
+        for (const [l, v] of parts(s, loc, draft, PLACES)) scan(v, l, base);
     };
     /** @param {string} name @param {string} loc */
     const addAnchor = (name, loc) => {
@@ -207,9 +204,9 @@ export function refCycleError(root) {
         /** @type {[string, any][]} */
         const out = [];
         if (inPlace) {
-            for (const k of REFS) if (IN_PLACE[k] <= draft && typeof s[k] === "string") out.push(resolve(s[k]));
+            for (const [k, from] of Object.entries(REFS)) if (from <= draft && typeof s[k] === "string") out.push(resolve(s[k]));
             if (!refOnly) {
-                out.push(...parts(s, loc, draft, IN_PLACE, IN_PLACE_LISTS, IN_PLACE_MAPS));
+                out.push(...parts(s, loc, draft, IN_PLACE));
                 // then and else apply only beside an if, and not beside
                 // an if that is false or true, respectively.
                 if ("if" in s && draft >= 7) {
@@ -218,7 +215,7 @@ export function refCycleError(root) {
                 }
             }
         } else if (!refOnly) {
-            out.push(...parts(s, loc, draft, DESCENDING, draft < 2020 ? { items: 4 } : { prefixItems: 2020 }, DESCENDING_MAPS));
+            out.push(...parts(s, loc, draft, DESCENDING, [draft < 2020 ? "items" : "prefixItems"]));
             if (draft < 2020 && Array.isArray(s.items)) out.push([`${loc}/additionalItems`, s.additionalItems]);
         }
         return out.filter(([, v]) => isSchema(v));

@@ -1,9 +1,14 @@
-// Worker mode's copy of schemaref.go: which keywords a draft has, and
-// whether a reference is to a place in the schema document (a fragment, or
-// a resource the document embeds with an "$id") or one to load, refused.
+// Worker mode's copy of schemaref.go and of draft.go's subschema places:
+// which keywords a draft has, where its subschemas are, and whether a
+// reference is to a place in the schema document (a fragment, or a resource
+// the document embeds with an "$id") or one to load, refused. The one table
+// of both page checks (schemacheck.mjs, refcycle.mjs), so that they read a
+// draft alike. URLs are resolved as Go does (schemaurl.mjs); a reference
+// whose resolution is not known here is not refused: the core judges it.
 
-/** The compiler's URL of a tool schema (schema.go's schemaURL): the root's base URI. */
-export const SCHEMA_URL = "mem:///codemode/schema.json";
+import { resolveRef, SCHEMA_URL } from "./schemaurl.mjs";
+
+export { SCHEMA_URL };
 
 /**
  * The drafts a keyword belongs to, first and last (0: still in 2020-12),
@@ -19,32 +24,46 @@ const KEYWORD_DRAFTS = {
     additionalItems: [4, 2019],
 };
 
+// The keywords that hold subschemas (draft.go's subschemas), and how: one
+// schema, a list ("items" is either), a map of them. A keyword is a place
+// for ids and anchors from the first draft KEYWORD_DRAFTS gives it (4 when
+// none) on: the compiler's drafts only add places, so "additionalItems",
+// which the check ignores in 2020-12, is still one there.
+export const ONE = 1, LIST = 2, MAP = 4;
+/** @type {Record<string, number>} */
+export const SUBSCHEMAS = {
+    not: ONE, additionalProperties: ONE, items: ONE | LIST, additionalItems: ONE, propertyNames: ONE, contains: ONE,
+    if: ONE, then: ONE, else: ONE, unevaluatedProperties: ONE, unevaluatedItems: ONE, contentSchema: ONE,
+    allOf: LIST, anyOf: LIST, oneOf: LIST, prefixItems: LIST,
+    definitions: MAP, properties: MAP, patternProperties: MAP, dependencies: MAP, $defs: MAP, dependentSchemas: MAP,
+};
+
+const own = (/** @type {object} */ o, /** @type {string} */ k) => Object.prototype.hasOwnProperty.call(o, k);
+
+/**
+ * How keyword k holds subschemas in draft (ONE, LIST, MAP), 0 when it holds none there.
+ * @param {string} k
+ * @param {number} draft
+ */
+export function placeIn(k, draft) {
+    if (!own(SUBSCHEMAS, k)) return 0;
+    return own(KEYWORD_DRAFTS, k) && KEYWORD_DRAFTS[k][0] > draft ? 0 : SUBSCHEMAS[k];
+}
+
 /**
  * Whether keyword k means something in draft (0: a subschema naming its own "$schema", checked as any).
  * @param {string} k
  * @param {number} draft
  */
 export function inDraft(k, draft) {
-    if (!Object.prototype.hasOwnProperty.call(KEYWORD_DRAFTS, k) || draft === 0) return true;
+    if (!own(KEYWORD_DRAFTS, k) || draft === 0) return true;
     const [from, to] = KEYWORD_DRAFTS[k];
     return draft >= from && (to === 0 || draft <= to);
 }
 
 /**
- * ref resolved against base, without its fragment; null when either does not parse.
- * @param {string} base
- * @param {string} ref
- */
-function resolveURL(base, ref) {
-    try {
-        return new URL(ref, base).href.split("#")[0];
-    } catch {
-        return null;
-    }
-}
-
-/**
- * The base URI of schema n, whose parent's is base (schemaref.go's resourceBase).
+ * The base URI of schema n, whose parent's is base (schemaref.go's
+ * resourceBase): "" when not known here.
  * @param {Record<string, unknown>} n
  * @param {string} base
  * @param {number} draft
@@ -52,15 +71,8 @@ function resolveURL(base, ref) {
 export function resourceBase(n, base, draft) {
     const id = n[draft === 4 ? "id" : "$id"];
     if (typeof id !== "string" || ("$ref" in n && draft !== 0 && draft <= 7)) return base;
-    return resolveURL(base, id) ?? base;
+    return resolveRef(base, id) ?? base;
 }
-
-// The keywords whose value is a schema, a list of schemas or a map of them, as the check walks them.
-const HOLDERS = new Set([
-    "items", "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else", "additionalItems", "unevaluatedItems", "unevaluatedProperties", "contentSchema",
-    "allOf", "anyOf", "oneOf", "prefixItems",
-]);
-const MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"]);
 
 /**
  * Adds the base URI of each schema below node to into (schemaref.go's collectResources).
@@ -77,10 +89,10 @@ function collect(node, base, draft, depth, into) {
     base = resourceBase(n, base, draft);
     into.add(base);
     for (const [k, v] of Object.entries(n)) {
-        if (!inDraft(k, draft)) continue;
-        if (HOLDERS.has(k)) {
+        if (!inDraft(k, draft) || !own(SUBSCHEMAS, k)) continue;
+        if (!(SUBSCHEMAS[k] & MAP)) {
             for (const s of Array.isArray(v) ? v : [v]) collect(s, base, draft, depth + 1, into);
-        } else if (MAPS.has(k) && v !== null && typeof v === "object" && !Array.isArray(v)) {
+        } else if (v !== null && typeof v === "object" && !Array.isArray(v)) {
             for (const s of Object.values(v)) collect(s, base, draft, depth + 1, into);
         }
     }
@@ -88,7 +100,9 @@ function collect(node, base, draft, depth, into) {
 
 /**
  * The places of a schema document: embeds says whether a reference met where
- * the base URI is base is to one of them (schemaref.go's schemaRefs).
+ * the base URI is base is to one of them (schemaref.go's schemaRefs), or
+ * may be: a reference or a resource whose URL is not known here ("") is
+ * left to the core.
  * @param {unknown} root
  * @param {number} draft the root's
  */
@@ -99,13 +113,13 @@ export function schemaRefs(root, draft) {
         /** @param {string} base @param {string} ref */
         embeds(base, ref) {
             if (ref.startsWith("#")) return true;
-            const u = resolveURL(base, ref);
+            const u = resolveRef(base, ref);
             if (u === null) return false;
             if (!resources) {
                 resources = new Set([SCHEMA_URL]);
                 collect(root, SCHEMA_URL, draft, 0, resources);
             }
-            return resources.has(u);
+            return u === "" || resources.has(u) || resources.has("");
         },
     };
 }

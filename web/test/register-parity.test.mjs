@@ -183,6 +183,24 @@ const references = [
     { type: "array", items: { $ref: "#/items" } },
     { $schema: d7, items: [{ $ref: "#" }], additionalItems: { $ref: "#/additionalItems" } },
     { $schema: d7, additionalItems: { $ref: "#/additionalItems" } },
+    // An id or reference that Go's net/url resolves otherwise than a
+    // WHATWG URL: a host's case, a default port, "%2e%2e", no host.
+    { $id: "http://X.test/root.json", $defs: { i: { $id: "item.json" } }, properties: { p: { $ref: "http://x.test/item.json" } } },
+    { $id: "http://X.test/root.json", $defs: { i: { $id: "item.json" } }, properties: { p: { $ref: "http://X.test/item.json" } } },
+    { $id: "HTTP://x.test/root.json", $defs: { i: { $id: "item.json" } }, properties: { p: { $ref: "http://x.test/item.json" } } },
+    { $id: "http://x.test:80/root.json", $defs: { i: { $id: "item.json" } }, properties: { p: { $ref: "http://x.test/item.json" } } },
+    { $id: "http://x.test:80/root.json", $defs: { i: { $id: "item.json" } }, properties: { p: { $ref: "http://x.test:80/item.json" } } },
+    { $id: "https://x.test/a/root.json", $defs: { i: { $id: "%2e%2e/item.json" } }, properties: { p: { $ref: "https://x.test/item.json" } } },
+    { $id: "https://x.test/a/root.json", $defs: { i: { $id: "%2e%2e/item.json" } }, properties: { p: { $ref: "%2e%2e/item.json" } } },
+    { $id: "https://x.test/a/b/root.json", $defs: { i: { $id: "../item.json" } }, properties: { p: { $ref: "https://x.test/a/item.json" } } },
+    { $id: "https://x.test/a/b/root.json", $defs: { i: { $id: "./item.json" } }, properties: { p: { $ref: "item.json" } } },
+    { $id: "https://x.test/a/b/root.json", $defs: { i: { $id: "../../../item.json" } }, properties: { p: { $ref: "/item.json" } } },
+    { $id: "http:///root.json", $defs: { i: { $id: "item.json" } }, properties: { p: { $ref: "http:///item.json" } } },
+    { $id: "http:///root.json", $defs: { i: { $id: "item.json" } }, properties: { p: { $ref: "http://root.json/item.json" } } },
+    { $id: "urn:example:root", $defs: { i: { $id: "urn:example:item" } }, properties: { p: { $ref: "urn:example:item" } } },
+    { $id: "urn:example:root", $defs: { i: { $id: "urn:example:item" } }, properties: { p: { $ref: "urn:example:nope" } } },
+    { $id: "urn:example:root", properties: { p: { $ref: "#nope" } } },
+    { $id: "https://x.test/a/root.json", properties: { p: { $ref: "./nope.json" } } },
 ];
 
 test("references, ids and anchors: the same outcome in both modes", async () => {
