@@ -47,7 +47,8 @@
   // past cap elements JSON writes the first cap and how many more (what
   // is seen is the same), and String (a typed array JSON refused, an
   // error's message) is not asked: the line says how long it is.
-  // sandbox/errors.go's describeError does the same for the run's error.
+  // sandbox/errors.go's describeError does the same for the run's error,
+  // with the same cap (sandbox/convert.go's shownArrayLen).
   const cap = 2000;
   const head = (x) => {
     const out = [];

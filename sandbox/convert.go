@@ -52,6 +52,13 @@ import (
 // which throws a RangeError naming its path when it is longer.
 const maxArrayLen = "1000000"
 
+// shownArrayLen is how many elements of a long array a log line, or the
+// run's error, shows before "… N more items": a line keeps 4,000
+// characters, two an element at least. convertJS (a log line's typed
+// arrays) and describeError read it; prelude/show.js holds the same
+// number for the console's own arrays.
+const shownArrayLen = "2000"
+
 // MaxArrayLen is maxArrayLen as a number, for a host's own checks of
 // values bound for a program or a tool (an interceptor's replacement
 // input); testdata/arraycap.json holds both, and the page's copy
@@ -77,7 +84,7 @@ const AIt = function () {};
 AIt.prototype = Object.getPrototypeOf(Object.getPrototypeOf(async function* () {}.prototype));
 const Str = String, Num = Number, Bool = Boolean, gp = Object.getPrototypeOf, own = Object.getOwnPropertyDescriptor;
 const bytes = (b, o, n) => n ? from(new U8(b, o, n)) : [];
-const logCap = 2000;
+const logCap = ` + shownArrayLen + `;
 // An array, or what becomes one (a typed array, an ArrayBuffer's or a
 // DataView's bytes), longer than the limit throws with its path: a
 // Uint8Array of 5e6 converted in 7 s, an ArrayBuffer of 5e7 in 44 s.

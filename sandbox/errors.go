@@ -41,7 +41,7 @@ const (
 // Object.prototype cannot replace it.
 var describeError = `(e) => {
   const cut = (s, n) => s.length > n ? s.slice(0, n) + "… [" + (s.length - n) + " more characters]" : s;
-  const cap = 2000, isArr = Array.isArray;
+  const cap = ` + shownArrayLen + `, isArr = Array.isArray;
   const head = (x) => { const out = []; for (let i = 0; i < cap; i++) out[i] = x[i]; out[cap] = "… " + (x.length - cap) + " more items"; return out; };
   const capped = (k, x) => isArr(x) && x.length > cap ? head(x) : x;
   const tooLong = (x) => { const n = typeof x === "object" && x !== null ? x.length : undefined; return typeof n === "number" && n > cap ? "[an array of " + n + " elements]" : undefined; };
