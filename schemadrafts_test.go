@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/interopio/code-mode/internal/tsgen"
 	"github.com/interopio/code-mode/third_party/jsonschema"
 )
 
@@ -36,7 +37,7 @@ func TestEmbeddedResourceRefs(t *testing.T) {
 			`{"x":"a"}`, `{"x":1}`, "/x: type: got number, want string"},
 		{"2020-12, absolute", `{"$id":"https://x.test/root.json","$defs":{"item":{"$id":"item.json","type":"string"}},"properties":{"x":{"$ref":"https://x.test/item.json"}}}`,
 			`{"x":"a"}`, `{"x":1}`, "/x: type: got number, want string"},
-		{"2020-12, no root $id", `{"$defs":{"item":{"$id":"item.json","minimum":3}},"properties":{"x":{"$ref":"item.json"}}}`,
+		{"2020-12, no root $id", `{"$defs":{"item":{"$id":"item.json","type":"number","minimum":3}},"properties":{"x":{"$ref":"item.json"}}}`,
 			`{"x":3}`, `{"x":2}`, "/x: minimum: got 2, want >= 3"},
 		{"2020-12, a pointer into the resource", `{"$id":"https://x.test/root.json","$defs":{"item":{"$id":"item.json","$defs":{"n":{"type":"integer"}}}},"properties":{"x":{"$ref":"item.json#/$defs/n"}}}`,
 			`{"x":1}`, `{"x":1.5}`, "/x: type: got number, want integer"},
@@ -81,6 +82,10 @@ func TestEmbeddedResourceRefs(t *testing.T) {
 			}
 			if err != nil {
 				t.Fatalf("registration: %v", err)
+			}
+			// The model is shown the referenced type, not unknown.
+			if sig := tsgen.Signature("t", "", json.RawMessage(tc.schema), nil); strings.Contains(sig, "unknown }") || strings.Contains(sig, "input: unknown") {
+				t.Errorf("signature %s", sig)
 			}
 			if err := e.validate(json.RawMessage(tc.good)); err != nil {
 				t.Errorf("%s: %v", tc.good, err)

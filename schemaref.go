@@ -1,8 +1,9 @@
 package codemode
 
 import (
-	"net/url"
 	"strings"
+
+	"github.com/interopio/code-mode/internal/tsgen"
 )
 
 // keywordDrafts are the drafts a keyword belongs to, first and last (0:
@@ -57,25 +58,10 @@ func resourceBase(n map[string]any, base string, draft int) string {
 	if _, ref := n["$ref"]; ref && draft != 0 && draft <= 7 {
 		return base
 	}
-	if u, ok := resolveURL(base, id); ok {
+	if u, ok := tsgen.ResolveURL(base, id); ok {
 		return u
 	}
 	return base
-}
-
-// resolveURL resolves ref against base, without its fragment.
-func resolveURL(base, ref string) (string, bool) {
-	b, err := url.Parse(base)
-	if err != nil {
-		return "", false
-	}
-	r, err := url.Parse(ref)
-	if err != nil {
-		return "", false
-	}
-	u := b.ResolveReference(r)
-	u.Fragment, u.RawFragment = "", ""
-	return u.String(), true
 }
 
 // embeds reports whether a reference met where the base URI is base is to
@@ -84,7 +70,7 @@ func (r *schemaRefs) embeds(base, ref string) bool {
 	if strings.HasPrefix(ref, "#") {
 		return true
 	}
-	u, ok := resolveURL(base, ref)
+	u, ok := tsgen.ResolveURL(base, ref)
 	if !ok {
 		return false
 	}

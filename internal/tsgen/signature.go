@@ -108,6 +108,7 @@ type sigDoc struct {
 	// means, or whether it means anything, is the draft's (a $ref's
 	// siblings before 2019-09, prefixItems before 2020-12).
 	draft int
+	res   *resources
 }
 
 // Draft is the draft a "$schema" URL selects (4, 6, 7, 2019 or
@@ -177,10 +178,11 @@ func (g *sigGen) document(raw json.RawMessage, rootName string) tsType {
 	if err != nil {
 		return tsUnknown
 	}
-	g.doc = &sigDoc{root: root, rootName: rootName, draft: docDraft(root)}
+	draft := docDraft(root)
+	g.doc = &sigDoc{root: root, rootName: rootName, draft: draft, res: indexResources(root, rootName, draft)}
 	// Going through the reference path names the root when it refers to
 	// itself ("$ref": "#"), instead of inlining it once.
-	return g.renderRef("#", 0, 0)
+	return g.renderRef("#", docURL, 0, 0)
 }
 
 // render turns one schema node into a type. indent is the nesting level of
@@ -213,7 +215,7 @@ func (g *sigGen) render(node any, depth, indent int) tsType {
 
 func (g *sigGen) renderObject(n *omap, depth, indent int) tsType {
 	if g.refAlone(n) {
-		return g.renderRef(n.Str("$ref"), depth, indent)
+		return g.renderRef(n.Str("$ref"), g.baseOf(n), depth, indent)
 	}
 	if c, ok := n.Get("const"); ok && g.doc.draft >= 6 {
 		return literal(c)
@@ -232,7 +234,7 @@ func (g *sigGen) renderObject(n *omap, depth, indent int) tsType {
 	}
 	var parts []tsType
 	if ref := n.Str("$ref"); ref != "" {
-		parts = append(parts, g.renderRef(ref, depth, indent))
+		parts = append(parts, g.renderRef(ref, g.baseOf(n), depth, indent))
 	}
 	if base, ok := g.renderBase(n, depth, indent); ok {
 		parts = append(parts, base)
@@ -461,8 +463,8 @@ func (g *sigGen) renderArray(n *omap, depth, indent int) tsType {
 
 // renderRef inlines the referenced schema unless it refers back to itself,
 // in which case it becomes a named type declared before the signature.
-func (g *sigGen) renderRef(ref string, depth, indent int) tsType {
-	target, key, name, ok := g.resolve(ref)
+func (g *sigGen) renderRef(ref, base string, depth, indent int) tsType {
+	target, key, name, ok := g.resolve(ref, base)
 	if !ok {
 		return tsUnknown
 	}
@@ -487,48 +489,56 @@ func (g *sigGen) renderRef(ref string, depth, indent int) tsType {
 	return tsType{n, precPrimary}
 }
 
-// resolve follows a same-document reference ("#", "#/$defs/X",
-// "#/definitions/X" or any other JSON pointer). Other documents are never
-// fetched.
-func (g *sigGen) resolve(ref string) (target any, key, name string, ok bool) {
-	frag, isLocal := strings.CutPrefix(ref, "#")
-	if !isLocal {
+// resolve follows a reference met where the base URI is base to a place in
+// the document: a resource (the root, or a subschema with an id), a JSON
+// pointer in one ("#/$defs/X", "item.json#/properties/a") or an anchor
+// ("#name"). Other documents are never fetched.
+func (g *sigGen) resolve(ref, base string) (target any, key, name string, ok bool) {
+	doc, frag, _ := strings.Cut(ref, "#")
+	if doc != "" {
+		if base, ok = ResolveURL(base, doc); !ok {
+			return nil, "", "", false
+		}
+	}
+	res, found := g.doc.res.byURL[base]
+	if !found {
 		return nil, "", "", false
 	}
 	if f, err := url.PathUnescape(frag); err == nil {
 		frag = f
 	}
-	node := g.doc.root
-	name = g.doc.rootName
-	if frag != "" {
-		if !strings.HasPrefix(frag, "/") {
-			if node = findAnchor(g.doc.root, frag, 0); node == nil {
-				return nil, "", "", false
-			}
-			return node, g.doc.rootName + "#" + frag, frag, true
-		}
-		for _, tok := range strings.Split(frag[1:], "/") {
-			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-			switch n := node.(type) {
-			case *omap:
-				v, found := n.Get(tok)
-				if !found {
-					return nil, "", "", false
-				}
-				node = v
-			case []any:
-				i, err := strconv.Atoi(tok)
-				if err != nil || i < 0 || i >= len(n) {
-					return nil, "", "", false
-				}
-				node = n[i]
-			default:
-				return nil, "", "", false
-			}
-			name = tok
-		}
+	// Both documents (input and output) resolve under docURL: the key
+	// tells them apart.
+	key = g.doc.rootName + " " + base + "#" + frag
+	if frag == "" {
+		return res.node, key, res.name, true
 	}
-	return node, g.doc.rootName + "#" + frag, name, true
+	if !strings.HasPrefix(frag, "/") {
+		a, found := g.doc.res.byURL[base+"#"+frag]
+		return a.node, key, a.name, found
+	}
+	node, name := res.node, res.name
+	for _, tok := range strings.Split(frag[1:], "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch n := node.(type) {
+		case *omap:
+			v, found := n.Get(tok)
+			if !found {
+				return nil, "", "", false
+			}
+			node = v
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(n) {
+				return nil, "", "", false
+			}
+			node = n[i]
+		default:
+			return nil, "", "", false
+		}
+		name = tok
+	}
+	return node, key, name, true
 }
 
 var reservedTypeNames = map[string]bool{
@@ -579,7 +589,7 @@ func (g *sigGen) propertyDoc(ps any) string {
 	desc := n.Str("description")
 	if desc == "" {
 		if ref := n.Str("$ref"); ref != "" {
-			if t, _, _, ok := g.resolve(ref); ok {
+			if t, _, _, ok := g.resolve(ref, g.baseOf(n)); ok {
 				if tn, ok := t.(*omap); ok {
 					desc = tn.Str("description")
 				}
@@ -599,32 +609,4 @@ func (g *sigGen) propertyDoc(ps any) string {
 		}
 	}
 	return desc
-}
-
-// findAnchor is the schema of a document that names itself with "$anchor"
-// (or "$dynamicAnchor") name, for a "$ref": "#name"; nil when none does.
-func findAnchor(node any, name string, depth int) any {
-	if depth > sigMaxDepth*4 {
-		return nil
-	}
-	switch n := node.(type) {
-	case *omap:
-		for _, k := range []string{"$anchor", "$dynamicAnchor"} {
-			if n.Str(k) == name {
-				return n
-			}
-		}
-		for _, k := range n.Keys {
-			if found := findAnchor(n.Vals[k], name, depth+1); found != nil {
-				return found
-			}
-		}
-	case []any:
-		for _, v := range n {
-			if found := findAnchor(v, name, depth+1); found != nil {
-				return found
-			}
-		}
-	}
-	return nil
 }
