@@ -596,11 +596,13 @@ func ratString(r *decimal.Number) string {
 	if r == nil {
 		return "?"
 	}
-	if r.IsInt() {
-		return r.IntString()
-	}
-	return fmt.Sprint(r.Float64())
+	return r.Text(messageDigits)
 }
+
+// messageDigits caps the significant digits a message shows of a number:
+// 1e999999 is a million digits written out, and a model needs the first
+// few to see its value.
+const messageDigits = 40
 
 // displayJSON renders a value the way the model wrote it, shortened so one
 // huge string cannot flood the error.

@@ -289,3 +289,42 @@ func (x *Number) Key() string {
 	}
 	return x.text()
 }
+
+// Text writes x for a message, as JavaScript's String writes a number
+// ("0.25", "1e-7", "1.5e+300", plain digits below 1e21), but exactly: a
+// number a float64 cannot hold (1e-400, 1e400, 1.00000000000000000000001)
+// reads as written, not as the float64 nearest to it ("0", "1"). Past
+// maxDigits significant digits the rest are cut and "…" says so.
+func (x *Number) Text(maxDigits int) string {
+	if x.coef == "" {
+		return "0"
+	}
+	sign := ""
+	if x.neg {
+		sign = "-"
+	}
+	coef, cut := x.coef, ""
+	if len(coef) > maxDigits {
+		coef, cut = coef[:maxDigits], "…"
+	}
+	// lead is the power of ten of the first digit.
+	lead := x.exp + int64(len(x.coef)) - 1
+	switch {
+	case lead >= 21 || lead < -6 || cut != "" && lead >= int64(maxDigits):
+		s := coef[:1]
+		if len(coef) > 1 || cut != "" {
+			s += "." + coef[1:]
+		}
+		exp := strconv.FormatInt(lead, 10)
+		if lead >= 0 {
+			exp = "+" + exp
+		}
+		return sign + s + cut + "e" + exp
+	case lead < 0:
+		return sign + "0." + strings.Repeat("0", int(-lead-1)) + coef + cut
+	case int64(len(coef)) <= lead+1:
+		return sign + coef + strings.Repeat("0", int(lead+1)-len(coef)) + cut
+	default:
+		return sign + coef[:lead+1] + "." + coef[lead+1:] + cut
+	}
+}
