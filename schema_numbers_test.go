@@ -32,3 +32,34 @@ func TestSchemaMessageNumbers(t *testing.T) {
 		}
 	}
 }
+
+// TestSchemaNumberOutOfRange: a schema holding a number past float64's
+// range (which json.Unmarshal refuses and JSON.parse reads as Infinity) is
+// refused saying so, at its place; it said only "must be valid JSON".
+// Text that is not JSON still says so, in encoding/json's words.
+func TestSchemaNumberOutOfRange(t *testing.T) {
+	for _, tc := range []struct {
+		in, out, want string
+	}{
+		{`{"type":"object","properties":{"x":{"type":"number","maximum":1e400}}}`, "",
+			`tool "t": inputSchema: /properties/x/maximum: the number 1e+400 is out of range: a schema's numbers must be within ±1.8e308 (a float64)`},
+		{`{"enum":[1,2,-2e308]}`, "",
+			`tool "t": inputSchema: /enum/2: the number -2e+308 is out of range`},
+		{"", `{"properties":{"a":{"default":` + strings.Repeat("7", 401) + `}}}`,
+			`tool "t": outputSchema: /properties/a/default: the number 7.` + strings.Repeat("7", 39) + `…e+400 is out of range`},
+		{`{"type":`, "", `tool "t": inputSchema: must be valid JSON: unexpected end of JSON input`},
+		{`{"a":1e400,"b":}`, "", `tool "t": inputSchema: must be valid JSON: invalid character '}' looking for beginning of value`},
+	} {
+		tool := Tool{Name: "t", Execute: noopToolExecute}
+		if tc.in != "" {
+			tool.InputSchema = json.RawMessage(tc.in)
+		}
+		if tc.out != "" {
+			tool.OutputSchema = json.RawMessage(tc.out)
+		}
+		_, err := compileTool(tool)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s%s: %v, want %q", tc.in, tc.out, err, tc.want)
+		}
+	}
+}

@@ -373,7 +373,7 @@ func normalizeSchema(raw json.RawMessage) (json.RawMessage, any, error) {
 	// plus reflective decode was a good share of registering 1,000 tools.
 	root, err := jsondec.Decode(trimmed, jsondec.Options{})
 	if err != nil {
-		return nil, nil, errors.New("must be valid JSON")
+		return nil, nil, schemaJSONError(trimmed)
 	}
 	switch r := root.(type) {
 	case map[string]any:
