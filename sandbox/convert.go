@@ -56,7 +56,9 @@ const maxArrayLen = "1000000"
 // run's error, shows before "… N more items": a line keeps 4,000
 // characters, two an element at least. convertJS (a log line's typed
 // arrays) and describeError read it; prelude/show.js holds the same
-// number for the console's own arrays.
+// number for the console's own arrays, and web/src/tojson.mjs
+// (SHOWN_ARRAY_LEN, for what a page tool threw) too: testdata/arraycap.json
+// holds it for both.
 const shownArrayLen = "2000"
 
 // MaxArrayLen is maxArrayLen as a number, for a host's own checks of

@@ -1,5 +1,7 @@
 // What the loader needs to know about the JavaScript runtime it runs in.
 
+import { SHOWN_ARRAY_LEN } from "./tojson.mjs";
+
 // Node.js (or a runtime compatible with it): file: URLs are read with fs.
 // Read off globalThis, so that bundlers see no bare `process` to polyfill.
 const nodeProcess = /** @type {any} */ (globalThis).process;
@@ -77,7 +79,7 @@ export function thrownByTool(err, who = "a tool") {
     if (err !== null && typeof err === "object" && !(err instanceof Error)) {
         try {
             if (typeof (/** @type {any} */ (err).message) !== "string") {
-                const text = JSON.stringify(err);
+                const text = JSON.stringify(err, shownInText);
                 if (typeof text === "string" && text !== "{}") return new Error(text);
             }
         } catch {
@@ -85,6 +87,42 @@ export function thrownByTool(err, who = "a tool") {
         }
     }
     return err;
+}
+
+/**
+ * JSON.stringify's replacer for a value shown as text (what a tool threw):
+ * an array longer than SHOWN_ARRAY_LEN is its first SHOWN_ARRAY_LEN
+ * elements and "… N more items", as the core writes one in a log line or a
+ * run's error, and a typed array, an ArrayBuffer or a DataView is an array
+ * of its elements (bytes) under the same cap, not {"0":1,"1":2,...}. Of
+ * the text the model keeps 1,000 characters (the core's cut); the rest was
+ * written first: a Uint8Array of 5e6 held the page's thread 10 s, a sparse
+ * array of length 2**32-1 forever.
+ * @param {string} _key @param {unknown} v
+ */
+function shownInText(_key, v) {
+    if (v === null || typeof v !== "object") return v;
+    /** @type {ArrayLike<unknown>} */
+    let list;
+    if (Array.isArray(v)) {
+        if (v.length <= SHOWN_ARRAY_LEN) return v;
+        list = v;
+    } else if (ArrayBuffer.isView(v)) {
+        const n = /** @type {any} */ (v).length;
+        list = typeof n === "number" ? /** @type {any} */ (v) : new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+    } else if (v instanceof ArrayBuffer || (typeof SharedArrayBuffer === "function" && v instanceof SharedArrayBuffer)) {
+        list = new Uint8Array(v);
+    } else {
+        return v;
+    }
+    const n = list.length;
+    const out = [];
+    for (let i = 0; i < Math.min(n, SHOWN_ARRAY_LEN); i++) {
+        const x = list[i];
+        out.push(typeof x === "bigint" ? x.toString() : x);
+    }
+    if (n > SHOWN_ARRAY_LEN) out.push(`… ${n - SHOWN_ARRAY_LEN} more items`);
+    return out;
 }
 
 /**

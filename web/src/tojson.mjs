@@ -13,6 +13,11 @@ const ident = /^[A-Za-z_$][\w$]*$/;
 // words). Converting is element by element, holes too: a sparse array of
 // length 2**24 took 12 s on the page, one of 2**32-1 would never end.
 export const MAX_ARRAY_LEN = 1000000;
+// How many elements of a long array (or a typed array) the page shows in
+// text, before "… N more items": the core's number for a log line and a
+// run's error (shownArrayLen in sandbox/convert.go; testdata/arraycap.json
+// holds both copies).
+export const SHOWN_ARRAY_LEN = 2000;
 
 /** @param {string} path @param {number} length */
 export const arrayTooLong = (path, length) =>

@@ -144,6 +144,25 @@ describe("a tool or an interceptor that throws a plain object", () => {
         ], JSON.stringify(r));
         assert.deepEqual(r.toolCalls[0].reason, '{"status":404,"error":"order not found"}');
     });
+
+    // Its arrays are shown as the core shows them in a log line: a typed
+    // array as an array, a long one cut (a Uint8Array of 5e6 was written
+    // whole, as {"0":0,...}, to keep 1,000 characters of it; a sparse
+    // array of 2**32-1 held the page forever).
+    test("its long and typed arrays are cut, as in a log line", async (t) => {
+        const sparse = [];
+        sparse.length = 2 ** 32 - 1;
+        const thrown = { typed: { status: 500, data: new Uint8Array(5e6) }, sparse: { list: sparse } };
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            tools: Object.keys(thrown).map((n) => ({ name: "t." + n, execute: () => { throw thrown[n]; } })),
+        });
+        const ex = api.createSession().getLlmTools().find((x) => x.name === "executeCode");
+        const r = await ex.execute({ code: "const m = []; for (const n of ['t.typed', 't.sparse']) { try { await tool_call(n, {}) } catch (e) { m.push(e.name + ': ' + e.message) } } return m", explanation: "" });
+        assert.ok(r.ok, JSON.stringify(r).slice(0, 300));
+        assert.ok(r.result[0].startsWith('ToolError: {"status":500,"data":[0,0,0,'), r.result[0].slice(0, 100));
+        assert.ok(r.result[1].startsWith('ToolError: {"list":[null,null,'), r.result[1].slice(0, 100));
+    });
 });
 
 describe("an interceptor or a toolFilter that throws a Promise", () => {

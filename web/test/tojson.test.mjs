@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { root } from "./helpers.mjs";
 
-const { MAX_ARRAY_LEN, notDataKind, toJSON } = await import(pathToFileURL(join(root, "web", "src", "tojson.mjs")).href);
+const { MAX_ARRAY_LEN, SHOWN_ARRAY_LEN, notDataKind, toJSON } = await import(pathToFileURL(join(root, "web", "src", "tojson.mjs")).href);
 
 test("toJSON: JSON data as JSON.stringify writes it, everything else by the rules with its path", () => {
     let reads = 0;
@@ -150,5 +150,33 @@ test("toJSON: an array longer than the core's limit throws the core's words, bef
         for (const [value, path] of [[a, "r"], [{ x: [1, { a }] }, "r.x[1].a"], [new Map([["k", a]]), "r.k"]]) {
             assert.throws(() => toJSON(value, "r"), (err) => err instanceof RangeError && err.message === `${path}: ${message}`, `${path}, length ${length}`);
         }
+    }
+});
+
+// What a tool threw, shown as text (env.mjs thrownByTool), caps arrays as
+// the core's log lines do (testdata/arraycap.json's shown): a long array
+// is its first elements and how many more, a typed array (an ArrayBuffer,
+// a DataView) an array of its elements, not {"0":1,...}; JSON.stringify
+// wrote every element, and a sparse array of 2**32-1 never ended.
+test("thrownByTool: a thrown object's long and typed arrays are shown capped, as arrays", async () => {
+    const { shown } = JSON.parse(readFileSync(join(root, "testdata", "arraycap.json"), "utf8"));
+    assert.equal(SHOWN_ARRAY_LEN, shown);
+    const { thrownByTool } = await import(pathToFileURL(join(root, "web", "src", "env.mjs")).href);
+    const sparse = [];
+    sparse.length = 2 ** 32 - 1;
+    const head = (n, x) => Array(n).fill(x);
+    const cases = [
+        [{ data: new Uint8Array([1, 2, 3]) }, { data: [1, 2, 3] }],
+        [{ b: new BigInt64Array([1n, -2n]) }, { b: ["1", "-2"] }],
+        [{ buf: new Uint8Array([7, 8]).buffer, view: new DataView(new Uint8Array([5, 6, 7]).buffer, 1) }, { buf: [7, 8], view: [6, 7] }],
+        [{ data: new Float64Array(5e6) }, { data: [...head(shown, 0), `… ${5e6 - shown} more items`] }],
+        [{ list: sparse }, { list: [...head(shown, null), `… ${2 ** 32 - 1 - shown} more items`] }],
+        [{ list: head(shown, 1) }, { list: head(shown, 1) }],
+        [{ list: head(shown + 1, 1) }, { list: [...head(shown, 1), "… 1 more items"] }],
+    ];
+    for (const [thrown, want] of cases) {
+        const err = thrownByTool(thrown);
+        assert.ok(err instanceof Error);
+        assert.deepEqual(JSON.parse(err.message), want);
     }
 });
