@@ -171,14 +171,19 @@ describe("answers that never end, or end too late", () => {
         /** @type {((v: unknown) => void)[]} */
         const pending = [];
         const events = [];
+        // Run A must reach its call before the timeout and run B finish within
+        // it: at load 14 on 2 cores a fresh factory's A took 1.4 s to time out
+        // at 500 ms without calling t.x (then B's t.y threw 'pending[0] is
+        // not a function'), and B took up to 0.74 s.
         const api = await withFactory(t, {
             wasmLocation: assetPath,
-            timeout: 500,
+            timeout: 5000,
             tools: [tool("t.x", () => new Promise((r) => pending.push(r))), tool("t.y", async () => { pending[0]({ marker: "FROM-RUN-A" }); await sleep(50); return "B" })],
         });
         const s = api.createSession();
         const a = await run(s, "return await tools.t.x({})", { onEvent: (e) => events.push(["A", e]) });
         assert.equal(a.error?.code, "TIMEOUT");
+        assert.equal(pending.length, 1, "run A timed out before it called t.x");
         const eventsOfA = events.length;
         const b = await run(s, "const v = await tools.t.y({}); await new Promise((r) => setTimeout(r, 50)); return [v, typeof globalThis.late]", { onEvent: (e) => events.push(["B", e]) });
         assert.deepEqual(b.result, ["B", "undefined"]);
