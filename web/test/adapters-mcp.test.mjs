@@ -714,6 +714,48 @@ describe("fromMcpClient: the SDK's list_changed, tasks and error results", () =>
         }
     });
 
+    // The SDK's cache of output validators is given the whole list once per
+    // registration, not once per refused tool: each call went over every
+    // tool, so a server of N such tools among T cost N passes over T.
+    test("tools whose outputSchema Code Mode refuses are handed to the SDK in one pass, still checked", async () => {
+        const server = new Server({ name: "many", version: "1.0.0" }, { capabilities: { tools: {} } });
+        const refused = { type: "object", properties: { user: { type: "string", pattern: "^(?!admin)" } } };
+        const tools = Array.from({ length: 40 }, (_, i) => ({ name: "look" + i, inputSchema: { type: "object" }, outputSchema: refused }));
+        tools.push({ name: "fine", inputSchema: { type: "object" }, outputSchema: { type: "object" } });
+        server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+        server.setRequestHandler(CallToolRequestSchema, (req) => ({ content: [], structuredContent: req.params.arguments.out }));
+        const client = await connectInMemory(server);
+        const cached = []; // per call: how many outputSchemas the SDK was given
+        const own = client.cacheToolMetadata.bind(client);
+        client.cacheToolMetadata = (list) => (cached.push(list.filter((t) => t.outputSchema).length), own(list));
+        const errors = [];
+        const source = await mcp.fromMcpClient(client, { onError: (e) => errors.push(e.message) });
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        try {
+            // The SDK's listTools caches what it listed; the adapter then
+            // gives it the list without the outputSchemas Code Mode checks.
+            assert.deepEqual(cached, [41, 0], "the listing");
+            cached.length = 0;
+            source.registerTools(api);
+            await api.ready();
+            assert.equal(errors.length, 40, errors.join("\n"));
+            assert.deepEqual(cached, [40], "one pass for the 40 refused tools");
+            const out = await run(api.createSession(), `const out = [];
+                for (const name of ["look0", "look39"]) for (const user of ["bob", "admin"]) {
+                    try { out.push(await tools.many[name]({ out: { user } })); } catch (e) { out.push(e.message); }
+                }
+                return out;`);
+            assert.equal(out.ok, true, JSON.stringify(out));
+            const [bob0, admin0, bob39, admin39] = out.result;
+            assert.deepEqual([bob0, bob39], [{ user: "bob" }, { user: "bob" }]);
+            for (const admin of [admin0, admin39]) assert.match(admin, /^MCP error -32602: Structured content does not match the tool's output schema: data\/user must match pattern/);
+        } finally {
+            api.dispose();
+            source.close();
+            await client.close();
+        }
+    });
+
     // isError with the reason only in structuredContent: the error said
     // "reported an error without a message".
     test("an isError result that says why only in structuredContent throws its JSON", async () => {

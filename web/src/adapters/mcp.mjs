@@ -60,8 +60,12 @@ export async function fromMcpClient(client, options) {
     // lookahead in a pattern, written for JavaScript): the SDK's own
     // validator (Ajv) checks their results, as it did every tool's.
     const sdkChecked = new Set();
-    let listed = [];
-    const cache = () => client.cacheToolMetadata?.(listed.map((t) => (sdkChecked.has(t.name) ? t : { ...t, outputSchema: undefined })));
+    // The list goes to the SDK once per listing and once per registration
+    // that refused some (in a microtask, before any call's answer is
+    // checked), not once per refused tool: each pass copies every tool and
+    // the SDK walks them all (O(refused x tools) for a registration).
+    let listed = [], due = 0;
+    const cache = () => due++ || queueMicrotask(() => (due = 0, client.cacheToolMetadata?.(listed.map((t) => (sdkChecked.has(t.name) ? t : { ...t, outputSchema: undefined })))));
     const live = createToolSource({
         kind: "MCP",
         onError: opts.onError,
@@ -138,12 +142,12 @@ export async function fromMcpClient(client, options) {
     function entries(tools) {
         const names = uniqueNames(namespace, tools.map((t) => sanitizeName(t.name)));
         return tools.map((tool, i) => {
+            // mcpTool: the server's own name, for policies (the tool's
+            // name here is sanitised, suffixed, namespaced).
             const def = {
                 name: names[i],
                 description: tool.description || tool.title || tool.annotations?.title || "",
                 inputSchema: tool.inputSchema || { type: "object" },
-                // mcpTool: the server's own name, for policies (the tool's
-                // name here is sanitised, suffixed, namespaced).
                 annotations: annotations(tool.annotations, { source, untrusted: !opts.trusted, extra: { ...(tool.title ? { title: tool.title } : {}), mcpTool: tool.name } }),
                 execute: async (input, { signal }) => {
                     const params = { name: tool.name, arguments: input ?? {} };
@@ -183,11 +187,9 @@ export async function fromMcpClient(client, options) {
         throw err;
     }
 
-    return Object.assign(live.source, {
-        namespace,
-        /** Lists the server's tools again now (also done on every list_changed). */
-        refresh,
-    });
+    // refresh lists the server's tools again now (also done on every
+    // list_changed).
+    return Object.assign(live.source, { namespace, refresh });
 }
 
 const TO_OPTIONS = {
