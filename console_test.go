@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/interopio/code-mode/internal/trunc"
 )
@@ -130,9 +131,12 @@ func TestConsoleValues(t *testing.T) {
 
 // TestConsoleOutOfMemoryValue: normalize at the memory limit throws a
 // value no program can make (QuickJS sets no exception); a handler that
-// logs it, and a timer that throws it, say what it is.
+// logs it, and a timer that throws it, say what it is. Each normalize
+// works until the limit (about 1 s of CPU in Node, more natively), so the
+// default 30 s timeout was hit at load 22 on 2 cores; nothing here is about
+// time.
 func TestConsoleOutOfMemoryValue(t *testing.T) {
-	cm := newTestCodeMode(t, Config{MemoryLimitMB: 16})
+	cm := newTestCodeMode(t, Config{MemoryLimitMB: 16, Timeout: 5 * time.Minute})
 	s := mustSession(t, cm)
 	res := exec(t, s, `const bomb = () => '\uFDFA'.repeat(1e6).normalize('NFKD');
 await Promise.resolve().then(bomb).catch((e) => console.log(e));
