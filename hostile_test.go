@@ -879,7 +879,11 @@ func TestHostileToolInputsHeld(t *testing.T) {
 		{"an interceptor", allow, 2, "(6000008 bytes of JSON, counted twice: the interceptor gets a copy)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, s := newHostile(t, Config{MemoryLimitMB: 32, Timeout: 20 * time.Second, OnToolCall: tc.interceptor}, hold, size)
+			// The held calls end with the first run, when its refused
+			// calls have settled; the timeout only bounds a regression that
+			// lets them through. The second run's twelve 6 MB calls took
+			// more than 20 s at load 20 on 2 cores.
+			_, s := newHostile(t, Config{MemoryLimitMB: 32, Timeout: 3 * time.Minute, OnToolCall: tc.interceptor}, hold, size)
 			res := exec(t, s, fmt.Sprintf(`const s = "x".repeat(6e6), held = [];
 				for (let i = 0; i < 8; i++) held.push(tools.t.hold({ s }));
 				const refused = await Promise.allSettled(held.slice(%d));
