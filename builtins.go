@@ -139,6 +139,30 @@ for (const [P, kind, names, tip] of [[Number.prototype, "Number", ["toLocaleStri
 }
 `
 
+// outOfMemoryJS is added to the prelude of code that mentions normalize or
+// localeCompare: QuickJS allocates their buffers through the runtime's
+// realloc, which fails silently at the memory limit, so they throw an
+// exception nobody set, QuickJS's "uninitialized" marker (typeof
+// "unknown"). Uncaught, the sandbox reads it as the memory limit
+// (sandbox/errors.go toError); caught, the program held it: a variable it
+// was stored in read as "e is not initialized" (a ReferenceError) ever
+// after. The wrappers throw what QuickJS throws at the limit elsewhere,
+// InternalError("out of memory"), which a program can catch and read, and
+// which ends an uncaught run as MEMORY_LIMIT. Code that builds the names
+// at run time is not served, as for the other built-ins.
+var outOfMemoryJS = `{
+const IE = InternalError, SP = String.prototype;
+for (const name of ["normalize", "localeCompare"]) {
+  const orig = SP[name];
+  const f = { [name](...a) {
+    try { return apply(orig, this, a); } catch (e) { if (typeof e === "unknown") throw new IE("out of memory"); throw e; }
+  } }[name];
+  O.defineProperty(f, "length", { value: orig.length });
+  O.defineProperty(SP, name, { value: f, writable: true, configurable: true });
+}
+}
+`
+
 // fromAsyncJS is added to the prelude of code that mentions fromAsync:
 // QuickJS lacks Array.fromAsync (ES2024), and code that collects an async
 // iterable or an array of promises with it failed with "not a function".
@@ -216,6 +240,9 @@ func preludeFor(code string) (prelude string, needs hostNeeds) {
 	}
 	if strings.Contains(code, "fromAsync") {
 		b.WriteString(fromAsyncJS)
+	}
+	if strings.Contains(code, "normalize") || strings.Contains(code, "localeCompare") {
+		b.WriteString(outOfMemoryJS)
 	}
 	var refused []string
 	for _, n := range refusedGlobals {

@@ -129,9 +129,11 @@ func TestConsoleValues(t *testing.T) {
 	}
 }
 
-// TestConsoleOutOfMemoryValue: normalize at the memory limit throws a
-// value no program can make (QuickJS sets no exception); a handler that
-// logs it, and a timer that throws it, say what it is. Each normalize
+// TestConsoleOutOfMemoryValue: normalize at the memory limit throws (the
+// prelude's InternalError for QuickJS's unset exception, builtins.go
+// outOfMemoryJS; show.js reads the raw one the same, for code that reaches
+// normalize by a name built at run time); a handler that logs it, and a
+// timer that throws it, say what it is. Each normalize
 // works until the limit (about 1 s of CPU in Node, more natively), so the
 // default 30 s timeout was hit at load 22 on 2 cores; nothing here is about
 // time.
