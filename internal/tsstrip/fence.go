@@ -32,7 +32,7 @@ func laterFence(src, kept string) int {
 	marker := t[:3]
 	i := first + 1
 	for ; i < len(lines); i++ { // the block's closing fence
-		if t := strings.TrimSpace(lines[i]); strings.HasPrefix(t, marker) && strings.Trim(t, marker[:1]) == "" {
+		if closing(lines[i], marker) {
 			break
 		}
 	}
@@ -65,7 +65,7 @@ var fenceLangs = map[string]bool{
 // template literals, and the program failed with "not a function".
 func Unfence(src string) (string, *Error) {
 	if !strings.Contains(src, "```") && !strings.Contains(src, "~~~") {
-		return src, nil
+		return untag(src), nil
 	}
 	lines := strings.SplitAfter(src, "\n")
 	open, marker, other, seen := -1, "", "", false
@@ -116,12 +116,53 @@ func Unfence(src string) (string, *Error) {
 		b.WriteByte('\n')
 	}
 	for _, l := range lines[open+1:] {
-		if strings.HasPrefix(strings.TrimSpace(l), marker) && strings.Trim(strings.TrimSpace(l), marker[:1]) == "" {
+		if closing(l, marker) {
 			break
 		}
 		b.WriteString(l)
 	}
 	return b.String(), nil
+}
+
+// closing says whether line l closes a block opened with marker: the
+// marker alone, or followed by smolagents' <end_code> (```<end_code>),
+// which models trained on its agents write on the fence's line.
+func closing(l, marker string) bool {
+	t := strings.TrimSpace(l)
+	if !strings.HasPrefix(t, marker) {
+		return false
+	}
+	rest := strings.TrimLeft(t, marker[:1])
+	return rest == "" || strings.HasPrefix(rest, "<end_code>")
+}
+
+// untag returns the code between a line <code> and a line </code> of src
+// (smolagents' newer format, which models trained on its agents write
+// around a program): the lines before become empty, the rest is dropped.
+// As code, a line <code> is JSX, which the sandbox does not run, so no
+// program that ran before changes meaning.
+func untag(src string) string {
+	if !strings.Contains(src, "<code>") {
+		return src
+	}
+	lines := strings.SplitAfter(src, "\n")
+	for i, l := range lines {
+		if strings.TrimSpace(l) != "<code>" {
+			continue
+		}
+		var b strings.Builder
+		for range i + 1 {
+			b.WriteByte('\n')
+		}
+		for _, l := range lines[i+1:] {
+			if strings.HasPrefix(strings.TrimSpace(l), "</code>") {
+				return b.String()
+			}
+			b.WriteString(l)
+		}
+		return src // never closed: left to the syntax error's words
+	}
+	return src
 }
 
 // lang is a fence's language: the first word of its info string.
