@@ -77,7 +77,9 @@ func RankWith(docs []*Doc, query string, o Options) []Hit {
 	limit = min(limit, MaxLimit)
 
 	q := strings.ToLower(strings.TrimSpace(query))
-	q = strings.Trim(strings.TrimPrefix(q, "tools."), ".")
+	// A wildcard ("*", "tools.*") asks for every tool, as "" does: it
+	// matched no word, and the model got [] with nothing to go on.
+	q = strings.Trim(strings.TrimPrefix(q, "tools."), ".*")
 	if q == "" {
 		var hits []Hit
 		for _, i := range byName(docs) {
