@@ -337,6 +337,7 @@ const maxTimers = 1000
 type timers struct {
 	mu      sync.Mutex
 	pending map[int]chan struct{}
+	cleared map[int]bool // host ids released by clear: their callbacks are done with
 }
 
 // sleep settles after args[1] milliseconds, when timer args[0] is cleared,
@@ -385,9 +386,34 @@ func (t *timers) clear(args []json.RawMessage) (json.RawMessage, error) {
 			close(stop)
 			delete(t.pending, id)
 		}
+		if t.cleared == nil {
+			t.cleared = map[int]bool{}
+		}
+		t.cleared[id] = true
 		t.mu.Unlock()
 	}
 	return nil, nil
+}
+
+// dropped is the run's warning for the timers whose callbacks had not run
+// when the program finished (sandbox.Func.Dropped): they never will, and a
+// program that ended on setTimeout(...) came back with the timer's id as
+// its result and no word why. A host wait released by clear (clearTimeout,
+// or a timer that fired before its own wait ended) is not one of them.
+func (t *timers) dropped(args [][]json.RawMessage) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := 0
+	for _, a := range args {
+		var id int
+		if len(a) > 0 && json.Unmarshal(a[0], &id) == nil && !t.cleared[id] {
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d setTimeout or setInterval callback(s) had not run when the program finished, and never will (the run ends when the program returns; a timeout that lost a Promise.race needs nothing): to wait for a timer, await it: await new Promise((r) => setTimeout(r, ms))", n)
 }
 
 // prepareCode makes the model's text a program (see tsstrip.Prepare). A

@@ -202,7 +202,7 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 	// Named to sort after the API's six: the prelude takes the functions
 	// in the order of their names, these as its last arguments (more).
 	if needs.timers {
-		funcs["__cm_timer"] = sandbox.Func{Async: r.timers.sleep, Detached: true}
+		funcs["__cm_timer"] = sandbox.Func{Async: r.timers.sleep, Detached: true, Dropped: r.timers.dropped}
 		funcs["__cm_timer_clear"] = sandbox.Func{Sync: r.timers.clear}
 	}
 	if needs.random {

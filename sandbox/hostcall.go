@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,6 +19,7 @@ type hostCall struct {
 	resolve, reject ffi.Value
 	name            string
 	detached        bool
+	dropped         func(args [][]json.RawMessage) string
 	// label and args name the call in warnings (Func.Label), computed
 	// only when a warning needs it.
 	label func(args []json.RawMessage) string
@@ -151,7 +153,7 @@ func (r *run) callFunction(argc, argv, refID uint32) ffi.Value {
 	promise, resolve, reject := q.NewPromise(ctx)
 	r.nextID++
 	id := r.nextID
-	r.pending[id] = &hostCall{resolve: resolve, reject: reject, name: name, detached: f.Detached, label: f.Label, args: args, late: r.finished}
+	r.pending[id] = &hostCall{resolve: resolve, reject: reject, name: name, detached: f.Detached, dropped: f.Dropped, label: f.Label, args: args, late: r.finished}
 	// The program has returned or thrown: a getter of its result or error
 	// starts nothing (a tool, an approval prompt) for a run that is ending.
 	// The call stays pending, and is cancelled with the run.
@@ -381,13 +383,36 @@ func (r *run) warnings() []string {
 		}
 	}
 	var pending, late []string
-	for _, c := range r.pending {
+	var dropped []uint32
+	for id, c := range r.pending {
 		switch {
 		case c.detached:
+			if c.dropped != nil {
+				dropped = append(dropped, id)
+			}
 		case c.late:
 			late = append(late, c.labelled())
 		default:
 			pending = append(pending, c.labelled())
+		}
+	}
+	if len(dropped) > 0 {
+		// One warning per function, given every pending call's arguments
+		// (in the order the calls were made).
+		slices.Sort(dropped)
+		byFunc := map[string][][]json.RawMessage{}
+		var order []*hostCall
+		for _, id := range dropped {
+			c := r.pending[id]
+			if _, seen := byFunc[c.name]; !seen {
+				order = append(order, c)
+			}
+			byFunc[c.name] = append(byFunc[c.name], c.args)
+		}
+		for _, c := range order {
+			if w := c.dropped(byFunc[c.name]); w != "" {
+				out = append(out, w)
+			}
 		}
 	}
 	if len(pending) > 0 {

@@ -460,8 +460,13 @@ type Func struct {
 	// a host function it never saw; nil uses the function's name.
 	Label func(args []json.RawMessage) string
 	// Detached calls may be left pending: one still pending when the
-	// program finishes is dropped without a warning (a timer).
+	// program finishes is dropped without the pending-calls warning (a
+	// timer).
 	Detached bool
+	// Dropped, for a Detached function, is given the arguments of its
+	// calls still pending when the program finished; what it returns, if
+	// not empty, is a warning of the run.
+	Dropped func(args [][]json.RawMessage) string
 }
 
 // JSError is an error thrown into JS with a given name: a host function
