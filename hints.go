@@ -32,12 +32,21 @@ const intlHint = ": this sandbox (QuickJS) has no Intl, and toLocaleString() and
 // hintFor is what the run's error message gains: how to do without what
 // the sandbox lacks (notDefinedHints).
 func hintFor(e *sandbox.Error) string {
+	if e.Name == "SyntaxError" && e.Message == "unexpected token: 'object'" && strings.Contains(e.Stack, "at parse (native)") {
+		return jsonParseObjectHint
+	}
 	name, ok := strings.CutSuffix(e.Message, "' is not defined")
 	if e.Name != "ReferenceError" || !ok || !strings.HasPrefix(name, "'") {
 		return ""
 	}
 	return notDefinedHints[name[1:]]
 }
+
+// jsonParseObjectHint follows JSON.parse of an object: String(obj) is
+// "[object Object]", which JSON.parse refuses as "unexpected token:
+// 'object'". Models write JSON.parse(await tools.x.y(...)) expecting JSON
+// text, as an MCP tool's text content or an HTTP body would be.
+const jsonParseObjectHint = ": JSON.parse was given an object, not JSON text (String of an object is \"[object Object]\"); a tool's result is already data: use it as it is"
 
 // unawaitedHint follows a TypeError that ended the run while tool calls
 // were still in flight: nearly always a call's Promise used as its value
@@ -88,6 +97,12 @@ func syntaxHint(code string, e *sandbox.Error) string {
 	}
 	if tsstrip.ObjectBlock(code) {
 		return objectBlockHint
+	}
+	if h := entityHint(code, e); h != "" {
+		return h
+	}
+	if e.Line > 0 && e.Line <= strings.Count(code, "\n")+1 && pythonLine(strings.Split(code, "\n")[e.Line-1]) {
+		return fmt.Sprintf(pythonHint, e.Line)
 	}
 	if escapedTwice(code, e) {
 		return escapedHint
@@ -261,6 +276,16 @@ var notDefinedHints = func() map[string]string {
 	for _, k := range []string{"window", "document", "localStorage", "sessionStorage", "navigator", "location", "process", "Buffer"} {
 		m[k] = page
 	}
+	// Python's words, which models trained on Python agents write in
+	// JavaScript too: QuickJS's bare ReferenceError did not say the
+	// JavaScript for them.
+	const pyLiteral = ": the code is JavaScript, where Python's True, False and None are true, false and null"
+	m["True"], m["False"], m["None"] = pyLiteral, pyLiteral, pyLiteral
+	m["print"] = ": the code is JavaScript, which has no print; log with console.log(...) (the run's logs show it) or return the value"
+	m["len"] = ": the code is JavaScript, which has no len(); use x.length (Object.keys(o).length for an object's keys)"
+	// search(...): the discovery call other code modes name so; here it is
+	// tool_search, and "'search' is not defined" sent models guessing.
+	m["search"] = ": to find tools inside the code, call await tool_search({ query })"
 	return m
 }()
 
@@ -289,3 +314,73 @@ const (
 // and a model that split its program into blocks read the first block's
 // result with no word about the rest.
 const laterFenceWarning = "line %d: this code block did not run: only the first JavaScript block of the text is the program; send the whole program in one block"
+
+// htmlEntities are the escapes a chat client or a page writes for
+// characters of code that went through HTML: QuickJS reads `=&gt;` as an
+// assignment of a stray `&` ("unexpected token in expression: '&'") and
+// `a &lt; b` as `a & lt; b`, so its words never named the cause.
+var htmlEntities = []string{"&lt;", "&gt;", "&amp;", "&quot;", "&apos;", "&#39;", "&#x27;", "&nbsp;"}
+
+// entityHint follows a syntax error at an HTML entity of the code (the
+// error's position inside one). The code is not unescaped: an entity can
+// be meant, inside a string that builds markup.
+func entityHint(code string, e *sandbox.Error) string {
+	if e.Code != sandbox.CodeSyntax || e.Line <= 0 || e.Column <= 0 {
+		return ""
+	}
+	lines := strings.Split(code, "\n")
+	if e.Line > len(lines) {
+		return ""
+	}
+	line, col := []rune(lines[e.Line-1]), e.Column-1
+	for _, ent := range htmlEntities {
+		for i := 0; i+len(ent) <= len(line); i++ {
+			if string(line[i:i+len(ent)]) == ent && col >= i && col < i+len(ent) {
+				return fmt.Sprintf(entityText, ent)
+			}
+		}
+	}
+	return ""
+}
+
+// entityNameHint follows "'lt' is not defined" (`a &lt; b` runs as
+// `a & lt; b`) of code that holds that entity.
+func entityNameHint(code string, e *sandbox.Error) string {
+	name, ok := strings.CutSuffix(e.Message, "' is not defined")
+	if !ok || e.Name != "ReferenceError" || !strings.HasPrefix(name, "'") {
+		return ""
+	}
+	if ent := "&" + name[1:] + ";"; slices.Contains(htmlEntities, ent) && strings.Contains(code, ent) {
+		return fmt.Sprintf(entityText, ent)
+	}
+	return ""
+}
+
+const entityText = ": the code holds HTML entities (%s): it was HTML-escaped on its way; send the characters themselves (< > & \" ' rather than &lt; &gt; &amp; &quot; &#39;)"
+
+// pythonHint follows a syntax error on a line that is Python (`def f():`,
+// `elif x:`, `for x in xs:`): a model that wrote its habitual language,
+// unfenced, where QuickJS says "expecting ';'".
+const pythonHint = ": line %d is Python, not JavaScript: executeCode runs JavaScript or TypeScript (the body of an async function); write the program in JavaScript"
+
+// pythonLine says whether s is a Python block header: def, elif, or a
+// header keyword (if, for, while, with, try, except, else, class) ending
+// in a colon, with no brace or semicolon, which JavaScript lines ending in
+// a colon (case x:, a label, an object key) never start with.
+func pythonLine(s string) bool {
+	t := strings.TrimSpace(s)
+	if !strings.HasSuffix(t, ":") || strings.ContainsAny(t, "{};") {
+		return false
+	}
+	head, _, _ := strings.Cut(t, " ")
+	head = strings.TrimSuffix(head, ":")
+	switch head {
+	case "def", "elif", "except", "while", "with", "try", "else", "class":
+		return true
+	case "if", "for":
+		// `for x in xs:` and `if x:` (JavaScript's have parentheses).
+		rest := strings.TrimSpace(strings.TrimPrefix(t, head))
+		return !strings.HasPrefix(rest, "(")
+	}
+	return false
+}

@@ -531,6 +531,11 @@ func (r *runState) suggest(name string) string {
 	if h, ok := llmToolHints[name]; ok {
 		return "; " + h
 	}
+	if searchAliases[strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name))] {
+		// tools.search(...): other code modes' discovery call. "did you
+		// mean orders.search?" sent the query to a tool that takes none.
+		return "; to find tools, call the global await tool_search({ query }) (not a member of tools)"
+	}
 	name = cutString(name, maxNameChars)
 	names := make([]string, len(r.visible))
 	for i, e := range r.visible {
@@ -550,6 +555,10 @@ func (r *runState) suggest(name string) string {
 	}
 	return "; did you mean " + strings.Join(n, ", ") + "?"
 }
+
+// searchAliases are the names (lower case, without _ and -) under which
+// models look for the discovery call among the tools when no tool has it.
+var searchAliases = map[string]bool{"search": true, "toolsearch": true, "findtools": true, "listtools": true}
 
 // cutString cuts s to at most n characters, saying how much was left out.
 func cutString(s string, n int) string {
