@@ -10,14 +10,18 @@ import (
 // precompiledSources are the sandbox's own sources that a run compiles
 // when it first needs them: the helpers at its first host call, detectJS
 // at its first object to convert (a tool's input, the result), and
-// describeError at a failure. An instance with an image compiles them
+// describeError at a failure, and the setup of a run with a Hidden
+// prelude at every such run. An instance with an image compiles them
 // once, before taking it, so that they are part of what every run starts
 // from; a run takes a reference instead of compiling (QuickJS compiles at
 // ~0.1 µs a byte under V8: together ~0.2 ms of a run that calls a tool).
 // Evaluating each gives a function and does nothing else: what the
 // function reads, it reads when called, as before. The caller's
-// Program.Sources join them the same way.
-var precompiledSources = []string{helpersJS, detectJS, describeError}
+// Program.Sources join them the same way, and so does a Hidden prelude
+// (Program.hiddenPrelude), compiled at every run before: ~1 KB of
+// codemode's prelude was a third of the main thread's CPU of a run that
+// returns 1+1 through the public API.
+var precompiledSources = []string{helpersJS, detectJS, describeError, hiddenSetupJS, hiddenParseSetupJS}
 
 // maxSources bounds the caller's sources an instance keeps in its image:
 // a caller that named new ones in every run would grow it (and the copy
@@ -31,14 +35,15 @@ const sourceFile = "<input>"
 // precompile brings the instance's image up to date with the run about to
 // start in rt and ctx (fresh, or the image just written back): at its
 // second run, it compiles precompiledSources and takes the image;
-// afterwards it compiles the sources the image lacks and takes it again.
+// afterwards it compiles the sources the image lacks (p's Sources and
+// Hidden prelude) and takes it again.
 // The first run takes none and compiles only what it uses, as a run
 // without an image does: a page's first result is what it waits for, and
 // the image's compile and copy were ~5 ms of its main thread before it
 // (bench/README.md); the second run pays them, on the one-time clock. An
 // instance that cannot have an image is left without one (its runs make
 // their own runtime and context, and compile).
-func (i *instance) precompile(rt ffi.Runtime, ctx ffi.Context, sources []string) {
+func (i *instance) precompile(rt ffi.Runtime, ctx ffi.Context, p *Program) {
 	q := i.q
 	if !q.CanImage() || i.noImage {
 		return
@@ -50,6 +55,10 @@ func (i *instance) precompile(rt ffi.Runtime, ctx ffi.Context, sources []string)
 	var add []string
 	if i.img == nil {
 		add = append(add, precompiledSources...)
+	}
+	sources, prelude := p.Sources, p.hiddenPrelude()
+	if prelude != "" {
+		sources = append(slices.Clip(sources), prelude)
 	}
 	kept := -1 // the caller's sources in the image, counted on a miss
 	for _, src := range sources {
@@ -79,8 +88,11 @@ func (i *instance) precompile(rt ffi.Runtime, ctx ffi.Context, sources []string)
 	var made []ffi.Value
 	for _, src := range add {
 		name := sourceFile
-		if slices.Contains(precompiledSources, src) {
+		switch {
+		case slices.Contains(precompiledSources, src):
 			name = "<sandbox>"
+		case src == prelude:
+			name = preludeFile
 		}
 		fn, exc := q.Eval(ctx, src, name, ffi.EvalGlobal)
 		if exc != 0 {

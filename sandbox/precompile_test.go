@@ -97,6 +97,47 @@ func TestFirstRunTakesNoImage(t *testing.T) {
 	}
 }
 
+// TestHiddenPreludeInImage: a Hidden prelude is compiled into the image as
+// Program.Sources are (evaluating it only makes its function), beside the
+// setup that applies it, so that a run on the image compiles neither; each
+// run applies it anew. A prelude written as a function declaration or
+// ending in a line comment is read as the expression it was before.
+func TestHiddenPreludeInImage(t *testing.T) {
+	twice := map[string]Func{"twice": {Sync: func(args []json.RawMessage) (json.RawMessage, error) {
+		var k int
+		if len(args) != 1 || json.Unmarshal(args[0], &k) != nil {
+			return nil, fmt.Errorf("twice: want a number, got %s", args)
+		}
+		return json.Marshal(2 * k)
+	}}}
+	for _, prelude := range []string{
+		`(twice) => { globalThis.f = (k) => twice(k) + (globalThis.n = (globalThis.n ?? 0) + 1); }`,
+		"function (twice) { globalThis.f = (k) => twice(k) + (globalThis.n = (globalThis.n ?? 0) + 1); } // f",
+	} {
+		for _, parse := range []func(json.RawMessage) bool{nil, func(json.RawMessage) bool { return true }} {
+			e := oneInstance(t)
+			p := Program{Code: `return f(20)`, Prelude: prelude, Hidden: true, Funcs: twice, NativeParse: parse}
+			for run := 1; run <= 3; run++ {
+				res, err := e.Run(context.Background(), p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Error != nil || string(res.Value) != "41" {
+					t.Errorf("%.20q, run %d: %s %+v, want 41", prelude, run, res.Value, res.Error)
+				}
+				e.mu.Lock()
+				i := e.idle[0]
+				for _, src := range []string{p.hiddenPrelude(), hiddenSetupJS, hiddenParseSetupJS} {
+					if got := i.compiled[src] != 0; got != (run > 1) {
+						t.Errorf("%.20q, after run %d: the image holds %.30q... compiled: %v, want %v", prelude, run, src, got, run > 1)
+					}
+				}
+				e.mu.Unlock()
+			}
+		}
+	}
+}
+
 // TestSourcesShareNothing: a caller's source in Program.Sources is
 // evaluated once per instance, into its image, and every run gets the
 // value as the image holds it: what a run did to it (state the value

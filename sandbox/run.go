@@ -173,7 +173,7 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64, w *wor
 		q.EnableInterruptHandler(r.rt)
 		r.ctx = q.NewContext(r.rt)
 	}
-	i.precompile(r.rt, r.ctx, p.Sources)
+	i.precompile(r.rt, r.ctx, &p)
 	r.img, r.compiled = i.img, i.compiled
 
 	// A compile past its clock was stopped (and left out of the image),

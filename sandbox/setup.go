@@ -57,7 +57,6 @@ return [out, track];
 // globals.
 func (r *run) setup(p Program) error {
 	q, ctx := r.q, r.ctx
-	body := captureBody
 	var fns []ffi.Value
 	if len(p.Funcs) > 0 {
 		names := make([]string, 0, len(p.Funcs))
@@ -109,31 +108,17 @@ func (r *run) setup(p Program) error {
 		r.native = true
 		return nil
 	}
-	var script string
+	var helpers, exc ffi.Value
 	switch {
 	case p.Hidden && p.NativeParse != nil:
-		// As below, and the context's own JSON.parse, taken before the
-		// prelude can replace it, after the captures (index 9).
 		r.parseOK = p.NativeParse
-		script = "((prelude) => (...host) => {\nconst parse = JSON.parse;\nprelude(...host);\nconst c = (() => {\n" + body + "})();\nc[9] = parse;\nreturn c;\n})(" + p.Prelude + "\n)"
+		helpers, exc = r.hiddenSetup(hiddenParseSetupJS, p.hiddenPrelude(), fns)
 	case p.Hidden:
-		// The prelude is applied while the script is evaluated; the
-		// function the script gives is the setup, called below.
-		script = "((prelude) => (...host) => {\nprelude(...host);\n" + body + "})(" + p.Prelude + "\n)"
+		helpers, exc = r.hiddenSetup(hiddenSetupJS, p.hiddenPrelude(), fns)
 	case p.Prelude != "":
-		script = p.Prelude + "\n;(() => {\n" + body + "})()"
+		helpers, exc = q.Eval(ctx, p.Prelude+"\n;(() => {\n"+captureBody+"})()", preludeFile, ffi.EvalGlobal)
 	default:
-		script = "(() => {\n" + body + "})()"
-	}
-	helpers, exc := q.Eval(ctx, script, "<prelude>", ffi.EvalGlobal)
-	if exc == 0 && p.Hidden {
-		setup := helpers
-		args := make([]ffi.ValueConst, len(fns))
-		for i, fn := range fns {
-			args[i] = fn.Const()
-		}
-		helpers, exc = q.Call(ctx, setup.Const(), q.Undefined.Const(), args...)
-		q.FreeValue(ctx, setup)
+		helpers, exc = q.Eval(ctx, "(() => {\n"+captureBody+"})()", preludeFile, ffi.EvalGlobal)
 	}
 	if exc != 0 {
 		e := r.toError(exc.Const())
@@ -142,6 +127,54 @@ func (r *run) setup(p Program) error {
 	}
 	r.helpers = helpers
 	return nil
+}
+
+// The setup of a run with Program.Hidden, called with the prelude's
+// function and then the host functions: it applies the prelude and returns
+// the captures. With NativeParse, the context's own JSON.parse is taken
+// before the prelude can replace it, and put after the captures (index 9).
+// Both are among the sandbox's precompiled sources and the prelude among
+// the image's (hiddenPrelude): a run on an image compiles none of them.
+const (
+	hiddenSetupJS      = "(prelude, ...host) => {\nprelude(...host);\n" + captureBody + "}"
+	hiddenParseSetupJS = "(prelude, ...host) => {\nconst parse = JSON.parse;\nprelude(...host);\nconst c = (() => {\n" + captureBody + "})();\nc[9] = parse;\nreturn c;\n}"
+)
+
+// preludeFile is the file name of the prelude and the setup in stacks.
+const preludeFile = "<prelude>"
+
+// hiddenPrelude is the source of a Hidden prelude as an expression (a
+// function declaration would evaluate to nothing), which the image
+// compiles as it does Program.Sources: evaluating it only makes the
+// function. "" when the prelude is not Hidden.
+func (p *Program) hiddenPrelude() string {
+	if !p.Hidden || p.Prelude == "" {
+		return ""
+	}
+	return "(" + p.Prelude + "\n)"
+}
+
+// hiddenSetup applies the Hidden prelude (its source as hiddenPrelude
+// gives it) through setup, one of the wrappers above, and returns the
+// captures.
+func (r *run) hiddenSetup(setup, prelude string, fns []ffi.Value) (helpers, exc ffi.Value) {
+	q, ctx := r.q, r.ctx
+	wrapper, exc := r.compileWith(setup, preludeFile)
+	if exc != 0 {
+		return 0, exc
+	}
+	defer q.FreeValue(ctx, wrapper)
+	fn, exc := r.compileWith(prelude, preludeFile)
+	if exc != 0 {
+		return 0, exc
+	}
+	defer q.FreeValue(ctx, fn)
+	args := make([]ffi.ValueConst, 0, len(fns)+1)
+	args = append(args, fn.Const())
+	for _, f := range fns {
+		args = append(args, f.Const())
+	}
+	return q.Call(ctx, wrapper.Const(), q.Undefined.Const(), args...)
 }
 
 // loadHelpers builds the engine's helpers from the setup's captures, once
@@ -185,7 +218,7 @@ func (r *run) loadHelpers() (exc ffi.Value) {
 // hands detectJS its intrinsics (taken now, after the program ran).
 func (r *run) engineStringify() (exc ffi.Value) {
 	q, ctx := r.q, r.ctx
-	helpers, exc := q.Eval(ctx, enginePrelude, "<prelude>", ffi.EvalGlobal)
+	helpers, exc := q.Eval(ctx, enginePrelude, preludeFile, ffi.EvalGlobal)
 	if exc != 0 {
 		return exc
 	}
