@@ -102,10 +102,14 @@ test-node: build ## build, then the JS package's tests (node --test web/test) an
 	node --test web/test/*.test.mjs
 
 # The same suites with every factory in worker mode (worker_threads), unless
-# a test sets `worker` itself: both modes pass the same suites.
+# a test sets `worker` itself: both modes pass the same suites. A file whose
+# first line is "// @mode-independent: why" reads no mode of the suite's
+# (it sets worker itself, compares both modes, or runs no engine: ~150 s of
+# CPU, register-parity most of it), so test-node's run of it is the one;
+# web/test/modes.test.mjs keeps the marker true.
 .PHONY: test-node-worker
 test-node-worker: build ## the JS package's tests with every factory in worker mode (CODE_MODE_WORKER=1)
-	CODE_MODE_WORKER=1 node --test web/test/*.test.mjs
+	CODE_MODE_WORKER=1 node --test $$(grep -L '^// @mode-independent: ' web/test/*.test.mjs)
 
 # The packed package (npm pack dist/) installed into throwaway Vite, webpack 5
 # and esbuild apps, pinned in web/bundler-test's own lockfile, each run in

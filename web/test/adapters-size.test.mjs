@@ -1,3 +1,4 @@
+// @mode-independent: measures the built files; no engine runs.
 // Each adapter entry point stays under its brotli budget (quality 11): a
 // page pays for what it imports, and an adapter is glue, not a library.
 // The budgets are listed in web/USAGE.md ("Adapters"). An entry's size

@@ -1,3 +1,4 @@
+// @mode-independent: the page's call protocol alone; no factory.
 // The page's side of one tool call (web/src/call.mjs): the core starts it
 // with one call and reads one reply; what happens between is on the page.
 import { describe, test } from "node:test";

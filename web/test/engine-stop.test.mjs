@@ -1,3 +1,4 @@
+// @mode-independent: its factories come from core-bundle.mjs, in-thread or worker as each test chooses.
 // A fatal error in a factory's Go core ends that factory only (issue 9,
 // item 1): every call in flight and every later call rejects with one
 // clear error, the other factories keep running programs, and the process

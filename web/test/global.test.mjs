@@ -1,3 +1,4 @@
+// @mode-independent: the classic script's factory, at its default mode.
 // The classic-script build (dist/code-mode.global.js), evaluated the way a
 // <script> element would: a plain script with document.currentScript set.
 // Loaded once from file: URLs and once over HTTP from 127.0.0.1 (where the

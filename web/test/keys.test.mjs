@@ -1,3 +1,4 @@
+// @mode-independent: compares key tables; no engine runs.
 // Worker mode checks tool definitions and session options on the page
 // (web/src/keys.mjs), so that they throw synchronously as in-thread: its
 // tables must stay those of the Go core (wasm/config.go).

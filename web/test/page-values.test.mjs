@@ -1,3 +1,4 @@
+// @mode-independent: each row sets worker itself, both modes.
 // What the page's code hands back (a tool's result or error, onToolCall's
 // decision) is read by the documented rules, the same way in both engine
 // modes (worker: false and worker: true): in worker mode the

@@ -1,3 +1,4 @@
+// @mode-independent: compares worker: false with worker: true itself.
 // registerTool refuses the same tools, at the same moment, in the same
 // words, in both engine modes. On the calling thread the Go core judges a
 // tool inside registerTool; in worker mode the page judges it first

@@ -1,3 +1,4 @@
+// @mode-independent: URL resolution alone; no engine runs.
 // The page resolves a schema's ids and references as the core does (Go's
 // net/url, schemaref.go's resolveURL), not as a WHATWG URL would: each row's
 // answer is what go1.26's url.Parse + ResolveReference gave for it (null:

@@ -1,3 +1,4 @@
+// @mode-independent: the documentation's snippets as written, at their default mode.
 // Every snippet of the user documentation (the seed), run as written.
 //
 // The snippets are browser code: wasmLocation "/quickjs/emscripten-module.wasm"

@@ -1,3 +1,4 @@
+// @mode-independent: the page's conversion alone; no engine runs.
 // tojson.mjs: a page tool's result by a run's result rules, each change
 // reported with its path, in one pass (a getter runs once).
 import { test } from "node:test";

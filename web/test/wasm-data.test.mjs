@@ -1,3 +1,4 @@
+// @mode-independent: a build script on a Go program; no factory.
 // scripts/wasm-data.mjs, the build's merge of the Go core's data segments:
 // the memory a module starts with is the same byte for byte, segments a
 // small run of zeros apart become one, and a module where merging could

@@ -1,3 +1,4 @@
+// @mode-independent: a build script on a Go program; no factory.
 // scripts/wasm-jumps.mjs, the build's rewrite of Go's jumps into forward
 // branches: a Go program that exercises every kind of control flow the
 // core uses prints the same before and after, and the rewrite changed

@@ -1,3 +1,4 @@
+// @mode-independent: a build script on a Go program; no factory.
 // scripts/wasm-lines.mjs, the build's cut of the Go core's file and line
 // tables: a Go program prints the same after it, but for the lines its own
 // frames report, which become the line where each function's code starts;

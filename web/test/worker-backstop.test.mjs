@@ -1,3 +1,4 @@
+// @mode-independent: worker mode only, set by each test.
 // Worker mode's backstop for a run that holds the worker's thread past its
 // timeout (web/src/worker-engine.mjs watchOverrun): the page replaces the
 // worker only once it has been silent for OVERRUN_GRACE_MS past the run's

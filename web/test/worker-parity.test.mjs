@@ -1,3 +1,4 @@
+// @mode-independent: compares worker: false with worker: true itself.
 // The same program with the same page values gives the same run in both
 // engine modes: each case runs on the calling thread (worker: false) and in
 // a worker (worker: true), and what the program, the tools and the records
