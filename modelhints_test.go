@@ -57,3 +57,35 @@ func TestModelHabitHints(t *testing.T) {
 		t.Errorf("the same words not from JSON.parse: %q", h)
 	}
 }
+
+// TestTypeErrorHint: QuickJS's "cannot read property 'x' of undefined" and
+// "not a function" gain the expression the code wrote there.
+func TestTypeErrorHint(t *testing.T) {
+	te := func(msg string, line, col int) *sandbox.Error {
+		return &sandbox.Error{Code: sandbox.CodeRuntime, Name: "TypeError", Message: msg, Line: line, Column: col}
+	}
+	for _, tc := range []struct {
+		code string
+		e    *sandbox.Error
+		want string // "" for no hint
+	}{
+		{"const o = {}; return o.items.map(x => x)", te("cannot read property 'map' of undefined", 1, 29), ": o.items is undefined"},
+		{"const o = { a: 1 }; return o?.b.c", te("cannot read property 'c' of undefined", 1, 32), ": o?.b is undefined"},
+		{"let x = null; return x.foo", te("cannot read property 'foo' of null", 1, 23), ": x is null"},
+		{"const r = await tools.orders.get({ id: \"o-1\" });\nconst data = JSON.parse(r.content[0].text);", te("cannot read property of undefined", 2, 34), ": r.content is undefined; a tool's result is its data itself"},
+		{"return (await tools.o.s({})).items.map(f)", te("cannot read property 'map' of undefined", 1, 35), ": (await tools.o.s({})).items is undefined"},
+		{"const o = {}; o.run()", te("not a function", 1, 20), ": o.run is not a function"},
+		{"return (await tools.orders.search.execute({ status: \"open\" })).length", te("not a function", 1, 42), ": tools.orders.search.execute is not a function; a tool is the function itself: await tools.orders.search(input)"},
+		// Not at the expression's end, or nothing to name: no hint.
+		{"const o = {}; o.run()", te("not a function", 1, 19), ""},
+		{"const f = 5; f()", te("not a function", 1, 15), ": f is not a function"},
+		{"if (x) {}", te("not a function", 1, 4), ""},
+		{"return undefined.x", te("cannot read property 'x' of undefined", 1, 17), ""},
+		{"const o = {}; return o.items.map(x => x)", te("value is not iterable", 1, 29), ""},
+	} {
+		got := typeErrorHint(tc.code, tc.e)
+		if (tc.want == "") != (got == "") || !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%q at %d:%d: hint %q, want %q", tc.code, tc.e.Line, tc.e.Column, got, tc.want)
+		}
+	}
+}

@@ -60,15 +60,15 @@ func TestUnawaitedToolCallHint(t *testing.T) {
 		name, code, want string
 	}{
 		{"a method of the promise", "const orders = tools.orders.list({});\nreturn orders.map((o) => o.id)",
-			"not a function" + hint("tool orders.list", "tools.orders.list")},
+			"not a function: orders.map is not a function" + hint("tool orders.list", "tools.orders.list")},
 		{"a property of its undefined property", "const o = tool_call('orders.list', {});\nreturn o.items.length",
-			"cannot read property 'length' of undefined" + hint("tool orders.list", "tools.orders.list")},
+			"cannot read property 'length' of undefined: o.items is undefined" + hint("tool orders.list", "tools.orders.list")},
 		{"Promise.all destructured", "const [a, b] = Promise.all([tools.orders.list({}), tools.customers.list({}), tools.orders.list({})]);\nreturn a.length + b.length",
 			"value is not iterable" + hint("tools orders.list, customers.list", "tools.orders.list")},
 		{"a name that is not an identifier", "for (const o of tools['odd-desk'].list({})) {}",
 			"value is not iterable" + hint("tool odd-desk.list", `tools["odd-desk"].list`)},
 		{"every call done", "const o = await tools.orders.get({});\nreturn o.missing.map((x) => x)",
-			"cannot read property 'map' of undefined"},
+			"cannot read property 'map' of undefined: o.missing is undefined"},
 		{"not a TypeError", "tools.orders.list({});\nthrow new RangeError('mine')", "mine"},
 	} {
 		res := exec(t, s, tc.code, nil)

@@ -1,0 +1,121 @@
+package codemode
+
+// What a run's TypeError gains: QuickJS names neither the value that was
+// undefined nor the callee that was not a function ("cannot read property
+// 'map' of undefined", "not a function"), where a model needs the
+// expression to fix it; the error's position points just after it, so the
+// code's own text names it.
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/interopio/code-mode/sandbox"
+)
+
+// maxExprChars bounds the expression a hint quotes: a longer one is not
+// what a reader scans for.
+const maxExprChars = 80
+
+// typeErrorHint follows "cannot read property ... of undefined/null" at a
+// `.` or `[` and "not a function" at a `(`: the expression before it, as
+// the code writes it, is what was undefined or not a function. Two habits
+// get their fix: a tool called through a method (tools.x.y.execute(...),
+// as AI SDK tool objects are), and a result read as MCP content
+// (r.content[0].text), where tools give the data itself.
+func typeErrorHint(code string, e *sandbox.Error) string {
+	if e.Name != "TypeError" || e.Line <= 0 || e.Column <= 1 {
+		return ""
+	}
+	lines := strings.Split(code, "\n")
+	if e.Line > len(lines) {
+		return ""
+	}
+	line := []rune(lines[e.Line-1])
+	at := e.Column - 1
+	if at >= len(line) {
+		return ""
+	}
+	switch {
+	case e.Message == "not a function" && line[at] == '(':
+		x := exprBefore(line, at)
+		if x == "" {
+			return ""
+		}
+		h := fmt.Sprintf(": %s is not a function", x)
+		for _, m := range []string{".execute", ".invoke", ".run", ".handler"} {
+			if base, ok := strings.CutSuffix(x, m); ok && strings.HasPrefix(base, "tools.") {
+				h += fmt.Sprintf("; a tool is the function itself: await %s(input)", base)
+			}
+		}
+		return h
+	case strings.HasPrefix(e.Message, "cannot read property ") && (line[at] == '.' || line[at] == '[' || line[at] == '?'):
+		of := "undefined"
+		if strings.HasSuffix(e.Message, " of null") {
+			of = "null"
+		} else if !strings.HasSuffix(e.Message, " of undefined") {
+			return ""
+		}
+		x := exprBefore(line, at)
+		if x == "" {
+			return ""
+		}
+		h := fmt.Sprintf(": %s is %s", x, of)
+		if strings.HasSuffix(x, ".content") {
+			h += "; a tool's result is its data itself, not MCP content ({ content: [{ text }] }): read its fields (console.log it to see them)"
+		}
+		return h
+	}
+	return ""
+}
+
+// exprBefore is the member chain of line that ends just before index at
+// (`o.items`, `r?.rows[0]`, `(await f()).items`), or "" when none is
+// there or it is longer than maxExprChars.
+func exprBefore(line []rune, at int) string {
+	i := at
+	for i > 0 {
+		c := line[i-1]
+		switch {
+		case c == '_' || c == '$' || unicode.IsLetter(c) || unicode.IsDigit(c) || c == '.' || c == '?' || c == '!':
+			i--
+		case c == ']' || c == ')':
+			open := map[rune]rune{']': '[', ')': '('}[c]
+			depth, j := 0, i-1
+			for ; j >= 0; j-- {
+				if line[j] == c {
+					depth++
+				} else if line[j] == open {
+					depth--
+					if depth == 0 {
+						break
+					}
+				}
+			}
+			if j < 0 {
+				return ""
+			}
+			i = j
+		default:
+			goto done
+		}
+		if at-i > maxExprChars {
+			return ""
+		}
+	}
+done:
+	x := strings.TrimLeft(string(line[i:at]), ".?!")
+	// A chain starts with a name or a bracket, not a number; a lone word
+	// that is a keyword or a literal (`if (`, `undefined.x`) names nothing.
+	if x == "" || unicode.IsDigit([]rune(x)[0]) || notValues[x] {
+		return ""
+	}
+	return x
+}
+
+var notValues = map[string]bool{
+	"if": true, "for": true, "while": true, "switch": true, "catch": true, "return": true, "await": true, "typeof": true,
+	"void": true, "new": true, "delete": true, "in": true, "of": true, "yield": true, "case": true, "throw": true,
+	"function": true, "undefined": true, "null": true,
+}
