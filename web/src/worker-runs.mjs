@@ -80,6 +80,10 @@ export function llmTools(h, sid, owner, deadReason) {
                     cancelOnWorker(h, run.id);
                     settle(false, reason);
                 };
+                // Aborted by an onEvent from run-start, after the check
+                // above: 'abort' fires only once, so the run ends here,
+                // before the worker hears of it (nothing to cancel there).
+                if (signal && signal.aborted) return settle(false, abortReason(signal));
                 h.pending.set(run.id, {
                     run,
                     sid,
@@ -89,7 +93,13 @@ export function llmTools(h, sid, owner, deadReason) {
                     reject: (e) => settle(false, e),
                 });
                 run.abortHook = abort;
-                if (signal) unwatch = whenAborted(signal, () => abort(abortReason(signal)));
+                try {
+                    if (signal) unwatch = whenAborted(signal, () => abort(abortReason(signal)));
+                } catch (err) {
+                    // A signal whose addEventListener throws: the run, started
+                    // (run-start) and never to be stopped by it, ends with that.
+                    return settle(false, err);
+                }
                 h.ready.then(
                     () => {
                         const p = h.pending.get(run.id);

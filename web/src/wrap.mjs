@@ -290,7 +290,17 @@ function wrapLlmTool(tool, guard, pipe, owner) {
                 if (ctrl) ctrl.abort(err);
                 settle(false, err);
             };
-            if (signal) unwatch = whenAborted(signal, onAbort);
+            // An onEvent that aborted the signal from run-start did so after
+            // the check above, and 'abort' fires only once: the run ends
+            // here, before the program starts.
+            if (signal && signal.aborted) return onAbort();
+            try {
+                if (signal) unwatch = whenAborted(signal, onAbort);
+            } catch (err) {
+                // A signal whose addEventListener throws: the run, started
+                // (run-start) and never to be stopped by it, ends with that.
+                return settle(false, err);
+            }
             // Started once abortHook is set: the core runs the program, and
             // calls a tool, before runInCore returns, and a tool that
             // disposes its session or factory at once (before any await)
