@@ -36,12 +36,35 @@ export function describe(v) {
     return typeof v === "object" ? "an object" : typeof v;
 }
 
-/** @param {unknown} err */
+/**
+ * The message of what was thrown (or given to abort()), as text. Never
+ * throws: its callers are the paths that settle a run and report a
+ * failure, and a value no one can read (a revoked Proxy as an abort
+ * reason: instanceof and String both throw) had broken them, leaving the
+ * run unsettled.
+ * @param {unknown} err
+ */
 export function describeError(err) {
-    if (err instanceof Error || (err && typeof (/** @type {any} */ (err)).message === "string")) {
-        return /** @type {any} */ (err).message || String(err);
+    try {
+        if (err instanceof Error || (err && typeof (/** @type {any} */ (err)).message === "string")) {
+            return /** @type {any} */ (err).message || String(err);
+        }
+        return String(err);
+    } catch {
+        return "an object that cannot be read or converted to text";
     }
-    return String(err);
+}
+
+/**
+ * err.name, or undefined when reading it throws (a revoked Proxy).
+ * @param {unknown} err
+ */
+export function errorName(err) {
+    try {
+        return err ? /** @type {any} */ (err).name : undefined;
+    } catch {
+        return undefined;
+    }
 }
 
 /**

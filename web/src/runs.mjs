@@ -6,7 +6,7 @@
 // whose owner was disposed, gets no tool or interceptor call any more.
 
 import { CallSignal } from "./call.mjs";
-import { describeError, thrownByTool } from "./env.mjs";
+import { describeError, errorName, thrownByTool } from "./env.mjs";
 import { prototypeHazard } from "./fields.mjs";
 import { adopt } from "./thenable.mjs";
 
@@ -299,7 +299,7 @@ export function finishRun(run, settled, v, t0, watched, factoryOnEvent) {
         /** @type {any} */
         const end = { type: "run-end", runId: run.id, ok: settled ? !!(v && v.ok) : false, durationMs: Math.round(now() - t0) };
         if (settled && v && !v.ok) end.error = v.error;
-        if (!settled) end.error = { name: v && v.name, message: describeError(v) };
+        if (!settled) end.error = { name: errorName(v), message: describeError(v) };
         emit(run, end, factoryOnEvent);
     }
     endRun(run, settled ? "the run has ended" : describeError(v), settled ? undefined : v);
