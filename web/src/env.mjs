@@ -56,6 +56,23 @@ export function describeError(err) {
 }
 
 /**
+ * console.error for what Code Mode reports on the page's behalf (a throwing
+ * onEvent, a toolFilter that answers with a promise). A page whose
+ * console.error throws (a test setup that fails on any console error) made
+ * that report throw in the middle of a run: the run rejected with it, and
+ * from a promise handler it was an unhandled rejection, the end of a
+ * Node.js process. The report is dropped instead.
+ * @param {...unknown} args
+ */
+export function report(...args) {
+    try {
+        console.error(...args);
+    } catch {
+        // Nowhere else to say it.
+    }
+}
+
+/**
  * err.name, or undefined when reading it throws (a revoked Proxy).
  * @param {unknown} err
  */

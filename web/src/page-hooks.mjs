@@ -6,7 +6,7 @@
 // rejection; an answer of the wrong kind (a promise above all) is reported
 // once per hook with console.error.
 
-import { describe, markHandled } from "./env.mjs";
+import { describe, markHandled, report } from "./env.mjs";
 import { adopt } from "./thenable.mjs";
 
 // toolFilter and overwriteSystemInstruction run while the core builds a
@@ -48,7 +48,7 @@ export function filterVerdict(filter, def) {
         markHandled(v);
         if (!warnedFilters.has(filter)) {
             warnedFilters.add(filter);
-            console.error(`Code Mode: toolFilter returned a promise (for the tool "${def && def.name}"); it must answer synchronously, true or false. Tools it answers with a promise are hidden.`);
+            report(`Code Mode: toolFilter returned a promise (for the tool "${def && def.name}"); it must answer synchronously, true or false. Tools it answers with a promise are hidden.`);
         }
         return false;
     }
@@ -87,7 +87,7 @@ export function overwriteVerdict(overwrite, raw) {
     }
     if (!warnedOverwrites.has(overwrite)) {
         warnedOverwrites.add(overwrite);
-        console.error(`Code Mode: config.overwriteSystemInstruction ${why}. The built-in instruction is used instead.`);
+        report(`Code Mode: config.overwriteSystemInstruction ${why}. The built-in instruction is used instead.`);
     }
     return raw;
 }

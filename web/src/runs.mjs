@@ -6,7 +6,7 @@
 // whose owner was disposed, gets no tool or interceptor call any more.
 
 import { CallSignal } from "./call.mjs";
-import { describeError, errorName, thrownByTool } from "./env.mjs";
+import { describeError, errorName, report, thrownByTool } from "./env.mjs";
 import { prototypeHazard } from "./fields.mjs";
 import { adopt } from "./thenable.mjs";
 
@@ -115,11 +115,11 @@ export function emit(run, event, factoryOnEvent) {
             // An async observer's rejection, likewise: left unhandled, it
             // ended a Node process (the default for unhandled rejections).
             if (r !== null && typeof r === "object" && typeof (/** @type {any} */ (r).then) === "function") {
-                /** @type {PromiseLike<unknown>} */ (r).then(undefined, (err) => console.error("Code Mode: onEvent rejected:", err));
+                /** @type {PromiseLike<unknown>} */ (r).then(undefined, (err) => report("Code Mode: onEvent rejected:", err));
             }
         } catch (err) {
             // An observer's bug must not change the run.
-            console.error("Code Mode: onEvent threw:", err);
+            report("Code Mode: onEvent threw:", err);
         }
     }
 }

@@ -7,7 +7,7 @@
 // unhandled rejection ends the process). A call is answered only while its
 // run lives, with the error the core gives in-thread otherwise.
 
-import { describeError, thrownByTool } from "./env.mjs";
+import { describeError, report, thrownByTool } from "./env.mjs";
 import { callTool, consoleLine, emit, now, runOf } from "./runs.mjs";
 import { askInterceptor } from "./page-hooks.mjs";
 import { settleValue } from "./call.mjs";
@@ -43,11 +43,11 @@ export function onMessage(h, m, ok, fail) {
             const defs = h.registrations.get(m.id) || [];
             h.registrations.delete(m.id);
             for (const d of defs) if (h.tools.get(d.name) === d) h.tools.delete(d.name);
-            console.error(`Code Mode: the engine refused tools registered earlier: ${m.error.message}`);
+            report(`Code Mode: the engine refused tools registered earlier: ${m.error.message}`);
             break;
         }
         case "sessionFailed":
-            console.error(`Code Mode: the engine refused a session's tools: ${m.error.message}`);
+            report(`Code Mode: the engine refused a session's tools: ${m.error.message}`);
             break;
         case "pong": {
             const p = h.pings.get(m.id);
