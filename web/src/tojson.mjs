@@ -19,6 +19,10 @@ export const MAX_ARRAY_LEN = 1000000;
 // holds both copies).
 export const SHOWN_ARRAY_LEN = 2000;
 
+// The deepest JSON the sandbox reads: its JSON.parse refuses a text that
+// nests more than this (prelude/api.js).
+const MAX_DEPTH = 1000;
+
 /** @param {string} path @param {number} length */
 export const arrayTooLong = (path, length) =>
     `${path}: an array of ${length} elements, more than the ${MAX_ARRAY_LEN} a result or tool input can hold; return or pass a part of it (a.slice(0, n))`;
@@ -29,6 +33,19 @@ export const arrayTooLong = (path, length) =>
  * @param {ArrayBufferLike} buffer @param {number} offset @param {number} length
  */
 const bytes = (buffer, offset, length) => (length ? Array.from(new Uint8Array(buffer, offset, length)) : []);
+/**
+ * The part of its buffer a DataView views: none when the buffer was
+ * detached (transferred) or shrunk below it, where reading byteLength
+ * throws (a typed array's length reads 0 then).
+ * @param {DataView} v
+ */
+function viewed(v) {
+    try {
+        return { offset: v.byteOffset, length: v.byteLength };
+    } catch {
+        return { offset: 0, length: 0 };
+    }
+}
 // A SharedArrayBuffer's bytes convert as an ArrayBuffer's (a typed array
 // over one already did); a page that is not cross-origin isolated has none.
 const SAB = typeof SharedArrayBuffer === "function" ? SharedArrayBuffer : undefined;
@@ -210,15 +227,18 @@ export function toJSON(value, label) {
                     // Uint8Array of 5e7 held the page's thread 12 s.
                     const n = /** @type {any} */ (v).length;
                     if (n > MAX_ARRAY_LEN) throw new RangeError(arrayTooLong(pathOf(k), n));
-                    out = Array.from(/** @type {any} */ (v), (/** @type {any} */ x) => (typeof x === "bigint" ? x.toString() : x));
+                    // A view of a detached buffer has length 0, and Array.from
+                    // of it throws.
+                    out = n === 0 ? [] : Array.from(/** @type {any} */ (v), (/** @type {any} */ x) => (typeof x === "bigint" ? x.toString() : x));
                     note(k, "a typed array, converted to an array");
                 } else if (v instanceof ArrayBuffer || (SAB && v instanceof SAB)) {
                     if (v.byteLength > MAX_ARRAY_LEN) throw new RangeError(arrayTooLong(pathOf(k), v.byteLength));
                     out = bytes(v, 0, v.byteLength);
                     note(k, `${v instanceof ArrayBuffer ? "an ArrayBuffer" : "a SharedArrayBuffer"}, converted to an array of its bytes`);
                 } else if (v instanceof DataView) {
-                    if (v.byteLength > MAX_ARRAY_LEN) throw new RangeError(arrayTooLong(pathOf(k), v.byteLength));
-                    out = bytes(v.buffer, v.byteOffset, v.byteLength);
+                    const { offset, length } = viewed(v);
+                    if (length > MAX_ARRAY_LEN) throw new RangeError(arrayTooLong(pathOf(k), length));
+                    out = bytes(v.buffer, offset, length);
                     note(k, "a DataView, converted to an array of its bytes");
                 } else if (v instanceof WeakMap || v instanceof WeakSet) {
                     out = {};
@@ -241,6 +261,12 @@ export function toJSON(value, label) {
             }
         }
         if (out !== null && typeof out === "object") {
+            // The sandbox reads no JSON nested past MAX_DEPTH (its JSON.parse
+            // refuses it); deeper, JSON.stringify recursed until V8's stack
+            // overflowed ('Maximum call stack size exceeded', or, for a
+            // getter that makes a new level each time it is read, an endless
+            // tree, only after thousands of calls).
+            if (n >= MAX_DEPTH) throw new RangeError(`${label}: the value nests more than 1,000 levels deep`);
             st[n] = out;
             was[n] = out === v ? undefined : v;
             ks[n++] = k;
