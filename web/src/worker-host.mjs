@@ -82,11 +82,20 @@ export async function workerFactory(config) {
     // The names toolFilter hides, of the factory's tools and of every
     // session's own (the core filters those too). The worker keeps one set,
     // so a name hidden in one session is hidden in all: fail closed.
+    // The worker hides what this list names, and runs every other tool: it
+    // is made without Array.prototype's methods, which a page may have
+    // replaced after the factory loaded (a filter() that answered [] hid
+    // nothing, and a hidden tool ran).
     const hiddenNames = () => {
         if (!filter) return [];
-        const defs = [...tools.values()];
-        for (const s of sessions.values()) defs.push(...s.tools.values());
-        return [...new Set(defs.filter((d) => !filterVerdict(filter, d)).map((d) => d.name))];
+        /** @type {Set<string>} */
+        const hidden = new Set();
+        const judge = (/** @type {any} */ d) => {
+            if (!filterVerdict(filter, d)) hidden.add(d.name);
+        };
+        for (const d of tools.values()) judge(d);
+        for (const s of sessions.values()) for (const d of s.tools.values()) judge(d);
+        return Array.from(hidden);
     };
 
     const factoryOwner = newOwner();
