@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/interopio/code-mode/internal/jsondec"
+	"github.com/interopio/code-mode/internal/keys"
 	"github.com/interopio/code-mode/internal/search"
 	"github.com/interopio/code-mode/internal/tsgen"
 )
@@ -140,9 +141,9 @@ type ToolError struct {
 // ("duplicate tool" in place of "invalid tool" for ErrDuplicateTool).
 func (e *ToolError) Error() string {
 	if e.Field == "name" {
-		return fmt.Sprintf("%v: tool name %q: %s", e.kind, e.Name, e.Reason)
+		return fmt.Sprintf("%v: tool name %s: %s", e.kind, keys.Quote(e.Name), e.Reason)
 	}
-	return fmt.Sprintf("%v: tool %q: %s: %s", e.kind, e.Name, e.Field, e.Reason)
+	return fmt.Sprintf("%v: tool %s: %s: %s", e.kind, keys.Quote(e.Name), e.Field, e.Reason)
 }
 
 // Unwrap gives ErrInvalidTool or ErrDuplicateTool.

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	codemode "github.com/interopio/code-mode"
+	"github.com/interopio/code-mode/internal/keys"
 	"github.com/interopio/code-mode/jsbridge"
 	"github.com/interopio/code-mode/sandbox"
 )
@@ -85,7 +86,7 @@ func toolTypeError(err error, path string) error {
 	if path != "tool" {
 		path = fmt.Sprintf("%s[%d]", path, te.Index)
 	}
-	return typeErrorf("%s (%q): %s: %s", path, te.Name, te.Field, te.Reason)
+	return typeErrorf("%s (%s): %s: %s", path, keys.Quote(te.Name), te.Field, te.Reason)
 }
 
 func (f *factory) apiObject() Value {

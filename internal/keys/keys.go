@@ -35,7 +35,7 @@ func UnknownHint(path string, keys, valid []string, hints map[string]string) err
 	if h, ok := hints[k]; ok {
 		suggest = " (" + h + ")"
 	}
-	return fmt.Errorf("%s: unknown key %q%s; valid keys are %s", path, k, suggest, strings.Join(valid, ", "))
+	return fmt.Errorf("%s: unknown key %s%s; valid keys are %s", path, Quote(k), suggest, strings.Join(valid, ", "))
 }
 
 // DidYouMean returns ` (did you mean "x"?)` for the valid name nearest to

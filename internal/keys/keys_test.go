@@ -55,3 +55,23 @@ func TestUnknownHint(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// TestQuote: a key or tool name past MaxQuoted characters is repeated as
+// its first QuotedHead and its length; keys.mjs's quoteCut says the same.
+func TestQuote(t *testing.T) {
+	long := strings.Repeat("é", 150) + strings.Repeat("k", 1e6)
+	for _, tc := range []struct{ in, want string }{
+		{"timeoutMs", `"timeoutMs"`},
+		{strings.Repeat("a", 200), `"` + strings.Repeat("a", 200) + `"`},
+		{strings.Repeat("a", 201), `"` + strings.Repeat("a", 100) + `"… (201 characters)`},
+		{long, `"` + strings.Repeat("é", 100) + `"… (1000150 characters)`},
+	} {
+		if got := Quote(tc.in); got != tc.want {
+			t.Errorf("Quote(%d characters) = %.300s, want %.300s", len(tc.in), got, tc.want)
+		}
+	}
+	err := Unknown("config", []string{strings.Repeat("k", 1e7)}, []string{"timeout"})
+	if err == nil || len(err.Error()) > 300 || !strings.Contains(err.Error(), "… (10000000 characters)") {
+		t.Errorf("a 10 MB key: %.400v", err)
+	}
+}

@@ -16,7 +16,30 @@ export function unknownKeyError(path, keys, valid, hints = {}) {
     const n = nearest(k, valid);
     if (n) suggest = ` (did you mean ${JSON.stringify(n)}?)`;
     if (Object.prototype.hasOwnProperty.call(hints, k)) suggest = ` (${hints[k]})`;
-    return new TypeError(`${path}: unknown key ${JSON.stringify(k)}${suggest}; valid keys are ${valid.join(", ")}`);
+    return new TypeError(`${path}: unknown key ${quoteCut(k, JSON.stringify)}${suggest}; valid keys are ${valid.join(", ")}`);
+}
+
+// The longest key or tool name an error repeats whole, and how much of a
+// longer one it repeats: internal/keys's MaxQuoted and QuotedHead. A 10 MB
+// unknown key (or tool name) made a 10 MB TypeError.
+const MAX_QUOTED = 200;
+const QUOTED_HEAD = 100;
+
+/**
+ * quote(s), or of its first QUOTED_HEAD characters (code points) and its
+ * length, past MAX_QUOTED: '"aaa…" (10000000 characters)'.
+ * @param {string} s
+ * @param {(s: string) => string} quote
+ */
+export function quoteCut(s, quote) {
+    if (s.length <= MAX_QUOTED) return quote(s);
+    let n = 0;
+    let head = "";
+    for (const ch of s) {
+        if (n < QUOTED_HEAD) head += ch;
+        n++;
+    }
+    return n <= MAX_QUOTED ? quote(s) : `${quote(head)}… (${n} characters)`;
 }
 
 /**
@@ -27,17 +50,22 @@ function nearest(key, valid) {
     let best = "";
     let bestD = -1;
     const lk = key.toLowerCase();
+    const limit = Math.max(2, Math.floor(key.length / 3));
+    const n = [...lk].length;
     for (const v of valid) {
         const lv = v.toLowerCase();
+        // The distance is at least the difference in length (as Go's
+        // Nearest): a 10 MB key was aligned with every valid one, 49 s.
+        if (lk !== lv && !(n >= 3 && lv.startsWith(lk)) && Math.abs([...lv].length - n) > limit) continue;
         let d = distance(lk, lv);
         if (lk === lv) d = 0;
-        else if ([...lk].length >= 3 && lv.startsWith(lk)) d = Math.min(d, 1);
+        else if (n >= 3 && lv.startsWith(lk)) d = Math.min(d, 1);
         if (bestD < 0 || d < bestD) {
             best = v;
             bestD = d;
         }
     }
-    if (bestD < 0 || bestD > Math.max(2, Math.floor(key.length / 3))) return "";
+    if (bestD < 0 || bestD > limit) return "";
     return best;
 }
 

@@ -8,7 +8,7 @@
 
 import { describe } from "./env.mjs";
 import { field } from "./fields.mjs";
-import { TOOL_HINTS, TOOL_KEYS, unknownKeyError } from "./keys.mjs";
+import { TOOL_HINTS, TOOL_KEYS, quoteCut, unknownKeyError } from "./keys.mjs";
 import { convertSchema } from "./schema.mjs";
 import { refCycleError } from "./refcycle.mjs";
 import { goEscape, goQuote, schemaProblem } from "./schemacheck.mjs";
@@ -80,7 +80,7 @@ export function checkTools(list, path, taken) {
         const name = t.name;
         // Where the tool is in the caller's list, and its name: wasm/api.go's
         // toolTypeError, whose words these are.
-        const at = `${p} (${goQuote(name)}): `;
+        const at = `${p} (${quoteCut(name, goQuote)}): `;
         if (name.length < 1 || name.length > 128 || !NAME_RE.test(name)) {
             throw new TypeError(`${at}name: must be 1..128 characters of [A-Za-z0-9_$.-], ${nameProblem(name)}`);
         }

@@ -420,6 +420,29 @@ describe("config guards read once: a getter or a later change turns none off", (
     });
 });
 
+describe("a 1 MB name or key is a short TypeError, in both modes", () => {
+    const CUT = /"(\w)\1{99}"… \(1000000 characters\)/;
+    /** @param {unknown} e */
+    const short = (e) => e instanceof TypeError && e.message.length < 1000 && CUT.test(e.message);
+    test("a tool name", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        assert.throws(() => api.registerTool(tool("a".repeat(1e6), () => 1)), short);
+    });
+    test("an unknown key in the config", async () => {
+        const { IoCodeModeFactory } = await import("../../dist/index.mjs");
+        await assert.rejects(IoCodeModeFactory({ wasmLocation: assetPath, worker: WORKER, ["k".repeat(1e6)]: 1 }), short);
+    });
+    test("an unknown key in execute's options", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        await assert.rejects(run(api.createSession(), "return 1", { ["o".repeat(1e6)]: 1 }), short);
+    });
+    test("an unknown key in a tool definition, and in createSession's options", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        assert.throws(() => api.registerTool({ ...tool("t.x", () => 1), ["d".repeat(1e6)]: 1 }), short);
+        assert.throws(() => api.createSession({ ["s".repeat(1e6)]: 1 }), short);
+    });
+});
+
 describe("resource attacks aimed at the page", () => {
     test("a program that makes an onEvent throw 20,000 times: the page's console.error is not flooded", async (t) => {
         let errors = 0;
