@@ -298,7 +298,9 @@ describe("abort reasons and signals written to hurt", () => {
                 if (!WORKER && code.startsWith("for")) continue; // the calling thread is held: only the timeout ends it
                 const ac = new AbortController();
                 const p = run(s, code, { signal: ac.signal });
-                await sleep(100);
+                // The awaiting run is aborted once its tool has started.
+                for (let i = 0; i < 600 && code.startsWith("await") && signals.length === 0; i++) await sleep(50);
+                await sleep(50);
                 ac.abort(reason);
                 // Boxed: a revoked Proxy cannot resolve a promise (its then is read).
                 const got = await Promise.race([p.then(() => "resolved", (e) => ({ e })), sleep(5_000).then(() => "hung")]);
@@ -317,7 +319,7 @@ describe("abort reasons and signals written to hurt", () => {
         const ac = new AbortController();
         ac.signal.addEventListener = () => { throw new Error("no listeners here"); };
         const events = [];
-        const got = await within(run(s, "await tools.t.x({}); return 1", { signal: ac.signal, onEvent: (e) => events.push(e.type) }).then((r) => r, (e) => e.message), 10_000);
+        const got = await within(run(s, "await tools.t.x({}); return 1", { signal: ac.signal, onEvent: (e) => events.push(e.type) }).then((r) => r, (e) => e.message), 60_000);
         assert.equal(got, "no listeners here");
         await sleep(100);
         assert.deepEqual(ran, []);
@@ -564,7 +566,7 @@ describe("programs written to hurt, on paths earlier suites left", () => {
     test("Object.prototype.then set in the sandbox, then tool calls and a return: the run settles, the page lives", async (t) => {
         const api = await withFactory(t, { wasmLocation: assetPath, timeout: 2000, tools: [tool("t.x", () => ({ a: 1 }))] });
         const s = api.createSession();
-        const r = await Promise.race([run(s, "Object.prototype.then = function (res) { delete Object.prototype.then; res(7) }; const v = await tools.t.x({}); return [v, { b: 2 }]"), sleep(10_000).then(() => "hung")]);
+        const r = await Promise.race([run(s, "Object.prototype.then = function (res) { delete Object.prototype.then; res(7) }; const v = await tools.t.x({}); return [v, { b: 2 }]"), sleep(60_000).then(() => "hung")]);
         assert.notEqual(r, "hung");
         await nextRunWorks(s);
     });
