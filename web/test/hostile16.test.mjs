@@ -344,16 +344,20 @@ describe("abort reasons and signals written to hurt", () => {
         const onUnhandled = (e) => unhandled.push(e);
         process.on("unhandledRejection", onUnhandled);
         t.after(() => process.off("unhandledRejection", onUnhandled));
+        let asked, release;
+        const askedP = new Promise((r) => (asked = r));
+        const gate = new Promise((r) => (release = r));
         const api = await withFactory(t, {
             wasmLocation: assetPath,
-            interceptors: { onToolCall: async () => { await sleep(100); throw new Error("late interceptor failure"); } },
+            interceptors: { onToolCall: async () => { asked(); await gate; throw new Error("late interceptor failure"); } },
             tools: [tool("t.x", () => ran.push("x"))],
         });
         const s = api.createSession();
         const ac = new AbortController();
         const p = run(s, CALL, { signal: ac.signal });
-        await sleep(30);
+        await askedP;
         ac.abort("STOP");
+        release();
         await assert.rejects(p, (e) => e === "STOP");
         await sleep(200);
         assert.deepEqual(ran, []);
