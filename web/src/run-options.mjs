@@ -4,6 +4,7 @@
 // and the run's AbortSignal watched with one listener however many runs
 // share it.
 
+import { describe } from "./env.mjs";
 import { field } from "./fields.mjs";
 
 const AI_SDK_SCHEMA = Symbol.for("vercel.ai.schema");
@@ -51,16 +52,26 @@ export function normalizeRunOptions(options) {
     if (typeof options !== "object") {
         throw new TypeError(`execute(args, options): options: expected an object, got ${typeof options}`);
     }
+    // The message names the key the caller wrote (the AI SDK's abortSignal).
+    let key = "signal";
     let signal = field(options, "signal");
-    if (signal === undefined || signal === null) signal = field(options, "abortSignal");
+    if (signal === undefined || signal === null) {
+        const other = field(options, "abortSignal");
+        if (other !== undefined && other !== null) [key, signal] = ["abortSignal", other];
+    }
     if (signal === null) signal = undefined;
     if (signal !== undefined && !isAbortSignalLike(signal)) {
-        throw new TypeError("execute(args, options): options.signal: expected an AbortSignal");
+        throw new TypeError(`execute(args, options): options.${key}: expected an AbortSignal, got ${describe(signal)}`);
     }
     let context = field(options, "context");
     if (context === undefined) context = field(options, "experimental_context");
+    // As config.onEvent: anything else but a function (or none) is a
+    // mistake, not a run without events.
     const onEvent = field(options, "onEvent");
-    return { signal, context, onEvent: typeof onEvent === "function" ? onEvent : undefined };
+    if (onEvent !== undefined && typeof onEvent !== "function") {
+        throw new TypeError(`execute(args, options): options.onEvent: expected a function, got ${describe(onEvent)}`);
+    }
+    return { signal, context, onEvent };
 }
 
 /**

@@ -274,6 +274,8 @@ export const cases = [
         run: (c) => c.outcome(llm(c, "exec", { code: "return 1" }, { options: { signal: "stop" } })), want: thrown("TypeError", /signal/, /AbortSignal/) },
     { id: "E03", input: 'execute(args, "ctx")', expect: "TypeError: execute(args, options): expected an object",
         run: (c) => c.outcome(llm(c, "exec", { code: "return 1" }, { options: "ctx" })), want: thrown("TypeError", /options/, /object/) },
+    { id: "E04", input: "execute(args, { onEvent: 5 })", expect: "TypeError: options.onEvent: expected a function",
+        run: (c) => c.outcome(llm(c, "exec", { code: "return 1" }, { options: { onEvent: 5 } })), want: thrown("TypeError", /^execute\(args, options\): options\.onEvent: expected a function, got the number 5$/) },
     { id: "E05", input: "execute with a signal already aborted", expect: "rejects with the signal's reason (AbortError)",
         run: (c) => c.outcome(llm(c, "exec", { code: "return 1" }, { options: { signal: AbortSignal.abort() } })), want: (o) => o.threw?.name === "AbortError" },
     { id: "E06", input: "executeCode after session.dispose()", expect: "rejects: the session was disposed",
@@ -502,6 +504,12 @@ export const cases = [
 
 // Rows added after the first run, for what it showed.
 cases.push(
+    { id: "E10", input: 'execute(args, { abortSignal: "x" }) (the AI SDK\'s name)', expect: "TypeError naming options.abortSignal, the key written",
+        run: (c) => c.outcome(llm(c, "exec", { code: "return 1" }, { options: { abortSignal: "x" } })),
+        want: thrown("TypeError", /^execute\(args, options\): options\.abortSignal: expected an AbortSignal, got the string "x"$/) },
+    { id: "E11", input: "execute(args, { onEvent: {} })", expect: "TypeError: options.onEvent: expected a function, got an object",
+        run: (c) => c.outcome(llm(c, "exec", { code: "return 1" }, { options: { onEvent: {} } })),
+        want: thrown("TypeError", /^execute\(args, options\): options\.onEvent: expected a function, got an object$/) },
     { id: "T19", input: "a tool that throws an AggregateError", expect: "its message alone (by design, as T12)",
         run: (c) => c.outcome(toolError(c, () => { throw new AggregateError([new Error("a1"), new TypeError("a2")], "many failed"); })),
         want: resolved(({ caught, uncaught }) => caught.result?.message === "many failed" && uncaught.error?.message === "many failed") },
@@ -512,14 +520,6 @@ cases.push(
 
 // Rows that later commits of the audit make pass (not run yet).
 export const pending = [
-    { id: "E04", input: "execute(args, { onEvent: 5 })", expect: "TypeError: options.onEvent: expected a function",
-        run: (c) => c.outcome(llm(c, "exec", { code: "return 1" }, { options: { onEvent: 5 } })), want: thrown("TypeError", /^execute\(args, options\): options\.onEvent: expected a function, got the number 5$/) },
-    { id: "E10", input: 'execute(args, { abortSignal: "x" }) (the AI SDK\'s name)', expect: "TypeError naming options.abortSignal, the key written",
-        run: (c) => c.outcome(llm(c, "exec", { code: "return 1" }, { options: { abortSignal: "x" } })),
-        want: thrown("TypeError", /^execute\(args, options\): options\.abortSignal: expected an AbortSignal, got the string "x"$/) },
-    { id: "E11", input: "execute(args, { onEvent: {} })", expect: "TypeError: options.onEvent: expected a function, got an object",
-        run: (c) => c.outcome(llm(c, "exec", { code: "return 1" }, { options: { onEvent: {} } })),
-        want: thrown("TypeError", /^execute\(args, options\): options\.onEvent: expected a function, got an object$/) },
     { id: "T06", input: "a tool that rejects with a circular object", expect: "a message, no crash: the object's text with (circular)",
         run: (c) => c.outcome(toolError(c, () => { const o = { status: 500 }; o.self = o; return Promise.reject(o); })),
         want: resolved(({ caught, uncaught }) => caught.result?.message === '{"status":500,"self":"[Circular]"}' && uncaught.error?.message === '{"status":500,"self":"[Circular]"}') },
