@@ -106,27 +106,97 @@ export function callerStack(err, edge) {
  * thrown Promise (`throw Promise.reject(e)`: an await left out) read
  * "[object Promise]", and its rejection was the page's own, unhandled: the
  * end of a Node process. It is marked handled and replaced by an Error that
- * says what happened. A plain object becomes an Error of its JSON.
+ * says what happened. A plain object becomes an Error of its JSON, a cycle
+ * in it "[Circular]" as console writes one (it read "[object Object]").
+ * An Error gives its message alone (its cause, errors and own properties
+ * stay on the page: hostile15.test.mjs); one without a message says so (it
+ * read "" on the calling thread and "Error" in a worker), and one whose
+ * message getter throws says that, as the sandbox's describeError does.
  * @param {unknown} err
  * @param {string} [who]
  */
 export function thrownByTool(err, who = "a tool") {
     if (markHandled(err)) return new Error(`${who} threw a Promise, not an Error (a missing await before throw?)`);
+    let isError = false;
+    try {
+        isError = err instanceof Error;
+    } catch {
+        // A Proxy whose getPrototypeOf trap throws: not an Error.
+    }
     // An object thrown that is not an Error and has no message (an API's
     // error body: { status: 404, error: "not found" }) read "[object
-    // Object]"; its JSON says what it is. One JSON cannot write keeps
-    // String's words.
-    if (err !== null && typeof err === "object" && !(err instanceof Error)) {
+    // Object]"; its JSON says what it is.
+    if (!isError && err !== null && typeof err === "object") {
         try {
             if (typeof (/** @type {any} */ (err).message) !== "string") {
-                const text = JSON.stringify(err, shownInText);
+                const text = jsonText(err);
                 if (typeof text === "string" && text !== "{}") return new Error(text);
+                // No data of its own: String's words, if it has any
+                // (Object.create(null) has none: its JSON, then).
+                try {
+                    String(err);
+                } catch {
+                    if (text === "{}") return new Error(text);
+                    throw new Error("it cannot be converted to text");
+                }
             }
-        } catch {
-            // A getter that throws, a cycle, a BigInt.
+        } catch (e) {
+            return new Error(`${who} threw an object that cannot be read (${safeText(e)})`);
         }
+        return err;
     }
-    return err;
+    if (!isError) return err;
+    const e = /** @type {any} */ (err);
+    let message;
+    let unread = false;
+    try {
+        message = e.message;
+    } catch (x) {
+        message = `(its message cannot be read: reading it threw: ${safeText(x)})`;
+        unread = true;
+    }
+    if (typeof message !== "string" || (message !== "" && !unread)) return err;
+    let name = "Error";
+    try {
+        if (typeof e.name === "string" && e.name) name = e.name;
+    } catch {
+        // keep "Error"
+    }
+    const text = message === "" ? `${who} threw ${/^[AEIOU]/.test(name) ? "an" : "a"} ${name} without a message` : message;
+    const out = new Error(text);
+    Object.defineProperty(out, "name", { value: name, configurable: true, writable: true });
+    return out;
+}
+
+/**
+ * JSON of a value, with a reference back to an object it is inside as
+ * "[Circular]", a BigInt as its digits (console's rules) and arrays as
+ * shownInText writes them; a getter that throws throws. The cycle check
+ * compares the values as they were: shownInText gives a long array as a
+ * new one each time it meets it.
+ * @param {object} v
+ */
+function jsonText(v) {
+    /** @type {{ was: object, shown: unknown }[]} */
+    const inside = [];
+    return JSON.stringify(v, function (k, x) {
+        if (typeof x === "bigint") return String(x);
+        if (typeof x !== "object" || x === null) return x;
+        while (inside.length > 0 && inside[inside.length - 1].shown !== this) inside.pop();
+        if (inside.some((e) => e.was === x)) return "[Circular]";
+        const shown = shownInText(k, x);
+        inside.push({ was: x, shown });
+        return shown;
+    });
+}
+
+/** @param {unknown} x what a read threw */
+function safeText(x) {
+    try {
+        return String(x instanceof Error ? x.message : x).slice(0, 200);
+    } catch {
+        return "an unreadable value";
+    }
 }
 
 /**

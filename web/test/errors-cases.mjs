@@ -356,12 +356,19 @@ export const cases = [
     { id: "T05", input: "a tool that throws an Error subclass with extra fields (code, status)", expect: "its message reaches the program; its name kept or ToolError",
         run: (c) => c.outcome(toolError(c, () => { class HttpError extends Error { constructor() { super("not found"); this.name = "HttpError"; this.status = 404; } } throw new HttpError(); })),
         want: resolved(({ caught }) => /not found/.test(caught.result?.message)) },
+    { id: "T06", input: "a tool that rejects with a circular object", expect: "a message, no crash: the object's text with (circular)",
+        run: (c) => c.outcome(toolError(c, () => { const o = { status: 500 }; o.self = o; return Promise.reject(o); })),
+        want: resolved(({ caught, uncaught }) => caught.result?.message === '{"status":500,"self":"[Circular]"}' && uncaught.error?.message === '{"status":500,"self":"[Circular]"}') },
     { id: "T07", input: "a tool that throws { status: 404, error: 'not found' }", expect: 'ToolError: {"status":404,"error":"not found"}',
         run: (c) => c.outcome(toolError(c, () => { throw { status: 404, error: "not found" }; })),
         want: resolved(({ caught }) => /"status":404/.test(caught.result?.message)) },
     { id: "T08", input: "a tool that throws a Promise (a missing await)", expect: "a tool threw a Promise, not an Error",
         run: (c) => c.outcome(toolError(c, () => { const p = Promise.reject(new Error("x")); throw p; })),
         want: resolved(({ caught }) => /Promise/.test(caught.result?.message)) },
+    { id: "T09", input: 'a tool that throws new Error("") (no message)', expect: "a message that names the tool and says it failed",
+        run: (c) => c.outcome(toolError(c, () => { throw new Error(""); })),
+        want: resolved(({ caught, uncaught }) => caught.result?.message === "a tool threw an Error without a message" &&
+            uncaught.error?.message === "a tool threw an Error without a message" && uncaught.toolCalls[0].reason === "a tool threw an Error without a message") },
     { id: "T10", input: "a tool whose result is circular", expect: "the call fails naming the tool and the cycle (or a [Circular] marker)",
         run: (c) => c.outcome(runCode(c, `try { const r = await tools.t({}); return r; } catch (e) { return { name: e.name, message: e.message }; }`,
             { tools: [tool("t", () => { const o = { a: 1 }; o.self = o; return o; })] })),
@@ -376,6 +383,9 @@ export const cases = [
     { id: "T13", input: "a tool that throws synchronously (not async)", expect: "same as a rejection",
         run: (c) => c.outcome(toolError(c, () => { throw new TypeError("bad id"); })),
         want: resolved(({ caught, uncaught }) => /bad id/.test(caught.result?.message) && uncaught.ok === false && /bad id/.test(uncaught.error.message)) },
+    { id: "T14", input: "a tool whose Error's message getter throws", expect: "a message saying it cannot be read; run fine",
+        run: (c) => c.outcome(toolError(c, () => { const e = new Error("x"); Object.defineProperty(e, "message", { get() { throw new Error("getter"); } }); throw e; })),
+        want: resolved(({ caught, uncaught }) => caught.result?.message === "(its message cannot be read: reading it threw: getter)" && uncaught.ok === false) },
     { id: "T15", input: "a tool called with input breaking its inputSchema", expect: "ValidationError: t: invalid input: /id: ...",
         run: (c) => c.outcome(runCode(c, `try { return await tools.t({ id: 5 }); } catch (e) { return { name: e.name, message: e.message }; }`,
             { tools: [tool("t", () => 1, { inputSchema: { type: "object", properties: { id: { type: "string" } }, required: ["id"] } })] })),
@@ -516,26 +526,16 @@ cases.push(
     { id: "T20", input: "a tool that throws an Error whose cause is a plain object", expect: "its message alone (by design, as T12)",
         run: (c) => c.outcome(toolError(c, () => { throw new Error("upstream failed", { cause: { status: 503 } }); })),
         want: resolved(({ caught }) => caught.result?.message === "upstream failed") },
-);
-
-// Rows that later commits of the audit make pass (not run yet).
-export const pending = [
-    { id: "T06", input: "a tool that rejects with a circular object", expect: "a message, no crash: the object's text with (circular)",
-        run: (c) => c.outcome(toolError(c, () => { const o = { status: 500 }; o.self = o; return Promise.reject(o); })),
-        want: resolved(({ caught, uncaught }) => caught.result?.message === '{"status":500,"self":"[Circular]"}' && uncaught.error?.message === '{"status":500,"self":"[Circular]"}') },
-    { id: "T09", input: 'a tool that throws new Error("") (no message)', expect: "a message that names the tool and says it failed",
-        run: (c) => c.outcome(toolError(c, () => { throw new Error(""); })),
-        want: resolved(({ caught, uncaught }) => caught.result?.message === "a tool threw an Error without a message" &&
-            uncaught.error?.message === "a tool threw an Error without a message" && uncaught.toolCalls[0].reason === "a tool threw an Error without a message") },
-    { id: "T14", input: "a tool whose Error's message getter throws", expect: "a message saying it cannot be read; run fine",
-        run: (c) => c.outcome(toolError(c, () => { const e = new Error("x"); Object.defineProperty(e, "message", { get() { throw new Error("getter"); } }); throw e; })),
-        want: resolved(({ caught, uncaught }) => caught.result?.message === "(its message cannot be read: reading it threw: getter)" && uncaught.ok === false) },
     { id: "T21", input: "a tool that throws Object.create(null)", expect: "the message is its JSON, {}, not V8's conversion error",
         run: (c) => c.outcome(toolError(c, () => { throw Object.create(null); })),
         want: resolved(({ caught }) => caught.result?.message === "{}") },
     { id: "T22", input: "a tool that throws a Proxy whose traps throw", expect: "a message that says the thrown object cannot be read",
         run: (c) => c.outcome(toolError(c, () => { throw new Proxy({}, { get() { throw new Error("trap"); } }); })),
         want: resolved(({ caught }) => caught.result?.message === "a tool threw an object that cannot be read (trap)") },
+);
+
+// Rows that later commits of the audit make pass (not run yet).
+export const pending = [
     { id: "F18", input: "timeout: 25 hours in ms", expect: "TypeError: config.timeout: at most 24 h",
         run: (c) => c.outcome(() => c.factory({ wasmLocation: c.wasm, timeout: 25 * 3600e3 })), want: thrown("TypeError", /^config\.timeout: must be at most 24h \(86400000 ms\), got 25h \(90000000 ms\)$/) },
     { id: "F45", input: "timeout: 0.5 (under a millisecond)", expect: "TypeError: config.timeout: at least 1 ms, got 0.5 ms",

@@ -138,7 +138,7 @@ describe("a tool or an interceptor that throws a plain object", () => {
             'ToolError: {"status":404,"error":"order not found"}',
             'ToolError: ["a",1]',
             "ToolError: like an Error",
-            "ToolError: [object Object]",
+            'ToolError: {"a":1,"self":"[Circular]"}',
             "ToolError: [object Object]",
             'ToolError: call to i.denied denied: the interceptor failed (onToolCall rejected: {"reason":"policy","rule":12})',
         ], JSON.stringify(r));
