@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"time"
 
 	"github.com/interopio/code-mode/internal/search"
@@ -181,12 +182,12 @@ func (c Config) withDefaults() (Config, error) {
 	switch {
 	case c.Timeout < minTimeout:
 		if c.Timeout < 0 {
-			bad("Timeout", "must be > 0, got %v", c.Timeout)
+			bad("Timeout", "must be > 0, got %s", limitText(c.Timeout))
 		} else {
-			bad("Timeout", "must be at least %v, got %v", minTimeout, c.Timeout)
+			bad("Timeout", "must be at least %s, got %s", limitText(minTimeout), limitText(c.Timeout))
 		}
 	case c.Timeout > maxTimeout:
-		bad("Timeout", "must be at most %v, got %v", maxTimeout, c.Timeout)
+		bad("Timeout", "must be at most %s, got %s", limitText(maxTimeout), limitText(c.Timeout))
 	}
 	if c.MemoryLimitMB < 1 || c.MemoryLimitMB > maxMemoryLimitMB {
 		bad("MemoryLimitMB", "must be 1..%d MiB (a run's WebAssembly memory is 16 MiB plus twice the limit, and can be at most 2 GiB), got %d",
@@ -216,12 +217,28 @@ func (c Config) withDefaults() (Config, error) {
 		bad("Search.MinSimilarity", "must be 0..1, a cosine (0: the default %v), got %v", defaultMinSimilarity, m)
 	}
 	if c.Search.Timeout < 0 {
-		bad("Search.Timeout", "must be >= 0 (0: the default %v), got %v", defaultEmbedTimeout, c.Search.Timeout)
+		bad("Search.Timeout", "must be >= 0 (0: the default %s), got %s", limitText(defaultEmbedTimeout), limitText(c.Search.Timeout))
 	}
 	if len(errs) > 0 {
 		return c, errors.Join(errs...)
 	}
 	return c, nil
+}
+
+// limitText writes a duration of a limit's message for both of its
+// readers: Go's Config holds a time.Duration ("24h"), the JavaScript
+// config milliseconds, which Go's "24h0m0s" or "500µs" left the page to
+// convert. A whole number of milliseconds under a second is both at once.
+func limitText(d time.Duration) string {
+	s := d.String()
+	if d > 0 {
+		s = formatDuration(d)
+	}
+	ms := strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', -1, 64)
+	if s == ms+"ms" {
+		return s
+	}
+	return s + " (" + ms + " ms)"
 }
 
 // limits are the run limits as the instructions and the sandbox see them.

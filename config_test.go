@@ -42,9 +42,9 @@ func TestConfigInvalid(t *testing.T) {
 		cfg  Config
 		want []string
 	}{
-		{"negative timeout", Config{Timeout: -time.Second}, []string{"Timeout: must be > 0, got -1s"}},
-		{"sub-millisecond timeout", Config{Timeout: time.Microsecond}, []string{"Timeout: must be at least 1ms, got 1µs"}},
-		{"huge timeout", Config{Timeout: 25 * time.Hour}, []string{"Timeout: must be at most 24h0m0s, got 25h0m0s"}},
+		{"negative timeout", Config{Timeout: -time.Second}, []string{"Timeout: must be > 0, got -1s (-1000 ms)"}},
+		{"sub-millisecond timeout", Config{Timeout: time.Microsecond}, []string{"Timeout: must be at least 1ms, got 1µs (0.001 ms)"}},
+		{"huge timeout", Config{Timeout: 25 * time.Hour}, []string{"Timeout: must be at most 24h (86400000 ms), got 25h (90000000 ms)"}},
 		{"negative memory", Config{MemoryLimitMB: -1}, []string{"MemoryLimitMB: must be 1..1016 MiB", "got -1"}},
 		{"memory beyond the asset's 2 GiB", Config{MemoryLimitMB: 1017}, []string{"MemoryLimitMB: must be 1..1016 MiB (a run's WebAssembly memory is 16 MiB plus twice the limit, and can be at most 2 GiB), got 1017"}},
 		{"negative tool calls", Config{MaxToolCalls: -5}, []string{"MaxToolCalls: must be >= 1, got -5"}},
@@ -58,7 +58,7 @@ func TestConfigInvalid(t *testing.T) {
 		{"NaN search weight", Config{Search: SearchConfig{Weight: math.NaN()}}, []string{"Search.Weight: must be a finite number >= 0", "got NaN"}},
 		{"negative min similarity", Config{Search: SearchConfig{MinSimilarity: -0.2}}, []string{"Search.MinSimilarity: must be 0..1, a cosine (0: the default 0.5), got -0.2"}},
 		{"min similarity over 1", Config{Search: SearchConfig{MinSimilarity: 1.5}}, []string{"Search.MinSimilarity: must be 0..1", "got 1.5"}},
-		{"negative embed timeout", Config{Search: SearchConfig{Timeout: -time.Second}}, []string{"Search.Timeout: must be >= 0 (0: the default 5s), got -1s"}},
+		{"negative embed timeout", Config{Search: SearchConfig{Timeout: -time.Second}}, []string{"Search.Timeout: must be >= 0 (0: the default 5s (5000 ms)), got -1s (-1000 ms)"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

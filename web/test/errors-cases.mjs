@@ -126,6 +126,8 @@ export const cases = [
         run: (c) => c.outcome(() => c.factory({ wasmLocation: c.wasm, timeout: -1 })), want: thrown("TypeError", /config\.timeout/, /-1/) },
     { id: "F17", input: "timeout: 0", expect: "TypeError: config.timeout ... got 0",
         run: (c) => c.outcome(() => c.factory({ wasmLocation: c.wasm, timeout: 0 })), want: thrown("TypeError", /config\.timeout/, /\b0\b/) },
+    { id: "F18", input: "timeout: 25 hours in ms", expect: "TypeError: config.timeout: at most 24 h",
+        run: (c) => c.outcome(() => c.factory({ wasmLocation: c.wasm, timeout: 25 * 3600e3 })), want: thrown("TypeError", /^config\.timeout: must be at most 24h \(86400000 ms\), got 25h \(90000000 ms\)$/) },
     { id: "F19", input: 'memoryLimit: "128"', expect: "TypeError: config.memoryLimit: expected a number, got a string",
         run: (c) => c.outcome(() => c.factory({ wasmLocation: c.wasm, memoryLimit: "128" })), want: thrown("TypeError", /config\.memoryLimit/, /string/) },
     { id: "F20", input: "memoryLimit: 0", expect: "TypeError: config.memoryLimit: 1 to 1016, got 0",
@@ -520,6 +522,9 @@ cases.push(
     { id: "E11", input: "execute(args, { onEvent: {} })", expect: "TypeError: options.onEvent: expected a function, got an object",
         run: (c) => c.outcome(llm(c, "exec", { code: "return 1" }, { options: { onEvent: {} } })),
         want: thrown("TypeError", /^execute\(args, options\): options\.onEvent: expected a function, got an object$/) },
+    { id: "F45", input: "timeout: 0.5 (under a millisecond)", expect: "TypeError: config.timeout: at least 1 ms, got 0.5 ms",
+        run: (c) => c.outcome(() => c.factory({ wasmLocation: c.wasm, timeout: 0.5 })),
+        want: thrown("TypeError", /^config\.timeout: must be at least 1ms, got 500µs \(0\.5 ms\)$/) },
     { id: "T19", input: "a tool that throws an AggregateError", expect: "its message alone (by design, as T12)",
         run: (c) => c.outcome(toolError(c, () => { throw new AggregateError([new Error("a1"), new TypeError("a2")], "many failed"); })),
         want: resolved(({ caught, uncaught }) => caught.result?.message === "many failed" && uncaught.error?.message === "many failed") },
@@ -536,11 +541,6 @@ cases.push(
 
 // Rows that later commits of the audit make pass (not run yet).
 export const pending = [
-    { id: "F18", input: "timeout: 25 hours in ms", expect: "TypeError: config.timeout: at most 24 h",
-        run: (c) => c.outcome(() => c.factory({ wasmLocation: c.wasm, timeout: 25 * 3600e3 })), want: thrown("TypeError", /^config\.timeout: must be at most 24h \(86400000 ms\), got 25h \(90000000 ms\)$/) },
-    { id: "F45", input: "timeout: 0.5 (under a millisecond)", expect: "TypeError: config.timeout: at least 1 ms, got 0.5 ms",
-        run: (c) => c.outcome(() => c.factory({ wasmLocation: c.wasm, timeout: 0.5 })),
-        want: thrown("TypeError", /^config\.timeout: must be at least 1ms, got 500µs \(0\.5 ms\)$/) },
     { id: "L10", input: "executeCode('{\"code\": \"return 1\"' ) (cut JSON text)", expect: "SYNTAX or INVALID_INPUT saying the arguments are broken JSON",
         run: (c) => c.outcome(llm(c, "exec", '{"code": "return 1"')), want: failed("INVALID_INPUT", /^executeCode: the arguments are JSON text that ends before its object does \(cut short\?\); expected an object \{ code: string; explanation\?: string \}$/) },
     { id: "F39", input: 'tools: [{ name: "a" }] (no execute)', expect: 'TypeError: config.tools[0] ("a"): execute: required, a function',
