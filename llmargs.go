@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -83,6 +84,8 @@ func (spec argSpec) parse(args json.RawMessage) (map[string]any, error) {
 			// The arguments encoded twice: a program (or query) that is
 			// only a string literal does nothing.
 			raw = inner
+		} else if why := spec.brokenArgs(s); why != "" {
+			return nil, &argsError{why}
 		} else {
 			raw = map[string]any{spec.bare: s}
 		}
@@ -166,6 +169,28 @@ func jsonObject(s string) map[string]any {
 	}
 	obj, _ := v.(map[string]any)
 	return obj
+}
+
+// argsStart is how the JSON text of arguments begins: a brace, then a key.
+var argsStart = regexp.MustCompile(`^\s*\{\s*"([A-Za-z_]+)"\s*:`)
+
+// brokenArgs is the message for a lone string that is the tool's
+// arguments as JSON text that does not parse (an answer cut off at the
+// model's token limit: {"code": "const a = ...), else "". Such text was
+// run as the program, and the model read a syntax error in code it never
+// meant as code; it begins with a key of the tool ({"code":), which no
+// JavaScript program does.
+func (spec argSpec) brokenArgs(s string) string {
+	m := argsStart.FindStringSubmatch(s)
+	if m == nil || spec.field(m[1]) == nil {
+		return ""
+	}
+	why := "does not parse"
+	var v any
+	if err := json.Unmarshal([]byte(s), &v); err != nil && strings.Contains(err.Error(), "unexpected end of JSON input") {
+		why = "ends before its object does (cut short?)"
+	}
+	return fmt.Sprintf("%s: the arguments are JSON text that %s; expected an object %s", spec.tool, why, spec.shape())
 }
 
 // jsonString decodes s when it is the JSON text of a string, else "".

@@ -44,6 +44,12 @@ func TestLLMToolArguments(t *testing.T) {
 		{"no explanation", execute, `{"code":"return 6*7"}`, true, `"result":42`},
 		{"numeric explanation", execute, `{"code":"return 1","explanation":5}`, true, `"result":1`},
 		{"bare string is the code", execute, `"return 2+2"`, true, `"result":4`},
+		// The arguments as JSON text cut off (a model's token limit) or
+		// broken: named as such, not run as a program.
+		{"arguments as JSON text cut short", execute, `"{\"code\": \"return 1"`, false, `executeCode: the arguments are JSON text that ends before its object does (cut short?); expected an object { code: string; explanation?: string }`},
+		{"arguments as broken JSON text", execute, `"{\"code\": \"return 1\", explanation: 2}"`, false, `executeCode: the arguments are JSON text that does not parse; expected an object { code: string; explanation?: string }`},
+		{"a block that starts like JSON is code", execute, `"{\"a\": 1"`, true, `"code":"SYNTAX"`},
+		{"search arguments cut short", search, `"{\"query\": \"ord"`, false, `searchTools: the arguments are JSON text that ends before its object does (cut short?)`},
 		{"missing code", execute, `{}`, false, `executeCode: code: required; expected a string`},
 		{"no arguments at all", execute, ``, false, `executeCode: code: required`},
 		{"null code", execute, `{"code":null,"explanation":"x"}`, false, `code: required`},

@@ -312,6 +312,8 @@ export const cases = [
         run: (c) => c.outcome(llm(c, "exec", ["return 1"])), want: failed("INVALID_INPUT", /array/) },
     { id: "L09", input: 'executeCode({ code: ["return 1"] })', expect: "INVALID_INPUT: code: expected a string, got an array",
         run: (c) => c.outcome(llm(c, "exec", { code: ["return 1"] })), want: failed("INVALID_INPUT", /code/, /array/) },
+    { id: "L10", input: "executeCode('{\"code\": \"return 1\"' ) (cut JSON text)", expect: "SYNTAX or INVALID_INPUT saying the arguments are broken JSON",
+        run: (c) => c.outcome(llm(c, "exec", '{"code": "return 1"')), want: failed("INVALID_INPUT", /^executeCode: the arguments are JSON text that ends before its object does \(cut short\?\); expected an object \{ code: string; explanation\?: string \}$/) },
     { id: "L11", input: 'searchTools({ query: "orders", limit: "5" })', expect: "ok, limit coerced",
         run: (c) => c.outcome(llm(c, "search", { query: "orders", limit: "5" })), want: resolved((v) => v.ok !== false) },
     { id: "L12", input: "searchTools({ limit: -1 })", expect: "INVALID_INPUT: searchTools: limit: expected an integer 1..50, got -1",
@@ -541,8 +543,6 @@ cases.push(
 
 // Rows that later commits of the audit make pass (not run yet).
 export const pending = [
-    { id: "L10", input: "executeCode('{\"code\": \"return 1\"' ) (cut JSON text)", expect: "SYNTAX or INVALID_INPUT saying the arguments are broken JSON",
-        run: (c) => c.outcome(llm(c, "exec", '{"code": "return 1"')), want: failed("INVALID_INPUT", /^executeCode: the arguments are JSON text that ends before its object does \(cut short\?\); expected an object \{ code: string; explanation\?: string \}$/) },
     { id: "F39", input: 'tools: [{ name: "a" }] (no execute)', expect: 'TypeError: config.tools[0] ("a"): execute: required, a function',
         run: (c) => c.outcome(() => c.factory({ wasmLocation: c.wasm, tools: [{ name: "a" }] })), want: thrown("TypeError", /^config\.tools\[0\] \("a"\): execute: expected a function, got undefined$/) },
     { id: "R08", input: 'registerTool({ name: "x" }) (no execute)', expect: 'TypeError: tool ("x"): execute: required, a function',
