@@ -180,22 +180,26 @@ func toolFromJS(def Value, path string) (codemode.Tool, error) {
 	if jsbridge.TypeOf(name) != jsbridge.TypeString {
 		return codemode.Tool{}, typeErrorf("%s.name: expected a string, got %s", path, describe(name))
 	}
+	// From here on the tool has a name, and the message gives it beside
+	// its place, as toolTypeError does: "tools[17].execute" left the
+	// caller counting through an adapter's or a catalog's list.
+	at := fmt.Sprintf("%s (%s)", path, keys.Quote(name.String()))
 	exec := get(def, "execute")
 	if jsbridge.TypeOf(exec) != jsbridge.TypeFunction {
-		return codemode.Tool{}, typeErrorf("%s.execute: expected a function, got %s", path, describe(exec))
+		return codemode.Tool{}, typeErrorf("%s: execute: expected a function, got %s", at, describe(exec))
 	}
 	t := codemode.Tool{Name: name.String(), Source: def}
 	if d := get(def, "description"); !d.IsUndefined() {
 		if jsbridge.TypeOf(d) != jsbridge.TypeString {
-			return t, typeErrorf("%s.description: expected a string, got %s", path, describe(d))
+			return t, typeErrorf("%s: description: expected a string, got %s", at, describe(d))
 		}
 		t.Description = d.String()
 	}
 	a := get(def, "annotations")
 	if !a.IsUndefined() && !a.IsNull() && (jsbridge.TypeOf(a) != jsbridge.TypeObject || jsbridge.IsArray(a)) {
-		return t, typeErrorf("%s.annotations: expected an object (hints and your own metadata), got %s", path, describe(a))
+		return t, typeErrorf("%s: annotations: expected an object (hints and your own metadata), got %s", at, describe(a))
 	}
-	validate, err := toolSchemas(def, path, &t)
+	validate, err := toolSchemas(def, at, &t)
 	if err != nil {
 		return t, err
 	}
@@ -356,7 +360,7 @@ func toolSchemas(def Value, path string, t *codemode.Tool) (validate Value, err 
 			continue
 		}
 		if jsbridge.TypeOf(convert) == jsbridge.TypeFunction {
-			res, err := jsbridge.Call(convert, v, path+"."+s.field)
+			res, err := jsbridge.Call(convert, v, path+": "+s.field)
 			if err != nil {
 				return validate, &typeError{plain(err).Error()}
 			}
@@ -365,11 +369,11 @@ func toolSchemas(def Value, path string, t *codemode.Tool) (validate Value, err 
 			}
 			v = get(res, "schema")
 		} else if jsbridge.TypeOf(v) != jsbridge.TypeObject && jsbridge.TypeOf(v) != jsbridge.TypeBoolean {
-			return validate, typeErrorf("%s.%s: expected a JSON Schema object, got %s", path, s.field, describe(v))
+			return validate, typeErrorf("%s: %s: expected a JSON Schema object, got %s", path, s.field, describe(v))
 		}
 		raw, err := jsbridge.ToJSON(v)
 		if err != nil {
-			return validate, typeErrorf("%s.%s: not JSON: %v", path, s.field, err)
+			return validate, typeErrorf("%s: %s: not JSON: %v", path, s.field, err)
 		}
 		*s.dst = raw
 	}

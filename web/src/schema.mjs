@@ -103,7 +103,7 @@ const EXPECTED =
 /**
  * Converts one schema field of a tool definition.
  * @param {unknown} v
- * @param {string} path e.g. "tool.inputSchema"
+ * @param {string} path e.g. `tool ("orders.get"): inputSchema`
  * @param {boolean} [asText] give the schema as JSON text (json) instead of an object (schema)
  * @returns {Converted}
  */

@@ -73,14 +73,14 @@ export function checkTools(list, path, taken) {
         // key set, so that an absent one is not read from there either.
         const t = Object.fromEntries(TOOL_KEYS.map((k) => [k, field(def, k)]));
         if (typeof t.name !== "string") throw new TypeError(`${p}.name: expected a string, got ${describe(t.name)}`);
-        if (typeof t.execute !== "function") throw new TypeError(`${p}.execute: expected a function, got ${describe(t.execute)}`);
-        if (t.description !== undefined && typeof t.description !== "string") throw new TypeError(`${p}.description: expected a string, got ${describe(t.description)}`);
-        const a = t.annotations;
-        if (a !== undefined && a !== null && (typeof a !== "object" || Array.isArray(a))) throw new TypeError(`${p}.annotations: expected an object (hints and your own metadata), got ${describe(a)}`);
         const name = t.name;
         // Where the tool is in the caller's list, and its name: wasm/api.go's
-        // toolTypeError, whose words these are.
+        // toolFromJS and toolTypeError, whose words these are.
         const at = `${p} (${quoteCut(name, goQuote)}): `;
+        if (typeof t.execute !== "function") throw new TypeError(`${at}execute: expected a function, got ${describe(t.execute)}`);
+        if (t.description !== undefined && typeof t.description !== "string") throw new TypeError(`${at}description: expected a string, got ${describe(t.description)}`);
+        const a = t.annotations;
+        if (a !== undefined && a !== null && (typeof a !== "object" || Array.isArray(a))) throw new TypeError(`${at}annotations: expected an object (hints and your own metadata), got ${describe(a)}`);
         if (name.length < 1 || name.length > 128 || !NAME_RE.test(name)) {
             throw new TypeError(`${at}name: must be 1..128 characters of [A-Za-z0-9_$.-], ${nameProblem(name)}`);
         }
@@ -100,7 +100,7 @@ export function checkTools(list, path, taken) {
         // then both compiled (where a cycle shows).
         const kinds = /** @type {const} */ (["inputSchema", "outputSchema"]);
         const schemas = kinds.map((k) => {
-            const c = convertSchema(t[k], `${p}.${k}`);
+            const c = convertSchema(t[k], `${at}${k}`);
             // A schema library's own check (a Zod refinement) runs here,
             // on the page, before execute: its functions cannot cross.
             if (k === "inputSchema" && c.validate) validators.set(def, c.validate);

@@ -70,7 +70,7 @@ describe("config errors reject with a TypeError naming the field", () => {
             { wasmLocation: assetPath, search: { embed: async (texts) => texts.map(() => [1]), minSimilarity: 1.5 } },
             /^config\.search\.minSimilarity: must be 0\.\.1, a cosine \(0: the default 0\.5\), got 1\.5$/,
         ],
-        ["tools without execute", { wasmLocation: assetPath, tools: [{ name: "a" }] }, /config\.tools\[0\]\.execute: expected a function/],
+        ["tools without execute", { wasmLocation: assetPath, tools: [{ name: "a" }] }, /config\.tools\[0\] \("a"\): execute: expected a function/],
     ];
     for (const [name, config, message] of cases) {
         test(name, async () => {
@@ -133,7 +133,7 @@ describe("errors for the caller point at the caller's line", () => {
             await IoCodeModeFactory({ wasmLocation: assetPath, tools: [{ name: "b", execute: 5 }] });
         }
         await assert.rejects(hostMakesAFactory(), (err) => {
-            assert.match(err.message, /config\.tools\[0\]\.execute: expected a function/);
+            assert.match(err.message, /config\.tools\[0\] \("b"\): execute: expected a function/);
             assert.match(mine(err), /at (async )?hostMakesAFactory \(/);
             return true;
         });

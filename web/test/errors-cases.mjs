@@ -173,6 +173,8 @@ export const cases = [
         run: (c) => c.outcome(() => c.factory({ wasmLocation: c.wasm, onEvent: {} })), want: thrown("TypeError", /config\.onEvent/, /function/) },
     { id: "F38", input: "tools: { a: {...} } (an object, not an array)", expect: "TypeError: config.tools: expected an array",
         run: (c) => c.outcome(() => c.factory({ wasmLocation: c.wasm, tools: { a: tool("a", () => 1) } })), want: thrown("TypeError", /config\.tools/, /array/) },
+    { id: "F39", input: 'tools: [{ name: "a" }] (no execute)', expect: 'TypeError: config.tools[0] ("a"): execute: required, a function',
+        run: (c) => c.outcome(() => c.factory({ wasmLocation: c.wasm, tools: [{ name: "a" }] })), want: thrown("TypeError", /^config\.tools\[0\] \("a"\): execute: expected a function, got undefined$/) },
     { id: "F40", input: "tools: two tools named a", expect: 'TypeError: config.tools[1] ("a"): name: a duplicate',
         run: (c) => c.outcome(() => c.factory({ wasmLocation: c.wasm, tools: [tool("a", () => 1), tool("a", () => 2)] })),
         want: thrown("TypeError", /^config\.tools\[1\] \("a"\): name: appears more than once in the batch$/) },
@@ -203,15 +205,34 @@ export const cases = [
         run: (c) => withFactory(c, (cm) => c.outcome(() => cm.registerTool(tool("orders.then", () => 1)))), want: thrown("TypeError", /then/) },
     { id: "R07", input: "name: 42 (a number)", expect: "TypeError: tool: name: expected a string, got a number",
         run: (c) => withFactory(c, (cm) => c.outcome(() => cm.registerTool(tool(42, () => 1)))), want: thrown("TypeError", /name/, /string/) },
+    { id: "R08", input: 'registerTool({ name: "x" }) (no execute)', expect: 'TypeError: tool ("x"): execute: required, a function',
+        run: (c) => withFactory(c, (cm) => c.outcome(() => cm.registerTool({ name: "x" }))), want: thrown("TypeError", /^tool \("x"\): execute: expected a function, got undefined$/) },
+    { id: "R09", input: 'execute: "fn" (a string)', expect: 'TypeError: tool ("x"): execute: expected a function, got a string',
+        run: (c) => withFactory(c, (cm) => c.outcome(() => cm.registerTool(tool("x", "fn")))), want: thrown("TypeError", /^tool \("x"\): execute: expected a function, got the string "fn"$/) },
+    { id: "R10", input: "description: 5", expect: 'TypeError: tool ("x"): description: expected a string',
+        run: (c) => withFactory(c, (cm) => c.outcome(() => cm.registerTool(tool("x", () => 1, { description: 5 })))), want: thrown("TypeError", /^tool \("x"\): description: expected a string, got the number 5$/) },
     { id: "R11", input: 'inputSchema: { type: "strin" }', expect: 'TypeError: tool ("x"): inputSchema: /type: "strin" is not a type',
         run: (c) => withFactory(c, (cm) => c.outcome(() => cm.registerTool(tool("x", () => 1, { inputSchema: { type: "strin" } })))),
         want: thrown("TypeError", /"x"/, /inputSchema/, /strin/) },
+    { id: "R12", input: 'inputSchema: { status: "string" } (no keyword)', expect: "TypeError: inputSchema: not a JSON Schema (no keyword)",
+        run: (c) => withFactory(c, (cm) => c.outcome(() => cm.registerTool(tool("x", () => 1, { inputSchema: { status: "string" } })))),
+        want: thrown("TypeError", /^tool \("x"\): inputSchema: must be a JSON Schema, but none of its keys \(status\) is a JSON Schema keyword/) },
+    { id: "R13", input: 'inputSchema: "object" (a string)', expect: "TypeError: inputSchema: expected an object (JSON Schema)",
+        run: (c) => withFactory(c, (cm) => c.outcome(() => cm.registerTool(tool("x", () => 1, { inputSchema: "object" })))),
+        want: thrown("TypeError", /^tool \("x"\): inputSchema: expected JSON Schema .*; got the string "object"$/) },
     { id: "R14", input: "inputSchema pattern with a lookahead", expect: "TypeError: inputSchema: /properties/u/pattern: lookahead not supported",
         run: (c) => withFactory(c, (cm) => c.outcome(() => cm.registerTool(tool("x", () => 1, { inputSchema: { type: "object", properties: { u: { type: "string", pattern: "^(?!admin)" } } } })))),
         want: thrown("TypeError", /inputSchema/, /\/properties\/u\/pattern/) },
     { id: "R15", input: "registerTool of a name already registered", expect: 'TypeError: tool ("x"): name: already registered',
         run: (c) => withFactory(c, (cm) => { cm.registerTool(tool("x", () => 1)); return c.outcome(() => cm.registerTool(tool("x", () => 2))); }),
         want: thrown("TypeError", /"x"/, /already/) },
+    { id: "R16", input: "registerTools([good, bad]): nothing half registered", expect: 'TypeError: tools[1] ("b"): ...; "a" not registered',
+        run: (c) => withFactory(c, async (cm) => {
+            const o = await c.outcome(() => cm.registerTools([tool("a", () => 1), { name: "b" }]));
+            o.listed = cm.listTools().map((t) => t.name);
+            return o;
+        }),
+        want: (o) => thrown("TypeError", /^tools\[1\] \("b"\): execute: expected a function, got undefined$/)(o) && o.listed.length === 0 },
     { id: "R17", input: "registerTools([a, a]): a duplicate inside the list", expect: 'TypeError: tools[1] ("a"): duplicate; none registered',
         run: (c) => withFactory(c, async (cm) => {
             const o = await c.outcome(() => cm.registerTools([tool("a", () => 1), tool("a", () => 2)]));
@@ -234,6 +255,8 @@ export const cases = [
         want: thrown("TypeError", /parameters/, /inputSchema/) },
     { id: "R21", input: "a tool with handler: fn", expect: 'TypeError: unknown key "handler" -> execute',
         run: (c) => withFactory(c, (cm) => c.outcome(() => cm.registerTool({ name: "x", handler: () => 1 }))), want: thrown("TypeError", /handler/, /execute/) },
+    { id: "R22", input: 'annotations: "readonly"', expect: "TypeError: tool.annotations: expected an object",
+        run: (c) => withFactory(c, (cm) => c.outcome(() => cm.registerTool(tool("x", () => 1, { annotations: "readonly" })))), want: thrown("TypeError", /^tool \("x"\): annotations: expected an object \(hints and your own metadata\), got the string "readonly"$/) },
     { id: "R23", input: 'outputSchema: { type: "objekt" }', expect: "TypeError: outputSchema: /type: not a type",
         run: (c) => withFactory(c, (cm) => c.outcome(() => cm.registerTool(tool("x", () => 1, { outputSchema: { type: "objekt" } })))),
         want: thrown("TypeError", /outputSchema/, /objekt/) },
@@ -246,6 +269,8 @@ export const cases = [
     { id: "R26", input: "calling an unregister function twice", expect: "no error the second time",
         run: (c) => withFactory(c, (cm) => c.outcome(() => { const u = cm.registerTool(tool("x", () => 1)); u(); u(); return cm.listTools().length; })),
         want: resolved((n) => n === 0) },
+    { id: "R27", input: 'createSession({ tools: [{ name: "s" }] })', expect: 'TypeError: options.tools[0] ("s"): execute: required',
+        run: (c) => withFactory(c, (cm) => c.outcome(() => cm.createSession({ tools: [{ name: "s" }] }))), want: thrown("TypeError", /^options\.tools\[0\] \("s"\): execute: expected a function, got undefined$/) },
     { id: "R28", input: "createSession({ toolFilter })", expect: "TypeError: toolFilter is a factory option",
         run: (c) => withFactory(c, (cm) => c.outcome(() => cm.createSession({ toolFilter: () => true }))), want: thrown("TypeError", /toolFilter/, /factory/) },
     { id: "R29", input: 'createSession("chat-1")', expect: "TypeError: createSession(options): expected an object",
@@ -543,31 +568,6 @@ cases.push(
 
 // Rows that later commits of the audit make pass (not run yet).
 export const pending = [
-    { id: "F39", input: 'tools: [{ name: "a" }] (no execute)', expect: 'TypeError: config.tools[0] ("a"): execute: required, a function',
-        run: (c) => c.outcome(() => c.factory({ wasmLocation: c.wasm, tools: [{ name: "a" }] })), want: thrown("TypeError", /^config\.tools\[0\] \("a"\): execute: expected a function, got undefined$/) },
-    { id: "R08", input: 'registerTool({ name: "x" }) (no execute)', expect: 'TypeError: tool ("x"): execute: required, a function',
-        run: (c) => withFactory(c, (cm) => c.outcome(() => cm.registerTool({ name: "x" }))), want: thrown("TypeError", /^tool \("x"\): execute: expected a function, got undefined$/) },
-    { id: "R09", input: 'execute: "fn" (a string)', expect: 'TypeError: tool ("x"): execute: expected a function, got a string',
-        run: (c) => withFactory(c, (cm) => c.outcome(() => cm.registerTool(tool("x", "fn")))), want: thrown("TypeError", /^tool \("x"\): execute: expected a function, got the string "fn"$/) },
-    { id: "R10", input: "description: 5", expect: 'TypeError: tool ("x"): description: expected a string',
-        run: (c) => withFactory(c, (cm) => c.outcome(() => cm.registerTool(tool("x", () => 1, { description: 5 })))), want: thrown("TypeError", /^tool \("x"\): description: expected a string, got the number 5$/) },
-    { id: "R12", input: 'inputSchema: { status: "string" } (no keyword)', expect: "TypeError: inputSchema: not a JSON Schema (no keyword)",
-        run: (c) => withFactory(c, (cm) => c.outcome(() => cm.registerTool(tool("x", () => 1, { inputSchema: { status: "string" } })))),
-        want: thrown("TypeError", /^tool \("x"\): inputSchema: must be a JSON Schema, but none of its keys \(status\) is a JSON Schema keyword/) },
-    { id: "R13", input: 'inputSchema: "object" (a string)', expect: "TypeError: inputSchema: expected an object (JSON Schema)",
-        run: (c) => withFactory(c, (cm) => c.outcome(() => cm.registerTool(tool("x", () => 1, { inputSchema: "object" })))),
-        want: thrown("TypeError", /^tool \("x"\): inputSchema: expected JSON Schema .*; got the string "object"$/) },
-    { id: "R16", input: "registerTools([good, bad]): nothing half registered", expect: 'TypeError: tools[1] ("b"): ...; "a" not registered',
-        run: (c) => withFactory(c, async (cm) => {
-            const o = await c.outcome(() => cm.registerTools([tool("a", () => 1), { name: "b" }]));
-            o.listed = cm.listTools().map((t) => t.name);
-            return o;
-        }),
-        want: (o) => thrown("TypeError", /^tools\[1\] \("b"\): execute: expected a function, got undefined$/)(o) && o.listed.length === 0 },
-    { id: "R22", input: 'annotations: "readonly"', expect: "TypeError: tool.annotations: expected an object",
-        run: (c) => withFactory(c, (cm) => c.outcome(() => cm.registerTool(tool("x", () => 1, { annotations: "readonly" })))), want: thrown("TypeError", /^tool \("x"\): annotations: expected an object \(hints and your own metadata\), got the string "readonly"$/) },
-    { id: "R27", input: 'createSession({ tools: [{ name: "s" }] })', expect: 'TypeError: options.tools[0] ("s"): execute: required',
-        run: (c) => withFactory(c, (cm) => c.outcome(() => cm.createSession({ tools: [{ name: "s" }] }))), want: thrown("TypeError", /^options\.tools\[0\] \("s"\): execute: expected a function, got undefined$/) },
     { id: "F10", input: "wasmLocation: the Go core's code-mode.wasm (wrong .wasm)", expect: "Error: Cannot load ... : not a QuickJS asset",
         run: (c) => c.outcome(() => c.factory({ wasmLocation: c.coreWasm })),
         want: thrown("Error", /^Cannot load the QuickJS asset from .*code-mode\.wasm: not the QuickJS asset this build understands \(expected [^)]*\): it is a Go program's WebAssembly \(Code Mode's own code-mode\.wasm\?\), not QuickJS; the asset is the package's emscripten-module\.wasm$/) },

@@ -283,11 +283,11 @@ describe("inputSchema: JSON Schema, AI SDK schemas, Zod 4 and Standard Schema, e
     }
 
     const rejected = [
-        ["a Standard Schema without JSON Schema", { "~standard": { version: 1, vendor: "acme", validate: () => ({ value: 1 }) } }, /^tool\.inputSchema: a acme schema that cannot give JSON Schema/],
-        ["a class instance", new Map(), /^tool\.inputSchema: expected JSON Schema .*got an object that is not JSON data \(schema is an instance of Map\)/],
+        ["a Standard Schema without JSON Schema", { "~standard": { version: 1, vendor: "acme", validate: () => ({ value: 1 }) } }, /^tool \("t\.x"\): inputSchema: a acme schema that cannot give JSON Schema/],
+        ["a class instance", new Map(), /^tool \("t\.x"\): inputSchema: expected JSON Schema .*got an object that is not JSON data \(schema is an instance of Map\)/],
         ["a function inside", { type: "object", check: () => true }, /schema\.check is a function/],
         ["a shape, not a schema", { status: "string" }, /none of its keys \(status\) is a JSON Schema keyword/],
-        ["a string", "object", /^tool\.inputSchema: expected JSON Schema/],
+        ["a string", "object", /^tool \("t\.x"\): inputSchema: expected JSON Schema/],
     ];
     for (const [name, inputSchema, message] of rejected) {
         test(`${name} is a TypeError`, async () => {

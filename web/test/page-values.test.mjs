@@ -555,10 +555,10 @@ test("annotations that are not an object are refused, naming the field, in both 
         }
     }
     assert.deepEqual(seen[0], [
-        'TypeError: tool.annotations: expected an object (hints and your own metadata), got the string "read-only"',
-        "TypeError: tool.annotations: expected an object (hints and your own metadata), got the number 5",
-        "TypeError: tool.annotations: expected an object (hints and your own metadata), got an array",
-        "TypeError: tool.annotations: expected an object (hints and your own metadata), got function",
+        'TypeError: tool ("a"): annotations: expected an object (hints and your own metadata), got the string "read-only"',
+        "TypeError: tool (\"a\"): annotations: expected an object (hints and your own metadata), got the number 5",
+        "TypeError: tool (\"a\"): annotations: expected an object (hints and your own metadata), got an array",
+        "TypeError: tool (\"a\"): annotations: expected an object (hints and your own metadata), got function",
         "registered",
     ]);
     assert.deepEqual(seen[1], seen[0]);

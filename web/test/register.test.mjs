@@ -67,8 +67,8 @@ describe("registerTools reads the list in one call", () => {
         const cases = [
             [[good("a.x"), { name: 7, execute: () => 1 }], /^tools\[1\]\.name: expected a string, got the number 7/],
             [[good("a.x"), good("a.y"), { name: "a.z", execute: () => 1, inputschema: {} }], /^tools\[2\]: unknown key "inputschema"/],
-            [[{ name: "a.x", execute: "no" }], /^tools\[0\]\.execute: expected a function/],
-            [[good("a.x"), { name: "a.y", execute: () => 1, inputSchema: { status: "string" } }], /^tools\[1\]\.inputSchema: must be a JSON Schema/],
+            [[{ name: "a.x", execute: "no" }], /^tools\[0\] \("a\.x"\): execute: expected a function/],
+            [[good("a.x"), { name: "a.y", execute: () => 1, inputSchema: { status: "string" } }], /^tools\[1\] \("a\.y"\): inputSchema: must be a JSON Schema/],
         ];
         for (const [list, message] of cases) {
             const api = await IoCodeModeFactory({ wasmLocation: assetPath });
