@@ -49,7 +49,14 @@ func newFactory(config, module Value) (Value, error) {
 		MemoryLimit: int64(cfg.MemoryLimitMB) << 20,
 	})
 	if err != nil {
-		return jsbridge.Undefined(), fmt.Errorf("Cannot use the QuickJS asset from %s: %w", get(config, "wasmLocation").String(), err)
+		// The page reads the cause, not the sandbox package's sentinel
+		// ("sandbox: bad QuickJS asset: "), in the words of an asset
+		// that could not be fetched or compiled (USAGE.md, Loading).
+		loc := get(config, "wasmLocation").String()
+		if errors.Is(err, sandbox.ErrAsset) {
+			return jsbridge.Undefined(), fmt.Errorf("Cannot load the QuickJS asset from %s: %s", loc, strings.TrimPrefix(err.Error(), sandbox.ErrAsset.Error()+": "))
+		}
+		return jsbridge.Undefined(), fmt.Errorf("Cannot use the QuickJS asset from %s: %w", loc, err)
 	}
 	// config.tools are registered as registerTools registers them, so their
 	// errors read as there and as in worker mode: codemode.New prefixes

@@ -110,6 +110,9 @@ export const cases = [
     { id: "F09", input: "wasmLocation: a JSON file (not WebAssembly)", expect: "Error: Cannot load ... : not WebAssembly",
         run: (c) => c.outcome(() => c.factory({ wasmLocation: c.packageJson })),
         want: thrown("Error", /Cannot load the QuickJS asset/, /package\.json/, /WebAssembly/) },
+    { id: "F10", input: "wasmLocation: the Go core's code-mode.wasm (wrong .wasm)", expect: "Error: Cannot load ... : not a QuickJS asset",
+        run: (c) => c.outcome(() => c.factory({ wasmLocation: c.coreWasm })),
+        want: thrown("Error", /^Cannot load the QuickJS asset from .*code-mode\.wasm: not the QuickJS asset this build understands \(expected [^)]*\): it is a Go program's WebAssembly \(Code Mode's own code-mode\.wasm\?\), not QuickJS; the asset is the package's emscripten-module\.wasm$/) },
     { id: "F11", input: "wasmLocation: http://127.0.0.1:1/q.wasm (refused)", expect: "Error: Cannot load ... from that URL: connection refused / fetch failed",
         run: (c) => c.outcome(() => c.factory({ wasmLocation: "http://127.0.0.1:1/q.wasm" })),
         want: thrown("Error", /Cannot load the QuickJS asset/, /127\.0\.0\.1:1/) },
@@ -568,9 +571,6 @@ cases.push(
 
 // Rows that later commits of the audit make pass (not run yet).
 export const pending = [
-    { id: "F10", input: "wasmLocation: the Go core's code-mode.wasm (wrong .wasm)", expect: "Error: Cannot load ... : not a QuickJS asset",
-        run: (c) => c.outcome(() => c.factory({ wasmLocation: c.coreWasm })),
-        want: thrown("Error", /^Cannot load the QuickJS asset from .*code-mode\.wasm: not the QuickJS asset this build understands \(expected [^)]*\): it is a Go program's WebAssembly \(Code Mode's own code-mode\.wasm\?\), not QuickJS; the asset is the package's emscripten-module\.wasm$/) },
     { id: "M15", input: "unexpected end of input (an unclosed function)", expect: "SYNTAX at the end of the code, line 2",
         run: (c) => c.outcome(runCode(c, "function f() {\n  return 1;")),
         want: (o) => failed("SYNTAX", /^unexpected end of input$/)(o) && o.value.error.line === 2 && o.value.error.column === 12 },

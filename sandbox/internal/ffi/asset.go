@@ -124,12 +124,27 @@ func Compile(backend wasmhost.Backend, wasm []byte) (*Asset, error) {
 // with a loop would be sent to its optimizing compiler.
 func Check(mod wasmhost.Module) (*Asset, error) {
 	exports := mod.Exports()
+	if goProgram(mod.Imports()) {
+		return nil, fmt.Errorf("%w (expected %s): it is a Go program's WebAssembly (Code Mode's own code-mode.wasm?), not QuickJS; the asset is the package's emscripten-module.wasm", ErrUnsupportedAsset, PinnedPackage)
+	}
 	problems := checkImports(mod.Imports())
 	problems = append(problems, checkExports(exports)...)
 	if len(problems) > 0 {
 		return nil, assetError(problems)
 	}
 	return &Asset{mod: mod, LoopChecks: hasLoopChecks(exports)}, nil
+}
+
+// goProgram says whether a module imports what Go's GOOS=js runtime
+// does: the wrong one of the package's two .wasm files, whose list of
+// missing QuickJS exports told the page nothing it could act on.
+func goProgram(imports []wasmhost.ExternDesc) bool {
+	for _, imp := range imports {
+		if imp.Module == "gojs" {
+			return true
+		}
+	}
+	return false
 }
 
 func hasLoopChecks(exports []wasmhost.ExternDesc) bool {

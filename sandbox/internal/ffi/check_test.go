@@ -84,6 +84,10 @@ func TestCheck(t *testing.T) {
 		{"an export of another type", func(m *fakeModule) {
 			m.exports[0].Type = &wrongType
 		}, "export $ (QTS_GetString) has another type"},
+		{"a Go program (the package's code-mode.wasm)", func(m *fakeModule) {
+			m.imports = []wasmhost.ExternDesc{{Module: "gojs", Name: "runtime.wasmExit", Kind: wasmhost.KindFunc}}
+			m.exports = []wasmhost.ExternDesc{{Name: "run", Kind: wasmhost.KindFunc}}
+		}, "it is a Go program's WebAssembly (Code Mode's own code-mode.wasm?), not QuickJS; the asset is the package's emscripten-module.wasm"},
 		{"many problems", func(m *fakeModule) {
 			m.exports = nil
 		}, "missing export $ (QTS_GetString); missing export A (QTS_RuntimeDumpMemoryUsage); missing export Aa (QTS_SetDebugLogEnabled); missing export B (QTS_RecoverableLeakCheck); and "},
