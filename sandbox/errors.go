@@ -199,6 +199,11 @@ func (r *run) fail(exc ffi.Value, code string, wrapped, compile bool) *Result {
 	if e.Line == 0 && !compile {
 		e.Call = call
 	}
+	if compile && e.Message == "unexpected token in expression: ''" {
+		// QuickJS names the end of the code as an empty token: a block
+		// left open ("function f() {" and no "}") read as a stray ''.
+		e.Message = "unexpected end of input"
+	}
 	if compile && e.Line == 0 {
 		// Past the code's end, in the wrapper: the code left something
 		// open. Point at its end instead of naming the wrapper's tokens.

@@ -215,6 +215,10 @@ func testErrors(t *testing.T, e *sandbox.Engine) {
 		// code's end points there, and code cannot close the wrapper.
 		{"const a = 1;\nreturn (a +", sandbox.CodeSyntax, "SyntaxError", "unexpected end of input", 2, 12, false},
 		{"return [1, 2", sandbox.CodeSyntax, "SyntaxError", "unexpected end of input", 1, 13, false},
+		// A block left open ends inside the code, where QuickJS names the
+		// end as a token: "unexpected token in expression: ''".
+		{"function f() {\n  return 1;", sandbox.CodeSyntax, "SyntaxError", "unexpected end of input", 2, 12, false},
+		{"if (x) {", sandbox.CodeSyntax, "SyntaxError", "unexpected end of input", 1, 9, false},
 		{"return 1\n})(); (async () => {", sandbox.CodeSyntax, "SyntaxError", "'}': it closes nothing", 2, 1, false},
 		{"return 1 }", sandbox.CodeSyntax, "SyntaxError", "'}': it closes nothing", 1, 10, false},
 		{"const s = `${1}` + '}' + /}/.source // }\nreturn s.length - 2", sandbox.CodeRuntime, "", "", 0, 0, false}, // brackets in strings, templates, regexes and comments do not count

@@ -514,6 +514,9 @@ export const cases = [
         run: (c) => c.outcome(runCode(c, "return { toJSON() { throw new Error('no json'); } };")), want: failed("RESULT_NOT_SERIALIZABLE", /no json/) },
     { id: "M14", input: "a program that awaits a promise that never settles", expect: "TIMEOUT (or a message that the program awaits a promise nothing settles)",
         run: (c) => c.outcome(runCode(c, "await new Promise(() => {});", { config: { timeout: 300 } })), want: (o) => o.value?.ok === false && /TIMEOUT|RUNTIME/.test(o.value.error.code) },
+    { id: "M15", input: "unexpected end of input (an unclosed function)", expect: "SYNTAX at the end of the code, line 2",
+        run: (c) => c.outcome(runCode(c, "function f() {\n  return 1;")),
+        want: (o) => failed("SYNTAX", /^unexpected end of input$/)(o) && o.value.error.line === 2 && o.value.error.column === 12 },
     { id: "M16", input: "import x from 'lodash'", expect: "SYNTAX: import is not available; use tools",
         run: (c) => c.outcome(runCode(c, "import _ from 'lodash';\nreturn 1;")), want: failed("SYNTAX", /import/, /tool/) },
     { id: "M17", input: "fetch('https://...')", expect: "RUNTIME ReferenceError saying to use tools",
@@ -568,10 +571,3 @@ cases.push(
         run: (c) => c.outcome(toolError(c, () => { throw new Proxy({}, { get() { throw new Error("trap"); } }); })),
         want: resolved(({ caught }) => caught.result?.message === "a tool threw an object that cannot be read (trap)") },
 );
-
-// Rows that later commits of the audit make pass (not run yet).
-export const pending = [
-    { id: "M15", input: "unexpected end of input (an unclosed function)", expect: "SYNTAX at the end of the code, line 2",
-        run: (c) => c.outcome(runCode(c, "function f() {\n  return 1;")),
-        want: (o) => failed("SYNTAX", /^unexpected end of input$/)(o) && o.value.error.line === 2 && o.value.error.column === 12 },
-];
