@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -171,8 +170,32 @@ func jsonObject(s string) map[string]any {
 	return obj
 }
 
-// argsStart is how the JSON text of arguments begins: a brace, then a key.
-var argsStart = regexp.MustCompile(`^\s*\{\s*"([A-Za-z_]+)"\s*:`)
+// argsKey is the first key of s when s begins as the JSON text of
+// arguments does, a brace, then a key of letters and underscores, then a
+// colon (whitespace allowed between them), else "". Matched by hand: the
+// core compiles no regexp at package init (coreinit_test.go).
+func argsKey(s string) string {
+	const space = " \t\n\f\r"
+	s = strings.TrimLeft(s, space)
+	s, ok := strings.CutPrefix(s, "{")
+	if !ok {
+		return ""
+	}
+	s, ok = strings.CutPrefix(strings.TrimLeft(s, space), `"`)
+	if !ok {
+		return ""
+	}
+	n := 0
+	for n < len(s) && (s[n] == '_' || 'a' <= s[n]|0x20 && s[n]|0x20 <= 'z') {
+		n++
+	}
+	key, rest := s[:n], s[n:]
+	rest, ok = strings.CutPrefix(rest, `"`)
+	if n == 0 || !ok || !strings.HasPrefix(strings.TrimLeft(rest, space), ":") {
+		return ""
+	}
+	return key
+}
 
 // brokenArgs is the message for a lone string that is the tool's
 // arguments as JSON text that does not parse (an answer cut off at the
@@ -181,8 +204,8 @@ var argsStart = regexp.MustCompile(`^\s*\{\s*"([A-Za-z_]+)"\s*:`)
 // meant as code; it begins with a key of the tool ({"code":), which no
 // JavaScript program does.
 func (spec argSpec) brokenArgs(s string) string {
-	m := argsStart.FindStringSubmatch(s)
-	if m == nil || spec.field(m[1]) == nil {
+	key := argsKey(s)
+	if key == "" || spec.field(key) == nil {
 		return ""
 	}
 	why := "does not parse"

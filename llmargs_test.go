@@ -3,6 +3,7 @@ package codemode
 import (
 	"context"
 	"encoding/json"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -180,5 +181,25 @@ func TestLLMToolSchemasMatchArguments(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// argsKey matches by hand what the regexp below says (the core compiles
+// none at init); the table holds each way a text can fall short of it.
+func TestArgsKey(t *testing.T) {
+	re := regexp.MustCompile(`^\s*\{\s*"([A-Za-z_]+)"\s*:`)
+	for _, s := range []string{
+		`{"code": "return 1`, ` \n{ "code" : 1`, "\t{\r\"Query_x\"\f:", `{"code":`,
+		`{"code" "x"}`, `{"co de": 1}`, `{"": 1}`, `{"code`, `{code: 1}`, `[{"code": 1}]`,
+		`{"c0de": 1}`, `{"@x": 1}`, `{"[": 1}`, `x{"code": 1}`, ``, `{`, `{"`, `{"a"`,
+		"\v{\"code\": 1", `{"ünï": 1}`, `{"` + "`" + `": 1}`,
+	} {
+		want := ""
+		if m := re.FindStringSubmatch(s); m != nil {
+			want = m[1]
+		}
+		if got := argsKey(s); got != want {
+			t.Errorf("argsKey(%q) = %q, want %q", s, got, want)
+		}
 	}
 }
