@@ -12,8 +12,17 @@ import { WORKER, assetPath, llmTools, run, sleep, tool, withFactory } from "./he
 // The page's own timer, taken before any row stubs setTimeout: a row that
 // waits for an outcome keeps the event loop alive with it.
 const realSetTimeout = globalThis.setTimeout;
-/** `p`, or "hung" after `ms` of the real clock. */
-const within = (p, ms) => Promise.race([p, new Promise((r) => realSetTimeout(() => r("hung"), ms))]);
+const realClearTimeout = globalThis.clearTimeout;
+/**
+ * `p`, or "hung" after `ms` of the real clock. The timer is cleared once
+ * `p` settles: left pending, it held the test process open for its whole
+ * 60 s after the last test.
+ */
+const within = (p, ms) => {
+    let timer;
+    const guard = new Promise((r) => { timer = realSetTimeout(() => r("hung"), ms); });
+    return Promise.race([p, guard]).finally(() => realClearTimeout(timer));
+};
 
 const CALL = "try { return await tools.t.x({}) } catch (e) { return e.name + ': ' + e.message }";
 
@@ -303,7 +312,7 @@ describe("abort reasons and signals written to hurt", () => {
                 await sleep(50);
                 ac.abort(reason);
                 // Boxed: a revoked Proxy cannot resolve a promise (its then is read).
-                const got = await Promise.race([p.then(() => "resolved", (e) => ({ e })), sleep(5_000).then(() => "hung")]);
+                const got = await within(p.then(() => "resolved", (e) => ({ e })), 5_000);
                 assert.ok(typeof got === "object" && got.e === reason, `${code}: settled with ${String(typeof got === "symbol" ? got.toString() : typeof got)}`);
             }
             assert.equal(signals[0].aborted, true);
@@ -570,7 +579,7 @@ describe("programs written to hurt, on paths earlier suites left", () => {
     test("Object.prototype.then set in the sandbox, then tool calls and a return: the run settles, the page lives", async (t) => {
         const api = await withFactory(t, { wasmLocation: assetPath, timeout: 2000, tools: [tool("t.x", () => ({ a: 1 }))] });
         const s = api.createSession();
-        const r = await Promise.race([run(s, "Object.prototype.then = function (res) { delete Object.prototype.then; res(7) }; const v = await tools.t.x({}); return [v, { b: 2 }]"), sleep(60_000).then(() => "hung")]);
+        const r = await within(run(s, "Object.prototype.then = function (res) { delete Object.prototype.then; res(7) }; const v = await tools.t.x({}); return [v, { b: 2 }]"), 60_000);
         assert.notEqual(r, "hung");
         await nextRunWorks(s);
     });
