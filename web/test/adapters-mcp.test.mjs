@@ -804,6 +804,9 @@ describe("fromMcpClient: the SDK's list_changed, tasks and error results", () =>
             api.dispose();
             source.close();
             await client.close();
+            // The store keeps each task 60 s (its ttl) on a timer, which
+            // held the test process open a minute after the last test.
+            taskStore.cleanup();
         });
 
         test("a call creates the task, waits for it and returns its result", async () => {
