@@ -792,7 +792,13 @@ describe("dispose", () => {
         a.abort(new Error("stop the first"));
         assert.equal((await first).message, "stop the first");
         assert.equal((await second).message, "stop the second");
-        const next = await Promise.race([run(session, "return 'next'"), sleep(30000).then(() => ({ result: "the engine was still busy with the second run" }))]);
+        // The guard's timer is cleared once the run settles: left pending,
+        // it held the test process open 30 s after the last test.
+        let guard;
+        const next = await Promise.race([
+            run(session, "return 'next'"),
+            new Promise((r) => { guard = setTimeout(() => r({ result: "the engine was still busy with the second run" }), 30000); }),
+        ]).finally(() => clearTimeout(guard));
         assert.equal(next.result, "next");
     });
 });
