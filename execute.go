@@ -320,9 +320,9 @@ type sourceSpyKey struct{}
 // sharedSources are the sources every run evaluates alike: the sandbox
 // compiles them once per instance, and a run that builds the API, console
 // or a log line of a value takes them ready (QuickJS compiled api.js in
-// ~0.46 ms of a run under V8). tools.js is not among them: the session's
-// tool names are written into it.
-var sharedSources = []string{apiJS, consoleJS, showJS, sandbox.ConvertJS}
+// ~0.46 ms of a run under V8). tools.js is among them: the run's tool
+// names are not written into it but handed to it (source "toolnames").
+var sharedSources = []string{apiJS, toolsJS, consoleJS, showJS, sandbox.ConvertJS}
 
 // source hands prelude/prelude.js the source of a lazily built global (the
 // sandbox evaluates it: the getter gets the value).
@@ -336,17 +336,9 @@ func (r *runState) source(args []json.RawMessage) (string, error) {
 	}
 	switch key {
 	case "tools":
-		names := make([]string, len(r.visible))
-		for i, e := range r.visible {
-			names[i] = e.info.Name
-		}
-		namesJSON, _ := json.Marshal(names)
-		src := strings.Replace(toolsJS, "/*NAMES*/[]", string(namesJSON), 1)
-		if unknown := r.unknownCalls(r.code); len(unknown) > 0 {
-			unknownJSON, _ := json.Marshal(unknown)
-			src = strings.Replace(src, "/*UNKNOWN*/[]", string(unknownJSON), 1)
-		}
-		return src, nil
+		return toolsJS, nil
+	case "toolnames":
+		return r.toolNames(), nil
 	case "console":
 		return consoleJS, nil
 	case "api":
@@ -360,6 +352,22 @@ func (r *runState) source(args []json.RawMessage) (string, error) {
 		return src, nil
 	}
 	return "", errors.New("unknown source")
+}
+
+// toolNames is the source of what tools.js builds `tools` from: an array
+// of the visible tools' names and of the paths the code calls that no
+// tool has (unknownCalls), as JSON (a JavaScript expression too).
+func (r *runState) toolNames() string {
+	names := make([]string, len(r.visible))
+	for i, e := range r.visible {
+		names[i] = e.info.Name
+	}
+	unknown := r.unknownCalls(r.code)
+	if unknown == nil {
+		unknown = []string{}
+	}
+	lists, _ := json.Marshal([2][]string{names, unknown})
+	return string(lists)
 }
 
 func (r *runState) log(args []json.RawMessage) (json.RawMessage, error) {

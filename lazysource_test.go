@@ -2,6 +2,9 @@ package codemode
 
 import (
 	"context"
+	"encoding/json"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -20,9 +23,9 @@ func TestSourcesARunCompiles(t *testing.T) {
 	for _, tc := range []struct{ name, code, want string }{
 		{"a plain program", `return 1`, ``},
 		{"JSON.stringify of an object", `return JSON.stringify({ a: 1 })`, `api`},
-		{"one tool call", `await tools.orders.get({ id: 1 }); return 1`, `api tools`},
+		{"one tool call", `await tools.orders.get({ id: 1 }); return 1`, `api tools toolnames`},
 		{"a log line of strings", `console.log("a", "b"); return 1`, `api console`},
-		{"a tool call and a log line of strings", `const r = await tools.orders.get({ id: 1 }); console.log("got " + r.id); return 1`, `api tools console`},
+		{"a tool call and a log line of strings", `const r = await tools.orders.get({ id: 1 }); console.log("got " + r.id); return 1`, `api tools toolnames console`},
 		{"a log line of an object", `console.log({ a: 1 }); return 1`, `api console show`},
 		{"a log line of a Map", `console.log(new Map([["a", 1]])); return 1`, `api console show convert`},
 		{"a timer's uncaught error", `setTimeout(() => { throw new Error("x") }, 0); await new Promise((r) => setTimeout(r, 5)); return 1`, `api timers show`},
@@ -50,5 +53,43 @@ func TestSourcesARunCompiles(t *testing.T) {
 	// belongs in a source of its own, built on first use.
 	if n := len(apiJS); n > 2600 {
 		t.Errorf("api.js compacts to %d bytes, want at most 2,600: every run that calls a tool builds it (and compiles it, without an image)", n)
+	}
+}
+
+// TestToolsSourceShared: tools.js, which every run that touches `tools`
+// builds it from, is the same text whatever the session's tools and the
+// code, and is among sharedSources, so an instance compiles it once into
+// its image; the run's names come as data (source "toolnames"). It was
+// compiled in every such run, its names written into it.
+func TestToolsSourceShared(t *testing.T) {
+	src := func(r *runState, key string) string {
+		t.Helper()
+		s, err := r.source([]json.RawMessage{json.RawMessage(strconv.Quote(key))})
+		if err != nil {
+			t.Fatalf("source %q: %v", key, err)
+		}
+		return s
+	}
+	a := &runState{code: `return await tools.orders.get({})`}
+	b := &runState{code: `tools.nope.x(); tools["a.b"](); return tools.orders.get({})`}
+	for _, n := range []string{"orders.get", "orders.search", "ping"} {
+		b.visible = append(b.visible, &toolEntry{info: ToolInfo{Name: n}})
+	}
+	if src(a, "tools") != src(b, "tools") {
+		t.Error("the source of tools differs between runs with different tools and code")
+	}
+	if !slices.Contains(sharedSources, src(b, "tools")) {
+		t.Error("the source of tools is not among sharedSources: every run compiles it")
+	}
+	for _, tc := range []struct {
+		r    *runState
+		want string
+	}{
+		{a, `[[],["orders.get"]]`},
+		{b, `[["orders.get","orders.search","ping"],["nope.x","a.b"]]`},
+	} {
+		if got := src(tc.r, "toolnames"); got != tc.want {
+			t.Errorf("toolnames of %q: %s, want %s", tc.r.code, got, tc.want)
+		}
 	}
 }

@@ -27,6 +27,8 @@
     __proto__: null,
     tool_call: () => (name, input) => call(name, input),
     tool_search: () => (opts) => search(typeof opts === "string" ? { query: opts } : opts),
+    // tools.js is the same in every run; the run's names are its data.
+    tools: () => src("tools")(call, src("toolnames")),
   };
   // JSON.parse's recursion in QuickJS barely moves QuickJS's own stack
   // check but takes the host engine's native stack, which overflows first

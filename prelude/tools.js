@@ -2,8 +2,10 @@
 // so a tool named "__proto__" or "constructor" is just a property. Names are
 // sorted, so a namespace never exists before the function of the same name.
 // A dotted tool is also tools["its.full.name"], a key no namespace can hold.
-(call) => {
-  const O = Object, names = /*NAMES*/[], unknown = /*UNKNOWN*/[], has = (o, k) => O.prototype.hasOwnProperty.call(o, k);
+// The same in every run (a shared source, compiled once per instance): the
+// run's names come as lists, [names, unknown] (source "toolnames").
+(call, lists) => {
+  const O = Object, names = lists[0], unknown = lists[1], has = (o, k) => O.prototype.hasOwnProperty.call(o, k);
   const tools = O.create(null), set = (o, k, v) => O.defineProperty(o, k, { value: v, enumerable: true });
   for (const name of names) {
     const parts = name.split(".");
