@@ -180,18 +180,20 @@ func TestToolLimit(t *testing.T) {
 func TestLimits(t *testing.T) {
 	// Each case has its own factory: the memory case must reach its limit
 	// long before its timeout, even on a loaded machine.
+	// Each error names its limit, so the model knows what it ran into.
 	for _, tc := range []struct {
-		code, want string
-		timeout    time.Duration
+		code, want, message string
+		timeout             time.Duration
 	}{
-		{"while (true) {}", ErrorCodeTimeout, 3 * time.Second},
-		{"const a = []; while (true) a.push({x: 'y'.repeat(100) + a.length})", ErrorCodeMemoryLimit, 60 * time.Second},
+		{"while (true) {}", ErrorCodeTimeout, "the program did not finish within 3s", 3 * time.Second},
+		{"const a = []; while (true) a.push({x: 'y'.repeat(100) + a.length})", ErrorCodeMemoryLimit,
+			"out of memory (the run's memory limit is 16 MB: hold less data at once, e.g. work through it in parts and keep only what the result needs)", 60 * time.Second},
 	} {
 		cm := newTestCodeMode(t, Config{Timeout: tc.timeout, MemoryLimitMB: 16})
 		s := mustSession(t, cm)
 		res := exec(t, s, tc.code, nil)
-		if res.OK || res.Error.Code != tc.want {
-			t.Errorf("%q: got %+v, want %s", tc.code, res.Error, tc.want)
+		if res.OK || res.Error.Code != tc.want || res.Error.Message != tc.message {
+			t.Errorf("%q: got %+v, want %s %q", tc.code, res.Error, tc.want, tc.message)
 		}
 		if res := exec(t, s, "return 1", nil); !res.OK {
 			t.Errorf("after %s the next run failed: %+v", tc.want, res.Error)

@@ -42,6 +42,17 @@ func hintFor(e *sandbox.Error) string {
 	return notDefinedHints[name[1:]]
 }
 
+// memoryLimitHint follows a run's MEMORY_LIMIT error, whose own words
+// ("out of memory") say neither how much the run had nor what to do; a
+// TIMEOUT names its limit ("did not finish within 30s"), so this names the
+// memory limit, in MB as config.memoryLimit counts it.
+func memoryLimitHint(e *sandbox.Error, limitMB int) string {
+	if e.Code != sandbox.CodeMemoryLimit {
+		return ""
+	}
+	return fmt.Sprintf(" (the run's memory limit is %d MB: hold less data at once, e.g. work through it in parts and keep only what the result needs)", limitMB)
+}
+
 // jsonParseObjectHint follows JSON.parse of an object: String(obj) is
 // "[object Object]", which JSON.parse refuses as "unexpected token:
 // 'object'". Models write JSON.parse(await tools.x.y(...)) expecting JSON

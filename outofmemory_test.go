@@ -28,7 +28,7 @@ func TestOutOfMemoryInNormalizeCaught(t *testing.T) {
 			t.Errorf("%s caught: %s %+v", bomb, res.Result, res.Error)
 		}
 		res = exec(t, s, bomb+"; return 1", nil)
-		if res.OK || res.Error.Code != ErrorCodeMemoryLimit || res.Error.Message != "out of memory" {
+		if res.OK || res.Error.Code != ErrorCodeMemoryLimit || !strings.HasPrefix(res.Error.Message, "out of memory (the run's memory limit is 16 MB") {
 			t.Errorf("%s uncaught: %s %+v, want MEMORY_LIMIT", bomb, res.Result, res.Error)
 		}
 	}

@@ -63,7 +63,7 @@ test(`${mode} (${CHROMIUM}): values JSON bends, a page tool's error, normalize a
     assert.equal(out.received, '[{"nz":0,"nan":"NaN","holes":[1,null,null,4],"lone":"a\\ud800b","low":"\\udc00","s":"Symbol(k)","__proto__":{"own":1}}]');
     assert.deepEqual(out.output.result, [false, "NaN", [1, null, 3], 0xd800, 0xdc00, "10", false, "G", "a\uD800b"], JSON.stringify(out.output));
     assert.deepEqual(out.fail.result, ["ToolError", "failed", false, false, ["message", "name", "stack"]], JSON.stringify(out.fail));
-    assert.deepEqual(out.normalize, { code: "MEMORY_LIMIT", message: "out of memory" });
+    assert.deepEqual(out.normalize, { code: "MEMORY_LIMIT", message: "out of memory (the run's memory limit is 32 MB: hold less data at once, e.g. work through it in parts and keep only what the result needs)" });
     assert.equal(out.afterNormalize.result, "ok");
     assert.equal(out.pushedOver.code, "MEMORY_LIMIT", JSON.stringify(out.pushedOver));
     assert.deepEqual(out.jobs, ["TIMEOUT", "live"]);

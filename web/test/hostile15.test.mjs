@@ -196,7 +196,7 @@ describe("resource attacks end as the API says, and the next run works", () => {
             "const a = '\\u00e9'.repeat(4e6); return a.localeCompare(a + 'b')",
         ]) {
             const r = await run(s, code);
-            assert.deepEqual([r.error?.code, r.error?.name, r.error?.message], ["MEMORY_LIMIT", "InternalError", "out of memory"], code);
+            assert.deepEqual([r.error?.code, r.error?.name, r.error?.message], ["MEMORY_LIMIT", "InternalError", "out of memory (the run's memory limit is 16 MB: hold less data at once, e.g. work through it in parts and keep only what the result needs)"], code);
             assert.equal((await run(s, "return 'ok'")).result, "ok", code);
         }
     });
@@ -231,7 +231,7 @@ describe("resource attacks end as the API says, and the next run works", () => {
         const api = await withFactory(t, { wasmLocation: assetPath, memoryLimit: 64, timeout: 30000 });
         const s = api.createSession();
         const r = await run(s, "return 'x'.repeat(5e7)");
-        assert.deepEqual([r.error?.code, r.error?.message], ["MEMORY_LIMIT", "the result cannot be converted to JSON: out of memory"]);
+        assert.deepEqual([r.error?.code, r.error?.message], ["MEMORY_LIMIT", "the result cannot be converted to JSON: out of memory (the run's memory limit is 64 MB: hold less data at once, e.g. work through it in parts and keep only what the result needs)"]);
         assert.equal((await run(s, "return 1")).result, 1);
     });
     // JSON writes, and String joins, every index of a sparse array: a log
