@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/interopio/code-mode/internal/keys"
 	"github.com/interopio/code-mode/internal/search"
 )
 
@@ -56,11 +57,36 @@ func writeNamespaces(sb *strings.Builder, spaces []nsSummary, max int) {
 	}
 }
 
+// searchNamespace is the namespace a search request names, as the model
+// may write it: "orders", "orders.", "tools.orders", " crm.accounts ".
+func searchNamespace(namespace string) string {
+	return strings.TrimPrefix(strings.Trim(strings.TrimSpace(namespace), "."), "tools.")
+}
+
+// inNamespace is the tools of namespace ns (as searchNamespace gives it),
+// sub-namespaces included.
+func inNamespace(tools []*toolEntry, ns string) []*toolEntry {
+	var in []*toolEntry
+	for _, e := range tools {
+		if strings.HasPrefix(e.info.Name, ns+".") {
+			in = append(in, e)
+		}
+	}
+	return in
+}
+
+// noNamespace is true when a search names a namespace no visible tool has
+// (a hidden tool's namespace included: it does not exist for the model).
+func noNamespace(tools []*toolEntry, namespace string) bool {
+	ns := searchNamespace(namespace)
+	return ns != "" && len(inNamespace(tools, ns)) == 0
+}
+
 // noMatchNote is what tool_search says when nothing matches.
 func noMatchNote(tools []*toolEntry, query, namespace string) string {
 	var sb strings.Builder
 	switch {
-	case namespace != "" && strings.TrimSpace(query) == "":
+	case noNamespace(tools, namespace):
 		fmt.Fprintf(&sb, "tool_search: there is no namespace %q", namespace)
 	case namespace != "":
 		fmt.Fprintf(&sb, "tool_search: no tool of namespace %q matches %q", namespace, query)
@@ -73,6 +99,31 @@ func noMatchNote(tools []*toolEntry, query, namespace string) string {
 		return sb.String()
 	}
 	sb.WriteString("; try other words, or list a namespace with tool_search({ namespace }): ")
+	sb.WriteString(namespaceNames(spaces))
+	sb.WriteString(".")
+	return sb.String()
+}
+
+// unknownNamespaceError is searchTools' answer (INVALID_INPUT) to a
+// namespace no visible tool has: an empty list would leave a model that
+// has only the tools, not the instruction that lists the namespaces, with
+// nothing to go on.
+func unknownNamespaceError(tools []*toolEntry, namespace string) error {
+	spaces, _ := summarizeNamespaces(tools)
+	if len(spaces) == 0 {
+		return fmt.Errorf("searchTools: namespace: there is no namespace %s; no tool has a namespace: search with { query } alone", keys.Quote(namespace))
+	}
+	names := make([]string, len(spaces))
+	for i, s := range spaces {
+		names[i] = s.name
+	}
+	return fmt.Errorf("searchTools: namespace: there is no namespace %s%s; expected one of %s (list one with { namespace }, or search every tool with { query })",
+		keys.Quote(namespace), keys.DidYouMean(searchNamespace(namespace), names), namespaceNames(spaces))
+}
+
+// namespaceNames is the namespaces' names, comma-separated, at most 20.
+func namespaceNames(spaces []nsSummary) string {
+	var sb strings.Builder
 	for i, s := range spaces {
 		if i == 20 {
 			fmt.Fprintf(&sb, ", and %d more", len(spaces)-i)
@@ -83,6 +134,5 @@ func noMatchNote(tools []*toolEntry, query, namespace string) string {
 		}
 		sb.WriteString(s.name)
 	}
-	sb.WriteString(".")
 	return sb.String()
 }

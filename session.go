@@ -188,9 +188,12 @@ func (s *Session) LLMTools() []LLMTool {
 				query, _ := in["query"].(string)
 				namespace, _ := in["namespace"].(string)
 				limit, _ := in["limit"].(int)
-				hits, err := s.Search(ctx, SearchRequest{Query: query, Namespace: namespace, Limit: limit})
+				hits, visible, err := s.searchVisible(ctx, SearchRequest{Query: query, Namespace: namespace, Limit: limit})
 				if err != nil {
 					return nil, err
+				}
+				if len(hits) == 0 && noNamespace(visible, namespace) {
+					return marshalResult(invalidInputResult(unknownNamespaceError(visible, namespace)))
 				}
 				return searchAnswer(hits, searchAnswerChars), nil
 			},

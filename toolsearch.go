@@ -77,16 +77,24 @@ func (s *Session) Search(ctx context.Context, req SearchRequest) ([]SearchHit, e
 	if err := s.check(); err != nil {
 		return nil, err
 	}
+	hits, _, err := s.searchVisible(ctx, req)
+	return hits, err
+}
+
+// searchVisible is Search, also returning the visible tools it searched
+// (toolFilter is asked once per search).
+func (s *Session) searchVisible(ctx context.Context, req SearchRequest) ([]SearchHit, []*toolEntry, error) {
 	if ctx.Err() != nil {
-		return nil, stoppedBy(ctx)
+		return nil, nil, stoppedBy(ctx)
 	}
-	hits := s.cm.search(ctx, s.cm.visible(s.own), req, s.signature)
+	entries := s.cm.visible(s.own)
+	hits := s.cm.search(ctx, entries, req, s.signature)
 	if ctx.Err() != nil {
 		// The wait for embeddings was cut short: the ranking is not the
 		// one asked for.
-		return nil, stoppedBy(ctx)
+		return nil, nil, stoppedBy(ctx)
 	}
-	return hits, nil
+	return hits, entries, nil
 }
 
 // maxQueryChars bounds a search's query (in characters), as the prelude
@@ -108,15 +116,8 @@ func (c *CodeMode) search(ctx context.Context, entries []*toolEntry, req SearchR
 			n++
 		}
 	}
-	if ns := strings.Trim(strings.TrimSpace(req.Namespace), "."); ns != "" {
-		ns = strings.TrimPrefix(ns, "tools.")
-		var in []*toolEntry
-		for _, e := range entries {
-			if strings.HasPrefix(e.info.Name, ns+".") {
-				in = append(in, e)
-			}
-		}
-		entries = in
+	if ns := searchNamespace(req.Namespace); ns != "" {
+		entries = inNamespace(entries, ns)
 		if strings.TrimSpace(req.Query) == "" && req.Limit <= 0 {
 			req.Limit = search.MaxLimit
 		}

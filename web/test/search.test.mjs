@@ -58,7 +58,16 @@ describe("tool search", () => {
         const { searchTools } = llmTools(session);
         const listed = await searchTools.execute({ query: "", namespace: "orders" });
         assert.deepEqual(listed.map((h) => [h.name, h.namespace]), [["orders.cancel", "orders"], ["orders.search", "orders"]]);
-        assert.deepEqual(await searchTools.execute({ query: "", namespace: "admin" }), []);
+        // A hidden tool's namespace does not exist for the model: the answer
+        // names the visible namespaces only (an unknown one is INVALID_INPUT,
+        // so a model given only the tools learns what to list).
+        const hidden = await searchTools.execute({ query: "", namespace: "admin" });
+        assert.deepEqual([hidden.ok, hidden.error], [false, {
+            name: "TypeError",
+            code: "INVALID_INPUT",
+            message: 'searchTools: namespace: there is no namespace "admin"; expected one of orders, payments (list one with { namespace }, or search every tool with { query })',
+        }]);
+        assert.deepEqual(await searchTools.execute({ query: "zzqx wibble", namespace: "orders" }), []);
         const r = await run(session, "return (await tool_search({ query: 'cancel', namespace: 'orders' })).map((h) => h.name)");
         assert.deepEqual(r.result, ["orders.cancel"]);
         api.dispose();
