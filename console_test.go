@@ -35,6 +35,12 @@ func TestConsoleMethods(t *testing.T) {
 				{"warn", "Label 'default' already exists for console.time()"}}},
 		{"group", `console.group("g"); console.log("in"); console.groupCollapsed(); console.info("a\nb"); console.groupEnd(); console.groupEnd(); console.groupEnd(); console.log("out")`,
 			[]LogEntry{{"log", "g"}, {"log", "  in"}, {"info", "    a\n    b"}, {"log", "out"}}},
+		// A group opened in a loop and never closed (a `continue` before
+		// groupEnd): the text stays in the line, past the 32nd level too,
+		// where 10,000 levels made each line 20,000 spaces, cut to 4,000 of
+		// them, and took seconds of the run's time.
+		{"groups never closed", `for (let i = 0; i < 10000; i++) console.group(); console.log("deep"); for (let i = 0; i < 9999; i++) console.groupEnd(); console.log("one")`,
+			[]LogEntry{{"log", strings.Repeat("  ", 32) + "deep"}, {"log", "  one"}}},
 		{"format", `console.log("%s is %d years, %i, %f%%", "Ann", 41.5, "7.9", "2.5"); console.warn("%o and %O and %j", {a: 1}, [2], null); console.log("%c styled", "color: red")`,
 			[]LogEntry{{"log", "Ann is 41.5 years, 7, 2.5%"}, {"warn", `{"a":1} and [2] and null`}, {"log", " styled"}}},
 		{"format, more arguments than specifiers and fewer", `console.log("%s", "a", "b", {c: 1}); console.log("%s %s", "a"); console.log("100%%"); console.log(5, "%s", "x")`,

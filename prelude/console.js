@@ -11,7 +11,12 @@
 (call, log, text) => {
   const console = {};
   const counts = { __proto__: null }, timers = { __proto__: null };
-  let indent = "";
+  // The indentation stops growing at 32 levels: a group opened in a loop
+  // and never closed (a `continue` before groupEnd) pushed every later
+  // line's text past the cut, leaving lines of spaces, and cost each line
+  // time growing with the depth.
+  let depth = 0, indent = "";
+  const nest = (by) => { depth = Math.max(0, depth + by); indent = "  ".repeat(Math.min(depth, 32)); };
   const num = (v, f) => { if (typeof v === "bigint") return v + "n"; if (typeof v === "symbol") return "NaN"; try { return String(f(v)); } catch (_) { return "NaN"; } };
   const sub = (c, v) => c === "d" ? num(v, Number) : c === "i" ? num(v, (x) => parseInt(x, 10)) : c === "f" ? num(v, (x) => parseFloat(x)) : c === "c" ? "" : text(v);
   const format = (args) => {
@@ -24,7 +29,7 @@
     return m;
   };
   const out = (level, m) => {
-    if (indent) m = indent + m.split("\n").join("\n" + indent);
+    if (indent) m = indent + (m.length > 4000 ? m.slice(0, 4000) : m).split("\n").join("\n" + indent);
     log(level, m.length > 4000 ? m.slice(0, 4000) : m);
   };
   const label = (l) => l === undefined ? "default" : text(typeof l === "symbol" ? String(l) : l);
@@ -44,8 +49,8 @@
   };
   console.timeLog = timeLog("timeLog", false);
   console.timeEnd = timeLog("timeEnd", true);
-  console.group = console.groupCollapsed = (...args) => { if (args.length) out("log", format(args)); indent += "  "; };
-  console.groupEnd = () => { indent = indent.slice(2); };
+  console.group = console.groupCollapsed = (...args) => { if (args.length) out("log", format(args)); nest(1); };
+  console.groupEnd = () => nest(-1);
   console.clear = () => {};
   return Object.freeze(console);
 }
