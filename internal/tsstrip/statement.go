@@ -165,6 +165,14 @@ func (s *stripper) exportedMain(i int) int {
 	if isDefault && (s.is(f, "(") || f > k && s.tok(f).k == tName && s.is(f+1, "=>")) {
 		return k
 	}
+	// `export default [async] function () {...}` as the whole program:
+	// without its export, the anonymous function UnwrapMain unwraps.
+	// Anywhere else (even after a type UnwrapMain would see as a ';') it
+	// would not parse without a name, so it stays the error that says why.
+	if isDefault && i == 0 && s.is(f, "function") && s.is(f+1, "(") && s.is(f+2, ")") && s.is(f+3, "{") &&
+		s.pastSemi(s.m[f+3]+1) == len(s.toks) {
+		return k
+	}
 	// `export const main = async () => {...}`: the never-called main that
 	// Program calls, once its export is gone.
 	if !isDefault && (s.is(k, "const") || s.is(k, "let") || s.is(k, "var")) && s.is(k+1, "main") && s.is(k+2, "=") {

@@ -132,7 +132,10 @@ func TestStripErrors(t *testing.T) {
 		{"import", "import { a } from 'b'\nreturn a", "import is not available", 1, 1},
 		{"dynamic import", "const m = await import('x')", "import() is not available", 1, 17},
 		{"export", "export const a = 1", "export is not available", 1, 1},
-		{"export default of an anonymous function", "export default async function () { return 1 }", "export is not available", 1, 1},
+		{"export default of an anonymous function before more code", "export default async function () { return 1 }\nconst b = 2", "export is not available", 1, 1},
+		{"export default of an anonymous function after code", "const b = 2\nexport default async function () { return b }", "export is not available", 2, 1},
+		{"export default of an anonymous function with parameters", "export default async function (input) { return 1 }", "export is not available", 1, 1},
+		{"export default of an anonymous function after a type", "interface A { a: number }\nexport default function () { return 1 }", "export is not available", 2, 1},
 		{"export default of a name", "async function main() { return 1 }\nexport default main", "export is not available", 2, 1},
 		{"export default of a class", "export default class A {}", "export is not available", 1, 1},
 	} {
@@ -254,6 +257,8 @@ func TestProgram(t *testing.T) {
 		// A program written as a module's export is its function.
 		{"export default async function main", "export default async function main() {\n  return 1\n}", "                                      \n  return 1\n "},
 		{"export async function main beside helpers", "const a = 1\nexport async function main() { return a }", "const a = 1\n       async function main() { return a }" + callMain},
+		{"export default async function, anonymous", "export default async function () {\n  return 1\n}", "                                  \n  return 1\n "},
+		{"export default function, anonymous, with a ';'", "export default function () { return 1 };", "                             return 1   "},
 		{"export default function run", "export default function run() { return 1 }", "                                return 1  "},
 		{"export const main arrow", "export const main = async () => {\n  return 1\n};", "       const main = async () => {\n  return 1\n};" + callMain},
 		{"export let main function beside helpers", "const a = 1\nexport let main = async function () { return a }", "const a = 1\n       let main = async function () { return a }" + callMain},
