@@ -626,6 +626,24 @@ describe("dispose", () => {
         assert.ok(events.every((e) => e.runId === start.runId));
     });
 
+    // USAGE, "Live events": events are of calls that reached the page; a
+    // call the engine ended before its tool ran is only in toolCalls.
+    for (const worker of [false, true]) test(`onEvent (worker: ${worker}): calls the engine ends before their tool runs (unknown, schema, interceptor failed, limit) have no events; toolCalls has them`, async (t) => {
+        const events = [];
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            worker,
+            maxToolCalls: 5,
+            onEvent: (e) => events.push(e.type === "tool-call" ? `call ${e.name} ${e.decision.allowed}` : e.type === "tool-result" ? `result ${e.name} ${e.ok}` : e.type),
+            interceptors: { onToolCall: ({ tool }) => (tool.name === "boom" ? Promise.reject(new Error("policy down")) : tool.name === "no" ? { allowed: false, reason: "r" } : { allowed: true }) },
+            tools: [tool("strict", () => 1, { inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] } }), tool("boom", () => 1), tool("no", () => 1), tool("ok", () => 1)],
+        });
+        const r = await run(api.createSession(), "for (const n of ['nope', 'strict', 'boom', 'no', 'ok', 'ok']) { try { await tool_call(n, { n: 'x' }) } catch {} } return 1");
+        assert.equal(r.error?.code, "TOOL_LIMIT", JSON.stringify(r.error));
+        assert.deepEqual(r.toolCalls.map((c) => [c.name, c.allowed, c.ok]), [["nope", false, false], ["strict", true, false], ["boom", false, false], ["no", false, false], ["ok", true, true], ["ok", false, false]]);
+        assert.deepEqual(events, ["run-start", "call no false", "call ok true", "result ok true", "run-end"]);
+    });
+
     for (const worker of [false, true]) test(`onEvent (worker: ${worker}): an observer that throws or rejects changes nothing of the run and is reported, never an unhandled rejection`, async (t) => {
         // An async onEvent that rejected left each event's promise
         // unhandled: Node's default ends the process on the first one.
