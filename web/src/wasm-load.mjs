@@ -52,17 +52,41 @@ async function fetchWasm(url, imports) {
 
 /**
  * Whether bytes start as a WebAssembly module does ("\0asm").
- * @param {ArrayBuffer} bytes
+ * @param {ArrayBuffer | Uint8Array} bytes
  */
 function isWasm(bytes) {
-    const b = new Uint8Array(bytes, 0, Math.min(4, bytes.byteLength));
+    const b = bytes instanceof ArrayBuffer ? new Uint8Array(bytes, 0, Math.min(4, bytes.byteLength)) : bytes.subarray(0, 4);
     return b.length === 4 && b[0] === 0 && b[1] === 0x61 && b[2] === 0x73 && b[3] === 0x6d;
+}
+
+/**
+ * A file's bytes, once they are WebAssembly. A file that is not (the
+ * package.json, an HTML page saved as .wasm, a Git LFS pointer checked
+ * out in place of the asset) failed with the compiler's "expected magic
+ * word 00 61 73 6d, found 7b 0a 20 20", which says nothing of the file.
+ * @param {Uint8Array<ArrayBuffer>} bytes
+ */
+function wasmFile(bytes) {
+    if (isWasm(bytes)) return bytes;
+    if (bytes.length === 0) throw new Error("not WebAssembly: the file is empty");
+    const head = new TextDecoder().decode(bytes.subarray(0, 200));
+    if (head.startsWith("version https://git-lfs")) {
+        throw new Error("not WebAssembly: the file is a Git LFS pointer, not the file it points to (git lfs pull fetches it)");
+    }
+    // Text: printable characters and whitespace (shown as single spaces;
+    // the 200 bytes may end inside a character).
+    const text = head.replace(/\ufffd$/, "").trim().replace(/\s+/g, " ");
+    if (text && /^[\x20-\x7e\u00a0-\uffff]+$/.test(text) && !text.includes("\ufffd")) {
+        const kind = /^[{[]/.test(text) ? "JSON" : text.startsWith("<") ? "HTML or XML" : "text";
+        throw new Error(`not WebAssembly: the file is ${kind} that begins ${text.length > 40 ? text.slice(0, 40) + "…" : text}, not a WebAssembly module`);
+    }
+    throw new Error("not WebAssembly: the file does not begin as a WebAssembly module does (\\0asm)");
 }
 
 /** @param {string} path */
 async function readFileBytes(path) {
     const fs = await nodeModule("fs/promises");
-    return fs.readFile(path);
+    return wasmFile(await fs.readFile(path));
 }
 
 /** @param {URL} url */

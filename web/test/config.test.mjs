@@ -199,6 +199,27 @@ describe("the QuickJS asset", () => {
         await assert.rejects(IoCodeModeFactory({ wasmLocation: loc }), assetError(loc, /Cannot load the QuickJS asset/));
     });
 
+    // The compiler's words ("expected magic word 00 61 73 6d, found 7b 0a
+    // 20 20") said nothing of the file; a path and a file: URL say what it is.
+    test("a file that is not WebAssembly: the message says what the file is", async () => {
+        for (const [name, content, cause] of [
+            ["package.json", '{\n  "name": "app",\n  "type": "module"\n}\n', ': not WebAssembly: the file is JSON that begins { "name": "app", "type": "module" }, not a WebAssembly module'],
+            ["page.wasm", "<!doctype html>\n<html><body>Not found</body></html>", ": not WebAssembly: the file is HTML or XML that begins <!doctype html> <html><body>Not found</b…, not a WebAssembly module"],
+            ["lfs.wasm", "version https://git-lfs.github.com/spec/v1\noid sha256:4d7a\nsize 500000\n", ": not WebAssembly: the file is a Git LFS pointer, not the file it points to (git lfs pull fetches it)"],
+            ["empty-file.wasm", "", ": not WebAssembly: the file is empty"],
+            ["binary.wasm", Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0xff]), ": not WebAssembly: the file does not begin as a WebAssembly module does (\\0asm)"],
+        ]) {
+            const loc = join(dir, name);
+            writeFileSync(loc, content);
+            for (const wasmLocation of [loc, pathToFileURL(loc).href]) {
+                await assert.rejects(IoCodeModeFactory({ wasmLocation }), (err) => {
+                    assert.equal(err.message, `Cannot load the QuickJS asset from ${wasmLocation}${cause}`);
+                    return true;
+                });
+            }
+        }
+    });
+
     test("another WebAssembly module rejects with a clear error", async () => {
         const loc = join(dir, "empty.wasm");
         await assert.rejects(IoCodeModeFactory({ wasmLocation: loc }), assetError(loc, /QuickJS asset/));
