@@ -340,7 +340,11 @@ export declare namespace IoCodeMode {
 
     /**
      * What `onEvent` receives while a run goes on. `runId` tells runs apart;
-     * `callId` a run's tool calls.
+     * `callId` a run's tool calls. Tool events are of calls that reached the
+     * page: a call the engine ends before its tool runs (an unknown tool, an
+     * input its `inputSchema` refuses, an `onToolCall` that threw or gave no
+     * decision, `maxToolCalls` passed) is only in the result's `toolCalls`;
+     * one `onToolCall` denies has a `tool-call` and no `tool-result`.
      */
     type CodeModeEvent =
         | { type: "run-start"; runId: number; code: string }
