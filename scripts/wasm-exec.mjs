@@ -43,6 +43,22 @@ export function wasmExecPlugin(goroot, goversion) {
         wasmExec = wasmExec.replace(bare, `globalThis.${name}(`);
     }
 
+    // The Go runtime's clock (nanotime1, walltime, the time origin) is the
+    // page's as it was when the module loaded (hostClock, below): a test
+    // suite's fake timers, or a page that stubs Date.now or
+    // performance.now, stopped Go's clock, and a run's timeout with it.
+    for (const [text, count, clock] of [
+        ["performance.now()", 2, "hostClock.now()"],
+        ["Date.now()", 1, "hostClock.dateNow()"],
+        ["(new Date).getTime()", 1, "hostClock.dateNow()"],
+    ]) {
+        const bare = new RegExp(`(?<![.\\w])${text.replace(/[.()]/g, "\\$&")}`, "g");
+        if ((wasmExec.match(bare) || []).length !== count) {
+            throw new Error(`${wasmExecPath}: expected ${count} bare ${text} (runtime.nanotime1, walltime): unknown wasm_exec.js layout`);
+        }
+        wasmExec = wasmExec.replace(bare, clock);
+    }
+
     // The defineGo function: wasm_exec.js's text as its body.
     const defineGoSource = `function defineGo(globalThis) {
 ${wasmExec
@@ -58,9 +74,15 @@ ${wasmExec
         setup(build) {
             build.onResolve({ filter: /^\.\/wasm_exec\.mjs$/ }, () => ({ path: "wasm_exec.mjs", namespace: "wasm-exec" }));
             build.onLoad({ filter: /.*/, namespace: "wasm-exec" }, () => ({
-                contents: `// From ${goversion}'s lib/wasm/wasm_exec.js.\nexport ${defineGoSource}\n`,
+                contents: `// From ${goversion}'s lib/wasm/wasm_exec.js.\n${hostClockSource}\nexport ${defineGoSource}\n`,
                 loader: "js",
             }));
         },
     };
 }
+
+// Taken when the module loads, before a page or a test can replace them.
+const hostClockSource = `const hostClock = (() => {
+	const perf = globalThis.performance, now = perf && perf.now, dateNow = Date.now;
+	return { now: () => now.call(perf), dateNow: () => dateNow.call(Date) };
+})();`;

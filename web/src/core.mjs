@@ -17,6 +17,14 @@ import { defineGo } from "./wasm_exec.mjs";
  * @typedef {{ api: any, state: CoreState, exited: Promise<void>, hold: () => () => void, stop: (cause?: unknown) => void }} Core
  */
 
+// The page's timers as they were when the module loaded: the Go runtime's
+// timers (a run's timeout among them) must fire on the real clock even
+// after a test suite installs fake timers (jest, sinon) or a page stubs
+// setTimeout; read at call time, a run awaiting a tool then never timed
+// out. wasm_exec.mjs keeps the clock the same way.
+const hostSetTimeout = globalThis.setTimeout;
+const hostClearTimeout = globalThis.clearTimeout;
+
 /** @type {Promise<WebAssembly.Module> | null} */
 let modulePromise = null;
 
@@ -106,7 +114,7 @@ async function startCore(module, overrides) {
         state.cause = cause;
         const timers = go._scheduledTimeouts;
         if (timers instanceof Map) {
-            for (const t of timers.values()) clearTimeout(t);
+            for (const t of timers.values()) hostClearTimeout(t);
             timers.clear();
         }
         go.exited = true;
@@ -217,7 +225,7 @@ function keepAliveWhileBusy(shadow) {
         };
         /** @type {TimerSlot} */
         const slot = { strong: fire, weak: weak ? new WeakRef(fire) : null };
-        t = setTimeout(slotCallback(slot), ms);
+        t = hostSetTimeout(slotCallback(slot), ms);
         const entry = { fire, slot };
         slots.set(t, entry);
         apply(t, entry);
@@ -225,7 +233,7 @@ function keepAliveWhileBusy(shadow) {
     };
     shadow.clearTimeout = (/** @type {any} */ t) => {
         slots.delete(t);
-        clearTimeout(t);
+        hostClearTimeout(t);
     };
     const update = () => {
         for (const [t, entry] of slots) apply(t, entry);
