@@ -384,7 +384,9 @@ describe("thrown values and results the host reads after the program", () => {
         test(name, async (t) => {
             const api = await withFactory(t, {
                 wasmLocation: assetPath,
-                timeout: 1500,
+                // Short only where TIMEOUT is the outcome: a row that must end
+                // otherwise gets time to spare on a loaded machine.
+                timeout: /TIMEOUT/.test(name) ? 1500 : 30_000,
                 tools: [tool("t.x", (i) => ({ got: i })), tool("t.fail", () => { throw new Error("tool broke"); })],
             });
             const s = api.createSession();
@@ -418,7 +420,7 @@ describe("resource floods of new shapes", () => {
     ];
     for (const [name, code, check, extra] of rows) {
         test(name, { timeout: 120_000 }, async (t) => {
-            const api = await withFactory(t, { wasmLocation: assetPath, timeout: 3000, ...extra });
+            const api = await withFactory(t, { wasmLocation: assetPath, timeout: /TIMEOUT/.test(name) ? 3000 : 30_000, ...extra });
             const s = api.createSession();
             const r = await within(run(s, code), 60_000);
             assert.notEqual(r, "hung");
@@ -464,9 +466,53 @@ describe("program shapes", () => {
     ];
     for (const [name, code, check] of rows) {
         test(name, async (t) => {
-            const api = await withFactory(t, { wasmLocation: assetPath, timeout: 3000, tools: [tool("t.x", (i) => ({ got: i }))] });
+            const api = await withFactory(t, { wasmLocation: assetPath, timeout: 30_000, tools: [tool("t.x", (i) => ({ got: i }))] });
             const r = await run(api.createSession(), code);
             check(r);
+        });
+    }
+});
+
+describe("a page that installs fake timers or stops its clock after the factory loaded", () => {
+    /** Replaces the page's timers and clock as jest's and sinon's fake timers do, until the returned restore. */
+    const fake = (what) => {
+        const saved = { setTimeout: globalThis.setTimeout, clearTimeout: globalThis.clearTimeout, dateNow: Date.now };
+        if (what.includes("timers")) {
+            globalThis.setTimeout = () => 0;
+            globalThis.clearTimeout = () => {};
+        }
+        if (what.includes("clock")) {
+            const frozen = Date.now();
+            Date.now = () => frozen;
+            performance.now = () => 0;
+        }
+        return () => {
+            globalThis.setTimeout = saved.setTimeout;
+            globalThis.clearTimeout = saved.clearTimeout;
+            Date.now = saved.dateNow;
+            delete performance.now;
+        };
+    };
+    for (const what of ["timers", "clock", "timers and clock"]) {
+        test(`${what} replaced: a run awaiting a tool that never settles still ends TIMEOUT, a program's timer still fires`, async (t) => {
+            const api = await withFactory(t, { wasmLocation: assetPath, timeout: 5000, tools: [tool("t.x", () => new Promise(() => {}))] });
+            const s = api.createSession();
+            await nextRunWorks(s);
+            const restore = fake(what);
+            // Something real keeps the Node process alive while the run waits.
+            const keep = setInterval(() => {}, 1000);
+            let hung, timer;
+            try {
+                hung = await within(run(s, "return await tools.t.x({})"), 20_000);
+                timer = await within(run(s, "await new Promise((r) => setTimeout(r, 10)); return 2"), 20_000);
+            } finally {
+                restore();
+                clearInterval(keep);
+            }
+            assert.notEqual(hung, "hung");
+            assert.equal(hung.error.code, "TIMEOUT", JSON.stringify(hung));
+            assert.notEqual(timer, "hung");
+            assert.equal(timer.result, 2, JSON.stringify(timer));
         });
     }
 });
