@@ -116,11 +116,38 @@ function errorText(err) {
  * @param {any} arg
  */
 export async function askInterceptor(onToolCall, arg) {
+    const before = inputText(arg.input);
     const decision = (await adopt(onToolCall(arg), "onToolCall's answer")).value;
     if (decision === null || typeof decision !== "object" || Array.isArray(decision)) return decision;
     // Without a prototype: this async function's result is adopted, and a
     // then set on Object.prototype meanwhile would be followed.
     const copy = Object.assign(Object.create(null), decision);
     delete copy.then;
+    // An interceptor that redacts or caps the input it was given in place
+    // (input.amount = 0) and allows without an input meant the tool to get
+    // the changed input; the tool got the program's original, silently.
+    // Fail closed, saying what to return.
+    if (copy.allowed === true && copy.input === undefined && inputText(arg.input) !== before) {
+        return Object.assign(Object.create(null), { allowed: false, reason: CHANGED_IN_PLACE });
+    }
     return copy;
+}
+
+const CHANGED_IN_PLACE =
+    "onToolCall changed the input it was given but returned no input: return { allowed: true, input } to run the tool with the changed input";
+
+// Taken at load: a page that replaces JSON.stringify later changes no verdict.
+const stringify = JSON.stringify;
+
+/**
+ * The JSON text of a call's input (JSON data, so it can be read; the
+ * marker is for a page that broke its own JSON).
+ * @param {unknown} input
+ */
+function inputText(input) {
+    try {
+        return stringify(input);
+    } catch {
+        return "\u0000unreadable";
+    }
 }

@@ -516,3 +516,34 @@ describe("a page that installs fake timers or stops its clock after the factory 
         });
     }
 });
+
+describe("an onToolCall that changes the input it was given", () => {
+    const setup = async (t, onToolCall) => {
+        const got = [];
+        const api = await withFactory(t, { wasmLocation: assetPath, interceptors: { onToolCall }, tools: [tool("t.pay", (i) => { got.push(i); return "paid"; })] });
+        const r = await run(api.createSession(), "try { return await tools.t.pay({ amount: 1e6, card: '4111', note: 'x' }) } catch (e) { return e.name + ': ' + e.message }");
+        return { got, r };
+    };
+    for (const [what, change] of [
+        ["caps a field", (input) => { input.amount = 0; }],
+        ["deletes a field", (input) => { delete input.card; }],
+        ["adds a field", (input) => { input.approvedBy = "bot"; }],
+    ]) {
+        test(`one that ${what} in place and allows without an input: denied, saying to return the input; the tool never runs`, async (t) => {
+            const { got, r } = await setup(t, ({ input }) => { change(input); return { allowed: true }; });
+            assert.deepEqual(got, []);
+            assert.match(r.result, /changed the input it was given.*return \{ allowed: true, input \}/);
+            assert.equal(r.toolCalls[0].allowed, false, JSON.stringify(r.toolCalls));
+        });
+    }
+    test("one that changes it in place and returns it as input: the tool gets the change", async (t) => {
+        const { got, r } = await setup(t, ({ input }) => { input.amount = 0; return { allowed: true, input }; });
+        assert.equal(r.result, "paid");
+        assert.deepEqual(got, [{ amount: 0, card: "4111", note: "x" }]);
+    });
+    test("one that only reads it (an async approval) allows with the program's input", async (t) => {
+        const { got, r } = await setup(t, async ({ input }) => { await sleep(1); return { allowed: input.amount > 0 }; });
+        assert.equal(r.result, "paid");
+        assert.deepEqual(got, [{ amount: 1e6, card: "4111", note: "x" }]);
+    });
+});
