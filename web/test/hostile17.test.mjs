@@ -274,6 +274,14 @@ describe("two factories on one page", () => {
         assert.deepEqual(rs.map((r) => r.result), [5, 10, 5, 10], JSON.stringify(rs.map((r) => r.error)));
     });
 
+    test("one factory in a worker and one in-thread, runs at once: each calls its own tool", async (t) => {
+        const IoCodeModeFactory = (await import(pathToFileURL(join(dist, "index.mjs")).href)).IoCodeModeFactory;
+        const [a, b] = await Promise.all([true, false].map((worker, n) => IoCodeModeFactory({ wasmLocation: assetPath, worker, tools: [tool("t.x", () => n)] })));
+        t.after(() => { a.dispose(); b.dispose(); });
+        const rs = await Promise.all([a, b, a, b].map((api) => run(api.createSession(), "return await tools.t.x({})")));
+        assert.deepEqual(rs.map((r) => r.result), [0, 1, 0, 1], JSON.stringify(rs.map((r) => r.error)));
+    });
+
     test("disposing one factory while the other's run awaits a tool: the other's run is ok", async (t) => {
         const IoCodeModeFactory = await loadFactory();
         let release;
