@@ -302,6 +302,27 @@ describe("two factories on one page", () => {
     });
 });
 
+describe("a promise of the page shared by runs", () => {
+    test("one promise a tool returns to a run that timed out and to two later runs (two factories): the later runs get its value", async (t) => {
+        let resolve;
+        const shared = new Promise((r) => { resolve = r; });
+        const results = [];
+        const a = await withFactory(t, { wasmLocation: assetPath, timeout: 700, onEvent: (e) => { if (e.type === "tool-result") results.push([e.runId, e.ok]); }, tools: [tool("t.x", () => shared)] });
+        const b = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.x", () => shared)] });
+        const sa = a.createSession();
+        const first = await run(sa, "return await tools.t.x({})");
+        assert.equal(first.error.code, "TIMEOUT");
+        const later = [run(sa, "return await tools.t.x({})"), run(b.createSession(), "return await tools.t.x({})")];
+        await sleep(50);
+        resolve({ v: 42 });
+        const rs = await within(Promise.all(later), 20_000);
+        assert.notEqual(rs, "hung");
+        assert.deepEqual(rs.map((r) => r.result), [{ v: 42 }, { v: 42 }], JSON.stringify(rs.map((r) => r.error)));
+        // The timed-out run's call got its one failed result, at its end, and nothing later.
+        assert.deepEqual(results.map(([, ok]) => ok), [false, true]);
+    });
+});
+
 describe("approvals that land after their owner was disposed", () => {
     for (const owner of ["factory", "session"]) {
         test(`an approval pending when the ${owner} is disposed, allowed afterwards: the tool never runs, no unhandled rejection`, async (t) => {
