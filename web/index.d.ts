@@ -353,6 +353,7 @@ export declare namespace IoCodeMode {
               runId: number;
               callId: number;
               name: string;
+              /** A copy of the tool's input: changing it changes nothing of the call. */
               input: unknown;
               /** The interceptor's decision (allowed when there is none). */
               decision: { allowed: true } | { allowed: false; reason: string };

@@ -124,6 +124,24 @@ export function emit(run, event, factoryOnEvent) {
     }
 }
 
+// Taken at load, as a page may replace the global.
+const clone = globalThis.structuredClone;
+
+/**
+ * The input a tool-call event shows: a copy of the tool's, so that an
+ * observer that redacts the event for its log (e.input.card = "***") does
+ * not change what the tool gets, as it did (the event held the tool's own
+ * object). The input is JSON data, so the copy is exact.
+ * @param {unknown} input
+ */
+function eventCopy(input) {
+    try {
+        return clone(input);
+    } catch {
+        return undefined;
+    }
+}
+
 /**
  * Whether a run has an observer: only then does the engine report console
  * lines as they are logged.
@@ -210,7 +228,9 @@ export async function callTool(run, tool, input, engine, factoryOnEvent, settle)
     const callId = run.nextCall++;
     const t0 = now();
     run.inflight.set(callId, { name: tool.name, t0 });
-    emit(run, { type: "tool-call", runId: run.id, callId, name: tool.name, input, decision: { allowed: true } }, factoryOnEvent);
+    if (observed(run, factoryOnEvent)) {
+        emit(run, { type: "tool-call", runId: run.id, callId, name: tool.name, input: eventCopy(input), decision: { allowed: true } }, factoryOnEvent);
+    }
     let ok = false;
     let error;
     let value;

@@ -576,3 +576,22 @@ describe("an onToolCall that changes the input it was given", () => {
         assert.deepEqual(got, [{ amount: 1e6, card: "4111", note: "x" }]);
     });
 });
+
+describe("an onEvent observer that redacts what it is shown", () => {
+    for (const interceptor of [false, true]) {
+        test(`a tool-call event's input changed by the observer: the tool gets the program's input (onToolCall: ${interceptor})`, async (t) => {
+            const got = [];
+            const api = await withFactory(t, {
+                wasmLocation: assetPath,
+                ...(interceptor ? { interceptors: { onToolCall: ({ input }) => ({ allowed: true, input }) } } : {}),
+                onEvent: (e) => {
+                    if (e.type === "tool-call" && e.input) { e.input.card = "***"; delete e.input.amount; }
+                },
+                tools: [tool("t.pay", (i) => { got.push(structuredClone(i)); return "paid"; })],
+            });
+            const r = await run(api.createSession(), "return await tools.t.pay({ card: '4111', amount: 5 })");
+            assert.equal(r.result, "paid", JSON.stringify(r.error));
+            assert.deepEqual(got, [{ card: "4111", amount: 5 }]);
+        });
+    }
+});
