@@ -172,9 +172,10 @@ const ConvertJS = convertJS
 
 // detectJS evaluates to a function of the prelude's intrinsics (taken
 // before the program ran, so it cannot have replaced them; the last is
-// eval) and convertJS's source, which gives the stringify of results and
-// inputs: (value, root name) -> the JSON (a string, or undefined for no
-// value) when nothing needed converting, else [JSON, notes as JSON].
+// eval) and convertJS (compiled, or its source), which gives the
+// stringify of results and inputs: (value, root name) -> the JSON (a
+// string, or undefined for no value) when nothing needed converting, else
+// [JSON, notes as JSON].
 // Plain objects, arrays and JSON's primitives take the replacer's fast
 // path; anything else is handed to convertJS's fix, compiled on its first
 // need in the run. Its second argument is true for a tool's input (paths
@@ -207,7 +208,7 @@ const rep = function (k, v) {
   // cannot see a cycle through one (a Map or Set that holds itself): it
   // nested it 1,000 levels deep, and said so.
   if (typeof v === "object") for (let i = 0; i < n; i++) if (was[i] === v) throw new TypeError("circular reference");
-  if (!fx) fx = (conv || (conv = ev(src)(S, isArr)))();
+  if (!fx) fx = (conv || (conv = (typeof src === "function" ? src : ev(src))(S, isArr)))();
   const out = fx[0](v, this, k, st, ks, n, name);
   if (out !== null && typeof out === "object") { st[n] = out; was[n] = v; ks[n++] = k; }
   return out;
@@ -250,6 +251,10 @@ func (r *run) compileWith(src, name string) (fn, exc ffi.Value) {
 	return q.Eval(ctx, src, name, ffi.EvalGlobal)
 }
 
+// convertSourceHook, set by tests, hears whether a run's stringify got
+// convertJS compiled from the image (true) or as its source (false).
+var convertSourceHook func(precompiled bool)
+
 // toJSON writes v as JSON with detectJS's stringify (made on first use),
 // converting by the rules above: value is nil when v has no JSON (a
 // function, undefined); name is the root of the warnings' paths ("result",
@@ -269,7 +274,18 @@ func (r *run) toJSON(v ffi.ValueConst, name string) (value json.RawMessage, warn
 			return nil, nil, exc
 		}
 		defer q.FreeValue(ctx, intrinsics)
-		src := q.NewString(ctx, convertJS)
+		// convertJS compiled, when the image holds it (a caller's
+		// Program.Sources): else its source, which detectJS compiles on
+		// its first need. Writing the source (~6 KB) into QuickJS's memory
+		// as a string, in every run that converts an object, was ~12% of
+		// the profiled CPU of a run that makes one tool call.
+		src, ok := r.precompiled(convertJS)
+		if convertSourceHook != nil {
+			convertSourceHook(ok)
+		}
+		if !ok {
+			src = q.NewString(ctx, convertJS)
+		}
 		defer q.FreeValue(ctx, src)
 		fn, exc := q.Call(ctx, factory.Const(), q.Undefined.Const(), intrinsics.Const(), src.Const())
 		if exc != 0 {

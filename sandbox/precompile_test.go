@@ -311,3 +311,33 @@ func TestCompileIsNotTheProgramsTime(t *testing.T) {
 		}
 	}
 }
+
+// TestConvertFromImage: a run on an image that holds convertJS (a
+// caller's Program.Sources, as codemode's) hands its stringify that
+// compiled function instead of writing its source (~6 KB) into QuickJS as
+// a string in every run that converts an object; a caller without it
+// gets the source, as before. Either way a value that needs converting
+// converts alike.
+func TestConvertFromImage(t *testing.T) {
+	var got []bool
+	convertSourceHook = func(precompiled bool) { got = append(got, precompiled) }
+	defer func() { convertSourceHook = nil }()
+	echo := map[string]Func{"echo": {Sync: func(args []json.RawMessage) (json.RawMessage, error) { return args[0], nil }}}
+	for _, sources := range [][]string{{ConvertJS}, nil} {
+		e := oneInstance(t)
+		got = nil
+		for run := 1; run <= 3; run++ {
+			res, err := e.Run(context.Background(), Program{Code: `return echo({ a: new Map([["k", 2]]), b: [1] })`, Funcs: echo, Sources: sources})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Error != nil || string(res.Value) != `{"a":{"k":2},"b":[1]}` {
+				t.Errorf("sources %d, run %d: %s %+v", len(sources), run, res.Value, res.Error)
+			}
+		}
+		want := fmt.Sprint([]bool{false, sources != nil, sources != nil})
+		if fmt.Sprint(got) != want {
+			t.Errorf("sources %d: convertJS compiled from the image, per run: %v, want %v", len(sources), got, want)
+		}
+	}
+}
