@@ -128,15 +128,16 @@ export function emit(run, event, factoryOnEvent) {
 const clone = globalThis.structuredClone;
 
 /**
- * The input a tool-call event shows: a copy of the tool's, so that an
- * observer that redacts the event for its log (e.input.card = "***") does
- * not change what the tool gets, as it did (the event held the tool's own
- * object). The input is JSON data, so the copy is exact.
- * @param {unknown} input
+ * What an event shows of the run's own data (a tool-call's input, a
+ * run-end's error): a copy, so that an observer that redacts the event for
+ * its log (e.input.card = "***") does not change what the tool gets or what
+ * execute resolves with, as it did (the event held the same object). Both
+ * are JSON data, so the copy is exact.
+ * @param {unknown} data
  */
-function eventCopy(input) {
+function eventCopy(data) {
     try {
-        return clone(input);
+        return clone(data);
     } catch {
         return undefined;
     }
@@ -318,7 +319,9 @@ export function finishRun(run, settled, v, t0, watched, factoryOnEvent) {
         closeCalls(run, endedWhy(settled, v), factoryOnEvent);
         /** @type {any} */
         const end = { type: "run-end", runId: run.id, ok: settled ? !!(v && v.ok) : false, durationMs: Math.round(now() - t0) };
-        if (settled && v && !v.ok) end.error = v.error;
+        // A copy: an observer that redacts the error for its log
+        // (e.error.message = ...) changed what execute resolved with.
+        if (settled && v && !v.ok) end.error = eventCopy(v.error);
         if (!settled) end.error = { name: errorName(v), message: describeError(v) };
         emit(run, end, factoryOnEvent);
     }

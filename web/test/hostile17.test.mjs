@@ -594,4 +594,16 @@ describe("an onEvent observer that redacts what it is shown", () => {
             assert.deepEqual(got, [{ card: "4111", amount: 5 }]);
         });
     }
+
+    test("a run-end event's error changed by the observer: execute resolves with the run's own error", async (t) => {
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            onEvent: (e) => {
+                if (e.type === "run-end" && e.error) { e.error.message = "REDACTED"; e.error.code = "X"; delete e.error.line; }
+            },
+        });
+        const r = await run(api.createSession(), "throw new Error('boom')");
+        assert.equal(r.ok, false);
+        assert.deepEqual([r.error.message, r.error.code, r.error.line], ["boom", "RUNTIME", 1]);
+    });
 });
