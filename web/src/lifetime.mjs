@@ -108,16 +108,19 @@ function newKeeper(held, release, state) {
  * A listener that calls `fn` while something else keeps `fn`: what the
  * engine's own roots (a worker's message listeners) are given, so that they
  * do not keep the factory's state, and through a page tool that refers to
- * the factory, the factory itself.
- * @template {(...args: any[]) => void} F
+ * the factory, the factory itself. One argument, passed as is: spreading
+ * `...args` goes through Array.prototype[Symbol.iterator], and a page that
+ * broke it after load made every worker message arrive as undefined (a
+ * TypeError thrown from the port's listener ends a Node process).
+ * @template {(arg: any) => void} F
  * @param {F} fn
  * @returns {F}
  */
 export function weakListener(fn) {
     if (typeof WeakRef !== "function") return fn;
     const ref = new WeakRef(fn);
-    return /** @type {F} */ ((/** @type {any[]} */ ...args) => {
+    return /** @type {F} */ ((/** @type {unknown} */ arg) => {
         const f = ref.deref();
-        if (f) f(...args);
+        if (f) f(arg);
     });
 }

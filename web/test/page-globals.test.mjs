@@ -1,0 +1,65 @@
+// A page that replaces its globals after the package loaded: fake timers
+// (jest's and sinon's, installed after import, as test suites do), a stubbed
+// AbortController, a deleted queueMicrotask, a throwing
+// Function.prototype.call, broken iteration. The host keeps control of its
+// runs: each either works or fails with a clear error for that run only,
+// and the next run on the restored page works. Both engine modes
+// (CODE_MODE_WORKER=1).
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { assetPath, llmTools, run, tool, withFactory } from "./helpers.mjs";
+
+// The test's own clock and iteration, taken before any row replaces them.
+const realSetTimeout = setTimeout;
+const realClearTimeout = clearTimeout;
+const realArrayIterator = Array.prototype[Symbol.iterator];
+
+/**
+ * `p`'s outcome, boxed ({ value } or { error }), or { hung: true } after
+ * `ms` of the real clock. Neither races nor iterates: rows break both.
+ * @param {Promise<unknown>} p @param {number} ms
+ */
+function settled(p, ms) {
+    return new Promise((resolve) => {
+        const timer = realSetTimeout(() => resolve({ hung: true }), ms);
+        p.then(
+            (value) => { realClearTimeout(timer); resolve({ value }); },
+            (error) => { realClearTimeout(timer); resolve({ error }); },
+        );
+    });
+}
+
+/**
+ * Replaces owner[key] with value; returns the undo.
+ * @param {any} owner @param {string | symbol} key @param {unknown} value
+ */
+function replace(owner, key, value) {
+    const had = Object.getOwnPropertyDescriptor(owner, key);
+    Object.defineProperty(owner, key, { value, writable: true, configurable: true });
+    return () => (had ? Object.defineProperty(owner, key, had) : delete owner[key]);
+}
+
+/** The next run of `s` works. */
+async function nextRunWorks(s) {
+    const r = await run(s, "return await tools.t.x({}) + 1");
+    assert.equal(r.ok, true, JSON.stringify(r.error));
+    assert.equal(r.result, 2);
+}
+
+describe("a page whose iteration breaks after load", () => {
+    test("Array.prototype[Symbol.iterator] replaced: the run settles, the page's process lives, the next run works", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.x", () => 1)] });
+        const s = api.createSession();
+        await nextRunWorks(s);
+        const { executeCode } = llmTools(s);
+        const undo = replace(Array.prototype, Symbol.iterator, function () { return realArrayIterator.call([]); });
+        let got;
+        try {
+            got = await settled(executeCode.execute({ explanation: "", code: "return await tools.t.x({})" }), 15_000);
+        } finally {
+            undo();
+        }
+        assert.ok(!("hung" in got), "the run never settled");
+        await nextRunWorks(s);
+    });
+});
