@@ -64,7 +64,7 @@ const OVERRUN_GRACE_MS = 2000;
  * @property {any} sent the config for the worker's core, without the page's functions
  * @property {{ path: string[], kind: string }[]} standIns where those functions were
  * @property {any[]} initialTools config.tools, checked, for the first worker
- * @property {() => string[]} hiddenNames the names toolFilter hides
+ * @property {() => string[]} visibleNames the names toolFilter shows (worker.mjs runs no other)
  * @property {Map<string, any>} tools factory tools by name
  * @property {Map<number, any[]>} registrations registration id -> its definitions
  * @property {Map<number, { tools: Map<string, any>, defs: any[], info: any, owner: any }>} sessions
@@ -304,15 +304,15 @@ export function start(h, first) {
         standIns: h.standIns,
         baseURL: typeof document !== "undefined" ? document.baseURI : undefined,
         tools: first ? h.initialTools : [],
-        hidden: h.hiddenNames(),
+        visible: h.filter && h.visibleNames(),
         hasFilter: !!h.filter,
         hasInterceptor: !!h.onToolCall,
         hasEmbed: !!(h.cfg.search && typeof h.cfg.search === "object" && typeof h.cfg.search.embed === "function"),
         flags: h.flagsBuffer,
     }));
     if (!first) {
-        for (const [id, defs] of h.registrations) h.worker.post({ t: "register", id, tools: checkTools(defs, "tools", new Set()), hidden: h.hiddenNames() });
-        for (const [sid, s] of h.sessions) if (sid !== 0) h.worker.post({ t: "session", sid, tools: checkTools(s.defs, "options.tools", new Set()), hidden: h.hiddenNames() });
+        for (const [id, defs] of h.registrations) h.worker.post({ t: "register", id, tools: checkTools(defs, "tools", new Set()), visible: h.filter && h.visibleNames() });
+        for (const [sid, s] of h.sessions) if (sid !== 0) h.worker.post({ t: "session", sid, tools: checkTools(s.defs, "options.tools", new Set()), visible: h.filter && h.visibleNames() });
         for (const id of h.pings.keys()) h.worker.post({ t: "ping", id });
     }
     w.catch((err) => onFailure(err));

@@ -23,6 +23,7 @@
 
 import { describe, describeError } from "./env.mjs";
 import { field } from "./fields.mjs";
+import { forEachValue } from "./intrinsics.mjs";
 import { filterVerdict } from "./page-hooks.mjs";
 import { newOwner, stopRuns } from "./runs.mjs";
 import { SESSION_HINTS, SESSION_KEYS, unknownKeyError } from "./keys.mjs";
@@ -79,23 +80,31 @@ export async function workerFactory(config) {
         registrations.set(0, cfg.tools);
         for (const def of cfg.tools) tools.set(def.name, def);
     }
-    // The names toolFilter hides, of the factory's tools and of every
-    // session's own (the core filters those too). The worker keeps one set,
-    // so a name hidden in one session is hidden in all: fail closed.
-    // The worker hides what this list names, and runs every other tool: it
-    // is made without Array.prototype's methods, which a page may have
-    // replaced after the factory loaded (a filter() that answered [] hid
-    // nothing, and a hidden tool ran).
-    const hiddenNames = () => {
-        if (!filter) return [];
-        /** @type {Set<string>} */
-        const hidden = new Set();
+    // The names toolFilter shows, of the factory's tools and of every
+    // session's own (the core filters those too). The worker runs a tool
+    // only if this list names it (an allow-list: a list that comes out
+    // short hides tools, it never shows one), and a name that any of its
+    // definitions has hidden is left out: the worker keeps one list for all
+    // sessions, so fail closed. It was a list of the hidden names, and a
+    // page whose builtins broke after the factory loaded (Array.prototype's
+    // filter(), then Set.prototype.add or Set iteration) emptied it, so the
+    // worker ran a hidden tool. It is made with no builtin the page can
+    // replace: the Map iteration taken at load, a null-prototype record,
+    // for-in and index writes.
+    const visibleNames = () => {
+        // A literal's null prototype: no Object.create, no inherited keys.
+        /** @type {Record<string, boolean>} */
+        const shown = /** @type {any} */ ({ __proto__: null });
         const judge = (/** @type {any} */ d) => {
-            if (!filterVerdict(filter, d)) hidden.add(d.name);
+            const name = d.name;
+            shown[name] = filterVerdict(/** @type {any} */ (filter), d) && shown[name] !== false;
         };
-        for (const d of tools.values()) judge(d);
-        for (const s of sessions.values()) for (const d of s.tools.values()) judge(d);
-        return Array.from(hidden);
+        forEachValue(tools, judge);
+        forEachValue(sessions, (s) => forEachValue(s.tools, judge));
+        /** @type {string[]} */
+        const names = [];
+        for (const name in shown) if (shown[name] === true) names[names.length] = name;
+        return names;
     };
 
     const factoryOwner = newOwner();
@@ -132,7 +141,7 @@ export async function workerFactory(config) {
         sent,
         standIns,
         initialTools,
-        hiddenNames,
+        visibleNames,
         tools,
         registrations,
         sessions,
@@ -212,7 +221,7 @@ export async function workerFactory(config) {
         const defs = [...list];
         registrations.set(id, defs);
         for (const d of defs) tools.set(d.name, d);
-        h.worker && h.worker.post({ t: "register", id, one: path === "tool", tools: descs, hidden: hiddenNames() });
+        h.worker && h.worker.post({ t: "register", id, one: path === "tool", tools: descs, visible: filter && visibleNames() });
         return onceUnregister(() => {
             registrations.delete(id);
             for (const d of defs) if (tools.get(d.name) === d) tools.delete(d.name);
@@ -278,7 +287,7 @@ export async function workerFactory(config) {
                       : h.stoppedError
                         ? h.stoppedError.message
                         : "";
-            h.worker && h.worker.post({ t: "session", sid, tools: descs, hidden: hiddenNames() });
+            h.worker && h.worker.post({ t: "session", sid, tools: descs, visible: filter && visibleNames() });
             // The worker answers with the session's instructions; until then
             // the factory's last known ones stand in (the same tools, less
             // the session's own).

@@ -104,7 +104,7 @@ export function llmTools(h, sid, owner, deadReason) {
                     () => {
                         const p = h.pending.get(run.id);
                         if (!p || !h.worker) return;
-                        const message = { t: "run", rid: run.id, sid, which, args, given, hidden: h.filter ? h.hiddenNames() : undefined, logs: watched };
+                        const message = { t: "run", rid: run.id, sid, which, args, given, visible: h.filter && h.visibleNames(), logs: watched };
                         h.worker.post(message);
                         p.message = message;
                     },

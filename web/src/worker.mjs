@@ -153,8 +153,12 @@ function proxyTool(d) {
     };
 }
 
-/** @type {Set<string>} tools the page's toolFilter hides */
-let hidden = new Set();
+/**
+ * The tools the page's toolFilter shows: with a filter, the worker's core
+ * gets one that shows these names and no other (worker-host.mjs).
+ * @type {Set<string>}
+ */
+let visible = new Set();
 /** @type {any} */
 let api = null;
 /** @type {Map<number, { session: any, llm: any[] }>} */
@@ -210,14 +214,14 @@ async function startFactory(core, module, m) {
     if (m.hasEmbed) {
         config.search = { ...config.search, embed: (/** @type {string[]} */ texts) => askPage("embed", { texts }) };
     }
-    if (m.hasFilter) config.toolFilter = (/** @type {any} */ t) => !hidden.has(t.name);
+    if (m.hasFilter) config.toolFilter = (/** @type {any} */ t) => visible.has(t.name);
     if (m.hasInterceptor) {
         config.interceptors = {
             ...config.interceptors,
             onToolCall: (/** @type {any} */ c) => askPage("intercept", { rid: c.callContext, name: c.tool.name, input: c.input }),
         };
     }
-    hidden = new Set(m.hidden);
+    if (m.visible) visible = new Set(m.visible);
     // One run with a tool call before the first real one, in a
     // factory of its own, here rather than on the page's clock: the
     // first QuickJS instance and the engine's first compilation of
@@ -262,7 +266,7 @@ const handlers = {
         }
     },
     register(m) {
-        hidden = new Set(m.hidden);
+        if (m.visible) visible = new Set(m.visible);
         try {
             // registerTool's one tool as registerTool names it, should the
             // core refuse what the page's check left to it.
@@ -279,7 +283,7 @@ const handlers = {
         pushInfoSoon();
     },
     session(m) {
-        if (m.hidden) hidden = new Set(m.hidden);
+        if (m.visible) visible = new Set(m.visible);
         try {
             sessions.set(m.sid, { session: api.createSession({ tools: m.tools.map(proxyTool) }), llm: [] });
             port.post({ t: "info", sessions: { [m.sid]: sessionInfo(m.sid) } });
@@ -294,7 +298,7 @@ const handlers = {
     },
     async run(m) {
         port.post({ t: "started", rid: m.rid });
-        if (m.hidden) hidden = new Set(m.hidden);
+        if (m.visible) visible = new Set(m.visible);
         const s = sessions.get(m.sid);
         const ctrl = new AbortController();
         runs.set(m.rid, ctrl);
