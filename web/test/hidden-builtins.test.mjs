@@ -90,13 +90,13 @@ const realClearTimeout = clearTimeout;
 
 /**
  * Runs PROBE; a run that rejects or fails as a whole is returned boxed, and
- * one that has not settled after 15 s of the real clock as { hung: true }
+ * one that has not settled after 5 s of the real clock as { hung: true }
  * (a stub that breaks the page's own bookkeeping can leave a run open: that
  * is not this file's concern, a hidden tool that runs is).
  */
 function probe(session) {
     return new Promise((resolve) => {
-        const timer = realSetTimeout(() => resolve({ hung: true }), 15_000);
+        const timer = realSetTimeout(() => resolve({ hung: true }), 5_000);
         const done = (/** @type {any} */ v) => { realClearTimeout(timer); resolve(v); };
         try {
             llmTools(session).executeCode.execute({ explanation: "", code: PROBE }).then(done, (e) => done({ rejected: String(e?.message ?? e) }));
