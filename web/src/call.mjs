@@ -7,6 +7,7 @@
 // with its own finalizer, and an AbortController made from Go.
 
 import { describeError } from "./env.mjs";
+import { newAbortController, queueMicrotask } from "./intrinsics.mjs";
 import { Converted, notDataKind, toJSON } from "./tojson.mjs";
 
 // How a call ended, as the core reads it (wasm/toolcall.go).
@@ -84,7 +85,7 @@ export const SETTLE = Symbol("Code Mode tool result");
  */
 export class CallSignal {
     constructor() {
-        /** @type {AbortController | undefined} */
+        /** @type {ReturnType<typeof newAbortController> | undefined} */
         this.ctrl = undefined;
         this.aborted = false;
         /** @type {unknown} */
@@ -94,7 +95,7 @@ export class CallSignal {
     /** @returns {AbortSignal} */
     get signal() {
         if (!this.ctrl) {
-            this.ctrl = new AbortController();
+            this.ctrl = newAbortController();
             if (this.aborted) this.ctrl.abort(this.reason);
         }
         return this.ctrl.signal;

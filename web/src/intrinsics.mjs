@@ -16,7 +16,7 @@ const bindCall = Function.prototype.bind.bind(Function.prototype.call);
  * @param {F} f
  * @returns {(self: unknown, ...args: Parameters<F>) => ReturnType<F>}
  */
-const uncurry = (f) => /** @type {any} */ (bindCall(f));
+export const uncurry = (f) => /** @type {any} */ (bindCall(f));
 
 const mapValues = uncurry(Map.prototype.values);
 const mapIteratorNext = uncurry(Object.getPrototypeOf(new Map().values()).next);
@@ -31,4 +31,41 @@ const mapIteratorNext = uncurry(Object.getPrototypeOf(new Map().values()).next);
 export function forEachValue(map, each) {
     const it = mapValues(map);
     for (let r = mapIteratorNext(it); !r.done; r = mapIteratorNext(it)) each(r.value);
+}
+
+const g = /** @type {any} */ (globalThis);
+
+/**
+ * queueMicrotask as the page had it at load (a page or a test's fake timers
+ * may delete or replace it afterwards: a tool call's reply then never
+ * reached the core, or threw). Without one at load, a resolved promise's
+ * reaction.
+ * @type {(fn: () => void) => void}
+ */
+export const queueMicrotask =
+    typeof g.queueMicrotask === "function" ? g.queueMicrotask.bind(g) : (fn) => void Promise.resolve().then(fn);
+
+/** setTimeout and clearTimeout as the page had them at load (fake timers come later). */
+export const setTimeout = /** @type {typeof globalThis.setTimeout} */ (g.setTimeout.bind(g));
+export const clearTimeout = /** @type {typeof globalThis.clearTimeout} */ (g.clearTimeout.bind(g));
+
+const perf = g.performance;
+const perfNow = perf && typeof perf.now === "function" ? uncurry(perf.now) : undefined;
+const dateNow = Date.now;
+/** Milliseconds of the page's clock as it was at load, for durations. */
+export const now = perfNow ? () => perfNow(perf) : () => dateNow();
+
+const Controller = g.AbortController;
+const abortOf = Controller && uncurry(Controller.prototype.abort);
+const signalOf = Controller && uncurry(/** @type {() => AbortSignal} */ (Object.getOwnPropertyDescriptor(Controller.prototype, "signal")?.get));
+
+/**
+ * An AbortController of the page's at load, with its signal and abort()
+ * taken then too: a page that stubs AbortController afterwards does not
+ * hand its stand-in to a tool as the run's signal (one that never aborts).
+ * @returns {{ signal: AbortSignal, abort: (reason?: unknown) => void }}
+ */
+export function newAbortController() {
+    const c = new Controller();
+    return { signal: signalOf(c), abort: (reason) => abortOf(c, reason) };
 }

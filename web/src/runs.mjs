@@ -6,6 +6,7 @@
 // whose owner was disposed, gets no tool or interceptor call any more.
 
 import { CallSignal } from "./call.mjs";
+import { now } from "./intrinsics.mjs";
 import { describeError, errorName, report, thrownByTool } from "./env.mjs";
 import { prototypeHazard } from "./fields.mjs";
 import { adopt } from "./thenable.mjs";
@@ -375,5 +376,5 @@ export function runInCore(goExecute, args, token, signal, onConsole, given) {
     });
 }
 
-const now = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
+// Durations on the clock the page had at load (fake timers come later).
 export { now };

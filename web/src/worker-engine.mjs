@@ -35,7 +35,7 @@
 // code without the loop checks, or in the Go core) is replaced.
 
 import { bundlerHint, describeError, hasNodeFs, nodeModule } from "./env.mjs";
-import { now } from "./runs.mjs";
+import { clearTimeout, now, setTimeout } from "./intrinsics.mjs";
 import { checkTools } from "./worker-tools.mjs";
 import { rebuildError } from "./worker-wire.mjs";
 import { compileCore } from "./core.mjs";
@@ -73,7 +73,7 @@ const OVERRUN_GRACE_MS = 2000;
  * @property {number} runTimeout the runs' timeout as the core has it (checked there before any run)
  * @property {Map<number, ReturnType<typeof setTimeout>>} overruns each started run's overrun timer
  * @property {number} lastSign when (now()) the current worker last showed life: a message, its poll's sign
- * @property {Map<number, AbortController>} pageCalls page calls the worker may cancel
+ * @property {Map<number, { abort: (reason?: unknown) => void }>} pageCalls page calls the worker may cancel
  * @property {Map<number, (why: string) => void>} verdicts page calls whose result the worker's core is checking against the tool's outputSchema
  * @property {Map<number, { resolve: () => void, reject: (e: any) => void }>} pings ready() calls in flight
  * @property {SharedArrayBuffer | null} flagsBuffer

@@ -8,6 +8,7 @@
 // run lives, with the error the core gives in-thread otherwise.
 
 import { describeError, report, thrownByTool } from "./env.mjs";
+import { newAbortController } from "./intrinsics.mjs";
 import { callTool, consoleLine, emit, now, runOf } from "./runs.mjs";
 import { askInterceptor } from "./page-hooks.mjs";
 import { settleValue } from "./call.mjs";
@@ -156,7 +157,7 @@ export async function answer(h, m) {
             const verdict = await validate(m.input);
             if (!verdict.ok) throw new Error(`${def.name}: input rejected by its schema: ${verdict.message}`);
         }
-        const ctrl = new AbortController();
+        const ctrl = newAbortController();
         h.pageCalls.set(m.cid, ctrl);
         const out = outputCheck(def);
         // execute's value as on the calling thread (call.mjs settleValue),

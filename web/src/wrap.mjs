@@ -8,6 +8,7 @@ import { CALL, SETTLE } from "./call.mjs";
 import { exitedError } from "./core.mjs";
 import { field, prototypeHazard } from "./fields.mjs";
 import { callerStack, thrownByTool } from "./env.mjs";
+import { newAbortController, queueMicrotask } from "./intrinsics.mjs";
 import { callTool, consoleLine, emit, finishRun, newOwner, now, observed, runInCore, runOf, settledAs, startRun, stopRuns } from "./runs.mjs";
 import { askInterceptor, filterVerdict, notFromHook, overwriteVerdict } from "./page-hooks.mjs";
 import { abortReason, argsOnce, markSchema, normalizeRunOptions, whenAborted } from "./run-options.mjs";
@@ -251,7 +252,7 @@ function wrapLlmTool(tool, guard, pipe, owner) {
         // the core itself (session.dispose, api.dispose) right after
         // stopRuns, and every tool's own signal aborts from endRun: no
         // controller and no listener in the core per run.
-        const ctrl = signal ? new AbortController() : undefined;
+        const ctrl = signal ? newAbortController() : undefined;
         // A run nobody observes (no onEvent) makes no events at all.
         const watched = isCode && observed(run, pipe.onEvent);
         const t0 = watched ? now() : 0;

@@ -12,14 +12,23 @@ import { assetPath, llmTools, run, tool, withFactory } from "./helpers.mjs";
 // The test's own clock and iteration, taken before any row replaces them.
 const realSetTimeout = setTimeout;
 const realClearTimeout = clearTimeout;
+const realSetInterval = setInterval;
+const realClearInterval = clearInterval;
 const realArrayIterator = Array.prototype[Symbol.iterator];
 
 /**
- * `p`'s outcome, boxed ({ value } or { error }), or { hung: true } after
+ * `p`'s outcome (or that of the call `p`, which may throw), boxed ({ value } or { error }), or { hung: true } after
  * `ms` of the real clock. Neither races nor iterates: rows break both.
- * @param {Promise<unknown>} p @param {number} ms
+ * @param {Promise<unknown> | (() => Promise<unknown>)} p @param {number} ms
  */
 function settled(p, ms) {
+    if (typeof p === "function") {
+        try {
+            p = p();
+        } catch (error) {
+            return Promise.resolve({ error });
+        }
+    }
     return new Promise((resolve) => {
         const timer = realSetTimeout(() => resolve({ hung: true }), ms);
         p.then(
@@ -62,4 +71,53 @@ describe("a page whose iteration breaks after load", () => {
         assert.ok(!("hung" in got), "the run never settled");
         await nextRunWorks(s);
     });
+});
+
+describe("builtins a run needs, replaced after load", () => {
+    const RealAbortSignal = AbortSignal;
+
+    test("AbortController and AbortSignal replaced by stubs: a tool's signal is a real AbortSignal, aborted when the run times out", async (t) => {
+        const signals = [];
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            timeout: 300,
+            tools: [tool("t.never", (_, o) => { signals.push(o.signal); return new Promise(() => {}); }), tool("t.x", () => 1)],
+        });
+        const s = api.createSession();
+        await nextRunWorks(s);
+        class StubController { signal = { aborted: false, addEventListener() {}, removeEventListener() {} }; abort() {} }
+        const undo = [replace(globalThis, "AbortController", StubController), replace(globalThis, "AbortSignal", function AbortSignal() {})];
+        let got;
+        try {
+            got = await settled(run(s, "return await tools.t.never({})"), 20_000);
+        } finally {
+            undo[1]();
+            undo[0]();
+        }
+        assert.ok(!("hung" in got), "the run never ended");
+        assert.equal(got.value?.error?.code, "TIMEOUT", JSON.stringify(got));
+        assert.equal(signals.length, 1);
+        assert.ok(signals[0] instanceof RealAbortSignal, "the tool's signal is not an AbortSignal");
+        assert.equal(signals[0].aborted, true);
+        await nextRunWorks(s);
+    });
+
+    for (const [name, value] of [["deleted", undefined], ["replaced by one that throws", () => { throw new Error("queueMicrotask stubbed"); }], ["replaced by one that never runs its callback", () => {}]]) {
+        test(`queueMicrotask ${name}: runs with tool calls work; the next run on the restored page works`, async (t) => {
+            const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.x", () => 1)] });
+            const s = api.createSession();
+            await nextRunWorks(s);
+            const undo = value === undefined ? (() => { const had = queueMicrotask; delete globalThis.queueMicrotask; return () => { globalThis.queueMicrotask = had; }; })() : replace(globalThis, "queueMicrotask", value);
+            let got;
+            try {
+                got = await settled(run(s, "const a = await tools.t.x({}); const [b, c] = await Promise.all([tools.t.x({}), tools.t.x({})]); return a + b + c"), 20_000);
+            } finally {
+                undo();
+            }
+            assert.ok(!("hung" in got), "the run never ended");
+            assert.equal(got.value?.result, 3, JSON.stringify(got));
+            await nextRunWorks(s);
+        });
+    }
+
 });
