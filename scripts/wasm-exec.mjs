@@ -81,8 +81,10 @@ ${wasmExec
     };
 }
 
-// Taken when the module loads, before a page or a test can replace them.
+// Taken when the module loads, before a page or a test can replace them;
+// bound then, not called through Function.prototype.call, which a page may
+// replace too (one that threw stopped the engine at Go's next clock read).
 const hostClockSource = `const hostClock = (() => {
-	const perf = globalThis.performance, now = perf && perf.now, dateNow = Date.now;
-	return { now: () => now.call(perf), dateNow: () => dateNow.call(Date) };
+	const perf = globalThis.performance, now = perf && perf.now.bind(perf), dateNow = Date.now;
+	return { now, dateNow: () => dateNow() };
 })();`;

@@ -6,6 +6,7 @@
 import { pageCaller } from "./call.mjs";
 import { directImports } from "./direct.mjs";
 import { bundlerHint, describeError } from "./env.mjs";
+import { uncurry } from "./intrinsics.mjs";
 import { convertSchema } from "./schema.mjs";
 import { createShadow } from "./shadow.mjs";
 import { loadWasmURL } from "./wasm-load.mjs";
@@ -131,11 +132,14 @@ async function startCore(module, overrides) {
         const report = stderr.split("\n").find((l) => /^(panic|fatal error):/.test(l));
         stop(new Error(report ? `${report} (exit code ${code})` : `the Go program exited with code ${code}`));
     };
-    const resume = go._resume;
+    // Called without Function.prototype.call, which a page may replace after
+    // load: one that threw was taken for the Go program's own failure and
+    // stopped the engine for good.
+    const resume = uncurry(go._resume);
     go._resume = function () {
         if (state.exited) return;
         try {
-            resume.call(go);
+            resume(go);
         } catch (cause) {
             stop(new Error(`the Go program failed: ${describeError(cause)}`, { cause }));
         }

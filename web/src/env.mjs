@@ -1,6 +1,11 @@
 // What the loader needs to know about the JavaScript runtime it runs in.
 
+import { uncurry } from "./intrinsics.mjs";
 import { SHOWN_ARRAY_LEN } from "./tojson.mjs";
+
+// Taken at load, so that marking a promise handled works on a page that
+// replaced Function.prototype.call afterwards.
+const promiseThen = uncurry(Promise.prototype.then);
 
 // Node.js (or a runtime compatible with it): file: URLs are read with fs.
 // Read off globalThis, so that bundlers see no bare `process` to polyfill.
@@ -243,7 +248,7 @@ function shownInText(_key, v) {
  */
 export function markHandled(v) {
     try {
-        Promise.prototype.then.call(v, undefined, () => {});
+        promiseThen(v, undefined, () => {});
     } catch {
         return false;
     }

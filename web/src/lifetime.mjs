@@ -13,6 +13,12 @@
 // here, so that a page awaiting `createSession().getLlmTools()[1].execute(...)`
 // without keeping anything else is neither stopped nor left unanswered.
 
+import { uncurry } from "./intrinsics.mjs";
+
+// Taken at load: a page that replaced Function.prototype.call afterwards
+// made every getLlmTools() throw.
+const hasOwnProperty = uncurry(Object.prototype.hasOwnProperty);
+
 const KEEP = Symbol("codeMode.keeper");
 
 /** @type {FinalizationRegistry<{ held: any, release: (held: any) => void }> | null} */
@@ -64,7 +70,7 @@ export function lifetime(held, release, state) {
                 // The object's methods too: a page may keep only
                 // `session.getLlmTools()[1].execute`, or a method it took off.
                 for (const v of [obj, ...Object.values(obj)]) {
-                    if ((typeof v === "function" || v === obj) && Object.isExtensible(v) && !Object.prototype.hasOwnProperty.call(v, KEEP)) {
+                    if ((typeof v === "function" || v === obj) && Object.isExtensible(v) && !hasOwnProperty(v, KEEP)) {
                         Object.defineProperty(v, KEEP, { value: keeper });
                     }
                 }

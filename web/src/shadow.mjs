@@ -6,6 +6,16 @@
 // accessors such as `crypto` and `performance`, which check their receiver,
 // keep working); writes stay on the shadow.
 
+import { uncurry } from "./intrinsics.mjs";
+
+// Builtins taken at load: the Go program reads its globals through here
+// on every call out to JavaScript, and a page that replaced
+// Function.prototype.call (or bind, or Reflect.get) afterwards made each
+// read throw, which stopped the engine for good.
+const hasOwnProperty = uncurry(Object.prototype.hasOwnProperty);
+const bindTo = uncurry(Function.prototype.bind);
+const reflectGet = Reflect.get;
+
 /**
  * @param {any} realGlobal
  * @returns {any}
@@ -15,23 +25,23 @@ export function createShadow(realGlobal) {
     const own = Object.create(null);
     const bound = new WeakMap();
     /** @param {PropertyKey} key */
-    const hasOwn = (key) => Object.prototype.hasOwnProperty.call(own, key);
+    const hasOwn = (key) => key in own; // own has no prototype
     return new Proxy(own, {
         get(target, key) {
             if (hasOwn(key)) return own[key];
-            const value = Reflect.get(realGlobal, key);
+            const value = reflectGet(realGlobal, key);
             // Go's js.Global().Call("fetch", ...) calls with this = the
             // shadow, which browsers reject ("Illegal invocation") for the
             // global's own methods. Methods (functions without a prototype,
             // so not constructors) are bound to the real global.
             if (
                 typeof value === "function" &&
-                !Object.prototype.hasOwnProperty.call(value, "prototype") &&
-                Object.prototype.hasOwnProperty.call(realGlobal, key)
+                !hasOwnProperty(value, "prototype") &&
+                hasOwnProperty(realGlobal, key)
             ) {
                 let b = bound.get(value);
                 if (!b) {
-                    b = value.bind(realGlobal);
+                    b = bindTo(value, realGlobal);
                     bound.set(value, b);
                 }
                 return b;

@@ -120,4 +120,21 @@ describe("builtins a run needs, replaced after load", () => {
         });
     }
 
+    for (const key of ["call", "apply", "bind"]) {
+        test(`Function.prototype.${key} that throws: a run with a tool call works, and so does the next run on the restored page`, async (t) => {
+            const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.x", () => 1)] });
+            const s = api.createSession();
+            await nextRunWorks(s);
+            const undo = replace(Function.prototype, key, function () { throw new Error(`Function.prototype.${key} stubbed`); });
+            let got;
+            try {
+                got = await settled(() => run(s, "return await tools.t.x({}) + 1"), 20_000);
+            } finally {
+                undo();
+            }
+            assert.ok(!("hung" in got), "the run never ended");
+            assert.equal(got.value?.result, 2, JSON.stringify(got.value ?? String(got.error?.message ?? got.error)));
+            await nextRunWorks(s);
+        });
+    }
 });
