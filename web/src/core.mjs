@@ -6,7 +6,7 @@
 import { pageCaller } from "./call.mjs";
 import { directImports } from "./direct.mjs";
 import { bundlerHint, describeError } from "./env.mjs";
-import { uncurry } from "./intrinsics.mjs";
+import { clearTimeout as hostClearTimeout, setTimeout as hostSetTimeout, uncurry } from "./intrinsics.mjs";
 import { convertSchema } from "./schema.mjs";
 import { createShadow } from "./shadow.mjs";
 import { loadWasmURL } from "./wasm-load.mjs";
@@ -17,14 +17,6 @@ import { defineGo } from "./wasm_exec.mjs";
  * @typedef {{ exited: boolean, exitCode: number | undefined, cause: unknown }} CoreState
  * @typedef {{ api: any, state: CoreState, exited: Promise<void>, hold: () => () => void, stop: (cause?: unknown) => void }} Core
  */
-
-// The page's timers as they were when the module loaded: the Go runtime's
-// timers (a run's timeout among them) must fire on the real clock even
-// after a test suite installs fake timers (jest, sinon) or a page stubs
-// setTimeout; read at call time, a run awaiting a tool then never timed
-// out. wasm_exec.mjs keeps the clock the same way.
-const hostSetTimeout = globalThis.setTimeout;
-const hostClearTimeout = globalThis.clearTimeout;
 
 /** @type {Promise<WebAssembly.Module> | null} */
 let modulePromise = null;
@@ -229,6 +221,12 @@ function keepAliveWhileBusy(shadow) {
         };
         /** @type {TimerSlot} */
         const slot = { strong: fire, weak: weak ? new WeakRef(fire) : null };
+        // The page's setTimeout as it was when the module loaded
+        // (intrinsics.mjs): the Go runtime's timers, a run's timeout among
+        // them, must fire on the real clock even after a test suite installs
+        // fake timers (jest, sinon) or a page stubs setTimeout; read at call
+        // time, a run awaiting a tool never timed out. wasm_exec.mjs keeps
+        // the clock the same way.
         t = hostSetTimeout(slotCallback(slot), ms);
         const entry = { fire, slot };
         slots.set(t, entry);

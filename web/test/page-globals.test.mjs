@@ -73,6 +73,40 @@ describe("a page whose iteration breaks after load", () => {
     });
 });
 
+describe("fake timers installed after import (sinon's, which jest uses)", () => {
+    test("a run awaiting a tool that never settles still ends TIMEOUT; tools and a program's timers work; the fake clock is left alone", async (t) => {
+        const FakeTimers = (await import("@sinonjs/fake-timers")).default;
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            timeout: 200,
+            tools: [tool("t.never", () => new Promise(() => {})), tool("t.x", () => 1)],
+        });
+        const s = api.createSession();
+        await nextRunWorks(s);
+        // As jest.useFakeTimers() and sinon.useFakeTimers() do by default:
+        // every timer, Date, performance, queueMicrotask, nextTick.
+        const clock = FakeTimers.install();
+        const start = clock.now;
+        // Something real keeps the process alive while the runs wait.
+        const keep = realSetInterval(() => {}, 1000);
+        let never, works;
+        try {
+            never = await settled(run(s, "return await tools.t.never({})"), 20_000);
+            works = await settled(run(s, "await new Promise((r) => setTimeout(r, 20)); return await tools.t.x({}) + 1"), 20_000);
+            assert.equal(clock.now, start, "the page's fake clock moved");
+            assert.equal(clock.countTimers(), 0, "a timer was left on the page's fake clock");
+        } finally {
+            clock.uninstall();
+            realClearInterval(keep);
+        }
+        assert.ok(!("hung" in never), "the run awaiting the tool never ended");
+        assert.equal(never.value?.error?.code, "TIMEOUT", JSON.stringify(never));
+        assert.ok(!("hung" in works), "the run with a tool call and a timer never ended");
+        assert.equal(works.value?.result, 2, JSON.stringify(works));
+        await nextRunWorks(s);
+    });
+});
+
 describe("builtins a run needs, replaced after load", () => {
     const RealAbortSignal = AbortSignal;
 
