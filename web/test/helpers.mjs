@@ -38,6 +38,22 @@ export function tool(name, execute, extra = {}) {
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+// The page's own timers, taken when the helpers load, before any test
+// stubs setTimeout (fake timers): a test that waits for an outcome keeps
+// the event loop alive with them.
+const realSetTimeout = globalThis.setTimeout;
+const realClearTimeout = globalThis.clearTimeout;
+/**
+ * `p`, or "hung" after `ms` of the real clock. The timer is cleared once
+ * `p` settles: left pending, it held the test process open for its whole
+ * `ms` after the last test.
+ */
+export const within = (p, ms) => {
+    let timer;
+    const guard = new Promise((r) => { timer = realSetTimeout(() => r("hung"), ms); });
+    return Promise.race([p, guard]).finally(() => realClearTimeout(timer));
+};
+
 /** The executeCode and searchTools LLM tools of a session. */
 export function llmTools(session) {
     const list = session.getLlmTools();

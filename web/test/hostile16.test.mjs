@@ -7,22 +7,7 @@
 // both engine modes (CODE_MODE_WORKER=1).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { WORKER, assetPath, llmTools, run, sleep, tool, withFactory } from "./helpers.mjs";
-
-// The page's own timer, taken before any row stubs setTimeout: a row that
-// waits for an outcome keeps the event loop alive with it.
-const realSetTimeout = globalThis.setTimeout;
-const realClearTimeout = globalThis.clearTimeout;
-/**
- * `p`, or "hung" after `ms` of the real clock. The timer is cleared once
- * `p` settles: left pending, it held the test process open for its whole
- * 60 s after the last test.
- */
-const within = (p, ms) => {
-    let timer;
-    const guard = new Promise((r) => { timer = realSetTimeout(() => r("hung"), ms); });
-    return Promise.race([p, guard]).finally(() => realClearTimeout(timer));
-};
+import { WORKER, assetPath, llmTools, run, sleep, tool, withFactory, within } from "./helpers.mjs";
 
 const CALL = "try { return await tools.t.x({}) } catch (e) { return e.name + ': ' + e.message }";
 

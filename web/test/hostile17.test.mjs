@@ -12,16 +12,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { WORKER, assetPath, dist, llmTools, loadFactory, run, sleep, tool, withFactory } from "./helpers.mjs";
-
-const realSetTimeout = globalThis.setTimeout;
-const realClearTimeout = globalThis.clearTimeout;
-/** `p`, or "hung" after `ms`; the guard timer is cleared once `p` settles. */
-const within = (p, ms) => {
-    let timer;
-    const guard = new Promise((r) => { timer = realSetTimeout(() => r("hung"), ms); });
-    return Promise.race([p, guard]).finally(() => realClearTimeout(timer));
-};
+import { WORKER, assetPath, dist, llmTools, loadFactory, run, sleep, tool, withFactory, within } from "./helpers.mjs";
 
 const llm = () => import(pathToFileURL(join(dist, "llm.mjs")).href);
 
