@@ -26,6 +26,30 @@ func TestFastImportsInUse(t *testing.T) {
 	}
 }
 
+// TestTrampolineSharedByInstances checks that instances with the same
+// imports share one compiled trampoline: the imports were taken in a map's
+// order, which changes at every range, so each new instance compiled (and
+// cached for good) a module of its own; on the calling thread, runs in
+// flight at once made 0.9 of them per QuickJS instance.
+func TestTrampolineSharedByInstances(t *testing.T) {
+	if !FastImportsAvailable() {
+		t.Skip("no globalThis.__goExports: run with scripts/wasmexec/go_js_wasm_exec")
+	}
+	newKitchen(t)
+	count := func() int {
+		trampolineMu.Lock()
+		defer trampolineMu.Unlock()
+		return len(trampolineModules)
+	}
+	before := count()
+	for i := 0; i < 20; i++ {
+		newKitchen(t)
+	}
+	if after := count(); after != before {
+		t.Fatalf("20 more instances of one module compiled %d more trampolines, want 0", after-before)
+	}
+}
+
 // TestFallbackImports runs the import tests again on the js.FuncOf path,
 // which the other tests cover only when the runner gives no Go exports.
 func TestFallbackImports(t *testing.T) {

@@ -4,6 +4,7 @@ package jsbridge
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"syscall/js"
 
@@ -18,7 +19,17 @@ func (inst *instance) hostFuncs(module string, funcs map[string]wasmhost.HostFun
 	out := make(map[string]js.Value, len(funcs))
 	var fastNames []string
 	var fast []*hostCall
-	for name, hf := range funcs {
+	// In name order: the compiled trampoline is cached by its imports'
+	// types in order, and a map's order changes at every range, so each new
+	// instance compiled a WebAssembly module of its own (and the cache kept
+	// every one of them for the life of the program).
+	names := make([]string, 0, len(funcs))
+	for name := range funcs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		hf := funcs[name]
 		if hf.Poll != nil {
 			if fn, ok := inst.pollFunc(hf); ok {
 				out[name] = fn
