@@ -40,9 +40,10 @@ test-go: deps ## the native Go tests, the patched validator copy's (third_party/
 # does (jsbridge's fast host imports); the tests also run the fallback path.
 # tsstrip's nesting tests run there too: its recursion is on the host's
 # stack under GOOS=js, where deeply nested code once ended the engine.
-test-js: deps ## the GOOS=js Go tests (jsbridge, tsstrip's nesting limit) under Node
+test-js: deps ## the GOOS=js Go tests (jsbridge, tsstrip's nesting limit, the core's own) under Node
 	PATH="$(GOROOT)/lib/wasm:$$PATH" GOROOT="$(GOROOT)" JSBRIDGE_EXPECT_FAST=1 GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(JS_EXEC)" ./jsbridge/...
 	PATH="$(GOROOT)/lib/wasm:$$PATH" GOROOT="$(GOROOT)" GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(JS_EXEC)" -run Nesting ./internal/tsstrip/
+	PATH="$(GOROOT)/lib/wasm:$$PATH" GOROOT="$(GOROOT)" GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(JS_EXEC)" ./wasm/
 
 test: vet test-go test-js test-node test-node-worker test-browser test-bundlers ## every test: vet, native Go, GOOS=js Go, the JS package under Node (in-thread and worker_threads), the demo in Chromium
 

@@ -161,7 +161,7 @@ func setPageCalls(t *codemode.Tool, execs, validates Value, i int) {
 		}
 		// The run ended first: the tool's signal aborts, and its answer,
 		// when it comes, finds nobody (Forget says which came first).
-		stop = context.AfterFunc(ctx, func() {
+		stop = onDone(ctx, func() {
 			if r.Forget() {
 				takeCheck(r.ID())
 				jsbridge.Call(abort, r.ID(), abortReason(ctx))
