@@ -44,13 +44,13 @@ export function wasmExecPlugin(goroot, goversion) {
     }
 
     // The Go runtime's clock (nanotime1, walltime, the time origin) is the
-    // page's as it was when the module loaded (hostClock, below): a test
+    // page's as it was when the module loaded (web/src/intrinsics.mjs): a test
     // suite's fake timers, or a page that stubs Date.now or
     // performance.now, stopped Go's clock, and a run's timeout with it.
     for (const [text, count, clock] of [
-        ["performance.now()", 2, "hostClock.now()"],
-        ["Date.now()", 1, "hostClock.dateNow()"],
-        ["(new Date).getTime()", 1, "hostClock.dateNow()"],
+        ["performance.now()", 2, "hostNow()"],
+        ["Date.now()", 1, "hostDateNow()"],
+        ["(new Date).getTime()", 1, "hostDateNow()"],
     ]) {
         const bare = new RegExp(`(?<![.\\w])${text.replace(/[.()]/g, "\\$&")}`, "g");
         if ((wasmExec.match(bare) || []).length !== count) {
@@ -72,19 +72,18 @@ ${wasmExec
     return {
         name: "wasm-exec",
         setup(build) {
-            build.onResolve({ filter: /^\.\/wasm_exec\.mjs$/ }, () => ({ path: "wasm_exec.mjs", namespace: "wasm-exec" }));
-            build.onLoad({ filter: /.*/, namespace: "wasm-exec" }, () => ({
-                contents: `// From ${goversion}'s lib/wasm/wasm_exec.js.\n${hostClockSource}\nexport ${defineGoSource}\n`,
+            // Its importer's directory (web/src) resolves its own import of
+            // intrinsics.mjs.
+            build.onResolve({ filter: /^\.\/wasm_exec\.mjs$/ }, (args) => ({ path: "wasm_exec.mjs", namespace: "wasm-exec", pluginData: args.resolveDir }));
+            build.onLoad({ filter: /.*/, namespace: "wasm-exec" }, (args) => ({
+                contents: `// From ${goversion}'s lib/wasm/wasm_exec.js.\n${clockImport}\nexport ${defineGoSource}\n`,
+                resolveDir: args.pluginData,
                 loader: "js",
             }));
         },
     };
 }
 
-// Taken when the module loads, before a page or a test can replace them;
-// bound then, not called through Function.prototype.call, which a page may
-// replace too (one that threw stopped the engine at Go's next clock read).
-const hostClockSource = `const hostClock = (() => {
-	const perf = globalThis.performance, now = perf && perf.now.bind(perf), dateNow = Date.now;
-	return { now, dateNow: () => dateNow() };
-})();`;
+// The page's clock as it was when the module loaded, as the loader's other
+// paths take it (a page or a test may stub Date.now or performance.now later).
+const clockImport = `import { now as hostNow, dateNow as hostDateNow } from "./intrinsics.mjs";`;

@@ -51,9 +51,11 @@ export const clearTimeout = /** @type {typeof globalThis.clearTimeout} */ (g.cle
 
 const perf = g.performance;
 const perfNow = perf && typeof perf.now === "function" ? uncurry(perf.now) : undefined;
-const dateNow = Date.now;
-/** Milliseconds of the page's clock as it was at load, for durations. */
-export const now = perfNow ? () => perfNow(perf) : () => dateNow();
+const takenDateNow = Date.now;
+/** Date.now as the page had it at load: the Go runtime's wall clock (scripts/wasm-exec.mjs). */
+export const dateNow = () => takenDateNow();
+/** Milliseconds of the page's clock as it was at load, for durations (and the Go runtime's monotonic clock). */
+export const now = perfNow ? () => perfNow(perf) : dateNow;
 
 const Controller = g.AbortController;
 const abortOf = Controller && uncurry(Controller.prototype.abort);
