@@ -61,9 +61,10 @@ func TestTextTooDeep(t *testing.T) {
 
 // TestToolResultParse: a tool's result reaches the program as the sandbox's
 // JSON.parse gives that text: read by QuickJS's own parse after the host's
-// depth check (parseNatively), or, when too deep, refused by the prelude's
-// guard with its RangeError. Each row's text also crosses as a string and
-// is parsed in the program (the guarded path): both must agree.
+// depth check (parseNatively). Each row's text also crosses as a string and
+// is parsed in the program (the guarded path): both must agree, except a
+// text too deep, whose call fails naming the tool (checkOutput) where the
+// program's own JSON.parse of it gets the guard's RangeError.
 func TestToolResultParse(t *testing.T) {
 	open, close := strings.Repeat("[", maxParseDepth), strings.Repeat("]", maxParseDepth)
 	records := strings.Repeat(`{"id":1,"tags":["[","{\"","\\"]},`, 2000)
@@ -107,7 +108,10 @@ return sa === sb ? a[0] === "ok" ? "same" : a : [sa.slice(0, 200), sb.slice(0, 2
 		want := `"same"`
 		switch i {
 		case 10, 11, 13:
-			want = `["RangeError","JSON.parse: the text nests more than 1,000 levels deep",true]`
+			// Too deep: the raw result fails its call naming the tool
+			// (checkOutput); the text parsed by the program gets the
+			// guard's RangeError.
+			want = `["[\"ToolError\",\"tool t.raw returned a value that nests more than 1,000 levels deep\",false]","[\"RangeError\",\"JSON.parse: the text nests more than 1,000 levels deep\",true]"]`
 		}
 		if string(res.Result) != want {
 			t.Errorf("row %d (%.40s): %s", i, tx, res.Result)

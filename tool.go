@@ -55,7 +55,9 @@ type Tool struct {
 	// Execute runs the tool; required (nil is refused at registration with
 	// ErrInvalidTool). input has already passed InputSchema, and is
 	// the call's own (no other call, and no interceptor, holds it). Its
-	// result is JSON, or nil (or empty) for undefined. ctx is done when the run
+	// result is JSON nesting at most 1,000 levels (the sandbox's JSON.parse
+	// limit; invalid or deeper JSON fails the call), or nil (or empty) for
+	// undefined. ctx is done when the run
 	// making the call ends; an error, or a panic, is thrown in the model's
 	// code with its message.
 	Execute func(ctx context.Context, input json.RawMessage, call Call) (json.RawMessage, error)

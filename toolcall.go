@@ -511,8 +511,18 @@ func (r *runState) toolCall(c *toolCallState, e *toolEntry) Call {
 // CheckResult. It runs when the tool's answer settles, before the sandbox
 // sees it; nothing after it can change a result.
 func checkOutput(c *toolCallState, e *toolEntry, out json.RawMessage, err error) (json.RawMessage, error) {
-	if err != nil || c.resultChecked.Load() {
+	if err != nil {
 		return out, err
+	}
+	// The sandbox's JSON.parse reads at most maxParseDepth levels: deeper,
+	// the program got a RangeError from a JSON.parse it never called, where
+	// a page tool's call fails naming the tool (web/src/tojson.mjs). Only a
+	// text of more than 2*maxParseDepth bytes can nest that deep.
+	if len(out) > 2*maxParseDepth && textTooDeep([]byte(out)) {
+		return nil, fmt.Errorf("tool %s returned a value that nests more than 1,000 levels deep", e.info.Name)
+	}
+	if c.resultChecked.Load() {
+		return out, nil
 	}
 	if len(out) > 0 && !jsondec.Valid(out) {
 		return nil, fmt.Errorf("tool %s returned invalid JSON", e.info.Name)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -319,6 +320,49 @@ func TestToolOutputChecked(t *testing.T) {
 		}
 		if string(res.Result) != `"ToolError: tool t.out returned invalid JSON"` || rec.OK || rec.Reason != "tool t.out returned invalid JSON" {
 			t.Errorf("%q: got %s %+v, want the call failed", out, res.Result, rec)
+		}
+	}
+}
+
+// TestToolOutputTooDeep: a Go tool's output nesting deeper than the
+// sandbox's JSON.parse reads fails its call naming the tool, as a page
+// tool's does, where the program got a RangeError from a JSON.parse it never
+// called; brackets inside a string nest nothing.
+func TestToolOutputTooDeep(t *testing.T) {
+	nest := func(d int) string { return strings.Repeat("[", d) + strings.Repeat("]", d) }
+	const deep = "tool t.out returned a value that nests more than 1,000 levels deep"
+	for _, tc := range []struct {
+		name, out, want string // want: the program's value; "" for the failed call
+	}{
+		{"1,000 levels", nest(1000), "1000"},
+		{"1,001 levels", nest(1001), ""},
+		{"5,000 levels", nest(5000), ""},
+		{"objects", strings.Repeat(`{"a":`, 1500) + "1" + strings.Repeat("}", 1500), ""},
+		{"brackets in a string", `"` + strings.Repeat("[", 5000) + `"`, "5000"},
+	} {
+		out := tc.out
+		tool := Tool{Name: "t.out", Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+			return json.RawMessage(out), nil
+		}}
+		_, s := newHostile(t, Config{}, tool)
+		res := exec(t, s, `try {
+			let v = await tools.t.out({}), d = 0
+			if (typeof v === "string") return v.length
+			while (Array.isArray(v) || (v && typeof v === "object")) { v = Array.isArray(v) ? v[0] : v.a; d++ }
+			return d
+		} catch (e) { return e.name + ": " + e.message }`, nil)
+		if !res.OK || len(res.ToolCalls) != 1 {
+			t.Fatalf("%s: %+v", tc.name, res)
+		}
+		rec := res.ToolCalls[0]
+		if tc.want != "" {
+			if string(res.Result) != tc.want || !rec.OK {
+				t.Errorf("%s: got %s %+v, want %s", tc.name, res.Result, rec, tc.want)
+			}
+			continue
+		}
+		if string(res.Result) != `"ToolError: `+deep+`"` || rec.OK || rec.Reason != deep {
+			t.Errorf("%s: got %s %+v, want the call failed", tc.name, res.Result, rec)
 		}
 	}
 }
