@@ -9,7 +9,10 @@
 // held-out split (every third query), which tuning has since seen; its
 // figures are still reported as old-heldout for comparison. The third
 // held-out split (testdata/<id>.heldout2.json, split heldout2) was written
-// by a party independent of the tuning, the same way, and is reported too.
+// by a party independent of the tuning, the same way, and is reported too;
+// so is the fourth (testdata/<id>.heldout3.json, split heldout3), larger
+// (30-33 queries per catalog), written the same way in the eighteenth
+// session.
 //
 // The dev split is five more catalogs (DevIDs) with queries written the
 // same blind way (testdata/<id>.dev.json): a split to tune on that behaves
@@ -61,6 +64,9 @@ type Query struct {
 	// HeldOut2 is set for the queries of <id>.heldout2.json, the third
 	// held-out split, written by a party independent of the tuning.
 	HeldOut2 bool `json:"-"`
+	// HeldOut3 is set for the queries of <id>.heldout3.json, the fourth
+	// held-out split.
+	HeldOut3 bool `json:"-"`
 	// Own is the split of a catalog of catalogSplits (Dev, Dev2, Dev3,
 	// Small, Small2, Small3), all of whose queries are of it
 	// (<id>.<split>.json).
@@ -85,6 +91,9 @@ type Catalog struct {
 	// Probes2 are the probes of the third held-out split
 	// (testdata/probes.heldout2.json).
 	Probes2 []string
+	// Probes3 are the probes of the fourth held-out split
+	// (testdata/probes.heldout3.json).
+	Probes3 []string
 }
 
 // IDs are the catalogs, in report order.
@@ -176,7 +185,7 @@ func Load(id string) (*Catalog, error) {
 	if err := readJSON(id+".queries.json", &c.Queries); err != nil {
 		return nil, err
 	}
-	var extra, held, held2 []Query
+	var extra, held, held2, held3 []Query
 	if err := readJSON(id+".extra.json", &extra); err != nil {
 		return nil, err
 	}
@@ -184,6 +193,9 @@ func Load(id string) (*Catalog, error) {
 		return nil, err
 	}
 	if err := readJSON(id+".heldout2.json", &held2); err != nil {
+		return nil, err
+	}
+	if err := readJSON(id+".heldout3.json", &held3); err != nil {
 		return nil, err
 	}
 	for i, q := range c.Queries {
@@ -197,20 +209,26 @@ func Load(id string) (*Catalog, error) {
 	for i := range held2 {
 		held2[i].HeldOut2 = true
 	}
-	for _, q := range slices.Concat(extra, held, held2) {
+	for i := range held3 {
+		held3[i].HeldOut3 = true
+	}
+	for _, q := range slices.Concat(extra, held, held2, held3) {
 		if q.OldHeldOut {
 			return nil, fmt.Errorf("%s query %q: oldHeldOut set outside %s.queries.json", id, q.Query, id)
 		}
 	}
-	c.Queries = slices.Concat(c.Queries, extra, held, held2)
-	var probes, probes2 map[string][]string
+	c.Queries = slices.Concat(c.Queries, extra, held, held2, held3)
+	var probes, probes2, probes3 map[string][]string
 	if err := readJSON("probes.json", &probes); err != nil {
 		return nil, err
 	}
 	if err := readJSON("probes.heldout2.json", &probes2); err != nil {
 		return nil, err
 	}
-	c.Probes, c.Probes2 = probes[id], probes2[id]
+	if err := readJSON("probes.heldout3.json", &probes3); err != nil {
+		return nil, err
+	}
+	c.Probes, c.Probes2, c.Probes3 = probes[id], probes2[id], probes3[id]
 	if err := c.checkExpected(); err != nil {
 		return nil, err
 	}
@@ -334,10 +352,13 @@ const (
 	// servers: validation only, like Small, not part of Tune or
 	// Validation.
 	Small3
+	// HeldOut3 is the fourth held-out split (30-33 queries per catalog of
+	// IDs, written blind in the eighteenth session); never tune on it.
+	HeldOut3
 )
 
 // splitNames are the splits' names, in the order of the constants.
-var splitNames = [...]string{"heldout", "tune", "all", "old-heldout", "heldout2", "dev", "dev2", "dev3", "validation", "small", "small2", "smalltrain", "small3"}
+var splitNames = [...]string{"heldout", "tune", "all", "old-heldout", "heldout2", "dev", "dev2", "dev3", "validation", "small", "small2", "smalltrain", "small3", "heldout3"}
 
 // In reports whether q belongs to split s.
 func (s Split) In(q Query) bool {
@@ -350,9 +371,11 @@ func (s Split) In(q Query) bool {
 	case Tune:
 		// The training set: what no blind split holds, less smalltrain's
 		// small catalogs, trained on apart.
-		return !q.HeldOut && !q.HeldOut2 && !(ownIDs(q.Own) != nil && (q.Own.Blind() || q.Own == SmallTrain))
+		return !q.HeldOut && !q.HeldOut2 && !q.HeldOut3 && !(ownIDs(q.Own) != nil && (q.Own.Blind() || q.Own == SmallTrain))
 	case HeldOut2:
 		return q.HeldOut2
+	case HeldOut3:
+		return q.HeldOut3
 	case Validation:
 		return q.Own == Dev2 || q.Own == Dev3
 	case OldHeldOut:
@@ -376,7 +399,7 @@ func (s Split) String() string { return splitNames[s] }
 // holds them), which tuning must not see.
 func (s Split) Blind() bool {
 	switch s {
-	case HeldOut, HeldOut2, All, Dev2, Dev3, Validation, Small, Small2, Small3:
+	case HeldOut, HeldOut2, HeldOut3, All, Dev2, Dev3, Validation, Small, Small2, Small3:
 		return true
 	}
 	return false
@@ -385,7 +408,8 @@ func (s Split) Blind() bool {
 // CatalogsOf returns the catalogs that have queries in a split: those of
 // catalogSplits for its splits (DevIDs for Dev, ...), Dev2IDs and Dev3IDs
 // for Validation, IDs and DevIDs for Tune, every catalog for All, IDs for
-// the held-out splits of several catalogs (HeldOut, HeldOut2, OldHeldOut);
+// the held-out splits of several catalogs (HeldOut, HeldOut2, HeldOut3,
+// OldHeldOut);
 // SmallTrainCombos follow SmallTrainIDs in SmallTrain and All.
 func CatalogsOf(s Split) []string {
 	if s == SmallTrain {
@@ -410,11 +434,15 @@ func CatalogsOf(s Split) []string {
 }
 
 // ProbesOf returns the probes that go with a split: those of the third
-// held-out split for HeldOut2, the others for every other split (for a
-// catalog of catalogSplits, its only probes, those of its split).
+// held-out split for HeldOut2, of the fourth for HeldOut3, the others for
+// every other split (for a catalog of catalogSplits, its only probes,
+// those of its split).
 func (c *Catalog) ProbesOf(s Split) []string {
-	if s == HeldOut2 {
+	switch s {
+	case HeldOut2:
 		return c.Probes2
+	case HeldOut3:
+		return c.Probes3
 	}
 	return c.Probes
 }

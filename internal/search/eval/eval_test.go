@@ -8,15 +8,16 @@ import (
 
 // TestCatalogs: each catalog loads (every expected tool exists, the old
 // split is the fixed one) and has at least 40 answerable tune queries and 12
-// answerable held-out ones, and the third held-out split has at least 12
-// answerable queries and 5 probes per catalog.
+// answerable held-out ones, the third held-out split has at least 12
+// answerable queries and 5 probes per catalog, and the fourth at least 25
+// and 4.
 func TestCatalogs(t *testing.T) {
 	for _, id := range IDs {
 		c, err := Load(id)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var tune, heldOut, heldOut2 int
+		var tune, heldOut, heldOut2, heldOut3 int
 		for _, q := range c.Queries {
 			switch {
 			case len(q.Expected) == 0:
@@ -24,6 +25,8 @@ func TestCatalogs(t *testing.T) {
 				heldOut++
 			case q.HeldOut2:
 				heldOut2++
+			case q.HeldOut3:
+				heldOut3++
 			default:
 				tune++
 			}
@@ -33,6 +36,9 @@ func TestCatalogs(t *testing.T) {
 		}
 		if len(c.Probes2) < 5 {
 			t.Errorf("%s: %d heldout2 probes, want >= 5", id, len(c.Probes2))
+		}
+		if heldOut3 < 25 || len(c.Probes3) < 4 {
+			t.Errorf("%s: %d answerable heldout3 queries and %d probes, want >= 25 and >= 4", id, heldOut3, len(c.Probes3))
 		}
 		if c.Source == "" || c.Licence == "" || len(c.Tools) < 100 {
 			t.Errorf("%s: source %q, licence %q, %d tools", id, c.Source, c.Licence, len(c.Tools))
@@ -133,8 +139,10 @@ func TestDevCatalogs(t *testing.T) {
 			t.Errorf("CatalogsOf(%s) = %v, want %v", w.split, got, w.want)
 		}
 	}
-	if got := CatalogsOf(HeldOut2); len(got) != len(IDs) {
-		t.Errorf("CatalogsOf(HeldOut2) = %v, want %v", got, IDs)
+	for _, s := range []Split{HeldOut2, HeldOut3} {
+		if got := CatalogsOf(s); !slices.Equal(got, IDs) {
+			t.Errorf("CatalogsOf(%s) = %v, want %v", s, got, IDs)
+		}
 	}
 	for _, id := range IDs {
 		if s, ok := SplitOf(id); ok {
@@ -151,7 +159,7 @@ func TestBlind(t *testing.T) {
 		split Split
 		blind bool
 	}{
-		{HeldOut, true}, {HeldOut2, true}, {All, true}, {Dev2, true}, {Dev3, true}, {Validation, true}, {Small, true}, {Small2, true}, {Small3, true},
+		{HeldOut, true}, {HeldOut2, true}, {HeldOut3, true}, {All, true}, {Dev2, true}, {Dev3, true}, {Validation, true}, {Small, true}, {Small2, true}, {Small3, true},
 		{Tune, false}, {OldHeldOut, false}, {Dev, false}, {SmallTrain, false},
 	} {
 		if got := tt.split.Blind(); got != tt.blind {
@@ -177,6 +185,7 @@ func TestEvaluate(t *testing.T) {
 		{Query: "none"},
 		{Query: "held", Expected: []string{"x"}, HeldOut: true},
 		{Query: "held2", Expected: []string{"x"}, HeldOut2: true},
+		{Query: "held3", Expected: []string{"x"}, HeldOut3: true},
 	}}
 	answers := map[string][]string{"a": {"x"}, "b": {"z"}}
 	tests := []struct {
@@ -250,6 +259,19 @@ var short2 = map[string][2]float64{
 // party independent of the tuning.
 func TestHeldOut2(t *testing.T) { checkHeldOut(t, HeldOut2, short2) }
 
+// short3 is short for the fourth held-out split (heldout3), as measured
+// when its mapping was committed (main efe3bb0 plus the mapping), before any
+// ranking change could be judged on it (eval/README.md, "Fourth held-out
+// split"). DigitalOcean (0.71/0.90) meets the targets there.
+var short3 = map[string][2]float64{
+	"slack":  {0.41, 0.74},
+	"github": {0.47, 0.81},
+	"stripe": {0.55, 0.79},
+}
+
+// TestHeldOut3 is TestHeldOut on the fourth held-out split.
+func TestHeldOut3(t *testing.T) { checkHeldOut(t, HeldOut3, short3) }
+
 func checkHeldOut(t *testing.T, split Split, short map[string][2]float64) {
 	for _, id := range IDs {
 		c, err := Load(id)
@@ -303,14 +325,26 @@ func TestProbes(t *testing.T) {
 // (3 -> 2) find a tool: that was read after the vocabulary was chosen on
 // the tune split, and is recorded rather than tuned away.
 func TestProbes2(t *testing.T) {
-	floor := map[string]int{"slack": 3, "github": 2, "stripe": 3, "digitalocean": 2}
+	checkHeldOutProbes(t, HeldOut2, map[string]int{"slack": 3, "github": 2, "stripe": 3, "digitalocean": 2})
+}
+
+// TestProbes3: the probes of the fourth held-out split get an empty
+// answer at least as often as when that split was committed.
+func TestProbes3(t *testing.T) {
+	checkHeldOutProbes(t, HeldOut3, map[string]int{"slack": 2, "github": 3, "stripe": 2, "digitalocean": 1})
+}
+
+// checkHeldOutProbes: each catalog's probes of a held-out split get an
+// empty answer at least floor[id] times.
+func checkHeldOutProbes(t *testing.T, split Split, floor map[string]int) {
 	for _, id := range IDs {
 		c, err := Load(id)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if empty, _ := EmptyProbesOf(c.Probes2, Lexical(c)); empty < floor[id] {
-			t.Errorf("%s: %d of %d heldout2 probes empty, want >= %d", id, empty, len(c.Probes2), floor[id])
+		probes := c.ProbesOf(split)
+		if empty, _ := EmptyProbesOf(probes, Lexical(c)); empty < floor[id] {
+			t.Errorf("%s: %d of %d %s probes empty, want >= %d", id, empty, len(probes), split, floor[id])
 		}
 	}
 }
