@@ -18,19 +18,19 @@ const bindCall = Function.prototype.bind.bind(Function.prototype.call);
  */
 export const uncurry = (f) => /** @type {any} */ (bindCall(f));
 
-const mapValues = uncurry(Map.prototype.values);
-const mapIteratorNext = uncurry(Object.getPrototypeOf(new Map().values()).next);
+const mapEntries = uncurry(Map.prototype.entries);
+const mapIteratorNext = uncurry(Object.getPrototypeOf(new Map().entries()).next);
 
 /**
- * Calls `each` with every value of `map`, by the Map iteration the page
- * had at load.
- * @template V
- * @param {Map<unknown, V>} map
- * @param {(v: V) => void} each
+ * Calls `each` with every value and key of `map`, by the Map iteration the
+ * page had at load.
+ * @template K, V
+ * @param {Map<K, V>} map
+ * @param {(v: V, k: K) => void} each
  */
-export function forEachValue(map, each) {
-    const it = mapValues(map);
-    for (let r = mapIteratorNext(it); !r.done; r = mapIteratorNext(it)) each(r.value);
+export function forEachEntry(map, each) {
+    const it = mapEntries(map);
+    for (let r = mapIteratorNext(it); !r.done; r = mapIteratorNext(it)) each(r.value[1], r.value[0]);
 }
 
 const g = /** @type {any} */ (globalThis);

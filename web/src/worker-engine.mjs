@@ -52,6 +52,12 @@ const FLAG_GRACE_MS = 5000;
 const OVERRUN_GRACE_MS = 2000;
 
 /**
+ * The names toolFilter shows, of the factory's tools and of each live
+ * session's own (by session id): the worker's core calls no other.
+ * @typedef {{ tools: string[], sessions: Record<number, string[]> }} Visible
+ */
+
+/**
  * The state of one worker-mode factory: worker-host.mjs makes it, and the
  * worker-*.mjs modules share it. The fields that change (worker, ready,
  * busy, stoppedError) are read from here at each use, never kept.
@@ -64,7 +70,7 @@ const OVERRUN_GRACE_MS = 2000;
  * @property {any} sent the config for the worker's core, without the page's functions
  * @property {{ path: string[], kind: string }[]} standIns where those functions were
  * @property {any[]} initialTools config.tools, checked, for the first worker
- * @property {() => string[]} visibleNames the names toolFilter shows (worker.mjs runs no other)
+ * @property {() => Visible} visibleNames the names toolFilter shows (worker.mjs runs no other)
  * @property {Map<string, any>} tools factory tools by name
  * @property {Map<number, any[]>} registrations registration id -> its definitions
  * @property {Map<number, { tools: Map<string, any>, defs: any[], info: any, owner: any }>} sessions

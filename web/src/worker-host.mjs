@@ -23,7 +23,7 @@
 
 import { describe, describeError } from "./env.mjs";
 import { field } from "./fields.mjs";
-import { forEachValue } from "./intrinsics.mjs";
+import { forEachEntry } from "./intrinsics.mjs";
 import { filterVerdict } from "./page-hooks.mjs";
 import { newOwner, stopRuns } from "./runs.mjs";
 import { SESSION_HINTS, SESSION_KEYS, unknownKeyError } from "./keys.mjs";
@@ -80,31 +80,33 @@ export async function workerFactory(config) {
         registrations.set(0, cfg.tools);
         for (const def of cfg.tools) tools.set(def.name, def);
     }
-    // The names toolFilter shows, of the factory's tools and of every
-    // session's own (the core filters those too). The worker runs a tool
-    // only if this list names it (an allow-list: a list that comes out
-    // short hides tools, it never shows one), and a name that any of its
-    // definitions has hidden is left out: the worker keeps one list for all
-    // sessions, so fail closed. It was a list of the hidden names, and a
-    // page whose builtins broke after the factory loaded (Array.prototype's
-    // filter(), then Set.prototype.add or Set iteration) emptied it, so the
-    // worker ran a hidden tool. It is made with no builtin the page can
-    // replace: the Map iteration taken at load, a null-prototype record,
-    // for-in and index writes.
+    // The names toolFilter shows: of the factory's tools, and of each
+    // session's own apart (two live sessions may each have a tool of their
+    // own under one name, which the filter may show in one and hide in the
+    // other). The worker runs a tool only if the list of its owner names it
+    // (an allow-list: a list that comes out short hides tools, it never
+    // shows one). It was a list of the hidden names, and a page whose
+    // builtins broke after the factory loaded (Array.prototype's filter(),
+    // then Set.prototype.add or Set iteration) emptied it, so the worker ran
+    // a hidden tool. It is made with no builtin the page can replace: the
+    // Map iteration taken at load, null-prototype records and index writes.
+    /** @returns {import("./worker-engine.mjs").Visible} */
     const visibleNames = () => {
-        // A literal's null prototype: no Object.create, no inherited keys.
-        /** @type {Record<string, boolean>} */
-        const shown = /** @type {any} */ ({ __proto__: null });
-        const judge = (/** @type {any} */ d) => {
-            const name = d.name;
-            shown[name] = filterVerdict(/** @type {any} */ (filter), d) && shown[name] !== false;
+        const shownOf = (/** @type {Map<string, any>} */ defs) => {
+            /** @type {string[]} */
+            const names = [];
+            forEachEntry(defs, (d) => {
+                if (filterVerdict(/** @type {any} */ (filter), d)) names[names.length] = d.name;
+            });
+            return names;
         };
-        forEachValue(tools, judge);
-        forEachValue(sessions, (s) => forEachValue(s.tools, judge));
-        /** @type {string[]} */
-        const names = [];
-        for (const name in shown) if (shown[name] === true) names[names.length] = name;
-        return names;
+        // A literal's null prototype: no Object.create, no inherited keys.
+        /** @type {Record<number, string[]>} */
+        const own = /** @type {any} */ ({ __proto__: null });
+        forEachEntry(sessions, (s, sid) => {
+            if (sid !== 0) own[sid] = shownOf(s.tools);
+        });
+        return { tools: shownOf(tools), sessions: own };
     };
 
     const factoryOwner = newOwner();

@@ -144,21 +144,57 @@ function toError(e) {
     return err;
 }
 
-/** @param {any} d a tool descriptor from the page */
-function proxyTool(d) {
-    return {
+/**
+ * Who each tool the core holds belongs to: 0 for the factory, else the id
+ * of the session that has it as its own. The core hands toolFilter the
+ * definition it was given, and the page judges a session's own tools apart
+ * from another's of the same name.
+ * @type {WeakMap<object, number>}
+ */
+const ownerOf = new WeakMap();
+
+/**
+ * @param {number} owner 0 for a factory tool, else its session's id
+ * @returns {(d: any) => any} a tool descriptor from the page, as the core's tool
+ */
+const proxyTool = (owner) => (d) => {
+    const p = {
         ...d,
         execute: (/** @type {unknown} */ input, /** @type {{ context: unknown, signal: AbortSignal }} */ opts) =>
             askPage("tool", { rid: opts.context, name: d.name, input }, opts.signal),
     };
-}
+    ownerOf.set(p, owner);
+    return p;
+};
 
 /**
  * The tools the page's toolFilter shows: with a filter, the worker's core
- * gets one that shows these names and no other (worker-host.mjs).
- * @type {Set<string>}
+ * gets one that shows these and no other (worker-host.mjs visibleNames).
+ * @type {{ tools: Set<string>, sessions: Map<number, Set<string>> }}
  */
-let visible = new Set();
+let visible = { tools: new Set(), sessions: new Map() };
+
+/** @param {import("./worker-engine.mjs").Visible | undefined} v the page's latest list */
+function takeVisible(v) {
+    if (!v) return;
+    visible = {
+        tools: new Set(v.tools),
+        sessions: new Map(Object.entries(v.sessions).map(([sid, names]) => [Number(sid), new Set(names)])),
+    };
+}
+
+/**
+ * toolFilter as the worker's core calls it: a definition this worker did
+ * not make, or whose owner the page's list does not name, is hidden.
+ * @param {any} t
+ */
+function shown(t) {
+    const owner = ownerOf.get(t);
+    if (owner === undefined) return false;
+    const names = owner === 0 ? visible.tools : visible.sessions.get(owner);
+    return !!names && names.has(t.name);
+}
+
 /** @type {any} */
 let api = null;
 /** @type {Map<number, { session: any, llm: any[] }>} */
@@ -210,18 +246,18 @@ async function startFactory(core, module, m) {
     // The page's functions and Symbols that the core does not keep,
     // back as stand-ins of their type (cloneable in worker-wire.mjs).
     restoreStandIns(m.config, m.standIns);
-    const config = { ...m.config, tools: m.tools.map(proxyTool) };
+    const config = { ...m.config, tools: m.tools.map(proxyTool(0)) };
     if (m.hasEmbed) {
         config.search = { ...config.search, embed: (/** @type {string[]} */ texts) => askPage("embed", { texts }) };
     }
-    if (m.hasFilter) config.toolFilter = (/** @type {any} */ t) => visible.has(t.name);
+    if (m.hasFilter) config.toolFilter = shown;
     if (m.hasInterceptor) {
         config.interceptors = {
             ...config.interceptors,
             onToolCall: (/** @type {any} */ c) => askPage("intercept", { rid: c.callContext, name: c.tool.name, input: c.input }),
         };
     }
-    if (m.visible) visible = new Set(m.visible);
+    takeVisible(m.visible);
     // One run with a tool call before the first real one, in a
     // factory of its own, here rather than on the page's clock: the
     // first QuickJS instance and the engine's first compilation of
@@ -266,11 +302,11 @@ const handlers = {
         }
     },
     register(m) {
-        if (m.visible) visible = new Set(m.visible);
+        takeVisible(m.visible);
         try {
             // registerTool's one tool as registerTool names it, should the
             // core refuse what the page's check left to it.
-            unregisters.set(m.id, m.one ? api.registerTool(proxyTool(m.tools[0])) : api.registerTools(m.tools.map(proxyTool)));
+            unregisters.set(m.id, m.one ? api.registerTool(proxyTool(0)(m.tools[0])) : api.registerTools(m.tools.map(proxyTool(0))));
         } catch (err) {
             port.post({ t: "registerFailed", id: m.id, error: errorOf(err) });
         }
@@ -283,9 +319,9 @@ const handlers = {
         pushInfoSoon();
     },
     session(m) {
-        if (m.visible) visible = new Set(m.visible);
+        takeVisible(m.visible);
         try {
-            sessions.set(m.sid, { session: api.createSession({ tools: m.tools.map(proxyTool) }), llm: [] });
+            sessions.set(m.sid, { session: api.createSession({ tools: m.tools.map(proxyTool(m.sid)) }), llm: [] });
             port.post({ t: "info", sessions: { [m.sid]: sessionInfo(m.sid) } });
         } catch (err) {
             port.post({ t: "sessionFailed", sid: m.sid, error: errorOf(err) });
@@ -298,7 +334,7 @@ const handlers = {
     },
     async run(m) {
         port.post({ t: "started", rid: m.rid });
-        if (m.visible) visible = new Set(m.visible);
+        takeVisible(m.visible);
         const s = sessions.get(m.sid);
         const ctrl = new AbortController();
         runs.set(m.rid, ctrl);

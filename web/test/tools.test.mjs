@@ -172,6 +172,31 @@ describe("toolFilter", () => {
         assert.match(r["orders.secret"], /unknown tool/i);
         assert.deepEqual(ran, []);
     });
+
+    // Two live sessions may each have a tool of their own under one name;
+    // toolFilter judges each definition, so one session can show it while
+    // the other hides it. In worker mode the worker kept one list of shown
+    // names for the factory and left out any name one definition hid: the
+    // session that shows "notes.add" got "unknown tool".
+    test("judges each session's own tools apart: one shows a name another hides", async () => {
+        const calls = [];
+        const shown = api.createSession({ tools: [tool("notes.add", () => calls.push("shown") && "added")] });
+        const hidden = api.createSession({ tools: [tool("notes.add", () => calls.push("hidden"), { annotations: { hidden: true } })] });
+        const probe = `const out = { type: typeof tools.notes?.add };
+            try { out.value = await tool_call("notes.add", {}); } catch (e) { out.error = e.message; }
+            return out;`;
+        assert.deepEqual(ok(await run(shown, probe)), { type: "function", value: "added" });
+        const h = ok(await run(hidden, probe));
+        assert.equal(h.type, "undefined");
+        assert.match(h.error, /unknown tool/i);
+        // And again once the shown session has run: nothing it did shows the
+        // other's, nor hides its own.
+        assert.deepEqual(ok(await run(shown, probe)), { type: "function", value: "added" });
+        assert.match(ok(await run(hidden, probe)).error, /unknown tool/i);
+        assert.deepEqual(calls, ["shown", "shown"]);
+        shown.dispose();
+        hidden.dispose();
+    });
 });
 
 describe("interceptors.onToolCall", () => {
