@@ -359,8 +359,9 @@ export declare namespace IoCodeMode {
               decision: { allowed: true } | { allowed: false; reason: string };
           }
         /**
-         * A tool call ended: `result` is what `execute` returned, `error`
-         * why it failed. Calls still in flight when their run ends get
+         * A tool call ended: `result` is what `execute` returned, as the
+         * program gets it (JSON data, a copy: changing it changes nothing of
+         * the tool's object or the program's), `error` why it failed. Calls still in flight when their run ends get
          * theirs then (their signals abort), before `run-end`.
          */
         | { type: "tool-result"; runId: number; callId: number; name: string; ok: boolean; durationMs: number; result?: unknown; error?: string }

@@ -10,6 +10,7 @@ import { now } from "./intrinsics.mjs";
 import { describeError, errorName, report, thrownByTool } from "./env.mjs";
 import { prototypeHazard } from "./fields.mjs";
 import { adopt } from "./thenable.mjs";
+import { Converted } from "./tojson.mjs";
 
 /**
  * @typedef {import("../index.d.ts").IoCodeMode.ToolDefinition} ToolDefinition
@@ -127,6 +128,7 @@ export function emit(run, event, factoryOnEvent) {
 
 // Taken at load, as a page may replace the global.
 const clone = globalThis.structuredClone;
+const parse = JSON.parse;
 
 /**
  * What an event shows of the run's own data (a tool-call's input, a
@@ -142,6 +144,21 @@ function eventCopy(data) {
     } catch {
         return undefined;
     }
+}
+
+/**
+ * What a tool-result event shows of the tool's value: what the program
+ * got, the value as the engine converted it (its JSON, parsed: a copy of
+ * its own), else a copy of the value. It was the tool's own object: an
+ * observer that redacted it for its log edited what the tool returned (a
+ * cache's entry, say), as the tool-call's input and the run-end's error
+ * did before they were copies.
+ * @param {unknown} value what execute returned
+ * @param {unknown} out what the engine's settle step made of it
+ */
+function resultCopy(value, out) {
+    if (out instanceof Converted) return out.json === undefined ? undefined : parse(out.json);
+    return eventCopy(value);
 }
 
 /**
@@ -236,6 +253,8 @@ export async function callTool(run, tool, input, engine, factoryOnEvent, settle)
     let ok = false;
     let error;
     let value;
+    /** @type {unknown} */
+    let out;
     try {
         value = (
             await adopt(
@@ -248,7 +267,7 @@ export async function callTool(run, tool, input, engine, factoryOnEvent, settle)
                 "the tool's value",
             )
         ).value;
-        let out = value;
+        out = value;
         if (settle) {
             out = settle(value);
             if (out instanceof Promise) out = await out;
@@ -262,12 +281,15 @@ export async function callTool(run, tool, input, engine, factoryOnEvent, settle)
     } finally {
         run.controllers.delete(cs);
         if (engineSignal) engineSignal.removeEventListener("abort", onEngineAbort);
-        /** @type {any} */
-        const end = { type: "tool-result", runId: run.id, callId, name: tool.name, ok, durationMs: Math.round(now() - t0) };
-        if (ok) end.result = value;
-        else end.error = error;
-        // A call the run's end closed already (closeCalls) has had its event.
-        if (run.inflight.delete(callId)) emit(run, end, factoryOnEvent);
+        // A call the run's end closed already (closeCalls) has had its
+        // event; a run nobody observes makes no copy.
+        if (run.inflight.delete(callId) && observed(run, factoryOnEvent)) {
+            /** @type {any} */
+            const end = { type: "tool-result", runId: run.id, callId, name: tool.name, ok, durationMs: Math.round(now() - t0) };
+            if (ok) end.result = resultCopy(value, out);
+            else end.error = error;
+            emit(run, end, factoryOnEvent);
+        }
     }
 }
 

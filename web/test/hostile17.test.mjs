@@ -586,6 +586,35 @@ describe("an onEvent observer that redacts what it is shown", () => {
         });
     }
 
+    test("a tool-result event's result changed by the observer: the tool's own object is unchanged; the event shows what the program got", async (t) => {
+        // A tool that answers from a cache returns the cache's own object.
+        const cached = { card: "4111", at: new Date(0), list: [1, 2] };
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            onEvent: (e) => {
+                if (e.type === "tool-result" && e.ok) { e.result.card = "***"; e.result.list.push(3); delete e.result.at; }
+            },
+            tools: [tool("t.get", () => cached)],
+        });
+        const r = await run(api.createSession(), "const a = await tools.t.get({}); const b = await tools.t.get({}); return [a, b]");
+        assert.equal(r.ok, true, JSON.stringify(r.error));
+        assert.deepEqual(cached, { card: "4111", at: new Date(0), list: [1, 2] });
+        const got = { card: "4111", at: "1970-01-01T00:00:00.000Z", list: [1, 2] };
+        assert.deepEqual(r.result, [got, got]);
+    });
+
+    test("a tool-result event's result is the value as the program gets it (JSON data)", async (t) => {
+        const results = [];
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            onEvent: (e) => e.type === "tool-result" && results.push(e.result),
+            tools: [tool("t.get", () => ({ at: new Date(0), gone: undefined, n: 1 }))],
+        });
+        const r = await run(api.createSession(), "return await tools.t.get({})");
+        assert.deepEqual(results, [r.result]);
+        assert.deepEqual(r.result, { at: "1970-01-01T00:00:00.000Z", n: 1 });
+    });
+
     test("a run-end event's error changed by the observer: execute resolves with the run's own error", async (t) => {
         const api = await withFactory(t, {
             wasmLocation: assetPath,
