@@ -36,6 +36,41 @@ export function forEachEntry(map, each) {
 const g = /** @type {any} */ (globalThis);
 
 /**
+ * The clock of fake timers of @sinonjs/fake-timers (which jest's and
+ * vitest's useFakeTimers() install) if they replaced the page's global
+ * `name` before the package loaded: a fake it installs carries its clock as
+ * `.clock`, and the clock keeps what it replaced as `_<name>`.
+ * @param {string} name
+ * @returns {any}
+ */
+function fakeClockOf(name) {
+    try {
+        const v = g[name];
+        const clock = v !== null && (typeof v === "function" || typeof v === "object") ? v.clock : undefined;
+        const real = clock !== null && typeof clock === "object" ? clock["_" + name] : undefined;
+        return real !== undefined && real !== null && real !== v ? clock : undefined;
+    } catch {
+        return undefined; // a getter that throws: keep what the page has
+    }
+}
+
+/**
+ * The page's global `name`, the one fake timers replaced if they came before
+ * the package loaded. Installed first, the fakes were what this module
+ * took: in-thread the Go runtime's clock read 0 and the factory failed
+ * ("nanotime returning zero"), and in worker mode the page's backstop timers
+ * waited on the fake clock (a test's runAllTimers() fired them). The same
+ * real timers and clock, then, whether the fakes came before the import or
+ * after.
+ * @param {string} name
+ */
+function beforeFakes(name) {
+    const clock = fakeClockOf(name);
+    return clock ? clock["_" + name] : g[name];
+}
+
+const pageQueueMicrotask = beforeFakes("queueMicrotask");
+/**
  * queueMicrotask as the page had it at load (a page or a test's fake timers
  * may delete or replace it afterwards: a tool call's reply then never
  * reached the core, or threw). Without one at load, a resolved promise's
@@ -43,15 +78,19 @@ const g = /** @type {any} */ (globalThis);
  * @type {(fn: () => void) => void}
  */
 export const queueMicrotask =
-    typeof g.queueMicrotask === "function" ? g.queueMicrotask.bind(g) : (fn) => void Promise.resolve().then(fn);
+    typeof pageQueueMicrotask === "function" ? pageQueueMicrotask.bind(g) : (fn) => void Promise.resolve().then(fn);
 
 /** setTimeout and clearTimeout as the page had them at load (fake timers come later). */
-export const setTimeout = /** @type {typeof globalThis.setTimeout} */ (g.setTimeout.bind(g));
-export const clearTimeout = /** @type {typeof globalThis.clearTimeout} */ (g.clearTimeout.bind(g));
+export const setTimeout = /** @type {typeof globalThis.setTimeout} */ (beforeFakes("setTimeout").bind(g));
+export const clearTimeout = /** @type {typeof globalThis.clearTimeout} */ (beforeFakes("clearTimeout").bind(g));
 
-const perf = g.performance;
-const perfNow = perf && typeof perf.now === "function" ? uncurry(perf.now) : undefined;
-const takenDateNow = Date.now;
+const perf = beforeFakes("performance");
+// In Node the fakes also give the page's own performance an own now() of
+// the fake clock's: its prototype's is the page's.
+const perfProto = fakeClockOf("performance") && perf ? Object.getPrototypeOf(perf) : undefined;
+const perfNowOf = perfProto && typeof perfProto.now === "function" ? perfProto.now : perf && perf.now;
+const perfNow = typeof perfNowOf === "function" ? uncurry(perfNowOf) : undefined;
+const takenDateNow = beforeFakes("Date").now;
 /** Date.now as the page had it at load: the Go runtime's wall clock (scripts/wasm-exec.mjs). */
 export const dateNow = () => takenDateNow();
 /** Milliseconds of the page's clock as it was at load, for durations (and the Go runtime's monotonic clock). */
