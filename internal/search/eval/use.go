@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/interopio/code-mode/internal/search"
@@ -180,8 +181,7 @@ func TextsOf(c *Catalog) []string {
 	for _, q := range c.Queries {
 		out = append(out, q.Query)
 	}
-	out = append(out, c.Probes...)
-	return append(out, c.Probes2...)
+	return slices.Concat(out, c.Probes, c.Probes2, c.Probes3)
 }
 
 func findUp(rel string) (string, error) {

@@ -108,3 +108,24 @@ func TestUseWords(t *testing.T) {
 		}
 	}
 }
+
+// TestTextsOf: what -embed=use prepares holds every query and every probe
+// of every split of a catalog; a text left out panics in USE.Embed.
+func TestTextsOf(t *testing.T) {
+	for _, id := range IDs {
+		c, err := Load(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts := TextsOf(c)
+		want := slices.Concat(c.ProbesOf(HeldOut), c.ProbesOf(HeldOut2), c.ProbesOf(HeldOut3))
+		for _, q := range c.Queries {
+			want = append(want, q.Query)
+		}
+		for _, w := range want {
+			if !slices.Contains(texts, w) {
+				t.Errorf("%s: TextsOf lacks %q", id, w)
+			}
+		}
+	}
+}
