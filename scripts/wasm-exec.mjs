@@ -59,6 +59,25 @@ export function wasmExecPlugin(goroot, goversion) {
         wasmExec = wasmExec.replace(bare, clock);
     }
 
+    // The builtins the Go runtime's glue calls at every crossing, Map (its
+    // ids of the JS values Go holds, its timers), DataView (Go's memory) and
+    // Reflect, are the page's as they were when the module loaded: the
+    // generated module imports them under those names (web/src/intrinsics.mjs),
+    // which its text then uses. A page that replaced Map.prototype.get after
+    // loading stopped the engine for good. Every use must be one of these
+    // counted forms: another use would be a builtin this does not cover.
+    for (const [name, text, count] of [
+        ["Map", "new Map(", 2],
+        ["DataView", "new DataView(", 3],
+        ["Reflect", "Reflect.", 9],
+    ]) {
+        const uses = (wasmExec.match(new RegExp(`(?<![.\\w])${name}(?!\\w)`, "g")) || []).length;
+        const counted = wasmExec.split(text).length - 1;
+        if (uses !== count || counted !== count) {
+            throw new Error(`${wasmExecPath}: expected ${count} uses of ${name}, each as ${text} (the ids map and timers, Go's memory, syscall/js): unknown wasm_exec.js layout`);
+        }
+    }
+
     // The defineGo function: wasm_exec.js's text as its body.
     const defineGoSource = `function defineGo(globalThis) {
 ${wasmExec
@@ -76,7 +95,7 @@ ${wasmExec
             // intrinsics.mjs.
             build.onResolve({ filter: /^\.\/wasm_exec\.mjs$/ }, (args) => ({ path: "wasm_exec.mjs", namespace: "wasm-exec", pluginData: args.resolveDir }));
             build.onLoad({ filter: /.*/, namespace: "wasm-exec" }, (args) => ({
-                contents: `// From ${goversion}'s lib/wasm/wasm_exec.js.\n${clockImport}\nexport ${defineGoSource}\n`,
+                contents: `// From ${goversion}'s lib/wasm/wasm_exec.js.\n${intrinsicsImport}\nexport ${defineGoSource}\n`,
                 resolveDir: args.pluginData,
                 loader: "js",
             }));
@@ -84,6 +103,7 @@ ${wasmExec
     };
 }
 
-// The page's clock as it was when the module loaded, as the loader's other
-// paths take it (a page or a test may stub Date.now or performance.now later).
-const clockImport = `import { now as hostNow, dateNow as hostDateNow } from "./intrinsics.mjs";`;
+// The page's clock and the builtins above as they were when the module
+// loaded, as the loader's other paths take them (a page or a test may stub
+// Date.now, performance.now or Map.prototype.get later).
+const intrinsicsImport = `import { now as hostNow, dateNow as hostDateNow, KeptMap as Map, KeptDataView as DataView, keptReflect as Reflect } from "./intrinsics.mjs";`;

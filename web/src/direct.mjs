@@ -5,6 +5,8 @@
 // calls, mems with the instances' memories. scripts/wasmexec/wasm_exec_node.cjs
 // imports this module for the tools that run Go programs under Node.
 
+import { KeptDataView } from "./intrinsics.mjs";
+
 export function directImports() {
     /** @type {{ fns: (Function | undefined)[], mems: (WebAssembly.Memory | undefined)[], error: unknown }} */
     const table = { fns: [], mems: [], error: undefined };
@@ -12,11 +14,13 @@ export function directImports() {
     /** @type {DataView[]} */
     const views = [];
     // Growth detaches a memory's buffer: the view is remade when the
-    // memory's buffer is not the one it was made over.
+    // memory's buffer is not the one it was made over. A DataView of the
+    // page's at load: one whose getUint32 the page replaced afterwards gave
+    // Go wrong numbers and the run failed with "unknown error".
     const view = (/** @type {number} */ s) => {
         const buf = /** @type {WebAssembly.Memory} */ (mems[s]).buffer;
         let v = views[s];
-        if (v === undefined || v.buffer !== buf) v = views[s] = new DataView(buf);
+        if (v === undefined || v.buffer !== buf) v = views[s] = new KeptDataView(buf);
         return v;
     };
     const imports = {

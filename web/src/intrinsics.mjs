@@ -110,3 +110,43 @@ export function newAbortController() {
     const c = new Controller();
     return { signal: signalOf(c), abort: (reason) => abortOf(c, reason) };
 }
+
+/**
+ * A subclass of `Base` whose prototype holds Base.prototype's methods and
+ * accessors as they were at load: a page that replaces one of those
+ * afterwards (Map.prototype.get) does not reach an instance made from it,
+ * and the calls stay the builtins themselves (no wrapper on a hot path).
+ * @template {new (...args: any[]) => any} B
+ * @param {B} Base
+ * @returns {B}
+ */
+function keptAtLoad(Base) {
+    const Kept = class extends Base {};
+    const own = Object.getOwnPropertyDescriptors(Base.prototype);
+    delete (/** @type {any} */ (own)).constructor;
+    Object.defineProperties(Kept.prototype, own);
+    return Kept;
+}
+
+const KeptMapBase = keptAtLoad(Map);
+/**
+ * Map as the page had it at load, for what the Go runtime's glue
+ * (wasm_exec.js, scripts/wasm-exec.mjs) keeps: its ids of the JS values Go
+ * holds and its timers. A stubbed Map.prototype.get gave Go a wrong id and
+ * stopped that factory's engine for good ("Reflect.get called on
+ * non-object"). Its entries are added one by one: the Map constructor would
+ * iterate them with the page's Array iterator of the moment.
+ */
+export class KeptMap extends KeptMapBase {
+    /** @param {[unknown, unknown][]} [entries] */
+    constructor(entries) {
+        super();
+        if (entries) for (let i = 0; i < entries.length; i++) this.set(entries[i][0], entries[i][1]);
+    }
+}
+
+/** DataView as the page had it at load: the Go runtime's glue reads and writes Go's memory with it. */
+export const KeptDataView = keptAtLoad(DataView);
+
+/** Reflect's functions as the page had them at load: the Go runtime's glue reads, writes and calls JS values with them. */
+export const keptReflect = /** @type {typeof Reflect} */ (Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(Reflect)));

@@ -172,3 +172,37 @@ describe("builtins a run needs, replaced after load", () => {
         });
     }
 });
+
+// In-thread the Go runtime's glue (wasm_exec.js) and the core's direct
+// imports (direct.mjs) call Map (the ids of the JS values Go holds),
+// DataView (Go's and QuickJS's memory) and Reflect at every crossing. Worker
+// mode runs them in the worker's realm; the rows hold there too.
+describe("the Go runtime's builtins replaced after load", () => {
+    const ROWS = [
+        // Go got an object for a value's id: "Code Mode's engine stopped:
+        // ... Reflect.get called on non-object", for good.
+        ["Map.prototype.get gives a stand-in", Map.prototype, "get", function () { return { id: 1 }; }, false],
+        // Go read zeros from memory: the run failed with "unknown error".
+        ["DataView.prototype.getUint32 gives 0", DataView.prototype, "getUint32", function () { return 0; }, true],
+        ["DataView.prototype.setUint32 a no-op", DataView.prototype, "setUint32", function () {}, true],
+        ["Reflect.get gives undefined", Reflect, "get", function () { return undefined; }, true],
+        ["Reflect.apply throws", Reflect, "apply", function () { throw new Error("Reflect.apply stubbed"); }, true],
+    ];
+    for (const [name, owner, key, value, works] of ROWS) {
+        test(`${name}: the run ${works ? "works" : "ends"}, and the same factory's next run works on the restored page`, async (t) => {
+            const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.x", () => 1)] });
+            const s = api.createSession();
+            await nextRunWorks(s);
+            const undo = replace(owner, key, value);
+            let got;
+            try {
+                got = await settled(() => run(s, "await new Promise((r) => setTimeout(r, 5)); return await tools.t.x({}) + 1"), 20_000);
+            } finally {
+                undo();
+            }
+            assert.ok(!("hung" in got), "the run never ended");
+            if (works) assert.equal(got.value?.result, 2, JSON.stringify(got.value ?? String(got.error?.message ?? got.error)));
+            await nextRunWorks(s);
+        });
+    }
+});
