@@ -1,0 +1,585 @@
+// Attacks from outside, third round (hostile18): what one run leaves in the
+// reused QuickJS instance for the next run, two runs of one session in
+// flight at once, the host misusing its own API (dispose from inside a
+// tool, an interceptor or an observer; a tool unregistered while a run
+// awaits it; thenables that settle twice; Proxies), searchTools given odd
+// queries and limits, and the adapters fed a hostile source (names of every
+// shape, 10,000 tools, $ref loops, 1 MB descriptions, non-Error throws).
+// Each row states the safe outcome, in both engine modes (CODE_MODE_WORKER=1).
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { assetPath, llmTools, run, sleep, tool, withFactory, within } from "./helpers.mjs";
+import { loadAdapter } from "./adapter-helpers.mjs";
+
+/** A JSON text of `value` without the page's file paths, and not too long. */
+function assertBounded(value, max = 200_000) {
+    const text = JSON.stringify(value);
+    assert.ok(text.length < max, `${text.length} chars: ${text.slice(0, 500)}`);
+    for (const word of ["file:", "/work/", "node:internal", "hostile18"]) {
+        assert.ok(!text.includes(word), `${word} in ${text.slice(0, 2000)}`);
+    }
+}
+
+const ok = (r) => {
+    assert.notEqual(r, "hung");
+    assert.equal(r.ok, true, JSON.stringify(r.error));
+    return r.result;
+};
+
+describe("a run leaves nothing for the next run of the session", () => {
+    // Run 1 leaves `leave`; run 2 runs `probe` and must return `want`.
+    const rows = [
+        ["a global", "globalThis.secret = 'S1'; return 1", "return typeof globalThis.secret", "undefined"],
+        ["an Object.prototype property", "Object.prototype.leak = 'S1'; return 1", "return ({}).leak ?? null", null],
+        ["an Array.prototype method", "Array.prototype.first = function () { return 'S1' }; return 1", "return typeof [].first", "undefined"],
+        ["a replaced JSON.stringify", "JSON.stringify = () => '\"S1\"'; return 1", "return {a: 1}", { a: 1 }],
+        ["a Symbol.for registry entry with data", "globalThis[Symbol.for('k')] = 'S1'; Object.prototype[Symbol.for('k')] = 'S1'; return 1", "return String(({})[Symbol.for('k')] ?? null)", "null"],
+        ["a frozen Object.prototype", "Object.freeze(Object.prototype); return 1", "const o = {}; o.toString = () => 'x'; return String(o)", "x"],
+        ["a WeakRef on Function.prototype", "Function.prototype.ref = new WeakRef({ s: 'S1' }); return 1", "return typeof Function.prototype.ref", "undefined"],
+        ["a replaced Promise", "globalThis.Promise = function () { throw new Error('S1') }; return 1", "return await Promise.resolve(3)", 3],
+    ];
+    for (const [what, leave, probe, want] of rows) {
+        test(what, async (t) => {
+            const api = await withFactory(t, { wasmLocation: assetPath });
+            const s = api.createSession();
+            ok(await run(s, leave));
+            const r = await run(s, probe);
+            assert.deepEqual(ok(r), want);
+            assertBounded(r);
+            assert.ok(!JSON.stringify(r).includes("S1"), JSON.stringify(r));
+        });
+    }
+
+    // Run 1 leaves work pending and returns; its callbacks must never log
+    // in run 2 nor call a tool after run 1 ended.
+    const pending = [
+        ["a timer", "setTimeout(() => { console.log('LATE1'); tools.t.x({ from: 1 }) }, 30); return 1"],
+        ["an interval", "setInterval(() => { console.log('LATE1'); tools.t.x({ from: 1 }) }, 10); return 1"],
+        ["a long microtask chain", "let p = Promise.resolve(); for (let i = 0; i < 2000; i++) p = p.then(() => {}); p.then(() => { console.log('LATE1'); tools.t.x({ from: 1 }) }); return 1"],
+        ["a FinalizationRegistry callback", "const r = new FinalizationRegistry(() => { console.log('LATE1'); tools.t.x({ from: 1 }) }); (() => { r.register({ big: 'x'.repeat(1e5) }, 1) })(); globalThis.keep = r; return 1"],
+        ["an unhandled rejection", "Promise.reject(new Error('LATE1')); (async () => { await null; throw new Error('LATE1') })(); return 1"],
+        ["a pending tool call's continuation", "tools.t.slow({}).then(() => { console.log('LATE1'); tools.t.x({ from: 1 }) }); return 1"],
+    ];
+    for (const [what, leave] of pending) {
+        test(`${what} of run 1 never shows in run 2`, async (t) => {
+            const calls = [];
+            let ended = false;
+            const api = await withFactory(t, {
+                wasmLocation: assetPath,
+                tools: [
+                    tool("t.x", (input) => { calls.push({ input, late: ended }); return 1; }),
+                    tool("t.slow", () => sleep(50).then(() => 1)),
+                ],
+            });
+            const s = api.createSession();
+            const r1 = await run(s, leave);
+            ended = true;
+            ok(r1);
+            const r2 = await run(s, "const a = []; for (let i = 0; i < 20; i++) { a.push('x'.repeat(1e4)); await new Promise((r) => setTimeout(r, 10)) } console.log('run2'); return a.length");
+            assert.equal(ok(r2), 20);
+            assert.ok(!JSON.stringify(r2).includes("LATE1"), JSON.stringify(r2.logs));
+            await sleep(100);
+            assert.deepEqual(calls.filter((c) => c.late), [], "a tool call of run 1 after it ended");
+        });
+    }
+
+    test("console state (open groups, counters, timers) does not carry to the next run", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        const s = api.createSession();
+        ok(await run(s, "console.group('g'); console.group('h'); console.count('a'); console.count('a'); console.time('t'); return 1"));
+        const r = await run(s, "console.log('flat'); console.count('a'); console.timeEnd('t'); return 1");
+        ok(r);
+        const text = r.logs.map((l) => l.message);
+        assert.equal(text[0], "flat");
+        assert.equal(text[1], "a: 1");
+        assert.ok(!/t: \d/.test(text.join("\n")), text.join("\n"));
+    });
+});
+
+describe("two runs of one session in flight at once", () => {
+    test("globals, logs and results stay each run's own", async (t) => {
+        let release;
+        const gate = new Promise((r) => { release = r; });
+        const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.wait", () => gate.then(() => 1))] });
+        const s = api.createSession();
+        const a = run(s, "globalThis.mine = 'A'; console.log('logA'); await tools.t.wait({}); return [globalThis.mine, typeof globalThis.theirs]");
+        await sleep(50);
+        const b = await run(s, "globalThis.theirs = 'B'; console.log('logB'); return [typeof globalThis.mine, globalThis.theirs]");
+        release();
+        const ra = await a;
+        assert.deepEqual(ok(ra), ["A", "undefined"]);
+        assert.deepEqual(ok(b), ["undefined", "B"]);
+        assert.deepEqual(ra.logs.map((l) => l.message), ["logA"]);
+        assert.deepEqual(b.logs.map((l) => l.message), ["logB"]);
+    });
+
+    test("each tool call sees its own run's context across 400 interleaved calls", async (t) => {
+        const wrong = [];
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            interceptors: { onToolCall: ({ input, callContext }) => { if (input.who !== callContext.who) wrong.push(["i", input.who, callContext.who]); return { allowed: true }; } },
+            tools: [tool("t.who", async (input, { context }) => { await sleep(Math.random() * 3); if (input.who !== context.who) wrong.push(["t", input.who, context.who]); return context.who; })],
+        });
+        const s = api.createSession();
+        const prog = (who) => `const out = []; for (let i = 0; i < 100; i++) out.push(await tools.t.who({ who: ${JSON.stringify(who)} })); return out.every((w) => w === ${JSON.stringify(who)})`;
+        const rs = await Promise.all(["a", "b", "c", "d"].map((who) => run(s, prog(who), { context: { who } })));
+        for (const r of rs) assert.equal(ok(r), true);
+        assert.deepEqual(wrong, []);
+    });
+
+    test("aborting one run leaves the other's tool calls and result alone", async (t) => {
+        const signals = [];
+        let bothStarted;
+        const started = new Promise((r) => { bothStarted = r; });
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            tools: [tool("t.slow", (_i, { signal, context }) => {
+                signals.push([context, signal]);
+                if (signals.length === 2) bothStarted();
+                return started.then(() => sleep(100)).then(() => context);
+            })],
+        });
+        const s = api.createSession();
+        const ac = new AbortController();
+        const a = run(s, "return await tools.t.slow({})", { context: "A", signal: ac.signal });
+        const b = run(s, "return await tools.t.slow({})", { context: "B" });
+        await started;
+        ac.abort();
+        await assert.rejects(a);
+        assert.equal(ok(await b), "B");
+        const byRun = Object.fromEntries(signals.map(([c, sg]) => [c, sg.aborted]));
+        assert.deepEqual(byRun, { A: true, B: false });
+    });
+});
+
+describe("the host misusing its own API", () => {
+    const disposers = [
+        ["factory.dispose() from inside the tool", "tool"],
+        ["factory.dispose() from inside onToolCall", "interceptor"],
+        ["factory.dispose() from inside onEvent run-start", "event"],
+    ];
+    for (const [what, where] of disposers) {
+        test(`${what}: the run settles, later calls reject clearly`, async (t) => {
+            let api;
+            const ran = [];
+            const config = {
+                wasmLocation: assetPath,
+                tools: [tool("t.x", () => { ran.push("t.x"); if (where === "tool") api.dispose(); return 1; })],
+            };
+            if (where === "interceptor") config.interceptors = { onToolCall: () => { api.dispose(); return { allowed: true }; } };
+            if (where === "event") config.onEvent = (e) => { if (e.type === "run-start") api.dispose(); };
+            api = await withFactory(t, config);
+            const s = api.createSession();
+            const r = await within(run(s, "return await tools.t.x({})").then((v) => v, (e) => ({ rejected: e })), 20_000);
+            assert.notEqual(r, "hung");
+            if (r.rejected) assert.match(String(r.rejected.message), /dispos/i);
+            else assert.equal(r.ok, false, JSON.stringify(r));
+            if (where !== "tool") assert.deepEqual(ran, [], "the tool ran after dispose");
+            await assert.rejects(async () => run(s, "return 1"), /dispos/i);
+            assert.throws(() => api.createSession(), /dispos/i);
+        });
+    }
+
+    test("session.dispose() from a run's own onEvent at run-start: the run rejects naming the disposal, the next session works", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        const s = api.createSession();
+        const r = await within(run(s, "return 1", { onEvent: (e) => { if (e.type === "run-start") s.dispose(); } }).then((v) => v, (e) => ({ rejected: e })), 20_000);
+        assert.notEqual(r, "hung");
+        assert.match(String(r.rejected?.message), /session has been disposed/, JSON.stringify(r));
+        assert.equal(ok(await run(api.createSession(), "return 3")), 3);
+    });
+
+    test("session.dispose() from inside its own run's tool: the run settles, another session keeps working", async (t) => {
+        let s;
+        const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.x", () => { s.dispose(); return 1; })] });
+        s = api.createSession();
+        const other = api.createSession();
+        const r = await within(run(s, "await tools.t.x({}); await tools.t.x({}); return 'after'").then((v) => v, (e) => ({ rejected: e })), 20_000);
+        assert.notEqual(r, "hung");
+        if (!r.rejected) assert.equal(r.ok, false, JSON.stringify(r));
+        assert.equal(ok(await run(other, "return 5")), 5);
+    });
+
+    test("a tool unregistered while a run awaits it: that call completes, the next call is unknown", async (t) => {
+        let unregister;
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        unregister = api.registerTool(tool("t.x", async () => { unregister(); await sleep(20); return "done"; }));
+        const s = api.createSession();
+        const r = await run(s, "const a = await tools.t.x({}); try { await tool_call('t.x', {}); return [a, 'second ran'] } catch (e) { return [a, e.message] }");
+        const [first, second] = ok(r);
+        assert.equal(first, "done");
+        assert.match(second, /t\.x.*unregistered|unknown/i);
+    });
+
+    test("the same tool object registered twice: TypeError, the first stays; registerTools([t, t]) registers nothing", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        const def = tool("t.x", () => 1);
+        api.registerTool(def);
+        assert.throws(() => api.registerTool(def), (e) => e instanceof TypeError && /t\.x/.test(e.message));
+        const def2 = tool("t.y", () => 2);
+        assert.throws(() => api.registerTools([def2, def2]), (e) => e instanceof TypeError && /t\.y/.test(e.message));
+        assert.deepEqual(api.listTools().map((x) => x.name).sort(), ["t.x"]);
+        const s = api.createSession();
+        assert.equal(ok(await run(s, "return await tools.t.x({})")), 1);
+    });
+
+    test("an unregister function called after a newer tool of the same name was registered leaves the newer one", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        const off1 = api.registerTool(tool("t.x", () => "old"));
+        off1();
+        api.registerTool(tool("t.x", () => "new"));
+        off1();
+        const s = api.createSession();
+        assert.equal(ok(await run(s, "return await tools.t.x({})")), "new");
+    });
+
+    test("the same tool object in two sessions' tools works in both", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        const def = tool("own.x", (_i, { context }) => context);
+        const a = api.createSession({ tools: [def] });
+        const b = api.createSession({ tools: [def] });
+        assert.equal(ok(await run(a, "return await tools.own.x({})", { context: "A" })), "A");
+        assert.equal(ok(await run(b, "return await tools.own.x({})", { context: "B" })), "B");
+    });
+
+    // execute's odd return values: the call gets the first settlement or a
+    // clear error; the page lives.
+    const returns = [
+        ["a thenable that resolves twice then rejects", () => ({ then(res, rej) { res("first"); res("second"); rej(new Error("late")); } }), "first"],
+        ["a thenable whose then throws after resolving", () => ({ then(res) { res("first"); throw new Error("after"); } }), "first"],
+        ["a thenable resolving with a thenable", () => ({ then(res) { res({ then(r2) { r2("inner"); } }); } }), "inner"],
+        ["a Proxy object logging every get", () => new Proxy({ a: 1 }, { get: (o, k) => (k === "then" ? undefined : o[k]) }), { a: 1 }],
+        ["a Proxy whose then getter throws", () => new Proxy({}, { get: (_o, k) => { if (k === "then") throw new Error("THEN-TRAP"); return undefined; } }), /THEN-TRAP/],
+        ["a revoked Proxy", () => { const p = Proxy.revocable({}, {}); p.revoke(); return p.proxy; }, /revoked|proxy/i],
+        ["a thenable rejecting with a non-Error", () => ({ then(_res, rej) { rej("plain string"); } }), /plain string/],
+        ["a rejection with undefined", () => Promise.reject(undefined), /t\.x|undefined|failed/i],
+        ["a rejection with an object without message", () => Promise.reject({ code: 42 }), /t\.x|42|failed/i],
+    ];
+    for (const [what, make, want] of returns) {
+        test(`execute returns ${what}`, async (t) => {
+            const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.x", make)] });
+            const s = api.createSession();
+            const r = await within(run(s, "try { return { v: await tools.t.x({}) } } catch (e) { return { err: String(e && e.message) } }"), 20_000);
+            const got = ok(r);
+            assertBounded(r);
+            if (want instanceof RegExp) assert.match(String(got.err), want, JSON.stringify(got));
+            else assert.deepEqual(got, { v: want });
+            assert.equal(ok(await run(s, "return 1 + 1")), 2);
+        });
+    }
+
+    test("execute returns a thenable that never calls back: TIMEOUT", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath, timeout: 500, tools: [tool("t.x", () => ({ then() {} }))] });
+        const r = await within(run(api.createSession(), "return await tools.t.x({})"), 20_000);
+        assert.notEqual(r, "hung");
+        assert.equal(r.error?.code, "TIMEOUT", JSON.stringify(r));
+    });
+
+    test("a Proxy as the tool definition registers as a plain object or is refused, never half", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        const reads = [];
+        const def = new Proxy(tool("t.p", () => "proxied"), { get: (o, k) => { reads.push(k); return o[k]; } });
+        let registered = true;
+        try { api.registerTool(def); } catch (e) { registered = false; assert.ok(e instanceof TypeError, String(e)); }
+        const names = api.listTools().map((x) => x.name);
+        assert.deepEqual(names, registered ? ["t.p"] : []);
+        if (registered) assert.equal(ok(await run(api.createSession(), "return await tools.t.p({})")), "proxied");
+    });
+
+    test("executeCode of the same session from inside onToolCall: no deadlock", async (t) => {
+        let s;
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            tools: [tool("t.x", () => "tool")],
+            interceptors: { onToolCall: async ({ tool: d }) => { if (d.name === "t.x") { const inner = await run(s, "return 40 + 2"); return inner.result === 42 ? { allowed: true } : { allowed: false, reason: "inner failed" }; } return { allowed: true }; } },
+        });
+        s = api.createSession();
+        const r = await within(run(s, "return await tools.t.x({})"), 20_000);
+        assert.equal(ok(r), "tool");
+    });
+});
+
+describe("searchTools given odd queries and limits", () => {
+    const queries = [
+        ["1 MB", "orders ".repeat(150_000)],
+        ["lone surrogates", "\uD800orders\uDC00 \uDFFF"],
+        ["NUL characters", "orders\u0000search\u0000"],
+        ["regex metacharacters", ".*(+[?{\\ orders ^$|)"],
+        ["__proto__", "__proto__"],
+        ["constructor", "constructor"],
+        ["hasOwnProperty toString valueOf", "hasOwnProperty toString valueOf"],
+        ["empty", ""],
+        ["only spaces", "     "],
+        ["10,000 distinct words", Array.from({ length: 10_000 }, (_, i) => `w${i}`).join(" ")],
+    ];
+    const catalog = [
+        tool("orders.search", () => 1, { description: "Search orders." }),
+        tool("orders.cancel", () => 1, { description: "Cancel an order." }),
+        tool("admin.secret", () => 1, { description: "Hidden admin tool: orders search constructor __proto__." }),
+    ];
+    for (const [what, query] of queries) {
+        test(`query: ${what}`, async (t) => {
+            const api = await withFactory(t, { wasmLocation: assetPath, tools: catalog, toolFilter: (d) => !d.name.startsWith("admin.") });
+            const s = api.createSession();
+            const { searchTools } = llmTools(s);
+            const r = await within(searchTools.execute({ query }), 20_000);
+            assert.notEqual(r, "hung");
+            assertBounded(r);
+            assert.ok(!JSON.stringify(r).includes("admin"), JSON.stringify(r).slice(0, 500));
+            const inner = await within(run(s, `const r = await tool_search({ query: ${JSON.stringify(query)} }); return r.map((x) => x.name)`), 20_000);
+            const names = ok(inner);
+            assert.ok(Array.isArray(names));
+            assert.ok(!names.some((n) => n.startsWith("admin")), names.join());
+        });
+    }
+
+    const limits = [0, -1, 1e9, NaN, "5", 2.5, Infinity, -Infinity, null, "abc", 1e-9, 2 ** 53 + 2, [], {}, true];
+    for (const limit of limits) {
+        test(`limit ${typeof limit === "string" ? JSON.stringify(limit) : String(limit)} (${typeof limit})`, async (t) => {
+            const many = Array.from({ length: 40 }, (_, i) => tool(`orders.t${i}`, () => 1, { description: `Order tool ${i}.` }));
+            const api = await withFactory(t, { wasmLocation: assetPath, tools: many });
+            const s = api.createSession();
+            const { searchTools } = llmTools(s);
+            const r = await within(searchTools.execute({ query: "order", limit }), 20_000);
+            assert.notEqual(r, "hung");
+            assertBounded(r);
+            const text = JSON.stringify(r);
+            if (r && r.ok === false) {
+                assert.equal(r.error.code, "INVALID_INPUT", text);
+                assert.match(r.error.message, /limit/, text);
+            }
+            const inner = await within(run(s, `try { const r = await tool_search({ query: "order", limit: ${JSON.stringify(limit) ?? "undefined"} }); return { n: r.length } } catch (e) { return { err: e.message } }`), 20_000);
+            const got = ok(inner);
+            if (got.err !== undefined) assert.match(got.err, /limit/, got.err);
+            else assert.ok(got.n >= 0 && got.n <= 40, JSON.stringify(got));
+        });
+    }
+
+    const badQueries = [["a number", 42], ["an object", { q: "orders" }], ["an array", ["orders"]], ["null", null], ["missing", undefined]];
+    for (const [what, query] of badQueries) {
+        test(`query that is ${what}: answered or INVALID_INPUT naming query`, async (t) => {
+            const api = await withFactory(t, { wasmLocation: assetPath, tools: catalog.slice(0, 2) });
+            const { searchTools } = llmTools(api.createSession());
+            const r = await within(searchTools.execute(query === undefined ? {} : { query }), 20_000);
+            assert.notEqual(r, "hung");
+            assertBounded(r);
+            if (r && r.ok === false) {
+                assert.equal(r.error.code, "INVALID_INPUT", JSON.stringify(r));
+                assert.match(r.error.message, /query/, JSON.stringify(r));
+            }
+        });
+    }
+});
+
+describe("adapters fed a hostile source", () => {
+    /** A minimal MCP client: listTools answers `tools`, callTool runs `call`. */
+    function fakeMcp(tools, call = async () => ({ content: [{ type: "text", text: "ok" }] }), extra = {}) {
+        return {
+            getServerVersion: () => ({ name: "evil", version: "1" }),
+            getServerCapabilities: () => ({ tools: {} }),
+            listTools: async () => ({ tools }),
+            callTool: (params, _schema, options) => call(params, options),
+            setNotificationHandler() {},
+            removeNotificationHandler() {},
+            ...extra,
+        };
+    }
+
+    test("MCP tool names of every shape register under valid names or are reported, never throw", async (t) => {
+        const mcp = await loadAdapter("mcp");
+        const names = ["a.b c", "", "..", ".", "__proto__", "constructor", "then", "x.then", "résumé", "検索", "a".repeat(300), "a/b\\c", "tab\there", "emoji😀", "x.__proto__.y", "prototype", "0", "-", "$", "a..b", "a.", ".a"];
+        const errors = [];
+        const src = await within(mcp.fromMcpClient(fakeMcp(names.map((name) => ({ name, description: `the ${name}`, inputSchema: { type: "object" } }))), { onError: (e) => errors.push(String(e?.message ?? e)) }), 20_000);
+        assert.notEqual(src, "hung");
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        const off = src.registerTools(api);
+        t.after(() => { off(); src.close(); });
+        const listed = api.listTools().map((x) => x.name);
+        for (const n of listed) assert.match(n, /^[A-Za-z0-9_$.-]{1,128}$/, n);
+        assert.equal(new Set(listed).size, listed.length);
+        const r = await run(api.createSession(), "return Object.keys(tools).length");
+        assert.ok(ok(r) >= 1);
+        assert.ok(listed.length + errors.length >= names.length - 2, `${listed.length} listed, ${errors.length} reported of ${names.length}: ${JSON.stringify(errors)}`);
+    });
+
+    test("an MCP server with 10,000 tools registers, and search answers", async (t) => {
+        const mcp = await loadAdapter("mcp");
+        const tools = Array.from({ length: 10_000 }, (_, i) => ({ name: `tool_${i}`, description: `Does thing number ${i}.`, inputSchema: { type: "object", properties: { q: { type: "string" } } } }));
+        const src = await mcp.fromMcpClient(fakeMcp(tools), { namespace: "big" });
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        const off = src.registerTools(api);
+        t.after(() => { off(); src.close(); });
+        assert.equal(api.listTools().length, 10_000);
+        const { searchTools } = llmTools(api.createSession());
+        const r = await within(searchTools.execute({ query: "thing number 9999", limit: 3 }), 60_000);
+        assert.notEqual(r, "hung");
+        assertBounded(r);
+    });
+
+    const schemas = [
+        ["a $ref to the root", { type: "object", properties: { self: { $ref: "#" } } }],
+        ["definitions a -> b -> a", { type: "object", properties: { x: { $ref: "#/definitions/a" } }, definitions: { a: { $ref: "#/definitions/b" }, b: { $ref: "#/definitions/a" } } }],
+        ["a $ref to itself", { $ref: "#/definitions/a", definitions: { a: { $ref: "#/definitions/a" } } }],
+        ["a dangling $ref", { type: "object", properties: { x: { $ref: "#/definitions/nope" } } }],
+        ["a remote $ref", { type: "object", properties: { x: { $ref: "https://example.invalid/schema.json" } } }],
+        ["1,000 levels deep", (() => { let s = { type: "string" }; for (let i = 0; i < 1000; i++) s = { type: "object", properties: { a: s } }; return s; })()],
+        ["not an object", "object"],
+        ["null", null],
+    ];
+    for (const [what, inputSchema] of schemas) {
+        test(`MCP inputSchema with ${what}: that tool is refused and reported or works; the others register`, async (t) => {
+            const mcp = await loadAdapter("mcp");
+            const errors = [];
+            const src = await within(mcp.fromMcpClient(fakeMcp([
+                { name: "good", description: "fine", inputSchema: { type: "object" } },
+                { name: "evil", description: "loops", inputSchema },
+            ]), { onError: (e) => errors.push(String(e?.message ?? e)) }), 20_000);
+            assert.notEqual(src, "hung");
+            const api = await withFactory(t, { wasmLocation: assetPath });
+            const warned = [];
+            const warn = console.warn;
+            console.warn = (...a) => warned.push(a.join(" "));
+            let off;
+            try { off = src.registerTools(api); } finally { console.warn = warn; }
+            t.after(() => { off(); src.close(); });
+            const listed = api.listTools().map((x) => x.name);
+            assert.ok(listed.includes("evil.good"), listed.join());
+            const s = api.createSession();
+            assert.equal(ok(await run(s, "return await tools.evil.good({})")), "ok");
+            if (listed.includes("evil.evil")) {
+                const r = await within(run(s, "try { return await tools.evil.evil({ self: {}, x: 1 }) } catch (e) { return 'E:' + e.message }"), 20_000);
+                assert.notEqual(r, "hung");
+                assert.equal(typeof ok(r), "string");
+                const srch = await within(run(s, "return (await tool_search({ query: 'loops' })).map((x) => x.signature.length)"), 20_000);
+                ok(srch);
+            } else {
+                assert.ok(errors.length + warned.length >= 1, "the refused tool was not reported");
+                assert.ok([...errors, ...warned].some((m) => m.includes("evil")), JSON.stringify([errors, warned]));
+            }
+        });
+    }
+
+    test("an MCP description of 1 MB: registered, instruction and search bounded", async (t) => {
+        const mcp = await loadAdapter("mcp");
+        const src = await mcp.fromMcpClient(fakeMcp([{ name: "big", description: "huge ".repeat(200_000), inputSchema: { type: "object" } }]));
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        const off = src.registerTools(api);
+        t.after(() => { off(); src.close(); });
+        const s = api.createSession();
+        assert.ok(s.getSystemInstruction().length < 200_000);
+        const r = await run(s, "return JSON.stringify(await tool_search({ query: 'huge' })).length");
+        assert.ok(ok(r) < 200_000, String(r.result));
+    });
+
+    test("an MCP server that never answers listTools: fromMcpClient with a timeout does not hang forever, the page lives", async (t) => {
+        const mcp = await loadAdapter("mcp");
+        const client = fakeMcp([], undefined, { listTools: () => new Promise(() => {}) });
+        const r = await within(mcp.fromMcpClient(client, { timeout: 300 }).then((v) => ({ v }), (e) => ({ e })), 5_000);
+        // Hanging is the caller's to bound (no documented listing timeout); record which.
+        if (r !== "hung") assert.ok(r.e instanceof Error || r.v, JSON.stringify(r));
+    });
+
+    const throwsMcp = [
+        ["a string", () => { throw "plain string"; }, /plain string/],
+        ["null", () => { throw null; }, /null|failed|evil\.x/i],
+        ["an object without message", () => { throw { code: -1 }; }, /-1|failed|evil\.x/i],
+        ["a Symbol", () => { throw Symbol("sym"); }, /sym|failed|evil\.x/i],
+        ["an Error with a 1 MB message", () => { throw new Error("m".repeat(1e6)); }, /m{20}/],
+        ["a result with isError and no content", async () => ({ isError: true }), /evil\.x|error|failed/i],
+        ["a result that is null", async () => null, null],
+        ["a result with content that is not an array", async () => ({ content: "text" }), null],
+    ];
+    for (const [what, call, want] of throwsMcp) {
+        test(`an MCP callTool that throws or returns ${what}: the program gets a clear error, the page lives`, async (t) => {
+            const mcp = await loadAdapter("mcp");
+            const src = await mcp.fromMcpClient(fakeMcp([{ name: "x", description: "x", inputSchema: { type: "object" } }], call));
+            const api = await withFactory(t, { wasmLocation: assetPath });
+            const off = src.registerTools(api);
+            t.after(() => { off(); src.close(); });
+            const s = api.createSession();
+            const r = await within(run(s, "try { return { v: await tools.evil.x({}) } } catch (e) { return { err: String(e.message) } }"), 20_000);
+            const got = ok(r);
+            assertBounded(r);
+            if (want) assert.match(String(got.err), want, JSON.stringify(got).slice(0, 300));
+            assert.equal(ok(await run(s, "return 2")), 2);
+        });
+    }
+
+    test("io.Connect methods that throw non-Errors: the program gets a clear error", async (t) => {
+        const { fromIoConnect } = await loadAdapter("io-connect");
+        const { FakeBus } = await import("./fakes/io-connect.mjs");
+        const bus = new FakeBus();
+        const server = bus.connect("server");
+        const throwers = { S: () => { throw "plain string"; }, U: () => { throw undefined; }, O: () => { throw {}; }, N: () => { throw null; }, Y: () => { throw Symbol("y"); } };
+        for (const [name, fn] of Object.entries(throwers)) await server.register(name, fn);
+        const me = bus.connect("me");
+        const src = fromIoConnect({ interop: me });
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        const off = src.registerTools(api);
+        t.after(() => { off(); src.close(); });
+        const s = api.createSession();
+        for (const name of Object.keys(throwers)) {
+            const r = await within(run(s, `try { await tools.interop.${name}({}); return 'no error' } catch (e) { return typeof e.message === 'string' && e.message.length > 0 ? 'E:' + e.message : 'bad:' + typeof e.message }`), 20_000);
+            const got = ok(r);
+            assert.match(got, /^E:/, `${name}: ${got}`);
+            assertBounded(r);
+        }
+    });
+
+    test("io.Connect method names of every shape: valid tool names or left out, nothing throws", async (t) => {
+        const { fromIoConnect } = await loadAdapter("io-connect");
+        const { FakeBus } = await import("./fakes/io-connect.mjs");
+        const bus = new FakeBus();
+        const server = bus.connect("server");
+        const names = ["a..b", ".", "__proto__.x", "constructor", "x.then", "検索", "with space", "a".repeat(300), "T42.Snapshot", "emoji😀", "a.", ".a"];
+        for (const n of names) await server.register(n, () => n);
+        const errors = [];
+        const src = fromIoConnect({ interop: bus.connect("me") }, { onError: (e) => errors.push(String(e?.message ?? e)) });
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        const off = src.registerTools(api);
+        t.after(() => { off(); src.close(); });
+        const listed = api.listTools().map((x) => x.name);
+        for (const n of listed) assert.match(n, /^[A-Za-z0-9_$.-]{1,128}$/, n);
+        assert.ok(listed.length >= 1);
+        assert.equal(ok(await run(api.createSession(), "return await tools.interop.T42.Snapshot({})")), "T42.Snapshot");
+    });
+
+    test("FDC3 raiseIntent rejecting with non-Errors: a clear error names the kind", async (t) => {
+        const { fromFdc3 } = await loadAdapter("fdc3");
+        const rejections = ["plain", undefined, null, {}, Symbol("s")];
+        let i = 0;
+        const agent = {
+            findIntentsByContext: async () => [{ intent: { name: "Boom", displayName: "Boom" }, apps: [{ appId: "a" }] }],
+            raiseIntent: async () => { throw rejections[i++]; },
+            getInfo: async () => ({ fdc3Version: "2.2", provider: "fake" }),
+        };
+        const src = await fromFdc3(agent, { contextTypes: ["fdc3.instrument"] });
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        const off = src.registerTools(api);
+        t.after(() => { off(); src.close?.(); });
+        const s = api.createSession();
+        for (const rej of rejections) {
+            const r = await within(run(s, "try { await tools.fdc3.Boom({ type: 'fdc3.instrument' }); return 'no error' } catch (e) { return typeof e.message === 'string' && e.message.length > 0 ? 'E:' + e.message : 'bad:' + typeof e.message }"), 20_000);
+            assert.match(ok(r), /^E:/, String(rej?.toString?.() ?? rej));
+        }
+    });
+
+    const argTexts = [
+        ["10 MB of code", JSON.stringify({ code: "return 1; //" + "x".repeat(1e7), explanation: "x" })],
+        ["invalid JSON", "{code: 'return 1'"],
+        ["JSON null", "null"],
+        ["a JSON array", "[\"return 1\"]"],
+        ["a JSON string", "\"return 1\""],
+        ["a lone surrogate in code", JSON.stringify({ code: "return '\uD800'.length", explanation: "x" })],
+    ];
+    for (const [what, args] of argTexts) {
+        test(`handleToolCall with ${what}: a result, never a throw`, async (t) => {
+            const { handleToolCall } = await loadAdapter("llm");
+            const api = await withFactory(t, { wasmLocation: assetPath });
+            const r = await within(handleToolCall(api.createSession(), "executeCode", args), 30_000);
+            assert.notEqual(r, "hung");
+            assertBounded(r);
+            if (r.ok === false) assert.ok(["INVALID_INPUT", "SYNTAX"].includes(r.error.code), JSON.stringify(r).slice(0, 300));
+        });
+    }
+});
