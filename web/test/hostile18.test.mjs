@@ -471,12 +471,26 @@ describe("adapters fed a hostile source", () => {
         assert.ok(ok(r) < 200_000, String(r.result));
     });
 
-    test("an MCP server that never answers listTools: fromMcpClient with a timeout does not hang forever, the page lives", async (t) => {
+    test("an MCP server that never answers tools/list: fromMcpClient's timeout bounds the listing too", async () => {
         const mcp = await loadAdapter("mcp");
-        const client = fakeMcp([], undefined, { listTools: () => new Promise(() => {}) });
-        const r = await within(mcp.fromMcpClient(client, { timeout: 300 }).then((v) => ({ v }), (e) => ({ e })), 5_000);
-        // Hanging is the caller's to bound (no documented listing timeout); record which.
-        if (r !== "hung") assert.ok(r.e instanceof Error || r.v, JSON.stringify(r));
+        const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+        const { Server } = await import("@modelcontextprotocol/sdk/server/index.js");
+        const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
+        const { ListToolsRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
+        const server = new Server({ name: "mute", version: "1.0.0" }, { capabilities: { tools: {} } });
+        server.setRequestHandler(ListToolsRequestSchema, () => new Promise(() => {}));
+        const [a, b] = InMemoryTransport.createLinkedPair();
+        const client = new Client({ name: "test-client", version: "1.0.0" });
+        await Promise.all([server.connect(b), client.connect(a)]);
+        try {
+            // Without it the SDK's own 60 s default was the only bound.
+            const r = await within(mcp.fromMcpClient(client, { timeout: 300 }).then((v) => ({ v }), (e) => ({ e })), 10_000);
+            assert.notEqual(r, "hung", "fromMcpClient waited past its timeout for tools/list");
+            assert.ok(r.e instanceof Error, JSON.stringify(r));
+            assert.match(r.e.message, /timed out/i);
+        } finally {
+            await client.close();
+        }
     });
 
     const throwsMcp = [

@@ -118,7 +118,9 @@ export async function fromMcpClient(client, options) {
         const seen = new Set();
         let cursor;
         do {
-            const page = await client.listTools(cursor === undefined ? undefined : { cursor });
+            // options.timeout bounds each page too: a server that never
+            // answers tools/list held fromMcpClient for the SDK's 60 s.
+            const page = await client.listTools(cursor === undefined ? undefined : { cursor }, opts.timeout ? { timeout: opts.timeout } : undefined);
             tools.push(...(page.tools || []));
             cursor = page.nextCursor;
             // A server that hands back a cursor it gave before would loop forever.
