@@ -168,8 +168,10 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 	stopCM := context.AfterFunc(s.cm.done, func() { cancel(ErrClosed) })
 	defer stopCM()
 	r := &runState{s: s, runContext: runContext, code: code}
-	if fn, _ := ctx.Value(consoleKey{}).(func(LogEntry)); fn != nil {
-		r.obs = newConsoleObserver(fn, runCtx.Done(), s.cm.cfg.Timeout)
+	fn, _ := ctx.Value(consoleKey{}).(func(LogEntry))
+	refused, _ := ctx.Value(refusedKey{}).(func(RefusedCall))
+	if fn != nil || refused != nil {
+		r.obs = newConsoleObserver(fn, refused, runCtx.Done(), s.cm.cfg.Timeout)
 	}
 	r.sourceSpy, _ = ctx.Value(sourceSpyKey{}).(func(string))
 	defer r.end("the run was stopped")
@@ -409,7 +411,7 @@ func (r *runState) addLog(level, msg string) {
 	r.logChars += len(msg)
 	e := LogEntry{Level: level, Message: msg}
 	r.logs = append(r.logs, e)
-	if r.obs == nil {
+	if r.obs == nil || r.obs.fn == nil {
 		r.mu.Unlock()
 		return
 	}

@@ -44,9 +44,10 @@ const observerHandoff = runtime.GOOS != "js"
 // run from ending for ever, past its Timeout and its ctx: it was called on
 // the run's goroutine, inside the sandbox, where no interrupt reaches.
 type consoleObserver struct {
-	fn    func(LogEntry)
-	stop  <-chan struct{} // the run's context: caller, session, factory
-	limit time.Duration   // how long a wait may take: the run's Timeout
+	fn      func(LogEntry)
+	refused func(RefusedCall) // WithRefusedCalls's, or nil
+	stop    <-chan struct{}   // the run's context: caller, session, factory
+	limit   time.Duration     // how long a wait may take: the run's Timeout
 
 	// turn, without handoff, holds the calls one at a time; a caller
 	// takes it in log order (under the run's mu) and calls fn.
@@ -62,25 +63,34 @@ type consoleObserver struct {
 	quitOnce sync.Once
 }
 
-// observed is one entry on its way to fn; done is closed once fn returned.
+// observed is one entry on its way to fn (or a refused call on its way to
+// refused); done is closed once it returned.
 type observed struct {
 	e    LogEntry
+	rc   *RefusedCall
 	done chan struct{}
 }
 
-func newConsoleObserver(fn func(LogEntry), stop <-chan struct{}, limit time.Duration) *consoleObserver {
-	return &consoleObserver{fn: fn, stop: stop, limit: limit, quit: make(chan struct{})}
+// newConsoleObserver makes the observer of a run's entries (fn) and
+// refused calls (refused), either of which may be nil: one queue, so that
+// both see the run's events in the order they happened.
+func newConsoleObserver(fn func(LogEntry), refused func(RefusedCall), stop <-chan struct{}, limit time.Duration) *consoleObserver {
+	return &consoleObserver{fn: fn, refused: refused, stop: stop, limit: limit, quit: make(chan struct{})}
 }
 
 // enqueue takes e's turn. The caller holds the run's mu, so turns follow
 // the order of the logs; it then calls deliver with the result, outside
 // that lock.
-func (o *consoleObserver) enqueue(e LogEntry) *observed {
+func (o *consoleObserver) enqueue(e LogEntry) *observed { return o.take(observed{e: e}) }
+
+// take queues one observed event (enqueue's, or a refused call's).
+func (o *consoleObserver) take(ev observed) *observed {
 	if !observerHandoff {
 		o.turn.Lock()
-		return &observed{e: e}
+		return &ev
 	}
-	q := &observed{e: e, done: make(chan struct{})}
+	q := &ev
+	q.done = make(chan struct{})
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.given() {
@@ -99,7 +109,7 @@ func (o *consoleObserver) enqueue(e LogEntry) *observed {
 func (o *consoleObserver) deliver(q *observed) {
 	if !observerHandoff {
 		defer o.turn.Unlock()
-		observe(o.fn, q.e)
+		o.call(q)
 		return
 	}
 	if q != nil {
@@ -173,20 +183,30 @@ func (o *consoleObserver) pump() {
 		q := o.queue[0]
 		o.queue = o.queue[1:]
 		o.mu.Unlock()
-		observe(o.fn, q.e)
+		o.call(q)
 		close(q.done)
 	}
 }
 
-// observe calls the WithConsole observer. One that panics changes nothing
-// of the run (as an onEvent that throws in the JavaScript binding): its
-// panic would otherwise unwind through QuickJS, or be taken for the panic
-// of the tool whose Call.Warn it observed. It is reported instead.
-func observe(fn func(LogEntry), e LogEntry) {
+// call hands q to the observer it is for.
+func (o *consoleObserver) call(q *observed) {
+	if q.rc != nil {
+		observe("WithRefusedCalls", o.refused, *q.rc)
+		return
+	}
+	observe("WithConsole", o.fn, q.e)
+}
+
+// observe calls a run's observer, fn (WithConsole's or WithRefusedCalls's,
+// named by what). One that panics changes nothing of the run (as an
+// onEvent that throws in the JavaScript binding): its panic would otherwise
+// unwind through QuickJS, or be taken for the panic of the tool whose
+// Call.Warn it observed. It is reported instead.
+func observe[T any](what string, fn func(T), v T) {
 	defer func() {
 		if p := recover(); p != nil {
-			reportf("codemode: the WithConsole observer panicked (the run goes on): %v\n", p)
+			reportf("codemode: the %s observer panicked (the run goes on): %v\n", what, p)
 		}
 	}()
-	fn(e)
+	fn(v)
 }

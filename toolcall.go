@@ -52,8 +52,17 @@ type toolCallState struct {
 
 // begin records a call synchronously, while the program makes it, and
 // returns its id for call. Every call counts against MaxToolCalls, unknown
-// names included.
+// names included. A call refused here (an unknown name, the limit passed)
+// is reported to the run's WithRefusedCalls observer as it is made.
 func (r *runState) begin(args []json.RawMessage) (json.RawMessage, error) {
+	id, q, err := r.beginLocked(args)
+	r.deliver(q)
+	return id, err
+}
+
+// beginLocked is begin under r.mu; q is the observer's turn of a call it
+// refused, for begin to deliver once the lock is released.
+func (r *runState) beginLocked(args []json.RawMessage) (id json.RawMessage, q *observed, err error) {
 	c := &toolCallState{start: time.Now(), input: json.RawMessage("{}")}
 	var name string
 	// JSON null unmarshals into a string without an error: a name must be
@@ -67,21 +76,28 @@ func (r *runState) begin(args []json.RawMessage) (json.RawMessage, error) {
 	defer r.mu.Unlock()
 	if r.ended {
 		// A job that runs while the run is being torn down.
-		return nil, &sandbox.JSError{Name: "ToolError", Message: "the run has ended"}
+		return nil, nil, &sandbox.JSError{Name: "ToolError", Message: "the run has ended"}
 	}
+	shown := c.input // what the observer is shown of the input
+	defer func() {
+		// Run before the unlock: the call's turn follows the run's order.
+		if c.done {
+			q = r.refusedLocked(c, shown, "")
+		}
+	}()
 	limit := func() error {
 		return &sandbox.Fatal{Code: ErrorCodeToolLimit, Message: fmt.Sprintf("the run made more than %d tool calls", r.s.cm.cfg.MaxToolCalls)}
 	}
 	if len(r.calls) > r.s.cm.cfg.MaxToolCalls {
 		// The run is over; the program may still run until the sandbox
 		// polls for the interrupt, but records no more.
-		return nil, limit()
+		return nil, nil, limit()
 	}
 	r.calls = append(r.calls, c)
-	id := json.RawMessage(strconv.Itoa(len(r.calls)))
+	id = json.RawMessage(strconv.Itoa(len(r.calls)))
 	if len(r.calls) > r.s.cm.cfg.MaxToolCalls {
 		c.done, c.rec.Reason = true, "tool call limit reached"
-		return nil, limit()
+		return nil, nil, limit()
 	}
 	// With an interceptor the input is held twice while the call is in
 	// flight: the program's bytes and the interceptor's own copy
@@ -105,6 +121,7 @@ func (r *runState) begin(args []json.RawMessage) (json.RawMessage, error) {
 		// 2.8 GB from a run of 128 MB. What the calls in flight hold is
 		// bounded by the run's memory limit.
 		c.done, c.rec.Reason = true, "input too large: the calls in flight hold too much input"
+		shown = nil // not a copy more of what was too much
 		twice := ""
 		if held > len(c.input) {
 			twice = ", counted twice: the interceptor gets a copy"
@@ -117,7 +134,7 @@ func (r *runState) begin(args []json.RawMessage) (json.RawMessage, error) {
 		c.held = held
 		r.inFlight += c.held
 	}
-	return id, nil
+	return id, nil, nil
 }
 
 // callLabelPrefix starts the label of a call of a known tool; the rest is
@@ -287,7 +304,7 @@ func (r *runState) prepare(ctx context.Context, args []json.RawMessage) (c *tool
 		return nil, nil, nil, toolError("unknown tool %q%s", c.rec.Name, r.suggest(c.unknown))
 	}
 	e = r.current(c.entry)
-	if r.unregistered(c, e) {
+	if r.unregistered(c, e, input) {
 		return nil, nil, nil, errUnregistered(e)
 	}
 	if f := r.s.cm.cfg.OnToolCall; f != nil {
@@ -302,33 +319,34 @@ func (r *runState) prepare(ctx context.Context, args []json.RawMessage) (c *tool
 		switch {
 		case err != nil:
 			reason := "interceptor failed: " + err.Error()
-			r.finishCall(c, false, false, reason)
+			r.refuse(c, false, reason, input, "")
 			return nil, nil, nil, toolError("call to %s denied: the interceptor failed (%s)", e.info.Name, cutString(err.Error(), maxReasonChars))
 		case !d.Allowed:
 			reason := d.Reason
 			if reason == "" {
 				reason = "denied"
 			}
-			r.finishCall(c, false, false, reason)
+			r.refuse(c, false, reason, input, "")
 			return nil, nil, nil, toolError("call to %s denied: %s", e.info.Name, cutString(reason, maxReasonChars))
 		case d.Input != nil && !json.Valid(d.Input):
 			// Running the tool with the original input would let the
 			// program's input through a rewrite that failed: fail closed.
-			r.finishCall(c, false, false, "denied: the interceptor's replacement input is not JSON")
+			r.refuse(c, false, "denied: the interceptor's replacement input is not JSON", input, "")
 			return nil, nil, nil, toolError("call to %s denied: the interceptor's replacement input is not JSON", e.info.Name)
 		case d.Input != nil:
 			input = d.Input
 		}
 	}
 	if err := e.validate(input); err != nil {
-		r.finishCall(c, true, false, err.Error())
-		return nil, nil, nil, &sandbox.JSError{Name: "ValidationError", Message: cutString(fmt.Sprintf("%s: %v", e.info.Name, err), maxReasonChars)}
+		msg := cutString(fmt.Sprintf("%s: %v", e.info.Name, err), maxReasonChars)
+		r.refuse(c, true, err.Error(), input, msg)
+		return nil, nil, nil, &sandbox.JSError{Name: "ValidationError", Message: msg}
 	}
 	// Checked again after the interceptor: an approval may take as long
 	// as a person needs, and the tool may be unregistered meanwhile. What
 	// was approved is this entry: a tool registered under its name since
 	// is not run in its place.
-	if r.unregistered(c, e) {
+	if r.unregistered(c, e, input) {
 		return nil, nil, nil, errUnregistered(e)
 	}
 	if !r.starting(ctx, c, true) {
@@ -379,12 +397,12 @@ func (r *runState) current(e *toolEntry) *toolEntry {
 }
 
 // unregistered says whether e was unregistered since the run started, and
-// if so records call c as refused.
-func (r *runState) unregistered(c *toolCallState, e *toolEntry) bool {
+// if so records call c (of input) as refused.
+func (r *runState) unregistered(c *toolCallState, e *toolEntry, input json.RawMessage) bool {
 	if !e.removed.Load() {
 		return false
 	}
-	r.finishCall(c, false, false, "unregistered during the run")
+	r.refuse(c, false, "unregistered during the run", input, "")
 	return true
 }
 
@@ -430,6 +448,11 @@ func (r *runState) finishCall(c *toolCallState, allowed, ok bool, reason string)
 	if c.done {
 		return
 	}
+	r.finishLocked(c, allowed, ok, reason)
+}
+
+// finishLocked is finishCall's record, under r.mu, of a call not done.
+func (r *runState) finishLocked(c *toolCallState, allowed, ok bool, reason string) {
 	c.done = true
 	c.rec.Allowed, c.rec.OK, c.rec.Reason = allowed, ok, cutString(reason, maxReasonChars)
 	c.rec.DurationMs = ms(time.Since(c.start))

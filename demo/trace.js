@@ -6,9 +6,10 @@
 // start and end and each console line as they happen, so a slow run shows
 // its calls while it waits on them, even when the engine runs in a worker.
 // The interceptor (onToolCall) adds what only it knows: a call waiting for
-// a person, and who decided. When the run ends, the result's toolCalls (the
-// engine's own account) complete the picture with calls that never reached
-// the page (unknown tools, inputs its schema rejected).
+// a person, and who decided. Calls the engine refused before their tool
+// (unknown tools, inputs the schema rejected) have their events too; when
+// the run ends, the result's toolCalls (the engine's own account) complete
+// each call's record.
 
 import { el } from "./desk.js";
 
@@ -75,13 +76,14 @@ export class RunTrace {
 
     // A call starts (allowed: it runs with e.input, after any edit in the
     // approval dialog) or was denied: the call the interceptor added, or a
-    // new one.
+    // new one; a denial no interceptor call matches is the engine's (an
+    // unknown tool, the call limit): blocked.
     callStarted(e) {
         const allowed = e.decision.allowed;
         const free = this.calls.filter((c) => c.name === e.name && c.callId === undefined && (allowed ? c.decision?.allowed : c.decision && !c.decision.allowed));
         let call = free.find((c) => same(c.decision.input ?? c.input, e.input)) ?? free[0];
         if (!call) {
-            call = { name: e.name, input: e.input, decision: allowed ? null : e.decision, state: allowed ? "allowed" : "denied", t0: performance.now() };
+            call = { name: e.name, input: e.input, decision: allowed ? null : e.decision, state: allowed ? "allowed" : "blocked", t0: performance.now() };
             this.calls.push(call);
         }
         call.callId = e.callId;

@@ -40,14 +40,15 @@ func (f *factory) createSession(opts Value) any {
 	execs := make([]Value, len(llm))
 	for i, t := range llm {
 		exec := t.Execute
-		// (argsJSON, token, signal, onConsole, given, done): the loader's
-		// runInCore (web/src/runs.mjs) makes the promise, and the answer is
-		// one call of done, (true, result JSON) or (false, error).
+		// (argsJSON, token, signal, onConsole, given, done, onRefused):
+		// the loader's runInCore (web/src/runs.mjs) makes the promise, and
+		// the answer is one call of done, (true, result JSON) or (false,
+		// error).
 		execs[i] = sf.Func(func(_ Value, args []Value) any {
 			done := arg(args, 5)
 			goAsync(func() {
 				out, err := runRecovered(func() (json.RawMessage, error) {
-					return runLLMTool(exec, arg(args, 0), arg(args, 1), arg(args, 2), arg(args, 3), arg(args, 4))
+					return runLLMTool(exec, arg(args, 0), arg(args, 1), arg(args, 2), arg(args, 3), arg(args, 4), arg(args, 6))
 				})
 				if err != nil {
 					_, _ = jsbridge.Call(done, false, jsbridge.ErrorValue(err))
@@ -100,12 +101,13 @@ func llmTools(s *codemode.Session, execs []Value) Value {
 // Aborting the signal rejects with the signal's reason and cancels the run
 // (and so every tool call in flight). text is the arguments as JSON text
 // (the loader stringifies them: "{" when they have no JSON form), token the
-// run's context, onConsole the console observer or undefined.
+// run's context, onConsole the console observer or undefined, onRefused
+// the refused calls' observer (refusedJSON's text of each) or undefined.
 //
 // given is the options object as the caller wrote it (the loader passes the
 // normalized parts apart): an unknown key there is a TypeError, so that a
 // misspelt signal cannot leave a run unstoppable.
-func runLLMTool(exec func(context.Context, json.RawMessage, any) (json.RawMessage, error), text, runContext, signal, onConsole, given Value) (json.RawMessage, error) {
+func runLLMTool(exec func(context.Context, json.RawMessage, any) (json.RawMessage, error), text, runContext, signal, onConsole, given, onRefused Value) (json.RawMessage, error) {
 	if jsbridge.TypeOf(given) == jsbridge.TypeObject {
 		if err := checkKeys(given, "execute(args, options)", runOptionKeys, runOptionHints); err != nil {
 			return nil, err
@@ -137,6 +139,11 @@ func runLLMTool(exec func(context.Context, json.RawMessage, any) (json.RawMessag
 	// logged), only for runs that have an onEvent: others pay nothing.
 	if jsbridge.TypeOf(onConsole) == jsbridge.TypeFunction {
 		ctx = codemode.WithConsole(ctx, func(e codemode.LogEntry) { _, _ = jsbridge.Call(onConsole, e.Level, e.Message) })
+	}
+	// Likewise the calls the run ends before their tool starts (onEvent's
+	// tool-call, and tool-result for an input its schema refused).
+	if jsbridge.TypeOf(onRefused) == jsbridge.TypeFunction {
+		ctx = codemode.WithRefusedCalls(ctx, func(c codemode.RefusedCall) { _, _ = jsbridge.Call(onRefused, refusedJSON(c)) })
 	}
 	out, err := exec(ctx, raw, cc)
 	if err != nil {
@@ -184,4 +191,26 @@ func runner(fn func()) {
 		fn = <-runnerWork
 		idleRunners.Add(-1)
 	}
+}
+
+// refusedJSON is a refused call as the loader's onRefused reads it
+// (web/src/runs.mjs refusedCall): one string crossing, which the page
+// parses into objects of its own.
+func refusedJSON(c codemode.RefusedCall) string {
+	type wire struct {
+		Name       string          `json:"name"`
+		Allowed    bool            `json:"allowed"`
+		Reason     string          `json:"reason"`
+		Error      string          `json:"error,omitempty"`
+		DurationMs float64         `json:"durationMs"`
+		Input      json.RawMessage `json:"input,omitempty"`
+	}
+	w := wire{Name: c.Record.Name, Allowed: c.Record.Allowed, Reason: c.Record.Reason, Error: c.Error, DurationMs: c.Record.DurationMs, Input: c.Input}
+	b, err := json.Marshal(w)
+	if err != nil {
+		// An input that is not JSON (the program's always is): none.
+		w.Input = nil
+		b, _ = json.Marshal(w)
+	}
+	return string(b)
 }

@@ -340,11 +340,13 @@ export declare namespace IoCodeMode {
 
     /**
      * What `onEvent` receives while a run goes on. `runId` tells runs apart;
-     * `callId` a run's tool calls. Tool events are of calls that reached the
-     * page: a call the engine ends before its tool runs (an unknown tool, an
-     * input its `inputSchema` refuses, an `onToolCall` that threw or gave no
-     * decision, `maxToolCalls` passed) is only in the result's `toolCalls`;
-     * one `onToolCall` denies has a `tool-call` and no `tool-result`.
+     * `callId` a run's tool calls. A call the engine ends before its tool
+     * runs (an unknown or hidden tool, which read the same; an `onToolCall`
+     * that denied, threw or gave no decision; `maxToolCalls` passed) has a
+     * `tool-call` whose decision is `{ allowed: false, reason }`, the reason
+     * of its `toolCalls` record, and no `tool-result`; one whose input its
+     * `inputSchema` refused has a `tool-call` allowed and a `tool-result`
+     * with `ok: false` and the program's error.
      */
     type CodeModeEvent =
         | { type: "run-start"; runId: number; code: string }
@@ -355,7 +357,7 @@ export declare namespace IoCodeMode {
               name: string;
               /** A copy of the tool's input: changing it changes nothing of the call. */
               input: unknown;
-              /** The interceptor's decision (allowed when there is none). */
+              /** The interceptor's decision (allowed when there is none), or why the engine refused the call. */
               decision: { allowed: true } | { allowed: false; reason: string };
           }
         /**

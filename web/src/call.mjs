@@ -7,6 +7,7 @@
 // with its own finalizer, and an AbortController made from Go.
 
 import { describeError } from "./env.mjs";
+import { inputRefused } from "./runs.mjs";
 import { newAbortController, queueMicrotask } from "./intrinsics.mjs";
 import { Converted, notDataKind, toJSON } from "./tojson.mjs";
 
@@ -21,6 +22,14 @@ export const REPLY = Object.freeze({
 });
 
 const { parse, stringify } = JSON;
+
+// The errors of an input its schema library's check refused, as the core
+// words them from a reply (wasm/toolcall.go pageAnswer), and worker mode's
+// page does (worker-protocol.mjs).
+/** @param {string} name @param {string} message */
+export const inputRejected = (name, message) => `${name}: input rejected by its schema: ${message}`;
+/** @param {string} name @param {string} message */
+export const validationFailed = (name, message) => `${name}: the input schema's validation failed: ${message}`;
 
 /**
  * A tool's value as the core takes it, in both engine modes: its output
@@ -185,14 +194,20 @@ export function pageCaller(reply) {
         const validate = pair && pair[0];
         if (typeof validate === "function") {
             // The schema library's own check (refinements JSON Schema
-            // cannot express), after the core's JSON Schema check.
+            // cannot express), after the core's JSON Schema check. A
+            // refusal is reported (onEvent) with the error the core words
+            // from the reply (wasm/toolcall.go pageAnswer).
             let r;
             try {
                 r = await validate(input);
             } catch (err) {
+                inputRefused(context, name, input, validationFailed(name, describeError(err)));
                 return done(id, REPLY.validationThrew, err);
             }
-            if (!r || !r.ok) return done(id, REPLY.rejected, String(r && r.message));
+            if (!r || !r.ok) {
+                inputRefused(context, name, input, inputRejected(name, String(r && r.message)));
+                return done(id, REPLY.rejected, String(r && r.message));
+            }
             if (!live.has(id)) return; // the run ended meanwhile: execute never starts
         }
         const exec = execs[i]; // as it was when registered

@@ -20,6 +20,7 @@ import { Converted } from "./tojson.mjs";
  *   controllers: Set<{ abort(reason: unknown): void }>, onEvent: ((e: CodeModeEvent) => void) | undefined,
  *   owner: Owner, nextCall: number, abortHook?: (err: Error) => void,
  *   logged: number, inflight: Map<number, { name: string, t0: number }>,
+ *   factoryOnEvent: ((e: CodeModeEvent) => void) | undefined,
  * }} Run
  * @typedef {{ runs: Set<Run>, disposed: string, parent?: Owner }} Owner
  */
@@ -43,12 +44,13 @@ const runsByToken = new Map();
 /**
  * @param {Owner} owner
  * @param {unknown} context
- * @param {((e: CodeModeEvent) => void) | undefined} onEvent
+ * @param {((e: CodeModeEvent) => void) | undefined} onEvent the run's own
+ * @param {((e: CodeModeEvent) => void) | undefined} factoryOnEvent the factory's (inputRefused)
  * @returns {Run}
  */
-export function startRun(owner, context, onEvent) {
+export function startRun(owner, context, onEvent, factoryOnEvent) {
     /** @type {Run} */
-    const run = { id: nextRunId++, context, ended: false, endReason: "", controllers: new Set(), onEvent, owner, nextCall: 1, logged: 0, inflight: new Map() };
+    const run = { id: nextRunId++, context, ended: false, endReason: "", controllers: new Set(), onEvent, owner, nextCall: 1, logged: 0, inflight: new Map(), factoryOnEvent };
     runsByToken.set(run.id, run);
     owner.runs.add(run);
     if (owner.parent) owner.parent.runs.add(run);
@@ -182,6 +184,55 @@ export function consoleLine(run, level, message, factoryOnEvent) {
     if (run.ended) return;
     run.logged++;
     emit(run, { type: "console", runId: run.id, level: /** @type {any} */ (level), message }, factoryOnEvent);
+}
+
+/**
+ * A call the engine ended before its tool started (an unknown or hidden
+ * name, which read the same; onToolCall's denial or failure; an input its
+ * schema refused; maxToolCalls passed), as the engine reports it while the
+ * run goes on (wasm/session.go refusedJSON): a tool-call with the decision
+ * { allowed: false, reason }, the reason its toolCalls record gives; or,
+ * for an input the schema refused after the interceptor allowed it, a
+ * tool-call allowed and its tool-result, ok: false with the error the
+ * program gets. Its input is parsed from the engine's text: the event's own.
+ * @param {Run} run
+ * @param {string} text
+ * @param {((e: CodeModeEvent) => void) | undefined} factoryOnEvent
+ */
+export function refusedCall(run, text, factoryOnEvent) {
+    if (run.ended) return;
+    let c;
+    try {
+        c = parse(text);
+    } catch {
+        return;
+    }
+    const callId = run.nextCall++;
+    const call = { type: /** @type {const} */ ("tool-call"), runId: run.id, callId, name: c.name, input: c.input };
+    if (!c.allowed) {
+        emit(run, { ...call, decision: { allowed: false, reason: c.reason } }, factoryOnEvent);
+        return;
+    }
+    emit(run, { ...call, decision: { allowed: true } }, factoryOnEvent);
+    if (!run.ended) emit(run, { type: "tool-result", runId: run.id, callId, name: c.name, ok: false, durationMs: Math.round(c.durationMs), error: c.error }, factoryOnEvent);
+}
+
+/**
+ * A call whose input its schema library's own check (a Zod refinement,
+ * which runs on the page, in both modes) refused: reported as the core
+ * reports an input its JSON Schema refused (refusedCall), a tool-call
+ * allowed and its tool-result with the error the program gets.
+ * @param {unknown} token the run's, as the engine carries it
+ * @param {string} name
+ * @param {unknown} input what was checked (the event shows a copy)
+ * @param {string} error
+ */
+export function inputRefused(token, name, input, error) {
+    const run = runOf(token);
+    if (!run || run.ended || !observed(run, run.factoryOnEvent)) return;
+    const callId = run.nextCall++;
+    emit(run, { type: "tool-call", runId: run.id, callId, name, input: eventCopy(input), decision: { allowed: true } }, run.factoryOnEvent);
+    if (!run.ended) emit(run, { type: "tool-result", runId: run.id, callId, name, ok: false, durationMs: 0, error }, run.factoryOnEvent);
 }
 
 /**
@@ -371,8 +422,8 @@ export function settledAs(good, v) {
 
 /**
  * Runs one LLM tool call (executeCode, searchTools) in the Go core. The
- * core's execute takes (argsJSON, token, signal, onConsole, given, done) and
- * answers once through done: (true, the result's JSON text) or (false, the
+ * core's execute takes (argsJSON, token, signal, onConsole, given, done,
+ * onRefused) and answers once through done: (true, the result's JSON text) or (false, the
  * error). Arguments with no JSON form (a cycle, a BigInt, a throwing getter)
  * go as "{", which the tool answers with INVALID_INPUT.
  * @param {Function} goExecute the core's execute
@@ -381,9 +432,10 @@ export function settledAs(good, v) {
  * @param {AbortSignal | undefined} signal
  * @param {((level: string, message: string) => void) | undefined} onConsole
  * @param {unknown} given the options as the caller wrote them, for the core's unknown-key check
+ * @param {((text: string) => void) | undefined} [onRefused] the calls the run refuses, as they are (refusedCall)
  * @returns {Promise<{ value: any }>} the result in a box without a prototype, which no polluted then adopts (settledAs)
  */
-export function runInCore(goExecute, args, token, signal, onConsole, given) {
+export function runInCore(goExecute, args, token, signal, onConsole, given, onRefused) {
     let text;
     try {
         text = JSON.stringify(args);
@@ -394,7 +446,7 @@ export function runInCore(goExecute, args, token, signal, onConsole, given) {
         goExecute(text, token, signal, onConsole, given, (/** @type {boolean} */ ok, /** @type {any} */ v) => {
             if (!ok) reject(v);
             else resolve(Object.assign(Object.create(null), { value: typeof v === "string" ? JSON.parse(v) : undefined }));
-        });
+        }, onRefused);
     });
 }
 

@@ -1,5 +1,5 @@
 // Worker mode: the page's side of the message protocol. The worker reports
-// (started, info, done, pong, log, console) and asks (call: a tool's
+// (started, info, done, pong, log, refused, console) and asks (call: a tool's
 // execute, onToolCall, search.embed); each question gets exactly one reply,
 // whatever the page's code does, since the run in the worker waits for it.
 // Page code runs here: a throw, a getter, a result postMessage cannot clone
@@ -9,9 +9,9 @@
 
 import { describeError, report, thrownByTool } from "./env.mjs";
 import { newAbortController } from "./intrinsics.mjs";
-import { callTool, consoleLine, emit, now, runOf } from "./runs.mjs";
+import { callTool, consoleLine, inputRefused, now, refusedCall, runOf } from "./runs.mjs";
 import { askInterceptor } from "./page-hooks.mjs";
-import { settleValue } from "./call.mjs";
+import { inputRejected, settleValue, validationFailed } from "./call.mjs";
 import { inputValidator, outputCheck } from "./worker-tools.mjs";
 import { decisionToWire, errorFields, rebuildError } from "./worker-wire.mjs";
 import { watchOverrun } from "./worker-engine.mjs";
@@ -82,6 +82,11 @@ export function onMessage(h, m, ok, fail) {
             if (run) consoleLine(run, m.level, m.message, h.factoryOnEvent);
             break;
         }
+        case "refused": {
+            const run = runOf(m.rid);
+            if (run && typeof m.text === "string") refusedCall(run, m.text, h.factoryOnEvent);
+            break;
+        }
         case "console":
             if (m.level === "warn" || m.level === "error") console[/** @type {"warn" | "error"} */ (m.level)](...m.args);
             break;
@@ -145,17 +150,27 @@ export async function answer(h, m) {
                 throw thrownByTool(err, "onToolCall");
             }
             if (run.ended) throw new Error(run.endReason);
-            if (value && typeof value === "object" && value.allowed === false) {
-                emit(run, { type: "tool-call", runId: run.id, callId: 0, name: def.name, input: m.input, decision: { allowed: false, reason: String(value.reason) } }, h.factoryOnEvent);
-            }
+            // A denial's tool-call event is the worker core's ("refused").
             // Not as postMessage would clone it (worker-wire.mjs).
             reply({ ok: true, decision: decisionToWire(value) });
             return;
         }
         const validate = inputValidator(def);
         if (validate) {
-            const verdict = await validate(m.input);
-            if (!verdict.ok) throw new Error(`${def.name}: input rejected by its schema: ${verdict.message}`);
+            // As in-thread (call.mjs): the refusal is reported, then fails the call.
+            let verdict;
+            try {
+                verdict = await validate(m.input);
+            } catch (err) {
+                const message = validationFailed(def.name, describeError(err));
+                inputRefused(m.rid, def.name, m.input, message);
+                throw new Error(message);
+            }
+            if (!verdict.ok) {
+                const message = inputRejected(def.name, String(verdict.message));
+                inputRefused(m.rid, def.name, m.input, message);
+                throw new Error(message);
+            }
         }
         const ctrl = newAbortController();
         h.pageCalls.set(m.cid, ctrl);

@@ -54,7 +54,7 @@ export function llmTools(h, sid, owner, deadReason) {
             const onEvent = opts.onEvent;
             // The keys the caller wrote, for the core's unknown-key check.
             const given = options !== null && typeof options === "object" ? Object.keys(options) : undefined;
-            const run = startRun(owner, opts.context, onEvent);
+            const run = startRun(owner, opts.context, onEvent, h.factoryOnEvent);
             // A run nobody observes (no onEvent) makes no events, as in-thread.
             const watched = t.name === "executeCode" && observed(run, h.factoryOnEvent);
             const t0 = now();

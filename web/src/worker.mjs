@@ -345,7 +345,9 @@ const handlers = {
             const given = m.given ? Object.fromEntries(m.given.map((/** @type {string} */ k) => [k, undefined])) : undefined;
             // Console lines as they are logged, for the page's onEvent.
             const onConsole = m.logs ? (/** @type {string} */ level, /** @type {string} */ message) => port.post({ t: "log", rid: m.rid, level, message }) : undefined;
-            const { value } = await runInCore(s.llm[m.which], m.args, m.rid, ctrl.signal, onConsole, given);
+            // And the calls the core ends before their tool, in the same order.
+            const onRefused = m.logs ? (/** @type {string} */ text) => port.post({ t: "refused", rid: m.rid, text }) : undefined;
+            const { value } = await runInCore(s.llm[m.which], m.args, m.rid, ctrl.signal, onConsole, given, onRefused);
             // Tool calls can change the session's instructions (result types
             // inferred from what the tools returned): the page's copy is
             // brought up to date before the run settles.

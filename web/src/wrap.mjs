@@ -9,7 +9,7 @@ import { exitedError } from "./core.mjs";
 import { field, prototypeHazard } from "./fields.mjs";
 import { callerStack, thrownByTool } from "./env.mjs";
 import { newAbortController, queueMicrotask } from "./intrinsics.mjs";
-import { callTool, consoleLine, emit, finishRun, newOwner, now, observed, runInCore, runOf, settledAs, startRun, stopRuns } from "./runs.mjs";
+import { callTool, consoleLine, emit, finishRun, newOwner, now, observed, refusedCall, runInCore, runOf, settledAs, startRun, stopRuns } from "./runs.mjs";
 import { askInterceptor, filterVerdict, notFromHook, overwriteVerdict } from "./page-hooks.mjs";
 import { abortReason, argsOnce, markSchema, normalizeRunOptions, whenAborted } from "./run-options.mjs";
 
@@ -75,9 +75,8 @@ export function pagePipeline(config) {
                 throw thrownByTool(err, "onToolCall");
             }
             if (run.ended) throw new Error(run.endReason);
-            if (decision && typeof decision === "object" && decision.allowed === false) {
-                emit(run, { type: "tool-call", runId: run.id, callId: 0, name: c.tool.name, input: c.input, decision: { allowed: false, reason: String(decision.reason) } }, onEvent);
-            }
+            // A denial's tool-call event is the core's (refusedCall), as
+            // every call it ends before the tool.
             return decision;
         };
         goConfig.interceptors = {
@@ -221,6 +220,19 @@ let inConsole = 0;
 const afterCore = (fn) => (inConsole > 0 ? queueMicrotask(fn) : fn());
 
 /**
+ * Calls an observer from inside the core's frames (afterCore).
+ * @param {() => void} fn
+ */
+function inCore(fn) {
+    inConsole++;
+    try {
+        fn();
+    } finally {
+        inConsole--;
+    }
+}
+
+/**
  * @param {any} tool the core's LLM tool
  * @param {Guard} guard
  * @param {Pipeline} pipe
@@ -245,7 +257,7 @@ function wrapLlmTool(tool, guard, pipe, owner) {
         }
         const signal = opts.signal;
         if (signal && signal.aborted) return Promise.reject(abortReason(signal));
-        const run = startRun(owner, opts.context, opts.onEvent);
+        const run = startRun(owner, opts.context, opts.onEvent, pipe.onEvent);
         // The core sees the run's token, never its context, and, when the
         // caller gave a signal, a signal of ours: aborted by the caller's
         // signal or by dispose(). Without one, dispose() stops the run in
@@ -258,15 +270,12 @@ function wrapLlmTool(tool, guard, pipe, owner) {
         const t0 = watched ? now() : 0;
         if (watched) emit(run, { type: "run-start", runId: run.id, code: args && args.code }, pipe.onEvent);
         const onConsole = watched
-            ? (/** @type {string} */ level, /** @type {string} */ message) => {
-                  inConsole++;
-                  try {
-                      consoleLine(run, level, message, pipe.onEvent);
-                  } finally {
-                      inConsole--;
-                  }
-              }
+            ? (/** @type {string} */ level, /** @type {string} */ message) => inCore(() => consoleLine(run, level, message, pipe.onEvent))
             : undefined;
+        // The calls the core ends before their tool, as they are: from
+        // inside the run's frames too (an unknown name is refused as the
+        // program calls it).
+        const onRefused = watched ? (/** @type {string} */ text) => inCore(() => refusedCall(run, text, pipe.onEvent)) : undefined;
         return new Promise((resolve, reject) => {
             let settled = false;
             let unwatch = () => {};
@@ -308,7 +317,7 @@ function wrapLlmTool(tool, guard, pipe, owner) {
             // must end this run as dispose() says, not with the core's
             // "codemode: closed". The options as given go along, for the
             // core's unknown-key check.
-            const start = () => runInCore(goExecute, args, run.id, ctrl && ctrl.signal, onConsole, options);
+            const start = () => runInCore(goExecute, args, run.id, ctrl && ctrl.signal, onConsole, options, onRefused);
             guard.async(() => (inConsole > 0 ? Promise.resolve().then(start) : start())).then(
                 (box) => settle(true, box.value),
                 (e) => settle(false, e),

@@ -626,22 +626,87 @@ describe("dispose", () => {
         assert.ok(events.every((e) => e.runId === start.runId));
     });
 
-    // USAGE, "Live events": events are of calls that reached the page; a
-    // call the engine ended before its tool ran is only in toolCalls.
-    for (const worker of [false, true]) test(`onEvent (worker: ${worker}): calls the engine ends before their tool runs (unknown, schema, interceptor failed, limit) have no events; toolCalls has them`, async (t) => {
+    // USAGE, "Live events": a call the engine ends before its tool runs has
+    // its events as it happens, in order with the console lines, the same in
+    // both modes: a tool-call whose decision says why (the toolCalls
+    // record's reason), or for an input the schema refused, a tool-call
+    // allowed and its tool-result. An unknown name and a hidden one read the
+    // same. Before, only toolCalls had them, once the run ended.
+    for (const worker of [false, true]) test(`onEvent (worker: ${worker}): calls the engine ends before their tool runs (unknown, hidden, schema, interceptor failed or denied, limit) are reported as they happen`, async (t) => {
         const events = [];
         const api = await withFactory(t, {
             wasmLocation: assetPath,
             worker,
-            maxToolCalls: 5,
-            onEvent: (e) => events.push(e.type === "tool-call" ? `call ${e.name} ${e.decision.allowed}` : e.type === "tool-result" ? `result ${e.name} ${e.ok}` : e.type),
-            interceptors: { onToolCall: ({ tool }) => (tool.name === "boom" ? Promise.reject(new Error("policy down")) : tool.name === "no" ? { allowed: false, reason: "r" } : { allowed: true }) },
-            tools: [tool("strict", () => 1, { inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] } }), tool("boom", () => 1), tool("no", () => 1), tool("ok", () => 1)],
+            maxToolCalls: 7,
+            toolFilter: (d) => d.name !== "secret",
+            onEvent: (e) => events.push(e),
+            interceptors: {
+                onToolCall: ({ tool }) =>
+                    tool.name === "boom" ? Promise.reject(new Error("policy down")) : tool.name === "no" ? { allowed: false, reason: "r" } : tool.name === "mute" ? { allowed: false } : { allowed: true },
+            },
+            tools: [tool("strict", () => 1, { inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] } }), tool("boom", () => 1), tool("no", () => 1), tool("mute", () => 1), tool("ok", () => 1), tool("secret", () => 1)],
         });
-        const r = await run(api.createSession(), "for (const n of ['nope', 'strict', 'boom', 'no', 'ok', 'ok']) { try { await tool_call(n, { n: 'x' }) } catch {} } return 1");
+        const r = await run(api.createSession(), "for (const n of ['nope', 'secret', 'strict', 'boom', 'no', 'mute', 'ok', 'ok']) { console.log(n); try { await tool_call(n, { n: 'x' }) } catch (e) { console.log(e.name) } } return 1");
         assert.equal(r.error?.code, "TOOL_LIMIT", JSON.stringify(r.error));
-        assert.deepEqual(r.toolCalls.map((c) => [c.name, c.allowed, c.ok]), [["nope", false, false], ["strict", true, false], ["boom", false, false], ["no", false, false], ["ok", true, true], ["ok", false, false]]);
-        assert.deepEqual(events, ["run-start", "call no false", "call ok true", "result ok true", "run-end"]);
+        const records = r.toolCalls.map((c) => [c.name, c.allowed, c.ok, c.reason]);
+        assert.deepEqual(records.map((c) => c.slice(0, 3)), [["nope", false, false], ["secret", false, false], ["strict", true, false], ["boom", false, false], ["no", false, false], ["mute", false, false], ["ok", true, true], ["ok", false, false]]);
+        const line = (e) =>
+            e.type === "tool-call" ? `call ${e.name} ${e.decision.allowed}${e.decision.allowed ? "" : ` ${e.decision.reason}`}` : e.type === "tool-result" ? `result ${e.name} ${e.ok}${e.ok ? "" : ` ${e.error}`}` : e.type === "console" ? e.message : e.type;
+        const schemaError = "strict: invalid input: /n: type: got string, want number";
+        // The program may go on a little after the limit (to the sandbox's
+        // next interrupt poll): compared up to the limit's event.
+        const lines = events.map(line);
+        assert.deepEqual(lines.slice(0, lines.indexOf("call ok false tool call limit reached") + 1), [
+            "run-start",
+            "nope", "call nope false unknown tool", "ToolError",
+            "secret", "call secret false unknown tool", "ToolError",
+            "strict", "call strict true", `result strict false ${schemaError}`, "ValidationError",
+            "boom", `call boom false ${r.toolCalls[3].reason}`, "ToolError",
+            "no", "call no false r", "ToolError",
+            "mute", "call mute false denied by onToolCall", "ToolError",
+            "ok", "call ok true", "result ok true", "ok",
+            "call ok false tool call limit reached",
+        ]);
+        assert.equal(events.at(-1).type, "run-end");
+        // Each refusal's reason is its record's.
+        for (const [name, , , reason] of records.filter((c) => !c[1])) assert.ok(events.some((e) => e.type === "tool-call" && e.name === name && e.decision.reason === reason), name);
+        // An unknown name and a hidden one: the same event but for the name.
+        const strip = (e) => ({ ...e, name: "", callId: 0 });
+        const [nope, secret] = events.filter((e) => e.type === "tool-call" && (e.name === "nope" || e.name === "secret"));
+        assert.deepEqual(strip(secret), strip(nope));
+        // callIds tell the calls apart, a tool-result shares its call's.
+        const calls = events.filter((e) => e.type === "tool-call");
+        assert.equal(new Set(calls.map((e) => e.callId)).size, calls.length);
+        const strict = calls.find((e) => e.name === "strict");
+        const result = events.find((e) => e.type === "tool-result" && e.name === "strict");
+        assert.deepEqual([result.callId, strict.input, typeof result.durationMs], [strict.callId, { n: "x" }, "number"]);
+        assert.deepEqual(nope.input, { n: "x" });
+    });
+
+    // A schema library's own check (a Zod refinement) runs on the page in
+    // both modes: its refusal is reported as the core's JSON Schema refusal
+    // is, with the error the program gets. It had no event at all.
+    for (const worker of [false, true]) test(`onEvent (worker: ${worker}): an input a Zod refinement refuses, or whose check throws, has a tool-call allowed and a failed tool-result`, async (t) => {
+        const { z } = await import("zod");
+        const events = [];
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            worker,
+            onEvent: (e) => (e.type === "tool-call" || e.type === "tool-result") && events.push(e),
+            tools: [
+                tool("refined", () => 1, { inputSchema: z.object({ n: z.number() }).refine((o) => o.n > 0, "n must be positive") }),
+                tool("throws", () => 1, { inputSchema: z.object({ n: z.number() }).refine(() => { throw new Error("checker down"); }) }),
+            ],
+        });
+        const r = await run(api.createSession(), "const out = []; for (const n of ['refined', 'throws']) { try { await tool_call(n, { n: -1 }) } catch (e) { out.push(e.message) } } return out");
+        assert.equal(r.ok, true, JSON.stringify(r.error));
+        assert.equal(r.result.length, 2);
+        assert.deepEqual(
+            events.map((e) => [e.type, e.name, e.type === "tool-call" ? e.decision.allowed : e.ok, e.type === "tool-call" ? e.input : e.error]),
+            [["tool-call", "refined", true, { n: -1 }], ["tool-result", "refined", false, r.result[0]], ["tool-call", "throws", true, { n: -1 }], ["tool-result", "throws", false, r.result[1]]],
+        );
+        assert.match(r.result[0], /^refined: input rejected by its schema: .*n must be positive/);
+        assert.match(r.result[1], /^throws: the input schema's validation failed: checker down$/);
     });
 
     for (const worker of [false, true]) test(`onEvent (worker: ${worker}): an observer that throws or rejects changes nothing of the run and is reported, never an unhandled rejection`, async (t) => {
