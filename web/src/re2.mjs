@@ -136,10 +136,15 @@ function parse(whole) {
                 const max = r[2] === undefined ? min : r[3] === undefined ? -1 : big(r[3]);
                 if (r[3] !== undefined && max < 0) min = -1;
                 if (min < 0 || min > 1000 || max > 1000 || (max >= 0 && min > max)) fail("invalid repeat count", r[0]);
-                size *= Math.max(max < 0 ? min : max, 1);
-                if (size > 100_000) throw new Unknown();
                 repeated = i;
                 i = repeat(i, i + r[0].length, min, max);
+                // After the repeat's own check: nested counts whose product
+                // passes 1,000 (((a{100}){100}){100}) are Go's "invalid
+                // repeat count", which the page can say; they were left to
+                // the core as possibly large, and worker mode registered the
+                // tool, the worker refusing it later (the tool then unknown).
+                size *= Math.max(max < 0 ? min : max, 1);
+                if (size > 100_000) throw new Unknown();
             }
         } else if (c === "\\") {
             i = escape(whole, i, push);

@@ -63,3 +63,22 @@ test("re2Problem says what Go's parser says", async (t) => {
     }
     assert.ok(refused > 2000 && judged === refused, `refused ${refused}, judged ${judged}`);
 });
+
+// Nested counted repeats whose product passes 1,000 were left to the core
+// as possibly large: worker mode registered the tool and the worker refused
+// it later (console.error, the tool unknown to the program). registerTool
+// now throws at once in both modes, with the same message.
+test("nested repeat counts past 1,000 are refused at registration in both modes, alike", async (t) => {
+    const said = [];
+    for (const worker of [false, true]) {
+        const api = await withFactory(t, { wasmLocation: assetPath, worker });
+        for (const pattern of ["(((a{100}){100}){100})", "(\\pL{500}){200}"]) {
+            assert.throws(() => api.registerTool({ name: "t.x", inputSchema: { type: "object", properties: { s: { type: "string", pattern } } }, execute: () => 1 }), (e) => {
+                said.push(e.message);
+                return e instanceof TypeError && e.message.startsWith('tool ("t.x"): inputSchema: /properties/s/pattern: ') && e.message.includes("invalid repeat count");
+            });
+        }
+        assert.deepEqual(api.listTools(), []);
+    }
+    assert.deepEqual(said.slice(2), said.slice(0, 2));
+});
