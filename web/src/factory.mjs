@@ -6,7 +6,16 @@
 import { exitedError, loadCore } from "./core.mjs";
 import { callerStack, describe } from "./env.mjs";
 import { loadQuickJS } from "./wasm-load.mjs";
+import { warmUp } from "./warm-up.mjs";
 import { pagePipeline, wrapApi } from "./wrap.mjs";
+
+// The first in-thread factory of the page warms the engine up before it
+// returns (warm-up.mjs), so that its first run awaiting a tool or a timer
+// does not pay, inside its timeout, for compiling the code of those paths.
+// What that compiles belongs to the compiled modules, which every later
+// factory shares (the core is compiled once per JavaScript module, and the
+// engine compiles the same QuickJS asset's bytes once): they skip it.
+let warmed = false;
 
 /**
  * @param {import("../index.d.ts").IoCodeMode.Config} config checked by the caller
@@ -26,12 +35,14 @@ export async function threadFactory(config, overrides) {
     try {
         if (module.status === "rejected") throw module.reason;
         const pipe = pagePipeline(config);
-        const api = await Promise.race([
-            c.api.newFactory(pipe.goConfig, module.value),
-            c.exited.then(() => {
-                throw exitedError(c.state);
-            }),
-        ]);
+        const exited = c.exited.then(() => {
+            throw exitedError(c.state);
+        });
+        if (!warmed) {
+            await Promise.race([warmUp(c, module.value, config.wasmLocation), exited]);
+            warmed = true;
+        }
+        const api = await Promise.race([c.api.newFactory(pipe.goConfig, module.value), exited]);
         return wrapApi(api, c, pipe);
     } catch (err) {
         c.stop(err);

@@ -16,6 +16,7 @@ import { exitedError, loadCore } from "./core.mjs";
 import { loadQuickJS } from "./wasm-load.mjs";
 import { runInCore } from "./runs.mjs";
 import { Converted } from "./tojson.mjs";
+import { warmUp } from "./warm-up.mjs";
 import { decisionFromWire, restoreStandIns } from "./worker-wire.mjs";
 
 // No top-level await: bundlers may emit this worker as a classic script
@@ -258,18 +259,11 @@ async function startFactory(core, module, m) {
         };
     }
     takeVisible(m.visible);
-    // One run with a tool call before the first real one, in a
-    // factory of its own, here rather than on the page's clock: the
-    // first QuickJS instance and the engine's first compilation of
-    // the tool path cost a few hundred ms, which would otherwise
-    // count against the first run's timeout.
-    const warm = await core.api.newFactory({ wasmLocation: m.config.wasmLocation, tools: [{ name: "warm", execute: () => 1 }] }, module);
-    try {
-        const exec = Array.from(warm.createSession().getLlmTools()).find((/** @type {any} */ t) => t.name === "executeCode");
-        await runInCore(exec.execute, { code: "return await tools.warm({})", explanation: "warm-up" }, undefined, undefined, undefined, {});
-    } finally {
-        warm.dispose();
-    }
+    // Here rather than on the page's clock: the first QuickJS instance
+    // and the engine's first compilation of the await paths cost a few
+    // hundred ms, which would otherwise count against the first run's
+    // timeout (warm-up.mjs).
+    await warmUp(core, module, m.config.wasmLocation);
     api = await core.api.newFactory(config, module);
     // A fatal error of the Go core ends this factory only: the page
     // rejects every call with the core's error and ends the worker.
