@@ -53,6 +53,7 @@ test: vet test-go test-js test-node test-node-worker test-browser test-bundlers 
 bench: deps build ## benchmarks against quickjs-emscripten, as ratios
 	GO="$(GO)" node bench/run.mjs
 	node bench/worker.mjs
+	node bench/first-await.mjs
 
 # Cold start (import to first result) of ours next to two peer libraries,
 # pinned in bench/peers' own lockfile; medians of fresh processes.
