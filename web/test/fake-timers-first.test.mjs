@@ -30,7 +30,10 @@ test("fake timers installed before the import: the factory starts, a run's timeo
     const api = await within(
         IoCodeModeFactory({
             wasmLocation: assetPath,
-            timeout: 300,
+            // Room for a first run's warm-up on a loaded machine (300 ms
+            // timed the first tool run out once); the run awaiting a tool
+            // that never settles still ends TIMEOUT, by the real clock.
+            timeout: 3000,
             tools: [tool("t.never", () => new Promise(() => {})), tool("t.x", () => 1)],
         }).catch((e) => ({ failed: String(e) })),
         30_000,
