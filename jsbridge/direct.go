@@ -108,7 +108,17 @@ func directSlot(fn js.Value) int32 {
 		directFns.SetIndex(int(s), fn)
 		return s
 	}
-	return int32(directFns.Call("push", fn).Int() - 1)
+	return appendTo(directFns, fn)
+}
+
+// appendTo sets v at the end of the array list and returns its index: by
+// index, not list.push, which a page may have replaced since (a push that
+// did nothing gave every new QuickJS instance a wrong slot, and its run
+// "memory access out of bounds").
+func appendTo(list, v js.Value) int32 {
+	n := list.Length()
+	list.SetIndex(n, v)
+	return int32(n)
 }
 
 // freeDirectSlots empties the slots of a closed instance's exports.

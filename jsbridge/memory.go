@@ -41,7 +41,7 @@ func newMemory(inst *instance, obj js.Value) *memory {
 	m := &memory{inst: inst, obj: obj, slot: -1}
 	m.grow = bind(obj.Get("grow"), obj)
 	if direct() {
-		m.slot = int32(directMems.Call("push", obj).Int() - 1)
+		m.slot = appendTo(directMems, obj)
 	}
 	m.refresh()
 	return m

@@ -8,7 +8,7 @@
 
 import { describeError } from "./env.mjs";
 import { inputRefused } from "./runs.mjs";
-import { newAbortController, queueMicrotask } from "./intrinsics.mjs";
+import { KeptMap, newAbortController, push, queueMicrotask } from "./intrinsics.mjs";
 import { Converted, notDataKind, toJSON } from "./tojson.mjs";
 
 // How a call ended, as the core reads it (wasm/toolcall.go).
@@ -137,7 +137,7 @@ export const CALL = Symbol("Code Mode tool call");
  */
 export function pageCaller(reply) {
     /** @type {Map<number, CallSignal>} the calls in flight */
-    const live = new Map();
+    const live = new KeptMap();
     // Calls that end together (a Promise.all of tool calls) are answered in
     // one crossing, a microtask after the first: each crossing into Go is
     // an event that runs every goroutine it wakes, and a run woken once
@@ -168,7 +168,7 @@ export function pageCaller(reply) {
     const done = (id, kind, payload, warnings) => {
         if (!live.delete(id)) return;
         if (batch.length === 0) queueMicrotask(flush);
-        batch.push(id, 3, kind, payload, warnings);
+        push(batch, id, 3, kind, payload, warnings);
     };
     /**
      * @param {number} id

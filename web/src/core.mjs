@@ -6,7 +6,7 @@
 import { pageCaller } from "./call.mjs";
 import { directImports } from "./direct.mjs";
 import { bundlerHint, describeError } from "./env.mjs";
-import { clearTimeout as hostClearTimeout, setTimeout as hostSetTimeout, uncurry } from "./intrinsics.mjs";
+import { KeptMap, clearTimeout as hostClearTimeout, setTimeout as hostSetTimeout, uncurry } from "./intrinsics.mjs";
 import { convertSchema } from "./schema.mjs";
 import { createShadow } from "./shadow.mjs";
 import { loadWasmURL } from "./wasm-load.mjs";
@@ -106,7 +106,7 @@ async function startCore(module, overrides) {
         state.exited = true;
         state.cause = cause;
         const timers = go._scheduledTimeouts;
-        if (timers instanceof Map) {
+        if (timers instanceof KeptMap) {
             for (const t of timers.values()) hostClearTimeout(t);
             timers.clear();
         }
@@ -202,7 +202,7 @@ function keepAliveWhileBusy(shadow) {
     let busy = 0;
     const weak = typeof WeakRef === "function";
     /** @type {Map<unknown, { fire: () => void, slot: TimerSlot }>} the program's pending timers, with their callbacks */
-    const slots = new Map();
+    const slots = new KeptMap();
     /** @param {unknown} t @param {{ fire: () => void, slot: TimerSlot }} entry */
     const apply = (t, { fire, slot }) => {
         slot.strong = busy > 0 || !weak ? fire : undefined;

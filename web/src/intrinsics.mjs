@@ -112,41 +112,93 @@ export function newAbortController() {
 }
 
 /**
- * A subclass of `Base` whose prototype holds Base.prototype's methods and
- * accessors as they were at load: a page that replaces one of those
- * afterwards (Map.prototype.get) does not reach an instance made from it,
- * and the calls stay the builtins themselves (no wrapper on a hot path).
- * @template {new (...args: any[]) => any} B
- * @param {B} Base
- * @returns {B}
+ * `Kept`, a subclass of `Base`, with Base.prototype's methods and accessors
+ * as they were at load on its own prototype: a page that replaces one of
+ * those afterwards (Map.prototype.get) does not reach an instance made from
+ * it, and the calls stay the builtins themselves (no wrapper on a hot
+ * path). Each subclass has a constructor of its own: a default one passes
+ * its arguments on by spreading them, through the page's Array iterator of
+ * the moment.
+ * @template K
+ * @param {K} Kept
+ * @param {Function} Base
+ * @returns {K}
  */
-function keptAtLoad(Base) {
-    const Kept = class extends Base {};
+function keepMethods(Kept, Base) {
     const own = Object.getOwnPropertyDescriptors(Base.prototype);
     delete (/** @type {any} */ (own)).constructor;
-    Object.defineProperties(Kept.prototype, own);
+    Object.defineProperties(/** @type {any} */ (Kept).prototype, own);
     return Kept;
 }
 
-const KeptMapBase = keptAtLoad(Map);
 /**
  * Map as the page had it at load, for what the Go runtime's glue
- * (wasm_exec.js, scripts/wasm-exec.mjs) keeps: its ids of the JS values Go
- * holds and its timers. A stubbed Map.prototype.get gave Go a wrong id and
- * stopped that factory's engine for good ("Reflect.get called on
- * non-object"). Its entries are added one by one: the Map constructor would
- * iterate them with the page's Array iterator of the moment.
+ * (wasm_exec.js, scripts/wasm-exec.mjs) keeps, its ids of the JS values Go
+ * holds and its timers, and for the bookkeeping of runs and tool calls. A
+ * stubbed Map.prototype.get gave Go a wrong id and stopped that factory's
+ * engine for good ("Reflect.get called on non-object"). Its entries, an
+ * array of pairs, are added one by one: the Map constructor would iterate
+ * them with the page's Array iterator of the moment.
  */
-export class KeptMap extends KeptMapBase {
-    /** @param {[unknown, unknown][]} [entries] */
-    constructor(entries) {
-        super();
-        if (entries) for (let i = 0; i < entries.length; i++) this.set(entries[i][0], entries[i][1]);
-    }
-}
+export const KeptMap = keepMethods(
+    /** @extends {Map<any, any>} */
+    class KeptMap extends Map {
+        /** @param {[any, any][]} [entries] */
+        constructor(entries) {
+            super();
+            if (entries) for (let i = 0; i < entries.length; i++) this.set(entries[i][0], entries[i][1]);
+        }
+    },
+    Map,
+);
 
-/** DataView as the page had it at load: the Go runtime's glue reads and writes Go's memory with it. */
-export const KeptDataView = keptAtLoad(DataView);
+/** DataView as the page had it at load: the Go runtime's glue and direct.mjs read and write Go's and QuickJS's memory with it. */
+export const KeptDataView = keepMethods(
+    class KeptDataView extends DataView {
+        /** @param {ArrayBufferLike} buffer @param {number} [byteOffset] @param {number} [byteLength] */
+        constructor(buffer, byteOffset, byteLength) {
+            super(buffer, byteOffset, byteLength);
+        }
+    },
+    DataView,
+);
+
+/**
+ * Set, WeakMap and WeakSet as the page had them at load, for the
+ * bookkeeping of runs and tool calls (runs.mjs, call.mjs, wrap.mjs, ...): a
+ * page that made Set.prototype.add or Map.prototype.set a no-op afterwards
+ * left a run that called a tool never settling. Made empty only.
+ */
+export const KeptSet = keepMethods(
+    /** @extends {Set<any>} */
+    class KeptSet extends Set {
+        constructor() {
+            super();
+        }
+    },
+    Set,
+);
+export const KeptWeakMap = keepMethods(
+    /** @extends {WeakMap<any, any>} */
+    class KeptWeakMap extends WeakMap {
+        constructor() {
+            super();
+        }
+    },
+    WeakMap,
+);
+export const KeptWeakSet = keepMethods(
+    /** @extends {WeakSet<any>} */
+    class KeptWeakSet extends WeakSet {
+        constructor() {
+            super();
+        }
+    },
+    WeakSet,
+);
+
+/** Array.prototype.push as the page had it at load: push(array, ...items). */
+export const push = uncurry(Array.prototype.push);
 
 /** Reflect's functions as the page had them at load: the Go runtime's glue reads, writes and calls JS values with them. */
 export const keptReflect = /** @type {typeof Reflect} */ (Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(Reflect)));

@@ -13,7 +13,7 @@
 // here, so that a page awaiting `createSession().getLlmTools()[1].execute(...)`
 // without keeping anything else is neither stopped nor left unanswered.
 
-import { uncurry } from "./intrinsics.mjs";
+import { KeptMap, uncurry } from "./intrinsics.mjs";
 
 // Taken at load: a page that replaced Function.prototype.call afterwards
 // made every getLlmTools() throw.
@@ -34,7 +34,7 @@ const registry =
         : null;
 
 /** @type {Map<object, number>} keepers with work in flight, and how much */
-const busy = new Map();
+const busy = new KeptMap();
 
 /**
  * @typedef {{

@@ -7,6 +7,7 @@
 // once per hook with console.error.
 
 import { describe, markHandled, report } from "./env.mjs";
+import { KeptWeakSet } from "./intrinsics.mjs";
 import { adopt } from "./thenable.mjs";
 
 // toolFilter and overwriteSystemInstruction run while the core builds a
@@ -55,7 +56,7 @@ export function filterVerdict(filter, def) {
     return !!v;
 }
 /** @type {WeakSet<Function>} */
-const warnedFilters = new WeakSet();
+const warnedFilters = new KeptWeakSet();
 
 /**
  * The instruction after overwriteSystemInstruction. A hook that throws or
@@ -92,7 +93,7 @@ export function overwriteVerdict(overwrite, raw) {
     return raw;
 }
 /** @type {WeakSet<Function>} */
-const warnedOverwrites = new WeakSet();
+const warnedOverwrites = new KeptWeakSet();
 
 /** @param {unknown} err */
 function errorText(err) {

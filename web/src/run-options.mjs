@@ -6,6 +6,11 @@
 
 import { describe } from "./env.mjs";
 import { field } from "./fields.mjs";
+import { KeptSet, KeptWeakMap } from "./intrinsics.mjs";
+
+// Taken at load: a run's arguments are copied with the page's JSON as it
+// was then (a JSON stubbed later changed every run's arguments).
+const { parse, stringify } = JSON;
 
 const AI_SDK_SCHEMA = Symbol.for("vercel.ai.schema");
 
@@ -86,7 +91,7 @@ export function normalizeRunOptions(options) {
 export function argsOnce(args) {
     if (args === null || typeof args !== "object") return args;
     try {
-        return JSON.parse(JSON.stringify(args));
+        return parse(stringify(args));
     } catch {
         return { args: 0n };
     }
@@ -105,7 +110,7 @@ export function abortReason(signal) {
 // MaxListenersExceededWarning past 10 runs on one app-wide signal, a
 // legal use (and a page's own listeners count against the same limit).
 /** @type {WeakMap<object, { waiters: Set<() => void>, fire: () => void }>} */
-const abortWatch = new WeakMap();
+const abortWatch = new KeptWeakMap();
 
 /**
  * Calls `fn` once when `signal` aborts (its caller checks `aborted` first).
@@ -119,7 +124,7 @@ export function whenAborted(signal, fn) {
     let entry = abortWatch.get(signal);
     if (!entry) {
         /** @type {Set<() => void>} */
-        const waiters = new Set();
+        const waiters = new KeptSet();
         const fire = () => {
             if (abortWatch.get(signal) === entry) abortWatch.delete(signal);
             const all = [...waiters];

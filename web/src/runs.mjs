@@ -6,7 +6,7 @@
 // whose owner was disposed, gets no tool or interceptor call any more.
 
 import { CallSignal } from "./call.mjs";
-import { now } from "./intrinsics.mjs";
+import { KeptMap, KeptSet, now } from "./intrinsics.mjs";
 import { describeError, errorName, report, thrownByTool } from "./env.mjs";
 import { prototypeHazard } from "./fields.mjs";
 import { adopt } from "./thenable.mjs";
@@ -32,14 +32,14 @@ let nextRunId = 1;
  * @returns {Owner}
  */
 export function newOwner(parent) {
-    return { runs: new Set(), disposed: "", parent };
+    return { runs: new KeptSet(), disposed: "", parent };
 }
 
 /**
  * Runs by token: the token is what the engine carries as the run's context.
  * @type {Map<number, Run>}
  */
-const runsByToken = new Map();
+const runsByToken = new KeptMap();
 
 /**
  * @param {Owner} owner
@@ -50,7 +50,7 @@ const runsByToken = new Map();
  */
 export function startRun(owner, context, onEvent, factoryOnEvent) {
     /** @type {Run} */
-    const run = { id: nextRunId++, context, ended: false, endReason: "", controllers: new Set(), onEvent, owner, nextCall: 1, logged: 0, inflight: new Map(), factoryOnEvent };
+    const run = { id: nextRunId++, context, ended: false, endReason: "", controllers: new KeptSet(), onEvent, owner, nextCall: 1, logged: 0, inflight: new KeptMap(), factoryOnEvent };
     runsByToken.set(run.id, run);
     owner.runs.add(run);
     if (owner.parent) owner.parent.runs.add(run);
@@ -130,7 +130,7 @@ export function emit(run, event, factoryOnEvent) {
 
 // Taken at load, as a page may replace the global.
 const clone = globalThis.structuredClone;
-const parse = JSON.parse;
+const { parse, stringify } = JSON;
 
 /**
  * What an event shows of the run's own data (a tool-call's input, a
@@ -438,14 +438,14 @@ export function settledAs(good, v) {
 export function runInCore(goExecute, args, token, signal, onConsole, given, onRefused) {
     let text;
     try {
-        text = JSON.stringify(args);
+        text = stringify(args);
     } catch {
         text = "{";
     }
     return new Promise((resolve, reject) => {
         goExecute(text, token, signal, onConsole, given, (/** @type {boolean} */ ok, /** @type {any} */ v) => {
             if (!ok) reject(v);
-            else resolve(Object.assign(Object.create(null), { value: typeof v === "string" ? JSON.parse(v) : undefined }));
+            else resolve(Object.assign(Object.create(null), { value: typeof v === "string" ? parse(v) : undefined }));
         }, onRefused);
     });
 }

@@ -6,7 +6,7 @@
 // accessors such as `crypto` and `performance`, which check their receiver,
 // keep working); writes stay on the shadow.
 
-import { uncurry } from "./intrinsics.mjs";
+import { KeptWeakMap, uncurry } from "./intrinsics.mjs";
 
 // Builtins taken at load: the Go program reads its globals through here
 // on every call out to JavaScript, and a page that replaced
@@ -23,7 +23,7 @@ const reflectGet = Reflect.get;
 export function createShadow(realGlobal) {
     /** @type {Record<PropertyKey, any>} */
     const own = Object.create(null);
-    const bound = new WeakMap();
+    const bound = new KeptWeakMap();
     /** @param {PropertyKey} key */
     const hasOwn = (key) => key in own; // own has no prototype
     return new Proxy(own, {

@@ -7,6 +7,10 @@
 
 const ident = /^[A-Za-z_$][\w$]*$/;
 
+// Taken at load: a page that stubs JSON.stringify later must not change what
+// a tool returned (one giving "[]" turned every result into an empty list).
+const stringify = JSON.stringify;
+
 // The longest array a tool's result converts, and what a longer one says:
 // the core's limit for a run's result and a tool's input (maxArrayLen in
 // sandbox/convert.go; testdata/arraycap.json holds both copies to the same
@@ -132,7 +136,7 @@ export function toJSON(value, label) {
     const was = [];
     let n = 0; // st[n - 1] is the holder; 0: the root's, JSON's wrapper
     /** @param {object} h @param {string} k */
-    const seg = (h, k) => (Array.isArray(h) ? `[${k}]` : ident.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`);
+    const seg = (h, k) => (Array.isArray(h) ? `[${k}]` : ident.test(k) ? `.${k}` : `[${stringify(k)}]`);
     /** @param {string} k the key of the value at hand in its holder @returns {string} */
     const pathOf = (k) => {
         if (n === 0) return label;
@@ -173,7 +177,7 @@ export function toJSON(value, label) {
             case "number": {
                 if (Number.isFinite(v)) return v;
                 const out = String(v);
-                note(k, `${out}, converted to the string ${JSON.stringify(out)}`);
+                note(k, `${out}, converted to the string ${stringify(out)}`);
                 return out;
             }
             case "bigint":
@@ -190,7 +194,7 @@ export function toJSON(value, label) {
             }
             case "symbol": {
                 const out = String(v);
-                note(k, `a symbol, converted to the string ${JSON.stringify(out)}`);
+                note(k, `a symbol, converted to the string ${stringify(out)}`);
                 return out;
             }
         }
@@ -221,7 +225,7 @@ export function toJSON(value, label) {
                     note(k, "a Promise, converted to null (await it)");
                 } else if (v instanceof RegExp) {
                     out = String(v);
-                    note(k, `a RegExp, converted to the string ${JSON.stringify(out)}`);
+                    note(k, `a RegExp, converted to the string ${stringify(out)}`);
                 } else if (ArrayBuffer.isView(v) && typeof (/** @type {any} */ (v).length) === "number") {
                     // What becomes an array is held to the same limit: a
                     // Uint8Array of 5e7 held the page's thread 12 s.
@@ -273,7 +277,7 @@ export function toJSON(value, label) {
         }
         return out;
     }
-    const json = JSON.stringify(value, replacer);
+    const json = stringify(value, replacer);
     for (const [v, p] of opaque) add(p, opaqueWhat(v));
     if (more) warnings.push(`… and ${more} more values converted`);
     return { json, warnings };

@@ -23,7 +23,7 @@
 
 import { describe, describeError } from "./env.mjs";
 import { field } from "./fields.mjs";
-import { forEachEntry } from "./intrinsics.mjs";
+import { KeptMap, KeptSet, forEachEntry } from "./intrinsics.mjs";
 import { filterVerdict } from "./page-hooks.mjs";
 import { newOwner, stopRuns } from "./runs.mjs";
 import { SESSION_HINTS, SESSION_KEYS, unknownKeyError } from "./keys.mjs";
@@ -71,9 +71,9 @@ export async function workerFactory(config) {
         sent[k] = cloneable(v, [k], standIns);
     }
     /** @type {Map<string, any>} factory tools by name */
-    const tools = new Map();
+    const tools = new KeptMap();
     /** @type {Map<number, any[]>} registration id -> its definitions */
-    const registrations = new Map();
+    const registrations = new KeptMap();
     let nextReg = 1;
     const initialTools = cfg.tools === undefined ? [] : checkTools(cfg.tools, "config.tools", new Set());
     if (cfg.tools !== undefined) {
@@ -113,10 +113,10 @@ export async function workerFactory(config) {
     let disposed = false;
     let nextSid = 1;
     /** @type {import("./worker-engine.mjs").Host["sessions"]} */
-    const sessions = new Map();
+    const sessions = new KeptMap();
     // Session 0 is the worker's own session without tools: its instructions
     // stand in for a new session's until the worker reports them.
-    sessions.set(0, { tools: new Map(), defs: [], info: null, owner: factoryOwner });
+    sessions.set(0, { tools: new KeptMap(), defs: [], info: null, owner: factoryOwner });
     // ready(): a ping the worker answers after every message sent before it
     // (registrations, sessions), whose info it has pushed by then.
     let nextPing = 1;
@@ -147,14 +147,14 @@ export async function workerFactory(config) {
         tools,
         registrations,
         sessions,
-        pending: new Map(),
-        stopping: new Set(),
+        pending: new KeptMap(),
+        stopping: new KeptSet(),
         runTimeout: typeof cfg.timeout === "number" ? cfg.timeout : 30000,
-        overruns: new Map(),
+        overruns: new KeptMap(),
         lastSign: 0,
-        pageCalls: new Map(),
-        verdicts: new Map(),
-        pings: new Map(),
+        pageCalls: new KeptMap(),
+        verdicts: new KeptMap(),
+        pings: new KeptMap(),
         flagsBuffer,
         flags: flagsBuffer ? new Int32Array(flagsBuffer) : null,
         worker: null,
@@ -278,7 +278,7 @@ export async function workerFactory(config) {
             const sid = nextSid++;
             const owner = newOwner(factoryOwner);
             /** @type {{ tools: Map<string, any>, defs: any[], info: any, owner: any }} */
-            const s = { tools: new Map(defs.map((d) => [d.name, d])), defs, info: null, owner };
+            const s = { tools: new KeptMap(defs.map((d) => [d.name, d])), defs, info: null, owner };
             sessions.set(sid, s);
             let sessionDisposed = false;
             const deadReason = () =>

@@ -8,6 +8,7 @@
 
 import { describe } from "./env.mjs";
 import { field } from "./fields.mjs";
+import { KeptWeakMap } from "./intrinsics.mjs";
 import { TOOL_HINTS, TOOL_KEYS, quoteCut, unknownKeyError } from "./keys.mjs";
 import { convertSchema } from "./schema.mjs";
 import { refCycleError } from "./refcycle.mjs";
@@ -35,10 +36,10 @@ const quoteRune = (ch) => `'${goEscape(ch, "'")}'`;
 
 // The input validators of schema libraries' objects, by tool definition.
 /** @type {WeakMap<object, (input: unknown) => Promise<{ ok: boolean, message?: string }>>} */
-const validators = new WeakMap();
+const validators = new KeptWeakMap();
 // The definitions with an outputSchema, and its library's validator if any.
 /** @type {WeakMap<object, { validate?: (value: unknown) => Promise<{ ok: boolean, message?: string }> }>} */
-const outputs = new WeakMap();
+const outputs = new KeptWeakMap();
 
 /**
  * The input validator of a tool whose schema came from a schema library.

@@ -8,7 +8,7 @@ import { CALL, SETTLE } from "./call.mjs";
 import { exitedError } from "./core.mjs";
 import { field, prototypeHazard } from "./fields.mjs";
 import { callerStack, thrownByTool } from "./env.mjs";
-import { newAbortController, queueMicrotask } from "./intrinsics.mjs";
+import { KeptMap, KeptSet, KeptWeakMap, newAbortController, queueMicrotask } from "./intrinsics.mjs";
 import { callTool, consoleLine, emit, finishRun, newOwner, now, observed, refusedCall, runInCore, runOf, settledAs, startRun, stopRuns } from "./runs.mjs";
 import { askInterceptor, filterVerdict, notFromHook, overwriteVerdict } from "./page-hooks.mjs";
 import { abortReason, argsOnce, markSchema, normalizeRunOptions, whenAborted } from "./run-options.mjs";
@@ -32,7 +32,7 @@ import { abortReason, argsOnce, markSchema, normalizeRunOptions, whenAborted } f
 export function pagePipeline(config) {
     const onEvent = typeof config.onEvent === "function" ? config.onEvent : undefined;
     /** @type {WeakMap<object, any>} wrapper -> the caller's definition */
-    const originals = new WeakMap();
+    const originals = new KeptWeakMap();
     /** @param {any} w */
     const orig = (w) => (w && typeof w === "object" && originals.has(w) ? originals.get(w) : w);
     /** @param {any} def */
@@ -111,13 +111,13 @@ function handled(p) {
  * call.)
  * @type {WeakMap<Core, Map<Set<(err: Error) => void>, () => Error>>}
  */
-const exitWatches = new WeakMap();
+const exitWatches = new KeptWeakMap();
 
 /** @param {Core} core */
 function exitWatch(core) {
     let watch = exitWatches.get(core);
     if (!watch) {
-        const guards = new Map();
+        const guards = new KeptMap();
         watch = guards;
         exitWatches.set(core, guards);
         core.exited.then(() => {
@@ -163,7 +163,7 @@ function makeGuard(core, isDisposed) {
     // (watchExit). Watched only while a call is pending, so that an idle
     // or disposed session leaves nothing on the core.
     /** @type {Set<(err: Error) => void>} */
-    const pending = new Set();
+    const pending = new KeptSet();
     /** @param {(err: Error) => void} fail */
     const unwatch = (fail) => {
         if (!pending.delete(fail)) return false;

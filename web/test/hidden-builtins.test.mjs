@@ -90,9 +90,7 @@ const realClearTimeout = clearTimeout;
 
 /**
  * Runs PROBE; a run that rejects or fails as a whole is returned boxed, and
- * one that has not settled after 5 s of the real clock as { hung: true }
- * (a stub that breaks the page's own bookkeeping can leave a run open: that
- * is not this file's concern, a hidden tool that runs is).
+ * one that has not settled after 5 s of the real clock as { hung: true }.
  */
 function probe(session) {
     return new Promise((resolve) => {
@@ -109,11 +107,16 @@ function probe(session) {
 /**
  * The safe outcomes: the program's answers for the hidden name are the ones
  * an unbroken page gives (an unknown tool's), and the visible tool either
- * works or is unknown too (closed); or the run fails as a whole, or never
- * settles, without the hidden tool. Never the hidden tool.
+ * works or is unknown too (closed); or the run fails as a whole, without
+ * the hidden tool. Never the hidden tool, and never a run left open: the
+ * bookkeeping of runs and calls uses the builtins as they were at load
+ * (a Set.prototype.add or Map.prototype.set made a no-op, an
+ * Array.prototype.push or a Map.prototype.get that answers wrong, left
+ * in-thread runs with a tool call never settling).
  */
 function assertClosed(name, r, baseline, ran) {
     assert.deepEqual(ran, [], `${name}: the hidden tool ran (${JSON.stringify(r)})`);
+    assert.ok(!r.hung, `${name}: the run never settled`);
     if (r.ok === true) {
         const { visible, ...hiddenAnswers } = r.result;
         const { visible: baseVisible, ...baseHidden } = baseline;

@@ -206,3 +206,39 @@ describe("the Go runtime's builtins replaced after load", () => {
         });
     }
 });
+
+// The page side's bookkeeping and conversions use the builtins as they were
+// at load: each of these, replaced after load, left a run with a tool call
+// never settling (in-thread: Set.prototype.add, Map.prototype.set and
+// Array.prototype.push no-ops, Map.prototype.has always false; worker mode:
+// Map.prototype.set), or changed its data (JSON.parse giving {} became the
+// run's whole result; JSON.stringify giving "[]" emptied each tool result
+// and made the run's arguments a list).
+describe("the page's bookkeeping builtins replaced after load", () => {
+    const ROWS = [
+        ["Set.prototype.add a no-op", Set.prototype, "add", function () { return this; }],
+        ["Map.prototype.set a no-op", Map.prototype, "set", function () { return this; }],
+        ["Map.prototype.has always false", Map.prototype, "has", function () { return false; }],
+        ["Map.prototype.get gives undefined", Map.prototype, "get", function () { return undefined; }],
+        ["Array.prototype.push a no-op", Array.prototype, "push", function () { return this.length; }],
+        ["JSON.parse gives {}", JSON, "parse", function () { return {}; }],
+        ["JSON.stringify gives \"[]\"", JSON, "stringify", function () { return "[]"; }],
+    ];
+    for (const [name, owner, key, value] of ROWS) {
+        test(`${name}: a run with tool calls works, and so does the next one on the restored page`, async (t) => {
+            const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.x", () => 1), tool("t.obj", (i) => ({ got: i, list: [1, 2] }))] });
+            const s = api.createSession();
+            await nextRunWorks(s);
+            const undo = replace(owner, key, value);
+            let got;
+            try {
+                got = await settled(() => run(s, "const a = await tools.t.x({}); const [b, c] = await Promise.all([tools.t.x({}), tools.t.obj({ n: 2 })]); return { sum: a + b, c }"), 20_000);
+            } finally {
+                undo();
+            }
+            assert.ok(!("hung" in got), "the run never ended");
+            assert.deepEqual(got.value?.result, { sum: 2, c: { got: { n: 2 }, list: [1, 2] } }, JSON.stringify(got.value ?? String(got.error?.message ?? got.error)));
+            await nextRunWorks(s);
+        });
+    }
+});
