@@ -269,7 +269,7 @@ func (e *Engine) lease(ctx context.Context) (*instance, error) {
 			e.waiting.Add(-1)
 			return nil, ErrClosed
 		case <-ctx.Done():
-			e.waiting.Add(-1)
+			e.stopWaiting()
 			return nil, context.Cause(ctx)
 		}
 	}
@@ -332,6 +332,25 @@ func (e *Engine) release(i *instance) {
 		<-e.slots
 	}
 	e.signalFreed()
+}
+
+// stopWaiting is a waiting run giving up (its context ended). An instance
+// kept idle past MaxIdleInstances for it (release) is freed now, unless
+// another run still waits for one: kept, it stayed idle until the engine
+// closed.
+func (e *Engine) stopWaiting() {
+	e.waiting.Add(-1)
+	var extra []*instance
+	e.mu.Lock()
+	for n := len(e.idle); n > e.maxIdle && int64(n) > int64(e.waiting.Load()); n-- {
+		extra = append(extra, e.idle[n-1])
+		e.idle = e.idle[:n-1]
+	}
+	e.mu.Unlock()
+	for _, i := range extra {
+		i.q.Close()
+		<-e.slots
+	}
 }
 
 // MemoryLimit is the QuickJS heap limit of the engine's runs, in bytes:
