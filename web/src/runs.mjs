@@ -307,6 +307,9 @@ export async function callTool(run, tool, input, engine, factoryOnEvent, settle)
     /** @type {unknown} */
     let out;
     try {
+        // An observer of tool-call may end the run (dispose the factory or
+        // the session, abort it): the tool is then not called at all.
+        if (run.ended) throw endedError(run);
         value = (
             await adopt(
                 tool.execute(input, {
