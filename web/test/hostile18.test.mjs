@@ -597,3 +597,168 @@ describe("adapters fed a hostile source", () => {
         });
     }
 });
+
+describe("second batch: observers, inferred types, and the adapters' other direction", () => {
+    test("a run's own onEvent never hears the other run in flight; the factory's hears both apart", async (t) => {
+        const factoryEvents = [];
+        let release;
+        const gate = new Promise((r) => { release = r; });
+        const api = await withFactory(t, { wasmLocation: assetPath, onEvent: (e) => factoryEvents.push(e), tools: [tool("t.wait", () => gate.then(() => 1)), tool("t.x", () => 2)] });
+        const s = api.createSession();
+        const evA = [], evB = [];
+        const a = run(s, "console.log('from A'); await tools.t.wait({}); return 'A'", { onEvent: (e) => evA.push(e) });
+        await sleep(30);
+        const b = await run(s, "console.log('from B'); await tools.t.x({}); return 'B'", { onEvent: (e) => evB.push(e) });
+        release();
+        await a;
+        assert.equal(ok(b), "B");
+        const idsA = new Set(evA.map((e) => e.runId)), idsB = new Set(evB.map((e) => e.runId));
+        assert.equal(idsA.size, 1);
+        assert.equal(idsB.size, 1);
+        assert.notDeepEqual([...idsA], [...idsB]);
+        assert.ok(!JSON.stringify(evA).includes("from B") && !JSON.stringify(evA).includes("t.x"), JSON.stringify(evA));
+        assert.ok(!JSON.stringify(evB).includes("from A") && !JSON.stringify(evB).includes("t.wait"), JSON.stringify(evB));
+        assert.deepEqual(new Set(factoryEvents.map((e) => e.runId)), new Set([...idsA, ...idsB]));
+    });
+
+    test("a result whose keys are data never reaches another session's inferred signature", async (t) => {
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            tools: [tool("users.lookup", (_i, { context }) => ({ [context]: { plan: "gold" } }), { inputSchema: undefined })],
+        });
+        const a = api.createSession(), b = api.createSession();
+        ok(await run(a, "return await tools.users.lookup({})", { context: "alice_at_example" }));
+        const sig = ok(await run(b, "return (await tool_search({ query: 'users lookup' })).map((x) => x.signature).join('\\n')"));
+        assert.ok(!sig.includes("alice_at_example"), sig);
+        const { searchTools } = llmTools(b);
+        assert.ok(!JSON.stringify(await searchTools.execute({ query: "users lookup" })).includes("alice_at_example"));
+        assert.ok(!b.getSystemInstruction().includes("alice_at_example"));
+    });
+
+    test("toMcpServer: a context(extra) that throws, and hostile arguments, give readable isError results", async (t) => {
+        const mcp = await loadAdapter("mcp");
+        const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+        const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
+        const ran = [];
+        const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.x", () => { ran.push(1); return 1; })] });
+        const connect = async (opts) => {
+            const server = await mcp.toMcpServer(api.createSession(), opts);
+            const [x, y] = InMemoryTransport.createLinkedPair();
+            const client = new Client({ name: "c", version: "1" });
+            await Promise.all([server.connect(y), client.connect(x)]);
+            t.after(() => client.close());
+            return client;
+        };
+        const throwing = await connect({ context: () => { throw new Error("CTXFAIL"); } });
+        const r1 = await within(throwing.callTool({ name: "executeCode", arguments: { code: "return await tools.t.x({})", explanation: "x" } }).then((v) => v, (e) => ({ rejected: String(e.message) })), 20_000);
+        assert.notEqual(r1, "hung");
+        assert.ok(r1.rejected || r1.isError, JSON.stringify(r1));
+        assert.deepEqual(ran, [], "the run went ahead without its context");
+        const client = await connect({});
+        const args = [{ code: 42, explanation: "x" }, { code: "return 1//" + "x".repeat(5e6), explanation: "x" }, { code: "return 1", explanation: "x", context: "forged", timeout: 1e9 }, { query: { $gt: "" } }];
+        for (const a of args) {
+            const name = "query" in a ? "searchTools" : "executeCode";
+            const r = await within(client.callTool({ name, arguments: a }).then((v) => v, (e) => ({ rejected: String(e.message) })), 30_000);
+            assert.notEqual(r, "hung");
+            assertBounded(r);
+        }
+        assert.deepEqual((await client.callTool({ name: "executeCode", arguments: { code: "return 7", explanation: "x" } })).structuredContent?.result, 7);
+    });
+
+    /** A WebMCP model context listing `tools`, whose executeTool runs `exec`. */
+    function webMcpContext(tools, exec) {
+        const ctx = new EventTarget();
+        ctx.getTools = async () => tools;
+        ctx.registerTool = async () => {};
+        ctx.executeTool = async (tool, json) => exec(tool, json);
+        return ctx;
+    }
+
+    test("fromWebMcp: names of every shape, 10,000 tools, non-Error throws", async (t) => {
+        const webmcp = await loadAdapter("webmcp");
+        const names = ["a.b c", "", "..", "__proto__", "constructor", "then", "検索", "a".repeat(300), "emoji😀", "x.__proto__.y"];
+        const many = Array.from({ length: 10_000 }, (_, i) => `bulk_${i}`);
+        const tools = [...names, ...many].map((name) => ({ name, description: `the ${name}`, inputSchema: { type: "object" } }));
+        const throws = ["plain", undefined, null, {}, Symbol("s")];
+        let i = 0;
+        const errors = [];
+        const src = await within(webmcp.fromWebMcp({ modelContext: webMcpContext(tools, () => { throw throws[i++ % throws.length]; }), onError: (e) => errors.push(String(e?.message ?? e)) }), 30_000);
+        assert.notEqual(src, "hung");
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        const off = src.registerTools(api);
+        t.after(() => { off(); src.close(); });
+        const listed = api.listTools().map((x) => x.name);
+        for (const n of listed) assert.match(n, /^[A-Za-z0-9_$.-]{1,128}$/, n);
+        assert.equal(new Set(listed).size, listed.length);
+        assert.ok(listed.length >= 10_000, String(listed.length));
+        const s = api.createSession();
+        for (let k = 0; k < throws.length; k++) {
+            const r = await within(run(s, "try { await tools.webmcp.bulk_1({}); return 'no error' } catch (e) { return typeof e.message === 'string' && e.message.length > 0 ? 'E:' + e.message : 'bad:' + typeof e.message }"), 20_000);
+            assert.match(ok(r), /^E:/);
+        }
+    });
+
+    test("exposeToWebMcp: a browser agent's arguments of every shape come back as readable results", async (t) => {
+        const webmcp = await loadAdapter("webmcp");
+        const registered = [];
+        const ctx = new EventTarget();
+        ctx.registerTool = (def) => { registered.push(def); return { unregister() {} }; };
+        ctx.getTools = async () => [];
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        const unexpose = await webmcp.exposeToWebMcp(api.createSession(), { modelContext: ctx });
+        t.after(() => unexpose());
+        const exec = registered.find((d) => /executeCode$/.test(d.name));
+        const search = registered.find((d) => /searchTools$/.test(d.name));
+        assert.ok(exec && search, registered.map((d) => d.name).join());
+        for (const [d, a] of [[exec, "return 1"], [exec, null], [exec, 42], [exec, { code: ["return 1"] }], [exec, { code: "return 1", explanation: "x", __proto__: { code: "x" } }], [search, { query: "\uD800", limit: "lots" }], [search, undefined]]) {
+            const r = await within(Promise.resolve().then(() => d.execute(a, {})).then((v) => ({ v }), (e) => ({ rejected: String(e?.message ?? e) })), 20_000);
+            assert.notEqual(r, "hung");
+            assertBounded(r);
+            assert.ok(!r.rejected, `threw instead of answering: ${r.rejected}`);
+        }
+    });
+});
+
+describe("dispose from an observer, at every kind of event", () => {
+    test("the run's signal aborted by an observer at tool-call: the run rejects, the tool never runs", async (t) => {
+        const ran = [];
+        const ac = new AbortController();
+        const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.x", () => { ran.push(1); return 1; })] });
+        const r = await within(run(api.createSession(), "await tools.t.x({}); return 'done'", { signal: ac.signal, onEvent: (e) => { if (e.type === "tool-call") ac.abort(); } }).then((v) => v, (e) => ({ rejected: e })), 20_000);
+        assert.notEqual(r, "hung");
+        assert.equal(r.rejected?.name, "AbortError", JSON.stringify(r));
+        await sleep(50);
+        assert.deepEqual(ran, []);
+    });
+
+    for (const what of ["factory", "session"]) {
+        for (const type of ["tool-call", "tool-result", "console", "run-end"]) {
+            test(`${what}.dispose() at ${type}: the run settles, no tool runs after it`, async (t) => {
+                let api, s, disposedAt = -1;
+                const ran = [];
+                const unhandled = [];
+                const onUnhandled = (e) => unhandled.push(e);
+                process.on("unhandledRejection", onUnhandled);
+                t.after(() => process.off("unhandledRejection", onUnhandled));
+                api = await withFactory(t, {
+                    wasmLocation: assetPath,
+                    tools: [tool("t.x", () => { ran.push(disposedAt >= 0 ? "after" : "before"); return 1; })],
+                    onEvent: (e) => {
+                        if (e.type !== type || disposedAt >= 0) return;
+                        disposedAt = ran.length;
+                        (what === "factory" ? api : s).dispose();
+                    },
+                });
+                s = api.createSession();
+                const r = await within(run(s, "console.log('hi'); await tools.t.x({}); await tools.t.x({}); return 'done'").then((v) => v, (e) => ({ rejected: e })), 20_000);
+                assert.notEqual(r, "hung");
+                if (r.rejected) assert.match(String(r.rejected.message), /dispos/i);
+                else if (type !== "run-end") assert.equal(r.ok, false, JSON.stringify(r));
+                assert.ok(disposedAt >= 0, "the event never came");
+                assert.deepEqual(ran.filter((x) => x === "after"), [], `ran: ${ran}`);
+                await sleep(50);
+                assert.deepEqual(unhandled.map(String), []);
+            });
+        }
+    }
+});
