@@ -5,8 +5,11 @@
 // with what its errors depend on: the items of the current group (a repeat
 // needs one), the repeat just read (a second one is nested), the groups
 // open, and the counted repeats nested in each item (their counts' product
-// is at most 1,000). Only Go's size limits are not computed: a pattern that
-// could reach them is left to the core.
+// is at most 1,000), and Go's size limit (calcSize, 3,355,443 instructions)
+// where the size is Go's and Go surely checks it: the items of an
+// alternation are factored by Go's parser, and Go skips the check while its
+// node count is low; a pattern that could reach the limit there is left to
+// the core.
 
 // The names \p{...} takes, as Go's canonicalName writes them (unicode's
 // categories, scripts and category aliases that regexp/syntax finds).
@@ -25,9 +28,43 @@ const fail = (code, expr) => {
 class Problem extends Error {}
 
 /**
- * @typedef {{ min?: number, max?: number, subs: Node[] }} Node an item of the
- *   pattern, with the counted repeat it is ({n,m}), if any
+ * @typedef {{ min?: number, max?: number, subs: Node[], op?: string, cap?: boolean, alt?: boolean, text?: boolean, size?: number }} Node
+ *   an item of the pattern, with the counted repeat it is ({n,m}), if any; op,
+ *   the repeat's operator (* + ? {); cap, a capturing group; alt, a group with
+ *   alternatives; text, a \Q...\E literal; size, its Go size once computed
  */
+
+// Go's maxSize (regexp/syntax parse.go): 128 MB of 40-byte instructions.
+const MAX_SIZE = Math.floor((128 << 20) / 40);
+
+/**
+ * Go's calcSize of a node as its parser builds it, NaN where Go's tree
+ * differs from this reading's (an alternation, which Go factors; a \Q...\E
+ * literal).
+ * @param {Node} n
+ * @returns {number}
+ */
+function goSize(n) {
+    if (n.size !== undefined) return n.size;
+    let size;
+    if (n.alt || n.text) size = NaN;
+    else if (n.op !== undefined) {
+        const sub = goSize(n.subs[0]);
+        if (n.op === "*") size = 2 + sub;
+        else if (n.op === "+" || n.op === "?") size = 1 + sub;
+        else if (n.max === -1) size = n.min === 0 ? 2 + sub : 1 + /** @type {number} */ (n.min) * sub;
+        else size = /** @type {number} */ (n.max) * sub + (/** @type {number} */ (n.max) - /** @type {number} */ (n.min));
+    } else if (n.subs.length === 0) size = 1;
+    else {
+        // A group: its one alternative's items, concatenated.
+        size = 0;
+        for (const s of n.subs[0].subs) size += goSize(s);
+        size = Math.max(1, size);
+        if (n.cap) size += 2;
+    }
+    n.size = Number.isNaN(size) ? NaN : Math.max(1, size);
+    return n.size;
+}
 
 /**
  * Go's repeatIsValid: the counts of nested counted repeats within n.
@@ -74,17 +111,55 @@ export function re2Problem(p) {
     }
 }
 
-/** @param {string} whole */
+/**
+ * Go's parse of whole: a Problem (Go's error), Unknown, or nothing. An
+ * error found after a node Go may have refused as too large is not sure to
+ * be Go's (its "expression too large" names the whole pattern wherever it
+ * is found): the pattern is left to the core.
+ * @param {string} whole
+ */
 function parse(whole) {
+    const state = { large: false };
+    try {
+        read(whole, state);
+    } catch (err) {
+        if (err instanceof Problem && state.large && !err.message.startsWith("expression too large")) throw new Unknown();
+        throw err;
+    }
+}
+
+/**
+ * @param {string} whole
+ * @param {{ large: boolean }} state
+ */
+function read(whole, state) {
     // The open groups, innermost last: the items read since the group (or
     // its last "|") began, and those of its earlier alternatives.
-    /** @type {{ items: Node[], done: Node[] }[]} */
+    /** @type {{ items: Node[], done: Node[], cap?: boolean }[]} */
     const groups = [{ items: [], done: [] }];
     let size = whole.length;
+    // Go's p.repeats: the product of the counted repeats read so far
+    // (their max, else min), at most MAX_SIZE. Go skips its size check
+    // while its node count is below MAX_SIZE / repeats: a check this
+    // reading is sure Go makes is one where that quotient is at most 1.
+    let repeats = 1;
     let lastRepeat = -1;
     let i = 0;
     const top = () => groups[groups.length - 1];
     const push = (/** @type {Node} */ n) => top().items.push(n);
+    /**
+     * Go's size check of a node it pushes (checkLimits): past the limit
+     * where Go surely checks, its "expression too large".
+     * @param {Node} n
+     */
+    const checkSize = (n) => {
+        const s = goSize(n);
+        if (s > MAX_SIZE && Math.floor(MAX_SIZE / repeats) <= 1) fail("expression too large", whole);
+        // A node Go may have refused (or skipped), or whose size this
+        // reading cannot give with counts that could reach the limit: a
+        // later error might not be Go's, and Go might refuse the pattern.
+        if (s > MAX_SIZE || (Number.isNaN(s) && size > 100_000)) state.large = true;
+    };
     /** A repeat operator from start to at: Go's repeat(). @param {number} start @param {number} at @param {number} [min] @param {number} [max] */
     const repeat = (start, at, min, max) => {
         if (whole[at] === "?") at++;
@@ -92,8 +167,15 @@ function parse(whole) {
         const items = top().items;
         if (items.length === 0) fail("missing argument to repetition operator", whole.slice(start, at));
         /** @type {Node} */
-        const node = { min, max, subs: [/** @type {Node} */ (items.pop())] };
+        const node = { min, max, op: whole[start], subs: [/** @type {Node} */ (items.pop())] };
         items.push(node);
+        // As Go's repeat: its size checked before its counts.
+        if (min !== undefined) {
+            const n = Math.max(max === undefined || max < 0 ? min : max, 1);
+            size *= n;
+            repeats = n > Math.floor(MAX_SIZE / repeats) ? MAX_SIZE : repeats * n;
+        }
+        checkSize(node);
         if (min !== undefined && max !== undefined && (min >= 2 || max >= 2) && !repeatIsValid(node, 1000)) fail("invalid repeat count", whole.slice(start, at));
         return at;
     };
@@ -104,19 +186,28 @@ function parse(whole) {
             if (whole[i + 1] === "?") {
                 i = perlFlags(whole, i, groups);
             } else {
-                groups.push({ items: [], done: [] });
+                groups.push({ items: [], done: [], cap: true });
                 i++;
             }
             if (groups.length > 100) throw new Unknown();
         } else if (c === "|") {
             const g = top();
+            // Go's concat() of the alternative, checked as it is pushed.
+            checkSize({ subs: [{ subs: g.items }] });
             g.done.push({ subs: g.items });
             g.items = [];
             i++;
         } else if (c === ")") {
+            // Go's parseRightParen: the concat() and the alternation
+            // (checked as pushed), then the unbalanced ).
+            checkSize({ subs: [{ subs: top().items }] });
+            if (top().done.length > 0) checkSize({ subs: [], alt: true });
             if (groups.length < 2) fail("unexpected )", whole);
-            const g = /** @type {{ items: Node[], done: Node[] }} */ (groups.pop());
-            push({ subs: [...g.done, { subs: g.items }] });
+            const g = /** @type {{ items: Node[], done: Node[], cap?: boolean }} */ (groups.pop());
+            /** @type {Node} */
+            const node = { subs: [...g.done, { subs: g.items }], cap: g.cap, alt: g.done.length > 0 };
+            push(node);
+            checkSize(node);
             i++;
         } else if (c === "[") {
             i = parseClass(whole, i);
@@ -137,14 +228,9 @@ function parse(whole) {
                 if (r[3] !== undefined && max < 0) min = -1;
                 if (min < 0 || min > 1000 || max > 1000 || (max >= 0 && min > max)) fail("invalid repeat count", r[0]);
                 repeated = i;
+                // repeat() checks the size (exactly where it can) before
+                // the counts, as Go does.
                 i = repeat(i, i + r[0].length, min, max);
-                // After the repeat's own check: nested counts whose product
-                // passes 1,000 (((a{100}){100}){100}) are Go's "invalid
-                // repeat count", which the page can say; they were left to
-                // the core as possibly large, and worker mode registered the
-                // tool, the worker refusing it later (the tool then unknown).
-                size *= Math.max(max < 0 ? min : max, 1);
-                if (size > 100_000) throw new Unknown();
             }
         } else if (c === "\\") {
             i = escape(whole, i, push);
@@ -154,7 +240,12 @@ function parse(whole) {
         }
         lastRepeat = repeated;
     }
+    // At the end, as Go's Parse: the last alternative's concat() (checked),
+    // then the missing ), then the alternation.
+    checkSize({ subs: [{ subs: top().items }] });
     if (groups.length > 1) fail("missing closing )", whole);
+    if (groups[0].done.length > 0) checkSize({ subs: [], alt: true });
+    if (state.large) throw new Unknown();
 }
 
 /**
@@ -162,7 +253,7 @@ function parse(whole) {
  * opens is pushed on groups.
  * @param {string} s
  * @param {number} i
- * @param {{ items: Node[], done: Node[] }[]} groups
+ * @param {{ items: Node[], done: Node[], cap?: boolean }[]} groups
  */
 function perlFlags(s, i, groups) {
     const t = s.slice(i);
@@ -171,7 +262,7 @@ function perlFlags(s, i, groups) {
         const end = t.indexOf(">");
         if (end < 0) fail("invalid named capture", t);
         if (!/^[A-Za-z0-9_]+$/.test(t.slice(named, end))) fail("invalid named capture", t.slice(0, end + 1));
-        groups.push({ items: [], done: [] });
+        groups.push({ items: [], done: [], cap: true });
         return i + end + 1;
     }
     let j = 2;
@@ -214,7 +305,7 @@ function escape(s, i, push) {
     if (n === "C") fail("invalid escape sequence", "\\C");
     if (n === "Q") {
         const end = s.indexOf("\\E", i + 2);
-        if ((end < 0 ? s.length : end) > i + 2) push({ subs: [] });
+        if ((end < 0 ? s.length : end) > i + 2) push({ subs: [], text: true });
         return end < 0 ? s.length : end + 2;
     }
     const cls = unicodeClass(s, i);
