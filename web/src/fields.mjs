@@ -8,6 +8,14 @@
 // same way (wasm/config.go get).
 
 import { describeError } from "./env.mjs";
+import { keptReflect } from "./intrinsics.mjs";
+
+// Taken at load: a page that breaks Object.keys, Set or iteration later
+// must not make a well-formed config read as another (Set.prototype.add a
+// no-op or an empty Array iterator made every factory fail with
+// "config.wasmLocation: ... got undefined").
+const keysOf = Object.keys;
+const { getOwnPropertyDescriptor, getPrototypeOf } = keptReflect;
 
 /**
  * obj[key], read once, unless only the last object of obj's prototype
@@ -21,9 +29,9 @@ export function field(obj, key) {
     if (obj === null || (typeof obj !== "object" && typeof obj !== "function")) return undefined;
     let o = obj;
     for (let depth = 0; depth < 64; depth++) {
-        const own = Reflect.getOwnPropertyDescriptor(o, key) !== undefined;
+        const own = getOwnPropertyDescriptor(o, key) !== undefined;
         if (own && depth === 0) break;
-        const proto = Reflect.getPrototypeOf(o);
+        const proto = getPrototypeOf(o);
         if (own && proto === null) return undefined;
         if (own || proto === null) break;
         o = proto;
@@ -46,21 +54,27 @@ export function field(obj, key) {
 export function snapshot(obj, path, known) {
     let own;
     try {
-        own = Object.keys(obj);
+        own = keysOf(obj);
     } catch (err) {
         throw new TypeError(`${path}: cannot list its keys: ${message(err)}`);
     }
     /** @type {Record<string, any>} */
-    const out = Object.create(null);
-    for (const k of new Set([...own, ...known])) {
+    const out = { __proto__: null };
+    // Index loops and a null-prototype record: no Set, no iterator.
+    /** @type {Record<string, boolean>} */
+    const isOwn = /** @type {any} */ ({ __proto__: null });
+    const take = (/** @type {string} */ k) => {
         let v;
         try {
             v = field(obj, k);
         } catch (err) {
             throw new TypeError(`${path}.${k}: reading it threw: ${message(err)}`);
         }
-        if (v !== undefined || own.includes(k)) out[k] = v;
-    }
+        if (v !== undefined || isOwn[k] === true) out[k] = v;
+    };
+    for (let i = 0; i < own.length; i++) isOwn[own[i]] = true;
+    for (let i = 0; i < own.length; i++) take(own[i]);
+    for (let i = 0; i < known.length; i++) if (isOwn[known[i]] !== true) take(known[i]);
     return out;
 }
 

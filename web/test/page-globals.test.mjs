@@ -7,7 +7,7 @@
 // (CODE_MODE_WORKER=1).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { assetPath, llmTools, run, tool, withFactory } from "./helpers.mjs";
+import { assetPath, llmTools, loadFactory, run, tool, withFactory } from "./helpers.mjs";
 
 // The test's own clock and iteration, taken before any row replaces them.
 const realSetTimeout = setTimeout;
@@ -239,6 +239,31 @@ describe("the page's bookkeeping builtins replaced after load", () => {
             assert.ok(!("hung" in got), "the run never ended");
             assert.deepEqual(got.value?.result, { sum: 2, c: { got: { n: 2 }, list: [1, 2] } }, JSON.stringify(got.value ?? String(got.error?.message ?? got.error)));
             await nextRunWorks(s);
+        });
+    }
+});
+
+// A factory created while the page has these replaced (after importing Code
+// Mode) reads its config as given: it used to fail with
+// "config.wasmLocation: expected a non-empty string ..., got undefined" for a
+// config that has one (its keys were gathered with a Set and spreads).
+describe("a factory created after the page replaced Set builtins", () => {
+    const realIterator = Array.prototype[Symbol.iterator];
+    const ROWS = [
+        ["Set.prototype.add a no-op", Set.prototype, "add", function () { return this; }],
+        ["Set.prototype[Symbol.iterator] empty", Set.prototype, Symbol.iterator, function () { return realIterator.call([]); }],
+    ];
+    for (const [name, owner, key, value] of ROWS) {
+        test(`${name}: the factory is made from its config and its runs work`, async (t) => {
+            await loadFactory(); // the package is imported before the page replaces anything
+            const undo = replace(owner, key, value);
+            let api;
+            try {
+                api = await withFactory(t, { wasmLocation: assetPath, timeout: 5000, tools: [tool("t.x", () => 1)] });
+            } finally {
+                undo();
+            }
+            await nextRunWorks(api.createSession());
         });
     }
 });
