@@ -762,3 +762,138 @@ describe("dispose from an observer, at every kind of event", () => {
         }
     }
 });
+
+describe("third batch: tool sources against disposed factories, bursts, removals mid-call", () => {
+    async function sdkPair(tools, onCall) {
+        const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+        const { Server } = await import("@modelcontextprotocol/sdk/server/index.js");
+        const { InMemoryTransport } = await import("@modelcontextprotocol/sdk/inMemory.js");
+        const { ListToolsRequestSchema, CallToolRequestSchema } = await import("@modelcontextprotocol/sdk/types.js");
+        const state = { tools, lists: 0 };
+        const server = new Server({ name: "burst", version: "1.0.0" }, { capabilities: { tools: { listChanged: true } } });
+        server.setRequestHandler(ListToolsRequestSchema, async () => { state.lists++; return { tools: state.tools.map((name) => ({ name, inputSchema: { type: "object" } })) }; });
+        server.setRequestHandler(CallToolRequestSchema, (req) => (onCall ? onCall(req) : { content: [{ type: "text", text: JSON.stringify({ called: req.params.name }) }] }));
+        const [a, b] = InMemoryTransport.createLinkedPair();
+        const client = new Client({ name: "c", version: "1" });
+        await Promise.all([server.connect(b), client.connect(a)]);
+        return { server, client, state };
+    }
+
+    test("registerTools into a disposed factory throws naming the disposal and leaves nothing behind", async () => {
+        const mcp = await loadAdapter("mcp");
+        const { server, client, state } = await sdkPair(["a"]);
+        const src = await mcp.fromMcpClient(client);
+        const { IoCodeModeFactory } = await import("../../dist/index.mjs");
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        api.dispose();
+        const unhandled = [];
+        const onUnhandled = (e) => unhandled.push(String(e));
+        process.on("unhandledRejection", onUnhandled);
+        try {
+            assert.throws(() => src.registerTools(api), /dispos/i);
+            state.tools = ["a", "b"];
+            await server.sendToolListChanged();
+            await sleep(200);
+            assert.deepEqual(unhandled, []);
+        } finally {
+            process.off("unhandledRejection", onUnhandled);
+            src.close();
+            await client.close();
+        }
+    });
+
+    test("500 list_changed notifications in a burst: listings stay few, the last list wins", async (t) => {
+        const mcp = await loadAdapter("mcp");
+        const { server, client, state } = await sdkPair(["a"]);
+        t.after(() => client.close());
+        const src = await mcp.fromMcpClient(client);
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        const off = src.registerTools(api);
+        t.after(() => { off(); src.close(); });
+        const before = state.lists;
+        state.tools = ["a", "b", "c"];
+        await Promise.all(Array.from({ length: 500 }, () => server.sendToolListChanged()));
+        for (let i = 0; i < 200 && api.listTools().length !== 3; i++) await sleep(25);
+        await sleep(200);
+        assert.deepEqual(api.listTools().map((x) => x.name).sort(), ["burst.a", "burst.b", "burst.c"]);
+        assert.ok(state.lists - before <= 10, `${state.lists - before} listings for one burst`);
+    });
+
+    test("source.close() and the server closing while a call is in flight: that call settles clearly, the page lives", async (t) => {
+        const mcp = await loadAdapter("mcp");
+        let entered;
+        const inCall = new Promise((r) => { entered = r; });
+        const { client } = await sdkPair(["slow"], () => { entered(); return new Promise(() => {}); });
+        const src = await mcp.fromMcpClient(client);
+        const api = await withFactory(t, { wasmLocation: assetPath, timeout: 5000 });
+        const off = src.registerTools(api);
+        const s = api.createSession();
+        const p = run(s, "try { await tools.burst.slow({}); return 'no error' } catch (e) { return 'E:' + e.message }");
+        await inCall;
+        src.close();
+        off();
+        await client.close();
+        const r = await within(p, 20_000);
+        assert.match(ok(r), /^E:/);
+        assertBounded(r);
+        assert.equal(ok(await run(s, "return 1")), 1);
+    });
+
+    test("an io.Connect method removed while a call to it is in flight: that call completes, the next is unregistered", async (t) => {
+        const { fromIoConnect } = await loadAdapter("io-connect");
+        const { FakeBus } = await import("./fakes/io-connect.mjs");
+        const bus = new FakeBus();
+        const server = bus.connect("server");
+        await server.register("Slow", async () => { server.unregister("Slow"); await sleep(30); return "done"; });
+        const src = fromIoConnect({ interop: bus.connect("me") });
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        const off = src.registerTools(api);
+        t.after(() => { off(); src.close(); });
+        const r = await run(api.createSession(), "const a = await tools.interop.Slow({}); try { await tool_call('interop.Slow', {}); return [a, 'ran again'] } catch (e) { return [a, e.message] }");
+        const [first, second] = ok(r);
+        assert.equal(first, "done");
+        assert.match(second, /interop\.Slow.*unregistered|unknown/i);
+    });
+
+    test("one source in two factories; one disposed: the other keeps working and follows changes", async (t) => {
+        const mcp = await loadAdapter("mcp");
+        const { server, client, state } = await sdkPair(["a"]);
+        t.after(() => client.close());
+        const src = await mcp.fromMcpClient(client);
+        const api1 = await withFactory(t, { wasmLocation: assetPath });
+        const api2 = await withFactory(t, { wasmLocation: assetPath });
+        const off1 = src.registerTools(api1);
+        const off2 = src.registerTools(api2);
+        t.after(() => { off2(); src.close(); });
+        api1.dispose();
+        off1();
+        state.tools = ["a", "b"];
+        await server.sendToolListChanged();
+        for (let i = 0; i < 200 && api2.listTools().length !== 2; i++) await sleep(25);
+        assert.deepEqual(api2.listTools().map((x) => x.name).sort(), ["burst.a", "burst.b"]);
+        assert.deepEqual(ok(await run(api2.createSession(), "return await tools.burst.b({})")), { called: "b" });
+    });
+
+    test("FDC3 intent names of every shape become valid tool names or are left out", async (t) => {
+        const { fromFdc3 } = await loadAdapter("fdc3");
+        const names = ["View.Chart", "with space", "__proto__", "constructor", "then", "検索", "a".repeat(300), "", "x.then"];
+        const agent = {
+            findIntentsByContext: async () => names.map((name) => ({ intent: { name, displayName: name }, apps: [{ appId: "a" }] })),
+            raiseIntent: async (intent) => ({ intent, source: { appId: "a" }, getResult: async () => ({ type: "fdc3.nothing", name: intent }) }),
+            getInfo: async () => ({ fdc3Version: "2.2", provider: "fake" }),
+        };
+        const errors = [];
+        const src = await within(fromFdc3(agent, { contextTypes: ["fdc3.instrument"], onError: (e) => errors.push(String(e?.message ?? e)) }), 20_000);
+        assert.notEqual(src, "hung");
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        const off = src.registerTools(api);
+        t.after(() => { off(); src.close?.(); });
+        const listed = api.listTools().map((x) => x.name);
+        for (const n of listed) assert.match(n, /^[A-Za-z0-9_$.-]{1,128}$/, n);
+        assert.equal(new Set(listed).size, listed.length);
+        assert.ok(listed.length >= 1, JSON.stringify([listed, errors]));
+        const s = api.createSession();
+        const r = await run(s, "return Object.keys(tools.fdc3 || {}).length");
+        assert.ok(ok(r) >= 1);
+    });
+});
