@@ -897,3 +897,21 @@ describe("third batch: tool sources against disposed factories, bursts, removals
         assert.ok(ok(r) >= 1);
     });
 });
+
+describe("fourth batch: tool names that are Object.prototype keys", () => {
+    test("__proto__, constructor, toString and friends as tool names and namespaces: callable, nothing polluted", async (t) => {
+        const names = ["__proto__", "__proto__.x", "constructor", "constructor.prototype.polluted", "hasOwnProperty", "toString", "valueOf", "x.__proto__", "prototype.x", "x.constructor", "Object.prototype.y"];
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        for (const n of names) api.registerTool(tool(n, () => `ran ${n}`));
+        const code = `const out = new Map(); for (const n of ${JSON.stringify(names)}) { try { out.set(n, await tool_call(n, {})) } catch (e) { out.set(n, 'E:' + e.message) } }
+            out.set('dot', [await tools.__proto__({}), await tools.__proto__.x({}), await tools.constructor({}), await tools.constructor.prototype.polluted({}), await tools.x.__proto__({})]);
+            out.set('polluted', [({}).polluted, ({}).x, ({}).y, Object.keys(Object.prototype), Object.getOwnPropertyNames(Function.prototype).includes('polluted')]);
+            return Object.fromEntries(out);`;
+        const got = ok(await run(api.createSession(), code));
+        for (const n of names) assert.equal(got[n], `ran ${n}`, n);
+        assert.deepEqual(got.dot, ["ran __proto__", "ran __proto__.x", "ran constructor", "ran constructor.prototype.polluted", "ran x.__proto__"]);
+        assert.deepEqual(got.polluted, [null, null, null, [], false]);
+        assert.equal(({}).polluted, undefined);
+        assert.deepEqual(Object.keys(Object.prototype), []);
+    });
+});
