@@ -1,11 +1,13 @@
 package codemode
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"math"
 	"reflect"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,8 +49,15 @@ func firstProblem(node any, w schemaWalk) error {
 }
 
 // checkPattern compiles a pattern as the validator does (regexp.Compile).
+// A pattern past RE2's limits is told those limits: the lookahead advice
+// was for the syntax JavaScript has and RE2 has not, not for x{2000}.
+// web/src/schemacheck.mjs patternError says the same.
 func checkPattern(p string) *schemaError {
 	if _, err := regexp.Compile(p); err != nil {
+		var se *syntax.Error
+		if errors.As(err, &se) && (se.Code == syntax.ErrInvalidRepeatSize || se.Code == syntax.ErrLarge || se.Code == syntax.ErrNestingDepth) {
+			return badf("%q cannot be enforced: Go's RE2 syntax takes a counted repeat {n,m} only with n <= m <= 1000, nested counted repeats whose counts multiply to at most 1000, and a pattern whose compiled form stays within its size limit (%v); rewrite it within those limits, or check it in the tool", p, err)
+		}
 		return badf("%q cannot be enforced: patterns are checked with Go's RE2 syntax, which has no lookahead, lookbehind or backreferences (%v); rewrite it without them, or check it in the tool", p, err)
 	}
 	return nil

@@ -306,9 +306,12 @@ function list(v, depth, w) {
 /** @param {string} p */
 function patternError(p) {
     const problem = re2Problem(p);
-    return problem
-        ? bad(`${goQuote(p)} cannot be enforced: patterns are checked with Go's RE2 syntax, which has no lookahead, lookbehind or backreferences (error parsing regexp: ${problem}); rewrite it without them, or check it in the tool`)
-        : null;
+    if (!problem) return null;
+    // A limit of RE2's, told as schemacheck.go checkPattern tells it.
+    if (/^(invalid repeat count|expression too large|expression nests too deeply):/.test(problem)) {
+        return bad(`${goQuote(p)} cannot be enforced: Go's RE2 syntax takes a counted repeat {n,m} only with n <= m <= 1000, nested counted repeats whose counts multiply to at most 1000, and a pattern whose compiled form stays within its size limit (error parsing regexp: ${problem}); rewrite it within those limits, or check it in the tool`);
+    }
+    return bad(`${goQuote(p)} cannot be enforced: patterns are checked with Go's RE2 syntax, which has no lookahead, lookbehind or backreferences (error parsing regexp: ${problem}); rewrite it without them, or check it in the tool`);
 }
 
 export { re2Problem };

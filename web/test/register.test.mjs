@@ -161,7 +161,11 @@ describe("registration errors are the same in every mode", () => {
         ["a JavaScript escape", { inputSchema: { pattern: "^caf\\u00e9$" } }, unenforceable("/pattern", '"^caf\\\\u00e9$"', "invalid escape sequence: `\\u`")],
         ["a named backreference", { inputSchema: { pattern: "(?<q>['\"]).*\\k<q>" } }, unenforceable("/pattern", '"(?<q>[\'\\"]).*\\\\k<q>"', "invalid escape sequence: `\\k`")],
         ["a possessive repetition", { inputSchema: { pattern: "^a++b$" } }, unenforceable("/pattern", '"^a++b$"', "invalid nested repetition operator: `++`")],
-        ["a repeat count over 1000", { inputSchema: { pattern: "^x{2000}$" } }, unenforceable("/pattern", '"^x{2000}$"', "invalid repeat count: `{2000}`")],
+        // A limit of RE2's is told as one, not as the syntax RE2 lacks.
+        ["a repeat count over 1000", { inputSchema: { pattern: "^x{2000}$" } }, invalid(
+            "inputSchema: /pattern: \"^x{2000}$\" cannot be enforced: Go's RE2 syntax takes a counted repeat {n,m} only with n <= m <= 1000, nested counted repeats whose counts multiply to at most 1000, " +
+                "and a pattern whose compiled form stays within its size limit (error parsing regexp: invalid repeat count: `{2000}`); rewrite it within those limits, or check it in the tool",
+        )],
         ["a reversed range", { inputSchema: { pattern: "[z-a]" } }, unenforceable("/pattern", '"[z-a]"', "invalid character class range: `z-a`")],
         ["an unclosed class", { inputSchema: { pattern: "[abc" } }, unenforceable("/pattern", '"[abc"', "missing closing ]: `[abc`")],
         ["an unclosed group", { inputSchema: { pattern: "(ab|cd" } }, unenforceable("/pattern", '"(ab|cd"', "missing closing ): `(ab|cd`")],
