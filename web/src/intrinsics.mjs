@@ -197,6 +197,19 @@ export const KeptWeakSet = keepMethods(
     WeakSet,
 );
 
+const nativeThen = uncurry(Promise.prototype.then);
+const resolveNative = Promise.resolve.bind(Promise);
+/**
+ * p.then(onFulfilled, onRejected) by the page's Promise as it was at load
+ * (a thenable is adopted by its own then, as await does): a page that made
+ * Promise.prototype.then a no-op afterwards left every in-thread run open,
+ * its timeout included.
+ * @param {unknown} p
+ * @param {(v: any) => unknown} onFulfilled
+ * @param {(e: any) => unknown} [onRejected] without one, a rejection passes on
+ */
+export const then = (p, onFulfilled, onRejected) => nativeThen(resolveNative(p), onFulfilled, onRejected);
+
 /** Array.prototype.push as the page had it at load: push(array, ...items). */
 export const push = uncurry(Array.prototype.push);
 

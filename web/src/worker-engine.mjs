@@ -35,7 +35,7 @@
 // code without the loop checks, or in the Go core) is replaced.
 
 import { bundlerHint, describeError, hasNodeFs, nodeModule } from "./env.mjs";
-import { clearTimeout, now, setTimeout } from "./intrinsics.mjs";
+import { clearTimeout, now, setTimeout, then } from "./intrinsics.mjs";
 import { checkTools } from "./worker-tools.mjs";
 import { rebuildError } from "./worker-wire.mjs";
 import { compileCore } from "./core.mjs";
@@ -303,7 +303,7 @@ export function start(h, first) {
         h.engine.w = w;
         if (h.busy === 0) h.worker.unref();
     });
-    h.worker = { me, post: (/** @type {any} */ m) => p.then(() => h.worker && h.worker.me === me && h.worker.post(m)), terminate: () => p.then(() => w.then((x) => x.terminate())), ref() {}, unref() {} };
+    h.worker = { me, post: (/** @type {any} */ m) => then(p, () => h.worker && h.worker.me === me && h.worker.post(m)), terminate: () => then(p, () => w.then((x) => x.terminate())), ref() {}, unref() {} };
     h.worker.post(Object.assign(init, {
         t: "init",
         config: h.sent,

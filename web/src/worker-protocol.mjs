@@ -8,7 +8,7 @@
 // run lives, with the error the core gives in-thread otherwise.
 
 import { describeError, report, thrownByTool } from "./env.mjs";
-import { newAbortController } from "./intrinsics.mjs";
+import { newAbortController, then } from "./intrinsics.mjs";
 import { callTool, consoleLine, inputRefused, now, refusedCall, runOf } from "./runs.mjs";
 import { askInterceptor } from "./page-hooks.mjs";
 import { inputRejected, settleValue, validationFailed } from "./call.mjs";
@@ -186,7 +186,7 @@ export async function answer(h, m) {
             const c = settleValue(v, def.name, out && out.validate);
             if (!out) return c;
             const send = (/** @type {import("./tojson.mjs").Converted} */ converted) => () => reply({ ok: true, json: converted.json, warnings: converted.warnings, verdict: true });
-            return Promise.resolve(c).then((converted) => awaitVerdict(h, run, m.cid, ctrl.signal, send(converted)).then(() => converted));
+            return then(c, (converted) => then(awaitVerdict(h, run, m.cid, ctrl.signal, send(converted)), () => converted));
         };
         /** @type {any} */
         let value;

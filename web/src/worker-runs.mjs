@@ -7,6 +7,7 @@
 // worker's ref while in flight (holdInFlight).
 
 import { prototypeHazard } from "./fields.mjs";
+import { then } from "./intrinsics.mjs";
 import { overwriteVerdict } from "./page-hooks.mjs";
 import { abortReason, argsOnce, markSchema, normalizeRunOptions, whenAborted } from "./run-options.mjs";
 import { emit, finishRun, now, observed, settledAs, startRun } from "./runs.mjs";
@@ -105,7 +106,8 @@ export function llmTools(h, sid, owner, deadReason) {
                     // (run-start) and never to be stopped by it, ends with that.
                     return settle(false, err);
                 }
-                h.ready.then(
+                then(
+                    h.ready,
                     () => {
                         const p = h.pending.get(run.id);
                         if (!p || !h.worker) return;

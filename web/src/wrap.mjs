@@ -8,7 +8,7 @@ import { CALL, SETTLE } from "./call.mjs";
 import { exitedError } from "./core.mjs";
 import { field, prototypeHazard } from "./fields.mjs";
 import { callerStack, thrownByTool } from "./env.mjs";
-import { KeptMap, KeptSet, KeptWeakMap, newAbortController, queueMicrotask } from "./intrinsics.mjs";
+import { KeptMap, KeptSet, KeptWeakMap, newAbortController, queueMicrotask, then } from "./intrinsics.mjs";
 import { callTool, consoleLine, emit, finishRun, newOwner, now, observed, refusedCall, runInCore, runOf, settledAs, startRun, stopRuns } from "./runs.mjs";
 import { askInterceptor, filterVerdict, notFromHook, overwriteVerdict } from "./page-hooks.mjs";
 import { abortReason, argsOnce, markSchema, normalizeRunOptions, whenAborted } from "./run-options.mjs";
@@ -193,7 +193,8 @@ function makeGuard(core, isDisposed) {
                 };
                 if (pending.size === 0) exitWatch(core).set(pending, stopped);
                 pending.add(fail);
-                value.then(
+                then(
+                    value,
                     (/** @type {any} */ v) => {
                         if (!unwatch(fail)) return;
                         done();
@@ -318,7 +319,8 @@ function wrapLlmTool(tool, guard, pipe, owner) {
             // "codemode: closed". The options as given go along, for the
             // core's unknown-key check.
             const start = () => runInCore(goExecute, args, run.id, ctrl && ctrl.signal, onConsole, options, onRefused);
-            guard.async(() => (inConsole > 0 ? Promise.resolve().then(start) : start())).then(
+            then(
+                guard.async(() => (inConsole > 0 ? then(undefined, start, start) : start())),
                 (box) => settle(true, box.value),
                 (e) => settle(false, e),
             );

@@ -15,10 +15,12 @@ const realClearTimeout = clearTimeout;
 const realSetInterval = setInterval;
 const realClearInterval = clearInterval;
 const realArrayIterator = Array.prototype[Symbol.iterator];
+const realThen = Promise.prototype.then;
+const realApply = Reflect.apply;
 
 /**
  * `p`'s outcome (or that of the call `p`, which may throw), boxed ({ value } or { error }), or { hung: true } after
- * `ms` of the real clock. Neither races nor iterates: rows break both.
+ * `ms` of the real clock. Neither races nor iterates nor calls p.then: rows break those.
  * @param {Promise<unknown> | (() => Promise<unknown>)} p @param {number} ms
  */
 function settled(p, ms) {
@@ -31,10 +33,10 @@ function settled(p, ms) {
     }
     return new Promise((resolve) => {
         const timer = realSetTimeout(() => resolve({ hung: true }), ms);
-        p.then(
+        realApply(realThen, p, [
             (value) => { realClearTimeout(timer); resolve({ value }); },
             (error) => { realClearTimeout(timer); resolve({ error }); },
-        );
+        ]);
     });
 }
 
@@ -211,8 +213,8 @@ describe("the Go runtime's builtins replaced after load", () => {
 // at load: each of these, replaced after load, left a run with a tool call
 // never settling (in-thread: Set.prototype.add, Map.prototype.set and
 // Array.prototype.push no-ops, Map.prototype.has always false; worker mode:
-// Map.prototype.set), or changed its data (JSON.parse giving {} became the
-// run's whole result; JSON.stringify giving "[]" emptied each tool result
+// Map.prototype.set; both: Promise.prototype.then calling nothing), or
+// changed its data (JSON.parse giving {} became the run's whole result; JSON.stringify giving "[]" emptied each tool result
 // and made the run's arguments a list).
 describe("the page's bookkeeping builtins replaced after load", () => {
     const ROWS = [
@@ -223,6 +225,8 @@ describe("the page's bookkeeping builtins replaced after load", () => {
         ["Array.prototype.push a no-op", Array.prototype, "push", function () { return this.length; }],
         ["JSON.parse gives {}", JSON, "parse", function () { return {}; }],
         ["JSON.stringify gives \"[]\"", JSON, "stringify", function () { return "[]"; }],
+        // The run never ended, its timeout included, in both modes.
+        ["Promise.prototype.then calls nothing", Promise.prototype, "then", function () { return this; }],
     ];
     for (const [name, owner, key, value] of ROWS) {
         test(`${name}: a run with tool calls works, and so does the next one on the restored page`, async (t) => {
