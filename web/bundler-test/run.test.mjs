@@ -124,12 +124,17 @@ async function serveWith(args, cwd, vite = join(BIN, "vite")) {
 // spawn (web/src/worker-engine.mjs) named the worker in a second
 // new URL(..., import.meta.url), and Vite and webpack emitted an unused
 // copy of it (57 KB).
+// A string only the worker's own module (web/src/worker.mjs) holds: the
+// modules it shares with the page's bundle (the warm-up program, the core's
+// loader) are in the page's chunk too, by design.
+const WORKER_MARK = "the run was cancelled";
+
 function workerCopies(dir) {
     return readdirSync(dir, { recursive: true })
         .filter((f) => !f.endsWith(".map") && !f.endsWith(".wasm"))
         .filter((f) => {
             try {
-                return readFileSync(join(dir, f), "utf8").includes("return await tools.warm({})");
+                return readFileSync(join(dir, f), "utf8").includes(WORKER_MARK);
             } catch {
                 return false; // a folder
             }
