@@ -115,7 +115,7 @@ func TestSchemaCheckTableCoversTheRules(t *testing.T) {
 		} else {
 			parts := verb.Split(format, -1)
 			for i := range parts {
-				parts[i] = regexp.QuoteMeta(parts[i])
+				parts[i] = regexp.QuoteMeta(strings.ReplaceAll(parts[i], "%%", "%"))
 			}
 			re = regexp.MustCompile(": " + strings.Join(parts, ".+") + "$")
 		}

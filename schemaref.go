@@ -1,6 +1,7 @@
 package codemode
 
 import (
+	"net/url"
 	"strings"
 
 	"github.com/interopio/code-mode/internal/tsgen"
@@ -123,6 +124,32 @@ func collectResources(node any, base string, draft, depth int, into map[string]b
 func checkRef(s string, w schemaWalk) *schemaError {
 	if !w.refs.embeds(w.base, s) {
 		return badf("remote $ref %q is not allowed: put the definition under $defs", s)
+	}
+	return checkRefURI(s, w.draft)
+}
+
+// checkRefURI holds a reference to a place in the document to the rule of
+// the meta-schemas of draft-06 and later, which give references the format
+// uri-reference (jsonschema's validateURIReference: no "\", and what
+// url.Parse takes). The validator refused such a schema at its first
+// compile with a dump of the meta-schema's verdict, which named no path,
+// and in worker mode the page let it through to be refused a message
+// later. Draft-04's meta-schema has no such rule (its compiler refuses a
+// reference it cannot parse only where validation reaches it), nor is one
+// known below a subschema naming its own "$schema" (draft 0): those are
+// left to the compiler. A reference the walk found local parses but for
+// its fragment (tsgen.ResolveURL parses the rest), whose one failure is a
+// "%" that starts no escape. web/src/schemacheck.mjs refURIProblem says
+// the same.
+func checkRefURI(s string, draft int) *schemaError {
+	if draft < 6 {
+		return nil
+	}
+	if strings.Contains(s, `\`) {
+		return badf(`%q is not a URI reference: a "\" is written "%%5C" in one`, s)
+	}
+	if _, err := url.Parse(s); err != nil {
+		return badf(`%q is not a URI reference: a "%%" must start an escape of two hex digits (a "%%" itself is written "%%25")`, s)
 	}
 	return nil
 }

@@ -253,7 +253,24 @@ function keyword(k, v, depth, w) {
  * @param {Walk} w
  */
 function refProblem(s, w) {
-    return w.refs.embeds(w.base, s) ? null : bad(`remote $ref ${goQuote(s)} is not allowed: put the definition under $defs`);
+    return w.refs.embeds(w.base, s) ? refURIProblem(s, w.draft) : bad(`remote $ref ${goQuote(s)} is not allowed: put the definition under $defs`);
+}
+
+/**
+ * schemaref.go's checkRefURI: draft-06's and later meta-schemas want a
+ * reference to be a URI reference (no "\", no "%" that starts no escape);
+ * draft-04's and an unknown draft's (0) are left to the core. Only a
+ * fragment ("#...") is judged here: a reference with more is local only
+ * where schemaref.mjs resolved it as Go does, and one it could not resolve
+ * may be remote to the core, which then says so.
+ * @param {string} s
+ * @param {number} draft
+ */
+function refURIProblem(s, draft) {
+    if (draft < 6 || !s.startsWith("#")) return null;
+    if (s.includes("\\")) return bad(`${goQuote(s)} is not a URI reference: a "\\" is written "%5C" in one`);
+    if (/%(?![0-9A-Fa-f]{2})/.test(s)) return bad(`${goQuote(s)} is not a URI reference: a "%" must start an escape of two hex digits (a "%" itself is written "%25")`);
+    return null;
 }
 
 /**

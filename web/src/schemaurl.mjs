@@ -146,8 +146,9 @@ export function resolveRef(base, ref) {
     const hash = ref.indexOf("#");
     const url = hash < 0 ? ref : ref.slice(0, hash);
     const parsed = parseProblem(url);
-    if (parsed === "bad") return null;
-    // Go unescapes the fragment, and refuses a bad escape there: left to it.
-    if (parsed === "unknown" || (hash >= 0 && /%(?![0-9A-Fa-f]{2})/.test(ref.slice(hash + 1)))) return "";
+    // Go's url.Parse unescapes the fragment too, and refuses a "%" that
+    // starts no escape there as anywhere.
+    if (parsed === "bad" || (hash >= 0 && /%(?![0-9A-Fa-f]{2})/.test(ref.slice(hash + 1)))) return null;
+    if (parsed === "unknown") return "";
     return join(base, url);
 }

@@ -240,8 +240,8 @@ test("patterns RE2 reads and does not: the same outcome in both modes", async ()
 const leftToTheCore = [
     { $id: "a.json", $defs: { x: { $id: "b.json" } }, properties: { p: { $ref: "#/$defs/nope" } } },
     { $defs: { x: { $id: "http://x/b.json", $ref: "#" } }, $ref: "#/$defs/x" },
-    { $ref: "#/$defs/%zz" },
     { $ref: "#/$defs/%FF" },
+    { $schema: d4, $ref: "#/%zz" },
     { $id: "https://x.test/root.json", $defs: { item: { $id: "item.json", $ref: "root.json" } }, $ref: "item.json" },
 ];
 
@@ -251,6 +251,32 @@ test("what the page leaves to the core: refused a message later, in registerTool
         assert.match(inThread[i], /^TypeError: tool \("t\d+"\): inputSchema: /, JSON.stringify(schema));
         assert.equal(inWorker[i], `later: Code Mode: the engine refused tools registered earlier: ${inThread[i].slice("TypeError: ".length)}`, JSON.stringify(schema));
     });
+});
+
+// A reference that is not a URI reference (draft-06's and later
+// meta-schemas say it must be): refused at registration in both modes,
+// naming where, as the keyword check does. The core refused it at its
+// compile, with a dump of the meta-schema's verdict that named no path, and
+// the page let it through in worker mode to be refused a message later.
+// Draft-04's meta-schema has no such rule: the compiler refuses such a
+// reference only where validation reaches it, alike in both modes.
+const escapeWords = 'is not a URI reference: a "%" must start an escape of two hex digits (a "%" itself is written "%25")';
+const notURIs = [
+    [{ type: "object", properties: { a: { $ref: "#/%zz" } } }, `/properties/a/$ref: "#/%zz" ${escapeWords}`],
+    [{ $ref: "#/$defs/%zz" }, `/$ref: "#/$defs/%zz" ${escapeWords}`],
+    [{ $schema: d7, definitions: { a: { $ref: "#%" } } }, `/definitions/a/$ref: "#%" ${escapeWords}`],
+    [{ $dynamicRef: "#/%2" }, `/$dynamicRef: "#/%2" ${escapeWords}`],
+    [{ $schema: d2019, $recursiveRef: "#%z" }, `/$recursiveRef: "#%z" ${escapeWords}`],
+    [{ properties: { a: { $ref: "#a\\b" } } }, '/properties/a/$ref: "#a\\\\b" is not a URI reference: a "\\" is written "%5C" in one'],
+    [{ $ref: "item.json#%zz", $defs: { i: { $id: "item.json" } } }, '/$ref: remote $ref "item.json#%zz" is not allowed: put the definition under $defs'],
+    [{ $schema: d4, definitions: { a: { $ref: "#/%zz" } } }, ""],
+];
+
+test("a reference that is not a URI: refused at registration in both modes, naming where", async () => {
+    for (const field of ["inputSchema", "outputSchema"]) {
+        const got = await samePerMode(notURIs.map(([schema]) => schema), field);
+        assert.deepEqual(got, notURIs.map(([, msg], i) => (msg && `TypeError: tool ("t${i}"): ${field}: ${msg}`)));
+    }
 });
 
 // A registration or an unregister made while a run is in flight: the run

@@ -29,10 +29,12 @@ const known = [
     ["http://x.test/a.json", "urn:example:b", "urn:example:b"],
     ["http://x.test/a.json", "a:b", "a:b"],
     ["http://x.test/a.json", "%zz", null],
+    ["http://x.test/a.json", "c.json#%zz", null], // the fragment's escape
+    ["http://x.test/a.json", "c.json#%4", null],
+    ["http://x.test/a.json", "c.json#%41", "http://x.test/c.json"],
 ];
 // Go's answers, which the page does not give: "" (the core judges).
 const unsure = [
-    ["http://x.test/a.json", "c.json#%zz"], // Go: refused (the fragment's escape)
     ["urn:example:a", "b.json"], // Go: "urn:///b.json" (the compiler keeps the opaque base)
     ["http://x.test/a.json", "b.json?q"], // Go: "http://x.test/b.json?q"
     ["http://x.test/a.json", "//y.test/b.json"], // Go: "http://y.test/b.json"
