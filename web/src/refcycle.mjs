@@ -46,14 +46,20 @@ const escape = (key) => key.replace(/~/g, "~0").replace(/\//g, "~1");
  * JSON pointer as Go's url.PathEscape writes it ("#/$defs/a%20b").
  * @param {string} loc
  */
-const shownLoc = (loc) =>
-    loc
+const shownLoc = (loc) => {
+    const slash = loc.indexOf("/");
+    return slash < 0 ? loc : loc.slice(0, slash) + encodeFrag(loc.slice(slash));
+};
+
+/**
+ * A fragment as the compiler prints it (its encode): each "/"-separated
+ * token as Go's url.PathEscape writes it.
+ * @param {string} frag
+ */
+const encodeFrag = (frag) =>
+    frag
         .split("/")
-        .map((tok, i) =>
-            i === 0
-                ? tok
-                : Array.from(new TextEncoder().encode(tok), (b) => (b < 0x80 && /[A-Za-z0-9\-._~$&+:=@]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, "0")}`)).join(""),
-        )
+        .map((tok) => Array.from(new TextEncoder().encode(tok), (b) => (b < 0x80 && /[A-Za-z0-9\-._~$&+:=@]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, "0")}`)).join(""))
         .join("/");
 
 /**
@@ -108,7 +114,7 @@ export function refCycleError(root) {
     const draft = typeof root.$schema === "string" ? schemaDraft(root.$schema) : 2020;
     if (draft === 0) return "";
     const idKey = draft === 4 ? "id" : "$id";
-    /** @type {Map<string, string>} anchor -> location */
+    /** @type {Map<string, string>} resource URL "#" anchor -> location */
     const anchors = new Map();
     /** @type {Map<string, string>} resolved id -> pointer */
     const ids = new Map();
@@ -149,17 +155,24 @@ export function refCycleError(root) {
             // Before 2019-09 an id's fragment names an anchor.
             if (draft < 2019 && frag !== "" && !frag.startsWith("/")) {
                 if (frag.includes("%")) checkable = false;
-                else addAnchor(frag, loc);
+                else addAnchor(frag, loc, base);
             }
         }
-        for (const name of [draft >= 2019 && s.$anchor, draft === 2020 && s.$dynamicAnchor]) if (typeof name === "string") addAnchor(name, loc);
+        for (const name of [draft >= 2019 && s.$anchor, draft === 2020 && s.$dynamicAnchor]) if (typeof name === "string") addAnchor(name, loc, base);
         for (const [l, v] of parts(s, loc, draft, PLACES)) scan(v, l, base);
     };
-    /** @param {string} name @param {string} loc */
-    const addAnchor = (name, loc) => {
-        const first = anchors.get(name);
+    /**
+     * An anchor is named in its resource: two resources may each have one
+     * of the same name. Of a resource whose URL is not known here (""),
+     * none is judged.
+     * @param {string} name @param {string} loc @param {string} base the resource's URL
+     */
+    const addAnchor = (name, loc, base) => {
+        if (base === "") return;
+        const key = `${base}#${name}`;
+        const first = anchors.get(key);
         if (first !== undefined && first !== loc && !problem) problem = `duplicate anchor ${JSON.stringify(name)} in schema at ${JSON.stringify(first.slice(1))} and ${JSON.stringify(loc.slice(1))}`;
-        if (first === undefined) anchors.set(name, loc);
+        if (first === undefined) anchors.set(key, loc);
     };
     scan(root, "#", SCHEMA_URL);
     if (problem) return problem;
@@ -174,11 +187,11 @@ export function refCycleError(root) {
     const resolve = (ref) => {
         const frag = decodeURIComponent(ref.slice(1));
         if (frag === "" || frag.startsWith("/")) return pointer(frag);
-        const loc = anchors.get(frag);
+        const loc = anchors.get(`${rootBase}#${frag}`);
         if (loc !== undefined) return pointer(loc.slice(1));
         // The compiler names the anchor by its resource's id.
         if (rootBase === "") throw new Unknown();
-        throw new Error(`anchor in ${JSON.stringify(`${shown(rootBase)}#${frag}`)} not found in schema schema`);
+        throw new Error(`anchor in ${JSON.stringify(`${shown(rootBase)}#${encodeFrag(frag)}`)} not found in schema schema`);
     };
     /** @param {string} ptr a JSON pointer, its tokens ~-escaped @returns {[string, any]} */
     const pointer = (ptr) => {

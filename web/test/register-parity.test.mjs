@@ -202,6 +202,18 @@ const references = [
     { $id: "urn:example:root", $defs: { i: { $id: "urn:example:item" } }, properties: { p: { $ref: "urn:example:nope" } } },
     { $id: "urn:example:root", properties: { p: { $ref: "#nope" } } },
     { $id: "https://x.test/a/root.json", properties: { p: { $ref: "./nope.json" } } },
+    // An anchor is named in its resource: two resources may each name one
+    // "a" (the page refused that, which the core takes). A missing anchor
+    // is named with its fragment escaped as the compiler prints it.
+    { $defs: { i: { $id: "http://x/item.json", $anchor: "a" }, j: { $id: "http://x/j.json", $anchor: "a" } } },
+    { $defs: { i: { $id: "item.json", $anchor: "a" }, j: { $anchor: "a" } } },
+    { $schema: d7, definitions: { i: { $id: "http://x/item.json#a" }, j: { $id: "http://x/j.json#a" } } },
+    { $schema: d4, definitions: { i: { id: "http://x/item.json#a" }, j: { id: "#a" } } },
+    { $ref: "#a b" },
+    { $ref: "#x{y}" },
+    { $ref: "#é" },
+    { $ref: "#a/b c;d,e" },
+    { $id: "http://x/root.json", $ref: "#a%20b" },
 ];
 
 test("references, ids and anchors: the same outcome in both modes", async () => {
