@@ -7,9 +7,11 @@
 // tool a message later. It reads the schema as the compiler does
 // (third_party/jsonschema): ids and anchors only where the draft has
 // subschemas, a draft before 2019-09 ignoring the siblings of "$ref", each
-// keyword only from the draft that brought it. A document with a nested
-// resource (an "$id" other than a fragment below the root), or an id or
-// reference this reading is not sure of, is left to the core.
+// keyword only from the draft that brought it, each reference against the
+// resource it is written in (a document may embed others: an "$id" other
+// than a fragment below the root). An id or reference this reading is not
+// sure of, or a document whose embedded resources may be read in another
+// draft or hold dynamic references, is left to the core.
 
 import { schemaDraft } from "./schemacheck.mjs";
 import { LIST, MAP, ONE, placeIn, SUBSCHEMAS } from "./schemaref.mjs";
@@ -118,15 +120,48 @@ export function refCycleError(root) {
     const anchors = new Map();
     /** @type {Map<string, string>} resolved id -> pointer */
     const ids = new Map();
+    /**
+     * Each schema's location -> the URL of the resource it is in ("" when
+     * not known here) and that resource's pointer: references resolve there.
+     * @type {Map<string, { base: string, res: string }>}
+     */
+    const places = new Map();
     let checkable = true;
     let problem = "";
     let rootBase = SCHEMA_URL;
-    /** @param {any} s @param {string} loc @param {string} base the id of the resource s is in, "" when unknown */
-    const scan = (s, loc, base) => {
+    // Whether the document holds a resource below its root (an id other
+    // than a fragment), and a subschema with its own "$schema" or a
+    // dynamic reference, which such a document's resources may read
+    // otherwise than the root's draft says: then the core judges.
+    let nested = false;
+    /** @type {[string, string][]} each $dynamicAnchor's resource pointer and location */
+    const dynamic = [];
+    let otherReading = false;
+    /**
+     * Whether the URL of a reference, written where the base URI is base, is
+     * known here (a fragment's is the resource's): the core's keyword check
+     * calls one that is no resource's remote, which schemacheck.mjs says
+     * only where it knows the URL.
+     * @param {string} ref
+     * @param {string} base
+     */
+    const resolvable = (ref, base) => {
+        const hash = ref.indexOf("#");
+        const written = hash < 0 ? ref : ref.slice(0, hash);
+        return written === "" || (base !== "" && parseProblem(written) === "ok" && join(base, written) !== "");
+    };
+    /**
+     * @param {any} s
+     * @param {string} loc
+     * @param {string} base the id of the resource s is in, "" when unknown
+     * @param {string} res the resource's pointer
+     */
+    const scan = (s, loc, base, res) => {
         if (!isSchema(s) || problem) return;
         // Before 2019-09, "$ref" makes its siblings no keywords.
         const refOnly = draft < 2019 && "$ref" in s;
-        for (const k of Object.keys(REFS)) if (k in s && (typeof s[k] !== "string" || (s[k] !== "" && !s[k].startsWith("#")) || !decodes(s[k]))) checkable = false;
+        for (const k of Object.keys(REFS)) if (k in s && (typeof s[k] !== "string" || !decodes(s[k]) || !resolvable(s[k], base))) checkable = false;
+        if ((loc !== "#" && "$schema" in s) || "$recursiveRef" in s || "$dynamicRef" in s) otherReading = true;
         const id = !refOnly && typeof s[idKey] === "string" ? s[idKey] : undefined;
         if (id !== undefined) {
             const hash = id.indexOf("#");
@@ -139,14 +174,20 @@ export function refCycleError(root) {
                     return;
                 }
                 const resolved = parsed === "ok" ? join(base, url) : "";
-                if (loc !== "#") checkable = false;
+                if (loc !== "#") nested = true;
+                // The core's keyword check may call a reference to a
+                // resource whose URL is not known here remote.
+                if (resolved === "" && loc !== "#") checkable = false;
                 else rootBase = resolved;
                 base = resolved;
+                res = loc.slice(1);
                 if (resolved) {
                     const first = ids.get(resolved);
                     const ptr = loc.slice(1);
                     if (first !== undefined && first !== ptr) {
-                        problem = `duplicate id ${JSON.stringify(shown(resolved))} in schema at ${JSON.stringify(ptr)} and ${JSON.stringify(first)}`;
+                        // The core's messages write the compiler's URL, quoted, as schema.
+                        const name = resolved === SCHEMA_URL ? "schema" : JSON.stringify(shown(resolved));
+                        problem = `duplicate id ${name} in schema at ${JSON.stringify(ptr)} and ${JSON.stringify(first)}`;
                         return;
                     }
                     ids.set(resolved, ptr);
@@ -159,7 +200,9 @@ export function refCycleError(root) {
             }
         }
         for (const name of [draft >= 2019 && s.$anchor, draft === 2020 && s.$dynamicAnchor]) if (typeof name === "string") addAnchor(name, loc, base);
-        for (const [l, v] of parts(s, loc, draft, PLACES)) scan(v, l, base);
+        if (draft === 2020 && typeof s.$dynamicAnchor === "string") dynamic.push([res, loc]);
+        places.set(loc, { base, res });
+        for (const [l, v] of parts(s, loc, draft, PLACES)) scan(v, l, base, res);
     };
     /**
      * An anchor is named in its resource: two resources may each have one
@@ -174,24 +217,47 @@ export function refCycleError(root) {
         if (first !== undefined && first !== loc && !problem) problem = `duplicate anchor ${JSON.stringify(name)} in schema at ${JSON.stringify(first.slice(1))} and ${JSON.stringify(loc.slice(1))}`;
         if (first === undefined) anchors.set(key, loc);
     };
-    scan(root, "#", SCHEMA_URL);
+    // The root is the resource at the compiler's URL when it has no id of
+    // its own: a resource below it with that URL names it twice.
+    if (typeof root[idKey] !== "string") ids.set(SCHEMA_URL, "");
+    scan(root, "#", SCHEMA_URL, "");
     if (problem) return problem;
-    if (!checkable) return "";
+    if (!checkable || (nested && otherReading)) return "";
 
     /**
      * The place a local reference names, as the compiler finds it: an
-     * anchor of the document, or a JSON pointer into it.
-     * @param {string} ref as written ("#/$defs/a", "#name", "" for the document)
+     * anchor of a resource of the document, or a JSON pointer into one,
+     * the reference resolved against the resource the schema at loc is in.
+     * @param {string} ref as written ("#/$defs/a", "#name", "item.json#/x", "" for the resource)
+     * @param {string} loc where it is written
      * @returns {[string, any]}
      */
-    const resolve = (ref) => {
-        const frag = decodeURIComponent(ref.slice(1));
-        if (frag === "" || frag.startsWith("/")) return pointer(frag);
-        const loc = anchors.get(`${rootBase}#${frag}`);
-        if (loc !== undefined) return pointer(loc.slice(1));
+    const resolve = (ref, loc) => {
+        // A place that is no schema of the document's walk (a pointer to
+        // "#/properties") is in the root's resource, unless there are others.
+        const at = places.get(loc) ?? (nested ? undefined : { base: rootBase, res: "" });
+        if (at === undefined) throw new Unknown();
+        const hash = ref.indexOf("#");
+        const written = hash < 0 ? ref : ref.slice(0, hash);
+        const url = written === "" ? at.base : at.base && parseProblem(written) === "ok" ? join(at.base, written) : "";
+        const res = written === "" ? at.res : resourceAt(url);
+        const frag = hash < 0 ? "" : decodeURIComponent(ref.slice(hash + 1));
+        if (frag === "" || frag.startsWith("/")) return pointer(res + frag);
+        const anchor = anchors.get(`${url}#${frag}`);
+        if (anchor !== undefined) return pointer(anchor.slice(1));
         // The compiler names the anchor by its resource's id.
-        if (rootBase === "") throw new Unknown();
-        throw new Error(`anchor in ${JSON.stringify(`${shown(rootBase)}#${encodeFrag(frag)}`)} not found in schema schema`);
+        if (url === "") throw new Unknown();
+        throw new Error(`anchor in ${JSON.stringify(`${shown(url)}#${encodeFrag(frag)}`)} not found in schema schema`);
+    };
+    /**
+     * The pointer of the document's resource at url: the root's at its id,
+     * or at the compiler's URL when it has none.
+     * @param {string} url
+     */
+    const resourceAt = (url) => {
+        const res = url === SCHEMA_URL && rootBase === SCHEMA_URL ? "" : ids.get(url);
+        if (url === "" || res === undefined) throw new Unknown();
+        return res;
     };
     /** @param {string} ptr a JSON pointer, its tokens ~-escaped @returns {[string, any]} */
     const pointer = (ptr) => {
@@ -217,7 +283,7 @@ export function refCycleError(root) {
         /** @type {[string, any][]} */
         const out = [];
         if (inPlace) {
-            for (const [k, from] of Object.entries(REFS)) if (from <= draft && typeof s[k] === "string") out.push(resolve(s[k]));
+            for (const [k, from] of Object.entries(REFS)) if (from <= draft && typeof s[k] === "string") out.push(resolve(s[k], loc));
             if (!refOnly) {
                 out.push(...parts(s, loc, draft, IN_PLACE));
                 // then and else apply only beside an if, and not beside
@@ -258,6 +324,22 @@ export function refCycleError(root) {
         for (const [l, v] of [...edges(s, loc, true), ...edges(s, loc, false)]) walkAll(l, v);
     };
     try {
+        // The compiler resolves every reference validation reaches before
+        // its cycle check (schemacycle.go) runs: a reference that points
+        // nowhere is told first.
+        // A schema reached makes it compile its resource's root, and a
+        // 2020-12 resource's root its dynamic anchors (compileValue).
+        const reached = new Set();
+        /** @param {string} loc @param {any} s */
+        const reach = (loc, s) => {
+            if (reached.has(loc)) return;
+            reached.add(loc);
+            const res = places.get(loc)?.res ?? "";
+            const more = [...edges(s, loc, true), ...edges(s, loc, false), pointer(res)];
+            if (loc === `#${res}`) for (const [r, l] of dynamic) if (r === res) more.push(pointer(l.slice(1)));
+            for (const [l, v] of more) if (isSchema(v)) reach(l, v);
+        };
+        reach("#", root);
         walkAll("#", root);
     } catch (err) {
         return err instanceof Unknown ? "" : /** @type {Error} */ (err).message;

@@ -214,6 +214,37 @@ const references = [
     { $ref: "#é" },
     { $ref: "#a/b c;d,e" },
     { $id: "http://x/root.json", $ref: "#a%20b" },
+    // References in a document holding other resources (an "$id" below the
+    // root), each resolved against its own resource, as the compiler does;
+    // a resource no validation reaches is not compiled.
+    { $id: "a.json", $defs: { x: { $id: "b.json" } }, properties: { p: { $ref: "#/$defs/nope" } } },
+    { $defs: { x: { $id: "http://x/b.json", $ref: "#" } }, $ref: "#/$defs/x" },
+    { $id: "https://x.test/root.json", $defs: { item: { $id: "item.json", $ref: "root.json" } }, $ref: "item.json" },
+    { type: "object", properties: { a: { $id: "https://x.test/sub", properties: { b: { $ref: "#/$defs/missing" } } } } },
+    { $defs: { n: { type: "number" } }, type: "object", properties: { a: { $id: "https://x.test/sub", properties: { b: { $ref: "#/$defs/n" } } } } },
+    { $defs: { n: { type: "number" } }, type: "object", properties: { a: { $id: "https://x.test/sub", $defs: { n: {} }, properties: { b: { $ref: "#/$defs/n" } } } } },
+    { $defs: { i: { $id: "http://x/item.json", $ref: "#/nope" } } },
+    { $defs: { i: { $id: "http://x/item.json", $ref: "#/nope" } }, $ref: "#/$defs/i" },
+    { $defs: { i: { $id: "http://x/item.json", $ref: "#nope" } }, $ref: "#/$defs/i" },
+    { $defs: { i: { $id: "http://x/item.json", $anchor: "a" } }, $ref: "http://x/item.json#a" },
+    { $defs: { i: { $id: "http://x/item.json", $anchor: "a" } }, $ref: "http://x/item.json#b" },
+    { $defs: { i: { $id: "item.json", $anchor: "a" } }, $ref: "item.json#b" },
+    { $defs: { i: { $id: "item.json", $anchor: "a" } }, $ref: "#a" },
+    { $anchor: "a", $defs: { i: { $id: "item.json", $anchor: "a" } }, $ref: "#a" },
+    { $anchor: "a", $defs: { i: { $id: "item.json", $anchor: "a", $ref: "#a" } }, $ref: "item.json" },
+    { $anchor: "a", $defs: { i: { $id: "item.json", $anchor: "a", $ref: "schema.json#a" } }, $ref: "item.json" },
+    { $defs: { i: { $id: "item.json", $defs: { k: { $id: "k.json", $ref: "item.json#/$defs/nope" } }, $ref: "k.json" } }, $ref: "item.json" },
+    { $defs: { i: { $id: "item.json", $defs: { k: { $id: "k.json", $ref: "item.json#/$defs/k" } }, $ref: "k.json" } }, $ref: "item.json" },
+    { $defs: { i: { $id: "item.json", properties: { x: { $ref: "#" } } } }, properties: { p: { $ref: "item.json" } } },
+    { $defs: { i: { $id: "item.json", allOf: [{ $ref: "#/allOf/1" }, { $ref: "#/allOf/0" }] } }, properties: { p: { $ref: "item.json" } } },
+    { $defs: { i: { $id: "item.json", allOf: [{ $ref: "#/allOf/1" }, {}] } }, properties: { p: { $ref: "#/$defs/i/allOf/0" } } },
+    { $defs: { i: { $id: "item.json", not: { $ref: "#/$defs/i" } } }, $ref: "#/$defs/i" },
+    { $schema: d7, definitions: { i: { $id: "http://x/item.json", $ref: "#/definitions/nope" } }, allOf: [{ $ref: "http://x/item.json" }] },
+    { $schema: d7, definitions: { i: { $id: "http://x/item.json", definitions: { j: { $id: "#j" } }, allOf: [{ $ref: "#j" }] } }, allOf: [{ $ref: "http://x/item.json" }] },
+    { $schema: d7, definitions: { i: { $id: "http://x/item.json", allOf: [{ $ref: "#j" }] } }, allOf: [{ $ref: "http://x/item.json" }] },
+    { $schema: d4, definitions: { i: { id: "http://x/item.json", properties: { a: { $ref: "#/nope" } } } }, properties: { p: { $ref: "http://x/item.json" } } },
+    { $id: "http://x/a/root.json", $defs: { i: { $id: "../item.json", $ref: "a/root.json#/$defs/nope" } }, $ref: "http://x/item.json" },
+    { $id: "http://x/a/root.json", $defs: { i: { $id: "../item.json", $ref: "a/root.json#/$defs" } }, $ref: "http://x/item.json" },
 ];
 
 test("references, ids and anchors: the same outcome in both modes", async () => {
@@ -250,11 +281,12 @@ test("patterns RE2 reads and does not: the same outcome in both modes", async ()
 // refuses it). Each is pinned here so that closing one fails this test and
 // moves its row to the ones above.
 const leftToTheCore = [
-    { $id: "a.json", $defs: { x: { $id: "b.json" } }, properties: { p: { $ref: "#/$defs/nope" } } },
-    { $defs: { x: { $id: "http://x/b.json", $ref: "#" } }, $ref: "#/$defs/x" },
     { $ref: "#/$defs/%FF" },
     { $schema: d4, $ref: "#/%zz" },
-    { $id: "https://x.test/root.json", $defs: { item: { $id: "item.json", $ref: "root.json" } }, $ref: "item.json" },
+    // A nested resource with a draft of its own, or dynamic references
+    // among resources: the page does not read those.
+    { $defs: { x: { $id: "http://x/b.json", $schema: d7, $ref: "#/nope" } }, $ref: "#/$defs/x" },
+    { $defs: { x: { $id: "http://x/b.json", $dynamicRef: "#/nope" } }, $ref: "#/$defs/x" },
 ];
 
 test("what the page leaves to the core: refused a message later, in registerTool's words", async () => {
