@@ -8,7 +8,7 @@
 
 import { describeError } from "./env.mjs";
 import { inputRefused } from "./runs.mjs";
-import { KeptMap, newAbortController, push, queueMicrotask } from "./intrinsics.mjs";
+import { KeptMap, newAbortController, push, queueMicrotask, then } from "./intrinsics.mjs";
 import { Converted, notDataKind, toJSON } from "./tojson.mjs";
 
 // How a call ended, as the core reads it (wasm/toolcall.go).
@@ -253,8 +253,11 @@ export function pageCaller(reply) {
         if (v.checked) done(id, REPLY.checked, undefined, warnings);
         else done(id, REPLY.ok, v.json, warnings);
     };
+    // Its parameters one by one: a rest parameter spread on (run(id,
+    // ...rest)) goes through the page's Array iterator of the moment, and
+    // an emptied one gave run nothing but the id.
     /** @type {(...args: Parameters<typeof run>) => void} */
-    const call = (id, ...rest) => {
+    const call = (id, execs, validates, i, name, text, context, check) => {
         live.set(id, new CallSignal());
         // The call starts in a microtask, once the core has returned to the
         // event loop: the core may call here from inside the sandbox's own
@@ -263,7 +266,7 @@ export function pageCaller(reply) {
         // Whatever goes wrong in run (a throwing getter of the validation's
         // verdict, say) ends the call as the tool's failure, never as an
         // unhandled rejection.
-        queueMicrotask(() => run(id, ...rest).catch((err) => done(id, REPLY.threw, err)));
+        queueMicrotask(() => then(run(id, execs, validates, i, name, text, context, check), undefined, (err) => done(id, REPLY.threw, err)));
     };
     /**
      * @param {number} id

@@ -6,7 +6,7 @@
 import { pageCaller } from "./call.mjs";
 import { directImports } from "./direct.mjs";
 import { bundlerHint, describeError } from "./env.mjs";
-import { KeptMap, clearTimeout as hostClearTimeout, setTimeout as hostSetTimeout, uncurry } from "./intrinsics.mjs";
+import { KeptMap, clearTimeout as hostClearTimeout, forEachEntry, setTimeout as hostSetTimeout, uncurry } from "./intrinsics.mjs";
 import { convertSchema } from "./schema.mjs";
 import { createShadow } from "./shadow.mjs";
 import { loadWasmURL } from "./wasm-load.mjs";
@@ -56,6 +56,9 @@ export async function loadCore(overrides, module) {
 // The last lines the Go runtime wrote to stderr: a fatal error's report
 // ("panic: ...", "fatal error: ...") names the cause of the exit.
 const STDERR_TAIL = 4096;
+
+// What stop() drops of a stopped Go program's state (its memory, its JS values).
+const GO_STATE = ["_inst", "_values", "_goRefCounts", "_ids", "_idPool", "mem"];
 
 /**
  * @param {WebAssembly.Module} module
@@ -111,7 +114,7 @@ async function startCore(module, overrides) {
             timers.clear();
         }
         go.exited = true;
-        for (const k of ["_inst", "_values", "_goRefCounts", "_ids", "_idPool", "mem"]) delete go[k];
+        for (let i = 0; i < GO_STATE.length; i++) delete go[GO_STATE[i]];
         exitedResolve();
         onStop(cause);
     };
@@ -238,7 +241,7 @@ function keepAliveWhileBusy(shadow) {
         hostClearTimeout(t);
     };
     const update = () => {
-        for (const [t, entry] of slots) apply(t, entry);
+        forEachEntry(slots, (entry, t) => apply(t, entry));
     };
     return () => {
         if (++busy === 1) update();

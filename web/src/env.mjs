@@ -1,6 +1,6 @@
 // What the loader needs to know about the JavaScript runtime it runs in.
 
-import { uncurry } from "./intrinsics.mjs";
+import { keptReflect, uncurry } from "./intrinsics.mjs";
 import { SHOWN_ARRAY_LEN } from "./tojson.mjs";
 
 // Taken at load, so that marking a promise handled works on a page that
@@ -71,7 +71,7 @@ export function describeError(err) {
  */
 export function report(...args) {
     try {
-        console.error(...args);
+        keptReflect.apply(console.error, console, args); // no spread: the page's Array iterator may be broken
     } catch {
         // Nowhere else to say it.
     }

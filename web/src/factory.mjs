@@ -5,6 +5,7 @@
 
 import { exitedError, loadCore } from "./core.mjs";
 import { callerStack, describe } from "./env.mjs";
+import { race, settledOf, then } from "./intrinsics.mjs";
 import { loadQuickJS } from "./wasm-load.mjs";
 import { warmUp } from "./warm-up.mjs";
 import { pagePipeline, wrapApi } from "./wrap.mjs";
@@ -27,7 +28,12 @@ export async function threadFactory(config, overrides) {
     if (config.onEvent !== undefined && typeof config.onEvent !== "function") {
         throw new TypeError(`config.onEvent: expected a function, got ${describe(config.onEvent)}`);
     }
-    const [core, module] = await Promise.allSettled([loadCore(overrides), loadQuickJS(config.wasmLocation)]);
+    // Both loads at once; no Promise.allSettled nor race, nor destructuring:
+    // they iterate with the page's Array iterator of the moment (intrinsics.mjs).
+    const coreLoad = settledOf(loadCore(overrides));
+    const moduleLoad = settledOf(loadQuickJS(config.wasmLocation));
+    const core = await coreLoad;
+    const module = await moduleLoad;
     if (core.status === "rejected") throw core.reason;
     // Until wrapApi has it, the core is this call's: a failure stops it.
     const c = core.value;
@@ -35,14 +41,14 @@ export async function threadFactory(config, overrides) {
     try {
         if (module.status === "rejected") throw module.reason;
         const pipe = pagePipeline(config);
-        const exited = c.exited.then(() => {
+        const exited = then(c.exited, () => {
             throw exitedError(c.state);
         });
         if (!warmed) {
-            await Promise.race([warmUp(c, module.value, config.wasmLocation), exited]);
+            await race([warmUp(c, module.value, config.wasmLocation), exited]);
             warmed = true;
         }
-        const api = await Promise.race([c.api.newFactory(pipe.goConfig, module.value), exited]);
+        const api = await race([c.api.newFactory(pipe.goConfig, module.value), exited]);
         return wrapApi(api, c, pipe);
     } catch (err) {
         c.stop(err);

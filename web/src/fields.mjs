@@ -8,13 +8,13 @@
 // same way (wasm/config.go get).
 
 import { describeError } from "./env.mjs";
-import { keptReflect } from "./intrinsics.mjs";
+import { keptReflect, objectKeys } from "./intrinsics.mjs";
 
 // Taken at load: a page that breaks Object.keys, Set or iteration later
 // must not make a well-formed config read as another (Set.prototype.add a
 // no-op or an empty Array iterator made every factory fail with
 // "config.wasmLocation: ... got undefined").
-const keysOf = Object.keys;
+const keysOf = objectKeys;
 const { getOwnPropertyDescriptor, getPrototypeOf } = keptReflect;
 
 /**
@@ -99,6 +99,12 @@ const HAZARDS = /** @type {const} */ ([
     ["toJSON", "JSON.stringify would write its answer for every object, so Code Mode could not send schemas, tool results or a program as JSON"],
 ]);
 
+const PROTOS = /** @type {const} */ ([
+    [Object.prototype, "Object.prototype"],
+    [Array.prototype, "Array.prototype"],
+    [Function.prototype, "Function.prototype"],
+]);
+
 /**
  * Why Code Mode cannot work on this page, or undefined: a function under
  * then or toJSON on Object.prototype, Array.prototype or Function.prototype.
@@ -106,15 +112,17 @@ const HAZARDS = /** @type {const} */ ([
  * @returns {Error | undefined}
  */
 export function prototypeHazard() {
-    for (const [proto, name] of /** @type {const} */ ([
-        [Object.prototype, "Object.prototype"],
-        [Array.prototype, "Array.prototype"],
-        [Function.prototype, "Function.prototype"],
-    ])) {
-        for (const [key, why] of HAZARDS) {
+    // Index loops, no destructuring: the page's Array iterator may be broken
+    // too, and execute() must still answer with a promise.
+    for (let i = 0; i < PROTOS.length; i++) {
+        const proto = PROTOS[i][0];
+        const name = PROTOS[i][1];
+        for (let j = 0; j < HAZARDS.length; j++) {
+            const key = HAZARDS[j][0];
+            const why = HAZARDS[j][1];
             let v;
             try {
-                v = Reflect.get(proto, key);
+                v = keptReflect.get(proto, key);
             } catch (err) {
                 return new Error(`Code Mode cannot run on this page: reading ${name}.${key} threw (${message(err)}); ${why}. Remove what set it`);
             }

@@ -33,6 +33,22 @@ export function forEachEntry(map, each) {
     for (let r = mapIteratorNext(it); !r.done; r = mapIteratorNext(it)) each(r.value[1], r.value[0]);
 }
 
+/**
+ * The values of a Kept collection (KeptSet, a KeptMap's values()), in an
+ * array filled by index: a spread ([...set]) would do as well, but the
+ * array's for-of or destructuring afterwards goes through the page's
+ * Array iterator of the moment, so callers index the copy.
+ * @template T
+ * @param {Iterable<T>} kept
+ * @returns {T[]}
+ */
+export function arrayOf(kept) {
+    /** @type {T[]} */
+    const out = [];
+    for (const v of kept) out[out.length] = v;
+    return out;
+}
+
 const g = /** @type {any} */ (globalThis);
 
 /**
@@ -205,13 +221,86 @@ const resolveNative = Promise.resolve.bind(Promise);
  * Promise.prototype.then a no-op afterwards left every in-thread run open,
  * its timeout included.
  * @param {unknown} p
- * @param {(v: any) => unknown} onFulfilled
+ * @param {((v: any) => unknown) | undefined} onFulfilled without one, a value passes on
  * @param {(e: any) => unknown} [onRejected] without one, a rejection passes on
+ * @returns {Promise<any>}
  */
 export const then = (p, onFulfilled, onRejected) => nativeThen(resolveNative(p), onFulfilled, onRejected);
 
+/**
+ * Promise.race and Promise.all of a list, by index and by the `then` above:
+ * the page's Promise.race/all iterate their list with the page's Array
+ * iterator of the moment (an empty one left Promise.race pending for ever,
+ * and Promise.all resolving with []).
+ * @template T
+ * @param {ArrayLike<T | PromiseLike<T>>} list
+ * @returns {Promise<T>}
+ */
+export function race(list) {
+    return new Promise((resolve, reject) => {
+        for (let i = 0; i < list.length; i++) then(list[i], resolve, reject);
+    });
+}
+
+/**
+ * @template T
+ * @param {ArrayLike<T | PromiseLike<T>>} list
+ * @returns {Promise<T[]>}
+ */
+export function all(list) {
+    return new Promise((resolve, reject) => {
+        /** @type {T[]} */
+        const out = [];
+        let left = list.length;
+        if (left === 0) resolve(out);
+        for (let i = 0; i < list.length; i++) {
+            then(list[i], (v) => {
+                out[i] = v;
+                if (--left === 0) resolve(out);
+            }, reject);
+        }
+    });
+}
+
+/**
+ * p's outcome as Promise.allSettled gives each, without its iteration.
+ * @template T
+ * @param {T | PromiseLike<T>} p
+ * @returns {Promise<{ status: "fulfilled", value: T } | { status: "rejected", reason: any }>}
+ */
+export const settledOf = (p) =>
+    then(p, (value) => ({ status: /** @type {const} */ ("fulfilled"), value }), (reason) => ({ status: /** @type {const} */ ("rejected"), reason }));
+
+const arrayIterator = Array.prototype[Symbol.iterator];
+const arrayIteratorNext = Object.getPrototypeOf([][Symbol.iterator]()).next;
+
+/**
+ * Whether the page's Array iteration (Array.prototype[Symbol.iterator] and
+ * its iterators' next) is still the one it had at load. The paths of a run
+ * and of a factory go by index; a check written with for-of and
+ * destructuring throughout (worker mode's schema walks, which the worker's
+ * core repeats anyway) is skipped when this is false.
+ */
+export function arrayIterationKept() {
+    try {
+        return Array.prototype[Symbol.iterator] === arrayIterator && Object.getPrototypeOf([][Symbol.iterator]()).next === arrayIteratorNext;
+    } catch {
+        return false; // a getter that throws
+    }
+}
+
+/** Object.keys as the page had it at load. */
+export const objectKeys = Object.keys;
+
 /** Array.prototype.push as the page had it at load: push(array, ...items). */
 export const push = uncurry(Array.prototype.push);
+
+/**
+ * Array.prototype.map as the page had it at load, by index: map(list, fn),
+ * in place of Array.from(list, fn), which goes through the page's Array
+ * iterator of the moment.
+ */
+export const map = /** @type {<T, U>(list: ArrayLike<T>, fn: (v: T, i: number) => U) => U[]} */ (uncurry(Array.prototype.map));
 
 /** Reflect's functions as the page had them at load: the Go runtime's glue reads, writes and calls JS values with them. */
 export const keptReflect = /** @type {typeof Reflect} */ (Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(Reflect)));

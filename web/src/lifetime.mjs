@@ -69,7 +69,10 @@ export function lifetime(held, release, state) {
             if (keeper) {
                 // The object's methods too: a page may keep only
                 // `session.getLlmTools()[1].execute`, or a method it took off.
-                for (const v of [obj, ...Object.values(obj)]) {
+                // By index: the page's Array iterator may be broken.
+                const vals = Object.values(obj);
+                for (let i = -1; i < vals.length; i++) {
+                    const v = i < 0 ? obj : vals[i];
                     if ((typeof v === "function" || v === obj) && Object.isExtensible(v) && !hasOwnProperty(v, KEEP)) {
                         Object.defineProperty(v, KEEP, { value: keeper });
                     }

@@ -6,7 +6,7 @@
 
 import { describe } from "./env.mjs";
 import { field } from "./fields.mjs";
-import { KeptSet, KeptWeakMap } from "./intrinsics.mjs";
+import { KeptSet, KeptWeakMap, arrayOf } from "./intrinsics.mjs";
 
 // Taken at load: a run's arguments are copied with the page's JSON as it
 // was then (a JSON stubbed later changed every run's arguments).
@@ -62,7 +62,10 @@ export function normalizeRunOptions(options) {
     let signal = field(options, "signal");
     if (signal === undefined || signal === null) {
         const other = field(options, "abortSignal");
-        if (other !== undefined && other !== null) [key, signal] = ["abortSignal", other];
+        if (other !== undefined && other !== null) {
+            key = "abortSignal";
+            signal = other;
+        }
     }
     if (signal === null) signal = undefined;
     if (signal !== undefined && !isAbortSignalLike(signal)) {
@@ -127,14 +130,14 @@ export function whenAborted(signal, fn) {
         const waiters = new KeptSet();
         const fire = () => {
             if (abortWatch.get(signal) === entry) abortWatch.delete(signal);
-            const all = [...waiters];
+            const all = arrayOf(waiters);
             waiters.clear();
             // Each run ends whatever another does, as with a listener each.
             let failed = false;
             let first;
-            for (const f of all) {
+            for (let i = 0; i < all.length; i++) {
                 try {
-                    f();
+                    all[i]();
                 } catch (err) {
                     if (!failed) {
                         failed = true;

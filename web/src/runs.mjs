@@ -6,7 +6,7 @@
 // whose owner was disposed, gets no tool or interceptor call any more.
 
 import { CallSignal } from "./call.mjs";
-import { KeptMap, KeptSet, now } from "./intrinsics.mjs";
+import { KeptMap, KeptSet, arrayOf, forEachEntry, now } from "./intrinsics.mjs";
 import { describeError, errorName, report, thrownByTool } from "./env.mjs";
 import { prototypeHazard } from "./fields.mjs";
 import { adopt } from "./thenable.mjs";
@@ -93,7 +93,11 @@ export function endRun(run, reason, value) {
  * @param {string} message
  */
 export function stopRuns(owner, message) {
-    for (const run of [...owner.runs]) {
+    // A copy first (abortHook removes the run from the set); by index, as
+    // every array of a run's path: the page's Array iterator may be broken.
+    const runs = arrayOf(owner.runs);
+    for (let i = 0; i < runs.length; i++) {
+        const run = runs[i];
         const err = new Error(message);
         err.name = "AbortError";
         if (typeof run.abortHook === "function") run.abortHook(err);
@@ -112,19 +116,26 @@ export function runOf(token) {
  * @param {((e: CodeModeEvent) => void) | undefined} factoryOnEvent
  */
 export function emit(run, event, factoryOnEvent) {
-    for (const fn of [factoryOnEvent, run.onEvent]) {
-        if (typeof fn !== "function") continue;
-        try {
-            const r = /** @type {unknown} */ (fn(event));
-            // An async observer's rejection, likewise: left unhandled, it
-            // ended a Node process (the default for unhandled rejections).
-            if (r !== null && typeof r === "object" && typeof (/** @type {any} */ (r).then) === "function") {
-                /** @type {PromiseLike<unknown>} */ (r).then(undefined, (err) => report("Code Mode: onEvent rejected:", err));
-            }
-        } catch (err) {
-            // An observer's bug must not change the run.
-            report("Code Mode: onEvent threw:", err);
+    tell(factoryOnEvent, event);
+    tell(run.onEvent, event);
+}
+
+/**
+ * @param {((e: CodeModeEvent) => void) | undefined} fn
+ * @param {CodeModeEvent} event
+ */
+function tell(fn, event) {
+    if (typeof fn !== "function") return;
+    try {
+        const r = /** @type {unknown} */ (fn(event));
+        // An async observer's rejection, likewise: left unhandled, it
+        // ended a Node process (the default for unhandled rejections).
+        if (r !== null && typeof r === "object" && typeof (/** @type {any} */ (r).then) === "function") {
+            /** @type {PromiseLike<unknown>} */ (r).then(undefined, (err) => report("Code Mode: onEvent rejected:", err));
         }
+    } catch (err) {
+        // An observer's bug must not change the run.
+        report("Code Mode: onEvent threw:", err);
     }
 }
 
@@ -244,7 +255,11 @@ export function inputRefused(token, name, input, error) {
  */
 export function finishLogs(run, result, factoryOnEvent) {
     if (!result || !Array.isArray(result.logs)) return;
-    for (const l of result.logs.slice(run.logged)) emit(run, { type: "console", runId: run.id, level: l.level, message: l.message }, factoryOnEvent);
+    const logs = result.logs;
+    for (let i = run.logged; i < logs.length; i++) {
+        const l = logs[i];
+        emit(run, { type: "console", runId: run.id, level: l.level, message: l.message }, factoryOnEvent);
+    }
 }
 
 /** @param {Run} run */
@@ -370,9 +385,9 @@ export function endedWhy(settled, v) {
  * @param {((e: CodeModeEvent) => void) | undefined} factoryOnEvent
  */
 export function closeCalls(run, why, factoryOnEvent) {
-    for (const [callId, c] of run.inflight) {
+    forEachEntry(run.inflight, (c, callId) => {
         emit(run, { type: "tool-result", runId: run.id, callId, name: c.name, ok: false, durationMs: Math.round(now() - c.t0), error: `the run ended before the tool finished (${why})` }, factoryOnEvent);
-    }
+    });
     run.inflight.clear();
 }
 
@@ -416,11 +431,12 @@ export function finishRun(run, settled, v, t0, watched, factoryOnEvent) {
  * Such a run rejects with the error that says why.
  * @param {boolean} good
  * @param {any} v
- * @returns {[boolean, any]}
+ * @returns {{ good: boolean, v: any }} an object, not a pair: destructuring
+ *   one iterates it with the page's Array iterator, which may be broken
  */
 export function settledAs(good, v) {
     const hazard = good ? prototypeHazard() : undefined;
-    return hazard ? [false, hazard] : [good, v];
+    return hazard ? { good: false, v: hazard } : { good, v };
 }
 
 /**

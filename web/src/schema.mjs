@@ -8,6 +8,7 @@
 // would let bad input reach the tool.
 
 import { field } from "./fields.mjs";
+import { KeptSet, objectKeys } from "./intrinsics.mjs";
 
 const AI_SDK_SCHEMA = Symbol.for("vercel.ai.schema");
 
@@ -61,7 +62,9 @@ function notPlain(v, path, seen) {
             return `${path} has a plain object as its prototype: an object literal's "__proto__" key sets the prototype; write a property named __proto__ with JSON.parse or Object.defineProperty`;
         }
         if (proto !== Object.prototype && proto !== null) return `${path} is ${describe(v)}`;
-        for (const k of Object.keys(v)) {
+        const ks = objectKeys(v);
+        for (let i = 0; i < ks.length; i++) {
+            const k = ks[i];
             const bad = notPlain(/** @type {any} */ (v)[k], `${path}.${k}`, seen);
             if (bad) return bad;
         }
@@ -181,7 +184,7 @@ export function convertSchema(v, path, asText = false) {
 function plainSchema(v, path, asText) {
     if (typeof v === "boolean") return asText ? { json: String(v) } : { schema: v };
     if (v === null || typeof v !== "object" || Array.isArray(v)) throw new TypeError(`${path}: ${EXPECTED}; got ${describe(v)}`);
-    const bad = notPlain(v, "schema", new Set());
+    const bad = notPlain(v, "schema", new KeptSet());
     if (bad) throw new TypeError(`${path}: ${EXPECTED}; got an object that is not JSON data (${bad})`);
     const keys = Object.keys(v);
     if (keys.length > 0 && !keys.some((k) => KEYWORDS.has(k))) {
@@ -196,8 +199,8 @@ function plainSchema(v, path, asText) {
     return asText ? { json } : { schema: JSON.parse(json) };
 }
 
-const TOOL_KEYS = new Set(["name", "description", "inputSchema", "outputSchema", "annotations", "execute"]);
-const FIELDS = ["name", "description", "execute", "inputSchema", "outputSchema", "annotations"];
+// A record, not a Set: the page's Set.prototype.has of the moment answers nothing here.
+const TOOL_KEYS = /** @type {any} */ ({ __proto__: null, name: true, description: true, inputSchema: true, outputSchema: true, annotations: true, execute: true });
 
 /**
  * Reads a whole list of tool definitions for the core in one call
@@ -233,9 +236,16 @@ export function convertTools(list, path) {
             const def = list[i];
             if (def === null || typeof def !== "object" || Array.isArray(def)) return undefined;
             defs[i] = def;
-            for (const k of Object.keys(def)) if (!TOOL_KEYS.has(k)) return undefined;
-            // Never from Object.prototype (fields.mjs).
-            const [name, description, execute, inputSchema, outputSchema, annotations] = FIELDS.map((k) => field(def, k));
+            const ks = objectKeys(def);
+            for (let j = 0; j < ks.length; j++) if (TOOL_KEYS[ks[j]] !== true) return undefined;
+            // Never from Object.prototype (fields.mjs). Read one by one, no
+            // destructuring: the page's Array iterator may be broken.
+            const name = field(def, "name");
+            const description = field(def, "description");
+            const execute = field(def, "execute");
+            const inputSchema = field(def, "inputSchema");
+            const outputSchema = field(def, "outputSchema");
+            const annotations = field(def, "annotations");
             if (typeof name !== "string" || typeof execute !== "function") return undefined;
             if (description !== undefined && typeof description !== "string") return undefined;
             const elem = path === "tool" ? path : `${path}[${i}]`;

@@ -5,6 +5,8 @@
 // under `label` ("tools.orders.search result.rows[2].tags"), and the core
 // adds the reports to the run's logs as warnings.
 
+import { forEachEntry } from "./intrinsics.mjs";
+
 const ident = /^[A-Za-z_$][\w$]*$/;
 
 // Taken at load: a page that stubs JSON.stringify later must not change what
@@ -278,7 +280,7 @@ export function toJSON(value, label) {
         return out;
     }
     const json = stringify(value, replacer);
-    for (const [v, p] of opaque) add(p, opaqueWhat(v));
+    forEachEntry(opaque, (p, v) => add(p, opaqueWhat(v)));
     if (more) warnings.push(`… and ${more} more values converted`);
     return { json, warnings };
 }

@@ -35,7 +35,7 @@
 // code without the loop checks, or in the Go core) is replaced.
 
 import { bundlerHint, describeError, hasNodeFs, nodeModule } from "./env.mjs";
-import { clearTimeout, now, setTimeout, then } from "./intrinsics.mjs";
+import { KeptSet, all, clearTimeout, forEachEntry, now, setTimeout, then } from "./intrinsics.mjs";
 import { checkTools } from "./worker-tools.mjs";
 import { rebuildError } from "./worker-wire.mjs";
 import { compileCore } from "./core.mjs";
@@ -291,13 +291,18 @@ export function start(h, first) {
     // crosses postMessage without compiling again): the worker would
     // otherwise begin only once it runs. On any failure here the worker
     // loads them itself, and reports what fails in its own words.
-    const compiled = Promise.all([compileCore(), loadQuickJS(h.cfg.wasmLocation)]).then(
-        ([core, quickjs]) => ({ core, quickjs }),
+    // all() and then() of intrinsics.mjs, and no destructuring: the page's
+    // Promise.all and Array iterator of the moment may be broken.
+    const compiled = then(
+        all([compileCore(), loadQuickJS(h.cfg.wasmLocation)]),
+        (pair) => ({ core: pair[0], quickjs: pair[1] }),
         () => ({}),
     );
     /** @type {Record<string, any>} */
     const init = {};
-    const p = Promise.all([w, compiled]).then(([w, modules]) => {
+    const p = then(all([w, compiled]), (pair) => {
+        const w = pair[0];
+        const modules = pair[1];
         Object.assign(init, modules);
         h.worker = Object.assign(w, { me });
         h.engine.w = w;
@@ -317,8 +322,10 @@ export function start(h, first) {
         flags: h.flagsBuffer,
     }));
     if (!first) {
-        for (const [id, defs] of h.registrations) h.worker.post({ t: "register", id, tools: checkTools(defs, "tools", new Set()), visible: h.filter && h.visibleNames() });
-        for (const [sid, s] of h.sessions) if (sid !== 0) h.worker.post({ t: "session", sid, tools: checkTools(s.defs, "options.tools", new Set()), visible: h.filter && h.visibleNames() });
+        forEachEntry(h.registrations, (defs, id) => h.worker.post({ t: "register", id, tools: checkTools(defs, "tools", new KeptSet()), visible: h.filter && h.visibleNames() }));
+        forEachEntry(h.sessions, (s, sid) => {
+            if (sid !== 0) h.worker.post({ t: "session", sid, tools: checkTools(s.defs, "options.tools", new KeptSet()), visible: h.filter && h.visibleNames() });
+        });
         for (const id of h.pings.keys()) h.worker.post({ t: "ping", id });
     }
     w.catch((err) => onFailure(err));
@@ -331,13 +338,13 @@ export function start(h, first) {
  *   started (they are sent to its replacement)
  */
 export function failAll(h, err, startedOnly) {
-    for (const [rid, p] of h.pending) {
-        if (startedOnly && !p.started) continue;
+    forEachEntry(h.pending, (p, rid) => {
+        if (startedOnly && !p.started) return;
         h.pending.delete(rid);
         // The run's events and its end come from its own settle (finishRun),
         // as for every other way a run ends.
         p.reject(err);
-    }
+    });
 }
 
 /**

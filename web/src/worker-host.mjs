@@ -23,7 +23,7 @@
 
 import { describe, describeError } from "./env.mjs";
 import { field } from "./fields.mjs";
-import { KeptMap, KeptSet, forEachEntry } from "./intrinsics.mjs";
+import { KeptMap, KeptSet, forEachEntry, objectKeys } from "./intrinsics.mjs";
 import { filterVerdict } from "./page-hooks.mjs";
 import { newOwner, stopRuns } from "./runs.mjs";
 import { SESSION_HINTS, SESSION_KEYS, unknownKeyError } from "./keys.mjs";
@@ -36,6 +36,19 @@ import { checkTools } from "./worker-tools.mjs";
 import { cloneable } from "./worker-wire.mjs";
 
 /** @typedef {import("../index.d.ts").IoCodeMode.Config} Config */
+
+/**
+ * The keys of a Map of ours, in a Set of the builtins taken at load
+ * (intrinsics.mjs): the page's Set constructor adds by its
+ * Set.prototype.add of the moment.
+ * @param {Map<string, unknown>} m
+ * @returns {Set<string>}
+ */
+function namesOf(m) {
+    const out = new KeptSet();
+    forEachEntry(m, (_, k) => out.add(k));
+    return out;
+}
 
 /**
  * @param {Config} config
@@ -57,7 +70,12 @@ export async function workerFactory(config) {
     const sent = Object.create(null);
     /** @type {{ path: string[], kind: string }[]} */
     const standIns = [];
-    for (const [k, v] of Object.entries(cfg)) {
+    // By index, as each list of the factory's and a run's paths: the page's
+    // Array iterator of the moment may be broken (intrinsics.mjs).
+    const cfgKeys = objectKeys(cfg);
+    for (let i = 0; i < cfgKeys.length; i++) {
+        const k = cfgKeys[i];
+        const v = cfg[k];
         if (k === "worker" || k === "onEvent" || k === "tools") continue;
         if ((k === "toolFilter" || k === "overwriteSystemInstruction") && typeof v === "function") continue;
         if (k === "interceptors" && v && typeof v === "object") {
@@ -75,10 +93,10 @@ export async function workerFactory(config) {
     /** @type {Map<number, any[]>} registration id -> its definitions */
     const registrations = new KeptMap();
     let nextReg = 1;
-    const initialTools = cfg.tools === undefined ? [] : checkTools(cfg.tools, "config.tools", new Set());
+    const initialTools = cfg.tools === undefined ? [] : checkTools(cfg.tools, "config.tools", new KeptSet());
     if (cfg.tools !== undefined) {
         registrations.set(0, cfg.tools);
-        for (const def of cfg.tools) tools.set(def.name, def);
+        for (let i = 0; i < cfg.tools.length; i++) tools.set(cfg.tools[i].name, cfg.tools[i]);
     }
     // The names toolFilter shows: of the factory's tools, and of each
     // session's own apart (two live sessions may each have a tool of their
@@ -217,7 +235,7 @@ export async function workerFactory(config) {
                 }
             });
         }
-        const taken = new Set(tools.keys());
+        const taken = namesOf(tools);
         const descs = checkTools(list, path, taken);
         const id = nextReg++;
         const defs = [...list];
@@ -273,7 +291,7 @@ export async function workerFactory(config) {
             const keyError = unknownKeyError("createSession(options)", given, SESSION_KEYS, SESSION_HINTS);
             if (keyError) throw keyError;
             const list = field(o, "tools"); // never from Object.prototype (fields.mjs)
-            const descs = list === undefined ? [] : checkTools(list, "options.tools", new Set(tools.keys()));
+            const descs = list === undefined ? [] : checkTools(list, "options.tools", namesOf(tools));
             const defs = list === undefined ? [] : [...list];
             const sid = nextSid++;
             const owner = newOwner(factoryOwner);

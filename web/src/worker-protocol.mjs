@@ -8,7 +8,7 @@
 // run lives, with the error the core gives in-thread otherwise.
 
 import { describeError, report, thrownByTool } from "./env.mjs";
-import { newAbortController, then } from "./intrinsics.mjs";
+import { keptReflect, newAbortController, objectKeys, then } from "./intrinsics.mjs";
 import { callTool, consoleLine, inputRefused, now, refusedCall, runOf } from "./runs.mjs";
 import { askInterceptor } from "./page-hooks.mjs";
 import { inputRejected, settleValue, validationFailed } from "./call.mjs";
@@ -35,15 +35,18 @@ export function onMessage(h, m, ok, fail) {
             fail(rebuildError(m.error));
             break;
         case "info":
-            for (const [sid, info] of Object.entries(m.sessions)) {
-                const s = h.sessions.get(Number(sid));
+            // By index here and below: the page's Array iterator may be broken.
+            const sids = objectKeys(m.sessions);
+            for (let i = 0; i < sids.length; i++) {
+                const info = m.sessions[sids[i]];
+                const s = h.sessions.get(Number(sids[i]));
                 if (s && info) s.info = info;
             }
             break;
         case "registerFailed": {
             const defs = h.registrations.get(m.id) || [];
             h.registrations.delete(m.id);
-            for (const d of defs) if (h.tools.get(d.name) === d) h.tools.delete(d.name);
+            for (let i = 0; i < defs.length; i++) if (h.tools.get(defs[i].name) === defs[i]) h.tools.delete(defs[i].name);
             report(`Code Mode: the engine refused tools registered earlier: ${m.error.message}`);
             break;
         }
@@ -88,7 +91,7 @@ export function onMessage(h, m, ok, fail) {
             break;
         }
         case "console":
-            if (m.level === "warn" || m.level === "error") console[/** @type {"warn" | "error"} */ (m.level)](...m.args);
+            if (m.level === "warn" || m.level === "error") keptReflect.apply(console[/** @type {"warn" | "error"} */ (m.level)], console, m.args);
             break;
         case "verdict": {
             const settle = h.verdicts.get(m.cid);

@@ -64,13 +64,13 @@ export function llmTools(h, sid, owner, deadReason) {
             return new Promise((resolve, reject) => {
                 let unwatch = () => {};
                 const settle = (/** @type {boolean} */ good, /** @type {any} */ v) => {
-                    [good, v] = settledAs(good, v);
+                    const out = settledAs(good, v);
                     h.pending.delete(run.id);
                     unwatch();
                     clearOverrun(h, run.id);
                     release();
-                    finishRun(run, good, v, t0, watched, h.factoryOnEvent);
-                    (good ? resolve : reject)(v);
+                    finishRun(run, out.good, out.v, t0, watched, h.factoryOnEvent);
+                    (out.good ? resolve : reject)(out.v);
                 };
                 // The caller's signal or stopRuns (dispose): the worker is
                 // told to stop the run, and the run settles now, unless the

@@ -8,7 +8,7 @@
 
 import { describe } from "./env.mjs";
 import { field } from "./fields.mjs";
-import { KeptWeakMap } from "./intrinsics.mjs";
+import { KeptSet, KeptWeakMap, arrayIterationKept } from "./intrinsics.mjs";
 import { TOOL_HINTS, TOOL_KEYS, quoteCut, unknownKeyError } from "./keys.mjs";
 import { convertSchema } from "./schema.mjs";
 import { refCycleError } from "./refcycle.mjs";
@@ -64,7 +64,7 @@ export const outputCheck = (def) => outputs.get(def);
  */
 export function checkTools(list, path, taken) {
     if (!Array.isArray(list)) throw new TypeError(`${path}: expected an array of tool definitions, got ${describe(list)}`);
-    const seen = new Set();
+    const seen = new KeptSet();
     return list.map((def, i) => {
         const p = path === "tool" ? path : `${path}[${i}]`;
         if (def === null || typeof def !== "object" || Array.isArray(def)) throw new TypeError(`${p}: expected a tool definition object, got ${describe(def)}`);
@@ -72,7 +72,11 @@ export function checkTools(list, path, taken) {
         if (keyError) throw keyError;
         // Each field once, never from Object.prototype (fields.mjs); every
         // key set, so that an absent one is not read from there either.
-        const t = Object.fromEntries(TOOL_KEYS.map((k) => [k, field(def, k)]));
+        // A record filled by index: Object.fromEntries iterates with the
+        // page's Array iterator of the moment.
+        /** @type {any} */
+        const t = {};
+        for (let j = 0; j < TOOL_KEYS.length; j++) t[TOOL_KEYS[j]] = field(def, TOOL_KEYS[j]);
         if (typeof t.name !== "string") throw new TypeError(`${p}.name: expected a string, got ${describe(t.name)}`);
         const name = t.name;
         // Where the tool is in the caller's list, and its name: wasm/api.go's
@@ -108,13 +112,19 @@ export function checkTools(list, path, taken) {
             if (k === "outputSchema" && c.schema !== undefined) outputs.set(def, { validate: c.validate });
             return c.schema;
         });
+        // Checked here only while the page's Array iteration is the one it
+        // had at load: these walks go by for-of and destructuring, and with
+        // an emptied iterator they refused every schema with a made-up
+        // message. Without them the worker's core checks the schemas itself,
+        // in the same words, a message later.
+        const walk = arrayIterationKept();
         kinds.forEach((k, j) => {
-            const problem = schemas[j] === undefined ? "" : schemaProblem(schemas[j]);
+            const problem = schemas[j] === undefined || !walk ? "" : schemaProblem(schemas[j]);
             if (problem) throw new TypeError(`${at}${k}: ${problem}`);
         });
         kinds.forEach((k, j) => {
             if (schemas[j] === undefined) return;
-            const cycle = refCycleError(schemas[j]);
+            const cycle = walk ? refCycleError(schemas[j]) : "";
             if (cycle) throw new TypeError(`${at}${k}: ${cycle}`);
             d[k] = schemas[j];
         });

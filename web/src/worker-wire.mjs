@@ -7,7 +7,21 @@
 // input as JSON text.
 
 import { describeError } from "./env.mjs";
+import { KeptSet, objectKeys } from "./intrinsics.mjs";
 import { MAX_ARRAY_LEN } from "./tojson.mjs";
+
+/**
+ * list with x after it, a new array written by index.
+ * @param {string[]} list
+ * @param {string} x
+ */
+function concat(list, x) {
+    /** @type {string[]} */
+    const out = [];
+    for (let i = 0; i < list.length; i++) out[i] = list[i];
+    out[list.length] = x;
+    return out;
+}
 
 /**
  * The name and message of what a tool or an interceptor threw, for the
@@ -60,7 +74,7 @@ export function rebuildError(e) {
  * @param {Set<object>} [seen]
  * @returns {any}
  */
-export function cloneable(obj, path, standIns, seen = new Set()) {
+export function cloneable(obj, path, standIns, seen = new KeptSet()) {
     if (typeof obj === "function" || typeof obj === "symbol") {
         standIns.push({ path, kind: typeof obj });
         return null;
@@ -70,7 +84,10 @@ export function cloneable(obj, path, standIns, seen = new Set()) {
     seen.add(obj);
     /** @type {any} */
     const out = Array.isArray(obj) ? [] : Object.create(null);
-    for (const [k, v] of Object.entries(obj)) out[k] = cloneable(v, [...path, k], standIns, seen);
+    // By index, the path copied by concat: the page's Array iterator of the
+    // moment may be broken.
+    const ks = objectKeys(obj);
+    for (let i = 0; i < ks.length; i++) out[ks[i]] = cloneable(obj[ks[i]], concat(path, ks[i]), standIns, seen);
     seen.delete(obj);
     return out;
 }
@@ -122,7 +139,9 @@ export function decisionToWire(decision) {
     const value = Array.isArray(d) ? [] : {};
     /** @type {{ key: string, text?: string, thrown?: any } | undefined} */
     let input;
-    for (const k of Object.keys(d)) {
+    const ks = objectKeys(d);
+    for (let i = 0; i < ks.length; i++) {
+        const k = ks[i];
         const v = d[k];
         if (k === "input" && v !== undefined) input = inputToWire(v);
         else value[k] = v !== null && typeof v === "object" ? (Array.isArray(v) ? [] : {}) : cloneable(v, [k], standIns);

@@ -8,7 +8,7 @@ import { CALL, SETTLE } from "./call.mjs";
 import { exitedError } from "./core.mjs";
 import { field, prototypeHazard } from "./fields.mjs";
 import { callerStack, thrownByTool } from "./env.mjs";
-import { KeptMap, KeptSet, KeptWeakMap, newAbortController, queueMicrotask, then } from "./intrinsics.mjs";
+import { KeptMap, KeptSet, KeptWeakMap, arrayOf, map, newAbortController, queueMicrotask, then } from "./intrinsics.mjs";
 import { callTool, consoleLine, emit, finishRun, newOwner, now, observed, refusedCall, runInCore, runOf, settledAs, startRun, stopRuns } from "./runs.mjs";
 import { askInterceptor, filterVerdict, notFromHook, overwriteVerdict } from "./page-hooks.mjs";
 import { abortReason, argsOnce, markSchema, normalizeRunOptions, whenAborted } from "./run-options.mjs";
@@ -120,8 +120,15 @@ function exitWatch(core) {
         const guards = new KeptMap();
         watch = guards;
         exitWatches.set(core, guards);
-        core.exited.then(() => {
-            for (const [pending, stopped] of [...guards]) for (const fail of [...pending]) fail(stopped());
+        then(core.exited, () => {
+            // Copies first (each fail unwatches itself), indexed: the
+            // page's Array iterator may be broken.
+            const lists = arrayOf(guards.keys());
+            for (let i = 0; i < lists.length; i++) {
+                const stopped = guards.get(lists[i]);
+                const fails = arrayOf(lists[i]);
+                for (let j = 0; j < fails.length; j++) fails[j](stopped());
+            }
         });
     }
     return watch;
@@ -288,9 +295,9 @@ function wrapLlmTool(tool, guard, pipe, owner) {
                 if (settled) return;
                 settled = true;
                 unwatch();
-                [good, v] = settledAs(good, v);
-                finishRun(run, good, v, t0, watched, pipe.onEvent);
-                (good ? resolve : reject)(v);
+                const out = settledAs(good, v);
+                finishRun(run, out.good, out.v, t0, watched, pipe.onEvent);
+                (out.good ? resolve : reject)(out.v);
             };
             const onAbort = () => {
                 const reason = abortReason(/** @type {AbortSignal} */ (signal));
@@ -353,7 +360,7 @@ function wrapSession(session, core, factoryDisposed, pipe, factoryOwner) {
     return {
         getLlmTools() {
             // The core's pair, [searchTools, executeCode].
-            return guard.sync(() => /** @type {[any, any]} */ (Array.from(session.getLlmTools(), (t) => wrapLlmTool(t, guard, pipe, owner))));
+            return guard.sync(() => /** @type {[any, any]} */ (map(session.getLlmTools(), (/** @type {any} */ t) => wrapLlmTool(t, guard, pipe, owner))));
         },
         getSystemInstruction() {
             notFromHook("session.getSystemInstruction()");
@@ -402,7 +409,7 @@ export function wrapApi(api, core, pipe) {
         },
         listTools() {
             notFromHook("listTools()");
-            return guard.sync(() => Array.from(api.listTools(), pipe.orig));
+            return guard.sync(() => map(api.listTools(), pipe.orig));
         },
         ready() {
             // On this thread every registration is in the engine already.

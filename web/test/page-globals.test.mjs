@@ -57,22 +57,76 @@ async function nextRunWorks(s) {
     assert.equal(r.result, 2);
 }
 
-describe("a page whose iteration breaks after load", () => {
-    test("Array.prototype[Symbol.iterator] replaced: the run settles, the page's process lives, the next run works", async (t) => {
-        const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.x", () => 1)] });
-        const s = api.createSession();
-        await nextRunWorks(s);
-        const { executeCode } = llmTools(s);
-        const undo = replace(Array.prototype, Symbol.iterator, function () { return realArrayIterator.call([]); });
-        let got;
-        try {
-            got = await settled(executeCode.execute({ explanation: "", code: "return await tools.t.x({})" }), 15_000);
-        } finally {
-            undo();
-        }
-        assert.ok(!("hung" in got), "the run never settled");
-        await nextRunWorks(s);
+// The package destructures, spreads and for-of's arrays of its own on a
+// run's and a factory's paths: with the page's Array iterator of the moment,
+// a run rejected with `undefined` (both modes), a factory made then failed
+// with "Cannot read properties of undefined (reading 'status')" (in-thread)
+// or "config.tools[0].name: expected a string, got undefined" (worker mode),
+// and an iterator that throws made execute() throw synchronously.
+describe("a page whose Array iteration breaks after load", () => {
+    const ITERATORS = [
+        ["emptied", function () { return realArrayIterator.call([]); }],
+        // Node.js's own events.js iterates with the page's iterator too
+        // (removeAllListeners, as an earlier row's worker exits): that is
+        // Node's, not the package's, and the stub spares it.
+        ["replaced by one that throws", function () {
+            if (/\(node:|at node:/.test(new Error().stack.split("\n")[2] ?? "")) return realArrayIterator.call(this);
+            throw new Error("Array iterator stubbed");
+        }],
+    ];
+    const PROGRAM = "console.log('hi'); const a = await tools.t.x({}); const [b, c] = await Promise.all([tools.t.x({}), tools.t.obj({ n: [2] })]); return { sum: a + b, c }";
+    const WANT = { sum: 2, c: { got: { n: [2] }, list: [1, 2] } };
+    const config = (events) => ({
+        wasmLocation: assetPath,
+        timeout: 10_000,
+        toolFilter: () => true,
+        interceptors: { onToolCall: () => ({ allowed: true }) },
+        onEvent: (e) => events.push(e.type),
+        tools: [tool("t.x", () => 1), tool("t.obj", (i) => ({ got: i, list: [1, 2] }), { inputSchema: { type: "object", properties: { n: { type: "array", items: { type: "number" } } } } })],
     });
+    for (const [name, stub] of ITERATORS) {
+        test(`Array.prototype[Symbol.iterator] ${name}: a run with tool calls, a filter, an interceptor and observers works; so does the next run on the restored page`, async (t) => {
+            const events = [];
+            const api = await withFactory(t, config(events));
+            const s = api.createSession();
+            await nextRunWorks(s);
+            const { executeCode, searchTools } = llmTools(s);
+            events.length = 0;
+            const undo = replace(Array.prototype, Symbol.iterator, stub);
+            let got, found;
+            try {
+                got = await settled(() => executeCode.execute({ explanation: "", code: PROGRAM }), 15_000);
+                found = await settled(() => searchTools.execute({ query: "obj" }), 15_000);
+            } finally {
+                undo();
+            }
+            assert.ok(!("hung" in got), "the run never settled");
+            assert.deepEqual(got.value?.result, WANT, JSON.stringify(got.value ?? String(got.error?.message ?? got.error)));
+            assert.deepEqual(got.value.logs, [{ level: "log", message: "hi" }]);
+            const count = (type) => events.filter((e) => e === type).length;
+            assert.deepEqual([count("run-start"), count("console"), count("tool-call"), count("tool-result"), count("run-end")], [1, 1, 3, 3, 1], JSON.stringify(events));
+            assert.ok(!("hung" in found) && "value" in found, String(found.error?.message ?? found.error));
+            await nextRunWorks(s);
+        });
+
+        test(`Array.prototype[Symbol.iterator] ${name}: a factory made then is made from its config, and its runs work`, async (t) => {
+            await loadFactory(); // the package is imported before the page replaces anything
+            const events = [];
+            const undo = replace(Array.prototype, Symbol.iterator, stub);
+            let api, got;
+            try {
+                api = await settled(() => withFactory(t, config(events)), 30_000);
+                if (api.value) got = await settled(() => run(api.value.createSession(), PROGRAM), 15_000);
+            } finally {
+                undo();
+            }
+            assert.ok(!("hung" in api), "the factory never settled");
+            assert.ok(api.value, String(api.error?.stack ?? api.error));
+            assert.ok(!("hung" in got), "the run never settled");
+            assert.deepEqual(got.value?.result, WANT, JSON.stringify(got.value ?? String(got.error?.message ?? got.error)));
+            await nextRunWorks(api.value.createSession());
+        });
+    }
 });
 
 describe("fake timers installed after import (sinon's, which jest uses)", () => {
