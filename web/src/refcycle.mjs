@@ -13,6 +13,7 @@
 // sure of, or a document whose embedded resources may be read in another
 // draft or hold dynamic references, is left to the core.
 
+import { KeptMap, KeptSet } from "./intrinsics.mjs";
 import { schemaDraft } from "./schemacheck.mjs";
 import { LIST, MAP, ONE, placeIn, SUBSCHEMAS } from "./schemaref.mjs";
 import { join, parseProblem, SCHEMA_URL } from "./schemaurl.mjs";
@@ -117,15 +118,15 @@ export function refCycleError(root) {
     if (draft === 0) return "";
     const idKey = draft === 4 ? "id" : "$id";
     /** @type {Map<string, string>} resource URL "#" anchor -> location */
-    const anchors = new Map();
+    const anchors = new KeptMap();
     /** @type {Map<string, string>} resolved id -> pointer */
-    const ids = new Map();
+    const ids = new KeptMap();
     /**
      * Each schema's location -> the URL of the resource it is in ("" when
      * not known here) and that resource's pointer: references resolve there.
      * @type {Map<string, { base: string, res: string }>}
      */
-    const places = new Map();
+    const places = new KeptMap();
     let checkable = true;
     let problem = "";
     let rootBase = SCHEMA_URL;
@@ -301,7 +302,7 @@ export function refCycleError(root) {
     };
 
     /** @type {Map<string, number>} 1: on the current in-place path, 2: finished */
-    const state = new Map();
+    const state = new KeptMap();
     /** @type {string[]} */
     const path = [];
     /** @param {string} loc @param {any} s */
@@ -315,7 +316,7 @@ export function refCycleError(root) {
         path.pop();
         state.set(loc, 2);
     };
-    const seen = new Set();
+    const seen = new KeptSet();
     /** @param {string} loc @param {any} s */
     const walkAll = (loc, s) => {
         if (seen.has(loc)) return;
@@ -329,7 +330,7 @@ export function refCycleError(root) {
         // nowhere is told first.
         // A schema reached makes it compile its resource's root, and a
         // 2020-12 resource's root its dynamic anchors (compileValue).
-        const reached = new Set();
+        const reached = new KeptSet();
         /** @param {string} loc @param {any} s */
         const reach = (loc, s) => {
             if (reached.has(loc)) return;
