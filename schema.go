@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net/url"
 	"slices"
 	"sort"
 	"strconv"
@@ -128,6 +129,15 @@ func (v *inputValidator) compiled() (*jsonschema.Schema, error) {
 // tool author, and the library's "failing loading" wrapper around our own
 // loader's message.
 func cleanCompileError(err error) string {
+	// A reference that points nowhere, or that the compiler cannot parse,
+	// is named by its path in the schema, as checkInputSchema names a
+	// problem: "json-pointer in "#/$defs/nope" not found" alone left the
+	// author to search a large schema for it. web/src/refcycle.mjs says
+	// the same.
+	var re *jsonschema.RefError
+	if errors.As(err, &re) {
+		return refErrorPath(re.Location) + ": " + cleanCompileError(re.Err)
+	}
 	var le *jsonschema.LoadURLError
 	if errors.As(err, &le) && le.Err != nil {
 		err = le.Err
@@ -142,6 +152,22 @@ func cleanCompileError(err error) string {
 		msg += openAPIRefHint(strings.TrimPrefix(pe.URL, schemaURL))
 	}
 	return msg
+}
+
+// refErrorPath is the path of a schema location ("mem:///...#/a~1b/$ref")
+// as schemaError writes one: its JSON pointer's tokens unescaped
+// ("/a/b/$ref").
+func refErrorPath(loc string) string {
+	_, ptr, _ := strings.Cut(loc, "#")
+	var b strings.Builder
+	for _, tok := range strings.Split(ptr, "/")[1:] {
+		if t, err := url.PathUnescape(tok); err == nil {
+			tok = t
+		}
+		b.WriteString("/")
+		b.WriteString(strings.NewReplacer("~1", "/", "~0", "~").Replace(tok))
+	}
+	return b.String()
 }
 
 // openAPIRefHint explains a reference into an OpenAPI document's

@@ -198,12 +198,13 @@ func TestOldEnumRulesAreTheValidators(t *testing.T) {
 
 // TestOpenAPIComponentRef: a schema copied out of an OpenAPI document keeps
 // its "#/components/..." references; the refusal says what they are and
-// what to write instead. Another missing pointer reads as before.
+// what to write instead. Another missing pointer reads as before. Both name
+// the reference's path.
 func TestOpenAPIComponentRef(t *testing.T) {
 	for _, tt := range []struct{ schema, want string }{
 		{`{"type":"object","properties":{"pet":{"$ref":"#/components/schemas/Pet"}}}`,
-			`tool "t": inputSchema: json-pointer in "#/components/schemas/Pet" not found (a reference into an OpenAPI document's components, which this schema does not hold: copy that schema under $defs and refer to it as "#/$defs/Pet")`},
-		{`{"type":"object","properties":{"a":{"$ref":"#/$defs/nope"}}}`, `tool "t": inputSchema: json-pointer in "#/$defs/nope" not found`},
+			`tool "t": inputSchema: /properties/pet/$ref: json-pointer in "#/components/schemas/Pet" not found (a reference into an OpenAPI document's components, which this schema does not hold: copy that schema under $defs and refer to it as "#/$defs/Pet")`},
+		{`{"type":"object","properties":{"a":{"$ref":"#/$defs/nope"}}}`, `tool "t": inputSchema: /properties/a/$ref: json-pointer in "#/$defs/nope" not found`},
 	} {
 		_, err := compileTool(Tool{Name: "t", Execute: noopToolExecute, InputSchema: json.RawMessage(tt.schema)})
 		if err == nil || !strings.HasSuffix(err.Error(), tt.want) {

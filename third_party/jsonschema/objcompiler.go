@@ -356,7 +356,12 @@ func (c *objCompiler) enqueueRef(pname string) (*Schema, error) {
 	if ref == nil {
 		return nil, nil
 	}
-	return c.enqueueRefVal(*ref)
+	// code-mode patch: the error says where the reference is written.
+	sch, err := c.enqueueRefVal(*ref)
+	if err != nil {
+		return nil, &RefError{Location: c.up.format(pname), Err: err}
+	}
+	return sch, nil
 }
 
 func (c *objCompiler) enqueueRefVal(ref string) (*Schema, error) {
@@ -373,6 +378,11 @@ func (c *objCompiler) enqueueRefVal(ref string) (*Schema, error) {
 	}
 	if up != nil {
 		// local ref
+		// code-mode patch: a pointer to nothing is told here, where the
+		// reference is known, not when its target is dequeued.
+		if _, err := up.lookup(c.r.doc); err != nil {
+			return nil, err
+		}
 		return c.enqueuePtr(up.ptr), nil
 	}
 

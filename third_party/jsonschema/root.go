@@ -192,6 +192,19 @@ func (e *UnsupportedVocabularyError) Error() string {
 
 // --
 
+// RefError is an error of the reference at Location (a schema location,
+// "url#/ptr/$ref"): one it cannot parse, resolve or load (code-mode patch).
+type RefError struct {
+	Location string
+	Err      error
+}
+
+func (e *RefError) Error() string {
+	return fmt.Sprintf("reference at %q: %v", e.Location, e.Err)
+}
+
+func (e *RefError) Unwrap() error { return e.Err }
+
 type AnchorNotFoundError struct {
 	URL       string
 	Reference string

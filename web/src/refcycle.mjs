@@ -251,6 +251,23 @@ export function refCycleError(root) {
         throw new Error(`anchor in ${JSON.stringify(`${shown(url)}#${encodeFrag(frag)}`)} not found in schema schema`);
     };
     /**
+     * resolve, its error named by the reference's path in the schema, as
+     * schema.go's cleanCompileError names it ("/properties/a/$ref: ...").
+     * @param {string} ref
+     * @param {string} loc
+     * @param {string} k the keyword ("$ref", ...)
+     * @returns {[string, any]}
+     */
+    const resolveAt = (ref, loc, k) => {
+        try {
+            return resolve(ref, loc);
+        } catch (err) {
+            if (err instanceof Unknown) throw err;
+            const path = [...loc.split("/").slice(1).map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~")), k];
+            throw new Error(`${path.map((t) => `/${t}`).join("")}: ${/** @type {Error} */ (err).message}`);
+        }
+    };
+    /**
      * The pointer of the document's resource at url: the root's at its id,
      * or at the compiler's URL when it has none.
      * @param {string} url
@@ -284,7 +301,7 @@ export function refCycleError(root) {
         /** @type {[string, any][]} */
         const out = [];
         if (inPlace) {
-            for (const [k, from] of Object.entries(REFS)) if (from <= draft && typeof s[k] === "string") out.push(resolve(s[k], loc));
+            for (const [k, from] of Object.entries(REFS)) if (from <= draft && typeof s[k] === "string") out.push(resolveAt(s[k], loc, k));
             if (!refOnly) {
                 out.push(...parts(s, loc, draft, IN_PLACE));
                 // then and else apply only beside an if, and not beside

@@ -323,6 +323,24 @@ test("a reference that is not a URI: refused at registration in both modes, nami
     }
 });
 
+// A reference that points nowhere is named by its path in the schema, in
+// both modes, inside a resource of its own too; the core's compiler named
+// only the place it points to.
+const dangling = [
+    [{ type: "object", properties: { a: { $ref: "#/$defs/nope" } } }, '/properties/a/$ref: json-pointer in "#/$defs/nope" not found'],
+    [{ type: "object", properties: { a: { $id: "https://x.test/sub", properties: { b: { $ref: "#/$defs/missing" } } } } },
+        '/properties/a/properties/b/$ref: json-pointer in "#/properties/a/$defs/missing" not found'],
+    [{ properties: { "a/b~c": { $ref: "#nope" } } }, '/properties/a/b~c/$ref: anchor in "#nope" not found in schema schema'],
+    [{ $defs: { i: { $id: "item.json" } }, allOf: [{ $ref: "item.json#nope" }] }, '/allOf/0/$ref: anchor in "item.json#nope" not found in schema schema'],
+    [{ properties: { "a b": { $ref: "#/~2" } } }, '/properties/a b/$ref: invalid json-pointer "#/~2"'],
+    [{ $dynamicRef: "#/$defs/nope" }, '/$dynamicRef: json-pointer in "#/$defs/nope" not found'],
+];
+
+test("a reference that points nowhere: named by its path, in both modes", async () => {
+    const got = await samePerMode(dangling.map(([schema]) => schema), "inputSchema");
+    assert.deepEqual(got, dangling.map(([, msg], i) => `TypeError: tool ("t${i}"): inputSchema: ${msg}`));
+});
+
 // A registration or an unregister made while a run is in flight: the run
 // keeps the tools it started with, the next run sees the change; a factory
 // disposed right after a registration refuses the next one and ready().
