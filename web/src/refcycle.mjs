@@ -14,7 +14,7 @@
 // draft or hold dynamic references, is left to the core.
 
 import { KeptMap, KeptSet } from "./intrinsics.mjs";
-import { schemaDraft } from "./schemacheck.mjs";
+import { goQuote, schemaDraft } from "./schemacheck.mjs";
 import { LIST, MAP, ONE, placeIn, SUBSCHEMAS } from "./schemaref.mjs";
 import { join, parseProblem, SCHEMA_URL } from "./schemaurl.mjs";
 
@@ -77,6 +77,17 @@ const decodes = (ref) => {
     } catch {
         return false;
     }
+};
+
+/**
+ * A reference's first "%" in its fragment that starts no escape, with what
+ * follows it as Go's url.PathUnescape quotes it (three bytes at most), or "".
+ * @param {string} ref
+ */
+const badEscape = (ref) => {
+    const hash = ref.indexOf("#");
+    const m = hash < 0 ? null : /%(?![0-9A-Fa-f]{2})/.exec(ref.slice(hash + 1));
+    return m ? ref.slice(hash + 1).slice(m.index, m.index + 3) : "";
 };
 
 /** @param {unknown} v @returns {v is Record<string, any>} */
@@ -161,7 +172,7 @@ export function refCycleError(root) {
         if (!isSchema(s) || problem) return;
         // Before 2019-09, "$ref" makes its siblings no keywords.
         const refOnly = draft < 2019 && "$ref" in s;
-        for (const k of Object.keys(REFS)) if (k in s && (typeof s[k] !== "string" || !decodes(s[k]) || !resolvable(s[k], base))) checkable = false;
+        for (const k of Object.keys(REFS)) if (k in s && (typeof s[k] !== "string" || !(decodes(s[k]) || badEscape(s[k])) || !resolvable(s[k], base))) checkable = false;
         if ((loc !== "#" && "$schema" in s) || "$recursiveRef" in s || "$dynamicRef" in s) otherReading = true;
         const id = !refOnly && typeof s[idKey] === "string" ? s[idKey] : undefined;
         if (id !== undefined) {
@@ -234,6 +245,15 @@ export function refCycleError(root) {
      * @returns {[string, any]}
      */
     const resolve = (ref, loc) => {
+        // The compiler unescapes the fragment first. From draft-06 on, the
+        // keyword check has refused such a reference already (as the
+        // core's does), unless below a subschema with a "$schema" of its
+        // own, where the core's meta-schema judges it.
+        const esc = badEscape(ref);
+        if (esc) {
+            if (draft !== 4 || /[^\x21-\x7e]/.test(esc)) throw new Unknown();
+            throw new Error(`error in parsing ${goQuote(ref)}: invalid URL escape ${goQuote(esc)}`);
+        }
         // A place that is no schema of the document's walk (a pointer to
         // "#/properties") is in the root's resource, unless there are others.
         const at = places.get(loc) ?? (nested ? undefined : { base: rootBase, res: "" });
