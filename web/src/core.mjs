@@ -76,7 +76,12 @@ async function startCore(module, overrides) {
     if (fs && typeof fs.writeSync === "function") {
         const decoder = new TextDecoder();
         const writeSync = fs.writeSync;
-        shadow.fs = Object.assign(Object.create(fs), {
+        // A literal's prototype, not Object.create: a page's Object.create
+        // that ignores it gave Go an fs without its constants, and every
+        // factory made then stopped with Go's panic text ("syscall/js:
+        // call of Value.Get on undefined").
+        shadow.fs = {
+            __proto__: fs,
             /**
              * @param {number} fd
              * @param {Uint8Array} buf
@@ -85,7 +90,7 @@ async function startCore(module, overrides) {
                 if (fd === 2) stderr = (stderr + decoder.decode(buf)).slice(-STDERR_TAIL);
                 return writeSync.call(fs, fd, buf);
             },
-        });
+        };
     }
     /** @type {CoreState} */
     const state = { exited: false, exitCode: undefined, cause: undefined };

@@ -11,6 +11,7 @@
 import { hasNodeFs } from "./env.mjs";
 import { threadFactory } from "./factory.mjs";
 import { prototypeHazard, snapshot } from "./fields.mjs";
+import { replacedBuiltins } from "./intrinsics.mjs";
 import { CONFIG_KEYS, INTERCEPTOR_KEYS } from "./keys.mjs";
 import { workerFactory } from "./worker-host.mjs";
 
@@ -22,6 +23,43 @@ const onPage = !hasNodeFs && typeof document !== "undefined" && typeof Worker ==
  * @returns {Promise<import("../index.d.ts").IoCodeMode.API>}
  */
 export async function IoCodeModeFactory(config) {
+    try {
+        return await makeFactory(config);
+    } catch (err) {
+        throw namingReplaced(err);
+    }
+}
+
+/**
+ * err, its message naming the builtins the page replaced since the package
+ * loaded, if any: what reads the config (here, in the worker's host, and
+ * the in-thread Go core, which takes the page's globals as each factory
+ * starts) uses them, and a replaced one made a well-formed config fail
+ * with a made-up problem ("config.tools: expected an array of tool
+ * definitions, got an object" under an Array.isArray that answers false).
+ * @param {unknown} err
+ */
+function namingReplaced(err) {
+    const replaced = err instanceof Error ? replacedBuiltins() : [];
+    if (replaced.length === 0) return err;
+    const names = replaced.length > 5 ? `${replaced.slice(0, 5).join(", ")}, ...` : replaced.join(", ");
+    const note = ` (the page replaced ${names} after the package loaded, which may cause this error: create the factory before replacing ${replaced.length > 1 ? "them" : "it"}, or restore ${replaced.length > 1 ? "them" : "it"})`;
+    const e = /** @type {Error} */ (err);
+    try {
+        const head = `${e.name}: ${e.message}`;
+        e.message += note;
+        if (typeof e.stack === "string" && e.stack.startsWith(head)) e.stack = head + note + e.stack.slice(head.length);
+    } catch {
+        // a frozen error: as it is
+    }
+    return e;
+}
+
+/**
+ * @param {import("../index.d.ts").IoCodeMode.Config} config
+ * @returns {Promise<import("../index.d.ts").IoCodeMode.API>}
+ */
+async function makeFactory(config) {
     const hazard = prototypeHazard();
     if (hazard) throw hazard;
     if (config === null || typeof config !== "object") {

@@ -304,3 +304,75 @@ export const map = /** @type {<T, U>(list: ArrayLike<T>, fn: (v: T, i: number) =
 
 /** Reflect's functions as the page had them at load: the Go runtime's glue reads, writes and calls JS values with them. */
 export const keptReflect = /** @type {typeof Reflect} */ (Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(Reflect)));
+
+/** Array.isArray as the page had it at load. */
+export const isArray = Array.isArray;
+
+/** JSON.stringify and JSON.parse as the page had them at load. */
+export const { stringify: jsonStringify, parse: jsonParse } = JSON;
+
+// The builtins that reading a config uses, on the page and in the Go core
+// that works in-thread (which takes the page's globals when each factory's
+// program starts), as they were at load: the functions under each owner's
+// own keys, and the owners themselves as globals. Compared only when a
+// factory fails (replacedBuiltins).
+const WATCHED = /** @type {[string, any][]} */ ([
+    ["Array", Array],
+    ["Array.prototype", Array.prototype],
+    ["Object", Object],
+    ["Object.prototype", Object.prototype],
+    ["Function.prototype", Function.prototype],
+    ["JSON", JSON],
+    ["Reflect", Reflect],
+    ["Promise", Promise],
+    ["Promise.prototype", Promise.prototype],
+    ["Set.prototype", Set.prototype],
+    ["Map.prototype", Map.prototype],
+    ["WeakMap.prototype", WeakMap.prototype],
+    ["String.prototype", String.prototype],
+    ["WebAssembly", g.WebAssembly],
+]);
+const GLOBALS = ["Array", "Object", "JSON", "Reflect", "Promise", "Set", "Map", "WeakMap", "WebAssembly"];
+/** @type {[string, any, PropertyKey, unknown][]} label, owner, key, value at load */
+const atLoad = [];
+const globalsAtLoad = GLOBALS.map((name) => g[name]);
+for (let i = 0; i < WATCHED.length; i++) {
+    const owner = WATCHED[i][1];
+    if (owner === undefined || owner === null) continue;
+    const keys = keptReflect.ownKeys(owner);
+    for (let j = 0; j < keys.length; j++) {
+        const d = keptReflect.getOwnPropertyDescriptor(owner, keys[j]);
+        const v = d && ("value" in d ? d.value : d.get);
+        if (typeof v !== "function") continue;
+        const k = keys[j];
+        const label = typeof k === "symbol" ? `${WATCHED[i][0]}[${k.description}]` : `${WATCHED[i][0]}.${k}`;
+        atLoad[atLoad.length] = [label, owner, k, v];
+    }
+}
+
+/**
+ * The builtins of WATCHED that the page replaced (or deleted) since the
+ * package loaded, by name ("Array.isArray", "JSON", ...), the first five:
+ * a factory's error names them, as they, not the config, may be its cause.
+ * Read with the load-time Reflect, by index.
+ * @returns {string[]}
+ */
+export function replacedBuiltins() {
+    /** @type {string[]} */
+    const out = [];
+    for (let i = 0; i < GLOBALS.length && out.length < 6; i++) {
+        let now;
+        try {
+            now = g[GLOBALS[i]];
+        } catch {
+            now = undefined;
+        }
+        if (now !== globalsAtLoad[i]) out[out.length] = GLOBALS[i];
+    }
+    for (let i = 0; i < atLoad.length && out.length < 6; i++) {
+        const d = keptReflect.getOwnPropertyDescriptor(atLoad[i][1], atLoad[i][2]);
+        const v = d && ("value" in d ? d.value : d.get);
+        if (v !== atLoad[i][3]) out[out.length] = atLoad[i][0];
+    }
+    return out;
+}

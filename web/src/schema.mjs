@@ -8,7 +8,7 @@
 // would let bad input reach the tool.
 
 import { field } from "./fields.mjs";
-import { KeptSet, objectKeys } from "./intrinsics.mjs";
+import { KeptSet, isArray, jsonParse, jsonStringify, objectKeys } from "./intrinsics.mjs";
 
 const AI_SDK_SCHEMA = Symbol.for("vercel.ai.schema");
 
@@ -23,13 +23,13 @@ const AI_SDK_SCHEMA = Symbol.for("vercel.ai.schema");
  */
 function describe(v) {
     if (v === null) return "null";
-    if (Array.isArray(v)) return "an array";
+    if (isArray(v)) return "an array";
     if (typeof v === "object") {
         const proto = Object.getPrototypeOf(v);
         const name = proto && proto.constructor && proto.constructor.name;
         return name && name !== "Object" ? `an instance of ${name}` : "an object";
     }
-    if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + "…" : v)}`;
+    if (typeof v === "string") return `the string ${jsonStringify(v.length > 40 ? v.slice(0, 40) + "…" : v)}`;
     if (v === undefined) return "undefined";
     return typeof v === "function" ? "a function" : `${typeof v} ${String(v)}`;
 }
@@ -48,7 +48,7 @@ function notPlain(v, path, seen) {
     if (typeof v !== "object") return `${path} is ${describe(v)}`;
     if (seen.has(v)) return `${path} is a cycle`;
     seen.add(v);
-    if (Array.isArray(v)) {
+    if (isArray(v)) {
         for (let i = 0; i < v.length; i++) {
             const bad = notPlain(v[i], `${path}[${i}]`, seen);
             if (bad) return bad;
@@ -78,11 +78,11 @@ function notPlain(v, path, seen) {
  * @returns {string}
  */
 function issuesText(issues) {
-    if (!Array.isArray(issues) || issues.length === 0) return "rejected by the tool's schema";
+    if (!isArray(issues) || issues.length === 0) return "rejected by the tool's schema";
     return issues
         .slice(0, 5)
         .map((/** @type {any} */ i) => {
-            const path = Array.isArray(i && i.path) ? i.path.map((/** @type {any} */ p) => (p && typeof p === "object" ? p.key : p)).join(".") : "";
+            const path = isArray(i && i.path) ? i.path.map((/** @type {any} */ p) => (p && typeof p === "object" ? p.key : p)).join(".") : "";
             return `${path ? path + ": " : ""}${i && i.message ? i.message : "invalid"}`;
         })
         .join("; ");
@@ -135,7 +135,7 @@ export function convertSchema(v, path, asText = false) {
                 const r = await validate.call(obj, input);
                 if (r && r.success === true) return { ok: true };
                 const cause = r && r.error && (r.error.cause || r.error.issues);
-                return { ok: false, message: Array.isArray(cause) ? issuesText(cause) : (r && r.error && r.error.message) || "rejected by the tool's schema" };
+                return { ok: false, message: isArray(cause) ? issuesText(cause) : (r && r.error && r.error.message) || "rejected by the tool's schema" };
             };
         }
         return out;
@@ -183,7 +183,7 @@ export function convertSchema(v, path, asText = false) {
  */
 function plainSchema(v, path, asText) {
     if (typeof v === "boolean") return asText ? { json: String(v) } : { schema: v };
-    if (v === null || typeof v !== "object" || Array.isArray(v)) throw new TypeError(`${path}: ${EXPECTED}; got ${describe(v)}`);
+    if (v === null || typeof v !== "object" || isArray(v)) throw new TypeError(`${path}: ${EXPECTED}; got ${describe(v)}`);
     const bad = notPlain(v, "schema", new KeptSet());
     if (bad) throw new TypeError(`${path}: ${EXPECTED}; got an object that is not JSON data (${bad})`);
     const keys = Object.keys(v);
@@ -195,8 +195,8 @@ function plainSchema(v, path, asText) {
                 'for an object with those properties write {"type": "object", "properties": {...}}',
         );
     }
-    const json = JSON.stringify(v);
-    return asText ? { json } : { schema: JSON.parse(json) };
+    const json = jsonStringify(v);
+    return asText ? { json } : { schema: jsonParse(json) };
 }
 
 // A record, not a Set: the page's Set.prototype.has of the moment answers nothing here.
@@ -221,7 +221,7 @@ const TOOL_KEYS = /** @type {any} */ ({ __proto__: null, name: true, description
  * @returns {{ text: string, defs: object[], execs: Function[], validates: ([Function | undefined, Function | undefined] | undefined)[] } | undefined}
  */
 export function convertTools(list, path) {
-    if (!Array.isArray(list)) return undefined;
+    if (!isArray(list)) return undefined;
     try {
         const n = list.length;
         /** @type {string[]} */
@@ -234,7 +234,7 @@ export function convertTools(list, path) {
         const validates = new Array(n);
         for (let i = 0; i < n; i++) {
             const def = list[i];
-            if (def === null || typeof def !== "object" || Array.isArray(def)) return undefined;
+            if (def === null || typeof def !== "object" || isArray(def)) return undefined;
             defs[i] = def;
             const ks = objectKeys(def);
             for (let j = 0; j < ks.length; j++) if (TOOL_KEYS[ks[j]] !== true) return undefined;
@@ -268,10 +268,10 @@ export function convertTools(list, path) {
                 validateOut = c.validate;
             }
             if (validateIn || validateOut) validates[i] = [validateIn, validateOut];
-            if (annotations !== undefined && annotations !== null && (typeof annotations !== "object" || Array.isArray(annotations))) return undefined;
+            if (annotations !== undefined && annotations !== null && (typeof annotations !== "object" || isArray(annotations))) return undefined;
             let notes = "";
-            if (annotations !== null && typeof annotations === "object") notes = JSON.stringify(annotations) ?? "";
-            parts[i] = `${JSON.stringify(name)}\x1f${description === undefined ? "" : JSON.stringify(description)}\x1f${input}\x1f${output}\x1f${notes}`;
+            if (annotations !== null && typeof annotations === "object") notes = jsonStringify(annotations) ?? "";
+            parts[i] = `${jsonStringify(name)}\x1f${description === undefined ? "" : jsonStringify(description)}\x1f${input}\x1f${output}\x1f${notes}`;
             execs[i] = execute;
         }
         return { text: parts.join("\x1e"), defs, execs, validates };

@@ -8,7 +8,7 @@
 
 import { describe } from "./env.mjs";
 import { field } from "./fields.mjs";
-import { KeptSet, KeptWeakMap, arrayIterationKept } from "./intrinsics.mjs";
+import { KeptSet, KeptWeakMap, arrayIterationKept, isArray, jsonParse, jsonStringify, map } from "./intrinsics.mjs";
 import { TOOL_HINTS, TOOL_KEYS, quoteCut, unknownKeyError } from "./keys.mjs";
 import { convertSchema } from "./schema.mjs";
 import { refCycleError } from "./refcycle.mjs";
@@ -63,11 +63,15 @@ export const outputCheck = (def) => outputs.get(def);
  * @returns {any[]} descriptors to send
  */
 export function checkTools(list, path, taken) {
-    if (!Array.isArray(list)) throw new TypeError(`${path}: expected an array of tool definitions, got ${describe(list)}`);
+    if (!isArray(list)) throw new TypeError(`${path}: expected an array of tool definitions, got ${describe(list)}`);
     const seen = new KeptSet();
-    return list.map((def, i) => {
+    // Builtins as they were at load (intrinsics.mjs): an Array.isArray that
+    // answers false refused every list; a map that gives its array back
+    // sent the page's functions to the worker (a DataCloneError out of the
+    // page's event loop).
+    return map(list, (def, i) => {
         const p = path === "tool" ? path : `${path}[${i}]`;
-        if (def === null || typeof def !== "object" || Array.isArray(def)) throw new TypeError(`${p}: expected a tool definition object, got ${describe(def)}`);
+        if (def === null || typeof def !== "object" || isArray(def)) throw new TypeError(`${p}: expected a tool definition object, got ${describe(def)}`);
         const keyError = unknownKeyError(p, Object.keys(def), TOOL_KEYS, TOOL_HINTS);
         if (keyError) throw keyError;
         // Each field once, never from Object.prototype (fields.mjs); every
@@ -85,7 +89,7 @@ export function checkTools(list, path, taken) {
         if (typeof t.execute !== "function") throw new TypeError(`${at}execute: expected a function, got ${describe(t.execute)}`);
         if (t.description !== undefined && typeof t.description !== "string") throw new TypeError(`${at}description: expected a string, got ${describe(t.description)}`);
         const a = t.annotations;
-        if (a !== undefined && a !== null && (typeof a !== "object" || Array.isArray(a))) throw new TypeError(`${at}annotations: expected an object (hints and your own metadata), got ${describe(a)}`);
+        if (a !== undefined && a !== null && (typeof a !== "object" || isArray(a))) throw new TypeError(`${at}annotations: expected an object (hints and your own metadata), got ${describe(a)}`);
         if (name.length < 1 || name.length > 128 || !NAME_RE.test(name)) {
             throw new TypeError(`${at}name: must be 1..128 characters of [A-Za-z0-9_$.-], ${nameProblem(name)}`);
         }
@@ -104,7 +108,7 @@ export function checkTools(list, path, taken) {
         // In tool.go's order: both schemas converted, then both walked,
         // then both compiled (where a cycle shows).
         const kinds = /** @type {const} */ (["inputSchema", "outputSchema"]);
-        const schemas = kinds.map((k) => {
+        const schemas = map(kinds, (k) => {
             const c = convertSchema(t[k], `${at}${k}`);
             // A schema library's own check (a Zod refinement) runs here,
             // on the page, before execute: its functions cannot cross.
@@ -133,7 +137,7 @@ export function checkTools(list, path, taken) {
         // page's own definition, annotations as they were given.
         if (t.annotations !== null && typeof t.annotations === "object") {
             try {
-                d.annotations = JSON.parse(JSON.stringify(t.annotations));
+                d.annotations = jsonParse(jsonStringify(t.annotations));
             } catch {
                 // a cycle, a BigInt: none, as in-thread
             }

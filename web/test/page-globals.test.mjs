@@ -325,3 +325,44 @@ describe("a factory created after the page replaced Set builtins", () => {
         });
     }
 });
+
+// A factory created while the page has replaced a builtin that reading its
+// config uses is made from its config, or fails with an error that names
+// the replaced builtin: never a made-up problem of the config's ("config.tools:
+// expected an array" for an array, "must be a JSON Schema object" for one),
+// nor the Go runtime's panic text ("syscall/js: call of Value.Get on
+// undefined", in-thread under Object.create ignoring its prototype), nor a
+// DataCloneError thrown out of the page's event loop (worker mode, under an
+// Array.prototype.map that returns its array).
+describe("a factory created after the page replaced builtins its config checks use", () => {
+    const ROWS = [
+        ["Array.isArray always false", Array, "isArray", function () { return false; }],
+        ["JSON.stringify gives \"[]\"", JSON, "stringify", function () { return "[]"; }],
+        ["Object.create ignores its prototype", Object, "create", function () { return {}; }],
+        ["Array.prototype.map gives its array", Array.prototype, "map", function () { return this; }],
+        ["Set.prototype.has always true", Set.prototype, "has", function () { return true; }],
+    ];
+    for (const [name, owner, key, value] of ROWS) {
+        const label = `${owner === Array.prototype ? "Array.prototype" : owner === Set.prototype ? "Set.prototype" : owner.name ?? "JSON"}.${key}`;
+        test(`${name}: the factory is made and works, or its error names ${label}`, async (t) => {
+            await loadFactory(); // the package is imported before the page replaces anything
+            const undo = replace(owner, key, value);
+            let got;
+            try {
+                const inputSchema = { type: "object", properties: { a: { type: "string" } }, required: ["a"] };
+                got = await settled(() => withFactory(t, { wasmLocation: assetPath, timeout: 5000, tools: [tool("t.x", () => 1, { inputSchema, annotations: { readOnlyHint: true } })] }), 20_000);
+            } finally {
+                undo();
+            }
+            assert.ok(!("hung" in got), "the factory never settled");
+            if ("error" in got) {
+                assert.ok(got.error instanceof Error, `rejected with ${String(got.error)}`);
+                assert.ok(got.error.message.includes(`the page replaced ${label}`), got.error.message);
+                assert.doesNotMatch(got.error.message, /panic|syscall\/js/);
+                return;
+            }
+            const r = await run(got.value.createSession(), 'return await tools.t.x({ a: "x" }) + 1');
+            assert.equal(r.result, 2, JSON.stringify(r.error));
+        });
+    }
+});
