@@ -16,6 +16,8 @@ var (
 	stringFn      = global.Get("String")
 	symbolFn      = global.Get("Symbol")
 	promiseCtor   = global.Get("Promise")
+	promiseThen   = promiseCtor.Get("prototype").Get("then")
+	promiseRes    = promiseCtor.Get("resolve")
 	errorCtor     = global.Get("Error")
 	reflectObj    = global.Get("Reflect")
 	reflectGet    = reflectObj.Get("get")

@@ -90,7 +90,12 @@ func awaitUntil(ctx context.Context, p js.Value) (js.Value, error) {
 		waitMu.Unlock()
 	}
 	if err := catch(func() {
-		promiseCtor.Call("resolve", p).Call("then", f.Call("bind", nil, id, true), f.Call("bind", nil, id, false))
+		// Promise.resolve and then as they were when the Go program
+		// started: a page that made Promise.prototype.then a no-op
+		// afterwards left every awaited page promise (an async onToolCall's
+		// decision) unsettled, and its run open until the timeout.
+		resolved := reflectApply.Invoke(promiseRes, promiseCtor, arrayOf(p))
+		reflectApply.Invoke(promiseThen, resolved, arrayOf(bind(f.Value, js.Null(), id, true), bind(f.Value, js.Null(), id, false)))
 	}); err != nil {
 		forget()
 		return js.Undefined(), err

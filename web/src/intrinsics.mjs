@@ -292,6 +292,30 @@ export function arrayIterationKept() {
 /** Object.keys as the page had it at load. */
 export const objectKeys = Object.keys;
 
+const promisePrototype = Promise.prototype;
+const getPrototypeOf = Object.getPrototypeOf;
+/**
+ * Follows `v` as await follows a native promise, by the then taken at load
+ * and never by the one `v` reads now: a page that made
+ * Promise.prototype.then a no-op afterwards would otherwise hold back every
+ * async tool's value and async onToolCall's decision. Gives false, having
+ * done nothing, when `v` is not a promise of the page's Promise (a
+ * thenable, a subclass's promise, an object made from Promise.prototype):
+ * those are followed by their own then.
+ * @param {object} v
+ * @param {(v: any) => unknown} onFulfilled
+ * @param {(e: any) => unknown} onRejected
+ */
+export function followNativePromise(v, onFulfilled, onRejected) {
+    if (getPrototypeOf(v) !== promisePrototype) return false;
+    try {
+        nativeThen(v, onFulfilled, onRejected); // throws, before anything else, for an object that is not a promise
+    } catch {
+        return false;
+    }
+    return true;
+}
+
 /** Array.prototype.push as the page had it at load: push(array, ...items). */
 export const push = uncurry(Array.prototype.push);
 

@@ -9,6 +9,7 @@
 // reaches here: nothing in JavaScript can stop that.)
 
 import { prototypeHazard } from "./fields.mjs";
+import { followNativePromise } from "./intrinsics.mjs";
 
 export const MAX_THENABLE_DEPTH = 32;
 
@@ -24,6 +25,12 @@ export function adopt(value, what) {
         let depth = 0;
         /** @param {unknown} v */
         const step = (v) => {
+            // A native promise is followed as await follows it, whatever
+            // then it reads now (a page may have replaced Promise.prototype.then);
+            // its value counts as a level, as a thenable's does.
+            if (v !== null && typeof v === "object" && followNativePromise(v, (x) => (++depth > MAX_THENABLE_DEPTH ? reject(deepThenable(what)) : step(x)), reject)) {
+                return;
+            }
             let then;
             try {
                 then = v !== null && (typeof v === "object" || typeof v === "function") ? /** @type {any} */ (v).then : undefined;
@@ -46,7 +53,7 @@ export function adopt(value, what) {
                 return;
             }
             if (++depth > MAX_THENABLE_DEPTH) {
-                reject(new TypeError(`${what} is a thenable that resolved with a thenable ${MAX_THENABLE_DEPTH} times over (one whose then resolves with itself?); return a value or a Promise of one`));
+                reject(deepThenable(what));
                 return;
             }
             let once = false;
@@ -73,4 +80,9 @@ export function adopt(value, what) {
         };
         step(value);
     });
+}
+
+/** @param {string} what */
+function deepThenable(what) {
+    return new TypeError(`${what} is a thenable that resolved with a thenable ${MAX_THENABLE_DEPTH} times over (one whose then resolves with itself?); return a value or a Promise of one`);
 }

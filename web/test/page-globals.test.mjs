@@ -301,6 +301,32 @@ describe("the page's bookkeeping builtins replaced after load", () => {
     }
 });
 
+// The rows above call tools that return plain values. A tool written as
+// `async execute` (every example's form) returns a native promise, and an
+// async onToolCall's decision is one too: adopted by reading its then, the
+// page's no-op, neither ever gave its value, and the run ended TIMEOUT.
+// await takes a native promise's outcome without its then: so does Code Mode.
+test("Promise.prototype.then calls nothing: an async tool's value and an async onToolCall's decision still arrive", async (t) => {
+    const api = await withFactory(t, {
+        wasmLocation: assetPath,
+        timeout: 5000,
+        interceptors: { onToolCall: async ({ input }) => ({ allowed: true, input }) },
+        tools: [tool("t.x", () => 1), tool("t.async", async (i) => ({ got: i.n }))],
+    });
+    const s = api.createSession();
+    await nextRunWorks(s);
+    const undo = replace(Promise.prototype, "then", function () { return this; });
+    let got;
+    try {
+        got = await settled(() => run(s, "const a = await tools.t.async({ n: 2 }); const b = await tools.t.async({ n: 3 }); return a.got + b.got"), 20_000);
+    } finally {
+        undo();
+    }
+    assert.ok(!("hung" in got), "the run never ended");
+    assert.equal(got.value?.result, 5, JSON.stringify(got.value ?? String(got.error?.message ?? got.error)));
+    await nextRunWorks(s);
+});
+
 // A factory created while the page has these replaced (after importing Code
 // Mode) reads its config as given: it used to fail with
 // "config.wasmLocation: expected a non-empty string ..., got undefined" for a
