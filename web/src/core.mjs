@@ -5,7 +5,7 @@
 
 import { pageCaller } from "./call.mjs";
 import { directImports } from "./direct.mjs";
-import { bundlerHint, describeError } from "./env.mjs";
+import { bundlerHint, describeError, noModuleURL } from "./env.mjs";
 import { KeptMap, clearTimeout as hostClearTimeout, forEachEntry, setTimeout as hostSetTimeout, uncurry } from "./intrinsics.mjs";
 import { convertSchema } from "./schema.mjs";
 import { createShadow } from "./shadow.mjs";
@@ -28,9 +28,17 @@ export function compileCore() {
     if (modulePromise === null) {
         // Written this way (a literal path, import.meta.url) so that bundlers
         // see the file and emit it next to their output.
-        const url = new URL("./code-mode.wasm", import.meta.url);
+        /** @type {URL} */
+        let url;
+        try {
+            url = new URL("./code-mode.wasm", import.meta.url);
+        } catch (cause) {
+            return Promise.reject(noModuleURL("code-mode.wasm", cause));
+        }
         const p = loadWasmURL(url).catch((/** @type {unknown} */ cause) => {
-            const missing = /** @type {any} */ (cause)?.missing === true;
+            // A file: URL with no file (Node.js: a server bundle without the
+            // copied file) is missing as a 404 is.
+            const missing = /** @type {any} */ (cause)?.missing === true || /** @type {any} */ (cause)?.code === "ENOENT";
             throw new Error(`Cannot load the Code Mode core from ${url.href}: ${describeError(cause)}${bundlerHint(url.href, missing)}`, { cause });
         });
         modulePromise = p;

@@ -256,6 +256,21 @@ export function markHandled(v) {
 }
 
 /**
+ * The error for a package file that cannot be located because the module
+ * has no URL of its own: import.meta.url is empty where a bundler turned
+ * the package into CommonJS (esbuild --format=cjs gives import.meta as {}),
+ * and new URL("./file", undefined) said only "Invalid URL".
+ * @param {string} file
+ * @param {unknown} cause
+ */
+export function noModuleURL(file, cause) {
+    return new Error(
+        `Cannot locate the package's ${file}: this copy of @interopio/code-mode does not know its own URL (a bundler that turns it into CommonJS leaves it none); keep the package out of the bundle (esbuild --packages=external, webpack externals), or bundle as ES modules and copy code-mode.wasm and code-mode.worker.mjs next to the output (the package's README, "Bundlers")`,
+        { cause },
+    );
+}
+
+/**
  * What to configure when the package's own files were not found: Vite 7 or
  * older pre-bundled it in dev (its dependency optimizer copies the module
  * into node_modules/.vite/deps/, away from code-mode.wasm and

@@ -34,7 +34,7 @@
 // replaced the engine's. Only a worker that stops showing life (held in C
 // code without the loop checks, or in the Go core) is replaced.
 
-import { bundlerHint, describeError, hasNodeFs, nodeModule } from "./env.mjs";
+import { bundlerHint, describeError, hasNodeFs, noModuleURL, nodeModule } from "./env.mjs";
 import { KeptSet, all, clearTimeout, forEachEntry, now, setTimeout, then } from "./intrinsics.mjs";
 import { checkTools } from "./worker-tools.mjs";
 import { rebuildError } from "./worker-wire.mjs";
@@ -143,8 +143,15 @@ async function spawn(onMessage, onFailure) {
         // Object.prototype.then after the factory (a polluted prototype)
         // had that then called on every message, and its throw ended the
         // process. Our listener returns nothing.
+        /** @type {URL} */
+        let file;
+        try {
+            file = new URL(workerFile, moduleURL);
+        } catch (cause) {
+            throw noModuleURL("code-mode.worker.mjs", cause);
+        }
         const { port1, port2 } = new NodeChannel();
-        const w = new NodeWorker(new URL(workerFile, moduleURL), {
+        const w = new NodeWorker(file, {
             resourceLimits: { stackSizeMb: (984 + 192) / 1024 },
             execArgv: [],
             workerData: { port: port2 },
@@ -153,7 +160,13 @@ async function spawn(onMessage, onFailure) {
         port1.on("message", (/** @type {any} */ m) => {
             onMessage(m);
         });
-        w.on("error", (/** @type {Error} */ err) => onFailure(err));
+        // A server bundle without the copied worker: its file is not there.
+        // (The worker is one file: the module it cannot find is its own; Node.js
+        // 20 says MODULE_NOT_FOUND, later ones ERR_MODULE_NOT_FOUND.)
+        w.on("error", (/** @type {Error} */ err) => {
+            const missing = String(/** @type {any} */ (err)?.code || "").endsWith("MODULE_NOT_FOUND");
+            onFailure(missing ? new Error(`${describeError(err)}${bundlerHint(file.href, true)}`, { cause: err }) : err);
+        });
         w.on("exit", (/** @type {number} */ code) => {
             port1.close();
             onFailure(new Error(`the worker exited (code ${code})`));
@@ -308,7 +321,11 @@ export function start(h, first) {
         h.engine.w = w;
         if (h.busy === 0) h.worker.unref();
     });
-    h.worker = { me, post: (/** @type {any} */ m) => then(p, () => h.worker && h.worker.me === me && h.worker.post(m)), terminate: () => then(p, () => w.then((x) => x.terminate())), ref() {}, unref() {} };
+    // A worker that never started leaves these undone; onFailure (below)
+    // reports it, once, so their own promises end quietly (a rejection of
+    // theirs was unhandled: in Node.js the end of the process).
+    const quiet = () => {};
+    h.worker = { me, post: (/** @type {any} */ m) => then(p, () => h.worker && h.worker.me === me && h.worker.post(m), quiet), terminate: () => then(p, () => w.then((x) => x.terminate()), quiet), ref() {}, unref() {} };
     h.worker.post(Object.assign(init, {
         t: "init",
         config: h.sent,
