@@ -104,6 +104,30 @@ async function fileURLToPathNode(url) {
  * @returns {Promise<any>}
  */
 export async function loadWasmURL(url, imports) {
+    try {
+        return await loadWasm(url, imports);
+    } catch (err) {
+        if (!refusedByCSP(err)) throw err;
+        // Chromium's words name only 'unsafe-eval', which allows far more.
+        throw new Error(`${describeError(err).replace(/\.$/, "")}; the page's Content-Security-Policy must allow WebAssembly: add 'wasm-unsafe-eval' to its script-src (the package's README, "Content-Security-Policy")`, { cause: err });
+    }
+}
+
+/**
+ * Whether compiling was refused by the page's Content-Security-Policy (as
+ * Chromium, Firefox and Safari word it).
+ * @param {unknown} err
+ */
+function refusedByCSP(err) {
+    return /Content Security Policy|blocked by CSP|unsafe-eval/i.test(describeError(err));
+}
+
+/**
+ * @param {URL} url
+ * @param {WebAssembly.Imports} [imports]
+ * @returns {Promise<any>}
+ */
+async function loadWasm(url, imports) {
     if (url.protocol === "file:") {
         if (!hasNodeFs) {
             // Other runtimes (Deno) fetch file: URLs.

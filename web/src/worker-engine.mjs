@@ -182,7 +182,14 @@ async function spawn(onMessage, onFailure) {
     }
     // Written as bundlers expect it (Vite, webpack 5, Rollup): they emit the
     // worker as a chunk of its own and rewrite the URL.
-    const w = new Worker(new URL("./code-mode.worker.mjs", import.meta.url), { type: "module" });
+    /** @type {Worker} */
+    let w;
+    try {
+        w = new Worker(new URL("./code-mode.worker.mjs", import.meta.url), { type: "module" });
+    } catch (err) {
+        // Refused before it loads, by the page's rules: said with what to do.
+        throw new Error(`Cannot start the Code Mode worker: ${describeError(err).replace(/\.$/, "")}${workerRefusedHint(err)}`, { cause: err });
+    }
     w.addEventListener("message", (e) => onMessage(e.data));
     w.addEventListener("error", (e) => {
         e.preventDefault();
@@ -195,6 +202,24 @@ async function spawn(onMessage, onFailure) {
         whyNotLoaded(url).then((why) => onFailure(new Error(`Cannot start the Code Mode worker: it failed to load from ${url}${why}`)));
     });
     return { post: (/** @type {any} */ m) => w.postMessage(m), terminate: () => w.terminate(), ref: () => {}, unref: () => {} };
+}
+
+/**
+ * What to do when the browser refused to construct the worker (a
+ * synchronous throw of new Worker): a page that enforces Trusted Types
+ * accepts no plain URL there, and a worker's script must be on the page's
+ * origin (the package imported from a CDN is not). "" for anything else.
+ * @param {unknown} err
+ */
+function workerRefusedHint(err) {
+    const message = describeError(err);
+    if (/TrustedScriptURL/.test(message)) {
+        return "; the page enforces Trusted Types (Content-Security-Policy: require-trusted-types-for 'script'), which refuse a plain URL here: a default policy that lets the package's code-mode.worker.mjs through (trustedTypes.createPolicy(\"default\", { createScriptURL })) or worker: false starts the engine (the package's README, \"Content-Security-Policy\")";
+    }
+    if (/** @type {any} */ (err)?.name === "SecurityError" || /cannot be accessed from origin/.test(message)) {
+        return "; a page starts a Worker only from its own origin: serve the package (its code-mode.worker.mjs and code-mode.wasm) from the page's origin, or use worker: false (the package's README, \"Content-Security-Policy\")";
+    }
+    return "";
 }
 
 /**
@@ -221,6 +246,9 @@ async function whyNotLoaded(url) {
         } else if (!/javascript|ecmascript/.test(type)) {
             why = ` (the server sent ${type || "no MIME type"}, not JavaScript)`;
             missing = type === "text/html";
+        } else {
+            // There, and JavaScript: the page itself refused to run it.
+            why = " (the server sends it as JavaScript, so the page most likely refused it: its Content-Security-Policy must allow that URL in worker-src (or where that is not set, child-src, script-src or default-src); the browser's console names the directive; the package's README, \"Content-Security-Policy\")";
         }
     } catch {
         // Nothing more to say than that it failed to load.

@@ -1,0 +1,139 @@
+// Pages served with a Content-Security-Policy (on every response, the
+// package's files included, as servers send it), and the package imported
+// from another origin: the policy USAGE.md ("Content-Security-Policy")
+// gives works in both modes, and each refusal rejects the factory with
+// what to change, never with the browser's words alone nor an uncaught
+// error. The ESM build and the classic script both.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { extname, join, normalize } from "node:path";
+import { CHROMIUM, ROOT, checkPrerequisites, launchBrowser } from "./harness.mjs";
+
+const TYPES = { ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm", ".html": "text/html" };
+
+// The first segment of a path names its policy; the rest is a page or
+// script below, or dist/.
+const POLICIES = {
+    documented: "script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'",
+    nowasm: "script-src 'self'; worker-src 'self'",
+    trusted: "script-src 'self' 'wasm-unsafe-eval'; require-trusted-types-for 'script'",
+    noworker: "script-src 'self' 'wasm-unsafe-eval'; worker-src 'none'",
+    none: "",
+};
+
+// The page's program (an external script: the policies allow no inline
+// one): the package from ?pkg= (default this policy's dist/), the mode
+// from ?worker=, the ESM build or the classic script (?classic: a
+// <script src> of the page's, written by the server).
+const MAIN = `const q = new URLSearchParams(location.search);
+const pkg = q.get("pkg") || "./dist/";
+const load = q.has("classic") ? Promise.resolve(globalThis.IoCodeModeFactory) : import(pkg + "index.mjs").then((m) => m.IoCodeModeFactory);
+window.__result = load.then(async (IoCodeModeFactory) => {
+    const api = await IoCodeModeFactory({ wasmLocation: pkg + "emscripten-module.wasm", worker: q.get("worker") === "true", tools: [{ name: "add", execute: ({ a, b }) => a + b }] });
+    const [, executeCode] = api.createSession().getLlmTools();
+    const r = await executeCode.execute({ code: "return await tools.add({ a: 2, b: 40 })", explanation: "x" });
+    api.dispose();
+    return { result: r.result };
+}).catch((e) => ({ error: String((e && e.message) || e) }));
+`;
+// USAGE.md's default policy for Trusted Types, letting the worker through.
+const TRUSTED_POLICY = `trustedTypes.createPolicy("default", { createScriptURL: (url) => { if (new URL(url, location.href).origin === location.origin) return url; throw new TypeError("script URL not allowed: " + url); } });`;
+const page = (policyScript, query) => {
+    const classic = query.has("classic") ? `<script src="${(query.get("pkg") || "./dist/").replace(/[<>"&]/g, "")}code-mode.global.js"></script>` : "";
+    return `<!doctype html><meta charset="utf-8"><title>csp</title>${policyScript ? '<script src="./policy.js"></script>' : ""}${classic}<script src="./main.js"></script>`;
+};
+const FILES = { "page.html": (q) => page(false, q), "page-policy.html": (q) => page(true, q), "main.js": () => MAIN, "policy.js": () => TRUSTED_POLICY };
+
+let server;
+let port;
+let browser;
+
+before(async () => {
+    checkPrerequisites();
+    server = createServer((req, res) => {
+        const url = new URL(req.url, "http://x");
+        const [, policy, ...rest] = decodeURIComponent(url.pathname).split("/");
+        const path = rest.join("/");
+        const headers = { "access-control-allow-origin": "*" };
+        if (POLICIES[policy]) headers["content-security-policy"] = POLICIES[policy];
+        let body;
+        if (Object.hasOwn(POLICIES, policy) && Object.hasOwn(FILES, path)) body = FILES[path](url.searchParams);
+        else if (Object.hasOwn(POLICIES, policy) && path.startsWith("dist/")) {
+            const file = normalize(join(ROOT, path));
+            if (file.startsWith(join(ROOT, "dist")) && existsSync(file)) body = readFileSync(file);
+        }
+        if (body === undefined) {
+            res.writeHead(404, headers);
+            return res.end();
+        }
+        res.writeHead(200, { ...headers, "content-type": TYPES[extname(path)] || "application/octet-stream" });
+        res.end(body);
+    });
+    await new Promise((r) => server.listen(0, "127.0.0.1", r));
+    port = server.address().port;
+    browser = await launchBrowser();
+});
+
+after(async () => {
+    await browser?.close();
+    await new Promise((r) => (server ? server.close(r) : r()));
+});
+
+async function open(path) {
+    const tab = await browser.newPage();
+    const problems = [];
+    tab.on("pageerror", (e) => problems.push(e.message));
+    try {
+        await tab.goto(path.startsWith("http") ? path : `http://127.0.0.1:${port}/${path}`);
+        await tab.waitForFunction(() => window.__result, null, { timeout: 60000 });
+        const out = await tab.evaluate(() => window.__result);
+        return { out, problems };
+    } finally {
+        await tab.close();
+    }
+}
+
+for (const classic of [false, true]) {
+    const build = classic ? "classic script" : "ESM build";
+    const flag = classic ? "&classic" : "";
+    for (const worker of [true, false]) {
+        const mode = `worker: ${worker}`;
+        test(`${build}, ${mode}: the documented policy (no 'unsafe-eval') runs`, async () => {
+            assert.deepEqual(await open(`documented/page.html?worker=${worker}${flag}`), { out: { result: 42 }, problems: [] });
+        });
+
+        test(`${build}, ${mode}: without 'wasm-unsafe-eval' the error says to add it`, async () => {
+            const { out, problems } = await open(`nowasm/page.html?worker=${worker}${flag}`);
+            assert.match(out.error, /WebAssembly.*; the page's Content-Security-Policy must allow WebAssembly: add 'wasm-unsafe-eval' to its script-src/);
+            assert.deepEqual(problems, []);
+        });
+
+        test(`${build}, ${mode}: Trusted Types with USAGE's default policy runs`, async () => {
+            assert.deepEqual(await open(`trusted/page-policy.html?worker=${worker}${flag}`), { out: { result: 42 }, problems: [] });
+        });
+    }
+
+    test(`${build}: Trusted Types without a policy: worker mode says what to do, no uncaught error; worker: false runs`, async () => {
+        const { out, problems } = await open(`trusted/page.html?worker=true${flag}`);
+        assert.match(out.error, /Cannot start the Code Mode worker: Failed to construct 'Worker': .*TrustedScriptURL.*; the page enforces Trusted Types .* a default policy that lets the package's code-mode\.worker\.mjs through .* or worker: false starts the engine/);
+        assert.deepEqual(problems, []);
+        assert.deepEqual(await open(`trusted/page.html?worker=false${flag}`), { out: { result: 42 }, problems: [] });
+    });
+
+    test(`${build}: worker-src refusing the worker is named as the likely cause`, async () => {
+        const { out, problems } = await open(`noworker/page.html?worker=true${flag}`);
+        assert.match(out.error, /it failed to load from http:\/\/127\.0\.0\.1:\d+\/noworker\/dist\/code-mode\.worker\.mjs \(the server sends it as JavaScript, so the page most likely refused it: its Content-Security-Policy must allow that URL in worker-src/);
+        assert.deepEqual(problems, []);
+    });
+
+    test(`${build}: the package from another origin: worker mode says a Worker needs the page's origin, no uncaught error; worker: false runs`, async () => {
+        // localhost and 127.0.0.1 are two origins on the same server.
+        const pkg = encodeURIComponent(`http://localhost:${port}/none/dist/`);
+        const { out, problems } = await open(`none/page.html?worker=true&pkg=${pkg}${flag}`);
+        assert.match(out.error, /Cannot start the Code Mode worker: Failed to construct 'Worker': .*cannot be accessed from origin.*; a page starts a Worker only from its own origin: serve the package .* or use worker: false/);
+        assert.deepEqual(problems, []);
+        assert.deepEqual(await open(`none/page.html?worker=false&pkg=${pkg}${flag}`), { out: { result: 42 }, problems: [] });
+    });
+}
