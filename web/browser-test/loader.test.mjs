@@ -31,6 +31,8 @@ window.__run = async () => {
     out.timeout = await (await IoCodeModeFactory({ wasmLocation: "/dist/emscripten-module.wasm", timeout: 200 }))
         .createSession().getLlmTools()[1].execute({ code: "while (true) {}", explanation: "x" });
     try { await IoCodeModeFactory({ wasmLocation: "/nope.wasm" }); } catch (e) { out.missing = e.message; }
+    // Relative to the page (in /pages/), not to the site's root: the error names the URL.
+    try { await IoCodeModeFactory({ wasmLocation: "./emscripten-module.wasm" }); } catch (e) { out.relative = e.message; }
     out.leaks = ["Go", "fs", "process", "path", "__ioCodeModeReady", "IoCodeModeFactory"].filter((k) => k in window);
     api.dispose();
     return out;
@@ -99,7 +101,8 @@ test("ESM build in Chromium", async () => {
     assert.deepEqual(out.run.result, { title: "esm", context: { k: 1 } });
     assert.deepEqual(out.crypto.result, [true, true, true], JSON.stringify(out.crypto));
     assert.equal(out.timeout.error.code, "TIMEOUT");
-    assert.match(out.missing, /Cannot load the QuickJS asset from \/nope\.wasm: HTTP 404/);
+    assert.match(out.missing, /^Cannot load the QuickJS asset from \/nope\.wasm \(http:\/\/127\.0\.0\.1:\d+\/nope\.wasm\): HTTP 404/);
+    assert.match(out.relative, /^Cannot load the QuickJS asset from \.\/emscripten-module\.wasm \(http:\/\/127\.0\.0\.1:\d+\/pages\/emscripten-module\.wasm\): HTTP 404/);
     assert.deepEqual(out.leaks, []);
 });
 

@@ -166,12 +166,18 @@ function resolveAssetURL(location, baseURL) {
  * @returns {Promise<WebAssembly.Module>}
  */
 export async function loadQuickJS(location, baseURL) {
+    /** @type {URL | null} */
+    let url = null;
     try {
-        const url = resolveAssetURL(location, baseURL);
+        url = resolveAssetURL(location, baseURL);
         if (url) return await loadWasmURL(url);
         const path = await nodeModule("path");
         return await WebAssembly.compile(await readFileBytes(path.resolve(location)));
     } catch (cause) {
-        throw new Error(`Cannot load the QuickJS asset from ${location}: ${describeError(cause)}`, { cause });
+        // A relative location names the URL it became: from a page's deeper
+        // route ("./emscripten-module.wasm" at /app/orders/42) it is not the
+        // file beside index.html, and only the URL says so.
+        const fetched = url && url.href !== location ? ` (${url.href})` : "";
+        throw new Error(`Cannot load the QuickJS asset from ${location}${fetched}: ${describeError(cause)}`, { cause });
     }
 }
