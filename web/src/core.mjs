@@ -6,7 +6,7 @@
 import { pageCaller } from "./call.mjs";
 import { directImports } from "./direct.mjs";
 import { bundlerHint, describeError, noModuleURL } from "./env.mjs";
-import { KeptMap, clearTimeout as hostClearTimeout, forEachEntry, setTimeout as hostSetTimeout, uncurry } from "./intrinsics.mjs";
+import { KeptMap, clearTimeout as hostClearTimeout, forEachEntry, keptJSON, setTimeout as hostSetTimeout, uncurry } from "./intrinsics.mjs";
 import { convertSchema } from "./schema.mjs";
 import { createShadow } from "./shadow.mjs";
 import { loadWasmURL } from "./wasm-load.mjs";
@@ -75,6 +75,12 @@ const GO_STATE = ["_inst", "_values", "_goRefCounts", "_ids", "_idPool", "mem"];
  */
 async function startCore(module, overrides) {
     const shadow = createShadow(globalThis);
+    // The Go side's JSON (jsbridge/globals.go takes the global's as the
+    // program starts and calls its methods by name): the page's JSON as it
+    // was at load, so that a stub installed later does not write or read
+    // the core's JSON texts (an interceptor's replacement input, a tool's
+    // result). A test's override below may still replace it.
+    shadow.JSON = keptJSON;
     // As descriptors: a test's override may be a getter.
     if (overrides) Object.defineProperties(shadow, Object.getOwnPropertyDescriptors(overrides));
     const Go = defineGo(shadow);

@@ -335,6 +335,9 @@ export const isArray = Array.isArray;
 /** JSON.stringify and JSON.parse as the page had them at load. */
 export const { stringify: jsonStringify, parse: jsonParse } = JSON;
 
+/** The page's JSON as it was at load, for the Go core (core.mjs): its own stringify and parse. */
+export const keptJSON = /** @type {JSON} */ (/** @type {unknown} */ ({ __proto__: null, stringify: jsonStringify, parse: jsonParse }));
+
 // The builtins that reading a config uses, on the page and in the Go core
 // that works in-thread (which takes the page's globals when each factory's
 // program starts), as they were at load: the functions under each owner's

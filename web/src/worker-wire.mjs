@@ -7,7 +7,7 @@
 // input as JSON text.
 
 import { describeError } from "./env.mjs";
-import { KeptSet, objectKeys } from "./intrinsics.mjs";
+import { KeptSet, jsonStringify, objectKeys } from "./intrinsics.mjs";
 import { MAX_ARRAY_LEN } from "./tojson.mjs";
 
 /**
@@ -188,7 +188,9 @@ function inputToWire(input) {
     const key = `\u0000code-mode:${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}:`;
     let stop = false;
     try {
-        const text = JSON.stringify(input, (_, v) => {
+        // The JSON.stringify of load (intrinsics.mjs): the page's of the
+        // moment may be a stub ("[]" gave the tool [] for this input).
+        const text = jsonStringify(input, (_, v) => {
             if (stop) return null;
             const t = typeof v;
             let mark = "";

@@ -392,3 +392,31 @@ describe("a factory created after the page replaced builtins its config checks u
         });
     }
 });
+
+// onToolCall's replacement input crosses to the engine as JSON text: in
+// worker mode the page wrote it with its JSON.stringify of the moment, so a
+// stub answering "[]" gave the tool [] for the input the interceptor wrote.
+describe("an interceptor's replacement input, on a page that replaced JSON.stringify after load", () => {
+    test("JSON.stringify gives \"[]\": the tool gets the input onToolCall wrote", async (t) => {
+        const inputs = [];
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            interceptors: { onToolCall: (c) => ({ allowed: true, input: { ...c.input, n: 2, list: [1, { a: "b" }] } }) },
+            tools: [tool("t.x", (i) => (inputs.push(i), 1))],
+        });
+        const s = api.createSession();
+        await nextRunWorks(s);
+        inputs.length = 0;
+        const undo = replace(JSON, "stringify", function () { return "[]"; });
+        let got;
+        try {
+            got = await settled(() => run(s, "return await tools.t.x({ m: 1 }) + 1"), 20_000);
+        } finally {
+            undo();
+        }
+        assert.ok(!("hung" in got), "the run never ended");
+        assert.equal(got.value?.result, 2, JSON.stringify(got.value ?? String(got.error?.message ?? got.error)));
+        assert.deepEqual(inputs, [{ m: 1, n: 2, list: [1, { a: "b" }] }]);
+        await nextRunWorks(s);
+    });
+});
