@@ -24,7 +24,7 @@
 import { describe, describeError } from "./env.mjs";
 import { field } from "./fields.mjs";
 import { KeptMap, KeptSet, forEachEntry, objectKeys } from "./intrinsics.mjs";
-import { filterVerdict } from "./page-hooks.mjs";
+import { filterVerdict, notFromHook } from "./page-hooks.mjs";
 import { newOwner, stopRuns } from "./runs.mjs";
 import { SESSION_HINTS, SESSION_KEYS, unknownKeyError } from "./keys.mjs";
 import { goQuote } from "./schemacheck.mjs";
@@ -258,6 +258,10 @@ export async function workerFactory(config) {
             return register(list, "tools");
         },
         listTools() {
+            // As in-thread (wrap.mjs): from toolFilter it would call the
+            // filter again, and a filter that let this escape hid the tool
+            // in-thread while worker mode showed it.
+            notFromHook("listTools()");
             check();
             // Sorted by name, as the core on the calling thread lists them.
             return [...tools.values()].filter((d) => !filter || filterVerdict(filter, d)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -320,6 +324,7 @@ export async function workerFactory(config) {
                     return llmTools(h, sid, owner, deadReason);
                 },
                 getSystemInstruction() {
+                    notFromHook("session.getSystemInstruction()"); // as in-thread (wrap.mjs)
                     const why = deadReason();
                     if (why) throw new Error(why);
                     return applyOverwrite(h, s.info ? s.info.instruction : "");

@@ -902,17 +902,23 @@ describe("an onEvent that calls the API synchronously from a console line", () =
 // A toolFilter or overwriteSystemInstruction that asks for what the core is
 // building when it calls them (the tool list, the instruction) recursed on
 // the calling thread until the stack overflowed, which stopped the engine.
+// Both modes the same: worker mode answered listTools() from a toolFilter
+// (its own filter calls recursing on the page), so a filter that lets the
+// error escape hid the tool in-thread and showed it in worker mode.
 describe("a toolFilter or overwriteSystemInstruction that calls the API", () => {
     const cases = [
         { name: "toolFilter calls api.listTools()", hook: "toolFilter: (t) => { try { c.api.listTools(); } catch (e) { c.got = e.message; } return true; }", call: "c.api.listTools().map((t) => t.name)", want: ["demo.echo"] },
-        { name: "toolFilter calls session.getSystemInstruction()", hook: "toolFilter: (t) => { try { c.session.getSystemInstruction(); } catch (e) { c.got = e.message; } return true; }", call: "c.session.getSystemInstruction().includes('demo')", want: true },
+        // In-thread only: worker mode builds the instruction in the worker
+        // from the lists toolFilter gave when the session was created, so
+        // the filter never runs while a session exists to call.
+        { inThreadOnly: true, name: "toolFilter calls session.getSystemInstruction()", hook: "toolFilter: (t) => { try { c.session.getSystemInstruction(); } catch (e) { c.got = e.message; } return true; }", call: "c.session.getSystemInstruction().includes('demo')", want: true },
         { name: "overwriteSystemInstruction calls session.getSystemInstruction()", hook: "overwriteSystemInstruction: (s) => { try { c.session.getSystemInstruction(); } catch (e) { c.got = e.message; } return s + ' (own rules)'; }", call: "c.session.getSystemInstruction().endsWith(' (own rules)')", want: true },
     ];
-    for (const { name, hook, call, want } of cases) {
-        test(`${name}: the call throws at once, the hook's answer counts, the engine goes on`, () => {
+    for (const [{ name, hook, call, want }, worker] of cases.flatMap((c) => (c.inThreadOnly ? [[c, false]] : [[c, false], [c, true]]))) {
+        test(`worker: ${worker}: ${name}: the call throws at once, the hook's answer counts, the engine goes on`, () => {
             const out = inChild(`
                 const c = {};
-                c.api = await factory({ wasmLocation: assetPath, worker: false, ${hook}, tools: [{ name: "demo.echo", description: "d", inputSchema: { type: "object" }, execute: (a) => a }] });
+                c.api = await factory({ wasmLocation: assetPath, worker: ${worker}, ${hook}, tools: [{ name: "demo.echo", description: "d", inputSchema: { type: "object" }, execute: (a) => a }] });
                 c.session = c.api.createSession();
                 const answer = ${call};
                 const r = await c.session.getLlmTools().find((t) => t.name === "executeCode").execute({ code: "return await tools.demo.echo({ a: 1 })", explanation: "" });
