@@ -187,8 +187,10 @@ async function spawn(onMessage, onFailure) {
     try {
         w = new Worker(new URL("./code-mode.worker.mjs", import.meta.url), { type: "module" });
     } catch (err) {
+        const other = otherOriginWorker(err);
         // Refused before it loads, by the page's rules: said with what to do.
-        throw new Error(`Cannot start the Code Mode worker: ${describeError(err).replace(/\.$/, "")}${workerRefusedHint(err)}`, { cause: err });
+        if (!other) throw new Error(`Cannot start the Code Mode worker: ${describeError(err).replace(/\.$/, "")}${workerRefusedHint(err)}`, { cause: err });
+        w = other;
     }
     w.addEventListener("message", (e) => onMessage(e.data));
     w.addEventListener("error", (e) => {
@@ -202,6 +204,35 @@ async function spawn(onMessage, onFailure) {
         whyNotLoaded(url).then((why) => onFailure(new Error(`Cannot start the Code Mode worker: it failed to load from ${url}${why}`)));
     });
     return { post: (/** @type {any} */ m) => w.postMessage(m), terminate: () => w.terminate(), ref: () => {}, unref: () => {} };
+}
+
+/**
+ * The package imported from another origin (a CDN): a page starts a Worker
+ * only from its own origin (new Worker throws a SecurityError), but a
+ * module worker of its own origin may import one from another (CORS, which
+ * CDNs send). So the worker is a same-origin blob: module that imports the
+ * package's code-mode.worker.mjs; that module's import.meta.url is still
+ * the CDN's, where it finds code-mode.wasm. Null where that is not the
+ * case (or a blob: worker cannot be made either).
+ * @param {unknown} err what new Worker threw
+ * @returns {Worker | null}
+ */
+function otherOriginWorker(err) {
+    if (/** @type {any} */ (err)?.name !== "SecurityError" || typeof Blob !== "function" || typeof location === "undefined") return null;
+    const url = new URL(workerFile, moduleURL);
+    if (url.origin === location.origin) return null;
+    const blobURL = URL.createObjectURL(new Blob([`import ${JSON.stringify(url.href)};`], { type: "text/javascript" }));
+    try {
+        const w = new Worker(blobURL, { type: "module" });
+        // The worker has read it once it answers (or failed to).
+        const revoke = () => URL.revokeObjectURL(blobURL);
+        w.addEventListener("message", revoke, { once: true });
+        w.addEventListener("error", revoke, { once: true });
+        return w;
+    } catch {
+        URL.revokeObjectURL(blobURL);
+        return null;
+    }
 }
 
 /**
