@@ -19,7 +19,8 @@ import (
 
 // Bounds of the strings that reach a record, the sandbox or the host from a
 // tool call. The prelude cuts a name to maxNameChars+1 characters before it
-// leaves the sandbox; a tool's or an interceptor's message is cut here.
+// leaves the sandbox, with the name's length (see cutName); a tool's or an
+// interceptor's message is cut here.
 const (
 	maxNameChars   = 128
 	maxReasonChars = 1000
@@ -71,7 +72,7 @@ func (r *runState) beginLocked(args []json.RawMessage) (id json.RawMessage, q *o
 	if len(args) > 1 && args[1] != nil {
 		c.input = args[1]
 	}
-	c.rec.Name = cutString(name, maxNameChars)
+	c.rec.Name = cutName(name, args)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.ended {
@@ -594,17 +595,35 @@ func (r *runState) suggest(name string) string {
 var searchAliases = map[string]bool{"search": true, "toolsearch": true, "findtools": true, "listtools": true}
 
 // cutString cuts s to at most n characters, saying how much was left out.
-func cutString(s string, n int) string {
-	if len(s) <= n || utf8.RuneCountInString(s) <= n {
+func cutString(s string, n int) string { return cutDropped(s, n, 0) }
+
+// cutDropped is cutString of what is left of a string whose last dropped
+// characters were cut off already: the count covers both.
+func cutDropped(s string, n, dropped int) string {
+	if dropped == 0 && (len(s) <= n || utf8.RuneCountInString(s) <= n) {
 		return s
 	}
 	i, k := 0, 0
-	for k < n {
+	for k < n && i < len(s) {
 		_, size := utf8.DecodeRuneInString(s[i:])
 		i += size
 		k++
 	}
-	return s[:i] + "… [" + strconv.Itoa(utf8.RuneCountInString(s[i:])) + " more characters]"
+	return s[:i] + "… [" + strconv.Itoa(utf8.RuneCountInString(s[i:])+dropped) + " more characters]"
+}
+
+// cutName cuts a call's name (begin's args[0], decoded) for its record.
+// The prelude sends a name of more than maxNameChars+1 characters cut to
+// that many, with its length as args[2] (a JS length, UTF-16 units): the
+// record says how many the program's name had past maxNameChars, not how
+// many of the prelude's cut.
+func cutName(name string, args []json.RawMessage) string {
+	if len(args) > 2 {
+		if n, err := strconv.Atoi(string(args[2])); err == nil && n > maxNameChars+1 {
+			return cutDropped(name, maxNameChars, n-(maxNameChars+1))
+		}
+	}
+	return cutString(name, maxNameChars)
 }
 
 // entry finds a visible tool by name (the last one, when a session's own

@@ -366,3 +366,30 @@ func TestToolOutputTooDeep(t *testing.T) {
 		}
 	}
 }
+
+// TestLongNameCut: a name past any valid tool's length is unknown, and its
+// record and error say how long it was. The prelude cuts it to 129
+// characters before it leaves the sandbox; the count said "… [1 more
+// characters]" for any length, counting from that cut.
+func TestLongNameCut(t *testing.T) {
+	_, s := newHostile(t, Config{}, echoTool("t.echo", nil))
+	x128 := strings.Repeat("x", 128)
+	for _, tc := range []struct {
+		code, shown string
+	}{
+		{`'x'.repeat(100000)`, x128 + "… [99872 more characters]"},
+		{`'x'.repeat(130)`, x128 + "… [2 more characters]"},
+		{`'x'.repeat(129)`, x128 + "… [1 more characters]"},
+		{`'x'.repeat(128)`, x128},
+		{`'é'.repeat(200)`, strings.Repeat("é", 128) + "… [72 more characters]"},
+	} {
+		res := exec(t, s, `try { await tool_call(`+tc.code+`, {}) } catch (e) { return e.message }`, nil)
+		want, _ := json.Marshal(`unknown tool "` + tc.shown + `"; use tool_search to find tools`)
+		if string(res.Result) != string(want) {
+			t.Errorf("%s: error %s, want %s", tc.code, res.Result, want)
+		}
+		if len(res.ToolCalls) != 1 || res.ToolCalls[0].Name != tc.shown {
+			t.Errorf("%s: records %+v, want the name %q", tc.code, res.ToolCalls, tc.shown)
+		}
+	}
+}

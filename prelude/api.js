@@ -9,14 +9,15 @@
 // the program never awaits is still counted and recorded, even if the run
 // ends at once) and returns its id; run runs its pipeline. Strings are cut
 // here, before they are encoded for the host: a name longer than any valid
-// tool name (128) stays unknown when cut to 129 characters.
+// tool name (128) stays unknown when cut to 129 characters, and its length
+// goes along, for the host to say how much was cut.
 (host, g, O, parse, S, apply, RE) => {
   // By index: destructuring would call the program's
   // Array.prototype[Symbol.iterator], if it set one, with host.
   const begin = host[0], run = host[1], find = host[2], log = host[3], src = host[4], depth = host[5];
   const cut = (s, n) => s.length > n ? s.slice(0, n) : s;
   const gp = O.getPrototypeOf, OP = O.prototype, isArr = g.Array.isArray;
-  const call = (name, input) => run(begin(typeof name === "string" ? cut(name, 129) : null, input));
+  const call = (name, input) => run(typeof name !== "string" ? begin(null, input) : name.length > 129 ? begin(cut(name, 129), input, name.length) : begin(name, input));
   const search = (opts) => {
     if (opts !== null && typeof opts === "object" && typeof opts.query === "string" && opts.query.length > 1000) opts = O.assign({}, opts, { query: cut(opts.query, 1000) });
     return find(opts);

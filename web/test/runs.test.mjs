@@ -683,6 +683,19 @@ describe("dispose", () => {
         assert.deepEqual(nope.input, { n: "x" });
     });
 
+    // A name past any tool's length reads cut, with how much was cut: the
+    // sandbox cuts it to 129 characters before it leaves, and the count
+    // said "… [1 more characters]" whatever the program sent.
+    for (const worker of [false, true]) test(`onEvent (worker: ${worker}): a 100,000-character tool name reads cut, counting what the program sent`, async (t) => {
+        const events = [];
+        const api = await withFactory(t, { wasmLocation: assetPath, worker, onEvent: (e) => e.type === "tool-call" && events.push(e), tools: [tool("t.x", () => 1)] });
+        const r = await run(api.createSession(), "await tool_call('x'.repeat(100000), {})");
+        const shown = `${"x".repeat(128)}… [99872 more characters]`;
+        assert.equal(r.error?.message, `unknown tool "${shown}"; use tool_search to find tools`);
+        assert.deepEqual(r.toolCalls.map((c) => [c.name, c.reason]), [[shown, "unknown tool"]]);
+        assert.deepEqual(events.map((e) => [e.name, e.decision]), [[shown, { allowed: false, reason: "unknown tool" }]]);
+    });
+
     // A schema library's own check (a Zod refinement) runs on the page in
     // both modes: its refusal is reported as the core's JSON Schema refusal
     // is, with the error the program gets. It had no event at all.
