@@ -207,3 +207,38 @@ func TestHostileEscapeAttempts(t *testing.T) {
 		}
 	})
 }
+
+// TestHostileConversionsCallNoTool: a tool named toString or valueOf is its
+// namespace's own key, and converting the namespace to a string or a number
+// called it (a tool call, through onToolCall, made by a program that only
+// logged `${tools}`). Conversions read as a namespace's without such a
+// tool; an explicit call still calls it.
+func TestHostileConversionsCallNoTool(t *testing.T) {
+	_, s := newHostile(t, Config{}, echoTool("toString", nil), echoTool("valueOf", nil), echoTool("ns.toString", nil), echoTool("ns.valueOf", nil), echoTool("plain.x", nil), echoTool("f", nil), echoTool("f.toString", nil))
+	try := func(expr string) string {
+		return `try { return ` + expr + ` } catch (e) { return e.name + ': ' + e.message }`
+	}
+	plain := `"TypeError: toPrimitive"` // as String(tools.plain) reads
+	for _, tc := range []struct{ name, code, want string }{
+		{"a namespace without such tools", try(`String(tools.plain)`), plain},
+		{"String(tools)", try(`String(tools)`), plain},
+		{"a template", try("`${tools}`"), plain},
+		{"a concatenation", try(`tools + ''`), plain},
+		{"a number", try(`+tools`), plain},
+		{"a comparison", try(`tools == 1`), plain},
+		{"a nested namespace", try(`String(tools.ns) + (tools.ns * 1)`), plain},
+		{"a tool that is a namespace reads as its source", `return String(tools.f) === Function.prototype.toString.call(tools.f)`, `true`},
+		{"an unknown toString called elsewhere in the program", try(`String(tools.nope); tools.nope.toString()`), plain},
+		{"explicit calls still call the tools", `return [await tools.toString({ a: 1 }), await tools.valueOf({ b: 2 }), await tools.ns.toString({ c: 3 }), await tools.f.toString({ d: 4 })]`, `[{"a":1},{"b":2},{"c":3},{"d":4}]`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := exec(t, s, tc.code, nil)
+			if !res.OK || string(res.Result) != tc.want {
+				t.Fatalf("got ok=%v %s %+v, want %s", res.OK, res.Result, res.Error, tc.want)
+			}
+			if calls := len(res.ToolCalls); calls != 4*strings.Count(tc.name, "explicit") {
+				t.Errorf("%d tool calls: %+v", calls, res.ToolCalls)
+			}
+		})
+	}
+}

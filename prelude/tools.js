@@ -6,7 +6,18 @@
 // run's names come as lists, [names, unknown] (source "toolnames").
 (call, lists) => {
   const O = Object, names = lists[0], unknown = lists[1], has = (o, k) => O.prototype.hasOwnProperty.call(o, k);
-  const tools = O.create(null), set = (o, k, v) => O.defineProperty(o, k, { value: v, enumerable: true });
+  const tools = O.create(null), set = (o, k, v) => { O.defineProperty(o, k, { value: v, enumerable: true }); convert(o, k); };
+  // A tool named toString or valueOf is its namespace's own key, which
+  // String(ns), `${ns}` and ns + "" would call: a tool call (its side
+  // effects, its approval) made by a conversion the program may only log.
+  // Such a namespace converts as any other does (a TypeError: it has no
+  // prototype; a tool that is also a namespace, to its source), by a
+  // Symbol.toPrimitive, which conversions look up first; ns.toString(input)
+  // still calls the tool.
+  const source = Function.prototype.toString;
+  const convert = (o, k) => {
+    if ((k === "toString" || k === "valueOf") && !has(o, Symbol.toPrimitive)) O.defineProperty(o, Symbol.toPrimitive, { value: typeof o === "function" ? () => source.call(o) : () => "" + O.create(null) });
+  };
   for (const name of names) {
     const parts = name.split(".");
     let node = tools;
@@ -23,7 +34,7 @@
   // each gets a stand-in that calls it by name, so `tools.nope.x()` fails
   // with tool_call's "unknown tool" error, not a TypeError about undefined.
   // Not enumerable: listing `tools` shows the real tools only.
-  const made = [], hide = (o, k, v) => { O.defineProperty(o, k, { value: v }); made.push(v); };
+  const made = [], hide = (o, k, v) => { O.defineProperty(o, k, { value: v }); made.push(v); convert(o, k); };
   for (const name of unknown) {
     // tools["nope.x"]() as well as tools.nope.x().
     if (name.includes(".") && !has(tools, name)) hide(tools, name, (input) => call(name, input));

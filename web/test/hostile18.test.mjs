@@ -914,4 +914,28 @@ describe("fourth batch: tool names that are Object.prototype keys", () => {
         assert.equal(({}).polluted, undefined);
         assert.deepEqual(Object.keys(Object.prototype), []);
     });
+
+    // A tool named toString or valueOf was what String(tools), `${tools}`
+    // and tools + "" called (the namespace's own key): a tool call, through
+    // onToolCall, from a program that only logged a namespace. Conversions
+    // now read as a namespace's without such a tool; explicit calls call it.
+    test("a toString or valueOf tool is not called by converting its namespace; an explicit call still calls it", async (t) => {
+        const ran = [], asked = [];
+        const names = ["toString", "valueOf", "ns.toString", "ns.valueOf", "plain.x", "f", "f.toString"];
+        const api = await withFactory(t, { wasmLocation: assetPath, interceptors: { onToolCall: ({ tool }) => (asked.push(tool.name), { allowed: true }) } });
+        for (const n of names) api.registerTool(tool(n, () => (ran.push(n), `ran ${n}`)));
+        const conversions = ["String(tools)", "`${tools}`", "tools + ''", "+tools", "tools == 1", "String(tools.ns)", "`${tools.ns}`", "tools.ns * 1", "String(tools.plain)"];
+        const code = `const t = (f) => { try { return f() } catch (e) { return e.name + ': ' + e.message } };
+            const conv = [${conversions.map((c) => `t(() => ${c})`).join(", ")}];
+            const f = String(tools.f) === Function.prototype.toString.call(tools.f);
+            return { conv, f, explicit: [await tools.toString({}), await tools.valueOf({}), await tools.ns.toString({}), await tools.ns.valueOf({}), await tools.f.toString({})] };`;
+        const got = ok(await run(api.createSession(), code));
+        const plain = got.conv.at(-1);
+        assert.match(plain, /^TypeError: /);
+        assert.deepEqual(got.conv, conversions.map(() => plain));
+        assert.equal(got.f, true);
+        assert.deepEqual(got.explicit, ["ran toString", "ran valueOf", "ran ns.toString", "ran ns.valueOf", "ran f.toString"]);
+        assert.deepEqual(ran, ["toString", "valueOf", "ns.toString", "ns.valueOf", "f.toString"]);
+        assert.deepEqual(asked, ran);
+    });
 });
