@@ -8,7 +8,7 @@
 
 import { describeError } from "./env.mjs";
 import { inputRefused } from "./runs.mjs";
-import { KeptMap, newAbortController, push, queueMicrotask, then } from "./intrinsics.mjs";
+import { KeptMap, newAbortController, now, push, queueMicrotask, then } from "./intrinsics.mjs";
 import { Converted, notDataKind, toJSON } from "./tojson.mjs";
 
 // How a call ended, as the core reads it (wasm/toolcall.go).
@@ -198,14 +198,15 @@ export function pageCaller(reply) {
             // refusal is reported (onEvent) with the error the core words
             // from the reply (wasm/toolcall.go pageAnswer).
             let r;
+            const t0 = now();
             try {
                 r = await validate(input);
             } catch (err) {
-                inputRefused(context, name, input, validationFailed(name, describeError(err)));
+                inputRefused(context, name, input, validationFailed(name, describeError(err)), t0);
                 return done(id, REPLY.validationThrew, err);
             }
             if (!r || !r.ok) {
-                inputRefused(context, name, input, inputRejected(name, String(r && r.message)));
+                inputRefused(context, name, input, inputRejected(name, String(r && r.message)), t0);
                 return done(id, REPLY.rejected, String(r && r.message));
             }
             if (!live.has(id)) return; // the run ended meanwhile: execute never starts

@@ -232,18 +232,21 @@ export function refusedCall(run, text, factoryOnEvent) {
  * A call whose input its schema library's own check (a Zod refinement,
  * which runs on the page, in both modes) refused: reported as the core
  * reports an input its JSON Schema refused (refusedCall), a tool-call
- * allowed and its tool-result with the error the program gets.
+ * allowed and its tool-result with the error the program gets. Its
+ * durationMs is the check's, from t0 (it said 0, as if the check took no
+ * time, where the core's refusal says how long its took).
  * @param {unknown} token the run's, as the engine carries it
  * @param {string} name
  * @param {unknown} input what was checked (the event shows a copy)
  * @param {string} error
+ * @param {number} t0 when the check started (now())
  */
-export function inputRefused(token, name, input, error) {
+export function inputRefused(token, name, input, error, t0) {
     const run = runOf(token);
     if (!run || run.ended || !observed(run, run.factoryOnEvent)) return;
     const callId = run.nextCall++;
     emit(run, { type: "tool-call", runId: run.id, callId, name, input: eventCopy(input), decision: { allowed: true } }, run.factoryOnEvent);
-    if (!run.ended) emit(run, { type: "tool-result", runId: run.id, callId, name, ok: false, durationMs: 0, error }, run.factoryOnEvent);
+    if (!run.ended) emit(run, { type: "tool-result", runId: run.id, callId, name, ok: false, durationMs: Math.round(now() - t0), error }, run.factoryOnEvent);
 }
 
 /**

@@ -162,16 +162,17 @@ export async function answer(h, m) {
         if (validate) {
             // As in-thread (call.mjs): the refusal is reported, then fails the call.
             let verdict;
+            const t0 = now();
             try {
                 verdict = await validate(m.input);
             } catch (err) {
                 const message = validationFailed(def.name, describeError(err));
-                inputRefused(m.rid, def.name, m.input, message);
+                inputRefused(m.rid, def.name, m.input, message, t0);
                 throw new Error(message);
             }
             if (!verdict.ok) {
                 const message = inputRejected(def.name, String(verdict.message));
-                inputRefused(m.rid, def.name, m.input, message);
+                inputRefused(m.rid, def.name, m.input, message, t0);
                 throw new Error(message);
             }
         }

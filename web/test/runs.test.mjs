@@ -722,6 +722,32 @@ describe("dispose", () => {
         assert.match(r.result[1], /^throws: the input schema's validation failed: checker down$/);
     });
 
+    // Its tool-result's durationMs is the check's time, as a JSON Schema
+    // refusal's says how long the core took: it said 0 whatever the check
+    // took. The checks below spin 30 ms: a lower bound, which a loaded
+    // machine only raises; the record (from the program's call) covers it.
+    for (const worker of [false, true]) test(`onEvent (worker: ${worker}): a Zod refusal's tool-result durationMs counts its check`, async (t) => {
+        const { z } = await import("zod");
+        const spin = () => { const t0 = Date.now(); while (Date.now() - t0 < 30); };
+        const results = [];
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            worker,
+            onEvent: (e) => e.type === "tool-result" && results.push(e),
+            tools: [
+                tool("slow", () => 1, { inputSchema: z.object({ n: z.number() }).refine(() => (spin(), false), "no") }),
+                tool("slowthrow", () => 1, { inputSchema: z.object({ n: z.number() }).refine(() => { spin(); throw new Error("checker down"); }) }),
+            ],
+        });
+        const r = await run(api.createSession(), "for (const n of ['slow', 'slowthrow']) { try { await tool_call(n, { n: 1 }) } catch (e) {} } return 1");
+        assert.equal(r.ok, true, JSON.stringify(r.error));
+        assert.deepEqual(results.map((e) => [e.name, e.ok]), [["slow", false], ["slowthrow", false]]);
+        for (const [i, e] of results.entries()) {
+            assert.ok(e.durationMs >= 25, `${e.name}: durationMs ${e.durationMs}`);
+            assert.ok(e.durationMs <= r.toolCalls[i].durationMs + 1, `${e.name}: durationMs ${e.durationMs}, its record's ${r.toolCalls[i].durationMs}`);
+        }
+    });
+
     for (const worker of [false, true]) test(`onEvent (worker: ${worker}): an observer that throws or rejects changes nothing of the run and is reported, never an unhandled rejection`, async (t) => {
         // An async onEvent that rejected left each event's promise
         // unhandled: Node's default ends the process on the first one.
