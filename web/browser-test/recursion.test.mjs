@@ -1,11 +1,14 @@
-// Deep recursion in Chromium: in a fresh Worker (the browser default; no
-// warm-up, so the wasm code runs in its first tier, with the largest
-// frames) and, with CODE_MODE_WORKER=0, on the page's thread. A Worker has
-// about half the page thread's stack, and a page cannot set it: QuickJS's
-// own limit must still come first, a RangeError the program catches, and
-// the instance must run the next program. The rows are web/test's. Source
-// nested past the core's limit must be its SYNTAX error, in a fresh Worker
-// too (the smallest stack), and code at the limit must run.
+// Deep recursion in Chromium: in a fresh Worker (the browser default; each
+// factory's own, whose only run before the test's is the warm-up's short
+// program, web/src/warm-up.mjs, which the page's first in-thread factory
+// runs too: the wasm code the recursion takes may still be in its first
+// tier, with the largest frames) and, with CODE_MODE_WORKER=0, on the
+// page's thread. A Worker has about half the page thread's stack, and a
+// page cannot set it: QuickJS's own limit must still come first, a
+// RangeError the program catches, and the instance must run the next
+// program. The rows are web/test's. Source nested past the core's limit
+// must be its SYNTAX error, in a fresh Worker too (the smallest stack), and
+// code at the limit must run.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { CHROMIUM, IN_THREAD, usePage } from "./harness.mjs";
