@@ -6,7 +6,7 @@
 import { pageCaller } from "./call.mjs";
 import { directImports } from "./direct.mjs";
 import { bundlerHint, describeError, noModuleURL } from "./env.mjs";
-import { KeptMap, clearTimeout as hostClearTimeout, forEachEntry, keptJSON, setTimeout as hostSetTimeout, uncurry } from "./intrinsics.mjs";
+import { KeptMap, clearTimeout as hostClearTimeout, forEachEntry, keptArray, keptJSON, keptObject, keptReflectGlobal, setTimeout as hostSetTimeout, uncurry } from "./intrinsics.mjs";
 import { convertSchema } from "./schema.mjs";
 import { createShadow } from "./shadow.mjs";
 import { loadWasmURL } from "./wasm-load.mjs";
@@ -81,6 +81,11 @@ async function startCore(module, overrides) {
     // the core's JSON texts (an interceptor's replacement input, a tool's
     // result). A test's override below may still replace it.
     shadow.JSON = keptJSON;
+    // Likewise the statics it takes of Array, Object and Reflect (an
+    // Array.isArray answering false made it refuse every config).
+    shadow.Array = keptArray;
+    shadow.Object = keptObject;
+    shadow.Reflect = keptReflectGlobal;
     // As descriptors: a test's override may be a getter.
     if (overrides) Object.defineProperties(shadow, Object.getOwnPropertyDescriptors(overrides));
     const Go = defineGo(shadow);

@@ -335,6 +335,34 @@ export const isArray = Array.isArray;
 /** JSON.stringify and JSON.parse as the page had them at load. */
 export const { stringify: jsonStringify, parse: jsonParse } = JSON;
 
+/**
+ * `owner` (a builtin the Go core reads when its program starts:
+ * jsbridge/globals.go takes Array.isArray, Object.create, Reflect.get, ...
+ * then, and syscall/js makes arrays and objects with new Array and new
+ * Object) as it was at load: its own methods are those it had at load; the
+ * rest, and new, go to `owner` itself. A page's Array.isArray answering
+ * false when a factory started made the core refuse its config
+ * ("config.tools: expected an array ...").
+ * @template {object} T @param {T} owner @returns {T}
+ */
+function keptStatics(owner) {
+    /** @type {Record<PropertyKey, unknown>} */
+    const methods = Object.create(null);
+    const keys = Reflect.ownKeys(owner);
+    for (let i = 0; i < keys.length; i++) {
+        const d = /** @type {PropertyDescriptor} */ (Reflect.getOwnPropertyDescriptor(owner, keys[i]));
+        // A Proxy's get must answer a frozen property's own value.
+        if (typeof d.value === "function" && (d.writable || d.configurable)) methods[/** @type {any} */ (keys[i])] = d.value;
+    }
+    const get = Reflect.get;
+    return new Proxy(owner, { get: (target, key, receiver) => (key in methods ? methods[/** @type {any} */ (key)] : get(target, key, receiver)) });
+}
+
+/** Array, Object and Reflect with their methods of load, for the Go core (core.mjs's shadow). */
+export const keptArray = keptStatics(Array);
+export const keptObject = keptStatics(Object);
+export const keptReflectGlobal = keptStatics(Reflect);
+
 /** The page's JSON as it was at load, for the Go core (core.mjs): its own stringify and parse. */
 export const keptJSON = /** @type {JSON} */ (/** @type {unknown} */ ({ __proto__: null, stringify: jsonStringify, parse: jsonParse }));
 

@@ -13,7 +13,7 @@
 // sure of, or a document whose embedded resources may be read in another
 // draft or hold dynamic references, is left to the core.
 
-import { KeptMap, KeptSet } from "./intrinsics.mjs";
+import { KeptMap, KeptSet, isArray } from "./intrinsics.mjs";
 import { goQuote, schemaDraft } from "./schemacheck.mjs";
 import { LIST, MAP, ONE, placeIn, SUBSCHEMAS } from "./schemaref.mjs";
 import { join, parseProblem, SCHEMA_URL } from "./schemaurl.mjs";
@@ -91,7 +91,7 @@ const badEscape = (ref) => {
 };
 
 /** @param {unknown} v @returns {v is Record<string, any>} */
-const isSchema = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+const isSchema = (v) => v !== null && typeof v === "object" && !isArray(v);
 
 /**
  * Each [location, schema] of s under the keywords names, as the draft
@@ -108,8 +108,8 @@ function parts(s, loc, draft, names, lists = names) {
     const out = [];
     for (const [k, v] of Object.entries(s)) {
         const shape = names.includes(k) ? placeIn(k, draft) : 0;
-        if (shape & ONE && !Array.isArray(v)) out.push([`${loc}/${escape(k)}`, v]);
-        if (shape & LIST && Array.isArray(v) && lists.includes(k)) v.forEach((x, i) => out.push([`${loc}/${escape(k)}/${i}`, x]));
+        if (shape & ONE && !isArray(v)) out.push([`${loc}/${escape(k)}`, v]);
+        if (shape & LIST && isArray(v) && lists.includes(k)) v.forEach((x, i) => out.push([`${loc}/${escape(k)}/${i}`, x]));
         if (shape & MAP && isSchema(v)) for (const [n, x] of Object.entries(v)) out.push([`${loc}/${escape(k)}/${escape(n)}`, x]);
     }
     return out;
@@ -333,7 +333,7 @@ export function refCycleError(root) {
             }
         } else if (!refOnly) {
             out.push(...parts(s, loc, draft, DESCENDING, [draft < 2020 ? "items" : "prefixItems"]));
-            if (draft < 2020 && Array.isArray(s.items)) out.push([`${loc}/additionalItems`, s.additionalItems]);
+            if (draft < 2020 && isArray(s.items)) out.push([`${loc}/additionalItems`, s.additionalItems]);
         }
         return out.filter(([, v]) => isSchema(v));
     };

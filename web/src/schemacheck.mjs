@@ -5,6 +5,7 @@
 // reads it (re2.mjs); only one that could reach Go's size limits is left to
 // the core, which refuses it a message later.
 
+import { isArray } from "./intrinsics.mjs";
 import { re2Problem } from "./re2.mjs";
 import { draft4Bounds, metaKeyword, nameList, typeListProblem } from "./schemameta.mjs";
 import { inDraft, resourceBase, SCHEMA_URL, schemaRefs } from "./schemaref.mjs";
@@ -97,7 +98,7 @@ function kind(v) {
     if (typeof v === "boolean") return "a boolean";
     if (typeof v === "number") return "a number";
     if (typeof v === "string") return "a string";
-    if (Array.isArray(v)) return "a list";
+    if (isArray(v)) return "a list";
     return "an object";
 }
 
@@ -170,7 +171,7 @@ function codePointCompare(a, b) {
 function walk(node, depth, w) {
     if (depth > MAX_DEPTH) return bad(`nested more than ${MAX_DEPTH} levels`);
     if (typeof node === "boolean") return w.draft === 4 ? bad("must be a schema object under draft-04, got a boolean (boolean schemas came with draft-06)") : null;
-    if (node === null || typeof node !== "object" || Array.isArray(node)) return bad(`must be a schema (an object or a boolean), got ${kind(node)}`);
+    if (node === null || typeof node !== "object" || isArray(node)) return bad(`must be a schema (an object or a boolean), got ${kind(node)}`);
     if (depth > 0 && "$schema" in node) w = { ...w, draft: 0 };
     const base = resourceBase(/** @type {Record<string, unknown>} */ (node), w.base, w.draft);
     if (base !== w.base) w = { ...w, base };
@@ -194,17 +195,17 @@ function keyword(k, v, depth, w) {
     if (err || handled) return err;
     if (k === "type") {
         if (typeof v === "string") return TYPE_NAMES.has(v) ? null : bad(`${goQuote(v)} is not a type (null, boolean, object, array, number, string or integer)`);
-        if (!Array.isArray(v)) return bad(`must be a type name or a list of them, got ${kind(v)}`);
+        if (!isArray(v)) return bad(`must be a type name or a list of them, got ${kind(v)}`);
         const i = v.findIndex((x) => typeof x !== "string" || !TYPE_NAMES.has(x));
         if (i >= 0) return at(bad(`must be a type name, got ${value(v[i])}`), String(i));
         return typeListProblem(v, helpers);
     }
     // A list of schemas is 2019-09's and older drafts' tuple: 2020-12's
     // meta-schema refuses it, so every call of the tool would fail.
-    if (k === "items" && Array.isArray(v)) return w.draft === 2020 ? bad(ITEMS_LIST) : list(v, depth, w);
+    if (k === "items" && isArray(v)) return w.draft === 2020 ? bad(ITEMS_LIST) : list(v, depth, w);
     if (ONE_SCHEMA.has(k)) return walk(v, depth + 1, w);
     if (SCHEMA_MAP.has(k)) {
-        if (v === null || typeof v !== "object" || Array.isArray(v)) return bad(`must be an object of schemas, got ${kind(v)}`);
+        if (v === null || typeof v !== "object" || isArray(v)) return bad(`must be an object of schemas, got ${kind(v)}`);
         for (const [name, s] of entries(v, w.sorted)) {
             const err = (k === "patternProperties" && patternError(name)) || walk(s, depth + 1, w);
             if (err) return at(err, name);
@@ -212,12 +213,12 @@ function keyword(k, v, depth, w) {
         return null;
     }
     if (SCHEMA_LIST.has(k)) {
-        if (!Array.isArray(v) || v.length === 0) return bad(`must be a non-empty list of schemas, got ${value(v)}`);
+        if (!isArray(v) || v.length === 0) return bad(`must be a non-empty list of schemas, got ${value(v)}`);
         return list(v, depth, w);
     }
     if (k === "required") return nameList(v, w, helpers);
     if (k === "enum") {
-        if (!Array.isArray(v)) return bad(`must be a list, got ${kind(v)}`);
+        if (!isArray(v)) return bad(`must be a list, got ${kind(v)}`);
         return w.draft === 4 || w.draft === 6 || w.draft === 7 ? oldEnumProblem(v, w.draft) : null;
     }
     if (NUMBER.has(k)) {
@@ -300,7 +301,7 @@ function oldEnumProblem(v, draft) {
  */
 function jsonEqual(a, b) {
     if (a === b) return true;
-    if (a === null || b === null || typeof a !== "object" || typeof b !== "object" || Array.isArray(a) !== Array.isArray(b)) return false;
+    if (a === null || b === null || typeof a !== "object" || typeof b !== "object" || isArray(a) !== isArray(b)) return false;
     const ka = Object.keys(a);
     const kb = Object.keys(b);
     if (ka.length !== kb.length) return false;

@@ -2,6 +2,8 @@
 // that the keyword check does not make, for an inputSchema, with the same
 // messages (testdata/schemacheck.json holds both to them).
 
+import { isArray } from "./intrinsics.mjs";
+
 const ANCHOR_NAME = /^[A-Za-z_][-A-Za-z0-9._]*$/;
 const ABSOLUTE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:[!-$&-~]*$/;
 
@@ -31,16 +33,16 @@ const ABSOLUTE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:[!-$&-~]*$/;
 export function metaKeyword(k, v, depth, w, h) {
     const from = (/** @type {number} */ d) => w.draft >= d;
     if (k === "items") {
-        return Array.isArray(v) && v.length === 0 && w.draft !== 2020 ? [h.bad(`must be a non-empty list of schemas, got ${h.value(v)}`), true] : [null, false];
+        return isArray(v) && v.length === 0 && w.draft !== 2020 ? [h.bad(`must be a non-empty list of schemas, got ${h.value(v)}`), true] : [null, false];
     }
     if (k === "additionalProperties" || k === "additionalItems") return [null, typeof v === "boolean"];
     if (k === "uniqueItems" || ((k === "readOnly" || k === "writeOnly") && from(7)) || (k === "deprecated" && from(2019)) || (k === "$recursiveAnchor" && w.draft === 2019)) {
         return [typeof v === "boolean" ? null : h.bad(`must be a boolean, got ${h.value(v)}`), true];
     }
-    if (k === "examples" && from(7)) return [Array.isArray(v) ? null : h.bad(`must be a list, got ${h.kind(v)}`), true];
+    if (k === "examples" && from(7)) return [isArray(v) ? null : h.bad(`must be a list, got ${h.kind(v)}`), true];
     if ((k === "$comment" && from(7)) || (k === "id" && w.draft === 4)) return [typeof v === "string" ? null : h.bad(`must be a string, got ${h.value(v)}`), true];
     if (k === "$vocabulary" && from(2019)) {
-        if (v === null || typeof v !== "object" || Array.isArray(v)) return [h.bad(`must be an object of booleans, got ${h.kind(v)}`), true];
+        if (v === null || typeof v !== "object" || isArray(v)) return [h.bad(`must be an object of booleans, got ${h.kind(v)}`), true];
         for (const [name, x] of h.entries(v, w.sorted)) {
             if (!ABSOLUTE_URI.test(name)) return [h.at(h.bad(`${h.goQuote(name)} is not an absolute URI (a vocabulary's)`), name), true];
             if (typeof x !== "boolean") return [h.at(h.bad(`must be a boolean, got ${h.value(x)}`), name), true];
@@ -59,7 +61,7 @@ export function metaKeyword(k, v, depth, w, h) {
         return [h.ref(v, w), true];
     }
     if (k === "dependentRequired" && from(2019)) {
-        if (v === null || typeof v !== "object" || Array.isArray(v)) return [h.bad(`must be an object of property name lists, got ${h.kind(v)}`), true];
+        if (v === null || typeof v !== "object" || isArray(v)) return [h.bad(`must be an object of property name lists, got ${h.kind(v)}`), true];
         for (const [name, x] of h.entries(v, w.sorted)) {
             const err = nameList(x, w, h);
             if (err) return [h.at(err, name), true];
@@ -67,9 +69,9 @@ export function metaKeyword(k, v, depth, w, h) {
         return [null, true];
     }
     if (k === "dependencies") {
-        if (v === null || typeof v !== "object" || Array.isArray(v)) return [h.bad(`must be an object of schemas or property name lists, got ${h.kind(v)}`), true];
+        if (v === null || typeof v !== "object" || isArray(v)) return [h.bad(`must be an object of schemas or property name lists, got ${h.kind(v)}`), true];
         for (const [name, x] of h.entries(v, w.sorted)) {
-            const err = Array.isArray(x) ? nameList(x, w, h) : h.walk(x, depth + 1, w);
+            const err = isArray(x) ? nameList(x, w, h) : h.walk(x, depth + 1, w);
             if (err) return [h.at(err, name), true];
         }
         return [null, true];
@@ -94,7 +96,7 @@ export function typeListProblem(list, h) {
  * @param {Helpers} h
  */
 export function nameList(v, w, h) {
-    if (!Array.isArray(v)) return h.bad(`must be a list of property names, got ${h.kind(v)}`);
+    if (!isArray(v)) return h.bad(`must be a list of property names, got ${h.kind(v)}`);
     const i = v.findIndex((x) => typeof x !== "string");
     if (i >= 0) return h.at(h.bad(`must be a property name, got ${h.value(v[i])}`), String(i));
     if (v.length === 0 && w.draft === 4) return h.bad("must name at least one property under draft-04, got an empty list (leave the keyword out instead)");

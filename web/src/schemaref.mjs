@@ -6,6 +6,7 @@
 // draft alike. URLs are resolved as Go does (schemaurl.mjs); a reference
 // whose resolution is not known here is not refused: the core judges it.
 
+import { isArray } from "./intrinsics.mjs";
 import { resolveRef, SCHEMA_URL } from "./schemaurl.mjs";
 
 export { SCHEMA_URL };
@@ -83,7 +84,7 @@ export function resourceBase(n, base, draft) {
  * @param {Set<string>} into
  */
 function collect(node, base, draft, depth, into) {
-    if (node === null || typeof node !== "object" || Array.isArray(node) || depth > 64) return;
+    if (node === null || typeof node !== "object" || isArray(node) || depth > 64) return;
     const n = /** @type {Record<string, unknown>} */ (node);
     if (depth > 0 && "$schema" in n) draft = 0;
     base = resourceBase(n, base, draft);
@@ -91,8 +92,8 @@ function collect(node, base, draft, depth, into) {
     for (const [k, v] of Object.entries(n)) {
         if (!inDraft(k, draft) || !own(SUBSCHEMAS, k)) continue;
         if (!(SUBSCHEMAS[k] & MAP)) {
-            for (const s of Array.isArray(v) ? v : [v]) collect(s, base, draft, depth + 1, into);
-        } else if (v !== null && typeof v === "object" && !Array.isArray(v)) {
+            for (const s of isArray(v) ? v : [v]) collect(s, base, draft, depth + 1, into);
+        } else if (v !== null && typeof v === "object" && !isArray(v)) {
             for (const s of Object.values(v)) collect(s, base, draft, depth + 1, into);
         }
     }
