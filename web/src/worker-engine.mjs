@@ -442,7 +442,7 @@ export function cancelOnWorker(h, rid, grace = h.flags ? FLAG_GRACE_MS : ABORT_G
     h.worker.post({ t: "abort", rid });
     const w = h.worker;
     h.stopping.add(rid);
-    setTimeout(() => {
+    const timer = setTimeout(() => {
         if (h.worker !== w || !w || !h.stopping.has(rid)) return;
         // The run holds the worker's thread: replace the worker.
         h.stopping.clear();
@@ -453,6 +453,13 @@ export function cancelOnWorker(h, rid, grace = h.flags ? FLAG_GRACE_MS : ABORT_G
         start(h, false);
         for (const p of h.pending.values()) if (p.message) h.worker.post(p.message);
     }, grace);
+    // Node.js: the wait alone keeps no process alive. After an abort (and a
+    // dispose) a program that was done waited out the 5 s grace to exit; a
+    // run in flight holds the worker, and so the process, itself. (A
+    // browser's timer is a number: nothing to read on it, not even a page's
+    // Object.prototype.unref.)
+    const t = /** @type {any} */ (timer);
+    if (t !== null && typeof t === "object" && typeof t.unref === "function") t.unref();
 }
 
 /**
