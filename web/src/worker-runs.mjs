@@ -7,7 +7,7 @@
 // worker's ref while in flight (holdInFlight).
 
 import { prototypeHazard } from "./fields.mjs";
-import { then } from "./intrinsics.mjs";
+import { map, then } from "./intrinsics.mjs";
 import { overwriteVerdict } from "./page-hooks.mjs";
 import { abortReason, argsOnce, markSchema, normalizeRunOptions, whenAborted } from "./run-options.mjs";
 import { emit, finishRun, now, observed, settledAs, startRun } from "./runs.mjs";
@@ -35,7 +35,9 @@ export function llmTools(h, sid, owner, deadReason) {
     const s = h.sessions.get(sid);
     if (!s || !s.info) return [];
     const raw = s.info.instruction;
-    return s.info.llmTools.map((/** @type {any} */ t, /** @type {number} */ which) => {
+    // The load-time map (intrinsics.mjs): a page's map giving its array back
+    // gave the worker's plain descriptions, without execute.
+    return /** @type {any} */ (map(s.info.llmTools, (/** @type {any} */ t, /** @type {number} */ which) => {
         const execute = (/** @type {any} */ args, /** @type {any} */ options) => {
             // Checked first: a toJSON there would change what argsOnce reads.
             const hazard = prototypeHazard();
@@ -128,5 +130,5 @@ export function llmTools(h, sid, owner, deadReason) {
             inputSchema: markSchema(JSON.parse(JSON.stringify(t.inputSchema))),
             execute,
         });
-    });
+    }));
 }

@@ -400,6 +400,28 @@ describe("a factory created after the page replaced builtins its config checks u
     }
 });
 
+// getLlmTools() builds its tools with map: in worker mode the page's map of
+// the moment, so one giving its array back gave the worker's plain
+// descriptions, without execute.
+describe("getLlmTools() on a page whose Array.prototype.map gives its array", () => {
+    test("the tools have execute and a run works", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.x", () => 1)] });
+        const s = api.createSession();
+        await nextRunWorks(s);
+        const undo = replace(Array.prototype, "map", function () { return this; });
+        let list;
+        try {
+            list = s.getLlmTools();
+        } finally {
+            undo();
+        }
+        const exec = list.find((x) => x.name === "executeCode");
+        assert.equal(typeof exec?.execute, "function", "executeCode has no execute");
+        const r = await exec.execute({ code: "return await tools.t.x({}) + 1", explanation: "" });
+        assert.equal(r.result, 2, JSON.stringify(r));
+    });
+});
+
 // onToolCall's replacement input crosses to the engine as JSON text: in
 // worker mode the page wrote it with its JSON.stringify of the moment, so a
 // stub answering "[]" gave the tool [] for the input the interceptor wrote.
