@@ -23,7 +23,7 @@
 
 import { describe, describeError } from "./env.mjs";
 import { field } from "./fields.mjs";
-import { KeptMap, KeptSet, forEachEntry, objectKeys } from "./intrinsics.mjs";
+import { KeptMap, KeptSet, forEachEntry, map, objectKeys } from "./intrinsics.mjs";
 import { filterVerdict, notFromHook } from "./page-hooks.mjs";
 import { newOwner, stopRuns } from "./runs.mjs";
 import { SESSION_HINTS, SESSION_KEYS, unknownKeyError } from "./keys.mjs";
@@ -224,27 +224,32 @@ export async function workerFactory(config) {
         check();
         // A live session's own tool keeps its name (codemode.go
         // RegisterTools): checked first, as there.
+        // By index and forEachEntry, not forEach and a destructuring for-of:
+        // the page's Array methods and iterator of the moment may be broken.
         if (Array.isArray(list)) {
-            list.forEach((def, i) => {
+            for (let i = 0; i < list.length; i++) {
+                const def = list[i];
                 const name = def !== null && typeof def === "object" ? def.name : undefined;
-                if (typeof name !== "string") return;
-                for (const [sid, s] of sessions) {
+                if (typeof name !== "string") continue;
+                forEachEntry(sessions, (s, sid) => {
                     if (sid !== 0 && s.tools.has(name)) {
                         throw new TypeError(`${path === "tool" ? path : `${path}[${i}]`} (${goQuote(name)}): name: already a tool of a session (createSession's tools)`);
                     }
-                }
-            });
+                });
+            }
         }
         const taken = namesOf(tools);
         const descs = checkTools(list, path, taken);
         const id = nextReg++;
-        const defs = [...list];
+        // By index, with the load-time map (intrinsics.mjs): the page's
+        // Array iterator or map of the moment lost the definitions.
+        const defs = map(list, (d) => d);
         registrations.set(id, defs);
-        for (const d of defs) tools.set(d.name, d);
+        for (let i = 0; i < defs.length; i++) tools.set(defs[i].name, defs[i]);
         h.worker && h.worker.post({ t: "register", id, one: path === "tool", tools: descs, visible: filter && visibleNames() });
         return onceUnregister(() => {
             registrations.delete(id);
-            for (const d of defs) if (tools.get(d.name) === d) tools.delete(d.name);
+            for (let i = 0; i < defs.length; i++) if (tools.get(defs[i].name) === defs[i]) tools.delete(defs[i].name);
             h.worker && h.worker.post({ t: "unregister", id });
         });
     }
@@ -296,11 +301,11 @@ export async function workerFactory(config) {
             if (keyError) throw keyError;
             const list = field(o, "tools"); // never from Object.prototype (fields.mjs)
             const descs = list === undefined ? [] : checkTools(list, "options.tools", namesOf(tools));
-            const defs = list === undefined ? [] : [...list];
+            const defs = list === undefined ? [] : map(list, (d) => d); // as register's
             const sid = nextSid++;
             const owner = newOwner(factoryOwner);
             /** @type {{ tools: Map<string, any>, defs: any[], info: any, owner: any }} */
-            const s = { tools: new KeptMap(defs.map((d) => [d.name, d])), defs, info: null, owner };
+            const s = { tools: new KeptMap(map(defs, (d) => [d.name, d])), defs, info: null, owner };
             sessions.set(sid, s);
             let sessionDisposed = false;
             const deadReason = () =>

@@ -422,6 +422,34 @@ describe("getLlmTools() on a page whose Array.prototype.map gives its array", ()
     });
 });
 
+// Worker mode copied createSession's and registerTools' lists with the
+// page's Array iterator and map of the moment: an emptied iterator or a map
+// giving its array back lost the session's tools ("was unregistered during
+// this run") and the registered ones.
+describe("tools given after the page broke Array iteration or map", () => {
+    const realArrayIterator2 = Array.prototype[Symbol.iterator];
+    const BREAKS = [
+        ["Array iterator emptied", Array.prototype, Symbol.iterator, function () { return realArrayIterator2.call([]); }],
+        ["Array.prototype.map gives its array", Array.prototype, "map", function () { return this; }],
+    ];
+    for (const [name, owner, key, value] of BREAKS) {
+        test(`${name}: createSession's and registerTools' tools reach the run`, async (t) => {
+            const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.x", () => 1)] });
+            await nextRunWorks(api.createSession());
+            const undo = replace(owner, key, value);
+            let s;
+            try {
+                api.registerTools([tool("t.reg", () => 3)]);
+                s = api.createSession({ tools: [tool("t.own", () => 4)] });
+            } finally {
+                undo();
+            }
+            const r = await run(s, "return [await tools.t.reg({}), await tools.t.own({})]");
+            assert.deepEqual(r.result, [3, 4], JSON.stringify(r.error));
+        });
+    }
+});
+
 // onToolCall's replacement input crosses to the engine as JSON text: in
 // worker mode the page wrote it with its JSON.stringify of the moment, so a
 // stub answering "[]" gave the tool [] for the input the interceptor wrote.
