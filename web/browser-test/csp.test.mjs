@@ -21,6 +21,9 @@ const POLICIES = {
     nowasm: "script-src 'self'; worker-src 'self'",
     trusted: "script-src 'self' 'wasm-unsafe-eval'; require-trusted-types-for 'script'",
     noworker: "script-src 'self' 'wasm-unsafe-eval'; worker-src 'none'",
+    // USAGE's policy for the package on a CDN (here localhost, the page
+    // on 127.0.0.1): blob: and the CDN in worker-src.
+    cdn: "script-src 'self' http://localhost:* 'wasm-unsafe-eval'; worker-src 'self' blob: http://localhost:*; connect-src 'self' http://localhost:*",
     none: "",
 };
 
@@ -136,5 +139,11 @@ for (const classic of [false, true]) {
         const pkg = encodeURIComponent(`http://localhost:${port}/none/dist/`);
         assert.deepEqual(await open(`none/page.html?worker=true&pkg=${pkg}${flag}`), { out: { result: 42 }, problems: [] });
         assert.deepEqual(await open(`none/page.html?worker=false&pkg=${pkg}${flag}`), { out: { result: 42 }, problems: [] });
+    });
+
+    test(`${build}: the package from another origin under USAGE's policy for it runs in both modes`, async () => {
+        const pkg = encodeURIComponent(`http://localhost:${port}/none/dist/`);
+        assert.deepEqual(await open(`cdn/page.html?worker=true&pkg=${pkg}${flag}`), { out: { result: 42 }, problems: [] });
+        assert.deepEqual(await open(`cdn/page.html?worker=false&pkg=${pkg}${flag}`), { out: { result: 42 }, problems: [] });
     });
 }
