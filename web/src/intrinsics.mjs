@@ -329,6 +329,17 @@ export const map = /** @type {<T, U>(list: ArrayLike<T>, fn: (v: T, i: number) =
 /** Reflect's functions as the page had them at load: the Go runtime's glue reads, writes and calls JS values with them. */
 export const keptReflect = /** @type {typeof Reflect} */ (Object.defineProperties(Object.create(null), Object.getOwnPropertyDescriptors(Reflect)));
 
+/**
+ * A KeptSet of the list's values, added by index (new Set(list) would go
+ * through the page's Array iterator of the moment).
+ * @template T @param {ArrayLike<T>} list @returns {Set<T>}
+ */
+export function keptSetOf(list) {
+    const s = new KeptSet();
+    for (let i = 0; i < list.length; i++) s.add(list[i]);
+    return s;
+}
+
 /** Array.isArray as the page had it at load. */
 export const isArray = Array.isArray;
 

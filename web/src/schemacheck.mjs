@@ -5,14 +5,16 @@
 // reads it (re2.mjs); only one that could reach Go's size limits is left to
 // the core, which refuses it a message later.
 
-import { isArray } from "./intrinsics.mjs";
+import { KeptSet, isArray, keptSetOf } from "./intrinsics.mjs";
 import { re2Problem } from "./re2.mjs";
 import { draft4Bounds, metaKeyword, nameList, typeListProblem } from "./schemameta.mjs";
 import { inDraft, resourceBase, SCHEMA_URL, schemaRefs } from "./schemaref.mjs";
 
 const MAX_DEPTH = 64;
 /** @param {string[]} words */
-const set = (...words) => new Set(words);
+// Sets taken at load (intrinsics.mjs): a page's Set.prototype.has answering
+// true made every keyword read as a schema ("/required: must be a schema").
+const set = (...words) => keptSetOf(words);
 const TYPE_NAMES = set("null", "boolean", "object", "array", "number", "string", "integer");
 const ONE_SCHEMA = set("items", "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else", "additionalItems", "unevaluatedItems", "unevaluatedProperties", "contentSchema");
 const SCHEMA_MAP = set("properties", "patternProperties", "$defs", "definitions", "dependentSchemas");
@@ -282,7 +284,7 @@ function refURIProblem(s, draft) {
  */
 function oldEnumProblem(v, draft) {
     if (v.length === 0) return bad(`must hold at least one value under draft-0${draft}, got an empty list (no input could be valid)`);
-    const seen = new Set();
+    const seen = new KeptSet();
     for (let i = 0; i < v.length; i++) {
         const x = v[i];
         const composite = x !== null && typeof x === "object";

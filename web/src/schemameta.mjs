@@ -2,7 +2,7 @@
 // that the keyword check does not make, for an inputSchema, with the same
 // messages (testdata/schemacheck.json holds both to them).
 
-import { isArray } from "./intrinsics.mjs";
+import { KeptSet, isArray } from "./intrinsics.mjs";
 
 const ANCHOR_NAME = /^[A-Za-z_][-A-Za-z0-9._]*$/;
 const ABSOLUTE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:[!-$&-~]*$/;
@@ -109,7 +109,7 @@ export function nameList(v, w, h) {
  * @param {Helpers} h
  */
 function nameTwice(list, what, h) {
-    const seen = new Set();
+    const seen = new KeptSet();
     for (let i = 0; i < list.length; i++) {
         if (seen.has(list[i])) return h.at(h.bad(`must not name a ${what} twice, got ${h.goQuote(String(list[i]))} again`), String(i));
         seen.add(list[i]);

@@ -6,7 +6,7 @@
 // draft alike. URLs are resolved as Go does (schemaurl.mjs); a reference
 // whose resolution is not known here is not refused: the core judges it.
 
-import { isArray } from "./intrinsics.mjs";
+import { isArray, keptSetOf } from "./intrinsics.mjs";
 import { resolveRef, SCHEMA_URL } from "./schemaurl.mjs";
 
 export { SCHEMA_URL };
@@ -117,7 +117,7 @@ export function schemaRefs(root, draft) {
             const u = resolveRef(base, ref);
             if (u === null) return false;
             if (!resources) {
-                resources = new Set([SCHEMA_URL]);
+                resources = keptSetOf([SCHEMA_URL]);
                 collect(root, SCHEMA_URL, draft, 0, resources);
             }
             return u === "" || resources.has(u) || resources.has("");

@@ -364,18 +364,21 @@ describe("a factory created after the page replaced builtins its config checks u
     // made: the factory must be made in both modes (in-thread, the Go core
     // took Array.isArray and Reflect's methods from the page as it started,
     // and refused the config or stopped; worker mode's schema walks took
-    // Array.isArray from the page); otherwise its error may name the builtin.
+    // Array.isArray and Set.prototype.has from the page); otherwise its
+    // error may name the builtin.
     const ROWS = [
         ["Array.isArray always false", Array, "isArray", function () { return false; }, { made: true }],
         ["JSON.stringify gives \"[]\"", JSON, "stringify", function () { return "[]"; }, { made: true }],
         ["Object.create ignores its prototype", Object, "create", function () { return {}; }, { made: true }],
         ["Array.prototype.map gives its array", Array.prototype, "map", function () { return this; }, { made: true }],
-        ["Set.prototype.has always true", Set.prototype, "has", function () { return true; }, { made: false }],
+        ["Set.prototype.has always true", Set.prototype, "has", function () { return true; }, { made: true }],
         ["Reflect.get answers undefined", Reflect, "get", function () { return undefined; }, { made: true }],
         ["Reflect.apply throws", Reflect, "apply", function () { throw new Error("Reflect.apply stubbed"); }, { made: true }],
+        // In-thread the core is instantiated with the page's WebAssembly of the moment.
+        ["WebAssembly.instantiate throws", WebAssembly, "instantiate", function () { throw new Error("WebAssembly.instantiate stubbed"); }, { made: false }],
     ];
     for (const [name, owner, key, value, { made }] of ROWS) {
-        const label = `${owner === Array.prototype ? "Array.prototype" : owner === Set.prototype ? "Set.prototype" : owner === Reflect ? "Reflect" : owner.name ?? "JSON"}.${key}`;
+        const label = `${owner === Array.prototype ? "Array.prototype" : owner === Set.prototype ? "Set.prototype" : owner === Reflect ? "Reflect" : owner === WebAssembly ? "WebAssembly" : owner.name ?? "JSON"}.${key}`;
         test(`${name}: the factory is made and works${made ? "" : `, or its error names ${label}`}`, async (t) => {
             await loadFactory(); // the package is imported before the page replaces anything
             const undo = replace(owner, key, value);
