@@ -7,7 +7,7 @@
 // worker's ref while in flight (holdInFlight).
 
 import { prototypeHazard } from "./fields.mjs";
-import { map, then } from "./intrinsics.mjs";
+import { jsonParse, jsonStringify, map, then } from "./intrinsics.mjs";
 import { overwriteVerdict } from "./page-hooks.mjs";
 import { abortReason, argsOnce, markSchema, normalizeRunOptions, whenAborted } from "./run-options.mjs";
 import { emit, finishRun, now, observed, settledAs, startRun } from "./runs.mjs";
@@ -127,7 +127,9 @@ export function llmTools(h, sid, owner, deadReason) {
         return h.life.attach({
             name: t.name,
             description: t.description === raw ? applyOverwrite(h, raw) : t.description,
-            inputSchema: markSchema(JSON.parse(JSON.stringify(t.inputSchema))),
+            // A fresh copy per call, with the load-time JSON: a page's stub
+            // answering "[]" gave each tool the schema [].
+            inputSchema: markSchema(jsonParse(jsonStringify(t.inputSchema))),
             execute,
         });
     }));

@@ -403,10 +403,11 @@ describe("a factory created after the page replaced builtins its config checks u
     }
 });
 
-// getLlmTools() builds its tools with map: in worker mode the page's map of
-// the moment, so one giving its array back gave the worker's plain
-// descriptions, without execute.
-describe("getLlmTools() on a page whose Array.prototype.map gives its array", () => {
+// getLlmTools() builds its tools with map and copies each schema through
+// JSON: in worker mode the page's of the moment, so a map giving its array
+// back gave the worker's plain descriptions, without execute, and a
+// JSON.stringify answering "[]" gave each tool the schema [].
+describe("getLlmTools() on a page whose Array.prototype.map gives its array, or JSON.stringify \"[]\"", () => {
     test("the tools have execute and a run works", async (t) => {
         const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.x", () => 1)] });
         const s = api.createSession();
@@ -422,6 +423,19 @@ describe("getLlmTools() on a page whose Array.prototype.map gives its array", ()
         assert.equal(typeof exec?.execute, "function", "executeCode has no execute");
         const r = await exec.execute({ code: "return await tools.t.x({}) + 1", explanation: "" });
         assert.equal(r.result, 2, JSON.stringify(r));
+    });
+    test("JSON.stringify gives \"[]\": each tool's inputSchema is its schema", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.x", () => 1)] });
+        const s = api.createSession();
+        const want = s.getLlmTools().map((x) => x.inputSchema);
+        const undo = replace(JSON, "stringify", function () { return "[]"; });
+        let list;
+        try {
+            list = s.getLlmTools();
+        } finally {
+            undo();
+        }
+        assert.deepEqual(list.map((x) => x.inputSchema), want);
     });
 });
 
