@@ -132,9 +132,12 @@ describe("a page whose Array iteration breaks after load", () => {
 describe("fake timers installed after import (sinon's, which jest uses)", () => {
     test("a run awaiting a tool that never settles still ends TIMEOUT; tools and a program's timers work; the fake clock is left alone", async (t) => {
         const FakeTimers = (await import("@sinonjs/fake-timers")).default;
+        // The timeout is what ends the run awaiting t.never, whatever its
+        // length; the other runs must finish within it, so it has the margin
+        // the other rows use (200 ms failed them on a loaded machine).
         const api = await withFactory(t, {
             wasmLocation: assetPath,
-            timeout: 200,
+            timeout: 5000,
             tools: [tool("t.never", () => new Promise(() => {})), tool("t.x", () => 1)],
         });
         const s = api.createSession();
@@ -168,9 +171,11 @@ describe("builtins a run needs, replaced after load", () => {
 
     test("AbortController and AbortSignal replaced by stubs: a tool's signal is a real AbortSignal, aborted when the run times out", async (t) => {
         const signals = [];
+        // As above: any timeout ends t.never's run; 5000 ms leaves the
+        // runs that must work room on a loaded machine.
         const api = await withFactory(t, {
             wasmLocation: assetPath,
-            timeout: 300,
+            timeout: 5000,
             tools: [tool("t.never", (_, o) => { signals.push(o.signal); return new Promise(() => {}); }), tool("t.x", () => 1)],
         });
         const s = api.createSession();
