@@ -50,6 +50,26 @@ function replace(owner, key, value) {
     return () => (had ? Object.defineProperty(owner, key, had) : delete owner[key]);
 }
 
+/**
+ * Runs `code` in `s` while owner[key] is `value`, restores it, and gives the
+ * run's outcome as settled() boxes it; fails the test if the run never ended.
+ * @param {any} s @param {any} owner @param {string | symbol} key @param {unknown} value @param {string} code
+ */
+async function runWhileReplaced(s, owner, key, value, code) {
+    const undo = replace(owner, key, value);
+    let got;
+    try {
+        got = await settled(() => run(s, code), 20_000);
+    } finally {
+        undo();
+    }
+    assert.ok(!("hung" in got), "the run never ended");
+    return got;
+}
+
+/** A settled() outcome as a failure message: the run's result, or what it threw. @param {any} got */
+const outcome = (got) => JSON.stringify(got.value ?? String(got.error?.message ?? got.error));
+
 /** The next run of `s` works. */
 async function nextRunWorks(s) {
     const r = await run(s, "return await tools.t.x({}) + 1");
@@ -101,7 +121,7 @@ describe("a page whose Array iteration breaks after load", () => {
                 undo();
             }
             assert.ok(!("hung" in got), "the run never settled");
-            assert.deepEqual(got.value?.result, WANT, JSON.stringify(got.value ?? String(got.error?.message ?? got.error)));
+            assert.deepEqual(got.value?.result, WANT, outcome(got));
             assert.deepEqual(got.value.logs, [{ level: "log", message: "hi" }]);
             const count = (type) => events.filter((e) => e === type).length;
             assert.deepEqual([count("run-start"), count("console"), count("tool-call"), count("tool-result"), count("run-end")], [1, 1, 3, 3, 1], JSON.stringify(events));
@@ -123,7 +143,7 @@ describe("a page whose Array iteration breaks after load", () => {
             assert.ok(!("hung" in api), "the factory never settled");
             assert.ok(api.value, String(api.error?.stack ?? api.error));
             assert.ok(!("hung" in got), "the run never settled");
-            assert.deepEqual(got.value?.result, WANT, JSON.stringify(got.value ?? String(got.error?.message ?? got.error)));
+            assert.deepEqual(got.value?.result, WANT, outcome(got));
             await nextRunWorks(api.value.createSession());
         });
     }
@@ -220,15 +240,8 @@ describe("builtins a run needs, replaced after load", () => {
             const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.x", () => 1)] });
             const s = api.createSession();
             await nextRunWorks(s);
-            const undo = replace(Function.prototype, key, function () { throw new Error(`Function.prototype.${key} stubbed`); });
-            let got;
-            try {
-                got = await settled(() => run(s, "return await tools.t.x({}) + 1"), 20_000);
-            } finally {
-                undo();
-            }
-            assert.ok(!("hung" in got), "the run never ended");
-            assert.equal(got.value?.result, 2, JSON.stringify(got.value ?? String(got.error?.message ?? got.error)));
+            const got = await runWhileReplaced(s, Function.prototype, key, function () { throw new Error(`Function.prototype.${key} stubbed`); }, "return await tools.t.x({}) + 1");
+            assert.equal(got.value?.result, 2, outcome(got));
             await nextRunWorks(s);
         });
     }
@@ -254,15 +267,8 @@ describe("the Go runtime's builtins replaced after load", () => {
             const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.x", () => 1)] });
             const s = api.createSession();
             await nextRunWorks(s);
-            const undo = replace(owner, key, value);
-            let got;
-            try {
-                got = await settled(() => run(s, "await new Promise((r) => setTimeout(r, 5)); return await tools.t.x({}) + 1"), 20_000);
-            } finally {
-                undo();
-            }
-            assert.ok(!("hung" in got), "the run never ended");
-            if (works) assert.equal(got.value?.result, 2, JSON.stringify(got.value ?? String(got.error?.message ?? got.error)));
+            const got = await runWhileReplaced(s, owner, key, value, "await new Promise((r) => setTimeout(r, 5)); return await tools.t.x({}) + 1");
+            if (works) assert.equal(got.value?.result, 2, outcome(got));
             await nextRunWorks(s);
         });
     }
@@ -292,15 +298,8 @@ describe("the page's bookkeeping builtins replaced after load", () => {
             const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.x", () => 1), tool("t.obj", (i) => ({ got: i, list: [1, 2] }))] });
             const s = api.createSession();
             await nextRunWorks(s);
-            const undo = replace(owner, key, value);
-            let got;
-            try {
-                got = await settled(() => run(s, "const a = await tools.t.x({}); const [b, c] = await Promise.all([tools.t.x({}), tools.t.obj({ n: 2 })]); return { sum: a + b, c }"), 20_000);
-            } finally {
-                undo();
-            }
-            assert.ok(!("hung" in got), "the run never ended");
-            assert.deepEqual(got.value?.result, { sum: 2, c: { got: { n: 2 }, list: [1, 2] } }, JSON.stringify(got.value ?? String(got.error?.message ?? got.error)));
+            const got = await runWhileReplaced(s, owner, key, value, "const a = await tools.t.x({}); const [b, c] = await Promise.all([tools.t.x({}), tools.t.obj({ n: 2 })]); return { sum: a + b, c }");
+            assert.deepEqual(got.value?.result, { sum: 2, c: { got: { n: 2 }, list: [1, 2] } }, outcome(got));
             await nextRunWorks(s);
         });
     }
@@ -320,15 +319,8 @@ test("Promise.prototype.then calls nothing: an async tool's value and an async o
     });
     const s = api.createSession();
     await nextRunWorks(s);
-    const undo = replace(Promise.prototype, "then", function () { return this; });
-    let got;
-    try {
-        got = await settled(() => run(s, "const a = await tools.t.async({ n: 2 }); const b = await tools.t.async({ n: 3 }); return a.got + b.got"), 20_000);
-    } finally {
-        undo();
-    }
-    assert.ok(!("hung" in got), "the run never ended");
-    assert.equal(got.value?.result, 5, JSON.stringify(got.value ?? String(got.error?.message ?? got.error)));
+    const got = await runWhileReplaced(s, Promise.prototype, "then", function () { return this; }, "const a = await tools.t.async({ n: 2 }); const b = await tools.t.async({ n: 3 }); return a.got + b.got");
+    assert.equal(got.value?.result, 5, outcome(got));
     await nextRunWorks(s);
 });
 
@@ -486,15 +478,8 @@ describe("an interceptor's replacement input, on a page that replaced JSON.strin
         const s = api.createSession();
         await nextRunWorks(s);
         inputs.length = 0;
-        const undo = replace(JSON, "stringify", function () { return "[]"; });
-        let got;
-        try {
-            got = await settled(() => run(s, "return await tools.t.x({ m: 1 }) + 1"), 20_000);
-        } finally {
-            undo();
-        }
-        assert.ok(!("hung" in got), "the run never ended");
-        assert.equal(got.value?.result, 2, JSON.stringify(got.value ?? String(got.error?.message ?? got.error)));
+        const got = await runWhileReplaced(s, JSON, "stringify", function () { return "[]"; }, "return await tools.t.x({ m: 1 }) + 1");
+        assert.equal(got.value?.result, 2, outcome(got));
         assert.deepEqual(inputs, [{ m: 1, n: 2, list: [1, { a: "b" }] }]);
         await nextRunWorks(s);
     });
