@@ -24,6 +24,10 @@ const POLICIES = {
     // USAGE's policy for the package on a CDN (here localhost, the page
     // on 127.0.0.1): blob: and the CDN in worker-src.
     cdn: "script-src 'self' http://localhost:* 'wasm-unsafe-eval'; worker-src 'self' blob: http://localhost:*; connect-src 'self' http://localhost:*",
+    // Fetches of the .wasm files refused: by connect-src, and by the
+    // default-src that stands in for it.
+    noconnect: "script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'none'",
+    nodefault: "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'",
     none: "",
 };
 
@@ -46,9 +50,17 @@ window.__result = load.then(async (IoCodeModeFactory) => {
 const TRUSTED_POLICY = `trustedTypes.createPolicy("default", { createScriptURL: (url) => { if (new URL(url, location.href).origin === location.origin) return url; throw new TypeError("script URL not allowed: " + url); } });`;
 const page = (policyScript, query) => {
     const classic = query.has("classic") ? `<script src="${(query.get("pkg") || "./dist/").replace(/[<>"&]/g, "")}code-mode.global.js"></script>` : "";
-    return `<!doctype html><meta charset="utf-8"><title>csp</title>${policyScript ? '<script src="./policy.js"></script>' : ""}${classic}<script src="./main.js"></script>`;
+    const count = query.has("count") ? '<script src="./count.js"></script>' : "";
+    return `<!doctype html><meta charset="utf-8"><title>csp</title>${count}${policyScript ? '<script src="./policy.js"></script>' : ""}${classic}<script src="./main.js"></script>`;
 };
-const FILES = { "page.html": (q) => page(false, q), "page-policy.html": (q) => page(true, q), "main.js": () => MAIN, "policy.js": () => TRUSTED_POLICY };
+// Counts the securitypolicyviolation listeners added and removed on the
+// page (?count: loaded before the package, whose EventTarget methods it
+// wraps), for the result to report what is left.
+const COUNT = `const counts = (window.__listeners = { added: 0, removed: 0 });
+const { addEventListener: add, removeEventListener: remove } = EventTarget.prototype;
+EventTarget.prototype.addEventListener = function (type, ...rest) { if (type === "securitypolicyviolation") counts.added++; return add.call(this, type, ...rest); };
+EventTarget.prototype.removeEventListener = function (type, ...rest) { if (type === "securitypolicyviolation") counts.removed++; return remove.call(this, type, ...rest); };`;
+const FILES = { "page.html": (q) => page(false, q), "page-policy.html": (q) => page(true, q), "main.js": () => MAIN, "policy.js": () => TRUSTED_POLICY, "count.js": () => COUNT };
 
 let server;
 let port;
@@ -93,7 +105,8 @@ async function open(path) {
         await tab.goto(path.startsWith("http") ? path : `http://127.0.0.1:${port}/${path}`);
         await tab.waitForFunction(() => window.__result, null, { timeout: 60000 });
         const out = await tab.evaluate(() => window.__result);
-        return { out, problems };
+        const listeners = await tab.evaluate(() => window.__listeners);
+        return listeners ? { out, problems, listeners } : { out, problems };
     } finally {
         await tab.close();
     }
@@ -118,6 +131,34 @@ for (const classic of [false, true]) {
             assert.deepEqual(await open(`trusted/page-policy.html?worker=${worker}${flag}`), { out: { result: 42 }, problems: [] });
         });
     }
+
+    for (const [policy, named] of [
+        ["noconnect", "its connect-src"],
+        ["nodefault", "its default-src \\(which stands in for the connect-src it does not set\\)"],
+    ]) {
+        test(`${build}, ${policy}: a fetch of a .wasm file the policy refuses is named with its directive, in both modes, and no listener is left`, async () => {
+            for (const worker of [true, false]) {
+                const { out, problems, listeners } = await open(`${policy}/page.html?worker=${worker}&count${flag}`);
+                // In-thread the core is fetched first; in worker mode the
+                // worker fetches both (the page's own attempt failed too).
+                const asset = `(Code Mode core|QuickJS asset) from .*: Failed to fetch; the page's Content-Security-Policy refused the fetch of http://127\\.0\\.0\\.1:\\d+/${policy}/dist/(code-mode|emscripten-module)\\.wasm: ${named} must allow http://127\\.0\\.0\\.1:\\d+ \\(the package's README, "Content-Security-Policy"\\)`;
+                assert.match(out.error, new RegExp(`^Cannot load the ${asset}`), `worker: ${worker}`);
+                assert.deepEqual(problems, [], `worker: ${worker}`);
+                // The page listened while it fetched (worker mode too: the
+                // page compiles both files for its worker), and stopped.
+                assert.ok(listeners.added > 0, `worker: ${worker}: ${JSON.stringify(listeners)}`);
+                assert.equal(listeners.removed, listeners.added, `worker: ${worker}`);
+            }
+        });
+    }
+
+    test(`${build}: the documented policy leaves no securitypolicyviolation listener on the page`, async () => {
+        for (const worker of [true, false]) {
+            const { out, listeners } = await open(`documented/page.html?worker=${worker}&count${flag}`);
+            assert.deepEqual(out, { result: 42 });
+            assert.equal(listeners.removed, listeners.added, `worker: ${worker}`);
+        }
+    });
 
     test(`${build}: Trusted Types without a policy: worker mode says what to do, no uncaught error; worker: false runs`, async () => {
         const { out, problems } = await open(`trusted/page.html?worker=true${flag}`);

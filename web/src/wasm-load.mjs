@@ -1,5 +1,6 @@
 // Fetching and compiling WebAssembly: the Go core and the QuickJS asset.
 
+import { fetchNamingCSP } from "./csp-refusal.mjs";
 import { describeError, hasNodeFs, isNode, nodeModule } from "./env.mjs";
 
 // Fetches a URL and compiles (or instantiates, with imports) the module.
@@ -14,16 +15,18 @@ async function fetchWasm(url, imports) {
     if (typeof fetch !== "function") {
         throw new Error("fetch is not available in this environment");
     }
-    let response;
-    try {
-        response = await fetch(url);
-    } catch (err) {
-        // Node's fetch says only "fetch failed"; its cause says why
-        // (connect ECONNREFUSED 127.0.0.1:8080, getaddrinfo ENOTFOUND).
-        const cause = /** @type {any} */ (err)?.cause;
-        if (cause && typeof cause.message === "string" && cause.message) throw new Error(`${describeError(err)} (${cause.message})`, { cause: err });
-        throw err;
-    }
+    // A refusal by the Content-Security-Policy names its directive.
+    const response = await fetchNamingCSP(url, async () => {
+        try {
+            return await fetch(url);
+        } catch (err) {
+            // Node's fetch says only "fetch failed"; its cause says why
+            // (connect ECONNREFUSED 127.0.0.1:8080, getaddrinfo ENOTFOUND).
+            const cause = /** @type {any} */ (err)?.cause;
+            if (cause && typeof cause.message === "string" && cause.message) throw new Error(`${describeError(err)} (${cause.message})`, { cause: err });
+            throw err;
+        }
+    });
     if (!response.ok) {
         // missing: for the hint of a file the server does not have.
         throw Object.assign(new Error(`HTTP ${response.status}${response.statusText ? " " + response.statusText : ""}`), { missing: response.status === 404 });
