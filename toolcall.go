@@ -206,7 +206,7 @@ func (r *runState) call(ctx context.Context, args []json.RawMessage) (json.RawMe
 	if err != nil {
 		return nil, err
 	}
-	out, err := execute(ctx, c, e, input, r.toolCall(c, e))
+	out, err := r.execute(ctx, c, e, input, r.toolCall(c, e))
 	return r.endCall(ctx, c, e, out, err)
 }
 
@@ -258,12 +258,12 @@ func (r *runState) startCall(ctx context.Context, args []json.RawMessage, done f
 	case e.tool.Start == nil:
 		// Unregistered since, and replaced by a tool without Start.
 		go func() {
-			out, err := execute(ctx, c, e, input, call)
+			out, err := r.execute(ctx, c, e, input, call)
 			done(r.endCall(ctx, c, e, out, err))
 		}()
 	default:
 		e.tool.Start(ctx, input, call, func(out json.RawMessage, err error) {
-			out, err = checkOutput(c, e, out, err)
+			out, err = r.checkOutput(c, e, out, err)
 			done(r.endCall(ctx, c, e, out, err))
 		})
 	}
@@ -503,14 +503,14 @@ func intercept(ctx context.Context, f Interceptor, c ToolCall) (d Decision, err 
 	return f(ctx, c)
 }
 
-func execute(ctx context.Context, c *toolCallState, e *toolEntry, input json.RawMessage, call Call) (out json.RawMessage, err error) {
+func (r *runState) execute(ctx context.Context, c *toolCallState, e *toolEntry, input json.RawMessage, call Call) (out json.RawMessage, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("tool %s panicked: %v", e.info.Name, p)
 		}
 	}()
 	out, err = e.tool.Execute(ctx, input, call)
-	return checkOutput(c, e, out, err)
+	return r.checkOutput(c, e, out, err)
 }
 
 // toolCall is what call c's tool learns of it. A tool with an outputSchema
@@ -530,13 +530,26 @@ func (r *runState) toolCall(c *toolCallState, e *toolEntry) Call {
 	return call
 }
 
-// checkOutput fails a tool's answer that is not JSON, or that its
-// outputSchema does not allow, unless the tool checked it with
-// CheckResult. It runs when the tool's answer settles, before the sandbox
-// sees it; nothing after it can change a result.
-func checkOutput(c *toolCallState, e *toolEntry, out json.RawMessage, err error) (json.RawMessage, error) {
+// checkOutput fails a tool's answer that is not JSON, that the run's
+// memory cannot hold, or that its outputSchema does not allow, unless the
+// tool checked it with CheckResult. It runs when the tool's answer
+// settles, before the sandbox sees it; nothing after it can change a
+// result.
+func (r *runState) checkOutput(c *toolCallState, e *toolEntry, out json.RawMessage, err error) (json.RawMessage, error) {
 	if err != nil {
 		return out, err
+	}
+	// The sandbox takes a result as a string of its JSON text, at least a
+	// byte a character, in the run's memory: a text of more characters
+	// than the limit holds cannot get in. Copied in, a 200 MB string ended
+	// the whole run MEMORY_LIMIT seconds later, its call recorded as a
+	// success; here the call fails, naming the tool, and the program may
+	// catch it and ask for less.
+	if limit := r.s.cm.cfg.MemoryLimitMB << 20; len(out) > limit {
+		if n := utf8.RuneCount(out); n > limit {
+			return nil, fmt.Errorf("tool %s returned %d characters of JSON, more than the run's memory limit (%d MB) can hold: ask it for less (a page, a filter), if its input allows",
+				e.info.Name, n, r.s.cm.cfg.MemoryLimitMB)
+		}
 	}
 	// The sandbox's JSON.parse reads at most maxParseDepth levels: deeper,
 	// the program got a RangeError from a JSON.parse it never called, where

@@ -3,6 +3,7 @@ package codemode
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -27,5 +28,28 @@ func TestToolResultNil(t *testing.T) {
 				t.Errorf("the program got %s %+v, want %s", res.Result, res.Error, tc.want)
 			}
 		})
+	}
+}
+
+// TestToolResultPastMemoryLimit: a tool result whose JSON text has more
+// characters than the run's memory limit fails its call with a ToolError
+// naming the tool, which the program can catch, and the call's record says
+// so; copied into the sandbox it ended the whole run MEMORY_LIMIT, the
+// call recorded as a success.
+func TestToolResultPastMemoryLimit(t *testing.T) {
+	const limitMB = 8
+	big := json.RawMessage(`"` + strings.Repeat("x", limitMB<<20) + `"`)
+	cm := mustNew(t, Config{MemoryLimitMB: limitMB, Tools: []Tool{
+		{Name: "t.big", Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) { return big, nil }},
+	}})
+	s := mustSession(t, cm)
+	res := exec(t, s, `try { await tools.t.big({}); return "no error" } catch (e) { return e.name + ": " + e.message }`, nil)
+	want := `ToolError: tool t.big returned 8388610 characters of JSON, more than the run's memory limit (8 MB) can hold`
+	var got string
+	if !res.OK || json.Unmarshal(res.Result, &got) != nil || !strings.HasPrefix(got, want) {
+		t.Fatalf("the program got %s %+v, want %q...", res.Result, res.Error, want)
+	}
+	if len(res.ToolCalls) != 1 || res.ToolCalls[0].OK || !strings.Contains(res.ToolCalls[0].Reason, "memory limit") {
+		t.Errorf("the call's record: %+v, want a failure naming the memory limit", res.ToolCalls)
 	}
 }
