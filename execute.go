@@ -496,7 +496,7 @@ func (r *runState) finish(res *sandbox.Result, d time.Duration) *ExecuteResult {
 	}
 	if res.Error != nil {
 		e := res.Error
-		out.Error = &RunError{Name: e.Name, Message: trunc.String(e.Message+hintFor(e)+memoryLimitHint(e, r.s.cm.cfg.MemoryLimitMB)+entityNameHint(r.code, e)+syntaxHint(r.code, e)+typeErrorHint(r.code, e)+unawaitedHint(e, calls), 2000), Code: string(e.Code), Line: e.Line, Column: e.Column, Stack: trunc.String(e.Stack, 2000)}
+		out.Error = &RunError{Name: e.Name, Message: trunc.String(e.Message+hintFor(e)+memoryLimitHint(e, r.s.cm.cfg.MemoryLimitMB)+entityNameHint(r.code, e)+syntaxHint(r.code, e)+typeErrorHint(r.code, e, r.calleeHint)+unawaitedHint(e, calls), 2000), Code: string(e.Code), Line: e.Line, Column: e.Column, Stack: trunc.String(e.Stack, 2000)}
 		if name, ok := strings.CutPrefix(e.Call, callLabelPrefix); ok && e.Line == 0 {
 			// A tool's error the program returned rather than awaited:
 			// the position of the call, when the code makes it in one place.

@@ -83,7 +83,7 @@ func TestTypeErrorHint(t *testing.T) {
 		{"return undefined.x", te("cannot read property 'x' of undefined", 1, 17), ""},
 		{"const o = {}; return o.items.map(x => x)", te("value is not iterable", 1, 29), ""},
 	} {
-		got := typeErrorHint(tc.code, tc.e)
+		got := typeErrorHint(tc.code, tc.e, nil)
 		if (tc.want == "") != (got == "") || !strings.HasPrefix(got, tc.want) {
 			t.Errorf("%q at %d:%d: hint %q, want %q", tc.code, tc.e.Line, tc.e.Column, got, tc.want)
 		}

@@ -23,8 +23,10 @@ const maxExprChars = 80
 // the code writes it, is what was undefined or not a function. Two habits
 // get their fix: a tool called through a method (tools.x.y.execute(...),
 // as AI SDK tool objects are), and a result read as MCP content
-// (r.content[0].text), where tools give the data itself.
-func typeErrorHint(code string, e *sandbox.Error) string {
+// (r.content[0].text), where tools give the data itself. callee, if not
+// nil, adds what the run knows of an expression that was not a function
+// (tools.orders called as a tool: see calleeHint).
+func typeErrorHint(code string, e *sandbox.Error, callee func(x string) string) string {
 	if e.Name != "TypeError" || e.Line <= 0 || e.Column <= 1 {
 		return ""
 	}
@@ -48,6 +50,9 @@ func typeErrorHint(code string, e *sandbox.Error) string {
 			if base, ok := strings.CutSuffix(x, m); ok && strings.HasPrefix(base, "tools.") {
 				h += fmt.Sprintf("; a tool is the function itself: await %s(input)", base)
 			}
+		}
+		if callee != nil {
+			h += callee(x)
 		}
 		return h
 	case strings.HasPrefix(e.Message, "cannot read property ") && (line[at] == '.' || line[at] == '[' || line[at] == '?'):
