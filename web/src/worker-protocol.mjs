@@ -15,6 +15,7 @@ import { inputRejected, settleValue, validationFailed } from "./call.mjs";
 import { inputValidator, outputCheck } from "./worker-tools.mjs";
 import { decisionToWire, errorFields, rebuildError } from "./worker-wire.mjs";
 import { watchOverrun } from "./worker-engine.mjs";
+import { keepHelperModules } from "./helper-modules.mjs";
 
 /**
  * A message from the current worker (worker-engine.mjs start passes on
@@ -92,6 +93,9 @@ export function onMessage(h, m, ok, fail) {
         }
         case "console":
             if (m.level === "warn" || m.level === "error") keptReflect.apply(console[/** @type {"warn" | "error"} */ (m.level)], console, m.args);
+            break;
+        case "compiled":
+            keepHelperModules(m.modules);
             break;
         case "verdict": {
             const settle = h.verdicts.get(m.cid);

@@ -13,6 +13,7 @@
 
 import { describeError, hasNodeFs, nodeModule } from "./env.mjs";
 import { exitedError, loadCore } from "./core.mjs";
+import { recordingWebAssembly } from "./helper-modules.mjs";
 import { loadQuickJS } from "./wasm-load.mjs";
 import { runInCore } from "./runs.mjs";
 import { Converted } from "./tojson.mjs";
@@ -108,6 +109,10 @@ const pageConsole = new Proxy(console, {
             ? (/** @type {unknown[]} */ ...args) => port.post({ t: "console", level: k, args: args.map((a) => (a instanceof Error ? a.message : typeof a === "string" ? a : String(a))) })
             : Reflect.get(t, k),
 });
+
+// The modules the Go core compiles here go to the page, which keeps them so
+// that the next worker's compiles share them (helper-modules.mjs).
+const helperWebAssembly = recordingWebAssembly((modules) => port.post({ t: "compiled", modules }));
 
 let nextCall = 1;
 /** @type {Map<number, { resolve: (v: any) => void, reject: (e: any) => void }>} */
@@ -280,7 +285,7 @@ const handlers = {
         try {
             // The page sends both compiled, unless it could not compile them.
             const [core, module] = await Promise.all([
-                loadCore({ Date: PollDate, console: pageConsole }, m.core),
+                loadCore({ Date: PollDate, console: pageConsole, WebAssembly: helperWebAssembly }, m.core),
                 m.quickjs instanceof WebAssembly.Module ? m.quickjs : loadQuickJS(m.config.wasmLocation, m.baseURL),
             ]);
             // Until `api` keeps it, the core is kept by this call alone: its
