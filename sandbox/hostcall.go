@@ -361,23 +361,17 @@ func (r *run) warnings() []string {
 	q, ctx := r.q, r.ctx
 	out := r.notes
 	if len(r.rejected) > 0 && r.report != 0 {
-		seen := map[uint32]bool{}
-		// report is the tracker's array of marks: seen[id] is 1 once
-		// somebody observed call id's promise.
-		if s, exc := q.Call(ctx, r.stringify.Const(), q.Undefined.Const(), r.report.Const()); exc == 0 {
-			var marks []*int
-			json.Unmarshal([]byte(q.GetString(ctx, s.Const())), &marks)
-			for id, m := range marks {
-				if m != nil && *m == 1 {
-					seen[uint32(id)] = true
-				}
-			}
-			q.FreeValue(ctx, s)
-		} else {
-			q.FreeValue(ctx, exc)
-		}
+		// report is the tracker's array of marks: element id is 1 once
+		// somebody observed call id's promise. Each is read as it is, an
+		// own property (no code runs): a stringify of the array ran the
+		// interpreter, which in a run being stopped (TOOL_LIMIT) QuickJS's
+		// poll cut short for a long list, and every rejection then read
+		// as unobserved.
 		for _, rj := range r.rejected {
-			if !seen[rj.id] {
+			m := q.GetIndex(ctx, r.report.Const(), rj.id)
+			n, ok := q.Int(m.Const())
+			q.FreeValue(ctx, m)
+			if !ok || n != 1 {
 				out = append(out, "unhandled rejection of a call that was not awaited: "+rj.name+": "+rj.message)
 			}
 		}

@@ -33,7 +33,9 @@ const enginePrelude = "(" + helpersJS + ")((() => {\n" + captureBody + "})())"
 // Promise.all/race/allSettled and returning the promise all read it, so it
 // tells which promises somebody observed, and a rejection nobody observed
 // is reported instead of lost (Go reads the marks, the captured array at
-// index 8, only then). The promise stays native, so awaiting it stays on
+// index 8, only then, each call's own element: see warnings). Each mark is
+// defined as 0 first (defineProperty: no setter of Array.prototype runs),
+// so that reading it finds an own property and runs no code. The promise stays native, so awaiting it stays on
 // the fast path. helpersJS reads no global: it runs after the program has
 // started.
 const captureBody = "return [JSON.stringify, JSON.parse, eval, Object.getPrototypeOf, Object.prototype, Array.isArray, Promise, Object.defineProperty, []];\n"
@@ -44,6 +46,7 @@ const I = [S, c[3], c[4], c[5], c[2]];
 const out = (v, w) => w === 1 ? I : typeof v === "symbol" ? 0 : S(v, rep);
 const P = c[6], def = c[7], seen = c[8];
 const track = (p, id) => {
+  def(seen, id, { value: 0, writable: true, enumerable: true, configurable: true });
   def(p, "constructor", { get() { seen[id] = 1; return P; }, configurable: true });
   return p;
 };
