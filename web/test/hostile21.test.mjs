@@ -42,6 +42,12 @@ describe("a run that exhausts what it is given ends clearly, and the next run wo
             assert.ok(n <= 1000, `${n} executes`);
             assert.ok(JSON.stringify(r).length < 500_000);
         }],
+        // The end's read of which calls the program observed was cut short
+        // in the stopped run: each caught call was warned "not awaited".
+        ["a thousand failing calls awaited and caught, then the call limit", "for (let i = 0; i < 1005; i++) { try { await tool_call('t.nope' + i, {}) } catch {} }", (r) => {
+            failed(r, "TOOL_LIMIT", "more than 1000 tool calls");
+            assert.deepEqual(r.logs.filter((l) => l.message.includes("not awaited")), []);
+        }],
         ["100,000 timers", "for (let i = 0; i < 1e5; i++) setTimeout(() => console.log('y'.repeat(1000)), 0); await new Promise((r) => setTimeout(r, 50)); return 1",
             (r) => failed(r, "RUNTIME", "more than 1000 timers are pending")],
         ["a console flood of 1 GB", "const m = 'z'.repeat(1e6); for (let i = 0; i < 1000; i++) console.log(m); return 1", (r) => {
