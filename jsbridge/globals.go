@@ -7,17 +7,23 @@ import "syscall/js"
 // Built-ins looked up once, when the Go program starts: a page that
 // replaces one of them later does not affect this package.
 var (
-	global        = js.Global()
+	global = js.Global()
+	// The loader's builtins of load time (web/src/intrinsics.mjs
+	// goIntrinsics), for those a page may have replaced before this program
+	// started that the loader's shadow global cannot answer: prototype
+	// members. Without a loader (GOOS=js tests), the global's.
+	loaded = global.Get("__jsbridgeIntrinsics")
+
 	objectCtor    = global.Get("Object")
 	objectCreate  = objectCtor.Get("create")
 	arrayCtor     = global.Get("Array")
 	arrayFrom     = arrayCtor.Get("from")
-	arrayMap      = arrayCtor.Get("prototype").Get("map")
+	arrayMap      = intrinsic("map", func() js.Value { return arrayCtor.Get("prototype").Get("map") })
 	stringFn      = global.Get("String")
 	symbolFn      = global.Get("Symbol")
-	promiseCtor   = global.Get("Promise")
-	promiseThen   = promiseCtor.Get("prototype").Get("then")
-	promiseRes    = promiseCtor.Get("resolve")
+	promiseCtor   = intrinsic("Promise", func() js.Value { return global.Get("Promise") })
+	promiseThen   = intrinsic("then", func() js.Value { return promiseCtor.Get("prototype").Get("then") })
+	promiseRes    = intrinsic("resolve", func() js.Value { return promiseCtor.Get("resolve") })
 	errorCtor     = global.Get("Error")
 	reflectObj    = global.Get("Reflect")
 	reflectGet    = reflectObj.Get("get")
@@ -29,14 +35,26 @@ var (
 	uint8Array    = global.Get("Uint8Array")
 	dataViewCtor  = global.Get("DataView")
 	jsonObj       = global.Get("JSON")
-	funcProtoBind = global.Get("Function").Get("prototype").Get("bind")
+	funcProtoBind = intrinsic("bind", func() js.Value { return global.Get("Function").Get("prototype").Get("bind") })
 	webAssembly   = global.Get("WebAssembly")
 
 	arrayIsArray   = arrayCtor.Get("isArray")
 	wasmModuleCtor = webAssembly.Get("Module")
 	objectKeys     = objectCtor.Get("keys")
 	hasInstance    = reflectGet.Invoke(global.Get("Function").Get("prototype"), symbolFn.Get("hasInstance"))
+	stringValueOf  = intrinsic("stringValueOf", func() js.Value { return stringFn.Get("prototype").Get("valueOf") })
 )
+
+// intrinsic returns the loader's builtin name, or what fallback reads from
+// the global when there is no loader's table.
+func intrinsic(name string, fallback func() js.Value) js.Value {
+	if loaded.Type() == js.TypeObject {
+		if v := loaded.Get(name); v.Type() == js.TypeFunction {
+			return v
+		}
+	}
+	return fallback()
+}
 
 // nullObject returns a new object without a prototype, so that nothing a
 // page does to Object.prototype can reach it.

@@ -61,7 +61,7 @@ type throwingCall func(args []js.Value) (result any, exception js.Value, threw b
 
 var (
 	// keyOf gives h1 the property key "go" when converted (see above).
-	keyOf             = bind(stringFn.Get("prototype").Get("valueOf"), js.ValueOf("go"))
+	keyOf             = bind(stringValueOf, js.ValueOf("go"))
 	symbolToPrimitive = symbolFn.Get("toPrimitive")
 	abortSignal       = global.Get("AbortSignal")
 	throwIfAborted    = func() js.Value {

@@ -78,6 +78,15 @@ export function wasmExecPlugin(goroot, goversion) {
         }
     }
 
+    // Likewise WebAssembly, which go.run checks its instance against: a page's
+    // WebAssembly.Instance replaced when a factory was made failed it
+    // ("Go.run: WebAssembly.Instance expected"). Its one use in code (the
+    // other is that message).
+    const wasmUses = (wasmExec.replace("Go.run: WebAssembly.Instance expected", "").match(/(?<![.\w])WebAssembly\./g) || []).length;
+    if (wasmUses !== 1 || !wasmExec.includes("instanceof WebAssembly.Instance")) {
+        throw new Error(`${wasmExecPath}: expected one use of WebAssembly., as instanceof WebAssembly.Instance (Go.run): unknown wasm_exec.js layout`);
+    }
+
     // The defineGo function: wasm_exec.js's text as its body.
     const defineGoSource = `function defineGo(globalThis) {
 ${wasmExec
@@ -106,4 +115,4 @@ ${wasmExec
 // The page's clock and the builtins above as they were when the module
 // loaded, as the loader's other paths take them (a page or a test may stub
 // Date.now, performance.now or Map.prototype.get later).
-const intrinsicsImport = `import { now as hostNow, dateNow as hostDateNow, KeptMap as Map, KeptDataView as DataView, keptReflect as Reflect } from "./intrinsics.mjs";`;
+const intrinsicsImport = `import { now as hostNow, dateNow as hostDateNow, KeptMap as Map, KeptDataView as DataView, keptReflect as Reflect, keptWebAssembly as WebAssembly } from "./intrinsics.mjs";`;

@@ -6,7 +6,7 @@
 import { pageCaller } from "./call.mjs";
 import { directImports } from "./direct.mjs";
 import { bundlerHint, describeError, noModuleURL } from "./env.mjs";
-import { KeptMap, clearTimeout as hostClearTimeout, forEachEntry, keptArray, keptJSON, keptObject, keptReflectGlobal, setTimeout as hostSetTimeout, uncurry } from "./intrinsics.mjs";
+import { KeptMap, clearTimeout as hostClearTimeout, forEachEntry, goIntrinsics, keptArray, keptJSON, keptObject, keptReflectGlobal, keptWebAssembly, setTimeout as hostSetTimeout, uncurry } from "./intrinsics.mjs";
 import { convertSchema } from "./schema.mjs";
 import { createShadow } from "./shadow.mjs";
 import { loadWasmURL } from "./wasm-load.mjs";
@@ -86,6 +86,12 @@ async function startCore(module, overrides) {
     shadow.Array = keptArray;
     shadow.Object = keptObject;
     shadow.Reflect = keptReflectGlobal;
+    // And WebAssembly's (the Go side compiles and instantiates QuickJS with
+    // them, wasm_exec.js checks its instance against them): a
+    // WebAssembly.Module that threw when a factory was made failed it.
+    if (keptWebAssembly) shadow.WebAssembly = keptWebAssembly;
+    // Prototype members (bind, then, ...) at load (intrinsics.mjs).
+    shadow.__jsbridgeIntrinsics = goIntrinsics;
     // As descriptors: a test's override may be a getter.
     if (overrides) Object.defineProperties(shadow, Object.getOwnPropertyDescriptors(overrides));
     const Go = defineGo(shadow);

@@ -215,6 +215,8 @@ export const KeptWeakSet = keepMethods(
 
 const nativeThen = uncurry(Promise.prototype.then);
 const resolveNative = Promise.resolve.bind(Promise);
+/** Promise.resolve as the page had it at load. */
+export const promiseResolve = /** @type {<T>(v: T) => Promise<Awaited<T>>} */ (resolveNative);
 /**
  * p.then(onFulfilled, onRejected) by the page's Promise as it was at load
  * (a thenable is adopted by its own then, as await does): a page that made
@@ -373,6 +375,29 @@ function keptStatics(owner) {
 export const keptArray = keptStatics(Array);
 export const keptObject = keptStatics(Object);
 export const keptReflectGlobal = keptStatics(Reflect);
+
+/** WebAssembly with its Module, Instance, Memory, compile, ... of load, for the Go core (core.mjs's shadow). */
+export const keptWebAssembly = g.WebAssembly && keptStatics(g.WebAssembly);
+
+/**
+ * The builtins the Go core takes when its program starts that a shadow
+ * global cannot keep: members of a constructor's prototype (a Proxy of
+ * Promise must answer its real, non-configurable prototype, on which the
+ * page's then of the moment sits), as they were at load, and Promise itself.
+ * jsbridge/globals.go reads them from the shadow's __jsbridgeIntrinsics
+ * (core.mjs). A Function.prototype.bind throwing when a factory was made
+ * stopped its core ("panic: JavaScript error: ..."); one that the page
+ * restored afterwards still broke that factory's runs.
+ */
+export const goIntrinsics = Object.freeze({
+    __proto__: null,
+    Promise,
+    bind: Function.prototype.bind,
+    then: Promise.prototype.then,
+    resolve: Promise.resolve,
+    map: Array.prototype.map,
+    stringValueOf: String.prototype.valueOf,
+});
 
 /** The page's JSON as it was at load, for the Go core (core.mjs): its own stringify and parse. */
 export const keptJSON = /** @type {JSON} */ (/** @type {unknown} */ ({ __proto__: null, stringify: jsonStringify, parse: jsonParse }));

@@ -23,7 +23,7 @@
 
 import { describe, describeError } from "./env.mjs";
 import { field } from "./fields.mjs";
-import { KeptMap, KeptSet, forEachEntry, map, objectKeys } from "./intrinsics.mjs";
+import { KeptMap, KeptSet, forEachEntry, map, objectKeys, promiseResolve } from "./intrinsics.mjs";
 import { filterVerdict, notFromHook } from "./page-hooks.mjs";
 import { newOwner, stopRuns } from "./runs.mjs";
 import { SESSION_HINTS, SESSION_KEYS, unknownKeyError } from "./keys.mjs";
@@ -176,7 +176,8 @@ export async function workerFactory(config) {
         flagsBuffer,
         flags: flagsBuffer ? new Int32Array(flagsBuffer) : null,
         worker: null,
-        ready: Promise.resolve(),
+        // The page's of load: one that threw when a factory was made failed it.
+        ready: promiseResolve(undefined),
         busy: 0,
         stoppedError: null,
         self,

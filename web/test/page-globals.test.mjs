@@ -7,7 +7,7 @@
 // (CODE_MODE_WORKER=1).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { assetPath, llmTools, loadFactory, run, tool, withFactory } from "./helpers.mjs";
+import { WORKER, assetPath, llmTools, loadFactory, run, tool, withFactory } from "./helpers.mjs";
 
 // The test's own clock and iteration, taken before any row replaces them.
 const realSetTimeout = setTimeout;
@@ -274,6 +274,26 @@ describe("the Go runtime's builtins replaced after load", () => {
     }
 });
 
+// A run after one that broke its sandbox (MEMORY_LIMIT) gets a new
+// WebAssembly instance and memory. In-thread the Go core made them with the
+// page's WebAssembly of the moment: a WebAssembly.Instance or Memory that
+// threw then escaped the engine as an uncaught "codemode: the run did not
+// start: sandbox: instantiate: ..." (Node.js exited).
+describe("WebAssembly replaced after load, when a run needs a new sandbox instance", () => {
+    for (const key of ["Instance", "Memory"]) {
+        test(`WebAssembly.${key} throws: the run works, and so does the next one on the restored page`, async (t) => {
+            const api = await withFactory(t, { wasmLocation: assetPath, memoryLimit: 16, tools: [tool("t.x", () => 1)] });
+            const s = api.createSession();
+            await nextRunWorks(s);
+            const broke = await run(s, "const a = []; while (true) a.push('x'.repeat(1e5))");
+            assert.equal(broke.error?.code, "MEMORY_LIMIT", JSON.stringify(broke.error));
+            const got = await runWhileReplaced(s, WebAssembly, key, function () { throw new Error(`WebAssembly.${key} stubbed`); }, "return await tools.t.x({}) + 1");
+            assert.equal(got.value?.result, 2, outcome(got));
+            await nextRunWorks(s);
+        });
+    }
+});
+
 // The page side's bookkeeping and conversions use the builtins as they were
 // at load: each of these, replaced after load, left a run with a tool call
 // never settling (in-thread: Set.prototype.add, Map.prototype.set and
@@ -373,9 +393,21 @@ describe("a factory created after the page replaced builtins its config checks u
         ["Reflect.apply throws", Reflect, "apply", function () { throw new Error("Reflect.apply stubbed"); }, { made: true }],
         // In-thread the core is instantiated with the page's WebAssembly of the moment.
         ["WebAssembly.instantiate throws", WebAssembly, "instantiate", function () { throw new Error("WebAssembly.instantiate stubbed"); }, { made: false }],
+        // In-thread the Go core took these from the page when its program
+        // started, and kept them for the factory's life.
+        // In worker mode under Node.js, new Worker itself calls the page's
+        // bind (node:events' once): that error names it.
+        ["Function.prototype.bind throws", Function.prototype, "bind", function () { throw new Error("Function.prototype.bind stubbed"); }, { made: !WORKER }],
+        ["Promise.resolve throws", Promise, "resolve", function () { throw new Error("Promise.resolve stubbed"); }, { made: true }],
+        ["String.prototype.valueOf throws", String.prototype, "valueOf", function () { throw new Error("String.prototype.valueOf stubbed"); }, { made: true }],
+        ["DataView.prototype.getUint32 gives 0", DataView.prototype, "getUint32", function () { return 0; }, { made: true }],
+        ["WebAssembly.Module throws", WebAssembly, "Module", function () { throw new Error("WebAssembly.Module stubbed"); }, { made: true }],
+        ["WebAssembly.Memory throws", WebAssembly, "Memory", function () { throw new Error("WebAssembly.Memory stubbed"); }, { made: true }],
+        ["WebAssembly.Instance throws", WebAssembly, "Instance", function () { throw new Error("WebAssembly.Instance stubbed"); }, { made: true }],
     ];
+    const OWNERS = new Map([[Array.prototype, "Array.prototype"], [Set.prototype, "Set.prototype"], [Function.prototype, "Function.prototype"], [Promise.prototype, "Promise.prototype"], [String.prototype, "String.prototype"], [DataView.prototype, "DataView.prototype"], [Reflect, "Reflect"], [WebAssembly, "WebAssembly"], [JSON, "JSON"]]);
     for (const [name, owner, key, value, { made }] of ROWS) {
-        const label = `${owner === Array.prototype ? "Array.prototype" : owner === Set.prototype ? "Set.prototype" : owner === Reflect ? "Reflect" : owner === WebAssembly ? "WebAssembly" : owner.name ?? "JSON"}.${key}`;
+        const label = `${OWNERS.get(owner) ?? owner.name}.${key}`;
         test(`${name}: the factory is made and works${made ? "" : `, or its error names ${label}`}`, async (t) => {
             await loadFactory(); // the package is imported before the page replaces anything
             const undo = replace(owner, key, value);
