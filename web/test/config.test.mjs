@@ -280,9 +280,11 @@ describe("the QuickJS asset", () => {
             await assert.rejects(IoCodeModeFactory({ wasmLocation: url }), assetError(url, /Cannot load the QuickJS asset from .*: fetch failed \(connect ECONNREFUSED 127\.0\.0\.1:\d+\)$/));
         });
 
-        test("the asset is fetched once per factory, never per session or run", async (t) => {
+        test("the asset is fetched once, never per session or run", async (t) => {
             const before = server.hits.filter((p) => p === "/wasm/typed.wasm").length;
-            const api = await withFactory(t, { wasmLocation: `${server.url}/wasm/typed.wasm` });
+            // A URL no factory loaded before: each is fetched once, then
+            // shared (quickjs-asset-once.test.mjs).
+            const api = await withFactory(t, { wasmLocation: `${server.url}/wasm/typed.wasm?sessions` });
             for (let i = 0; i < 3; i++) {
                 const session = api.createSession();
                 const executeCode = session.getLlmTools().find((t) => t.name === "executeCode");
