@@ -23,7 +23,7 @@
 
 import { describe, describeError } from "./env.mjs";
 import { field } from "./fields.mjs";
-import { KeptMap, KeptSet, forEachEntry, map, objectKeys, promiseResolve } from "./intrinsics.mjs";
+import { KeptMap, KeptSet, forEachEntry, isArray, map, objectKeys, promiseResolve } from "./intrinsics.mjs";
 import { filterVerdict, notFromHook } from "./page-hooks.mjs";
 import { newOwner, stopRuns } from "./runs.mjs";
 import { SESSION_HINTS, SESSION_KEYS, unknownKeyError } from "./keys.mjs";
@@ -226,8 +226,9 @@ export async function workerFactory(config) {
         // A live session's own tool keeps its name (codemode.go
         // RegisterTools): checked first, as there.
         // By index and forEachEntry, not forEach and a destructuring for-of:
-        // the page's Array methods and iterator of the moment may be broken.
-        if (Array.isArray(list)) {
+        // the page's Array methods and iterator of the moment may be broken,
+        // and its Array.isArray (one answering false skipped this check).
+        if (isArray(list)) {
             for (let i = 0; i < list.length; i++) {
                 const def = list[i];
                 const name = def !== null && typeof def === "object" ? def.name : undefined;
@@ -287,13 +288,13 @@ export async function workerFactory(config) {
         },
         createSession(options) {
             check();
-            if (options !== undefined && options !== null && (typeof options !== "object" || Array.isArray(options))) {
+            if (options !== undefined && options !== null && (typeof options !== "object" || isArray(options))) {
                 throw new TypeError(`createSession(options): expected an object, got ${describe(options)}`);
             }
             const o = /** @type {any} */ (options || {});
             let given;
             try {
-                given = Object.keys(o);
+                given = objectKeys(o);
             } catch (err) {
                 // The core's words (wasm/config.go checkKeys), as in-thread.
                 throw new TypeError(`createSession(options): cannot list its keys: ${describeError(err)}`);

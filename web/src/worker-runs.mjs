@@ -7,7 +7,7 @@
 // worker's ref while in flight (holdInFlight).
 
 import { prototypeHazard } from "./fields.mjs";
-import { jsonParse, jsonStringify, map, then } from "./intrinsics.mjs";
+import { jsonParse, jsonStringify, map, objectKeys, then } from "./intrinsics.mjs";
 import { overwriteVerdict } from "./page-hooks.mjs";
 import { abortReason, argsOnce, markSchema, normalizeRunOptions, whenAborted } from "./run-options.mjs";
 import { emit, finishRun, now, observed, settledAs, startRun } from "./runs.mjs";
@@ -55,8 +55,9 @@ export function llmTools(h, sid, owner, deadReason) {
             const signal = opts.signal;
             if (signal && signal.aborted) return Promise.reject(abortReason(signal));
             const onEvent = opts.onEvent;
-            // The keys the caller wrote, for the core's unknown-key check.
-            const given = options !== null && typeof options === "object" ? Object.keys(options) : undefined;
+            // The keys the caller wrote, for the core's unknown-key check, by
+            // the load-time Object.keys: one answering [] let a typo through.
+            const given = options !== null && typeof options === "object" ? objectKeys(options) : undefined;
             const run = startRun(owner, opts.context, onEvent, h.factoryOnEvent);
             // A run nobody observes (no onEvent) makes no events, as in-thread.
             const watched = t.name === "executeCode" && observed(run, h.factoryOnEvent);

@@ -8,7 +8,7 @@
 
 import { describe } from "./env.mjs";
 import { field } from "./fields.mjs";
-import { KeptSet, KeptWeakMap, arrayIterationKept, isArray, jsonParse, jsonStringify, map } from "./intrinsics.mjs";
+import { KeptSet, KeptWeakMap, arrayIterationKept, isArray, jsonParse, jsonStringify, map, objectKeys } from "./intrinsics.mjs";
 import { TOOL_HINTS, TOOL_KEYS, quoteCut, unknownKeyError } from "./keys.mjs";
 import { convertSchema } from "./schema.mjs";
 import { refCycleError } from "./refcycle.mjs";
@@ -72,7 +72,7 @@ export function checkTools(list, path, taken) {
     return map(list, (def, i) => {
         const p = path === "tool" ? path : `${path}[${i}]`;
         if (def === null || typeof def !== "object" || isArray(def)) throw new TypeError(`${p}: expected a tool definition object, got ${describe(def)}`);
-        const keyError = unknownKeyError(p, Object.keys(def), TOOL_KEYS, TOOL_HINTS);
+        const keyError = unknownKeyError(p, objectKeys(def), TOOL_KEYS, TOOL_HINTS);
         if (keyError) throw keyError;
         // Each field once, never from Object.prototype (fields.mjs); every
         // key set, so that an absent one is not read from there either.

@@ -516,3 +516,56 @@ describe("an interceptor's replacement input, on a page that replaced JSON.strin
         await nextRunWorks(s);
     });
 });
+
+// Unknown keys are refused, whatever the page's Object.keys of the moment
+// answers: worker mode listed execute()'s and createSession()'s options and
+// a tool definition's keys with it, so one answering [] let a typo
+// ("singal") through, and a name clash with a live session's own tool went
+// unchecked under an Array.isArray answering false.
+describe("key and name checks after the page replaced Object.keys or Array.isArray", () => {
+    const emptyKeys = function () { return []; };
+    /** What f() threw, or "nothing thrown". @param {() => unknown} f */
+    const thrown = (f) => {
+        try {
+            f();
+        } catch (error) {
+            return String(error?.message ?? error);
+        }
+        return "nothing thrown";
+    };
+    test("Object.keys gives []: a misspelt key of execute()'s options, createSession()'s options or a tool definition is refused", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.x", () => 1)] });
+        const s = api.createSession();
+        await nextRunWorks(s);
+        const { executeCode } = llmTools(s);
+        const undo = replace(Object, "keys", emptyKeys);
+        let got, session, registered;
+        try {
+            got = await settled(() => executeCode.execute({ explanation: "", code: "return 1" }, { singal: null }), 20_000);
+            session = thrown(() => api.createSession({ tool: [] }));
+            registered = thrown(() => api.registerTools([{ ...tool("t.y", () => 2), descripton: "y" }]));
+        } finally {
+            undo();
+        }
+        assert.ok(!("hung" in got), "the run never settled");
+        assert.match(String(got.error?.message ?? JSON.stringify(got.value)), /unknown key "singal"/);
+        assert.match(session, /unknown key "tool"/);
+        assert.match(registered, /unknown key "descripton"/);
+        await nextRunWorks(s);
+    });
+    test("Array.isArray always false: registering a name a live session's own tool has is refused", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.x", () => 1)] });
+        const s = api.createSession({ tools: [tool("t.own", () => 4)] });
+        await nextRunWorks(s);
+        const undo = replace(Array, "isArray", function () { return false; });
+        let registered;
+        try {
+            registered = thrown(() => api.registerTools([tool("t.own", () => 5)]));
+        } finally {
+            undo();
+        }
+        assert.match(registered, /already a tool of a session/);
+        const r = await run(s, "return await tools.t.own({})");
+        assert.equal(r.result, 4, JSON.stringify(r.error));
+    });
+});
