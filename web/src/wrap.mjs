@@ -8,7 +8,7 @@ import { CALL, SETTLE } from "./call.mjs";
 import { exitedError } from "./core.mjs";
 import { field, prototypeHazard } from "./fields.mjs";
 import { callerStack, thrownByTool } from "./env.mjs";
-import { KeptMap, KeptSet, KeptWeakMap, arrayOf, map, newAbortController, queueMicrotask, then } from "./intrinsics.mjs";
+import { KeptMap, KeptSet, KeptWeakMap, arrayOf, map, newAbortController, objectKeys, queueMicrotask, then } from "./intrinsics.mjs";
 import { callTool, consoleLine, emit, finishRun, newOwner, now, observed, refusedCall, runInCore, runOf, settledAs, startRun, stopRuns } from "./runs.mjs";
 import { askInterceptor, filterVerdict, notFromHook, overwriteVerdict } from "./page-hooks.mjs";
 import { abortReason, argsOnce, markSchema, normalizeRunOptions, whenAborted } from "./run-options.mjs";
@@ -20,6 +20,8 @@ import { abortReason, argsOnce, markSchema, normalizeRunOptions, whenAborted } f
  * @typedef {import("./core.mjs").Core} Core
  * @typedef {{ check: () => void, sync: <T>(fn: () => T) => T, async: (fn: () => any) => Promise<any> }} Guard
  */
+
+const SESSION_DISPOSED = "Code Mode: this session has been disposed; create a new one with createSession().";
 
 /**
  * The page's side of the in-thread engine: the core gets wrappers of the
@@ -35,22 +37,58 @@ export function pagePipeline(config) {
     const originals = new KeptWeakMap();
     /** @param {any} w */
     const orig = (w) => (w && typeof w === "object" && originals.has(w) ? originals.get(w) : w);
-    /** @param {any} def */
-    const wrapDef = (def) => {
+    /**
+     * @param {any} def
+     * @param {(() => void)[]} [cuts] gets the function that lets go of def (ownList)
+     */
+    const wrapDef = (def, cuts) => {
         if (def === null || typeof def !== "object" || Array.isArray(def) || typeof field(def, "execute") !== "function") return def;
+        /** @type {any} */
+        let held = def;
+        /** @type {any} */
         const w = {
             ...def,
             // The engine's CallSignal of the call (call.mjs), not its
             // signal, which reading would make; and its settle step, run
             // before the call is reported.
             execute: (/** @type {unknown} */ input, /** @type {any} */ opts) =>
-                callTool(runOf(opts && opts.context), def, input, opts && (opts[CALL] || opts.signal), onEvent, opts && opts[SETTLE]),
+                held
+                    ? callTool(runOf(opts && opts.context), held, input, opts && (opts[CALL] || opts.signal), onEvent, opts && opts[SETTLE])
+                    : Promise.reject(new Error(SESSION_DISPOSED)),
         };
         originals.set(w, def);
+        if (cuts) {
+            cuts[cuts.length] = () => {
+                held = undefined;
+                originals.delete(w);
+                const keys = objectKeys(w);
+                for (let i = 0; i < keys.length; i++) delete w[keys[i]];
+            };
+        }
         return w;
     };
     /** @param {any} list */
-    const wrapList = (list) => (Array.isArray(list) ? list.map(wrapDef) : list);
+    const wrapList = (list) => (Array.isArray(list) ? list.map((/** @type {any} */ d) => wrapDef(d)) : list);
+    /**
+     * A session's own tools, wrapped as wrapList does, and the function
+     * its dispose calls to let go of them: the core's values (the list, the
+     * wrappers) stay in syscall/js's table until Go's collector finalizes
+     * them, which Go's pacer, seeing only its own small heap, may not do
+     * for thousands of sessions. Cut, the wrappers keep nothing of
+     * the page's definitions (their execute functions and what those close
+     * over), which go at the page's next collection.
+     * @param {any} list
+     */
+    const ownList = (list) => {
+        /** @type {(() => void)[]} */
+        const cuts = [];
+        const wrapped = Array.isArray(list) ? list.map((/** @type {any} */ d) => wrapDef(d, cuts)) : list;
+        const release = () => {
+            for (let i = 0; i < cuts.length; i++) cuts[i]();
+            cuts.length = 0;
+        };
+        return { list: wrapped, release };
+    };
     /** @type {any} */
     const goConfig = { ...config };
     if ("tools" in config) goConfig.tools = wrapList(config.tools);
@@ -87,7 +125,7 @@ export function pagePipeline(config) {
             onToolCall: (/** @type {any} */ c) => handled(decide(c)),
         };
     }
-    return { goConfig, wrapList, orig, onEvent };
+    return { goConfig, wrapList, ownList, orig, onEvent };
 }
 
 /**
@@ -347,14 +385,15 @@ function wrapLlmTool(tool, guard, pipe, owner) {
  * @param {() => boolean} factoryDisposed
  * @param {Pipeline} pipe
  * @param {import("./runs.mjs").Owner} factoryOwner
+ * @param {() => void} release lets go of the session's own tools (ownList)
  * @returns {Session}
  */
-function wrapSession(session, core, factoryDisposed, pipe, factoryOwner) {
+function wrapSession(session, core, factoryDisposed, pipe, factoryOwner, release) {
     let disposed = false;
     const owner = newOwner(factoryOwner);
     const guard = makeGuard(core, () => {
         if (factoryDisposed()) return "Code Mode: this session's factory has been disposed.";
-        if (disposed) return "Code Mode: this session has been disposed; create a new one with createSession().";
+        if (disposed) return SESSION_DISPOSED;
         return "";
     });
     return {
@@ -373,7 +412,13 @@ function wrapSession(session, core, factoryDisposed, pipe, factoryOwner) {
             }
             disposed = true;
             stopRuns(owner, "Code Mode: the session was disposed while this run was in flight.");
-            afterCore(() => session.dispose());
+            afterCore(() => {
+                try {
+                    session.dispose();
+                } finally {
+                    release();
+                }
+            });
         },
     };
 }
@@ -418,8 +463,15 @@ export function wrapApi(api, core, pipe) {
         createSession(options) {
             const o = /** @type {any} */ (options);
             const tools = field(o, "tools");
-            const goOptions = tools !== undefined ? { ...o, tools: pipe.wrapList(tools) } : options;
-            return guard.sync(() => wrapSession(api.createSession(goOptions), core, isDisposed, pipe, owner));
+            const own = tools !== undefined ? pipe.ownList(tools) : undefined;
+            const goOptions = own ? { ...o, tools: own.list } : options;
+            const release = own ? own.release : () => {};
+            try {
+                return guard.sync(() => wrapSession(api.createSession(goOptions), core, isDisposed, pipe, owner, release));
+            } catch (err) {
+                release();
+                throw err;
+            }
         },
         dispose() {
             if (disposed || core.state.exited) {
