@@ -67,8 +67,11 @@ export function pagePipeline(config) {
         }
         return w;
     };
-    /** @param {any} list */
-    const wrapList = (list) => (Array.isArray(list) ? list.map((/** @type {any} */ d) => wrapDef(d)) : list);
+    /**
+     * @param {any} list
+     * @param {(() => void)[]} [cuts] as wrapDef's
+     */
+    const wrapList = (list, cuts) => (Array.isArray(list) ? list.map((/** @type {any} */ d) => wrapDef(d, cuts)) : list);
     /**
      * A session's own tools, wrapped as wrapList does, and the function
      * its dispose calls to let go of them: the core's values (the list, the
@@ -82,7 +85,7 @@ export function pagePipeline(config) {
     const ownList = (list) => {
         /** @type {(() => void)[]} */
         const cuts = [];
-        const wrapped = Array.isArray(list) ? list.map((/** @type {any} */ d) => wrapDef(d, cuts)) : list;
+        const wrapped = wrapList(list, cuts);
         const release = () => {
             for (let i = 0; i < cuts.length; i++) cuts[i]();
             cuts.length = 0;
