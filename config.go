@@ -18,23 +18,28 @@ import (
 // means its default.
 type Config struct {
 	// Timeout is the wall-clock limit of one executeCode run, time spent
-	// awaiting tools included. Default 30s. It starts when the run gets a
-	// sandbox instance: a run waiting for one (16 runs of the CodeMode
-	// already executing, see New) waits as long as its ctx allows.
+	// awaiting tools included. Default 30s; 1ms to 24h. It starts when the
+	// run gets a sandbox instance: a run waiting for one (16 runs of the
+	// CodeMode already executing, see New) waits as long as its ctx allows.
 	Timeout time.Duration
 	// MemoryLimitMB is the sandbox heap limit and the ceiling of its
-	// WebAssembly memory, in MiB. Default 128. It also bounds the JSON
-	// inputs of a run's tool calls in flight (made and not yet returned;
-	// each counts twice with OnToolCall, which gets a copy): a call past
-	// it throws a RangeError in the program, and its record says "input
-	// too large".
+	// WebAssembly memory, in MiB. Default 128; 1 to 1016 (a run's
+	// WebAssembly memory is 16 MiB plus twice the limit, and the QuickJS
+	// asset's can be at most 2 GiB: sandbox.MaxMemoryLimit). It also
+	// bounds the JSON inputs of a run's tool calls in flight (made and
+	// not yet returned; each counts twice with OnToolCall, which gets a
+	// copy): a call past it throws a RangeError in the program, and its
+	// record says "input too large".
 	MemoryLimitMB int
-	// MaxToolCalls is the number of tool calls one run may make. Default 1000.
+	// MaxToolCalls is the number of tool calls one run may make. Default
+	// 1000; 1 to 50,000 (each call has a record in the run's output). The
+	// call past it ends the run with ErrorCodeToolLimit.
 	MaxToolCalls int
 	// MaxResultChars is the budget of model-visible output of one run
 	// (result and logs), in bytes of UTF-8 (JSON for the result): a
 	// character outside ASCII counts 2 to 4. More is truncated with a
-	// visible marker. Default 20000.
+	// visible marker. Default 20000; 100 to 10,000,000 (room for an error
+	// message, and a run's output must fit in one JavaScript string).
 	MaxResultChars int
 	// ToolFilter decides which tools exist for the model. nil shows all.
 	// It is asked about every tool on every run, search and

@@ -79,14 +79,15 @@ type RunError struct {
 	// Name is the JavaScript error's name (TypeError, SyntaxError, ...).
 	Name string `json:"name"`
 	// Message is its message, with a hint where the sandbox knows one
-	// (what to write instead of Intl, say); at most 2,000 characters.
+	// (what to write instead of Intl, say); at most 2,000 bytes of UTF-8
+	// (cut on a character boundary, ending in "…").
 	Message string `json:"message"`
 	// Code is one of the ErrorCode constants.
 	Code string `json:"code"`
 	// Line and Column are 1-based, 0 when unknown.
 	Line   int `json:"line,omitempty"`
 	Column int `json:"column,omitempty"`
-	// Stack is the JavaScript stack, at most 2,000 characters.
+	// Stack is the JavaScript stack, at most 2,000 bytes of UTF-8.
 	Stack string `json:"stack,omitempty"`
 }
 
@@ -95,7 +96,8 @@ type LogEntry struct {
 	// Level is "log", "info", "warn", "error" or "debug".
 	Level string `json:"level"`
 	// Message is the line as console.log formats it (objects as JSON), at
-	// most 2,000 characters.
+	// most 2,000 bytes of UTF-8 (cut on a character boundary, ending in
+	// "…").
 	Message string `json:"message"`
 }
 
@@ -123,6 +125,8 @@ const ErrorCodeToolLimit = "TOOL_LIMIT"
 const (
 	maxLogEntries    = 200
 	maxLogEntryChars = 2000
+	// maxErrorChars bounds RunError's Message and Stack, in bytes.
+	maxErrorChars = 2000
 )
 
 // ExecuteCode runs the model's code. runContext is the run context, the
@@ -496,7 +500,7 @@ func (r *runState) finish(res *sandbox.Result, d time.Duration) *ExecuteResult {
 	}
 	if res.Error != nil {
 		e := res.Error
-		out.Error = &RunError{Name: e.Name, Message: trunc.String(e.Message+hintFor(e)+memoryLimitHint(e, r.s.cm.cfg.MemoryLimitMB)+entityNameHint(r.code, e)+syntaxHint(r.code, e)+typeErrorHint(r.code, e, r.calleeHint)+unawaitedHint(e, calls), 2000), Code: string(e.Code), Line: e.Line, Column: e.Column, Stack: trunc.String(e.Stack, 2000)}
+		out.Error = &RunError{Name: e.Name, Message: trunc.String(e.Message+hintFor(e)+memoryLimitHint(e, r.s.cm.cfg.MemoryLimitMB)+entityNameHint(r.code, e)+syntaxHint(r.code, e)+typeErrorHint(r.code, e, r.calleeHint)+unawaitedHint(e, calls), maxErrorChars), Code: string(e.Code), Line: e.Line, Column: e.Column, Stack: trunc.String(e.Stack, maxErrorChars)}
 		if name, ok := strings.CutPrefix(e.Call, callLabelPrefix); ok && e.Line == 0 {
 			// A tool's error the program returned rather than awaited:
 			// the position of the call, when the code makes it in one place.

@@ -57,7 +57,8 @@ const (
 // SearchRequest is one tool search.
 type SearchRequest struct {
 	// Query is what the caller wants to do, in words, or a tool or
-	// namespace name. Empty lists tools by name.
+	// namespace name. Empty lists tools by name. Only its first 1,000
+	// characters are read.
 	Query string
 	// Namespace restricts the search to one namespace ("orders" or
 	// "crm.accounts"); with an empty Query it lists that namespace.
