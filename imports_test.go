@@ -15,6 +15,7 @@ import (
 // only jsbridge uses syscall/js (wasm, the JS face of this package, and the
 // benchmark engine reach JavaScript through jsbridge's helpers); the sandbox never
 // reaches jsbridge or this package; jsbridge never reaches this package;
+// only wasm depends on both this package and jsbridge;
 // the algorithms under internal/ (search, tsgen, jsondec, leb, tsstrip, wasmbin)
 // reach no other layer (wasmbin shares the host interface's value types);
 // and neither wazero nor esbuild reaches the bundle.
@@ -84,6 +85,13 @@ func TestImportRules(t *testing.T) {
 			t.Errorf("%s depends on %s", rule.pkg, rule.forbidden)
 		}
 	}
+	// Only wasm joins the two sides: the product (this package) and the
+	// JavaScript host (jsbridge).
+	for pkg, d := range deps {
+		if d[mod] && d[mod+"/jsbridge"] && pkg != mod+"/wasm" {
+			t.Errorf("%s depends on both %s and jsbridge: only wasm may", pkg, mod)
+		}
+	}
 }
 
 // TestWasmReadsPageValuesThroughJsbridge: wasm/ holds page-supplied values
@@ -126,6 +134,62 @@ func TestWasmReadsPageValuesThroughJsbridge(t *testing.T) {
 				return true
 			}
 			t.Errorf("%s: .%s on a JavaScript value: use jsbridge's helpers", fset.Position(call.Pos()), sel.Sel.Name)
+			return true
+		})
+	}
+}
+
+// TestQuickJSExportsOnlyThroughFFI: sandbox/internal/ffi is the only code
+// that calls QuickJS's exports (ARCHITECTURE.md: the FFI in one place, with
+// typed handles and the name table generated from the pinned asset). Outside
+// it, in every non-test file of the module (native and GOOS=js), nothing
+// looks an export up by name (wasmhost.Instance.Func(name, type)) and no
+// string names a QTS_ export. The backends implement Func; they never call
+// it. bench/ is aside (its counting backend wraps Func, and looks up its own
+// test modules' exports).
+func TestQuickJSExportsOnlyThroughFFI(t *testing.T) {
+	const mod = "github.com/interopio/code-mode"
+	files := map[string]bool{}
+	for _, goos := range []string{"", "js"} {
+		cmd := osexec.Command("go", "list", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{join .GoFiles \" \"}}", "./...")
+		if goos != "" {
+			cmd.Env = append(cmd.Environ(), "GOOS=js", "GOARCH=wasm")
+		}
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go list: %v", err)
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			parts := strings.Split(line, "\t")
+			if len(parts) != 3 || !strings.HasPrefix(parts[0], mod) || strings.Contains(parts[0], "/node_modules/") ||
+				strings.HasPrefix(parts[0], mod+"/sandbox/internal/ffi") || strings.HasPrefix(parts[0], mod+"/bench/") {
+				continue
+			}
+			for _, f := range strings.Fields(parts[2]) {
+				files[filepath.Join(parts[1], f)] = true
+			}
+		}
+	}
+	if len(files) < 50 {
+		t.Fatalf("go list found only %d files", len(files))
+	}
+	fset := token.NewFileSet()
+	for file := range files {
+		f, err := parser.ParseFile(fset, file, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.BasicLit:
+				if n.Kind == token.STRING && strings.Contains(n.Value, "QTS_") {
+					t.Errorf("%s: %s names a QuickJS export: call it through sandbox/internal/ffi", fset.Position(n.Pos()), n.Value)
+				}
+			case *ast.CallExpr:
+				if sel, ok := n.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Func" && len(n.Args) == 2 {
+					t.Errorf("%s: an export looked up by name: call it through sandbox/internal/ffi", fset.Position(n.Pos()))
+				}
+			}
 			return true
 		})
 	}
