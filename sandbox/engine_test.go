@@ -132,15 +132,15 @@ func TestHidden(t *testing.T) {
 			`return [typeof a, typeof b, typeof c, Object.keys(globalThis).filter((k) => k.length === 1), viaPrelude()]`, `["undefined","undefined","undefined",[],"a"]`, ""},
 		{"async through the prelude", `(a, b, c) => { globalThis.wait = c }`,
 			`return await wait()`, `"later"`, ""},
-		{"not a function", `1`, `return 1`, ``, "sandbox: prelude failed: TypeError: not a function"},
-		{"a prelude that throws", `() => { throw new RangeError("no") }`, `return 1`, ``, "sandbox: prelude failed: RangeError: no"},
-		{"no prelude", ``, `return 1`, ``, "sandbox: Program.Hidden needs a Prelude (a function expression that takes the Funcs)"},
+		{"not a function", `1`, `return 1`, ``, "sandbox: invalid program: Program.Prelude threw: TypeError: not a function"},
+		{"a prelude that throws", `() => { throw new RangeError("no") }`, `return 1`, ``, "sandbox: invalid program: Program.Prelude threw: RangeError: no"},
+		{"no prelude", ``, `return 1`, ``, "sandbox: invalid program: Program.Hidden needs a Prelude (a function expression that takes the Funcs)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := e.Run(context.Background(), sandbox.Program{Code: tc.code, Prelude: tc.prelude, Funcs: funcs, Hidden: true, Body: true})
 			if tc.err != "" {
-				if err == nil || err.Error() != tc.err {
-					t.Fatalf("err = %v, want %q", err, tc.err)
+				if err == nil || err.Error() != tc.err || !errors.Is(err, sandbox.ErrInvalidProgram) {
+					t.Fatalf("err = %v, want %q wrapping ErrInvalidProgram", err, tc.err)
 				}
 				return
 			}

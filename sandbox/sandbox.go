@@ -79,6 +79,15 @@ var (
 	// ErrAsset is wrapped by errors for a file that is not the expected
 	// QuickJS asset (not WebAssembly, truncated, another build).
 	ErrAsset = errors.New("sandbox: bad QuickJS asset")
+	// ErrInvalidConfig is wrapped by NewEngine's and NewEngineFromModule's
+	// errors for a Config that cannot work; the message names the field.
+	ErrInvalidConfig = errors.New("sandbox: invalid config")
+	// ErrInvalidProgram is wrapped by Run's errors for a Program that
+	// cannot run, a mistake of the caller's rather than of the program's
+	// code: a Func with not exactly one of Async, Sync, Bytes and Source
+	// set, Hidden without a Prelude, or a Prelude that throws. The message
+	// names the field.
+	ErrInvalidProgram = errors.New("sandbox: invalid program")
 )
 
 // Run's error on an Engine that NewEngine did not make (it has no asset
@@ -113,13 +122,14 @@ type Engine struct {
 // NewEngine compiles and checks the QuickJS asset (the bytes of
 // emscripten-module.wasm), adding the loop checks (InstrumentAsset) if it
 // has none. Bytes that are not that asset give an error wrapping ErrAsset;
-// a Config.MemoryLimit past MaxMemoryLimit (or negative), an error naming
-// it; no Config.Backend under GOOS=js, an error saying it is required.
+// a Config.MemoryLimit past MaxMemoryLimit (or negative), or no
+// Config.Backend under GOOS=js, an error wrapping ErrInvalidConfig that
+// names the field.
 func NewEngine(wasm []byte, cfg Config) (*Engine, error) {
 	if cfg.Backend == nil {
 		cfg.Backend = defaultBackend()
 		if cfg.Backend == nil {
-			return nil, errors.New("sandbox: Config.Backend is required on this platform")
+			return nil, fmt.Errorf("%w: Config.Backend is required on this platform (jsbridge provides it under GOOS=js)", ErrInvalidConfig)
 		}
 	}
 	if err := checkLimit(cfg.MemoryLimit); err != nil {
@@ -155,7 +165,8 @@ func InstrumentAsset(wasm []byte) ([]byte, error) { return ffi.InstrumentLoops(w
 // NewEngineFromModule checks an already compiled module (as the JS host
 // compiles it with streaming) and builds an engine on it. The engine owns
 // mod; on an error mod is closed. A module that is not the QuickJS asset
-// gives an error wrapping ErrAsset; a bad Config.MemoryLimit, as NewEngine.
+// gives an error wrapping ErrAsset; a bad Config.MemoryLimit, one wrapping
+// ErrInvalidConfig, as NewEngine.
 func NewEngineFromModule(mod wasmhost.Module, cfg Config) (*Engine, error) {
 	if err := checkLimit(cfg.MemoryLimit); err != nil {
 		mod.Close()
@@ -193,7 +204,7 @@ const MaxMemoryLimit = (2<<30 - 16<<20) / 2
 
 func checkLimit(l int64) error {
 	if l < 0 || l > MaxMemoryLimit {
-		return fmt.Errorf("sandbox: Config.MemoryLimit: must be between 1 byte and %d MiB (the QuickJS asset's memory holds at most 2 GiB, and an instance gets 16 MiB plus twice the limit), got %d", MaxMemoryLimit>>20, l)
+		return fmt.Errorf("%w: Config.MemoryLimit: must be between 1 byte and %d MiB (the QuickJS asset's memory holds at most 2 GiB, and an instance gets 16 MiB plus twice the limit), got %d", ErrInvalidConfig, MaxMemoryLimit>>20, l)
 	}
 	return nil
 }
@@ -557,8 +568,9 @@ func (e *Error) Error() string { return fmt.Sprintf("%s: %s: %s", e.Code, e.Name
 
 // Run runs p. Errors of the program come back in Result.Error; Run itself
 // fails only when ctx is done (context.Cause(ctx), however early), the
-// engine is closed, or an instance cannot be created. On an Engine that
-// NewEngine did not make (nil, zero) it fails with an error wrapping
+// engine is closed (ErrClosed), an instance cannot be created, p cannot
+// run (ErrInvalidProgram), or p.Started fails (its error). On an Engine
+// that NewEngine did not make (nil, zero) it fails with an error wrapping
 // ErrClosed.
 func (e *Engine) Run(ctx context.Context, p Program) (*Result, error) {
 	if e == nil || e.asset == nil {

@@ -6,7 +6,6 @@ package sandbox
 // first needed, so that a run pays for none it does not use.
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 
@@ -71,7 +70,7 @@ func (r *run) setup(p Program) error {
 				}
 			}
 			if set != 1 {
-				return fmt.Errorf("sandbox: Funcs[%q]: exactly one of Async, Sync, Bytes and Source must be set, got %d", n, set)
+				return fmt.Errorf("%w: Program.Funcs[%q]: exactly one of Async, Sync, Bytes and Source must be set, got %d", ErrInvalidProgram, n, set)
 			}
 			if f.Async != nil {
 				r.tracked = true
@@ -91,7 +90,7 @@ func (r *run) setup(p Program) error {
 		}()
 	}
 	if p.Hidden && p.Prelude == "" {
-		return errors.New("sandbox: Program.Hidden needs a Prelude (a function expression that takes the Funcs)")
+		return fmt.Errorf("%w: Program.Hidden needs a Prelude (a function expression that takes the Funcs)", ErrInvalidProgram)
 	}
 	if !p.Hidden && len(fns) > 0 {
 		global := q.Global(ctx)
@@ -126,7 +125,7 @@ func (r *run) setup(p Program) error {
 	if exc != 0 {
 		e := r.toError(exc.Const())
 		q.FreeValue(ctx, exc)
-		return fmt.Errorf("sandbox: prelude failed: %s: %s", e.Name, e.Message)
+		return fmt.Errorf("%w: Program.Prelude threw: %s: %s", ErrInvalidProgram, e.Name, e.Message)
 	}
 	r.helpers = helpers
 	return nil

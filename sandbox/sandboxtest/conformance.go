@@ -352,7 +352,7 @@ func testHostFuncs(t *testing.T, e *sandbox.Engine) {
 			t.Fatalf("got %s %v, want %s", res.Value, res.Error, want)
 		}
 		both := map[string]sandbox.Func{"f": {Sync: func([]json.RawMessage) (json.RawMessage, error) { return nil, nil }, Bytes: funcs["bytes"].Bytes}}
-		if _, err := e.Run(context.Background(), sandbox.Program{Code: "1", Funcs: both}); err == nil || !strings.Contains(err.Error(), "exactly one of Async, Sync, Bytes and Source") {
+		if _, err := e.Run(context.Background(), sandbox.Program{Code: "1", Funcs: both}); !errors.Is(err, sandbox.ErrInvalidProgram) || !strings.Contains(err.Error(), `Program.Funcs["f"]: exactly one of Async, Sync, Bytes and Source`) {
 			t.Fatalf("a Func with Sync and Bytes: %v", err)
 		}
 	})
@@ -665,8 +665,10 @@ func testAsset(t *testing.T, b Backend, asset []byte) {
 			t.Errorf("%s: err = %v, want ErrAsset mentioning %q", tc.name, err, tc.want)
 		}
 	}
-	if _, err := b.NewEngine(asset, sandbox.Config{MemoryLimit: -1}); err == nil || !strings.Contains(err.Error(), "MemoryLimit") {
-		t.Errorf("negative MemoryLimit: err = %v", err)
+	for _, limit := range []int64{-1, sandbox.MaxMemoryLimit + 1} {
+		if _, err := b.NewEngine(asset, sandbox.Config{MemoryLimit: limit}); !errors.Is(err, sandbox.ErrInvalidConfig) || !strings.Contains(err.Error(), "Config.MemoryLimit: must be") {
+			t.Errorf("MemoryLimit %d: err = %v, want ErrInvalidConfig naming Config.MemoryLimit", limit, err)
+		}
 	}
 }
 
