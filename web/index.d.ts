@@ -42,9 +42,9 @@ export declare namespace IoCodeMode {
              */
             onToolCall?: ((context: ToolCallContext) => Promise<InterceptorDecision> | InterceptorDecision) | undefined;
         } | undefined;
-        /** Maximum execution time of one run in milliseconds, time awaiting tools included. Default 30000. */
+        /** Maximum execution time of one run in milliseconds, time awaiting tools included. Default 30000, 1 to 86,400,000 (24 h). */
         timeout?: number | undefined;
-        /** Sandbox memory limit in megabytes. Default 128. */
+        /** Sandbox memory limit in MiB: the QuickJS heap's, and the ceiling of the run's WebAssembly memory (16 MiB plus twice the limit). Default 128, 1 to 1016. */
         memoryLimit?: number | undefined;
         /** Returns `true` to expose a tool or `false` to hide it (from search, `tools.*` and `tool_call`). Default: include all. */
         toolFilter?: ((tool: ToolDefinition) => boolean) | undefined;
@@ -229,6 +229,7 @@ export declare namespace IoCodeMode {
         query?: string | undefined;
         /** Only tools of this namespace ("orders", "crm.accounts"). */
         namespace?: string | undefined;
+        /** Number of hits, 1 to 50 (more counts as 50). Default 10, or 50 when listing a namespace. */
         limit?: number | undefined;
     }
 
@@ -292,9 +293,16 @@ export declare namespace IoCodeMode {
     }
 
     interface ToolCallRecord {
+        /** The name the code called (at most 128 characters). */
         name: string;
-        /** False when the interceptor denied the call. */
+        /**
+         * False when the call did not get past the checks before its tool:
+         * `onToolCall` denied it (or threw, or gave no decision), no visible
+         * tool has its name, `maxToolCalls` was passed, or the run ended
+         * before it started (`reason` says which).
+         */
         allowed: boolean;
+        /** The tool returned without an error, and its result matched its `outputSchema`. */
         ok: boolean;
         durationMs: number;
         /** Why the call was denied or failed. */
