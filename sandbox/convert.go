@@ -61,10 +61,12 @@ const maxArrayLen = "1000000"
 // holds it for both.
 const shownArrayLen = "2000"
 
-// MaxArrayLen is maxArrayLen as a number, for a host's own checks of
-// values bound for a program or a tool (an interceptor's replacement
-// input); testdata/arraycap.json holds both, and the page's copy
-// (web/src/tojson.mjs), to the same limit and words.
+// MaxArrayLen is the longest array a program's result or a tool input
+// converts (a longer one fails with ArrayTooLong's words): maxArrayLen as
+// a number, for a host's own checks of values bound for a program or a
+// tool (an interceptor's replacement input); testdata/arraycap.json holds
+// both, and the page's copy (web/src/tojson.mjs), to the same limit and
+// words.
 const MaxArrayLen = 1000000
 
 // ArrayTooLong is what an array of n elements, more than MaxArrayLen,
@@ -165,9 +167,14 @@ return () => {
 };
 }`
 
-// ConvertJS is convertJS, for a host that shows values by the same rules
-// rather than returning them: codemode's console lines (prelude/api.js
-// shown), which ignore the notes.
+// ConvertJS is the JavaScript source of the rules by which a value JSON
+// cannot hold converts (Map, Set, BigInt, ...: the table at the top of
+// convert.go, and web/USAGE.md's "What comes back"): a function
+// expression that takes a stringify
+// and an isArray and makes, for each conversion, [fix, end] (fix converts
+// one value and notes the change, end gives the notes as JSON). It is for
+// a host that shows values by the same rules rather than returning them:
+// codemode's console lines (prelude/api.js shown), which ignore the notes.
 const ConvertJS = convertJS
 
 // detectJS evaluates to a function of the prelude's intrinsics (taken
