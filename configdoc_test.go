@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/interopio/code-mode/internal/search"
+	"github.com/interopio/code-mode/internal/tsgen"
 )
 
 // TestPublicDocsStateDefaultsAndBounds: the doc comment of each public
@@ -35,6 +36,9 @@ func TestPublicDocsStateDefaultsAndBounds(t *testing.T) {
 		{"toolsearch.go", "SearchRequest", "Limit", []string{fmt.Sprintf("<= 0 means %d (%d when listing a namespace); at most %d.",
 			search.DefaultLimit, search.MaxLimit, search.MaxLimit)}},
 		{"toolsearch.go", "SearchRequest", "Query", []string{fmt.Sprintf("its first %s characters", grouped(maxQueryChars))}},
+		{"tool.go", "Tool", "Name", []string{fmt.Sprintf("1..%d characters of [A-Za-z0-9_$.-]", maxToolNameLen)}},
+		{"execute.go", "ToolCallRecord", "Name", []string{fmt.Sprintf("at most %d characters", maxNameChars)}},
+		{"session.go", "SearchHit", "Description", []string{fmt.Sprintf("at most %d KiB at a word", tsgen.DescriptionMax>>10)}},
 		{"execute.go", "ExecuteResult", "Logs", []string{fmt.Sprintf("(%d entries, half of MaxResultChars)", maxLogEntries)}},
 		{"execute.go", "LogEntry", "Message", []string{fmt.Sprintf("at most %s bytes", grouped(maxLogEntryChars))}},
 		{"execute.go", "RunError", "Message", []string{fmt.Sprintf("at most %s bytes", grouped(maxErrorChars))}},
