@@ -3,7 +3,8 @@
 /**
  * Creates a Code Mode instance: loads the Go core (once per page), fetches
  * and compiles the QuickJS asset from `config.wasmLocation` (once per
- * instance) and returns the API.
+ * location: the factories that follow share it; a failed load is tried
+ * again by the next one) and returns the API.
  *
  * Rejects with a `TypeError` naming the field for a bad config, and with an
  * `Error` naming the location and the cause when the QuickJS asset cannot be
