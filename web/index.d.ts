@@ -123,6 +123,7 @@ export declare namespace IoCodeMode {
     interface ToolDefinition<Input = any, Output = unknown> {
         /** Unique; 1..128 characters of `[A-Za-z0-9_$.-]`; dots make namespaces (`orders.search`). */
         name: string;
+        /** What the tool does, for the model: search ranks by it, and `tool_search` and the instruction show it (a search hit's is cut to 8 KiB at a word). */
         description?: string | undefined;
         /**
          * The input's schema; every call is checked against it before `execute` runs. Plain JSON
@@ -278,18 +279,22 @@ export declare namespace IoCodeMode {
     type ErrorCode = "SYNTAX" | "RUNTIME" | "TIMEOUT" | "MEMORY_LIMIT" | "TOOL_LIMIT" | "RESULT_NOT_SERIALIZABLE" | "INVALID_INPUT";
 
     interface ExecuteError {
+        /** The JavaScript error's name (`TypeError`, `SyntaxError`, ...). */
         name: string;
+        /** Its message, with a hint where Code Mode knows one; at most 2,000 bytes of UTF-8. */
         message: string;
         code: ErrorCode;
         /** 1-based line in the model's code. */
         line?: number;
         /** 1-based column in the model's code. */
         column?: number;
+        /** The JavaScript stack, at most 2,000 bytes of UTF-8. */
         stack?: string;
     }
 
     interface LogEntry {
         level: "log" | "info" | "warn" | "error" | "debug";
+        /** The line as `console.log` formats it (objects as JSON), at most 2,000 bytes of UTF-8. */
         message: string;
     }
 
