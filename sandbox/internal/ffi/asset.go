@@ -1,7 +1,8 @@
 // Package ffi is the one place that talks to the QuickJS asset: it checks an
 // asset against the generated name table, instantiates it with the Go
 // implementations of its imports, and wraps the QTS_* C API in typed Go
-// methods. Nothing outside this package calls an export by name.
+// methods. Nothing outside this package calls an export by name (the root
+// package's TestQuickJSExportsOnlyThroughFFI enforces it).
 //
 // Ownership follows quickjs-emscripten's interface.c: a JSValue* returned by
 // a QTS_ function is owned by the caller and freed with FreeValue; constants
