@@ -107,8 +107,9 @@ type ToolCallRecord struct {
 	Name string `json:"name"`
 	// Allowed says the call passed the interceptor (or there is none)
 	// and the checks before it: false for a call that was denied, named
-	// no visible tool, went over MaxToolCalls, or that the run's end
-	// stopped before it started (Reason says which).
+	// no visible tool, went over MaxToolCalls, whose tool was unregistered
+	// during the run, or that the run's end stopped before it started
+	// (Reason says which).
 	Allowed bool `json:"allowed"`
 	// OK says the tool returned without an error, and its result matched
 	// its OutputSchema (Reason says how it did not).

@@ -304,8 +304,9 @@ export declare namespace IoCodeMode {
         /**
          * False when the call did not get past the checks before its tool:
          * `onToolCall` denied it (or threw, or gave no decision), no visible
-         * tool has its name, `maxToolCalls` was passed, or the run ended
-         * before it started (`reason` says which).
+         * tool has its name, `maxToolCalls` was passed, the tool was
+         * unregistered during the run, or the run ended before it started
+         * (`reason` says which).
          */
         allowed: boolean;
         /** The tool returned without an error, and its result matched its `outputSchema`. */
@@ -356,7 +357,8 @@ export declare namespace IoCodeMode {
      * What `onEvent` receives while a run goes on. `runId` tells runs apart;
      * `callId` a run's tool calls. A call the engine ends before its tool
      * runs (an unknown or hidden tool, which read the same; an `onToolCall`
-     * that denied, threw or gave no decision; `maxToolCalls` passed) has a
+     * that denied, threw or gave no decision; a tool unregistered during the
+     * run; `maxToolCalls` passed) has a
      * `tool-call` whose decision is `{ allowed: false, reason }`, the reason
      * of its `toolCalls` record, and no `tool-result`; one whose input its
      * `inputSchema` refused has a `tool-call` allowed and a `tool-result`
