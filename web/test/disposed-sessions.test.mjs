@@ -8,22 +8,10 @@
 // in a child process (fixtures/disposed-sessions.mjs), in the suite's mode.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { WORKER, assetPath, indexURL } from "./helpers.mjs";
-
-const fixture = join(fileURLToPath(new URL(".", import.meta.url)), "fixtures", "disposed-sessions.mjs");
+import { inGcChild } from "./helpers.mjs";
 
 /** @param {string} scenario */
-function inChild(scenario) {
-    const child = spawnSync(process.execPath, ["--expose-gc", fixture, indexURL, assetPath, WORKER ? "1" : "0", scenario], {
-        encoding: "utf8",
-        timeout: 120_000,
-    });
-    assert.equal(child.status, 0, `the child failed (status ${child.status}, signal ${child.signal}): ${child.stderr.slice(-2000)}`);
-    return JSON.parse(child.stdout);
-}
+const inChild = (scenario) => inGcChild("disposed-sessions.mjs", scenario);
 
 for (const [scenario, what] of [
     ["idle", "made and given their LLM tools"],

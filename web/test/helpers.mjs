@@ -1,5 +1,6 @@
 // Shared helpers of the node:test suites. They run against the built
 // package in dist/ (`make build` first).
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { dirname, join, resolve } from "node:path";
@@ -108,4 +109,24 @@ export async function withFactory(t, config) {
     const api = await IoCodeModeFactory(config);
     t.after(() => api.dispose());
     return api;
+}
+
+/**
+ * Runs `node --expose-gc fixtures/<fixture> <index.mjs URL> <asset path>
+ * <worker 0|1> <scenario>` in the suite's mode and returns what it printed
+ * (JSON). The garbage collection cases run in a child process: they need
+ * gc(), and node:test's own bookkeeping kept some of a test's objects.
+ * @param {string} fixture
+ * @param {string} scenario
+ * @param {number} [timeout]
+ */
+export function inGcChild(fixture, scenario, timeout = 120_000) {
+    const path = join(root, "web", "test", "fixtures", fixture);
+    const child = spawnSync(process.execPath, ["--expose-gc", path, indexURL, assetPath, WORKER ? "1" : "0", scenario], {
+        encoding: "utf8",
+        timeout,
+        maxBuffer: 64 << 20,
+    });
+    if (child.status !== 0) throw new Error(`the child failed (status ${child.status}, signal ${child.signal}): ${child.stderr.slice(-2000)}`);
+    return JSON.parse(child.stdout);
 }

@@ -5,26 +5,13 @@
 // (fixtures/dropped-factories.mjs), in the suite's mode.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import v8 from "node:v8";
 import { runInNewContext } from "node:vm";
 import { loadWrap } from "./core-bundle.mjs";
-import { WORKER, assetPath, indexURL } from "./helpers.mjs";
-
-const fixture = join(fileURLToPath(new URL(".", import.meta.url)), "fixtures", "dropped-factories.mjs");
+import { WORKER, inGcChild } from "./helpers.mjs";
 
 /** @param {string} scenario */
-function inChild(scenario) {
-    const child = spawnSync(process.execPath, ["--expose-gc", fixture, indexURL, assetPath, WORKER ? "1" : "0", scenario], {
-        encoding: "utf8",
-        timeout: 240_000,
-        maxBuffer: 64 << 20,
-    });
-    assert.equal(child.status, 0, `the child failed (status ${child.status}, signal ${child.signal}): ${child.stderr.slice(-2000)}`);
-    return JSON.parse(child.stdout);
-}
+const inChild = (scenario) => inGcChild("dropped-factories.mjs", scenario, 240_000);
 
 test("factories dropped without dispose() are freed: their tools released, their workers ended", () => {
     // Three factories, each with a tool that refers to the factory itself,
