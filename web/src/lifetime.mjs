@@ -4,6 +4,12 @@
 // used to run (about 20 MB) until the page ended. (In-thread, the Go
 // program goes with the garbage collector by itself: core.mjs.)
 //
+// The same net for a session dropped without dispose(), in both modes
+// (partLifetime): once nothing of the session is left (the session, its
+// methods, its LLM tools or their execute) and no run of it is in flight,
+// its factory lets go of it, where it used to keep it (its tools, its
+// engine state) until the factory went.
+//
 // Every object the page gets holds one "keeper" under a symbol, and only
 // those do: the factory reaches it through a WeakRef, and the worker's
 // listeners reach the factory through one (weakListener), so that the
@@ -41,11 +47,12 @@ const busy = new KeptMap();
  *   attach: <T extends object>(obj: T) => T,
  *   hold: () => () => void,
  *   disarm: () => void,
+ *   part: <O extends object, K>(of: O, key: K, release: (of: O, key: K) => void) => Lifetime,
  * }} Lifetime
  */
 
 /** @type {Lifetime} */
-const noNet = { attach: (obj) => obj, hold: () => () => {}, disarm: () => {} };
+const noNet = { attach: (obj) => obj, hold: () => () => {}, disarm: () => {}, part: () => noNet };
 
 /**
  * Arms the net for one factory. `release(held)` runs once every object
@@ -97,7 +104,41 @@ export function lifetime(held, release, state) {
             const keeper = ref.deref();
             if (keeper && registry) registry.unregister(keeper);
         },
+        // A part of the factory (a session): its objects keep the factory
+        // too, since its keeper keeps the factory's.
+        part(of, key, release) {
+            const keeper = ref.deref();
+            return keeper ? partLifetime(of, key, release, keeper) : noNet;
+        },
     };
+}
+
+/**
+ * The net for a part of something the page keeps (a session of a
+ * factory): `release(of, key)` runs once every object attach() was given
+ * has been collected and nothing holds (hold()) the part, if `of` (what
+ * the part belongs to, the factory's state) is still alive then. `of` is
+ * reached through a WeakRef: it holds the page's tools, one of which may
+ * refer to the part's objects (a tool that disposes the session), and a
+ * registry holding it would keep them, hence the part and `of`, for good.
+ * `release` must close over nothing of the part (a module's function).
+ * @template {object} O
+ * @template K
+ * @param {O} of
+ * @param {K} key
+ * @param {(of: O, key: K) => void} release
+ * @param {object} state kept while the part's objects are (the factory's keeper)
+ * @returns {Lifetime}
+ */
+export function partLifetime(of, key, release, state) {
+    if (!registry) return noNet;
+    return lifetime({ ref: new WeakRef(of), key, release }, releaseIfAlive, state);
+}
+
+/** @param {{ ref: WeakRef<any>, key: any, release: (of: any, key: any) => void }} held */
+function releaseIfAlive(held) {
+    const of = held.ref.deref();
+    if (of) held.release(of, held.key);
 }
 
 // Apart from lifetime(), so that no closure of the factory's shares a scope

@@ -304,13 +304,15 @@ export function hold(h) {
 
 /**
  * A run or a ping in flight holds the worker's ref (Node: the process
- * waits for its answer) and the factory, even when the page keeps nothing
- * of it; the function returned lets both go.
+ * waits for its answer) and the factory (a run: its session, whose keeper
+ * keeps the factory's), even when the page keeps nothing of it; the
+ * function returned lets both go.
  * @param {Host} h
+ * @param {import("./lifetime.mjs").Lifetime} [life] the session's, for a run
  */
-export function holdInFlight(h) {
+export function holdInFlight(h, life = h.life) {
     const workerHold = hold(h);
-    const keep = h.life.hold();
+    const keep = life.hold();
     return () => {
         workerHold();
         keep();

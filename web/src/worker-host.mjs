@@ -51,6 +51,27 @@ function namesOf(m) {
 }
 
 /**
+ * The factory lets go of a session (its own tools, its state in the worker).
+ * @param {import("./worker-engine.mjs").Host} h
+ * @param {number} sid
+ */
+function endSession(h, sid) {
+    h.sessions.delete(sid);
+    h.worker && h.worker.post({ t: "disposeSession", sid });
+}
+
+/**
+ * The safety net's release of a session the page dropped without
+ * dispose() (lifetime.mjs): no run of it is in flight, and nothing of the
+ * page can call it any more.
+ * @param {import("./worker-engine.mjs").Host} h
+ * @param {number} sid
+ */
+function endDroppedSession(h, sid) {
+    if (h.sessions.has(sid)) endSession(h, sid);
+}
+
+/**
  * @param {Config} config
  * @returns {Promise<import("../index.d.ts").IoCodeMode.API>}
  */
@@ -324,11 +345,14 @@ export async function workerFactory(config) {
             // the session's own).
             const template = sessions.get(0);
             if (template && template.info) s.info = template.info;
-            return life.attach({
+            // Dropped without dispose(), the session goes when nothing of
+            // it is left (lifetime.mjs); its objects keep the factory.
+            const sessionLife = life.part(h, sid, endDroppedSession);
+            return sessionLife.attach({
                 getLlmTools() {
                     const why = deadReason();
                     if (why) throw new Error(why);
-                    return llmTools(h, sid, owner, deadReason);
+                    return llmTools(h, sid, owner, deadReason, sessionLife);
                 },
                 getSystemInstruction() {
                     notFromHook("session.getSystemInstruction()"); // as in-thread (wrap.mjs)
@@ -339,9 +363,9 @@ export async function workerFactory(config) {
                 dispose() {
                     if (sessionDisposed || disposed) return;
                     sessionDisposed = true;
+                    sessionLife.disarm();
                     stopRuns(owner, "Code Mode: the session was disposed while this run was in flight.");
-                    sessions.delete(sid);
-                    h.worker && h.worker.post({ t: "disposeSession", sid });
+                    endSession(h, sid);
                 },
             });
         },

@@ -30,8 +30,9 @@ export const applyOverwrite = (h, raw) => (h.overwrite ? overwriteVerdict(h.over
  * @param {number} sid
  * @param {any} owner
  * @param {() => string} deadReason why the session can no longer run, or ""
+ * @param {import("./lifetime.mjs").Lifetime} life the session's: the tools keep it, a run holds it
  */
-export function llmTools(h, sid, owner, deadReason) {
+export function llmTools(h, sid, owner, deadReason, life) {
     const s = h.sessions.get(sid);
     if (!s || !s.info) return [];
     const raw = s.info.instruction;
@@ -63,7 +64,7 @@ export function llmTools(h, sid, owner, deadReason) {
             const watched = t.name === "executeCode" && observed(run, h.factoryOnEvent);
             const t0 = now();
             if (watched) emit(run, { type: "run-start", runId: run.id, code: args && args.code }, h.factoryOnEvent);
-            const release = holdInFlight(h);
+            const release = holdInFlight(h, life);
             return new Promise((resolve, reject) => {
                 let unwatch = () => {};
                 const settle = (/** @type {boolean} */ good, /** @type {any} */ v) => {
@@ -125,7 +126,7 @@ export function llmTools(h, sid, owner, deadReason) {
                 );
             });
         };
-        return h.life.attach({
+        return life.attach({
             name: t.name,
             description: t.description === raw ? applyOverwrite(h, raw) : t.description,
             // A fresh copy per call, with the load-time JSON: a page's stub

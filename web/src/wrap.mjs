@@ -7,6 +7,7 @@
 import { CALL, SETTLE } from "./call.mjs";
 import { exitedError } from "./core.mjs";
 import { field, prototypeHazard } from "./fields.mjs";
+import { partLifetime } from "./lifetime.mjs";
 import { callerStack, thrownByTool } from "./env.mjs";
 import { KeptMap, KeptSet, KeptWeakMap, arrayOf, map, newAbortController, objectKeys, queueMicrotask, then } from "./intrinsics.mjs";
 import { callTool, consoleLine, emit, finishRun, newOwner, now, observed, refusedCall, runInCore, runOf, settledAs, startRun, stopRuns } from "./runs.mjs";
@@ -286,9 +287,10 @@ function inCore(fn) {
  * @param {Guard} guard
  * @param {Pipeline} pipe
  * @param {import("./runs.mjs").Owner} owner
+ * @param {import("./lifetime.mjs").Lifetime} life the session's: the tool keeps it, a run holds it
  * @returns {LlmTool}
  */
-function wrapLlmTool(tool, guard, pipe, owner) {
+function wrapLlmTool(tool, guard, pipe, owner, life) {
     const goExecute = tool.execute;
     const isCode = tool.name === "executeCode";
     /** @type {(args: any, options?: any) => Promise<any>} */
@@ -325,6 +327,8 @@ function wrapLlmTool(tool, guard, pipe, owner) {
         // inside the run's frames too (an unknown name is refused as the
         // program calls it).
         const onRefused = watched ? (/** @type {string} */ text) => inCore(() => refusedCall(run, text, pipe.onEvent)) : undefined;
+        // The session stays while its run is in flight, whatever the page keeps.
+        const unhold = life.hold();
         return new Promise((resolve, reject) => {
             let settled = false;
             let unwatch = () => {};
@@ -336,6 +340,7 @@ function wrapLlmTool(tool, guard, pipe, owner) {
                 if (settled) return;
                 settled = true;
                 unwatch();
+                unhold();
                 const out = settledAs(good, v);
                 finishRun(run, out.good, out.v, t0, watched, pipe.onEvent);
                 (out.good ? resolve : reject)(out.v);
@@ -374,12 +379,36 @@ function wrapLlmTool(tool, guard, pipe, owner) {
             );
         });
     };
-    return {
+    return life.attach({
         name: tool.name,
         description: tool.description,
         inputSchema: markSchema(tool.inputSchema),
         execute,
-    };
+    });
+}
+
+/**
+ * A live session of a factory, as the factory keeps it.
+ * @typedef {{ session: any, core: Core, factoryDisposed: () => boolean, release: () => void }} LiveSession
+ */
+
+/**
+ * The factory lets go of a session: the core's, and its own tools (ownList).
+ * @param {Map<number, LiveSession>} live the factory's sessions
+ * @param {number} id
+ */
+function endSession(live, id) {
+    const rec = live.get(id);
+    if (!rec) return;
+    live.delete(id);
+    if (rec.factoryDisposed() || rec.core.state.exited) return;
+    afterCore(() => {
+        try {
+            rec.session.dispose();
+        } finally {
+            rec.release();
+        }
+    });
 }
 
 /**
@@ -389,41 +418,40 @@ function wrapLlmTool(tool, guard, pipe, owner) {
  * @param {Pipeline} pipe
  * @param {import("./runs.mjs").Owner} factoryOwner
  * @param {() => void} release lets go of the session's own tools (ownList)
+ * @param {Map<number, LiveSession>} live the factory's sessions, where this one goes
+ * @param {number} id its key there
  * @returns {Session}
  */
-function wrapSession(session, core, factoryDisposed, pipe, factoryOwner, release) {
+function wrapSession(session, core, factoryDisposed, pipe, factoryOwner, release, live, id) {
     let disposed = false;
     const owner = newOwner(factoryOwner);
+    live.set(id, { session, core, factoryDisposed, release });
+    // Dropped without dispose(), the session goes when nothing of it is
+    // left (lifetime.mjs): the factory reaches it through `live` alone.
+    const life = partLifetime(live, id, endSession, {});
     const guard = makeGuard(core, () => {
         if (factoryDisposed()) return "Code Mode: this session's factory has been disposed.";
         if (disposed) return SESSION_DISPOSED;
         return "";
     });
-    return {
+    return life.attach({
         getLlmTools() {
             // The core's pair, [searchTools, executeCode].
-            return guard.sync(() => /** @type {[any, any]} */ (map(session.getLlmTools(), (/** @type {any} */ t) => wrapLlmTool(t, guard, pipe, owner))));
+            return guard.sync(() => /** @type {[any, any]} */ (map(session.getLlmTools(), (/** @type {any} */ t) => wrapLlmTool(t, guard, pipe, owner, life))));
         },
         getSystemInstruction() {
             notFromHook("session.getSystemInstruction()");
             return guard.sync(() => session.getSystemInstruction());
         },
         dispose() {
-            if (disposed || factoryDisposed() || core.state.exited) {
-                disposed = true;
-                return;
-            }
+            if (disposed) return;
             disposed = true;
+            life.disarm();
+            if (factoryDisposed() || core.state.exited) return;
             stopRuns(owner, "Code Mode: the session was disposed while this run was in flight.");
-            afterCore(() => {
-                try {
-                    session.dispose();
-                } finally {
-                    release();
-                }
-            });
+            endSession(live, id);
         },
-    };
+    });
 }
 
 /**
@@ -436,6 +464,9 @@ export function wrapApi(api, core, pipe) {
     let disposed = false;
     const owner = newOwner();
     const isDisposed = () => disposed;
+    /** @type {Map<number, LiveSession>} */
+    const live = new KeptMap();
+    let nextSession = 1;
     const guard = makeGuard(core, () =>
         disposed ? "Code Mode: this instance has been disposed; create a new one with IoCodeModeFactory()." : "",
     );
@@ -470,7 +501,7 @@ export function wrapApi(api, core, pipe) {
             const goOptions = own ? { ...o, tools: own.list } : options;
             const release = own ? own.release : () => {};
             try {
-                return guard.sync(() => wrapSession(api.createSession(goOptions), core, isDisposed, pipe, owner, release));
+                return guard.sync(() => wrapSession(api.createSession(goOptions), core, isDisposed, pipe, owner, release, live, nextSession++));
             } catch (err) {
                 release();
                 throw err;
@@ -482,6 +513,7 @@ export function wrapApi(api, core, pipe) {
                 return;
             }
             disposed = true;
+            live.clear();
             stopRuns(owner, "Code Mode: the instance was disposed while this run was in flight.");
             afterCore(() => api.dispose());
             // The factory's Go program goes with it, once the Go frames of
