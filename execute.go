@@ -270,8 +270,9 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 // once. Typically ctx ended while the run waited for an instance (16 runs
 // of the CodeMode executing, see New): the error then also matches
 // ctx.Err() and its cause, as for any run stopped by ctx. It is also
-// wrapped when an instance could not be made. A run whose session or
-// CodeMode was closed meanwhile gives ErrClosed.
+// wrapped when an instance could not be made: the error then also
+// matches sandbox.ErrNoInstance and the host's cause. A run whose session
+// or CodeMode was closed meanwhile gives ErrClosed.
 var ErrNotStarted = errors.New("codemode: the run did not start")
 
 // stoppedBy is the error of a run that ctx stopped: ctx.Err(), joined

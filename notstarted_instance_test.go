@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/interopio/code-mode/sandbox"
 	"github.com/interopio/code-mode/sandbox/sandboxtest"
 )
 
@@ -38,8 +39,8 @@ func TestNotStartedWithoutAnInstance(t *testing.T) {
 	s := mustSession(t, cm)
 	for i := range 17 {
 		res, err := s.ExecuteCode(context.Background(), ExecuteCodeInput{Code: "await tools.probe.called({}); return 1"}, nil)
-		if res != nil || !errors.Is(err, ErrNotStarted) || !errors.Is(err, cause) {
-			t.Fatalf("run %d: result %+v, err = %v; want no result and an error wrapping ErrNotStarted and %q", i+1, res, err, cause)
+		if res != nil || !errors.Is(err, ErrNotStarted) || !errors.Is(err, sandbox.ErrNoInstance) || !errors.Is(err, cause) {
+			t.Fatalf("run %d: result %+v, err = %v; want no result and an error wrapping ErrNotStarted, sandbox.ErrNoInstance and %q", i+1, res, err, cause)
 		}
 		if errors.Is(err, ErrClosed) {
 			t.Fatalf("run %d: err = %v wraps ErrClosed: nothing was closed", i+1, err)

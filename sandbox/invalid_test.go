@@ -62,3 +62,21 @@ func TestInvalidConfigAndProgram(t *testing.T) {
 		t.Fatalf("the next run: %+v, %v", res, err)
 	}
 }
+
+// TestNoInstance: a run whose instance cannot be made fails with an error
+// wrapping ErrNoInstance and the backend's cause, and ran nothing.
+func TestNoInstance(t *testing.T) {
+	cause := errors.New("no memory for another instance")
+	e := sandboxtest.EngineWithoutInstances(t, cause)
+	called := false
+	res, err := e.Run(context.Background(), sandbox.Program{Code: "f()", Funcs: map[string]sandbox.Func{"f": {Sync: func([]json.RawMessage) (json.RawMessage, error) {
+		called = true
+		return nil, nil
+	}}}})
+	if res != nil || !errors.Is(err, sandbox.ErrNoInstance) || !errors.Is(err, cause) || called {
+		t.Fatalf("result %+v, err = %v, called %v; want no result, an error wrapping ErrNoInstance and %q, nothing called", res, err, called, cause)
+	}
+	if want := "sandbox: cannot make an instance: " + cause.Error(); err.Error() != want {
+		t.Errorf("err = %q, want %q", err, want)
+	}
+}

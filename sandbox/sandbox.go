@@ -88,6 +88,10 @@ var (
 	// set, Hidden without a Prelude, or a Prelude that throws. The message
 	// names the field.
 	ErrInvalidProgram = errors.New("sandbox: invalid program")
+	// ErrNoInstance is wrapped, with the backend's cause, by Run's error
+	// when the run's WebAssembly instance cannot be made (the host has no
+	// memory left for it, say): nothing of the program ran.
+	ErrNoInstance = errors.New("sandbox: cannot make an instance")
 )
 
 // Run's error on an Engine that NewEngine did not make (it has no asset
@@ -301,7 +305,7 @@ func (e *Engine) newInstance() (*instance, error) {
 	q, err := e.asset.NewInstance(e.maxPages, i)
 	if err != nil {
 		<-e.slots
-		return nil, fmt.Errorf("sandbox: %w", err)
+		return nil, fmt.Errorf("%w: %w", ErrNoInstance, err)
 	}
 	i.q = q
 	return i, nil
@@ -568,8 +572,8 @@ func (e *Error) Error() string { return fmt.Sprintf("%s: %s: %s", e.Code, e.Name
 
 // Run runs p. Errors of the program come back in Result.Error; Run itself
 // fails only when ctx is done (context.Cause(ctx), however early), the
-// engine is closed (ErrClosed), an instance cannot be created, p cannot
-// run (ErrInvalidProgram), or p.Started fails (its error). On an Engine
+// engine is closed (ErrClosed), an instance cannot be made (ErrNoInstance),
+// p cannot run (ErrInvalidProgram), or p.Started fails (its error). On an Engine
 // that NewEngine did not make (nil, zero) it fails with an error wrapping
 // ErrClosed.
 func (e *Engine) Run(ctx context.Context, p Program) (*Result, error) {
