@@ -11,6 +11,7 @@ import (
 
 	"github.com/interopio/code-mode/internal/search"
 	"github.com/interopio/code-mode/internal/tsgen"
+	"github.com/interopio/code-mode/sandbox"
 )
 
 // TestPublicDocsStateDefaultsAndBounds: the doc comment of each public
@@ -39,6 +40,9 @@ func TestPublicDocsStateDefaultsAndBounds(t *testing.T) {
 		{"tool.go", "Tool", "Name", []string{fmt.Sprintf("1..%d characters of [A-Za-z0-9_$.-]", maxToolNameLen)}},
 		{"execute.go", "ToolCallRecord", "Name", []string{fmt.Sprintf("at most %d characters", maxNameChars)}},
 		{"session.go", "SearchHit", "Description", []string{fmt.Sprintf("at most %d KiB at a word", tsgen.DescriptionMax>>10)}},
+		{"sandbox/sandbox.go", "Config", "MemoryLimit", []string{fmt.Sprintf("the default, %d MiB; at most MaxMemoryLimit (%d MiB;",
+			sandbox.DefaultMemoryLimit>>20, sandbox.MaxMemoryLimit>>20), "ErrInvalidConfig"}},
+		{"sandbox/sandbox.go", "Program", "Timeout", []string{fmt.Sprintf("(default %s)", formatDuration(sandbox.DefaultTimeout))}},
 		{"execute.go", "ExecuteResult", "Logs", []string{fmt.Sprintf("(%d entries, half of MaxResultChars)", maxLogEntries)}},
 		{"execute.go", "LogEntry", "Message", []string{fmt.Sprintf("at most %s bytes", grouped(maxLogEntryChars))}},
 		{"execute.go", "RunError", "Message", []string{fmt.Sprintf("at most %s bytes", grouped(maxErrorChars))}},

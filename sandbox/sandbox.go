@@ -54,16 +54,18 @@ type Config struct {
 	// Backend runs WebAssembly. Nil selects wazero natively; under GOOS=js
 	// it is required (jsbridge provides it).
 	Backend wasmhost.Backend
-	// MemoryLimit is the QuickJS heap limit of a run in bytes (default
-	// 128 MiB). An instance's linear memory is capped at 16 MiB plus twice
-	// this, so a run can never take more than that from its host.
+	// MemoryLimit is the QuickJS heap limit of a run in bytes: 0 is the
+	// default, 128 MiB; at most MaxMemoryLimit (1016 MiB; more, or a
+	// negative limit, is an error wrapping ErrInvalidConfig). An
+	// instance's linear memory is capped at 16 MiB plus twice this, so a
+	// run can never take more than that from its host.
 	MemoryLimit int64
-	// MaxIdleInstances is how many idle instances are kept for reuse
-	// (default 2).
+	// MaxIdleInstances is how many idle instances are kept for reuse:
+	// 0 or less is the default, 2; at most MaxInstances.
 	MaxIdleInstances int
 	// MaxInstances bounds the instances alive at once, and so the runs in
 	// flight and the memory they hold (each instance starts at 16 MiB);
-	// further runs wait for a free instance (default 16).
+	// further runs wait for a free instance. 0 or less is the default, 16.
 	MaxInstances int
 }
 
