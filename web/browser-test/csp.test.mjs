@@ -51,7 +51,8 @@ const TRUSTED_POLICY = `trustedTypes.createPolicy("default", { createScriptURL: 
 const page = (policyScript, query) => {
     const classic = query.has("classic") ? `<script src="${(query.get("pkg") || "./dist/").replace(/[<>"&]/g, "")}code-mode.global.js"></script>` : "";
     const count = query.has("count") ? '<script src="./count.js"></script>' : "";
-    return `<!doctype html><meta charset="utf-8"><title>csp</title>${count}${policyScript ? '<script src="./policy.js"></script>' : ""}${classic}<script src="./main.js"></script>`;
+    const firefox = query.has("firefox") ? '<script src="./firefox.js"></script>' : "";
+    return `<!doctype html><meta charset="utf-8"><title>csp</title>${count}${firefox}${policyScript ? '<script src="./policy.js"></script>' : ""}${classic}<script src="./main.js"></script>`;
 };
 // Counts the securitypolicyviolation listeners added and removed on the
 // page (?count: loaded before the package, whose EventTarget methods it
@@ -60,7 +61,17 @@ const COUNT = `const counts = (window.__listeners = { added: 0, removed: 0 });
 const { addEventListener: add, removeEventListener: remove } = EventTarget.prototype;
 EventTarget.prototype.addEventListener = function (type, ...rest) { if (type === "securitypolicyviolation") counts.added++; return add.call(this, type, ...rest); };
 EventTarget.prototype.removeEventListener = function (type, ...rest) { if (type === "securitypolicyviolation") counts.removed++; return remove.call(this, type, ...rest); };`;
-const FILES = { "page.html": (q) => page(false, q), "page-policy.html": (q) => page(true, q), "main.js": () => MAIN, "policy.js": () => TRUSTED_POLICY, "count.js": () => COUNT };
+// Firefox's new Worker (?firefox): a script of another origin is not
+// refused by the constructor (Chromium's throws a SecurityError); the
+// worker is made and fails to load later, an error event with no message.
+// Here it loads a file the server does not have, which fails the same way.
+const FIREFOX_WORKER = `const NativeWorker = Worker;
+window.Worker = class extends NativeWorker {
+    constructor(url, options) {
+        super(new URL(String(url), location.href).origin === location.origin ? url : "./no-such-worker.mjs", options);
+    }
+};`;
+const FILES = { "page.html": (q) => page(false, q), "page-policy.html": (q) => page(true, q), "main.js": () => MAIN, "policy.js": () => TRUSTED_POLICY, "count.js": () => COUNT, "firefox.js": () => FIREFOX_WORKER };
 
 let server;
 let port;
@@ -186,5 +197,13 @@ for (const classic of [false, true]) {
         const pkg = encodeURIComponent(`http://localhost:${port}/none/dist/`);
         assert.deepEqual(await open(`cdn/page.html?worker=true&pkg=${pkg}${flag}`), { out: { result: 42 }, problems: [] });
         assert.deepEqual(await open(`cdn/page.html?worker=false&pkg=${pkg}${flag}`), { out: { result: 42 }, problems: [] });
+    });
+
+    test(`${build}: the package from another origin runs in worker mode where new Worker of that origin fails only later (Firefox)`, async () => {
+        const pkg = encodeURIComponent(`http://localhost:${port}/none/dist/`);
+        assert.deepEqual(await open(`none/page.html?worker=true&firefox&pkg=${pkg}${flag}`), { out: { result: 42 }, problems: [] });
+        assert.deepEqual(await open(`cdn/page.html?worker=true&firefox&pkg=${pkg}${flag}`), { out: { result: 42 }, problems: [] });
+        // Of the page's own origin, the worker is the package's file itself.
+        assert.deepEqual(await open(`documented/page.html?worker=true&firefox${flag}`), { out: { result: 42 }, problems: [] });
     });
 }

@@ -180,18 +180,7 @@ async function spawn(onMessage, onFailure) {
             unref: () => (w.unref(), port1.unref()),
         });
     }
-    // Written as bundlers expect it (Vite, webpack 5, Rollup): they emit the
-    // worker as a chunk of its own and rewrite the URL.
-    /** @type {Worker} */
-    let w;
-    try {
-        w = new Worker(new URL("./code-mode.worker.mjs", import.meta.url), { type: "module" });
-    } catch (err) {
-        const other = otherOriginWorker(err);
-        // Refused before it loads, by the page's rules: said with what to do.
-        if (!other) throw new Error(`Cannot start the Code Mode worker: ${describeError(err).replace(/\.$/, "")}${workerRefusedHint(err)}`, { cause: err });
-        w = other;
-    }
+    const w = otherOriginWorker() || ownOriginWorker();
     w.addEventListener("message", (e) => onMessage(e.data));
     w.addEventListener("error", (e) => {
         e.preventDefault();
@@ -207,20 +196,43 @@ async function spawn(onMessage, onFailure) {
 }
 
 /**
+ * The worker from the package's folder on the page's origin. Written as
+ * bundlers expect it (Vite, webpack 5, Rollup): they emit the worker as a
+ * chunk of its own and rewrite the URL.
+ * @returns {Worker}
+ */
+function ownOriginWorker() {
+    try {
+        return new Worker(new URL("./code-mode.worker.mjs", import.meta.url), { type: "module" });
+    } catch (err) {
+        // Refused before it loads, by the page's rules: said with what to do.
+        throw new Error(`Cannot start the Code Mode worker: ${describeError(err).replace(/\.$/, "")}${workerRefusedHint(err)}`, { cause: err });
+    }
+}
+
+/**
  * The package imported from another origin (a CDN): a page starts a Worker
- * only from its own origin (new Worker throws a SecurityError), but a
- * module worker of its own origin may import one from another (CORS, which
- * CDNs send). So the worker is a same-origin blob: module that imports the
- * package's code-mode.worker.mjs; that module's import.meta.url is still
- * the CDN's, where it finds code-mode.wasm. Null where that is not the
- * case (or a blob: worker cannot be made either).
- * @param {unknown} err what new Worker threw
+ * only from its own origin, but a module worker of its own origin may
+ * import one from another (CORS, which CDNs send). So the worker is a
+ * same-origin blob: module that imports the package's code-mode.worker.mjs;
+ * that module's import.meta.url is still the CDN's, where it finds
+ * code-mode.wasm. Decided before new Worker is tried, not from its error:
+ * Chromium's constructor throws a SecurityError, but Firefox's makes the
+ * worker and only fails to load it later, an error event that says nothing.
+ * Null for a package of the page's origin, or one whose import.meta.url is
+ * no http(s) URL (webpack writes a file: URL of the source there and
+ * rewrites the new Worker below), or where a blob: worker cannot be made.
  * @returns {Worker | null}
  */
-function otherOriginWorker(err) {
-    if (/** @type {any} */ (err)?.name !== "SecurityError" || typeof Blob !== "function" || typeof location === "undefined") return null;
-    const url = new URL(workerFile, moduleURL);
-    if (url.origin === location.origin) return null;
+function otherOriginWorker() {
+    if (typeof Blob !== "function" || typeof location === "undefined") return null;
+    let url;
+    try {
+        url = new URL(workerFile, moduleURL);
+    } catch {
+        return null; // no URL of its own (bundled as CommonJS)
+    }
+    if (!/^https?:$/.test(url.protocol) || url.origin === location.origin) return null;
     const blobURL = URL.createObjectURL(new Blob([`import ${JSON.stringify(url.href)};`], { type: "text/javascript" }));
     try {
         const w = new Worker(blobURL, { type: "module" });
@@ -244,7 +256,8 @@ function otherOriginWorker(err) {
  */
 function workerRefusedHint(err) {
     const message = describeError(err);
-    if (/TrustedScriptURL/.test(message)) {
+    // Chromium: "... requires 'TrustedScriptURL' assignment"; Firefox: "Sink type mismatch violation blocked by CSP".
+    if (/TrustedScriptURL|Sink type mismatch/.test(message)) {
         return "; the page enforces Trusted Types (Content-Security-Policy: require-trusted-types-for 'script'), which refuse a plain URL here: a default policy that lets the package's code-mode.worker.mjs through (trustedTypes.createPolicy(\"default\", { createScriptURL })) or worker: false starts the engine (the package's README, \"Content-Security-Policy\")";
     }
     if (/** @type {any} */ (err)?.name === "SecurityError" || /cannot be accessed from origin/.test(message)) {
