@@ -29,8 +29,11 @@ var (
 	apiSource string
 	//go:embed prelude/show.js
 	showSource string
+	//go:embed prelude/deepinput.js
+	deepInputSource string
 
 	preludeJS, toolsJS, consoleJS, apiJS, showJS = compactJS(preludeSource), compactJS(toolsSource), compactJS(consoleSource), compactJS(apiSource), compactJS(showSource)
+	deepInputJS                                  = compactJS(deepInputSource)
 )
 
 // compactJS drops comments and indentation: QuickJS pays for every byte it
@@ -355,6 +358,8 @@ func (r *runState) source(args []json.RawMessage) (string, error) {
 		return showJS, nil
 	case "convert":
 		return sandbox.ConvertJS, nil
+	case "deepinput":
+		return deepInputJS, nil
 	}
 	if src, ok := builtinSource(key); ok {
 		return src, nil

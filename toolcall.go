@@ -53,7 +53,8 @@ type toolCallState struct {
 
 // begin records a call synchronously, while the program makes it, and
 // returns its id for call. Every call counts against MaxToolCalls, unknown
-// names included. A call refused here (an unknown name, the limit passed)
+// names included. A call refused here (an unknown name, the limit passed,
+// an input too large or too deep)
 // is reported to the run's WithRefusedCalls observer as it is made.
 func (r *runState) begin(args []json.RawMessage) (json.RawMessage, error) {
 	id, q, err := r.beginLocked(args)
@@ -115,6 +116,15 @@ func (r *runState) beginLocked(args []json.RawMessage) (id json.RawMessage, q *o
 		// The suggestion (a search of the catalog) is made by call, off
 		// the program's thread.
 		c.done, c.rec.Reason, c.unknown = true, "unknown tool", name
+	case tooDeepInput(args):
+		// The prelude could not write the input as JSON (call, in
+		// prelude/api.js): its stringify refuses nesting past
+		// maxParseDepth, as JSON.parse does. The error is thrown at once;
+		// the prelude rejects the call's promise with it, a RangeError.
+		c.done, c.rec.Reason = true, "input too deep: it nests more than 1,000 levels"
+		shown = nil
+		return nil, nil, &sandbox.JSError{Name: "RangeError", Message: fmt.Sprintf(
+			"tool_call %s: its input nests more than 1,000 levels deep, the most a tool's input may; pass flatter data", c.rec.Name)}
 	case r.inFlight+held > r.s.cm.cfg.MemoryLimitMB<<20:
 		// Each call's input is a copy of its own on the host (and the
 		// tool's), whatever the program shares between calls: 20 calls
@@ -136,6 +146,13 @@ func (r *runState) beginLocked(args []json.RawMessage) (id json.RawMessage, q *o
 		r.inFlight += c.held
 	}
 	return id, nil, nil
+}
+
+// tooDeepInput says begin's args are those of a call whose input nested
+// too deeply to be written as JSON: the prelude's begin again without it,
+// true as the fourth argument.
+func tooDeepInput(args []json.RawMessage) bool {
+	return len(args) > 3 && string(args[3]) == "true"
 }
 
 // callLabelPrefix starts the label of a call of a known tool; the rest is

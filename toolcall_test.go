@@ -367,6 +367,74 @@ func TestToolOutputTooDeep(t *testing.T) {
 	}
 }
 
+// TestToolInputTooDeep: an input nesting past the 1,000 levels JSON may
+// here fails its call as other refused inputs do: a rejection the program
+// can catch (also with .catch), naming the tool and the limit, the call
+// recorded as failed and reported to WithRefusedCalls, the tool not run.
+// Before, the call threw the stringify's RangeError, which named neither
+// the tool nor the input, and left no record. A getter of the input whose
+// own JSON.stringify fails throws that error as it is; an unknown name
+// stays an unknown tool; 1,000 levels pass.
+func TestToolInputTooDeep(t *testing.T) {
+	ran := 0
+	echo := Tool{Name: "t.x", Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+		ran++
+		return json.RawMessage("1"), nil
+	}}
+	_, s := newHostile(t, Config{}, echo)
+	const nest = `const nest = (d) => { let v = {}; for (let i = 0; i < d; i++) v = { a: v }; return v };` + "\n"
+	const msg = "tool_call t.x: its input nests more than 1,000 levels deep, the most a tool's input may; pass flatter data"
+	const reason = "input too deep: it nests more than 1,000 levels"
+	for _, tc := range []struct {
+		name, code, want string
+		record           string // the first call's record: its reason, or "ok"
+	}{
+		{"awaited", `try { await tools.t.x(nest(1500)) } catch (e) { return (e instanceof RangeError) + " " + e.name + ": " + e.message }`, `"true RangeError: ` + msg + `"`, reason},
+		{"a cycle, as before", `const o = {}; o.o = o; try { await tools.t.x(o) } catch (e) { return e.name + ": " + e.message }`, `"TypeError: circular reference"`, ""},
+		{"caught by .catch", `return await tools.t.x(nest(1001)).catch((e) => e.message)`, `"` + msg + `"`, reason},
+		{"tool_call", `try { await tool_call("t.x", nest(5000)) } catch (e) { return e.message }`, `"` + msg + `"`, reason},
+		{"a long name", `try { await tool_call("t.x" + "y".repeat(200), nest(1500)) } catch (e) { return e.message.slice(0, 13) }`, `"unknown tool "`, "unknown tool"},
+		{"a getter's own stringify", `try { await tools.t.x({ get a() { return JSON.stringify(nest(1500)) } }) } catch (e) { return e.message }`,
+			`"JSON.stringify: the value nests more than 1,000 levels deep"`, ""},
+		{"1,000 levels", `return await tools.t.x(nest(999))`, `1`, "ok"},
+	} {
+		ran = 0
+		res := exec(t, s, nest+tc.code, nil)
+		if !res.OK || string(res.Result) != tc.want {
+			t.Errorf("%s: got %s %+v, want %s", tc.name, res.Result, res.Error, tc.want)
+			continue
+		}
+		switch {
+		case tc.record == "":
+			if len(res.ToolCalls) != 0 || ran != 0 {
+				t.Errorf("%s: records %+v, ran %d: want none", tc.name, res.ToolCalls, ran)
+			}
+		case tc.record == "ok":
+			if len(res.ToolCalls) != 1 || !res.ToolCalls[0].OK || ran != 1 {
+				t.Errorf("%s: records %+v, ran %d", tc.name, res.ToolCalls, ran)
+			}
+		default:
+			if len(res.ToolCalls) != 1 || res.ToolCalls[0].OK || res.ToolCalls[0].Allowed || res.ToolCalls[0].Reason != tc.record || ran != 0 {
+				t.Errorf("%s: records %+v, ran %d: want one failed call, %q", tc.name, res.ToolCalls, ran, tc.record)
+			}
+		}
+	}
+	// Uncaught, the run fails with the call's error; the observer of
+	// refused calls hears it.
+	var refused []RefusedCall
+	ctx := WithRefusedCalls(context.Background(), func(c RefusedCall) { refused = append(refused, c) })
+	res, err := s.ExecuteCode(ctx, ExecuteCodeInput{Code: nest + "await tools.t.x(nest(2000))"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Error == nil || res.Error.Name != "RangeError" || res.Error.Message != msg || res.Error.Line != 2 {
+		t.Errorf("uncaught: %+v", res.Error)
+	}
+	if len(refused) != 1 || refused[0].Record.Name != "t.x" || refused[0].Record.Reason != reason || refused[0].Input != nil {
+		t.Errorf("refused calls heard: %+v", refused)
+	}
+}
+
 // TestLongNameCut: a name past any valid tool's length is unknown, and its
 // record and error say how long it was. The prelude cuts it to 129
 // characters before it leaves the sandbox; the count said "… [1 more

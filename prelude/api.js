@@ -16,8 +16,18 @@
   // Array.prototype[Symbol.iterator], if it set one, with host.
   const begin = host[0], run = host[1], find = host[2], log = host[3], src = host[4], depth = host[5];
   const cut = (s, n) => s.length > n ? s.slice(0, n) : s;
+  let deep;
   const gp = O.getPrototypeOf, OP = O.prototype, isArr = g.Array.isArray;
-  const call = (name, input) => run(typeof name !== "string" ? begin(null, input) : name.length > 129 ? begin(cut(name, 129), input, name.length) : begin(name, input));
+  // A call whose begin threw (its input's conversion did: a getter, a
+  // cycle) fails as deepinput.js says, built then: an input that nests too
+  // deeply for JSON (deep is [the last such error of stringify, the value
+  // it was writing], kept to the run's end at most) is refused as the host
+  // refuses inputs, naming the tool.
+  const call = (name, input) => {
+    try { return run(typeof name !== "string" ? begin(null, input) : name.length > 129 ? begin(cut(name, 129), input, name.length) : begin(name, input)); } catch (e) {
+      return src("deepinput")(e, deep, name, input, begin, run, cut, RE);
+    }
+  };
   const search = (opts) => {
     if (opts !== null && typeof opts === "object" && typeof opts.query === "string" && opts.query.length > 1000) opts = O.assign({}, opts, { query: cut(opts.query, 1000) });
     return find(opts);
@@ -84,7 +94,7 @@
         if (n > 0 && this !== last) while (n > 0 && path[n - 1] !== this) n--;
         if (n === 0 || path[n - 1] !== this) {
           path[n++] = this;
-          if (n > 1001) throw new RE("JSON.stringify: the value nests more than 1,000 levels deep");
+          if (n > 1001) throw (deep = [new RE("JSON.stringify: the value nests more than 1,000 levels deep"), v])[0];
         }
         last = x;
         return x;

@@ -570,4 +570,20 @@ cases.push(
     { id: "T22", input: "a tool that throws a Proxy whose traps throw", expect: "a message that says the thrown object cannot be read",
         run: (c) => c.outcome(toolError(c, () => { throw new Proxy({}, { get() { throw new Error("trap"); } }); })),
         want: resolved(({ caught }) => caught.result?.message === "a tool threw an object that cannot be read (trap)") },
+    { id: "T23", input: "a tool's input nested 1,500 levels deep (built in the program)", expect: "a RangeError naming the tool and the 1,000-level limit, caught or the run's error; the call recorded as failed, the tool not run",
+        run: (c) => c.outcome(async () => {
+            let ran = 0;
+            const t = tool("t.x", () => { ran++; return 1; });
+            const deep = "let deep = {}; for (let i = 0; i < 1500; i++) deep = { a: deep };\n";
+            const caught = await runCode(c, deep + "try { await tools.t.x(deep); return 'no error'; } catch (e) { return { name: e.name, message: e.message }; }", { tools: [t] });
+            const uncaught = await runCode(c, deep + "await tools.t.x(deep);", { tools: [t] });
+            return { caught, uncaught, ran };
+        }),
+        want: resolved(({ caught, uncaught, ran }) => {
+            const msg = "tool_call t.x: its input nests more than 1,000 levels deep, the most a tool's input may; pass flatter data";
+            const failedCall = (r) => r.toolCalls?.length === 1 && r.toolCalls[0].name === "t.x" && r.toolCalls[0].ok === false &&
+                r.toolCalls[0].reason === "input too deep: it nests more than 1,000 levels";
+            return ran === 0 && caught.result?.name === "RangeError" && caught.result.message === msg && failedCall(caught) &&
+                uncaught.error?.code === "RUNTIME" && uncaught.error.name === "RangeError" && uncaught.error.message === msg && uncaught.error.line === 2 && failedCall(uncaught);
+        }) },
 );
