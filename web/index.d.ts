@@ -187,7 +187,7 @@ export declare namespace IoCodeMode {
     interface API {
         /** Adds a tool; returns a function that removes it. Throws a `TypeError` for a duplicate or invalid name or a missing `execute`. */
         registerTool(tool: ToolDefinition): () => void;
-        /** Adds tools (all or none); returns a function that removes them. */
+        /** Adds tools (all or none: a `TypeError` as `registerTool`'s registers none of them); returns a function that removes them. */
         registerTools(tools: ToolDefinition[]): () => void;
         /** The registered tools that pass `toolFilter`. */
         listTools(): ToolDefinition[];
@@ -200,8 +200,13 @@ export declare namespace IoCodeMode {
          * On this thread (`worker: false`) it resolves at once.
          */
         ready(): Promise<void>;
+        /** A session: one conversation's view of the instance's tools, plus `options.tools` of its own. */
         createSession(options?: CreateSessionOptions): Session;
-        /** Frees the engine; later calls throw or reject with a clear error. */
+        /**
+         * Frees the engine: runs in flight reject at once, their tool calls'
+         * signals abort, and no tool or interceptor is called afterwards;
+         * later calls throw or reject with a clear error.
+         */
         dispose(): void;
     }
 
@@ -210,6 +215,7 @@ export declare namespace IoCodeMode {
         getLlmTools(): [searchTools: LlmTool, executeCode: LlmTool];
         /** The built-in instructions for the model, with the current tool catalog, after `overwriteSystemInstruction`. Read it for each request: it follows later `registerTool` calls. */
         getSystemInstruction(): string;
+        /** Ends the session as `API.dispose` ends the instance: its runs in flight reject, and it lets go of its own tools at once. */
         dispose(): void;
     }
 
