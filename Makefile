@@ -45,7 +45,7 @@ test-js: deps ## the GOOS=js Go tests (jsbridge, tsstrip's nesting limit, the co
 	PATH="$(GOROOT)/lib/wasm:$$PATH" GOROOT="$(GOROOT)" GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(JS_EXEC)" -run Nesting ./internal/tsstrip/
 	PATH="$(GOROOT)/lib/wasm:$$PATH" GOROOT="$(GOROOT)" GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(JS_EXEC)" ./wasm/
 
-test: vet test-go test-js test-node test-node-worker test-browser test-bundlers ## every test: vet, native Go, GOOS=js Go, the JS package under Node (in-thread and worker_threads), the demo in Chromium
+test: vet test-go test-js test-node test-node-worker test-browser test-bundlers test-firefox ## every test: vet, native Go, GOOS=js Go, the JS package under Node (in-thread and worker_threads), the demo in Chromium, the package in Firefox ESR
 
 # Builds build/bench-engine.wasm (GOOS=js) and compares it with
 # quickjs-emscripten's JS host, then the public API of dist/ (hence build)
@@ -82,6 +82,18 @@ test-browser: check-chromium deps build ## the demo page's tests in headless Chr
 
 check-chromium: ## check that Debian's Chromium is installed
 	@test -x "$(CHROMIUM)" || { echo "test-browser: $(CHROMIUM) is missing. The browser tests need Debian's Chromium:"; echo "    apt-get update && apt-get install -y chromium"; exit 1; }
+
+# The package in a second browser engine: Debian's Firefox ESR (SpiderMonkey:
+# its own WebAssembly engine, stacks, Worker and error texts), driven by
+# puppeteer-core over WebDriver BiDi, which downloads no browser (playwright-core
+# drives only its own patched Firefox). Both builds and both modes, in ~1 min.
+FIREFOX ?= /usr/bin/firefox-esr
+.PHONY: test-firefox check-firefox
+test-firefox: check-firefox deps build ## the package in headless Firefox ESR (apt-get install firefox-esr): both builds, both modes
+	FIREFOX="$(FIREFOX)" node --test web/firefox-test/*.test.mjs
+
+check-firefox: ## check that Debian's Firefox ESR is installed
+	@test -x "$(FIREFOX)" || { echo "test-firefox: $(FIREFOX) is missing. The Firefox tests drive Debian's Firefox ESR:"; echo "    apt-get update && apt-get install -y firefox-esr"; exit 1; }
 
 # The JS package (dist/): esbuild bundles the entries of web/entries.mjs
 # from web/src; see scripts/build-dist.mjs.

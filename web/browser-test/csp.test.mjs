@@ -7,12 +7,7 @@
 // build and the classic script both.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
-import { createServer } from "node:http";
-import { extname, join, normalize } from "node:path";
-import { CHROMIUM, ROOT, checkPrerequisites, launchBrowser } from "./harness.mjs";
-
-const TYPES = { ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm", ".html": "text/html" };
+import { CHROMIUM, checkPrerequisites, launchBrowser, servePolicyPages } from "./harness.mjs";
 
 // The first segment of a path names its policy; the rest is a page or
 // script below, or dist/.
@@ -79,33 +74,14 @@ let browser;
 
 before(async () => {
     checkPrerequisites();
-    server = createServer((req, res) => {
-        const url = new URL(req.url, "http://x");
-        const [, policy, ...rest] = decodeURIComponent(url.pathname).split("/");
-        const path = rest.join("/");
-        const headers = { "access-control-allow-origin": "*" };
-        if (POLICIES[policy]) headers["content-security-policy"] = POLICIES[policy];
-        let body;
-        if (Object.hasOwn(POLICIES, policy) && Object.hasOwn(FILES, path)) body = FILES[path](url.searchParams);
-        else if (Object.hasOwn(POLICIES, policy) && path.startsWith("dist/")) {
-            const file = normalize(join(ROOT, path));
-            if (file.startsWith(join(ROOT, "dist")) && existsSync(file)) body = readFileSync(file);
-        }
-        if (body === undefined) {
-            res.writeHead(404, headers);
-            return res.end();
-        }
-        res.writeHead(200, { ...headers, "content-type": TYPES[extname(path)] || "application/octet-stream" });
-        res.end(body);
-    });
-    await new Promise((r) => server.listen(0, "127.0.0.1", r));
-    port = server.address().port;
+    server = await servePolicyPages(POLICIES, FILES);
+    port = server.port;
     browser = await launchBrowser();
 });
 
 after(async () => {
     await browser?.close();
-    await new Promise((r) => (server ? server.close(r) : r()));
+    await server?.close();
 });
 
 async function open(path) {

@@ -107,6 +107,35 @@ export async function servePages(pages) {
     return { base: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
 }
 
+// servePolicyPages serves, on 127.0.0.1:0, each page or script of files
+// (name -> (query) => body) and the files of dist/ below a first path
+// segment that names one of policies (name -> the Content-Security-Policy
+// header sent with every response, "" for none), with CORS for pages of
+// another origin; resolves with { port, close }.
+export async function servePolicyPages(policies, files) {
+    const server = createServer((req, res) => {
+        const url = new URL(req.url, "http://x");
+        const [, policy, ...rest] = decodeURIComponent(url.pathname).split("/");
+        const path = rest.join("/");
+        const headers = { "access-control-allow-origin": "*" };
+        if (policies[policy]) headers["content-security-policy"] = policies[policy];
+        let body;
+        if (Object.hasOwn(policies, policy) && Object.hasOwn(files, path)) body = files[path](url.searchParams);
+        else if (Object.hasOwn(policies, policy) && path.startsWith("dist/")) {
+            const file = normalize(join(ROOT, path));
+            if (file.startsWith(join(ROOT, "dist")) && existsSync(file)) body = readFileSync(file);
+        }
+        if (body === undefined) {
+            res.writeHead(404, headers);
+            return res.end();
+        }
+        res.writeHead(200, { ...headers, "content-type": TYPES[extname(path)] || "application/octet-stream" });
+        res.end(body);
+    });
+    await new Promise((r) => server.listen(0, "127.0.0.1", r));
+    return { port: server.address().port, close: () => new Promise((r) => server.close(r)) };
+}
+
 // usePage serves one in-memory page (servePages) to a Chromium tab that
 // lives for the test file: it registers the file's before and after hooks,
 // and returns { page, problems }, filled once before has run. problems

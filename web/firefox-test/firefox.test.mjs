@@ -1,0 +1,322 @@
+// The package in a second browser engine: Debian's Firefox ESR (SpiderMonkey,
+// whose WebAssembly engine, stacks, Worker and error texts are not
+// Chromium's V8), headless, driven by puppeteer-core over WebDriver BiDi
+// (it downloads no browser). Both builds (the ESM index.mjs and the classic
+// code-mode.global.js) and both modes: tool calls, searchTools, TypeScript,
+// the seed's policies, the timeout and abort of a spinning program, the
+// memory limit, deep recursion (the rows of web/test/recursion-cases.mjs),
+// a 5 MB tool result, and the pages' Content-Security-Policy cases where
+// Firefox behaves otherwise than Chromium (its Trusted Types refusal, its
+// new Worker of another origin). Run by `make test-firefox`.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import puppeteer from "puppeteer-core";
+import { ROOT, servePolicyPages } from "../browser-test/harness.mjs";
+import { CAUGHT, FITS, UNCAUGHT } from "../test/recursion-cases.mjs";
+
+const FIREFOX = process.env.FIREFOX || "/usr/bin/firefox-esr";
+
+// The first segment of a path names the page's policy; the rest is a page
+// or script below, or dist/.
+const POLICIES = {
+    none: "",
+    documented: "script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'",
+    nowasm: "script-src 'self'; worker-src 'self'",
+    trusted: "script-src 'self' 'wasm-unsafe-eval'; require-trusted-types-for 'script'",
+};
+
+// The page loads the package (?pkg=, default its policy's dist/; ?classic
+// for the classic script) and keeps the factory function for the tests'
+// page.evaluate calls; an external script, which the policies allow.
+const MAIN = `const q = new URLSearchParams(location.search);
+const pkg = q.get("pkg") || "./dist/";
+window.__wasm = pkg + "emscripten-module.wasm";
+window.__factory = q.has("classic") ? Promise.resolve(globalThis.IoCodeModeFactory) : import(pkg + "index.mjs").then((m) => m.IoCodeModeFactory);
+`;
+const PAGE = (q) => {
+    const classic = q.has("classic") ? `<script src="${(q.get("pkg") || "./dist/").replace(/[<>"&]/g, "")}code-mode.global.js"></script>` : "";
+    return `<!doctype html><meta charset="utf-8"><title>firefox</title>${classic}<script src="./main.js"></script>`;
+};
+const FILES = { "page.html": PAGE, "main.js": () => MAIN };
+
+let server;
+let port;
+let browser;
+
+before(async () => {
+    if (!existsSync(FIREFOX)) {
+        throw new Error(`Firefox ESR is missing (${FIREFOX}): apt-get update && apt-get install -y firefox-esr (or set FIREFOX=/path/to/firefox)`);
+    }
+    for (const f of ["index.mjs", "code-mode.global.js", "code-mode.wasm", "emscripten-module.wasm"]) {
+        if (!existsSync(join(ROOT, "dist", f))) throw new Error(`dist/${f} is missing: run \`make build\` first (\`make test-firefox\` does)`);
+    }
+    server = await servePolicyPages(POLICIES, FILES);
+    port = server.port;
+    browser = await puppeteer.launch({ browser: "firefox", executablePath: FIREFOX, headless: true });
+});
+
+after(async () => {
+    await browser?.close();
+    await server?.close();
+});
+
+// withPage opens path, waits for the package, runs fn(page) and closes the
+// tab; problems collects the page's uncaught errors. Firefox reports the
+// policy's refusals over BiDi as errors too ("Content-Security-Policy: The
+// page's settings blocked ..."): those are the browser's console lines,
+// not the page's, and are left out.
+async function withPage(path, fn) {
+    const page = await browser.newPage();
+    const problems = [];
+    page.on("pageerror", (e) => {
+        const message = String(e?.message ?? e);
+        if (!message.startsWith("Content-Security-Policy: ")) problems.push(message);
+    });
+    try {
+        await page.goto(`http://127.0.0.1:${port}/${path}`);
+        await page.waitForFunction(() => window.__factory !== undefined, { timeout: 30000 });
+        const out = await fn(page);
+        return { out, problems };
+    } finally {
+        await page.close();
+    }
+}
+
+// In the page: a factory with two tools and config, then body (source: it
+// reads api, executeCode and searchTools), then dispose. Evaluated as the
+// driver's script, which no page policy refuses (new Function in the page
+// would be, without 'unsafe-eval').
+const withFactory = (page, worker, config, body) =>
+    page.evaluate(`(async () => {
+        const IoCodeModeFactory = await window.__factory;
+        const tools = [
+            { name: "t.echo", description: "Returns its input.", inputSchema: { type: "object" }, execute: (input) => input },
+            {
+                name: "orders.search",
+                description: "Search orders by status.",
+                inputSchema: { type: "object", properties: { status: { type: "string" } }, required: ["status"] },
+                execute: async ({ status }, { context }) => [{ id: 1, status, context }, { id: 2, status }],
+            },
+        ];
+        const api = await IoCodeModeFactory({ wasmLocation: window.__wasm, worker: ${worker}, tools, ...${JSON.stringify(config)} });
+        try {
+            await api.ready();
+            const [searchTools, executeCode] = api.createSession().getLlmTools();
+            ${body}
+        } finally {
+            api.dispose();
+        }
+    })()`);
+
+const MODES = [true, false];
+
+for (const classic of [false, true]) {
+    for (const worker of MODES) {
+        test(`${classic ? "classic script" : "ESM build"}, worker: ${worker}: tools, searchTools, TypeScript, errors`, async () => {
+            const { out, problems } = await withPage(`none/page.html?${classic ? "classic" : ""}`, (page) =>
+                withFactory(page, worker, {}, `
+                    const run = (code, options) => executeCode.execute({ code, explanation: "x" }, options);
+                    const r = await run("const o = await tools.orders.search({ status: 'open' }); return [o.length, o[0].context];", { context: { user: "u1" } });
+                    const found = await searchTools.execute({ query: "orders by status" });
+                    const ts = await run("\`\`\`ts\\ninterface O { id: number }\\nconst xs: O[] = await tools.orders.search({ status: 'x' });\\nreturn xs.map((x: O): number => x.id);\\n\`\`\`");
+                    const bad = await run("await tools.orders.search({ status: 1 })");
+                    const syntax = await run("return 1 +");
+                    const runtime = await run("null.x");
+                    const misc = await run("return [typeof crypto.randomUUID(), structuredClone({ a: [1] }), new Date(0).toISOString()]");
+                    return {
+                        run: [r.ok, r.result], found: found[0].name, ts: [ts.ok, ts.result],
+                        bad: [bad.error.code, bad.error.message], syntax: [syntax.error.code, syntax.error.line],
+                        runtime: [runtime.error.code, runtime.error.name], misc: misc.result,
+                    };`),
+            );
+            assert.deepEqual(out, {
+                run: [true, [2, { user: "u1" }]],
+                found: "orders.search",
+                ts: [true, [1, 2]],
+                bad: ["RUNTIME", "orders.search: invalid input: /status: type: got number, want string"],
+                syntax: ["SYNTAX", 1],
+                runtime: ["RUNTIME", "TypeError"],
+                misc: ["string", { a: [1] }, "1970-01-01T00:00:00.000Z"],
+            });
+            assert.deepEqual(problems, []);
+        });
+    }
+}
+
+for (const worker of MODES) {
+    const mode = `worker: ${worker}`;
+
+    test(`${mode}: the seed's toolFilter and onToolCall, and tool_search in the program`, async () => {
+        const { out, problems } = await withPage("none/page.html", (page) =>
+            page.evaluate(async (worker) => {
+                const IoCodeModeFactory = await window.__factory;
+                const seen = [];
+                const codeMode = await IoCodeModeFactory({
+                    wasmLocation: window.__wasm,
+                    worker,
+                    toolFilter: (tool) => !tool.name.startsWith("admin."),
+                    interceptors: {
+                        onToolCall: async ({ tool, input, callContext }) => {
+                            // As JSON: BiDi returns an object met twice as a reference, which the driver reads as undefined.
+                            seen.push([tool.name, JSON.stringify(callContext)]);
+                            if (tool.name === "payments.transfer") return { allowed: false, reason: "Transfers require manual approval." };
+                            return { allowed: true, input };
+                        },
+                    },
+                    tools: [
+                        { name: "admin.wipe", description: "Wipe.", inputSchema: { type: "object" }, execute: () => "wiped" },
+                        { name: "payments.transfer", description: "Transfer.", inputSchema: { type: "object" }, execute: () => "sent" },
+                        { name: "orders.search", description: "Search orders.", inputSchema: { type: "object" }, execute: () => ["o1"] },
+                    ],
+                });
+                try {
+                    await codeMode.ready();
+                    const executeCode = codeMode.createSession().getLlmTools().find((tool) => tool.name === "executeCode");
+                    const found = await executeCode.execute({ code: "return await tool_search({ query: 'orders' });", explanation: "Search for orders." }, { context: { k: 1 } });
+                    const r = await executeCode.execute(
+                        { code: "const a = await tools.orders.search({}); let b; try { await tools.payments.transfer({}) } catch (e) { b = e.message } return [a, b, typeof tools.admin]", explanation: "x" },
+                        { context: { k: 2 } },
+                    );
+                    return { found: found.result.map((t) => t.name), result: r.result, seen };
+                } finally {
+                    codeMode.dispose();
+                }
+            }, worker),
+        );
+        assert.deepEqual(out, {
+            found: ["orders.search"],
+            result: [["o1"], "call to payments.transfer denied: Transfers require manual approval.", "undefined"],
+            seen: [["orders.search", '{"k":2}'], ["payments.transfer", '{"k":2}']],
+        });
+        assert.deepEqual(problems, []);
+    });
+
+    test(`${mode}: a spinning program ends with TIMEOUT; abort stops it (worker mode: at once; in-thread: at the timeout, as documented); the next run works`, async () => {
+        const { out, problems } = await withPage("none/page.html", (page) =>
+            withFactory(page, worker, { timeout: 1500 }, `
+                const spin = await executeCode.execute({ code: "for (;;) {}", explanation: "x" });
+                const controller = new AbortController();
+                setTimeout(() => controller.abort(new Error("stopped by the user")), 200);
+                const aborted = await executeCode.execute({ code: "for (;;) {}", explanation: "x" }, { signal: controller.signal })
+                    .then((r) => r.error.code, (e) => e.message);
+                const next = await executeCode.execute({ code: "return 1", explanation: "x" });
+                return [spin.error.code, aborted, next.result];`),
+        );
+        assert.deepEqual(out, ["TIMEOUT", worker ? "stopped by the user" : "TIMEOUT", 1]);
+        assert.deepEqual(problems, []);
+    });
+
+    test(`${mode}: past the memory limit a run ends with MEMORY_LIMIT and the next one works`, async () => {
+        const { out, problems } = await withPage("none/page.html", (page) =>
+            withFactory(page, worker, {}, `
+                const r = await executeCode.execute({ code: "new Array(1e8).fill(1); return 'no limit'", explanation: "x" });
+                const next = await executeCode.execute({ code: "return new Array(1e5).fill(2).length", explanation: "x" });
+                return [r.error?.code, next.result];`),
+        );
+        assert.deepEqual(out, ["MEMORY_LIMIT", 1e5]);
+        assert.deepEqual(problems, []);
+    });
+
+    test(`${mode}: a 5 MB tool result reaches the program whole; returned, it is cut to the result budget`, async () => {
+        const { out, problems } = await withPage("none/page.html", (page) =>
+            withFactory(page, worker, {}, `
+                const items = Array.from({ length: 50000 }, (_, i) => ({ id: i, pad: "y".repeat(90) }));
+                api.registerTool({ name: "t.items", description: "5 MB of JSON.", inputSchema: { type: "object" }, execute: () => items });
+                await api.ready();
+                const used = await executeCode.execute({ code: "const a = await tools.t.items({}); return [a.length, a.filter((x) => x.id % 1000 === 0).length]", explanation: "x" });
+                const whole = await executeCode.execute({ code: "return await tools.t.items({})", explanation: "x" });
+                return [used.result, whole.ok, JSON.stringify(whole.result).length < 20000];`),
+        );
+        assert.deepEqual(out, [[50000, 50], true, true]);
+        assert.deepEqual(problems, []);
+    });
+
+    // Each row in a fresh factory (in worker mode a fresh Worker, whose
+    // stack is the smallest): QuickJS's own limit must come first, a
+    // RangeError the program catches, and the instance must run the next
+    // program. One row differs by stack: eval of source nested 100,000 deep
+    // is parsed on the host's stack, which overflows first where it is
+    // small (Chromium; Firefox's Worker), while on Firefox's page thread
+    // QuickJS's parser reaches its own limit first, a SyntaxError "stack
+    // overflow"; both end the run with RUNTIME, and the next run works.
+    test(`${mode}: deep recursion is QuickJS's catchable stack overflow; the next run works`, async () => {
+        const rows = [
+            ...CAUGHT.map(([name, code]) => [name, code, (r) => assert.deepEqual([r.first.ok, r.first.result], [true, [true, "stack overflow"]], name)]),
+            ...FITS.map(([name, code, result]) => [name, code, (r) => assert.deepEqual([r.first.ok, r.first.result], [true, result], name)]),
+            ...UNCAUGHT.map(([name, code, message]) => [
+                name,
+                code,
+                (r) => {
+                    assert.equal(r.first.error?.code, "RUNTIME", `${name}: ${JSON.stringify(r.first)}`);
+                    const parsedFirst = name.endsWith("evaluated") && r.first.error.message === "stack overflow" && r.first.error.name === "SyntaxError";
+                    if (!parsedFirst) assert.match(r.first.error.message, message, name);
+                },
+            ]),
+        ];
+        const { out, problems } = await withPage("none/page.html", (page) =>
+            page.evaluate(
+                async (worker, codes) => {
+                    const IoCodeModeFactory = await window.__factory;
+                    const results = [];
+                    for (const code of codes) {
+                        const api = await IoCodeModeFactory({
+                            wasmLocation: window.__wasm,
+                            worker,
+                            timeout: 60000,
+                            tools: [{ name: "t.echo", description: "Returns its input.", inputSchema: { type: "object" }, execute: (input) => input }],
+                        });
+                        try {
+                            const executeCode = api.createSession().getLlmTools()[1];
+                            const first = await executeCode.execute({ code, explanation: "recursion" });
+                            const next = await executeCode.execute({ code: "return 1", explanation: "the next run" });
+                            results.push({ first: { ok: first.ok, result: first.result, error: first.error && { code: first.error.code, name: first.error.name, message: first.error.message } }, next: next.result });
+                        } finally {
+                            api.dispose();
+                        }
+                    }
+                    return results;
+                },
+                worker,
+                rows.map(([, code]) => code),
+            ),
+        );
+        rows.forEach(([name, , check], i) => {
+            check(out[i]);
+            assert.equal(out[i].next, 1, `${name}: the next run`);
+        });
+        assert.deepEqual(problems, []);
+    });
+
+    test(`${mode}: USAGE's Content-Security-Policy runs; without 'wasm-unsafe-eval' the error says to add it`, async () => {
+        const run = (page) => withFactory(page, worker, {}, `return (await executeCode.execute({ code: "return await tools.t.echo({ n: 42 })", explanation: "x" })).result.n;`).catch((e) => e.message);
+        assert.deepEqual(await withPage("documented/page.html", run), { out: 42, problems: [] });
+        const refused = await withPage("nowasm/page.html", run);
+        assert.match(refused.out, /WebAssembly.*; the page's Content-Security-Policy must allow WebAssembly: add 'wasm-unsafe-eval' to its script-src/);
+        assert.deepEqual(refused.problems, []);
+    });
+
+    test(`${mode}: the package from another origin (a CDN, with CORS) runs`, async () => {
+        // localhost and 127.0.0.1: two origins on one server. Firefox's new
+        // Worker does not refuse a script of another origin (Chromium's
+        // throws); it fails to load later, so worker mode must not wait for
+        // that to start its blob: worker.
+        const pkg = encodeURIComponent(`http://localhost:${port}/none/dist/`);
+        for (const classic of ["", "&classic"]) {
+            const { out, problems } = await withPage(`none/page.html?pkg=${pkg}${classic}`, (page) =>
+                withFactory(page, worker, {}, `return (await executeCode.execute({ code: "return await tools.t.echo({ n: 42 })", explanation: "x" })).result.n;`).catch((e) => e.message),
+            );
+            assert.deepEqual({ out, problems }, { out: 42, problems: [] }, classic || "ESM build");
+        }
+    });
+}
+
+test("Trusted Types without a policy: worker mode says what to do (Firefox's words differ from Chromium's); worker: false runs", async () => {
+    const run = (worker) => (page) =>
+        withFactory(page, worker, {}, `return (await executeCode.execute({ code: "return 42", explanation: "x" })).result;`).catch((e) => e.message);
+    const refused = await withPage("trusted/page.html", run(true));
+    assert.match(refused.out, /Cannot start the Code Mode worker: .*; the page enforces Trusted Types .* a default policy that lets the package's code-mode\.worker\.mjs through .* or worker: false starts the engine/);
+    assert.deepEqual(refused.problems, []);
+    assert.deepEqual(await withPage("trusted/page.html", run(false)), { out: 42, problems: [] });
+});
