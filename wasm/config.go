@@ -43,15 +43,23 @@ func optPositive(obj Value, field, path string, integer bool) (float64, error) {
 	if v.IsUndefined() {
 		return 0, nil
 	}
-	f := v.Float
-	if jsbridge.TypeOf(v) != jsbridge.TypeNumber || math.IsNaN(f()) || math.IsInf(f(), 0) || f() <= 0 || (integer && (f() != math.Trunc(f()) || f() > 1<<53)) {
-		kind := "a positive number"
-		if integer {
-			kind = "a positive integer"
-		}
+	kind := "a positive number"
+	if integer {
+		kind = "a positive integer"
+	}
+	if jsbridge.TypeOf(v) != jsbridge.TypeNumber {
 		return 0, typeErrorf("%s: expected %s, got %s", path, kind, describe(v))
 	}
-	return f(), nil
+	f := v.Float()
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		// Infinity is a positive number to a reader: what it is not is
+		// finite (no limit is unbounded), which the message says.
+		return 0, typeErrorf("%s: expected a finite %s, got %s", path, kind[2:], describe(v))
+	}
+	if f <= 0 || (integer && (f != math.Trunc(f) || f > 1<<53)) {
+		return 0, typeErrorf("%s: expected %s, got %s", path, kind, describe(v))
+	}
+	return f, nil
 }
 
 // The keys each page-supplied options object may have. Anything else is a

@@ -731,15 +731,25 @@ test("a tool unregistered and registered again under its name during a run is ca
     }
 });
 
-test("a limit of Infinity is named as JavaScript writes it", async () => {
+// A limit that is not finite is told it must be: "expected a positive
+// number, got the number Infinity" read as a contradiction (Infinity is
+// positive).
+test("a limit of Infinity or NaN is named as JavaScript writes it, and told it must be finite", async () => {
     const { IoCodeModeFactory } = await import(indexURL);
     for (const worker of [false, true]) {
         for (const [field, value, message] of [
-            ["timeout", Infinity, "config.timeout: expected a positive number, got the number Infinity"],
-            ["memoryLimit", -Infinity, "config.memoryLimit: expected a positive integer, got the number -Infinity"],
-            ["maxToolCalls", Infinity, "config.maxToolCalls: expected a positive integer, got the number Infinity"],
+            ["timeout", Infinity, "config.timeout: expected a finite positive number, got the number Infinity"],
+            ["timeout", NaN, "config.timeout: expected a finite positive number, got the number NaN"],
+            ["memoryLimit", -Infinity, "config.memoryLimit: expected a finite positive integer, got the number -Infinity"],
+            ["maxToolCalls", Infinity, "config.maxToolCalls: expected a finite positive integer, got the number Infinity"],
+            ["maxResultChars", NaN, "config.maxResultChars: expected a finite positive integer, got the number NaN"],
+            ["search", { embed: async () => [], weight: Infinity }, "config.search.weight: expected a finite positive number, got the number Infinity"],
+            ["search", { embed: async () => [], timeout: Infinity }, "config.search.timeout: expected a finite positive number, got the number Infinity"],
+            // Finite values keep their words.
+            ["timeout", -1, "config.timeout: expected a positive number, got the number -1"],
+            ["memoryLimit", 0.5, "config.memoryLimit: expected a positive integer, got the number 0.5"],
         ]) {
-            await assert.rejects(IoCodeModeFactory({ wasmLocation: assetPath, worker, [field]: value }), (err) => err instanceof TypeError && err.message === message, `worker: ${worker}: ${field}`);
+            await assert.rejects(IoCodeModeFactory({ wasmLocation: assetPath, worker, [field]: value }), (err) => err instanceof TypeError && err.message === message, `worker: ${worker}: ${field}: ${message}`);
         }
     }
 });
