@@ -47,7 +47,7 @@ const busy = new KeptMap();
  *   attach: <T extends object>(obj: T) => T,
  *   hold: () => () => void,
  *   disarm: () => void,
- *   part: <O extends object, K>(of: O, key: K, release: (of: O, key: K) => void) => Lifetime,
+ *   part: <O extends object, K>(of: O, key: K, release: (of: O, key: K) => void, keep?: object) => Lifetime,
  * }} Lifetime
  */
 
@@ -106,9 +106,9 @@ export function lifetime(held, release, state) {
         },
         // A part of the factory (a session): its objects keep the factory
         // too, since its keeper keeps the factory's.
-        part(of, key, release) {
+        part(of, key, release, keep) {
             const keeper = ref.deref();
-            return keeper ? partLifetime(of, key, release, keeper) : noNet;
+            return keeper ? partLifetime(of, key, release, { factory: keeper, keep }) : noNet;
         },
     };
 }
@@ -127,7 +127,9 @@ export function lifetime(held, release, state) {
  * @param {O} of
  * @param {K} key
  * @param {(of: O, key: K) => void} release
- * @param {object} state kept while the part's objects are (the factory's keeper)
+ * @param {object} state kept while the part's objects are, or a run holds
+ *   the part: the factory's keeper; what the part alone may keep (its own
+ *   tools, which `of` reaches weakly: weakly())
  * @returns {Lifetime}
  */
 export function partLifetime(of, key, release, state) {
@@ -173,4 +175,18 @@ export function weakListener(fn) {
         const f = ref.deref();
         if (f) f(arg);
     });
+}
+
+/**
+ * What `of` of a part (partLifetime) keeps of the part's own things when
+ * the net is armed: a WeakRef, the part's keeper (its state) holding them.
+ * A session's own tool may refer to the session (one that disposes it):
+ * kept by its factory, the tool kept the session for as long as the
+ * factory. Without the net, a box that holds them.
+ * @template {object} T
+ * @param {T} value
+ * @returns {{ deref: () => T | undefined }}
+ */
+export function weakly(value) {
+    return registry ? new WeakRef(value) : { deref: () => value };
 }

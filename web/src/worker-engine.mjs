@@ -35,7 +35,7 @@
 // code without the loop checks, or in the Go core) is replaced.
 
 import { bundlerHint, describeError, hasNodeFs, noModuleURL, nodeModule } from "./env.mjs";
-import { KeptSet, all, clearTimeout, forEachEntry, now, setTimeout, then } from "./intrinsics.mjs";
+import { KeptMap, KeptSet, all, clearTimeout, forEachEntry, now, setTimeout, then } from "./intrinsics.mjs";
 import { checkTools } from "./worker-tools.mjs";
 import { rebuildError } from "./worker-wire.mjs";
 import { compileCore } from "./core.mjs";
@@ -55,6 +55,9 @@ const OVERRUN_GRACE_MS = 2000;
  * The names toolFilter shows, of the factory's tools and of each live
  * session's own (by session id): the worker's core calls no other.
  * @typedef {{ tools: string[], sessions: Record<number, string[]> }} Visible
+ * @typedef {{ tools: Map<string, any>, defs: any[] }} OwnTools a session's own tools, by name and as given
+ * @typedef {{ own: { deref: () => OwnTools | undefined }, info: any, owner: any }} HostSession
+ *   a session as the page keeps it: its own tools weakly (the session's keeper holds them, lifetime.mjs)
  */
 
 /**
@@ -73,7 +76,7 @@ const OVERRUN_GRACE_MS = 2000;
  * @property {() => Visible} visibleNames the names toolFilter shows (worker.mjs runs no other)
  * @property {Map<string, any>} tools factory tools by name
  * @property {Map<number, any[]>} registrations registration id -> its definitions
- * @property {Map<number, { tools: Map<string, any>, defs: any[], info: any, owner: any }>} sessions
+ * @property {Map<number, HostSession>} sessions
  * @property {Map<number, { run: any, resolve: (v: any) => void, reject: (e: any) => void, sid: number, started: boolean, startedAt?: number, message: any }>} pending
  * @property {Set<number>} stopping runs aborted on the page that the worker has not ended yet
  * @property {number} runTimeout the runs' timeout as the core has it (checked there before any run)
@@ -300,6 +303,18 @@ async function whyNotLoaded(url) {
     return why + bundlerHint(import.meta.url, missing);
 }
 
+/** @type {OwnTools} */
+const noOwnTools = { tools: new KeptMap(), defs: [] };
+
+/**
+ * A session's own tools; none once the page dropped the session (the
+ * safety net is about to end it, and nothing of the page can use it).
+ * @param {HostSession} s
+ */
+export function ownTools(s) {
+    return s.own.deref() || noOwnTools;
+}
+
 /**
  * Holds the worker's ref (Node: the process waits for it) until the
  * returned function is called.
@@ -415,7 +430,10 @@ export function start(h, first) {
     if (!first) {
         forEachEntry(h.registrations, (defs, id) => h.worker.post({ t: "register", id, tools: checkTools(defs, "tools", new KeptSet()), visible: h.filter && h.visibleNames() }));
         forEachEntry(h.sessions, (s, sid) => {
-            if (sid !== 0) h.worker.post({ t: "session", sid, tools: checkTools(s.defs, "options.tools", new KeptSet()), visible: h.filter && h.visibleNames() });
+            // A session whose own tools are gone is one the page dropped,
+            // which the safety net is about to end.
+            const own = s.own.deref();
+            if (sid !== 0 && own) h.worker.post({ t: "session", sid, tools: checkTools(own.defs, "options.tools", new KeptSet()), visible: h.filter && h.visibleNames() });
         });
         for (const id of h.pings.keys()) h.worker.post({ t: "ping", id });
     }

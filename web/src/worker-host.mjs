@@ -28,8 +28,8 @@ import { filterVerdict, notFromHook } from "./page-hooks.mjs";
 import { newOwner, stopRuns } from "./runs.mjs";
 import { SESSION_HINTS, SESSION_KEYS, unknownKeyError } from "./keys.mjs";
 import { goQuote } from "./schemacheck.mjs";
-import { lifetime } from "./lifetime.mjs";
-import { abortFlags, hold, holdInFlight, start, terminateDropped } from "./worker-engine.mjs";
+import { lifetime, weakly } from "./lifetime.mjs";
+import { abortFlags, hold, holdInFlight, ownTools, start, terminateDropped } from "./worker-engine.mjs";
 import { onMessage } from "./worker-protocol.mjs";
 import { applyOverwrite, llmTools } from "./worker-runs.mjs";
 import { checkTools } from "./worker-tools.mjs";
@@ -143,7 +143,7 @@ export async function workerFactory(config) {
         /** @type {Record<number, string[]>} */
         const own = /** @type {any} */ ({ __proto__: null });
         forEachEntry(sessions, (s, sid) => {
-            if (sid !== 0) own[sid] = shownOf(s.tools);
+            if (sid !== 0) own[sid] = shownOf(ownTools(s).tools);
         });
         return { tools: shownOf(tools), sessions: own };
     };
@@ -155,7 +155,8 @@ export async function workerFactory(config) {
     const sessions = new KeptMap();
     // Session 0 is the worker's own session without tools: its instructions
     // stand in for a new session's until the worker reports them.
-    sessions.set(0, { tools: new KeptMap(), defs: [], info: null, owner: factoryOwner });
+    const none = { tools: new KeptMap(), defs: [] };
+    sessions.set(0, { own: { deref: () => none }, info: null, owner: factoryOwner });
     // ready(): a ping the worker answers after every message sent before it
     // (registrations, sessions), whose info it has pushed by then.
     let nextPing = 1;
@@ -255,7 +256,7 @@ export async function workerFactory(config) {
                 const name = def !== null && typeof def === "object" ? def.name : undefined;
                 if (typeof name !== "string") continue;
                 forEachEntry(sessions, (s, sid) => {
-                    if (sid !== 0 && s.tools.has(name)) {
+                    if (sid !== 0 && ownTools(s).tools.has(name)) {
                         throw new TypeError(`${path === "tool" ? path : `${path}[${i}]`} (${goQuote(name)}): name: already a tool of a session (createSession's tools)`);
                     }
                 });
@@ -327,8 +328,12 @@ export async function workerFactory(config) {
             const defs = list === undefined ? [] : map(list, (d) => d); // as register's
             const sid = nextSid++;
             const owner = newOwner(factoryOwner);
-            /** @type {{ tools: Map<string, any>, defs: any[], info: any, owner: any }} */
-            const s = { tools: new KeptMap(map(defs, (d) => [d.name, d])), defs, info: null, owner };
+            // The session's own tools, which its keeper holds: the factory
+            // reaches them weakly (lifetime.mjs weakly), so that a tool that
+            // refers to its session does not keep it.
+            const ownRec = { tools: new KeptMap(map(defs, (d) => [d.name, d])), defs };
+            /** @type {import("./worker-engine.mjs").HostSession} */
+            const s = { own: weakly(ownRec), info: null, owner };
             sessions.set(sid, s);
             let sessionDisposed = false;
             const deadReason = () =>
@@ -347,7 +352,7 @@ export async function workerFactory(config) {
             if (template && template.info) s.info = template.info;
             // Dropped without dispose(), the session goes when nothing of
             // it is left (lifetime.mjs); its objects keep the factory.
-            const sessionLife = life.part(h, sid, endDroppedSession);
+            const sessionLife = life.part(h, sid, endDroppedSession, ownRec);
             return sessionLife.attach({
                 getLlmTools() {
                     const why = deadReason();

@@ -14,7 +14,7 @@ import { askInterceptor } from "./page-hooks.mjs";
 import { inputRejected, settleValue, validationFailed } from "./call.mjs";
 import { inputValidator, outputCheck } from "./worker-tools.mjs";
 import { decisionToWire, errorFields, rebuildError } from "./worker-wire.mjs";
-import { watchOverrun } from "./worker-engine.mjs";
+import { ownTools, watchOverrun } from "./worker-engine.mjs";
 import { keepHelperModules } from "./helper-modules.mjs";
 
 /**
@@ -132,7 +132,7 @@ export async function answer(h, m) {
     const run = runOf(m.rid);
     const p = h.pending.get(m.rid);
     const s = p ? h.sessions.get(p.sid) : undefined;
-    const def = (s && s.tools.get(m.name)) || h.tools.get(m.name);
+    const def = (s && ownTools(s).tools.get(m.name)) || h.tools.get(m.name);
     let replied = false;
     const reply = (/** @type {any} */ r) => {
         replied = true;

@@ -7,7 +7,7 @@
 import { CALL, SETTLE } from "./call.mjs";
 import { exitedError } from "./core.mjs";
 import { field, prototypeHazard } from "./fields.mjs";
-import { partLifetime } from "./lifetime.mjs";
+import { partLifetime, weakly } from "./lifetime.mjs";
 import { callerStack, thrownByTool } from "./env.mjs";
 import { KeptMap, KeptSet, KeptWeakMap, arrayOf, map, newAbortController, objectKeys, queueMicrotask, then } from "./intrinsics.mjs";
 import { callTool, consoleLine, emit, finishRun, newOwner, now, observed, refusedCall, runInCore, runOf, settledAs, startRun, stopRuns } from "./runs.mjs";
@@ -36,43 +36,61 @@ export function pagePipeline(config) {
     const onEvent = typeof config.onEvent === "function" ? config.onEvent : undefined;
     /** @type {WeakMap<object, any>} wrapper -> the caller's definition */
     const originals = new KeptWeakMap();
+    /** @type {WeakMap<object, { deref: () => any }>} a session's own tool's wrapper -> its definition, weakly */
+    const ownOriginals = new KeptWeakMap();
     /** @param {any} w */
-    const orig = (w) => (w && typeof w === "object" && originals.has(w) ? originals.get(w) : w);
+    const orig = (w) => {
+        if (!w || typeof w !== "object") return w;
+        if (originals.has(w)) return originals.get(w);
+        const ref = ownOriginals.get(w);
+        return (ref && ref.deref()) || w;
+    };
     /**
      * @param {any} def
-     * @param {(() => void)[]} [cuts] gets the function that lets go of def (ownList)
+     * @param {Own} [own] a session's own tools (ownList): gets the definition
+     *   and the function that lets go of it
      */
-    const wrapDef = (def, cuts) => {
+    const wrapDef = (def, own) => {
         if (def === null || typeof def !== "object" || Array.isArray(def) || typeof field(def, "execute") !== "function") return def;
+        // A session's own tool is reached weakly, its session's keeper
+        // holding it (own.defs, lifetime.mjs weakly): the core keeps the
+        // wrapper, and a tool that refers to its session kept the session
+        // for as long as the factory.
         /** @type {any} */
-        let held = def;
+        let held = own ? undefined : def;
+        let ref = own ? weakly(def) : undefined;
         /** @type {any} */
         const w = {
             ...def,
             // The engine's CallSignal of the call (call.mjs), not its
             // signal, which reading would make; and its settle step, run
             // before the call is reported.
-            execute: (/** @type {unknown} */ input, /** @type {any} */ opts) =>
-                held
-                    ? callTool(runOf(opts && opts.context), held, input, opts && (opts[CALL] || opts.signal), onEvent, opts && opts[SETTLE])
-                    : Promise.reject(new Error(SESSION_DISPOSED)),
+            execute: (/** @type {unknown} */ input, /** @type {any} */ opts) => {
+                const d = held || (ref && ref.deref());
+                return d
+                    ? callTool(runOf(opts && opts.context), d, input, opts && (opts[CALL] || opts.signal), onEvent, opts && opts[SETTLE])
+                    : Promise.reject(new Error(SESSION_DISPOSED));
+            },
         };
-        originals.set(w, def);
-        if (cuts) {
-            cuts[cuts.length] = () => {
-                held = undefined;
-                originals.delete(w);
-                const keys = objectKeys(w);
-                for (let i = 0; i < keys.length; i++) delete w[keys[i]];
-            };
+        if (!own) {
+            originals.set(w, def);
+            return w;
         }
+        ownOriginals.set(w, /** @type {{ deref: () => any }} */ (ref));
+        own.defs[own.defs.length] = def;
+        own.cuts[own.cuts.length] = () => {
+            ref = undefined;
+            ownOriginals.delete(w);
+            const keys = objectKeys(w);
+            for (let i = 0; i < keys.length; i++) delete w[keys[i]];
+        };
         return w;
     };
     /**
      * @param {any} list
-     * @param {(() => void)[]} [cuts] as wrapDef's
+     * @param {Own} [own] as wrapDef's
      */
-    const wrapList = (list, cuts) => (Array.isArray(list) ? list.map((/** @type {any} */ d) => wrapDef(d, cuts)) : list);
+    const wrapList = (list, own) => (Array.isArray(list) ? list.map((/** @type {any} */ d) => wrapDef(d, own)) : list);
     /**
      * A session's own tools, wrapped as wrapList does, and the function
      * its dispose calls to let go of them: the core's values (the list, the
@@ -80,18 +98,24 @@ export function pagePipeline(config) {
      * them, which Go's pacer, seeing only its own small heap, may not do
      * for thousands of sessions. Cut, the wrappers keep nothing of
      * the page's definitions (their execute functions and what those close
-     * over), which go at the page's next collection.
+     * over), which go at the page's next collection. `defs` is what the
+     * session's keeper holds (wrapDef).
      * @param {any} list
      */
     const ownList = (list) => {
         /** @type {(() => void)[]} */
         const cuts = [];
-        const wrapped = wrapList(list, cuts);
+        /** @type {any[]} */
+        const defs = [];
+        const wrapped = wrapList(list, { cuts, defs });
+        // Closes over the cuts alone: the factory keeps it (wrap.mjs
+        // LiveSession), and through the definitions it kept a session
+        // whose tool refers to it.
         const release = () => {
             for (let i = 0; i < cuts.length; i++) cuts[i]();
             cuts.length = 0;
         };
-        return { list: wrapped, release };
+        return { list: wrapped, release, defs };
     };
     /** @type {any} */
     const goConfig = { ...config };
@@ -143,6 +167,7 @@ function handled(p) {
 }
 
 /** @typedef {ReturnType<typeof pagePipeline>} Pipeline */
+/** @typedef {{ cuts: (() => void)[], defs: any[] }} Own */
 
 /**
  * The guards of a core with calls pending (their rejecters, and how each
@@ -418,17 +443,18 @@ function endSession(live, id) {
  * @param {Pipeline} pipe
  * @param {import("./runs.mjs").Owner} factoryOwner
  * @param {() => void} release lets go of the session's own tools (ownList)
+ * @param {any[]} defs the session's own tools, which its keeper holds (ownList)
  * @param {Map<number, LiveSession>} live the factory's sessions, where this one goes
  * @param {number} id its key there
  * @returns {Session}
  */
-function wrapSession(session, core, factoryDisposed, pipe, factoryOwner, release, live, id) {
+function wrapSession(session, core, factoryDisposed, pipe, factoryOwner, release, defs, live, id) {
     let disposed = false;
     const owner = newOwner(factoryOwner);
     live.set(id, { session, core, factoryDisposed, release });
     // Dropped without dispose(), the session goes when nothing of it is
     // left (lifetime.mjs): the factory reaches it through `live` alone.
-    const life = partLifetime(live, id, endSession, {});
+    const life = partLifetime(live, id, endSession, { defs });
     const guard = makeGuard(core, () => {
         if (factoryDisposed()) return "Code Mode: this session's factory has been disposed.";
         if (disposed) return SESSION_DISPOSED;
@@ -500,8 +526,9 @@ export function wrapApi(api, core, pipe) {
             const own = tools !== undefined ? pipe.ownList(tools) : undefined;
             const goOptions = own ? { ...o, tools: own.list } : options;
             const release = own ? own.release : () => {};
+            const defs = own ? own.defs : [];
             try {
-                return guard.sync(() => wrapSession(api.createSession(goOptions), core, isDisposed, pipe, owner, release, live, nextSession++));
+                return guard.sync(() => wrapSession(api.createSession(goOptions), core, isDisposed, pipe, owner, release, defs, live, nextSession++));
             } catch (err) {
                 release();
                 throw err;

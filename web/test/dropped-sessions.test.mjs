@@ -10,8 +10,9 @@ import assert from "node:assert/strict";
 import { inGcChild } from "./helpers.mjs";
 
 test("sessions dropped without dispose() are let go of; the factory and its other sessions work on", () => {
-    // Three sessions dropped (idle, given their LLM tools, after a run), one
-    // kept: the dropped ones' tools and what those close over are freed.
+    // Four sessions dropped (idle, given their LLM tools, after a run, after
+    // a run of a tool of its own that refers to it), one kept: the dropped
+    // ones' tools and what those close over are freed.
     assert.deepEqual(inGcChild("dropped-sessions.mjs", "dropped"), { released: true, alive: 2, kept: 1000, next: 1 });
 });
 
