@@ -333,6 +333,35 @@ async function measureRegister(side, w) {
   return side === "ours" ? { median: median(samples), samples, cpu: median(cpu) } : { median: median(samples), samples };
 }
 
+// One session made and ended: createSession() and dispose() on a factory
+// with bench.echo (ours), a context made and disposed (base).
+async function sessionMaker(side) {
+  if (side === "ours") {
+    const { IoCodeModeFactory } = await import(distIndex);
+    const api = await IoCodeModeFactory({ wasmLocation, tools: [echo] });
+    return { make: () => api.createSession().dispose(), close: () => api.dispose() };
+  }
+  const { newQuickJSWASMModuleFromVariant } = await import("quickjs-emscripten-core");
+  const variant = (await import("@jitl/quickjs-wasmfile-release-sync")).default;
+  const mod = await newQuickJSWASMModuleFromVariant(variant);
+  return { make: () => mod.newContext().dispose(), close: () => {} };
+}
+
+// Per session, timed over batches of w.sessions.
+async function measureSessions(side, w) {
+  const { make, close } = await sessionMaker(side);
+  const once = () => {
+    const t0 = performance.now();
+    for (let i = 0; i < w.sessions; i++) make();
+    return ((performance.now() - t0) * 1000) / w.sessions;
+  };
+  for (let i = 0; i < (w.warmup ?? 1); i++) once();
+  const samples = [];
+  for (let i = 0; i < (w.runs ?? 7); i++) samples.push(once());
+  close();
+  return { median: median(samples), samples };
+}
+
 // A factory with n catalog tools and bench.echo, for the workloads that
 // need a large registry; its own, so the other workloads keep one tool.
 async function withCatalog(n, f) {
@@ -372,6 +401,17 @@ if (mode === "cold") {
       process.stdout.write(JSON.stringify(out) + "\n", () => process.exit(0));
       await new Promise(() => {});
     }
+    if (w.sessions) {
+      // Sessions made and ended on one factory, as measureSessions does.
+      const { make, close } = await sessionMaker(side);
+      let n = 0;
+      for (const t0 = performance.now(); performance.now() - t0 < Number(secs ?? 5) * 1000; n++) make();
+      out.results[only] = { runs: n };
+      close();
+      r.close();
+      process.stdout.write(JSON.stringify(out) + "\n", () => process.exit(0));
+      await new Promise(() => {});
+    }
     const code = codeOf(side, w);
     const want = w.calls ?? w.expect;
     let n = 0;
@@ -382,6 +422,7 @@ if (mode === "cold") {
     for (const n of names) {
       const w = workloads[n];
       if (w.register) out.results[n] = await measureRegister(side, w);
+      else if (w.sessions) out.results[n] = await measureSessions(side, w);
       else if (w.catalog && side === "ours") out.results[n] = await withCatalog(w.catalog, (run) => measure(n, run, side));
       else if (w.tools) {
         // Its own factory (or prelude), so the other workloads keep one tool.
