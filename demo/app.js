@@ -410,7 +410,8 @@ try {
     await mountCourierWidget(document.modelContext);
     webmcp = await import(WEBMCP_URL);
 } catch (err) {
-    console.warn(`The courier widget is not available (WebMCP: ${err?.message ?? err}); the copilot has the desk's tools only.`);
+    // A DOMException may have no message (the polyfill's SecurityError): its name then.
+    console.warn(`The courier widget is not available (WebMCP: ${err?.message || err?.name || err}); the copilot has the desk's tools only.`);
 }
 starting = false;
 if (IoCodeModeFactory) {

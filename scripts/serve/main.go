@@ -103,6 +103,11 @@ func handler(root string) http.Handler {
 			w.Header().Set("Content-Type", typ)
 		}
 		w.Header().Set("X-Content-Type-Options", "nosniff")
+		// The demo's WebMCP polyfill (@mcp-b/webmcp-polyfill) refuses a page
+		// whose agent cluster is not keyed by origin; Chromium keys by origin
+		// by default, Firefox only when the page asks: without this header the
+		// demo's courier widget is missing in Firefox.
+		w.Header().Set("Origin-Agent-Cluster", "?1")
 		files.ServeHTTP(w, r)
 	})
 }

@@ -111,14 +111,15 @@ export async function servePages(pages) {
 // (name -> (query) => body) and the files of dist/ below a first path
 // segment that names one of policies (name -> the Content-Security-Policy
 // header sent with every response, "" for none), with CORS for pages of
-// another origin; resolves with { port, close }.
-export async function servePolicyPages(policies, files) {
+// another origin, and the headers of headers[policy] if any; resolves with
+// { port, close }.
+export async function servePolicyPages(policies, files, headers = {}) {
     const server = createServer((req, res) => {
         const url = new URL(req.url, "http://x");
         const [, policy, ...rest] = decodeURIComponent(url.pathname).split("/");
         const path = rest.join("/");
-        const headers = { "access-control-allow-origin": "*" };
-        if (policies[policy]) headers["content-security-policy"] = policies[policy];
+        const sent = { "access-control-allow-origin": "*", ...(Object.hasOwn(headers, policy) ? headers[policy] : {}) };
+        if (policies[policy]) sent["content-security-policy"] = policies[policy];
         let body;
         if (Object.hasOwn(policies, policy) && Object.hasOwn(files, path)) body = files[path](url.searchParams);
         else if (Object.hasOwn(policies, policy) && path.startsWith("dist/")) {
@@ -126,10 +127,10 @@ export async function servePolicyPages(policies, files) {
             if (file.startsWith(join(ROOT, "dist")) && existsSync(file)) body = readFileSync(file);
         }
         if (body === undefined) {
-            res.writeHead(404, headers);
+            res.writeHead(404, sent);
             return res.end();
         }
-        res.writeHead(200, { ...headers, "content-type": TYPES[extname(path)] || "application/octet-stream" });
+        res.writeHead(200, { ...sent, "content-type": TYPES[extname(path)] || "application/octet-stream" });
         res.end(body);
     });
     await new Promise((r) => server.listen(0, "127.0.0.1", r));

@@ -131,7 +131,8 @@ before(async () => {
     server = createServer((req, res) => {
         const path = new URL(req.url, "http://x").pathname;
         if (path === "/webmcp.html") {
-            res.writeHead(200, { "content-type": "text/html" });
+            // As the demo's server (scripts/serve): the polyfill needs an origin-keyed page in Firefox (USAGE.md).
+            res.writeHead(200, { "content-type": "text/html", "origin-agent-cluster": "?1" });
             return res.end(PAGE);
         }
         const file = normalize(join(ROOT, path));

@@ -10,7 +10,7 @@
 // new Worker of another origin). Run by `make test-firefox`.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import puppeteer from "puppeteer-core";
 import { ROOT, servePolicyPages } from "../browser-test/harness.mjs";
@@ -25,7 +25,10 @@ const POLICIES = {
     documented: "script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'",
     nowasm: "script-src 'self'; worker-src 'self'",
     trusted: "script-src 'self' 'wasm-unsafe-eval'; require-trusted-types-for 'script'",
+    // No policy; sent with Origin-Agent-Cluster: ?1 (HEADERS).
+    keyed: "",
 };
+const HEADERS = { keyed: { "origin-agent-cluster": "?1" } };
 
 // The page loads the package (?pkg=, default its policy's dist/; ?classic
 // for the classic script) and keeps the factory function for the tests'
@@ -39,7 +42,14 @@ const PAGE = (q) => {
     const classic = q.has("classic") ? `<script src="${(q.get("pkg") || "./dist/").replace(/[<>"&]/g, "")}code-mode.global.js"></script>` : "";
     return `<!doctype html><meta charset="utf-8"><title>firefox</title>${classic}<script src="./main.js"></script>`;
 };
-const FILES = { "page.html": PAGE, "main.js": () => MAIN };
+// The WebMCP polyfill the demo and USAGE.md use, for fromWebMcp.
+const POLYFILL = join(ROOT, "node_modules", "@mcp-b", "webmcp-polyfill", "dist");
+const FILES = {
+    "page.html": PAGE,
+    "main.js": () => MAIN,
+    "webmcp/index.js": () => readFileSync(join(POLYFILL, "index.js")),
+    "webmcp/schema.js": () => readFileSync(join(POLYFILL, "schema.js")),
+};
 
 let server;
 let port;
@@ -52,7 +62,7 @@ before(async () => {
     for (const f of ["index.mjs", "code-mode.global.js", "code-mode.wasm", "emscripten-module.wasm"]) {
         if (!existsSync(join(ROOT, "dist", f))) throw new Error(`dist/${f} is missing: run \`make build\` first (\`make test-firefox\` does)`);
     }
-    server = await servePolicyPages(POLICIES, FILES);
+    server = await servePolicyPages(POLICIES, FILES, HEADERS);
     port = server.port;
     browser = await puppeteer.launch({ browser: "firefox", executablePath: FIREFOX, headless: true });
 });
@@ -311,6 +321,31 @@ for (const worker of MODES) {
         }
     });
 }
+
+// @mcp-b/webmcp-polyfill refuses a page whose agent cluster is not keyed
+// by origin (originAgentCluster false: a SecurityError with no message),
+// which Firefox's pages are unless served with Origin-Agent-Cluster: ?1
+// (Chromium keys by origin by default). USAGE.md says so; with the header,
+// fromWebMcp runs the page's tool in both modes.
+test("WebMCP: with Origin-Agent-Cluster: ?1 the polyfill's tools run through fromWebMcp in both modes; without it the polyfill refuses", async () => {
+    const run = (worker) => (page) =>
+        withFactory(page, worker, {}, `
+            const { initializeWebMCPPolyfill } = await import(new URL("webmcp/index.js", location.href).href);
+            const { fromWebMcp } = await import(new URL("dist/webmcp.mjs", location.href).href);
+            try {
+                initializeWebMCPPolyfill();
+                await document.modelContext.registerTool({ name: "page.title", description: "The page title.", annotations: { readOnlyHint: true }, execute: async () => ({ title: document.title }) });
+            } catch (e) {
+                return { refused: e.name };
+            }
+            (await fromWebMcp()).registerTools(api);
+            await api.ready();
+            return (await executeCode.execute({ code: "return (await tools.webmcp.page.title({})).title", explanation: "x" })).result;`);
+    for (const worker of MODES) {
+        assert.deepEqual(await withPage("keyed/page.html", run(worker)), { out: "firefox", problems: [] }, `worker: ${worker}`);
+    }
+    assert.deepEqual(await withPage("none/page.html", run(true)), { out: { refused: "SecurityError" }, problems: [] });
+});
 
 test("Trusted Types without a policy: worker mode says what to do (Firefox's words differ from Chromium's); worker: false runs", async () => {
     const run = (worker) => (page) =>
