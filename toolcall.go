@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/interopio/code-mode/internal/jsoncut"
 	"github.com/interopio/code-mode/internal/jsondec"
 	"github.com/interopio/code-mode/internal/keys"
 	"github.com/interopio/code-mode/sandbox"
@@ -639,7 +640,7 @@ func cutDropped(s string, n, dropped int) string {
 		i += size
 		k++
 	}
-	return s[:i] + "… [" + strconv.Itoa(utf8.RuneCountInString(s[i:])+dropped) + " more characters]"
+	return s[:i] + jsoncut.MoreChars(utf8.RuneCountInString(s[i:])+dropped)
 }
 
 // cutName cuts a call's name (begin's args[0], decoded) for its record.

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/interopio/code-mode/sandbox"
 )
 
 // The ids and names of tool calls are read without encoding/json's
@@ -435,10 +437,26 @@ func TestToolInputTooDeep(t *testing.T) {
 	}
 }
 
+// TestThrownNameCutByOne: a thrown Error's name one character past the
+// bound reads "… [1 more character]" (describeError's marker, in
+// JavaScript; jsoncut.MoreChars writes the Go cuts'). It said "1 more
+// characters".
+func TestThrownNameCutByOne(t *testing.T) {
+	_, s := newHostile(t, Config{})
+	n := sandbox.MaxNameChars
+	for more, marker := range map[int]string{1: "… [1 more character]", 2: "… [2 more characters]"} {
+		res := exec(t, s, fmt.Sprintf(`const e = new Error("m"); e.name = "N".repeat(%d); throw e`, n+more), nil)
+		if want := strings.Repeat("N", n) + marker; res.OK || res.Error.Name != want {
+			t.Errorf("%d more: got %+v, want the name %q", more, res.Error, want)
+		}
+	}
+}
+
 // TestLongNameCut: a name past any valid tool's length is unknown, and its
 // record and error say how long it was. The prelude cuts it to 129
 // characters before it leaves the sandbox; the count said "… [1 more
-// characters]" for any length, counting from that cut.
+// characters]" for any length, counting from that cut. One character
+// more is "1 more character" (it was "1 more characters").
 func TestLongNameCut(t *testing.T) {
 	_, s := newHostile(t, Config{}, echoTool("t.echo", nil))
 	x128 := strings.Repeat("x", 128)
@@ -447,7 +465,7 @@ func TestLongNameCut(t *testing.T) {
 	}{
 		{`'x'.repeat(100000)`, x128 + "… [99872 more characters]"},
 		{`'x'.repeat(130)`, x128 + "… [2 more characters]"},
-		{`'x'.repeat(129)`, x128 + "… [1 more characters]"},
+		{`'x'.repeat(129)`, x128 + "… [1 more character]"},
 		{`'x'.repeat(128)`, x128},
 		{`'é'.repeat(200)`, strings.Repeat("é", 128) + "… [72 more characters]"},
 	} {

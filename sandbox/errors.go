@@ -9,6 +9,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/interopio/code-mode/internal/jsoncut"
 	"github.com/interopio/code-mode/sandbox/internal/ffi"
 )
 
@@ -38,9 +39,10 @@ const (
 // its first cap elements and how many more, and String never joins one:
 // either took the run to its timeout (prelude/show.js, the same rule).
 // The envelope has no prototype, so a toJSON the program put on
-// Object.prototype cannot replace it.
+// Object.prototype cannot replace it. A string cut short ends with the
+// marker jsoncut.MoreChars writes.
 var describeError = `(e) => {
-  const cut = (s, n) => s.length > n ? s.slice(0, n) + "… [" + (s.length - n) + " more characters]" : s;
+  const cut = (s, n) => s.length > n ? s.slice(0, n) + "… [" + (s.length - n) + (s.length - n === 1 ? " more character]" : " more characters]") : s;
   const cap = ` + shownArrayLen + `, isArr = Array.isArray;
   const head = (x) => { const out = []; for (let i = 0; i < cap; i++) out[i] = x[i]; out[cap] = "… " + (x.length - cap) + " more items"; return out; };
   const capped = (k, x) => isArr(x) && x.length > cap ? head(x) : x;
@@ -111,7 +113,7 @@ func bound(s string, n int) string {
 		}
 		k++
 	}
-	return s[:i] + "… [" + strconv.Itoa(utf8.RuneCountInString(s[i:])) + " more characters]"
+	return s[:i] + jsoncut.MoreChars(utf8.RuneCountInString(s[i:]))
 }
 
 // nullThrown is toError's message for a thrown null.

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -115,7 +116,7 @@ func render(out *bytes.Buffer, n *node, cap, limit int) bool {
 			keep--
 		}
 		left := utf8.RuneCount(n.raw[keep:]) + n.rest
-		writeString(out, fmt.Sprintf("%s… [%d more characters]", n.raw[:keep], left))
+		writeString(out, string(n.raw[:keep])+MoreChars(left))
 	case array, object:
 		opening, closing := byte('['), byte(']')
 		if n.kind == object {
@@ -152,6 +153,15 @@ func writeMore(out *bytes.Buffer, n *node, left int) {
 	writeString(out, MoreKey)
 	out.WriteByte(':')
 	writeString(out, fmt.Sprintf("%d more %s", left, plural(left, "key")))
+}
+
+// MoreChars is the marker after a string cut short, with the n characters
+// left out: "… [n more characters]", "… [1 more character]". Every Go
+// cut of a string the program or the model reads writes it (a result's
+// strings here, a record's names and reasons, a thrown error's fields);
+// sandbox/errors.go's describeError writes the same in JavaScript.
+func MoreChars(n int) string {
+	return "… [" + strconv.Itoa(n) + " more " + plural(n, "character") + "]"
 }
 
 func plural(n int, word string) string {

@@ -10,6 +10,16 @@ import (
 	"testing"
 )
 
+// TestMoreChars: the marker of a string cut short counts in the singular
+// for one character; it said "… [1 more characters]".
+func TestMoreChars(t *testing.T) {
+	for n, want := range map[int]string{1: "… [1 more character]", 2: "… [2 more characters]", 99872: "… [99872 more characters]"} {
+		if got := MoreChars(n); got != want {
+			t.Errorf("MoreChars(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
 func TestCut(t *testing.T) {
 	rows := make([]map[string]any, 200)
 	for i := range rows {
