@@ -192,6 +192,16 @@ func validateToolName(name string) error {
 	if ns, ok := strings.CutSuffix(name, "then"); ok && (ns == "" || strings.HasSuffix(ns, ".")) {
 		return invalidTool(name, "name", "must not end in \"then\": await %s would call the tool", strings.TrimSuffix("tools."+ns, "."))
 	}
+	// A function named toJSON is what JSON.stringify calls in place of the
+	// object that holds it: JSON.stringify(tools) or of the namespace, which
+	// a program may write only to look, would call the tool (its side
+	// effects, its approval). No symbol stands in for toJSON as
+	// Symbol.toPrimitive does for toString and valueOf (prelude/tools.js),
+	// so the tool could not both be callable as tools.x.toJSON(input) and
+	// not be called by a stringify.
+	if ns, ok := strings.CutSuffix(name, "toJSON"); ok && (ns == "" || strings.HasSuffix(ns, ".")) {
+		return invalidTool(name, "name", "must not end in \"toJSON\": JSON.stringify(%s) would call the tool", strings.TrimSuffix("tools."+ns, "."))
+	}
 	return nil
 }
 

@@ -37,6 +37,11 @@ func TestRegistryToolNames(t *testing.T) {
 		{"orders.then.x", ""},
 		{"orders.thenx", ""},
 		{"orders.Then", ""},
+		{"toJSON", `tool name "toJSON": must not end in "toJSON": JSON.stringify(tools) would call the tool`},
+		{"orders.toJSON", `tool name "orders.toJSON": must not end in "toJSON": JSON.stringify(tools.orders) would call the tool`},
+		{"orders.toJSON.x", ""},
+		{"orders.tojson", ""},
+		{"orders.xtoJSON", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

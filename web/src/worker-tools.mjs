@@ -99,6 +99,9 @@ export function checkTools(list, path, taken) {
         if (name === "then" || name.endsWith(".then")) {
             throw new TypeError(`${at}name: must not end in "then": await ${`tools.${name.slice(0, -5)}`.replace(/\.$/, "")} would call the tool`);
         }
+        if (name === "toJSON" || name.endsWith(".toJSON")) {
+            throw new TypeError(`${at}name: must not end in "toJSON": JSON.stringify(${`tools.${name.slice(0, -7)}`.replace(/\.$/, "")}) would call the tool`);
+        }
         if (seen.has(name)) throw new TypeError(`${at}name: appears more than once in the batch`);
         if (taken.has(name)) throw new TypeError(`${at}name: already registered${path === "options.tools" ? " on the factory" : ""}`);
         seen.add(name);

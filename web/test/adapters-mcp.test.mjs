@@ -243,10 +243,10 @@ describe("fromMcpClient: listing, names, trust, collisions", () => {
     }
 
     test("every page of tools/list; names sanitised, namespaced and made unique", async () => {
-        const { server, calls } = pagedServer(["list issues!", "get_user", "get user", "admin.users.list", "..odd..", "ünïcode", "then", "jobs.then"]);
+        const { server, calls } = pagedServer(["list issues!", "get_user", "get user", "admin.users.list", "..odd..", "ünïcode", "then", "jobs.then", "toJSON", "jobs.toJSON"]);
         const client = await connectInMemory(server);
         const source = await mcp.fromMcpClient(client);
-        assert.deepEqual(calls, [null, "2", "4", "6"]);
+        assert.deepEqual(calls, [null, "2", "4", "6", "8"]);
         assert.equal(source.namespace, "Paged_Server");
         assert.deepEqual(source.tools.map((t) => t.name), [
             "Paged_Server.list_issues",
@@ -255,19 +255,22 @@ describe("fromMcpClient: listing, names, trust, collisions", () => {
             "Paged_Server.admin.users.list",
             "Paged_Server.odd",
             "Paged_Server.unicode",
-            // A last step "then" would make its namespace awaitable (and
-            // is refused at registration).
+            // A last step "then" would make its namespace awaitable, one
+            // "toJSON" called by JSON.stringify of it (both are refused at
+            // registration).
             "Paged_Server.then_",
             "Paged_Server.jobs.then_",
+            "Paged_Server.toJSON_",
+            "Paged_Server.jobs.toJSON_",
         ]);
         // The server's own name reaches onToolCall in the annotations.
-        assert.deepEqual(source.tools.map((t) => t.annotations.mcpTool), ["list issues!", "get_user", "get user", "admin.users.list", "..odd..", "ünïcode", "then", "jobs.then"]);
+        assert.deepEqual(source.tools.map((t) => t.annotations.mcpTool), ["list issues!", "get_user", "get user", "admin.users.list", "..odd..", "ünïcode", "then", "jobs.then", "toJSON", "jobs.toJSON"]);
         const api = await IoCodeModeFactory({ wasmLocation: assetPath });
         source.registerTools(api);
         const session = api.createSession();
         // Each sanitised name still calls the server's own name.
-        const out = await run(session, "return [await tools.Paged_Server.get_user_2({}), await tools.Paged_Server.admin.users.list({}), await tools.Paged_Server.jobs.then_({})]");
-        assert.deepEqual(out.result, [{ called: "get user" }, { called: "admin.users.list" }, { called: "jobs.then" }]);
+        const out = await run(session, "return [await tools.Paged_Server.get_user_2({}), await tools.Paged_Server.admin.users.list({}), await tools.Paged_Server.jobs.then_({}), await tools.Paged_Server.jobs.toJSON_({})]");
+        assert.deepEqual(out.result, [{ called: "get user" }, { called: "admin.users.list" }, { called: "jobs.then" }, { called: "jobs.toJSON" }]);
         api.dispose();
         source.close();
         await client.close();

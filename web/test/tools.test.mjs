@@ -98,6 +98,24 @@ describe("registerTool / registerTools", () => {
         api.registerTools([tool("orders.then.x", () => 1), tool("orders.thenx", () => 1)])();
     });
 
+    // JSON.stringify calls an object's toJSON: JSON.stringify(tools), which
+    // a program may write to look at what it has, called a tool named
+    // toJSON (or x.toJSON, through tools.x), its approval and its side
+    // effects included.
+    test("a name ending in toJSON is refused in both modes, with the same message; JSON.stringify(tools) calls no tool", async () => {
+        for (const [name, holder] of [["toJSON", "tools"], ["orders.toJSON", "tools.orders"], ["a.b.toJSON", "tools.a.b"]]) {
+            assert.throws(() => api.registerTool({ name, execute: () => 1 }), { name: "TypeError", message: `tool ("${name}"): name: must not end in "toJSON": JSON.stringify(${holder}) would call the tool` });
+        }
+        let ran = 0;
+        const unregister = api.registerTools([tool("orders.toJSON.x", () => ran++), tool("orders.tojson", () => ran++), tool("orders.list", () => ran++)]);
+        try {
+            const r = await run(api.createSession(), "return [JSON.stringify(tools.orders), JSON.stringify(tools).length > 0]");
+            assert.deepEqual([r.result, r.toolCalls, ran], [['{"toJSON":{}}', true], [], 0], JSON.stringify(r));
+        } finally {
+            unregister();
+        }
+    });
+
     test("valid names: 128 characters, $, _, -, dots", () => {
         const names = ["a".repeat(128), "$x", "snake_case", "kebab-case", "deeply.nested.name.space"];
         const unregister = api.registerTools(names.map((n) => tool(n, () => n)));

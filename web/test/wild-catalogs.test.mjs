@@ -370,11 +370,11 @@ describe("adapters: names other catalogs use", () => {
         assert.deepEqual([...r.result].sort(), [...names].sort(), "each server tool is called by exactly one Code Mode tool");
     });
 
-    test("uniqueNames keeps long names apart within 128 characters, never ending in a dot or then", async () => {
+    test("uniqueNames keeps long names apart within 128 characters, never ending in a dot, then or toJSON", async () => {
         const { uniqueNames } = await import("../src/adapters/source.mjs");
-        const got = uniqueNames("ns", ["z".repeat(150) + "a", "z".repeat(150) + "b", "get", "get", `${"a".repeat(119)}.thenabc`, `${"x".repeat(123)}.y`]);
+        const got = uniqueNames("ns", ["z".repeat(150) + "a", "z".repeat(150) + "b", "get", "get", `${"a".repeat(119)}.thenabc`, `${"x".repeat(123)}.y`, `${"b".repeat(118)}.toJSONabc`]);
         assert.equal(new Set(got).size, got.length, JSON.stringify(got));
-        assert.ok(got.every((n) => n.length <= 128 && !n.endsWith(".") && !/(^|\.)then$/.test(n)), JSON.stringify(got));
+        assert.ok(got.every((n) => n.length <= 128 && !n.endsWith(".") && !/(^|\.)(then|toJSON)$/.test(n)), JSON.stringify(got));
         assert.deepEqual(got.slice(2, 4), ["ns.get", "ns.get_2"]);
         assert.equal(got[0], `ns.${"z".repeat(125)}`, "the first keeps the name it always had");
     });

@@ -25,11 +25,14 @@ function hashed(step) {
     return `tool_${h.toString(36)}`;
 }
 
+/** The last steps registration refuses (tool.go validateToolName). */
+const RESERVED_LAST = /^(then|toJSON)$/;
+
 /**
  * A dotted tool name from a source's own name: dots are kept as namespace
  * steps, every step sanitised (accents dropped: "résumé" is "resume"; a
  * step of another script is tool_<hash>), empty steps dropped, a last step
- * "then" written "then_".
+ * "then" or "toJSON" written "then_", "toJSON_".
  */
 export function sanitizeName(s) {
     const steps = String(s)
@@ -39,9 +42,10 @@ export function sanitizeName(s) {
             return out || (/[\p{L}\p{N}]/u.test(p) ? hashed(p) : "");
         })
         .filter(Boolean);
-    // A last step "then" would make its namespace awaitable; registration
-    // refuses it (tool.go validateToolName).
-    if (steps[steps.length - 1] === "then") steps[steps.length - 1] = "then_";
+    // A last step "then" would make its namespace awaitable, one "toJSON"
+    // called by JSON.stringify of it; registration refuses both (tool.go
+    // validateToolName).
+    if (RESERVED_LAST.test(steps[steps.length - 1] ?? "")) steps[steps.length - 1] += "_";
     return steps.length ? steps.join(".") : "tool";
 }
 
@@ -57,8 +61,8 @@ export function uniqueNames(namespace, names) {
     return names.map((n) => {
         const full = namespace ? `${namespace}.${n}` : n;
         let name = full.slice(0, 128);
-        // A cut can leave a last step "then" or a trailing dot, which registration refuses: suffixed too.
-        for (let i = 2; taken.has(name) || /(^|\.)then$|\.$/.test(name); i++) name = `${full.slice(0, 126 - String(i).length)}_${i}`;
+        // A cut can leave a last step "then" or "toJSON", or a trailing dot, which registration refuses: suffixed too.
+        for (let i = 2; taken.has(name) || RESERVED_LAST.test(name.slice(name.lastIndexOf(".") + 1)) || name.endsWith("."); i++) name = `${full.slice(0, 126 - String(i).length)}_${i}`;
         taken.add(name);
         return name;
     });
