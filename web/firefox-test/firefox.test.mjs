@@ -25,6 +25,7 @@ const POLICIES = {
     documented: "script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'",
     nowasm: "script-src 'self'; worker-src 'self'",
     trusted: "script-src 'self' 'wasm-unsafe-eval'; require-trusted-types-for 'script'",
+    noconnect: "script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'none'",
     // No policy; sent with Origin-Agent-Cluster: ?1 (HEADERS).
     keyed: "",
 };
@@ -305,6 +306,12 @@ for (const worker of MODES) {
         const refused = await withPage("nowasm/page.html", run);
         assert.match(refused.out, /WebAssembly.*; the page's Content-Security-Policy must allow WebAssembly: add 'wasm-unsafe-eval' to its script-src/);
         assert.deepEqual(refused.problems, []);
+    });
+
+    test(`${mode}: a .wasm fetch the policy refuses is named with its directive, in Firefox's words`, async () => {
+        const { out, problems } = await withPage("noconnect/page.html", (page) => withFactory(page, worker, {}, "return 1;").catch((e) => e.message));
+        assert.match(out, /^Cannot load the (Code Mode core|QuickJS asset) from .*: NetworkError when attempting to fetch resource; the page's Content-Security-Policy refused the fetch of http:\/\/127\.0\.0\.1:\d+\/noconnect\/dist\/(code-mode|emscripten-module)\.wasm: its connect-src must allow http:\/\/127\.0\.0\.1:\d+ \(the package's README, "Content-Security-Policy"\)$/);
+        assert.deepEqual(problems, []);
     });
 
     test(`${mode}: the package from another origin (a CDN, with CORS) runs`, async () => {

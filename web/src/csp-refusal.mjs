@@ -76,7 +76,8 @@ export async function fetchNamingCSP(url, fetchIt) {
             });
         }
         if (!refusal) throw err;
-        throw new Error(`${describeError(err)}${cspHint(url, /** @type {{ directive: string }} */ (refusal).directive)}`, { cause: err });
+        // Firefox's words end with a full stop ("NetworkError when attempting to fetch resource."), Chromium's do not.
+        throw new Error(`${describeError(err).replace(/\.$/, "")}${cspHint(url, /** @type {{ directive: string }} */ (refusal).directive)}`, { cause: err });
     } finally {
         removeListener(target, "securitypolicyviolation", onViolation);
     }
