@@ -6,7 +6,7 @@
 import { pageCaller } from "./call.mjs";
 import { directImports } from "./direct.mjs";
 import { bundlerHint, describeError, noModuleURL } from "./env.mjs";
-import { KeptMap, clearTimeout as hostClearTimeout, forEachEntry, goIntrinsics, keptArray, keptJSON, keptObject, keptReflectGlobal, keptWebAssembly, setTimeout as hostSetTimeout, uncurry } from "./intrinsics.mjs";
+import { KeptMap, clearTimeout as hostClearTimeout, forEachEntry, goIntrinsics, keptArray, keptJSON, keptObject, keptReflectGlobal, keptWebAssembly, setTimeout as hostSetTimeout, then, uncurry } from "./intrinsics.mjs";
 import { convertSchema } from "./schema.mjs";
 import { createShadow } from "./shadow.mjs";
 import { loadWasmURL } from "./wasm-load.mjs";
@@ -35,14 +35,17 @@ export function compileCore() {
         } catch (cause) {
             return Promise.reject(noModuleURL("code-mode.wasm", cause));
         }
-        const p = loadWasmURL(url).catch((/** @type {unknown} */ cause) => {
+        // By the then taken at load (intrinsics.mjs), as every promise a
+        // factory's creation follows: a page whose Promise.prototype.then
+        // does nothing left the factory pending for ever.
+        const p = then(loadWasmURL(url), undefined, (/** @type {unknown} */ cause) => {
             // A file: URL with no file (Node.js: a server bundle without the
             // copied file) is missing as a 404 is.
             const missing = /** @type {any} */ (cause)?.missing === true || /** @type {any} */ (cause)?.code === "ENOENT";
             throw new Error(`Cannot load the Code Mode core from ${url.href}: ${describeError(cause)}${bundlerHint(url.href, missing)}`, { cause });
         });
         modulePromise = p;
-        p.catch(() => {
+        then(p, undefined, () => {
             if (modulePromise === p) modulePromise = null;
         });
     }
@@ -58,7 +61,9 @@ export function compileCore() {
  * @returns {Promise<Core>}
  */
 export async function loadCore(overrides, module) {
-    return startCore(module instanceof WebAssembly.Module ? module : await compileCore(), overrides);
+    // Awaited: an async function that returns a promise settles by that
+    // promise's then of the moment (the page's), await by the engine's own.
+    return await startCore(module instanceof WebAssembly.Module ? module : await compileCore(), overrides);
 }
 
 // The last lines the Go runtime wrote to stderr: a fatal error's report
@@ -180,7 +185,7 @@ async function startCore(module, overrides) {
     shadow.__jsbridgeDirect = direct.table;
     const instance = await WebAssembly.instantiate(module, go.importObject);
 
-    return new Promise((resolve, reject) => {
+    return await new Promise((resolve, reject) => {
         let ready = false;
         onStop = (cause) => {
             releaseStart();
@@ -207,7 +212,8 @@ async function startCore(module, overrides) {
             stop(cause);
             return;
         }
-        Promise.resolve(run).then(
+        then(
+            run,
             () => stop(new Error("the Go program exited")),
             (cause) => stop(cause),
         );

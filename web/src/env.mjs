@@ -26,7 +26,15 @@ export const isNode = hasNodeFs && typeof document === "undefined";
 /** @param {string} name */
 export async function nodeModule(name) {
     const specifier = "node:" + name;
-    return import(/* webpackIgnore: true */ /* @vite-ignore */ specifier);
+    // process.getBuiltinModule (Node.js 20.16 and later) answers at once.
+    // Node's import() follows its own promises by the page's
+    // Promise.prototype.then of the moment: one that does nothing left
+    // every factory pending for ever.
+    const builtin = hasNodeFs && typeof nodeProcess.getBuiltinModule === "function" ? nodeProcess.getBuiltinModule(specifier) : undefined;
+    if (builtin) return builtin;
+    // Awaited: returned, the import's promise would settle this one by
+    // the page's then too (core.mjs loadCore).
+    return await import(/* webpackIgnore: true */ /* @vite-ignore */ specifier);
 }
 
 /**

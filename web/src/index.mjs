@@ -86,8 +86,9 @@ async function makeFactory(config) {
     // On a web page the engine runs in a Worker unless told otherwise
     // (worker: false), so that a busy program never freezes the page; in
     // Node.js and runtimes without a page, on this thread.
-    if (mode === undefined ? onPage : mode) return workerFactory(config);
-    return threadFactory(config);
+    // Awaited, not returned: see loadCore (core.mjs).
+    if (mode === undefined ? onPage : mode) return await workerFactory(config);
+    return await threadFactory(config);
 }
 
 /**

@@ -39,7 +39,7 @@ async function fetchWasm(url, imports) {
             return (await WebAssembly.instantiateStreaming(response, imports)).instance;
         }
         if (!imports && typeof WebAssembly.compileStreaming === "function") {
-            return WebAssembly.compileStreaming(response);
+            return await WebAssembly.compileStreaming(response);
         }
     }
     const bytes = await response.arrayBuffer();
@@ -51,7 +51,7 @@ async function fetchWasm(url, imports) {
         const page = type.startsWith("text/html");
         throw Object.assign(new Error(`not WebAssembly: the server sent ${type || "no MIME type"}${page ? " (a page, as a dev server answers for a file it does not have: is the file served at that URL?)" : ""}`), { missing: page });
     }
-    return imports ? (await WebAssembly.instantiate(bytes, imports)).instance : WebAssembly.compile(bytes);
+    return imports ? (await WebAssembly.instantiate(bytes, imports)).instance : await WebAssembly.compile(bytes);
 }
 
 /**
@@ -87,10 +87,17 @@ function wasmFile(bytes) {
     throw new Error("not WebAssembly: the file does not begin as a WebAssembly module does (\\0asm)");
 }
 
-/** @param {string} path */
+/**
+ * By fs.readFile's callback: fs/promises' readFile settles its promise by
+ * the page's Promise.prototype.then of the moment (Node's own code), and one
+ * that did nothing left every factory pending for ever.
+ * @param {string} path
+ */
 async function readFileBytes(path) {
-    const fs = await nodeModule("fs/promises");
-    return wasmFile(await fs.readFile(path));
+    const fs = await nodeModule("fs");
+    /** @type {any} */
+    const bytes = await new Promise((resolve, reject) => fs.readFile(path, (/** @type {any} */ err, /** @type {Uint8Array} */ b) => (err ? reject(err) : resolve(b))));
+    return wasmFile(bytes);
 }
 
 /** @param {URL} url */
@@ -131,16 +138,19 @@ function refusedByCSP(err) {
  * @param {WebAssembly.Imports} [imports]
  * @returns {Promise<any>}
  */
+// Every promise returned from an async function here is awaited first:
+// returned, it would settle the function's promise by its then of the
+// moment, which a page may have replaced (core.mjs loadCore).
 async function loadWasm(url, imports) {
     if (url.protocol === "file:") {
         if (!hasNodeFs) {
             // Other runtimes (Deno) fetch file: URLs.
-            return fetchWasm(url, imports);
+            return await fetchWasm(url, imports);
         }
         const bytes = await readFileBytes(await fileURLToPathNode(url));
-        return imports ? (await WebAssembly.instantiate(bytes, imports)).instance : WebAssembly.compile(bytes);
+        return imports ? (await WebAssembly.instantiate(bytes, imports)).instance : await WebAssembly.compile(bytes);
     }
-    return fetchWasm(url, imports);
+    return await fetchWasm(url, imports);
 }
 
 // The page's base URL for a relative wasmLocation; a worker passes the

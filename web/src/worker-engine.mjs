@@ -193,7 +193,7 @@ async function spawn(onMessage, onFailure) {
         }
         // A script that did not load: the event says nothing more.
         const url = new URL(workerFile, moduleURL).href;
-        whyNotLoaded(url).then((why) => onFailure(new Error(`Cannot start the Code Mode worker: it failed to load from ${url}${why}`)));
+        then(whyNotLoaded(url), (why) => onFailure(new Error(`Cannot start the Code Mode worker: it failed to load from ${url}${why}`)));
     });
     return { post: (/** @type {any} */ m) => w.postMessage(m), terminate: () => w.terminate(), ref: () => {}, unref: () => {} };
 }
@@ -285,7 +285,8 @@ async function whyNotLoaded(url) {
     try {
         const signal = typeof AbortSignal.timeout === "function" ? AbortSignal.timeout(5000) : undefined;
         const res = await fetch(url, { cache: "no-store", signal });
-        res.body?.cancel().catch(() => {});
+        const cancelled = res.body?.cancel();
+        if (cancelled) then(cancelled, undefined, () => {});
         const type = (res.headers.get("content-type") || "").split(";")[0].trim().toLowerCase();
         if (!res.ok) {
             why = ` (HTTP ${res.status}${res.statusText ? " " + res.statusText : ""})`;
@@ -372,7 +373,7 @@ export function start(h, first) {
         // Later calls get the same error (ready may have resolved long ago).
         h.stoppedError = stopped;
         h.ready = Promise.reject(stopped);
-        h.ready.catch(() => {});
+        then(h.ready, undefined, () => {});
     };
     const onWorkerMessage = (/** @type {any} */ m) => {
         if (!current()) return;
@@ -381,7 +382,7 @@ export function start(h, first) {
         // in-thread, with the core's own error; the page lives on.
         const err = rebuildError(m.error);
         onFailure(err, err);
-        w.then((x) => x.terminate());
+        then(w, (x) => x.terminate());
     };
     // The worker, a root while it runs, reaches this factory only
     // through a WeakRef (lifetime.mjs): the factory's scope keeps the
@@ -414,7 +415,7 @@ export function start(h, first) {
     // reports it, once, so their own promises end quietly (a rejection of
     // theirs was unhandled: in Node.js the end of the process).
     const quiet = () => {};
-    h.worker = { me, post: (/** @type {any} */ m) => then(p, () => h.worker && h.worker.me === me && h.worker.post(m), quiet), terminate: () => then(p, () => w.then((x) => x.terminate()), quiet), ref() {}, unref() {} };
+    h.worker = { me, post: (/** @type {any} */ m) => then(p, () => h.worker && h.worker.me === me && h.worker.post(m), quiet), terminate: () => then(p, () => then(w, (x) => x.terminate()), quiet), ref() {}, unref() {} };
     h.worker.post(Object.assign(init, {
         t: "init",
         config: h.sent,
@@ -437,7 +438,10 @@ export function start(h, first) {
         });
         for (const id of h.pings.keys()) h.worker.post({ t: "ping", id });
     }
-    w.catch((err) => onFailure(err));
+    // By the then taken at load, as every promise here: the page's of the
+    // moment may do nothing (a worker that failed to start was then never
+    // reported, and its factory stayed pending).
+    then(w, undefined, (err) => onFailure(err));
 }
 
 /**

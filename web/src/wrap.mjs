@@ -162,7 +162,7 @@ export function pagePipeline(config) {
  * @returns {Promise<T>}
  */
 function handled(p) {
-    p.catch(() => {});
+    then(p, undefined, () => {});
     return p;
 }
 

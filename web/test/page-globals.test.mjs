@@ -7,7 +7,8 @@
 // (CODE_MODE_WORKER=1).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { WORKER, assetPath, llmTools, loadFactory, run, tool, withFactory } from "./helpers.mjs";
+import { spawnSync } from "node:child_process";
+import { WORKER, assetPath, indexURL, llmTools, loadFactory, run, tool, withFactory } from "./helpers.mjs";
 
 // The test's own clock and iteration, taken before any row replaces them.
 const realSetTimeout = setTimeout;
@@ -321,6 +322,45 @@ describe("the page's bookkeeping builtins replaced after load", () => {
             const got = await runWhileReplaced(s, owner, key, value, "const a = await tools.t.x({}); const [b, c] = await Promise.all([tools.t.x({}), tools.t.obj({ n: 2 })]); return { sum: a + b, c }");
             assert.deepEqual(got.value?.result, { sum: 2, c: { got: { n: 2 }, list: [1, 2] } }, outcome(got));
             await nextRunWorks(s);
+        });
+    }
+});
+
+// A factory created while the page's Promise.prototype.then does nothing
+// stayed pending for ever, in both modes: Code Mode's own returns of a
+// promise from an async function (settled by the page's then of the
+// moment), its .catch and .then, and Node.js's import() and
+// fs/promises' readFile, which follow their promises by it too. Each case
+// runs in a child process, so that the factory is the process's first (the
+// one that warms the engine up and loads the Node.js modules).
+describe("a factory created while Promise.prototype.then calls nothing", () => {
+    for (const [what, then] of [["returns undefined", "function () {}"], ["returns its promise", "function () { return this; }"]]) {
+        test(`then ${what}: the factory is made, and works once then is back`, () => {
+            const script = `
+                const { IoCodeModeFactory } = await import(${JSON.stringify(indexURL)});
+                const real = Promise.prototype.then;
+                const timer = setTimeout(() => { process.stdout.write(JSON.stringify({ hung: true })); process.exit(0); }, 60000);
+                Promise.prototype.then = ${then};
+                let made, error;
+                try {
+                    made = await IoCodeModeFactory({ wasmLocation: ${JSON.stringify(assetPath)}, worker: ${WORKER}, tools: [{ name: "t.x", description: "d", inputSchema: { type: "object" }, execute: () => 1 }] });
+                } catch (e) {
+                    error = String(e && e.message);
+                }
+                Promise.prototype.then = real;
+                clearTimeout(timer);
+                let result;
+                if (made) {
+                    const exec = made.createSession().getLlmTools().find((t) => t.name === "executeCode");
+                    result = (await exec.execute({ code: "return await tools.t.x({}) + 1", explanation: "" })).result;
+                    made.dispose();
+                }
+                process.stdout.write(JSON.stringify({ made: !!made, error, result }));
+                process.exit(0);
+            `;
+            const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 120_000 });
+            assert.equal(child.status, 0, `the child failed (status ${child.status}, signal ${child.signal}): ${child.stderr.slice(-2000)}`);
+            assert.deepEqual(JSON.parse(child.stdout), { made: true, result: 2 });
         });
     }
 });
