@@ -31,46 +31,66 @@ func (f *factory) createSession(opts Value) any {
 	if err != nil {
 		return toolTypeError(err, "options.tools")
 	}
-	// Every function of the session (its methods and the LLM tools' execute
-	// functions, made once however often getLlmTools is called) is
-	// released by its dispose, or the factory's. The loader's wrapper
-	// refuses calls on a disposed session, so none reaches a released one.
+	// The session is one function, op(kind, ...), which the loader makes
+	// into the session's object (web/src/go-session.mjs): every JavaScript
+	// value Go makes costs a finalizer (syscall/js), and the Go runtime's
+	// list of them grows with every live value, so that a session built here
+	// as an object with a function per method and per LLM tool (six values
+	// and their properties) cost ~1 ms, most of it adding finalizers. It is
+	// released by the session's dispose, or the factory's. The loader's
+	// wrapper refuses calls on a disposed session, so none reaches a
+	// released one.
 	sf := &jsbridge.Funcs{}
 	llm := s.LLMTools()
-	execs := make([]Value, len(llm))
-	for i, t := range llm {
-		exec := t.Execute
-		// (argsJSON, token, signal, onConsole, given, done, onRefused):
-		// the loader's runInCore (web/src/runs.mjs) makes the promise, and
-		// the answer is one call of done, (true, result JSON) or (false,
-		// error).
-		execs[i] = sf.Func(func(_ Value, args []Value) any {
-			done := arg(args, 5)
-			goAsync(func() {
-				out, err := runRecovered(func() (json.RawMessage, error) {
-					return runLLMTool(exec, arg(args, 0), arg(args, 1), arg(args, 2), arg(args, 3), arg(args, 4), arg(args, 6))
-				})
-				if err != nil {
-					_, _ = jsbridge.Call(done, false, jsbridge.ErrorValue(err))
-					return
-				}
-				_, _ = jsbridge.Call(done, true, string(out))
-			})
-			return jsbridge.Undefined()
-		})
-	}
-	obj := jsbridge.NewObject()
-	sf.Method(obj, "getSystemInstruction", func([]Value) any { return s.SystemInstruction() })
-	sf.Method(obj, "getLlmTools", func([]Value) any { return llmTools(s, execs) })
-	sf.Method(obj, "dispose", func([]Value) any {
-		s.Close()
-		f.forget(sf)
+	op := sf.Func(func(_ Value, args []Value) any {
+		switch arg(args, 0).Int() {
+		case sessionInstruction:
+			return s.SystemInstruction()
+		case sessionLLMTools:
+			return llmTools(s)
+		case sessionExecute:
+			return executeLLMTool(llm, arg(args, 1).Int(), args[min(2, len(args)):])
+		case sessionDispose:
+			s.Close()
+			f.forget(sf)
+		}
 		return jsbridge.Undefined()
 	})
 	f.mu.Lock()
 	f.sessions[sf] = struct{}{}
 	f.mu.Unlock()
-	return obj
+	return op
+}
+
+// The kinds of a session's op (web/src/go-session.mjs).
+const (
+	sessionInstruction = 0
+	sessionLLMTools    = 1
+	sessionExecute     = 2
+	sessionDispose     = 3
+)
+
+// executeLLMTool runs the session's LLM tool i with args (argsJSON, token,
+// signal, onConsole, given, done, onRefused): the loader's runInCore
+// (web/src/runs.mjs) makes the promise, and the answer is one call of
+// done, (true, result JSON) or (false, error).
+func executeLLMTool(llm []codemode.LLMTool, i int, args []Value) any {
+	if i < 0 || i >= len(llm) {
+		return typeErrorf("no LLM tool %d", i)
+	}
+	exec := llm[i].Execute
+	done := arg(args, 5)
+	goAsync(func() {
+		out, err := runRecovered(func() (json.RawMessage, error) {
+			return runLLMTool(exec, arg(args, 0), arg(args, 1), arg(args, 2), arg(args, 3), arg(args, 4), arg(args, 6))
+		})
+		if err != nil {
+			_, _ = jsbridge.Call(done, false, jsbridge.ErrorValue(err))
+			return
+		}
+		_, _ = jsbridge.Call(done, true, string(out))
+	})
+	return jsbridge.Undefined()
 }
 
 // forget releases a disposed session's funcs and drops it from the factory.
@@ -82,16 +102,16 @@ func (f *factory) forget(sf *jsbridge.Funcs) {
 }
 
 // llmTools builds [searchTools, executeCode] for an LLM SDK, with fresh
-// descriptions (tools may have been registered since).
-func llmTools(s *codemode.Session, execs []Value) Value {
+// descriptions (tools may have been registered since), without their
+// execute: the loader's (go-session.mjs) calls the session's op.
+func llmTools(s *codemode.Session) Value {
 	var list []any
-	for i, t := range s.LLMTools() {
+	for _, t := range s.LLMTools() {
 		obj := jsbridge.NewObject()
 		obj.Set("name", t.Name)
 		obj.Set("description", t.Description)
 		schema, _ := jsbridge.FromJSON(t.InputSchema)
 		obj.Set("inputSchema", schema)
-		obj.Set("execute", execs[i])
 		list = append(list, obj)
 	}
 	return jsbridge.NewArray(list...)

@@ -16,6 +16,8 @@
 // its result to no one, and it is disposed before the real factory exists
 // (every run of a factory gets a fresh QuickJS runtime and context anyway).
 
+import { goSession } from "./go-session.mjs";
+
 // Awaits a timer (the sandbox's setTimeout, a host timer in Go), then a
 // host tool: the two ways a program waits. The timer is of 1 ms so that Go
 // goes back to the page's event loop, as a real wait does: in a Node.js
@@ -42,7 +44,7 @@ export async function warmUp(core, module, wasmLocation) {
     try {
         // Index by index: the page may have replaced Array's methods
         // since the package loaded (in-thread, this is the page's realm).
-        const tools = warm.createSession().getLlmTools();
+        const tools = goSession(warm.createSession()).getLlmTools();
         /** @type {any} */
         let exec;
         for (let i = 0; i < tools.length; i++) if (tools[i].name === "executeCode") exec = tools[i];

@@ -16,6 +16,7 @@ import { exitedError, loadCore } from "./core.mjs";
 import { recordingWebAssembly } from "./helper-modules.mjs";
 import { loadQuickJS } from "./wasm-load.mjs";
 import { runInCore } from "./runs.mjs";
+import { goSession } from "./go-session.mjs";
 import { Converted } from "./tojson.mjs";
 import { warmUp } from "./warm-up.mjs";
 import { decisionFromWire, restoreStandIns } from "./worker-wire.mjs";
@@ -273,7 +274,7 @@ async function startFactory(core, module, m) {
     // A fatal error of the Go core ends this factory only: the page
     // rejects every call with the core's error and ends the worker.
     core.exited.then(() => port.post({ t: "stopped", error: errorOf(exitedError(core.state)) }));
-    sessions.set(0, { session: api.createSession(), llm: [] });
+    sessions.set(0, { session: goSession(api.createSession()), llm: [] });
     port.post({ t: "info", sessions: { 0: sessionInfo(0) } });
     port.post({ t: "ready" });
 }
@@ -320,7 +321,7 @@ const handlers = {
     session(m) {
         takeVisible(m.visible);
         try {
-            sessions.set(m.sid, { session: api.createSession({ tools: m.tools.map(proxyTool(m.sid)) }), llm: [] });
+            sessions.set(m.sid, { session: goSession(api.createSession({ tools: m.tools.map(proxyTool(m.sid)) })), llm: [] });
             port.post({ t: "info", sessions: { [m.sid]: sessionInfo(m.sid) } });
         } catch (err) {
             port.post({ t: "sessionFailed", sid: m.sid, error: errorOf(err) });

@@ -8,6 +8,7 @@ import { CALL, SETTLE } from "./call.mjs";
 import { exitedError } from "./core.mjs";
 import { field, prototypeHazard } from "./fields.mjs";
 import { partLifetime, weakly } from "./lifetime.mjs";
+import { goSession } from "./go-session.mjs";
 import { callerStack, thrownByTool } from "./env.mjs";
 import { KeptMap, KeptSet, KeptWeakMap, arrayOf, map, newAbortController, objectKeys, queueMicrotask, then } from "./intrinsics.mjs";
 import { callTool, consoleLine, emit, finishRun, newOwner, now, observed, refusedCall, runInCore, runOf, settledAs, startRun, stopRuns } from "./runs.mjs";
@@ -528,7 +529,7 @@ export function wrapApi(api, core, pipe) {
             const release = own ? own.release : () => {};
             const defs = own ? own.defs : [];
             try {
-                return guard.sync(() => wrapSession(api.createSession(goOptions), core, isDisposed, pipe, owner, release, defs, live, nextSession++));
+                return guard.sync(() => wrapSession(goSession(api.createSession(goOptions)), core, isDisposed, pipe, owner, release, defs, live, nextSession++));
             } catch (err) {
                 release();
                 throw err;

@@ -64,14 +64,19 @@ test("sessions disposed on a factory that lives on are freed", async () => {
     const { pagePipeline, wrapApi, cleanup } = await loadWrap();
     try {
         const core = { state: { exited: false }, exited: new Promise(() => {}), hold: () => () => {}, stop() {} };
-        const goSession = () => ({
-            getSystemInstruction: () => "",
-            dispose() {},
-            getLlmTools: () => [
-                { name: "searchTools", description: "", inputSchema: {}, execute: (...a) => a[5](true, "[]") },
-                { name: "executeCode", description: "", inputSchema: {}, execute: (...a) => queueMicrotask(() => a[5](true, '{"ok":true,"result":1}')) },
-            ],
-        });
+        // The core's session is one function, op(kind, ...) (wasm/session.go,
+        // web/src/go-session.mjs): 0 instruction, 1 LLM tools, 2 execute
+        // (tool index, then runInCore's arguments), 3 dispose.
+        const goSession = () => (kind, i, ...a) =>
+            kind === 1
+                ? [{ name: "searchTools", description: "", inputSchema: {} }, { name: "executeCode", description: "", inputSchema: {} }]
+                : kind === 2
+                  ? i === 0
+                      ? a[5](true, "[]")
+                      : queueMicrotask(() => a[5](true, '{"ok":true,"result":1}'))
+                  : kind === 0
+                    ? ""
+                    : undefined;
         /** @type {WeakRef<object>[]} */
         const sessions = [];
         const api = wrapApi({ createSession: () => { const s = goSession(); sessions.push(new WeakRef(s)); return s; }, dispose() {} }, core, pagePipeline({}));
@@ -87,7 +92,7 @@ test("sessions disposed on a factory that lives on are freed", async () => {
         // session, once.
         let stop = () => {};
         const core2 = { state: { exited: false, cause: new Error("gone") }, exited: new Promise((r) => (stop = r)), hold: () => () => {}, stop() {} };
-        const never = () => ({ ...goSession(), getLlmTools: () => [{ name: "executeCode", description: "", inputSchema: {}, execute() {} }] });
+        const never = () => (kind) => (kind === 1 ? [{ name: "executeCode", description: "", inputSchema: {} }] : undefined);
         const api2 = wrapApi({ createSession: never, dispose() {} }, core2, pagePipeline({}));
         const runs = [api2.createSession(), api2.createSession()].map((s) => s.getLlmTools()[0].execute({ code: "return 1", explanation: "x" }));
         core2.state.exited = true;
