@@ -25,8 +25,11 @@ function hashed(step) {
     return `tool_${h.toString(36)}`;
 }
 
-/** The last steps registration refuses (tool.go validateToolName). */
-const RESERVED_LAST = /^(then|toJSON)$/;
+/**
+ * The ends of a name registration refuses (tool.go validateToolName): a
+ * last step "then" or "toJSON", or a trailing dot.
+ */
+const REFUSED_END = /(^|\.)(then|toJSON)$|\.$/;
 
 /**
  * A dotted tool name from a source's own name: dots are kept as namespace
@@ -45,7 +48,7 @@ export function sanitizeName(s) {
     // A last step "then" would make its namespace awaitable, one "toJSON"
     // called by JSON.stringify of it; registration refuses both (tool.go
     // validateToolName).
-    if (RESERVED_LAST.test(steps[steps.length - 1] ?? "")) steps[steps.length - 1] += "_";
+    if (REFUSED_END.test(steps[steps.length - 1] ?? "")) steps[steps.length - 1] += "_";
     return steps.length ? steps.join(".") : "tool";
 }
 
@@ -62,7 +65,7 @@ export function uniqueNames(namespace, names) {
         const full = namespace ? `${namespace}.${n}` : n;
         let name = full.slice(0, 128);
         // A cut can leave a last step "then" or "toJSON", or a trailing dot, which registration refuses: suffixed too.
-        for (let i = 2; taken.has(name) || RESERVED_LAST.test(name.slice(name.lastIndexOf(".") + 1)) || name.endsWith("."); i++) name = `${full.slice(0, 126 - String(i).length)}_${i}`;
+        for (let i = 2; taken.has(name) || REFUSED_END.test(name); i++) name = `${full.slice(0, 126 - String(i).length)}_${i}`;
         taken.add(name);
         return name;
     });
