@@ -186,12 +186,21 @@ func validateToolName(name string) error {
 	if strings.HasPrefix(name, ".") || strings.HasSuffix(name, ".") || strings.Contains(name, "..") {
 		return invalidTool(name, "name", "namespaces must be non-empty (a dot may not start or end the name, or follow another dot)")
 	}
+	for _, r := range reservedLastSegments {
+		if ns, ok := strings.CutSuffix(name, r.segment); ok && (ns == "" || strings.HasSuffix(ns, ".")) {
+			return invalidTool(name, "name", "must not end in %q: "+r.why, r.segment, strings.TrimSuffix("tools."+ns, "."))
+		}
+	}
+	return nil
+}
+
+// reservedLastSegments are the names the language calls on an object by
+// itself: a tool named so would be called by code that never called it.
+var reservedLastSegments = []struct{ segment, why string }{
 	// A function named then makes its namespace a thenable: `await
 	// tools.x` or `return tools.x` would call tools.x.then with the
 	// promise's resolve and reject, a tool call nobody wrote.
-	if ns, ok := strings.CutSuffix(name, "then"); ok && (ns == "" || strings.HasSuffix(ns, ".")) {
-		return invalidTool(name, "name", "must not end in \"then\": await %s would call the tool", strings.TrimSuffix("tools."+ns, "."))
-	}
+	{"then", "await %s would call the tool"},
 	// A function named toJSON is what JSON.stringify calls in place of the
 	// object that holds it: JSON.stringify(tools) or of the namespace, which
 	// a program may write only to look, would call the tool (its side
@@ -199,10 +208,7 @@ func validateToolName(name string) error {
 	// Symbol.toPrimitive does for toString and valueOf (prelude/tools.js),
 	// so the tool could not both be callable as tools.x.toJSON(input) and
 	// not be called by a stringify.
-	if ns, ok := strings.CutSuffix(name, "toJSON"); ok && (ns == "" || strings.HasSuffix(ns, ".")) {
-		return invalidTool(name, "name", "must not end in \"toJSON\": JSON.stringify(%s) would call the tool", strings.TrimSuffix("tools."+ns, "."))
-	}
-	return nil
+	{"toJSON", "JSON.stringify(%s) would call the tool"},
 }
 
 func isNameByte(c byte) bool {

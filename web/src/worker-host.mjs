@@ -153,10 +153,10 @@ export async function workerFactory(config) {
     let nextSid = 1;
     /** @type {import("./worker-engine.mjs").Host["sessions"]} */
     const sessions = new KeptMap();
-    // Session 0 is the worker's own session without tools: its instructions
-    // stand in for a new session's until the worker reports them.
-    const none = { tools: new KeptMap(), defs: [] };
-    sessions.set(0, { own: { deref: () => none }, info: null, owner: factoryOwner });
+    // Session 0 is the worker's own session without tools (ownTools finds
+    // none): its instructions stand in for a new session's until the worker
+    // reports them.
+    sessions.set(0, { own: { deref: () => undefined }, info: null, owner: factoryOwner });
     // ready(): a ping the worker answers after every message sent before it
     // (registrations, sessions), whose info it has pushed by then.
     let nextPing = 1;
