@@ -46,9 +46,9 @@ export interface FromIoConnectOptions {
      * The page's own instance is never a target.
      */
     target?: ("best" | "all" | "skipMine" | ((method: IoConnectMethod) => IoConnectTarget)) | undefined;
-    /** Passed to every `invoke`. */
+    /** Passed to every `invoke`: over 0, at most 2147483647 ms (setTimeout's limit: `Infinity` is a TypeError). */
     methodResponseTimeoutMs?: number | undefined;
-    /** Passed to every `invoke`. */
+    /** Passed to every `invoke`: 0 or more ms, `Infinity` (wait for the method for ever) included. */
     waitTimeoutMs?: number | undefined;
     /** Which methods to offer. Default: every non-streaming method another application offers. */
     filter?: ((method: IoConnectMethod) => boolean) | undefined;

@@ -15,7 +15,7 @@ export interface FromMcpClientOptions {
      * `false`: every tool's annotations carry `untrusted: true`.
      */
     trusted?: boolean | undefined;
-    /** Timeout of one tools/call, and of each tools/list page, in milliseconds. Default: in a run, the run's own timeout (the SDK's 60000 does not apply); outside one, and for tools/list, the SDK's. */
+    /** Timeout of one tools/call, and of each tools/list page, in milliseconds: over 0, at most 2147483647 (setTimeout's limit: `Infinity` is a TypeError). Default: in a run, the run's own timeout (the SDK's 60000 does not apply); outside one, and for tools/list, the SDK's. */
     timeout?: number | undefined;
     /** Which of the server's tools to offer. Default: all. */
     filter?: ((tool: Tool) => boolean) | undefined;

@@ -269,6 +269,29 @@ describe("fromIoConnect options", () => {
         assert.throws(() => ioc.fromIoConnect(io, { methodResponseTimeout: 5 }), { name: "TypeError", message: /did you mean "methodResponseTimeoutMs"/ });
     });
 
+    // io.Connect's invoke hands methodResponseTimeoutMs to setTimeout, which
+    // fires at once past 2^31-1 ms: Infinity failed every call with
+    // 'Invocation timeout (Infinity ms) reached'. waitTimeoutMs it counts
+    // against a poll: any number works there, Infinity included.
+    test("a methodResponseTimeoutMs setTimeout cannot hold is refused, naming the range; waitTimeoutMs takes any", async () => {
+        const bus = new FakeBus();
+        await bus.connect("a").register({ name: "Echo" }, (args) => args);
+        const io = fakeIo(bus.connect("copilot"));
+        for (const ms of [Infinity, 2 ** 31]) {
+            assert.throws(() => ioc.fromIoConnect(io, { methodResponseTimeoutMs: ms }), {
+                name: "TypeError",
+                message: `fromIoConnect: options.methodResponseTimeoutMs: expected a positive number of milliseconds, at most 2147483647 (setTimeout's limit, about 24.8 days), got ${ms}`,
+            });
+        }
+        const s = ioc.fromIoConnect(io, { methodResponseTimeoutMs: 2 ** 31 - 1, waitTimeoutMs: Infinity });
+        try {
+            assert.equal(s.tools.length, 1);
+            assert.deepEqual(await s.tools[0].execute({ x: 1 }, {}), { x: 1 });
+        } finally {
+            s.close();
+        }
+    });
+
     test("trusted: flags' hints are taken at their word", () => {
         const bus = new FakeBus();
         const host = bus.connect("copilot");

@@ -544,6 +544,34 @@ describe("fromMcpClient: the SDK's list_changed, tasks and error results", () =>
         await client.close();
     });
 
+    // The SDK hands options.timeout to setTimeout as it is, which fires at
+    // once past 2^31-1 ms (Node: a TimeoutOverflowWarning, then 1 ms): a
+    // timeout of Infinity, "never", failed every call with 'Request timed
+    // out'. Such a timeout is refused; the longest one a timer holds works.
+    test("a timeout setTimeout cannot hold is refused, naming the range; the longest works", async () => {
+        const client = await connectInMemory(deskServer());
+        for (const timeout of [Infinity, 2 ** 31, 1e12]) {
+            await assert.rejects(mcp.fromMcpClient(client, { timeout }), {
+                name: "TypeError",
+                message: `fromMcpClient: options.timeout: expected a positive number of milliseconds, at most 2147483647 (setTimeout's limit, about 24.8 days), got ${timeout}`,
+            });
+        }
+        const warnings = [];
+        const onWarning = (w) => warnings.push(w.name);
+        process.on("warning", onWarning);
+        const source = await mcp.fromMcpClient(client, { timeout: 2 ** 31 - 1 });
+        try {
+            const motd = source.tools.find((t) => t.name === "desk.motd");
+            assert.equal(await motd.execute({}, {}), "Ship it.");
+            await sleep(10);
+            assert.deepEqual(warnings, []);
+        } finally {
+            process.off("warning", onWarning);
+            source.close();
+            await client.close();
+        }
+    });
+
     // The SDK gives a request 60 s unless told otherwise ('MCP error -32001:
     // Request timed out'): a run given minutes lost a slow tool at 60 s. In a
     // run the run's signal bounds the call; options.timeout still wins. What

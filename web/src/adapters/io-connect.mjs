@@ -2,7 +2,7 @@
 // tools. It takes the page's io.Connect API object (`io`) and imports
 // nothing of the platform.
 
-import { annotations, checkOptions, createToolSource, kept, sanitizeName, sanitizeSegment, uniqueNames, untilAborted } from "./source.mjs";
+import { DELAY, annotations, checkOptions, createToolSource, kept, sanitizeName, sanitizeSegment, uniqueNames, untilAborted } from "./source.mjs";
 
 // ---------------------------------------------------------------------------
 // Signatures: "String symbol, Int? quantity, String[] tags,
@@ -108,10 +108,13 @@ export function signatureToJsonSchema(signature) {
 const TARGETS = ["best", "all", "skipMine"];
 const HINT_FLAGS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"];
 
+// io.Connect's invoke hands methodResponseTimeoutMs to setTimeout; it
+// counts waitTimeoutMs against a poll, so any number works there
+// (Infinity: wait for the method for ever).
 const OPTIONS = {
     namespace: "string",
     target: [(v) => TARGETS.includes(v) || typeof v === "function", `"best", "all", "skipMine" or a function (method) => target`],
-    methodResponseTimeoutMs: [(v) => typeof v === "number" && v > 0, "a positive number of milliseconds"],
+    methodResponseTimeoutMs: DELAY,
     waitTimeoutMs: [(v) => typeof v === "number" && v >= 0, "a number of milliseconds"],
     filter: "function",
     trusted: "boolean",

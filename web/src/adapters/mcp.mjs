@@ -8,15 +8,16 @@
 // server code.
 
 import { CallToolRequestSchema, ListToolsRequestSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { annotations, checkOptions, createToolSource, kept, sanitizeName, sanitizeSegment, serialized, uniqueNames, unwrapToolResult } from "./source.mjs";
+import { DELAY, MAX_DELAY, annotations, checkOptions, createToolSource, kept, sanitizeName, sanitizeSegment, serialized, uniqueNames, unwrapToolResult } from "./source.mjs";
 import { handleToolCall } from "./llm.mjs";
 
 const LIST_CHANGED = "notifications/tools/list_changed";
 
+// timeout: the SDK hands it to setTimeout as it is, and has no "no limit".
 const FROM_OPTIONS = {
     namespace: "string",
     trusted: "boolean",
-    timeout: [(v) => typeof v === "number" && v > 0, "a positive number of milliseconds"],
+    timeout: DELAY,
     filter: "function",
     onError: "function",
 };
@@ -74,7 +75,7 @@ export async function fromMcpClient(client, options) {
     // In a run, the run bounds the call (its signal aborts at its timeout or
     // end), not the SDK's default of 60 s per request: a run given minutes
     // lost a slow tool at 60 s ('Request timed out'). options.timeout still wins.
-    const requestOptions = (signal) => ({ signal, timeout: opts.timeout ?? (signal ? 2147483647 : undefined) });
+    const requestOptions = (signal) => ({ signal, timeout: opts.timeout ?? (signal ? MAX_DELAY : undefined) });
 
     // A tool whose execution.taskSupport is "required" answers only a
     // task-augmented tools/call (MCP 2025-11-25); the SDK's callTool refuses

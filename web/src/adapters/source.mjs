@@ -156,16 +156,17 @@ export function createToolSource({ kind, onError, uncheckedOutput }) {
         }
     }
 
+    // registerTools(api) registers the tools with a Code Mode instance and
+    // keeps them in step with the source. It throws (registering nothing)
+    // when a tool cannot be registered; the function it returns unregisters
+    // them all and stops following the source for this instance. close()
+    // stops following the source; registered tools stay until unregistered.
+    // (Comments inside an object literal ship in the built adapters, and
+    // count against their size budgets: these stand outside.)
     const source = {
         get tools() {
             return Array.from(current.values());
         },
-        /**
-         * Registers the tools with a Code Mode instance and keeps them in
-         * step with the source. Throws (registering nothing) when a tool
-         * cannot be registered; the returned function unregisters them all
-         * and stops following the source for this instance.
-         */
         registerTools(api) {
             if (!isApiLike(api)) {
                 throw new TypeError(`registerTools(api): expected a Code Mode instance (from IoCodeModeFactory), got ${api === null ? "null" : typeof api}`);
@@ -194,7 +195,6 @@ export function createToolSource({ kind, onError, uncheckedOutput }) {
                 target.regs.clear();
             };
         },
-        /** Stops following the source; registered tools stay until unregistered. */
         close() {
             if (closed) return;
             closed = true;
@@ -208,21 +208,19 @@ export function createToolSource({ kind, onError, uncheckedOutput }) {
         },
     };
 
+    // onClose(stop) adds a function that close() calls (an unsubscribe).
+    // set(entries) replaces the definitions: entries are { def, origin },
+    // origin being what def's execute reaches at the source (a method's or
+    // tool's own name). Unchanged definitions keep their identity.
     return {
         source,
         report,
         get closed() {
             return closed;
         },
-        /** Adds a function that close() calls (an unsubscribe). */
         onClose(stop) {
             stops.push(stop);
         },
-        /**
-         * Replaces the definitions: entries are { def, origin }, origin being
-         * what def's execute reaches at the source (a method's or tool's own
-         * name). Unchanged definitions keep their identity.
-         */
         set(entries) {
             if (closed) return;
             const next = new Map();
@@ -262,6 +260,13 @@ export function kept(items, filter, path) {
 }
 const warnedFilters = new WeakSet();
 
+// setTimeout's longest delay: a timer given more (Infinity too) fires at
+// once (Node warns, then waits 1 ms), and so would fail every call.
+export const MAX_DELAY = 2147483647;
+
+/** An option of milliseconds that reaches a timer: over 0, at most MAX_DELAY. */
+export const DELAY = [(v) => typeof v == "number" && v > 0 && v <= MAX_DELAY, `a positive number of milliseconds, at most ${MAX_DELAY} (setTimeout's limit, about 24.8 days)`];
+
 /**
  * Checks an adapter's options object: a TypeError names an unknown key (and
  * the nearest known one) or a value of the wrong type. `spec` maps each key
@@ -283,7 +288,8 @@ export function checkOptions(options, spec, path) {
         if (value === undefined) continue;
         const [ok, what] = typeof want === "string" ? [typeof value === want && value !== null, `a ${want}`] : want;
         if (!(typeof want === "string" ? ok : ok(value))) {
-            throw new TypeError(`${path}: options.${key}: expected ${what}, got ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`);
+            // A number out of range is named ("got Infinity"), not its type.
+            throw new TypeError(`${path}: options.${key}: expected ${what}, got ${value === null || typeof value == "number" ? value : Array.isArray(value) ? "an array" : typeof value}`);
         }
     }
     return options;
