@@ -29,7 +29,8 @@ type factory struct {
 
 func newFactory(config, module Value) (Value, error) {
 	f := &factory{sessions: map[*jsbridge.Funcs]struct{}{}}
-	cfg, err := parseConfig(config, f)
+	wrote := pageMs{}
+	cfg, err := parseConfig(config, f, wrote)
 	if err != nil {
 		return jsbridge.Undefined(), err
 	}
@@ -39,7 +40,7 @@ func newFactory(config, module Value) (Value, error) {
 	// Checked before the engine is built, so a bad limit is reported as
 	// the config's, never as the asset's.
 	if cfg, err = codemode.ResolveConfig(cfg); err != nil {
-		return jsbridge.Undefined(), jsConfigError(err)
+		return jsbridge.Undefined(), jsConfigError(err, wrote)
 	}
 	if !jsbridge.IsWasmModule(module) {
 		return jsbridge.Undefined(), typeErrorf("newFactory: expected a compiled WebAssembly.Module of the QuickJS asset")
@@ -64,7 +65,7 @@ func newFactory(config, module Value) (Value, error) {
 	tools := cfg.Tools
 	cfg.Tools = nil
 	if f.cm, err = codemode.NewWithEngine(engine, cfg); err != nil {
-		return jsbridge.Undefined(), jsConfigError(err)
+		return jsbridge.Undefined(), jsConfigError(err, wrote)
 	}
 	if _, err := f.cm.RegisterTools(tools...); err != nil {
 		f.cm.Close()

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"time"
 
 	codemode "github.com/interopio/code-mode"
@@ -137,23 +139,55 @@ var jsConfigFields = map[string]string{
 	"Search.Timeout":       "config.search.timeout",
 }
 
+// pageMs holds, by codemode's field name, the milliseconds the page wrote
+// for a duration no time.Duration holds as written (msDuration).
+type pageMs map[string]float64
+
+// msDuration is a page's (finite, positive) milliseconds as the Duration
+// whose bounds codemode checks. Past what a Duration holds (about 292
+// years) it is the longest, and under a nanosecond the shortest (0 would
+// be the default: a timeout of 1e-300 ran for 30 s). Those are kept
+// in wrote under field, for the message to quote the page's number: it
+// read "got 2562047h47m16.854775807s (9223372036854.775 ms)" for 1e300.
+func msDuration(ms float64, field string, wrote pageMs) time.Duration {
+	ns := ms * float64(time.Millisecond)
+	switch {
+	case ns >= math.MaxInt64: // 2^63 as a float64: past it, a conversion is undefined
+		wrote[field] = ms
+		return math.MaxInt64
+	case ns > 0 && ns < 1:
+		wrote[field] = ms
+		return 1
+	}
+	return time.Duration(ns)
+}
+
 // jsConfigError reports codemode's verdict on a limit under the page's
-// field name, as a TypeError.
-func jsConfigError(err error) error {
+// field name, as a TypeError. A duration msDuration could not hold is
+// quoted as the page wrote it, in place of what codemode saw: its
+// problems end ", got " and the value (config.go withDefaults).
+func jsConfigError(err error, wrote pageMs) error {
 	var ce *codemode.ConfigError
 	if errors.As(err, &ce) {
 		field := jsConfigFields[ce.Field]
 		if field == "" {
 			field = "config." + ce.Field
 		}
-		return typeErrorf("%s: %s", field, ce.Problem)
+		problem := ce.Problem
+		if ms, ok := wrote[ce.Field]; ok {
+			if i := strings.LastIndex(problem, ", got "); i >= 0 {
+				problem = problem[:i] + ", got " + strconv.FormatFloat(ms, 'g', -1, 64) + " ms"
+			}
+		}
+		return typeErrorf("%s: %s", field, problem)
 	}
 	return asTypeError(err)
 }
 
 // parseConfig checks an IoCodeMode.Config and turns it into a
-// codemode.Config. Errors name the JavaScript field.
-func parseConfig(c Value, f *factory) (codemode.Config, error) {
+// codemode.Config. Errors name the JavaScript field; wrote is for
+// jsConfigError.
+func parseConfig(c Value, f *factory, wrote pageMs) (codemode.Config, error) {
 	var cfg codemode.Config
 	if jsbridge.TypeOf(c) != jsbridge.TypeObject {
 		return cfg, typeErrorf("config: expected an object, got %s", describe(c))
@@ -168,8 +202,7 @@ func parseConfig(c Value, f *factory) (codemode.Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	// Beyond int64 nanoseconds is far over codemode's bound, which reports it.
-	cfg.Timeout = time.Duration(min(timeout*float64(time.Millisecond), math.MaxInt64))
+	cfg.Timeout = msDuration(timeout, "Timeout", wrote)
 	mem, err := optPositive(c, "memoryLimit", "config.memoryLimit", true)
 	if err != nil {
 		return cfg, err
@@ -233,7 +266,7 @@ func parseConfig(c Value, f *factory) (codemode.Config, error) {
 		}
 	}
 	if sc := get(c, "search"); !sc.IsUndefined() {
-		if cfg.Search, err = parseSearch(sc); err != nil {
+		if cfg.Search, err = parseSearch(sc, wrote); err != nil {
 			return cfg, err
 		}
 	}
@@ -347,7 +380,7 @@ func get(v Value, key string) Value {
 
 // parseSearch reads config.search: { embed(texts) => Promise<number[][]>,
 // weight?, minSimilarity?, timeout? (ms) }.
-func parseSearch(sc Value) (codemode.SearchConfig, error) {
+func parseSearch(sc Value, wrote pageMs) (codemode.SearchConfig, error) {
 	var out codemode.SearchConfig
 	if jsbridge.TypeOf(sc) != jsbridge.TypeObject {
 		return out, typeErrorf("config.search: expected an object, got %s", describe(sc))
@@ -370,7 +403,7 @@ func parseSearch(sc Value) (codemode.SearchConfig, error) {
 	if err != nil {
 		return out, err
 	}
-	out.Timeout = time.Duration(min(ms*float64(time.Millisecond), math.MaxInt64))
+	out.Timeout = msDuration(ms, "Search.Timeout", wrote)
 	out.Embed = func(ctx context.Context, texts []string) ([][]float32, error) {
 		return embedTexts(ctx, embed, texts)
 	}

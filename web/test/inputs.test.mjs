@@ -116,6 +116,12 @@ describe("limits have one owner: the core's bounds, reported under the page's na
         ["memoryLimit: 1017", { memoryLimit: 1017 }, /^config\.memoryLimit: must be 1\.\.1016 MiB \(a run's WebAssembly memory is 16 MiB plus twice the limit, and can be at most 2 GiB\), got 1017$/],
         ["timeout over a day", { timeout: 25 * 3600 * 1000 }, /^config\.timeout: must be at most 24h \(86400000 ms\), got 25h \(90000000 ms\)$/],
         ["timeout under a millisecond", { timeout: 0.5 }, /^config\.timeout: must be at least 1ms, got 500µs \(0.5 ms\)$/],
+        // Past what a Go Duration holds, the message read the saturated
+        // Duration ("got 2562047h47m16.854775807s (9223372036854.775 ms)");
+        // under a nanosecond the timeout was 0, the default, and accepted.
+        ["timeout: 1e300", { timeout: 1e300 }, /^config\.timeout: must be at most 24h \(86400000 ms\), got 1e\+300 ms$/],
+        ["timeout: 2^63", { timeout: 2 ** 63 }, /^config\.timeout: must be at most 24h \(86400000 ms\), got 9\.223372036854776e\+18 ms$/],
+        ["timeout: 1e-300", { timeout: 1e-300 }, /^config\.timeout: must be at least 1ms, got 1e-300 ms$/],
         ["maxResultChars: 99", { maxResultChars: 99 }, /^config\.maxResultChars: must be >= 100/],
         ["memoryLimit: 1e300", { memoryLimit: 1e300 }, /^config\.memoryLimit: expected a positive integer/],
     ];
