@@ -500,10 +500,10 @@ func (r *runState) finish(res *sandbox.Result, d time.Duration) *ExecuteResult {
 		out.Logs = append(out.Logs, LogEntry{Level: "warn", Message: w})
 	}
 	if dropped > 0 {
-		out.Logs = append(out.Logs, LogEntry{Level: "warn", Message: fmt.Sprintf("[%d more warnings dropped: their budget is spent]", dropped)})
+		out.Logs = append(out.Logs, LogEntry{Level: "warn", Message: "[" + trunc.More(dropped, "warning", "warnings") + " dropped: their budget is spent]"})
 	}
 	if r.dropped > 0 {
-		out.Logs = append(out.Logs, LogEntry{Level: "warn", Message: fmt.Sprintf("[%d more log entries dropped: the log budget is spent]", r.dropped)})
+		out.Logs = append(out.Logs, LogEntry{Level: "warn", Message: "[" + trunc.More(r.dropped, "log entry", "log entries") + " dropped: the log budget is spent]"})
 	}
 	if res.Error != nil {
 		e := res.Error

@@ -7,6 +7,7 @@ import (
 
 	"github.com/interopio/code-mode/internal/keys"
 	"github.com/interopio/code-mode/internal/search"
+	"github.com/interopio/code-mode/internal/trunc"
 )
 
 // nsSummary is one top-level namespace of the visible tools: how many tools
@@ -45,7 +46,7 @@ func summarizeNamespaces(tools []*toolEntry) (spaces []nsSummary, topLevel []str
 func writeNamespaces(sb *strings.Builder, spaces []nsSummary, max int) {
 	for i, s := range spaces {
 		if i == max {
-			fmt.Fprintf(sb, "- and %d more namespaces\n", len(spaces)-i)
+			fmt.Fprintf(sb, "- and %s\n", trunc.More(len(spaces)-i, "namespace", "namespaces"))
 			break
 		}
 		fmt.Fprintf(sb, "- %s (%d)", s.name, s.count)

@@ -142,7 +142,7 @@ func withNote(hits []hitJSON, cut, dropped, budget int) json.RawMessage {
 		note += fmt.Sprintf(" %d of these hits %s shortened (a description or signature ending in %s);", cut, verb, trunc.Mark)
 	}
 	if dropped > 0 {
-		note += fmt.Sprintf(" %d more matching tools were left out;", dropped)
+		note += " " + trunc.More(dropped, "matching tool was", "matching tools were") + " left out;"
 	}
 	note += " ask for fewer (limit), search one namespace or use narrower words; inside executeCode, tool_search returns each hit whole"
 	hits[len(hits)-1].Note = note

@@ -53,7 +53,8 @@
   const head = (x) => {
     const out = [];
     for (let i = 0; i < cap; i++) out[i] = x[i];
-    out[cap] = "… " + (x.length - cap) + " more items";
+    // The words of sandbox/convert.go's moreJS (trunc.More in Go).
+    out[cap] = "… " + (x.length - cap) + (x.length - cap === 1 ? " more item" : " more items");
     return out;
   };
   const capped = (k, x) => isArr(x) && x.length > cap ? head(x) : x;

@@ -75,6 +75,11 @@ func ArrayTooLong(n int) string {
 	return fmt.Sprintf("an array of %d elements, more than the %d a result or tool input can hold; return or pass a part of it (a.slice(0, n))", n, MaxArrayLen)
 }
 
+// moreJS is trunc.More in the sandbox's JavaScript: (n, one, many) =>
+// "1 more item", "2 more items". convertJS and describeError are built
+// with it; prelude/show.js, a file of its own, writes the same words.
+const moreJS = `(n, one, many) => n + " more " + (n === 1 ? one : many)`
+
 // convertJS evaluates to a factory of the prelude's stringify and isArray;
 // each call of what it makes gives, for one conversion, [fix, end]: fix
 // converts value v that holder h has at key k (st/ks/n: detectJS's stack;
@@ -88,7 +93,7 @@ const AIt = function () {};
 AIt.prototype = Object.getPrototypeOf(Object.getPrototypeOf(async function* () {}.prototype));
 const Str = String, Num = Number, Bool = Boolean, gp = Object.getPrototypeOf, own = Object.getOwnPropertyDescriptor;
 const bytes = (b, o, n) => n ? from(new U8(b, o, n)) : [];
-const logCap = ` + shownArrayLen + `;
+const logCap = ` + shownArrayLen + `, nMore = ` + moreJS + `;
 // An array, or what becomes one (a typed array, an ArrayBuffer's or a
 // DataView's bytes), longer than the limit throws with its path: a
 // Uint8Array of 5e6 converted in 7 s, an ArrayBuffer of 5e7 in 44 s.
@@ -137,7 +142,7 @@ return () => {
         const whole = typeof v.length === "number" ? v.length : v.byteLength;
         if (whole > logCap) {
           out = v instanceof DV ? bytes(v.buffer, v.byteOffset, logCap) : AB.isView(v) ? from(v.subarray(0, logCap), (x) => typeof x === "bigint" ? x.toString() : x) : bytes(v, 0, logCap);
-          out[logCap] = "… " + (whole - logCap) + " more items";
+          out[logCap] = "… " + nMore(whole - logCap, "item", "items");
           break;
         }
       }
@@ -162,7 +167,7 @@ return () => {
     }
     return out;
   };
-  const end = () => { for (const [v, p] of op) note(p, opaqueWhat(v)); if (more) warn.push("… and " + more + " more values converted"); return S(warn); };
+  const end = () => { for (const [v, p] of op) note(p, opaqueWhat(v)); if (more) warn.push("… and " + nMore(more, "value", "values") + " converted"); return S(warn); };
   return [fix, end, op];
 };
 }`

@@ -141,6 +141,14 @@ func TestResultConversionBounded(t *testing.T) {
 	if len(res.Warnings) != 21 || res.Warnings[20] != "… and 30 more values converted" {
 		t.Errorf("warnings %q", res.Warnings)
 	}
+	// One left: its count agrees with its noun ("1 more values" before).
+	res, err = e.Run(context.Background(), sandbox.Program{Code: `return Array.from({length: 21}, () => NaN)`, Timeout: 10 * time.Second})
+	if err != nil || res.Error != nil {
+		t.Fatal(err, res.Error)
+	}
+	if len(res.Warnings) != 21 || res.Warnings[20] != "… and 1 more value converted" {
+		t.Errorf("warnings %q", res.Warnings)
+	}
 }
 
 // TestConversionTampered: a program that replaced JSON.stringify cannot

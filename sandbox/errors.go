@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/interopio/code-mode/internal/jsoncut"
+	"github.com/interopio/code-mode/internal/trunc"
 	"github.com/interopio/code-mode/sandbox/internal/ffi"
 )
 
@@ -42,9 +43,10 @@ const (
 // Object.prototype cannot replace it. A string cut short ends with the
 // marker jsoncut.MoreChars writes.
 var describeError = `(e) => {
-  const cut = (s, n) => s.length > n ? s.slice(0, n) + "… [" + (s.length - n) + (s.length - n === 1 ? " more character]" : " more characters]") : s;
+  const nMore = ` + moreJS + `;
+  const cut = (s, n) => s.length > n ? s.slice(0, n) + "… [" + nMore(s.length - n, "character", "characters") + "]" : s;
   const cap = ` + shownArrayLen + `, isArr = Array.isArray;
-  const head = (x) => { const out = []; for (let i = 0; i < cap; i++) out[i] = x[i]; out[cap] = "… " + (x.length - cap) + " more items"; return out; };
+  const head = (x) => { const out = []; for (let i = 0; i < cap; i++) out[i] = x[i]; out[cap] = "… " + nMore(x.length - cap, "item", "items"); return out; };
   const capped = (k, x) => isArr(x) && x.length > cap ? head(x) : x;
   const tooLong = (x) => { const n = typeof x === "object" && x !== null ? x.length : undefined; return typeof n === "number" && n > cap ? "[an array of " + n + " elements]" : undefined; };
   let why;
@@ -336,7 +338,7 @@ func cleanStack(stack, code string, wrapped bool) (string, int, int) {
 		return "", line, col
 	}
 	if len(out) > maxFrames {
-		out = append(out[:maxFrames], "    ... "+strconv.Itoa(len(out)-maxFrames)+" more frames")
+		out = append(out[:maxFrames], "    ... "+trunc.More(len(out)-maxFrames, "frame", "frames"))
 	}
 	return strings.Join(out, "\n"), line, col
 }

@@ -9,9 +9,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/interopio/code-mode/internal/trunc"
 )
 
 // MoreKey is the key of the marker entry of a shortened object.
@@ -147,12 +148,12 @@ func render(out *bytes.Buffer, n *node, cap, limit int) bool {
 // writeMore writes the marker of what a shortened array or object left out.
 func writeMore(out *bytes.Buffer, n *node, left int) {
 	if n.kind == array {
-		writeString(out, fmt.Sprintf("… %d more %s", left, plural(left, "item")))
+		writeString(out, "… "+trunc.More(left, "item", "items"))
 		return
 	}
 	writeString(out, MoreKey)
 	out.WriteByte(':')
-	writeString(out, fmt.Sprintf("%d more %s", left, plural(left, "key")))
+	writeString(out, trunc.More(left, "key", "keys"))
 }
 
 // MoreChars is the marker after a string cut short, with the n characters
@@ -161,14 +162,7 @@ func writeMore(out *bytes.Buffer, n *node, left int) {
 // strings here, a record's names and reasons, a thrown error's fields);
 // sandbox/errors.go's describeError writes the same in JavaScript.
 func MoreChars(n int) string {
-	return "… [" + strconv.Itoa(n) + " more " + plural(n, "character") + "]"
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
+	return "… [" + trunc.More(n, "character", "characters") + "]"
 }
 
 func writeString(out *bytes.Buffer, s string) {

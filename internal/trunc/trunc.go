@@ -2,7 +2,10 @@
 // way everywhere: within a byte budget, on a UTF-8 boundary, ending in Mark.
 package trunc
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Mark ends every shortened string.
 const Mark = "…"
@@ -28,6 +31,18 @@ func Words(s string, n int) string {
 		keep = sp
 	}
 	return s[:keep] + Mark
+}
+
+// More is the count of a marker of what was left out, "1 more item" or
+// "2 more items": every Go marker's count and noun (one and many, the
+// noun's two forms, or any words that agree with it: "tool was", "tools
+// were") are written by it. sandbox.moreJS is the same in the sandbox's
+// JavaScript, and web/src/tojson.mjs's more in the page's.
+func More(n int, one, many string) string {
+	if n == 1 {
+		return "1 more " + one
+	}
+	return strconv.Itoa(n) + " more " + many
 }
 
 // boundary moves n back to the start of the rune it falls in.

@@ -52,3 +52,20 @@ func TestWords(t *testing.T) {
 		}
 	}
 }
+
+// TestMore: a marker's count agrees with its noun: "1 more item" (the
+// markers read "1 more items", "1 more frames", "1 more matching tools
+// were left out").
+func TestMore(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{{0, "0 more items"}, {1, "1 more item"}, {2, "2 more items"}, {19800, "19800 more items"}} {
+		if got := More(tc.n, "item", "items"); got != tc.want {
+			t.Errorf("More(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+	if got := More(1, "matching tool was", "matching tools were"); got != "1 more matching tool was" {
+		t.Errorf("More(1, verb) = %q", got)
+	}
+}

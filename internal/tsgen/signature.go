@@ -218,7 +218,7 @@ func (g *sigGen) renderObject(n *omap, depth, indent int) tsType {
 				parts[i] = literal(vals[i])
 			}
 			if more := len(vals) - len(parts); more > 0 {
-				parts[len(parts)-1].text += fmt.Sprintf(" /* %s and %d more values */", trunc.Mark, more)
+				parts[len(parts)-1].text += " /* " + trunc.Mark + " and " + trunc.More(more, "value", "values") + " */"
 			}
 			return union(parts)
 		}
@@ -410,7 +410,7 @@ func formatObject(props []sigProp, more, indent int) string {
 		sb.WriteString(pad + p.member() + ";\n")
 	}
 	if more > 0 {
-		fmt.Fprintf(&sb, "%s// %s and %d more properties\n", pad, trunc.Mark, more)
+		fmt.Fprintf(&sb, "%s// %s and %s\n", pad, trunc.Mark, trunc.More(more, "property", "properties"))
 	}
 	sb.WriteString(strings.Repeat("  ", indent) + "}")
 	return sb.String()

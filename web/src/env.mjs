@@ -1,7 +1,7 @@
 // What the loader needs to know about the JavaScript runtime it runs in.
 
 import { keptReflect, uncurry } from "./intrinsics.mjs";
-import { SHOWN_ARRAY_LEN } from "./tojson.mjs";
+import { SHOWN_ARRAY_LEN, countMore } from "./tojson.mjs";
 
 // Taken at load, so that marking a promise handled works on a page that
 // replaced Function.prototype.call afterwards.
@@ -244,7 +244,7 @@ function shownInText(_key, v) {
         const x = list[i];
         out.push(typeof x === "bigint" ? x.toString() : x);
     }
-    if (n > SHOWN_ARRAY_LEN) out.push(`… ${n - SHOWN_ARRAY_LEN} more items`);
+    if (n > SHOWN_ARRAY_LEN) out.push(`… ${countMore(n - SHOWN_ARRAY_LEN, "item", "items")}`);
     return out;
 }
 

@@ -25,6 +25,13 @@ export const MAX_ARRAY_LEN = 1000000;
 // holds both copies).
 export const SHOWN_ARRAY_LEN = 2000;
 
+/**
+ * A marker's count and noun, "1 more item" or "2 more items": the words of
+ * the core's (internal/trunc More, sandbox/convert.go moreJS).
+ * @param {number} n @param {string} one @param {string} many
+ */
+export const countMore = (n, one, many) => `${n} more ${n === 1 ? one : many}`;
+
 // The deepest JSON the sandbox reads: its JSON.parse refuses a text that
 // nests more than this (prelude/api.js).
 const MAX_DEPTH = 1000;
@@ -281,6 +288,6 @@ export function toJSON(value, label) {
     }
     const json = stringify(value, replacer);
     forEachEntry(opaque, (p, v) => add(p, opaqueWhat(v)));
-    if (more) warnings.push(`… and ${more} more values converted`);
+    if (more) warnings.push(`… and ${countMore(more, "value", "values")} converted`);
     return { json, warnings };
 }

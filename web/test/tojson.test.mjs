@@ -117,6 +117,16 @@ test("toJSON: an iterator becomes null, not consumed, and is reported", () => {
     assert.equal(ran, false, "the generator did not run");
 });
 
+// The count of what a report leaves out agrees with its noun: "… and 1
+// more value converted", not "1 more values" (the core's words too).
+test("toJSON: past 20 conversions the rest are counted, one in the singular", () => {
+    for (const [n, last] of [[21, "… and 1 more value converted"], [22, "… and 2 more values converted"]]) {
+        const { warnings } = toJSON(Array.from({ length: n }, () => NaN), "r");
+        assert.equal(warnings.length, 21);
+        assert.equal(warnings[20], last);
+    }
+});
+
 test("notDataKind: a function, a Symbol or a BigInt as the value itself, nothing else (not inside, not a boxed one)", () => {
     const cases = [
         [() => 1, "function"],
@@ -173,7 +183,7 @@ test("thrownByTool: a thrown object's long and typed arrays are shown capped, as
         [{ data: new Float64Array(5e6) }, { data: [...head(shown, 0), `… ${5e6 - shown} more items`] }],
         [{ list: sparse }, { list: [...head(shown, null), `… ${2 ** 32 - 1 - shown} more items`] }],
         [{ list: head(shown, 1) }, { list: head(shown, 1) }],
-        [{ list: head(shown + 1, 1) }, { list: [...head(shown, 1), "… 1 more items"] }],
+        [{ list: head(shown + 1, 1) }, { list: [...head(shown, 1), "… 1 more item"] }],
     ];
     for (const [thrown, want] of cases) {
         const err = thrownByTool(thrown);
