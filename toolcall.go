@@ -105,6 +105,7 @@ func (r *runState) beginLocked(args []json.RawMessage) (id json.RawMessage, q *o
 	if r.s.cm.cfg.OnToolCall != nil {
 		held *= 2
 	}
+	u := unwritableInput(args)
 	switch e, ok := r.entry(name); {
 	case !nameOK:
 		c.done, c.rec.Reason = true, "the tool name is not a string"
@@ -113,15 +114,15 @@ func (r *runState) beginLocked(args []json.RawMessage) (id json.RawMessage, q *o
 		// The suggestion (a search of the catalog) is made by call, off
 		// the program's thread.
 		c.done, c.rec.Reason, c.unknown = true, "unknown tool", name
-	case tooDeepInput(args):
+	case u != nil:
 		// The prelude could not write the input as JSON (call, in
-		// prelude/api.js): its stringify refuses nesting past
-		// maxParseDepth, as JSON.parse does. The error is thrown at once;
-		// the prelude rejects the call's promise with it, a RangeError.
-		c.done, c.rec.Reason = true, "input too deep: it nests more than 1,000 levels"
+		// prelude/api.js, and deepinput.js): its stringify refuses nesting
+		// past maxParseDepth, as JSON.parse does, and an object inside
+		// itself. The error is thrown at once; the prelude rejects the
+		// call's promise with it, a RangeError or the stringify's TypeError.
+		c.done, c.rec.Reason = true, u.reason
 		shown = nil
-		return nil, nil, &sandbox.JSError{Name: "RangeError", Message: fmt.Sprintf(
-			"tool_call %s: its input nests more than 1,000 levels deep, the most a tool's input may; pass flatter data", c.rec.Name)}
+		return nil, nil, &sandbox.JSError{Name: u.name, Message: fmt.Sprintf("tool_call %s: %s", c.rec.Name, u.message)}
 	case r.inFlight+held > r.s.cm.cfg.MemoryLimitMB<<20:
 		// Each call's input is a copy of its own on the host (and the
 		// tool's), whatever the program shares between calls: 20 calls
@@ -145,11 +146,30 @@ func (r *runState) beginLocked(args []json.RawMessage) (id json.RawMessage, q *o
 	return id, nil, nil
 }
 
-// tooDeepInput says begin's args are those of a call whose input nested
-// too deeply to be written as JSON: the prelude's begin again without it,
-// true as the fourth argument.
-func tooDeepInput(args []json.RawMessage) bool {
-	return len(args) > 3 && string(args[3]) == "true"
+// An input the prelude could not write as JSON: its record's reason, and
+// the error the call throws (its name, and its message after the tool's).
+type unwritable struct{ reason, name, message string }
+
+var (
+	inputTooDeep = &unwritable{"input too deep: it nests more than 1,000 levels", "RangeError",
+		"its input nests more than 1,000 levels deep, the most a tool's input may; pass flatter data"}
+	inputCircular = &unwritable{"input circular: an object in it refers to itself", "TypeError",
+		"its input is circular (an object in it refers to itself), which JSON cannot write; pass data without cycles"}
+)
+
+// unwritableInput says begin's args are those of a call whose input could
+// not be written as JSON, and why: the prelude's begin again without it,
+// true (too deep) or "cycle" as the fourth argument.
+func unwritableInput(args []json.RawMessage) *unwritable {
+	if len(args) > 3 {
+		switch string(args[3]) {
+		case "true":
+			return inputTooDeep
+		case `"cycle"`:
+			return inputCircular
+		}
+	}
+	return nil
 }
 
 // toolError is the error a denied or failed call throws inside the sandbox.

@@ -378,30 +378,60 @@ func TestToolOutputTooDeep(t *testing.T) {
 // own JSON.stringify fails throws that error as it is; an unknown name
 // stays an unknown tool; 1,000 levels pass.
 func TestToolInputTooDeep(t *testing.T) {
-	ran := 0
-	echo := Tool{Name: "t.x", Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
-		ran++
-		return json.RawMessage("1"), nil
-	}}
-	_, s := newHostile(t, Config{}, echo)
 	const nest = `const nest = (d) => { let v = {}; for (let i = 0; i < d; i++) v = { a: v }; return v };` + "\n"
 	const msg = "tool_call t.x: its input nests more than 1,000 levels deep, the most a tool's input may; pass flatter data"
 	const reason = "input too deep: it nests more than 1,000 levels"
-	for _, tc := range []struct {
-		name, code, want string
-		record           string // the first call's record: its reason, or "ok"
-	}{
+	checkRefusedInput(t, nest, []refusedInputCase{
 		{"awaited", `try { await tools.t.x(nest(1500)) } catch (e) { return (e instanceof RangeError) + " " + e.name + ": " + e.message }`, `"true RangeError: ` + msg + `"`, reason},
-		{"a cycle, as before", `const o = {}; o.o = o; try { await tools.t.x(o) } catch (e) { return e.name + ": " + e.message }`, `"TypeError: circular reference"`, ""},
 		{"caught by .catch", `return await tools.t.x(nest(1001)).catch((e) => e.message)`, `"` + msg + `"`, reason},
 		{"tool_call", `try { await tool_call("t.x", nest(5000)) } catch (e) { return e.message }`, `"` + msg + `"`, reason},
 		{"a long name", `try { await tool_call("t.x" + "y".repeat(200), nest(1500)) } catch (e) { return e.message.slice(0, 13) }`, `"unknown tool "`, "unknown tool"},
 		{"a getter's own stringify", `try { await tools.t.x({ get a() { return JSON.stringify(nest(1500)) } }) } catch (e) { return e.message }`,
 			`"JSON.stringify: the value nests more than 1,000 levels deep"`, ""},
 		{"1,000 levels", `return await tools.t.x(nest(999))`, `1`, "ok"},
-	} {
+	}, "await tools.t.x(nest(2000))", "RangeError", msg, reason)
+}
+
+// TestToolInputCircular: an input that refers to itself fails its call as
+// one nested too deeply does: a rejection naming the tool, a TypeError (as
+// the stringify's own), the call recorded as failed and reported to
+// WithRefusedCalls, the tool not run. Before, the call threw the
+// stringify's "circular reference" synchronously, naming no tool, and left
+// no record. A getter of the input whose own JSON.stringify meets a cycle
+// throws that error as it is; an object twice, not inside itself, passes.
+func TestToolInputCircular(t *testing.T) {
+	const msg = "tool_call t.x: its input is circular (an object in it refers to itself), which JSON cannot write; pass data without cycles"
+	const reason = "input circular: an object in it refers to itself"
+	checkRefusedInput(t, "const o = { a: 1 }; o.self = o;\n", []refusedInputCase{
+		{"awaited", `try { await tools.t.x(o) } catch (e) { return (e instanceof TypeError) + " " + e.name + ": " + e.message }`, `"true TypeError: ` + msg + `"`, reason},
+		{"deep inside, through an array", `const p = { rows: [{ id: 1 }] }; p.rows[0].parent = p; return await tools.t.x(p).catch((e) => e.message)`, `"` + msg + `"`, reason},
+		{"an array in itself, by tool_call", `const a = [1]; a.push(a); try { await tool_call("t.x", { a }) } catch (e) { return e.message }`, `"` + msg + `"`, reason},
+		{"an unknown name stays an unknown tool", `try { await tool_call("t.nope", o) } catch (e) { return e.message.slice(0, 13) }`, `"unknown tool "`, "unknown tool"},
+		{"a getter's own stringify", `try { await tools.t.x({ get a() { return JSON.stringify(o) } }) } catch (e) { return e.name + ": " + e.message }`,
+			`"TypeError: circular reference"`, ""},
+		{"an object twice, not inside itself", `const n = { n: 1 }; return await tools.t.x({ a: n, b: [n, n] })`, `1`, "ok"},
+	}, "await tools.t.x(o)", "TypeError", msg, reason)
+}
+
+// refusedInputCase is a program (after a common prelude of code) and what
+// it returns; record is its first call's record: its reason, "ok", or ""
+// for none.
+type refusedInputCase struct{ name, code, want, record string }
+
+// checkRefusedInput runs the cases against a tool t.x that counts its
+// runs, then uncaught (on line 2, after prelude): the run fails with the
+// call's error (errName, msg), and the observer of refused calls hears it.
+func checkRefusedInput(t *testing.T, prelude string, cases []refusedInputCase, uncaught, errName, msg, reason string) {
+	t.Helper()
+	ran := 0
+	echo := Tool{Name: "t.x", Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+		ran++
+		return json.RawMessage("1"), nil
+	}}
+	_, s := newHostile(t, Config{}, echo)
+	for _, tc := range cases {
 		ran = 0
-		res := exec(t, s, nest+tc.code, nil)
+		res := exec(t, s, prelude+tc.code, nil)
 		if !res.OK || string(res.Result) != tc.want {
 			t.Errorf("%s: got %s %+v, want %s", tc.name, res.Result, res.Error, tc.want)
 			continue
@@ -421,15 +451,13 @@ func TestToolInputTooDeep(t *testing.T) {
 			}
 		}
 	}
-	// Uncaught, the run fails with the call's error; the observer of
-	// refused calls hears it.
 	var refused []RefusedCall
 	ctx := WithRefusedCalls(context.Background(), func(c RefusedCall) { refused = append(refused, c) })
-	res, err := s.ExecuteCode(ctx, ExecuteCodeInput{Code: nest + "await tools.t.x(nest(2000))"}, nil)
+	res, err := s.ExecuteCode(ctx, ExecuteCodeInput{Code: prelude + uncaught}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Error == nil || res.Error.Name != "RangeError" || res.Error.Message != msg || res.Error.Line != 2 {
+	if res.Error == nil || res.Error.Name != errName || res.Error.Message != msg || res.Error.Line != 2 {
 		t.Errorf("uncaught: %+v", res.Error)
 	}
 	if len(refused) != 1 || refused[0].Record.Name != "t.x" || refused[0].Record.Reason != reason || refused[0].Input != nil {

@@ -15,29 +15,29 @@
   // By index: destructuring would call the program's
   // Array.prototype[Symbol.iterator], if it set one, with host.
   const begin = host[0], run = host[1], find = host[2], log = host[3], src = host[4], depth = host[5];
-  const cut = (s, n) => s.length > n ? s.slice(0, n) : s;
-  let deep;
-  const gp = O.getPrototypeOf, OP = O.prototype, isArr = g.Array.isArray;
+  const cut = (s, n) => s.length > n ? s.slice(0, n) : s, gp = O.getPrototypeOf, OP = O.prototype, isArr = g.Array.isArray;
+  let deep, show;
   // A call whose begin threw (its input's conversion did: a getter, a
   // cycle) fails as deepinput.js says, built then: an input that nests too
-  // deeply for JSON (deep is [the last such error of stringify, the value
-  // it was writing], kept to the run's end at most) is refused as the host
-  // refuses inputs, naming the tool.
+  // deeply for JSON, or holds itself, is refused as the host refuses
+  // inputs, naming the tool. deep is what the last stringify that threw
+  // left (its error, its value, its path of holders, their count and the
+  // last value it was handed), kept to the run's end at most.
   const call = (name, input) => {
     try { return run(typeof name !== "string" ? begin(null, input) : name.length > 129 ? begin(cut(name, 129), input, name.length) : begin(name, input)); } catch (e) {
       return src("deepinput")(e, deep, name, input, begin, run, cut, RE);
     }
-  };
-  const search = (opts) => {
-    if (opts !== null && typeof opts === "object" && typeof opts.query === "string" && opts.query.length > 1000) opts = O.assign({}, opts, { query: cut(opts.query, 1000) });
-    return find(opts);
   };
   // No prototype: own[name] must not find what the program put on
   // Object.prototype under a built-in's name.
   const own = {
     __proto__: null,
     tool_call: () => (name, input) => call(name, input),
-    tool_search: () => (opts) => search(typeof opts === "string" ? { query: opts } : opts),
+    tool_search: () => (opts) => {
+      if (typeof opts === "string") opts = { query: opts };
+      if (opts && typeof opts === "object" && typeof opts.query === "string" && opts.query.length > 1000) opts = O.assign({}, opts, { query: cut(opts.query, 1000) });
+      return find(opts);
+    },
     // tools.js is the same in every run; the run's names are its data.
     tools: () => src("tools")(call, src("toolnames")),
   };
@@ -69,7 +69,6 @@
   };
   // text is a value as a log line shows it (show.js): a string as it is;
   // anything else builds show.js first, on its first need in the run.
-  let show;
   const text = (v) => typeof v === "string" ? v : (show || (show = src("show")(api, src, S, isArr, gp, OP)))(v);
   const api = {
     parse(text, reviver) {
@@ -89,16 +88,21 @@
     stringify(v, r, sp) {
       const path = [];
       let n = 0, last;
-      return S(v, function (k, x) {
-        if (r) x = apply(r, this, [k, x]);
-        if (n > 0 && this !== last) while (n > 0 && path[n - 1] !== this) n--;
-        if (n === 0 || path[n - 1] !== this) {
-          path[n++] = this;
-          if (n > 1001) throw (deep = [new RE("JSON.stringify: the value nests more than 1,000 levels deep"), v])[0];
-        }
-        last = x;
-        return x;
-      }, sp);
+      try {
+        return S(v, function (k, x) {
+          if (r) x = apply(r, this, [k, x]);
+          if (n > 0 && this !== last) while (n > 0 && path[n - 1] !== this) n--;
+          if (n === 0 || path[n - 1] !== this) {
+            path[n++] = this;
+            if (n > 1001) throw new RE("JSON.stringify: the value nests more than 1,000 levels deep");
+          }
+          last = x;
+          return x;
+        }, sp);
+      } catch (e) {
+        deep = [e, v, path, n, last];
+        throw e;
+      }
     },
     // build makes the globals `keys` (source `name`, an object of all of
     // them when several, handed call, log, text and the host functions a

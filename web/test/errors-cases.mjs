@@ -586,4 +586,20 @@ cases.push(
             return ran === 0 && caught.result?.name === "RangeError" && caught.result.message === msg && failedCall(caught) &&
                 uncaught.error?.code === "RUNTIME" && uncaught.error.name === "RangeError" && uncaught.error.message === msg && uncaught.error.line === 2 && failedCall(uncaught);
         }) },
+    { id: "T24", input: "a tool's input that refers to itself (o.self = o, built in the program)", expect: "a TypeError naming the tool and the cycle, caught or the run's error; the call recorded as failed, the tool not run (it threw 'circular reference', naming no tool, with no record)",
+        run: (c) => c.outcome(async () => {
+            let ran = 0;
+            const t = tool("t.x", () => { ran++; return 1; });
+            const cyc = "const o = { rows: [{ id: 1 }] }; o.rows[0].parent = o;\n";
+            const caught = await runCode(c, cyc + "try { await tools.t.x(o); return 'no error'; } catch (e) { return { name: e.name, message: e.message, isTypeError: e instanceof TypeError }; }", { tools: [t] });
+            const uncaught = await runCode(c, cyc + "await tools.t.x(o);", { tools: [t] });
+            return { caught, uncaught, ran };
+        }),
+        want: resolved(({ caught, uncaught, ran }) => {
+            const msg = "tool_call t.x: its input is circular (an object in it refers to itself), which JSON cannot write; pass data without cycles";
+            const failedCall = (r) => r.toolCalls?.length === 1 && r.toolCalls[0].name === "t.x" && r.toolCalls[0].ok === false &&
+                r.toolCalls[0].reason === "input circular: an object in it refers to itself";
+            return ran === 0 && caught.result?.name === "TypeError" && caught.result.message === msg && caught.result.isTypeError === true && failedCall(caught) &&
+                uncaught.error?.code === "RUNTIME" && uncaught.error.name === "TypeError" && uncaught.error.message === msg && uncaught.error.line === 2 && failedCall(uncaught);
+        }) },
 );
