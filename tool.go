@@ -91,6 +91,13 @@ type Call struct {
 	// with this; a result that passed is then not checked again, so the
 	// binding must answer with the very result it checked.
 	CheckResult func(result json.RawMessage) error
+	// MemoryLimitMB is the run's (Config.MemoryLimitMB): a result whose
+	// JSON text has more characters than that many MiB fails the call, as
+	// the sandbox could not hold it. A binding that copies a result in
+	// from elsewhere (the JavaScript binding's page) refuses such a result
+	// before the copy, in the call's words: a WebAssembly memory that took
+	// it in never shrinks.
+	MemoryLimitMB int
 }
 
 // ToolInfo is the view of a tool handed to ToolFilter, interceptors and

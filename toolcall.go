@@ -499,7 +499,7 @@ func (r *runState) execute(ctx context.Context, c *toolCallState, e *toolEntry, 
 // gets CheckResult, which records that the result it passed needs no
 // second check.
 func (r *runState) toolCall(c *toolCallState, e *toolEntry) Call {
-	call := Call{Context: r.runContext, Warn: r.warn}
+	call := Call{Context: r.runContext, Warn: r.warn, MemoryLimitMB: r.s.cm.cfg.MemoryLimitMB}
 	if e.tool.OutputSchema != nil {
 		call.CheckResult = func(out json.RawMessage) error {
 			if err := e.checkResult(out); err != nil {
@@ -526,7 +526,9 @@ func (r *runState) checkOutput(c *toolCallState, e *toolEntry, out json.RawMessa
 	// than the limit holds cannot get in. Copied in, a 200 MB string ended
 	// the whole run MEMORY_LIMIT seconds later, its call recorded as a
 	// success; here the call fails, naming the tool, and the program may
-	// catch it and ask for less.
+	// catch it and ask for less. A page tool's result that long is
+	// refused on the page, in these words (web/src/call.mjs tooLarge),
+	// before it is copied in: this check is the backstop.
 	if limit := r.s.cm.cfg.MemoryLimitMB << 20; len(out) > limit {
 		if n := utf8.RuneCount(out); n > limit {
 			return nil, fmt.Errorf("tool %s returned %d characters of JSON, more than the run's memory limit (%d MB) can hold: ask it for less (a page, a filter), if its input allows",

@@ -53,3 +53,23 @@ func TestToolResultPastMemoryLimit(t *testing.T) {
 		t.Errorf("the call's record: %+v, want a failure naming the memory limit", res.ToolCalls)
 	}
 }
+
+// TestCallMemoryLimit: a tool learns the run's memory limit from its Call,
+// the default's too: the JavaScript binding's page refuses a result too
+// long for it before copying it into the core (web/src/call.mjs).
+func TestCallMemoryLimit(t *testing.T) {
+	for _, tc := range []struct{ given, want int }{{8, 8}, {0, 128}} {
+		var got int
+		cm := mustNew(t, Config{MemoryLimitMB: tc.given, Tools: []Tool{{Name: "t.limit",
+			Execute: func(_ context.Context, _ json.RawMessage, c Call) (json.RawMessage, error) {
+				got = c.MemoryLimitMB
+				return json.RawMessage("1"), nil
+			}}}})
+		if res := exec(t, mustSession(t, cm), `return await tools.t.limit({})`, nil); !res.OK {
+			t.Fatalf("the run failed: %+v", res.Error)
+		}
+		if got != tc.want {
+			t.Errorf("MemoryLimitMB %d: the tool's Call says %d, want %d", tc.given, got, tc.want)
+		}
+	}
+}

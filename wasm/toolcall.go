@@ -36,7 +36,7 @@ var pageCalls struct {
 }
 
 // pageCaller returns the loader's caller: call(id, execs, validates, i,
-// name, inputText, context) and abort(id, reason).
+// name, inputText, context, check, memoryLimitMB) and abort(id, reason).
 func pageCaller() (call, abort Value, ok bool) {
 	p := &pageCalls
 	p.once.Do(func() {
@@ -168,7 +168,7 @@ func setPageCalls(t *codemode.Tool, execs, validates Value, i int) {
 				done(nil, context.Cause(ctx))
 			}
 		})
-		if _, err := jsbridge.Call(call, r.ID(), execs, validates, i, jsName.v, string(input), jsValue(c.Context), check); err != nil {
+		if _, err := jsbridge.Call(call, r.ID(), execs, validates, i, jsName.v, string(input), jsValue(c.Context), check, c.MemoryLimitMB); err != nil {
 			if stop(); r.Forget() {
 				takeCheck(r.ID())
 				done(nil, plain(err))

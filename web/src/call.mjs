@@ -8,7 +8,7 @@
 
 import { describeError } from "./env.mjs";
 import { inputRefused } from "./runs.mjs";
-import { KeptMap, newAbortController, now, push, queueMicrotask, then } from "./intrinsics.mjs";
+import { KeptMap, newAbortController, now, push, queueMicrotask, then, uncurry } from "./intrinsics.mjs";
 import { Converted, notDataKind, toJSON } from "./tojson.mjs";
 
 // How a call ended, as the core reads it (wasm/toolcall.go).
@@ -34,18 +34,20 @@ export const validationFailed = (name, message) => `${name}: the input schema's 
 /**
  * A tool's value as the core takes it, in both engine modes: its output
  * schema library's own check (a Zod refinement), on the value execute
- * returned, then its conversion to JSON (tojson.mjs). A function, a Symbol
- * or a BigInt as the value itself fails the call (inside an object or
- * array each converts, with a report). Synchronous without a library check.
- * A value already converted (a worker's answer from the page) is taken as it is.
+ * returned, then its conversion to JSON (tojson.mjs), whose text the run's
+ * memory must hold (fits). A function, a Symbol or a BigInt as the value
+ * itself fails the call (inside an object or array each converts, with a
+ * report). Synchronous without a library check. A value already converted
+ * (a worker's answer from the page) is taken as it is.
  * @param {unknown} v
  * @param {string} name the tool's
  * @param {Function | undefined} validateOut the output schema's own validation (schema.mjs)
+ * @param {number} [memoryLimitMB] the run's memory limit (none: not checked here)
  * @returns {Converted | Promise<Converted>}
  */
-export function settleValue(v, name, validateOut) {
+export function settleValue(v, name, validateOut, memoryLimitMB) {
     if (v instanceof Converted) return v;
-    if (typeof validateOut !== "function") return convertValue(v, name);
+    if (typeof validateOut !== "function") return convertValue(v, name, memoryLimitMB);
     const kind = notDataKind(v);
     if (kind) throw new Error(`the tool returned a ${kind}, which is not JSON data`);
     return (async () => {
@@ -56,15 +58,16 @@ export function settleValue(v, name, validateOut) {
             throw new Error(`${name}: the output schema's validation failed: ${describeError(err)}`);
         }
         if (!r || !r.ok) throw new Error(`${name}: the tool's result does not match its outputSchema: ${String(r && r.message)}`);
-        return convertValue(v, name);
+        return convertValue(v, name, memoryLimitMB);
     })();
 }
 
 /**
  * @param {unknown} v
  * @param {string} name
+ * @param {number | undefined} memoryLimitMB
  */
-function convertValue(v, name) {
+function convertValue(v, name, memoryLimitMB) {
     if (v === undefined) return new Converted(undefined, []);
     const kind = notDataKind(v);
     if (kind) throw new Error(`the tool returned a ${kind}, which is not JSON data`);
@@ -74,7 +77,43 @@ function convertValue(v, name) {
     } catch (err) {
         throw new Error(`the tool returned a value that is not JSON data: ${describeError(err)}`);
     }
-    return new Converted(out.json, out.warnings);
+    return fits(new Converted(out.json, out.warnings), name, memoryLimitMB);
+}
+
+// Builtins as they were at load: a page's String.prototype.charCodeAt or
+// RegExp.prototype.exec must not change how a result is counted.
+const charCodeAt = uncurry(String.prototype.charCodeAt);
+const regExpExec = uncurry(RegExp.prototype.exec);
+const SURROGATE = /[\ud800-\udfff]/;
+
+/**
+ * A result whose JSON text has more characters than the run's memory limit
+ * holds fails its call here, in the core's words (toolcall.go
+ * checkOutput), before the text is copied into the core or posted to the
+ * worker: the WebAssembly memory that took it in never shrank, though the
+ * core refused it. The core counts characters (code points), a length a
+ * surrogate pair as two: only a text longer than the limit is counted, and
+ * one without surrogates (most) by a single search.
+ * @param {Converted} c
+ * @param {string} name
+ * @param {number | undefined} memoryLimitMB
+ */
+function fits(c, name, memoryLimitMB) {
+    const text = c.json;
+    const limit = /** @type {number} */ (memoryLimitMB) * 1048576;
+    if (text === undefined || !(text.length > limit)) return c;
+    let n = text.length;
+    if (regExpExec(SURROGATE, text) !== null) {
+        for (let i = 0; i < text.length - 1; i++) {
+            const u = charCodeAt(text, i);
+            if (u >= 0xd800 && u < 0xdc00) {
+                const l = charCodeAt(text, i + 1);
+                if (l >= 0xdc00 && l < 0xe000) n--, i++;
+            }
+        }
+    }
+    if (n <= limit) return c;
+    throw new Error(`tool ${name} returned ${n} characters of JSON, more than the run's memory limit (${memoryLimitMB} MB) can hold: ask it for less (a page, a filter), if its input allows`);
 }
 
 /**
@@ -118,6 +157,13 @@ export class CallSignal {
         if (this.ctrl) this.ctrl.abort(reason);
     }
 }
+
+/**
+ * The key of the run's memory limit (MB) on the options this module gives
+ * execute: a worker's call sends it to the page, which refuses a result
+ * too long for it before posting it (settleValue).
+ */
+export const LIMIT = Symbol("Code Mode memory limit");
 
 /**
  * The key of a call's CallSignal on the options this module gives execute:
@@ -180,8 +226,9 @@ export function pageCaller(reply) {
      * @param {unknown} context the run's token
      * @param {((id: number, json: string) => string) | undefined} check the core's check of a result
      *   against the tool's outputSchema ("" when it passed), for a tool that has one
+     * @param {number} memoryLimitMB the run's
      */
-    const run = async (id, execs, validates, i, name, text, context, check) => {
+    const run = async (id, execs, validates, i, name, text, context, check, memoryLimitMB) => {
         const cs = live.get(id);
         if (!cs) return; // aborted before it started: execute never starts
         let input;
@@ -221,7 +268,7 @@ export function pageCaller(reply) {
          * @param {unknown} value
          */
         const settle = (value) => {
-            const c = settleValue(value, name, validateOut);
+            const c = settleValue(value, name, validateOut, memoryLimitMB);
             return c instanceof Converted ? checked(c) : c.then(checked);
         };
         /** @param {Converted} c */
@@ -242,6 +289,7 @@ export function pageCaller(reply) {
                 },
                 [CALL]: cs,
                 [SETTLE]: settle,
+                [LIMIT]: memoryLimitMB,
             });
             if (!live.has(id)) return; // nobody waits for it any more
             // Settled by the page's side of the call (runs.mjs callTool), or here.
@@ -258,7 +306,7 @@ export function pageCaller(reply) {
     // ...rest)) goes through the page's Array iterator of the moment, and
     // an emptied one gave run nothing but the id.
     /** @type {(...args: Parameters<typeof run>) => void} */
-    const call = (id, execs, validates, i, name, text, context, check) => {
+    const call = (id, execs, validates, i, name, text, context, check, memoryLimitMB) => {
         live.set(id, new CallSignal());
         // The call starts in a microtask, once the core has returned to the
         // event loop: the core may call here from inside the sandbox's own
@@ -267,7 +315,7 @@ export function pageCaller(reply) {
         // Whatever goes wrong in run (a throwing getter of the validation's
         // verdict, say) ends the call as the tool's failure, never as an
         // unhandled rejection.
-        queueMicrotask(() => then(run(id, execs, validates, i, name, text, context, check), undefined, (err) => done(id, REPLY.threw, err)));
+        queueMicrotask(() => then(run(id, execs, validates, i, name, text, context, check, memoryLimitMB), undefined, (err) => done(id, REPLY.threw, err)));
     };
     /**
      * @param {number} id

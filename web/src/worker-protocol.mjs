@@ -191,7 +191,7 @@ export async function answer(h, m) {
         // worker's core checks it, and the call's tool-result waits for
         // its verdict.
         const settle = (/** @type {unknown} */ v) => {
-            const c = settleValue(v, def.name, out && out.validate);
+            const c = settleValue(v, def.name, out && out.validate, m.limit);
             if (!out) return c;
             const send = (/** @type {import("./tojson.mjs").Converted} */ converted) => () => reply({ ok: true, json: converted.json, warnings: converted.warnings, verdict: true });
             return then(c, (converted) => then(awaitVerdict(h, run, m.cid, ctrl.signal, send(converted)), () => converted));

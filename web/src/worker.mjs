@@ -18,6 +18,7 @@ import { loadQuickJS } from "./wasm-load.mjs";
 import { runInCore } from "./runs.mjs";
 import { goSession } from "./go-session.mjs";
 import { Converted } from "./tojson.mjs";
+import { LIMIT } from "./call.mjs";
 import { warmUp } from "./warm-up.mjs";
 import { decisionFromWire, restoreStandIns } from "./worker-wire.mjs";
 
@@ -167,8 +168,8 @@ const ownerOf = new WeakMap();
 const proxyTool = (owner) => (d) => {
     const p = {
         ...d,
-        execute: (/** @type {unknown} */ input, /** @type {{ context: unknown, signal: AbortSignal }} */ opts) =>
-            askPage("tool", { rid: opts.context, name: d.name, input }, opts.signal),
+        execute: (/** @type {unknown} */ input, /** @type {any} */ opts) =>
+            askPage("tool", { rid: opts.context, name: d.name, input, limit: opts[LIMIT] }, opts.signal),
     };
     ownerOf.set(p, owner);
     return p;

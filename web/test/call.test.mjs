@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { root } from "./helpers.mjs";
 
-const { CALL, CallSignal, REPLY, pageCaller } = await import(pathToFileURL(join(root, "web", "src", "call.mjs")).href);
+const { CALL, CallSignal, LIMIT, REPLY, pageCaller } = await import(pathToFileURL(join(root, "web", "src", "call.mjs")).href);
 
 // A caller whose replies are collected, one [id, kind, payload, warnings]
 // per call, from the core's calls (batches keeps each call's arguments),
@@ -96,6 +96,49 @@ describe("pageCaller", () => {
             if (want[0] === REPLY.threw) assert.equal(payload.message, want[1], what);
             else assert.deepEqual([payload, warnings], want.slice(1), what);
             assert.deepEqual(checked, [[3, value === undefined ? "" : JSON.stringify(value)]], what);
+        }
+    });
+
+    // The core counts a result's characters as code points (toolcall.go
+    // checkOutput); a JavaScript length counts an astral one twice. 1 MB
+    // holds 1,048,576 characters.
+    test("a result longer than the run's memory limit holds is refused before the core's check, counted as the core counts", async () => {
+        const tooLarge = (n) => `tool t.x returned ${n} characters of JSON, more than the run's memory limit (1 MB) can hold: ask it for less (a page, a filter), if its input allows`;
+        for (const [what, value, limit, want] of [
+            ["ASCII, at the limit", "x".repeat(1048574), 1, ""],
+            ["ASCII, a character past it", "x".repeat(1048575), 1, tooLarge(1048577)],
+            ["astral, at the limit (twice as long in UTF-16)", "😀".repeat(1048574), 1, ""],
+            ["astral, a character past it", "😀".repeat(1048575), 1, tooLarge(1048577)],
+            ["astral and ASCII, a character past it", `${"😀".repeat(500000)}${"x".repeat(548575)}`, 1, tooLarge(1048577)],
+            ["no limit given: left to the core", "x".repeat(3e6), undefined, ""],
+        ]) {
+            const c = caller();
+            const checked = [];
+            let seen;
+            c.call(4, [(_input, opts) => ((seen = opts[LIMIT]), value)], [undefined], 0, "t.x", "{}", 0, (id, json) => (checked.push(json.length), ""), limit);
+            const [, kind, payload] = await c.next();
+            assert.equal(seen, limit, `${what}: execute's options carry the limit (a worker sends it to the page)`);
+            if (want) {
+                assert.deepEqual([kind, payload.message, checked], [REPLY.threw, want, []], what);
+            } else {
+                assert.deepEqual([kind, checked], [REPLY.checked, [JSON.stringify(value).length]], what);
+            }
+        }
+    });
+
+    test("a page's charCodeAt and RegExp exec change nothing of how a result is counted", async () => {
+        const { charCodeAt } = String.prototype;
+        const { exec } = RegExp.prototype;
+        String.prototype.charCodeAt = () => 0;
+        RegExp.prototype.exec = () => null;
+        try {
+            const c = caller();
+            c.call(4, [() => "😀".repeat(1048574)], [undefined], 0, "t.x", "{}", 0, undefined, 1);
+            const [, kind, payload] = await c.next();
+            assert.equal(kind, REPLY.ok, payload && payload.message);
+        } finally {
+            String.prototype.charCodeAt = charCodeAt;
+            RegExp.prototype.exec = exec;
         }
     });
 

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { BroadcastChannel } from "node:worker_threads";
 import * as esbuild from "esbuild";
 import { wasmExecPlugin } from "../../scripts/wasm-exec.mjs";
 import { coreWasmPath, root } from "./helpers.mjs";
@@ -35,17 +36,19 @@ export async function loadThreadFactory() {
 }
 
 /**
- * A bundle of web/src's worker factory whose worker imports
- * fixtures/arm-typeerror.mjs first: the worker's Go core dies when the file
- * named by CODE_MODE_TEST_ARM exists and Go builds a TypeError.
+ * A bundle of web/src's worker factory whose worker imports a module of
+ * fixtures/ first: by default arm-typeerror.mjs, with which the worker's Go
+ * core dies when the file named by CODE_MODE_TEST_ARM exists and Go builds a
+ * TypeError.
+ * @param {string} [first]
  * @returns {Promise<{ workerFactory: (config: any) => Promise<any>, cleanup: () => void }>}
  */
-export async function loadWorkerFactory() {
+export async function loadWorkerFactory(first = "arm-typeerror.mjs") {
     const { dir, plugin } = prepare("code-mode-worker-");
     const common = { bundle: true, format: "esm", platform: "node", target: "es2022", plugins: [plugin], logLevel: "silent" };
     await esbuild.build({
         ...common,
-        stdin: { contents: 'import "./web/test/fixtures/arm-typeerror.mjs"; import "./web/src/worker.mjs";', resolveDir: root, loader: "js" },
+        stdin: { contents: `import "./web/test/fixtures/${first}"; import "./web/src/worker.mjs";`, resolveDir: root, loader: "js" },
         outfile: join(dir, "code-mode.worker.mjs"),
         // The package says "sideEffects": false, which would drop these
         // imports: they are the worker.
@@ -58,6 +61,29 @@ export async function loadWorkerFactory() {
     });
     const { workerFactory } = await import(pathToFileURL(join(dir, "host.mjs")).href);
     return { workerFactory, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * The byte length of the Go core's memory in the worker of a bundle of
+ * loadWorkerFactory("go-memory.mjs") (the only such worker alive).
+ * @returns {Promise<number>}
+ */
+export function goMemoryOfWorker() {
+    const ch = new BroadcastChannel("code-mode-go-memory");
+    return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+            ch.close();
+            reject(new Error("no worker answered with its Go memory"));
+        }, 10_000);
+        ch.onmessage = (/** @type {MessageEvent} */ e) => {
+            clearTimeout(timer);
+            ch.close();
+            const sizes = /** @type {number[]} */ (e.data);
+            if (sizes.length === 1) resolve(sizes[0]);
+            else reject(new Error(`the worker has ${sizes.length} Go cores`));
+        };
+        ch.postMessage("size?");
+    });
 }
 
 /**
