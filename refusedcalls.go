@@ -49,7 +49,7 @@ func (r *runState) refuse(c *toolCallState, allowed bool, reason string, input j
 		r.mu.Unlock()
 		return
 	}
-	r.finishLocked(c, allowed, false, reason)
+	r.finishLocked(c, allowed, false, cutString(reason, maxReasonChars))
 	q := r.refusedLocked(c, input, msg)
 	r.mu.Unlock()
 	r.deliver(q)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"sync/atomic"
@@ -170,6 +171,21 @@ func unwritableInput(args []json.RawMessage) *unwritable {
 		}
 	}
 	return nil
+}
+
+// failure is a failed call's message, as its record and the program's
+// ToolError give it: at most maxReasonChars characters. An error whose
+// text a binding cut before copying it in has a DroppedChars method, the
+// count of characters it dropped from the end: the JavaScript binding's
+// page cuts a thrown error's long message (web/src/call.mjs), as 90
+// million characters copied in grew the WebAssembly memory, which never
+// shrinks, by 260 MB.
+func failure(err error) string {
+	var cut interface{ DroppedChars() int }
+	if errors.As(err, &cut) {
+		return cutDropped(err.Error(), maxReasonChars, cut.DroppedChars())
+	}
+	return cutString(err.Error(), maxReasonChars)
 }
 
 // toolError is the error a denied or failed call throws inside the sandbox.
@@ -345,10 +361,11 @@ func (r *runState) endCall(ctx context.Context, c *toolCallState, e *toolEntry, 
 		// A tool that fails because the run ended (its context done) did
 		// not fail on its own: the end records it as not finished, and
 		// why, whichever of the two comes first.
+		msg := failure(err)
 		if ctx.Err() == nil {
-			r.finishCall(c, true, false, err.Error())
+			r.finishCall(c, true, false, msg)
 		}
-		return nil, toolError("%s", err.Error())
+		return nil, &sandbox.JSError{Name: "ToolError", Message: msg}
 	}
 	r.finishCall(c, true, true, "")
 	r.s.shapes.observe(e, out)
@@ -434,10 +451,11 @@ func (r *runState) finishCall(c *toolCallState, allowed, ok bool, reason string)
 	r.finishLocked(c, allowed, ok, reason)
 }
 
-// finishLocked is finishCall's record, under r.mu, of a call not done.
+// finishLocked is finishCall's record, under r.mu, of a call not done;
+// reason is cut to maxReasonChars already.
 func (r *runState) finishLocked(c *toolCallState, allowed, ok bool, reason string) {
 	c.done = true
-	c.rec.Allowed, c.rec.OK, c.rec.Reason = allowed, ok, cutString(reason, maxReasonChars)
+	c.rec.Allowed, c.rec.OK, c.rec.Reason = allowed, ok, reason
 	c.rec.DurationMs = ms(time.Since(c.start))
 }
 

@@ -3,6 +3,7 @@ package codemode
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -71,5 +72,44 @@ func TestCallMemoryLimit(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("MemoryLimitMB %d: the tool's Call says %d, want %d", tc.given, got, tc.want)
 		}
+	}
+}
+
+// droppedError is an error whose text a binding cut before handing it
+// over, as the JavaScript binding's page cuts a thrown message.
+type droppedError struct {
+	msg     string
+	dropped int
+}
+
+func (e *droppedError) Error() string     { return e.msg }
+func (e *droppedError) DroppedChars() int { return e.dropped }
+
+// TestToolErrorCutAlready: a tool's error whose text was cut before it
+// reached the core (DroppedChars) reads, in the program and in the
+// call's record, as the whole text would: its first 1,000 characters and
+// the count of all the others, those dropped before included.
+func TestToolErrorCutAlready(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"cut already", &droppedError{strings.Repeat("é", 4096), 89995904}, strings.Repeat("é", 1000) + "… [89999000 more characters]"},
+		{"shorter than shown, cut already", &droppedError{"short", 7}, "short… [7 more characters]"},
+		{"whole", errors.New(strings.Repeat("<", 1500)), strings.Repeat("<", 1000) + "… [500 more characters]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cm := mustNew(t, Config{Tools: []Tool{{Name: "t.fail",
+				Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) { return nil, tc.err }}}})
+			res := exec(t, mustSession(t, cm), `try { await tools.t.fail({}) } catch (e) { return e.name + ": " + e.message }`, nil)
+			var got string
+			if !res.OK || json.Unmarshal(res.Result, &got) != nil || got != "ToolError: "+tc.want {
+				t.Fatalf("the program got %.80s (%d bytes) %+v, want ToolError: %.80s", got, len(got), res.Error, tc.want)
+			}
+			if len(res.ToolCalls) != 1 || res.ToolCalls[0].Reason != tc.want {
+				t.Errorf("the call's record: %.80s, want %.80s", res.ToolCalls[0].Reason, tc.want)
+			}
+		})
 	}
 }

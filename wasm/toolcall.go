@@ -218,7 +218,13 @@ func pageAnswer(name string, vals []Value, c codemode.Call, pc *pageCheck) (json
 		}
 		return nil, nil
 	case replyThrew:
-		return nil, plain(jsbridge.ErrorFromJS(payload))
+		err := plain(jsbridge.ErrorFromJS(payload))
+		// The page cut a long message (call.mjs cutThrown): how many
+		// characters it dropped.
+		if d := jsbridge.Arg(vals, 2); jsbridge.TypeOf(d) == jsbridge.TypeNumber {
+			return nil, &cutError{err.Error(), d.Int()}
+		}
+		return nil, err
 	case replyValidationThrew:
 		return nil, fmt.Errorf("%s: the input schema's validation failed: %v", name, plain(jsbridge.ErrorFromJS(payload)))
 	case replyRejected:
@@ -228,3 +234,13 @@ func pageAnswer(name string, vals []Value, c codemode.Call, pc *pageCheck) (json
 	}
 	return nil, fmt.Errorf("%s: the page's tool call answered %s", name, jsbridge.Describe(jsbridge.Arg(vals, 0)))
 }
+
+// cutError is a tool's error whose message the page cut, and the count of
+// characters it dropped from its end (codemode's failure counts them).
+type cutError struct {
+	msg     string
+	dropped int
+}
+
+func (e *cutError) Error() string     { return e.msg }
+func (e *cutError) DroppedChars() int { return e.dropped }

@@ -14,7 +14,7 @@ import { Converted, notDataKind, toJSON } from "./tojson.mjs";
 // How a call ended, as the core reads it (wasm/toolcall.go).
 export const REPLY = Object.freeze({
     ok: 0, // payload: the result's JSON text, or undefined (no value); warnings: a JSON array of strings, or undefined
-    threw: 1, // payload: what execute threw or rejected with, or what its value failed (settleValue, the core's check)
+    threw: 1, // payload: what execute threw or rejected with, or what its value failed (settleValue, the core's check); warnings: the characters cut off its message (cutThrown), or undefined
     validationThrew: 2, // payload: what the schema's validation threw or rejected with
     rejected: 3, // payload: the schema's message
     badInput: 4, // payload: what JSON.parse threw
@@ -81,19 +81,39 @@ function convertValue(v, name, memoryLimitMB) {
 }
 
 // Builtins as they were at load: a page's String.prototype.charCodeAt or
-// RegExp.prototype.exec must not change how a result is counted.
+// RegExp.prototype.exec must not change how a text is counted or cut.
 const charCodeAt = uncurry(String.prototype.charCodeAt);
+const stringSlice = uncurry(String.prototype.slice);
 const regExpExec = uncurry(RegExp.prototype.exec);
 const SURROGATE = /[\ud800-\udfff]/;
+
+/**
+ * The characters of text from index `from` on as the core counts them:
+ * code points (a lone surrogate is one, U+FFFD in UTF-8), where a length
+ * counts a surrogate pair as two. A text without surrogates (most) takes
+ * a single search.
+ * @param {string} text
+ * @param {number} from
+ */
+function codePoints(text, from) {
+    let n = text.length - from;
+    if (regExpExec(SURROGATE, text) === null) return n;
+    for (let i = from; i < text.length - 1; i++) {
+        const u = charCodeAt(text, i);
+        if (u >= 0xd800 && u < 0xdc00) {
+            const l = charCodeAt(text, i + 1);
+            if (l >= 0xdc00 && l < 0xe000) n--, i++;
+        }
+    }
+    return n;
+}
 
 /**
  * A result whose JSON text has more characters than the run's memory limit
  * holds fails its call here, in the core's words (toolcall.go
  * checkOutput), before the text is copied into the core or posted to the
  * worker: the WebAssembly memory that took it in never shrank, though the
- * core refused it. The core counts characters (code points), a length a
- * surrogate pair as two: only a text longer than the limit is counted, and
- * one without surrogates (most) by a single search.
+ * core refused it. Only a text longer than the limit is counted.
  * @param {Converted} c
  * @param {string} name
  * @param {number | undefined} memoryLimitMB
@@ -102,18 +122,43 @@ function fits(c, name, memoryLimitMB) {
     const text = c.json;
     const limit = /** @type {number} */ (memoryLimitMB) * 1048576;
     if (text === undefined || !(text.length > limit)) return c;
-    let n = text.length;
-    if (regExpExec(SURROGATE, text) !== null) {
-        for (let i = 0; i < text.length - 1; i++) {
-            const u = charCodeAt(text, i);
-            if (u >= 0xd800 && u < 0xdc00) {
-                const l = charCodeAt(text, i + 1);
-                if (l >= 0xdc00 && l < 0xe000) n--, i++;
-            }
-        }
-    }
+    const n = codePoints(text, 0);
     if (n <= limit) return c;
     throw new Error(`tool ${name} returned ${n} characters of JSON, more than the run's memory limit (${memoryLimitMB} MB) can hold: ask it for less (a page, a filter), if its input allows`);
+}
+
+// The most of a thrown message the core is given: it shows 1,000
+// characters (toolcall.go maxReasonChars), and how many more there were.
+const THROWN_KEPT = 4096;
+
+/**
+ * What a tool threw, as the core reads it (jsbridge.ErrorFromJS: an
+ * Error's name and message, a string itself), with a message longer than
+ * THROWN_KEPT cut to that and the count of characters dropped: copied in
+ * whole, a message of 90 million characters grew the core's WebAssembly
+ * memory, which never shrinks, by 260 MB, to show 1,000 of them. A name
+ * that long is dropped (the core shows none). Anything else is left to
+ * the core as it is.
+ * @param {unknown} err
+ * @returns {[unknown, number | undefined]} the error to send, and the characters dropped
+ */
+function cutThrown(err) {
+    let message;
+    let name;
+    try {
+        if (typeof err === "string") message = err;
+        else if (err instanceof Error) {
+            message = err.message;
+            name = err.name;
+        }
+    } catch {
+        return [err, undefined];
+    }
+    if (typeof message !== "string") return [err, undefined];
+    if (message.length <= THROWN_KEPT) return [typeof name === "string" && name.length > THROWN_KEPT ? new Error(message) : err, undefined];
+    const hi = charCodeAt(message, THROWN_KEPT - 1);
+    const end = hi >= 0xd800 && hi < 0xdc00 ? THROWN_KEPT - 1 : THROWN_KEPT; // a pair stays whole
+    return [new Error(stringSlice(message, 0, end)), codePoints(message, end)];
 }
 
 /**
@@ -209,12 +254,17 @@ export function pageCaller(reply) {
      * @param {number} id
      * @param {number} kind
      * @param {unknown} [payload]
-     * @param {string} [warnings]
+     * @param {string | number} [warnings] a threw reply's: the characters cut off its message
      */
     const done = (id, kind, payload, warnings) => {
         if (!live.delete(id)) return;
         if (batch.length === 0) queueMicrotask(flush);
         push(batch, id, 3, kind, payload, warnings);
+    };
+    /** @param {number} id @param {unknown} err */
+    const threw = (id, err) => {
+        const [sent, dropped] = cutThrown(err);
+        done(id, REPLY.threw, sent, dropped);
     };
     /**
      * @param {number} id
@@ -295,7 +345,7 @@ export function pageCaller(reply) {
             // Settled by the page's side of the call (runs.mjs callTool), or here.
             if (!(v instanceof Converted && v.settled)) v = await settle(v);
         } catch (err) {
-            return done(id, REPLY.threw, err);
+            return threw(id, err);
         }
         if (!live.has(id)) return;
         const warnings = v.warnings.length ? stringify(v.warnings) : undefined;
@@ -315,7 +365,7 @@ export function pageCaller(reply) {
         // Whatever goes wrong in run (a throwing getter of the validation's
         // verdict, say) ends the call as the tool's failure, never as an
         // unhandled rejection.
-        queueMicrotask(() => then(run(id, execs, validates, i, name, text, context, check, memoryLimitMB), undefined, (err) => done(id, REPLY.threw, err)));
+        queueMicrotask(() => then(run(id, execs, validates, i, name, text, context, check, memoryLimitMB), undefined, (err) => threw(id, err)));
     };
     /**
      * @param {number} id

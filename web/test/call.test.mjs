@@ -142,6 +142,31 @@ describe("pageCaller", () => {
         }
     });
 
+    // The core shows 1,000 characters of a thrown message and counts the
+    // rest (toolcall.go failure): it is given 4,096 of them and the count
+    // it did not get, not 90 million characters to copy in.
+    test("a thrown message longer than the core shows is cut, with the count of what was cut", async () => {
+        const short = new Error("short");
+        const longName = Object.assign(new Error("m"), { name: "N".repeat(5000) });
+        for (const [what, thrown, want] of [
+            ["a short message: the error itself", short, [short, undefined]],
+            ["a long message", new Error("<".repeat(9e6)), ["<".repeat(4096), 9e6 - 4096]],
+            ["a long string thrown", "s".repeat(5000), ["s".repeat(4096), 904]],
+            // 2,047 pairs and a high surrogate at 4,095: the pair stays whole, in what is cut.
+            ["a pair across the cut", new Error(`${"😀".repeat(2047)}x😀${"😀".repeat(10)}`), [`${"😀".repeat(2047)}x`, 11]],
+            ["astral characters counted as the core counts them", new Error("😀".repeat(3000)), ["😀".repeat(2048), 952]],
+            ["a long name: dropped, the message kept", longName, ["m", undefined]],
+        ]) {
+            const c = caller();
+            c.call(5, [() => { throw thrown; }], [undefined], 0, "t.x", "{}", 0);
+            const [, kind, payload, dropped] = await c.next();
+            assert.equal(kind, REPLY.threw, what);
+            if (want[0] instanceof Error) assert.equal(payload, want[0], what);
+            else assert.deepEqual([payload.name, payload.message], ["Error", want[0]], what);
+            assert.equal(dropped, want[1], what);
+        }
+    });
+
     test("execute gets the input, the run's context and the call's signal, with this undefined", async () => {
         const c = caller();
         let seen;

@@ -1,10 +1,11 @@
 // @mode-independent: its factories come from core-bundle.mjs, one of each mode.
-// A page tool's result whose JSON text the run's memory cannot hold is
-// refused on the page, before it is copied into the Go core (in-thread) or
-// posted to the worker: the Go core's WebAssembly memory, which never
-// shrinks, grew by the whole text (and more) for the factory's life,
-// though the core then refused the result. The call fails as the core's
-// own check words it (toolcall.go checkOutput), which stays as a backstop.
+// What a page tool answers is cut or refused on the page before it is
+// copied into the Go core (in-thread) or posted to the worker, when the
+// core would only refuse it or show a part: the Go core's WebAssembly
+// memory, which never shrinks, grew by the whole text (twice and more) for
+// the factory's life. A result whose JSON text the run's memory cannot
+// hold fails as the core's own check words it (toolcall.go checkOutput,
+// the backstop); a thrown message reads as the core cuts it (failure).
 // The sizes are the Go core's memory's own (fixtures/go-memory.mjs).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -26,52 +27,69 @@ after(() => {
 });
 
 const SIZE = 128 << 20; // characters of the tool's string
-const MESSAGE = `tool t.big returned ${SIZE + 2} characters of JSON, more than the run's memory limit (16 MB) can hold: ask it for less (a page, a filter), if its input allows`;
+const TOO_LARGE = `tool t.big returned ${SIZE + 2} characters of JSON, more than the run's memory limit (16 MB) can hold: ask it for less (a page, a filter), if its input allows`;
+const THROWN = 9e7; // characters of the tool's message
+const CUT = `${"<".repeat(1000)}… [${THROWN - 1000} more characters]`;
+
+const rows = [
+    {
+        what: "a result past the run's memory is refused",
+        tool: tool("t.big", () => "x".repeat(SIZE)),
+        size: SIZE,
+        message: TOO_LARGE,
+        // The page's report of the call says so too: it was refused before
+        // the page reported it (the core's check came after, ok: true).
+        event: [false, TOO_LARGE],
+    },
+    {
+        what: "a thrown message of 90 million characters is cut",
+        tool: tool("t.big", () => { throw new Error("<".repeat(THROWN)); }),
+        size: THROWN,
+        message: CUT,
+    },
+];
 
 /**
  * @param {string} mode
  * @param {(config: any) => Promise<any>} factory
  * @param {() => Promise<number>} goMemory the byte length of the factory's Go core's memory
+ * @param {(typeof rows)[number]} row
  */
-async function refusedWithoutGrowth(mode, factory, goMemory) {
-    const config = {
-        wasmLocation: assetPath,
-        memoryLimit: 16,
-        timeout: 120_000,
-        tools: [tool("t.big", () => "x".repeat(SIZE)), tool("t.small", () => "x".repeat(1000))],
-    };
-    const api = await factory(config);
+async function withoutGrowth(mode, factory, goMemory, row) {
+    const api = await factory({ wasmLocation: assetPath, memoryLimit: 16, timeout: 120_000, tools: [row.tool, tool("t.small", () => "x".repeat(1000))] });
     try {
         const s = api.createSession();
         assert.equal((await run(s, "return (await tools.t.small({})).length")).result, 1000);
         const before = await goMemory();
+        /** @type {any[]} */
         const events = [];
         const r = await run(s, "try { await tools.t.big({}); return 'no error' } catch (e) { return e.name + ': ' + e.message }", {
             onEvent: (/** @type {any} */ e) => events.push(e),
         });
         const grown = (await goMemory()) - before;
-        console.log(`${mode}: the Go core's memory ${before} bytes before the call, grown by ${grown}`);
-        assert.ok(grown < SIZE / 8, `${mode}: the Go core's memory grew by ${grown} bytes for a result of ${SIZE} characters it refused`);
-        assert.equal(r.result, `ToolError: ${MESSAGE}`, JSON.stringify(r.error));
+        console.log(`${mode}, ${row.what}: the Go core's memory ${before} bytes before the call, grown by ${grown}`);
+        assert.ok(grown < row.size / 8, `${mode}: the Go core's memory grew by ${grown} bytes for ${row.size} characters it took none of`);
+        assert.equal(r.result, `ToolError: ${row.message}`, JSON.stringify(r.error));
         assert.deepEqual(
             r.toolCalls.map((/** @type {any} */ c) => [c.name, c.allowed, c.ok, c.reason]),
-            [["t.big", true, false, MESSAGE]],
+            [["t.big", true, false, row.message]],
         );
-        // The page's report of the call says so too: it was refused before
-        // the page reported it (the core's check came after, ok: true).
-        const result = events.find((e) => e.type === "tool-result");
-        assert.deepEqual([result.ok, result.error], [false, MESSAGE]);
+        if (row.event) {
+            const result = events.find((e) => e.type === "tool-result");
+            assert.deepEqual([result.ok, result.error], row.event);
+        }
         assert.equal((await run(s, "return (await tools.t.small({})).length")).result, 1000);
     } finally {
         api.dispose();
     }
 }
 
-test("in-thread: a result past the run's memory is refused before it is copied into the Go core", { timeout: 300_000 }, async () => {
-    const first = goMemoryBytes().length;
-    await refusedWithoutGrowth("in-thread", thread.threadFactory, async () => goMemoryBytes()[first]);
-});
-
-test("worker: a result past the run's memory is refused before it is posted to the worker", { timeout: 300_000 }, async () => {
-    await refusedWithoutGrowth("worker", worker.workerFactory, goMemoryOfWorker);
-});
+for (const row of rows) {
+    test(`in-thread: ${row.what} before it is copied into the Go core`, { timeout: 300_000 }, async () => {
+        const first = goMemoryBytes().length;
+        await withoutGrowth("in-thread", thread.threadFactory, async () => goMemoryBytes()[first], row);
+    });
+    test(`worker: ${row.what} before the worker's Go core takes it in`, { timeout: 300_000 }, async () => {
+        await withoutGrowth("worker", worker.workerFactory, goMemoryOfWorker, row);
+    });
+}
