@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestRefusedCallsLive: WithRefusedCalls hears each call the run ends
@@ -118,5 +119,58 @@ func TestRefusedCallsObserverPanics(t *testing.T) {
 	}
 	if len(reported) != 1 || !strings.Contains(reported[0], "WithRefusedCalls observer panicked") {
 		t.Fatalf("reported %q", reported)
+	}
+}
+
+// TestRefusedCallsNotForAnEndedRun: an interceptor still deciding when the
+// run ends (its caller cancelled, its timeout passed) gives up with the
+// run's context, as it should. That is the run ending, not the interceptor
+// failing: the call is not reported as refused, and its record says it was
+// not finished and why. It was reported "interceptor failed: context
+// canceled" (the page's onEvent: "interceptor failed: onToolCall
+// rejected: aborted") whenever the interceptor saw the end before the run
+// did.
+func TestRefusedCallsNotForAnEndedRun(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		timeout bool
+	}{{"cancelled", false}, {"timed out", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			deciding := make(chan struct{}, 1)
+			cfg := Config{OnToolCall: func(ctx context.Context, c ToolCall) (Decision, error) {
+				deciding <- struct{}{}
+				<-ctx.Done()
+				return Decision{}, ctx.Err()
+			}}
+			if tc.timeout {
+				cfg.Timeout = 300 * time.Millisecond
+			}
+			s := mustSession(t, newTestCodeMode(t, cfg))
+			var mu sync.Mutex
+			var refused []string
+			ctx, cancel := context.WithCancel(WithRefusedCalls(context.Background(), func(c RefusedCall) {
+				mu.Lock()
+				defer mu.Unlock()
+				refused = append(refused, c.Record.Reason)
+			}))
+			defer cancel()
+			if !tc.timeout {
+				go func() {
+					<-deciding
+					cancel()
+				}()
+			}
+			res, err := s.ExecuteCode(ctx, ExecuteCodeInput{Code: `return await tools.orders.get({ id: 1 })`}, nil)
+			mu.Lock()
+			defer mu.Unlock()
+			if len(refused) != 0 {
+				t.Errorf("refused %q, want none: the run ended, the interceptor did not fail", refused)
+			}
+			if res != nil {
+				if len(res.ToolCalls) != 1 || !strings.HasPrefix(res.ToolCalls[0].Reason, "not finished: the run ended") {
+					t.Errorf("err %v, records %+v; want one, not finished", err, res.ToolCalls)
+				}
+			}
+		})
 	}
 }

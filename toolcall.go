@@ -316,6 +316,11 @@ func (r *runState) prepare(ctx context.Context, args []json.RawMessage) (c *tool
 		// same ones for every call.
 		d.Input = bytes.Clone(d.Input)
 		switch {
+		case err != nil && ctx.Err() != nil:
+			// An interceptor gives up when the run ends (a timeout, an
+			// abort): the run ended, the interceptor did not fail. The
+			// run's end records the call as not finished, and why.
+			return nil, nil, nil, errRunEnded
 		case err != nil:
 			reason := "interceptor failed: " + err.Error()
 			r.refuse(c, false, reason, input, "")

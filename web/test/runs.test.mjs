@@ -835,6 +835,34 @@ describe("dispose", () => {
         assert.equal(r.toolCalls[0].reason, "not finished: the run ended (TIMEOUT)", "the record and the event say the same");
     });
 
+    for (const worker of [false, true]) test(`onEvent (worker: ${worker}): an onToolCall still deciding when the run is aborted or times out is not reported as an interceptor that failed`, async (t) => {
+        // The in-thread engine reported the abort as a tool-call denied with
+        // "interceptor failed: onToolCall rejected: aborted" (a Go
+        // interceptor's record read "interceptor failed: context canceled").
+        const events = [];
+        let deciding = 0;
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            worker,
+            timeout: 800,
+            interceptors: { onToolCall: () => (deciding++, new Promise(() => {})) },
+            onEvent: (e) => events.push(e),
+            tools: [tool("pay", () => "paid")],
+        });
+        const c = new AbortController();
+        const aborted = run(api.createSession(), "return await tools.pay({})", { signal: c.signal }).catch((e) => e);
+        while (!deciding) await sleep(5);
+        c.abort(new Error("Cancelled by the user."));
+        assert.equal((await aborted).message, "Cancelled by the user.");
+        await sleep(50);
+        assert.deepEqual(events.map((e) => e.type), ["run-start", "run-end"], JSON.stringify(events));
+        events.length = 0;
+        const timedOut = await run(api.createSession(), "return await tools.pay({})");
+        assert.equal(timedOut.error.code, "TIMEOUT");
+        assert.deepEqual(events.map((e) => e.type), ["run-start", "run-end"], JSON.stringify(events));
+        assert.deepEqual([timedOut.toolCalls[0].allowed, timedOut.toolCalls[0].reason], [false, "not finished: the run ended (TIMEOUT)"]);
+    });
+
     for (const worker of [false, true]) test(`a timeout aborts the signal of a tool in flight with a TimeoutError that says so (worker: ${worker})`, async (t) => {
         const reasons = [];
         const api = await withFactory(t, {
