@@ -197,6 +197,9 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 	if line := prepared.LaterFenceLine; line > 0 {
 		r.warn(fmt.Sprintf(laterFenceWarning, line))
 	}
+	if c := prepared.Uncalled; c.Line > 0 {
+		r.warn(fmt.Sprintf(uncalledWarning, c.Line, c.Name, c.Name))
+	}
 	// Sorted by name: a call finds its tool by binary search, so a run
 	// builds nothing per visible tool.
 	r.visible = s.cm.visible(s.own)

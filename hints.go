@@ -320,6 +320,15 @@ const (
 	maxUnawaitedWarnings = 3
 )
 
+// uncalledWarning is the run's warning for a function with parameters
+// that the program declares and never calls, where it is all the program
+// would run (tsstrip.Prepared.Uncalled): `async function main(input)
+// {...}`, `function handler(event) {...}`. A main without parameters is
+// called for the model; these have nothing to be called with, and the run
+// came back with no result and no word why.
+const uncalledWarning = "line %d: %s(...) is declared and never called, so none of its code ran and the run has no result; " +
+	"send its body as the program (top-level await and return work), or call it: return await %s(...)"
+
 // laterFenceWarning is the run's warning when the code holds a second
 // JavaScript block (tsstrip.Prepared.LaterFenceLine): only the first ran,
 // and a model that split its program into blocks read the first block's

@@ -25,10 +25,14 @@ const (
 // without the call the run would end with no result and no hint why. A
 // main that calls itself (recursion, a retry) is still never called by
 // the program, so names inside main's own body do not count. Otherwise it
-// returns "". m holds toks' matched brackets.
-func uncalledMain(toks []token, m []int) string {
+// returns "". A main of other parameters, never named either, has nothing
+// to be called with: it is not called, and params is the index of its
+// name (-1 otherwise), for the run to say why nothing of it ran. m holds
+// toks' matched brackets.
+func uncalledMain(toks []token, m []int) (call string, params int) {
 	s := &stripper{toks: toks, m: m}
-	call, names, skipTo := "", 0, -1
+	names, skipTo := 0, -1
+	params = -1
 	for i, depth := range nameDepths(toks) {
 		if i <= skipTo || toks[i].v != "main" {
 			continue
@@ -68,12 +72,12 @@ func uncalledMain(toks []token, m []int) string {
 		case open+2 < len(toks) && toks[open+1].k == tName && toks[open+1].v == "tools" && s.is(open+2, ")"):
 			call = callMainTools
 		default:
-			continue
+			call, params = "", i
 		}
 		b := m[open] + 1
 		if arrow {
 			if !s.is(b, "=>") {
-				call = ""
+				call, params = "", -1
 				continue
 			}
 			b++
@@ -81,15 +85,38 @@ func uncalledMain(toks []token, m []int) string {
 		if s.is(b, "{") && m[b] > b {
 			skipTo = m[b]
 		} else if !arrow {
-			call = ""
+			call, params = "", -1
 		} else {
 			skipTo = i + 1
 		}
 	}
 	if names != 1 {
-		return ""
+		return "", -1
 	}
-	return call
+	return call, params
+}
+
+// loneFunction returns the index of the name of the function declaration
+// that is the whole program, `[async] function name(...) { ... }`, or -1.
+// UnwrapMain runs one without parameters; one with parameters is never
+// called, and nothing of the program runs.
+func loneFunction(toks []token, m []int) int {
+	s := &stripper{toks: toks, m: m}
+	n := len(toks)
+	if s.is(n-1, ";") {
+		n--
+	}
+	i := 0
+	if s.is(i, "async") {
+		i++
+	}
+	if !s.is(i, "function") || s.tok(i+1).k != tName || !s.is(i+2, "(") {
+		return -1
+	}
+	if b := m[i+2] + 1; !s.is(b, "{") || m[b] != n-1 {
+		return -1
+	}
+	return i + 1
 }
 
 // UnwrapMain makes a program that is one function with no parameters into

@@ -38,6 +38,11 @@ type Prepared struct {
 	// Unawaited lists the statements that call an async function the
 	// program declares and drop its promise (see unawaitedCalls).
 	Unawaited []UnawaitedCall
+	// Uncalled is a function with parameters that the program declares
+	// and never calls, where it is all the program would run: the whole
+	// program (any name), or main beside other code (see uncalledMain).
+	// Line is 0 when there is none.
+	Uncalled UnawaitedCall
 }
 
 // Prepare is Program, and says whether the result is a function body.
@@ -100,13 +105,23 @@ func prepare(src string) (Prepared, *Error) {
 		line, _ = position(out, toks[a].s)
 	}
 	body := topLevelReturn(toks)
+	uncalled := -1
 	if !body {
-		if call := uncalledMain(toks, m); call != "" {
+		call, params := uncalledMain(toks, m)
+		if call != "" {
 			// Appended: every position of the model's text stays where it was.
 			return Prepared{Code: out + call, Body: true, AsyncForEachLine: line, Unawaited: unawaitedCalls(out, toks, m, true)}, nil
 		}
+		if uncalled = params; uncalled < 0 {
+			uncalled = loneFunction(toks, m)
+		}
 	}
-	return Prepared{Code: out, Body: body, AsyncForEachLine: line, ObjectBlock: objectBlock(toks, m), Unawaited: unawaitedCalls(out, toks, m, body)}, nil
+	p := Prepared{Code: out, Body: body, AsyncForEachLine: line, ObjectBlock: objectBlock(toks, m), Unawaited: unawaitedCalls(out, toks, m, body)}
+	if uncalled >= 0 {
+		p.Uncalled.Line, _ = position(out, toks[uncalled].s)
+		p.Uncalled.Name = toks[uncalled].v
+	}
+	return p, nil
 }
 
 // ObjectBlock is objectBlock on src's tokens: false when they do not scan

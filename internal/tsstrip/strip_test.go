@@ -370,3 +370,41 @@ func TestPrepareLaterFence(t *testing.T) {
 		}
 	}
 }
+
+// TestPrepareUncalled: a function with parameters that is never called,
+// where it is all the program would run, is named (the run warns that
+// nothing of it ran); a program that runs something, or whose main is
+// called for it, names none.
+func TestPrepareUncalled(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		want     UnawaitedCall
+	}{
+		{"a main of one parameter alone", "async function main(input) {\n  return input\n}", UnawaitedCall{1, "main"}},
+		{"a handler of another name alone", "\n\nasync function handler(event) { return 1 };", UnawaitedCall{3, "handler"}},
+		{"a plain function of two parameters", "function solve(a, b) { return a + b }", UnawaitedCall{1, "solve"}},
+		{"a main of a destructured parameter", "async function main({ tools }) { return 1 }", UnawaitedCall{1, "main"}},
+		{"an exported handler", "export default async function handler(params) { return 1 }", UnawaitedCall{1, "handler"}},
+		{"a typed main beside data", "const S = 'open'\nasync function main(input: { s: string }): Promise<number> { return 1 }", UnawaitedCall{2, "main"}},
+		{"a const main arrow of a parameter beside data", "const S = 1\nconst main = async (input) => { return S }", UnawaitedCall{2, "main"}},
+		{"a function of tools of another name", "async function run(tools) { return 1 }", UnawaitedCall{1, "run"}},
+		{"a main of no parameters is called", "async function main() { return 1 }", UnawaitedCall{}},
+		{"a main of tools is called", "const a = 1\nasync function main(tools) { return a }", UnawaitedCall{}},
+		{"a main that is called", "async function main(x) { return x }\nmain(1)", UnawaitedCall{}},
+		{"a main returned", "async function main(x) { return x }\nreturn main(1)", UnawaitedCall{}},
+		{"a helper beside other code", "function add(a, b) { return a + b }\nconst x = add(1, 2)", UnawaitedCall{}},
+		{"a helper beside a top-level return", "function add(a, b) { return a + b }\nreturn 1", UnawaitedCall{}},
+		{"a generator", "function* gen(x) { yield x }", UnawaitedCall{}},
+		{"an arrow of a parameter (its value is the warning's)", "async (x) => { return x }", UnawaitedCall{}},
+		{"two functions", "function a(x) { return x }\nfunction b(y) { return y }", UnawaitedCall{}},
+	} {
+		p, err := Prepare(tc.in)
+		if err != nil {
+			t.Errorf("%s: error %v", tc.name, err)
+			continue
+		}
+		if p.Uncalled != tc.want {
+			t.Errorf("%s: Uncalled = %+v, want %+v", tc.name, p.Uncalled, tc.want)
+		}
+	}
+}
