@@ -356,8 +356,8 @@ func (r *run) throw(name, msg string) ffi.Value {
 }
 
 // warnings lists rejected host calls nobody observed, and calls still
-// pending when the program finished.
-func (r *run) warnings() []string {
+// pending when the program finished, or when an error ended it (failed).
+func (r *run) warnings(failed bool) []string {
 	q, ctx := r.q, r.ctx
 	out := r.notes
 	if len(r.rejected) > 0 && r.report != 0 {
@@ -409,7 +409,13 @@ func (r *run) warnings() []string {
 			}
 		}
 	}
-	if len(pending) > 0 {
+	switch {
+	case len(pending) > 0 && failed:
+		// The error ended them, not a missing await: a Promise.all one
+		// of whose calls failed had awaited every call, and "await every
+		// call" sent models after awaits they had written.
+		out = append(out, fmt.Sprintf("%d call(s) were still pending when the error ended the run, and were cancelled (%s)", len(pending), callList(pending)))
+	case len(pending) > 0:
 		out = append(out, fmt.Sprintf("%d call(s) were still pending when the program finished and were cancelled (%s); await every call", len(pending), callList(pending)))
 	}
 	if len(late) > 0 {

@@ -199,7 +199,7 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64, w *wor
 	}
 	res = r.main(p.Code, p.Body)
 	if (r.nextID > 0 || len(r.notes) > 0) && (res.Error == nil || res.Error.Code != CodeTimeout) {
-		res.Warnings = append(res.Warnings, r.warnings()...)
+		res.Warnings = append(res.Warnings, r.warnings(res.Error != nil)...)
 	}
 	r.teardown()
 	// An instance whose heap could not grow is not reused, even when the
