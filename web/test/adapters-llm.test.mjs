@@ -134,6 +134,21 @@ describe("handleToolCall", () => {
         assert.ok(Array.isArray(await llm.handleToolCall(session, "searchTools", "")));
     });
 
+    // GPT-5.6 was trained on transcripts whose calls read functions.<name>,
+    // and gpt-oss's format addresses tools so: every such call was an
+    // UNKNOWN_TOOL the model repeated.
+    test("a name with the functions. prefix is that tool; nothing else around a name is", async () => {
+        const out = await llm.handleToolCall(session, "functions.executeCode", JSON.stringify({ code: SUM, explanation: "sum" }));
+        assert.equal(out.result, 42);
+        const hits = await llm.handleToolCall(session, "functions.searchTools", { query: "orders" });
+        assert.equal(hits[0].name, "orders.search");
+        for (const name of ["functions.", "functions.orders.search", "function.executeCode", "functions.functions.executeCode", "executeCode.functions"]) {
+            const miss = await llm.handleToolCall(session, name, "{}");
+            assert.equal(miss.error.code, "UNKNOWN_TOOL", name);
+            assert.match(miss.error.message, new RegExp(`^There is no tool ${JSON.stringify(name).replace(/\./g, "\\.")}\\. The tools are searchTools and executeCode`), name);
+        }
+    });
+
     // Some models encode the arguments twice ("\"{\\\"code\\\": ...}\""), or
     // send them as the code: the object inside is read, as the session's
     // own tools read it; any other string is still refused.

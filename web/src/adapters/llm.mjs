@@ -110,7 +110,7 @@ function parseArgs(tool, args) {
     let value = args;
     if (typeof args === "string") {
         // Some models send "" for a call without arguments.
-        if (args.trim() === "") return { value: {} };
+        if (!args.trim()) return { value: {} };
         try {
             value = JSON.parse(args);
         } catch (err) {
@@ -167,7 +167,9 @@ export async function handleToolCall(session, name, args, options) {
     } catch (err) {
         return failure(err.name || "Error", "INTERNAL", err.message);
     }
-    const tool = tools.find((t) => t.name === name);
+    // functions.<name>: how models trained on Codex transcripts (GPT-5.6)
+    // and gpt-oss's format address a tool; every such call was refused.
+    const tool = tools.find((t) => t.name === name || `functions.${t.name}` === name);
     if (!tool) {
         const names = tools.map((t) => t.name).join(" and ");
         return failure(
