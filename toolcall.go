@@ -550,7 +550,7 @@ func (r *runState) checkOutput(c *toolCallState, e *toolEntry, out json.RawMessa
 	// the whole run MEMORY_LIMIT seconds later, its call recorded as a
 	// success; here the call fails, naming the tool, and the program may
 	// catch it and ask for less. A page tool's result that long is
-	// refused on the page, in these words (web/src/call.mjs tooLarge),
+	// refused on the page, in these words (web/src/call.mjs fits),
 	// before it is copied in: this check is the backstop.
 	if limit := r.s.cm.cfg.MemoryLimitMB << 20; len(out) > limit {
 		if n := utf8.RuneCount(out); n > limit {
