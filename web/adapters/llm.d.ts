@@ -61,11 +61,17 @@ export declare function toAnthropicTools(session: IoCodeMode.Session, options?: 
  * result (`ExecuteResult` for executeCode, the hits for searchTools) or with
  * a `ToolCallFailure` the model can read: it never rejects for an unknown
  * tool, malformed JSON or wrong types. It rejects only when
- * `options.signal` aborts (your own cancellation).
+ * `options.signal` aborts (your own cancellation). `functions.executeCode`
+ * is `executeCode`; `multi_tool_use.parallel` (the wrapper OpenAI models
+ * put parallel calls in: `{ tool_uses: [{ recipient_name, parameters }] }`)
+ * runs each call it wraps and resolves with their answers, in order.
  */
 export declare function handleToolCall(
     session: IoCodeMode.Session,
     name: string,
     args: unknown,
     options?: IoCodeMode.LlmToolExecuteOptions,
-): Promise<IoCodeMode.ExecuteResult | IoCodeMode.SearchToolsResult | ToolCallFailure>;
+): Promise<ToolCallAnswer | ToolCallAnswer[]>;
+
+/** One tool call's answer: `handleToolCall`'s, or one of a `multi_tool_use.parallel` call's. */
+export type ToolCallAnswer = IoCodeMode.ExecuteResult | IoCodeMode.SearchToolsResult | ToolCallFailure;

@@ -149,6 +149,33 @@ describe("handleToolCall", () => {
         }
     });
 
+    // OpenAI models trained on ChatGPT's own tool send parallel calls
+    // wrapped in a call of multi_tool_use.parallel: each was an UNKNOWN_TOOL.
+    test("multi_tool_use.parallel runs the calls it wraps, in order; any other shape under that name is an unknown tool", async () => {
+        const uses = [
+            { recipient_name: "functions.executeCode", parameters: { code: SUM, explanation: "sum" } },
+            { recipient_name: "searchTools", parameters: { query: "orders" } },
+            { recipient_name: "functions.orders.search", parameters: {} },
+            null,
+        ];
+        const [run, hits, miss, none] = await llm.handleToolCall(session, "multi_tool_use.parallel", JSON.stringify({ tool_uses: uses }));
+        assert.equal(run.result, 42);
+        assert.equal(hits[0].name, "orders.search");
+        assert.equal(miss.error.code, "UNKNOWN_TOOL");
+        assert.equal(none.error.code, "UNKNOWN_TOOL");
+        const [parsed] = await llm.handleToolCall(session, "multi_tool_use.parallel", { tool_uses: uses.slice(0, 1) });
+        assert.equal(parsed.result, 42);
+        for (const args of ["{}", "{not json", JSON.stringify({ tool_uses: "x" }), null]) {
+            const out = await llm.handleToolCall(session, "multi_tool_use.parallel", args);
+            assert.equal(out.error?.code, "UNKNOWN_TOOL", String(args));
+            assert.match(out.error.message, /^There is no tool "multi_tool_use\.parallel"\. The tools are searchTools and executeCode/);
+        }
+        const ctrl = new AbortController();
+        const waiting = llm.handleToolCall(session, "multi_tool_use.parallel", JSON.stringify({ tool_uses: [{ recipient_name: "executeCode", parameters: { code: "await tools.clock.wait({});", explanation: "wait" } }] }), { signal: ctrl.signal });
+        setTimeout(() => ctrl.abort(new Error("user stopped")), 50);
+        await assert.rejects(waiting, /user stopped/);
+    });
+
     // Some models encode the arguments twice ("\"{\\\"code\\\": ...}\""), or
     // send them as the code: the object inside is read, as the session's
     // own tools read it; any other string is still refused.

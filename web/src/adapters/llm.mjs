@@ -13,26 +13,16 @@ const cache = new WeakMap();
 // The LLM tools of a session, fetched once: getLlmTools() builds new
 // wrappers on every call, and a loop asks for them on every tool call.
 function llmTools(session) {
-    if (session === null || typeof session !== "object" || typeof session.getLlmTools !== "function") {
+    if (typeof session !== "object" || typeof session?.getLlmTools !== "function") {
         throw new TypeError("session: expected a Code Mode session (from createSession()), got " + describe(session));
     }
-    let tools = cache.get(session);
-    if (!tools) {
-        tools = Array.from(session.getLlmTools());
-        cache.set(session, tools);
-    }
-    return tools;
+    if (!cache.has(session)) cache.set(session, Array.from(session.getLlmTools()));
+    return cache.get(session);
 }
 
 function describe(v) {
-    if (v === null) return "null";
-    if (Array.isArray(v)) return "an array";
-    return typeof v === "object" ? "an object" : typeof v;
+    return v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? "an object" : typeof v;
 }
-
-// A plain JSON copy: the schema objects carry the AI SDK's non-enumerable
-// markers, and callers may edit what they get.
-const plain = (schema) => JSON.parse(JSON.stringify(schema));
 
 // Strict mode (OpenAI's strict, Anthropic's strict tool use) takes a
 // subset of JSON Schema: every property required (an optional one is
@@ -47,13 +37,16 @@ function strictSchema(schema) {
     return { ...schema, properties: props, required: Object.keys(props), additionalProperties: false };
 }
 
-function shapes(session, options) {
+// Each tool as shape(name, description, schema, strict) makes it.
+function shapes(session, options, shape) {
     const tools = llmTools(session);
     const { strict, ...other } = options ?? {};
     if (typeof (options ?? {}) !== "object" || Object.keys(other).length || ![true, false, undefined].includes(strict)) {
         throw new TypeError("options: expected { strict?: boolean }");
     }
-    return tools.map((t) => ({ name: t.name, description: t.description, schema: plain(strict ? strictSchema(t.inputSchema) : t.inputSchema), strict: !!strict }));
+    // A plain JSON copy of the schema: the schema objects carry the AI
+    // SDK's non-enumerable markers, and callers may edit what they get.
+    return tools.map((t) => shape(t.name, t.description, JSON.parse(JSON.stringify(strict ? strictSchema(t.inputSchema) : t.inputSchema)), !!strict));
 }
 
 /**
@@ -62,10 +55,7 @@ function shapes(session, options) {
  * as `chat.completions.parse()` requires.
  */
 export function toOpenAITools(session, options) {
-    return shapes(session, options).map((t) => ({
-        type: "function",
-        function: { name: t.name, description: t.description, parameters: t.schema, ...(t.strict && { strict: true }) },
-    }));
+    return shapes(session, options, (name, description, parameters, strict) => ({ type: "function", function: { name, description, parameters, ...(strict && { strict }) } }));
 }
 
 /**
@@ -74,23 +64,12 @@ export function toOpenAITools(session, options) {
  * mode wants every property required); `{ strict: true }` gives strict schemas.
  */
 export function toOpenAIResponsesTools(session, options) {
-    return shapes(session, options).map((t) => ({
-        type: "function",
-        name: t.name,
-        description: t.description,
-        parameters: t.schema,
-        strict: t.strict,
-    }));
+    return shapes(session, options, (name, description, parameters, strict) => ({ type: "function", name, description, parameters, strict }));
 }
 
 /** Anthropic Messages `tools`: `[{ name, description, input_schema }]`; `{ strict: true }` adds `strict: true` with strict schemas. */
 export function toAnthropicTools(session, options) {
-    return shapes(session, options).map((t) => ({
-        name: t.name,
-        description: t.description,
-        input_schema: { type: "object", ...t.schema },
-        ...(t.strict && { strict: true }),
-    }));
+    return shapes(session, options, (name, description, schema, strict) => ({ name, description, input_schema: { type: "object", ...schema }, ...(strict && { strict }) }));
 }
 
 function failure(name, code, message) {
@@ -100,9 +79,8 @@ function failure(name, code, message) {
 // What a call of the tool looks like, for messages that tell the model how
 // to call it again: {"code": string, "explanation": string}.
 function expectedShape(tool) {
-    const props = (tool.inputSchema && tool.inputSchema.properties) || {};
-    const required = new Set((tool.inputSchema && tool.inputSchema.required) || []);
-    const fields = Object.keys(props).map((k) => `"${k}"${required.has(k) ? "" : "?"}: ${props[k].type || "any"}`);
+    const { properties = {}, required = [] } = tool.inputSchema || {};
+    const fields = Object.keys(properties).map((k) => `"${k}"${required.includes(k) ? "" : "?"}: ${properties[k].type || "any"}`);
     return `{${fields.join(", ")}}`;
 }
 
@@ -138,7 +116,7 @@ function parseArgs(tool, args) {
             // not JSON inside: a string
         }
     }
-    if (value === undefined || value === null) return { value: {} };
+    if (value == null) return { value: {} };
     if (typeof value !== "object" || Array.isArray(value)) {
         return {
             error: failure(
@@ -167,15 +145,25 @@ export async function handleToolCall(session, name, args, options) {
     } catch (err) {
         return failure(err.name || "Error", "INTERNAL", err.message);
     }
+    // multi_tool_use.parallel: the wrapper OpenAI models (trained on
+    // ChatGPT's own tool) put parallel calls in, {tool_uses: [{
+    // recipient_name, parameters }]}, sent as a call of its own (it was an
+    // UNKNOWN_TOOL): each call runs, and the answer is theirs, in order.
+    // Anything else under that name is an unknown tool. The promise is
+    // returned, not awaited, so that an abort still rejects.
+    try {
+        if (name === "multi_tool_use.parallel") return Promise.all((typeof args === "string" ? JSON.parse(args) : args).tool_uses.map((u) => handleToolCall(session, u?.recipient_name, u?.parameters, options)));
+    } catch {
+        // not the wrapper's shape: an unknown tool
+    }
     // functions.<name>: how models trained on Codex transcripts (GPT-5.6)
     // and gpt-oss's format address a tool; every such call was refused.
     const tool = tools.find((t) => t.name === name || `functions.${t.name}` === name);
     if (!tool) {
-        const names = tools.map((t) => t.name).join(" and ");
         return failure(
             "ReferenceError",
             "UNKNOWN_TOOL",
-            `There is no tool ${JSON.stringify(String(name))}. The tools are ${names}; ` +
+            `There is no tool ${JSON.stringify(String(name))}. The tools are ${tools.map((t) => t.name).join(" and ")}; ` +
                 "the page's own tools are called from code run by executeCode (tools.<name>(input)).",
         );
     }
@@ -184,12 +172,12 @@ export async function handleToolCall(session, name, args, options) {
     try {
         return await tool.execute(parsed.value, options);
     } catch (err) {
-        if (options && options.signal && options.signal.aborted) throw err;
-        const message = err && typeof err.message === "string" ? err.message : String(err);
+        if (options?.signal?.aborted) throw err;
+        const message = typeof err?.message === "string" ? err.message : String(err);
         // The core rejects arguments of the wrong type with a TypeError.
         if (err instanceof TypeError) {
             return failure("TypeError", "INVALID_INPUT", `${tool.name}: ${message}. Expected ${expectedShape(tool)}.`);
         }
-        return failure((err && err.name) || "Error", "INTERNAL", `${tool.name} failed: ${message}`);
+        return failure(err?.name || "Error", "INTERNAL", `${tool.name} failed: ${message}`);
     }
 }
