@@ -30,7 +30,7 @@ import * as esbuild from "esbuild";
 import { wasmExecPlugin as makeWasmExecPlugin } from "./wasm-exec.mjs";
 import { rewriteJumps } from "./wasm-jumps.mjs";
 import { mergeDataSegments } from "./wasm-data.mjs";
-import { cutLineTables } from "./wasm-lines.mjs";
+import { cutFrameTables, cutLineTables } from "./wasm-lines.mjs";
 import { ENTRIES } from "../web/entries.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -165,6 +165,7 @@ if (skipGo) {
     }
     forwardJumps(coreOut);
     mergeData(coreOut);
+    cutFrames(coreOut);
     cutLines(coreOut);
     optimizeCore(coreOut);
     const mb = (statSync(coreOut).size / 1048576).toFixed(2);
@@ -192,6 +193,18 @@ function forwardJumps(file) {
 function mergeData(file) {
     if (process.env.WASM_DATA === "0") return;
     writeFileSync(file, mergeDataSegments(readFileSync(file)).bytes);
+}
+
+// --- frame tables --------------------------------------------------------------
+// The inlining trees, argument layouts and unsafe points of every Go function
+// emptied (scripts/wasm-lines.mjs, cutFrameTables): ~88 KB of the core's
+// brotli bytes, read by nothing but a traceback's or runtime.Callers' list
+// of frames, and by asynchronous preemption, which GOOS=js does not do.
+// Before the line tables' cut, which then cuts the line tables these shared.
+// WASM_FRAMES=0 ships Go's tables as they are (to debug a crash of the core).
+function cutFrames(file) {
+    if (process.env.WASM_FRAMES === "0") return;
+    writeFileSync(file, cutFrameTables(readFileSync(file)).bytes);
 }
 
 // --- line tables -------------------------------------------------------------

@@ -3,13 +3,15 @@
 // tables: a Go program prints the same after it, but for the lines its own
 // frames report, which become the line where each function's code starts;
 // the function names are kept. What is not a Go build's pclntab is refused.
+// Its cut of the frame tables: the same program's work, but frames list the
+// compiled functions only (no inlined ones), and a traceback no arguments.
 
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { encodeU32 } from "../../scripts/leb128.mjs";
 import { mergeDataSegments } from "../../scripts/wasm-data.mjs";
-import { cutLineTables } from "../../scripts/wasm-lines.mjs";
+import { cutFrameTables, cutLineTables } from "../../scripts/wasm-lines.mjs";
 import { runRewritten } from "./go-wasm.mjs";
 
 const program = readFileSync(new URL("./testdata/wasm-lines.go", import.meta.url), "utf8");
@@ -37,6 +39,24 @@ test("wasm-lines: a Go program runs the same; its frames keep their names and re
     assert.equal(result.bytes.length, mergeDataSegments(original).bytes.length, "the binary's size must not change");
     // Cut again, nothing changes.
     assert.deepEqual(Buffer.from(cutLineTables(result.bytes).bytes), Buffer.from(result.bytes));
+});
+
+test("wasm-lines: a Go program works the same without its frame tables; its frames are the compiled functions, its traceback prints no arguments", () => {
+    const frames = readFileSync(new URL("./testdata/wasm-frames.go", import.meta.url), "utf8");
+    // The build's order: data segments merged, frame tables, then lines.
+    const { original, result, want, got } = runRewritten(frames, (w) => cutLineTables(cutFrameTables(mergeDataSegments(w).bytes).bytes));
+    const [wantWork, wantFrames] = want.split("---\n");
+    const [gotWork, gotFrames] = got.split("---\n");
+    assert.equal(gotWork, wantWork);
+    assert.match(wantWork, /^sum 2001000 goroutines 8 recovered: assignment to entry in nil map deferred 3 15\n$/);
+    assert.equal(wantFrames, "[main.callers main.inlined main.outer main.main]\n[main.withArgs(0x28, 0x2) 42]\n");
+    assert.equal(gotFrames, "[main.callers main.outer main.main]\n[main.withArgs() 42]\n");
+    const cut = cutFrameTables(mergeDataSegments(original).bytes);
+    assert.ok(cut.emptied > cut.functions, `emptied: ${cut.emptied} slots of ${cut.functions} functions`);
+    assert.ok(cut.freed > 100_000, `freed: ${cut.freed} bytes`);
+    assert.equal(cut.bytes.length, mergeDataSegments(original).bytes.length, "the binary's size must not change");
+    // Cut again, nothing changes.
+    assert.deepEqual(Buffer.from(cutFrameTables(cut.bytes).bytes), Buffer.from(cut.bytes));
 });
 
 const uleb = encodeU32;
