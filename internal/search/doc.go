@@ -57,31 +57,67 @@ func NewDocFromValues(name, description string, schemas ...any) *Doc {
 	}
 	d.namespace = ns
 	summary, rest := splitSummary(description)
-	var ids [numFields][]uint32
-	var nameStems []string
-	func() {
-		w := dict.writer()
-		defer w.done()
-		ids[fieldName] = w.appendIDs(nil, last)
-		ids[fieldSpace] = w.appendIDs(nil, ns)
-		for _, f := range []int{fieldName, fieldSpace} {
-			for _, id := range ids[f] {
-				nameStems = append(nameStems, w.terms[id])
+	w := dict.writer()
+	defer w.done()
+	// The fields' ids one after the other (field f's end at end[f]), in
+	// the dictionary's buffer: registering a catalog built and grew five
+	// short-lived lists per tool.
+	var end [numFields]int
+	ids := w.appendIDs(w.scratch[:0], last)
+	end[fieldName] = len(ids)
+	ids = w.appendIDs(ids, ns)
+	end[fieldSpace] = len(ids)
+	ids = w.appendIDs(ids, summary)
+	end[fieldSummary] = len(ids)
+	ids = w.appendIDs(ids, rest)
+	end[fieldDesc] = len(ids)
+	for _, root := range schemas {
+		collectSchemaText(root, 0, func(text string) { ids = w.appendTextIDs(ids, text) })
+	}
+	end[fieldProps] = len(ids)
+	for _, id := range ids[:end[fieldName]] {
+		d.verbs |= verbClasses[w.terms[id]]
+	}
+	for f, from := fieldName, 0; f <= fieldSpace; f++ {
+		if f == fieldSpace {
+			d.lastTerms = len(d.nameTerms)
+		}
+		for _, id := range ids[from:end[f]] {
+			if !nameNoise[w.terms[id]] && !slices.Contains(d.nameTerms, id) {
+				d.nameTerms = append(d.nameTerms, id)
 			}
 		}
-		ids[fieldSummary] = w.appendIDs(nil, summary)
-		ids[fieldDesc] = w.appendIDs(nil, rest)
-		for _, root := range schemas {
-			collectSchemaText(root, 0, func(text string) { ids[fieldProps] = w.appendIDs(ids[fieldProps], text) })
-		}
-	}()
-	for _, t := range nameStems[:len(ids[fieldName])] {
-		d.verbs |= verbClasses[t]
+		from = end[f]
 	}
-	for f := range ids {
-		n := len(ids[f])
-		d.fields[f] = newPostings(ids[f])
-		d.length[f] = n
+	// Each field's ids sorted, then counted into postings that share one
+	// list of ids and one of counts.
+	sorted := append(w.sortBuf[:0], ids...)
+	distinct := 0
+	for f, from := 0, 0; f < numFields; f++ {
+		part := sorted[from:end[f]]
+		slices.Sort(part)
+		for i := range part {
+			if i == 0 || part[i] != part[i-1] {
+				distinct++
+			}
+		}
+		from = end[f]
+	}
+	allIDs, allCounts := make([]uint32, 0, distinct), make([]uint16, 0, distinct)
+	for f, from := 0, 0; f < numFields; f++ {
+		part, first := sorted[from:end[f]], len(allIDs)
+		for i, id := range part {
+			if i > 0 && id == part[i-1] {
+				allCounts[len(allCounts)-1]++
+				continue
+			}
+			allIDs = append(allIDs, id)
+			allCounts = append(allCounts, 1)
+		}
+		d.length[f] = len(part)
+		if len(part) > 0 {
+			d.fields[f] = postings{ids: allIDs[first:len(allIDs):len(allIDs)], counts: allCounts[first:len(allCounts):len(allCounts)]}
+		}
 		if f == fieldName || f == fieldSpace {
 			// A name says a word once however often it repeats it
 			// (PostCustomersCustomer): count distinct words there.
@@ -89,42 +125,16 @@ func NewDocFromValues(name, description string, schemas ...any) *Doc {
 			for i := range d.fields[f].counts {
 				d.fields[f].counts[i] = 1
 			}
-			if f == fieldSpace {
-				d.lastTerms = len(d.nameTerms)
-			}
-			for k, id := range ids[f] {
-				if !nameNoise[nameStems[k]] && !slices.Contains(d.nameTerms, id) {
-					d.nameTerms = append(d.nameTerms, id)
-				}
-			}
-			nameStems = nameStems[n:]
 		}
+		from = end[f]
+	}
+	// Kept for the next tool, unless a huge one made them large.
+	if cap(ids) <= maxScratch {
+		w.scratch, w.sortBuf = ids, sorted
+	} else {
+		w.scratch, w.sortBuf = nil, nil
 	}
 	return d
-}
-
-func newPostings(ids []uint32) postings {
-	if len(ids) == 0 {
-		return postings{}
-	}
-	sorted := slices.Clone(ids)
-	slices.Sort(sorted)
-	distinct := 1
-	for i := 1; i < len(sorted); i++ {
-		if sorted[i] != sorted[i-1] {
-			distinct++
-		}
-	}
-	p := postings{ids: make([]uint32, 0, distinct), counts: make([]uint16, 0, distinct)}
-	for i, id := range sorted {
-		if i > 0 && id == sorted[i-1] {
-			p.counts[len(p.counts)-1]++
-			continue
-		}
-		p.ids = append(p.ids, id)
-		p.counts = append(p.counts, 1)
-	}
-	return p
 }
 
 // Name is the tool's name.

@@ -126,3 +126,25 @@ func SetGeneralOff(off map[string]bool) {
 	v := buildGeneral(gs, ps)
 	general = func() generalVocab { return v }
 }
+
+// EmptyDictionary empties the term dictionary, as a new process starts,
+// and returns the function that puts it back. Every Doc made before
+// refers to ids it no longer has: for benchmarks.
+func EmptyDictionary() (restore func()) {
+	w := dict.writer()
+	saved := struct {
+		ids, words     map[string]uint32
+		terms          []string
+		sorted         []uint32
+		texts          map[string][]uint32
+		cachedIDs      int
+		scratch, order []uint32
+	}{w.ids, w.words, w.terms, w.sorted, w.texts, w.cachedIDs, w.scratch, w.sortBuf}
+	w.ids, w.words, w.terms, w.sorted, w.texts, w.cachedIDs = map[string]uint32{}, nil, nil, nil, nil, 0
+	w.done()
+	return func() {
+		w := dict.writer()
+		w.ids, w.words, w.terms, w.sorted, w.texts, w.cachedIDs, w.scratch, w.sortBuf = saved.ids, saved.words, saved.terms, saved.sorted, saved.texts, saved.cachedIDs, saved.scratch, saved.order
+		w.done()
+	}
+}

@@ -297,6 +297,28 @@ func (c *Catalog) checkExpected() error {
 	return nil
 }
 
+// BenchCatalog is the catalog of make bench's api-register-1000 and
+// api-search-1000 (bench/api.mjs catalogTools): the tools of GitHub, Slack,
+// Stripe and DigitalOcean, in that order, named "<api>.<name>", the first
+// n; their queries are not read.
+func BenchCatalog(n int) ([]Tool, error) {
+	var tools []Tool
+	for _, api := range []string{"github", "slack", "stripe", "digitalocean"} {
+		var c Catalog
+		if err := readJSON(api+".catalog.json", &c); err != nil {
+			return nil, err
+		}
+		for _, t := range c.Tools {
+			t.Name = api + "." + t.Name
+			tools = append(tools, t)
+		}
+	}
+	if len(tools) < n {
+		return nil, fmt.Errorf("the bench's catalogs have %d tools, not %d", len(tools), n)
+	}
+	return tools[:n], nil
+}
+
 func readJSON(name string, v any) error {
 	raw, err := data.ReadFile(path.Join("testdata", name))
 	if err != nil {
