@@ -1,6 +1,8 @@
 package codemode
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -381,6 +383,20 @@ func schemaValue(v any) string {
 		return fmt.Sprintf("the number %v", x)
 	}
 	return schemaKind(v)
+}
+
+// compilesEagerly reports whether a schema must compile at registration:
+// whether it holds a reference or names a place (hasRef, namesPlaces).
+// Those keywords all start with "$" (draft-04's "id" counts only in a
+// document whose "$schema" names draft-04), and JSON text writes "$" only
+// as itself or as a \u escape: the text of most schemas has neither, and
+// walking every registered schema twice was a good share of registering a
+// catalog.
+func compilesEagerly(raw json.RawMessage, root any) bool {
+	if bytes.IndexByte(raw, '$') < 0 && !bytes.Contains(raw, []byte(`\u`)) {
+		return false
+	}
+	return hasRef(root) || namesPlaces(root)
 }
 
 // hasRef reports whether a decoded schema holds a "$ref", "$dynamicRef" or

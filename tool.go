@@ -307,52 +307,91 @@ func (e *toolEntry) checkResult(out json.RawMessage) error {
 // compileTool checks one tool and derives its entry. Schemas and annotations
 // are copied so a caller mutating its own slices or maps later cannot change
 // what was validated.
-func compileTool(t Tool) (*toolEntry, error) {
+func compileTool(t Tool) (*toolEntry, error) { return schemaMemo(nil).compileTool(t) }
+
+// schemaMemo is a registration's schemas by their text, each decoded and
+// checked once: a catalog repeats them (631 texts for make bench's 1,000
+// tools), and decoding and checking a schema was a third of registering its
+// tool. Its decoded values are only read. A nil memo keeps nothing.
+type schemaMemo map[string]*memoSchema
+
+// memoSchema is one schema text's normalizeSchema and its checks' verdict.
+type memoSchema struct {
+	raw     json.RawMessage
+	root    any
+	err     error
+	checked bool
+	bad     error
+}
+
+// schema returns raw's entry; raw is a private copy for the caller.
+func (m schemaMemo) schema(raw json.RawMessage) (json.RawMessage, *memoSchema) {
+	if s, ok := m[string(raw)]; ok {
+		return bytes.Clone(s.raw), s
+	}
+	s := &memoSchema{}
+	s.raw, s.root, s.err = normalizeSchema(raw)
+	if m != nil {
+		m[string(raw)] = s
+	}
+	return s.raw, s
+}
+
+// check is the registration-time check of a schema both enforced (an input
+// or an output schema): a schema the validator would refuse, or read in
+// another draft's sense, is refused now, naming its path, rather than
+// failing every call (or every result) of the tool later.
+func (s *memoSchema) check() error {
+	if !s.checked {
+		s.checked = true
+		if s.bad = checkInputSchema(s.root); s.bad == nil {
+			s.bad = checkMultipleOfDigits(s.raw)
+		}
+	}
+	return s.bad
+}
+
+func (m schemaMemo) compileTool(t Tool) (*toolEntry, error) {
 	if err := validateToolName(t.Name); err != nil {
 		return nil, err
 	}
 	if t.Execute == nil {
 		return nil, invalidTool(t.Name, "Execute", "must not be nil")
 	}
-	in, inRoot, err := normalizeSchema(t.InputSchema)
-	if err != nil {
-		return nil, invalidTool(t.Name, "inputSchema", "%v", err)
+	in, inSchema := m.schema(t.InputSchema)
+	if inSchema.err != nil {
+		return nil, invalidTool(t.Name, "inputSchema", "%v", inSchema.err)
 	}
-	out, outRoot, err := normalizeSchema(t.OutputSchema)
-	if err != nil {
-		return nil, invalidTool(t.Name, "outputSchema", "%v", err)
+	out, outSchema := m.schema(t.OutputSchema)
+	if outSchema.err != nil {
+		return nil, invalidTool(t.Name, "outputSchema", "%v", outSchema.err)
 	}
+	inRoot, outRoot := inSchema.root, outSchema.root
 	var roots []any
 	for _, sc := range []struct {
-		field string
-		root  any
-		raw   json.RawMessage
-	}{{"inputSchema", inRoot, in}, {"outputSchema", outRoot, out}} {
-		if sc.root == nil {
+		field  string
+		schema *memoSchema
+	}{{"inputSchema", inSchema}, {"outputSchema", outSchema}} {
+		if sc.schema.root == nil {
 			continue
 		}
-		// Both are enforced: a schema the validator would refuse, or read
-		// in another draft's sense, is refused now, naming its path, rather
-		// than failing every call (or every result) of the tool later.
-		if err := checkInputSchema(sc.root); err != nil {
+		if err := sc.schema.check(); err != nil {
 			return nil, invalidTool(t.Name, sc.field, "%v", err)
 		}
-		if err := checkMultipleOfDigits(sc.raw); err != nil {
-			return nil, invalidTool(t.Name, sc.field, "%v", err)
-		}
-		roots = append(roots, sc.root)
+		roots = append(roots, sc.schema.root)
 	}
 	// Only references can make a schema refer to itself without end, which
 	// only the compiler sees: such schemas compile now, at registration. So
 	// do schemas that name places ($id, $anchor): an id the compiler cannot
 	// parse, or one named twice, would fail every call (or every result).
 	var eager, eagerOut *inputValidator
-	if hasRef(inRoot) || namesPlaces(inRoot) {
+	var err error
+	if compilesEagerly(in, inRoot) {
 		if eager, err = compileSchema(in); err != nil {
 			return nil, invalidTool(t.Name, "inputSchema", "%v", err)
 		}
 	}
-	if hasRef(outRoot) || namesPlaces(outRoot) {
+	if compilesEagerly(out, outRoot) {
 		if eagerOut, err = compileSchema(out); err != nil {
 			return nil, invalidTool(t.Name, "outputSchema", "%v", err)
 		}
@@ -481,6 +520,7 @@ func newRegistry() *registry {
 func (r *registry) add(tools ...Tool) (remove func(), err error) {
 	entries := make([]*toolEntry, 0, len(tools))
 	seen := make(map[string]bool, len(tools))
+	memo := schemaMemo{}
 	for i, t := range tools {
 		if err := validateToolName(t.Name); err != nil {
 			return nil, atIndex(err, i)
@@ -489,7 +529,7 @@ func (r *registry) add(tools ...Tool) (remove func(), err error) {
 			return nil, duplicateTool(i, t.Name, "appears more than once in the batch")
 		}
 		seen[t.Name] = true
-		e, err := compileTool(t)
+		e, err := memo.compileTool(t)
 		if err != nil {
 			return nil, atIndex(err, i)
 		}

@@ -303,34 +303,29 @@ func element(list Value, i int) Value {
 }
 
 // splitRecords splits convertTools' text into n records of five fields
-// in one pass (JSON text never holds the separators \x1e and \x1f).
+// (JSON text never holds the separators \x1e and \x1f), by IndexByte's
+// search: a loop judging each byte of a catalog's text was 3% of
+// registering it. A field's other bytes are judged as JSON by its reader.
 func splitRecords(text string, n int) ([][5]string, bool) {
 	if n == 0 {
 		return nil, text == ""
 	}
 	records := make([][5]string, 0, n)
-	var rec [5]string
-	field, start := 0, 0
-	for i := 0; i <= len(text); i++ {
-		if i < len(text) && text[i] >= 0x20 {
-			continue
-		}
-		if i < len(text) && text[i] != 0x1e && text[i] != 0x1f {
-			return nil, false
-		}
-		if field == 5 {
-			return nil, false
-		}
-		rec[field] = text[start:i]
-		field++
-		start = i + 1
-		if i == len(text) || text[i] == 0x1e {
-			if field != 5 {
+	for more := true; more; {
+		var rec string
+		rec, text, more = strings.Cut(text, "\x1e")
+		var r [5]string
+		for f := range 4 {
+			var ok bool
+			if r[f], rec, ok = strings.Cut(rec, "\x1f"); !ok {
 				return nil, false
 			}
-			records = append(records, rec)
-			field = 0
 		}
+		if strings.IndexByte(rec, 0x1f) >= 0 {
+			return nil, false
+		}
+		r[4] = rec
+		records = append(records, r)
 	}
 	return records, len(records) == n
 }

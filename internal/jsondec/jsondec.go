@@ -141,9 +141,12 @@ func (d *decoder) value(depth int) (any, error) {
 			d.i = d.strEnd() + 1
 			return "", nil
 		}
-		s, err := d.string()
+		s, word, err := d.string()
 		if err != nil {
 			return nil, err
+		}
+		if word != nil {
+			return word, nil
 		}
 		return s, nil
 	case c == '-' || '0' <= c && c <= '9':
@@ -189,7 +192,7 @@ func (d *decoder) object(depth int) (any, error) {
 		if d.i >= len(d.b) || d.b[d.i] != '"' {
 			return nil, ErrSyntax
 		}
-		k, err := d.string()
+		k, _, err := d.string()
 		if err != nil {
 			return nil, err
 		}
@@ -269,7 +272,8 @@ func (d *decoder) more(closing byte) (bool, error) {
 }
 
 // string decodes a string at d.i; most have no escapes and are UTF-8.
-func (d *decoder) string() (string, error) {
+// word is the string as a value when it is one of schemaWord's, else nil.
+func (d *decoder) string() (string, any, error) {
 	start := d.i
 	d.i++ // "
 	plain, ascii := true, true
@@ -285,25 +289,72 @@ func (d *decoder) string() (string, error) {
 		switch {
 		case c == '"':
 			d.i++
+			if plain && ascii {
+				if w := schemaWord(d.b[start+1 : d.i-1]); w != nil {
+					return w.(string), w, nil
+				}
+			}
 			if plain && (ascii || utf8.Valid(d.b[start+1:d.i-1])) {
-				return string(d.b[start+1 : d.i-1]), nil
+				return string(d.b[start+1 : d.i-1]), nil, nil
 			}
-			var s string
-			if err := json.Unmarshal(d.b[start:d.i], &s); err != nil {
-				return "", err
+			var u string
+			if err := json.Unmarshal(d.b[start:d.i], &u); err != nil {
+				return "", nil, err
 			}
-			return s, nil
+			return u, nil, nil
 		case c == '\\':
 			plain = false
 			d.i += 2
 		case c < 0x20:
-			return "", ErrSyntax
+			return "", nil, ErrSyntax
 		default: // >= 0x80
 			ascii = false
 			d.i++
 		}
 	}
-	return "", ErrSyntax
+	return "", nil, ErrSyntax
+}
+
+// schemaWord returns the words JSON Schema repeats, its common keywords
+// and type names, as constants: most of a tool's schema text, which
+// registering a catalog decodes, and which then costs neither a string
+// nor (a value) the interface holding it. nil for any other text.
+func schemaWord(b []byte) any {
+	switch string(b) {
+	case "type":
+		return "type"
+	case "description":
+		return "description"
+	case "properties":
+		return "properties"
+	case "required":
+		return "required"
+	case "items":
+		return "items"
+	case "enum":
+		return "enum"
+	case "format":
+		return "format"
+	case "default":
+		return "default"
+	case "title":
+		return "title"
+	case "string":
+		return "string"
+	case "object":
+		return "object"
+	case "integer":
+		return "integer"
+	case "number":
+		return "number"
+	case "boolean":
+		return "boolean"
+	case "array":
+		return "array"
+	case "null":
+		return "null"
+	}
+	return nil
 }
 
 // number decodes a number at d.i, checking JSON's grammar, which

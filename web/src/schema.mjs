@@ -36,22 +36,23 @@ function describe(v) {
 
 /**
  * Checks that v is JSON data made of plain objects and arrays, returning
- * the path of the first thing that is not.
+ * what the first thing that is not is, after its path below v: the path is
+ * put together on the way out, so that a schema that passes (every schema
+ * of a catalog being registered) builds none.
  * @param {unknown} v
- * @param {string} path
  * @param {Set<unknown>} seen
- * @returns {string} "" when v is plain JSON data
+ * @returns {string} "" when v is plain JSON data, else e.g. `.a[2] is NaN`
  */
-function notPlain(v, path, seen) {
+function notPlain(v, seen) {
     if (v === null || typeof v === "string" || typeof v === "boolean") return "";
-    if (typeof v === "number") return Number.isFinite(v) ? "" : `${path} is ${v}`;
-    if (typeof v !== "object") return `${path} is ${describe(v)}`;
-    if (seen.has(v)) return `${path} is a cycle`;
+    if (typeof v === "number") return Number.isFinite(v) ? "" : ` is ${v}`;
+    if (typeof v !== "object") return ` is ${describe(v)}`;
+    if (seen.has(v)) return " is a cycle";
     seen.add(v);
     if (isArray(v)) {
         for (let i = 0; i < v.length; i++) {
-            const bad = notPlain(v[i], `${path}[${i}]`, seen);
-            if (bad) return bad;
+            const bad = notPlain(v[i], seen);
+            if (bad) return `[${i}]${bad}`;
         }
     } else {
         const proto = Object.getPrototypeOf(v);
@@ -59,14 +60,14 @@ function notPlain(v, path, seen) {
         // of making a property (a schema with a property named __proto__,
         // written by hand rather than parsed).
         if (proto !== null && proto !== Object.prototype && Object.getPrototypeOf(proto) === Object.prototype && !Object.prototype.hasOwnProperty.call(proto, "constructor")) {
-            return `${path} has a plain object as its prototype: an object literal's "__proto__" key sets the prototype; write a property named __proto__ with JSON.parse or Object.defineProperty`;
+            return ` has a plain object as its prototype: an object literal's "__proto__" key sets the prototype; write a property named __proto__ with JSON.parse or Object.defineProperty`;
         }
-        if (proto !== Object.prototype && proto !== null) return `${path} is ${describe(v)}`;
+        if (proto !== Object.prototype && proto !== null) return ` is ${describe(v)}`;
         const ks = objectKeys(v);
         for (let i = 0; i < ks.length; i++) {
             const k = ks[i];
-            const bad = notPlain(/** @type {any} */ (v)[k], `${path}.${k}`, seen);
-            if (bad) return bad;
+            const bad = notPlain(/** @type {any} */ (v)[k], seen);
+            if (bad) return `.${k}${bad}`;
         }
     }
     seen.delete(v);
@@ -184,8 +185,8 @@ export function convertSchema(v, path, asText = false) {
 function plainSchema(v, path, asText) {
     if (typeof v === "boolean") return asText ? { json: String(v) } : { schema: v };
     if (v === null || typeof v !== "object" || isArray(v)) throw new TypeError(`${path}: ${EXPECTED}; got ${describe(v)}`);
-    const bad = notPlain(v, "schema", new KeptSet());
-    if (bad) throw new TypeError(`${path}: ${EXPECTED}; got an object that is not JSON data (${bad})`);
+    const bad = notPlain(v, new KeptSet());
+    if (bad) throw new TypeError(`${path}: ${EXPECTED}; got an object that is not JSON data (schema${bad})`);
     const keys = Object.keys(v);
     if (keys.length > 0 && !keys.some((k) => KEYWORDS.has(k))) {
         // As tool.go's checkKeywords, here so that worker mode throws at once too.

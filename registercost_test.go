@@ -1,0 +1,72 @@
+package codemode
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestCompilesEagerlyReadsTheText: whether a schema compiles at
+// registration is read from its text first. A text with no "$" (nor a \u
+// escape that could write one) holds no reference and names no place, so
+// its decoded value is not walked; one that spells "$ref" with an escape
+// is walked, and refused at registration when it refers to itself.
+func TestCompilesEagerlyReadsTheText(t *testing.T) {
+	walked := map[string]any{"$ref": "#"} // what a walk would find
+	if compilesEagerly(json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"}}}`), walked) {
+		t.Error("a schema whose text has no $ was walked")
+	}
+	for _, raw := range []string{`{"$ref":"#"}`, `{"\u0024ref":"#"}`} {
+		if !compilesEagerly(json.RawMessage(raw), walked) {
+			t.Errorf("%s: not compiled at registration", raw)
+		}
+	}
+	cm := mustNew(t, Config{})
+	_, err := cm.RegisterTools(Tool{Name: "t.loop", InputSchema: json.RawMessage(`{"\u0024ref":"#"}`), Execute: noopToolExecute})
+	if !errors.Is(err, ErrInvalidTool) || !strings.Contains(err.Error(), "refers to itself") {
+		t.Errorf("a self-reference spelt with an escape: accepted, or refused without saying why: %v", err)
+	}
+}
+
+// TestRegisterAllocs: registering make bench's 1,000 tools
+// (api-register-1000, BenchmarkRegister1000) allocates at most
+// maxRegisterAllocs values per tool: 92 a tool before the search index
+// reused its buffers, schema words were decoded without allocating and
+// each schema text was decoded once a registration (schemaMemo).
+func TestRegisterAllocs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("registers 1,000 tools several times")
+	}
+	const maxRegisterAllocs = 40
+	tools := benchCatalog(t, 1000)
+	allocs := testing.AllocsPerRun(3, func() {
+		if _, err := newRegistry().add(tools...); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if perTool := allocs / float64(len(tools)); perTool > maxRegisterAllocs {
+		t.Errorf("registering %d tools allocates %.1f values per tool, want at most %d", len(tools), perTool, maxRegisterAllocs)
+	}
+}
+
+// TestSchemaMemo: tools that share a schema text share its decoding and
+// checks in a registration, not the schema: each entry has its own copy,
+// and a repeated bad schema is refused for the first tool that has it.
+func TestSchemaMemo(t *testing.T) {
+	schema := json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`)
+	r := newRegistry()
+	if _, err := r.add(Tool{Name: "a.one", InputSchema: schema, Execute: noopToolExecute}, Tool{Name: "a.two", InputSchema: schema, OutputSchema: schema, Execute: noopToolExecute}); err != nil {
+		t.Fatal(err)
+	}
+	one, _ := r.lookup("a.one")
+	two, _ := r.lookup("a.two")
+	if &one.tool.InputSchema[0] == &two.tool.InputSchema[0] || &two.tool.InputSchema[0] == &two.tool.OutputSchema[0] || &one.tool.InputSchema[0] == &schema[0] {
+		t.Error("tools with the same schema text share its bytes")
+	}
+	bad := json.RawMessage(`{"type":"text"}`)
+	_, err := newRegistry().add(Tool{Name: "b.one", Execute: noopToolExecute}, Tool{Name: "b.two", InputSchema: bad, Execute: noopToolExecute}, Tool{Name: "b.three", InputSchema: bad, Execute: noopToolExecute})
+	if !errors.Is(err, ErrInvalidTool) || !strings.Contains(err.Error(), "b.two") || !strings.Contains(err.Error(), `"text" is not a type`) {
+		t.Errorf("a repeated bad schema: %v, want b.two's error", err)
+	}
+}
