@@ -126,7 +126,7 @@ const samples = { base: {}, ours: {} };
 const extra = { base: {}, ours: {} };
 const add = (side, name, r) => {
   (samples[side][name] ??= []).push(...r.samples);
-  for (const k of ["compile", "firstRun", "readFile", "wasmCompile", "check", "again", "import", "factory", "cpu"]) if (r[k] !== undefined) (extra[side][`${name}.${k}`] ??= []).push(r[k]);
+  for (const k of ["compile", "firstRun", "readFile", "wasmCompile", "check", "again", "import", "factory", "cpu", "page"]) if (r[k] !== undefined) (extra[side][`${name}.${k}`] ??= []).push(r[k]);
 };
 
 // kind "" runs bench/engine and bench/baseline.mjs, "api-" bench/api.mjs.
