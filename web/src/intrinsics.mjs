@@ -320,6 +320,8 @@ export function followNativePromise(v, onFulfilled, onRejected) {
 
 /** Array.prototype.push as the page had it at load: push(array, ...items). */
 export const push = uncurry(Array.prototype.push);
+/** String.prototype.includes as the page had it at load: includes(string, search). @type {(s: string, search: string) => boolean} */
+export const includes = uncurry(String.prototype.includes);
 
 /**
  * Array.prototype.map as the page had it at load, by index: map(list, fn),

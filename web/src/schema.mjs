@@ -197,7 +197,7 @@ function plainSchema(v, path, asText) {
         );
     }
     const json = jsonStringify(v);
-    return asText ? { json } : { schema: jsonParse(json) };
+    return asText ? { json } : { schema: jsonParse(json), json };
 }
 
 // A record, not a Set: the page's Set.prototype.has of the moment answers nothing here.
