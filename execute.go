@@ -510,7 +510,13 @@ func (r *runState) finish(res *sandbox.Result, d time.Duration) *ExecuteResult {
 	}
 	if res.Error != nil {
 		e := res.Error
-		out.Error = &RunError{Name: e.Name, Message: trunc.String(e.Message+hintFor(e)+memoryLimitHint(e, r.s.cm.cfg.MemoryLimitMB)+entityNameHint(r.code, e)+syntaxHint(r.code, e)+typeErrorHint(r.code, e, r.calleeHint)+unawaitedHint(e, calls), maxErrorChars), Code: string(e.Code), Line: e.Line, Column: e.Column, Stack: trunc.String(e.Stack, maxErrorChars)}
+		// A path that is a tool's name is what went wrong, whatever word
+		// after its '-' QuickJS names (tools.brave-search: 'search').
+		hint := toolPathHint(r.code, e, r.isTool)
+		if hint == "" {
+			hint = hintFor(e)
+		}
+		out.Error = &RunError{Name: e.Name, Message: trunc.String(e.Message+hint+memoryLimitHint(e, r.s.cm.cfg.MemoryLimitMB)+entityNameHint(r.code, e)+syntaxHint(r.code, e)+typeErrorHint(r.code, e, r.calleeHint)+unawaitedHint(e, calls), maxErrorChars), Code: string(e.Code), Line: e.Line, Column: e.Column, Stack: trunc.String(e.Stack, maxErrorChars)}
 		if name, ok := strings.CutPrefix(e.Call, callLabelPrefix); ok && e.Line == 0 {
 			// A tool's error the program returned rather than awaited:
 			// the position of the call, when the code makes it in one place.

@@ -137,6 +137,12 @@ func cutName(name string, args []json.RawMessage) string {
 	return cutString(name, maxNameChars)
 }
 
+// isTool says whether a visible tool has that name.
+func (r *runState) isTool(name string) bool {
+	_, ok := r.entry(name)
+	return ok
+}
+
 // entry finds a visible tool by name (the last one, when a session's own
 // tool and a registered one share it, as a map filled in order would).
 func (r *runState) entry(name string) (*toolEntry, bool) {
