@@ -100,6 +100,12 @@ func TestSchemaValidatorWordedMessages(t *testing.T) {
 			`invalid input: /a~1b: type: got string, want integer (the string "7": pass the number 7, without quotes)`},
 		{"a decimal where an integer is wanted", `{"properties":{"n":{"type":"integer"}}}`, `{"n":"2.5"}`,
 			"invalid input: /n: type: got string, want integer"},
+		// The program's NaN or Infinity, which the input holds as a
+		// string: not a quoting mistake.
+		{"NaN where a number is wanted", `{"properties":{"n":{"type":"number"}}}`, `{"n":"NaN"}`,
+			`invalid input: /n: type: got string, want number (the string "NaN": the program passed NaN, which is no JSON number; check what computed it, e.g. Number() of text that is not a number)`},
+		{"-Infinity where an integer is wanted", `{"properties":{"n":{"type":"integer"}}}`, `{"n":"-Infinity"}`,
+			`invalid input: /n: type: got string, want integer (the string "-Infinity": the program passed -Infinity, which is no JSON number; check what computed it, e.g. Number() of text that is not a number)`},
 		{"words where a number is wanted", `{"properties":{"n":{"type":"number"}}}`, `{"n":"five"}`,
 			"invalid input: /n: type: got string, want number"},
 		{"a padded number", `{"properties":{"n":{"type":"number"}}}`, `{"n":" 5"}`,

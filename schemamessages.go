@@ -229,6 +229,10 @@ func valueHint(e *jsonschema.ValidationError, inst any) string {
 		switch {
 		case (w == "number" || w == "integer") && isNumberText(str, w == "integer"):
 			return fmt.Sprintf(" (the string %q: pass the number %s, without quotes)", str, str)
+		case (w == "number" || w == "integer") && (str == "NaN" || str == "Infinity" || str == "-Infinity"):
+			// The program's own NaN, which a tool input holds as a string
+			// (JSON has no NaN): "got string" read as a quoting mistake.
+			return fmt.Sprintf(" (the string %q: the program passed %s, which is no JSON number; check what computed it, e.g. Number() of text that is not a number)", str, str)
 		case w == "boolean" && (str == "true" || str == "false"):
 			return fmt.Sprintf(" (the string %q: pass %s, without quotes)", str, str)
 		case (w == "object" || w == "array") && len(e.InstanceLocation) > 0 && isJSONContainer(str):

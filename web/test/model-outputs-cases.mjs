@@ -200,6 +200,7 @@ export const rows = [
     { id: "arg-positional-string", src: "habit", code: 'return (await tools.orders.get("o-1")).total;', expect: any(ok(30), fail(/\{ ?id/)) },
     { id: "arg-positional-two", src: "habit", code: 'return await tools.payments.refund("o-1", 5);', expect: fail(/orderId/) },
     { id: "arg-json-string", src: "habit (JSON-stringified arguments)", code: 'return (await tools.orders.get(JSON.stringify({ id: "o-1" }))).total;', expect: any(ok(30), fail(/object/)) },
+    { id: "arg-limit-nan", src: "habit (a number parsed from text)", code: 'const limit = Number("2 orders");\nreturn (await tools.orders.search({ limit })).length;', expect: fail(/^orders\.search: invalid input: \/limit: type: got string, want integer \(the string "NaN": the program passed NaN, which is no JSON number; check what computed it/), warn: /^input\.limit: NaN, converted to the string "NaN"$/ },
     { id: "arg-limit-string", src: "habit", code: 'return (await tools.orders.search({ limit: "2" })).length;', expect: any(ok(2), fail(/limit/)) },
     { id: "arg-bool-string", src: "habit", code: 'return (await tools.orders.search({ status: "shipped", includeItems: "true" })).length;', expect: any(ok(1), fail(/includeItems/)) },
     { id: "arg-python-kwargs", src: "habit (Python keyword arguments)", code: 'const orders = await tools.orders.search(status="open");\nreturn orders.length;', expect: fail(/\{ ?status|object/) },
