@@ -26,6 +26,10 @@ type Doc struct {
 	nameTerms []uint32       // distinct terms of the whole name, last segment first
 	lastTerms int            // how many of them are in the last segment
 	verbs     uint64         // verb classes of the name's last segment
+	// needs are the things whose id the tool requires (a required
+	// droplet_id, accountId, or Stripe's customer in
+	// GetCustomersCustomer): it acts on one of them, not on their list.
+	needs []uint32
 }
 
 // postings are the distinct terms of a field, in id order, and their counts.
@@ -67,6 +71,9 @@ func NewDocFromValues(name, description string, schemas ...any) *Doc {
 	end[fieldName] = len(ids)
 	ids = w.appendIDs(ids, ns)
 	end[fieldSpace] = len(ids)
+	for _, root := range schemas {
+		d.needs = appendNeeds(w, d.needs, root, ids)
+	}
 	ids = w.appendIDs(ids, summary)
 	end[fieldSummary] = len(ids)
 	ids = w.appendIDs(ids, rest)
@@ -142,6 +149,34 @@ func (d *Doc) Name() string { return d.name }
 
 // Namespace is the name up to its last dot ("" for a top-level tool).
 func (d *Doc) Namespace() string { return d.namespace }
+
+// idWords end the name of a property that holds one thing's id.
+var idWords = setOf("id", "gid", "uuid", "sid", "number", "key", "slug")
+
+// appendNeeds appends the things whose id a schema requires: the word
+// before an id word (droplet_id, issue_number), or a lone word the tool's
+// name holds (customer for GetCustomersCustomer). Lists, objects and flags
+// are the call's data, not an id.
+func appendNeeds(w *dictionary, out []uint32, root any, nameIDs []uint32) []uint32 {
+	n, _ := root.(map[string]any)
+	req, _ := n["required"].([]any)
+	props, _ := n["properties"].(map[string]any)
+	for _, r := range req {
+		name, _ := r.(string)
+		prop, _ := props[name].(map[string]any)
+		if t, _ := prop["type"].(string); t == "array" || t == "object" || t == "boolean" {
+			continue
+		}
+		ids := w.appendIDs(nil, name)
+		switch k := len(ids); {
+		case k >= 2 && idWords[w.terms[ids[k-1]]]:
+			out = append(out, ids[k-2])
+		case k == 1 && slices.Contains(nameIDs, ids[0]):
+			out = append(out, ids[0])
+		}
+	}
+	return out
+}
 
 // collectSchemaText calls add with property names, their descriptions and
 // string enum values: "orders that shipped" should find a tool whose status

@@ -101,6 +101,11 @@ type params struct {
 	// request with no good match still gets nothing. 0.8 was chosen among
 	// 0.5-1 on TRAIN and validation (eval/README.md).
 	weakWeight float64
+	// manyNeeds and oneNeeds multiply the score of a tool that needs the
+	// id of a thing the request asks about as a list, or as one (Doc.needs,
+	// query.many and one): the shape of the operation, read from its
+	// schema, not its name.
+	manyNeeds, oneNeeds float64
 }
 
 var p = params{
@@ -129,4 +134,6 @@ var p = params{
 	timeWords:               true,
 	readPenalty:             0.7,
 	weakWeight:              0.8,
+	manyNeeds:               0.8,
+	oneNeeds:                1.1,
 }

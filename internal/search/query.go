@@ -37,6 +37,10 @@ type query struct {
 	groups []group
 	ids    []uint32
 	verbs  uint64 // verb classes the query's form implies ("who ...": a read)
+	// many and one are the terms of the things the request asks about as
+	// a list ("all customers", "every user group") or as one ("this
+	// droplet", "issue 42"), with the compounds they make.
+	many, one []uint32
 }
 
 // readVerbs are the verb classes of reading.
@@ -124,6 +128,7 @@ func parseQuery(text string) query {
 			}
 		}
 	}
+	qu.many, qu.one = shapes(raw, joined, r)
 	if len(raw) > 0 && p.questionVerbs && questions[raw[0]] {
 		qu.verbs = readVerbs
 	}
@@ -242,6 +247,41 @@ func parseQuery(text string) query {
 		}
 	}
 	return qu
+}
+
+// quantifiers make the words after them a list; definite words make the
+// word after them one thing.
+var (
+	quantifiers = setOf("all", "every", "each", "many")
+	definite    = setOf("this", "that", "the", "my", "our", "your", "its", "their", "his", "her")
+)
+
+// shapes returns the terms the request asks about as a list (a plural, or
+// up to two words after a quantifier) and as one thing (a singular after a
+// definite word, or before a number). "a"/"an" say neither: "create a
+// customer" acts on the list.
+func shapes(raw []string, joined map[string][]string, r *dictionary) (many, one []uint32) {
+	for k, w := range raw {
+		if len(w) < 2 || stopwords[w] || quantifiers[w] {
+			continue
+		}
+		s := stem(w)
+		list := strings.HasSuffix(w, "s") && s != w && !strings.HasSuffix(w, "ss")
+		for j := max(0, k-2); j < k && !list; j++ {
+			list = quantifiers[raw[j]] && (j == k-1 || !stopwords[raw[k-1]])
+		}
+		single := k > 0 && definite[raw[k-1]] || k+1 < len(raw) && raw[k+1][0] >= '0' && raw[k+1][0] <= '9'
+		for _, t := range append([]string{s}, joined[s]...) {
+			if id, ok := r.lookup(t); ok {
+				if list {
+					many = append(many, id)
+				} else if single {
+					one = append(one, id)
+				}
+			}
+		}
+	}
+	return many, one
 }
 
 // valueWords returns the stems of the words a request writes as values

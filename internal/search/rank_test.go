@@ -376,3 +376,45 @@ func loadCatalog(t *testing.T, id string) []*Doc {
 	}
 	return docs
 }
+
+// TestSearchShape: a tool whose schema requires the id of a thing acts on
+// one of them. A request about their list puts the list's tool first, one
+// about one thing the tool that needs its id, wherever the thing is in the
+// names or not in them at all (backups.listFor); with manyNeeds and
+// oneNeeds at 1 the other tool comes first: it matches more of the words,
+// or the same (then the name decides).
+func TestSearchShape(t *testing.T) {
+	schema := func(prop string, required bool) json.RawMessage {
+		req := ""
+		if required {
+			req = `,"required":["` + prop + `"]`
+		}
+		return json.RawMessage(`{"type":"object","properties":{"` + prop + `":{"type":"string"}}` + req + `}`)
+	}
+	docs := []*Doc{
+		NewDoc("usergroups.list", "List all user groups for a team.", nil),
+		NewDoc("usergroups.users.list", "List all users in a user group.", schema("usergroup", true)),
+		NewDoc("backups.list", "List backups.", schema("droplet_id", false)),
+		NewDoc("backups.listFor", "List backups.", schema("droplet_id", true)),
+	}
+	for _, tt := range []struct{ query, want, other string }{
+		{"list every user group we have", "usergroups.list", "usergroups.users.list"},
+		{"list the backups of this droplet", "backups.listFor", "backups.list"},
+	} {
+		for _, on := range []bool{true, false} {
+			old := p
+			if !on {
+				p.manyNeeds, p.oneNeeds = 1, 1
+			}
+			hits := Rank(docs, tt.query, 5)
+			p = old
+			first := ""
+			if len(hits) > 0 {
+				first = docs[hits[0].Index].name
+			}
+			if want := map[bool]string{true: tt.want, false: tt.other}[on]; first != want {
+				t.Errorf("shape factors %v, %q: first %q, want %q", on, tt.query, first, want)
+			}
+		}
+	}
+}

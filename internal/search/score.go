@@ -178,6 +178,13 @@ func Scores(docs []*Doc, text string) (scores, covers []float64) {
 		} else if d.verbs == 0 && qverbs&^readVerbs != 0 && qverbs&readVerbs == 0 {
 			s *= p.readPenalty
 		}
+		// A tool that acts on one thing (it needs that thing's id) for a
+		// request about their list, or about one of them.
+		if overlaps(d.needs, qu.many) {
+			s *= p.manyNeeds
+		} else if overlaps(d.needs, qu.one) {
+			s *= p.oneNeeds
+		}
 		scores[i] = s
 		covers[i] = min(covered/total, 1)
 		// In a small catalog, a first word that is an action the tool's
@@ -204,4 +211,14 @@ func unknown(g group, df []int) bool {
 		}
 	}
 	return true
+}
+
+// overlaps reports whether two short lists of term ids share one.
+func overlaps(a, b []uint32) bool {
+	for _, x := range a {
+		if slices.Contains(b, x) {
+			return true
+		}
+	}
+	return false
 }
