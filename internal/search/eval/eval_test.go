@@ -247,12 +247,13 @@ func TestHeldOut(t *testing.T) { checkHeldOut(t, HeldOut, short) }
 // the property field weighs 0.75 (0.50 before); github's recall@5 and
 // digitalocean's since the general vocabulary (0.56 and 0.50/0.81 before);
 // slack's and github's recall@5 since weak matches are discounted (params.go
-// weakWeight; 0.87 and 0.62 before).
+// weakWeight; 0.87 and 0.62 before). DigitalOcean (0.62/0.88) meets the
+// targets since one thing or the list (params.go manyNeeds, oneNeeds;
+// 0.56/0.88 before).
 var short2 = map[string][2]float64{
-	"slack":        {0.53, 0.93},
-	"github":       {0.38, 0.69},
-	"stripe":       {0.56, 0.62},
-	"digitalocean": {0.56, 0.88},
+	"slack":  {0.53, 0.93},
+	"github": {0.38, 0.69},
+	"stripe": {0.56, 0.62},
 }
 
 // TestHeldOut2 is TestHeldOut on the third held-out split, written by a
@@ -262,10 +263,12 @@ func TestHeldOut2(t *testing.T) { checkHeldOut(t, HeldOut2, short2) }
 // short3 is short for the fourth held-out split (heldout3), as measured
 // when its mapping was committed (main efe3bb0 plus the mapping), before any
 // ranking change could be judged on it (eval/README.md, "Fourth held-out
-// split"). DigitalOcean (0.71/0.90) meets the targets there.
+// split"). DigitalOcean (0.71/0.90) meets the targets there. GitHub's
+// recall@1 since one thing or the list (params.go manyNeeds, oneNeeds;
+// 0.47 before).
 var short3 = map[string][2]float64{
 	"slack":  {0.41, 0.74},
-	"github": {0.47, 0.81},
+	"github": {0.50, 0.81},
 	"stripe": {0.55, 0.79},
 }
 
@@ -369,16 +372,19 @@ func checkHeldOutProbes(t *testing.T, split Split, floor map[string]int) {
 // the discount went from x0.7 to x0.8 (eval/README.md, "How far weak
 // matches are merged"): trello and hetzner raised, twilio's recall@1
 // (0.62/0.71/0.68 before) and square's mrr (0.66) lowered on purpose.
+// Raised by one thing or the list (params.go manyNeeds, oneNeeds): asana,
+// box, square, mailchimp (0.25/0.50/0.37, 0.33/0.62/0.46, 0.50/0.88/0.65,
+// 0.42/0.67/0.49 before).
 var devFloor = floors{
-	"asana":  {0.25, 0.50, 0.37, 3},
-	"box":    {0.33, 0.62, 0.46, 2},
+	"asana":  {0.29, 0.50, 0.40, 3},
+	"box":    {0.33, 0.67, 0.46, 2},
 	"linode": {0.54, 0.71, 0.63, 2},
-	"square": {0.50, 0.88, 0.65, 1},
+	"square": {0.54, 0.88, 0.67, 1},
 	"zoom":   {0.46, 0.83, 0.60, 1},
 	// dev2 (committed at 0.21/0.38/0.28, 0.38/0.58/0.46, 0.62/0.75/0.66,
 	// 0.21/0.38/0.27, 0.58/0.62/0.62).
 	"trello":    {0.38, 0.54, 0.44, 4},
-	"mailchimp": {0.42, 0.67, 0.49, 3},
+	"mailchimp": {0.46, 0.67, 0.52, 3},
 	"hetzner":   {0.71, 0.92, 0.80, 3},
 	"jira":      {0.25, 0.50, 0.35, 0},
 	"twilio":    {0.58, 0.71, 0.66, 3},
@@ -399,14 +405,19 @@ func TestDev(t *testing.T) { checkDev(t, devSplits[:2], devFloor) }
 // dev3 as aggregates): raised for sendgrid, vercel, xero, docusign,
 // keycloak, and bitbucket's lowered on purpose (0.55/0.85/0.67 before: one
 // query out of the first five, accepted because every blind split rises;
-// eval/README.md, "Weak matches discounted").
+// eval/README.md, "Weak matches discounted"). Raised by one thing or the
+// list (params.go manyNeeds, oneNeeds): xero (0.42/0.63/0.48 before);
+// docusign's lowered on purpose by it (0.45/0.60/0.53 before: one query
+// out of the first five, accepted because TRAIN, validation's sum and
+// every held-out sum rise and no held-out catalog falls; eval/README.md,
+// "One thing or the list").
 var dev3Floor = floors{
 	"sendgrid":  {0.15, 0.60, 0.36, 3},
 	"bitbucket": {0.55, 0.80, 0.66, 2},
 	"vercel":    {0.65, 0.75, 0.68, 2},
-	"xero":      {0.42, 0.63, 0.48, 4},
+	"xero":      {0.47, 0.63, 0.51, 4},
 	"vimeo":     {0.28, 0.33, 0.30, 3},
-	"docusign":  {0.45, 0.60, 0.53, 1},
+	"docusign":  {0.45, 0.55, 0.52, 1},
 	"keycloak":  {0.45, 0.55, 0.50, 1},
 	"magento":   {0.50, 0.75, 0.59, 2},
 }
@@ -502,15 +513,17 @@ func TestSmall3(t *testing.T) { checkDev(t, devSplits[6:7], small3Floor) }
 // firecrawl's mrr (0.64); one probe answered in githubmcp (3 before) and
 // githubmcp+redismcp+context7 (7 before), within the rule
 // (eval/README.md, "Small catalogs: unknown words weigh by catalog size").
-// gitlabmcp raised after params.go verbRelief (0.12/0.12/0.12 before).
+// gitlabmcp raised after params.go verbRelief (0.12/0.12/0.12 before);
+// githubmcp's mrr (0.48) and gitlabmcp+firecrawl (0.40/0.67/0.53) after
+// params.go manyNeeds and oneNeeds.
 var smallTrainFloor = floors{
-	"githubmcp":                   {0.25, 0.88, 0.48, 2},
+	"githubmcp":                   {0.25, 0.88, 0.50, 2},
 	"gitlabmcp":                   {0.25, 0.25, 0.25, 3},
 	"redismcp":                    {0.25, 0.62, 0.44, 3},
 	"firecrawl":                   {0.57, 0.71, 0.67, 1},
 	"context7":                    {0.50, 0.62, 0.56, 3},
 	"githubmcp+redismcp+context7": {0.42, 0.79, 0.58, 6},
-	"gitlabmcp+firecrawl":         {0.40, 0.67, 0.53, 3},
+	"gitlabmcp+firecrawl":         {0.40, 0.73, 0.55, 3},
 }
 
 // TestSmallTrain is TestDev on the smalltrain split, the training split
