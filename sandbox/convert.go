@@ -324,7 +324,7 @@ func (r *run) toJSON(v ffi.ValueConst, name string) (value json.RawMessage, warn
 		defer q.FreeValue(ctx, w)
 	}
 	if q.IsString(js.Const()) {
-		value = json.RawMessage(q.GetString(ctx, js.Const()))
+		value = q.GetBytes(ctx, js.Const())
 		// Without host functions or prelude the stringify was taken after
 		// the program ran (engineStringify): a program that replaced
 		// JSON.stringify would write this text, which must not reach the
@@ -340,7 +340,7 @@ func (r *run) toJSON(v ffi.ValueConst, name string) (value json.RawMessage, warn
 	if w == 0 {
 		return value, nil, 0
 	}
-	if err := json.Unmarshal([]byte(q.GetString(ctx, w.Const())), &warnings); err != nil {
+	if err := json.Unmarshal(q.GetBytes(ctx, w.Const()), &warnings); err != nil {
 		warnings = []string{fmt.Sprintf("%s: the conversion report is unreadable: %v", name, err)}
 	}
 	return value, warnings, 0

@@ -153,7 +153,7 @@ func (r *run) toError(exc ffi.ValueConst) *Error {
 	}
 	defer q.FreeValue(ctx, s)
 	var d struct{ Name, Message, Stack string }
-	if json.Unmarshal([]byte(q.GetString(ctx, s.Const())), &d) == nil && d.Name != "" {
+	if json.Unmarshal(q.GetBytes(ctx, s.Const()), &d) == nil && d.Name != "" {
 		e.Name, e.Message, e.Stack = bound(d.Name, MaxNameChars), bound(d.Message, MaxMessageChars), bound(d.Stack, MaxMessageChars)
 	} else if q.HeapGrowFailed {
 		// The description was made but its text could not be (no memory

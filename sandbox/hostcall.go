@@ -108,7 +108,7 @@ func (r *run) callFunction(argc, argv, refID uint32) ffi.Value {
 				args[i], warnings, exc = r.toJSON(q.Arg(argv, i), "input")
 				r.notes = append(r.notes, warnings...)
 			} else if exc == 0 && q.IsString(s.Const()) {
-				args[i] = json.RawMessage(q.GetString(ctx, s.Const()))
+				args[i] = q.GetBytes(ctx, s.Const())
 			}
 			q.FreeValue(ctx, s)
 		}

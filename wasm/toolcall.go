@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"unsafe"
 
 	codemode "github.com/interopio/code-mode"
 	"github.com/interopio/code-mode/jsbridge"
@@ -168,7 +169,12 @@ func setPageCalls(t *codemode.Tool, execs, validates Value, i int) {
 				done(nil, context.Cause(ctx))
 			}
 		})
-		if _, err := jsbridge.Call(call, r.ID(), execs, validates, i, jsName.v, string(input), jsValue(c.Context), check, c.MemoryLimitMB); err != nil {
+		// The input's bytes as a string, not a copy: the call makes a
+		// JavaScript string of them before it returns, and string(input)
+		// was one more copy of an input of millions of characters in Go's
+		// memory, which never shrinks.
+		text := *(*string)(unsafe.Pointer(&input))
+		if _, err := jsbridge.Call(call, r.ID(), execs, validates, i, jsName.v, text, jsValue(c.Context), check, c.MemoryLimitMB); err != nil {
 			if stop(); r.Forget() {
 				takeCheck(r.ID())
 				done(nil, plain(err))

@@ -7,6 +7,8 @@
 // hold fails as the core's own check words it (toolcall.go checkOutput,
 // the backstop); a thrown message reads as the core cuts it (failure).
 // The sizes are the Go core's memory's own (fixtures/go-memory.mjs).
+// The other way, a program's input to a page tool is in that memory as
+// one copy, and one more while its input schema's validation decodes it.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { goMemoryBytes } from "./fixtures/go-memory.mjs";
@@ -93,3 +95,36 @@ for (const row of rows) {
         await withoutGrowth("worker", worker.workerFactory, goMemoryOfWorker, row);
     });
 }
+
+const INPUT = 4e7; // characters of a string in the program's input
+
+/**
+ * @param {string} mode
+ * @param {(config: any) => Promise<any>} factory
+ * @param {() => Promise<number>} goMemory the byte length of the factory's Go core's memory
+ */
+async function inputGrowth(mode, factory, goMemory) {
+    const api = await factory({ wasmLocation: assetPath, memoryLimit: 128, timeout: 120_000, tools: [tool("t.take", (/** @type {any} */ input) => input.s.length)] });
+    try {
+        const s = api.createSession();
+        assert.equal((await run(s, "return await tools.t.take({ s: 'x' })")).result, 1);
+        const before = await goMemory();
+        const r = await run(s, `return await tools.t.take({ s: 'x'.repeat(${INPUT}) })`);
+        const grown = (await goMemory()) - before;
+        console.log(`${mode}, an input of ${INPUT} characters: the Go core's memory ${before} bytes before the call, grown by ${grown}`);
+        assert.equal(r.result, INPUT, JSON.stringify(r.error));
+        // Read from QuickJS in chunks and copied twice more on the way to
+        // the page, it grew by 3.6 times the input.
+        assert.ok(grown < 2.5 * INPUT, `${mode}: the Go core's memory grew by ${grown} bytes for an input of ${INPUT} characters (${(grown / INPUT).toFixed(2)} times)`);
+    } finally {
+        api.dispose();
+    }
+}
+
+test("in-thread: a program's input to a page tool is in the Go core once, and once more for its validation", { timeout: 300_000 }, async () => {
+    const first = goMemoryBytes().length;
+    await inputGrowth("in-thread", thread.threadFactory, async () => goMemoryBytes()[first]);
+});
+test("worker: a program's input to a page tool is in the worker's Go core once, and once more for its validation", { timeout: 300_000 }, async () => {
+    await inputGrowth("worker", worker.workerFactory, goMemoryOfWorker);
+});

@@ -304,14 +304,25 @@ func (q *Instance) newKey(ctx Context, s string) (v Value) {
 }
 
 // GetString converts v to a string (JS ToString) and returns it.
-func (q *Instance) GetString(ctx Context, v ValueConst) string {
+func (q *Instance) GetString(ctx Context, v ValueConst) string { return string(q.GetBytes(ctx, v)) }
+
+// GetBytes is GetString's UTF-8, in a slice of its own: a tool input of
+// millions of characters is one copy in Go's memory, which never shrinks,
+// where a scan for the NUL read it in growing chunks and copied it twice.
+// The C string is a JSString's characters (JS_FreeCString frees it as
+// one), whose header holds their count: TestGetBytes checks it.
+func (q *Instance) GetBytes(ctx Context, v ValueConst) []byte {
 	p := q.call0(q.getString, uint32(ctx), uint32(v))
 	if p == 0 {
-		return ""
+		return nil
 	}
-	s := q.CString(p)
-	q.callVoid(q.freeCString, uint32(ctx), p)
-	return s
+	defer q.callVoid(q.freeCString, uint32(ctx), p)
+	if w, ok := q.mem.ReadUint32(p - jsStringHeader + 4); ok && w>>31 == 0 {
+		if b, ok := q.mem.Read(p, w+1); ok && b[w] == 0 {
+			return b[:w]
+		}
+	}
+	return []byte(q.CString(p))
 }
 
 // NewArrayBuffer returns an owned ArrayBuffer holding a copy of b, or the

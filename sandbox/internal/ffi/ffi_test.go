@@ -193,3 +193,30 @@ func TestNarrow(t *testing.T) {
 	q.FreeContext(ctx)
 	q.FreeRuntime(rt)
 }
+
+// TestGetBytes: GetBytes reads a string's UTF-8 in one copy of the length
+// its JSString's header holds, whether QuickJS lends the string's own
+// characters (ASCII) or writes a new string (other Latin-1, 16-bit
+// characters, a rope, a number): a NUL inside is kept, where the scan
+// for the terminating NUL (CString) stops at it.
+func TestGetBytes(t *testing.T) {
+	q, rt, ctx := newTestContext(t)
+	for _, tc := range []struct{ expr, want string }{
+		{"''", ""},
+		{"'a\\u0000b'", "a\x00b"},
+		{"'caf\\u00e9\\u0000'", "café\x00"},
+		{"'\\u0000\\u20ac'", "\x00€"},
+		{"'\\ud83d\\ude00\\u0000\\ud800'", "😀\x00\xed\xa0\x80"},
+		{"let s = 'a'.repeat(5000); s += '\\u0000'.repeat(3000); s", strings.Repeat("a", 5000) + strings.Repeat("\x00", 3000)},
+		{"'x'.repeat(1 << 20) + '\\u0000'", strings.Repeat("x", 1<<20) + "\x00"},
+		{"-0.5", "-0.5"},
+	} {
+		v := evalExpr(t, q, ctx, tc.expr)
+		if got := q.GetBytes(ctx, v.Const()); string(got) != tc.want {
+			t.Errorf("GetBytes(%.40s) = %d bytes %.40q, want %d bytes %.40q", tc.expr, len(got), got, len(tc.want), tc.want)
+		}
+		q.FreeValue(ctx, v)
+	}
+	q.FreeContext(ctx)
+	q.FreeRuntime(rt)
+}
