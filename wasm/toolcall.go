@@ -224,21 +224,27 @@ func pageAnswer(name string, vals []Value, c codemode.Call, pc *pageCheck) (json
 		}
 		return nil, nil
 	case replyThrew:
-		err := plain(jsbridge.ErrorFromJS(payload))
-		// The page cut a long message (call.mjs cutThrown): how many
-		// characters it dropped.
-		if d := jsbridge.Arg(vals, 2); jsbridge.TypeOf(d) == jsbridge.TypeNumber {
-			return nil, &cutError{err.Error(), d.Int()}
-		}
-		return nil, err
+		return nil, thrown(payload, vals)
 	case replyValidationThrew:
-		return nil, fmt.Errorf("%s: the input schema's validation failed: %v", name, plain(jsbridge.ErrorFromJS(payload)))
+		return nil, fmt.Errorf("%s: the input schema's validation failed: %w", name, thrown(payload, vals))
 	case replyRejected:
-		return nil, fmt.Errorf("%s: input rejected by its schema: %s", name, payload.String())
+		return nil, fmt.Errorf("%s: input rejected by its schema: %w", name, thrown(payload, vals))
 	case replyBadInput:
 		return nil, fmt.Errorf("invalid JSON: %w", jsbridge.ErrorFromJS(payload))
 	}
 	return nil, fmt.Errorf("%s: the page's tool call answered %s", name, jsbridge.Describe(jsbridge.Arg(vals, 0)))
+}
+
+// thrown is what a page tool or its input schema's validation threw, or
+// the validation's message of a refusal. The
+// page cut a long message (call.mjs cutThrown): the reply's third value is
+// how many characters it dropped.
+func thrown(payload Value, vals []Value) error {
+	err := plain(jsbridge.ErrorFromJS(payload))
+	if d := jsbridge.Arg(vals, 2); jsbridge.TypeOf(d) == jsbridge.TypeNumber {
+		return &cutError{err.Error(), d.Int()}
+	}
+	return err
 }
 
 // cutError is a tool's error whose message the page cut, and the count of

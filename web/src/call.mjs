@@ -8,15 +8,15 @@
 
 import { describeError } from "./env.mjs";
 import { inputRefused } from "./runs.mjs";
-import { KeptMap, newAbortController, now, push, queueMicrotask, then, uncurry } from "./intrinsics.mjs";
+import { KeptMap, KeptWeakMap, newAbortController, now, push, queueMicrotask, then, uncurry } from "./intrinsics.mjs";
 import { Converted, notDataKind, toJSON } from "./tojson.mjs";
 
 // How a call ended, as the core reads it (wasm/toolcall.go).
 export const REPLY = Object.freeze({
     ok: 0, // payload: the result's JSON text, or undefined (no value); warnings: a JSON array of strings, or undefined
     threw: 1, // payload: what execute threw or rejected with, or what its value failed (settleValue, the core's check); warnings: the characters cut off its message (cutThrown), or undefined
-    validationThrew: 2, // payload: what the schema's validation threw or rejected with
-    rejected: 3, // payload: the schema's message
+    validationThrew: 2, // payload: what the schema's validation threw or rejected with; warnings: as threw's
+    rejected: 3, // payload: the schema's message; warnings: as threw's
     badInput: 4, // payload: what JSON.parse threw
     checked: 5, // as ok, the result being the one the core's check took (no payload)
 });
@@ -131,25 +131,44 @@ function fits(c, name, memoryLimitMB) {
 // characters (toolcall.go maxReasonChars), and how many more there were.
 const THROWN_KEPT = 4096;
 
+// Errors a worker rebuilt from what the page cut (worker.mjs): the
+// characters the page dropped.
+/** @type {WeakMap<object, number>} */
+const cutOnPage = new KeptWeakMap();
+
 /**
- * What a tool threw, as the core reads it (jsbridge.ErrorFromJS: an
- * Error's name and message, a string itself), with a message longer than
- * THROWN_KEPT cut to that and the count of characters dropped: copied in
- * whole, a message of 90 million characters grew the core's WebAssembly
- * memory, which never shrinks, by 260 MB, to show 1,000 of them. A name
- * that long is dropped (the core shows none). Anything else is left to
- * the core as it is.
+ * err, a worker's rebuilt error, with the count of characters the page cut
+ * off its message (cutThrown there), if it cut any.
+ * @param {Error} err
+ * @param {unknown} dropped
+ */
+export function cutBefore(err, dropped) {
+    if (typeof dropped === "number") cutOnPage.set(err, dropped);
+    return err;
+}
+
+/**
+ * What a tool or its input schema's validation threw, as the core reads
+ * it (jsbridge.ErrorFromJS: an object's name and message, a string
+ * itself), with a message longer than THROWN_KEPT cut to that and the
+ * count of characters dropped: copied in whole, a message of 90 million
+ * characters grew the core's WebAssembly memory, which never shrinks, by
+ * 260 MB, to show 1,000 of them; posted to a worker whole, it was a copy
+ * of as many in its heap. A name that long is dropped (the core shows
+ * none). Anything else is left to the core as it is.
  * @param {unknown} err
  * @returns {[unknown, number | undefined]} the error to send, and the characters dropped
  */
-function cutThrown(err) {
+export function cutThrown(err) {
+    const already = cutOnPage.get(/** @type {object} */ (err));
+    if (already !== undefined) return [err, already];
     let message;
     let name;
     try {
         if (typeof err === "string") message = err;
-        else if (err instanceof Error) {
-            message = err.message;
-            name = err.name;
+        else if (err !== null && (typeof err === "object" || typeof err === "function")) {
+            message = /** @type {any} */ (err).message;
+            name = /** @type {any} */ (err).name;
         }
     } catch {
         return [err, undefined];
@@ -261,10 +280,11 @@ export function pageCaller(reply) {
         if (batch.length === 0) queueMicrotask(flush);
         push(batch, id, 3, kind, payload, warnings);
     };
-    /** @param {number} id @param {unknown} err */
-    const threw = (id, err) => {
-        const [sent, dropped] = cutThrown(err);
-        done(id, REPLY.threw, sent, dropped);
+    /** @param {number} id @param {unknown} err @param {number} [kind] */
+    const threw = (id, err, kind = REPLY.threw) => {
+        // By index: the page's Array iterator may be broken.
+        const cut = cutThrown(err);
+        done(id, kind, cut[0], cut[1]);
     };
     /**
      * @param {number} id
@@ -300,11 +320,12 @@ export function pageCaller(reply) {
                 r = await validate(input);
             } catch (err) {
                 inputRefused(context, name, input, validationFailed(name, describeError(err)), t0);
-                return done(id, REPLY.validationThrew, err);
+                return threw(id, err, REPLY.validationThrew);
             }
             if (!r || !r.ok) {
-                inputRefused(context, name, input, inputRejected(name, String(r && r.message)), t0);
-                return done(id, REPLY.rejected, String(r && r.message));
+                const message = String(r && r.message);
+                inputRefused(context, name, input, inputRejected(name, message), t0);
+                return threw(id, message, REPLY.rejected);
             }
             if (!live.has(id)) return; // the run ended meanwhile: execute never starts
         }

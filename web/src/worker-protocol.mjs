@@ -11,7 +11,7 @@ import { describeError, report, thrownByTool } from "./env.mjs";
 import { keptReflect, newAbortController, objectKeys, then } from "./intrinsics.mjs";
 import { callTool, consoleLine, inputRefused, now, refusedCall, runOf } from "./runs.mjs";
 import { askInterceptor } from "./page-hooks.mjs";
-import { inputRejected, settleValue, validationFailed } from "./call.mjs";
+import { cutThrown, inputRejected, settleValue, validationFailed } from "./call.mjs";
 import { inputValidator, outputCheck } from "./worker-tools.mjs";
 import { decisionToWire, errorFields, rebuildError } from "./worker-wire.mjs";
 import { ownTools, watchOverrun } from "./worker-engine.mjs";
@@ -206,7 +206,13 @@ export async function answer(h, m) {
         if (!replied) reply({ ok: true, json: value.json, warnings: value.warnings });
     } catch (err) {
         // An answer already sent (its check failed) is not answered twice.
-        if (!replied) reply({ ok: false, error: errorFields(err) });
+        // A tool's long message is cut here, as the calling thread's caller
+        // cuts it (call.mjs cutThrown), not once it is in the worker's heap;
+        // an interceptor's goes whole, as it does into the core in-thread.
+        // (By index: the page's Array iterator may be broken.)
+        if (replied) return;
+        const cut = m.kind === "intercept" ? [err] : cutThrown(err);
+        reply({ ok: false, error: errorFields(cut[0]), dropped: cut[1] });
     }
 }
 

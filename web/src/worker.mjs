@@ -18,7 +18,7 @@ import { loadQuickJS } from "./wasm-load.mjs";
 import { runInCore } from "./runs.mjs";
 import { goSession } from "./go-session.mjs";
 import { Converted } from "./tojson.mjs";
-import { LIMIT } from "./call.mjs";
+import { LIMIT, cutBefore } from "./call.mjs";
 import { warmUp } from "./warm-up.mjs";
 import { decisionFromWire, restoreStandIns } from "./worker-wire.mjs";
 
@@ -382,7 +382,7 @@ const handlers = {
             if (m.verdict) converted.verdict = (/** @type {string} */ why) => port.post({ t: "verdict", cid: m.cid, why });
             c.resolve(converted);
         } else if (m.ok) c.resolve("decision" in m ? decisionFromWire(m.decision) : m.value);
-        else c.reject(toError(m.error));
+        else c.reject(cutBefore(toError(m.error), m.dropped));
     },
     dispose() {
         for (const rid of runs.keys()) abortRun(rid);

@@ -148,6 +148,7 @@ describe("pageCaller", () => {
     test("a thrown message longer than the core shows is cut, with the count of what was cut", async () => {
         const short = new Error("short");
         const longName = Object.assign(new Error("m"), { name: "N".repeat(5000) });
+        const shortObject = { message: "m" };
         for (const [what, thrown, want] of [
             ["a short message: the error itself", short, [short, undefined]],
             ["a long message", new Error("<".repeat(9e6)), ["<".repeat(4096), 9e6 - 4096]],
@@ -156,14 +157,31 @@ describe("pageCaller", () => {
             ["a pair across the cut", new Error(`${"😀".repeat(2047)}x😀${"😀".repeat(10)}`), [`${"😀".repeat(2047)}x`, 11]],
             ["astral characters counted as the core counts them", new Error("😀".repeat(3000)), ["😀".repeat(2048), 952]],
             ["a long name: dropped, the message kept", longName, ["m", undefined]],
+            // The core reads an object's message as an Error's (jsbridge.ErrorFromJS).
+            ["an object's long message", { name: "E", message: "<".repeat(5000) }, ["<".repeat(4096), 904]],
+            ["an object's short message: the object itself", shortObject, [shortObject, undefined]],
         ]) {
             const c = caller();
             c.call(5, [() => { throw thrown; }], [undefined], 0, "t.x", "{}", 0);
             const [, kind, payload, dropped] = await c.next();
             assert.equal(kind, REPLY.threw, what);
-            if (want[0] instanceof Error) assert.equal(payload, want[0], what);
+            if (typeof want[0] === "object") assert.equal(payload, want[0], what);
             else assert.deepEqual([payload.name, payload.message], ["Error", want[0]], what);
             assert.equal(dropped, want[1], what);
+        }
+    });
+
+    // The same cut for what the input schema's own check threw, and for
+    // its message of a refusal: the core words both after the tool's name.
+    test("a long message of the input schema's check is cut, with the count of what was cut", async () => {
+        for (const [what, validate, kind] of [
+            ["a throw", () => { throw new Error("<".repeat(5000)); }, REPLY.validationThrew],
+            ["a refusal", () => ({ ok: false, message: "<".repeat(5000) }), REPLY.rejected],
+        ]) {
+            const c = caller();
+            c.call(6, [() => assert.fail("execute ran")], [[validate]], 0, "t.x", "{}", 0);
+            const [, k, payload, dropped] = await c.next();
+            assert.deepEqual([k, payload.message, dropped], [kind, "<".repeat(4096), 904], what);
         }
     });
 

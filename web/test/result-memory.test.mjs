@@ -11,6 +11,7 @@
 // one copy, and one more while its input schema's validation decodes it.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
+import { MessagePort } from "node:worker_threads";
 import { goMemoryBytes } from "./fixtures/go-memory.mjs";
 import { goMemoryOfWorker, loadThreadFactory, loadWorkerFactory } from "./core-bundle.mjs";
 import { assetPath, run, tool } from "./helpers.mjs";
@@ -32,6 +33,10 @@ const SIZE = 128 << 20; // characters of the tool's string
 const TOO_LARGE = `tool t.big returned ${SIZE + 2} characters of JSON, more than the run's memory limit (16 MB) can hold: ask it for less (a page, a filter), if its input allows`;
 const THROWN = 9e7; // characters of the tool's message
 const CUT = `${"<".repeat(1000)}… [${THROWN - 1000} more characters]`;
+/** The core's message for `what` followed by a cut message of THROWN characters. @param {string} what */
+const cutAfter = (what) => `${what}${"<".repeat(1000 - what.length)}… [${what.length + THROWN - 1000} more characters]`;
+/** A Standard Schema of any object whose own check is validate. @param {(input: unknown) => unknown} validate */
+const checked = (validate) => ({ "~standard": { version: 1, vendor: "test", validate, jsonSchema: { input: () => ({ type: "object" }) } } });
 
 const rows = [
     {
@@ -49,7 +54,34 @@ const rows = [
         size: THROWN,
         message: CUT,
     },
+    {
+        what: "a thrown object's message of 90 million characters is cut",
+        tool: tool("t.big", () => { throw { message: "<".repeat(THROWN) }; }),
+        size: THROWN,
+        message: CUT,
+    },
+    {
+        what: "a message of 90 million characters the input schema's check threw is cut",
+        tool: tool("t.big", () => "never", { inputSchema: checked(() => { throw new Error("<".repeat(THROWN)); }) }),
+        size: THROWN,
+        message: cutAfter("t.big: the input schema's validation failed: "),
+    },
+    {
+        what: "a refusal of 90 million characters by the input schema's check is cut",
+        tool: tool("t.big", () => "never", { inputSchema: checked(() => ({ issues: [{ message: "<".repeat(THROWN) }] })) }),
+        size: THROWN,
+        message: cutAfter("t.big: input rejected by its schema: "),
+    },
 ];
+
+// The longest error message the page posted to a worker in a tool's
+// answer (this thread is the page; a worker's own posts are not seen).
+let posted = 0;
+const postMessage = MessagePort.prototype.postMessage;
+MessagePort.prototype.postMessage = function (/** @type {any} */ m, /** @type {any[]} */ ...rest) {
+    if (m && m.t === "reply" && m.error && typeof m.error.message === "string") posted = Math.max(posted, m.error.message.length);
+    return Reflect.apply(postMessage, this, [m, ...rest]);
+};
 
 /**
  * @param {string} mode
@@ -63,6 +95,7 @@ async function withoutGrowth(mode, factory, goMemory, row) {
         const s = api.createSession();
         assert.equal((await run(s, "return (await tools.t.small({})).length")).result, 1000);
         const before = await goMemory();
+        posted = 0;
         /** @type {any[]} */
         const events = [];
         const r = await run(s, "try { await tools.t.big({}); return 'no error' } catch (e) { return e.name + ': ' + e.message }", {
@@ -71,6 +104,9 @@ async function withoutGrowth(mode, factory, goMemory, row) {
         const grown = (await goMemory()) - before;
         console.log(`${mode}, ${row.what}: the Go core's memory ${before} bytes before the call, grown by ${grown}`);
         assert.ok(grown < row.size / 8, `${mode}: the Go core's memory grew by ${grown} bytes for ${row.size} characters it took none of`);
+        // Cut before it crosses to a worker, not after: the worker's heap
+        // took the whole message (the tool's call cut it there).
+        assert.ok(posted <= 4096, `${mode}: the page posted a message of ${posted} characters to the worker`);
         assert.equal(r.result, `ToolError: ${row.message}`, JSON.stringify(r.error));
         assert.deepEqual(
             r.toolCalls.map((/** @type {any} */ c) => [c.name, c.allowed, c.ok, c.reason]),
