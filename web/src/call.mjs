@@ -9,7 +9,7 @@
 import { describeError } from "./env.mjs";
 import { inputRefused } from "./runs.mjs";
 import { KeptMap, KeptWeakMap, newAbortController, now, push, queueMicrotask, then, uncurry } from "./intrinsics.mjs";
-import { Converted, notDataKind, toJSON } from "./tojson.mjs";
+import { Converted, charCodeAt, cutText, notDataKind, toJSON } from "./tojson.mjs";
 
 // How a call ended, as the core reads it (wasm/toolcall.go).
 export const REPLY = Object.freeze({
@@ -82,8 +82,6 @@ function convertValue(v, name, memoryLimitMB) {
 
 // Builtins as they were at load: a page's String.prototype.charCodeAt or
 // RegExp.prototype.exec must not change how a text is counted or cut.
-const charCodeAt = uncurry(String.prototype.charCodeAt);
-const stringSlice = uncurry(String.prototype.slice);
 const regExpExec = uncurry(RegExp.prototype.exec);
 const SURROGATE = /[\ud800-\udfff]/;
 
@@ -175,9 +173,8 @@ export function cutThrown(err) {
     }
     if (typeof message !== "string") return [err, undefined];
     if (message.length <= THROWN_KEPT) return [typeof name === "string" && name.length > THROWN_KEPT ? new Error(message) : err, undefined];
-    const hi = charCodeAt(message, THROWN_KEPT - 1);
-    const end = hi >= 0xd800 && hi < 0xdc00 ? THROWN_KEPT - 1 : THROWN_KEPT; // a pair stays whole
-    return [new Error(stringSlice(message, 0, end)), codePoints(message, end)];
+    const kept = cutText(message, THROWN_KEPT);
+    return [new Error(kept), codePoints(message, kept.length)];
 }
 
 /**

@@ -5,7 +5,7 @@
 // under `label` ("tools.orders.search result.rows[2].tags"), and the core
 // adds the reports to the run's logs as warnings.
 
-import { forEachEntry } from "./intrinsics.mjs";
+import { forEachEntry, uncurry } from "./intrinsics.mjs";
 
 const ident = /^[A-Za-z_$][\w$]*$/;
 
@@ -35,6 +35,28 @@ export const countMore = (n, one, many) => `${n} more ${n === 1 ? one : many}`;
 // The deepest JSON the sandbox reads: its JSON.parse refuses a text that
 // nests more than this (prelude/api.js).
 const MAX_DEPTH = 1000;
+
+// Builtins as they were at load: a page's String.prototype.charCodeAt or
+// slice must not change where a text is cut.
+export const charCodeAt = uncurry(String.prototype.charCodeAt);
+const stringSlice = uncurry(String.prototype.slice);
+
+/**
+ * text's first n UTF-16 units (n > 0), or one fewer where the cut would
+ * split a surrogate pair.
+ * @param {string} text @param {number} n
+ */
+export function cutText(text, n) {
+    if (text.length <= n) return text;
+    const hi = charCodeAt(text, n - 1);
+    return stringSlice(text, 0, hi >= 0xd800 && hi < 0xdc00 ? n - 1 : n);
+}
+
+// The most of a report the core is given: it keeps 2,000 bytes of a log
+// line (execute.go maxLogEntryChars), fewer than the UTF-8 of this many
+// UTF-16 units has, so that what it keeps is the same. A key of 50 million
+// characters in a tool's result was quoted whole in each report under it.
+const REPORT_KEPT = 4096;
 
 /** @param {string} path @param {number} length */
 export const arrayTooLong = (path, length) =>
@@ -144,25 +166,29 @@ export function toJSON(value, label) {
     /** @type {unknown[]} what each object of st was, when a rule converted it */
     const was = [];
     let n = 0; // st[n - 1] is the holder; 0: the root's, JSON's wrapper
-    /** @param {object} h @param {string} k */
-    const seg = (h, k) => (Array.isArray(h) ? `[${k}]` : ident.test(k) ? `.${k}` : `[${stringify(k)}]`);
-    /** @param {string} k the key of the value at hand in its holder @returns {string} */
-    const pathOf = (k) => {
+    /** @param {object} h @param {string} k @param {number} most */
+    const seg = (h, k, most) => (Array.isArray(h) ? `[${k}]` : ident.test(k) ? `.${cutText(k, most)}` : `[${stringify(cutText(k, most))}]`);
+    /**
+     * @param {string} k the key of the value at hand in its holder
+     * @param {number} [most] the characters of a report that count: a longer path is cut past them
+     * @returns {string}
+     */
+    const pathOf = (k, most = Infinity) => {
         if (n === 0) return label;
         let p = label;
-        for (let i = 1; i < n; i++) p += seg(st[i - 1], ks[i]);
-        return p + seg(st[n - 1], k);
+        for (let i = 1; i <= n && p.length <= most; i++) p += seg(st[i - 1], i < n ? ks[i] : k, most);
+        return p;
     };
     /** @type {string[]} */
     const warnings = [];
     let more = 0;
     /** @param {string | (() => string)} path @param {string} what */
     const add = (path, what) => {
-        if (warnings.length < 20) warnings.push(`${typeof path === "string" ? path : path()}: ${what}`);
+        if (warnings.length < 20) warnings.push(cutText(`${typeof path === "string" ? path : path()}: ${what}`, REPORT_KEPT));
         else more++;
     };
     /** @param {string} k the key of the value at hand @param {string} what */
-    const note = (k, what) => add(() => pathOf(k), what);
+    const note = (k, what) => add(() => pathOf(k, REPORT_KEPT), what);
     // Objects of a class that no rule converts and JSON reads as they are:
     // those that turn out to have no own properties JSON reads (a fetch
     // Response, Headers, a DOM node, a class whose data is in getters)
@@ -269,7 +295,7 @@ export function toJSON(value, label) {
                     out = null;
                     note(k, "an async iterator, which is not data: converted to null (to return its values, collect them: for await (const x of it) list.push(x))");
                 } else if (!(v instanceof String || v instanceof Number || v instanceof Boolean)) {
-                    opaque.set(v, pathOf(k));
+                    opaque.set(v, pathOf(k, REPORT_KEPT));
                 }
             }
         }

@@ -157,10 +157,51 @@ async function inputGrowth(mode, factory, goMemory) {
     }
 }
 
-test("in-thread: a program's input to a page tool is in the Go core once, and once more for its validation", { timeout: 300_000 }, async () => {
-    const first = goMemoryBytes().length;
-    await inputGrowth("in-thread", thread.threadFactory, async () => goMemoryBytes()[first]);
-});
-test("worker: a program's input to a page tool is in the worker's Go core once, and once more for its validation", { timeout: 300_000 }, async () => {
-    await inputGrowth("worker", worker.workerFactory, goMemoryOfWorker);
-});
+/**
+ * measure in each mode, given its factory and its Go core's memory.
+ * @param {string} what
+ * @param {(mode: string, factory: (config: any) => Promise<any>, goMemory: () => Promise<number>) => Promise<void>} measure
+ */
+function inBothModes(what, measure) {
+    test(`in-thread: ${what}`, { timeout: 300_000 }, async () => {
+        const first = goMemoryBytes().length;
+        await measure("in-thread", thread.threadFactory, async () => goMemoryBytes()[first]);
+    });
+    test(`worker: ${what}`, { timeout: 300_000 }, () => measure("worker", worker.workerFactory, goMemoryOfWorker));
+}
+
+inBothModes("a program's input to a page tool is in the Go core once, and once more for its validation", inputGrowth);
+
+const KEY = 5e6; // characters of a key in a tool's result
+const MAPS = 20; // values under it that convert, each with its report
+
+/**
+ * @param {string} mode
+ * @param {(config: any) => Promise<any>} factory
+ * @param {() => Promise<number>} goMemory the byte length of the factory's Go core's memory
+ */
+async function reportGrowth(mode, factory, goMemory) {
+    const key = "k".repeat(KEY);
+    const result = () => ({ [key]: Array.from({ length: MAPS }, () => new Map([["a", 1]])) });
+    const api = await factory({ wasmLocation: assetPath, memoryLimit: 16, timeout: 120_000, tools: [tool("t.keys", result), tool("t.small", () => "x".repeat(1000))] });
+    try {
+        const s = api.createSession();
+        assert.equal((await run(s, "return (await tools.t.small({})).length")).result, 1000);
+        const before = await goMemory();
+        const r = await run(s, "const r = await tools.t.keys({}); return Object.keys(r)[0].length");
+        const grown = (await goMemory()) - before;
+        console.log(`${mode}, ${MAPS} reports under a key of ${KEY} characters: the Go core's memory ${before} bytes before the call, grown by ${grown}`);
+        assert.equal(r.result, KEY, JSON.stringify(r.error));
+        // Each report was the whole key, of which a log line keeps 2,000
+        // bytes (the mark, 3 of them, included).
+        const line = `tools.t.keys result.${key}[0]: a Map, converted to an object`;
+        assert.equal(r.logs[0].message, `${line.slice(0, 1997)}…`);
+        // The result is in it a few times over (3.4 times its key); the
+        // reports were 40 times more.
+        assert.ok(grown < 8 * KEY, `${mode}: the Go core's memory grew by ${grown} bytes for a result of ${KEY} characters and ${MAPS} reports`);
+    } finally {
+        api.dispose();
+    }
+}
+
+inBothModes("a tool result's reports are cut to what a log line keeps before the Go core takes them in", reportGrowth);

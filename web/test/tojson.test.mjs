@@ -127,6 +127,28 @@ test("toJSON: past 20 conversions the rest are counted, one in the singular", ()
     }
 });
 
+// The core keeps 2,000 bytes of a report (a log line): a report is cut to
+// 4,096 characters, the same as the whole one that far, before the core
+// takes it in (a key of millions of characters was quoted whole in each).
+test("toJSON: a report under a long key is cut to 4,096 characters, as the whole report begins", () => {
+    const pair = "😀";
+    for (const [what, key] of [
+        ["a key JSON quotes", `${"a".repeat(5000)} b`],
+        ["a name that is an identifier", "a".repeat(9000)],
+        ["a key whose first 4,096 characters are an identifier", `${"a".repeat(5000)}-`],
+        ["a pair across the cut", `${"x".repeat(4095 - "r.".length)}${pair.repeat(10)}`],
+        ["keys under keys", "k".repeat(3000)],
+    ]) {
+        const value = { [key]: { [key]: { [key]: new Map() } } };
+        const whole = `r${[key, key, key].map((k) => (/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`)).join("")}: a Map, converted to an object`;
+        const { warnings } = toJSON(value, "r");
+        assert.equal(warnings.length, 1, what);
+        const [report] = warnings;
+        assert.ok(report.length === 4096 || (report.length === 4095 && report.endsWith("x")), `${what}: ${report.length} characters`);
+        assert.equal(report, whole.slice(0, report.length), what);
+    }
+});
+
 test("notDataKind: a function, a Symbol or a BigInt as the value itself, nothing else (not inside, not a boxed one)", () => {
     const cases = [
         [() => 1, "function"],
