@@ -887,8 +887,8 @@ func TestHostileToolInputsHeld(t *testing.T) {
 			res := exec(t, s, fmt.Sprintf(`const s = "x".repeat(6e6), held = [];
 				for (let i = 0; i < 8; i++) held.push(tools.t.hold({ s }));
 				const refused = await Promise.allSettled(held.slice(%d));
-				return refused.map((r) => r.status + " " + r.reason.name + " " + /pass the run's memory limit \(32 MB\)/.test(r.reason.message) + " " + r.reason.message.includes(%q))`, tc.fit, tc.counted), nil)
-			want := "[" + strings.TrimSuffix(strings.Repeat(`"rejected RangeError true true",`, 8-tc.fit), ",") + "]"
+				return refused.map((r) => r.status + " " + r.reason.name + " " + (r.reason instanceof RangeError) + " " + /pass the run's memory limit \(32 MB\)/.test(r.reason.message) + " " + r.reason.message.includes(%q))`, tc.fit, tc.counted), nil)
+			want := "[" + strings.TrimSuffix(strings.Repeat(`"rejected RangeError true true true",`, 8-tc.fit), ",") + "]"
 			if !res.OK || string(res.Result) != want {
 				t.Fatalf("in parallel: got %s %+v, want %s", res.Result, res.Error, want)
 			}

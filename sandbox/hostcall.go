@@ -327,13 +327,33 @@ func (r *run) rethrow(exc ffi.Value) ffi.Value {
 	return t
 }
 
-// newError returns an owned Error object for err.
+// newError returns an owned Error object for err. A TypeError or
+// RangeError is made by the context's own class, captured before the
+// program ran (captureBody): code written for V8 tests e instanceof
+// TypeError, which an Error named so failed.
 func (r *run) newError(err error) ffi.Value {
 	q, ctx := r.q, r.ctx
 	name, msg := "Error", err.Error()
 	var je *JSError
 	if errors.As(err, &je) {
 		name, msg = je.Name, je.Message
+	}
+	i := uint32(0)
+	switch name {
+	case "TypeError":
+		i = 9
+	case "RangeError":
+		i = 10
+	}
+	if i > 0 && r.helpers != 0 {
+		ctor, m := q.GetIndex(ctx, r.helpers.Const(), i), q.NewString(ctx, msg)
+		e, exc := q.Call(ctx, ctor.Const(), q.Undefined.Const(), m.Const())
+		q.FreeValue(ctx, ctor)
+		q.FreeValue(ctx, m)
+		if exc == 0 {
+			return e
+		}
+		q.FreeValue(ctx, exc)
 	}
 	e := q.NewError(ctx)
 	for _, kv := range [][2]string{{"message", msg}, {"name", name}} {

@@ -36,8 +36,9 @@ const enginePrelude = "(" + helpersJS + ")((() => {\n" + captureBody + "})())"
 // defined as 0 first (defineProperty: no setter of Array.prototype runs),
 // so that reading it finds an own property and runs no code. The promise stays native, so awaiting it stays on
 // the fast path. helpersJS reads no global: it runs after the program has
-// started.
-const captureBody = "return [JSON.stringify, JSON.parse, eval, Object.getPrototypeOf, Object.prototype, Array.isArray, Promise, Object.defineProperty, []];\n"
+// started. TypeError and RangeError (indices 9 and 10) make the host's
+// errors of those names (newError).
+const captureBody = "return [JSON.stringify, JSON.parse, eval, Object.getPrototypeOf, Object.prototype, Array.isArray, Promise, Object.defineProperty, [], TypeError, RangeError];\n"
 
 const helpersJS = `(c) => {
 const S = c[0], rep = (k, v) => typeof v === "bigint" ? v.toString() : v;
@@ -134,12 +135,12 @@ func (r *run) setup(p Program) error {
 // The setup of a run with Program.Hidden, called with the prelude's
 // function and then the host functions: it applies the prelude and returns
 // the captures. With NativeParse, the context's own JSON.parse is taken
-// before the prelude can replace it, and put after the captures (index 9).
+// before the prelude can replace it, and put after the captures (index 11).
 // Both are among the sandbox's precompiled sources and the prelude among
 // the image's (hiddenPrelude): a run on an image compiles none of them.
 const (
 	hiddenSetupJS      = "(prelude, ...host) => {\nprelude(...host);\n" + captureBody + "}"
-	hiddenParseSetupJS = "(prelude, ...host) => {\nconst parse = JSON.parse;\nprelude(...host);\nconst c = (() => {\n" + captureBody + "})();\nc[9] = parse;\nreturn c;\n}"
+	hiddenParseSetupJS = "(prelude, ...host) => {\nconst parse = JSON.parse;\nprelude(...host);\nconst c = (() => {\n" + captureBody + "})();\nc[11] = parse;\nreturn c;\n}"
 )
 
 // preludeFile is the file name of the prelude and the setup in stacks.
@@ -191,7 +192,7 @@ func (r *run) loadHelpers() (exc ffi.Value) {
 	if r.parse == 0 {
 		r.parse = q.GetIndex(ctx, h, 1)
 		if r.parseOK != nil {
-			r.nativeParse = q.GetIndex(ctx, h, 9)
+			r.nativeParse = q.GetIndex(ctx, h, 11)
 		}
 		if len(r.funcs) > 0 {
 			r.eval = q.GetIndex(ctx, h, 2)

@@ -109,6 +109,21 @@ func testHostFuncs(t *testing.T, e *sandbox.Engine) {
 			t.Fatalf("got %s %v, want %s", res.Value, res.Error, want)
 		}
 	})
+	t.Run("TypeAndRangeErrorsAreTheClasses", func(t *testing.T) {
+		// A host's TypeError or RangeError is an instance of the context's
+		// own class, the one the program found, whatever it put in its place.
+		refuse := func(name string) sandbox.Func {
+			return sandbox.Func{Async: func(context.Context, []json.RawMessage) (json.RawMessage, error) {
+				return nil, &sandbox.JSError{Name: name, Message: "refused"}
+			}}
+		}
+		funcs := map[string]sandbox.Func{"typeErr": refuse("TypeError"), "rangeErr": refuse("RangeError"), "toolErr": refuse("ToolError")}
+		code := "const T = TypeError, R = RangeError;\nglobalThis.TypeError = globalThis.RangeError = class {};\nconst c = async (f) => { try { await f() } catch (e) { return [e instanceof T, e instanceof R, e.constructor === Error, e.name, e.message] } };\nreturn [await c(typeErr), await c(rangeErr), await c(toolErr)]"
+		res := run(t, e, sandbox.Program{Code: code, Funcs: funcs})
+		if want := `[[true,false,false,"TypeError","refused"],[false,true,false,"RangeError","refused"],[false,false,true,"ToolError","refused"]]`; res.Error != nil || string(res.Value) != want {
+			t.Fatalf("got %s %v, want %s", res.Value, res.Error, want)
+		}
+	})
 	t.Run("PromiseAll100Concurrent", func(t *testing.T) {
 		// Every call waits until all 100 have started: this only finishes if
 		// the calls really run concurrently.

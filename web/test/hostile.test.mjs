@@ -552,8 +552,8 @@ describe("escape attempts", () => {
     test("a tool name must be a string", async (t) => {
         const ran = [];
         const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.echo", (i) => ran.push(i))] });
-        const r = await run(api.createSession(), "const m = []; for (const n of [{ toString() { return 't.echo' } }, null, 5]) { try { await tool_call(n, {}) } catch (e) { m.push(e.name + ': ' + e.message) } } return m");
-        assert.deepEqual(r.result, Array(3).fill("TypeError: tool_call: the tool name must be a string"));
+        const r = await run(api.createSession(), "const m = []; for (const n of [{ toString() { return 't.echo' } }, null, 5]) { try { await tool_call(n, {}) } catch (e) { m.push((e instanceof TypeError) + ' ' + e.name + ': ' + e.message) } } return m");
+        assert.deepEqual(r.result, Array(3).fill("true TypeError: tool_call: the tool name must be a string"));
         assert.deepEqual(ran, []);
     });
     test("nothing a run scheduled starts after its end (timers, intervals, finalizers, jobs, getters of its result or error)", async (t) => {
