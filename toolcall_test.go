@@ -410,6 +410,11 @@ func TestToolInputCircular(t *testing.T) {
 		{"a getter's own stringify", `try { await tools.t.x({ get a() { return JSON.stringify(o) } }) } catch (e) { return e.name + ": " + e.message }`,
 			`"TypeError: circular reference"`, ""},
 		{"an object twice, not inside itself", `const n = { n: 1 }; return await tools.t.x({ a: n, b: [n, n] })`, `1`, "ok"},
+		// A Map or Set converts anew each time it is met: its cycle was a
+		// bare synchronous "TypeError: circular reference", with no record.
+		{"through a Map that holds itself", `const m = new Map(); m.set("m", m); try { await tools.t.x({ m }) } catch (e) { return (e instanceof TypeError) + " " + e.message }`, `"true ` + msg + `"`, reason},
+		{"through a Set, deep inside", `const s = new Set(); s.add({ list: [s] }); return await tools.t.x({ s }).catch((e) => e.message)`, `"` + msg + `"`, reason},
+		{"a Map twice, not inside itself", `const m = new Map([["a", 1]]); return await tools.t.x({ a: m, b: [m, { m }] })`, `1`, "ok"},
 	}, "await tools.t.x(o)", "TypeError", msg, reason)
 }
 

@@ -218,8 +218,11 @@ const rep = function (k, v) {
   while (n && st[n - 1] !== this) n--;
   // A converted value is a new object each time JSON meets it, so JSON
   // cannot see a cycle through one (a Map or Set that holds itself): it
-  // nested it 1,000 levels deep, and said so.
-  if (typeof v === "object") for (let i = 0; i < n; i++) if (was[i] === v) throw new TypeError("circular reference");
+  // nested it 1,000 levels deep, and said so. Met again inside itself, it
+  // is handed back as the object it became, which JSON is writing: JSON
+  // finds the cycle as it finds a plain object's, and a tool input's is
+  // refused as one (prelude/deepinput.js).
+  if (typeof v === "object") for (let i = 0; i < n; i++) if (was[i] === v) return st[i];
   if (!fx) fx = (conv || (conv = (typeof src === "function" ? src : ev(src))(S, isArr)))();
   const out = fx[0](v, this, k, st, ks, n, name);
   if (out !== null && typeof out === "object") { st[n] = out; was[n] = v; ks[n++] = k; }

@@ -252,15 +252,18 @@ describe("resource attacks end as the API says, and the next run works", () => {
     });
     // A Map or Set converts to a new object each time JSON meets it, so a
     // cycle through one was nested 1,000 levels deep (seconds of work)
-    // and reported as too deep, or timed out.
+    // and reported as too deep, or timed out. In a tool's input it was
+    // then a bare synchronous "TypeError: circular reference", naming no
+    // tool, with no record: now it is refused as an object's cycle is.
     test("a Map or Set that holds itself, as the result or in a tool's input: a circular reference, and no call", async (t) => {
         let ran = 0;
         const api = await withFactory(t, { wasmLocation: assetPath, timeout: 10000, tools: [tool("t.x", () => ++ran)] });
         const s = api.createSession();
         const result = await run(s, "const m = new Map(); m.set('self', m); return m");
         assert.deepEqual([result.error?.code, result.error?.message], ["RESULT_NOT_SERIALIZABLE", "the result cannot be converted to JSON: circular reference"]);
-        const input = await run(s, "const st = new Set(); st.add({ list: [st] }); try { await tools.t.x({ st }) } catch (e) { return e.name + ': ' + e.message }");
-        assert.equal(input.result, "TypeError: circular reference", JSON.stringify(input.error));
+        const input = await run(s, "const st = new Set(); st.add({ list: [st] }); let p; try { p = tools.t.x({ st }) } catch (e) { return 'thrown: ' + e.message } try { await p } catch (e) { return (e instanceof TypeError) + ' ' + e.message }");
+        assert.equal(input.result, "true tool_call t.x: its input is circular (an object in it refers to itself), which JSON cannot write; pass data without cycles", JSON.stringify(input.error));
+        assert.deepEqual(input.toolCalls.map((c) => [c.name, c.ok, c.reason]), [["t.x", false, "input circular: an object in it refers to itself"]]);
         const twice = await run(s, "const m = new Map([['a', 1]]); return [m, { x: m }]");
         assert.deepEqual(twice.result, [{ a: 1 }, { x: { a: 1 } }]);
         assert.equal(ran, 0);
