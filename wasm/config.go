@@ -58,7 +58,7 @@ func optPositive(obj Value, field, path string, integer bool) (float64, error) {
 		// finite (no limit is unbounded), which the message says.
 		return 0, typeErrorf("%s: expected a finite %s, got %s", path, kind[2:], describe(v))
 	}
-	if f <= 0 || (integer && (f != math.Trunc(f) || f > 1<<53)) {
+	if f <= 0 || integer && f != math.Trunc(f) {
 		return 0, typeErrorf("%s: expected %s, got %s", path, kind, describe(v))
 	}
 	return f, nil
@@ -139,9 +139,23 @@ var jsConfigFields = map[string]string{
 	"Search.Timeout":       "config.search.timeout",
 }
 
-// pageMs holds, by codemode's field name, the milliseconds the page wrote
-// for a duration no time.Duration holds as written (msDuration).
+// pageMs holds, by codemode's field name, the number the page wrote for a
+// duration no time.Duration holds as written (msDuration), or for an
+// integer past 2^53 (pageInt).
 type pageMs map[string]float64
+
+// pageInt is a page's (finite, positive) integer as the int whose bounds
+// codemode checks. Past 2^53 it is 2^53, past every bound, and the page's
+// number is kept in wrote for the message to quote, with the bounds:
+// memoryLimit: 1e300 read "expected a positive integer, got the number
+// 1e+300".
+func pageInt(f float64, field string, wrote pageMs) int {
+	if f > 1<<53 {
+		wrote[field] = f
+		return 1 << 53
+	}
+	return int(f)
+}
 
 // msDuration is a page's (finite, positive) milliseconds as the Duration
 // whose bounds codemode checks. Past what a Duration holds (about 292
@@ -174,9 +188,12 @@ func jsConfigError(err error, wrote pageMs) error {
 			field = "config." + ce.Field
 		}
 		problem := ce.Problem
-		if ms, ok := wrote[ce.Field]; ok {
+		if n, ok := wrote[ce.Field]; ok {
 			if i := strings.LastIndex(problem, ", got "); i >= 0 {
-				problem = problem[:i] + ", got " + strconv.FormatFloat(ms, 'g', -1, 64) + " ms"
+				problem = problem[:i] + ", got " + strconv.FormatFloat(n, 'g', -1, 64)
+				if strings.HasSuffix(ce.Field, "Timeout") {
+					problem += " ms"
+				}
 			}
 		}
 		return typeErrorf("%s: %s", field, problem)
@@ -207,17 +224,17 @@ func parseConfig(c Value, f *factory, wrote pageMs) (codemode.Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	cfg.MemoryLimitMB = int(mem)
+	cfg.MemoryLimitMB = pageInt(mem, "MemoryLimitMB", wrote)
 	calls, err := optPositive(c, "maxToolCalls", "config.maxToolCalls", true)
 	if err != nil {
 		return cfg, err
 	}
-	cfg.MaxToolCalls = int(calls)
+	cfg.MaxToolCalls = pageInt(calls, "MaxToolCalls", wrote)
 	chars, err := optPositive(c, "maxResultChars", "config.maxResultChars", true)
 	if err != nil {
 		return cfg, err
 	}
-	cfg.MaxResultChars = int(chars)
+	cfg.MaxResultChars = pageInt(chars, "MaxResultChars", wrote)
 	if w := get(c, "worker"); !w.IsUndefined() && jsbridge.TypeOf(w) != jsbridge.TypeBoolean {
 		return cfg, typeErrorf("config.worker: expected a boolean, got %s", describe(w))
 	}

@@ -123,7 +123,13 @@ describe("limits have one owner: the core's bounds, reported under the page's na
         ["timeout: 2^63", { timeout: 2 ** 63 }, /^config\.timeout: must be at most 24h \(86400000 ms\), got 9\.223372036854776e\+18 ms$/],
         ["timeout: 1e-300", { timeout: 1e-300 }, /^config\.timeout: must be at least 1ms, got 1e-300 ms$/],
         ["maxResultChars: 99", { maxResultChars: 99 }, /^config\.maxResultChars: must be >= 100/],
-        ["memoryLimit: 1e300", { memoryLimit: 1e300 }, /^config\.memoryLimit: expected a positive integer/],
+        // Past 2^53 an integer read "expected a positive integer, got the
+        // number 1e+300", without the range.
+        ["memoryLimit: 1e300", { memoryLimit: 1e300 }, /^config\.memoryLimit: must be 1\.\.1016 MiB \(a run's WebAssembly memory is 16 MiB plus twice the limit, and can be at most 2 GiB\), got 1e\+300$/],
+        ["maxToolCalls: 2^60", { maxToolCalls: 2 ** 60 }, /^config\.maxToolCalls: must be at most \d+ \(.*\), got 1\.152921504606847e\+18$/],
+        ["maxResultChars: 1e20", { maxResultChars: 1e20 }, /^config\.maxResultChars: must be at most \d+ \(.*\), got 1e\+20$/],
+        ["memoryLimit: 2^53 + 2", { memoryLimit: 2 ** 53 + 2 }, /^config\.memoryLimit: must be 1\.\.1016 MiB .*, got 9\.007199254740994e\+15$/],
+        ["memoryLimit: 64.5", { memoryLimit: 64.5 }, /^config\.memoryLimit: expected a positive integer, got /],
     ];
     for (const [name, extra, message] of cases) {
         test(name, async () => {
