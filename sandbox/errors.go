@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -39,9 +38,15 @@ const (
 // An array longer than cap (a.length = 1e9 costs nothing) is written as
 // its first cap elements and how many more, and String never joins one:
 // either took the run to its timeout (prelude/show.js, the same rule).
-// The envelope has no prototype, so a toJSON the program put on
-// Object.prototype cannot replace it. A string cut short ends with the
-// marker jsoncut.MoreChars writes.
+// A string is read as it is, not through String, which the program may
+// have replaced.
+// The envelope is an array literal, [name, message, stack], that Go reads
+// element by element: its elements are its own, so nothing the program
+// put on Array.prototype or Object.prototype runs, and no stringify the
+// program replaced writes it (an error thrown after JSON.stringify was
+// replaced, or a getter defined on Array.prototype[0], which QuickJS's own
+// JSON.stringify reads, was "unknown error"). A string cut short ends
+// with the marker jsoncut.MoreChars writes.
 var describeError = `(e) => {
   const nMore = ` + moreJS + `;
   const cut = (s, n) => s.length > n ? s.slice(0, n) + "… [" + nMore(s.length - n, "character", "characters") + "]" : s;
@@ -50,9 +55,9 @@ var describeError = `(e) => {
   const capped = (k, x) => isArr(x) && x.length > cap ? head(x) : x;
   const tooLong = (x) => { const n = typeof x === "object" && x !== null ? x.length : undefined; return typeof n === "number" && n > cap ? "[an array of " + n + " elements]" : undefined; };
   let why;
-  const str = (f, n) => { try { const x = f(); return cut(tooLong(x) ?? String(x), n); } catch (x) { why = x; return undefined; } };
+  const str = (f, n) => { try { const x = f(); return cut(typeof x === "string" ? x : tooLong(x) ?? String(x), n); } catch (x) { why = x; return undefined; } };
   const threw = () => { const m = str(() => why instanceof Error ? why.message : why, 200); return m ? ": " + m : ""; };
-  const out = (name, message, stack) => JSON.stringify({__proto__: null, name, message, stack});
+  const out = (name, message, stack) => [name, message, stack];
   const related = (e) => {
     const one = (v) => {
       let isE = false;
@@ -99,10 +104,10 @@ var describeError = `(e) => {
 
 // bound cuts s to n characters as describeError does, unless it is within
 // n and describeError's marker. describeError runs after the program and
-// calls the globals it finds (JSON.stringify, String, slice): a program that
-// replaced them writes the envelope itself, and a 90 MB name in it grew
-// past the longest string the host's JavaScript engine can hold (the
-// engine's Go program died with the run, and its factory with it).
+// calls the globals it finds (String, slice): a program that replaced
+// them gives the strings it likes, and a 90 MB name grew past the longest
+// string the host's JavaScript engine can hold (the engine's Go program
+// died with the run, and its factory with it).
 func bound(s string, n int) string {
 	const marker = 40 // "… [" + the count + " more characters]"
 	if len(s) <= n+marker || utf8.RuneCountInString(s) <= n+marker {
@@ -152,9 +157,18 @@ func (r *run) toError(exc ffi.ValueConst) *Error {
 		return e
 	}
 	defer q.FreeValue(ctx, s)
-	var d struct{ Name, Message, Stack string }
-	if json.Unmarshal(q.GetBytes(ctx, s.Const()), &d) == nil && d.Name != "" {
-		e.Name, e.Message, e.Stack = bound(d.Name, MaxNameChars), bound(d.Message, MaxMessageChars), bound(d.Stack, MaxMessageChars)
+	var d [3]string
+	for i := range d {
+		if q.IsObject(s.Const()) {
+			v := q.GetIndex(ctx, s.Const(), uint32(i))
+			if q.IsString(v.Const()) {
+				d[i] = q.GetString(ctx, v.Const())
+			}
+			q.FreeValue(ctx, v)
+		}
+	}
+	if d[0] != "" {
+		e.Name, e.Message, e.Stack = bound(d[0], MaxNameChars), bound(d[1], MaxMessageChars), bound(d[2], MaxMessageChars)
 	} else if q.HeapGrowFailed {
 		// The description was made but its text could not be (no memory
 		// left for the copy): the memory limit's doing, as above.

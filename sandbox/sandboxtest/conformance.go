@@ -202,6 +202,12 @@ func testErrors(t *testing.T, e *sandbox.Engine) {
 		{"throw new Proxy(new RangeError('r'), { get() { throw 0 } })", sandbox.CodeRuntime, "Error", "(its message cannot be read: reading it threw: 0)", 0, 0, false},
 		{"throw new Proxy({}, { getPrototypeOf() { throw 1 } })", sandbox.CodeRuntime, "Error", "a non-Error value was thrown: {}", 0, 0, false},
 		{"Object.prototype.toJSON = () => 1e9;\nthrow new SyntaxError('polluted')", sandbox.CodeRuntime, "SyntaxError", "polluted", 2, 22, false},
+		// What the program replaced does not describe its error: each of
+		// these was "Error: unknown error" (or a message that could not
+		// be read), without its line.
+		{"JSON.stringify = () => { throw new Error('js') };\nthrow new Error('replaced')", sandbox.CodeRuntime, "Error", "replaced", 2, 16, false},
+		{"Object.defineProperty(Array.prototype, '0', { get() { return 'evil' } });\nthrow new Error('getter')", sandbox.CodeRuntime, "Error", "getter", 2, 16, false},
+		{"globalThis.String = () => { throw new Error('s') };\nthrow new TypeError('no String')", sandbox.CodeRuntime, "TypeError", "no String", 2, 20, false},
 		{"await fail('x')", sandbox.CodeRuntime, "ToolError", `it failed: "x"`, 0, 0, false},
 		{"let a = {}; a.self = a; return a", sandbox.CodeNotSerializable, "TypeError", "circular", 0, 0, false},
 		// Through values that convert (a new object each time JSON meets

@@ -605,4 +605,10 @@ cases.push(
             return ran === 0 && caught.result?.name === "TypeError" && caught.result.message === msg && caught.result.isTypeError === true && failedCall(caught) &&
                 uncaught.error?.code === "RUNTIME" && uncaught.error.name === "TypeError" && uncaught.error.message === msg && uncaught.error.line === 2 && failedCall(uncaught);
         }) },
+    { id: "M28", input: "a program that replaces JSON.stringify, then throws on line 2", expect: "RUNTIME with its error and line 2 (it was 'Error: unknown error', no line)",
+        run: (c) => c.outcome(runCode(c, "JSON.stringify = () => { throw new Error('mine') };\nthrow new RangeError('after the replacement');")),
+        want: (o) => failed("RUNTIME", /^after the replacement$/)(o) && o.value.error.name === "RangeError" && o.value.error.line === 2 },
+    { id: "M29", input: "a program that defines a getter on Array.prototype[0], then throws on line 2", expect: "RUNTIME with its error and line 2 (it was 'Error: unknown error', no line)",
+        run: (c) => c.outcome(runCode(c, "Object.defineProperty(Array.prototype, '0', { get() { return 'evil' } });\nthrow new Error('after the getter');")),
+        want: (o) => failed("RUNTIME", /^after the getter$/)(o) && o.value.error.name === "Error" && o.value.error.line === 2 },
 );
