@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/interopio/code-mode/internal/trunc"
 	"github.com/interopio/code-mode/internal/tsstrip"
 )
 
@@ -413,7 +414,7 @@ func (t *timers) dropped(args [][]json.RawMessage) string {
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%d setTimeout or setInterval callback(s) had not run when the program finished, and never will (the run ends when the program returns; a timeout that lost a Promise.race needs nothing): to wait for a timer, await it: await new Promise((r) => setTimeout(r, ms))", n)
+	return trunc.Count(n, "setTimeout or setInterval callback", "setTimeout or setInterval callbacks") + " had not run when the program finished, and never will (the run ends when the program returns; a timeout that lost a Promise.race needs nothing): to wait for a timer, await it: await new Promise((r) => setTimeout(r, ms))"
 }
 
 // prepareCode makes the model's text a program (see tsstrip.Prepare). A

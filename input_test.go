@@ -195,10 +195,10 @@ func TestProgramWrapper(t *testing.T) {
 		{name: "require", code: "const fs = require('fs')", errCode: "RUNTIME", errName: "ReferenceError", errMsg: "require is not available in this sandbox: it has no network and no modules; use the tools"},
 		{name: "fetch", code: "await fetch('https://example.com')", errCode: "RUNTIME", errName: "ReferenceError", errMsg: "fetch is not available"},
 		{name: "XMLHttpRequest", code: "new XMLHttpRequest()", errCode: "RUNTIME", errName: "ReferenceError", errMsg: "XMLHttpRequest is not available"},
-		{name: "a call left pending is named by its tool", code: "tools.orders.get({ id: 1 });\nreturn 1", want: "1", log: "1 call(s) were still pending when the program finished and were cancelled (tool orders.get)"},
+		{name: "a call left pending is named by its tool", code: "tools.orders.get({ id: 1 });\nreturn 1", want: "1", log: "1 call was still pending when the program finished, and cancelled (tool orders.get)"},
 		{name: "calls in flight when an error ends the run are not blamed on a missing await", code: "const ids = [1, 2];\nreturn await Promise.all([...ids.map((id) => tools.orders.get({ id })), Promise.reject(new Error('bad id'))])", errCode: "RUNTIME", errName: "Error", errMsg: "bad id",
-			log: "2 call(s) were still pending when the error ended the run, and were cancelled (tool orders.get, tool orders.get)", noLog: "await every call"},
-		{name: "a tool_search left pending is named as the program called it", code: "tool_search({ query: 'orders' });\nreturn 1", want: "1", log: "1 call(s) were still pending when the program finished and were cancelled (tool_search); await every call"},
+			log: "2 calls were still pending when the error ended the run, and cancelled (tool orders.get, tool orders.get)", noLog: "await every call"},
+		{name: "a tool_search left pending is named as the program called it", code: "tool_search({ query: 'orders' });\nreturn 1", want: "1", log: "1 call was still pending when the program finished, and cancelled (tool_search); await every call"},
 		{name: "an unawaited tool_search rejection is named as the program called it", code: "tool_search({ nope: 1 });\nawait new Promise((r) => setTimeout(r, 50));\nreturn 1", want: "1", log: "not awaited: tool_search: tool_search: unknown argument"},
 		{name: "unawaited rejection names the tool", code: "tools.util.fail({});\nawait new Promise((r) => setTimeout(r, 50));\nreturn 1", want: "1", log: "not awaited: tool util.fail: backend unavailable"},
 	})

@@ -125,7 +125,7 @@ func TestNothingOutlivesARun(t *testing.T) {
 	}}}})
 	s := mustSession(t, cm)
 	res := exec(t, s, `globalThis.kept = tools.slow.call; tools.slow.call({}); await tools.slow.ready({}); return "done"`, "A")
-	if !res.OK || len(res.Logs) == 0 || !strings.Contains(res.Logs[0].Message, "still pending when the program finished and were cancelled (tool slow.call)") {
+	if !res.OK || len(res.Logs) == 0 || !strings.Contains(res.Logs[0].Message, "still pending when the program finished, and cancelled (tool slow.call)") {
 		t.Fatalf("first run: %+v logs %v", res.Error, res.Logs)
 	}
 	deadline := time.Now().Add(5 * time.Second)

@@ -101,7 +101,7 @@ func TestCallCutByTheEnd(t *testing.T) {
 func TestCallNeverStarted(t *testing.T) {
 	cm := newTestCodeMode(t, Config{})
 	s := mustSession(t, cm)
-	const late = "1 call(s) were made by a getter or toJSON of the result (or of the thrown error) after the program finished, and were not started (tool %s); call tools in the program, await them, and return plain values"
+	const late = "1 call was made by a getter or toJSON of the result (or of the thrown error) after the program finished, and not started (tool %s); call tools in the program, await them, and return plain values"
 	for _, tc := range []struct {
 		name, code string
 		ok         bool
@@ -119,7 +119,7 @@ func TestCallNeverStarted(t *testing.T) {
 			[]string{fmt.Sprintf(late, "orders.get")}},
 		{"beside a call left pending", "tools.payments.transfer({});\nreturn { get x() { tools.orders.get({}); return 1 } }", true,
 			[]ToolCallRecord{{Name: "payments.transfer"}, {Name: "orders.get", Reason: "not started: the run had ended"}},
-			[]string{"1 call(s) were still pending when the program finished and were cancelled (tool payments.transfer); await every call", fmt.Sprintf(late, "orders.get")}},
+			[]string{"1 call was still pending when the program finished, and cancelled (tool payments.transfer); await every call", fmt.Sprintf(late, "orders.get")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := exec(t, s, tc.code, nil)

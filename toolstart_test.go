@@ -138,7 +138,7 @@ func TestToolStartCutByTheEnd(t *testing.T) {
 	if !res.OK || string(res.Result) != "1" || len(res.ToolCalls) != 1 || !res.ToolCalls[0].Allowed || res.ToolCalls[0].OK {
 		t.Fatalf("not awaited: %s %+v %+v", res.Result, res.Error, res.ToolCalls)
 	}
-	const warn = "1 call(s) were still pending when the program finished and were cancelled (tool s.never); await every call"
+	const warn = "1 call was still pending when the program finished, and cancelled (tool s.never); await every call"
 	if len(res.Logs) != 1 || res.Logs[0] != (LogEntry{Level: "warn", Message: warn}) {
 		t.Errorf("not awaited: logs %+v, want the warning %q", res.Logs, warn)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/interopio/code-mode/internal/trunc"
 	"github.com/interopio/code-mode/sandbox/internal/ffi"
 )
 
@@ -434,14 +435,14 @@ func (r *run) warnings(failed bool) []string {
 		// The error ended them, not a missing await: a Promise.all one
 		// of whose calls failed had awaited every call, and "await every
 		// call" sent models after awaits they had written.
-		out = append(out, fmt.Sprintf("%d call(s) were still pending when the error ended the run, and were cancelled (%s)", len(pending), callList(pending)))
+		out = append(out, trunc.Count(len(pending), "call was", "calls were")+" still pending when the error ended the run, and cancelled ("+callList(pending)+")")
 	case len(pending) > 0:
-		out = append(out, fmt.Sprintf("%d call(s) were still pending when the program finished and were cancelled (%s); await every call", len(pending), callList(pending)))
+		out = append(out, trunc.Count(len(pending), "call was", "calls were")+" still pending when the program finished, and cancelled ("+callList(pending)+"); await every call")
 	}
 	if len(late) > 0 {
 		// "await every call" does not fit: the program could not await a
 		// call that a getter makes while its value is written.
-		out = append(out, fmt.Sprintf("%d call(s) were made by a getter or toJSON of the result (or of the thrown error) after the program finished, and were not started (%s); call tools in the program, await them, and return plain values", len(late), callList(late)))
+		out = append(out, trunc.Count(len(late), "call was", "calls were")+" made by a getter or toJSON of the result (or of the thrown error) after the program finished, and not started ("+callList(late)+"); call tools in the program, await them, and return plain values")
 	}
 	return out
 }

@@ -38,11 +38,15 @@ func Words(s string, n int) string {
 // noun's two forms, or any words that agree with it: "tool was", "tools
 // were") are written by it. sandbox.moreJS is the same in the sandbox's
 // JavaScript, and web/src/tojson.mjs's more in the page's.
-func More(n int, one, many string) string {
+func More(n int, one, many string) string { return Count(n, "more "+one, "more "+many) }
+
+// Count is n and the words that agree with it, "1 call was" or "2 calls
+// were": a message's count of anything, as More is a marker's.
+func Count(n int, one, many string) string {
 	if n == 1 {
-		return "1 more " + one
+		return "1 " + one
 	}
-	return strconv.Itoa(n) + " more " + many
+	return strconv.Itoa(n) + " " + many
 }
 
 // boundary moves n back to the start of the rune it falls in.

@@ -69,3 +69,13 @@ func TestMore(t *testing.T) {
 		t.Errorf("More(1, verb) = %q", got)
 	}
 }
+
+// TestCount: a message's count agrees with its words ("1 call(s) were
+// still pending" was every warning's).
+func TestCount(t *testing.T) {
+	for n, want := range map[int]string{0: "0 calls were", 1: "1 call was", 3: "3 calls were"} {
+		if got := Count(n, "call was", "calls were"); got != want {
+			t.Errorf("Count(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

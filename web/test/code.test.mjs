@@ -161,7 +161,7 @@ const cases = {
             name: "a getter of the result runs once, and its tool call is not started",
             code: "let n = 0;\nreturn { get a() { n++; return tools.orders.get({ id: 1 }) }, get count() { return n }, s: new Set([1]) }",
             result: { a: null, count: 1, s: [1] },
-            log: /^1 call\(s\) were made by a getter or toJSON of the result \(or of the thrown error\) after the program finished, and were not started \(tool orders\.get\); call tools in the program, await them, and return plain values$/,
+            log: /^1 call was made by a getter or toJSON of the result \(or of the thrown error\) after the program finished, and not started \(tool orders\.get\); call tools in the program, await them, and return plain values$/,
             noLog: /await every call/,
         },
     ],

@@ -176,7 +176,7 @@ export const rows = [
     { id: "await-precedence", src: "habit", code: 'return await tools.orders.search({ status: "open" }).length;', expect: any(ok(2), fail(/await/), { ok: true, warn: /await/ }) },
     { id: "for-await", src: "habit", code: 'let sum = 0;\nfor await (const o of ["o-1", "o-3"].map((id) => tools.orders.get({ id }))) sum += o.total;\nreturn sum;', expect: ok(80) },
     { id: "then-chain-last", src: "habit", code: 'tools.orders.search({ status: "open" }).then((r) => r.map((o) => o.total))', expect: ok([30, 12]) },
-    { id: "promise-all-one-rejects", src: "habit", code: 'const ids = ["o-1", "o-2", "9"];\nreturn await Promise.all(ids.map(async (id) => {\n  if (!id.startsWith("o-")) throw new Error(`bad order id ${id}`);\n  return (await tools.orders.get({ id })).total;\n}));', expect: fail(/^bad order id 9$/), warn: /^2 call\(s\) were still pending when the error ended the run, and were cancelled \(tool orders\.get, tool orders\.get\)$/ },
+    { id: "promise-all-one-rejects", src: "habit", code: 'const ids = ["o-1", "o-2", "9"];\nreturn await Promise.all(ids.map(async (id) => {\n  if (!id.startsWith("o-")) throw new Error(`bad order id ${id}`);\n  return (await tools.orders.get({ id })).total;\n}));', expect: fail(/^bad order id 9$/), warn: /^2 calls were still pending when the error ended the run, and cancelled \(tool orders\.get, tool orders\.get\)$/ },
     { id: "allsettled", src: "habit", code: 'const r = await Promise.allSettled(["o-1", "o-404"].map((id) => tools.orders.get({ id })));\nreturn r.map((x) => x.status);', expect: ok(["fulfilled", "rejected"]) },
 
     // --- G. Tool names
