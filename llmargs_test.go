@@ -120,6 +120,11 @@ func TestToolSearchArguments(t *testing.T) {
 	for _, tc := range []struct{ code, want string }{
 		{`return (await tool_search({query: "transfer money", limit: "1"})).map(h => h.name)`, `["payments.transfer"]`},
 		{`return (await tool_search("transfer money")).length > 0`, `true`},
+		// Options beside a query string count: the limit was ignored.
+		{`return [(await tool_search("orders")).length > 1, (await tool_search("orders", { limit: 1 })).length]`, `[true,1]`},
+		{`try { await tool_search("x", { limit: 0 }) } catch (e) { return e.name + ": " + e.message }`,
+			`"TypeError: tool_search: limit: expected an integer 1..50, got the number 0"`},
+		{`return (await tool_search("transfer money", { query: "other" })).map(h => h.name)[0]`, `"payments.transfer"`},
 		{`return (await tool_search({query: "transfer money", limit: 1, type: "tool"})).map(h => h.name)`, `["payments.transfer"]`},
 		{`try { await tool_search({q: "x"}) } catch (e) { return e.name + ": " + e.message }`,
 			`"TypeError: tool_search: unknown argument \"q\" (did you mean \"query\"?); expected { query?: string; namespace?: string; limit?: number }"`},

@@ -33,8 +33,10 @@
   const own = {
     __proto__: null,
     tool_call: () => (name, input) => call(name, input),
-    tool_search: () => (opts) => {
-      if (typeof opts === "string") opts = { query: opts };
+    // tool_search("orders", { limit: 1 }): the options beside a query
+    // string count (the limit was ignored).
+    tool_search: () => (opts, more) => {
+      if (typeof opts === "string") opts = { ...more, query: opts };
       if (opts && typeof opts === "object" && typeof opts.query === "string" && opts.query.length > 1000) opts = O.assign({}, opts, { query: cut(opts.query, 1000) });
       return find(opts);
     },
@@ -72,9 +74,9 @@
   const text = (v) => typeof v === "string" ? v : (show || (show = src("show")(api, src, S, isArr, gp, OP)))(v);
   const api = {
     parse(text, reviver) {
-      if (tooDeep(text)) throw new RangeError("JSON.parse: the text nests more than 1,000 levels deep");
+      if (tooDeep(text)) throw new RE("JSON.parse: the text nests more than 1,000 levels deep");
       try { return parse(text, reviver); } catch (e) {
-        if (e instanceof SyntaxError && e.message === "stack overflow") throw new RangeError("JSON.parse: the text nests too deeply");
+        if (e instanceof SyntaxError && e.message === "stack overflow") throw new RE("JSON.parse: the text nests too deeply");
         throw e;
       }
     },

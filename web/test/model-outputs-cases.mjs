@@ -191,6 +191,8 @@ export const rows = [
     { id: "searchtools-in-code", src: "anomalyco/opencode#50384 (models call the outer tools from code)", code: 'const hits = await searchTools({ query: "refund" });\nreturn hits.map((h) => h.name);', expect: any(ok(["payments.refund"]), fail(/tool_search/)) },
     { id: "tools-search", src: "anomalyco/opencode#49249, #43925 (tools.search)", code: 'const hits = await tools.search({ query: "refund" });\nreturn hits.map((h) => h.name);', expect: any(ok(["payments.refund"]), fail(/tool_search/)) },
     { id: "bare-search", src: "anomalyco/opencode#48912 (search(...))", code: 'const hits = await search({ query: "refund" });\nreturn hits.map((h) => h.name);', expect: any(ok(["payments.refund"]), fail(/tool_search/)) },
+    // The options beside a query string were ignored: two hits came back.
+    { id: "tool-search-string-and-options", src: "habit", code: 'const hits = await tool_search("orders", { limit: 1 });\nreturn hits.length;', expect: ok(1) },
     { id: "tool-search-q", src: "habit", code: 'const hits = await tool_search({ q: "refund" });\nreturn hits[0].name;', expect: any(ok("payments.refund"), fail(/query/)) },
     { id: "tool-search-keywords", src: "habit", code: 'const hits = await tool_search({ keywords: "refund" });\nreturn hits[0].name;', expect: any(ok("payments.refund"), fail(/query/)) },
     { id: "tool-search-string", src: "habit", code: 'const hits = await tool_search("refund");\nreturn hits[0].name;', expect: ok("payments.refund") },
