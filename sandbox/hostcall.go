@@ -342,9 +342,9 @@ func (r *run) newError(err error) ffi.Value {
 	i := uint32(0)
 	switch name {
 	case "TypeError":
-		i = 9
+		i = capturedTypeError
 	case "RangeError":
-		i = 10
+		i = capturedRangeError
 	}
 	if i > 0 && r.helpers != 0 {
 		ctor, m := q.GetIndex(ctx, r.helpers.Const(), i), q.NewString(ctx, msg)

@@ -58,7 +58,7 @@ func (r *run) result(v ffi.ValueConst) *Result {
 	if r.helpers != 0 && !r.loaded && q.IsPlainPrimitive(v) {
 		// A number, string, boolean, null or undefined needs no helper:
 		// the captured JSON.stringify writes it.
-		stringify := q.GetIndex(ctx, r.helpers.Const(), 0)
+		stringify := q.GetIndex(ctx, r.helpers.Const(), capturedStringify)
 		s, exc = q.Call(ctx, stringify.Const(), q.Undefined.Const(), v)
 		q.FreeValue(ctx, stringify)
 	} else if exc = r.loadHelpers(); exc == 0 {

@@ -40,6 +40,19 @@ const enginePrelude = "(" + helpersJS + ")((() => {\n" + captureBody + "})())"
 // errors of those names (newError).
 const captureBody = "return [JSON.stringify, JSON.parse, eval, Object.getPrototypeOf, Object.prototype, Array.isArray, Promise, Object.defineProperty, [], TypeError, RangeError];\n"
 
+// The elements of captureBody's array that Go reads; its order and these
+// must agree. capturedNativeParse is put after the captures by
+// hiddenParseSetupJS.
+const (
+	capturedStringify   = 0
+	capturedParse       = 1
+	capturedEval        = 2
+	capturedMarks       = 8
+	capturedTypeError   = 9
+	capturedRangeError  = 10
+	capturedNativeParse = 11
+)
+
 const helpersJS = `(c) => {
 const S = c[0], rep = (k, v) => typeof v === "bigint" ? v.toString() : v;
 const I = [S, c[3], c[4], c[5], c[2]];
@@ -190,12 +203,12 @@ func (r *run) loadHelpers() (exc ffi.Value) {
 	}
 	q, ctx, h := r.q, r.ctx, r.helpers.Const()
 	if r.parse == 0 {
-		r.parse = q.GetIndex(ctx, h, 1)
+		r.parse = q.GetIndex(ctx, h, capturedParse)
 		if r.parseOK != nil {
-			r.nativeParse = q.GetIndex(ctx, h, 11)
+			r.nativeParse = q.GetIndex(ctx, h, capturedNativeParse)
 		}
 		if len(r.funcs) > 0 {
-			r.eval = q.GetIndex(ctx, h, 2)
+			r.eval = q.GetIndex(ctx, h, capturedEval)
 		}
 	}
 	factory, exc := r.compileWith(helpersJS, "<helpers>")
@@ -209,7 +222,7 @@ func (r *run) loadHelpers() (exc ffi.Value) {
 	}
 	r.stringify = q.GetIndex(ctx, built.Const(), 0)
 	if r.tracked {
-		r.track, r.report = q.GetIndex(ctx, built.Const(), 1), q.GetIndex(ctx, h, 8)
+		r.track, r.report = q.GetIndex(ctx, built.Const(), 1), q.GetIndex(ctx, h, capturedMarks)
 	}
 	q.FreeValue(ctx, built)
 	r.loaded = true
