@@ -29,7 +29,7 @@ type factory struct {
 
 func newFactory(config, module Value) (Value, error) {
 	f := &factory{sessions: map[*jsbridge.Funcs]struct{}{}}
-	wrote := pageMs{}
+	wrote := pageNumbers{}
 	cfg, err := parseConfig(config, f, wrote)
 	if err != nil {
 		return jsbridge.Undefined(), err

@@ -139,19 +139,24 @@ var jsConfigFields = map[string]string{
 	"Search.Timeout":       "config.search.timeout",
 }
 
-// pageMs holds, by codemode's field name, the number the page wrote for a
-// duration no time.Duration holds as written (msDuration), or for an
-// integer past 2^53 (pageInt).
-type pageMs map[string]float64
+// pageNumbers holds, by codemode's field name, the number the page wrote
+// for a duration no time.Duration holds as written (msDuration), or for an
+// integer past 2^53 (pageInt), with the unit the message quotes it in.
+type pageNumbers map[string]pageNumber
+
+type pageNumber struct {
+	n    float64
+	unit string // "" or " ms"
+}
 
 // pageInt is a page's (finite, positive) integer as the int whose bounds
 // codemode checks. Past 2^53 it is 2^53, past every bound, and the page's
 // number is kept in wrote for the message to quote, with the bounds:
 // memoryLimit: 1e300 read "expected a positive integer, got the number
 // 1e+300".
-func pageInt(f float64, field string, wrote pageMs) int {
+func pageInt(f float64, field string, wrote pageNumbers) int {
 	if f > 1<<53 {
-		wrote[field] = f
+		wrote[field] = pageNumber{n: f}
 		return 1 << 53
 	}
 	return int(f)
@@ -163,24 +168,25 @@ func pageInt(f float64, field string, wrote pageMs) int {
 // be the default: a timeout of 1e-300 ran for 30 s). Those are kept
 // in wrote under field, for the message to quote the page's number: it
 // read "got 2562047h47m16.854775807s (9223372036854.775 ms)" for 1e300.
-func msDuration(ms float64, field string, wrote pageMs) time.Duration {
+func msDuration(ms float64, field string, wrote pageNumbers) time.Duration {
 	ns := ms * float64(time.Millisecond)
 	switch {
 	case ns >= math.MaxInt64: // 2^63 as a float64: past it, a conversion is undefined
-		wrote[field] = ms
+		wrote[field] = pageNumber{ms, " ms"}
 		return math.MaxInt64
 	case ns > 0 && ns < 1:
-		wrote[field] = ms
+		wrote[field] = pageNumber{ms, " ms"}
 		return 1
 	}
 	return time.Duration(ns)
 }
 
 // jsConfigError reports codemode's verdict on a limit under the page's
-// field name, as a TypeError. A duration msDuration could not hold is
-// quoted as the page wrote it, in place of what codemode saw: its
-// problems end ", got " and the value (config.go withDefaults).
-func jsConfigError(err error, wrote pageMs) error {
+// field name, as a TypeError. A number msDuration or pageInt could not
+// hold is quoted as the page wrote it, with its unit, in place of what
+// codemode saw: its problems end ", got " and the value (config.go
+// withDefaults).
+func jsConfigError(err error, wrote pageNumbers) error {
 	var ce *codemode.ConfigError
 	if errors.As(err, &ce) {
 		field := jsConfigFields[ce.Field]
@@ -188,12 +194,9 @@ func jsConfigError(err error, wrote pageMs) error {
 			field = "config." + ce.Field
 		}
 		problem := ce.Problem
-		if n, ok := wrote[ce.Field]; ok {
+		if w, ok := wrote[ce.Field]; ok {
 			if i := strings.LastIndex(problem, ", got "); i >= 0 {
-				problem = problem[:i] + ", got " + strconv.FormatFloat(n, 'g', -1, 64)
-				if strings.HasSuffix(ce.Field, "Timeout") {
-					problem += " ms"
-				}
+				problem = problem[:i] + ", got " + strconv.FormatFloat(w.n, 'g', -1, 64) + w.unit
 			}
 		}
 		return typeErrorf("%s: %s", field, problem)
@@ -204,7 +207,7 @@ func jsConfigError(err error, wrote pageMs) error {
 // parseConfig checks an IoCodeMode.Config and turns it into a
 // codemode.Config. Errors name the JavaScript field; wrote is for
 // jsConfigError.
-func parseConfig(c Value, f *factory, wrote pageMs) (codemode.Config, error) {
+func parseConfig(c Value, f *factory, wrote pageNumbers) (codemode.Config, error) {
 	var cfg codemode.Config
 	if jsbridge.TypeOf(c) != jsbridge.TypeObject {
 		return cfg, typeErrorf("config: expected an object, got %s", describe(c))
@@ -397,7 +400,7 @@ func get(v Value, key string) Value {
 
 // parseSearch reads config.search: { embed(texts) => Promise<number[][]>,
 // weight?, minSimilarity?, timeout? (ms) }.
-func parseSearch(sc Value, wrote pageMs) (codemode.SearchConfig, error) {
+func parseSearch(sc Value, wrote pageNumbers) (codemode.SearchConfig, error) {
 	var out codemode.SearchConfig
 	if jsbridge.TypeOf(sc) != jsbridge.TypeObject {
 		return out, typeErrorf("config.search: expected an object, got %s", describe(sc))
