@@ -6,7 +6,6 @@ package sandbox
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/interopio/code-mode/sandbox/internal/ffi"
 )
@@ -27,16 +26,17 @@ func (r *run) result(v ffi.ValueConst) *Result {
 	if r.native {
 		s, exc := q.Call(ctx, r.stringify.Const(), q.Undefined.Const(), v)
 		if exc == 0 {
-			str, isStr := "", q.IsString(s.Const())
+			var text []byte
+			isStr := q.IsString(s.Const())
 			if isStr {
-				str = q.GetString(ctx, s.Const())
+				text = q.GetBytes(ctx, s.Const())
 			}
 			q.FreeValue(ctx, s)
 			switch {
 			case !isStr:
 				return &Result{} // undefined (or a symbol): no value
-			case str != "null" || !q.IsNumber(v):
-				return &Result{Value: json.RawMessage(str)}
+			case string(text) != "null" || !q.IsNumber(v):
+				return &Result{Value: text}
 			}
 			// NaN or ±Infinity, which JSON.stringify writes as null.
 		} else {
@@ -69,16 +69,18 @@ func (r *run) result(v ffi.ValueConst) *Result {
 	}
 	defer q.FreeValue(ctx, s)
 	if q.IsString(s.Const()) {
-		str := q.GetString(ctx, s.Const())
+		// The text's one copy in Go is the result's (a string result can
+		// be as large as the memory limit).
+		text := q.GetBytes(ctx, s.Const())
 		// Primitives JSON cannot hold: NaN and ±Infinity (written as
 		// null) and BigInt (written as a string); they are converted and
 		// reported below.
 		// (The text is tested first: each Is* is a memory read, a
 		// crossing under GOOS=js.)
-		nonFinite := str == "null" && q.IsNumber(v)
-		bigint := strings.HasPrefix(str, `"`) && !q.IsNumber(v) && !q.IsString(v)
-		if !nonFinite && !bigint && (!r.lateStringify || json.Valid([]byte(str))) {
-			return &Result{Value: json.RawMessage(str)}
+		nonFinite := string(text) == "null" && q.IsNumber(v)
+		bigint := len(text) > 0 && text[0] == '"' && !q.IsNumber(v) && !q.IsString(v)
+		if !nonFinite && !bigint && (!r.lateStringify || json.Valid(text)) {
+			return &Result{Value: text}
 		}
 	} else if !q.IsNumber(s.Const()) {
 		return &Result{} // undefined: no value

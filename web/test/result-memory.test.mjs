@@ -176,6 +176,34 @@ function inBothModes(what, measure) {
 inBothModes("a program's input to a page tool without an input schema is in the Go core once", inputGrowth(1, false));
 inBothModes("a program's input to a page tool is in the Go core once, and once more for its schema's check", inputGrowth(2, true));
 
+/**
+ * A program's result of INPUT characters (a string: the text the Go core
+ * reads from QuickJS is the run's result, which it then cuts to
+ * maxResultChars).
+ * @param {string} mode
+ * @param {(config: any) => Promise<any>} factory
+ * @param {() => Promise<number>} goMemory
+ */
+async function resultGrowth(mode, factory, goMemory) {
+    const api = await factory({ wasmLocation: assetPath, memoryLimit: 128, timeout: 120_000, tools: [tool("t.small", () => 1)] });
+    try {
+        const s = api.createSession();
+        assert.equal((await run(s, "return 'x'")).result, "x");
+        const before = await goMemory();
+        const r = await run(s, `return 'x'.repeat(${INPUT})`);
+        const grown = (await goMemory()) - before;
+        console.log(`${mode}, a result of ${INPUT} characters: the Go core's memory ${before} bytes before the run, grown by ${grown}`);
+        assert.equal(typeof r.result, "string", JSON.stringify(r.error));
+        // Read, made a string, then a json.RawMessage, it grew by 2.05
+        // times the result (82.1 MB); one copy is 41.9 MB.
+        assert.ok(grown < 1.5 * INPUT, `${mode}: the Go core's memory grew by ${grown} bytes for a result of ${INPUT} characters (${(grown / INPUT).toFixed(2)} times)`);
+    } finally {
+        api.dispose();
+    }
+}
+
+inBothModes("a program's result is in the Go core once", resultGrowth);
+
 const KEY = 5e6; // characters of a key in a tool's result
 const MAPS = 20; // values under it that convert, each with its report
 
