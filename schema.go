@@ -52,7 +52,8 @@ func (noRemoteLoader) Load(url string) (any, error) {
 
 // decodeNumbers decodes a schema or an input exactly as
 // jsonschema.UnmarshalJSON (a json.Decoder with UseNumber) gives it to the
-// validator, in one pass: every tool call's input is decoded so, and the
+// validator, in one pass: every tool call's input is decoded so (check,
+// whose strings share the input's bytes), and the
 // reflective decoder and its reader were most of the input check's time on
 // the page. On an error, callers ask jsonschema.UnmarshalJSON for
 // encoding/json's words.
@@ -209,7 +210,9 @@ func (v *inputValidator) check(raw json.RawMessage) (*jsonschema.ValidationError
 	if len(raw) == 0 {
 		raw = []byte("null")
 	}
-	inst, err := decodeNumbers(raw)
+	// The values live as long as the check (the lines it returns are
+	// strings of their own): its strings can share the text's bytes.
+	inst, err := jsondec.Decode(raw, jsondec.Options{Numbers: true, Shared: true})
 	if err != nil {
 		// encoding/json's own words for what is wrong.
 		if inst, err = jsonschema.UnmarshalJSON(bytes.NewReader(raw)); err != nil {

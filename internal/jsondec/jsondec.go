@@ -14,6 +14,7 @@ import (
 	"errors"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Options says what the decoded values are. The zero value decodes as
@@ -37,6 +38,12 @@ type Options struct {
 	// result of 123 KB, its quotes escaped, went through json.Unmarshal
 	// to learn that it is a string.
 	StringsUnread bool
+	// Shared: a string written without escapes in valid UTF-8 (most are)
+	// is a view of the text's bytes, not a copy, for a caller that drops
+	// the values before the text can change. A tool's input of 80 M
+	// characters was in the Go core twice while its schema checked it
+	// (WebAssembly memory never shrinks).
+	Shared bool
 }
 
 // Object is a decoded JSON object that remembers the order of its keys.
@@ -295,7 +302,12 @@ func (d *decoder) string() (string, any, error) {
 				}
 			}
 			if plain && (ascii || utf8.Valid(d.b[start+1:d.i-1])) {
-				return string(d.b[start+1 : d.i-1]), nil, nil
+				text := d.b[start+1 : d.i-1]
+				if d.Shared {
+					// (unsafe.String cost the core 1 KB of brotli more.)
+					return *(*string)(unsafe.Pointer(&text)), nil, nil
+				}
+				return string(text), nil, nil
 			}
 			var u string
 			if err := json.Unmarshal(d.b[start:d.i], &u); err != nil {

@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/interopio/code-mode/third_party/jsonschema"
 )
@@ -24,6 +25,7 @@ var (
 	numbers   = Options{Numbers: true}
 	ordered   = Options{Ordered: true, Numbers: true}
 	shape     = Options{Ordered: true, Numbers: true, MaxDepth: 6, MaxElems: 50, StringsUnread: true}
+	shared    = Options{Numbers: true, Shared: true}
 )
 
 // oracle decodes text with encoding/json's tokens into what Decode gives
@@ -161,6 +163,7 @@ func compare(t *testing.T, text []byte) {
 	check(t, "unmarshal", text, unmarshal, want, wantErr)
 	want, wantErr = jsonschema.UnmarshalJSON(bytes.NewReader(text))
 	check(t, "numbers", text, numbers, want, wantErr)
+	check(t, "shared", text, shared, want, wantErr)
 	want, wantErr = oracle(text, ordered)
 	check(t, "ordered", text, ordered, want, wantErr)
 	if json.Valid(text) {
@@ -193,6 +196,31 @@ func TestDecodeTricky(t *testing.T) {
 		`-01`, `1.e5`, `1e5.5`, `{"a":1 "b":2}`, `[1 , 2 ,3 ]`, `{ }`, `[ ]`, `{"":{"":[]}}`, "\xef\xbb\xbf{}", `nulll`, `[true,false,null]`,
 	} {
 		compare(t, []byte(text))
+	}
+}
+
+// TestDecodeSharedStrings: with Shared, a string without escapes in valid
+// UTF-8 is a view of the text (a tool's input checked against its schema
+// is not copied); one with escapes, and every string without Shared, is a
+// copy of its own.
+func TestDecodeSharedStrings(t *testing.T) {
+	text := []byte(`{"plain":"abc","utf8":"caf\u00e9 ok","raw":"café","esc":"a\nb","empty":""}`)
+	inside := func(s string) bool {
+		p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+		start := uintptr(unsafe.Pointer(&text[0]))
+		return len(s) > 0 && p >= start && p < start+uintptr(len(text))
+	}
+	for _, o := range []Options{shared, numbers} {
+		v, err := Decode(text, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := v.(map[string]any)
+		for k, want := range map[string]bool{"plain": o.Shared, "utf8": false, "raw": o.Shared, "esc": false, "empty": false} {
+			if s := m[k].(string); inside(s) != want {
+				t.Errorf("Shared %v: %s %q is inside the text: %v, want %v", o.Shared, k, s, inside(s), want)
+			}
+		}
 	}
 }
 
