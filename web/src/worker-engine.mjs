@@ -18,9 +18,9 @@
 // Array method over an array-like of length 1e15) 100 ms past the deadline
 // or the abort. An asset without them (the QuickJS package's own) never
 // reads the flag there, nor sees its deadline; so a worker that has not
-// answered an abort within FLAG_GRACE_MS, or a run past its timeout in a
-// worker silent for OVERRUN_GRACE_MS, is replaced too, and that run ends
-// with TIMEOUT.
+// answered an abort within FLAG_GRACE_MS and polls no more (one that polls
+// is computing another run), or a run past its timeout in a worker silent
+// for OVERRUN_GRACE_MS, is replaced too, and that run ends with TIMEOUT.
 //
 // Silent: the worker's poll (which the interpreter and the loop checks
 // call) counts itself in the abort flags' buffer (read by the page without
@@ -479,8 +479,18 @@ export function cancelOnWorker(h, rid, grace = h.flags ? FLAG_GRACE_MS : ABORT_G
     h.worker.post({ t: "abort", rid });
     const w = h.worker;
     h.stopping.add(rid);
-    const timer = setTimeout(() => {
+    // A worker that polls on has read the flag: its thread is another
+    // run's (a program computing within its timeout, which it ends itself
+    // if need be), and the aborted run answers once it is free. Replacing
+    // it failed that other run. One that stopped polling is held in C.
+    let polls = flags ? Atomics.load(flags, SIGNS) : 0;
+    const look = () => {
         if (h.worker !== w || !w || !h.stopping.has(rid)) return;
+        const n = flags ? Atomics.load(flags, SIGNS) : polls;
+        if (grace && n !== polls) {
+            polls = n;
+            return unref(setTimeout(look, grace));
+        }
         // The run holds the worker's thread: replace the worker.
         h.stopping.clear();
         h.worker = null;
@@ -489,13 +499,19 @@ export function cancelOnWorker(h, rid, grace = h.flags ? FLAG_GRACE_MS : ABORT_G
         failAll(h, new Error(`Code Mode: the engine's worker was restarted to cancel a run that held it ${why}; run this again`), true);
         start(h, false);
         for (const p of h.pending.values()) if (p.message) h.worker.post(p.message);
-    }, grace);
-    // Node.js: the wait alone keeps no process alive. After an abort (and a
-    // dispose) a program that was done waited out the 5 s grace to exit; a
-    // run in flight holds the worker, and so the process, itself. (A
-    // browser's timer is a number: nothing to read on it, not even a page's
-    // Object.prototype.unref.)
-    const t = /** @type {any} */ (timer);
+    };
+    unref(setTimeout(look, grace));
+}
+
+/**
+ * Node.js: the wait alone keeps no process alive. After an abort (and a
+ * dispose) a program that was done waited out the 5 s grace to exit; a
+ * run in flight holds the worker, and so the process, itself. (A
+ * browser's timer is a number: nothing to read on it, not even a page's
+ * Object.prototype.unref.)
+ * @param {any} t a timer
+ */
+function unref(t) {
     if (t !== null && typeof t === "object" && typeof t.unref === "function") t.unref();
 }
 

@@ -83,3 +83,32 @@ test("overrunWait: silent for the grace past the deadline or the last sign, whic
         assert.equal(engine.overrunWait(now, deadline, sign, 2_000), want, name);
     }
 });
+
+// Aborting one run while another computes: the worker's thread is the
+// other run's, so the aborted one can answer only when it is free; the
+// worker polls all the while (it read the abort flag), and was replaced
+// 5 s after the abort anyway, failing the run that computed well within
+// its timeout with "restarted to cancel a run that held it in a built-in
+// that does not check for it". Only a worker that stops polling is replaced.
+test("an abort while another run computes: the computing run finishes, the worker is kept", { timeout: 60_000 }, async () => {
+    const { IoCodeModeFactory } = await import(indexURL);
+    const api = await IoCodeModeFactory({ wasmLocation: assetPath, worker: true, timeout: 20_000 });
+    try {
+        api.registerTool({ name: "slow.wait", inputSchema: { type: "object" }, execute: () => new Promise((r) => setTimeout(() => r("waited"), 1000)) });
+        const ex = api.createSession().getLlmTools().find((t) => t.name === "executeCode");
+        await api.ready();
+        const stop = new AbortController();
+        const waiting = ex.execute({ code: "return await tools.slow.wait({});", explanation: "" }, { signal: stop.signal });
+        await new Promise((r) => setTimeout(r, 100));
+        const computing = ex.execute({ code: "const t = Date.now(); while (Date.now() - t < 6000); return 'computed';", explanation: "" });
+        await new Promise((r) => setTimeout(r, 200));
+        stop.abort(new Error("stopped by the user"));
+        await assert.rejects(waiting, /stopped by the user/);
+        const r = await computing;
+        assert.deepEqual([r.ok, r.result, r.error], [true, "computed", undefined]);
+        const next = await ex.execute({ code: "return 1 + 1", explanation: "" });
+        assert.equal(next.result, 2);
+    } finally {
+        api.dispose();
+    }
+});
