@@ -24,12 +24,12 @@ const (
 // (already filtered) tools and limits. Every sentence is there because a
 // model got it wrong without it; keep it short, it is paid for on every turn.
 func buildInstructions(tools []*toolEntry, lim limits) string {
-	return buildInstructionsWith(tools, lim, (*toolEntry).signature)
+	return buildInstructionsWith(tools, lim, (*toolEntry).signature, nil)
 }
 
 // buildInstructionsWith is buildInstructions with a session's signatures
-// (which may show inferred result types).
-func buildInstructionsWith(tools []*toolEntry, lim limits, sig func(*toolEntry) string) string {
+// (which may show inferred result types) and its namespace summary memo.
+func buildInstructionsWith(tools []*toolEntry, lim limits, sig func(*toolEntry) string, memo *nsMemo) string {
 	var sb strings.Builder
 	sb.WriteString(`You work by writing JavaScript or TypeScript that calls tools. You have two tools:
 - searchTools({query, namespace?, limit?}): find tools for a task; returns names, descriptions and TypeScript signatures.
@@ -52,7 +52,7 @@ Good practice:
 - Run independent calls in parallel with Promise.all.
 - If a run fails, read the error, fix the code and try again.
 `)
-	writeToolOverview(&sb, tools, sig)
+	writeToolOverview(&sb, tools, sig, memo)
 	return sb.String()
 }
 
@@ -73,12 +73,12 @@ func executeCodeDescription(lim limits) string {
 		strconv.Itoa(lim.MaxToolCalls) + " tool calls, " + strconv.Itoa(lim.MaxResultChars) + " bytes of output."
 }
 
-func writeToolOverview(sb *strings.Builder, tools []*toolEntry, sig func(*toolEntry) string) {
+func writeToolOverview(sb *strings.Builder, tools []*toolEntry, sig func(*toolEntry) string, memo *nsMemo) {
 	if len(tools) == 0 {
 		sb.WriteString("\nNo tools are available right now.\n")
 		return
 	}
-	spaces, topLevel := summarizeNamespaces(tools)
+	spaces, topLevel := memo.summarize(tools)
 	fmt.Fprintf(sb, "\nAvailable tools (%d)", len(tools))
 	if len(spaces) > 0 {
 		sb.WriteString(" by namespace; tool_search({namespace}) lists one:\n")

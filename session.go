@@ -19,6 +19,7 @@ type Session struct {
 	own    *registry
 	closed atomic.Bool
 	shapes resultShapes
+	ns     nsMemo
 	// done is cancelled by Close: the session's runs in flight stop.
 	done  context.Context
 	close context.CancelFunc
@@ -36,7 +37,7 @@ func (s *Session) SystemInstruction() string {
 	if s == nil || s.cm == nil {
 		return ""
 	}
-	text := buildInstructionsWith(s.cm.visible(s.own), s.cm.cfg.limits(), s.signature)
+	text := buildInstructionsWith(s.cm.visible(s.own), s.cm.cfg.limits(), s.signature, &s.ns)
 	if f := s.cm.cfg.OverwriteSystemInstruction; f != nil {
 		text = s.cm.overwriteInstruction(f, text)
 	}

@@ -248,6 +248,11 @@ type toolEntry struct {
 
 	sigOnce sync.Once
 	sig     string
+	// The words of the name that the namespace summary counts
+	// (nameWords), found once: the summary is made again whenever the
+	// visible tools change, and most of them have not.
+	wordsOnce sync.Once
+	words     []search.NameWord
 
 	// removed is set when the tool is unregistered. A run resolves names
 	// against the tools visible when it started, so without it a program
@@ -264,6 +269,18 @@ func (e *toolEntry) signature() string {
 		e.sig = tsgen.Signature(e.info.Name, e.info.Description, e.tool.InputSchema, e.tool.OutputSchema)
 	})
 	return e.sig
+}
+
+// nameWords is what the instructions' namespace summary counts of the
+// tool's name (search.NameWords), whose namespace's own words are own();
+// none for a tool without a namespace.
+func (e *toolEntry) nameWords(own func() []string) []search.NameWord {
+	e.wordsOnce.Do(func() {
+		if _, rest, ok := strings.Cut(e.info.Name, "."); ok {
+			e.words = search.NameWords(own(), rest)
+		}
+	})
+	return e.words
 }
 
 // validate checks input against the tool's inputSchema.

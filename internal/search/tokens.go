@@ -1,6 +1,7 @@
 package search
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -119,51 +120,128 @@ func splitWordsUnicode(text string, emit func(string)) {
 // namespace's own words and filler: "comments, labels, milestones" for
 // GitHub's issues.
 func KeyWords(namespace string, names []string, n int) []string {
-	own := map[string]bool{}
-	for _, t := range tokenize(namespace) {
-		own[t] = true
+	own := NamespaceWords(namespace)
+	words := make([][]NameWord, len(names))
+	for i, name := range names {
+		words[i] = NameWords(own, name)
 	}
-	count := map[string]int{}
-	surface := map[string]map[string]int{}
-	for _, name := range names {
-		seen := map[string]bool{}
-		splitWords(name, func(w string) {
-			lw := strings.ToLower(w)
-			if len(lw) < 3 || stopwords[lw] || nameNoise[lw] || !isASCIILetters(lw) {
+	return TopWords(words, n)
+}
+
+// NamespaceWords is the stems of a namespace's name, which say nothing
+// about its tools (NameWords leaves them out).
+func NamespaceWords(namespace string) []string {
+	return tokenize(namespace)
+}
+
+// NameWord is a word of a tool's name that KeyWords counts: its stem, which
+// is what is counted, and the word in lower case, which is what is shown.
+type NameWord struct{ Stem, Word string }
+
+// NameWords is what KeyWords counts of one tool's name (without its
+// namespace, whose NamespaceWords are own), each stem once. It depends on
+// that name alone, so a caller can keep it with the tool and count a
+// namespace's words again when its tools change, without splitting every
+// name again.
+func NameWords(own []string, name string) []NameWord {
+	// The words in lower case are cut from the name's lower case when
+	// that keeps the offsets (ASCII): one string for the name, not one
+	// for each capitalised word.
+	lower := ""
+	if isASCII(name) {
+		lower = strings.ToLower(name)
+	}
+	var kept [8]NameWord
+	out, at := kept[:0], 0
+	splitWords(name, func(w string) {
+		// Words come in order, separated by what no word holds: the next
+		// one is the first match after the last.
+		at += strings.Index(name[at:], w)
+		lw := ""
+		if lower != "" {
+			lw = lower[at : at+len(w)]
+		} else {
+			lw = strings.ToLower(w)
+		}
+		at += len(w)
+		if len(lw) < 3 || !isASCIILetters(lw) || stopwords[lw] || nameNoise[lw] {
+			return
+		}
+		st := stem(lw)
+		if slices.Contains(own, st) || verbClasses[st] != 0 {
+			return
+		}
+		for _, o := range out {
+			if o.Stem == st {
 				return
 			}
-			st := stem(lw)
-			if own[st] || verbClasses[st] != 0 || seen[st] {
-				return
-			}
-			seen[st] = true
-			count[st]++
-			if surface[st] == nil {
-				surface[st] = map[string]int{}
-			}
-			surface[st][lw]++
-		})
+		}
+		out = append(out, NameWord{Stem: st, Word: lw})
+	})
+	if len(out) == 0 {
+		return nil
 	}
-	stems := make([]string, 0, len(count))
-	for st := range count {
-		stems = append(stems, st)
+	return slices.Clone(out)
+}
+
+// TopWords is KeyWords of a namespace's names as NameWords gave them: the
+// n stems most names have (ties by stem), each shown as the word most of
+// them write (ties by word).
+func TopWords(names [][]NameWord, n int) []string {
+	type written struct {
+		word string
+		n    int
+	}
+	type stemCount struct {
+		stem string
+		n    int
+		// How the stem is written: one way mostly, so the others
+		// apart, and a stem costs no allocation of its own.
+		first  written
+		others []written
+	}
+	var stems []stemCount
+	index := map[string]int{}
+	for _, words := range names {
+		for _, w := range words {
+			i, ok := index[w.Stem]
+			if !ok {
+				i = len(stems)
+				index[w.Stem] = i
+				stems = append(stems, stemCount{stem: w.Stem, first: written{word: w.Word}})
+			}
+			s := &stems[i]
+			s.n++
+			if s.first.word == w.Word {
+				s.first.n++
+				continue
+			}
+			j := 0
+			for j < len(s.others) && s.others[j].word != w.Word {
+				j++
+			}
+			if j == len(s.others) {
+				s.others = append(s.others, written{word: w.Word})
+			}
+			s.others[j].n++
+		}
 	}
 	sort.Slice(stems, func(i, j int) bool {
-		a, b := stems[i], stems[j]
-		if count[a] != count[b] {
-			return count[a] > count[b]
+		a, b := &stems[i], &stems[j]
+		if a.n != b.n {
+			return a.n > b.n
 		}
-		return a < b
+		return a.stem < b.stem
 	})
 	var out []string
-	for _, st := range stems[:min(n, len(stems))] {
-		best, bestN := "", 0
-		for w, c := range surface[st] {
-			if c > bestN || c == bestN && w < best {
-				best, bestN = w, c
+	for _, s := range stems[:min(n, len(stems))] {
+		best := s.first
+		for _, w := range s.others {
+			if w.n > best.n || w.n == best.n && w.word < best.word {
+				best = w
 			}
 		}
-		out = append(out, best)
+		out = append(out, best.word)
 	}
 	return out
 }
@@ -208,6 +286,15 @@ func undouble(w string) string {
 		return w[:n-1]
 	}
 	return w
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 func isASCIILetters(w string) bool {
