@@ -112,6 +112,9 @@ func syntaxHint(code string, e *sandbox.Error) string {
 	if h := entityHint(code, e); h != "" {
 		return h
 	}
+	if n := tsstrip.TemplateFence(code, e.Line); n > 0 {
+		return fmt.Sprintf(templateFenceHint, n)
+	}
 	if e.Line > 0 && e.Line <= strings.Count(code, "\n")+1 && pythonLine(strings.Split(code, "\n")[e.Line-1]) {
 		return fmt.Sprintf(pythonHint, e.Line)
 	}
@@ -208,6 +211,12 @@ const (
 	// text, or a chat client's that "smartened" it) outside a string.
 	quoteHint = ": \u201c \u201d \u2018 \u2019 are typographic quotes, not JavaScript's: write strings with \" or ' (or ` for a template)"
 )
+
+// templateFenceHint follows the syntax error of a program that writes
+// markdown with a fence line (```json) inside a template literal: the
+// fence's first backtick ends the literal, and QuickJS says only
+// "expecting ';'" or points past it.
+const templateFenceHint = ": line %d begins with ``` inside a template literal, whose first backtick ends the literal; escape the backticks in the literal (\\`\\`\\`json) or write the fence apart (const fence = \"```\"; then ${fence}json)"
 
 // jsxAt says whether rest, the text from the '<' QuickJS stopped at, opens
 // a JSX element or fragment (`<div`, `<Foo.Bar`, `<>`) that the code closes

@@ -654,6 +654,13 @@ func TestSyntaxHints(t *testing.T) {
 		{name: "an await using declaration in a function", code: "async function f() {\n  await using r = open()\n}\nreturn 1", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expecting ';'" + usingHint, line: 2, col: 15},
 		{name: "a for using loop", code: "for (using x of []) {}\nreturn 1", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expected 'of' or 'in' in for control expression" + usingHint, line: 1, col: 12},
 		{name: "a variable called using", code: "let using = 1\nusing = 2\nreturn using", want: "2"},
+		// A program that writes markdown: a fence line inside its template
+		// literal ends the literal at its first backtick, where QuickJS
+		// says only "expecting ';'" (escaped, the same program runs).
+		{name: "a fence with a language in a template literal", code: "const rows = [1]\nreturn `Rows:\n```json\n${JSON.stringify(rows)}\n```\n`", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expecting ';'" + fmt.Sprintf(templateFenceHint, 3), line: 3, col: 4},
+		{name: "a fence in a template literal, in a fenced program", code: "```js\nreturn `a\n```json\n1\n```\n`\n```", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expecting ';'" + fmt.Sprintf(templateFenceHint, 3), line: 3, col: 4},
+		{name: "a bare fence in a template literal", code: "const md = `Run:\n```\nnpm test\n```\n`\nreturn md", errCode: "SYNTAX", errName: "SyntaxError", errMsg: fmt.Sprintf(templateFenceHint, 2)},
+		{name: "escaped fences in a template literal run", code: "return `a\n\\`\\`\\`json\n1\n\\`\\`\\``", want: "\"a\\n```json\\n1\\n```\""},
 		// Typographic quotes, from a model or a chat client that "smartened" them.
 		{name: "typographic double quotes", code: "const s = “hello”;\nreturn s", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "unexpected character" + quoteHint, line: 1, col: 11},
 		{name: "a typographic single quote", code: "return [\n  ‘a’]", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "unexpected character" + quoteHint, line: 2, col: 3},

@@ -173,6 +173,23 @@ func lang(info string) string {
 	return ""
 }
 
+// TemplateFence returns the 1-based line, at most upto, of the first line
+// of src that begins with ``` inside a template literal (a program writing
+// markdown, whose fence's first backtick ends its literal), or 0.
+func TemplateFence(src string, upto int) int {
+	off := 0
+	for i, l := range strings.SplitAfter(src, "\n") {
+		if i >= upto {
+			break
+		}
+		if strings.HasPrefix(strings.TrimLeft(l, " \t"), "```") && inTemplate(src[:off]) {
+			return i + 1
+		}
+		off += len(l)
+	}
+	return 0
+}
+
 // inTemplate says whether src ends inside a template literal: a fence
 // line after it is part of the code's string.
 func inTemplate(src string) bool {
