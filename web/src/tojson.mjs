@@ -234,6 +234,13 @@ export function toJSON(value, label) {
             }
         }
         if (v === null) return v;
+        // A value inside itself: JSON's own words differ by engine (V8's
+        // "Converting circular structure to JSON ...", Firefox's "cyclic
+        // object value"), and the model read the page's. A converted value
+        // is a new object each time JSON meets it, so JSON sees no cycle
+        // through one (a Map that holds itself): it recursed until the
+        // stack overflowed. Its original is in was.
+        for (let i = 0; i < n; i++) if (st[i] === v || was[i] === v) throw new TypeError("circular reference");
         /** @type {any} */
         let out = v;
         if (Array.isArray(v)) {
@@ -241,10 +248,6 @@ export function toJSON(value, label) {
         } else {
             const proto = Object.getPrototypeOf(v);
             if (proto !== Object.prototype && proto !== null) {
-                // A converted value is a new object each time JSON meets it,
-                // so JSON sees no cycle through one (a Map that holds itself):
-                // it recursed until the stack overflowed.
-                for (let i = 0; i < n; i++) if (was[i] === v) throw new TypeError("circular reference");
                 if (v instanceof Map) {
                     const stringKeys = [...v.keys()].every((key) => typeof key === "string");
                     out = stringKeys ? Object.fromEntries(v) : Array.from(v);

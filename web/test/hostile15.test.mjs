@@ -281,6 +281,22 @@ describe("resource attacks end as the API says, and the next run works", () => {
         const r = await run(api.createSession(), "const out = []; for (const f of [tools.t.map, tools.t.twice]) { try { out.push(await f({})) } catch (e) { out.push(e.message) } } return out");
         assert.deepEqual(r.result, ["the tool returned a value that is not JSON data: circular reference", [{ a: 1 }, { x: { a: 1 } }, [{ a: 1 }]]], JSON.stringify(r.error));
     });
+    // A plain object that holds itself was left to the page's JSON.stringify,
+    // whose words the model read: V8's "Converting circular structure to
+    // JSON --> starting at object with constructor 'Object' ...", Firefox's
+    // "cyclic object value". It fails as the Map above does, in one text.
+    test("a page tool returning an object or array that holds itself: the call fails as a circular reference, in every engine's words", async (t) => {
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            tools: [
+                tool("t.obj", () => { const o = { a: 1 }; o.self = o; return o; }),
+                tool("t.arr", () => { const a = [1]; a.push({ back: a }); return a; }),
+                tool("t.shared", () => { const o = { a: 1 }; return [o, { x: o }]; }),
+            ],
+        });
+        const r = await run(api.createSession(), "const out = []; for (const f of [tools.t.obj, tools.t.arr, tools.t.shared]) { try { out.push(await f({})) } catch (e) { out.push(e.message) } } return out");
+        assert.deepEqual(r.result, ["the tool returned a value that is not JSON data: circular reference", "the tool returned a value that is not JSON data: circular reference", [{ a: 1 }, { x: { a: 1 } }]], JSON.stringify(r.error));
+    });
     test("a sort comparator that calls tools: each call runs in its own run, with its context", async (t) => {
         const calls = [];
         const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.cmp", ({ x, y }, o) => (calls.push(o.context), x - y))] });
