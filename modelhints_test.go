@@ -82,6 +82,11 @@ func TestTypeErrorHint(t *testing.T) {
 		{"if (x) {}", te("not a function", 1, 4), ""},
 		{"return undefined.x", te("cannot read property 'x' of undefined", 1, 17), ""},
 		{"const o = {}; return o.items.map(x => x)", te("value is not iterable", 1, 29), ""},
+		// for await over a call's value: QuickJS fails calling the iterator
+		// method the value lacks, at the call's "(".
+		{"for await (const o of rows()) {}", te("not a function", 1, 27), ": rows(...) is not async iterable, or rows is not a function"},
+		{"for (const o of rows()) {}", te("not a function", 1, 21), ": rows is not a function"},
+		{"for await (const o of offset(rows)) {}", te("not a function", 1, 29), ": offset(...) is not async iterable"},
 	} {
 		got := typeErrorHint(tc.code, tc.e, nil)
 		if (tc.want == "") != (got == "") || !strings.HasPrefix(got, tc.want) {

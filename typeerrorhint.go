@@ -45,6 +45,12 @@ func typeErrorHint(code string, e *sandbox.Error, callee func(x string) string) 
 		if x == "" {
 			return ""
 		}
+		if forAwaitOf(string(line[:at-len([]rune(x))])) {
+			// for await (const v of f(...)) over a value with neither
+			// Symbol.asyncIterator nor Symbol.iterator (a tool's Promise)
+			// fails in QuickJS as a call of the missing method, here.
+			return fmt.Sprintf(forAwaitHint, x, x, x)
+		}
 		h := fmt.Sprintf(": %s is not a function", x)
 		for _, m := range []string{".execute", ".invoke", ".run", ".handler"} {
 			if base, ok := strings.CutSuffix(x, m); ok && strings.HasPrefix(base, "tools.") {
@@ -73,6 +79,21 @@ func typeErrorHint(code string, e *sandbox.Error, callee func(x string) string) 
 		return h
 	}
 	return ""
+}
+
+// forAwaitHint follows "not a function" at the call that gives a for
+// await loop its value: the callee may be a function whose value the loop
+// cannot iterate.
+const forAwaitHint = ": %s(...) is not async iterable, or %s is not a function; for await iterates an async iterable or an array, and a tool call gives a Promise of its result: for (const x of await %s(...))"
+
+// forAwaitOf says whether before, a line up to an expression, ends with
+// the "of" of a for await loop's head.
+func forAwaitOf(before string) bool {
+	head, ok := strings.CutSuffix(strings.TrimRight(before, " \t"), "of")
+	if !ok || head == "" || !unicode.IsSpace([]rune(head)[len([]rune(head))-1]) {
+		return false
+	}
+	return strings.Contains(head, "for await")
 }
 
 // exprBefore is the member chain of line that ends just before index at

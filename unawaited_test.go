@@ -67,6 +67,8 @@ func TestUnawaitedToolCallHint(t *testing.T) {
 			"value is not iterable" + hint("tools orders.list, customers.list", "tools.orders.list")},
 		{"a name that is not an identifier", "for (const o of tools['odd-desk'].list({})) {}",
 			"value is not iterable" + hint("tool odd-desk.list", `tools["odd-desk"].list`)},
+		{"iterated with for await", "const ids = []\nfor await (const o of tools.orders.list({})) ids.push(o.id)\nreturn ids",
+			"not a function: tools.orders.list(...) is not async iterable, or tools.orders.list is not a function; for await iterates an async iterable or an array, and a tool call gives a Promise of its result: for (const x of await tools.orders.list(...))" + hint("tool orders.list", "tools.orders.list")},
 		{"every call done", "const o = await tools.orders.get({});\nreturn o.missing.map((x) => x)",
 			"cannot read property 'map' of undefined: o.missing is undefined"},
 		{"not a TypeError", "tools.orders.list({});\nthrow new RangeError('mine')", "mine"},
