@@ -24,7 +24,7 @@ export interface FromFdc3Options {
     contextTypes?: string[] | undefined;
     /** Intents to offer (with `contextTypes`: only these of the ones found). Names, or `{ name, contextTypes?, description? }`. */
     intents?: Array<string | { name: string; contextTypes?: string[] | undefined; description?: string | undefined }> | undefined;
-    /** The first step of every tool's name. Default `"fdc3"`: `tools.fdc3.ViewChart`. */
+    /** The first steps of every tool's name, dots separating them (`"desk.fdc3"`: `tools.desk.fdc3.ViewChart`). Default `"fdc3"`: `tools.fdc3.ViewChart`. */
     namespace?: string | undefined;
     /** JSON Schemas of context types, used as the tools' input schemas. Default: any context of that type (`type`, `name`, `id`). */
     contextSchemas?: { [contextType: string]: IoCodeMode.JsonSchema } | undefined;

@@ -36,7 +36,7 @@ export interface IoConnectInterop {
 }
 
 export interface FromIoConnectOptions {
-    /** The first step of every tool's name. Default `"interop"`: `tools.interop.<method>`. */
+    /** The first steps of every tool's name, dots separating them (`"desk.fx"`: `tools.desk.fx.<method>`). Default `"interop"`: `tools.interop.<method>`. */
     namespace?: string | undefined;
     /**
      * Which servers a call goes to. `"best"` (default): one, chosen by

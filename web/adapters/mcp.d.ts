@@ -8,7 +8,7 @@ import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/proto
 import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 
 export interface FromMcpClientOptions {
-    /** The first step of every tool's name (`tools.<namespace>.<tool>`). Default: the server's name, sanitised. */
+    /** The first steps of every tool's name (`tools.<namespace>.<tool>`), dots separating them (`"corp.github"`: `tools.corp.github.<tool>`). Default: the server's name, sanitised to one step. */
     namespace?: string | undefined;
     /**
      * Whether the server's word about its tools can be taken. Default

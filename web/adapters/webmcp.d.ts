@@ -30,7 +30,7 @@ export interface FromWebMcpOptions {
      * when it cannot list or run tools (no `getTools`/`executeTool`), `navigator.modelContextTesting`.
      */
     modelContext?: WebMcpModelContext | WebMcpModelContextTesting | undefined;
-    /** The first step of every tool's name. Default `"webmcp"`: `tools.webmcp.<tool>`. */
+    /** The first steps of every tool's name, dots separating them (`"page.shop"`: `tools.page.shop.<tool>`). Default `"webmcp"`: `tools.webmcp.<tool>`. */
     namespace?: string | undefined;
     /** Whether the page's tools' hints can be taken at their word. Default `false`: `untrusted: true`. */
     trusted?: boolean | undefined;

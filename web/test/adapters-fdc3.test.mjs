@@ -144,6 +144,10 @@ describe("fromFdc3: given intents, broadcast and open", () => {
         });
         const source = await fdc3.fromFdc3(d.agent, { intents: [{ name: "StartCall", contextTypes: ["fdc3.contact"], description: "Call a contact." }, "ViewChart"], broadcast: true, open: ["chart"], namespace: "desk" });
         assert.deepEqual(source.tools.map((t) => t.name), ["desk.StartCall", "desk.ViewChart", "desk.broadcast", "desk.open"]);
+        // A given namespace's dots are steps (they were made "_": "desk.fdc3" gave desk_fdc3.StartCall).
+        const dotted = await fdc3.fromFdc3(d.agent, { intents: ["StartCall"], namespace: "desk.fdc3" });
+        assert.deepEqual(dotted.tools.map((t) => t.name), ["desk.fdc3.StartCall"]);
+        dotted.close();
         assert.equal(source.tools[0].description, "Call a contact.");
         assert.deepEqual(source.tools[1].inputSchema.required, ["type"]); // no context types given: any context
         assert.deepEqual(source.tools[3].inputSchema.properties.appId, { type: "string", enum: ["chart"] });

@@ -224,6 +224,10 @@ describe("fromIoConnect options", () => {
         const api = await IoCodeModeFactory({ wasmLocation: assetPath });
         const all = ioc.fromIoConnect(fakeIo(host), { target: "all", namespace: "desk" });
         all.registerTools(api);
+        // A given namespace's dots are steps (they were made "_": "desk.fx" gave desk_fx.Ping).
+        const dotted = ioc.fromIoConnect(fakeIo(host), { namespace: "desk.fx" });
+        assert.deepEqual(dotted.tools.map((t) => t.name).sort(), ["desk.fx.Ping", "desk.fx.Quote"]);
+        dotted.close();
         const session = api.createSession();
         let out = await run(session, "return [await tools.desk.Quote({ s: 'X' }), await tools.desk.Quote({ s: 'bad' })]");
         assert.deepEqual(out.result, [

@@ -311,6 +311,28 @@ describe("fromMcpClient: listing, names, trust, collisions", () => {
         await client.close();
     });
 
+    // A namespace the caller gives is read as tool names are: its dots are
+    // steps. "corp.crm" was made one step, "corp_crm", silently, and the
+    // model's tools.corp.crm.a did not exist. The server's own name stays one step.
+    test("a given namespace keeps its dots as namespace steps", async () => {
+        const { server } = pagedServer(["a"]);
+        const client = await connectInMemory(server);
+        const source = await mcp.fromMcpClient(client, { namespace: "corp.crm" });
+        assert.equal(source.namespace, "corp.crm");
+        assert.deepEqual(source.tools.map((t) => t.name), ["corp.crm.a"]);
+        assert.equal(source.tools[0].annotations.source, "mcp:corp.crm");
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        source.registerTools(api);
+        const out = await run(api.createSession(), "return await tools.corp.crm.a()");
+        assert.deepEqual(out.result, { called: "a" }, JSON.stringify(out));
+        const odd = await mcp.fromMcpClient(client, { namespace: "..my crm.then" });
+        assert.deepEqual(odd.tools.map((t) => t.name), ["my_crm.then_.a"]);
+        odd.close();
+        source.close();
+        api.dispose();
+        await client.close();
+    });
+
     // An async filter's promise is truthy: every tool it meant to leave out
     // was kept (fail open). A promise now leaves the tool out, said once.
     test("an async filter leaves out what it answers with a promise, and says so once", async () => {

@@ -99,6 +99,10 @@ test("a tool registered while the first getTools() runs is listed; a failing fir
     await until(() => source.tools.some((t) => t.name === "webmcp.b"), "webmcp.b, registered during the first listing");
     assert.deepEqual(source.tools.map((t) => t.name), ["webmcp.a", "webmcp.b"]);
     source.close();
+    // A given namespace's dots are steps (they were made "_": "page.shop" gave page_shop.a).
+    const dotted = await webmcp.fromWebMcp({ modelContext: ctx, namespace: "page.shop" });
+    assert.deepEqual(dotted.tools.map((t) => t.name), ["page.shop.a", "page.shop.b"]);
+    dotted.close();
 
     const broken = modelContext([]);
     let listeners = 0;

@@ -2,7 +2,7 @@
 // and open) as Code Mode tools. It takes the page's DesktopAgent and
 // imports nothing of FDC3.
 
-import { annotations, checkOptions, createToolSource, sanitizeName, sanitizeSegment, uniqueNames, untilAborted } from "./source.mjs";
+import { annotations, checkOptions, createToolSource, namespaceOf, sanitizeName, uniqueNames, untilAborted } from "./source.mjs";
 
 // FDC3's error values (the message of the Error an agent rejects with).
 const RESOLVE_ERRORS = {
@@ -102,7 +102,7 @@ export async function fromFdc3(agent, options) {
     if (!opts.contextTypes && !opts.intents) {
         throw new TypeError("fromFdc3: options.contextTypes or options.intents is required: the context types to find intents for, or the intents to offer");
     }
-    const namespace = sanitizeSegment(opts.namespace ?? "fdc3", "fdc3");
+    const namespace = namespaceOf(opts.namespace, undefined, "fdc3");
     const live = createToolSource({ kind: "FDC3", onError: opts.onError });
     const schemas = opts.contextSchemas || {};
     const schemaFor = (types) => {

@@ -2,7 +2,7 @@
 // tools. It takes the page's io.Connect API object (`io`) and imports
 // nothing of the platform.
 
-import { DELAY, annotations, checkOptions, createToolSource, kept, sanitizeName, sanitizeSegment, uniqueNames, untilAborted } from "./source.mjs";
+import { DELAY, annotations, checkOptions, createToolSource, kept, namespaceOf, sanitizeName, uniqueNames, untilAborted } from "./source.mjs";
 
 // ---------------------------------------------------------------------------
 // Signatures: "String symbol, Int? quantity, String[] tags,
@@ -147,7 +147,7 @@ export function fromIoConnect(io, options) {
         throw new TypeError("fromIoConnect(io): expected an io.Connect API object (with io.interop)");
     }
     const opts = checkOptions(options, OPTIONS, "fromIoConnect");
-    const namespace = sanitizeSegment(opts.namespace ?? "interop", "interop");
+    const namespace = namespaceOf(opts.namespace, undefined, "interop");
     const source = "io-connect";
     const live = createToolSource({ kind: "io.Connect", onError: opts.onError });
     const invokeOptions = {};

@@ -8,7 +8,7 @@
 // server code.
 
 import { CallToolRequestSchema, ListToolsRequestSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { DELAY, MAX_DELAY, annotations, checkOptions, createToolSource, kept, sanitizeName, sanitizeSegment, serialized, uniqueNames, unwrapToolResult } from "./source.mjs";
+import { DELAY, MAX_DELAY, annotations, checkOptions, createToolSource, kept, namespaceOf, sanitizeName, serialized, uniqueNames, unwrapToolResult } from "./source.mjs";
 import { handleToolCall } from "./llm.mjs";
 
 const LIST_CHANGED = "notifications/tools/list_changed";
@@ -55,7 +55,7 @@ export async function fromMcpClient(client, options) {
     if (opts.namespace === undefined && !serverName) {
         throw new TypeError("fromMcpClient(client, options): options.namespace is required: the server did not give its name (is the client connected?)");
     }
-    const namespace = sanitizeSegment(opts.namespace ?? serverName, "mcp");
+    const namespace = namespaceOf(opts.namespace, serverName, "mcp");
     const source = `mcp:${namespace}`;
     // The server names of tools whose outputSchema Code Mode refused (a
     // lookahead in a pattern, written for JavaScript): the SDK's own

@@ -10,9 +10,19 @@
 const NAME_SEGMENT = /[^A-Za-z0-9_$-]+/g;
 
 /** One namespace segment from any string: runs of other characters become "_". */
-export function sanitizeSegment(s, fallback = "tool") {
+function sanitizeSegment(s, fallback) {
     const out = String(s).replace(NAME_SEGMENT, "_").replace(/^_+|_+$/g, "");
     return (out || fallback).slice(0, 64);
+}
+
+/**
+ * The namespace of a source's tools. One the caller gives is read as a
+ * tool's name is, its dots steps ("corp.crm": tools.corp.crm.<tool>; it was
+ * made "corp_crm", silently); the source's own name (an MCP server's,
+ * dotted as often as not: "io.github.acme") is one step.
+ */
+export function namespaceOf(given, own, fallback) {
+    return given === undefined ? sanitizeSegment(own ?? fallback, fallback) : sanitizeName(given, fallback);
 }
 
 // A step written in another script keeps none of its letters: it becomes
@@ -37,7 +47,7 @@ const REFUSED_END = /(^|\.)(then|toJSON)$|\.$/;
  * step of another script is tool_<hash>), empty steps dropped, a last step
  * "then" or "toJSON" written "then_", "toJSON_".
  */
-export function sanitizeName(s) {
+export function sanitizeName(s, fallback = "tool") {
     const steps = String(s)
         .split(".")
         .map((p) => {
@@ -49,7 +59,7 @@ export function sanitizeName(s) {
     // called by JSON.stringify of it; registration refuses both (tool.go
     // validateToolName).
     if (REFUSED_END.test(steps[steps.length - 1] ?? "")) steps[steps.length - 1] += "_";
-    return steps.length ? steps.join(".") : "tool";
+    return steps.length ? steps.join(".") : fallback;
 }
 
 /**

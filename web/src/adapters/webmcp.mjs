@@ -3,7 +3,7 @@
 // executeCode as WebMCP tools (exposeToWebMcp), so that a browser agent can
 // drive them. It works with native WebMCP and with a polyfill alike.
 
-import { annotations, checkOptions, createToolSource, kept, sanitizeName, sanitizeSegment, serialized, uniqueNames, unwrapToolResult } from "./source.mjs";
+import { annotations, checkOptions, createToolSource, kept, namespaceOf, sanitizeName, serialized, uniqueNames, unwrapToolResult } from "./source.mjs";
 import { handleToolCall } from "./llm.mjs";
 
 // Tools this module registered with a model context: fromWebMcp leaves them
@@ -91,7 +91,7 @@ export async function fromWebMcp(options) {
             removeEventListener: (type, f) => testing.removeEventListener(type, f),
         };
     }
-    const namespace = sanitizeSegment(opts.namespace ?? "webmcp", "webmcp");
+    const namespace = namespaceOf(opts.namespace, undefined, "webmcp");
     const live = createToolSource({ kind: "WebMCP", onError: opts.onError });
 
     function entries(tools) {
