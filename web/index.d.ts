@@ -129,7 +129,8 @@ export declare namespace IoCodeMode {
          * The input's schema; every call is checked against it before `execute` runs. Plain JSON
          * Schema, an AI SDK schema (`jsonSchema()`, `zodSchema()`), or a Zod 4 / Standard Schema
          * object that can give JSON Schema (converted, and its own validation, refinements
-         * included, is run too). Anything else throws a `TypeError`.
+         * included, is run too: `execute` gets the value it gives, defaults filled in and
+         * transforms run). Anything else throws a `TypeError`.
          */
         inputSchema?: JsonSchema | SchemaObject | undefined;
         /**

@@ -234,6 +234,12 @@ export const LIMIT = Symbol("Code Mode memory limit");
 export const CALL = Symbol("Code Mode tool call");
 
 /**
+ * The key of what the schema library's check made of the input (schema.mjs
+ * Verdict's value), which execute gets in place of the input as written.
+ */
+export const PARSED = Symbol("Code Mode checked input");
+
+/**
  * Makes the core's caller of page tools. reply is the core's
  * (jsbridge.ReplyFunc): reply(batch) answers every call that ended since
  * the last reply, batch being [id, 3, kind, payload, warnings, ...];
@@ -306,6 +312,8 @@ export function pageCaller(reply) {
         }
         const pair = validates[i];
         const validate = pair && pair[0];
+        /** @type {[unknown] | undefined} */
+        let parsed;
         if (typeof validate === "function") {
             // The schema library's own check (refinements JSON Schema
             // cannot express), after the core's JSON Schema check. A
@@ -325,6 +333,7 @@ export function pageCaller(reply) {
                 return threw(id, message, REPLY.rejected);
             }
             if (!live.has(id)) return; // the run ended meanwhile: execute never starts
+            parsed = r.value;
         }
         const exec = execs[i]; // as it was when registered
         const validateOut = pair && pair[1];
@@ -358,6 +367,7 @@ export function pageCaller(reply) {
                 [CALL]: cs,
                 [SETTLE]: settle,
                 [LIMIT]: memoryLimitMB,
+                [PARSED]: parsed,
             });
             if (!live.has(id)) return; // nobody waits for it any more
             // Settled by the page's side of the call (runs.mjs callTool), or here.

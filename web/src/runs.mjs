@@ -298,8 +298,10 @@ export async function intercept(onToolCall, run, tool, input) {
  *   (call.mjs SETTLE: the output schema's checks, the conversion), run before the call is
  *   reported: a value they refuse fails the call, and its tool-result says why. callTool
  *   then returns what settle returns.
+ * @param {[unknown]} [parsed] what the input schema's library made of the input (call.mjs
+ *   PARSED), which execute gets; the tool-call event shows the input as the model wrote it
  */
-export async function callTool(run, tool, input, engine, factoryOnEvent, settle) {
+export async function callTool(run, tool, input, engine, factoryOnEvent, settle, parsed) {
     if (!run || run.ended) throw run ? endedError(run) : new Error("the run has ended");
     // The engine's own signal of the call (call.mjs) serves when this
     // thread made it: the engine and the run's end both abort it. Either
@@ -330,7 +332,7 @@ export async function callTool(run, tool, input, engine, factoryOnEvent, settle)
         if (run.ended) throw endedError(run);
         value = (
             await adopt(
-                tool.execute(input, {
+                tool.execute(parsed ? parsed[0] : input, {
                     context: run.context,
                     get signal() {
                         return cs.signal;

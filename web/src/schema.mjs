@@ -13,7 +13,9 @@ import { KeptSet, isArray, jsonParse, jsonStringify, objectKeys } from "./intrin
 const AI_SDK_SCHEMA = Symbol.for("vercel.ai.schema");
 
 /**
- * @typedef {{ ok: true } | { ok: false, message: string }} Verdict
+ * @typedef {{ ok: true, value?: [unknown] } | { ok: false, message: string }} Verdict
+ *   value: what the library's check made of the input (defaults filled in,
+ *   transforms run), boxed so that an undefined one is told from none
  * @typedef {{ schema?: object | boolean, json?: string, validate?: (input: unknown) => Promise<Verdict> }} Converted
  */
 
@@ -134,7 +136,7 @@ export function convertSchema(v, path, asText = false) {
         if (typeof validate === "function") {
             out.validate = async (input) => {
                 const r = await validate.call(obj, input);
-                if (r && r.success === true) return { ok: true };
+                if (r && r.success === true) return passed(r);
                 const cause = r && r.error && (r.error.cause || r.error.issues);
                 return { ok: false, message: isArray(cause) ? issuesText(cause) : (r && r.error && r.error.message) || "rejected by the tool's schema" };
             };
@@ -169,11 +171,23 @@ export function convertSchema(v, path, asText = false) {
         const out = plainSchema(schema, path, asText);
         out.validate = async (input) => {
             const r = await std.validate(input);
-            return r && r.issues ? { ok: false, message: issuesText(r.issues) } : { ok: true };
+            return r && r.issues ? { ok: false, message: issuesText(r.issues) } : passed(r);
         };
         return out;
     }
     return plainSchema(v, path, asText);
+}
+
+/**
+ * A library's success, with the value its check gives, if any: execute
+ * gets that value, as the AI SDK's tools do (a Zod .default() filled in, a
+ * transform run), where the input as the model wrote it left a tool that
+ * relied on them failing.
+ * @param {any} r
+ * @returns {Verdict}
+ */
+function passed(r) {
+    return r !== null && typeof r === "object" && "value" in r ? { ok: true, value: [r.value] } : { ok: true };
 }
 
 /**

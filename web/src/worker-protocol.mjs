@@ -163,8 +163,11 @@ export async function answer(h, m) {
             return;
         }
         const validate = inputValidator(def);
+        /** @type {[unknown] | undefined} */
+        let parsed;
         if (validate) {
-            // As in-thread (call.mjs): the refusal is reported, then fails the call.
+            // As in-thread (call.mjs): the refusal is reported, then fails the
+            // call; what the check made of the input is execute's.
             let verdict;
             const t0 = now();
             try {
@@ -179,6 +182,7 @@ export async function answer(h, m) {
                 inputRefused(m.rid, def.name, m.input, message, t0);
                 throw new Error(message);
             }
+            parsed = verdict.value;
         }
         const ctrl = newAbortController();
         h.pageCalls.set(m.cid, ctrl);
@@ -199,7 +203,7 @@ export async function answer(h, m) {
         /** @type {any} */
         let value;
         try {
-            value = await callTool(run, def, m.input, ctrl.signal, h.factoryOnEvent, settle);
+            value = await callTool(run, def, m.input, ctrl.signal, h.factoryOnEvent, settle, parsed);
         } finally {
             h.pageCalls.delete(m.cid);
         }

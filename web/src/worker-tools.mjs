@@ -35,7 +35,7 @@ function nameProblem(name) {
 const quoteRune = (ch) => `'${goEscape(ch, "'")}'`;
 
 // The input validators of schema libraries' objects, by tool definition.
-/** @type {WeakMap<object, (input: unknown) => Promise<{ ok: boolean, message?: string }>>} */
+/** @type {WeakMap<object, (input: unknown) => Promise<import("./schema.mjs").Verdict>>} */
 const validators = new KeptWeakMap();
 // The definitions with an outputSchema, and its library's validator if any.
 /** @type {WeakMap<object, { validate?: (value: unknown) => Promise<{ ok: boolean, message?: string }> }>} */

@@ -4,7 +4,7 @@
 // (run-options.mjs). What both engine modes share lives beside it: the
 // page's hooks (page-hooks.mjs), the runs (runs.mjs).
 
-import { CALL, SETTLE } from "./call.mjs";
+import { CALL, PARSED, SETTLE } from "./call.mjs";
 import { exitedError } from "./core.mjs";
 import { field, prototypeHazard } from "./fields.mjs";
 import { partLifetime, weakly } from "./lifetime.mjs";
@@ -69,7 +69,7 @@ export function pagePipeline(config) {
             execute: (/** @type {unknown} */ input, /** @type {any} */ opts) => {
                 const d = held || (ref && ref.deref());
                 return d
-                    ? callTool(runOf(opts && opts.context), d, input, opts && (opts[CALL] || opts.signal), onEvent, opts && opts[SETTLE])
+                    ? callTool(runOf(opts && opts.context), d, input, opts && (opts[CALL] || opts.signal), onEvent, opts && opts[SETTLE], opts && opts[PARSED])
                     : Promise.reject(new Error(SESSION_DISPOSED));
             },
         };
