@@ -41,15 +41,16 @@ func WithRefusedCalls(ctx context.Context, fn func(RefusedCall)) context.Context
 }
 
 // refuse ends call c before its tool started, as finishCall records it,
-// and reports it to the run's WithRefusedCalls observer. input is what
-// the tool would have got; msg, for an allowed call, the program's error.
-func (r *runState) refuse(c *toolCallState, allowed bool, reason string, input json.RawMessage, msg string) {
+// and reports it to the run's WithRefusedCalls observer. why is the
+// record's reason (cut by failure); input is what the tool would have
+// got; msg, for an allowed call, the program's error.
+func (r *runState) refuse(c *toolCallState, allowed bool, why error, input json.RawMessage, msg string) {
 	r.mu.Lock()
 	if c.done {
 		r.mu.Unlock()
 		return
 	}
-	r.finishLocked(c, allowed, false, cutString(reason, maxReasonChars))
+	r.finishLocked(c, allowed, false, failure(why))
 	q := r.refusedLocked(c, input, msg)
 	r.mu.Unlock()
 	r.deliver(q)

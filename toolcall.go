@@ -322,20 +322,23 @@ func (r *runState) prepare(ctx context.Context, args []json.RawMessage) (c *tool
 			// run's end records the call as not finished, and why.
 			return nil, nil, nil, errRunEnded
 		case err != nil:
-			reason := "interceptor failed: " + err.Error()
-			r.refuse(c, false, reason, input, "")
-			return nil, nil, nil, toolError("call to %s denied: the interceptor failed (%s)", e.info.Name, cutString(err.Error(), maxReasonChars))
+			// Cut once, whole (failure): cut inside and again around, a
+			// long message's count was of what the second cut dropped.
+			r.refuse(c, false, fmt.Errorf("interceptor failed: %w", err), input, "")
+			return nil, nil, nil, &sandbox.JSError{Name: "ToolError", Message: failure(fmt.Errorf("call to %s denied: the interceptor failed (%w)", e.info.Name, err))}
 		case !d.Allowed:
 			reason := d.Reason
 			if reason == "" {
 				reason = "denied"
 			}
-			r.refuse(c, false, reason, input, "")
-			return nil, nil, nil, toolError("call to %s denied: %s", e.info.Name, cutString(reason, maxReasonChars))
+			r.refuse(c, false, errors.New(reason), input, "")
+			// As toolError would cut it whole, without a copy of it whole.
+			head := "call to " + e.info.Name + " denied: "
+			return nil, nil, nil, &sandbox.JSError{Name: "ToolError", Message: head + cutString(reason, maxReasonChars-utf8.RuneCountInString(head))}
 		case d.Input != nil && !json.Valid(d.Input):
 			// Running the tool with the original input would let the
 			// program's input through a rewrite that failed: fail closed.
-			r.refuse(c, false, "denied: the interceptor's replacement input is not JSON", input, "")
+			r.refuse(c, false, errors.New("denied: the interceptor's replacement input is not JSON"), input, "")
 			return nil, nil, nil, toolError("call to %s denied: the interceptor's replacement input is not JSON", e.info.Name)
 		case d.Input != nil:
 			input = d.Input
@@ -343,7 +346,7 @@ func (r *runState) prepare(ctx context.Context, args []json.RawMessage) (c *tool
 	}
 	if err := e.validate(input); err != nil {
 		msg := cutString(fmt.Sprintf("%s: %v", e.info.Name, err), maxReasonChars)
-		r.refuse(c, true, err.Error(), input, msg)
+		r.refuse(c, true, err, input, msg)
 		return nil, nil, nil, &sandbox.JSError{Name: "ValidationError", Message: msg}
 	}
 	// Checked again after the interceptor: an approval may take as long
@@ -407,7 +410,7 @@ func (r *runState) unregistered(c *toolCallState, e *toolEntry, input json.RawMe
 	if !e.removed.Load() {
 		return false
 	}
-	r.refuse(c, false, "unregistered during the run", input, "")
+	r.refuse(c, false, errors.New("unregistered during the run"), input, "")
 	return true
 }
 

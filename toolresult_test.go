@@ -113,3 +113,46 @@ func TestToolErrorCutAlready(t *testing.T) {
 		})
 	}
 }
+
+// TestInterceptorMessageCutOnce: an interceptor's long error or denial
+// reads, in the program and in the call's record, as the whole message
+// would: its first 1,000 characters and the count of all the others, those
+// a binding dropped before included (DroppedChars, as a tool's). The
+// program's message was cut inside and again around it, and counted only
+// what the second cut dropped ("[68 more characters]" of 1,545).
+func TestInterceptorMessageCutOnce(t *testing.T) {
+	const failed, denied = "call to t.x denied: the interceptor failed (", "call to t.x denied: "
+	long := strings.Repeat("<", 1500)
+	for _, tc := range []struct {
+		name         string
+		d            Decision
+		err          error
+		want, record string
+	}{
+		{"an error", Decision{}, errors.New(long),
+			failed + strings.Repeat("<", 1000-len(failed)) + "… [545 more characters]",
+			"interceptor failed: " + strings.Repeat("<", 980) + "… [520 more characters]"},
+		{"an error cut already", Decision{}, &droppedError{strings.Repeat("é", 4096), 89995904},
+			failed + strings.Repeat("é", 1000-len(failed)) + "… [89999045 more characters]",
+			"interceptor failed: " + strings.Repeat("é", 980) + "… [89999020 more characters]"},
+		{"a denial", Decision{Reason: long}, nil,
+			denied + strings.Repeat("<", 1000-len(denied)) + "… [520 more characters]",
+			strings.Repeat("<", 1000) + "… [500 more characters]"},
+		{"a short denial", Decision{Reason: "no"}, nil, denied + "no", "no"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cm := mustNew(t, Config{
+				Tools:      []Tool{{Name: "t.x", Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) { return nil, nil }}},
+				OnToolCall: func(context.Context, ToolCall) (Decision, error) { return tc.d, tc.err },
+			})
+			res := exec(t, mustSession(t, cm), `try { await tools.t.x({}) } catch (e) { return e.name + ": " + e.message }`, nil)
+			var got string
+			if !res.OK || json.Unmarshal(res.Result, &got) != nil || got != "ToolError: "+tc.want {
+				t.Fatalf("the program got %q %+v, want ToolError: %q", got, res.Error, tc.want)
+			}
+			if len(res.ToolCalls) != 1 || res.ToolCalls[0].Reason != tc.record {
+				t.Errorf("the call's record: %q, want %q", res.ToolCalls[0].Reason, tc.record)
+			}
+		})
+	}
+}

@@ -313,11 +313,11 @@ func intercept(ctx context.Context, on Value, tc codemode.ToolCall) (codemode.De
 	arg.Set("callContext", jsValue(tc.Context)) // the JavaScript API's name for it
 	ret, err := jsbridge.Call(on, arg)
 	if err != nil {
-		return codemode.Decision{}, fmt.Errorf("onToolCall threw: %w", plain(err))
+		return codemode.Decision{}, fmt.Errorf("onToolCall threw: %w", pageCut(err))
 	}
 	d, err := jsbridge.AwaitContext(ctx, ret)
 	if err != nil {
-		return codemode.Decision{}, fmt.Errorf("onToolCall rejected: %w", plain(err))
+		return codemode.Decision{}, fmt.Errorf("onToolCall rejected: %w", pageCut(err))
 	}
 	allowed := get(d, "allowed") // read once: a getter may answer differently twice
 	if jsbridge.TypeOf(d) != jsbridge.TypeObject || jsbridge.TypeOf(allowed) != jsbridge.TypeBoolean {

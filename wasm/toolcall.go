@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 	"unsafe"
@@ -31,13 +32,14 @@ const (
 
 // pageCalls holds the loader's caller, made once per program.
 var pageCalls struct {
-	once        sync.Once
-	ok          bool
-	call, abort Value
+	once                 sync.Once
+	ok                   bool
+	call, abort, dropped Value
 }
 
 // pageCaller returns the loader's caller: call(id, execs, validates, i,
-// name, inputText, context, check, memoryLimitMB) and abort(id, reason).
+// name, inputText, context, check, memoryLimitMB) and abort(id, reason);
+// and dropped(err) (droppedOnPage).
 func pageCaller() (call, abort Value, ok bool) {
 	p := &pageCalls
 	p.once.Do(func() {
@@ -51,10 +53,11 @@ func pageCaller() (call, abort Value, ok bool) {
 		}
 		call, err1 := jsbridge.Get(res, "call")
 		abort, err2 := jsbridge.Get(res, "abort")
-		if err1 != nil || err2 != nil || jsbridge.TypeOf(call) != jsbridge.TypeFunction || jsbridge.TypeOf(abort) != jsbridge.TypeFunction {
+		dropped, err3 := jsbridge.Get(res, "dropped")
+		if err1 != nil || err2 != nil || err3 != nil || jsbridge.TypeOf(call) != jsbridge.TypeFunction || jsbridge.TypeOf(abort) != jsbridge.TypeFunction || jsbridge.TypeOf(dropped) != jsbridge.TypeFunction {
 			return
 		}
-		p.call, p.abort, p.ok = call, abort, true
+		p.call, p.abort, p.dropped, p.ok = call, abort, dropped, true
 	})
 	return p.call, p.abort, p.ok
 }
@@ -245,6 +248,20 @@ func thrown(payload Value, vals []Value) error {
 		return &cutError{err.Error(), d.Int()}
 	}
 	return err
+}
+
+// pageCut is plain(err) for an error the page rejected with (onToolCall's),
+// with the count of characters the page cut off its message, if it cut
+// any (call.mjs cutBefore).
+func pageCut(err error) error {
+	msg := plain(err)
+	var je *jsbridge.Error
+	if _, _, ok := pageCaller(); ok && errors.As(err, &je) {
+		if d, err := jsbridge.Call(pageCalls.dropped, je.Value); err == nil && jsbridge.TypeOf(d) == jsbridge.TypeNumber {
+			return &cutError{msg.Error(), d.Int()}
+		}
+	}
+	return msg
 }
 
 // cutError is a tool's error whose message the page cut, and the count of

@@ -146,14 +146,15 @@ export function cutBefore(err, dropped) {
 }
 
 /**
- * What a tool or its input schema's validation threw, as the core reads
- * it (jsbridge.ErrorFromJS: an object's name and message, a string
- * itself), with a message longer than THROWN_KEPT cut to that and the
- * count of characters dropped: copied in whole, a message of 90 million
- * characters grew the core's WebAssembly memory, which never shrinks, by
- * 260 MB, to show 1,000 of them; posted to a worker whole, it was a copy
- * of as many in its heap. A name that long is dropped (the core shows
- * none). Anything else is left to the core as it is.
+ * What a tool, its input schema's validation or onToolCall threw, as the
+ * core reads it (jsbridge.ErrorFromJS: an object's name and message, else
+ * String of it, a string itself), with a message longer than THROWN_KEPT
+ * cut to that and the count of characters dropped: copied in whole, a
+ * message of 90 million characters grew the core's WebAssembly memory,
+ * which never shrinks, by 260 MB, to show 1,000 of them; posted to a
+ * worker whole, it was a copy of as many in its heap. A name that long is
+ * dropped (the core shows none). Anything else is left to the core as it
+ * is.
  * @param {unknown} err
  * @returns {[unknown, number | undefined]} the error to send, and the characters dropped
  */
@@ -167,6 +168,7 @@ export function cutThrown(err) {
         else if (err !== null && (typeof err === "object" || typeof err === "function")) {
             message = /** @type {any} */ (err).message;
             name = /** @type {any} */ (err).name;
+            if (typeof message !== "string") message = String(err);
         }
     } catch {
         return [err, undefined];
@@ -405,5 +407,8 @@ export function pageCaller(reply) {
         live.delete(id);
         cs.abort(reason);
     };
-    return { call, abort };
+    // The characters the page cut off a message it hands the core as a
+    // rejection, not a reply (onToolCall's: wrap.mjs, worker.mjs).
+    const dropped = (/** @type {object} */ err) => cutOnPage.get(err);
+    return { call, abort, dropped };
 }

@@ -210,12 +210,11 @@ export async function answer(h, m) {
         if (!replied) reply({ ok: true, json: value.json, warnings: value.warnings });
     } catch (err) {
         // An answer already sent (its check failed) is not answered twice.
-        // A tool's long message is cut here, as the calling thread's caller
-        // cuts it (call.mjs cutThrown), not once it is in the worker's heap;
-        // an interceptor's goes whole, as it does into the core in-thread.
-        // (By index: the page's Array iterator may be broken.)
+        // A long message is cut here, as the calling thread cuts it
+        // (call.mjs cutThrown, wrap.mjs), not once it is in the worker's
+        // heap. (By index: the page's Array iterator may be broken.)
         if (replied) return;
-        const cut = m.kind === "intercept" ? [err] : cutThrown(err);
+        const cut = cutThrown(err);
         reply({ ok: false, error: errorFields(cut[0]), dropped: cut[1] });
     }
 }

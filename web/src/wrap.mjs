@@ -4,7 +4,7 @@
 // (run-options.mjs). What both engine modes share lives beside it: the
 // page's hooks (page-hooks.mjs), the runs (runs.mjs).
 
-import { CALL, PARSED, SETTLE } from "./call.mjs";
+import { CALL, PARSED, SETTLE, cutBefore, cutThrown } from "./call.mjs";
 import { exitedError } from "./core.mjs";
 import { field, prototypeHazard } from "./fields.mjs";
 import { partLifetime, weakly } from "./lifetime.mjs";
@@ -139,7 +139,9 @@ export function pagePipeline(config) {
             try {
                 decision = await askInterceptor(onToolCall, { tool: orig(c.tool), input: c.input, callContext: run.context });
             } catch (err) {
-                throw thrownByTool(err, "onToolCall");
+                // Cut before the core copies it in, as a tool's (call.mjs).
+                const cut = cutThrown(thrownByTool(err, "onToolCall"));
+                throw cutBefore(/** @type {Error} */ (cut[0]), cut[1]);
             }
             if (run.ended) throw new Error(run.endReason);
             // A denial's tool-call event is the core's (refusedCall), as

@@ -149,6 +149,7 @@ describe("pageCaller", () => {
         const short = new Error("short");
         const longName = Object.assign(new Error("m"), { name: "N".repeat(5000) });
         const shortObject = { message: "m" };
+        const stringObject = { toString: () => "s" };
         for (const [what, thrown, want] of [
             ["a short message: the error itself", short, [short, undefined]],
             ["a long message", new Error("<".repeat(9e6)), ["<".repeat(4096), 9e6 - 4096]],
@@ -160,6 +161,9 @@ describe("pageCaller", () => {
             // The core reads an object's message as an Error's (jsbridge.ErrorFromJS).
             ["an object's long message", { name: "E", message: "<".repeat(5000) }, ["<".repeat(4096), 904]],
             ["an object's short message: the object itself", shortObject, [shortObject, undefined]],
+            // Without a string message the core reads String of it.
+            ["an object's long String()", { message: 5, toString: () => "<".repeat(5000) }, ["<".repeat(4096), 904]],
+            ["an object's short String(): the object itself", stringObject, [stringObject, undefined]],
         ]) {
             const c = caller();
             c.call(5, [() => { throw thrown; }], [undefined], 0, "t.x", "{}", 0);

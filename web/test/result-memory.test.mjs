@@ -33,8 +33,12 @@ const SIZE = 128 << 20; // characters of the tool's string
 const TOO_LARGE = `tool t.big returned ${SIZE + 2} characters of JSON, more than the run's memory limit (16 MB) can hold: ask it for less (a page, a filter), if its input allows`;
 const THROWN = 9e7; // characters of the tool's message
 const CUT = `${"<".repeat(1000)}… [${THROWN - 1000} more characters]`;
-/** The core's message for `what` followed by a cut message of THROWN characters. @param {string} what */
-const cutAfter = (what) => `${what}${"<".repeat(1000 - what.length)}… [${what.length + THROWN - 1000} more characters]`;
+/**
+ * The core's message for `what` followed by a cut message of THROWN characters (and `after` it).
+ * @param {string} what
+ * @param {string} [after]
+ */
+const cutAfter = (what, after = "") => `${what}${"<".repeat(1000 - what.length)}… [${what.length + THROWN + after.length - 1000} more characters]`;
 /** A Standard Schema of any object whose own check is validate. @param {(input: unknown) => unknown} validate */
 const checked = (validate) => ({ "~standard": { version: 1, vendor: "test", validate, jsonSchema: { input: () => ({ type: "object" }) } } });
 
@@ -59,6 +63,22 @@ const rows = [
         tool: tool("t.big", () => { throw { message: "<".repeat(THROWN) }; }),
         size: THROWN,
         message: CUT,
+    },
+    {
+        what: "a thrown object's String() of 90 million characters is cut",
+        tool: tool("t.big", () => { throw { toString: () => "<".repeat(THROWN) }; }),
+        size: THROWN,
+        message: CUT,
+    },
+    {
+        what: "a message of 90 million characters onToolCall threw is cut",
+        tool: tool("t.big", () => "never"),
+        config: { interceptors: { onToolCall: (/** @type {any} */ c) => { if (c.tool.name === "t.big") throw new Error("<".repeat(THROWN)); return { allowed: true }; } } },
+        size: THROWN,
+        // Cut once, whole: the program's message counted 75 more
+        // characters, what the core's second cut dropped.
+        message: cutAfter("call to t.big denied: the interceptor failed (onToolCall rejected: ", ")"),
+        call: [false, false, cutAfter("interceptor failed: onToolCall rejected: ")],
     },
     {
         what: "a message of 90 million characters the input schema's check threw is cut",
@@ -90,7 +110,7 @@ MessagePort.prototype.postMessage = function (/** @type {any} */ m, /** @type {a
  * @param {(typeof rows)[number]} row
  */
 async function withoutGrowth(mode, factory, goMemory, row) {
-    const api = await factory({ wasmLocation: assetPath, memoryLimit: 16, timeout: 120_000, tools: [row.tool, tool("t.small", () => "x".repeat(1000))] });
+    const api = await factory({ wasmLocation: assetPath, memoryLimit: 16, timeout: 120_000, ...row.config, tools: [row.tool, tool("t.small", () => "x".repeat(1000))] });
     try {
         const s = api.createSession();
         assert.equal((await run(s, "return (await tools.t.small({})).length")).result, 1000);
@@ -110,7 +130,7 @@ async function withoutGrowth(mode, factory, goMemory, row) {
         assert.equal(r.result, `ToolError: ${row.message}`, JSON.stringify(r.error));
         assert.deepEqual(
             r.toolCalls.map((/** @type {any} */ c) => [c.name, c.allowed, c.ok, c.reason]),
-            [["t.big", true, false, row.message]],
+            [["t.big", ...(row.call || [true, false, row.message])]],
         );
         if (row.event) {
             const result = events.find((e) => e.type === "tool-result");
