@@ -119,11 +119,12 @@ func (r *runState) beginLocked(args []json.RawMessage) (id json.RawMessage, q *o
 		// The prelude could not write the input as JSON (call, in
 		// prelude/api.js, and deepinput.js): its stringify refuses nesting
 		// past maxParseDepth, as JSON.parse does, and an object inside
-		// itself. The error is thrown at once; the prelude rejects the
-		// call's promise with it, a RangeError or the stringify's TypeError.
+		// itself. The call's promise rejects as a refused call's: thrown
+		// here, the prelude's own promise was one the host did not track,
+		// and a program that never awaited it was not told.
 		c.done, c.rec.Reason = true, u.reason
+		c.err = &sandbox.JSError{Name: u.name, Message: fmt.Sprintf("tool_call %s: %s", c.rec.Name, u.message)}
 		shown = nil
-		return nil, nil, &sandbox.JSError{Name: u.name, Message: fmt.Sprintf("tool_call %s: %s", c.rec.Name, u.message)}
 	case r.inFlight+held > r.s.cm.cfg.MemoryLimitMB<<20:
 		// Each call's input is a copy of its own on the host (and the
 		// tool's), whatever the program shares between calls: 20 calls

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -467,6 +468,16 @@ func checkRefusedInput(t *testing.T, prelude string, cases []refusedInputCase, u
 	}
 	if len(refused) != 1 || refused[0].Record.Name != "t.x" || refused[0].Record.Reason != reason || refused[0].Input != nil {
 		t.Errorf("refused calls heard: %+v", refused)
+	}
+	// Never awaited, it is reported as any other call's rejection: the
+	// prelude's own promise was not one the host tracked.
+	res = exec(t, s, prelude+strings.TrimPrefix(uncaught, "await ")+"; await new Promise((r) => setTimeout(r, 10)); return 1", nil)
+	var warned []string
+	for _, l := range res.Logs {
+		warned = append(warned, l.Message)
+	}
+	if want := "unhandled rejection of a call that was not awaited: tool t.x: " + msg; !res.OK || !slices.Contains(warned, want) {
+		t.Errorf("not awaited: %s %+v, logs %q: want %q", res.Result, res.Error, warned, want)
 	}
 }
 

@@ -25,7 +25,7 @@
   // last value it was handed), kept to the run's end at most.
   const call = (name, input) => {
     try { return run(typeof name !== "string" ? begin(null, input) : name.length > 129 ? begin(cut(name, 129), input, name.length) : begin(name, input)); } catch (e) {
-      return src("deepinput")(e, deep, name, input, begin, run, cut, RE);
+      return src("deepinput")(e, deep, name, input, begin, run, cut);
     }
   };
   // No prototype: own[name] must not find what the program put on
