@@ -81,6 +81,9 @@ var describeError = `(e) => {
   try {
     let isError = false;
     try { isError = e instanceof Error; } catch (_) {}
+    // The engine's own errors (new TypeError) of a program that replaced
+    // Error: their class says so.
+    if (!isError) try { isError = ({}).toString.call(e) === "[object Error]"; } catch (_) {}
     if (isError) {
       let name = str(() => e.name, ` + strconv.Itoa(MaxNameChars) + `);
       if (!name) name = str(() => e.constructor.name, ` + strconv.Itoa(MaxNameChars) + `) || "Error";

@@ -208,6 +208,10 @@ func testErrors(t *testing.T, e *sandbox.Engine) {
 		{"JSON.stringify = () => { throw new Error('js') };\nthrow new Error('replaced')", sandbox.CodeRuntime, "Error", "replaced", 2, 16, false},
 		{"Object.defineProperty(Array.prototype, '0', { get() { return 'evil' } });\nthrow new Error('getter')", sandbox.CodeRuntime, "Error", "getter", 2, 16, false},
 		{"globalThis.String = () => { throw new Error('s') };\nthrow new TypeError('no String')", sandbox.CodeRuntime, "TypeError", "no String", 2, 20, false},
+		// An Error the program replaced (instanceof read the program's):
+		// "a non-Error value was thrown: {}".
+		{"globalThis.Error = function () {};\nthrow new TypeError('no Error')", sandbox.CodeRuntime, "TypeError", "no Error", 2, 20, false},
+		{"Error = 5;\nthrow new RangeError('Error is 5')", sandbox.CodeRuntime, "RangeError", "Error is 5", 2, 21, false},
 		{"await fail('x')", sandbox.CodeRuntime, "ToolError", `it failed: "x"`, 0, 0, false},
 		{"let a = {}; a.self = a; return a", sandbox.CodeNotSerializable, "TypeError", "circular", 0, 0, false},
 		// Through values that convert (a new object each time JSON meets
