@@ -13,8 +13,9 @@ import (
 // tools.crm minus contacts.list, and QuickJS names only the word after the
 // '-'. Names from MCP servers often hold one; the signature writes
 // tools["crm-contacts"].list, but models write the name a hit gave them.
-// Only for a path that is a visible tool's name (isTool), so the hint is
-// never a guess.
+// Likewise a '-' where a '.' was meant: tools.orders-search(...) for the
+// tool orders.search. Only for a path that is a visible tool's name
+// (isTool), so the hint is never a guess.
 func toolPathHint(code string, e *sandbox.Error, isTool func(string) bool) string {
 	word, ok := strings.CutSuffix(e.Message, "' is not defined")
 	if !ok || e.Name != "ReferenceError" || !strings.HasPrefix(word, "'") || e.Line <= 0 || e.Column <= 1 {
@@ -46,20 +47,31 @@ func toolPathHint(code string, e *sandbox.Error, isTool func(string) bool) strin
 	if !ok {
 		return ""
 	}
-	// The path may go on past the name (tools.a-b.get.bind): the longest
-	// name it starts with that is a tool's.
-	for !isTool(name) {
-		i := strings.LastIndexByte(name, '.')
+	minus := fmt.Sprintf(": %s is read as %s minus %s ('-' is subtraction); ", path, string(line[start:at-1]), string(line[at:end]))
+	if name := toolPrefix(name, isTool); strings.Contains(name, "-") {
+		return minus + fmt.Sprintf("write a tool name that holds '-' with brackets, %s(...), or call the tool by its name: tool_call(%q, input)", tsgen.ToolPath(name), name)
+	}
+	// A '-' where a '.' was meant (tools.orders-search for orders.search):
+	// QuickJS named the word after it, for which "search" has a hint of
+	// its own, about tool_search.
+	head := string(line[start+len("tools.") : at-1])
+	if name := toolPrefix(head+"."+string(line[at:end]), isTool); len(name) > len(head) {
+		return minus + "the tool is " + tsgen.ToolPath(name) + ", with a '.'"
+	}
+	return ""
+}
+
+// toolPrefix is the longest name that path (tools.a.b.get.bind without
+// "tools.") starts with, up to a '.', that is a tool's, or "".
+func toolPrefix(path string, isTool func(string) bool) string {
+	for !isTool(path) {
+		i := strings.LastIndexByte(path, '.')
 		if i < 0 {
 			return ""
 		}
-		name = name[:i]
+		path = path[:i]
 	}
-	if !strings.Contains(name, "-") {
-		return ""
-	}
-	return fmt.Sprintf(": %s is read as %s minus %s ('-' is subtraction); write a tool name that holds '-' with brackets, %s(...), or call the tool by its name: tool_call(%q, input)",
-		path, string(line[start:at-1]), string(line[at:end]), tsgen.ToolPath(name), name)
+	return path
 }
 
 // isPathRune says whether r can be part of a tools.a-b.c path as a model

@@ -26,6 +26,10 @@ func TestToolPathHint(t *testing.T) {
 			errMsg: `'search' is not defined: tools.brave-search is read as tools.brave minus search ('-' is subtraction); write a tool name that holds '-' with brackets, tools["brave-search"](...), or call the tool by its name: tool_call("brave-search", input)`},
 		{name: "a path that goes on past the name", code: "const f = tools.crm-contacts.list.bind(null)", errCode: "RUNTIME", errName: "ReferenceError",
 			errMsg: `'contacts' is not defined: tools.crm-contacts.list.bind is read as tools.crm minus contacts.list.bind ('-' is subtraction); write a tool name that holds '-' with brackets, tools["crm-contacts"].list(...)`},
+		// A dot meant: "'search' is not defined: to find tools inside the
+		// code, call await tool_search({ query })", for a tool it named.
+		{name: "a '-' where a '.' was meant", code: "return await tools.orders-search({ status: 'open' })", errCode: "RUNTIME", errName: "ReferenceError",
+			errMsg: `'search' is not defined: tools.orders-search is read as tools.orders minus search ('-' is subtraction); the tool is tools.orders.search, with a '.'`},
 		{name: "the bracketed name runs", code: "return await tools[\"crm-contacts\"].list({ q: 'a' })", want: `{"q":"a"}`},
 	})
 	// No hint where the path is no visible tool's name: a hidden tool's
@@ -35,6 +39,7 @@ func TestToolPathHint(t *testing.T) {
 	for code, want := range map[string]string{
 		"return await tools.crm-contacts.secret({})":         "'contacts' is not defined",
 		"const n = tools.orders-count":                       "'count' is not defined",
+		"const n = tools.orders-search-x":                    "'search' is not defined: to find tools inside the code, call await tool_search({ query })",
 		"const mytools = {}\nconst n = mytools.crm-contacts": "'contacts' is not defined",
 	} {
 		if res := exec(t, s, code, nil); res.Error == nil || res.Error.Message != want {
