@@ -78,8 +78,12 @@ export function goEscape(ch, q) {
     return `\\U${c.toString(16).padStart(8, "0")}`;
 }
 
+// What %q prints as it is: printable ASCII but the quote and the backslash.
+// Most strings quoted are names (every tool checked quotes its own).
+const GO_AS_IS = /^[ !#-[\]-~]*$/;
+
 /** @param {string} s a string as Go's %q prints it */
-export const goQuote = (s) => `"${[...s].map((ch) => goEscape(ch, '"')).join("")}"`;
+export const goQuote = (s) => (GO_AS_IS.test(s) ? `"${s}"` : `"${[...s].map((ch) => goEscape(ch, '"')).join("")}"`);
 
 /**
  * A float64 as Go's %v prints it: the shortest digits, in exponent form

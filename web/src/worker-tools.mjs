@@ -60,7 +60,7 @@ export const outputCheck = (def) => outputs.get(def);
  * @param {any} list
  * @param {string} path
  * @param {Set<string>} taken names already registered
- * @returns {any[]} descriptors to send
+ * @returns {any[]} descriptors to send, their schemas as JSON texts
  */
 export function checkTools(list, path, taken) {
     if (!isArray(list)) throw new TypeError(`${path}: expected an array of tool definitions, got ${describe(list)}`);
@@ -141,7 +141,9 @@ export function checkTools(list, path, taken) {
             const text = texts[j];
             const cycle = walk && (text === undefined || includes(text, "$")) ? refCycleError(schemas[j]) : "";
             if (cycle) throw new TypeError(`${at}${k}: ${cycle}`);
-            d[k] = schemas[j];
+            // Its text, where there is one (not for true and false): the
+            // worker gives it to its core as it is (schema.mjs schemaText).
+            d[k] = texts[j] === undefined ? schemas[j] : texts[j];
         });
         // The core's copy of the annotations, as the calling thread makes it:
         // JSON of an object, else none. toolFilter and onToolCall get the

@@ -13,6 +13,7 @@
 
 import { describeError, hasNodeFs, nodeModule } from "./env.mjs";
 import { exitedError, loadCore } from "./core.mjs";
+import { schemaText } from "./schema.mjs";
 import { recordingWebAssembly } from "./helper-modules.mjs";
 import { loadQuickJS } from "./wasm-load.mjs";
 import { runInCore } from "./runs.mjs";
@@ -168,6 +169,8 @@ const ownerOf = new WeakMap();
 const proxyTool = (owner) => (d) => {
     const p = {
         ...d,
+        ...(typeof d.inputSchema === "string" && { inputSchema: schemaText(d.inputSchema) }),
+        ...(typeof d.outputSchema === "string" && { outputSchema: schemaText(d.outputSchema) }),
         execute: (/** @type {unknown} */ input, /** @type {any} */ opts) =>
             askPage("tool", { rid: opts.context, name: d.name, input, limit: opts[LIMIT] }, opts.signal),
     };

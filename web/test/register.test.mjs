@@ -6,7 +6,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { assetPath, llmTools, loadFactory, run } from "./helpers.mjs";
-import { convertTools } from "../src/schema.mjs";
+import { convertSchema, convertTools, schemaText } from "../src/schema.mjs";
+import { checkTools } from "../src/worker-tools.mjs";
 
 const IoCodeModeFactory = await loadFactory();
 
@@ -120,6 +121,29 @@ describe("convertTools", () => {
         ].entries()) {
             assert.equal(convertTools(list, "tools"), undefined, `case ${i}`);
         }
+    });
+});
+
+// Worker mode: the page posts each schema as the JSON text it checked, and
+// the worker's core takes that text as it is. Objects were cloned to the
+// worker, then walked and written out again there: for 1,000 tools about a
+// tenth of registerTools to ready().
+describe("worker mode sends schemas as their text", () => {
+    test("checkTools gives the texts, and convertTools takes them back unchanged", () => {
+        const exec = () => 1;
+        const input = { type: "object", properties: { q: { type: "string", description: 'a "quoted" \\ word' } }, required: ["q"] };
+        const [d, e] = checkTools(
+            [
+                { name: "a.x", inputSchema: input, outputSchema: { type: "array" }, execute: exec },
+                { name: "a.y", inputSchema: true, execute: exec },
+            ],
+            "tools",
+            new Set(),
+        );
+        assert.deepEqual([d.inputSchema, d.outputSchema, e.inputSchema, "outputSchema" in e], [JSON.stringify(input), '{"type":"array"}', true, false]);
+        const out = convertTools([{ name: "a.x", inputSchema: schemaText(d.inputSchema), outputSchema: schemaText(d.outputSchema), execute: exec }], "tools");
+        assert.deepEqual(out && out.text.split("\x1f"), ['"a.x"', "", JSON.stringify(input), '{"type":"array"}', ""]);
+        assert.deepEqual(convertSchema(schemaText(d.inputSchema), "tool: inputSchema"), { schema: input, json: JSON.stringify(input) });
     });
 });
 
