@@ -145,6 +145,9 @@ func TestTypeScriptInput(t *testing.T) {
 		{name: "enum", code: "enum Color { Red, Green }\nreturn Color.Red", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "enum is not supported: it is not erasable; write a const object instead: const Color = { Red: 0, Green: 1 } as const;", line: 1, col: 1},
 		{name: "type-only imports", code: "import { type Order, type Item as I } from './orders';\nimport type { Customer } from './crm'\nconst n: Order | I = 2;\nreturn n", want: "2"},
 		{name: "a value import beside a type", code: "import { type Order, search } from './orders';\nreturn 1", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "import is not available", line: 1, col: 1},
+		// TypeScript's module marker, for a top-level await under tsc.
+		{name: "export {} with a top-level await", code: "const r = await tools.orders.search({ status: 'open' });\nconsole.log(r.input.status);\nexport {};", want: ""},
+		{name: "export {} before a return", code: "export {};\nconst n: number = 2;\nreturn n", want: "2"},
 		{name: "exported namespace with values", code: "export namespace N { export const a = 1 }\nreturn N.a", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "namespace with values is not supported", line: 1, col: 8},
 		{name: "namespace with values", code: "namespace N { export const a = 1 }", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "namespace with values is not supported"},
 		{name: "parameter properties", code: "class A { constructor(public x: number) {} }\nreturn new A(1).x", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "parameter properties", line: 1, col: 23},

@@ -100,7 +100,10 @@ func (s *stripper) statement(i, end int) int {
 			s.fail(i, "import is not available: the sandbox has no modules; use the tools you are given instead")
 		}
 	case "export":
-		if n.v == "type" && s.is(i+2, "{") || n.v == "{" && s.typeSpecifiers(i+1) {
+		// export {}: TypeScript's module marker (a script with a top-level
+		// await needs it under tsc), which exports nothing, as type
+		// specifiers export no value; a module keeps it, as JavaScript.
+		if n.v == "type" && s.is(i+2, "{") || n.v == "{" && (s.typeSpecifiers(i+1) || !s.module && s.is(i+2, "}") && !s.is(i+3, "from")) {
 			j := s.m[s.skip(i+1, "type")] + 1
 			if s.is(j, "from") {
 				j += 2

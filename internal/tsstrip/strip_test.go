@@ -68,6 +68,9 @@ func TestStrip(t *testing.T) {
 		{"import of type specifiers only", "import { type A, type B as C } from './a';\nreturn 1", ";                                         \nreturn 1"},
 		{"import of a type named as", "import { type as as T } from \"a\"\nreturn 1", ";                              \nreturn 1"},
 		{"export of type specifiers only", "export { type A, type B } from './a'\nexport { type C };\nreturn 1", ";                                   \n;                 \nreturn 1"},
+		// TypeScript's module marker, which a script with a top-level await
+		// needs under tsc ("add an empty 'export {}'"): it exports nothing.
+		{"an empty export", "export {};\nconst a = await f()\nreturn a\nexport {}", ";         \nconst a = await f()\nreturn a\n;        "},
 		{"exported type-only namespace", "export namespace N { export type A = 1 }\nreturn 1", "       ;                                \nreturn 1"},
 		{"nested type-only namespaces", "namespace N {\n  export namespace M { export interface I { a: 1 } }\n  export type T = M.I\n}\nreturn 1", ";          \n                                               \n                     \n \nreturn 1"},
 		{"type-only namespace", "namespace N { export type A = 1 }\nreturn 1", ";                                \nreturn 1"},
@@ -127,6 +130,8 @@ func TestStripErrors(t *testing.T) {
 		{"import of type renamed", "import { type as T } from 'b'\nreturn 1", "import is not available", 1, 1},
 		{"default import beside a type", "import a, { type B } from 'b'\nreturn a", "import is not available", 1, 1},
 		{"export of a type and a value", "export { type A, b }", "export is not available", 1, 1},
+		{"an empty export from a module", "export {} from './a'\nreturn 1", "export is not available", 1, 1},
+		{"an empty import from a module", "import {} from './a'\nreturn 1", "import is not available", 1, 1},
 		{"namespace with values", "namespace N { export const a = 1 }", "namespace with values is not supported", 1, 1},
 		{"parameter property", "class A {\n  constructor(private readonly x: number) {}\n}", "parameter properties (private readonly x) are not supported", 2, 15},
 		{"import", "import { a } from 'b'\nreturn a", "import is not available", 1, 1},
