@@ -441,6 +441,21 @@ test("OpenAI chat.completions.parse() with strict tools: parsed arguments, nulls
     session.dispose();
 });
 
+// A Responses API tool sent without `strict` (the AI SDK's OpenAI provider
+// sends tool(searchTools) so) is normalized into strict mode by OpenAI: the
+// model then fills every property, "" for what it means to leave out. An
+// empty namespace (or query) must read as absent, not as a namespace "".
+test("searchTools with every property filled, as OpenAI's strict normalization makes models send it", async () => {
+    const session = api.createSession();
+    const names = (out) => (Array.isArray(out) ? out.map((h) => h.name) : out);
+    const plain = names(await llm.handleToolCall(session, "searchTools", { query: "orders" }));
+    assert.ok(plain.includes("orders.search"), JSON.stringify(plain));
+    assert.deepEqual(names(await llm.handleToolCall(session, "searchTools", JSON.stringify({ query: "orders", namespace: "", limit: 10 }))), plain);
+    const all = names(await llm.handleToolCall(session, "searchTools", {}));
+    assert.deepEqual(names(await llm.handleToolCall(session, "searchTools", { query: "", namespace: "", limit: 50 })), all);
+    session.dispose();
+});
+
 // --- Anthropic Messages, the loop of web/USAGE.md -------------------------------
 
 async function anthropicLoop(anthropic, session, question, { signal, context }) {
