@@ -52,11 +52,10 @@ func (noRemoteLoader) Load(url string) (any, error) {
 
 // decodeNumbers decodes a schema or an input exactly as
 // jsonschema.UnmarshalJSON (a json.Decoder with UseNumber) gives it to the
-// validator, in one pass: every tool call's input is decoded so (check,
-// whose strings share the input's bytes), and the
-// reflective decoder and its reader were most of the input check's time on
-// the page. On an error, callers ask jsonschema.UnmarshalJSON for
-// encoding/json's words.
+// validator, in one pass: every tool call's input is decoded so (by check,
+// with strings that share the input's bytes), and the reflective decoder
+// and its reader were most of the input check's time on the page. On an
+// error, callers ask jsonschema.UnmarshalJSON for encoding/json's words.
 func decodeNumbers(raw []byte) (any, error) {
 	return jsondec.Decode(raw, jsondec.Options{Numbers: true})
 }

@@ -161,8 +161,8 @@ func (r *run) toError(exc ffi.ValueConst) *Error {
 	}
 	defer q.FreeValue(ctx, s)
 	var d [3]string
-	for i := range d {
-		if q.IsObject(s.Const()) {
+	if q.IsObject(s.Const()) {
+		for i := range d {
 			v := q.GetIndex(ctx, s.Const(), uint32(i))
 			if q.IsString(v.Const()) {
 				d[i] = q.GetString(ctx, v.Const())

@@ -239,9 +239,9 @@ func pageAnswer(name string, vals []Value, c codemode.Call, pc *pageCheck) (json
 }
 
 // thrown is what a page tool or its input schema's validation threw, or
-// the validation's message of a refusal. The
-// page cut a long message (call.mjs cutThrown): the reply's third value is
-// how many characters it dropped.
+// the validation's message of a refusal. The page cut a long message
+// (call.mjs cutThrown): the reply's third value is how many characters it
+// dropped.
 func thrown(payload Value, vals []Value) error {
 	err := plain(jsbridge.ErrorFromJS(payload))
 	if d := jsbridge.Arg(vals, 2); jsbridge.TypeOf(d) == jsbridge.TypeNumber {
