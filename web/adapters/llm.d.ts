@@ -64,7 +64,8 @@ export declare function toAnthropicTools(session: IoCodeMode.Session, options?: 
  * `options.signal` aborts (your own cancellation). `functions.executeCode`
  * is `executeCode`; `multi_tool_use.parallel` (the wrapper OpenAI models
  * put parallel calls in: `{ tool_uses: [{ recipient_name, parameters }] }`)
- * runs each call it wraps and resolves with their answers, in order.
+ * runs each call it wraps and resolves with their answers, in order (a
+ * wrapper inside it is an unknown tool).
  */
 export declare function handleToolCall(
     session: IoCodeMode.Session,

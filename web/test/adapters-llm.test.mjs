@@ -36,6 +36,8 @@ before(async () => {
 });
 after(() => api.dispose());
 
+// What an unknown tool's answer in or as multi_tool_use.parallel adds.
+const WRAPPER = /\. multi_tool_use\.parallel takes \{tool_uses: \[\{recipient_name, parameters\}\]\}\.$/;
 const SUM = "const o = await tools.orders.search({ status: 'open' }); return o.reduce((s, x) => s + x.total, 0);";
 
 describe("tool shapes", () => {
@@ -169,11 +171,34 @@ describe("handleToolCall", () => {
             const out = await llm.handleToolCall(session, "multi_tool_use.parallel", args);
             assert.equal(out.error?.code, "UNKNOWN_TOOL", String(args));
             assert.match(out.error.message, /^There is no tool "multi_tool_use\.parallel"\. The tools are searchTools and executeCode/);
+            assert.match(out.error.message, WRAPPER, String(args));
         }
+        // The answer of an entry that is no call says what an entry holds.
+        assert.match(none.error.message, /^There is no tool "undefined"\./);
+        assert.match(none.error.message, WRAPPER);
         const ctrl = new AbortController();
         const waiting = llm.handleToolCall(session, "multi_tool_use.parallel", JSON.stringify({ tool_uses: [{ recipient_name: "executeCode", parameters: { code: "await tools.clock.wait({});", explanation: "wait" } }] }), { signal: ctrl.signal });
         setTimeout(() => ctrl.abort(new Error("user stopped")), 50);
         await assert.rejects(waiting, /user stopped/);
+    });
+
+    // A wrapper inside a wrapper recursed, so 5,000 of them rejected with
+    // "Maximum call stack size exceeded": it is an entry naming no tool.
+    test("multi_tool_use.parallel inside multi_tool_use.parallel is an unknown tool, 5,000 deep too", async () => {
+        const inner = { recipient_name: "executeCode", parameters: { code: "return 1", explanation: "one" } };
+        const [nested] = await llm.handleToolCall(session, "multi_tool_use.parallel", { tool_uses: [{ recipient_name: "multi_tool_use.parallel", parameters: { tool_uses: [inner] } }] });
+        assert.equal(nested.error?.code, "UNKNOWN_TOOL", JSON.stringify(nested));
+        assert.match(nested.error.message, /^There is no tool "multi_tool_use\.parallel"\. The tools are searchTools and executeCode/);
+        assert.match(nested.error.message, WRAPPER);
+        let deep = { tool_uses: [inner] };
+        for (let i = 0; i < 5000; i++) deep = { tool_uses: [{ recipient_name: "multi_tool_use.parallel", parameters: deep }] };
+        // Too deep for JSON.stringify's stack: the same text, written out.
+        const text = '{"tool_uses":[{"recipient_name":"multi_tool_use.parallel","parameters":'.repeat(5000) + JSON.stringify({ tool_uses: [inner] }) + "}]}".repeat(5000);
+        for (const args of [deep, text]) {
+            const [out] = await llm.handleToolCall(session, "multi_tool_use.parallel", args);
+            assert.equal(out.error?.code, "UNKNOWN_TOOL", typeof args);
+            assert.match(out.error.message, WRAPPER);
+        }
     });
 
     // Some models encode the arguments twice ("\"{\\\"code\\\": ...}\""), or

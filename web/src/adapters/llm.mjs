@@ -13,7 +13,7 @@ const cache = new WeakMap();
 // The LLM tools of a session, fetched once: getLlmTools() builds new
 // wrappers on every call, and a loop asks for them on every tool call.
 function llmTools(session) {
-    if (typeof session !== "object" || typeof session?.getLlmTools !== "function") {
+    if (typeof session?.getLlmTools !== "function") {
         throw new TypeError("session: expected a Code Mode session (from createSession()), got " + describe(session));
     }
     if (!cache.has(session)) cache.set(session, Array.from(session.getLlmTools()));
@@ -88,22 +88,18 @@ function parseArgs(tool, args) {
     let value = args;
     if (typeof args === "string") {
         // Some models send "" for a call without arguments.
-        if (!args.trim()) return { value: {} };
         try {
-            value = JSON.parse(args);
+            value = JSON.parse(args.trim() || "{}");
         } catch (err) {
             // A lone string that is no attempt at JSON ("open orders",
             // "return 1"): the tool's own execute reads it as its query or
             // code, as when called directly.
             if (!/^[[{"]/.test(args.trim())) return { value: args };
-            return {
-                error: failure(
-                    "SyntaxError",
-                    "INVALID_INPUT",
-                    `The arguments of ${tool.name} are not valid JSON (${err.message}). ` +
-                        `Call ${tool.name} again with a JSON object ${expectedShape(tool)}.`,
-                ),
-            };
+            return failure(
+                "SyntaxError",
+                "INVALID_INPUT",
+                `The arguments of ${tool.name} are not valid JSON (${err.message}). Call ${tool.name} again with a JSON object ${expectedShape(tool)}.`,
+            );
         }
     }
     // The arguments encoded twice: the object inside, if it is one. Any
@@ -118,13 +114,7 @@ function parseArgs(tool, args) {
     }
     if (value == null) return { value: {} };
     if (typeof value !== "object" || Array.isArray(value)) {
-        return {
-            error: failure(
-                "TypeError",
-                "INVALID_INPUT",
-                `The arguments of ${tool.name} must be a JSON object ${expectedShape(tool)}, got ${describe(value)}.`,
-            ),
-        };
+        return failure("TypeError", "INVALID_INPUT", `The arguments of ${tool.name} must be a JSON object ${expectedShape(tool)}, got ${describe(value)}.`);
     }
     return { value };
 }
@@ -138,42 +128,43 @@ function parseArgs(tool, args) {
  * It rejects only when `options.signal` aborts: that is the caller stopping
  * the loop, not a model's mistake.
  */
-export async function handleToolCall(session, name, args, options) {
+export async function handleToolCall(session, name, args, options, wrapped) {
     let tools;
-    try {
-        tools = llmTools(session);
-    } catch (err) {
-        return failure(err.name || "Error", "INTERNAL", err.message);
-    }
     // multi_tool_use.parallel: the wrapper OpenAI models (trained on
     // ChatGPT's own tool) put parallel calls in, {tool_uses: [{
     // recipient_name, parameters }]}, sent as a call of its own (it was an
     // UNKNOWN_TOOL): each call runs, and the answer is theirs, in order.
-    // Anything else under that name is an unknown tool. The promise is
-    // returned, not awaited, so that an abort still rejects.
+    // Anything else under that name, or in it, is an unknown tool whose
+    // answer shows the wrapper's shape: a wrapper inside one too, which
+    // recursed (5,000 deep overflowed the stack). wrapped, no part of the
+    // API, marks a call from inside one. The promise is returned, not
+    // awaited, so that an abort still rejects.
     try {
-        if (name === "multi_tool_use.parallel") return Promise.all((typeof args === "string" ? JSON.parse(args) : args).tool_uses.map((u) => handleToolCall(session, u?.recipient_name, u?.parameters, options)));
-    } catch {
-        // not the wrapper's shape: an unknown tool
+        tools = llmTools(session);
+        if (name === "multi_tool_use.parallel" && !wrapped) return Promise.all((typeof args === "string" ? JSON.parse(args) : args).tool_uses.map((u) => handleToolCall(session, u?.recipient_name, u?.parameters, options, 1)));
+    } catch (err) {
+        if (!tools) return failure(err.name || "Error", "INTERNAL", err.message);
+        wrapped = 1;
     }
     // functions.<name>: how models trained on Codex transcripts (GPT-5.6)
     // and gpt-oss's format address a tool; every such call was refused.
-    const tool = tools.find((t) => t.name === name || `functions.${t.name}` === name);
+    const tool = tools.find((t) => t.name === name || "functions." + t.name === name);
     if (!tool) {
         return failure(
             "ReferenceError",
             "UNKNOWN_TOOL",
             `There is no tool ${JSON.stringify(String(name))}. The tools are ${tools.map((t) => t.name).join(" and ")}; ` +
-                "the page's own tools are called from code run by executeCode (tools.<name>(input)).",
+                "the page's own tools are called from code run by executeCode (tools.<name>(input))." +
+                (wrapped ? ' multi_tool_use.parallel takes {tool_uses: [{recipient_name, parameters}]}.' : ""),
         );
     }
     const parsed = parseArgs(tool, args);
-    if (parsed.error) return parsed.error;
+    if (!parsed.value) return parsed;
     try {
         return await tool.execute(parsed.value, options);
     } catch (err) {
         if (options?.signal?.aborted) throw err;
-        const message = typeof err?.message === "string" ? err.message : String(err);
+        const message = err?.message ?? String(err);
         // The core rejects arguments of the wrong type with a TypeError.
         if (err instanceof TypeError) {
             return failure("TypeError", "INVALID_INPUT", `${tool.name}: ${message}. Expected ${expectedShape(tool)}.`);
