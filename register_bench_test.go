@@ -38,3 +38,18 @@ func BenchmarkRegister1000(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRegister1000PageChecked is BenchmarkRegister1000 as the JS
+// package's worker registers: every schema walked on its page already.
+func BenchmarkRegister1000PageChecked(b *testing.B) {
+	tools := benchCatalog(b, 1000)
+	for i := range tools {
+		tools[i].Source = pageChecked{}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := newRegistry().add(tools...); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/interopio/code-mode/internal/pagecheck"
 )
 
 // TestCompilesEagerlyReadsTheText: whether a schema compiles at
@@ -68,5 +70,35 @@ func TestSchemaMemo(t *testing.T) {
 	_, err := newRegistry().add(Tool{Name: "b.one", Execute: noopToolExecute}, Tool{Name: "b.two", InputSchema: bad, Execute: noopToolExecute}, Tool{Name: "b.three", InputSchema: bad, Execute: noopToolExecute})
 	if !errors.Is(err, ErrInvalidTool) || !strings.Contains(err.Error(), "b.two") || !strings.Contains(err.Error(), `"text" is not a type`) {
 		t.Errorf("a repeated bad schema: %v, want b.two's error", err)
+	}
+}
+
+// pageChecked is a tool's Source as the JS package's worker gives it when
+// its page walked the tool's schemas with the same check
+// (web/src/schemacheck.mjs): see internal/pagecheck.
+type pageChecked struct{}
+
+func (pageChecked) SchemasChecked(pagecheck.Token) bool { return true }
+
+// TestPageCheckedSchemasAreNotWalkedAgain: in worker mode the page walks
+// every schema with the core's own check before its text crosses, and the
+// worker's core walked it again (1,000 tools: 10 of the worker's ~125 ms
+// of registering in a profile). A tool whose
+// Source says so is not walked again; the check of multipleOf's digits,
+// which reads the text, still runs, and a Go caller's tool is walked
+// whatever its Source.
+func TestPageCheckedSchemasAreNotWalkedAgain(t *testing.T) {
+	bad := json.RawMessage(`{"type":"text"}`)
+	if _, err := newRegistry().add(Tool{Name: "a.page", InputSchema: bad, OutputSchema: bad, Source: pageChecked{}, Execute: noopToolExecute}); err != nil {
+		t.Errorf("a schema the page walked was walked again: %v", err)
+	}
+	_, err := newRegistry().add(Tool{Name: "a.go", InputSchema: bad, Source: struct{}{}, Execute: noopToolExecute})
+	if !errors.Is(err, ErrInvalidTool) || !strings.Contains(err.Error(), `"text" is not a type`) {
+		t.Errorf("a Go caller's schema: %v, want it refused", err)
+	}
+	digits := json.RawMessage(`{"type":"number","multipleOf":1.2345678901234567890123}`)
+	_, err = newRegistry().add(Tool{Name: "a.digits", InputSchema: digits, Source: pageChecked{}, Execute: noopToolExecute})
+	if !errors.Is(err, ErrInvalidTool) || !strings.Contains(err.Error(), "significant digits") {
+		t.Errorf("a multipleOf of 23 digits from the page: %v, want it refused", err)
 	}
 }

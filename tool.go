@@ -14,6 +14,7 @@ import (
 
 	"github.com/interopio/code-mode/internal/jsondec"
 	"github.com/interopio/code-mode/internal/keys"
+	"github.com/interopio/code-mode/internal/pagecheck"
 	"github.com/interopio/code-mode/internal/search"
 	"github.com/interopio/code-mode/internal/tsgen"
 )
@@ -357,11 +358,16 @@ func (m schemaMemo) schema(raw json.RawMessage) (json.RawMessage, *memoSchema) {
 // check is the registration-time check of a schema both enforced (an input
 // or an output schema): a schema the validator would refuse, or read in
 // another draft's sense, is refused now, naming its path, rather than
-// failing every call (or every result) of the tool later.
-func (s *memoSchema) check() error {
+// failing every call (or every result) of the tool later. walked: the
+// worker's page has made the walk (internal/pagecheck); the page's verdict
+// depends on the text alone, so it is kept for the text as the walk's is.
+func (s *memoSchema) check(walked bool) error {
 	if !s.checked {
 		s.checked = true
-		if s.bad = checkInputSchema(s.root); s.bad == nil {
+		if !walked {
+			s.bad = checkInputSchema(s.root)
+		}
+		if s.bad == nil {
 			s.bad = checkMultipleOfDigits(s.raw)
 		}
 	}
@@ -384,6 +390,7 @@ func (m schemaMemo) compileTool(t Tool) (*toolEntry, error) {
 		return nil, invalidTool(t.Name, "outputSchema", "%v", outSchema.err)
 	}
 	inRoot, outRoot := inSchema.root, outSchema.root
+	walked := pagecheck.Checked(t.Source)
 	var roots []any
 	for _, sc := range []struct {
 		field  string
@@ -392,7 +399,7 @@ func (m schemaMemo) compileTool(t Tool) (*toolEntry, error) {
 		if sc.schema.root == nil {
 			continue
 		}
-		if err := sc.schema.check(); err != nil {
+		if err := sc.schema.check(walked); err != nil {
 			return nil, invalidTool(t.Name, sc.field, "%v", err)
 		}
 		roots = append(roots, sc.schema.root)

@@ -13,6 +13,7 @@ import (
 
 	codemode "github.com/interopio/code-mode"
 	"github.com/interopio/code-mode/internal/keys"
+	"github.com/interopio/code-mode/internal/pagecheck"
 	"github.com/interopio/code-mode/jsbridge"
 	"github.com/interopio/code-mode/sandbox"
 )
@@ -254,7 +255,7 @@ func toolsAtOnce(list Value, path string) (tools []codemode.Tool, ok bool) {
 	}
 	tools = make([]codemode.Tool, n)
 	for i, f := range records {
-		t := codemode.Tool{Source: &pageTool{defs: defs, i: i}}
+		t := codemode.Tool{Source: &pageTool{defs: defs, i: i, checked: f[5] == "1"}}
 		if !jsonString(f[0], &t.Name) || len(f[1]) > 0 && !jsonString(f[1], &t.Description) {
 			return nil, false
 		}
@@ -281,7 +282,14 @@ type pageTool struct {
 	i    int
 	once sync.Once
 	def  Value
+	// checked: the worker's page walked the tool's schemas with the
+	// core's own check (web/src/worker-tools.mjs), so the core need not.
+	checked bool
 }
+
+// SchemasChecked tells the core to skip its walk of the tool's schemas:
+// only the worker's page sets it, and the page made those texts itself.
+func (p *pageTool) SchemasChecked(pagecheck.Token) bool { return p.checked }
 
 // sourceValue is the definition a tool was registered with.
 func sourceValue(source any) any {
@@ -302,20 +310,20 @@ func element(list Value, i int) Value {
 	return v
 }
 
-// splitRecords splits convertTools' text into n records of five fields
+// splitRecords splits convertTools' text into n records of six fields
 // (JSON text never holds the separators \x1e and \x1f), by IndexByte's
 // search: a loop judging each byte of a catalog's text was 3% of
 // registering it. A field's other bytes are judged as JSON by its reader.
-func splitRecords(text string, n int) ([][5]string, bool) {
+func splitRecords(text string, n int) ([][6]string, bool) {
 	if n == 0 {
 		return nil, text == ""
 	}
-	records := make([][5]string, 0, n)
+	records := make([][6]string, 0, n)
 	for more := true; more; {
 		var rec string
 		rec, text, more = strings.Cut(text, "\x1e")
-		var r [5]string
-		for f := range 4 {
+		var r [6]string
+		for f := range 5 {
 			var ok bool
 			if r[f], rec, ok = strings.Cut(rec, "\x1f"); !ok {
 				return nil, false
@@ -324,7 +332,7 @@ func splitRecords(text string, n int) ([][5]string, bool) {
 		if strings.IndexByte(rec, 0x1f) >= 0 {
 			return nil, false
 		}
-		r[4] = rec
+		r[5] = rec
 		records = append(records, r)
 	}
 	return records, len(records) == n

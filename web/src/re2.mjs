@@ -97,16 +97,21 @@ function canonicalName(name) {
 
 /**
  * Go's error for a pattern its RE2 parser refuses (what follows "error
- * parsing regexp: "), or "" when it takes it or the core must judge it.
+ * parsing regexp: "), or "" when it takes it or the core must judge it
+ * (then note.left is set).
  * @param {string} p
+ * @param {{ left: boolean }} [note]
  */
-export function re2Problem(p) {
+export function re2Problem(p, note) {
     try {
         parse(p);
         return "";
     } catch (err) {
         if (err instanceof Problem) return err.message;
-        if (err instanceof Unknown) return "";
+        if (err instanceof Unknown) {
+            if (note) note.left = true;
+            return "";
+        }
         throw err;
     }
 }

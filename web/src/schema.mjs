@@ -16,7 +16,8 @@ const AI_SDK_SCHEMA = Symbol.for("vercel.ai.schema");
  * @typedef {{ ok: true, value?: [unknown] } | { ok: false, message: string }} Verdict
  *   value: what the library's check made of the input (defaults filled in,
  *   transforms run), boxed so that an undefined one is told from none
- * @typedef {{ schema?: object | boolean, json?: string, validate?: (input: unknown) => Promise<Verdict> }} Converted
+ * @typedef {{ schema?: object | boolean, json?: string, validate?: (input: unknown) => Promise<Verdict>, checked?: boolean }} Converted
+ *   checked: the text of a stand-in (schemaText) the page walked whole
  */
 
 /**
@@ -113,16 +114,17 @@ const EXPECTED =
 // 1 ms as texts). Only the worker makes one (worker.mjs proxyTool); a
 // WeakMap, not a class: instanceof would ask a page's Proxy schema for its
 // prototype.
-/** @type {WeakMap<object, string>} */
+/** @type {WeakMap<object, { json: string, checked: boolean }>} */
 const schemaTexts = new KeptWeakMap();
 
 /**
  * A stand-in for a schema that convertSchema takes as the JSON text it is.
  * @param {string} json
+ * @param {boolean} checked the page's check walked it whole (worker-tools.mjs)
  */
-export function schemaText(json) {
+export function schemaText(json, checked) {
     const o = {};
-    schemaTexts.set(o, json);
+    schemaTexts.set(o, { json, checked });
     return o;
 }
 
@@ -135,8 +137,8 @@ export function schemaText(json) {
  */
 export function convertSchema(v, path, asText = false) {
     if (v === undefined || v === null) return {};
-    const text = typeof v === "object" ? schemaTexts.get(v) : undefined;
-    if (text !== undefined) return asText ? { json: text } : { schema: jsonParse(text), json: text };
+    const t = typeof v === "object" ? schemaTexts.get(v) : undefined;
+    if (t !== undefined) return asText ? { json: t.json, checked: t.checked } : { schema: jsonParse(t.json), json: t.json };
     if (typeof v === "boolean") return asText ? { json: String(v) } : { schema: v };
     if (typeof v !== "object" && typeof v !== "function") throw new TypeError(`${path}: ${EXPECTED}; got ${describe(v)}`);
     const obj = /** @type {any} */ (v);
@@ -246,9 +248,10 @@ const TOOL_KEYS = /** @type {any} */ ({ __proto__: null, name: true, description
  * from Go costs a boundary crossing and a finalizer per value, which made
  * registering 1,000 tools take hundreds of milliseconds. The text holds,
  * per tool, five JSON texts (name, description, input schema, output
- * schema, annotations; "" when absent) separated by \x1f, tools separated
- * by \x1e: JSON text never holds those control characters, and the core
- * splits it without parsing the whole as JSON.
+ * schema, annotations; "" when absent) and "1" when each schema it has is
+ * a stand-in the worker's page walked whole (else ""), separated by \x1f,
+ * tools separated by \x1e: JSON text never holds those control
+ * characters, and the core splits it without parsing the whole as JSON.
  * Returns undefined when a definition is anything but well-formed (an
  * unknown key, a name that is not a string, a schema that does not
  * convert, a throwing getter, ...): the core then reads the list field by
@@ -287,6 +290,7 @@ export function convertTools(list, path) {
             if (description !== undefined && typeof description !== "string") return undefined;
             const elem = path === "tool" ? path : `${path}[${i}]`;
             let input = "";
+            let checked = true;
             /** @type {Function | undefined} */
             let validateIn;
             /** @type {Function | undefined} */
@@ -296,6 +300,7 @@ export function convertTools(list, path) {
                 if (typeof c.json !== "string") return undefined;
                 input = c.json;
                 validateIn = c.validate;
+                checked = c.checked === true;
             }
             let output = "";
             if (outputSchema !== undefined && outputSchema !== null) {
@@ -303,12 +308,13 @@ export function convertTools(list, path) {
                 if (typeof c.json !== "string") return undefined;
                 output = c.json;
                 validateOut = c.validate;
+                checked &&= c.checked === true;
             }
             if (validateIn || validateOut) validates[i] = [validateIn, validateOut];
             if (annotations !== undefined && annotations !== null && (typeof annotations !== "object" || isArray(annotations))) return undefined;
             let notes = "";
             if (annotations !== null && typeof annotations === "object") notes = jsonStringify(annotations) ?? "";
-            parts[i] = `${jsonStringify(name)}\x1f${description === undefined ? "" : jsonStringify(description)}\x1f${input}\x1f${output}\x1f${notes}`;
+            parts[i] = `${jsonStringify(name)}\x1f${description === undefined ? "" : jsonStringify(description)}\x1f${input}\x1f${output}\x1f${notes}\x1f${checked && (input || output) ? "1" : ""}`;
             execs[i] = execute;
         }
         return { text: parts.join("\x1e"), defs, execs, validates };

@@ -45,11 +45,11 @@ export function schemaDraft(url) {
 }
 
 /**
- * @typedef {{ draft: number, sorted?: boolean, base: string, refs: ReturnType<typeof schemaRefs> }} Walk what
+ * @typedef {{ draft: number, sorted?: boolean, base: string, refs: ReturnType<typeof schemaRefs>, note: { left: boolean } }} Walk what
  *   the check knows of the schema it walks: the root "$schema"'s draft (0 below
  *   a subschema naming its own), whether objects' keys are taken in order (see
- *   schemaProblem), the base URI references resolve against there and the
- *   document's places (schemaref.mjs)
+ *   schemaProblem), the base URI references resolve against there, the
+ *   document's places (schemaref.mjs) and whether it left anything to the core
  */
 
 // The characters strconv.IsPrint takes as they are: letters, marks,
@@ -128,13 +128,17 @@ const ITEMS_LIST = 'must be a schema under 2020-12, got a list: a tuple is "pref
 
 /**
  * The message of checkInputSchema for a tool's inputSchema or outputSchema
- * as JSON data, or "" when it passes.
+ * as JSON data, or "" when it passes. note.left is set when the walk met
+ * what only the core can judge (a reference, a pattern near RE2's limits):
+ * where it is not, this check is the core's whole walk, and the worker's
+ * core is told it need not walk the schema again (worker-tools.mjs).
  * @param {unknown} root
+ * @param {{ left: boolean }} [note]
  */
-export function schemaProblem(root) {
+export function schemaProblem(root, note = { left: false }) {
     const $schema = root !== null && typeof root === "object" ? /** @type {any} */ (root).$schema : undefined;
     const draft = typeof $schema === "string" ? schemaDraft($schema) : 2020;
-    const w = { draft, base: SCHEMA_URL, refs: schemaRefs(root, draft) };
+    const w = { draft, base: SCHEMA_URL, refs: schemaRefs(root, draft), note };
     // Of several problems, the first in key order is reported, as
     // schemacheck.go's firstProblem does (Go's maps have no written order):
     // a second walk, only when the first found one.
@@ -213,7 +217,7 @@ function keyword(k, v, depth, w) {
     if (SCHEMA_MAP.has(k)) {
         if (v === null || typeof v !== "object" || isArray(v)) return bad(`must be an object of schemas, got ${kind(v)}`);
         for (const [name, s] of entries(v, w.sorted)) {
-            const err = (k === "patternProperties" && patternError(name)) || walk(s, depth + 1, w);
+            const err = (k === "patternProperties" && patternError(name, w)) || walk(s, depth + 1, w);
             if (err) return at(err, name);
         }
         return null;
@@ -249,7 +253,7 @@ function keyword(k, v, depth, w) {
         if (typeof v !== "string") return bad(`must be a string, got ${value(v)}`);
         if (k === "$ref") return refProblem(v, w);
         if (k === "$schema" && schemaDraft(v) === 0) return bad(`unknown $schema ${goQuote(v)} (2020-12, 2019-09, draft-07, -06 or -04)`);
-        if (k === "pattern") return patternError(v);
+        if (k === "pattern") return patternError(v, w);
     }
     return null;
 }
@@ -260,6 +264,10 @@ function keyword(k, v, depth, w) {
  * @param {Walk} w
  */
 function refProblem(s, w) {
+    // Whether a reference is local is the core's to say where schemaref.mjs
+    // cannot resolve it, and its URI form under draft-04: every reference
+    // counts as left to the core.
+    w.note.left = true;
     return w.refs.embeds(w.base, s) ? refURIProblem(s, w.draft) : bad(`remote $ref ${goQuote(s)} is not allowed: put the definition under $defs`);
 }
 
@@ -327,9 +335,9 @@ function list(v, depth, w) {
     return null;
 }
 
-/** @param {string} p */
-function patternError(p) {
-    const problem = re2Problem(p);
+/** @param {string} p @param {Walk} w */
+function patternError(p, w) {
+    const problem = re2Problem(p, w.note);
     if (!problem) return null;
     // A limit of RE2's, told as schemacheck.go checkPattern tells it.
     if (/^(invalid repeat count|expression too large|expression nests too deeply):/.test(problem)) {

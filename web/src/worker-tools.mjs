@@ -128,8 +128,9 @@ export function checkTools(list, path, taken) {
         // message. Without them the worker's core checks the schemas itself,
         // in the same words, a message later.
         const walk = arrayIterationKept();
+        const note = { left: !walk };
         kinds.forEach((k, j) => {
-            const problem = schemas[j] === undefined || !walk ? "" : schemaProblem(schemas[j]);
+            const problem = schemas[j] === undefined || !walk ? "" : schemaProblem(schemas[j], note);
             if (problem) throw new TypeError(`${at}${k}: ${problem}`);
         });
         kinds.forEach((k, j) => {
@@ -145,6 +146,12 @@ export function checkTools(list, path, taken) {
             // worker gives it to its core as it is (schema.mjs schemaText).
             d[k] = texts[j] === undefined ? schemas[j] : texts[j];
         });
+        // The worker's core need not walk these texts again (the same check,
+        // in the same words: testdata/schemacheck.json holds both to it), a
+        // tenth of its registration. Only this page posts to its worker,
+        // and a schema that got by would still be compiled, and refused,
+        // at its tool's first call.
+        if (!note.left && (texts[0] !== undefined || texts[1] !== undefined)) d.checked = true;
         // The core's copy of the annotations, as the calling thread makes it:
         // JSON of an object, else none. toolFilter and onToolCall get the
         // page's own definition, annotations as they were given.

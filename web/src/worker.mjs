@@ -167,10 +167,11 @@ const ownerOf = new WeakMap();
  * @returns {(d: any) => any} a tool descriptor from the page, as the core's tool
  */
 const proxyTool = (owner) => (d) => {
+    const { checked, ...def } = d;
     const p = {
-        ...d,
-        ...(typeof d.inputSchema === "string" && { inputSchema: schemaText(d.inputSchema) }),
-        ...(typeof d.outputSchema === "string" && { outputSchema: schemaText(d.outputSchema) }),
+        ...def,
+        ...(typeof d.inputSchema === "string" && { inputSchema: schemaText(d.inputSchema, checked === true) }),
+        ...(typeof d.outputSchema === "string" && { outputSchema: schemaText(d.outputSchema, checked === true) }),
         execute: (/** @type {unknown} */ input, /** @type {any} */ opts) =>
             askPage("tool", { rid: opts.context, name: d.name, input, limit: opts[LIMIT] }, opts.signal),
     };

@@ -97,8 +97,8 @@ describe("convertTools", () => {
         assert.deepEqual(
             out.text.split("\x1e").map((r) => r.split("\x1f")),
             [
-                ['"a.x"', JSON.stringify(tricky[1]), '{"type":"object"}', "true", '{"title":"X"}'],
-                ['"a.y"', "", "", "", ""],
+                ['"a.x"', JSON.stringify(tricky[1]), '{"type":"object"}', "true", '{"title":"X"}', ""],
+                ['"a.y"', "", "", "", "", ""],
             ],
         );
         assert.deepEqual(out.execs, [exec, exec]);
@@ -141,9 +141,39 @@ describe("worker mode sends schemas as their text", () => {
             new Set(),
         );
         assert.deepEqual([d.inputSchema, d.outputSchema, e.inputSchema, "outputSchema" in e], [JSON.stringify(input), '{"type":"array"}', true, false]);
-        const out = convertTools([{ name: "a.x", inputSchema: schemaText(d.inputSchema), outputSchema: schemaText(d.outputSchema), execute: exec }], "tools");
-        assert.deepEqual(out && out.text.split("\x1f"), ['"a.x"', "", JSON.stringify(input), '{"type":"array"}', ""]);
-        assert.deepEqual(convertSchema(schemaText(d.inputSchema), "tool: inputSchema"), { schema: input, json: JSON.stringify(input) });
+        const out = convertTools([{ name: "a.x", inputSchema: schemaText(d.inputSchema, d.checked), outputSchema: schemaText(d.outputSchema, d.checked), execute: exec }], "tools");
+        assert.deepEqual(out && out.text.split("\x1f"), ['"a.x"', "", JSON.stringify(input), '{"type":"array"}', "", "1"]);
+        assert.deepEqual(convertSchema(schemaText(d.inputSchema, true), "tool: inputSchema"), { schema: input, json: JSON.stringify(input) });
+    });
+
+    // The page walks each schema with the core's own check (schemacheck.mjs),
+    // and the worker's core walked it again: for 1,000 tools about a
+    // quarter of the worker's registration (its walk and the garbage that
+    // made the collector run). A tool whose schemas the page walked whole
+    // is marked so, and the core skips its walk; one with a reference or
+    // a pattern the page leaves to the core is not.
+    test("the worker's core is told which tools' schemas the page walked whole", () => {
+        const exec = () => 1;
+        const deep = "(".repeat(1001) + "a" + ")".repeat(1001); // nests too deeply for Go: the core's to say
+        const defs = [
+            { name: "a.plain", inputSchema: { type: "object", properties: { q: { type: "string", pattern: "^[a-z]+$" } } }, outputSchema: { type: "array" }, execute: exec },
+            { name: "a.draft", inputSchema: { $schema: "http://json-schema.org/draft-07/schema#", type: "object" }, execute: exec },
+            { name: "a.ref", inputSchema: { $defs: { s: { type: "string" } }, properties: { q: { $ref: "#/$defs/s" } } }, execute: exec },
+            { name: "a.outref", inputSchema: { type: "object" }, outputSchema: { $dynamicRef: "#x", $defs: { x: { $dynamicAnchor: "x" } } }, execute: exec },
+            { name: "a.deep", inputSchema: { type: "object", patternProperties: { [deep]: {} } }, execute: exec },
+            { name: "a.none", execute: exec },
+            { name: "a.bool", inputSchema: true, execute: exec },
+        ];
+        const sent = checkTools(defs, "tools", new Set());
+        assert.deepEqual(sent.map((d) => d.checked === true), [true, true, false, false, false, false, false]);
+        // As the worker hands them to its core (worker.mjs proxyTool).
+        const fromPage = sent.map((d) => ({ ...d, execute: exec, inputSchema: typeof d.inputSchema === "string" ? schemaText(d.inputSchema, d.checked === true) : d.inputSchema, outputSchema: typeof d.outputSchema === "string" ? schemaText(d.outputSchema, d.checked === true) : d.outputSchema }));
+        for (const d of fromPage) delete d.checked;
+        const out = convertTools(fromPage, "tools");
+        assert.deepEqual(out && out.text.split("\x1e").map((r) => r.split("\x1f")[5]), ["1", "1", "", "", "", "", ""]);
+        // The page's own definitions, on the calling thread, never are.
+        const own = convertTools(defs, "tools");
+        assert.deepEqual(own && own.text.split("\x1e").map((r) => r.split("\x1f")[5]), ["", "", "", "", "", "", ""]);
     });
 });
 
