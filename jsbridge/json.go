@@ -4,6 +4,7 @@ package jsbridge
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"sync"
@@ -89,6 +90,23 @@ func strictPath(this js.Value, k string) string {
 	return ""
 }
 
+// strictCycle says whether stringify threw for a cycle: the replacer met
+// an object inside itself (the last frame is one of its holders), which
+// JSON then refuses in the engine's own words (V8's "Converting circular
+// structure to JSON --> starting at ...", Firefox's "cyclic object
+// value"), and the model read the page's. A value that holds itself is
+// refused as soon as the replacer has passed it: what else throws (a
+// getter, a toJSON, a BigInt) leaves no object twice on the stack.
+func strictCycle() bool {
+	n := len(strictStack) - 1
+	for i := 0; i < n; i++ {
+		if strictStack[i].obj.Equal(strictStack[n].obj) {
+			return true
+		}
+	}
+	return false
+}
+
 // identifier says whether k can follow a dot in a path (tojson.mjs's rule).
 func identifier(k string) bool {
 	for i, c := range k {
@@ -168,6 +186,9 @@ func ToJSONStrict(v js.Value, maxArrayLen int) (json.RawMessage, error) {
 	defer func() { clear(strictStack); strictStack = strictStack[:0] }()
 	var s js.Value
 	if err := catch(func() { s = jsonObj.Call("stringify", v, strictReplacer) }); err != nil {
+		if strictCycle() {
+			return nil, errors.New("value is not JSON data: it holds a circular reference")
+		}
 		return nil, fmt.Errorf("value is not JSON-serialisable: %w", err)
 	}
 	if strictArrayLen > 0 {

@@ -39,3 +39,31 @@ func TestToJSONStrictLongArrayPath(t *testing.T) {
 		t.Errorf("got %s, %v; want %s", raw, err, want)
 	}
 }
+
+// TestToJSONStrictCycle: a value inside itself is refused in one text, not
+// in the engine's words (V8's "Converting circular structure to JSON -->
+// starting at ..."), which differ by engine; what else stringify throws
+// keeps its own message, and an object met twice but not inside itself is
+// no cycle.
+func TestToJSONStrictCycle(t *testing.T) {
+	const cycle = "value is not JSON data: it holds a circular reference"
+	for _, tc := range []struct{ name, expr, want string }{
+		{"the value itself", "(o => (o.self = o, o))({a: 1})", cycle},
+		{"deep inside", "(o => (o.a.b.push({up: o.a}), o))({a: {b: [1]}})", cycle},
+		{"an array in itself", "(a => (a.push([a]), a))([1])", cycle},
+		{"through a toJSON", "(o => (o.p = {toJSON: () => o}, o))({})", cycle},
+		{"a getter that throws", "({get a() { throw new Error('boom') }})", "value is not JSON-serialisable: Error: boom"},
+		{"a BigInt after an object", "({a: {b: 1}, c: 10n})", "value is not JSON-serialisable: TypeError: Do not know how to serialize a BigInt"},
+	} {
+		v := global.Get("Function").New("return " + tc.expr).Invoke()
+		_, err := ToJSONStrict(v, 10)
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s: got %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	v := global.Get("Function").New(`const o = {s: [1]}; return {p: o, q: [o, {r: o}]}`).Invoke()
+	raw, err := ToJSONStrict(v, 10)
+	if want := jsonObj.Call("stringify", v).String(); err != nil || string(raw) != want {
+		t.Errorf("the same object twice: got %s, %v; want %s", raw, err, want)
+	}
+}

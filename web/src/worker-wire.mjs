@@ -122,7 +122,8 @@ export function restoreStandIns(value, standIns) {
 // goes as a marked string and is put back as a value of its kind, for the
 // core's check to refuse in its own words: a function, a Symbol, a
 // non-finite number, an array longer than the core's limit (as an empty
-// one of that length: the check reads no element). As in that check,
+// one of that length: the check reads no element), an object inside
+// itself (as one that holds itself). As in that check,
 // nothing past the first of them is read. A write that throws (a cycle, a
 // BigInt, a getter) goes as an input whose toJSON throws the same.
 
@@ -179,6 +180,11 @@ function revive(mark) {
     if (kind === "function") return () => {};
     if (kind === "symbol") return Symbol();
     if (kind === "number") return Number(arg);
+    if (kind === "cycle") {
+        /** @type {any} */
+        const o = {};
+        return (o.o = o);
+    }
     return new Array(Number(arg));
 }
 
@@ -187,16 +193,26 @@ function inputToWire(input) {
     // A key no string of the page's data starts with.
     const key = `\u0000code-mode:${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}:`;
     let stop = false;
+    // The objects being written, outermost first: one inside itself goes
+    // as a cycle, which JSON.stringify refuses in the page engine's words.
+    /** @type {unknown[]} */
+    const st = [];
+    let n = 0;
     try {
         // The JSON.stringify of load (intrinsics.mjs): the page's of the
         // moment may be a stub ("[]" gave the tool [] for this input).
-        const text = jsonStringify(input, (_, v) => {
+        const text = jsonStringify(input, /** @this {unknown} */ function (_, v) {
             if (stop) return null;
             const t = typeof v;
             let mark = "";
+            while (n > 0 && st[n - 1] !== this) n--;
             if (t === "function" || t === "symbol") mark = `${t}:`;
             else if (t === "number" && !Number.isFinite(v)) mark = `number:${v}`;
             else if (Array.isArray(v) && v.length > MAX_ARRAY_LEN) mark = `array:${v.length}`;
+            else if (v !== null && t === "object") {
+                for (let i = 0; i < n; i++) if (st[i] === v) mark = "cycle:";
+                st[n++] = v;
+            }
             if (!mark) return v;
             stop = true;
             return key + mark;

@@ -297,6 +297,34 @@ describe("resource attacks end as the API says, and the next run works", () => {
         const r = await run(api.createSession(), "const out = []; for (const f of [tools.t.obj, tools.t.arr, tools.t.shared]) { try { out.push(await f({})) } catch (e) { out.push(e.message) } } return out");
         assert.deepEqual(r.result, ["the tool returned a value that is not JSON data: circular reference", "the tool returned a value that is not JSON data: circular reference", [{ a: 1 }, { x: { a: 1 } }]], JSON.stringify(r.error));
     });
+    // onToolCall's replacement input that holds itself was refused in the
+    // page engine's words too ("onToolCall returned an input that is not
+    // JSON: Converting circular structure to JSON --> starting at ..."),
+    // in both modes: the core's strict check left the cycle to
+    // JSON.stringify. Refused as the tool result above is, in one text.
+    test("onToolCall's replacement input that holds itself: the call is denied as a circular reference, in every engine's words", async (t) => {
+        const inputs = {
+            obj: () => { const o = { a: 1 }; o.self = o; return o; },
+            deep: () => { const o = { a: { b: [1] } }; o.a.b.push({ up: o.a }); return o; },
+            shared: () => { const o = { a: 1 }; return { x: o, y: [o] }; },
+        };
+        const ran = [];
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            interceptors: { onToolCall: ({ input }) => ({ allowed: true, input: inputs[input.kind]() }) },
+            tools: [tool("t.echo", (i) => (ran.push(i), "ran"))],
+        });
+        const r = await run(api.createSession(), "const out = []; for (const kind of ['obj', 'deep', 'shared']) { try { out.push(await tools.t.echo({ kind })) } catch (e) { out.push(e.message) } } return out");
+        const why = "onToolCall returned an input that is not JSON: value is not JSON data: it holds a circular reference";
+        const refused = `call to t.echo denied: the interceptor failed (${why})`;
+        assert.deepEqual(r.result, [refused, refused, "ran"], JSON.stringify(r.error));
+        assert.deepEqual(ran, [{ x: { a: 1 }, y: [{ a: 1 }] }]);
+        assert.deepEqual(r.toolCalls.map((c) => [c.allowed, c.reason]), [
+            [false, `interceptor failed: ${why}`],
+            [false, `interceptor failed: ${why}`],
+            [true, undefined],
+        ]);
+    });
     test("a sort comparator that calls tools: each call runs in its own run, with its context", async (t) => {
         const calls = [];
         const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.cmp", ({ x, y }, o) => (calls.push(o.context), x - y))] });
