@@ -92,6 +92,14 @@ type Decision struct {
 	Allowed bool
 	// Reason is given to the model's code when the call is denied.
 	Reason string
+	// ReasonDropped is how many characters were cut off the end of Reason
+	// before it came in: the messages that show Reason count them with
+	// the characters they cut. A binding that copies a reason in from
+	// elsewhere (the JavaScript binding's page) cuts a long one first, as
+	// it does a thrown message: 90 million characters copied in grew the
+	// WebAssembly memory, which never shrinks, by 182 MB. An interceptor
+	// written in Go leaves it 0.
+	ReasonDropped int
 	// Input replaces the call's input when non-nil (and Allowed). It is
 	// copied as the interceptor returns: the tool gets those bytes, as
 	// validated against its InputSchema, whatever is written into Input

@@ -189,6 +189,16 @@ func failure(err error) string {
 	return cutString(err.Error(), maxReasonChars)
 }
 
+// cutReason is a denial's reason whose last dropped characters were cut off
+// before it came in (Decision.ReasonDropped), for failure's count.
+type cutReason struct {
+	reason  string
+	dropped int
+}
+
+func (e *cutReason) Error() string     { return e.reason }
+func (e *cutReason) DroppedChars() int { return e.dropped }
+
 // toolError is the error a denied or failed call throws inside the sandbox.
 func toolError(format string, a ...any) error {
 	return &sandbox.JSError{Name: "ToolError", Message: cutString(fmt.Sprintf(format, a...), maxReasonChars)}
@@ -332,10 +342,11 @@ func (r *runState) prepare(ctx context.Context, args []json.RawMessage) (c *tool
 			if reason == "" {
 				reason = "denied"
 			}
-			r.refuse(c, false, errors.New(reason), input, "")
+			dropped := max(d.ReasonDropped, 0)
+			r.refuse(c, false, &cutReason{reason, dropped}, input, "")
 			// As toolError would cut it whole, without a copy of it whole.
 			head := "call to " + e.info.Name + " denied: "
-			return nil, nil, nil, &sandbox.JSError{Name: "ToolError", Message: head + cutString(reason, maxReasonChars-utf8.RuneCountInString(head))}
+			return nil, nil, nil, &sandbox.JSError{Name: "ToolError", Message: head + cutDropped(reason, maxReasonChars-utf8.RuneCountInString(head), dropped)}
 		case d.Input != nil && !json.Valid(d.Input):
 			// Running the tool with the original input would let the
 			// program's input through a rewrite that failed: fail closed.

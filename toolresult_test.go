@@ -138,6 +138,9 @@ func TestInterceptorMessageCutOnce(t *testing.T) {
 		{"a denial", Decision{Reason: long}, nil,
 			denied + strings.Repeat("<", 1000-len(denied)) + "… [520 more characters]",
 			strings.Repeat("<", 1000) + "… [500 more characters]"},
+		{"a denial cut already", Decision{Reason: strings.Repeat("é", 4096), ReasonDropped: 89995904}, nil,
+			denied + strings.Repeat("é", 1000-len(denied)) + "… [89999020 more characters]",
+			strings.Repeat("é", 1000) + "… [89999000 more characters]"},
 		{"a short denial", Decision{Reason: "no"}, nil, denied + "no", "no"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

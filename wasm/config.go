@@ -330,11 +330,12 @@ func intercept(ctx context.Context, on Value, tc codemode.ToolCall) (codemode.De
 		return codemode.Decision{}, errors.New(err.Error())
 	}
 	if !allowed.Bool() {
-		reason := "denied by onToolCall"
+		dec := codemode.Decision{Reason: "denied by onToolCall"}
+		// The page cut a long reason (page-hooks.mjs askInterceptor).
 		if r := get(d, "reason"); jsbridge.TypeOf(r) == jsbridge.TypeString && r.String() != "" {
-			reason = r.String()
+			dec.Reason, dec.ReasonDropped = r.String(), droppedOnPage(d)
 		}
-		return codemode.Decision{Allowed: false, Reason: reason}, nil
+		return dec, nil
 	}
 	dec := codemode.Decision{Allowed: true}
 	if in := get(d, "input"); !in.IsUndefined() {

@@ -256,12 +256,24 @@ func thrown(payload Value, vals []Value) error {
 func pageCut(err error) error {
 	msg := plain(err)
 	var je *jsbridge.Error
-	if _, _, ok := pageCaller(); ok && errors.As(err, &je) {
-		if d, err := jsbridge.Call(pageCalls.dropped, je.Value); err == nil && jsbridge.TypeOf(d) == jsbridge.TypeNumber {
-			return &cutError{msg.Error(), d.Int()}
+	if errors.As(err, &je) {
+		if d := droppedOnPage(je.Value); d > 0 {
+			return &cutError{msg.Error(), d}
 		}
 	}
 	return msg
+}
+
+// droppedOnPage is the count of characters the page cut off the message
+// of v (an error) or off the reason of v (onToolCall's decision), 0 when
+// it cut none (call.mjs cutBefore).
+func droppedOnPage(v Value) int {
+	if _, _, ok := pageCaller(); ok {
+		if d, err := jsbridge.Call(pageCalls.dropped, v); err == nil && jsbridge.TypeOf(d) == jsbridge.TypeNumber {
+			return d.Int()
+		}
+	}
+	return 0
 }
 
 // cutError is a tool's error whose message the page cut, and the count of

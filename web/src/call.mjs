@@ -129,20 +129,57 @@ function fits(c, name, memoryLimitMB) {
 // characters (toolcall.go maxReasonChars), and how many more there were.
 const THROWN_KEPT = 4096;
 
-// Errors a worker rebuilt from what the page cut (worker.mjs): the
-// characters the page dropped.
+// Errors whose message, and onToolCall's decisions whose reason, the page
+// cut (cutThrown, cutReason; in a worker, rebuilt from what the page cut):
+// the characters it dropped.
 /** @type {WeakMap<object, number>} */
 const cutOnPage = new KeptWeakMap();
 
 /**
- * err, a worker's rebuilt error, with the count of characters the page cut
- * off its message (cutThrown there), if it cut any.
- * @param {Error} err
+ * err, a worker's rebuilt error or decision, with the count of characters
+ * the page cut off its message or reason, if it cut any.
+ * @template {object} T
+ * @param {T} err
  * @param {unknown} dropped
+ * @returns {T}
  */
 export function cutBefore(err, dropped) {
     if (typeof dropped === "number") cutOnPage.set(err, dropped);
     return err;
+}
+
+/**
+ * The characters the page cut off x's message or reason (cutBefore), if any.
+ * @param {unknown} x
+ * @returns {number | undefined}
+ */
+export const droppedOnPage = (x) => cutOnPage.get(/** @type {object} */ (x));
+
+/**
+ * text cut to THROWN_KEPT UTF-16 units, and the count of characters dropped
+ * (undefined when it is that short).
+ * @param {string} text
+ * @returns {[string, number | undefined]}
+ */
+function cutLong(text) {
+    if (text.length <= THROWN_KEPT) return [text, undefined];
+    const kept = cutText(text, THROWN_KEPT);
+    return [kept, codePoints(text, kept.length)];
+}
+
+/**
+ * onToolCall's decision (askInterceptor's copy) with a reason longer than
+ * THROWN_KEPT cut to that, and marked with the count dropped: the core,
+ * or the worker it is posted to, read a reason of 90 million characters
+ * whole (the core's memory grew by 182 MB) to show 1,000 of them.
+ * @param {Record<string, unknown>} decision
+ */
+export function cutReason(decision) {
+    if (typeof decision.reason !== "string") return decision;
+    // By index: the page's Array iterator of the moment may be broken.
+    const cut = cutLong(decision.reason);
+    decision.reason = cut[0];
+    return cutBefore(decision, cut[1]);
 }
 
 /**
@@ -159,7 +196,7 @@ export function cutBefore(err, dropped) {
  * @returns {[unknown, number | undefined]} the error to send, and the characters dropped
  */
 export function cutThrown(err) {
-    const already = cutOnPage.get(/** @type {object} */ (err));
+    const already = droppedOnPage(err);
     if (already !== undefined) return [err, already];
     let message;
     let name;
@@ -174,9 +211,9 @@ export function cutThrown(err) {
         return [err, undefined];
     }
     if (typeof message !== "string") return [err, undefined];
-    if (message.length <= THROWN_KEPT) return [typeof name === "string" && name.length > THROWN_KEPT ? new Error(message) : err, undefined];
-    const kept = cutText(message, THROWN_KEPT);
-    return [new Error(kept), codePoints(message, kept.length)];
+    const cut = cutLong(message);
+    if (cut[1] === undefined) return [typeof name === "string" && name.length > THROWN_KEPT ? new Error(message) : err, undefined];
+    return [new Error(cut[0]), cut[1]];
 }
 
 /**
@@ -408,7 +445,7 @@ export function pageCaller(reply) {
         cs.abort(reason);
     };
     // The characters the page cut off a message it hands the core as a
-    // rejection, not a reply (onToolCall's: wrap.mjs, worker.mjs).
-    const dropped = (/** @type {object} */ err) => cutOnPage.get(err);
-    return { call, abort, dropped };
+    // rejection, not a reply, or off a denial's reason (onToolCall's:
+    // wrap.mjs, worker.mjs).
+    return { call, abort, dropped: droppedOnPage };
 }

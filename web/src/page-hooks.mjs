@@ -9,6 +9,7 @@
 import { describe, markHandled, report } from "./env.mjs";
 import { KeptWeakSet } from "./intrinsics.mjs";
 import { adopt } from "./thenable.mjs";
+import { cutReason } from "./call.mjs";
 
 // toolFilter and overwriteSystemInstruction run while the core builds a
 // tool list or the instruction: a hook that asked for one of those again
@@ -122,7 +123,7 @@ export async function askInterceptor(onToolCall, arg) {
     if (decision === null || typeof decision !== "object" || Array.isArray(decision)) return decision;
     // Without a prototype: this async function's result is adopted, and a
     // then set on Object.prototype meanwhile would be followed.
-    const copy = Object.assign(Object.create(null), decision);
+    const copy = cutReason(Object.assign(Object.create(null), decision));
     delete copy.then;
     // An interceptor that redacts or caps the input it was given in place
     // (input.amount = 0) and allows without an input meant the tool to get

@@ -9,6 +9,7 @@
 import { describeError } from "./env.mjs";
 import { KeptSet, jsonStringify, objectKeys } from "./intrinsics.mjs";
 import { MAX_ARRAY_LEN } from "./tojson.mjs";
+import { cutBefore, droppedOnPage } from "./call.mjs";
 
 /**
  * list with x after it, a new array written by index.
@@ -129,7 +130,7 @@ export function restoreStandIns(value, standIns) {
 
 /**
  * @param {unknown} decision onToolCall's answer as askInterceptor read it
- * @returns {{ value: any, standIns: { path: string[], kind: string }[], input?: { key: string, text?: string, thrown?: any } }}
+ * @returns {{ value: any, standIns: { path: string[], kind: string }[], input?: { key: string, text?: string, thrown?: any }, dropped?: number }}
  */
 export function decisionToWire(decision) {
     /** @type {{ path: string[], kind: string }[]} */
@@ -147,7 +148,9 @@ export function decisionToWire(decision) {
         if (k === "input" && v !== undefined) input = inputToWire(v);
         else value[k] = v !== null && typeof v === "object" ? (Array.isArray(v) ? [] : {}) : cloneable(v, [k], standIns);
     }
-    return input ? { value, standIns, input } : { value, standIns };
+    // The count the page cut off the reason (call.mjs cutReason).
+    const dropped = droppedOnPage(decision);
+    return input ? { value, standIns, input, dropped } : { value, standIns, dropped };
 }
 
 /**
@@ -155,7 +158,7 @@ export function decisionToWire(decision) {
  * @param {ReturnType<typeof decisionToWire>} w
  */
 export function decisionFromWire(w) {
-    const value = restoreStandIns(w.value, w.standIns);
+    const value = cutBefore(restoreStandIns(w.value, w.standIns), w.dropped);
     if (!w.input) return value;
     const { key, text, thrown } = w.input;
     if (thrown !== undefined) {

@@ -81,6 +81,14 @@ const rows = [
         call: [false, false, cutAfter("interceptor failed: onToolCall rejected: ")],
     },
     {
+        what: "a denial's reason of 90 million characters from onToolCall is cut",
+        tool: tool("t.big", () => "never"),
+        config: { interceptors: { onToolCall: (/** @type {any} */ c) => (c.tool.name === "t.big" ? { allowed: false, reason: "<".repeat(THROWN) } : { allowed: true }) } },
+        size: THROWN,
+        message: cutAfter("call to t.big denied: "),
+        call: [false, false, CUT],
+    },
+    {
         what: "a message of 90 million characters the input schema's check threw is cut",
         tool: tool("t.big", () => "never", { inputSchema: checked(() => { throw new Error("<".repeat(THROWN)); }) }),
         size: THROWN,
@@ -94,12 +102,15 @@ const rows = [
     },
 ];
 
-// The longest error message the page posted to a worker in a tool's
-// answer (this thread is the page; a worker's own posts are not seen).
+// The longest error message or denial's reason the page posted to a
+// worker in a tool's or onToolCall's answer (this thread is the page; a
+// worker's own posts are not seen).
 let posted = 0;
 const postMessage = MessagePort.prototype.postMessage;
 MessagePort.prototype.postMessage = function (/** @type {any} */ m, /** @type {any[]} */ ...rest) {
     if (m && m.t === "reply" && m.error && typeof m.error.message === "string") posted = Math.max(posted, m.error.message.length);
+    const reason = m && m.t === "reply" && m.decision && m.decision.value && m.decision.value.reason;
+    if (typeof reason === "string") posted = Math.max(posted, reason.length);
     return Reflect.apply(postMessage, this, [m, ...rest]);
 };
 
