@@ -100,8 +100,9 @@ func TestHostileEscapeAttempts(t *testing.T) {
 		{"input changed after the call", `const o = { amount: 1 }; const p = tools.t.echo(o); o.amount = 1e9; return await p`, `{"amount":1}`},
 		{"a getter in the input is read once", `let n = 0; return await tools.t.echo({ get amount() { return ++n } })`, `{"amount":1}`},
 		{"JSON.stringify replaced", `JSON.stringify = () => '{"amount":1e9}'; return await tools.t.echo({ amount: 1 })`, `{"amount":1}`},
-		{"a name that only converts to a string", `try { await tool_call({ toString() { return 't.echo' } }, { a: 1 }) } catch (e) { return [e instanceof TypeError, e.name + ': ' + e.message] }`, `[true,"TypeError: tool_call: the tool name must be a string"]`},
-		{"null as the name", `try { await tool_call(null, {}) } catch (e) { return e.name + ': ' + e.message }`, `"TypeError: tool_call: the tool name must be a string"`},
+		{"a name that only converts to a string", `try { await tool_call({ toString() { return 't.echo' } }, { a: 1 }) } catch (e) { return [e instanceof TypeError, e.name + ': ' + e.message] }`, `[true,"TypeError: tool_call: the tool name must be a string: tool_call(\"ns.tool\", input), the name first and the input second, not one object { name, arguments }"]`},
+		{"one object with the name and the arguments", `try { await tool_call({ name: 't.echo', arguments: { a: 1 } }) } catch (e) { return e.name + ': ' + e.message }`, `"TypeError: tool_call: the tool name must be a string: tool_call(\"ns.tool\", input), the name first and the input second, not one object { name, arguments }"`},
+		{"null as the name", `try { await tool_call(null, {}) } catch (e) { return e.name + ': ' + e.message }`, `"TypeError: tool_call: the tool name must be a string: tool_call(\"ns.tool\", input), the name first and the input second, not one object { name, arguments }"`},
 		{"the empty name", `try { await tool_call('', {}) } catch (e) { return e.name + ': ' + e.message.slice(0, 15) }`, `"ToolError: unknown tool \"\""`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

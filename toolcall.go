@@ -110,7 +110,9 @@ func (r *runState) beginLocked(args []json.RawMessage) (id json.RawMessage, q *o
 	switch e, ok := r.entry(name); {
 	case !nameOK:
 		c.done, c.rec.Reason = true, "the tool name is not a string"
-		c.err = &sandbox.JSError{Name: "TypeError", Message: "tool_call: the tool name must be a string"}
+		// With the right form: by analogy with tool_search({ query }),
+		// models wrote tool_call({ name: "orders.get", arguments: {...} }).
+		c.err = &sandbox.JSError{Name: "TypeError", Message: errNameNotString}
 	case !ok:
 		// The suggestion (a search of the catalog) is made by call, off
 		// the program's thread.
@@ -203,6 +205,9 @@ func (e *cutReason) DroppedChars() int { return e.dropped }
 func toolError(format string, a ...any) error {
 	return &sandbox.JSError{Name: "ToolError", Message: cutString(fmt.Sprintf(format, a...), maxReasonChars)}
 }
+
+// errNameNotString is what tool_call gets for a name that is not a string.
+const errNameNotString = `tool_call: the tool name must be a string: tool_call("ns.tool", input), the name first and the input second, not one object { name, arguments }`
 
 // errRunEnded is what a call gets that the run's end stopped before its
 // interceptor or tool started.

@@ -549,11 +549,13 @@ describe("escape attempts", () => {
             assert.deepEqual(seen, [["interceptor", '{"amount":1}'], ["tool", '{"amount":1}']], code);
         }
     });
+    // The message shows the right form: by analogy with tool_search({
+    // query }), models wrote tool_call({ name, arguments }).
     test("a tool name must be a string", async (t) => {
         const ran = [];
         const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.echo", (i) => ran.push(i))] });
-        const r = await run(api.createSession(), "const m = []; for (const n of [{ toString() { return 't.echo' } }, null, 5]) { try { await tool_call(n, {}) } catch (e) { m.push((e instanceof TypeError) + ' ' + e.name + ': ' + e.message) } } return m");
-        assert.deepEqual(r.result, Array(3).fill("true TypeError: tool_call: the tool name must be a string"));
+        const r = await run(api.createSession(), "const m = []; for (const n of [{ toString() { return 't.echo' } }, null, 5, { name: 't.echo', arguments: {} }]) { try { await tool_call(n, {}) } catch (e) { m.push((e instanceof TypeError) + ' ' + e.name + ': ' + e.message) } } return m");
+        assert.deepEqual(r.result, Array(4).fill('true TypeError: tool_call: the tool name must be a string: tool_call("ns.tool", input), the name first and the input second, not one object { name, arguments }'));
         assert.deepEqual(ran, []);
     });
     test("nothing a run scheduled starts after its end (timers, intervals, finalizers, jobs, getters of its result or error)", async (t) => {
