@@ -47,8 +47,18 @@ func cancelledResult() *Result {
 }
 
 func (r *run) timeoutResult() *Result {
-	return &Result{Error: &Error{Code: CodeTimeout, Name: "TimeoutError",
-		Message: fmt.Sprintf("the program did not finish within %v", r.timeout)}}
+	msg := fmt.Sprintf("the program did not finish within %v", r.timeout)
+	// A run that waits on another run that waits for an instance (a tool
+	// that runs code itself, nested past MaxInstances deep) waits until
+	// its timeout, and the timeout alone did not say why.
+	if n := r.waitedAtTimeout.Load(); n > 0 {
+		were := "runs were"
+		if n == 1 {
+			were = "run was"
+		}
+		msg += fmt.Sprintf("; meanwhile %d other %s waiting for a run slot, all %d in use (a run started from inside a run, by a tool, waits for one while the runs that called it hold theirs)", n, were, r.slots)
+	}
+	return &Result{Error: &Error{Code: CodeTimeout, Name: "TimeoutError", Message: msg}}
 }
 
 // shouldInterrupt answers QuickJS's poll where the backend calls Go for it.
@@ -81,6 +91,9 @@ func (r *run) endCause() error {
 // cancel brings the loop checks' hard limit forward, as a timeout would.
 func (r *run) interrupt(reason int32) {
 	if r.reason.CompareAndSwap(notInterrupted, reason) {
+		if reason == interruptTimeout && r.waiting != nil {
+			r.waitedAtTimeout.Store(r.waiting.Load())
+		}
 		hard := r.hard
 		if soon := time.Now().Add(loopCheckGrace); reason == interruptCancel && soon.Before(hard) {
 			hard = soon

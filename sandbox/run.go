@@ -25,6 +25,10 @@ import (
 type instance struct {
 	q   *ffi.Instance
 	run *run
+	// waiting and slots are its engine's: the runs waiting for an
+	// instance, and how many instances there may be (timeoutResult).
+	waiting *atomic.Int32
+	slots   int
 	// hitLimit says the last run ended at the memory limit.
 	hitLimit bool
 	// img is the instance's state with a fresh runtime and context,
@@ -69,6 +73,11 @@ type run struct {
 	timeout  time.Duration
 	reason   atomic.Int32
 	fatal    *Fatal
+	// waiting and slots: see instance. waitedAtTimeout is how many runs
+	// waited for an instance when the run's timeout ended it.
+	waiting         *atomic.Int32
+	slots           int
+	waitedAtTimeout atomic.Int32
 
 	goCtx    context.Context
 	cancel   context.CancelCauseFunc
@@ -145,7 +154,7 @@ func (r *run) startClock() {
 // the instance (endOnTrap).
 func (i *instance) execute(goCtx context.Context, p Program, limit int64, w *workers) (res *Result, err error) {
 	q := i.q
-	r := &run{q: q, workers: w, pending: map[uint32]*hostCall{}, wake: make(chan struct{}, 1), code: p.Code}
+	r := &run{q: q, workers: w, pending: map[uint32]*hostCall{}, wake: make(chan struct{}, 1), code: p.Code, waiting: i.waiting, slots: i.slots}
 	r.timeout = p.Timeout
 	if r.timeout <= 0 {
 		r.timeout = DefaultTimeout

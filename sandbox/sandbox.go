@@ -303,7 +303,7 @@ func (e *Engine) newInstance() (*instance, error) {
 		<-e.slots
 		return nil, ErrClosed
 	}
-	i := &instance{noImage: e.noImages}
+	i := &instance{noImage: e.noImages, waiting: &e.waiting, slots: cap(e.slots)}
 	q, err := e.asset.NewInstance(e.maxPages, i)
 	if err != nil {
 		<-e.slots

@@ -130,3 +130,39 @@ func TestStartedVetoes(t *testing.T) {
 		t.Errorf("next run: res %+v, err %v, mark called %d times; want 2 and 1 call", res, err, called)
 	}
 }
+
+// TestTimeoutSaysRunsWaited: a run that times out while other runs wait
+// for an instance says so. Runs started by a tool of a run (nested past
+// MaxInstances deep) waited until the outer run's timeout, which said only
+// "did not finish within 3s".
+func TestTimeoutSaysRunsWaited(t *testing.T) {
+	e := mustEngine(t, sandbox.Config{MaxInstances: 1})
+	in := make(chan struct{})
+	started := map[string]sandbox.Func{"started": {Async: func(context.Context, []json.RawMessage) (json.RawMessage, error) {
+		close(in)
+		return json.RawMessage("1"), nil
+	}}}
+	res := make(chan *sandbox.Result, 1)
+	go func() {
+		r, err := e.Run(context.Background(), sandbox.Program{Code: "await started(); for (;;) {}", Funcs: started, Timeout: 3 * time.Second})
+		if err != nil {
+			t.Error(err)
+		}
+		res <- r
+	}()
+	<-in
+	waiter := waitingRun(t, context.Background(), e)
+	r := <-res
+	want := "the program did not finish within 3s; meanwhile 1 other run was waiting for a run slot, all 1 in use (a run started from inside a run, by a tool, waits for one while the runs that called it hold theirs)"
+	if r == nil || r.Error == nil || r.Error.Code != sandbox.CodeTimeout || r.Error.Message != want {
+		t.Fatalf("got %+v, want a TIMEOUT: %s", r, want)
+	}
+	if w := <-waiter; w.err != nil || !w.started {
+		t.Errorf("the waiting run: %+v, want it run once the instance was free", w)
+	}
+	// Nobody waiting: the timeout's own words.
+	r, err := e.Run(context.Background(), sandbox.Program{Code: "for (;;) {}", Timeout: 200 * time.Millisecond})
+	if err != nil || r.Error == nil || r.Error.Message != "the program did not finish within 200ms" {
+		t.Errorf("got %+v, %v; want a TIMEOUT in its own words", r, err)
+	}
+}
