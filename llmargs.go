@@ -3,7 +3,9 @@ package codemode
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"sort"
@@ -71,9 +73,9 @@ func (spec argSpec) parse(args json.RawMessage) (map[string]any, error) {
 		args = json.RawMessage("{}")
 	}
 	var raw any
-	dec := json.NewDecoder(bytes.NewReader(args))
-	dec.UseNumber()
-	if err := dec.Decode(&raw); err != nil {
+	if err := decodeOne(bytes.NewReader(args), &raw); err == errMoreJSON {
+		return nil, &argsError{fmt.Sprintf("%s: the arguments are JSON text that %s; expected one object %s", spec.tool, moreJSON, spec.shape())}
+	} else if err != nil {
 		return nil, &argsError{fmt.Sprintf("%s: the arguments are not JSON; expected an object %s", spec.tool, spec.shape())}
 	}
 	if s, ok := raw.(string); ok {
@@ -155,15 +157,34 @@ func (spec argSpec) misnamed(unknown []string, obj map[string]any) string {
 	return fmt.Sprintf("%s: unknown argument %q%s; expected %s", spec.tool, k, keys.DidYouMean(k, spec.names()), spec.shape())
 }
 
+// errMoreJSON is text after a JSON value: a model that put several calls
+// in one call's arguments ({"code": ...}{"code": ...}), of which running
+// the first alone would drop the others without a word.
+var errMoreJSON = errors.New("more after the JSON value")
+
+const moreJSON = "goes on after its object (several calls in one?)"
+
+// decodeOne decodes the one JSON value r holds (numbers as json.Number);
+// anything but whitespace after it is errMoreJSON.
+func decodeOne(r io.Reader, v *any) error {
+	d := json.NewDecoder(r)
+	d.UseNumber()
+	if err := d.Decode(v); err != nil {
+		return err
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return errMoreJSON
+	}
+	return nil
+}
+
 // jsonObject decodes s when it is the JSON text of an object, else nil.
 func jsonObject(s string) map[string]any {
 	if !strings.HasPrefix(strings.TrimSpace(s), "{") {
 		return nil
 	}
 	var v any
-	d := json.NewDecoder(strings.NewReader(s))
-	d.UseNumber()
-	if d.Decode(&v) != nil {
+	if decodeOne(strings.NewReader(s), &v) != nil {
 		return nil
 	}
 	obj, _ := v.(map[string]any)
@@ -172,45 +193,54 @@ func jsonObject(s string) map[string]any {
 
 // argsKey is the first key of s when s begins as the JSON text of
 // arguments does, a brace, then a key of letters and underscores, then a
-// colon (whitespace allowed between them), else "". Matched by hand: the
-// core compiles no regexp at package init (coreinit_test.go).
-func argsKey(s string) string {
+// colon (whitespace allowed between them), else "". The key may also be
+// in single quotes or none ({code: "..."}, as JavaScript writes an
+// object; quoted says whether it was in double quotes). Matched by hand:
+// the core compiles no regexp at package init (coreinit_test.go).
+func argsKey(s string) (key string, quoted bool) {
 	const space = " \t\n\f\r"
 	s = strings.TrimLeft(s, space)
 	s, ok := strings.CutPrefix(s, "{")
 	if !ok {
-		return ""
+		return "", false
 	}
-	s, ok = strings.CutPrefix(strings.TrimLeft(s, space), `"`)
-	if !ok {
-		return ""
+	s = strings.TrimLeft(s, space)
+	quote := ""
+	if s != "" && (s[0] == '"' || s[0] == '\'') {
+		quote, s = s[:1], s[1:]
 	}
 	n := 0
 	for n < len(s) && (s[n] == '_' || 'a' <= s[n]|0x20 && s[n]|0x20 <= 'z') {
 		n++
 	}
 	key, rest := s[:n], s[n:]
-	rest, ok = strings.CutPrefix(rest, `"`)
+	rest, ok = strings.CutPrefix(rest, quote)
 	if n == 0 || !ok || !strings.HasPrefix(strings.TrimLeft(rest, space), ":") {
-		return ""
+		return "", false
 	}
-	return key
+	return key, quote == `"`
 }
 
 // brokenArgs is the message for a lone string that is the tool's
 // arguments as JSON text that does not parse (an answer cut off at the
-// model's token limit: {"code": "const a = ...), else "". Such text was
-// run as the program, and the model read a syntax error in code it never
-// meant as code; it begins with a key of the tool ({"code":), which no
-// JavaScript program does.
+// model's token limit: {"code": "const a = ..., several calls in one, or
+// keys without double quotes), else "". Such text was run as the program,
+// and the model read a syntax error in code it never meant as code, or
+// its own arguments back as the result ({code: "return 1"} is a block
+// whose value is that string); it begins with a key of the tool
+// ({"code":, {code:), which no JavaScript program does.
 func (spec argSpec) brokenArgs(s string) string {
-	key := argsKey(s)
+	key, quoted := argsKey(s)
 	if key == "" || spec.field(key) == nil {
 		return ""
 	}
 	why := "does not parse"
 	var v any
-	if err := json.Unmarshal([]byte(s), &v); err != nil && strings.Contains(err.Error(), "unexpected end of JSON input") {
+	if err := decodeOne(strings.NewReader(s), &v); err == errMoreJSON {
+		why = moreJSON
+	} else if !quoted {
+		why += " (JSON writes keys and strings in double quotes)"
+	} else if errors.Is(err, io.ErrUnexpectedEOF) {
 		why = "ends before its object does (cut short?)"
 	}
 	return fmt.Sprintf("%s: the arguments are JSON text that %s; expected an object %s", spec.tool, why, spec.shape())

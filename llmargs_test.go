@@ -50,6 +50,19 @@ func TestLLMToolArguments(t *testing.T) {
 		{"arguments as JSON text cut short", execute, `"{\"code\": \"return 1"`, false, `executeCode: the arguments are JSON text that ends before its object does (cut short?); expected an object { code: string; explanation?: string }`},
 		{"arguments as broken JSON text", execute, `"{\"code\": \"return 1\", explanation: 2}"`, false, `executeCode: the arguments are JSON text that does not parse; expected an object { code: string; explanation?: string }`},
 		{"a block that starts like JSON is code", execute, `"{\"a\": 1"`, true, `"code":"SYNTAX"`},
+		// Several calls in one call's arguments: the first ran alone and
+		// the others were dropped without a word.
+		{"two argument objects as JSON text", execute, `"{\"code\": \"return 1\"}\n{\"code\": \"return 2\"}"`, false, `executeCode: the arguments are JSON text that goes on after its object (several calls in one?); expected an object { code: string; explanation?: string }`},
+		{"two argument objects", execute, `{"code": "return 1"} {"code": "return 2"}`, false, `executeCode: the arguments are JSON text that goes on after its object (several calls in one?); expected one object { code: string; explanation?: string }`},
+		{"an argument object and more text", search, `{"query": "orders"} and more`, false, `searchTools: the arguments are JSON text that goes on after its object`},
+		{"two search argument objects as JSON text", search, `"{\"query\": \"orders\"}{\"query\": \"payments\"}"`, false, `searchTools: the arguments are JSON text that goes on after its object (several calls in one?)`},
+		// The arguments written as JavaScript writes an object: it ran as
+		// a block whose value is the code's text ({code: "return 1"} gave
+		// ok: true, result "return 1"), or a syntax error about a block.
+		{"arguments with an unquoted key", execute, `"{code: \"return 1\"}"`, false, `executeCode: the arguments are JSON text that does not parse (JSON writes keys and strings in double quotes); expected an object { code: string; explanation?: string }`},
+		{"arguments in single quotes", execute, `"{'code': 'return 1', 'explanation': 'x'}"`, false, `executeCode: the arguments are JSON text that does not parse (JSON writes keys and strings in double quotes)`},
+		{"search arguments with an unquoted key", search, `"{ query: 'orders', limit: 5 }"`, false, `searchTools: the arguments are JSON text that does not parse (JSON writes keys and strings in double quotes)`},
+		{"a block with a label of another name is code", execute, `"{ total: 1 }\nreturn 2"`, true, `"result":2`},
 		{"search arguments cut short", search, `"{\"query\": \"ord"`, false, `searchTools: the arguments are JSON text that ends before its object does (cut short?)`},
 		{"missing code", execute, `{}`, false, `executeCode: code: required; expected a string`},
 		{"no arguments at all", execute, ``, false, `executeCode: code: required`},
@@ -192,19 +205,21 @@ func TestLLMToolSchemasMatchArguments(t *testing.T) {
 // argsKey matches by hand what the regexp below says (the core compiles
 // none at init); the table holds each way a text can fall short of it.
 func TestArgsKey(t *testing.T) {
-	re := regexp.MustCompile(`^\s*\{\s*"([A-Za-z_]+)"\s*:`)
+	re := regexp.MustCompile(`^\s*\{\s*(?:"([A-Za-z_]+)"|'([A-Za-z_]+)'|([A-Za-z_]+))\s*:`)
 	for _, s := range []string{
 		`{"code": "return 1`, ` \n{ "code" : 1`, "\t{\r\"Query_x\"\f:", `{"code":`,
 		`{"code" "x"}`, `{"co de": 1}`, `{"": 1}`, `{"code`, `{code: 1}`, `[{"code": 1}]`,
 		`{"c0de": 1}`, `{"@x": 1}`, `{"[": 1}`, `x{"code": 1}`, ``, `{`, `{"`, `{"a"`,
 		"\v{\"code\": 1", `{"ünï": 1}`, `{"` + "`" + `": 1}`,
+		`{ query : "x"}`, `{'code': 'x'}`, `{'code": 1}`, `{"code': 1}`, `{code 1}`, `{'': 1}`, `{''`, `{'`,
+		`{c0de: 1}`, `{code`, `{ return 1 }`, `{x = 1}`,
 	} {
-		want := ""
+		want, wantQuoted := "", false
 		if m := re.FindStringSubmatch(s); m != nil {
-			want = m[1]
+			want, wantQuoted = m[1]+m[2]+m[3], m[1] != ""
 		}
-		if got := argsKey(s); got != want {
-			t.Errorf("argsKey(%q) = %q, want %q", s, got, want)
+		if got, quoted := argsKey(s); got != want || quoted != wantQuoted {
+			t.Errorf("argsKey(%q) = %q, %v, want %q, %v", s, got, quoted, want, wantQuoted)
 		}
 	}
 }

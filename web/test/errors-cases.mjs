@@ -371,6 +371,10 @@ export const cases = [
     { id: "L24", input: "tool_search({ limit: -1 }) inside the sandbox", expect: "TypeError the program can catch: tool_search: limit ... got -1",
         run: (c) => c.outcome(runCode(c, `try { await tool_search({ query: "x", limit: -1 }); return "none"; } catch (e) { return { name: e.name, message: e.message }; }`)),
         want: (o) => o.value?.result?.name === "TypeError" && /limit/.test(o.value.result.message) && /-1/.test(o.value.result.message) },
+    { id: "L25", input: "executeCode('{\"code\":\"return 1\"}\\n{\"code\":\"return 2\"}') (two calls' arguments in one)", expect: "INVALID_INPUT saying the text goes on after its object (was: the first ran alone, ok: 1)",
+        run: (c) => c.outcome(llm(c, "exec", '{"code":"return 1"}\n{"code":"return 2"}')), want: failed("INVALID_INPUT", /^executeCode: the arguments are JSON text that goes on after its object \(several calls in one\?\); expected an object \{ code: string; explanation\?: string \}$/) },
+    { id: "L26", input: "executeCode('{code: \"return 1\"}') (the arguments as a JavaScript object)", expect: "INVALID_INPUT saying JSON wants double quotes (was: ok, result \"return 1\", the block's value)",
+        run: (c) => c.outcome(llm(c, "exec", '{code: "return 1"}')), want: failed("INVALID_INPUT", /^executeCode: the arguments are JSON text that does not parse \(JSON writes keys and strings in double quotes\); expected an object /) },
 
     // ---- A tool that throws ----
     { id: "T01", input: 'a tool that throws "boom" (a string)', expect: "ToolError in the program with message naming boom",
