@@ -1,11 +1,10 @@
 // What the loader needs to know about the JavaScript runtime it runs in.
 
-import { keptReflect, uncurry } from "./intrinsics.mjs";
+import { keptReflect, markHandled } from "./intrinsics.mjs";
 import { SHOWN_ARRAY_LEN, countMore } from "./tojson.mjs";
 
 // Taken at load, so that marking a promise handled works on a page that
 // replaced Function.prototype.call afterwards.
-const promiseThen = uncurry(Promise.prototype.then);
 
 // Node.js (or a runtime compatible with it): file: URLs are read with fs.
 // Read off globalThis, so that bundlers see no bare `process` to polyfill.
@@ -246,21 +245,6 @@ function shownInText(_key, v) {
     }
     if (n > SHOWN_ARRAY_LEN) out.push(`… ${countMore(n - SHOWN_ARRAY_LEN, "item", "items")}`);
     return out;
-}
-
-/**
- * Marks v handled if it is a real Promise (of any realm: then's brand
- * check lets no other value through), so its rejection ends no process.
- * @param {unknown} v
- * @returns {boolean} whether v is a Promise
- */
-export function markHandled(v) {
-    try {
-        promiseThen(v, undefined, () => {});
-    } catch {
-        return false;
-    }
-    return true;
 }
 
 /**

@@ -230,6 +230,21 @@ export const promiseResolve = /** @type {<T>(v: T) => Promise<Awaited<T>>} */ (r
 export const then = (p, onFulfilled, onRejected) => nativeThen(resolveNative(p), onFulfilled, onRejected);
 
 /**
+ * Marks v handled if it is a real Promise (of any realm: then's brand
+ * check lets no other value through), so its rejection ends no process.
+ * @param {unknown} v
+ * @returns {boolean} whether v is a Promise
+ */
+export function markHandled(v) {
+    try {
+        nativeThen(v, undefined, () => {});
+    } catch {
+        return false;
+    }
+    return true;
+}
+
+/**
  * Promise.race and Promise.all of a list, by index and by the `then` above:
  * the page's Promise.race/all iterate their list with the page's Array
  * iterator of the moment (an empty one left Promise.race pending for ever,

@@ -6,8 +6,8 @@
 // rejection; an answer of the wrong kind (a promise above all) is reported
 // once per hook with console.error.
 
-import { describe, markHandled, report } from "./env.mjs";
-import { KeptWeakSet } from "./intrinsics.mjs";
+import { describe, report } from "./env.mjs";
+import { KeptWeakSet, markHandled } from "./intrinsics.mjs";
 import { adopt } from "./thenable.mjs";
 import { cutReason } from "./call.mjs";
 

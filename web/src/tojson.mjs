@@ -5,7 +5,7 @@
 // under `label` ("tools.orders.search result.rows[2].tags"), and the core
 // adds the reports to the run's logs as warnings.
 
-import { forEachEntry, uncurry } from "./intrinsics.mjs";
+import { forEachEntry, markHandled, uncurry } from "./intrinsics.mjs";
 
 const ident = /^[A-Za-z_$][\w$]*$/;
 
@@ -259,6 +259,10 @@ export function toJSON(value, label) {
                     out = { name: String(v.name), message: String(v.message) };
                     note(k, "an Error, converted to {name, message}");
                 } else if (v instanceof Promise) {
+                    // The program never sees it: its rejection (a tool's
+                    // missing await) would be unhandled, ending a Node.js
+                    // process.
+                    markHandled(v);
                     out = null;
                     note(k, "a Promise, converted to null (await it)");
                 } else if (v instanceof RegExp) {

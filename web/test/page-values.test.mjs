@@ -97,6 +97,36 @@ for (const worker of [false, true]) {
             }
         });
 
+        // A tool that forgot an await inside its result ({ rows: await a(),
+        // total: b() }) hands over a Promise the program never sees (null):
+        // its rejection, now or later, was unhandled, which ends a Node.js
+        // process.
+        test("a Promise inside a tool's result that rejects is marked handled: no unhandled rejection", async (t) => {
+            const unhandled = [];
+            const onUnhandled = (/** @type {unknown} */ e) => unhandled.push(e);
+            process.on("unhandledRejection", onUnhandled);
+            t.after(() => process.off("unhandledRejection", onUnhandled));
+            const { IoCodeModeFactory } = await import(indexURL);
+            const api = await IoCodeModeFactory({
+                wasmLocation: assetPath,
+                worker,
+                tools: [
+                    tool("t.now", () => ({ rows: [1], total: Promise.reject(new Error("rejected at once")) })),
+                    tool("t.later", () => ({ rows: [2], total: new Promise((_, reject) => setTimeout(() => reject(new Error("rejected later")), 30)) })),
+                ],
+            });
+            try {
+                const { executeCode } = llmTools(api.createSession());
+                const r = await executeCode.execute({ code: "return [await tools.t.now({}), await tools.t.later({})]", explanation: "" });
+                assert.deepEqual(r.result, [{ rows: [1], total: null }, { rows: [2], total: null }], JSON.stringify(r));
+                assert.deepEqual(r.logs.map((l) => l.message), ["tools.t.now result.total: a Promise, converted to null (await it)", "tools.t.later result.total: a Promise, converted to null (await it)"]);
+                await new Promise((resolve) => setTimeout(resolve, 100));
+                assert.deepEqual(unhandled.map(String), []);
+            } finally {
+                api.dispose();
+            }
+        });
+
         test("a tool's error whose name or message throws when read reaches the code as an error", async () => {
             const { IoCodeModeFactory } = await import(indexURL);
             let current;
