@@ -139,6 +139,11 @@ func syntaxHint(code string, e *sandbox.Error) string {
 			if (e.Message == "expecting ';'" || strings.HasPrefix(e.Message, "expected 'of' or 'in'")) && e.Column <= len(line)+1 && endsWithWord(string(line[:e.Column-1]), "using") {
 				return usingHint
 			}
+			// `accessor x = 1` in a class (an auto-accessor): QuickJS reads
+			// accessor as a field's name and stops at the next one.
+			if e.Message == "expecting ';'" && e.Column <= len(line)+1 && endsWithWord(string(line[:e.Column-1]), "accessor") {
+				return accessorHint
+			}
 			// QuickJS reads await as a name outside an async function, so
 			// `x => await f(x)` stops at the token after it: "expecting ','".
 			// A top-level await is valid (the code is an async body), and an
@@ -207,6 +212,9 @@ const (
 const (
 	jsxHint   = ": JSX (<div>...</div>) is not supported: the sandbox runs JavaScript and TypeScript, with no JSX transform and no DOM; return the data itself, or build markup as a string ('<li>' + name + '</li>')"
 	usingHint = ": using declarations are not supported by this engine (QuickJS); declare the value with const and release it yourself: const r = open(); try { ... } finally { r.close() }"
+	// accessorHint follows QuickJS's words for an auto-accessor field
+	// (accessor x = 1), which models copy from TypeScript 4.9+ code.
+	accessorHint = ": auto-accessors (accessor x = ...) are not supported by this engine (QuickJS); declare a plain field (x = ...), or a get and a set over a private field (#x)"
 	// quoteHint follows QuickJS's words for a typographic quote (a model's
 	// text, or a chat client's that "smartened" it) outside a string.
 	quoteHint = ": \u201c \u201d \u2018 \u2019 are typographic quotes, not JavaScript's: write strings with \" or ' (or ` for a template)"

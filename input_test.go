@@ -657,6 +657,12 @@ func TestSyntaxHints(t *testing.T) {
 		{name: "an await using declaration in a function", code: "async function f() {\n  await using r = open()\n}\nreturn 1", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expecting ';'" + usingHint, line: 2, col: 15},
 		{name: "a for using loop", code: "for (using x of []) {}\nreturn 1", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expected 'of' or 'in' in for control expression" + usingHint, line: 1, col: 12},
 		{name: "a variable called using", code: "let using = 1\nusing = 2\nreturn using", want: "2"},
+		// Auto-accessors (TC39 decorators' accessor keyword, which TypeScript
+		// 4.9+ takes): QuickJS reads accessor as a field name.
+		{name: "an auto-accessor", code: "class A { accessor x = 1 }\nreturn new A().x", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expecting ';'" + accessorHint, line: 1, col: 20},
+		{name: "a static auto-accessor", code: "class A {\n  static accessor y;\n}\nreturn 1", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expecting ';'" + accessorHint, line: 2, col: 19},
+		{name: "a private auto-accessor", code: "class A { accessor #p = 0 }\nreturn 1", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expecting ';'" + accessorHint, line: 1, col: 20},
+		{name: "a field called accessor", code: "class A { accessor = 1; accessor2() { return this.accessor + 1 } }\nreturn new A().accessor2()", want: "2"},
 		// A program that writes markdown: a fence line inside its template
 		// literal ends the literal at its first backtick, where QuickJS
 		// says only "expecting ';'" (escaped, the same program runs).
