@@ -334,8 +334,8 @@ type sourceSpyKey struct{}
 // sharedSources are the sources every run evaluates alike: the sandbox
 // compiles them once per instance, and a run that builds the API, console
 // or a log line of a value takes them ready (QuickJS compiled api.js in
-// ~0.46 ms of a run under V8). tools.js is among them: the run's tool
-// names are not written into it but handed to it (source "toolnames").
+// ~0.46 ms of a run under V8). tools.js is among them: the run's tools
+// are not written into it but handed to it (source "toolnames", toolOps).
 var sharedSources = []string{apiJS, toolsJS, consoleJS, showJS, sandbox.ConvertJS}
 
 // source hands prelude/prelude.js the source of a lazily built global (the
@@ -352,7 +352,16 @@ func (r *runState) source(args []json.RawMessage) (string, error) {
 	case "tools":
 		return toolsJS, nil
 	case "toolnames":
-		return r.toolNames(), nil
+		// Which object of `tools`: a dotted path; a longer one than a name
+		// can be is no tool's nor namespace's.
+		var path string
+		if len(args) > 1 {
+			json.Unmarshal(args[1], &path)
+		}
+		if len(path) > maxNameChars {
+			return "[[],0,0]", nil
+		}
+		return r.toolOps(path), nil
 	case "console":
 		return consoleJS, nil
 	case "api":
@@ -368,22 +377,6 @@ func (r *runState) source(args []json.RawMessage) (string, error) {
 		return src, nil
 	}
 	return "", errors.New("unknown source")
-}
-
-// toolNames is the source of what tools.js builds `tools` from: an array
-// of the visible tools' names and of the paths the code calls that no
-// tool has (unknownCalls), as JSON (a JavaScript expression too).
-func (r *runState) toolNames() string {
-	names := make([]string, len(r.visible))
-	for i, e := range r.visible {
-		names[i] = e.info.Name
-	}
-	unknown := r.unknownCalls(r.code)
-	if unknown == nil {
-		unknown = []string{}
-	}
-	lists, _ := json.Marshal([2][]string{names, unknown})
-	return string(lists)
 }
 
 func (r *runState) log(args []json.RawMessage) (json.RawMessage, error) {

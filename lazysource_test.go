@@ -23,9 +23,10 @@ func TestSourcesARunCompiles(t *testing.T) {
 	for _, tc := range []struct{ name, code, want string }{
 		{"a plain program", `return 1`, ``},
 		{"JSON.stringify of an object", `return JSON.stringify({ a: 1 })`, `api`},
-		{"one tool call", `await tools.orders.get({ id: 1 }); return 1`, `api tools toolnames`},
+		// toolnames twice: `tools`, then the namespace orders on its read.
+		{"one tool call", `await tools.orders.get({ id: 1 }); return 1`, `api tools toolnames toolnames`},
 		{"a log line of strings", `console.log("a", "b"); return 1`, `api console`},
-		{"a tool call and a log line of strings", `const r = await tools.orders.get({ id: 1 }); console.log("got " + r.id); return 1`, `api tools toolnames console`},
+		{"a tool call and a log line of strings", `const r = await tools.orders.get({ id: 1 }); console.log("got " + r.id); return 1`, `api tools toolnames toolnames console`},
 		{"a log line of an object", `console.log({ a: 1 }); return 1`, `api console show`},
 		{"a log line of a Map", `console.log(new Map([["a", 1]])); return 1`, `api console show convert`},
 		{"a timer's uncaught error", `setTimeout(() => { throw new Error("x") }, 0); await new Promise((r) => setTimeout(r, 5)); return 1`, `api timers show`},
@@ -62,9 +63,13 @@ func TestSourcesARunCompiles(t *testing.T) {
 // its image; the run's names come as data (source "toolnames"). It was
 // compiled in every such run, its names written into it.
 func TestToolsSourceShared(t *testing.T) {
-	src := func(r *runState, key string) string {
+	src := func(r *runState, key string, path ...string) string {
 		t.Helper()
-		s, err := r.source([]json.RawMessage{json.RawMessage(strconv.Quote(key))})
+		args := []json.RawMessage{json.RawMessage(strconv.Quote(key))}
+		for _, p := range path {
+			args = append(args, json.RawMessage(strconv.Quote(p)))
+		}
+		s, err := r.source(args)
 		if err != nil {
 			t.Fatalf("source %q: %v", key, err)
 		}
@@ -82,14 +87,26 @@ func TestToolsSourceShared(t *testing.T) {
 		t.Error("the source of tools is not among sharedSources: every run compiles it")
 	}
 	for _, tc := range []struct {
-		r    *runState
-		want string
+		r          *runState
+		path, want string
 	}{
-		{a, `[[],["orders.get"]]`},
-		{b, `[["orders.get","orders.search","ping"],["nope.x","a.b"]]`},
+		// The run has no tools: stand-ins for orders.get (hidden from
+		// index 0), under its full name and as the namespace orders.
+		{a, "", `[["orders.get","orders.get","orders",0],0,0]`},
+		{a, "orders", `[["get","orders.get"],0,0]`},
+		// orders, a namespace built on its first read; ping; then the
+		// stand-ins: nope.x and a.b as full names, and as namespaces.
+		{b, "", `[["orders",0,"ping","ping","nope.x","nope.x","nope",0,"a.b","a.b","a",0],4,0]`},
+		{b, "orders", `[["get","orders.get","search","orders.search"],4,0]`},
+		{b, "nope", `[["x","nope.x"],0,0]`},
+		// A tool's name: its segments, for tools["orders.get"].
+		{b, "orders.get", `[[],0,["orders","get"]]`},
+		{b, "ping", `[[],0,["ping"]]`},
+		{b, "orders.nope", `[[],0,0]`},
+		{b, "orders." + strings.Repeat("x", maxNameChars), `[[],0,0]`},
 	} {
-		if got := src(tc.r, "toolnames"); got != tc.want {
-			t.Errorf("toolnames of %q: %s, want %s", tc.r.code, got, tc.want)
+		if got := src(tc.r, "toolnames", tc.path); got != tc.want {
+			t.Errorf("toolnames of %q at %q: %s, want %s", tc.r.code, tc.path, got, tc.want)
 		}
 	}
 }

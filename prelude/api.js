@@ -40,8 +40,8 @@
       if (opts && typeof opts === "object" && typeof opts.query === "string" && opts.query.length > 1000) opts = O.assign({}, opts, { query: cut(opts.query, 1000) });
       return find(opts);
     },
-    // tools.js is the same in every run; the run's names are its data.
-    tools: () => src("tools")(call, src("toolnames")),
+    // tools.js is the same in every run; the run's tools are its data.
+    tools: () => src("tools")(call, src, O),
   };
   // JSON.parse's recursion in QuickJS barely moves QuickJS's own stack
   // check but takes the host engine's native stack, which overflows first
@@ -112,7 +112,7 @@
     // Nothing here iterates an array: see prelude.js lazy.
     build(keys, name, a, b, key) {
       const built = own[name] ? own[name]() : src(name)(call, log, text, a, b);
-      for (let i = 0; i < keys.length; i++) O.defineProperty(g, keys[i], { value: keys.length > 1 ? built[keys[i]] : built, configurable: false, writable: false });
+      for (let i = 0; i < keys.length; i++) O.defineProperty(g, keys[i], { __proto__: null, value: keys.length > 1 ? built[keys[i]] : built, configurable: false, writable: false });
       return g[key];
     },
   };

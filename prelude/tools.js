@@ -1,12 +1,17 @@
 // Builds `tools`: objects without a prototype, filled with defineProperty,
-// so a tool named "__proto__" or "constructor" is just a property. Names are
-// sorted, so a namespace never exists before the function of the same name.
-// A dotted tool is also tools["its.full.name"], a key no namespace can hold.
-// The same in every run (a shared source, compiled once per instance): the
-// run's names come as lists, [names, unknown] (source "toolnames").
-(call, lists) => {
-  const O = Object, names = lists[0], unknown = lists[1], has = (o, k) => O.prototype.hasOwnProperty.call(o, k);
-  const tools = O.create(null), set = (o, k, v) => { O.defineProperty(o, k, { value: v, enumerable: true }); convert(o, k); };
+// so a tool named "__proto__" or "constructor" is just a property. The same
+// in every run (a shared source, compiled once per instance): src gives the
+// run's tools one object at a time (source "toolnames", toolops.go), and O
+// is the Object the prelude captured. A namespace is a getter that builds it
+// on its first read, so a run pays for the namespaces it reads, not for the
+// catalog (3,000 tools took 30-40 ms of every run that named `tools`). Each
+// object is frozen when built: the program can neither replace a tool nor
+// add one. The build may run after the program changed the built-ins, so
+// it iterates nothing and reads no property of an object the program
+// could have changed (an Object.prototype.get would have turned a
+// descriptor with a prototype into an accessor's).
+(call, src, O) => {
+  const source = Function.prototype.toString, tool = (name) => (input) => call(name, input);
   // A tool named toString or valueOf is its namespace's own key, which
   // String(ns), `${ns}` and ns + "" would call: a tool call (its side
   // effects, its approval) made by a conversion the program may only log.
@@ -14,39 +19,44 @@
   // prototype; a tool that is also a namespace, to its source), by a
   // Symbol.toPrimitive, which conversions look up first; ns.toString(input)
   // still calls the tool.
-  const source = Function.prototype.toString;
-  const convert = (o, k) => {
-    if ((k === "toString" || k === "valueOf") && !has(o, Symbol.toPrimitive)) O.defineProperty(o, Symbol.toPrimitive, { value: typeof o === "function" ? () => source.call(o) : () => "" + O.create(null) });
+  const fill = (o, path) => {
+    const lists = src("toolnames", path), m = lists[0];
+    let prim = true;
+    for (let i = 0; i < m.length; i += 2) {
+      const k = m[i], v = m[i + 1], d = { __proto__: null, enumerable: i < lists[1] };
+      if (v === 0) {
+        const sub = path === "" ? k : path + "." + k;
+        let ns;
+        d.get = () => ns || (ns = fill(O.create(null), sub));
+      } else d.value = typeof v === "string" ? O.freeze(tool(v)) : fill(tool(v[0]), v[0]);
+      O.defineProperty(o, k, d);
+      if ((k === "toString" || k === "valueOf") && prim) {
+        prim = false;
+        O.defineProperty(o, Symbol.toPrimitive, { __proto__: null, value: typeof o === "function" ? () => source.call(o) : () => "" + O.create(null) });
+      }
+    }
+    return O.freeze(o);
   };
-  for (const name of names) {
-    const parts = name.split(".");
-    let node = tools;
-    for (let i = 0; i < parts.length - 1; i++) {
-      if (!has(node, parts[i])) set(node, parts[i], O.create(null));
-      node = node[parts[i]];
+  // tools["orders.get"], a tool's full name as a key (models write it), is
+  // tools.orders.get, read through the namespaces by a Proxy whose target
+  // is the frozen top level. It is no own key (there would be one per tool
+  // to make in every run): `in` and reads find it, Object.keys and
+  // getOwnPropertyNames do not. The host says which keys are tools (a
+  // hidden tool is not); only a dotted key, at most a name long, is asked
+  // about, once. (A program that replaced Proxy is handed the top level
+  // and these traps: nothing it could not read from `tools`.)
+  const full = O.create(null), dotted = (k) => {
+    for (let i = 0; i < k.length; i++) if (k[i] === ".") return true;
+  };
+  const get = (t, k) => {
+    if (typeof k !== "string" || k in t || k.length > 128 || !dotted(k)) return t[k];
+    if (!(k in full)) {
+      const path = src("toolnames", k)[2];
+      let v = path === 0 ? undefined : t;
+      for (let i = 0; path !== 0 && i < path.length; i++) v = v[path[i]];
+      full[k] = v;
     }
-    set(node, parts[parts.length - 1], (input) => call(name, input));
-    // The full name as a key too (tools["orders.search"]), not listed:
-    // no name without a dot has one.
-    if (parts.length > 1) O.defineProperty(tools, name, { value: node[parts[parts.length - 1]] });
-  }
-  // Paths the code calls that no tool has (unknownCalls, calledpaths.go):
-  // each gets a stand-in that calls it by name, so `tools.nope.x()` fails
-  // with tool_call's "unknown tool" error, not a TypeError about undefined.
-  // Not enumerable: listing `tools` shows the real tools only.
-  const made = [], hide = (o, k, v) => { O.defineProperty(o, k, { value: v }); made.push(v); convert(o, k); };
-  for (const name of unknown) {
-    // tools["nope.x"]() as well as tools.nope.x().
-    if (name.includes(".") && !has(tools, name)) hide(tools, name, (input) => call(name, input));
-    const parts = name.split("."), last = parts.length - 1;
-    let node = tools, i = 0;
-    for (; i < last && typeof node === "object"; i++) {
-      if (!has(node, parts[i])) hide(node, parts[i], O.create(null));
-      node = node[parts[i]];
-    }
-    if (i === last && typeof node === "object" && !has(node, parts[i])) hide(node, parts[i], (input) => call(name, input));
-  }
-  const freeze = (o) => { for (const k of O.keys(o)) freeze(o[k]); return O.freeze(o); };
-  for (const v of made) O.freeze(v);
-  return freeze(tools);
+    return full[k];
+  };
+  return new Proxy(fill(O.create(null), ""), { __proto__: null, get, has: (t, k) => k in t || get(t, k) !== undefined });
 }

@@ -34,6 +34,15 @@ describe("the program reaching out of the sandbox", () => {
         );
         assert.deepEqual(r.result, [false, true, true], JSON.stringify(r.error));
     });
+    // `tools` is built on its first read, after the program ran.
+    test("`tools` is whole and frozen after the program changed the built-ins it could have used", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("orders.list", () => 1), tool("ping", () => 2)] });
+        const r = await run(
+            api.createSession(),
+            "const K = Object.keys, F = Object.isFrozen; Object.prototype.get = function () {}; String.prototype.split = () => []; Array.prototype[Symbol.iterator] = function* () {}; globalThis.Object = 5; return [typeof tools.orders.list, typeof tools['orders.list'], K(tools), F(tools), F(tools.orders), F(tools.orders.list)].join(' ')",
+        );
+        assert.equal(r.result, "function function orders,ping true true true", JSON.stringify(r.error));
+    });
     test("the caller's context is not in an error, a search or a console line of the program", async (t) => {
         const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.x", () => { throw new Error("tool failed"); })] });
         const r = await run(
@@ -74,8 +83,12 @@ describe("tools hidden by toolFilter do not exist for the program", () => {
         assert.doesNotMatch(JSON.stringify([o.typo, o.search]), /deleteAll|Delete every/);
         // A program that does not write the name (tools.admin... makes a stand-in) cannot list it.
         const keys = await run(api.createSession(), "const n = ['ad', 'min'].join(''); return [Object.getOwnPropertyNames(tools), Reflect.ownKeys(tools).map(String), n in tools, typeof tools[n], JSON.stringify(tools)]");
-        // The full-name keys ("orders.list") are not enumerable (USAGE).
-        assert.deepEqual(keys.result, [["orders", "orders.list"], ["orders", "orders.list"], false, "undefined", JSON.stringify({ orders: {} })], JSON.stringify(keys.error));
+        // A full name ("orders.list") reads through the namespaces and is no
+        // own key (USAGE).
+        assert.deepEqual(keys.result, [["orders"], ["orders"], false, "undefined", JSON.stringify({ orders: {} })], JSON.stringify(keys.error));
+        // Nor does reading a full name through them find a hidden tool.
+        const full = await run(api.createSession(), "const n = ['admin', 'deleteAll'].join('.'); return [n in tools, typeof tools[n], 'orders.list' in tools, typeof tools['orders.list']]");
+        assert.deepEqual(full.result, [false, "undefined", true, "function"], JSON.stringify(full.error));
     });
 });
 

@@ -1,0 +1,88 @@
+package codemode
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestToolsRunCostIndependentOfCatalog: what a run hands tools.js to build
+// `tools` from is its top level (the namespaces), not every tool: a run
+// that names `tools` built a function and two keys per tool in QuickJS
+// (3,000 tools: 30-40 ms), now one getter per namespace, and a namespace's
+// tools on its first read.
+func TestToolsRunCostIndependentOfCatalog(t *testing.T) {
+	r := &runState{code: `return await tools.ns7.tool_7({})`}
+	for i := range 3000 {
+		r.visible = append(r.visible, &toolEntry{info: ToolInfo{Name: fmt.Sprintf("ns%d.tool_%d", i%50, i)}})
+	}
+	slices.SortFunc(r.visible, func(a, b *toolEntry) int { return strings.Compare(a.info.Name, b.info.Name) })
+	top, err := r.source([]json.RawMessage{json.RawMessage(`"toolnames"`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 50 namespaces: ["ns0",0,...] is ~450 bytes; the names were ~88 KB.
+	if len(top) > 1000 {
+		t.Errorf("the top level of 3,000 tools in 50 namespaces is %d bytes, want at most 1,000: %.200s", len(top), top)
+	}
+	ns, err := r.source([]json.RawMessage{json.RawMessage(`"toolnames"`), json.RawMessage(`"ns7"`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(ns, `"ns7.tool_`); n != 60 {
+		t.Errorf("namespace ns7 holds %d tools, want 60: %.200s", n, ns)
+	}
+}
+
+// TestToolsObject: what a program can observe of `tools`, whose namespaces
+// are built on their first read and whose full-name keys read through them
+// (prelude/tools.js).
+func TestToolsObject(t *testing.T) {
+	_, s := newHostile(t, Config{Timeout: 30 * time.Second}, echoTool("orders.get", nil), echoTool("orders.search", nil), echoTool("payments.refund", nil), echoTool("ping", nil))
+	for _, tc := range []struct{ name, code, want string }{
+		{"a namespace is a getter that builds it once", `const d = Object.getOwnPropertyDescriptor(tools, "orders"); return [typeof d.get, d.set, d.enumerable, d.configurable, "value" in d, tools.orders === tools.orders, d.get() === tools.orders, d.get.call({}) === tools.orders, Object.keys(tools.orders)]`,
+			`["function",null,true,false,false,true,true,true,["get","search"]]`},
+		{"frozen throughout", `return [Object.isFrozen(tools), Object.isFrozen(tools.orders), Object.isFrozen(tools.orders.search), Object.isFrozen(tools.ping), Reflect.set(tools, "x", 1), Reflect.set(tools.orders, "search", 1), Reflect.defineProperty(tools, "orders", { value: 1 }), Reflect.deleteProperty(tools, "orders"), Reflect.defineProperty(tools, "orders.x", { value: 1 }), typeof tools["orders.x"], Reflect.set(tools.orders.get, "x", 1)]`,
+			`[true,true,true,true,false,false,false,false,false,"undefined",false]`},
+		{"a full name reads through its namespaces", `return [tools["orders.get"] === tools.orders.get, "orders.get" in tools, "payments.refund" in tools, "orders.nope" in tools, typeof tools["orders.nope"], "orders" in tools, "ping" in tools, Object.getOwnPropertyDescriptor(tools, "orders.get"), Object.keys(tools), (await tools["payments.refund"]({ a: 1 })).a]`,
+			`[true,true,true,false,"undefined",true,true,null,["orders","payments","ping"],1]`},
+		{"a run that reads no namespace lists them", `return [Object.keys(tools), JSON.stringify(tools)]`, `[["orders","payments","ping"],"{\"orders\":{},\"payments\":{}}"]`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := exec(t, s, tc.code, nil)
+			if !res.OK || string(res.Result) != tc.want {
+				t.Errorf("got %s %+v, want %s", res.Result, res.Error, tc.want)
+			}
+		})
+	}
+}
+
+// TestToolsAfterBuiltinsChanged: `tools` is built on its first read, after
+// the program ran: what the program did to the built-ins before must not
+// change it. tools.js (and api.js, defining the global) read descriptors
+// with Object.prototype behind them, iterated arrays, split names with
+// String.prototype's split and used the global Object. The result is a
+// string: a program that broke Array iteration cannot return an array.
+func TestToolsAfterBuiltinsChanged(t *testing.T) {
+	_, s := newHostile(t, Config{Timeout: 30 * time.Second}, echoTool("orders.get", nil), echoTool("orders.search", nil), echoTool("ping", nil))
+	const probe = `; return [typeof tools.orders.get, typeof tools["orders.search"], K(tools), F(tools.orders)].join(" ")`
+	for _, tc := range []struct{ name, code string }{
+		{"Object.prototype.get", `Object.prototype.get = function () { return 1 }`},
+		{"Object.prototype.set", `Object.prototype.set = function () {}`},
+		{"Object.prototype.value", `Object.defineProperty(Object.prototype, "value", { get() { return 1 } })`},
+		{"Array iterator", `Array.prototype[Symbol.iterator] = function* () {}`},
+		{"String.prototype.split", `String.prototype.split = () => []`},
+		{"String.prototype.includes", `String.prototype.includes = () => true`},
+		{"Object replaced", `globalThis.Object = 5`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := exec(t, s, `const K = Object.keys, F = Object.isFrozen; `+tc.code+probe, nil)
+			if want := `"function function orders,ping true"`; !res.OK || string(res.Result) != want {
+				t.Errorf("got %s %+v, want %s", res.Result, res.Error, want)
+			}
+		})
+	}
+}
