@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"strings"
 	"sync"
 
@@ -104,6 +103,15 @@ func (f *factory) apiObject() Value {
 		return f.register(jsbridge.NewArray(arg(args, 0)), "tool")
 	})
 	f.funcs.Method(api, "registerTools", func(args []Value) any { return f.register(arg(args, 0), "tools") })
+	// The worker's hold on the collector's pace (collector.go): its
+	// release restores the pace and collects.
+	f.funcs.Method(api, "holdCollector", func([]Value) any {
+		release := holdCollector()
+		return f.funcs.Once(func(Value, []Value) any {
+			release(true)
+			return jsbridge.Undefined()
+		})
+	})
 	f.funcs.Method(api, "listTools", func([]Value) any {
 		var sources []any
 		for _, t := range f.cm.ListTools() {
@@ -129,10 +137,8 @@ func (f *factory) apiObject() Value {
 
 // register adds tools and returns the function that removes them.
 func (f *factory) register(list Value, path string) any {
-	// A catalog's registration allocates a few MB of short-lived values
-	// (decoded schemas, tokens); at the default pace the collector would
-	// run several times over it.
-	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	release := holdCollector()
+	defer release(false)
 	tools, err := f.toolList(list, path)
 	if err != nil {
 		return err

@@ -228,6 +228,38 @@ function pushInfo() {
     const out = {};
     for (const sid of sessions.keys()) out[sid] = sessionInfo(sid);
     port.post({ t: "info", sessions: out });
+    releaseCollector();
+}
+
+// The collector's pace of a registration (wasm/collector.go), held from it
+// until the instructions it changed are posted: at the default pace,
+// rebuilding them started a full pass over the registration's garbage,
+// half of what ready() waited for after registering 1,000 tools. The pass
+// runs once they are posted, in a task of its own (a later registration's
+// hold taken by then is let go too: its instructions are then rebuilt at
+// the default pace, as before). Dispose drops the holds: the worker ends.
+/** @type {(() => void)[]} */
+let collectorHolds = [];
+function holdCollector() {
+    try {
+        if (api && typeof api.holdCollector === "function") collectorHolds.push(api.holdCollector());
+    } catch {
+        // the core has stopped: register reports it
+    }
+}
+function releaseCollector() {
+    if (collectorHolds.length > 0) setTimeout(releaseHolds, 0);
+}
+function releaseHolds() {
+    const holds = collectorHolds;
+    collectorHolds = [];
+    for (const release of holds) {
+        try {
+            release();
+        } catch {
+            // the core has stopped: nothing to collect
+        }
+    }
 }
 
 // A registration's new instructions are sent once for a burst of them: a
@@ -308,6 +340,7 @@ const handlers = {
     },
     register(m) {
         takeVisible(m.visible);
+        holdCollector();
         try {
             // registerTool's one tool as registerTool names it, should the
             // core refuse what the page's check left to it.
@@ -389,6 +422,7 @@ const handlers = {
         else c.reject(cutBefore(toError(m.error), m.dropped));
     },
     dispose() {
+        collectorHolds = [];
         for (const rid of runs.keys()) abortRun(rid);
         if (api) api.dispose();
         api = null;

@@ -1,0 +1,58 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"runtime"
+	"runtime/debug"
+	"sync"
+)
+
+// registrationPace is the collector's pace while a registration's garbage
+// is made: a catalog's registration allocates a few MB of short-lived
+// values (decoded schemas, tokens), over which the default pace would
+// collect several times.
+const registrationPace = 400
+
+// collector keeps registrationPace while anything holds it: register
+// holds it for its call, and the worker (web/src/worker.mjs) from a
+// registration until the instructions it changed are posted. At the
+// default pace the first allocation after register started a full pass
+// over the registration's garbage: half of the worker's rebuilding of the
+// instructions that ready() waits for. Released, the pace is restored, and
+// the worker's release collects at once: it runs in a task of its own,
+// after the instructions are posted, while the worker is otherwise idle.
+var collector struct {
+	mu    sync.Mutex
+	holds int
+	pace  int // the pace before the first hold
+}
+
+// holdCollector keeps registrationPace until the returned function is
+// called (more calls of it do nothing).
+func holdCollector() (release func(collect bool)) {
+	collector.mu.Lock()
+	if collector.holds == 0 {
+		collector.pace = debug.SetGCPercent(registrationPace)
+	}
+	collector.holds++
+	collector.mu.Unlock()
+	released := false
+	return func(collect bool) {
+		collector.mu.Lock()
+		if released {
+			collector.mu.Unlock()
+			return
+		}
+		released = true
+		collector.holds--
+		last := collector.holds == 0
+		if last {
+			debug.SetGCPercent(collector.pace)
+		}
+		collector.mu.Unlock()
+		if last && collect {
+			runtime.GC()
+		}
+	}
+}
