@@ -66,8 +66,7 @@
     let n = 0;
     for (let i = t.indexOf("["); i >= 0 && n <= 1000; i = t.indexOf("[", i + 1)) n++;
     for (let i = t.indexOf("{"); i >= 0 && n <= 1000; i = t.indexOf("{", i + 1)) n++;
-    if (n <= 1000) return false;
-    return depth(t) === true;
+    return n > 1000 && depth(t) === true;
   };
   // text is a value as a log line shows it (show.js): a string as it is;
   // anything else builds show.js first, on its first need in the run.
@@ -87,13 +86,17 @@
     // of results and tool inputs is this one too. Stringify walks
     // depth-first, so the holders it passes form a path: the same holder,
     // the last value handed back (one level down), or an ancestor (back up).
+    // r's arguments go in one list a stringify, own elements of a literal
+    // (set on an empty array, an index would find a setter the program
+    // put on Array.prototype): a new [k, x] a value was half the time of a
+    // tool call whose input held 50,000 objects.
     stringify(v, r, sp) {
-      const path = [];
+      const path = [], a = [0, 0];
       let n = 0, last;
       try {
         return S(v, function (k, x) {
-          if (r) x = apply(r, this, [k, x]);
-          if (n > 0 && this !== last) while (n > 0 && path[n - 1] !== this) n--;
+          if (r) a[0] = k, a[1] = x, x = apply(r, this, a);
+          if (this !== last) while (n > 0 && path[n - 1] !== this) n--;
           if (n === 0 || path[n - 1] !== this) {
             path[n++] = this;
             if (n > 1001) throw new RE("JSON.stringify: the value nests more than 1,000 levels deep");
