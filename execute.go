@@ -302,6 +302,11 @@ type runState struct {
 	// code is the program as run, read when `tools` is built
 	// (unknownCalls).
 	code string
+	// unknown is unknownCalls(code), read once (calledUnknown): tools.js
+	// asks toolOps for each namespace as the program reads it, and each
+	// asking scanned the whole program again.
+	unknown     []string
+	unknownRead bool
 	// sourceSpy, set by tests (sourceSpyKey), hears each source the run
 	// asks for: what a run compiles is what it pays for.
 	sourceSpy func(key string)

@@ -67,7 +67,7 @@ func (r *runState) toolOps(path string) string {
 		}
 		p, _, _ = cutLast(p)
 	}
-	for _, name := range r.unknownCalls(r.code) {
+	for _, name := range r.calledUnknown() {
 		if !standIns || !strings.HasPrefix(name, prefix) {
 			continue
 		}
@@ -134,4 +134,13 @@ func cutLast(p string) (string, string, bool) {
 		return "", p, false
 	}
 	return p[:i], p[i+1:], true
+}
+
+// calledUnknown is unknownCalls of the run's program, found on its first
+// asking. Only the run's JavaScript thread asks (source "toolnames").
+func (r *runState) calledUnknown() []string {
+	if !r.unknownRead {
+		r.unknown, r.unknownRead = r.unknownCalls(r.code), true
+	}
+	return r.unknown
 }
