@@ -115,3 +115,29 @@ func TestToolOpsScanTheProgramOnce(t *testing.T) {
 		t.Errorf("building ns7 made %v allocations with a program calling 40 unknown paths, %v with a one-call program: want the same", m, s)
 	}
 }
+
+// TestCallsAfterArrayIteratorReplaced: the sandbox's conversion of tool
+// inputs and results is compiled on a run's first need, after the program
+// ran; it destructured an array, so a program that replaced the Array
+// iterator had every call fail with "tool_call is not a function" (false:
+// the model goes looking for another), and a result of a class no rule
+// converts lost its warning the same way.
+func TestCallsAfterArrayIteratorReplaced(t *testing.T) {
+	_, s := newHostile(t, Config{Timeout: 30 * time.Second}, echoTool("orders.get", nil))
+	const broken = `Array.prototype[Symbol.iterator] = function* () {}; `
+	for _, tc := range []struct{ name, code, want, warning string }{
+		{"tool_call", `return (await tool_call("orders.get", { a: 1 })).a`, `1`, ""},
+		{"tools", `return (await tools.orders.get({ a: 2 })).a`, `2`, ""},
+		{"an object of a class", `class Point { get x() { return 3 } }; return { p: new Point() }`, `{"p":{}}`, "a Point object, converted to {}"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := exec(t, s, broken+tc.code, nil)
+			if !res.OK || string(res.Result) != tc.want {
+				t.Errorf("got %s %+v, want %s", res.Result, res.Error, tc.want)
+			}
+			if tc.warning != "" && !slices.ContainsFunc(res.Logs, func(l LogEntry) bool { return strings.Contains(l.Message, tc.warning) }) {
+				t.Errorf("no warning naming %q: %+v", tc.warning, res.Logs)
+			}
+		})
+	}
+}

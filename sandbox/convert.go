@@ -167,7 +167,7 @@ return () => {
     }
     return out;
   };
-  const end = () => { for (const [v, p] of op) note(p, opaqueWhat(v)); if (more) warn.push("… and " + nMore(more, "value", "values") + " converted"); return S(warn); };
+  const end = () => { for (const e of op) note(e[1], opaqueWhat(e[0])); if (more) warn.push("… and " + nMore(more, "value", "values") + " converted"); return S(warn); };
   return [fix, end, op];
 };
 }`
@@ -194,9 +194,11 @@ const ConvertJS = convertJS
 // start at "input", else at "result"). A getter of a tool's input may
 // make another host call, which stringifies its own input meanwhile: the
 // state of the outer call is kept aside, and the stack too when it holds
-// anything.
+// anything. It is compiled on a run's first call, after the program ran:
+// nothing here iterates an array (a program that replaced the Array
+// iterator made every call fail with "not a function").
 const detectJS = `(I, src) => {
-const [S, gp, OP, isArr, ev] = I;
+const S = I[0], gp = I[1], OP = I[2], isArr = I[3], ev = I[4];
 let conv, st = [], ks = [], was = [], n = 0, fx, name;
 const rep = function (k, v) {
   if (fx && fx[2].size) fx[2].delete(this);

@@ -3,9 +3,6 @@
 import { keptReflect, markHandled } from "./intrinsics.mjs";
 import { SHOWN_ARRAY_LEN, countMore } from "./tojson.mjs";
 
-// Taken at load, so that marking a promise handled works on a page that
-// replaced Function.prototype.call afterwards.
-
 // Node.js (or a runtime compatible with it): file: URLs are read with fs.
 // Read off globalThis, so that bundlers see no bare `process` to polyfill.
 const nodeProcess = /** @type {any} */ (globalThis).process;
