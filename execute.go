@@ -519,6 +519,8 @@ func (r *runState) finish(res *sandbox.Result, d time.Duration) *ExecuteResult {
 			// A tool's error the program returned rather than awaited:
 			// the position of the call, when the code makes it in one place.
 			out.Error.Line, out.Error.Column = tsstrip.CallSite(r.code, name)
+		} else if e.Call == searchLabel(nil) && e.Line == 0 {
+			out.Error.Line, out.Error.Column = tsstrip.SearchSite(r.code)
 		}
 		return out
 	}

@@ -223,3 +223,25 @@ func TestArgsKey(t *testing.T) {
 		}
 	}
 }
+
+// TestToolSearchErrorPosition: tool_search's TypeError left uncaught ended
+// the run with no line or column (it is thrown after the call's await,
+// through no frame of the program); it has the call's, as a tool's error
+// has, when the code calls tool_search in one place.
+func TestToolSearchErrorPosition(t *testing.T) {
+	cm := newTestCodeMode(t, Config{})
+	s := mustSession(t, cm)
+	for _, tc := range []struct {
+		code      string
+		line, col int
+	}{
+		{`const r = await tool_search({ query: "orders", limit: "five" });` + "\nreturn r", 1, 28},
+		{"async function main() {\n  return (await tool_search(\"x\", { limit: 0 })).length\n}", 2, 28},
+		{`await tool_search("orders");` + "\n" + `return await tool_search({ q: "x" })`, 0, 0},
+	} {
+		res := exec(t, s, tc.code, nil)
+		if res.OK || res.Error.Name != "TypeError" || !strings.HasPrefix(res.Error.Message, "tool_search: ") || res.Error.Line != tc.line || res.Error.Column != tc.col {
+			t.Errorf("%s: got %+v, want tool_search's TypeError at %d:%d", tc.code, res.Error, tc.line, tc.col)
+		}
+	}
+}

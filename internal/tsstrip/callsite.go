@@ -11,33 +11,54 @@ import "strings"
 // thrown through no frame of the program, so this is the only position
 // there is for it; finding it here costs nothing until a run fails so.
 func CallSite(src, name string) (line, col int) {
-	toks, ok := scan(src)
-	if !ok || name == "" {
+	if name == "" {
 		return 0, 0
 	}
 	parts := strings.Split(name, ".")
-	site, n := -1, 0
+	return site(src, func(toks []token, i int) int {
+		switch toks[i].v {
+		case "tools":
+			return calledPath(toks, i+1, parts)
+		case "tool_call":
+			return calledByName(src, toks, i+1, name)
+		}
+		return -1
+	})
+}
+
+// SearchSite finds the '(' of `tool_search(` as CallSite finds a tool's:
+// tool_search's error (a bad limit) is thrown after its await, through no
+// frame of the program either.
+func SearchSite(src string) (line, col int) {
+	return site(src, func(toks []token, i int) int {
+		if toks[i].v != "tool_search" {
+			return -1
+		}
+		return openParen(toks, i+1)
+	})
+}
+
+// site is the position of the one call that at matches (at gets a name
+// token that is no property of something else and returns the index of its
+// '(' or -1), or 0, 0 when none or several do.
+func site(src string, at func(toks []token, i int) int) (line, col int) {
+	toks, ok := scan(src)
+	if !ok {
+		return 0, 0
+	}
+	open, n := -1, 0
 	for i, t := range toks {
-		if t.k != tName || (t.v != "tools" && t.v != "tool_call") {
+		if t.k != tName || i > 0 && isDot(toks[i-1]) {
 			continue
 		}
-		if i > 0 && toks[i-1].k == tPunct && (toks[i-1].v == "." || toks[i-1].v == "?.") {
-			continue // a property of something else
-		}
-		var open int
-		if t.v == "tools" {
-			open = calledPath(toks, i+1, parts)
-		} else {
-			open = calledByName(src, toks, i+1, name)
-		}
-		if open >= 0 {
-			site, n = open, n+1
+		if o := at(toks, i); o >= 0 {
+			open, n = o, n+1
 		}
 	}
 	if n != 1 {
 		return 0, 0
 	}
-	return position(src, toks[site].s)
+	return position(src, toks[open].s)
 }
 
 // calledPath matches `.a.b(` (each '.' may be '?.', and '?.' may come

@@ -38,3 +38,23 @@ func TestCallSite(t *testing.T) {
 		}
 	}
 }
+
+func TestSearchSite(t *testing.T) {
+	for _, tc := range []struct {
+		src       string
+		line, col int
+	}{
+		{"return await tool_search({ limit: 'five' })", 1, 25},
+		{"const x = 1;\nconst r = await tool_search?.('a', { limit: 0 })", 2, 30},
+		// Not a call of it, a property, or more than one call: no position.
+		{"// tool_search()\nreturn 'tool_search()'", 0, 0},
+		{"return x.tool_search({})", 0, 0},
+		{"const f = tool_search;\nreturn f({})", 0, 0},
+		{"await tool_search('a');\nreturn tool_search('b')", 0, 0},
+		{"return tools.a.b()", 0, 0},
+	} {
+		if line, col := SearchSite(tc.src); line != tc.line || col != tc.col {
+			t.Errorf("SearchSite(%q) = %d:%d, want %d:%d", tc.src, line, col, tc.line, tc.col)
+		}
+	}
+}

@@ -375,6 +375,9 @@ export const cases = [
         run: (c) => c.outcome(llm(c, "exec", '{"code":"return 1"}\n{"code":"return 2"}')), want: failed("INVALID_INPUT", /^executeCode: the arguments are JSON text that goes on after its object \(several calls in one\?\); expected an object \{ code: string; explanation\?: string \}$/) },
     { id: "L26", input: "executeCode('{code: \"return 1\"}') (the arguments as a JavaScript object)", expect: "INVALID_INPUT saying JSON wants double quotes (was: ok, result \"return 1\", the block's value)",
         run: (c) => c.outcome(llm(c, "exec", '{code: "return 1"}')), want: failed("INVALID_INPUT", /^executeCode: the arguments are JSON text that does not parse \(JSON writes keys and strings in double quotes\); expected an object /) },
+    { id: "L27", input: "tool_search({ limit: \"five\" }) inside the sandbox, uncaught", expect: "RUNTIME TypeError at the call's ( (was: no line or column)",
+        run: (c) => c.outcome(runCode(c, `const hits = await tool_search({ query: "x", limit: "five" });\nreturn hits`)),
+        want: (o) => failed("RUNTIME", /^tool_search: limit: expected an integer 1\.\.50, got the string "five"$/)(o) && o.value.error.line === 1 && o.value.error.column === 31 },
 
     // ---- A tool that throws ----
     { id: "T01", input: 'a tool that throws "boom" (a string)', expect: "ToolError in the program with message naming boom",
