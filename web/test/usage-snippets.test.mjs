@@ -1,0 +1,478 @@
+// Every ```js block of web/USAGE.md and README.md, run as written against
+// dist/: the block is read from the file at test time, so an edit that
+// breaks one fails here. Each block becomes a module in a temporary
+// directory whose node_modules has @interopio/code-mode (a link to dist/)
+// and the SDKs the snippets import, so its import lines stay verbatim. Its
+// other lines run in a function whose parameters are the names the block
+// leaves to the reader (signal, session, openai, ...), given here as fakes
+// (the LLM SDKs are the real clients over a scripted fetch); the names the
+// block declares come back for the case's checks. A block no case claims
+// fails the suite: a new snippet needs a case, or a reason it cannot run.
+// In worker mode (CODE_MODE_WORKER=1) the factories the tests hand over
+// run in a worker; a block that imports the factory runs at its default.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import OpenAI from "openai";
+import Anthropic from "@anthropic-ai/sdk";
+import { MockLanguageModelV3 } from "ai/test";
+import { jsonSchema, tool } from "ai";
+import { WORKER, assetPath, dist, loadFactory, root } from "./helpers.mjs";
+import { scriptedFetch } from "./adapter-helpers.mjs";
+import { FakeAgent } from "./fakes/fdc3.mjs";
+
+/** The ```js blocks of a file: { where: "file:line", code }. */
+function jsBlocks(file) {
+    const text = readFileSync(join(root, file), "utf8");
+    const blocks = [];
+    for (const m of text.matchAll(/^( *)```js\n([\s\S]*?)^\1```/gm)) {
+        const code = m[2].replace(new RegExp(`^${m[1]}`, "gm"), "");
+        blocks.push({ where: `${file}:${text.slice(0, m.index).split("\n").length}`, code });
+    }
+    return blocks;
+}
+
+let dir, Factory;
+const factories = [];
+before(async () => {
+    const real = await loadFactory();
+    // The factory a block is handed (it imports none): the suite's mode
+    // unless the block chooses one.
+    Factory = async (config) => {
+        const api = await real({ worker: WORKER, ...config });
+        factories.push(api);
+        return api;
+    };
+    dir = mkdtempSync(join(tmpdir(), "usage-snippets-"));
+    const modules = join(dir, "node_modules");
+    mkdirSync(join(modules, "@interopio"), { recursive: true });
+    symlinkSync(dist, join(modules, "@interopio", "code-mode"), "dir");
+    for (const name of ["ai", "zod", "openai", "@anthropic-ai", "@modelcontextprotocol", "@energetic-ai"]) {
+        symlinkSync(join(root, "node_modules", name), join(modules, name), "dir");
+    }
+});
+after(async () => {
+    for (const api of factories) api.dispose();
+    rmSync(dir, { recursive: true, force: true });
+});
+
+let n = 0;
+/**
+ * Runs a block: its import lines at the top of a module, the rest in a
+ * function of env's names; resolves with the names it declares at top level.
+ */
+async function runBlock(code, env) {
+    const lines = code.split("\n");
+    const imports = lines.filter((l) => /^import\s/.test(l));
+    const body = lines.filter((l) => !/^import\s/.test(l));
+    const declared = new Set();
+    for (const l of body) {
+        const m = /^(?:const|let|var)\s+(?:\{([^}]*)\}|\[([^\]]*)\]|([\w$]+))/.exec(l);
+        if (!m) continue;
+        for (const name of (m[1] ?? m[2] ?? m[3]).split(",")) {
+            const id = name.trim().split(/[:=]/).pop().trim();
+            if (/^[\w$]+$/.test(id)) declared.add(id);
+        }
+    }
+    const file = join(dir, `block${n++}.mjs`);
+    writeFileSync(
+        file,
+        `${imports.join("\n")}\nexport default async function ({ ${Object.keys(env).join(", ")} }) {\n{\n${body.join("\n")}\nreturn { ${[...declared].join(", ")} };\n}\n}\n`,
+    );
+    const mod = await import(pathToFileURL(file).href);
+    const out = await mod.default(env);
+    for (const v of Object.values(out)) if (v && typeof v === "object" && typeof v.dispose === "function" && typeof v.registerTool === "function") factories.push(v);
+    return out;
+}
+
+const ORDERS = [
+    { id: "o-1", status: "open", total: 30 },
+    { id: "o-2", status: "open", total: 12 },
+    { id: "o-3", status: "open", total: 5 },
+];
+const SUM = "const o = await tools.orders.search({ status: 'open' }); return o.reduce((s, x) => s + x.total, 0);";
+const seen = { contexts: [], events: [] };
+
+/** A factory holding orders.search, a session and its LLM tools, plus the reader's usual names. */
+async function page() {
+    const codeMode = await Factory({ wasmLocation: assetPath });
+    const ordersSearch = {
+        name: "orders.search",
+        description: "Search orders by status.",
+        inputSchema: { type: "object", properties: { status: { type: "string" } }, required: ["status"] },
+        execute: async ({ status }, { context }) => {
+            seen.contexts.push(context);
+            return ORDERS.filter((o) => o.status === status);
+        },
+    };
+    codeMode.registerTool(ordersSearch);
+    const session = codeMode.createSession();
+    const [searchTools, executeCode] = session.getLlmTools();
+    await codeMode.ready();
+    const requestMetadata = { user: "ada" };
+    seen.contexts.length = 0;
+    seen.events.length = 0;
+    return {
+        IoCodeModeFactory: Factory,
+        wasmLocation: assetPath,
+        codeMode,
+        session,
+        searchTools,
+        executeCode,
+        signal: new AbortController().signal,
+        abortSignal: new AbortController().signal,
+        requestMetadata,
+        context: requestMetadata,
+        question: "What is the total of the open orders?",
+        messages: [{ role: "user", content: "What is the total of the open orders?" }],
+        trace: (e) => seen.events.push(e),
+        fetchOrders: async (status) => ORDERS.filter((o) => o.status === status),
+        searchOrders: async (input) => ORDERS.filter((o) => o.status === input.status),
+        ordersSearch,
+        args: { code: SUM, explanation: "Sum the open orders." },
+    };
+}
+
+/** The names of @interopio/code-mode/llm, for a block that goes on from one importing them. */
+const llm = () => import(pathToFileURL(join(dist, "llm.mjs")).href);
+
+// Scripted provider replies: a call of executeCode with SUM, then an answer.
+const chatCompletion = (message, finish) => ({
+    id: "chatcmpl-1",
+    object: "chat.completion",
+    created: 1,
+    model: "gpt-4.1",
+    choices: [{ index: 0, message: { role: "assistant", content: null, refusal: null, ...message }, finish_reason: finish, logprobs: null }],
+    usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+});
+const SUM_ARGS = JSON.stringify({ code: SUM, explanation: "Sum the open orders." });
+const openAIChat = () => [
+    chatCompletion({ tool_calls: [{ id: "c1", type: "function", function: { name: "executeCode", arguments: SUM_ARGS } }] }, "tool_calls"),
+    chatCompletion({ content: "The open orders total 47." }, "stop"),
+];
+const openAI = (replies) => {
+    const scripted = scriptedFetch(replies);
+    return { openai: new OpenAI({ apiKey: "test-key", baseURL: "http://127.0.0.1:9/v1", fetch: scripted.fetch, maxRetries: 0 }), requests: scripted.requests };
+};
+const anthropicMessage = (content, stop) => ({
+    id: "msg_1",
+    type: "message",
+    role: "assistant",
+    model: "claude-sonnet-4-5",
+    content,
+    stop_reason: stop,
+    stop_sequence: null,
+    usage: { input_tokens: 1, output_tokens: 1 },
+});
+const anthropicReplies = () => [
+    anthropicMessage([{ type: "tool_use", id: "tu1", name: "executeCode", input: JSON.parse(SUM_ARGS) }], "tool_use"),
+    anthropicMessage([{ type: "text", text: "The open orders total 47." }], "end_turn"),
+];
+const anthropicClient = (replies) => {
+    const scripted = scriptedFetch(replies);
+    return { anthropic: new Anthropic({ apiKey: "test-key", baseURL: "http://127.0.0.1:9", fetch: scripted.fetch, maxRetries: 0 }), requests: scripted.requests };
+};
+/** The tool outputs the requests sent back to the provider, parsed. */
+const outputsSent = (requests, pick) => requests.flatMap((r) => pick(r.body)).map((s) => JSON.parse(s));
+
+// Each case claims the blocks that contain `has` (one each).
+const cases = [
+    {
+        has: 'const system = session.getSystemInstruction(); // the rules and the tool catalog',
+        why: "README: a page's wasmLocation, a URL relative to the page; seed.test.mjs runs the seed's same loading in Node playing the page",
+    },
+    {
+        has: "cancelButton.onclick = () => controller.abort();",
+        // "a page: in a Worker": on the calling thread the loop holds the thread until its timeout.
+        env: async () => ({
+            ...(await page()),
+            IoCodeModeFactory: (config) => Factory({ ...config, worker: true }),
+            cancelButton: { set onclick(f) { setTimeout(f, 300); } },
+            code: "for (;;) {}",
+            explanation: "Spin.",
+        }),
+        // "settles at once, even for `for (;;) {}`": the click rejects the run with an AbortError.
+        run: async (go) => {
+            const started = Date.now();
+            await assert.rejects(go(), { name: "AbortError" });
+            assert.ok(Date.now() - started < 10_000, `settled after ${Date.now() - started} ms`);
+            assert.ok(seen.events.some((e) => e.type), "onEvent saw the run");
+        },
+    },
+    { has: 'wasmLocation: "/quickjs/emscripten-module.wasm", // browser: a URL', why: "a page's URL; seed.test.mjs runs the seed's same call as a page" },
+    {
+        has: "const require = createRequire(import.meta.url);",
+        env: page,
+        check: async ({ codeMode }) => {
+            codeMode.registerTool({ name: "one", execute: () => 1 });
+            const [, exec] = codeMode.createSession().getLlmTools();
+            assert.deepEqual((await exec.execute({ code: "return await tools.one()", explanation: "x" })).result, 1);
+        },
+    },
+    {
+        has: "execute: async (input, { context, signal }) => fetchOrders(input.status, { signal }),",
+        env: async () => ({ ...(await page()), codeMode: await Factory({ wasmLocation: assetPath }) }),
+        // The comment's first shape: { ok: true, result: 3, logs: [...], toolCalls: [...], durationMs }.
+        check: ({ result, instructions }) => {
+            assert.equal(result.ok, true, JSON.stringify(result));
+            assert.equal(result.result, 3);
+            assert.deepEqual(Object.keys(result).sort(), ["durationMs", "logs", "ok", "result", "toolCalls"]);
+            assert.match(instructions, /orders\.search/);
+        },
+    },
+    {
+        has: 'import { z } from "zod";',
+        env: async () => ({ ...(await page()), codeMode: await Factory({ wasmLocation: assetPath }) }),
+        check: async (out, { codeMode }) => {
+            const [, exec] = codeMode.createSession().getLlmTools();
+            const ok = await exec.execute({ code: "return await tools.orders.search({ status: 'open', limit: 2 })", explanation: "x" });
+            assert.equal(ok.ok, true, JSON.stringify(ok));
+            const refused = await exec.execute({ code: "return await tools.orders.search({ status: 'shipped', limit: 2 })", explanation: "x" });
+            assert.equal(refused.ok, false);
+            assert.match(refused.error.message, /no limit for shipped orders/);
+        },
+    },
+    {
+        has: "// maxResultChars: 500; return { total: 300, rows }, 300 rows",
+        // Not code: the shapes cut results have, checked against real cuts of
+        // the values the block names, figures and all.
+        run: async (_, block) => {
+            const figure = (re) => Number(re.exec(block)?.[1]);
+            const codeMode = await Factory({ wasmLocation: assetPath, maxResultChars: 500 });
+            const [, exec] = codeMode.createSession().getLlmTools();
+            const result = async (code) => (await exec.execute({ code, explanation: "x" })).result;
+            const { total, rows } = await result("const rows = Array.from({ length: 300 }, (_, id) => ({ id, note: '' })); return { total: 300, rows };");
+            assert.equal(total, 300);
+            assert.deepEqual(rows.slice(0, 1), [{ id: 0, note: "" }]);
+            assert.deepEqual(rows.slice(-2), [{ id: figure(/\{ id: (\d+), note: "" \}, "… \d+ more items"/), note: "" }, `… ${figure(/… (\d+) more items/)} more items`]);
+            const keys = await result("return Object.fromEntries(Array.from({ length: 500 }, (_, i) => ['k' + i, i]));");
+            assert.deepEqual(Object.entries(keys).slice(-2), [[`k${figure(/k(\d+): \d+, "…"/)}`, figure(/k(\d+): \d+, "…"/)], ["…", `${figure(/(\d+) more keys/)} more keys`]]);
+            const x = await result("return 'x'.repeat(50_000);");
+            assert.equal(x.slice(x.indexOf("…")), `… [${figure(/\[(\d+) more characters\]/)} more characters]`);
+            assert.equal(x.indexOf("…") + figure(/\[(\d+) more characters\]/), 50_000);
+        },
+    },
+    {
+        has: 'import { generateText, stepCountIs, tool } from "ai";',
+        env: async () => ({
+            ...(await page()),
+            model: new MockLanguageModelV3({
+                doGenerate: (() => {
+                    let calls = 0;
+                    const usage = { inputTokens: { total: 1, noCache: 1 }, outputTokens: { total: 1, text: 1 } };
+                    return async () =>
+                        calls++ === 0
+                            ? { content: [{ type: "tool-call", toolCallId: "c1", toolName: "executeCode", input: SUM_ARGS }], finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage, warnings: [] }
+                            : { content: [{ type: "text", text: "The open orders total 47." }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] };
+                })(),
+            }),
+        }),
+        check: ({ text }, { requestMetadata }) => {
+            assert.equal(text, "The open orders total 47.");
+            assert.deepEqual(seen.contexts, [requestMetadata], "experimental_context reached the tool as options.context");
+        },
+    },
+    {
+        has: 'const completion = await openai.chat.completions.create({ model: "gpt-4.1", messages, tools });',
+        env: async () => ({ ...(await page()), ...openAI(openAIChat()) }),
+        check: ({ messages }, { requestMetadata }) => {
+            assert.equal(messages.at(-1).content, "The open orders total 47.");
+            const output = JSON.parse(messages.find((m) => m.role === "tool").content);
+            assert.equal(output.result, 47, JSON.stringify(output));
+            assert.deepEqual(seen.contexts, [requestMetadata]);
+        },
+    },
+    {
+        has: "openai.chat.completions.runTools(",
+        // The block goes on from the one above: its imports are in scope.
+        env: async () => ({ ...(await page()), ...(await llm()), ...openAI(openAIChat()) }),
+        check: ({ answer }, { requests }) => {
+            assert.equal(answer, "The open orders total 47.");
+            const [output] = outputsSent(requests.slice(1), (b) => b.messages.filter((m) => m.role === "tool").map((m) => m.content));
+            assert.equal(output.result, 47, JSON.stringify(output));
+        },
+    },
+    {
+        has: "const res = await openai.responses.create(",
+        env: async () => ({
+            ...(await page()),
+            ...openAI([
+                { id: "resp_1", object: "response", status: "completed", output: [{ type: "function_call", id: "fc1", call_id: "call1", name: "executeCode", arguments: SUM_ARGS, status: "completed" }] },
+                { id: "resp_2", object: "response", status: "completed", output: [{ type: "message", id: "m1", role: "assistant", status: "completed", content: [{ type: "output_text", text: "The open orders total 47.", annotations: [] }] }] },
+            ]),
+        }),
+        check: ({ input }) => {
+            const output = JSON.parse(input.find((i) => i.type === "function_call_output").output);
+            assert.equal(output.result, 47, JSON.stringify(output));
+        },
+    },
+    {
+        has: "const response = await anthropic.messages.create({",
+        env: async () => ({ ...(await page()), ...anthropicClient(anthropicReplies()) }),
+        check: ({ messages }) => {
+            assert.deepEqual(messages.at(-1).content, [{ type: "text", text: "The open orders total 47." }]);
+            const result = messages.find((m) => m.role === "user" && Array.isArray(m.content)).content[0];
+            assert.equal(result.is_error, false);
+            assert.equal(JSON.parse(result.content).result, 47, result.content);
+        },
+    },
+    {
+        has: "anthropic.beta.messages.toolRunner(",
+        env: async () => ({ ...(await page()), ...(await llm()), ...anthropicClient(anthropicReplies()) }),
+        check: ({ final }) => {
+            assert.deepEqual(final.content, [{ type: "text", text: "The open orders total 47." }]);
+        },
+    },
+    {
+        has: "openai.chat.completions.parse(",
+        env: async () => ({ ...(await page()), ...(await llm()), response_format: undefined, ...openAI(openAIChat()) }),
+        check: ({ res }) => {
+            assert.equal(res.choices[0].message.tool_calls[0].function.name, "executeCode");
+        },
+    },
+    {
+        has: "inputSchema: jsonSchema(strict[i].function.parameters),",
+        env: async () => ({ ...(await page()), ...(await llm()), tool, jsonSchema }),
+        check: async ({ tools }) => {
+            assert.deepEqual(Object.keys(tools), ["searchTools", "executeCode"]);
+            const out = await tools.executeCode.execute(JSON.parse(SUM_ARGS), { toolCallId: "c1", messages: [] });
+            assert.equal(out.result, 47, JSON.stringify(out));
+        },
+    },
+    {
+        has: 'await tool_search({ query: "", namespace: "issues" });',
+        // Model code: it runs inside executeCode.
+        run: async (_, block) => {
+            const codeMode = await Factory({ wasmLocation: assetPath });
+            codeMode.registerTools([
+                { name: "issues.addLabel", description: "Add a label to an issue.", execute: () => 1 },
+                { name: "issues.close", description: "Close an issue.", execute: () => 1 },
+                { name: "repos.create", description: "Create a repository.", execute: () => 1 },
+            ]);
+            const [, exec] = codeMode.createSession().getLlmTools();
+            const [list, search] = block.split("\n").filter(Boolean);
+            const listed = await exec.execute({ code: `return ${list}`.replace(/;.*$/, ""), explanation: "x" });
+            assert.equal(listed.ok, true, JSON.stringify(listed));
+            assert.deepEqual(listed.result.map((h) => h.name).sort(), ["issues.addLabel", "issues.close"]);
+            const found = await exec.execute({ code: `return ${search}`.replace(/;.*$/, ""), explanation: "x" });
+            assert.equal(found.ok, true, JSON.stringify(found));
+            assert.equal(found.result[0].name, "issues.addLabel");
+        },
+    },
+    {
+        has: 'const r = await openai.embeddings.create({ model: "text-embedding-3-small", input: texts });',
+        env: async () => {
+            // The block's client has no fetch of its own: the global one answers, with a vector per text.
+            const vector = (t) => Array.from({ length: 8 }, (_, i) => [...t].filter((c) => c.charCodeAt(0) % 8 === i).length + 1);
+            const fetch = globalThis.fetch;
+            globalThis.fetch = async (url, init) => {
+                if (!String(url).endsWith("/embeddings")) return fetch(url, init);
+                const { input } = JSON.parse(init.body);
+                seen.events.push({ type: "embed", count: input.length });
+                return Response.json({ object: "list", data: input.map((t, index) => ({ object: "embedding", index, embedding: vector(t) })), model: "m", usage: { prompt_tokens: 1, total_tokens: 1 } });
+            };
+            return { ...(await page()), apiKey: "test-key", restore: () => (globalThis.fetch = fetch) };
+        },
+        check: async ({ api }, { restore }) => {
+            try {
+                api.registerTools([
+                    { name: "refunds.create", description: "Refund a payment.", execute: () => 1 },
+                    { name: "orders.list", description: "List orders.", execute: () => 1 },
+                ]);
+                const [search] = api.createSession().getLlmTools();
+                const hits = await search.execute({ query: "give the money back" });
+                assert.ok(Array.isArray(hits), JSON.stringify(hits));
+                assert.ok(seen.events.some((e) => e.type === "embed"), "embed was called");
+            } finally {
+                restore();
+            }
+        },
+    },
+    { has: 'import { initModel } from "@energetic-ai/embeddings";', why: "loads a sentence model (seconds); search-model.test.mjs runs this recipe" },
+    {
+        has: "if (a.source && (a.untrusted || !a.readOnlyHint) && !(await askUser(",
+        env: async () => ({ ...(await page()), askUser: async (what) => (seen.events.push({ type: "asked", what }), false) }),
+        check: async ({ codeMode }) => {
+            const { fromFdc3 } = await import(pathToFileURL(join(dist, "fdc3.mjs")).href);
+            const agent = new FakeAgent([]);
+            (await fromFdc3(agent, { contextTypes: ["fdc3.instrument"], broadcast: true })).registerTools(codeMode);
+            const [, exec] = codeMode.createSession().getLlmTools();
+            const r = await exec.execute({ code: "return await tools.fdc3.broadcast({ type: 'fdc3.instrument', id: { ticker: 'AAPL' } })", explanation: "x" });
+            assert.equal(r.ok, false, JSON.stringify(r));
+            assert.match(r.error.message, /the user declined/);
+            assert.deepEqual(agent.broadcasts, []);
+            assert.ok(seen.events.some((e) => e.type === "asked" && /fdc3\.broadcast \(fdc3\)/.test(e.what)), JSON.stringify(seen.events));
+        },
+    },
+    { has: "new StreamableHTTPClientTransport(", why: "connects to an MCP server over the network; adapters-mcp.test.mjs runs fromMcpClient over an in-memory transport" },
+    { has: "await server.connect(new StdioServerTransport());", why: "takes the process's stdin and stdout, which node:test reports on; adapters-mcp.test.mjs runs toMcpServer" },
+    { has: "const page = await fromWebMcp();", why: "needs a page's document.modelContext; adapters-webmcp.test.mjs and browser-test/webmcp.test.mjs run the adapter" },
+    { has: 'import IOBrowser from "@interopio/browser";', why: "needs an io.Connect platform; adapters-io-connect.test.mjs runs fromIoConnect against a fake" },
+    {
+        has: "const intents = await fromFdc3(window.fdc3, {",
+        env: async () => ({
+            ...(await page()),
+            window: { fdc3: new FakeAgent([{ appId: "chart-app", intents: [{ name: "ViewChart", contexts: ["fdc3.instrument"] }] }]) },
+            instrumentSchema: { type: "object", properties: { type: { const: "fdc3.instrument" }, id: { type: "object" } }, required: ["type", "id"] },
+        }),
+        check: ({ intents }) => {
+            assert.equal(typeof intents.registerTools, "function");
+        },
+    },
+    {
+        has: "await codeMode.ready();                        // the engine has the tool",
+        env: async () => ({ ...(await page()), codeMode: await Factory({ wasmLocation: assetPath }) }),
+        check: ({ system }) => assert.match(system, /orders\.search/),
+    },
+    { has: "// vite.config.js (Vite 7 and older)", why: "a bundler's config; web/bundler-test/run.test.mjs runs Vite's dev server with it" },
+    { has: 'trustedTypes.createPolicy("default", {', why: "Trusted Types are a browser's; web/browser-test/csp.test.mjs runs a page that enforces them" },
+    {
+        has: "const onThisThread = await IoCodeModeFactory({ wasmLocation, worker: false });",
+        env: page,
+        check: async ({ codeMode, onThisThread }) => {
+            for (const api of [codeMode, onThisThread]) {
+                api.registerTool({ name: "one", execute: () => 1 });
+                const [, exec] = api.createSession().getLlmTools();
+                assert.equal((await exec.execute({ code: "return await tools.one()", explanation: "x" })).result, 1);
+            }
+        },
+    },
+    {
+        has: "onEvent: (e) => console.log(e.type, e) });",
+        env: page,
+        run: async (go) => {
+            // The factory's onEvent logs; the run's own (trace) must see this run's events.
+            const log = console.log;
+            console.log = () => {};
+            try {
+                await go();
+            } finally {
+                console.log = log;
+            }
+            assert.ok(seen.events.length > 0 && seen.events.every((e) => typeof e.type === "string"), JSON.stringify(seen.events));
+        },
+    },
+];
+
+const blocks = [...jsBlocks("README.md"), ...jsBlocks("web/USAGE.md")];
+
+test("every js block of README.md and web/USAGE.md has a case", () => {
+    const unclaimed = blocks.filter((b) => cases.filter((c) => b.code.includes(c.has)).length !== 1);
+    assert.deepEqual(unclaimed.map((b) => `${b.where}: ${b.code.split("\n")[0]}`), []);
+    for (const c of cases) assert.ok(blocks.some((b) => b.code.includes(c.has)), `no block holds ${JSON.stringify(c.has)}: update the case`);
+});
+
+for (const block of blocks) {
+    const c = cases.find((c) => block.code.includes(c.has));
+    if (!c) continue;
+    test(`${block.where}: ${block.code.split("\n")[0]}`, { skip: c.why }, async () => {
+        const env = c.env ? await c.env() : {};
+        const go = () => runBlock(block.code, env);
+        if (c.run) return c.run(go, block.code, env);
+        const out = await go();
+        await c.check(out, env);
+    });
+}
