@@ -26,6 +26,28 @@ export function scriptedFetch(replies) {
     return { fetch, requests };
 }
 
+/** A Chat Completions reply holding `message` (content or tool_calls). */
+export const completion = (message, finish) => ({
+    id: "chatcmpl-1",
+    object: "chat.completion",
+    created: 1,
+    model: "gpt-4.1",
+    choices: [{ index: 0, message: { role: "assistant", content: null, refusal: null, ...message }, finish_reason: finish, logprobs: null }],
+    usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+});
+
+/** An Anthropic Messages reply holding `content` blocks. */
+export const anthropicMessage = (content, stop) => ({
+    id: "msg_1",
+    type: "message",
+    role: "assistant",
+    model: "claude-sonnet-4-5",
+    content,
+    stop_reason: stop,
+    stop_sequence: null,
+    usage: { input_tokens: 1, output_tokens: 1 },
+});
+
 /** Waits (polling, at most 10 s) until check() is truthy; fails naming what. */
 export async function until(check, what) {
     for (let i = 0; i < 400; i++) {

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import OpenAI from "openai";
 import Anthropic from "@anthropic-ai/sdk";
 import { assetPath, loadFactory } from "./helpers.mjs";
-import { loadAdapter, scriptedFetch } from "./adapter-helpers.mjs";
+import { anthropicMessage, completion, loadAdapter, scriptedFetch } from "./adapter-helpers.mjs";
 
 let api, llm;
 const contexts = [];
@@ -287,14 +287,6 @@ async function openAILoop(openai, session, question, { signal, context }) {
     }
 }
 
-const completion = (message, finish) => ({
-    id: "chatcmpl-1",
-    object: "chat.completion",
-    created: 1,
-    model: "gpt-4.1",
-    choices: [{ index: 0, message: { role: "assistant", content: null, refusal: null, ...message }, finish_reason: finish, logprobs: null }],
-    usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-});
 const fnCall = (id, name, args) => ({ id, type: "function", function: { name, arguments: args } });
 
 test("OpenAI: the documented loop survives malformed arguments and an unknown tool", async () => {
@@ -506,16 +498,7 @@ async function anthropicLoop(anthropic, session, question, { signal, context }) 
     }
 }
 
-const message = (content, stop) => ({
-    id: "msg_1",
-    type: "message",
-    role: "assistant",
-    model: "claude-sonnet-4-5",
-    content,
-    stop_reason: stop,
-    stop_sequence: null,
-    usage: { input_tokens: 1, output_tokens: 1 },
-});
+const message = anthropicMessage;
 
 test("Anthropic: the documented loop survives wrong types and an unknown tool", async () => {
     const session = api.createSession();

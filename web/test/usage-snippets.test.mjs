@@ -21,7 +21,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import { MockLanguageModelV3 } from "ai/test";
 import { jsonSchema, tool } from "ai";
 import { WORKER, assetPath, dist, loadFactory, root } from "./helpers.mjs";
-import { scriptedFetch } from "./adapter-helpers.mjs";
+import { anthropicMessage, completion, scriptedFetch } from "./adapter-helpers.mjs";
 import { FakeAgent } from "./fakes/fdc3.mjs";
 
 /** The ```js blocks of a file: { where: "file:line", code }. */
@@ -140,33 +140,15 @@ async function page() {
 const llm = () => import(pathToFileURL(join(dist, "llm.mjs")).href);
 
 // Scripted provider replies: a call of executeCode with SUM, then an answer.
-const chatCompletion = (message, finish) => ({
-    id: "chatcmpl-1",
-    object: "chat.completion",
-    created: 1,
-    model: "gpt-4.1",
-    choices: [{ index: 0, message: { role: "assistant", content: null, refusal: null, ...message }, finish_reason: finish, logprobs: null }],
-    usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-});
 const SUM_ARGS = JSON.stringify({ code: SUM, explanation: "Sum the open orders." });
 const openAIChat = () => [
-    chatCompletion({ tool_calls: [{ id: "c1", type: "function", function: { name: "executeCode", arguments: SUM_ARGS } }] }, "tool_calls"),
-    chatCompletion({ content: "The open orders total 47." }, "stop"),
+    completion({ tool_calls: [{ id: "c1", type: "function", function: { name: "executeCode", arguments: SUM_ARGS } }] }, "tool_calls"),
+    completion({ content: "The open orders total 47." }, "stop"),
 ];
 const openAI = (replies) => {
     const scripted = scriptedFetch(replies);
     return { openai: new OpenAI({ apiKey: "test-key", baseURL: "http://127.0.0.1:9/v1", fetch: scripted.fetch, maxRetries: 0 }), requests: scripted.requests };
 };
-const anthropicMessage = (content, stop) => ({
-    id: "msg_1",
-    type: "message",
-    role: "assistant",
-    model: "claude-sonnet-4-5",
-    content,
-    stop_reason: stop,
-    stop_sequence: null,
-    usage: { input_tokens: 1, output_tokens: 1 },
-});
 const anthropicReplies = () => [
     anthropicMessage([{ type: "tool_use", id: "tu1", name: "executeCode", input: JSON.parse(SUM_ARGS) }], "tool_use"),
     anthropicMessage([{ type: "text", text: "The open orders total 47." }], "end_turn"),
