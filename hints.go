@@ -131,6 +131,9 @@ func syntaxHint(code string, e *sandbox.Error) string {
 			if e.Message == "unexpected character" && e.Column <= len(line) && strings.ContainsRune("\u201c\u201d\u2018\u2019", line[e.Column-1]) {
 				return quoteHint
 			}
+			if e.Message == "invalid first character of private name" && hashComment(line, e.Column) {
+				return fmt.Sprintf(hashCommentHint, e.Line)
+			}
 			if e.Message == "unexpected token in expression: '<'" && e.Column <= len(line) && jsxAt(string(line[e.Column-1:]), code) {
 				return jsxHint
 			}
@@ -219,6 +222,23 @@ const (
 	// text, or a chat client's that "smartened" it) outside a string.
 	quoteHint = ": \u201c \u201d \u2018 \u2019 are typographic quotes, not JavaScript's: write strings with \" or ' (or ` for a template)"
 )
+
+// hashCommentHint follows QuickJS's words for a line's # that begins a
+// comment in Python or the shell, or a markdown heading ("# Step 1"):
+// QuickJS reads # as the start of a private name.
+const hashCommentHint = ": # begins a comment in Python and the shell (or a markdown heading), not in JavaScript; write comments on line %d with // (or /* ... */)"
+
+// hashComment says whether line's # at col (1-based) stands alone, as a
+// comment's or a heading's does: after a space or at the line's start,
+// before a space, another # or the line's end (a private name's # is
+// followed by a letter and comes after a dot or in a class body).
+func hashComment(line []rune, col int) bool {
+	if col < 1 || col > len(line) || line[col-1] != '#' || col > 1 && !unicode.IsSpace(line[col-2]) {
+		return false
+	}
+	rest := strings.TrimLeft(string(line[col-1:]), "#")
+	return rest == "" || unicode.IsSpace([]rune(rest)[0])
+}
 
 // templateFenceHint follows the syntax error of a program that writes
 // markdown with a fence line (```json) inside a template literal: the

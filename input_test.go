@@ -652,6 +652,11 @@ func TestSyntaxHints(t *testing.T) {
 		{name: "a JSX element", code: "const el = <div/>;\nreturn el", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "unexpected token in expression: '<'" + jsxHint, line: 1, col: 12},
 		{name: "JSX over lines in parentheses", code: "return (\n  <div>\n    <span>{1}</span>\n  </div>\n)", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "unexpected token in expression: '<'" + jsxHint, line: 2, col: 3},
 		{name: "a JSX fragment", code: "const a = <>\n<b/></>\nreturn a", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "unexpected token in expression: '<'" + jsxHint, line: 1, col: 11},
+		// A # comment (Python's, the shell's) or a markdown heading line:
+		// QuickJS reads # as the start of a private name.
+		{name: "a # comment line", code: "# the open orders\nreturn 1", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "invalid first character of private name" + fmt.Sprintf(hashCommentHint, 1), line: 1, col: 1},
+		{name: "a markdown heading after code", code: "const a = 1;\n## Step 2\nreturn a", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "invalid first character of private name" + fmt.Sprintf(hashCommentHint, 2), line: 2, col: 1},
+		{name: "a # comment after a statement", code: "const a = 1  # one\nreturn a", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "invalid first character of private name" + fmt.Sprintf(hashCommentHint, 1), line: 1, col: 14},
 		{name: "a component in a map, in a tsx fence", code: "```tsx\nconst items = [1].map(x => <Item key={x} />)\nreturn items\n```", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "unexpected token in expression: '<'" + jsxHint, line: 2, col: 28},
 		{name: "a using declaration", code: "using res = { close() {} }\nreturn 1", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expecting ';'" + usingHint, line: 1, col: 7},
 		{name: "an await using declaration in a function", code: "async function f() {\n  await using r = open()\n}\nreturn 1", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expecting ';'" + usingHint, line: 2, col: 15},
@@ -767,6 +772,23 @@ func TestProseLine(t *testing.T) {
 	} {
 		if got := proseLine(tc.line); got != tc.want {
 			t.Errorf("proseLine(%q) = %v, want %v", tc.line, got, tc.want)
+		}
+	}
+}
+
+// TestHashCommentHintOnlyForComments: a # QuickJS stopped at that is no
+// comment's (after a dot, before a name) gets no comment hint.
+func TestHashCommentHintOnlyForComments(t *testing.T) {
+	for _, tc := range []struct {
+		code string
+		col  int
+	}{
+		{"class A { #x = 1; m() { return this.# x } }", 37},
+		{"return a#b", 9},
+	} {
+		e := &sandbox.Error{Code: sandbox.CodeSyntax, Name: "SyntaxError", Message: "invalid first character of private name", Line: 1, Column: tc.col}
+		if h := syntaxHint(tc.code, e); strings.Contains(h, "comment") {
+			t.Errorf("%q at %d: got the hint %q", tc.code, tc.col, h)
 		}
 	}
 }

@@ -231,6 +231,7 @@ export const rows = [
     { id: "py-len", src: "habit", code: "const orders = await tools.orders.search({});\nreturn len(orders);", expect: any(ok(3), fail(/\.length/)) },
     { id: "py-whole-unfenced", src: "habit", code: 'orders = tools.orders.search(status="open")\nprint(len(orders))', expect: fail(/JavaScript|Python|print/) },
     { id: "py-def", src: "habit", code: "def main():\n    return len(tools.orders.search())\n", expect: fail(/JavaScript|Python/, "SYNTAX") },
+    { id: "py-hash-comment", src: "habit (Python and shell comments; was QuickJS's bare 'invalid first character of private name')", code: "# count the open orders\nconst orders = await tools.orders.search({ status: \"open\" });\nreturn orders.length;", expect: fail(/# begins a comment in Python .*write comments on line 1 with \/\//, "SYNTAX") },
 
     // --- K. MCP-shaped habits with results
     { id: "mcp-content-text", src: "habit (MCP tool results are { content: [{ type: \"text\", text }] })", code: 'const r = await tools.orders.get({ id: "o-1" });\nconst data = JSON.parse(r.content[0].text);\nreturn data.total;', expect: fail(/r\.content is undefined; a tool's result is its data itself/) },
