@@ -130,3 +130,10 @@ export function inGcChild(fixture, scenario, timeout = 120_000) {
     if (child.status !== 0) throw new Error(`the child failed (status ${child.status}, signal ${child.signal}): ${child.stderr.slice(-2000)}`);
     return JSON.parse(child.stdout);
 }
+
+/** The strings of a Go `name = []string{...}` table in a file of the repository. */
+export function goStringList(path, name) {
+    const m = readFileSync(join(root, path), "utf8").match(new RegExp(`\\b${name}\\s*=\\s*\\[\\]string\\{([^}]*)\\}`));
+    if (!m) throw new Error(`${path} has no ${name}`);
+    return [...m[1].matchAll(/"([^"]*)"/g)].map((x) => x[1]);
+}

@@ -7,16 +7,12 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { root } from "./helpers.mjs";
+import { goStringList, root } from "./helpers.mjs";
 
 const go = readFileSync(join(root, "wasm", "config.go"), "utf8");
 const keys = await import(pathToFileURL(join(root, "web", "src", "keys.mjs")).href);
 
-function goList(name) {
-    const m = go.match(new RegExp(`\\b${name}\\s*=\\s*\\[\\]string\\{([^}]*)\\}`));
-    assert.ok(m, `wasm/config.go has no ${name}`);
-    return [...m[1].matchAll(/"([^"]*)"/g)].map((x) => x[1]);
-}
+const goList = (name) => goStringList("wasm/config.go", name);
 
 function goMap(name) {
     const m = go.match(new RegExp(`\\b${name}\\s*=\\s*map\\[string\\]string\\{([\\s\\S]*?)\\n\\s*\\}`));

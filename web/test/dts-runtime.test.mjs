@@ -1,0 +1,85 @@
+// The package's types (dist/index.d.ts, read with the TypeScript compiler)
+// name what the runtime accepts, no more and no less: each options object's
+// fields are the keys the core takes (wasm/config.go's tables, the ones its
+// unknown-key errors list), the error codes are the core's, and the LLM
+// tools' argument types are the shapes their INVALID_INPUT messages state.
+// A key the runtime takes but the types refuse (or the reverse) fails here.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import ts from "typescript";
+import { assetPath, dist, goStringList, llmTools, loadFactory, root } from "./helpers.mjs";
+
+const program = ts.createProgram([join(dist, "index.d.ts")], { strict: true, noEmit: true });
+const checker = program.getTypeChecker();
+const file = program.getSourceFile(join(dist, "index.d.ts"));
+const namespace = checker.getExportsOfModule(checker.getSymbolAtLocation(file)).find((s) => s.name === "IoCodeMode");
+
+/** The declared type of IoCodeMode.<name>. */
+function declared(name) {
+    const symbol = checker.getExportsOfModule(namespace).find((s) => s.name === name);
+    assert.ok(symbol, `index.d.ts has no IoCodeMode.${name}`);
+    return checker.getDeclaredTypeOfSymbol(symbol);
+}
+
+/** The property names of a type (of every member, for a union): { name: optional }. */
+function fields(type) {
+    const out = {};
+    for (const t of type.isUnion() ? type.types : [type]) {
+        for (const p of checker.getPropertiesOfType(t)) out[p.name] = (p.flags & ts.SymbolFlags.Optional) !== 0;
+    }
+    return out;
+}
+
+const goList = (name) => goStringList("wasm/config.go", name);
+const sorted = (a) => [...a].sort();
+
+test("each options object of index.d.ts has the keys the core takes", () => {
+    const config = declared("Config");
+    const interceptors = checker.getNonNullableType(checker.getTypeOfSymbol(config.getProperty("interceptors")));
+    const rows = [
+        ["Config", fields(config), "configKeys"],
+        ["Config.interceptors", fields(interceptors), "interceptorKeys"],
+        ["SearchOptions", fields(declared("SearchOptions")), "searchKeys"],
+        ["CreateSessionOptions", fields(declared("CreateSessionOptions")), "sessionKeys"],
+        ["LlmToolExecuteOptions", fields(declared("LlmToolExecuteOptions")), "runOptionKeys"],
+        ["ToolDefinition", fields(declared("ToolDefinition")), "toolKeys"],
+        ["InterceptorDecision", fields(declared("InterceptorDecision")), "decisionKeys"],
+    ];
+    for (const [name, f, table] of rows) assert.deepEqual(sorted(Object.keys(f)), sorted(goList(table)), `IoCodeMode.${name} vs wasm/config.go ${table}`);
+});
+
+test("IoCodeMode.ErrorCode is the core's error codes", () => {
+    const codes = declared("ErrorCode").types.map((t) => t.value);
+    const core = [
+        ...readFileSync(join(root, "sandbox", "sandbox.go"), "utf8").matchAll(/^\s*Code\w+\s+ErrorCode = "([A-Z_]+)"/gm),
+        ...readFileSync(join(root, "llmargs.go"), "utf8").matchAll(/^const ErrorCode\w+ = "([A-Z_]+)"/gm),
+        ...readFileSync(join(root, "execute.go"), "utf8").matchAll(/^const ErrorCode\w+ = "([A-Z_]+)"/gm),
+    ].map((m) => m[1]);
+    assert.equal(core.length, 7, `the core's codes as read: ${core}`);
+    assert.deepEqual(sorted(codes), sorted(core));
+});
+
+test("SearchToolsArgs and ExecuteCodeArgs are the shapes the LLM tools' errors state", async () => {
+    const IoCodeModeFactory = await loadFactory();
+    const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+    try {
+        const { searchTools, executeCode } = llmTools(api.createSession());
+        // An unknown argument's message ends with the tool's argument shape, as TypeScript.
+        const shape = async (tool, args) => {
+            const r = await tool.execute(args);
+            const m = /; expected \{ (.*) \}$/.exec(r.error?.message ?? "");
+            assert.ok(m, JSON.stringify(r));
+            return Object.fromEntries(m[1].split("; ").map((f) => [f.split(/\??:/)[0], /^\w+\?:/.test(f)]));
+        };
+        const searchShape = await shape(searchTools, { qurey: "x" });
+        assert.deepEqual(fields(declared("SearchToolsArgs")), searchShape);
+        // explanation: the types require it (API.md: { code: string, explanation: string }); the
+        // runtime reads a missing one as none (USAGE, "The LLM tools' arguments"). Only the names compare.
+        const execShape = await shape(executeCode, { cdoe: "return 1" });
+        assert.deepEqual(sorted(Object.keys(fields(declared("ExecuteCodeArgs")))), sorted(Object.keys(execShape)));
+    } finally {
+        api.dispose();
+    }
+});
