@@ -545,6 +545,7 @@ func (r *registry) add(tools ...Tool) (remove func(), err error) {
 	entries := make([]*toolEntry, 0, len(tools))
 	seen := make(map[string]bool, len(tools))
 	memo := schemaMemo{}
+	search.Reserve(len(tools))
 	for i, t := range tools {
 		if err := validateToolName(t.Name); err != nil {
 			return nil, atIndex(err, i)

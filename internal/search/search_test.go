@@ -327,6 +327,7 @@ func TestSearchQueryWords(t *testing.T) {
 // the Unicode rules do, on the evaluation catalogs and on mixed text.
 func TestSplitWordsASCII(t *testing.T) {
 	texts := []string{"HTTPServer", "getOrderById", "v2Beta3x", "ABC", "aB", "A1b", "x_y.z", "OAuth2Token", "IPv6",
+		"a1", "1a", "A1", "1A", "AB1", "ABc1", "aB1C", "AAb", "ABCd", "A", "1", "Ab", "x9Y", "HTTP2Server",
 		"caféBar baz", "abcÉdef", "x Åb", "HTTPÉcole", "résumé uploads", "ÉA", "aÉ", ""}
 	for _, api := range []string{"github", "slack", "stripe", "digitalocean"} {
 		raw, err := os.ReadFile("eval/testdata/" + api + ".catalog.json")
