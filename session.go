@@ -156,10 +156,11 @@ type LLMTool struct {
 
 // The LLM tools' input schemas, matching their argSpecs
 // (TestLLMToolSchemasMatchArguments): searchTools requires nothing, since
-// {} lists all tools and {namespace} a namespace's.
+// {} lists tools by name and {namespace} a namespace's. What they say of
+// {} and the limit is what a search gives (TestSearchToolsSchemaSaysWhatEmptyLists).
 var (
 	executeCodeSchema = json.RawMessage(`{"type":"object","properties":{"code":{"type":"string","description":"JavaScript: the body of an async function. Use await and return the result."},"explanation":{"type":"string","description":"One sentence on what the code does and why."}},"required":["code","explanation"],"additionalProperties":false}`)
-	searchToolsSchema = json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"What you want to do, in a few words; empty lists all tools."},"namespace":{"type":"string","description":"Only tools of this namespace; with an empty query, lists it."},"limit":{"type":"integer","minimum":1,"maximum":50,"description":"How many tools to return (default 10)."}},"additionalProperties":false}`)
+	searchToolsSchema = json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"What you want to do, in a few words; empty lists tools by name."},"namespace":{"type":"string","description":"Only tools of this namespace; with an empty query, lists it."},"limit":{"type":"integer","minimum":1,"maximum":50,"description":"How many tools to return (default 10, or 50 listing a namespace)."}},"additionalProperties":false}`)
 )
 
 // LLMTools returns [searchTools, executeCode] (nil for a Session not made

@@ -234,7 +234,7 @@ export declare namespace IoCodeMode {
 
     /** The input of the `searchTools` LLM tool. */
     interface SearchToolsArgs {
-        /** What the model wants to do; left out or "", lists every tool (or, with `namespace`, that namespace's). */
+        /** What the model wants to do; left out or "", lists tools by name, `limit` of them (with `namespace`, that namespace's). */
         query?: string | undefined;
         /** Only tools of this namespace ("orders", "crm.accounts"). */
         namespace?: string | undefined;
