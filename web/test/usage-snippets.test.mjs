@@ -1,4 +1,4 @@
-// Every ```js block of web/USAGE.md and README.md, run as written against
+// Every ```js (and ```ts) block of web/USAGE.md and README.md, run as written against
 // dist/: the block is read from the file at test time, so an edit that
 // breaks one fails here. Each block becomes a module in a temporary
 // directory whose node_modules has @interopio/code-mode (a link to dist/)
@@ -15,6 +15,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import OpenAI from "openai";
 import Anthropic from "@anthropic-ai/sdk";
@@ -24,13 +25,13 @@ import { WORKER, assetPath, dist, loadFactory, root } from "./helpers.mjs";
 import { anthropicMessage, completion, scriptedFetch } from "./adapter-helpers.mjs";
 import { FakeAgent } from "./fakes/fdc3.mjs";
 
-/** The ```js blocks of a file: { where: "file:line", code }. */
+/** The ```js and ```ts blocks of a file: { where: "file:line", lang, code }. */
 function jsBlocks(file) {
     const text = readFileSync(join(root, file), "utf8");
     const blocks = [];
-    for (const m of text.matchAll(/^( *)```js\n([\s\S]*?)^\1```/gm)) {
-        const code = m[2].replace(new RegExp(`^${m[1]}`, "gm"), "");
-        blocks.push({ where: `${file}:${text.slice(0, m.index).split("\n").length}`, code });
+    for (const m of text.matchAll(/^( *)```(js|ts)\n([\s\S]*?)^\1```/gm)) {
+        const code = m[3].replace(new RegExp(`^${m[1]}`, "gm"), "");
+        blocks.push({ where: `${file}:${text.slice(0, m.index).split("\n").length}`, lang: m[2], code });
     }
     return blocks;
 }
@@ -195,6 +196,19 @@ const cases = [
         },
     },
     {
+        has: '// a .cts file, or a package without "type": "module" (no top-level await there)',
+        // CommonJS: the block in a .cjs file of its own, start() called.
+        run: async (_, block) => {
+            const file = join(dir, "start.cjs");
+            writeFileSync(file, `${block}\nmodule.exports = { start };\n`);
+            const codeMode = await createRequire(import.meta.url)(file).start();
+            factories.push(codeMode);
+            codeMode.registerTool({ name: "one", execute: () => 1 });
+            const [, exec] = codeMode.createSession().getLlmTools();
+            assert.equal((await exec.execute({ code: "return await tools.one()", explanation: "x" })).result, 1);
+        },
+    },
+    {
         has: "execute: async (input, { context, signal }) => fetchOrders(input.status, { signal }),",
         env: async () => ({ ...(await page()), codeMode: await Factory({ wasmLocation: assetPath }) }),
         // The comment's first shape: { ok: true, result: 3, logs: [...], toolCalls: [...], durationMs }.
@@ -215,6 +229,18 @@ const cases = [
             const refused = await exec.execute({ code: "return await tools.orders.search({ status: 'shipped', limit: 2 })", explanation: "x" });
             assert.equal(refused.ok, false);
             assert.match(refused.error.message, /no limit for shipped orders/);
+        },
+    },
+    {
+        has: "tools.orders.list(input?: unknown): Promise<",
+        // A signature: the one tool_search gives after the two results the comment counts.
+        run: async (_, block) => {
+            const codeMode = await Factory({ wasmLocation: assetPath });
+            const results = [[{ id: "o-1", total: 30, note: "rush" }], [{ id: "o-2", total: 12 }]];
+            codeMode.registerTool({ name: "orders.list", description: "List orders.", execute: () => results.shift() });
+            const [, exec] = codeMode.createSession().getLlmTools();
+            const r = await exec.execute({ code: "await tools.orders.list(); await tools.orders.list(); return (await tool_search({ query: 'list orders' }))[0].signature;", explanation: "x" });
+            assert.equal(r.result, block.trim());
         },
     },
     {
@@ -267,6 +293,7 @@ const cases = [
             assert.deepEqual(seen.contexts, [requestMetadata]);
         },
     },
+    { has: "inputSchema: jsonSchema<IoCodeMode.SearchToolsArgs>(searchTools.inputSchema),", why: "TypeScript: web/types-check/usage.ts type-checks it (withAiSdk)" },
     {
         has: "openai.chat.completions.runTools(",
         // The block goes on from the one above: its imports are in scope.
@@ -441,7 +468,7 @@ const cases = [
 
 const blocks = [...jsBlocks("README.md"), ...jsBlocks("web/USAGE.md")];
 
-test("every js block of README.md and web/USAGE.md has a case", () => {
+test("every js and ts block of README.md and web/USAGE.md has a case", () => {
     const unclaimed = blocks.filter((b) => cases.filter((c) => b.code.includes(c.has)).length !== 1);
     assert.deepEqual(unclaimed.map((b) => `${b.where}: ${b.code.split("\n")[0]}`), []);
     for (const c of cases) assert.ok(blocks.some((b) => b.code.includes(c.has)), `no block holds ${JSON.stringify(c.has)}: update the case`);
