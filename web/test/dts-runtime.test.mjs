@@ -2,7 +2,8 @@
 // name what the runtime accepts, no more and no less: each options object's
 // fields are the keys the core takes (wasm/config.go's tables, the ones its
 // unknown-key errors list), the error codes are the core's, and the LLM
-// tools' argument types are the shapes their INVALID_INPUT messages state.
+// tools' argument types are the shapes their INVALID_INPUT messages state;
+// each adapter's options interface has the keys its checkOptions spec takes.
 // A key the runtime takes but the types refuse (or the reverse) fails here.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -11,10 +12,15 @@ import { join } from "node:path";
 import ts from "typescript";
 import { assetPath, dist, goStringList, llmTools, loadFactory, root } from "./helpers.mjs";
 
-const program = ts.createProgram([join(dist, "index.d.ts")], { strict: true, noEmit: true });
+const ADAPTERS = ["fdc3", "io-connect", "mcp", "webmcp"];
+const program = ts.createProgram(
+    ["index", ...ADAPTERS].map((f) => join(dist, `${f}.d.ts`)),
+    { strict: true, noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext },
+);
 const checker = program.getTypeChecker();
-const file = program.getSourceFile(join(dist, "index.d.ts"));
-const namespace = checker.getExportsOfModule(checker.getSymbolAtLocation(file)).find((s) => s.name === "IoCodeMode");
+/** The exports of dist/<name>.d.ts. */
+const exportsOf = (name) => checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(join(dist, `${name}.d.ts`))));
+const namespace = exportsOf("index").find((s) => s.name === "IoCodeMode");
 
 /** The declared type of IoCodeMode.<name>. */
 function declared(name) {
@@ -81,5 +87,28 @@ test("SearchToolsArgs and ExecuteCodeArgs are the shapes the LLM tools' errors s
         assert.deepEqual(sorted(Object.keys(fields(declared("ExecuteCodeArgs")))), sorted(Object.keys(execShape)));
     } finally {
         api.dispose();
+    }
+});
+
+test("each adapter's options interface has the keys its options check takes", () => {
+    // web/src/adapters/<file>: const <spec> = { key: ..., } as checkOptions reads it.
+    const spec = (file, name) => {
+        const src = readFileSync(join(root, "web", "src", "adapters", `${file}.mjs`), "utf8");
+        const m = new RegExp(`^const ${name} = \\{\\n([\\s\\S]*?)\\n\\};`, "m").exec(src);
+        assert.ok(m, `web/src/adapters/${file}.mjs has no ${name}`);
+        return [...m[1].matchAll(/^ {4}(\w+):/gm)].map((x) => x[1]);
+    };
+    const rows = [
+        ["fdc3", "OPTIONS", "FromFdc3Options"],
+        ["io-connect", "OPTIONS", "FromIoConnectOptions"],
+        ["mcp", "FROM_OPTIONS", "FromMcpClientOptions"],
+        ["mcp", "TO_OPTIONS", "ToMcpServerOptions"],
+        ["webmcp", "FROM_OPTIONS", "FromWebMcpOptions"],
+        ["webmcp", "EXPOSE_OPTIONS", "ExposeToWebMcpOptions"],
+    ];
+    for (const [file, name, iface] of rows) {
+        const symbol = exportsOf(file).find((s) => s.name === iface);
+        assert.ok(symbol, `dist/${file}.d.ts has no ${iface}`);
+        assert.deepEqual(sorted(Object.keys(fields(checker.getDeclaredTypeOfSymbol(symbol)))), sorted(spec(file, name)), `${file}.d.ts ${iface} vs ${file}.mjs ${name}`);
     }
 });
