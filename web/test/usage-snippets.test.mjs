@@ -12,6 +12,7 @@
 // run in a worker; a block that imports the factory runs at its default.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -83,10 +84,43 @@ async function runBlock(code, env) {
         file,
         `${imports.join("\n")}\nexport default async function ({ ${Object.keys(env).join(", ")} }) {\n{\n${body.join("\n")}\nreturn { ${[...declared].join(", ")} };\n}\n}\n`,
     );
+    if (env === PAGE) return inPage(file);
     const mod = await import(pathToFileURL(file).href);
     const out = await mod.default(env);
     for (const v of Object.values(out)) if (v && typeof v === "object" && typeof v.dispose === "function" && typeof v.registerTool === "function") factories.push(v);
     return out;
+}
+
+// A block written for a page (wasmLocation a URL relative to it) runs in a
+// child process that plays the page as seed.test.mjs does: an HTTP server
+// serves the asset, and document.baseURI is set before the package loads.
+// The child prints what the block declared: strings whole, arrays as their
+// items' names, anything else as its type.
+const PAGE = {};
+const PAGE_DRIVER = `
+import { createServer } from "node:http";
+import { readFileSync } from "node:fs";
+const asset = readFileSync(process.argv[2]);
+const server = createServer((req, res) => {
+    const ok = req.url.endsWith("/emscripten-module.wasm");
+    res.writeHead(ok ? 200 : 404, { "content-type": ok ? "application/wasm" : "text/plain" });
+    res.end(ok ? asset : "not found");
+});
+await new Promise((r) => server.listen(0, "127.0.0.1", r));
+globalThis.document = { baseURI: "http://127.0.0.1:" + server.address().port + "/app/index.html" };
+const out = await (await import(process.argv[3])).default({});
+const summary = {};
+for (const [k, v] of Object.entries(out)) summary[k] = typeof v === "string" ? v : Array.isArray(v) ? v.map((x) => x?.name ?? typeof x) : typeof v;
+out.codeMode?.dispose();
+server.close();
+console.log(JSON.stringify(summary));
+`;
+function inPage(file) {
+    const driver = join(dir, "page-driver.mjs");
+    writeFileSync(driver, PAGE_DRIVER);
+    const child = spawnSync(process.execPath, [driver, assetPath, pathToFileURL(file).href], { encoding: "utf8", timeout: 120_000 });
+    assert.equal(child.status, 0, child.stderr);
+    return JSON.parse(child.stdout.trim().split("\n").pop());
 }
 
 const ORDERS = [
@@ -164,8 +198,12 @@ const outputsSent = (requests, pick) => requests.flatMap((r) => pick(r.body)).ma
 // Each case claims the blocks that contain `has` (one each).
 const cases = [
     {
-        has: 'const system = session.getSystemInstruction(); // the rules and the tool catalog',
-        why: "README: a page's wasmLocation, a URL relative to the page; seed.test.mjs runs the seed's same loading in Node playing the page",
+        has: "const system = session.getSystemInstruction(); // the rules and the tool catalog",
+        env: () => PAGE,
+        check: ({ tools, system }) => {
+            assert.deepEqual(tools, ["searchTools", "executeCode"]);
+            assert.match(system, /orders\.search/);
+        },
     },
     {
         has: "cancelButton.onclick = () => controller.abort();",
@@ -185,7 +223,11 @@ const cases = [
             assert.ok(seen.events.some((e) => e.type), "onEvent saw the run");
         },
     },
-    { has: 'wasmLocation: "/quickjs/emscripten-module.wasm", // browser: a URL', why: "a page's URL; seed.test.mjs runs the seed's same call as a page" },
+    {
+        has: 'wasmLocation: "/quickjs/emscripten-module.wasm", // browser: a URL',
+        env: () => PAGE,
+        check: ({ codeMode }) => assert.equal(codeMode, "object"),
+    },
     {
         has: "const require = createRequire(import.meta.url);",
         env: page,
