@@ -22,6 +22,11 @@ import OpenAI from "openai";
 import Anthropic from "@anthropic-ai/sdk";
 import { MockLanguageModelV3 } from "ai/test";
 import { jsonSchema, tool } from "ai";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { z } from "zod";
 import { WORKER, assetPath, dist, loadFactory, root } from "./helpers.mjs";
 import { anthropicMessage, completion, scriptedFetch } from "./adapter-helpers.mjs";
 import { FakeAgent } from "./fakes/fdc3.mjs";
@@ -85,6 +90,7 @@ async function runBlock(code, env) {
         `${imports.join("\n")}\nexport default async function ({ ${Object.keys(env).join(", ")} }) {\n{\n${body.join("\n")}\nreturn { ${[...declared].join(", ")} };\n}\n}\n`,
     );
     if (env === PAGE) return inPage(file);
+    if (env === STDIO) return { file };
     const mod = await import(pathToFileURL(file).href);
     const out = await mod.default(env);
     for (const v of Object.values(out)) if (v && typeof v === "object" && typeof v.dispose === "function" && typeof v.registerTool === "function") factories.push(v);
@@ -122,6 +128,17 @@ function inPage(file) {
     assert.equal(child.status, 0, child.stderr);
     return JSON.parse(child.stdout.trim().split("\n").pop());
 }
+
+// A block that serves over stdio runs in a child process whose stdin and
+// stdout are the transport (node:test reports on this one's): the driver
+// hands it a factory holding orders.search, and the test is its client.
+const STDIO = { codeMode: null };
+const STDIO_DRIVER = `
+import { IoCodeModeFactory } from "@interopio/code-mode";
+const codeMode = await IoCodeModeFactory({ wasmLocation: process.argv[2] });
+codeMode.registerTool({ name: "orders.search", execute: ({ status }) => [{ id: "o-1", status, total: 30 }, { id: "o-2", status, total: 17 }] });
+await (await import(process.argv[3])).default({ codeMode });
+`;
 
 const ORDERS = [
     { id: "o-1", status: "open", total: 30 },
@@ -458,8 +475,53 @@ const cases = [
             assert.ok(seen.events.some((e) => e.type === "asked" && /fdc3\.broadcast \(fdc3\)/.test(e.what)), JSON.stringify(seen.events));
         },
     },
-    { has: "new StreamableHTTPClientTransport(", why: "connects to an MCP server over the network; adapters-mcp.test.mjs runs fromMcpClient over an in-memory transport" },
-    { has: "await server.connect(new StdioServerTransport());", why: "takes the process's stdin and stdout, which node:test reports on; adapters-mcp.test.mjs runs toMcpServer" },
+    {
+        has: "new StreamableHTTPClientTransport(",
+        // The block's server URL answered by an MCP server of the SDK's in this
+        // process: the client transport's fetch is the global one.
+        env: async () => {
+            const server = new McpServer({ name: "github", version: "1.0.0" });
+            server.registerTool("search_issues", { description: "Search issues.", inputSchema: { q: z.string() } }, async ({ q }) => ({
+                content: [{ type: "text", text: JSON.stringify([{ id: 7, title: `${q} fails` }]) }],
+            }));
+            const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => "s1", enableJsonResponse: true });
+            await server.connect(transport);
+            const fetch = globalThis.fetch;
+            globalThis.fetch = async (url, init) => (String(url).startsWith("https://mcp.example.com/") ? transport.handleRequest(new Request(url, init)) : fetch(url, init));
+            return { ...(await page()), restore: () => ((globalThis.fetch = fetch), server.close()) };
+        },
+        check: async ({ github, client }, { codeMode, restore }) => {
+            try {
+                const [, exec] = codeMode.createSession().getLlmTools();
+                // The block's "model code" comment, run.
+                const r = await exec.execute({ code: 'const issues = await tools.github.search_issues({ q: "login" }); return issues;', explanation: "x" });
+                assert.deepEqual(r.result, [{ id: 7, title: "login fails" }], JSON.stringify(r));
+                github.close();
+                await client.close();
+            } finally {
+                await restore();
+            }
+        },
+    },
+    {
+        has: "await server.connect(new StdioServerTransport());",
+        env: () => STDIO,
+        check: async ({ file }) => {
+            const driver = join(dir, "stdio-driver.mjs");
+            writeFileSync(driver, STDIO_DRIVER);
+            const client = new Client({ name: "usage-snippets", version: "1.0.0" });
+            await client.connect(new StdioClientTransport({ command: process.execPath, args: [driver, assetPath, pathToFileURL(file).href], stderr: "pipe" }));
+            try {
+                const { tools } = await client.listTools();
+                assert.deepEqual(tools.map((t) => t.name), ["searchTools", "executeCode"]);
+                const r = await client.callTool({ name: "executeCode", arguments: JSON.parse(SUM_ARGS) });
+                assert.equal(r.isError ?? false, false, JSON.stringify(r));
+                assert.equal(JSON.parse(r.content[0].text).result, 47, JSON.stringify(r));
+            } finally {
+                await client.close();
+            }
+        },
+    },
     { has: "const page = await fromWebMcp();", why: "needs a page's document.modelContext; adapters-webmcp.test.mjs and browser-test/webmcp.test.mjs run the adapter" },
     { has: 'import IOBrowser from "@interopio/browser";', why: "needs an io.Connect platform; adapters-io-connect.test.mjs runs fromIoConnect against a fake" },
     {
