@@ -7,7 +7,8 @@
 // leaves to the reader (signal, session, openai, ...), given here as fakes
 // (the LLM SDKs are the real clients over a scripted fetch); the names the
 // block declares come back for the case's checks. A block no case claims
-// fails the suite: a new snippet needs a case, or a reason it cannot run.
+// fails the suite: a new snippet needs a case, or a reason it cannot run
+// here (and the test that runs it instead).
 // In worker mode (CODE_MODE_WORKER=1) the factories the tests hand over
 // run in a worker; a block that imports the factory runs at its default.
 import { after, before, test } from "node:test";
@@ -30,6 +31,7 @@ import { z } from "zod";
 import { WORKER, assetPath, dist, loadFactory, root } from "./helpers.mjs";
 import { anthropicMessage, completion, scriptedFetch } from "./adapter-helpers.mjs";
 import { FakeAgent } from "./fakes/fdc3.mjs";
+import { FakeBus, fakeIo } from "./fakes/io-connect.mjs";
 
 /** The ```js and ```ts blocks of a file: { where: "file:line", lang, code }. */
 function jsBlocks(file) {
@@ -522,8 +524,66 @@ const cases = [
             }
         },
     },
-    { has: "const page = await fromWebMcp();", why: "needs a page's document.modelContext; adapters-webmcp.test.mjs and browser-test/webmcp.test.mjs run the adapter" },
-    { has: 'import IOBrowser from "@interopio/browser";', why: "needs an io.Connect platform; adapters-io-connect.test.mjs runs fromIoConnect against a fake" },
+    {
+        has: "const page = await fromWebMcp();",
+        // The page's model context (navigator.modelContext, where the block
+        // finds it), holding one page tool; what the block exposes lands in it.
+        env: async () => {
+            const exposed = new Map();
+            const modelContext = Object.assign(new EventTarget(), {
+                getTools: async () => [{ name: "cart_add", description: "Add to the cart.", inputSchema: { type: "object" }, origin: "x", window: null }],
+                executeTool: async (_, json) => JSON.stringify({ added: JSON.parse(json).sku }),
+                registerTool: async (t) => void exposed.set(t.name, t),
+                unregisterTool: (name) => void exposed.delete(name),
+            });
+            globalThis.navigator = { modelContext };
+            return { ...(await page()), exposed };
+        },
+        check: async ({ page, unregister, unexpose }, { codeMode, exposed }) => {
+            try {
+                const [, exec] = codeMode.createSession().getLlmTools();
+                const r = await exec.execute({ code: "return await tools.webmcp.cart_add({ sku: 'A-1' })", explanation: "x" });
+                assert.deepEqual(r.result, { added: "A-1" }, JSON.stringify(r));
+                assert.deepEqual([...exposed.keys()], ["searchTools", "executeCode"]);
+                const out = await exposed.get("executeCode").execute(JSON.parse(SUM_ARGS));
+                assert.equal(out.result, 47, JSON.stringify(out));
+                assert.deepEqual(seen.contexts, [{ via: "webmcp" }]);
+                unexpose();
+                unregister();
+                page.close();
+            } finally {
+                delete globalThis.navigator;
+            }
+        },
+    },
+    {
+        has: 'import IOBrowser from "@interopio/browser";',
+        // @interopio/browser is a package of its own (a platform); here a
+        // stand-in whose default export resolves with an io.Connect API object
+        // over the fake bus, where another app serves Blotter.Orders.Search.
+        env: async () => {
+            const bus = new FakeBus();
+            await bus.connect("blotter").register({ name: "Blotter.Orders.Search", accepts: "String client" }, ({ client }) => ({ orders: [{ id: 1, client }] }));
+            await bus.connect("t42").register("T42.Hidden", () => 1);
+            globalThis.usageSnippetsIo = fakeIo(bus.connect("copilot"));
+            const pkg = join(dir, "node_modules", "@interopio", "browser");
+            mkdirSync(pkg, { recursive: true });
+            writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "@interopio/browser", type: "module", main: "index.mjs" }));
+            writeFileSync(join(pkg, "index.mjs"), "export default async () => globalThis.usageSnippetsIo;\n");
+            return page();
+        },
+        check: async ({ unregister }, { codeMode }) => {
+            try {
+                const [, exec] = codeMode.createSession().getLlmTools();
+                // The block's "model code" comment, run; T42.* is filtered out.
+                const r = await exec.execute({ code: 'const { orders } = await tools.desk.Blotter.Orders.Search({ client: "acme" }); return [orders, typeof tools.desk.T42];', explanation: "x" });
+                assert.deepEqual(r.result, [[{ id: 1, client: "acme" }], "undefined"], JSON.stringify(r));
+                unregister();
+            } finally {
+                delete globalThis.usageSnippetsIo;
+            }
+        },
+    },
     {
         has: "const intents = await fromFdc3(window.fdc3, {",
         env: async () => ({
