@@ -70,10 +70,11 @@ after(async () => {
 
 let n = 0;
 /**
- * Runs a block: its import lines at the top of a module, the rest in a
- * function of env's names; resolves with the names it declares at top level.
+ * A block as a module: its import lines at the top, the rest in a function
+ * of `names` (typed by the JSDoc `types`, if given) that returns the names
+ * the block declares at top level.
  */
-async function runBlock(code, env) {
+function moduleText(code, names, types) {
     const lines = code.split("\n");
     const imports = lines.filter((l) => /^import\s/.test(l));
     const body = lines.filter((l) => !/^import\s/.test(l));
@@ -86,11 +87,14 @@ async function runBlock(code, env) {
             if (/^[\w$]+$/.test(id)) declared.add(id);
         }
     }
+    const jsdoc = types ? `/** @param {{ ${names.map((k) => `${k}: ${types[k] ?? "any"}`).join("; ")} }} env */\n` : "";
+    return `${imports.join("\n")}\n${jsdoc}export default async function ({ ${names.join(", ")} }) {\n{\n${body.join("\n")}\nreturn { ${[...declared].join(", ")} };\n}\n}\n`;
+}
+
+/** Runs a block (moduleText) with env's names; resolves with what it declares. */
+async function runBlock(code, env) {
     const file = join(dir, `block${n++}.mjs`);
-    writeFileSync(
-        file,
-        `${imports.join("\n")}\nexport default async function ({ ${Object.keys(env).join(", ")} }) {\n{\n${body.join("\n")}\nreturn { ${[...declared].join(", ")} };\n}\n}\n`,
-    );
+    writeFileSync(file, moduleText(code, Object.keys(env)));
     if (env === PAGE) return inPage(file);
     if (env === STDIO) return { file };
     const mod = await import(pathToFileURL(file).href);
@@ -636,6 +640,56 @@ test("every js and ts block of README.md and web/USAGE.md has a case", () => {
     const unclaimed = blocks.filter((b) => cases.filter((c) => b.code.includes(c.has)).length !== 1);
     assert.deepEqual(unclaimed.map((b) => `${b.where}: ${b.code.split("\n")[0]}`), []);
     for (const c of cases) assert.ok(blocks.some((b) => b.code.includes(c.has)), `no block holds ${JSON.stringify(c.has)}: update the case`);
+});
+
+// The blocks the suite runs with env, type-checked against the package's
+// .d.ts as written (tsc, checkJs, strict but for implicit any: a snippet
+// leaves its callbacks' parameters untyped): each name the reader supplies
+// has the type the documentation gives it, so an option, method or field
+// the types do not have fails here. Left out: the blocks of the LLM SDKs'
+// loops, whose JavaScript (a messages array TypeScript infers from its first
+// element) no TypeScript reader writes; web/types-check/usage.ts and
+// adapters-llm.ts hold their TypeScript forms. Also the TypeScript blocks
+// (types-check's) and those that are not page code (model code, a result's
+// shape, a bundler's config).
+const IO = 'import("@interopio/code-mode").IoCodeMode';
+const LLM = 'typeof import("@interopio/code-mode/llm")';
+const TYPES = {
+    IoCodeModeFactory: 'typeof import("@interopio/code-mode").IoCodeModeFactory',
+    codeMode: `${IO}.API`,
+    session: `${IO}.Session`,
+    executeCode: `${IO}.LlmTool`,
+    searchTools: `${IO}.LlmTool`,
+    ordersSearch: `${IO}.ToolDefinition`,
+    args: `${IO}.ExecuteCodeArgs`,
+    wasmLocation: "string",
+    signal: "AbortSignal",
+    abortSignal: "AbortSignal",
+    question: "string",
+    code: "string",
+    explanation: "string",
+    handleToolCall: `${LLM}["handleToolCall"]`,
+    toOpenAITools: `${LLM}["toOpenAITools"]`,
+    toAnthropicTools: `${LLM}["toAnthropicTools"]`,
+};
+const UNTYPED = ["requestMetadata", "context", "messages", "response_format", "fetchOrders", "searchOrders", "trace", "askUser", "cancelButton", "apiKey", "window", "instrumentSchema"];
+
+test("the blocks type-check against the package's types", () => {
+    const sdk = /\b(openai|anthropic)\.|from "(ai|openai|@anthropic-ai\/[^"]*)"|\bjsonSchema\(/;
+    const typed = blocks.filter((b) => b.lang === "js" && !sdk.test(b.code) && cases.find((c) => b.code.includes(c.has))?.env);
+    assert.ok(typed.length >= 15, `${typed.length} blocks`);
+    // A platform's package, not installed here: the block's call of it is what is typed.
+    writeFileSync(join(dir, "platform.d.ts"), 'declare module "@interopio/browser" { export default function IOBrowser(): Promise<{ interop: import("@interopio/code-mode/io-connect").IoConnectInterop }>; }\n');
+    const files = {};
+    typed.forEach((b, i) => {
+        files[`types-${i}.mjs`] = b.where;
+        writeFileSync(join(dir, `types-${i}.mjs`), moduleText(b.code, [...Object.keys(TYPES), ...UNTYPED], TYPES));
+    });
+    const compilerOptions = { allowJs: true, checkJs: true, noEmit: true, strict: true, noImplicitAny: false, module: "nodenext", moduleResolution: "nodenext", target: "es2022", skipLibCheck: true, types: ["node"], typeRoots: [join(root, "node_modules", "@types")] };
+    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, include: ["types-*.mjs", "platform.d.ts"] }));
+    const tsc = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(dir, "tsconfig.json")], { encoding: "utf8", timeout: 300_000 });
+    const errors = tsc.stdout.replace(/types-\d+\.mjs/g, (f) => files[f]);
+    assert.equal(tsc.status, 0, errors || tsc.stderr);
 });
 
 for (const block of blocks) {
