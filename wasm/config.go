@@ -132,8 +132,7 @@ var jsConfigFields = map[string]string{
 	"MemoryLimitMB":  "config.memoryLimit",
 	"MaxToolCalls":   "config.maxToolCalls",
 	"MaxResultChars": "config.maxResultChars",
-	// The binding refuses what is not positive; a minSimilarity over 1
-	// reaches codemode.
+	// The binding refuses what is not positive, and a minSimilarity over 1.
 	"Search.Weight":        "config.search.weight",
 	"Search.MinSimilarity": "config.search.minSimilarity",
 	"Search.Timeout":       "config.search.timeout",
@@ -419,6 +418,11 @@ func parseSearch(sc Value, wrote pageNumbers) (codemode.SearchConfig, error) {
 	}
 	if out.MinSimilarity, err = optPositive(sc, "minSimilarity", "config.search.minSimilarity", false); err != nil {
 		return out, err
+	}
+	// Checked here, not left to codemode: its message offers 0 as the
+	// default, which the page cannot write (optPositive refuses it).
+	if out.MinSimilarity > 1 {
+		return out, typeErrorf("config.search.minSimilarity: must be at most 1 (a cosine), got %v", out.MinSimilarity)
 	}
 	ms, err := optPositive(sc, "timeout", "config.search.timeout", false)
 	if err != nil {

@@ -8,7 +8,7 @@
 // and asks the core for a new API object, which it wraps (wrap.mjs) so that
 // the LLM tools work with the common LLM SDKs as they are (factory.mjs).
 
-import { hasNodeFs } from "./env.mjs";
+import { describe, hasNodeFs } from "./env.mjs";
 import { threadFactory } from "./factory.mjs";
 import { prototypeHazard, snapshot } from "./fields.mjs";
 import { replacedBuiltins } from "./intrinsics.mjs";
@@ -81,7 +81,7 @@ async function makeFactory(config) {
     }
     const mode = /** @type {any} */ (config).worker;
     if (mode !== undefined && typeof mode !== "boolean") {
-        throw new TypeError(`config.worker: expected a boolean, got ${mode === null ? "null" : typeof mode}`);
+        throw new TypeError(`config.worker: expected a boolean, got ${describe(mode)}`);
     }
     // On a web page the engine runs in a Worker unless told otherwise
     // (worker: false), so that a busy program never freezes the page; in

@@ -65,11 +65,19 @@ describe("config errors reject with a TypeError naming the field", () => {
         ["onEvent: 5", { wasmLocation: assetPath, onEvent: 5 }, /^config\.onEvent: expected a function, got the number 5$/],
         ["tools: 5", { wasmLocation: assetPath, tools: 5 }, /config\.tools: expected/],
         // A cosine is at most 1: over it, no tool was returned on semantic grounds alone, without a word.
+        // The message offered "0: the default 0.5", which the page cannot write (0 is refused, below).
         [
             "search.minSimilarity: 1.5",
             { wasmLocation: assetPath, search: { embed: async (texts) => texts.map(() => [1]), minSimilarity: 1.5 } },
-            /^config\.search\.minSimilarity: must be 0\.\.1, a cosine \(0: the default 0\.5\), got 1\.5$/,
+            /^config\.search\.minSimilarity: must be at most 1 \(a cosine\), got 1\.5$/,
         ],
+        [
+            "search.minSimilarity: 0",
+            { wasmLocation: assetPath, search: { embed: async (texts) => texts.map(() => [1]), minSimilarity: 0 } },
+            /^config\.search\.minSimilarity: expected a positive number, got the number 0$/,
+        ],
+        // The value given, in the words of the other fields' messages (it said "got string").
+        ["worker: 'yes'", { wasmLocation: assetPath, worker: "yes" }, /^config\.worker: expected a boolean, got the string "yes"$/],
         ["tools without execute", { wasmLocation: assetPath, tools: [{ name: "a" }] }, /config\.tools\[0\] \("a"\): execute: expected a function/],
     ];
     for (const [name, config, message] of cases) {
