@@ -138,16 +138,22 @@ func closing(l, marker string) bool {
 
 // untag returns the code between a line <code> and a line </code> of src
 // (smolagents' newer format, which models trained on its agents write
-// around a program): the lines before become empty, the rest is dropped.
-// As code, a line <code> is JSX, which the sandbox does not run, so no
-// program that ran before changes meaning.
+// around a program), or a line <script> (with attributes or none) and a
+// line </script> (a model writing for a page): the lines before become
+// empty, the rest is dropped. As code, such a line is JSX, which the
+// sandbox does not run, so no program that ran before changes meaning.
 func untag(src string) string {
-	if !strings.Contains(src, "<code>") {
+	if !strings.Contains(src, "<code>") && !strings.Contains(src, "<script") {
 		return src
 	}
 	lines := strings.SplitAfter(src, "\n")
+	off := 0
 	for i, l := range lines {
-		if strings.TrimSpace(l) != "<code>" {
+		off += len(l)
+		closeTag := openTag(strings.TrimSpace(l))
+		// A tag line inside a template literal is the markup a program
+		// writes (`<script>` in a page it builds), not a wrapper.
+		if closeTag == "" || inTemplate(src[:off-len(l)]) {
 			continue
 		}
 		var b strings.Builder
@@ -155,7 +161,7 @@ func untag(src string) string {
 			b.WriteByte('\n')
 		}
 		for _, l := range lines[i+1:] {
-			if strings.HasPrefix(strings.TrimSpace(l), "</code>") {
+			if strings.HasPrefix(strings.TrimSpace(l), closeTag) {
 				return b.String()
 			}
 			b.WriteString(l)
@@ -163,6 +169,18 @@ func untag(src string) string {
 		return src // never closed: left to the syntax error's words
 	}
 	return src
+}
+
+// openTag returns the closing tag of a line t that is only an opening
+// <code> or <script ...> tag, else "".
+func openTag(t string) string {
+	if t == "<code>" {
+		return "</code>"
+	}
+	if rest, ok := strings.CutPrefix(t, "<script"); ok && strings.HasSuffix(rest, ">") && (rest == ">" || rest[0] == ' ') && !strings.ContainsAny(rest[:len(rest)-1], "<>") {
+		return "</script>"
+	}
+	return ""
 }
 
 // lang is a fence's language: the first word of its info string.

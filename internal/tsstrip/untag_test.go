@@ -1,0 +1,26 @@
+package tsstrip
+
+import "testing"
+
+func TestUntag(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"<code>\nreturn 1\n</code>", "\nreturn 1\n"},
+		{"Thought: count them.\n<code>\nreturn 1\n</code>\nObservation", "\n\nreturn 1\n"},
+		// A page's script element around the program (was the JSX hint).
+		{"<script>\nconst a = 1;\nreturn a\n</script>", "\nconst a = 1;\nreturn a\n"},
+		{"<script type=\"module\">\nreturn 2\n</script>\n", "\nreturn 2\n"},
+		{"  <script>\n  return 3\n  </script>", "\n  return 3\n"},
+		// Not a tag line, or never closed: as written.
+		{"<scripts>\nreturn 1\n</scripts>", "<scripts>\nreturn 1\n</scripts>"},
+		{"<script>return 1</script>", "<script>return 1</script>"},
+		{"<script>\nreturn 1", "<script>\nreturn 1"},
+		{"const s = '<script>';\nreturn s", "const s = '<script>';\nreturn s"},
+		// Markup a program builds in a template literal stays.
+		{"const page = `\n<script>\nalert(1)\n</script>\n`;\nreturn page", "const page = `\n<script>\nalert(1)\n</script>\n`;\nreturn page"},
+		{"const t = `${a}\n<code>\nx\n</code>`\nreturn t", "const t = `${a}\n<code>\nx\n</code>`\nreturn t"},
+	} {
+		if got := untag(tc.src); got != tc.want {
+			t.Errorf("untag(%q) = %q, want %q", tc.src, got, tc.want)
+		}
+	}
+}
