@@ -72,7 +72,7 @@ let n = 0;
 /**
  * A block as a module: its import lines at the top, the rest in a function
  * of `names` (typed by the JSDoc `types`, if given) that returns the names
- * the block declares at top level.
+ * the block declares at top level (its constants, variables and functions).
  */
 function moduleText(code, names, types) {
     const lines = code.split("\n");
@@ -80,9 +80,9 @@ function moduleText(code, names, types) {
     const body = lines.filter((l) => !/^import\s/.test(l));
     const declared = new Set();
     for (const l of body) {
-        const m = /^(?:const|let|var)\s+(?:\{([^}]*)\}|\[([^\]]*)\]|([\w$]+))/.exec(l);
+        const m = /^(?:(?:const|let|var)\s+(?:\{([^}]*)\}|\[([^\]]*)\]|([\w$]+))|(?:async\s+)?function\s+([\w$]+))/.exec(l);
         if (!m) continue;
-        for (const name of (m[1] ?? m[2] ?? m[3]).split(",")) {
+        for (const name of (m[1] ?? m[2] ?? m[3] ?? m[4]).split(",")) {
             const id = name.trim().split(/[:=]/).pop().trim();
             if (/^[\w$]+$/.test(id)) declared.add(id);
         }
@@ -465,7 +465,24 @@ const cases = [
             }
         },
     },
-    { has: 'import { initModel } from "@energetic-ai/embeddings";', why: "loads a sentence model (seconds); search-model.test.mjs runs this recipe" },
+    {
+        has: 'import { initModel } from "@energetic-ai/embeddings";',
+        // The real model (the dev dependency; about 2 s to load). What it finds
+        // with other settings is search-model.test.mjs's; here, the recipe as
+        // written starts, searches, and its words() is the rewrite that suite tests.
+        env: page,
+        check: async ({ api, words }) => {
+            assert.equal(words("refunds.PostRefunds\nCreate a refund.\nIt is final."), "refunds post refunds. Create a refund. It is final.");
+            assert.equal(words("usb.listUSBDevices\nList them"), "usb list usb devices. List them");
+            api.registerTools([
+                { name: "music.play", description: "Start playing a song or playlist.", execute: () => true },
+                { name: "forecast.get", description: "Get the weather forecast for a city.", execute: () => ({}) },
+            ]);
+            const [search] = api.createSession().getLlmTools();
+            const hits = await search.execute({ query: "play a song" });
+            assert.equal(hits[0]?.name, "music.play", JSON.stringify(hits));
+        },
+    },
     {
         has: "if (a.source && (a.untrusted || !a.readOnlyHint) && !(await askUser(",
         env: async () => ({ ...(await page()), askUser: async (what) => (seen.events.push({ type: "asked", what }), false) }),
