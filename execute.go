@@ -29,11 +29,8 @@ var (
 	apiSource string
 	//go:embed prelude/show.js
 	showSource string
-	//go:embed prelude/deepinput.js
-	deepInputSource string
 
 	preludeJS, toolsJS, consoleJS, apiJS, showJS = compactJS(preludeSource), compactJS(toolsSource), compactJS(consoleSource), compactJS(apiSource), compactJS(showSource)
-	deepInputJS                                  = compactJS(deepInputSource)
 )
 
 // compactJS drops comments and indentation: QuickJS pays for every byte it
@@ -205,7 +202,7 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 	r.visible = s.cm.visible(s.own)
 	prelude, needs := preludeFor(code)
 	funcs := map[string]sandbox.Func{
-		"__cm_begin":  {Sync: r.begin},
+		"__cm_begin":  {Sync: r.begin, Unwritable: r.beginUnwritable},
 		"__cm_call":   {Async: r.call, Start: r.startCall, Label: r.callLabel},
 		"__cm_depth":  {Sync: jsonDepthHost},
 		"__cm_search": {Async: r.search, Label: searchLabel},
@@ -375,8 +372,6 @@ func (r *runState) source(args []json.RawMessage) (string, error) {
 		return showJS, nil
 	case "convert":
 		return sandbox.ConvertJS, nil
-	case "deepinput":
-		return deepInputJS, nil
 	}
 	if src, ok := builtinSource(key); ok {
 		return src, nil

@@ -55,14 +55,31 @@ type toolCallState struct {
 // an input too large or too deep)
 // is reported to the run's WithRefusedCalls observer as it is made.
 func (r *runState) begin(args []json.RawMessage) (json.RawMessage, error) {
-	id, q, err := r.beginLocked(args)
+	id, q, err := r.beginLocked(args, nil)
+	r.deliver(q)
+	return id, err
+}
+
+// beginUnwritable is begin for a call whose input the sandbox could not
+// write as JSON (sandbox.Func.Unwritable; the input is the one object
+// among begin's arguments): its stringify refuses nesting past
+// maxParseDepth, as JSON.parse does, and an object inside itself. The
+// call is refused, and its promise rejects as a refused call's: thrown at
+// the call, the error named no tool and left no record.
+func (r *runState) beginUnwritable(args []json.RawMessage, _ int, why sandbox.Unwritable) (json.RawMessage, error) {
+	u := inputCircular
+	if why == sandbox.TooDeep {
+		u = inputTooDeep
+	}
+	id, q, err := r.beginLocked(args, u)
 	r.deliver(q)
 	return id, err
 }
 
 // beginLocked is begin under r.mu; q is the observer's turn of a call it
-// refused, for begin to deliver once the lock is released.
-func (r *runState) beginLocked(args []json.RawMessage) (id json.RawMessage, q *observed, err error) {
+// refused, for begin to deliver once the lock is released. u is why the
+// input could not be written, if it could not.
+func (r *runState) beginLocked(args []json.RawMessage, u *unwritable) (id json.RawMessage, q *observed, err error) {
 	c := &toolCallState{start: time.Now(), input: json.RawMessage("{}")}
 	var name string
 	// JSON null unmarshals into a string without an error: a name must be
@@ -106,7 +123,6 @@ func (r *runState) beginLocked(args []json.RawMessage) (id json.RawMessage, q *o
 	if r.s.cm.cfg.OnToolCall != nil {
 		held *= 2
 	}
-	u := unwritableInput(args)
 	switch e, ok := r.entry(name); {
 	case !nameOK:
 		c.done, c.rec.Reason = true, "the tool name is not a string"
@@ -118,12 +134,6 @@ func (r *runState) beginLocked(args []json.RawMessage) (id json.RawMessage, q *o
 		// the program's thread.
 		c.done, c.rec.Reason, c.unknown = true, "unknown tool", name
 	case u != nil:
-		// The prelude could not write the input as JSON (call, in
-		// prelude/api.js, and deepinput.js): its stringify refuses nesting
-		// past maxParseDepth, as JSON.parse does, and an object inside
-		// itself. The call's promise rejects as a refused call's: thrown
-		// here, the prelude's own promise was one the host did not track,
-		// and a program that never awaited it was not told.
 		c.done, c.rec.Reason = true, u.reason
 		c.err = &sandbox.JSError{Name: u.name, Message: fmt.Sprintf("tool_call %s: %s", c.rec.Name, u.message)}
 		shown = nil
@@ -160,21 +170,6 @@ var (
 	inputCircular = &unwritable{"input circular: an object in it refers to itself", "TypeError",
 		"its input is circular (an object in it refers to itself), which JSON cannot write; pass data without cycles"}
 )
-
-// unwritableInput says begin's args are those of a call whose input could
-// not be written as JSON, and why: the prelude's begin again without it,
-// true (too deep) or "cycle" as the fourth argument.
-func unwritableInput(args []json.RawMessage) *unwritable {
-	if len(args) > 3 {
-		switch string(args[3]) {
-		case "true":
-			return inputTooDeep
-		case `"cycle"`:
-			return inputCircular
-		}
-	}
-	return nil
-}
 
 // failure is a failed call's message, as its record and the program's
 // ToolError give it: at most maxReasonChars characters. An error whose

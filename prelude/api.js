@@ -16,18 +16,10 @@
   // Array.prototype[Symbol.iterator], if it set one, with host.
   const begin = host[0], run = host[1], find = host[2], log = host[3], src = host[4], depth = host[5];
   const cut = (s, n) => s.length > n ? s.slice(0, n) : s, gp = O.getPrototypeOf, OP = O.prototype, isArr = g.Array.isArray;
-  let deep, show;
-  // A call whose begin threw (its input's conversion did: a getter, a
-  // cycle) fails as deepinput.js says, built then: an input that nests too
-  // deeply for JSON, or holds itself, is refused as the host refuses
-  // inputs, naming the tool. deep is what the last stringify that threw
-  // left (its error, its value, its path of holders, their count and the
-  // last value it was handed), kept to the run's end at most.
-  const call = (name, input) => {
-    try { return run(typeof name !== "string" ? begin(null, input) : name.length > 129 ? begin(cut(name, 129), input, name.length) : begin(name, input)); } catch (e) {
-      return src("deepinput")(e, deep, name, input, begin, run, cut);
-    }
-  };
+  let show;
+  // An input that nests too deeply for JSON, or holds itself, is refused by
+  // begin itself (the host's toolcall.go beginUnwritable), naming the tool.
+  const call = (name, input) => run(typeof name !== "string" ? begin(null, input) : name.length > 129 ? begin(cut(name, 129), input, name.length) : begin(name, input));
   // No prototype: own[name] must not find what the program put on
   // Object.prototype under a built-in's name.
   const own = {
@@ -82,8 +74,9 @@
     // JSON.stringify recurses in C like JSON.parse: past ~5,000 levels
     // V8's stack overflows before QuickJS's check and the run ends,
     // uncatchably. An object is stringified with a replacer that refuses
-    // nesting past 1,000 levels (a RangeError); the engine's own stringify
-    // of results and tool inputs is this one too. Stringify walks
+    // nesting past 1,000 levels (a RangeError), as the engine's own
+    // stringify of results and tool inputs does in its one replacer
+    // (sandbox/convert.go detectJS). Stringify walks
     // depth-first, so the holders it passes form a path: the same holder,
     // the last value handed back (one level down), or an ancestor (back up).
     // r's arguments go in one list a stringify, own elements of a literal
@@ -93,21 +86,16 @@
     stringify(v, r, sp) {
       const path = [], a = [0, 0];
       let n = 0, last;
-      try {
-        return S(v, function (k, x) {
-          if (r) a[0] = k, a[1] = x, x = apply(r, this, a);
-          if (this !== last) while (n > 0 && path[n - 1] !== this) n--;
-          if (n === 0 || path[n - 1] !== this) {
-            path[n++] = this;
-            if (n > 1001) throw new RE("JSON.stringify: the value nests more than 1,000 levels deep");
-          }
-          last = x;
-          return x;
-        }, sp);
-      } catch (e) {
-        deep = [e, v, path, n, last];
-        throw e;
-      }
+      return S(v, function (k, x) {
+        if (r) a[0] = k, a[1] = x, x = apply(r, this, a);
+        if (this !== last) while (n > 0 && path[n - 1] !== this) n--;
+        if (n === 0 || path[n - 1] !== this) {
+          path[n++] = this;
+          if (n > 1001) throw new RE("JSON.stringify: the value nests more than 1,000 levels deep");
+        }
+        last = x;
+        return x;
+      }, sp);
     },
     // build makes the globals `keys` (source `name`, an object of all of
     // them when several, handed call, log, text and the host functions a

@@ -52,6 +52,12 @@ import (
 // which throws a RangeError naming its path when it is longer.
 const maxArrayLen = "1000000"
 
+// maxDepth is how many holders deep detectJS's stringify writes a value
+// (the result's or a tool input's): the prelude's JSON.stringify refuses
+// the same (prelude/api.js), and the host's parse of a tool's result
+// (codemode's maxParseDepth).
+const maxDepth = "1000"
+
 // shownArrayLen is how many elements of a long array a log line, or the
 // run's error, shows before "… N more items": a line keeps 4,000
 // characters, two an element at least. convertJS (a log line's typed
@@ -183,11 +189,13 @@ return () => {
 const ConvertJS = convertJS
 
 // detectJS evaluates to a function of the prelude's intrinsics (taken
-// before the program ran, so it cannot have replaced them; the last is
-// eval) and convertJS (compiled, or its source), which gives the
-// stringify of results and inputs: (value, root name) -> the JSON (a
-// string, or undefined for no value) when nothing needed converting, else
-// [JSON, notes as JSON].
+// before the program ran, so it cannot have replaced them: the context's
+// own JSON.stringify, taken before a Hidden prelude could replace it,
+// then eval and RangeError) and convertJS (compiled, or its source), which
+// gives the stringify of results and inputs: (value, root name) -> the
+// JSON (a string, or undefined for no value) when nothing needed
+// converting, else [JSON, notes as JSON], or [error, why] when the value
+// could not be written for its shape (toJSON's Unwritable).
 // Plain objects, arrays and JSON's primitives take the replacer's fast
 // path; anything else is handed to convertJS's fix, compiled on its first
 // need in the run. Its second argument is true for a tool's input (paths
@@ -198,17 +206,24 @@ const ConvertJS = convertJS
 // nothing here iterates an array (a program that replaced the Array
 // iterator made every call fail with "not a function").
 const detectJS = `(I, src) => {
-const S = I[0], gp = I[1], OP = I[2], isArr = I[3], ev = I[4];
-let conv, st = [], ks = [], was = [], n = 0, fx, name;
+const S = I[0], gp = I[1], OP = I[2], isArr = I[3], ev = I[4], RE = I[5];
+let conv, st = [], ks = [], was = [], n = 0, fx, name, thrown, last, at;
 const rep = function (k, v) {
   if (fx && fx[2].size) fx[2].delete(this);
+  // The holders JSON is writing, innermost last: this one and its
+  // ancestors. Past ` + maxDepth + ` of them the host engine's native stack
+  // overflows before QuickJS's own check (V8's, some 5,000 levels in), and
+  // the run ends uncatchably: refused here, in this one replacer a value
+  // (a second one, the depth check of the prelude's JSON.stringify, made a
+  // tool call of 50,000 rows cost three times QuickJS's own stringify).
+  while (n && st[n - 1] !== this) n--;
+  if (n > ` + maxDepth + `) throw thrown = new RE("JSON.stringify: the value nests more than 1,000 levels deep");
   switch (typeof v) {
   case "object": {
     if (v === null) return v;
     let p;
     if (isArr(v) ? v.length <= ` + maxArrayLen + ` : (p = gp(v)) === OP || p === null) {
-      while (n && st[n - 1] !== this) n--;
-      st[n] = v; was[n] = undefined; ks[n++] = k;
+      st[n] = last = v; at = n; was[n] = undefined; ks[n++] = k;
       return v;
     }
     break;
@@ -217,27 +232,36 @@ const rep = function (k, v) {
   case "string": case "boolean": return v;
   case "undefined": if (!isArr(this)) return v; break;
   }
-  while (n && st[n - 1] !== this) n--;
   // A converted value is a new object each time JSON meets it, so JSON
   // cannot see a cycle through one (a Map or Set that holds itself): it
   // nested it 1,000 levels deep, and said so. Met again inside itself, it
   // is handed back as the object it became, which JSON is writing: JSON
-  // finds the cycle as it finds a plain object's, and a tool input's is
-  // refused as one (prelude/deepinput.js).
-  if (typeof v === "object") for (let i = 0; i < n; i++) if (was[i] === v) return st[i];
+  // finds the cycle as it finds a plain object's.
+  if (typeof v === "object") for (let i = 0; i < n; i++) if (was[i] === v) { at = n; return last = st[i]; }
   if (!fx) fx = (conv || (conv = (typeof src === "function" ? src : ev(src))(S, isArr)))();
   const out = fx[0](v, this, k, st, ks, n, name);
-  if (out !== null && typeof out === "object") { st[n] = out; was[n] = v; ks[n++] = k; }
+  if (out !== null && typeof out === "object") { st[n] = last = out; at = n; was[n] = v; ks[n++] = k; }
   return out;
 };
+// A stringify that failed for the value's shape gives [error, why]: 1
+// when it nests too deeply (the replacer's own error), 2 when an object
+// in it holds itself: JSON threw at once on the last object handed back,
+// one of the holders it was inside (a getter or a toJSON that throws runs
+// before its value is handed back). Any other error, a getter's own
+// stringify's among them, is thrown as it is.
 return (root, input) => {
-  const st0 = st, ks0 = ks, was0 = was, n0 = n, fx0 = fx, name0 = name;
+  const st0 = st, ks0 = ks, was0 = was, n0 = n, fx0 = fx, name0 = name, thrown0 = thrown, last0 = last, at0 = at;
   if (n) { st = []; ks = []; was = []; }
-  n = 0; fx = undefined; name = input ? "input" : "result";
+  n = 0; fx = undefined; name = input ? "input" : "result"; thrown = last = undefined;
   try {
     const s = S(root, rep);
     return fx ? [s, fx[1]()] : s;
-  } finally { st = st0; ks = ks0; was = was0; n = n0; fx = fx0; name = name0; }
+  } catch (e) {
+    let why = e === thrown ? 1 : 0;
+    for (let i = 0; !why && last && i < at; i++) if (st[i] === last) why = 2;
+    if (why) return [e, why];
+    throw e;
+  } finally { st = st0; ks = ks0; was = was0; n = n0; fx = fx0; name = name0; thrown = thrown0; last = last0; at = at0; }
 };
 }`
 
@@ -272,23 +296,35 @@ func (r *run) compileWith(src, name string) (fn, exc ffi.Value) {
 // convertJS compiled from the image (true) or as its source (false).
 var convertSourceHook func(precompiled bool)
 
+// Unwritable is why a value could not be written as JSON for its shape,
+// not for what its code did (a getter that threw).
+type Unwritable int
+
+const (
+	// TooDeep: it nests more than 1,000 levels deep (a RangeError).
+	TooDeep Unwritable = 1
+	// Circular: an object in it holds itself (a TypeError).
+	Circular Unwritable = 2
+)
+
 // toJSON writes v as JSON with detectJS's stringify (made on first use),
 // converting by the rules above: value is nil when v has no JSON (a
 // function, undefined); name is the root of the warnings' paths ("result",
-// "input").
-func (r *run) toJSON(v ffi.ValueConst, name string) (value json.RawMessage, warnings []string, exc ffi.Value) {
+// "input"). A stringify that threw gives exc, and why when the value's
+// shape was the cause.
+func (r *run) toJSON(v ffi.ValueConst, name string) (value json.RawMessage, warnings []string, exc ffi.Value, why Unwritable) {
 	q, ctx := r.q, r.ctx
 	if r.detect == 0 {
 		factory, exc := r.compile(detectJS, "<detect>")
 		if exc != 0 {
-			return nil, nil, exc
+			return nil, nil, exc, 0
 		}
 		defer q.FreeValue(ctx, factory)
 		one := q.NewNumber(ctx, 1)
 		intrinsics, exc := q.Call(ctx, r.stringify.Const(), q.Undefined.Const(), q.Undefined.Const(), one.Const())
 		q.FreeValue(ctx, one)
 		if exc != 0 {
-			return nil, nil, exc
+			return nil, nil, exc, 0
 		}
 		defer q.FreeValue(ctx, intrinsics)
 		// convertJS compiled, when the image holds it (a caller's
@@ -306,7 +342,7 @@ func (r *run) toJSON(v ffi.ValueConst, name string) (value json.RawMessage, warn
 		defer q.FreeValue(ctx, src)
 		fn, exc := q.Call(ctx, factory.Const(), q.Undefined.Const(), intrinsics.Const(), src.Const())
 		if exc != 0 {
-			return nil, nil, exc
+			return nil, nil, exc, 0
 		}
 		r.detect = fn
 	}
@@ -316,15 +352,19 @@ func (r *run) toJSON(v ffi.ValueConst, name string) (value json.RawMessage, warn
 	}
 	out, exc := q.Call(ctx, r.detect.Const(), q.Undefined.Const(), v, input.Const())
 	if exc != 0 {
-		return nil, nil, exc
+		return nil, nil, exc, 0
 	}
 	defer q.FreeValue(ctx, out)
 	js, w := out, ffi.Value(0)
 	if !q.IsString(out.Const()) {
 		if !q.IsObject(out.Const()) {
-			return nil, nil, 0
+			return nil, nil, 0, 0
 		}
 		js, w = q.GetIndex(ctx, out.Const(), 0), q.GetIndex(ctx, out.Const(), 1)
+		if n, ok := q.Int(w.Const()); ok {
+			q.FreeValue(ctx, w)
+			return nil, nil, js, Unwritable(n)
+		}
 		defer q.FreeValue(ctx, js)
 		defer q.FreeValue(ctx, w)
 	}
@@ -339,14 +379,14 @@ func (r *run) toJSON(v ffi.ValueConst, name string) (value json.RawMessage, warn
 			msg := q.NewString(ctx, "the value cannot be converted: JSON.stringify was replaced by the program")
 			q.SetProp(ctx, e.Const(), "message", msg.Const())
 			q.FreeValue(ctx, msg)
-			return nil, nil, e
+			return nil, nil, e, 0
 		}
 	}
 	if w == 0 {
-		return value, nil, 0
+		return value, nil, 0, 0
 	}
 	if err := json.Unmarshal(q.GetBytes(ctx, w.Const()), &warnings); err != nil {
 		warnings = []string{fmt.Sprintf("%s: the conversion report is unreadable: %v", name, err)}
 	}
-	return value, warnings, 0
+	return value, warnings, 0, 0
 }

@@ -78,6 +78,7 @@ func (r *run) callFunction(argc, argv, refID uint32) ffi.Value {
 	r.depth++
 	defer func() { r.depth-- }()
 	args := make([]json.RawMessage, argc)
+	unwritable, why := -1, Unwritable(0)
 	for i := uint32(0); i < argc; i++ {
 		// Arguments cross by the results' rules (a Set arrives as an
 		// array, NaN as "NaN", ...), each change reported, rather than by
@@ -98,15 +99,21 @@ func (r *run) callFunction(argc, argv, refID uint32) ffi.Value {
 		var exc ffi.Value
 		if q.IsObject(q.Arg(argv, i)) {
 			var warnings []string
-			args[i], warnings, exc = r.toJSON(q.Arg(argv, i), "input")
+			var w Unwritable
+			args[i], warnings, exc, w = r.toJSON(q.Arg(argv, i), "input")
 			r.notes = append(r.notes, warnings...)
+			if exc != 0 && w != 0 && f.Sync != nil && f.Unwritable != nil && unwritable < 0 {
+				q.FreeValue(ctx, exc)
+				unwritable, why = int(i), w
+				continue
+			}
 		} else {
 			var s ffi.Value
 			s, exc = q.Call(ctx, r.stringify.Const(), q.Undefined.Const(), q.Arg(argv, i))
 			if exc == 0 && q.IsNumber(s.Const()) {
 				// A symbol (out gives 0): converted and reported.
 				var warnings []string
-				args[i], warnings, exc = r.toJSON(q.Arg(argv, i), "input")
+				args[i], warnings, exc, _ = r.toJSON(q.Arg(argv, i), "input")
 				r.notes = append(r.notes, warnings...)
 			} else if exc == 0 && q.IsString(s.Const()) {
 				args[i] = q.GetBytes(ctx, s.Const())
@@ -128,6 +135,8 @@ func (r *run) callFunction(argc, argv, refID uint32) ffi.Value {
 		var src string
 		var err error
 		switch {
+		case unwritable >= 0:
+			v, err = f.Unwritable(args, unwritable, why)
 		case f.Sync != nil:
 			v, err = f.Sync(args)
 		case f.Bytes != nil:

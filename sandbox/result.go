@@ -48,7 +48,7 @@ func (r *run) result(v ffi.ValueConst) *Result {
 		return r.result(v)
 	}
 	if q.IsObject(v) {
-		value, warnings, exc := r.toJSON(v, "result")
+		value, warnings, exc, _ := r.toJSON(v, "result")
 		if exc != 0 {
 			return r.notSerializable(exc)
 		}
@@ -87,7 +87,7 @@ func (r *run) result(v ffi.ValueConst) *Result {
 	}
 	// A primitive has no getter: writing it again costs nothing the
 	// program can see.
-	value, warnings, exc := r.toJSON(v, "result")
+	value, warnings, exc, _ := r.toJSON(v, "result")
 	if exc != 0 {
 		return r.notSerializable(exc)
 	}

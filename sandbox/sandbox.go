@@ -485,6 +485,14 @@ type Func struct {
 	// Sync runs inline and must not block. An error wrapping *Fatal ends
 	// the run too.
 	Sync func(args []json.RawMessage) (json.RawMessage, error)
+	// Unwritable, beside Sync, is called in its place for a call with an
+	// object argument that cannot be written as JSON for its shape (why:
+	// it nests more than 1,000 levels deep, or holds itself), given the
+	// call's arguments (that one nil) and that one's index: the function
+	// may answer such a call as it answers others (codemode records a
+	// tool call's refusal). Without it the call throws the stringify's
+	// RangeError or TypeError, as it throws what a getter threw.
+	Unwritable func(args []json.RawMessage, i int, why Unwritable) (json.RawMessage, error)
 	// Bytes runs inline like Sync, and its result reaches JS as a new
 	// ArrayBuffer of those bytes, copied once into QuickJS's memory: as
 	// JSON, 64 KiB of bytes were 250 KB of text that JSON.parse took

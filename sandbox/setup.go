@@ -42,7 +42,10 @@ const captureBody = "return [JSON.stringify, JSON.parse, eval, Object.getPrototy
 
 // The elements of captureBody's array that Go reads; its order and these
 // must agree. capturedNativeParse is put after the captures by
-// hiddenParseSetupJS.
+// hiddenParseSetupJS, and the context's own JSON.stringify (index 12, which
+// helpersJS reads) by both Hidden setups: the conversion (detectJS) checks
+// depth in its own replacer, and a prelude's stringify would run a replacer
+// of its own beside it on every value.
 const (
 	capturedStringify   = 0
 	capturedParse       = 1
@@ -55,7 +58,7 @@ const (
 
 const helpersJS = `(c) => {
 const S = c[0], rep = (k, v) => typeof v === "bigint" ? v.toString() : v;
-const I = [S, c[3], c[4], c[5], c[2]];
+const I = [c.length > 12 ? c[12] : S, c[3], c[4], c[5], c[2], c[10]];
 const out = (v, w) => w === 1 ? I : typeof v === "symbol" ? 0 : S(v, rep);
 const P = c[6], def = c[7], seen = c[8];
 const track = (p, id) => {
@@ -147,13 +150,14 @@ func (r *run) setup(p Program) error {
 
 // The setup of a run with Program.Hidden, called with the prelude's
 // function and then the host functions: it applies the prelude and returns
-// the captures. With NativeParse, the context's own JSON.parse is taken
-// before the prelude can replace it, and put after the captures (index 11).
+// the captures, and the context's own JSON.stringify, taken before the
+// prelude can replace it (index 12). With NativeParse, the context's own
+// JSON.parse likewise (index 11).
 // Both are among the sandbox's precompiled sources and the prelude among
 // the image's (hiddenPrelude): a run on an image compiles none of them.
 const (
-	hiddenSetupJS      = "(prelude, ...host) => {\nprelude(...host);\n" + captureBody + "}"
-	hiddenParseSetupJS = "(prelude, ...host) => {\nconst parse = JSON.parse;\nprelude(...host);\nconst c = (() => {\n" + captureBody + "})();\nc[11] = parse;\nreturn c;\n}"
+	hiddenSetupJS      = "(prelude, ...host) => {\nconst s = JSON.stringify;\nprelude(...host);\nconst c = (() => {\n" + captureBody + "})();\nc[12] = s;\nreturn c;\n}"
+	hiddenParseSetupJS = "(prelude, ...host) => {\nconst parse = JSON.parse, s = JSON.stringify;\nprelude(...host);\nconst c = (() => {\n" + captureBody + "})();\nc[11] = parse;\nc[12] = s;\nreturn c;\n}"
 )
 
 // preludeFile is the file name of the prelude and the setup in stacks.
