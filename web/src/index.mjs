@@ -76,7 +76,9 @@ async function makeFactory(config) {
     if (typeof location !== "string" || location === "") {
         // A URL object is what new URL("...", import.meta.url) and Node's
         // pathToFileURL give: the field is a string, its href.
-        const got = location === "" ? "an empty string" : location === null ? "null" : typeof URL === "function" && /** @type {any} */ (location) instanceof URL ? "a URL object (pass its href: wasmLocation: url.href)" : typeof location;
+        // Bytes or a compiled module (a bundler's ?arraybuffer import): the
+        // package fetches and compiles the asset itself, in each worker too.
+        const got = location === "" ? "an empty string" : typeof URL === "function" && /** @type {any} */ (location) instanceof URL ? "a URL object (pass its href: wasmLocation: url.href)" : location instanceof ArrayBuffer || ArrayBuffer.isView(location) || location instanceof WebAssembly.Module ? "the file's bytes (give where to fetch them: its URL or path)" : describe(location);
         throw new TypeError(`config.wasmLocation: expected a non-empty string (the URL, or in Node.js the file path, of emscripten-module.wasm), got ${got}`);
     }
     const mode = /** @type {any} */ (config).worker;

@@ -31,7 +31,10 @@ describe("config errors reject with a TypeError naming the field", () => {
         ["a string config", "x", /^config: expected an object/],
         ["missing wasmLocation", {}, /config\.wasmLocation: expected/],
         ["empty wasmLocation", { wasmLocation: "" }, /config\.wasmLocation: expected/],
-        ["numeric wasmLocation", { wasmLocation: 5 }, /config\.wasmLocation: expected/],
+        ["numeric wasmLocation", { wasmLocation: 5 }, /config\.wasmLocation: expected .*, got the number 5$/],
+        // A bundler's import of the asset's bytes: the package fetches it itself.
+        ["the asset's bytes as wasmLocation", { wasmLocation: new Uint8Array(8) }, /^config\.wasmLocation: expected a non-empty string .*, got the file's bytes \(give where to fetch them: its URL or path\)$/],
+        ["an ArrayBuffer as wasmLocation", { wasmLocation: new ArrayBuffer(8) }, /, got the file's bytes/],
         // new URL(..., import.meta.url) or pathToFileURL(path): the message says to pass its href.
         ["a URL object as wasmLocation", { wasmLocation: new URL("file:///x/emscripten-module.wasm") }, /^config\.wasmLocation: expected a non-empty string \(the URL, or in Node\.js the file path, of emscripten-module\.wasm\), got a URL object \(pass its href: wasmLocation: url\.href\)$/],
         ["timeout: -1", { wasmLocation: assetPath, timeout: -1 }, /config\.timeout: expected/],

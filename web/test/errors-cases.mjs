@@ -438,7 +438,7 @@ export const cases = [
     { id: "T18", input: "a tool that returns a BigInt", expect: "converted with a warn, or the call fails naming the value",
         run: (c) => c.outcome(runCode(c, `try { return await tools.t({}); } catch (e) { return { name: e.name, message: e.message }; }`, { tools: [tool("t", () => 10n)] })),
         want: resolved((v) => v.ok === true) },
-    { id: "T19", input: "tools.crm-contacts.list({}) for the tool crm-contacts.list (a name with '-' written as a path)", expect: "RUNTIME: 'contacts' is not defined, and how to write the name: tools[\"crm-contacts\"].list(...)",
+    { id: "T25", input: "tools.crm-contacts.list({}) for the tool crm-contacts.list (a name with '-' written as a path)", expect: "RUNTIME: 'contacts' is not defined, and how to write the name: tools[\"crm-contacts\"].list(...)",
         run: (c) => c.outcome(runCode(c, "return await tools.crm-contacts.list({})", { tools: [tool("crm-contacts.list", () => [])] })),
         want: failed("RUNTIME", /^'contacts' is not defined: tools\.crm-contacts\.list is read as tools\.crm minus contacts\.list \('-' is subtraction\); write a tool name that holds '-' with brackets, tools\["crm-contacts"\]\.list\(\.\.\.\), or call the tool by its name: tool_call\("crm-contacts\.list", input\)$/) },
 

@@ -30,6 +30,16 @@ const ctx = {
 /** @param {unknown} o */
 const show = (o) => JSON.stringify(o, (k, v) => (v instanceof Error ? undefined : typeof v === "bigint" ? `${v}n` : v));
 
+// A case's id is how a failure and the notes name it: two cases with one
+// id read as one.
+test("every case has an id of its own", () => {
+    const seen = new Set();
+    for (const c of cases) {
+        assert.ok(!seen.has(c.id), `two cases have the id ${c.id}`);
+        seen.add(c.id);
+    }
+});
+
 for (const c of cases) {
     test(`${c.id}: ${c.input}`, async () => {
         const o = await c.run(ctx);
