@@ -5,6 +5,7 @@ package jsbridge
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"syscall/js"
 	"testing"
@@ -604,6 +605,53 @@ func TestMemoryCopyPaths(t *testing.T) {
 	}
 	if m.Write(size-3, []byte{1, 2, 3, 4}) {
 		t.Error("small Write past the end succeeded")
+	}
+}
+
+// TestPollNamesItsOwner: the poll hands its clock the run it is for
+// (wasmhost.PollState.Owner), which the worker's clock names to its page;
+// a Set of the deadline keeps it.
+func TestPollNamesItsOwner(t *testing.T) {
+	m := &wmodule{}
+	fPoll := m.importFunc("env", "poll", one32, one32)
+	m.fn("poll", one32, one32, code(localGet(0), call(fPoll))...)
+	mod, err := Backend().Compile(m.bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	date := js.Global().Get("Date")
+	realNow := date.Get("now")
+	var owners []float64
+	record := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) == 0 {
+			owners = append(owners, -1)
+		} else {
+			owners = append(owners, args[0].Float())
+		}
+		return realNow.Call("call", date)
+	})
+	defer record.Release()
+	date.Set("now", record)
+	var p wasmhost.Poll
+	inst, err := mod.Instantiate(wasmhost.Imports{Module: "env", Funcs: map[string]wasmhost.HostFunc{
+		"poll": {Type: ft(one32, one32), Call: func([]uint64) uint64 { panic("called Go") }, Poll: &p},
+	}})
+	date.Set("now", realNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inst.Close()
+	poll, _ := inst.Func("poll", ft(one32, one32))
+	p.Set(time.Now().Add(time.Hour), false, time.Now().Add(time.Hour))
+	p.SetOwner(7)
+	_, _ = poll.Call(1)
+	_, _ = poll.Call(0) // a loop check
+	p.Set(time.Now().Add(time.Hour), true, time.Now().Add(time.Hour))
+	_, _ = poll.Call(0)
+	p.SetOwner(9)
+	_, _ = poll.Call(0)
+	if want := []float64{7, 7, 7, 9}; !slices.Equal(owners, want) {
+		t.Errorf("the clock was asked for owners %v, want %v", owners, want)
 	}
 }
 

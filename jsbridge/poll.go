@@ -15,18 +15,24 @@ import (
 // export of a tiny WebAssembly module, encoded here with wasmbin:
 //
 //	(module
-//	  (import "e" "now" (func $now (result f64)))        ;; Date.now itself
+//	  (import "e" "now" (func $now (param f64) (result f64))) ;; Date.now itself
 //	  (global $deadline (export "deadline") (mut f64) (f64.const 0))
 //	  (global $stopped (export "stopped") (mut i32) (i32.const 0))
 //	  (global $hard (export "hard") (mut f64) (f64.const 0))
+//	  (global $owner (export "owner") (mut f64) (f64.const 0))
 //	  (func (export "poll") (param ...) (result i32)     ;; the import's params
 //	    (if (result i32) (i32.eqz (local.get 0))         ;; a loop check (i32 first param only)
-//	      (then (i32.and (f64.gt (call $now) (global.get $hard))
+//	      (then (i32.and (f64.gt (call $now (global.get $owner)) (global.get $hard))
 //	                     (f64.gt (global.get $hard) (f64.const 0))))
 //	      (else (i32.or (global.get $stopped)
 //	        (i32.and (f64.gt (global.get $deadline) (f64.const 0))
-//	                 (f64.gt (call $now) (global.get $deadline))))))))
+//	                 (f64.gt (call $now (global.get $owner)) (global.get $deadline))))))))
 //
+// $now gets the run the poll is for (wasmhost.PollState.Owner): Date.now
+// ignores it, and the worker's Date.now names it in its signs of life, so
+// that its page, which cannot stop a run that holds the worker's thread
+// without replacing the worker when it has no SharedArrayBuffer, can tell
+// whether the run it aborted is that one (worker.mjs pollNow).
 // A loop check (wasmhost.HostFunc.Poll) calls $now before it reads $hard:
 // the worker's Date.now reads the page's abort flags first, and an abort
 // brings the hard limit forward (through Go, which Poll.Watch runs).
@@ -68,8 +74,8 @@ func pollModuleBytes(params []wasmhost.ValueType) []byte {
 	f64, i32 := wasmhost.F64, wasmhost.I32
 	m := wasmbin.Module{
 		Types: []wasmbin.FuncType{
-			{Results: []wasmhost.ValueType{f64}},                 // 0: now
-			{Params: params, Results: []wasmhost.ValueType{i32}}, // 1: poll
+			{Params: []wasmhost.ValueType{f64}, Results: []wasmhost.ValueType{f64}}, // 0: now
+			{Params: params, Results: []wasmhost.ValueType{i32}},                    // 1: poll
 		},
 		Imports: []wasmbin.Import{{Module: "e", Name: "now", Kind: wasmbin.KindFunc, TypeIndex: 0}},
 		Funcs:   []wasmbin.Func{{TypeIndex: 1, Body: pollBody(params)}},
@@ -77,12 +83,14 @@ func pollModuleBytes(params []wasmhost.ValueType) []byte {
 			{Type: f64, Mut: true, Init: wasmbin.F64Const(0)}, // 0: deadline
 			{Type: i32, Mut: true, Init: wasmbin.I32Const(0)}, // 1: stopped
 			{Type: f64, Mut: true, Init: wasmbin.F64Const(0)}, // 2: hard
+			{Type: f64, Mut: true, Init: wasmbin.F64Const(0)}, // 3: owner
 		},
 		Exports: []wasmbin.Export{
 			{Name: "poll", Kind: wasmbin.KindFunc, Index: 1},
 			{Name: "deadline", Kind: wasmbin.KindGlobal, Index: 0},
 			{Name: "stopped", Kind: wasmbin.KindGlobal, Index: 1},
 			{Name: "hard", Kind: wasmbin.KindGlobal, Index: 2},
+			{Name: "owner", Kind: wasmbin.KindGlobal, Index: 3},
 		},
 	}
 	return m.Encode()
@@ -90,16 +98,17 @@ func pollModuleBytes(params []wasmhost.ValueType) []byte {
 
 func pollBody(params []wasmhost.ValueType) []byte {
 	gt, and := []byte{wasmbin.OpF64Gt}, []byte{wasmbin.OpI32And}
+	now := wasmbin.Expr(wasmbin.GlobalGet(3), wasmbin.Call(0))
 	poll := wasmbin.Expr(
 		wasmbin.GlobalGet(1),
 		wasmbin.GlobalGet(0), wasmbin.F64Const(0), gt,
-		wasmbin.Call(0), wasmbin.GlobalGet(0), gt,
+		now, wasmbin.GlobalGet(0), gt,
 		and, []byte{wasmbin.OpI32Or})
 	if len(params) == 0 || params[0] != wasmhost.I32 {
 		return poll
 	}
 	loopCheck := wasmbin.Expr(
-		wasmbin.Call(0), wasmbin.GlobalGet(2), gt,
+		now, wasmbin.GlobalGet(2), gt,
 		wasmbin.GlobalGet(2), wasmbin.F64Const(0), gt,
 		and)
 	return wasmbin.Expr(wasmbin.LocalGet(0), []byte{wasmbin.OpI32Eqz, wasmbin.OpIf, byte(wasmhost.I32)},
@@ -127,10 +136,10 @@ func (inst *instance) pollFunc(hf wasmhost.HostFunc) (fn js.Value, ok bool) {
 	}) != nil {
 		return js.Undefined(), false
 	}
-	deadline, stopped, hard := exports.Get("deadline"), exports.Get("stopped"), exports.Get("hard")
+	deadline, stopped, hard, owner := exports.Get("deadline"), exports.Get("stopped"), exports.Get("hard"), exports.Get("owner")
 	// Each global's last value: a Set is a crossing, and a run changes
 	// few of them at a time.
-	lastDeadline, lastStopped, lastHard := -1.0, -1, -1.0
+	lastDeadline, lastStopped, lastHard, lastOwner := -1.0, -1, -1.0, -1.0
 	hf.Poll.Watch(func(ps wasmhost.PollState) {
 		if inst.closed {
 			return
@@ -150,6 +159,10 @@ func (inst *instance) pollFunc(hf wasmhost.HostFunc) (fn js.Value, ok bool) {
 		if ps.HardMs != lastHard {
 			hard.Set("value", ps.HardMs)
 			lastHard = ps.HardMs
+		}
+		if ps.Owner != lastOwner {
+			owner.Set("value", ps.Owner)
+			lastOwner = ps.Owner
 		}
 	})
 	return exports.Get("poll"), true

@@ -134,6 +134,17 @@ func PastDeadline(ctx context.Context) bool {
 	return ok && past(d)
 }
 
+// pollOwnerKey keys the number a run's polls name (WithPollOwner).
+type pollOwnerKey struct{}
+
+// WithPollOwner has the runs of ctx name owner to their interrupt poll
+// (wasmhost.PollState.Owner), which the JavaScript backend hands to the
+// clock it reads: a worker tells its page which run holds its thread.
+// Without it a run names 0.
+func WithPollOwner(ctx context.Context, owner float64) context.Context {
+	return context.WithValue(ctx, pollOwnerKey{}, owner)
+}
+
 // why returns the interrupt reason, noticing a deadline that passed while
 // a backend answered the polls itself.
 func (r *run) why() int32 {

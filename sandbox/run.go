@@ -169,6 +169,8 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64, w *wor
 	// the run's starts after it. The run that does it no longer spends a
 	// short timeout on it (on a loaded machine, all of it). A cancel that
 	// comes meanwhile is acted on once it is done.
+	owner, _ := goCtx.Value(pollOwnerKey{}).(float64)
+	q.Poll.SetOwner(owner)
 	r.startClock()
 
 	defer i.endOnTrap(goCtx, r, &res, &err)

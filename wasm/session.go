@@ -9,6 +9,7 @@ import (
 
 	codemode "github.com/interopio/code-mode"
 	"github.com/interopio/code-mode/jsbridge"
+	"github.com/interopio/code-mode/sandbox"
 )
 
 func (f *factory) createSession(opts Value) any {
@@ -154,6 +155,11 @@ func runLLMTool(exec func(context.Context, json.RawMessage, any) (json.RawMessag
 	var cc any
 	if !runContext.IsUndefined() {
 		cc = runContext
+	}
+	// The page's run id (the loaders pass it as the token), for the
+	// worker's signs of life (sandbox.WithPollOwner).
+	if jsbridge.TypeOf(runContext) == jsbridge.TypeNumber {
+		ctx = sandbox.WithPollOwner(ctx, runContext.Float())
 	}
 	// The loader's console observer (onEvent's console lines as they are
 	// logged), only for runs that have an onEvent: others pay nothing.

@@ -72,6 +72,11 @@ type PollState struct {
 	// HardMs is when a loop check stops the engine (with a trap): a
 	// program held in C code that never reaches QuickJS's own poll.
 	HardMs float64
+	// Owner is the run the poll is for, as its host numbers runs
+	// (sandbox.WithPollOwner; 0: none). A backend that answers the poll
+	// itself may hand it to its clock, whose host can then tell which run
+	// holds the thread (a worker's page, that cannot otherwise).
+	Owner float64
 }
 
 // Set changes the deadline (zero time: none), the stop flag and the hard
@@ -85,6 +90,20 @@ func (p *Poll) Set(deadline time.Time, stopped bool, hard time.Time) {
 		s.HardMs = float64(hard.UnixMilli())
 	}
 	p.mu.Lock()
+	s.Owner = p.state.Owner
+	p.set(s)
+}
+
+// SetOwner names the run the poll is for from now on (PollState.Owner).
+func (p *Poll) SetOwner(owner float64) {
+	p.mu.Lock()
+	s := p.state
+	s.Owner = owner
+	p.set(s)
+}
+
+// set stores s, unlocks p.mu (held by the caller) and tells the watchers.
+func (p *Poll) set(s PollState) {
 	p.state = s
 	watchers := p.watchers
 	p.mu.Unlock()

@@ -9,14 +9,15 @@
 // Cancel: with a SharedArrayBuffer (always in Node; in a cross-origin
 // isolated page) the page writes the run's id where the worker's interrupt
 // poll reads it, which stops that run only. Without one, a run that does
-// not answer the abort within ABORT_GRACE_MS (it holds the worker's thread)
-// is stopped by terminating the worker, which is replaced at once: other
-// runs in flight on it reject with an error that says so, and the next run
-// works. The flag is read by the interrupt poll, which QuickJS calls from
-// its interpreter, and by the loop checks the package's asset has in its C
-// code (scripts/loopcheck), which stop a built-in looping in C (a generic
-// Array method over an array-like of length 1e15) 100 ms past the deadline
-// or the abort. An asset without them (the QuickJS package's own) never
+// not answer the abort within ABORT_GRACE_MS and that the worker's signs of
+// life name as the one polling (it holds the worker's thread), or a worker
+// silent for SIGN_WAIT_MS, is stopped by terminating the worker, which is
+// replaced at once: other runs in flight on it reject with an error that
+// says so, and the next run works. The flag is read by the interrupt poll,
+// which QuickJS calls from its interpreter, and by the loop checks the
+// package's asset has in its C code (scripts/loopcheck), which stop a
+// built-in looping in C (a generic Array method over an array-like of
+// length 1e15) 100 ms past the deadline or the abort. An asset without them (the QuickJS package's own) never
 // reads the flag there, nor sees its deadline; so a worker that has not
 // answered an abort within FLAG_GRACE_MS and polls no more (one that polls
 // is computing another run), or a run past its timeout in a worker silent
@@ -48,6 +49,10 @@ const SIGNS = 1 + RING;
 // How often the page reads that count while a run is past its deadline.
 const LOOK_MS = 250;
 const ABORT_GRACE_MS = 30;
+// Without the flags: how long an abort waits for the worker's first sign
+// of life (worker.mjs posts one every 200 ms while it polls) before it
+// takes a silent worker for one held where nothing polls.
+const SIGN_WAIT_MS = 400;
 const FLAG_GRACE_MS = 5000;
 const OVERRUN_GRACE_MS = 2000;
 
@@ -82,6 +87,8 @@ const OVERRUN_GRACE_MS = 2000;
  * @property {number} runTimeout the runs' timeout as the core has it (checked there before any run)
  * @property {Map<number, ReturnType<typeof setTimeout>>} overruns each started run's overrun timer
  * @property {number} lastSign when (now()) the current worker last showed life: a message, its poll's sign
+ * @property {{ rid: number, n: number }} holder without the flags: the run the worker's last sign of life named
+ *   as the one polling (0: none, the Go core's own clock), and how many signs came
  * @property {Map<number, { abort: (reason?: unknown) => void }>} pageCalls page calls the worker may cancel
  * @property {Map<number, (why: string) => void>} verdicts page calls whose result the worker's core is checking against the tool's outputSchema
  * @property {Map<number, { resolve: () => void, reject: (e: any) => void }>} pings ready() calls in flight
@@ -483,13 +490,26 @@ export function cancelOnWorker(h, rid, grace = h.flags ? FLAG_GRACE_MS : ABORT_G
     // run's (a program computing within its timeout, which it ends itself
     // if need be), and the aborted run answers once it is free. Replacing
     // it failed that other run. One that stopped polling is held in C.
-    let polls = flags ? Atomics.load(flags, SIGNS) : 0;
+    // Without the flags the worker reads the abort only once its thread is
+    // free, so its signs of life name the run that polls: one that names
+    // this run replaces it, others are waited for as the flags' polls are.
+    let polls = flags ? Atomics.load(flags, SIGNS) : h.holder.n;
+    const t0 = now();
+    let other = 0;
     const look = () => {
         if (h.worker !== w || !w || !h.stopping.has(rid)) return;
-        const n = flags ? Atomics.load(flags, SIGNS) : polls;
-        if (grace && n !== polls) {
-            polls = n;
-            return unref(setTimeout(look, grace));
+        if (flags) {
+            const n = Atomics.load(flags, SIGNS);
+            if (grace && n !== polls) {
+                polls = n;
+                return unref(setTimeout(look, grace));
+            }
+        } else if (grace) {
+            const fresh = h.holder.n !== polls;
+            polls = h.holder.n;
+            if (fresh && h.holder.rid !== rid) other = now();
+            const quiet = now() - (other || t0);
+            if (!(fresh && h.holder.rid === rid) && quiet < (other ? FLAG_GRACE_MS : SIGN_WAIT_MS)) return unref(setTimeout(look, LOOK_MS));
         }
         // The run holds the worker's thread: replace the worker.
         h.stopping.clear();

@@ -29,6 +29,10 @@ export function onMessage(h, m, ok, fail) {
     // Any message is a sign of life for the overrun backstop (worker-engine.mjs).
     h.lastSign = now();
     switch (m.t) {
+        case "alive":
+            h.holder.rid = m.rid;
+            h.holder.n++;
+            break;
         case "ready":
             ok();
             break;

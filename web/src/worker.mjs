@@ -89,16 +89,19 @@ const realNow = Date.now.bind(Date);
 // deadline (worker-engine.mjs overrunWait), and must not replace one that
 // is about to end the run itself, only slowly (a loaded machine). With the
 // flags' buffer each poll counts itself there; without it, a message now
-// and then while a run is in flight.
+// and then while a run is in flight, naming the run that polls (the
+// interrupt poll passes it: jsbridge/poll.go), so that the page, which can
+// stop a run that holds this thread only by replacing the worker, does that
+// only when the run it aborted is the one (worker-engine.mjs cancelOnWorker).
 const SIGN_MS = 200;
 let lastSign = 0;
-const pollNow = () => {
+const pollNow = (/** @type {number | undefined} */ owner) => {
     readAborts();
     const t = realNow();
     if (flags) Atomics.add(flags, SIGNS, 1);
     else if (runs.size > 0 && t - lastSign >= SIGN_MS) {
         lastSign = t;
-        port.post({ t: "alive" });
+        port.post({ t: "alive", rid: owner || 0 });
     }
     return t;
 };

@@ -112,3 +112,78 @@ test("an abort while another run computes: the computing run finishes, the worke
         api.dispose();
     }
 });
+
+/**
+ * Two runs in a worker-mode factory of a child process without
+ * SharedArrayBuffer (a page that is not cross-origin isolated: the abort
+ * reaches the worker only as a message): run A computes for 3 s, run B is
+ * aborted 300 ms in. `b` is B's code; A's is either a spin or a wait on a
+ * tool. Then a next run. `replacedMs`: from the abort to A's failure.
+ * @param {string} a run A's code
+ * @param {string} b run B's code, the aborted one
+ * @param {string} [wasm] the QuickJS asset
+ */
+function withoutShared(a, b, wasm = assetPath) {
+    // worker_threads first: Node's own Worker makes a SharedArrayBuffer
+    // when that module loads (its cwd counter), and a worker started
+    // without it fails at once.
+    const script = `
+        await import("node:worker_threads");
+        delete globalThis.SharedArrayBuffer;
+        const { IoCodeModeFactory } = await import(${JSON.stringify(indexURL)});
+        const api = await IoCodeModeFactory({ wasmLocation: ${JSON.stringify(wasm)}, worker: true, timeout: 20000 });
+        api.registerTool({ name: "slow.wait", inputSchema: { type: "object" }, execute: () => new Promise((r) => setTimeout(() => r("waited"), 1000)) });
+        const ex = api.createSession().getLlmTools().find((t) => t.name === "executeCode");
+        await api.ready();
+        let aborted = 0;
+        const outcome = (p) => p.then((r) => ({ ok: r.ok, result: r.result, error: r.error }), (e) => ({ rejected: e.message, replacedMs: Date.now() - aborted }));
+        const a = outcome(ex.execute({ code: ${JSON.stringify(a)}, explanation: "" }));
+        await new Promise((r) => setTimeout(r, 100));
+        const stop = new AbortController();
+        const b = outcome(ex.execute({ code: ${JSON.stringify(b)}, explanation: "" }, { signal: stop.signal }));
+        await new Promise((r) => setTimeout(r, 300));
+        aborted = Date.now();
+        stop.abort(new Error("stopped by the user"));
+        const out = { a: await a, b: await b };
+        out.next = (await ex.execute({ code: "return 1 + 1", explanation: "" })).result;
+        api.dispose();
+        process.stdout.write(JSON.stringify(out));
+        process.exit(0);
+    `;
+    const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 120_000 });
+    assert.equal(child.status, 0, `the child process failed (status ${child.status}, signal ${child.signal}): ${child.stderr.slice(-2000)}`);
+    return JSON.parse(child.stdout);
+}
+
+const COMPUTE = "const t = Date.now(); while (Date.now() - t < 3000); return 'computed';";
+
+// Without SharedArrayBuffer the worker reads the abort only once its
+// thread is free, and a run that holds it can be stopped only by replacing
+// the worker. The page replaced it 30 ms after any abort the worker had not
+// answered, failing whichever run held the thread: here A, computing well
+// within its timeout, with "restarted to cancel a run that held it (no
+// SharedArrayBuffer on this page)". The worker's signs of life name the run
+// that holds its thread, and only that run's abort replaces it.
+test("no SharedArrayBuffer: an abort while another run computes keeps the worker, and the computing run finishes", { timeout: 150_000 }, () => {
+    const r = withoutShared(COMPUTE, "return await tools.slow.wait({});");
+    assert.deepEqual(r.a, { ok: true, result: "computed" }, JSON.stringify(r));
+    assert.equal(r.b.rejected, "stopped by the user");
+    assert.equal(r.next, 2);
+});
+
+// The run that holds the thread names itself (its interrupt poll and the
+// asset's loop checks); one held in C code that polls nothing (the
+// upstream asset's built-in) leaves the worker silent. Both are replaced.
+for (const [name, b, wasm] of [
+    ["a spin", "for (;;) {}", assetPath],
+    ["a built-in looping in C, with the asset's loop checks", "return Array.prototype.indexOf.call({ length: 1e15 }, 1)", assetPath],
+    ["a built-in looping in C, silent (the upstream asset)", "return Array.prototype.indexOf.call({ length: 1e15 }, 1)", upstream],
+]) {
+    test(`no SharedArrayBuffer: a run that holds the worker's thread is still stopped by replacing the worker: ${name}`, { timeout: 150_000 }, () => {
+        const r = withoutShared("return await tools.slow.wait({});", b, wasm);
+        console.log(`${name}: A failed ${r.a.replacedMs} ms after the abort`);
+        assert.equal(r.b.rejected, "stopped by the user", JSON.stringify(r));
+        assert.match(r.a.rejected ?? "", /the engine's worker was restarted to cancel a run that held it \(no SharedArrayBuffer on this page\); run this again$/, JSON.stringify(r));
+        assert.equal(r.next, 2);
+    });
+}
