@@ -225,13 +225,16 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 		r.clock.start = start
 		funcs["__cm_time"] = sandbox.Func{Sync: r.clock.now}
 	}
-	started := false
+	started, leased := false, false
+	s.waiting.Add(1)
 	res, err := s.cm.engine.Run(runCtx, sandbox.Program{
 		// A run that waited for an instance may get one after its session
 		// or CodeMode was closed, before the cancel Close sent reaches
 		// runCtx (context.AfterFunc runs on its own goroutine): the closed
 		// flag, set before that cancel, decides, so nothing of it runs.
 		Started: func() error {
+			leased = true
+			s.waiting.Add(-1)
 			if err := s.check(); err != nil {
 				return err
 			}
@@ -241,6 +244,7 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 		Code:    code,
 		Prelude: prelude,
 		Timeout: s.cm.cfg.Timeout,
+		Waiting: s.waiting.Load,
 		Funcs:   funcs,
 		Sources: sharedSources,
 		Hidden:  true,
@@ -249,6 +253,9 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 		// the host's stack; the results of tools are checked on the host.
 		NativeParse: parseNatively,
 	})
+	if !leased {
+		s.waiting.Add(-1)
+	}
 	if err != nil {
 		if errors.Is(err, sandbox.ErrClosed) || errors.Is(err, ErrClosed) {
 			return nil, ErrClosed

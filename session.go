@@ -23,6 +23,9 @@ type Session struct {
 	// done is cancelled by Close: the session's runs in flight stop.
 	done  context.Context
 	close context.CancelFunc
+	// waiting counts the session's runs waiting for a sandbox instance:
+	// a run's timeout names these, and no other session's.
+	waiting atomic.Int32
 }
 
 // SystemInstruction returns the instructions for the model, after

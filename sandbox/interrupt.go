@@ -92,7 +92,7 @@ func (r *run) endCause() error {
 func (r *run) interrupt(reason int32) {
 	if r.reason.CompareAndSwap(notInterrupted, reason) {
 		if reason == interruptTimeout && r.waiting != nil {
-			r.waitedAtTimeout.Store(r.waiting.Load())
+			r.waitedAtTimeout.Store(r.waiting())
 		}
 		hard := r.hard
 		if soon := time.Now().Add(loopCheckGrace); reason == interruptCancel && soon.Before(hard) {

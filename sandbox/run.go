@@ -27,7 +27,7 @@ type instance struct {
 	run *run
 	// waiting and slots are its engine's: the runs waiting for an
 	// instance, and how many instances there may be (timeoutResult).
-	waiting *atomic.Int32
+	waiting func() int32
 	slots   int
 	// hitLimit says the last run ended at the memory limit.
 	hitLimit bool
@@ -73,9 +73,10 @@ type run struct {
 	timeout  time.Duration
 	reason   atomic.Int32
 	fatal    *Fatal
-	// waiting and slots: see instance. waitedAtTimeout is how many runs
-	// waited for an instance when the run's timeout ended it.
-	waiting         *atomic.Int32
+	// waiting and slots: see instance (waiting: Program.Waiting, when
+	// set). waitedAtTimeout is how many runs waited for an instance when
+	// the run's timeout ended it.
+	waiting         func() int32
 	slots           int
 	waitedAtTimeout atomic.Int32
 
@@ -155,6 +156,9 @@ func (r *run) startClock() {
 func (i *instance) execute(goCtx context.Context, p Program, limit int64, w *workers) (res *Result, err error) {
 	q := i.q
 	r := &run{q: q, workers: w, pending: map[uint32]*hostCall{}, wake: make(chan struct{}, 1), code: p.Code, waiting: i.waiting, slots: i.slots}
+	if p.Waiting != nil {
+		r.waiting = p.Waiting
+	}
 	r.timeout = p.Timeout
 	if r.timeout <= 0 {
 		r.timeout = DefaultTimeout

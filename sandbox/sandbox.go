@@ -303,7 +303,7 @@ func (e *Engine) newInstance() (*instance, error) {
 		<-e.slots
 		return nil, ErrClosed
 	}
-	i := &instance{noImage: e.noImages, waiting: &e.waiting, slots: cap(e.slots)}
+	i := &instance{noImage: e.noImages, waiting: e.waiting.Load, slots: cap(e.slots)}
 	q, err := e.asset.NewInstance(e.maxPages, i)
 	if err != nil {
 		<-e.slots
@@ -453,6 +453,13 @@ type Program struct {
 	// owner may have been closed while it did, with the cancel of its ctx
 	// still on its way).
 	Started func() error
+	// Waiting, if set, counts the runs waiting for an instance that the
+	// program may be told of (its timeout's message names them, as the
+	// likely reason it waited: runs it started itself through a tool,
+	// waiting while it holds its instance). Without it, all of the
+	// engine's: a host that runs programs of several parties counts its
+	// party's own, so that no program learns how busy the others keep it.
+	Waiting func() int32
 	// Body says the caller knows Code returns outside any function and
 	// closes no bracket it did not open (tsstrip.Prepare checks both): it
 	// is compiled as a function body at once, without first being tried
