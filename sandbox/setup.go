@@ -34,8 +34,10 @@ const enginePrelude = "(" + helpersJS + ")((() => {\n" + captureBody + "})())"
 // is reported instead of lost (Go reads the marks, the captured array at
 // index 8, only then, each call's own element: see warnings). Each mark is
 // defined as 0 first (defineProperty: no setter of Array.prototype runs),
-// so that reading it finds an own property and runs no code. The promise stays native, so awaiting it stays on
-// the fast path. helpersJS reads no global: it runs after the program has
+// so that reading it finds an own property and runs no code. The
+// descriptors have no prototype: they are made after the program ran, and
+// one that inherited its Object.prototype.get or .value was refused. The
+// promise stays native, so awaiting it stays on the fast path. helpersJS reads no global: it runs after the program has
 // started. TypeError and RangeError (indices 9 and 10) make the host's
 // errors of those names (newError).
 const captureBody = "return [JSON.stringify, JSON.parse, eval, Object.getPrototypeOf, Object.prototype, Array.isArray, Promise, Object.defineProperty, [], TypeError, RangeError];\n"
@@ -62,8 +64,8 @@ const I = [c.length > 12 ? c[12] : S, c[3], c[4], c[5], c[2], c[10]];
 const out = (v, w) => w === 1 ? I : typeof v === "symbol" ? 0 : S(v, rep);
 const P = c[6], def = c[7], seen = c[8];
 const track = (p, id) => {
-  def(seen, id, { value: 0, writable: true, enumerable: true, configurable: true });
-  def(p, "constructor", { get() { seen[id] = 1; return P; }, configurable: true });
+  def(seen, id, { __proto__: null, value: 0, writable: true, enumerable: true, configurable: true });
+  def(p, "constructor", { __proto__: null, get() { seen[id] = 1; return P; }, configurable: true });
   return p;
 };
 return [out, track];
