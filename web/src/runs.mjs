@@ -341,6 +341,10 @@ export async function callTool(run, tool, input, engine, factoryOnEvent, settle,
                 "the tool's value",
             )
         ).value;
+        // Aborted meanwhile (its run ended): nobody takes the value, so
+        // none of the tool's code in it (a toJSON, a getter) runs after
+        // the run, and a large one costs no conversion.
+        if (cs.aborted) throw cs.reason;
         out = value;
         if (settle) {
             out = settle(value);
