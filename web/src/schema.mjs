@@ -16,8 +16,7 @@ const AI_SDK_SCHEMA = Symbol.for("vercel.ai.schema");
  * @typedef {{ ok: true, value?: [unknown] } | { ok: false, message: string }} Verdict
  *   value: what the library's check made of the input (defaults filled in,
  *   transforms run), boxed so that an undefined one is told from none
- * @typedef {{ schema?: object | boolean, json?: string, validate?: (input: unknown) => Promise<Verdict>, checked?: boolean }} Converted
- *   checked: the text of a stand-in (schemaText) the page walked whole
+ * @typedef {{ schema?: object | boolean, json?: string, validate?: (input: unknown) => Promise<Verdict> }} Converted
  */
 
 /**
@@ -107,25 +106,41 @@ const EXPECTED =
     "expected JSON Schema (plain JSON data), an AI SDK schema (jsonSchema(), zodSchema()) " +
     "or a Zod 4 / Standard Schema object that can give JSON Schema";
 
-// Schemas the page has converted already, by stand-in, as their JSON texts:
-// how worker mode's page sends schemas (worker-tools.mjs checkTools), so
-// that the worker neither walks nor writes them again, and a text crosses
-// where an object graph was cloned (1,000 tools: 7 ms to clone as objects,
-// 1 ms as texts). Only the worker makes one (worker.mjs proxyTool); a
-// WeakMap, not a class: instanceof would ask a page's Proxy schema for its
-// prototype.
-/** @type {WeakMap<object, { json: string, checked: boolean }>} */
-const schemaTexts = new KeptWeakMap();
+// Worker mode: each tool's record in convertTools' text, made by the page
+// as it checks the tool (worker-tools.mjs checkTools) and kept here for the
+// stand-in the worker registers in its place (worker.mjs proxyTool): the
+// worker neither reads the tool's fields nor writes its schemas and
+// annotations again, and one text per tool crosses where each field was
+// cloned. A WeakMap, not a class: the page's objects never reach it.
+/** @type {WeakMap<object, string>} */
+const toolRecords = new KeptWeakMap();
 
 /**
- * A stand-in for a schema that convertSchema takes as the JSON text it is.
- * @param {string} json
- * @param {boolean} checked the page's check walked it whole (worker-tools.mjs)
+ * A tool's record in convertTools' text: its name, description, schemas
+ * and annotations as JSON texts ("" for none), then "1" when the page's
+ * check walked its schemas whole, so that the core need not (wasm/api.go
+ * toolsAtOnce reads them in this order).
+ * @param {string} name
+ * @param {string | undefined} description
+ * @param {string} input
+ * @param {string} output
+ * @param {string} notes
+ * @param {boolean} checked
  */
-export function schemaText(json, checked) {
-    const o = {};
-    schemaTexts.set(o, { json, checked });
-    return o;
+export function toolRecord(name, description, input, output, notes, checked) {
+    return `${jsonStringify(name)}\x1f${description === undefined ? "" : jsonStringify(description)}\x1f${input}\x1f${output}\x1f${notes}\x1f${checked && (input || output) ? "1" : ""}`;
+}
+
+/**
+ * The worker's stand-in for a tool the page checked, registered as record.
+ * @template {object} T
+ * @param {T} def
+ * @param {string} record
+ * @returns {T}
+ */
+export function recordedTool(def, record) {
+    toolRecords.set(def, record);
+    return def;
 }
 
 /**
@@ -137,8 +152,6 @@ export function schemaText(json, checked) {
  */
 export function convertSchema(v, path, asText = false) {
     if (v === undefined || v === null) return {};
-    const t = typeof v === "object" ? schemaTexts.get(v) : undefined;
-    if (t !== undefined) return asText ? { json: t.json, checked: t.checked } : { schema: jsonParse(t.json), json: t.json };
     if (typeof v === "boolean") return asText ? { json: String(v) } : { schema: v };
     if (typeof v !== "object" && typeof v !== "function") throw new TypeError(`${path}: ${EXPECTED}; got ${describe(v)}`);
     const obj = /** @type {any} */ (v);
@@ -276,6 +289,12 @@ export function convertTools(list, path) {
             const def = list[i];
             if (def === null || typeof def !== "object" || isArray(def)) return undefined;
             defs[i] = def;
+            const record = toolRecords.get(def);
+            if (record !== undefined) {
+                parts[i] = record;
+                execs[i] = field(def, "execute");
+                continue;
+            }
             const ks = objectKeys(def);
             for (let j = 0; j < ks.length; j++) if (TOOL_KEYS[ks[j]] !== true) return undefined;
             // Never from Object.prototype (fields.mjs). Read one by one, no
@@ -290,7 +309,6 @@ export function convertTools(list, path) {
             if (description !== undefined && typeof description !== "string") return undefined;
             const elem = path === "tool" ? path : `${path}[${i}]`;
             let input = "";
-            let checked = true;
             /** @type {Function | undefined} */
             let validateIn;
             /** @type {Function | undefined} */
@@ -300,7 +318,6 @@ export function convertTools(list, path) {
                 if (typeof c.json !== "string") return undefined;
                 input = c.json;
                 validateIn = c.validate;
-                checked = c.checked === true;
             }
             let output = "";
             if (outputSchema !== undefined && outputSchema !== null) {
@@ -308,13 +325,12 @@ export function convertTools(list, path) {
                 if (typeof c.json !== "string") return undefined;
                 output = c.json;
                 validateOut = c.validate;
-                checked &&= c.checked === true;
             }
             if (validateIn || validateOut) validates[i] = [validateIn, validateOut];
             if (annotations !== undefined && annotations !== null && (typeof annotations !== "object" || isArray(annotations))) return undefined;
             let notes = "";
             if (annotations !== null && typeof annotations === "object") notes = jsonStringify(annotations) ?? "";
-            parts[i] = `${jsonStringify(name)}\x1f${description === undefined ? "" : jsonStringify(description)}\x1f${input}\x1f${output}\x1f${notes}\x1f${checked && (input || output) ? "1" : ""}`;
+            parts[i] = toolRecord(name, description, input, output, notes, false);
             execs[i] = execute;
         }
         return { text: parts.join("\x1e"), defs, execs, validates };

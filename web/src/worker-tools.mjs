@@ -8,9 +8,9 @@
 
 import { describe } from "./env.mjs";
 import { field } from "./fields.mjs";
-import { KeptSet, KeptWeakMap, arrayIterationKept, includes, isArray, jsonParse, jsonStringify, map, objectKeys } from "./intrinsics.mjs";
+import { KeptSet, KeptWeakMap, arrayIterationKept, includes, isArray, jsonStringify, map, objectKeys } from "./intrinsics.mjs";
 import { TOOL_HINTS, TOOL_KEYS, quoteCut, unknownKeyError } from "./keys.mjs";
-import { convertSchema } from "./schema.mjs";
+import { convertSchema, toolRecord } from "./schema.mjs";
 import { refCycleError } from "./refcycle.mjs";
 import { goEscape, goQuote, schemaProblem } from "./schemacheck.mjs";
 
@@ -60,7 +60,7 @@ export const outputCheck = (def) => outputs.get(def);
  * @param {any} list
  * @param {string} path
  * @param {Set<string>} taken names already registered
- * @returns {any[]} descriptors to send, their schemas as JSON texts
+ * @returns {{ name: string, record: string }[]} the tools to send, as the worker's core registers them
  */
 export function checkTools(list, path, taken) {
     if (!isArray(list)) throw new TypeError(`${path}: expected an array of tool definitions, got ${describe(list)}`);
@@ -105,9 +105,6 @@ export function checkTools(list, path, taken) {
         if (seen.has(name)) throw new TypeError(`${at}name: appears more than once in the batch`);
         if (taken.has(name)) throw new TypeError(`${at}name: already registered${path === "options.tools" ? " on the factory" : ""}`);
         seen.add(name);
-        /** @type {any} */
-        const d = { name };
-        if (t.description !== undefined) d.description = t.description;
         // In tool.go's order: both schemas converted, then both walked,
         // then both compiled (where a cycle shows).
         const kinds = /** @type {const} */ (["inputSchema", "outputSchema"]);
@@ -133,8 +130,16 @@ export function checkTools(list, path, taken) {
             const problem = schemas[j] === undefined || !walk ? "" : schemaProblem(schemas[j], note);
             if (problem) throw new TypeError(`${at}${k}: ${problem}`);
         });
-        kinds.forEach((k, j) => {
-            if (schemas[j] === undefined) return;
+        // The worker's core need not walk the schemas' texts again (the
+        // same check, in the same words: testdata/schemacheck.json holds
+        // both to it), a tenth of its registration. Only this page posts to
+        // its worker, and a schema that got by would still be compiled, and
+        // refused, at its tool's first call. Not for true and false, which
+        // have no text here.
+        let whole = !note.left;
+        /** @type {string[]} the schemas as the core takes them ("" for none) */
+        const json = map(kinds, (k, j) => {
+            if (schemas[j] === undefined) return "";
             // Only "$" keywords ($ref, $id, $anchor; draft-04's id, under a
             // "$schema") make what refCycleError finds, and JSON.stringify
             // writes "$" as itself: walking the schemas without one was
@@ -142,26 +147,24 @@ export function checkTools(list, path, taken) {
             const text = texts[j];
             const cycle = walk && (text === undefined || includes(text, "$")) ? refCycleError(schemas[j]) : "";
             if (cycle) throw new TypeError(`${at}${k}: ${cycle}`);
-            // Its text, where there is one (not for true and false): the
-            // worker gives it to its core as it is (schema.mjs schemaText).
-            d[k] = texts[j] === undefined ? schemas[j] : texts[j];
+            if (text !== undefined) return text;
+            whole = false;
+            return String(schemas[j]);
         });
-        // The worker's core need not walk these texts again (the same check,
-        // in the same words: testdata/schemacheck.json holds both to it), a
-        // tenth of its registration. Only this page posts to its worker,
-        // and a schema that got by would still be compiled, and refused,
-        // at its tool's first call.
-        if (!note.left && (texts[0] !== undefined || texts[1] !== undefined)) d.checked = true;
         // The core's copy of the annotations, as the calling thread makes it:
         // JSON of an object, else none. toolFilter and onToolCall get the
         // page's own definition, annotations as they were given.
+        let notes = "";
         if (t.annotations !== null && typeof t.annotations === "object") {
             try {
-                d.annotations = jsonParse(jsonStringify(t.annotations));
+                notes = jsonStringify(t.annotations) ?? "";
             } catch {
                 // a cycle, a BigInt: none, as in-thread
             }
         }
+        // The tool as the worker's core registers it, one text
+        // (schema.mjs toolRecord): the worker reads no field of it.
+        const d = { name, record: toolRecord(name, t.description, json[0], json[1], notes, whole) };
         return d;
     });
 }

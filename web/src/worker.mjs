@@ -13,7 +13,7 @@
 
 import { describeError, hasNodeFs, nodeModule } from "./env.mjs";
 import { exitedError, loadCore } from "./core.mjs";
-import { schemaText } from "./schema.mjs";
+import { recordedTool } from "./schema.mjs";
 import { recordingWebAssembly } from "./helper-modules.mjs";
 import { loadQuickJS } from "./wasm-load.mjs";
 import { runInCore } from "./runs.mjs";
@@ -167,17 +167,19 @@ const ownerOf = new WeakMap();
 
 /**
  * @param {number} owner 0 for a factory tool, else its session's id
- * @returns {(d: any) => any} a tool descriptor from the page, as the core's tool
+ * @returns {(d: { name: string, record: string }) => any} a tool from the page (worker-tools.mjs checkTools), as the core's tool
  */
 const proxyTool = (owner) => (d) => {
-    const { checked, ...def } = d;
-    const p = {
-        ...def,
-        ...(typeof d.inputSchema === "string" && { inputSchema: schemaText(d.inputSchema, checked === true) }),
-        ...(typeof d.outputSchema === "string" && { outputSchema: schemaText(d.outputSchema, checked === true) }),
-        execute: (/** @type {unknown} */ input, /** @type {any} */ opts) =>
-            askPage("tool", { rid: opts.context, name: d.name, input, limit: opts[LIMIT] }, opts.signal),
-    };
+    // The core reads the tool from its record (schema.mjs convertTools),
+    // and toolFilter its name.
+    const p = recordedTool(
+        {
+            name: d.name,
+            execute: (/** @type {unknown} */ input, /** @type {any} */ opts) =>
+                askPage("tool", { rid: opts.context, name: d.name, input, limit: opts[LIMIT] }, opts.signal),
+        },
+        d.record,
+    );
     ownerOf.set(p, owner);
     return p;
 };

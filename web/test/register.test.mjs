@@ -6,7 +6,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { assetPath, llmTools, loadFactory, run } from "./helpers.mjs";
-import { convertSchema, convertTools, schemaText } from "../src/schema.mjs";
+import { convertTools, recordedTool } from "../src/schema.mjs";
 import { checkTools } from "../src/worker-tools.mjs";
 
 const IoCodeModeFactory = await loadFactory();
@@ -128,22 +128,38 @@ describe("convertTools", () => {
 // the worker's core takes that text as it is. Objects were cloned to the
 // worker, then walked and written out again there: for 1,000 tools about a
 // tenth of registerTools to ready().
-describe("worker mode sends schemas as their text", () => {
-    test("checkTools gives the texts, and convertTools takes them back unchanged", () => {
+describe("worker mode sends each tool as the record its core reads", () => {
+    // The page writes each tool's record in convertTools' text as it
+    // checks the tool, and the worker registers a stand-in of a name and
+    // an execute for it: it used to read every field of a copy of the
+    // definition and write the same record again, 7 ms of its
+    // registration of 1,000 tools.
+    test("checkTools gives the records convertTools writes on the calling thread, and the worker's stand-ins give them back", () => {
         const exec = () => 1;
         const input = { type: "object", properties: { q: { type: "string", description: 'a "quoted" \\ word' } }, required: ["q"] };
-        const [d, e] = checkTools(
-            [
-                { name: "a.x", inputSchema: input, outputSchema: { type: "array" }, execute: exec },
-                { name: "a.y", inputSchema: true, execute: exec },
-            ],
-            "tools",
-            new Set(),
+        const defs = [
+            { name: "a.x", description: tricky[1], inputSchema: input, outputSchema: { type: "array" }, annotations: { readOnlyHint: true, tags: ["\u2028", 1.5e300] }, execute: exec },
+            { name: "a.y", description: tricky[2], inputSchema: true, annotations: { toJSON: () => ({ made: "by toJSON" }) }, execute: exec },
+            { name: "a.z", outputSchema: false, annotations: { toJSON: () => 5 }, execute: exec },
+            { name: "a.w", annotations: null, execute: exec },
+        ];
+        const sent = checkTools(defs, "tools", new Set());
+        assert.deepEqual(
+            sent.map((d) => Object.keys(d)),
+            defs.map(() => ["name", "record"]),
         );
-        assert.deepEqual([d.inputSchema, d.outputSchema, e.inputSchema, "outputSchema" in e], [JSON.stringify(input), '{"type":"array"}', true, false]);
-        const out = convertTools([{ name: "a.x", inputSchema: schemaText(d.inputSchema, d.checked), outputSchema: schemaText(d.outputSchema, d.checked), execute: exec }], "tools");
-        assert.deepEqual(out && out.text.split("\x1f"), ['"a.x"', "", JSON.stringify(input), '{"type":"array"}', "", "1"]);
-        assert.deepEqual(convertSchema(schemaText(d.inputSchema, true), "tool: inputSchema"), { schema: input, json: JSON.stringify(input) });
+        const own = convertTools(defs, "tools");
+        const noFlag = (/** @type {string} */ r) => r.split("\x1f").slice(0, 5);
+        assert.deepEqual(
+            sent.map((d) => noFlag(d.record)),
+            own.text.split("\x1e").map(noFlag),
+        );
+        assert.deepEqual(noFlag(sent[0].record), ['"a.x"', JSON.stringify(tricky[1]), JSON.stringify(input), '{"type":"array"}', '{"readOnlyHint":true,"tags":["\u2028",1.5e+300]}']);
+        // As the worker hands them to its core (worker.mjs proxyTool).
+        const standIns = sent.map((d) => recordedTool({ name: d.name, execute: exec }, d.record));
+        const out = convertTools(standIns, "tools");
+        assert.equal(out && out.text, sent.map((d) => d.record).join("\x1e"));
+        assert.deepEqual([out.defs, out.execs], [standIns, standIns.map(() => exec)]);
     });
 
     // The page walks each schema with the core's own check (schemacheck.mjs),
@@ -163,17 +179,17 @@ describe("worker mode sends schemas as their text", () => {
             { name: "a.deep", inputSchema: { type: "object", patternProperties: { [deep]: {} } }, execute: exec },
             { name: "a.none", execute: exec },
             { name: "a.bool", inputSchema: true, execute: exec },
+            { name: "a.mixed", inputSchema: { type: "object" }, outputSchema: true, execute: exec },
         ];
         const sent = checkTools(defs, "tools", new Set());
-        assert.deepEqual(sent.map((d) => d.checked === true), [true, true, false, false, false, false, false]);
-        // As the worker hands them to its core (worker.mjs proxyTool).
-        const fromPage = sent.map((d) => ({ ...d, execute: exec, inputSchema: typeof d.inputSchema === "string" ? schemaText(d.inputSchema, d.checked === true) : d.inputSchema, outputSchema: typeof d.outputSchema === "string" ? schemaText(d.outputSchema, d.checked === true) : d.outputSchema }));
-        for (const d of fromPage) delete d.checked;
-        const out = convertTools(fromPage, "tools");
-        assert.deepEqual(out && out.text.split("\x1e").map((r) => r.split("\x1f")[5]), ["1", "1", "", "", "", "", ""]);
+        const out = convertTools(
+            sent.map((d) => recordedTool({ name: d.name, execute: exec }, d.record)),
+            "tools",
+        );
+        assert.deepEqual(out && out.text.split("\x1e").map((r) => r.split("\x1f")[5]), ["1", "1", "", "", "", "", "", ""]);
         // The page's own definitions, on the calling thread, never are.
         const own = convertTools(defs, "tools");
-        assert.deepEqual(own && own.text.split("\x1e").map((r) => r.split("\x1f")[5]), ["", "", "", "", "", "", ""]);
+        assert.deepEqual(own && own.text.split("\x1e").map((r) => r.split("\x1f")[5]), ["", "", "", "", "", "", "", ""]);
     });
 });
 
