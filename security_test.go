@@ -53,7 +53,8 @@ func TestEscapes(t *testing.T) {
 		{"context is nowhere in globals", `const seen = new Set(); const dig = (o, d) => { if (d > 4 || o === null || (typeof o !== "object" && typeof o !== "function") || seen.has(o)) return ""; seen.add(o); let s = ""; for (const k of Reflect.ownKeys(o)) { let v; try { v = o[k] } catch (e) { continue } s += String(k) + (typeof v === "string" ? v : "") + dig(v, d + 1) } return s }; return dig(globalThis, 0).includes("SECRET")`,
 			`false`},
 		{"tool sources reveal nothing", `return [String(tools.orders.get), String(tool_call)].join().includes("SECRET")`, `false`},
-		{"context cannot be forged", `await tool_call("ctx.peek", {context: "forged"}, {context: "forged"}); return 1`, `1`},
+		// Passed after the input, it is refused (a tool takes one input).
+		{"context cannot be forged", `await tool_call("ctx.peek", {context: "forged"}); return await tool_call("ctx.peek", {}, {context: "forged"}).catch((e) => e.name)`, `"TypeError"`},
 		{"hidden tool by every route", `const r = []; try { await tool_call("admin.wipe", {}) } catch (e) { r.push(e.message.startsWith("unknown tool")) } r.push(typeof tools.admin, (await tool_search({query: "admin wipe"})).some(t => t.name.startsWith("admin"))); return r`,
 			`[true,"undefined",false]`},
 		{"hidden tool by a look-alike name", `const r = []; for (const n of ["ADMIN.wipe", "admin.Wipe", "admin\u200b.wipe", "admin.wipe ", " admin.wipe", "admin.wipe\u0000", "admin..wipe", "admin/wipe"]) { try { await tool_call(n, {}); r.push("ran " + n) } catch (e) { r.push(e.message.startsWith("unknown tool")) } } return r.every((x) => x === true) || r`,

@@ -133,6 +133,20 @@ func (r *runState) beginLocked(args []json.RawMessage, u *unwritable) (id json.R
 		// The suggestion (a search of the catalog) is made by call, off
 		// the program's thread.
 		c.done, c.rec.Reason, c.unknown = true, "unknown tool", name
+	case extraArgs(args) > 0 && len(c.input) > 0 && c.input[0] == '{':
+		// tools.orders.search(input, { limit: 1 }): the options would be
+		// dropped, and the call run as if they had been heeded. Positional
+		// arguments (tools.slack.post("C1", "hi")) are left to the input's
+		// schema, whose message shows the object to pass.
+		n := extraArgs(args)
+		c.done, c.rec.Reason = true, "extra arguments: a tool takes one input"
+		more := "1 more argument"
+		if n > 1 {
+			more = fmt.Sprintf("%d more arguments", n)
+		}
+		c.err = &sandbox.JSError{Name: "TypeError", Message: fmt.Sprintf(
+			"tool_call %s: a tool takes one input, and this call passed %s after it, which it would drop: put everything in the one input object, as in tool_call(%s, { ...input, ...options })",
+			c.rec.Name, more, strconv.Quote(c.rec.Name))}
 	case u != nil:
 		c.done, c.rec.Reason = true, u.reason
 		c.err = &sandbox.JSError{Name: u.name, Message: fmt.Sprintf("tool_call %s: %s", c.rec.Name, u.message)}
@@ -158,6 +172,16 @@ func (r *runState) beginLocked(args []json.RawMessage, u *unwritable) (id json.R
 		r.inFlight += c.held
 	}
 	return id, nil, nil
+}
+
+// extraArgs is how many arguments the program passed a tool after its
+// input: begin's fourth argument (prelude/api.js call).
+func extraArgs(args []json.RawMessage) int {
+	if len(args) < 4 {
+		return 0
+	}
+	n, _ := strconv.Atoi(string(args[3]))
+	return n
 }
 
 // An input the prelude could not write as JSON: its record's reason, and

@@ -390,7 +390,7 @@ func TestToolInputTooDeep(t *testing.T) {
 		{"a getter's own stringify", `try { await tools.t.x({ get a() { return JSON.stringify(nest(1500)) } }) } catch (e) { return e.message }`,
 			`"JSON.stringify: the value nests more than 1,000 levels deep"`, ""},
 		{"1,000 levels", `return await tools.t.x(nest(999))`, `1`, "ok"},
-	}, "await tools.t.x(nest(2000))", "RangeError", msg, reason)
+	}, "await tools.t.x(nest(2000))", "RangeError", msg, reason, "")
 }
 
 // TestToolInputCircular: an input that refers to itself fails its call as
@@ -416,18 +416,43 @@ func TestToolInputCircular(t *testing.T) {
 		{"through a Map that holds itself", `const m = new Map(); m.set("m", m); try { await tools.t.x({ m }) } catch (e) { return (e instanceof TypeError) + " " + e.message }`, `"true ` + msg + `"`, reason},
 		{"through a Set, deep inside", `const s = new Set(); s.add({ list: [s] }); return await tools.t.x({ s }).catch((e) => e.message)`, `"` + msg + `"`, reason},
 		{"a Map twice, not inside itself", `const m = new Map([["a", 1]]); return await tools.t.x({ a: m, b: [m, { m }] })`, `1`, "ok"},
-	}, "await tools.t.x(o)", "TypeError", msg, reason)
+	}, "await tools.t.x(o)", "TypeError", msg, reason, "")
 }
 
 // refusedInputCase is a program (after a common prelude of code) and what
 // it returns; record is its first call's record: its reason, "ok", or ""
 // for none.
+// TestToolExtraArguments: a call given arguments after its input, which
+// it would drop (tools.t.x(input, { limit: 1 }), tool_call's third), is
+// refused as other misused calls are: a rejection naming the tool and how
+// to pass them, the call recorded as failed and reported to
+// WithRefusedCalls with its input, the tool not run. Before, the options
+// were dropped silently and the tool ran without them. An array method's
+// index and array (inputs.map(tools.t.x)) pass, and an input that is no
+// object (positional arguments) is left to the tool's schema.
+func TestToolExtraArguments(t *testing.T) {
+	const msg1 = `tool_call t.x: a tool takes one input, and this call passed 1 more argument after it, which it would drop: put everything in the one input object, as in tool_call("t.x", { ...input, ...options })`
+	const reason = "extra arguments: a tool takes one input"
+	checkRefusedInput(t, "const input = { q: 1 };\n", []refusedInputCase{
+		{"tools", `try { await tools.t.x(input, { limit: 1 }) } catch (e) { return (e instanceof TypeError) + " " + e.name + ": " + e.message }`, strconv.Quote("true TypeError: " + msg1), reason},
+		{"tool_call", `return await tool_call("t.x", input, { limit: 1 }).catch((e) => e.message)`, strconv.Quote(msg1), reason},
+		{"two more", `return await tool_call("t.x", input, 1, 2).catch((e) => e.message.slice(0, 56))`, `"tool_call t.x: a tool takes one input, and this call pas"`, reason},
+		{"undefined after the input", `return await tools.t.x(input, undefined).catch((e) => e.message.slice(0, 13))`, `"tool_call t.x"`, reason},
+		{"an unknown tool stays an unknown tool", `try { await tool_call("t.nope", input, 1) } catch (e) { return e.message.slice(0, 13) }`, `"unknown tool "`, "unknown tool"},
+		{"one input", `return await tools.t.x(input)`, `1`, "ok"},
+		{"no input", `return await tool_call("t.x")`, `1`, "ok"},
+		{"positional arguments are the schema's to refuse", `return await tools.t.x("a", "b")`, `1`, "ok"},
+		{"an array method's callback", `return (await Promise.all([input].map(tools.t.x)))`, `[1]`, "ok"},
+	}, "await tools.t.x(input, { limit: 1 })", "TypeError", msg1, reason, `{"q":1}`)
+}
+
 type refusedInputCase struct{ name, code, want, record string }
 
 // checkRefusedInput runs the cases against a tool t.x that counts its
 // runs, then uncaught (on line 2, after prelude): the run fails with the
-// call's error (errName, msg), and the observer of refused calls hears it.
-func checkRefusedInput(t *testing.T, prelude string, cases []refusedInputCase, uncaught, errName, msg, reason string) {
+// call's error (errName, msg), and the observer of refused calls hears it,
+// shown the input (none: "").
+func checkRefusedInput(t *testing.T, prelude string, cases []refusedInputCase, uncaught, errName, msg, reason, input string) {
 	t.Helper()
 	ran := 0
 	echo := Tool{Name: "t.x", Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
@@ -466,7 +491,7 @@ func checkRefusedInput(t *testing.T, prelude string, cases []refusedInputCase, u
 	if res.Error == nil || res.Error.Name != errName || res.Error.Message != msg || res.Error.Line != 2 {
 		t.Errorf("uncaught: %+v", res.Error)
 	}
-	if len(refused) != 1 || refused[0].Record.Name != "t.x" || refused[0].Record.Reason != reason || refused[0].Input != nil {
+	if len(refused) != 1 || refused[0].Record.Name != "t.x" || refused[0].Record.Reason != reason || string(refused[0].Input) != input {
 		t.Errorf("refused calls heard: %+v", refused)
 	}
 	// Never awaited, it is reported as any other call's rejection: the

@@ -18,13 +18,17 @@
   const cut = (s, n) => s.length > n ? s.slice(0, n) : s, gp = O.getPrototypeOf, OP = O.prototype, isArr = g.Array.isArray;
   let show;
   // An input that nests too deeply for JSON, or holds itself, is refused by
-  // begin itself (the host's toolcall.go beginUnwritable), naming the tool.
-  const call = (name, input) => run(typeof name !== "string" ? begin(null, input) : name.length > 129 ? begin(cut(name, 129), input, name.length) : begin(name, input));
+  // begin itself (the host's toolcall.go beginUnwritable), naming the tool;
+  // so is a call given m arguments after its input, which it would drop.
+  const call = (name, input, m) => {
+    const s = typeof name === "string", l = s && name.length > 129 ? name.length : 0;
+    return run(begin(!s ? null : l ? cut(name, 129) : name, input, l, m));
+  };
   // No prototype: own[name] must not find what the program put on
   // Object.prototype under a built-in's name.
   const own = {
     __proto__: null,
-    tool_call: () => (name, input) => call(name, input),
+    tool_call: () => (name, input, ...m) => call(name, input, m.length),
     // tool_search("orders", { limit: 1 }): the options beside a query
     // string count (the limit was ignored).
     tool_search: () => (opts, more) => {
@@ -33,7 +37,7 @@
       return find(opts);
     },
     // tools.js is the same in every run; the run's tools are its data.
-    tools: () => src("tools")(call, src, O),
+    tools: () => src("tools")(call, src, O, isArr),
   };
   // JSON.parse's recursion in QuickJS barely moves QuickJS's own stack
   // check but takes the host engine's native stack, which overflows first

@@ -2,7 +2,7 @@
 // so a tool named "__proto__" or "constructor" is just a property. The same
 // in every run (a shared source, compiled once per instance): src gives the
 // run's tools one object at a time (source "toolnames", toolops.go), and O
-// is the Object the prelude captured. A namespace is a getter that builds it
+// and isArr are the Object and Array.isArray api.js captured. A namespace is a getter that builds it
 // on its first read, so a run pays for the namespaces it reads, not for the
 // catalog (3,000 tools took 30-40 ms of every run that named `tools`). Each
 // object is frozen when built: the program can neither replace a tool nor
@@ -10,8 +10,11 @@
 // it iterates nothing and reads no property of an object the program
 // could have changed (an Object.prototype.get would have turned a
 // descriptor with a prototype into an accessor's).
-(call, src, O) => {
-  const source = Function.prototype.toString, tool = (name) => (input) => call(name, input);
+(call, src, O, isArr) => {
+  // What a tool is given after its input it would drop, and the call is
+  // refused saying so (tools.orders.search(input, { limit: 1 })), but an
+  // array method's index and array: inputs.map(tools.orders.get).
+  const source = Function.prototype.toString, tool = (name) => (input, ...m) => call(name, input, m.length === 2 && typeof m[0] === "number" && isArr(m[1]) ? 0 : m.length);
   // A tool named toString or valueOf is its namespace's own key, which
   // String(ns), `${ns}` and ns + "" would call: a tool call (its side
   // effects, its approval) made by a conversion the program may only log.

@@ -558,6 +558,17 @@ describe("escape attempts", () => {
         assert.deepEqual(r.result, Array(4).fill('true TypeError: tool_call: the tool name must be a string: tool_call("ns.tool", input), the name first and the input second, not one object { name, arguments }'));
         assert.deepEqual(ran, []);
     });
+    // Options beside the input were dropped, and the tool ran as if they
+    // had been heeded.
+    test("a call given arguments after its input is refused, naming them", async (t) => {
+        const ran = [];
+        const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.echo", (i) => (ran.push(i), 1))] });
+        const r = await run(api.createSession(), "const m = []; for (const f of [() => tools.t.echo({ q: 1 }, { limit: 1 }), () => tool_call('t.echo', { q: 1 }, { limit: 1 })]) { try { await f() } catch (e) { m.push((e instanceof TypeError) + ' ' + e.name + ': ' + e.message) } } m.push(await Promise.all([{ q: 2 }].map(tools.t.echo))); return m");
+        const msg = 'true TypeError: tool_call t.echo: a tool takes one input, and this call passed 1 more argument after it, which it would drop: put everything in the one input object, as in tool_call("t.echo", { ...input, ...options })';
+        assert.deepEqual(r.result, [msg, msg, [1]]);
+        assert.deepEqual(ran, [{ q: 2 }]);
+        assert.deepEqual(r.toolCalls.map((c) => [c.ok, c.reason ?? null]), [[false, "extra arguments: a tool takes one input"], [false, "extra arguments: a tool takes one input"], [true, null]]);
+    });
     test("nothing a run scheduled starts after its end (timers, intervals, finalizers, jobs, getters of its result or error)", async (t) => {
         const starts = [];
         const api = await withFactory(t, {
@@ -664,10 +675,12 @@ describe("escape attempts", () => {
         const dig = `const seen = new Set(); const walk = (o, d) => { if (d > 5 || o === null || (typeof o !== "object" && typeof o !== "function") || seen.has(o)) return ""; seen.add(o); let s = ""; for (const k of Reflect.ownKeys(o)) { let v; try { v = o[k] } catch (e) { continue } s += String(k) + (typeof v === "string" ? v : "") + walk(v, d + 1) } return s };`;
         const r = await run(
             api.createSession(),
-            `${dig} const a = await tools.t.peek({}, { context: "forged" }); const b = await tool_call("t.peek", { context: "forged" }, { context: "forged" }); return [walk(globalThis, 0).includes("SECRET"), JSON.stringify([a, b]).includes("SECRET"), String(tools.t.peek).includes("SECRET")]`,
+            // A context passed after the input is refused (a tool takes one
+            // input), one inside it is the input's.
+            `${dig} const a = await tools.t.peek({ context: "forged" }); const b = await tool_call("t.peek", { context: "forged" }); const c = await tools.t.peek({}, { context: "forged" }).catch((e) => e.name); const d = await tool_call("t.peek", { context: "forged" }, { context: "forged" }).catch((e) => e.name); return [walk(globalThis, 0).includes("SECRET"), JSON.stringify([a, b]).includes("SECRET"), String(tools.t.peek).includes("SECRET"), c, d]`,
             { context },
         );
-        assert.deepEqual(r.result, [false, false, false], JSON.stringify(r.error));
+        assert.deepEqual(r.result, [false, false, false, "TypeError", "TypeError"], JSON.stringify(r.error));
         assert.deepEqual(seen, [true, true, true, true]);
         assert.doesNotMatch(JSON.stringify(r), /SECRET/);
     });
