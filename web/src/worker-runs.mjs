@@ -39,13 +39,14 @@ export function llmTools(h, sid, owner, deadReason, life) {
     // The load-time map (intrinsics.mjs): a page's map giving its array back
     // gave the worker's plain descriptions, without execute.
     return /** @type {any} */ (map(s.info.llmTools, (/** @type {any} */ t, /** @type {number} */ which) => {
+        const isSearch = t.name === "searchTools";
         const execute = (/** @type {any} */ args, /** @type {any} */ options) => {
             // Checked first: a toJSON there would change what argsOnce reads.
             const hazard = prototypeHazard();
             if (hazard) return Promise.reject(hazard);
             let opts;
             // JSON data (argsOnce), which postMessage always clones.
-            args = argsOnce(args);
+            args = argsOnce(args, isSearch);
             try {
                 const why = deadReason();
                 if (why) throw new Error(why);

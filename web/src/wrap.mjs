@@ -320,14 +320,14 @@ function inCore(fn) {
  */
 function wrapLlmTool(tool, guard, pipe, owner, life) {
     const goExecute = tool.execute;
-    const isCode = tool.name === "executeCode";
+    const isCode = tool.name === "executeCode", isSearch = tool.name === "searchTools";
     /** @type {(args: any, options?: any) => Promise<any>} */
     const execute = (args, options) => {
         // Checked first: a toJSON there would change what argsOnce reads.
         const hazard = prototypeHazard();
         if (hazard) return Promise.reject(hazard);
         let opts;
-        args = argsOnce(args);
+        args = argsOnce(args, isSearch);
         try {
             guard.check();
             opts = normalizeRunOptions(options);

@@ -103,12 +103,13 @@ const rows = [
 ];
 
 // The longest error message or denial's reason the page posted to a
-// worker in a tool's or onToolCall's answer (this thread is the page; a
-// worker's own posts are not seen).
+// worker in a tool's or onToolCall's answer, or search query in a run's
+// arguments (this thread is the page; a worker's own posts are not seen).
 let posted = 0;
 const postMessage = MessagePort.prototype.postMessage;
 MessagePort.prototype.postMessage = function (/** @type {any} */ m, /** @type {any[]} */ ...rest) {
     if (m && m.t === "reply" && m.error && typeof m.error.message === "string") posted = Math.max(posted, m.error.message.length);
+    if (m && m.t === "run" && m.args && typeof m.args.query === "string") posted = Math.max(posted, m.args.query.length);
     const reason = m && m.t === "reply" && m.decision && m.decision.value && m.decision.value.reason;
     if (typeof reason === "string") posted = Math.max(posted, reason.length);
     return Reflect.apply(postMessage, this, [m, ...rest]);
@@ -268,3 +269,31 @@ async function reportGrowth(mode, factory, goMemory) {
 }
 
 inBothModes("a tool result's reports are cut to what a log line keeps before the Go core takes them in", reportGrowth);
+
+/**
+ * searchTools with a query of INPUT characters, of which the core reads
+ * 1,000: it was written, read back and written again on the page, then
+ * decoded whole by the core (or posted whole to the worker) before its cut.
+ * @param {string} mode
+ * @param {(config: any) => Promise<any>} factory
+ * @param {() => Promise<number>} goMemory
+ */
+async function queryGrowth(mode, factory, goMemory) {
+    const api = await factory({ wasmLocation: assetPath, timeout: 120_000, tools: [tool("orders.search", () => 1)] });
+    try {
+        const [searchTools] = api.createSession().getLlmTools();
+        assert.equal((await searchTools.execute({ query: "orders" }))[0].name, "orders.search");
+        const before = await goMemory();
+        posted = 0;
+        const hits = await searchTools.execute({ query: "orders " + "x".repeat(INPUT) });
+        const grown = (await goMemory()) - before;
+        console.log(`${mode}, a search query of ${INPUT} characters: the Go core's memory ${before} bytes before the search, grown by ${grown}`);
+        assert.equal(hits[0].name, "orders.search");
+        assert.ok(grown < INPUT / 8, `${mode}: the Go core's memory grew by ${grown} bytes for a query of ${INPUT} characters it reads 1,000 of`);
+        assert.ok(posted <= 2000, `${mode}: the page posted a query of ${posted} characters to the worker`);
+    } finally {
+        api.dispose();
+    }
+}
+
+inBothModes("a search's query is cut before the Go core takes it in", queryGrowth);
