@@ -78,7 +78,7 @@ async function makeFactory(config) {
         // pathToFileURL give: the field is a string, its href.
         // Bytes or a compiled module (a bundler's ?arraybuffer import): the
         // package fetches and compiles the asset itself, in each worker too.
-        const got = location === "" ? "an empty string" : typeof URL === "function" && /** @type {any} */ (location) instanceof URL ? "a URL object (pass its href: wasmLocation: url.href)" : location instanceof ArrayBuffer || ArrayBuffer.isView(location) || location instanceof WebAssembly.Module ? "the file's bytes (give where to fetch them: its URL or path)" : describe(location);
+        const got = location === "" ? "an empty string" : typeof URL === "function" && /** @type {any} */ (location) instanceof URL ? "a URL object (pass its href: wasmLocation: url.href)" : /** @type {any} */ (location) instanceof ArrayBuffer || ArrayBuffer.isView(location) || /** @type {any} */ (location) instanceof WebAssembly.Module ? "the file's bytes (give where to fetch them: its URL or path)" : describe(location);
         throw new TypeError(`config.wasmLocation: expected a non-empty string (the URL, or in Node.js the file path, of emscripten-module.wasm), got ${got}`);
     }
     const mode = /** @type {any} */ (config).worker;
