@@ -65,12 +65,21 @@ export const outputCheck = (def) => outputs.get(def);
 export function checkTools(list, path, taken) {
     if (!isArray(list)) throw new TypeError(`${path}: expected an array of tool definitions, got ${describe(list)}`);
     const seen = new KeptSet();
+    // map skips a hole (registerTools([a, , c])), which the calling thread
+    // refuses as undefined: each is refused here in its turn, as there.
+    const where = (/** @type {number} */ i) => (path === "tool" ? path : `${path}[${i}]`);
+    let next = 0;
+    const holes = (/** @type {number} */ end) => {
+        for (; next < end; next++) if (!(next in list)) throw new TypeError(`${where(next)}: expected a tool definition object, got undefined`);
+        next++;
+    };
     // Builtins as they were at load (intrinsics.mjs): an Array.isArray that
     // answers false refused every list; a map that gives its array back
     // sent the page's functions to the worker (a DataCloneError out of the
     // page's event loop).
-    return map(list, (def, i) => {
-        const p = path === "tool" ? path : `${path}[${i}]`;
+    const descs = map(list, (def, i) => {
+        holes(i);
+        const p = where(i);
         if (def === null || typeof def !== "object" || isArray(def)) throw new TypeError(`${p}: expected a tool definition object, got ${describe(def)}`);
         const keyError = unknownKeyError(p, objectKeys(def), TOOL_KEYS, TOOL_HINTS);
         if (keyError) throw keyError;
@@ -167,4 +176,6 @@ export function checkTools(list, path, taken) {
         const d = { name, record: toolRecord(name, t.description, json[0], json[1], notes, whole) };
         return d;
     });
+    holes(list.length);
+    return descs;
 }

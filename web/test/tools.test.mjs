@@ -130,6 +130,14 @@ describe("registerTool / registerTools", () => {
         assert.throws(() => api.registerTools("not an array"), TypeError);
     });
 
+    test("a hole in the list is refused as undefined, in its turn, and nothing of the list registers", () => {
+        const refused = (i, got = "undefined") => ({ name: "TypeError", message: `tools[${i}]: expected a tool definition object, got ${got}` });
+        assert.throws(() => api.registerTools([tool("hole.a", () => 1), , tool("hole.c", () => 3)]), refused(1));
+        assert.throws(() => api.registerTools([tool("hole.a", () => 1), ,]), refused(1));
+        assert.throws(() => api.registerTools([null, , tool("hole.c", () => 3)]), refused(0, "null"));
+        assert.deepEqual(api.listTools().filter((t) => t.name.startsWith("hole.")), []);
+    });
+
     test("session tools are visible to that session only", async () => {
         const a = api.createSession({ tools: [tool("session.only", () => "mine")] });
         const b = api.createSession();
