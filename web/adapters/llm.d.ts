@@ -46,7 +46,7 @@ export interface ToolCallFailure {
     };
 }
 
-/** `searchTools` and `executeCode` in OpenAI's Chat Completions shape. */
+/** `searchTools` and `executeCode` in OpenAI's Chat Completions shape. Other options are a TypeError naming the key. */
 export declare function toOpenAITools(session: IoCodeMode.Session, options?: ToolShapeOptions): OpenAIChatTool[];
 /** `searchTools` and `executeCode` in OpenAI's Responses API shape (`strict: false` unless `options.strict`). */
 export declare function toOpenAIResponsesTools(session: IoCodeMode.Session, options?: ToolShapeOptions): OpenAIResponsesTool[];
@@ -60,8 +60,10 @@ export declare function toAnthropicTools(session: IoCodeMode.Session, options?: 
  * code, as the tools' own `execute` reads it. Resolves with the tool's
  * result (`ExecuteResult` for executeCode, the hits for searchTools) or with
  * a `ToolCallFailure` the model can read: it never rejects for an unknown
- * tool, malformed JSON or wrong types. It rejects only when
- * `options.signal` aborts (your own cancellation). `functions.executeCode`
+ * tool, malformed JSON or wrong types (a comma before the object's closing
+ * brace is read past). It rejects only when `options.signal` aborts (your
+ * own cancellation), and with a `TypeError` for options the tools' `execute`
+ * refuses (`{ sigal }`: your mistake, not the model's). `functions.executeCode`
  * is `executeCode`; `multi_tool_use.parallel` (the wrapper OpenAI models
  * put parallel calls in: `{ tool_uses: [{ recipient_name, parameters }] }`)
  * runs each call it wraps and resolves with their answers, in order (a

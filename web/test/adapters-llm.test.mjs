@@ -259,6 +259,43 @@ describe("handleToolCall", () => {
         assert.match(none.error.message, /expected a Code Mode session/);
     });
 
+    // The options are the host's: a misspelt signal reached the model as its
+    // INVALID_INPUT (the model was blamed, the host never learnt of it, and
+    // its loop could not be stopped).
+    test("options execute refuses throw to the host; the model's own mistakes stay results", async () => {
+        const args = { code: "return 1", explanation: "one" };
+        for (const [options, message] of [
+            [{ sigal: new AbortController().signal }, /^execute\(args, options\): unknown key "sigal" \(did you mean "signal"\?\); valid keys are signal, context, onEvent, /],
+            [{ signal: "stop" }, /^execute\(args, options\): options\.signal: expected an AbortSignal, got the string "stop"$/],
+            ["ctx", /^execute\(args, options\): options: expected an object, got string$/],
+        ]) {
+            await assert.rejects(llm.handleToolCall(session, "executeCode", args, options), { name: "TypeError", message }, JSON.stringify(options));
+            await assert.rejects(llm.handleToolCall(session, "searchTools", '{"query":"orders"}', options), { name: "TypeError", message });
+            // Inside multi_tool_use.parallel too.
+            await assert.rejects(llm.handleToolCall(session, "multi_tool_use.parallel", { tool_uses: [{ recipient_name: "executeCode", parameters: args }] }, options), { name: "TypeError", message });
+        }
+        // Arguments of the wrong type with good options: the model's.
+        const out = await llm.handleToolCall(session, "executeCode", { code: 5 }, { signal: new AbortController().signal, context: "c" });
+        assert.equal(out.error?.code, "INVALID_INPUT", JSON.stringify(out));
+        assert.match(out.error.message, /^executeCode: code: expected a string, got the number 5/);
+    });
+
+    // Models end an object with a comma now and then; JSON.parse refuses it.
+    test("arguments JSON with a comma before its closing brace run; a comma inside a string is the program's", async () => {
+        const run = await llm.handleToolCall(session, "executeCode", '{"code":"return [1, 2,].length + \\",}\\".length + \\",]\\".length",\n  "explanation":"x",\n}');
+        assert.equal(run.ok, true, JSON.stringify(run));
+        assert.equal(run.result, 6);
+        const hits = await llm.handleToolCall(session, "searchTools", '{"query":"orders","limit":1 , }');
+        assert.deepEqual(hits.map?.((h) => h.name), ["orders.search"], JSON.stringify(hits));
+        // The comma that ends the object, and only that one: anything else
+        // is still not JSON, in JSON.parse's words, which say where.
+        for (const text of ['{"code":"return 1",,}', '{"code":"return 1" "explanation":"x",}', '{"code":"return [1,]",\n "explanation":"x", ,\n}']) {
+            const out = await llm.handleToolCall(session, "executeCode", text);
+            assert.equal(out.error?.code, "INVALID_INPUT", text);
+            assert.match(out.error.message, /^The arguments of executeCode are not valid JSON \(.*position \d+/, text);
+        }
+    });
+
     test("the caller's abort rejects, so the loop stops", async () => {
         const ctrl = new AbortController();
         const p = llm.handleToolCall(session, "executeCode", { code: "await tools.clock.wait({});", explanation: "wait" }, { signal: ctrl.signal });
@@ -414,9 +451,17 @@ test("{ strict: true }: schemas the SDKs' own strict transforms leave as they ar
     assert.equal("strict" in llm.toOpenAITools(session)[0].function, false);
     assert.deepEqual(llm.toOpenAIResponsesTools(session).map((t) => t.strict), [false, false]);
     assert.equal("strict" in llm.toAnthropicTools(session)[0], false);
-    for (const bad of [{ strcit: true }, { strict: "yes" }, "strict", 1]) {
-        assert.throws(() => llm.toOpenAITools(session, bad), { name: "TypeError", message: "options: expected { strict?: boolean }" }, JSON.stringify(bad));
+    for (const [fn, bad, message] of [
+        ["toOpenAITools", { strcit: true }, "toOpenAITools: options.strcit: expected { strict?: boolean }"],
+        ["toOpenAIResponsesTools", { strict: true, signal: null }, "toOpenAIResponsesTools: options.signal: expected { strict?: boolean }"],
+        ["toAnthropicTools", { strict: "yes" }, "toAnthropicTools: options.strict: expected { strict?: boolean }"],
+        ["toOpenAITools", { strict: null }, "toOpenAITools: options.strict: expected { strict?: boolean }"],
+        ["toOpenAITools", "strict", "toOpenAITools: options: expected { strict?: boolean }"],
+        ["toAnthropicTools", 1, "toAnthropicTools: options: expected { strict?: boolean }"],
+    ]) {
+        assert.throws(() => llm[fn](session, bad), { name: "TypeError", message }, JSON.stringify(bad));
     }
+    assert.equal(llm.toOpenAITools(session, { strict: undefined }).length, 2);
     session.dispose();
 });
 

@@ -13,15 +13,15 @@ const cache = new WeakMap();
 // The LLM tools of a session, fetched once: getLlmTools() builds new
 // wrappers on every call, and a loop asks for them on every tool call.
 function llmTools(session) {
-    if (typeof session?.getLlmTools !== "function") {
+    if (typeof session?.getLlmTools != "function") {
         throw new TypeError("session: expected a Code Mode session (from createSession()), got " + describe(session));
     }
-    if (!cache.has(session)) cache.set(session, Array.from(session.getLlmTools()));
+    cache.has(session) || cache.set(session, [...session.getLlmTools()]);
     return cache.get(session);
 }
 
 function describe(v) {
-    return v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? "an object" : typeof v;
+    return v === null ? "null" : Array.isArray(v) ? "an array" : typeof v == "object" ? "an object" : typeof v;
 }
 
 // Strict mode (OpenAI's strict, Anthropic's strict tool use) takes a
@@ -30,23 +30,25 @@ function describe(v) {
 // numeric bounds (Anthropic's; the tools enforce them and say so). The
 // two tools' schemas are flat objects.
 function strictSchema(schema) {
-    const props = {};
-    for (const [k, { minimum, maximum, description, ...p }] of Object.entries(schema.properties || {})) {
-        props[k] = { ...((schema.required || []).includes(k) ? p : { anyOf: [p, { type: "null" }] }), description };
+    const properties = {};
+    for (const [k, { minimum, maximum, description, ...p }] of Object.entries(schema.properties)) {
+        properties[k] = { ...(schema.required?.includes(k) ? p : { anyOf: [p, { type: "null" }] }), description };
     }
-    return { ...schema, properties: props, required: Object.keys(props), additionalProperties: false };
+    return { ...schema, properties, required: Object.keys(properties), additionalProperties: false };
 }
 
-// Each tool as shape(name, description, schema, strict) makes it.
-function shapes(session, options, shape) {
+// Each tool as shape(name, description, schema, strict) makes it; fn,
+// the caller's name, begins an option's error as in the other adapters
+// (the limit on this module's size leaves no room for "did you mean").
+function shapes(session, options, fn, shape) {
     const tools = llmTools(session);
-    const { strict, ...other } = options ?? {};
-    if (typeof (options ?? {}) !== "object" || Object.keys(other).length || ![true, false, undefined].includes(strict)) {
-        throw new TypeError("options: expected { strict?: boolean }");
-    }
+    const o = options ?? {};
+    // The key at fault ("" when options are no object), or 0.
+    const key = typeof o != "object" ? "" : Object.keys(o).find((k) => k != "strict") ?? ([true, false, undefined].includes(o.strict) ? 0 : "strict");
+    if (key !== 0) throw new TypeError(`${fn}: options${key && "." + key}: expected { strict?: boolean }`);
     // A plain JSON copy of the schema: the schema objects carry the AI
     // SDK's non-enumerable markers, and callers may edit what they get.
-    return tools.map((t) => shape(t.name, t.description, JSON.parse(JSON.stringify(strict ? strictSchema(t.inputSchema) : t.inputSchema)), !!strict));
+    return tools.map((t) => shape(t.name, t.description, JSON.parse(JSON.stringify(o.strict ? strictSchema(t.inputSchema) : t.inputSchema)), !!o.strict));
 }
 
 /**
@@ -55,7 +57,7 @@ function shapes(session, options, shape) {
  * as `chat.completions.parse()` requires.
  */
 export function toOpenAITools(session, options) {
-    return shapes(session, options, (name, description, parameters, strict) => ({ type: "function", function: { name, description, parameters, ...(strict && { strict }) } }));
+    return shapes(session, options, "toOpenAITools", (name, description, parameters, strict) => ({ type: "function", function: { name, description, parameters, ...(strict && { strict }) } }));
 }
 
 /**
@@ -64,12 +66,12 @@ export function toOpenAITools(session, options) {
  * mode wants every property required); `{ strict: true }` gives strict schemas.
  */
 export function toOpenAIResponsesTools(session, options) {
-    return shapes(session, options, (name, description, parameters, strict) => ({ type: "function", name, description, parameters, strict }));
+    return shapes(session, options, "toOpenAIResponsesTools", (name, description, parameters, strict) => ({ type: "function", name, description, parameters, strict }));
 }
 
 /** Anthropic Messages `tools`: `[{ name, description, input_schema }]`; `{ strict: true }` adds `strict: true` with strict schemas. */
 export function toAnthropicTools(session, options) {
-    return shapes(session, options, (name, description, schema, strict) => ({ name, description, input_schema: { type: "object", ...schema }, ...(strict && { strict }) }));
+    return shapes(session, options, "toAnthropicTools", (name, description, schema, strict) => ({ name, description, input_schema: { type: "object", ...schema }, ...(strict && { strict }) }));
 }
 
 function failure(name, code, message) {
@@ -78,18 +80,20 @@ function failure(name, code, message) {
 
 // What a call of the tool looks like, for messages that tell the model how
 // to call it again: {"code": string, "explanation": string}.
-function expectedShape(tool) {
-    const { properties = {}, required = [] } = tool.inputSchema || {};
-    const fields = Object.keys(properties).map((k) => `"${k}"${required.includes(k) ? "" : "?"}: ${properties[k].type || "any"}`);
-    return `{${fields.join(", ")}}`;
+// (The two tools' own schemas: flat, every property typed.)
+function expectedShape({ inputSchema: { properties: p, required: r = [] } }) {
+    return `{${Object.keys(p).map((k) => `"${k}"${r.includes(k) ? "" : "?"}: ${p[k].type}`).join(", ")}}`;
 }
 
 function parseArgs(tool, args) {
     let value = args;
-    if (typeof args === "string") {
-        // Some models send "" for a call without arguments.
+    if (typeof args == "string") {
+        // Some models send "" for a call without arguments, and some end
+        // the object with a comma ('{"code":"return 1",}'), which JSON.parse
+        // refuses: that one goes (JSON text never has a comma before its
+        // last "}", so text that parses is read as before).
         try {
-            value = JSON.parse(args.trim() || "{}");
+            value = JSON.parse((args.trim() || "{}").replace(/,\s*}$/, "}"));
         } catch (err) {
             // A lone string that is no attempt at JSON ("open orders",
             // "return 1"): the tool's own execute reads it as its query or
@@ -105,7 +109,7 @@ function parseArgs(tool, args) {
     // The arguments encoded twice: the object inside, if it is one. Any
     // other string ("{ return 1 }", a program sent bare) is refused below
     // as a string, not as JSON the model did send valid.
-    if (typeof value === "string" && value.trim().startsWith("{")) {
+    if (typeof value == "string" && value.trim().startsWith("{")) {
         try {
             value = JSON.parse(value);
         } catch {
@@ -113,7 +117,7 @@ function parseArgs(tool, args) {
         }
     }
     if (value == null) return { value: {} };
-    if (typeof value !== "object" || Array.isArray(value)) {
+    if (describe(value) != "an object") {
         return failure("TypeError", "INVALID_INPUT", `The arguments of ${tool.name} must be a JSON object ${expectedShape(tool)}, got ${describe(value)}.`);
     }
     return { value };
@@ -125,8 +129,8 @@ function parseArgs(tool, args) {
  * Resolves with the tool's result, or with `{ ok: false, error: { name,
  * code, message } }` for an unknown tool, malformed or mistyped arguments,
  * or anything else that went wrong, so the model can read it and retry.
- * It rejects only when `options.signal` aborts: that is the caller stopping
- * the loop, not a model's mistake.
+ * It rejects when `options.signal` aborts (the caller stopping the loop)
+ * and with a TypeError for options execute refuses: the host's mistakes.
  */
 export async function handleToolCall(session, name, args, options, wrapped) {
     let tools;
@@ -141,7 +145,7 @@ export async function handleToolCall(session, name, args, options, wrapped) {
     // awaited, so that an abort still rejects.
     try {
         tools = llmTools(session);
-        if (name === "multi_tool_use.parallel" && !wrapped) return Promise.all((typeof args === "string" ? JSON.parse(args) : args).tool_uses.map((u) => handleToolCall(session, u?.recipient_name, u?.parameters, options, 1)));
+        if (name === "multi_tool_use.parallel" && !wrapped) return Promise.all((typeof args == "string" ? JSON.parse(args) : args).tool_uses.map((u) => handleToolCall(session, u?.recipient_name, u?.parameters, options, 1)));
     } catch (err) {
         if (!tools) return failure(err.name || "Error", "INTERNAL", err.message);
         wrapped = 1;
@@ -154,7 +158,7 @@ export async function handleToolCall(session, name, args, options, wrapped) {
             "ReferenceError",
             "UNKNOWN_TOOL",
             `There is no tool ${JSON.stringify(String(name))}. The tools are ${tools.map((t) => t.name).join(" and ")}; ` +
-                "the page's own tools are called from code run by executeCode (tools.<name>(input))." +
+                "call the page's tools in executeCode's code: tools.<name>(input)." +
                 (wrapped ? ' multi_tool_use.parallel takes {tool_uses: [{recipient_name, parameters}]}.' : ""),
         );
     }
@@ -163,12 +167,10 @@ export async function handleToolCall(session, name, args, options, wrapped) {
     try {
         return await tool.execute(parsed.value, options);
     } catch (err) {
-        if (options?.signal?.aborted) throw err;
-        const message = err?.message ?? String(err);
-        // The core rejects arguments of the wrong type with a TypeError.
-        if (err instanceof TypeError) {
-            return failure("TypeError", "INVALID_INPUT", `${tool.name}: ${message}. Expected ${expectedShape(tool)}.`);
-        }
-        return failure(err?.name || "Error", "INTERNAL", `${tool.name} failed: ${message}`);
+        // A TypeError is the host's options ("execute(args, options): unknown
+        // key ..."): the model's arguments resolve as INVALID_INPUT results,
+        // and the host, not the model, has to hear of its own mistake.
+        if (options?.signal?.aborted || err instanceof TypeError) throw err;
+        return failure(err?.name || "Error", "INTERNAL", `${tool.name} failed: ${err?.message ?? err}`);
     }
 }
