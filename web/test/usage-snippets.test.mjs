@@ -28,6 +28,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { z } from "zod";
+import { FakeStreamingChatModel } from "@langchain/core/utils/testing";
+import { AIMessage, AIMessageChunk } from "@langchain/core/messages";
 import { WORKER, assetPath, dist, loadFactory, root } from "./helpers.mjs";
 import { anthropicMessage, completion, scriptedFetch } from "./adapter-helpers.mjs";
 import { FakeAgent } from "./fakes/fdc3.mjs";
@@ -59,7 +61,7 @@ before(async () => {
     const modules = join(dir, "node_modules");
     mkdirSync(join(modules, "@interopio"), { recursive: true });
     symlinkSync(dist, join(modules, "@interopio", "code-mode"), "dir");
-    for (const name of ["ai", "zod", "openai", "@anthropic-ai", "@modelcontextprotocol", "@energetic-ai"]) {
+    for (const name of ["ai", "zod", "openai", "@anthropic-ai", "@langchain", "@modelcontextprotocol", "@energetic-ai"]) {
         symlinkSync(join(root, "node_modules", name), join(modules, name), "dir");
     }
 });
@@ -215,6 +217,18 @@ const anthropicClient = (replies) => {
     const scripted = scriptedFetch(replies);
     return { anthropic: new Anthropic({ apiKey: "test-key", baseURL: "http://127.0.0.1:9", fetch: scripted.fetch, maxRetries: 0 }), requests: scripted.requests };
 };
+/**
+ * LangChain's own fake chat model, answering turn after turn with the next
+ * tool calls of `turns`, then with none: FakeStreamingChatModel answers
+ * every turn with the tool calls of its chunks' first item, and this list's
+ * first item is the next turn's.
+ */
+function langChainModel(turns) {
+    const chunks = new Proxy([], { get: (list, k) => (k === "0" ? new AIMessageChunk({ content: "", tool_calls: turns.shift() ?? [] }) : k === "length" ? 1 : list[k]) });
+    return new FakeStreamingChatModel({ responses: [new AIMessage("The open orders total 47.")], chunks });
+}
+const LANGCHAIN_TOOLS = "verboseParsingErrors: true, // the refusal says what is wrong";
+
 /** The tool outputs the requests sent back to the provider, parsed. */
 const outputsSent = (requests, pick) => requests.flatMap((r) => pick(r.body)).map((s) => JSON.parse(s));
 
@@ -355,6 +369,55 @@ const cases = [
             assert.equal(messages.at(-1).content, "The open orders total 47.");
             const output = JSON.parse(messages.find((m) => m.role === "tool").content);
             assert.equal(output.result, 47, JSON.stringify(output));
+            assert.deepEqual(seen.contexts, [requestMetadata]);
+        },
+    },
+    {
+        has: LANGCHAIN_TOOLS,
+        env: page,
+        // The tools through LangChain's own model and tool calls: the model's
+        // { code } alone refused with the reason, then run; the block's
+        // signal and context reach the run.
+        check: async ({ tools }, { codeMode, requestMetadata }) => {
+            assert.deepEqual(tools.map((t) => t.name), ["searchTools", "executeCode"]);
+            const model = langChainModel([
+                [{ name: "executeCode", args: { code: SUM }, id: "c1", type: "tool_call" }],
+                [{ name: "executeCode", args: JSON.parse(SUM_ARGS), id: "c2", type: "tool_call" }],
+                [{ name: "searchTools", args: { query: "orders", limit: "5" }, id: "c3", type: "tool_call" }],
+            ]).bindTools(tools);
+            const [first] = (await model.invoke("What is the total of the open orders?")).tool_calls;
+            await assert.rejects(tools[1].invoke(first), { message: 'Received tool input did not match expected schema\nDetails: #/required: Instance does not have required property "explanation".' });
+            const [second] = (await model.invoke("Again.")).tool_calls;
+            const answer = await tools[1].invoke(second);
+            assert.equal(answer.tool_call_id, "c2");
+            assert.equal(JSON.parse(answer.content).result, 47, answer.content);
+            assert.deepEqual(seen.contexts, [requestMetadata]);
+            const [third] = (await model.invoke("Search.")).tool_calls;
+            await assert.rejects(tools[0].invoke(third), { message: /^Received tool input did not match expected schema\nDetails: .*\n#\/properties\/limit\/type: Instance type "string" is invalid\. Expected "integer"\.$/ });
+            // LangChain rejects at the abort by itself; the run stops only if
+            // the signal reaches execute (the tool's own signal aborts).
+            let stopped;
+            const toolAborted = new Promise((resolve) => (stopped = resolve));
+            codeMode.registerTool({ name: "clock.wait", execute: (_, { signal }) => new Promise((resolve) => signal.addEventListener("abort", () => (stopped(), resolve("aborted")))) });
+            const waiting = tools[1].invoke({ code: "return await tools.clock.wait({})", explanation: "Wait." }, { signal: AbortSignal.timeout(300) });
+            await assert.rejects(waiting, { name: /AbortError|TimeoutError/ });
+            assert.equal(await Promise.race([toolAborted.then(() => "aborted"), new Promise((resolve) => setTimeout(resolve, 5000, "still running"))]), "aborted");
+        },
+    },
+    {
+        has: "const withTools = model.bindTools(tools);",
+        // The block goes on from the one above: its tools are in scope. The
+        // model sends { code } alone, which handleToolCall runs.
+        env: async () => {
+            const env = await page();
+            const { tools } = await runBlock(blocks.find((b) => b.code.includes(LANGCHAIN_TOOLS)).code, env);
+            return { ...env, tools, model: langChainModel([[{ name: "executeCode", args: { code: SUM }, id: "c1", type: "tool_call" }]]) };
+        },
+        check: ({ messages }, { requestMetadata }) => {
+            assert.deepEqual(messages.map((m) => m.getType()), ["system", "human", "ai", "tool", "ai"]);
+            assert.equal(messages[3].tool_call_id, "c1");
+            assert.equal(JSON.parse(messages[3].content).result, 47, messages[3].content);
+            assert.equal(messages.at(-1).content, "The open orders total 47.");
             assert.deepEqual(seen.contexts, [requestMetadata]);
         },
     },
@@ -664,8 +727,8 @@ test("every js and ts block of README.md and web/USAGE.md has a case", () => {
 // leaves its callbacks' parameters untyped): each name the reader supplies
 // has the type the documentation gives it, so an option, method or field
 // the types do not have fails here. Left out: the blocks of the LLM SDKs'
-// loops, whose JavaScript (a messages array TypeScript infers from its first
-// element) no TypeScript reader writes; web/types-check/usage.ts and
+// loops (LangChain's too), whose JavaScript (a messages array TypeScript
+// infers from its first element) no TypeScript reader writes; web/types-check/usage.ts and
 // adapters-llm.ts hold their TypeScript forms. Also the TypeScript blocks
 // (types-check's) and those that are not page code (model code, a result's
 // shape, a bundler's config).
@@ -692,7 +755,7 @@ const TYPES = {
 const UNTYPED = ["requestMetadata", "context", "messages", "response_format", "fetchOrders", "searchOrders", "trace", "askUser", "cancelButton", "apiKey", "window", "instrumentSchema"];
 
 test("the blocks type-check against the package's types", () => {
-    const sdk = /\b(openai|anthropic)\.|from "(ai|openai|@anthropic-ai\/[^"]*)"|\bjsonSchema\(/;
+    const sdk = /\b(openai|anthropic)\.|from "(ai|openai|@anthropic-ai\/[^"]*|@langchain\/[^"]*)"|\bjsonSchema\(/;
     const typed = blocks.filter((b) => b.lang === "js" && !sdk.test(b.code) && cases.find((c) => b.code.includes(c.has))?.env);
     assert.ok(typed.length >= 15, `${typed.length} blocks`);
     // A platform's package, not installed here: the block's call of it is what is typed.
