@@ -130,6 +130,13 @@ const (
 	maxErrorChars = 2000
 )
 
+// syntaxResult is the result of code refused before it ran, as QuickJS's
+// own SyntaxError would be.
+func syntaxResult(start time.Time, msg string, line, col int) *ExecuteResult {
+	return &ExecuteResult{Logs: []LogEntry{}, ToolCalls: []ToolCallRecord{}, DurationMs: ms(time.Since(start)),
+		Error: &RunError{Name: "SyntaxError", Code: string(sandbox.CodeSyntax), Message: msg, Line: line, Column: col}}
+}
+
 // ExecuteCode runs the model's code. runContext is the run context, the
 // caller's opaque state that every tool (Call.Context) and the interceptor
 // (ToolCall.Context) receive. Failures of the code come back in the result
@@ -154,6 +161,9 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 		return invalidInputResult(&argsError{"executeCode: code: required; expected a non-empty string of JavaScript or TypeScript (the body of an async function)"}), nil
 	}
 	start := time.Now()
+	if line, col := encodedProgram(in.Code); line > 0 {
+		return syntaxResult(start, encodedProgramMessage, line, col), nil
+	}
 	prepared, perr := prepareCode(in.Code)
 	code := prepared.Code
 	if perr != nil {
@@ -161,8 +171,7 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 		if escapedTwice(in.Code, &sandbox.Error{Message: msg, Line: perr.Line, Column: perr.Column}) {
 			msg += escapedHint
 		}
-		return &ExecuteResult{Logs: []LogEntry{}, ToolCalls: []ToolCallRecord{}, DurationMs: ms(time.Since(start)),
-			Error: &RunError{Name: "SyntaxError", Code: string(sandbox.CodeSyntax), Message: msg, Line: perr.Line, Column: perr.Column}}, nil
+		return syntaxResult(start, msg, perr.Line, perr.Column), nil
 	}
 	// The run stops when the caller's ctx is done, or when its session or
 	// factory is closed: then nothing of it may start any more.

@@ -154,6 +154,11 @@ func syntaxHint(code string, e *sandbox.Error) string {
 			if strings.HasPrefix(e.Message, "expecting '") && e.Column <= len(line)+1 && endsWithWord(string(line[:e.Column-1]), "await") {
 				return awaitHint
 			}
+			// f"{n} orders": QuickJS reads f as a name and stops at the
+			// string after it.
+			if strings.HasPrefix(e.Message, "expecting '") && e.Column <= len(line) && (line[e.Column-1] == '"' || line[e.Column-1] == '\'') && endsWithWord(string(line[:e.Column-1]), "f") {
+				return fStringHint
+			}
 			if proseLine(string(line)) {
 				return fmt.Sprintf(proseHint, e.Line)
 			}
@@ -281,6 +286,49 @@ func escapedTwice(code string, e *sandbox.Error) bool {
 	c := e.Column - 1
 	return e.Line == 1 && c >= 0 && c+1 < len(rs) && rs[c] == '\\' && strings.ContainsRune(`n"'rt`, rs[c+1])
 }
+
+// encodedProgramMessage is the SYNTAX error of a program sent as one JSON
+// string literal, its quotes included (encoded once too often, as a whole):
+// JavaScript runs it as a string, whose value, the program's own text, was
+// the result, ok, and the model read its program back with no word of what
+// went wrong.
+const encodedProgramMessage = "the code is one string literal holding a program, which would only give back its own text" + escapedHint
+
+// encodedProgram says where code that is one JSON string literal holding a
+// program begins (its 1-based line and column), or 0, 0. A line break or a
+// semicolon and a statement that begins with return or await tell a
+// program from a string meant as the result ("return 1" alone stays one).
+func encodedProgram(code string) (line, col int) {
+	s := jsonString(code)
+	if !strings.ContainsAny(s, "\n;") || !statementWord(s, "return") && !statementWord(s, "await") {
+		return 0, 0
+	}
+	lead := code[:len(code)-len(strings.TrimLeft(code, " \t\r\n"))]
+	line = strings.Count(lead, "\n") + 1
+	return line, utf8.RuneCountInString(lead[strings.LastIndexByte(lead, '\n')+1:]) + 1
+}
+
+// statementWord says whether word begins a statement of s: at its start, or
+// after a line break, a semicolon or a brace, and not as part of a longer name.
+func statementWord(s, word string) bool {
+	for i := strings.Index(s, word); i >= 0; {
+		before := strings.TrimRight(s[:i], " \t\r")
+		r, _ := utf8.DecodeRuneInString(s[i+len(word):])
+		if (before == "" || strings.ContainsRune("\n;{}", rune(before[len(before)-1]))) && !(r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			return true
+		}
+		j := strings.Index(s[i+1:], word)
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+// fStringHint follows the syntax error at a Python f-string, which models
+// trained on Python agents write in JavaScript too.
+const fStringHint = ": f\"...\" is a Python f-string; JavaScript writes it as a template literal, in backticks with ${} around each expression: `${n} orders`"
 
 // awaitHint follows QuickJS's words for an await in a function that is not
 // async (a map or forEach callback, a helper), which models write often and

@@ -685,6 +685,18 @@ func TestSyntaxHints(t *testing.T) {
 		{name: "quotes escaped twice", code: `const s = \"x\"; return s`, errCode: "SYNTAX", errName: "SyntaxError", errMsg: escapedHint, line: 1, col: 11},
 		{name: "a fence escaped twice", code: "```js\\nreturn 1\\n```", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "```js block" + escapedHint, line: 1, col: 1},
 		{name: "a string's own \\n on one line runs", code: `return 'a\nb'.length`, want: "3"},
+		// The whole program JSON-encoded once more, quotes included: it ran
+		// as a string literal and returned its own text, ok, which told the
+		// model nothing. A line break or a semicolon and a return or an await
+		// in the text tell a program from a string meant as the result.
+		{name: "a program encoded as one string literal", code: `"const o = await tools.orders.search({});\nreturn o.length;"`, errCode: "SYNTAX", errName: "SyntaxError", errMsg: encodedProgramMessage, line: 1, col: 1},
+		{name: "a one-line program encoded as one string literal", code: ` "const o = await f(); return o"` + "\n", errCode: "SYNTAX", errName: "SyntaxError", errMsg: encodedProgramMessage, line: 1, col: 2},
+		{name: "a string literal of text runs", code: `"Orders:\nnone to return today"`, want: `"Orders:\nnone to return today"`},
+		{name: "a string literal of one statement runs", code: `"return 1"`, want: `"return 1"`},
+		// Python's f-strings: QuickJS reads f as a name and stops at the string.
+		{name: "an f-string", code: "const n = 3\nreturn f\"{n} orders\"", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expecting ';'" + fStringHint, line: 2, col: 9},
+		{name: "an f-string argument", code: "const n = 3\nconsole.log(f'{n} orders')", errCode: "SYNTAX", errName: "SyntaxError", errMsg: fStringHint, line: 2, col: 14},
+		{name: "a string literal then code runs", code: "\"use strict\";\nreturn 1", want: "1"},
 	})
 	// No await hint: a name that ends in await, an error of another kind
 	// after a top-level await (which is valid there).
@@ -699,6 +711,7 @@ func TestSyntaxHints(t *testing.T) {
 		{"const x = await )", "unexpected token in expression: ')'", 1, 17},
 		{`return 'a\nb' +`, "unexpected end of input", 1, 16},
 		{"const a = 1\nreturn a \\", "unexpected token in expression: '\\'", 2, 10},
+		{"const buf = 1\nreturn buf \"x\"", "expecting ';'", 2, 12},
 	} {
 		e := sandbox.Error{Code: sandbox.CodeSyntax, Name: "SyntaxError", Message: tc.msg, Line: tc.line, Column: tc.col}
 		if h := syntaxHint(tc.code, &e); h != "" {

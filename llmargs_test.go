@@ -95,6 +95,9 @@ func TestLLMToolArguments(t *testing.T) {
 		{"search arguments as the query", search, `{"query":"{\"query\":\"transfer money\",\"limit\":1}"}`, true, `"payments.transfer"`},
 		{"a JSON object code that is not the arguments", execute, `{"code":"{\"a\":1}"}`, true, `the code is a JSON object, not a program`},
 		{"a string literal program stays one", execute, `{"code":"\"return 1\""}`, true, `"result":"return 1"`},
+		// A program of several statements encoded so returned its own text,
+		// ok: it is the SYNTAX error of code escaped twice.
+		{"a string literal holding a program", execute, `{"code":"\"const n = 6*7;\\nreturn n\"","explanation":"x"}`, true, `"code":"SYNTAX"`},
 		{"inner arguments are checked", execute, `{"code":"{\"code\":5}"}`, false, `executeCode: code: expected a string, got the number 5`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
