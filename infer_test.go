@@ -43,9 +43,9 @@ func TestInferredResultTypes(t *testing.T) {
 	}{
 		{"before any call", "", s, "crm.customers", declared},
 		{"after one call", `await tools.crm.customers({})`, s, "crm.customers",
-			"tools.crm.customers(input?: unknown): Promise<{ id: string; total: number }[]>; // result type inferred from 1 result"},
+			"tools.crm.customers(input?: unknown): Promise<{ id: string; total: number }[]>; // result type inferred from its results"},
 		{"merged with a second", `await tools.crm.customers({vip: true})`, s, "crm.customers",
-			"tools.crm.customers(input?: unknown): Promise<{ id: string; total: number; vip?: boolean }[]>; // result type inferred from 2 results"},
+			"tools.crm.customers(input?: unknown): Promise<{ id: string; total: number; vip?: boolean }[]>; // result type inferred from its results"},
 		{"another session learns nothing", "", other, "crm.customers", declared},
 		{"a declared outputSchema wins", `await tools.crm.count({})`, s, "crm.count", "Promise<number /* integer */>;"},
 	}
@@ -62,11 +62,20 @@ func TestInferredResultTypes(t *testing.T) {
 		})
 	}
 	res := exec(t, s, `return (await tool_search({query: "crm.customers", limit: 1}))[0].signature`, nil)
-	if !strings.Contains(string(res.Result), "vip?: boolean }[]>; // result type inferred from 2 results") {
+	if !strings.Contains(string(res.Result), "vip?: boolean }[]>; // result type inferred from its results") {
 		t.Errorf("tool_search in the sandbox: %s", res.Result)
 	}
-	if !strings.Contains(s.SystemInstruction(), "// result type inferred from 2 results") {
+	if !strings.Contains(s.SystemInstruction(), "// result type inferred from its results") {
 		t.Error("the instructions' signatures do not show the inferred type")
+	}
+	// A result of a shape already seen changes nothing the model reads: an
+	// instruction that changed with each of a tool's first results (their
+	// count was in it) made every turn's system prompt new to the
+	// provider's prompt cache.
+	before := s.SystemInstruction()
+	exec(t, s, `await tools.crm.customers({vip: true}); await tools.crm.customers({})`, nil)
+	if after := s.SystemInstruction(); after != before {
+		t.Errorf("the instruction changed after results of a shape seen before:\n%s\nnow\n%s", before, after)
 	}
 	if strings.Contains(other.SystemInstruction(), "inferred") {
 		t.Error("another session's instructions show an inferred type")
@@ -102,7 +111,7 @@ func TestInferredShapesHoldNoRemovedTool(t *testing.T) {
 					t.Fatal(err)
 				}
 				res := exec(t, s, `await tools.crm.customers({}); return (await tool_search({ query: "crm.customers", limit: 1 }))[0].signature`, nil)
-				if want := "Promise<{ n: number }>; // result type inferred from 1 result"; !strings.Contains(string(res.Result), want) {
+				if want := "Promise<{ n: number }>; // result type inferred from its results"; !strings.Contains(string(res.Result), want) {
 					t.Errorf("the new tool's signature %s, want %q (nothing of the old tool's results)", res.Result, want)
 				}
 			}
@@ -148,8 +157,8 @@ func TestInferredShapesOfToolsCalledInTurn(t *testing.T) {
 		t.Fatalf("run: %+v", res.Error)
 	}
 	for _, want := range []string{
-		"tools.a.one(input?: unknown): Promise<{ x: number }>; // result type inferred from 3 results",
-		"tools.b.two(input?: unknown): Promise<string[]>; // result type inferred from 1 result",
+		"tools.a.one(input?: unknown): Promise<{ x: number }>; // result type inferred from its results",
+		"tools.b.two(input?: unknown): Promise<string[]>; // result type inferred from its results",
 	} {
 		name := strings.TrimPrefix(want[:strings.Index(want, "(")], "tools.")
 		hits, err := s.SearchTools(name, 1)

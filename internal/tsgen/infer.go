@@ -261,15 +261,16 @@ func (n *shapeNode) schema(b *strings.Builder) {
 
 // InferredSignature is Signature with the result type inferred from s, and
 // marked so: the model learns the shape, and that it was seen rather than
-// promised.
+// promised. The mark holds no count of the results: the system instruction
+// shows the signature, and a count there changed the instruction after each
+// of a tool's first results, the type unchanged, which a provider's prompt
+// cache (a prefix the system prompt begins) pays for as a new prompt.
 func InferredSignature(name, description string, inputSchema json.RawMessage, s *Shape) string {
-	n := s.Samples()
-	if n == 0 {
+	if s.Samples() == 0 {
 		return Signature(name, description, inputSchema, nil)
 	}
-	plural := "s"
-	if n == 1 {
-		plural = ""
-	}
-	return fmt.Sprintf("%s // result type inferred from %d result%s", signature(name, description, inputSchema, s.Schema(), true), n, plural)
+	return signature(name, description, inputSchema, s.Schema(), true) + inferredMark
 }
+
+// inferredMark ends a signature whose result type was inferred.
+const inferredMark = " // result type inferred from its results"

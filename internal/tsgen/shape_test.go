@@ -37,7 +37,7 @@ func TestShapeAddAllocs(t *testing.T) {
 	}
 	var s Shape
 	s.Add(records(2000))
-	want := `tools.t.x(input?: unknown): Promise<{ id: number; name: string; tags: string[]; active: boolean }[]>; // result type inferred from 1 result`
+	want := `tools.t.x(input?: unknown): Promise<{ id: number; name: string; tags: string[]; active: boolean }[]>; // result type inferred from its results`
 	if got := InferredSignature("t.x", "", nil, &s); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
