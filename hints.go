@@ -379,6 +379,10 @@ var notDefinedHints = func() map[string]string {
 	m["True"], m["False"], m["None"] = pyLiteral, pyLiteral, pyLiteral
 	m["print"] = ": the code is JavaScript, which has no print; log with console.log(...) (the run's logs show it) or return the value"
 	m["len"] = ": the code is JavaScript, which has no len(); use x.length (Object.keys(o).length for an object's keys)"
+	m["str"] = ": the code is JavaScript, which has no str(); use String(x) or a template literal (`${x}`)"
+	m["int"] = ": the code is JavaScript, which has no int(); use Math.trunc(Number(x)) (Number(x) for a number, parseInt(s, 10) for a string)"
+	m["float"] = ": the code is JavaScript, which has no float(); use Number(x)"
+	m["range"] = ": the code is JavaScript, which has no range(); for (let i = 0; i < n; i++), or Array.from({ length: n }, (_, i) => i)"
 	// search(...): the discovery call other code modes name so; here it is
 	// tool_search, and "'search' is not defined" sent models guessing.
 	m["search"] = ": to find tools inside the code, call await tool_search({ query })"

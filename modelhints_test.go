@@ -43,7 +43,7 @@ func TestModelHabitHints(t *testing.T) {
 	if h := entityNameHint("return lt", ref("lt")); h != "" {
 		t.Errorf("'lt' of code without &lt;: %q", h)
 	}
-	for name, want := range map[string]string{"print": "console.log", "True": "true, false and null", "None": "null", "len": "x.length", "search": "tool_search({ query })", "printf": ""} {
+	for name, want := range map[string]string{"print": "console.log", "True": "true, false and null", "None": "null", "len": "x.length", "str": "String(x)", "int": "Math.trunc(Number(x))", "float": "Number(x)", "range": "Array.from({ length: n }, (_, i) => i)", "search": "tool_search({ query })", "printf": ""} {
 		if h := hintFor(ref(name)); (want == "") != (h == "") || !strings.Contains(h, want) {
 			t.Errorf("'%s' is not defined: hint %q, want one with %q", name, h, want)
 		}
@@ -75,6 +75,7 @@ func TestTypeErrorHint(t *testing.T) {
 		{"const r = await tools.orders.get({ id: \"o-1\" });\nconst data = JSON.parse(r.content[0].text);", te("cannot read property of undefined", 2, 34), ": r.content is undefined; a tool's result is its data itself"},
 		{"return (await tools.o.s({})).items.map(f)", te("cannot read property 'map' of undefined", 1, 35), ": (await tools.o.s({})).items is undefined"},
 		{"const o = {}; o.run()", te("not a function", 1, 20), ": o.run is not a function"},
+		{"const ids = [];\nids.append(1)", te("not a function", 2, 11), ": ids.append is not a function; a JavaScript array adds to its end with push: ids.push(...)"},
 		{"return (await tools.orders.search.execute({ status: \"open\" })).length", te("not a function", 1, 42), ": tools.orders.search.execute is not a function; a tool is the function itself: await tools.orders.search(input)"},
 		// Not at the expression's end, or nothing to name: no hint.
 		{"const o = {}; o.run()", te("not a function", 1, 19), ""},

@@ -57,6 +57,10 @@ func typeErrorHint(code string, e *sandbox.Error, callee func(x string) string) 
 				h += fmt.Sprintf("; a tool is the function itself: await %s(input)", base)
 			}
 		}
+		if strings.HasSuffix(x, ".append") {
+			// Python's list.append, written by models trained on Python agents.
+			h += "; a JavaScript array adds to its end with push: " + strings.TrimSuffix(x, ".append") + ".push(...)"
+		}
 		if callee != nil {
 			h += callee(x)
 		}
