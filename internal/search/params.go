@@ -106,6 +106,10 @@ type params struct {
 	// query.many and one): the shape of the operation, read from its
 	// schema, not its name.
 	manyNeeds, oneNeeds float64
+	// ownScope multiplies the score of a tool of the caller's own account
+	// (own.go: ForAuthenticatedUser, "Get current user.") for a request
+	// in the first person ("list my repositories").
+	ownScope float64
 }
 
 var p = params{
@@ -136,4 +140,5 @@ var p = params{
 	weakWeight:              0.8,
 	manyNeeds:               0.8,
 	oneNeeds:                1.1,
+	ownScope:                1.3,
 }

@@ -41,6 +41,9 @@ type query struct {
 	// a list ("all customers", "every user group") or as one ("this
 	// droplet", "issue 42"), with the compounds they make.
 	many, one []uint32
+	// own, when the request speaks of its caller (firstPerson), holds
+	// the terms that make a tool the caller's own (own.go).
+	own *ownMarks
 }
 
 // readVerbs are the verb classes of reading.
@@ -63,6 +66,11 @@ var (
 // tool's coverage of the query.
 func parseQuery(text string) query {
 	values := valueWords(text)
+	// Before the phrases, which drop some pronouns ("my profile").
+	self := false
+	if p.ownScope != 1 {
+		splitWords(strings.ToLower(text), func(w string) { self = self || firstPerson[w] })
+	}
 	// Punctuation next to a phrase ("who am I?", "money back, please")
 	// must not hide it; apostrophes and hyphens stay ("to-do").
 	words := strings.Join(strings.Fields(strings.Map(phraseSpace, strings.ToLower(text))), " ")
@@ -129,6 +137,9 @@ func parseQuery(text string) query {
 		}
 	}
 	qu.many, qu.one = shapes(raw, joined, r)
+	if self {
+		qu.own = ownMarksOf(r)
+	}
 	if len(raw) > 0 && p.questionVerbs && questions[raw[0]] {
 		qu.verbs = readVerbs
 	}

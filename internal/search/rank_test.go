@@ -418,3 +418,36 @@ func TestSearchShape(t *testing.T) {
 		}
 	}
 }
+
+func TestSearchOwn(t *testing.T) {
+	docs := []*Doc{
+		NewDoc("repos.listForUser", "List repositories for a user.", nil),
+		NewDoc("repos.listForAuthenticatedUser", "List repositories for the authenticated user. Lists repositories that the authenticated user has explicit permission to access, as owner, collaborator or member.", nil),
+		NewDoc("profiles.getUser", "Get a user's profile.", nil),
+		NewDoc("profiles.getCurrent", "Get the current user's profile.", nil),
+	}
+	for _, tt := range []struct{ query, want, other string }{
+		// the name says the tool is the caller's
+		{"list my repositories", "repos.listForAuthenticatedUser", "repos.listForUser"},
+		// the summary says so
+		{"show my profile", "profiles.getCurrent", "profiles.getUser"},
+		// a request in the third person leaves the order alone
+		{"list the repositories of a user", "repos.listForUser", "repos.listForUser"},
+	} {
+		for _, on := range []bool{true, false} {
+			old := p
+			if !on {
+				p.ownScope = 1
+			}
+			hits := Rank(docs, tt.query, 5)
+			p = old
+			first := ""
+			if len(hits) > 0 {
+				first = docs[hits[0].Index].name
+			}
+			if want := map[bool]string{true: tt.want, false: tt.other}[on]; first != want {
+				t.Errorf("ownScope %v, %q: first %q, want %q", on, tt.query, first, want)
+			}
+		}
+	}
+}

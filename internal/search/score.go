@@ -185,6 +185,9 @@ func Scores(docs []*Doc, text string) (scores, covers []float64) {
 		} else if overlaps(d.needs, qu.one) {
 			s *= p.oneNeeds
 		}
+		if qu.own != nil && qu.own.of(d) {
+			s *= p.ownScope
+		}
 		scores[i] = s
 		covers[i] = min(covered/total, 1)
 		// In a small catalog, a first word that is an action the tool's
