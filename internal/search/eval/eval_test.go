@@ -265,10 +265,11 @@ func TestHeldOut2(t *testing.T) { checkHeldOut(t, HeldOut2, short2) }
 // ranking change could be judged on it (eval/README.md, "Fourth held-out
 // split"). DigitalOcean (0.71/0.90) meets the targets there. GitHub's
 // recall@1 since one thing or the list (params.go manyNeeds, oneNeeds;
-// 0.47 before).
+// 0.47 before), and since a request in the first person ranks the
+// caller's own tools higher (params.go ownScope; 0.50 before).
 var short3 = map[string][2]float64{
 	"slack":  {0.41, 0.74},
-	"github": {0.50, 0.81},
+	"github": {0.53, 0.81},
 	"stripe": {0.55, 0.79},
 }
 
@@ -410,10 +411,12 @@ func TestDev(t *testing.T) { checkDev(t, devSplits[:2], devFloor) }
 // docusign's lowered on purpose by it (0.45/0.60/0.53 before: one query
 // out of the first five, accepted because TRAIN, validation's sum and
 // every held-out sum rise and no held-out catalog falls; eval/README.md,
-// "One thing or the list").
+// "One thing or the list"). bitbucket's recall@5 raised by the caller's
+// own tools for a request in the first person (params.go ownScope; 0.80
+// before; eval/README.md, "The caller's own tools").
 var dev3Floor = floors{
 	"sendgrid":  {0.15, 0.60, 0.36, 3},
-	"bitbucket": {0.55, 0.80, 0.66, 2},
+	"bitbucket": {0.55, 0.85, 0.66, 2},
 	"vercel":    {0.65, 0.75, 0.68, 2},
 	"xero":      {0.47, 0.63, 0.51, 4},
 	"vimeo":     {0.28, 0.33, 0.30, 3},
