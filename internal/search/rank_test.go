@@ -290,11 +290,11 @@ func asLargeCatalog() func() {
 func TestSearchSmallCatalog(t *testing.T) {
 	redis, github := loadCatalog(t, "redismcp"), loadCatalog(t, "githubmcp")
 	orders := []*Doc{NewDoc("orders.list", "The orders.list tool.", nil)}
-	checkRelief(t, func(on bool) {
+	checkRule(t, func(on bool) {
 		if !on {
 			p.fullCatalog = 0
 		}
-	}, []reliefRow{
+	}, []ruleRow{
 		{redis, "remove the stale cache entry for the homepage", "redis.delete", ""},
 		{redis, "set the login token of session 42 to abc, expiring in an hour", "redis.set", ""},
 		{github, "search for repositories about rust game engines", "github.search_repositories", ""},
@@ -304,17 +304,17 @@ func TestSearchSmallCatalog(t *testing.T) {
 	})
 }
 
-// reliefRow is a request and the first hit with a relief rule and without
+// ruleRow is a request and the first hit with a ranking rule and without
 // ("": none).
-type reliefRow struct {
+type ruleRow struct {
 	docs    []*Doc
 	query   string
 	on, off string
 }
 
-// checkRelief ranks each row with the rule on and off (set changes p;
+// checkRule ranks each row with the rule on and off (set changes p;
 // p is restored after each ranking).
-func checkRelief(t *testing.T, set func(on bool), rows []reliefRow) {
+func checkRule(t *testing.T, set func(on bool), rows []ruleRow) {
 	t.Helper()
 	for _, tt := range rows {
 		for _, on := range []bool{true, false} {
@@ -330,7 +330,7 @@ func checkRelief(t *testing.T, set func(on bool), rows []reliefRow) {
 				want = tt.off
 			}
 			if first != want {
-				t.Errorf("relief %v, %q: first %q, want %q", on, tt.query, first, want)
+				t.Errorf("rule %v, %q: first %q, want %q", on, tt.query, first, want)
 			}
 		}
 	}
@@ -345,7 +345,7 @@ func checkRelief(t *testing.T, set func(on bool), rows []reliefRow) {
 func TestSearchVerbRelief(t *testing.T) {
 	gitlab := loadCatalog(t, "gitlabmcp")
 	orders := []*Doc{NewDoc("orders.list", "The orders.list tool.", nil), NewDoc("orders.create", "Create an order.", nil)}
-	checkRelief(t, func(on bool) { p.verbRelief = on }, []reliefRow{
+	checkRule(t, func(on bool) { p.verbRelief = on }, []ruleRow{
 		{gitlab, "open an issue in group/web: the signup form rejects valid emails", "gitlab.create_issue", ""},
 		{gitlab, "open a merge request from my feature branch into main", "gitlab.create_merge_request", ""},
 		{gitlab, "open the pod bay doors", "", ""},
@@ -397,26 +397,14 @@ func TestSearchShape(t *testing.T) {
 		NewDoc("backups.list", "List backups.", schema("droplet_id", false)),
 		NewDoc("backups.listFor", "List backups.", schema("droplet_id", true)),
 	}
-	for _, tt := range []struct{ query, want, other string }{
-		{"list every user group we have", "usergroups.list", "usergroups.users.list"},
-		{"list the backups of this droplet", "backups.listFor", "backups.list"},
-	} {
-		for _, on := range []bool{true, false} {
-			old := p
-			if !on {
-				p.manyNeeds, p.oneNeeds = 1, 1
-			}
-			hits := Rank(docs, tt.query, 5)
-			p = old
-			first := ""
-			if len(hits) > 0 {
-				first = docs[hits[0].Index].name
-			}
-			if want := map[bool]string{true: tt.want, false: tt.other}[on]; first != want {
-				t.Errorf("shape factors %v, %q: first %q, want %q", on, tt.query, first, want)
-			}
+	checkRule(t, func(on bool) {
+		if !on {
+			p.manyNeeds, p.oneNeeds = 1, 1
 		}
-	}
+	}, []ruleRow{
+		{docs, "list every user group we have", "usergroups.list", "usergroups.users.list"},
+		{docs, "list the backups of this droplet", "backups.listFor", "backups.list"},
+	})
 }
 
 func TestSearchOwn(t *testing.T) {
@@ -426,28 +414,16 @@ func TestSearchOwn(t *testing.T) {
 		NewDoc("profiles.getUser", "Get a user's profile.", nil),
 		NewDoc("profiles.getCurrent", "Get the current user's profile.", nil),
 	}
-	for _, tt := range []struct{ query, want, other string }{
-		// the name says the tool is the caller's
-		{"list my repositories", "repos.listForAuthenticatedUser", "repos.listForUser"},
-		// the summary says so
-		{"show my profile", "profiles.getCurrent", "profiles.getUser"},
-		// a request in the third person leaves the order alone
-		{"list the repositories of a user", "repos.listForUser", "repos.listForUser"},
-	} {
-		for _, on := range []bool{true, false} {
-			old := p
-			if !on {
-				p.ownScope = 1
-			}
-			hits := Rank(docs, tt.query, 5)
-			p = old
-			first := ""
-			if len(hits) > 0 {
-				first = docs[hits[0].Index].name
-			}
-			if want := map[bool]string{true: tt.want, false: tt.other}[on]; first != want {
-				t.Errorf("ownScope %v, %q: first %q, want %q", on, tt.query, first, want)
-			}
+	checkRule(t, func(on bool) {
+		if !on {
+			p.ownScope = 1
 		}
-	}
+	}, []ruleRow{
+		// the name says the tool is the caller's
+		{docs, "list my repositories", "repos.listForAuthenticatedUser", "repos.listForUser"},
+		// the summary says so; "my profile" is one of the phrases
+		{docs, "show my profile", "profiles.getCurrent", "profiles.getUser"},
+		// a request in the third person leaves the order alone
+		{docs, "list the repositories of a user", "repos.listForUser", "repos.listForUser"},
+	})
 }
