@@ -13,6 +13,8 @@
 //   - score.go: Scores, the BM25F score and the coverage (share of the
 //     request's information) of every tool, and the stricter coverage for a
 //     request whose first word no visible tool holds.
+//   - own.go: the caller's own tools (ForAuthenticatedUser, "Get current
+//     user.") for a request in the first person.
 //   - fuse.go: reciprocal rank fusion of the lexical and semantic ranks.
 //   - doc.go: a tool's indexed text (Doc); dict.go: the term dictionary;
 //     tokens.go: the tokenizer, the stemmer and KeyWords; embed.go: the text embedded
