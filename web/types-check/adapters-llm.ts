@@ -4,6 +4,9 @@
 import OpenAI from "openai";
 import Anthropic from "@anthropic-ai/sdk";
 import { betaTool } from "@anthropic-ai/sdk/helpers/beta/json-schema";
+import { tool as langChainTool } from "@langchain/core/tools";
+import { HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { IoCodeMode } from "@interopio/code-mode";
 import { handleToolCall, toAnthropicTools, toOpenAIResponsesTools, toOpenAITools } from "@interopio/code-mode/llm";
 
@@ -96,4 +99,33 @@ export async function openAIRunTools(openai: OpenAI, question: string): Promise<
         function: { ...t.function, function: (args: string) => handleToolCall(session, t.function.name, args, { signal }) },
     }));
     return openai.chat.completions.runTools({ model: "gpt-4.1", messages: [{ role: "user", content: question }], tools }).finalContent();
+}
+
+// USAGE "With LangChain.js": LangChain's tool() around the LLM tools. A JSON
+// Schema carries no TypeScript type, so LangChain hands `args` over as
+// unknown: the cast USAGE names.
+export function langChainTools() {
+    return session.getLlmTools().map((t) =>
+        langChainTool((args, config) => t.execute(args as IoCodeMode.ExecuteCodeArgs | IoCodeMode.SearchToolsArgs, { signal: config.signal, context: requestMetadata }).then(JSON.stringify), {
+            name: t.name,
+            description: t.description,
+            schema: t.inputSchema,
+            verboseParsingErrors: true,
+        }),
+    );
+}
+
+// A loop of one's own, its calls run by handleToolCall.
+export async function langChainLoop(model: BaseChatModel, question: string): Promise<BaseMessage[]> {
+    const withTools = model.bindTools!(langChainTools());
+    const messages: BaseMessage[] = [new SystemMessage(session.getSystemInstruction()), new HumanMessage(question)];
+    for (;;) {
+        const reply = await withTools.invoke(messages, { signal });
+        messages.push(reply);
+        if (!reply.tool_calls?.length) return messages;
+        for (const call of reply.tool_calls) {
+            const output = await handleToolCall(session, call.name, call.args, { signal, context: requestMetadata });
+            messages.push(new ToolMessage({ tool_call_id: call.id ?? "", content: JSON.stringify(output) }));
+        }
+    }
 }
