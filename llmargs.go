@@ -179,13 +179,21 @@ func decodeOne(r io.Reader, v *any) error {
 }
 
 // jsonObject decodes s when it is the JSON text of an object, else nil.
+// A comma before the closing brace ({"code": "return 1",}, which models
+// write now and then, and handleToolCall reads past) is dropped: JSON
+// text never has one there, so text that parsed is read as before.
 func jsonObject(s string) map[string]any {
 	if !strings.HasPrefix(strings.TrimSpace(s), "{") {
 		return nil
 	}
 	var v any
 	if decodeOne(strings.NewReader(s), &v) != nil {
-		return nil
+		const space = " \t\n\r"
+		body, closed := strings.CutSuffix(strings.TrimRight(s, space), "}")
+		body, comma := strings.CutSuffix(strings.TrimRight(body, space), ",")
+		if !closed || !comma || decodeOne(strings.NewReader(body+"}"), &v) != nil {
+			return nil
+		}
 	}
 	obj, _ := v.(map[string]any)
 	return obj

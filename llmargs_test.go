@@ -50,6 +50,11 @@ func TestLLMToolArguments(t *testing.T) {
 		{"arguments as JSON text cut short", execute, `"{\"code\": \"return 1"`, false, `executeCode: the arguments are JSON text that ends before its object does (cut short?); expected an object { code: string; explanation?: string }`},
 		{"arguments as broken JSON text", execute, `"{\"code\": \"return 1\", explanation: 2}"`, false, `executeCode: the arguments are JSON text that does not parse; expected an object { code: string; explanation?: string }`},
 		{"a block that starts like JSON is code", execute, `"{\"a\": 1"`, true, `"code":"SYNTAX"`},
+		// A comma before the closing brace, and only there, is read past.
+		{"arguments as JSON text with a comma before its closing brace", execute, `"{\"code\": \"return 6*7\", \"explanation\": \"x\",\n}"`, true, `"result":42`},
+		{"search arguments as JSON text with a comma before its closing brace", search, `"{\"query\":\"transfer money\",\"limit\":1 , }"`, true, `"payments.transfer"`},
+		{"a comma and brace inside the code stay the program's", execute, `"{\"code\": \"return ',}'.length\",}"`, true, `"result":2`},
+		{"two commas before the brace still do not parse", execute, `"{\"code\": \"return 1\",,}"`, false, `executeCode: the arguments are JSON text that does not parse; expected`},
 		// Several calls in one call's arguments: the first ran alone and
 		// the others were dropped without a word.
 		{"two argument objects as JSON text", execute, `"{\"code\": \"return 1\"}\n{\"code\": \"return 2\"}"`, false, `executeCode: the arguments are JSON text that goes on after its object (several calls in one?); expected an object { code: string; explanation?: string }`},

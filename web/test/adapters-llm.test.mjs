@@ -287,6 +287,10 @@ describe("handleToolCall", () => {
         assert.equal(run.result, 6);
         const hits = await llm.handleToolCall(session, "searchTools", '{"query":"orders","limit":1 , }');
         assert.deepEqual(hits.map?.((h) => h.name), ["orders.search"], JSON.stringify(hits));
+        // The tools' own execute reads such JSON text so too.
+        const [search, execute] = session.getLlmTools();
+        assert.equal((await execute.execute('{"code":"return 6 * 7",\n}')).result, 42);
+        assert.deepEqual((await search.execute('{"query":"orders","limit":1,}')).map?.((h) => h.name), ["orders.search"]);
         // The comma that ends the object, and only that one: anything else
         // is still not JSON, in JSON.parse's words, which say where.
         for (const text of ['{"code":"return 1",,}', '{"code":"return 1" "explanation":"x",}', '{"code":"return [1,]",\n "explanation":"x", ,\n}']) {
