@@ -391,12 +391,13 @@ func schemaValue(v any) string {
 // document whose "$schema" names draft-04), and JSON text writes "$" only
 // as itself or as a \u escape: the text of most schemas has neither, and
 // walking every registered schema twice was a good share of registering a
-// catalog.
-func compilesEagerly(raw json.RawMessage, root any) bool {
+// catalog. root gives the decoded schema, decoded for this only when the
+// text may hold one of them.
+func compilesEagerly(raw json.RawMessage, root func() any) bool {
 	if bytes.IndexByte(raw, '$') < 0 && !bytes.Contains(raw, []byte(`\u`)) {
 		return false
 	}
-	return hasRef(root) || namesPlaces(root)
+	return hasRef(root()) || namesPlaces(root())
 }
 
 // hasRef reports whether a decoded schema holds a "$ref", "$dynamicRef" or

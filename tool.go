@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -325,17 +326,24 @@ func (e *toolEntry) checkResult(out json.RawMessage) error {
 // compileTool checks one tool and derives its entry. Schemas and annotations
 // are copied so a caller mutating its own slices or maps later cannot change
 // what was validated.
-func compileTool(t Tool) (*toolEntry, error) { return schemaMemo(nil).compileTool(t) }
+func compileTool(t Tool) (*toolEntry, error) { return new(schemaMemo).compileTool(t) }
 
-// schemaMemo is a registration's schemas by their text, each decoded and
+// schemaMemo is a registration's schemas by their text, each read and
 // checked once: a catalog repeats them (631 texts for make bench's 1,000
 // tools), and decoding and checking a schema was a third of registering its
-// tool. Its decoded values are only read. A nil memo keeps nothing.
-type schemaMemo map[string]*memoSchema
+// tool. Its decoded values are only read. A nil map keeps nothing.
+type schemaMemo struct {
+	schemas map[string]*memoSchema
+	reader  search.SchemaReader
+}
 
 // memoSchema is one schema text's normalizeSchema and its checks' verdict.
 type memoSchema struct {
-	raw     json.RawMessage
+	raw  json.RawMessage
+	text search.SchemaText
+	// root is the decoded schema, decoded when first needed (value): a
+	// schema the worker's page walked, with no reference nor named place,
+	// is not decoded at registration at all.
 	root    any
 	err     error
 	checked bool
@@ -343,16 +351,24 @@ type memoSchema struct {
 }
 
 // schema returns raw's entry; raw is a private copy for the caller.
-func (m schemaMemo) schema(raw json.RawMessage) (json.RawMessage, *memoSchema) {
-	if s, ok := m[string(raw)]; ok {
+func (m *schemaMemo) schema(raw json.RawMessage) (json.RawMessage, *memoSchema) {
+	if s, ok := m.schemas[string(raw)]; ok {
 		return bytes.Clone(s.raw), s
 	}
 	s := &memoSchema{}
-	s.raw, s.root, s.err = normalizeSchema(raw)
-	if m != nil {
-		m[string(raw)] = s
+	s.raw, s.text, s.err = normalizeSchema(raw, &m.reader)
+	if m.schemas != nil {
+		m.schemas[string(raw)] = s
 	}
 	return s.raw, s
+}
+
+// value is the decoded schema (nil for none).
+func (s *memoSchema) value() any {
+	if s.root == nil && s.raw != nil {
+		s.root, _ = jsondec.Decode(s.raw, jsondec.Options{}) // normalizeSchema read it whole
+	}
+	return s.root
 }
 
 // check is the registration-time check of a schema both enforced (an input
@@ -365,7 +381,7 @@ func (s *memoSchema) check(walked bool) error {
 	if !s.checked {
 		s.checked = true
 		if !walked {
-			s.bad = checkInputSchema(s.root)
+			s.bad = checkInputSchema(s.value())
 		}
 		if s.bad == nil {
 			s.bad = checkMultipleOfDigits(s.raw)
@@ -374,7 +390,7 @@ func (s *memoSchema) check(walked bool) error {
 	return s.bad
 }
 
-func (m schemaMemo) compileTool(t Tool) (*toolEntry, error) {
+func (m *schemaMemo) compileTool(t Tool) (*toolEntry, error) {
 	if err := validateToolName(t.Name); err != nil {
 		return nil, err
 	}
@@ -389,20 +405,19 @@ func (m schemaMemo) compileTool(t Tool) (*toolEntry, error) {
 	if outSchema.err != nil {
 		return nil, invalidTool(t.Name, "outputSchema", "%v", outSchema.err)
 	}
-	inRoot, outRoot := inSchema.root, outSchema.root
 	walked := pagecheck.Checked(t.Source)
-	var roots []any
+	var texts []*search.SchemaText
 	for _, sc := range []struct {
 		field  string
 		schema *memoSchema
 	}{{"inputSchema", inSchema}, {"outputSchema", outSchema}} {
-		if sc.schema.root == nil {
+		if sc.schema.raw == nil {
 			continue
 		}
 		if err := sc.schema.check(walked); err != nil {
 			return nil, invalidTool(t.Name, sc.field, "%v", err)
 		}
-		roots = append(roots, sc.schema.root)
+		texts = append(texts, &sc.schema.text)
 	}
 	// Only references can make a schema refer to itself without end, which
 	// only the compiler sees: such schemas compile now, at registration. So
@@ -410,12 +425,12 @@ func (m schemaMemo) compileTool(t Tool) (*toolEntry, error) {
 	// parse, or one named twice, would fail every call (or every result).
 	var eager, eagerOut *inputValidator
 	var err error
-	if compilesEagerly(in, inRoot) {
+	if compilesEagerly(in, inSchema.value) {
 		if eager, err = compileSchema(in); err != nil {
 			return nil, invalidTool(t.Name, "inputSchema", "%v", err)
 		}
 	}
-	if compilesEagerly(out, outRoot) {
+	if compilesEagerly(out, outSchema.value) {
 		if eagerOut, err = compileSchema(out); err != nil {
 			return nil, invalidTool(t.Name, "outputSchema", "%v", err)
 		}
@@ -429,7 +444,7 @@ func (m schemaMemo) compileTool(t Tool) (*toolEntry, error) {
 	// only its own later calls.
 	e.info = e.view()
 	e.validator, e.output = eager, eagerOut
-	e.doc = search.NewDocFromValues(e.info.Name, e.info.Description, roots...)
+	e.doc = search.NewDocFromText(e.info.Name, e.info.Description, texts...)
 	return e, nil
 }
 
@@ -448,32 +463,32 @@ func (e *toolEntry) view() ToolInfo {
 	}
 }
 
-// normalizeSchema returns a private copy of a schema and its decoded value,
-// nil for absent or JSON null, and an error for anything that is not a JSON
-// object or boolean. The schema is decoded once, here, for every use at
-// registration.
-func normalizeSchema(raw json.RawMessage) (json.RawMessage, any, error) {
+// normalizeSchema returns a private copy of a schema and what the search
+// index reads of it (with reader), nil for absent or JSON null, and an
+// error for anything that is not a JSON object or boolean. The schema is
+// read once, here, for every use at registration; it is decoded only for
+// those that need its value (memoSchema.value).
+func normalizeSchema(raw json.RawMessage, reader *search.SchemaReader) (json.RawMessage, search.SchemaText, error) {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || string(trimmed) == "null" {
-		return nil, nil, nil
+		return nil, search.SchemaText{}, nil
 	}
-	// Decoded as json.Unmarshal would, in one pass: registering a catalog
-	// decodes every tool's schema, and json.Unmarshal's validation pass
-	// plus reflective decode was a good share of registering 1,000 tools.
-	root, err := jsondec.Decode(trimmed, jsondec.Options{})
+	// The copy is read: the index's texts may be views of it.
+	own := bytes.Clone(trimmed)
+	text, err := reader.Read(own, isSchemaKeyword)
 	if err != nil {
-		return nil, nil, schemaJSONError(trimmed)
+		return nil, search.SchemaText{}, schemaJSONError(trimmed)
 	}
-	switch r := root.(type) {
-	case map[string]any:
-		if err := checkKeywords(r); err != nil {
-			return nil, nil, err
+	switch trimmed[0] {
+	case '{':
+		if text.Keyed && !text.Keyword {
+			return nil, search.SchemaText{}, notSchemaError(own)
 		}
-	case bool:
+	case 't', 'f':
 	default:
-		return nil, nil, fmt.Errorf("must be a JSON Schema object or boolean, got %s", jsonKind(trimmed[0]))
+		return nil, search.SchemaText{}, fmt.Errorf("must be a JSON Schema object or boolean, got %s", jsonKind(trimmed[0]))
 	}
-	return bytes.Clone(trimmed), root, nil
+	return own, text, nil
 }
 
 // schemaKeywords are the JSON Schema keywords (2020-12, draft-07 and the
@@ -493,21 +508,15 @@ var schemaKeywords = map[string]bool{
 	"contentMediaType": true, "contentEncoding": true, "contentSchema": true, "additionalItems": true,
 }
 
-// checkKeywords rejects a non-empty object none of whose keys is a JSON
-// Schema keyword: {"status": "string"} is a TypeScript-like shape, which a
-// validator would accept as a schema that allows anything.
-func checkKeywords(m map[string]any) error {
-	if len(m) == 0 {
-		return nil
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		if schemaKeywords[k] {
-			return nil
-		}
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+func isSchemaKeyword(k string) bool { return schemaKeywords[k] }
+
+// notSchemaError is the error for a non-empty object none of whose keys is
+// a JSON Schema keyword: {"status": "string"} is a TypeScript-like shape,
+// which a validator would accept as a schema that allows anything.
+func notSchemaError(text []byte) error {
+	v, _ := jsondec.Decode(text, jsondec.Options{})
+	m, _ := v.(map[string]any)
+	keys := slices.Sorted(maps.Keys(m))
 	if len(keys) > 5 {
 		keys = append(keys[:5], "...")
 	}
@@ -544,7 +553,7 @@ func newRegistry() *registry {
 func (r *registry) add(tools ...Tool) (remove func(), err error) {
 	entries := make([]*toolEntry, 0, len(tools))
 	seen := make(map[string]bool, len(tools))
-	memo := schemaMemo{}
+	memo := schemaMemo{schemas: map[string]*memoSchema{}}
 	search.Reserve(len(tools))
 	for i, t := range tools {
 		if err := validateToolName(t.Name); err != nil {

@@ -102,6 +102,9 @@ type decoder struct {
 	b []byte
 	i int
 	Options
+	// ranged: valid also refuses numbers out of float64's range, as
+	// Decode does (Reader.Skip).
+	ranged bool
 }
 
 func (d *decoder) space() {

@@ -161,6 +161,7 @@ func compare(t *testing.T, text []byte) {
 	var want any
 	wantErr := json.Unmarshal(text, &want)
 	check(t, "unmarshal", text, unmarshal, want, wantErr)
+	compareReader(t, text, want, wantErr)
 	want, wantErr = jsonschema.UnmarshalJSON(bytes.NewReader(text))
 	check(t, "numbers", text, numbers, want, wantErr)
 	check(t, "shared", text, shared, want, wantErr)

@@ -69,7 +69,8 @@ func (d *decoder) valid(depth int) bool {
 	case c == '"':
 		return d.validString()
 	case c == '-' || '0' <= c && c <= '9':
-		return d.scanNumber()
+		start := d.i
+		return d.scanNumber() && (!d.ranged || d.inRange(start))
 	}
 	return d.literal("true") || d.literal("false") || d.literal("null")
 }

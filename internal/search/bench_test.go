@@ -1,7 +1,6 @@
 package search_test
 
 import (
-	"encoding/json"
 	"runtime"
 	"testing"
 
@@ -10,15 +9,15 @@ import (
 )
 
 // benchTools is make bench's api-register-1000 catalog (eval.BenchCatalog)
-// with its input schemas decoded.
-func benchTools(t testing.TB) ([]eval.Tool, []any) {
+// with its input schemas read (search.ReadSchema).
+func benchTools(t testing.TB) ([]eval.Tool, []search.SchemaText) {
 	cat, err := eval.BenchCatalog(1000)
 	if err != nil {
 		t.Fatal(err)
 	}
-	schemas := make([]any, len(cat))
+	schemas := make([]search.SchemaText, len(cat))
 	for i, c := range cat {
-		if err := json.Unmarshal(c.InputSchema, &schemas[i]); err != nil {
+		if schemas[i], err = search.ReadSchema(c.InputSchema); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -38,7 +37,7 @@ func BenchmarkNewDoc1000(b *testing.B) {
 		search.EmptyDictionary()
 		search.Reserve(len(cat)) // as registering them does
 		for i, t := range cat {
-			search.NewDocFromValues(t.Name, t.Description, schemas[i])
+			search.NewDocFromText(t.Name, t.Description, &schemas[i])
 		}
 	}
 }
@@ -58,7 +57,7 @@ func TestReserve(t *testing.T) {
 			search.Reserve(len(cat))
 		}
 		for i, c := range cat {
-			search.NewDocFromValues(c.Name, c.Description, schemas[i])
+			search.NewDocFromText(c.Name, c.Description, &schemas[i])
 		}
 		runtime.ReadMemStats(&after)
 		return after.TotalAlloc - before.TotalAlloc

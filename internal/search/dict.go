@@ -33,7 +33,7 @@ type dictionary struct {
 	// tools are 1,733 texts. cachedIDs counts the ids it holds.
 	texts     map[string][]uint32
 	cachedIDs int
-	// scratch and sortBuf are NewDocFromValues' buffers, reused from one
+	// scratch and sortBuf are NewDocFromText' buffers, reused from one
 	// tool to the next.
 	scratch, sortBuf []uint32
 }
@@ -136,9 +136,14 @@ func (d *dictionary) appendTextIDs(out []uint32, text string) []uint32 {
 	return out
 }
 
+// intern is the id of term t, a new one for a new term, which the
+// dictionary keeps a copy of: t may be a view of a schema's text
+// (SchemaText) or of a tool's description, which it would keep whole for
+// the process's life.
 func (d *dictionary) intern(t string) uint32 {
 	id, ok := d.ids[t]
 	if !ok {
+		t = strings.Clone(t)
 		id = uint32(len(d.terms))
 		d.ids[t] = id
 		d.terms = append(d.terms, t)

@@ -41,19 +41,18 @@ type postings struct {
 // NewDoc builds the entry of one tool from its dotted name, its description
 // and its JSON Schemas (nil and invalid ones are skipped).
 func NewDoc(name, description string, schemas ...json.RawMessage) *Doc {
-	var roots []any
+	var texts []*SchemaText
 	for _, raw := range schemas {
-		var root any
-		if len(raw) > 0 && json.Unmarshal(raw, &root) == nil {
-			roots = append(roots, root)
+		if s, err := ReadSchema(raw); len(raw) > 0 && err == nil {
+			texts = append(texts, &s)
 		}
 	}
-	return NewDocFromValues(name, description, roots...)
+	return NewDocFromText(name, description, texts...)
 }
 
-// NewDocFromValues is NewDoc for schemas already decoded (encoding/json's
-// any), so registration decodes each schema once.
-func NewDocFromValues(name, description string, schemas ...any) *Doc {
+// NewDocFromText is NewDoc for schemas already read (ReadSchema), so that
+// registration reads each schema text once.
+func NewDocFromText(name, description string, schemas ...*SchemaText) *Doc {
 	d := &Doc{name: name, lower: strings.ToLower(name)}
 	ns, last := "", name
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
@@ -71,15 +70,17 @@ func NewDocFromValues(name, description string, schemas ...any) *Doc {
 	end[fieldName] = len(ids)
 	ids = w.appendIDs(ids, ns)
 	end[fieldSpace] = len(ids)
-	for _, root := range schemas {
-		d.needs = appendNeeds(w, d.needs, root, ids)
+	for _, s := range schemas {
+		d.needs = appendNeeds(w, d.needs, s.required, ids)
 	}
 	ids = w.appendIDs(ids, summary)
 	end[fieldSummary] = len(ids)
 	ids = w.appendIDs(ids, rest)
 	end[fieldDesc] = len(ids)
-	for _, root := range schemas {
-		collectSchemaText(root, 0, func(text string) { ids = w.appendTextIDs(ids, text) })
+	for _, s := range schemas {
+		for _, text := range s.texts {
+			ids = w.appendTextIDs(ids, text)
+		}
 	}
 	end[fieldProps] = len(ids)
 	for _, id := range ids[:end[fieldName]] {
@@ -153,20 +154,12 @@ func (d *Doc) Namespace() string { return d.namespace }
 // idWords end the name of a property that holds one thing's id.
 var idWords = setOf("id", "gid", "uuid", "sid", "number", "key", "slug")
 
-// appendNeeds appends the things whose id a schema requires: the word
-// before an id word (droplet_id, issue_number), or a lone word the tool's
-// name holds (customer for GetCustomersCustomer). Lists, objects and flags
-// are the call's data, not an id.
-func appendNeeds(w *dictionary, out []uint32, root any, nameIDs []uint32) []uint32 {
-	n, _ := root.(map[string]any)
-	req, _ := n["required"].([]any)
-	props, _ := n["properties"].(map[string]any)
-	for _, r := range req {
-		name, _ := r.(string)
-		prop, _ := props[name].(map[string]any)
-		if t, _ := prop["type"].(string); t == "array" || t == "object" || t == "boolean" {
-			continue
-		}
+// appendNeeds appends the things whose id a schema requires (required):
+// the word before an id word (droplet_id, issue_number), or a lone word the
+// tool's name holds (customer for GetCustomersCustomer). Lists, objects and
+// flags are the call's data, not an id (ReadSchema leaves them out).
+func appendNeeds(w *dictionary, out []uint32, required []string, nameIDs []uint32) []uint32 {
+	for _, name := range required {
 		ids := w.appendIDs(nil, name)
 		switch k := len(ids); {
 		case k >= 2 && idWords[w.terms[ids[k-1]]]:
@@ -176,39 +169,6 @@ func appendNeeds(w *dictionary, out []uint32, root any, nameIDs []uint32) []uint
 		}
 	}
 	return out
-}
-
-// collectSchemaText calls add with property names, their descriptions and
-// string enum values: "orders that shipped" should find a tool whose status
-// enum has "shipped".
-func collectSchemaText(node any, depth int, add func(string)) {
-	n, ok := node.(map[string]any)
-	if !ok || depth > 4 {
-		return
-	}
-	if props, ok := n["properties"].(map[string]any); ok {
-		for k, v := range props {
-			add(k)
-			if p, ok := v.(map[string]any); ok {
-				desc, _ := p["description"].(string)
-				add(desc)
-			}
-			collectSchemaText(v, depth+1, add)
-		}
-	}
-	enum, _ := n["enum"].([]any)
-	for _, v := range enum {
-		if s, ok := v.(string); ok {
-			add(s)
-		}
-	}
-	collectSchemaText(n["items"], depth+1, add)
-	for _, kw := range []string{"anyOf", "oneOf", "allOf"} {
-		list, _ := n[kw].([]any)
-		for _, s := range list {
-			collectSchemaText(s, depth+1, add)
-		}
-	}
 }
 
 // splitSummary cuts a description after its first sentence: the summary

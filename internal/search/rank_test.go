@@ -354,24 +354,25 @@ func TestSearchVerbRelief(t *testing.T) {
 	})
 }
 
-// loadCatalog indexes an eval catalog's tools as registration does.
-func loadCatalog(t *testing.T, id string) []*Doc {
+// readCatalog reads an eval catalog's tools.
+func readCatalog(t *testing.T, id string) []catalogTool {
 	t.Helper()
 	raw, err := os.ReadFile("eval/testdata/" + id + ".catalog.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var c struct {
-		Tools []struct {
-			Name, Description string
-			InputSchema       json.RawMessage
-		}
-	}
+	var c struct{ Tools []catalogTool }
 	if err := json.Unmarshal(raw, &c); err != nil {
 		t.Fatal(err)
 	}
+	return c.Tools
+}
+
+// loadCatalog indexes an eval catalog's tools as registration does.
+func loadCatalog(t *testing.T, id string) []*Doc {
+	t.Helper()
 	var docs []*Doc
-	for _, tl := range c.Tools {
+	for _, tl := range readCatalog(t, id) {
 		docs = append(docs, NewDoc(tl.Name, tl.Description, tl.InputSchema))
 	}
 	return docs
