@@ -6,7 +6,7 @@
 
 import { describe } from "./env.mjs";
 import { field } from "./fields.mjs";
-import { KeptSet, KeptWeakMap, arrayOf } from "./intrinsics.mjs";
+import { KeptSet, KeptWeakMap, arrayOf, isArray } from "./intrinsics.mjs";
 
 // Taken at load: a run's arguments are copied with the page's JSON as it
 // was then (a JSON stubbed later changed every run's arguments).
@@ -96,6 +96,7 @@ export function normalizeRunOptions(options) {
  * @param {boolean} [search]
  */
 export function argsOnce(args, search) {
+    if (search && typeof args === "string" && args.length > QUERY_UNITS) args = searchText(args);
     if (args === null || typeof args !== "object") return args;
     try {
         return parse(search ? stringify(args, queryCut()) : stringify(args));
@@ -108,6 +109,33 @@ export function argsOnce(args, search) {
 // at the cut is past the core's own cut to 1,000.
 const QUERY_UNITS = 2000;
 
+// Text that begins as an object's JSON does (white space as the core's
+// llmargs.go argsKey skips it): as a search's arguments or query, the core
+// may read it as the arguments (unnest), or word what is wrong with them
+// (brokenArgs), so it is not cut.
+const OBJECT_TEXT = /^[ \t\n\f\r]*\{/;
+
+/**
+ * A long search's arguments given as text, read as the core reads them
+ * (llmargs.go parse): the JSON text of an object, once or encoded twice, is
+ * that object; other text is the query itself, unless it begins as an
+ * object does. argsOnce then cuts the query, which the text's own form
+ * kept whole: a query of 10 million characters went into the core whole.
+ * @param {string} text
+ * @returns {unknown}
+ */
+function searchText(text) {
+    let v;
+    try {
+        v = parse(text);
+        if (typeof v === "string") v = parse(v);
+    } catch {
+        v = undefined;
+    }
+    if (v !== null && typeof v === "object" && !isArray(v)) return v;
+    return OBJECT_TEXT.test(text) ? text : { query: text };
+}
+
 /** The replacer that cuts the top-level object's query, once a stringify. */
 function queryCut() {
     /** @type {unknown} */
@@ -115,7 +143,7 @@ function queryCut() {
     /** @param {string} k @param {unknown} v @this {unknown} */
     return function (k, v) {
         if (k === "") top = v;
-        else if (k === "query" && this === top && typeof v === "string" && v.length > QUERY_UNITS) return v.slice(0, QUERY_UNITS);
+        else if (k === "query" && this === top && typeof v === "string" && v.length > QUERY_UNITS && !OBJECT_TEXT.test(v)) return v.slice(0, QUERY_UNITS);
         return v;
     };
 }

@@ -9,6 +9,9 @@ before(async () => {
     IoCodeModeFactory = await loadFactory();
 });
 
+// A search query of 5,000 characters, of which the core reads 1,000.
+const LONG = "transfer money " + "x".repeat(5000);
+
 describe("LLM tool arguments as models send them", () => {
     let api;
     let tools;
@@ -38,6 +41,14 @@ describe("LLM tool arguments as models send them", () => {
         ["query named q", "searchTools", { q: "transfer money" }, { invalid: /^searchTools: unknown argument "q" \(did you mean "query"\?\)/ }],
         ["extra key beside query is ignored", "searchTools", { query: "transfer money", lang: "en" }, { names: ["payments.transfer"] }],
         ["BigInt argument", "executeCode", { code: "return 1", n: 1n }, { invalid: /^executeCode: the arguments are not JSON/ }],
+        // A query past the 2,000 UTF-16 units the page keeps of it
+        // (run-options.mjs), in each form the core reads arguments in.
+        ["long query, the arguments as JSON text", "searchTools", JSON.stringify({ query: LONG }), { names: ["payments.transfer"] }],
+        ["long query, the arguments as JSON text encoded twice", "searchTools", JSON.stringify(JSON.stringify({ query: LONG })), { names: ["payments.transfer"] }],
+        ["long bare string query", "searchTools", LONG, { names: ["payments.transfer"] }],
+        ["long query, the arguments as JSON text with a word limit", "searchTools", JSON.stringify({ query: LONG, limit: "five" }), { invalid: /^searchTools: limit: expected an integer 1\.\.50, got the string "five"$/ }],
+        ["long query holding the arguments' JSON text", "searchTools", { query: JSON.stringify({ query: LONG, limit: "five" }) }, { invalid: /^searchTools: limit: expected an integer 1\.\.50, got the string "five"$/ }],
+        ["long arguments' JSON text cut short", "searchTools", `{"query": "${LONG}`, { invalid: /^searchTools: the arguments are JSON text that ends before its object does \(cut short\?\)/ }],
     ];
     for (const [name, which, args, want] of cases) {
         test(name, async () => {

@@ -110,6 +110,7 @@ const postMessage = MessagePort.prototype.postMessage;
 MessagePort.prototype.postMessage = function (/** @type {any} */ m, /** @type {any[]} */ ...rest) {
     if (m && m.t === "reply" && m.error && typeof m.error.message === "string") posted = Math.max(posted, m.error.message.length);
     if (m && m.t === "run" && m.args && typeof m.args.query === "string") posted = Math.max(posted, m.args.query.length);
+    if (m && m.t === "run" && typeof m.args === "string") posted = Math.max(posted, m.args.length);
     const reason = m && m.t === "reply" && m.decision && m.decision.value && m.decision.value.reason;
     if (typeof reason === "string") posted = Math.max(posted, reason.length);
     return Reflect.apply(postMessage, this, [m, ...rest]);
@@ -273,7 +274,9 @@ inBothModes("a tool result's reports are cut to what a log line keeps before the
 /**
  * searchTools with a query of INPUT characters, of which the core reads
  * 1,000: it was written, read back and written again on the page, then
- * decoded whole by the core (or posted whole to the worker) before its cut.
+ * decoded whole by the core (or posted whole to the worker) before its cut;
+ * given as text (the arguments' JSON, once or twice, or the query alone),
+ * it still was after the object's query was cut.
  * @param {string} mode
  * @param {(config: any) => Promise<any>} factory
  * @param {() => Promise<number>} goMemory
@@ -283,14 +286,22 @@ async function queryGrowth(mode, factory, goMemory) {
     try {
         const [searchTools] = api.createSession().getLlmTools();
         assert.equal((await searchTools.execute({ query: "orders" }))[0].name, "orders.search");
-        const before = await goMemory();
-        posted = 0;
-        const hits = await searchTools.execute({ query: "orders " + "x".repeat(INPUT) });
-        const grown = (await goMemory()) - before;
-        console.log(`${mode}, a search query of ${INPUT} characters: the Go core's memory ${before} bytes before the search, grown by ${grown}`);
-        assert.equal(hits[0].name, "orders.search");
-        assert.ok(grown < INPUT / 8, `${mode}: the Go core's memory grew by ${grown} bytes for a query of ${INPUT} characters it reads 1,000 of`);
-        assert.ok(posted <= 2000, `${mode}: the page posted a query of ${posted} characters to the worker`);
+        const query = "orders " + "x".repeat(INPUT);
+        for (const [form, args] of [
+            ["an object", { query }],
+            ["the arguments' JSON text", JSON.stringify({ query })],
+            ["the arguments' JSON text encoded twice", JSON.stringify(JSON.stringify({ query }))],
+            ["the query alone", query],
+        ]) {
+            const before = await goMemory();
+            posted = 0;
+            const hits = await searchTools.execute(args);
+            const grown = (await goMemory()) - before;
+            console.log(`${mode}, a search query of ${INPUT} characters in ${form}: the Go core's memory ${before} bytes before the search, grown by ${grown}`);
+            assert.equal(hits[0].name, "orders.search", `${mode}, ${form}: ${JSON.stringify(hits).slice(0, 300)}`);
+            assert.ok(grown < INPUT / 8, `${mode}, ${form}: the Go core's memory grew by ${grown} bytes for a query of ${INPUT} characters it reads 1,000 of`);
+            assert.ok(posted <= 2000, `${mode}, ${form}: the page posted a query of ${posted} characters to the worker`);
+        }
     } finally {
         api.dispose();
     }
