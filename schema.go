@@ -35,6 +35,9 @@ type inputValidator struct {
 	plain          bool // see plainSchema; compiled without the meta-schema
 	formatAsserted bool // see plainSchema
 	doc            any  // the decoded schema
+	// levels is readLevels of a plain schema, -1 for any other: how deep
+	// surelyValid reads an input.
+	levels int
 
 	once   sync.Once
 	schema *jsonschema.Schema
@@ -74,6 +77,10 @@ func compileSchema(raw json.RawMessage) (*inputValidator, error) {
 	applyNullable(raw, doc)
 	v := &inputValidator{doc: doc}
 	v.plain, v.formatAsserted = plainSchema(doc)
+	v.levels = -1
+	if v.plain {
+		v.levels = readLevels(doc, 0)
+	}
 	if !v.plain {
 		// Compile errors are reported now; a plain schema has none (the
 		// compiler fails only on references, ids, anchors and patterns).
@@ -201,13 +208,22 @@ func (v *inputValidator) validateResult(name string, out json.RawMessage) error 
 }
 
 // check validates a JSON value (absent: null) and returns its violations,
-// with the value decoded, or an error that is not a violation: JSON that
+// with the value decoded (nil when it is surely valid), or an error that is not a violation: JSON that
 // does not decode or that the validator cannot judge (errInvalidInput), a
 // schema that does not compile (the compiler's).
 func (v *inputValidator) check(raw json.RawMessage) (*jsonschema.ValidationError, any, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
 		raw = []byte("null")
+	}
+	// Valid input, the common case, is decoded only as deep as its schema
+	// reads it; any other is decoded whole below, for the validator and
+	// its lines.
+	if v.plain && v.levels >= 0 {
+		outline, err := jsondec.Decode(raw, jsondec.Options{Numbers: true, Shared: true, Outline: v.levels + 1})
+		if err == nil && surelyValid(v.doc, outline, v.formatAsserted, 0) {
+			return nil, nil, nil
+		}
 	}
 	// The values live as long as the check (the lines it returns are
 	// strings of their own): its strings can share the text's bytes.

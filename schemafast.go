@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/interopio/code-mode/internal/decimal"
+	"github.com/interopio/code-mode/internal/jsondec"
 )
 
 // surelyValid reports that inst (decoded by jsonschema.UnmarshalJSON) is
@@ -35,6 +36,15 @@ func surelyValid(schema, inst any, formatAsserted bool, depth int) bool {
 }
 
 func surelyValidKeyword(s map[string]any, k string, v, inst any, formatAsserted bool, depth int) bool {
+	if _, ok := inst.(jsondec.Passed); ok {
+		// An array or object decoded as its kind only (readLevels): what
+		// its contents decide is not known here.
+		switch k {
+		case "properties", "additionalProperties", "propertyNames", "required", "items",
+			"minItems", "maxItems", "minProperties", "maxProperties", "uniqueItems":
+			return false
+		}
+	}
 	switch k {
 	case "title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly", "$defs", "$schema":
 		// annotations and definitions, no assertion
@@ -182,6 +192,62 @@ func surelyValidKeyword(s map[string]any, k string, v, inst any, formatAsserted 
 	return false
 }
 
+// readLevels is how many levels of an input surelyValid reads for a plain
+// schema: 0 when only the input's own kind or value ({"type":"object"}),
+// 1 when its keys or elements too ("required", or "properties" whose
+// schemas look at their values' kinds alone), and so on; -1 when it
+// cannot say (a keyword surelyValid leaves to the validator). An input is
+// decoded that deep first (jsondec's Outline): a tool call of 50,000 rows
+// to a tool whose schema names one key was decoded whole, as much work
+// as the program's own JSON.stringify of them.
+func readLevels(schema any, depth int) int {
+	if depth > maxSchemaDepth {
+		return -1
+	}
+	s, ok := schema.(map[string]any)
+	if !ok {
+		return 0 // true or false: the input is not read
+	}
+	n := 0
+	for k, v := range s {
+		m := 0
+		switch k {
+		case "title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly", "$defs", "$schema",
+			"format", "type", "enum", "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength":
+		case "required", "propertyNames", "minItems", "maxItems", "minProperties", "maxProperties", "uniqueItems":
+			m = 1
+		case "items", "additionalProperties":
+			if m = readLevels(v, depth+1); m < 0 {
+				return -1
+			}
+			m++
+		case "properties", "allOf", "anyOf":
+			var subs []any
+			if k == "properties" {
+				for _, sub := range v.(map[string]any) {
+					subs = append(subs, sub)
+				}
+			} else {
+				subs = v.([]any)
+			}
+			for _, sub := range subs {
+				l := readLevels(sub, depth+1)
+				if l < 0 {
+					return -1
+				}
+				m = max(m, l)
+			}
+			if k == "properties" {
+				m++
+			}
+		default:
+			return -1
+		}
+		n = max(n, m)
+	}
+	return n
+}
+
 // hasType is the validator's type check, except that a number with a
 // fraction or an exponent is not judged an integer here ("2.0" is one for
 // the validator, which then decides).
@@ -197,6 +263,8 @@ func hasType(inst any, t string) bool {
 		return t == "array"
 	case map[string]any:
 		return t == "object"
+	case jsondec.Passed:
+		return t == "object" && inst == '{' || t == "array" && inst == '['
 	case json.Number:
 		if t == "number" {
 			return true

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/interopio/code-mode/internal/jsondec"
 	"github.com/interopio/code-mode/third_party/jsonschema"
 )
 
@@ -27,7 +28,23 @@ func decodeDoc(t *testing.T, s string) any {
 func checkSurelyValid(t *testing.T, name string, schema any, inst any) bool {
 	t.Helper()
 	_, formatAsserted := plainSchema(schema)
-	if !surelyValid(schema, inst, formatAsserted, 0) {
+	sure := surelyValid(schema, inst, formatAsserted, 0)
+	// Decoded only as deep as the schema reads it (check's first try), the
+	// input gets the same verdict.
+	if levels := readLevels(schema, 0); levels >= 0 {
+		b, err := json.Marshal(inst)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outline, err := jsondec.Decode(b, jsondec.Options{Numbers: true, Outline: levels + 1})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got := surelyValid(schema, outline, formatAsserted, 0); got != sure {
+			t.Errorf("%s: read %d levels deep, %s is surely valid: %v; read whole: %v", name, levels, b, got, sure)
+		}
+	}
+	if !sure {
 		return false
 	}
 	c := jsonschema.NewCompiler()
@@ -347,6 +364,58 @@ func TestSurelyValidRealCatalogs(t *testing.T) {
 		}
 		if built*10 < len(cat.Tools)*8 {
 			t.Errorf("%s: the built input surely valid for only %d of %d tools", f, built, len(cat.Tools))
+		}
+	}
+}
+
+// TestInputReadAsDeepAsItsSchema: a large valid input is decoded only as
+// deep as its schema reads it: a tool call of 20,000 rows to a tool whose
+// schema says {"type":"object"} made a map per row (20,000 and more
+// allocations), as much work as the program's own JSON.stringify of them.
+// An invalid one gets the validator's lines, as before.
+func TestInputReadAsDeepAsItsSchema(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"query":"q","rows":[`)
+	for i := range 20000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id":%d,"name":"item number %d","ok":true,"tags":["a","b"]}`, i, i)
+	}
+	b.WriteString(`]}`)
+	rows := json.RawMessage(b.String())
+	bad := json.RawMessage(strings.Replace(b.String(), `{"id":3,"name":"item number 3","ok":true,"tags":["a","b"]}`, `"row 3"`, 1))
+	for _, tt := range []struct {
+		schema    string
+		maxAllocs float64 // for the valid rows
+		badErr    string  // for bad, "" when it is valid too
+	}{
+		{`{"type":"object"}`, 40, ""},
+		{`{}`, 40, ""},
+		{`{"type":"object","properties":{"query":{"type":"string","minLength":1}},"required":["query"]}`, 40, ""},
+		{`{"type":"object","properties":{"rows":{"type":"array","maxItems":100000}},"additionalProperties":{"type":"string"}}`, 40, ""},
+		// one Passed a row, its interface free (a one-byte value)
+		{`{"type":"object","properties":{"rows":{"type":"array","items":{"type":"object"}}}}`, 40,
+			`invalid input: /rows/3: type: got string, want object`},
+		// the rows' fields are read: decoded whole, as they must be
+		{`{"type":"object","properties":{"rows":{"type":"array","items":{"type":"object","properties":{"id":{"type":"integer"}},"required":["id"]}}}}`, -1,
+			`invalid input: /rows/3: type: got string, want object`},
+	} {
+		v, err := compileSchema(json.RawMessage(tt.schema))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := v.validate(rows); err != nil {
+			t.Fatalf("%s: %v", tt.schema, err)
+		}
+		if tt.maxAllocs >= 0 {
+			if n := testing.AllocsPerRun(3, func() { v.validate(rows) }); n > tt.maxAllocs {
+				t.Errorf("%s: %v allocations for 20,000 rows, want at most %v", tt.schema, n, tt.maxAllocs)
+			}
+		}
+		err = v.validate(bad)
+		if got := fmt.Sprint(err); tt.badErr == "" && err != nil || tt.badErr != "" && got != tt.badErr {
+			t.Errorf("%s: a row that is a string: %v, want %q", tt.schema, err, tt.badErr)
 		}
 	}
 }

@@ -38,6 +38,12 @@ type Options struct {
 	// result of 123 KB, its quotes escaped, went through json.Unmarshal
 	// to learn that it is a string.
 	StringsUnread bool
+	// Outline, if positive: an array or object nested Outline-1 levels
+	// deep or deeper (Outline 1: the top-level value itself) is checked as
+	// Valid checks it and decoded as a Passed, its kind only, for a caller
+	// that reads no deeper: a tool's input checked against a schema that
+	// says only {"type":"object"} was decoded whole, 50,000 rows of it.
+	Outline int
 	// Shared: a string written without escapes in valid UTF-8 (most are)
 	// is a view of the text's bytes, not a copy, for a caller that drops
 	// the values before the text can change. A tool's input of 80 M
@@ -69,6 +75,10 @@ func (o *Object) Str(k string) string {
 	s, _ := v.(string)
 	return s
 }
+
+// Passed is an array ('[') or an object ('{') that Decode passed over at
+// Options.Outline: valid JSON of that kind, its contents unread.
+type Passed byte
 
 // ErrSyntax is the error for text that is not JSON, or that json.Unmarshal
 // would refuse (a number out of float64's range, nesting past its limit);
@@ -125,6 +135,11 @@ func (d *decoder) value(depth int) (any, error) {
 		return nil, ErrSyntax
 	}
 	switch c := d.b[d.i]; {
+	case (c == '{' || c == '[') && d.Outline > 0 && depth >= d.Outline-1:
+		if !d.valid(depth) {
+			return nil, ErrSyntax
+		}
+		return Passed(c), nil
 	case c == '{':
 		if depth >= MaxNesting {
 			return nil, ErrSyntax

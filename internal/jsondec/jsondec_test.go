@@ -26,6 +26,8 @@ var (
 	ordered   = Options{Ordered: true, Numbers: true}
 	shape     = Options{Ordered: true, Numbers: true, MaxDepth: 6, MaxElems: 50, StringsUnread: true}
 	shared    = Options{Numbers: true, Shared: true}
+	// an input checked against a schema that reads it n levels deep
+	outlines = []Options{{Numbers: true, Shared: true, Outline: 1}, {Numbers: true, Shared: true, Outline: 2}, {Numbers: true, Outline: 4}}
 )
 
 // oracle decodes text with encoding/json's tokens into what Decode gives
@@ -134,6 +136,33 @@ func bound(v any, o Options, depth int) any {
 	return v
 }
 
+// outlined is v, decoded whole, with each array and object at o's Outline
+// and deeper as the Passed of its kind.
+func outlined(v any, o Options, depth int) any {
+	deep := depth >= o.Outline-1
+	switch x := v.(type) {
+	case []any:
+		if deep {
+			return Passed('[')
+		}
+		out := []any{}
+		for _, e := range x {
+			out = append(out, outlined(e, o, depth+1))
+		}
+		return out
+	case map[string]any:
+		if deep {
+			return Passed('{')
+		}
+		out := map[string]any{}
+		for k, e := range x {
+			out[k] = outlined(e, o, depth+1)
+		}
+		return out
+	}
+	return v
+}
+
 // check compares Decode with want on text: the same value, or both an error.
 func check(t *testing.T, name string, text []byte, o Options, want any, wantErr error) {
 	t.Helper()
@@ -165,6 +194,9 @@ func compare(t *testing.T, text []byte) {
 	want, wantErr = jsonschema.UnmarshalJSON(bytes.NewReader(text))
 	check(t, "numbers", text, numbers, want, wantErr)
 	check(t, "shared", text, shared, want, wantErr)
+	for _, o := range outlines {
+		check(t, fmt.Sprint("outline ", o.Outline), text, o, outlined(want, o, 0), wantErr)
+	}
 	want, wantErr = oracle(text, ordered)
 	check(t, "ordered", text, ordered, want, wantErr)
 	if json.Valid(text) {
