@@ -43,6 +43,8 @@ var (
 	objectKeys     = objectCtor.Get("keys")
 	hasInstance    = reflectGet.Invoke(global.Get("Function").Get("prototype"), symbolFn.Get("hasInstance"))
 	stringValueOf  = intrinsic("stringValueOf", func() js.Value { return stringFn.Get("prototype").Get("valueOf") })
+	textEncoder    = global.Get("TextEncoder").New()
+	textEncode     = bind(textEncoder.Get("encode"), textEncoder)
 )
 
 // intrinsic returns the loader's builtin name, or what fallback reads from

@@ -185,6 +185,17 @@ func Bytes(v Value) (b []byte, err error) {
 	return b, nil
 }
 
+// StringBytes is the UTF-8 text of the string v, copied into Go once: a
+// json.RawMessage of v.String() was its third copy (syscall/js loads the
+// bytes, then makes a string of them), and a tool's result of 100 MB grew
+// the Go core's memory, which never shrinks, by twice its size.
+func StringBytes(v Value) []byte {
+	u := textEncode.Invoke(v)
+	b := make([]byte, u.Length())
+	js.CopyBytesToGo(b, u)
+	return b
+}
+
 // Describe names a value's type for an error message ("the string \"x\"",
 // "an array", "null"), without running any of the page's code.
 func Describe(v Value) string {

@@ -274,7 +274,7 @@ func (r *run) parseJSON(raw json.RawMessage, settled bool) (val, exc ffi.Value) 
 	if settled && r.nativeParse != 0 && r.parseOK(raw) {
 		parse = r.nativeParse
 	}
-	s := r.q.NewString(r.ctx, string(raw))
+	s := r.q.NewStringBytes(r.ctx, raw)
 	defer r.q.FreeValue(r.ctx, s)
 	return r.q.Call(r.ctx, parse.Const(), r.q.Undefined.Const(), s.Const())
 }

@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -371,8 +372,19 @@ func (r *run) wait() *Result {
 		ready := r.results
 		r.results = nil
 		r.resultsMu.Unlock()
+		settled := 0
 		for _, hr := range ready {
+			settled += len(hr.value)
 			r.settle(hr)
+		}
+		if settled >= bigResults {
+			// The results are in QuickJS now, and their text garbage: a
+			// collection now lets the next big one reuse its memory, which
+			// the collector's pacing grew instead (the heap's goal is twice
+			// what was live), and a GOOS=js core's memory never shrinks: a
+			// tool's result of 100 MB, again, left the Go core at 199 MB.
+			ready = nil
+			runtime.GC()
 		}
 		if r.fatal != nil {
 			return r.fatalResult()
@@ -386,6 +398,10 @@ func (r *run) wait() *Result {
 		return cancelledResult()
 	}
 }
+
+// bigResults is how many bytes of host results settled at once make wait
+// collect the Go heap.
+const bigResults = 16 << 20
 
 // teardown cancels the host calls still in flight, frees every value Go
 // holds (the resolvers of pending promises included), and frees the context

@@ -98,7 +98,7 @@ func checkFunc() Value {
 			if pc == nil {
 				return ""
 			}
-			out := json.RawMessage(text.String())
+			out := json.RawMessage(jsbridge.StringBytes(text))
 			if err := pc.check(out); err != nil {
 				return err.Error()
 			}
@@ -223,7 +223,7 @@ func pageAnswer(name string, vals []Value, c codemode.Call, pc *pageCheck) (json
 			return pc.out, nil
 		}
 		if jsbridge.TypeOf(payload) == jsbridge.TypeString {
-			return json.RawMessage(payload.String()), nil
+			return json.RawMessage(jsbridge.StringBytes(payload)), nil
 		}
 		return nil, nil
 	case replyThrew:

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"unsafe"
 )
 
 var errOutOfMemory = errors.New("malloc failed: out of memory")
@@ -276,19 +277,29 @@ func (q *Instance) FreeValue(ctx Context, v Value) {
 func (q *Instance) NewError(ctx Context) Value { return Value(q.call0(q.newError, uint32(ctx))) }
 
 // NewString creates a string value from s (which must not contain NUL).
+func (q *Instance) NewString(ctx Context, s string) Value {
+	return q.NewStringBytes(ctx, unsafe.Slice(unsafe.StringData(s), len(s)))
+}
+
+// NewStringBytes creates a string value from the text b (which must not
+// contain NUL), which it only reads: a tool's result of 100 MB was copied
+// twice in Go on its way into QuickJS (a string of it, then the C string's
+// bytes), and the Go core's memory, which never shrinks, grew by both.
 // A short string goes through a reusable buffer (QuickJS copies it, and
 // calls no host function meanwhile), which saves a malloc and a free.
-func (q *Instance) NewString(ctx Context, s string) (v Value) {
-	if len(s) < stringBufferSize {
+func (q *Instance) NewStringBytes(ctx Context, b []byte) (v Value) {
+	if len(b) < stringBufferSize {
 		if q.strBuf == 0 {
 			q.strBuf = q.Malloc(stringBufferSize)
 		}
-		b := make([]byte, len(s)+1)
-		copy(b, s)
-		q.mem.Write(q.strBuf, b)
+		c := make([]byte, len(b)+1)
+		copy(c, b)
+		q.mem.Write(q.strBuf, c)
 		return Value(q.call0(q.newString, uint32(ctx), q.strBuf))
 	}
-	p := q.cstring(s)
+	p := q.Malloc(uint32(len(b)) + 1)
+	q.mem.Write(p, b)
+	q.mem.Write(p+uint32(len(b)), []byte{0})
 	v = Value(q.call0(q.newString, uint32(ctx), p))
 	q.Free(p)
 	return v
