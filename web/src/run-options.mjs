@@ -119,21 +119,23 @@ const OBJECT_TEXT = /^[ \t\n\f\r]*\{/;
  * A long search's arguments given as text, read as the core reads them
  * (llmargs.go parse): the JSON text of an object, once or encoded twice, is
  * that object; other text is the query itself, unless it begins as an
- * object does. argsOnce then cuts the query, which the text's own form
+ * object does, or does once decoded. argsOnce then cuts the query, which the text's own form
  * kept whole: a query of 10 million characters went into the core whole.
  * @param {string} text
  * @returns {unknown}
  */
 function searchText(text) {
-    let v;
+    let v, inner;
     try {
         v = parse(text);
-        if (typeof v === "string") v = parse(v);
+        if (typeof v === "string") v = parse((inner = v));
     } catch {
         v = undefined;
     }
     if (v !== null && typeof v === "object" && !isArray(v)) return v;
-    return OBJECT_TEXT.test(text) ? text : { query: text };
+    // Here or once decoded, such text is the core's to read (a comma before
+    // its closing brace) or to word what is wrong with it.
+    return OBJECT_TEXT.test(text) || (inner !== undefined && OBJECT_TEXT.test(inner)) ? text : { query: text };
 }
 
 /** The replacer that cuts the top-level object's query, once a stringify. */

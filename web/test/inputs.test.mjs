@@ -48,6 +48,8 @@ describe("LLM tool arguments as models send them", () => {
         ["long bare string query", "searchTools", LONG, { names: ["payments.transfer"] }],
         ["long query, the arguments as JSON text with a word limit", "searchTools", JSON.stringify({ query: LONG, limit: "five" }), { invalid: /^searchTools: limit: expected an integer 1\.\.50, got the string "five"$/ }],
         ["long query holding the arguments' JSON text", "searchTools", { query: JSON.stringify({ query: LONG, limit: "five" }) }, { invalid: /^searchTools: limit: expected an integer 1\.\.50, got the string "five"$/ }],
+        ["long query, the arguments as JSON text with a comma before its closing brace", "searchTools", `{"query":"${LONG}","limit":"five",}`, { invalid: /^searchTools: limit: expected an integer 1\.\.50, got the string "five"$/ }],
+        ["long query, the arguments as JSON text with a comma before its closing brace, encoded twice", "searchTools", JSON.stringify(`{"query":"${LONG}","limit":"five",}`), { invalid: /^searchTools: limit: expected an integer 1\.\.50, got the string "five"$/ }],
         ["long arguments' JSON text cut short", "searchTools", `{"query": "${LONG}`, { invalid: /^searchTools: the arguments are JSON text that ends before its object does \(cut short\?\)/ }],
     ];
     for (const [name, which, args, want] of cases) {
