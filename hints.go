@@ -162,6 +162,11 @@ func syntaxHint(code string, e *sandbox.Error) string {
 			if proseLine(string(line)) {
 				return fmt.Sprintf(proseHint, e.Line)
 			}
+			if strings.HasPrefix(e.Message, "expecting '") && e.Column <= len(line)+1 {
+				if h := pythonWordHint(string(line[:e.Column-1]), string(line[e.Column-1:])); h != "" {
+					return h
+				}
+			}
 		}
 	}
 	return ""
@@ -324,6 +329,32 @@ func statementWord(s, word string) bool {
 		i += 1 + j
 	}
 	return false
+}
+
+// pythonOperatorHint and pythonLambdaHint follow the syntax error at
+// Python's words written in JavaScript: QuickJS reads and, or and is as
+// names, stopping at them (`x > 0 and y`), and not and lambda as names,
+// stopping at the word after them (`not done`, `lambda x: ...`).
+const (
+	pythonOperatorHint = ": and, or, not and is are Python; JavaScript writes &&, ||, ! and === (x === null for x is None)"
+	pythonLambdaHint   = ": lambda is Python; JavaScript writes an arrow function: (x) => x + 1"
+)
+
+// pythonWordHint is the hint for a syntax error between before and at (the
+// line split at the error) that a Python word explains, or "".
+func pythonWordHint(before, at string) string {
+	for _, w := range []string{"and", "or", "is"} {
+		if rest, ok := strings.CutPrefix(at, w+" "); ok && rest != "" && strings.TrimSpace(before) != "" {
+			return pythonOperatorHint
+		}
+	}
+	if endsWithWord(before, "not") && strings.HasSuffix(before, " ") {
+		return pythonOperatorHint
+	}
+	if endsWithWord(before, "lambda") && strings.HasSuffix(before, " ") {
+		return pythonLambdaHint
+	}
+	return ""
 }
 
 // fStringHint follows the syntax error at a Python f-string, which models

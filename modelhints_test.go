@@ -29,6 +29,16 @@ func TestModelHabitHints(t *testing.T) {
 		{"a case label is JavaScript", "switch (x) {\ncase 1:\n  ) }", syntax("unexpected token in expression: ')'", 3, 3), ""},
 		{"for ( is JavaScript", "for (const x of xs)\n  ) :", syntax("unexpected token in expression: ')'", 2, 3), ""},
 		{"else { is JavaScript", "if (a) b\nelse {:", syntax("unexpected token in expression: ':'", 2, 7), ""},
+		// Python's operators and lambda: QuickJS stops at and, or and is, and
+		// after not and lambda.
+		{"and", "const o = [1]; if (o.length > 0 and o[0]) return 1", syntax("expecting ')'", 1, 33), pythonOperatorHint},
+		{"or", "const a = 1, b = 2; return a or b", syntax("expecting ';'", 1, 30), pythonOperatorHint},
+		{"is None", "const x = null; if (x is None) return 1", syntax("expecting ')'", 1, 23), pythonOperatorHint},
+		{"not", "const o = []; if (not o.length) return 0", syntax("expecting ')'", 1, 23), pythonOperatorHint},
+		{"lambda", "const f = lambda x: x + 1", syntax("expecting ';'", 1, 18), pythonLambdaHint},
+		{"a name ending in or", "const color = 1; return color x", syntax("expecting ';'", 1, 31), ""},
+		{"or as a name before the error", "const or = 1; return or 2", syntax("expecting ';'", 1, 25), ""},
+		{"a name ending in not", "const cannot = 1; return cannot 2", syntax("expecting ';'", 1, 33), ""},
 	} {
 		if got := syntaxHint(tc.code, tc.e); (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
 			t.Errorf("%s: hint %q, want one with %q", tc.name, got, tc.want)
