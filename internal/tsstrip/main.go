@@ -119,6 +119,46 @@ func loneFunction(toks []token, m []int) int {
 	return i + 1
 }
 
+// loneConst returns the call to append when the whole program declares one
+// name and assigns it a function of no parameters with a block body
+// (`const run = async () => { ... }`, `let run = function () { ... }`),
+// else "". A lone function declaration of any name runs (UnwrapMain) and
+// so does main in this form (uncalledMain); another name ended the run
+// with no result and no word why, none of its code run.
+func loneConst(toks []token, m []int) string {
+	s := &stripper{toks: toks, m: m}
+	n := len(toks)
+	if s.is(n-1, ";") {
+		n--
+	}
+	if !s.is(0, "const") && !s.is(0, "let") && !s.is(0, "var") || s.tok(1).k != tName || !s.is(2, "=") {
+		return ""
+	}
+	j := 3
+	if s.is(j, "async") {
+		j++
+	}
+	arrow := !s.is(j, "function")
+	if !arrow {
+		if j++; s.tok(j).k == tName {
+			j++
+		}
+	}
+	if !s.is(j, "(") || !s.is(j+1, ")") {
+		return ""
+	}
+	if j += 2; arrow {
+		if !s.is(j, "=>") {
+			return ""
+		}
+		j++
+	}
+	if !s.is(j, "{") || m[j] != n-1 {
+		return ""
+	}
+	return "\n;return await " + toks[1].v + "();"
+}
+
 // UnwrapMain makes a program that is one function with no parameters into
 // that function's body, so what it returns is the result:
 //

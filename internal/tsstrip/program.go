@@ -108,6 +108,9 @@ func prepare(src string) (Prepared, *Error) {
 	uncalled := -1
 	if !body {
 		call, params := uncalledMain(toks, m)
+		if call == "" && params < 0 {
+			call = loneConst(toks, m)
+		}
 		if call != "" {
 			// Appended: every position of the model's text stays where it was.
 			return Prepared{Code: out + call, Body: true, AsyncForEachLine: line, Unawaited: unawaitedCalls(out, toks, m, true)}, nil

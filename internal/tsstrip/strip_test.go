@@ -259,6 +259,16 @@ func TestProgram(t *testing.T) {
 		{"a main assigned twice stays", "let main = async () => 1\nmain = async () => 2", "let main = async () => 1\nmain = async () => 2"},
 		{"a main arrow inside a block stays", "{ const main = async () => 1 }\n2", "{ const main = async () => 1 }\n2"},
 		{"a main arrow beside a top-level return stays", "const main = async () => 1\nreturn 2", "const main = async () => 1\nreturn 2"},
+		// A program that is one function of another name assigned, as a lone
+		// function declaration of any name is, runs: it was no result and
+		// no word why.
+		{"a lone const arrow of another name", "const run = async () => {\n  return 1\n};", "const run = async () => {\n  return 1\n};\n;return await run();"},
+		{"a lone let function expression of another name", "let getOrders = function load() { return 1 }", "let getOrders = function load() { return 1 }\n;return await getOrders();"},
+		{"a lone typed arrow of another name", "const run = async (): Promise<number> => { return 1 }", "const run = async ()                  => { return 1 }\n;return await run();"},
+		{"a lone arrow of another name with parameters stays", "const run = async (x) => { return x }", "const run = async (x) => { return x }"},
+		{"a lone arrow of another name with an expression body stays", "const run = async () => 1", "const run = async () => 1"},
+		{"a lone arrow of another name and more stays", "const run = async () => { return 1 }\nconst b = 2", "const run = async () => { return 1 }\nconst b = 2"},
+		{"a lone generator expression stays", "const gen = function* () { yield 1 }", "const gen = function* () { yield 1 }"},
 		// A program written as a module's export is its function.
 		{"export default async function main", "export default async function main() {\n  return 1\n}", "                                      \n  return 1\n "},
 		{"export async function main beside helpers", "const a = 1\nexport async function main() { return a }", "const a = 1\n       async function main() { return a }" + callMain},
