@@ -78,9 +78,15 @@ func NewDocFromText(name, description string, schemas ...*SchemaText) *Doc {
 	ids = w.appendIDs(ids, rest)
 	end[fieldDesc] = len(ids)
 	for _, s := range schemas {
+		if s.found {
+			ids = append(ids, s.ids...)
+			continue
+		}
+		from := len(ids)
 		for _, text := range s.texts {
 			ids = w.appendTextIDs(ids, text)
 		}
+		s.ids, s.found = slices.Clone(ids[from:]), true
 	}
 	end[fieldProps] = len(ids)
 	for _, id := range ids[:end[fieldName]] {

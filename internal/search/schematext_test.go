@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -195,4 +196,33 @@ func randomSchema(r *rand.Rand, b *strings.Builder, depth int) {
 		}
 	}
 	b.WriteByte('}')
+}
+
+// TestSchemaTextFoundOnce: tools sharing a schema text share what was
+// read of it, and its texts are looked up for the first doc alone; the
+// docs are those of schemas read for each tool.
+func TestSchemaTextFoundOnce(t *testing.T) {
+	for _, id := range []string{"github", "slack", "stripe"} {
+		read := map[string]*SchemaText{}
+		for _, tl := range readCatalog(t, id) {
+			s := read[string(tl.InputSchema)]
+			if s == nil {
+				text, err := ReadSchema(tl.InputSchema)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s = &text
+				read[string(tl.InputSchema)] = s
+			}
+			if got, want := NewDocFromText(tl.Name, tl.Description, s), NewDoc(tl.Name, tl.Description, tl.InputSchema); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s %s: the doc of a shared schema differs from one of its own:\n%+v\n%+v", id, tl.Name, got, want)
+			}
+		}
+	}
+	s, _ := ReadSchema([]byte(`{"properties":{"owner":{"description":"The account owner of the repository."}}}`))
+	first := NewDocFromText("repos.get", "", &s)
+	s.texts = nil // found already
+	if second := NewDocFromText("repos.delete", "", &s); !reflect.DeepEqual(second.fields[fieldProps], first.fields[fieldProps]) || second.length[fieldProps] != 4 {
+		t.Errorf("the second doc of a schema has properties %v (%d words), the first %v", second.fields[fieldProps], second.length[fieldProps], first.fields[fieldProps])
+	}
 }
