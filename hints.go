@@ -16,6 +16,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/interopio/code-mode/internal/trunc"
 	"github.com/interopio/code-mode/internal/tsgen"
 	"github.com/interopio/code-mode/internal/tsstrip"
 	"github.com/interopio/code-mode/sandbox"
@@ -82,6 +83,44 @@ func unawaitedHint(e *sandbox.Error, calls []ToolCallRecord) string {
 	}
 	return fmt.Sprintf(" (%s had not returned when this error ended the run: a tool call gives a Promise, not its result; if the code used it as the result, await it: const r = await %s(...), or await Promise.all([...]))",
 		callNames(names), tsgen.ToolPath(names[0]))
+}
+
+// awaitedHint follows a TIMEOUT that came while the program only awaited
+// (sandbox.Error.Awaiting): the timeout's own words read as the program's
+// loop, where the time went to a tool, or to a person deciding on a call
+// (onToolCall), and a model rewrote code that only waited. It names the
+// run's first call still in flight, and counts the rest. Called with r.mu
+// held.
+func (r *runState) awaitedHint(e *sandbox.Error) string {
+	if e.Code != sandbox.CodeTimeout || !e.Awaiting {
+		return ""
+	}
+	var first *toolCallState
+	more := 0
+	for _, c := range r.calls {
+		switch {
+		case c.done || !c.started:
+		case first == nil:
+			first = c
+		default:
+			more++
+		}
+	}
+	if first == nil {
+		return ""
+	}
+	what := "the result of tool " + first.rec.Name
+	if !first.rec.Allowed && r.s.cm.cfg.OnToolCall != nil {
+		// Started, not yet allowed: its interceptor had not answered.
+		what = "the host's decision (onToolCall) on its call of tool " + first.rec.Name
+	}
+	if line, _ := tsstrip.CallSite(r.code, first.rec.Name); line > 0 {
+		what += fmt.Sprintf(" (called at line %d)", line)
+	}
+	if more > 0 {
+		what += ", and for " + trunc.Count(more, "more tool call", "more tool calls")
+	}
+	return "; it was waiting for " + what
 }
 
 // callNames is "tool a.b" or "tools a.b, c.d" (at most three, then "...").

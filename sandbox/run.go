@@ -392,7 +392,9 @@ func (r *run) wait() *Result {
 		return nil
 	case <-r.deadlineTimer.C:
 		r.interrupt(interruptTimeout)
-		return r.timeoutResult()
+		res := r.timeoutResult()
+		res.Error.Awaiting = true
+		return res
 	case <-r.goCtx.Done():
 		r.interrupt(interruptCancel)
 		return cancelledResult()

@@ -582,6 +582,10 @@ type Error struct {
 	// frame of the program ran when it was thrown. The caller may know
 	// where that call was made.
 	Call string `json:"-"`
+	// Awaiting says a TIMEOUT came while the program had nothing to run:
+	// it awaited host calls (or timers), not its own code. The caller may
+	// know which of its calls those were.
+	Awaiting bool `json:"-"`
 }
 
 // Error is "<Code>: <Name>: <Message>".

@@ -275,6 +275,29 @@ describe("limits", () => {
         assert.ok(r.toolCalls.length >= 1 && r.toolCalls.length <= 4, JSON.stringify(r.toolCalls));
     });
 
+    test("a timeout while the program awaited says what for: a tool, or the host's decision (onToolCall)", async (t) => {
+        // The timeout's words alone read as the program's own loop.
+        const hold = (_input, { signal }) => new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            timeout: 800,
+            tools: [tool("slow.wait", hold), tool("pay.send", hold)],
+            interceptors: { onToolCall: ({ tool }) => (tool.name === "pay.send" ? new Promise(() => {}) : { allowed: true }) },
+        });
+        const session = api.createSession();
+        const plain = "the program did not finish within 800ms";
+        for (const [code, want] of [
+            ["const a = 1;\nreturn await tools.slow.wait({ a })", `${plain}; it was waiting for the result of tool slow.wait (called at line 2)`],
+            ["return await tools.pay.send({ to: 'x' })", `${plain}; it was waiting for the host's decision (onToolCall) on its call of tool pay.send (called at line 1)`],
+            ["await Promise.all([tools.slow.wait({}), tools.slow.wait({}), tools.pay.send({})])", `${plain}; it was waiting for the result of tool slow.wait, and for 2 more tool calls`],
+            ["tools.slow.wait({}); for (;;) {}", plain],
+            ["await new Promise((r) => setTimeout(r, 5000))", plain],
+        ]) {
+            const r = await run(session, code);
+            assert.deepEqual(r.error, { name: "TimeoutError", code: "TIMEOUT", message: want }, code);
+        }
+    });
+
     // Filling 32 MB with small objects is large work (the collector walks
     // the heap again as it nears the limit): at load 19 on 2 cores it took
     // the whole default 30 s timeout. The timeout is the work's, not tested.

@@ -39,7 +39,7 @@ test("a timeout counts the runs of its own session waiting for a run slot, not a
     assert.deepEqual(r.error, {
         name: "TimeoutError",
         code: "TIMEOUT",
-        message: "the program did not finish within 10s; meanwhile 1 other run was waiting for a run slot, all 16 in use (a run started from inside a run, by a tool, waits for one while the runs that called it hold theirs)",
+        message: "the program did not finish within 10s; meanwhile 1 other run was waiting for a run slot, all 16 in use (a run started from inside a run, by a tool, waits for one while the runs that called it hold theirs); it was waiting for the result of tool hold.it (called at line 1)",
     });
     await Promise.all(rest);
 });

@@ -1,0 +1,72 @@
+package codemode
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+)
+
+// TestTimeoutNamesWhatTheRunAwaited: a run that times out while it awaits
+// a tool, or the host's decision on a call (onToolCall), says which: the
+// timeout's words alone ("did not finish within 500ms") read as the
+// program's own loop, and a model rewrote code that only waited. A program
+// that computes into its timeout, or awaits only a timer, gets the plain
+// words, whatever calls it left pending; another run's calls are never
+// named.
+func TestTimeoutNamesWhatTheRunAwaited(t *testing.T) {
+	hold := func(ctx context.Context, _ json.RawMessage, _ Call) (json.RawMessage, error) {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	cm := newTestCodeMode(t, Config{
+		Timeout: 500 * time.Millisecond,
+		Tools:   []Tool{{Name: "slow.wait", Execute: hold}, {Name: "pay.send", Execute: hold}},
+		OnToolCall: func(ctx context.Context, c ToolCall) (Decision, error) {
+			if c.Tool.Name == "pay.send" {
+				// A person who has not answered yet.
+				<-ctx.Done()
+				return Decision{}, ctx.Err()
+			}
+			return Decision{Allowed: true}, nil
+		},
+	})
+	s := mustSession(t, cm)
+	const plain = "the program did not finish within 500ms"
+	for _, tc := range []struct{ name, code, want string }{
+		{"a tool", "const a = 1;\nreturn await tools.slow.wait({ a })",
+			plain + "; it was waiting for the result of tool slow.wait (called at line 2)"},
+		{"a decision", "return await tools.pay.send({ to: 'x' })",
+			plain + "; it was waiting for the host's decision (onToolCall) on its call of tool pay.send (called at line 1)"},
+		{"through tool_call", "const r = await tool_call('slow.wait', {});\nreturn r",
+			plain + "; it was waiting for the result of tool slow.wait (called at line 1)"},
+		{"several: the first named, the rest counted", "await Promise.all([tools.slow.wait({}), tools.slow.wait({}), tools.pay.send({})])",
+			plain + "; it was waiting for the result of tool slow.wait, and for 2 more tool calls"},
+		{"a decision first", "await Promise.all([tools.pay.send({}), tools.slow.wait({})])",
+			plain + "; it was waiting for the host's decision (onToolCall) on its call of tool pay.send (called at line 1), and for 1 more tool call"},
+		{"calls that returned are not named", "await tools.orders.get({});\nawait tools.slow.wait({})",
+			plain + "; it was waiting for the result of tool slow.wait (called at line 2)"},
+		{"computing, a call left pending", "tools.slow.wait({}); for (;;) {}", plain},
+		{"awaiting a timer", "await new Promise((r) => setTimeout(r, 5000))", plain},
+	} {
+		res := exec(t, s, tc.code, nil)
+		if res.OK || res.Error.Code != ErrorCodeTimeout || res.Error.Message != tc.want {
+			t.Errorf("%s: got %+v\nwant TIMEOUT %q", tc.name, res.Error, tc.want)
+		}
+	}
+
+	// Another run of the session awaits a tool meanwhile: the timed-out
+	// run's message is its own.
+	other := make(chan *ExecuteResult, 1)
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	go func() {
+		res, _ := s.ExecuteCode(ctx, ExecuteCodeInput{Code: "await tools.slow.wait({})"}, nil)
+		other <- res
+	}()
+	if res := exec(t, s, "await new Promise((r) => setTimeout(r, 5000))", nil); res.OK || res.Error.Message != plain {
+		t.Errorf("another run's call: got %+v, want TIMEOUT %q", res.Error, plain)
+	}
+	stop()
+	<-other
+}
