@@ -18,7 +18,7 @@ import { Converted } from "./tojson.mjs";
  * @typedef {{
  *   id: number, context: unknown, ended: boolean, endReason: string,
  *   controllers: Set<{ abort(reason: unknown): void }>, onEvent: ((e: CodeModeEvent) => void) | undefined,
- *   owner: Owner, nextCall: number, abortHook?: (err: Error) => void,
+ *   owner: Owner, nextCall: number, abortHook?: (err: Error) => void, stopped?: Error,
  *   logged: number, inflight: Map<number, { name: string, t0: number }>,
  *   factoryOnEvent: ((e: CodeModeEvent) => void) | undefined,
  * }} Run
@@ -101,7 +101,10 @@ export function stopRuns(owner, message) {
         const err = new Error(message);
         err.name = "AbortError";
         if (typeof run.abortHook === "function") run.abortHook(err);
-        else endRun(run, message);
+        // Its run-start is being reported (an onEvent that disposes):
+        // execute ends it with these words once it is set up, as the hook
+        // would a moment later, not with those of a call after dispose.
+        else run.stopped = err;
     }
 }
 

@@ -90,9 +90,9 @@ export function llmTools(h, sid, owner, deadReason, life) {
                 // above: 'abort' fires only once, so the run ends here,
                 // before the worker hears of it (nothing to cancel there).
                 if (signal && signal.aborted) return settle(false, abortReason(signal));
-                // Disposed (factory or session) by an onEvent from run-start:
-                // the dispose stopped the runs pending then, not this one,
-                // and the worker is gone, so the run ends here.
+                // Disposed (factory or session) by an onEvent from run-start
+                // (stopRuns), or the worker gone: the run ends here.
+                if (run.stopped) return settle(false, run.stopped);
                 const why = deadReason();
                 if (why) return settle(false, new Error(why));
                 h.pending.set(run.id, {

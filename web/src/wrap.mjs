@@ -386,6 +386,7 @@ function wrapLlmTool(tool, guard, pipe, owner, life) {
             // the check above, and 'abort' fires only once: the run ends
             // here, before the program starts.
             if (signal && signal.aborted) return onAbort();
+            if (run.stopped) return settle(false, run.stopped);
             try {
                 if (signal) unwatch = whenAborted(signal, onAbort);
             } catch (err) {

@@ -185,9 +185,36 @@ describe("the host misusing its own API", () => {
         const s = api.createSession();
         const r = await within(run(s, "return 1", { onEvent: (e) => { if (e.type === "run-start") s.dispose(); } }).then((v) => v, (e) => ({ rejected: e })), 20_000);
         assert.notEqual(r, "hung");
-        assert.match(String(r.rejected?.message), /session has been disposed/, JSON.stringify(r));
+        assert.deepEqual([r.rejected?.name, r.rejected?.message], ["AbortError", "Code Mode: the session was disposed while this run was in flight."], JSON.stringify(r));
         assert.equal(ok(await run(api.createSession(), "return 3")), 3);
     });
+
+    // A dispose from run-start rejected the run with the words of a call
+    // made after dispose ("this session has been disposed; create a new
+    // one"), where one a moment later (from tool-call) says the run was in
+    // flight: the run was accepted, and ends as a run in flight does, with
+    // its run-end.
+    for (const [what, disposeAt] of [["session", "run-start"], ["session", "tool-call"], ["factory", "run-start"], ["factory", "tool-call"]]) {
+        test(`${what}.dispose() from the factory's onEvent at ${disposeAt}: AbortError, the run was in flight; run-end follows`, async (t) => {
+            let s, api;
+            const ran = [];
+            const events = [];
+            api = await withFactory(t, {
+                wasmLocation: assetPath,
+                tools: [tool("t.x", () => ran.push("x"))],
+                onEvent: (e) => {
+                    events.push(e.type);
+                    if (e.type === disposeAt) (what === "session" ? s : api).dispose();
+                },
+            });
+            s = api.createSession();
+            const r = await within(run(s, "return await tools.t.x({})").then((v) => v, (e) => ({ rejected: e })), 20_000);
+            const words = what === "session" ? "the session was disposed" : "the instance was disposed";
+            assert.deepEqual([r.rejected?.name, r.rejected?.message], ["AbortError", `Code Mode: ${words} while this run was in flight.`], JSON.stringify(r));
+            assert.deepEqual(ran, []);
+            assert.equal(events.at(-1), "run-end", JSON.stringify(events));
+        });
+    }
 
     test("session.dispose() from inside its own run's tool: the run settles, another session keeps working", async (t) => {
         let s;
