@@ -356,7 +356,10 @@ export async function callTool(run, tool, input, engine, factoryOnEvent, settle,
         ok = true;
         return out;
     } catch (thrown) {
-        const err = thrownByTool(thrown);
+        // Aborted meanwhile, as for a value: nobody takes the error, so
+        // none of the tool's code in it (its message's getter, a toJSON)
+        // runs after the run.
+        const err = cs.aborted ? cs.reason : thrownByTool(thrown);
         error = describeError(err);
         throw err;
     } finally {
