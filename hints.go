@@ -87,40 +87,61 @@ func unawaitedHint(e *sandbox.Error, calls []ToolCallRecord) string {
 
 // awaitedHint follows a TIMEOUT that came while the program only awaited
 // (sandbox.Error.Awaiting): the timeout's own words read as the program's
-// loop, where the time went to a tool, or to a person deciding on a call
-// (onToolCall), and a model rewrote code that only waited. It names the
-// run's first call still in flight, and counts the rest. Called with r.mu
-// held.
+// loop, where the time went to a tool, to a person deciding on a call
+// (onToolCall), or to taking in a large result, and a model rewrote code
+// that only waited. It names the call the time went to, or the run's first
+// call in flight, and counts the rest in flight. Called with r.mu held.
 func (r *runState) awaitedHint(e *sandbox.Error) string {
 	if e.Code != sandbox.CodeTimeout || !e.Awaiting {
 		return ""
 	}
-	var first *toolCallState
-	more := 0
+	var inFlight []*toolCallState
 	for _, c := range r.calls {
-		switch {
-		case c.done || !c.started:
-		case first == nil:
-			first = c
-		default:
-			more++
+		if !c.done && c.started {
+			inFlight = append(inFlight, c)
 		}
 	}
-	if first == nil {
+	// A large answer the sandbox was taking in (its call is done here), or
+	// one the core had (checkOutput) and had not handed on: the time went
+	// there. Else the first call in flight.
+	name, size, others := "", int64(0), len(inFlight)
+	if n, ok := strings.CutPrefix(e.Answer, callLabelPrefix); ok && e.AnswerBytes >= 1<<20 {
+		name, size = n, int64(e.AnswerBytes)
+	} else if i := slices.IndexFunc(inFlight, func(c *toolCallState) bool { return c.answered.Load()-1 >= 1<<20 }); i >= 0 {
+		name, size, others = inFlight[i].rec.Name, inFlight[i].answered.Load()-1, others-1
+	} else if others == 0 {
 		return ""
+	} else {
+		others--
 	}
-	what := "the result of tool " + first.rec.Name
+	more := ""
+	if others > 0 {
+		more = trunc.Count(others, "more tool call", "more tool calls")
+	}
+	if name != "" {
+		if more != "" {
+			more = ", and waiting for " + more
+		}
+		return fmt.Sprintf("; it was taking in the result of tool %s%s, %d MB of JSON (ask it for less, e.g. a page or a filter, if its input allows)%s", name, calledAt(r.code, name), size>>20, more)
+	}
+	first := inFlight[0]
+	what := "the result of tool "
 	if !first.rec.Allowed && r.s.cm.cfg.OnToolCall != nil {
 		// Started, not yet allowed: its interceptor had not answered.
-		what = "the host's decision (onToolCall) on its call of tool " + first.rec.Name
+		what = "the host's decision (onToolCall) on its call of tool "
 	}
-	if line, _ := tsstrip.CallSite(r.code, first.rec.Name); line > 0 {
-		what += fmt.Sprintf(" (called at line %d)", line)
+	if more != "" {
+		more = ", and for " + more
 	}
-	if more > 0 {
-		what += ", and for " + trunc.Count(more, "more tool call", "more tool calls")
+	return "; it was waiting for " + what + first.rec.Name + calledAt(r.code, first.rec.Name) + more
+}
+
+// calledAt is " (called at line N)" when code calls tool name in one place.
+func calledAt(code, name string) string {
+	if line, _ := tsstrip.CallSite(code, name); line > 0 {
+		return fmt.Sprintf(" (called at line %d)", line)
 	}
-	return "; it was waiting for " + what
+	return ""
 }
 
 // callNames is "tool a.b" or "tools a.b, c.d" (at most three, then "...").

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 	"time"
+
+	"github.com/interopio/code-mode/sandbox"
 )
 
 // TestTimeoutNamesWhatTheRunAwaited: a run that times out while it awaits
@@ -69,4 +71,42 @@ func TestTimeoutNamesWhatTheRunAwaited(t *testing.T) {
 	}
 	stop()
 	<-other
+}
+
+// TestTimeoutNamesALargeAnswer: when the time ran out while a large answer
+// was taken in (by the sandbox, sandbox.Error.Answer; or by the core,
+// before it handed the answer on), the timeout says so and how large it
+// was: the tool had returned, and the model can ask for less. A small
+// answer that came in as the time ran out is no reason.
+func TestTimeoutNamesALargeAnswer(t *testing.T) {
+	const plain = "the program did not finish within 1s"
+	call := func(name string, started, done bool, answered int64) *toolCallState {
+		c := &toolCallState{rec: ToolCallRecord{Name: name, Allowed: started}, started: started, done: done}
+		c.answered.Store(answered)
+		return c
+	}
+	timeout := func(answer string, bytes int) *sandbox.Error {
+		return &sandbox.Error{Code: sandbox.CodeTimeout, Message: plain, Awaiting: true, Answer: answer, AnswerBytes: bytes}
+	}
+	const code = "const s = await tools.big.get({});\nreturn await tools.slow.wait({ s })"
+	for _, tc := range []struct {
+		name  string
+		calls []*toolCallState
+		err   *sandbox.Error
+		want  string
+	}{
+		{"the sandbox took it in", []*toolCallState{call("big.get", true, true, 30<<20+1)}, timeout("tool big.get", 30<<20),
+			"; it was taking in the result of tool big.get (called at line 1), 30 MB of JSON (ask it for less, e.g. a page or a filter, if its input allows)"},
+		{"the core had it", []*toolCallState{call("slow.wait", true, false, 0), call("big.get", true, false, 5<<20+1)}, timeout("", 0),
+			"; it was taking in the result of tool big.get (called at line 1), 5 MB of JSON (ask it for less, e.g. a page or a filter, if its input allows), and waiting for 1 more tool call"},
+		{"a small answer", []*toolCallState{call("big.get", true, true, 11), call("slow.wait", true, false, 0)}, timeout("tool big.get", 10),
+			"; it was waiting for the result of tool slow.wait (called at line 2)"},
+		{"not awaiting", []*toolCallState{call("big.get", true, false, 30<<20+1)}, &sandbox.Error{Code: sandbox.CodeTimeout, Message: plain}, ""},
+		{"a call never started is not in flight", []*toolCallState{call("slow.wait", false, false, 0)}, timeout("", 0), ""},
+	} {
+		r := &runState{s: &Session{cm: &CodeMode{}}, code: code, calls: tc.calls}
+		if got := r.awaitedHint(tc.err); got != tc.want {
+			t.Errorf("%s: got %q\nwant %q", tc.name, got, tc.want)
+		}
+	}
 }

@@ -41,6 +41,10 @@ type toolCallState struct {
 	// resultChecked: the tool checked its result with Call.CheckResult,
 	// and it passed (see checkOutput).
 	resultChecked atomic.Bool
+	// answered is 1 + the length of the tool's answer once it came in
+	// (checkOutput): a run that times out while a large one is still
+	// being taken in says so (awaitedHint).
+	answered atomic.Int64
 	// started says a stage of its pipeline (the interceptor or the tool)
 	// was let start while the run was live (starting). A call the run's
 	// end overtook before that never starts one: e.g. one made by a getter
@@ -580,6 +584,7 @@ func (r *runState) toolCall(c *toolCallState, e *toolEntry) Call {
 // settles, before the sandbox sees it; nothing after it can change a
 // result.
 func (r *runState) checkOutput(c *toolCallState, e *toolEntry, out json.RawMessage, err error) (json.RawMessage, error) {
+	c.answered.Store(int64(len(out)) + 1)
 	if err != nil {
 		return out, err
 	}

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -372,10 +373,23 @@ func (r *run) wait() *Result {
 		ready := r.results
 		r.results = nil
 		r.resultsMu.Unlock()
-		settled := 0
+		// Past the deadline the run ends at its next check whatever it
+		// does: it ends here, and says which answer the time went into
+		// when that was a large one (the host took it in, or the run).
+		if r.pastDeadline() {
+			hr := slices.MaxFunc(ready, func(a, b hostResult) int { return len(a.value) - len(b.value) })
+			return r.awaitedTimeout(r.pending[hr.id], len(hr.value))
+		}
+		settled, lateSize := 0, -1
+		var late *hostCall
 		for _, hr := range ready {
 			settled += len(hr.value)
+			c := r.pending[hr.id]
 			r.settle(hr)
+			if r.pastDeadline() {
+				late, lateSize = c, len(hr.value)
+				break
+			}
 		}
 		if settled >= bigResults {
 			// The results are in QuickJS now, and their text garbage: a
@@ -386,15 +400,15 @@ func (r *run) wait() *Result {
 			ready = nil
 			runtime.GC()
 		}
+		if lateSize >= 0 {
+			return r.awaitedTimeout(late, lateSize)
+		}
 		if r.fatal != nil {
 			return r.fatalResult()
 		}
 		return nil
 	case <-r.deadlineTimer.C:
-		r.interrupt(interruptTimeout)
-		res := r.timeoutResult()
-		res.Error.Awaiting = true
-		return res
+		return r.awaitedTimeout(nil, 0)
 	case <-r.goCtx.Done():
 		r.interrupt(interruptCancel)
 		return cancelledResult()
@@ -404,6 +418,19 @@ func (r *run) wait() *Result {
 // bigResults is how many bytes of host results settled at once make wait
 // collect the Go heap.
 const bigResults = 16 << 20
+
+// awaitedTimeout is the TIMEOUT of a run whose time ran out while its
+// program awaited host calls (Error.Awaiting), or while the answer of
+// call c, of size bytes, was taken in.
+func (r *run) awaitedTimeout(c *hostCall, size int) *Result {
+	r.interrupt(interruptTimeout)
+	res := r.timeoutResult()
+	res.Error.Awaiting = true
+	if c != nil {
+		res.Error.Answer, res.Error.AnswerBytes = c.labelled(), size
+	}
+	return res
+}
 
 // teardown cancels the host calls still in flight, frees every value Go
 // holds (the resolvers of pending promises included), and frees the context

@@ -584,8 +584,13 @@ type Error struct {
 	Call string `json:"-"`
 	// Awaiting says a TIMEOUT came while the program had nothing to run:
 	// it awaited host calls (or timers), not its own code. The caller may
-	// know which of its calls those were.
-	Awaiting bool `json:"-"`
+	// know which of its calls those were. Answer is then the Label (or
+	// name) of the host call whose answer, of AnswerBytes bytes of JSON,
+	// came in as the time ran out (the largest of those that came
+	// together), if one did: the time may have gone into taking it in.
+	Awaiting    bool   `json:"-"`
+	Answer      string `json:"-"`
+	AnswerBytes int    `json:"-"`
 }
 
 // Error is "<Code>: <Name>: <Message>".
