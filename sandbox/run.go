@@ -376,7 +376,12 @@ func (r *run) wait() *Result {
 		// Past the deadline the run ends at its next check whatever it
 		// does: it ends here, and says which answer the time went into
 		// when that was a large one (the host took it in, or the run).
+		// ready may be empty: a wake sent after an earlier wait drained the
+		// answer it was for (deliver queues, then wakes).
 		if r.pastDeadline() {
+			if len(ready) == 0 {
+				return r.awaitedTimeout(nil, 0)
+			}
 			hr := slices.MaxFunc(ready, func(a, b hostResult) int { return len(a.value) - len(b.value) })
 			return r.awaitedTimeout(r.pending[hr.id], len(hr.value))
 		}
