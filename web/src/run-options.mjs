@@ -119,8 +119,9 @@ const OBJECT_TEXT = /^[ \t\n\f\r]*\{/;
  * A long search's arguments given as text, read as the core reads them
  * (llmargs.go parse): the JSON text of an object, once or encoded twice, is
  * that object; other text is the query itself, unless it begins as an
- * object does, or does once decoded. argsOnce then cuts the query, which the text's own form
- * kept whole: a query of 10 million characters went into the core whole.
+ * object does, or does once decoded. argsOnce then cuts the query, which
+ * the text's own form kept whole: a query of 10 million characters went
+ * into the core whole.
  * @param {string} text
  * @returns {unknown}
  */
