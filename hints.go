@@ -400,9 +400,26 @@ const (
 	pythonLambdaHint   = ": lambda is Python; JavaScript writes an arrow function: (x) => x + 1"
 )
 
+// comprehensionHint and conditionalHint follow the syntax error at
+// Python's list comprehension ([x * 2 for x in xs], where QuickJS says
+// "expecting ']'" at for) and conditional expression (a if c else b,
+// "expecting ';'" at if).
+const (
+	comprehensionHint = ": [... for x in xs] is a Python list comprehension; JavaScript writes xs.map((x) => ...), with xs.filter((x) => ...) first for an if"
+	conditionalHint   = ": a if c else b is Python; JavaScript writes c ? a : b"
+)
+
 // pythonWordHint is the hint for a syntax error between before and at (the
 // line split at the error) that a Python word explains, or "".
 func pythonWordHint(before, at string) string {
+	// A for or an if where an expression goes on: JavaScript's statements
+	// never stop the parser there.
+	if rest, ok := strings.CutPrefix(at, "for "); ok && strings.Contains(rest, " in ") && strings.ContainsAny(before, "[(") {
+		return comprehensionHint
+	}
+	if rest, ok := strings.CutPrefix(at, "if "); ok && strings.Contains(rest, " else ") && strings.TrimSpace(before) != "" && !endsWithWord(before, "else") {
+		return conditionalHint
+	}
 	for _, w := range []string{"and", "or", "is"} {
 		if rest, ok := strings.CutPrefix(at, w+" "); ok && rest != "" && strings.TrimSpace(before) != "" {
 			return pythonOperatorHint
@@ -563,12 +580,16 @@ const entityText = ": the code holds HTML entities (%s): it was HTML-escaped on 
 // unfenced, where QuickJS says "expecting ';'".
 const pythonHint = ": line %d is Python, not JavaScript: executeCode runs JavaScript or TypeScript (the body of an async function); write the program in JavaScript"
 
-// pythonLine says whether s is a Python block header: def, elif, or a
-// header keyword (if, for, while, with, try, except, else, class) ending
+// pythonLine says whether s is a Python import (from x import y) or block
+// header: def, elif, or a header keyword (if, for, while, with, try, except, else, class) ending
 // in a colon, with no brace or semicolon, which JavaScript lines ending in
 // a colon (case x:, a label, an object key) never start with.
 func pythonLine(s string) bool {
 	t := strings.TrimSpace(s)
+	// from x import y: JavaScript's import begins with import.
+	if f := strings.Fields(t); len(f) >= 4 && f[0] == "from" && f[2] == "import" && !strings.ContainsAny(t, "{};'\"") {
+		return true
+	}
 	if !strings.HasSuffix(t, ":") || strings.ContainsAny(t, "{};") {
 		return false
 	}

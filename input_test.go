@@ -699,6 +699,11 @@ func TestSyntaxHints(t *testing.T) {
 		{name: "an f-string", code: "const n = 3\nreturn f\"{n} orders\"", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expecting ';'" + fStringHint, line: 2, col: 9},
 		{name: "an f-string argument", code: "const n = 3\nconsole.log(f'{n} orders')", errCode: "SYNTAX", errName: "SyntaxError", errMsg: fStringHint, line: 2, col: 14},
 		{name: "a string literal then code runs", code: "\"use strict\";\nreturn 1", want: "1"},
+		// Python's import, list comprehension and conditional expression.
+		{name: "from x import y", code: "from orders import search\nreturn 1", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expecting ';'" + fmt.Sprintf(pythonHint, 1), line: 1, col: 6},
+		{name: "a list comprehension", code: "const xs = [1, 2]\nreturn [x * 2 for x in xs]", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expecting ']'" + comprehensionHint, line: 2, col: 15},
+		{name: "a generator in a call", code: "const xs = [1, 2]\nreturn Math.max(x for x in xs)", errCode: "SYNTAX", errName: "SyntaxError", errMsg: comprehensionHint, line: 2, col: 19},
+		{name: "a conditional expression", code: "const xs = [1]\nconst n = xs.length if xs else 0\nreturn n", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expecting ';'" + conditionalHint, line: 2, col: 21},
 	})
 	// No await hint: a name that ends in await, an error of another kind
 	// after a top-level await (which is valid there).
@@ -714,6 +719,10 @@ func TestSyntaxHints(t *testing.T) {
 		{`return 'a\nb' +`, "unexpected end of input", 1, 16},
 		{"const a = 1\nreturn a \\", "unexpected token in expression: '\\'", 2, 10},
 		{"const buf = 1\nreturn buf \"x\"", "expecting ';'", 2, 12},
+		// for and if where JavaScript's statements are, and an import.
+		{"const a = 1 for (const x in o) {}", "expecting ';'", 1, 13},
+		{"if (a) {} else if b {}", "expecting '('", 1, 19},
+		{"const from = 1\nfrom + 1", "m", 2, 1},
 	} {
 		e := sandbox.Error{Code: sandbox.CodeSyntax, Name: "SyntaxError", Message: tc.msg, Line: tc.line, Column: tc.col}
 		if h := syntaxHint(tc.code, &e); h != "" {
