@@ -46,22 +46,9 @@ func uncalledMain(toks []token, m []int) (call string, params int) {
 		case "function":
 			open = i + 1
 		case "const", "let", "var":
-			// = [async] (params) =>  or  = [async] function [name] (params)
-			j := i + 2
-			if !s.is(i+1, "=") {
+			if open, arrow = s.funcValue(i); open < 0 {
 				continue
 			}
-			if s.is(j, "async") && !s.is(j+1, "=>") {
-				j++
-			}
-			if s.is(j, "function") {
-				if j++; j < len(toks) && toks[j].k == tName {
-					j++ // the function expression's own name, main or not
-				}
-			} else {
-				arrow = true
-			}
-			open = j
 		}
 		if !s.is(open, "(") || m[open] <= open {
 			continue
@@ -131,32 +118,45 @@ func loneConst(toks []token, m []int) string {
 	if s.is(n-1, ";") {
 		n--
 	}
-	if !s.is(0, "const") && !s.is(0, "let") && !s.is(0, "var") || s.tok(1).k != tName || !s.is(2, "=") {
+	if !s.is(0, "const") && !s.is(0, "let") && !s.is(0, "var") || s.tok(1).k != tName {
 		return ""
 	}
-	j := 3
-	if s.is(j, "async") {
-		j++
-	}
-	arrow := !s.is(j, "function")
-	if !arrow {
-		if j++; s.tok(j).k == tName {
-			j++
-		}
-	}
-	if !s.is(j, "(") || !s.is(j+1, ")") {
+	open, arrow := s.funcValue(1)
+	if open < 0 || !s.is(open, "(") || !s.is(open+1, ")") {
 		return ""
 	}
-	if j += 2; arrow {
-		if !s.is(j, "=>") {
+	b := open + 2
+	if arrow {
+		if !s.is(b, "=>") {
 			return ""
 		}
-		j++
+		b++
 	}
-	if !s.is(j, "{") || m[j] != n-1 {
+	if !s.is(b, "{") || m[b] != n-1 {
 		return ""
 	}
 	return "\n;return await " + toks[1].v + "();"
+}
+
+// funcValue reads what a declared name at i is given when it may be a
+// function, `= [async] (` (an arrow function, arrow) or `= [async] function
+// [name] (`: the index where its parameters should open, or -1 when no =
+// follows the name. The caller checks for the parenthesis.
+func (s *stripper) funcValue(i int) (open int, arrow bool) {
+	if !s.is(i+1, "=") {
+		return -1, false
+	}
+	j := i + 2
+	if s.is(j, "async") && !s.is(j+1, "=>") {
+		j++
+	}
+	if !s.is(j, "function") {
+		return j, true
+	}
+	if j++; s.tok(j).k == tName {
+		j++ // the function expression's own name, main or not
+	}
+	return j, false
 }
 
 // UnwrapMain makes a program that is one function with no parameters into
