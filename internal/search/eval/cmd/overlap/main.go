@@ -72,11 +72,30 @@ func sharesWord(q, t map[string]bool) bool {
 
 // counts of one split or catalog: requests; those sharing a word with an
 // expected tool's name, and the ranking's first and first-five hits among
-// them; those sharing one with its name or description; all first hits.
-type counts struct{ n, name, name1, name5, text, hits1 int }
+// them; those sharing one with its name or description; all first hits;
+// and the misses at 1 by kind (misses).
+type counts struct {
+	n, name, name1, name5, text, hits1 int
+	misses
+}
+
+// misses are a split's requests not answered first, by where the expected
+// tool is: second to fifth (order; sibling: the first hit shares its
+// namespace with an expected tool), sixth to tenth (deep), or not in the
+// first ten with a word of the request in its name (absentName), only in
+// its description (absentText) or in neither (absentNone); empty: no
+// answer at all (counted in the absent kinds too).
+type misses struct{ order, sibling, deep, absentName, absentText, absentNone, empty int }
 
 func (c *counts) add(o counts) {
 	c.n, c.name, c.name1, c.name5, c.text, c.hits1 = c.n+o.n, c.name+o.name, c.name1+o.name1, c.name5+o.name5, c.text+o.text, c.hits1+o.hits1
+	m, p := &c.misses, o.misses
+	m.order, m.sibling, m.deep, m.absentName, m.absentText, m.absentNone, m.empty = m.order+p.order, m.sibling+p.sibling, m.deep+p.deep, m.absentName+p.absentName, m.absentText+p.absentText, m.absentNone+p.absentNone, m.empty+p.empty
+}
+
+func (m misses) String() string {
+	return fmt.Sprintf("misses at 1: order (2-5) %d (sibling first %d), deep (6-10) %d, absent with a name word %d, a description word only %d, no word %d (empty answers %d)",
+		m.order, m.sibling, m.deep, m.absentName, m.absentText, m.absentNone, m.empty)
 }
 
 func (c counts) String() string {
@@ -100,8 +119,12 @@ func measure(c *eval.Catalog, split eval.Split) counts {
 		qw := words(q.Query)
 		inName := slices.ContainsFunc(q.Expected, func(e string) bool { return sharesWord(qw, words(e)) })
 		inText := slices.ContainsFunc(q.Expected, func(e string) bool { return sharesWord(qw, words(e+" "+tools[e].Description)) })
-		got := rank(q.Query, 5)
+		got := rank(q.Query, 10)
 		pos := slices.IndexFunc(got, func(n string) bool { return slices.Contains(q.Expected, n) })
+		k.miss(q.Expected, got, pos, inName, inText)
+		if pos >= 5 {
+			pos = -1
+		}
 		if pos == 0 {
 			k.hits1++
 		}
@@ -121,6 +144,30 @@ func measure(c *eval.Catalog, split eval.Split) counts {
 	return k
 }
 
+// miss counts a request by the kind of its miss at 1, if any.
+func (k *counts) miss(expected, got []string, pos int, inName, inText bool) {
+	namespace := func(n string) string { return n[:max(strings.LastIndexByte(n, '.'), 0)] }
+	switch {
+	case pos == 0:
+	case pos > 0 && pos < 5:
+		k.order++
+		if slices.ContainsFunc(expected, func(e string) bool { return namespace(e) == namespace(got[0]) }) {
+			k.sibling++
+		}
+	case pos >= 5:
+		k.deep++
+	case inName:
+		k.absentName++
+	case inText:
+		k.absentText++
+	default:
+		k.absentNone++
+	}
+	if len(got) == 0 {
+		k.empty++
+	}
+}
+
 func main() {
 	for _, name := range []string{"tune", "validation", "heldout", "heldout2", "heldout3"} {
 		split, err := eval.ParseSplit(name)
@@ -136,7 +183,9 @@ func main() {
 			k := measure(c, split)
 			all.add(k)
 			fmt.Printf("OVERLAP %s split=%s %v\n", id, name, k)
+			fmt.Printf("MISSES %s split=%s %v\n", id, name, k.misses)
 		}
 		fmt.Printf("OVERLAP all split=%s %v\n", name, all)
+		fmt.Printf("MISSES all split=%s %v\n", name, all.misses)
 	}
 }
