@@ -169,6 +169,8 @@ func TestProgramWrapper(t *testing.T) {
 		{name: "async main", code: "async function main() {\n  return 'main'\n}", want: `"main"`},
 		{name: "a lone const arrow of another name", code: "const run = async (): Promise<number> => {\n  const r = await tools.orders.get({ id: 9 })\n  return r.input.id\n};", want: "9"},
 		{name: "an error in a lone const arrow points into the model's code", code: "const run = async () => {\n  null.x\n}", errCode: "RUNTIME", errName: "TypeError", errMsg: "of null", line: 2, col: 7},
+		{name: "a lone const arrow with an expression body", code: "const run = async () =>\n  (await tools.orders.get({ id: 4 })).input.id;", want: "4"},
+		{name: "an error in a lone arrow's expression body points into the model's code", code: "const run = () =>\n  null.x", errCode: "RUNTIME", errName: "TypeError", errMsg: "of null", line: 2, col: 7},
 		{name: "async main and its call", code: "async function main(): Promise<string> {\n  return 'called'\n}\nmain();", want: `"called"`},
 		{name: "helpers and an uncalled main: main is called", code: "async function total(ids: string[]): Promise<number> {\n  let t = 0\n  for (const id of ids) t += String((await tools.orders.get({ id })).input.id).length\n  return t\n}\nasync function main() {\n  return await total(['ab', 'c'])\n}", want: "3"},
 		{name: "an error in an uncalled main points into the model's code", code: "function h() { return 1 }\nasync function main() {\n  h();\n  null.x\n}", errCode: "RUNTIME", errName: "TypeError", errMsg: "of null", line: 4, col: 7},

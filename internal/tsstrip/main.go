@@ -107,35 +107,75 @@ func loneFunction(toks []token, m []int) int {
 }
 
 // loneConst returns the call to append when the whole program declares one
-// name and assigns it a function of no parameters with a block body
-// (`const run = async () => { ... }`, `let run = function () { ... }`),
-// else "". A lone function declaration of any name runs (UnwrapMain) and
-// so does main in this form (uncalledMain); another name ended the run
-// with no result and no word why, none of its code run.
-func loneConst(toks []token, m []int) string {
+// name and assigns it a function of no parameters (`const run = async ()
+// => { ... }`, `let run = function () { ... }`, `const run = async () =>
+// tools.a.b({})`), else "". A lone function declaration of any name runs
+// (UnwrapMain) and so does main in this form (uncalledMain); another name
+// ended the run with no result and no word why, none of its code run. One
+// of parameters has nothing to be called with: params is then the index
+// of its name, as uncalledMain's, for the run to say why nothing ran.
+func loneConst(toks []token, m []int) (call string, params int) {
 	s := &stripper{toks: toks, m: m}
 	n := len(toks)
 	if s.is(n-1, ";") {
 		n--
 	}
 	if !s.is(0, "const") && !s.is(0, "let") && !s.is(0, "var") || s.tok(1).k != tName {
-		return ""
+		return "", -1
 	}
 	open, arrow := s.funcValue(1)
-	if open < 0 || !s.is(open, "(") || !s.is(open+1, ")") {
-		return ""
+	if open < 0 {
+		return "", -1
 	}
-	b := open + 2
+	none := s.is(open, "(") && s.is(open+1, ")")
+	var b int
+	switch {
+	case s.is(open, "(") && m[open] > open:
+		b = m[open] + 1
+	case arrow && s.tok(open).k == tName && s.is(open+1, "=>"):
+		b = open + 1 // `x => ...`: one parameter without parentheses
+	default:
+		return "", -1
+	}
 	if arrow {
 		if !s.is(b, "=>") {
-			return ""
+			return "", -1
 		}
 		b++
 	}
-	if !s.is(b, "{") || m[b] != n-1 {
-		return ""
+	switch {
+	case s.is(b, "{") && m[b] == n-1:
+	case arrow && !s.is(b, "{") && b < n && s.oneExpression(b, n):
+	default:
+		return "", -1
 	}
-	return "\n;return await " + toks[1].v + "();"
+	if !none {
+		return "", 1
+	}
+	return "\n;return await " + toks[1].v + "();", -1
+}
+
+// oneExpression says whether toks[i:end] is one expression, an arrow's
+// body that ends with the program: no ',' or ';' at its top level, and no
+// line break after a token that ends a value before one that starts a
+// statement (`async () => 1` then `foo()`), where a semicolon is inserted
+// and the program goes on. A break inside the expression
+// (`tools.a\n  .b({})`, `x &&\n y`) continues it.
+func (s *stripper) oneExpression(i, end int) bool {
+	if s.hasTopLevel(i, end) {
+		return false
+	}
+	for j := i; j < end; j++ {
+		t, p := s.toks[j], s.tok(j-1)
+		if j > i && t.nl && (endsValue(p) || p.k == tPunct && (p.v == ")" || p.v == "}")) &&
+			t.k != tPunct && !(t.k == tName && (t.v == "in" || t.v == "instanceof")) {
+			return false
+		}
+		if s.m[j] > j {
+			j = s.m[j]
+		}
+	}
+	return true
 }
 
 // funcValue reads what a declared name at i is given when it may be a

@@ -109,7 +109,7 @@ func prepare(src string) (Prepared, *Error) {
 	if !body {
 		call, params := uncalledMain(toks, m)
 		if call == "" && params < 0 {
-			call = loneConst(toks, m)
+			call, params = loneConst(toks, m)
 		}
 		if call != "" {
 			// Appended: every position of the model's text stays where it was.
