@@ -130,16 +130,17 @@ export declare namespace IoCodeMode {
          * Schema, an AI SDK schema (`jsonSchema()`, `zodSchema()`), or a Zod 4 / Standard Schema
          * object that can give JSON Schema (converted, and its own validation, refinements
          * included, is run too: `execute` gets the value it gives, defaults filled in and
-         * transforms run). Anything else throws a `TypeError`.
+         * transforms run). Anything else throws a `TypeError`; `null` is none.
          */
-        inputSchema?: JsonSchema | SchemaObject | undefined;
+        inputSchema?: JsonSchema | SchemaObject | null | undefined;
         /**
          * The output's schema (same forms): the tool's TypeScript signature shows it, and every
          * result is checked against it before the sandbox sees it (a mismatch fails the call,
-         * naming the path).
+         * naming the path); `null` is none.
          */
-        outputSchema?: JsonSchema | SchemaObject | undefined;
-        annotations?: ToolAnnotations | undefined;
+        outputSchema?: JsonSchema | SchemaObject | null | undefined;
+        /** Hints, and metadata of your own (tags, a flag for `toolFilter`); `null` is none. */
+        annotations?: ToolAnnotations | null | undefined;
         /**
          * Runs the tool. May return a value or a promise. The value reaches the
          * sandbox as a structured copy (JSON data, `Date` as ISO string,
@@ -396,7 +397,12 @@ export declare namespace IoCodeMode {
          * the result's logs at the end come just before `run-end`.
          */
         | { type: "console"; runId: number; level: LogEntry["level"]; message: string }
-        | { type: "run-end"; runId: number; ok: boolean; durationMs: number; error?: { name?: string; message: string; code?: ErrorCode } };
+        /**
+         * The run ended: `error` is a copy of the failed result's
+         * (`ExecuteError`: `code`, `line`, `column`, `stack`), or only `name`
+         * and `message` when `execute` rejected (abort, dispose).
+         */
+        | { type: "run-end"; runId: number; ok: boolean; durationMs: number; error?: { name: string; message: string; code?: ErrorCode; line?: number; column?: number; stack?: string } };
 }
 
 // The classic-script build's global IoCodeModeFactory is declared in

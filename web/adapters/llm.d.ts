@@ -32,7 +32,7 @@ export interface AnthropicTool {
  * (the tools still enforce them). Default `false`.
  */
 export interface ToolShapeOptions {
-    strict?: boolean;
+    strict?: boolean | undefined;
 }
 
 /** What `handleToolCall` resolves with when the call could not run. */

@@ -5,7 +5,7 @@
 // takes as absent. Every optional field a user writes must accept
 // `undefined`. Nothing here runs.
 import { IoCodeModeFactory, type IoCodeMode } from "@interopio/code-mode";
-import { handleToolCall } from "@interopio/code-mode/llm";
+import { handleToolCall, toAnthropicTools, toOpenAIResponsesTools, toOpenAITools } from "@interopio/code-mode/llm";
 import { fromMcpClient, toMcpServer } from "@interopio/code-mode/mcp";
 import { fromIoConnect } from "@interopio/code-mode/io-connect";
 import { fromFdc3 } from "@interopio/code-mode/fdc3";
@@ -71,6 +71,7 @@ export async function wire(signal?: AbortSignal, requestMetadata?: { user: strin
     await executeCode.execute({ code: "return 1", explanation: "x" }, options);
     await searchTools.execute({ query: maybe<string>(), namespace: s.namespace, limit: maybe<number>() }, { signal });
     await handleToolCall(session, "executeCode", "{}", { signal, context: requestMetadata });
+    const shapes = [toOpenAITools(session, { strict: s.trusted }), toOpenAIResponsesTools(session, { strict: s.trusted }), toAnthropicTools(session, { strict: s.trusted })];
 
     const mcp = await fromMcpClient(client, { namespace: s.namespace, trusted: s.trusted, timeout: s.timeout, filter: maybe<() => boolean>(), onError: maybe<(e: unknown) => void>() });
     await toMcpServer(session, { name: s.namespace, version: maybe<string>(), context: maybe<() => unknown>() });
@@ -86,5 +87,5 @@ export async function wire(signal?: AbortSignal, requestMetadata?: { user: strin
     });
     const page = await fromWebMcp({ modelContext: undefined, namespace: s.namespace, trusted: s.trusted, filter: maybe<() => boolean>(), onError: maybe<(e: unknown) => void>() });
     const unexpose = await exposeToWebMcp(session, { modelContext: undefined, prefix: s.namespace, context: requestMetadata });
-    return [mcp, ioc, fdc3, page, unexpose];
+    return [mcp, ioc, fdc3, page, unexpose, shapes];
 }

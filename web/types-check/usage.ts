@@ -365,3 +365,15 @@ namespace UsageWorkerMode {
         return [system, result];
     }
 }
+
+// USAGE "Strict options": a tool's annotations may be null (none), as may its
+// schemas; "Live events": run-end's error is a copy of the result's, with
+// its line, column and stack.
+namespace UsageNullsAndRunEnd {
+    declare const api: IoCodeMode.API;
+    export function main() {
+        api.registerTool({ name: "orders.get", annotations: null, inputSchema: null, outputSchema: null, execute: () => 1 });
+        return (e: IoCodeMode.CodeModeEvent): string =>
+            e.type === "run-end" && e.error ? `${e.error.name}: ${e.error.message} at ${e.error.line ?? "?"}:${e.error.column ?? "?"}\n${e.error.stack ?? ""}` : "";
+    }
+}
