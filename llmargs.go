@@ -179,24 +179,50 @@ func decodeOne(r io.Reader, v *any) error {
 }
 
 // jsonObject decodes s when it is the JSON text of an object, else nil.
-// A comma before the closing brace ({"code": "return 1",}, which models
-// write now and then, and handleToolCall reads past) is dropped: JSON
-// text never has one there, so text that parsed is read as before.
+// A comma before a closing brace or bracket ({"code": "return 1",}, or
+// {"tags": ["a",]}), which models write now and then, and handleToolCall
+// reads past, is dropped: JSON text never has one there, so text that
+// parsed is read as before.
 func jsonObject(s string) map[string]any {
 	if !strings.HasPrefix(strings.TrimSpace(s), "{") {
 		return nil
 	}
 	var v any
 	if decodeOne(strings.NewReader(s), &v) != nil {
-		const space = " \t\n\r"
-		body, closed := strings.CutSuffix(strings.TrimRight(s, space), "}")
-		body, comma := strings.CutSuffix(strings.TrimRight(body, space), ",")
-		if !closed || !comma || decodeOne(strings.NewReader(body+"}"), &v) != nil {
+		lenient, dropped := dropClosingCommas(s)
+		if !dropped || decodeOne(strings.NewReader(lenient), &v) != nil {
 			return nil
 		}
 	}
 	obj, _ := v.(map[string]any)
 	return obj
+}
+
+// dropClosingCommas is s without each comma that only white space
+// separates from a closing brace or bracket, outside strings (those of
+// handleToolCall's reading, llm.mjs json: a string unclosed at the end
+// runs to it), and whether there was one.
+func dropClosingCommas(s string) (string, bool) {
+	var b strings.Builder
+	inString, escaped, dropped := false, false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case inString:
+			inString = escaped || c != '"'
+			escaped = !escaped && c == '\\'
+		case c == '"':
+			inString = true
+		case c == ',':
+			rest := strings.TrimLeft(s[i+1:], " \t\n\r")
+			if rest != "" && (rest[0] == '}' || rest[0] == ']') {
+				dropped = true
+				continue
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String(), dropped
 }
 
 // argsKey is the first key of s when s begins as the JSON text of

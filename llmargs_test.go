@@ -55,6 +55,11 @@ func TestLLMToolArguments(t *testing.T) {
 		{"search arguments as JSON text with a comma before its closing brace", search, `"{\"query\":\"transfer money\",\"limit\":1 , }"`, true, `"payments.transfer"`},
 		{"a comma and brace inside the code stay the program's", execute, `"{\"code\": \"return ',}'.length\",}"`, true, `"result":2`},
 		{"two commas before the brace still do not parse", execute, `"{\"code\": \"return 1\",,}"`, false, `executeCode: the arguments are JSON text that does not parse; expected`},
+		// Before a nested closing bracket or brace too, as handleToolCall reads them.
+		{"a comma before a nested closing bracket and brace", execute, `"{\"code\": \"return 6*7\", \"tags\": [\"a\", {\"b\": 1,},\n ],}"`, true, `"result":42`},
+		{"search arguments with a comma before a nested bracket", search, `"{\"query\":\"transfer money\",\"limit\":1,\"x\":[1,]}"`, true, `"payments.transfer"`},
+		{"a comma and bracket inside the code, after an escaped quote, stay the program's", execute, `"{\"code\": \"return '\\\",]'.length\",}"`, true, `"result":3`},
+		{"two commas before a nested bracket still do not parse", execute, `"{\"code\": \"return 1\", \"x\": [1,,],}"`, false, `executeCode: the arguments are JSON text that does not parse; expected`},
 		// Several calls in one call's arguments: the first ran alone and
 		// the others were dropped without a word.
 		{"two argument objects as JSON text", execute, `"{\"code\": \"return 1\"}\n{\"code\": \"return 2\"}"`, false, `executeCode: the arguments are JSON text that goes on after its object (several calls in one?); expected an object { code: string; explanation?: string }`},

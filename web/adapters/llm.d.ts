@@ -60,10 +60,11 @@ export declare function toAnthropicTools(session: IoCodeMode.Session, options?: 
  * code, as the tools' own `execute` reads it. Resolves with the tool's
  * result (`ExecuteResult` for executeCode, the hits for searchTools) or with
  * a `ToolCallFailure` the model can read: it never rejects for an unknown
- * tool, malformed JSON or wrong types (a comma before the object's closing
- * brace is read past). It rejects only when `options.signal` aborts (your
+ * tool, malformed JSON or wrong types (a comma before a closing brace or
+ * bracket is read past). It rejects only when `options.signal` aborts (your
  * own cancellation), and with a `TypeError` for options the tools' `execute`
- * refuses (`{ sigal }`: your mistake, not the model's). `functions.executeCode`
+ * refuses (`{ sigal }`: your mistake, not the model's), on the first call,
+ * whatever the model sent. `functions.executeCode`
  * is `executeCode`; `multi_tool_use.parallel` (the wrapper OpenAI models
  * put parallel calls in: `{ tool_uses: [{ recipient_name, parameters }] }`)
  * runs each call it wraps and resolves with their answers, in order (a

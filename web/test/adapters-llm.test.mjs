@@ -280,6 +280,34 @@ describe("handleToolCall", () => {
         assert.match(out.error.message, /^executeCode: code: expected a string, got the number 5/);
     });
 
+    // A call that never reached execute (an unknown tool, arguments that are
+    // no JSON object) answered the model and kept the host's typo from it
+    // until a good call came.
+    test("the host's options throw on the first call, whatever the model sent", async () => {
+        const calls = [
+            ["orders.search", '{"status":"open"}'],
+            ["executeCode", '{"code": "return 1'],
+            ["searchTools", "[1]"],
+            ["executeCode", 7],
+            ["multi_tool_use.parallel", "{not json"],
+            ["multi_tool_use.parallel", { tool_uses: [{ recipient_name: "nope", parameters: {} }] }],
+        ];
+        for (const [name, args] of calls) {
+            await assert.rejects(llm.handleToolCall(session, name, args, { sigal: new AbortController().signal }), { name: "TypeError", message: /^execute\(args, options\): unknown key "sigal" \(did you mean "signal"\?\)/ }, name);
+            await assert.rejects(llm.handleToolCall(session, name, args, { onEvent: 1 }), { name: "TypeError", message: /^execute\(args, options\): options\.onEvent: expected a function/ }, name);
+            await assert.rejects(llm.handleToolCall(session, name, args, "ctx"), { name: "TypeError", message: /^execute\(args, options\): options: expected an object, got string$/ }, name);
+            // An aborted signal rejects with its reason, as a good call's does.
+            const stopped = new AbortController();
+            stopped.abort(new Error("user stopped"));
+            await assert.rejects(llm.handleToolCall(session, name, args, { signal: stopped.signal }), /user stopped/, name);
+            // Good options: the model's answer, and no run events for it.
+            const events = [];
+            const out = await llm.handleToolCall(session, name, args, { signal: new AbortController().signal, context: "c", onEvent: (e) => events.push(e) });
+            for (const o of [out].flat()) assert.match(o.error?.code, /^(UNKNOWN_TOOL|INVALID_INPUT)$/, `${name}: ${JSON.stringify(o)}`);
+            assert.deepEqual(events, [], name);
+        }
+    });
+
     // Models end an object with a comma now and then; JSON.parse refuses it.
     test("arguments JSON with a comma before its closing brace run; a comma inside a string is the program's", async () => {
         const run = await llm.handleToolCall(session, "executeCode", '{"code":"return [1, 2,].length + \\",}\\".length + \\",]\\".length",\n  "explanation":"x",\n}');
@@ -291,12 +319,36 @@ describe("handleToolCall", () => {
         const [search, execute] = session.getLlmTools();
         assert.equal((await execute.execute('{"code":"return 6 * 7",\n}')).result, 42);
         assert.deepEqual((await search.execute('{"query":"orders","limit":1,}')).map?.((h) => h.name), ["orders.search"]);
-        // The comma that ends the object, and only that one: anything else
-        // is still not JSON, in JSON.parse's words, which say where.
+        assert.equal((await execute.execute('{"code":"return 6 * 7","tags":["a",],}')).result, 42);
+        // Before a nested closing bracket or brace too: the text
+        // multi_tool_use.parallel's calls come in, and an array of the
+        // arguments' own; a comma and bracket inside a string stay, closed
+        // or not.
+        const [nested] = await llm.handleToolCall(session, "multi_tool_use.parallel", '{"tool_uses":[{"recipient_name":"executeCode","parameters":{"code":"return \\"[1,]\\".length",},},\n],}');
+        assert.equal(nested.result, 4, JSON.stringify(nested));
+        const tagged = await llm.handleToolCall(session, "executeCode", '{"code":"return 2","explanation":"x","tags":["a", "b" ,],}');
+        assert.equal(tagged.result, 2, JSON.stringify(tagged));
+        // 10 MB of escapes, valid JSON: read, though the comma reading's
+        // regexp cannot scan it (it read "not valid JSON (Maximum call
+        // stack size exceeded)").
+        const big = await llm.handleToolCall(session, "searchTools", JSON.stringify({ query: 'orders "open",]\n'.repeat(7e5), limit: 1 }));
+        assert.deepEqual(big.map?.((h) => h.name), ["orders.search"], JSON.stringify(big).slice(0, 300));
+        const open = await llm.handleToolCall(session, "executeCode", '{"code":"return [1,]');
+        assert.match(open.error?.message, /^The arguments of executeCode are not valid JSON \(Unterminated string in JSON at position 20\)/, JSON.stringify(open));
+        // A comma with nothing before it, or two, is still not JSON, in
+        // JSON.parse's words, which say where.
         for (const text of ['{"code":"return 1",,}', '{"code":"return 1" "explanation":"x",}', '{"code":"return [1,]",\n "explanation":"x", ,\n}']) {
             const out = await llm.handleToolCall(session, "executeCode", text);
             assert.equal(out.error?.code, "INVALID_INPUT", text);
             assert.match(out.error.message, /^The arguments of executeCode are not valid JSON \(.*position \d+/, text);
+            // The position is in the text as sent.
+            let where;
+            try {
+                JSON.parse(text);
+            } catch (err) {
+                where = err.message;
+            }
+            assert.ok(out.error.message.includes(`(${where})`), `${text}: ${out.error.message}`);
         }
     });
 
@@ -458,8 +510,8 @@ test("{ strict: true }: schemas the SDKs' own strict transforms leave as they ar
     for (const [fn, bad, message] of [
         ["toOpenAITools", { strcit: true }, "toOpenAITools: options.strcit: expected { strict?: boolean }"],
         ["toOpenAIResponsesTools", { strict: true, signal: null }, "toOpenAIResponsesTools: options.signal: expected { strict?: boolean }"],
-        ["toAnthropicTools", { strict: "yes" }, "toAnthropicTools: options.strict: expected { strict?: boolean }"],
-        ["toOpenAITools", { strict: null }, "toOpenAITools: options.strict: expected { strict?: boolean }"],
+        ["toAnthropicTools", { strict: "yes" }, "toAnthropicTools: options.strict: expected a boolean"],
+        ["toOpenAITools", { strict: null }, "toOpenAITools: options.strict: expected a boolean"],
         ["toOpenAITools", "strict", "toOpenAITools: options: expected { strict?: boolean }"],
         ["toAnthropicTools", 1, "toAnthropicTools: options: expected { strict?: boolean }"],
     ]) {

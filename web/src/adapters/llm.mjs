@@ -8,16 +8,14 @@
 // loop that crashes on one bad tool call loses the whole conversation,
 // whereas a readable error is something the model fixes on its next turn.
 
-const cache = new WeakMap();
-
-// The LLM tools of a session, fetched once: getLlmTools() builds new
-// wrappers on every call, and a loop asks for them on every tool call.
+// The LLM tools of a session, fetched on every call: getLlmTools() builds
+// new wrappers (0.1-0.4 ms of CPU), nothing beside a model's turn, and a
+// cache of them cost 52 of this module's budgeted bytes.
 function llmTools(session) {
     if (typeof session?.getLlmTools != "function") {
         throw new TypeError("session: expected a Code Mode session (from createSession()), got " + describe(session));
     }
-    cache.has(session) || cache.set(session, [...session.getLlmTools()]);
-    return cache.get(session);
+    return session.getLlmTools();
 }
 
 function describe(v) {
@@ -38,14 +36,15 @@ function strictSchema(schema) {
 }
 
 // Each tool as shape(name, description, schema, strict) makes it; fn,
-// the caller's name, begins an option's error as in the other adapters
-// (the limit on this module's size leaves no room for "did you mean").
+// the caller's name, begins an option's error as in the other adapters.
+// An unknown key's error names the one key there is (the limit on this
+// module's size leaves no room for "did you mean").
 function shapes(session, options, fn, shape) {
     const tools = llmTools(session);
     const o = options ?? {};
     // The key at fault ("" when options are no object), or 0.
     const key = typeof o != "object" ? "" : Object.keys(o).find((k) => k != "strict") ?? ([true, false, undefined].includes(o.strict) ? 0 : "strict");
-    if (key !== 0) throw new TypeError(`${fn}: options${key && "." + key}: expected { strict?: boolean }`);
+    if (key !== 0) throw new TypeError(`${fn}: options${key && "." + key}: expected ${key == "strict" ? "a boolean" : "{ strict?: boolean }"}`);
     // A plain JSON copy of the schema: the schema objects carry the AI
     // SDK's non-enumerable markers, and callers may edit what they get.
     return tools.map((t) => shape(t.name, t.description, JSON.parse(JSON.stringify(o.strict ? strictSchema(t.inputSchema) : t.inputSchema)), !!o.strict));
@@ -85,42 +84,47 @@ function expectedShape({ inputSchema: { properties: p, required: r = [] } }) {
     return `{${Object.keys(p).map((k) => `"${k}"${r.includes(k) ? "" : "?"}: ${p[k].type}`).join(", ")}}`;
 }
 
+// JSON text as models write it: a comma before a closing brace or bracket
+// ('{"code":"return 1",}', '[1,]'), which JSON.parse refuses, is read
+// past (JSON text never has one there); strings, matched first (closed or
+// not), stay as they are. Text that does not parse so, or that the regexp
+// cannot scan (its backtracking ends near 10 MB of escapes), is parsed as
+// it was sent: JSON.parse's message then says where in that text.
+function json(text) {
+    try {
+        return JSON.parse(text.replace(/("[^"\\]*(?:\\.[^"\\]*)*"?)|,\s*(?=[\]}])/g, "$1"));
+    } catch {
+        return JSON.parse(text);
+    }
+}
+
+// The arguments as execute takes them ({ value }), or the failure that
+// tells the model how to call the tool again.
 function parseArgs(tool, args) {
     let value = args;
+    const again = (why) => failure("TypeError", "INVALID_INPUT", `The arguments of ${tool.name} ${why}. Call ${tool.name} again with a JSON object ${expectedShape(tool)}.`);
     if (typeof args == "string") {
-        // Some models send "" for a call without arguments, and some end
-        // the object with a comma ('{"code":"return 1",}'), which JSON.parse
-        // refuses: that one goes (JSON text never has a comma before its
-        // last "}", so text that parses is read as before).
+        // Some models send "" for a call without arguments.
         try {
-            value = JSON.parse((args.trim() || "{}").replace(/,\s*}$/, "}"));
+            value = json(args.trim() || "{}");
         } catch (err) {
             // A lone string that is no attempt at JSON ("open orders",
             // "return 1"): the tool's own execute reads it as its query or
             // code, as when called directly.
-            if (!/^[[{"]/.test(args.trim())) return { value: args };
-            return failure(
-                "SyntaxError",
-                "INVALID_INPUT",
-                `The arguments of ${tool.name} are not valid JSON (${err.message}). Call ${tool.name} again with a JSON object ${expectedShape(tool)}.`,
-            );
+            return /^[[{"]/.test(args.trim()) ? again(`are not valid JSON (${err.message})`) : { value: args };
         }
     }
     // The arguments encoded twice: the object inside, if it is one. Any
     // other string ("{ return 1 }", a program sent bare) is refused below
     // as a string, not as JSON the model did send valid.
-    if (typeof value == "string" && value.trim().startsWith("{")) {
+    if (typeof value == "string") {
         try {
-            value = JSON.parse(value);
+            value = json(value);
         } catch {
             // not JSON inside: a string
         }
     }
-    if (value == null) return { value: {} };
-    if (describe(value) != "an object") {
-        return failure("TypeError", "INVALID_INPUT", `The arguments of ${tool.name} must be a JSON object ${expectedShape(tool)}, got ${describe(value)}.`);
-    }
-    return { value };
+    return value == null ? { value: {} } : describe(value) == "an object" ? { value } : again(`must be a JSON object, got ${describe(value)}`);
 }
 
 /**
@@ -145,7 +149,7 @@ export async function handleToolCall(session, name, args, options, wrapped) {
     // awaited, so that an abort still rejects.
     try {
         tools = llmTools(session);
-        if (name === "multi_tool_use.parallel" && !wrapped) return Promise.all((typeof args == "string" ? JSON.parse(args) : args).tool_uses.map((u) => handleToolCall(session, u?.recipient_name, u?.parameters, options, 1)));
+        if (name === "multi_tool_use.parallel" && !wrapped) return Promise.all((typeof args == "string" ? json(args) : args).tool_uses.map((u) => handleToolCall(session, u?.recipient_name, u?.parameters, options, 1)));
     } catch (err) {
         if (!tools) return failure(err.name || "Error", "INTERNAL", err.message);
         wrapped = 1;
@@ -153,24 +157,27 @@ export async function handleToolCall(session, name, args, options, wrapped) {
     // functions.<name>: how models trained on Codex transcripts (GPT-5.6)
     // and gpt-oss's format address a tool; every such call was refused.
     const tool = tools.find((t) => t.name === name || "functions." + t.name === name);
-    if (!tool) {
-        return failure(
-            "ReferenceError",
-            "UNKNOWN_TOOL",
-            `There is no tool ${JSON.stringify(String(name))}. The tools are ${tools.map((t) => t.name).join(" and ")}; ` +
-                "call the page's tools in executeCode's code: tools.<name>(input)." +
-                (wrapped ? ' multi_tool_use.parallel takes {tool_uses: [{recipient_name, parameters}]}.' : ""),
-        );
-    }
-    const parsed = parseArgs(tool, args);
-    if (!parsed.value) return parsed;
+    const parsed = tool
+        ? parseArgs(tool, args)
+        : failure(
+              "ReferenceError",
+              "UNKNOWN_TOOL",
+              `There is no tool ${JSON.stringify(String(name))}. The tools are ${tools.map((t) => t.name).join(" and ")}; ` +
+                  "call the page's tools in executeCode's code: tools.<name>(input)." +
+                  (wrapped ? ' multi_tool_use.parallel takes {tool_uses: [{recipient_name, parameters}]}.' : ""),
+          );
+    // The model's mistake is answered once execute has read the host's
+    // options (its keys are the core's to know) with arguments that run
+    // nothing, searchTools's (no run events): a host's typo throws on the
+    // first call, whatever the model sent.
     try {
-        return await tool.execute(parsed.value, options);
+        const out = await (parsed.value ? tool : tools[0]).execute(parsed.value ?? 0, options);
+        return parsed.value ? out : parsed;
     } catch (err) {
         // A TypeError is the host's options ("execute(args, options): unknown
         // key ..."): the model's arguments resolve as INVALID_INPUT results,
         // and the host, not the model, has to hear of its own mistake.
         if (options?.signal?.aborted || err instanceof TypeError) throw err;
-        return failure(err?.name || "Error", "INTERNAL", `${tool.name} failed: ${err?.message ?? err}`);
+        return parsed.value ? failure(err?.name || "Error", "INTERNAL", `${tool.name} failed: ${err?.message ?? err}`) : parsed;
     }
 }
