@@ -30,6 +30,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { z } from "zod";
 import { FakeStreamingChatModel } from "@langchain/core/utils/testing";
 import { AIMessage, AIMessageChunk } from "@langchain/core/messages";
+import { makeInvalidToolCall, parseToolCall } from "@langchain/core/output_parsers/openai_tools";
 import { WORKER, assetPath, dist, loadFactory, root } from "./helpers.mjs";
 import { anthropicMessage, completion, scriptedFetch } from "./adapter-helpers.mjs";
 import { FakeAgent } from "./fakes/fdc3.mjs";
@@ -228,6 +229,34 @@ function langChainModel(turns) {
     return new FakeStreamingChatModel({ responses: [new AIMessage("The open orders total 47.")], chunks });
 }
 const LANGCHAIN_TOOLS = "verboseParsingErrors: true, // the refusal says what is wrong";
+/**
+ * A chat model answering turn after turn with the next of `turns`, OpenAI's
+ * tool calls as the API sends them, read as @langchain/openai reads them
+ * (parseToolCall, makeInvalidToolCall: arguments JSON.parse refuses make an
+ * invalid tool call), then with the answer.
+ */
+class RawToolCallsModel extends FakeStreamingChatModel {
+    constructor(turns) {
+        super({});
+        this.turns = turns;
+    }
+    bindTools() {
+        return this;
+    }
+    async _generate() {
+        const raw = this.turns.shift();
+        if (!raw) return { generations: [{ text: "", message: new AIMessage("The open orders total 47.") }] };
+        const tool_calls = [], invalid_tool_calls = [];
+        for (const call of raw) {
+            try {
+                tool_calls.push(parseToolCall(call, { returnId: true }));
+            } catch (err) {
+                invalid_tool_calls.push(makeInvalidToolCall(call, err.message));
+            }
+        }
+        return { generations: [{ text: "", message: new AIMessage({ content: "", tool_calls, invalid_tool_calls, additional_kwargs: { tool_calls: raw } }) }] };
+    }
+}
 
 /** The tool outputs the requests sent back to the provider, parsed. */
 const outputsSent = (requests, pick) => requests.flatMap((r) => pick(r.body)).map((s) => JSON.parse(s));
@@ -407,18 +436,35 @@ const cases = [
     {
         has: "const withTools = model.bindTools(tools);",
         // The block goes on from the one above: its tools are in scope. The
-        // model sends { code } alone, which handleToolCall runs.
+        // model sends { code } alone, which handleToolCall runs; then only
+        // calls whose arguments are not JSON (invalid_tool_calls), which
+        // ended the loop with an empty reply: one cut short, one with a comma
+        // before its brace (handleToolCall runs it); then a valid call beside
+        // an invalid one, which ChatOpenAI leaves out of what it sends back.
         env: async () => {
             const env = await page();
             const { tools } = await runBlock(blocks.find((b) => b.code.includes(LANGCHAIN_TOOLS)).code, env);
-            return { ...env, tools, model: langChainModel([[{ name: "executeCode", args: { code: SUM }, id: "c1", type: "tool_call" }]]) };
+            const call = (id, name, args) => ({ id, type: "function", function: { name, arguments: args } });
+            const model = new RawToolCallsModel([
+                [call("c1", "executeCode", JSON.stringify({ code: SUM }))],
+                [call("c2", "executeCode", '{"code": "return 1')],
+                [call("c3", "executeCode", SUM_ARGS.replace(/}$/, ",}"))],
+                [call("c4", "searchTools", '{"query": "orders"}'), call("c5", "searchTools", '{"query": ')],
+            ]);
+            return { ...env, tools, model };
         },
         check: ({ messages }, { requestMetadata }) => {
-            assert.deepEqual(messages.map((m) => m.getType()), ["system", "human", "ai", "tool", "ai"]);
-            assert.equal(messages[3].tool_call_id, "c1");
-            assert.equal(JSON.parse(messages[3].content).result, 47, messages[3].content);
+            assert.deepEqual(messages.map((m) => m.getType()), ["system", "human", "ai", "tool", "ai", "tool", "ai", "tool", "ai", "tool", "ai"]);
+            const answers = Object.fromEntries(messages.filter((m) => m.getType() === "tool").map((m) => [m.tool_call_id, JSON.parse(m.content)]));
+            assert.deepEqual(Object.keys(answers), ["c1", "c2", "c3", "c4"]);
+            assert.equal(answers.c1.result, 47, JSON.stringify(answers.c1));
+            assert.equal(messages[4].invalid_tool_calls[0].error.split("\n")[0], 'Function "executeCode" arguments:');
+            assert.match(answers.c2.error?.message, /^The arguments of executeCode are not valid JSON/, JSON.stringify(answers.c2));
+            assert.equal(answers.c3.result, 47, JSON.stringify(answers.c3));
+            assert.deepEqual(answers.c4.map((h) => h.name), ["orders.search"]);
+            assert.deepEqual(messages[8].invalid_tool_calls.map((c) => c.id), ["c5"]);
             assert.equal(messages.at(-1).content, "The open orders total 47.");
-            assert.deepEqual(seen.contexts, [requestMetadata]);
+            assert.deepEqual(seen.contexts, [requestMetadata, requestMetadata]);
         },
     },
     { has: "inputSchema: jsonSchema<IoCodeMode.SearchToolsArgs>(searchTools.inputSchema),", why: "TypeScript: web/types-check/usage.ts type-checks it (withAiSdk)" },

@@ -122,9 +122,10 @@ export async function langChainLoop(model: BaseChatModel, question: string): Pro
     for (;;) {
         const reply = await withTools.invoke(messages, { signal });
         messages.push(reply);
-        if (!reply.tool_calls?.length) return messages;
-        for (const call of reply.tool_calls) {
-            const output = await handleToolCall(session, call.name, call.args, { signal, context: requestMetadata });
+        const calls = reply.tool_calls?.length ? reply.tool_calls : (reply.invalid_tool_calls ?? []);
+        if (!calls.length) return messages;
+        for (const call of calls) {
+            const output = await handleToolCall(session, call.name ?? "", call.args, { signal, context: requestMetadata });
             messages.push(new ToolMessage({ tool_call_id: call.id ?? "", content: JSON.stringify(output) }));
         }
     }
