@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -280,8 +281,24 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 	if prepared.ObjectBlock && res.Error == nil {
 		r.warn(objectBlockWarning)
 	}
-	return r.finish(res, time.Since(start)), nil
+	out := r.finish(res, time.Since(start))
+	if read := len(res.Value); read >= bigResult && len(out.Result) < read {
+		// The text read from QuickJS is garbage once cut: a collection now
+		// lets the next run's result reuse its memory, which the
+		// collector's pacing grew instead (its goal is twice what was
+		// live when it last ran), and a GOOS=js core's memory never
+		// shrinks: a program's result of 100 MB, again, left the Go core
+		// at 199 MB. It also frees the host's references to the QuickJS
+		// instance such a run outgrew (syscall/js releases them from
+		// finalizers), whose memory was kept until a collection came.
+		runtime.GC()
+	}
+	return out, nil
 }
+
+// bigResult is how many bytes of a run's result make ExecuteCode collect
+// the Go heap once it is cut.
+const bigResult = 16 << 20
 
 // ErrNotStarted is wrapped by ExecuteCode's error when the run ended
 // before it had a sandbox instance: nothing of the code ran, and no

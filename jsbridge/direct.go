@@ -27,9 +27,9 @@ import (
 //
 // The host provides the imports (web/src/direct.mjs for the loader,
 // scripts/wasmexec for the tools) and their table as the global
-// __jsbridgeDirect: {fns, mems, error}. Go puts an export in fns the first
-// time it calls it, and a memory in mems when the instance is made. Without
-// the table (or with directOff) every call goes through syscall/js as
+// __jsbridgeDirect: {fns, mems, views, error}. Go puts an export in fns the
+// first time it calls it, and a memory in mems when the instance is made
+// (views holds the host's DataView of each). Without the table (or with directOff) every call goes through syscall/js as
 // before; exports with i64 parameters or results always do (an i64 is a
 // BigInt in JavaScript, which a float64 cannot carry).
 
@@ -63,6 +63,7 @@ var (
 	directTable   js.Value // __jsbridgeDirect, or undefined
 	directFns     js.Value // directTable.fns
 	directMems    js.Value // directTable.mems
+	directViews   js.Value // directTable.views (undefined for a host without it)
 	// directFree lists the slots of fns that closed instances left.
 	directFree []int32
 )
@@ -80,6 +81,7 @@ func direct() bool {
 			mems, ok2 := safeGet(t, "mems")
 			if ok1 && ok2 && fns.Type() == js.TypeObject && mems.Type() == js.TypeObject {
 				directTable, directFns, directMems = t, fns, mems
+				directViews, _ = safeGet(t, "views")
 			}
 		}
 	}
@@ -130,6 +132,11 @@ func (inst *instance) freeDirectSlots() {
 	inst.directSlots = nil
 	if inst.mem != nil && inst.mem.slot >= 0 {
 		directMems.SetIndex(int(inst.mem.slot), js.Undefined())
+		// The host's DataView of the memory kept its whole buffer alive
+		// (every QuickJS instance replaced, for the program's life).
+		if directViews.Type() == js.TypeObject {
+			directViews.SetIndex(int(inst.mem.slot), js.Undefined())
+		}
 		inst.mem.slot = -1
 	}
 }

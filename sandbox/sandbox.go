@@ -19,6 +19,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -261,6 +262,9 @@ func (e *Engine) lease(ctx context.Context) (*instance, error) {
 		}
 		if n := len(e.idle); n > 0 {
 			i := e.idle[n-1]
+			// The slice's array kept the instance past its release, and
+			// under GOOS=js its memory, until the next one went idle.
+			e.idle[n-1] = nil
 			e.idle = e.idle[:n-1]
 			e.mu.Unlock()
 			if n > 1 {
@@ -338,8 +342,8 @@ func (e *Engine) release(i *instance) {
 	i.run = nil
 	e.mu.Lock()
 	room := len(e.idle) < e.maxIdle || int64(len(e.idle)) < int64(e.waiting.Load())
-	keep := !e.closed && !i.q.Dead() && !i.hitLimit && room &&
-		i.q.MemorySize() <= keepMemoryBytes
+	big := i.hitLimit || i.q.MemorySize() > keepMemoryBytes
+	keep := !e.closed && !i.q.Dead() && !big && room
 	if keep {
 		e.idle = append(e.idle, i)
 	}
@@ -349,6 +353,16 @@ func (e *Engine) release(i *instance) {
 		<-e.slots
 	}
 	e.signalFreed()
+	if !keep && big {
+		// Under GOOS=js the instance's memory is the host's, and Go's
+		// references to it (syscall/js values) are released by
+		// finalizers: until a collection came, each replaced instance
+		// kept its whole memory (the limit, or more than
+		// keepMemoryBytes). On a goroutine of its own: the run still
+		// holds the instance until Run returns (under GOOS=js the
+		// goroutine runs once this one waits).
+		go runtime.GC()
+	}
 }
 
 // stopWaiting is a waiting run giving up (its context ended). An instance
@@ -361,6 +375,7 @@ func (e *Engine) stopWaiting() {
 	e.mu.Lock()
 	for n := len(e.idle); n > e.maxIdle && int64(n) > int64(e.waiting.Load()); n-- {
 		extra = append(extra, e.idle[n-1])
+		e.idle[n-1] = nil
 		e.idle = e.idle[:n-1]
 	}
 	e.mu.Unlock()

@@ -2,21 +2,22 @@
 // Go calls the QuickJS instance's exports and reads its memory through
 // them, with numbers only, instead of syscall/js. Go fills the table (the
 // global __jsbridgeDirect of the Go program): fns with the exports it
-// calls, mems with the instances' memories. scripts/wasmexec/wasm_exec_node.cjs
-// imports this module for the tools that run Go programs under Node.
+// calls, mems with the instances' memories, of which views caches a
+// DataView. scripts/wasmexec/wasm_exec_node.cjs imports this module for
+// the tools that run Go programs under Node.
 
 import { KeptDataView } from "./intrinsics.mjs";
 
 export function directImports() {
-    /** @type {{ fns: (Function | undefined)[], mems: (WebAssembly.Memory | undefined)[], error: unknown }} */
-    const table = { fns: [], mems: [], error: undefined };
-    const { fns, mems } = table;
-    /** @type {DataView[]} */
-    const views = [];
+    /** @type {{ fns: (Function | undefined)[], mems: (WebAssembly.Memory | undefined)[], views: (DataView | undefined)[], error: unknown }} */
+    const table = { fns: [], mems: [], views: [], error: undefined };
+    const { fns, mems, views } = table;
     // Growth detaches a memory's buffer: the view is remade when the
     // memory's buffer is not the one it was made over. A DataView of the
     // page's at load: one whose getUint32 the page replaced afterwards gave
-    // Go wrong numbers and the run failed with "unknown error".
+    // Go wrong numbers and the run failed with "unknown error". Go empties
+    // a closed instance's slot in views too: the view kept its memory's
+    // whole buffer for the factory's life.
     const view = (/** @type {number} */ s) => {
         const buf = /** @type {WebAssembly.Memory} */ (mems[s]).buffer;
         let v = views[s];

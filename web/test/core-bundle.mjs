@@ -68,21 +68,38 @@ export async function loadWorkerFactory(first = "arm-typeerror.mjs") {
  * loadWorkerFactory("go-memory.mjs") (the only such worker alive).
  * @returns {Promise<number>}
  */
-export function goMemoryOfWorker() {
+export async function goMemoryOfWorker() {
+    const sizes = /** @type {number[]} */ (await askGoMemory("size?"));
+    if (sizes.length !== 1) throw new Error(`the worker has ${sizes.length} Go cores`);
+    return sizes[0];
+}
+
+/**
+ * How many QuickJS memories are alive, once collected, in the worker of a
+ * bundle of loadWorkerFactory("go-memory.mjs") (the only such worker alive).
+ * @returns {Promise<number>}
+ */
+export async function quickJSMemoriesOfWorker() {
+    return /** @type {{ quickjs: number }} */ (await askGoMemory("quickjs?")).quickjs;
+}
+
+/**
+ * The answer of fixtures/go-memory.mjs in the worker to request.
+ * @param {string} request
+ */
+function askGoMemory(request) {
     const ch = new BroadcastChannel("code-mode-go-memory");
     return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
             ch.close();
-            reject(new Error("no worker answered with its Go memory"));
+            reject(new Error(`no worker answered ${request}`));
         }, 10_000);
         ch.onmessage = (/** @type {MessageEvent} */ e) => {
             clearTimeout(timer);
             ch.close();
-            const sizes = /** @type {number[]} */ (e.data);
-            if (sizes.length === 1) resolve(sizes[0]);
-            else reject(new Error(`the worker has ${sizes.length} Go cores`));
+            resolve(e.data);
         };
-        ch.postMessage("size?");
+        ch.postMessage(request);
     });
 }
 
