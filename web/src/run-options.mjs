@@ -133,10 +133,25 @@ function searchText(text) {
     } catch {
         v = undefined;
     }
-    if (v !== null && typeof v === "object" && !isArray(v)) return v;
+    if (v !== null && typeof v === "object" && !isArray(v) && !unwritable(v)) return v;
     // Here or once decoded, such text is the core's to read (a comma before
     // its closing brace) or to word what is wrong with it.
     return OBJECT_TEXT.test(text) || (inner !== undefined && OBJECT_TEXT.test(inner)) ? text : { query: text };
+}
+
+/**
+ * Whether an argument is a number past float64's range (1e400), which
+ * JSON.parse reads as Infinity and the object's JSON would write as null,
+ * the default limit: the core words it ("limit: expected an integer
+ * 1..50, got the number 1e400"), as in short text.
+ * @param {object} args
+ */
+function unwritable(args) {
+    for (const k in args) {
+        const x = /** @type {Record<string, unknown>} */ (args)[k];
+        if (typeof x === "number" && x - x !== 0) return true;
+    }
+    return false;
 }
 
 /** The replacer that cuts the top-level object's query, once a stringify. */

@@ -50,6 +50,12 @@ describe("LLM tool arguments as models send them", () => {
         ["long query holding the arguments' JSON text", "searchTools", { query: JSON.stringify({ query: LONG, limit: "five" }) }, { invalid: /^searchTools: limit: expected an integer 1\.\.50, got the string "five"$/ }],
         ["long query, the arguments as JSON text with a comma before its closing brace", "searchTools", `{"query":"${LONG}","limit":"five",}`, { invalid: /^searchTools: limit: expected an integer 1\.\.50, got the string "five"$/ }],
         ["long query, the arguments as JSON text with a comma before its closing brace, encoded twice", "searchTools", JSON.stringify(`{"query":"${LONG}","limit":"five",}`), { invalid: /^searchTools: limit: expected an integer 1\.\.50, got the string "five"$/ }],
+        // A number past float64's range, which JSON.parse reads as
+        // Infinity and writes back as null (the default limit), is the
+        // core's to word, as in short text.
+        ["arguments as JSON text with a limit past float64's range", "searchTools", '{"query":"transfer money","limit":1e400}', { invalid: /^searchTools: limit: expected an integer 1\.\.50, got the number 1e400$/ }],
+        ["long query, the arguments as JSON text with a limit past float64's range", "searchTools", `{"query":"${LONG}","limit":1e400}`, { invalid: /^searchTools: limit: expected an integer 1\.\.50, got the number 1e400$/ }],
+        ["long query, the arguments as JSON text with a limit past float64's range, encoded twice", "searchTools", JSON.stringify(`{"query":"${LONG}","limit":-1e400}`), { invalid: /^searchTools: limit: expected an integer 1\.\.50, got the number -1e400$/ }],
         ["long arguments' JSON text cut short", "searchTools", `{"query": "${LONG}`, { invalid: /^searchTools: the arguments are JSON text that ends before its object does \(cut short\?\)/ }],
     ];
     for (const [name, which, args, want] of cases) {
