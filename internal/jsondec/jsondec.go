@@ -96,7 +96,9 @@ const MaxNesting = 10000
 // (past MaxDepth or MaxElems) is only scanned for its end, so a caller
 // that sets a limit gives text known to be valid (json.Valid).
 func Decode(b []byte, o Options) (any, error) {
-	d := decoder{b: b, Options: o}
+	// What Outline passes over is refused where the same text decoded
+	// would be: a number past float64's range, unless Numbers keeps it.
+	d := decoder{b: b, Options: o, ranged: !o.Numbers}
 	v, err := d.value(0)
 	if err != nil {
 		return nil, err
@@ -113,7 +115,7 @@ type decoder struct {
 	i int
 	Options
 	// ranged: valid also refuses numbers out of float64's range, as
-	// Decode does (Reader.Skip).
+	// Decode does (Reader.Skip, Outline without Numbers).
 	ranged bool
 }
 
