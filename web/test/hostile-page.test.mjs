@@ -56,6 +56,11 @@ describe("a tool's return value written to hurt", () => {
         ["a revoked Proxy inside fails the call", () => ({ list: [1, revoked()] }), /^ToolError: .*revoked/],
         ["a cycle fails the call", cyclic, /^ToolError: the tool returned a value that is not JSON data: .*circular/i],
         ["a Symbol.toPrimitive object is data, not a string", () => ({ n: { [Symbol.toPrimitive]: () => "prim", valueOf: () => 7 } }), { n: {} }],
+        // JSON.stringify writes such an object's own data; its toJSON, a
+        // function, is omitted (and reported).
+        ["a toJSON that returns its own object gives that object's data", () => ({ a: 1, toJSON() { return this; } }), { a: 1 }],
+        ["a toJSON that returns its own object, inside", () => ({ list: [{ b: 2, toJSON() { return this; } }] }), { list: [{ b: 2 }] }],
+        ["a Map, a Set, a BigInt and typed arrays convert as documented", () => ({ m: new Map([["a", 1]]), s: new Set([1, 2]), b: 10n ** 30n, u: new Uint8Array([1, 2]), f: new Float64Array([0.5]) }), { m: { a: 1 }, s: [1, 2], b: "1000000000000000000000000000000", u: [1, 2], f: [0.5] }],
     ];
     for (const [name, value, want] of rows) {
         test(name, async (t) => {

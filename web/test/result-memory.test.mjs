@@ -53,6 +53,14 @@ const rows = [
         event: [false, TOO_LARGE],
     },
     {
+        // Each is 6 characters of JSON (\ud800): the page's text is 300 M.
+        what: "a result of 50 million lone surrogates past the run's memory is refused",
+        tool: tool("t.big", () => "\ud800".repeat(5e7)),
+        size: 5e7,
+        message: `tool t.big returned ${6 * 5e7 + 2} characters of JSON, more than the run's memory limit (16 MB) can hold: ask it for less (a page, a filter), if its input allows`,
+        event: [false, `tool t.big returned ${6 * 5e7 + 2} characters of JSON, more than the run's memory limit (16 MB) can hold: ask it for less (a page, a filter), if its input allows`],
+    },
+    {
         what: "a thrown message of 90 million characters is cut",
         tool: tool("t.big", () => { throw new Error("<".repeat(THROWN)); }),
         size: THROWN,
