@@ -526,6 +526,13 @@ const (
 const uncalledWarning = "line %d: %s(...) is declared and never called, so none of its code ran and the run has no result; " +
 	"send its body as the program (top-level await and return work), or call it: return await %s(...)"
 
+// declaredWarning is the run's warning when it has no result and the
+// program's last statement declares a name (tsstrip.Prepared.Declared):
+// `const ids = orders.map(...)` as the last line, with no return. A
+// declaration's value is undefined, and the model read an empty result
+// with no word why, where it meant the name's value.
+const declaredWarning = "line %d: the program ends by declaring %s and returns nothing, so the run has no result; to give its value back, end with return %s"
+
 // laterFenceWarning is the run's warning when the code holds a second
 // JavaScript block (tsstrip.Prepared.LaterFenceLine): only the first ran,
 // and a model that split its program into blocks read the first block's

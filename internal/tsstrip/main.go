@@ -178,6 +178,42 @@ func (s *stripper) oneExpression(i, end int) bool {
 	return true
 }
 
+// lastDeclaration returns the index of the name that the program's last
+// statement declares, `const name = expr` (or let, var) with one
+// expression to the end, or -1. A program that ends so and returns nothing
+// at its top level has no result (a declaration's value is undefined),
+// which models write meaning the name's value. A function's name is none:
+// returning it gives no data (a lone one is loneConst's).
+func lastDeclaration(toks []token, m []int) int {
+	s := &stripper{toks: toks, m: m}
+	n := len(toks)
+	if s.is(n-1, ";") {
+		n--
+	}
+	k := -1
+	for j := 0; j < n; j++ {
+		if (s.is(j, "const") || s.is(j, "let") || s.is(j, "var")) && (j == 0 || toks[j].nl || s.is(j-1, ";") || s.is(j-1, "}")) {
+			k = j
+		}
+		if m[j] > j {
+			j = m[j]
+		}
+	}
+	if k < 0 || s.tok(k+1).k != tName || !s.is(k+2, "=") || k+3 >= n || !s.oneExpression(k+3, n) {
+		return -1
+	}
+	open, arrow := s.funcValue(k + 1)
+	switch {
+	case !arrow && s.is(open, "("): // a function expression
+		return -1
+	case arrow && s.is(open, "(") && m[open] > open && s.is(m[open]+1, "=>"):
+		return -1
+	case arrow && s.tok(open).k == tName && s.is(open+1, "=>"):
+		return -1
+	}
+	return k + 1
+}
+
 // funcValue reads what a declared name at i is given when it may be a
 // function, `= [async] (` (an arrow function, arrow) or `= [async] function
 // [name] (`: the index where its parameters should open, or -1 when no =

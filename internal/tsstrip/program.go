@@ -43,6 +43,11 @@ type Prepared struct {
 	// program (any name), or main beside other code (see uncalledMain).
 	// Line is 0 when there is none.
 	Uncalled UnawaitedCall
+	// Declared is the name that the program's last statement declares,
+	// `const ids = orders.map(...)`, when nothing at its top level
+	// returns: its value is the declaration's, undefined, and the model
+	// meant the name (see lastDeclaration). Line is 0 when there is none.
+	Declared UnawaitedCall
 }
 
 // Prepare is Program, and says whether the result is a function body.
@@ -123,6 +128,9 @@ func prepare(src string) (Prepared, *Error) {
 	if uncalled >= 0 {
 		p.Uncalled.Line, _ = position(out, toks[uncalled].s)
 		p.Uncalled.Name = toks[uncalled].v
+	} else if d := lastDeclaration(toks, m); !body && d >= 0 {
+		p.Declared.Line, _ = position(out, toks[d].s)
+		p.Declared.Name = toks[d].v
 	}
 	return p, nil
 }

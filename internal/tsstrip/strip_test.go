@@ -395,10 +395,7 @@ func TestPrepareLaterFence(t *testing.T) {
 // nothing of it ran); a program that runs something, or whose main is
 // called for it, names none.
 func TestPrepareUncalled(t *testing.T) {
-	for _, tc := range []struct {
-		name, in string
-		want     UnawaitedCall
-	}{
+	checkPrepared(t, "Uncalled", func(p Prepared) UnawaitedCall { return p.Uncalled }, []preparedCase{
 		{"a main of one parameter alone", "async function main(input) {\n  return input\n}", UnawaitedCall{1, "main"}},
 		{"a handler of another name alone", "\n\nasync function handler(event) { return 1 };", UnawaitedCall{3, "handler"}},
 		{"a plain function of two parameters", "function solve(a, b) { return a + b }", UnawaitedCall{1, "solve"}},
@@ -424,14 +421,50 @@ func TestPrepareUncalled(t *testing.T) {
 		{"a generator", "function* gen(x) { yield x }", UnawaitedCall{}},
 		{"an arrow of a parameter (its value is the warning's)", "async (x) => { return x }", UnawaitedCall{}},
 		{"two functions", "function a(x) { return x }\nfunction b(y) { return y }", UnawaitedCall{}},
-	} {
+	})
+}
+
+// TestPrepareDeclared: the name a program's last statement declares, when
+// nothing at its top level returns (the run warns that it has no result);
+// none for a program that returns, goes on after it, or ends with a
+// function.
+func TestPrepareDeclared(t *testing.T) {
+	checkPrepared(t, "Declared", func(p Prepared) UnawaitedCall { return p.Declared }, []preparedCase{
+		{"a const last", "const orders = await tools.orders.search({});\nconst ids = orders.map(o => o.id);", UnawaitedCall{2, "ids"}},
+		{"a lone let", "let x = 5", UnawaitedCall{1, "x"}},
+		{"a typed const", "const ids: string[] = []", UnawaitedCall{1, "ids"}},
+		{"an expression over lines", "var r = await tools.a.b({})\n  .then(x => x)", UnawaitedCall{1, "r"}},
+		{"after a loop", "for (const x of [1]) {}\nconst y = {\n a: 1,\n}", UnawaitedCall{2, "y"}},
+		{"returned", "const a = 1\nreturn a", UnawaitedCall{}},
+		{"a call after it", "const a = 1\nfoo()", UnawaitedCall{}},
+		{"an update after it", "let n = 0\nn++", UnawaitedCall{}},
+		{"two declarators", "const a = 1, b = 2", UnawaitedCall{}},
+		{"destructured", "const { a } = await f()", UnawaitedCall{}},
+		{"inside a block", "if (a) { const z = 1 }", UnawaitedCall{}},
+		{"an arrow last", "const d = 1\nconst f = x => x", UnawaitedCall{}},
+		{"a function expression last", "const d = 1\nconst g = async function () {}", UnawaitedCall{}},
+		{"a lone function of a parameter is Uncalled's", "const f = (x) => x", UnawaitedCall{}},
+	})
+}
+
+// preparedCase is a program and the call Prepare should name in it.
+type preparedCase struct {
+	name, in string
+	want     UnawaitedCall
+}
+
+// checkPrepared runs Prepare on each case and compares what get reads of
+// its answer (field names it in messages).
+func checkPrepared(t *testing.T, field string, get func(Prepared) UnawaitedCall, cases []preparedCase) {
+	t.Helper()
+	for _, tc := range cases {
 		p, err := Prepare(tc.in)
 		if err != nil {
 			t.Errorf("%s: error %v", tc.name, err)
 			continue
 		}
-		if p.Uncalled != tc.want {
-			t.Errorf("%s: Uncalled = %+v, want %+v", tc.name, p.Uncalled, tc.want)
+		if got := get(p); got != tc.want {
+			t.Errorf("%s: %s = %+v, want %+v", tc.name, field, got, tc.want)
 		}
 	}
 }

@@ -155,6 +155,7 @@ export const rows = [
     { id: "main-of-params-beside-data-never-called", src: "habit", code: "const STATUS = \"shipped\";\n\nasync function main(params) {\n  return (await tools.orders.search({ status: STATUS })).length;\n}", expect: ok(undefined), warn: /^line 3: main\(\.\.\.\) is declared and never called/ },
     { id: "lone-const-arrow-expression-body", src: "habit (an arrow's expression body, not called)", code: "const run = async () => (await tools.orders.search({ status: \"open\" })).length;", expect: ok(2) },
     { id: "lone-const-arrow-of-input-never-called", src: "habit (a handler's shape as a const)", code: "const handler = async (input) => {\n  return (await tools.orders.search({ status: input.status })).length;\n};", expect: ok(undefined), warn: /^line 1: handler\(\.\.\.\) is declared and never called, so none of its code ran/ },
+    { id: "last-line-declares-the-answer", src: "habit (return left out after the last step)", code: "const orders = await tools.orders.search({ status: \"open\" });\nconst ids = orders.map((o) => o.id);", expect: ok(undefined), warn: /^line 2: the program ends by declaring ids and returns nothing, so the run has no result; to give its value back, end with return ids$/ },
     { id: "sync-main-returns-promise", src: "habit", code: "function run() {\n  return tools.orders.search({}).then((r) => r.length);\n}", expect: ok(3) },
 
     // --- E. Modules, network, host globals, timers
