@@ -182,8 +182,11 @@ func decodeOne(r io.Reader, v *any) error {
 // A comma before a closing brace or bracket ({"code": "return 1",}, or
 // {"tags": ["a",]}), which models write now and then, and handleToolCall
 // reads past, is dropped: JSON text never has one there, so text that
-// parsed is read as before.
+// parsed is read as before. So is a markdown fence around the whole text
+// (```json ... ```), which a model in JSON mode writes as it would in a
+// chat: no program or query is one.
 func jsonObject(s string) map[string]any {
+	s = fencedJSON(s)
 	if !strings.HasPrefix(strings.TrimSpace(s), "{") {
 		return nil
 	}
@@ -223,6 +226,23 @@ func dropClosingCommas(s string) (string, bool) {
 		b.WriteByte(c)
 	}
 	return b.String(), dropped
+}
+
+// fencedJSON is the text inside s when s is one markdown fence, bare or
+// of json, else s.
+func fencedJSON(s string) string {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(s), "```")
+	if !ok {
+		return s
+	}
+	head, body, ok := strings.Cut(rest, "\n")
+	if h := strings.TrimSpace(head); !ok || h != "" && !strings.EqualFold(h, "json") {
+		return s
+	}
+	if body, ok = strings.CutSuffix(strings.TrimSpace(body), "```"); !ok {
+		return s
+	}
+	return body
 }
 
 // argsKey is the first key of s when s begins as the JSON text of

@@ -54,6 +54,13 @@ func TestLLMToolArguments(t *testing.T) {
 		{"arguments as JSON text with a comma before its closing brace", execute, `"{\"code\": \"return 6*7\", \"explanation\": \"x\",\n}"`, true, `"result":42`},
 		{"search arguments as JSON text with a comma before its closing brace", search, `"{\"query\":\"transfer money\",\"limit\":1 , }"`, true, `"payments.transfer"`},
 		{"a comma and brace inside the code stay the program's", execute, `"{\"code\": \"return ',}'.length\",}"`, true, `"result":2`},
+		// The arguments in a markdown fence, as a model in JSON mode writes
+		// them: the object inside is read.
+		{"arguments as JSON text in a json fence", execute, `"` + "```json\\n{\\\"code\\\": \\\"return 6*7\\\", \\\"explanation\\\": \\\"x\\\"}\\n```" + `"`, true, `"result":42`},
+		{"search arguments as JSON text in a bare fence", search, `"` + "```\\n{\\\"query\\\": \\\"transfer money\\\", \\\"limit\\\": \\\"x\\\"}\\n```" + `"`, false, `searchTools: limit: expected an integer 1..50, got the string "x"`},
+		{"the code field holding fenced arguments", execute, `{"code": "` + "```json\\n{\\\"code\\\": \\\"return 5\\\"}\\n```" + `"}`, true, `"result":5`},
+		{"a js fence is the program", execute, `"` + "```js\\nreturn 3\\n```" + `"`, true, `"result":3`},
+		{"a json fence of another object reads as that object", execute, `"` + "```json\\n{\\\"a\\\": 1}\\n```" + `"`, false, `executeCode: code: required; expected a string, got only the keys "a"`},
 		{"two commas before the brace still do not parse", execute, `"{\"code\": \"return 1\",,}"`, false, `executeCode: the arguments are JSON text that does not parse; expected`},
 		// Before a nested closing bracket or brace too, as handleToolCall reads them.
 		{"a comma before a nested closing bracket and brace", execute, `"{\"code\": \"return 6*7\", \"tags\": [\"a\", {\"b\": 1,},\n ],}"`, true, `"result":42`},

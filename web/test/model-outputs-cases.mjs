@@ -248,6 +248,7 @@ export const rows = [
 
     // --- L. executeCode's own arguments
     { id: "args-json-text", src: "habit (OpenAI function.arguments as is)", args: JSON.stringify({ code: "return 1 + 1;", explanation: "add" }), expect: ok(2) },
+    { id: "args-json-fence", src: "habit (JSON mode as in a chat: the arguments in a ```json fence)", args: "```json\n" + JSON.stringify({ code: "return (await tools.orders.search({})).length;", explanation: "count" }) + "\n```", expect: ok(3) },
     { id: "args-no-explanation", src: "habit", args: { code: "return (await tools.orders.search({})).length;" }, expect: ok(3) },
     { id: "args-script-key", src: "habit", args: { script: "return 1;" }, expect: fail(/code/, "INVALID_INPUT") },
     { id: "args-llama-envelope", src: "ollama/ollama#12413, #18388 (name + parameters envelope)", args: { name: "executeCode", parameters: { code: "return 2;", explanation: "x" } }, expect: any(ok(2), fail(/code/, "INVALID_INPUT")) },
