@@ -281,8 +281,12 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 	if prepared.ObjectBlock && res.Error == nil {
 		r.warn(objectBlockWarning)
 	}
-	if c := prepared.Declared; c.Line > 0 && res.Error == nil && len(res.Value) == 0 {
-		r.warn(fmt.Sprintf(declaredWarning, c.Line, c.Name, c.Name))
+	if c := prepared.Declared; c.Line > 0 && res.Error == nil {
+		if len(res.Value) == 0 {
+			r.warn(fmt.Sprintf(declaredWarning, c.Line, c.Name, c.Name))
+		} else {
+			r.warn(fmt.Sprintf(declaredValueWarning, c.Line, c.Name, c.Name, c.Name, c.Name))
+		}
 	}
 	out := r.finish(res, time.Since(start))
 	if read := len(res.Value); read >= bigResult && len(out.Result) < read {

@@ -526,12 +526,17 @@ const (
 const uncalledWarning = "line %d: %s(...) is declared and never called, so none of its code ran and the run has no result; " +
 	"send its body as the program (top-level await and return work), or call it: return await %s(...)"
 
-// declaredWarning is the run's warning when it has no result and the
-// program's last statement declares a name (tsstrip.Prepared.Declared):
-// `const ids = orders.map(...)` as the last line, with no return. A
-// declaration's value is undefined, and the model read an empty result
-// with no word why, where it meant the name's value.
-const declaredWarning = "line %d: the program ends by declaring %s and returns nothing, so the run has no result; to give its value back, end with return %s"
+// declaredWarning is the run's warning when the program's last statement
+// declares a name and nothing returns (tsstrip.Prepared.Declared):
+// `const ids = orders.map(...)` as the last line. A declaration has no
+// value of its own: the run had no result, or, after an expression
+// statement, that statement's value (`total += o.total` in a loop before
+// `let summary = ...`), and the model read either with no word why, where
+// it meant the name's value. declaredValueWarning is the second case's.
+const (
+	declaredWarning      = "line %d: the program ends by declaring %s and returns nothing, so the run has no result; to give its value back, end with return %s"
+	declaredValueWarning = "line %d: the program ends by declaring %s and returns nothing, so the result is the value of an earlier statement, not of %s; to give %s back, end with return %s"
+)
 
 // laterFenceWarning is the run's warning when the code holds a second
 // JavaScript block (tsstrip.Prepared.LaterFenceLine): only the first ran,

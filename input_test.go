@@ -756,15 +756,16 @@ func TestObjectBlockWarning(t *testing.T) {
 }
 
 // TestDeclaredWarning: a program whose last statement declares a name and
-// that returns nothing has no result: the run says so, naming the line and
-// the name to return. A program with a value, or that returns, says nothing.
+// that returns nothing has no result, or an earlier statement's value: the
+// run says so, naming the line and the name to return. A program that
+// returns, or goes on after the declaration, says nothing.
 func TestDeclaredWarning(t *testing.T) {
 	runInputCases(t, []inputCase{
 		{name: "the last line declares the answer", code: "const orders = await tools.orders.get({ id: 3 })\nconst id = orders.input.id;", want: ``, log: fmt.Sprintf(declaredWarning, 2, "id", "id")},
 		{name: "typed, over lines", code: "const n = 2\nlet ids: number[] = [n]\n  .map((x) => x * 2)", want: ``, log: fmt.Sprintf(declaredWarning, 2, "ids", "ids")},
 		{name: "returned", code: "const a = 1\nreturn a", want: `1`, noLog: "returns nothing"},
 		{name: "an expression after it", code: "const a = 1\na + 1", want: `2`, noLog: "returns nothing"},
-		{name: "a value before it is the result", code: "7;\nconst a = 1", want: `7`, noLog: "returns nothing"},
+		{name: "an expression statement's value before it", code: "let total = 0\nfor (const x of [2, 3]) total += x\nlet summary = `total ${total}`", want: `5`, log: fmt.Sprintf(declaredValueWarning, 3, "summary", "summary", "summary", "summary")},
 		{name: "a helper declared last", code: "console.log(1)\nconst f = (x) => x", want: ``, noLog: "returns nothing"},
 		{name: "a program that throws", code: "const a = null.x", errCode: "RUNTIME", errName: "TypeError", errMsg: "of null"},
 	})
