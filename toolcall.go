@@ -605,15 +605,25 @@ func (r *runState) checkOutput(c *toolCallState, e *toolEntry, out json.RawMessa
 	// The sandbox's JSON.parse reads at most maxParseDepth levels: deeper,
 	// the program got a RangeError from a JSON.parse it never called, where
 	// a page tool's call fails naming the tool (web/src/tojson.mjs). Only a
-	// text of more than 2*maxParseDepth bytes can nest that deep.
-	if len(out) > 2*maxParseDepth && textTooDeep([]byte(out)) {
-		return nil, fmt.Errorf("tool %s returned a value that nests more than 1,000 levels deep", e.info.Name)
+	// text of more than 2*maxParseDepth bytes can nest that deep. Text the
+	// page has not checked is checked for both on one pass; invalid, it is
+	// counted as before, so that text too deep says so wherever its error.
+	tooDeep := func() error {
+		return fmt.Errorf("tool %s returned a value that nests more than 1,000 levels deep", e.info.Name)
 	}
 	if c.resultChecked.Load() {
+		if len(out) > 2*maxParseDepth && textTooDeep([]byte(out)) {
+			return nil, tooDeep()
+		}
 		return out, nil
 	}
-	if len(out) > 0 && !jsondec.Valid(out) {
-		return nil, fmt.Errorf("tool %s returned invalid JSON", e.info.Name)
+	if len(out) > 0 {
+		valid, deep := jsondec.ValidWithin(out, maxParseDepth)
+		if len(out) > 2*maxParseDepth && (deep || !valid && textTooDeep([]byte(out))) {
+			return nil, tooDeep()
+		} else if !valid {
+			return nil, fmt.Errorf("tool %s returned invalid JSON", e.info.Name)
+		}
 	}
 	if err := e.checkResult(out); err != nil {
 		return nil, err

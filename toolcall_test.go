@@ -342,6 +342,14 @@ func TestToolOutputTooDeep(t *testing.T) {
 		{"5,000 levels", nest(5000), ""},
 		{"objects", strings.Repeat(`{"a":`, 1500) + "1" + strings.Repeat("}", 1500), ""},
 		{"brackets in a string", `"` + strings.Repeat("[", 5000) + `"`, "5000"},
+		// Depth and grammar are checked on one pass: text too deep says
+		// so wherever it stops being JSON, and other text is invalid.
+		{"1,001 levels, then not JSON", nest(1001) + "x", ""},
+		{"not JSON, then 1,001 levels", `[1 2,` + nest(1001) + `]`, ""},
+		{"1,001 brackets never closed", strings.Repeat("[", 1001), "invalid"},
+		{"not JSON, 1,000 levels", nest(1000) + "x", "invalid"},
+		{"a number past float64's range", `[1e400]`, "1"},
+		{"a lone surrogate", `"\ud800"`, "1"},
 	} {
 		out := tc.out
 		tool := Tool{Name: "t.out", Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
@@ -358,6 +366,13 @@ func TestToolOutputTooDeep(t *testing.T) {
 			t.Fatalf("%s: %+v", tc.name, res)
 		}
 		rec := res.ToolCalls[0]
+		if tc.want == "invalid" {
+			const invalid = "tool t.out returned invalid JSON"
+			if string(res.Result) != `"ToolError: `+invalid+`"` || rec.OK || rec.Reason != invalid {
+				t.Errorf("%s: got %s %+v, want the call failed as invalid", tc.name, res.Result, rec)
+			}
+			continue
+		}
 		if tc.want != "" {
 			if string(res.Result) != tc.want || !rec.OK {
 				t.Errorf("%s: got %s %+v, want %s", tc.name, res.Result, rec, tc.want)

@@ -117,6 +117,10 @@ type decoder struct {
 	// ranged: valid also refuses numbers out of float64's range, as
 	// Decode does (Reader.Skip, Outline without Numbers).
 	ranged bool
+	// within, if positive: valid stops at an array or object nested
+	// within levels deep, and sets deep (ValidWithin).
+	within int
+	deep   bool
 }
 
 func (d *decoder) space() {

@@ -187,6 +187,7 @@ func compare(t *testing.T, text []byte) {
 	if got, want := Valid(text), json.Valid(text); got != want {
 		t.Errorf("Valid(%q) = %v, json.Valid says %v", text[:min(len(text), 60)], got, want)
 	}
+	compareWithin(t, text)
 	var want any
 	wantErr := json.Unmarshal(text, &want)
 	check(t, "unmarshal", text, unmarshal, want, wantErr)
@@ -374,4 +375,40 @@ func FuzzValid(f *testing.F) {
 			t.Errorf("Valid(%q) = %v, json.Valid says %v", b, got, want)
 		}
 	})
+}
+
+// compareWithin checks ValidWithin against json.Valid and the nesting
+// encoding/json's tokens count: valid text is valid within the levels it
+// nests, and deep under fewer; invalid text is never valid.
+func compareWithin(t *testing.T, text []byte) {
+	t.Helper()
+	short := text[:min(len(text), 60)]
+	levels := -1
+	if json.Valid(text) {
+		levels = 0
+		dec := json.NewDecoder(bytes.NewReader(text))
+		dec.UseNumber()
+		for depth := 0; ; {
+			tok, err := dec.Token()
+			if err != nil {
+				break
+			}
+			switch tok {
+			case json.Delim('['), json.Delim('{'):
+				depth++
+				levels = max(levels, depth)
+			case json.Delim(']'), json.Delim('}'):
+				depth--
+			}
+		}
+	}
+	for _, within := range []int{1, 2, 5, 1000} {
+		valid, deep := ValidWithin(text, within)
+		switch {
+		case levels < 0 && valid:
+			t.Errorf("ValidWithin(%q, %d): valid, json.Valid says not", short, within)
+		case levels >= 0 && (valid != (levels <= within) || deep != (levels > within)):
+			t.Errorf("ValidWithin(%q, %d) = %v, %v; it nests %d levels", short, within, valid, deep, levels)
+		}
+	}
 }

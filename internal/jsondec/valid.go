@@ -15,6 +15,20 @@ func Valid(b []byte) bool {
 	return d.i == len(d.b)
 }
 
+// ValidWithin is Valid, and whether b nests arrays and objects more than
+// max levels deep (the top-level value's brackets are level 1), found on
+// the same pass: a tool's result was scanned once for its depth and again
+// for its grammar. Passing max levels stops the pass: deep is then true,
+// and valid false whatever follows.
+func ValidWithin(b []byte, max int) (valid, deep bool) {
+	d := decoder{b: b, within: max}
+	if !d.valid(0) {
+		return false, d.deep
+	}
+	d.space()
+	return d.i == len(d.b), false
+}
+
 // valid passes over the value at d.i, nested depth levels deep, reporting
 // whether it is JSON.
 func (d *decoder) valid(depth int) bool {
@@ -24,6 +38,10 @@ func (d *decoder) valid(depth int) bool {
 	}
 	switch c := d.b[d.i]; {
 	case c == '{' || c == '[':
+		if d.within > 0 && depth >= d.within {
+			d.deep = true
+			return false
+		}
 		if depth >= MaxNesting {
 			return false
 		}
