@@ -2,19 +2,16 @@
 // holds (plain objects, arrays, Date, RegExp, Map, Set, ArrayBuffer and its
 // views, Error, wrapped primitives), cycles and shared references kept.
 // Functions, symbols, promises and weak collections throw DataCloneError.
-// { transfer: [buffers] } detaches each ArrayBuffer listed, as the Web does,
-// once the whole value has been cloned (a failed clone detaches nothing);
-// the clone holds a copy of its bytes (a move only saves the copy).
+// { transfer: [buffers] } is checked as the Web checks it, but detaches
+// nothing: the sandbox withholds detaching (sandbox/withheld.go), and the
+// clone holds a copy of the bytes either way (a move only saves the copy).
 () => {
   const dataCloneError = (message) => { const e = new Error(message); e.name = "DataCloneError"; return e; };
   const fail = (what) => { throw dataCloneError(what + " could not be cloned"); };
   const errors = { Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError };
   const toString = Object.prototype.toString;
-  // Taken now, so the brand check and the detaching are the engine's own.
-  const proto = ArrayBuffer.prototype;
-  const byteLength = Object.getOwnPropertyDescriptor(proto, "byteLength").get;
-  const isDetached = Object.getOwnPropertyDescriptor(proto, "detached").get;
-  const detach = proto.transfer;
+  // Taken now, so the brand check is the engine's own.
+  const byteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get;
   const call = Function.prototype.call.bind(Function.prototype.call);
   const isBuffer = (v) => { try { call(byteLength, v); return true; } catch (_) { return false; } };
   const typeName = (v) => v === null ? "null" : typeof v !== "object" ? typeof v : toString.call(v).slice(8, -1);
@@ -33,7 +30,6 @@
       if (b === null || (typeof b !== "object" && typeof b !== "function")) throw new TypeError(at + " must be an object, got " + typeName(b));
       if (!isBuffer(b)) throw dataCloneError(at + ": only an ArrayBuffer can be transferred here, got " + typeName(b));
       if (out.includes(b)) throw dataCloneError(at + ": the ArrayBuffer is listed twice");
-      if (call(isDetached, b)) throw dataCloneError(at + ": the ArrayBuffer is already detached");
       out.push(b);
     }
     return out;
@@ -56,7 +52,7 @@
   }
   return function structuredClone(value, options) {
     if (arguments.length === 0) throw new TypeError("structuredClone: 1 argument required");
-    const transfer = transferList(options);
+    transferList(options);
     const seen = new Map();
     // start copies v as far as it can without going into it: a primitive,
     // a value seen before or a leaf is done ([copy]); a container is made
@@ -73,7 +69,6 @@
       if (v instanceof Map) return [out = keep(new Map()), fillMap(v, out)];
       if (v instanceof Set) return [out = keep(new Set()), fillSet(v, out)];
       if (v instanceof ArrayBuffer) {
-        if (isBuffer(v) && call(isDetached, v)) fail("a detached ArrayBuffer");
         if (!v.resizable) return [keep(v.slice(0))];
         // A resizable buffer's clone is resizable, as the Web's is.
         out = keep(new ArrayBuffer(v.byteLength, { maxByteLength: v.maxByteLength }));
@@ -109,10 +104,6 @@
         else r = start(step.value), copy = r[0], fill = r[1];
       }
     };
-    const result = clone(value);
-    // A getter of the value may have detached a listed buffer meanwhile.
-    transfer.forEach((b, i) => { if (call(isDetached, b)) throw dataCloneError("structuredClone: options.transfer[" + i + "]: the ArrayBuffer was detached while cloning"); });
-    for (const b of transfer) call(detach, b);
-    return result;
+    return clone(value);
   };
 }

@@ -189,6 +189,10 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64, w *wor
 		q.SetMaxStackSize(r.rt, maxStackSize)
 		q.EnableInterruptHandler(r.rt)
 		r.ctx = q.NewContext(r.rt)
+		if !withhold(q, r.ctx) {
+			r.teardown()
+			return &Result{Error: &Error{Code: CodeMemoryLimit, Name: "InternalError", Message: "out of memory"}}, nil
+		}
 	}
 	i.precompile(r.rt, r.ctx, &p)
 	r.img, r.compiled = i.img, i.compiled

@@ -34,6 +34,32 @@ describe("the program reaching out of the sandbox", () => {
         );
         assert.deepEqual(r.result, [false, true, true], JSON.stringify(r.error));
     });
+    // QuickJS keeps a typed array's pointer or length across the JavaScript
+    // a builtin calls (here the new.target's prototype getter): a buffer
+    // detached or resized there gave a view of the QuickJS instance's memory
+    // from address 0, which the program could read and write.
+    test("no buffer can be detached or resized under a typed array: its view stays inside its buffer", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        const r = await run(
+            api.createSession(),
+            `const view = (ab, change) => {
+                 const nt = function () {}.bind();
+                 Object.defineProperty(nt, "prototype", { get() { change(ab); return Uint8Array.prototype; } });
+                 try { const u = Reflect.construct(Uint8Array, [ab, 0, ab.byteLength], nt); let sum = 0; for (let i = 0; i < u.length; i++) sum += u[i]; return [u.length, ab.byteLength, sum]; }
+                 catch (e) { return e.message }
+             };
+             return [
+                 view(new ArrayBuffer(4096), (ab) => ab.transfer()),
+                 view(new ArrayBuffer(4096, { maxByteLength: 4096 }), (ab) => ab.resize(0)),
+                 view(new ArrayBuffer(4096), (ab) => structuredClone(0, { transfer: [ab] })),
+             ]`,
+        );
+        assert.deepEqual(r.result, [
+            "ArrayBuffer.prototype.transfer is not available here: buffer.slice() copies a buffer",
+            "ArrayBuffer.prototype.resize is not available here: make a new ArrayBuffer of the size needed and copy the bytes into it",
+            [4096, 4096, 0],
+        ], JSON.stringify(r.error));
+    });
     // `tools` is built on its first read, after the program ran.
     test("`tools` is whole and frozen after the program changed the built-ins it could have used", async (t) => {
         const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("orders.list", () => 1), tool("ping", () => 2)] });
