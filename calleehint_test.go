@@ -41,3 +41,31 @@ func TestCalleeHint(t *testing.T) {
 		t.Errorf("a callee that is not under tools: %+v", res.Error)
 	}
 }
+
+// TestCalleeHintNamesOnlyCallableTools: the namespace hint and the tool
+// meant count and name only what the run can call: not a tool of that
+// namespace that ToolFilter hides, nor another session's own tool there.
+func TestCalleeHintNamesOnlyCallableTools(t *testing.T) {
+	one := func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+		return json.RawMessage("1"), nil
+	}
+	cm := mustNew(t, Config{
+		ToolFilter: func(ti ToolInfo) bool { return !strings.Contains(ti.Name, "secret") },
+		Tools:      []Tool{{Name: "admin.list", Execute: one}, {Name: "admin.secretWipe", Execute: one}, {Name: "admin.secret_dump", Execute: one}},
+	})
+	mustSession(t, cm, Tool{Name: "admin.privateNotes", Execute: one})
+	s := mustSession(t, cm)
+	for _, code := range []string{`return await tools.admin({})`, `return await tools.admin["secretWipe"]({})`, `return await tools.admin["secret.dump"]({})`, `return await tools.admin["private.notes"]({})`} {
+		res := exec(t, s, code, nil)
+		if res.OK || !strings.Contains(res.Error.Message, "admin.list") || strings.Contains(res.Error.Message, "2 tools") {
+			t.Errorf("%s: %+v, want a hint naming admin.list alone", code, res.Error)
+		}
+		// What follows QuickJS's words is the hint (they quote the code).
+		_, hint, _ := strings.Cut(res.Error.Message, "is not a function")
+		for _, w := range []string{"secret", "wipe", "dump", "private", "notes"} {
+			if strings.Contains(strings.ToLower(hint), w) {
+				t.Errorf("%s: the hint names a tool the run cannot call (%q): %s", code, w, hint)
+			}
+		}
+	}
+}
