@@ -48,6 +48,17 @@ window.__thenPolluted = async (worker) => {
     api.dispose();
     return JSON.stringify(out);
 };
+// A typed array made while its buffer is detached (the new.target's
+// prototype getter): QuickJS kept the old length, a view of its memory.
+window.__bufferView = async (worker) => {
+    const api = await make(worker, {});
+    try {
+        const r = await exe(api).execute({ code: "const ab = new ArrayBuffer(4096); const nt = function () {}.bind(); Object.defineProperty(nt, 'prototype', { get() { try { ab.transfer() } catch (e) { structuredClone(0, { transfer: [ab] }) } return Uint8Array.prototype } }); const u = Reflect.construct(Uint8Array, [ab, 0, 4096], nt); let sum = 0; for (let i = 0; i < u.length; i++) sum += u[i]; return [u.length, ab.byteLength, sum]", explanation: "" });
+        return JSON.stringify(r.ok ? r.result : r.error.message);
+    } finally {
+        api.dispose();
+    }
+};
 </script>`;
 
 const held = usePage(PAGE);
@@ -70,5 +81,10 @@ test(`${mode} (${CHROMIUM}): Object.prototype.then set by the page: the factory 
     assert.match(factory, /^Code Mode cannot run on this page: Object\.prototype\.then is a function \(a polluted prototype\)/);
     assert.match(run, /^Code Mode cannot run on this page: Object\.prototype\.then is a function/);
     assert.equal(after, "ran");
+    assert.deepEqual(held.problems, []);
+});
+
+test(`${mode} (${CHROMIUM}): a buffer detached under a typed array's constructor: the sandbox detaches nothing, the view stays inside its buffer`, { timeout: 120_000 }, async () => {
+    assert.deepEqual(JSON.parse(await held.page.evaluate((w) => window.__bufferView(w), !IN_THREAD)), [4096, 4096, 0]);
     assert.deepEqual(held.problems, []);
 });
