@@ -8,7 +8,10 @@
 // kept for reuse; every run gets a fresh QuickJS runtime and context: an
 // instance makes them once and records its memory then (an image), and each
 // run ends by writing that image back, so the next one starts from the same
-// state, with nothing of the last.
+// state, with nothing of the last. A program can neither detach nor
+// resize a buffer (ArrayBuffer's transfer and resize throw): QuickJS's
+// typed arrays read and write past a buffer changed under them
+// (withheld.go).
 //
 // Rules: this package never imports syscall/js; under GOOS=js the caller
 // passes the host's WebAssembly backend (package jsbridge) in Config.
