@@ -187,12 +187,14 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64, w *wor
 		r.rt = q.NewRuntime()
 		q.SetMemoryLimit(r.rt, uint32(limit))
 		q.SetMaxStackSize(r.rt, maxStackSize)
-		q.EnableInterruptHandler(r.rt)
 		r.ctx = q.NewContext(r.rt)
+		// Before the interrupt handler: a clock already run out (a short
+		// timeout on a loaded machine) stopped withhold, not the run.
 		if !withhold(q, r.ctx) {
 			r.teardown()
 			return &Result{Error: &Error{Code: CodeMemoryLimit, Name: "InternalError", Message: "out of memory"}}, nil
 		}
+		q.EnableInterruptHandler(r.rt)
 	}
 	i.precompile(r.rt, r.ctx, &p)
 	r.img, r.compiled = i.img, i.compiled

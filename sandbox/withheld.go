@@ -26,7 +26,8 @@ const withheldJS = `(() => {
 
 // withhold runs withheldJS in a new context, before anything else runs in
 // it (an image is taken from such a context, so its runs start without
-// them too). A context where it failed (no memory left) is not used.
+// them too), and before the runtime's interrupt handler is on. A context
+// where it failed (no memory left) is not used.
 func withhold(q *ffi.Instance, ctx ffi.Context) bool {
 	v, exc := q.Eval(ctx, withheldJS, "<sandbox>", ffi.EvalGlobal)
 	q.FreeValue(ctx, v)

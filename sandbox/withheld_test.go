@@ -6,6 +6,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/interopio/code-mode/sandbox"
 )
@@ -64,5 +65,22 @@ func TestNoBufferChangesUnderTypedArrays(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestWithholdingOutlastsTheClock: an instance's first run withholds them
+// in its new context on the run's one-time clock; a clock already run out
+// (a short timeout on a loaded machine) interrupted that, and the run
+// failed with MEMORY_LIMIT where it times out.
+func TestWithholdingOutlastsTheClock(t *testing.T) {
+	for _, timeout := range []time.Duration{time.Nanosecond, time.Microsecond} {
+		e := mustEngine(t, sandbox.Config{})
+		res, err := e.Run(context.Background(), sandbox.Program{Code: "return 1", Timeout: timeout})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := errorCode(res); got != sandbox.CodeTimeout {
+			t.Errorf("timeout %v: %q %+v, want TIMEOUT", timeout, got, res.Error)
+		}
 	}
 }
