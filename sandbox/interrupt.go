@@ -47,7 +47,7 @@ func cancelledResult() *Result {
 }
 
 func (r *run) timeoutResult() *Result {
-	msg := fmt.Sprintf("the program did not finish within %v", r.timeout)
+	msg := fmt.Sprintf("the program did not finish within %v", r.timeout) + r.othersHeld()
 	// A run that waits on another run that waits for an instance (a tool
 	// that runs code itself, nested past MaxInstances deep) waits until
 	// its timeout, and the timeout alone did not say why.

@@ -139,6 +139,10 @@ type run struct {
 	compiled map[string]ffi.Value
 	// code is the program, for a leak's report (leakcheck).
 	code string
+	// id names the run's holds of the thread; holdFrom is when its
+	// current one began (holds.go).
+	id       uint64
+	holdFrom int64
 }
 
 // startClock gives the run its whole timeout from now. The poll is not
@@ -168,6 +172,8 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64, w *wor
 	r.goCtx, r.cancel = context.WithCancelCause(goCtx)
 	defer r.cancel(ErrRunEnded)
 	i.run = r
+	r.beginHold()
+	defer r.endHold()
 	// The instance's one-time work (its runtime and context on the old
 	// path, the compile of the sandbox's own sources and p.Sources into
 	// its image at its second run: precompile) is the library's, not the
@@ -372,8 +378,10 @@ func (r *run) wait() *Result {
 	if r.deadlineTimer == nil {
 		r.deadlineTimer = time.NewTimer(time.Until(r.deadline))
 	}
+	r.endHold()
 	select {
 	case <-r.wake:
+		r.beginHold()
 		// Settle whatever is ready, so one drain serves them all.
 		r.resultsMu.Lock()
 		ready := r.results
@@ -419,8 +427,10 @@ func (r *run) wait() *Result {
 		}
 		return nil
 	case <-r.deadlineTimer.C:
+		r.beginHold()
 		return r.awaitedTimeout(nil, 0)
 	case <-r.goCtx.Done():
+		r.beginHold()
 		r.interrupt(interruptCancel)
 		return cancelledResult()
 	}

@@ -12,7 +12,10 @@
 package main
 
 import (
+	"time"
+
 	"github.com/interopio/code-mode/jsbridge"
+	"github.com/interopio/code-mode/sandbox"
 )
 
 // Value is a JavaScript value (this package does not import syscall/js:
@@ -27,6 +30,7 @@ func main() {
 			return newFactory(arg(args, 0), arg(args, 1))
 		})
 	})
+	shareThread()
 	ready, err := jsbridge.Get(jsbridge.Global(), "__ioCodeModeReady")
 	if err != nil || jsbridge.TypeOf(ready) != jsbridge.TypeFunction {
 		panic("code-mode.wasm must be started by the Code Mode loader (index.mjs)")
@@ -38,3 +42,33 @@ func main() {
 }
 
 func arg(args []Value, i int) Value { return jsbridge.Arg(args, i) }
+
+// shareThread tells the loader of this core's runs' holds of the thread
+// (__ioCodeModeHeld: run, Unix ms from, to), and has their timeouts ask it
+// how long the runs of the thread's other cores held it
+// (__ioCodeModeOtherHolds: from, to; [ms, runs]): the page's in-thread
+// factories share its thread.
+func shareThread() {
+	g := jsbridge.Global()
+	tell, err := jsbridge.Get(g, "__ioCodeModeHeld")
+	if err != nil || jsbridge.TypeOf(tell) != jsbridge.TypeFunction {
+		return
+	}
+	others, err := jsbridge.Get(g, "__ioCodeModeOtherHolds")
+	if err != nil || jsbridge.TypeOf(others) != jsbridge.TypeFunction {
+		return
+	}
+	ms := func(t time.Time) float64 { return float64(t.UnixNano()) / 1e6 }
+	sandbox.SetSharedThread(func(run uint64, from, to time.Time) {
+		_, _ = jsbridge.Call(tell, float64(run), ms(from), ms(to))
+	}, func(from, to time.Time) (time.Duration, int) {
+		v, err := jsbridge.Call(others, ms(from), ms(to))
+		if err != nil {
+			return 0, 0
+		}
+		if e, err := jsbridge.Elements(v); err == nil && len(e) == 2 {
+			return time.Duration(e[0].Float() * 1e6), e[1].Int()
+		}
+		return 0, 0
+	})
+}

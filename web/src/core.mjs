@@ -66,6 +66,37 @@ export async function loadCore(overrides, module) {
     return await startCore(module instanceof WebAssembly.Module ? module : await compileCore(), overrides);
 }
 
+// The last holds of this thread by the runs of its cores (a ring): the
+// page's in-thread factories share its thread, and a run's TIMEOUT says how
+// long the other cores' runs held it (wasm/main.go shareThread).
+/** @type {{ core: object, run: number, from: number, to: number }[]} */
+const threadHolds = [];
+let nextHold = 0;
+const HOLDS = 256;
+
+/**
+ * How long the runs of the thread's cores but `core` held it between two
+ * Unix times in ms, and how many runs did (0, 1, or 2 for more).
+ * @param {object} core
+ * @param {number} from
+ * @param {number} to
+ */
+function othersHeld(core, from, to) {
+    let ms = 0;
+    let runs = 0;
+    /** @type {{ core: object, run: number } | undefined} */
+    let first;
+    for (let i = 0; i < threadHolds.length; i++) {
+        const h = threadHolds[i];
+        const d = (h.to < to ? h.to : to) - (h.from > from ? h.from : from);
+        if (h.core === core || d <= 0) continue;
+        ms += d;
+        if (!first) (first = h), (runs = 1);
+        else if (h.core !== first.core || h.run !== first.run) runs = 2;
+    }
+    return [ms, runs];
+}
+
 // The last lines the Go runtime wrote to stderr: a fatal error's report
 // ("panic: ...", "fatal error: ...") names the cause of the exit.
 const STDERR_TAIL = 4096;
@@ -204,6 +235,12 @@ async function startCore(module, overrides) {
         shadow.__ioCodeModeSchema = convertSchema;
         // A page tool's call, from input to JSON result (call.mjs).
         shadow.__ioCodeModeCall = pageCaller;
+        const self = {};
+        shadow.__ioCodeModeHeld = (/** @type {number} */ run, /** @type {number} */ from, /** @type {number} */ to) => {
+            threadHolds[nextHold] = { core: self, run, from, to };
+            nextHold = (nextHold + 1) % HOLDS;
+        };
+        shadow.__ioCodeModeOtherHolds = (/** @type {number} */ from, /** @type {number} */ to) => othersHeld(self, from, to);
         let run;
         try {
             // Not awaited: go.run settles only when the Go program exits.

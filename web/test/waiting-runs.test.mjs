@@ -5,7 +5,7 @@
 // kept the engine.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { assetPath, run, sleep, tool, withFactory } from "./helpers.mjs";
+import { WORKER, assetPath, run, sleep, tool, withFactory } from "./helpers.mjs";
 
 const SLOTS = 16; // the core's run slots (sandbox MaxInstances)
 
@@ -42,4 +42,51 @@ test("a timeout counts the runs of its own session waiting for a run slot, not a
         message: "the program did not finish within 10s; meanwhile 1 other run was waiting for a run slot, all 16 in use (a run started from inside a run, by a tool, waits for one while the runs that called it hold theirs); it was waiting for the result of tool hold.it (called at line 1)",
     });
     await Promise.all(rest);
+});
+
+// Runs of one thread (in-thread: the page's, for every factory on it; in a
+// worker: the worker's, for its factory's sessions) take turns: a run that
+// awaits a tool cannot take its result while another spins, and its timeout
+// counted that time without a word of it.
+const HELD = /^the program did not finish within 1\.5s; another run held the engine's thread for (\d+ms|1\.\d+s) of it(; it was waiting for the result of tool mark\.it \(called at line 1\))?$/;
+
+/**
+ * The waiter awaits mark.it, which answers in 100 ms; the spinner starts
+ * once mark.it is called and holds the thread until its own timeout, past
+ * the waiter's.
+ */
+async function waitWhileAnotherSpins(config, separate) {
+    let mark;
+    const marked = new Promise((r) => (mark = r));
+    const tools = [tool("mark.it", () => (mark(), new Promise((r) => setTimeout(() => r(1), 100))))];
+    const one = await withFactory(config.t, { wasmLocation: assetPath, timeout: 1500, tools });
+    const two = separate ? await withFactory(config.t, { wasmLocation: assetPath, timeout: 1500 }) : one;
+    const waiting = one.createSession();
+    const spinning = two.createSession();
+    await run(waiting, "1");
+    await run(spinning, "1");
+    const waiter = run(waiting, "return await tools.mark.it({})");
+    await marked;
+    const spinner = await run(spinning, "for (;;) {}");
+    // Its own timeout: the waiter held the thread for nothing like a tenth of it.
+    assert.equal(spinner.error?.message, "the program did not finish within 1.5s");
+    return await waiter;
+}
+
+/** Asserts the waiter's timeout says that another run held its thread, and for how long. */
+function assertHeld(waiter) {
+    const held = HELD.exec(waiter.error?.message);
+    assert.ok(held, `waiter: ${JSON.stringify(waiter)}`);
+    const ms = held[1].endsWith("ms") ? parseInt(held[1]) : parseFloat(held[1]) * 1000;
+    assert.ok(ms >= 150 && ms <= 1500, held[0]);
+}
+
+test("a timeout says how long another run of the factory held the thread", { timeout: 60_000 }, async (t) => {
+    assertHeld(await waitWhileAnotherSpins({ t }, false));
+});
+
+test("a timeout says how long a run of another factory on its thread held it; a worker's is its own", { timeout: 60_000 }, async (t) => {
+    const waiter = await waitWhileAnotherSpins({ t }, true);
+    if (WORKER) assert.deepEqual([waiter.ok, waiter.result], [true, 1], "each factory has a worker of its own");
+    else assertHeld(waiter);
 });
