@@ -253,19 +253,29 @@ func (r *runState) call(ctx context.Context, args []json.RawMessage) (json.RawMe
 // pipeline it can run to the tool's start here, and leaves the others,
 // untouched, to call.
 func (r *runState) startCall(ctx context.Context, args []json.RawMessage, done func(json.RawMessage, error)) bool {
-	if r.s.cm.cfg.OnToolCall != nil {
-		return false
-	}
 	id, ok := callID(args)
 	if !ok || id < 1 {
 		return false
 	}
 	var entry *toolEntry
 	r.mu.Lock()
-	if id <= len(r.calls) && r.calls[id-1].err == nil {
+	refused := id <= len(r.calls) && r.calls[id-1].err != nil
+	if id <= len(r.calls) && !refused {
 		entry = r.calls[id-1].entry
 	}
 	r.mu.Unlock()
+	if refused {
+		// Refused as it was made (begin): its answer is known. Given from
+		// a goroutine, it raced the program's next await, and a call the
+		// program left unawaited before a short timer ended the run was
+		// not reported as the unhandled rejection it is.
+		_, _, _, err := r.prepare(ctx, args)
+		done(nil, err)
+		return true
+	}
+	if r.s.cm.cfg.OnToolCall != nil {
+		return false
+	}
 	if entry == nil || r.current(entry).tool.Start == nil {
 		return false
 	}

@@ -434,6 +434,31 @@ func TestToolInputCircular(t *testing.T) {
 	}, "await tools.t.x(o)", "TypeError", msg, reason, "")
 }
 
+// TestUnawaitedRefusalReported: a call refused as it is made (here its
+// input is circular), which the program never awaits, is reported as the
+// unhandled rejection it is even when the program awaits only a timer of
+// 0 ms before it returns. Its rejection came from a goroutine of its own,
+// which raced the timer: 31 of 300 such runs reported the call as still
+// pending instead, and TestToolInputCircular's row (a 10 ms timer) failed
+// on a loaded machine.
+func TestUnawaitedRefusalReported(t *testing.T) {
+	echo := Tool{Name: "t.x", Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+		return json.RawMessage("1"), nil
+	}}
+	_, s := newHostile(t, Config{}, echo)
+	const want = "unhandled rejection of a call that was not awaited: tool t.x: tool_call t.x: its input is circular"
+	for i := range 100 {
+		res := exec(t, s, "const o = { a: 1 }; o.self = o;\ntools.t.x(o); await new Promise((r) => setTimeout(r, 0)); return 1", nil)
+		var logs []string
+		for _, l := range res.Logs {
+			logs = append(logs, l.Message)
+		}
+		if !res.OK || !slices.ContainsFunc(logs, func(m string) bool { return strings.HasPrefix(m, want) }) {
+			t.Fatalf("run %d: %s %+v, logs %q: want %q", i, res.Result, res.Error, logs, want)
+		}
+	}
+}
+
 // refusedInputCase is a program (after a common prelude of code) and what
 // it returns; record is its first call's record: its reason, "ok", or ""
 // for none.
