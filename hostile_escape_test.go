@@ -77,6 +77,7 @@ func TestHostileEscapeAttempts(t *testing.T) {
 		return out
 	}
 	release := make(chan struct{})
+	waiting := make(chan struct{}, 1) // t.wait was called
 	// The timeout is a safety net: the console flood below (100 MB of
 	// console.log text) took 8-11 s on a loaded 2-core machine, and over
 	// 30 s under -race (TIMEOUT).
@@ -90,6 +91,7 @@ func TestHostileEscapeAttempts(t *testing.T) {
 		record("tool t.echo " + string(in))
 		return in, nil
 	}}, Tool{Name: "t.wait", Execute: func(ctx context.Context, in json.RawMessage, _ Call) (json.RawMessage, error) {
+		waiting <- struct{}{}
 		select {
 		case <-release:
 		case <-ctx.Done():
@@ -182,7 +184,8 @@ func TestHostileEscapeAttempts(t *testing.T) {
 		go func() {
 			done <- exec(t, s, `globalThis.secret = 'A'; const v = await tools.t.wait({ mine: 'A' }); return [globalThis.secret, v]`, "A")
 		}()
-		time.Sleep(100 * time.Millisecond)
+		// B runs while A awaits, its secret set.
+		<-waiting
 		res = exec(t, s, `return [typeof globalThis.secret, typeof secret]`, "B")
 		close(release)
 		if !res.OK || string(res.Result) != `["undefined","undefined"]` || len(res.ToolCalls) != 0 {

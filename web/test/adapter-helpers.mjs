@@ -1,9 +1,8 @@
 // Helpers of the adapter suites (adapters-*.test.mjs): the built entry
 // points in dist/ and a mock fetch for the LLM SDKs.
-import assert from "node:assert/strict";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { dist, sleep } from "./helpers.mjs";
+import { dist } from "./helpers.mjs";
 
 /** Imports dist/<name>.mjs, the package's `@interopio/code-mode/<name>`. */
 export function loadAdapter(name) {
@@ -48,11 +47,4 @@ export const anthropicMessage = (content, stop) => ({
     usage: { input_tokens: 1, output_tokens: 1 },
 });
 
-/** Waits (polling, at most 10 s) until check() is truthy; fails naming what. */
-export async function until(check, what) {
-    for (let i = 0; i < 400; i++) {
-        if (await check()) return;
-        await sleep(25);
-    }
-    assert.fail(`timed out waiting for ${what}`);
-}
+export { until } from "./helpers.mjs";

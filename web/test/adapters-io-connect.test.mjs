@@ -260,7 +260,7 @@ describe("fromIoConnect options", () => {
         s.registerTools(api);
         api.dispose();
         await bus.connect("late").register({ name: "Late" }, () => 1);
-        await new Promise((r) => setTimeout(r, 20));
+        await until(() => s.tools.length > 0, "the source to follow the bus");
         assert.deepEqual(s.tools.map((t) => t.name), ["interop.Late"]);
         assert.deepEqual(errors, []);
         s.close();

@@ -1,5 +1,6 @@
 // Shared helpers of the node:test suites. They run against the built
 // package in dist/ (`make build` first).
+import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -38,6 +39,19 @@ export function tool(name, execute, extra = {}) {
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Waits (polling, at most 10 s) until check() is truthy; fails naming what.
+ * A test waits so for what it expects to happen, not a fixed few ms that a
+ * loaded machine may not give it.
+ */
+export async function until(check, what) {
+    for (let i = 0; i < 400; i++) {
+        if (await check()) return;
+        await sleep(25);
+    }
+    assert.fail(`timed out waiting for ${what}`);
+}
 
 // The page's own timers, taken when the helpers load, before any test
 // stubs setTimeout (fake timers): a test that waits for an outcome keeps

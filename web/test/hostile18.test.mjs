@@ -98,12 +98,14 @@ describe("a run leaves nothing for the next run of the session", () => {
 
 describe("two runs of one session in flight at once", () => {
     test("globals, logs and results stay each run's own", async (t) => {
-        let release;
+        let release, waiting;
         const gate = new Promise((r) => { release = r; });
-        const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.wait", () => gate.then(() => 1))] });
+        const waited = new Promise((r) => { waiting = r; });
+        const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.wait", () => (waiting(), gate.then(() => 1)))] });
         const s = api.createSession();
         const a = run(s, "globalThis.mine = 'A'; console.log('logA'); await tools.t.wait({}); return [globalThis.mine, typeof globalThis.theirs]");
-        await sleep(50);
+        // B runs while A is in flight, its global set.
+        await waited;
         const b = await run(s, "globalThis.theirs = 'B'; console.log('logB'); return [typeof globalThis.mine, globalThis.theirs]");
         release();
         const ra = await a;
@@ -630,11 +632,14 @@ describe("second batch: observers, inferred types, and the adapters' other direc
         const factoryEvents = [];
         let release;
         const gate = new Promise((r) => { release = r; });
-        const api = await withFactory(t, { wasmLocation: assetPath, onEvent: (e) => factoryEvents.push(e), tools: [tool("t.wait", () => gate.then(() => 1)), tool("t.x", () => 2)] });
+        let waiting;
+        const waited = new Promise((r) => { waiting = r; });
+        const api = await withFactory(t, { wasmLocation: assetPath, onEvent: (e) => factoryEvents.push(e), tools: [tool("t.wait", () => (waiting(), gate.then(() => 1))), tool("t.x", () => 2)] });
         const s = api.createSession();
         const evA = [], evB = [];
         const a = run(s, "console.log('from A'); await tools.t.wait({}); return 'A'", { onEvent: (e) => evA.push(e) });
-        await sleep(30);
+        // B runs while A is in flight.
+        await waited;
         const b = await run(s, "console.log('from B'); await tools.t.x({}); return 'B'", { onEvent: (e) => evB.push(e) });
         release();
         await a;

@@ -3,7 +3,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { getEventListeners } from "node:events";
-import { assetPath, indexURL, llmTools, loadFactory, run, sleep, tool, withFactory } from "./helpers.mjs";
+import { assetPath, indexURL, llmTools, loadFactory, run, sleep, tool, until, withFactory } from "./helpers.mjs";
 
 let IoCodeModeFactory;
 before(async () => {
@@ -502,8 +502,7 @@ describe("instructions and the LLM tools", () => {
             const session = api.createSession();
             assert.equal(session.getSystemInstruction(), base, name);
             assert.equal(session.getSystemInstruction(), base, name);
-            // A tick for a rejection to be reported as unhandled.
-            await new Promise((r) => setTimeout(r, 10));
+            await until(() => errors.length > 0, `${name}: the rejection reported`);
             assert.equal(errors.length, 1, `${name}: ${JSON.stringify(errors)}`);
             assert.match(errors[0], /^Code Mode: config\.overwriteSystemInstruction /, name);
             assert.match(errors[0], message, name);
@@ -794,7 +793,8 @@ describe("dispose", () => {
             },
         });
         assert.equal(r.result, 42);
-        // A tick for rejections to be reported as unhandled.
+        await until(() => errors.some((e) => /async observer broke at run-end/.test(e)), "run-end's rejection reported");
+        // A tick more for rejections to be reported as unhandled.
         await sleep(20);
         assert.deepEqual(unhandled, []);
         assert.deepEqual(errors.filter((e) => e === "Code Mode: onEvent threw: Error: sync observer broke"), ["Code Mode: onEvent threw: Error: sync observer broke"], JSON.stringify(errors));
@@ -835,6 +835,8 @@ describe("dispose", () => {
         while (!events.some((e) => e.type === "tool-call")) await sleep(5);
         c.abort(new Error("Cancelled by the user."));
         assert.equal((await r).message, "Cancelled by the user.");
+        await until(() => events.some((e) => e.type === "run-end"), "run-end");
+        // Time for a late event, if one came.
         await sleep(50);
         assert.equal(signals[0].aborted, true);
         assert.deepEqual(events.map((e) => e.type), ["run-start", "tool-call", "tool-result", "run-end"]);
@@ -877,6 +879,8 @@ describe("dispose", () => {
         while (!deciding) await sleep(5);
         c.abort(new Error("Cancelled by the user."));
         assert.equal((await aborted).message, "Cancelled by the user.");
+        await until(() => events.some((e) => e.type === "run-end"), "run-end");
+        // Time for a late event, if one came.
         await sleep(50);
         assert.deepEqual(events.map((e) => e.type), ["run-start", "run-end"], JSON.stringify(events));
         events.length = 0;
