@@ -164,11 +164,18 @@ describe("nothing of one run reaches another", () => {
         assert.deepEqual(calls, ["B/B"]);
     });
     test("a run in flight and one that starts meanwhile do not share globals or prototypes", async (t) => {
-        const api = await withFactory(t, { wasmLocation: assetPath });
+        // A awaits a tool until B has run: B starts while A is in flight,
+        // its globals set (a fixed 50 ms, which a loaded machine did not
+        // always give A, let B check nothing).
+        let release, waiting;
+        const gate = new Promise((r) => { release = r; });
+        const waited = new Promise((r) => { waiting = r; });
+        const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.wait", () => (waiting(), gate.then(() => 1)))] });
         const s = api.createSession();
-        const a = run(s, "globalThis.shared = 'A'; Object.prototype.polluted = 'A'; Symbol.for('A-key'); await new Promise((r) => setTimeout(r, 300)); return [globalThis.shared, ({}).polluted]");
-        await sleep(50);
+        const a = run(s, "globalThis.shared = 'A'; Object.prototype.polluted = 'A'; Symbol.for('A-key'); await tools.t.wait({}); return [globalThis.shared, ({}).polluted]");
+        await waited;
         const b = await run(s, "return [typeof globalThis.shared, typeof ({}).polluted, 'polluted' in Object.prototype]");
+        release();
         assert.deepEqual(b.result, ["undefined", "undefined", false], JSON.stringify(b.error));
         assert.deepEqual((await a).result, ["A", "A"]);
     });
