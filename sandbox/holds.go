@@ -42,24 +42,27 @@ var thread struct {
 
 // publish and otherThreads, when set (SetSharedThread), tell the other Go
 // programs on this program's thread of its runs' holds, and say how long
-// theirs held it between from and to, and how many runs did.
+// theirs held it between from and to, how many runs did, and whether one
+// held it across to.
 var (
 	publish      func(run uint64, from, to time.Time)
-	otherThreads func(from, to time.Time) (time.Duration, int)
+	otherThreads func(from, to time.Time) (time.Duration, int, bool)
 )
 
 // SetSharedThread has a run's TIMEOUT count the holds of the runs of other
 // Go programs on its thread (under GOOS=js, the page's other in-thread
 // cores): publish is told of each of this program's runs' holds, others
-// says how long theirs held the thread between from and to, and how many
-// runs did. Called before any run.
-func SetSharedThread(publishHold func(run uint64, from, to time.Time), others func(from, to time.Time) (held time.Duration, runs int)) {
+// says how long theirs held the thread between from and to, how many runs
+// did, and whether one held it across to (from before to until to or
+// later). Called before any run.
+func SetSharedThread(publishHold func(run uint64, from, to time.Time), others func(from, to time.Time) (held time.Duration, runs int, across bool)) {
 	publish, otherThreads = publishHold, others
 }
 
 // held sums the holds of this program's runs other than except within
-// [from, to], and counts those runs.
-func held(except uint64, from, to int64) (time.Duration, int) {
+// [from, to], counts those runs, and says whether one held the thread
+// across to.
+func held(except uint64, from, to int64) (_ time.Duration, _ int, across bool) {
 	thread.mu.Lock()
 	defer thread.mu.Unlock()
 	var sum int64
@@ -70,11 +73,12 @@ func held(except uint64, from, to int64) (time.Duration, int) {
 			continue
 		}
 		sum += hi - lo
+		across = across || h.to >= to
 		if !slices.Contains(runs, h.run) {
 			runs = append(runs, h.run)
 		}
 	}
-	return time.Duration(sum), len(runs)
+	return time.Duration(sum), len(runs), across
 }
 
 // beginHold starts the run's stretch on the thread.
@@ -102,23 +106,25 @@ func (r *run) endHold() {
 }
 
 // othersHeld is the timeout's clause naming how long other runs held the
-// thread within the run's timeout, when that was a tenth of it or more.
+// thread within the run's timeout, when one held it as the deadline passed
+// (the run could not even notice it) and the time was a tenth of the
+// timeout or more. Holds earlier in the timeout alone (the instances other
+// runs started on, say) did not keep a run that awaited a tool from what
+// it awaited.
 func (r *run) othersHeld() string {
 	if !oneThread {
 		return ""
 	}
-	// Within the timeout: a run noticed its deadline late when another
-	// held the thread past it.
 	to, from := time.Now(), r.deadline.Add(-r.timeout)
 	if to.After(r.deadline) {
 		to = r.deadline
 	}
-	d, n := held(r.id, from.UnixNano(), to.UnixNano())
+	d, n, across := held(r.id, from.UnixNano(), to.UnixNano())
 	if otherThreads != nil {
-		od, on := otherThreads(from, to)
-		d, n = d+od, n+on
+		od, on, oa := otherThreads(from, to)
+		d, n, across = d+od, n+on, across || oa
 	}
-	if n == 0 || d < r.timeout/10 {
+	if n == 0 || !across || d < r.timeout/10 {
 		return ""
 	}
 	who := "another run"

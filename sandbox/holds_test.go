@@ -38,17 +38,18 @@ func TestRunsRecordTheirHolds(t *testing.T) {
 	if err != nil || res.Error != nil {
 		t.Fatalf("run: %+v, %v", res, err)
 	}
-	d, n := held(0, from.UnixNano(), to.UnixNano())
+	d, n, _ := held(0, from.UnixNano(), to.UnixNano())
 	// Both spins, and not the sleep between them.
 	if n != 1 || d < 400*time.Millisecond || d > to.Sub(from)-400*time.Millisecond {
 		t.Errorf("Held over the run = %v by %d runs; want one run, at least 400ms and at most %v (its wall time less the sleep)", d, n, to.Sub(from)-400*time.Millisecond)
 	}
 }
 
-// TestTimeoutSaysOtherRunsHeldTheThread: under GOOS=js a run that awaited
-// while another run held the thread has its timeout say how long, when it
-// was a tenth of the timeout or more; its own holds, holds outside its
-// timeout and holds of programs on no shared thread count for nothing.
+// TestTimeoutSaysOtherRunsHeldTheThread: under GOOS=js a run whose
+// deadline passed while another run held the thread has its timeout say
+// how long others held it, when that was a tenth of the timeout or more;
+// its own holds, holds outside its timeout, holds that all ended before its
+// deadline and holds of programs on no shared thread say nothing.
 func TestTimeoutSaysOtherRunsHeldTheThread(t *testing.T) {
 	saved, savedOther := oneThread, otherThreads
 	t.Cleanup(func() { oneThread, otherThreads = saved, savedOther })
@@ -59,18 +60,19 @@ func TestTimeoutSaysOtherRunsHeldTheThread(t *testing.T) {
 	rows := []struct {
 		name  string
 		holds []hold
-		other time.Duration // held by runs of other programs on the thread
+		other time.Duration // held by runs of other programs on the thread, across the deadline
 		want  string        // the message's clause after the timeout's words
 	}{
 		{"none", nil, 0, ""},
-		{"its own", []hold{{own, ms(-900), ms(-100)}}, 0, ""},
-		{"another run's", []hold{{own + 1, ms(-700), ms(-320)}}, 0, "; another run held the engine's thread for 380ms of it"},
-		{"only its part within the timeout", []hold{{own + 1, ms(-3000), ms(-600)}}, 0, "; another run held the engine's thread for 400ms of it"},
+		{"its own", []hold{{own, ms(-900), ms(0)}}, 0, ""},
+		{"another run's, across the deadline", []hold{{own + 1, ms(-380), ms(20)}}, 0, "; another run held the engine's thread for 380ms of it"},
+		{"another run's, ended before the deadline", []hold{{own + 1, ms(-700), ms(-320)}}, 0, ""},
+		{"earlier ones count beside one across", []hold{{own + 1, ms(-900), ms(-800)}, {own + 1, ms(-300), ms(10)}}, 0, "; another run held the engine's thread for 400ms of it"},
+		{"only its part within the timeout", []hold{{own + 1, ms(-3000), ms(0)}}, 0, "; another run held the engine's thread for 1s of it"},
 		{"before the timeout began", []hold{{own + 1, ms(-3000), ms(-1000)}}, 0, ""},
-		{"under a tenth of it", []hold{{own + 1, ms(-500), ms(-401)}}, 0, ""},
-		{"two runs", []hold{{own + 1, ms(-800), ms(-700)}, {own + 2, ms(-600), ms(-500)}, {own + 1, ms(-400), ms(-300)}}, 0, "; other runs held the engine's thread for 300ms of it"},
+		{"under a tenth of it", []hold{{own + 1, ms(-99), ms(5)}}, 0, ""},
+		{"two runs", []hold{{own + 1, ms(-800), ms(-700)}, {own + 2, ms(-600), ms(-500)}, {own + 1, ms(-100), ms(0)}}, 0, "; other runs held the engine's thread for 300ms of it"},
 		{"another program's", nil, 250 * time.Millisecond, "; another run held the engine's thread for 250ms of it"},
-		{"not past the deadline", []hold{{own + 1, ms(-500), ms(300)}}, 0, "; another run held the engine's thread for 500ms of it"},
 	}
 	for _, row := range rows {
 		t.Run(row.name, func(t *testing.T) {
@@ -80,12 +82,9 @@ func TestTimeoutSaysOtherRunsHeldTheThread(t *testing.T) {
 			thread.mu.Unlock()
 			otherThreads = nil
 			if row.other > 0 {
-				otherThreads = func(from, to time.Time) (time.Duration, int) { return row.other, 1 }
+				otherThreads = func(from, to time.Time) (time.Duration, int, bool) { return row.other, 1, true }
 			}
 			r := &run{q: &ffi.Instance{}, id: own, timeout: time.Second, deadline: now}
-			if row.name == "not past the deadline" {
-				time.Sleep(20 * time.Millisecond) // noticed late
-			}
 			msg := r.timeoutResult().Error.Message
 			if got := strings.TrimPrefix(msg, "the program did not finish within 1s"); got != row.want {
 				t.Errorf("message %q, want the clause %q", msg, row.want)
@@ -96,7 +95,7 @@ func TestTimeoutSaysOtherRunsHeldTheThread(t *testing.T) {
 	oneThread = false
 	r := &run{q: &ffi.Instance{}, id: own, timeout: time.Second, deadline: now}
 	thread.mu.Lock()
-	thread.holds[0] = hold{own + 1, ms(-900), ms(-100)}
+	thread.holds[0] = hold{own + 1, ms(-900), ms(100)}
 	thread.mu.Unlock()
 	if msg := r.timeoutResult().Error.Message; !regexp.MustCompile(`within 1s$`).MatchString(msg) {
 		t.Errorf("natively: %q, want the timeout's own words", msg)

@@ -46,7 +46,7 @@ func arg(args []Value, i int) Value { return jsbridge.Arg(args, i) }
 // shareThread tells the loader of this core's runs' holds of the thread
 // (__ioCodeModeHeld: run, Unix ms from, to), and has their timeouts ask it
 // how long the runs of the thread's other cores held it
-// (__ioCodeModeOtherHolds: from, to; [ms, runs]): the page's in-thread
+// (__ioCodeModeOtherHolds: from, to; [ms, runs, across]): the page's in-thread
 // factories share its thread.
 func shareThread() {
 	g := jsbridge.Global()
@@ -61,14 +61,14 @@ func shareThread() {
 	ms := func(t time.Time) float64 { return float64(t.UnixNano()) / 1e6 }
 	sandbox.SetSharedThread(func(run uint64, from, to time.Time) {
 		_, _ = jsbridge.Call(tell, float64(run), ms(from), ms(to))
-	}, func(from, to time.Time) (time.Duration, int) {
+	}, func(from, to time.Time) (time.Duration, int, bool) {
 		v, err := jsbridge.Call(others, ms(from), ms(to))
 		if err != nil {
-			return 0, 0
+			return 0, 0, false
 		}
-		if e, err := jsbridge.Elements(v); err == nil && len(e) == 2 {
-			return time.Duration(e[0].Float() * 1e6), e[1].Int()
+		if e, err := jsbridge.Elements(v); err == nil && len(e) == 3 {
+			return time.Duration(e[0].Float() * 1e6), e[1].Int(), e[2].Truthy()
 		}
-		return 0, 0
+		return 0, 0, false
 	})
 }

@@ -76,7 +76,8 @@ const HOLDS = 256;
 
 /**
  * How long the runs of the thread's cores but `core` held it between two
- * Unix times in ms, and how many runs did (0, 1, or 2 for more).
+ * Unix times in ms, how many runs did (0, 1, or 2 for more), and whether
+ * one held it across `to`.
  * @param {object} core
  * @param {number} from
  * @param {number} to
@@ -84,6 +85,7 @@ const HOLDS = 256;
 function othersHeld(core, from, to) {
     let ms = 0;
     let runs = 0;
+    let across = false;
     /** @type {{ core: object, run: number } | undefined} */
     let first;
     for (let i = 0; i < threadHolds.length; i++) {
@@ -91,10 +93,11 @@ function othersHeld(core, from, to) {
         const d = (h.to < to ? h.to : to) - (h.from > from ? h.from : from);
         if (h.core === core || d <= 0) continue;
         ms += d;
+        across = across || h.to >= to;
         if (!first) (first = h), (runs = 1);
         else if (h.core !== first.core || h.run !== first.run) runs = 2;
     }
-    return [ms, runs];
+    return [ms, runs, across];
 }
 
 // The last lines the Go runtime wrote to stderr: a fatal error's report
