@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"sync"
 
 	codemode "github.com/interopio/code-mode"
+	"github.com/interopio/code-mode/internal/jsondec"
 	"github.com/interopio/code-mode/internal/keys"
 	"github.com/interopio/code-mode/internal/pagecheck"
 	"github.com/interopio/code-mode/jsbridge"
@@ -255,24 +257,27 @@ func toolsAtOnce(list Value, path string) (tools []codemode.Tool, ok bool) {
 	if err != nil {
 		return nil, false
 	}
-	records, ok := splitRecords(text.String(), n)
+	// The text's bytes, copied into Go once (a string of them was a
+	// second copy of the whole catalog); the schemas are views of them,
+	// which the core copies (compileTool) and does not keep.
+	records, ok := splitRecords(jsbridge.StringBytes(text), n)
 	if !ok {
 		return nil, false
 	}
 	tools = make([]codemode.Tool, n)
 	for i, f := range records {
-		t := codemode.Tool{Source: &pageTool{defs: defs, i: i, checked: f[5] == "1"}}
+		t := codemode.Tool{Source: &pageTool{defs: defs, i: i, checked: string(f[5]) == "1"}}
 		if !jsonString(f[0], &t.Name) || len(f[1]) > 0 && !jsonString(f[1], &t.Description) {
 			return nil, false
 		}
-		if f[2] != "" {
+		if len(f[2]) > 0 {
 			t.InputSchema = json.RawMessage(f[2])
 		}
-		if f[3] != "" {
+		if len(f[3]) > 0 {
 			t.OutputSchema = json.RawMessage(f[3])
 		}
 		if len(f[4]) > 0 {
-			json.Unmarshal([]byte(f[4]), &t.Annotations) // as toolFromJS: annotations that are not an object are none
+			json.Unmarshal(f[4], &t.Annotations) // as toolFromJS: annotations that are not an object are none
 		}
 		setPageCalls(&t, execs, validates, i)
 		tools[i] = t
@@ -320,22 +325,22 @@ func element(list Value, i int) Value {
 // (JSON text never holds the separators \x1e and \x1f), by IndexByte's
 // search: a loop judging each byte of a catalog's text was 3% of
 // registering it. A field's other bytes are judged as JSON by its reader.
-func splitRecords(text string, n int) ([][6]string, bool) {
+func splitRecords(text []byte, n int) ([][6][]byte, bool) {
 	if n == 0 {
-		return nil, text == ""
+		return nil, len(text) == 0
 	}
-	records := make([][6]string, 0, n)
+	records := make([][6][]byte, 0, n)
 	for more := true; more; {
-		var rec string
-		rec, text, more = strings.Cut(text, "\x1e")
-		var r [6]string
+		var rec []byte
+		rec, text, more = bytes.Cut(text, []byte{0x1e})
+		var r [6][]byte
 		for f := range 5 {
 			var ok bool
-			if r[f], rec, ok = strings.Cut(rec, "\x1f"); !ok {
+			if r[f], rec, ok = bytes.Cut(rec, []byte{0x1f}); !ok {
 				return nil, false
 			}
 		}
-		if strings.IndexByte(rec, 0x1f) >= 0 {
+		if bytes.IndexByte(rec, 0x1f) >= 0 {
 			return nil, false
 		}
 		r[5] = rec
@@ -344,13 +349,14 @@ func splitRecords(text string, n int) ([][6]string, bool) {
 	return records, len(records) == n
 }
 
-// jsonString decodes a JSON string, most of which have no escapes.
-func jsonString(s string, dst *string) bool {
-	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' && strings.IndexByte(s, '\\') < 0 {
-		*dst = strings.Clone(s[1 : len(s)-1]) // not the whole list's text
-		return true
-	}
-	return json.Unmarshal([]byte(s), dst) == nil
+// jsonString decodes a JSON string: jsondec's one pass, where most have
+// no escape, and json.Unmarshal's scan, decoder and reflection were a
+// twentieth of registering a catalog in a worker.
+func jsonString(s []byte, dst *string) bool {
+	v, err := jsondec.Decode(s, jsondec.Options{})
+	str, ok := v.(string)
+	*dst = str
+	return err == nil && ok
 }
 
 // toolSchemas reads a definition's inputSchema and outputSchema into t. The
