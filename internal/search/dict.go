@@ -34,8 +34,9 @@ type dictionary struct {
 	texts     map[string][]uint32
 	cachedIDs int
 	// scratch and sortBuf are NewDocFromText' buffers, reused from one
-	// tool to the next.
-	scratch, sortBuf []uint32
+	// tool to the next, and needBuf appendNeeds' (it made a list for
+	// each required name of each tool).
+	scratch, sortBuf, needBuf []uint32
 }
 
 // noWord is the cached id of a word that is not a term.

@@ -166,7 +166,8 @@ var idWords = setOf("id", "gid", "uuid", "sid", "number", "key", "slug")
 // flags are the call's data, not an id (ReadSchema leaves them out).
 func appendNeeds(w *dictionary, out []uint32, required []string, nameIDs []uint32) []uint32 {
 	for _, name := range required {
-		ids := w.appendIDs(nil, name)
+		w.needBuf = w.appendIDs(w.needBuf[:0], name)
+		ids := w.needBuf
 		switch k := len(ids); {
 		case k >= 2 && idWords[w.terms[ids[k-1]]]:
 			out = append(out, ids[k-2])

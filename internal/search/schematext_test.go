@@ -226,3 +226,34 @@ func TestSchemaTextFoundOnce(t *testing.T) {
 		t.Errorf("the second doc of a schema has properties %v (%d words), the first %v", second.fields[fieldProps], second.length[fieldProps], first.fields[fieldProps])
 	}
 }
+
+// TestNeedsAllocateNothing: a doc's needs are found without a list per
+// required name: building the doc of a tool whose five required ids the
+// dictionary knows makes the doc's own allocations only.
+func TestNeedsAllocateNothing(t *testing.T) {
+	required := `"owner","repo","pull_number","droplet_id","customer"`
+	text := []byte(`{"type":"object","required":[` + required + `],"properties":{"owner":{"type":"string"},"repo":{"type":"string"},` +
+		`"pull_number":{"type":"integer"},"droplet_id":{"type":"integer"},"customer":{"type":"string"}}}`)
+	s, err := ReadSchema(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	build := func(s SchemaText) *Doc {
+		return NewDocFromText("pulls.GetCustomerPull", "Gets a pull request. Of a repo.", &s)
+	}
+	d := build(s)
+	var needs []string
+	for _, id := range d.needs {
+		needs = append(needs, dict.terms[id])
+	}
+	if got := fmt.Sprint(needs); got != "[pul droplet customer]" {
+		t.Fatalf("needs = %s", got)
+	}
+	withNeeds := testing.AllocsPerRun(50, func() { build(s) })
+	s.required = nil
+	without := testing.AllocsPerRun(50, func() { build(s) })
+	// the needs' own list, grown to 5
+	if withNeeds-without > 3 {
+		t.Errorf("five required ids: %v allocations, %v without them; want at most 3 more", withNeeds, without)
+	}
+}
