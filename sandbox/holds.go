@@ -14,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/interopio/code-mode/internal/sharedthread"
 )
 
 // oneThread says runs share one thread: natively each has a thread of its
@@ -38,25 +40,6 @@ var thread struct {
 	holds [256]hold
 	next  int
 	ids   atomic.Uint64
-}
-
-// publish and otherThreads, when set (SetSharedThread), tell the other Go
-// programs on this program's thread of its runs' holds, and say how long
-// theirs held it between from and to, how many runs did, and whether one
-// held it across to.
-var (
-	publish      func(run uint64, from, to time.Time)
-	otherThreads func(from, to time.Time) (time.Duration, int, bool)
-)
-
-// SetSharedThread has a run's TIMEOUT count the holds of the runs of other
-// Go programs on its thread (under GOOS=js, the page's other in-thread
-// cores): publish is told of each of this program's runs' holds, others
-// says how long theirs held the thread between from and to, how many runs
-// did, and whether one held it across to (from before to until to or
-// later). Called before any run.
-func SetSharedThread(publishHold func(run uint64, from, to time.Time), others func(from, to time.Time) (held time.Duration, runs int, across bool)) {
-	publish, otherThreads = publishHold, others
 }
 
 // held sums the holds of this program's runs other than except within
@@ -100,8 +83,8 @@ func (r *run) endHold() {
 	thread.holds[thread.next] = hold{run: r.id, from: from, to: to}
 	thread.next = (thread.next + 1) % len(thread.holds)
 	thread.mu.Unlock()
-	if publish != nil {
-		publish(r.id, time.Unix(0, from), time.Unix(0, to))
+	if sharedthread.Publish != nil {
+		sharedthread.Publish(r.id, time.Unix(0, from), time.Unix(0, to))
 	}
 }
 
@@ -120,8 +103,8 @@ func (r *run) othersHeld() string {
 		to = r.deadline
 	}
 	d, n, across := held(r.id, from.UnixNano(), to.UnixNano())
-	if otherThreads != nil {
-		od, on, oa := otherThreads(from, to)
+	if sharedthread.Others != nil {
+		od, on, oa := sharedthread.Others(from, to)
 		d, n, across = d+od, n+on, across || oa
 	}
 	if n == 0 || !across || d < r.timeout/10 {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/interopio/code-mode/internal/sharedthread"
 	"github.com/interopio/code-mode/sandbox/internal/ffi"
 )
 
@@ -51,9 +52,9 @@ func TestRunsRecordTheirHolds(t *testing.T) {
 // its own holds, holds outside its timeout, holds that all ended before its
 // deadline and holds of programs on no shared thread say nothing.
 func TestTimeoutSaysOtherRunsHeldTheThread(t *testing.T) {
-	saved, savedOther := oneThread, otherThreads
-	t.Cleanup(func() { oneThread, otherThreads = saved, savedOther })
-	oneThread, otherThreads = true, nil
+	saved, savedOther := oneThread, sharedthread.Others
+	t.Cleanup(func() { oneThread, sharedthread.Others = saved, savedOther })
+	oneThread, sharedthread.Others = true, nil
 	now := time.Now()
 	ms := func(d int) int64 { return now.Add(time.Duration(d) * time.Millisecond).UnixNano() }
 	const own = 1 << 40
@@ -80,9 +81,9 @@ func TestTimeoutSaysOtherRunsHeldTheThread(t *testing.T) {
 			thread.holds, thread.next = [len(thread.holds)]hold{}, 0
 			copy(thread.holds[:], row.holds)
 			thread.mu.Unlock()
-			otherThreads = nil
+			sharedthread.Others = nil
 			if row.other > 0 {
-				otherThreads = func(from, to time.Time) (time.Duration, int, bool) { return row.other, 1, true }
+				sharedthread.Others = func(from, to time.Time) (time.Duration, int, bool) { return row.other, 1, true }
 			}
 			r := &run{q: &ffi.Instance{}, id: own, timeout: time.Second, deadline: now}
 			msg := r.timeoutResult().Error.Message

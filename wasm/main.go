@@ -14,8 +14,8 @@ package main
 import (
 	"time"
 
+	"github.com/interopio/code-mode/internal/sharedthread"
 	"github.com/interopio/code-mode/jsbridge"
-	"github.com/interopio/code-mode/sandbox"
 )
 
 // Value is a JavaScript value (this package does not import syscall/js:
@@ -59,9 +59,10 @@ func shareThread() {
 		return
 	}
 	ms := func(t time.Time) float64 { return float64(t.UnixNano()) / 1e6 }
-	sandbox.SetSharedThread(func(run uint64, from, to time.Time) {
+	sharedthread.Publish = func(run uint64, from, to time.Time) {
 		_, _ = jsbridge.Call(tell, float64(run), ms(from), ms(to))
-	}, func(from, to time.Time) (time.Duration, int, bool) {
+	}
+	sharedthread.Others = func(from, to time.Time) (time.Duration, int, bool) {
 		v, err := jsbridge.Call(others, ms(from), ms(to))
 		if err != nil {
 			return 0, 0, false
@@ -70,5 +71,5 @@ func shareThread() {
 			return time.Duration(e[0].Float() * 1e6), e[1].Int(), e[2].Truthy()
 		}
 		return 0, 0, false
-	})
+	}
 }
