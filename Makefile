@@ -104,6 +104,12 @@ build: deps ## the npm package in dist/: Go core (GOOS=js), loaders, types, Quic
 # node:test suites against the built dist/, and the strict tsc checks of
 # index.d.ts (web/types-check/usage.ts holds every documented snippet) and
 # of the JSDoc-typed sources against it (web/types-check/sources.ts).
+# Two test files at a time: the files compute more than they wait (perf29:
+# 162 s of CPU against 29 s idle over 23 files), so one at a time left the
+# second core of a 2-core machine idle; on a quiet one the in-thread suite
+# took 506 s one at a time and 311 s two at a time, the worker suite 437 s
+# and 251 s. Servers listen on port 0 and temp files come from mkdtemp, so
+# files do not collide.
 test-node: build ## build, then the JS package's tests (node --test web/test) and tsc checks
 	node_modules/.bin/tsc -p web/types-check/tsconfig.dts.json
 	node_modules/.bin/tsc -p web/types-check/tsconfig.src.json
@@ -113,7 +119,7 @@ test-node: build ## build, then the JS package's tests (node --test web/test) an
 	node_modules/.bin/tsc -p web/types-check/tsconfig.fakes.json
 	node_modules/.bin/tsc -p web/types-check/tsconfig.global.json
 	node_modules/.bin/tsc -p web/types-check/tsconfig.exact.json
-	node --test web/test/*.test.mjs
+	node --test --test-concurrency=2 web/test/*.test.mjs
 
 # The same suites with every factory in worker mode (worker_threads), unless
 # a test sets `worker` itself: both modes pass the same suites. A file whose
@@ -123,7 +129,7 @@ test-node: build ## build, then the JS package's tests (node --test web/test) an
 # web/test/modes.test.mjs keeps the marker true.
 .PHONY: test-node-worker
 test-node-worker: build ## the JS package's tests with every factory in worker mode (CODE_MODE_WORKER=1)
-	CODE_MODE_WORKER=1 node --test $$(grep -L '^// @mode-independent: ' web/test/*.test.mjs)
+	CODE_MODE_WORKER=1 node --test --test-concurrency=2 $$(grep -L '^// @mode-independent: ' web/test/*.test.mjs)
 
 # The packed package (npm pack dist/) installed into throwaway Vite, webpack 5
 # and esbuild apps, pinned in web/bundler-test's own lockfile, each run in
