@@ -92,6 +92,12 @@ export function normalizeRunOptions(options) {
  * QUERY_UNITS as it is written: the core reads its first 1,000 characters,
  * and a query of 10 million was written twice, read back and decoded whole
  * first (0.3 s of CPU in Node, 1.7 s in Chromium's worker mode).
+ * In a search's arguments, a number JSON has no form for (Infinity, NaN) is
+ * written as its string (queryCut), as the sandbox's tool_search converts
+ * it: JSON's null read as no limit, and searchTools({ limit: Infinity })
+ * answered with the default 10 where every other bad limit is refused.
+ * (executeCode's are written as null: code: Infinity is refused as no code,
+ * where "Infinity" would run.)
  * @param {unknown} args
  * @param {boolean} [search]
  */
@@ -154,7 +160,11 @@ function unwritable(args) {
     return false;
 }
 
-/** The replacer that cuts the top-level object's query, once a stringify. */
+/**
+ * The replacer that cuts the top-level object's query, once a stringify,
+ * and writes Infinity, -Infinity and NaN as their strings ("Infinity"),
+ * which the core refuses by name where a number belongs.
+ */
 function queryCut() {
     /** @type {unknown} */
     let top;
@@ -162,7 +172,7 @@ function queryCut() {
     return function (k, v) {
         if (k === "") top = v;
         else if (k === "query" && this === top && typeof v === "string" && v.length > QUERY_UNITS && !OBJECT_TEXT.test(v)) return v.slice(0, QUERY_UNITS);
-        return v;
+        return typeof v === "number" && v - v !== 0 ? `${v}` : v;
     };
 }
 

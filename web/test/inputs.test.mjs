@@ -56,6 +56,13 @@ describe("LLM tool arguments as models send them", () => {
         ["arguments as JSON text with a limit past float64's range", "searchTools", '{"query":"transfer money","limit":1e400}', { invalid: /^searchTools: limit: expected an integer 1\.\.50, got the number 1e400$/ }],
         ["long query, the arguments as JSON text with a limit past float64's range", "searchTools", `{"query":"${LONG}","limit":1e400}`, { invalid: /^searchTools: limit: expected an integer 1\.\.50, got the number 1e400$/ }],
         ["long query, the arguments as JSON text with a limit past float64's range, encoded twice", "searchTools", JSON.stringify(`{"query":"${LONG}","limit":-1e400}`), { invalid: /^searchTools: limit: expected an integer 1\.\.50, got the number -1e400$/ }],
+        // Infinity and NaN from the page's JS, which JSON writes as null
+        // (no limit: the default 10): refused by name, as tool_search
+        // refuses them in the program (below).
+        ["limit: Infinity", "searchTools", { query: "transfer money", limit: Infinity }, { invalid: /^searchTools: limit: expected an integer 1\.\.50, got the string "Infinity"$/ }],
+        ["limit: -Infinity, a long query", "searchTools", { query: LONG, limit: -Infinity }, { invalid: /^searchTools: limit: expected an integer 1\.\.50, got the string "-Infinity"$/ }],
+        ["limit: NaN", "searchTools", { query: "transfer money", limit: NaN }, { invalid: /^searchTools: limit: expected an integer 1\.\.50, got the string "NaN"$/ }],
+        ["code: Infinity is no code (not the program \"Infinity\")", "executeCode", { code: Infinity }, { invalid: /^executeCode: code: required; expected a string$/ }],
         ["long arguments' JSON text cut short", "searchTools", `{"query": "${LONG}`, { invalid: /^searchTools: the arguments are JSON text that ends before its object does \(cut short\?\)/ }],
     ];
     for (const [name, which, args, want] of cases) {
@@ -75,6 +82,20 @@ describe("LLM tool arguments as models send them", () => {
                 assert.deepEqual(out.result, want.result);
             }
         });
+    }
+});
+
+test("tool_search refuses limit: Infinity and NaN in the program, as searchTools does from the page", async () => {
+    const api = await IoCodeModeFactory({ wasmLocation: assetPath, tools: [tool("payments.transfer", () => "sent")] });
+    try {
+        const { executeCode } = llmTools(api.createSession());
+        for (const limit of ["Infinity", "NaN"]) {
+            const out = await executeCode.execute({ code: `return await tool_search({ query: "transfer", limit: ${limit} })` });
+            assert.equal(out.ok, false, JSON.stringify(out));
+            assert.equal(out.error.message, `tool_search: limit: expected an integer 1..50, got the string "${limit}"`);
+        }
+    } finally {
+        api.dispose();
     }
 });
 
