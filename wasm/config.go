@@ -318,15 +318,23 @@ func intercept(ctx context.Context, on Value, tc codemode.ToolCall) (codemode.De
 	if err != nil {
 		return codemode.Decision{}, fmt.Errorf("onToolCall rejected: %w", pageCut(err))
 	}
-	allowed := get(d, "allowed") // read once: a getter may answer differently twice
-	if jsbridge.TypeOf(d) != jsbridge.TypeObject || jsbridge.TypeOf(allowed) != jsbridge.TypeBoolean {
+	if jsbridge.TypeOf(d) != jsbridge.TypeObject {
 		return codemode.Decision{}, fmt.Errorf("onToolCall returned %s; expected {allowed: true, input?} or {allowed: false, reason}", describe(d))
 	}
 	// Strict, as every options object is: a misspelt "input" must deny the
 	// call, not run the tool with the program's input that the interceptor
-	// meant to replace (a redaction, a forced filter).
+	// meant to replace (a redaction, a forced filter). Checked before
+	// "allowed", so that { allowd: false } names its misspelt key.
 	if err := checkKeys(d, "onToolCall's decision", decisionKeys, nil); err != nil {
 		return codemode.Decision{}, errors.New(err.Error())
+	}
+	allowed := get(d, "allowed") // read once: a getter may answer differently twice
+	switch jsbridge.TypeOf(allowed) {
+	case jsbridge.TypeBoolean:
+	case jsbridge.TypeUndefined: // none, or only an inherited one (postMessage's reading)
+		return codemode.Decision{}, fmt.Errorf("onToolCall returned %s; expected {allowed: true, input?} or {allowed: false, reason}", describe(d))
+	default:
+		return codemode.Decision{}, fmt.Errorf("onToolCall's decision: allowed: expected true or false, got %s", describe(allowed))
 	}
 	if !allowed.Bool() {
 		dec := codemode.Decision{Reason: "denied by onToolCall"}

@@ -55,6 +55,10 @@ const decisions = [
     ['a misspelt "input"', { allowed: true, inputt: { to: "shop" } }, null, /unknown key "inputt" \(did you mean "input"\?\)/],
     ['"Input"', { allowed: true, Input: { to: "shop" } }, null, /unknown key "Input" \(did you mean "input"\?\)/],
     ['a misspelt "reason"', { allowed: false, reasn: "no" }, null, /unknown key "reasn" \(did you mean "reason"\?\)/],
+    // Without a boolean "allowed", a misspelt key was not named: "onToolCall
+    // returned an object; expected {allowed: true, ...}".
+    ['a misspelt "allowed"', { allowd: false }, null, /unknown key "allowd" \(did you mean "allowed"\?\)/],
+    ['"allowed" as a string', { allowed: "no" }, null, /onToolCall's decision: allowed: expected true or false, got the string "no"/],
     ["a replacement input", { allowed: true, input: { to: "shop" } }, { to: "shop" }, null],
     ["a replacement input and a reason", { allowed: true, input: { to: "shop" }, reason: "policy" }, { to: "shop" }, null],
     ["no input", { allowed: true }, { to: "attacker" }, null],
@@ -443,7 +447,7 @@ test("a BigInt the page hands over is named as one, in both modes", async () => 
             const { executeCode } = llmTools(api.createSession());
             for (const [d, reason] of [
                 [10n, /onToolCall returned bigint; expected/],
-                [{ allowed: 1n }, /onToolCall returned an object; expected/],
+                [{ allowed: 1n }, /onToolCall's decision: allowed: expected true or false, got bigint$/],
             ]) {
                 decision = d;
                 const r = await executeCode.execute({ code: "try { return await tools.pay.send({}) } catch (e) { return e.message }", explanation: "x" });
