@@ -65,7 +65,8 @@ export declare function toAnthropicTools(session: IoCodeMode.Session, options?: 
  * own cancellation), and with a `TypeError` for options the tools' `execute`
  * refuses (`{ sigal }`: your mistake, not the model's), on the first call,
  * whatever the model sent. `functions.executeCode`
- * is `executeCode`; `multi_tool_use.parallel` (the wrapper OpenAI models
+ * is `executeCode`, and so are `ExecuteCode` and `execute_code` (another
+ * case, `_`, `-` or spaces); `multi_tool_use.parallel` (the wrapper OpenAI models
  * put parallel calls in: `{ tool_uses: [{ recipient_name, parameters }] }`)
  * runs each call it wraps and resolves with their answers, in order (a
  * wrapper inside it is an unknown tool).

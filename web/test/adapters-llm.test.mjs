@@ -151,6 +151,27 @@ describe("handleToolCall", () => {
         }
     });
 
+    // A model writing the tools' names as its training spelled tools
+    // (execute_code, ExecuteCode) got UNKNOWN_TOOL, a turn lost: with two
+    // tools, such a name can mean only one.
+    test("a tool's name in another case or with separators is that tool; a name of neither is not", async () => {
+        for (const name of ["ExecuteCode", "execute_code", "executecode", "EXECUTE_CODE", "execute-code", "execute code", "functions.execute_code"]) {
+            const out = await llm.handleToolCall(session, name, JSON.stringify({ code: SUM, explanation: "sum" }));
+            assert.equal(out.result, 42, `${name}: ${JSON.stringify(out)}`);
+        }
+        for (const name of ["searchtools", "search_tools", "SearchTools", "search-tools"]) {
+            const hits = await llm.handleToolCall(session, name, { query: "orders" });
+            assert.equal(hits[0]?.name, "orders.search", `${name}: ${JSON.stringify(hits)}`);
+        }
+        const [wrapped] = await llm.handleToolCall(session, "multi_tool_use.parallel", { tool_uses: [{ recipient_name: "execute_code", parameters: { code: SUM } }] });
+        assert.equal(wrapped.result, 42);
+        for (const name of ["execute", "exec_code", "search", "run_code", "executeCodes", "_"]) {
+            const miss = await llm.handleToolCall(session, name, "{}");
+            assert.equal(miss.error?.code, "UNKNOWN_TOOL", name);
+            assert.match(miss.error.message, /The tools are searchTools and executeCode;/, name);
+        }
+    });
+
     // OpenAI models trained on ChatGPT's own tool send parallel calls
     // wrapped in a call of multi_tool_use.parallel: each was an UNKNOWN_TOOL.
     test("multi_tool_use.parallel runs the calls it wraps, in order; any other shape under that name is an unknown tool", async () => {
@@ -508,8 +529,8 @@ test("{ strict: true }: schemas the SDKs' own strict transforms leave as they ar
     assert.deepEqual(llm.toOpenAIResponsesTools(session).map((t) => t.strict), [false, false]);
     assert.equal("strict" in llm.toAnthropicTools(session)[0], false);
     for (const [fn, bad, message] of [
-        ["toOpenAITools", { strcit: true }, "toOpenAITools: options.strcit: expected { strict?: boolean }"],
-        ["toOpenAIResponsesTools", { strict: true, signal: null }, "toOpenAIResponsesTools: options.signal: expected { strict?: boolean }"],
+        ["toOpenAITools", { strcit: true }, "toOpenAITools: options.strcit: unknown option; expected { strict?: boolean }"],
+        ["toOpenAIResponsesTools", { strict: true, signal: null }, "toOpenAIResponsesTools: options.signal: unknown option; expected { strict?: boolean }"],
         ["toAnthropicTools", { strict: "yes" }, "toAnthropicTools: options.strict: expected a boolean"],
         ["toOpenAITools", { strict: null }, "toOpenAITools: options.strict: expected a boolean"],
         ["toOpenAITools", "strict", "toOpenAITools: options: expected { strict?: boolean }"],
@@ -608,7 +629,7 @@ test("Anthropic: the documented loop survives wrong types and an unknown tool", 
             [
                 { type: "text", text: "Let me look." },
                 { type: "tool_use", id: "tu1", name: "executeCode", input: { code: ["return 1"], explanation: "x" } },
-                { type: "tool_use", id: "tu2", name: "execute_code", input: { code: "return 1" } },
+                { type: "tool_use", id: "tu2", name: "bash", input: { command: "ls" } },
             ],
             "tool_use",
         ),

@@ -37,14 +37,15 @@ function strictSchema(schema) {
 
 // Each tool as shape(name, description, schema, strict) makes it; fn,
 // the caller's name, begins an option's error as in the other adapters.
-// An unknown key's error names the one key there is (the limit on this
-// module's size leaves no room for "did you mean").
+// An unknown key's error names the one option there is, which is what a
+// "did you mean" would say for a misspelt one (strcit, Strict), and right
+// for any other ({ signal }, handleToolCall's).
 function shapes(session, options, fn, shape) {
     const tools = llmTools(session);
     const o = options ?? {};
     // The key at fault ("" when options are no object), or 0.
     const key = typeof o != "object" ? "" : Object.keys(o).find((k) => k != "strict") ?? ([true, false, undefined].includes(o.strict) ? 0 : "strict");
-    if (key !== 0) throw new TypeError(`${fn}: options${key && "." + key}: expected ${key == "strict" ? "a boolean" : "{ strict?: boolean }"}`);
+    if (key !== 0) throw new TypeError(`${fn}: options${key && "." + key}: ${key == "strict" ? "expected a boolean" : (key && "unknown option; ") + "expected { strict?: boolean }"}`);
     // A plain JSON copy of the schema: the schema objects carry the AI
     // SDK's non-enumerable markers, and callers may edit what they get.
     return tools.map((t) => shape(t.name, t.description, JSON.parse(JSON.stringify(o.strict ? strictSchema(t.inputSchema) : t.inputSchema)), !!o.strict));
@@ -156,7 +157,10 @@ export async function handleToolCall(session, name, args, options, wrapped) {
     }
     // functions.<name>: how models trained on Codex transcripts (GPT-5.6)
     // and gpt-oss's format address a tool; every such call was refused.
-    const tool = tools.find((t) => t.name === name || "functions." + t.name === name);
+    // A name in another case or with separators (ExecuteCode, execute_code,
+    // searchtools, search-tools) is that tool too: there are two, and no
+    // such name is another's, where UNKNOWN_TOOL cost the model a turn.
+    const tool = tools.find((t) => t.name.toLowerCase() == String(name).replace(/^functions\.|[\s_-]/g, "").toLowerCase());
     const parsed = tool
         ? parseArgs(tool, args)
         : failure(
