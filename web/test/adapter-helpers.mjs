@@ -11,7 +11,8 @@ export function loadAdapter(name) {
 
 /**
  * A fetch that answers each request with the next of `replies` (JSON
- * bodies) and records the requests: {url, method, body (parsed)}.
+ * bodies, or a string: a server-sent event stream, anthropicStream's) and
+ * records the requests: {url, method, body (parsed)}.
  */
 export function scriptedFetch(replies) {
     const requests = [];
@@ -20,9 +21,30 @@ export function scriptedFetch(replies) {
         requests.push({ url: String(url), method: init.method, body });
         const reply = replies[requests.length - 1];
         if (!reply) return new Response(JSON.stringify({ error: { message: "no more scripted replies" } }), { status: 500 });
+        if (typeof reply == "string") return new Response(reply, { status: 200, headers: { "content-type": "text/event-stream" } });
         return new Response(JSON.stringify(reply), { status: 200, headers: { "content-type": "application/json" } });
     };
     return { fetch, requests };
+}
+
+/**
+ * A streamed Anthropic Messages reply (server-sent events) of `blocks`:
+ * { text } or { id, name, json }, a tool_use whose input arrives as the
+ * JSON text `json` (input_json_delta), as the API streams it.
+ */
+export function anthropicStream(blocks, stop) {
+    const message = { ...anthropicMessage([], null), usage: { input_tokens: 1, output_tokens: 0 } };
+    const events = [{ type: "message_start", message }];
+    blocks.forEach((b, index) => {
+        const tool = "json" in b;
+        events.push(
+            { type: "content_block_start", index, content_block: tool ? { type: "tool_use", id: b.id, name: b.name, input: {} } : { type: "text", text: "" } },
+            { type: "content_block_delta", index, delta: tool ? { type: "input_json_delta", partial_json: b.json } : { type: "text_delta", text: b.text } },
+            { type: "content_block_stop", index },
+        );
+    });
+    events.push({ type: "message_delta", delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 1 } }, { type: "message_stop" });
+    return events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join("");
 }
 
 /** A Chat Completions reply holding `message` (content or tool_calls). */

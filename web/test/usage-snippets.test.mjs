@@ -30,9 +30,10 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { z } from "zod";
 import { FakeStreamingChatModel } from "@langchain/core/utils/testing";
 import { AIMessage, AIMessageChunk } from "@langchain/core/messages";
-import { makeInvalidToolCall, parseToolCall } from "@langchain/core/output_parsers/openai_tools";
+import { ChatOpenAI } from "@langchain/openai";
+import { ChatAnthropic } from "@langchain/anthropic";
 import { WORKER, assetPath, dist, loadFactory, root } from "./helpers.mjs";
-import { anthropicMessage, completion, scriptedFetch } from "./adapter-helpers.mjs";
+import { anthropicMessage, anthropicStream, completion, scriptedFetch } from "./adapter-helpers.mjs";
 import { FakeAgent } from "./fakes/fdc3.mjs";
 import { FakeBus, fakeIo } from "./fakes/io-connect.mjs";
 
@@ -230,32 +231,48 @@ function langChainModel(turns) {
 }
 const LANGCHAIN_TOOLS = "verboseParsingErrors: true, // the refusal says what is wrong";
 /**
- * A chat model answering turn after turn with the next of `turns`, OpenAI's
- * tool calls as the API sends them, read as @langchain/openai reads them
- * (parseToolCall, makeInvalidToolCall: arguments JSON.parse refuses make an
- * invalid tool call), then with the answer.
+ * LangChain's chat models of OpenAI and Anthropic over a scripted fetch
+ * (no network): their own parsers read the replies' tool calls, and their
+ * own converters write the conversation each request sends back.
  */
-class RawToolCallsModel extends FakeStreamingChatModel {
-    constructor(turns) {
-        super({});
-        this.turns = turns;
-    }
-    bindTools() {
-        return this;
-    }
-    async _generate() {
-        const raw = this.turns.shift();
-        if (!raw) return { generations: [{ text: "", message: new AIMessage("The open orders total 47.") }] };
-        const tool_calls = [], invalid_tool_calls = [];
-        for (const call of raw) {
-            try {
-                tool_calls.push(parseToolCall(call, { returnId: true }));
-            } catch (err) {
-                invalid_tool_calls.push(makeInvalidToolCall(call, err.message));
+const chatOpenAI = (replies) => {
+    const scripted = scriptedFetch(replies);
+    return { model: new ChatOpenAI({ model: "gpt-4.1", apiKey: "test-key", maxRetries: 0, configuration: { fetch: scripted.fetch } }), requests: scripted.requests };
+};
+// Streamed, as agents run Claude: a tool_use's input arrives as JSON text,
+// which can fail to parse (an invalid tool call); a reply's input always
+// parses.
+const chatAnthropic = (replies) => {
+    const scripted = scriptedFetch(replies);
+    return { model: new ChatAnthropic({ model: "claude-sonnet-4-5", apiKey: "test-key", streaming: true, maxRetries: 0, clientOptions: { fetch: scripted.fetch } }), requests: scripted.requests };
+};
+
+/**
+ * What each request sent back that the provider refuses: a call of the
+ * model's without its answer right after it, or an answer of no call there.
+ * OpenAI: an assistant message's tool_calls, answered by the tool messages
+ * that follow; Anthropic: its tool_use blocks, by the next user message's
+ * tool_result blocks. Each as "call ids -> answer ids".
+ */
+function unanswered(requests) {
+    const wrong = [];
+    for (const { body } of requests) {
+        body.messages.forEach((m, i) => {
+            if (m.role !== "assistant") return;
+            let calls, answers;
+            if (Array.isArray(m.content) && m.content.some((b) => b.type === "tool_use")) {
+                calls = m.content.filter((b) => b.type === "tool_use").map((b) => b.id);
+                const next = body.messages[i + 1]?.content;
+                answers = Array.isArray(next) ? next.filter((b) => b.type === "tool_result").map((b) => b.tool_use_id) : [];
+            } else {
+                calls = (m.tool_calls ?? []).map((c) => c.id);
+                answers = [];
+                for (let j = i + 1; body.messages[j]?.role === "tool"; j++) answers.push(body.messages[j].tool_call_id);
             }
-        }
-        return { generations: [{ text: "", message: new AIMessage({ content: "", tool_calls, invalid_tool_calls, additional_kwargs: { tool_calls: raw } }) }] };
+            if (calls.join() !== answers.join()) wrong.push(`${calls} -> ${answers}`);
+        });
     }
+    return wrong;
 }
 
 /** The tool outputs the requests sent back to the provider, parsed. */
@@ -435,36 +452,61 @@ const cases = [
     },
     {
         has: "const withTools = model.bindTools(tools);",
-        // The block goes on from the one above: its tools are in scope. The
-        // model sends { code } alone, which handleToolCall runs; then only
-        // calls whose arguments are not JSON (invalid_tool_calls), which
-        // ended the loop with an empty reply: one cut short, one with a comma
-        // before its brace (handleToolCall runs it); then a valid call beside
-        // an invalid one, which ChatOpenAI leaves out of what it sends back.
+        // The block goes on from the one above: its tools are in scope. It
+        // runs with ChatOpenAI, then with ChatAnthropic (streamed).
+        // ChatOpenAI: the model sends { code } alone, which handleToolCall
+        // runs; then only calls whose arguments are not JSON
+        // (invalid_tool_calls), which ended the loop with an empty reply:
+        // one cut short, one with a comma before its brace (handleToolCall
+        // runs it); then a valid call beside an invalid one.
+        // ChatAnthropic: a valid call, then a valid one beside one whose
+        // streamed input is not JSON, whose tool_use ChatAnthropic sends
+        // back with the conversation: unanswered, Anthropic's API refused
+        // the next turn.
         env: async () => {
             const env = await page();
             const { tools } = await runBlock(blocks.find((b) => b.code.includes(LANGCHAIN_TOOLS)).code, env);
             const call = (id, name, args) => ({ id, type: "function", function: { name, arguments: args } });
-            const model = new RawToolCallsModel([
-                [call("c1", "executeCode", JSON.stringify({ code: SUM }))],
-                [call("c2", "executeCode", '{"code": "return 1')],
-                [call("c3", "executeCode", SUM_ARGS.replace(/}$/, ",}"))],
-                [call("c4", "searchTools", '{"query": "orders"}'), call("c5", "searchTools", '{"query": ')],
+            const openai = chatOpenAI([
+                completion({ tool_calls: [call("c1", "executeCode", JSON.stringify({ code: SUM }))] }, "tool_calls"),
+                completion({ tool_calls: [call("c2", "executeCode", '{"code": "return 1')] }, "tool_calls"),
+                completion({ tool_calls: [call("c3", "executeCode", SUM_ARGS.replace(/}$/, ",}"))] }, "tool_calls"),
+                completion({ tool_calls: [call("c4", "searchTools", '{"query": "orders"}'), call("c5", "searchTools", '{"query": ')] }, "tool_calls"),
+                completion({ content: "The open orders total 47." }, "stop"),
             ]);
-            return { ...env, tools, model };
+            return { ...env, tools, ...openai };
         },
-        check: ({ messages }, { requestMetadata }) => {
-            assert.deepEqual(messages.map((m) => m.getType()), ["system", "human", "ai", "tool", "ai", "tool", "ai", "tool", "ai", "tool", "ai"]);
-            const answers = Object.fromEntries(messages.filter((m) => m.getType() === "tool").map((m) => [m.tool_call_id, JSON.parse(m.content)]));
-            assert.deepEqual(Object.keys(answers), ["c1", "c2", "c3", "c4"]);
+        run: async (go, code, env) => {
+            const answersOf = (messages) => Object.fromEntries(messages.filter((m) => m.getType() === "tool").map((m) => [m.tool_call_id, JSON.parse(m.content)]));
+            const { messages } = await go();
+            assert.deepEqual(messages.map((m) => m.getType()), ["system", "human", "ai", "tool", "ai", "tool", "ai", "tool", "ai", "tool", "tool", "ai"]);
+            const answers = answersOf(messages);
+            assert.deepEqual(Object.keys(answers), ["c1", "c2", "c3", "c4", "c5"]);
             assert.equal(answers.c1.result, 47, JSON.stringify(answers.c1));
-            assert.equal(messages[4].invalid_tool_calls[0].error.split("\n")[0], 'Function "executeCode" arguments:');
             assert.match(answers.c2.error?.message, /^The arguments of executeCode are not valid JSON/, JSON.stringify(answers.c2));
             assert.equal(answers.c3.result, 47, JSON.stringify(answers.c3));
             assert.deepEqual(answers.c4.map((h) => h.name), ["orders.search"]);
-            assert.deepEqual(messages[8].invalid_tool_calls.map((c) => c.id), ["c5"]);
+            assert.match(answers.c5.error?.message, /^The arguments of searchTools are not valid JSON/, JSON.stringify(answers.c5));
             assert.equal(messages.at(-1).content, "The open orders total 47.");
-            assert.deepEqual(seen.contexts, [requestMetadata, requestMetadata]);
+            assert.deepEqual(env.requests.map((r) => r.body.messages.filter((m) => m.role === "assistant").length), [0, 1, 2, 3, 4]);
+            assert.deepEqual(unanswered(env.requests), []);
+            assert.deepEqual(seen.contexts, [env.requestMetadata, env.requestMetadata]);
+
+            seen.contexts.length = 0;
+            const anthropic = chatAnthropic([
+                anthropicStream([{ text: "Let me look." }, { id: "tu1", name: "executeCode", json: SUM_ARGS }], "tool_use"),
+                anthropicStream([{ id: "tu2", name: "searchTools", json: '{"query": "orders"}' }, { id: "tu3", name: "executeCode", json: '{"code" "return 1"}' }], "tool_use"),
+                anthropicStream([{ text: "The open orders total 47." }], "end_turn"),
+            ]);
+            const claude = await runBlock(code, { ...env, ...anthropic });
+            const got = answersOf(claude.messages);
+            assert.deepEqual(Object.keys(got), ["tu1", "tu2", "tu3"]);
+            assert.equal(got.tu1.result, 47, JSON.stringify(got.tu1));
+            assert.deepEqual(got.tu2.map((h) => h.name), ["orders.search"]);
+            assert.match(got.tu3.error?.message, /^The arguments of executeCode are not valid JSON/, JSON.stringify(got.tu3));
+            assert.equal(anthropic.requests.length, 3);
+            assert.deepEqual(unanswered(anthropic.requests), []);
+            assert.deepEqual(seen.contexts, [env.requestMetadata]);
         },
     },
     { has: "inputSchema: jsonSchema<IoCodeMode.SearchToolsArgs>(searchTools.inputSchema),", why: "TypeScript: web/types-check/usage.ts type-checks it (withAiSdk)" },

@@ -121,8 +121,10 @@ export async function langChainLoop(model: BaseChatModel, question: string): Pro
     const messages: BaseMessage[] = [new SystemMessage(session.getSystemInstruction()), new HumanMessage(question)];
     for (;;) {
         const reply = await withTools.invoke(messages, { signal });
+        const calls = [...(reply.tool_calls ?? []), ...(reply.invalid_tool_calls ?? [])];
+        reply.tool_calls = calls.map(({ id, name, args }) => ({ id, name: name ?? "", args: typeof args === "object" ? args : {}, type: "tool_call" }));
+        reply.invalid_tool_calls = [];
         messages.push(reply);
-        const calls = reply.tool_calls?.length ? reply.tool_calls : (reply.invalid_tool_calls ?? []);
         if (!calls.length) return messages;
         for (const call of calls) {
             const output = await handleToolCall(session, call.name ?? "", call.args, { signal, context: requestMetadata });
