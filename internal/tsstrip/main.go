@@ -123,26 +123,11 @@ func loneConst(toks []token, m []int) (call string, params int) {
 	if !s.is(0, "const") && !s.is(0, "let") && !s.is(0, "var") || s.tok(1).k != tName {
 		return "", -1
 	}
-	open, arrow := s.funcValue(1)
-	if open < 0 {
+	open, b, arrow := s.funcBody(1)
+	if b < 0 {
 		return "", -1
 	}
 	none := s.is(open, "(") && s.is(open+1, ")")
-	var b int
-	switch {
-	case s.is(open, "(") && m[open] > open:
-		b = m[open] + 1
-	case arrow && s.tok(open).k == tName && s.is(open+1, "=>"):
-		b = open + 1 // `x => ...`: one parameter without parentheses
-	default:
-		return "", -1
-	}
-	if arrow {
-		if !s.is(b, "=>") {
-			return "", -1
-		}
-		b++
-	}
 	switch {
 	case s.is(b, "{") && m[b] == n-1:
 	case arrow && !s.is(b, "{") && b < n && s.oneExpression(b, n):
@@ -202,16 +187,36 @@ func lastDeclaration(toks []token, m []int) int {
 	if k < 0 || s.tok(k+1).k != tName || !s.is(k+2, "=") || k+3 >= n || !s.oneExpression(k+3, n) {
 		return -1
 	}
-	open, arrow := s.funcValue(k + 1)
-	switch {
-	case !arrow && s.is(open, "("): // a function expression
-		return -1
-	case arrow && s.is(open, "(") && m[open] > open && s.is(m[open]+1, "=>"):
-		return -1
-	case arrow && s.tok(open).k == tName && s.is(open+1, "=>"):
+	if _, body, _ := s.funcBody(k + 1); body >= 0 {
 		return -1
 	}
 	return k + 1
+}
+
+// funcBody reads the value a declared name at i is given as a function (see
+// funcValue): where its parameters open, the index just past them (and past
+// an arrow's =>), where its body begins, and whether it is an arrow; body is
+// -1 when the value is no function or its parameters do not close.
+func (s *stripper) funcBody(i int) (open, body int, arrow bool) {
+	open, arrow = s.funcValue(i)
+	if open < 0 {
+		return open, -1, arrow
+	}
+	switch {
+	case s.is(open, "(") && s.m[open] > open:
+		body = s.m[open] + 1
+	case arrow && s.tok(open).k == tName && s.is(open+1, "=>"):
+		body = open + 1 // `x => ...`: one parameter without parentheses
+	default:
+		return open, -1, arrow
+	}
+	if arrow {
+		if !s.is(body, "=>") {
+			return open, -1, arrow
+		}
+		body++
+	}
+	return open, body, arrow
 }
 
 // funcValue reads what a declared name at i is given when it may be a

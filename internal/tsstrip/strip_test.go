@@ -444,6 +444,9 @@ func TestPrepareDeclared(t *testing.T) {
 		{"an arrow last", "const d = 1\nconst f = x => x", UnawaitedCall{}},
 		{"a function expression last", "const d = 1\nconst g = async function () {}", UnawaitedCall{}},
 		{"a lone function of a parameter is Uncalled's", "const f = (x) => x", UnawaitedCall{}},
+		{"an async arrow of two parameters last", "const d = 1\nconst h = async (a, b) => a + b", UnawaitedCall{}},
+		{"a parenthesized expression last", "const d = 1\nconst s = (d + 2) * 3", UnawaitedCall{2, "s"}},
+		{"a parenthesized async call last", "const d = 1\nconst r = async (d)", UnawaitedCall{2, "r"}},
 	})
 }
 
