@@ -322,10 +322,21 @@ const cases = [
     },
     {
         has: '// a .cts file, or a package without "type": "module" (no top-level await there)',
-        // CommonJS: the block in a .cjs file of its own, start() called.
+        // CommonJS: the block type-checks as a .cts under "node16" (and
+        // without its import attribute fails with the TS1541 the text names),
+        // then runs as JavaScript in a .cjs file of its own, start() called.
         run: async (_, block) => {
+            const cjs = join(dir, "cjs");
+            mkdirSync(cjs, { recursive: true });
+            writeFileSync(join(cjs, "start.cts"), `${block}\nexport = start;\n`);
+            writeFileSync(join(cjs, "bare.cts"), `${block.replace(/ with \{ "resolution-mode": "import" \}/, "")}\nexport = start;\n`);
+            const compilerOptions = { strict: true, exactOptionalPropertyTypes: true, noEmit: true, module: "node16", moduleResolution: "node16", target: "es2022", types: ["node"], typeRoots: [join(root, "node_modules", "@types")] };
+            writeFileSync(join(cjs, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["start.cts", "bare.cts"] }));
+            const tsc = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], { cwd: cjs, encoding: "utf8", timeout: 300_000 });
+            assert.deepEqual(tsc.stdout.split("\n").filter(Boolean).map((l) => l.replace(/\(\d+,\d+\)/, "")), ["bare.cts: error TS1541: Type-only import of an ECMAScript module from a CommonJS module must have a 'resolution-mode' attribute."], tsc.stdout + tsc.stderr);
             const file = join(dir, "start.cjs");
-            writeFileSync(file, `${block}\nmodule.exports = { start };\n`);
+            const ts = createRequire(import.meta.url)("typescript");
+            writeFileSync(file, `${ts.transpileModule(block, { fileName: "start.cts", compilerOptions: { module: ts.ModuleKind.Node16, target: ts.ScriptTarget.ES2022 } }).outputText}\nmodule.exports = { start };\n`);
             const codeMode = await createRequire(import.meta.url)(file).start();
             factories.push(codeMode);
             codeMode.registerTool({ name: "one", execute: () => 1 });
