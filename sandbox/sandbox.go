@@ -11,7 +11,9 @@
 // state, with nothing of the last. A program can neither detach nor
 // resize a buffer (ArrayBuffer's transfer and resize throw): QuickJS's
 // typed arrays read and write past a buffer changed under them
-// (withheld.go).
+// (withheld.go). Array.prototype's toReversed, toSorted, toSpliced and with
+// are the sandbox's own: QuickJS's let the garbage collector read their
+// result's elements before they were written.
 //
 // Rules: this package never imports syscall/js; under GOOS=js the caller
 // passes the host's WebAssembly backend (package jsbridge) in Config.

@@ -84,3 +84,93 @@ func TestWithholdingOutlastsTheClock(t *testing.T) {
 		}
 	}
 }
+
+// TestArrayCopiesHoldOnlyWhatTheyRead: the pinned QuickJS made the result
+// of toReversed, toSorted, toSpliced and with with every element counted
+// before reading one, so a garbage collection while a Proxy's trap ran
+// (here: the trap allocates until one runs) took the unread elements for
+// values: the words a freed buffer left there, made to read as objects at
+// 0xfffffff0, which the collector followed out of the instance's memory
+// (a trap: "the sandbox crashed"). Their replacements (withheld.go) read
+// into an array that holds only what was read; "answers as V8" pins their
+// semantics to V8's answers for the same program (node, December 2026).
+func TestArrayCopiesHoldOnlyWhatTheyRead(t *testing.T) {
+	e := mustEngine(t, sandbox.Config{MaxInstances: 1, MaxIdleInstances: 1})
+	// spray frees buffers of 4,096 NaN-boxed words whose tag is an
+	// object's and whose pointer is past the instance's memory; p is an
+	// array-like of 4,096 elements whose first read allocates until the
+	// collector runs.
+	const spray = `const N = 4096;
+	for (let k = 0; k < 20; k++) {
+		const u = new Uint32Array(N * 2);
+		for (let i = 0; i < u.length; i += 2) { u[i] = 0xFFFFFFF0; u[i + 1] = 0xFFFFFFFF; }
+	}
+	let fired = 0;
+	const p = new Proxy([], { has() { return true }, get(t, k) {
+		if (k === "length") return N;
+		if (!fired) { fired = 1; const junk = []; for (let i = 0; i < 100000; i++) junk.push({ i }); }
+		return 1;
+	} });
+	`
+	for _, tc := range []struct{ name, code, want string }{
+		{"toReversed", spray + "const r = Array.prototype.toReversed.call(p); return [r.length, r[0], fired]", "[4096,1,1]"},
+		{"toSorted", spray + "const r = Array.prototype.toSorted.call(p); return [r.length, r[0], fired]", "[4096,1,1]"},
+		{"toSpliced", spray + "const r = Array.prototype.toSpliced.call(p, 0, 0); return [r.length, r[0], fired]", "[4096,1,1]"},
+		{"with", spray + "const r = Array.prototype.with.call(p, 0, 5); return [r.length, r[0], fired]", "[4096,5,1]"},
+		{"answers as V8", `const out = [];
+const t = (f) => { try { out.push(JSON.stringify(f())) } catch (e) { out.push(e.name) } };
+const a = [3, 1, , 2];
+t(() => a.toReversed());
+t(() => a.toSorted());
+t(() => a.toSorted((x, y) => y - x));
+t(() => [..."hello"].toSorted());
+t(() => [undefined, 3, , 1].toSorted());
+t(() => a.toSpliced());
+t(() => a.toSpliced(1));
+t(() => a.toSpliced(undefined));
+t(() => a.toSpliced(1, 1));
+t(() => a.toSpliced(-2, 1, "x", "y"));
+t(() => a.toSpliced(1, -5, "z"));
+t(() => a.toSpliced(10, 1, "z"));
+t(() => a.toSpliced(-10, Infinity));
+t(() => a.with(0, 9));
+t(() => a.with(-1, 9));
+t(() => a.with(2, 9));
+t(() => a.with(4, 9));
+t(() => a.with(-5, 9));
+t(() => a.with("1", 9));
+t(() => a.toSorted("x"));
+t(() => a.toSorted(null));
+t(() => Array.prototype.toReversed.call({ length: 3, 0: "a", 2: "c" }));
+t(() => Array.prototype.with.call({ length: 2.7, 0: "a" }, 1, "b"));
+t(() => Array.prototype.toSorted.call("cab"));
+t(() => Array.prototype.toReversed.call(null));
+t(() => Array.prototype.toSpliced.call(undefined));
+t(() => Array.prototype.toReversed.call({ length: 2 ** 32 }));
+t(() => Array.prototype.toSpliced.call({ length: 2 ** 53 - 1 }, 0, 0, 1));
+t(() => Array.prototype.with.call({ length: -3 }, 0, 1));
+t(() => Array.prototype.toReversed.call({ length: "2", 0: 1, 1: 2 }));
+t(() => [Array.prototype.toReversed.length, Array.prototype.toSorted.length, Array.prototype.toSpliced.length, Array.prototype.with.length]);
+t(() => ["toReversed", "toSorted", "toSpliced", "with"].map((n) => Array.prototype[n].name === n && !Object.getOwnPropertyDescriptor(Array.prototype, n).enumerable));
+t(() => { try { new Array.prototype.toReversed(); return "constructed" } catch (e) { return e.name } });
+t(() => { const r = a.toSorted(); return [Array.isArray(r), Object.getPrototypeOf(r) === Array.prototype, r !== a, a.length, 2 in a] });
+t(() => { class B extends Array {} const b = B.from([2, 1]); const r = b.toSorted(); return [r instanceof B, r.constructor === Array] });
+t(() => { const log = []; const p = new Proxy([1, 2, 3], { get(t, k) { log.push(String(k)); return t[k] } }); p.toReversed(); p.with(1, 0); p.toSpliced(1, 1); return log });
+t(() => { let n = 0; const o = { length: 3, get 0() { n++; return 1 }, get 1() { throw new RangeError("boom") } }; try { Array.prototype.toSorted.call(o) } catch (e) { return [e.message, n] } });
+t(() => [1, 2, 3].with({ valueOf() { return 1 } }, 0));
+t(() => Array.prototype.toReversed.call({ length: 1n }));
+return out;`, `["[2,null,1,3]","[1,2,3,null]","[3,2,1,null]","[\"e\",\"h\",\"l\",\"l\",\"o\"]","[1,3,null,null]","[3,1,null,2]","[3]","[]","[3,null,2]","[3,1,\"x\",\"y\",2]","[3,\"z\",1,null,2]","[3,1,null,2,\"z\"]","[]","[9,1,null,2]","[3,1,null,9]","[3,1,9,2]","RangeError","RangeError","[3,9,null,2]","TypeError","TypeError","[\"c\",null,\"a\"]","[\"a\",\"b\"]","[\"a\",\"b\",\"c\"]","TypeError","TypeError","RangeError","TypeError","RangeError","[2,1]","[0,1,2,2]","[true,true,true,true]","\"TypeError\"","[true,true,true,4,false]","[false,true]","[\"toReversed\",\"length\",\"2\",\"1\",\"0\",\"with\",\"length\",\"0\",\"2\",\"toSpliced\",\"length\",\"0\",\"2\"]","[\"boom\",1]","[1,0,3]","TypeError"]`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for run := 1; run <= 2; run++ {
+				res, err := e.Run(context.Background(), sandbox.Program{Code: tc.code, Timeout: time.Minute})
+				if err != nil || res.Error != nil {
+					t.Fatalf("run %d: %v %+v", run, err, res.Error)
+				}
+				if got := string(res.Value); got != tc.want {
+					t.Fatalf("run %d: got %s, want %s", run, got, tc.want)
+				}
+			}
+		})
+	}
+}

@@ -59,6 +59,24 @@ window.__bufferView = async (worker) => {
         api.dispose();
     }
 };
+// toReversed, toSorted, toSpliced and with of a Proxy whose trap makes the
+// garbage collector run: QuickJS counted the result's elements before
+// reading them, and the collector followed the words a freed buffer left
+// there (pointers out of memory).
+window.__copyUnread = async (worker) => {
+    const api = await make(worker, {});
+    const exec = exe(api);
+    const out = [];
+    try {
+        for (const call of ["toReversed.call(p)", "toSorted.call(p)", "toSpliced.call(p, 0, 0)", "with.call(p, 1, 1)"]) {
+            const r = await exec.execute({ code: "const N = 4096; for (let k = 0; k < 20; k++) { const u = new Uint32Array(N * 2); for (let i = 0; i < u.length; i += 2) { u[i] = 0xFFFFFFF0; u[i + 1] = 0xFFFFFFFF; } } let fired = 0; const p = new Proxy([], { has() { return true }, get(t, k) { if (k === 'length') return N; if (!fired) { fired = 1; const junk = []; for (let i = 0; i < 100000; i++) junk.push({ i }); } return 1; } }); const r = Array.prototype." + call + "; return [r.length, r[0], fired].join()", explanation: "" });
+            out.push(r.ok ? r.result : r.error.message);
+        }
+        return JSON.stringify(out);
+    } finally {
+        api.dispose();
+    }
+};
 </script>`;
 
 const held = usePage(PAGE);
@@ -86,5 +104,10 @@ test(`${mode} (${CHROMIUM}): Object.prototype.then set by the page: the factory 
 
 test(`${mode} (${CHROMIUM}): a buffer detached under a typed array's constructor: the sandbox detaches nothing, the view stays inside its buffer`, { timeout: 120_000 }, async () => {
     assert.deepEqual(JSON.parse(await held.page.evaluate((w) => window.__bufferView(w), !IN_THREAD)), [4096, 4096, 0]);
+    assert.deepEqual(held.problems, []);
+});
+
+test(`${mode} (${CHROMIUM}): toReversed, toSorted, toSpliced and with of a Proxy whose trap runs the garbage collector: the collector never reads an element not yet written`, { timeout: 120_000 }, async () => {
+    assert.deepEqual(JSON.parse(await held.page.evaluate((w) => window.__copyUnread(w), !IN_THREAD)), ["4096,1,1", "4096,1,1", "4096,1,1", "4096,1,1"]);
     assert.deepEqual(held.problems, []);
 });

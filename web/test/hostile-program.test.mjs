@@ -60,6 +60,28 @@ describe("the program reaching out of the sandbox", () => {
             [4096, 4096, 0],
         ], JSON.stringify(r.error));
     });
+    // QuickJS made the result of toReversed, toSorted, toSpliced and with
+    // with every element counted before reading one: a garbage collection
+    // run by a Proxy's trap took the unread ones for values (the words a
+    // freed buffer left, here objects at 0xfffffff0) and followed them
+    // out of the instance's memory, a crash. The sandbox's own versions
+    // hold only what they read.
+    test("toReversed, toSorted, toSpliced and with of a Proxy whose trap runs the garbage collector: no element is read before it is written", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        const session = api.createSession();
+        for (const call of ["toReversed.call(p)", "toSorted.call(p)", "toSpliced.call(p, 0, 0)", "with.call(p, 1, 1)"]) {
+            const r = await run(
+                session,
+                `const N = 4096;
+                 for (let k = 0; k < 20; k++) { const u = new Uint32Array(N * 2); for (let i = 0; i < u.length; i += 2) { u[i] = 0xFFFFFFF0; u[i + 1] = 0xFFFFFFFF; } }
+                 let fired = 0;
+                 const p = new Proxy([], { has() { return true }, get(t, k) { if (k === "length") return N; if (!fired) { fired = 1; const junk = []; for (let i = 0; i < 100000; i++) junk.push({ i }); } return 1; } });
+                 const r = Array.prototype.${call};
+                 return [r.length, r[0], r[N - 1], fired]`,
+            );
+            assert.deepEqual(r.result, [4096, 1, 1, 1], `${call}: ${JSON.stringify(r.error)}`);
+        }
+    });
     // `tools` is built on its first read, after the program ran.
     test("`tools` is whole and frozen after the program changed the built-ins it could have used", async (t) => {
         const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("orders.list", () => 1), tool("ping", () => 2)] });
