@@ -93,8 +93,11 @@ var (
 		"maxToolCalls": "limits are factory options: IoCodeModeFactory({ maxToolCalls })",
 	}
 	// execute's options: Code Mode's names, and the AI SDK's tool options,
-	// so that an LLM tool's execute can be handed to the AI SDK as is.
-	runOptionKeys  = []string{"signal", "context", "onEvent", "abortSignal", "experimental_context", "toolCallId", "messages"}
+	// so that an LLM tool's execute can be handed to the AI SDK as is: v6's
+	// experimental_context, v7's context (its toolsContext entry) and
+	// experimental_sandbox, which v7 passes to every tool (ignored: a run's
+	// sandbox is its own), and with which every v7 call was a TypeError.
+	runOptionKeys  = []string{"signal", "context", "onEvent", "abortSignal", "experimental_context", "toolCallId", "messages", "experimental_sandbox"}
 	runOptionHints = map[string]string{
 		"callContext": `did you mean "context"? It reaches onToolCall as callContext`,
 		"timeout":     "timeout is a factory option: IoCodeModeFactory({ timeout })",

@@ -245,8 +245,9 @@ export declare namespace IoCodeMode {
 
     /**
      * Options of one LLM tool call. `signal`/`context` are Code Mode's names;
-     * `abortSignal`/`experimental_context` (the Vercel AI SDK's tool options)
-     * are accepted too, so the tool's `execute` can be handed to the AI SDK as is.
+     * `abortSignal`/`experimental_context` (the Vercel AI SDK's tool options;
+     * v7 passes its toolsContext entry as `context`) are accepted too, so the
+     * tool's `execute` can be handed to the AI SDK as is.
      */
     interface LlmToolExecuteOptions {
         /** Aborting it stops the run: the promise rejects with the signal's reason and in-flight tool calls are aborted. */
@@ -261,6 +262,8 @@ export declare namespace IoCodeMode {
         toolCallId?: string | undefined;
         /** Passed by the Vercel AI SDK; accepted and ignored. */
         messages?: unknown[] | undefined;
+        /** Passed by the Vercel AI SDK (v7); accepted and ignored: a run's sandbox is its own. */
+        experimental_sandbox?: unknown;
         /** Receives this run's events, besides the factory's `onEvent`. */
         onEvent?: ((event: CodeModeEvent) => void) | undefined;
     }

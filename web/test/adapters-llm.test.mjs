@@ -681,17 +681,17 @@ test("Anthropic: the SDK's toolRunner with betaTool(toAnthropicTools(session)[i]
     session.dispose();
 });
 
-// --- The AI SDK (ai@6): no adapter, and it survives malformed input too ------
+// --- The AI SDK (ai@7; ai-sdk.test runs v6 too): no adapter, and it survives malformed input too
 
 test("AI SDK: tool(llmTool) as is; a malformed call becomes a tool error the model reads, then it retries", async () => {
     const { generateText, stepCountIs, tool } = await import("ai");
-    const { MockLanguageModelV3 } = await import("ai/test");
+    const { MockLanguageModelV4 } = await import("ai/test");
     const session = api.createSession();
     const [searchTools, executeCode] = session.getLlmTools();
     const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } };
     const prompts = [];
     const call = (id, input) => ({ content: [{ type: "tool-call", toolCallId: id, toolName: "executeCode", input }], finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage, warnings: [] });
-    const model = new MockLanguageModelV3({
+    const model = new MockLanguageModelV4({
         doGenerate: async (options) => {
             prompts.push(options.prompt);
             if (prompts.length === 1) return call("a1", '{"code": "return 1');
@@ -720,7 +720,7 @@ test("AI SDK: tool(llmTool) as is; a malformed call becomes a tool error the mod
 // what it leaves out, which the LLM tools read as absent.
 test("AI SDK: tool({ strict: true }) with the adapter's strict schemas; the model's nulls run", async () => {
     const { generateText, jsonSchema, stepCountIs, tool } = await import("ai");
-    const { MockLanguageModelV3 } = await import("ai/test");
+    const { MockLanguageModelV4 } = await import("ai/test");
     const session = api.createSession();
     const strict = llm.toOpenAITools(session, { strict: true });
     const tools = Object.fromEntries(
@@ -732,7 +732,7 @@ test("AI SDK: tool({ strict: true }) with the adapter's strict schemas; the mode
     const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } };
     const seen = [];
     const call = (id, toolName, input) => ({ content: [{ type: "tool-call", toolCallId: id, toolName, input: JSON.stringify(input) }], finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage, warnings: [] });
-    const model = new MockLanguageModelV3({
+    const model = new MockLanguageModelV4({
         doGenerate: async (options) => {
             seen.push(options);
             if (seen.length === 1) return call("s1", "searchTools", { query: "orders", namespace: null, limit: null });

@@ -1,11 +1,22 @@
-// A real client: the Vercel AI SDK (ai@6) drives the LLM tools through
-// generateText, with a scripted MockLanguageModelV3 that first calls
-// executeCode and then answers from the tool result.
-import { after, before, test } from "node:test";
+// A real client: the Vercel AI SDK drives the LLM tools through
+// generateText, with a scripted mock model that first calls executeCode and
+// then answers from the tool result. Each test runs with ai@7 (its
+// MockLanguageModelV4) and ai@6 (the ai-v6 alias, MockLanguageModelV3):
+// v7 hands a tool its toolsContext entry as context, v6 the call's
+// experimental_context.
+import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { generateText, jsonSchema, stepCountIs, tool } from "ai";
-import { MockLanguageModelV3 } from "ai/test";
+import * as ai7 from "ai";
+import { MockLanguageModelV4 } from "ai/test";
+import * as ai6 from "ai-v6";
+import { MockLanguageModelV3 } from "ai-v6/test";
 import { assetPath, loadFactory } from "./helpers.mjs";
+
+const SDKS = [
+    // The request's context for every tool, in each version's words.
+    { version: "ai@7", ai: ai7, Mock: MockLanguageModelV4, context: (c) => ({ toolsContext: { searchTools: c, executeCode: c } }), contextOf: (o) => o.context },
+    { version: "ai@6", ai: ai6, Mock: MockLanguageModelV3, context: (c) => ({ experimental_context: c }), contextOf: (o) => o.experimental_context },
+];
 
 let api;
 const pageCalls = [];
@@ -46,10 +57,10 @@ const usage = {
     outputTokens: { total: 5, text: 5, reasoning: undefined },
 };
 
-function scriptedModel(code) {
+function scriptedModel(Mock, code) {
     const prompts = [];
     const toolDefs = [];
-    const model = new MockLanguageModelV3({
+    const model = new Mock({
         doGenerate: async (options) => {
             prompts.push(options.prompt);
             toolDefs.push(options.tools);
@@ -91,144 +102,149 @@ const CODE = `const orders = await tools.orders.search({ status: "open" });
 console.log("found", orders.length);
 return { total: orders.reduce((s, o) => s + o.total, 0), ids: orders.map((o) => o.id) };`;
 
-test("generateText: tool(llmTool) as is, with experimental_context and abortSignal", async () => {
-    pageCalls.length = 0;
-    intercepted.length = 0;
-    const session = api.createSession();
-    const [searchTools, executeCode] = session.getLlmTools();
-    const { model, prompts, toolDefs } = scriptedModel(CODE);
-    const requestMetadata = { user: "alice", tenant: "acme" };
-    const controller = new AbortController();
+for (const { version, ai, Mock, context, contextOf } of SDKS) {
+    describe(version, () => {
+        const { generateText, jsonSchema, stepCountIs, tool } = ai;
 
-    const result = await generateText({
-        model,
-        system: session.getSystemInstruction(),
-        prompt: "What is the total of the open orders?",
-        tools: { searchTools: tool(searchTools), executeCode: tool(executeCode) },
-        stopWhen: stepCountIs(3),
-        experimental_context: requestMetadata,
-        abortSignal: controller.signal,
-    });
+        test("generateText: tool(llmTool) as is, with the request's context and abortSignal", async () => {
+            pageCalls.length = 0;
+            intercepted.length = 0;
+            const session = api.createSession();
+            const [searchTools, executeCode] = session.getLlmTools();
+            const { model, prompts, toolDefs } = scriptedModel(Mock, CODE);
+            const requestMetadata = { user: "alice", tenant: "acme" };
+            const controller = new AbortController();
 
-    assert.equal(result.text, "The open orders total 42.");
-    assert.equal(prompts.length, 2);
+            const result = await generateText({
+                model,
+                system: session.getSystemInstruction(),
+                prompt: "What is the total of the open orders?",
+                tools: { searchTools: tool(searchTools), executeCode: tool(executeCode) },
+                stopWhen: stepCountIs(3),
+                ...context(requestMetadata),
+                abortSignal: controller.signal,
+            });
 
-    // The model was offered both tools, with plain JSON Schema.
-    const offered = Object.fromEntries(toolDefs[0].map((t) => [t.name, t]));
-    assert.deepEqual(Object.keys(offered).sort(), ["executeCode", "searchTools"]);
-    assert.deepEqual(offered.executeCode.inputSchema, JSON.parse(JSON.stringify(executeCode.inputSchema)));
-    assert.equal(offered.executeCode.description, executeCode.description);
+            assert.equal(result.text, "The open orders total 42.");
+            assert.equal(prompts.length, 2);
 
-    // The tool result reached the model's next prompt.
-    const part = toolResultOf(prompts[1]);
-    assert.ok(part, "the second prompt carries the tool result");
-    assert.equal(part.toolCallId, "call-1");
-    assert.equal(part.toolName, "executeCode");
-    assert.equal(part.output.type, "json");
-    assert.equal(part.output.value.ok, true, JSON.stringify(part.output.value));
-    assert.deepEqual(part.output.value.result, { total: 42, ids: ["o-1", "o-2"] });
-    assert.deepEqual(part.output.value.logs, [{ level: "log", message: "found 2" }]);
+            // The model was offered both tools, with plain JSON Schema.
+            const offered = Object.fromEntries(toolDefs[0].map((t) => [t.name, t]));
+            assert.deepEqual(Object.keys(offered).sort(), ["executeCode", "searchTools"]);
+            assert.deepEqual(offered.executeCode.inputSchema, JSON.parse(JSON.stringify(executeCode.inputSchema)));
+            assert.equal(offered.executeCode.description, executeCode.description);
 
-    // The AI SDK's experimental_context reached the page tool and onToolCall;
-    // its abortSignal is the run's signal (the tool got a live, unaborted one).
-    assert.equal(pageCalls.length, 1);
-    assert.equal(pageCalls[0].context, requestMetadata);
-    assert.equal(pageCalls[0].signal.aborted, false);
-    assert.deepEqual(intercepted, [{ tool: "orders.search", callContext: requestMetadata }]);
+            // The tool result reached the model's next prompt.
+            const part = toolResultOf(prompts[1]);
+            assert.ok(part, "the second prompt carries the tool result");
+            assert.equal(part.toolCallId, "call-1");
+            assert.equal(part.toolName, "executeCode");
+            assert.equal(part.output.type, "json");
+            assert.equal(part.output.value.ok, true, JSON.stringify(part.output.value));
+            assert.deepEqual(part.output.value.result, { total: 42, ids: ["o-1", "o-2"] });
+            assert.deepEqual(part.output.value.logs, [{ level: "log", message: "found 2" }]);
 
-    // The steps record the call too.
-    const toolResults = result.steps.flatMap((s) => s.toolResults);
-    assert.equal(toolResults.length, 1);
-    assert.equal(toolResults[0].output.ok, true);
-});
+            // The AI SDK's context (v7 toolsContext, v6 experimental_context) reached the page tool and onToolCall;
+            // its abortSignal is the run's signal (the tool got a live, unaborted one).
+            assert.equal(pageCalls.length, 1);
+            assert.equal(pageCalls[0].context, requestMetadata);
+            assert.equal(pageCalls[0].signal.aborted, false);
+            assert.deepEqual(intercepted, [{ tool: "orders.search", callContext: requestMetadata }]);
 
-test("generateText: the raw LLM tools as the tool set, and jsonSchema() wrapping also works", async () => {
-    pageCalls.length = 0;
-    const session = api.createSession();
-    const llm = session.getLlmTools();
-    const executeCode = llm.find((t) => t.name === "executeCode");
-
-    // 1. The raw objects, keyed by name.
-    {
-        const { model, prompts } = scriptedModel(CODE);
-        const result = await generateText({
-            model,
-            prompt: "Total?",
-            tools: Object.fromEntries(llm.map((t) => [t.name, t])),
-            stopWhen: stepCountIs(3),
-            experimental_context: { via: "raw" },
+            // The steps record the call too.
+            const toolResults = result.steps.flatMap((s) => s.toolResults);
+            assert.equal(toolResults.length, 1);
+            assert.equal(toolResults[0].output.ok, true);
         });
-        assert.equal(result.text, "The open orders total 42.");
-        assert.deepEqual(toolResultOf(prompts[1]).output.value.result.total, 42);
-        assert.deepEqual(pageCalls.at(-1).context, { via: "raw" });
-    }
 
-    // 2. A TypeScript-style wrapper: jsonSchema(inputSchema) and a custom execute.
-    {
-        const { model, prompts } = scriptedModel(CODE);
-        await generateText({
-            model,
-            prompt: "Total?",
-            tools: {
-                executeCode: tool({
-                    description: executeCode.description,
-                    inputSchema: jsonSchema(executeCode.inputSchema),
-                    execute: (args, { abortSignal, experimental_context }) =>
-                        executeCode.execute(args, { signal: abortSignal, context: experimental_context }),
-                }),
-            },
-            stopWhen: stepCountIs(3),
-            experimental_context: { via: "wrapper" },
+        test("generateText: the raw LLM tools as the tool set, and jsonSchema() wrapping also works", async () => {
+            pageCalls.length = 0;
+            const session = api.createSession();
+            const llm = session.getLlmTools();
+            const executeCode = llm.find((t) => t.name === "executeCode");
+
+            // 1. The raw objects, keyed by name.
+            {
+                const { model, prompts } = scriptedModel(Mock, CODE);
+                const result = await generateText({
+                    model,
+                    prompt: "Total?",
+                    tools: Object.fromEntries(llm.map((t) => [t.name, t])),
+                    stopWhen: stepCountIs(3),
+                    ...context({ via: "raw" }),
+                });
+                assert.equal(result.text, "The open orders total 42.");
+                assert.deepEqual(toolResultOf(prompts[1]).output.value.result.total, 42);
+                assert.deepEqual(pageCalls.at(-1).context, { via: "raw" });
+            }
+
+            // 2. A TypeScript-style wrapper: jsonSchema(inputSchema) and a custom execute.
+            {
+                const { model, prompts } = scriptedModel(Mock, CODE);
+                await generateText({
+                    model,
+                    prompt: "Total?",
+                    tools: {
+                        executeCode: tool({
+                            description: executeCode.description,
+                            inputSchema: jsonSchema(executeCode.inputSchema),
+                            execute: (args, options) => executeCode.execute(args, { signal: options.abortSignal, context: contextOf(options) }),
+                        }),
+                    },
+                    stopWhen: stepCountIs(3),
+                    ...context({ via: "wrapper" }),
+                });
+                assert.deepEqual(toolResultOf(prompts[1]).output.value.result.total, 42);
+                assert.deepEqual(pageCalls.at(-1).context, { via: "wrapper" });
+            }
         });
-        assert.deepEqual(toolResultOf(prompts[1]).output.value.result.total, 42);
-        assert.deepEqual(pageCalls.at(-1).context, { via: "wrapper" });
-    }
-});
 
-test("generateText: a failing run is a normal tool result the model can read", async () => {
-    const session = api.createSession();
-    const { model, prompts } = scriptedModel("const x = ;");
-    await generateText({
-        model,
-        prompt: "Total?",
-        tools: { executeCode: tool(session.getLlmTools()[1]) },
-        stopWhen: stepCountIs(3),
-    });
-    const part = toolResultOf(prompts[1]);
-    assert.equal(part.output.type, "json");
-    assert.equal(part.output.value.ok, false);
-    assert.equal(part.output.value.error.code, "SYNTAX");
-});
-
-test("generateText: aborting the AI SDK's abortSignal aborts the run", async () => {
-    const session = api.createSession();
-    let started;
-    const startedP = new Promise((r) => (started = r));
-    const unregister = api.registerTool({
-        name: "slow.op",
-        execute: (input, { signal }) =>
-            new Promise((resolve, reject) => {
-                started(signal);
-                signal.addEventListener("abort", () => reject(signal.reason));
-            }),
-    });
-    try {
-        const { model } = scriptedModel("return await tools.slow.op({})");
-        const controller = new AbortController();
-        const p = generateText({
-            model,
-            prompt: "Go",
-            tools: { executeCode: tool(session.getLlmTools()[1]) },
-            stopWhen: stepCountIs(3),
-            abortSignal: controller.signal,
+        test("generateText: a failing run is a normal tool result the model can read", async () => {
+            const session = api.createSession();
+            const { model, prompts } = scriptedModel(Mock, "const x = ;");
+            await generateText({
+                model,
+                prompt: "Total?",
+                tools: { executeCode: tool(session.getLlmTools()[1]) },
+                stopWhen: stepCountIs(3),
+            });
+            const part = toolResultOf(prompts[1]);
+            assert.equal(part.output.type, "json");
+            assert.equal(part.output.value.ok, false);
+            assert.equal(part.output.value.error.code, "SYNTAX");
         });
-        const toolSignal = await startedP;
-        const reason = new Error("user cancelled");
-        controller.abort(reason);
-        await assert.rejects(p);
-        for (let i = 0; i < 50 && !toolSignal.aborted; i++) await new Promise((r) => setTimeout(r, 10));
-        assert.equal(toolSignal.aborted, true, "the page tool's signal was aborted");
-    } finally {
-        unregister();
-    }
-});
+
+        test("generateText: aborting the AI SDK's abortSignal aborts the run", async () => {
+            const session = api.createSession();
+            let started;
+            const startedP = new Promise((r) => (started = r));
+            const unregister = api.registerTool({
+                name: "slow.op",
+                execute: (input, { signal }) =>
+                    new Promise((resolve, reject) => {
+                        started(signal);
+                        signal.addEventListener("abort", () => reject(signal.reason));
+                    }),
+            });
+            try {
+                const { model } = scriptedModel(Mock, "return await tools.slow.op({})");
+                const controller = new AbortController();
+                const p = generateText({
+                    model,
+                    prompt: "Go",
+                    tools: { executeCode: tool(session.getLlmTools()[1]) },
+                    stopWhen: stepCountIs(3),
+                    abortSignal: controller.signal,
+                });
+                const toolSignal = await startedP;
+                const reason = new Error("user cancelled");
+                controller.abort(reason);
+                await assert.rejects(p);
+                for (let i = 0; i < 50 && !toolSignal.aborted; i++) await new Promise((r) => setTimeout(r, 10));
+                assert.equal(toolSignal.aborted, true, "the page tool's signal was aborted");
+            } finally {
+                unregister();
+            }
+        });
+    });
+}

@@ -21,7 +21,7 @@ import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import OpenAI from "openai";
 import Anthropic from "@anthropic-ai/sdk";
-import { MockLanguageModelV3 } from "ai/test";
+import { MockLanguageModelV4 } from "ai/test";
 import { jsonSchema, tool } from "ai";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -403,7 +403,7 @@ const cases = [
         has: 'import { generateText, stepCountIs, tool } from "ai";',
         env: async () => ({
             ...(await page()),
-            model: new MockLanguageModelV3({
+            model: new MockLanguageModelV4({
                 doGenerate: (() => {
                     let calls = 0;
                     const usage = { inputTokens: { total: 1, noCache: 1 }, outputTokens: { total: 1, text: 1 } };
@@ -416,7 +416,7 @@ const cases = [
         }),
         check: ({ text }, { requestMetadata }) => {
             assert.equal(text, "The open orders total 47.");
-            assert.deepEqual(seen.contexts, [requestMetadata], "experimental_context reached the tool as options.context");
+            assert.deepEqual(seen.contexts, [requestMetadata], "toolsContext reached the tool as options.context");
         },
     },
     {

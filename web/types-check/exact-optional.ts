@@ -66,6 +66,7 @@ export async function wire(signal?: AbortSignal, requestMetadata?: { user: strin
         experimental_context: requestMetadata,
         toolCallId: maybe<string>(),
         messages: maybe<unknown[]>(),
+        experimental_sandbox: maybe<object>(),
         onEvent: maybe<(e: IoCodeMode.CodeModeEvent) => void>(),
     };
     await executeCode.execute({ code: "return 1", explanation: "x" }, options);

@@ -230,16 +230,15 @@ async function withAiSdk(codeMode: IoCodeMode.API) {
             searchTools: tool({
                 description: searchTools.description,
                 inputSchema: jsonSchema<IoCodeMode.SearchToolsArgs>(searchTools.inputSchema),
-                execute: (args, options) => searchTools.execute(args, options),
+                execute: (args, options) => searchTools.execute(args, { ...options, context: requestMetadata }),
             }),
             executeCode: tool({
                 description: executeCode.description,
                 inputSchema: jsonSchema<IoCodeMode.ExecuteCodeArgs>(executeCode.inputSchema),
-                execute: (args, options) => executeCode.execute(args, options),
+                execute: (args, options) => executeCode.execute(args, { ...options, context: requestMetadata }),
             }),
         },
         stopWhen: stepCountIs(5),
-        experimental_context: requestMetadata,
         abortSignal: signal,
     });
     return result.text;
