@@ -51,7 +51,10 @@ export async function openAIResponses(openai: OpenAI, question: string): Promise
         const res = await openai.responses.create({ model: "gpt-4.1", instructions: session.getSystemInstruction(), input, tools });
         const calls = res.output.filter((item) => item.type === "function_call");
         if (!calls.length) return res.output_text;
-        input = [...input, ...res.output];
+        // openai 7 types some output items wider than their input form (a
+        // computer call output's status may be "failed", its input's not):
+        // the output goes back as the API documents it.
+        input = [...input, ...(res.output as OpenAI.Responses.ResponseInputItem[])];
         for (const item of calls) {
             const output = await handleToolCall(session, item.name, item.arguments, { signal });
             input.push({ type: "function_call_output", call_id: item.call_id, output: JSON.stringify(output) });
