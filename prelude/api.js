@@ -2,7 +2,7 @@
 // read of any of them (or the first JSON.parse): a run that touches none
 // compiles none of it. It gets what prelude.js captured before the program
 // ran (the host functions, the global object, Object, the context's
-// own JSON.parse and JSON.stringify, Reflect.apply, RangeError), never what
+// own JSON.parse and JSON.stringify, Reflect.apply, RangeError, Map, Set), never what
 // the program may have replaced since.
 //
 // A tool call is two host calls: begin records it synchronously (so a call
@@ -11,7 +11,7 @@
 // here, before they are encoded for the host: a name longer than any valid
 // tool name (128) stays unknown when cut to 129 characters, and its length
 // goes along, for the host to say how much was cut.
-(host, g, O, parse, S, apply, RE) => {
+(host, g, O, parse, S, apply, RE, M, St) => {
   // By index: destructuring would call the program's
   // Array.prototype[Symbol.iterator], if it set one, with host.
   const begin = host[0], run = host[1], find = host[2], log = host[3], src = host[4], depth = host[5];
@@ -67,6 +67,19 @@
   // text is a value as a log line shows it (show.js): a string as it is;
   // anything else builds show.js first, on its first need in the run.
   const text = (v) => typeof v === "string" ? v : (show || (show = src("show")(api, src, S, isArr, gp, OP)))(v);
+  // JSON.stringify writes a Map or a Set as {}, its entries lost: a model
+  // that stringifies one (to return or log it) read "{}" as no data, with
+  // no word why. The program's first one logs a warning that says how to
+  // keep them (the result and console lines convert both themselves, with
+  // their own replacers, which run first: no warning there).
+  let lost = false;
+  const lostEntries = (x) => {
+    let kind;
+    try { kind = x instanceof M ? "Map" : x instanceof St ? "Set" : ""; } catch (_) { return; } // a Proxy's trap
+    if (!kind) return;
+    lost = true;
+    log("warn", "JSON.stringify wrote a " + kind + " as {} (JSON keeps none of its entries): convert it first, " + (kind === "Map" ? "JSON.stringify(Object.fromEntries(map))" : "JSON.stringify([...set])") + ", or return the " + kind + " itself (the result converts it)");
+  };
   const api = {
     parse(text, reviver) {
       if (tooDeep(text)) throw new RE("JSON.parse: the text nests more than 1,000 levels deep");
@@ -92,6 +105,7 @@
       let n = 0, last;
       return S(v, function (k, x) {
         if (r) a[0] = k, a[1] = x, x = apply(r, this, a);
+        if (!lost && typeof x === "object" && x !== null) lostEntries(x);
         if (this !== last) while (n > 0 && path[n - 1] !== this) n--;
         if (n === 0 || path[n - 1] !== this) {
           path[n++] = this;

@@ -13,7 +13,7 @@
 // `tool_call` gains nothing: every path ends in the host's pipeline (filter,
 // interceptor, schema), which runs outside the sandbox.
 (begin, call, depth, log, search, src, ...more) => {
-  const g = globalThis, O = Object, parse = JSON.parse, S = JSON.stringify, apply = Reflect.apply, RE = RangeError;
+  const g = globalThis, O = Object, parse = JSON.parse, S = JSON.stringify, apply = Reflect.apply, RE = RangeError, M = Map, St = Set;
   const host = [begin, call, search, log, src, depth];
   // API builds api.js on first use, from the function the host hands over
   // (src gives the value a source evaluates to: compiled once per sandbox
@@ -23,7 +23,7 @@
   const API = () => {
     if (!api && !building) {
       building = true;
-      try { api = src("api")(host, g, O, parse, S, apply, RE); } finally { building = false; }
+      try { api = src("api")(host, g, O, parse, S, apply, RE, M, St); } finally { building = false; }
     }
     return api;
   };

@@ -1,11 +1,14 @@
-// What real models send to executeCode and searchTools (model-outputs-cases.mjs),
-// run through the built package's LLM tools: each row gets the right result or
+// What real models send to executeCode and searchTools (model-outputs-cases.mjs,
+// and whole programs: model-programs-cases.mjs), run through the built package's LLM tools: each row gets the right result or
 // words that let the model fix its program. Runs in-thread and, with
 // CODE_MODE_WORKER=1, in worker mode.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { assetPath, loadFactory } from "./helpers.mjs";
-import { callOf, catalog, judge, rows } from "./model-outputs-cases.mjs";
+import { callOf, catalog, judge, rows as outputs } from "./model-outputs-cases.mjs";
+import { programs } from "./model-programs-cases.mjs";
+
+const rows = [...outputs, ...programs];
 
 let api;
 let tools;
@@ -19,8 +22,9 @@ before(async () => {
 });
 after(() => api.dispose());
 
-test("the table has at least 70 rows with distinct ids", () => {
-    assert.ok(rows.length >= 70, `${rows.length} rows`);
+test("the tables have at least 70 and 40 rows, with distinct ids", () => {
+    assert.ok(outputs.length >= 70, `${outputs.length} rows`);
+    assert.ok(programs.length >= 40, `${programs.length} programs`);
     assert.equal(new Set(rows.map((r) => r.id)).size, rows.length);
 });
 
@@ -32,3 +36,21 @@ for (const row of rows) {
         assert.equal(why, null, `${row.id}: ${why}\n${JSON.stringify(res).slice(0, 1500)}`);
     });
 }
+
+// The warning of a Map or Set that the program's JSON.stringify wrote as {}
+// is for that only: what converts them itself (the result, a console line,
+// a tool input, a replacer of the program's) writes their entries, and
+// gets none.
+test("a Map or Set converted with its entries gets no JSON.stringify warning", async () => {
+    const code = [
+        'const m = new Map([["o-1", 30]]), s = new Set(["open"]);',
+        "console.log(m, s);",
+        "await tools.orders.search(new Map());",
+        "const text = JSON.stringify({ m, s }, (k, v) => v instanceof Map ? Object.fromEntries(v) : v instanceof Set ? [...v] : v);",
+        "return { m, s, text };",
+    ].join("\n");
+    const res = await tools.executeCode.execute({ code, explanation: "x" });
+    assert.equal(res.ok, true, JSON.stringify(res));
+    assert.deepEqual(res.result, { m: { "o-1": 30 }, s: ["open"], text: '{"m":{"o-1":30},"s":["open"]}' });
+    assert.deepEqual(res.logs.filter((l) => /JSON\.stringify wrote/.test(l.message)), []);
+});
