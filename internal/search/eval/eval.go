@@ -501,6 +501,13 @@ func (m Metrics) String() string {
 	return fmt.Sprintf("recall@1=%.2f recall@5=%.2f mrr=%.2f", m.Recall1, m.Recall5, m.MRR)
 }
 
+// TargetRecall1 and TargetRecall5 are issue 12's targets on every held-out
+// split of every catalog, with lexical ranking alone.
+const TargetRecall1, TargetRecall5 = 0.6, 0.8
+
+// Meets reports whether figures meet both targets.
+func (m Metrics) Meets() bool { return m.Recall1 >= TargetRecall1 && m.Recall5 >= TargetRecall5 }
+
 // Evaluate runs the queries of a split through rank, which returns tool
 // names best first.
 func Evaluate(c *Catalog, split Split, rank func(query string, limit int) []string) Metrics {

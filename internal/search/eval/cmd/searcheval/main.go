@@ -69,6 +69,14 @@
 // is allowed, and its lines are followed by SUM smalltrain ... over the
 // five servers (the combined catalogs repeat their queries).
 //
+// -table prints, instead of the lines, what issue 12's closing note
+// tabulates: the lexical figures of the four catalogs on the three
+// held-out splits, one Markdown row per catalog and split, with whether
+// the row meets the targets (eval.TargetRecall1, eval.TargetRecall5).
+// -before=<file> puts beside them the figures of an earlier run, read
+// from its SEARCH lines (make bench's output, BENCH_ONLY=search node
+// bench/run.mjs at an older commit, or searcheval's).
+//
 // -embed fuses the lexical ranking with an embedder: -embed (or
 // -embed=hash) the deterministic stand-in eval.HashEmbed, -embed=wordvec
 // the word-vector embedder eval.WordVec, -embed=use the Universal Sentence
@@ -100,7 +108,25 @@ func main() {
 	minSim := flag.Float64("minsim", -1, "the similarity a tool needs to be found on semantic grounds alone (default: the embedder's)")
 	useText := flag.String("usetext", "raw", "-embed=use: the texts as the product sends them (raw), or as eval.UseWords rewrites them (words)")
 	cache := flag.String("cache", "", "-embed=use's vector cache (default: eval.UseCacheFile, under the user's cache directory)")
+	table := flag.Bool("table", false, "print the three held-out splits' lexical figures as one Markdown table, a row per catalog and split with whether it meets the targets, instead of the lines")
+	beforeFile := flag.String("before", "", "with -table: a file holding the SEARCH lines of an earlier run (make bench's output, or searcheval's on the held-out splits), whose figures go beside each row")
 	flag.Parse()
+	if *table {
+		splitSet := false
+		flag.Visit(func(f *flag.Flag) { splitSet = splitSet || f.Name == "split" })
+		if *verbose || embed != "" || splitSet {
+			fmt.Fprintln(os.Stderr, "searcheval: -table prints the three held-out splits' lexical figures: it takes no -v, -embed or -split")
+			os.Exit(2)
+		}
+		if err := printTable(os.Stdout, *beforeFile); err != nil {
+			fmt.Fprintln(os.Stderr, "searcheval:", err)
+			os.Exit(1)
+		}
+		return
+	} else if *beforeFile != "" {
+		fmt.Fprintln(os.Stderr, "searcheval: -before goes with -table")
+		os.Exit(2)
+	}
 	split, err := eval.ParseSplit(*splitName)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "searcheval:", err)
