@@ -665,8 +665,9 @@ describe("fromMcpClient: the SDK's list_changed, tasks and error results", () =>
         assert.deepEqual(out.result.link, [blocks.link]);
         assert.deepEqual(out.result.embedded, [blocks.embedded]);
         assert.equal(out.result.throws, "MCP error -32603: database is down");
-        assert.equal(out.result.hangs, "MCP error -32000: Connection closed");
-        assert.equal(out.result.after, "Not connected");
+        const gone = 'MCP server "kinds": the connection is closed; its tools fail until it is connected again';
+        assert.equal(out.result.hangs, `${gone} (MCP error -32000: Connection closed)`);
+        assert.equal(out.result.after, `${gone} (Not connected)`);
         api.dispose();
         source.close();
     });

@@ -154,10 +154,20 @@ export async function fromMcpClient(client, options) {
                 annotations: annotations(tool.annotations, { source, untrusted: !opts.trusted, extra: { ...(tool.title ? { title: tool.title } : {}), mcpTool: tool.name } }),
                 execute: async (input, { signal }) => {
                     const params = { name: tool.name, arguments: input ?? {} };
-                    const result =
-                        tool.execution?.taskSupport === "required"
-                            ? await callAsTask(params, signal)
-                            : await client.callTool(params, undefined, requestOptions(signal));
+                    let result;
+                    try {
+                        result =
+                            tool.execution?.taskSupport === "required"
+                                ? await callAsTask(params, signal)
+                                : await client.callTool(params, undefined, requestOptions(signal));
+                    } catch (err) {
+                        // The SDK's words when the connection is gone ("MCP
+                        // error -32000: Connection closed" for a call in
+                        // flight, "Not connected" after) name no server: the
+                        // model reads which one, and that its every tool fails.
+                        if (!client.transport) throw new Error(`MCP server ${JSON.stringify(namespace)}: the connection is closed; its tools fail until it is connected again (${err?.message ?? err})`);
+                        throw err;
+                    }
                     // The SDK's words, for what its check no longer sees.
                     if (tool.outputSchema && result && !result.isError && !result.structuredContent) {
                         throw new Error(`Tool ${tool.name} has an output schema but did not return structured content`);
