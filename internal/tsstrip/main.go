@@ -10,11 +10,39 @@ import "strings"
 
 // callMain is appended to a program that declares main() and never calls
 // it; callMainTools to one that declares main(tools), the sandbox's
-// global being what such a main expects.
+// global being what such a main expects (callOf makes each, and the call
+// of main({ tools }) and of a lone const's function).
 const (
 	callMain      = "\n;return await main();"
 	callMainTools = "\n;return await main(tools);"
 )
+
+// callOf is the call appended to run the function name with args.
+func callOf(name, args string) string { return "\n;return await " + name + "(" + args + ");" }
+
+// toolsArgs reads the parameters that open at toks[open]: none, or the one
+// parameter models give a whole-program function for the sandbox's global
+// `tools`, `tools` or `{ tools }` (`export default async function ({ tools
+// }) {...}`), with a type after it or not (it is read before and after
+// erasure). It gives the arguments of a call that runs the function as
+// meant, "", "tools" or "{ tools }", and false for any other parameters.
+func (s *stripper) toolsArgs(open int) (string, bool) {
+	if !s.is(open, "(") || s.m[open] <= open {
+		return "", false
+	}
+	end, j, args := s.m[open], open+1, ""
+	switch {
+	case j == end:
+		return "", true
+	case s.is(j, "tools"):
+		j, args = j+1, "tools"
+	case s.is(j, "{") && s.is(j+1, "tools") && s.is(j+2, "}"):
+		j, args = j+3, "{ tools }"
+	default:
+		return "", false
+	}
+	return args, j == end || s.is(j, ":") && !s.hasTopLevel(j, end)
+}
 
 // uncalledMain returns the call to append when the program declares
 // `[async] function main()` (no parameters, or the one parameter `tools`)
@@ -53,12 +81,9 @@ func uncalledMain(toks []token, m []int) (call string, params int) {
 		if !s.is(open, "(") || m[open] <= open {
 			continue
 		}
-		switch {
-		case s.is(open+1, ")"):
-			call = callMain
-		case open+2 < len(toks) && toks[open+1].k == tName && toks[open+1].v == "tools" && s.is(open+2, ")"):
-			call = callMainTools
-		default:
+		if args, ok := s.toolsArgs(open); ok {
+			call = callOf("main", args)
+		} else {
 			call, params = "", i
 		}
 		b := m[open] + 1
@@ -127,17 +152,17 @@ func loneConst(toks []token, m []int) (call string, params int) {
 	if b < 0 {
 		return "", -1
 	}
-	none := s.is(open, "(") && s.is(open+1, ")")
+	args, ok := s.toolsArgs(open)
 	switch {
 	case s.is(b, "{") && m[b] == n-1:
 	case arrow && !s.is(b, "{") && b < n && s.oneExpression(b, n):
 	default:
 		return "", -1
 	}
-	if !none {
+	if !ok {
 		return "", 1
 	}
-	return "\n;return await " + toks[1].v + "();", -1
+	return callOf(toks[1].v, args), -1
 }
 
 // oneExpression says whether toks[i:end] is one expression, an arrow's
@@ -313,10 +338,12 @@ func unwrapEdits(src string, toks []token, m []int) (string, *stripper, []token)
 			name = s.tok(i).v
 			i++
 		}
-		if !s.is(i, "(") || !s.is(i+1, ")") || !s.is(i+2, "{") {
+		// Its one parameter may be the global tools (toolsArgs): the body
+		// means the same tools.
+		if _, ok := s.toolsArgs(i); !ok || !s.is(s.m[i]+1, "{") {
 			return src, nil, nil
 		}
-		i += 2
+		i = s.m[i] + 1
 	case s.is(i, "(") && s.is(i+1, ")") && s.is(i+2, "=>"):
 		i += 3
 		arrow = true

@@ -168,12 +168,13 @@ func (s *stripper) exportedMain(i int) int {
 	if isDefault && (s.is(f, "(") || f > k && s.tok(f).k == tName && s.is(f+1, "=>")) {
 		return k
 	}
-	// `export default [async] function () {...}` as the whole program:
-	// without its export, the anonymous function UnwrapMain unwraps.
-	// Anywhere else (even after a type UnwrapMain would see as a ';') it
-	// would not parse without a name, so it stays the error that says why.
-	if isDefault && i == 0 && s.is(f, "function") && s.is(f+1, "(") && s.is(f+2, ")") && s.is(f+3, "{") &&
-		s.pastSemi(s.m[f+3]+1) == len(s.toks) {
+	// `export default [async] function () {...}` as the whole program
+	// (or of tools, or { tools }: toolsArgs): without its export, the
+	// anonymous function UnwrapMain unwraps. Anywhere else (even after a
+	// type UnwrapMain would see as a ';') it would not parse without a
+	// name, so it stays the error that says why.
+	if _, ok := s.toolsArgs(f + 1); ok && isDefault && i == 0 && s.is(f, "function") && s.is(s.m[f+1]+1, "{") &&
+		s.pastSemi(s.m[s.m[f+1]+1]+1) == len(s.toks) {
 		return k
 	}
 	// `export const main = async () => {...}`: the never-called main that

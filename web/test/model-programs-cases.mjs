@@ -43,6 +43,12 @@ export const programs = [
     { id: "p-iife-console-only", src: "habit (an IIFE that only logs)", code: "(async () => {\n  const orders = await tools.orders.search({ status: \"shipped\" });\n  console.log(orders.map((o) => o.id).join(\", \"));\n})();", expect: okLog(/^o-3$/) },
     { id: "p-iife-sync-arrow", src: "habit", code: "(() => {\n  return [1, 2, 3].map((x) => x * 2);\n})()", expect: ok([2, 4, 6]) },
     { id: "p-named-main-try-catch", src: "habit", code: "async function main() {\n  try {\n    const o = await tools.orders.get({ id: \"o-2\" });\n    return { ok: true, total: o.total };\n  } catch (err) {\n    return { ok: false, error: String(err) };\n  }\n}\n\nreturn await main();", expect: ok({ ok: true, total: 12 }) },
+    // These four ended with "export is not available" or "main(...) is declared and never called":
+    // the parameter is the sandbox's own tools, so the function runs as the program.
+    { id: "p-export-default-of-tools", src: "habit (a module that is handed the tools)", code: "export default async function (tools) {\n  return (await tools.orders.search({ status: \"open\" })).length;\n}", expect: ok(2) },
+    { id: "p-export-default-of-destructured-tools", src: "habit", code: ts("export default async function ({ tools }: { tools: any }) {\n  const o = await tools.orders.get({ id: \"o-3\" });\n  return o.total;\n}"), expect: ok(50) },
+    { id: "p-main-of-destructured-tools-beside-helper", src: "habit", code: "const sum = (xs) => xs.reduce((s, o) => s + o.total, 0);\n\nasync function main({ tools }) {\n  return sum(await tools.orders.search({ status: \"open\" }));\n}", expect: ok(42) },
+    { id: "p-const-arrow-of-tools", src: "habit", code: "const run = async (tools) => (await tools.orders.search({})).length;", expect: ok(3) },
     { id: "p-export-const-arrow", src: "habit", code: "export const run = async () => {\n  return (await tools.orders.search({})).length;\n};", expect: any(ok(3), fail(/export|return/)) },
 
     // --- Tool names and access
