@@ -1,14 +1,17 @@
 // @interopio/code-mode/mcp with a catalog the size of a real company's
 // MCP server: the SDK's own McpServer with 300 tools whose schemas look like
 // an ERP's (enums, bounds, formats, nested objects, a shared definition and
-// a recursive one the SDK writes as $ref), connected in memory. One
-// registration, a search over all of them, a run that calls three, a tool
-// that fails, and the server closing in the middle of a run.
+// a recursive one the SDK writes as $ref), connected in memory, and a
+// Python server's pydantic schema ($defs). One registration, a search over
+// all of them, a run that calls three, a tool that fails, and the server
+// closing in the middle of a run.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { assetPath, loadFactory, run } from "./helpers.mjs";
 import { loadAdapter, until } from "./adapter-helpers.mjs";
@@ -229,6 +232,54 @@ test("a run calls three tools, a failing one and one with $ref'd input; bad inpu
         "the refused call never reached the server",
     );
     assert.deepEqual(seen.calls.at(-1)[1].category, { name: "Hardware", children: [{ name: "Widgets" }] });
+});
+
+// McpServer writes draft-07 (definitions); a Python server (FastMCP,
+// pydantic v2) writes $defs, a $ref beside a default, and a recursive model
+// as anyOf with null.
+test("a Python server's pydantic schema ($defs, recursive $ref) registers, reads as TypeScript and is enforced", async () => {
+    const inputSchema = {
+        $defs: {
+            Address: { properties: { street: { title: "Street", type: "string" }, country: { maxLength: 2, minLength: 2, title: "Country", type: "string" } }, required: ["street", "country"], title: "Address", type: "object" },
+            Priority: { enum: ["low", "high"], title: "Priority", type: "string" },
+            Node: { properties: { name: { type: "string" }, children: { anyOf: [{ items: { $ref: "#/$defs/Node" }, type: "array" }, { type: "null" }], default: null } }, required: ["name"], type: "object" },
+        },
+        properties: { address: { $ref: "#/$defs/Address" }, priority: { $ref: "#/$defs/Priority", default: "low" }, tree: { anyOf: [{ $ref: "#/$defs/Node" }, { type: "null" }], default: null } },
+        required: ["address"],
+        title: "create_siteArguments",
+        type: "object",
+    };
+    const py = new Server({ name: "sites", version: "1.0.0" }, { capabilities: { tools: {} } });
+    const calls = [];
+    py.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: "create_site", description: "Create a site at an address.", inputSchema }] }));
+    py.setRequestHandler(CallToolRequestSchema, async (req) => (calls.push(req.params.arguments), { content: [{ type: "text", text: '{"id": 7}' }] }));
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    const pyClient = new Client({ name: "catalog-test", version: "1.0.0" });
+    await Promise.all([py.connect(b), pyClient.connect(a)]);
+    const pySource = await mcp.fromMcpClient(pyClient);
+    const off = pySource.registerTools(api);
+    try {
+        const session = api.createSession();
+        const [hit] = await session.getLlmTools()[0].execute({ query: "create a site", namespace: "sites" });
+        for (const part of ["type Node = {", "children?: Node[] | null;", "address: { street: string; country: string };", 'priority?: "low" | "high";', "tree?: Node | null;"]) {
+            assert.ok(hit.signature.includes(part), `${part} not in ${hit.signature}`);
+        }
+        const out = await run(
+            session,
+            `const made = await tools.sites.create_site({ address: { street: "Hauptstr. 1", country: "DE" }, priority: "high", tree: { name: "a", children: [{ name: "b", children: null }] } });
+             let bad;
+             try { await tools.sites.create_site({ address: { street: "x", country: "DEU" }, priority: "urgent", tree: { name: "a", children: [{ children: [] }] } }); } catch (e) { bad = e.message; }
+             return { made, bad };`,
+        );
+        assert.equal(out.ok, true, JSON.stringify(out));
+        assert.deepEqual(out.result.made, { id: 7 });
+        assert.equal(out.result.bad, 'sites.create_site: invalid input:\n/address/country: maxLength: got 3 characters, want <= 2\n/priority: enum: got "urgent", want one of "low", "high"\n/tree/children/0: required: missing "name"');
+        assert.equal(calls.length, 1, "the refused call never reached the server");
+    } finally {
+        off();
+        pySource.close();
+        await pyClient.close();
+    }
 });
 
 // Last: it closes the shared server.
