@@ -3,6 +3,7 @@ package tsstrip
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -66,7 +67,7 @@ func TestTypeScriptSourcesAgainstEsbuild(t *testing.T) {
 			t.Errorf("%s: our JavaScript does not parse: %s at line %d: %q", p, e.Text, lineOf(e), line)
 			continue
 		}
-		a, b2 := printed(string(ours.Code)), printed(string(theirs.Code))
+		a, b2 := printed(string(ours.Code)), printed(emptyNamespaces.ReplaceAllString(string(theirs.Code), ""))
 		if a != b2 {
 			differ++
 			i := 0
@@ -160,6 +161,12 @@ func script(src string) (string, bool) {
 // printed is esbuild's printout without the empty statements that stand
 // where erased statements were, and without white space: where esbuild
 // breaks a line depends on the line breaks in its input.
+// emptyNamespaces matches what esbuild prints for a dotted namespace of
+// types alone (`namespace A.B { export interface C {} }`, as openai 7.60's
+// live.ts has): an empty IIFE for A, which tsc does not emit (the
+// namespace is not instantiated) and the erasure rightly leaves out.
+var emptyNamespaces = regexp.MustCompile(`var \w+;\n\(\(\w+\) => \{\n\}\)\(\w+ \|\| \(\w+ = \{\}\)\);\n`)
+
 func printed(code string) string {
 	var b strings.Builder
 	for _, l := range strings.Split(code, "\n") {
