@@ -249,6 +249,9 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 				return err
 			}
 			started = true
+			r.mu.Lock()
+			r.deadline = time.Now().Add(s.cm.cfg.Timeout)
+			r.mu.Unlock()
 			return nil
 		},
 		Code:    code,
@@ -365,6 +368,10 @@ type runState struct {
 	// tool of this run starts.
 	calls []*toolCallState
 	ended bool
+	// deadline is when the program's time runs out (set as it starts):
+	// a large answer taken in past it is where the time went, though the
+	// call was done by the time the run ended (awaitedHint).
+	deadline time.Time
 	// inFlight is the bytes of the inputs of the calls begun and not yet
 	// returned (at most the run's memory limit: see begin).
 	inFlight int

@@ -95,20 +95,32 @@ func (r *runState) awaitedHint(e *sandbox.Error) string {
 	if e.Code != sandbox.CodeTimeout || !e.Awaiting {
 		return ""
 	}
-	var inFlight []*toolCallState
+	var inFlight, late []*toolCallState
 	for _, c := range r.calls {
 		if !c.done && c.started {
 			inFlight = append(inFlight, c)
+		} else if c.lateLarge {
+			late = append(late, c)
 		}
 	}
-	// A large answer the sandbox was taking in (its call is done here), or
-	// one the core had (checkOutput) and had not handed on: the time went
-	// there. Else the first call in flight.
-	name, size, others := "", int64(0), len(inFlight)
+	// A large answer the sandbox was taking in (its call is done here), one
+	// the core had (checkOutput) or the binding had made (Call.Answering)
+	// and had not handed on, one the core took in past the deadline (done
+	// by now), or one the binding was still converting: the
+	// tool had answered, and the time went there. Else the first call in
+	// flight.
+	name, size, converting, others := "", int64(0), false, len(inFlight)
+	answeredLarge := func(c *toolCallState) bool { return c.answered.Load()-1 >= 1<<20 }
+	convertingLarge := func(c *toolCallState) bool { return c.converting.Load()-1 >= 1<<20 }
 	if n, ok := strings.CutPrefix(e.Answer, callLabelPrefix); ok && e.AnswerBytes >= 1<<20 {
 		name, size = n, int64(e.AnswerBytes)
-	} else if i := slices.IndexFunc(inFlight, func(c *toolCallState) bool { return c.answered.Load()-1 >= 1<<20 }); i >= 0 {
+	} else if i := slices.IndexFunc(inFlight, answeredLarge); i >= 0 {
 		name, size, others = inFlight[i].rec.Name, inFlight[i].answered.Load()-1, others-1
+	} else if len(late) > 0 {
+		// Taken in past the deadline, done by the time the run ended.
+		name, size = late[0].rec.Name, late[0].answered.Load()-1
+	} else if i := slices.IndexFunc(inFlight, convertingLarge); i >= 0 {
+		name, size, converting, others = inFlight[i].rec.Name, inFlight[i].converting.Load()-1, true, others-1
 	} else if others == 0 {
 		return ""
 	} else {
@@ -120,9 +132,13 @@ func (r *runState) awaitedHint(e *sandbox.Error) string {
 	}
 	if name != "" {
 		if more != "" {
-			more = ", and waiting for " + more
+			more = "; it was also waiting for " + more
 		}
-		return fmt.Sprintf("; it was taking in the result of tool %s%s, %d MB of JSON (ask it for less, e.g. a page or a filter, if its input allows)%s", name, calledAt(r.code, name), size>>20, more)
+		what := fmt.Sprintf("its result, %d MB of JSON, was being taken in", size>>20)
+		if converting {
+			what = fmt.Sprintf("its result was being converted to JSON, %d MB of it so far", size>>20)
+		}
+		return fmt.Sprintf("; tool %s%s had answered, and %s (ask it for less, e.g. a page or a filter, if its input allows)%s", name, calledAt(r.code, name), what, more)
 	}
 	first := inFlight[0]
 	what := "the result of tool "

@@ -85,6 +85,12 @@ func TestTimeoutNamesALargeAnswer(t *testing.T) {
 		c.answered.Store(answered)
 		return c
 	}
+	// A call whose binding reported its result (Call.Answering).
+	reported := func(name string, bytes int, final bool) *toolCallState {
+		c := call(name, true, false, 0)
+		c.answering(bytes, final)
+		return c
+	}
 	timeout := func(answer string, bytes int) *sandbox.Error {
 		return &sandbox.Error{Code: sandbox.CodeTimeout, Message: plain, Awaiting: true, Answer: answer, AnswerBytes: bytes}
 	}
@@ -96,9 +102,17 @@ func TestTimeoutNamesALargeAnswer(t *testing.T) {
 		want  string
 	}{
 		{"the sandbox took it in", []*toolCallState{call("big.get", true, true, 30<<20+1)}, timeout("tool big.get", 30<<20),
-			"; it was taking in the result of tool big.get (called at line 1), 30 MB of JSON (ask it for less, e.g. a page or a filter, if its input allows)"},
+			"; tool big.get (called at line 1) had answered, and its result, 30 MB of JSON, was being taken in (ask it for less, e.g. a page or a filter, if its input allows)"},
 		{"the core had it", []*toolCallState{call("slow.wait", true, false, 0), call("big.get", true, false, 5<<20+1)}, timeout("", 0),
-			"; it was taking in the result of tool big.get (called at line 1), 5 MB of JSON (ask it for less, e.g. a page or a filter, if its input allows), and waiting for 1 more tool call"},
+			"; tool big.get (called at line 1) had answered, and its result, 5 MB of JSON, was being taken in (ask it for less, e.g. a page or a filter, if its input allows); it was also waiting for 1 more tool call"},
+		{"the binding converted it", []*toolCallState{call("slow.wait", true, false, 0), reported("big.get", 100<<20, true)}, timeout("", 0),
+			"; tool big.get (called at line 1) had answered, and its result, 100 MB of JSON, was being taken in (ask it for less, e.g. a page or a filter, if its input allows); it was also waiting for 1 more tool call"},
+		{"the binding was converting it", []*toolCallState{call("slow.wait", true, false, 0), reported("big.get", 12<<20, false)}, timeout("", 0),
+			"; tool big.get (called at line 1) had answered, and its result was being converted to JSON, 12 MB of it so far (ask it for less, e.g. a page or a filter, if its input allows); it was also waiting for 1 more tool call"},
+		{"a converted size over one so far", []*toolCallState{reported("big.get", 3<<20, false), reported("slow.wait", 2<<20, true)}, timeout("", 0),
+			"; tool slow.wait (called at line 2) had answered, and its result, 2 MB of JSON, was being taken in (ask it for less, e.g. a page or a filter, if its input allows); it was also waiting for 1 more tool call"},
+		{"a small conversion is no reason", []*toolCallState{reported("big.get", 1<<20-1, false)}, timeout("", 0),
+			"; it was waiting for the result of tool big.get (called at line 1)"},
 		{"a small answer", []*toolCallState{call("big.get", true, true, 11), call("slow.wait", true, false, 0)}, timeout("tool big.get", 10),
 			"; it was waiting for the result of tool slow.wait (called at line 2)"},
 		{"not awaiting", []*toolCallState{call("big.get", true, false, 30<<20+1)}, &sandbox.Error{Code: sandbox.CodeTimeout, Message: plain}, ""},

@@ -100,6 +100,14 @@ type Call struct {
 	// before the copy, in the call's words: a WebAssembly memory that took
 	// it in never shrinks.
 	MemoryLimitMB int
+	// Answering is for a binding whose tool has answered but whose result
+	// is not yet the call's answer: the JavaScript binding's page converts
+	// execute's value to JSON, copies the text in or posts it to a worker,
+	// seconds for a value of 100 MB. It reports the result's size, bytes
+	// of JSON so far while it converts (final false), or the text's whole
+	// length (final true), so that a run that times out meanwhile says the
+	// time went there, not to a tool that had not answered. Never nil.
+	Answering func(bytes int, final bool)
 }
 
 // ToolInfo is the view of a tool handed to ToolFilter, interceptors and

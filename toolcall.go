@@ -45,6 +45,13 @@ type toolCallState struct {
 	// (checkOutput): a run that times out while a large one is still
 	// being taken in says so (awaitedHint).
 	answered atomic.Int64
+	// converting is 1 + the bytes of JSON the binding had made of the
+	// tool's value so far (Call.Answering, final false), while it converts
+	// it: the tool has answered, and the time goes into its conversion.
+	converting atomic.Int64
+	// lateLarge says the call ended, with a large answer, after the run's
+	// deadline: taking it in held the run past its time (awaitedHint).
+	lateLarge bool
 	// started says a stage of its pipeline (the interceptor or the tool)
 	// was let start while the run was live (starting). A call the run's
 	// end overtook before that never starts one: e.g. one made by a getter
@@ -513,6 +520,7 @@ func (r *runState) finishCall(c *toolCallState, allowed, ok bool, reason string)
 // reason is cut to maxReasonChars already.
 func (r *runState) finishLocked(c *toolCallState, allowed, ok bool, reason string) {
 	c.done = true
+	c.lateLarge = ok && c.answered.Load()-1 >= 1<<20 && !r.deadline.IsZero() && time.Now().After(r.deadline)
 	c.rec.Allowed, c.rec.OK, c.rec.Reason = allowed, ok, reason
 	c.rec.DurationMs = ms(time.Since(c.start))
 }
@@ -575,7 +583,7 @@ func (r *runState) execute(ctx context.Context, c *toolCallState, e *toolEntry, 
 // gets CheckResult, which records that the result it passed needs no
 // second check.
 func (r *runState) toolCall(c *toolCallState, e *toolEntry) Call {
-	call := Call{Context: r.runContext, Warn: r.warn, MemoryLimitMB: r.s.cm.cfg.MemoryLimitMB}
+	call := Call{Context: r.runContext, Warn: r.warn, MemoryLimitMB: r.s.cm.cfg.MemoryLimitMB, Answering: c.answering}
 	if e.tool.OutputSchema != nil {
 		call.CheckResult = func(out json.RawMessage) error {
 			if err := e.checkResult(out); err != nil {
@@ -586,6 +594,20 @@ func (r *runState) toolCall(c *toolCallState, e *toolEntry) Call {
 		}
 	}
 	return call
+}
+
+// answering records what the binding reported of a result it had not
+// handed over yet (Call.Answering): a text of bytes (final), or at least
+// that many bytes of JSON made so far.
+func (c *toolCallState) answering(bytes int, final bool) {
+	if bytes < 0 {
+		return
+	}
+	if final {
+		c.answered.Store(int64(bytes) + 1)
+	} else {
+		c.converting.Store(int64(bytes) + 1)
+	}
 }
 
 // checkOutput fails a tool's answer that is not JSON, that the run's

@@ -20,14 +20,17 @@ type Reply struct {
 	id int
 	ch chan []js.Value
 	f  func([]Value)
+	p  func([]Value) // OnProgress's
 }
 
 var (
-	replyMu   sync.Mutex
-	replyNext int
-	replies   = map[int]*Reply{}
-	replyOnce sync.Once
-	replyFunc js.Func
+	progressOnce sync.Once
+	progressFunc js.Func
+	replyMu      sync.Mutex
+	replyNext    int
+	replies      = map[int]*Reply{}
+	replyOnce    sync.Once
+	replyFunc    js.Func
 )
 
 // NewReply registers a reply; its ID goes to the JavaScript that answers.
@@ -51,6 +54,33 @@ func register(r *Reply) *Reply {
 	replies[r.id] = r
 	replyMu.Unlock()
 	return r
+}
+
+// OnProgress sets f to be called with the values of each ProgressFunc
+// call for r before its answer, on that call's goroutine; f must not
+// block. Set it before the id goes to JavaScript.
+func (r *Reply) OnProgress(f func([]Value)) { r.p = f }
+
+// ProgressFunc returns the function JavaScript reports a reply's progress
+// with: f(id, values...) hands the values to the reply's OnProgress
+// function, if it has one and is still unanswered. It never throws.
+func ProgressFunc() Value {
+	progressOnce.Do(func() {
+		progressFunc = js.FuncOf(func(_ js.Value, args []js.Value) any {
+			defer resumeSpin(suspendSpin())
+			if len(args) == 0 || args[0].Type() != js.TypeNumber {
+				return nil
+			}
+			replyMu.Lock()
+			r := replies[args[0].Int()]
+			replyMu.Unlock()
+			if r != nil && r.p != nil {
+				r.p(args[1:])
+			}
+			return nil
+		})
+	})
+	return progressFunc.Value
 }
 
 // ID is the number JavaScript passes as ReplyFunc's first argument.

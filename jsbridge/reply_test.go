@@ -111,3 +111,25 @@ func TestOnReply(t *testing.T) {
 		t.Error("Forget of an answered reply = true, want false")
 	}
 }
+
+// TestReplyProgress: a reply's progress reports reach its OnProgress
+// function while it is unanswered, and are ignored after its answer, for
+// a reply without one, and when malformed, without a throw.
+func TestReplyProgress(t *testing.T) {
+	reply, progress := ReplyFunc(), ProgressFunc()
+	var got []int
+	r := OnReply(func([]Value) {})
+	r.OnProgress(func(vals []Value) { got = append(got, vals[0].Int()) })
+	plain := OnReply(func([]Value) {})
+	for _, args := range [][]any{{r.ID(), 1 << 20, false}, {plain.ID(), 5}, {"x"}, {}, {r.ID(), 2 << 20, true}} {
+		if _, err := Call(progress, args...); err != nil {
+			t.Errorf("progress(%v) threw: %v", args, err)
+		}
+	}
+	Call(reply, r.ID(), 0)
+	Call(progress, r.ID(), 3<<20, true)
+	if len(got) != 2 || got[0] != 1<<20 || got[1] != 2<<20 {
+		t.Errorf("OnProgress got %v, want [1048576 2097152]", got)
+	}
+	plain.Forget()
+}

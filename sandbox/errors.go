@@ -259,6 +259,9 @@ func (r *run) trapError(t *ffi.Trap) *Error {
 	}
 	switch r.why() {
 	case interruptTimeout:
+		if r.takingIn != nil {
+			return r.awaitedTimeout(r.takingIn, r.takingInSize).Error
+		}
 		return r.timeoutResult().Error
 	}
 	// QuickJS checks its own stack, but some of its C recursion (its

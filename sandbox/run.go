@@ -132,6 +132,12 @@ type run struct {
 	eval ffi.Value
 	// deadlineTimer fires at the deadline, for wait (made on its first use).
 	deadlineTimer *time.Timer
+	// takingIn is the host call whose answer, of takingInSize bytes, wait
+	// is settling: a trap that stops the run there (the loop checks' hard
+	// limit, QuickJS's parse of 100 MB never polling) names it
+	// (trapError), as a timeout wait noticed would.
+	takingIn     *hostCall
+	takingInSize int
 	// img, when the instance has one, is written back at teardown instead
 	// of freeing the runtime and context (instance.img).
 	img *ffi.Image
@@ -393,18 +399,19 @@ func (r *run) wait() *Result {
 		// ready may be empty: a wake sent after an earlier wait drained the
 		// answer it was for (deliver queues, then wakes).
 		if r.pastDeadline() {
-			if len(ready) == 0 {
-				return r.awaitedTimeout(nil, 0)
-			}
-			hr := slices.MaxFunc(ready, func(a, b hostResult) int { return len(a.value) - len(b.value) })
-			return r.awaitedTimeout(r.pending[hr.id], len(hr.value))
+			return r.timeoutWith(ready)
 		}
-		settled, lateSize := 0, -1
-		var late *hostCall
+		settled, lateSize, largestSize := 0, -1, -1
+		var late, largest *hostCall
 		for _, hr := range ready {
 			settled += len(hr.value)
 			c := r.pending[hr.id]
+			if len(hr.value) > largestSize {
+				largest, largestSize = c, len(hr.value)
+			}
+			r.takingIn, r.takingInSize = c, len(hr.value)
 			r.settle(hr)
+			r.takingIn = nil
 			if r.pastDeadline() {
 				late, lateSize = c, len(hr.value)
 				break
@@ -418,6 +425,10 @@ func (r *run) wait() *Result {
 			// tool's result of 100 MB, again, left the Go core at 199 MB.
 			ready = nil
 			runtime.GC()
+			// The collection is part of taking them in.
+			if lateSize < 0 && r.pastDeadline() {
+				late, lateSize = largest, largestSize
+			}
 		}
 		if lateSize >= 0 {
 			return r.awaitedTimeout(late, lateSize)
@@ -428,7 +439,12 @@ func (r *run) wait() *Result {
 		return nil
 	case <-r.deadlineTimer.C:
 		r.beginHold()
-		return r.awaitedTimeout(nil, 0)
+		// Answers may have come in as the time ran out (the wake and the
+		// timer were both ready): the time went into the largest.
+		r.resultsMu.Lock()
+		ready := r.results
+		r.resultsMu.Unlock()
+		return r.timeoutWith(ready)
 	case <-r.goCtx.Done():
 		r.beginHold()
 		r.interrupt(interruptCancel)
@@ -439,6 +455,16 @@ func (r *run) wait() *Result {
 // bigResults is how many bytes of host results settled at once make wait
 // collect the Go heap.
 const bigResults = 16 << 20
+
+// timeoutWith is the TIMEOUT of a run whose time ran out while the
+// answers ready came in (none: while it awaited).
+func (r *run) timeoutWith(ready []hostResult) *Result {
+	if len(ready) == 0 {
+		return r.awaitedTimeout(nil, 0)
+	}
+	hr := slices.MaxFunc(ready, func(a, b hostResult) int { return len(a.value) - len(b.value) })
+	return r.awaitedTimeout(r.pending[hr.id], len(hr.value))
+}
 
 // awaitedTimeout is the TIMEOUT of a run whose time ran out while its
 // program awaited host calls (Error.Awaiting), or while the answer of

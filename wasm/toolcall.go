@@ -47,7 +47,7 @@ func pageCaller() (call, abort Value, ok bool) {
 		if err != nil || jsbridge.TypeOf(mk) != jsbridge.TypeFunction {
 			return
 		}
-		res, err := jsbridge.Call(mk, jsbridge.ReplyFunc())
+		res, err := jsbridge.Call(mk, jsbridge.ReplyFunc(), jsbridge.ProgressFunc())
 		if err != nil || jsbridge.TypeOf(res) != jsbridge.TypeObject {
 			return
 		}
@@ -151,6 +151,13 @@ func setPageCalls(t *codemode.Tool, execs, validates Value, i int) {
 		r = jsbridge.OnReply(func(vals []Value) {
 			stop()
 			done(pageAnswer(name, vals, c, takeCheck(r.ID())))
+		})
+		// The page reports a large result while it converts it and once it
+		// has (call.mjs): progress(id, bytes, final).
+		r.OnProgress(func(vals []Value) {
+			if b := jsbridge.Arg(vals, 0); jsbridge.TypeOf(b) == jsbridge.TypeNumber && c.Answering != nil {
+				c.Answering(b.Int(), jsbridge.Arg(vals, 1).Truthy())
+			}
 		})
 		check := jsbridge.Undefined()
 		if c.CheckResult != nil {

@@ -9,7 +9,7 @@
 import { describeError } from "./env.mjs";
 import { inputRefused } from "./runs.mjs";
 import { KeptMap, KeptWeakMap, newAbortController, now, push, queueMicrotask, then, uncurry } from "./intrinsics.mjs";
-import { Converted, charCodeAt, cutText, notDataKind, toJSON } from "./tojson.mjs";
+import { Converted, LARGE_RESULT, charCodeAt, cutText, notDataKind, toJSON } from "./tojson.mjs";
 
 // How a call ended, as the core reads it (wasm/toolcall.go).
 export const REPLY = Object.freeze({
@@ -43,11 +43,12 @@ export const validationFailed = (name, message) => `${name}: the input schema's 
  * @param {string} name the tool's
  * @param {Function | undefined} validateOut the output schema's own validation (schema.mjs)
  * @param {number} [memoryLimitMB] the run's memory limit (none: not checked here)
+ * @param {Answering} [progress] told of a large result as it is converted, and once it is
  * @returns {Converted | Promise<Converted>}
  */
-export function settleValue(v, name, validateOut, memoryLimitMB) {
+export function settleValue(v, name, validateOut, memoryLimitMB, progress) {
     if (v instanceof Converted) return v;
-    if (typeof validateOut !== "function") return convertValue(v, name, memoryLimitMB);
+    if (typeof validateOut !== "function") return convertValue(v, name, memoryLimitMB, progress);
     const kind = notDataKind(v);
     if (kind) throw new Error(`the tool returned a ${kind}, which is not JSON data`);
     return (async () => {
@@ -58,25 +59,36 @@ export function settleValue(v, name, validateOut, memoryLimitMB) {
             throw new Error(`${name}: the output schema's validation failed: ${describeError(err)}`);
         }
         if (!r || !r.ok) throw new Error(`${name}: the tool's result does not match its outputSchema: ${String(r && r.message)}`);
-        return convertValue(v, name, memoryLimitMB);
+        return convertValue(v, name, memoryLimitMB, progress);
     })();
 }
+
+/**
+ * How the page tells the core of a large result it has not handed over
+ * (codemode.Call.Answering): at least `bytes` of JSON made so far (final
+ * false), or the whole text's length (final true). A run that times out
+ * meanwhile then says that the tool had answered, and where the time
+ * went, not that it waited for the tool.
+ * @typedef {(bytes: number, final: boolean) => void} Answering
+ */
 
 /**
  * @param {unknown} v
  * @param {string} name
  * @param {number | undefined} memoryLimitMB
+ * @param {Answering | undefined} progress
  */
-function convertValue(v, name, memoryLimitMB) {
+function convertValue(v, name, memoryLimitMB, progress) {
     if (v === undefined) return new Converted(undefined, []);
     const kind = notDataKind(v);
     if (kind) throw new Error(`the tool returned a ${kind}, which is not JSON data`);
     let out;
     try {
-        out = toJSON(v, `tools.${name} result`);
+        out = toJSON(v, `tools.${name} result`, progress && ((bytes) => progress(bytes, false)));
     } catch (err) {
         throw new Error(`the tool returned a value that is not JSON data: ${describeError(err)}`);
     }
+    if (progress && out.json !== undefined && out.json.length >= LARGE_RESULT) progress(out.json.length, true);
     return fits(new Converted(out.json, out.warnings), name, memoryLimitMB);
 }
 
@@ -238,6 +250,13 @@ export class CallSignal {
         this.aborted = false;
         /** @type {unknown} */
         this.reason = undefined;
+        /**
+         * The core's report of a large result not yet handed over
+         * (pageCaller's; a worker's tool proxy calls it with the page's
+         * reports), while the call is live.
+         * @type {Answering | undefined}
+         */
+        this.answering = undefined;
     }
 
     /** @returns {AbortSignal} */
@@ -284,10 +303,12 @@ export const PARSED = Symbol("Code Mode checked input");
  * the last reply, batch being [id, 3, kind, payload, warnings, ...];
  * reply(id, kind, payload[, warnings]) answers a call that ended alone. A
  * call the core gave up on (its run ended) is aborted through abort(id,
- * reason) and gets no reply.
+ * reason) and gets no reply. progress(id, bytes, final) tells the core of
+ * a large result the call converts (Answering).
  * @param {(...answers: unknown[]) => void} reply
+ * @param {(id: number, bytes: number, final: boolean) => void} [progress]
  */
-export function pageCaller(reply) {
+export function pageCaller(reply, progress) {
     /** @type {Map<number, CallSignal>} the calls in flight */
     const live = new KeptMap();
     // Calls that end together (a Promise.all of tool calls) are answered in
@@ -384,7 +405,7 @@ export function pageCaller(reply) {
          * @param {unknown} value
          */
         const settle = (value) => {
-            const c = settleValue(value, name, validateOut, memoryLimitMB);
+            const c = settleValue(value, name, validateOut, memoryLimitMB, cs.answering);
             return c instanceof Converted ? checked(c) : c.then(checked);
         };
         /** @param {Converted} c */
@@ -424,7 +445,17 @@ export function pageCaller(reply) {
     // an emptied one gave run nothing but the id.
     /** @type {(...args: Parameters<typeof run>) => void} */
     const call = (id, execs, validates, i, name, text, context, check, memoryLimitMB) => {
-        live.set(id, new CallSignal());
+        const cs = new CallSignal();
+        if (typeof progress === "function") {
+            // A crossing into the core, which may end the run there (its
+            // time ran out): a call it gave up on stops converting.
+            cs.answering = (bytes, final) => {
+                if (cs.aborted) throw cs.reason;
+                progress(id, bytes, final);
+                if (cs.aborted) throw cs.reason;
+            };
+        }
+        live.set(id, cs);
         // The call starts in a microtask, once the core has returned to the
         // event loop: the core may call here from inside the sandbox's own
         // call of the tool, and a tool that calls the core back at once (a

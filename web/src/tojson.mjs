@@ -144,12 +144,20 @@ function opaqueWhat(v) {
     return `${name ? `${/^[AEIOU]([a-z]|$)/.test(name) ? "an" : "a"} ${name} object` : "an object"}, converted to {}: JSON reads only an object's own properties, and it has none${body}`;
 }
 
+// The size of a result from which its conversion is reported as it goes
+// (toJSON's progress): the core names a result of 1 MB or more that a
+// run's time ran out on (hints.go awaitedHint).
+export const LARGE_RESULT = 1048576;
+
 /**
  * @param {unknown} value
  * @param {string} label the root's name in the reports
+ * @param {(bytes: number) => void} [progress] told, once the JSON made so far
+ *   has at least LARGE_RESULT characters and then each time that doubles, a
+ *   lower bound of its length: the tool answered, and the time now goes here
  * @returns {{ json: string | undefined, warnings: string[] }}
  */
-export function toJSON(value, label) {
+export function toJSON(value, label, progress) {
     if (value instanceof Converted) return { json: value.json, warnings: value.warnings };
     // The objects being written, from the root down (st), and the key of
     // each in the one before (ks): JSON.stringify writes depth first, so
@@ -196,6 +204,10 @@ export function toJSON(value, label) {
     // finding out reads nothing JSON would not (no trap, no getter).
     /** @type {Map<object, string>} each one's path */
     const opaque = new Map();
+    // A lower bound of the JSON written so far: a value is at least one
+    // character, a string its length and its quotes (keys are not counted).
+    let made = 0;
+    let nextReport = LARGE_RESULT;
     /**
      * @this {any}
      * @param {string} k
@@ -203,6 +215,13 @@ export function toJSON(value, label) {
      */
     function replacer(k, v) {
         while (n !== 0 && st[n - 1] !== this) n--;
+        if (progress !== undefined) {
+            made += typeof v === "string" ? v.length + 2 : 1;
+            if (made >= nextReport) {
+                nextReport = made * 2;
+                progress(made);
+            }
+        }
         // JSON reads a property of `this`: it is not empty.
         if (opaque.size !== 0) opaque.delete(this);
         switch (typeof v) {

@@ -199,7 +199,10 @@ export async function answer(h, m) {
         // worker's core checks it, and the call's tool-result waits for
         // its verdict.
         const settle = (/** @type {unknown} */ v) => {
-            const c = settleValue(v, def.name, out && out.validate, m.limit);
+            // A large result is reported to the worker's core as it is
+            // converted (call.mjs Answering): this thread is busy with it,
+            // the worker is not, and its run may time out meanwhile.
+            const c = settleValue(v, def.name, out && out.validate, m.limit, (bytes, final) => h.worker && h.worker.post({ t: "answering", cid: m.cid, bytes, final }));
             if (!out) return c;
             const send = (/** @type {import("./tojson.mjs").Converted} */ converted) => () => reply({ ok: true, json: converted.json, warnings: converted.warnings, verdict: true });
             return then(c, (converted) => then(awaitVerdict(h, run, m.cid, ctrl.signal, send(converted)), () => converted));

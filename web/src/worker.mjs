@@ -19,7 +19,7 @@ import { loadQuickJS } from "./wasm-load.mjs";
 import { runInCore } from "./runs.mjs";
 import { goSession } from "./go-session.mjs";
 import { Converted } from "./tojson.mjs";
-import { LIMIT, cutBefore } from "./call.mjs";
+import { CALL, LIMIT, cutBefore } from "./call.mjs";
 import { warmUp } from "./warm-up.mjs";
 import { decisionFromWire, restoreStandIns } from "./worker-wire.mjs";
 
@@ -121,7 +121,7 @@ const pageConsole = new Proxy(console, {
 const helperWebAssembly = recordingWebAssembly((modules) => port.post({ t: "compiled", modules }));
 
 let nextCall = 1;
-/** @type {Map<number, { resolve: (v: any) => void, reject: (e: any) => void }>} */
+/** @type {Map<number, { resolve: (v: any) => void, reject: (e: any) => void, cs?: import("./call.mjs").CallSignal }>} */
 const calls = new Map();
 
 /**
@@ -129,11 +129,12 @@ const calls = new Map();
  * @param {string} kind
  * @param {any} payload
  * @param {AbortSignal} [signal]
+ * @param {import("./call.mjs").CallSignal} [cs] a tool call's, told of the page's reports of a large result
  */
-function askPage(kind, payload, signal) {
+function askPage(kind, payload, signal, cs) {
     const cid = nextCall++;
     const answer = new Promise((resolve, reject) => {
-        calls.set(cid, { resolve, reject });
+        calls.set(cid, { resolve, reject, cs });
         port.post({ t: "call", kind, cid, ...payload });
         if (signal) {
             // The core's reason (a TimeoutError, the caller's own reason, ...)
@@ -176,7 +177,7 @@ const proxyTool = (owner) => (d) => {
         {
             name: d.name,
             execute: (/** @type {unknown} */ input, /** @type {any} */ opts) =>
-                askPage("tool", { rid: opts.context, name: d.name, input, limit: opts[LIMIT] }, opts.signal),
+                askPage("tool", { rid: opts.context, name: d.name, input, limit: opts[LIMIT] }, opts.signal, opts[CALL]),
         },
         d.record,
     );
@@ -412,6 +413,18 @@ const handlers = {
     abort(m) {
         readAborts();
         abortRun(m.rid);
+    },
+    // The page converts a large result of a tool (worker-protocol.mjs):
+    // the core learns that the tool answered, and how much it is.
+    answering(m) {
+        const c = calls.get(m.cid);
+        if (c && c.cs && c.cs.answering && typeof m.bytes === "number") {
+            try {
+                c.cs.answering(m.bytes, m.final === true);
+            } catch {
+                // the call was given up: its answer will find nobody
+            }
+        }
     },
     reply(m) {
         const c = calls.get(m.cid);

@@ -298,6 +298,38 @@ describe("limits", () => {
         }
     });
 
+    test("a timeout while the page converts a tool's large result says the tool had answered, not that the run waited for it", async (t) => {
+        // The tool answers at once; converting its value outlasts the
+        // run's time: 2 MB of string, then a getter that holds the page's
+        // thread until the deadline has surely passed (the run started
+        // before the tool did). The core heard of the 2 MB as the page
+        // converted them (call.mjs Answering); before, the timeout said
+        // "it was waiting for the result of tool big.get".
+        const timeout = 300;
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            timeout,
+            tools: [
+                tool("big.get", () => {
+                    const until = performance.now() + timeout + 100;
+                    return {
+                        text: "x".repeat(2 << 20),
+                        get more() {
+                            while (performance.now() < until);
+                            return 1;
+                        },
+                    };
+                }),
+            ],
+        });
+        const r = await run(api.createSession(), "const r = await tools.big.get({});\nreturn r.text.length");
+        assert.equal(r.error && r.error.code, "TIMEOUT", JSON.stringify(r));
+        assert.match(
+            r.error.message,
+            /^the program did not finish within 300ms; tool big\.get \(called at line 1\) had answered, and its result( was being converted to JSON, 2 MB of it so far|, 2 MB of JSON, was being taken in) \(ask it for less, e\.g\. a page or a filter, if its input allows\)$/,
+        );
+    });
+
     // Filling 32 MB with small objects is large work (the collector walks
     // the heap again as it nears the limit): at load 19 on 2 cores it took
     // the whole default 30 s timeout. The timeout is the work's, not tested.
