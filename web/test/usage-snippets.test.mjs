@@ -235,10 +235,22 @@ const LANGCHAIN_TOOLS = "verboseParsingErrors: true, // the refusal says what is
  * (no network): their own parsers read the replies' tool calls, and their
  * own converters write the conversation each request sends back.
  */
-const chatOpenAI = (replies) => {
+// useResponsesApi: OpenAI's Responses API, whose output items (the calls
+// as the model wrote them, an invalid one too) ChatOpenAI sends back as is.
+const chatOpenAI = (replies, useResponsesApi = false) => {
     const scripted = scriptedFetch(replies);
-    return { model: new ChatOpenAI({ model: "gpt-4.1", apiKey: "test-key", maxRetries: 0, configuration: { fetch: scripted.fetch } }), requests: scripted.requests };
+    return { model: new ChatOpenAI({ model: "gpt-4.1", apiKey: "test-key", maxRetries: 0, useResponsesApi, configuration: { fetch: scripted.fetch } }), requests: scripted.requests };
 };
+/** A Responses API reply of `output` items. */
+const response = (output) => ({
+    id: "resp_1",
+    object: "response",
+    created_at: 1,
+    status: "completed",
+    model: "gpt-4.1",
+    output,
+    usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
+});
 // Streamed, as agents run Claude: a tool_use's input arrives as JSON text,
 // which can fail to parse (an invalid tool call); a reply's input always
 // parses.
@@ -252,11 +264,17 @@ const chatAnthropic = (replies) => {
  * model's without its answer right after it, or an answer of no call there.
  * OpenAI: an assistant message's tool_calls, answered by the tool messages
  * that follow; Anthropic: its tool_use blocks, by the next user message's
- * tool_result blocks. Each as "call ids -> answer ids".
+ * tool_result blocks; OpenAI's Responses API: the function_call items,
+ * each answered by a function_call_output. Each as "call ids -> answer ids".
  */
 function unanswered(requests) {
     const wrong = [];
     for (const { body } of requests) {
+        if (body.input) {
+            const ids = (type) => body.input.filter((item) => item.type === type).map((item) => item.call_id).sort().join();
+            if (ids("function_call") !== ids("function_call_output")) wrong.push(`${ids("function_call")} -> ${ids("function_call_output")}`);
+            continue;
+        }
         body.messages.forEach((m, i) => {
             if (m.role !== "assistant") return;
             let calls, answers;
@@ -464,7 +482,8 @@ const cases = [
     {
         has: "const withTools = model.bindTools(tools);",
         // The block goes on from the one above: its tools are in scope. It
-        // runs with ChatOpenAI, then with ChatAnthropic (streamed).
+        // runs with ChatOpenAI, then with ChatAnthropic (streamed), then
+        // with ChatOpenAI on the Responses API.
         // ChatOpenAI: the model sends { code } alone, which handleToolCall
         // runs; then only calls whose arguments are not JSON
         // (invalid_tool_calls), which ended the loop with an empty reply:
@@ -518,6 +537,22 @@ const cases = [
             assert.equal(anthropic.requests.length, 3);
             assert.deepEqual(unanswered(anthropic.requests), []);
             assert.deepEqual(seen.contexts, [env.requestMetadata]);
+
+            // ChatOpenAI on the Responses API sends back the model's
+            // function_call items as they came, the invalid one too.
+            const fc = (id, name, args) => ({ type: "function_call", id: `fc_${id}`, call_id: id, name, arguments: args, status: "completed" });
+            const responses = chatOpenAI(
+                [
+                    response([fc("r1", "searchTools", '{"query": "orders"}'), fc("r2", "executeCode", '{"code": "return 1')]),
+                    response([{ type: "message", id: "msg_1", role: "assistant", status: "completed", content: [{ type: "output_text", text: "The open orders total 47.", annotations: [] }] }]),
+                ],
+                true,
+            );
+            const viaResponses = answersOf((await runBlock(code, { ...env, ...responses })).messages);
+            assert.deepEqual(Object.keys(viaResponses), ["r1", "r2"]);
+            assert.match(viaResponses.r2.error?.message, /^The arguments of executeCode are not valid JSON/, JSON.stringify(viaResponses.r2));
+            assert.match(responses.requests[0].url, /\/responses$/);
+            assert.deepEqual(unanswered(responses.requests), []);
         },
     },
     { has: "inputSchema: jsonSchema<IoCodeMode.SearchToolsArgs>(searchTools.inputSchema),", why: "TypeScript: web/types-check/usage.ts type-checks it (withAiSdk)" },
