@@ -69,3 +69,38 @@ func TestCalleeHintNamesOnlyCallableTools(t *testing.T) {
 		}
 	}
 }
+
+// TestDestructuredToolsHint: a namespace destructured from tools that
+// tools does not have (const { invoices } = tools) read as undefined, and a
+// misspelt tool called through a destructured namespace was "not a
+// function" with no word of the tools: both now get the hint a path under
+// tools gets.
+func TestDestructuredToolsHint(t *testing.T) {
+	var tools []Tool
+	for _, name := range []string{"orders.search", "orders.get", "payments.refund"} {
+		tools = append(tools, Tool{Name: name, Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+			return json.RawMessage("1"), nil
+		}})
+	}
+	s := mustSession(t, mustNew(t, Config{Tools: tools}))
+	for _, tc := range []struct{ code, want string }{
+		{"const { invoices } = tools;\nreturn await invoices.list({})",
+			"cannot read property 'list' of undefined: invoices is undefined; tools has no invoices (it was destructured from tools); "},
+		{"const { orders, payment } = tools\nreturn await payment.refund({})",
+			"payment is undefined; tools has no payment (it was destructured from tools); did you mean payments.refund"},
+		{"const { orders: o } = tools;\nreturn await o.serach({})", "o.serach is not a function; did you mean orders.search"},
+		{"const { orders } = tools;\nreturn await orders.serach({})", "orders.serach is not a function; did you mean orders.search"},
+	} {
+		res := exec(t, s, tc.code, nil)
+		if res.OK || !strings.Contains(res.Error.Message, tc.want) {
+			t.Errorf("%s:\n got %+v\nwant %q", tc.code, res.Error, tc.want)
+		}
+	}
+	// A name destructured from anything else keeps QuickJS's words and the expression.
+	for _, code := range []string{"const { invoices } = {};\nreturn invoices.list", "const { orders } = tools.x ?? {};\nreturn orders.list"} {
+		res := exec(t, s, code, nil)
+		if res.OK || strings.Contains(res.Error.Message, "tools has no") {
+			t.Errorf("%s: %+v", code, res.Error)
+		}
+	}
+}

@@ -8,6 +8,7 @@ package codemode
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode"
 
@@ -62,6 +63,9 @@ func typeErrorHint(code string, e *sandbox.Error, callee func(x string) string) 
 			h += "; a JavaScript array adds to its end with push: " + strings.TrimSuffix(x, ".append") + ".push(...)"
 		}
 		if callee != nil {
+			if a := toolsAlias(code, x); a != "" {
+				x = a // o.serach of const { orders: o } = tools: tools.orders.serach
+			}
 			h += callee(x)
 		}
 		return h
@@ -79,6 +83,14 @@ func typeErrorHint(code string, e *sandbox.Error, callee func(x string) string) 
 		h := fmt.Sprintf(": %s is %s", x, of)
 		if strings.HasSuffix(x, ".content") {
 			h += "; a tool's result is its data itself, not MCP content ({ content: [{ text }] }): read its fields (console.log it to see them)"
+		}
+		// const { invoices } = tools; invoices.list(): a namespace (or
+		// tool) tools does not have, destructured, reads undefined.
+		prop, quoted := strings.CutPrefix(e.Message, "cannot read property '")
+		if prop, _, _ = strings.Cut(prop, "'"); quoted && of == "undefined" && callee != nil && line[at] == '.' {
+			if a := toolsAlias(code, x); a != "" && !strings.Contains(x, ".") {
+				h += fmt.Sprintf("; tools has no %s (it was destructured from tools)%s", strings.TrimPrefix(a, "tools."), callee(a+"."+prop))
+			}
 		}
 		return h
 	}
@@ -148,4 +160,33 @@ var notValues = map[string]bool{
 	"if": true, "for": true, "while": true, "switch": true, "catch": true, "return": true, "await": true, "typeof": true,
 	"void": true, "new": true, "delete": true, "in": true, "of": true, "yield": true, "case": true, "throw": true,
 	"function": true, "undefined": true, "null": true,
+}
+
+// toolsDestructuring matches `{ ... } = tools` not followed by a member
+// (`const { orders, payments: p } = tools;`): its names are the namespaces
+// (or tools) the program reads into locals.
+var toolsDestructuring = regexp.MustCompile(`\{([^{}]*)\}\s*=\s*tools\b\s*[^\s.\[]`)
+
+// toolsAlias is x, a member chain that starts with a local the code
+// destructured from tools (`o.serach` after `const { orders: o } = tools`),
+// as that path under tools (`tools.orders.serach`), or "" when x starts
+// with no such local.
+func toolsAlias(code, x string) string {
+	local, rest := x, ""
+	if i := strings.IndexAny(x, ".[?!"); i >= 0 {
+		local, rest = x[:i], x[i:]
+	}
+	for _, m := range toolsDestructuring.FindAllStringSubmatch(code+";", -1) {
+		for _, entry := range strings.Split(m[1], ",") {
+			ns, name, renamed := strings.Cut(entry, ":")
+			if !renamed {
+				name = ns
+			}
+			name, _, _ = strings.Cut(name, "=") // a default value
+			if ns = strings.TrimSpace(ns); strings.TrimSpace(name) == local && ns != "" && strings.IndexFunc(ns, func(c rune) bool { return c > 127 || !isIdentByte(byte(c)) }) < 0 {
+				return "tools." + ns + rest
+			}
+		}
+	}
+	return ""
 }

@@ -57,7 +57,9 @@ export const programs = [
     { id: "p-bracket-full-name-var", src: "habit (a name from a search hit)", code: "const name = \"orders.search\";\nreturn (await tools[name]({ status: \"open\" })).length;", expect: ok(2) },
     { id: "p-misspelt-tool", src: "habit", code: "const orders = await tools.orders.serach({ status: \"open\" });\nreturn orders.length;", expect: fail(/unknown tool "orders\.serach".*orders\.search/s) },
     { id: "p-misspelt-namespace", src: "habit", code: "return await tools.payment.refund({ orderId: \"o-1\", amount: 5 });", expect: fail(/payments\.refund/) },
-    { id: "p-destructure-missing", src: "habit (a namespace that does not exist, destructured)", code: "const { invoices } = tools;\nreturn await invoices.list({});", expect: fail(/invoices/) },
+    // Was "invoices is undefined" / "o.serach is not a function" alone.
+    { id: "p-destructure-missing", src: "habit (a namespace that does not exist, destructured)", code: "const { invoices } = tools;\nreturn await invoices.list({});", expect: fail(/invoices is undefined; tools has no invoices \(it was destructured from tools\); use tool_search/) },
+    { id: "p-destructure-renamed-misspelt", src: "habit", code: "const { orders: o } = tools;\nreturn (await o.serach({ status: \"open\" })).length;", expect: fail(/o\.serach is not a function; did you mean orders\.search/) },
 
     // --- Wrong argument types
     { id: "p-limit-string", src: "habit (limit: \"5\")", code: "const orders = await tools.orders.search({ status: \"open\", limit: \"5\" });\nreturn orders.length;", expect: any(ok(2), fail(/limit.*pass the number 5/)) },
