@@ -486,7 +486,13 @@ var llmToolHints = map[string]string{
 // from a module or a page, where the sandbox has neither: "'module' is not
 // defined" alone did not say to return the result, nor "'document' is not
 // defined" where page data is.
-var notDefinedHints = func() map[string]string {
+var notDefinedHints = buildNotDefinedHints()
+
+// buildNotDefinedHints is notDefinedHints. Not inlined into the package's
+// init (TestCoreInitInlinesNoLoop says why).
+//
+//go:noinline
+func buildNotDefinedHints() map[string]string {
 	const commonJS = ": the code is the body of an async function, not a module; return the result (return value;) instead of assigning module.exports"
 	const page = ": the sandbox has no page, DOM, storage or Node.js objects, only JavaScript's built-ins and the globals the instructions list; get the page's data by calling its tools (tool_search finds them)"
 	m := map[string]string{"Intl": intlHint, "module": commonJS, "exports": commonJS, "await": awaitHint}
@@ -511,7 +517,7 @@ var notDefinedHints = func() map[string]string {
 	// tool_search, and "'search' is not defined" sent models guessing.
 	m["search"] = ": to find tools inside the code, call await tool_search({ query })"
 	return m
-}()
+}
 
 // asyncForEachWarning is the run's warning when the program passes an
 // async callback to forEach (tsstrip.Prepared.AsyncForEachLine): the

@@ -29,20 +29,13 @@ func (inst *instance) hostFuncs(module string, funcs map[string]wasmhost.HostFun
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		hf := funcs[name]
-		if hf.Poll != nil {
-			if fn, ok := inst.pollFunc(hf); ok {
-				out[name] = fn
-				continue
-			}
-		}
-		h := inst.newHostCall(module+"."+name, hf)
-		if fastImportable(hf.Type) {
+		fn, h := inst.hostFunc(module, name, funcs[name])
+		if h != nil {
 			fastNames = append(fastNames, name)
 			fast = append(fast, h)
 			continue
 		}
-		out[name] = inst.slowFunc(h)
+		out[name] = fn
 	}
 	fns, ok := inst.fastImports(fast)
 	for i, name := range fastNames {
@@ -53,6 +46,26 @@ func (inst *instance) hostFuncs(module string, funcs map[string]wasmhost.HostFun
 		}
 	}
 	return out
+}
+
+// hostFunc is hostFuncs' work for one import: its function, or the
+// hostCall of one to reach through a trampoline. Not inlined: inlined, its
+// calls made hostFuncs 6.8 KB of WebAssembly, whose loop over a module's
+// imports V8 charges by that size at every pass (leb.Unsigned says why),
+// and which it recompiled with TurboFan in every cold start.
+//
+//go:noinline
+func (inst *instance) hostFunc(module, name string, hf wasmhost.HostFunc) (js.Value, *hostCall) {
+	if hf.Poll != nil {
+		if fn, ok := inst.pollFunc(hf); ok {
+			return fn, nil
+		}
+	}
+	h := inst.newHostCall(module+"."+name, hf)
+	if fastImportable(hf.Type) {
+		return js.Value{}, h
+	}
+	return inst.slowFunc(h), nil
 }
 
 func (inst *instance) newHostCall(name string, hf wasmhost.HostFunc) *hostCall {

@@ -3,7 +3,16 @@
 // the asset's sections.
 package leb
 
+// Unsigned and Signed are not inlined. Inlined, each call's loop became a
+// loop of its caller (jsbridge's trampolineBody has a dozen), and under
+// WebAssembly V8 charges a loop's every pass by the size of the Go
+// function it is in (Go's wasm backend jumps back to the start of one
+// function-wide loop): a caller run for a few dozen imports at start-up
+// was sent to TurboFan in every cold start.
+
 // Unsigned appends the unsigned LEB128 encoding of v to b.
+//
+//go:noinline
 func Unsigned(b []byte, v uint64) []byte {
 	for {
 		c := byte(v & 0x7f)
@@ -17,6 +26,8 @@ func Unsigned(b []byte, v uint64) []byte {
 }
 
 // Signed appends the signed LEB128 encoding of v to b.
+//
+//go:noinline
 func Signed(b []byte, v int64) []byte {
 	for {
 		c := byte(v & 0x7f)

@@ -358,6 +358,9 @@ var timeWords = stems("today", "tomorrow", "yesterday", "tonight", "morning", "a
 	"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "next", "ago", "soon", "later", "earlier")
 
 // stems is setOf for the stems of words.
+// stems is not inlined into the package's init (setOf says why).
+//
+//go:noinline
 func stems(words ...string) map[string]bool {
 	m := map[string]bool{}
 	for _, w := range words {

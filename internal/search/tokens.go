@@ -86,7 +86,12 @@ const (
 	classHigh // not ASCII
 )
 
-var byteClass = func() (t [256]uint8) {
+var byteClass = byteClasses()
+
+// byteClasses is not inlined into the package's init (setOf says why).
+//
+//go:noinline
+func byteClasses() (t [256]uint8) {
 	for c := range t {
 		switch {
 		case 'a' <= c && c <= 'z':
@@ -100,7 +105,7 @@ var byteClass = func() (t [256]uint8) {
 		}
 	}
 	return t
-}()
+}
 
 func splitWordsUnicode(text string, emit func(string)) {
 	start := -1
@@ -367,6 +372,14 @@ var stopwords = setOf(
 	"not",
 )
 
+// setOf is not inlined: the package's init calls it for a dozen sets, and
+// each inlined loop was a loop of the init function, which under
+// WebAssembly V8 charges by that function's size at every pass (Go's wasm
+// backend compiles a loop's jump back as a jump to the start of the
+// function-wide loop): the init ran hot enough to be recompiled by
+// TurboFan (8.6 KB of body) in every cold start, for code run once.
+//
+//go:noinline
 func setOf(words ...string) map[string]bool {
 	m := make(map[string]bool, len(words))
 	for _, w := range words {

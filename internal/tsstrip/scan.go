@@ -77,12 +77,17 @@ var punctuators = []string{
 }
 
 // punctuatorsBy lists the punctuators by their first byte, longest first.
-var punctuatorsBy = func() (by [0x80][]string) {
+var punctuatorsBy = punctuatorsByByte()
+
+// punctuatorsByByte is punctuatorsBy. Not inlined into the package's init (TestCoreInitInlinesNoLoop says why).
+//
+//go:noinline
+func punctuatorsByByte() (by [0x80][]string) {
 	for _, p := range punctuators {
 		by[p[0]] = append(by[p[0]], p)
 	}
 	return by
-}()
+}
 
 // regexAfter lists the keywords after which '/' starts a regular expression.
 var regexAfter = map[string]bool{

@@ -215,7 +215,10 @@ func F64Const(v float64) []byte {
 	return b
 }
 
-// Expr concatenates instructions.
+// Expr concatenates instructions. Not inlined, as leb's encoders are not
+// (leb.Unsigned says why).
+//
+//go:noinline
 func Expr(parts ...[]byte) []byte {
 	var out []byte
 	for _, p := range parts {
