@@ -32,6 +32,7 @@ import { FakeStreamingChatModel } from "@langchain/core/utils/testing";
 import { AIMessage, AIMessageChunk } from "@langchain/core/messages";
 import { ChatOpenAI } from "@langchain/openai";
 import { ChatAnthropic } from "@langchain/anthropic";
+import { createAgent } from "langchain";
 import { WORKER, assetPath, dist, loadFactory, root } from "./helpers.mjs";
 import { anthropicMessage, anthropicStream, completion, scriptedFetch } from "./adapter-helpers.mjs";
 import { FakeAgent } from "./fakes/fdc3.mjs";
@@ -477,6 +478,21 @@ const cases = [
             const waiting = tools[1].invoke({ code: "return await tools.clock.wait({})", explanation: "Wait." }, { signal: AbortSignal.timeout(300) });
             await assert.rejects(waiting, { name: /AbortError|TimeoutError/ });
             assert.equal(await Promise.race([toolAborted.then(() => "aborted"), new Promise((resolve) => setTimeout(resolve, 5000, "still running"))]), "aborted");
+            // createAgent (the langchain package) with these tools, as the
+            // text says: its tool node answers the refused call with the
+            // reason, and the model's next call runs.
+            const agent = createAgent({
+                model: langChainModel([[{ name: "executeCode", args: { code: SUM }, id: "a1", type: "tool_call" }], [{ name: "executeCode", args: JSON.parse(SUM_ARGS), id: "a2", type: "tool_call" }]]),
+                tools,
+                systemPrompt: "Use the tools.",
+            });
+            const { messages } = await agent.invoke({ messages: [{ role: "user", content: "What is the total of the open orders?" }] });
+            const [refused, ran] = messages.filter((m) => m.getType() === "tool");
+            assert.equal(refused.tool_call_id, "a1");
+            assert.equal(refused.status, "error");
+            assert.match(refused.content, /Received tool input did not match expected schema\nDetails: #\/required: Instance does not have required property "explanation"\./);
+            assert.equal(JSON.parse(ran.content).result, 47, ran.content);
+            assert.equal(messages.at(-1).content, "The open orders total 47.");
         },
     },
     {
