@@ -30,11 +30,20 @@ import (
 const intlHint = ": this sandbox (QuickJS) has no Intl, and toLocaleString() and toLocaleDateString() ignore their locales and options here. " +
 	numberTip + ". " + dateTip
 
+// emptyReduceHint follows QuickJS's "empty array" from reduce (or
+// reduceRight) of an empty array without an initial value (a tool's search
+// that found nothing): V8 says "Reduce of empty array with no initial
+// value", and QuickJS's two words did not say which call or what to do.
+const emptyReduceHint = ": reduce of an empty array with no initial value; give reduce its initial value, e.g. arr.reduce((sum, x) => sum + x.total, 0) (a tool's result may be an empty list)"
+
 // hintFor is what the run's error message gains: how to do without what
 // the sandbox lacks (notDefinedHints).
 func hintFor(e *sandbox.Error) string {
 	if e.Name == "SyntaxError" && e.Message == "unexpected token: 'object'" && strings.Contains(e.Stack, "at parse (native)") {
 		return jsonParseObjectHint
+	}
+	if e.Name == "TypeError" && e.Message == "empty array" && (strings.HasPrefix(e.Stack, "    at reduce (native)") || strings.HasPrefix(e.Stack, "    at reduceRight (native)")) {
+		return emptyReduceHint
 	}
 	name, ok := strings.CutSuffix(e.Message, "' is not defined")
 	if e.Name != "ReferenceError" || !ok || !strings.HasPrefix(name, "'") {
@@ -502,6 +511,8 @@ func buildNotDefinedHints() map[string]string {
 	for _, k := range []string{"window", "document", "localStorage", "sessionStorage", "navigator", "location", "process", "Buffer"} {
 		m[k] = page
 	}
+	const noUser = ": the sandbox has no page and no user to ask; log with console.log(...) or return the value (a question for the user goes in your answer, after the run)"
+	m["alert"], m["confirm"], m["prompt"] = noUser, noUser, noUser
 	// Python's words, which models trained on Python agents write in
 	// JavaScript too: QuickJS's bare ReferenceError did not say the
 	// JavaScript for them.

@@ -53,7 +53,7 @@ func TestModelHabitHints(t *testing.T) {
 	if h := entityNameHint("return lt", ref("lt")); h != "" {
 		t.Errorf("'lt' of code without &lt;: %q", h)
 	}
-	for name, want := range map[string]string{"print": "console.log", "True": "true, false and null", "None": "null", "len": "x.length", "str": "String(x)", "int": "Math.trunc(Number(x))", "float": "Number(x)", "range": "Array.from({ length: n }, (_, i) => i)", "search": "tool_search({ query })", "printf": ""} {
+	for name, want := range map[string]string{"print": "console.log", "True": "true, false and null", "None": "null", "len": "x.length", "str": "String(x)", "int": "Math.trunc(Number(x))", "float": "Number(x)", "range": "Array.from({ length: n }, (_, i) => i)", "search": "tool_search({ query })", "printf": "", "alert": "no user to ask", "confirm": "console.log(...) or return the value"} {
 		if h := hintFor(ref(name)); (want == "") != (h == "") || !strings.Contains(h, want) {
 			t.Errorf("'%s' is not defined: hint %q, want one with %q", name, h, want)
 		}
@@ -65,6 +65,12 @@ func TestModelHabitHints(t *testing.T) {
 	parse.Stack = "    at <anonymous> (code.js:1:24)"
 	if h := hintFor(parse); h != "" {
 		t.Errorf("the same words not from JSON.parse: %q", h)
+	}
+	// QuickJS's "empty array" from reduce of [] said neither the call nor the fix.
+	for stack, want := range map[string]string{"    at reduce (native)\n    at <anonymous> (code.js:2:16)\n": emptyReduceHint, "    at reduceRight (native)\n": emptyReduceHint, "    at <anonymous> (code.js:1:7)\n": ""} {
+		if h := hintFor(&sandbox.Error{Code: sandbox.CodeRuntime, Name: "TypeError", Message: "empty array", Stack: stack}); h != want {
+			t.Errorf("empty array at %q: hint %q, want %q", stack, h, want)
+		}
 	}
 }
 

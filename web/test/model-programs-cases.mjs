@@ -71,5 +71,8 @@ export const programs = [
 
     // --- Errors the model must be able to read
     { id: "p-uncaught-tool-error", src: "habit", code: "const o = await tools.orders.get({ id: \"o-77\" });\nreturn o.total;", expect: fail(/order o-77 not found/) },
+    // Were QuickJS's "empty array" and "'alert' is not defined" alone.
+    { id: "p-reduce-empty", src: "habit (a sum over a search that found nothing)", code: "const orders = await tools.orders.search({ status: \"cancelled\" });\nreturn orders.reduce((a, b) => a + b.total);", expect: fail(/^empty array: reduce of an empty array with no initial value; give reduce its initial value/) },
+    { id: "p-alert", src: "habit (browser code)", code: "const n = (await tools.orders.search({})).length;\nalert(`${n} orders`);", expect: fail(/'alert' is not defined: the sandbox has no page and no user to ask/) },
     { id: "p-throw-string", src: "habit", code: "const orders = await tools.orders.search({ status: \"cancelled\" });\nif (!orders.length) throw \"no cancelled orders\";\nreturn orders;", expect: fail(/no cancelled orders/) },
 ];
