@@ -302,17 +302,24 @@ describe("typed results: inferred from the calls a tool has answered", () => {
 describe("inputSchema: JSON Schema, AI SDK schemas, Zod 4 and Standard Schema, each enforced", async () => {
     const { z } = await import("zod");
     const { jsonSchema, zodSchema } = await import("ai");
+    // ai@6's (the ai-v6 alias), for pages that have not moved to v7.
+    const v6 = await import("ai-v6");
     const orderInput = () =>
         z
             .object({ status: z.enum(["open", "shipped"]), limit: z.number().int().min(1).optional() })
             .refine((o) => o.status !== "shipped" || o.limit === undefined, "no limit for shipped orders");
+    // The same rule as a JSON Schema with the AI SDK's validate.
+    const withValidate = (jsonSchema) =>
+        jsonSchema(
+            { type: "object", properties: { status: { enum: ["open", "shipped"] }, limit: { type: "integer", minimum: 1 } }, required: ["status"] },
+            { validate: (v) => (v.status === "shipped" && v.limit !== undefined ? { success: false, error: new Error("no limit for shipped orders") } : { success: true, value: v }) },
+        );
     const schemas = [
         ["Zod 4", orderInput()],
         ["AI SDK zodSchema()", zodSchema(orderInput())],
-        ["AI SDK jsonSchema() with validate", jsonSchema(
-            { type: "object", properties: { status: { enum: ["open", "shipped"] }, limit: { type: "integer", minimum: 1 } }, required: ["status"] },
-            { validate: (v) => (v.status === "shipped" && v.limit !== undefined ? { success: false, error: new Error("no limit for shipped orders") } : { success: true, value: v }) },
-        )],
+        ["AI SDK jsonSchema() with validate", withValidate(jsonSchema)],
+        ["AI SDK v6 zodSchema()", v6.zodSchema(orderInput())],
+        ["AI SDK v6 jsonSchema() with validate", withValidate(v6.jsonSchema)],
     ];
     for (const [name, inputSchema] of schemas) {
         test(name, async () => {
