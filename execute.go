@@ -161,6 +161,9 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 	if strings.TrimSpace(in.Code) == "" {
 		return invalidInputResult(&argsError{"executeCode: code: required; expected a non-empty string of JavaScript or TypeScript (the body of an async function)"}), nil
 	}
+	if len(in.Code) > maxCodeBytes {
+		return invalidInputResult(&argsError{codeTooLong(len(in.Code))}), nil
+	}
 	start := time.Now()
 	if line, col := encodedProgram(in.Code); line > 0 {
 		return syntaxResult(start, encodedProgramMessage, line, col), nil

@@ -15,7 +15,11 @@ import (
 // "Maximum call stack size exceeded". The program's own code is checked
 // before it runs (tsstrip's nesting limit); constructorGuardJS checks such
 // text the same way before it is parsed, and throws a SyntaxError the
-// program can catch (as QuickJS's own "stack overflow" is).
+// program can catch (as QuickJS's own "stack overflow" is). Text longer
+// than a program may be (maxCodeBytes, counted in characters here) is
+// refused first: QuickJS's parser never checks the time, and the check
+// of 10 MB built with 'a+=1;'.repeat(2e6) and its parse held a page's
+// thread 5 s for a run with a 1 s timeout.
 //
 // It is added to the prelude of code that mentions Function or
 // constructor (the way to the AsyncFunction and GeneratorFunction
@@ -35,7 +39,7 @@ import (
 // ends the run with that clear error, as before, and the next run works.
 var constructorGuardJS = `{
 const syntax = more[%d], construct = Reflect.construct, SE = SyntaxError;
-const check = (what, text) => { if (text.length > ` + strconv.Itoa(tsstrip.MaxNesting) + `) { const m = syntax(text); if (m !== null) throw new SE(what + ": " + m); } };
+const check = (what, text) => { if (text.length > ` + strconv.Itoa(tsstrip.MaxNesting) + `) { if (text.length > ` + strconv.Itoa(maxCodeBytes) + `) throw new SE(what + ": the code is " + text.length + " characters, more than the ` + strconv.Itoa(maxCodeBytes) + ` (1 MiB) a program may have"); const m = syntax(text); if (m !== null) throw new SE(what + ": " + m); } };
 const gp = O.getPrototypeOf;
 for (const [C, name] of [[Function, "Function"], [gp(async function () {}).constructor, "AsyncFunction"], [gp(function* () {}).constructor, "GeneratorFunction"], [gp(async function* () {}).constructor, "AsyncGeneratorFunction"]]) {
   const W = function (...args) {

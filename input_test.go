@@ -125,12 +125,54 @@ func TestDeepNesting(t *testing.T) {
 		{name: "parentheses over the limit", code: parens(limit + 1), errCode: "SYNTAX", errName: "SyntaxError",
 			errMsg: "code nested too deeply: 101 levels at line 2; the limit is 100", line: 2, col: 8 + limit},
 		{name: "the next run", code: "return 2", want: "2"},
-		{name: "100,000 function expressions", code: "const f = " + strings.Repeat("function () { return ", 1e5) + "1" + strings.Repeat("}", 1e5),
-			errCode: "SYNTAX", errName: "SyntaxError", errMsg: "code nested too deeply: 100000 levels at line 1"},
+		// 840 KB: within maxCodeBytes.
+		{name: "40,000 function expressions", code: "const f = " + strings.Repeat("function () { return ", 4e4) + "1" + strings.Repeat("}", 4e4),
+			errCode: "SYNTAX", errName: "SyntaxError", errMsg: "code nested too deeply: 40000 levels at line 1"},
 		{name: "a TypeScript type", code: "let x: " + strings.Repeat("keyof ", 1e5) + "B = 1; return x",
 			errCode: "SYNTAX", errName: "SyntaxError", errMsg: "code nested too deeply: a type nests more than 100 levels at line 1; the limit is 100"},
 		{name: "data nested 500 levels, built in a loop", code: "let d = []; for (let i = 0; i < 500; i++) d = [d]; return JSON.stringify(d).length", want: "1002"},
 	})
+}
+
+// TestCodeSizeLimit: a program of more than maxCodeBytes is INVALID_INPUT
+// naming its size and the limit, before anything reads it (10 MB of small
+// statements held the calling thread seconds past a 1 s timeout: the
+// TypeScript pass runs before the timeout starts, and QuickJS's parser
+// never checks it); one at the limit runs; and arguments that are a string
+// too long to hold a program are refused before they are repaired.
+func TestCodeSizeLimit(t *testing.T) {
+	filled := func(n int) string { // a program of n bytes
+		const head = "return 1 //"
+		return head + strings.Repeat("x", n-len(head))
+	}
+	runInputCases(t, []inputCase{
+		{name: "at the limit", code: filled(maxCodeBytes), want: "1"},
+		{name: "a byte past it", code: filled(maxCodeBytes + 1), errCode: "INVALID_INPUT", errName: "TypeError",
+			errMsg: "executeCode: code: 1048577 bytes, more than the 1048576 (1 MiB) a program may have; write a shorter program"},
+		{name: "10 MB of statements", code: "let a = 0;" + strings.Repeat("a+=1;", 2e6), errCode: "INVALID_INPUT", errName: "TypeError",
+			errMsg: "executeCode: code: 10000010 bytes, more than the 1048576 (1 MiB)"},
+	})
+	llm := mustSession(t, newTestCodeMode(t, Config{})).LLMTools()
+	search, exec := llm[0], llm[1]
+	for _, tc := range []struct {
+		name, args, want string
+		search           bool
+	}{
+		{"a string too long for a program", strconv.Quote(`{"code": "` + strings.Repeat("a+=1;", 1e6)),
+			"executeCode: the arguments are a string of 5000010 bytes, more than the 4194304 they may be; expected an object { code: string", false},
+		{"a long string within the bound", strconv.Quote(strings.Repeat("x", 2e6)), "executeCode: code: 2000000 bytes, more than the 1048576 (1 MiB)", false},
+		{"searchTools: a string too long for a query", strconv.Quote(`{"query": "` + strings.Repeat("order ", 2e5)), "searchTools: the arguments are a string of 1200011 bytes, more than the 1048576 they may be; expected an object", true},
+	} {
+		tool := exec
+		if tc.search {
+			tool = search
+		}
+		raw, err := tool.Execute(context.Background(), json.RawMessage(tc.args), nil)
+		var res ExecuteResult
+		if err != nil || json.Unmarshal(raw, &res) != nil || res.Error == nil || res.Error.Code != ErrorCodeInvalidInput || !strings.HasPrefix(res.Error.Message, tc.want) {
+			t.Errorf("%s: got %.300s, %v; want INVALID_INPUT %q...", tc.name, raw, err, tc.want)
+		}
+	}
 }
 
 // TestTypeScriptInput: erasable TypeScript runs as written, errors keep the

@@ -38,17 +38,36 @@ type argSpec struct {
 	tool   string
 	fields []argField
 	bare   string
+	// maxText bounds arguments that are a string (0: no bound): reading
+	// one as the arguments cut short or encoded twice takes passes over
+	// it, 2.2 s for 10 MB on a page's thread, for a program that could
+	// not run anyway (maxCodeBytes), or a query read to 1,000 characters.
+	maxText int
+}
+
+// maxCodeBytes bounds a program's text (ExecuteCodeInput.Code), in bytes
+// of UTF-8: what happens to it before the run's timeout starts, and while
+// QuickJS compiles it (its parser never checks the time), takes time in
+// proportion: 10 MB of small statements held a page's thread 14 s for a
+// run with a 1 s timeout. 1 MiB is past what a model writes in one answer
+// (its output limit, 128K tokens at most, is about 500 KB of code).
+const maxCodeBytes = 1 << 20
+
+// codeTooLong is the error of a program of n bytes, more than maxCodeBytes.
+func codeTooLong(n int) string {
+	return fmt.Sprintf("executeCode: code: %d bytes, more than the %d (1 MiB) a program may have; write a shorter program: the data it needs comes from tools, not written into the code", n, maxCodeBytes)
 }
 
 var (
-	searchToolsArgs = argSpec{tool: "searchTools", bare: "query", fields: []argField{
+	// A query is read to its first 1,000 characters (maxQueryChars).
+	searchToolsArgs = argSpec{tool: "searchTools", bare: "query", maxText: 1 << 20, fields: []argField{
 		{name: "query", kind: "string"},
 		{name: "namespace", kind: "string"},
 		{name: "limit", kind: "integer", min: 1, max: search.MaxLimit},
 	}}
 	// tool_search inside the sandbox takes the same arguments.
 	toolSearchArgs  = argSpec{tool: "tool_search", bare: "query", fields: searchToolsArgs.fields}
-	executeCodeArgs = argSpec{tool: "executeCode", bare: "code", fields: []argField{
+	executeCodeArgs = argSpec{tool: "executeCode", bare: "code", maxText: 4 * maxCodeBytes, fields: []argField{
 		{name: "code", kind: "string", required: true, exact: true},
 		{name: "explanation", kind: "string"},
 	}}
@@ -79,6 +98,9 @@ func (spec argSpec) parse(args json.RawMessage) (map[string]any, error) {
 		return nil, &argsError{fmt.Sprintf("%s: the arguments are not JSON; expected an object %s", spec.tool, spec.shape())}
 	}
 	if s, ok := raw.(string); ok {
+		if spec.maxText > 0 && len(s) > spec.maxText {
+			return nil, &argsError{fmt.Sprintf("%s: the arguments are a string of %d bytes, more than the %d they may be; expected an object %s", spec.tool, len(s), spec.maxText, spec.shape())}
+		}
 		if inner := jsonObject(s); inner != nil {
 			raw = inner
 		} else if inner := jsonObject(jsonString(s)); inner != nil {

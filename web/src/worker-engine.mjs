@@ -595,7 +595,7 @@ function overran(h, rid) {
     const p = h.pending.get(rid);
     if (!p) return;
     cancelOnWorker(h, rid, 0);
-    const message = `the program did not finish within ${h.runTimeout / 1000}s and held the engine past it in a built-in that does not check the time (a loop over a huge array-like, such as Array.prototype.indexOf.call({ length: 1e15 })); the engine's worker was restarted`;
+    const message = `the program did not finish within ${h.runTimeout / 1000}s and held the engine past it in work that does not check the time (a built-in's loop over a huge array-like, such as Array.prototype.indexOf.call({ length: 1e15 }), or the parse of a huge text given to eval); the engine's worker was restarted`;
     p.resolve({ ok: false, error: { name: "TimeoutError", message, code: "TIMEOUT" }, logs: [], toolCalls: [], durationMs: Math.round(now() - (p.startedAt || 0)) });
 }
 

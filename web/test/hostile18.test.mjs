@@ -330,7 +330,7 @@ describe("the host misusing its own API", () => {
 
 describe("searchTools given odd queries and limits", () => {
     const queries = [
-        ["1 MB", "orders ".repeat(150_000)],
+        ["980 KB (a program quoting it stays within 1 MiB)", "orders ".repeat(140_000)],
         ["lone surrogates", "\uD800orders\uDC00 \uDFFF"],
         ["NUL characters", "orders\u0000search\u0000"],
         ["regex metacharacters", ".*(+[?{\\ orders ^$|)"],
