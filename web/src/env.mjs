@@ -5,7 +5,7 @@ import { SHOWN_ARRAY_LEN, countMore } from "./tojson.mjs";
 
 // Node.js (or a runtime compatible with it): file: URLs are read with fs.
 // Read off globalThis, so that bundlers see no bare `process` to polyfill.
-const nodeProcess = /** @type {any} */ (globalThis).process;
+export const nodeProcess = /** @type {any} */ (globalThis).process;
 export const hasNodeFs =
     typeof nodeProcess === "object" &&
     nodeProcess !== null &&

@@ -1,7 +1,7 @@
 // Fetching and compiling WebAssembly: the Go core and the QuickJS asset.
 
 import { fetchNamingCSP } from "./csp-refusal.mjs";
-import { describeError, hasNodeFs, isNode, nodeModule } from "./env.mjs";
+import { describeError, hasNodeFs, isNode, nodeModule, nodeProcess } from "./env.mjs";
 import { KeptMap, then } from "./intrinsics.mjs";
 
 // Fetches a URL and compiles (or instantiates, with imports) the module.
@@ -211,6 +211,25 @@ export function loadQuickJS(location, baseURL) {
 }
 
 /**
+ * What a Node.js path that is not there adds when it is a package's file
+ * ("@interopio/code-mode/emscripten-module.wasm", as the package's docs
+ * name the asset): a path is read from the working directory, and ENOENT
+ * alone did not say to resolve it. "" for anything else.
+ * @param {string} location
+ * @param {URL | null} url
+ * @param {unknown} cause
+ */
+async function specifierHint(location, url, cause) {
+    if (!isNode || url || /** @type {any} */ (cause)?.code !== "ENOENT" || /^\.{0,2}\//.test(location)) return "";
+    try {
+        const resolved = (await nodeModule("module")).createRequire(`${nodeProcess.cwd()}/`).resolve(location);
+        return `; it is a package's file (${resolved}), which a path does not resolve: pass its path, wasmLocation: require.resolve(${JSON.stringify(location)}) (in an ES module, require from createRequire)`;
+    } catch {
+        return "";
+    }
+}
+
+/**
  * @param {string} location
  * @param {string} [baseURL]
  * @returns {Promise<WebAssembly.Module>}
@@ -228,6 +247,6 @@ async function compileQuickJS(location, baseURL) {
         // route ("./emscripten-module.wasm" at /app/orders/42) it is not the
         // file beside index.html, and only the URL says so.
         const fetched = url && url.href !== location ? ` (${url.href})` : "";
-        throw new Error(`Cannot load the QuickJS asset from ${location}${fetched}: ${describeError(cause)}`, { cause });
+        throw new Error(`Cannot load the QuickJS asset from ${location}${fetched}: ${describeError(cause)}${await specifierHint(location, url, cause)}`, { cause });
     }
 }

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { WORKER, assetBytes, assetPath, assetURL, indexURL, loadFactory, root, run, serve, withFactory } from "./helpers.mjs";
 
@@ -203,6 +204,20 @@ describe("the QuickJS asset", () => {
         await assert.rejects(IoCodeModeFactory({ wasmLocation: loc }), assetError(loc, /Cannot load the QuickJS asset from .*ENOENT/));
         const url = pathToFileURL(loc).href;
         await assert.rejects(IoCodeModeFactory({ wasmLocation: url }), assetError(url, /ENOENT/));
+    });
+
+    // A package's file given as a path (as the docs name the asset) said
+    // ENOENT and the working directory's path alone; one that resolves from
+    // the working directory (the repository's QuickJS package here) now says
+    // to resolve it. Paths that resolve to no package say nothing more.
+    test("a missing path that is a package's file says to resolve it", async () => {
+        const loc = "@jitl/quickjs-wasmfile-release-sync/wasm";
+        const resolved = createRequire(join(process.cwd(), "x.js")).resolve(loc);
+        await assert.rejects(IoCodeModeFactory({ wasmLocation: loc }), (err) => assetError(loc, /ENOENT/)(err) &&
+            err.message.endsWith(`; it is a package's file (${resolved}), which a path does not resolve: pass its path, wasmLocation: require.resolve("${loc}") (in an ES module, require from createRequire)`));
+        for (const loc of [join(dir, "missing.wasm"), "./missing/x.wasm", "missing.wasm", "some-missing-pkg/x.wasm"]) {
+            await assert.rejects(IoCodeModeFactory({ wasmLocation: loc }), (err) => assetError(loc, /ENOENT/)(err) && !/package's file/.test(err.message));
+        }
     });
 
     test("a file that is not WebAssembly rejects", async () => {
