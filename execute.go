@@ -198,6 +198,9 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 		// spend before it: the run still goes as written.
 		r.warn(fmt.Sprintf(asyncForEachWarning, line))
 	}
+	if line := prepared.AwaitedMapLine; line > 0 {
+		r.warn(fmt.Sprintf(awaitedMapWarning, line))
+	}
 	for i, c := range prepared.Unawaited {
 		if i == maxUnawaitedWarnings {
 			break

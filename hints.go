@@ -538,6 +538,11 @@ func buildNotDefinedHints() map[string]string {
 const asyncForEachWarning = "line %d: forEach does not wait for async callbacks: the program goes on (and may return) before their awaits finish, and their errors are lost; " +
 	"use for (const x of arr) { await ... } or await Promise.all(arr.map(async x => ...))"
 
+// awaitedMapWarning is the run's warning when the program awaits the
+// array an async map callback gives (tsstrip.Prepared.AwaitedMapLine):
+// the await does not wait for the promises in it.
+const awaitedMapWarning = "line %d: await of arr.map(...) does not wait for what its callback awaits or calls: the array holds the promises, not their results; use await Promise.all(arr.map(async x => ...))"
+
 // unawaitedWarning is the run's warning for a statement that calls an
 // async function the program declares and drops its promise
 // (tsstrip.Prepared.Unawaited): the program went on, or ended, before the

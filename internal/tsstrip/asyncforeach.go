@@ -12,18 +12,58 @@ func asyncForEach(toks []token, m []int) int {
 		if toks[i].k != tName || toks[i].v != "forEach" || !isDot(toks[i-1]) {
 			continue
 		}
-		open := openParen(toks, i+1)
-		// `async` followed by a line break is a name, as is `async => x`
-		// (a parameter called async).
-		if open < 0 || !s.is(open+1, "async") || s.tok(open+2).nl {
-			continue
-		}
-		switch b := s.tok(open + 2); {
-		case s.is(open+2, "function"),
-			b.k == tName && s.is(open+3, "=>"),
-			s.is(open+2, "(") && s.is(m[open+2]+1, "=>"):
+		if open := openParen(toks, i+1); open >= 0 && s.asyncCallback(open+1) {
 			return open + 1
 		}
 	}
 	return -1
+}
+
+// asyncCallback says whether the argument at i is an async function:
+// `async x =>`, `async (x) =>` or `async function`. `async` followed by a
+// line break is a name, as is `async => x` (a parameter called async).
+func (s *stripper) asyncCallback(i int) bool {
+	if !s.is(i, "async") || s.tok(i+1).nl {
+		return false
+	}
+	b := s.tok(i + 1)
+	return s.is(i+1, "function") || b.k == tName && s.is(i+2, "=>") || s.is(i+1, "(") && s.is(s.m[i+1]+1, "=>")
+}
+
+// awaitedMap returns the index of the first `await` of a `.map(` call
+// whose callback is async or calls a tool (`await ids.map(async (id) =>
+// ...)`, `await ids.map((id) => tools.orders.get({ id }))`), or -1: the
+// await gives the array of promises at once, not their results, and the
+// program read each promise as a result (undefined fields, calls cut off at
+// its end) with no word of Promise.all.
+func awaitedMap(toks []token, m []int) int {
+	s := &stripper{toks: toks, m: m}
+	for i := 0; i < len(toks); i++ {
+		if !s.is(i, "await") {
+			continue
+		}
+		// A member chain (a.b.c, a?.b) to .map(, then nothing chained after its call.
+		j := i + 1
+		for s.tok(j).k == tName && isDot(s.tok(j+1)) {
+			j += 2
+		}
+		if j == i+1 || !s.is(j, "map") {
+			continue
+		}
+		if open := openParen(toks, j+1); open >= 0 && m[open] > open && (s.asyncCallback(open+1) || s.callsTool(open+1, m[open])) && !isDot(s.tok(m[open]+1)) {
+			return i
+		}
+	}
+	return -1
+}
+
+// callsTool says whether toks[i:end] call a tool: `tools.` or `tools[`,
+// or `tool_call(`.
+func (s *stripper) callsTool(i, end int) bool {
+	for ; i < end; i++ {
+		if s.is(i, "tools") && (isDot(s.tok(i+1)) || s.is(i+1, "[")) || s.is(i, "tool_call") && s.is(i+1, "(") {
+			return true
+		}
+	}
+	return false
 }

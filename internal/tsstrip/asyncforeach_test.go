@@ -6,10 +6,7 @@ import "testing"
 // forEach by its tokens, not by its text, on the code as prepared
 // (TypeScript erased, fences and main unwrapped) at the model's line.
 func TestAsyncForEachLine(t *testing.T) {
-	for _, tc := range []struct {
-		name, in string
-		line     int
-	}{
+	checkLines(t, "AsyncForEachLine", func(p Prepared) int { return p.AsyncForEachLine }, []lineCase{
 		{"async arrow", "let t = 0\narr.forEach(async x => { t += await f(x) })\nreturn t", 2},
 		{"async arrow with parentheses", "arr.forEach(async (x, i) => { await f(x, i) })", 1},
 		{"async function expression", "arr.forEach(async function (x) { await f(x) })", 1},
@@ -39,14 +36,48 @@ func TestAsyncForEachLine(t *testing.T) {
 		{"Promise.all of map", "await Promise.all(arr.map(async x => f(x)))", 0},
 		{"a function named forEach", "forEach(async x => f(x))", 0},
 		{"a property forEach not called", "const g = arr.forEach; g(1)", 0},
-	} {
+	})
+}
+
+// lineCase is a program and the line Prepare should report in it (0: none).
+type lineCase struct {
+	name, in string
+	line     int
+}
+
+// checkLines runs Prepare on each case and compares the line get reads of
+// its answer (field names it in messages).
+func checkLines(t *testing.T, field string, get func(Prepared) int, cases []lineCase) {
+	t.Helper()
+	for _, tc := range cases {
 		p, err := Prepare(tc.in)
 		if err != nil {
 			t.Errorf("%s: error %v", tc.name, err)
 			continue
 		}
-		if p.AsyncForEachLine != tc.line {
-			t.Errorf("%s: AsyncForEachLine = %d, want %d (code %q)", tc.name, p.AsyncForEachLine, tc.line, p.Code)
+		if got := get(p); got != tc.line {
+			t.Errorf("%s: %s = %d, want %d (code %q)", tc.name, field, got, tc.line, p.Code)
 		}
 	}
+}
+
+// TestAwaitedMapLine: Prepare finds the first await of an array that a map
+// callback fills with promises (async, or calling a tool), at the model's
+// line; the program read the promises as results with no word of
+// Promise.all.
+func TestAwaitedMapLine(t *testing.T) {
+	checkLines(t, "AwaitedMapLine", func(p Prepared) int { return p.AwaitedMapLine }, []lineCase{
+		{"async arrow", "const ids = [1]\nconst os = await ids.map(async (id) => f(id))\nreturn os", 2},
+		{"a tool call", "const os = await ids.map((id) => tools.orders.get({ id }))", 1},
+		{"tool_call", "const os = await ids.map((id) => tool_call(\"orders.get\", { id }))", 1},
+		{"a member chain", "return await data.rows.map(async function (r) { return g(r) })", 1},
+		{"TypeScript", "const os: any[] = await ids.map(async (id: string) => f(id))", 1},
+
+		{"Promise.all", "return await Promise.all(ids.map(async (id) => f(id)))", 0},
+		{"a sync callback of data", "const xs = await ids.map((x) => x * 2)", 0},
+		{"chained after map", "const r = await ids.map(async (x) => f(x)).reduce(g)", 0},
+		{"map not awaited", "const ps = ids.map(async (x) => f(x))\nreturn await Promise.all(ps)", 0},
+		{"a function named map", "await map(async (x) => f(x))", 0},
+		{"in a string", "return \"await a.map(async x => f(x))\"", 0},
+	})
 }

@@ -26,6 +26,9 @@ type Prepared struct {
 	// AsyncForEachLine is the 1-based line of the first `.forEach(async`
 	// callback in Code (see asyncForEach), 0 when there is none.
 	AsyncForEachLine int
+	// AwaitedMapLine is the 1-based line of the first `await x.map(async
+	// ...)` in Code (see awaitedMap), 0 when there is none.
+	AwaitedMapLine int
 	// LaterFenceLine is the 1-based line of a JavaScript or TypeScript
 	// fence after the block that is the program (Unfence runs the first
 	// only), 0 when there is none: a model that split its program into
@@ -105,9 +108,12 @@ func prepare(src string) (Prepared, *Error) {
 			return Prepared{Code: out}, nil
 		}
 	}
-	var line int
+	var line, mapLine int
 	if a := asyncForEach(toks, m); a >= 0 {
 		line, _ = position(out, toks[a].s)
+	}
+	if a := awaitedMap(toks, m); a >= 0 {
+		mapLine, _ = position(out, toks[a].s)
 	}
 	body := topLevelReturn(toks)
 	uncalled := -1
@@ -118,13 +124,13 @@ func prepare(src string) (Prepared, *Error) {
 		}
 		if call != "" {
 			// Appended: every position of the model's text stays where it was.
-			return Prepared{Code: out + call, Body: true, AsyncForEachLine: line, Unawaited: unawaitedCalls(out, toks, m, true)}, nil
+			return Prepared{Code: out + call, Body: true, AsyncForEachLine: line, AwaitedMapLine: mapLine, Unawaited: unawaitedCalls(out, toks, m, true)}, nil
 		}
 		if uncalled = params; uncalled < 0 {
 			uncalled = loneFunction(toks, m)
 		}
 	}
-	p := Prepared{Code: out, Body: body, AsyncForEachLine: line, ObjectBlock: objectBlock(toks, m), Unawaited: unawaitedCalls(out, toks, m, body)}
+	p := Prepared{Code: out, Body: body, AsyncForEachLine: line, AwaitedMapLine: mapLine, ObjectBlock: objectBlock(toks, m), Unawaited: unawaitedCalls(out, toks, m, body)}
 	if uncalled >= 0 {
 		p.Uncalled.Line, _ = position(out, toks[uncalled].s)
 		p.Uncalled.Name = toks[uncalled].v
