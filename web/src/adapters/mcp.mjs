@@ -165,7 +165,9 @@ export async function fromMcpClient(client, options) {
                         // error -32000: Connection closed" for a call in
                         // flight, "Not connected" after) name no server: the
                         // model reads which one, and that its every tool fails.
-                        if (!client.transport) throw new Error(`MCP server ${JSON.stringify(namespace)}: the connection is closed; its tools fail until it is connected again (${err?.message ?? err})`);
+                        // A client of another make may have no transport to
+                        // look at: its own words stand.
+                        if ("transport" in client && !client.transport) throw new Error(`MCP server ${JSON.stringify(namespace)}: the connection is closed; its tools fail until it is connected again (${err?.message ?? err})`);
                         throw err;
                     }
                     // The SDK's words, for what its check no longer sees.
