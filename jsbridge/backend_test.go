@@ -345,6 +345,13 @@ func TestMemory(t *testing.T) {
 	if b, ok := m.Read(top-4, 8); !ok || string(b) != "\x01\x02\x03\x04\x0d\xf0\xfe\xca" {
 		t.Errorf("Read of the grown page = %x, %v", b, ok)
 	}
+	// Zero fills through the view of the grown memory; WebAssembly sees it.
+	if !m.Zero(top-2, 4) || k.call("load", uint64(top)) != 0xcafe0000 {
+		t.Error("Zero of the grown page not seen by i32.load")
+	}
+	if b, _ := m.Read(top-4, 4); string(b) != "\x01\x02\x00\x00" {
+		t.Errorf("Zero touched bytes before its offset: %x", b)
+	}
 	if got := int32(k.call("grow", 2)); got != -1 {
 		t.Errorf("memory.grow past the maximum = %d, want -1", got)
 	}
@@ -367,6 +374,8 @@ func TestMemory(t *testing.T) {
 		{"Write(MaxUint32, 1 byte)", m.Write(math.MaxUint32, []byte{1})},
 		{"ReadUint32(size-3)", func() bool { _, ok := m.ReadUint32(size - 3); return ok }()},
 		{"WriteUint32(size-3)", m.WriteUint32(size-3, 1)},
+		{"Zero(size-1, 2)", m.Zero(size-1, 2)},
+		{"Zero(MaxUint32, 1)", m.Zero(math.MaxUint32, 1)},
 	} {
 		if tc.ok {
 			t.Errorf("%s succeeded", tc.name)

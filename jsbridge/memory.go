@@ -25,6 +25,7 @@ type memory struct {
 	grow  js.Value // obj.grow bound to obj
 	view  js.Value // Uint8Array over the current buffer
 	sub   js.Value // view.subarray bound to view
+	fill  js.Value // view.fill bound to view
 	get32 js.Value // DataView.getUint32 bound to a DataView of the buffer
 	set32 js.Value // DataView.setUint32 bound likewise
 	get8  js.Value // DataView.getUint8 bound likewise
@@ -52,6 +53,7 @@ func (m *memory) refresh() {
 	buf := m.obj.Get("buffer")
 	m.view = uint8Array.New(buf)
 	m.sub = bind(m.view.Get("subarray"), m.view)
+	m.fill = bind(m.view.Get("fill"), m.view)
 	dv := dataViewCtor.New(buf)
 	m.get32 = bind(dv.Get("getUint32"), dv)
 	m.set32 = bind(dv.Get("setUint32"), dv)
@@ -87,7 +89,7 @@ func (m *memory) currentSize() uint64 {
 func (m *memory) drop() {
 	m.gone = true
 	u := js.Undefined()
-	m.obj, m.grow, m.view, m.sub, m.get32, m.set32, m.get8, m.set8 = u, u, u, u, u, u, u, u
+	m.obj, m.grow, m.view, m.sub, m.fill, m.get32, m.set32, m.get8, m.set8 = u, u, u, u, u, u, u, u, u
 	m.size = 0
 }
 
@@ -185,6 +187,18 @@ func (m *memory) Write(off uint32, data []byte) bool {
 		}
 	default:
 		js.CopyBytesToJS(m.sub.Invoke(off, off+n), data)
+	}
+	return true
+}
+
+// Zero is one call of the view's fill: the host's memset, where Write
+// would copy a Go buffer of zeros across.
+func (m *memory) Zero(off, n uint32) bool {
+	if !m.in(off, n) {
+		return false
+	}
+	if n > 0 {
+		m.fill.Invoke(0, off, off+n)
 	}
 	return true
 }

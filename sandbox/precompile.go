@@ -112,7 +112,7 @@ func (i *instance) precompile(rt ffi.Runtime, ctx ffi.Context, p *Program) {
 		}
 		return
 	}
-	i.img, i.compiled = img, compiled
+	i.img, i.compiled, i.blank = img, compiled, nil
 }
 
 // precompiled returns an owned reference to the image's compiled src, or

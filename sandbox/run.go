@@ -38,6 +38,12 @@ type instance struct {
 	// next starts from it (ffi.Image). Nil when the asset cannot have
 	// images: each run then makes and frees its own.
 	img *ffi.Image
+	// blank is the instance as it was made, before any runtime (an image
+	// without one): a run without img ends by writing it back once it
+	// freed its runtime, so that the bytes of what it freed are not taken
+	// into the image the next run takes, nor left to later runs. Dropped
+	// once img is taken.
+	blank *ffi.Image
 	// noImage: see Engine.noImages.
 	noImage bool
 	// ran says the instance has run a program: its first takes no image
@@ -143,6 +149,9 @@ type run struct {
 	img *ffi.Image
 	// compiled holds the image's precompiledSources (values in it).
 	compiled map[string]ffi.Value
+	// blank, without img, is written back after the runtime is freed
+	// (instance.blank).
+	blank *ffi.Image
 	// code is the program, for a leak's report (leakcheck).
 	code string
 	// id names the run's holds of the thread; holdFrom is when its
@@ -167,7 +176,7 @@ func (r *run) startClock() {
 // the instance (endOnTrap).
 func (i *instance) execute(goCtx context.Context, p Program, limit int64, w *workers) (res *Result, err error) {
 	q := i.q
-	r := &run{q: q, workers: w, pending: map[uint32]*hostCall{}, wake: make(chan struct{}, 1), code: p.Code, waiting: i.waiting, slots: i.slots}
+	r := &run{q: q, workers: w, pending: map[uint32]*hostCall{}, wake: make(chan struct{}, 1), code: p.Code, waiting: i.waiting, slots: i.slots, blank: i.blank}
 	if p.Waiting != nil {
 		r.waiting = p.Waiting
 	}
@@ -526,6 +535,8 @@ func (r *run) teardown() {
 	r.freeRuntime()
 	if r.img != nil {
 		q.Restore(r.img)
+	} else if r.blank != nil {
+		q.Restore(r.blank)
 	}
 }
 

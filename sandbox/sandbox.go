@@ -319,6 +319,9 @@ func (e *Engine) newInstance() (*instance, error) {
 		return nil, fmt.Errorf("%w: %w", ErrNoInstance, err)
 	}
 	i.q = q
+	if !i.noImage {
+		i.blank = q.TakeImage(0, 0)
+	}
 	return i, nil
 }
 

@@ -170,6 +170,10 @@ func (m *countingMemory) WriteUint32(o, v uint32) bool {
 	m.b.memory["WriteUint32"]++
 	return m.Memory.WriteUint32(o, v)
 }
+func (m *countingMemory) Zero(o, l uint32) bool {
+	m.b.memory["Zero"]++
+	return m.Memory.Zero(o, l)
+}
 
 // probeWasm is a hand-assembled module: it imports memory a.a and a function
 // a.f (i32)->i32, and exports nop (i32)->i32 (returns its argument) and

@@ -225,6 +225,9 @@ type Memory interface {
 	// WriteUint32 writes v little-endian at offset; false when out of
 	// bounds.
 	WriteUint32(offset, v uint32) bool
+	// Zero sets length bytes at offset to 0 (without copying a buffer of
+	// zeros in: the host fills them); false when out of bounds.
+	Zero(offset, length uint32) bool
 }
 
 // ErrTrap is wrapped by errors from a call that trapped.

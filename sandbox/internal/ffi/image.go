@@ -13,8 +13,8 @@ import (
 // ~20 µs. Writing it back also drops everything the last run left, so a run
 // sees nothing of another: the C data (QuickJS's and malloc's state) and
 // the heap up to the image's break are as they were, byte for byte, and
-// memory past that break is free space to malloc, as freed memory was
-// before.
+// what the run wrote where the image does not reach is zeroed (Restore):
+// memory past that break, free space to malloc, and the C stack.
 //
 // The layout is the pinned build's (layout.go); NewInstance checks it
 // against the instance, and an asset that does not match has no images
@@ -39,8 +39,9 @@ func (img *Image) Context() Context { return img.ctx }
 func (q *Instance) CanImage() bool { return q.layoutOK }
 
 // TakeImage records the instance's state with runtime rt and context ctx,
-// made by the caller and not yet used to run anything. It returns nil when
-// the instance cannot have images.
+// made by the caller and not yet used to run anything, or with none (0,
+// 0: the instance as it was made, whose Restore drops every runtime made
+// since, once freed). It returns nil when the instance cannot have images.
 func (q *Instance) TakeImage(rt Runtime, ctx Context) *Image {
 	if !q.layoutOK {
 		return nil
@@ -67,7 +68,23 @@ func (q *Instance) TakeImage(rt Runtime, ctx Context) *Image {
 
 // Restore writes img back, and gives its context a new seed for
 // Math.random (the image's would repeat its numbers in every run).
+//
+// First it zeroes what the last run wrote where the image does not reach,
+// which the next run's fresh allocations and frames would otherwise be
+// laid over: the heap the run added past the image's break (malloc never
+// gives memory back to sbrk in this build, so the break is the highest
+// the run reached), where the program's strings and a tool's results
+// stay whole, and the top of the C stack (layoutStackWritten), where
+// frames leave numbers and bits of strings. No program can read either
+// without a bug in QuickJS; one that could would find nothing of another
+// run there. It costs a fill of the stack's 128 KiB, and of the heap the
+// run added (none for most runs).
 func (q *Instance) Restore(img *Image) {
+	imgBrk := layoutHeapBase + uint32(len(img.heap))
+	if brk, ok := q.mem.ReadUint32(layoutBrk); ok && brk > imgBrk && brk <= q.mem.Size() {
+		q.mem.Zero(imgBrk, brk-imgBrk)
+	}
+	q.mem.Zero(layoutHeapBase-layoutStackWritten, layoutStackWritten)
 	q.mem.Write(0, img.static)
 	q.mem.Write(layoutHeapBase, img.heap)
 	if len(q.interned) != len(img.interned) {
@@ -75,6 +92,9 @@ func (q *Instance) Restore(img *Image) {
 		q.interned = maps.Clone(img.interned)
 	}
 	q.code, q.strBuf = img.code, img.strBuf
+	if img.ctx == 0 {
+		return
+	}
 	seed := rand.Uint64() | 1 // xorshift's state must not be 0
 	var b [8]byte
 	binary.LittleEndian.PutUint64(b[:], seed)

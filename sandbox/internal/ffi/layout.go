@@ -13,6 +13,15 @@ const (
 	// layoutStaticEnd is where the stack's bottom is: no C variable lies
 	// at or past it.
 	layoutStaticEnd = layoutHeapBase - layoutStackSize
+	// layoutStackWritten is how much of the C stack, from its top, a run
+	// can write: QuickJS stops a recursion at 64 KiB (sandbox's
+	// maxStackSize), checked at every JavaScript call and in its C
+	// recursions, and C code past that check adds a few KiB (the deepest
+	// recursions measured reached 66.9 KiB: a sort comparator's, a cycle's
+	// join, a Proxy chain's get). Twice the limit; Restore zeroes it, and
+	// TestRestoreZeroesWhatTheRunLeft checks that those recursions write
+	// nothing below it.
+	layoutStackWritten = 128 << 10
 	// layoutBrk is the address of sbrk's break.
 	layoutBrk = 86864
 	// layoutThreadStack holds the main thread's stack top, then its size.

@@ -257,3 +257,13 @@ func (m memory) Write(off uint32, data []byte) bool { return m.m.Write(off, data
 func (m memory) ReadUint32(off uint32) (uint32, bool) { return m.m.ReadUint32Le(off) }
 
 func (m memory) WriteUint32(off, v uint32) bool { return m.m.WriteUint32Le(off, v) }
+
+// Zero clears wazero's view of the bytes (Read returns the memory itself,
+// not a copy).
+func (m memory) Zero(off, n uint32) bool {
+	b, ok := m.m.Read(off, n)
+	if ok {
+		clear(b)
+	}
+	return ok
+}
