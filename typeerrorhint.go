@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/interopio/code-mode/sandbox"
@@ -164,8 +165,21 @@ var notValues = map[string]bool{
 
 // toolsDestructuring matches `{ ... } = tools` not followed by a member
 // (`const { orders, payments: p } = tools;`): its names are the namespaces
-// (or tools) the program reads into locals.
-var toolsDestructuring = regexp.MustCompile(`\{([^{}]*)\}\s*=\s*tools\b\s*[^\s.\[]`)
+// (or tools) the program reads into locals. Compiled on first use, as
+// sandbox's frameRE: at package init it was regexp's compiler run, and
+// recompiled by TurboFan (17 KB), in every cold start
+// (TestCoreInitCompilesNoRegexp).
+func toolsDestructuring() *regexp.Regexp {
+	destructuringOnce.Do(func() {
+		destructuringRx = regexp.MustCompile(`\{([^{}]*)\}\s*=\s*tools\b\s*[^\s.\[]`)
+	})
+	return destructuringRx
+}
+
+var (
+	destructuringOnce sync.Once
+	destructuringRx   *regexp.Regexp
+)
 
 // toolsAlias is x, a member chain that starts with a local the code
 // destructured from tools (`o.serach` after `const { orders: o } = tools`),
@@ -176,7 +190,7 @@ func toolsAlias(code, x string) string {
 	if i := strings.IndexAny(x, ".[?!"); i >= 0 {
 		local, rest = x[:i], x[i:]
 	}
-	for _, m := range toolsDestructuring.FindAllStringSubmatch(code+";", -1) {
+	for _, m := range toolsDestructuring().FindAllStringSubmatch(code+";", -1) {
 		for _, entry := range strings.Split(m[1], ",") {
 			ns, name, renamed := strings.Cut(entry, ":")
 			if !renamed {
