@@ -73,7 +73,10 @@ func Set(np *Params, key string, v ...float64) {
 func SynonymGroups() [][]string { return synonymGroups }
 
 // SetSynonymGroups replaces the vocabulary.
-func SetSynonymGroups(g [][]string) { synonymGroups = g; synonyms = buildSynonyms(g) }
+func SetSynonymGroups(g [][]string) {
+	handSynonyms() // its Once done, so that it keeps what is set here
+	synonymGroups, synonymsBuilt = g, buildSynonyms(g)
+}
 
 // SetFusion sets the semantic weight and the fusion constant.
 func SetFusion(w, k float64) { DefaultSemanticWeight, fusionK = w, k }

@@ -80,7 +80,7 @@ func parseQuery(text string) query {
 		// also search for logs.
 		padded = strings.ReplaceAll(padded, " "+ph.phrase+" ", " "+ph.means+" ")
 	}
-	gv := general()
+	gv, hand := general(), handSynonyms()
 	for _, ph := range gv.phrases {
 		padded = strings.ReplaceAll(padded, " "+ph.phrase+" ", " "+ph.means+" ")
 	}
@@ -188,7 +188,7 @@ func parseQuery(text string) query {
 		if id, ok := r.lookup(t); ok {
 			add(id, 1)
 		}
-		for _, syn := range synonyms[t] {
+		for _, syn := range hand[t] {
 			if id, ok := r.lookup(syn); ok {
 				add(id, p.synonymWeight)
 			}

@@ -1,6 +1,9 @@
 package search
 
-import "slices"
+import (
+	"slices"
+	"sync"
+)
 
 // synonymGroups are general words people and APIs use for the same action
 // or thing; none is tied to one catalog. Each group was ablated on eval/'s
@@ -79,7 +82,19 @@ func buildVerbClasses() map[string]uint64 {
 // nameNoise are name words that say nothing about what a tool does.
 var nameNoise = setOf("id", "by", "v1", "v2")
 
-var synonyms = buildSynonyms(synonymGroups)
+// handSynonyms relates the stems of synonymGroups, built on first search
+// (as general and wordnet are): built at package init, buildSynonyms and
+// the stemming of the groups' words ran, and were recompiled by TurboFan,
+// in every cold start of a page that had not searched yet.
+func handSynonyms() map[string][]string {
+	synonymsOnce.Do(func() { synonymsBuilt = buildSynonyms(synonymGroups) })
+	return synonymsBuilt
+}
+
+var (
+	synonymsOnce  sync.Once
+	synonymsBuilt map[string][]string
+)
 
 func buildSynonyms(groups [][]string) map[string][]string {
 	m := map[string][]string{}

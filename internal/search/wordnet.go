@@ -34,7 +34,7 @@ var (
 )
 
 func buildWordnet() (v wordnetVocab) {
-	v.synonyms = related(wordnetSynonyms, synonyms)
+	v.synonyms = related(wordnetSynonyms, handSynonyms())
 	v.derived = related(wordnetDerived, nil)
 	return v
 }
