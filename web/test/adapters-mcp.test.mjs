@@ -786,9 +786,10 @@ describe("fromMcpClient: the SDK's list_changed, tasks and error results", () =>
         const source = await mcp.fromMcpClient(client, { onError: (e) => errors.push(e.message) });
         const api = await IoCodeModeFactory({ wasmLocation: assetPath });
         try {
-            // The SDK's listTools caches what it listed; the adapter then
-            // gives it the list without the outputSchemas Code Mode checks.
-            assert.deepEqual(cached, [41, 0], "the listing");
+            // The adapter lists with tools/list itself (not the SDK's
+            // listTools, which cached and compiled all 41) and gives the SDK
+            // the list without the outputSchemas Code Mode checks.
+            assert.deepEqual(cached, [0], "the listing");
             cached.length = 0;
             source.registerTools(api);
             await api.ready();
@@ -810,6 +811,57 @@ describe("fromMcpClient: the SDK's list_changed, tasks and error results", () =>
         }
     });
 
+
+    // An OpenAPI-to-MCP generator (@ivotoby/openapi-mcp-server 1.16.1 on
+    // GitHub's REST API: 24 of 845 tools) writes an operation whose body is
+    // anyOf or oneOf as an inputSchema of allOf, without type at its root;
+    // the SDK's listTools refused the whole page for it, so fromMcpClient
+    // failed with zod's dump and no tool of the server registered.
+    test("a tool MCP's Tool schema refuses is left out and reported; a root without type reads as an object's", async () => {
+        const server = new Server({ name: "generated", version: "1.0.0" }, { capabilities: { tools: {} } });
+        const gist = { type: "object", properties: { gist_id: { type: "string" } } };
+        const tools = [
+            { name: "gists-update", inputSchema: { allOf: [gist, { anyOf: [{ required: ["description"] }, { required: ["files"] }], properties: { description: { type: "string" }, files: { type: "object" } } }], required: ["gist_id"] } },
+            { name: "raw-body", inputSchema: { type: "string" } },
+            { name: "bad-hint", inputSchema: { type: "object" }, annotations: { readOnlyHint: "yes" } },
+            { name: "fine", inputSchema: { type: "object", properties: { q: { type: "string" } } }, tags: ["x"] },
+        ];
+        let calls = 0;
+        server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+        server.setRequestHandler(CallToolRequestSchema, (req) => ({ content: [{ type: "text", text: JSON.stringify({ got: req.params.arguments, calls: ++calls }) }] }));
+        const client = await connectInMemory(server);
+        const errors = [];
+        const source = await mcp.fromMcpClient(client, { onError: (e) => errors.push(e) });
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        try {
+            source.registerTools(api);
+            assert.deepEqual(api.listTools().map((t) => t.name).sort(), ["generated.fine", "generated.gists-update"]);
+            assert.deepEqual(errors.map((e) => [e.name, e.message]), [
+                ["TypeError", 'MCP tool generated.raw-body: left out: /inputSchema/type: Invalid input: expected "object", got "string" (MCP\'s Tool schema)'],
+                ["TypeError", 'MCP tool generated.bad-hint: left out: /annotations/readOnlyHint: Invalid input: expected boolean, received string, got "yes" (MCP\'s Tool schema)'],
+            ]);
+            const out = await run(
+                api.createSession(),
+                `const out = [];
+                for (const input of [{ gist_id: "aa5a315d61ae9438b18d", description: "An updated gist description" }, { gist_id: "aa5a315d61ae9438b18d" }, { description: "x" }, "files"]) {
+                    try { out.push(await tools.generated["gists-update"](input)); } catch (e) { out.push(e.message); }
+                }
+                return out;`,
+            );
+            assert.equal(out.ok, true, JSON.stringify(out));
+            assert.deepEqual(out.result[0], { got: { gist_id: "aa5a315d61ae9438b18d", description: "An updated gist description" }, calls: 1 });
+            assert.match(out.result[1], /^generated\.gists-update: invalid input:\n\/: required: missing "description"\n\/: required: missing "files"$/);
+            assert.match(out.result[2], /^generated\.gists-update: invalid input:[\s\S]*required: missing "gist_id"/);
+            assert.match(out.result[3], /^generated\.gists-update: invalid input: \/: type: got string, want object/);
+            // A later listing reports nothing new.
+            await source.refresh();
+            assert.equal(errors.length, 2);
+        } finally {
+            source.close();
+            await client.close();
+            api.dispose();
+        }
+    });
     // isError with the reason only in structuredContent: the error said
     // "reported an error without a message".
     test("an isError result that says why only in structuredContent throws its JSON", async () => {

@@ -401,12 +401,12 @@ describe("searchTools given odd queries and limits", () => {
 });
 
 describe("adapters fed a hostile source", () => {
-    /** A minimal MCP client: listTools answers `tools`, callTool runs `call`. */
+    /** A minimal MCP client: tools/list answers `tools`, callTool runs `call`. */
     function fakeMcp(tools, call = async () => ({ content: [{ type: "text", text: "ok" }] }), extra = {}) {
         return {
             getServerVersion: () => ({ name: "evil", version: "1" }),
             getServerCapabilities: () => ({ tools: {} }),
-            listTools: async () => ({ tools }),
+            request: async () => ({ tools }),
             callTool: (params, _schema, options) => call(params, options),
             setNotificationHandler() {},
             removeNotificationHandler() {},

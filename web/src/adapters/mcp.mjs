@@ -7,7 +7,7 @@
 // toMcpServer is called, so a page that only consumes servers never loads
 // server code.
 
-import { CallToolRequestSchema, ListToolsRequestSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, PaginatedResultSchema, ToolListChangedNotificationSchema, ToolSchema } from "@modelcontextprotocol/sdk/types.js";
 import { DELAY, MAX_DELAY, annotations, checkOptions, createToolSource, kept, namespaceOf, sanitizeName, serialized, uniqueNames, unwrapToolResult } from "./source.mjs";
 import { handleToolCall } from "./llm.mjs";
 
@@ -26,7 +26,7 @@ function isClient(client) {
     return (
         client !== null &&
         typeof client === "object" &&
-        typeof client.listTools === "function" &&
+        typeof client.request === "function" &&
         typeof client.callTool === "function" &&
         typeof client.setNotificationHandler === "function"
     );
@@ -112,6 +112,23 @@ export async function fromMcpClient(client, options) {
         }
     }
 
+    // A tool as the SDK's Tool schema reads it (its unknown keys dropped),
+    // or undefined and reported, once, naming the tool, the field and the
+    // rule. An inputSchema without a type at its root (OpenAPI generators
+    // write allOf or oneOf there) is read as an object's: a tool's
+    // arguments are an object, and Code Mode enforces the rest.
+    const refused = new Set();
+    function toolOf(tool) {
+        const input = tool?.inputSchema;
+        const read = ToolSchema.safeParse(input && typeof input == "object" && !("type" in input) ? { ...tool, inputSchema: { type: "object", ...input } } : tool);
+        if (read.success) return read.data;
+        const [issue] = read.error.issues;
+        const got = issue.path.reduce((v, k) => v?.[k], tool);
+        const why = `MCP tool ${namespace}.${tool?.name}: left out: /${issue.path.join("/")}: ${issue.message}${got === undefined ? "" : `, got ${JSON.stringify(got).slice(0, 80)}`} (MCP's Tool schema)`;
+        if (!refused.has(why)) live.report(new TypeError(why));
+        refused.add(why);
+    }
+
     async function listAll() {
         const caps = typeof client.getServerCapabilities === "function" ? client.getServerCapabilities() : undefined;
         if (caps && !caps.tools) return [];
@@ -121,8 +138,16 @@ export async function fromMcpClient(client, options) {
         do {
             // options.timeout bounds each page too: a server that never
             // answers tools/list held fromMcpClient for the SDK's 60 s.
-            const page = await client.listTools(cursor === undefined ? undefined : { cursor }, opts.timeout ? { timeout: opts.timeout } : undefined);
-            tools.push(...(page.tools || []));
+            // The page as the SDK's listTools asks for it, but its tools
+            // checked one by one (toolOf): the SDK refuses the whole page
+            // for one tool it does not allow, so a tool written wrongly
+            // cost every tool of the server, with zod's dump as the error.
+            const page = await client.request({ method: "tools/list", params: cursor === undefined ? undefined : { cursor } }, PaginatedResultSchema, opts.timeout ? { timeout: opts.timeout } : undefined);
+            if (!Array.isArray(page.tools)) throw new TypeError(`${source}: tools/list: tools: expected an array, got ${JSON.stringify(page.tools)}`);
+            for (const tool of page.tools) {
+                const t = toolOf(tool);
+                if (t) tools.push(t);
+            }
             cursor = page.nextCursor;
             // A server that hands back a cursor it gave before would loop forever.
             if (cursor !== undefined && seen.has(cursor)) throw new Error(`${source}: tools/list returned the cursor ${JSON.stringify(cursor)} twice`);
