@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/interopio/code-mode/internal/jsoncut"
@@ -255,9 +256,7 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 				return err
 			}
 			started = true
-			r.mu.Lock()
-			r.deadline = time.Now().Add(s.cm.cfg.Timeout)
-			r.mu.Unlock()
+			r.deadline.Store(time.Now().Add(s.cm.cfg.Timeout).UnixNano())
 			return nil
 		},
 		Code:    code,
@@ -377,7 +376,7 @@ type runState struct {
 	// deadline is when the program's time runs out (set as it starts):
 	// a large answer taken in past it is where the time went, though the
 	// call was done by the time the run ended (awaitedHint).
-	deadline time.Time
+	deadline atomic.Int64 // Unix nanoseconds; 0 until it starts
 	// inFlight is the bytes of the inputs of the calls begun and not yet
 	// returned (at most the run's memory limit: see begin).
 	inFlight int

@@ -294,7 +294,10 @@ func (e *toolEntry) nameWords(own func() []string) []search.NameWord {
 }
 
 // validate checks input against the tool's inputSchema.
-func (e *toolEntry) validate(input json.RawMessage) error {
+func (e *toolEntry) validate(input json.RawMessage) error { return e.validateStop(input, nil) }
+
+// validateStop is validate, stopped once stop says so (inputValidator.check).
+func (e *toolEntry) validateStop(input json.RawMessage, stop func() bool) error {
 	e.validatorOnce.Do(func() {
 		if e.validator == nil && e.tool.InputSchema != nil {
 			if e.validator, e.validatorErr = compileSchema(e.tool.InputSchema); e.validatorErr != nil {
@@ -308,13 +311,16 @@ func (e *toolEntry) validate(input json.RawMessage) error {
 	if e.validator == nil {
 		return nil
 	}
-	return e.validator.validate(input)
+	return e.validator.validateStop(input, stop)
 }
 
 // checkResult checks a result of the tool (nil: none) against its
 // outputSchema: the model's code is written to the signature, which shows
 // that schema, so a result it says cannot happen must not reach it.
-func (e *toolEntry) checkResult(out json.RawMessage) error {
+func (e *toolEntry) checkResult(out json.RawMessage) error { return e.checkResultStop(out, nil) }
+
+// checkResultStop is checkResult, stopped once stop says so (inputValidator.check).
+func (e *toolEntry) checkResultStop(out json.RawMessage, stop func() bool) error {
 	if e.tool.OutputSchema == nil {
 		return nil
 	}
@@ -328,7 +334,7 @@ func (e *toolEntry) checkResult(out json.RawMessage) error {
 	if e.outputErr != nil {
 		return e.outputErr
 	}
-	return e.output.validateResult(e.info.Name, out)
+	return e.output.validateResult(e.info.Name, out, stop)
 }
 
 // compileTool checks one tool and derives its entry. Schemas and annotations

@@ -401,7 +401,7 @@ func (r *runState) prepare(ctx context.Context, args []json.RawMessage) (c *tool
 			input = d.Input
 		}
 	}
-	if err := e.validate(input); err != nil {
+	if err := e.validateStop(input, func() bool { return ctx.Err() != nil || sandbox.PastDeadline(ctx) }); err != nil {
 		msg := cutString(fmt.Sprintf("%s: %v", e.info.Name, err), maxReasonChars)
 		r.refuse(c, true, err, input, msg)
 		return nil, nil, nil, &sandbox.JSError{Name: "ValidationError", Message: msg}
@@ -520,7 +520,7 @@ func (r *runState) finishCall(c *toolCallState, allowed, ok bool, reason string)
 // reason is cut to maxReasonChars already.
 func (r *runState) finishLocked(c *toolCallState, allowed, ok bool, reason string) {
 	c.done = true
-	c.lateLarge = ok && c.answered.Load()-1 >= 1<<20 && !r.deadline.IsZero() && time.Now().After(r.deadline)
+	c.lateLarge = ok && c.answered.Load()-1 >= 1<<20 && r.overtime()
 	c.rec.Allowed, c.rec.OK, c.rec.Reason = allowed, ok, reason
 	c.rec.DurationMs = ms(time.Since(c.start))
 }
@@ -586,7 +586,7 @@ func (r *runState) toolCall(c *toolCallState, e *toolEntry) Call {
 	call := Call{Context: r.runContext, Warn: r.warn, MemoryLimitMB: r.s.cm.cfg.MemoryLimitMB, Answering: c.answering}
 	if e.tool.OutputSchema != nil {
 		call.CheckResult = func(out json.RawMessage) error {
-			if err := e.checkResult(out); err != nil {
+			if err := e.checkResultStop(out, r.overtime); err != nil {
 				return err
 			}
 			c.resultChecked.Store(true)
@@ -594,6 +594,13 @@ func (r *runState) toolCall(c *toolCallState, e *toolEntry) Call {
 		}
 	}
 	return call
+}
+
+// overtime says the run's program has used its time (it ends at its next
+// poll): work on its behalf that does not poll stops then.
+func (r *runState) overtime() bool {
+	d := r.deadline.Load()
+	return d != 0 && time.Now().UnixNano() > d
 }
 
 // answering records what the binding reported of a result it had not
@@ -657,7 +664,7 @@ func (r *runState) checkOutput(c *toolCallState, e *toolEntry, out json.RawMessa
 			return nil, fmt.Errorf("tool %s returned invalid JSON", e.info.Name)
 		}
 	}
-	if err := e.checkResult(out); err != nil {
+	if err := e.checkResultStop(out, r.overtime); err != nil {
 		return nil, err
 	}
 	return out, nil

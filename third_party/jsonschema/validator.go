@@ -16,8 +16,33 @@ func (sch *Schema) Validate(v any) error {
 	return sch.validate(v, nil, nil, nil, false, nil)
 }
 
+// Stop bounds a validation (code-mode patch): ValidateStop asks F
+// every 1,024 steps whether to stop, and stops once the errors it made
+// pass MaxErrors (0: no bound). Stopped then says why ("asked", "errors"),
+// and the error it returns is of kind Stopped. A validation's work grows
+// with its value times its schema (an anyOf of 200 array schemas over an
+// array of 100,000 items made 4 GB of errors), and it runs where nothing
+// else checks the time.
+type Stop struct {
+	F         func() bool
+	MaxErrors int
+	Stopped   string
+	steps     int
+	errs      int
+}
+
+// ValidateStop is Validate bounded by st.
+func (sch *Schema) ValidateStop(v any, st *Stop) error {
+	return sch.validateWith(v, nil, nil, nil, false, nil, st)
+}
+
 func (sch *Schema) validate(v any, regexpEngine RegexpEngine, meta *Schema, resources map[jsonPointer]*resource, assertVocabs bool, vocabularies map[string]*Vocabulary) error {
+	return sch.validateWith(v, regexpEngine, meta, resources, assertVocabs, vocabularies, nil)
+}
+
+func (sch *Schema) validateWith(v any, regexpEngine RegexpEngine, meta *Schema, resources map[jsonPointer]*resource, assertVocabs bool, vocabularies map[string]*Vocabulary, st *Stop) error {
 	vd := validator{
+		stop:         st,
 		v:            v,
 		vloc:         make([]string, 0, 8),
 		sch:          sch,
@@ -59,6 +84,7 @@ type validator struct {
 	errors       []*ValidationError
 	boolResult   bool // is interested to know valid or not (but not actuall error)
 	regexpEngine RegexpEngine
+	stop         *Stop
 
 	// meta validation
 	meta         *Schema                   // set only when validating with metaschema
@@ -68,6 +94,15 @@ type validator struct {
 }
 
 func (vd *validator) validate() (*uneval, error) {
+	if st := vd.stop; st != nil {
+		st.steps++
+		if st.Stopped == "" && st.steps&1023 == 0 && st.F != nil && st.F() {
+			st.Stopped = "asked"
+		}
+		if st.Stopped != "" {
+			return nil, vd.error(&kind.Stopped{})
+		}
+	}
 	s := vd.sch
 	v := vd.v
 
@@ -356,12 +391,18 @@ func (vd *validator) arrValidate(arr []any) {
 		switch items := s.Items.(type) {
 		case *Schema:
 			for i, item := range arr {
+				if vd.failedEnough() {
+					break
+				}
 				vd.addErr(vd.validateVal(items, item, strconv.Itoa(i)))
 			}
 			evaluated = len(arr)
 		case []*Schema:
 			min := minInt(len(arr), len(items))
 			for i, item := range arr[:min] {
+				if vd.failedEnough() {
+					break
+				}
 				vd.addErr(vd.validateVal(items[i], item, strconv.Itoa(i)))
 			}
 			evaluated = min
@@ -376,6 +417,9 @@ func (vd *validator) arrValidate(arr []any) {
 				}
 			case *Schema:
 				for i, item := range arr[evaluated:] {
+					if vd.failedEnough() {
+						break
+					}
 					vd.addErr(vd.validateVal(additional, item, strconv.Itoa(evaluated+i)))
 				}
 			}
@@ -385,12 +429,18 @@ func (vd *validator) arrValidate(arr []any) {
 
 		// prefixItems --
 		for i, item := range arr[:evaluated] {
+			if vd.failedEnough() {
+				break
+			}
 			vd.addErr(vd.validateVal(s.PrefixItems[i], item, strconv.Itoa(i)))
 		}
 
 		// items2020 --
 		if s.Items2020 != nil {
 			for i, item := range arr[evaluated:] {
+				if vd.failedEnough() {
+					break
+				}
 				vd.addErr(vd.validateVal(s.Items2020, item, strconv.Itoa(evaluated+i)))
 			}
 		}
@@ -668,6 +718,7 @@ func (vd *validator) validateSelf(sch *Schema, refKw string, boolResult bool) er
 		errors:       nil,
 		boolResult:   vd.boolResult || boolResult,
 		regexpEngine: vd.regexpEngine,
+		stop:         vd.stop,
 		meta:         vd.meta,
 		resources:    vd.resources,
 		assertVocabs: vd.assertVocabs,
@@ -694,6 +745,7 @@ func (vd *validator) validateVal(sch *Schema, v any, vtok string) error {
 		errors:       nil,
 		boolResult:   vd.boolResult,
 		regexpEngine: vd.regexpEngine,
+		stop:         vd.stop,
 		meta:         vd.meta,
 		resources:    vd.resources,
 		assertVocabs: vd.assertVocabs,
@@ -717,6 +769,7 @@ func (vd *validator) validateValue(sch *Schema, v any, vpath []string) error {
 		errors:       nil,
 		boolResult:   vd.boolResult,
 		regexpEngine: vd.regexpEngine,
+		stop:         vd.stop,
 		meta:         vd.meta,
 		resources:    vd.resources,
 		assertVocabs: vd.assertVocabs,
@@ -820,6 +873,11 @@ func (vd *validator) instanceLocation() []string {
 }
 
 func (vd *validator) error(kind ErrorKind) *ValidationError {
+	if st := vd.stop; st != nil && st.MaxErrors > 0 && st.Stopped == "" {
+		if st.errs++; st.errs > st.MaxErrors {
+			st.Stopped = "errors"
+		}
+	}
 	if vd.boolResult {
 		return &ValidationError{}
 	}
@@ -829,6 +887,19 @@ func (vd *validator) error(kind ErrorKind) *ValidationError {
 		ErrorKind:        kind,
 		Causes:           nil,
 	}
+}
+
+// maxItemErrors is how many errors of an array's items a validation keeps
+// before it skips the rest of the items (code-mode patch): the array
+// is invalid already, and the errors of every item of every branch of an
+// anyOf over a long array were kept until the anyOf was judged (200
+// branches over 100,000 items: 4 GB, and the engine died).
+const maxItemErrors = 100
+
+// failedEnough says the items checked so far decide the array: invalid,
+// with enough errors to say why.
+func (vd *validator) failedEnough() bool {
+	return len(vd.errors) >= maxItemErrors || (vd.boolResult && len(vd.errors) > 0)
 }
 
 func (vd *validator) addErr(err error) {

@@ -105,6 +105,17 @@ func (k *OneOf) LocalizedString(p *message.Printer) string {
 
 //--
 
+// Stopped is a validation that Stop ended early (code-mode patch).
+type Stopped struct{}
+
+func (*Stopped) KeywordPath() []string {
+	return nil
+}
+
+func (*Stopped) LocalizedString(p *message.Printer) string {
+	return p.Sprintf("validation stopped")
+}
+
 type FalseSchema struct{}
 
 func (*FalseSchema) KeywordPath() []string {
