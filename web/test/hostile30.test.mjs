@@ -70,6 +70,38 @@ describe("hostile30: builtins re-entered, recursion in C, C loops", () => {
         }
     });
 
+    // quickjs-ng#1355 (fixed upstream after the pinned QuickJS): a then
+    // getter on Object.prototype re-enters an async generator while one of
+    // its requests resolves, and the generator resumes after it completed.
+    // The pinned build keeps its assertions, so QuickJS aborts there (a
+    // release build reads freed memory): the instance is dropped, the run
+    // ends with an error that says so, and the next run works.
+    test("an async generator re-entered from Object.prototype.then's getter: the run ends with an error and the next run works", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        const session = api.createSession();
+        const r = await within(run(session, `
+            let it, hits = 0, inside = false;
+            Object.defineProperty(Object.prototype, "then", { configurable: true, get() {
+                if (inside || !it) return undefined;
+                inside = true;
+                try { hits++; if (hits < 4) { it.next(); it.return(hits); it.throw(hits) } } catch (_) {}
+                inside = false;
+                return undefined;
+            } });
+            async function* g() { for (let i = 0; ; i++) { await new Promise((r) => setTimeout(r, 0)); yield i } }
+            it = g();
+            for (let i = 0; i < 5; i++) it.next().catch(() => {});
+            await new Promise((r) => setTimeout(r, 20));
+            delete Object.prototype.then;
+            return hits`), 60_000);
+        assert.notEqual(r, "hung");
+        // Today the abort; a QuickJS with the fix gives the count back.
+        if (r.ok) assert.equal(typeof r.result, "number");
+        else assert.match(r.error.message, /the sandbox crashed and was reset/);
+        const next = await run(session, "return typeof Object.prototype.then + ' ' + (1 + 1)");
+        assert.equal(next.result, "undefined 2", JSON.stringify(next.error));
+    });
+
     test("C loops over 2^53 - 1 elements end at the timeout, the page's timers fire meanwhile in a Worker, and the next run works", async (t) => {
         const api = await withFactory(t, { wasmLocation: assetPath, timeout: 1000 });
         const session = api.createSession();
