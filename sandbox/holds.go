@@ -64,8 +64,13 @@ func held(except uint64, from, to int64) (_ time.Duration, _ int, across bool) {
 	return time.Duration(sum), len(runs), across
 }
 
-// beginHold starts the run's stretch on the thread.
+// beginHold starts the run's stretch on the thread. Natively it records
+// nothing: runs do not share a thread, and othersHeld reads no holds (a
+// lock and a clock read per wait, for a ring nobody read).
 func (r *run) beginHold() {
+	if !oneThread {
+		return
+	}
 	if r.id == 0 {
 		r.id = thread.ids.Add(1)
 	}

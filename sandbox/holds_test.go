@@ -15,10 +15,13 @@ import (
 	"github.com/interopio/code-mode/sandbox/internal/ffi"
 )
 
-// TestRunsRecordTheirHolds: a run's stretches on the thread are recorded,
-// from its start to its first wait, and from each wait's end to the next
-// wait or its end; the time it awaited is not.
+// TestRunsRecordTheirHolds: where runs share one thread (GOOS=js), a
+// run's stretches on it are recorded, from its start to its first wait,
+// and from each wait's end to the next wait or its end; the time it
+// awaited is not. Natively nothing is recorded: nothing reads it.
 func TestRunsRecordTheirHolds(t *testing.T) {
+	saved := oneThread
+	t.Cleanup(func() { oneThread = saved })
 	wasm, err := os.ReadFile("../node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm")
 	if err != nil {
 		t.Fatal(err)
@@ -33,20 +36,26 @@ func TestRunsRecordTheirHolds(t *testing.T) {
 		return json.RawMessage("1"), nil
 	}}}
 	spin := "{ const t = Date.now(); while (Date.now() - t < 200) {} }"
-	// The run's id is the next one taken; only its holds are counted (a
-	// run an earlier test left going records its own meanwhile).
-	id := thread.ids.Load() + 1
-	from := time.Now()
-	res, err := e.Run(context.Background(), Program{Code: spin + "; await sleep(); " + spin + "; return 1", Funcs: sleep, Timeout: time.Minute})
-	to := time.Now()
-	if err != nil || res.Error != nil {
-		t.Fatalf("run: %+v, %v", res, err)
-	}
-	all, _, _ := held(0, from.UnixNano(), to.UnixNano())
-	others, _, _ := held(id, from.UnixNano(), to.UnixNano())
-	// Both spins, and not the sleep between them.
-	if d := all - others; d < 400*time.Millisecond || d > to.Sub(from)-400*time.Millisecond {
-		t.Errorf("Held by the run = %v; want at least 400ms and at most %v (its wall time less the sleep)", d, to.Sub(from)-400*time.Millisecond)
+	for _, shared := range []bool{true, false} {
+		oneThread = shared
+		// The run's id is the next one taken; only its holds are counted
+		// (a run an earlier test left going records its own meanwhile).
+		id := thread.ids.Load() + 1
+		from := time.Now()
+		res, err := e.Run(context.Background(), Program{Code: spin + "; await sleep(); " + spin + "; return 1", Funcs: sleep, Timeout: time.Minute})
+		to := time.Now()
+		if err != nil || res.Error != nil {
+			t.Fatalf("run: %+v, %v", res, err)
+		}
+		all, _, _ := held(0, from.UnixNano(), to.UnixNano())
+		others, _, _ := held(id, from.UnixNano(), to.UnixNano())
+		switch d := all - others; {
+		case !shared && (d != 0 || thread.ids.Load() >= id):
+			t.Errorf("natively: held by the run = %v, ids taken up to %d; want nothing recorded", d, thread.ids.Load())
+		case shared && (d < 400*time.Millisecond || d > to.Sub(from)-400*time.Millisecond):
+			// Both spins, and not the sleep between them.
+			t.Errorf("Held by the run = %v; want at least 400ms and at most %v (its wall time less the sleep)", d, to.Sub(from)-400*time.Millisecond)
+		}
 	}
 }
 
