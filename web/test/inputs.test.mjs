@@ -64,6 +64,11 @@ describe("LLM tool arguments as models send them", () => {
         ["limit: NaN", "searchTools", { query: "transfer money", limit: NaN }, { invalid: /^searchTools: limit: expected an integer 1\.\.50, got the string "NaN"$/ }],
         ["code: Infinity is no code (not the program \"Infinity\")", "executeCode", { code: Infinity }, { invalid: /^executeCode: code: required; expected a string$/ }],
         ["long arguments' JSON text cut short", "searchTools", `{"query": "${LONG}`, { invalid: /^searchTools: the arguments are JSON text that ends before its object does \(cut short\?\)/ }],
+        // A program is at most 1 MiB: the TypeScript pass and QuickJS's
+        // parse of more ran past the run's timeout (10 MB: 14 s).
+        ["code of 1 MiB", "executeCode", { code: "return 1 //" + "x".repeat((1 << 20) - 11), explanation: "x" }, { result: 1 }],
+        ["code past 1 MiB", "executeCode", { code: "return 1 //" + "x".repeat(1 << 20), explanation: "x" }, { invalid: /^executeCode: code: 1048587 bytes, more than the 1048576 \(1 MiB\) a program may have; write a shorter program/ }],
+        ["arguments as one string past 4 MiB, cut short", "executeCode", `{"code": "` + "a+=1;".repeat(1e6), { invalid: /^executeCode: the arguments are a string of 5000010 bytes, more than the 4194304 they may be; expected an object/ }],
     ];
     for (const [name, which, args, want] of cases) {
         test(name, async () => {
