@@ -424,6 +424,8 @@ func (r *runState) source(args []json.RawMessage) (string, error) {
 		return showJS, nil
 	case "convert":
 		return sandbox.ConvertJS, nil
+	case "lost":
+		return lostEntriesJS, nil
 	}
 	if src, ok := builtinSource(key); ok {
 		return src, nil

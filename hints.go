@@ -538,6 +538,15 @@ func buildNotDefinedHints() map[string]string {
 const asyncForEachWarning = "line %d: forEach does not wait for async callbacks: the program goes on (and may return) before their awaits finish, and their errors are lost; " +
 	"use for (const x of arr) { await ... } or await Promise.all(arr.map(async x => ...))"
 
+// lostEntriesJS is source "lost" of prelude/api.js: (log, isMap) logs the
+// run's warning when the program's own JSON.stringify wrote a Map (or a
+// Set) as {}, and answers true (warned: once a run).
+const lostEntriesJS = `(log, isMap) => {
+  const kind = isMap ? "Map" : "Set";
+  log("warn", "JSON.stringify wrote a " + kind + " as {} (JSON keeps none of its entries): convert it first, " + (isMap ? "JSON.stringify(Object.fromEntries(map))" : "JSON.stringify([...set])") + ", or return the " + kind + " itself (the result converts it)");
+  return true;
+}`
+
 // awaitedMapWarning is the run's warning when the program awaits the
 // array an async map callback gives (tsstrip.Prepared.AwaitedMapLine):
 // the await does not wait for the promises in it.

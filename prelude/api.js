@@ -70,16 +70,11 @@
   // JSON.stringify writes a Map or a Set as {}, its entries lost: a model
   // that stringifies one (to return or log it) read "{}" as no data, with
   // no word why. The program's first one logs a warning that says how to
-  // keep them (the result and console lines convert both themselves, with
-  // their own replacers, which run first: no warning there).
-  let lost = false;
-  const lostEntries = (x) => {
-    let kind;
-    try { kind = x instanceof M ? "Map" : x instanceof St ? "Set" : ""; } catch (_) { return; } // a Proxy's trap
-    if (!kind) return;
-    lost = true;
-    log("warn", "JSON.stringify wrote a " + kind + " as {} (JSON keeps none of its entries): convert it first, " + (kind === "Map" ? "JSON.stringify(Object.fromEntries(map))" : "JSON.stringify([...set])") + ", or return the " + kind + " itself (the result converts it)");
-  };
+  // keep them (its words are source "lost", built then: this file is built
+  // by every run that calls a tool). The result and console lines convert
+  // both themselves, with replacers that run first: no warning there. A
+  // Proxy whose getPrototypeOf trap throws is written as before. w: warned.
+  let w;
   const api = {
     parse(text, reviver) {
       if (tooDeep(text)) throw new RE("JSON.parse: the text nests more than 1,000 levels deep");
@@ -105,7 +100,7 @@
       let n = 0, last;
       return S(v, function (k, x) {
         if (r) a[0] = k, a[1] = x, x = apply(r, this, a);
-        if (!lost && typeof x === "object" && x !== null) lostEntries(x);
+        if (!w) try { if (x instanceof M || x instanceof St) w = src("lost")(log, x instanceof M); } catch {}
         if (this !== last) while (n > 0 && path[n - 1] !== this) n--;
         if (n === 0 || path[n - 1] !== this) {
           path[n++] = this;

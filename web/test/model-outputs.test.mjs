@@ -47,10 +47,12 @@ test("a Map or Set converted with its entries gets no JSON.stringify warning", a
         "console.log(m, s);",
         "await tools.orders.search(new Map());",
         "const text = JSON.stringify({ m, s }, (k, v) => v instanceof Map ? Object.fromEntries(v) : v instanceof Set ? [...v] : v);",
-        "return { m, s, text };",
+        // A Proxy whose getPrototypeOf trap throws is written as JSON writes it.
+        'const p = JSON.stringify(new Proxy({ a: 1 }, { getPrototypeOf() { throw new Error("trap"); } }));',
+        "return { m, s, text, p };",
     ].join("\n");
     const res = await tools.executeCode.execute({ code, explanation: "x" });
     assert.equal(res.ok, true, JSON.stringify(res));
-    assert.deepEqual(res.result, { m: { "o-1": 30 }, s: ["open"], text: '{"m":{"o-1":30},"s":["open"]}' });
+    assert.deepEqual(res.result, { m: { "o-1": 30 }, s: ["open"], text: '{"m":{"o-1":30},"s":["open"]}', p: '{"a":1}' });
     assert.deepEqual(res.logs.filter((l) => /JSON\.stringify wrote/.test(l.message)), []);
 });
