@@ -39,8 +39,13 @@ const emptyReduceHint = ": reduce of an empty array with no initial value; give 
 // hintFor is what the run's error message gains: how to do without what
 // the sandbox lacks (notDefinedHints).
 func hintFor(e *sandbox.Error) string {
-	if e.Name == "SyntaxError" && e.Message == "unexpected token: 'object'" && strings.Contains(e.Stack, "at parse (native)") {
-		return jsonParseObjectHint
+	if e.Name == "SyntaxError" && strings.Contains(e.Stack, "at parse (native)") {
+		switch e.Message {
+		case "unexpected token: 'object'":
+			return jsonParseObjectHint
+		case "unexpected token: 'undefined'":
+			return jsonParseUndefinedHint
+		}
 	}
 	if e.Name == "TypeError" && e.Message == "empty array" && (strings.HasPrefix(e.Stack, "    at reduce (native)") || strings.HasPrefix(e.Stack, "    at reduceRight (native)")) {
 		return emptyReduceHint
@@ -68,6 +73,11 @@ func memoryLimitHint(e *sandbox.Error, limitMB int) string {
 // 'object'". Models write JSON.parse(await tools.x.y(...)) expecting JSON
 // text, as an MCP tool's text content or an HTTP body would be.
 const jsonParseObjectHint = ": JSON.parse was given an object, not JSON text (String of an object is \"[object Object]\"); a tool's result is already data: use it as it is"
+
+// jsonParseUndefinedHint follows JSON.parse of undefined ("unexpected
+// token: 'undefined'"): a missing value, as r.content?.[0]?.text of a
+// tool's result read as MCP content, or a field the data does not have.
+const jsonParseUndefinedHint = ": JSON.parse was given undefined, not JSON text: the value it parses is missing (a tool's result is already data, not { content: [{ text }] }: use it as it is)"
 
 // unawaitedHint follows a TypeError that ended the run while tool calls
 // were still in flight: nearly always a call's Promise used as its value

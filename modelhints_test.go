@@ -66,6 +66,11 @@ func TestModelHabitHints(t *testing.T) {
 	if h := hintFor(parse); h != "" {
 		t.Errorf("the same words not from JSON.parse: %q", h)
 	}
+	// JSON.parse(undefined): QuickJS's "unexpected token: 'undefined'" alone.
+	undef := &sandbox.Error{Code: sandbox.CodeRuntime, Name: "SyntaxError", Message: "unexpected token: 'undefined'", Stack: "    at parse (native)\n    at <anonymous> (code.js:2:20)"}
+	if h := hintFor(undef); h != jsonParseUndefinedHint {
+		t.Errorf("JSON.parse of undefined: %q", h)
+	}
 	// QuickJS's "empty array" from reduce of [] said neither the call nor the fix.
 	for stack, want := range map[string]string{"    at reduce (native)\n    at <anonymous> (code.js:2:16)\n": emptyReduceHint, "    at reduceRight (native)\n": emptyReduceHint, "    at <anonymous> (code.js:1:7)\n": ""} {
 		if h := hintFor(&sandbox.Error{Code: sandbox.CodeRuntime, Name: "TypeError", Message: "empty array", Stack: stack}); h != want {

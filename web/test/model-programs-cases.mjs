@@ -73,6 +73,8 @@ export const programs = [
     { id: "p-uncaught-tool-error", src: "habit", code: "const o = await tools.orders.get({ id: \"o-77\" });\nreturn o.total;", expect: fail(/order o-77 not found/) },
     // Was [null, null] with "undefined, converted to null" and "calls still pending" warnings, no word of Promise.all.
     { id: "p-await-map-without-promise-all", src: "habit", code: "const ids = [\"o-1\", \"o-2\"];\nconst orders = await ids.map((id) => tools.orders.get({ id }));\nreturn orders.map((o) => o.total);", expect: ok([null, null]), warn: /^line 2: await of arr\.map\(\.\.\.\) does not wait for what its callback awaits or calls: .*await Promise\.all\(arr\.map\(async x => \.\.\.\)\)$/ },
+    // Was "unexpected token: 'undefined'" alone.
+    { id: "p-json-parse-mcp-optional", src: "habit (MCP content read with optional chaining)", code: "const r = await tools.orders.get({ id: \"o-1\" });\nconst data = JSON.parse(r.content?.[0]?.text);\nreturn data.total;", expect: fail(/^unexpected token: 'undefined': JSON\.parse was given undefined, not JSON text.*use it as it is\)$/, "RUNTIME") },
     // Were QuickJS's "empty array" and "'alert' is not defined" alone.
     { id: "p-reduce-empty", src: "habit (a sum over a search that found nothing)", code: "const orders = await tools.orders.search({ status: \"cancelled\" });\nreturn orders.reduce((a, b) => a + b.total);", expect: fail(/^empty array: reduce of an empty array with no initial value; give reduce its initial value/) },
     { id: "p-alert", src: "habit (browser code)", code: "const n = (await tools.orders.search({})).length;\nalert(`${n} orders`);", expect: fail(/'alert' is not defined: the sandbox has no page and no user to ask/) },
