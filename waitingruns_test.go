@@ -18,7 +18,7 @@ import (
 func TestTimeoutCountsOwnSessionsWaitingRuns(t *testing.T) {
 	const instances = 16 // sandbox's default MaxInstances, New's
 	held := make(chan struct{}, 2*instances)
-	cm := newTestCodeMode(t, Config{Timeout: 10 * time.Second, Tools: []Tool{
+	cm := newTestCodeMode(t, Config{Timeout: 20 * time.Second, Tools: []Tool{
 		{Name: "hold.it", Execute: func(ctx context.Context, _ json.RawMessage, _ Call) (json.RawMessage, error) {
 			held <- struct{}{}
 			<-ctx.Done()
@@ -38,8 +38,10 @@ func TestTimeoutCountsOwnSessionsWaitingRuns(t *testing.T) {
 	}
 	own, other := mustSession(t, cm), mustSession(t, cm)
 	// The run that times out starts first, so that the slots are still
-	// held when its timeout comes (10 s: the others must have started and
-	// queued by then, on a loaded machine too).
+	// held when its timeout comes: the runs holding them time out later.
+	// 20 s: the others must have started and queued by then, on a loaded
+	// machine too, where fifteen new QuickJS instances took most of 10 s
+	// and the run timed out with nobody waiting yet.
 	first := run(context.Background(), own, "tools.hold.it({}); for (;;) {}")
 	<-held
 	var rest []<-chan *ExecuteResult
@@ -52,7 +54,7 @@ func TestTimeoutCountsOwnSessionsWaitingRuns(t *testing.T) {
 	rest = append(rest, run(ctx, other, "1"), run(ctx, other, "1"), run(ctx, own, "1"))
 	sandboxtest.AwaitWaiting(t, cm.engine, 3)
 	res := <-first
-	want := "the program did not finish within 10s; meanwhile 1 other run was waiting for a run slot, all 16 in use (a run started from inside a run, by a tool, waits for one while the runs that called it hold theirs)"
+	want := "the program did not finish within 20s; meanwhile 1 other run was waiting for a run slot, all 16 in use (a run started from inside a run, by a tool, waits for one while the runs that called it hold theirs)"
 	if res == nil || res.Error == nil {
 		t.Fatalf("got %+v, want TIMEOUT: %s", res, want)
 	}
