@@ -3,8 +3,8 @@ package sandbox
 import "github.com/interopio/code-mode/sandbox/internal/ffi"
 
 // withheldJS takes from the program every way to detach or resize a
-// buffer, and replaces the four Array methods whose native code is unsafe
-// (see copiesJS below). The pinned QuickJS keeps a typed array's pointer or length
+// buffer, and replaces the four Array methods and the Proxy constructor
+// whose native code is unsafe (see copiesJS and proxyJS below). The pinned QuickJS keeps a typed array's pointer or length
 // across the JavaScript it calls in the middle of a builtin (the
 // new.target's prototype getter of a constructor, a valueOf, a sort
 // comparator, a species constructor), and a buffer detached or shrunk
@@ -23,7 +23,7 @@ const withheldJS = `(() => {
 	withhold(ArrayBuffer.prototype, "transferToFixedLength", copy);
 	withhold(ArrayBuffer.prototype, "resize", "make a new ArrayBuffer of the size needed and copy the bytes into it");
 	withhold(SharedArrayBuffer.prototype, "grow", "make a new SharedArrayBuffer of the size needed and copy the bytes into it");
-` + copiesJS + `
+` + copiesJS + proxyJS + `
 })()`
 
 // copiesJS replaces Array.prototype's toReversed, toSorted, toSpliced and
@@ -117,3 +117,53 @@ func withhold(q *ffi.Instance, ctx ffi.Context) bool {
 	}
 	return true
 }
+
+// proxyJS makes every Proxy's ownKeys answer a real array of fewer than
+// 2^29 keys. QuickJS sizes its table of the trap's keys as 8 bytes times
+// their count in a size_t, 32 bits in WebAssembly (bellard/quickjs#535,
+// open upstream): a count of 2^29 + 1 (an array-like's length, read
+// again after the trap) made an 8-byte table that the program's keys
+// were written past, and one of 2^29 failed an assertion. Proxy makes
+// each proxy with a handler of its own that inherits the program's (so
+// every other trap is the program's, looked up when used, as before) and
+// whose ownKeys calls the program's and copies what it returns into a new
+// array, checking each key as QuickJS does and the count first.
+const proxyJS = `
+	(() => {
+		"use strict";
+		const NativeProxy = Proxy, revocable = Proxy.revocable, create = Object.create, defineProperty = Object.defineProperty;
+		const apply = Reflect.apply, ownKeys = Reflect.ownKeys, trunc = Math.trunc, min = Math.min;
+		const keysFrom = (handler) => function ownKeys_(target) {
+			const trap = handler.ownKeys;
+			if (trap === undefined || trap === null) return ownKeys(target);
+			if (typeof trap !== "function") throw new TypeError("proxy: the ownKeys trap is not a function");
+			const list = apply(trap, handler, [target]);
+			if ((typeof list !== "object" && typeof list !== "function") || list === null) throw new TypeError("proxy: ownKeys must return an object");
+			const n = +list.length, len = n > 0 ? min(trunc(n), 2 ** 53 - 1) : 0;
+			if (len >= 0x20000000) throw new RangeError("proxy: ownKeys returned " + len + " keys; at most 536870911 are possible");
+			const keys = [];
+			for (let i = 0; i < len; i++) {
+				const k = list[i];
+				if (typeof k !== "string" && typeof k !== "symbol") throw new TypeError("proxy: properties must be strings or symbols");
+				keys[i] = k;
+			}
+			return keys;
+		};
+		// A handler that is not an object is passed on for QuickJS to refuse.
+		const shell = (handler) => {
+			if ((typeof handler !== "object" && typeof handler !== "function") || handler === null) return handler;
+			const own = create(handler);
+			// A descriptor of no prototype: the program may have set
+			// Object.prototype.get by now.
+			defineProperty(own, "ownKeys", { __proto__: null, value: keysFrom(handler) });
+			return own;
+		};
+		// Bound, as the native one: a constructor with no prototype property.
+		const P = function Proxy(target, handler) {
+			if (new.target === undefined) throw new TypeError("Proxy constructor must be called with new");
+			return new NativeProxy(target, shell(handler));
+		}.bind();
+		defineProperty(P, "name", { value: "Proxy" });
+		defineProperty(P, "revocable", { value: { revocable(target, handler) { return revocable(target, shell(handler)); } }.revocable, writable: true, configurable: true });
+		defineProperty(globalThis, "Proxy", { value: P, writable: true, configurable: true });
+	})();`

@@ -174,3 +174,65 @@ return out;`, `["[2,null,1,3]","[1,2,3,null]","[3,2,1,null]","[\"e\",\"h\",\"l\"
 		})
 	}
 }
+
+// TestProxyKeysFitQuickJSTable: QuickJS sizes its table of a Proxy's
+// ownKeys as 8 bytes times their count in a 32-bit size_t
+// (bellard/quickjs#535, open upstream): an array-like of 2^29 keys failed
+// an assertion (a table of 0 bytes), and one of 2^29 + 1 made a table of
+// 8 bytes that the program's keys were written past (a trap in
+// JS_FreeAtomStruct as the run failed). The sandbox's Proxy copies what
+// the trap returns into a new array, its length read once, and refuses
+// 2^29 keys or more; "answers as V8" pins the constructor's and the traps'
+// behaviour to V8's answers for the same program (node, December 2026).
+func TestProxyKeysFitQuickJSTable(t *testing.T) {
+	e := mustEngine(t, sandbox.Config{MaxInstances: 1, MaxIdleInstances: 1})
+	keys := func(n string) string {
+		return `const keys = new Proxy({}, { get(t, k) { if (k === "length") return ` + n + `; const i = Number(k); if (i < 64) return "k" + i; throw new Error("stop") } });
+		try { return Object.keys(new Proxy({}, { ownKeys() { return keys } })).length } catch (e) { return e.name + ": " + e.message }`
+	}
+	for _, tc := range []struct{ name, code, want string }{
+		{"2^29 keys", keys("0x20000000"), `"RangeError: proxy: ownKeys returned 536870912 keys; at most 536870911 are possible"`},
+		{"2^29 + 1 keys", keys("0x20000001"), `"RangeError: proxy: ownKeys returned 536870913 keys; at most 536870911 are possible"`},
+		{"a length that grows when read again", `let n = 0; const flip = { get length() { return n++ ? 0x20000001 : 2 }, 0: "a", 1: "b" };
+			return Object.keys(new Proxy({ a: 1, b: 2 }, { ownKeys() { return flip } })).join()`, `"a,b"`},
+		{"after the program set Object.prototype.get and ownKeys", `Object.prototype.get = function () { return "inherited" }; Object.prototype.value = 1;
+			const p = new Proxy({ a: 1 }, {}); const q = new Proxy({ b: 2 }, { ownKeys: () => ["b"] });
+			const r = [p.a, Object.keys(p).join(), Object.keys(q).join()];
+			delete Object.prototype.get; delete Object.prototype.value; return r.join(" ")`, `"inherited a b"`},
+		{"answers as V8", `const out = [];
+const log = [];
+const h = { get(t, k, r) { log.push("get " + String(k)); return k === "x" ? 42 : Reflect.get(t, k, r) } };
+const p = new Proxy({ a: 1 }, h);
+out.push(p.x, p.a, Object.keys(p).join(), "a" in p);
+h.has = (t, k) => k === "zz"; out.push("zz" in p, "a" in p);
+h.ownKeys = () => ["a", "b"]; try { out.push(Object.keys(p).join()) } catch (e) { out.push(e.message) }
+h.getOwnPropertyDescriptor = (t, k) => ({ value: 1, enumerable: true, configurable: true }); try { out.push(JSON.stringify(Object.keys(new Proxy({}, { ownKeys: () => ["q"], getOwnPropertyDescriptor: () => ({ value: 1, enumerable: true, configurable: true }) })))) } catch (e) { out.push(e.message) }
+const f = new Proxy(function (a, b) { return a + b }, {}); out.push(f(1, 2), typeof f, new Proxy(class { constructor(v) { this.v = v } }, {}).name);
+const C = new Proxy(class K { constructor(v) { this.v = v } }, { construct(t, args) { return { made: args[0] } } }); out.push(JSON.stringify(new C(5)));
+const { proxy, revoke } = Proxy.revocable({ a: 1 }, {}); out.push(proxy.a); revoke(); try { proxy.a } catch (e) { out.push(e.name) }
+try { Proxy({}, {}) } catch (e) { out.push(e.name) }
+try { new Proxy({}, null) } catch (e) { out.push(e.name) }
+try { new Proxy(1, {}) } catch (e) { out.push(e.name) }
+out.push(Proxy.name, Proxy.length, typeof Proxy.prototype, typeof Proxy.revocable, Proxy.revocable.length);
+const self = { tag: "T", get(t, k) { return this.tag + String(k) } }; out.push(new Proxy({}, self).z);
+try { Object.keys(new Proxy({}, { ownKeys: () => [1] })) } catch (e) { out.push(e.name) }
+try { Object.keys(new Proxy({}, { ownKeys: () => 5 })) } catch (e) { out.push(e.name) }
+try { Object.keys(new Proxy({}, { ownKeys: () => ["a", "a"] })) } catch (e) { out.push(e.name) }
+try { Object.keys(new Proxy(Object.preventExtensions({ a: 1 }), { ownKeys: () => [] })) } catch (e) { out.push(e.name) }
+out.push(JSON.stringify({ ...new Proxy({ a: 1, b: 2 }, {}) }), JSON.stringify(new Proxy([1, 2], {})), Array.isArray(new Proxy([], {})));
+for (const k in new Proxy({ m: 1, n: 2 }, { ownKeys: () => ["n", "m"] })) out.push("for-in " + k);
+return out;`, `[42,1,"a",true,true,false,"a","[\"q\"]",3,"function","","{\"made\":5}",1,"TypeError","TypeError","TypeError","TypeError","Proxy",2,"undefined","function",2,"Tz","TypeError","TypeError","TypeError","TypeError","{\"a\":1,\"b\":2}","[1,2]",true,"for-in n","for-in m"]`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for run := 1; run <= 2; run++ {
+				res, err := e.Run(context.Background(), sandbox.Program{Code: tc.code, Timeout: time.Minute})
+				if err != nil || res.Error != nil {
+					t.Fatalf("run %d: %v %+v", run, err, res.Error)
+				}
+				if got := string(res.Value); got != tc.want {
+					t.Fatalf("run %d: got %s, want %s", run, got, tc.want)
+				}
+			}
+		})
+	}
+}

@@ -77,6 +77,17 @@ window.__copyUnread = async (worker) => {
         api.dispose();
     }
 };
+// A Proxy whose ownKeys returns an array-like of 2^29 + 1 keys: QuickJS's
+// table of them was 8 bytes (8 times the count in 32 bits).
+window.__proxyKeys = async (worker) => {
+    const api = await make(worker, {});
+    try {
+        const r = await exe(api).execute({ code: "const keys = new Proxy({}, { get(t, k) { if (k === 'length') return 0x20000001; const i = Number(k); if (i < 64) return 'k' + i; throw new Error('stop') } }); try { return Object.keys(new Proxy({}, { ownKeys() { return keys } })).length } catch (e) { return e.name }", explanation: "" });
+        return JSON.stringify(r.ok ? r.result : r.error.message);
+    } finally {
+        api.dispose();
+    }
+};
 </script>`;
 
 const held = usePage(PAGE);
@@ -109,5 +120,10 @@ test(`${mode} (${CHROMIUM}): a buffer detached under a typed array's constructor
 
 test(`${mode} (${CHROMIUM}): toReversed, toSorted, toSpliced and with of a Proxy whose trap runs the garbage collector: the collector never reads an element not yet written`, { timeout: 120_000 }, async () => {
     assert.deepEqual(JSON.parse(await held.page.evaluate((w) => window.__copyUnread(w), !IN_THREAD)), ["4096,1,1", "4096,1,1", "4096,1,1", "4096,1,1"]);
+    assert.deepEqual(held.problems, []);
+});
+
+test(`${mode} (${CHROMIUM}): a Proxy whose ownKeys returns an array-like of 2^29 + 1 keys: a RangeError, nothing written past QuickJS's table`, { timeout: 120_000 }, async () => {
+    assert.equal(JSON.parse(await held.page.evaluate((w) => window.__proxyKeys(w), !IN_THREAD)), "RangeError");
     assert.deepEqual(held.problems, []);
 });

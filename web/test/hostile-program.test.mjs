@@ -82,6 +82,21 @@ describe("the program reaching out of the sandbox", () => {
             assert.deepEqual(r.result, [4096, 1, 1, 1], `${call}: ${JSON.stringify(r.error)}`);
         }
     });
+    // QuickJS sized its table of a Proxy's ownKeys as 8 bytes times their
+    // count in 32 bits: 2^29 + 1 keys made a table of 8 bytes that the
+    // program's keys were written past, 2^29 failed an assertion.
+    test("a Proxy whose ownKeys returns an array-like of 2^29 or 2^29 + 1 keys: a RangeError, nothing written past QuickJS's table", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        const session = api.createSession();
+        for (const n of [0x20000000, 0x20000001]) {
+            const r = await run(
+                session,
+                `const keys = new Proxy({}, { get(t, k) { if (k === "length") return ${n}; const i = Number(k); if (i < 64) return "k" + i; throw new Error("stop") } });
+                 try { return Object.keys(new Proxy({}, { ownKeys() { return keys } })).length } catch (e) { return e.name + ": " + e.message }`,
+            );
+            assert.equal(r.result, `RangeError: proxy: ownKeys returned ${n} keys; at most 536870911 are possible`, JSON.stringify(r.error));
+        }
+    });
     // `tools` is built on its first read, after the program ran.
     test("`tools` is whole and frozen after the program changed the built-ins it could have used", async (t) => {
         const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("orders.list", () => 1), tool("ping", () => 2)] });
