@@ -136,7 +136,7 @@ func TestOutputSchemaRegistration(t *testing.T) {
 		{"a lookahead", `{"properties":{"user":{"type":"string","pattern":"^(?!admin)"}}}`,
 			`tool "t.x": outputSchema: /properties/user/pattern: "^(?!admin)" cannot be enforced: patterns are checked with Go's RE2 syntax`},
 		{"a patternProperties key", `{"patternProperties":{"^(?=x)":{}}}`, `tool "t.x": outputSchema: /patternProperties/^(?=x): "^(?=x)" cannot be enforced`},
-		{"draft-04's exclusiveMaximum in 2020-12", `{"maximum":10,"exclusiveMaximum":true}`, `tool "t.x": outputSchema: /exclusiveMaximum:`},
+		{"2020-12's exclusiveMinimum under draft-04", `{"$schema":"http://json-schema.org/draft-04/schema#","exclusiveMinimum":0}`, `tool "t.x": outputSchema: /exclusiveMinimum:`},
 		{"a tuple in items in 2020-12", `{"items":[{"type":"string"}]}`, `tool "t.x": outputSchema: /items:`},
 		{"an empty enum under draft-07", `{"$schema":"http://json-schema.org/draft-07/schema#","enum":[]}`, `tool "t.x": outputSchema: /enum:`},
 		{"a $ref to nothing", `{"$ref":"#/$defs/none"}`, `tool "t.x": outputSchema:`},

@@ -75,6 +75,7 @@ func compileSchema(raw json.RawMessage) (*inputValidator, error) {
 		}
 	}
 	applyNullable(raw, doc)
+	readAsMeant(raw, doc)
 	v := &inputValidator{doc: doc}
 	v.plain, v.formatAsserted = plainSchema(doc)
 	v.levels = -1

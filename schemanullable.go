@@ -45,20 +45,26 @@ func nullableAt(node any, depth int) {
 			n["enum"] = append(slices.Clip(e), nil)
 		}
 	}
+	eachSubschema(n, func(s any) { nullableAt(s, depth+1) })
+}
+
+// eachSubschema calls f with each schema directly inside n (a list in
+// "items" and draft-07's "dependencies" included): the places the
+// rewrites of what authors meant (nullable, readAsMeant) go on to.
+func eachSubschema(n map[string]any, f func(any)) {
 	for k, v := range n {
+		list, isList := v.([]any)
 		switch {
-		case oneSchemaKeywords[k]:
-			nullableAt(v, depth+1)
-		case k == "items" || schemaListKeywords[k]:
-			if list, ok := v.([]any); ok {
-				for _, s := range list {
-					nullableAt(s, depth+1)
-				}
+		case isList && (k == "items" || schemaListKeywords[k]):
+			for _, s := range list {
+				f(s)
 			}
+		case oneSchemaKeywords[k]:
+			f(v)
 		case schemaMapKeywords[k] || k == "dependencies":
 			if m, ok := v.(map[string]any); ok {
 				for _, s := range m {
-					nullableAt(s, depth+1)
+					f(s)
 				}
 			}
 		}

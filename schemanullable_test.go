@@ -27,6 +27,8 @@ func TestNullable(t *testing.T) {
 		{"a string's bounds for strings only", `{"$schema":"http://json-schema.org/draft-04/schema#","type":"object","properties":{"a":{"type":"string","nullable":true,"maxLength":2}}}`, `{"a":null}`, true},
 		{"in items, anyOf and $defs", `{"type":"object","$defs":{"d":{"type":"number","nullable":true}},"properties":{"l":{"type":"array","items":{"type":"string","nullable":true}},"u":{"anyOf":[{"type":"boolean","nullable":true}]},"r":{"$ref":"#/$defs/d"}}}`, `{"l":[null,"x"],"u":null,"r":null}`, true},
 		{"the root", `{"type":"object","nullable":true}`, `null`, true},
+		// A tuple's list in items (draft-07) was passed over whole.
+		{"in a tuple's items", `{"$schema":"http://json-schema.org/draft-07/schema#","type":"array","items":[{"type":"string","nullable":true}]}`, `[null]`, true},
 		// Beside a $ref or an anyOf alone, OpenAPI 3.0 gives nullable no effect.
 		{"beside a $ref alone", `{"type":"object","$defs":{"d":{"type":"number"}},"properties":{"r":{"$ref":"#/$defs/d","nullable":true}}}`, `{"r":null}`, false},
 		{"data is not a schema", `{"type":"object","properties":{"a":{"type":"string","default":{"type":"string","nullable":true}}},"examples":[{"nullable":true,"type":"x"}]}`, `{"a":null}`, false},

@@ -395,7 +395,8 @@ func (s *memoSchema) check(walked bool) error {
 	if !s.checked {
 		s.checked = true
 		if !walked {
-			s.bad = checkInputSchema(s.value())
+			// As the validator will read it (readAsMeant).
+			s.bad = checkInputSchema(readAsMeant(s.raw, s.value()))
 		}
 		if s.bad == nil {
 			s.bad = checkMultipleOfDigits(s.raw)

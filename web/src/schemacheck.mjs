@@ -16,9 +16,9 @@ const MAX_DEPTH = 64;
 // true made every keyword read as a schema ("/required: must be a schema").
 const set = (...words) => keptSetOf(words);
 const TYPE_NAMES = set("null", "boolean", "object", "array", "number", "string", "integer");
-const ONE_SCHEMA = set("items", "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else", "additionalItems", "unevaluatedItems", "unevaluatedProperties", "contentSchema");
-const SCHEMA_MAP = set("properties", "patternProperties", "$defs", "definitions", "dependentSchemas");
-const SCHEMA_LIST = set("allOf", "anyOf", "oneOf", "prefixItems");
+export const ONE_SCHEMA = set("items", "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else", "additionalItems", "unevaluatedItems", "unevaluatedProperties", "contentSchema");
+export const SCHEMA_MAP = set("properties", "patternProperties", "$defs", "definitions", "dependentSchemas");
+export const SCHEMA_LIST = set("allOf", "anyOf", "oneOf", "prefixItems");
 const NUMBER = set("minimum", "maximum", "multipleOf");
 const COUNT = set("minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains", "maxContains");
 const STRING = set("pattern", "format", "$ref", "$id", "$anchor", "$dynamicRef", "$dynamicAnchor", "$schema", "title", "description", "contentEncoding", "contentMediaType");

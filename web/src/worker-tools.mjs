@@ -13,6 +13,7 @@ import { TOOL_HINTS, TOOL_KEYS, quoteCut, unknownKeyError } from "./keys.mjs";
 import { convertSchema, toolRecord } from "./schema.mjs";
 import { refCycleError } from "./refcycle.mjs";
 import { goEscape, goQuote, schemaProblem } from "./schemacheck.mjs";
+import { readAsMeant } from "./schemahabits.mjs";
 
 const NAME_RE = /^[A-Za-z0-9_$.-]+$/;
 
@@ -136,7 +137,8 @@ export function checkTools(list, path, taken) {
         const walk = arrayIterationKept();
         const note = { left: !walk };
         kinds.forEach((k, j) => {
-            const problem = schemas[j] === undefined || !walk ? "" : schemaProblem(schemas[j], note);
+            // As the core's validator reads it (schemahabits.mjs).
+            const problem = schemas[j] === undefined || !walk ? "" : schemaProblem(readAsMeant(schemas[j], texts[j]), note);
             if (problem) throw new TypeError(`${at}${k}: ${problem}`);
         });
         // The worker's core need not walk the schemas' texts again (the

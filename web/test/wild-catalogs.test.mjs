@@ -81,6 +81,18 @@ const accepted = [
     { key: "rootString", schema: { type: "string", minLength: 1 }, sig: [/\(input: string\)/], ok: ["hi"], bad: [["", /minLength/]] },
     { key: "rootArray", schema: { type: "array", items: { type: "string" } }, sig: [/\(input: string\[\]\)/], ok: [["a"]], bad: [[[1], /\/0: type/]] },
     { key: "mixedEnum", schema: { type: "object", properties: { a: { enum: [1, "a", null, { x: 1 }, [1], true, "*/", "\u2028"] }, c: { const: { x: [1, "*/"] } } } }, sig: [/1 \| "a" \| null/], ok: [{ a: { x: 1 }, c: { x: [1, "*/"] } }], bad: [[{ a: 2 }, /\/a: enum/]] },
+    // Generated from OpenAPI documents (schemahabits.go): a path parameter and a body field of one name, required twice,
+    // are required once; OpenAPI 3.0's boolean exclusive bounds outside draft-04 bound as draft-04 reads them.
+    { key: "requiredTwice", schema: { type: "object", properties: { id: { type: "string" }, name: { type: "string" } }, required: ["id", "name", "id"] }, sig: [/\{ id: string; name: string \}/], ok: [{ id: "a", name: "b" }], bad: [[{ name: "b" }, /: missing "id"$/], [{ id: "a" }, /: missing "name"$/]] },
+    {
+        key: "exclusiveBoolean",
+        schema: { type: "object", properties: { pct: { type: "number", minimum: 0, exclusiveMinimum: true, maximum: 100, exclusiveMaximum: true }, n: { type: "integer", maximum: 5, exclusiveMaximum: false }, m: { type: "number", exclusiveMinimum: true } }, required: ["pct"] },
+        sig: [/\{ pct: number; n\?: number \/\* integer \*\/; m\?: number \}/],
+        ok: [{ pct: 50, n: 5, m: -1e300 }, { pct: 99.9 }, { pct: 0.1 }],
+        bad: [[{ pct: 100 }, /exclusiveMaximum: got 100, want < 100/], [{ pct: 0 }, /exclusiveMinimum: got 0, want > 0/], [{ pct: 1, n: 6 }, /\/n: maximum: got 6, want <= 5/]],
+    },
+    { key: "exclusiveDraft7", schema: { $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { r: { type: "number", maximum: 1, exclusiveMaximum: true } } }, sig: [/r\?: number/], ok: [{ r: 0.99 }], bad: [[{ r: 1 }, /exclusiveMaximum: got 1, want < 1/]] },
+    { key: "exclusiveDraft4", schema: { $schema: "http://json-schema.org/draft-04/schema#", type: "object", properties: { r: { type: "number", maximum: 1, exclusiveMaximum: true } } }, sig: [/r\?: number/], ok: [{ r: 0.99 }], bad: [[{ r: 1 }, /exclusiveMaximum: got 1, want < 1/]] },
     { key: "conditional", schema: { type: "object", properties: { k: { type: "string" }, a: { not: { type: "string" } }, b: { oneOf: [{ type: "string" }, { type: "number" }] } }, if: { properties: { k: { const: "a" } }, required: ["k"] }, then: { required: ["x"] } }, sig: [/b\?: string \| number/], ok: [{ k: "b", b: 1 }], bad: [[{ k: "a" }, /missing "x"/]] },
 ];
 
@@ -96,7 +108,8 @@ const refused = [
     // What the draft's meta-schema refuses must be refused at registration, not at every call.
     { key: "typeEmpty", schema: { type: [] }, error: /\/type: / },
     { key: "typeTwice", schema: { type: ["string", "string"] }, error: /\/type\/1: must not name a type twice/ },
-    { key: "requiredTwice", schema: { type: "object", required: ["a", "a"] }, error: /\/required\/1: must not name a property twice/ },
+    // A boolean exclusive bound (read as meant) does not hide a bound that is not a number.
+    { key: "exclusiveBadBound", schema: { type: "object", properties: { n: { maximum: "10", exclusiveMaximum: true } } }, error: /\/properties\/n\/maximum: must be a number, got the string "10"/ },
     // OpenAPI 3.0's schemas are draft-04's, whose meta-schema is stricter.
     { key: "requiredEmptyDraft4", schema: { $schema: "http://json-schema.org/draft-04/schema#", type: "object", properties: { a: { type: "string" } }, required: [] }, error: /\/required: must name at least one property under draft-04/ },
     { key: "booleanDraft4", schema: { $schema: "http://json-schema.org/draft-04/schema#", type: "object", properties: { a: true } }, error: /\/properties\/a: must be a schema object under draft-04/ },
