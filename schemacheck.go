@@ -8,13 +8,13 @@ import (
 	"maps"
 	"math"
 	"reflect"
-	"regexp"
 	"regexp/syntax"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/interopio/code-mode/internal/tsgen"
+	"github.com/interopio/code-mode/third_party/jsonschema"
 )
 
 // checkInputSchema is the registration-time check of a tool's inputSchema
@@ -50,12 +50,14 @@ func firstProblem(node any, w schemaWalk) error {
 	return nil
 }
 
-// checkPattern compiles a pattern as the validator does (regexp.Compile).
+// checkPattern compiles a pattern as the validator does
+// (jsonschema.CompilePattern: Go's regexp.Compile, large counted repeats
+// spelled out flat, Go's nesting limit counted after they are).
 // A pattern past RE2's limits is told those limits: the lookahead advice
 // was for the syntax JavaScript has and RE2 has not, not for x{2000}.
 // web/src/schemacheck.mjs patternError says the same.
 func checkPattern(p string) *schemaError {
-	if _, err := regexp.Compile(p); err != nil {
+	if _, err := jsonschema.CompilePattern(p); err != nil {
 		var se *syntax.Error
 		if errors.As(err, &se) && (se.Code == syntax.ErrInvalidRepeatSize || se.Code == syntax.ErrLarge || se.Code == syntax.ErrNestingDepth) {
 			return badf("%q cannot be enforced: Go's RE2 syntax takes a counted repeat {n,m} only with n <= m <= 1000, nested counted repeats whose counts multiply to at most 1000, and a pattern whose compiled form stays within its size limit (%v); rewrite it within those limits, or check it in the tool", p, err)

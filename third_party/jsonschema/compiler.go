@@ -2,7 +2,6 @@ package jsonschema
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 )
 
@@ -340,5 +339,5 @@ func (re RegexpEngine) validate(v any) error {
 }
 
 func goRegexpCompile(s string) (Regexp, error) {
-	return regexp.Compile(s)
+	return CompilePattern(s)
 }
