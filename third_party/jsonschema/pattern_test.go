@@ -78,6 +78,10 @@ func TestCompilePatternSpellsLargeRepeatsFlat(t *testing.T) {
 		{"^(a{0,65}b){1,10}$", 30}, // the {1,10} nested as Go nests it
 		{"^(?:[ab]{0,100}|x{1,66}){2}$", 20},
 		{"^a{65,}$", 10},
+		// A group copied: x appears twice in the compiled expression,
+		// a named one too (Go allows a name twice).
+		{"^(?P<x>a|b){1,100}$", 10},
+		{"^((a)(?<y>b)?){0,70}c", 10},
 		{"^a{1,65}$", 140}, // within maxNestedSpan: nested as Go nests it
 		{"^a{1,64}$", 140},
 	}
