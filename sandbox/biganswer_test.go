@@ -5,7 +5,6 @@ package sandbox
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -16,15 +15,7 @@ import (
 // also when the loop checks' hard limit stops QuickJS's parse of it (a
 // trap: the parse never polls), which gave the plain timeout.
 func TestTimeoutNamesTheAnswerItParsed(t *testing.T) {
-	wasm, err := os.ReadFile("../node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := NewEngine(wasm, Config{MemoryLimit: 512 << 20})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
+	e := testEngine(t, Config{MemoryLimit: 512 << 20})
 	// 10 million numbers: seconds of parse, far past the deadline and its
 	// grace (the answer comes at once).
 	answer := json.RawMessage("[" + strings.TrimSuffix(strings.Repeat("1,", 1e7), ",") + "]")

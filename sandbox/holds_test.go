@@ -5,7 +5,6 @@ package sandbox
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -22,15 +21,7 @@ import (
 func TestRunsRecordTheirHolds(t *testing.T) {
 	saved := oneThread
 	t.Cleanup(func() { oneThread = saved })
-	wasm, err := os.ReadFile("../node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := NewEngine(wasm, Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
+	e := testEngine(t, Config{})
 	sleep := map[string]Func{"sleep": {Async: func(context.Context, []json.RawMessage) (json.RawMessage, error) {
 		time.Sleep(400 * time.Millisecond)
 		return json.RawMessage("1"), nil

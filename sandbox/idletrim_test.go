@@ -4,7 +4,6 @@ package sandbox
 
 import (
 	"context"
-	"os"
 	"testing"
 )
 
@@ -15,15 +14,7 @@ import (
 // instances; as they give up, the idle ones come back down to
 // MaxIdleInstances, and their slots are free again.
 func TestIdleKeptForWaiterTrimmedWhenItLeaves(t *testing.T) {
-	wasm, err := os.ReadFile("../node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := NewEngine(wasm, Config{MaxInstances: 3, MaxIdleInstances: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
+	e := testEngine(t, Config{MaxInstances: 3, MaxIdleInstances: 1})
 	var leased []*instance
 	for range 3 {
 		i, err := e.lease(context.Background())

@@ -258,15 +258,21 @@ func TestSourcesKeptAtMost(t *testing.T) {
 }
 
 // oneInstance is an engine of one instance (so every run uses it), closed
-// when the test ends. sandboxtest imports this package: the asset is read
-// as it reads it.
+// when the test ends.
 func oneInstance(t *testing.T) *Engine {
+	t.Helper()
+	return testEngine(t, Config{MaxInstances: 1})
+}
+
+// testEngine is an engine of cfg on the pinned asset, closed when the test
+// ends. sandboxtest imports this package: the asset is read as it reads it.
+func testEngine(t *testing.T, cfg Config) *Engine {
 	t.Helper()
 	wasm, err := os.ReadFile("../node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm")
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := NewEngine(wasm, Config{MaxInstances: 1})
+	e, err := NewEngine(wasm, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

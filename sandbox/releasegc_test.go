@@ -4,7 +4,6 @@ package sandbox
 
 import (
 	"context"
-	"os"
 	"runtime"
 	"testing"
 	"time"
@@ -15,15 +14,7 @@ import (
 // returns (release collects): the collector's pacing left it in use, 573
 // MB after the last of 12 such runs where the collection leaves 4 MB.
 func TestOutgrownInstanceMemoryIsReturned(t *testing.T) {
-	wasm, err := os.ReadFile("../node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := NewEngine(wasm, Config{MemoryLimit: 512 << 20})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.Close() })
+	e := testEngine(t, Config{MemoryLimit: 512 << 20})
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
