@@ -124,10 +124,13 @@ func withhold(q *ffi.Instance, ctx ffi.Context) bool {
 // open upstream): a count of 2^29 + 1 (an array-like's length, read
 // again after the trap) made an 8-byte table that the program's keys
 // were written past, and one of 2^29 failed an assertion. Proxy makes
-// each proxy with a handler of its own that inherits the program's (so
-// every other trap is the program's, looked up when used, as before) and
-// whose ownKeys calls the program's and copies what it returns into a new
-// array, checking each key as QuickJS does and the count first.
+// each proxy with a handler of its own (a shell) whose ownKeys calls the
+// program's and copies what it returns into a new array, checking each key
+// as QuickJS does and the count first. Its other traps forward: each looks
+// up the program's trap when used, as QuickJS would, and calls it with the
+// program's handler as this (a trap that counts in this.n, or compares
+// this with its handler, sees its own), or does the default without one.
+// The shell is the proxy's alone: no trap is handed it.
 const proxyJS = `
 	(() => {
 		"use strict";
@@ -149,10 +152,45 @@ const proxyJS = `
 			}
 			return keys;
 		};
+		// The program's handler of each shell, for the forwarding traps,
+		// which QuickJS calls with the shell as this.
+		const handlers = new WeakMap(), handlerOf = WeakMap.prototype.get, setHandler = WeakMap.prototype.set;
+		// Without the program's trap, the default is Reflect's, but for the
+		// two that pass descriptors as objects: those QuickJS makes or reads
+		// inherit Object.prototype, whose get or value the program may have
+		// set by now (a descriptor then has both, and is refused), where a
+		// proxy without the trap reads none. They go as copies of their own
+		// fields, with no prototype.
+		const setPrototypeOf = Object.setPrototypeOf, hasOwn = Object.hasOwn, descriptorOf = Reflect.getOwnPropertyDescriptor, define = Reflect.defineProperty;
+		const fields = ["value", "writable", "get", "set", "enumerable", "configurable"];
+		const bare = (desc) => {
+			const copy = create(null);
+			for (let i = 0; i < fields.length; i++) if (apply(hasOwn, undefined, [desc, fields[i]])) copy[fields[i]] = desc[fields[i]];
+			return copy;
+		};
+		const defaults = create(null);
+		defaults.getOwnPropertyDescriptor = (target, key) => {
+			const desc = descriptorOf(target, key);
+			if (desc !== undefined) setPrototypeOf(desc, null);
+			return desc;
+		};
+		defaults.defineProperty = (target, key, desc) => define(target, key, bare(desc));
+		const forward = create(null);
+		for (const name of ["getPrototypeOf", "setPrototypeOf", "isExtensible", "preventExtensions", "getOwnPropertyDescriptor", "defineProperty", "has", "get", "set", "deleteProperty", "apply", "construct"]) {
+			const byDefault = defaults[name] || Reflect[name];
+			forward[name] = function (...args) {
+				const handler = apply(handlerOf, handlers, [this]);
+				const trap = handler[name];
+				if (trap === undefined || trap === null) return apply(byDefault, undefined, args);
+				if (typeof trap !== "function") throw new TypeError("proxy: the " + name + " trap is not a function");
+				return apply(trap, handler, args);
+			};
+		}
 		// A handler that is not an object is passed on for QuickJS to refuse.
 		const shell = (handler) => {
 			if ((typeof handler !== "object" && typeof handler !== "function") || handler === null) return handler;
-			const own = create(handler);
+			const own = create(forward);
+			apply(setHandler, handlers, [own, handler]);
 			// A descriptor of no prototype: the program may have set
 			// Object.prototype.get by now.
 			defineProperty(own, "ownKeys", { __proto__: null, value: keysFrom(handler) });

@@ -189,6 +189,16 @@ func TestProxyKeysFitQuickJSTable(t *testing.T) {
 			const p = new Proxy({ a: 1 }, {}); const q = new Proxy({ b: 2 }, { ownKeys: () => ["b"] });
 			const r = [p.a, Object.keys(p).join(), Object.keys(q).join()];
 			delete Object.prototype.get; delete Object.prototype.value; return r.join(" ")`, `"inherited a b"`},
+		{"a trap's this is the program's handler", `const h = { n: 0, get(t, k) { this.n++; return this === h } };
+			const p = new Proxy({}, h); const a = p.a; p.b;
+			const { proxy } = Proxy.revocable({}, h); const b = proxy.c;
+			const bare = new Proxy({ x: 1 }, { __proto__: h }); const c = bare.x;
+			return [h.n, a, b, c, Object.hasOwn(h, "n")].join()`, `"3,true,true,false,true"`},
+		{"a proxy without traps, Object.prototype.value set", `Object.prototype.value = 1;
+			const p = new Proxy({ get acc() { return 5 } }, {}); Object.defineProperty(p, "g", { __proto__: null, get() { return 3 }, enumerable: true });
+			const d = Object.getOwnPropertyDescriptor(p, "acc");
+			const r = [p.acc, p.g, Object.keys(p).join(), typeof d.get, Object.hasOwn(d, "value"), JSON.stringify({ ...p })];
+			delete Object.prototype.value; return r.join(" ")`, `"5 3 acc,g function false {\"acc\":5,\"g\":3}"`},
 		{"answers as V8", `const out = [];
 const log = [];
 const h = { get(t, k, r) { log.push("get " + String(k)); return k === "x" ? 42 : Reflect.get(t, k, r) } };
