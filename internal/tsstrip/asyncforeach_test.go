@@ -6,7 +6,7 @@ import "testing"
 // forEach by its tokens, not by its text, on the code as prepared
 // (TypeScript erased, fences and main unwrapped) at the model's line.
 func TestAsyncForEachLine(t *testing.T) {
-	checkLines(t, "AsyncForEachLine", func(p Prepared) int { return p.AsyncForEachLine }, []lineCase{
+	checkPrepared(t, "AsyncForEachLine", func(p Prepared) int { return p.AsyncForEachLine }, []preparedCase[int]{
 		{"async arrow", "let t = 0\narr.forEach(async x => { t += await f(x) })\nreturn t", 2},
 		{"async arrow with parentheses", "arr.forEach(async (x, i) => { await f(x, i) })", 1},
 		{"async function expression", "arr.forEach(async function (x) { await f(x) })", 1},
@@ -39,34 +39,12 @@ func TestAsyncForEachLine(t *testing.T) {
 	})
 }
 
-// lineCase is a program and the line Prepare should report in it (0: none).
-type lineCase struct {
-	name, in string
-	line     int
-}
-
-// checkLines runs Prepare on each case and compares the line get reads of
-// its answer (field names it in messages).
-func checkLines(t *testing.T, field string, get func(Prepared) int, cases []lineCase) {
-	t.Helper()
-	for _, tc := range cases {
-		p, err := Prepare(tc.in)
-		if err != nil {
-			t.Errorf("%s: error %v", tc.name, err)
-			continue
-		}
-		if got := get(p); got != tc.line {
-			t.Errorf("%s: %s = %d, want %d (code %q)", tc.name, field, got, tc.line, p.Code)
-		}
-	}
-}
-
 // TestAwaitedMapLine: Prepare finds the first await of an array that a map
 // callback fills with promises (async, or calling a tool), at the model's
 // line; the program read the promises as results with no word of
 // Promise.all.
 func TestAwaitedMapLine(t *testing.T) {
-	checkLines(t, "AwaitedMapLine", func(p Prepared) int { return p.AwaitedMapLine }, []lineCase{
+	checkPrepared(t, "AwaitedMapLine", func(p Prepared) int { return p.AwaitedMapLine }, []preparedCase[int]{
 		{"async arrow", "const ids = [1]\nconst os = await ids.map(async (id) => f(id))\nreturn os", 2},
 		{"a tool call", "const os = await ids.map((id) => tools.orders.get({ id }))", 1},
 		{"tool_call", "const os = await ids.map((id) => tool_call(\"orders.get\", { id }))", 1},

@@ -407,7 +407,7 @@ func TestPrepareLaterFence(t *testing.T) {
 // nothing of it ran); a program that runs something, or whose main is
 // called for it, names none.
 func TestPrepareUncalled(t *testing.T) {
-	checkPrepared(t, "Uncalled", func(p Prepared) UnawaitedCall { return p.Uncalled }, []preparedCase{
+	checkPrepared(t, "Uncalled", func(p Prepared) UnawaitedCall { return p.Uncalled }, []preparedCase[UnawaitedCall]{
 		{"a main of one parameter alone", "async function main(input) {\n  return input\n}", UnawaitedCall{1, "main"}},
 		{"a handler of another name alone", "\n\nasync function handler(event) { return 1 };", UnawaitedCall{3, "handler"}},
 		{"a plain function of two parameters", "function solve(a, b) { return a + b }", UnawaitedCall{1, "solve"}},
@@ -441,7 +441,7 @@ func TestPrepareUncalled(t *testing.T) {
 // none for a program that returns, goes on after it, or ends with a
 // function.
 func TestPrepareDeclared(t *testing.T) {
-	checkPrepared(t, "Declared", func(p Prepared) UnawaitedCall { return p.Declared }, []preparedCase{
+	checkPrepared(t, "Declared", func(p Prepared) UnawaitedCall { return p.Declared }, []preparedCase[UnawaitedCall]{
 		{"a const last", "const orders = await tools.orders.search({});\nconst ids = orders.map(o => o.id);", UnawaitedCall{2, "ids"}},
 		{"a lone let", "let x = 5", UnawaitedCall{1, "x"}},
 		{"a typed const", "const ids: string[] = []", UnawaitedCall{1, "ids"}},
@@ -462,15 +462,16 @@ func TestPrepareDeclared(t *testing.T) {
 	})
 }
 
-// preparedCase is a program and the call Prepare should name in it.
-type preparedCase struct {
+// preparedCase is a program and what Prepare should find in it: the call it
+// names (UnawaitedCall) or the line it reports (int, 0: none).
+type preparedCase[T comparable] struct {
 	name, in string
-	want     UnawaitedCall
+	want     T
 }
 
 // checkPrepared runs Prepare on each case and compares what get reads of
 // its answer (field names it in messages).
-func checkPrepared(t *testing.T, field string, get func(Prepared) UnawaitedCall, cases []preparedCase) {
+func checkPrepared[T comparable](t *testing.T, field string, get func(Prepared) T, cases []preparedCase[T]) {
 	t.Helper()
 	for _, tc := range cases {
 		p, err := Prepare(tc.in)
@@ -479,7 +480,7 @@ func checkPrepared(t *testing.T, field string, get func(Prepared) UnawaitedCall,
 			continue
 		}
 		if got := get(p); got != tc.want {
-			t.Errorf("%s: %s = %+v, want %+v", tc.name, field, got, tc.want)
+			t.Errorf("%s: %s = %+v, want %+v (code %q)", tc.name, field, got, tc.want, p.Code)
 		}
 	}
 }
