@@ -75,10 +75,10 @@ demo: build ## build dist/ and serve the demo page on http://127.0.0.1:8080/demo
 CHROMIUM ?= /usr/bin/chromium
 # Twice: the pages with the browser default (the engine in a Worker), then
 # on the page's thread (CODE_MODE_WORKER=0; worker.test.mjs compares the two
-# modes itself and csp.test.mjs sets each mode itself, so they run once).
+# modes itself, and csp.test.mjs and extension.test.mjs set each mode themselves, so they run once).
 test-browser: check-chromium deps build ## the demo page's tests in headless Chromium (apt-get install chromium), engine in a Worker and on the page's thread
 	GO="$(GO)" CHROMIUM="$(CHROMIUM)" node --test web/browser-test/*.test.mjs
-	GO="$(GO)" CHROMIUM="$(CHROMIUM)" CODE_MODE_WORKER=0 node --test $(filter-out web/browser-test/worker.test.mjs web/browser-test/csp.test.mjs,$(wildcard web/browser-test/*.test.mjs))
+	GO="$(GO)" CHROMIUM="$(CHROMIUM)" CODE_MODE_WORKER=0 node --test $(filter-out web/browser-test/worker.test.mjs web/browser-test/csp.test.mjs web/browser-test/extension.test.mjs,$(wildcard web/browser-test/*.test.mjs))
 
 check-chromium: ## check that Debian's Chromium is installed
 	@test -x "$(CHROMIUM)" || { echo "test-browser: $(CHROMIUM) is missing. The browser tests need Debian's Chromium:"; echo "    apt-get update && apt-get install -y chromium"; exit 1; }

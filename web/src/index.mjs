@@ -89,8 +89,20 @@ async function makeFactory(config) {
     // (worker: false), so that a busy program never freezes the page; in
     // Node.js and runtimes without a page, on this thread.
     // Awaited, not returned: see loadCore (core.mjs).
+    if (mode === true && !hasNodeFs && typeof Worker !== "function") throw new Error(noWorkerHere());
     if (mode === undefined ? onPage : mode) return await workerFactory(config);
     return await threadFactory(config);
+}
+
+/**
+ * worker: true where no Worker can be made: an extension's background
+ * service worker (no nested Worker there) said only "Worker is not
+ * defined", after "the engine's worker stopped".
+ */
+function noWorkerHere() {
+    const scope = /** @type {any} */ (globalThis).ServiceWorkerGlobalScope;
+    const sw = typeof scope === "function" && globalThis instanceof scope;
+    return `config.worker: true, but ${sw ? "a service worker (an extension's background is one) cannot start a Worker" : "this environment has no Worker"}: leave worker out or set it to false to run the engine on this thread, or create the factory on a page (an extension's offscreen document or side panel) for worker mode (the package's README, "Browser extensions")`;
 }
 
 /**

@@ -120,8 +120,24 @@ export async function loadWasmURL(url, imports) {
     } catch (err) {
         if (!refusedByCSP(err)) throw err;
         // Chromium's words name only 'unsafe-eval', which allows far more.
-        throw new Error(`${describeError(err).replace(/\.$/, "")}; the page's Content-Security-Policy must allow WebAssembly: add 'wasm-unsafe-eval' to its script-src (the package's README, "Content-Security-Policy")`, { cause: err });
+        throw new Error(`${describeError(err).replace(/\.$/, "")}; ${wasmPolicyHint()}`, { cause: err });
     }
+}
+
+/**
+ * Where the policy that refused WebAssembly is set, and what to add. An
+ * extension's pages and workers (its side panel, popup, offscreen document,
+ * background service worker) take theirs from its manifest.json, whose
+ * Manifest V3 default (script-src 'self') has no 'wasm-unsafe-eval': "the
+ * page's Content-Security-Policy" sent its author looking for a header or
+ * a <meta> that is not there.
+ */
+function wasmPolicyHint() {
+    const protocol = globalThis.location && globalThis.location.protocol;
+    if (typeof protocol === "string" && /^(chrome|moz|safari-web)-extension:$/.test(protocol)) {
+        return `the extension's Content-Security-Policy must allow WebAssembly: add 'wasm-unsafe-eval' to the script-src of its manifest.json ("content_security_policy": { "extension_pages": "script-src 'self' 'wasm-unsafe-eval'; object-src 'self'" }) (the package's README, "Browser extensions")`;
+    }
+    return `the page's Content-Security-Policy must allow WebAssembly: add 'wasm-unsafe-eval' to its script-src (the package's README, "Content-Security-Policy")`;
 }
 
 /**
