@@ -77,6 +77,23 @@ export declare function handleToolCall(
     args: unknown,
     options?: IoCodeMode.LlmToolExecuteOptions,
 ): Promise<ToolCallAnswer | ToolCallAnswer[]>;
+/**
+ * The same, given the call object as the SDK hands it, with the options after
+ * it: a Chat Completions `tool_call` (`{ function: { name, arguments } }`) or
+ * its `function`, a Responses `function_call` (`{ name, arguments }`), an
+ * Anthropic `tool_use` block (`{ name, input }`), a Gemini `functionCall`
+ * (`{ name, args }`).
+ */
+export declare function handleToolCall(
+    session: IoCodeMode.Session,
+    call: ToolCall,
+    options?: IoCodeMode.LlmToolExecuteOptions,
+): Promise<ToolCallAnswer | ToolCallAnswer[]>;
+
+/** A model's tool call as the SDKs hand it (what `handleToolCall` reads of it). */
+export type ToolCall =
+    | { function: { name: string; arguments?: unknown } }
+    | { name?: string; arguments?: unknown; input?: unknown; args?: unknown };
 
 /** One tool call's answer: `handleToolCall`'s, or one of a `multi_tool_use.parallel` call's. */
 export type ToolCallAnswer = IoCodeMode.ExecuteResult | IoCodeMode.SearchToolsResult | ToolCallFailure;

@@ -136,6 +136,32 @@ describe("handleToolCall", () => {
         assert.ok(Array.isArray(await llm.handleToolCall(session, "searchTools", "")));
     });
 
+    // Hosts hand over the call object as their SDK gives it: the model was
+    // answered UNKNOWN_TOOL "[object Object]", a mistake it cannot fix.
+    test("the call object as each SDK hands it runs, with the options after it", async () => {
+        const args = { code: SUM, explanation: "sum" };
+        const calls = {
+            "Chat Completions tool_call": { id: "call_1", type: "function", function: { name: "executeCode", arguments: JSON.stringify(args) } },
+            "Responses function_call": { type: "function_call", call_id: "call_2", name: "executeCode", arguments: JSON.stringify(args) },
+            "Anthropic tool_use": { type: "tool_use", id: "toolu_1", name: "executeCode", input: args },
+            "Gemini functionCall": { id: "fc_1", name: "executeCode", args },
+            "Chat Completions call.function": { name: "execute_code", arguments: JSON.stringify(args) },
+        };
+        for (const [what, call] of Object.entries(calls)) {
+            contexts.length = 0;
+            const out = await llm.handleToolCall(session, call, { context: what });
+            assert.equal(out.result, 42, `${what}: ${JSON.stringify(out)}`);
+            assert.deepEqual(contexts, [what]);
+        }
+        const hits = await llm.handleToolCall(session, { type: "tool_use", id: "toolu_2", name: "searchTools", input: { query: "orders" } });
+        assert.equal(hits[0].name, "orders.search");
+        // The host's options after the call object are still the host's to fix.
+        await assert.rejects(llm.handleToolCall(session, calls["Anthropic tool_use"], { sigal: 1 }), /unknown key "sigal"/);
+        // Inside multi_tool_use.parallel the name is the model's: an object there is no call to unwrap.
+        const [miss] = await llm.handleToolCall(session, "multi_tool_use.parallel", { tool_uses: [{ recipient_name: calls["Anthropic tool_use"], parameters: args }] });
+        assert.equal(miss.error.code, "UNKNOWN_TOOL");
+    });
+
     // GPT-5.6 was trained on transcripts whose calls read functions.<name>,
     // and gpt-oss's format addresses tools so: every such call was an
     // UNKNOWN_TOOL the model repeated.

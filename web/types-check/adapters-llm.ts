@@ -28,6 +28,7 @@ export async function openAIChat(openai: OpenAI, question: string): Promise<stri
         for (const call of message.tool_calls) {
             if (call.type !== "function") continue;
             const output = await handleToolCall(session, call.function.name, call.function.arguments, { signal, context: requestMetadata });
+            await handleToolCall(session, call, { context: requestMetadata });
             messages.push({ role: "tool", tool_call_id: call.id, content: JSON.stringify(output) });
         }
     }
@@ -57,6 +58,7 @@ export async function openAIResponses(openai: OpenAI, question: string): Promise
         input = [...input, ...(res.output as OpenAI.Responses.ResponseInputItem[])];
         for (const item of calls) {
             const output = await handleToolCall(session, item.name, item.arguments, { signal });
+            await handleToolCall(session, item);
             input.push({ type: "function_call_output", call_id: item.call_id, output: JSON.stringify(output) });
         }
     }
@@ -81,6 +83,8 @@ export async function anthropicMessages(anthropic: Anthropic, question: string):
         for (const block of response.content) {
             if (block.type !== "tool_use") continue;
             const output = await handleToolCall(session, block.name, block.input, { signal, context: requestMetadata });
+            // The block itself, as the SDK hands it, runs the same.
+            await handleToolCall(session, block, { signal });
             results.push({ type: "tool_result", tool_use_id: block.id, content: JSON.stringify(output), is_error: "ok" in output && output.ok === false });
         }
         messages.push({ role: "user", content: results });
