@@ -6,12 +6,17 @@
 // modes, but the service worker in worker mode: it has no Worker, and the
 // factory says what to do. Without it (Manifest V3's default policy,
 // script-src 'self'), every one rejects naming the manifest's
-// content_security_policy, where an extension's policy is set.
+// content_security_policy, where an extension's policy is set. A content
+// script (the package's classic script listed in the manifest, or bundled
+// into the script as an IIFE) runs with the web page's origin and policy:
+// its factory rejects saying to use an extension page instead.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import * as esbuild from "esbuild";
 import { chromium } from "playwright-core";
 import { CHROMIUM, ROOT, checkPrerequisites } from "./harness.mjs";
 
@@ -53,6 +58,45 @@ self.runOffscreen = async (worker) => {
     return await chrome.runtime.sendMessage({ target: "offscreen", worker });
 };
 `;
+// The content script: each factory (the classic script's, the IIFE
+// bundle's) in each mode, and a bad config; the results go in the page's
+// DOM, which the test reads (a content script's globals are its own).
+const CONTENT = `(async () => {
+    const out = [];
+    for (const factory of [globalThis.IoCodeModeFactory, globalThis.BundledFactory]) {
+        for (const worker of [null, false, true]) {
+            try {
+                const config = { wasmLocation: chrome.runtime.getURL("emscripten-module.wasm"), tools: [] };
+                if (worker !== null) config.worker = worker;
+                await factory(config);
+                out.push({ result: "started" });
+            } catch (e) {
+                out.push({ error: e.message });
+            }
+        }
+    }
+    try {
+        await globalThis.IoCodeModeFactory({ wasmLocation: 1 });
+    } catch (e) {
+        out.push({ error: e.message });
+    }
+    document.documentElement.dataset.codeMode = JSON.stringify(out);
+})();
+`;
+// dist/index.mjs as a content script's bundler makes it (WXT, Plasmo: an
+// IIFE, where import.meta is {}); the web page loads it too.
+const bundled = () =>
+    esbuild.buildSync({
+        stdin: { contents: 'import { IoCodeModeFactory } from "./index.mjs"; globalThis.BundledFactory = IoCodeModeFactory;', resolveDir: join(ROOT, "dist") },
+        bundle: true,
+        format: "iife",
+        write: false,
+        logLevel: "silent",
+    }).outputFiles[0].text;
+// The web page: the IIFE bundle of its own, in worker mode.
+const WEB_PAGE = `<!doctype html><meta charset="utf-8"><title>site</title><script src="/bundled.js"></script><script>
+BundledFactory({ wasmLocation: "/emscripten-module.wasm", worker: true }).then(() => "started", (e) => e.message).then((r) => { document.documentElement.dataset.page = r; });
+</script>`;
 const html = (script) => `<!doctype html><meta charset="utf-8"><title>copilot</title><script type="module" src="./${script}"></script>`;
 const manifest = (policy) =>
     JSON.stringify({
@@ -62,6 +106,7 @@ const manifest = (policy) =>
         background: { service_worker: "sw.mjs", type: "module" },
         side_panel: { default_path: "panel.html" },
         permissions: ["offscreen", "sidePanel"],
+        content_scripts: [{ matches: ["http://127.0.0.1/*"], js: ["code-mode.global.js", "bundled.js", "content.js"] }],
         ...(policy ? { content_security_policy: { extension_pages: policy } } : {}),
     });
 
@@ -72,14 +117,15 @@ const NO_WASM = /WebAssembly.*; the extension's Content-Security-Policy must all
 
 const dir = mkdtempSync(join(tmpdir(), "codemode-extension-"));
 const runs = {};
+let site;
 
 // Each extension is loaded in a browser of its own (a profile that loads
 // it), and every run made up front: what the tests below read.
 async function runAll(policy) {
     const ext = join(dir, policy);
     mkdirSync(ext);
-    for (const f of ["index.mjs", "code-mode.worker.mjs", "code-mode.wasm", "emscripten-module.wasm"]) copyFileSync(join(ROOT, "dist", f), join(ext, f));
-    const files = { "run.mjs": RUN, "panel.mjs": PANEL, "offscreen.mjs": OFFSCREEN, "sw.mjs": SW, "panel.html": html("panel.mjs"), "offscreen.html": html("offscreen.mjs"), "manifest.json": manifest(POLICIES[policy]) };
+    for (const f of ["index.mjs", "code-mode.global.js", "code-mode.worker.mjs", "code-mode.wasm", "emscripten-module.wasm"]) copyFileSync(join(ROOT, "dist", f), join(ext, f));
+    const files = { "run.mjs": RUN, "panel.mjs": PANEL, "offscreen.mjs": OFFSCREEN, "sw.mjs": SW, "panel.html": html("panel.mjs"), "offscreen.html": html("offscreen.mjs"), "manifest.json": manifest(POLICIES[policy]), "bundled.js": site.bundle, "content.js": CONTENT };
     for (const [name, body] of Object.entries(files)) writeFileSync(join(ext, name), body);
     const context = await chromium.launchPersistentContext(join(dir, `${policy}-profile`), {
         executablePath: CHROMIUM,
@@ -100,6 +146,12 @@ async function runAll(policy) {
         }
         for (const worker of MODES) out.sw.push(await sw.evaluate((w) => self.runHere(w), worker));
         for (const worker of MODES) out.offscreen.push(await sw.evaluate((w) => self.runOffscreen(w), worker));
+        const tab = await context.newPage();
+        tab.on("pageerror", (e) => out.problems.push(`web page: ${e.message}`));
+        await tab.goto(site.url);
+        await tab.waitForFunction(() => document.documentElement.dataset.codeMode && document.documentElement.dataset.page, null, { timeout: 60000 });
+        out.content = JSON.parse(await tab.evaluate(() => document.documentElement.dataset.codeMode));
+        out.page = await tab.evaluate(() => document.documentElement.dataset.page);
     } finally {
         await context.close();
     }
@@ -108,10 +160,23 @@ async function runAll(policy) {
 
 before(async () => {
     checkPrerequisites();
+    const bundle = bundled();
+    const server = createServer((req, res) => {
+        const path = new URL(req.url, "http://x").pathname;
+        if (path === "/bundled.js") res.writeHead(200, { "content-type": "text/javascript" }).end(bundle);
+        else if (path === "/emscripten-module.wasm") res.writeHead(200, { "content-type": "application/wasm" }).end(readFileSync(join(ROOT, "dist", "emscripten-module.wasm")));
+        // A site's fallback page, as most answer a path they have no file for.
+        else res.writeHead(200, { "content-type": "text/html" }).end(WEB_PAGE);
+    });
+    await new Promise((r) => server.listen(0, "127.0.0.1", r));
+    site = { bundle, url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
     for (const policy of Object.keys(POLICIES)) runs[policy] = await runAll(policy);
 });
 
-after(() => rmSync(dir, { recursive: true, force: true }));
+after(async () => {
+    await site?.close();
+    rmSync(dir, { recursive: true, force: true });
+});
 
 const ran = [{ result: 42 }, { result: 42 }, { result: 42 }];
 
@@ -138,4 +203,28 @@ test("Manifest V3's default policy: every context and mode names the manifest's 
         assert.match(r.error, NO_WASM, where);
     }
     assert.deepEqual(problems, []);
+});
+
+const CONTENT_SCRIPT = `; this is a browser extension's content script, which runs with the web page's origin and Content-Security-Policy: create the factory in an extension page (a side panel, popup or offscreen document) and give it the content script's actions as tools through messaging (the package's README, "Browser extensions")`;
+
+test("a content script: each factory, in each mode, says to create it in an extension page; a bad config is only the config's", () => {
+    const { content } = runs.documented;
+    const escape = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    // The classic script looked for its files on the web page's server (was
+    // "...; a bundler that does not copy them (esbuild, Rollup) needs them copied
+    // next to its output"); the IIFE bundle knows no URL of its own.
+    const classic = [
+        new RegExp(`^Code Mode: the engine's worker stopped: Cannot start the Code Mode worker: it failed to load from http://127\\.0\\.0\\.1:\\d+/code-mode\\.worker\\.mjs \\(the server sent text/html, not JavaScript\\)${escape(CONTENT_SCRIPT)}$`),
+        new RegExp(`^Cannot load the Code Mode core from http://127\\.0\\.0\\.1:\\d+/code-mode\\.wasm: not WebAssembly: the server sent text/html .*\\)${escape(CONTENT_SCRIPT)}$`),
+    ];
+    const located = (file) => new RegExp(`Cannot locate the package's ${escape(file)}: this copy of @interopio/code-mode does not know its own URL${escape(CONTENT_SCRIPT)}$`);
+    const expected = [classic[0], classic[1], classic[0], located("code-mode.worker.mjs"), located("code-mode.wasm"), located("code-mode.worker.mjs")];
+    assert.equal(content.length, 7);
+    expected.forEach((re, i) => assert.match(content[i].error, re, `factory ${i < 3 ? "classic" : "IIFE"}, worker: ${MODES[i % 3]}`));
+    assert.equal(content[6].error, "config.wasmLocation: expected a non-empty string (the URL, or in Node.js the file path, of emscripten-module.wasm), got the number 1");
+});
+
+test("an IIFE bundle on a web page, worker mode: it cannot locate its worker (was \"Failed to construct 'URL': Invalid URL\")", () => {
+    assert.match(runs.documented.page, /^Code Mode: the engine's worker stopped: Cannot locate the package's code-mode\.worker\.mjs: this copy of @interopio\/code-mode does not know its own URL \(a bundler that turns it into CommonJS, or into a classic script \(an IIFE\) for a browser, leaves it none\); keep the package out of the bundle/);
+    assert.deepEqual(runs.documented.problems, []);
 });

@@ -253,8 +253,11 @@ function shownInText(_key, v) {
  * @param {unknown} cause
  */
 export function noModuleURL(file, cause) {
+    const what = `Cannot locate the package's ${file}: this copy of @interopio/code-mode does not know its own URL`;
+    // The factory says what to do there (index.mjs): not this advice for a page's bundle.
+    if (inContentScript()) return new Error(what, { cause });
     return new Error(
-        `Cannot locate the package's ${file}: this copy of @interopio/code-mode does not know its own URL (a bundler that turns it into CommonJS leaves it none); keep the package out of the bundle (esbuild --packages=external, webpack externals), or bundle as ES modules and copy code-mode.wasm and code-mode.worker.mjs next to the output (the package's README, "Bundlers")`,
+        `${what} (a bundler that turns it into CommonJS, or into a classic script (an IIFE) for a browser, leaves it none); keep the package out of the bundle (esbuild --packages=external, webpack externals), or bundle as ES modules and copy code-mode.wasm and code-mode.worker.mjs next to the output (the package's README, "Bundlers")`,
         { cause },
     );
 }
@@ -271,10 +274,32 @@ export function noModuleURL(file, cause) {
  * @param {boolean} [missing] the server answered that it has no such file
  */
 export function bundlerHint(moduleUrl, missing = false) {
+    if (inContentScript()) return ""; // the factory says what to do (index.mjs)
     if (moduleUrl.includes("/.vite/deps/")) {
         return "; Vite pre-bundled @interopio/code-mode away from its files (Vite 7 and older do): add optimizeDeps: { exclude: [\"@interopio/code-mode\"] } to your Vite config";
     }
     return missing
         ? "; the package's code-mode.wasm and code-mode.worker.mjs are looked up beside the script that loads them: a bundler that does not copy them (esbuild, Rollup) needs them copied next to its output (the package's README, \"Bundlers\")"
         : "";
+}
+
+/**
+ * Whether this is a browser extension's content script: it has the
+ * extension's runtime API but the web page's location and
+ * Content-Security-Policy, so the package looks for its files on the web
+ * page's server ("the server sent text/html") or, found in the extension,
+ * can start no Worker from there nor compile WebAssembly under most pages'
+ * policies, none of which the extension controls. A factory that fails
+ * there says so (index.mjs), and the hints for a page (a bundler's copy, the
+ * page's own policy) are left out. A web page has no runtime.getURL; an
+ * extension's own pages and workers have its protocol.
+ */
+export function inContentScript() {
+    try {
+        const g = /** @type {any} */ (globalThis);
+        const runtime = (g.browser && g.browser.runtime) || (g.chrome && g.chrome.runtime);
+        return !!runtime && typeof runtime.getURL === "function" && typeof location !== "undefined" && !/^(chrome|moz|safari-web)-extension:$/.test(location.protocol);
+    } catch {
+        return false;
+    }
 }

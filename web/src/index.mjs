@@ -8,7 +8,7 @@
 // and asks the core for a new API object, which it wraps (wrap.mjs) so that
 // the LLM tools work with the common LLM SDKs as they are (factory.mjs).
 
-import { describe, hasNodeFs } from "./env.mjs";
+import { describe, hasNodeFs, inContentScript } from "./env.mjs";
 import { threadFactory } from "./factory.mjs";
 import { prototypeHazard, snapshot } from "./fields.mjs";
 import { replacedBuiltins } from "./intrinsics.mjs";
@@ -26,9 +26,12 @@ export async function IoCodeModeFactory(config) {
     try {
         return await makeFactory(config);
     } catch (err) {
-        throw namingReplaced(err);
+        // A config's TypeError is the config's, wherever it runs.
+        throw inContentScript() && !(err instanceof TypeError) ? noted(namingReplaced(err), CONTENT_SCRIPT) : namingReplaced(err);
     }
 }
+
+const CONTENT_SCRIPT = "; this is a browser extension's content script, which runs with the web page's origin and Content-Security-Policy: create the factory in an extension page (a side panel, popup or offscreen document) and give it the content script's actions as tools through messaging (the package's README, \"Browser extensions\")";
 
 /**
  * err, its message naming the builtins the page replaced since the package
@@ -43,8 +46,17 @@ function namingReplaced(err) {
     const replaced = err instanceof Error ? replacedBuiltins() : [];
     if (replaced.length === 0) return err;
     const names = replaced.length > 5 ? `${replaced.slice(0, 5).join(", ")}, ...` : replaced.join(", ");
-    const note = ` (the page replaced ${names} after the package loaded, which may cause this error: create the factory before replacing ${replaced.length > 1 ? "them" : "it"}, or restore ${replaced.length > 1 ? "them" : "it"})`;
-    const e = /** @type {Error} */ (err);
+    return noted(err, ` (the page replaced ${names} after the package loaded, which may cause this error: create the factory before replacing ${replaced.length > 1 ? "them" : "it"}, or restore ${replaced.length > 1 ? "them" : "it"})`);
+}
+
+/**
+ * err, with note added to its message (and to its stack's first line).
+ * @param {unknown} err
+ * @param {string} note
+ */
+function noted(err, note) {
+    if (!(err instanceof Error)) return err;
+    const e = err;
     try {
         const head = `${e.name}: ${e.message}`;
         e.message += note;

@@ -1,7 +1,7 @@
 // Fetching and compiling WebAssembly: the Go core and the QuickJS asset.
 
 import { fetchNamingCSP } from "./csp-refusal.mjs";
-import { describeError, hasNodeFs, isNode, nodeModule, nodeProcess } from "./env.mjs";
+import { describeError, hasNodeFs, inContentScript, isNode, nodeModule, nodeProcess } from "./env.mjs";
 import { KeptMap, then } from "./intrinsics.mjs";
 
 // Fetches a URL and compiles (or instantiates, with imports) the module.
@@ -133,6 +133,7 @@ export async function loadWasmURL(url, imports) {
  * a <meta> that is not there.
  */
 function wasmPolicyHint() {
+    if (inContentScript()) return "the web page's Content-Security-Policy does not allow WebAssembly"; // the factory says what to do (index.mjs)
     const protocol = globalThis.location && globalThis.location.protocol;
     if (typeof protocol === "string" && /^(chrome|moz|safari-web)-extension:$/.test(protocol)) {
         return `the extension's Content-Security-Policy must allow WebAssembly: add 'wasm-unsafe-eval' to the script-src of its manifest.json ("content_security_policy": { "extension_pages": "script-src 'self' 'wasm-unsafe-eval'; object-src 'self'" }) (the package's README, "Browser extensions")`;

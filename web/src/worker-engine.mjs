@@ -35,7 +35,7 @@
 // replaced the engine's. Only a worker that stops showing life (held in C
 // code without the loop checks, or in the Go core) is replaced.
 
-import { bundlerHint, describeError, hasNodeFs, noModuleURL, nodeModule } from "./env.mjs";
+import { bundlerHint, describeError, hasNodeFs, inContentScript, noModuleURL, nodeModule } from "./env.mjs";
 import { KeptMap, KeptSet, all, clearTimeout, forEachEntry, now, setTimeout, then } from "./intrinsics.mjs";
 import { checkTools } from "./worker-tools.mjs";
 import { rebuildError } from "./worker-wire.mjs";
@@ -215,6 +215,13 @@ function ownOriginWorker() {
     try {
         return new Worker(new URL("./code-mode.worker.mjs", import.meta.url), { type: "module" });
     } catch (err) {
+        // No URL of its own (an IIFE bundle): said as for the core, not
+        // "Failed to construct 'URL': Invalid URL".
+        try {
+            new URL(workerFile, moduleURL);
+        } catch (cause) {
+            throw noModuleURL("code-mode.worker.mjs", cause);
+        }
         // Refused before it loads, by the page's rules: said with what to do.
         throw new Error(`Cannot start the Code Mode worker: ${describeError(err).replace(/\.$/, "")}${workerRefusedHint(err)}`, { cause: err });
     }
@@ -265,6 +272,7 @@ function otherOriginWorker() {
  * @param {unknown} err
  */
 function workerRefusedHint(err) {
+    if (inContentScript()) return ""; // the factory says what to do (index.mjs)
     const message = describeError(err);
     // Chromium: "... requires 'TrustedScriptURL' assignment"; Firefox: "Sink type mismatch violation blocked by CSP".
     if (/TrustedScriptURL|Sink type mismatch/.test(message)) {

@@ -67,6 +67,6 @@ for (const worker of [false, true]) {
     test(`a CommonJS server bundle says the package cannot locate its files, not "Invalid URL" (worker: ${worker})`, async () => {
         const file = await bundle(`cjs-${worker}.cjs`, "cjs", `const { IoCodeModeFactory } = require(${index});`);
         const { error } = run(file, worker);
-        assert.match(error, new RegExp(`Cannot locate the package's ${worker ? "code-mode\\.worker\\.mjs" : "code-mode\\.wasm"}: this copy of @interopio/code-mode does not know its own URL \\(a bundler that turns it into CommonJS leaves it none\\); keep the package out of the bundle`));
+        assert.match(error, new RegExp(`Cannot locate the package's ${worker ? "code-mode\\.worker\\.mjs" : "code-mode\\.wasm"}: this copy of @interopio/code-mode does not know its own URL \\(a bundler that turns it into CommonJS, or into a classic script \\(an IIFE\\) for a browser, leaves it none\\); keep the package out of the bundle`));
     });
 }
