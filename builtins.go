@@ -97,9 +97,18 @@ var builtinGroups = []struct {
 // ReferenceError would leave the model guessing).
 var refusedGlobals = []string{"fetch", "require", "XMLHttpRequest", "WebSocket", "EventSource"}
 
-const refusedJS = `const none = (what) => function () { throw new ReferenceError(what + " is not available in this sandbox: it has no network and no modules; use the tools you are given (tools.*, tool_call, tool_search) instead"); };
+var refusedJS = `const none = (what) => function () { throw new ReferenceError(what + " is not available in this sandbox: it has no network and no modules; use the tools you are given (tools.*, tool_call, tool_search) instead" + (what === "require" ? ` + strconv.Quote(requireTip) + ` : "")); };
 for (const k of %s) O.defineProperty(g, k, { value: none(k), configurable: true, writable: true });
 `
+
+// requireTip ends require's error: what models require most has a global
+// here (require("timers/promises") for a sleep, "crypto" for an id,
+// "buffer" for base64), which the error alone did not say, and the model
+// wrote its program without them. (ASCII: Go's quoting is a JavaScript
+// string literal.)
+const requireTip = "; for what Node's modules give, the sandbox has globals: setTimeout and setInterval " +
+	"(a sleep: await new Promise((r) => setTimeout(r, ms))), URL, TextEncoder, atob and btoa (base64), structuredClone, " +
+	"crypto.randomUUID() and crypto.getRandomValues()"
 
 // numberTip and dateTip say how to format without Intl. Both the run's
 // error for "'Intl' is not defined" (intlHint) and the warning of a
