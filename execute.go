@@ -214,6 +214,9 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 	if c := prepared.Uncalled; c.Line > 0 {
 		r.warn(fmt.Sprintf(uncalledWarning, c.Line, c.Name, c.Name))
 	}
+	if f := prepared.Functions; len(f) > 0 {
+		r.warn(fmt.Sprintf(functionsWarning, strings.Join(f, ", "), f[len(f)-1]))
+	}
 	// Sorted by name: a call finds its tool by binary search, so a run
 	// builds nothing per visible tool.
 	r.visible = s.cm.visible(s.own)

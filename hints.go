@@ -583,6 +583,13 @@ const (
 const uncalledWarning = "line %d: %s(...) is declared and never called, so none of its code ran and the run has no result; " +
 	"send its body as the program (top-level await and return work), or call it: return await %s(...)"
 
+// functionsWarning is the run's warning for a program that only declares
+// functions (tsstrip.Prepared.Functions): none of their code ran, and the
+// run came back with no result and no word why. The last is named in the
+// call, as models write the one that uses the others last.
+const functionsWarning = "the program only declares functions (%s) and calls none of them, so none of their code ran and the run has no result; " +
+	"end it with the call that gives the answer, e.g. return await %s(...)"
+
 // declaredWarning is the run's warning when the program's last statement
 // declares a name and nothing returns (tsstrip.Prepared.Declared):
 // `const ids = orders.map(...)` as the last line. A declaration has no

@@ -176,9 +176,7 @@ func (s *stripper) oneExpression(i, end int) bool {
 		return false
 	}
 	for j := i; j < end; j++ {
-		t, p := s.toks[j], s.tok(j-1)
-		if j > i && t.nl && (endsValue(p) || p.k == tPunct && (p.v == ")" || p.v == "}")) &&
-			t.k != tPunct && !(t.k == tName && (t.v == "in" || t.v == "instanceof")) {
+		if j > i && s.breaksAt(j) {
 			return false
 		}
 		if s.m[j] > j {
@@ -186,6 +184,77 @@ func (s *stripper) oneExpression(i, end int) bool {
 		}
 	}
 	return true
+}
+
+// breaksAt says whether a statement ends before toks[j]: a line break
+// after a token that ends a value, before one that starts a statement,
+// where a semicolon is inserted.
+func (s *stripper) breaksAt(j int) bool {
+	t, p := s.toks[j], s.tok(j-1)
+	return t.nl && (endsValue(p) || p.k == tPunct && (p.v == ")" || p.v == "}")) &&
+		t.k != tPunct && !(t.k == tName && (t.v == "in" || t.v == "instanceof"))
+}
+
+// onlyFunctions returns the names of the functions that the program
+// declares when that is all it does: two or more statements, each
+// `[async] function name(...) {...}` or a name given a function (`const
+// total = (xs) => xs.reduce(...)`), and nothing else. None of their code
+// runs, and the run ended with no result and no word why: models write the
+// helpers and the function that uses them, and forget the call. Which one
+// is the answer is the model's to say (one function alone, or main among
+// them, is called: loneFunction, loneConst, uncalledMain). nil otherwise.
+func onlyFunctions(toks []token, m []int) []string {
+	s := &stripper{toks: toks, m: m}
+	var names []string
+	for j := 0; j < len(toks); {
+		if s.is(j, ";") {
+			j++
+			continue
+		}
+		// end is the token just past the statement's function; a
+		// declaration needs nothing after it, an expression a break or ';'.
+		end, decl := 0, false
+		switch k := j; {
+		case s.is(k, "function") || s.is(k, "async") && s.is(k+1, "function"):
+			if s.is(k, "async") {
+				k++
+			}
+			if k++; s.is(k, "*") {
+				k++
+			}
+			if s.tok(k).k != tName || !s.is(k+1, "(") || m[k+1] <= k+1 || !s.is(m[k+1]+1, "{") {
+				return nil
+			}
+			names, end, decl = append(names, toks[k].v), m[m[k+1]+1]+1, true
+		case (s.is(k, "const") || s.is(k, "let") || s.is(k, "var")) && s.tok(k+1).k == tName:
+			_, b, arrow := s.funcBody(k + 1)
+			switch {
+			case b < 0 || b >= len(toks):
+				return nil
+			case s.is(b, "{"):
+				end = m[b] + 1
+			case !arrow:
+				return nil
+			default: // an arrow's expression body, to the statement's end
+				for end = b + 1; end < len(toks) && !s.is(end, ";") && !s.breaksAt(end) && !s.is(end, ","); end++ {
+					if m[end] > end {
+						end = m[end]
+					}
+				}
+			}
+			names = append(names, toks[k+1].v)
+		default:
+			return nil
+		}
+		if end <= j || !decl && end < len(toks) && !s.is(end, ";") && !s.breaksAt(end) {
+			return nil
+		}
+		j = end
+	}
+	if len(names) < 2 {
+		return nil
+	}
+	return names
 }
 
 // lastDeclaration returns the index of the name that the program's last

@@ -46,6 +46,9 @@ type Prepared struct {
 	// program (any name), or main beside other code (see uncalledMain).
 	// Line is 0 when there is none.
 	Uncalled UnawaitedCall
+	// Functions are the names of the functions the program declares when
+	// that is all it does, two or more and none called (see onlyFunctions).
+	Functions []string
 	// Declared is the name that the program's last statement declares,
 	// `const ids = orders.map(...)`, when nothing at its top level
 	// returns: its value is the declaration's, undefined, and the model
@@ -131,6 +134,9 @@ func prepare(src string) (Prepared, *Error) {
 		}
 	}
 	p := Prepared{Code: out, Body: body, AsyncForEachLine: line, AwaitedMapLine: mapLine, ObjectBlock: objectBlock(toks, m), Unawaited: unawaitedCalls(out, toks, m, body)}
+	if !body && uncalled < 0 {
+		p.Functions = onlyFunctions(toks, m)
+	}
 	if uncalled >= 0 {
 		p.Uncalled.Line, _ = position(out, toks[uncalled].s)
 		p.Uncalled.Name = toks[uncalled].v

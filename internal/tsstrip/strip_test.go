@@ -462,6 +462,24 @@ func TestPrepareDeclared(t *testing.T) {
 	})
 }
 
+// A program of functions only, none called, ran nothing: the run had no
+// result and no word why.
+func TestPrepareFunctions(t *testing.T) {
+	checkPrepared(t, "Functions", func(p Prepared) string { return strings.Join(p.Functions, ",") }, []preparedCase[string]{
+		{"two declarations", "async function getOpenOrders() {\n  return tools.orders.search({ status: \"open\" });\n}\n\nfunction totalOf(orders) {\n  return orders.reduce((s, o) => s + o.total, 0);\n}", "getOpenOrders,totalOf"},
+		{"on one line", "function a() {} function b() {}", "a,b"},
+		{"arrows, an expression body, a function expression, a generator", "const sum = (xs) => xs.reduce((s, x) => s + x, 0)\nconst fetchAll = async () => {\n  return [];\n};\nlet fmt = function (n) { return n.toFixed(2) }\nfunction* ids() { yield 1 }", "sum,fetchAll,fmt,ids"},
+		{"typed, the types erased", "interface O { total: number }\nfunction total(xs: O[]): number { return 0 }\nconst top = (xs: O[], n = 3): O[] => xs.slice(0, n);", "total,top"},
+		{"a call after them", "function a() {}\nfunction b() {}\nreturn a();", ""},
+		{"a call of the last arrow on the next line", "function a() {}\nconst b = () => 1\nb()", ""},
+		{"a value beside them", "const STATUS = \"open\";\nfunction a() {}\nfunction b() {}", ""},
+		{"one function alone is Uncalled's", "function handler(event) { return 1 }", ""},
+		{"main among them is called", "function helper() {}\nasync function main() { return helper() }", ""},
+		{"a second declarator", "const a = () => 1, b = 2\nfunction c() {}", ""},
+		{"an arrow called at once", "const a = (() => 1)()\nfunction c() {}", ""},
+	})
+}
+
 // preparedCase is a program and what Prepare should find in it: the call it
 // names (UnawaitedCall) or the line it reports (int, 0: none).
 type preparedCase[T comparable] struct {
