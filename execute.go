@@ -350,6 +350,9 @@ type runState struct {
 	// code is the program as run, read when `tools` is built
 	// (unknownCalls).
 	code string
+	// objectTextSaid: a tool's input held "[object Object]", and the run
+	// said so (objectTextNote; once a run).
+	objectTextSaid atomic.Bool
 	// unknown is unknownCalls(code), read once (calledUnknown): tools.js
 	// asks toolOps for each namespace as the program reads it, and each
 	// asking scanned the whole program again.
@@ -578,6 +581,9 @@ func (r *runState) finish(res *sandbox.Result, d time.Duration) *ExecuteResult {
 	}
 	out.OK = true
 	out.Result = res.Value
+	if w := objectTextNote(res.Value, "result"); w != "" {
+		out.Logs = append(out.Logs, LogEntry{Level: "warn", Message: w})
+	}
 	if budget := r.s.cm.cfg.MaxResultChars; len(res.Value) > budget {
 		cut, _ := jsoncut.Cut(res.Value, budget)
 		out.Result = cut

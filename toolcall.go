@@ -416,6 +416,12 @@ func (r *runState) prepare(ctx context.Context, args []json.RawMessage) (c *tool
 	if !r.starting(ctx, c, true) {
 		return nil, nil, nil, errRunEnded
 	}
+	// Once a run: a loop of calls with the same text says it once.
+	if !r.objectTextSaid.Load() {
+		if w := objectTextNote(input, "tools."+e.info.Name+" input"); w != "" && r.objectTextSaid.CompareAndSwap(false, true) {
+			r.warn(w)
+		}
+	}
 	return c, e, input, nil
 }
 
