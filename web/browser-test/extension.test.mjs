@@ -18,25 +18,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as esbuild from "esbuild";
 import { chromium } from "playwright-core";
+import { EXTENSION_FILES, NO_WASM, POLICIES, RUN } from "./extension-files.mjs";
 import { CHROMIUM, ROOT, checkPrerequisites } from "./harness.mjs";
 
-// runOnce(worker, code): a factory in that mode (undefined: the default),
-// one program, { result } or { error } (the factory's or the run's).
-const RUN = `import { IoCodeModeFactory } from "./index.mjs";
-export async function runOnce(worker, code = "return await tools.add({ a: 2, b: 40 })") {
-    try {
-        const config = { wasmLocation: "./emscripten-module.wasm", tools: [{ name: "add", execute: ({ a, b }) => a + b }] };
-        if (worker !== undefined) config.worker = worker;
-        const api = await IoCodeModeFactory(config);
-        const [, executeCode] = api.createSession().getLlmTools();
-        const r = await executeCode.execute({ code, explanation: "x" });
-        api.dispose();
-        return r.error ? { error: r.error.message } : { result: r.result };
-    } catch (e) {
-        return { error: String((e && e.message) || e) };
-    }
-}
-`;
 const PANEL = `import { runOnce } from "./run.mjs";
 const w = new URLSearchParams(location.search).get("worker");
 globalThis.__result = runOnce(w === null ? undefined : w === "true");
@@ -110,10 +94,7 @@ const manifest = (policy) =>
         ...(policy ? { content_security_policy: { extension_pages: policy } } : {}),
     });
 
-// USAGE's recipe; null: the manifest sets none (Manifest V3's default).
-const POLICIES = { documented: "script-src 'self' 'wasm-unsafe-eval'; object-src 'self'", none: null };
 const MODES = [undefined, false, true];
-const NO_WASM = /WebAssembly.*; the extension's Content-Security-Policy must allow WebAssembly: add 'wasm-unsafe-eval' to the script-src of its manifest\.json \("content_security_policy": \{ "extension_pages": "script-src 'self' 'wasm-unsafe-eval'; object-src 'self'" \}\)/;
 
 const dir = mkdtempSync(join(tmpdir(), "codemode-extension-"));
 const runs = {};
@@ -121,20 +102,45 @@ let site;
 
 // Each extension is loaded in a browser of its own (a profile that loads
 // it), and every run made up front: what the tests below read.
-async function runAll(policy) {
-    const ext = join(dir, policy);
-    mkdirSync(ext);
-    for (const f of ["index.mjs", "code-mode.global.js", "code-mode.worker.mjs", "code-mode.wasm", "emscripten-module.wasm"]) copyFileSync(join(ROOT, "dist", f), join(ext, f));
-    const files = { "run.mjs": RUN, "panel.mjs": PANEL, "offscreen.mjs": OFFSCREEN, "sw.mjs": SW, "panel.html": html("panel.mjs"), "offscreen.html": html("offscreen.mjs"), "manifest.json": manifest(POLICIES[policy]), "bundled.js": site.bundle, "content.js": CONTENT };
-    for (const [name, body] of Object.entries(files)) writeFileSync(join(ext, name), body);
-    const context = await chromium.launchPersistentContext(join(dir, `${policy}-profile`), {
+// A browser of its own (a profile) that loads the extension at ext; its
+// service worker, once it runs.
+async function load(ext) {
+    const context = await chromium.launchPersistentContext(`${ext}-profile`, {
         executablePath: CHROMIUM,
         headless: true,
         args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", `--disable-extensions-except=${ext}`, `--load-extension=${ext}`],
     });
+    return { context, sw: context.serviceWorkers()[0] || (await context.waitForEvent("serviceworker", { timeout: 60000 })) };
+}
+
+// A classic service worker (no "type": "module"): importScripts of the
+// classic script, which finds its files beside the service worker's script.
+async function runClassicWorker() {
+    const ext = join(dir, "classic");
+    mkdirSync(ext);
+    for (const f of [...EXTENSION_FILES, "code-mode.global.js"]) copyFileSync(join(ROOT, "dist", f), join(ext, f));
+    const runOnce = RUN.replace(/^import .*\n/, "").replace("export async function", "async function");
+    writeFileSync(join(ext, "sw.js"), `importScripts("code-mode.global.js");\n${runOnce}self.runHere = runOnce;\n`);
+    writeFileSync(join(ext, "manifest.json"), JSON.stringify({ manifest_version: 3, name: "copilot", version: "1.0", background: { service_worker: "sw.js" }, content_security_policy: { extension_pages: POLICIES.documented } }));
+    const { context, sw } = await load(ext);
+    try {
+        const out = [];
+        for (const worker of MODES) out.push(await sw.evaluate((w) => self.runHere(w), worker));
+        return out;
+    } finally {
+        await context.close();
+    }
+}
+
+async function runAll(policy) {
+    const ext = join(dir, policy);
+    mkdirSync(ext);
+    for (const f of [...EXTENSION_FILES, "code-mode.global.js"]) copyFileSync(join(ROOT, "dist", f), join(ext, f));
+    const files = { "run.mjs": RUN, "panel.mjs": PANEL, "offscreen.mjs": OFFSCREEN, "sw.mjs": SW, "panel.html": html("panel.mjs"), "offscreen.html": html("offscreen.mjs"), "manifest.json": manifest(POLICIES[policy]), "bundled.js": site.bundle, "content.js": CONTENT };
+    for (const [name, body] of Object.entries(files)) writeFileSync(join(ext, name), body);
+    const { context, sw } = await load(ext);
     const out = { panel: [], offscreen: [], sw: [], problems: [] };
     try {
-        const sw = context.serviceWorkers()[0] || (await context.waitForEvent("serviceworker", { timeout: 60000 }));
         const id = new URL(sw.url()).host;
         for (const worker of MODES) {
             const tab = await context.newPage();
@@ -171,6 +177,7 @@ before(async () => {
     await new Promise((r) => server.listen(0, "127.0.0.1", r));
     site = { bundle, url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
     for (const policy of Object.keys(POLICIES)) runs[policy] = await runAll(policy);
+    runs.classicWorker = await runClassicWorker();
 });
 
 after(async () => {
@@ -194,6 +201,12 @@ test("USAGE's manifest policy: the service worker runs on its thread by default;
     assert.deepEqual([byDefault, inThread], [{ result: 42 }, { result: 42 }]);
     // Was "Code Mode: the engine's worker stopped: Cannot start the Code Mode worker: Worker is not defined".
     assert.equal(worker.error, `config.worker: true, but a service worker (an extension's background is one) cannot start a Worker: leave worker out or set it to false to run the engine on this thread, or create the factory on a page (an extension's offscreen document or side panel) for worker mode (the package's README, "Browser extensions")`);
+});
+
+test("USAGE's manifest policy: a classic service worker loads the classic script with importScripts, and runs on its thread", () => {
+    const [byDefault, inThread, worker] = runs.classicWorker;
+    assert.deepEqual([byDefault, inThread], [{ result: 42 }, { result: 42 }]);
+    assert.match(worker.error, /^config\.worker: true, but a service worker/);
 });
 
 test("Manifest V3's default policy: every context and mode names the manifest's content_security_policy", () => {
