@@ -126,6 +126,11 @@ func bound(s string, n int) string {
 	return s[:i] + jsoncut.MoreChars(utf8.RuneCountInString(s[i:]))
 }
 
+// outOfMemory is the error of a run that reached its memory limit.
+func outOfMemory() *Error {
+	return &Error{Code: CodeMemoryLimit, Name: "InternalError", Message: "out of memory"}
+}
+
 // nullThrown is toError's message for a thrown null.
 const nullThrown = "a non-Error value was thrown: null"
 
@@ -255,7 +260,7 @@ func (r *run) limitCode(e *Error) ErrorCode {
 
 func (r *run) trapError(t *ffi.Trap) *Error {
 	if r.q.HeapGrowFailed {
-		return &Error{Code: CodeMemoryLimit, Name: "InternalError", Message: "out of memory"}
+		return outOfMemory()
 	}
 	switch r.why() {
 	case interruptTimeout:

@@ -20,6 +20,10 @@ const (
 	interruptTimeout
 	interruptCancel
 	interruptFatal
+	// The heap is full (ffi.Instance.HeapFull): QuickJS threw null where
+	// its "out of memory" error did not fit, and a program that caught
+	// that went on with a null that says nothing ("failed: null").
+	interruptMemory
 )
 
 // stopped returns the result of a run that was interrupted, or nil.
@@ -33,6 +37,8 @@ func (r *run) stopped() *Result {
 		if r.fatal != nil {
 			return r.fatalResult()
 		}
+	case interruptMemory:
+		return &Result{Error: outOfMemory()}
 	}
 	return nil
 }

@@ -213,7 +213,7 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64, w *wor
 		// timeout on a loaded machine) stopped withhold, not the run.
 		if !withhold(q, r.ctx) {
 			r.teardown()
-			return &Result{Error: &Error{Code: CodeMemoryLimit, Name: "InternalError", Message: "out of memory"}}, nil
+			return &Result{Error: outOfMemory()}, nil
 		}
 		q.EnableInterruptHandler(r.rt)
 	}
@@ -224,6 +224,9 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64, w *wor
 	// not the run: only this goroutine has touched r.reason so far.
 	r.reason.Store(notInterrupted)
 	r.startClock()
+	// From here the program runs: a full heap ends it (interruptMemory).
+	q.HeapFull = func() { r.interrupt(interruptMemory) }
+	defer func() { q.HeapFull = nil }()
 	r.goCtx = context.WithValue(r.goCtx, deadlineKey{}, r.deadline)
 	// Watched once the clock is set, so that a cancel's stop comes after it.
 	stop := context.AfterFunc(goCtx, func() { r.interrupt(interruptCancel) })
@@ -382,7 +385,7 @@ func (r *run) wait() *Result {
 		// A job QuickJS could not allocate for want of memory is lost, and
 		// the promise waiting on it never settles.
 		if r.q.HeapGrowFailed {
-			return &Result{Error: &Error{Code: CodeMemoryLimit, Name: "InternalError", Message: "out of memory"}}
+			return &Result{Error: outOfMemory()}
 		}
 		return &Result{Error: &Error{Code: CodeRuntime, Name: "Error",
 			Message: "the program awaits a promise that can never settle (no host call is pending)"}}

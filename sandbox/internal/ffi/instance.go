@@ -40,6 +40,11 @@ type Instance struct {
 	// HeapGrowFailed is set when memory growth hit the cap: the next
 	// out-of-memory error is the hard limit's.
 	HeapGrowFailed bool
+	// HeapFull, when set, is called when the cap refused an allocation
+	// that lacked at most heapFullSlack: the heap is full, not merely too
+	// small for one large block, and QuickJS, which then cannot allocate
+	// even the error it throws, throws null.
+	HeapFull func()
 	// Output collects what C wrote to stdout/stderr (asserts, aborts), bounded.
 	Output []byte
 	dead   bool
@@ -311,8 +316,26 @@ func (q *Instance) resizeHeap(requested uint32) uint64 {
 		}
 	}
 	q.HeapGrowFailed = true
+	// What the allocation lacked past sbrk's break (the memory between the
+	// break and the heap's size is sbrk's to hand out first).
+	lacked := requested - cur
+	if b, ok := q.mem.ReadUint32(layoutBrk); q.layoutOK && ok && b <= requested {
+		lacked = requested - b
+	}
+	if q.HeapFull != nil && lacked <= heapFullSlack {
+		q.HeapFull()
+	}
 	return 0
 }
+
+// heapFullSlack is the most an allocation may lack for its failure to mean
+// a full heap. dlmalloc grows the heap only when no free chunk fits, by
+// what the allocation lacks past the break, page-rounded: 4 KiB for an
+// object, and then no room is left for QuickJS's error either. A larger
+// block refused (strings of a megabyte, normalize's buffer) leaves that
+// room: QuickJS throws its "out of memory", which the program may catch
+// and go on with (drop what it held, say).
+const heapFullSlack = 4096
 
 const maxOutput = 4096
 
