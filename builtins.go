@@ -191,6 +191,26 @@ var fromAsyncJS = `if (typeof Array.fromAsync !== "function") O.defineProperty(A
 } }.fromAsync });
 `
 
+// asUintNJS is added to the prelude of code that mentions asUintN: QuickJS's
+// BigInt.asUintN gives a negative BigInt as it is, or as its 64-bit two's
+// complement, for 32 bits or more (asUintN(64, -1n) was -1n, V8's and the
+// standard's 18446744073709551615n): a wrong number, silently. Its answer
+// is right modulo 2^bits, so a negative one gains 2^bits. bits is made an
+// integer first (its valueOf called once, before the value's), and
+// QuickJS's own checks the rest: the range, the BigInt.
+var asUintNJS = `{
+const native = BigInt.asUintN, T = Math.trunc, B = BigInt;
+O.defineProperty(B, "asUintN", { writable: true, configurable: true, value: { asUintN(bits, bigint) {
+  let n = +bits;
+  n = n !== n ? 0 : T(n);
+  const r = native(n, bigint);
+  if (r >= 0n) return r;
+  const m = 1n << B(n);
+  return (r % m + m) % m;
+} }.asUintN });
+}
+`
+
 var preludePlain = strings.Replace(preludeJS, "/*GLOBALS*/\n", "", 1)
 
 // hostNeeds says which of the built-ins' host functions a run needs.
@@ -253,6 +273,9 @@ func preludeFor(code string) (prelude string, needs hostNeeds) {
 	}
 	if strings.Contains(code, "normalize") || strings.Contains(code, "localeCompare") {
 		b.WriteString(outOfMemoryJS)
+	}
+	if strings.Contains(code, "asUintN") {
+		b.WriteString(asUintNJS)
 	}
 	var refused []string
 	for _, n := range refusedGlobals {
