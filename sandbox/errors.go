@@ -230,6 +230,15 @@ func (r *run) fail(exc ffi.Value, code string, wrapped, compile bool) *Result {
 		// left open ("function f() {" and no "}") read as a stray ''.
 		e.Message = "unexpected end of input"
 	}
+	if compile && e.Line == 0 && compilerFailed(e.Message) {
+		// QuickJS's check of the bytecode it made, not the parser: valid
+		// code it compiles wrongly (bellard/quickjs#488: a for-of over a
+		// yield in a generator, "stack underflow (op=110, pc=7)"). It has
+		// no position, and "unexpected end of input" was not true.
+		e.Message = "QuickJS could not compile this code: its compiler failed (" + e.Message + "), a bug of QuickJS's, not of the code; write the statement it fails on another way" + compilerTip(code)
+		e.Stack = ""
+		return &Result{Error: e}
+	}
 	if compile && e.Line == 0 {
 		// Past the code's end, in the wrapper: the code left something
 		// open. Point at its end instead of naming the wrapper's tokens.
@@ -238,6 +247,25 @@ func (r *run) fail(exc ffi.Value, code string, wrapped, compile bool) *Result {
 		e.Stack = fmt.Sprintf("    at %s:%d:%d", codeFile, e.Line, e.Column)
 	}
 	return &Result{Error: e}
+}
+
+// compilerFailed tells the errors of QuickJS's check of the bytecode it
+// compiled (compute_stack_size), which say the compiler went wrong.
+func compilerFailed(msg string) bool {
+	for _, p := range []string{"stack underflow (op=", "stack overflow (op=", "inconsistent stack size: ", "invalid opcode (op="} {
+		if strings.HasPrefix(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// compilerTip names the rewrite of the construct known to fail.
+func compilerTip(code string) string {
+	if strings.Contains(code, "of yield") || strings.Contains(code, "of (yield") {
+		return " (here, it seems, a for...of over a yield: take the yield out first, const it = yield x; for (const v of it) ...)"
+	}
+	return ""
 }
 
 // limitCode says whether e is the memory limit's doing.
