@@ -13,7 +13,9 @@
 // typed arrays read and write past a buffer changed under them
 // (withheld.go). Array.prototype's toReversed, toSorted, toSpliced and with
 // are the sandbox's own: QuickJS's let the garbage collector read their
-// result's elements before they were written.
+// result's elements before they were written. FinalizationRegistry is
+// withheld: its callbacks run from the collector, where QuickJS's
+// use-after-free bugs were.
 //
 // Rules: this package never imports syscall/js; under GOOS=js the caller
 // passes the host's WebAssembly backend (package jsbridge) in Config.

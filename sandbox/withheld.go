@@ -3,7 +3,7 @@ package sandbox
 import "github.com/interopio/code-mode/sandbox/internal/ffi"
 
 // withheldJS takes from the program every way to detach or resize a
-// buffer, and replaces the four Array methods and the Proxy constructor
+// buffer and FinalizationRegistry, and replaces the four Array methods and the Proxy constructor
 // whose native code is unsafe (see copiesJS and proxyJS below). The pinned QuickJS keeps a typed array's pointer or length
 // across the JavaScript it calls in the middle of a builtin (the
 // new.target's prototype getter of a constructor, a valueOf, a sort
@@ -23,6 +23,15 @@ const withheldJS = `(() => {
 	withhold(ArrayBuffer.prototype, "transferToFixedLength", copy);
 	withhold(ArrayBuffer.prototype, "resize", "make a new ArrayBuffer of the size needed and copy the bytes into it");
 	withhold(SharedArrayBuffer.prototype, "grow", "make a new SharedArrayBuffer of the size needed and copy the bytes into it");
+	// FinalizationRegistry is gone (typeof is "undefined", as for Intl):
+	// its callbacks run from the garbage collector, where the pinned
+	// QuickJS's bugs are (bellard/quickjs#494, a callback enqueued when
+	// memory ran out during a collection, then freed and used; quickjs-ng
+	// #1318, #432, #367, all use after free), and a run of seconds, whose
+	// memory is written back when it ends, has no use for a callback that
+	// comes after an object is collected. WeakRef, WeakMap and WeakSet
+	// stay: they run none of the program's code from the collector.
+	delete globalThis.FinalizationRegistry;
 ` + copiesJS + proxyJS + `
 })()`
 

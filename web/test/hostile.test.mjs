@@ -569,7 +569,7 @@ describe("escape attempts", () => {
         assert.deepEqual(ran, [{ q: 2 }]);
         assert.deepEqual(r.toolCalls.map((c) => [c.ok, c.reason ?? null]), [[false, "extra arguments: a tool takes one input"], [false, "extra arguments: a tool takes one input"], [true, null]]);
     });
-    test("nothing a run scheduled starts after its end (timers, intervals, finalizers, jobs, getters of its result or error)", async (t) => {
+    test("nothing a run scheduled starts after its end (timers, intervals, jobs, getters of its result or error)", async (t) => {
         const starts = [];
         const api = await withFactory(t, {
             wasmLocation: assetPath,
@@ -590,7 +590,7 @@ describe("escape attempts", () => {
         for (const code of [
             "setTimeout(() => tools.t.echo({ late: 'timer' }), 1); return 1",
             "setInterval(() => tools.t.echo({ late: 'interval' }), 1); return 1",
-            "const r = new FinalizationRegistry(() => tool_call('t.echo', { late: 'finalizer' })); (() => r.register({}, 1))(); return 1",
+            // (No finalizer: FinalizationRegistry is withheld, hostile15.)
             "Promise.resolve().then(() => new Promise((r) => setTimeout(r, 5))).then(() => tools.t.echo({ late: 'job' })); return 1",
         ]) {
             assert.equal((await run(session, code)).result, 1, code);

@@ -143,16 +143,20 @@ describe("nothing of one run reaches another", () => {
         const searched = await llmTools(b).searchTools.execute({ query: "customer" });
         assert.doesNotMatch(JSON.stringify([other.result, b.getSystemInstruction(), searched, api.listTools()]), /ALICE/);
     });
-    test("finalizers a run registered never call a tool in a later run", async (t) => {
+    // FinalizationRegistry is withheld (its callbacks run from QuickJS's
+    // collector, where its use-after-free bugs are: bellard/quickjs#494,
+    // quickjs-ng#1318): a run cannot register a finalizer, and what it
+    // leaves (a WeakRef, a global) never reaches a later run.
+    test("a run can register no finalizer, and nothing it left calls a tool in a later run", async (t) => {
         const calls = [];
         const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("t.log", (i, o) => (calls.push(`${i.who}/${o.context}`), 1))] });
         const s = api.createSession();
         const a = await run(
             s,
-            "const f = new FinalizationRegistry((who) => { tools.t.log({ who }); console.log('A-finalizer') }); (() => { for (let i = 0; i < 100; i++) f.register({}, 'A') })(); globalThis.keep = f; globalThis.ref = new WeakRef({}); return 1",
+            "let why; try { const f = new FinalizationRegistry((who) => { tools.t.log({ who }); console.log('A-finalizer') }); (() => { for (let i = 0; i < 100; i++) f.register({}, 'A') })() } catch (e) { why = e.name } globalThis.keep = { big: 'x'.repeat(1e5) }; globalThis.ref = new WeakRef({}); return [typeof FinalizationRegistry, Object.getOwnPropertyNames(globalThis).includes('FinalizationRegistry'), why]",
             { context: "A" },
         );
-        assert.equal(a.result, 1, JSON.stringify(a.error));
+        assert.deepEqual(a.result, ["undefined", false, "ReferenceError"], JSON.stringify(a.error));
         const b = await run(
             s,
             "const junk = []; for (let i = 0; i < 3e5; i++) junk.push({ i }); junk.length = 0; await new Promise((r) => setTimeout(r, 100)); await tools.t.log({ who: 'B' }); return [typeof keep, typeof ref]",

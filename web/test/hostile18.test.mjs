@@ -56,7 +56,7 @@ describe("a run leaves nothing for the next run of the session", () => {
         ["a timer", "setTimeout(() => { console.log('LATE1'); tools.t.x({ from: 1 }) }, 30); return 1"],
         ["an interval", "setInterval(() => { console.log('LATE1'); tools.t.x({ from: 1 }) }, 10); return 1"],
         ["a long microtask chain", "let p = Promise.resolve(); for (let i = 0; i < 2000; i++) p = p.then(() => {}); p.then(() => { console.log('LATE1'); tools.t.x({ from: 1 }) }); return 1"],
-        ["a FinalizationRegistry callback", "const r = new FinalizationRegistry(() => { console.log('LATE1'); tools.t.x({ from: 1 }) }); (() => { r.register({ big: 'x'.repeat(1e5) }, 1) })(); globalThis.keep = r; return 1"],
+        // (No FinalizationRegistry callback: the sandbox withholds it, hostile15.)
         ["an unhandled rejection", "Promise.reject(new Error('LATE1')); (async () => { await null; throw new Error('LATE1') })(); return 1"],
         ["a pending tool call's continuation", "tools.t.slow({}).then(() => { console.log('LATE1'); tools.t.x({ from: 1 }) }); return 1"],
     ];
