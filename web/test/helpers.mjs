@@ -58,6 +58,8 @@ export async function until(check, what) {
 // the event loop alive with them.
 const realSetTimeout = globalThis.setTimeout;
 const realClearTimeout = globalThis.clearTimeout;
+const realSetInterval = globalThis.setInterval;
+const realClearInterval = globalThis.clearInterval;
 /**
  * `p`, or "hung" after `ms` of the real clock. The timer is cleared once
  * `p` settles: left pending, it held the test process open for its whole
@@ -81,6 +83,25 @@ export function llmTools(session) {
 /** Runs code through a session's executeCode. */
 export function run(session, code, options) {
     return llmTools(session).executeCode.execute({ code, explanation: "test" }, options);
+}
+
+/**
+ * Runs code that must end at the session's timeout and asserts so: a
+ * TIMEOUT, never "hung"; in a Worker the page's timers fire meanwhile (on
+ * the page's thread the engine holds it until the timeout); and the next
+ * run of the session works.
+ */
+export async function endsAtTimeout(session, name, code) {
+    let ticks = 0;
+    const timer = realSetInterval(() => ticks++, 20);
+    const r = await within(run(session, code), 60_000);
+    realClearInterval(timer);
+    assert.notEqual(r, "hung", name);
+    assert.equal(r.ok, false, `${name}: ${JSON.stringify(r.result)}`);
+    assert.equal(r.error.code, "TIMEOUT", `${name}: ${r.error.message}`);
+    if (WORKER) assert.ok(ticks > 0, `${name}: the page's timer never fired while the run computed`);
+    const next = await run(session, "return 2");
+    assert.equal(next.result, 2, `the run after ${name}: ${JSON.stringify(next.error)}`);
 }
 
 /**
