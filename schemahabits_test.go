@@ -9,7 +9,8 @@ import (
 // TestSchemaHabitsReadAsMeant: a tool whose schema names a required
 // property twice, or bounds a number with OpenAPI 3.0's boolean
 // exclusiveMaximum/exclusiveMinimum outside draft-04, registers (both were
-// refused, naming the keyword) and is enforced as its author meant.
+// refused, naming the keyword) and is enforced as its author meant; its
+// signature says the bounds as they are enforced.
 func TestSchemaHabitsReadAsMeant(t *testing.T) {
 	const draft04, draft07 = `"$schema":"http://json-schema.org/draft-04/schema#",`, `"$schema":"http://json-schema.org/draft-07/schema#",`
 	num := func(prefix, n string) string {
@@ -27,17 +28,17 @@ func TestSchemaHabitsReadAsMeant(t *testing.T) {
 			`{"type":"object","properties":{"card":{"type":"object","properties":{"idList":{"type":"string"}},"required":["idList","idList","idList"]}}}`,
 			[]string{`{"card":{"idList":"x"}}`, `{}`}, []string{`{"card":{}}`}, "{ idList: string }"},
 		{"exclusiveMaximum true beside maximum excludes it",
-			num("", `"maximum":10,"exclusiveMaximum":true`), []string{`{"n":9.5}`, `{"n":-3}`}, []string{`{"n":10}`, `{"n":11}`}, "{ n: number }"},
+			num("", `"maximum":10,"exclusiveMaximum":true`), []string{`{"n":9.5}`, `{"n":-3}`}, []string{`{"n":10}`, `{"n":11}`}, "{ n: number /* < 10 */ }"},
 		{"exclusiveMinimum true beside minimum excludes it",
-			num("", `"minimum":0,"exclusiveMinimum":true`), []string{`{"n":0.5}`}, []string{`{"n":0}`, `{"n":-1}`}, "{ n: number }"},
+			num("", `"minimum":0,"exclusiveMinimum":true`), []string{`{"n":0.5}`}, []string{`{"n":0}`, `{"n":-1}`}, "{ n: number /* > 0 */ }"},
 		{"both, under draft-07 named",
-			num(draft07, `"minimum":1,"exclusiveMinimum":true,"maximum":5,"exclusiveMaximum":true`), []string{`{"n":3}`}, []string{`{"n":1}`, `{"n":5}`}, "{ n: number }"},
+			num(draft07, `"minimum":1,"exclusiveMinimum":true,"maximum":5,"exclusiveMaximum":true`), []string{`{"n":3}`}, []string{`{"n":1}`, `{"n":5}`}, "{ n: number /* > 1, < 5 */ }"},
 		{"false leaves the bound inclusive",
-			num("", `"maximum":10,"exclusiveMaximum":false`), []string{`{"n":10}`}, []string{`{"n":10.5}`}, "{ n: number }"},
+			num("", `"maximum":10,"exclusiveMaximum":false`), []string{`{"n":10}`}, []string{`{"n":10.5}`}, "{ n: number /* <= 10 */ }"},
 		{"true with no bound beside it bounds nothing",
 			num("", `"exclusiveMaximum":true,"exclusiveMinimum":true`), []string{`{"n":1e300}`, `{"n":-1e300}`}, []string{`{"n":"x"}`}, "{ n: number }"},
 		{"under draft-04 the boolean is its own form",
-			num(draft04, `"maximum":10,"exclusiveMaximum":true`), []string{`{"n":9}`}, []string{`{"n":10}`}, "{ n: number }"},
+			num(draft04, `"maximum":10,"exclusiveMaximum":true`), []string{`{"n":9}`}, []string{`{"n":10}`}, "{ n: number /* < 10 */ }"},
 		{"in items, anyOf and $defs",
 			`{"type":"object","$defs":{"d":{"type":"integer","maximum":3,"exclusiveMaximum":true}},"properties":{"l":{"type":"array","items":{"type":"integer","minimum":0,"exclusiveMinimum":true}},"u":{"anyOf":[{"type":"object","properties":{"k":{}},"required":["k","k"]}]},"r":{"$ref":"#/$defs/d"}}}`,
 			[]string{`{"l":[1],"u":{"k":1},"r":2}`}, []string{`{"l":[0]}`, `{"u":{}}`, `{"r":3}`}, "u?: { k: unknown }"},

@@ -63,8 +63,9 @@ func signature(name, description string, inputSchema, outputSchema json.RawMessa
 	g := &sigGen{named: map[string]string{}, inProgress: map[string]bool{}, recursive: map[string]bool{}, taken: map[string]bool{}}
 	in := "input?: unknown"
 	if inputSchema != nil {
-		g.markIntegers = true
+		g.markIntegers, g.limits = true, true
 		in = "input: " + g.document(inputSchema, "Input").text
+		g.limits = false
 	}
 	out := "unknown"
 	if outputSchema != nil {
@@ -162,6 +163,9 @@ type sigGen struct {
 	// TypeScript has no integer type, and a model that reads only number
 	// passes 2.5 where the tool refuses it.
 	markIntegers bool
+	// limits writes an input's bounds after its type (limitsOf): a model
+	// that read only number sent limit: 500 to a tool with maximum 100.
+	limits bool
 }
 
 func (g *sigGen) document(raw json.RawMessage, rootName string) tsType {
@@ -281,26 +285,111 @@ func (g *sigGen) renderBase(n *omap, depth, indent int) (tsType, bool) {
 	}
 	var u []tsType
 	for _, t := range types {
+		var notes []string
+		if t == "integer" && g.markIntegers && !slices.Contains(types, "number") {
+			notes = append(notes, "integer")
+		}
+		if g.limits {
+			notes = append(notes, limitsOf(n, t, g.doc.draft)...)
+		}
+		var typ tsType
 		switch t {
 		case "string", "boolean", "null":
-			u = append(u, tsType{t, precPrimary})
-		case "integer":
-			if g.markIntegers && !slices.Contains(types, "number") {
-				u = append(u, tsType{"number /* integer */", precPrimary})
-			} else {
-				u = append(u, tsType{"number", precPrimary})
-			}
-		case "number":
-			u = append(u, tsType{"number", precPrimary})
+			typ = tsType{t, precPrimary}
+		case "integer", "number":
+			typ = tsType{"number", precPrimary}
 		case "object":
-			u = append(u, g.renderProps(n, depth, indent))
+			typ = g.renderProps(n, depth, indent)
 		case "array":
-			u = append(u, g.renderArray(n, depth, indent))
+			typ = g.renderArray(n, depth, indent)
 		default:
-			u = append(u, tsUnknown)
+			typ = tsUnknown
 		}
+		if len(notes) > 0 {
+			typ.text += " /* " + strings.Join(notes, ", ") + " */"
+		}
+		u = append(u, typ)
 	}
 	return union(u), true
+}
+
+// limitsOf is what an input's value of type t must keep to, for the
+// comment after its type: a number's range (1..100, >= 0, < 1), a
+// string's format, length and pattern, an array's item count. They are
+// what validation refuses most that a type does not say, in a few bytes:
+// 4,244,937 bytes of signatures in the eval catalogs grew by (see the
+// commit). A minLength of 1 alone, or a minimum count of 0, says nothing a
+// model would break; numbers longer than 12 characters (int64's limits)
+// and a pattern over 40 characters, or one that would end the comment,
+// are left out.
+func limitsOf(n *omap, t string, draft int) []string {
+	num := func(k string) string {
+		if v, ok := n.Get(k); ok {
+			if x, ok := v.(json.Number); ok && len(x) <= 12 {
+				return string(x)
+			}
+		}
+		return ""
+	}
+	// span is lo..hi (lo when they are one), >= lo or <= hi; lo is left
+	// out when it is skip.
+	span := func(lo, hi, skip string) string {
+		switch {
+		case lo != "" && lo == hi:
+			return lo
+		case lo != "" && hi != "":
+			return lo + ".." + hi
+		case hi != "":
+			return "<= " + hi
+		case lo != "" && lo != skip:
+			return ">= " + lo
+		}
+		return ""
+	}
+	var out []string
+	switch t {
+	case "integer", "number":
+		lo, hi := num("minimum"), num("maximum")
+		loOp, hiOp := ">= ", "<= "
+		// Draft 4's exclusive bounds are booleans beside minimum and
+		// maximum, and the validator reads them so in any draft (OpenAPI
+		// 3.0 writes them); from draft 6 they are bounds of their own.
+		if b, _ := n.Get("exclusiveMinimum"); b == true && lo != "" {
+			loOp = "> "
+		} else if x := num("exclusiveMinimum"); x != "" && draft != 4 {
+			lo, loOp = x, "> "
+		}
+		if b, _ := n.Get("exclusiveMaximum"); b == true && hi != "" {
+			hiOp = "< "
+		} else if x := num("exclusiveMaximum"); x != "" && draft != 4 {
+			hi, hiOp = x, "< "
+		}
+		if lo != "" && hi != "" && loOp == ">= " && hiOp == "<= " {
+			out = append(out, lo+".."+hi)
+			break
+		}
+		if lo != "" {
+			out = append(out, loOp+lo)
+		}
+		if hi != "" {
+			out = append(out, hiOp+hi)
+		}
+	case "string":
+		if f := n.Str("format"); f != "" && len(f) <= 20 && IsIdent(strings.ReplaceAll(f, "-", "_")) {
+			out = append(out, f)
+		}
+		if r := span(num("minLength"), num("maxLength"), "1"); r != "" {
+			out = append(out, "length "+r)
+		}
+		if p := n.Str("pattern"); p != "" && len(p) <= 40 && !strings.Contains(p, "*/") && !strings.ContainsAny(p, "\n\r\u2028\u2029") {
+			out = append(out, "pattern /"+p+"/")
+		}
+	case "array":
+		if r := span(num("minItems"), num("maxItems"), "0"); r != "" {
+			out = append(out, r+" items")
+		}
+	}
+	return out
 }
 
 type sigProp struct {

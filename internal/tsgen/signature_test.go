@@ -176,7 +176,7 @@ type N2 = N2[];
 tools.t(input: N): Promise<N2>;`,
 		},
 		{
-			name: "descriptions: defaults, escaping, multi-line tool text, formats ignored",
+			name: "descriptions: defaults, escaping, multi-line tool text, formats",
 			tool: "t",
 			desc: "First line.\n\nSecond */ line.",
 			in:   `{"type":"object","properties":{"when":{"type":"string","format":"date-time","description":"  Start\n time */ "},"n":{"type":"integer","default":10,"description":"Page size"}}}`,
@@ -187,10 +187,59 @@ tools.t(input: N): Promise<N2>;`,
  */
 tools.t(input: {
   /** Start time *\/ */
-  when?: string;
+  when?: string /* date-time */;
   /** Page size. Default: 10. */
   n?: number /* integer */;
 }): Promise<unknown>;`,
+		},
+		{
+			// A model that read only number sent limit: 500 to a tool with
+			// maximum 100: an input's bounds follow its type. An output's are
+			// no call's to keep, and are not shown.
+			name: "an input's limits follow its type; an output's do not",
+			tool: "t",
+			in: `{"type":"object","properties":{
+				"limit":{"type":"integer","minimum":1,"maximum":100},
+				"page":{"type":"integer","minimum":0},
+				"ratio":{"type":"number","exclusiveMinimum":0,"maximum":1},
+				"big":{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807},
+				"name":{"type":"string","minLength":1,"maxLength":64},
+				"nonEmpty":{"type":"string","minLength":1},
+				"country":{"type":"string","minLength":2,"maxLength":2},
+				"code":{"type":"string","pattern":"^[A-Z]{3}$","minLength":3},
+				"odd":{"type":"string","pattern":"a*/b","format":"x */ y"},
+				"long":{"type":"string","pattern":"^(?:[a-z0-9]+(?:-[a-z0-9]+)*\\.)+[a-z]{2,63}$"},
+				"email":{"type":["string","null"],"format":"email"},
+				"ids":{"type":"array","items":{"type":"string","format":"uuid"},"minItems":1,"maxItems":10},
+				"tags":{"type":"array","items":{"type":"string"},"minItems":0}}}`,
+			out: `{"type":"object","properties":{"n":{"type":"integer","minimum":0},"s":{"type":"string","maxLength":5}}}`,
+			want: `tools.t(input: {
+  limit?: number /* integer, 1..100 */;
+  page?: number /* integer, >= 0 */;
+  ratio?: number /* > 0, <= 1 */;
+  big?: number /* integer */;
+  name?: string /* length 1..64 */;
+  nonEmpty?: string;
+  country?: string /* length 2 */;
+  code?: string /* length >= 3, pattern /^[A-Z]{3}$/ */;
+  odd?: string;
+  long?: string;
+  email?: string /* email */ | null;
+  ids?: string /* uuid */[] /* 1..10 items */;
+  tags?: string[];
+}): Promise<{ n?: number /* integer */; s?: string }>;`,
+		},
+		{
+			name: "boolean exclusive bounds outside draft 4, as the validator reads them",
+			tool: "t",
+			in:   `{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"r":{"type":"number","maximum":1,"exclusiveMaximum":true},"m":{"type":"number","exclusiveMinimum":true}}}`,
+			want: `tools.t(input: { r?: number /* < 1 */; m?: number }): Promise<unknown>;`,
+		},
+		{
+			name: "draft 4's exclusive bounds are booleans",
+			tool: "t",
+			in:   `{"$schema":"http://json-schema.org/draft-04/schema#","type":"object","properties":{"p":{"type":"number","minimum":0,"exclusiveMinimum":true,"maximum":5,"exclusiveMaximum":false}}}`,
+			want: `tools.t(input: { p?: number /* > 0, <= 5 */ }): Promise<unknown>;`,
 		},
 		{
 			// TypeScript has no integer type: the comment tells the model
