@@ -303,3 +303,18 @@ export function inContentScript() {
         return false;
     }
 }
+
+/**
+ * err, or where Node.js's permission model refused it (ERR_ACCESS_DENIED,
+ * whose message "Access to this API has been restricted" names neither
+ * what was refused nor the flag that allows it) an Error that says both,
+ * with err's code and err as its cause.
+ * @param {any} err
+ */
+export function accessDenied(err) {
+    if (!err || err.code !== "ERR_ACCESS_DENIED") return err;
+    const flag = err.permission === "WorkerThreads" ? "--allow-worker (or use worker: false)" : err.permission === "FileSystemRead" && err.resource ? `--allow-fs-read=${err.resource}` : "";
+    if (!flag) return err;
+    const what = err.permission === "WorkerThreads" ? "worker threads" : `reading ${err.resource}`;
+    return Object.assign(new Error(`${describeError(err)}: Node.js's permission model (--permission, or --experimental-permission before Node.js 22) refuses ${what}; allow it with ${flag}`, { cause: err }), { code: err.code });
+}

@@ -1,7 +1,7 @@
 // Fetching and compiling WebAssembly: the Go core and the QuickJS asset.
 
 import { fetchNamingCSP } from "./csp-refusal.mjs";
-import { describeError, hasNodeFs, inContentScript, isNode, nodeModule, nodeProcess } from "./env.mjs";
+import { accessDenied, describeError, hasNodeFs, inContentScript, isNode, nodeModule, nodeProcess } from "./env.mjs";
 import { KeptMap, then } from "./intrinsics.mjs";
 
 // Fetches a URL and compiles (or instantiates, with imports) the module.
@@ -96,7 +96,7 @@ function wasmFile(bytes) {
 async function readFileBytes(path) {
     const fs = await nodeModule("fs");
     /** @type {any} */
-    const bytes = await new Promise((resolve, reject) => fs.readFile(path, (/** @type {any} */ err, /** @type {Uint8Array} */ b) => (err ? reject(err) : resolve(b))));
+    const bytes = await new Promise((resolve, reject) => fs.readFile(path, (/** @type {any} */ err, /** @type {Uint8Array} */ b) => (err ? reject(accessDenied(err)) : resolve(b))));
     return wasmFile(bytes);
 }
 

@@ -35,8 +35,8 @@
 // replaced the engine's. Only a worker that stops showing life (held in C
 // code without the loop checks, or in the Go core) is replaced.
 
-import { bundlerHint, describeError, hasNodeFs, inContentScript, noModuleURL, nodeModule } from "./env.mjs";
-import { KeptMap, KeptSet, all, clearTimeout, forEachEntry, now, setTimeout, then } from "./intrinsics.mjs";
+import { accessDenied, bundlerHint, describeError, hasNodeFs, inContentScript, noModuleURL, nodeModule, nodeProcess } from "./env.mjs";
+import { KeptMap, KeptSet, all, clearTimeout, forEachEntry, isArray, now, setTimeout, then, uncurry } from "./intrinsics.mjs";
 import { checkTools } from "./worker-tools.mjs";
 import { rebuildError } from "./worker-wire.mjs";
 import { compileCore } from "./core.mjs";
@@ -137,8 +137,10 @@ async function spawn(onMessage, onFailure) {
         // first in both modes. Node keeps 192 KB of a worker's stackSizeMb
         // for itself, so 1 MB gave the worker 832 KB, and a recursion that
         // QuickJS stopped in-thread overflowed the worker's stack first.
-        // No execArgv: the process's own flags (node --input-type=module
-        // -e ...) would stop the worker's module from loading.
+        // Of the process's own flags, only those of Node.js's permission
+        // model: others (node --input-type=module -e ...) would stop the
+        // worker's module from loading, but without these (execArgv: [])
+        // the worker was free of the model, reading what the process may not.
         //
         // The file's name goes through a variable: Vite and webpack copy
         // every file named in new URL("literal", import.meta.url) into the
@@ -161,12 +163,19 @@ async function spawn(onMessage, onFailure) {
             throw noModuleURL("code-mode.worker.mjs", cause);
         }
         const { port1, port2 } = new NodeChannel();
-        const w = new NodeWorker(file, {
-            resourceLimits: { stackSizeMb: (984 + 192) / 1024 },
-            execArgv: [],
-            workerData: { port: port2 },
-            transferList: [port2],
-        });
+        /** @type {any} */
+        let w;
+        try {
+            w = new NodeWorker(file, {
+                resourceLimits: { stackSizeMb: (984 + 192) / 1024 },
+                execArgv: permissionFlags(nodeProcess.execArgv),
+                workerData: { port: port2 },
+                transferList: [port2],
+            });
+        } catch (err) {
+            port1.close();
+            throw accessDenied(err);
+        }
         port1.on("message", (/** @type {any} */ m) => {
             onMessage(m);
         });
@@ -175,7 +184,7 @@ async function spawn(onMessage, onFailure) {
         // 20 says MODULE_NOT_FOUND, later ones ERR_MODULE_NOT_FOUND.)
         w.on("error", (/** @type {Error} */ err) => {
             const missing = String(/** @type {any} */ (err)?.code || "").endsWith("MODULE_NOT_FOUND");
-            onFailure(missing ? new Error(`${describeError(err)}${bundlerHint(file.href, true)}`, { cause: err }) : err);
+            onFailure(missing ? new Error(`${describeError(err)}${bundlerHint(file.href, true)}`, { cause: err }) : accessDenied(err));
         });
         w.on("exit", (/** @type {number} */ code) => {
             port1.close();
@@ -204,6 +213,33 @@ async function spawn(onMessage, onFailure) {
     });
     return { post: (/** @type {any} */ m) => w.postMessage(m), terminate: () => w.terminate(), ref: () => {}, unref: () => {} };
 }
+
+/**
+ * The flags of Node.js's permission model among the process's (argv), with
+ * the values given as the next entry ("--allow-fs-read /data"); none when
+ * the model is off.
+ * @param {unknown} argv
+ * @returns {string[]}
+ */
+function permissionFlags(argv) {
+    /** @type {string[]} */
+    const out = [];
+    if (!isArray(argv)) return out;
+    // By index and the exec taken at load: the page's Array and RegExp
+    // methods of the moment may be broken (intrinsics.mjs).
+    let on = false;
+    for (let i = 0; i < argv.length; i++) on = on || argv[i] === "--permission" || argv[i] === "--experimental-permission";
+    for (let i = 0; on && i < argv.length; i++) {
+        const m = execRegExp(PERMISSION_FLAG, String(argv[i]));
+        if (!m) continue;
+        out[out.length] = argv[i];
+        if (m[2] && !m[3] && i + 1 < argv.length) out[out.length] = argv[++i];
+    }
+    return out;
+}
+// The model's flags; group 2 an fs flag, whose value may be the next entry.
+const PERMISSION_FLAG = /^--(experimental-permission|permission|allow-(fs-read|fs-write)|allow-(?:child-process|worker|wasi|addons|net|inspector))(=.*)?$/;
+const execRegExp = uncurry(RegExp.prototype.exec);
 
 /**
  * The worker from the package's folder on the page's origin. Written as

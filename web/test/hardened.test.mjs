@@ -7,7 +7,9 @@
 // is frozen), and uses no eval or new Function: each child process runs the
 // same calls and lifecycle paths in the suite's mode, with its config, tools
 // and arguments harden()ed under SES, and must print what a plain process
-// prints.
+// prints. Under Node.js's permission model a factory refused worker threads
+// or a read of its files says which and the flag that allows it (Node's own
+// words, "Access to this API has been restricted", said neither).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -16,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createRequire } from "node:module";
-import { WORKER, assetPath, indexURL, root } from "./helpers.mjs";
+import { WORKER, assetPath, dist, indexURL, root } from "./helpers.mjs";
 
 // Each outcome as a line: "ok <result>", "error <code>" or "rejected <name>: <message>".
 const PATHS = `
@@ -105,3 +107,45 @@ for (const [name, args] of [
         assert.deepEqual(outcomes(args), plain);
     });
 }
+
+// One factory in the suite's mode: its run's result, or its error's message.
+const ONE = `
+const { IoCodeModeFactory } = await import(${JSON.stringify(indexURL)});
+try {
+    const api = await IoCodeModeFactory({ wasmLocation: ${JSON.stringify(assetPath)}, worker: ${WORKER}, tools: [{ name: "add", execute: ({ a, b }) => a + b }] });
+    console.log(JSON.stringify((await api.createSession().getLlmTools()[1].execute({ code: "return await tools.add({ a: 2, b: 40 })", explanation: "x" })).result));
+    api.dispose();
+} catch (e) {
+    console.log(e.message);
+}
+`;
+writeFileSync(join(dir, "one.mjs"), ONE);
+// Node.js 22.13 and later name the model --permission; 20 only --experimental-permission.
+const PERMISSION = process.allowedNodeEnvironmentFlags.has("--permission") ? "--permission" : "--experimental-permission";
+const permitted = (...allow) => {
+    const r = spawnSync(process.execPath, [PERMISSION, ...allow, join(dir, "one.mjs")], { encoding: "utf8", timeout: 120_000 });
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout.trim();
+};
+const MODEL = String.raw`Access to this API has been restricted: Node\.js's permission model \(--permission, or --experimental-permission before Node\.js 22\) refuses`;
+
+test("Node.js's permission model: reads allowed, worker threads not: worker mode names --allow-worker; with it, or in-thread, it runs", () => {
+    if (WORKER) {
+        assert.match(permitted("--allow-fs-read=*"), new RegExp(`^Code Mode: the engine's worker stopped: ${MODEL} worker threads; allow it with --allow-worker \\(or use worker: false\\)$`));
+        assert.equal(permitted("--allow-fs-read=*", "--allow-worker"), "42");
+    } else {
+        assert.equal(permitted("--allow-fs-read=*"), "42");
+    }
+});
+
+test("Node.js's permission model: the package's files not readable: the error names the file and the flag; the worker is held to the model too", () => {
+    const out = permitted(`--allow-fs-read=${join(dir, "one.mjs")}`, `--allow-fs-read=${join(dist, "index.mjs")}`, ...(WORKER ? ["--allow-worker"] : []));
+    const escape = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    // In-thread the core is read first; in worker mode the page's reads fail
+    // quietly (the worker reads the files itself) and the worker's own file
+    // is read as it starts. With execArgv [] the worker was free of the
+    // model: it read them all and this printed 42.
+    const file = escape(join(dist, WORKER ? "code-mode.worker.mjs" : "code-mode.wasm"));
+    const head = WORKER ? "Code Mode: the engine's worker stopped: " : "Cannot load the Code Mode core from file://.*: ";
+    assert.match(out, new RegExp(`^${head}${MODEL} reading ${file}; allow it with --allow-fs-read=${file}$`));
+});
