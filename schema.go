@@ -176,6 +176,20 @@ func openAPIRefHint(ref string) string {
 	return fmt.Sprintf(" (a reference into an OpenAPI document's components, which this schema does not hold: copy that schema under $defs and refer to it as %q)", "#/$defs/"+name)
 }
 
+// maxValidationDepth bounds how deep the validator nests, one level per
+// schema it applies inside another: the value's nesting times the schema's
+// chain of $ref, allOf, anyOf, ... per level. Under GOOS=js each level is a
+// few frames on the JavaScript engine's stack, and an overflow there ended
+// the Go program: a recursive schema taking four in-place steps per level
+// ({"$ref"} to {"$ref"} ... back to the node) checked against an input
+// nested 999 levels (the sandbox sends up to 1,000) stopped the engine.
+// Twice maxParseDepth: a schema recursing once per level (a tree's
+// "children": {"items": {"$ref": "#"}}) checks any value the sandbox sends.
+const maxValidationDepth = 2 * maxParseDepth
+
+// errValidationDepth is a check past maxValidationDepth.
+var errValidationDepth = errors.New("the value nests too deeply for its schema: checking it applies schemas more than 2,000 levels deep (its nesting times the schema's $ref, allOf, anyOf, ... steps per level)")
+
 // errStopped is a check that its stop ended: the run it was for had ended,
 // or its time had run out (it ends at its next poll).
 var errStopped = errors.New("the check against the schema was stopped: the run's time ran out")
@@ -267,13 +281,12 @@ func (v *inputValidator) check(raw json.RawMessage, stop func() bool) (*jsonsche
 	if stop != nil && stop() {
 		return nil, inst, errStopped
 	}
-	if stop == nil {
-		err = sch.Validate(inst)
-	} else {
-		st := &jsonschema.Stop{F: stop}
-		if err = sch.ValidateStop(inst, st); st.Stopped != "" {
-			return nil, inst, errStopped
-		}
+	st := &jsonschema.Stop{F: stop, MaxDepth: maxValidationDepth}
+	switch err = sch.ValidateStop(inst, st); st.Stopped {
+	case "depth":
+		return nil, inst, fmt.Errorf("%w: %w", errInvalidInput, errValidationDepth)
+	case "asked", "errors":
+		return nil, inst, errStopped
 	}
 	if err == nil {
 		return nil, inst, nil

@@ -13,6 +13,10 @@ import (
 // schema, so every call of the tool would fail; registration is where the
 // author can still fix it. A recursive schema that descends into the value
 // first (a tree's "children": {"items": {"$ref": "#"}}) is fine.
+//
+// Both walks keep their own stacks: a chain of 10,000 "$ref"s, one per
+// $defs entry, recursed as deep on the JavaScript engine's stack under
+// GOOS=js and the overflow ended the Go program.
 func checkRefCycles(root *jsonschema.Schema) error {
 	const (
 		unseen = iota
@@ -20,46 +24,61 @@ func checkRefCycles(root *jsonschema.Schema) error {
 		finished
 	)
 	inPlace := map[*jsonschema.Schema]int{}
-	var path []string
 	// walkInPlace follows in-place edges only; a schema met again on the
-	// current path closes a cycle.
-	var walkInPlace func(s *jsonschema.Schema) error
-	walkInPlace = func(s *jsonschema.Schema) error {
-		switch inPlace[s] {
-		case onPath:
-			return fmt.Errorf("the schema refers to itself without descending into the value (%s -> %s): validation would never end", strings.Join(path, " -> "), shortLocation(s))
-		case finished:
+	// current path (the stack) closes a cycle.
+	type step struct {
+		s    *jsonschema.Schema
+		next []*jsonschema.Schema
+	}
+	walkInPlace := func(from *jsonschema.Schema) error {
+		if inPlace[from] != unseen {
 			return nil
 		}
-		inPlace[s] = onPath
-		path = append(path, shortLocation(s))
-		for _, next := range inPlaceEdges(s) {
-			if err := walkInPlace(next); err != nil {
-				return err
+		inPlace[from] = onPath
+		path := []step{{from, inPlaceEdges(from)}}
+		for len(path) > 0 {
+			top := &path[len(path)-1]
+			if len(top.next) == 0 {
+				inPlace[top.s] = finished
+				path = path[:len(path)-1]
+				continue
+			}
+			s := top.next[0]
+			top.next = top.next[1:]
+			switch inPlace[s] {
+			case onPath:
+				locs := make([]string, len(path))
+				for i, p := range path {
+					locs[i] = shortLocation(p.s)
+				}
+				return fmt.Errorf("the schema refers to itself without descending into the value (%s -> %s): validation would never end", strings.Join(locs, " -> "), shortLocation(s))
+			case unseen:
+				inPlace[s] = onPath
+				path = append(path, step{s, inPlaceEdges(s)})
 			}
 		}
-		path = path[:len(path)-1]
-		inPlace[s] = finished
 		return nil
 	}
+	// Every schema reachable, in the order a recursive walk visits them
+	// (children pushed last first), so a schema with several cycles names
+	// the one it named before.
 	seen := map[*jsonschema.Schema]bool{}
-	var walkAll func(s *jsonschema.Schema) error
-	walkAll = func(s *jsonschema.Schema) error {
+	for todo := []*jsonschema.Schema{root}; len(todo) > 0; {
+		s := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
 		if s == nil || seen[s] {
-			return nil
+			continue
 		}
 		seen[s] = true
 		if err := walkInPlace(s); err != nil {
 			return err
 		}
-		for _, next := range append(inPlaceEdges(s), descendingEdges(s)...) {
-			if err := walkAll(next); err != nil {
-				return err
-			}
+		next := append(inPlaceEdges(s), descendingEdges(s)...)
+		for i := len(next) - 1; i >= 0; i-- {
+			todo = append(todo, next[i])
 		}
-		return nil
 	}
-	return walkAll(root)
+	return nil
 }
 
 // shortLocation drops the made-up base URL from a schema's location.

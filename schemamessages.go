@@ -120,10 +120,11 @@ func (e *resultError) Error() string {
 func violationLines(root *jsonschema.ValidationError, inst, doc any) []string {
 	var leaves []string
 	seen := map[string]bool{}
+	reach := unionReach{}
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) > 0 {
-			for _, c := range closestBranches(e) {
+			for _, c := range reach.closestBranches(e) {
 				walk(c)
 			}
 			return

@@ -14,7 +14,13 @@ import (
 // the branch whose tag matched). A union of 40 objects each requiring its
 // own key, given the 40th with a wrong value, said `missing "k0"`,
 // `missing "k1"` ... and 36 more, never the one rule the input broke.
-func closestBranches(e *jsonschema.ValidationError) []*jsonschema.ValidationError {
+//
+// reach memoizes each node's reach: a node's is needed by its parent's
+// closestBranches and again inside its own, and without the memo a union
+// nested in a union computed its subtree's twice per level, 2^depth times
+// (an input 30 levels deep, invalid at the bottom, against a recursive
+// {"anyOf": [{"$ref": "#"}, ...]} held the page's thread for minutes).
+func (reach unionReach) closestBranches(e *jsonschema.ValidationError) []*jsonschema.ValidationError {
 	switch e.ErrorKind.(type) {
 	case *kind.AnyOf, *kind.OneOf:
 	default:
@@ -23,7 +29,7 @@ func closestBranches(e *jsonschema.ValidationError) []*jsonschema.ValidationErro
 	var best []*jsonschema.ValidationError
 	var bestReach branchReach
 	for i, c := range e.Causes {
-		r := reachOf(c)
+		r := reach.of(c)
 		switch d := r.compare(bestReach); {
 		case i == 0 || d > 0:
 			best, bestReach = []*jsonschema.ValidationError{c}, r
@@ -50,10 +56,22 @@ func (r branchReach) compare(o branchReach) int {
 	return cmp.Compare(o.tags, r.tags)
 }
 
-// reachOf counts an alternative's failures (its closest ones, for a union
+// unionReach is the reach of each node of one error tree met so far.
+type unionReach map[*jsonschema.ValidationError]branchReach
+
+// of counts an alternative's failures (its closest ones, for a union
 // inside it), the depth in the value of the deepest, and its const or enum
 // mismatches.
-func reachOf(e *jsonschema.ValidationError) branchReach {
+func (reach unionReach) of(e *jsonschema.ValidationError) branchReach {
+	if r, ok := reach[e]; ok {
+		return r
+	}
+	r := reach.count(e)
+	reach[e] = r
+	return r
+}
+
+func (reach unionReach) count(e *jsonschema.ValidationError) branchReach {
 	if len(e.Causes) == 0 {
 		r := branchReach{failures: 1, depth: len(e.InstanceLocation)}
 		switch e.ErrorKind.(type) {
@@ -63,8 +81,8 @@ func reachOf(e *jsonschema.ValidationError) branchReach {
 		return r
 	}
 	r := branchReach{depth: -1}
-	for _, c := range closestBranches(e) {
-		x := reachOf(c)
+	for _, c := range reach.closestBranches(e) {
+		x := reach.of(c)
 		r.failures += x.failures
 		r.depth = max(r.depth, x.depth)
 		r.tags += x.tags

@@ -18,17 +18,24 @@ func (sch *Schema) Validate(v any) error {
 
 // Stop bounds a validation (code-mode patch): ValidateStop asks F
 // every 1,024 steps whether to stop, and stops once the errors it made
-// pass MaxErrors (0: no bound). Stopped then says why ("asked", "errors"),
-// and the error it returns is of kind Stopped. A validation's work grows
+// pass MaxErrors (0: no bound), or once it would apply a schema nested
+// more than MaxDepth schemas deep (0: no bound). Stopped then says why
+// ("asked", "errors", "depth"), and the error it returns is of kind Stopped. A validation's work grows
 // with its value times its schema (an anyOf of 200 array schemas over an
 // array of 100,000 items made 4 GB of errors), and it runs where nothing
 // else checks the time.
 type Stop struct {
 	F         func() bool
 	MaxErrors int
-	Stopped   string
-	steps     int
-	errs      int
+	// MaxDepth bounds the nesting of the validation itself: it recurses on
+	// the host's stack once per schema applied inside another, which is
+	// the value's nesting times the chain of $ref, allOf, ... the schema
+	// takes per level. Under GOOS=js that stack is the JavaScript engine's
+	// (about 1 MB), and a stack overflow there ends the Go program.
+	MaxDepth int
+	Stopped  string
+	steps    int
+	errs     int
 }
 
 // ValidateStop is Validate bounded by st.
@@ -46,7 +53,7 @@ func (sch *Schema) validateWith(v any, regexpEngine RegexpEngine, meta *Schema, 
 		v:            v,
 		vloc:         make([]string, 0, 8),
 		sch:          sch,
-		scp:          &scope{sch, "", 0, nil},
+		scp:          &scope{sch, "", 0, nil, 0},
 		uneval:       unevalFrom(v, sch, false),
 		errors:       nil,
 		boolResult:   false,
@@ -98,6 +105,9 @@ func (vd *validator) validate() (*uneval, error) {
 		st.steps++
 		if st.Stopped == "" && st.steps&1023 == 0 && st.F != nil && st.F() {
 			st.Stopped = "asked"
+		}
+		if st.Stopped == "" && st.MaxDepth > 0 && vd.scp.depth > st.MaxDepth {
+			st.Stopped = "depth"
 		}
 		if st.Stopped != "" {
 			return nil, vd.error(&kind.Stopped{})
@@ -946,10 +956,14 @@ type scope struct {
 	vid int
 
 	parent *scope
+
+	// depth is how many scopes are above this one (code-mode patch,
+	// for Stop.MaxDepth).
+	depth int
 }
 
 func (sc *scope) child(sch *Schema, refKeyword string, vid int) *scope {
-	return &scope{sch, refKeyword, vid, sc}
+	return &scope{sch, refKeyword, vid, sc, sc.depth + 1}
 }
 
 func (sc *scope) checkCycle() *scope {
