@@ -338,28 +338,51 @@ export function refCycleError(root) {
         return out.filter(([, v]) => isSchema(v));
     };
 
+    // The walks below keep their own stacks, visiting in the order a
+    // recursive walk does (the children pushed last first): a chain of
+    // 10,000 "$ref"s recursed 10,000 calls deep and threw a bare "Maximum
+    // call stack size exceeded" (the core's walk, schemacycle.go, ended
+    // the Go program).
+    /**
+     * Each schema reachable from loc, s, once, depth first; visit may add
+     * the schemas it leads to.
+     * @param {string} loc @param {any} s
+     * @param {Set<string>} seen
+     * @param {(loc: string, s: any) => [string, any][]} visit
+     */
+    const eachOnce = (loc, s, seen, visit) => {
+        /** @type {[string, any][]} */
+        const todo = [[loc, s]];
+        while (todo.length > 0) {
+            const [l, v] = /** @type {[string, any]} */ (todo.pop());
+            if (seen.has(l)) continue;
+            seen.add(l);
+            const next = visit(l, v);
+            for (let i = next.length - 1; i >= 0; i--) todo.push(next[i]);
+        }
+    };
     /** @type {Map<string, number>} 1: on the current in-place path, 2: finished */
     const state = new KeptMap();
-    /** @type {string[]} */
-    const path = [];
     /** @param {string} loc @param {any} s */
     const walkInPlace = (loc, s) => {
-        const st = state.get(loc);
-        if (st === 1) throw new Error(`the schema refers to itself without descending into the value (${[...path, loc].map(shownLoc).join(" -> ")}): validation would never end`);
-        if (st === 2) return;
+        if (state.get(loc) !== undefined) return;
         state.set(loc, 1);
-        path.push(loc);
-        for (const [l, v] of edges(s, loc, true)) walkInPlace(l, v);
-        path.pop();
-        state.set(loc, 2);
-    };
-    const seen = new KeptSet();
-    /** @param {string} loc @param {any} s */
-    const walkAll = (loc, s) => {
-        if (seen.has(loc)) return;
-        seen.add(loc);
-        walkInPlace(loc, s);
-        for (const [l, v] of [...edges(s, loc, true), ...edges(s, loc, false)]) walkAll(l, v);
+        /** @type {{ loc: string, next: [string, any][], i: number }[]} the in-place path */
+        const path = [{ loc, next: edges(s, loc, true), i: 0 }];
+        while (path.length > 0) {
+            const top = path[path.length - 1];
+            if (top.i === top.next.length) {
+                state.set(top.loc, 2);
+                path.pop();
+                continue;
+            }
+            const [l, v] = top.next[top.i++];
+            const st = state.get(l);
+            if (st === 1) throw new Error(`the schema refers to itself without descending into the value (${[...path.map((p) => p.loc), l].map(shownLoc).join(" -> ")}): validation would never end`);
+            if (st === 2) continue;
+            state.set(l, 1);
+            path.push({ loc: l, next: edges(v, l, true), i: 0 });
+        }
     };
     try {
         // The compiler resolves every reference validation reaches before
@@ -367,18 +390,16 @@ export function refCycleError(root) {
         // nowhere is told first.
         // A schema reached makes it compile its resource's root, and a
         // 2020-12 resource's root its dynamic anchors (compileValue).
-        const reached = new KeptSet();
-        /** @param {string} loc @param {any} s */
-        const reach = (loc, s) => {
-            if (reached.has(loc)) return;
-            reached.add(loc);
+        eachOnce("#", root, new KeptSet(), (loc, s) => {
             const res = places.get(loc)?.res ?? "";
             const more = [...edges(s, loc, true), ...edges(s, loc, false), pointer(res)];
             if (loc === `#${res}`) for (const [r, l] of dynamic) if (r === res) more.push(pointer(l.slice(1)));
-            for (const [l, v] of more) if (isSchema(v)) reach(l, v);
-        };
-        reach("#", root);
-        walkAll("#", root);
+            return more.filter(([, v]) => isSchema(v));
+        });
+        eachOnce("#", root, new KeptSet(), (loc, s) => {
+            walkInPlace(loc, s);
+            return [...edges(s, loc, true), ...edges(s, loc, false)];
+        });
     } catch (err) {
         return err instanceof Unknown ? "" : /** @type {Error} */ (err).message;
     }

@@ -36,25 +36,36 @@ function describe(v) {
     return typeof v === "function" ? "a function" : `${typeof v} ${String(v)}`;
 }
 
+// How deep a schema may nest as JSON: the sandbox's JSON limit
+// (jsondepth.go maxParseDepth), past which no input reaches a tool anyway.
+const MAX_DEPTH = 1000;
+const TOO_DEEP = " nests more than 1,000 levels deep";
+
 /**
  * Checks that v is JSON data made of plain objects and arrays, returning
  * what the first thing that is not is, after its path below v: the path is
  * put together on the way out, so that a schema that passes (every schema
  * of a catalog being registered) builds none.
+ * Past MAX_DEPTH levels it says so, without a path (it would be thousands
+ * of keys long): the walk recursed on the page's stack, and a schema
+ * nested 10,000 levels failed with a bare "Maximum call stack size
+ * exceeded".
  * @param {unknown} v
  * @param {Set<unknown>} seen
+ * @param {number} depth how many objects and arrays hold v
  * @returns {string} "" when v is plain JSON data, else e.g. `.a[2] is NaN`
  */
-function notPlain(v, seen) {
+function notPlain(v, seen, depth) {
     if (v === null || typeof v === "string" || typeof v === "boolean") return "";
     if (typeof v === "number") return Number.isFinite(v) ? "" : ` is ${v}`;
     if (typeof v !== "object") return ` is ${describe(v)}`;
     if (seen.has(v)) return " is a cycle";
+    if (depth >= MAX_DEPTH) return TOO_DEEP;
     seen.add(v);
     if (isArray(v)) {
         for (let i = 0; i < v.length; i++) {
-            const bad = notPlain(v[i], seen);
-            if (bad) return `[${i}]${bad}`;
+            const bad = notPlain(v[i], seen, depth + 1);
+            if (bad) return bad === TOO_DEEP ? bad : `[${i}]${bad}`;
         }
     } else {
         const proto = Object.getPrototypeOf(v);
@@ -68,8 +79,8 @@ function notPlain(v, seen) {
         const ks = objectKeys(v);
         for (let i = 0; i < ks.length; i++) {
             const k = ks[i];
-            const bad = notPlain(/** @type {any} */ (v)[k], seen);
-            if (bad) return `.${k}${bad}`;
+            const bad = notPlain(/** @type {any} */ (v)[k], seen, depth + 1);
+            if (bad) return bad === TOO_DEEP ? bad : `.${k}${bad}`;
         }
     }
     seen.delete(v);
@@ -236,7 +247,7 @@ function passed(r) {
 function plainSchema(v, path, asText) {
     if (typeof v === "boolean") return asText ? { json: String(v) } : { schema: v };
     if (v === null || typeof v !== "object" || isArray(v)) throw new TypeError(`${path}: ${EXPECTED}; got ${describe(v)}`);
-    const bad = notPlain(v, new KeptSet());
+    const bad = notPlain(v, new KeptSet(), 0);
     if (bad) throw new TypeError(`${path}: ${EXPECTED}; got an object that is not JSON data (schema${bad})`);
     const keys = Object.keys(v);
     if (keys.length > 0 && !keys.some((k) => KEYWORDS.has(k))) {
