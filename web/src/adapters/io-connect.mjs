@@ -176,6 +176,23 @@ export function fromIoConnect(io, options) {
         return t;
     }
 
+    // "all" and "skipMine" answer with one row per server, not the method's
+    // returns (a bus's result had every such call fail the outputSchema
+    // check); a target function may choose either, per call.
+    function outputOf(returns) {
+        const rows = {
+            type: "array",
+            items: {
+                anyOf: [
+                    { type: "object", properties: { server: { type: "string" }, returned: returns }, required: ["server"] },
+                    { type: "object", properties: { server: { type: "string" }, error: { type: "string" } }, required: ["server", "error"] },
+                ],
+            },
+        };
+        if (typeof opts.target === "function") return { anyOf: [returns, rows] };
+        return opts.target === "all" || opts.target === "skipMine" ? rows : returns;
+    }
+
     function toolOf(method) {
         const def = {
             name: "",
@@ -187,7 +204,7 @@ export function fromIoConnect(io, options) {
             ),
             execute: (input, { signal }) => call(method, input, signal),
         };
-        if (method.returns) def.outputSchema = schemaOf(method, "returns");
+        if (method.returns) def.outputSchema = outputOf(schemaOf(method, "returns"));
         return def;
     }
 
@@ -210,8 +227,11 @@ export function fromIoConnect(io, options) {
     }
 
     function build() {
+        // A real bus lists a method once per server that registered it
+        // (each entry's getServers() has them all): one tool per name.
+        const seen = new Set();
         const methods = kept(
-            interop.methods().filter((m) => m && typeof m.name === "string" && !m.supportsStreaming && othersOf(m).length > 0),
+            interop.methods().filter((m) => m && typeof m.name === "string" && !m.supportsStreaming && othersOf(m).length > 0 && !seen.has(m.name) && seen.add(m.name)),
             opts.filter,
             "fromIoConnect",
         ).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

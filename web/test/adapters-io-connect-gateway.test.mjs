@@ -1,0 +1,171 @@
+// @interopio/code-mode/io-connect against a real Interop bus: the open
+// source Glue42 Core gateway (@glue42/gateway-web's Node build, MIT, no
+// licence key) with @interopio/core clients connected in process through
+// core's own `gateway.inproc` transport. Every application below is a real
+// io.Connect client; nothing of the bus is written here. (The fake bus of
+// adapters-io-connect.test.mjs stays for what this gateway cannot show.)
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import IOConnectCore from "@interopio/core";
+import { assetPath, loadFactory, run } from "./helpers.mjs";
+import { loadAdapter, until } from "./adapter-helpers.mjs";
+
+const require = createRequire(import.meta.url);
+const gateway = require("@glue42/gateway-web/node/gateway-web.js");
+
+let IoCodeModeFactory, ioc, gw;
+const clients = [];
+
+// One io.Connect application on the bus. The gateway routes among the
+// clients of one user only, so all of them log in as "trader".
+async function connect(application) {
+    const io = await IOConnectCore({
+        application,
+        auth: { username: "trader", password: "any" },
+        gateway: { inproc: { facade: gw } },
+        // core asks the bus for io.Insights settings and warns when no
+        // platform answers: there is none here.
+        logger: { console: "error" },
+    });
+    clients.push(io);
+    return io;
+}
+
+before(async () => {
+    IoCodeModeFactory = await loadFactory();
+    ioc = await loadAdapter("io-connect");
+    gateway.configure_logging({ level: "error" });
+    gw = gateway.create({});
+    await gw.start();
+});
+after(async () => {
+    for (const io of clients) await io.done().catch(() => {});
+    await gw.stop();
+});
+
+const names = (api) => api.listTools().map((t) => t.name).sort();
+
+describe("fromIoConnect on a real gateway", () => {
+    let host, blotter, pricer, api, source, errors, slow;
+    before(async () => {
+        [host, blotter, pricer] = [await connect("copilot"), await connect("blotter"), await connect("pricer")];
+        await blotter.interop.register(
+            { name: "Blotter.Orders.Search", displayName: "Search orders", description: "Orders of a client.", accepts: "String client, Int? limit", returns: "Composite: { String id, Double qty }[] orders", flags: { readOnlyHint: true } },
+            ({ client, limit }) => ({ orders: [{ id: `${client}-1`, qty: 10 }].slice(0, limit ?? 10) }),
+        );
+        await blotter.interop.register({ name: "Blotter.Orders.Cancel", accepts: "String id" }, ({ id }) => {
+            if (id === "x") throw new Error("no order x");
+            return { cancelled: id };
+        });
+        await blotter.interop.register({ name: "Slow" }, () => new Promise((resolve) => (slow = resolve)));
+        await pricer.interop.register({ name: "Quote", accepts: "String symbol", returns: "Double price" }, ({ symbol }) => ({ price: 100 + symbol.length }));
+        await host.interop.register({ name: "Copilot.Ask", accepts: "String q" }, () => ({ answer: 42 }));
+        await host.interop.register({ name: "Shared.Status" }, () => ({ who: "host" }));
+        await pricer.interop.register({ name: "Shared.Status" }, () => ({ who: "pricer" }));
+        errors = [];
+        api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        source = ioc.fromIoConnect(host, { methodResponseTimeoutMs: 300, onError: (e) => errors.push(e.message) });
+        source.registerTools(api);
+        // The host learns of the others' methods from the gateway.
+        await until(() => ["Blotter.Orders.Cancel", "Blotter.Orders.Search", "Quote", "Shared.Status", "Slow"].every((m) => names(api).includes(`interop.${m}`)), "the other applications' methods");
+    });
+    after(() => {
+        slow && slow({});
+        source.close();
+        api.dispose();
+    });
+
+    // The bus lists Shared.Status once per server (copilot's and pricer's):
+    // it was two tools, interop.Shared.Status and interop.Shared.Status_2.
+    test("the other applications' methods are the tools, once each, never the host's own; signatures become schemas", () => {
+        assert.deepEqual(names(api), ["interop.Blotter.Orders.Cancel", "interop.Blotter.Orders.Search", "interop.Quote", "interop.Shared.Status", "interop.Slow"]);
+        const search = source.tools.find((t) => t.name === "interop.Blotter.Orders.Search");
+        assert.equal(search.description, "Search orders: Orders of a client.");
+        assert.deepEqual(search.inputSchema, { type: "object", properties: { client: { type: "string" }, limit: { type: "integer" } }, required: ["client"] });
+        assert.equal(search.outputSchema.properties.orders.items.properties.qty.type, "number");
+        assert.equal(search.annotations.readOnlyHint, true);
+        assert.deepEqual(errors, []);
+    });
+
+    test("a program invokes methods and gets the applications' answers; a shared method goes to the other server", async () => {
+        const session = api.createSession();
+        const out = await run(
+            session,
+            `const orders = await tools.interop.Blotter.Orders.Search({ client: "acme" });
+             const quote = await tools.interop.Quote({ symbol: "AAPL" });
+             const status = await tools.interop.Shared.Status({});
+             return { orders, quote, status };`,
+        );
+        assert.equal(out.ok, true, JSON.stringify(out));
+        assert.deepEqual(out.result, { orders: { orders: [{ id: "acme-1", qty: 10 }] }, quote: { price: 104 }, status: { who: "pricer" } });
+        session.dispose();
+    });
+
+    test("the bus's errors reach the program: a handler's throw, a timeout, bad input before the bus", async () => {
+        const session = api.createSession();
+        const out = await run(
+            session,
+            `const e = [];
+             for (const f of [() => tools.interop.Blotter.Orders.Cancel({ id: "x" }), () => tools.interop.Slow({}), () => tools.interop.Blotter.Orders.Cancel({ id: 7 })]) {
+                 try { await f(); e.push("no error"); } catch (err) { e.push(err.message); }
+             }
+             return e;`,
+        );
+        assert.equal(out.ok, true, JSON.stringify(out));
+        assert.match(out.result[0], /^Blotter\.Orders\.Cancel: .*no order x/);
+        assert.match(out.result[1], /^Slow: .*timeout \(300 ms\)/i);
+        assert.match(out.result[2], /id/);
+        session.dispose();
+    });
+
+    test("a method unregistered, or its application gone, leaves the tools; a call already on its way gets the bus's answer", async () => {
+        const session = api.createSession();
+        const risk = await connect("risk");
+        await risk.interop.register({ name: "Risk.Check", accepts: "String book" }, ({ book }) => ({ book, ok: true }));
+        await until(() => names(api).includes("interop.Risk.Check"), "Risk.Check");
+        let out = await run(session, "return await tools.interop.Risk.Check({ book: 'b1' })");
+        assert.deepEqual(out.result, { book: "b1", ok: true });
+        const listed = source.tools.find((t) => t.name === "interop.Risk.Check");
+        await risk.interop.unregister("Risk.Check");
+        await until(() => !names(api).includes("interop.Risk.Check"), "Risk.Check removed");
+        // A call that was already on its way when the method went: the bus's words.
+        await assert.rejects(listed.execute({ book: "b1" }, {}), { message: /^Risk\.Check: Can not find a method matching "Risk\.Check"/ });
+        out = await run(session, "try { await tool_call('interop.Risk.Check', { book: 'b1' }); } catch (e) { return e.message; }");
+        assert.match(out.result, /unknown tool|not found|no tool/i);
+
+        // An application that disconnects takes all its methods with it.
+        const fx = await connect("fx");
+        await fx.interop.register({ name: "Fx.Rate", accepts: "String pair" }, () => ({ rate: 1.1 }));
+        await until(() => names(api).includes("interop.Fx.Rate"), "Fx.Rate");
+        await fx.done();
+        await until(() => !names(api).includes("interop.Fx.Rate"), "Fx.Rate gone with its application");
+        session.dispose();
+    });
+
+    test('target "all": every other server\'s answer, named by application', async () => {
+        const a2 = await connect("pricer2");
+        await a2.interop.register({ name: "Quote", accepts: "String symbol", returns: "Double price" }, ({ symbol }) => {
+            if (symbol === "bad") throw new Error("unknown symbol");
+            return { price: symbol.length };
+        });
+        const all = ioc.fromIoConnect(host, { target: "all", namespace: "desk" });
+        const api2 = await IoCodeModeFactory({ wasmLocation: assetPath });
+        all.registerTools(api2);
+        await until(() => all.tools.some((t) => t.name === "desk.Quote") && host.interop.methods().find((m) => m.name === "Quote").getServers().length === 2, "two Quote servers");
+        const out = await run(api2.createSession(), "return [await tools.desk.Quote({ symbol: 'X' }), await tools.desk.Quote({ symbol: 'bad' })]");
+        assert.equal(out.ok, true, JSON.stringify(out));
+        const byServer = (rows) => rows.slice().sort((x, y) => (x.server < y.server ? -1 : 1));
+        assert.deepEqual(byServer(out.result[0]), [
+            { server: "pricer", returned: { price: 101 } },
+            { server: "pricer2", returned: { price: 1 } },
+        ]);
+        assert.deepEqual(byServer(out.result[1]), [
+            { server: "pricer", returned: { price: 103 } },
+            { server: "pricer2", error: "unknown symbol" },
+        ]);
+        all.close();
+        api2.dispose();
+        await a2.done();
+    });
+});
