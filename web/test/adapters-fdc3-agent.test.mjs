@@ -1,0 +1,175 @@
+// @interopio/code-mode/fdc3 against a real FDC3 2.2 Desktop Agent: FINOS's
+// reference implementation with real DesktopAgentProxy apps
+// (web/test/fdc3-desktop-agent.mjs). The apps below are FDC3 apps written
+// against the standard API (addIntentListener, addContextListener); the
+// agent resolves, launches, delivers and answers. (The fake agent of
+// adapters-fdc3.test.mjs stays for what this agent cannot show: a channel
+// result, a resolver the user cancels.)
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { assetPath, loadFactory, run, until } from "./helpers.mjs";
+import { loadAdapter } from "./adapter-helpers.mjs";
+import { startDesktopAgent } from "./fdc3-desktop-agent.mjs";
+
+const INSTRUMENT = { type: "object", properties: { type: { const: "fdc3.instrument" }, id: { type: "object", properties: { ticker: { type: "string" } }, required: ["ticker"] } }, required: ["type", "id"] };
+
+// AppD records: the agent's app directory.
+const appD = (appId, listensFor) => ({ appId, title: appId, type: "web", details: { url: `https://apps.test/${appId}` }, interop: { intents: { listensFor } } });
+const DIRECTORY = [
+    appD("chart", {
+        ViewChart: { contexts: ["fdc3.instrument"] },
+        GetPrice: { contexts: ["fdc3.instrument"], resultType: "fdc3.valuation" },
+        Wait: { contexts: ["fdc3.instrument"] },
+    }),
+    appD("crm", { StartCall: { contexts: ["fdc3.contact"] }, ViewChart: { contexts: ["fdc3.instrument"] } }),
+    // Declares ReadNews but never listens for it: the agent gives up on delivery.
+    appD("news", { ReadNews: { contexts: ["fdc3.instrument"] } }),
+    appD("blotter", {}),
+    appD("copilot", {}),
+];
+
+let IoCodeModeFactory, fdc3, da, host, received, waiting;
+before(async () => {
+    IoCodeModeFactory = await loadFactory();
+    fdc3 = await loadAdapter("fdc3");
+    received = [];
+    da = await startDesktopAgent({
+        directory: DIRECTORY,
+        intentTimeoutMs: 500,
+        mains: {
+            // The reference proxy calls .then on a handler's answer: FDC3
+            // handlers are async (or return nothing).
+            chart: async (agent) => {
+                await agent.addIntentListener("GetPrice", async (ctx) => ({ type: "fdc3.valuation", value: ctx.id.ticker.length * 10, CURRENCY_ISOCODE: "USD" }));
+                await agent.addIntentListener("ViewChart", () => undefined);
+                await agent.addIntentListener("Wait", () => new Promise((resolve) => (waiting = resolve)));
+            },
+            crm: async (agent) => {
+                await agent.addIntentListener("StartCall", () => undefined);
+            },
+            blotter: async (agent) => {
+                await agent.joinUserChannel("fdc3.channel.1");
+                await agent.addContextListener("fdc3.instrument", (ctx) => received.push(ctx));
+            },
+        },
+    });
+    host = (await da.connect("copilot")).fdc3;
+});
+after(async () => {
+    await da.stop();
+});
+
+const ticker = (t) => ({ type: "fdc3.instrument", id: { ticker: t } });
+
+describe("fromFdc3 on the FDC3 reference desktop agent", () => {
+    let api, source;
+    before(async () => {
+        api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        source = await fdc3.fromFdc3(host, { contextTypes: ["fdc3.instrument", "fdc3.contact", "fdc3.nothing"], contextSchemas: { "fdc3.instrument": INSTRUMENT }, broadcast: true, open: true });
+        source.registerTools(api);
+    });
+    after(() => api.dispose());
+
+    test("the agent's intents for the context types are the tools (a type no app takes is no error)", () => {
+        assert.deepEqual(source.tools.map((t) => t.name), ["fdc3.GetPrice", "fdc3.ReadNews", "fdc3.StartCall", "fdc3.ViewChart", "fdc3.Wait", "fdc3.broadcast", "fdc3.open"]);
+        const view = source.tools.find((t) => t.name === "fdc3.ViewChart");
+        assert.equal(view.description, "Raise the FDC3 intent ViewChart with a fdc3.instrument context. Handled by: chart, crm. Resolves with the result context of the handling application, or { handledBy } when it returns none.");
+        assert.deepEqual(view.inputSchema, INSTRUMENT);
+        assert.deepEqual(source.tools.find((t) => t.name === "fdc3.StartCall").inputSchema.properties.type, { const: "fdc3.contact" });
+    });
+
+    test("a program raises intents: the agent launches the app, delivers, and the app's result comes back", async () => {
+        const session = api.createSession();
+        const out = await run(
+            session,
+            `const price = await tools.fdc3.GetPrice({ type: "fdc3.instrument", id: { ticker: "AAPL" } });
+             const call = await tools.fdc3.StartCall({ type: "fdc3.contact", id: { email: "ada@example.com" } });
+             return { price, call };`,
+        );
+        assert.equal(out.ok, true, JSON.stringify(out));
+        assert.deepEqual(out.result, { price: { type: "fdc3.valuation", value: 40, CURRENCY_ISOCODE: "USD" }, call: { handledBy: "crm" } });
+        assert.ok(["chart", "crm"].every((id) => da.launched.some((a) => a.appId === id)), "the agent launched chart and crm");
+        session.dispose();
+    });
+
+    test("the agent's errors reach the program with FDC3's names: no app, no resolver, delivery timed out", async () => {
+        const session = api.createSession();
+        const out = await run(
+            session,
+            `const e = [];
+             for (const f of [
+                 () => tools.fdc3.ViewChart({ type: "fdc3.instrument", id: { ticker: "X" } }), // two apps, no resolver to choose
+                 () => tools.fdc3.ReadNews({ type: "fdc3.instrument", id: { ticker: "X" } }),  // news never listens
+                 () => tools.fdc3.StartCall({ type: "fdc3.contact", name: "no such app" }),
+                 () => tools.fdc3.open({ appId: "nope" }),
+             ]) { try { e.push(await f()); } catch (err) { e.push(err.message); } }
+             return e;`,
+        );
+        assert.equal(out.ok, true, JSON.stringify(out));
+        assert.deepEqual(out.result.slice(0, 2), [
+            "ResolveError: UserCancelledResolution: the user cancelled choosing an application (raiseIntent ViewChart with fdc3.instrument)",
+            "ResolveError: IntentDeliveryFailed: the intent could not be delivered (raiseIntent ReadNews with fdc3.instrument)",
+        ]);
+        assert.deepEqual(out.result[2], { handledBy: "crm" });
+        assert.equal(out.result[3], "OpenError: AppNotFound: no such application (open nope)");
+        // Straight to the tool: a context type the intent does not take.
+        const view = source.tools.find((t) => t.name === "fdc3.ViewChart");
+        await assert.rejects(view.execute({ type: "fdc3.contact" }, {}), { message: "ResolveError: NoAppsFound: no application can handle this intent with this context (raiseIntent ViewChart with fdc3.contact)" });
+        session.dispose();
+    });
+
+    test("a result that never comes: aborting the run stops the wait", async () => {
+        const session = api.createSession();
+        const ctrl = new AbortController();
+        waiting = undefined;
+        const p = run(session, `return await tools.fdc3.Wait(${JSON.stringify(ticker("W"))})`, { signal: ctrl.signal });
+        await until(() => waiting, "the chart app to get the Wait intent");
+        ctrl.abort(new Error("stop waiting"));
+        await assert.rejects(p, /stop waiting/);
+        // The app answers late; the agent takes the answer (before the agent
+        // stops, or the app's proxy times out waiting for its receipt).
+        const receipts = da.sent.filter((t) => t === "intentResultResponse").length;
+        waiting();
+        await until(() => da.sent.filter((t) => t === "intentResultResponse").length > receipts, "the agent to take the late result");
+        session.dispose();
+    });
+
+    test("broadcast reaches an app on the user channel; unjoined it is refused, nothing sent", async () => {
+        await da.connect("blotter");
+        const session = api.createSession();
+        let out = await run(session, `try { return await tools.fdc3.broadcast(${JSON.stringify(ticker("IBM"))}); } catch (e) { return e.message; }`);
+        assert.match(out.result, /^broadcast: this application is joined to no user channel/);
+        await host.joinUserChannel("fdc3.channel.1");
+        out = await run(session, `return await tools.fdc3.broadcast(${JSON.stringify(ticker("IBM"))})`);
+        assert.deepEqual(out.result, { broadcast: "fdc3.instrument", channel: "fdc3.channel.1" });
+        await until(() => received.length === 1, "the blotter to receive the context");
+        assert.deepEqual(received, [ticker("IBM")]);
+        await host.leaveCurrentChannel();
+        session.dispose();
+    });
+
+    test("open starts an app through the agent and returns its identity", async () => {
+        const out = await run(api.createSession(), `return await tools.fdc3.open({ appId: "crm" })`);
+        assert.equal(out.ok, true, JSON.stringify(out));
+        assert.equal(out.result.appId, "crm");
+        assert.match(out.result.instanceId, /^[0-9a-f-]{36}$/);
+    });
+
+    test("refresh() follows the agent: an app taken out of its directory takes its intents along", async () => {
+        const session = api.createSession();
+        const before = da.directory.allApps;
+        da.directory.allApps = before.filter((a) => a.appId !== "crm");
+        try {
+            await source.refresh();
+            assert.ok(!api.listTools().some((t) => t.name === "fdc3.StartCall"));
+            assert.equal(source.tools.find((t) => t.name === "fdc3.ViewChart").description.includes("Handled by: chart."), true);
+            const out = await run(session, "try { await tool_call('fdc3.StartCall', { type: 'fdc3.contact' }); } catch (e) { return e.message; }");
+            assert.match(out.result, /unknown tool|not found|no tool/i);
+        } finally {
+            da.directory.allApps = before;
+            await source.refresh();
+        }
+        assert.ok(api.listTools().some((t) => t.name === "fdc3.StartCall"));
+        session.dispose();
+    });
+});
