@@ -2,7 +2,7 @@
 // points in dist/ and a mock fetch for the LLM SDKs.
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { dist } from "./helpers.mjs";
+import { dist, run } from "./helpers.mjs";
 
 /** Imports dist/<name>.mjs, the package's `@interopio/code-mode/<name>`. */
 export function loadAdapter(name) {
@@ -70,3 +70,17 @@ export const anthropicMessage = (content, stop) => ({
 });
 
 export { until } from "./helpers.mjs";
+
+/**
+ * Runs `calls` (tool call expressions of the program) one after the other in
+ * `session`, each caught: resolves with the run's output, its result one
+ * entry per call (what it returned, or its error's message).
+ */
+export function eachCaught(session, calls) {
+    const program = `const e = [];
+        for (const f of [${calls.map((c) => `() => ${c}`).join(", ")}]) {
+            try { e.push(await f()); } catch (err) { e.push(err.message); }
+        }
+        return e;`;
+    return run(session, program);
+}

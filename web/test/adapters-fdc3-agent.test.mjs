@@ -8,7 +8,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { assetPath, loadFactory, run, until } from "./helpers.mjs";
-import { loadAdapter } from "./adapter-helpers.mjs";
+import { eachCaught, loadAdapter } from "./adapter-helpers.mjs";
 import { startDesktopAgent } from "./fdc3-desktop-agent.mjs";
 
 const INSTRUMENT = { type: "object", properties: { type: { const: "fdc3.instrument" }, id: { type: "object", properties: { ticker: { type: "string" } }, required: ["ticker"] } }, required: ["type", "id"] };
@@ -94,17 +94,12 @@ describe("fromFdc3 on the FDC3 reference desktop agent", () => {
 
     test("the agent's errors reach the program with FDC3's names: no app, no resolver, delivery timed out", async () => {
         const session = api.createSession();
-        const out = await run(
-            session,
-            `const e = [];
-             for (const f of [
-                 () => tools.fdc3.ViewChart({ type: "fdc3.instrument", id: { ticker: "X" } }), // two apps, no resolver to choose
-                 () => tools.fdc3.ReadNews({ type: "fdc3.instrument", id: { ticker: "X" } }),  // news never listens
-                 () => tools.fdc3.StartCall({ type: "fdc3.contact", name: "no such app" }),
-                 () => tools.fdc3.open({ appId: "nope" }),
-             ]) { try { e.push(await f()); } catch (err) { e.push(err.message); } }
-             return e;`,
-        );
+        const out = await eachCaught(session, [
+            `tools.fdc3.ViewChart(${JSON.stringify(ticker("X"))})`, // two apps, no resolver to choose
+            `tools.fdc3.ReadNews(${JSON.stringify(ticker("X"))})`, // news never listens
+            `tools.fdc3.StartCall({ type: "fdc3.contact", name: "Ada" })`,
+            `tools.fdc3.open({ appId: "nope" })`,
+        ]);
         assert.equal(out.ok, true, JSON.stringify(out));
         assert.deepEqual(out.result.slice(0, 2), [
             "ResolveError: UserCancelledResolution: the user cancelled choosing an application (raiseIntent ViewChart with fdc3.instrument)",

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import IOConnectCore from "@interopio/core";
 import { assetPath, loadFactory, run } from "./helpers.mjs";
-import { loadAdapter, until } from "./adapter-helpers.mjs";
+import { eachCaught, loadAdapter, until } from "./adapter-helpers.mjs";
 
 const require = createRequire(import.meta.url);
 const gateway = require("@glue42/gateway-web/node/gateway-web.js");
@@ -104,14 +104,7 @@ describe("fromIoConnect on a real gateway", () => {
 
     test("the bus's errors reach the program: a handler's throw, a timeout, bad input before the bus", async () => {
         const session = api.createSession();
-        const out = await run(
-            session,
-            `const e = [];
-             for (const f of [() => tools.interop.Blotter.Orders.Cancel({ id: "x" }), () => tools.interop.Slow({}), () => tools.interop.Blotter.Orders.Cancel({ id: 7 })]) {
-                 try { await f(); e.push("no error"); } catch (err) { e.push(err.message); }
-             }
-             return e;`,
-        );
+        const out = await eachCaught(session, [`tools.interop.Blotter.Orders.Cancel({ id: "x" })`, "tools.interop.Slow({})", "tools.interop.Blotter.Orders.Cancel({ id: 7 })"]);
         assert.equal(out.ok, true, JSON.stringify(out));
         assert.match(out.result[0], /^Blotter\.Orders\.Cancel: .*no order x/);
         assert.match(out.result[1], /^Slow: .*timeout \(300 ms\)/i);

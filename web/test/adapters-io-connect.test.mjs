@@ -4,7 +4,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { assetPath, loadFactory, run } from "./helpers.mjs";
-import { loadAdapter, until } from "./adapter-helpers.mjs";
+import { eachCaught, loadAdapter, until } from "./adapter-helpers.mjs";
 import { FakeBus, fakeIo } from "./fakes/io-connect.mjs";
 
 let IoCodeModeFactory, ioc;
@@ -132,14 +132,7 @@ describe("fromIoConnect", () => {
 
     test("errors, timeouts and bad input come back as errors the code can catch", async () => {
         const session = api.createSession();
-        const out = await run(
-            session,
-            `const e = [];
-             for (const f of [() => tools.interop.Blotter.Orders.Cancel({ id: "x" }), () => tools.interop.Slow({}), () => tools.interop.Blotter.Orders.Cancel({ id: 7 })]) {
-                 try { await f(); e.push("no error"); } catch (err) { e.push(err.message); }
-             }
-             return e;`,
-        );
+        const out = await eachCaught(session, [`tools.interop.Blotter.Orders.Cancel({ id: "x" })`, "tools.interop.Slow({})", "tools.interop.Blotter.Orders.Cancel({ id: 7 })"]);
         assert.equal(out.ok, true, JSON.stringify(out));
         assert.match(out.result[0], /no order x/);
         assert.match(out.result[1], /timeout \(200 ms\)/);
