@@ -25,7 +25,8 @@ async function connect(application) {
         auth: { username: "trader", password: "any" },
         gateway: { inproc: { facade: gw } },
         // core asks the bus for io.Insights settings and warns when no
-        // platform answers: there is none here.
+        // platform answers: there is none here. (A failed invocation is
+        // still printed as "Gateway error - ..." on stderr, whatever the level.)
         logger: { console: "error" },
     });
     clients.push(io);
@@ -133,6 +134,23 @@ describe("fromIoConnect on a real gateway", () => {
         await until(() => names(api).includes("interop.Fx.Rate"), "Fx.Rate");
         await fx.done();
         await until(() => !names(api).includes("interop.Fx.Rate"), "Fx.Rate gone with its application");
+        session.dispose();
+    });
+
+    test("a stream is no tool; an application that leaves mid-call fails the call with the bus's words", async () => {
+        const flaky = await connect("flaky");
+        let started;
+        await flaky.interop.register({ name: "Flaky.Hang" }, () => new Promise(() => (started = true)));
+        await flaky.interop.createStream({ name: "Flaky.Prices" });
+        await until(() => names(api).includes("interop.Flaky.Hang") && host.interop.methods().some((m) => m.name === "Flaky.Prices"), "Flaky's methods");
+        assert.ok(!names(api).includes("interop.Flaky.Prices"));
+        const session = api.createSession();
+        const p = run(session, "try { return await tools.interop.Flaky.Hang({}); } catch (e) { return e.message; }");
+        await until(() => started, "the call to reach flaky");
+        await flaky.done();
+        const out = await p;
+        assert.equal(out.result, "Flaky.Hang: Peer has left while waiting for result");
+        await until(() => !names(api).includes("interop.Flaky.Hang"), "Flaky's methods gone");
         session.dispose();
     });
 
