@@ -132,10 +132,19 @@ func (e *ArrayTooLongError) Error() string {
 	return fmt.Sprintf("value is not JSON data: it holds an array of %d elements at %q", e.Len, e.Path)
 }
 
+// StrictMaxDepth is how many objects and arrays deep ToJSONStrict writes a
+// value: the sandbox's JSON limit (codemode's maxParseDepth). The replacer
+// is Go, so each level of JSON.stringify's recursion calls into Go again,
+// on the JavaScript engine's stack: an interceptor's replacement input
+// nested 5,000 levels overflowed it inside Go, which ended the Go program;
+// past this depth the replacer stops the walk.
+const StrictMaxDepth = 1000
+
 // ToJSONStrict is ToJSON for a value that must be JSON data through and
 // through: a value anywhere inside it that JSON cannot hold (a function, a
-// symbol, NaN or an infinity, a BigInt, a cycle), or a v that has no JSON
-// form at all, is an error naming what it met. undefined object members
+// symbol, NaN or an infinity, a BigInt, a cycle), a v that has no JSON
+// form at all, or one nesting past StrictMaxDepth, is an error naming what
+// it met. undefined object members
 // are absent, as in JSON.stringify.
 //
 // An array of more than maxArrayLen elements (0: no limit) is an
@@ -166,6 +175,10 @@ func ToJSONStrict(v js.Value, maxArrayLen int) (json.RawMessage, error) {
 				}
 			case js.TypeObject:
 				path := strictPath(this, arg(args, 0).String())
+				if len(strictStack) >= StrictMaxDepth {
+					strictBad = "deep"
+					return nil // its members are never visited
+				}
 				array := arrayIsArray.Invoke(val).Bool()
 				if n := 0; array && strictMaxArray > 0 {
 					if n = val.Length(); n > strictMaxArray {
@@ -193,6 +206,9 @@ func ToJSONStrict(v js.Value, maxArrayLen int) (json.RawMessage, error) {
 	}
 	if strictArrayLen > 0 {
 		return nil, &ArrayTooLongError{strictArrayLen, strictArrayAt}
+	}
+	if strictBad == "deep" {
+		return nil, errors.New("value is not JSON data: it nests more than 1,000 levels deep")
 	}
 	if strictBad != "" {
 		return nil, fmt.Errorf("value is not JSON data: it holds %s", strictBad)

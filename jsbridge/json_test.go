@@ -67,3 +67,34 @@ func TestToJSONStrictCycle(t *testing.T) {
 		t.Errorf("the same object twice: got %s, %v; want %s", raw, err, want)
 	}
 }
+
+// TestToJSONStrictDepth: a value nested past StrictMaxDepth is refused,
+// saying so, before JSON.stringify's recursion (a call into Go's replacer
+// per level) overflows the engine's stack inside Go: 100,000 levels ended
+// the Go program (and this test). At the limit it converts.
+func TestToJSONStrictDepth(t *testing.T) {
+	nest := global.Get("Function").New("n", "leaf", "let v = leaf; for (let i = 0; i < n; i++) v = Array.isArray(leaf) ? [v] : { a: v }; return v")
+	for _, tc := range []struct {
+		name string
+		n    int
+		leaf any
+		want string
+	}{
+		{"objects, 100,000 levels", 100000, NewObject(), "value is not JSON data: it nests more than 1,000 levels deep"},
+		{"arrays, 100,000 levels", 100000, NewArray(), "value is not JSON data: it nests more than 1,000 levels deep"},
+		{"objects, 1,001 levels", StrictMaxDepth, NewObject(), "value is not JSON data: it nests more than 1,000 levels deep"},
+		{"objects, 1,000 levels", StrictMaxDepth - 1, NewObject(), ""},
+	} {
+		v := nest.Invoke(tc.n, tc.leaf)
+		raw, err := ToJSONStrict(v, 10)
+		if tc.want == "" {
+			if want := jsonObj.Call("stringify", v).String(); err != nil || string(raw) != want {
+				t.Errorf("%s: got %.40s, %v; want %.40s", tc.name, raw, err, want)
+			}
+			continue
+		}
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s: got %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}

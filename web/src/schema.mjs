@@ -9,6 +9,7 @@
 
 import { field } from "./fields.mjs";
 import { KeptSet, KeptWeakMap, isArray, jsonParse, jsonStringify, objectKeys } from "./intrinsics.mjs";
+import { MAX_DEPTH } from "./tojson.mjs";
 
 const AI_SDK_SCHEMA = Symbol.for("vercel.ai.schema");
 
@@ -37,8 +38,7 @@ function describe(v) {
 }
 
 // How deep a schema may nest as JSON: the sandbox's JSON limit
-// (jsondepth.go maxParseDepth), past which no input reaches a tool anyway.
-const MAX_DEPTH = 1000;
+// (MAX_DEPTH), past which no input reaches a tool anyway.
 const TOO_DEEP = " nests more than 1,000 levels deep";
 
 /**

@@ -34,7 +34,7 @@ export const countMore = (n, one, many) => `${n} more ${n === 1 ? one : many}`;
 
 // The deepest JSON the sandbox reads: its JSON.parse refuses a text that
 // nests more than this (prelude/api.js).
-const MAX_DEPTH = 1000;
+export const MAX_DEPTH = 1000;
 
 // Builtins as they were at load: a page's String.prototype.charCodeAt or
 // slice must not change where a text is cut.

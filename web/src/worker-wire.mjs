@@ -8,7 +8,7 @@
 
 import { describeError } from "./env.mjs";
 import { KeptSet, jsonStringify, objectKeys } from "./intrinsics.mjs";
-import { MAX_ARRAY_LEN } from "./tojson.mjs";
+import { MAX_ARRAY_LEN, MAX_DEPTH } from "./tojson.mjs";
 import { cutBefore, droppedOnPage } from "./call.mjs";
 
 /**
@@ -124,7 +124,10 @@ export function restoreStandIns(value, standIns) {
 // core's check to refuse in its own words: a function, a Symbol, a
 // non-finite number, an array longer than the core's limit (as an empty
 // one of that length: the check reads no element), an object inside
-// itself (as one that holds itself). As in that check,
+// itself (as one that holds itself), an object nested past the core's
+// depth limit (as one nested past it: the page's stringify recursed with
+// a call of the replacer per level, and 5,000 levels overflowed the
+// page's stack, a bare "Maximum call stack size exceeded"). As in that check,
 // nothing past the first of them is read. A write that throws (a cycle, a
 // BigInt, a getter) goes as an input whose toJSON throws the same.
 
@@ -183,6 +186,12 @@ function revive(mark) {
     if (kind === "function") return () => {};
     if (kind === "symbol") return Symbol();
     if (kind === "number") return Number(arg);
+    if (kind === "deep") {
+        /** @type {any} */
+        let o = {};
+        for (let i = 0; i < MAX_DEPTH; i++) o = { o };
+        return o;
+    }
     if (kind === "cycle") {
         /** @type {any} */
         const o = {};
@@ -212,6 +221,7 @@ function inputToWire(input) {
             if (t === "function" || t === "symbol") mark = `${t}:`;
             else if (t === "number" && !Number.isFinite(v)) mark = `number:${v}`;
             else if (Array.isArray(v) && v.length > MAX_ARRAY_LEN) mark = `array:${v.length}`;
+            else if (v !== null && t === "object" && n >= MAX_DEPTH) mark = "deep:";
             else if (v !== null && t === "object") {
                 for (let i = 0; i < n; i++) if (st[i] === v) mark = "cycle:";
                 st[n++] = v;

@@ -88,3 +88,20 @@ for (const [name, schema] of SCHEMAS) {
         assert.equal((await run(api.createSession(), "return await tools.t.y({})")).result, 1);
     });
 }
+
+// An interceptor's replacement input is converted with a replacer in Go,
+// called by JSON.stringify once per level: nested 5,000 levels, the page's
+// stack overflowed inside Go and the engine stopped (in-thread).
+test("deep input: an onToolCall replacement input nested 100,000 levels is refused; the factory lives", async (t) => {
+    let d = 1;
+    for (let i = 0; i < 100000; i++) d = { a: d };
+    let replace = { d };
+    const api = await withFactory(t, { wasmLocation: assetPath, timeout: 60000, interceptors: { onToolCall: () => ({ allowed: true, input: replace }) } });
+    api.registerTool({ name: "t.x", inputSchema: { type: "object" }, execute: () => "ran" });
+    await api.ready();
+    const r = await run(api.createSession(), callAndCatch("{}"));
+    assert.equal(r.ok, true, JSON.stringify(r.error));
+    assert.match(r.result, /^call to t\.x denied: the interceptor failed \(onToolCall returned an input that is not JSON: .*nests more than 1,000 levels deep/);
+    replace = { d: nest(998, (v) => ({ a: v }), 1) };
+    assert.equal((await run(api.createSession(), callAndCatch("{}"))).result, "ran");
+});
