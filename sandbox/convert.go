@@ -97,7 +97,7 @@ const U8 = Uint8Array, DV = DataView, WM = WeakMap, WS = WeakSet, WR = typeof We
 const It = typeof Iterator === "function" ? Iterator : undefined;
 const AIt = function () {};
 AIt.prototype = Object.getPrototypeOf(Object.getPrototypeOf(async function* () {}.prototype));
-const Str = String, Num = Number, Bool = Boolean, gp = Object.getPrototypeOf, own = Object.getOwnPropertyDescriptor;
+const Str = String, Num = Number, Bool = Boolean, gp = Object.getPrototypeOf, own = Object.getOwnPropertyDescriptor, names = Object.getOwnPropertyNames;
 const bytes = (b, o, n) => n ? from(new U8(b, o, n)) : [];
 const logCap = ` + shownArrayLen + `, nMore = ` + moreJS + `;
 // An array, or what becomes one (a typed array, an ArrayBuffer's or a
@@ -107,14 +107,28 @@ const long = (p, n) => { if (n > ` + maxArrayLen + `) throw new RangeError(p + "
 const ident = /^[A-Za-z_$][\w$]*$/;
 const seg = (h, k) => isArr(h) ? "[" + k + "]" : ident.test(k) ? "." + k : "[" + S(k) + "]";
 // What an object JSON read as {} says (web/src/tojson.mjs opaqueWhat):
-// its class's name, read from its prototype's own properties.
+// its class's name, read from its prototype's own properties, and the
+// getters the class defines there (up to 5), which hold what a model's
+// class meant to give (get total() { return this.#total }): the model
+// read {} and a warning that did not say where the data was. No getter
+// runs: their descriptors are read. (An index loop: the program may have
+// replaced the Array iterator.)
 const opaqueWhat = (v) => {
-  let name = "";
+  let name = "", list = "", obj = "";
   try {
-    const c = own(gp(v), "constructor"), d = c && typeof c.value === "function" ? own(c.value, "name") : undefined;
+    const pr = gp(v), c = own(pr, "constructor"), d = c && typeof c.value === "function" ? own(c.value, "name") : undefined;
     if (d && typeof d.value === "string" && ident.test(d.value)) name = d.value;
-  } catch (e) {}
-  return (name ? (/^[AEIOU]([a-z]|$)/.test(name) ? "an " : "a ") + name + " object" : "an object") + ", converted to {}: JSON reads only an object's own properties, and it has none";
+    const ks = name ? names(pr) : [];
+    for (let i = 0, n = 0; i < ks.length && n < 5; i++) {
+      const k = ks[i], g = own(pr, k);
+      if (g && typeof g.get === "function" && ident.test(k)) {
+        list += (n ? ", " : "") + k;
+        obj += (n++ ? ", " : "") + k + ": x." + k;
+      }
+    }
+  } catch (e) { list = ""; }
+  const more = list ? "; its getters (" + list + ") are its class's, which JSON does not read: return { " + obj + " }" : "";
+  return (name ? (/^[AEIOU]([a-z]|$)/.test(name) ? "an " : "a ") + name + " object" : "an object") + ", converted to {}: JSON reads only an object's own properties, and it has none" + more;
 };
 return () => {
   const warn = [];

@@ -78,7 +78,13 @@ func TestResultConversion(t *testing.T) {
 		{"methods only", `class Api { get() { return 1 } } return {api: new Api()}`, `{"api":{}}`,
 			[]string{"result.api: an Api object, converted to {}: JSON reads only an object's own properties, and it has none"}},
 		{"data in getters", `class Order { #t = 5; get total() { return this.#t } } return [new Order()]`, `[{}]`,
-			[]string{"result[0]: an Order object, converted to {}: JSON reads only an object's own properties, and it has none"}},
+			[]string{"result[0]: an Order object, converted to {}: JSON reads only an object's own properties, and it has none; its getters (total) are its class's, which JSON does not read: return { total: x.total }"}},
+		// Up to five getters, not its methods, setters or keys that are no
+		// names; a getter that throws runs not at all.
+		{"getters named, methods not", `class Summary { get count() { return 1 } get total() { throw new Error("ran") } set note(v) {} list() {} get ["a b"]() { return 1 } get a() {} get b() {} get c() {} get d() {} } return new Summary()`, `{}`,
+			[]string{"result: a Summary object, converted to {}: JSON reads only an object's own properties, and it has none; its getters (count, total, a, b, c) are its class's, which JSON does not read: return { count: x.count, total: x.total, a: x.a, b: x.b, c: x.c }"}},
+		{"after the program replaced Array's methods", `Array.prototype.join = Array.prototype.map = () => { throw new Error("ran") }; Array.prototype[Symbol.iterator] = function* () {}; class T { get n() { return 1 } } return [new T()]`, `[{}]`,
+			[]string{"result[0]: a T object, converted to {}: JSON reads only an object's own properties, and it has none; its getters (n) are its class's, which JSON does not read: return { n: x.n }"}},
 		{"inherited data", `return {o: Object.create({a: 1})}`, `{"o":{}}`,
 			[]string{"result.o: an object, converted to {}: JSON reads only an object's own properties, and it has none"}},
 		{"a Proxy of an instance, trap counted", `let n = 0; class Z {} const p = new Proxy(new Z(), { ownKeys(t) { n++; return Reflect.ownKeys(t) } }); return {p, get n() { return n }}`, `{"p":{},"n":1}`,
