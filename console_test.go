@@ -116,6 +116,10 @@ func TestConsoleValues(t *testing.T) {
 		// million took most of a second.
 		{"a typed array longer than a result may hold", `console.log(new Uint8Array(2e6).fill(7)); console.log({ b: new ArrayBuffer(3e6) }); console.log(new DataView(new ArrayBuffer(2e6)))`,
 			[]string{trunc.String("["+strings.Repeat("7,", 2000), maxLogEntryChars), trunc.String(`{"b":[`+strings.Repeat("0,", 2000), maxLogEntryChars), trunc.String("["+strings.Repeat("0,", 2000), maxLogEntryChars)}},
+		// "Order: " + order logged "Order: [object Object]" with no word:
+		// the first such line of a run is followed by a warning, once.
+		{"an object made into text", "const o = {id: 1}; console.log(\"Order: \" + o); console.warn(`${o}`)",
+			[]string{"Order: [object Object]", objectLogWarning, "[object Object]"}},
 		{"errors and strings as before", `console.log(new RangeError("r"), "s", null, undefined, true, {e: [new Error("x")]})`,
 			[]string{`RangeError: r s null undefined true {"e":[{"name":"Error","message":"x"}]}`}},
 	} {

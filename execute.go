@@ -353,6 +353,9 @@ type runState struct {
 	// objectTextSaid: a tool's input held "[object Object]", and the run
 	// said so (objectTextNote; once a run).
 	objectTextSaid atomic.Bool
+	// objectLogSaid: a console line held it, and the run said so
+	// (objectLogWarning; once a run).
+	objectLogSaid atomic.Bool
 	// unknown is unknownCalls(code), read once (calledUnknown): tools.js
 	// asks toolOps for each namespace as the program reads it, and each
 	// asking scanned the whole program again.
@@ -452,6 +455,9 @@ func (r *runState) log(args []json.RawMessage) (json.RawMessage, error) {
 		level = "log"
 	}
 	r.addLog(level, msg)
+	if strings.Contains(msg, string(objectText)) && r.objectLogSaid.CompareAndSwap(false, true) {
+		r.warn(objectLogWarning)
+	}
 	return nil, nil
 }
 

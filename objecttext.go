@@ -21,6 +21,11 @@ const (
 		"so every object is that one key; key by one of its properties (counts[order.id]) or use a Map"
 )
 
+// objectLogWarning follows the first console line of a run that holds
+// "[object Object]": the model reads its logs as it reads its result.
+const objectLogWarning = `a console line holds "[object Object]": an object was made into text ("Order: " + order, ` +
+	"`${order}`); log it as an argument of its own (console.log(\"Order:\", order)) or write JSON.stringify(order)"
+
 // objectTextNote is the warning for the first "[object Object]" in doc, a
 // tool's input or the run's result as JSON, with its path from root, or ""
 // when doc has none. JSON writes the text as it is (no character of it is
