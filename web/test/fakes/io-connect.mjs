@@ -153,18 +153,23 @@ export class FakeInterop {
         return Array.from(new Set(Array.from(this.bus.methods.values()).flatMap((e) => Array.from(e.servers.keys()))));
     }
 
-    /** @param {import("@interopio/core").IOConnectCore.Interop.MethodFilter | string} [filter] @returns {Method[]} */
+    /**
+     * As on a real bus (the Glue42 gateway with @interopio/core 6.10.4): a
+     * method is listed once per server that registered it, each entry's
+     * getServers() holding them all.
+     * @param {import("@interopio/core").IOConnectCore.Interop.MethodFilter | string} [filter] @returns {Method[]}
+     */
     methods(filter) {
         const name = typeof filter === "string" ? filter : filter?.name;
-        return Array.from(this.bus.methods.keys())
-            .filter((n) => name === undefined || n === name)
-            .map((n) => this.bus.method(n));
+        return Array.from(this.bus.methods.entries())
+            .filter(([n]) => name === undefined || n === name)
+            .flatMap(([n, entry]) => Array.from(entry.servers.keys(), () => this.bus.method(n)));
     }
 
     /** @param {(method: Method) => void} callback */
     methodAdded(callback) {
         // Like the real API: existing methods are replayed to a new subscriber.
-        for (const m of this.methods()) callback(m);
+        for (const n of this.bus.methods.keys()) callback(this.bus.method(n));
         const l = { added: callback, removed: () => {} };
         this.bus.listeners.add(l);
         return () => {
@@ -203,7 +208,7 @@ export class FakeInterop {
 
     /** @param {Instance} server */
     methodsForInstance(server) {
-        return this.methods().filter((m) => m.getServers().includes(server));
+        return Array.from(this.bus.methods.keys(), (n) => this.bus.method(n)).filter((m) => m.getServers().includes(server));
     }
 
     /** @param {string} name */
