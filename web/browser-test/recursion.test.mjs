@@ -14,19 +14,17 @@ import assert from "node:assert/strict";
 import { CHROMIUM, IN_THREAD, usePage } from "./harness.mjs";
 import { CAUGHT, FITS, UNCAUGHT } from "../test/recursion-cases.mjs";
 import { NESTED, NESTING_LIMIT, nestedMessage } from "../test/nesting-cases.mjs";
+import { AT_THE_LIMITS, callAndCatch } from "../test/deep-core-cases.mjs";
 
 // runFresh makes a factory (a new Worker in worker mode), runs code and
 // then `return 1` on it, and disposes of it.
 const PAGE = `<!doctype html><meta charset="utf-8"><title>recursion</title><script>
-window.__runFresh = async (worker, code) => {
+const runTwice = async (config, code, setUp) => {
     const { IoCodeModeFactory } = await import("/dist/index.mjs");
-    const api = await IoCodeModeFactory({
-        wasmLocation: "/dist/emscripten-module.wasm",
-        worker,
-        timeout: 60000,
-        tools: [{ name: "t.echo", description: "Returns its input.", inputSchema: { type: "object" }, execute: (input) => input }],
-    });
+    const api = await IoCodeModeFactory({ wasmLocation: "/dist/emscripten-module.wasm", timeout: 60000, ...config });
     try {
+        setUp(api);
+        await api.ready();
         const exe = api.createSession().getLlmTools().find((t) => t.name === "executeCode");
         const first = await exe.execute({ code, explanation: "recursion" });
         const next = await exe.execute({ code: "return 1", explanation: "the next run" });
@@ -34,6 +32,22 @@ window.__runFresh = async (worker, code) => {
     } finally {
         api.dispose();
     }
+};
+window.__runFresh = (worker, code) =>
+    runTwice({ worker }, code, (api) => api.registerTool({ name: "t.echo", description: "Returns its input.", inputSchema: { type: "object" }, execute: (input) => input }));
+// checkFresh is runFresh with t.x, of the schema, returning "ran" (and
+// onToolCall replacing each input with one nested interceptDepth levels,
+// if given).
+window.__checkFresh = (worker, schema, code, interceptDepth) => {
+    const config = { worker };
+    if (interceptDepth) {
+        config.interceptors = { onToolCall: () => {
+            let d = 1;
+            for (let i = 0; i < interceptDepth; i++) d = { a: d };
+            return { allowed: true, input: { d } };
+        } };
+    }
+    return runTwice(config, code, (api) => api.registerTool({ name: "t.x", inputSchema: schema, execute: () => "ran" }));
 };
 </script>`;
 
@@ -71,6 +85,28 @@ test(`source nested past the limit ${mode} is a SYNTAX error that says so; at th
             assert.match(first.error.message, nestedMessage(n + extra), name);
             assert.equal(next.result, 1, `${name}: the next run ${JSON.stringify(next.error)}`);
         }
+    }
+    assert.deepEqual(held.problems, []);
+});
+
+// The Go core's walks nest on this engine's stack (the smallest, a fresh
+// Worker's, too): the deepest checks its limits allow must fit, and past
+// them the limit must answer, naming itself (web/test/deep-core-cases.mjs).
+// An interceptor's replacement input is written with a replacer in Go, a
+// call per level: 999 levels (1,000 with the input's object) convert, past
+// 1,000 it is refused.
+test(`deep input to the Go core ${mode} (${CHROMIUM}): the limits answer before the stack overflows; the next run works`, async () => {
+    const rows = [
+        ...AT_THE_LIMITS.map(([name, schema, code, want]) => [name, schema, code, want, 0]),
+        ["onToolCall's input 1,000 levels deep", { type: "object" }, callAndCatch("{}"), "ran", 999],
+        ["onToolCall's input 100,000 levels deep", { type: "object" }, callAndCatch("{}"), "~value is not JSON data: it nests more than 1,000 levels deep", 100000],
+    ];
+    for (const [name, schema, code, want, depth] of rows) {
+        const { first, next } = await held.page.evaluate(([w, s, c, d]) => window.__checkFresh(w, s, c, d), [!IN_THREAD, schema, code, depth]);
+        assert.equal(first.ok, true, `${name}: ${JSON.stringify(first.error)}`);
+        if (want.startsWith("~")) assert.ok(first.result.includes(want.slice(1)), `${name}: ${first.result.slice(0, 300)}`);
+        else assert.equal(first.result, want, name);
+        assert.equal(next.result, 1, `${name}: the next run ${JSON.stringify(next.error)}`);
     }
     assert.deepEqual(held.problems, []);
 });
