@@ -102,7 +102,7 @@ describe("fromFdc3 on the FDC3 reference desktop agent", () => {
         ]);
         assert.equal(out.ok, true, JSON.stringify(out));
         assert.deepEqual(out.result.slice(0, 2), [
-            "ResolveError: UserCancelledResolution: the user cancelled choosing an application (raiseIntent ViewChart with fdc3.instrument)",
+            "ResolveError: UserCancelledResolution: no application was chosen: the user cancelled, or the desktop agent has no resolver to ask (raiseIntent ViewChart with fdc3.instrument; handled by chart, crm)",
             "ResolveError: IntentDeliveryFailed: the intent could not be delivered (raiseIntent ReadNews with fdc3.instrument)",
         ]);
         assert.deepEqual(out.result[2], { handledBy: "crm" });

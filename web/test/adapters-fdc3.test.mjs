@@ -113,7 +113,7 @@ describe("fromFdc3", () => {
         const ctrl = new AbortController();
         await assert.rejects(tool.execute({ type: "fdc3.contact" }, { signal: ctrl.signal, context: undefined }), (err) => err.name === "ResolveError" && /^ResolveError: NoAppsFound: no application can handle/.test(err.message));
         d.agent.userCancels = true;
-        await assert.rejects(tool.execute({ type: "fdc3.instrument", id: { ticker: "A" } }, { signal: ctrl.signal, context: undefined }), (err) => err.name === "ResolveError" && /^ResolveError: UserCancelledResolution: the user cancelled/.test(err.message));
+        await assert.rejects(tool.execute({ type: "fdc3.instrument", id: { ticker: "A" } }, { signal: ctrl.signal, context: undefined }), { name: "ResolveError", message: "ResolveError: UserCancelledResolution: no application was chosen: the user cancelled, or the desktop agent has no resolver to ask (raiseIntent ViewChart with fdc3.instrument; handled by Charts, CRM)" });
         d.agent.userCancels = false;
     });
 

@@ -8,7 +8,9 @@ import { annotations, checkOptions, createToolSource, namespaceOf, sanitizeName,
 const RESOLVE_ERRORS = {
     NoAppsFound: "no application can handle this intent with this context",
     ResolverUnavailable: "the desktop agent's resolver is unavailable",
-    UserCancelledResolution: "the user cancelled choosing an application",
+    // Also what FINOS's reference proxy answers when the agent has no
+    // resolver UI and several apps could handle the intent: no user was asked.
+    UserCancelledResolution: "no application was chosen: the user cancelled, or the desktop agent has no resolver to ask",
     ResolverTimeout: "the resolver timed out",
     TargetAppUnavailable: "the target application is not available",
     TargetInstanceUnavailable: "the target application instance is not available",
@@ -168,7 +170,9 @@ export async function fromFdc3(agent, options) {
                     resolution = await untilAborted(Promise.resolve().then(() => agent.raiseIntent(name, context)), signal);
                 } catch (err) {
                     if (signal && signal.aborted) throw err;
-                    throw fdc3Error("ResolveError", RESOLVE_ERRORS, err, `raiseIntent ${name} with ${context.type}`);
+                    // A choice the agent could not make: say among whom.
+                    const among = apps.length > 1 && err && /^(UserCancelledResolution|ResolverUnavailable|ResolverTimeout)$/.test(err.message) ? `; handled by ${apps.join(", ")}` : "";
+                    throw fdc3Error("ResolveError", RESOLVE_ERRORS, err, `raiseIntent ${name} with ${context.type}${among}`);
                 }
                 let result;
                 try {
