@@ -91,6 +91,8 @@ const manifest = (policy) =>
         side_panel: { default_path: "panel.html" },
         permissions: ["offscreen", "sidePanel"],
         content_scripts: [{ matches: ["http://127.0.0.1/*"], js: ["code-mode.global.js", "bundled.js", "content.js"] }],
+        // A sandboxed page: an opaque origin, and a policy of its own that allows WebAssembly.
+        sandbox: { pages: ["sandboxed.html"] },
         ...(policy ? { content_security_policy: { extension_pages: policy } } : {}),
     });
 
@@ -136,19 +138,21 @@ async function runAll(policy) {
     const ext = join(dir, policy);
     mkdirSync(ext);
     for (const f of [...EXTENSION_FILES, "code-mode.global.js"]) copyFileSync(join(ROOT, "dist", f), join(ext, f));
-    const files = { "run.mjs": RUN, "panel.mjs": PANEL, "offscreen.mjs": OFFSCREEN, "sw.mjs": SW, "panel.html": html("panel.mjs"), "offscreen.html": html("offscreen.mjs"), "manifest.json": manifest(POLICIES[policy]), "bundled.js": site.bundle, "content.js": CONTENT };
+    const files = { "run.mjs": RUN, "panel.mjs": PANEL, "offscreen.mjs": OFFSCREEN, "sw.mjs": SW, "panel.html": html("panel.mjs"), "sandboxed.html": html("panel.mjs"), "offscreen.html": html("offscreen.mjs"), "manifest.json": manifest(POLICIES[policy]), "bundled.js": site.bundle, "content.js": CONTENT };
     for (const [name, body] of Object.entries(files)) writeFileSync(join(ext, name), body);
     const { context, sw } = await load(ext);
-    const out = { panel: [], offscreen: [], sw: [], problems: [] };
+    const out = { panel: [], sandboxed: [], offscreen: [], sw: [], problems: [] };
     try {
         const id = new URL(sw.url()).host;
-        for (const worker of MODES) {
-            const tab = await context.newPage();
-            tab.on("pageerror", (e) => out.problems.push(`panel: ${e.message}`));
-            await tab.goto(`chrome-extension://${id}/panel.html${worker === undefined ? "" : `?worker=${worker}`}`);
-            await tab.waitForFunction(() => globalThis.__result, null, { timeout: 60000 });
-            out.panel.push(await tab.evaluate(() => globalThis.__result));
-            await tab.close();
+        for (const [page, modes] of [["panel", MODES], ["sandboxed", [true, false]]]) {
+            for (const worker of modes) {
+                const tab = await context.newPage();
+                tab.on("pageerror", (e) => out.problems.push(`${page}: ${e.message}`));
+                await tab.goto(`chrome-extension://${id}/${page}.html${worker === undefined ? "" : `?worker=${worker}`}`);
+                await tab.waitForFunction(() => globalThis.__result, null, { timeout: 60000 });
+                out[page].push(await tab.evaluate(() => globalThis.__result));
+                await tab.close();
+            }
         }
         for (const worker of MODES) out.sw.push(await sw.evaluate((w) => self.runHere(w), worker));
         for (const worker of MODES) out.offscreen.push(await sw.evaluate((w) => self.runOffscreen(w), worker));
@@ -190,6 +194,13 @@ const ran = [{ result: 42 }, { result: 42 }, { result: 42 }];
 test("USAGE's manifest policy: the side panel runs in both modes (worker by default)", () => {
     assert.deepEqual(runs.documented.panel, ran);
     assert.deepEqual(runs.documented.problems, []);
+});
+
+test("a sandboxed page (an opaque origin): worker mode says to use worker: false, which runs", () => {
+    const [worker, inThread] = runs.documented.sandboxed;
+    // Was "...; a page starts a Worker only from its own origin: serve the package (...) from the page's origin, or use worker: false".
+    assert.match(worker.error, /^Code Mode: the engine's worker stopped: Cannot start the Code Mode worker: Failed to construct 'Worker': .* cannot be accessed from origin 'null'; a sandboxed page or iframe \(its origin is opaque, "null"\) starts no Worker of the package's: use worker: false/);
+    assert.deepEqual(inThread, { result: 42 });
 });
 
 test("USAGE's manifest policy: an offscreen document runs in both modes", () => {

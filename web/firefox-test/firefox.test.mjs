@@ -45,8 +45,25 @@ const PAGE = (q) => {
 };
 // The WebMCP polyfill the demo and USAGE.md use, for fromWebMcp.
 const POLYFILL = join(ROOT, "node_modules", "@mcp-b", "webmcp-polyfill", "dist");
+// A sandboxed iframe (an opaque origin) that runs a program in the mode of
+// ?worker= and posts the outcome to its parent page.
+const SANDBOXED = (q) => `<!doctype html><meta charset="utf-8"><iframe sandbox="allow-scripts" src="./frame.html?${q}"></iframe><script>addEventListener("message", (e) => { window.__sandboxed = e.data; });</script>`;
+const FRAME = (q) => `<!doctype html><meta charset="utf-8"><script type="module">
+import { IoCodeModeFactory } from "./dist/index.mjs";
+let out;
+try {
+    const api = await IoCodeModeFactory({ wasmLocation: "./dist/emscripten-module.wasm", worker: ${q.get("worker") === "true"}, tools: [{ name: "add", execute: ({ a, b }) => a + b }] });
+    out = { result: (await api.createSession().getLlmTools()[1].execute({ code: "return await tools.add({ a: 2, b: 40 })", explanation: "x" })).result };
+    api.dispose();
+} catch (e) {
+    out = { error: e.message };
+}
+parent.postMessage(out, "*");
+</script>`;
 const FILES = {
     "page.html": PAGE,
+    "sandboxed.html": SANDBOXED,
+    "frame.html": FRAME,
     "main.js": () => MAIN,
     "webmcp/index.js": () => readFileSync(join(POLYFILL, "index.js")),
     "webmcp/schema.js": () => readFileSync(join(POLYFILL, "schema.js")),
@@ -361,4 +378,21 @@ test("Trusted Types without a policy: worker mode says what to do (Firefox's wor
     assert.match(refused.out, /Cannot start the Code Mode worker: .*; the page enforces Trusted Types .* a default policy that lets the package's code-mode\.worker\.mjs through .* or worker: false starts the engine/);
     assert.deepEqual(refused.problems, []);
     assert.deepEqual(await withPage("trusted/page.html", run(false)), { out: 42, problems: [] });
+});
+
+test("a sandboxed iframe (an opaque origin): worker mode says to use worker: false, which runs", async () => {
+    const outcome = async (worker) => {
+        const page = await browser.newPage();
+        try {
+            await page.goto(`http://127.0.0.1:${port}/none/sandboxed.html?worker=${worker}`);
+            await page.waitForFunction(() => window.__sandboxed !== undefined, { timeout: 60000 });
+            return await page.evaluate(() => window.__sandboxed);
+        } finally {
+            await page.close();
+        }
+    };
+    // Firefox makes the worker, which fails to load: this said "the page most likely refused it: its Content-Security-Policy must allow that URL".
+    const worker = await outcome(true);
+    assert.match(worker.error, /^Code Mode: the engine's worker stopped: Cannot start the Code Mode worker: it failed to load from http:\/\/127\.0\.0\.1:\d+\/none\/dist\/code-mode\.worker\.mjs; a sandboxed page or iframe \(its origin is opaque, "null"\) starts no Worker of the package's: use worker: false/);
+    assert.deepEqual(await outcome(false), { result: 42 });
 });

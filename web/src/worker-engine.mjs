@@ -315,10 +315,16 @@ function workerRefusedHint(err) {
         return "; the page enforces Trusted Types (Content-Security-Policy: require-trusted-types-for 'script'), which refuse a plain URL here: a default policy that lets the package's code-mode.worker.mjs through (trustedTypes.createPolicy(\"default\", { createScriptURL })) or worker: false starts the engine (the package's README, \"Content-Security-Policy\")";
     }
     if (/** @type {any} */ (err)?.name === "SecurityError" || /cannot be accessed from origin/.test(message)) {
+        if (opaqueOrigin()) return SANDBOXED;
         return "; a page starts a Worker only from its own origin: serve the package (its code-mode.worker.mjs and code-mode.wasm) from the page's origin, or use worker: false (the package's README, \"Content-Security-Policy\")";
     }
     return "";
 }
+
+// A sandboxed page or iframe: no Worker's script is of its origin
+// (Chromium's constructor throws; Firefox's worker fails to load).
+const SANDBOXED = "; a sandboxed page or iframe (its origin is opaque, \"null\") starts no Worker of the package's: use worker: false (the package's README, \"Content-Security-Policy\")";
+const opaqueOrigin = () => /** @type {any} */ (globalThis).origin === "null";
 
 /**
  * Why the worker's script did not load, as far as the page can tell (a
@@ -345,6 +351,9 @@ async function whyNotLoaded(url) {
         } else if (!/javascript|ecmascript/.test(type)) {
             why = ` (the server sent ${type || "no MIME type"}, not JavaScript)`;
             missing = type === "text/html";
+        } else if (opaqueOrigin()) {
+            // Firefox makes the worker, which then fails to load.
+            why = SANDBOXED;
         } else {
             // There, and JavaScript: the page itself refused to run it.
             why = " (the server sends it as JavaScript, so the page most likely refused it: its Content-Security-Policy must allow that URL in worker-src (or where that is not set, child-src, script-src or default-src); the browser's console names the directive; the package's README, \"Content-Security-Policy\")";
