@@ -15,6 +15,7 @@ import { join } from "node:path";
 import puppeteer from "puppeteer-core";
 import { ROOT, servePolicyPages } from "../browser-test/harness.mjs";
 import { CAUGHT, FITS, UNCAUGHT } from "../test/recursion-cases.mjs";
+import { AT_THE_LIMITS } from "../test/deep-core-cases.mjs";
 
 const FIREFOX = process.env.FIREFOX || "/usr/bin/firefox-esr";
 
@@ -312,6 +313,43 @@ for (const worker of MODES) {
         );
         rows.forEach(([name, , check], i) => {
             check(out[i]);
+            assert.equal(out[i].next, 1, `${name}: the next run`);
+        });
+        assert.deepEqual(problems, []);
+    });
+
+    // The Go core's walks nest on SpiderMonkey's stack here: the deepest
+    // checks its limits allow must fit, in its Worker too, and past them the
+    // limit must answer (web/test/deep-core-cases.mjs).
+    test(`${mode}: deep input to the Go core: the limits answer before the stack overflows; the next run works`, async () => {
+        const { out, problems } = await withPage("none/page.html", (page) =>
+            page.evaluate(
+                async (worker, rows) => {
+                    const IoCodeModeFactory = await window.__factory;
+                    const results = [];
+                    for (const [schema, code] of rows) {
+                        const api = await IoCodeModeFactory({ wasmLocation: window.__wasm, worker, timeout: 60000 });
+                        try {
+                            api.registerTool({ name: "t.x", inputSchema: schema, execute: () => "ran" });
+                            await api.ready();
+                            const executeCode = api.createSession().getLlmTools()[1];
+                            const first = await executeCode.execute({ code, explanation: "deep input" });
+                            const next = await executeCode.execute({ code: "return 1", explanation: "the next run" });
+                            results.push({ ok: first.ok, result: first.result, error: first.error?.message, next: next.result });
+                        } finally {
+                            api.dispose();
+                        }
+                    }
+                    return results;
+                },
+                worker,
+                AT_THE_LIMITS.map(([, schema, code]) => [schema, code]),
+            ),
+        );
+        AT_THE_LIMITS.forEach(([name, , , want], i) => {
+            assert.equal(out[i].ok, true, `${name}: ${out[i].error}`);
+            if (want.startsWith("~")) assert.ok(out[i].result.includes(want.slice(1)), `${name}: ${out[i].result.slice(0, 300)}`);
+            else assert.equal(out[i].result, want, name);
             assert.equal(out[i].next, 1, `${name}: the next run`);
         });
         assert.deepEqual(problems, []);
