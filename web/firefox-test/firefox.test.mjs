@@ -50,10 +50,11 @@ const POLYFILL = join(ROOT, "node_modules", "@mcp-b", "webmcp-polyfill", "dist")
 // ?worker= and posts the outcome to its parent page.
 const SANDBOXED = (q) => `<!doctype html><meta charset="utf-8"><iframe sandbox="allow-scripts" src="./frame.html?${q}"></iframe><script>addEventListener("message", (e) => { window.__sandboxed = e.data; });</script>`;
 const FRAME = (q) => `<!doctype html><meta charset="utf-8"><script type="module">
-import { IoCodeModeFactory } from "./dist/index.mjs";
+const pkg = ${JSON.stringify(q.get("pkg") || "./dist/")};
 let out;
 try {
-    const api = await IoCodeModeFactory({ wasmLocation: "./dist/emscripten-module.wasm", worker: ${q.get("worker") === "true"}, tools: [{ name: "add", execute: ({ a, b }) => a + b }] });
+    const { IoCodeModeFactory } = await import(pkg + "index.mjs");
+    const api = await IoCodeModeFactory({ wasmLocation: pkg + "emscripten-module.wasm", worker: ${q.get("worker") === "true"}, tools: [{ name: "add", execute: ({ a, b }) => a + b }] });
     out = { result: (await api.createSession().getLlmTools()[1].execute({ code: "return await tools.add({ a: 2, b: 40 })", explanation: "x" })).result };
     api.dispose();
 } catch (e) {
@@ -419,10 +420,10 @@ test("Trusted Types without a policy: worker mode says what to do (Firefox's wor
 });
 
 test("a sandboxed iframe (an opaque origin): worker mode says to use worker: false, which runs", async () => {
-    const outcome = async (worker) => {
+    const outcome = async (worker, pkg = "") => {
         const page = await browser.newPage();
         try {
-            await page.goto(`http://127.0.0.1:${port}/none/sandboxed.html?worker=${worker}`);
+            await page.goto(`http://127.0.0.1:${port}/none/sandboxed.html?worker=${worker}${pkg && `&pkg=${encodeURIComponent(pkg)}`}`);
             await page.waitForFunction(() => window.__sandboxed !== undefined, { timeout: 60000 });
             return await page.evaluate(() => window.__sandboxed);
         } finally {
@@ -433,4 +434,9 @@ test("a sandboxed iframe (an opaque origin): worker mode says to use worker: fal
     const worker = await outcome(true);
     assert.match(worker.error, /^Code Mode: the engine's worker stopped: Cannot start the Code Mode worker: it failed to load from http:\/\/127\.0\.0\.1:\d+\/none\/dist\/code-mode\.worker\.mjs; a sandboxed page or iframe \(its origin is opaque, "null"\) starts no Worker of the package's: use worker: false/);
     assert.deepEqual(await outcome(false), { result: 42 });
+    // The package from another origin: the blob: worker of another origin's
+    // page is not tried (it fails to load there too, with the same guess).
+    const other = `http://localhost:${port}/none/dist/`;
+    assert.match((await outcome(true, other)).error, /^Code Mode: the engine's worker stopped: Cannot start the Code Mode worker: it failed to load from http:\/\/localhost:\d+\/none\/dist\/code-mode\.worker\.mjs; a sandboxed page or iframe \(its origin is opaque, "null"\) starts no Worker of the package's: use worker: false/);
+    assert.deepEqual(await outcome(false, other), { result: 42 });
 });

@@ -278,7 +278,9 @@ function ownOriginWorker() {
  * @returns {Worker | null}
  */
 function otherOriginWorker() {
-    if (typeof Blob !== "function" || typeof location === "undefined") return null;
+    // A sandboxed page's blob: worker cannot load the package either (an
+    // opaque origin): the page's own new Worker says so (SANDBOXED).
+    if (typeof Blob !== "function" || typeof location === "undefined" || opaqueOrigin()) return null;
     let url;
     try {
         url = new URL(workerFile, moduleURL);
