@@ -575,7 +575,7 @@ func (r *runState) finish(res *sandbox.Result, d time.Duration) *ExecuteResult {
 		if hint == "" {
 			hint = hintFor(e)
 		}
-		out.Error = &RunError{Name: e.Name, Message: trunc.String(e.Message+hint+memoryLimitHint(e, r.s.cm.cfg.MemoryLimitMB)+entityNameHint(r.code, e)+syntaxHint(r.code, e)+typeErrorHint(r.code, e, r.calleeHint)+unawaitedHint(e, calls)+r.awaitedHint(e), maxErrorChars), Code: string(e.Code), Line: e.Line, Column: e.Column, Stack: trunc.String(e.Stack, maxErrorChars)}
+		out.Error = &RunError{Name: e.Name, Message: trunc.String(e.Message+hint+memoryLimitHint(e, r.s.cm.cfg.MemoryLimitMB)+entityNameHint(r.code, e)+syntaxHint(r.code, e)+typeErrorHint(r.code, e, r.calleeHint, r.resultHint)+unawaitedHint(e, calls)+r.awaitedHint(e), maxErrorChars), Code: string(e.Code), Line: e.Line, Column: e.Column, Stack: trunc.String(e.Stack, maxErrorChars)}
 		if name, ok := strings.CutPrefix(e.Call, callLabelPrefix); ok && e.Line == 0 {
 			// A tool's error the program returned rather than awaited:
 			// the position of the call, when the code makes it in one place.

@@ -110,7 +110,7 @@ func TestTypeErrorHint(t *testing.T) {
 		{"for (const o of rows()) {}", te("not a function", 1, 21), ": rows is not a function"},
 		{"for await (const o of offset(rows)) {}", te("not a function", 1, 29), ": offset(...) is not async iterable"},
 	} {
-		got := typeErrorHint(tc.code, tc.e, nil)
+		got := typeErrorHint(tc.code, tc.e, nil, nil)
 		if (tc.want == "") != (got == "") || !strings.HasPrefix(got, tc.want) {
 			t.Errorf("%q at %d:%d: hint %q, want %q", tc.code, tc.e.Line, tc.e.Column, got, tc.want)
 		}

@@ -44,9 +44,9 @@ func objectTextNote(doc []byte, root string) string {
 	return fmt.Sprintf(objectTextWarning, path)
 }
 
-// pathName says whether a path shows key after a dot (result.total); any
-// other is shown in brackets, quoted (result["a b"]).
-func pathName(key string) bool {
+// isIdentName says whether key is an ASCII name: a path shows it after a
+// dot (result.total), any other in brackets, quoted (result["a b"]).
+func isIdentName(key string) bool {
 	for i := 0; i < len(key); i++ {
 		if !isIdentByte(key[i]) || i == 0 && key[i] >= '0' && key[i] <= '9' {
 			return false
@@ -72,7 +72,7 @@ func objectTextPath(doc []byte, root string) (path string, key, ok bool) {
 			switch {
 			case f.arr:
 				p += "[" + strconv.Itoa(f.i) + "]"
-			case pathName(f.key):
+			case isIdentName(f.key):
 				p += "." + f.key
 			default:
 				p += "[" + strconv.Quote(f.key) + "]"

@@ -27,8 +27,9 @@ const maxExprChars = 80
 // as AI SDK tool objects are), and a result read as MCP content
 // (r.content[0].text), where tools give the data itself. callee, if not
 // nil, adds what the run knows of an expression that was not a function
-// (tools.orders called as a tool: see calleeHint).
-func typeErrorHint(code string, e *sandbox.Error, callee func(x string) string) string {
+// (tools.orders called as a tool: see calleeHint); result, if not nil,
+// what an undefined expression read of a tool's result (resultHint).
+func typeErrorHint(code string, e *sandbox.Error, callee, result func(x string) string) string {
 	if e.Name != "TypeError" || e.Line <= 0 || e.Column <= 1 {
 		return ""
 	}
@@ -84,6 +85,8 @@ func typeErrorHint(code string, e *sandbox.Error, callee func(x string) string) 
 		h := fmt.Sprintf(": %s is %s", x, of)
 		if strings.HasSuffix(x, ".content") {
 			h += "; a tool's result is its data itself, not MCP content ({ content: [{ text }] }): read its fields (console.log it to see them)"
+		} else if of == "undefined" && result != nil {
+			h += result(x)
 		}
 		// const { invoices } = tools; invoices.list(): a namespace (or
 		// tool) tools does not have, destructured, reads undefined.

@@ -70,7 +70,8 @@ func TestUnawaitedToolCallHint(t *testing.T) {
 		{"iterated with for await", "const ids = []\nfor await (const o of tools.orders.list({})) ids.push(o.id)\nreturn ids",
 			"not a function: tools.orders.list(...) is not async iterable, or tools.orders.list is not a function; for await iterates an async iterable or an array, and a tool call gives a Promise of its result: for (const x of await tools.orders.list(...))" + hint("tool orders.list", "tools.orders.list")},
 		{"every call done", "const o = await tools.orders.get({});\nreturn o.missing.map((x) => x)",
-			"cannot read property 'map' of undefined: o.missing is undefined"},
+			// No word of a Promise; what o holds (resulthint.go).
+			"cannot read property 'map' of undefined: o.missing is undefined; o holds what tools.orders.get gives, { context: null; input: Record<string, unknown> }, which has no missing"},
 		{"not a TypeError", "tools.orders.list({});\nthrow new RangeError('mine')", "mine"},
 	} {
 		res := exec(t, s, tc.code, nil)
