@@ -50,6 +50,9 @@ func hintFor(e *sandbox.Error) string {
 	if e.Name == "TypeError" && e.Message == "empty array" && (strings.HasPrefix(e.Stack, "    at reduce (native)") || strings.HasPrefix(e.Stack, "    at reduceRight (native)")) {
 		return emptyReduceHint
 	}
+	if e.Name == "RangeError" && e.Message == "Date value is NaN" && strings.HasPrefix(e.Stack, "    at toISOString (native)") {
+		return invalidDateHint
+	}
 	name, ok := strings.CutSuffix(e.Message, "' is not defined")
 	if e.Name != "ReferenceError" || !ok || !strings.HasPrefix(name, "'") {
 		return ""
@@ -67,6 +70,12 @@ func memoryLimitHint(e *sandbox.Error, limitMB int) string {
 	}
 	return fmt.Sprintf(" (the run's memory limit is %d MB: hold less data at once, e.g. work through it in parts and keep only what the result needs)", limitMB)
 }
+
+// invalidDateHint follows QuickJS's "Date value is NaN" from toISOString
+// of an Invalid Date: a date made of a field the data does not have (new
+// Date(o.createdAt)) or of text that is no date. The words named neither.
+const invalidDateHint = ": toISOString of an Invalid Date, made from a value that is no date (new Date(undefined), new Date(\"not a date\")): " +
+	"a field the data does not have, or text in another form; check the value first (console.log it), and test a Date with isNaN(d.getTime())"
 
 // jsonParseObjectHint follows JSON.parse of an object: String(obj) is
 // "[object Object]", which JSON.parse refuses as "unexpected token:

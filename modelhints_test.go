@@ -71,6 +71,12 @@ func TestModelHabitHints(t *testing.T) {
 	if h := hintFor(undef); h != jsonParseUndefinedHint {
 		t.Errorf("JSON.parse of undefined: %q", h)
 	}
+	// QuickJS's "Date value is NaN" of new Date(o.missing).toISOString() said not what the value was.
+	for stack, want := range map[string]string{"    at toISOString (native)\n    at <anonymous> (code.js:2:30)\n": invalidDateHint, "    at <anonymous> (code.js:1:7)\n": ""} {
+		if h := hintFor(&sandbox.Error{Code: sandbox.CodeRuntime, Name: "RangeError", Message: "Date value is NaN", Stack: stack}); h != want {
+			t.Errorf("Date value is NaN at %q: hint %q, want %q", stack, h, want)
+		}
+	}
 	// QuickJS's "empty array" from reduce of [] said neither the call nor the fix.
 	for stack, want := range map[string]string{"    at reduce (native)\n    at <anonymous> (code.js:2:16)\n": emptyReduceHint, "    at reduceRight (native)\n": emptyReduceHint, "    at <anonymous> (code.js:1:7)\n": ""} {
 		if h := hintFor(&sandbox.Error{Code: sandbox.CodeRuntime, Name: "TypeError", Message: "empty array", Stack: stack}); h != want {
