@@ -92,8 +92,10 @@ func (spec argSpec) parse(args json.RawMessage) (map[string]any, error) {
 		args = json.RawMessage("{}")
 	}
 	var raw any
-	if err := decodeOne(bytes.NewReader(args), &raw); err == errMoreJSON {
+	if err := decodeOne([]byte(args), &raw); err == errMoreJSON {
 		return nil, &argsError{fmt.Sprintf("%s: the arguments are JSON text that %s; expected one object %s", spec.tool, moreJSON, spec.shape())}
+	} else if err == errTooDeep {
+		return nil, &argsError{fmt.Sprintf("%s: the arguments are JSON that %s; expected an object %s", spec.tool, errTooDeep, spec.shape())}
 	} else if err != nil {
 		return nil, &argsError{fmt.Sprintf("%s: the arguments are not JSON; expected an object %s", spec.tool, spec.shape())}
 	}
@@ -186,10 +188,21 @@ var errMoreJSON = errors.New("more after the JSON value")
 
 const moreJSON = "goes on after its object (several calls in one?)"
 
-// decodeOne decodes the one JSON value r holds (numbers as json.Number);
-// anything but whitespace after it is errMoreJSON.
-func decodeOne(r io.Reader, v *any) error {
-	d := json.NewDecoder(r)
+// errTooDeep is JSON text nesting more than maxParseDepth levels, which
+// decodeOne does not decode: encoding/json's decoder recurses once per
+// level, under GOOS=js on the JavaScript engine's stack, and executeCode's
+// arguments as JSON text holding a value 6,000 levels deep (a model's
+// text) overflowed it and ended the Go program. No argument nests so.
+var errTooDeep = errors.New("nests more than 1,000 levels deep")
+
+// decodeOne decodes the one JSON value text holds (numbers as
+// json.Number); anything but whitespace after it is errMoreJSON, text
+// nesting past maxParseDepth errTooDeep.
+func decodeOne[T string | []byte](text T, v *any) error {
+	if textTooDeep(text) {
+		return errTooDeep
+	}
+	d := json.NewDecoder(strings.NewReader(string(text)))
 	d.UseNumber()
 	if err := d.Decode(v); err != nil {
 		return err
@@ -213,9 +226,9 @@ func jsonObject(s string) map[string]any {
 		return nil
 	}
 	var v any
-	if decodeOne(strings.NewReader(s), &v) != nil {
+	if decodeOne(s, &v) != nil {
 		lenient, dropped := dropClosingCommas(s)
-		if !dropped || decodeOne(strings.NewReader(lenient), &v) != nil {
+		if !dropped || decodeOne(lenient, &v) != nil {
 			return nil
 		}
 	}
@@ -312,8 +325,10 @@ func (spec argSpec) brokenArgs(s string) string {
 	}
 	why := "does not parse"
 	var v any
-	if err := decodeOne(strings.NewReader(s), &v); err == errMoreJSON {
+	if err := decodeOne(s, &v); err == errMoreJSON {
 		why = moreJSON
+	} else if err == errTooDeep {
+		why = errTooDeep.Error()
 	} else if !quoted {
 		why += " (JSON writes keys and strings in double quotes)"
 	} else if errors.Is(err, io.ErrUnexpectedEOF) {

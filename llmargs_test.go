@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -116,6 +117,15 @@ func TestLLMToolArguments(t *testing.T) {
 		// ok: it is the SYNTAX error of code escaped twice.
 		{"a string literal holding a program", execute, `{"code":"\"const n = 6*7;\\nreturn n\"","explanation":"x"}`, true, `"code":"SYNTAX"`},
 		{"inner arguments are checked", execute, `{"code":"{\"code\":5}"}`, false, `executeCode: code: expected a string, got the number 5`},
+		// encoding/json's decoder recursed once per level, on the page's
+		// stack under GOOS=js: 6,000 levels ended the engine.
+		{"arguments nested 6,000 levels", execute, `{"code":"return 1","x":` + strings.Repeat("[", 6000) + strings.Repeat("]", 6000) + `}`, false,
+			`executeCode: the arguments are JSON that nests more than 1,000 levels deep; expected an object { code: string; explanation?: string }`},
+		{"search arguments nested 6,000 levels", search, `{"query":"x","x":` + strings.Repeat("[", 6000) + strings.Repeat("]", 6000) + `}`, false,
+			`searchTools: the arguments are JSON that nests more than 1,000 levels deep`},
+		{"arguments as JSON text nested 6,000 levels", execute, strconv.Quote(`{"code":"return 1","x":` + strings.Repeat("[", 6000) + strings.Repeat("]", 6000) + `}`), false,
+			`executeCode: the arguments are JSON text that nests more than 1,000 levels deep`},
+		{"arguments nested 1,000 levels", execute, `{"code":"return 1","x":` + strings.Repeat("[", 999) + strings.Repeat("]", 999) + `}`, true, `"result":1`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, err := tc.tool.Execute(context.Background(), json.RawMessage(tc.args), nil)

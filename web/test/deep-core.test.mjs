@@ -95,3 +95,20 @@ test("deep input: an onToolCall replacement input nested 100,000 levels is refus
     replace = { d: nest(998, (v) => ({ a: v }), 1) };
     assert.equal((await run(api.createSession(), callAndCatch("{}"))).result, "ran");
 });
+
+// The LLM tools' arguments as JSON text were decoded by encoding/json, which
+// recursed once per level: executeCode's arguments holding a value 6,000
+// levels deep (a model's text) stopped the engine (in-thread).
+test("deep input: LLM tool arguments as JSON text nested 6,000 levels are INVALID_INPUT; the factory lives", async (t) => {
+    const api = await withFactory(t, { wasmLocation: assetPath, timeout: 60000 });
+    const deep = `${"[".repeat(6000)}${"]".repeat(6000)}`;
+    const [searchTools, executeCode] = api.createSession().getLlmTools();
+    for (const [tool, args] of [[executeCode, `{"code":"return 1","x":${deep}}`], [searchTools, `{"query":"x","x":${deep}}`]]) {
+        const r = await tool.execute(args);
+        assert.equal(r.error?.code, "INVALID_INPUT", JSON.stringify(r).slice(0, 300));
+        // searchTools's arguments as one JSON string say "not JSON" (as
+        // they did before); executeCode's name the limit.
+        if (tool === executeCode) assert.match(r.error.message, /^executeCode: the arguments are JSON text that nests more than 1,000 levels deep; expected an object/);
+    }
+    assert.equal((await run(api.createSession(), "return 1 + 1")).result, 2);
+});
