@@ -45,6 +45,13 @@ func TestConsoleMethods(t *testing.T) {
 			[]LogEntry{{"log", "Ann is 41.5 years, 7, 2.5%"}, {"warn", `{"a":1} and [2] and null`}, {"log", " styled"}}},
 		{"format, more arguments than specifiers and fewer", `console.log("%s", "a", "b", {c: 1}); console.log("%s %s", "a"); console.log("100%%"); console.log(5, "%s", "x")`,
 			[]LogEntry{{"log", `a b {"c":1}`}, {"log", "a %s"}, {"log", "100%%"}, {"log", "5 %s x"}}},
+		// replace with a regexp collected 1e6 match arrays first: over
+		// 128 MB, the default memoryLimit (MEMORY_LIMIT once the limit
+		// counted real sizes). Edge cases of the scan: %% after the
+		// arguments ran out, a % before a letter that is no specifier, a
+		// % at the end.
+		{"a format of 1e6 %s and two arguments", `console.log("%s".repeat(1e6), "a", "b"); console.log("%s%x%%%s%%%", "a"); console.log("%%s %s %", "z", "w")`,
+			[]LogEntry{{"log", ("ab" + strings.Repeat("%s", 999))[:1997] + "…"}, {"log", "a%x%%s%%"}, {"log", "%s z % w"}}},
 		{"format of values that cannot be read", `const p = new Proxy({}, {get() { throw new Error("trap") }}); console.log("%d|%s|%i", p, Symbol("q"), 3n)`,
 			[]LogEntry{{"log", "NaN|Symbol(q)|3n"}}},
 		{"clear does nothing", `console.clear(); console.log("x")`, []LogEntry{{"log", "x"}}},

@@ -19,11 +19,23 @@
   const nest = (by) => { depth = Math.max(0, depth + by); indent = "  ".repeat(Math.min(depth, 32)); };
   const num = (v, f) => { if (typeof v === "bigint") return v + "n"; if (typeof v === "symbol") return "NaN"; try { return String(f(v)); } catch (_) { return "NaN"; } };
   const sub = (c, v) => c === "d" ? num(v, Number) : c === "i" ? num(v, (x) => parseInt(x, 10)) : c === "f" ? num(v, (x) => parseFloat(x)) : c === "c" ? "" : text(v);
+  // A scan for %, as /%([sdifjoOc%])/g would match, not replace with that
+  // regexp: replace collects every match before it substitutes, and a
+  // format of 1e6 %s took over 128 MB for the match arrays.
   const format = (args) => {
     let i = 0, m = "";
     if (typeof args[0] === "string" && args.length > 1) {
+      const f = args[0];
+      let from = 0;
       i = 1;
-      m = args[0].replace(/%([sdifjoOc%])/g, (all, c) => c === "%" ? "%" : i < args.length ? sub(c, args[i++]) : all);
+      for (let at = f.indexOf("%"); at >= 0; at = f.indexOf("%", at)) {
+        const c = f[at + 1];
+        if (c === "%" || c !== undefined && "sdifjoOc".includes(c) && i < args.length) {
+          m += f.slice(from, at) + (c === "%" ? "%" : sub(c, args[i++]));
+          from = at += 2;
+        } else at++;
+      }
+      m += f.slice(from);
     } else if (args.length) m = text(args[i++]);
     for (; i < args.length; i++) m += " " + text(args[i]);
     return m;
