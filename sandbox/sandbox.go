@@ -64,9 +64,13 @@ type Config struct {
 	Backend wasmhost.Backend
 	// MemoryLimit is the QuickJS heap limit of a run in bytes: 0 is the
 	// default, 128 MiB; at most MaxMemoryLimit (1016 MiB; more, or a
-	// negative limit, is an error wrapping ErrInvalidConfig). An
-	// instance's linear memory is capped at 16 MiB plus twice this, so a
-	// run can never take more than that from its host.
+	// negative limit, is an error wrapping ErrInvalidConfig). QuickJS
+	// counts each allocation at the size the allocator gives it, so the
+	// limit bounds what a run's program holds. An instance's linear memory
+	// is capped at 16 MiB (the C stack, QuickJS's own data) plus twice
+	// this (room for the heap's free chunks: an array grown by realloc to
+	// 19 MB left the heap 40 MB long), so a run can never take more than
+	// that from its host.
 	MemoryLimit int64
 	// MaxIdleInstances is how many idle instances are kept for reuse:
 	// 0 or less is the default, 2; at most MaxInstances.

@@ -402,7 +402,7 @@ describe("item 6: the outcome names what really ended the run", () => {
         for (const code of [
             "Promise.resolve().then(() => { for (;;) {} }); return 1",
             "await new Promise(r => { Promise.resolve().then(() => { for (;;) {} }) })",
-            "const f = () => Promise.resolve().then(f); f(); return 1",
+            "const f = () => { Promise.resolve().then(f) }; f(); return 1",
             "return { get x() { for (;;) {} } }",
             "return { toJSON() { for (;;) {} } }",
         ]) {
@@ -422,6 +422,9 @@ describe("item 6: the outcome names what really ended the run", () => {
             "for (;;) Promise.resolve().then(() => {})",
             "await null; for (;;) Promise.resolve().then(() => {})",
             "const a = []; const f = () => { a.push({}); return Promise.resolve().then(f) }; await f()",
+            // Each promise resolved with the next, still pending: the chain
+            // holds ever more memory.
+            "const f = () => Promise.resolve().then(f); f(); return 1",
         ]) {
             const r = await run(session, code);
             assert.equal(r.error?.code, "MEMORY_LIMIT", `${code}: ${JSON.stringify(r.error)}`);

@@ -37,11 +37,13 @@ type Instance struct {
 
 	// Poll is the interrupt poll's state; the owner sets its deadline.
 	Poll wasmhost.Poll
-	// HeapGrowFailed is set when memory growth hit the cap: the next
-	// out-of-memory error is the hard limit's.
+	// HeapGrowFailed is set when memory growth hit the cap, or QuickJS's
+	// limit refused a small block (resizeHeap(0)): the next out-of-memory
+	// error is the limit's.
 	HeapGrowFailed bool
 	// HeapFull, when set, is called when the cap refused an allocation
-	// that lacked at most heapFullSlack: the heap is full, not merely too
+	// that lacked at most heapFullSlack, or QuickJS's limit a block of at
+	// most that much: the heap is full, not merely too
 	// small for one large block, and QuickJS, which then cannot allocate
 	// even the error it throws, throws null.
 	HeapFull func()
@@ -304,6 +306,16 @@ func (q *Instance) importFunc(role string) func([]uint64) uint64 {
 // size, a little beyond to amortise, never past the cap. Failure makes malloc
 // return NULL, which QuickJS reports as out of memory.
 func (q *Instance) resizeHeap(requested uint32) uint64 {
+	if requested == 0 {
+		// Not sbrk's: QuickJS's limit refused a small block (refusedSmall,
+		// memcount.go), and the heap is as full as when the cap refuses one:
+		// QuickJS throws null, drops a job, cannot copy an error's text.
+		q.HeapGrowFailed = true
+		if q.HeapFull != nil {
+			q.HeapFull()
+		}
+		return 0
+	}
 	cur := q.mem.Size()
 	if requested <= cur {
 		return 1

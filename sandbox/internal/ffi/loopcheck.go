@@ -21,12 +21,17 @@ const (
 	loopCheckEvery = 1 << 16
 )
 
-// InstrumentLoops adds the loop checks to the bytes of the asset. An asset
-// that has them (dist/emscripten-module.wasm has them from the build) gives
-// an error wrapping wasmbin.ErrInstrumented.
+// InstrumentLoops adds the loop checks to the bytes of the asset, and makes
+// QuickJS count its allocations' real sizes (countRealSizes, memcount.go).
+// An asset that has them (dist/emscripten-module.wasm has them from the
+// build) gives an error wrapping wasmbin.ErrInstrumented.
 func InstrumentLoops(wasm []byte) ([]byte, error) {
-	return wasmbin.InstrumentLoops(wasm, wasmbin.LoopCheck{
+	counted, err := wasmbin.InstrumentLoops(wasm, wasmbin.LoopCheck{
 		Module: pinned.ImportModule, Name: pinned.Imports["should_interrupt"].Name,
 		Arg: loopCheckArg, Every: loopCheckEvery,
 	})
+	if err != nil {
+		return nil, err
+	}
+	return wasmbin.PatchBodies(counted, countRealSizes)
 }

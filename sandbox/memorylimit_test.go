@@ -1,0 +1,54 @@
+//go:build !js
+
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"testing"
+)
+
+// TestMemoryLimitBoundsWhatARunHolds: a program that holds k MB of
+// strings, arrays or objects runs under a MemoryLimit of L MB when k is
+// well under L, and ends with MEMORY_LIMIT when k is past L. QuickJS's
+// count of what it holds was 8 bytes an allocation under Emscripten
+// (countRealSizes, ffi/memcount.go), so the limit refused only one block
+// larger than what was left, and the instance's cap (16 MiB + 2L) was the
+// bound: under 8 MB a program held 26 MB of 1 MB strings, under 64 MB
+// 138 MB; each "past" row ran.
+//
+// The slack: the runtime itself, the prelude and what the program keeps
+// besides (the array holding the items, grown by realloc) take about a
+// megabyte, and an array of a million numbers keeps up to half again as
+// much room for its growth; so "well under" is k <= 7/8 L - 1, "past" is
+// k = L + 1. An object { a, b } takes 88 bytes as QuickJS counts it (48 of
+// JSObject, its property array, its slot in the holding array): 11,915 of
+// them are a megabyte.
+func TestMemoryLimitBoundsWhatARunHolds(t *testing.T) {
+	hold := map[string]string{
+		"1 MB strings":    `h.push("x".repeat((1 << 20) - 16) + i)`,
+		"1 MB arrays":     `h.push(new Array(131072).fill(i + 0.5))`,
+		"a MB of objects": `for (let j = 0; j < 11915; j++) h.push({ a: i, b: j })`,
+	}
+	for _, limit := range []int{4, 8, 16, 32, 64} {
+		e := testEngine(t, Config{MemoryLimit: int64(limit) << 20})
+		for kind, one := range hold {
+			for _, c := range []struct {
+				mb   int
+				runs bool
+			}{{limit*7/8 - 1, true}, {limit + 1, false}} {
+				code := fmt.Sprintf(`const h = []; for (let i = 0; i < %d; i++) { %s } return h.length > 0`, c.mb, one)
+				res, err := e.Run(context.Background(), Program{Code: code})
+				if err != nil {
+					t.Fatalf("limit %d MB, %d x %s: %v", limit, c.mb, kind, err)
+				}
+				ran := res.Error == nil && string(res.Value) == "true"
+				ended := res.Error != nil && res.Error.Code == CodeMemoryLimit
+				if c.runs && !ran || !c.runs && !ended {
+					t.Errorf("limit %d MB, holding %d x %s: got %s %+v, want it to %s", limit, c.mb, kind, res.Value, res.Error,
+						map[bool]string{true: "run", false: "end with MEMORY_LIMIT"}[c.runs])
+				}
+			}
+		}
+	}
+}
