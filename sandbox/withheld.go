@@ -3,11 +3,12 @@ package sandbox
 import "github.com/interopio/code-mode/sandbox/internal/ffi"
 
 // withheldJS takes from the program every way to detach or resize a
-// buffer and FinalizationRegistry, and replaces the four Array methods and the Proxy constructor
-// whose native code is unsafe (see copiesJS and proxyJS below). The pinned QuickJS keeps a typed array's pointer or length
-// across the JavaScript it calls in the middle of a builtin (the
-// new.target's prototype getter of a constructor, a valueOf, a sort
-// comparator, a species constructor), and a buffer detached or shrunk
+// buffer, and FinalizationRegistry (see below), and replaces the four
+// Array methods and the Proxy constructor whose native code is unsafe (see
+// copiesJS and proxyJS below). The pinned QuickJS keeps a typed array's
+// pointer or length across the JavaScript it calls in the middle of a
+// builtin (the new.target's prototype getter of a constructor, a valueOf,
+// a sort comparator, a species constructor), and a buffer detached or shrunk
 // there left a view past it: one over the instance's whole memory from
 // address 0 (its C stack, which images do not restore, and what earlier
 // runs left past the heap's break). Each method is replaced by one that
