@@ -52,3 +52,55 @@ func TestMemoryLimitBoundsWhatARunHolds(t *testing.T) {
 		}
 	}
 }
+
+// TestCyclicGarbageManyTimesTheLimit: a program that makes and drops
+// cyclic garbage (which only a collection frees) four times its limit or
+// more, a megabyte at a time, runs: QuickJS collects before its limit
+// refuses anything (it does not collect when the limit refuses). The GC
+// threshold's floor (ffi/gcthreshold.go, min(limit/4, 16 MiB)) must stay
+// well under the limit for this; a floor at the limit ended these runs.
+func TestCyclicGarbageManyTimesTheLimit(t *testing.T) {
+	garbage := map[string]string{
+		// 8,000 objects (~0.7 MB) each pointing at the array that holds them.
+		"a MB of small objects": `const a = []; for (let j = 0; j < 8000; j++) a.push({ a, j })`,
+		// One object allocation per megabyte: the collection's only chance.
+		"a 1 MB string in an object that points at itself": `const o = { s: "x".repeat(1 << 20) + i }; o.self = o`,
+	}
+	for _, limit := range []int{8, 16, 64} {
+		e := testEngine(t, Config{MemoryLimit: int64(limit) << 20})
+		n := max(200, 4*limit)
+		for kind, one := range garbage {
+			code := fmt.Sprintf(`let n = 0; for (let i = 0; i < %d; i++) { %s; n++ } return n`, n, one)
+			res, err := e.Run(context.Background(), Program{Code: code})
+			if err != nil {
+				t.Fatalf("limit %d MB, %d x %s: %v", limit, n, kind, err)
+			}
+			if res.Error != nil || string(res.Value) != fmt.Sprint(n) {
+				t.Errorf("limit %d MB, %d x %s dropped: got %s %+v, want %d", limit, n, kind, res.Value, res.Error, n)
+			}
+		}
+	}
+}
+
+// TestCyclicGarbageNearTheLimit: a program that holds 3/4 of its limit
+// and makes and drops cyclic garbage several times what is left runs.
+// QuickJS's own rule (collect at 1.5 x what was held after the last
+// collection) put the next collection past the limit (18 MB under 16):
+// the garbage ended the run with MEMORY_LIMIT.
+func TestCyclicGarbageNearTheLimit(t *testing.T) {
+	e := testEngine(t, Config{MemoryLimit: 16 << 20})
+	for kind, one := range map[string]string{
+		"a MB of small objects":                            `const a = []; for (let j = 0; j < 8000; j++) a.push({ a, j })`,
+		"a 1 MB string in an object that points at itself": `const o = { s: "x".repeat(1 << 20) + i }; o.self = o`,
+	} {
+		code := fmt.Sprintf(`const h = []; for (let i = 0; i < 12; i++) h.push("x".repeat((1 << 20) - 16) + i);
+			let n = 0; for (let i = 0; i < 50; i++) { %s; n++ } return n + h.length`, one)
+		res, err := e.Run(context.Background(), Program{Code: code})
+		if err != nil {
+			t.Fatalf("%s: %v", kind, err)
+		}
+		if res.Error != nil || string(res.Value) != "62" {
+			t.Errorf("holding 12 MB under 16, 50 x %s dropped: got %s %+v, want 62", kind, res.Value, res.Error)
+		}
+	}
+}

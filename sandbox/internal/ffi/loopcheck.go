@@ -1,6 +1,10 @@
 package ffi
 
-import "github.com/interopio/code-mode/internal/wasmbin"
+import (
+	"slices"
+
+	"github.com/interopio/code-mode/internal/wasmbin"
+)
 
 // QuickJS polls its interrupt handler from the interpreter only: a C
 // built-in that loops over a huge array-like (Array.prototype.indexOf.call
@@ -22,7 +26,8 @@ const (
 )
 
 // InstrumentLoops adds the loop checks to the bytes of the asset, and makes
-// QuickJS count its allocations' real sizes (countRealSizes, memcount.go).
+// QuickJS count its allocations' real sizes (countRealSizes, memcount.go)
+// and set its GC threshold from its limit (gcThresholdPatch, gcthreshold.go).
 // An asset that has them (dist/emscripten-module.wasm has them from the
 // build) gives an error wrapping wasmbin.ErrInstrumented.
 func InstrumentLoops(wasm []byte) ([]byte, error) {
@@ -33,5 +38,5 @@ func InstrumentLoops(wasm []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return wasmbin.PatchBodies(counted, countRealSizes)
+	return wasmbin.PatchBodies(counted, slices.Concat(countRealSizes, []wasmbin.BodyPatch{gcThresholdPatch}))
 }

@@ -21,6 +21,25 @@ func mallocSize(t *testing.T, q *Instance, rt Runtime) uint32 {
 	return v
 }
 
+// instrumentedAsset compiles the pinned asset as NewEngine does: loop
+// checks, real sizes, the GC threshold.
+func instrumentedAsset(t *testing.T) *Asset {
+	t.Helper()
+	wasm, err := os.ReadFile("../../../node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	counted, err := InstrumentLoops(wasm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Compile(wazerohost.Backend(), counted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
 func brk(t *testing.T, q *Instance) uint32 {
 	t.Helper()
 	v, ok := q.mem.ReadUint32(layoutBrk)
@@ -38,18 +57,7 @@ func brk(t *testing.T, q *Instance) uint32 {
 // Before countRealSizes, the count grew 8 bytes an allocation: 16 MB of
 // strings counted 128 bytes, and memoryLimit bounded nothing.
 func TestQuickJSCountsRealSizes(t *testing.T) {
-	wasm, err := os.ReadFile("../../../node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	counted, err := InstrumentLoops(wasm)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := Compile(wazerohost.Backend(), counted)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := instrumentedAsset(t)
 	// held is what the program holds at least, in bytes of its data.
 	for _, c := range []struct {
 		name, hold string

@@ -1,0 +1,63 @@
+//go:build !js
+
+package ffi
+
+import "testing"
+
+// TestGCThreshold: after each collection, QuickJS's GC threshold
+// (rt->malloc_gc_threshold) is max(1.5 x what the runtime holds,
+// min(limit/4, 16 MiB)), but no more than halfway from what it holds to
+// the limit while more than limit/16 is left. Without gcThresholdPatch it is 1.5 x what is held: 1.3 MB
+// after a collection that left 0.9 MB, and 72 MB under a 64 MB limit
+// after one that left 48.
+func TestGCThreshold(t *testing.T) {
+	a := instrumentedAsset(t)
+	// objects holds 10,000 objects (~0.6 MB), past the first threshold
+	// (256 KiB): QuickJS collects on the way, and sets the threshold.
+	const objects = `for (let i = 0; i < 10000; i++) h.push({ i });`
+	for _, c := range []struct {
+		name  string
+		limit uint32
+		hold  string
+		// rule: the threshold is the floor, 1.5 x what is held, or
+		// halfway to the limit.
+		rule string
+	}{
+		{"64 MB limit, 0.6 MB held", 64 << 20, objects, "floor"},
+		{"8 MB limit, 0.6 MB held", 8 << 20, objects, "floor"},
+		{"512 MB limit: 16 MiB at most", 512 << 20, objects, "floor"},
+		{"64 MB limit, 20 MB held", 64 << 20, `for (let i = 0; i < 20; i++) h.push("x".repeat(1 << 20) + i);` + objects, "1.5x"},
+		{"64 MB limit, 48 MB held", 64 << 20, `for (let i = 0; i < 48; i++) h.push("x".repeat(1 << 20) + i);` + objects, "halfway"},
+		// Less than limit/16 left: no bound (gcCap), QuickJS's own rule.
+		{"64 MB limit, 62 MB held", 64 << 20, `for (let i = 0; i < 62; i++) h.push("x".repeat(1 << 20) + i); for (let i = 0; i < 100; i++) h.push({ i });`, "uncapped"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			q, err := a.NewInstance(4096, noCallbacks{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer q.Close()
+			rt := q.NewRuntime()
+			q.SetMemoryLimit(rt, c.limit)
+			ctx := q.NewContext(rt)
+			q.FreeValue(ctx, evalExpr(t, q, ctx, `globalThis.h = []; `+c.hold+` 0`))
+			got, _ := q.mem.ReadUint32(uint32(rt) + rtGCThreshold)
+			held := mallocSize(t, q, rt)
+			floor := min(c.limit>>gcFloorShift, gcFloorMax)
+			t.Logf("threshold %d, held %d, floor %d", got, held, floor)
+			// What is held now is a little more than what the last
+			// collection left, which the threshold was set from.
+			halfway := held + (c.limit-held)/2
+			switch {
+			case c.rule == "floor" && got != floor:
+				t.Errorf("threshold %d, want the floor min(limit/4, 16 MiB) = %d (held %d)", got, floor, held)
+			case c.rule == "1.5x" && (got < floor || got > held+held/2 || got < held+held/4 || got > halfway):
+				t.Errorf("threshold %d, want about 1.5 x %d held, more than the floor %d, under halfway to the limit %d", got, held, floor, halfway)
+			case c.rule == "uncapped" && (got < held+held/4 || got > held+held/2):
+				t.Errorf("threshold %d, want about 1.5 x %d held (less than limit/16 left to the limit %d)", got, held, c.limit)
+			case c.rule == "halfway" && (got > halfway || got < halfway-halfway/16):
+				t.Errorf("threshold %d, want about %d, halfway from %d held to the limit %d", got, halfway, held, c.limit)
+			}
+		})
+	}
+}
