@@ -12,7 +12,10 @@ export interface Fdc3Context {
 
 export interface Fdc3Agent {
     findIntentsByContext(context: Fdc3Context, resultType?: string): Promise<Array<{ intent: { name: string; displayName?: string }; apps: Array<{ appId: string; title?: string; name?: string }> }>>;
-    raiseIntent(intent: string, context: Fdc3Context): Promise<{ source: { appId: string; instanceId?: string }; getResult(): Promise<unknown> }>;
+    /** `app` when the program chose one of several applications (the tool's `app`). */
+    raiseIntent(intent: string, context: Fdc3Context, app?: { appId: string; instanceId?: string }): Promise<{ source: { appId: string; instanceId?: string }; getResult(): Promise<unknown> }>;
+    /** Asked before raising an intent to the app a program chose: an instance of it that runs takes the intent. */
+    findIntent?(intent: string, context?: Fdc3Context): Promise<{ apps: Array<{ appId: string; instanceId?: string }> }>;
     broadcast(context: Fdc3Context): Promise<void>;
     /** Asked before a broadcast: joined to no user channel (null), FDC3 ignores a broadcast. */
     getCurrentChannel?(): Promise<{ id: string } | null>;
@@ -32,6 +35,12 @@ export interface FromFdc3Options {
     broadcast?: boolean | undefined;
     /** Also offer `<namespace>.open({ appId, context? })`, for any app (`true`) or these appIds. Default `false`. */
     open?: boolean | string[] | undefined;
+    /**
+     * How long a call waits for the handling application's result (`getResult()`), in ms: past it the call fails
+     * with `ResultError: no result from <appId> within <ms> ms ...`. Default: no bound of its own; the run's
+     * timeout (or abort) ends the wait. A handler that rejects sends nothing in FINOS's 2.2.0 proxy.
+     */
+    resultTimeoutMs?: number | undefined;
     /** Hears failed re-syncs. Default: console.warn. */
     onError?: ((error: unknown) => void) | undefined;
 }
@@ -43,7 +52,8 @@ export interface Fdc3ToolSource extends IoCodeMode.ToolSource {
 }
 
 /**
- * FDC3 intents as Code Mode tools: each takes a context, raises the intent
+ * FDC3 intents as Code Mode tools: each takes a context (and, when several
+ * applications handle the intent, an optional `app`: the appId to raise it to), raises the intent
  * and resolves with `getResult()`'s context (`{ handledBy }` when the
  * handler returns none). FDC3's ResolveError / ResultError / OpenError
  * values are thrown as errors of those names; a channel result is refused.

@@ -20,6 +20,7 @@ const DIRECTORY = [
         ViewChart: { contexts: ["fdc3.instrument"] },
         GetPrice: { contexts: ["fdc3.instrument"], resultType: "fdc3.valuation" },
         Wait: { contexts: ["fdc3.instrument"] },
+        Fail: { contexts: ["fdc3.instrument"] },
     }),
     appD("crm", { StartCall: { contexts: ["fdc3.contact"] }, ViewChart: { contexts: ["fdc3.instrument"] } }),
     // Declares ReadNews but never listens for it: the agent gives up on delivery.
@@ -29,6 +30,7 @@ const DIRECTORY = [
 ];
 
 let IoCodeModeFactory, fdc3, da, host, received, waiting;
+let failed = 0;
 before(async () => {
     IoCodeModeFactory = await loadFactory();
     fdc3 = await loadAdapter("fdc3");
@@ -43,9 +45,16 @@ before(async () => {
                 await agent.addIntentListener("GetPrice", async (ctx) => ({ type: "fdc3.valuation", value: ctx.id.ticker.length * 10, CURRENCY_ISOCODE: "USD" }));
                 await agent.addIntentListener("ViewChart", () => undefined);
                 await agent.addIntentListener("Wait", () => new Promise((resolve) => (waiting = resolve)));
+                // A handler that fails: FINOS's 2.2.0 proxy sends no result
+                // for it (done.then without a catch), so the raiser waits.
+                await agent.addIntentListener("Fail", async () => {
+                    failed++;
+                    throw new Error("no price feed");
+                });
             },
             crm: async (agent) => {
                 await agent.addIntentListener("StartCall", () => undefined);
+                await agent.addIntentListener("ViewChart", () => undefined);
             },
             blotter: async (agent) => {
                 await agent.joinUserChannel("fdc3.channel.1");
@@ -61,6 +70,27 @@ after(async () => {
 
 const ticker = (t) => ({ type: "fdc3.instrument", id: { ticker: t } });
 
+// Runs fn while the Fail handler's rejection, unhandled in the app (FINOS's
+// proxy calls .then on it without a catch), is counted instead of failing
+// the test file: in a browser it is the app page's console error.
+async function withUnhandled(fn) {
+    const theirs = process.listeners("unhandledRejection");
+    const seen = [];
+    process.removeAllListeners("unhandledRejection");
+    process.on("unhandledRejection", (err) => seen.push(err && err.message));
+    const before = failed;
+    try {
+        const out = await fn();
+        await until(() => seen.length > 0, "the app's unhandled rejection");
+        assert.ok(failed > before, "the Fail handler ran");
+        assert.ok(seen.every((m) => m === "no price feed"), JSON.stringify(seen));
+        return out;
+    } finally {
+        process.removeAllListeners("unhandledRejection");
+        for (const l of theirs) process.on("unhandledRejection", l);
+    }
+}
+
 describe("fromFdc3 on the FDC3 reference desktop agent", () => {
     let api, source;
     before(async () => {
@@ -71,10 +101,13 @@ describe("fromFdc3 on the FDC3 reference desktop agent", () => {
     after(() => api.dispose());
 
     test("the agent's intents for the context types are the tools (a type no app takes is no error)", () => {
-        assert.deepEqual(source.tools.map((t) => t.name), ["fdc3.GetPrice", "fdc3.ReadNews", "fdc3.StartCall", "fdc3.ViewChart", "fdc3.Wait", "fdc3.broadcast", "fdc3.open"]);
+        assert.deepEqual(source.tools.map((t) => t.name), ["fdc3.Fail", "fdc3.GetPrice", "fdc3.ReadNews", "fdc3.StartCall", "fdc3.ViewChart", "fdc3.Wait", "fdc3.broadcast", "fdc3.open"]);
         const view = source.tools.find((t) => t.name === "fdc3.ViewChart");
-        assert.equal(view.description, "Raise the FDC3 intent ViewChart with a fdc3.instrument context. Handled by: chart, crm. Resolves with the result context of the handling application, or { handledBy } when it returns none.");
-        assert.deepEqual(view.inputSchema, INSTRUMENT);
+        assert.equal(view.description, "Raise the FDC3 intent ViewChart with a fdc3.instrument context. Handled by: chart, crm. Choose one with app (chart, crm). Resolves with the result context of the handling application, or { handledBy } when it returns none.");
+        // Two apps: the context's schema and an optional app, one of them.
+        assert.deepEqual(view.inputSchema, { ...INSTRUMENT, properties: { ...INSTRUMENT.properties, app: { type: "string", enum: ["chart", "crm"], description: "The appId of the application to handle the intent; without it the desktop agent chooses, or fails when it cannot." } } });
+        // One app: the context's schema as given.
+        assert.deepEqual(source.tools.find((t) => t.name === "fdc3.GetPrice").inputSchema, INSTRUMENT);
         assert.deepEqual(source.tools.find((t) => t.name === "fdc3.StartCall").inputSchema.properties.type, { const: "fdc3.contact" });
     });
 
@@ -102,7 +135,7 @@ describe("fromFdc3 on the FDC3 reference desktop agent", () => {
         ]);
         assert.equal(out.ok, true, JSON.stringify(out));
         assert.deepEqual(out.result.slice(0, 2), [
-            "ResolveError: UserCancelledResolution: no application was chosen: the user cancelled, or the desktop agent has no resolver to ask (raiseIntent ViewChart with fdc3.instrument; handled by chart, crm)",
+            "ResolveError: UserCancelledResolution: no application was chosen: the user cancelled, or the desktop agent has no resolver to ask (raiseIntent ViewChart with fdc3.instrument; handled by chart, crm: choose one with app (chart, crm))",
             "ResolveError: IntentDeliveryFailed: the intent could not be delivered (raiseIntent ReadNews with fdc3.instrument)",
         ]);
         assert.deepEqual(out.result[2], { handledBy: "crm" });
@@ -111,6 +144,55 @@ describe("fromFdc3 on the FDC3 reference desktop agent", () => {
         const view = source.tools.find((t) => t.name === "fdc3.ViewChart");
         await assert.rejects(view.execute({ type: "fdc3.contact" }, {}), { message: "ResolveError: NoAppsFound: no application can handle this intent with this context (raiseIntent ViewChart with fdc3.contact)" });
         session.dispose();
+    });
+
+    // Several apps handle ViewChart and this agent has no resolver UI: the
+    // program names the one it wants, as raiseIntent(intent, context, app).
+    test("an intent several apps handle: the program chooses one with app; a name not offered is refused before the agent", async () => {
+        const session = api.createSession();
+        // Both apps run (GetPrice and StartCall above launched them): the
+        // intent goes to the running instance; { appId } alone would open
+        // a new one per call, and leave two charts for the next ViewChart.
+        const count = (appId) => da.launched.filter((a) => a.appId === appId).length;
+        assert.deepEqual([count("chart"), count("crm")], [1, 1]);
+        const out = await eachCaught(session, [
+            `tools.fdc3.ViewChart({ ...${JSON.stringify(ticker("AAPL"))}, app: "crm" })`,
+            `tools.fdc3.ViewChart({ ...${JSON.stringify(ticker("AAPL"))}, app: "chart" })`,
+            `tools.fdc3.ViewChart({ ...${JSON.stringify(ticker("AAPL"))}, app: "news" })`,
+        ]);
+        assert.equal(out.ok, true, JSON.stringify(out));
+        assert.deepEqual(out.result.slice(0, 2), [{ handledBy: "crm" }, { handledBy: "chart" }]);
+        assert.match(out.result[2], /ViewChart.*app.*chart.*crm/s);
+        assert.deepEqual([count("chart"), count("crm")], [1, 1], "no new instance");
+        // Straight to the tool (no schema check): the adapter refuses it too, and app never reaches the context.
+        const view = source.tools.find((t) => t.name === "fdc3.ViewChart");
+        await assert.rejects(view.execute({ ...ticker("A"), app: "news" }, {}), { name: "TypeError", message: 'ViewChart: app "news" is not one of the applications that handle it (chart, crm)' });
+        session.dispose();
+    });
+
+    test("a handler that fails sends no result: the run's timeout names the tool (no resultTimeoutMs)", async () => {
+        const quick = await IoCodeModeFactory({ wasmLocation: assetPath, timeout: 1500 });
+        source.registerTools(quick);
+        const out = await withUnhandled(() => run(quick.createSession(), `return await tools.fdc3.Fail(${JSON.stringify(ticker("F"))})`));
+        assert.equal(out.ok, false);
+        assert.equal(out.error.code, "TIMEOUT");
+        assert.match(out.error.message, /waiting for the result of tool fdc3\.Fail/);
+        quick.dispose();
+    });
+
+    test("resultTimeoutMs: a result that does not come in time fails the call naming the app; one in time is unaffected", async () => {
+        const bounded = await fdc3.fromFdc3(host, { contextTypes: ["fdc3.instrument"], namespace: "bounded", resultTimeoutMs: 300 });
+        const api2 = await IoCodeModeFactory({ wasmLocation: assetPath });
+        bounded.registerTools(api2);
+        const out = await withUnhandled(() => eachCaught(api2.createSession(), [`tools.bounded.Fail(${JSON.stringify(ticker("F"))})`, `tools.bounded.GetPrice(${JSON.stringify(ticker("IBM"))})`]));
+        assert.equal(out.ok, true, JSON.stringify(out));
+        assert.deepEqual(out.result, [
+            "ResultError: no result from chart within 300 ms (result of Fail): its intent handler may have failed, which the desktop agent does not always report",
+            { type: "fdc3.valuation", value: 30, CURRENCY_ISOCODE: "USD" },
+        ]);
+        await assert.rejects(fdc3.fromFdc3(host, { contextTypes: ["fdc3.instrument"], resultTimeoutMs: Infinity }), { name: "TypeError", message: /^fromFdc3: options\.resultTimeoutMs: expected a positive number of milliseconds/ });
+        bounded.close();
+        api2.dispose();
     });
 
     test("a result that never comes: aborting the run stops the wait", async () => {

@@ -55,8 +55,10 @@ describe("fromFdc3", () => {
     test("one tool per intent found for the context types, its context schema as input", () => {
         assert.deepEqual(source.tools.map((t) => t.name), ["fdc3.Fail", "fdc3.GetPrice", "fdc3.OpenStream", "fdc3.StartCall", "fdc3.ViewChart", "fdc3.Wait"]);
         const view = source.tools.find((t) => t.name === "fdc3.ViewChart");
-        assert.deepEqual(view.inputSchema, INSTRUMENT);
-        assert.match(view.description, /Raise the FDC3 intent ViewChart \(View Chart\) with a fdc3\.instrument context\. Handled by: Charts, CRM\./);
+        // Two apps handle ViewChart: the context, and which app may be named.
+        assert.deepEqual(view.inputSchema, { ...INSTRUMENT, properties: { ...INSTRUMENT.properties, app: { type: "string", enum: ["chart", "crm"], description: "The appId of the application to handle the intent; without it the desktop agent chooses, or fails when it cannot." } } });
+        assert.deepEqual(source.tools.find((t) => t.name === "fdc3.GetPrice").inputSchema, INSTRUMENT);
+        assert.match(view.description, /Raise the FDC3 intent ViewChart \(View Chart\) with a fdc3\.instrument context\. Handled by: Charts, CRM\. Choose one with app \(chart, crm\)\./);
         const call = source.tools.find((t) => t.name === "fdc3.StartCall");
         assert.deepEqual(call.inputSchema.properties.type, { const: "fdc3.contact" });
         assert.deepEqual(view.annotations, { readOnlyHint: false, destructiveHint: false, openWorldHint: true, fdc3Action: "raiseIntent", fdc3Intent: "ViewChart", source: "fdc3", untrusted: false });
@@ -113,8 +115,54 @@ describe("fromFdc3", () => {
         const ctrl = new AbortController();
         await assert.rejects(tool.execute({ type: "fdc3.contact" }, { signal: ctrl.signal, context: undefined }), (err) => err.name === "ResolveError" && /^ResolveError: NoAppsFound: no application can handle/.test(err.message));
         d.agent.userCancels = true;
-        await assert.rejects(tool.execute({ type: "fdc3.instrument", id: { ticker: "A" } }, { signal: ctrl.signal, context: undefined }), { name: "ResolveError", message: "ResolveError: UserCancelledResolution: no application was chosen: the user cancelled, or the desktop agent has no resolver to ask (raiseIntent ViewChart with fdc3.instrument; handled by Charts, CRM)" });
+        await assert.rejects(tool.execute({ type: "fdc3.instrument", id: { ticker: "A" } }, { signal: ctrl.signal, context: undefined }), { name: "ResolveError", message: "ResolveError: UserCancelledResolution: no application was chosen: the user cancelled, or the desktop agent has no resolver to ask (raiseIntent ViewChart with fdc3.instrument; handled by Charts, CRM: choose one with app (chart, crm))" });
         d.agent.userCancels = false;
+    });
+
+    test("app names the application: raiseIntent's target, taken out of the context; the schema allows no other", async () => {
+        d.agent.raised.length = 0;
+        const session = api.createSession();
+        const out = await run(
+            session,
+            `const r = [];
+             r.push(await tools.fdc3.ViewChart({ type: "fdc3.instrument", id: { ticker: "A" }, app: "crm" }));
+             r.push(await tools.fdc3.ViewChart({ type: "fdc3.instrument", id: { ticker: "B" } }));
+             try { await tools.fdc3.ViewChart({ type: "fdc3.instrument", id: { ticker: "C" }, app: "news" }); } catch (e) { r.push(e.message); }
+             return r;`,
+        );
+        assert.equal(out.ok, true, JSON.stringify(out));
+        assert.deepEqual(out.result.slice(0, 2), [{ handledBy: "crm" }, { handledBy: "chart" }]);
+        assert.match(out.result[2], /app.*chart.*crm/s);
+        // The fake lists no instances (findIntent has none): an appId alone; the context has no app.
+        assert.deepEqual(d.agent.raised.map((r) => [r.context, r.app]), [
+            [{ type: "fdc3.instrument", id: { ticker: "A" } }, { appId: "crm" }],
+            [{ type: "fdc3.instrument", id: { ticker: "B" } }, undefined],
+        ]);
+        session.dispose();
+    });
+
+    test("app joins each branch of the context's schema, closed ones too; a context with an app of its own keeps it", async () => {
+        const closed = { ...INSTRUMENT, additionalProperties: false };
+        const agent = new FakeAgent([
+            { appId: "a", intents: { View: { contexts: ["fdc3.instrument", "fdc3.contact"], handler: () => undefined }, Own: { contexts: ["x.own"], handler: () => undefined } } },
+            { appId: "b", intents: { View: { contexts: ["fdc3.instrument", "fdc3.contact"], handler: () => undefined }, Own: { contexts: ["x.own"], handler: () => undefined } } },
+        ]);
+        const own = { type: "object", properties: { type: { const: "x.own" }, app: { type: "string" } }, required: ["type"] };
+        const s = await fdc3.fromFdc3(agent, { contextTypes: ["fdc3.instrument", "fdc3.contact", "x.own"], contextSchemas: { "fdc3.instrument": closed, "x.own": own } });
+        const view = s.tools.find((t) => t.name === "fdc3.View");
+        assert.deepEqual(view.inputSchema.anyOf.map((b) => b.properties.app.enum), [["a", "b"], ["a", "b"]]);
+        assert.equal(view.inputSchema.anyOf[0].additionalProperties, false);
+        const api2 = await IoCodeModeFactory({ wasmLocation: assetPath });
+        s.registerTools(api2);
+        const out = await run(api2.createSession(), `return [await tools.fdc3.View({ type: "fdc3.instrument", id: { ticker: "Z" }, app: "b" }), await tools.fdc3.Own({ type: "x.own", app: "mine" })]`);
+        assert.equal(out.ok, true, JSON.stringify(out));
+        assert.deepEqual(out.result, [{ handledBy: "b" }, { handledBy: "a" }]);
+        assert.deepEqual(s.tools.find((t) => t.name === "fdc3.Own").inputSchema, own);
+        assert.deepEqual(agent.raised.map((r) => [r.context, r.app]), [
+            [{ type: "fdc3.instrument", id: { ticker: "Z" } }, { appId: "b" }],
+            [{ type: "x.own", app: "mine" }, undefined],
+        ]);
+        api2.dispose();
     });
 
     test("aborting the run stops waiting for a result that never comes", async () => {

@@ -2,7 +2,7 @@
 // and open) as Code Mode tools. It takes the page's DesktopAgent and
 // imports nothing of FDC3.
 
-import { annotations, checkOptions, createToolSource, namespaceOf, sanitizeName, uniqueNames, untilAborted } from "./source.mjs";
+import { DELAY, annotations, checkOptions, createToolSource, namespaceOf, sanitizeName, uniqueNames, untilAborted } from "./source.mjs";
 
 // FDC3's error values (the message of the Error an agent rejects with).
 const RESOLVE_ERRORS = {
@@ -87,8 +87,24 @@ const OPTIONS = {
     contextSchemas: [(v) => v !== null && typeof v === "object" && !Array.isArray(v), "an object mapping context types to JSON Schemas"],
     broadcast: "boolean",
     open: [(v) => typeof v === "boolean" || list(v), "true or an array of appIds"],
+    resultTimeoutMs: DELAY,
     onError: "function",
 };
+
+// The input of an intent several applications handle: its context, and
+// `app`, the appId of the one to raise it to (without it the agent
+// chooses, and an agent with no resolver UI, as FINOS's reference agent
+// with getAgent()'s default, chooses none). Added to each object branch of
+// the context's schema, so that a schema closed with
+// additionalProperties: false takes it too; none when a branch has an
+// `app` of its own (the key is the context's then).
+function withApp(schema, ids) {
+    const branches = schema.anyOf || [schema];
+    if (branches.some((b) => b.properties && "app" in b.properties)) return undefined;
+    const app = { type: "string", enum: ids, description: "The appId of the application to handle the intent; without it the desktop agent chooses, or fails when it cannot." };
+    const each = branches.map((b) => ({ ...b, properties: { ...b.properties, app } }));
+    return schema.anyOf ? { ...schema, anyOf: each } : each[0];
+}
 
 /**
  * FDC3 intents as Code Mode tools `<namespace>.<intent>` (default
@@ -149,38 +165,79 @@ export async function fromFdc3(agent, options) {
         return intents;
     }
 
+    // The app a program chose, as raiseIntent's target: an instance of it
+    // that runs, when findIntent lists one. An appId alone opens a new
+    // instance (FINOS's reference agent does, per FDC3: "no specific
+    // instance is specified"): a window per call, and then several
+    // instances for the agent to choose among when no app is named.
+    async function instanceOf(name, context, appId) {
+        const found = typeof agent.findIntent === "function" ? await Promise.resolve().then(() => agent.findIntent(name, context)).catch(() => undefined) : undefined;
+        const running = ((found && found.apps) || []).find((a) => a && a.appId === appId && typeof a.instanceId === "string");
+        return running ? { appId, instanceId: running.instanceId } : { appId };
+    }
+
+    // getResult() of a resolution, within options.resultTimeoutMs when
+    // given. FINOS's 2.2.0 proxy sends nothing when a handler's promise
+    // rejects, so the raiser waits for ever: without the option the run's
+    // own timeout (or abort) ends the wait. A handler may rightly take long
+    // (it may ask its user), hence no bound by default.
+    function resultOf(resolution, name) {
+        const result = Promise.resolve()
+            .then(() => resolution.getResult())
+            .catch((err) => {
+                throw fdc3Error("ResultError", RESULT_ERRORS, err, `result of ${name}`);
+            });
+        const ms = opts.resultTimeoutMs;
+        if (ms === undefined) return result;
+        let timer;
+        const late = new Promise((_, reject) => {
+            timer = setTimeout(() => {
+                const who = (resolution.source && resolution.source.appId) || "the handling application";
+                const out = new Error(`ResultError: no result from ${who} within ${ms} ms (result of ${name}): its intent handler may have failed, which the desktop agent does not always report`);
+                out.name = "ResultError";
+                reject(out);
+            }, ms);
+        });
+        return Promise.race([result, late]).finally(() => clearTimeout(timer));
+    }
+
     function intentTool(name, e) {
         const types = Array.from(e.contextTypes);
         const apps = Array.from(e.apps.values());
+        const ids = Array.from(e.apps.keys());
+        // The input with `app` when there is a choice to make, else the context's schema.
+        const choice = ids.length > 1 ? withApp(schemaFor(types), ids) : undefined;
+        const inputSchema = choice || schemaFor(types);
         const description =
             e.description ||
             `Raise the FDC3 intent ${name}${e.displayName && e.displayName !== name ? ` (${e.displayName})` : ""} with ` +
                 `${types.length ? types.map((t) => `a ${t}`).join(" or ") : "a"} context.` +
                 (apps.length ? ` Handled by: ${apps.join(", ")}.` : "") +
+                (choice ? ` Choose one with app (${ids.join(", ")}).` : "") +
                 " Resolves with the result context of the handling application, or { handledBy } when it returns none.";
         return {
             name,
             description,
-            inputSchema: schemaFor(types),
+            inputSchema,
             annotations: hints("raiseIntent", { fdc3Intent: name }),
-            execute: async (context, { signal }) => {
-                if (!isContext(context)) throw new TypeError(`${name}: expected an FDC3 context object with a string "type"`);
+            execute: async (input, { signal }) => {
+                if (!isContext(input)) throw new TypeError(`${name}: expected an FDC3 context object with a string "type"`);
+                let context = input;
+                let target;
+                if (choice && input.app !== undefined) {
+                    ({ app: target, ...context } = input);
+                    if (!ids.includes(target)) throw new TypeError(`${name}: app ${JSON.stringify(target)} is not one of the applications that handle it (${ids.join(", ")})`);
+                }
                 let resolution;
                 try {
-                    resolution = await untilAborted(Promise.resolve().then(() => agent.raiseIntent(name, context)), signal);
+                    resolution = await untilAborted(Promise.resolve().then(async () => (target ? agent.raiseIntent(name, context, await instanceOf(name, context, target)) : agent.raiseIntent(name, context))), signal);
                 } catch (err) {
                     if (signal && signal.aborted) throw err;
-                    // A choice the agent could not make: say among whom.
-                    const among = apps.length > 1 && err && /^(UserCancelledResolution|ResolverUnavailable|ResolverTimeout)$/.test(err.message) ? `; handled by ${apps.join(", ")}` : "";
-                    throw fdc3Error("ResolveError", RESOLVE_ERRORS, err, `raiseIntent ${name} with ${context.type}${among}`);
+                    // A choice the agent could not make: say among whom, and how to choose.
+                    const among = apps.length > 1 && err && /^(UserCancelledResolution|ResolverUnavailable|ResolverTimeout)$/.test(err.message) ? `; handled by ${apps.join(", ")}${choice ? `: choose one with app (${ids.join(", ")})` : ""}` : "";
+                    throw fdc3Error("ResolveError", RESOLVE_ERRORS, err, `raiseIntent ${name} with ${context.type}${target ? ` to ${target}` : ""}${among}`);
                 }
-                let result;
-                try {
-                    result = await untilAborted(Promise.resolve().then(() => resolution.getResult()), signal);
-                } catch (err) {
-                    if (signal && signal.aborted) throw err;
-                    throw fdc3Error("ResultError", RESULT_ERRORS, err, `result of ${name}`);
-                }
+                const result = await untilAborted(resultOf(resolution, name), signal);
                 if (isChannel(result)) {
                     throw new Error(
                         `${name}: the handling application answered with a ${result.type || ""} channel (${result.id}), not a context; ` +

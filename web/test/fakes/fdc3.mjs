@@ -17,8 +17,8 @@
 
 // The values of FDC3's enums, checked by tsc against them (the package's
 // own runtime module cannot be imported in Node as published).
-/** @type {{ [K in "NoAppsFound" | "MalformedContext" | "UserCancelled"]: `${import("@finos/fdc3").ResolveError}` }} */
-export const ResolveError = { NoAppsFound: "NoAppsFound", MalformedContext: "MalformedContext", UserCancelled: "UserCancelledResolution" };
+/** @type {{ [K in "NoAppsFound" | "MalformedContext" | "UserCancelled" | "TargetAppUnavailable"]: `${import("@finos/fdc3").ResolveError}` }} */
+export const ResolveError = { NoAppsFound: "NoAppsFound", MalformedContext: "MalformedContext", UserCancelled: "UserCancelledResolution", TargetAppUnavailable: "TargetAppUnavailable" };
 /** @type {{ [K in "IntentHandlerRejected" | "NoResultReturned"]: `${import("@finos/fdc3").ResultError}` }} */
 export const ResultError = { IntentHandlerRejected: "IntentHandlerRejected", NoResultReturned: "NoResultReturned" };
 /** @type {{ MalformedContext: `${import("@finos/fdc3").ChannelError}` }} */
@@ -113,8 +113,10 @@ export class FakeAgent {
         if (!context || typeof context.type !== "string") throw new Error(ResolveError.MalformedContext);
         const candidates = this.handlers(intent, context.type);
         if (!candidates.length) throw new Error(ResolveError.NoAppsFound);
-        if (candidates.length > 1 && this.userCancels) throw new Error(ResolveError.UserCancelled);
-        const target = candidates[0];
+        const appId = typeof app === "string" ? app : app && app.appId;
+        if (appId === undefined && candidates.length > 1 && this.userCancels) throw new Error(ResolveError.UserCancelled);
+        const target = candidates.find((a) => appId === undefined || a.appId === appId);
+        if (!target) throw new Error(ResolveError.TargetAppUnavailable);
         const spec = target.intents[intent];
         const instanceId = `${target.appId}-${++this.instances}`;
         const result = Promise.resolve()
