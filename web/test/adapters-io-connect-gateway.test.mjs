@@ -154,6 +154,48 @@ describe("fromIoConnect on a real gateway", () => {
         session.dispose();
     });
 
+    // @interopio/core's server side wraps a handler's value that is no
+    // object as { _value: value }: the program got {"_value":42} for 42.
+    test("a handler's number, string or array reaches the program as it was returned; a result unlike the method's returns fails the call", async () => {
+        const odd = await connect("odd");
+        const values = { "Odd.Num": 42, "Odd.Text": "text", "Odd.List": [1, { a: 2 }] };
+        for (const [name, value] of Object.entries(values)) await odd.interop.register({ name }, () => value);
+        // Declares a price and answers otherwise: the program is told, the data does not reach it as a price.
+        await odd.interop.register({ name: "Odd.Price", returns: "Double price" }, ({ as }) => (as === "number" ? 7 : as === "text" ? { price: "high" } : { cost: 1 }));
+        await odd.interop.register({ name: "Odd.Kept", returns: "Double price" }, () => ({ price: 1, currency: "EUR" }));
+        await until(() => ["Odd.Num", "Odd.Text", "Odd.List", "Odd.Price", "Odd.Kept"].every((m) => names(api).includes(`interop.${m}`)), "odd's methods");
+        const session = api.createSession();
+        const out = await eachCaught(session, [
+            "tools.interop.Odd.Num({})",
+            "tools.interop.Odd.Text({})",
+            "tools.interop.Odd.List({})",
+            "tools.interop.Odd.Price({ as: 'number' })",
+            "tools.interop.Odd.Price({ as: 'text' })",
+            "tools.interop.Odd.Price({})",
+            "tools.interop.Odd.Kept({})",
+        ]);
+        assert.equal(out.ok, true, JSON.stringify(out));
+        assert.deepEqual(out.result, [
+            42,
+            "text",
+            [1, { a: 2 }],
+            "interop.Odd.Price: the tool's result does not match its outputSchema: /: type: got number, want object",
+            "interop.Odd.Price: the tool's result does not match its outputSchema: /price: type: got string, want number",
+            'interop.Odd.Price: the tool\'s result does not match its outputSchema: /: required: missing "price"',
+            { price: 1, currency: "EUR" },
+        ]);
+        // The same in target "all"'s rows.
+        const rows = ioc.fromIoConnect(host, { target: "all", namespace: "rows" });
+        const api2 = await IoCodeModeFactory({ wasmLocation: assetPath });
+        rows.registerTools(api2);
+        const all = await run(api2.createSession(), "return await tools.rows.Odd.Num({})");
+        assert.deepEqual(all.result, [{ server: "odd", returned: 42 }]);
+        rows.close();
+        api2.dispose();
+        session.dispose();
+        await odd.done();
+    });
+
     test('target "all": every other server\'s answer, named by application', async () => {
         const a2 = await connect("pricer2");
         await a2.interop.register({ name: "Quote", accepts: "String symbol", returns: "Double price" }, ({ symbol }) => {

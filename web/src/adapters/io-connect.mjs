@@ -130,6 +130,18 @@ function sameInstance(a, b) {
 
 const serverName = (s) => (s && (s.applicationName || s.application || s.instance)) || "unknown";
 
+// What a handler returned: io.Connect's server side sends an object, and
+// wraps any other value (a number, a string, true, an array) as
+// { _value: value } (@interopio/core: falsy values become {}). The model
+// gets the value the handler returned, not the platform's wrapper.
+function unwrapped(returned) {
+    if (returned !== null && typeof returned === "object" && !Array.isArray(returned)) {
+        const keys = Object.keys(returned);
+        if (keys.length === 1 && keys[0] === "_value") return returned._value;
+    }
+    return returned;
+}
+
 function invocationError(err, method) {
     if (err instanceof Error) return err;
     const message = err && typeof err.message === "string" && err.message ? err.message : String(err);
@@ -219,11 +231,11 @@ export function fromIoConnect(io, options) {
         // io.Connect cannot cancel an invocation: the run stops waiting for it.
         const result = await untilAborted(invocation, signal);
         if (target === "all" || target === "skipMine" || Array.isArray(target)) {
-            const values = (result.all_return_values || [result]).map((r) => ({ server: serverName(r.executed_by), returned: r.returned }));
+            const values = (result.all_return_values || [result]).map((r) => ({ server: serverName(r.executed_by), returned: unwrapped(r.returned) }));
             const errors = (result.all_errors || []).map((e) => ({ server: serverName(e && e.executed_by), error: (e && e.message) || String(e) }));
             return errors.length ? [...values, ...errors] : values;
         }
-        return result.returned;
+        return unwrapped(result.returned);
     }
 
     function build() {

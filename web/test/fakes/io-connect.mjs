@@ -112,7 +112,9 @@ export class FakeInterop {
                     Promise.resolve().then(() => handler(args ?? {}, this.instance)),
                     new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`Invocation timeout (${timeout} ms) reached`)), timeout))),
                 ]);
-                return { ok: true, core: { returned, method: definition, executed_by: server, called_with: args, message: "", status: 0 } };
+                // As @interopio/core's server side sends it: nothing is {}, a value that is no object { _value }.
+                const sent = !returned ? {} : typeof returned !== "object" || Array.isArray(returned) ? { _value: returned } : returned;
+                return { ok: true, core: { returned: sent, method: definition, executed_by: server, called_with: args, message: "", status: 0 } };
             } catch (err) {
                 const message = err instanceof Error ? err.message : String(err);
                 return { ok: false, core: { returned: undefined, method: definition, executed_by: server, called_with: args, message, status: 1 } };
