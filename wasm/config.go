@@ -97,7 +97,12 @@ var (
 	// experimental_context, v7's context (its toolsContext entry) and
 	// experimental_sandbox, which v7 passes to every tool (ignored: a run's
 	// sandbox is its own), and with which every v7 call was a TypeError.
-	runOptionKeys  = []string{"signal", "context", "onEvent", "abortSignal", "experimental_context", "toolCallId", "messages", "experimental_sandbox"}
+	// Mastra's agents take AI SDK tools and pass each call the keys after
+	// it (requestContext read as context, the rest ignored: they serve
+	// Mastra's own tools), with which every call of a Mastra agent was a
+	// TypeError ("unknown key \"actor\"").
+	runOptionKeys = []string{"signal", "context", "onEvent", "abortSignal", "experimental_context", "toolCallId", "messages", "experimental_sandbox",
+		"requestContext", "outputWriter", "tracingContext", "workspace", "actor", "mcp", "flushMessages", "suspend", "resumeData"}
 	runOptionHints = map[string]string{
 		"callContext": `did you mean "context"? It reaches onToolCall as callContext`,
 		"timeout":     "timeout is a factory option: IoCodeModeFactory({ timeout })",

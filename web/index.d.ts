@@ -264,6 +264,24 @@ export declare namespace IoCodeMode {
         messages?: unknown[] | undefined;
         /** Passed by the Vercel AI SDK (v7); accepted and ignored: a run's sandbox is its own. */
         experimental_sandbox?: unknown;
+        /** Passed by Mastra's agents (`generate(prompt, { requestContext })`): read as `context` when neither name above is given. */
+        requestContext?: unknown;
+        /** Passed by Mastra's agents; accepted and ignored (they serve Mastra's own tools). */
+        outputWriter?: unknown;
+        /** Passed by Mastra's agents; accepted and ignored. */
+        tracingContext?: unknown;
+        /** Passed by Mastra's agents; accepted and ignored: a run's sandbox is its own. */
+        workspace?: unknown;
+        /** Passed by Mastra's agents; accepted and ignored. */
+        actor?: unknown;
+        /** Passed by Mastra's agents; accepted and ignored. */
+        mcp?: unknown;
+        /** Passed by Mastra's agents; accepted and ignored. */
+        flushMessages?: unknown;
+        /** Passed by Mastra's agents; accepted and ignored. */
+        suspend?: unknown;
+        /** Passed by Mastra's agents; accepted and ignored. */
+        resumeData?: unknown;
         /** Receives this run's events, besides the factory's `onEvent`. */
         onEvent?: ((event: CodeModeEvent) => void) | undefined;
     }

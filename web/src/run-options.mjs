@@ -44,7 +44,8 @@ function isAbortSignalLike(signal) {
 }
 
 // Accepts {signal, context} (Code Mode) as well as {abortSignal,
-// experimental_context} (the Vercel AI SDK's tool options). Each is read
+// experimental_context} (the Vercel AI SDK's tool options) and Mastra's
+// requestContext. Each is read
 // once, never from Object.prototype (fields.mjs); every field of the
 // answer is set, undefined or not, so that an absent one is not read from
 // there either.
@@ -73,6 +74,7 @@ export function normalizeRunOptions(options) {
     }
     let context = field(options, "context");
     if (context === undefined) context = field(options, "experimental_context");
+    if (context === undefined) context = field(options, "requestContext"); // Mastra's
     // As config.onEvent: anything else but a function (or none) is a
     // mistake, not a run without events.
     const onEvent = field(options, "onEvent");

@@ -2,7 +2,8 @@
 // points in dist/ and a mock fetch for the LLM SDKs.
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { dist, run } from "./helpers.mjs";
+import assert from "node:assert/strict";
+import { assetPath, dist, loadFactory, run, until } from "./helpers.mjs";
 
 /** Imports dist/<name>.mjs, the package's `@interopio/code-mode/<name>`. */
 export function loadAdapter(name) {
@@ -68,6 +69,58 @@ export const anthropicMessage = (content, stop) => ({
     stop_sequence: null,
     usage: { input_tokens: 1, output_tokens: 1 },
 });
+
+/** A program summing the open orders of ordersSearch: 47. */
+export const SUM_OPEN = "const o = await tools.orders.search({ status: 'open' }); return o.reduce((s, x) => s + x.total, 0);";
+
+/**
+ * A factory in the suite's mode for an LLM client's tests, holding
+ * orders.search (two orders of the status asked, totalling 47): { api,
+ * contexts (onToolCall's callContext of each call), events (onEvent's) }.
+ */
+export async function clientFactory() {
+    const contexts = [];
+    const events = [];
+    const api = await (await loadFactory())({
+        wasmLocation: assetPath,
+        onEvent: (e) => events.push(e),
+        interceptors: {
+            onToolCall: async ({ callContext }) => {
+                contexts.push(callContext);
+                return { allowed: true };
+            },
+        },
+    });
+    api.registerTool({
+        name: "orders.search",
+        description: "Search orders by status.",
+        inputSchema: { type: "object", properties: { status: { type: "string" } }, required: ["status"] },
+        execute: async ({ status }) => [
+            { id: "o-1", status, total: 30 },
+            { id: "o-2", status, total: 17 },
+        ],
+    });
+    await api.ready();
+    return { api, contexts, events };
+}
+
+/**
+ * Aborts `controller` once a run has started (events: clientFactory's),
+ * lets `running` (the client's promise) settle as it will, and asserts that
+ * the run ended then, not at its timeout: the client's signal reached it.
+ */
+export async function abortsRun(events, controller, running) {
+    await until(() => events.some((e) => e.type == "run-start"), "the run to start");
+    controller.abort(new Error("user stopped"));
+    const settled = await running.then(
+        () => "resolved",
+        (err) => err,
+    );
+    await until(() => events.some((e) => e.type == "run-end"), "the run to end");
+    const end = events.find((e) => e.type == "run-end");
+    assert.notEqual(end.error?.code, "TIMEOUT", JSON.stringify(end));
+    return settled;
+}
 
 export { until } from "./helpers.mjs";
 

@@ -33,6 +33,7 @@ import { AIMessage, AIMessageChunk } from "@langchain/core/messages";
 import { ChatOpenAI } from "@langchain/openai";
 import { ChatAnthropic } from "@langchain/anthropic";
 import { createAgent } from "langchain";
+import { RequestContext } from "@mastra/core/request-context";
 import { WORKER, assetPath, dist, loadFactory, root } from "./helpers.mjs";
 import { anthropicMessage, anthropicStream, completion, scriptedFetch } from "./adapter-helpers.mjs";
 import { FakeAgent } from "./fakes/fdc3.mjs";
@@ -64,7 +65,7 @@ before(async () => {
     const modules = join(dir, "node_modules");
     mkdirSync(join(modules, "@interopio"), { recursive: true });
     symlinkSync(dist, join(modules, "@interopio", "code-mode"), "dir");
-    for (const name of ["ai", "zod", "openai", "@anthropic-ai", "@langchain", "@modelcontextprotocol", "@energetic-ai"]) {
+    for (const name of ["ai", "zod", "openai", "@anthropic-ai", "@langchain", "@modelcontextprotocol", "@energetic-ai", "@mastra"]) {
         symlinkSync(join(root, "node_modules", name), join(modules, name), "dir");
     }
 });
@@ -198,6 +199,16 @@ async function page() {
         args: { code: SUM, explanation: "Sum the open orders." },
     };
 }
+
+/** A scripted AI SDK model (ai/test) answering with each of `turns` (its content parts) in order. */
+const mockModel = (turns) =>
+    new MockLanguageModelV4({
+        doGenerate: async () => {
+            const content = turns.shift() ?? [{ type: "text", text: "(no more turns)" }];
+            const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+            return { content, finishReason: { unified: content.some((p) => p.type === "tool-call") ? "tool-calls" : "stop", raw: undefined }, usage, warnings: [] };
+        },
+    });
 
 /** The names of @interopio/code-mode/llm, for a block that goes on from one importing them. */
 const llm = () => import(pathToFileURL(join(dist, "llm.mjs")).href);
@@ -571,6 +582,20 @@ const cases = [
             assert.deepEqual(unanswered(responses.requests), []);
         },
     },
+    {
+        has: "const { text } = await agent.generate(question, { maxSteps: 10, requestContext, abortSignal });",
+        // No explanation: Mastra hands the tools the call as it came.
+        env: async () => ({
+            ...(await page()),
+            requestContext: new RequestContext([["user", "ada"]]),
+            model: mockModel([[{ type: "tool-call", toolCallId: "c1", toolName: "executeCode", input: JSON.stringify({ code: SUM }) }], [{ type: "text", text: "The open orders total 47." }]]),
+        }),
+        check: ({ text }, env) => {
+            assert.equal(text, "The open orders total 47.");
+            assert.equal(seen.contexts.length, 1);
+            assert.equal(seen.contexts[0], env.requestContext);
+        },
+    },
     { has: "inputSchema: jsonSchema<IoCodeMode.SearchToolsArgs>(searchTools.inputSchema),", why: "TypeScript: web/types-check/usage.ts type-checks it (withAiSdk)" },
     {
         has: "openai.chat.completions.runTools(",
@@ -905,7 +930,7 @@ const TYPES = {
 const UNTYPED = ["requestMetadata", "context", "messages", "response_format", "fetchOrders", "searchOrders", "trace", "askUser", "cancelButton", "apiKey", "window", "instrumentSchema"];
 
 test("the blocks type-check against the package's types", () => {
-    const sdk = /\b(openai|anthropic)\.|from "(ai|openai|@anthropic-ai\/[^"]*|@langchain\/[^"]*)"|\bjsonSchema\(/;
+    const sdk = /\b(openai|anthropic)\.|from "(ai|openai|@anthropic-ai\/[^"]*|@langchain\/[^"]*|@mastra\/[^"]*)"|\bjsonSchema\(/;
     const typed = blocks.filter((b) => b.lang === "js" && !sdk.test(b.code) && cases.find((c) => b.code.includes(c.has))?.env);
     assert.ok(typed.length >= 15, `${typed.length} blocks`);
     // A platform's package, not installed here: the block's call of it is what is typed.

@@ -1,0 +1,94 @@
+// A real client: a Mastra agent (@mastra/core) given the LLM tools as they
+// are (Mastra takes AI SDK tools), with the AI SDK's mock model
+// (MockLanguageModelV4, ai/test; Mastra runs AI SDK models) scripted to call
+// them. Mastra calls an AI SDK tool's execute with options of its own
+// (requestContext, actor, workspace, ...): every call of such an agent was
+// a TypeError ("unknown key ...") before execute took them.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { Agent } from "@mastra/core/agent";
+import { RequestContext } from "@mastra/core/request-context";
+import { MockLanguageModelV4 } from "ai/test";
+import { SUM_OPEN, abortsRun, clientFactory } from "./adapter-helpers.mjs";
+
+let api, intercepted, events;
+before(async () => ({ api, contexts: intercepted, events } = await clientFactory()));
+after(() => api.dispose());
+
+const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+const call = (toolCallId, toolName, input) => ({ type: "tool-call", toolCallId, toolName, input: typeof input == "string" ? input : JSON.stringify(input) });
+
+/** A mock model that answers with each of `turns` in order (its content parts); `prompts` gets each request. */
+function scripted(turns) {
+    const prompts = [];
+    const model = new MockLanguageModelV4({
+        doGenerate: async (options) => {
+            prompts.push(options);
+            const content = turns[prompts.length - 1] ?? [{ type: "text", text: "(no more turns)" }];
+            return { content, finishReason: { unified: content.some((p) => p.type == "tool-call") ? "tool-calls" : "stop", raw: undefined }, usage, warnings: [] };
+        },
+    });
+    return { model, prompts };
+}
+
+/** The tool results the model was sent, by call id: the output's value. */
+const results = (prompts) =>
+    Object.fromEntries(
+        prompts
+            .flatMap((p) => p.prompt)
+            .filter((m) => m.role == "tool")
+            .flatMap((m) => m.content)
+            .map((r) => [r.toolCallId, r.output]),
+    );
+
+test("a Mastra agent runs the LLM tools as they are: calls round-trip, the model's mistakes come back as text", async () => {
+    const session = api.createSession();
+    const [searchTools, executeCode] = session.getLlmTools();
+    const { model, prompts } = scripted([
+        [call("c1", "searchTools", { query: "orders" })],
+        [
+            // No explanation: the tools read it as absent (Mastra checks no AI SDK tool's input).
+            call("c2", "executeCode", { code: SUM_OPEN }),
+            call("c3", "executeCode", { code: 5, explanation: "wrong type" }),
+            call("c4", "orders.search", { status: "open" }),
+        ],
+        [{ type: "text", text: "The open orders total 47." }],
+    ]);
+    const agent = new Agent({ id: "orders", name: "Orders", instructions: session.getSystemInstruction(), model, tools: { searchTools, executeCode } });
+    const requestContext = new RequestContext([["user", "ada"]]);
+    intercepted.length = 0;
+    const result = await agent.generate("What is the total of the open orders?", { maxSteps: 5, requestContext });
+    assert.equal(result.text, "The open orders total 47.");
+    // The tools as Mastra sent them to the model: our schemas.
+    assert.deepEqual(
+        prompts[0].tools.map((t) => [t.name, t.inputSchema.properties]),
+        session.getLlmTools().map((t) => [t.name, t.inputSchema.properties]),
+    );
+    const out = results(prompts);
+    assert.deepEqual(Object.keys(out), ["c1", "c2", "c3", "c4"]);
+    assert.equal(out.c1.type, "json", JSON.stringify(out.c1));
+    assert.deepEqual(out.c1.value.map((h) => h.name), ["orders.search"]);
+    assert.equal(out.c2.value.ok, true, JSON.stringify(out.c2));
+    assert.equal(out.c2.value.result, 47);
+    assert.equal(out.c3.value.error.code, "INVALID_INPUT", JSON.stringify(out.c3));
+    assert.match(out.c3.value.error.message, /executeCode: code: expected a string, got the number 5/);
+    // A page tool called as an LLM tool: Mastra's own answer, which names the tools.
+    assert.match(JSON.stringify(out.c4), /searchTools, executeCode/);
+    // Mastra's requestContext is the run's context: onToolCall's callContext.
+    assert.equal(intercepted.length, 1);
+    assert.equal(intercepted[0], requestContext);
+    assert.equal(intercepted[0].get("user"), "ada");
+    session.dispose();
+});
+
+test("a Mastra agent's abortSignal stops a run in flight (it reaches execute as abortSignal)", async () => {
+    const session = api.createSession();
+    const [searchTools, executeCode] = session.getLlmTools();
+    const { model } = scripted([[call("c1", "executeCode", { code: "await new Promise((r) => setTimeout(r, 60000));", explanation: "wait" })], [{ type: "text", text: "stopped" }]]);
+    const agent = new Agent({ id: "spin", name: "Spin", instructions: "x", model, tools: { searchTools, executeCode } });
+    const controller = new AbortController();
+    events.length = 0;
+    // However Mastra reports it, the run ended with the abort, not at its 30 s timeout.
+    await abortsRun(events, controller, agent.generate("wait", { maxSteps: 3, abortSignal: controller.signal }));
+    session.dispose();
+});
