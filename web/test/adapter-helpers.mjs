@@ -70,6 +70,23 @@ export const anthropicMessage = (content, stop) => ({
     usage: { input_tokens: 1, output_tokens: 1 },
 });
 
+/** A Responses API reply of `output` items. */
+export const responsesReply = (output) => ({
+    id: "resp_1",
+    object: "response",
+    created_at: 1,
+    status: "completed",
+    model: "gpt-4.1",
+    output,
+    usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
+});
+
+/** A Responses API function_call item; `args` an object or the JSON text as the model wrote it. */
+export const responsesCall = (id, name, args) => ({ type: "function_call", id: `fc_${id}`, call_id: id, name, arguments: typeof args == "string" ? args : JSON.stringify(args), status: "completed" });
+
+/** A Responses API message item of `text`. */
+export const responsesText = (text) => ({ type: "message", id: "msg_1", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] });
+
 /** A program summing the open orders of ordersSearch: 47. */
 export const SUM_OPEN = "const o = await tools.orders.search({ status: 'open' }); return o.reduce((s, x) => s + x.total, 0);";
 

@@ -33,10 +33,13 @@ import { AIMessage, AIMessageChunk } from "@langchain/core/messages";
 import { ChatOpenAI } from "@langchain/openai";
 import { ChatAnthropic } from "@langchain/anthropic";
 import { createAgent } from "langchain";
+import { setDefaultBaseUrls } from "@google/genai";
+import { setDefaultOpenAIClient, setTracingDisabled } from "@openai/agents";
 import { RequestContext } from "@mastra/core/request-context";
 import { WORKER, assetPath, dist, loadFactory, root } from "./helpers.mjs";
-import { anthropicMessage, anthropicStream, completion, scriptedFetch } from "./adapter-helpers.mjs";
+import { anthropicMessage, anthropicStream, completion, responsesCall, responsesReply as response, responsesText, scriptedFetch } from "./adapter-helpers.mjs";
 import { FakeAgent } from "./fakes/fdc3.mjs";
+import { geminiServer } from "./fakes/gemini.mjs";
 import { FakeBus, fakeIo } from "./fakes/io-connect.mjs";
 
 /** The ```js and ```ts blocks of a file: { where: "file:line", lang, code }. */
@@ -65,12 +68,13 @@ before(async () => {
     const modules = join(dir, "node_modules");
     mkdirSync(join(modules, "@interopio"), { recursive: true });
     symlinkSync(dist, join(modules, "@interopio", "code-mode"), "dir");
-    for (const name of ["ai", "zod", "openai", "@anthropic-ai", "@langchain", "@modelcontextprotocol", "@energetic-ai", "@mastra"]) {
+    for (const name of ["ai", "zod", "openai", "@anthropic-ai", "@langchain", "@modelcontextprotocol", "@energetic-ai", "@google", "@openai", "@mastra"]) {
         symlinkSync(join(root, "node_modules", name), join(modules, name), "dir");
     }
 });
 after(async () => {
     for (const api of factories) api.dispose();
+    for (const close of closing) await close();
     rmSync(dir, { recursive: true, force: true });
 });
 
@@ -200,6 +204,26 @@ async function page() {
     };
 }
 
+/** Closed after the suite: the local provider servers. */
+const closing = [];
+/**
+ * A local Gemini API (fakes/gemini.mjs: it refuses what Gemini refuses)
+ * answering `turns`, made the default of @google/genai's clients, so that
+ * the block's own `new GoogleGenAI({ apiKey })` talks to it.
+ */
+async function gemini(turns) {
+    const server = await geminiServer(turns);
+    closing.push(server.close);
+    setDefaultBaseUrls({ geminiUrl: server.url });
+    return { apiKey: "test-key", geminiRequests: server.requests };
+}
+const GEMINI_LOOP = "const functionDeclarations = session.getLlmTools().map(";
+const geminiCall = (name, args) => ({ functionCall: { id: `${name}-1`, name, args } });
+// The OpenAI Agents SDK's default client (its provider keeps the first it
+// resolves a model name with), answering with `agentsFetch.fetch`.
+const agentsFetch = { fetch: undefined };
+setTracingDisabled(true);
+setDefaultOpenAIClient(new OpenAI({ apiKey: "test-key", baseURL: "http://127.0.0.1:9/v1", fetch: (url, init) => agentsFetch.fetch(url, init), maxRetries: 0 }));
 /** A scripted AI SDK model (ai/test) answering with each of `turns` (its content parts) in order. */
 const mockModel = (turns) =>
     new MockLanguageModelV4({
@@ -253,16 +277,6 @@ const chatOpenAI = (replies, useResponsesApi = false) => {
     const scripted = scriptedFetch(replies);
     return { model: new ChatOpenAI({ model: "gpt-4.1", apiKey: "test-key", maxRetries: 0, useResponsesApi, configuration: { fetch: scripted.fetch } }), requests: scripted.requests };
 };
-/** A Responses API reply of `output` items. */
-const response = (output) => ({
-    id: "resp_1",
-    object: "response",
-    created_at: 1,
-    status: "completed",
-    model: "gpt-4.1",
-    output,
-    usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
-});
 // Streamed, as agents run Claude: a tool_use's input arrives as JSON text,
 // which can fail to parse (an invalid tool call); a reply's input always
 // parses.
@@ -580,6 +594,52 @@ const cases = [
             assert.match(viaResponses.r2.error?.message, /^The arguments of executeCode are not valid JSON/, JSON.stringify(viaResponses.r2));
             assert.match(responses.requests[0].url, /\/responses$/);
             assert.deepEqual(unanswered(responses.requests), []);
+        },
+    },
+    {
+        has: GEMINI_LOOP,
+        // A call of executeCode, then the answer: every request passed the fake API's checks (else the SDK throws).
+        env: async () => ({ ...(await page()), ...(await gemini([[geminiCall("executeCode", JSON.parse(SUM_ARGS))], [{ text: "The open orders total 47." }]])) }),
+        check: ({ contents }, env) => {
+            assert.equal(env.geminiRequests.length, 2);
+            const [part] = contents.at(-1).parts;
+            assert.equal(part.functionResponse.id, "executeCode-1");
+            assert.equal(part.functionResponse.response.output.result, 47, JSON.stringify(part));
+            assert.deepEqual(seen.contexts, [env.requestMetadata]);
+        },
+    },
+    {
+        has: "const codeModeTool = { tool: async () => ({ functionDeclarations }),",
+        // The block goes on from the one above (its ai, functionDeclarations and answer): that block's turns, then
+        // this one's, a search beside a call of a page tool as an LLM tool (UNKNOWN_TOOL, answered all the same).
+        env: async () => {
+            const env = { ...(await page()), ...(await gemini([[geminiCall("executeCode", JSON.parse(SUM_ARGS))], [{ text: "47" }], [geminiCall("searchTools", { query: "orders" }), geminiCall("orders.search", { status: "open" })], [{ text: "The open orders total 47." }]])) };
+            return { ...env, ...(await runBlock(blocks.find((b) => b.code.includes(GEMINI_LOOP)).code, env)) };
+        },
+        check: ({ result }, env) => {
+            assert.equal(result.text, "The open orders total 47.");
+            assert.equal(env.geminiRequests.length, 4);
+            const [hits, unknown] = env.geminiRequests[3].contents.at(-1).parts.map((p) => p.functionResponse.response.output);
+            assert.deepEqual(hits.map((h) => h.name), ["orders.search"]);
+            assert.equal(unknown.error.code, "UNKNOWN_TOOL", JSON.stringify(unknown));
+        },
+    },
+    {
+        has: 'toolNotFoundBehavior: "return_error_to_model" });',
+        env: async () => {
+            const scripted = scriptedFetch([
+                response([responsesCall("c1", "executeCode", SUM_ARGS), responsesCall("c2", "orders.search", { status: "open" })]),
+                response([responsesText("The open orders total 47.")]),
+            ]);
+            agentsFetch.fetch = scripted.fetch;
+            return { ...(await page()), requests: scripted.requests };
+        },
+        check: ({ result }, env) => {
+            assert.equal(result.finalOutput, "The open orders total 47.");
+            const sent = env.requests[1].body.input.filter((i) => i.type === "function_call_output");
+            assert.equal(JSON.parse(sent[0].output).result, 47, sent[0].output);
+            assert.match(sent[1].output, /Tool 'orders\.search' not found/);
+            assert.deepEqual(seen.contexts, [env.requestMetadata]);
         },
     },
     {
@@ -930,7 +990,7 @@ const TYPES = {
 const UNTYPED = ["requestMetadata", "context", "messages", "response_format", "fetchOrders", "searchOrders", "trace", "askUser", "cancelButton", "apiKey", "window", "instrumentSchema"];
 
 test("the blocks type-check against the package's types", () => {
-    const sdk = /\b(openai|anthropic)\.|from "(ai|openai|@anthropic-ai\/[^"]*|@langchain\/[^"]*|@mastra\/[^"]*)"|\bjsonSchema\(/;
+    const sdk = /\b(openai|anthropic)\.|from "(ai|openai|@anthropic-ai\/[^"]*|@langchain\/[^"]*|@google\/genai|@openai\/agents|@mastra\/[^"]*)"|\bjsonSchema\(|\bcodeModeTool\b/;
     const typed = blocks.filter((b) => b.lang === "js" && !sdk.test(b.code) && cases.find((c) => b.code.includes(c.has))?.env);
     assert.ok(typed.length >= 15, `${typed.length} blocks`);
     // A platform's package, not installed here: the block's call of it is what is typed.
