@@ -121,7 +121,7 @@ try {
     const agent = await FINOS_GA.getAgent({ timeoutMs: 5000 });
     out.info = (await agent.getInfo()).appMetadata;
     const api = await IoCodeModeFactory({ ...${MODE_OPTION}, wasmLocation: "/dist/emscripten-module.wasm", timeout: 20000 });
-    const source = await fromFdc3(agent, { contextTypes: ["fdc3.instrument"], resultTimeoutMs: 1500 });
+    const source = await fromFdc3(agent, { contextTypes: ["fdc3.instrument"], resultTimeoutMs: 5000 });
     source.registerTools(api);
     out.tools = source.tools.map((t) => t.name);
     out.viewChart = source.tools.find((t) => t.name === "fdc3.ViewChart").inputSchema.properties.app;
@@ -189,7 +189,7 @@ test("an FDC3 app finds the desktop agent with getAgent() and its program raises
         unnamed: "ResolveError: UserCancelledResolution: no application was chosen: the user cancelled, or the desktop agent has no resolver to ask (raiseIntent ViewChart with fdc3.instrument; handled by chart, crm: choose one with app (chart, crm))",
         crm: { handledBy: "crm" },
         chart: { handledBy: "chart" },
-        fail: "ResultError: no result from chart within 1500 ms (result of Fail): its intent handler may have failed, which the desktop agent does not always report",
+        fail: "ResultError: no result from chart within 5000 ms (result of Fail): its intent handler may have failed, which the desktop agent does not always report",
     });
     // The agent opened chart for GetPrice and crm for the program's choice,
     // each once: a named app's running instance took the intent.

@@ -181,13 +181,13 @@ describe("fromFdc3 on the FDC3 reference desktop agent", () => {
     });
 
     test("resultTimeoutMs: a result that does not come in time fails the call naming the app; one in time is unaffected", async () => {
-        const bounded = await fdc3.fromFdc3(host, { contextTypes: ["fdc3.instrument"], namespace: "bounded", resultTimeoutMs: 300 });
+        const bounded = await fdc3.fromFdc3(host, { contextTypes: ["fdc3.instrument"], namespace: "bounded", resultTimeoutMs: 2000 });
         const api2 = await IoCodeModeFactory({ wasmLocation: assetPath });
         bounded.registerTools(api2);
         const out = await withUnhandled(() => eachCaught(api2.createSession(), [`tools.bounded.Fail(${JSON.stringify(ticker("F"))})`, `tools.bounded.GetPrice(${JSON.stringify(ticker("IBM"))})`]));
         assert.equal(out.ok, true, JSON.stringify(out));
         assert.deepEqual(out.result, [
-            "ResultError: no result from chart within 300 ms (result of Fail): its intent handler may have failed, which the desktop agent does not always report",
+            "ResultError: no result from chart within 2000 ms (result of Fail): its intent handler may have failed, which the desktop agent does not always report",
             { type: "fdc3.valuation", value: 30, CURRENCY_ISOCODE: "USD" },
         ]);
         await assert.rejects(fdc3.fromFdc3(host, { contextTypes: ["fdc3.instrument"], resultTimeoutMs: Infinity }), { name: "TypeError", message: /^fromFdc3: options\.resultTimeoutMs: expected a positive number of milliseconds/ });
