@@ -8,6 +8,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { Agent } from "@mastra/core/agent";
 import { RequestContext } from "@mastra/core/request-context";
+import { createTool } from "@mastra/core/tools";
 import { MockLanguageModelV4 } from "ai/test";
 import { SUM_OPEN, abortsRun, clientFactory } from "./adapter-helpers.mjs";
 
@@ -90,5 +91,23 @@ test("a Mastra agent's abortSignal stops a run in flight (it reaches execute as 
     events.length = 0;
     // However Mastra reports it, the run ended with the abort, not at its 30 s timeout.
     await abortsRun(events, controller, agent.generate("wait", { maxSteps: 3, abortSignal: controller.signal }));
+    session.dispose();
+});
+
+test("Mastra's createTool takes the schema as it is, and refuses what the schema refuses before execute", async () => {
+    const session = api.createSession();
+    const tools = Object.fromEntries(
+        session.getLlmTools().map((t) => [t.name, createTool({ id: t.name, description: t.description, inputSchema: t.inputSchema, execute: (input, { abortSignal }) => t.execute(input, { signal: abortSignal }) })]),
+    );
+    const { model, prompts } = scripted([
+        [call("c1", "executeCode", { code: SUM_OPEN, explanation: "Sum the open orders." }), call("c2", "executeCode", { code: SUM_OPEN })],
+        [{ type: "text", text: "The open orders total 47." }],
+    ]);
+    const agent = new Agent({ id: "created", name: "Created", instructions: session.getSystemInstruction(), model, tools });
+    assert.equal((await agent.generate("Total?", { maxSteps: 3 })).text, "The open orders total 47.");
+    const out = results(prompts);
+    assert.equal(out.c1.value.result, 47, JSON.stringify(out.c1));
+    // Without explanation: Mastra's own refusal, as text the model reads.
+    assert.match(JSON.stringify(out.c2), /Tool input validation failed for executeCode.*must have required property 'explanation'/);
     session.dispose();
 });

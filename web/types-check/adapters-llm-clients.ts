@@ -1,0 +1,89 @@
+// Type check of the USAGE.md sections on Google Gemini (@google/genai), the
+// OpenAI Agents SDK (@openai/agents) and Mastra (@mastra/core) against the
+// SDKs' own types (`tsc -p web/types-check/tsconfig.adapters.json`): their
+// blocks in TypeScript, with the casts those sections give for TypeScript.
+// Nothing here runs.
+import { GoogleGenAI, type CallableTool, type Content, type FunctionCall, type FunctionDeclaration, type Part } from "@google/genai";
+import { Agent as OpenAIAgent, run, tool, type JsonSchemaDefinition } from "@openai/agents";
+import { Agent as MastraAgent, type ToolsInput } from "@mastra/core/agent";
+import { RequestContext } from "@mastra/core/request-context";
+import { createTool } from "@mastra/core/tools";
+import type { MastraModelConfig } from "@mastra/core/llm";
+import type { IoCodeMode } from "@interopio/code-mode";
+import { handleToolCall } from "@interopio/code-mode/llm";
+
+declare const session: IoCodeMode.Session;
+declare const signal: AbortSignal;
+const requestMetadata = { user: "ada" };
+
+export async function gemini(apiKey: string, question: string): Promise<string | undefined> {
+    const ai = new GoogleGenAI({ apiKey });
+    const functionDeclarations: FunctionDeclaration[] = session.getLlmTools().map((t) => ({ name: t.name, description: t.description, parametersJsonSchema: t.inputSchema }));
+    const answer = async (call: FunctionCall): Promise<Part> => ({
+        functionResponse: { id: call.id, name: call.name, response: { output: await handleToolCall(session, call, { signal, context: requestMetadata }) } },
+    });
+    const contents: Content[] = [{ role: "user", parts: [{ text: question }] }];
+    for (;;) {
+        const response = await ai.models.generateContent({
+            model: "gemini-2.5-flash",
+            contents,
+            config: { systemInstruction: session.getSystemInstruction(), tools: [{ functionDeclarations }], abortSignal: signal },
+        });
+        const calls = response.functionCalls ?? [];
+        if (!calls.length) return response.text;
+        contents.push(response.candidates![0].content!);
+        contents.push({ role: "user", parts: await Promise.all(calls.map(answer)) });
+    }
+}
+
+export async function geminiAutomatic(ai: GoogleGenAI, functionDeclarations: FunctionDeclaration[], answer: (call: FunctionCall) => Promise<Part>, question: string): Promise<string | undefined> {
+    const codeModeTool: CallableTool = { tool: async () => ({ functionDeclarations }), callTool: (calls) => Promise.all(calls.map(answer)) };
+    const result = await ai.models.generateContent({
+        model: "gemini-2.5-flash",
+        contents: question,
+        config: { systemInstruction: session.getSystemInstruction(), tools: [codeModeTool], automaticFunctionCalling: { maximumRemoteCalls: 10 } },
+    });
+    return result.text;
+}
+
+export async function openAIAgents(question: string): Promise<unknown> {
+    const agent = new OpenAIAgent({
+        name: "Orders",
+        instructions: session.getSystemInstruction(),
+        model: "gpt-4.1",
+        tools: session.getLlmTools().map((t) =>
+            tool({
+                name: t.name,
+                description: t.description,
+                // TypeScript: the SDK's type of a strict JSON Schema (searchTools' has no required list: the SDK adds it).
+                parameters: t.inputSchema as Extract<JsonSchemaDefinition["schema"], { additionalProperties: false }>,
+                execute: (args, runContext, details) => t.execute(args as IoCodeMode.ExecuteCodeArgs | IoCodeMode.SearchToolsArgs, { signal: details?.signal, context: runContext?.context }),
+            }),
+        ),
+    });
+    const result = await run(agent, question, { context: requestMetadata, signal, toolNotFoundBehavior: "return_error_to_model" });
+    return result.finalOutput;
+}
+
+export async function mastra(model: MastraModelConfig, question: string, abortSignal: AbortSignal): Promise<string> {
+    const requestContext = new RequestContext([["user", "ada"]]);
+    const [searchTools, executeCode] = session.getLlmTools();
+    const agent = new MastraAgent({
+        id: "orders",
+        name: "Orders",
+        instructions: session.getSystemInstruction(),
+        model,
+        // TypeScript: Mastra's tool types take no plain JSON Schema as an AI SDK tool's inputSchema.
+        tools: { searchTools, executeCode } as unknown as ToolsInput,
+    });
+    const { text } = await agent.generate(question, { maxSteps: 10, requestContext, abortSignal });
+    return text;
+}
+
+// Mastra's createTool takes the schema as it is (and checks the arguments against it first).
+export const mastraTools = Object.fromEntries(
+    session.getLlmTools().map((t) => [
+        t.name,
+        createTool({ id: t.name, description: t.description, inputSchema: t.inputSchema, execute: (input, { abortSignal }) => t.execute(input as IoCodeMode.ExecuteCodeArgs | IoCodeMode.SearchToolsArgs, { signal: abortSignal }) }),
+    ]),
+);
