@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { Agent } from "@mastra/core/agent";
 import { RequestContext } from "@mastra/core/request-context";
 import { createTool } from "@mastra/core/tools";
-import { MockLanguageModelV4 } from "ai/test";
+import { MockLanguageModelV4, convertArrayToReadableStream } from "ai/test";
 import { SUM_OPEN, abortsRun, clientFactory } from "./adapter-helpers.mjs";
 
 let api, intercepted, events;
@@ -109,5 +109,23 @@ test("Mastra's createTool takes the schema as it is, and refuses what the schema
     assert.equal(out.c1.value.result, 47, JSON.stringify(out.c1));
     // Without explanation: Mastra's own refusal, as text the model reads.
     assert.match(JSON.stringify(out.c2), /Tool input validation failed for executeCode.*must have required property 'explanation'/);
+    session.dispose();
+});
+
+test("a Mastra agent's stream() runs them too (it passes execute the same options)", async () => {
+    const session = api.createSession();
+    const [searchTools, executeCode] = session.getLlmTools();
+    const finish = (unified) => ({ type: "finish", finishReason: { unified, raw: undefined }, usage });
+    const turns = [
+        [{ type: "stream-start", warnings: [] }, call("c1", "executeCode", { code: SUM_OPEN }), finish("tool-calls")],
+        [{ type: "stream-start", warnings: [] }, { type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: "The open orders total 47." }, { type: "text-end", id: "t" }, finish("stop")],
+    ];
+    const prompts = [];
+    const model = new MockLanguageModelV4({ doStream: async (options) => ({ stream: convertArrayToReadableStream(turns[prompts.push(options) - 1]) }) });
+    const agent = new Agent({ id: "streamed", name: "Streamed", instructions: session.getSystemInstruction(), model, tools: { searchTools, executeCode } });
+    const stream = await agent.stream("Total?", { maxSteps: 3 });
+    assert.equal(await stream.text, "The open orders total 47.");
+    const out = results(prompts);
+    assert.equal(out.c1.value.result, 47, JSON.stringify(out.c1));
     session.dispose();
 });
