@@ -154,6 +154,23 @@ describe("fromIoConnect on a real gateway", () => {
         session.dispose();
     });
 
+    test("a stream and a method of one name in two applications: the tool calls the method's application, never the stream's", async () => {
+        const [streamer, plain] = [await connect("streamer"), await connect("plain")];
+        await streamer.interop.createStream({ name: "Ticks" }, { subscriptionRequestHandler: (r) => r.accept() });
+        await plain.interop.register({ name: "Ticks" }, () => ({ last: 1 }));
+        await until(() => names(api).includes("interop.Ticks") && host.interop.methods().filter((m) => m.name === "Ticks").length === 2, "Ticks from both");
+        const session = api.createSession();
+        // "best" picked the streamer: 'Ticks: Invocation timeout (300 ms) reached ...' on every call.
+        const out = await run(session, "const r = []; for (let i = 0; i < 3; i++) r.push(await tools.interop.Ticks({})); return r;");
+        assert.equal(out.ok, true, JSON.stringify(out));
+        assert.deepEqual(out.result, [{ last: 1 }, { last: 1 }, { last: 1 }]);
+        // The application with the method gone, the stream is no tool.
+        await plain.done();
+        await until(() => !names(api).includes("interop.Ticks"), "Ticks gone with its method");
+        session.dispose();
+        await streamer.done();
+    });
+
     // @interopio/core's server side wraps a handler's value that is no
     // object as { _value: value }: the program got {"_value":42} for 42.
     test("a handler's number, string or array reaches the program as it was returned; a result unlike the method's returns fails the call", async () => {

@@ -167,7 +167,13 @@ export function fromIoConnect(io, options) {
     if (opts.waitTimeoutMs !== undefined) invokeOptions.waitTimeoutMs = opts.waitTimeoutMs;
 
     const mine = () => interop.instance;
-    const othersOf = (method) => (typeof method.getServers === "function" ? method.getServers() : []).filter((s) => !sameInstance(s, mine()));
+    // A method's servers are all that registered its name, streams
+    // included (a real bus: one application's stream X and another's
+    // method X both list both servers, and "best" invoked the stream,
+    // which never answers an invoke): a server whose X streams is no
+    // server of the tool.
+    const streams = (server, name) => typeof server.getMethods === "function" && server.getMethods().some((m) => m && m.name === name && m.supportsStreaming);
+    const othersOf = (method) => (typeof method.getServers === "function" ? method.getServers() : []).filter((s) => !sameInstance(s, mine()) && !streams(s, method.name));
 
     function schemaOf(method, field) {
         try {
