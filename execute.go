@@ -186,7 +186,7 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 	defer stopS()
 	stopCM := context.AfterFunc(s.cm.done, func() { cancel(ErrClosed) })
 	defer stopCM()
-	r := &runState{s: s, runContext: runContext, code: code}
+	r := &runState{s: s, runContext: runContext, code: code, returned: prepared.Returned}
 	fn, _ := ctx.Value(consoleKey{}).(func(LogEntry))
 	refused, _ := ctx.Value(refusedKey{}).(func(RefusedCall))
 	if fn != nil || refused != nil {
@@ -350,6 +350,9 @@ type runState struct {
 	// code is the program as run, read when `tools` is built
 	// (unknownCalls).
 	code string
+	// returned is the expression the program's last statement returns
+	// (tsstrip.Prepared.Returned), for the warnings of an undefined result.
+	returned string
 	// objectTextSaid: a tool's input held "[object Object]", and the run
 	// said so (objectTextNote; once a run).
 	objectTextSaid atomic.Bool
@@ -557,6 +560,9 @@ func (r *runState) finish(res *sandbox.Result, d time.Duration) *ExecuteResult {
 			dropped++
 			continue
 		}
+		if strings.Contains(w, leftOut) {
+			w = r.leftOutHint(w, r.returned)
+		}
 		w = trunc.String(w, min(maxLogEntryChars, budget-spent))
 		spent += len(w)
 		out.Logs = append(out.Logs, LogEntry{Level: "warn", Message: w})
@@ -587,6 +593,11 @@ func (r *runState) finish(res *sandbox.Result, d time.Duration) *ExecuteResult {
 	}
 	out.OK = true
 	out.Result = res.Value
+	if len(res.Value) == 0 && r.returned != "" {
+		if w := r.undefinedResult(r.returned); w != "" {
+			out.Logs = append(out.Logs, LogEntry{Level: "warn", Message: w})
+		}
+	}
 	if w := objectTextNote(res.Value, "result"); w != "" {
 		out.Logs = append(out.Logs, LogEntry{Level: "warn", Message: w})
 	}

@@ -28,8 +28,10 @@ import (
 //	iterator        null, not consumed (map.values(), a generator: what it
 //	                would yield may run the program's code after its end)
 //	async iterator  null, not consumed (an async generator), likewise
-//	undefined       null in an array (reported); an absent property or no
-//	                result at the top (JSON's own rule, not reported)
+//	undefined       null in an array (reported); left out of an object
+//	                (JSON's own rule: reported in a result, once, with how
+//	                many more; not in a tool's input, whose optional fields
+//	                are so); no result at the top (not reported)
 //	Date            its ISO string (toJSON, JSON's own rule, not reported)
 //
 // The value is read once: a getter, a toJSON or a Proxy trap of the result
@@ -132,7 +134,7 @@ const opaqueWhat = (v) => {
 };
 return () => {
   const warn = [];
-  let more = 0;
+  let more = 0, ud = 0, udAt = -1;
   // Objects of a class no rule converts, kept as they are: reported in
   // end when JSON read no property of theirs (rep deletes those it reads
   // from), so that finding out runs no getter or trap JSON would not.
@@ -146,7 +148,12 @@ return () => {
     switch (typeof v) {
     case "bigint": out = v.toString(); note(p, "a BigInt, converted to a string"); break;
     case "number": out = String(v); note(p, out + ", converted to the string " + S(out)); break;
-    case "undefined": out = null; note(p, "undefined, converted to null"); break;
+    case "undefined":
+      // An object's property: JSON leaves it out, and a result that lost
+      // it looked the same as one whose data had nothing there (a misspelt
+      // field, o.createdAt for created_at). Said once, with how many more.
+      if (!inArr) { if (!ud++ && warn.length < 20) { udAt = warn.length; note(p, "undefined, so JSON leaves it out"); } break; }
+      out = null; note(p, "undefined, converted to null"); break;
     case "function":
       out = inArr ? null : undefined;
       note(p, "a function, which is not data: " + (inArr ? "converted to null" : n ? "omitted" : name !== "result" ? "no result" :
@@ -187,7 +194,9 @@ return () => {
     }
     return out;
   };
-  const end = () => { for (const e of op) note(e[1], opaqueWhat(e[0])); if (more) warn.push("… and " + nMore(more, "value", "values") + " converted"); return S(warn); };
+  const end = () => {
+    if (ud > 1 && udAt >= 0) warn[udAt] += " (" + nMore(ud - 1, "property is", "properties are") + " undefined too)";
+    for (const e of op) note(e[1], opaqueWhat(e[0])); if (more) warn.push("… and " + nMore(more, "value", "values") + " converted"); return S(warn); };
   return [fix, end, op];
 };
 }`
@@ -244,7 +253,9 @@ const rep = function (k, v) {
   }
   case "number": if (v - v === 0) return v; break;
   case "string": case "boolean": return v;
-  case "undefined": if (!isArr(this)) return v; break;
+  // A result's property that is undefined is noted (fix); a tool's
+  // input leaves out its optional fields so, and means to.
+  case "undefined": if (!isArr(this) && (name === "input" || !n)) return v; break;
   }
   // A converted value is a new object each time JSON meets it, so JSON
   // cannot see a cycle through one (a Map or Set that holds itself): it

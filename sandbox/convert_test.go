@@ -31,7 +31,11 @@ func TestResultConversion(t *testing.T) {
 		{"plain", `return {a: 1, b: [true, null, "x"], c: {d: 2.5}}`, `{"a":1,"b":[true,null,"x"],"c":{"d":2.5}}`, nil},
 		{"null", `return null`, `null`, nil},
 		{"nothing", `return`, ``, nil},
-		{"absent property", `return {a: undefined, b: 1}`, `{"b":1}`, nil},
+		// An undefined property is left out, as JSON does, and said: a
+		// result that lost a misspelt field looked like data without it.
+		{"absent property", `return {a: undefined, b: 1}`, `{"b":1}`, []string{"result.a: undefined, so JSON leaves it out"}},
+		{"absent properties, said once", `const os = [{id: 1}, {id: 2}, {id: 3}]; return {rows: os.map((o) => ({id: o.id, name: o.name})), n: os.count}`, `{"rows":[{"id":1},{"id":2},{"id":3}]}`,
+			[]string{"result.rows[0].name: undefined, so JSON leaves it out (3 more properties are undefined too)"}},
 		{"null prototype", `const o = Object.create(null); o.a = 1; return o`, `{"a":1}`, nil},
 		{"class instance", `class P { constructor() { this.x = 1 } }; return new P()`, `{"x":1}`, nil},
 		{"Date", `return {when: new Date(0)}`, `{"when":"1970-01-01T00:00:00.000Z"}`, nil},

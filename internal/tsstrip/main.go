@@ -6,7 +6,10 @@ package tsstrip
 // calls it gets the call appended. Models write both shapes and mean main
 // to run.
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // callMain is appended to a program that declares main() and never calls
 // it; callMainTools to one that declares main(tools), the sandbox's
@@ -265,19 +268,7 @@ func onlyFunctions(toks []token, m []int) []string {
 // returning it gives no data (a lone one is loneConst's).
 func lastDeclaration(toks []token, m []int) int {
 	s := &stripper{toks: toks, m: m}
-	n := len(toks)
-	if s.is(n-1, ";") {
-		n--
-	}
-	k := -1
-	for j := 0; j < n; j++ {
-		if (s.is(j, "const") || s.is(j, "let") || s.is(j, "var")) && (j == 0 || toks[j].nl || s.is(j-1, ";") || s.is(j-1, "}")) {
-			k = j
-		}
-		if m[j] > j {
-			j = m[j]
-		}
-	}
+	k, n := s.lastStatement("const", "let", "var")
 	if k < 0 || s.tok(k+1).k != tName || !s.is(k+2, "=") || k+3 >= n || !s.oneExpression(k+3, n) {
 		return -1
 	}
@@ -285,6 +276,27 @@ func lastDeclaration(toks []token, m []int) int {
 		return -1
 	}
 	return k + 1
+}
+
+// lastStatement finds the last statement outside every bracket that
+// begins with one of words: its index (-1 when there is none), and n, the
+// tokens' end less a last ';'.
+func (s *stripper) lastStatement(words ...string) (k, n int) {
+	toks, m := s.toks, s.m
+	n = len(toks)
+	if s.is(n-1, ";") {
+		n--
+	}
+	k = -1
+	for j := 0; j < n; j++ {
+		if slices.Contains(words, toks[j].v) && toks[j].k == tName && (j == 0 || toks[j].nl || s.is(j-1, ";") || s.is(j-1, "}")) {
+			k = j
+		}
+		if m[j] > j {
+			j = m[j]
+		}
+	}
+	return k, n
 }
 
 // funcBody reads the value a declared name at i is given as a function (see

@@ -54,6 +54,10 @@ type Prepared struct {
 	// returns: its value is the declaration's, undefined, and the model
 	// meant the name (see lastDeclaration). Line is 0 when there is none.
 	Declared UnawaitedCall
+	// Returned is the expression the program's last statement returns,
+	// outside any function, when no return in it gives nothing (see
+	// lastReturned): "" when there is none.
+	Returned string
 }
 
 // Prepare is Program, and says whether the result is a function body.
@@ -136,6 +140,9 @@ func prepare(src string) (Prepared, *Error) {
 	p := Prepared{Code: out, Body: body, AsyncForEachLine: line, AwaitedMapLine: mapLine, ObjectBlock: objectBlock(toks, m), Unawaited: unawaitedCalls(out, toks, m, body)}
 	if !body && uncalled < 0 {
 		p.Functions = onlyFunctions(toks, m)
+	}
+	if body {
+		p.Returned = lastReturned(out, toks, m)
 	}
 	if uncalled >= 0 {
 		p.Uncalled.Line, _ = position(out, toks[uncalled].s)

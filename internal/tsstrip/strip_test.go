@@ -502,3 +502,22 @@ func checkPrepared[T comparable](t *testing.T, field string, get func(Prepared) 
 		}
 	}
 }
+
+// TestPrepareReturned: the expression the program's last statement
+// returns, unless some return gives nothing (the program may mean to).
+func TestPrepareReturned(t *testing.T) {
+	checkPrepared(t, "Returned", func(p Prepared) string { return p.Returned }, []preparedCase[string]{
+		{"a property read", "const os = await tools.shop.list({}); return os.lenght", "os.lenght"},
+		{"an object, the semicolon left out", "const os = await tools.shop.list({});\nreturn { n: os.count, first: os[0]?.name };", "{ n: os.count, first: os[0]?.name }"},
+		{"returns inside callbacks and blocks", "const os = await tools.shop.list({});\nif (os.length > 9) { throw new Error('many') }\nconst ids = os.map((o) => { return o.id });\nreturn ids", "ids"},
+		{"typed, the types erased", "const o: { id: string } | undefined = (await tools.a.b({})).find((x: any) => x.ok);\nreturn o", "o"},
+		{"an early bare return", "const os = await tools.shop.list({});\nif (!os.length) return;\nreturn os[0]", ""},
+		{"an early return of undefined", "if (x) return undefined\nreturn y.z", ""},
+		{"a return before a line break returns nothing", "const os = 1\nif (os) return\nos.z\nreturn os.y", ""},
+		{"return void", "return void tools.a.b({})", ""},
+		{"no return at the top", "const os = await tools.shop.list({}); os.lenght", ""},
+		{"a last statement that is no return", "return a.b\nconsole.log(1)", ""},
+		{"two expressions", "return a.b, c", ""},
+		{"too long to quote", "return a" + strings.Repeat(".b", 70), ""},
+	})
+}

@@ -279,6 +279,9 @@ export function judge(row, res) {
     if (row.warn && !(res.logs ?? []).some((l) => l.level === "warn" && row.warn.test(l.message))) {
         return `no warn log matching ${row.warn}`;
     }
+    // quiet: a program that means what it did hears no warning matching it.
+    const loud = row.quiet && (res.logs ?? []).find((l) => l.level === "warn" && row.quiet.test(l.message));
+    if (loud) return `a warn log matching ${row.quiet}: ${loud.message}`;
     const text = JSON.stringify(res.error ?? "") + JSON.stringify((res.logs ?? []).filter((l) => l.level === "warn"));
     if (INTERNALS.test(text)) return `a message names the product's internals: ${text.match(INTERNALS)[0]}`;
     return null;

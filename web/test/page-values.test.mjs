@@ -34,7 +34,8 @@ const results = [
     ["a class's toJSON", () => ({ total: new Money(1250) }), { total: "$12.50" }, []],
     ["a URL", () => new URL("https://example.com/a?b=1"), "https://example.com/a?b=1", []],
     ["a Map with a Set", () => new Map([["a", new Set([1])]]), { a: [1] }, ["tools.t.get result: a Map, converted to an object", "tools.t.get result.a: a Set, converted to an array"]],
-    ["undefined", () => undefined, undefined, []],
+    // { v } of an undefined v: JSON leaves it out, and says so (session 32).
+    ["undefined", () => undefined, undefined, ["result.v: undefined, so JSON leaves it out"]],
     // fetch's Response returned as it is (the tool meant its body): {}
     // without a word before.
     ["a fetch Response", () => ({ res: new Response('{"a":1}'), ok: true }), { res: {}, ok: true },

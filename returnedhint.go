@@ -1,0 +1,159 @@
+package codemode
+
+import (
+	"fmt"
+	"strings"
+)
+
+// A program whose value is undefined, or holds an undefined property, ran
+// without an error and gave the model nothing to read: `return os.lenght`
+// answered {"ok":true} and `return { n: os.count }` {"result":{}}, which
+// look like data that has nothing. The sandbox notes an undefined property
+// of the result (sandbox/convert.go); these say which expression gave
+// undefined, and what the tool's result it read has instead.
+
+// undefinedResultWarning is the run's warning when its result is
+// undefined and its last statement returns an expression (see
+// tsstrip.Prepared.Returned): the expression, and what its hint adds.
+const undefinedResultWarning = "the program returned %s, which is undefined, so the run has no result%s"
+
+// leftOut is how the sandbox's note of an undefined property ends, after
+// its path (and before how many more there are).
+const leftOut = ": undefined, so JSON leaves it out"
+
+// undefinedResult is the warning of a run that returned expr and got
+// undefined, "" when expr is a tool's call (a tool that gives nothing is
+// no mistake of the program's).
+func (r *runState) undefinedResult(expr string) string {
+	if call := strings.TrimPrefix(expr, "await "); strings.HasPrefix(call, "tools.") && strings.HasSuffix(call, ")") {
+		return ""
+	}
+	return fmt.Sprintf(undefinedResultWarning, expr, r.pathHint(expr)+r.calledHint(expr))
+}
+
+// calledHint is what a returned call of a function the program declares
+// adds: that function gave nothing back (a helper whose return was
+// forgotten), "" for any other expression.
+func (r *runState) calledHint(expr string) string {
+	name, _, ok := strings.Cut(strings.TrimPrefix(expr, "await "), "(")
+	if !ok || !isIdentName(name) || !strings.HasSuffix(expr, ")") {
+		return ""
+	}
+	declared := false
+	for _, d := range []string{"function " + name + "(", "function " + name + " (", name + " = (", name + " = async"} {
+		declared = declared || strings.Contains(r.code, d)
+	}
+	if !declared {
+		return ""
+	}
+	return "; the function " + name + " gave undefined: if it computes the answer, give it back with return inside it"
+}
+
+// leftOutHint adds to the sandbox's note of result.key being undefined
+// (w) the expression the returned object literal gave key, and what its
+// hint adds: w as it was when the note is of another path, or the
+// program returned no literal with key.
+func (r *runState) leftOutHint(w, returned string) string {
+	rest, ok := strings.CutPrefix(w, "result.")
+	if !ok || !strings.HasPrefix(returned, "{") {
+		return w
+	}
+	key, after, ok := strings.Cut(rest, leftOut)
+	if !ok || !isIdentName(key) || strings.ContainsAny(after, ":") {
+		return w
+	}
+	expr := literalValue(returned, key)
+	if expr == "" || expr == "undefined" {
+		return w
+	}
+	if expr == key {
+		return w + r.pathHint(expr) // shorthand, { total }: the name says it
+	}
+	return w + "; " + key + ": " + expr + r.pathHint(expr)
+}
+
+// pathHint is what the run knows of an expression that read a property
+// of a tool's result and got undefined: resultHint's words for res.prop
+// (and for a name destructured from a result), and for res[i].prop, the
+// type of the result's items, which have no prop. "" when it knows none.
+func (r *runState) pathHint(expr string) string {
+	if h := r.resultHint(expr); h != "" {
+		return h
+	}
+	base, index, prop, ok := indexedRead(expr)
+	if !ok {
+		return ""
+	}
+	tool, destructured := toolBinding(r.code, base)
+	if tool == "" || destructured {
+		return ""
+	}
+	e, ok := r.entry(tool)
+	if !ok {
+		return ""
+	}
+	out := resultType(r.s.signature(e))
+	item, isArray := strings.CutSuffix(out, "[]")
+	if !isArray || len(out) > maxResultTypeChars || mentionsMember(item, prop) {
+		return ""
+	}
+	return fmt.Sprintf("; %s[%s] is an item of what tools.%s gives, %s, which has no %s", base, index, tool, strings.TrimSuffix(strings.TrimPrefix(item, "("), ")"), prop)
+}
+
+// indexedRead reads expr as name[digits].prop (each '.' may be '?.'),
+// and says whether it is one.
+func indexedRead(expr string) (base, index, prop string, ok bool) {
+	base, rest, ok := strings.Cut(expr, "[")
+	base = strings.TrimSuffix(base, "?.")
+	if !ok || !isIdentName(base) {
+		return "", "", "", false
+	}
+	index, rest, ok = strings.Cut(rest, "]")
+	if !ok || index == "" || strings.Trim(index, "0123456789") != "" {
+		return "", "", "", false
+	}
+	prop = strings.TrimPrefix(strings.TrimPrefix(rest, "?"), ".")
+	if len(prop) == len(rest) || !isIdentName(prop) {
+		return "", "", "", false
+	}
+	return base, index, prop, true
+}
+
+// literalValue is the text of what object literal lit gives key (`key:
+// value`, or `key` alone, its shorthand), "" when it gives key nothing
+// one can read so. Brackets are counted and strings skipped; only the
+// literal's own entries are read.
+func literalValue(lit, key string) string {
+	depth, start := 0, -1
+	for i := 0; i < len(lit); i++ {
+		c := lit[i]
+		switch c {
+		case '(', '[', '{':
+			if depth++; depth == 1 {
+				start = i + 1
+			}
+		case ')', ']', '}', ',':
+			if c != ',' {
+				depth--
+			}
+			if depth == 0 && c == '}' || depth == 1 && c == ',' {
+				entry := strings.TrimSpace(lit[start:i])
+				name, value, found := strings.Cut(entry, ":")
+				if strings.TrimSpace(name) == key {
+					if !found {
+						return key
+					}
+					return strings.TrimSpace(value)
+				}
+				start = i + 1
+			}
+		case '"', '\'', '`':
+			for i++; i < len(lit) && lit[i] != c; i++ {
+				if lit[i] == '\\' {
+					i++
+				}
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,115 @@
+package codemode
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestUndefinedResultWarnings: a program whose result is undefined, or
+// lost a property to JSON, hears which expression gave undefined and what
+// the tool's result it read has; one that means to return nothing, or
+// returns a tool's call, hears nothing.
+func TestUndefinedResultWarnings(t *testing.T) {
+	list := func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+		return json.RawMessage(`[{"id":"o1","total":5,"created_at":"2026-01-01"}]`), nil
+	}
+	get := func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+		return json.RawMessage(`{"id":"o1","total":5,"customer":{"name":"Ann"}}`), nil
+	}
+	none := func(context.Context, json.RawMessage, Call) (json.RawMessage, error) { return nil, nil }
+	cm := newTestCodeMode(t, Config{Tools: []Tool{
+		{Name: "shop.list", Execute: list},
+		{Name: "shop.get", Execute: get},
+		{Name: "mail.send", Execute: none},
+	}})
+	s := mustSession(t, cm)
+	const os = "const os = await tools.shop.list({});\n"
+	const item = "{ id: string; total: number; created_at: string }"
+	for _, tc := range []struct {
+		name, code, result string
+		warns              []string
+	}{
+		{"a misspelt property", os + "return os.lenght", "",
+			[]string{"the program returned os.lenght, which is undefined, so the run has no result; os holds what tools.shop.list gives, " + item + "[], which has no lenght: os is the array itself"}},
+		{"a field of an item", os + "return os[0].name", "",
+			[]string{"the program returned os[0].name, which is undefined, so the run has no result; os[0] is an item of what tools.shop.list gives, " + item + ", which has no name"}},
+		{"a wrapper that is not there", os + "return os.data", "",
+			[]string{"the program returned os.data, which is undefined, so the run has no result; os holds what tools.shop.list gives, " + item + "[], which has no data: os is the array itself"}},
+		{"destructured", "const { items } = await tools.shop.list({});\nreturn items", "",
+			[]string{"the program returned items, which is undefined, so the run has no result; items was destructured from what tools.shop.list gives, " + item + "[], which has no items: it is the array itself, const items = await tools.shop.list(...)"}},
+		{"find found nothing", os + "const o = os.find((o) => o.id === 'x');\nreturn o", "",
+			[]string{"the program returned o, which is undefined, so the run has no result"}},
+		{"a property of the returned object", os + "return { n: os.count }", "{}",
+			[]string{"result.n: undefined, so JSON leaves it out; n: os.count; os holds what tools.shop.list gives, " + item + "[], which has no count: os is the array itself"}},
+		{"camelCase for snake_case, one of several", "const o = await tools.shop.get({ id: 'o1' });\nreturn { total: o.total, when: o.createdAt, name: o.customer_name }", `{"total":5}`,
+			[]string{"result.when: undefined, so JSON leaves it out (1 more property is undefined too); when: o.createdAt; o holds what tools.shop.get gives, { id: string; total: number; customer: { name: string } }, which has no createdAt"}},
+		{"a shorthand property", "let total\nreturn { total }", "{}",
+			[]string{"result.total: undefined, so JSON leaves it out"}},
+		{"items mapped", os + "return os.map((o) => ({ id: o.id, when: o.createdAt }))", `[{"id":"o1"}]`,
+			[]string{"result[0].when: undefined, so JSON leaves it out"}},
+		{"an expression the run knows nothing of", "const m = { a: 1 };\nreturn m.b", "",
+			[]string{"the program returned m.b, which is undefined, so the run has no result"}},
+		{"a helper whose return was forgotten", "async function totalOf(os) {\n  os.reduce((s, o) => s + o.total, 0);\n}\n" + os + "return await totalOf(os)", "",
+			[]string{"the program returned await totalOf(os), which is undefined, so the run has no result; the function totalOf gave undefined: if it computes the answer, give it back with return inside it"}},
+		// Programs that mean to return nothing, or whose tool gave nothing.
+		{"no return", "await tools.mail.send({ to: 'a' });", "", nil},
+		{"a bare return", os + "if (!os.length) return;\nreturn os[0].name", "", nil},
+		{"return undefined", "return undefined", "", nil},
+		{"a tool that gives nothing", "return await tools.mail.send({ to: 'a' })", "", nil},
+		{"a property there", os + "return { n: os.length }", `{"n":1}`, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := exec(t, s, tc.code, nil)
+			if !res.OK {
+				t.Fatalf("error %+v", res.Error)
+			}
+			if string(res.Result) != tc.result {
+				t.Errorf("result %s, want %s", res.Result, tc.result)
+			}
+			var warns []string
+			for _, l := range res.Logs {
+				if l.Level == "warn" {
+					warns = append(warns, l.Message)
+				}
+			}
+			if strings.Join(warns, "\n") != strings.Join(tc.warns, "\n") {
+				t.Errorf("warnings\n%q\nwant\n%q", warns, tc.warns)
+			}
+		})
+	}
+}
+
+// literalValue reads what an object literal gives a key; indexedRead a
+// name[i].prop.
+func TestLiteralValue(t *testing.T) {
+	for _, tc := range []struct{ lit, key, want string }{
+		{"{ n: os.count }", "n", "os.count"},
+		{"{ a: f(1, 2), b: [x, y], c: { d: 1 }, e }", "e", "e"},
+		{"{ a: f(1, 2), b: [x, y], c: { d: 1 }, e }", "b", "[x, y]"},
+		{"{ a: f(1, 2), b: [x, y], c: { d: 1 }, e }", "d", ""},
+		{`{ s: "x, y: 1", y: o.y }`, "y", "o.y"},
+		{"{ n: o.n }", "m", ""},
+	} {
+		if got := literalValue(tc.lit, tc.key); got != tc.want {
+			t.Errorf("literalValue(%q, %q) = %q, want %q", tc.lit, tc.key, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		expr              string
+		base, index, prop string
+		ok                bool
+	}{
+		{"os[0].name", "os", "0", "name", true},
+		{"os?.[12]?.name", "os", "12", "name", true},
+		{"os[i].name", "", "", "", false},
+		{"os[0]", "", "", "", false},
+		{"a.b[0].c", "", "", "", false},
+	} {
+		base, index, prop, ok := indexedRead(tc.expr)
+		if base != tc.base || index != tc.index || prop != tc.prop || ok != tc.ok {
+			t.Errorf("indexedRead(%q) = %q, %q, %q, %v", tc.expr, base, index, prop, ok)
+		}
+	}
+}
