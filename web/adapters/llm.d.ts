@@ -82,7 +82,7 @@ export declare function handleToolCall(
  * it: a Chat Completions `tool_call` (`{ function: { name, arguments } }`) or
  * its `function`, a Responses `function_call` (`{ name, arguments }`), an
  * Anthropic `tool_use` block (`{ name, input }`), a Gemini `functionCall`
- * (`{ name, args }`).
+ * (`{ name, args }`), an AI SDK tool call (`{ toolName, input }`).
  */
 export declare function handleToolCall(
     session: IoCodeMode.Session,
@@ -93,7 +93,8 @@ export declare function handleToolCall(
 /** A model's tool call as the SDKs hand it (what `handleToolCall` reads of it). */
 export type ToolCall =
     | { function: { name: string; arguments?: unknown } }
-    | { name?: string; arguments?: unknown; input?: unknown; args?: unknown };
+    | { name?: string; arguments?: unknown; input?: unknown; args?: unknown }
+    | { toolName: string; input?: unknown };
 
 /** One tool call's answer: `handleToolCall`'s, or one of a `multi_tool_use.parallel` call's. */
 export type ToolCallAnswer = IoCodeMode.ExecuteResult | IoCodeMode.SearchToolsResult | ToolCallFailure;

@@ -146,6 +146,8 @@ describe("handleToolCall", () => {
             "Anthropic tool_use": { type: "tool_use", id: "toolu_1", name: "executeCode", input: args },
             "Gemini functionCall": { id: "fc_1", name: "executeCode", args },
             "Chat Completions call.function": { name: "execute_code", arguments: JSON.stringify(args) },
+            // It was UNKNOWN_TOOL 'There is no tool "[object Object]"'.
+            "AI SDK tool call": { type: "tool-call", toolCallId: "call_3", toolName: "executeCode", input: args },
         };
         for (const [what, call] of Object.entries(calls)) {
             contexts.length = 0;

@@ -141,13 +141,15 @@ export async function handleToolCall(session, name, args, options, wrapped) {
     // The call object as the SDKs hand it, options after it: Chat
     // Completions' tool_call ({ function: { name, arguments } }), a
     // Responses function_call ({ name, arguments }), Anthropic's tool_use
-    // ({ name, input }), Gemini's functionCall ({ name, args }). The model
+    // ({ name, input }), Gemini's functionCall ({ name, args }), the AI
+    // SDK's tool call ({ toolName, input }). The model
     // was told there is no tool "[object Object]": the host's way of
     // calling, which it cannot fix. Not inside a wrapper: there the name is
     // the model's, and what stands after it is no options of the host's.
     // (A string's .name is undefined: a name is read as it was.)
     const f = name?.function ?? name;
-    if (!wrapped && f?.name) return handleToolCall(session, f.name, f.arguments ?? f.input ?? f.args, args);
+    const n = f?.name ?? f?.toolName;
+    if (!wrapped && n) return handleToolCall(session, n, f.arguments ?? f.input ?? f.args, args);
     let tools;
     // multi_tool_use.parallel: the wrapper OpenAI models (trained on
     // ChatGPT's own tool) put parallel calls in, {tool_uses: [{
