@@ -518,6 +518,9 @@ func (r *runState) search(ctx context.Context, args []json.RawMessage) (json.Raw
 	namespace, _ := in["namespace"].(string)
 	limit, _ := in["limit"].(int)
 	hits := r.s.cm.search(ctx, r.visible, SearchRequest{Query: query, Namespace: namespace, Limit: limit}, r.s.signature)
+	if err := unmatchedQuery("tool_search", in); len(hits) == 0 && err != nil && !noNamespace(r.visible, namespace) {
+		return nil, &sandbox.JSError{Name: "TypeError", Message: err.Error()}
+	}
 	if len(hits) == 0 {
 		r.note(noMatchNote(r.visible, query, namespace))
 	}

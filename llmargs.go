@@ -30,7 +30,16 @@ type argField struct {
 	// exact: no coercion to a string (a number is no program: the model
 	// misunderstood the field, and should hear so).
 	exact bool
+	// words: an array of strings is read as its words, joined by spaces
+	// (models send a query as keywords: ["refund", "order"]).
+	words bool
 }
+
+// coercedFrom is the key under which parse keeps what a string field was
+// read from when it was a number or a boolean (kindOf's words): a search
+// whose query was the number 5 and matches nothing says so, where [] alone
+// left the model with no word (no field has such a name).
+func coercedFrom(field string) string { return field + " from" }
 
 // argSpec is what one LLM tool takes. bare is the field a lone string
 // stands for (models often send "find orders" where {query} is expected).
@@ -61,7 +70,7 @@ func codeTooLong(n int) string {
 var (
 	// A query is read to its first 1,000 characters (maxQueryChars).
 	searchToolsArgs = argSpec{tool: "searchTools", bare: "query", maxText: 1 << 20, fields: []argField{
-		{name: "query", kind: "string"},
+		{name: "query", kind: "string", words: true},
 		{name: "namespace", kind: "string"},
 		{name: "limit", kind: "integer", min: 1, max: search.MaxLimit},
 	}}
@@ -148,6 +157,12 @@ func (spec argSpec) parse(args json.RawMessage) (map[string]any, error) {
 			return nil, &argsError{fmt.Sprintf("%s: %s: %v", spec.tool, f.name, err)}
 		}
 		out[f.name] = cv
+		switch v.(type) {
+		case json.Number, bool:
+			if f.kind == "string" {
+				out[coercedFrom(f.name)] = kindOf(v)
+			}
+		}
 	}
 	return out, nil
 }
@@ -347,15 +362,19 @@ func jsonString(s string) string {
 }
 
 // unnest reads arguments that a model sent inside its bare field, as JSON
-// text ({"code": "{\"code\": \"...\", \"explanation\": ...}"}): when
+// text ({"code": "{\"code\": \"...\", \"explanation\": ...}"}) or as an
+// object ({"code": {"code": "..."}}): when
 // that text is an object of the spec's fields only, its fields are the
 // arguments, the outer ones filling what it lacks. Only a program that is
 // a JSON object is read so, and that is no program (a SYNTAX error).
 func (spec argSpec) unnest(obj map[string]any) map[string]any {
-	s, ok := obj[spec.bare].(string)
-	inner := jsonObject(s)
-	if !ok || inner == nil {
-		return obj
+	inner, ok := obj[spec.bare].(map[string]any)
+	if !ok {
+		// As JSON text, or the object itself ({"code": {"code": "..."}}).
+		s, _ := obj[spec.bare].(string)
+		if inner = jsonObject(s); inner == nil {
+			return obj
+		}
 	}
 	if _, ok := inner[spec.bare]; !ok {
 		return obj
@@ -429,6 +448,13 @@ func (f argField) coerce(v any) (any, error) {
 			if !f.exact {
 				return strconv.FormatBool(x), nil
 			}
+		case []any:
+			if words, ok := wordsOf(x); ok && f.words {
+				return words, nil
+			}
+			if f.words {
+				return nil, fmt.Errorf("expected a string (or an array of words), got %s", kindOf(v))
+			}
 		}
 		return nil, fmt.Errorf("expected a string, got %s", kindOf(v))
 	case "integer":
@@ -451,6 +477,31 @@ func (f argField) coerce(v any) (any, error) {
 		return int(min(n, float64(f.max))), nil
 	}
 	return v, nil
+}
+
+// wordsOf joins an array of strings by spaces; ok is false when it holds
+// anything else, or nothing.
+func wordsOf(list []any) (string, bool) {
+	words := make([]string, len(list))
+	for i, w := range list {
+		s, ok := w.(string)
+		if !ok {
+			return "", false
+		}
+		words[i] = s
+	}
+	return strings.Join(words, " "), len(words) > 0
+}
+
+// unmatchedQuery is the error of a search that matched nothing with a
+// query read from a number or a boolean (in: parse's output), nil for any
+// other: the model put a value in the wrong field, or meant words.
+func unmatchedQuery(tool string, in map[string]any) error {
+	from, ok := in[coercedFrom("query")].(string)
+	if !ok {
+		return nil
+	}
+	return &argsError{fmt.Sprintf("%s: query: expected a string of words saying what the tool does (\"refund an order\"), got %s, which matches no tool", tool, from)}
 }
 
 // kindOf names a decoded JSON value for messages, with the value when it

@@ -116,6 +116,18 @@ func TestLLMToolArguments(t *testing.T) {
 		// A program of several statements encoded so returned its own text,
 		// ok: it is the SYNTAX error of code escaped twice.
 		{"a string literal holding a program", execute, `{"code":"\"const n = 6*7;\\nreturn n\"","explanation":"x"}`, true, `"code":"SYNTAX"`},
+		// Session 32: the arguments inside the bare field as an object, a
+		// query as a list of keywords, a query that is a number.
+		{"arguments as the code, an object", execute, `{"code":{"code":"return 6*7","explanation":"math"}}`, true, `"result":42`},
+		{"search arguments as the query, an object", search, `{"query":{"query":"transfer money","limit":1}}`, true, `"payments.transfer"`},
+		{"an object code that is not the arguments", execute, `{"code":{"source":"return 1"}}`, false, `executeCode: code: expected a string, got an object`},
+		{"a query of keywords", search, `{"query":["transfer","money"],"limit":1}`, true, `"payments.transfer"`},
+		{"a query of keywords and a number", search, `{"query":["transfer",5]}`, false, `searchTools: query: expected a string (or an array of words), got an array`},
+		{"an empty list query", search, `{"query":[]}`, false, `searchTools: query: expected a string (or an array of words), got an array`},
+		{"a number query that matches nothing", search, `{"query":5}`, false, `searchTools: query: expected a string of words saying what the tool does ("refund an order"), got the number 5, which matches no tool`},
+		{"a boolean query", search, `{"query":true}`, false, `searchTools: query: expected a string of words saying what the tool does ("refund an order"), got the boolean true, which matches no tool`},
+		{"a string query that matches nothing is an empty list", search, `{"query":"zzqx"}`, true, `[]`},
+		{"a number namespace is a namespace's name", search, `{"namespace":5}`, false, `searchTools: namespace: there is no namespace "5"`},
 		{"inner arguments are checked", execute, `{"code":"{\"code\":5}"}`, false, `executeCode: code: expected a string, got the number 5`},
 		// encoding/json's decoder recursed once per level, on the page's
 		// stack under GOOS=js: 6,000 levels ended the engine.
@@ -173,6 +185,14 @@ func TestToolSearchArguments(t *testing.T) {
 			`"TypeError: tool_search: unknown argument \"q\" (did you mean \"query\"?); expected { query?: string; namespace?: string; limit?: number }"`},
 		{`try { await tool_search({query: "x", limit: "lots"}) } catch (e) { return e.name + ": " + e.message }`,
 			`"TypeError: tool_search: limit: expected an integer 1..50, got the string \"lots\""`},
+		// The same as searchTools: keywords, the arguments inside query,
+		// and a number query that matches nothing.
+		{`return (await tool_search({query: ["transfer", "money"], limit: 1})).map(h => h.name)`, `["payments.transfer"]`},
+		{`return (await tool_search({query: {query: "transfer money", limit: 1}})).map(h => h.name)`, `["payments.transfer"]`},
+		{`try { await tool_search({query: 5}) } catch (e) { return e.name + ": " + e.message }`,
+			`"TypeError: tool_search: query: expected a string of words saying what the tool does (\"refund an order\"), got the number 5, which matches no tool"`},
+		{`try { await tool_search({query: [1]}) } catch (e) { return e.name + ": " + e.message }`,
+			`"TypeError: tool_search: query: expected a string (or an array of words), got an array"`},
 	} {
 		res := exec(t, s, tc.code, nil)
 		if !res.OK || string(res.Result) != tc.want {

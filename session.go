@@ -200,6 +200,9 @@ func (s *Session) LLMTools() []LLMTool {
 				if len(hits) == 0 && noNamespace(visible, namespace) {
 					return marshalResult(invalidInputResult(unknownNamespaceError(visible, namespace)))
 				}
+				if err := unmatchedQuery("searchTools", in); len(hits) == 0 && err != nil {
+					return marshalResult(invalidInputResult(err))
+				}
 				return searchAnswer(hits, searchAnswerChars), nil
 			},
 		},

@@ -271,6 +271,26 @@ describe("handleToolCall", () => {
         assert.match(block.error.message, /must be a JSON object.*got string/);
     });
 
+    // Session 32: the arguments inside code as an object ran nothing ("code: expected
+    // a string, got an object"), keywords were refused, and a number query
+    // answered [] with no word; tool_search in a program reads them the same.
+    test("the LLM tools' own inputs as models send them: the same in both tools and in tool_search", async () => {
+        const args = { code: SUM, explanation: "sum" };
+        const nested = await llm.handleToolCall(session, "executeCode", { code: args });
+        assert.equal(nested.result, 42, JSON.stringify(nested));
+        const [search] = session.getLlmTools();
+        const keywords = await search.execute({ query: ["orders", "status"], limit: 1 });
+        assert.deepEqual(keywords.map((h) => h.name), ["orders.search"], JSON.stringify(keywords));
+        assert.deepEqual((await llm.handleToolCall(session, "searchTools", { query: { query: "orders", limit: 1 } })).map((h) => h.name), ["orders.search"]);
+        const number = await search.execute({ query: 5 });
+        assert.equal(number.error?.code, "INVALID_INPUT", JSON.stringify(number));
+        assert.equal(number.error.message, 'searchTools: query: expected a string of words saying what the tool does ("refund an order"), got the number 5, which matches no tool');
+        const inside = await llm.handleToolCall(session, "executeCode", {
+            code: "const out = [];\nfor (const a of [{ query: ['orders', 'status'], limit: 1 }, { query: { query: 'orders', limit: 1 } }, { query: 5 }]) {\n  try { out.push((await tool_search(a)).map((h) => h.name)); } catch (e) { out.push(e.message); }\n}\nreturn out;",
+        });
+        assert.deepEqual(inside.result, [["orders.search"], ["orders.search"], 'tool_search: query: expected a string of words saying what the tool does ("refund an order"), got the number 5, which matches no tool'], JSON.stringify(inside));
+    });
+
     // A lone string that is not JSON is what the tools' own execute reads
     // as the query or the code: handleToolCall hands it on the same way (it
     // was "not valid JSON"); text that tries to be JSON is still refused.
