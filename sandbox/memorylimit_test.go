@@ -104,3 +104,33 @@ func TestCyclicGarbageNearTheLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestProxiesLeaveNoGarbageForTheRun: withheld.go's Proxy keeps nothing
+// of a proxy that the program made and dropped. QuickJS keeps a WeakMap's
+// entry while the map lives whenever its value reaches its key (no
+// ephemerons), and the Proxy kept each proxy's handler in a WeakMap of its
+// own, keyed by the shell handler it gives QuickJS: a proxy whose handler
+// reaches it (a trap that names it) stayed for the whole run. 4,000 of
+// them with 16 KB each, 64 MB made and dropped under a limit of 8 MB,
+// ended with MEMORY_LIMIT; a program's own cycle of that shape is
+// collected (the last row, which passed before). The URL's twin is the
+// root package's TestURLsLeaveNoGarbageForTheRun.
+func TestProxiesLeaveNoGarbageForTheRun(t *testing.T) {
+	e := testEngine(t, Config{MemoryLimit: 8 << 20})
+	pad := `"p".repeat(16384) + i`
+	for kind, one := range map[string]string{
+		"a Proxy whose trap names it":            `const p = new Proxy({ pad: ` + pad + ` }, { get(t, k) { return k === "self" ? p : 1 } }); n += p.self === p`,
+		"a Proxy.revocable's, named by its trap": `const r = Proxy.revocable({ pad: ` + pad + ` }, { get(t, k) { return k === "r" ? r : 1 } }); n += r.proxy.r === r`,
+		"a handler that holds its proxy":         `const h = {}; h.p = new Proxy({ pad: ` + pad + ` }, h); n += h.p.pad.length > 0`,
+		"the program's own cycle of that shape":  `const o = { pad: ` + pad + ` }; o.f = () => o; n += o.f() === o`,
+	} {
+		code := fmt.Sprintf(`let n = 0; for (let i = 0; i < 4000; i++) { %s } return n`, one)
+		res, err := e.Run(context.Background(), Program{Code: code})
+		if err != nil {
+			t.Fatalf("%s: %v", kind, err)
+		}
+		if res.Error != nil || string(res.Value) != "4000" {
+			t.Errorf("4,000 x %s with 16 KB, made and dropped under 8 MB: got %s %+v, want 4000", kind, res.Value, res.Error)
+		}
+	}
+}

@@ -163,8 +163,12 @@ const proxyJS = `
 			return keys;
 		};
 		// The program's handler of each shell, for the forwarding traps,
-		// which QuickJS calls with the shell as this.
-		const handlers = new WeakMap(), handlerOf = WeakMap.prototype.get, setHandler = WeakMap.prototype.set;
+		// which QuickJS calls with the shell as this: a property of the
+		// shell under a symbol only this code knows (the program never gets
+		// the shell). Not a WeakMap: QuickJS keeps an entry whose value
+		// reaches its key while the map lives, so a proxy whose handler
+		// reaches it (a trap naming it) stayed for the whole run.
+		const handlerKey = Symbol("handler");
 		// Without the program's trap, the default is Reflect's, but for the
 		// two that pass descriptors as objects: those QuickJS makes or reads
 		// inherit Object.prototype, whose get or value the program may have
@@ -189,7 +193,7 @@ const proxyJS = `
 		for (const name of ["getPrototypeOf", "setPrototypeOf", "isExtensible", "preventExtensions", "getOwnPropertyDescriptor", "defineProperty", "has", "get", "set", "deleteProperty", "apply", "construct"]) {
 			const byDefault = defaults[name] || Reflect[name];
 			forward[name] = function (...args) {
-				const handler = apply(handlerOf, handlers, [this]);
+				const handler = this[handlerKey];
 				const trap = handler[name];
 				if (trap === undefined || trap === null) return apply(byDefault, undefined, args);
 				if (typeof trap !== "function") throw new TypeError("proxy: the " + name + " trap is not a function");
@@ -200,7 +204,7 @@ const proxyJS = `
 		const shell = (handler) => {
 			if ((typeof handler !== "object" && typeof handler !== "function") || handler === null) return handler;
 			const own = create(forward);
-			apply(setHandler, handlers, [own, handler]);
+			defineProperty(own, handlerKey, { __proto__: null, value: handler });
 			// A descriptor of no prototype: the program may have set
 			// Object.prototype.get by now.
 			defineProperty(own, "ownKeys", { __proto__: null, value: keysFrom(handler) });
