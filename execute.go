@@ -557,7 +557,7 @@ func (r *runState) finish(res *sandbox.Result, d time.Duration) *ExecuteResult {
 	// (90 MB of '<' in GOOS=js passed V8's longest string when the result
 	// was handed over, and the engine died), and each tool call's input
 	// adds its own (999 calls gave 20,979 warnings, 239 MB of JSON).
-	budget, spent, dropped := r.s.cm.cfg.MaxResultChars/2, 0, 0
+	budget, spent, dropped, nanSaid := r.s.cm.cfg.MaxResultChars/2, 0, 0, false
 	for i, w := range res.Warnings {
 		if i >= maxLogEntries || spent >= budget {
 			dropped++
@@ -565,6 +565,8 @@ func (r *runState) finish(res *sandbox.Result, d time.Duration) *ExecuteResult {
 		}
 		if strings.Contains(w, leftOut) {
 			w = r.leftOutHint(w, r.returned)
+		} else if strings.HasSuffix(w, nanWarning) && !nanSaid {
+			w, nanSaid = w+r.nanHint(), true
 		}
 		w = trunc.String(w, min(maxLogEntryChars, budget-spent))
 		spent += len(w)

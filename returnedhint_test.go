@@ -113,3 +113,42 @@ func TestLiteralValue(t *testing.T) {
 		}
 	}
 }
+
+// TestNaNHint: a NaN in the result names the first read of a field that
+// the tool's result, or its items, do not have; NaN of another making
+// gets no such word.
+func TestNaNHint(t *testing.T) {
+	list := func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+		return json.RawMessage(`[{"id":"o1","total":5},{"id":"o2","total":7}]`), nil
+	}
+	get := func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+		return json.RawMessage(`{"id":"o1","total":5}`), nil
+	}
+	cm := newTestCodeMode(t, Config{Tools: []Tool{{Name: "shop.list", Execute: list}, {Name: "shop.get", Execute: get}}})
+	s := mustSession(t, cm)
+	const os = "const os = await tools.shop.list({});\n"
+	const items = "; NaN comes from arithmetic on undefined: o.amount reads a field that the items of what tools.shop.list gives, { id: string; total: number }, do not have"
+	for _, tc := range []struct{ name, code, want string }{
+		{"a reduce over a missing field", os + "return { total: os.reduce((s, o) => s + o.amount, 0) }", `result.total: NaN, converted to the string "NaN"` + items},
+		{"a for-of loop", os + "let total = 0;\nfor (const o of os) total += o.amount;\nreturn total", `result: NaN, converted to the string "NaN"` + items},
+		{"a misspelt length", os + "return os.lenght * 2", `result: NaN, converted to the string "NaN"; NaN comes from arithmetic on undefined: os.lenght reads a field that what tools.shop.list gives, { id: string; total: number }[], does not have`},
+		{"an object's missing field", "const o = await tools.shop.get({});\nreturn o.total * o.rate", `result: NaN, converted to the string "NaN"; NaN comes from arithmetic on undefined: o.rate reads a field that what tools.shop.get gives, { id: string; total: number }, does not have`},
+		{"NaN of the program's own making", os + "return os.length / 0 - Infinity", `result: NaN, converted to the string "NaN"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := exec(t, s, tc.code, nil)
+			if !res.OK {
+				t.Fatalf("error %+v", res.Error)
+			}
+			var warns []string
+			for _, l := range res.Logs {
+				if l.Level == "warn" {
+					warns = append(warns, l.Message)
+				}
+			}
+			if len(warns) != 1 || warns[0] != tc.want {
+				t.Errorf("warnings %q, want [%q]", warns, tc.want)
+			}
+		})
+	}
+}
