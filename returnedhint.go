@@ -77,6 +77,9 @@ func (r *runState) leftOutHint(w, returned string) string {
 // (and for a name destructured from a result), and for res[i].prop, the
 // type of the result's items, which have no prop. "" when it knows none.
 func (r *runState) pathHint(expr string) string {
+	if h := unawaitedBinding(r.code, expr); h != "" {
+		return h
+	}
 	if h := r.resultHint(expr); h != "" {
 		return h
 	}
@@ -98,6 +101,29 @@ func (r *runState) pathHint(expr string) string {
 		return ""
 	}
 	return fmt.Sprintf("; %s[%s] is an item of what tools.%s gives, %s, which has no %s", base, index, tool, strings.TrimSuffix(strings.TrimPrefix(item, "("), ")"), prop)
+}
+
+// unawaitedBinding is what an expression reading a property of a name
+// given a tool's call without await adds: the name holds the call's
+// Promise, which has no such property. "" for any other expression.
+func unawaitedBinding(code, expr string) string {
+	n := 0
+	for n < len(expr) && isIdentByte(expr[n]) {
+		n++
+	}
+	base := expr[:n]
+	if !isIdentName(base) || n == len(expr) || !strings.ContainsAny(expr[n:n+1], ".[?") {
+		return ""
+	}
+	for _, kw := range []string{"const ", "let ", "var "} {
+		if i := strings.Index(code, kw+base+" = tools."); i >= 0 {
+			call := code[i+len(kw+base+" = "):]
+			if j := strings.IndexByte(call, '('); j > 0 {
+				return fmt.Sprintf("; %s holds a Promise: %s(...) was not awaited (const %s = await %s(...))", base, call[:j], base, call[:j])
+			}
+		}
+	}
+	return ""
 }
 
 // indexedRead reads expr as name[digits].prop (each '.' may be '?.'),

@@ -51,6 +51,10 @@ func TestUndefinedResultWarnings(t *testing.T) {
 			[]string{"result[0].when: undefined, so JSON leaves it out"}},
 		{"an expression the run knows nothing of", "const m = { a: 1 };\nreturn m.b", "",
 			[]string{"the program returned m.b, which is undefined, so the run has no result"}},
+		{"a call not awaited", "const os = tools.shop.list({});\nreturn os.length", "",
+			[]string{"1 call was still pending when the program finished, and cancelled (tool shop.list); await every call", "the program returned os.length, which is undefined, so the run has no result; os holds a Promise: tools.shop.list(...) was not awaited (const os = await tools.shop.list(...))"}},
+		{"a call not awaited, in an object", "const os = tools.shop.list({});\nreturn { n: os.length }", "{}",
+			[]string{"result.n: undefined, so JSON leaves it out; n: os.length; os holds a Promise: tools.shop.list(...) was not awaited (const os = await tools.shop.list(...))", "1 call was still pending when the program finished, and cancelled (tool shop.list); await every call"}},
 		{"a helper whose return was forgotten", "async function totalOf(os) {\n  os.reduce((s, o) => s + o.total, 0);\n}\n" + os + "return await totalOf(os)", "",
 			[]string{"the program returned await totalOf(os), which is undefined, so the run has no result; the function totalOf gave undefined: if it computes the answer, give it back with return inside it"}},
 		// Programs that mean to return nothing, or whose tool gave nothing.
