@@ -28,7 +28,8 @@ export type IoConnectTarget = "best" | "all" | "skipMine" | IoConnectInstance | 
 export interface IoConnectInterop {
     instance: IoConnectInstance;
     methods(filter?: any): IoConnectMethod[];
-    invoke(method: string, args?: object, target?: any, options?: { waitTimeoutMs?: number; methodResponseTimeoutMs?: number }): Promise<any>;
+    /** `method` is the name, or `{ name, accepts?, returns? }` while the name is registered with several signatures. */
+    invoke(method: string | { name: string; accepts?: string; returns?: string }, args?: object, target?: any, options?: { waitTimeoutMs?: number; methodResponseTimeoutMs?: number }): Promise<any>;
     methodAdded?(callback: (method: any) => void): () => void;
     methodRemoved?(callback: (method: any) => void): () => void;
     serverMethodAdded?(callback: (info: any) => void): () => void;

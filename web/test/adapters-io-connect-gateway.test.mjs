@@ -171,6 +171,37 @@ describe("fromIoConnect on a real gateway", () => {
         await streamer.done();
     });
 
+    // One name, two signatures: two methods to io.Connect (an entry each,
+    // each with its own server). One tool had the first's schemas, and
+    // target "all" called both: the other's row failed the whole call.
+    test("one name registered with two signatures: a tool each, each calling its own application", async () => {
+        const [v1, v2] = [await connect("pricer-v1"), await connect("pricer-v2")];
+        await v1.interop.register({ name: "Sig", accepts: "String symbol", returns: "Double price" }, ({ symbol }) => ({ price: symbol.length }));
+        await v2.interop.register({ name: "Sig", accepts: "String ticker", returns: "String price" }, ({ ticker }) => ({ price: `${ticker}!` }));
+        const all = ioc.fromIoConnect(host, { target: "all", namespace: "rows" });
+        const api2 = await IoCodeModeFactory({ wasmLocation: assetPath });
+        all.registerTools(api2);
+        await until(() => names(api).includes("interop.Sig_2") && all.tools.length > 0 && all.tools.some((t) => t.name === "rows.Sig_2"), "both Sig tools");
+        const sig = source.tools.filter((t) => t.name.startsWith("interop.Sig")).map((t) => [t.name, Object.keys(t.inputSchema.properties)[0], t.outputSchema.properties.price.type]);
+        assert.deepEqual(sig.map((r) => r.slice(1)).sort(), [["symbol", "number"], ["ticker", "string"]]);
+        const bySymbol = sig.find((r) => r[1] === "symbol")[0];
+        const byTicker = sig.find((r) => r[1] === "ticker")[0];
+        const session = api.createSession();
+        const out = await run(session, `return [await tools.${bySymbol}({ symbol: "AB" }), await tools.${byTicker}({ ticker: "CD" })]`);
+        assert.equal(out.ok, true, JSON.stringify(out));
+        assert.deepEqual(out.result, [{ price: 2 }, { price: "CD!" }]);
+        const rowsTool = all.tools.find((t) => t.name.startsWith("rows.Sig") && t.inputSchema.properties.symbol).name;
+        const rows = await run(api2.createSession(), `return await tools.${rowsTool}({ symbol: "AB" })`);
+        assert.equal(rows.ok, true, JSON.stringify(rows));
+        assert.deepEqual(rows.result, [{ server: "pricer-v1", returned: { price: 2 } }]);
+        all.close();
+        api2.dispose();
+        session.dispose();
+        await v1.done();
+        await v2.done();
+        await until(() => !names(api).some((n) => n.startsWith("interop.Sig")), "the Sig tools gone");
+    });
+
     // @interopio/core's server side wraps a handler's value that is no
     // object as { _value: value }: the program got {"_value":42} for 42.
     test("a handler's number, string or array reaches the program as it was returned; a result unlike the method's returns fails the call", async () => {

@@ -226,11 +226,25 @@ export function fromIoConnect(io, options) {
         return def;
     }
 
+    // What invoke is given: the name, or, while the name is registered with
+    // several signatures, the name and this one's, by which io.Connect picks
+    // the servers (by the name alone it may pick an application whose
+    // answer the tool's schemas do not describe). Asked at each call: a
+    // tool outlives the re-syncs that leave it as it was.
+    function definitionOf(method) {
+        const same = interop.methods().filter((m) => m && m.name === method.name && !m.supportsStreaming);
+        if (same.every((m) => (m.accepts || "") === (method.accepts || "") && (m.returns || "") === (method.returns || ""))) return method.name;
+        const def = { name: method.name };
+        if (method.accepts) def.accepts = method.accepts;
+        if (method.returns) def.returns = method.returns;
+        return def;
+    }
+
     async function call(method, input, signal) {
         const target = targetFor(method);
         if (Array.isArray(target) && target.length === 0) throw new Error(`${method.name}: no other application offers this method now`);
         const invocation = Promise.resolve()
-            .then(() => interop.invoke(method.name, input ?? {}, target, invokeOptions))
+            .then(() => interop.invoke(definitionOf(method), input ?? {}, target, invokeOptions))
             .catch((err) => {
                 throw invocationError(err, method.name);
             });
@@ -246,10 +260,13 @@ export function fromIoConnect(io, options) {
 
     function build() {
         // A real bus lists a method once per server that registered it
-        // (each entry's getServers() has them all): one tool per name.
+        // (each entry's getServers() has them all): one tool per name and
+        // signature. A name registered with another signature is another
+        // method to io.Connect (its own entry and servers): its own tool.
         const seen = new Set();
+        const key = (m) => JSON.stringify([m.name, m.accepts || "", m.returns || ""]);
         const methods = kept(
-            interop.methods().filter((m) => m && typeof m.name === "string" && !m.supportsStreaming && othersOf(m).length > 0 && !seen.has(m.name) && seen.add(m.name)),
+            interop.methods().filter((m) => m && typeof m.name === "string" && !m.supportsStreaming && othersOf(m).length > 0 && !seen.has(key(m)) && seen.add(key(m))),
             opts.filter,
             "fromIoConnect",
         ).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
