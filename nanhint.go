@@ -44,7 +44,7 @@ func (r *runState) nanHint() string {
 		item = strings.TrimSuffix(strings.TrimPrefix(item, "("), ")")
 		for _, prop := range propertyReads(r.code, name) {
 			if isArray && !arrayMembers[prop] || !isArray && !mentionsMember(out, prop) {
-				return fmt.Sprintf("; NaN comes from arithmetic on undefined: %s.%s reads a field that what tools.%s gives, %s, does not have", name, prop, tool, out)
+				return fmt.Sprintf("; NaN comes from arithmetic on undefined: %s.%s reads a field that what tools.%s gives, %s, does not have%s", name, prop, tool, out, memberSuggestion(out, prop, isArray))
 			}
 		}
 		if !isArray || strings.Contains(item, "[]") {
@@ -53,7 +53,7 @@ func (r *runState) nanHint() string {
 		for _, v := range itemNames(r.code, name) {
 			for _, prop := range propertyReads(r.code, v) {
 				if !mentionsMember(item, prop) {
-					return fmt.Sprintf("; NaN comes from arithmetic on undefined: %s.%s reads a field that the items of what tools.%s gives, %s, do not have", v, prop, tool, item)
+					return fmt.Sprintf("; NaN comes from arithmetic on undefined: %s.%s reads a field that the items of what tools.%s gives, %s, do not have%s", v, prop, tool, item, memberSuggestion(item, prop, false))
 				}
 			}
 		}

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/interopio/code-mode/internal/keys"
 )
 
 // maxResultTypeChars bounds the result type a hint quotes: a longer one is
@@ -49,13 +51,13 @@ func (r *runState) resultHint(x string) string {
 	}
 	array := strings.HasSuffix(out, "[]")
 	if destructured {
-		h := fmt.Sprintf("; %s was destructured from what tools.%s gives, %s, which has no %s", base, tool, out, base)
+		h := fmt.Sprintf("; %s was destructured from what tools.%s gives, %s, which has no %s%s", base, tool, out, base, memberSuggestion(out, base, array))
 		if array {
 			h += fmt.Sprintf(": it is the array itself, const %s = await tools.%s(...)", base, tool)
 		}
 		return h
 	}
-	h := fmt.Sprintf("; %s holds what tools.%s gives, %s, which has no %s", base, tool, out, prop)
+	h := fmt.Sprintf("; %s holds what tools.%s gives, %s, which has no %s%s", base, tool, out, prop, memberSuggestion(out, prop, array))
 	if array {
 		h += fmt.Sprintf(": %s is the array itself", base)
 	}
@@ -159,3 +161,60 @@ var (
 	toolBindingOnce sync.Once
 	bindingRx       *regexp.Regexp
 )
+
+// memberSuggestion is what follows "which has no prop" in a hint about
+// type text t (an array's type when array): the member prop likely meant,
+// ` (did you mean "created_at"?)`, for a name written in another case or
+// with other separators (createdAt for created_at) or one typo away; an
+// array's count is its length (count, size, lenght). "" when no member is
+// that near.
+func memberSuggestion(t, prop string, array bool) string {
+	if array {
+		if prop == "count" || prop == "size" || prop == "len" || keys.Nearest(prop, []string{"length"}) != "" {
+			return ` (did you mean "length"?)`
+		}
+		return ""
+	}
+	members := typeMembers(t)
+	for _, m := range members {
+		if looseName(m) == looseName(prop) {
+			return fmt.Sprintf(" (did you mean %q?)", m)
+		}
+	}
+	if len(prop) >= 5 {
+		return keys.DidYouMean(prop, members)
+	}
+	return ""
+}
+
+// looseName is a name in lower case without '_' and '-': createdAt,
+// created_at and CreatedAt are one.
+func looseName(s string) string {
+	return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(s))
+}
+
+// typeMembers are the names of the members of object type text t at its
+// first level (`{ id: string; note?: string; c: { d: number } }`: id,
+// note, c); comments and strings are not read apart (the type text is
+// the core's own).
+func typeMembers(t string) []string {
+	var out []string
+	depth, start := 0, -1
+	for i := 0; i < len(t); i++ {
+		switch c := t[i]; {
+		case c == '{' || c == '(' || c == '[' || c == '<':
+			depth++
+		case c == '}' || c == ')' || c == ']' || c == '>':
+			depth--
+		case depth == 1 && isIdentByte(c):
+			if start < 0 {
+				start = i
+			}
+			continue
+		case depth == 1 && start >= 0 && (c == ':' || c == '?' && i+1 < len(t) && t[i+1] == ':'):
+			out = append(out, t[start:i])
+		}
+		start = -1
+	}
+	return out
+}

@@ -100,7 +100,8 @@ func (r *runState) pathHint(expr string) string {
 	if !isArray || len(out) > maxResultTypeChars || mentionsMember(item, prop) {
 		return ""
 	}
-	return fmt.Sprintf("; %s[%s] is an item of what tools.%s gives, %s, which has no %s", base, index, tool, strings.TrimSuffix(strings.TrimPrefix(item, "("), ")"), prop)
+	item = strings.TrimSuffix(strings.TrimPrefix(item, "("), ")")
+	return fmt.Sprintf("; %s[%s] is an item of what tools.%s gives, %s, which has no %s%s", base, index, tool, item, prop, memberSuggestion(item, prop, false))
 }
 
 // unawaitedBinding is what an expression reading a property of a name

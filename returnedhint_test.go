@@ -32,9 +32,11 @@ func TestUndefinedResultWarnings(t *testing.T) {
 		warns              []string
 	}{
 		{"a misspelt property", os + "return os.lenght", "",
-			[]string{"the program returned os.lenght, which is undefined, so the run has no result; os holds what tools.shop.list gives, " + item + "[], which has no lenght: os is the array itself"}},
+			[]string{"the program returned os.lenght, which is undefined, so the run has no result; os holds what tools.shop.list gives, " + item + "[], which has no lenght (did you mean \"length\"?): os is the array itself"}},
 		{"a field of an item", os + "return os[0].name", "",
 			[]string{"the program returned os[0].name, which is undefined, so the run has no result; os[0] is an item of what tools.shop.list gives, " + item + ", which has no name"}},
+		{"camelCase for snake_case", os + "return os[0].createdAt", "",
+			[]string{"the program returned os[0].createdAt, which is undefined, so the run has no result; os[0] is an item of what tools.shop.list gives, " + item + ", which has no createdAt (did you mean \"created_at\"?)"}},
 		{"a wrapper that is not there", os + "return os.data", "",
 			[]string{"the program returned os.data, which is undefined, so the run has no result; os holds what tools.shop.list gives, " + item + "[], which has no data: os is the array itself"}},
 		{"destructured", "const { items } = await tools.shop.list({});\nreturn items", "",
@@ -42,7 +44,7 @@ func TestUndefinedResultWarnings(t *testing.T) {
 		{"find found nothing", os + "const o = os.find((o) => o.id === 'x');\nreturn o", "",
 			[]string{"the program returned o, which is undefined, so the run has no result"}},
 		{"a property of the returned object", os + "return { n: os.count }", "{}",
-			[]string{"result.n: undefined, so JSON leaves it out; n: os.count; os holds what tools.shop.list gives, " + item + "[], which has no count: os is the array itself"}},
+			[]string{"result.n: undefined, so JSON leaves it out; n: os.count; os holds what tools.shop.list gives, " + item + "[], which has no count (did you mean \"length\"?): os is the array itself"}},
 		{"camelCase for snake_case, one of several", "const o = await tools.shop.get({ id: 'o1' });\nreturn { total: o.total, when: o.createdAt, name: o.customer_name }", `{"total":5}`,
 			[]string{"result.when: undefined, so JSON leaves it out (1 more property is undefined too); when: o.createdAt; o holds what tools.shop.get gives, { id: string; total: number; customer: { name: string } }, which has no createdAt"}},
 		{"a shorthand property", "let total\nreturn { total }", "{}",
@@ -135,7 +137,7 @@ func TestNaNHint(t *testing.T) {
 	for _, tc := range []struct{ name, code, want string }{
 		{"a reduce over a missing field", os + "return { total: os.reduce((s, o) => s + o.amount, 0) }", `result.total: NaN, converted to the string "NaN"` + items},
 		{"a for-of loop", os + "let total = 0;\nfor (const o of os) total += o.amount;\nreturn total", `result: NaN, converted to the string "NaN"` + items},
-		{"a misspelt length", os + "return os.lenght * 2", `result: NaN, converted to the string "NaN"; NaN comes from arithmetic on undefined: os.lenght reads a field that what tools.shop.list gives, { id: string; total: number }[], does not have`},
+		{"a misspelt length", os + "return os.lenght * 2", `result: NaN, converted to the string "NaN"; NaN comes from arithmetic on undefined: os.lenght reads a field that what tools.shop.list gives, { id: string; total: number }[], does not have (did you mean "length"?)`},
 		{"an object's missing field", "const o = await tools.shop.get({});\nreturn o.total * o.rate", `result: NaN, converted to the string "NaN"; NaN comes from arithmetic on undefined: o.rate reads a field that what tools.shop.get gives, { id: string; total: number }, does not have`},
 		{"NaN of the program's own making", os + "return os.length / 0 - Infinity", `result: NaN, converted to the string "NaN"`},
 	} {
@@ -154,5 +156,34 @@ func TestNaNHint(t *testing.T) {
 				t.Errorf("warnings %q, want [%q]", warns, tc.want)
 			}
 		})
+	}
+}
+
+// TestMemberSuggestion: the member a missing name likely meant, only when
+// it is written otherwise (case, separators) or one typo away.
+func TestMemberSuggestion(t *testing.T) {
+	const order = "{ id: string; created_at: string; customerId: string; total: number; lines?: { sku: string }[] }"
+	for _, tc := range []struct {
+		t, prop string
+		array   bool
+		want    string
+	}{
+		{order, "createdAt", false, ` (did you mean "created_at"?)`},
+		{order, "customer_id", false, ` (did you mean "customerId"?)`},
+		{order, "totl", false, ""}, // short: too many names are one typo away
+		{order, "linse", false, ` (did you mean "lines"?)`},
+		{order, "sku", false, ""}, // a member of a member
+		{order, "amount", false, ""},
+		{order + "[]", "count", true, ` (did you mean "length"?)`},
+		{order + "[]", "lenght", true, ` (did you mean "length"?)`},
+		{order + "[]", "data", true, ""},
+		{order + "[]", "at", true, ""},
+	} {
+		if got := memberSuggestion(tc.t, tc.prop, tc.array); got != tc.want {
+			t.Errorf("memberSuggestion(%q) = %q, want %q", tc.prop, got, tc.want)
+		}
+	}
+	if got := strings.Join(typeMembers(order), ","); got != "id,created_at,customerId,total,lines" {
+		t.Errorf("typeMembers = %s", got)
 	}
 }
