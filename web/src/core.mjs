@@ -6,7 +6,7 @@
 import { pageCaller } from "./call.mjs";
 import { directImports } from "./direct.mjs";
 import { bundlerHint, describeError, noModuleURL } from "./env.mjs";
-import { KeptMap, clearTimeout as hostClearTimeout, forEachEntry, goIntrinsics, keptArray, keptJSON, keptObject, keptReflectGlobal, keptWebAssembly, setTimeout as hostSetTimeout, then, uncurry } from "./intrinsics.mjs";
+import { KeptMap, clearTimeout as hostClearTimeout, forEachEntry, goIntrinsics, keptArray, keptDate, keptJSON, keptObject, keptReflectGlobal, keptWebAssembly, setTimeout as hostSetTimeout, then, uncurry } from "./intrinsics.mjs";
 import { convertSchema } from "./schema.mjs";
 import { createShadow } from "./shadow.mjs";
 import { loadWasmURL } from "./wasm-load.mjs";
@@ -125,6 +125,9 @@ async function startCore(module, overrides) {
     shadow.Array = keptArray;
     shadow.Object = keptObject;
     shadow.Reflect = keptReflectGlobal;
+    // And Date.now, the clock of a busy loop's timeout (intrinsics.mjs
+    // keptDate); the worker overrides it with its own below.
+    shadow.Date = keptDate;
     // And WebAssembly's (the Go side compiles and instantiates QuickJS with
     // them, wasm_exec.js checks its instance against them): a
     // WebAssembly.Module that threw when a factory was made failed it.

@@ -393,6 +393,17 @@ export const keptArray = keptStatics(Array);
 export const keptObject = keptStatics(Object);
 export const keptReflectGlobal = keptStatics(Reflect);
 
+/**
+ * Date with its now() of load (the real one if fake timers came first), for
+ * the Go core: jsbridge/poll.go hands Date.now to the WebAssembly that
+ * answers QuickJS's interrupt polls when a factory's first run starts its
+ * QuickJS, and a busy loop's timeout is that clock. Fake timers installed
+ * before that run (vi.useFakeTimers() or jest.useFakeTimers() in a test,
+ * then the factory) gave it their frozen Date.now: `for (;;) {}` never
+ * timed out, and held the thread for ever.
+ */
+export const keptDate = keptStatics(beforeFakes("Date"));
+
 /** WebAssembly with its Module, Instance, Memory, compile, ... of load, for the Go core (core.mjs's shadow). */
 export const keptWebAssembly = g.WebAssembly && keptStatics(g.WebAssembly);
 

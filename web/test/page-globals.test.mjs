@@ -609,3 +609,42 @@ describe("key and name checks after the page replaced Object.keys or Array.isArr
         assert.equal(r.result, 4, JSON.stringify(r.error));
     });
 });
+
+// A busy loop's timeout is the clock the sandbox's interrupt polls read
+// (jsbridge/poll.go: Date.now, handed to WebAssembly when the factory's
+// first run starts its QuickJS). A test that turns fake timers on
+// (vi.useFakeTimers(), jest.useFakeTimers()) or a page that stubs Date.now,
+// and then makes the factory and runs its first program, gave the polls the
+// frozen clock: `for (;;) {}` never timed out, and in-thread held the
+// process for ever. Each case in a child process (a hang is killed there),
+// its factory the process's first; fakes installed before the package's
+// import (a test file's top) and after it.
+describe("a busy loop's timeout when the clock is faked before the factory's first run", () => {
+    const fakeTimersURL = import.meta.resolve("@sinonjs/fake-timers");
+    const cases = [
+        // As vitest's useFakeTimers() does: all but nextTick and queueMicrotask.
+        ["fake timers installed after the import", "after", "const clock = FakeTimers.install({ toFake: Object.keys(FakeTimers.timers).filter((k) => k !== 'nextTick' && k !== 'queueMicrotask') });"],
+        ["fake timers installed before the import", "before", "const clock = FakeTimers.install({ toFake: Object.keys(FakeTimers.timers).filter((k) => k !== 'nextTick' && k !== 'queueMicrotask') });"],
+        ["Date.now stubbed to answer 0", "after", "Date.now = () => 0;"],
+    ];
+    for (const [what, when, fake] of cases) {
+        test(`${what}: for (;;) {} ends TIMEOUT and the next run works`, () => {
+            const load = `const { IoCodeModeFactory } = await import(${JSON.stringify(indexURL)});`;
+            const script = `
+                const FakeTimers = (await import(${JSON.stringify(fakeTimersURL)})).default;
+                ${when === "before" ? fake + load : load + fake}
+                const made = await IoCodeModeFactory({ wasmLocation: ${JSON.stringify(assetPath)}, worker: ${WORKER}, timeout: 500 });
+                const exec = made.createSession().getLlmTools().find((t) => t.name === "executeCode");
+                const loop = await exec.execute({ code: "for (;;) {}", explanation: "" });
+                const next = await exec.execute({ code: "return 1 + 1", explanation: "" });
+                made.dispose();
+                process.stdout.write(JSON.stringify({ loop: loop.error?.code, next: next.result }));
+                process.exit(0);
+            `;
+            const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 60_000 });
+            assert.equal(child.signal, null, `the run never ended (the child was killed after 60 s): ${child.stderr.slice(-2000)}`);
+            assert.equal(child.status, 0, `the child failed (status ${child.status}): ${child.stderr.slice(-2000)}`);
+            assert.deepEqual(JSON.parse(child.stdout), { loop: "TIMEOUT", next: 2 });
+        });
+    }
+});
