@@ -87,6 +87,21 @@ export function wasmExecPlugin(goroot, goversion) {
         throw new Error(`${wasmExecPath}: expected one use of WebAssembly., as instanceof WebAssembly.Instance (Go.run): unknown wasm_exec.js layout`);
     }
 
+    // Its byte copies accept a Uint8Array of any realm (intrinsics.mjs
+    // isBytes), and its TextEncoder and TextDecoder are the shadow global's,
+    // which has Node's where a DOM in Node.js has none (Jest's jsdom
+    // environment: "globalThis.TextEncoder is not available, polyfill
+    // required"; web/src/core.mjs).
+    for (const [text, by] of [
+        ["src instanceof Uint8Array || src instanceof Uint8ClampedArray", "isBytes(src)"],
+        ["dst instanceof Uint8Array || dst instanceof Uint8ClampedArray", "isBytes(dst)"],
+        ["new TextEncoder(", "new globalThis.TextEncoder("],
+        ["new TextDecoder(", "new globalThis.TextDecoder("],
+    ]) {
+        if (wasmExec.split(text).length !== 2) throw new Error(`${wasmExecPath}: expected one ${text} (copyBytesToGo, copyBytesToJS, its encoder and decoder): unknown wasm_exec.js layout`);
+        wasmExec = wasmExec.replace(text, by);
+    }
+
     // The defineGo function: wasm_exec.js's text as its body.
     const defineGoSource = `function defineGo(globalThis) {
 ${wasmExec
@@ -115,4 +130,4 @@ ${wasmExec
 // The page's clock and the builtins above as they were when the module
 // loaded, as the loader's other paths take them (a page or a test may stub
 // Date.now, performance.now or Map.prototype.get later).
-const intrinsicsImport = `import { now as hostNow, dateNow as hostDateNow, KeptMap as Map, KeptDataView as DataView, keptReflect as Reflect, keptWebAssembly as WebAssembly } from "./intrinsics.mjs";`;
+const intrinsicsImport = `import { now as hostNow, dateNow as hostDateNow, KeptMap as Map, KeptDataView as DataView, keptReflect as Reflect, keptWebAssembly as WebAssembly, isBytes } from "./intrinsics.mjs";`;

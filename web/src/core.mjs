@@ -5,7 +5,7 @@
 
 import { pageCaller } from "./call.mjs";
 import { directImports } from "./direct.mjs";
-import { bundlerHint, describeError, noModuleURL } from "./env.mjs";
+import { TextDecoder, TextEncoder, bundlerHint, describeError, noModuleURL } from "./env.mjs";
 import { KeptMap, clearTimeout as hostClearTimeout, forEachEntry, goIntrinsics, keptArray, keptDate, keptJSON, keptObject, keptReflectGlobal, keptWebAssembly, setTimeout as hostSetTimeout, then, uncurry } from "./intrinsics.mjs";
 import { convertSchema } from "./schema.mjs";
 import { createShadow } from "./shadow.mjs";
@@ -132,6 +132,10 @@ async function startCore(module, overrides) {
     // them, wasm_exec.js checks its instance against them): a
     // WebAssembly.Module that threw when a factory was made failed it.
     if (keptWebAssembly) shadow.WebAssembly = keptWebAssembly;
+    // The glue's encoder and decoder (env.mjs: Node's where a DOM in
+    // Node.js has none).
+    shadow.TextEncoder = TextEncoder;
+    shadow.TextDecoder = TextDecoder;
     // Prototype members (bind, then, ...) at load (intrinsics.mjs).
     shadow.__jsbridgeIntrinsics = goIntrinsics;
     // As descriptors: a test's override may be a getter.

@@ -17,6 +17,16 @@ export const hasNodeFs =
 // not a URL relative to a page.
 export const isNode = hasNodeFs && typeof document === "undefined";
 
+// TextEncoder and TextDecoder: the global's, or Node's where a DOM in
+// Node.js leaves them out of its global (Jest's jsdom environment): the Go
+// runtime's glue and the loader need them, and every factory there failed
+// ("globalThis.TextEncoder is not available, polyfill required").
+const nodeUtil = hasNodeFs && typeof nodeProcess.getBuiltinModule === "function" ? nodeProcess.getBuiltinModule("node:util") : undefined;
+/** @type {typeof globalThis.TextEncoder} */
+export const TextEncoder = globalThis.TextEncoder || (nodeUtil && nodeUtil.TextEncoder);
+/** @type {typeof globalThis.TextDecoder} */
+export const TextDecoder = globalThis.TextDecoder || (nodeUtil && nodeUtil.TextDecoder);
+
 // Node built-ins are imported lazily, and through a variable, so that
 // browsers never load them and bundlers do not try to resolve them.
 /** @param {string} name */

@@ -404,6 +404,23 @@ export const keptReflectGlobal = keptStatics(Reflect);
  */
 export const keptDate = keptStatics(beforeFakes("Date"));
 
+const typedArrayName = uncurry(/** @type {() => string | undefined} */ (Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag)?.get));
+/**
+ * Whether `v` is a Uint8Array (or Uint8ClampedArray) of any realm, for the
+ * Go runtime's glue (js.CopyBytesToGo, CopyBytesToJS; scripts/wasm-exec.mjs),
+ * which checked instanceof the global's. A DOM in Node.js mixes realms:
+ * Vitest's jsdom environment puts jsdom's Uint8Array on the global while
+ * Node's TextEncoder, which the Go core encodes strings with, makes Node's,
+ * and every factory there failed ("syscall/js: CopyBytesToGo: expected src
+ * to be a Uint8Array or Uint8ClampedArray"). The typed array's own name
+ * answers in every realm.
+ * @param {unknown} v
+ */
+export function isBytes(v) {
+    const name = typedArrayName(v);
+    return name === "Uint8Array" || name === "Uint8ClampedArray";
+}
+
 /** WebAssembly with its Module, Instance, Memory, compile, ... of load, for the Go core (core.mjs's shadow). */
 export const keptWebAssembly = g.WebAssembly && keptStatics(g.WebAssembly);
 

@@ -13,6 +13,7 @@
 // sure of, or a document whose embedded resources may be read in another
 // draft or hold dynamic references, is left to the core.
 
+import { TextEncoder } from "./env.mjs";
 import { KeptMap, KeptSet, isArray } from "./intrinsics.mjs";
 import { goQuote, schemaDraft } from "./schemacheck.mjs";
 import { LIST, MAP, ONE, placeIn, SUBSCHEMAS } from "./schemaref.mjs";

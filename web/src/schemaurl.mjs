@@ -7,6 +7,8 @@
 // here to give Go's answer is answered; anything else is "unknown", and the
 // checks leave the schema to the core, which judges it a message later.
 
+import { TextEncoder } from "./env.mjs";
+
 /** The compiler's URL of a tool schema (schema.go's schemaURL): the root's base URI. */
 export const SCHEMA_URL = "mem:///codemode/schema.json";
 

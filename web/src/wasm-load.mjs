@@ -1,7 +1,7 @@
 // Fetching and compiling WebAssembly: the Go core and the QuickJS asset.
 
 import { fetchNamingCSP } from "./csp-refusal.mjs";
-import { accessDenied, describeError, hasNodeFs, inContentScript, isNode, nodeModule, nodeProcess } from "./env.mjs";
+import { TextDecoder, accessDenied, describeError, hasNodeFs, inContentScript, isNode, nodeModule, nodeProcess } from "./env.mjs";
 import { KeptMap, then } from "./intrinsics.mjs";
 
 // Fetches a URL and compiles (or instantiates, with imports) the module.
@@ -247,6 +247,22 @@ async function specifierHint(location, url, cause) {
 }
 
 /**
+ * What a location that is no URL adds in Node.js with a DOM (a test
+ * environment: Vitest's or Jest's jsdom, happy-dom): there the page's URL
+ * (http://localhost:3000/) resolves it, as on a page, and USAGE's Node.js
+ * path (require.resolve(...)) was fetched from a server that is not there,
+ * "fetch failed (connect ECONNREFUSED 127.0.0.1:3000)" and no more. ""
+ * elsewhere.
+ * @param {string} location
+ * @param {URL | null} url
+ * @param {string} [baseURL] the page's, in a worker
+ */
+function domInNodeHint(location, url, baseURL) {
+    if (!hasNodeFs || (isNode && !baseURL) || !url || !/^https?:$/.test(url.protocol) || /^[a-z][a-z\d+.-]*:/i.test(location)) return "";
+    return `; this is Node.js with a DOM (a test environment such as jsdom or happy-dom), where wasmLocation is a URL read against the page's (${new URL("/", url).href}): to read the file, give its file: URL, pathToFileURL(require.resolve("@interopio/code-mode/emscripten-module.wasm")).href, or run the test in Node.js's own environment`;
+}
+
+/**
  * @param {string} location
  * @param {string} [baseURL]
  * @returns {Promise<WebAssembly.Module>}
@@ -264,6 +280,6 @@ async function compileQuickJS(location, baseURL) {
         // route ("./emscripten-module.wasm" at /app/orders/42) it is not the
         // file beside index.html, and only the URL says so.
         const fetched = url && url.href !== location ? ` (${url.href})` : "";
-        throw new Error(`Cannot load the QuickJS asset from ${location}${fetched}: ${describeError(cause)}${await specifierHint(location, url, cause)}`, { cause });
+        throw new Error(`Cannot load the QuickJS asset from ${location}${fetched}: ${describeError(cause)}${await specifierHint(location, url, cause)}${domInNodeHint(location, url, baseURL)}`, { cause });
     }
 }

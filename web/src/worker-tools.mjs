@@ -6,7 +6,7 @@
 // own check (a Zod refinement) cannot cross, so it is kept here by
 // definition and run on the page before execute.
 
-import { describe } from "./env.mjs";
+import { TextEncoder, describe } from "./env.mjs";
 import { field } from "./fields.mjs";
 import { KeptSet, KeptWeakMap, arrayIterationKept, includes, isArray, jsonStringify, map, objectKeys } from "./intrinsics.mjs";
 import { TOOL_HINTS, TOOL_KEYS, quoteCut, unknownKeyError } from "./keys.mjs";
