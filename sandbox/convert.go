@@ -141,6 +141,9 @@ return () => {
   const op = new M();
   const note = (p, what) => { if (warn.length < 20) warn.push(p + ": " + what); else more++; };
   const fix = (v, h, k, st, ks, n, name) => {
+    // An undefined property after the first is counted, no path made:
+    // a result of 100,000 rows each missing a field took twice as long.
+    if (v === undefined && !(n > 0 && isArr(h)) && ud++) return v;
     let p = name;
     if (n) { for (let i = 1; i < n; i++) p += seg(st[i - 1], ks[i]); p += seg(h, k); }
     const inArr = n > 0 && isArr(h);
@@ -152,7 +155,7 @@ return () => {
       // An object's property: JSON leaves it out, and a result that lost
       // it looked the same as one whose data had nothing there (a misspelt
       // field, o.createdAt for created_at). Said once, with how many more.
-      if (!inArr) { if (!ud++ && warn.length < 20) { udAt = warn.length; note(p, "undefined, so JSON leaves it out"); } break; }
+      if (!inArr) { if (warn.length < 20) { udAt = warn.length; note(p, "undefined, so JSON leaves it out"); } break; }
       out = null; note(p, "undefined, converted to null"); break;
     case "function":
       out = inArr ? null : undefined;
