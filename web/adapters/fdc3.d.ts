@@ -16,6 +16,8 @@ export interface Fdc3Agent {
     raiseIntent(intent: string, context: Fdc3Context, app?: { appId: string; instanceId?: string }): Promise<{ source: { appId: string; instanceId?: string }; getResult(): Promise<unknown> }>;
     /** Asked before raising an intent to the app a program chose: an instance of it that runs takes the intent. */
     findIntent?(intent: string, context?: Fdc3Context): Promise<{ apps: Array<{ appId: string; instanceId?: string }> }>;
+    /** Asked once per listing: this application's own appId, whose intent listeners are no tools. */
+    getInfo?(): Promise<{ appMetadata: { appId: string } }>;
     broadcast(context: Fdc3Context): Promise<void>;
     /** Asked before a broadcast: joined to no user channel (null), FDC3 ignores a broadcast. */
     getCurrentChannel?(): Promise<{ id: string } | null>;

@@ -26,11 +26,14 @@ const DIRECTORY = [
     // Declares ReadNews but never listens for it: the agent gives up on delivery.
     appD("news", { ReadNews: { contexts: ["fdc3.instrument"] } }),
     appD("blotter", {}),
-    appD("copilot", {}),
+    // The application that runs the model listens too: for an intent only
+    // it handles, and for one crm handles as well.
+    appD("copilot", { Secret: { contexts: ["fdc3.instrument"] }, StartCall: { contexts: ["fdc3.contact"] } }),
 ];
 
 let IoCodeModeFactory, fdc3, da, host, received, waiting;
 let failed = 0;
+const selfCalls = [];
 before(async () => {
     IoCodeModeFactory = await loadFactory();
     fdc3 = await loadAdapter("fdc3");
@@ -63,6 +66,8 @@ before(async () => {
         },
     });
     host = (await da.connect("copilot")).fdc3;
+    await host.addIntentListener("Secret", async () => (selfCalls.push("Secret"), { type: "secret", value: "the host's own" }));
+    await host.addIntentListener("StartCall", async () => (selfCalls.push("StartCall"), undefined));
 });
 after(async () => {
     await da.stop();
@@ -100,7 +105,9 @@ describe("fromFdc3 on the FDC3 reference desktop agent", () => {
     });
     after(() => api.dispose());
 
-    test("the agent's intents for the context types are the tools (a type no app takes is no error)", () => {
+    // Secret was a tool that ran the host's own handler; StartCall, with
+    // the host running and crm not, went to the host.
+    test("the agent's intents for the context types are the tools (a type no app takes is no error); the host's own listeners are none", () => {
         assert.deepEqual(source.tools.map((t) => t.name), ["fdc3.Fail", "fdc3.GetPrice", "fdc3.ReadNews", "fdc3.StartCall", "fdc3.ViewChart", "fdc3.Wait", "fdc3.broadcast", "fdc3.open"]);
         const view = source.tools.find((t) => t.name === "fdc3.ViewChart");
         assert.equal(view.description, "Raise the FDC3 intent ViewChart with a fdc3.instrument context. Handled by: chart, crm. Choose one with app (chart, crm). Resolves with the result context of the handling application, or { handledBy } when it returns none.");
@@ -109,6 +116,7 @@ describe("fromFdc3 on the FDC3 reference desktop agent", () => {
         // One app: the context's schema as given.
         assert.deepEqual(source.tools.find((t) => t.name === "fdc3.GetPrice").inputSchema, INSTRUMENT);
         assert.deepEqual(source.tools.find((t) => t.name === "fdc3.StartCall").inputSchema.properties.type, { const: "fdc3.contact" });
+        assert.equal(source.tools.find((t) => t.name === "fdc3.StartCall").description, "Raise the FDC3 intent StartCall with a fdc3.contact context. Handled by: crm. Resolves with the result context of the handling application, or { handledBy } when it returns none.");
     });
 
     test("a program raises intents: the agent launches the app, delivers, and the app's result comes back", async () => {
@@ -122,6 +130,7 @@ describe("fromFdc3 on the FDC3 reference desktop agent", () => {
         assert.equal(out.ok, true, JSON.stringify(out));
         assert.deepEqual(out.result, { price: { type: "fdc3.valuation", value: 40, CURRENCY_ISOCODE: "USD" }, call: { handledBy: "crm" } });
         assert.ok(["chart", "crm"].every((id) => da.launched.some((a) => a.appId === id)), "the agent launched chart and crm");
+        assert.deepEqual(selfCalls, [], "the host's own listener never ran");
         session.dispose();
     });
 
@@ -139,6 +148,7 @@ describe("fromFdc3 on the FDC3 reference desktop agent", () => {
             "ResolveError: IntentDeliveryFailed: the intent could not be delivered (raiseIntent ReadNews with fdc3.instrument)",
         ]);
         assert.deepEqual(out.result[2], { handledBy: "crm" });
+        assert.deepEqual(selfCalls, []);
         assert.equal(out.result[3], "OpenError: AppNotFound: no such application (open nope)");
         // Straight to the tool: a context type the intent does not take.
         const view = source.tools.find((t) => t.name === "fdc3.ViewChart");

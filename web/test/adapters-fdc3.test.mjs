@@ -165,6 +165,31 @@ describe("fromFdc3", () => {
         api2.dispose();
     });
 
+    test("the application that runs the model is no handler: an intent only it handles is no tool, one it shares names the other app or asks for one", async () => {
+        const view = { contexts: ["fdc3.instrument"], handler: () => undefined };
+        const agent = new FakeAgent([
+            { appId: "me", title: "Me", intents: { View: view, Mine: view, Pair: view } },
+            { appId: "b", title: "B", intents: { View: view, Pair: view } },
+            { appId: "c", title: "C", intents: { View: view } },
+        ]);
+        agent.getInfo = async () => /** @type {any} */ ({ appMetadata: { appId: "me" } });
+        const s = await fdc3.fromFdc3(agent, { contextTypes: ["fdc3.instrument"] });
+        assert.deepEqual(s.tools.map((t) => t.name), ["fdc3.Pair", "fdc3.View"]);
+        const api2 = await IoCodeModeFactory({ wasmLocation: assetPath });
+        s.registerTools(api2);
+        const out = await run(
+            api2.createSession(),
+            `const r = [];
+             const x = { type: "fdc3.instrument" };
+             for (const f of [() => tools.fdc3.Pair(x), () => tools.fdc3.View(x), () => tools.fdc3.View({ ...x, app: "c" })]) { try { r.push(await f()); } catch (e) { r.push(e.message); } }
+             return r;`,
+        );
+        assert.equal(out.ok, true, JSON.stringify(out));
+        assert.deepEqual(out.result, [{ handledBy: "b" }, "View: this application handles it too, and a call never reaches it: choose one with app (b, c)", { handledBy: "c" }]);
+        assert.deepEqual(agent.raised.map((r) => [r.intent, r.app]), [["Pair", { appId: "b" }], ["View", { appId: "c" }]]);
+        api2.dispose();
+    });
+
     test("aborting the run stops waiting for a result that never comes", async () => {
         const session = api.createSession();
         const ctrl = new AbortController();

@@ -143,6 +143,12 @@ export async function fromFdc3(agent, options) {
             for (const t of spec.contextTypes || []) e.contextTypes.add(t);
             if (spec.description) e.description = spec.description;
         }
+        // This application's own listeners are no tools: a call never
+        // reaches the application that runs the model (as io-connect's).
+        const self = await Promise.resolve()
+            .then(() => agent.getInfo())
+            .then((info) => info.appMetadata.appId)
+            .catch(() => undefined);
         for (const type of opts.contextTypes || []) {
             let found;
             try {
@@ -159,7 +165,7 @@ export async function fromFdc3(agent, options) {
                 const e = entry(name);
                 e.displayName = e.displayName || appIntent.intent.displayName || "";
                 e.contextTypes.add(type);
-                for (const app of appIntent.apps || []) e.apps.set(app.appId, app.title || app.name || app.appId);
+                for (const app of appIntent.apps || []) app.appId === self ? (e.self = true) : e.apps.set(app.appId, app.title || app.name || app.appId);
             }
         }
         return intents;
@@ -227,6 +233,10 @@ export async function fromFdc3(agent, options) {
                 if (choice && input.app !== undefined) {
                     ({ app: target, ...context } = input);
                     if (!ids.includes(target)) throw new TypeError(`${name}: app ${JSON.stringify(target)} is not one of the applications that handle it (${ids.join(", ")})`);
+                } else if (e.self) {
+                    // The agent could choose this application: name the other.
+                    if (ids.length !== 1) throw new TypeError(`${name}: this application handles it too, and a call never reaches it: choose one with app (${ids.join(", ")})`);
+                    target = ids[0];
                 }
                 let resolution;
                 try {
@@ -316,7 +326,10 @@ export async function fromFdc3(agent, options) {
 
     async function refresh() {
         const intents = await discover();
-        const names = Array.from(intents.keys()).sort();
+        // An intent only this application handles is none.
+        const names = Array.from(intents.keys())
+            .filter((n) => !intents.get(n).self || intents.get(n).apps.size)
+            .sort();
         const extra = extraTools();
         const full = uniqueNames(namespace, [...names.map((n) => sanitizeName(n)), ...extra.map((x) => x.def.name)]);
         const entries = names.map((n, i) => {
