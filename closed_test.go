@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestAfterClose pins what the methods without an error give once the
@@ -58,4 +60,51 @@ func names(list []ToolInfo) []string {
 		out = append(out, t.Name)
 	}
 	return out
+}
+
+// TestCloseDoesNotWait: Close (of the session, or of its CodeMode) ends a
+// run awaiting a tool that ignores its ctx without waiting for that tool:
+// Close returns nil at once, and so does ExecuteCode, with ErrClosed,
+// while the tool is still running (the host's to end). Closing again
+// returns nil too. The tool's fallback only keeps a broken Close from
+// hanging the test: it asserts no time.
+func TestCloseDoesNotWait(t *testing.T) {
+	for _, closeWhat := range []string{"session", "CodeMode"} {
+		t.Run(closeWhat, func(t *testing.T) {
+			started, release := make(chan struct{}), make(chan struct{})
+			var running atomic.Bool
+			stubborn := Tool{Name: "stubborn", Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+				running.Store(true)
+				defer running.Store(false)
+				close(started)
+				select {
+				case <-release:
+				case <-time.After(time.Minute):
+				}
+				return nil, nil
+			}}
+			cm := newTestCodeMode(t, Config{Tools: []Tool{stubborn}})
+			s := mustSession(t, cm)
+			closer := map[string]func() error{"session": s.Close, "CodeMode": cm.Close}[closeWhat]
+			ran := make(chan error, 1)
+			go func() {
+				_, err := s.ExecuteCode(context.Background(), ExecuteCodeInput{Code: `return await tools.stubborn({})`}, nil)
+				ran <- err
+			}()
+			<-started
+			if err := closer(); err != nil {
+				t.Errorf("Close: %v, want nil", err)
+			}
+			if err := <-ran; !errors.Is(err, ErrClosed) {
+				t.Errorf("ExecuteCode of a run closed in a tool call: %v, want ErrClosed", err)
+			}
+			if !running.Load() {
+				t.Error("Close or ExecuteCode waited for the tool that ignores its ctx")
+			}
+			if err := closer(); err != nil {
+				t.Errorf("Close again: %v, want nil", err)
+			}
+			close(release)
+		})
+	}
 }

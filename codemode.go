@@ -313,6 +313,8 @@ func (c *CodeMode) NewSession(tools ...Tool) (*Session, error) {
 // Close stops every run in flight (as Session.Close does) and frees the
 // engine; later calls fail with ErrClosed. Closing again, or closing a nil
 // CodeMode (defer cm.Close() before New's error is checked), does nothing.
+// Like Session.Close it does not wait for the runs' tools, and its error
+// is always nil.
 func (c *CodeMode) Close() error {
 	if c == nil || c.engine == nil || c.closed.Swap(true) {
 		return nil

@@ -236,7 +236,9 @@ func (s *Session) LLMTools() []LLMTool {
 // ErrClosed, their tools' contexts are done, and none of their interceptors
 // or tools starts afterwards), and later runs fail with ErrClosed. Its own
 // tools' names are free again. Closing again, or closing a nil Session,
-// does nothing.
+// does nothing. Close does not wait for the runs' tools: one that ignores
+// its ctx may still be running after Close and its run's ExecuteCode have
+// returned. The error is always nil (Close is an io.Closer).
 func (s *Session) Close() error {
 	if s == nil || s.cm == nil || s.closed.Swap(true) {
 		return nil

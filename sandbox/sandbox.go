@@ -241,7 +241,8 @@ func describeBadAsset(wasm []byte, err error) string {
 // instances, which are then freed. Run fails with ErrClosed afterwards,
 // and a Run waiting for an instance returns ErrClosed at once. Closing
 // again, or closing an Engine that NewEngine did not make (nil, zero),
-// does nothing.
+// does nothing. It does not wait for the runs in flight, and its error is
+// always nil.
 func (e *Engine) Close() error {
 	if e == nil || e.asset == nil {
 		return nil
