@@ -21,6 +21,9 @@ type SearchConfig struct {
 	// once per search with the query. An error, vectors of the wrong
 	// number or length, or no answer within Timeout make that search (and
 	// those of the next 30 seconds) lexical, and are reported to Warn.
+	// Calls may overlap: registrations and searches run on several
+	// goroutines. The vectors are copied as Embed returns, so it may
+	// answer every call in the same buffer.
 	Embed func(ctx context.Context, texts []string) ([][]float32, error)
 	// Weight is the semantic rank's weight in the fusion, relative to the
 	// lexical rank's 1. Default 0.1 (search.DefaultSemanticWeight): chosen
@@ -34,7 +37,8 @@ type SearchConfig struct {
 	MinSimilarity float64
 	// Warn receives a message when the embedder fails and search falls
 	// back to lexical ranking. Default: a line on standard error (also
-	// where the message goes when Warn panics).
+	// where the message goes when Warn panics). Concurrent searches may
+	// call it from several goroutines at once.
 	Warn func(msg string)
 	// Timeout bounds the embedding a search waits for (its query, and
 	// tools still being embedded); past it, that search is lexical.
@@ -277,7 +281,10 @@ func (e *embedder) ensure(ctx context.Context, texts []string) error {
 }
 
 // call runs Embed and checks its answer: one vector per text, all of the
-// same, non-zero length.
+// same, non-zero length. It returns copies: the tools' vectors are kept
+// for every later search, and an embedder may answer each call in the
+// same buffer (a model's output tensor), writing the query's vector over
+// a tool's.
 func (e *embedder) call(ctx context.Context, texts []string) (out [][]float32, err error) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -304,7 +311,13 @@ func (e *embedder) call(ctx context.Context, texts []string) (out [][]float32, e
 			return nil, fmt.Errorf("embed returned a vector of %d numbers at %d, want %d like the others", len(v), i, e.dims)
 		}
 	}
-	return vecs, nil
+	all := make([]float32, 0, len(vecs)*e.dims)
+	out = make([][]float32, len(vecs))
+	for i, v := range vecs {
+		all = append(all, v...)
+		out[i] = all[len(all)-len(v) : len(all) : len(all)]
+	}
+	return out, nil
 }
 
 // similarities returns the cosine of the query with each entry's text.

@@ -466,3 +466,39 @@ func TestSearchCtxDone(t *testing.T) {
 		t.Errorf("Search with a live ctx: %v, %v; want hits", hits, err)
 	}
 }
+
+// TestSearchEmbedderReusesItsBuffer: an embedder that answers every call
+// in the same buffer (as one writing into a model's output tensor does)
+// leaves the tools' vectors as they were when embedded. They were kept by
+// reference: the query's vector, written over alpha's, made alpha match
+// a query only beta matches, and the race detector saw the write.
+func TestSearchEmbedderReusesItsBuffer(t *testing.T) {
+	var mu sync.Mutex
+	buf := [][]float32{make([]float32, 2), make([]float32, 2)}
+	embed := func(_ context.Context, texts []string) ([][]float32, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		for i, text := range texts {
+			if strings.Contains(text, "alpha") {
+				buf[i][0], buf[i][1] = 1, 0
+			} else {
+				buf[i][0], buf[i][1] = 0, 1 // beta, and the query
+			}
+		}
+		return buf[:len(texts)], nil
+	}
+	cm := mustNew(t, Config{Search: SearchConfig{Embed: embed}, Tools: []Tool{
+		{Name: "alpha", Description: "First.", Execute: noopToolExecute},
+		{Name: "beta", Description: "Second.", Execute: noopToolExecute},
+	}})
+	s := mustSession(t, cm)
+	for i := range 2 { // the second search finds the vectors cached
+		hits, err := s.Search(context.Background(), SearchRequest{Query: "qqq"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := hitNames(hits); !slices.Equal(got, []string{"beta"}) {
+			t.Errorf("search %d: %v, want [beta] (alpha's vector is orthogonal to the query's)", i, got)
+		}
+	}
+}
