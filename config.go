@@ -110,7 +110,9 @@ type Decision struct {
 
 // Interceptor authorises, denies or rewrites a tool call. An error or a
 // panic denies the call (fail closed). ctx is done when the run making
-// the call ends (its ctx, its Timeout, Close).
+// the call ends (its ctx, its Timeout, Close). It is called from several
+// goroutines at once, as Tool.Execute is: for the calls of concurrent
+// runs, and one run's calls in parallel.
 type Interceptor func(ctx context.Context, call ToolCall) (Decision, error)
 
 // ErrInvalidConfig is wrapped by every configuration error.

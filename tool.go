@@ -61,7 +61,8 @@ type Tool struct {
 	// limit; invalid or deeper JSON fails the call), or nil (or empty) for
 	// undefined. ctx is done when the run
 	// making the call ends; an error, or a panic, is thrown in the model's
-	// code with its message.
+	// code with its message. Calls may overlap, each on a goroutine of its
+	// own: those of concurrent runs, and one run's (Promise.all).
 	Execute func(ctx context.Context, input json.RawMessage, call Call) (json.RawMessage, error)
 	// Start, optional, is Execute's form that does not block, for a tool
 	// that only waits for an answer from elsewhere (a page's tool, under
