@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import assert from "node:assert/strict";
-import { assetPath, dist, loadFactory, run, until } from "./helpers.mjs";
+import { dist, run, until } from "./helpers.mjs";
 
 /** Imports dist/<name>.mjs, the package's `@interopio/code-mode/<name>`. */
 export function loadAdapter(name) {
@@ -89,37 +89,6 @@ export const responsesText = (text) => ({ type: "message", id: "msg_1", role: "a
 
 /** A program summing the open orders of ordersSearch: 47. */
 export const SUM_OPEN = "const o = await tools.orders.search({ status: 'open' }); return o.reduce((s, x) => s + x.total, 0);";
-
-/**
- * A factory in the suite's mode for an LLM client's tests, holding
- * orders.search (two orders of the status asked, totalling 47): { api,
- * contexts (onToolCall's callContext of each call), events (onEvent's) }.
- */
-export async function clientFactory() {
-    const contexts = [];
-    const events = [];
-    const api = await (await loadFactory())({
-        wasmLocation: assetPath,
-        onEvent: (e) => events.push(e),
-        interceptors: {
-            onToolCall: async ({ callContext }) => {
-                contexts.push(callContext);
-                return { allowed: true };
-            },
-        },
-    });
-    api.registerTool({
-        name: "orders.search",
-        description: "Search orders by status.",
-        inputSchema: { type: "object", properties: { status: { type: "string" } }, required: ["status"] },
-        execute: async ({ status }) => [
-            { id: "o-1", status, total: 30 },
-            { id: "o-2", status, total: 17 },
-        ],
-    });
-    await api.ready();
-    return { api, contexts, events };
-}
 
 /**
  * Aborts `controller` once a run has started (events: clientFactory's),

@@ -8,7 +8,8 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { GoogleGenAI } from "@google/genai";
-import { SUM_OPEN as SUM, clientFactory, loadAdapter } from "./adapter-helpers.mjs";
+import { SUM_OPEN as SUM, loadAdapter } from "./adapter-helpers.mjs";
+import { clientFactory } from "./client-factory.mjs";
 import { geminiServer, requestError } from "./fakes/gemini.mjs";
 
 let api, llm, session;

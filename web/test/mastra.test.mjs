@@ -10,7 +10,8 @@ import { Agent } from "@mastra/core/agent";
 import { RequestContext } from "@mastra/core/request-context";
 import { createTool } from "@mastra/core/tools";
 import { MockLanguageModelV4, convertArrayToReadableStream } from "ai/test";
-import { SUM_OPEN, abortsRun, clientFactory } from "./adapter-helpers.mjs";
+import { SUM_OPEN, abortsRun } from "./adapter-helpers.mjs";
+import { clientFactory } from "./client-factory.mjs";
 
 let api, intercepted, events;
 before(async () => ({ api, contexts: intercepted, events } = await clientFactory()));

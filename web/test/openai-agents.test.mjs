@@ -7,7 +7,8 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import OpenAI from "openai";
 import { Agent, run, setDefaultOpenAIClient, setTracingDisabled, tool } from "@openai/agents";
-import { SUM_OPEN, abortsRun, clientFactory, responsesCall as fc, responsesReply as response, responsesText as text, scriptedFetch } from "./adapter-helpers.mjs";
+import { clientFactory } from "./client-factory.mjs";
+import { SUM_OPEN, abortsRun, responsesCall as fc, responsesReply as response, responsesText as text, scriptedFetch } from "./adapter-helpers.mjs";
 
 let api, intercepted, events;
 before(async () => {
