@@ -134,3 +134,28 @@ func TestProxiesLeaveNoGarbageForTheRun(t *testing.T) {
 		}
 	}
 }
+
+// TestCyclicGarbageAfterHoldingNearTheLimit: a run that held nearly its
+// limit (a collection then found less than limit/16 left, and put the next
+// one past the limit: gcCap's no bound) and let go of it still collects
+// the cyclic garbage it makes afterwards. The threshold stayed past the
+// limit until the next collection, which never came: 80 MB of garbage
+// made 16 KB at a time under a 16 MB limit ended with MEMORY_LIMIT
+// holding almost nothing (ffi/gcthreshold.go gcRearm).
+func TestCyclicGarbageAfterHoldingNearTheLimit(t *testing.T) {
+	e := testEngine(t, Config{MemoryLimit: 16 << 20})
+	garbage := `let n = 0; for (let i = 0; i < 5000; i++) { const o = { s: "y".repeat(16000) + i }; o.o = o; n++ } return n`
+	for kind, hold := range map[string]string{
+		"strings held to 97% of the limit, then one object": `let h = []; for (let i = 0; i < 990; i++) h.push("x".repeat(16000) + i); const o0 = {}; o0.o = o0; h = null;`,
+		"objects held until out of memory, caught":          `let h = []; try { for (let i = 0; ; i++) h.push({ s: "x".repeat(16000) + i }) } catch (e) {} h = null;`,
+		"nothing held before (passed before)":               ``,
+	} {
+		res, err := e.Run(context.Background(), Program{Code: hold + garbage})
+		if err != nil {
+			t.Fatalf("%s: %v", kind, err)
+		}
+		if res.Error != nil || string(res.Value) != "5000" {
+			t.Errorf("%s, then 5,000 x 16 KB of cyclic garbage under 16 MB: got %s %+v, want 5000", kind, res.Value, res.Error)
+		}
+	}
+}

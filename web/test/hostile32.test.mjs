@@ -6,11 +6,12 @@
 // keys, and tool results and errors that cannot be read. Each row is the
 // outcome a run must have, the host runs only the tools the row names,
 // and the next run of the same session works, in both engine modes
-// (CODE_MODE_WORKER=1). The two that did not hold are fixed and tested
+// (CODE_MODE_WORKER=1). The three that did not hold are fixed and tested
 // here too: a URL and a Proxy whose handler reaches it were kept for the
 // whole run (QuickJS keeps a WeakMap entry whose value reaches its key;
 // root TestURLsLeaveNoGarbageForTheRun, sandbox
-// TestProxiesLeaveNoGarbageForTheRun).
+// TestProxiesLeaveNoGarbageForTheRun), and a run that once held nearly its
+// limit never collected again (TestCyclicGarbageAfterHoldingNearTheLimit).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { assetPath, run, sleep, tool, withFactory, within } from "./helpers.mjs";
@@ -60,6 +61,20 @@ describe("hostile32: the memory count, approvals, Object.prototype names, unread
         }
         const live = await run(session, `const u = new URL("http://x/a?q=1"); u.searchParams.append("k", "v w"); u.searchParams.delete("q"); return [u.href, Object.getOwnPropertyNames(URLSearchParams).includes("_own")]`);
         assert.deepEqual(live.result, ["http://x/a?k=v+w", false], JSON.stringify(live.error));
+    });
+
+    // A collection with less than limit/16 left put the next one past the
+    // limit, where it stayed once the program let go of what it held: its
+    // cyclic garbage was never collected again (sandbox
+    // TestCyclicGarbageAfterHoldingNearTheLimit, ffi TestGCThreshold).
+    test("a run that held nearly its limit and let go of it still collects its cyclic garbage", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath, memoryLimit: 16, timeout: 120_000 });
+        const session = api.createSession();
+        const r = await within(run(session, `let h = []; for (let i = 0; i < 990; i++) h.push("x".repeat(16000) + i); const o0 = {}; o0.o = o0; h = null;
+            let n = 0; for (let i = 0; i < 5000; i++) { const o = { s: "y".repeat(16000) + i }; o.o = o; n++ } return n`), 180_000);
+        assert.notEqual(r, "hung");
+        assert.equal(r.ok, true, JSON.stringify(r.error));
+        assert.equal(r.result, 5000);
     });
 
     test("onToolCall answers that never settle, throw from then, settle twice or come after the run: the tool runs only when allowed, once", async (t) => {

@@ -85,3 +85,33 @@ var gcThresholdPatch = wasmbin.BodyPatch{Func: fnNewObjectFromShape, Replace: []
 	Old: []byte{0x20, 4, 0x20, 4, 0x28, 2, rtMallocSize, 0x22, 4, 0x41, 1, opI32ShrU, 0x20, 4, 0x6a, 0x36, 2, rtGCThreshold},
 	New: wasmbin.Expr(wasmbin.LocalGet(4), gcThreshold(), []byte{wasmbin.OpI32Store, 2, rtGCThreshold}),
 }}}
+
+// gcRearm follows a free in js_def_free (and js_def_realloc's free, size
+// 0), the JSMallocState in local 0 (rt+16): when the threshold lies past
+// the limit (gcCap's no bound, set by a collection with less than
+// limit/16 left) and what is held has dropped below 7/8 of the limit, the
+// threshold is the floor again (gcFloor), as at the run's start: the next
+// object made past it collects, and sets the threshold by the rule above.
+// Without it, a run that once held nearly its limit and then let go of it
+// never collected again: its cyclic garbage ended it with MEMORY_LIMIT
+// (16 MB limit: 990 strings of 16 KB held, dropped, then 80 MB of cyclic
+// garbage made 16 KB at a time).
+func gcRearm() []byte {
+	load := func(off byte) []byte {
+		return wasmbin.Expr(wasmbin.LocalGet(0), []byte{wasmbin.OpI32Load, 2, off - msBase})
+	}
+	pastLimit := wasmbin.Expr(load(rtGCThreshold), load(rtMallocLimit), []byte{opI32GtU})
+	dropped := wasmbin.Expr(load(rtMallocSize), load(rtMallocLimit), load(rtMallocLimit), wasmbin.I32Const(3),
+		[]byte{opI32ShrU, wasmbin.OpI32Sub, opI32LtU})
+	part := wasmbin.Expr(load(rtMallocLimit), wasmbin.I32Const(gcFloorShift), []byte{opI32ShrU})
+	floor := wasmbin.Expr(part, wasmbin.I32Const(gcFloorMax), part, wasmbin.I32Const(gcFloorMax), []byte{opI32LtU, opSelect})
+	// Nested ifs: a free usually finds the threshold under the limit,
+	// after two loads and a compare.
+	return wasmbin.Expr(pastLimit, []byte{wasmbin.OpIf, wasmbin.BlockEmpty}, dropped, []byte{wasmbin.OpIf, wasmbin.BlockEmpty},
+		wasmbin.LocalGet(0), floor, []byte{wasmbin.OpI32Store, 2, rtGCThreshold - msBase, wasmbin.OpEnd, wasmbin.OpEnd})
+}
+
+// msBase is the offset of rt->malloc_state in the runtime, the pointer
+// js_def_malloc, js_def_free and js_def_realloc are given (malloc_size at
+// s+4 there is rt+20).
+const msBase = 16

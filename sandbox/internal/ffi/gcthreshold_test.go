@@ -7,7 +7,8 @@ import "testing"
 // TestGCThreshold: after each collection, QuickJS's GC threshold
 // (rt->malloc_gc_threshold) is max(1.5 x what the runtime holds,
 // min(limit/4, 16 MiB)), but no more than halfway from what it holds to
-// the limit while more than limit/16 is left. Without gcThresholdPatch it is 1.5 x what is held: 1.3 MB
+// the limit while more than limit/16 is left, and the floor again once
+// what is held drops below 7/8 of the limit after that (gcRearm). Without gcThresholdPatch it is 1.5 x what is held: 1.3 MB
 // after a collection that left 0.9 MB, and 72 MB under a 64 MB limit
 // after one that left 48.
 func TestGCThreshold(t *testing.T) {
@@ -30,6 +31,10 @@ func TestGCThreshold(t *testing.T) {
 		{"64 MB limit, 48 MB held", 64 << 20, `for (let i = 0; i < 48; i++) h.push("x".repeat(1 << 20) + i);` + objects, "halfway"},
 		// Less than limit/16 left: no bound (gcCap), QuickJS's own rule.
 		{"64 MB limit, 62 MB held", 64 << 20, `for (let i = 0; i < 62; i++) h.push("x".repeat(1 << 20) + i); for (let i = 0; i < 100; i++) h.push({ i });`, "uncapped"},
+		// Then let go of: the threshold is the floor again from the free
+		// that takes what is held below 7/8 of it (gcRearm); it stayed past
+		// the limit, and cyclic garbage was never collected again.
+		{"64 MB limit, 62 MB held, then let go of", 64 << 20, `for (let i = 0; i < 62; i++) h.push("x".repeat(1 << 20) + i); for (let i = 0; i < 100; i++) h.push({ i }); h.length = 0;`, "rearmed"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			q, err := a.NewInstance(4096, noCallbacks{})
@@ -55,6 +60,8 @@ func TestGCThreshold(t *testing.T) {
 				t.Errorf("threshold %d, want about 1.5 x %d held, more than the floor %d, under halfway to the limit %d", got, held, floor, halfway)
 			case c.rule == "uncapped" && (got < held+held/4 || got > held+held/2):
 				t.Errorf("threshold %d, want about 1.5 x %d held (less than limit/16 left to the limit %d)", got, held, c.limit)
+			case c.rule == "rearmed" && got != floor:
+				t.Errorf("threshold %d, want the floor %d again (held %d, limit %d)", got, floor, held, c.limit)
 			case c.rule == "halfway" && (got > halfway || got < halfway-halfway/16):
 				t.Errorf("threshold %d, want about %d, halfway from %d held to the limit %d", got, halfway, held, c.limit)
 			}

@@ -71,11 +71,11 @@ var countRealSizes = []wasmbin.BodyPatch{
 	}}},
 	{Func: fnDefFree, Replace: []wasmbin.Substitution{{
 		Old: []byte{0x41, 8, 0x6b, 0x36, 2, 4},
-		New: wasmbin.Expr(chunkSize(1), []byte{0x6b, 0x36, 2, 4}),
+		New: wasmbin.Expr(chunkSize(1), []byte{0x6b, 0x36, 2, 4}, gcRearm()),
 	}}},
 	{Func: fnDefRealloc, Replace: []wasmbin.Substitution{{
 		Old: []byte{0x41, 8, 0x6b, 0x36, 2, 4},
-		New: wasmbin.Expr(chunkSize(1), []byte{0x6b, 0x36, 2, 4}),
+		New: wasmbin.Expr(chunkSize(1), []byte{0x6b, 0x36, 2, 4}, gcRearm()),
 	}, {
 		// The limit is checked against the count without the old block:
 		// malloc_limit < malloc_size - chunk(ptr) + size refuses.
