@@ -309,6 +309,21 @@ type entropy struct {
 	buf []byte
 }
 
+// lockedReader takes Config.Random's reads one at a time. Concurrent runs
+// read it from goroutines of their own, and a host's source need not allow
+// that (a seeded math/rand does not); crypto/rand's, the default, does and
+// is not wrapped.
+type lockedReader struct {
+	mu sync.Mutex
+	r  io.Reader
+}
+
+func (l *lockedReader) Read(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.r.Read(p)
+}
+
 // random is __cm_urandom: args[0] bytes from the source, which reach the
 // sandbox as an ArrayBuffer (sandbox.Func.Bytes). Without a source, or when
 // it fails, the call throws: a program must never take zeros for random

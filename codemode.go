@@ -171,6 +171,9 @@ func ResolveConfig(cfg Config) (Config, error) {
 
 func newCodeMode(engine *sandbox.Engine, cfg Config) (*CodeMode, error) {
 	c := &CodeMode{cfg: cfg, reg: newRegistry(), engine: engine}
+	if cfg.Random != defaultRandom {
+		c.cfg.Random = &lockedReader{r: cfg.Random}
+	}
 	c.done, c.close = context.WithCancel(context.Background())
 	c.emb = newEmbedder(cfg.Search, c.done)
 	if len(cfg.Tools) > 0 {

@@ -67,7 +67,8 @@ type Config struct {
 	// crypto.randomUUID. nil is crypto/rand natively. Under GOOS=js nil is
 	// no source (those calls throw; crypto/rand would link Go's FIPS 140
 	// stack into the core): the JavaScript binding gives jsbridge.WebCrypto,
-	// the host's crypto.getRandomValues.
+	// the host's crypto.getRandomValues. Concurrent runs share it, one
+	// Read at a time: it need not be safe for concurrent use.
 	Random io.Reader
 }
 
