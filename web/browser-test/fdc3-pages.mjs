@@ -63,7 +63,9 @@ const sc = {
     narrowIntents: async (_raiser, appIntents) => appIntents,
 };
 const channels = [{ id: "fdc3.channel.1", type: ChannelType.user, context: [], displayMetadata: { name: "Channel 1", color: "red" } }];
-server = new DefaultFDC3Server(sc, directory, channels, false, 3000, 3000);
+// Its own timeouts (20 s to deliver an intent, 10 s to open an app): a
+// loaded machine may take seconds to start an app page.
+server = new DefaultFDC3Server(sc, directory, channels, false);
 // WCP1Hello from a window this agent opened: a MessageChannel, one end
 // for the server, the other to the app in WCP3Handshake. The app then
 // validates its identity (WCP4) over the port; the server answers (WCP5).
@@ -84,7 +86,7 @@ launch("copilot");
 const chartPage = (getAgent) => `<!doctype html><meta charset="utf-8"><title>chart</title>
 <script>${getAgent}</script>
 <script>
-FINOS_GA.getAgent({ timeoutMs: 5000 }).then(async (fdc3) => {
+FINOS_GA.getAgent({ timeoutMs: 20000 }).then(async (fdc3) => {
     await fdc3.addIntentListener("GetPrice", async (ctx) => ({ type: "fdc3.valuation", value: ctx.id.ticker.length * 10, CURRENCY_ISOCODE: "USD" }));
     await fdc3.addIntentListener("ViewChart", async () => undefined);
     // FINOS's 2.2.0 proxy sends no result for a handler that rejects.
@@ -95,7 +97,7 @@ FINOS_GA.getAgent({ timeoutMs: 5000 }).then(async (fdc3) => {
 const crmPage = (getAgent) => `<!doctype html><meta charset="utf-8"><title>crm</title>
 <script>${getAgent}</script>
 <script>
-FINOS_GA.getAgent({ timeoutMs: 5000 }).then((fdc3) => fdc3.addIntentListener("ViewChart", async () => undefined));
+FINOS_GA.getAgent({ timeoutMs: 20000 }).then((fdc3) => fdc3.addIntentListener("ViewChart", async () => undefined));
 </script>`;
 
 // The application that runs the model: getAgent(), fromFdc3, a program.
@@ -106,9 +108,9 @@ import { IoCodeModeFactory } from "/dist/index.mjs";
 import { fromFdc3 } from "/dist/fdc3.mjs";
 const out = {};
 try {
-    const agent = await FINOS_GA.getAgent({ timeoutMs: 5000 });
+    const agent = await FINOS_GA.getAgent({ timeoutMs: 20000 });
     out.info = (await agent.getInfo()).appMetadata;
-    const api = await IoCodeModeFactory({ ...${mode}, wasmLocation: "/dist/emscripten-module.wasm", timeout: 20000 });
+    const api = await IoCodeModeFactory({ ...${mode}, wasmLocation: "/dist/emscripten-module.wasm", timeout: 60000 });
     const source = await fromFdc3(agent, { contextTypes: ["fdc3.instrument"], resultTimeoutMs: 5000 });
     source.registerTools(api);
     out.tools = source.tools.map((t) => t.name);
@@ -156,7 +158,7 @@ export async function fdc3Pages(mode) {
 export async function checkCopilot(page) {
     const frame = () => page.frames().find((f) => f.url().endsWith("/apps/copilot.html"));
     let out;
-    for (let i = 0; i < 240 && !out; i++) {
+    for (let i = 0; i < 480 && !out; i++) {
         out = await frame()?.evaluate(() => window.__out).catch(() => undefined);
         if (!out) await new Promise((r) => setTimeout(r, 250));
     }
