@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -186,7 +187,7 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 	defer stopS()
 	stopCM := context.AfterFunc(s.cm.done, func() { cancel(ErrClosed) })
 	defer stopCM()
-	r := &runState{s: s, runContext: runContext, code: code, returned: prepared.Returned}
+	r := &runState{s: s, runContext: runContext, code: code, returned: prepared.Returned, lastPath: prepared.LastPath}
 	fn, _ := ctx.Value(consoleKey{}).(func(LogEntry))
 	refused, _ := ctx.Value(refusedKey{}).(func(RefusedCall))
 	if fn != nil || refused != nil {
@@ -353,6 +354,9 @@ type runState struct {
 	// returned is the expression the program's last statement returns
 	// (tsstrip.Prepared.Returned), for the warnings of an undefined result.
 	returned string
+	// lastPath is the property read a program without a return ends
+	// with (tsstrip.Prepared.LastPath), likewise.
+	lastPath string
 	// objectTextSaid: a tool's input held "[object Object]", and the run
 	// said so (objectTextNote; once a run).
 	objectTextSaid atomic.Bool
@@ -598,10 +602,15 @@ func (r *runState) finish(res *sandbox.Result, d time.Duration) *ExecuteResult {
 	}
 	out.OK = true
 	out.Result = res.Value
-	if len(res.Value) == 0 && r.returned != "" {
+	// No value and no note of the sandbox's at the top: undefined (a
+	// function, also of no value, has its note: "result: a function, ...").
+	undefinedValue := len(res.Value) == 0 && !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.HasPrefix(w, "result: ") })
+	if undefinedValue && r.returned != "" {
 		if w := r.undefinedResult(r.returned); w != "" {
 			out.Logs = append(out.Logs, LogEntry{Level: "warn", Message: w})
 		}
+	} else if undefinedValue && r.lastPath != "" {
+		out.Logs = append(out.Logs, LogEntry{Level: "warn", Message: fmt.Sprintf(undefinedLastWarning, r.lastPath, r.pathHint(r.lastPath))})
 	}
 	if w := objectTextNote(res.Value, "result"); w != "" {
 		out.Logs = append(out.Logs, LogEntry{Level: "warn", Message: w})

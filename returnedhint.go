@@ -17,6 +17,11 @@ import (
 // tsstrip.Prepared.Returned): the expression, and what its hint adds.
 const undefinedResultWarning = "the program returned %s, which is undefined, so the run has no result%s"
 
+// undefinedLastWarning is the same for a program without a return that
+// ends with a property read (tsstrip.Prepared.LastPath): its value is the
+// program's.
+const undefinedLastWarning = "the program ends with %s, which is undefined, so the run has no result%s"
+
 // leftOut is how the sandbox's note of an undefined property ends, after
 // its path (and before how many more there are).
 const leftOut = ": undefined, so JSON leaves it out"

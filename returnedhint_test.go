@@ -53,6 +53,12 @@ func TestUndefinedResultWarnings(t *testing.T) {
 			[]string{"result[0].when: undefined, so JSON leaves it out"}},
 		{"an expression the run knows nothing of", "const m = { a: 1 };\nreturn m.b", "",
 			[]string{"the program returned m.b, which is undefined, so the run has no result"}},
+		{"no return, a misspelt property last", os + "os.lenght", "",
+			[]string{"the program ends with os.lenght, which is undefined, so the run has no result; os holds what tools.shop.list gives, " + item + "[], which has no lenght (did you mean \"length\"?): os is the array itself"}},
+		{"no return, a property there last", os + "os.length", "1", nil},
+		// A function is of no value too, and the sandbox's note says so.
+		{"no return, a function last", "tools.shop.list", "", []string{"result: a function, which is not data: no result (the program's value is a function; to run it, call it: end the program with return f(...), or send its body as the program)"}},
+		{"a function returned", "const f = { g() {} };\nreturn f.g", "", []string{"result: a function, which is not data: no result (the program's value is a function; to run it, call it: end the program with return f(...), or send its body as the program)"}},
 		{"a call not awaited", "const os = tools.shop.list({});\nreturn os.length", "",
 			[]string{"1 call was still pending when the program finished, and cancelled (tool shop.list); await every call", "the program returned os.length, which is undefined, so the run has no result; os holds a Promise: tools.shop.list(...) was not awaited (const os = await tools.shop.list(...))"}},
 		{"a call not awaited, in an object", "const os = tools.shop.list({});\nreturn { n: os.length }", "{}",

@@ -58,6 +58,9 @@ type Prepared struct {
 	// outside any function, when no return in it gives nothing (see
 	// lastReturned): "" when there is none.
 	Returned string
+	// LastPath is the property read a program without a top-level return
+	// ends with (see lastPath), "" when it ends otherwise.
+	LastPath string
 }
 
 // Prepare is Program, and says whether the result is a function body.
@@ -143,6 +146,8 @@ func prepare(src string) (Prepared, *Error) {
 	}
 	if body {
 		p.Returned = lastReturned(out, toks, m)
+	} else {
+		p.LastPath = lastPath(out, toks, m)
 	}
 	if uncalled >= 0 {
 		p.Uncalled.Line, _ = position(out, toks[uncalled].s)

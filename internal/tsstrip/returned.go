@@ -33,3 +33,42 @@ func lastReturned(src string, toks []token, m []int) string {
 	}
 	return text
 }
+
+// lastPath is the property read a program without a top-level return
+// ends with, `os.lenght` or `orders[0].name` as its last statement (a
+// script's value is its last statement's): "" when that statement is
+// anything else. A run whose value is then undefined says which read gave
+// it, as for a returned one.
+func lastPath(src string, toks []token, m []int) string {
+	s := &stripper{toks: toks, m: m}
+	n := len(toks)
+	if s.is(n-1, ";") {
+		n--
+	}
+	j, members := n-1, 0
+reads:
+	for j > 0 {
+		switch {
+		case toks[j].k == tName && (s.is(j-1, ".") || s.is(j-1, "?.")):
+			j -= 2
+		case s.is(j, "]") && j >= 2 && toks[j-1].k == tNumber && s.is(j-2, "["):
+			if j -= 3; s.is(j, "?.") {
+				j--
+			}
+		default:
+			break reads
+		}
+		members++
+	}
+	if j < 0 || toks[j].k != tName || members == 0 {
+		return ""
+	}
+	if j > 0 && !s.is(j-1, ";") && !s.is(j-1, "}") && !s.breaksAt(j) {
+		return ""
+	}
+	text := src[toks[j].s:toks[n-1].e]
+	if len(text) > maxReturnedChars {
+		return ""
+	}
+	return text
+}

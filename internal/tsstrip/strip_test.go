@@ -521,3 +521,18 @@ func TestPrepareReturned(t *testing.T) {
 		{"too long to quote", "return a" + strings.Repeat(".b", 70), ""},
 	})
 }
+
+// TestPrepareLastPath: the property read a program without a return ends
+// with.
+func TestPrepareLastPath(t *testing.T) {
+	checkPrepared(t, "LastPath", func(p Prepared) string { return p.LastPath }, []preparedCase[string]{
+		{"a misspelt property", "const os = await tools.shop.list({});\nos.lenght", "os.lenght"},
+		{"an item's field, a semicolon", "const os = await tools.shop.list({}); os[0]?.name;", "os[0]?.name"},
+		{"optional index", "const os = await tools.shop.list({})\nos?.[0].id", "os?.[0].id"},
+		{"a bare name", "const os = await tools.shop.list({})\nos", ""},
+		{"a call", "const os = await tools.shop.list({})\nconsole.log(os.length)", ""},
+		{"part of an expression on two lines", "const n = 1 +\nos.length", ""},
+		{"a computed index", "os[i].name", ""},
+		{"with a return", "const os = await tools.shop.list({})\nreturn os.lenght", ""},
+	})
+}
