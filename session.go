@@ -65,8 +65,10 @@ func (c *CodeMode) overwriteInstruction(f func(string) string, text string) (out
 }
 
 // SearchTools finds visible tools for a query, best first. limit <= 0 means
-// the default (10); at most 50. It fails only once the session or its
-// CodeMode is closed (ErrClosed).
+// the default (10); a larger one than 50 gives 50. It fails only once the session or its
+// CodeMode is closed (ErrClosed). It is Search with context.Background():
+// with SearchConfig.Embed it may wait up to SearchConfig.Timeout for the
+// vectors; Search takes a ctx to bound that wait.
 func (s *Session) SearchTools(query string, limit int) ([]SearchHit, error) {
 	if err := s.check(); err != nil {
 		return nil, err

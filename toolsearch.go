@@ -68,7 +68,7 @@ type SearchRequest struct {
 	// "crm.accounts"); with an empty Query it lists that namespace.
 	Namespace string
 	// Limit is the number of hits: <= 0 means 10 (50 when listing a
-	// namespace); at most 50.
+	// namespace); at most 50. A larger one gives 50, not an error.
 	Limit int
 }
 

@@ -502,3 +502,29 @@ func TestSearchEmbedderReusesItsBuffer(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchLimitCapped: a limit over 50 gives 50 hits, not an error, from
+// Search and SearchTools alike (their docs say so).
+func TestSearchLimitCapped(t *testing.T) {
+	tools := make([]Tool, 60)
+	for i := range tools {
+		tools[i] = Tool{Name: fmt.Sprintf("many.t%02d", i), Description: "A parcel tool.", Execute: noopToolExecute}
+	}
+	s := mustSession(t, mustNew(t, Config{Tools: tools}))
+	for _, tc := range []struct {
+		name   string
+		search func() ([]SearchHit, error)
+	}{
+		{"Search listing a namespace, Limit 1000", func() ([]SearchHit, error) {
+			return s.Search(context.Background(), SearchRequest{Namespace: "many", Limit: 1000})
+		}},
+		{"Search, Limit 51", func() ([]SearchHit, error) {
+			return s.Search(context.Background(), SearchRequest{Query: "parcel", Limit: 51})
+		}},
+		{"SearchTools, limit 1000", func() ([]SearchHit, error) { return s.SearchTools("parcel", 1000) }},
+	} {
+		if hits, err := tc.search(); err != nil || len(hits) != 50 {
+			t.Errorf("%s: %d hits, %v; want 50, nil", tc.name, len(hits), err)
+		}
+	}
+}
