@@ -105,11 +105,19 @@ func gcRearm() []byte {
 		[]byte{opI32ShrU, wasmbin.OpI32Sub, opI32LtU})
 	part := wasmbin.Expr(load(rtMallocLimit), wasmbin.I32Const(gcFloorShift), []byte{opI32ShrU})
 	floor := wasmbin.Expr(part, wasmbin.I32Const(gcFloorMax), part, wasmbin.I32Const(gcFloorMax), []byte{opI32LtU, opSelect})
-	// Nested ifs: a free usually finds the threshold under the limit,
-	// after two loads and a compare.
-	return wasmbin.Expr(pastLimit, []byte{wasmbin.OpIf, wasmbin.BlockEmpty}, dropped, []byte{wasmbin.OpIf, wasmbin.BlockEmpty},
-		wasmbin.LocalGet(0), floor, []byte{wasmbin.OpI32Store, 2, rtGCThreshold - msBase, wasmbin.OpEnd, wasmbin.OpEnd})
+	// Only a runtime's own state, which lies in the heap: JS_FreeRuntime
+	// frees the runtime last through a copy of its malloc_state on the C
+	// stack (JSMallocState ms = rt->malloc_state; js_free(&ms, rt)), where
+	// the threshold's offset is another frame's bytes, not to be read or
+	// written. Then nested ifs: a free usually finds the threshold under
+	// the limit, after two loads and a compare.
+	inHeap := wasmbin.Expr(wasmbin.LocalGet(0), wasmbin.I32Const(layoutHeapBase), []byte{opI32GeU})
+	return wasmbin.Expr(inHeap, []byte{wasmbin.OpIf, wasmbin.BlockEmpty}, pastLimit, []byte{wasmbin.OpIf, wasmbin.BlockEmpty},
+		dropped, []byte{wasmbin.OpIf, wasmbin.BlockEmpty},
+		wasmbin.LocalGet(0), floor, []byte{wasmbin.OpI32Store, 2, rtGCThreshold - msBase, wasmbin.OpEnd, wasmbin.OpEnd, wasmbin.OpEnd})
 }
+
+const opI32GeU = 0x4f
 
 // msBase is the offset of rt->malloc_state in the runtime, the pointer
 // js_def_malloc, js_def_free and js_def_realloc are given (malloc_size at

@@ -68,3 +68,46 @@ func TestGCThreshold(t *testing.T) {
 		})
 	}
 }
+
+// TestGCRearmWritesOnlyARuntime: gcRearm stores to the threshold's offset
+// from the state js_def_free is given, which is a runtime's own but for
+// JS_FreeRuntime's last free, of the runtime itself, through a copy of its
+// state on the C stack: that offset is then past the stack's top, in the
+// heap's first bytes. It must write nothing there. The limit, set just
+// before the runtime is freed (nothing more is allocated), is small and
+// the unused (zero) words before the runtime are set past it, so that the
+// rearm's conditions hold at that free (nothing is left held), and its
+// floor (limit/4) is a value to look for. Before the heap-base guard, the
+// floor was written 76 bytes past the heap's base.
+func TestGCRearmWritesOnlyARuntime(t *testing.T) {
+	a := instrumentedAsset(t)
+	const limit = 0x1A2B3 * 4
+	q, err := a.NewInstance(4096, noCallbacks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	rt := q.NewRuntime()
+	ctx := q.NewContext(rt)
+	q.FreeValue(ctx, evalExpr(t, q, ctx, `globalThis.h = [1, 2, 3]; 0`))
+	q.FreeContext(ctx)
+	q.SetMemoryLimit(rt, limit)
+	for at := uint32(layoutHeapBase); at < uint32(rt); at += 4 {
+		if v, _ := q.mem.ReadUint32(at); v == 0 {
+			q.mem.WriteUint32(at, 0xFFFFFFF0)
+		}
+	}
+	lo, hi := uint32(layoutHeapBase-4096), uint32(layoutHeapBase+4096)
+	before, _ := q.mem.Read(lo, hi-lo)
+	before = append([]byte(nil), before...)
+	q.FreeRuntime(rt)
+	after, _ := q.mem.Read(lo, hi-lo)
+	for i := 0; i+4 <= len(after); i += 4 {
+		at := lo + uint32(i)
+		v := uint32(after[i]) | uint32(after[i+1])<<8 | uint32(after[i+2])<<16 | uint32(after[i+3])<<24
+		w := uint32(before[i]) | uint32(before[i+1])<<8 | uint32(before[i+2])<<16 | uint32(before[i+3])<<24
+		if v == limit>>2 && w != v && at != uint32(rt)+rtGCThreshold {
+			t.Errorf("the rearm's floor %d was written at %d (heap base %d, runtime %d)", v, at, layoutHeapBase, rt)
+		}
+	}
+}
