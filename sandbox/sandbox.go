@@ -475,8 +475,8 @@ type Program struct {
 	// stack, say) lets the host check the results it produced, where the
 	// check costs less than the guard's calls in QuickJS.
 	NativeParse func(json.RawMessage) bool
-	// Timeout bounds the whole run, awaits included: 0 or less is
-	// DefaultTimeout, 30s (no error, as with Config's counts). An
+	// Timeout bounds the whole run, awaits included (default 30s): 0 or
+	// less is DefaultTimeout, no error, as with Config's counts. An
 	// instance's one-time compile of its sources into its image is not
 	// counted: it runs on a clock of its own before the run's starts.
 	Timeout time.Duration
