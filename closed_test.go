@@ -88,7 +88,10 @@ func TestCloseDoesNotWait(t *testing.T) {
 			closer := map[string]func() error{"session": s.Close, "CodeMode": cm.Close}[closeWhat]
 			ran := make(chan error, 1)
 			go func() {
-				_, err := s.ExecuteCode(context.Background(), ExecuteCodeInput{Code: `return await tools.stubborn({})`}, nil)
+				res, err := s.ExecuteCode(context.Background(), ExecuteCodeInput{Code: `console.log(1); return await tools.stubborn({})`}, nil)
+				if res != nil {
+					t.Errorf("ExecuteCode's result with an error: %+v, want nil", res)
+				}
 				ran <- err
 			}()
 			<-started

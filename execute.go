@@ -146,6 +146,9 @@ func syntaxResult(start time.Time, msg string, line, col int) *ExecuteResult {
 // (OK false); the error is non-nil only when ctx is done, the session or
 // its CodeMode is closed (ErrClosed), or a sandbox instance cannot be made.
 // An error that wraps ErrNotStarted says that nothing of the code ran.
+// With an error the result is nil, with no logs or tool-call records:
+// WithConsole gives a run's logs as they come, WithRefusedCalls its
+// refused calls.
 //
 // A run stopped by ctx returns an error that matches ctx.Err() with
 // errors.Is (context.Canceled or context.DeadlineExceeded) and also
