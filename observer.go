@@ -13,7 +13,9 @@ type consoleKey struct{}
 // LLMTools) call fn with each log entry as the code adds it, before the run
 // ends: the entries of the result's Logs, in order, except the warnings
 // added when the run ends (Logs has those too). Its calls come one at a
-// time, in that order, on a goroutine of the run's.
+// time, in that order, on a goroutine of the run's. That is per run: a
+// context given to runs that overlap has each of them call fn, possibly
+// at once.
 //
 // The code waits for each call to return (so fn sees an entry before what
 // the code does next), but not for ever: a call that has not returned
