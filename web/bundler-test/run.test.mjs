@@ -241,6 +241,48 @@ test("webpack 5: build", async () => {
     }
 });
 
+// A Node.js server bundle as Next.js's webpack build makes one (a route
+// handler, next build --webpack): target node, publicPath "/_next/" and
+// module.parser.javascript.url "relative", which turn the Go core's
+// new URL("./code-mode.wasm", import.meta.url) into a URL of that public
+// path ("/_next/static/media/code-mode.<hash>.wasm"), no file Node.js can
+// read: every in-thread factory failed ("Failed to parse URL from
+// /_next/..."). Both modes; the default there is the calling thread.
+test("webpack 5: a Node.js server bundle as Next.js builds it (url: relative): a factory runs in both modes", () => {
+    const dir = join(WORK, "webpack-server");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+        join(dir, "server.js"),
+        `import { IoCodeModeFactory } from "@interopio/code-mode";
+(async () => {
+    const out = {};
+    for (const worker of [false, true]) {
+        try {
+            const api = await IoCodeModeFactory({ wasmLocation: process.env.ASSET, worker, tools: [{ name: "add", description: "a + b", inputSchema: { type: "object" }, execute: async ({ a, b }) => a + b }] });
+            const [, executeCode] = api.createSession().getLlmTools();
+            const r = await executeCode.execute({ code: "return await tools.add({ a: 2, b: 40 })", explanation: "x" });
+            api.dispose();
+            out[worker ? "worker" : "thread"] = r.result ?? r.error;
+        } catch (e) {
+            out[worker ? "worker" : "thread"] = String(e && e.message);
+        }
+    }
+    console.log(JSON.stringify(out));
+})();
+`,
+    );
+    writeFileSync(
+        join(dir, "webpack.config.cjs"),
+        `module.exports = { mode: "production", target: "node", entry: "./server.js", output: { path: __dirname + "/dist", filename: "main.cjs", publicPath: "/_next/" }, module: { parser: { javascript: { url: "relative" } } } };\n`,
+    );
+    sh(join(BIN, "webpack"), ["--config", "webpack.config.cjs"], dir);
+    const bundle = readFileSync(join(dir, "dist", "main.cjs"), "utf8");
+    assert.match(bundle, /"\/_next\/"/, "the bundle's public path is not Next.js's: the build no longer makes the case");
+    const r = spawnSync(process.execPath, [join(dir, "dist", "main.cjs")], { cwd: dir, encoding: "utf8", timeout: 120_000, env: { ...process.env, ASSET: join(PKG, "emscripten-module.wasm") } });
+    assert.equal(r.status, 0, r.stderr.slice(-2000));
+    assert.deepEqual(JSON.parse(r.stdout), { thread: 42, worker: 42 });
+});
+
 test("esbuild: build, with the package's files copied next to the bundle", async () => {
     const dir = join(WORK, "esbuild");
     sh(join(BIN, "esbuild"), ["main.js", "--bundle", "--format=esm", "--outdir=dist"], dir);

@@ -5,7 +5,7 @@
 
 import { pageCaller } from "./call.mjs";
 import { directImports } from "./direct.mjs";
-import { TextDecoder, TextEncoder, bundlerHint, describeError, noModuleURL } from "./env.mjs";
+import { TextDecoder, TextEncoder, bundlerHint, describeError, hasNodeFs, noModuleURL } from "./env.mjs";
 import { KeptMap, clearTimeout as hostClearTimeout, forEachEntry, goIntrinsics, keptArray, keptDate, keptJSON, keptObject, keptReflectGlobal, keptWebAssembly, setTimeout as hostSetTimeout, then, uncurry } from "./intrinsics.mjs";
 import { convertSchema } from "./schema.mjs";
 import { createShadow } from "./shadow.mjs";
@@ -21,6 +21,12 @@ import { defineGo } from "./wasm_exec.mjs";
 /** @type {Promise<WebAssembly.Module> | null} */
 let modulePromise = null;
 
+/** This module's URL, out of bundlers' sight (compileCore). */
+function moduleURL() {
+    const here = import.meta.url;
+    return here;
+}
+
 // The compiled code-mode.wasm; a failed fetch or compilation is tried again
 // by the next factory.
 /** @returns {Promise<WebAssembly.Module>} */
@@ -32,6 +38,15 @@ export function compileCore() {
         let url;
         try {
             url = new URL("./code-mode.wasm", import.meta.url);
+            // webpack with module.parser.javascript.url "relative" (Next.js's
+            // server build) gives a URL of its publicPath's,
+            // "/_next/static/media/code-mode.<hash>.wasm", which Node.js
+            // cannot read: every in-thread factory of a route failed
+            // ("Failed to parse URL from /_next/..."). The file beside the
+            // package's module then: webpack writes import.meta.url as that
+            // module's own file: URL. Not in the form bundlers rewrite (webpack
+            // makes a module context of new URL(name, import.meta.url)).
+            if (hasNodeFs && !/^[a-z][a-z\d+.-]*:/i.test(url.href)) url = new URL("./code-mode.wasm", moduleURL());
         } catch (cause) {
             return Promise.reject(noModuleURL("code-mode.wasm", cause));
         }
