@@ -571,7 +571,9 @@ func (r *runState) finish(res *sandbox.Result, d time.Duration) *ExecuteResult {
 			continue
 		}
 		if strings.Contains(w, leftOut) {
-			w = r.leftOutHint(w, r.returned)
+			if w = r.leftOutHint(w, r.returned); w == "" {
+				continue
+			}
 		} else if strings.HasSuffix(w, nanWarning) && !nanSaid {
 			w, nanSaid = w+r.nanHint(), true
 		}

@@ -57,7 +57,8 @@ func (r *runState) calledHint(expr string) string {
 // leftOutHint adds to the sandbox's note of result.key being undefined
 // (w) the expression the returned object literal gave key, and what its
 // hint adds: w as it was when the note is of another path, or the
-// program returned no literal with key.
+// program returned no literal with key; "" (no warning) when the literal
+// itself gives key undefined and no other property is.
 func (r *runState) leftOutHint(w, returned string) string {
 	rest, ok := strings.CutPrefix(w, "result.")
 	if !ok || !strings.HasPrefix(returned, "{") {
@@ -68,6 +69,9 @@ func (r *runState) leftOutHint(w, returned string) string {
 		return w
 	}
 	expr := literalValue(returned, key)
+	if (expr == "undefined" || strings.HasPrefix(expr, "void ")) && after == "" {
+		return "" // { note: undefined }: written so, meant so
+	}
 	if expr == "" || expr == "undefined" {
 		return w
 	}

@@ -69,6 +69,8 @@ func TestUndefinedResultWarnings(t *testing.T) {
 		{"no return", "await tools.mail.send({ to: 'a' });", "", nil},
 		{"a bare return", os + "if (!os.length) return;\nreturn os[0].name", "", nil},
 		{"return undefined", "return undefined", "", nil},
+		{"a property written undefined", "return { ok: true, note: undefined, n: void 0 }", `{"ok":true}`, []string{"result.note: undefined, so JSON leaves it out (1 more property is undefined too)"}},
+		{"the only property written undefined", "return { ok: true, note: undefined }", `{"ok":true}`, nil},
 		{"a tool that gives nothing", "return await tools.mail.send({ to: 'a' })", "", nil},
 		{"a property there", os + "return { n: os.length }", `{"n":1}`, nil},
 	} {

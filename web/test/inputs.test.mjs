@@ -214,7 +214,7 @@ describe("faithful results: documented conversions, each reported by a warn log 
         ["Date", "return { d: new Date(0) }", { d: "1970-01-01T00:00:00.000Z" }, []],
         ["BigInt", "return { n: 2n ** 70n }", { n: "1180591620717411303424" }, ["result.n: a BigInt, converted to a string"]],
         ["NaN, Infinity", "return [NaN, -Infinity]", ["NaN", "-Infinity"], ['result[0]: NaN, converted to the string "NaN"', 'result[1]: -Infinity, converted to the string "-Infinity"']],
-        ["undefined", "return { a: undefined, b: [undefined] }", { b: [null] }, ["result.a: undefined, so JSON leaves it out", "result.b[0]: undefined, converted to null"]],
+        ["undefined", "return { a: undefined, b: [undefined] }", { b: [null] }, ["result.b[0]: undefined, converted to null"]],
         ["function", "return { f() {}, g: 1 }", { g: 1 }, ["result.f: a function, which is not data: omitted"]],
         ["symbol", "return [Symbol('s')]", ["Symbol(s)"], ['result[0]: a symbol, converted to the string "Symbol(s)"']],
         ["plain data is not reported", "return { a: [1, 'x', null, true] }", { a: [1, "x", null, true] }, []],
