@@ -213,6 +213,12 @@ func (c *CodeMode) RegisterTools(tools ...Tool) (unregister func(), err error) {
 			}
 		}
 		c.emb.prefetch(added)
+		remove := unregister
+		var once sync.Once
+		unregister = func() {
+			remove()
+			once.Do(func() { c.emb.release(added) })
+		}
 	}
 	return unregister, err
 }

@@ -248,6 +248,7 @@ func (s *Session) Close() error {
 	s.close()
 	// Its tools' names are free for the factory again.
 	if own := s.own.snapshot(); len(own) > 0 {
+		s.cm.emb.release(own)
 		c := s.cm
 		c.names.Lock()
 		for _, e := range own {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"strings"
 	"sync"
@@ -17,7 +18,9 @@ import (
 type SearchConfig struct {
 	// Embed returns one vector per text, all of the same length. It is
 	// called in batches with the text of newly registered tools (name and
-	// description; each text once, however often it is registered), and
+	// description; each text once, however often it is registered, unless
+	// it was unregistered and 1,024 others after it: its vector is then
+	// forgotten, so that tools that come and go do not grow memory), and
 	// once per search with the query. An error, vectors of the wrong
 	// number or length, or no answer within Timeout make that search (and
 	// those of the next 30 seconds) lexical, and are reported to Warn.
@@ -158,7 +161,15 @@ type embedder struct {
 	mu      sync.Mutex
 	vecs    map[string][]float32
 	pending map[string]chan struct{} // closed when the text's batch ends
-	dims    int
+	// refs counts the registrations (the CodeMode's, live sessions') of
+	// each text; idle holds, oldest first, texts that none has any more
+	// whose vectors are kept for a registration again, up to maxIdleVecs.
+	// Past that a vector is forgotten: kept for ever, a host whose sessions
+	// each had a tool of their own text grew by a vector per session
+	// (6.6 KB of 1536 numbers) however many it closed.
+	refs map[string]int
+	idle []string
+	dims int
 	// retryAt: searches before it are lexical (the embedder failed).
 	retryAt time.Time
 }
@@ -168,7 +179,7 @@ func newEmbedder(cfg SearchConfig, done context.Context) *embedder {
 		return nil
 	}
 	e := &embedder{embed: cfg.Embed, weight: cfg.Weight, minSim: cfg.MinSimilarity, warnf: cfg.Warn, timeout: cfg.Timeout, done: done,
-		vecs: map[string][]float32{}, pending: map[string]chan struct{}{}}
+		vecs: map[string][]float32{}, pending: map[string]chan struct{}{}, refs: map[string]int{}}
 	if e.timeout <= 0 {
 		e.timeout = defaultEmbedTimeout
 	}
@@ -204,22 +215,56 @@ func (e *embedder) warn(err error) {
 // toolText is what is embedded of a tool.
 func toolText(e *toolEntry) string { return search.EmbedText(e.info.Name, e.info.Description) }
 
-// prefetch embeds newly registered tools in the background, so that the
-// first search does not wait for them. Failures are reported by the
-// searches that need the vectors.
+// maxIdleVecs is how many vectors of texts no longer registered are kept.
+const maxIdleVecs = 1024
+
+// prefetch holds the texts of newly registered tools (release lets go of
+// them) and embeds them in the background, so that the first search does
+// not wait for them. Failures are reported by the searches that need the
+// vectors.
 func (e *embedder) prefetch(entries []*toolEntry) {
 	if e == nil || len(entries) == 0 {
 		return
 	}
 	texts := make([]string, len(entries))
+	e.mu.Lock()
 	for i, t := range entries {
 		texts[i] = toolText(t)
+		e.refs[texts[i]]++
 	}
+	e.mu.Unlock()
 	go func() {
 		ctx, cancel := context.WithTimeout(e.done, prefetchTimeout)
 		defer cancel()
 		_ = e.ensure(ctx, texts)
 	}()
+}
+
+// release lets go of the texts of tools unregistered (their session
+// closed): a vector no registration holds is kept among the last
+// maxIdleVecs such, then forgotten.
+func (e *embedder) release(entries []*toolEntry) {
+	if e == nil || len(entries) == 0 {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, t := range entries {
+		text := toolText(t)
+		if e.refs[text]--; e.refs[text] > 0 {
+			continue
+		}
+		delete(e.refs, text)
+		if _, ok := e.vecs[text]; ok {
+			e.idle = append(e.idle, text)
+		}
+	}
+	for len(e.idle) > maxIdleVecs {
+		if text := e.idle[0]; e.refs[text] == 0 {
+			delete(e.vecs, text)
+		}
+		e.idle = e.idle[1:]
+	}
 }
 
 // ensure makes sure every text has a vector: it embeds the missing ones in
@@ -260,7 +305,9 @@ func (e *embedder) ensure(ctx context.Context, texts []string) error {
 		e.mu.Lock()
 		for i, t := range batch {
 			delete(e.pending, t)
-			if err == nil {
+			// A text released meanwhile is not kept: a search that
+			// still sees its tool ranks it lexically (NaN below).
+			if err == nil && e.refs[t] > 0 {
 				e.vecs[t] = vecs[i]
 			}
 		}
@@ -356,8 +403,9 @@ func (e *embedder) similarities(ctx context.Context, entries []*toolEntry, query
 	defer e.mu.Unlock()
 	for i, t := range texts {
 		v, ok := e.vecs[t]
-		if !ok {
-			return nil, errors.New("a tool's vector is missing")
+		if !ok { // its tool was unregistered during this search
+			sim[i] = math.NaN()
+			continue
 		}
 		sim[i] = search.Cosine(qv[0], v)
 	}

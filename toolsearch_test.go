@@ -528,3 +528,55 @@ func TestSearchLimitCapped(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchEmbedderForgetsReleasedTexts: the vectors of tools no longer
+// registered (unregistered, or their session closed) are kept for the
+// last maxIdleVecs texts only. All were kept for ever: a host whose
+// sessions each had a tool of their own text grew by a vector a session
+// (6.6 KB at 1536 numbers) however many it closed.
+func TestSearchEmbedderForgetsReleasedTexts(t *testing.T) {
+	embed := func(_ context.Context, texts []string) ([][]float32, error) {
+		v := make([][]float32, len(texts))
+		for i := range v {
+			v[i] = []float32{1, float32(i)}
+		}
+		return v, nil
+	}
+	cm := mustNew(t, Config{Search: SearchConfig{Embed: embed}, Tools: []Tool{{Name: "base", Description: "Stays.", Execute: noopToolExecute}}})
+	const n = maxIdleVecs + 100
+	for i := range n {
+		own := Tool{Name: "own.lookup", Description: fmt.Sprintf("Records of user %d.", i), Execute: noopToolExecute}
+		var s *Session
+		var unregister func()
+		if i%2 == 0 {
+			s = mustSession(t, cm, own)
+		} else {
+			var err error
+			if unregister, err = cm.RegisterTools(own); err != nil {
+				t.Fatal(err)
+			}
+			s = mustSession(t, cm)
+		}
+		// The search waits for the vectors of every tool it sees.
+		if _, err := s.Search(context.Background(), SearchRequest{Query: "records"}); err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+		if unregister != nil {
+			unregister()
+			unregister() // again: does nothing, releases nothing twice
+		}
+	}
+	cm.emb.mu.Lock()
+	kept, held := len(cm.emb.vecs), len(cm.emb.refs)
+	cm.emb.mu.Unlock()
+	if kept != 1+maxIdleVecs || held != 1 {
+		t.Errorf("after %d tools registered and let go of: %d vectors kept, %d texts held; want %d (base and the last %d), 1",
+			n, kept, held, 1+maxIdleVecs, maxIdleVecs)
+	}
+	// The base tool's vector is still there and used.
+	s := mustSession(t, cm)
+	if hits, err := s.Search(context.Background(), SearchRequest{Query: "stays"}); err != nil || len(hits) != 1 || hits[0].Name != "base" {
+		t.Errorf("search after: %v %v, want [base]", hitNames(hits), err)
+	}
+}
