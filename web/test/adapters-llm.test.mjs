@@ -159,6 +159,11 @@ describe("handleToolCall", () => {
         assert.equal(hits[0].name, "orders.search");
         // The host's options after the call object are still the host's to fix.
         await assert.rejects(llm.handleToolCall(session, calls["Anthropic tool_use"], { sigal: 1 }), /unknown key "sigal"/);
+        // An object of no call's shape is the host's mistake, thrown: the model was told of a tool "[object Object]".
+        const message = { role: "assistant", tool_calls: [calls["Chat Completions tool_call"]] };
+        for (const bad of [message, message.tool_calls, { type: "tool-call", input: args }]) {
+            await assert.rejects(llm.handleToolCall(session, bad), { name: "TypeError", message: "handleToolCall: call: expected { name, arguments } or { toolName, input }" });
+        }
         // Inside multi_tool_use.parallel the name is the model's: an object there is no call to unwrap.
         const [miss] = await llm.handleToolCall(session, "multi_tool_use.parallel", { tool_uses: [{ recipient_name: calls["Anthropic tool_use"], parameters: args }] });
         assert.equal(miss.error.code, "UNKNOWN_TOOL");

@@ -149,7 +149,12 @@ export async function handleToolCall(session, name, args, options, wrapped) {
     // (A string's .name is undefined: a name is read as it was.)
     const f = name?.function ?? name;
     const n = f?.name ?? f?.toolName;
-    if (!wrapped && n) return handleToolCall(session, n, f.arguments ?? f.input ?? f.args, args);
+    if (!wrapped) {
+        if (n) return handleToolCall(session, n, f.arguments ?? f.input ?? f.args, args);
+        // Any other object (a whole assistant message, its tool_calls) is
+        // the host's mistake: the model was told of a tool "[object Object]".
+        if (Object(name) === name) throw new TypeError("handleToolCall: call: expected { name, arguments } or { toolName, input }");
+    }
     let tools;
     // multi_tool_use.parallel: the wrapper OpenAI models (trained on
     // ChatGPT's own tool) put parallel calls in, {tool_uses: [{
