@@ -62,7 +62,11 @@ type Tool struct {
 	// undefined. ctx is done when the run
 	// making the call ends; an error, or a panic, is thrown in the model's
 	// code with its message. Calls may overlap, each on a goroutine of its
-	// own: those of concurrent runs, and one run's (Promise.all).
+	// own: those of concurrent runs, and one run's (Promise.all). The
+	// result is the run's once returned: it is read after Execute returns
+	// (as the run takes it in), so it must not be written afterwards (a
+	// buffer reused by the next call), unlike Decision.Input, which is
+	// copied.
 	Execute func(ctx context.Context, input json.RawMessage, call Call) (json.RawMessage, error)
 	// Start, optional, is Execute's form that does not block, for a tool
 	// that only waits for an answer from elsewhere (a page's tool, under
