@@ -94,7 +94,11 @@ func TestCloseDoesNotWait(t *testing.T) {
 				}
 				ran <- err
 			}()
-			<-started
+			select {
+			case <-started:
+			case err := <-ran:
+				t.Fatalf("the run ended before its tool started: %v", err)
+			}
 			if err := closer(); err != nil {
 				t.Errorf("Close: %v, want nil", err)
 			}

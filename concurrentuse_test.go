@@ -143,15 +143,23 @@ const [a, b] = await Promise.all([tools.t.echo({n: input}), tools.own({n: input}
 		t.Fatal(err)
 	}
 	// Close once six runs have answered: the others are then in flight or
-	// about to start (each goroutine's first session has three).
+	// about to start (each goroutine's first session has three). If runs
+	// fail instead, Close once all have ended (their errors are reported).
+	finished := make(chan struct{})
+	go func() { runs.Wait(); close(finished) }()
+wait:
 	for range 6 {
-		<-answered
+		select {
+		case <-answered:
+		case <-finished:
+			break wait
+		}
 	}
 	if err := cm.Close(); err != nil {
 		t.Fatal(err)
 	}
 	close(stop)
-	runs.Wait()
+	<-finished
 	wg.Wait()
 	late.Wait()
 	if _, err := s.ExecuteCode(context.Background(), codemode.ExecuteCodeInput{Code: `1`}, nil); !errors.Is(err, codemode.ErrClosed) {

@@ -58,10 +58,18 @@ func TestCryptoSourceOneReadAtATime(t *testing.T) {
 		}
 		results <- res
 	}
+	// Either run may end early (a bug): the test then fails, not hangs.
+	await := func(ch chan struct{}, what string) {
+		select {
+		case <-ch:
+		case res := <-results:
+			t.Fatalf("a run ended before %s: %+v", what, res)
+		}
+	}
 	go run(`return crypto.getRandomValues(new Uint8Array(2))[0]`)
-	<-r.entered
+	await(r.entered, "the first read")
 	go run(`await tools.mark({}); return crypto.getRandomValues(new Uint8Array(2))[1]`)
-	<-marked
+	await(marked, "the second run's tool call")
 	deadline := time.Now().Add(time.Second)
 	for !r.overlap.Load() && time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond)
