@@ -13,7 +13,9 @@ import (
 
 // Session is one conversation's view of a CodeMode: the factory's tools plus
 // its own. Its runs may overlap; each keeps its own context, limits, logs
-// and tool-call record.
+// and tool-call record. Close it when the conversation ends: a session
+// dropped unclosed keeps its own tools' names taken (and, with
+// SearchConfig.Embed, their vectors) for the CodeMode's life.
 type Session struct {
 	cm     *CodeMode
 	own    *registry
