@@ -231,6 +231,15 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64, w *wor
 	// Watched once the clock is set, so that a cancel's stop comes after it.
 	stop := context.AfterFunc(goCtx, func() { r.interrupt(interruptCancel) })
 	defer stop()
+	// A cancel that came before the watch (during the instance's one-time
+	// work, read by one of its polls: the worker's abort flags) is acted on
+	// here, on this goroutine. AfterFunc would act on it on a goroutine of
+	// its own, and under GOOS=js that one runs only when this one yields:
+	// a program that never calls the host (for (;;) {}) then ran to its
+	// timeout, its poll answered in WebAssembly (jsbridge/poll.go).
+	if goCtx.Err() != nil {
+		r.interrupt(interruptCancel)
+	}
 	if err := r.setup(p); err != nil {
 		// The prelude is interrupted too when the run is stopped or times
 		// out before the program even started.
