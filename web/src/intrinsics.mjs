@@ -114,7 +114,14 @@ export const now = perfNow ? () => perfNow(perf) : dateNow;
 
 const Controller = g.AbortController;
 const abortOf = Controller && uncurry(Controller.prototype.abort);
-const signalOf = Controller && uncurry(/** @type {() => AbortSignal} */ (Object.getOwnPropertyDescriptor(Controller.prototype, "signal")?.get));
+const signalGetter = Controller && Object.getOwnPropertyDescriptor(Controller.prototype, "signal")?.get;
+// happy-dom's AbortController (a DOM in Node.js: Vitest's happy-dom
+// environment) has its signal as each instance's own property, no getter
+// on the prototype: every tool call in worker mode failed there, the
+// program's call a ToolError "signalOf is not a function". The instance's
+// own, then.
+/** @type {(c: AbortController) => AbortSignal} */
+const signalOf = typeof signalGetter === "function" ? uncurry(signalGetter) : (c) => c.signal;
 
 /**
  * An AbortController of the page's at load, with its signal and abort()

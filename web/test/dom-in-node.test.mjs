@@ -3,7 +3,8 @@
 // Code Mode. Each row sets the global up as that environment does, in a
 // child process of its own (the global is the process's), then makes a
 // factory with the QuickJS asset's file: URL and runs a program with a tool
-// call, text that is not ASCII (the Go core encodes it) and a busy loop.
+// call (which reads its signal), text that is not ASCII (the Go core
+// encodes it) and a busy loop.
 // Both engine modes (CODE_MODE_WORKER=1); the in-thread engine is the one
 // that shares the test's global.
 import { test } from "node:test";
@@ -25,7 +26,7 @@ function inChild(setup, body) {
     const script = `
         ${setup}
         const { IoCodeModeFactory } = await import(${JSON.stringify(indexURL)});
-        const tools = [{ name: "t.x", description: "d", inputSchema: { type: "object" }, execute: async () => ({ n: 1, s: "héllo ✓" }) }];
+        const tools = [{ name: "t.x", description: "d", inputSchema: { type: "object" }, execute: async (_, { signal }) => ({ n: signal.aborted ? 0 : 1, s: "héllo ✓" }) }];
         let out;
         ${body}
         process.stdout.write(JSON.stringify(out));
@@ -64,6 +65,16 @@ const environments = [
     // "globalThis.TextEncoder is not available, polyfill required".
     ["Jest's jsdom: no TextEncoder, TextDecoder or fetch", `
         delete globalThis.TextEncoder; delete globalThis.TextDecoder; delete globalThis.fetch;
+        ${DOM}`],
+    // happy-dom's AbortController has its signal as each instance's own
+    // property (no getter on the prototype): a tool's call failed, in
+    // worker mode every one ("signalOf is not a function").
+    ["happy-dom: AbortController's signal is the instance's own property", `
+        const RealController = AbortController;
+        globalThis.AbortController = class AbortController {
+            constructor() { const c = new RealController(); this.signal = c.signal; this.c = c; }
+            abort(reason) { this.c.abort(reason); }
+        };
         ${DOM}`],
 ];
 for (const [what, setup] of environments) {
