@@ -36,11 +36,12 @@ test-go: deps ## the native Go tests, the patched validator copy's (third_party/
 	$(GO) test -count=1 -timeout 25m $(GOPKGS)
 
 # The same under the race detector: not part of `make test`, whose CI has
-# 30 minutes. In session 32, at a load of 15 on 2 cores, it took 18 minutes
-# for the root package, 7 for sandbox/..., 3 for third_party/..., 8 for
-# internal/... and found no race. Run it after a change to what runs
-# concurrently: runs, sessions, Close, observers, search, the engine's pool.
-race: deps ## the native Go tests under the race detector (over half an hour: not part of make test)
+# 30 minutes. In session 32 it took 256 s on the idle 2-core machine (the
+# root package 247 s, the others alongside) and 18 minutes for the root
+# package alone at a load of 15; it found no race. Run it after a change to
+# what runs concurrently: runs, sessions, Close, observers, search, the
+# engine's pool.
+race: deps ## the native Go tests under the race detector (4 min idle, much more loaded: not part of make test)
 	$(GO) test -race -count=1 -timeout 60m $(GOPKGS)
 
 # GOOS=js tests run under Node with the toolchain's go_js_wasm_exec, wrapped
