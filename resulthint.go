@@ -188,10 +188,10 @@ func memberSuggestion(t, prop string, array bool) string {
 }
 
 // looseName is a name in lower case without '_' and '-': createdAt,
-// created_at and CreatedAt are one.
-func looseName(s string) string {
-	return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(s))
-}
+// created_at and CreatedAt are one (and search_tools is searchtools).
+func looseName(s string) string { return strings.ToLower(separators.Replace(s)) }
+
+var separators = strings.NewReplacer("_", "", "-", "")
 
 // typeMembers are the names of the members of object type text t at its
 // first level (`{ id: string; note?: string; c: { d: number } }`: id,

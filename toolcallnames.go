@@ -76,7 +76,7 @@ func (r *runState) suggest(name string) string {
 	if h, ok := llmToolHints[name]; ok {
 		return "; " + h
 	}
-	if searchAliases[strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name))] {
+	if searchAliases[looseName(name)] {
 		// tools.search(...): other code modes' discovery call. "did you
 		// mean orders.search?" sent the query to a tool that takes none.
 		return "; to find tools, call the global await tool_search({ query }) (not a member of tools)"

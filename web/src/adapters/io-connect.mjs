@@ -167,6 +167,8 @@ export function fromIoConnect(io, options) {
     if (opts.waitTimeoutMs !== undefined) invokeOptions.waitTimeoutMs = opts.waitTimeoutMs;
 
     const mine = () => interop.instance;
+    // A method's name and signature: io.Connect's identity of a method.
+    const key = (m) => JSON.stringify([m.name, m.accepts || "", m.returns || ""]);
     // A method's servers are all that registered its name, streams
     // included (a real bus: one application's stream X and another's
     // method X both list both servers, and "best" invoked the stream,
@@ -233,7 +235,7 @@ export function fromIoConnect(io, options) {
     // tool outlives the re-syncs that leave it as it was.
     function definitionOf(method) {
         const same = interop.methods().filter((m) => m && m.name === method.name && !m.supportsStreaming);
-        if (same.every((m) => (m.accepts || "") === (method.accepts || "") && (m.returns || "") === (method.returns || ""))) return method.name;
+        if (same.every((m) => key(m) === key(method))) return method.name;
         const def = { name: method.name };
         if (method.accepts) def.accepts = method.accepts;
         if (method.returns) def.returns = method.returns;
@@ -264,7 +266,6 @@ export function fromIoConnect(io, options) {
         // signature. A name registered with another signature is another
         // method to io.Connect (its own entry and servers): its own tool.
         const seen = new Set();
-        const key = (m) => JSON.stringify([m.name, m.accepts || "", m.returns || ""]);
         const methods = kept(
             interop.methods().filter((m) => m && typeof m.name === "string" && !m.supportsStreaming && othersOf(m).length > 0 && !seen.has(key(m)) && seen.add(key(m))),
             opts.filter,
