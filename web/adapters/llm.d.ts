@@ -83,7 +83,10 @@ export declare function handleToolCall(
  * it: a Chat Completions `tool_call` (`{ function: { name, arguments } }`) or
  * its `function`, a Responses `function_call` (`{ name, arguments }`), an
  * Anthropic `tool_use` block (`{ name, input }`), a Gemini `functionCall`
- * (`{ name, args }`), an AI SDK tool call (`{ toolName, input }`).
+ * (`{ name, args }`), an AI SDK tool call (`{ toolName, input }`), an Ollama
+ * tool call (`{ id, function: { name, arguments } }`, the arguments an
+ * object), a Bedrock `toolUse` (`{ toolUseId, name, input }`: the block's
+ * `toolUse`, not the content block).
  */
 export declare function handleToolCall(
     session: IoCodeMode.Session,

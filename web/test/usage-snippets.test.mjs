@@ -36,10 +36,14 @@ import { createAgent } from "langchain";
 import { setDefaultBaseUrls } from "@google/genai";
 import { setDefaultOpenAIClient, setTracingDisabled } from "@openai/agents";
 import { RequestContext } from "@mastra/core/request-context";
+import { Ollama } from "ollama";
+import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
 import { WORKER, assetPath, dist, loadFactory, root } from "./helpers.mjs";
 import { anthropicMessage, anthropicStream, completion, responsesCall, responsesReply as response, responsesText, scriptedFetch } from "./adapter-helpers.mjs";
 import { FakeAgent } from "./fakes/fdc3.mjs";
 import { geminiServer } from "./fakes/gemini.mjs";
+import { ollamaServer } from "./fakes/ollama.mjs";
+import { bedrockServer } from "./fakes/bedrock.mjs";
 import { FakeBus, fakeIo } from "./fakes/io-connect.mjs";
 
 /** The ```js and ```ts blocks of a file: { where: "file:line", lang, code }. */
@@ -68,7 +72,7 @@ before(async () => {
     const modules = join(dir, "node_modules");
     mkdirSync(join(modules, "@interopio"), { recursive: true });
     symlinkSync(dist, join(modules, "@interopio", "code-mode"), "dir");
-    for (const name of ["ai", "zod", "openai", "@anthropic-ai", "@langchain", "@modelcontextprotocol", "@energetic-ai", "@google", "@openai", "@mastra"]) {
+    for (const name of ["ai", "zod", "openai", "@anthropic-ai", "@langchain", "@modelcontextprotocol", "@energetic-ai", "@google", "@openai", "@mastra", "ollama", "@aws-sdk"]) {
         symlinkSync(join(root, "node_modules", name), join(modules, name), "dir");
     }
 });
@@ -219,6 +223,23 @@ async function gemini(turns) {
 }
 const GEMINI_LOOP = "const functionDeclarations = session.getLlmTools().map(";
 const geminiCall = (name, args) => ({ functionCall: { id: `${name}-1`, name, args } });
+/** A local Ollama server (fakes/ollama.mjs) answering `turns`, and a client of it as the block's `ollama`. */
+async function ollamaEnv(turns) {
+    const server = await ollamaServer(turns);
+    closing.push(server.close);
+    return { ollama: new Ollama({ host: server.host }), ollamaRequests: server.requests };
+}
+/** A local Bedrock runtime (fakes/bedrock.mjs) answering `turns`, and a client of it as the block's `bedrock`. */
+async function bedrockEnv(turns) {
+    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true"; // not the SDK's warning that its releases of 2027 on want Node 22
+    const server = await bedrockServer(turns);
+    const bedrock = new BedrockRuntimeClient({ region: "us-east-1", endpoint: server.endpoint, credentials: { accessKeyId: "AKIDTEST", secretAccessKey: "test" }, maxAttempts: 1 });
+    closing.push(async () => {
+        bedrock.destroy();
+        await server.close();
+    });
+    return { bedrock, bedrockRequests: server.requests };
+}
 // The OpenAI Agents SDK's default client (its provider keeps the first it
 // resolves a model name with), answering with `agentsFetch.fetch`.
 const agentsFetch = { fetch: undefined };
@@ -597,6 +618,45 @@ const cases = [
         },
     },
     {
+        has: 'const { message } = await ollama.chat({ model: "qwen3", messages, tools });',
+        // A call as Ollama sends it (arguments an object, no explanation), a page tool called by name, then the answer.
+        env: async () => ({
+            ...(await page()),
+            ...(await ollamaEnv([
+                { tool_calls: [{ id: "call_1", function: { index: 0, name: "executeCode", arguments: { code: SUM } } }, { id: "call_2", function: { index: 1, name: "orders.search", arguments: { status: "open" } } }] },
+                { content: "The open orders total 47." },
+            ])),
+        }),
+        check: ({ messages }, env) => {
+            assert.equal(messages.at(-1).content, "The open orders total 47.");
+            assert.equal(env.ollamaRequests.length, 2);
+            const answers = env.ollamaRequests[1].messages.filter((m) => m.role === "tool");
+            assert.deepEqual(answers.map((m) => m.tool_name), ["executeCode", "orders.search"]);
+            assert.equal(JSON.parse(answers[0].content).result, 47, answers[0].content);
+            assert.equal(JSON.parse(answers[1].content).error.code, "UNKNOWN_TOOL", answers[1].content);
+            assert.deepEqual(seen.contexts, [env.requestMetadata]);
+        },
+    },
+    {
+        has: "const { output, stopReason } = await bedrock.send(",
+        // searchTools (an array: sent as text, Bedrock takes it), executeCode, then the answer: every request passed the fake's checks.
+        env: async () => ({
+            ...(await page()),
+            ...(await bedrockEnv([
+                [{ toolUse: { toolUseId: "tooluse_1", name: "searchTools", input: { query: "orders" } } }, { toolUse: { toolUseId: "tooluse_2", name: "executeCode", input: JSON.parse(SUM_ARGS) } }],
+                [{ text: "The open orders total 47." }],
+            ])),
+        }),
+        check: ({ messages }, env) => {
+            assert.deepEqual(messages.at(-1).content, [{ text: "The open orders total 47." }]);
+            assert.equal(env.bedrockRequests.length, 2);
+            const [hits, sum] = env.bedrockRequests[1].body.messages[2].content.map((b) => JSON.parse(b.toolResult.content[0].text));
+            assert.deepEqual(hits.map((h) => h.name), ["orders.search"]);
+            assert.equal(sum.result, 47, JSON.stringify(sum));
+            assert.deepEqual(seen.contexts, [env.requestMetadata]);
+        },
+    },
+    {
         has: GEMINI_LOOP,
         // A call of executeCode, then the answer: every request passed the fake API's checks (else the SDK throws).
         env: async () => ({ ...(await page()), ...(await gemini([[geminiCall("executeCode", JSON.parse(SUM_ARGS))], [{ text: "The open orders total 47." }]])) }),
@@ -963,8 +1023,8 @@ test("every js and ts block of README.md and web/USAGE.md has a case", () => {
 // has the type the documentation gives it, so an option, method or field
 // the types do not have fails here. Left out: the blocks of the LLM SDKs'
 // loops (LangChain's too), whose JavaScript (a messages array TypeScript
-// infers from its first element) no TypeScript reader writes; web/types-check/usage.ts and
-// adapters-llm.ts hold their TypeScript forms. Also the TypeScript blocks
+// infers from its first element) no TypeScript reader writes; web/types-check/usage.ts,
+// adapters-llm.ts and adapters-llm-clients.ts hold their TypeScript forms. Also the TypeScript blocks
 // (types-check's) and those that are not page code (model code, a result's
 // shape, a bundler's config).
 const IO = 'import("@interopio/code-mode").IoCodeMode';
@@ -990,7 +1050,7 @@ const TYPES = {
 const UNTYPED = ["requestMetadata", "context", "messages", "response_format", "fetchOrders", "searchOrders", "trace", "askUser", "cancelButton", "apiKey", "window", "instrumentSchema"];
 
 test("the blocks type-check against the package's types", () => {
-    const sdk = /\b(openai|anthropic)\.|from "(ai|openai|@anthropic-ai\/[^"]*|@langchain\/[^"]*|@google\/genai|@openai\/agents|@mastra\/[^"]*)"|\bjsonSchema\(|\bcodeModeTool\b/;
+    const sdk = /\b(openai|anthropic|ollama|bedrock)\.|from "(ai|openai|@anthropic-ai\/[^"]*|@langchain\/[^"]*|@google\/genai|@openai\/agents|@mastra\/[^"]*|@aws-sdk\/[^"]*)"|\bjsonSchema\(|\bcodeModeTool\b/;
     const typed = blocks.filter((b) => b.lang === "js" && !sdk.test(b.code) && cases.find((c) => b.code.includes(c.has))?.env);
     assert.ok(typed.length >= 15, `${typed.length} blocks`);
     // A platform's package, not installed here: the block's call of it is what is typed.

@@ -1,5 +1,6 @@
 // Type check of the USAGE.md sections on Google Gemini (@google/genai), the
-// OpenAI Agents SDK (@openai/agents) and Mastra (@mastra/core) against the
+// OpenAI Agents SDK (@openai/agents), Mastra (@mastra/core), Ollama (ollama)
+// and Amazon Bedrock (@aws-sdk/client-bedrock-runtime) against the
 // SDKs' own types (`tsc -p web/types-check/tsconfig.adapters.json`): their
 // blocks in TypeScript, with the casts those sections give for TypeScript.
 // Nothing here runs.
@@ -9,8 +10,10 @@ import { Agent as MastraAgent, type ToolsInput } from "@mastra/core/agent";
 import { RequestContext } from "@mastra/core/request-context";
 import { createTool } from "@mastra/core/tools";
 import type { MastraModelConfig } from "@mastra/core/llm";
+import { Ollama, type Message as OllamaMessage } from "ollama";
+import { BedrockRuntimeClient, ConverseCommand, type ContentBlock, type Message as BedrockMessage, type ToolConfiguration } from "@aws-sdk/client-bedrock-runtime";
 import type { IoCodeMode } from "@interopio/code-mode";
-import { handleToolCall } from "@interopio/code-mode/llm";
+import { handleToolCall, toOpenAITools } from "@interopio/code-mode/llm";
 
 declare const session: IoCodeMode.Session;
 declare const signal: AbortSignal;
@@ -87,3 +90,44 @@ export const mastraTools = Object.fromEntries(
         createTool({ id: t.name, description: t.description, inputSchema: t.inputSchema, execute: (input, { abortSignal }) => t.execute(input as IoCodeMode.ExecuteCodeArgs | IoCodeMode.SearchToolsArgs, { signal: abortSignal }) }),
     ]),
 );
+
+export async function ollamaLoop(ollama: Ollama, question: string): Promise<string> {
+    const tools = toOpenAITools(session);
+    const messages: OllamaMessage[] = [
+        { role: "system", content: session.getSystemInstruction() },
+        { role: "user", content: question },
+    ];
+    for (;;) {
+        const { message } = await ollama.chat({ model: "qwen3", messages, tools });
+        messages.push(message);
+        if (!message.tool_calls?.length) return message.content;
+        for (const call of message.tool_calls) {
+            const output = await handleToolCall(session, call, { signal, context: requestMetadata });
+            messages.push({ role: "tool", tool_name: call.function.name, content: JSON.stringify(output) });
+        }
+    }
+}
+
+export async function bedrockLoop(bedrock: BedrockRuntimeClient, question: string): Promise<BedrockMessage | undefined> {
+    const toolConfig: ToolConfiguration = {
+        // The SDK types inputSchema.json as a DocumentType: an LLM tool's schema passes as it is.
+        tools: session.getLlmTools().map((t) => ({ toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.inputSchema } } })),
+    };
+    const messages: BedrockMessage[] = [{ role: "user", content: [{ text: question }] }];
+    for (;;) {
+        const { output, stopReason } = await bedrock.send(
+            new ConverseCommand({ modelId: "anthropic.claude-sonnet-4-5-20250929-v1:0", system: [{ text: session.getSystemInstruction() }], messages, toolConfig }),
+            { abortSignal: signal },
+        );
+        if (!output?.message) return undefined;
+        messages.push(output.message);
+        if (stopReason !== "tool_use") return output.message;
+        const content: ContentBlock[] = [];
+        for (const { toolUse } of output.message.content ?? []) {
+            if (!toolUse) continue;
+            const result = await handleToolCall(session, toolUse, { signal, context: requestMetadata });
+            content.push({ toolResult: { toolUseId: toolUse.toolUseId, content: [{ text: JSON.stringify(result) }] } });
+        }
+        messages.push({ role: "user", content });
+    }
+}

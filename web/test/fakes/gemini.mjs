@@ -12,6 +12,7 @@
 // - a turn of function calls not answered call for call in the next turn.
 // tsc checks it against @google/genai's types (web/types-check/tsconfig.fakes.json).
 import { createServer } from "node:http";
+import { serve } from "./serve.mjs";
 
 /** @typedef {import("@google/genai").Part} Part */
 /** @typedef {import("@google/genai").Content} Content */
@@ -77,29 +78,19 @@ export function requestError(body) {
 export async function geminiServer(turns) {
     /** @type {any[]} */
     const requests = [];
-    const server = createServer((req, res) => {
-        let text = "";
-        req.on("data", (c) => (text += c));
-        req.on("end", () => {
-            const body = JSON.parse(text);
-            requests.push(body);
-            const error = /\/models\/[^/:]+:generateContent$/.test(String(req.url)) ? requestError(body) : `no route ${req.url}`;
-            const parts = turns[requests.length - 1] ?? [{ text: "(no more turns)" }];
-            res.writeHead(error ? 400 : 200, { "content-type": "application/json" });
-            res.end(
-                JSON.stringify(
-                    error
-                        ? { error: { code: 400, message: error, status: "INVALID_ARGUMENT" } }
-                        : {
-                              candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }],
-                              usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 },
-                              modelVersion: "gemini-2.5-flash",
-                          },
-                ),
-            );
-        });
+    const { url, close } = await serve(createServer, (path, text) => {
+        const body = JSON.parse(text);
+        requests.push(body);
+        const error = /\/models\/[^/:]+:generateContent$/.test(path) ? requestError(body) : `no route ${path}`;
+        const parts = turns[requests.length - 1] ?? [{ text: "(no more turns)" }];
+        const reply = error
+            ? { error: { code: 400, message: error, status: "INVALID_ARGUMENT" } }
+            : {
+                  candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }],
+                  usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 },
+                  modelVersion: "gemini-2.5-flash",
+              };
+        return [error ? 400 : 200, { "content-type": "application/json" }, JSON.stringify(reply)];
     });
-    await new Promise((r) => server.listen(0, "127.0.0.1", () => r(undefined)));
-    const address = /** @type {import("node:net").AddressInfo} */ (server.address());
-    return { url: `http://127.0.0.1:${address.port}`, requests, close: () => new Promise((r) => server.close(() => r(undefined))) };
+    return { url, requests, close };
 }

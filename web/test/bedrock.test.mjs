@@ -1,0 +1,132 @@
+// A real client: @aws-sdk/client-bedrock-runtime's own code (its default
+// HTTP/2 handler, request signing and serializers) against a local Bedrock
+// runtime (fakes/bedrock.mjs) that refuses what the Converse API refuses.
+// What USAGE.md's Bedrock section rests on: the LLM tools' schemas pass as
+// toolSpec.inputSchema.json, a toolUse block's { toolUseId, name, input }
+// goes to handleToolCall as it is, every call is answered in the next
+// message, and searchTools' answer (an array) is refused as a toolResult's
+// `json`, so the output goes back as text (or wrapped in an object).
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { BedrockRuntimeClient, ConverseCommand } from "@aws-sdk/client-bedrock-runtime";
+import { SUM_OPEN as SUM, abortsRun, loadAdapter } from "./adapter-helpers.mjs";
+import { clientFactory } from "./client-factory.mjs";
+import { bedrockServer, converseError } from "./fakes/bedrock.mjs";
+
+// Not the SDK's warning that its releases of 2027 on want Node 22 (this one is pinned).
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+
+let api, contexts, events, llm, session;
+before(async () => {
+    llm = await loadAdapter("llm");
+    ({ api, contexts, events } = await clientFactory());
+    session = api.createSession();
+});
+after(() => api.dispose());
+
+const MODEL = "anthropic.claude-sonnet-4-5-20250929-v1:0";
+const toolConfig = () => ({ tools: session.getLlmTools().map((t) => ({ toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.inputSchema } } })) });
+const use = (toolUseId, name, input) => ({ toolUse: { toolUseId, name, input } });
+
+/** A client of the fake at `endpoint` (test credentials: the SDK signs every request). */
+function client(t, endpoint) {
+    const bedrock = new BedrockRuntimeClient({ region: "us-east-1", endpoint, credentials: { accessKeyId: "AKIDTEST", secretAccessKey: "test" }, maxAttempts: 1 });
+    t.after(() => bedrock.destroy());
+    return bedrock;
+}
+
+/** USAGE.md's loop: resolves with the messages. */
+async function loop(bedrock, question, options) {
+    const messages = [{ role: "user", content: [{ text: question }] }];
+    for (;;) {
+        const { output, stopReason } = await bedrock.send(new ConverseCommand({ modelId: MODEL, system: [{ text: session.getSystemInstruction() }], messages, toolConfig: toolConfig() }), { abortSignal: options?.signal });
+        messages.push(output.message);
+        if (stopReason !== "tool_use") return messages;
+        const content = [];
+        for (const { toolUse } of output.message.content) {
+            if (!toolUse) continue;
+            const result = await llm.handleToolCall(session, toolUse, options);
+            content.push({ toolResult: { toolUseId: toolUse.toolUseId, content: [{ text: JSON.stringify(result) }] } });
+        }
+        messages.push({ role: "user", content });
+    }
+}
+
+test("the fake Bedrock runtime refuses what the Converse API refuses", () => {
+    const q = { role: "user", content: [{ text: "q" }] };
+    const asked = { role: "assistant", content: [use("tooluse_1", "searchTools", {})] };
+    const answer = (content, status) => ({ role: "user", content: [{ toolResult: { toolUseId: "tooluse_1", content, status } }] });
+    const tc = toolConfig();
+    assert.equal(converseError({ messages: [q], toolConfig: tc }), "");
+    assert.match(converseError({ messages: [q], toolConfig: { tools: [{ toolSpec: { name: "f", inputSchema: { json: { type: "string" } } } }] } }), /toolConfig\.tools\.0\.toolSpec\.inputSchema\.json\.type must be one of the following: object/);
+    assert.match(converseError({ messages: [q, asked, answer([{ text: "[]" }])] }), /toolConfig field must be defined/);
+    assert.match(converseError({ messages: [q, asked, answer([{ json: [] }])], toolConfig: tc }), /messages\.2\.content\.0\.toolResult\.content\.0\.json is invalid\. Provide a json object/);
+    assert.match(converseError({ messages: [q, asked, answer([{ text: "" }])], toolConfig: tc }), /is blank/);
+    assert.match(converseError({ messages: [q, asked, answer([], "error")], toolConfig: tc }), /cannot be empty when status value is error/);
+    assert.match(converseError({ messages: [q, asked, { role: "user", content: [{ text: "go on" }] }], toolConfig: tc }), /Expected toolResult blocks at messages\.2\.content for the following Ids: tooluse_1/);
+    assert.equal(converseError({ messages: [q, asked, answer([{ json: { output: [] } }])], toolConfig: tc }), "");
+});
+
+test("a Converse loop: schemas as inputSchema.json, toolUse blocks to handleToolCall, every call answered", async (t) => {
+    const server = await bedrockServer([
+        [
+            { text: "Let me look." },
+            use("tooluse_a1", "searchTools", { query: "orders", limit: "5" }),
+            use("tooluse_a2", "executeCode", { code: SUM }),
+            use("tooluse_a3", "orders.search", { status: "open" }),
+            use("tooluse_a4", "executeCode", { code: 5, explanation: "wrong type" }),
+        ],
+        [{ text: "The open orders total 47." }],
+    ]);
+    t.after(server.close);
+    contexts.length = 0;
+    const messages = await loop(client(t, server.endpoint), "Total of the open orders?", { context: { user: "ada" } });
+    assert.deepEqual(messages.at(-1).content, [{ text: "The open orders total 47." }]);
+    assert.equal(server.requests.length, 2);
+    assert.equal(server.requests[0].modelId, MODEL);
+    // The schemas as Bedrock got them: the LLM tools' own, as JSON (the AI SDK's markers are not enumerable).
+    assert.deepEqual(
+        server.requests[0].body.toolConfig.tools.map((x) => x.toolSpec.inputSchema.json),
+        session.getLlmTools().map((x) => JSON.parse(JSON.stringify(x.inputSchema))),
+    );
+    const results = server.requests[1].body.messages[2].content.map((b) => b.toolResult);
+    assert.deepEqual(results.map((r) => r.toolUseId), ["tooluse_a1", "tooluse_a2", "tooluse_a3", "tooluse_a4"]);
+    const [hits, sum, unknown, wrong] = results.map((r) => JSON.parse(r.content[0].text));
+    assert.deepEqual(hits.map((h) => h.name), ["orders.search"]);
+    assert.equal(sum.result, 47, JSON.stringify(sum));
+    assert.equal(unknown.error.code, "UNKNOWN_TOOL");
+    assert.equal(wrong.error.code, "INVALID_INPUT");
+    assert.match(wrong.error.message, /executeCode: code: expected a string, got the number 5/);
+    assert.deepEqual(contexts, [{ user: "ada" }]);
+});
+
+test("searchTools' answer as a toolResult's json is refused; wrapped as { output } it passes", async (t) => {
+    const server = await bedrockServer([[use("tooluse_s1", "searchTools", { query: "orders" })], [{ text: "done" }]]);
+    t.after(server.close);
+    const bedrock = client(t, server.endpoint);
+    const messages = [{ role: "user", content: [{ text: "find orders tools" }] }];
+    const first = await bedrock.send(new ConverseCommand({ modelId: MODEL, messages, toolConfig: toolConfig() }));
+    const { toolUse } = first.output.message.content[0];
+    const output = await llm.handleToolCall(session, toolUse);
+    assert.ok(Array.isArray(output));
+    const turn = (json) => [...messages, first.output.message, { role: "user", content: [{ toolResult: { toolUseId: toolUse.toolUseId, content: [{ json }] } }] }];
+    await assert.rejects(bedrock.send(new ConverseCommand({ modelId: MODEL, messages: turn(output), toolConfig: toolConfig() })), { name: "ValidationException", message: /toolResult\.content\.0\.json is invalid\. Provide a json object/ });
+    const ok = await bedrock.send(new ConverseCommand({ modelId: MODEL, messages: turn({ output }), toolConfig: toolConfig() }));
+    assert.deepEqual(ok.output.message.content, [{ text: "done" }]);
+});
+
+test("the loop's signal stops a waiting run, and the loop rejects", async (t) => {
+    const server = await bedrockServer([[use("tooluse_b1", "executeCode", { code: "await new Promise((r) => setTimeout(r, 60000));", explanation: "wait" })]]);
+    t.after(server.close);
+    const controller = new AbortController();
+    events.length = 0;
+    const settled = await abortsRun(events, controller, loop(client(t, server.endpoint), "wait", { signal: controller.signal }));
+    assert.equal(settled.message, "user stopped");
+    assert.equal(server.requests.length, 1);
+});
+
+test("a toolUse whose input is JSON text (ConverseStream's pieces, joined) runs; the content block itself is the host's mistake", async () => {
+    const out = await llm.handleToolCall(session, { toolUseId: "tooluse_t1", name: "executeCode", input: '{"code": "return 6 * 7"}' });
+    assert.equal(out.result, 42, JSON.stringify(out));
+    await assert.rejects(llm.handleToolCall(session, use("tooluse_t2", "executeCode", { code: "return 1" })), { name: "TypeError", message: /handleToolCall: call: expected \{ name, arguments \}/ });
+});

@@ -1,0 +1,85 @@
+// @ts-check
+// A local Amazon Bedrock runtime (POST /model/{modelId}/converse, over
+// cleartext HTTP/2 as the client's default handler speaks it) for
+// @aws-sdk/client-bedrock-runtime's own code (`endpoint` given): it answers
+// with scripted assistant turns, and refuses with Bedrock's
+// ValidationException and words what the Converse API refuses in a request,
+// so that a loop passing here sends what Bedrock takes:
+// - a tool's `inputSchema.json` whose type is not "object";
+// - toolUse or toolResult blocks in a request without `toolConfig`;
+// - a toolResult's `json` that is no JSON object (searchTools answers with
+//   an array), a blank `text`, a toolResult with status "error" and no content;
+// - an assistant turn's toolUse ids without a toolResult in the next message.
+// tsc checks it against the client's types (web/types-check/tsconfig.fakes.json).
+import { createServer } from "node:http2";
+import { serve } from "./serve.mjs";
+
+/** @typedef {import("@aws-sdk/client-bedrock-runtime").ContentBlock} ContentBlock */
+/** @typedef {import("@aws-sdk/client-bedrock-runtime").Message} Message */
+/** @typedef {import("@aws-sdk/client-bedrock-runtime").Tool} Tool */
+
+const isObject = (/** @type {unknown} */ v) => typeof v == "object" && v !== null && !Array.isArray(v);
+
+/**
+ * What Bedrock says of a Converse body, or "".
+ * @param {{ messages?: Message[], toolConfig?: { tools?: Tool[] } }} body
+ */
+export function converseError(body) {
+    for (const [i, tool] of (body.toolConfig?.tools ?? []).entries()) {
+        const json = /** @type {any} */ (tool.toolSpec?.inputSchema)?.json;
+        if (json?.type != "object") return `The value at toolConfig.tools.${i}.toolSpec.inputSchema.json.type must be one of the following: object.`;
+    }
+    const messages = body.messages ?? [];
+    for (const [i, m] of messages.entries()) {
+        /** @type {ContentBlock[]} */
+        const content = m.content ?? [];
+        for (const [j, block] of content.entries()) {
+            if ((block.toolUse || block.toolResult) && !body.toolConfig) return "The toolConfig field must be defined when using toolUse and toolResult content blocks.";
+            if (block.text !== undefined && !block.text.trim()) return `The text field in the ContentBlock object at messages.${i}.content.${j} is blank. Add text to the text field, and try again.`;
+            const result = block.toolResult;
+            if (!result) continue;
+            if (result.status == "error" && !result.content?.length) return `The content field at messages.${i}.content.${j}.toolResult cannot be empty when status value is error.`;
+            for (const [k, c] of (result.content ?? []).entries()) {
+                if ("json" in c && !isObject(c.json)) return `The format of the value at messages.${i}.content.${j}.toolResult.content.${k}.json is invalid. Provide a json object for the field and try again.`;
+                if (c.text !== undefined && !c.text.trim()) return `The text field in the ToolResultContentBlock object at messages.${i}.content.${j}.toolResult.content.${k} is blank. Add text to the text field, and try again.`;
+            }
+        }
+        const uses = content.flatMap((b) => (b.toolUse ? [b.toolUse.toolUseId] : []));
+        const answered = new Set((messages[i + 1]?.content ?? []).flatMap((b) => (b.toolResult ? [b.toolResult.toolUseId] : [])));
+        const missing = uses.filter((id) => !answered.has(id));
+        if (missing.length && i + 1 < messages.length) return `Expected toolResult blocks at messages.${i + 1}.content for the following Ids: ${missing.join(", ")}`;
+    }
+    return "";
+}
+
+/**
+ * Serves Converse on 127.0.0.1 (h2c): the n-th request it takes is answered
+ * with `turns[n]` (the assistant's content blocks; stopReason "tool_use"
+ * when one is a toolUse), once it passes converseError; `requests` gets each
+ * { modelId, body }. Resolves once listening: { endpoint, requests, close }.
+ * @param {ContentBlock[][]} turns
+ */
+export async function bedrockServer(turns) {
+    /** @type {{ modelId: string, body: any }[]} */
+    const requests = [];
+    let answered = 0;
+    const { url, close } = await serve(createServer, (path, text) => {
+        const body = JSON.parse(text || "{}");
+        const route = /^\/model\/([^/]+)\/converse$/.exec(path);
+        requests.push({ modelId: decodeURIComponent(route?.[1] ?? ""), body });
+        const error = route ? converseError(body) : `no route ${path}`;
+        if (error) {
+            const type = route ? "ValidationException:http://internal.amazon.com/coral/com.amazon.bedrock/" : "UnknownOperationException";
+            return [route ? 400 : 404, { "content-type": "application/json", "x-amzn-errortype": type }, JSON.stringify({ message: error })];
+        }
+        const content = turns[answered++] ?? [{ text: "(no more turns)" }];
+        const reply = {
+            output: { message: { role: "assistant", content } },
+            stopReason: content.some((b) => b.toolUse) ? "tool_use" : "end_turn",
+            usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+            metrics: { latencyMs: 1 },
+        };
+        return [200, { "content-type": "application/json", "x-amzn-requestid": `req-${answered}` }, JSON.stringify(reply)];
+    });
+    return { endpoint: url, requests, close };
+}
