@@ -9,19 +9,15 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { BedrockRuntimeClient, ConverseCommand } from "@aws-sdk/client-bedrock-runtime";
-import { SUM_OPEN as SUM, abortsRun, loadAdapter } from "./adapter-helpers.mjs";
-import { clientFactory } from "./client-factory.mjs";
+import { SUM_OPEN as SUM, abortsRun } from "./adapter-helpers.mjs";
+import { llmClientSession } from "./client-factory.mjs";
 import { bedrockServer, converseError } from "./fakes/bedrock.mjs";
 
 // Not the SDK's warning that its releases of 2027 on want Node 22 (this one is pinned).
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
 let api, contexts, events, llm, session;
-before(async () => {
-    llm = await loadAdapter("llm");
-    ({ api, contexts, events } = await clientFactory());
-    session = api.createSession();
-});
+before(async () => ({ api, contexts, events, llm, session } = await llmClientSession()));
 after(() => api.dispose());
 
 const MODEL = "anthropic.claude-sonnet-4-5-20250929-v1:0";

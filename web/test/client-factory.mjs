@@ -1,8 +1,10 @@
-// The factory of the LLM client suites (gemini, mastra, openai-agents), in
-// the suite's mode. Apart from adapter-helpers.mjs, which files marked
-// @mode-independent import (register-parity): this module reads the mode
-// (modes.test.mjs keeps that marker true).
+// The factory of the LLM client suites (gemini, mastra, openai-agents,
+// ollama, bedrock, groq), in the suite's mode. Apart from
+// adapter-helpers.mjs, which files marked @mode-independent import
+// (register-parity): this module reads the mode (modes.test.mjs keeps that
+// marker true).
 import { assetPath, loadFactory } from "./helpers.mjs";
+import { loadAdapter } from "./adapter-helpers.mjs";
 
 /**
  * A factory in the suite's mode for an LLM client's tests, holding
@@ -33,4 +35,13 @@ export async function clientFactory() {
     });
     await api.ready();
     return { api, contexts, events };
+}
+
+/**
+ * clientFactory's, with a session of it and the llm adapter
+ * (@interopio/code-mode/llm): { api, contexts, events, llm, session }.
+ */
+export async function llmClientSession() {
+    const client = await clientFactory();
+    return { ...client, llm: await loadAdapter("llm"), session: client.api.createSession() };
 }

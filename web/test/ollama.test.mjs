@@ -8,16 +8,12 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { Ollama } from "ollama";
-import { SUM_OPEN as SUM, loadAdapter } from "./adapter-helpers.mjs";
-import { clientFactory } from "./client-factory.mjs";
+import { SUM_OPEN as SUM } from "./adapter-helpers.mjs";
+import { llmClientSession } from "./client-factory.mjs";
 import { chatError, ollamaServer } from "./fakes/ollama.mjs";
 
 let api, contexts, llm, session;
-before(async () => {
-    llm = await loadAdapter("llm");
-    ({ api, contexts } = await clientFactory());
-    session = api.createSession();
-});
+before(async () => ({ api, contexts, llm, session } = await llmClientSession()));
 after(() => api.dispose());
 
 /** An Ollama tool call: what its server sends (an id, the arguments as an object). */

@@ -38,12 +38,14 @@ import { setDefaultOpenAIClient, setTracingDisabled } from "@openai/agents";
 import { RequestContext } from "@mastra/core/request-context";
 import { Ollama } from "ollama";
 import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
+import Groq from "groq-sdk";
 import { WORKER, assetPath, dist, loadFactory, root } from "./helpers.mjs";
 import { anthropicMessage, anthropicStream, completion, responsesCall, responsesReply as response, responsesText, scriptedFetch } from "./adapter-helpers.mjs";
 import { FakeAgent } from "./fakes/fdc3.mjs";
 import { geminiServer } from "./fakes/gemini.mjs";
 import { ollamaServer } from "./fakes/ollama.mjs";
 import { bedrockServer } from "./fakes/bedrock.mjs";
+import { groqServer } from "./fakes/groq.mjs";
 import { FakeBus, fakeIo } from "./fakes/io-connect.mjs";
 
 /** The ```js and ```ts blocks of a file: { where: "file:line", lang, code }. */
@@ -72,7 +74,7 @@ before(async () => {
     const modules = join(dir, "node_modules");
     mkdirSync(join(modules, "@interopio"), { recursive: true });
     symlinkSync(dist, join(modules, "@interopio", "code-mode"), "dir");
-    for (const name of ["ai", "zod", "openai", "@anthropic-ai", "@langchain", "@modelcontextprotocol", "@energetic-ai", "@google", "@openai", "@mastra", "ollama", "@aws-sdk"]) {
+    for (const name of ["ai", "zod", "openai", "@anthropic-ai", "@langchain", "@modelcontextprotocol", "@energetic-ai", "@google", "@openai", "@mastra", "ollama", "@aws-sdk", "groq-sdk"]) {
         symlinkSync(join(root, "node_modules", name), join(modules, name), "dir");
     }
 });
@@ -228,6 +230,12 @@ async function ollamaEnv(turns) {
     const server = await ollamaServer(turns);
     closing.push(server.close);
     return { ollama: new Ollama({ host: server.host }), ollamaRequests: server.requests };
+}
+/** A local Groq API (fakes/groq.mjs: it checks the model's calls as Groq does) answering `turns`, and a client of it as the block's `groq`. */
+async function groqEnv(turns) {
+    const server = await groqServer(turns);
+    closing.push(server.close);
+    return { groq: new Groq({ apiKey: "test-key", baseURL: server.baseURL, maxRetries: 0 }), groqRequests: server.requests };
 }
 /** A local Bedrock runtime (fakes/bedrock.mjs) answering `turns`, and a client of it as the block's `bedrock`. */
 async function bedrockEnv(turns) {
@@ -657,6 +665,27 @@ const cases = [
         },
     },
     {
+        has: "completion = await groq.chat.completions.create(",
+        // A generation Groq refuses (no explanation), then one it takes, then the answer.
+        env: async () => ({
+            ...(await page()),
+            ...(await groqEnv([
+                { tool_calls: [{ id: "c1", type: "function", function: { name: "executeCode", arguments: JSON.stringify({ code: SUM }) } }] },
+                { tool_calls: [{ id: "c2", type: "function", function: { name: "executeCode", arguments: SUM_ARGS } }] },
+                { content: "The open orders total 47." },
+            ])),
+        }),
+        check: ({ messages }, env) => {
+            assert.equal(messages.at(-1).content, "The open orders total 47.");
+            assert.equal(env.groqRequests.length, 3);
+            assert.match(messages[2].content, /^Your tool call was refused: .*missing properties: 'explanation'/);
+            const answer = messages.find((m) => m.role === "tool");
+            assert.equal(answer.tool_call_id, "c2");
+            assert.equal(JSON.parse(answer.content).result, 47, answer.content);
+            assert.deepEqual(seen.contexts, [env.requestMetadata]);
+        },
+    },
+    {
         has: GEMINI_LOOP,
         // A call of executeCode, then the answer: every request passed the fake API's checks (else the SDK throws).
         env: async () => ({ ...(await page()), ...(await gemini([[geminiCall("executeCode", JSON.parse(SUM_ARGS))], [{ text: "The open orders total 47." }]])) }),
@@ -1050,7 +1079,7 @@ const TYPES = {
 const UNTYPED = ["requestMetadata", "context", "messages", "response_format", "fetchOrders", "searchOrders", "trace", "askUser", "cancelButton", "apiKey", "window", "instrumentSchema"];
 
 test("the blocks type-check against the package's types", () => {
-    const sdk = /\b(openai|anthropic|ollama|bedrock)\.|from "(ai|openai|@anthropic-ai\/[^"]*|@langchain\/[^"]*|@google\/genai|@openai\/agents|@mastra\/[^"]*|@aws-sdk\/[^"]*)"|\bjsonSchema\(|\bcodeModeTool\b/;
+    const sdk = /\b(openai|anthropic|ollama|bedrock|groq)\.|from "(ai|openai|groq-sdk|@anthropic-ai\/[^"]*|@langchain\/[^"]*|@google\/genai|@openai\/agents|@mastra\/[^"]*|@aws-sdk\/[^"]*)"|\bjsonSchema\(|\bcodeModeTool\b/;
     const typed = blocks.filter((b) => b.lang === "js" && !sdk.test(b.code) && cases.find((c) => b.code.includes(c.has))?.env);
     assert.ok(typed.length >= 15, `${typed.length} blocks`);
     // A platform's package, not installed here: the block's call of it is what is typed.

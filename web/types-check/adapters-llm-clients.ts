@@ -1,6 +1,6 @@
 // Type check of the USAGE.md sections on Google Gemini (@google/genai), the
-// OpenAI Agents SDK (@openai/agents), Mastra (@mastra/core), Ollama (ollama)
-// and Amazon Bedrock (@aws-sdk/client-bedrock-runtime) against the
+// OpenAI Agents SDK (@openai/agents), Mastra (@mastra/core), Ollama (ollama),
+// Amazon Bedrock (@aws-sdk/client-bedrock-runtime) and Groq (groq-sdk) against the
 // SDKs' own types (`tsc -p web/types-check/tsconfig.adapters.json`): their
 // blocks in TypeScript, with the casts those sections give for TypeScript.
 // Nothing here runs.
@@ -12,6 +12,7 @@ import { createTool } from "@mastra/core/tools";
 import type { MastraModelConfig } from "@mastra/core/llm";
 import { Ollama, type Message as OllamaMessage } from "ollama";
 import { BedrockRuntimeClient, ConverseCommand, type ContentBlock, type Message as BedrockMessage, type ToolConfiguration } from "@aws-sdk/client-bedrock-runtime";
+import Groq from "groq-sdk";
 import type { IoCodeMode } from "@interopio/code-mode";
 import { handleToolCall, toOpenAITools } from "@interopio/code-mode/llm";
 
@@ -129,5 +130,32 @@ export async function bedrockLoop(bedrock: BedrockRuntimeClient, question: strin
             content.push({ toolResult: { toolUseId: toolUse.toolUseId, content: [{ text: JSON.stringify(result) }] } });
         }
         messages.push({ role: "user", content });
+    }
+}
+
+export async function groqLoop(groq: Groq, question: string): Promise<string | null> {
+    const tools = toOpenAITools(session);
+    const messages: Groq.Chat.ChatCompletionMessageParam[] = [
+        { role: "system", content: session.getSystemInstruction() },
+        { role: "user", content: question },
+    ];
+    for (let refused = 0; ; ) {
+        let completion: Groq.Chat.ChatCompletion;
+        try {
+            completion = await groq.chat.completions.create({ model: "openai/gpt-oss-120b", messages, tools }, { signal });
+        } catch (err) {
+            // groq-sdk types err.error (the JSON body) as Object.
+            const error = err instanceof Groq.BadRequestError ? (err.error as { error?: { code?: string; message?: string } } | undefined)?.error : undefined;
+            if (error?.code !== "tool_use_failed" || ++refused > 3) throw err;
+            messages.push({ role: "user", content: `Your tool call was refused: ${error.message}. Call a tool again, with arguments its schema takes.` });
+            continue;
+        }
+        const message = completion.choices[0].message;
+        messages.push(message);
+        if (!message.tool_calls?.length) return message.content;
+        for (const call of message.tool_calls) {
+            const output = await handleToolCall(session, call, { signal, context: requestMetadata });
+            messages.push({ role: "tool", tool_call_id: call.id, content: JSON.stringify(output) });
+        }
     }
 }
