@@ -61,6 +61,8 @@ test("the fake Bedrock runtime refuses what the Converse API refuses", () => {
     assert.match(converseError({ messages: [q, asked, answer([], "error")], toolConfig: tc }), /cannot be empty when status value is error/);
     assert.match(converseError({ messages: [q, asked, { role: "user", content: [{ text: "go on" }] }], toolConfig: tc }), /Expected toolResult blocks at messages\.2\.content for the following Ids: tooluse_1/);
     assert.equal(converseError({ messages: [q, asked, answer([{ json: { output: [] } }])], toolConfig: tc }), "");
+    // A streamed toolUse sent back with its input still the JSON text.
+    assert.match(converseError({ messages: [q, { role: "assistant", content: [use("tooluse_1", "searchTools", '{"query": "x"}')] }, answer([{ text: "[]" }])], toolConfig: tc }), /messages\.1\.content\.0\.toolUse\.input is invalid\. Provide a json object/);
 });
 
 test("a Converse loop: schemas as inputSchema.json, toolUse blocks to handleToolCall, every call answered", async (t) => {

@@ -665,6 +665,31 @@ const cases = [
         },
     },
     {
+        has: "const { stream } = await bedrock.send(command, { abortSignal: signal });",
+        // The block goes on from the one above (its toolConfig and handleToolCall): a streamed turn of text and two
+        // calls, one of them malformed JSON, then the answer; every request passed the fake's checks, the inputs sent
+        // back as objects.
+        env: async () => {
+            const env = { ...(await page()), ...(await llm()) };
+            const toolConfig = { tools: env.session.getLlmTools().map((t) => ({ toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.inputSchema } } })) };
+            const turns = [
+                [{ text: "Let me add them up." }, { toolUse: { toolUseId: "tooluse_1", name: "executeCode", input: JSON.parse(SUM_ARGS) } }, { toolUse: { toolUseId: "tooluse_2", name: "searchTools", input: "{\"query\": " } }],
+                [{ text: "The open orders total 47." }],
+            ];
+            return { ...env, toolConfig, ...(await bedrockEnv(turns)) };
+        },
+        check: ({ messages }, env) => {
+            assert.deepEqual(messages.at(-1).content, [{ text: "The open orders total 47." }]);
+            assert.equal(env.bedrockRequests.length, 2);
+            const [turn, answers] = env.bedrockRequests[1].body.messages.slice(1);
+            assert.deepEqual(turn.content.map((b) => b.text ?? b.toolUse.input), ["Let me add them up.", JSON.parse(SUM_ARGS), {}]);
+            const [sum, cut] = answers.content.map((b) => JSON.parse(b.toolResult.content[0].text));
+            assert.equal(sum.result, 47, JSON.stringify(sum));
+            assert.match(cut.error?.message, /^The arguments of searchTools are not valid JSON/, JSON.stringify(cut));
+            assert.deepEqual(seen.contexts, [env.requestMetadata]);
+        },
+    },
+    {
         has: "completion = await groq.chat.completions.create(",
         // A generation Groq refuses (no explanation), then one it takes, then the answer.
         env: async () => ({

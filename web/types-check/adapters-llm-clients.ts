@@ -11,7 +11,7 @@ import { RequestContext } from "@mastra/core/request-context";
 import { createTool } from "@mastra/core/tools";
 import type { MastraModelConfig } from "@mastra/core/llm";
 import { Ollama, type Message as OllamaMessage } from "ollama";
-import { BedrockRuntimeClient, ConverseCommand, type ContentBlock, type Message as BedrockMessage, type ToolConfiguration } from "@aws-sdk/client-bedrock-runtime";
+import { BedrockRuntimeClient, ConverseCommand, ConverseStreamCommand, type ContentBlock, type Message as BedrockMessage, type ToolConfiguration, type ToolUseBlock } from "@aws-sdk/client-bedrock-runtime";
 import Groq from "groq-sdk";
 import type { IoCodeMode } from "@interopio/code-mode";
 import { handleToolCall, toOpenAITools } from "@interopio/code-mode/llm";
@@ -157,5 +157,46 @@ export async function groqLoop(groq: Groq, question: string): Promise<string | n
             const output = await handleToolCall(session, call, { signal, context: requestMetadata });
             messages.push({ role: "tool", tool_call_id: call.id, content: JSON.stringify(output) });
         }
+    }
+}
+
+// The streamed form: a toolUse's input is gathered as JSON text, then sent back as an object.
+export async function bedrockStreamed(bedrock: BedrockRuntimeClient, toolConfig: ToolConfiguration, question: string): Promise<BedrockMessage> {
+    // TypeScript: an input is the SDK's DocumentType.
+    const asObject = (text: string): ToolUseBlock["input"] => {
+        try {
+            const input: ToolUseBlock["input"] = JSON.parse(text);
+            if (input?.constructor === Object) return input;
+        } catch {}
+        return {};
+    };
+    const messages: BedrockMessage[] = [{ role: "user", content: [{ text: question }] }];
+    for (;;) {
+        const command = new ConverseStreamCommand({ modelId: "anthropic.claude-sonnet-4-5-20250929-v1:0", system: [{ text: session.getSystemInstruction() }], messages, toolConfig });
+        const { stream } = await bedrock.send(command, { abortSignal: signal });
+        // TypeScript: the blocks as they are gathered (the input as text), not yet ContentBlocks.
+        const content: ({ text: string } | { toolUse: { toolUseId?: string; name?: string; input: string } })[] = [];
+        let stopReason: string | undefined;
+        for await (const { contentBlockStart: start, contentBlockDelta: delta, messageStop } of stream ?? []) {
+            if (start?.start?.toolUse) content[start.contentBlockIndex!] = { toolUse: { ...start.start.toolUse, input: "" } };
+            if (delta?.delta?.text !== undefined) ((content[delta.contentBlockIndex!] ??= { text: "" }) as { text: string }).text += delta.delta.text;
+            if (delta?.delta?.toolUse) (content[delta.contentBlockIndex!] as { toolUse: { input: string } }).toolUse.input += delta.delta.toolUse.input;
+            stopReason = messageStop?.stopReason ?? stopReason;
+        }
+        const results: ContentBlock[] = [];
+        const turn: ContentBlock[] = [];
+        for (const block of content.filter(Boolean)) {
+            if (!("toolUse" in block)) {
+                turn.push(block);
+                continue;
+            }
+            const { toolUse } = block;
+            const result = await handleToolCall(session, toolUse, { signal, context: requestMetadata });
+            results.push({ toolResult: { toolUseId: toolUse.toolUseId, content: [{ text: JSON.stringify(result) }] } });
+            turn.push({ toolUse: { toolUseId: toolUse.toolUseId, name: toolUse.name, input: asObject(toolUse.input) } });
+        }
+        messages.push({ role: "assistant", content: turn });
+        if (stopReason !== "tool_use") return messages.at(-1)!;
+        messages.push({ role: "user", content: results });
     }
 }

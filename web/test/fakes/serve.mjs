@@ -10,7 +10,7 @@
  * listening with { url, close }; close also ends the HTTP/2 sessions
  * clients keep open (the AWS SDK's), which a server's close waits for.
  * @param {(listener: (req: any, res: any) => void) => import("node:net").Server} create
- * @param {(url: string, body: string) => [number, Record<string, string>, string]} answer
+ * @param {(url: string, body: string) => [number, Record<string, string>, string | Buffer]} answer
  */
 export async function serve(create, answer) {
     const server = create((req, res) => {
