@@ -3,8 +3,8 @@
 // Ollama's server cannot decode. What USAGE.md's Ollama section rests on:
 // toOpenAITools' shapes are Ollama's tools, a tool call as Ollama hands it
 // (arguments an object, an id, an index) goes to handleToolCall as it is,
-// the answer goes back as a string with the tool's name, and a local
-// model's mistakes come back to it as text, whole or streamed.
+// the answer goes back as a string with the tool's name and the call's id,
+// and a local model's mistakes come back to it as text, whole or streamed.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { Ollama } from "ollama";
@@ -43,7 +43,7 @@ async function loop(ollama, stream) {
         if (!message.tool_calls?.length) return messages;
         for (const c of message.tool_calls) {
             const output = await llm.handleToolCall(session, c, { context: { user: "ada" } });
-            messages.push({ role: "tool", tool_name: c.function.name, content: JSON.stringify(output) });
+            messages.push({ role: "tool", tool_name: c.function.name, tool_call_id: c.id, content: JSON.stringify(output) });
         }
     }
 }
@@ -84,7 +84,15 @@ test("a loop over ollama.chat: toOpenAITools as Ollama's tools, calls as Ollama 
     const sent = server.requests[1].messages;
     assert.deepEqual(sent[2].tool_calls.map((c) => c.id), ["call_a1", "call_a2", "call_a3", "call_a4"]);
     const answers = sent.slice(3);
-    assert.deepEqual(answers.map((m) => [m.role, m.tool_name]), [["tool", "searchTools"], ["tool", "executeCode"], ["tool", "orders.search"], ["tool", "executeCode"]]);
+    assert.deepEqual(
+        answers.map((m) => [m.role, m.tool_name, m.tool_call_id]),
+        [
+            ["tool", "searchTools", "call_a1"],
+            ["tool", "executeCode", "call_a2"],
+            ["tool", "orders.search", "call_a3"],
+            ["tool", "executeCode", "call_a4"],
+        ],
+    );
     const [hits, sum, unknown, wrong] = answers.map((m) => JSON.parse(m.content));
     assert.deepEqual(hits.map((h) => h.name), ["orders.search"]);
     assert.equal(sum.result, 47, JSON.stringify(sum));

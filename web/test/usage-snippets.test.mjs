@@ -639,7 +639,7 @@ const cases = [
             assert.equal(messages.at(-1).content, "The open orders total 47.");
             assert.equal(env.ollamaRequests.length, 2);
             const answers = env.ollamaRequests[1].messages.filter((m) => m.role === "tool");
-            assert.deepEqual(answers.map((m) => m.tool_name), ["executeCode", "orders.search"]);
+            assert.deepEqual(answers.map((m) => [m.tool_name, m.tool_call_id]), [["executeCode", "call_1"], ["orders.search", "call_2"]]);
             assert.equal(JSON.parse(answers[0].content).result, 47, answers[0].content);
             assert.equal(JSON.parse(answers[1].content).error.code, "UNKNOWN_TOOL", answers[1].content);
             assert.deepEqual(seen.contexts, [env.requestMetadata]);

@@ -104,7 +104,9 @@ export async function ollamaLoop(ollama: Ollama, question: string): Promise<stri
         if (!message.tool_calls?.length) return message.content;
         for (const call of message.tool_calls) {
             const output = await handleToolCall(session, call, { signal, context: requestMetadata });
-            messages.push({ role: "tool", tool_name: call.function.name, content: JSON.stringify(output) });
+            // TypeScript: ollama's types (0.6.4) have neither a call's id nor a message's tool_call_id, which Ollama's server has.
+            const answer: OllamaMessage & { tool_call_id?: string } = { role: "tool", tool_name: call.function.name, tool_call_id: (call as { id?: string }).id, content: JSON.stringify(output) };
+            messages.push(answer);
         }
     }
 }
