@@ -25,6 +25,13 @@ const call = (id, name, args) => ({ id, function: { index: 0, name, arguments: a
  */
 async function loop(ollama, stream) {
     const tools = llm.toOpenAITools(session);
+    const writtenCalls = (content) => {
+        try {
+            const call = JSON.parse(content.trim().replace(/^```(?:json)?\s*|\s*```$/g, ""));
+            if (tools.some((t) => t.function.name === call?.name)) return [{ function: { name: call.name, arguments: call.parameters ?? call.arguments ?? {} } }];
+        } catch {}
+        return [];
+    };
     const messages = [
         { role: "system", content: session.getSystemInstruction() },
         { role: "user", content: "Total of the open orders?" },
@@ -39,6 +46,7 @@ async function loop(ollama, stream) {
         } else {
             ({ message } = await ollama.chat({ model: "qwen3", messages, tools }));
         }
+        if (!message.tool_calls?.length) message.tool_calls = writtenCalls(message.content);
         messages.push(message);
         if (!message.tool_calls?.length) return messages;
         for (const c of message.tool_calls) {
@@ -126,4 +134,20 @@ test("a tool's output handed to Ollama as an object is refused: the loop must se
     await assert.rejects(ollama.chat({ model: "qwen3", messages: [...next, { role: "tool", tool_name: "executeCode", content: output }] }), { name: "ResponseError", status_code: 400, message: /messages\.content of type string/ });
     const answered = await ollama.chat({ model: "qwen3", messages: [...next, { role: "tool", tool_name: "executeCode", content: JSON.stringify(output) }] });
     assert.equal(answered.message.content, "1");
+});
+
+test("a call a small model writes as text (Llama's { name, parameters }, fenced) runs; JSON that names no tool stays the answer", async (t) => {
+    const written = { name: "executeCode", parameters: { code: SUM, explanation: "Sum the open orders." } };
+    const server = await ollamaServer([
+        { content: "```json\n" + JSON.stringify(written) + "\n```" },
+        { content: JSON.stringify({ name: "executeCode", arguments: { code: "return 1" } }) },
+        { content: '{"name": "total", "value": 47}' },
+    ]);
+    t.after(server.close);
+    const messages = await loop(new Ollama({ host: server.host }), false);
+    assert.equal(messages.at(-1).content, '{"name": "total", "value": 47}');
+    const answers = messages.filter((m) => m.role == "tool").map((m) => JSON.parse(m.content));
+    assert.deepEqual(answers.map((a) => a.result), [47, 1], JSON.stringify(answers));
+    // What Ollama got back: the model's turn with the call it wrote, as a call.
+    assert.deepEqual(server.requests[1].messages[2].tool_calls, [{ function: { name: "executeCode", arguments: written.parameters } }]);
 });

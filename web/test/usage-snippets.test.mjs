@@ -627,21 +627,24 @@ const cases = [
     },
     {
         has: 'const { message } = await ollama.chat({ model: "qwen3", messages, tools });',
-        // A call as Ollama sends it (arguments an object, no explanation), a page tool called by name, then the answer.
+        // A call as Ollama sends it (arguments an object, no explanation), a page tool called by name, a call the model
+        // wrote as text (Llama's { name, parameters }, fenced), then the answer.
         env: async () => ({
             ...(await page()),
             ...(await ollamaEnv([
                 { tool_calls: [{ id: "call_1", function: { index: 0, name: "executeCode", arguments: { code: SUM } } }, { id: "call_2", function: { index: 1, name: "orders.search", arguments: { status: "open" } } }] },
+                { content: '```json\n{"name": "searchTools", "parameters": {"query": "orders"}}\n```' },
                 { content: "The open orders total 47." },
             ])),
         }),
         check: ({ messages }, env) => {
             assert.equal(messages.at(-1).content, "The open orders total 47.");
-            assert.equal(env.ollamaRequests.length, 2);
-            const answers = env.ollamaRequests[1].messages.filter((m) => m.role === "tool");
-            assert.deepEqual(answers.map((m) => [m.tool_name, m.tool_call_id]), [["executeCode", "call_1"], ["orders.search", "call_2"]]);
+            assert.equal(env.ollamaRequests.length, 3);
+            const answers = env.ollamaRequests[2].messages.filter((m) => m.role === "tool");
+            assert.deepEqual(answers.map((m) => [m.tool_name, m.tool_call_id]), [["executeCode", "call_1"], ["orders.search", "call_2"], ["searchTools", undefined]]);
             assert.equal(JSON.parse(answers[0].content).result, 47, answers[0].content);
             assert.equal(JSON.parse(answers[1].content).error.code, "UNKNOWN_TOOL", answers[1].content);
+            assert.deepEqual(JSON.parse(answers[2].content).map((h) => h.name), ["orders.search"], answers[2].content);
             assert.deepEqual(seen.contexts, [env.requestMetadata]);
         },
     },

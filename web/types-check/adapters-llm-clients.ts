@@ -10,7 +10,7 @@ import { Agent as MastraAgent, type ToolsInput } from "@mastra/core/agent";
 import { RequestContext } from "@mastra/core/request-context";
 import { createTool } from "@mastra/core/tools";
 import type { MastraModelConfig } from "@mastra/core/llm";
-import { Ollama, type Message as OllamaMessage } from "ollama";
+import { Ollama, type Message as OllamaMessage, type ToolCall as OllamaToolCall } from "ollama";
 import { BedrockRuntimeClient, ConverseCommand, ConverseStreamCommand, type ContentBlock, type Message as BedrockMessage, type ToolConfiguration, type ToolUseBlock } from "@aws-sdk/client-bedrock-runtime";
 import Groq from "groq-sdk";
 import type { IoCodeMode } from "@interopio/code-mode";
@@ -94,12 +94,20 @@ export const mastraTools = Object.fromEntries(
 
 export async function ollamaLoop(ollama: Ollama, question: string): Promise<string> {
     const tools = toOpenAITools(session);
+    const writtenCalls = (content: string): OllamaToolCall[] => {
+        try {
+            const call = JSON.parse(content.trim().replace(/^```(?:json)?\s*|\s*```$/g, ""));
+            if (tools.some((t) => t.function.name === call?.name)) return [{ function: { name: call.name, arguments: call.parameters ?? call.arguments ?? {} } }];
+        } catch {}
+        return [];
+    };
     const messages: OllamaMessage[] = [
         { role: "system", content: session.getSystemInstruction() },
         { role: "user", content: question },
     ];
     for (;;) {
         const { message } = await ollama.chat({ model: "qwen3", messages, tools });
+        if (!message.tool_calls?.length) message.tool_calls = writtenCalls(message.content);
         messages.push(message);
         if (!message.tool_calls?.length) return message.content;
         for (const call of message.tool_calls) {
