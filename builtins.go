@@ -402,6 +402,15 @@ func (t *timers) sleep(ctx context.Context, args []json.RawMessage) (json.RawMes
 	if t.pending == nil {
 		t.pending = map[int]chan struct{}{}
 	}
+	if t.cleared[id] {
+		// Cleared before this wait began (the clear is a sync call, the
+		// wait a goroutine: under GOOS=js it always starts after the
+		// program's clearTimeout): nothing to wait for. Slept, it held
+		// the call's promise, and one of the maxTimers slots, for its
+		// whole delay.
+		t.mu.Unlock()
+		return nil, nil
+	}
 	if _, taken := t.pending[id]; taken || len(t.pending) >= maxTimers {
 		t.mu.Unlock()
 		return nil, fmt.Errorf("timer: more than %d timers are pending, or id %d is taken", maxTimers, id)

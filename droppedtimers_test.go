@@ -1,8 +1,11 @@
 package codemode
 
 import (
+	"context"
+	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestDroppedTimersWarn: a program that ends with a timer whose callback
@@ -32,6 +35,70 @@ func TestDroppedTimersWarn(t *testing.T) {
 		}
 		if tc.warn == "" && warned != "" || !strings.HasPrefix(warned, tc.warn) {
 			t.Errorf("%s: warned %q, want %q", tc.code, warned, tc.warn)
+		}
+	}
+}
+
+// TestClearedTimersLetGo: a timer cleared before it fired held its callback
+// (and all it closed over) until its host wait ended, the whole delay: 200
+// timers of 20 s closing over 50 KB each, set and cleared, left 94 of 254
+// x 64 KB under a 16 MB limit. The wait's reaction now holds the timer's
+// ids only.
+func TestClearedTimersLetGo(t *testing.T) {
+	capacity := `const held = []; let n = 0; try { for (;;) { held.push("x".repeat(65536) + n); n++ } } catch (e) { return n }`
+	cm := newTestCodeMode(t, Config{MemoryLimitMB: 16, Timeout: time.Minute})
+	s := mustSession(t, cm)
+	base := exec(t, s, capacity, nil)
+	var before int
+	if err := json.Unmarshal(base.Result, &before); err != nil || before < 200 {
+		t.Fatalf("capacity alone: %s %+v", base.Result, base.Error)
+	}
+	for _, tc := range []struct{ what, code string }{
+		{"setTimeout", `for (let i = 0; i < 200; i++) { const big = "z".repeat(50000) + i; clearTimeout(setTimeout(() => big, 20000)) }`},
+		{"setInterval", `for (let i = 0; i < 200; i++) { const big = "z".repeat(50000) + i; clearInterval(setInterval(() => big, 20000)) }`},
+		{"a debounce", `let t; for (let i = 0; i < 200; i++) { const big = "z".repeat(50000) + i; clearTimeout(t); t = setTimeout(() => big, 20000) } clearTimeout(t)`},
+	} {
+		res := exec(t, s, tc.code+"\n"+capacity, nil)
+		var after int
+		if err := json.Unmarshal(res.Result, &after); err != nil || after < before-8 {
+			t.Errorf("%s: %s x 64 KB held after (%+v), %d before", tc.what, res.Result, res.Error, before)
+		}
+	}
+}
+
+// TestTimerClearedBeforeItsWait: clearTimeout is a sync host call, the wait
+// an async one on a goroutine, which under GOOS=js starts only after the
+// program's clearTimeout: the clear found no wait to end, and the wait
+// then slept its whole delay, holding its call's promise and one of the
+// 1,000 pending slots. A wait for a timer already cleared ends at once.
+func TestTimerClearedBeforeItsWait(t *testing.T) {
+	for _, tc := range []struct {
+		what      string
+		clearID   string // cleared before the wait starts; "" for none
+		waitID    string
+		ms        string
+		wantEarly bool // the wait ends long before ms
+	}{
+		{"cleared before", "7", "7", "3600000", true},
+		{"another timer cleared", "8", "7", "1", false},
+		{"not cleared", "", "7", "1", false},
+	} {
+		var tm timers
+		if tc.clearID != "" {
+			tm.clear([]json.RawMessage{json.RawMessage(tc.clearID)})
+		}
+		done := make(chan error, 1)
+		go func() {
+			_, err := tm.sleep(context.Background(), []json.RawMessage{json.RawMessage(tc.waitID), json.RawMessage(tc.ms)})
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("%s: %v", tc.what, err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Errorf("%s: the wait of %s ms did not end (early %v)", tc.what, tc.ms, tc.wantEarly)
 		}
 	}
 }

@@ -31,9 +31,11 @@
   // timer's earlier wait can never be mistaken for its next one.
   const arm = (t) => {
     if (t.host) clear(t.host); // a no-op unless t fired early
-    const host = ++seq, entry = { ...t, seq: host, host, due: Date.now() + t.wait };
-    live.set(t.id, entry);
-    timer(host, t.wait).then(() => due(entry), () => {});
+    const host = ++seq, entry = { ...t, seq: host, host, due: Date.now() + t.wait }, id = t.id;
+    live.set(id, entry);
+    // The wait's reaction holds ids only: a cleared timer's callback (and
+    // what it closes over) is let go at the clear, not when its wait ends.
+    timer(host, t.wait).then(() => { const e = live.get(id); if (e && e.host === host) due(e); }, () => {});
   };
   const start = (name, fn, ms, args, repeat) => {
     if (typeof fn !== "function") throw new TypeError(name + ": the callback must be a function");
