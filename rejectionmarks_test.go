@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestCaughtCallsAtToolLimit: a run that awaits and catches a thousand
@@ -40,5 +41,40 @@ func TestCaughtCallsAtToolLimit(t *testing.T) {
 		if tc.want == "" && len(got) != 0 || tc.want != "" && (len(got) != 1 || got[0] != tc.want) {
 			t.Errorf("%s: %d warnings about calls not awaited (first %q), want %q", tc.what, len(got), append(got, "")[0], tc.want)
 		}
+	}
+}
+
+// TestRejectedCallsKeepNoErrors: a run kept the Error of every rejected
+// host call until it ended (to name the call of the run's error, and for
+// the warnings about unobserved rejections). A program that awaits and
+// catches refused calls in a loop then held ~195 bytes a call: 20,000 of
+// them left 3.9 MB less of a 16 MB limit (193 x 64 KB held after, 254
+// before), and 50,000 under 8 MB ended MEMORY_LIMIT holding nothing of its
+// own. Only the last few Errors are kept now, and the messages of calls
+// nobody had observed when they were rejected.
+func TestRejectedCallsKeepNoErrors(t *testing.T) {
+	capacity := `const held = []; let n = 0; try { for (;;) { held.push("x".repeat(65536) + n); n++ } } catch (e) { return n }`
+	cm := newTestCodeMode(t, Config{MemoryLimitMB: 16, Timeout: time.Minute})
+	s := mustSession(t, cm)
+	base := exec(t, s, capacity, nil)
+	var before int
+	if err := json.Unmarshal(base.Result, &before); err != nil || before < 200 {
+		t.Fatalf("capacity alone: %s %+v", base.Result, base.Error)
+	}
+	for _, tc := range []struct{ what, code string }{
+		{"20,000 refused tool_search calls, awaited and caught", `for (let i = 0; i < 2e4; i++) { try { await tool_search({ query: {} }) } catch {} }`},
+		{"20,000 refused tool_search calls, caught by .catch", `for (let i = 0; i < 2e4; i++) await tool_search({ query: {} }).catch(() => 0)`},
+		{"20,000 tool_search calls", `for (let i = 0; i < 2e4; i++) await tool_search({ query: "orders" })`},
+	} {
+		res := exec(t, s, tc.code+"\n"+capacity, nil)
+		var after int
+		if err := json.Unmarshal(res.Result, &after); err != nil || after < before-8 {
+			t.Errorf("%s: %s x 64 KB held after (%+v), %d before", tc.what, res.Result, res.Error, before)
+		}
+	}
+	small := mustSession(t, newTestCodeMode(t, Config{MemoryLimitMB: 8, Timeout: time.Minute}))
+	res := exec(t, small, `let n = 0; for (let i = 0; i < 5e4; i++) { try { await tool_search({ query: {} }) } catch { n++ } } return n`, nil)
+	if !res.OK || string(res.Result) != "50000" {
+		t.Errorf("50,000 refused calls under 8 MB: %s %+v, want 50000", res.Result, res.Error)
 	}
 }

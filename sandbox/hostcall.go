@@ -39,14 +39,64 @@ func (c *hostCall) labelled() string {
 }
 
 // rejection is a host call that failed, for the unobserved-rejection report
-// and for Error.Call.
+// (id, name, message) or for Error.Call (name, err).
 type rejection struct {
 	id      uint32
 	name    string
 	message string
 	// err is the Error the call's promise was rejected with (owned, freed
-	// with the run): the run's error is told to be this call's by identity.
+	// when it leaves recentRejected or with the run): the run's error is
+	// told to be this call's by identity.
 	err ffi.Value
+}
+
+// A run keeps what its rejected host calls need, not every one's Error:
+// 20,000 refused tool_search calls, each awaited and caught, held 3.9 MB
+// of a 16 MB limit, and a loop that went on ended MEMORY_LIMIT holding
+// nothing of its own (TestRejectedCallsKeepNoErrors).
+//   - Error.Call names the call whose Error ended the run. That is one of
+//     the last few rejected (a run ends when its error reaches the top, a
+//     returned or Promise.all'd call's at once), so only the last
+//     maxRecentRejections Errors are kept to compare with it.
+//   - The warnings name rejections nobody observed. A call observed when it
+//     is rejected (awaited, then'd: its mark is set) never is one, so only
+//     the others are kept, their message without the Error; past
+//     maxUnobservedRejections only their ids, and the warning counts them.
+const (
+	maxRecentRejections     = 32
+	maxUnobservedRejections = 1000
+)
+
+// noteRejection records host call id, rejected with err (borrowed).
+func (r *run) noteRejection(id uint32, c *hostCall, herr error, err ffi.ValueConst) {
+	q, ctx := r.q, r.ctx
+	name := c.labelled()
+	if len(r.recentRejected) == maxRecentRejections {
+		q.FreeValue(ctx, r.recentRejected[0].err)
+		r.recentRejected = append(r.recentRejected[:0], r.recentRejected[1:]...)
+	}
+	r.recentRejected = append(r.recentRejected, rejection{id: id, name: name, err: q.DupValue(ctx, err)})
+	if r.observed(id) {
+		return
+	}
+	if len(r.rejected) == maxUnobservedRejections {
+		r.moreRejected = append(r.moreRejected, id)
+		return
+	}
+	r.rejected = append(r.rejected, rejection{id: id, name: name, message: errorMessage(herr)})
+}
+
+// observed says somebody observed host call id's promise (its mark, set by
+// track's getter, is 1). The mark is read as it is, an own property: no
+// code runs.
+func (r *run) observed(id uint32) bool {
+	if r.report == 0 {
+		return false
+	}
+	m := r.q.GetIndex(r.ctx, r.report.Const(), id)
+	n, ok := r.q.Int(m.Const())
+	r.q.FreeValue(r.ctx, m)
+	return ok && n == 1
 }
 
 type hostResult struct {
@@ -209,7 +259,7 @@ func (r *run) rejectedBy(exc ffi.ValueConst) string {
 	if !r.q.IsObject(exc) {
 		return ""
 	}
-	for _, rj := range r.rejected {
+	for _, rj := range r.recentRejected {
 		if r.q.Same(r.ctx, exc, rj.err.Const()) {
 			return rj.name
 		}
@@ -250,7 +300,7 @@ func (r *run) settle(hr hostResult) {
 	fn, arg := c.resolve, q.Undefined
 	if hr.err != nil {
 		fn, arg = c.reject, r.newError(hr.err)
-		r.rejected = append(r.rejected, rejection{hr.id, c.labelled(), errorMessage(hr.err), q.DupValue(ctx, arg.Const())})
+		r.noteRejection(hr.id, c, hr.err, arg.Const())
 	} else if len(hr.value) > 0 {
 		v, exc := r.valueOf(hr.value, true)
 		if exc != 0 {
@@ -388,22 +438,27 @@ func (r *run) throw(name, msg string) ffi.Value {
 // warnings lists rejected host calls nobody observed, and calls still
 // pending when the program finished, or when an error ended it (failed).
 func (r *run) warnings(failed bool) []string {
-	q, ctx := r.q, r.ctx
 	out := r.notes
 	if len(r.rejected) > 0 && r.report != 0 {
 		// report is the tracker's array of marks: element id is 1 once
 		// somebody observed call id's promise. Each is read as it is, an
-		// own property (no code runs): a stringify of the array ran the
-		// interpreter, which in a run being stopped (TOOL_LIMIT) QuickJS's
-		// poll cut short for a long list, and every rejection then read
-		// as unobserved.
+		// own property (observed: no code runs): a stringify of the array
+		// ran the interpreter, which in a run being stopped (TOOL_LIMIT)
+		// QuickJS's poll cut short for a long list, and every rejection
+		// then read as unobserved.
 		for _, rj := range r.rejected {
-			m := q.GetIndex(ctx, r.report.Const(), rj.id)
-			n, ok := q.Int(m.Const())
-			q.FreeValue(ctx, m)
-			if !ok || n != 1 {
+			if !r.observed(rj.id) {
 				out = append(out, "unhandled rejection of a call that was not awaited: "+rj.name+": "+rj.message)
 			}
+		}
+		more := 0
+		for _, id := range r.moreRejected {
+			if !r.observed(id) {
+				more++
+			}
+		}
+		if more > 0 {
+			out = append(out, fmt.Sprintf("%s of calls that were not awaited, past the first %d calls rejected before anybody awaited them (counted, not listed)", trunc.Count(more, "unhandled rejection", "unhandled rejections"), maxUnobservedRejections))
 		}
 	}
 	var pending, late []string

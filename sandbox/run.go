@@ -88,12 +88,17 @@ type run struct {
 	slots           int
 	waitedAtTimeout atomic.Int32
 
-	goCtx    context.Context
-	cancel   context.CancelCauseFunc
-	workers  *workers // the engine's, for async host functions
-	nextID   uint32
-	pending  map[uint32]*hostCall
-	rejected []rejection
+	goCtx   context.Context
+	cancel  context.CancelCauseFunc
+	workers *workers // the engine's, for async host functions
+	nextID  uint32
+	pending map[uint32]*hostCall
+	// rejected are the rejected calls nobody had observed yet (past
+	// maxUnobservedRejections, moreRejected has their ids), recentRejected
+	// the last Errors host calls were rejected with (noteRejection).
+	rejected       []rejection
+	moreRejected   []uint32
+	recentRejected []rejection
 
 	// results holds the answers of host calls that ended, in order, until
 	// wait settles them; wake has a token when it may hold any. A
@@ -533,7 +538,7 @@ func (r *run) teardown() {
 	for _, h := range []ffi.Value{r.stringify, r.parse, r.nativeParse, r.track, r.report, r.detect, r.eval, r.helpers} {
 		q.FreeValue(ctx, h)
 	}
-	for _, rj := range r.rejected {
+	for _, rj := range r.recentRejected {
 		q.FreeValue(ctx, rj.err)
 	}
 	if r.img != nil {

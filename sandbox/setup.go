@@ -34,7 +34,10 @@ const enginePrelude = "(" + helpersJS + ")((() => {\n" + captureBody + "})())"
 // is reported instead of lost (Go reads the marks, the captured array at
 // index 8, only then, each call's own element: see warnings). Each mark is
 // defined as 0 first (defineProperty: no setter of Array.prototype runs),
-// so that reading it finds an own property and runs no code. The
+// so that reading it finds an own property and runs no code. Call ids
+// start at 1: element 0 is defined too, so that each call's mark is the
+// next element of a fast array (8 bytes); the array went sparse at id 1,
+// ~38 bytes a call for the rest of the run (TestRejectedCallsKeepNoErrors). The
 // descriptors have no prototype: they are made after the program ran, and
 // one that inherited its Object.prototype.get or .value was refused. The
 // promise stays native, so awaiting it stays on the fast path. helpersJS reads no global: it runs after the program has
@@ -62,9 +65,10 @@ const helpersJS = `(c) => {
 const S = c[0], rep = (k, v) => typeof v === "bigint" ? v.toString() : v;
 const I = [c.length > 12 ? c[12] : S, c[3], c[4], c[5], c[2], c[10]];
 const out = (v, w) => w === 1 ? I : typeof v === "symbol" ? 0 : S(v, rep);
-const P = c[6], def = c[7], seen = c[8];
+const P = c[6], def = c[7], seen = c[8], mark = (id) => def(seen, id, { __proto__: null, value: 0, writable: true, enumerable: true, configurable: true });
+mark(0);
 const track = (p, id) => {
-  def(seen, id, { __proto__: null, value: 0, writable: true, enumerable: true, configurable: true });
+  mark(id);
   def(p, "constructor", { __proto__: null, get() { seen[id] = 1; return P; }, configurable: true });
   return p;
 };
