@@ -16,6 +16,7 @@ import puppeteer from "puppeteer-core";
 import { ROOT, servePolicyPages } from "../browser-test/harness.mjs";
 import { CAUGHT, FITS, UNCAUGHT } from "../test/recursion-cases.mjs";
 import { AT_THE_LIMITS } from "../test/deep-core-cases.mjs";
+import { HOST_WORKER_FILES, RAN, start } from "../browser-test/host-worker-files.mjs";
 
 const FIREFOX = process.env.FIREFOX || "/usr/bin/firefox-esr";
 
@@ -69,6 +70,7 @@ const FILES = {
     "main.js": () => MAIN,
     "webmcp/index.js": () => readFileSync(join(POLYFILL, "index.js")),
     "webmcp/schema.js": () => readFileSync(join(POLYFILL, "schema.js")),
+    ...HOST_WORKER_FILES,
 };
 
 let server;
@@ -439,4 +441,26 @@ test("a sandboxed iframe (an opaque origin): worker mode says to use worker: fal
     const other = `http://localhost:${port}/none/dist/`;
     assert.match((await outcome(true, other)).error, /^Code Mode: the engine's worker stopped: Cannot start the Code Mode worker: it failed to load from http:\/\/localhost:\d+\/none\/dist\/code-mode\.worker\.mjs; a sandboxed page or iframe \(its origin is opaque, "null"\) starts no Worker of the package's: use worker: false/);
     assert.deepEqual(await outcome(false, other), { result: 42 });
+});
+
+// Firefox's SharedWorker has a Worker (Chromium's has none): worker mode
+// nests there too. The classic script looked for its files beside the
+// worker's own script (HTTP 404 for code-mode.wasm).
+test("an app's own dedicated Worker and SharedWorker, modules and classic scripts (importScripts), in every mode: a tool call, a spinning program's TIMEOUT, the next run", async () => {
+    const page = await browser.newPage();
+    const problems = [];
+    page.on("pageerror", (e) => problems.push(String(e?.message ?? e)));
+    try {
+        await page.goto(`http://127.0.0.1:${port}/none/host-workers.html`);
+        for (const kind of ["dedicated", "shared"]) {
+            for (const file of [`${kind}.mjs`, `${kind}.js`]) {
+                for (const mode of [undefined, false, true]) {
+                    assert.deepEqual(await page.evaluate(start(kind, file, mode)), RAN, `${file}, worker: ${mode}`);
+                }
+            }
+        }
+        assert.deepEqual(problems, []);
+    } finally {
+        await page.close();
+    }
 });

@@ -109,12 +109,16 @@ async function makeFactory(config) {
 /**
  * worker: true where no Worker can be made: an extension's background
  * service worker (no nested Worker there) said only "Worker is not
- * defined", after "the engine's worker stopped".
+ * defined", after "the engine's worker stopped". A SharedWorker has none
+ * in Chromium (Firefox's has): its own thread is already off every page's,
+ * so the extension's way out would mislead there.
  */
 function noWorkerHere() {
-    const scope = /** @type {any} */ (globalThis).ServiceWorkerGlobalScope;
-    const sw = typeof scope === "function" && globalThis instanceof scope;
-    return `config.worker: true, but ${sw ? "a service worker (an extension's background is one) cannot start a Worker" : "this environment has no Worker"}: leave worker out or set it to false to run the engine on this thread, or create the factory on a page (an extension's offscreen document or side panel) for worker mode (the package's README, "Browser extensions")`;
+    const g = /** @type {any} */ (globalThis);
+    const within = (/** @type {string} */ name) => typeof g[name] === "function" && globalThis instanceof g[name];
+    const thisThread = "leave worker out or set it to false to run the engine on this thread";
+    if (within("SharedWorkerGlobalScope")) return `config.worker: true, but this browser's SharedWorker cannot start a Worker: ${thisThread} (the SharedWorker's own, already off the pages' threads)`;
+    return `config.worker: true, but ${within("ServiceWorkerGlobalScope") ? "a service worker (an extension's background is one) cannot start a Worker" : "this environment has no Worker"}: ${thisThread}, or create the factory on a page (an extension's offscreen document or side panel) for worker mode (the package's README, "Browser extensions")`;
 }
 
 /**

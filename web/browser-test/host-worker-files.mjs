@@ -1,0 +1,57 @@
+// What the host-worker tests (browser-test/host-workers.test.mjs in
+// Chromium, firefox-test/firefox.test.mjs in Firefox) serve: an app's own
+// dedicated Worker and SharedWorker, each as a module that imports the
+// package and as a classic script that loads code-mode.global.js with
+// importScripts. The scripts live in workers/, the package in dist/ (as an
+// app's node_modules would be): a worker's location is not the package's
+// folder. Each runs CHECKS in the mode of its ?worker= and reports.
+
+// checks(IoCodeModeFactory, worker): a tool call, a spinning program (its
+// TIMEOUT) and the run after it; or the factory's error.
+const CHECKS = `async function checks(IoCodeModeFactory, worker) {
+    try {
+        const config = { wasmLocation: "../dist/emscripten-module.wasm", timeout: 1000, tools: [{ name: "add", execute: ({ a, b }) => a + b }] };
+        if (worker !== undefined) config.worker = worker;
+        const api = await IoCodeModeFactory(config);
+        const executeCode = api.createSession().getLlmTools()[1];
+        const run = async (code) => { const r = await executeCode.execute({ code, explanation: "x" }); return r.error ? r.error.code : r.result; };
+        const out = [await run("return await tools.add({ a: 2, b: 40 }) + ' é'"), await run("for (;;) {}"), await run("return 1")];
+        api.dispose();
+        return out;
+    } catch (e) {
+        return String((e && e.message) || e);
+    }
+}
+const mode = new URLSearchParams(location.search).get("worker");
+const run = () => checks(factory, mode === null ? undefined : mode === "true");
+`;
+const MODULE = `import { IoCodeModeFactory as factory } from "../dist/index.mjs";\n`;
+const CLASSIC = `importScripts("../dist/code-mode.global.js");\nconst factory = self.IoCodeModeFactory;\n`;
+const DEDICATED = `run().then((out) => postMessage(out));\n`;
+const SHARED = `onconnect = (e) => run().then((out) => e.ports[0].postMessage(out));\n`;
+
+/** name -> () => body, below the policy's folder (harness.mjs's servePolicyPages). */
+export const HOST_WORKER_FILES = {
+    "host-workers.html": () => `<!doctype html><meta charset="utf-8"><title>host workers</title>`,
+    "workers/dedicated.mjs": () => MODULE + CHECKS + DEDICATED,
+    "workers/dedicated.js": () => CLASSIC + CHECKS + DEDICATED,
+    "workers/shared.mjs": () => MODULE + CHECKS + SHARED,
+    "workers/shared.js": () => CLASSIC + CHECKS + SHARED,
+};
+
+// The page's expression that starts the worker (kind "dedicated" or
+// "shared", file's ".mjs" as a module) with ?worker=mode and resolves with
+// its report, or its error event's message.
+export const start = (kind, file, mode) => `new Promise((resolve) => {
+    const [kind, file, mode] = ${JSON.stringify([kind, file, mode ?? null])};
+    const options = file.endsWith(".mjs") ? { type: "module" } : {};
+    const url = "./workers/" + file + (mode === null ? "" : "?worker=" + mode);
+    const w = kind === "shared" ? new SharedWorker(url, options) : new Worker(url, options);
+    const port = kind === "shared" ? w.port : w;
+    port.onmessage = (e) => resolve(e.data);
+    w.onerror = (e) => resolve("error event: " + (e.message || e.type));
+    if (kind === "shared") port.start();
+})`;
+
+// What each reports where it runs.
+export const RAN = ["42 é", "TIMEOUT", 1];

@@ -1,0 +1,49 @@
+// The package inside an app's own workers in Chromium: a dedicated Worker
+// and a SharedWorker, each a module importing index.mjs and a classic
+// script loading code-mode.global.js with importScripts, from a folder
+// other than the package's (USAGE, "Worker mode": "A Web Worker of your
+// own may import the package (or importScripts the classic script) as a
+// page does"). The classic script looked for its files beside the worker's
+// own script (no document.currentScript in a worker): HTTP 404 for
+// code-mode.wasm. In the suite's mode: the worker's own thread (worker:
+// false, and the default there), or worker mode nested in the app's
+// worker; Chromium's SharedWorker has no Worker, which worker: true names.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { IN_THREAD, checkPrerequisites, launchBrowser, servePolicyPages } from "./harness.mjs";
+import { HOST_WORKER_FILES, RAN, start } from "./host-worker-files.mjs";
+
+let server;
+let browser;
+let page;
+const problems = [];
+
+before(async () => {
+    checkPrerequisites();
+    server = await servePolicyPages({ app: "" }, HOST_WORKER_FILES);
+    browser = await launchBrowser();
+    page = await browser.newPage();
+    page.on("pageerror", (e) => problems.push(e.message));
+    await page.goto(`http://127.0.0.1:${server.port}/app/host-workers.html`);
+});
+
+after(async () => {
+    await browser?.close();
+    await server?.close();
+});
+
+const MODES = IN_THREAD ? [false, undefined] : [true];
+const NO_NESTED = "config.worker: true, but this browser's SharedWorker cannot start a Worker: leave worker out or set it to false to run the engine on this thread (the SharedWorker's own, already off the pages' threads)";
+
+for (const kind of ["dedicated", "shared"]) {
+    for (const file of [`${kind}.mjs`, `${kind}.js`]) {
+        for (const mode of MODES) {
+            const label = `${kind === "shared" ? "a SharedWorker" : "a dedicated Worker"} of the app's (${file.endsWith(".mjs") ? "a module importing index.mjs" : "classic, importScripts of code-mode.global.js"}), worker: ${mode}`;
+            const want = kind === "shared" && mode === true ? NO_NESTED : RAN;
+            test(`${label}: ${want === RAN ? "a tool call, a spinning program's TIMEOUT, the next run" : "says the SharedWorker cannot start a Worker"}`, async () => {
+                assert.deepEqual(await page.evaluate(start(kind, file, mode)), want);
+                assert.deepEqual(problems, []);
+            });
+        }
+    }
+}
