@@ -1,6 +1,6 @@
 // What the loader needs to know about the JavaScript runtime it runs in.
 
-import { keptReflect, markHandled } from "./intrinsics.mjs";
+import { keptReflect, keptWebAssembly, markHandled } from "./intrinsics.mjs";
 import { SHOWN_ARRAY_LEN, countMore } from "./tojson.mjs";
 
 // Node.js (or a runtime compatible with it): file: URLs are read with fs.
@@ -263,6 +263,10 @@ function shownInText(_key, v) {
  * @param {unknown} cause
  */
 export function noModuleURL(file, cause) {
+    // Cloudflare's workerd gives modules no import.meta.url, and compiles
+    // no WebAssembly from bytes either: that, not a bundler, is the cause.
+    const refused = compileRefused();
+    if (refused) return new Error(`Cannot start Code Mode here: ${refused}; ${NO_WASM_HERE}`, { cause });
     const what = `Cannot locate the package's ${file}: this copy of @interopio/code-mode does not know its own URL`;
     // The factory says what to do there (index.mjs): not this advice for a page's bundle.
     if (inContentScript()) return new Error(what, { cause });
@@ -270,6 +274,31 @@ export function noModuleURL(file, cause) {
         `${what} (a bundler that turns it into CommonJS, or into a classic script (an IIFE) for a browser, leaves it none); keep the package out of the bundle (esbuild --packages=external, webpack externals), or bundle as ES modules and copy code-mode.wasm and code-mode.worker.mjs next to the output (the package's README, "Bundlers")`,
         { cause },
     );
+}
+
+/**
+ * Whether an error is the runtime's own refusal to compile WebAssembly
+ * from bytes, as V8 words it where its embedder disallows that: Cloudflare
+ * Workers (workerd), and a Node.js vm context made with codeGeneration:
+ * { wasm: false } (edge-runtime emulators can make one). Not a page's
+ * Content-Security-Policy, which Chromium names (wasm-load.mjs).
+ * @param {unknown} err
+ */
+export function runtimeRefusedWasm(err) {
+    return /Wasm code generation disallowed/i.test(describeError(err));
+}
+
+/** What to do where runtimeRefusedWasm: no config can help there. */
+export const NO_WASM_HERE = `this runtime does not allow compiling WebAssembly from bytes (as on Cloudflare Workers): Code Mode compiles its engine (code-mode.wasm and the QuickJS asset) as it starts, so it runs where that is allowed: a browser's page or worker, or Node.js (the package's README, "Loading")`;
+
+/** The runtime's refusal to compile the smallest module (its header), or "". */
+function compileRefused() {
+    try {
+        new keptWebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));
+        return "";
+    } catch (err) {
+        return runtimeRefusedWasm(err) ? describeError(err) : "";
+    }
 }
 
 /**

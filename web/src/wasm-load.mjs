@@ -1,7 +1,7 @@
 // Fetching and compiling WebAssembly: the Go core and the QuickJS asset.
 
 import { fetchNamingCSP } from "./csp-refusal.mjs";
-import { TextDecoder, accessDenied, describeError, hasNodeFs, inContentScript, isNode, nodeModule, nodeProcess } from "./env.mjs";
+import { NO_WASM_HERE, TextDecoder, accessDenied, describeError, hasNodeFs, inContentScript, isNode, nodeModule, nodeProcess, runtimeRefusedWasm } from "./env.mjs";
 import { KeptMap, then } from "./intrinsics.mjs";
 
 // Fetches a URL and compiles (or instantiates, with imports) the module.
@@ -118,6 +118,7 @@ export async function loadWasmURL(url, imports) {
     try {
         return await loadWasm(url, imports);
     } catch (err) {
+        if (runtimeRefusedWasm(err)) throw new Error(`${describeError(err)}; ${NO_WASM_HERE}`, { cause: err });
         if (!refusedByCSP(err)) throw err;
         // Chromium's words name only 'unsafe-eval', which allows far more.
         throw new Error(`${describeError(err).replace(/\.$/, "")}; ${wasmPolicyHint()}`, { cause: err });
