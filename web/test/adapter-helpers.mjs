@@ -58,6 +58,9 @@ export const completion = (message, finish) => ({
     usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
 });
 
+/** A Chat Completions tool call (Groq's, Mistral's too): `args` as JSON text, or a string as it is. */
+export const chatCall = (id, name, args) => ({ id, type: "function", function: { name, arguments: typeof args == "string" ? args : JSON.stringify(args) } });
+
 /** An Anthropic Messages reply holding `content` blocks. */
 export const anthropicMessage = (content, stop) => ({
     id: "msg_1",

@@ -10,7 +10,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import Groq from "groq-sdk";
 import OpenAI from "openai";
-import { SUM_OPEN as SUM, completion, scriptedFetch } from "./adapter-helpers.mjs";
+import { SUM_OPEN as SUM, chatCall as call, completion, scriptedFetch } from "./adapter-helpers.mjs";
 import { llmClientSession } from "./client-factory.mjs";
 import { groqServer, messagesError, toolUseFailure } from "./fakes/groq.mjs";
 
@@ -18,7 +18,6 @@ let api, contexts, llm, session;
 before(async () => ({ api, contexts, llm, session } = await llmClientSession()));
 after(() => api.dispose());
 
-const call = (id, name, args) => ({ id, type: "function", function: { name, arguments: typeof args == "string" ? args : JSON.stringify(args) } });
 const client = (t, server) => {
     t.after(server.close);
     return new Groq({ apiKey: "test-key", baseURL: server.baseURL, maxRetries: 0 });

@@ -39,6 +39,7 @@ import { RequestContext } from "@mastra/core/request-context";
 import { Ollama } from "ollama";
 import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
 import Groq from "groq-sdk";
+import { Mistral } from "@mistralai/mistralai";
 import { WORKER, assetPath, dist, loadFactory, root } from "./helpers.mjs";
 import { anthropicMessage, anthropicStream, completion, responsesCall, responsesReply as response, responsesText, scriptedFetch } from "./adapter-helpers.mjs";
 import { FakeAgent } from "./fakes/fdc3.mjs";
@@ -46,6 +47,7 @@ import { geminiServer } from "./fakes/gemini.mjs";
 import { ollamaServer } from "./fakes/ollama.mjs";
 import { bedrockServer } from "./fakes/bedrock.mjs";
 import { groqServer } from "./fakes/groq.mjs";
+import { mistralServer } from "./fakes/mistral.mjs";
 import { FakeBus, fakeIo } from "./fakes/io-connect.mjs";
 
 /** The ```js and ```ts blocks of a file: { where: "file:line", lang, code }. */
@@ -74,7 +76,7 @@ before(async () => {
     const modules = join(dir, "node_modules");
     mkdirSync(join(modules, "@interopio"), { recursive: true });
     symlinkSync(dist, join(modules, "@interopio", "code-mode"), "dir");
-    for (const name of ["ai", "zod", "openai", "@anthropic-ai", "@langchain", "@modelcontextprotocol", "@energetic-ai", "@google", "@openai", "@mastra", "ollama", "@aws-sdk", "groq-sdk"]) {
+    for (const name of ["ai", "zod", "openai", "@anthropic-ai", "@langchain", "@modelcontextprotocol", "@energetic-ai", "@google", "@openai", "@mastra", "ollama", "@aws-sdk", "groq-sdk", "@mistralai"]) {
         symlinkSync(join(root, "node_modules", name), join(modules, name), "dir");
     }
 });
@@ -236,6 +238,12 @@ async function groqEnv(turns) {
     const server = await groqServer(turns);
     closing.push(server.close);
     return { groq: new Groq({ apiKey: "test-key", baseURL: server.baseURL, maxRetries: 0 }), groqRequests: server.requests };
+}
+/** A local Mistral API (fakes/mistral.mjs) answering `turns`, and a client of it as the block's `mistral`. */
+async function mistralEnv(turns) {
+    const server = await mistralServer(turns);
+    closing.push(server.close);
+    return { mistral: new Mistral({ apiKey: "test-key", serverURL: server.serverURL, retryConfig: { strategy: "none" } }), mistralRequests: server.requests };
 }
 /** A local Bedrock runtime (fakes/bedrock.mjs) answering `turns`, and a client of it as the block's `bedrock`. */
 async function bedrockEnv(turns) {
@@ -693,6 +701,31 @@ const cases = [
         },
     },
     {
+        has: 'const response = await mistral.chat.complete({ model: "mistral-medium-latest", messages, tools }, { signal });',
+        // Two calls in a turn (one of a page tool by name), then the answer: every request passed the fake's checks.
+        env: async () => ({
+            ...(await page()),
+            ...(await mistralEnv([
+                {
+                    tool_calls: [
+                        { id: "abcDEF123", type: "function", function: { name: "executeCode", arguments: SUM_ARGS } },
+                        { id: "ghiJKL456", type: "function", function: { name: "orders.search", arguments: '{"status": "open"}' } },
+                    ],
+                },
+                { content: "The open orders total 47." },
+            ])),
+        }),
+        check: ({ messages }, env) => {
+            assert.equal(messages.at(-1).content, "The open orders total 47.");
+            assert.equal(env.mistralRequests.length, 2);
+            const answers = env.mistralRequests[1].messages.filter((m) => m.role === "tool");
+            assert.deepEqual(answers.map((m) => m.tool_call_id), ["abcDEF123", "ghiJKL456"]);
+            assert.equal(JSON.parse(answers[0].content).result, 47, answers[0].content);
+            assert.equal(JSON.parse(answers[1].content).error.code, "UNKNOWN_TOOL", answers[1].content);
+            assert.deepEqual(seen.contexts, [env.requestMetadata]);
+        },
+    },
+    {
         has: "completion = await groq.chat.completions.create(",
         // A generation Groq refuses (no explanation), then one it takes, then the answer.
         env: async () => ({
@@ -1107,7 +1140,7 @@ const TYPES = {
 const UNTYPED = ["requestMetadata", "context", "messages", "response_format", "fetchOrders", "searchOrders", "trace", "askUser", "cancelButton", "apiKey", "window", "instrumentSchema"];
 
 test("the blocks type-check against the package's types", () => {
-    const sdk = /\b(openai|anthropic|ollama|bedrock|groq)\.|from "(ai|openai|groq-sdk|@anthropic-ai\/[^"]*|@langchain\/[^"]*|@google\/genai|@openai\/agents|@mastra\/[^"]*|@aws-sdk\/[^"]*)"|\bjsonSchema\(|\bcodeModeTool\b/;
+    const sdk = /\b(openai|anthropic|ollama|bedrock|groq|mistral)\.|from "(ai|openai|groq-sdk|@anthropic-ai\/[^"]*|@langchain\/[^"]*|@google\/genai|@openai\/agents|@mastra\/[^"]*|@aws-sdk\/[^"]*)"|\bjsonSchema\(|\bcodeModeTool\b/;
     const typed = blocks.filter((b) => b.lang === "js" && !sdk.test(b.code) && cases.find((c) => b.code.includes(c.has))?.env);
     assert.ok(typed.length >= 15, `${typed.length} blocks`);
     // A platform's package, not installed here: the block's call of it is what is typed.

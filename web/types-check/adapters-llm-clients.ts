@@ -1,6 +1,7 @@
 // Type check of the USAGE.md sections on Google Gemini (@google/genai), the
 // OpenAI Agents SDK (@openai/agents), Mastra (@mastra/core), Ollama (ollama),
-// Amazon Bedrock (@aws-sdk/client-bedrock-runtime) and Groq (groq-sdk) against the
+// Amazon Bedrock (@aws-sdk/client-bedrock-runtime), Groq (groq-sdk) and
+// Mistral (@mistralai/mistralai) against the
 // SDKs' own types (`tsc -p web/types-check/tsconfig.adapters.json`): their
 // blocks in TypeScript, with the casts those sections give for TypeScript.
 // Nothing here runs.
@@ -13,6 +14,8 @@ import type { MastraModelConfig } from "@mastra/core/llm";
 import { Ollama, type Message as OllamaMessage, type ToolCall as OllamaToolCall } from "ollama";
 import { BedrockRuntimeClient, ConverseCommand, ConverseStreamCommand, type ContentBlock, type Message as BedrockMessage, type ToolConfiguration, type ToolUseBlock } from "@aws-sdk/client-bedrock-runtime";
 import Groq from "groq-sdk";
+import { Mistral } from "@mistralai/mistralai";
+import type { ChatCompletionRequestMessage as MistralMessage } from "@mistralai/mistralai/models/components";
 import type { IoCodeMode } from "@interopio/code-mode";
 import { handleToolCall, toOpenAITools } from "@interopio/code-mode/llm";
 
@@ -208,5 +211,24 @@ export async function bedrockStreamed(bedrock: BedrockRuntimeClient, toolConfig:
         messages.push({ role: "assistant", content: turn });
         if (stopReason !== "tool_use") return messages.at(-1)!;
         messages.push({ role: "user", content: results });
+    }
+}
+
+export async function mistralLoop(mistral: Mistral, question: string): Promise<unknown> {
+    const tools = toOpenAITools(session);
+    const messages: MistralMessage[] = [
+        { role: "system", content: session.getSystemInstruction() },
+        { role: "user", content: question },
+    ];
+    for (;;) {
+        const response = await mistral.chat.complete({ model: "mistral-medium-latest", messages, tools }, { signal });
+        // TypeScript: the SDK types a choice's message as optional.
+        const message = response.choices[0].message!;
+        messages.push({ ...message, role: "assistant" });
+        if (!message.toolCalls?.length) return message.content;
+        for (const call of message.toolCalls) {
+            const output = await handleToolCall(session, call, { signal, context: requestMetadata });
+            messages.push({ role: "tool", toolCallId: call.id, name: call.function.name, content: JSON.stringify(output) });
+        }
     }
 }
