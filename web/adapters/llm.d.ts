@@ -94,9 +94,12 @@ export declare function handleToolCall(
     options?: IoCodeMode.LlmToolExecuteOptions,
 ): Promise<ToolCallAnswer | ToolCallAnswer[]>;
 
-/** A model's tool call as the SDKs hand it (what `handleToolCall` reads of it). */
+/**
+ * A model's tool call as the SDKs hand it (what `handleToolCall` reads of it;
+ * cohere-ai types a call's `function` and its `name` as optional).
+ */
 export type ToolCall =
-    | { function: { name: string; arguments?: unknown } }
+    | { function?: { name?: string; arguments?: unknown } }
     | { name?: string; arguments?: unknown; input?: unknown; args?: unknown }
     | { toolName: string; input?: unknown };
 

@@ -40,6 +40,7 @@ import { Ollama } from "ollama";
 import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
 import Groq from "groq-sdk";
 import { Mistral } from "@mistralai/mistralai";
+import { CohereClientV2 } from "cohere-ai";
 import { WORKER, assetPath, dist, loadFactory, root } from "./helpers.mjs";
 import { anthropicMessage, anthropicStream, completion, responsesCall, responsesReply as response, responsesText, scriptedFetch } from "./adapter-helpers.mjs";
 import { FakeAgent } from "./fakes/fdc3.mjs";
@@ -48,6 +49,7 @@ import { ollamaServer } from "./fakes/ollama.mjs";
 import { bedrockServer } from "./fakes/bedrock.mjs";
 import { groqServer } from "./fakes/groq.mjs";
 import { mistralServer } from "./fakes/mistral.mjs";
+import { cohereServer } from "./fakes/cohere.mjs";
 import { FakeBus, fakeIo } from "./fakes/io-connect.mjs";
 
 /** The ```js and ```ts blocks of a file: { where: "file:line", lang, code }. */
@@ -76,7 +78,7 @@ before(async () => {
     const modules = join(dir, "node_modules");
     mkdirSync(join(modules, "@interopio"), { recursive: true });
     symlinkSync(dist, join(modules, "@interopio", "code-mode"), "dir");
-    for (const name of ["ai", "zod", "openai", "@anthropic-ai", "@langchain", "@modelcontextprotocol", "@energetic-ai", "@google", "@openai", "@mastra", "ollama", "@aws-sdk", "groq-sdk", "@mistralai"]) {
+    for (const name of ["ai", "zod", "openai", "@anthropic-ai", "@langchain", "@modelcontextprotocol", "@energetic-ai", "@google", "@openai", "@mastra", "ollama", "@aws-sdk", "groq-sdk", "@mistralai", "cohere-ai"]) {
         symlinkSync(join(root, "node_modules", name), join(modules, name), "dir");
     }
 });
@@ -244,6 +246,12 @@ async function mistralEnv(turns) {
     const server = await mistralServer(turns);
     closing.push(server.close);
     return { mistral: new Mistral({ apiKey: "test-key", serverURL: server.serverURL, retryConfig: { strategy: "none" } }), mistralRequests: server.requests };
+}
+/** A local Cohere API v2 (fakes/cohere.mjs) answering `turns`, and a client of it as the block's `cohere`. */
+async function cohereEnv(turns) {
+    const server = await cohereServer(turns);
+    closing.push(server.close);
+    return { cohere: new CohereClientV2({ token: "test-key", baseUrl: server.baseUrl }), cohereRequests: server.requests };
 }
 /** A local Bedrock runtime (fakes/bedrock.mjs) answering `turns`, and a client of it as the block's `bedrock`. */
 async function bedrockEnv(turns) {
@@ -726,6 +734,22 @@ const cases = [
         },
     },
     {
+        has: 'const response = await cohere.chat({ model: "command-a-03-2025", messages, tools }, { abortSignal: signal });',
+        // A plan and a call, then the answer: every request passed the fake's checks.
+        env: async () => ({
+            ...(await page()),
+            ...(await cohereEnv([{ tool_plan: "I will sum the open orders.", tool_calls: [{ id: "executeCode_1", type: "function", function: { name: "executeCode", arguments: SUM_ARGS } }] }, { text: "The open orders total 47." }])),
+        }),
+        check: ({ messages }, env) => {
+            assert.deepEqual(messages.at(-1).content, [{ type: "text", text: "The open orders total 47." }]);
+            const [turn, answer] = env.cohereRequests[1].messages.slice(2);
+            assert.equal(turn.tool_plan, "I will sum the open orders.");
+            assert.equal(answer.tool_call_id, "executeCode_1");
+            assert.equal(JSON.parse(answer.content).result, 47, answer.content);
+            assert.deepEqual(seen.contexts, [env.requestMetadata]);
+        },
+    },
+    {
         has: "completion = await groq.chat.completions.create(",
         // A generation Groq refuses (no explanation), then one it takes, then the answer.
         env: async () => ({
@@ -1140,7 +1164,7 @@ const TYPES = {
 const UNTYPED = ["requestMetadata", "context", "messages", "response_format", "fetchOrders", "searchOrders", "trace", "askUser", "cancelButton", "apiKey", "window", "instrumentSchema"];
 
 test("the blocks type-check against the package's types", () => {
-    const sdk = /\b(openai|anthropic|ollama|bedrock|groq|mistral)\.|from "(ai|openai|groq-sdk|@anthropic-ai\/[^"]*|@langchain\/[^"]*|@google\/genai|@openai\/agents|@mastra\/[^"]*|@aws-sdk\/[^"]*)"|\bjsonSchema\(|\bcodeModeTool\b/;
+    const sdk = /\b(openai|anthropic|ollama|bedrock|groq|mistral|cohere)\.|from "(ai|openai|groq-sdk|@anthropic-ai\/[^"]*|@langchain\/[^"]*|@google\/genai|@openai\/agents|@mastra\/[^"]*|@aws-sdk\/[^"]*)"|\bjsonSchema\(|\bcodeModeTool\b/;
     const typed = blocks.filter((b) => b.lang === "js" && !sdk.test(b.code) && cases.find((c) => b.code.includes(c.has))?.env);
     assert.ok(typed.length >= 15, `${typed.length} blocks`);
     // A platform's package, not installed here: the block's call of it is what is typed.

@@ -1,7 +1,7 @@
 // Type check of the USAGE.md sections on Google Gemini (@google/genai), the
 // OpenAI Agents SDK (@openai/agents), Mastra (@mastra/core), Ollama (ollama),
-// Amazon Bedrock (@aws-sdk/client-bedrock-runtime), Groq (groq-sdk) and
-// Mistral (@mistralai/mistralai) against the
+// Amazon Bedrock (@aws-sdk/client-bedrock-runtime), Groq (groq-sdk), Mistral
+// (@mistralai/mistralai) and Cohere (cohere-ai) against the
 // SDKs' own types (`tsc -p web/types-check/tsconfig.adapters.json`): their
 // blocks in TypeScript, with the casts those sections give for TypeScript.
 // Nothing here runs.
@@ -15,6 +15,7 @@ import { Ollama, type Message as OllamaMessage, type ToolCall as OllamaToolCall 
 import { BedrockRuntimeClient, ConverseCommand, ConverseStreamCommand, type ContentBlock, type Message as BedrockMessage, type ToolConfiguration, type ToolUseBlock } from "@aws-sdk/client-bedrock-runtime";
 import Groq from "groq-sdk";
 import { Mistral } from "@mistralai/mistralai";
+import { CohereClientV2, type Cohere } from "cohere-ai";
 import type { ChatCompletionRequestMessage as MistralMessage } from "@mistralai/mistralai/models/components";
 import type { IoCodeMode } from "@interopio/code-mode";
 import { handleToolCall, toOpenAITools } from "@interopio/code-mode/llm";
@@ -229,6 +230,23 @@ export async function mistralLoop(mistral: Mistral, question: string): Promise<u
         for (const call of message.toolCalls) {
             const output = await handleToolCall(session, call, { signal, context: requestMetadata });
             messages.push({ role: "tool", toolCallId: call.id, name: call.function.name, content: JSON.stringify(output) });
+        }
+    }
+}
+
+export async function cohereLoop(cohere: CohereClientV2, question: string): Promise<unknown> {
+    const tools = toOpenAITools(session);
+    const messages: Cohere.ChatMessageV2[] = [
+        { role: "system", content: session.getSystemInstruction() },
+        { role: "user", content: question },
+    ];
+    for (;;) {
+        const response = await cohere.chat({ model: "command-a-03-2025", messages, tools }, { abortSignal: signal });
+        messages.push(response.message);
+        if (!response.message.toolCalls?.length) return response.message.content;
+        for (const call of response.message.toolCalls) {
+            const output = await handleToolCall(session, call, { signal, context: requestMetadata });
+            messages.push({ role: "tool", toolCallId: call.id, content: JSON.stringify(output) });
         }
     }
 }
