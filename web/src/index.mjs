@@ -84,6 +84,13 @@ async function makeFactory(config) {
         config.interceptors = snapshot(ic, "config.interceptors", INTERCEPTOR_KEYS);
         if (config.interceptors.onToolCall === undefined) refuseHolder(ic);
     }
+    // Without WebAssembly (V8 without its JIT: node --jitless, Chromium's
+    // --js-flags=--jitless; Apple's Lockdown Mode) the factory said only
+    // "WebAssembly is not defined", in worker mode after "the engine's
+    // worker stopped: Cannot start the Code Mode worker: Uncaught ...".
+    if (typeof WebAssembly !== "object" || WebAssembly === null) {
+        throw new Error(`Code Mode needs WebAssembly, which this JavaScript engine does not have (WebAssembly is not defined): settings that turn off its JIT turn it off too (node or Chromium with --jitless; Apple's Lockdown Mode); allow WebAssembly here, or run Code Mode where it is on`);
+    }
     const location = config.wasmLocation;
     if (typeof location !== "string" || location === "") {
         // A URL object is what new URL("...", import.meta.url) and Node's

@@ -9,7 +9,10 @@
 // and arguments harden()ed under SES, and must print what a plain process
 // prints. Under Node.js's permission model a factory refused worker threads
 // or a read of its files says which and the flag that allows it (Node's own
-// words, "Access to this API has been restricted", said neither).
+// words, "Access to this API has been restricted", said neither). Without
+// WebAssembly (node --jitless; Chromium's --jitless, Apple's Lockdown
+// Mode) the factory says Code Mode needs it: it said "WebAssembly is not
+// defined", in worker mode after "the engine's worker stopped".
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -148,4 +151,10 @@ test("Node.js's permission model: the package's files not readable: the error na
     const file = escape(join(dist, WORKER ? "code-mode.worker.mjs" : "code-mode.wasm"));
     const head = WORKER ? "Code Mode: the engine's worker stopped: " : "Cannot load the Code Mode core from file://.*: ";
     assert.match(out, new RegExp(`^${head}${MODEL} reading ${file}; allow it with --allow-fs-read=${file}$`));
+});
+
+test("node --jitless (no WebAssembly): the factory says Code Mode needs WebAssembly and what turns it off", () => {
+    const r = spawnSync(process.execPath, ["--jitless", join(dir, "one.mjs")], { encoding: "utf8", timeout: 120_000 });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout.trim(), "Code Mode needs WebAssembly, which this JavaScript engine does not have (WebAssembly is not defined): settings that turn off its JIT turn it off too (node or Chromium with --jitless; Apple's Lockdown Mode); allow WebAssembly here, or run Code Mode where it is on");
 });
