@@ -159,3 +159,29 @@ func TestCyclicGarbageAfterHoldingNearTheLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestCyclicGarbageThenNoObjects: QuickJS collected only when an object was
+// made, so a program that let go of a cycle of objects and then made only
+// strings, or grew an array of numbers, never collected it: 9 MB of
+// dropped cyclic garbage then 9 MB of strings under a 16 MB limit ended
+// MEMORY_LIMIT. The interrupt poll collects too now (ffi gcPollPatch), at
+// the loop's next branch after the threshold is passed.
+func TestCyclicGarbageThenNoObjects(t *testing.T) {
+	e := testEngine(t, Config{MemoryLimit: 16 << 20})
+	// 9,000 objects of 1 KB, each pointing at itself, dropped.
+	const garbage = `let g = []; for (let i = 0; i < 9000; i++) { const o = { s: "x".repeat(1000) + i }; o.self = o; g.push(o) } g = null;`
+	for _, tc := range []struct{ what, before, after string }{
+		{"9 MB of strings into an array made before", `const parts = new Array(9000).fill(0);`, `for (let i = 0; i < 9000; i++) parts[i] = "y".repeat(1000) + i; return parts.length`},
+		{"a 9 MB string built by +=", ``, `let s = ""; for (let i = 0; i < 9000; i++) s += "y".repeat(1000); return s.length / 1000`},
+		{"an array of 810,000 numbers grown by push", `const nums = [];`, `for (let i = 0; i < 8.1e5; i++) nums.push(i + 0.5); return nums.length / 90`},
+		{"100-byte strings, 90,000 of them", `const parts = new Array(90000).fill(0);`, `for (let i = 0; i < 90000; i++) parts[i] = "y".repeat(100) + i; return parts.length / 10`},
+	} {
+		res, err := e.Run(context.Background(), Program{Code: tc.before + garbage + tc.after})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.what, err)
+		}
+		if res.Error != nil || string(res.Value) != "9000" {
+			t.Errorf("%s after 9 MB of cyclic garbage dropped: got %s %+v", tc.what, res.Value, res.Error)
+		}
+	}
+}

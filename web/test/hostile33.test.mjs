@@ -13,6 +13,9 @@
 // (root TestClearedTimersLetGo, TestTimerClearedBeforeItsWait), and every
 // rejected host call's Error stayed for the whole run
 // (TestRejectedCallsKeepNoErrors, sandbox TestUnobservedRejectionsPastTheCap).
+// And the third: QuickJS collected cycles only when an object was made, so
+// cyclic garbage followed by strings alone ended MEMORY_LIMIT (sandbox
+// TestCyclicGarbageThenNoObjects).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { assetPath, run, tool, withFactory, within, WORKER } from "./helpers.mjs";
@@ -200,7 +203,7 @@ describe("hostile33: odd values across the boundary, re-entrant tools, hostile c
         assert.equal({}.polluted, undefined);
     });
 
-    test("a cleared timer lets go of its callback, and rejected calls of their errors, within the run", async (t) => {
+    test("a cleared timer lets go of its callback, rejected calls of their errors, and cyclic garbage is collected without a new object", async (t) => {
         const api = await withFactory(t, { wasmLocation: assetPath, memoryLimit: 16, timeout: 60_000 });
         const session = api.createSession();
         const base = await run(session, capacity);
@@ -215,6 +218,17 @@ describe("hostile33: odd values across the boundary, re-entrant tools, hostile c
             const r = await within(run(session, `${code}\n${capacity}`), 120_000);
             assert.notEqual(r, "hung", name);
             assert.ok(r.ok && r.result >= base.result - 8, `${name}: ${JSON.stringify(r.result ?? r.error)} x 64 KB held after, ${base.result} before`);
+        }
+        // QuickJS collected only when an object was made: 9 MB of objects,
+        // each in a cycle, dropped, then only strings, ended MEMORY_LIMIT
+        // (sandbox TestCyclicGarbageThenNoObjects; the interrupt poll collects now).
+        const garbage = `let g = []; for (let i = 0; i < 9000; i++) { const o = { s: "x".repeat(1000) + i }; o.self = o; g.push(o) } g = null;`;
+        for (const [name, code] of [
+            ["strings into an array made before", `const parts = new Array(9000).fill(0); ${garbage} for (let i = 0; i < 9000; i++) parts[i] = "y".repeat(1000) + i; return parts.length`],
+            ["a string built by +=", `${garbage} let s = ""; for (let i = 0; i < 9000; i++) s += "y".repeat(1000); return s.length / 1000`],
+        ]) {
+            const r = await within(run(session, code), 120_000);
+            assert.equal(r.result, 9000, `9 MB of cyclic garbage dropped, then ${name}: ${JSON.stringify(r.error)}`);
         }
         const small = await withFactory(t, { wasmLocation: assetPath, memoryLimit: 8, timeout: 120_000 });
         const r = await within(run(small.createSession(), `let n = 0; for (let i = 0; i < 5e4; i++) { try { await tool_search({ query: {} }) } catch { n++ } } return n`), 180_000);

@@ -26,8 +26,9 @@ const (
 )
 
 // InstrumentLoops adds the loop checks to the bytes of the asset, and makes
-// QuickJS count its allocations' real sizes (countRealSizes, memcount.go)
-// and set its GC threshold from its limit (gcThresholdPatch, gcthreshold.go).
+// QuickJS count its allocations' real sizes (countRealSizes, memcount.go),
+// set its GC threshold from its limit (gcThresholdPatch, gcthreshold.go)
+// and collect at its interrupt poll too (gcPollPatch).
 // An asset that has them (dist/emscripten-module.wasm has them from the
 // build) gives an error wrapping wasmbin.ErrInstrumented.
 func InstrumentLoops(wasm []byte) ([]byte, error) {
@@ -38,5 +39,5 @@ func InstrumentLoops(wasm []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return wasmbin.PatchBodies(counted, slices.Concat(countRealSizes, []wasmbin.BodyPatch{gcThresholdPatch}))
+	return wasmbin.PatchBodies(counted, slices.Concat(countRealSizes, []wasmbin.BodyPatch{gcThresholdPatch, gcPollPatch}))
 }
