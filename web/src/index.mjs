@@ -8,7 +8,7 @@
 // and asks the core for a new API object, which it wraps (wrap.mjs) so that
 // the LLM tools work with the common LLM SDKs as they are (factory.mjs).
 
-import { describe, hasNodeFs, inContentScript } from "./env.mjs";
+import { describe, hasNodeFs, inContentScript, runtimeRefusedWasm } from "./env.mjs";
 import { threadFactory } from "./factory.mjs";
 import { prototypeHazard, snapshot } from "./fields.mjs";
 import { replacedBuiltins } from "./intrinsics.mjs";
@@ -27,8 +27,22 @@ export async function IoCodeModeFactory(config) {
         return await makeFactory(config);
     } catch (err) {
         // A config's TypeError is the config's, wherever it runs.
-        throw inContentScript() && !(err instanceof TypeError) ? noted(namingReplaced(err), CONTENT_SCRIPT) : namingReplaced(err);
+        if (err instanceof TypeError) throw namingReplaced(err);
+        if (inContentScript()) throw noted(namingReplaced(err), CONTENT_SCRIPT);
+        throw inEdgeRuntime(err) ? noted(namingReplaced(err), EDGE_RUNTIME) : namingReplaced(err);
     }
+}
+
+// Vercel's Edge runtime, and Next.js's for a route or middleware with
+// runtime = "edge" (next start: its bundle's "blob:server/edge/assets/"
+// URL of code-mode.wasm failed "fetch failed (invalid method)"), mark
+// their global with EdgeRuntime; where the runtime itself refused the
+// compile, wasm-load.mjs has said so already.
+const EDGE_RUNTIME = `; Code Mode does not run in an edge runtime (globalThis.EdgeRuntime: Vercel's Edge Functions, Next.js routes and middleware with runtime = "edge"), which allows no WebAssembly compiled from bytes: use the Node.js runtime (in Next.js, leave out export const runtime = "edge")`;
+
+/** @param {unknown} err */
+function inEdgeRuntime(err) {
+    return typeof (/** @type {any} */ (globalThis).EdgeRuntime) === "string" && !runtimeRefusedWasm(err);
 }
 
 const CONTENT_SCRIPT = "; this is a browser extension's content script, which runs with the web page's origin and Content-Security-Policy: create the factory in an extension page (a side panel, popup or offscreen document) and give it the content script's actions as tools through messaging (the package's README, \"Browser extensions\")";

@@ -7,7 +7,10 @@
 // of its own (as workerd's modules) the factory said "this copy of
 // @interopio/code-mode does not know its own URL (a bundler ...)", and with
 // one it said only V8's words; each now says the runtime refuses and where
-// Code Mode runs. A context that allows WebAssembly runs.
+// Code Mode runs. A context that allows WebAssembly runs. Next.js's edge
+// runtime (globalThis.EdgeRuntime) gave its bundle a blob:server/edge/...
+// URL for code-mode.wasm that its fetch does not serve: "fetch failed
+// (invalid method)", now followed by what to do.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -29,9 +32,10 @@ after(() => server?.close());
 // A context with the Web APIs an edge runtime has (no process, no Worker,
 // no location), the classic script evaluated in it; currentScript, if
 // given, is the script's URL as a page would give it.
-function edgeContext(wasm, currentScript) {
+function edgeContext(wasm, currentScript, edgeRuntime) {
     const globals = { fetch, Response, Request, Headers, URL, TextEncoder, TextDecoder, AbortController, AbortSignal, setTimeout, clearTimeout, queueMicrotask, console, crypto, structuredClone, performance };
     if (currentScript) globals.document = { currentScript: { src: currentScript } };
+    if (edgeRuntime) globals.EdgeRuntime = edgeRuntime;
     const context = vm.createContext(globals, { codeGeneration: { strings: false, wasm } });
     vm.runInContext(source, context);
     return context;
@@ -67,4 +71,16 @@ test("WebAssembly refused, the script's URL known: the core's compile says the r
 
 test("WebAssembly allowed (an edge runtime's default): the program runs", async () => {
     assert.equal(await run(edgeContext(true, `${server.url}/pkg/code-mode.global.js`)), 42);
+});
+
+const EDGE = `; Code Mode does not run in an edge runtime (globalThis.EdgeRuntime: Vercel's Edge Functions, Next.js routes and middleware with runtime = "edge"), which allows no WebAssembly compiled from bytes: use the Node.js runtime (in Next.js, leave out export const runtime = "edge")`;
+
+test("Next.js's edge runtime (EdgeRuntime set, the core where its fetch finds none): the failure says to use the Node.js runtime", async () => {
+    const out = await run(edgeContext(true, `${server.url}/nowhere/code-mode.global.js`, "edge-runtime"));
+    assert.ok(out.startsWith(`Cannot load the Code Mode core from ${server.url}/nowhere/code-mode.wasm: HTTP 404`), out);
+    assert.ok(out.endsWith(EDGE), out);
+});
+
+test("an edge runtime that refuses the compile itself (Vercel's): the runtime's refusal, said once", async () => {
+    assert.equal(await run(edgeContext(false, undefined, "edge-runtime")), `Cannot start Code Mode here: WebAssembly.Module(): Wasm code generation disallowed by embedder; ${WHAT_TO_DO}`);
 });
