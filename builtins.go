@@ -38,6 +38,8 @@ var (
 	cryptoSource string
 	//go:embed prelude/performance.js
 	performanceSource string
+	//go:embed prelude/intl.js
+	intlSource string
 
 	// Compacted on first use, not at package init: most runs never build
 	// these globals.
@@ -50,6 +52,7 @@ var (
 		"queueMicrotask":  {src: microtaskSource},
 		"crypto":          {src: cryptoSource},
 		"performance":     {src: performanceSource},
+		"intl":            {src: intlSource},
 	}
 )
 
@@ -110,47 +113,28 @@ const requireTip = "; for what Node's modules give, the sandbox has globals: set
 	"(a sleep: await new Promise((r) => setTimeout(r, ms))), URL, TextEncoder, atob and btoa (base64), structuredClone, " +
 	"crypto.randomUUID() and crypto.getRandomValues()"
 
-// numberTip and dateTip say how to format without Intl. Both the run's
-// error for "'Intl' is not defined" (intlHint) and the warning of a
-// toLocale* call given locales or options (localeJS) say them, so they are
-// written once.
-const (
-	numberTip = `Format numbers with toFixed, e.g. money as '$' + n.toFixed(2).replace(/\B(?=(\d{3})+\.)/g, ',') ("$1,234.50")`
-	dateTip   = `Format dates with toISOString() ("2024-01-15T13:05:00.000Z", UTC) or getUTCFullYear(), getUTCMonth() + 1 and getUTCDate()`
-)
-
-// localeJS is added to the prelude of code that mentions toLocale: QuickJS
-// has no Intl, so toLocaleString, toLocaleDateString and toLocaleTimeString
-// ignore their locales and options, and code that asked for a currency or
-// a month name gets "1234.5" or "01/15/2024" without a word. The first call
-// of each with arguments logs a warning that says so and what to write
-// instead. The methods are replaced before the program runs and use only
-// what the prelude captured (apply, the stringify); log is the host's
-// console function, which they keep to themselves. (The tips are ASCII, so
-// Go's quoting is a JavaScript string literal.)
-var localeJS = `{
-const said = O.create(null);
-const number = ` + strconv.Quote(numberTip) + `;
-const date = ` + strconv.Quote(dateTip) + `;
-for (const [P, kind, names, tip] of [[Number.prototype, "Number", ["toLocaleString"], number], [BigInt.prototype, "BigInt", ["toLocaleString"], number],
-  [Date.prototype, "Date", ["toLocaleString", "toLocaleDateString", "toLocaleTimeString"], date]]) {
-  for (const name of names) {
-    const orig = P[name], what = kind + ".prototype." + name;
-    O.defineProperty(P, name, { value: { [name](...a) {
-      const out = apply(orig, this, a);
-      if (a.length > 0 && !said[what]) {
-        said[what] = true;
-        log("warn", what + " ignores its locales and options in this sandbox (QuickJS has no Intl): it gave " + S(out) + ". " + tip);
-      }
-      return out;
-    } }[name], writable: true, configurable: true });
-  }
-}
+// intlJS is added to the prelude of code that mentions Intl, toLocale or
+// localeCompare: QuickJS has no Intl, its toLocale* methods ignored their
+// locales and options ("1234.5", "01/15/2024") and its localeCompare
+// compared code units ("B" before "a"), silently unlike a browser.
+// prelude/intl.js, built on first use, has an en-US Intl; the global Intl is
+// a getter until then (writable and configurable, as on a page), and the
+// methods are replaced before the program runs, so that they call intl.js's
+// own formatters, not what the program may put on Intl's prototypes.
+// log is the host's console function, handed to intl.js only.
+const intlJS = `{
+let I;
+const intl = () => I || (I = src("intl")(log, apply)), def = (P, k, v) => O.defineProperty(P, k, { value: v, writable: true, configurable: true });
+O.defineProperty(g, "Intl", { configurable: true, get() { const v = intl().Intl; def(g, "Intl", v); return v; }, set(v) { def(g, "Intl", v); } });
+for (const [P, k, names] of [[Number.prototype, "n", ["toLocaleString"]], [BigInt.prototype, "b", ["toLocaleString"]], [Date.prototype, "d", ["toLocaleString", "toLocaleDateString", "toLocaleTimeString"]]])
+  for (const name of names) def(P, name, { [name](...a) { return intl()[k](this, a[0], a[1], name); } }[name]);
+def(String.prototype, "localeCompare", { localeCompare(that) { "use strict"; return intl().c(this, that, arguments[1], arguments[2]); } }.localeCompare);
 }
 `
 
-// outOfMemoryJS is added to the prelude of code that mentions normalize or
-// localeCompare: QuickJS allocates their buffers through the runtime's
+// outOfMemoryJS is added to the prelude of code that mentions normalize,
+// localeCompare or Intl (the collation of intlJS normalizes): QuickJS
+// allocates normalize's buffers through the runtime's
 // realloc, which fails silently at the memory limit, so they throw an
 // exception nobody set, QuickJS's "uninitialized" marker (typeof
 // "unknown"). Uncaught, the sandbox reads it as the memory limit
@@ -161,15 +145,10 @@ for (const [P, kind, names, tip] of [[Number.prototype, "Number", ["toLocaleStri
 // which ends an uncaught run as MEMORY_LIMIT. Code that builds the names
 // at run time is not served, as for the other built-ins.
 var outOfMemoryJS = `{
-const IE = InternalError, SP = String.prototype;
-for (const name of ["normalize", "localeCompare"]) {
-  const orig = SP[name];
-  const f = { [name](...a) {
-    try { return apply(orig, this, a); } catch (e) { if (typeof e === "unknown") throw new IE("out of memory"); throw e; }
-  } }[name];
-  O.defineProperty(f, "length", { value: orig.length });
-  O.defineProperty(SP, name, { value: f, writable: true, configurable: true });
-}
+const IE = InternalError, SP = String.prototype, orig = SP.normalize;
+O.defineProperty(SP, "normalize", { value: { normalize(...a) {
+  try { return apply(orig, this, a); } catch (e) { if (typeof e === "unknown") throw new IE("out of memory"); throw e; }
+} }.normalize, writable: true, configurable: true });
 }
 `
 
@@ -265,14 +244,15 @@ func preludeFor(code string) (prelude string, needs hostNeeds) {
 			needs.clock = true
 		}
 	}
-	if strings.Contains(code, "toLocale") {
-		b.WriteString(localeJS)
-	}
 	if strings.Contains(code, "fromAsync") {
 		b.WriteString(fromAsyncJS)
 	}
-	if strings.Contains(code, "normalize") || strings.Contains(code, "localeCompare") {
+	intl := strings.Contains(code, "Intl") || strings.Contains(code, "toLocale") || strings.Contains(code, "localeCompare")
+	if intl || strings.Contains(code, "normalize") {
 		b.WriteString(outOfMemoryJS)
+	}
+	if intl {
+		b.WriteString(intlJS)
 	}
 	if strings.Contains(code, "asUintN") {
 		b.WriteString(asUintNJS)

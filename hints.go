@@ -22,14 +22,6 @@ import (
 	"github.com/interopio/code-mode/sandbox"
 )
 
-// intlHint follows QuickJS's "'Intl' is not defined": models format money
-// and dates with Intl, which QuickJS lacks, and the bare ReferenceError
-// does not say what to write instead. Intl stays undefined (typeof Intl
-// still detects it), and an error the program catches keeps QuickJS's
-// wording: only the run's own error gets the hint.
-const intlHint = ": this sandbox (QuickJS) has no Intl, and toLocaleString() and toLocaleDateString() ignore their locales and options here. " +
-	numberTip + ". " + dateTip
-
 // emptyReduceHint follows QuickJS's "empty array" from reduce (or
 // reduceRight) of an empty array without an initial value (a tool's search
 // that found nothing): V8 says "Reduce of empty array with no initial
@@ -510,7 +502,7 @@ var llmToolHints = map[string]string{
 }
 
 // notDefinedHints follow "'<name>' is not defined" for the globals models
-// reach for that the sandbox lacks: Intl (intlHint), and what they know
+// reach for that the sandbox lacks: what they know
 // from a module or a page, where the sandbox has neither: "'module' is not
 // defined" alone did not say to return the result, nor "'document' is not
 // defined" where page data is.
@@ -523,7 +515,7 @@ var notDefinedHints = buildNotDefinedHints()
 func buildNotDefinedHints() map[string]string {
 	const commonJS = ": the code is the body of an async function, not a module; return the result (return value;) instead of assigning module.exports"
 	const page = ": the sandbox has no page, DOM, storage or Node.js objects, only JavaScript's built-ins and the globals the instructions list; get the page's data by calling its tools (tool_search finds them)"
-	m := map[string]string{"Intl": intlHint, "module": commonJS, "exports": commonJS, "await": awaitHint}
+	m := map[string]string{"module": commonJS, "exports": commonJS, "await": awaitHint}
 	for k, h := range llmToolHints {
 		m[k] = ": " + h
 	}

@@ -39,7 +39,7 @@ The code is the body of an async function: use top-level await, and return the v
 - await tool_search({query, namespace?, limit?}) returns [{name, namespace, description, signature}] ([]: no match).
 - await tools.<namespace>.<name>(input) calls a tool, e.g. await tools.orders.search({status: "open"}); await tool_call(name, input) does the same by name.
 - console.log/info/warn/error/debug/table/dir/assert/count/time/group/trace/clear are logged.
-- Standard built-ins, URL, TextEncoder, atob, setTimeout; no fetch, DOM, Intl or modules.
+- Standard built-ins, URL, TextEncoder, atob, setTimeout, Intl; no fetch, DOM or modules.
 
 `)
 	fmt.Fprintf(&sb, "Limits per run: %s (time waiting for tools included), %d MB memory, %d tool calls, %d bytes of result and logs (more is cut, with markers).\n\n",

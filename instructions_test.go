@@ -48,7 +48,7 @@ func TestInstructionContent(t *testing.T) {
 		{"explains the API and the limits", small, testLimits, []string{
 			"searchTools({query, namespace?, limit?})", "executeCode({code, explanation})",
 			"async function", "await tool_search({query, namespace?, limit?})", "([]: no match)", "tools.<namespace>.<name>(input)",
-			"await tool_call(name, input)", "console.log/info/warn/error/debug", "URL, TextEncoder, atob, setTimeout; no fetch, DOM, Intl or modules", "You may write TypeScript",
+			"await tool_call(name, input)", "console.log/info/warn/error/debug", "URL, TextEncoder, atob, setTimeout, Intl; no fetch, DOM or modules", "You may write TypeScript",
 			"30s", "128 MB", "1000 tool calls", "20000 bytes",
 			"{ok: false, error:", "try/catch", "Promise.all",
 		}, nil},

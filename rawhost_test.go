@@ -43,7 +43,7 @@ for (let i = 0; i < 8; i++) {
   const k = String(i);
   def(Array.prototype, k, { get() { look(this); return undefined; }, set(v) { def(this, k, { value: v, writable: true, enumerable: true, configurable: true }); }, configurable: true });
 }
-for (const n of ["api", "tools", "console", "tool_call", "tool_search", "timers", "url", "text", "base64", "structuredClone", "queueMicrotask", "crypto", "performance"]) {
+for (const n of ["api", "tools", "console", "tool_call", "tool_search", "timers", "url", "text", "base64", "structuredClone", "queueMicrotask", "crypto", "performance", "intl"]) {
   def(Object.prototype, n, { get() { look(this); found += "own." + n + " "; return undefined; }, configurable: true });
 }
 `
@@ -65,6 +65,7 @@ func TestRawHostFunctionsStayInThePrelude(t *testing.T) {
 			crypto.randomUUID(); crypto.getRandomValues(new Uint8Array(4)); performance.now(); performance.timeOrigin;
 			new URL("https://a.b/c?d=1").searchParams.get("d"); new TextDecoder().decode(new TextEncoder().encode("x"));
 			atob(btoa("x")); structuredClone({ a: [1] }); queueMicrotask(() => {});
+			new Intl.NumberFormat("de", { timeZone: "x" }).format(1); (1).toLocaleString("fr"); new Date(0).toLocaleString(); ["b", "a"].sort((x, y) => x.localeCompare(y)); new Intl.Collator().compare("a", "b");
 			await tool_search({ query: "orders" }); await tools.orders.get({}); await tool_call("orders.get", {});
 			return found`, `""`},
 		{"the iterator of the prelude's arrays", `const it = Array.prototype[Symbol.iterator], got = [];

@@ -24,7 +24,7 @@ const withheldJS = `(() => {
 	withhold(ArrayBuffer.prototype, "transferToFixedLength", copy);
 	withhold(ArrayBuffer.prototype, "resize", "make a new ArrayBuffer of the size needed and copy the bytes into it");
 	withhold(SharedArrayBuffer.prototype, "grow", "make a new SharedArrayBuffer of the size needed and copy the bytes into it");
-	// FinalizationRegistry is gone (typeof is "undefined", as for Intl):
+	// FinalizationRegistry is gone (typeof is "undefined"):
 	// its callbacks run from the garbage collector, where the pinned
 	// QuickJS's bugs are (bellard/quickjs#494, a callback enqueued when
 	// memory ran out during a collection, then freed and used; quickjs-ng

@@ -227,15 +227,20 @@ const cases = {
             result: [["getRandomValues", "randomUUID"], true, true, "undefined"],
         },
         {
-            name: "Intl is missing, and the error says what to use instead",
+            name: "Intl formats for en-US (intl.test.mjs compares it with Node's ICU)",
             code: "const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });\nreturn usd.format(1234.5)",
-            error: { code: "RUNTIME", name: "ReferenceError", message: /^'Intl' is not defined: this sandbox \(QuickJS\) has no Intl.*toFixed/, line: 1, column: 17 },
+            result: "$1,234.50",
         },
         {
-            name: "toLocaleString with a locale warns that it is ignored",
+            name: "toLocaleString with a locale and options formats as a browser does",
             code: "return (1234.5).toLocaleString('en-US', { style: 'currency', currency: 'USD' })",
-            result: "1234.5",
-            log: /^Number\.prototype\.toLocaleString ignores its locales and options in this sandbox \(QuickJS has no Intl\): it gave "1234\.5"\. Format numbers with toFixed/,
+            result: "$1,234.50",
+        },
+        {
+            name: "another locale formats as en-US, and a warn says so",
+            code: "return (1234.5).toLocaleString('de-DE', { style: 'currency', currency: 'EUR' })",
+            result: "€1,234.50",
+            log: /^Intl: this sandbox formats in en-US only: "de-DE" was formatted as en-US$/,
         },
         {
             // Under GOOS=js the host's clock is the page's monotonic clock

@@ -1,0 +1,375 @@
+// Builds Intl for en-US, which QuickJS lacks, as a browser's ICU formats
+// (web/test/intl.test.mjs compares it with Node's); not ListFormat,
+// Segmenter or DisplayNames (too rare for their size). Other locales format
+// as en-US and time zones as UTC (no time-zone data), with a warn; an option
+// value not implemented here is a RangeError naming it. n, b, d and c are
+// the prelude's toLocale* and localeCompare: they use the internals, not
+// what the program may put on Intl (as in V8). log stays here.
+(log, apply) => {
+  const O = Object, S = String, N = Number, RE = RangeError, TE = TypeError, F = Math.floor, said = { __proto__: null };
+  const warn = (k, m) => { if (!said[k]) { said[k] = 1; log("warn", m); } };
+  const slots = new WeakMap();
+  const fail = (E, m) => { throw new E(m); };
+  const tags = (l) => {
+    if (l === null) fail(TE, "Intl: locales must be a string or an array of strings, not null");
+    const a = l === undefined ? [] : typeof l === "string" ? [l] : Array.from(O(l));
+    for (const t of a) if (typeof t !== "string" && (typeof t !== "object" || t === null) || !/^[a-z]{2,8}(-[a-z\d]{1,8})*$/i.test(t)) fail(RE, "Incorrect locale information provided");
+    return a;
+  };
+  const locale = (l) => {
+    const a = l === undefined ? [] : tags(l), m = a.length && /^en(-us)?(?=-u-|$)/i.exec(a[0]);
+    if (!a.length) return "en-US";
+    if (m) return m[1] ? "en-US" : "en";
+    warn("locale", `Intl: this sandbox formats in en-US only: "${a[0]}" was formatted as en-US`);
+    return "en-US";
+  };
+  const opts = (o, who) => o === undefined ? { __proto__: null } : o === null ? fail(TE, who + ": options must be an object, not null") : O(o);
+  // get reads option k: a boolean (vals true), a string among vals, or d.
+  const get = (o, k, vals, d, who) => {
+    let v = o[k];
+    if (v === undefined) return d;
+    if (vals === true) return !!v;
+    v = S(v);
+    return vals.includes(v) ? v : fail(RE, `${who}: option ${k} "${v}" is not one this sandbox supports (it has: ${vals.join(", ")})`);
+  };
+  const num = (v, k, lo, hi, d) => {
+    if (v === undefined) return d;
+    v = N(v);
+    return v !== v || v < lo || v > hi ? fail(RE, k + " value is out of range.") : F(v);
+  };
+  // A class: state in slots; format (compare) a getter that binds, as V8's.
+  const klass = (name, init, methods, bound, callable) => {
+    const who = "Intl." + name;
+    const C = { [name]: function (l, o) {
+      if (!new.target) return callable ? new C(l, o) : fail(TE, `Constructor ${who} requires 'new'`);
+      slots.set(this, init(locale(l), opts(o, who), who));
+    } }[name];
+    const me = (x) => slots.get(x) || fail(TE, `Method ${who}.prototype method called on incompatible receiver ${S(x)}`);
+    const P = C.prototype;
+    for (const k in methods) if (k !== "$") O.defineProperty(P, k, { value: { [k](...a) { return methods[k](me(this), ...a); } }[k], writable: true, configurable: true });
+    if (bound) O.defineProperty(P, bound, { configurable: true, get() { const s = me(this); return s.bound || (s.bound = methods.$.bind(null, s)); } });
+    O.defineProperty(P, Symbol.toStringTag, { value: who, configurable: true });
+    O.defineProperty(C, "supportedLocalesOf", { value: (l) => tags(l).filter((t) => /^en(-us)?(-u-|$)/i.test(t)), writable: true, configurable: true });
+    return C;
+  };
+
+  // A number is [digits, point]: 0.digits × 10^point ("" is zero), a
+  // double's shortest digits, which ICU rounds (1.005 to 2 places is 1.01).
+  const dec = (x) => {
+    if (typeof x === "bigint") { const s = S(x < 0n ? -x : x).replace(/^0+/, ""); return [s.replace(/0+$/, ""), s.length]; }
+    if (!x) return ["", 1];
+    const [m, e] = x.toExponential().split("e");
+    return [m.replace(/[-.]/g, "").replace(/0+$/, ""), +e + 1];
+  };
+  const round = (d, p, n) => {
+    if (d.length <= n) return [d, p];
+    let k = n < 0 ? "" : d.slice(0, n), i = n - 1;
+    if (d[n] >= "5") {
+      while (i >= 0 && k[i] === "9") i--;
+      k = i < 0 ? (p++, "1") : k.slice(0, i) + (+k[i] + 1);
+    }
+    k = k.replace(/0+$/, "");
+    return [k, k ? p : 1];
+  };
+  const CUR = "AUD A$ BRL R$ CAD CA$ CNY CN¥ EUR € GBP £ HKD HK$ ILS ₪ INR ₹ JPY ¥ KRW ₩ MXN MX$ NZD NZ$ PHP ₱ TWD NT$ USD $ VND ₫ XAF FCFA XCD EC$ XOF F\u202fCFA XPF CFPF".split(" ");
+  const NARROW = "ARS AUD BBD BMD BND BSD BZD CAD CLP COP CUP DOP FJD GYD HKD JMD KYD LRD MXN NAD NZD SBD SGD SRD TTD TWD USD UYU XCD";
+  const KR = "DKK ISK NOK SEK";
+  const DIG0 = "AFN ALL BIF CLP COP DJF GNF HUF IDR IQD IRR ISK JPY KMF KPW KRW LAK LBP MGA MMK PKR PYG RWF SLL SOS SYP UGX VND VUV XAF XOF XPF YER", DIG3 = "BHD JOD KWD LYD OMR TND";
+  // Currency names, singular|plural where they differ.
+  const NAMES = { USD: "US dollar", EUR: "euro", GBP: "British pound", JPY: "Japanese yen|", CAD: "Canadian dollar", AUD: "Australian dollar", INR: "Indian rupee", CNY: "Chinese yuan|",
+    CHF: "Swiss franc", MXN: "Mexican peso", SEK: "Swedish krona|Swedish kronor" };
+  const NF = "Intl.NumberFormat";
+  const nfInit = (locale, o, who = NF) => {
+    const g = (k, v, d) => get(o, k, v, d, who);
+    g("localeMatcher", ["lookup", "best fit"]);
+    g("numberingSystem", ["latn"]);
+    const style = g("style", ["decimal", "percent", "currency"], "decimal");
+    let cur = o.currency, c = 2;
+    if (cur !== undefined) { cur = S(cur); if (!/^[a-z]{3}$/i.test(cur)) fail(RE, "Invalid currency code : " + cur); cur = cur.toUpperCase(); }
+    const cd = g("currencyDisplay", ["symbol", "narrowSymbol", "code", "name"], "symbol"), cs = g("currencySign", ["standard", "accounting"], "standard");
+    if (style === "currency") {
+      if (cur === undefined) fail(TE, "Currency code is required with currency style.");
+      c = DIG0.includes(cur) ? 0 : DIG3.includes(cur) ? 3 : 2;
+      if (cd === "name" && !NAMES[cur]) warn("cur" + cur, `${NF}: this sandbox has no English name for ${cur}: it shows the code`);
+    }
+    const notation = g("notation", ["standard", "compact"], "standard"), compact = notation === "compact";
+    // In resolvedOptions' names: resolved lists the defined ones.
+    const s = { locale, numberingSystem: "latn", style, minimumIntegerDigits: num(o.minimumIntegerDigits, "minimumIntegerDigits", 1, 21, 1) };
+    if (style === "currency") O.assign(s, { currency: cur, currencyDisplay: cd, currencySign: cs });
+    let mnf = o.minimumFractionDigits, mxf = o.maximumFractionDigits, mns = o.minimumSignificantDigits, mxs = o.maximumSignificantDigits;
+    g("roundingIncrement", ["1"]); g("roundingMode", ["halfExpand"]); g("roundingPriority", ["auto"]);
+    const hasS = mns !== undefined || mxs !== undefined, hasF = mnf !== undefined || mxf !== undefined;
+    if (hasS) { s.minimumSignificantDigits = mns = num(mns, "minimumSignificantDigits", 1, 21, 1); s.maximumSignificantDigits = num(mxs, "maximumSignificantDigits", mns, 21, 21); }
+    else if (hasF || !compact) {
+      const dmn = style === "currency" ? c : 0, dmx = style === "currency" ? c : style === "percent" ? 0 : 3;
+      mnf = num(mnf, "minimumFractionDigits", 0, 100); mxf = num(mxf, "maximumFractionDigits", 0, 100);
+      if (mnf === undefined) mnf = Math.min(dmn, mxf === undefined ? dmx : mxf);
+      else if (mxf === undefined) mxf = Math.max(dmx, mnf);
+      else if (mnf > mxf) fail(RE, "maximumFractionDigits value is out of range.");
+      if (mxf === undefined) mxf = dmx;
+      s.minimumFractionDigits = mnf; s.maximumFractionDigits = mxf;
+    } else O.assign(s, { minimumSignificantDigits: 1, maximumSignificantDigits: 2, minimumFractionDigits: 0, maximumFractionDigits: 0, more: 1 });
+    let ug = o.useGrouping;
+    ug = ug === undefined || ug === "true" || ug === "false" ? (compact ? "min2" : "auto") : ug === true ? "always" : !ug ? false : g("useGrouping", ["always", "auto", "min2"]);
+    return O.assign(s, { useGrouping: ug, notation, compactDisplay: compact ? g("compactDisplay", ["short", "long"], "short") : undefined, signDisplay: g("signDisplay", ["auto", "never", "always", "exceptZero", "negative"], "auto"),
+      roundingMode: "halfExpand", roundingIncrement: 1, trailingZeroDisplay: g("trailingZeroDisplay", ["auto", "stripIfInteger"], "auto"), roundingPriority: s.more ? "morePrecision" : "auto" });
+  };
+  const COMPACT = ["", "K", "M", "B", "T"], LONG = ["", "thousand", "million", "billion", "trillion"];
+  const parts = (s, x) => {
+    if (typeof x !== "bigint") x = N(x);
+    const out = [], put = (type, value) => { if (value) out.push({ type, value }); };
+    let neg = x < 0 || O.is(x, -0), d, p, k = 0, num = [];
+    if (x !== x) num.push({ type: "nan", value: "NaN" });
+    else if (x === Infinity || x === -Infinity) num.push({ type: "infinity", value: "∞" });
+    else {
+      [d, p] = dec(x);
+      if (s.style === "percent") p += 2;
+      if (s.notation === "compact" && d) k = Math.min(Math.max(F((p - 1) / 3), 0), 4), p -= 3 * k;
+      const n = s.more ? Math.max(2, p) : s.maximumSignificantDigits || p + s.maximumFractionDigits;
+      [d, p] = round(d, p, n);
+      if (k < 4 && p > 3 && s.notation === "compact" && d) k++, p -= 3;
+      const int = p > 0 ? d.slice(0, p).padEnd(p, "0") : "0";
+      let fr = p >= 0 ? d.slice(p) : "0".repeat(-p) + d;
+      let mf = s.minimumSignificantDigits ? s.minimumSignificantDigits - (d ? p : 1) : s.minimumFractionDigits || 0;
+      if (s.trailingZeroDisplay === "stripIfInteger" && !fr) mf = 0;
+      fr = fr.padEnd(mf, "0");
+      const i = int.padStart(s.minimumIntegerDigits, "0"), g = s.useGrouping && i.length > (s.useGrouping === "min2" ? 4 : 3);
+      for (let j = 0, f = g ? (i.length % 3 || 3) : i.length; j < i.length; j = f, f += 3) { if (j) num.push({ type: "group", value: "," }); num.push({ type: "integer", value: i.slice(j, f) }); }
+      if (fr) num.push({ type: "decimal", value: "." }, { type: "fraction", value: fr });
+      if (!d) neg = neg && s.signDisplay !== "negative" && s.signDisplay !== "exceptZero";
+      if (k) s.compactDisplay === "long" && s.style !== "currency" ? num.push({ type: "literal", value: " " }, { type: "compact", value: LONG[k] }) : num.push({ type: "compact", value: COMPACT[k] });
+    }
+    const sd = s.signDisplay, cur = s.currency, cd = s.currencyDisplay, acc = neg && s.currencySign === "accounting" && sd !== "never";
+    const sign = acc ? "(" : neg ? (sd === "never" ? "" : "-") : (sd === "always" || sd === "exceptZero" && d) && x === x ? "+" : "";
+    if (sign) out.push({ type: acc ? "literal" : neg ? "minusSign" : "plusSign", value: sign });
+    if (cur && cd !== "name") {
+      let sym = cur;
+      if (cd !== "code") { const i = CUR.indexOf(cur); if (i >= 0) sym = CUR[i + 1]; if (cd === "narrowSymbol") sym = NARROW.includes(cur) ? "$" : KR.includes(cur) ? "kr" : sym; }
+      put("currency", sym);
+      if (/\P{S}$/u.test(sym) && num[0].type === "integer") put("literal", "\u00a0");
+    }
+    out.push(...num);
+    if (s.style === "percent") put("percentSign", "%");
+    if (cd === "name") {
+      const [one, many = one + "s"] = (NAMES[cur] || cur + "|").split("|");
+      put("literal", " "); put("currency", num.length === 1 && num[0].value === "1" ? one : many || one);
+    }
+    if (acc) put("literal", ")");
+    return out;
+  };
+  const join = (ps) => { let t = ""; for (const p of ps) t += p.value; return t; };
+  const resolved = (s) => { const r = {}; for (const k in s) if (s[k] !== undefined && !/^(bound|more|K)$/.test(k)) r[k] = s[k]; return r; };
+  const nfFormat = (s, x) => join(parts(s, x));
+  const NumberFormat = klass("NumberFormat", nfInit, { $: nfFormat, formatToParts: parts, resolvedOptions: resolved }, "format", 1);
+
+  // Dates: fields of the UTC time t.
+  const DAYS = "Sunday Monday Tuesday Wednesday Thursday Friday Saturday".split(" ");
+  const MONTHS = "January February March April May June July August September October November December".split(" ");
+  const W = ["narrow", "short", "long"], ND = ["numeric", "2-digit"], STY = ["full", "long", "medium", "short"];
+  const DATE = ["weekday", "year", "month", "day"], TIME = ["hour", "minute", "second", "fractionalSecondDigits"];
+  const DT = "Intl.DateTimeFormat";
+  const UTC = /^(etc\/)?(utc|gmt)$/i;
+  // need and def are ToDateTimeOptions's: the fields a toLocale*String
+  // call needs (date, time or any) and the ones it adds when none is given.
+  const dtInit = (locale, o, need = "any", def = "date") => {
+    const g = (k, v, d) => get(o, k, v, d, DT);
+    g("localeMatcher", ["lookup", "best fit"]); g("calendar", ["gregory"]); g("numberingSystem", ["latn"]);
+    const h12 = g("hour12", true), hc = g("hourCycle", ["h11", "h12", "h23", "h24"]);
+    let tz = o.timeZone;
+    if (tz !== undefined && !UTC.test(tz = S(tz))) warn("tz", `${DT}: this sandbox has no time zones: "${tz}" was formatted in UTC`);
+    const s = { locale };
+    const vals = { weekday: W, year: ND, month: [...ND, ...W], day: ND, hour: ND, minute: ND, second: ND };
+    for (const k of DATE.concat(TIME)) s[k] = k[0] === "f" ? num(o[k], k, 1, 3) : g(k, vals[k]);
+    g("dayPeriod", []); g("era", []);
+    s.timeZoneName = g("timeZoneName", ["short", "long", "shortOffset", "longOffset", "shortGeneric", "longGeneric"]);
+    g("formatMatcher", ["basic", "best fit"]);
+    const ds = s.dateStyle = g("dateStyle", STY), ts = s.timeStyle = g("timeStyle", STY);
+    const has = (ks) => ks.some((k) => s[k] !== undefined);
+    if (ds || ts) {
+      for (const k of [...DATE, ...TIME, "timeZoneName"]) if (s[k] !== undefined) fail(TE, `Can't set option ${k} when ${ds ? "dateStyle" : "timeStyle"} is used`);
+      if (need === "date" && ts || need === "time" && ds) fail(TE, "Invalid option : " + (ts ? "timeStyle" : "dateStyle"));
+      if (ds) O.assign(s, ds === "short" ? { month: "numeric", day: "numeric", year: "2-digit" } : { weekday: ds === "full" ? "long" : undefined, month: ds === "medium" ? "short" : "long", day: "numeric", year: "numeric" });
+      if (ts) O.assign(s, { hour: "numeric", minute: "2-digit", second: ts === "short" ? undefined : "2-digit", timeZoneName: ts === "full" ? "long" : ts === "long" ? "short" : undefined });
+    } else if (!(need !== "time" && has(DATE) || need !== "date" && has(TIME))) {
+      if (def !== "time") s.year = s.month = s.day = "numeric";
+      if (def !== "date") s.hour = s.minute = s.second = "numeric";
+    }
+    if (s.hour) s.hc = h12 !== undefined ? (h12 ? "h12" : "h23") : hc || "h12";
+    return s;
+  };
+  const pad = (n, w) => S(n).padStart(w, "0");
+  const dtParts = (s, t) => {
+    t = t === undefined ? Date.now() : N(t);
+    if (!(Math.abs(t) <= 8.64e15)) fail(RE, "Invalid time value");
+    const D = new Date(t), out = [], put = (type, value) => out.push({ type, value }), lit = (v) => put("literal", v);
+    const y = D.getUTCFullYear(), ye = y > 0 ? y : 1 - y, mo = D.getUTCMonth(), da = D.getUTCDate(), h = D.getUTCHours();
+    const m = s.month, text = m && m !== "numeric" && m !== "2-digit";
+    const M = m && (text ? (m === "long" ? MONTHS[mo] : m === "short" ? MONTHS[mo].slice(0, 3) : MONTHS[mo][0]) : pad(mo + 1, m === "2-digit" ? 2 : 1));
+    const Y = s.year && (s.year === "2-digit" ? pad(ye % 100, 2) : S(ye)), Dd = s.day && pad(da, s.day === "2-digit" ? 2 : 1);
+    const E = s.weekday && (s.weekday === "long" ? DAYS[D.getUTCDay()] : DAYS[D.getUTCDay()].slice(0, s.weekday === "short" ? 3 : 1));
+    if (E && (M || !Dd && !Y)) { put("weekday", E); if (M) lit(", "); }
+    if (M) {
+      put("month", M);
+      if (Dd) lit(text ? " " : "/"), put("day", Dd);
+      if (Y) lit(text ? Dd ? ", " : " " : "/"), put("year", Y);
+    } else if (Dd || Y) {
+      if (Y) put("year", Y), lit(Dd ? " (day: " : " ");
+      if (Dd) put("day", Dd), lit(Y ? ")" : " ");
+      if (E) put("weekday", E); else if (!Y || !Dd) out.pop();
+    }
+    const date = out.length, H = s.hour, mi = s.minute, se = s.second, fs = s.fractionalSecondDigits;
+    if (H || mi || se || fs) {
+      if (date) lit(s.dateStyle ? (s.dateStyle < "m" ? " at " : ", ") : m === "long" ? " at " : M || Dd || Y ? ", " : " ");
+      const h24 = s.hc === "h23" || s.hc === "h24";
+      if (H) put("hour", pad(s.hc === "h11" ? h % 12 : s.hc === "h23" ? h : h % 12 || (s.hc === "h24" ? 24 : 12), h24 || H === "2-digit" ? 2 : 1));
+      if (mi) { if (H) lit(":"); put("minute", pad(D.getUTCMinutes(), H || se ? 2 : 1)); }
+      if (se) { if (H || mi) lit(":"); put("second", pad(D.getUTCSeconds(), H || mi ? 2 : 1)); }
+      if (fs) { if (se) lit("."); put("fractionalSecond", pad(D.getUTCMilliseconds(), 3).slice(0, fs)); }
+      if (H && !h24) lit("\u202f"), put("dayPeriod", h < 12 ? "AM" : "PM");
+    }
+    const z = s.timeZoneName;
+    if (z) lit(out.length > date ? " " : ", "), put("timeZoneName", z === "short" ? "UTC" : z === "long" ? "Coordinated Universal Time" : z[0] === "s" ? "GMT+0" : "GMT+00:00");
+    return out;
+  };
+  // format writes a plain space before AM and PM, as V8 does (its parts
+  // keep ICU's U+202F).
+  const dtFormat = (s, t) => join(dtParts(s, t)).replace(/\u202f/g, " ");
+  const dtResolved = (s) => {
+    const r = { locale: s.locale, calendar: "gregory", numberingSystem: "latn", timeZone: "UTC" };
+    if (s.hc && !s.timeStyle) r.hourCycle = s.hc, r.hour12 = s.hc < "h2";
+    const two = { hour: s.hc > "h2", minute: s.hour, second: s.hour || s.minute };
+    if (s.dateStyle || s.timeStyle) { if (s.dateStyle) r.dateStyle = s.dateStyle; if (s.timeStyle) r.timeStyle = s.timeStyle; }
+    else for (const k of [...DATE, ...TIME, "timeZoneName"]) if (s[k] !== undefined) r[k] = two[k] ? "2-digit" : s[k];
+    return r;
+  };
+  const DateTimeFormat = klass("DateTimeFormat", (l, o) => dtInit(l, o), { $: (s, t) => dtFormat(s, t), formatToParts: dtParts, resolvedOptions: dtResolved }, "format", 1);
+
+  // Collation after ICU's root order for what programs sort: spaces and
+  // punctuation, then symbols, digits, letters (case-insensitively: case is
+  // the last level, lowercase first), other scripts after Latin in code
+  // point order. Accents (NFD's combining marks) are the second level, in
+  // ICU's order. A string's key is a string per level, compared natively.
+  const ORDER = " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$0123456789abcdefghijklmnopqrstuvwxyz";
+  const TAB = [], PUNCT = ORDER.indexOf("`"), DIGIT = ORDER.indexOf("0"), C = S.fromCharCode;
+  for (let i = 0; i < ORDER.length; i++) { const c = ORDER.charCodeAt(i); TAB[c] = i; if (c > 96) TAB[c - 32] = i; }
+  const MARKS = "\u0301\u0300\u0306\u0302\u030c\u030a\u0308\u030b\u0303\u0307\u0327\u0328\u0304\u0323\u0331";
+  // ß, æ, œ expand to ss, ae, oe, and ø, ł, đ, ħ are o, l, d, h with a
+  // stroke: second-level differences from those, as in ICU.
+  const EXPAND = { ß: "ss", æ: "ae", œ: "oe", ø: "o", ł: "l", đ: "d", ħ: "h" };
+  const key = (str, numeric, skip, upper) => {
+    let p = "", s2 = "", t = "";
+    const push = (w, up) => { p += C(w + 256); s2 += "\x01"; t += up !== upper ? "\x02" : "\x01"; };
+    if (/[^\x00-\x7f]/.test(str)) str = str.normalize("NFD");
+    for (let i = 0; i < str.length; i++) {
+      const c = str[i], cc = str.charCodeAt(i);
+      let w = TAB[cc], up = cc > 64 && cc < 91;
+      if (w === undefined) {
+        const l = c.toLowerCase(), e = EXPAND[l];
+        up = c !== l;
+        if (cc >= 0x300 && cc < 0x370) { const m = MARKS.indexOf(c); s2 += C(m < 0 ? cc : m + 2); continue; }
+        if (cc < 32 && (cc < 9 || cc > 13) || cc === 127 || cc >= 0x80 && cc < 0xa0) continue;
+        if (e) { push(TAB[e.charCodeAt(0)], up); s2 += e[1] ? "\u0400" : "\u0338"; if (e[1]) push(TAB[e.charCodeAt(1)], up); continue; }
+        w = /\s/.test(c) ? 0 : /[\p{P}\p{S}]/u.test(c) ? DIGIT - 0.5 : ORDER.length + l.charCodeAt(0);
+      }
+      if (skip && w < PUNCT) continue;
+      if (numeric && w >= DIGIT && w < DIGIT + 10) {
+        let j = i;
+        while (j < str.length && str[j] >= "0" && str[j] <= "9") j++;
+        const run = str.slice(i, j).replace(/^0+(?=.)/, "");
+        p += C(DIGIT + 256, run.length) + run;
+        i = j - 1;
+        continue;
+      }
+      push(w, up);
+    }
+    return [p, s2, t];
+  };
+  // Keys are kept by the options that shape them: a sort compares each
+  // string many times.
+  const KEYS = { __proto__: null };
+  const keyOf = (s, x) => {
+    const K = s.K, v = key(x, s.numeric, s.ignorePunctuation, s.caseFirst === "upper");
+    if (K.size > 5e4) K.clear();
+    K.set(x, v);
+    return v;
+  };
+  const compare = (s, a, b) => {
+    a = S(a); b = S(b);
+    if (a === b) return 0;
+    const x = s.K.get(a) || keyOf(s, a), y = s.K.get(b) || keyOf(s, b), sens = s.sensitivity;
+    for (let i = 0; i < 3; i++) {
+      if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+      if (sens === "base" || i && sens === "accent") return 0;
+      if (sens === "case") i++;
+    }
+    return 0;
+  };
+  const CO = "Intl.Collator";
+  const coInit = (locale, o) => {
+    const g = (k, v, d) => get(o, k, v, d, CO);
+    const usage = g("usage", ["sort", "search"], "sort");
+    g("localeMatcher", ["lookup", "best fit"]); g("collation", ["default"]);
+    const numeric = g("numeric", true, false), caseFirst = g("caseFirst", ["upper", "lower", "false"], "false");
+    const sensitivity = g("sensitivity", ["base", "accent", "case", "variant"], "variant"), ignorePunctuation = g("ignorePunctuation", true, false);
+    const f = "" + numeric + ignorePunctuation + caseFirst;
+    return { locale, usage, sensitivity, ignorePunctuation, collation: "default", numeric, caseFirst, K: KEYS[f] || (KEYS[f] = new Map()) };
+  };
+  const Collator = klass("Collator", coInit, { $: compare, resolvedOptions: resolved }, "compare", 1);
+
+  const plural = (s, n) => {
+    const t = nfFormat(s, n);
+    if (s.type === "ordinal") { n = N(n); const a = n % 10, b = n % 100; return n % 1 ? "other" : a === 1 && b !== 11 ? "one" : a === 2 && b !== 12 ? "two" : a === 3 && b !== 13 ? "few" : "other"; }
+    return t === "1" ? "one" : "other";
+  };
+  const PluralRules = klass("PluralRules", (l, o) => O.assign(nfInit(l, o, "Intl.PluralRules"), { type: get(o, "type", ["cardinal", "ordinal"], "cardinal", "Intl.PluralRules"), useGrouping: false }), {
+    select: plural,
+    resolvedOptions: (s) => ({ locale: s.locale, type: s.type, minimumIntegerDigits: s.minimumIntegerDigits, minimumFractionDigits: s.minimumFractionDigits, maximumFractionDigits: s.maximumFractionDigits, pluralCategories: s.type === "ordinal" ? ["few", "one", "two", "other"] : ["one", "other"] }),
+  });
+
+  const RT = "Intl.RelativeTimeFormat", UNITS = ["second", "minute", "hour", "day", "week", "month", "quarter", "year"];
+  const SHORT = ["sec.", "min.", "hr.", "day|days", "wk.", "mo.", "qtr.|qtrs.", "yr."], NAR = ["s", "m", "h", "d", "w", "mo", "q", "y"];
+  const rtNf = nfInit("en-US", {});
+  const rtFormat = (s, v, unit) => {
+    v = N(v); unit = S(unit);
+    const u = UNITS.indexOf(unit.replace(/s$/, ""));
+    if (u < 0) fail(RE, `${RT}: unit "${unit}" is not one of ${UNITS.join(", ")}`);
+    if (!isFinite(v)) fail(RE, `${RT}: the value must be finite, not ${v}`);
+    const long = s.style === "long", n = UNITS[u];
+    if (s.numeric === "auto" && (v === 0 || v === 1 || v === -1)) {
+      if (n === "day") return ["yesterday", "today", "tomorrow"][v + 1];
+      if (u < 3) { if (!v) return n === "second" ? "now" : "this " + n; }
+      else return ["last ", "this ", "next "][v + 1] + (long ? n : SHORT[u].split("|")[0]);
+    }
+    const t = nfFormat(rtNf, Math.abs(v)), one = t === "1", past = v < 0 || O.is(v, -0);
+    const [a, b = a] = (long ? n + "|" + n + "s" : s.style === "short" ? SHORT[u] : NAR[u]).split("|"), w = (s.style === "narrow" ? "" : " ") + (one ? a : b);
+    return past ? t + w + " ago" : "in " + t + w;
+  };
+  const RelativeTimeFormat = klass("RelativeTimeFormat", (locale, o) => ({ locale, style: get(o, "style", ["long", "short", "narrow"], "long", RT), numeric: get(o, "numeric", ["always", "auto"], "always", RT), numberingSystem: get(o, "numberingSystem", ["latn"], "latn", RT) }), {
+    format: rtFormat, resolvedOptions: resolved,
+  });
+
+  const Intl = {};
+  for (const [k, v] of O.entries({ NumberFormat, DateTimeFormat, Collator, PluralRules, RelativeTimeFormat })) O.defineProperty(Intl, k, { value: v, writable: true, configurable: true });
+  O.defineProperty(Intl, Symbol.toStringTag, { value: "Intl", configurable: true });
+
+  // A call without locales and options keeps its formatter.
+  const def = { __proto__: null }, once = (k, make) => def[k] || (def[k] = make());
+  const NV = Number.prototype.valueOf, BV = BigInt.prototype.valueOf, TV = Date.prototype.getTime;
+  const nf = (l, o) => l === undefined && o === undefined ? once("n", () => nfInit("en-US", {})) : nfInit(locale(l), opts(o, NF));
+  return {
+    Intl,
+    n: (x, l, o) => nfFormat(nf(l, o), apply(NV, x, [])),
+    b: (x, l, o) => nfFormat(nf(l, o), apply(BV, x, [])),
+    d: (x, l, o, name) => {
+      const t = apply(TV, x, []);
+      if (t !== t) return "Invalid Date";
+      const need = name === "toLocaleString" ? "any" : name === "toLocaleDateString" ? "date" : "time";
+      const s = l === undefined && o === undefined ? once(name, () => dtInit("en-US", {}, need, need === "any" ? "all" : need)) : dtInit(locale(l), opts(o, DT), need, need === "any" ? "all" : need);
+      return dtFormat(s, t);
+    },
+    c: (a, b, l, o) => {
+      if (a == null) fail(TE, "String.prototype.localeCompare called on null or undefined");
+      return compare(l === undefined && o === undefined ? once("c", () => coInit("en-US", {})) : coInit(locale(l), opts(o, CO)), a, b);
+    },
+  };
+}

@@ -1,0 +1,119 @@
+// The differential table of web/test/intl.test.mjs: JavaScript expressions
+// a model writes with Intl, toLocale* and localeCompare, for the en-US
+// locale. Each is evaluated in the sandbox (prelude/intl.js) and by the
+// test process's own Intl (Node's full ICU, time zone UTC); the results
+// must be equal, character for character. d1, d2, d3 are dates in UTC; a
+// throw counts as its error's name.
+export const prologue = "const d1 = new Date(Date.UTC(2024, 0, 15, 13, 5, 7, 89)), d2 = new Date(Date.UTC(2024, 6, 4, 0, 5, 0)), d3 = new Date(Date.UTC(1999, 11, 31, 23, 59, 59, 999));\n" +
+    "const nf = (x, o, l = 'en-US') => new Intl.NumberFormat(l, o).format(x), df = (d, o) => new Intl.DateTimeFormat('en-US', o).format(d);\n" +
+    "const by = (o) => (a, b) => a.localeCompare(b, 'en', o), sorted = (a, o) => [...a].sort(o ? new Intl.Collator('en', o).compare : (x, y) => x.localeCompare(y));\n" +
+    "const names = ['bob', 'Alice', 'alice', 'Émile', 'emile', 'Zoë', 'zoe', 'Ángel', 'angel', 'carl', 'Carl', 'dave-o', 'daveo', 'dave o', 'Dave', '_x', 'x_', '10 apples', '9 pears', 'item10', 'item2', 'Item1', 'ß', 'ss', 'Straße', 'strasse', 'Øyvind', 'Oscar', 'Łukasz', 'Lukas', 'naïve', 'naive', 'café', 'cafe', 'Café', 'O\\'Brien', 'OBrien', 'o.brien', '', ' ', 'a', 'A', 'á', 'Á', 'résumé', 'resume', 'Resume', 'co-op', 'coop', 'Coop', '#1', '@home', '$5', '100%', '(x)', '[y]', 'æther', 'aether', 'Ærø', 'zebra', 'Zebra', 'ZEBRA', 'Ωmega', 'Яна', 'яна', '中文', 'ȧ', 'ḃ', 'x1y', 'x01y', 'x1.5', 'x1.10', 'v1.2.10', 'v1.2.9', 'a b', 'ab', 'a-b', 'a_b', 'a.b', 'a,b', 'A1', 'a1', 'a10', 'a2'];\n";
+
+export const rows = [
+    // NumberFormat: decimal.
+    "nf(1234.5)", "nf(0)", "nf(-0)", "nf(1e21)", "nf(1.5e-7)", "nf(123456.7891)", "nf(0.1 + 0.2)", "nf(NaN)", "nf(Infinity)", "nf(-Infinity)", "nf(-1234.5678)",
+    "nf(1.005, { maximumFractionDigits: 2 })", "nf(1.255, { maximumFractionDigits: 2 })", "nf(2.5, { maximumFractionDigits: 0 })", "nf(-2.5, { maximumFractionDigits: 0 })",
+    "nf(-0.001, { maximumFractionDigits: 2 })", "nf(0.05, { maximumFractionDigits: 1 })", "nf(9.995, { maximumFractionDigits: 2 })", "nf(999.9999)",
+    "nf(1234, { minimumFractionDigits: 2 })", "nf(1234.5, { minimumFractionDigits: 2, maximumFractionDigits: 2 })", "nf(1, { minimumFractionDigits: 5 })",
+    "nf(1234.5678, { maximumSignificantDigits: 3 })", "nf(0.00012345, { maximumSignificantDigits: 2 })", "nf(1.5, { minimumSignificantDigits: 3 })", "nf(0, { minimumSignificantDigits: 3 })",
+    "nf(0.95, { maximumSignificantDigits: 1 })", "nf(1234.5, { minimumFractionDigits: 2, maximumSignificantDigits: 3 })", "nf(1e-7, { maximumSignificantDigits: 3 })",
+    "nf(5, { minimumIntegerDigits: 3 })", "nf(12.5, { minimumIntegerDigits: 2, minimumFractionDigits: 2 })",
+    "nf(12345, { useGrouping: false })", "nf(1234, { useGrouping: 'min2' })", "nf(12345, { useGrouping: 'min2' })", "nf(1234, { useGrouping: 'always' })", "nf(1234, { useGrouping: true })",
+    "nf(5, { signDisplay: 'always' })", "nf(0, { signDisplay: 'always' })", "nf(-0, { signDisplay: 'always' })", "nf(0, { signDisplay: 'exceptZero' })", "nf(-0, { signDisplay: 'exceptZero' })",
+    "nf(5, { signDisplay: 'exceptZero' })", "nf(-5, { signDisplay: 'never' })", "nf(-0, { signDisplay: 'negative' })", "nf(-5, { signDisplay: 'negative' })", "nf(-0.001, { signDisplay: 'exceptZero', maximumFractionDigits: 1 })",
+    "nf(123456789012345678901234567890n)", "nf(-42n)", "nf(0n)", "nf(1234n, { style: 'currency', currency: 'USD' })", "nf('1234.5')", "nf(true)",
+    "nf(1.25, { trailingZeroDisplay: 'stripIfInteger', minimumFractionDigits: 2 })", "nf(1, { trailingZeroDisplay: 'stripIfInteger', minimumFractionDigits: 2 })",
+    // Percent.
+    "nf(0.256, { style: 'percent' })", "nf(0.256, { style: 'percent', maximumFractionDigits: 1 })", "nf(-0.5, { style: 'percent' })", "nf(12.345, { style: 'percent', minimumFractionDigits: 2 })", "nf(0.0005, { style: 'percent' })",
+    // Currency.
+    "nf(1234.5, { style: 'currency', currency: 'USD' })", "nf(-1234.5, { style: 'currency', currency: 'USD' })", "nf(0, { style: 'currency', currency: 'USD' })",
+    "nf(-1234.5, { style: 'currency', currency: 'USD', currencySign: 'accounting' })", "nf(1234.5, { style: 'currency', currency: 'USD', currencySign: 'accounting' })",
+    "nf(1234.5, { style: 'currency', currency: 'EUR' })", "nf(1234.5, { style: 'currency', currency: 'GBP' })", "nf(1234.5, { style: 'currency', currency: 'JPY' })", "nf(1234.5, { style: 'currency', currency: 'INR' })",
+    "nf(1234.5, { style: 'currency', currency: 'CAD' })", "nf(1234.5, { style: 'currency', currency: 'AUD' })", "nf(1234.5, { style: 'currency', currency: 'CHF' })", "nf(1234.5, { style: 'currency', currency: 'KWD' })",
+    "nf(1234.5, { style: 'currency', currency: 'SEK' })", "nf(1234.5, { style: 'currency', currency: 'XOF' })", "nf(1234.5, { style: 'currency', currency: 'ABC' })", "nf(1234.5, { style: 'currency', currency: 'usd' })",
+    "nf(1234.5, { style: 'currency', currency: 'USD', currencyDisplay: 'code' })", "nf(-1234.5, { style: 'currency', currency: 'EUR', currencyDisplay: 'code' })",
+    "nf(1234.5, { style: 'currency', currency: 'USD', currencyDisplay: 'name' })", "nf(1, { style: 'currency', currency: 'USD', currencyDisplay: 'name' })", "nf(1, { style: 'currency', currency: 'USD', currencyDisplay: 'name', maximumFractionDigits: 0 })",
+    "nf(1, { style: 'currency', currency: 'JPY', currencyDisplay: 'name' })", "nf(2, { style: 'currency', currency: 'SEK', currencyDisplay: 'name' })", "nf(2, { style: 'currency', currency: 'EUR', currencyDisplay: 'name' })",
+    "nf(1234.5, { style: 'currency', currency: 'CAD', currencyDisplay: 'narrowSymbol' })", "nf(1234.5, { style: 'currency', currency: 'SEK', currencyDisplay: 'narrowSymbol' })",
+    "nf(1234.5678, { style: 'currency', currency: 'USD', maximumFractionDigits: 0 })", "nf(1234.5678, { style: 'currency', currency: 'USD', minimumFractionDigits: 0 })", "nf(0.123, { style: 'currency', currency: 'USD', maximumFractionDigits: 3 })",
+    "nf(-Infinity, { style: 'currency', currency: 'USD' })", "nf(5, { style: 'currency', currency: 'USD', signDisplay: 'always' })", "nf(1234.5, { style: 'currency', currency: 'USD', trailingZeroDisplay: 'stripIfInteger' })",
+    "nf(1234, { style: 'currency', currency: 'USD', trailingZeroDisplay: 'stripIfInteger' })",
+    // Compact.
+    "nf(1234, { notation: 'compact' })", "nf(12345, { notation: 'compact' })", "nf(123456, { notation: 'compact' })", "nf(999999, { notation: 'compact' })", "nf(999.9, { notation: 'compact' })",
+    "nf(1500000, { notation: 'compact', compactDisplay: 'long' })", "nf(2.5e9, { notation: 'compact' })", "nf(7.1e12, { notation: 'compact', compactDisplay: 'long' })", "nf(1e15, { notation: 'compact' })",
+    "nf(1234567e12, { notation: 'compact' })", "nf(-1234, { notation: 'compact' })", "nf(0.5, { notation: 'compact' })", "nf(12.345, { notation: 'compact' })", "nf(0, { notation: 'compact' })",
+    "nf(1234.5, { style: 'currency', currency: 'USD', notation: 'compact' })", "nf(1234, { notation: 'compact', maximumFractionDigits: 2 })", "nf(1234567, { notation: 'compact', maximumSignificantDigits: 3 })",
+    // NumberFormat objects.
+    "new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).formatToParts(-1234.5)", "new Intl.NumberFormat().formatToParts(0.256)",
+    "new Intl.NumberFormat('en-US', { style: 'percent', signDisplay: 'always' }).formatToParts(0.5)", "new Intl.NumberFormat('en-US', { notation: 'compact' }).formatToParts(1234)",
+    "new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).resolvedOptions()", "new Intl.NumberFormat().resolvedOptions()", "new Intl.NumberFormat('en', { notation: 'compact' }).resolvedOptions()",
+    "new Intl.NumberFormat('en-US', { style: 'percent', maximumSignificantDigits: 2, useGrouping: false, signDisplay: 'never' }).resolvedOptions()",
+    "Intl.NumberFormat('en-US').format(1234)", "[1, 2, 3].map(new Intl.NumberFormat('en-US', { minimumFractionDigits: 1 }).format)", "Intl.NumberFormat.supportedLocalesOf(['en-US'])",
+    // NumberFormat errors.
+    "nf(1, { maximumFractionDigits: 101 })", "nf(1, { minimumFractionDigits: 3, maximumFractionDigits: 2 })", "nf(1, { style: 'currency' })", "nf(1, { style: 'currency', currency: 'US' })",
+    "nf(1, { minimumIntegerDigits: 0 })", "nf(1, { maximumSignificantDigits: 22 })", "nf(1, { style: 'bogus' })", "nf(1, { maximumFractionDigits: NaN })", "nf(1, null, 'en_US')",
+    "new Intl.NumberFormat('en', null)", "Intl.NumberFormat.prototype.format.call({}, 1)",
+    // toLocaleString of numbers.
+    "(1234.5).toLocaleString()", "(1234567.891).toLocaleString()", "(1234.5).toLocaleString('en-US', { style: 'currency', currency: 'USD' })", "(0.5).toLocaleString(undefined, { style: 'percent' })",
+    "(1234.5).toLocaleString('en-US', { maximumFractionDigits: 0 })", "(12n ** 20n).toLocaleString()", "[1234.5, new Date(Date.UTC(2024, 0, 15))].toLocaleString()", "(-0).toLocaleString()", "NaN.toLocaleString()",
+    "(42).toLocaleString('en', { minimumFractionDigits: 2 })",
+    // DateTimeFormat.
+    "df(d1)", "df(d2)", "df(d1, { month: 'short', day: 'numeric' })", "df(d1, { month: 'short', day: 'numeric', year: 'numeric' })", "df(d1, { month: 'long', year: 'numeric' })",
+    "df(d1, { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' })", "df(d2, { weekday: 'short' })", "df(d1, { weekday: 'long' })", "df(d1, { weekday: 'narrow' })",
+    "df(d2, { month: '2-digit', day: '2-digit', year: 'numeric' })", "df(d1, { hour: '2-digit', minute: '2-digit' })", "df(d2, { hour: '2-digit', minute: '2-digit' })",
+    "df(d1, { hour: 'numeric', minute: '2-digit', hour12: false })", "df(d2, { hour: 'numeric', minute: '2-digit', hourCycle: 'h23' })", "df(d2, { hour: 'numeric', minute: '2-digit', hourCycle: 'h24' })",
+    "df(d2, { hour: 'numeric', minute: '2-digit', hourCycle: 'h11' })", "df(d1, { hour: 'numeric' })", "df(d2, { hour: 'numeric' })", "df(d1, { hour: 'numeric', hour12: false })", "df(d1, { minute: '2-digit' })",
+    "df(d1, { second: 'numeric' })", "df(d1, { minute: 'numeric', second: 'numeric' })", "df(d3, { hour: 'numeric', minute: 'numeric', second: 'numeric' })",
+    "df(d1, { hour: 'numeric', minute: '2-digit', hour12: true, hourCycle: 'h23' })",
+    "df(d1, { year: 'numeric', month: 'short' })", "df(d1, { month: 'numeric', day: 'numeric' })", "df(d2, { year: '2-digit', month: '2-digit', day: '2-digit' })",
+    "df(d1, { month: 'long' })", "df(d1, { month: 'narrow' })", "df(d1, { month: '2-digit' })", "df(d2, { day: 'numeric' })", "df(d2, { day: '2-digit' })", "df(d1, { year: 'numeric' })", "df(d3, { year: '2-digit' })",
+    "df(d1, { weekday: 'short', month: 'short', day: 'numeric' })", "df(d1, { weekday: 'short', day: 'numeric' })", "df(d2, { weekday: 'long', month: 'long', day: 'numeric' })",
+    "df(d1, { weekday: 'short', month: 'numeric', day: 'numeric', year: 'numeric' })", "df(d3, { weekday: 'short', year: 'numeric', month: 'short', day: 'numeric' })", "df(d1, { weekday: 'long', year: 'numeric' })",
+    "df(d1, { year: 'numeric', day: 'numeric' })", "df(d1, { month: 'long', day: 'numeric' })", "df(d2, { month: '2-digit', day: '2-digit' })", "df(d1, { month: '2-digit', year: 'numeric' })",
+    "df(d1, { month: 'short', year: '2-digit' })", "df(d1, { weekday: 'short', hour: 'numeric' })",
+    "df(d1, { dateStyle: 'full' })", "df(d1, { dateStyle: 'long' })", "df(d1, { dateStyle: 'medium' })", "df(d1, { dateStyle: 'short' })", "df(d1, { timeStyle: 'full' })", "df(d1, { timeStyle: 'long' })",
+    "df(d2, { timeStyle: 'medium' })", "df(d1, { timeStyle: 'short' })", "df(d1, { dateStyle: 'medium', timeStyle: 'short' })", "df(d1, { dateStyle: 'long', timeStyle: 'short' })",
+    "df(d3, { dateStyle: 'full', timeStyle: 'long' })", "df(d1, { dateStyle: 'short', timeStyle: 'short' })", "df(d1, { dateStyle: 'short', timeStyle: 'medium', hourCycle: 'h23' })",
+    "df(d1, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' })", "df(d1, { year: 'numeric', month: 'long', day: 'numeric', hour: 'numeric', minute: '2-digit' })",
+    "df(d1, { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric', hour: 'numeric', minute: '2-digit' })",
+    "df(d3, { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' })",
+    "df(d1, { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false })",
+    "df(d1, { hour: 'numeric', minute: '2-digit', second: '2-digit', fractionalSecondDigits: 3 })", "df(d1, { second: '2-digit', fractionalSecondDigits: 2 })",
+    "df(d1, { hour: 'numeric', timeZoneName: 'short' })", "df(d1, { timeZoneName: 'short' })", "df(d1, { month: 'short', day: 'numeric', timeZoneName: 'short' })",
+    "df(d1, { hour: 'numeric', minute: '2-digit', timeZoneName: 'long' })", "df(d1, { hour: 'numeric', timeZoneName: 'shortOffset' })", "df(d1, { hour: 'numeric', timeZoneName: 'longOffset' })",
+    "df(d1, { timeZone: 'UTC', dateStyle: 'medium' })", "df(d1, { timeZone: 'Etc/UTC' })", "df(d1, { timeZone: 'gmt', hour: 'numeric' })",
+    "df(Date.UTC(2024, 1, 29))", "df(0)", "df(-1)", "df(new Date(Date.UTC(5, 0, 1)).setUTCFullYear(5))", "df(8.64e15)",
+    "new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }).formatToParts(d1)", "new Intl.DateTimeFormat().formatToParts(d2)",
+    "new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: 'numeric' }).resolvedOptions()", "new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' }).resolvedOptions()",
+    "new Intl.DateTimeFormat().resolvedOptions()", "new Intl.DateTimeFormat('en-US', { weekday: 'long', month: 'short', day: '2-digit', hour: '2-digit', hourCycle: 'h23' }).resolvedOptions()",
+    "[d1, d2].map(new Intl.DateTimeFormat('en-US', { month: 'short' }).format)", "Intl.DateTimeFormat('en-US').format(d1)",
+    // DateTimeFormat errors.
+    "df(NaN)", "df(new Date('x'))", "df(8.64e15 + 1)", "df(d1, { dateStyle: 'medium', hour: 'numeric' })", "df(d1, { month: 'bogus' })", "df(d1, { fractionalSecondDigits: 4 })",
+    "df(d1, { timeStyle: 'short', timeZoneName: 'short' })",
+    // toLocale*String of dates.
+    "d1.toLocaleString()", "d2.toLocaleDateString()", "d3.toLocaleTimeString()", "d1.toLocaleString('en-US')", "d1.toLocaleDateString('en-US', { month: 'short', day: 'numeric' })",
+    "d1.toLocaleDateString('en-US', { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' })", "d1.toLocaleTimeString('en-US', { hour: '2-digit', minute: '2-digit' })",
+    "d1.toLocaleDateString('en-US', { hour: 'numeric' })", "d1.toLocaleTimeString('en-US', { month: 'short' })", "d1.toLocaleString('en-US', { dateStyle: 'medium' })",
+    "d1.toLocaleDateString(undefined, { timeZone: 'UTC' })", "d1.toLocaleString('en-US', { timeZone: 'UTC', hour12: false })", "d3.toLocaleDateString('en', { year: 'numeric', month: '2-digit', day: '2-digit' })",
+    "new Date(NaN).toLocaleString()", "new Date(NaN).toLocaleDateString('en-US', { month: 'long' })", "d1.toLocaleDateString('en-US', { timeStyle: 'short' })", "d1.toLocaleTimeString('en-US', { dateStyle: 'short' })",
+    "Date.prototype.toLocaleString.call({})",
+    // Collation.
+    "sorted(names)", "sorted(names, { numeric: true })", "sorted(names, { sensitivity: 'base' })", "sorted(names, { caseFirst: 'upper' })", "sorted(names, { ignorePunctuation: true })",
+    "sorted(names, { numeric: true, sensitivity: 'accent' })",
+    "names.map((a) => names.map((b) => a.localeCompare(b)).join('')).join('|')", "names.map((a) => names.map((b) => Math.sign(a.localeCompare(b, 'en', { sensitivity: 'base' }))).join('')).join('|')",
+    "names.map((a) => names.map((b) => Math.sign(a.localeCompare(b, 'en', { sensitivity: 'accent' }))).join('')).join('|')",
+    "names.map((a) => names.map((b) => Math.sign(a.localeCompare(b, 'en', { sensitivity: 'case' }))).join('')).join('|')",
+    "['item10', 'item2', 'item1', 'Item3', 'item02', 'item 2'].sort(by({ numeric: true }))", "['file10.txt', 'file9.txt', 'File1.txt', 'file1.TXT'].sort(new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' }).compare)",
+    "['Zoë', 'Zoe', 'zoe', 'Zoé'].sort(Intl.Collator().compare)", "'a'.localeCompare('B')", "'a'.localeCompare('A')", "'résumé'.localeCompare('resume', 'en', { sensitivity: 'base' })", "'a'.localeCompare('a\\u0301')",
+    "'\\u00e9'.localeCompare('e\\u0301')", "'x'.localeCompare()", "'undefined'.localeCompare()", "new Intl.Collator('en').resolvedOptions()", "new Intl.Collator('en-US', { numeric: true, caseFirst: 'upper', sensitivity: 'base' }).resolvedOptions()",
+    "String.prototype.localeCompare.call(null, 'a')", "new Intl.Collator('en', { sensitivity: 'bogus' })",
+    // PluralRules, RelativeTimeFormat.
+    "[0, 1, 2, 1.5, 1.0, 11, 21].map((n) => new Intl.PluralRules('en-US').select(n))", "[1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 112].map((n) => new Intl.PluralRules('en-US', { type: 'ordinal' }).select(n))",
+    "new Intl.PluralRules('en-US', { minimumFractionDigits: 1 }).select(1)",
+    "['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'].map((u) => ['long', 'short', 'narrow'].map((style) => [-1, 3, 1, -2.5, 0, -0, 1234.5].map((v) => new Intl.RelativeTimeFormat('en', { style }).format(v, u))))",
+    "['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'].map((u) => ['long', 'short'].map((style) => [-1, 0, 1, 2].map((v) => new Intl.RelativeTimeFormat('en', { style, numeric: 'auto' }).format(v, u))))",
+    "new Intl.RelativeTimeFormat('en').format(-3, 'days')", "new Intl.RelativeTimeFormat('en').format(1, 'fortnight')", "new Intl.RelativeTimeFormat('en').format(Infinity, 'day')",
+    "new Intl.RelativeTimeFormat('en', { numeric: 'auto' }).resolvedOptions()", "Intl.PluralRules('en')",
+    // Intl itself.
+    "Object.prototype.toString.call(Intl)", "typeof Intl", "Object.keys(Intl)", "String(Intl.NumberFormat.prototype)",
+];

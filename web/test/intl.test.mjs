@@ -1,0 +1,100 @@
+// The sandbox's Intl (prelude/intl.js), toLocale* and localeCompare against
+// the test process's own (Node's full ICU, en-US, time zone UTC): every row
+// of intl-cases.mjs must give the same result, character for character
+// (U+00A0 and U+202F included). Then what differs on purpose: another
+// locale or time zone formats as en-US in UTC with one warn per run, and
+// what a hostile program does to Intl.
+process.env.TZ = "UTC";
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { assetPath, loadFactory, run } from "./helpers.mjs";
+import { prologue, rows } from "./intl-cases.mjs";
+
+let api, session;
+before(async () => {
+    const IoCodeModeFactory = await loadFactory();
+    api = await IoCodeModeFactory({ wasmLocation: assetPath, timeout: 60_000, maxResultChars: 1_000_000, tools: [] });
+    session = api.createSession();
+});
+after(() => api.dispose());
+
+// Each row's value as both sides report it: JSON data, or a throw's name.
+// The rows go in runs of 25, each result within a run's result limit.
+const body = (part) => `${prologue}return [${part.map((r) => `() => (${r})`).join(",\n")}].map((f) => { try { const v = f(); return v === undefined ? "undefined" : JSON.parse(JSON.stringify(v)); } catch (e) { return "throws " + e.name; } });`;
+const cut = (v) => { const s = JSON.stringify(v); return s.length > 600 ? s.slice(0, 600) + "..." : s; };
+
+describe("Intl against the host's ICU", () => {
+    test(`${rows.length} rows give what Node's Intl gives`, async () => {
+        const bad = [];
+        for (let at = 0; at < rows.length; at += 25) {
+            const part = rows.slice(at, at + 25), want = new Function(body(part))();
+            const r = await run(session, body(part));
+            assert.equal(r.ok, true, JSON.stringify(r.error));
+            assert.deepEqual(r.logs ?? [], [], "en-US and UTC log no warning");
+            part.forEach((row, i) => {
+                try {
+                    assert.deepStrictEqual(r.result[i], want[i]);
+                } catch {
+                    bad.push(`${row}\n  sandbox: ${cut(r.result[i])}\n  host:    ${cut(want[i])}`);
+                }
+            });
+        }
+        assert.deepEqual(bad, [], `${bad.length} of ${rows.length} rows differ:\n${bad.join("\n")}`);
+    });
+});
+
+describe("Intl where the sandbox differs", () => {
+    test("another locale formats as en-US, with one warn per run", async () => {
+        const r = await run(session, "return [new Intl.NumberFormat('de-DE').format(1234.5), (1234.5).toLocaleString('fr-FR'), new Date(0).toLocaleDateString(['ja-JP', 'en-US']), 'a'.localeCompare('B', 'sv')]");
+        assert.deepEqual(r.result, ["1,234.5", "1,234.5", "1/1/1970", -1]);
+        assert.equal(r.logs.length, 1, JSON.stringify(r.logs));
+        assert.match(r.logs[0].message, /formats in en-US only: "de-DE" was formatted as en-US/);
+        assert.equal(r.logs[0].level, "warn");
+    });
+    test("a time zone other than UTC formats in UTC, with one warn per run", async () => {
+        const r = await run(session, "const d = new Date(Date.UTC(2024, 0, 15, 13, 5)); return [d.toLocaleTimeString('en-US', { timeZone: 'America/New_York' }), new Intl.DateTimeFormat('en-US', { timeZone: 'Asia/Tokyo', hour: 'numeric' }).format(d), new Intl.DateTimeFormat('en-US', { timeZone: 'Asia/Tokyo' }).resolvedOptions().timeZone]");
+        assert.deepEqual(r.result, ["1:05:00 PM", "1 PM", "UTC"]);
+        assert.equal(r.logs.length, 1, JSON.stringify(r.logs));
+        assert.match(r.logs[0].message, /no time zones: "America\/New_York" was formatted in UTC/);
+    });
+    test("hour12: false is h23, as ECMA-402 says since 2024 (this Node's ICU still gives 24:05)", async () => {
+        const r = await run(session, "return new Date(Date.UTC(2024, 6, 4, 0, 5)).toLocaleTimeString('en-US', { hour12: false, hour: '2-digit', minute: '2-digit' })");
+        assert.equal(r.result, "00:05");
+    });
+    test("an option value the sandbox does not implement is a RangeError naming it", async () => {
+        const r = await run(session, "return [() => new Intl.NumberFormat('en', { style: 'unit', unit: 'meter' }), () => new Intl.NumberFormat('en', { notation: 'scientific' }), () => new Intl.DateTimeFormat('en', { era: 'short' }), () => new Intl.NumberFormat('en', { roundingMode: 'floor' })].map((f) => { try { f(); return 'no error'; } catch (e) { return e.name + ': ' + e.message; } })");
+        assert.deepEqual(r.result, [
+            'RangeError: Intl.NumberFormat: option style "unit" is not one this sandbox supports (it has: decimal, percent, currency)',
+            'RangeError: Intl.NumberFormat: option notation "scientific" is not one this sandbox supports (it has: standard, compact)',
+            'RangeError: Intl.DateTimeFormat: option era "short" is not one this sandbox supports (it has: )',
+            'RangeError: Intl.NumberFormat: option roundingMode "floor" is not one this sandbox supports (it has: halfExpand)',
+        ]);
+    });
+    test("a currency without an English name here shows its code, with a warn", async () => {
+        const r = await run(session, "return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'THB', currencyDisplay: 'name' }).format(2)");
+        assert.equal(r.result, "2.00 THB");
+        assert.match(r.logs[0].message, /no English name for THB/);
+    });
+});
+
+describe("Intl and hostile programs", () => {
+    const cases = [
+        ["huge fraction digits are a RangeError, as in V8", "try { (1).toLocaleString('en', { maximumFractionDigits: 1e9 }) } catch (e) { return e.name + ': ' + e.message }", "RangeError: maximumFractionDigits value is out of range."],
+        ["an options getter that throws: its error, as in V8", "try { new Intl.NumberFormat('en', { get style() { throw new Error('boom') } }) } catch (e) { return e.message }", "boom"],
+        ["a locales list whose iterator throws", "try { new Intl.Collator({ length: 1, get 0() { throw new TypeError('no') } }) } catch (e) { return e.message }", "no"],
+        ["a replaced prototype format does not reach toLocaleString", "Intl.NumberFormat.prototype.formatToParts = () => 'hijacked'; Object.defineProperty(Intl.NumberFormat.prototype, 'format', { get: () => () => 'hijacked' }); return [(1234.5).toLocaleString(), new Intl.NumberFormat().format(1)]", ["1,234.5", "hijacked"]],
+        ["a replaced Intl does not reach toLocaleString or localeCompare", "globalThis.Intl = { NumberFormat: function () { return { format: () => 'hijacked' } }, Collator: function () { return { compare: () => 0 } } }; return [(1234.5).toLocaleString(), 'b'.localeCompare('a'), new Intl.NumberFormat().format(1)]", ["1,234.5", 1, "hijacked"]],
+        ["valueOf that throws on a number-like", "try { new Intl.NumberFormat().format({ valueOf() { throw new Error('v') } }) } catch (e) { return e.message }", "v"],
+        ["toLocaleString on a wrong receiver", "try { Number.prototype.toLocaleString.call('1') } catch (e) { return e.name }", "TypeError"],
+        ["a huge number of digits to round", "return new Intl.NumberFormat('en', { maximumFractionDigits: 100, minimumFractionDigits: 100 }).format(1e-100).length", 102],
+        ["sorting 20,000 strings", "const a = Array.from({ length: 2e4 }, (_, i) => 'Name ' + ((i * 7919) % 20000)); a.sort((x, y) => x.localeCompare(y, undefined, { numeric: true })); return [a[0], a[1], a[19999]]", ["Name 0", "Name 1", "Name 19999"]],
+        ["Intl is a writable, configurable, non-enumerable global, as on a page", "const t = typeof Intl, d = Object.getOwnPropertyDescriptor(globalThis, 'Intl'); return [t, d.writable, d.configurable, d.enumerable]", ["object", true, true, false]],
+    ];
+    for (const [name, code, want] of cases) {
+        test(name, async () => {
+            const r = await run(session, code);
+            assert.equal(r.ok, true, JSON.stringify(r.error));
+            assert.deepEqual(r.result, want);
+        });
+    }
+});
