@@ -120,7 +120,12 @@ func (s *stripper) tok(i int) token {
 	return s.toks[i]
 }
 
-// is says whether token i is the punctuator or name v.
+// is says whether token i is the punctuator or name v. Not inlined, nor
+// is fail: the core is WebAssembly, where each of the hundreds of places
+// that call them grew by its body (together about 75 KB of the core's Go
+// build, 13 KB brotli), for a call that costs nanoseconds.
+//
+//go:noinline
 func (s *stripper) is(i int, v string) bool {
 	t := s.tok(i)
 	return (t.k == tPunct || t.k == tName) && t.v == v
@@ -163,6 +168,7 @@ func (s *stripper) endType(i, j int) {
 	}
 }
 
+//go:noinline
 func (s *stripper) fail(i int, msg string) {
 	if s.err == nil {
 		off := len(s.src)
