@@ -316,11 +316,11 @@ const (
 
 // jsxHint follows QuickJS's words for JSX ("unexpected token in
 // expression: '<'" at `<div`), which models write out of habit; usingHint
-// follows those for a using declaration, which this QuickJS predates (it
-// has no Symbol.dispose either).
+// follows those for a using declaration where tsstrip does not rewrite it
+// (a for loop's head), which this QuickJS predates.
 const (
 	jsxHint   = ": JSX (<div>...</div>) is not supported: the sandbox runs JavaScript and TypeScript, with no JSX transform and no DOM; return the data itself, or build markup as a string ('<li>' + name + '</li>')"
-	usingHint = ": using declarations are not supported by this engine (QuickJS); declare the value with const and release it yourself: const r = open(); try { ... } finally { r.close() }"
+	usingHint = ": a using declaration runs only as a statement of its own (using r = open();), not in a for loop's head, where this engine (QuickJS) has none; declare the value with const and release it yourself: const r = open(); try { ... } finally { r[Symbol.dispose]() }"
 	// accessorHint follows QuickJS's words for an auto-accessor field
 	// (accessor x = 1), which models copy from TypeScript 4.9+ code.
 	accessorHint = ": auto-accessors (accessor x = ...) are not supported by this engine (QuickJS); declare a plain field (x = ...), or a get and a set over a private field (#x)"

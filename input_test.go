@@ -176,7 +176,8 @@ func TestCodeSizeLimit(t *testing.T) {
 }
 
 // TestTypeScriptInput: erasable TypeScript runs as written, errors keep the
-// model's positions, and what cannot be erased is a SYNTAX error saying so.
+// model's positions, and what cannot be erased (enum, namespace with
+// values, parameter properties, using) runs as tsc's output does.
 func TestTypeScriptInput(t *testing.T) {
 	runInputCases(t, []inputCase{
 		{name: "annotations", code: "const x: number = 1; return x", want: "1"},
@@ -184,15 +185,16 @@ func TestTypeScriptInput(t *testing.T) {
 		{name: "runtime error position after erased types", code: "const a: Array<{ id: string }> = [];\nconst b: string = (a[0] as any).id", errCode: "RUNTIME", errName: "TypeError", errMsg: "cannot read property", line: 2, col: 32},
 		{name: "syntax error position after erased types", code: "type T = { a: number };\nconst x: T = { a: 1 };\nreturn x.a +", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "unexpected end of input", line: 3, col: 13},
 		{name: "a const assertion in angle brackets", code: "const ks = <const>['open', 'shipped'];\nreturn <const>{ n: ks.length }", want: `{"n":2}`},
-		{name: "enum", code: "enum Color { Red, Green }\nreturn Color.Red", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "enum is not supported: it is not erasable; write a const object instead: const Color = { Red: 0, Green: 1 } as const;", line: 1, col: 1},
+		{name: "enum", code: "enum Color { Red, Green }\nreturn [Color.Red, Color[1]]", want: `[0,"Green"]`},
 		{name: "type-only imports", code: "import { type Order, type Item as I } from './orders';\nimport type { Customer } from './crm'\nconst n: Order | I = 2;\nreturn n", want: "2"},
 		{name: "a value import beside a type", code: "import { type Order, search } from './orders';\nreturn 1", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "import is not available", line: 1, col: 1},
 		// TypeScript's module marker, for a top-level await under tsc.
 		{name: "export {} with a top-level await", code: "const r = await tools.orders.search({ status: 'open' });\nconsole.log(r.input.status);\nexport {};", want: ""},
 		{name: "export {} before a return", code: "export {};\nconst n: number = 2;\nreturn n", want: "2"},
-		{name: "exported namespace with values", code: "export namespace N { export const a = 1 }\nreturn N.a", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "namespace with values is not supported", line: 1, col: 8},
-		{name: "namespace with values", code: "namespace N { export const a = 1 }", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "namespace with values is not supported"},
-		{name: "parameter properties", code: "class A { constructor(public x: number) {} }\nreturn new A(1).x", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "parameter properties", line: 1, col: 23},
+		{name: "exported namespace with values", code: "export namespace N { export const a = 1 }\nreturn N.a", want: "1"},
+		{name: "namespace with values", code: "namespace N { export function f() { return 2 } }\nreturn N.f()", want: "2"},
+		{name: "parameter properties", code: "class A { constructor(public x: number) {} }\nreturn new A(1).x", want: "1"},
+		{name: "using", code: "const log: string[] = [];\n{\n  using r = { [Symbol.dispose]() { log.push('disposed') } };\n  log.push('body');\n}\nreturn log", want: `["body","disposed"]`},
 	})
 }
 
@@ -694,8 +696,11 @@ func TestSyntaxHints(t *testing.T) {
 		{name: "a markdown heading after code", code: "const a = 1;\n## Step 2\nreturn a", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "invalid first character of private name" + fmt.Sprintf(hashCommentHint, 2), line: 2, col: 1},
 		{name: "a # comment after a statement", code: "const a = 1  # one\nreturn a", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "invalid first character of private name" + fmt.Sprintf(hashCommentHint, 1), line: 1, col: 14},
 		{name: "a component in a map, in a tsx fence", code: "```tsx\nconst items = [1].map(x => <Item key={x} />)\nreturn items\n```", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "unexpected token in expression: '<'" + jsxHint, line: 2, col: 28},
-		{name: "a using declaration", code: "using res = { close() {} }\nreturn 1", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expecting ';'" + usingHint, line: 1, col: 7},
-		{name: "an await using declaration in a function", code: "async function f() {\n  await using r = open()\n}\nreturn 1", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expecting ';'" + usingHint, line: 2, col: 15},
+		// A using declaration as a statement runs (tsstrip rewrites it);
+		// one of a value without a dispose method throws where it stands.
+		{name: "a using declaration", code: "using res = { [Symbol.dispose]() {} }\nreturn 1", want: "1"},
+		{name: "a using declaration of a value that has no dispose method", code: "const x = 1\nusing res = { close() {} }\nreturn 1", errCode: "RUNTIME", errName: "TypeError", errMsg: "using: res has no [Symbol.dispose]() method"},
+		{name: "an await using declaration in a function", code: "async function f() {\n  await using r = open()\n}\nreturn 1", want: "1"},
 		{name: "a for using loop", code: "for (using x of []) {}\nreturn 1", errCode: "SYNTAX", errName: "SyntaxError", errMsg: "expected 'of' or 'in' in for control expression" + usingHint, line: 1, col: 12},
 		{name: "a variable called using", code: "let using = 1\nusing = 2\nreturn using", want: "2"},
 		// Auto-accessors (TC39 decorators' accessor keyword, which TypeScript

@@ -56,5 +56,9 @@
     return a ? a.stringify(v, r, sp) : S(v, r, sp);
   } }.stringify;
   for (const key of ["tools", "console", "tool_call", "tool_search"]) lazy([key]);
+  // QuickJS has no Symbol.dispose nor Symbol.asyncDispose, which the
+  // TypeScript erasure's `using` (tsstrip) and the model's own classes
+  // name: made as the engines that have them do, not writable.
+  for (const key of ["dispose", "asyncDispose"]) key in Symbol || O.defineProperty(Symbol, key, { value: Symbol("Symbol." + key) });
   /*GLOBALS*/
 }

@@ -8,6 +8,9 @@ func (s *stripper) class(i int) int {
 		j++
 	}
 	j = s.typeParams(j)
+	body, derived := s.classBody, s.derived
+	defer func() { s.classBody, s.derived = body, derived }()
+	s.derived = s.is(j, "extends")
 	if s.is(j, "extends") {
 		j++
 		for j < len(s.toks) && !s.is(j, "{") && !s.is(j, "implements") {
@@ -36,6 +39,7 @@ func (s *stripper) class(i int) int {
 		j = k
 	}
 	if s.is(j, "{") {
+		s.classBody = j
 		s.walk(j+1, s.m[j], fClass)
 		s.exprClose[s.m[j]] = true
 		return s.m[j] + 1
@@ -114,10 +118,18 @@ func (s *stripper) member(i, end int) (int, bool) {
 	i = s.typeParams(i)
 	if s.is(i, "(") {
 		mm := s.m[i]
+		props, params := s.props, s.ctorParams
+		s.props, s.ctorParams = nil, -1
+		if n := s.tok(i - 1); n.k == tName && n.v == "constructor" || n.k == tString && s.src[n.s+1:n.e-1] == "constructor" {
+			s.ctorParams = i + 1
+		}
 		s.walk(i+1, mm, fParams)
+		mine := s.props
+		s.props, s.ctorParams = props, params
 		k := mm + 1
 		k = s.returnType(k)
 		if s.is(k, "{") && !erase {
+			s.assignProps(mine, k)
 			s.walk(k+1, s.m[k], fBlock)
 			return s.m[k] + 1, false
 		}
@@ -151,4 +163,40 @@ func (s *stripper) member(i, end int) (int, bool) {
 		return i + 1, true
 	}
 	return i, false
+}
+
+// assignProps writes what tsc emits for a constructor's parameter
+// properties (names: their names' tokens), whose body opens at k: a field
+// declared at the top of the class for each, as tsc's ES2022 output has,
+// and `this.x = x` at the body's start, or after the super(...) call that a
+// class that extends another makes at the body's top level.
+func (s *stripper) assignProps(names []int, k int) {
+	if len(names) == 0 {
+		return
+	}
+	fields, set := "", ""
+	for _, n := range names {
+		v := s.tok(n).v
+		fields += " " + v + ";"
+		set += " this." + v + " = " + v + ";"
+	}
+	s.after(s.classBody, fields)
+	at := k
+	for j := k + 1; j < s.m[k] && s.derived; j++ {
+		if s.is(j, "super") && s.is(j+1, "(") && (s.is(j-1, "{") || s.is(j-1, ";") || s.is(j-1, "}") || s.tok(j).nl) {
+			at = s.pastSemi(s.m[j+1]+1) - 1
+			break
+		}
+		if s.m[j] > j {
+			j = s.m[j]
+		}
+	}
+	if s.derived && at == k {
+		s.fail(k, "a constructor with parameter properties in a class that extends another must call super(...) at the top level of its body, as TypeScript requires")
+		return
+	}
+	if !s.is(at, ";") && at != k {
+		set = ";" + set // super(...) ended by a line break
+	}
+	s.after(at, set)
 }

@@ -20,7 +20,7 @@ import (
 // becomes one space per UTF-16 unit, as QuickJS counts columns, in fewer
 // bytes. Then out is scanned; ok is the scan's.
 func (s *stripper) tokens(out string, extra ...token) (toks []token, ok bool) {
-	if len(out) != len(s.src) {
+	if len(out) != len(s.src) || len(s.edits) > 0 {
 		return scan(out)
 	}
 	blanks := slices.Clone(s.blanks)

@@ -9,12 +9,15 @@
 // a parser: it knows where types can appear (annotations, `as`,
 // `satisfies`, type arguments and parameters, declarations) and skips them
 // with a type grammar. What TypeScript cannot erase (enum, namespace with
-// values, parameter properties) is a syntax error that says so.
+// values, parameter properties, using) becomes tsc's JavaScript, written on
+// the lines of what it replaces (edits), so later lines do not move.
 //
 // Where things are, in reading order:
 //   - scan.go: the tokenizer, bracket matching and CheckBody.
 //   - strip.go: Strip, the stripper's state and what it writes (erased
-//     spans, ';' where a statement was, a moved ')').
+//     spans, ';' where a statement was, a moved ')', edits).
+//   - values.go, using.go, class.go's assignProps: enum, namespace, using
+//     and parameter properties rewritten as tsc emits them.
 //   - walk.go: the walk over a bracket pair's tokens by what it holds
 //     (block, expression, object, class body, parameters): where types
 //     can start, and whether a token ends an expression.

@@ -1,11 +1,5 @@
 package tsstrip
 
-import (
-	"math"
-	"strconv"
-	"strings"
-)
-
 // statement erases a TypeScript-only statement at i, or fails on one that
 // cannot be erased; it returns i when the statement is JavaScript.
 func (s *stripper) statement(i, end int) int {
@@ -45,6 +39,14 @@ func (s *stripper) statement(i, end int) int {
 				return j
 			}
 		}
+	case "using":
+		if sameLineName && n.v != "in" && n.v != "instanceof" && (s.is(i+2, "=") || s.is(i+2, ":")) {
+			return s.using(i, i, end, false)
+		}
+	case "await":
+		if n.v == "using" && !n.nl && s.tok(i+2).k == tName && !s.tok(i+2).nl && (s.is(i+3, "=") || s.is(i+3, ":")) {
+			return s.using(i, i+1, end, true)
+		}
 	case "abstract":
 		if n.v == "class" && !n.nl {
 			s.blank(i, i+1)
@@ -52,11 +54,11 @@ func (s *stripper) statement(i, end int) int {
 		}
 	case "enum":
 		if sameLineName && s.is(i+2, "{") {
-			s.fail(i, "TypeScript enum is not supported: it is not erasable; "+s.enumAdvice(i+1))
+			return s.enum(i, i, end, s.exported())
 		}
 	case "const":
-		if n.v == "enum" && s.tok(i+2).k == tName {
-			s.fail(i, "TypeScript const enum is not supported: it is not erasable; "+s.enumAdvice(i+2))
+		if n.v == "enum" && s.tok(i+2).k == tName && s.is(i+3, "{") {
+			return s.enum(i, i+1, end, s.exported())
 		}
 	case "namespace", "module":
 		if (sameLineName || t.v == "module" && n.k == tString && !n.nl) && n.v != "in" {
@@ -68,8 +70,11 @@ func (s *stripper) statement(i, end int) int {
 				return i
 			}
 			if !s.typeOnly(j+1, s.m[j]) {
-				s.fail(i, "TypeScript "+t.v+" with values is not supported: it is not erasable; use a plain object")
-				return i
+				if n.k == tString {
+					s.fail(i, "TypeScript module \"...\" with values is not supported: the sandbox has no modules; use a namespace or a plain object")
+					return i
+				}
+				return s.namespace(i, j, end, s.exported())
 			}
 			s.blankStmt(i, s.m[j]+1)
 			return s.m[j] + 1
@@ -113,16 +118,22 @@ func (s *stripper) statement(i, end int) int {
 			return j
 		}
 		// What follows export is judged as without it: a type erased, an
-		// enum or a namespace with values refused in their own words.
+		// enum or a namespace rewritten (into the namespace exporting it).
 		if n.v == "type" || n.v == "interface" || n.v == "declare" || n.v == "enum" || n.v == "namespace" || n.v == "module" ||
 			n.v == "const" && s.is(i+2, "enum") {
-			if j := s.statement(i+1, end); j > i+1 {
+			s.exportTo = s.ns
+			j := s.statement(i+1, end)
+			s.exportTo = ""
+			if j > i+1 {
 				s.blank(i, i+1)
 				return j
 			}
 			if s.err != nil {
 				return i
 			}
+		}
+		if s.ns != "" {
+			return s.export(i)
 		}
 		if s.module {
 			if n.v == "{" || n.v == "*" {
@@ -257,6 +268,14 @@ func (s *stripper) declaration(i int) int {
 	return i
 }
 
+// exported is the namespace that exports the enum or namespace being
+// read ("" for none), once.
+func (s *stripper) exported() string {
+	ns := s.exportTo
+	s.exportTo = ""
+	return ns
+}
+
 // typeOnly says whether a namespace body declares types only.
 func (s *stripper) typeOnly(i, end int) bool {
 	for ; i < end; i++ {
@@ -323,66 +342,4 @@ func (s *stripper) typeSpecifiers(i int) bool {
 		}
 	}
 	return true
-}
-
-// enumAdvice says what to write instead of the enum whose name is at i:
-// the const object with its members' values, when each is a number or a
-// string that the reader can compute as TypeScript does.
-func (s *stripper) enumAdvice(i int) string {
-	const generic = "use a const object or a union of string literals"
-	name := s.tok(i)
-	if name.k != tName || !s.is(i+1, "{") {
-		return generic
-	}
-	var members []string
-	next, numeric := 0.0, true
-	end := s.m[i+1]
-	for j := i + 2; j < end; {
-		key := s.tok(j)
-		if key.k != tName && key.k != tString {
-			return generic
-		}
-		j++
-		value := ""
-		if s.is(j, "=") {
-			neg := s.is(j+1, "-")
-			if neg {
-				j++
-			}
-			v := s.tok(j + 1)
-			switch {
-			case v.k == tNumber:
-				f, err := strconv.ParseFloat(strings.ReplaceAll(s.src[v.s:v.e], "_", ""), 64)
-				if err != nil || f != math.Trunc(f) {
-					return generic
-				}
-				if neg {
-					f = -f
-				}
-				next, numeric = f, true
-			case v.k == tString && !neg:
-				value, numeric = s.src[v.s:v.e], false
-			default:
-				return generic
-			}
-			j += 2
-		} else if !numeric {
-			return generic // a member after a string member needs a value
-		}
-		if numeric {
-			value = strconv.FormatFloat(next, 'f', -1, 64)
-			next++
-		}
-		members = append(members, s.src[key.s:key.e]+": "+value)
-		if s.is(j, ",") {
-			j++
-		} else if j != end {
-			return generic
-		}
-	}
-	advice := "write a const object instead: const " + name.v + " = { " + strings.Join(members, ", ") + " } as const;"
-	if len(members) == 0 || len(advice) > 300 {
-		return generic
-	}
-	return advice + " (or a union of string literals)"
 }

@@ -1,6 +1,8 @@
 package tsstrip
 
 import (
+	"slices"
+	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -31,6 +33,9 @@ type stripper struct {
 	blanks []span
 	semis  []int // byte offsets (inside blanks) that become ';'
 	writes []write
+	// edits put JavaScript where TypeScript that cannot be erased stood
+	// (enum, namespace, parameter properties, using), on its lines.
+	edits []edit
 	// exprClose marks '}' tokens that end an expression (object literal,
 	// class expression), and '!' tokens that are non-null assertions:
 	// after them '!' and 'as' apply.
@@ -38,12 +43,31 @@ type stripper struct {
 	err       *Error
 	// typeDepth is how many type readers are open (nested).
 	typeDepth int
+	// ns is the namespace whose body is being read ("" outside any),
+	// exportTo the one exporting the enum or namespace statement reads.
+	ns, exportTo string
+	// ctorParams is the first token of the parameters of the constructor
+	// being read, whose parameter properties props lists (their names);
+	// classBody is the '{' of the class it is in, derived whether that
+	// class extends another; uses counts the using declarations.
+	ctorParams, classBody, uses int
+	props                       []int
+	derived                     bool
 	// module reads ES module syntax instead of failing on it (tests read
 	// real JavaScript modules with it).
 	module bool
 }
 
 type span struct{ s, e int }
+
+// edit replaces src[s:e] with text (s == e inserts it), on the same lines:
+// line terminators in [s, e) are kept, text has none, so no later line
+// moves (columns after it on its line do). Edits at one offset go in
+// order of prio, then of their making.
+type edit struct {
+	s, e, prio int
+	text       string
+}
 
 // write puts byte b at an erased offset.
 type write struct {
@@ -54,31 +78,45 @@ type write struct {
 // Strip returns src with TypeScript's erasable syntax overwritten by
 // spaces, line terminators kept, so that positions do not move. Plain
 // JavaScript comes back unchanged. Code the tokenizer cannot read comes back
-// unchanged too, for QuickJS to report. Syntax TypeScript cannot erase is
-// an *Error.
+// unchanged too, for QuickJS to report. Syntax TypeScript cannot erase
+// (enum, namespace with values, parameter properties, using) becomes tsc's
+// JavaScript on its own lines (only columns after it move); what tsc
+// itself refuses there, or what is not rewritten, is an *Error.
 func Strip(src string) (string, *Error) { return strip(src, false) }
 
 func strip(src string, module bool) (string, *Error) {
+	out, _, err := rewrite(src, module)
+	return out, err
+}
+
+// rewrite is strip, and says whether TypeScript that cannot be erased was
+// rewritten (edits) rather than erased.
+func rewrite(src string, module bool) (string, bool, *Error) {
 	toks, ok := scan(src)
 	if !ok {
-		return src, nil
+		return src, false, nil
 	}
 	m, bad := match(toks)
 	if bad >= 0 {
-		return src, nil
+		return src, false, nil
 	}
 	s := &stripper{src: src, toks: toks, m: m, exprClose: map[int]bool{}, module: module}
 	s.walk(0, len(toks), fBlock)
 	if s.err != nil {
-		return "", s.err
+		return "", false, s.err
 	}
-	return s.output(), nil
+	return s.output(), len(s.edits) > 0, nil
 }
 
 func (s *stripper) output() string {
-	if len(s.blanks) == 0 && len(s.writes) == 0 {
+	if len(s.blanks) == 0 && len(s.writes) == 0 && len(s.edits) == 0 {
 		return s.src
 	}
+	edits := slices.Clone(s.edits)
+	sort.SliceStable(edits, func(i, j int) bool {
+		return edits[i].s < edits[j].s || edits[i].s == edits[j].s && edits[i].prio < edits[j].prio
+	})
+	skip := 0 // bytes before skip that an edit replaced
 	in := make([]bool, len(s.src)+1)
 	for _, b := range s.blanks {
 		for i := b.s; i < b.e && i < len(s.src); i++ {
@@ -95,8 +133,14 @@ func (s *stripper) output() string {
 	var b strings.Builder
 	b.Grow(len(s.src))
 	for i := 0; i < len(s.src); {
+		for len(edits) > 0 && edits[0].s <= i {
+			b.WriteString(edits[0].text)
+			skip = max(skip, edits[0].e)
+			edits = edits[1:]
+		}
 		r, n := utf8.DecodeRuneInString(s.src[i:])
 		switch {
+		case i < skip && r != '\n' && r != '\r' && r != '\u2028' && r != '\u2029':
 		case !in[i] || r == '\n' || r == '\r' || r == '\u2028' || r == '\u2029':
 			b.WriteString(s.src[i : i+n])
 		case put[i] != 0:
@@ -108,6 +152,9 @@ func (s *stripper) output() string {
 			}
 		}
 		i += n
+	}
+	for _, e := range edits {
+		b.WriteString(e.text) // at the end of the program
 	}
 	return b.String()
 }
@@ -121,14 +168,37 @@ func (s *stripper) tok(i int) token {
 }
 
 // is says whether token i is the punctuator or name v. Not inlined, nor
-// is fail: the core is WebAssembly, where each of the hundreds of places
-// that call them grew by its body (together about 75 KB of the core's Go
-// build, 13 KB brotli), for a call that costs nanoseconds.
+// is fail (nor replace and after): the core is WebAssembly, where each of
+// the hundreds of places that call them grew by its body (together about
+// 75 KB of the core's Go build, 13 KB brotli), for a call that costs
+// nanoseconds.
 //
 //go:noinline
 func (s *stripper) is(i int, v string) bool {
 	t := s.tok(i)
 	return (t.k == tPunct || t.k == tName) && t.v == v
+}
+
+// replace puts text in place of tokens [i, j) (j == i: before token i).
+//
+//go:noinline
+func (s *stripper) replace(i, j int, text string) {
+	o := s.tok(i).s
+	e := o
+	if i >= len(s.toks) {
+		o, e = len(s.src), len(s.src)
+	} else if j > i {
+		e = s.toks[j-1].e
+	}
+	s.edits = append(s.edits, edit{s: o, e: e, text: text})
+}
+
+// after puts text just after token i.
+//
+//go:noinline
+func (s *stripper) after(i int, text string) {
+	o := s.toks[i].e
+	s.edits = append(s.edits, edit{s: o, e: o, text: text})
 }
 
 // blank erases tokens [i, j).

@@ -2,7 +2,7 @@ package tsstrip
 
 // walk reads tokens [i, end) as the inside of a frame of kind f.
 func (s *stripper) walk(i, end int, f frame) {
-	tern, decl, param := 0, dNone, dNone
+	tern, decl, param, first := 0, dNone, dNone, i
 	if f == fParams {
 		param = dBinding
 	}
@@ -33,8 +33,15 @@ func (s *stripper) walk(i, end int, f frame) {
 				for isParamModifier(s.tok(j).v) {
 					j++
 				}
-				s.fail(i, "TypeScript parameter properties ("+s.src[t.s:s.tok(j).e]+") are not supported: they are not erasable; declare the field and assign it in the constructor")
-				return
+				if s.ctorParams != first || s.tok(j).k != tName {
+					s.fail(i, "TypeScript parameter property ("+s.src[t.s:s.tok(j).e]+") must be a name among a constructor's parameters; declare the field and assign it in the constructor")
+					return
+				}
+				// A parameter property: the constructor assigns it (props).
+				s.blank(i, j)
+				s.props = append(s.props, j)
+				i = j
+				continue
 			case param == dBinding && (t.v == "..." || t.v == "@"):
 				i++
 				continue
@@ -157,6 +164,10 @@ func (s *stripper) walk(i, end int, f frame) {
 				}
 			case "function":
 				i = s.function(i, f)
+				if !atStmt && s.is(i-1, "}") {
+					// A function expression: `as T` may follow it.
+					s.exprClose[i-1] = true
+				}
 				stmt = atStmt || s.is(i-1, "async") && f == fBlock && s.tok(i-1).nl
 				continue
 			case "class":
