@@ -1,10 +1,11 @@
 // Builds Intl for en-US, which QuickJS lacks, as a browser's ICU formats
 // (web/test/intl.test.mjs compares it with Node's); not ListFormat,
-// Segmenter or DisplayNames (too rare for their size). Other locales format
-// as en-US and time zones as UTC (no time-zone data), with a warn; an option
-// value not implemented here is a RangeError naming it. n, b, d and c are
-// the prelude's toLocale* and localeCompare: they use the internals, not
-// what the program may put on Intl (as in V8). log stays here.
+// RelativeTimeFormat, Segmenter or DisplayNames (rare for their size).
+// Other locales format as en-US and time zones as UTC (no time-zone data),
+// with a warn; an option value not implemented here is a RangeError naming
+// it. n, b, d and c are the prelude's toLocale* and localeCompare: they use
+// the internals, not what the program may put on Intl (as in V8). log
+// stays here.
 (log, apply) => {
   const O = Object, S = String, N = Number, RE = RangeError, TE = TypeError, F = Math.floor, said = { __proto__: null };
   const warn = (k, m) => { if (!said[k]) { said[k] = 1; log("warn", m); } };
@@ -326,30 +327,8 @@
     resolvedOptions: (s) => ({ locale: s.locale, type: s.type, minimumIntegerDigits: s.minimumIntegerDigits, minimumFractionDigits: s.minimumFractionDigits, maximumFractionDigits: s.maximumFractionDigits, pluralCategories: s.type === "ordinal" ? ["few", "one", "two", "other"] : ["one", "other"] }),
   });
 
-  const RT = "Intl.RelativeTimeFormat", UNITS = ["second", "minute", "hour", "day", "week", "month", "quarter", "year"];
-  const SHORT = ["sec.", "min.", "hr.", "day|days", "wk.", "mo.", "qtr.|qtrs.", "yr."], NAR = ["s", "m", "h", "d", "w", "mo", "q", "y"];
-  const rtNf = nfInit("en-US", {});
-  const rtFormat = (s, v, unit) => {
-    v = N(v); unit = S(unit);
-    const u = UNITS.indexOf(unit.replace(/s$/, ""));
-    if (u < 0) fail(RE, `${RT}: unit "${unit}" is not one of ${UNITS.join(", ")}`);
-    if (!isFinite(v)) fail(RE, `${RT}: the value must be finite, not ${v}`);
-    const long = s.style === "long", n = UNITS[u];
-    if (s.numeric === "auto" && (v === 0 || v === 1 || v === -1)) {
-      if (n === "day") return ["yesterday", "today", "tomorrow"][v + 1];
-      if (u < 3) { if (!v) return n === "second" ? "now" : "this " + n; }
-      else return ["last ", "this ", "next "][v + 1] + (long ? n : SHORT[u].split("|")[0]);
-    }
-    const t = nfFormat(rtNf, Math.abs(v)), one = t === "1", past = v < 0 || O.is(v, -0);
-    const [a, b = a] = (long ? n + "|" + n + "s" : s.style === "short" ? SHORT[u] : NAR[u]).split("|"), w = (s.style === "narrow" ? "" : " ") + (one ? a : b);
-    return past ? t + w + " ago" : "in " + t + w;
-  };
-  const RelativeTimeFormat = klass("RelativeTimeFormat", (locale, o) => ({ locale, style: get(o, "style", ["long", "short", "narrow"], "long", RT), numeric: get(o, "numeric", ["always", "auto"], "always", RT), numberingSystem: get(o, "numberingSystem", ["latn"], "latn", RT) }), {
-    format: rtFormat, resolvedOptions: resolved,
-  });
-
   const Intl = {};
-  for (const [k, v] of O.entries({ NumberFormat, DateTimeFormat, Collator, PluralRules, RelativeTimeFormat })) O.defineProperty(Intl, k, { value: v, writable: true, configurable: true });
+  for (const [k, v] of O.entries({ NumberFormat, DateTimeFormat, Collator, PluralRules })) O.defineProperty(Intl, k, { value: v, writable: true, configurable: true });
   O.defineProperty(Intl, Symbol.toStringTag, { value: "Intl", configurable: true });
 
   // A call without locales and options keeps its formatter.
