@@ -71,7 +71,12 @@ func (s *stripper) iife(i, j, end int, name, ns, more string) string {
 func (s *stripper) enum(i, kw, end int, ns string) int {
 	name, open := s.tok(kw+1).v, kw+2
 	close := s.m[open]
-	s.replace(close, close+1, s.iife(i, open+1, end, name, ns, " let _$v;"))
+	// The closing replacement is made after the members' edits: the last
+	// member's tail goes right after its last token, which is where the
+	// '}' starts when nothing is between them (`enum E {A}`), and edits at
+	// one offset apply in the order they were made (the tail went after
+	// the IIFE's end, outside it: "'_$v' is not defined").
+	closing := s.iife(i, open+1, end, name, ns, " let _$v;")
 	members := map[string]bool{}
 	for j := open + 1; j < close; j++ {
 		if s.is(j-1, "{") || s.is(j-1, ",") {
@@ -114,6 +119,7 @@ func (s *stripper) enum(i, kw, end int, ns string) int {
 		}
 		j = e
 	}
+	s.replace(close, close+1, closing)
 	return close + 1
 }
 

@@ -27,6 +27,10 @@ func TestRewritten(t *testing.T) {
 			"\n S['b-c'] = _$v = \"B\"; if (typeof _$v != \"string\") S[_$v] = 'b-c';\n})(S || (S = {}));\n"}},
 		{"members computed from others", "enum E { A = 1 << 2, B = A | 1, C = E.B * 2, D = f() as number }\nreturn E", []string{
 			`E["B"] = _$v = E.A | 1;`, `E["C"] = _$v = E.B * 2;`, `E["D"] = _$v = f() ;`}},
+		{"an enum whose } touches its last member", "enum E {A, B}\nreturn E", []string{
+			`E["B"] = _$v = _$v + 1; if (typeof _$v != "string") E[_$v] = "B";})(E || (E = {}));`}},
+		{"an enum whose } touches its last member's value", "enum E {A = 1}\nreturn E", []string{
+			`E["A"] = _$v = 1; if (typeof _$v != "string") E[_$v] = "A";})(E || (E = {}));`}},
 		{"const enum", "const enum K { A = 'a' }\nreturn K.A", []string{`var K; (function (K) { let _$v; K["A"] = _$v = 'a';`}},
 		{"exported enum", "export enum K { A }\nreturn K.A", []string{`var K; (function (K) {`}},
 		{"declare enum is erased", "declare enum D { A }\nreturn 1", []string{";"}},
