@@ -8,7 +8,7 @@
 // `json`, so the output goes back as text (or wrapped in an object).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { BedrockRuntimeClient, ConverseCommand } from "@aws-sdk/client-bedrock-runtime";
+import { BedrockRuntimeClient, ConverseCommand, ConverseStreamCommand } from "@aws-sdk/client-bedrock-runtime";
 import { SUM_OPEN as SUM, abortsRun } from "./adapter-helpers.mjs";
 import { llmClientSession } from "./client-factory.mjs";
 import { bedrockServer, converseError } from "./fakes/bedrock.mjs";
@@ -127,4 +127,14 @@ test("a toolUse whose input is JSON text (ConverseStream's pieces, joined) runs;
     const out = await llm.handleToolCall(session, { toolUseId: "tooluse_t1", name: "executeCode", input: '{"code": "return 6 * 7"}' });
     assert.equal(out.result, 42, JSON.stringify(out));
     await assert.rejects(llm.handleToolCall(session, use("tooluse_t2", "executeCode", { code: "return 1" })), { name: "TypeError", message: /handleToolCall: call: expected \{ name, arguments \}/ });
+});
+
+test("ConverseStream with tools is refused for Meta's Llama models, which take them in Converse", async (t) => {
+    const server = await bedrockServer([[{ text: "done" }]]);
+    t.after(server.close);
+    const bedrock = client(t, server.endpoint);
+    const request = { modelId: "us.meta.llama4-maverick-17b-instruct-v1:0", messages: [{ role: "user", content: [{ text: "q" }] }], toolConfig: toolConfig() };
+    await assert.rejects(bedrock.send(new ConverseStreamCommand(request)), { name: "ValidationException", message: "This model doesn't support tool use in streaming mode." });
+    const { output } = await bedrock.send(new ConverseCommand(request));
+    assert.deepEqual(output.message.content, [{ text: "done" }]);
 });

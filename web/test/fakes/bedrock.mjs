@@ -13,7 +13,8 @@
 // - a toolUse's `input` that is no JSON object (ConverseStream's pieces of
 //   JSON text sent back unparsed; these words are inferred from the
 //   toolResult's).
-// ConverseStream (/converse-stream) answers in AWS's event stream encoding
+// ConverseStream (/converse-stream) refuses tools for Meta's Llama models,
+// and answers in AWS's event stream encoding
 // (binary frames, CRC-checked by the client), a toolUse's input in two
 // pieces of JSON text, as Bedrock streams it.
 // tsc checks it against the client's types (web/types-check/tsconfig.fakes.json).
@@ -133,7 +134,9 @@ export async function bedrockServer(turns) {
         const body = JSON.parse(text || "{}");
         const route = /^\/model\/([^/]+)\/converse(-stream)?$/.exec(path);
         requests.push({ modelId: decodeURIComponent(route?.[1] ?? ""), body });
-        const error = route ? converseError(body) : `no route ${path}`;
+        // Meta's Llama models take tools in Converse only (as their users have reported).
+        const streamedTools = route?.[2] && body.toolConfig && /meta\.llama/.test(route[1]) ? "This model doesn't support tool use in streaming mode." : "";
+        const error = route ? streamedTools || converseError(body) : `no route ${path}`;
         if (error) {
             const type = route ? "ValidationException:http://internal.amazon.com/coral/com.amazon.bedrock/" : "UnknownOperationException";
             return [route ? 400 : 404, { "content-type": "application/json", "x-amzn-errortype": type }, JSON.stringify({ message: error })];
