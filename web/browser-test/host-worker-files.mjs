@@ -5,6 +5,10 @@
 // importScripts. The scripts live in workers/, the package in dist/ (as an
 // app's node_modules would be): a worker's location is not the package's
 // folder. Each runs CHECKS in the mode of its ?worker= and reports.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { ROOT } from "./harness.mjs";
 
 // checks(IoCodeModeFactory, worker): a tool call, a spinning program (its
 // TIMEOUT) and the run after it; or the factory's error.
@@ -27,6 +31,9 @@ const run = () => checks(factory, mode === null ? undefined : mode === "true");
 `;
 const MODULE = `import { IoCodeModeFactory as factory } from "../dist/index.mjs";\n`;
 const CLASSIC = `importScripts("../dist/code-mode.global.js");\nconst factory = self.IoCodeModeFactory;\n`;
+// SES's lockdown() before the classic script hides the stack trace it
+// reads its URL from; after it, the script has read it.
+const LOCKED = (first) => `importScripts("../ses.js");\n${first ? "lockdown();\n" : ""}importScripts("../dist/code-mode.global.js");\n${first ? "" : "lockdown();\n"}const factory = self.IoCodeModeFactory;\n`;
 const DEDICATED = `run().then((out) => postMessage(out));\n`;
 const SHARED = `onconnect = (e) => run().then((out) => e.ports[0].postMessage(out));\n`;
 
@@ -37,6 +44,9 @@ export const HOST_WORKER_FILES = {
     "workers/dedicated.js": () => CLASSIC + CHECKS + DEDICATED,
     "workers/shared.mjs": () => MODULE + CHECKS + SHARED,
     "workers/shared.js": () => CLASSIC + CHECKS + SHARED,
+    "workers/locked-first.js": () => LOCKED(true) + CHECKS + DEDICATED,
+    "workers/locked-after.js": () => LOCKED(false) + CHECKS + DEDICATED,
+    "ses.js": () => readFileSync(createRequire(join(ROOT, "package.json")).resolve("ses").replace(/[^/]+$/, "ses.umd.js")),
 };
 
 // The page's expression that starts the worker (kind "dedicated" or

@@ -8,6 +8,8 @@
 // code-mode.wasm. In the suite's mode: the worker's own thread (worker:
 // false, and the default there), or worker mode nested in the app's
 // worker; Chromium's SharedWorker has no Worker, which worker: true names.
+// A classic worker that runs SES's lockdown() first hides the stack trace
+// the script reads its URL from: the 404 says so and what to do.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { IN_THREAD, checkPrerequisites, launchBrowser, servePolicyPages } from "./harness.mjs";
@@ -46,4 +48,13 @@ for (const kind of ["dedicated", "shared"]) {
             });
         }
     }
+}
+
+for (const mode of MODES) {
+    test(`a classic Worker that calls SES's lockdown() before importScripts, worker: ${mode}: the missing file's error says lockdown() hid the script's URL and what to do; after importScripts it runs`, async () => {
+        const out = await page.evaluate(start("dedicated", "locked-first.js", mode));
+        assert.match(out, /\/app\/workers\/code-mode\.(wasm|worker\.mjs).*HTTP 404 Not Found\)?; in this worker the classic script found no URL of its own \(a stack trace names it, and SES's lockdown\(\) hides stack traces\) and looked beside the worker's script: call lockdown\(\) after importScripts of code-mode\.global\.js, or import index\.mjs in a module worker$/);
+        assert.deepEqual(await page.evaluate(start("dedicated", "locked-after.js", mode)), RAN);
+        assert.deepEqual(problems, []);
+    });
 }

@@ -314,12 +314,43 @@ function compileRefused() {
  */
 export function bundlerHint(moduleUrl, missing = false) {
     if (inContentScript()) return ""; // the factory says what to do (index.mjs)
+    if (missing && besideWorkerScript(moduleUrl)) {
+        return "; in this worker the classic script found no URL of its own (a stack trace names it, and SES's lockdown() hides stack traces) and looked beside the worker's script: call lockdown() after importScripts of code-mode.global.js, or import index.mjs in a module worker";
+    }
     if (moduleUrl.includes("/.vite/deps/")) {
         return "; Vite pre-bundled @interopio/code-mode away from its files (Vite 7 and older do): add optimizeDeps: { exclude: [\"@interopio/code-mode\"] } to your Vite config";
     }
     return missing
         ? "; the package's code-mode.wasm and code-mode.worker.mjs are looked up beside the script that loads them: a bundler that does not copy them (esbuild, Rollup) needs them copied next to its output (the package's README, \"Bundlers\")"
         : "";
+}
+
+/**
+ * The URL of the first frame of a stack trace taken here, or "" (none, or
+ * hidden: SES's lockdown() makes every stack ""): where the classic script
+ * runs from in a worker (script-url.mjs).
+ */
+export function stackURL() {
+    try {
+        const m = /((?:blob:)?[a-z][a-z\d+.-]*:\/\/[^\s()]*?):\d+:\d+/i.exec(String(new Error().stack));
+        return m ? m[1] : "";
+    } catch {
+        return "";
+    }
+}
+
+/**
+ * Whether a package file was looked up beside a worker's own script because
+ * the classic script could not read its URL from a stack trace.
+ * @param {string} fileUrl
+ */
+function besideWorkerScript(fileUrl) {
+    try {
+        const g = /** @type {any} */ (globalThis);
+        return typeof g.importScripts === "function" && !stackURL() && new URL(".", fileUrl).href === new URL(".", g.location.href).href;
+    } catch {
+        return false;
+    }
 }
 
 /**

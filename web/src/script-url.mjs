@@ -8,19 +8,13 @@
 // imports node_modules/@interopio/code-mode/code-mode.global.js looked for
 // code-mode.wasm beside itself: HTTP 404): the file's URL is read from a
 // stack trace taken as it runs, whose first frame is this file in V8 and
-// SpiderMonkey alike ("at URL:line:col", "name@URL:line:col").
+// SpiderMonkey alike ("at URL:line:col", "name@URL:line:col"). SES's
+// lockdown() hides stack traces: a worker that locks down first is told so
+// if the files are not found (env.mjs bundlerHint).
+import { stackURL } from "./env.mjs";
+
 export const import_meta_url =
     (typeof document !== "undefined" && document.currentScript && /** @type {HTMLScriptElement} */ (document.currentScript).src) ||
     (typeof (/** @type {any} */ (globalThis).importScripts) === "function" && stackURL()) ||
     (typeof location !== "undefined" && location.href) ||
     "";
-
-/** The URL of the first frame of a stack trace taken here, or "". */
-function stackURL() {
-    try {
-        const m = /((?:blob:)?[a-z][a-z\d+.-]*:\/\/[^\s()]*?):\d+:\d+/i.exec(String(new Error().stack));
-        return m ? m[1] : "";
-    } catch {
-        return "";
-    }
-}
