@@ -334,7 +334,7 @@
   // A call without locales and options keeps its formatter.
   const def = { __proto__: null }, once = (k, make) => def[k] || (def[k] = make());
   const NV = Number.prototype.valueOf, BV = BigInt.prototype.valueOf, TV = Date.prototype.getTime;
-  const nf = (l, o) => l === undefined && o === undefined ? once("n", () => nfInit("en-US", {})) : nfInit(locale(l), opts(o, NF));
+  const nf = (l, o) => l === undefined && o === undefined ? once("n", () => nfInit("en-US", opts())) : nfInit(locale(l), opts(o, NF));
   return {
     Intl,
     n: (x, l, o) => nfFormat(nf(l, o), apply(NV, x, [])),
@@ -343,12 +343,12 @@
       const t = apply(TV, x, []);
       if (t !== t) return "Invalid Date";
       const need = name === "toLocaleString" ? "any" : name === "toLocaleDateString" ? "date" : "time";
-      const s = l === undefined && o === undefined ? once(name, () => dtInit("en-US", {}, need, need === "any" ? "all" : need)) : dtInit(locale(l), opts(o, DT), need, need === "any" ? "all" : need);
+      const s = l === undefined && o === undefined ? once(name, () => dtInit("en-US", opts(), need, need === "any" ? "all" : need)) : dtInit(locale(l), opts(o, DT), need, need === "any" ? "all" : need);
       return dtFormat(s, t);
     },
     c: (a, b, l, o) => {
       if (a == null) fail(TE, "String.prototype.localeCompare called on null or undefined");
-      return compare(l === undefined && o === undefined ? once("c", () => coInit("en-US", {})) : coInit(locale(l), opts(o, CO)), a, b);
+      return compare(l === undefined && o === undefined ? once("c", () => coInit("en-US", opts())) : coInit(locale(l), opts(o, CO)), a, b);
     },
   };
 }
