@@ -36,6 +36,7 @@ const CLASSIC = `importScripts("../dist/code-mode.global.js");\nconst factory = 
 const LOCKED = (first) => `importScripts("../ses.js");\n${first ? "lockdown();\n" : ""}importScripts("../dist/code-mode.global.js");\n${first ? "" : "lockdown();\n"}const factory = self.IoCodeModeFactory;\n`;
 const DEDICATED = `run().then((out) => postMessage(out));\n`;
 const SHARED = `onconnect = (e) => run().then((out) => e.ports[0].postMessage(out));\n`;
+const SERVICE = `addEventListener("install", () => skipWaiting());\naddEventListener("message", (e) => e.waitUntil(run().then((out) => e.source.postMessage(out))));\n`;
 
 /** name -> () => body, below the policy's folder (harness.mjs's servePolicyPages). */
 export const HOST_WORKER_FILES = {
@@ -44,10 +45,25 @@ export const HOST_WORKER_FILES = {
     "workers/dedicated.js": () => CLASSIC + CHECKS + DEDICATED,
     "workers/shared.mjs": () => MODULE + CHECKS + SHARED,
     "workers/shared.js": () => CLASSIC + CHECKS + SHARED,
+    "workers/service.mjs": () => MODULE + CHECKS + SERVICE,
     "workers/locked-first.js": () => LOCKED(true) + CHECKS + DEDICATED,
     "workers/locked-after.js": () => LOCKED(false) + CHECKS + DEDICATED,
     "ses.js": () => readFileSync(createRequire(join(ROOT, "package.json")).resolve("ses").replace(/[^/]+$/, "ses.umd.js")),
 };
+
+// The page's expression that registers the module service worker with
+// ?worker=mode (a scope of its own for each mode), asks it to run and
+// resolves with its report.
+export const service = (mode) => `(async () => {
+    const mode = ${JSON.stringify(mode ?? null)};
+    const reg = await navigator.serviceWorker.register("./workers/service.mjs" + (mode === null ? "" : "?worker=" + mode), { type: "module", scope: "./workers/sw-" + mode + "/" });
+    const sw = reg.installing || reg.waiting || reg.active;
+    if (sw.state !== "activated") await new Promise((resolve) => sw.addEventListener("statechange", () => sw.state === "activated" && resolve()));
+    return new Promise((resolve) => {
+        navigator.serviceWorker.addEventListener("message", (e) => resolve(e.data), { once: true });
+        sw.postMessage("run");
+    });
+})()`;
 
 // The page's expression that starts the worker (kind "dedicated" or
 // "shared", file's ".mjs" as a module) with ?worker=mode and resolves with

@@ -13,7 +13,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { IN_THREAD, checkPrerequisites, launchBrowser, servePolicyPages } from "./harness.mjs";
-import { HOST_WORKER_FILES, RAN, start } from "./host-worker-files.mjs";
+import { HOST_WORKER_FILES, RAN, service, start } from "./host-worker-files.mjs";
 
 let server;
 let browser;
@@ -55,6 +55,17 @@ for (const mode of MODES) {
         const out = await page.evaluate(start("dedicated", "locked-first.js", mode));
         assert.match(out, /\/app\/workers\/code-mode\.(wasm|worker\.mjs).*HTTP 404 Not Found\)?; in this worker the classic script found no URL of its own \(a stack trace names it, and SES's lockdown\(\) hides stack traces\) and looked beside the worker's script: call lockdown\(\) after importScripts of code-mode\.global\.js, or import index\.mjs in a module worker$/);
         assert.deepEqual(await page.evaluate(start("dedicated", "locked-after.js", mode)), RAN);
+        assert.deepEqual(problems, []);
+    });
+}
+
+// A web site's service worker: its own thread; worker: true said the
+// extension's way out ("(an extension's background is one) ... an
+// extension's offscreen document or side panel").
+for (const mode of MODES) {
+    const want = mode === true ? "config.worker: true, but a service worker cannot start a Worker: leave worker out or set it to false to run the engine on this thread (the service worker's own, already off the pages' threads)" : RAN;
+    test(`a web site's module service worker, worker: ${mode}: ${want === RAN ? "a tool call, a spinning program's TIMEOUT, the next run" : "says a service worker cannot start a Worker, without the extension's advice"}`, async () => {
+        assert.deepEqual(await page.evaluate(service(mode)), want);
         assert.deepEqual(problems, []);
     });
 }

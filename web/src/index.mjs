@@ -139,7 +139,10 @@ function noWorkerHere() {
     const within = (/** @type {string} */ name) => typeof g[name] === "function" && globalThis instanceof g[name];
     const thisThread = "leave worker out or set it to false to run the engine on this thread";
     if (within("SharedWorkerGlobalScope")) return `config.worker: true, but this browser's SharedWorker cannot start a Worker: ${thisThread} (the SharedWorker's own, already off the pages' threads)`;
-    return `config.worker: true, but ${within("ServiceWorkerGlobalScope") ? "a service worker (an extension's background is one) cannot start a Worker" : "this environment has no Worker"}: ${thisThread}, or create the factory on a page (an extension's offscreen document or side panel) for worker mode (the package's README, "Browser extensions")`;
+    const sw = within("ServiceWorkerGlobalScope");
+    // A web site's service worker: the extension's way out would mislead.
+    if (sw && !/^(chrome|moz|safari-web)-extension:$/.test(String(g.location && g.location.protocol))) return `config.worker: true, but a service worker cannot start a Worker: ${thisThread} (the service worker's own, already off the pages' threads)`;
+    return `config.worker: true, but ${sw ? "a service worker (an extension's background is one) cannot start a Worker" : "this environment has no Worker"}: ${thisThread}, or create the factory on a page (an extension's offscreen document or side panel) for worker mode (the package's README, "Browser extensions")`;
 }
 
 /**
