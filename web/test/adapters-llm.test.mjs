@@ -205,6 +205,16 @@ describe("handleToolCall", () => {
         }
     });
 
+    // The answer is the model's next input: a name of megabytes (a model
+    // looping on one token) came back whole, megabytes into the context.
+    test("an unknown tool's name is cut in the answer: a 10 MB name gives an answer of a few hundred characters", async () => {
+        const name = "x".repeat(10_000_000);
+        const miss = await llm.handleToolCall(session, name, "{}");
+        assert.equal(miss.error.code, "UNKNOWN_TOOL");
+        assert.match(miss.error.message, /^There is no tool "x{200}"\. The tools are searchTools and executeCode/);
+        assert.ok(JSON.stringify(miss).length < 1000, `${JSON.stringify(miss).length} characters`);
+    });
+
     // OpenAI models trained on ChatGPT's own tool send parallel calls
     // wrapped in a call of multi_tool_use.parallel: each was an UNKNOWN_TOOL.
     test("multi_tool_use.parallel runs the calls it wraps, in order; any other shape under that name is an unknown tool", async () => {

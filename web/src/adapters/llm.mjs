@@ -183,7 +183,7 @@ export async function handleToolCall(session, name, args, options, wrapped) {
         : failure(
               "ReferenceError",
               "UNKNOWN_TOOL",
-              `There is no tool ${JSON.stringify(String(name))}. The tools are ${tools.map((t) => t.name).join(" and ")}; ` +
+              `There is no tool ${JSON.stringify(String(name).slice(0, 200))}. The tools are ${tools.map((t) => t.name).join(" and ")}; ` +
                   "call the page's tools in executeCode's code: tools.<name>(input)." +
                   (wrapped ? ' multi_tool_use.parallel takes {tool_uses: [{recipient_name, parameters}]}.' : ""),
           );
