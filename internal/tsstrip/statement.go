@@ -213,6 +213,9 @@ func (s *stripper) moduleStatement(i int) int {
 
 // declaration finds the end of what follows 'declare' at i.
 func (s *stripper) declaration(i int) int {
+	if s.is(i, "const") && s.is(i+1, "enum") {
+		i++ // declare const enum E { ... }: all of it, as an enum's
+	}
 	switch s.tok(i).v {
 	case "const", "let", "var":
 		j := i + 1

@@ -34,6 +34,10 @@ func TestRewritten(t *testing.T) {
 		{"const enum", "const enum K { A = 'a' }\nreturn K.A", []string{`var K; (function (K) { let _$v; K["A"] = _$v = 'a';`}},
 		{"exported enum", "export enum K { A }\nreturn K.A", []string{`var K; (function (K) {`}},
 		{"declare enum is erased", "declare enum D { A }\nreturn 1", []string{";"}},
+		// It left `E { A }` behind, a syntax error, before.
+		{"declare const enum is erased", "declare const enum E { A }\nreturn 1", []string{"; \nreturn 1"}},
+		{"a namespace's declared const enum and its const enum", "namespace N { export declare const enum G { C } export const enum H { D } }\nreturn N", []string{
+			"var N; (function (N) { ; let H; (function (H) { let _$v; H[\"D\"] = _$v = 0;", "})(H = N.H || (N.H = {})); })(N || (N = {}));"}},
 		{"an enum in a block", "if (x) { enum E { A } }\nreturn 1", []string{`if (x) { let E; (function (E) {`}},
 		{"an enum merged with an enum", "enum E { A }\nenum E { B = 2 }\nreturn E", []string{"\n;(function (E) { let _$v; E[\"B\"] = _$v = 2;"}},
 		{"an enum merged with a namespace", "enum E { A }\nnamespace E { export function f() { return E.A } }\nreturn E.f()", []string{

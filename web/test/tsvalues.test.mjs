@@ -54,7 +54,7 @@ const programs = [
         "const enum Flags { None = 0, A = 1 << 0, B = 1 << 1, AB = A | B }\nreturn [Flags.AB, Flags.A + Flags.B]"],
     ["a computed member and a negative one",
         "const base = () => 40;\nenum E { A = base() + 2, B = -1, C, D = 'x'.length }\nreturn E"],
-    ["a declared enum is erased", "declare enum D { X }\nenum K { A = 2 }\nreturn K"],
+    ["a declared enum and a declared const enum are erased", "declare enum D { X }\ndeclare const enum DC { Y }\nenum K { A = 2 }\nreturn K"],
     ["an enum in a block and in a function", "function kinds() { enum Kind { A, B } return Kind }\nif (true) { enum Local { X = 'x' } var seen = Local.X }\nreturn [kinds(), seen]"],
     ["hostile: enum members named __proto__, constructor, hasOwnProperty, toString",
         "enum P { __proto__ = 7, constructor, hasOwnProperty, toString = 'x' }\nreturn { keys: Object.keys(P), values: Object.values(P), proto: Object.getPrototypeOf(P) === Object.prototype, own: Object.prototype.hasOwnProperty.call(P, 'hasOwnProperty') }"],
