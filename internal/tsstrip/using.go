@@ -69,7 +69,10 @@ func (s *stripper) using(i, kw, end int, async bool) int {
 			s.replace(e, e+1, ";"+reg)
 			return e + 1
 		}
-		s.after(e-1, ";"+reg)
+		// Before the tails when nothing stands between the declaration
+		// and the block's end (`{using a = f()}`, a program's last line).
+		o := s.toks[e-1].e
+		s.edits = append(s.edits, edit{s: o, e: o, prio: -1 << 30, text: ";" + reg})
 		return e
 	}
 	return j

@@ -63,6 +63,11 @@ func TestRewritten(t *testing.T) {
 		{"await using at the top level", "await using c = open()\nreturn c.read()", []string{
 			"const c = open(); const _$u0m = c == null ? void 0 : c[Symbol.asyncDispose] ?? c[Symbol.dispose];",
 			"return c.read()} catch (_$e) { _$u0x = [_$e] } finally { try { await _$u0m?.call(c) }"}},
+		// The declaration's end touches the block's: its try opens before
+		// the tails close it (the tail came first, a syntax error).
+		{"using whose block ends right after it", "{using a = f()}\nusing b = g()\n// the end", []string{
+			`{const a = f(); const _$u0m = a == null`, `let _$u0x; try {} catch (_$e) { _$u0x = [_$e] }`,
+			"\nconst b = g(); const _$u1m = b == null", `let _$u1x; try {} catch (_$e) { _$u1x = [_$e] }`}},
 		{"using and await using as names", "const using = 1, await_ = using\nreturn using", []string{"const using = 1, await_ = using"}},
 	} {
 		got, err := Strip(tc.in)

@@ -27,7 +27,8 @@ async function underTsc(code) {
     const out = ts.transpileModule(`async function __program() {\n${code}\n}\n`, {
         compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, isolatedModules: true },
     }).outputText;
-    return JSON.parse(JSON.stringify(await new AsyncFunction(`${out}\nreturn await __program();`)()));
+    const v = await new AsyncFunction(`${out}\nreturn await __program();`)();
+    return v === undefined ? v : JSON.parse(JSON.stringify(v));
 }
 
 // Resources whose disposal each program logs (with an error to throw, a
@@ -79,6 +80,10 @@ const programs = [
     ["await using: async disposal, awaited, then sync ones, in reverse order",
         resources + "{\n  using s = new Res('sync');\n  await using a = new AsyncRes('a'), b = new AsyncRes('b');\n  await using n = undefined;\n  log.push('body');\n}\nlog.push('after');\nreturn log"],
     ["using at the program's top level", resources + "using top = new Res('top');\nlog.push('body ' + top.name);\nreturn log"],
+    // The declaration's end touches its block's end: the try must open
+    // before the finally that closes it (it came after, a SyntaxError).
+    ["using whose block ends right after it", resources + "{using a = new Res('a')}\n{ using b = new Res('b'), c = new Res('c') }\nreturn log"],
+    ["using on the program's last line", resources + "log.push('start')\nusing last = new Res('last')"],
     ["a huge enum (10,000 members)",
         `enum Big { ${Array.from({ length: 10000 }, (_, i) => `M${i}${i === 5000 ? " = 100000" : ""}`).join(", ")} }\nreturn [Big.M0, Big.M4999, Big.M5000, Big.M9999, Big[Big.M9999], Object.keys(Big).length]`],
     ["namespaces nested 30 deep",
