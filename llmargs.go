@@ -253,8 +253,8 @@ func jsonObject(s string) map[string]any {
 
 // dropClosingCommas is s without each comma that only white space
 // separates from a closing brace or bracket, outside strings (those of
-// handleToolCall's reading, llm.mjs json: a string unclosed at the end
-// runs to it), and whether there was one.
+// handleToolCall's reading, json in web/src/adapters/llm-call.mjs: a
+// string unclosed at the end runs to it), and whether there was one.
 func dropClosingCommas(s string) (string, bool) {
 	var b strings.Builder
 	inString, escaped, dropped := false, false, false

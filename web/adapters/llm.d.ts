@@ -85,14 +85,49 @@ export declare function handleToolCall(
  * Anthropic `tool_use` block (`{ name, input }`), a Gemini `functionCall`
  * (`{ name, args }`), an AI SDK tool call (`{ toolName, input }`), an Ollama
  * tool call (`{ id, function: { name, arguments } }`, the arguments an
- * object), a Bedrock `toolUse` (`{ toolUseId, name, input }`: the block's
- * `toolUse`, not the content block).
+ * object), a Bedrock `toolUse` (`{ toolUseId, name, input }`), a LangChain
+ * `ToolCall` (`{ name, args }`). A Bedrock content block or a Gemini part
+ * holding a call resolves with the block or part that answers it (below).
  */
 export declare function handleToolCall(
     session: IoCodeMode.Session,
     call: ToolCall,
     options?: IoCodeMode.LlmToolExecuteOptions,
 ): Promise<ToolCallAnswer | ToolCallAnswer[]>;
+/**
+ * A Bedrock Converse content block holding a call (`{ toolUse: { toolUseId,
+ * name, input } }`, as `output.message.content` holds it): resolves with the
+ * `toolResult` block that answers it, the output as JSON text (Bedrock takes
+ * a `json` only when it is an object, and `searchTools` answers with an array).
+ * A block of no call (`{ text }`) is a `TypeError`.
+ */
+export declare function handleToolCall(
+    session: IoCodeMode.Session,
+    block: { toolUse?: { toolUseId?: string | undefined; name?: string | undefined; input?: unknown } | undefined },
+    options?: IoCodeMode.LlmToolExecuteOptions,
+): Promise<BedrockToolResultBlock>;
+/**
+ * A Gemini part holding a call (`{ functionCall: { id?, name, args } }`, as
+ * `candidates[0].content.parts` holds it): resolves with the
+ * `functionResponse` part that answers it, the output under `response.output`
+ * (Gemini takes a `response` only when it is an object) and the call's `id`
+ * if it had one. A part of no call (`{ text }`) is a `TypeError`.
+ */
+export declare function handleToolCall(
+    session: IoCodeMode.Session,
+    part: { functionCall?: { id?: string | undefined; name?: string | undefined; args?: unknown } | undefined },
+    options?: IoCodeMode.LlmToolExecuteOptions,
+): Promise<GeminiFunctionResponsePart>;
+
+/** What `handleToolCall` resolves with for a Bedrock `{ toolUse }` block (assignable to the SDK's `ContentBlock`). */
+export interface BedrockToolResultBlock {
+    toolResult: { toolUseId: string | undefined; content: { text: string }[] };
+}
+
+/** What `handleToolCall` resolves with for a Gemini `{ functionCall }` part (assignable to `@google/genai`'s `Part`). */
+export interface GeminiFunctionResponsePart {
+    functionResponse: { id?: string; name: string; response: { output: ToolCallAnswer | ToolCallAnswer[] } };
+}
 
 /**
  * A model's tool call as the SDKs hand it (what `handleToolCall` reads of it;

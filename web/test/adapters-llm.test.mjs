@@ -148,6 +148,10 @@ describe("handleToolCall", () => {
             "Chat Completions call.function": { name: "execute_code", arguments: JSON.stringify(args) },
             // It was UNKNOWN_TOOL 'There is no tool "[object Object]"'.
             "AI SDK tool call": { type: "tool-call", toolCallId: "call_3", toolName: "executeCode", input: args },
+            "AI SDK 4 tool call": { type: "tool-call", toolCallId: "call_4", toolName: "executeCode", args },
+            "LangChain ToolCall": { type: "tool_call", id: "call_5", name: "executeCode", args },
+            "Bedrock toolUse": { toolUseId: "tooluse_1", name: "executeCode", input: args },
+            "Ollama tool call": { id: "call_6", function: { index: 0, name: "executeCode", arguments: args } },
         };
         for (const [what, call] of Object.entries(calls)) {
             contexts.length = 0;
@@ -161,12 +165,55 @@ describe("handleToolCall", () => {
         await assert.rejects(llm.handleToolCall(session, calls["Anthropic tool_use"], { sigal: 1 }), /unknown key "sigal"/);
         // An object of no call's shape is the host's mistake, thrown: the model was told of a tool "[object Object]".
         const message = { role: "assistant", tool_calls: [calls["Chat Completions tool_call"]] };
-        for (const bad of [message, message.tool_calls, { type: "tool-call", input: args }]) {
-            await assert.rejects(llm.handleToolCall(session, bad), { name: "TypeError", message: "handleToolCall: call: expected { name, arguments } or { toolName, input }" });
+        // Bedrock's turn and a text block of it, Gemini's turn and a text part, blocks and parts holding no call.
+        const bedrockTurn = { role: "assistant", content: [{ text: "Adding up." }, { toolUse: { toolUseId: "t1", name: "executeCode", input: args } }] };
+        const geminiTurn = { role: "model", parts: [{ text: "Adding up." }, { functionCall: { name: "executeCode", args } }] };
+        const others = [bedrockTurn, bedrockTurn.content[0], geminiTurn, geminiTurn.parts[0], { toolUse: null }, { toolUse: "executeCode" }, { toolUse: { input: args } }, { functionCall: {} }];
+        for (const bad of [message, message.tool_calls, { type: "tool-call", input: args }, ...others]) {
+            await assert.rejects(llm.handleToolCall(session, bad), { name: "TypeError", message: "handleToolCall: call: expected { name, arguments }, { toolName, input }, { toolUse } or { functionCall }" });
         }
-        // Inside multi_tool_use.parallel the name is the model's: an object there is no call to unwrap.
-        const [miss] = await llm.handleToolCall(session, "multi_tool_use.parallel", { tool_uses: [{ recipient_name: calls["Anthropic tool_use"], parameters: args }] });
+        // Inside multi_tool_use.parallel the name is the model's: an object there is no call to unwrap (a block neither).
+        const [miss, missBlock] = await llm.handleToolCall(session, "multi_tool_use.parallel", { tool_uses: [{ recipient_name: calls["Anthropic tool_use"], parameters: args }, { recipient_name: { toolUse: calls["Bedrock toolUse"] }, parameters: args }] });
         assert.equal(miss.error.code, "UNKNOWN_TOOL");
+        assert.equal(missBlock.error.code, "UNKNOWN_TOOL");
+    });
+
+    // A loop over Bedrock's content blocks or Gemini's parts holds the
+    // block or part, not the call inside: it was a TypeError. The answer is
+    // the block or part the API takes back, each wanting an object where
+    // searchTools' result is an array (bedrock.test and gemini.test send
+    // them to the fake APIs, which refuse an array).
+    test("Bedrock's { toolUse } block and Gemini's { functionCall } part run; the answer is a toolResult block, a functionResponse part", async () => {
+        const args = { code: SUM, explanation: "sum" };
+        contexts.length = 0;
+        const block = await llm.handleToolCall(session, { toolUse: { toolUseId: "tooluse_1", name: "executeCode", input: args } }, { context: "bedrock" });
+        assert.deepEqual(Object.keys(block), ["toolResult"]);
+        assert.deepEqual(Object.keys(block.toolResult), ["toolUseId", "content"]);
+        assert.equal(block.toolResult.toolUseId, "tooluse_1");
+        assert.equal(block.toolResult.content.length, 1);
+        assert.equal(JSON.parse(block.toolResult.content[0].text).result, 42);
+        const part = await llm.handleToolCall(session, { functionCall: { id: "fc_1", name: "executeCode", args }, thoughtSignature: "c2ln" }, { context: "gemini" });
+        assert.deepEqual(Object.keys(part), ["functionResponse"]);
+        assert.equal(part.functionResponse.id, "fc_1");
+        assert.equal(part.functionResponse.name, "executeCode");
+        assert.deepEqual(Object.keys(part.functionResponse.response), ["output"]);
+        assert.equal(part.functionResponse.response.output.result, 42);
+        assert.deepEqual(contexts, ["bedrock", "gemini"]);
+        // Gemini 2.x sends no id: the answer has none.
+        const hits = await llm.handleToolCall(session, { functionCall: { name: "searchTools", args: { query: "orders" } } });
+        assert.deepEqual(Object.keys(hits.functionResponse), ["name", "response"]);
+        assert.equal(hits.functionResponse.response.output[0].name, "orders.search");
+        // The model's mistakes are answered in the block and the part too; the name as the model sent it.
+        const unknown = await llm.handleToolCall(session, { toolUse: { toolUseId: "tooluse_2", name: "orders.search", input: {} } });
+        assert.equal(JSON.parse(unknown.toolResult.content[0].text).error.code, "UNKNOWN_TOOL");
+        const bad = await llm.handleToolCall(session, { functionCall: { name: "execute_code", args: '{"code": "return 1' } });
+        assert.equal(bad.functionResponse.name, "execute_code");
+        assert.equal(bad.functionResponse.response.output.error.code, "INVALID_INPUT");
+        // A wrapper of parallel calls in a block: its answers, in order, in one toolResult.
+        const parallel = await llm.handleToolCall(session, { toolUse: { toolUseId: "tooluse_3", name: "multi_tool_use.parallel", input: { tool_uses: [{ recipient_name: "executeCode", parameters: args }] } } });
+        assert.equal(JSON.parse(parallel.toolResult.content[0].text)[0].result, 42);
+        // The host's options after the block are still the host's to fix.
+        await assert.rejects(llm.handleToolCall(session, { toolUse: { toolUseId: "tooluse_4", name: "executeCode", input: args } }, { sigal: 1 }), /unknown key "sigal"/);
     });
 
     // GPT-5.6 was trained on transcripts whose calls read functions.<name>,

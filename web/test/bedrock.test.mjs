@@ -2,10 +2,12 @@
 // HTTP/2 handler, request signing and serializers) against a local Bedrock
 // runtime (fakes/bedrock.mjs) that refuses what the Converse API refuses.
 // What USAGE.md's Bedrock section rests on: the LLM tools' schemas pass as
-// toolSpec.inputSchema.json, a toolUse block's { toolUseId, name, input }
-// goes to handleToolCall as it is, every call is answered in the next
-// message, and searchTools' answer (an array) is refused as a toolResult's
-// `json`, so the output goes back as text (or wrapped in an object).
+// toolSpec.inputSchema.json, a content block { toolUse } goes to
+// handleToolCall as it is and comes back as the toolResult block that
+// answers it (the toolUse alone, { toolUseId, name, input }, as its
+// output), every call is answered in the next message, and searchTools'
+// answer (an array) is refused as a toolResult's `json`, so the output goes
+// back as text (or wrapped in an object).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { BedrockRuntimeClient, ConverseCommand, ConverseStreamCommand } from "@aws-sdk/client-bedrock-runtime";
@@ -39,10 +41,8 @@ async function loop(bedrock, question, options) {
         messages.push(output.message);
         if (stopReason !== "tool_use") return messages;
         const content = [];
-        for (const { toolUse } of output.message.content) {
-            if (!toolUse) continue;
-            const result = await llm.handleToolCall(session, toolUse, options);
-            content.push({ toolResult: { toolUseId: toolUse.toolUseId, content: [{ text: JSON.stringify(result) }] } });
+        for (const block of output.message.content) {
+            if (block.toolUse) content.push(await llm.handleToolCall(session, block, options));
         }
         messages.push({ role: "user", content });
     }
@@ -123,10 +123,35 @@ test("the loop's signal stops a waiting run, and the loop rejects", async (t) =>
     assert.equal(server.requests.length, 1);
 });
 
-test("a toolUse whose input is JSON text (ConverseStream's pieces, joined) runs; the content block itself is the host's mistake", async () => {
+test("a toolUse whose input is JSON text (ConverseStream's pieces, joined) runs; a block holding no call is the host's mistake", async () => {
     const out = await llm.handleToolCall(session, { toolUseId: "tooluse_t1", name: "executeCode", input: '{"code": "return 6 * 7"}' });
     assert.equal(out.result, 42, JSON.stringify(out));
-    await assert.rejects(llm.handleToolCall(session, use("tooluse_t2", "executeCode", { code: "return 1" })), { name: "TypeError", message: /handleToolCall: call: expected \{ name, arguments \}/ });
+    const block = await llm.handleToolCall(session, { toolUse: { toolUseId: "tooluse_t2", name: "executeCode", input: '{"code": "return 6 * 7"}' } });
+    assert.equal(JSON.parse(block.toolResult.content[0].text).result, 42, JSON.stringify(block));
+    for (const bad of [{ text: "Let me look." }, { role: "assistant", content: [use("tooluse_t3", "executeCode", { code: "return 1" })] }]) {
+        await assert.rejects(llm.handleToolCall(session, bad), { name: "TypeError", message: /handleToolCall: call: expected \{ name, arguments \}, \{ toolName, input \}, \{ toolUse \} or \{ functionCall \}/ });
+    }
+});
+
+// It was a TypeError: a loop over output.message.content holds the blocks.
+test("the blocks of a Converse turn as the SDK hands them: each toolUse block's answer is a toolResult block Bedrock takes", async (t) => {
+    const server = await bedrockServer([
+        [{ text: "Let me look." }, use("tooluse_c1", "searchTools", { query: "orders" }), use("tooluse_c2", "executeCode", { code: SUM, explanation: "sum" })],
+        [{ text: "The open orders total 47." }],
+    ]);
+    t.after(server.close);
+    const bedrock = client(t, server.endpoint);
+    const messages = [{ role: "user", content: [{ text: "Total of the open orders?" }] }];
+    const first = await bedrock.send(new ConverseCommand({ modelId: MODEL, messages, toolConfig: toolConfig() }));
+    const blocks = first.output.message.content.filter((b) => b.toolUse);
+    const answers = await Promise.all(blocks.map((b) => llm.handleToolCall(session, b)));
+    assert.deepEqual(answers.map((a) => a.toolResult.toolUseId), ["tooluse_c1", "tooluse_c2"]);
+    // searchTools' array went back as text, which Bedrock takes (as json it refuses it: the test above).
+    const last = await bedrock.send(new ConverseCommand({ modelId: MODEL, messages: [...messages, first.output.message, { role: "user", content: answers }], toolConfig: toolConfig() }));
+    assert.deepEqual(last.output.message.content, [{ text: "The open orders total 47." }]);
+    const [hits, sum] = server.requests[1].body.messages[2].content.map((b) => JSON.parse(b.toolResult.content[0].text));
+    assert.deepEqual(hits.map((h) => h.name), ["orders.search"]);
+    assert.equal(sum.result, 47, JSON.stringify(sum));
 });
 
 test("ConverseStream with tools is refused for Meta's Llama models, which take them in Converse", async (t) => {

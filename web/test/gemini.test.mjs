@@ -3,8 +3,10 @@
 // one refuses. What USAGE.md's Gemini section rests on: the LLM tools'
 // schemas pass as `parameters` and as `parametersJsonSchema`, searchTools'
 // answer (an array) is refused as a functionResponse's `response` unless
-// wrapped in an object, and the model's mistakes come back to it as text
-// through the SDK's automatic function calling (a CallableTool).
+// wrapped in an object, a part { functionCall } goes to handleToolCall as
+// it is and comes back as the functionResponse part Gemini takes, and the
+// model's mistakes come back to it as text through the SDK's automatic
+// function calling (a CallableTool).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { GoogleGenAI } from "@google/genai";
@@ -76,8 +78,7 @@ test("automatic function calling with a CallableTool: every call is answered, th
     ]);
     t.after(server.close);
     const functionDeclarations = declarations("parametersJsonSchema");
-    const answer = async (call) => ({ functionResponse: { id: call.id, name: call.name, response: { output: await llm.handleToolCall(session, call) } } });
-    const codeModeTool = { tool: async () => ({ functionDeclarations }), callTool: (calls) => Promise.all(calls.map(answer)) };
+    const codeModeTool = { tool: async () => ({ functionDeclarations }), callTool: (calls) => Promise.all(calls.map((functionCall) => llm.handleToolCall(session, { functionCall }))) };
     const result = await client(server.url).models.generateContent({ model: "gemini-2.5-flash", contents: "Total of the open orders?", config: { systemInstruction: session.getSystemInstruction(), tools: [codeModeTool] } });
     assert.equal(result.text, "The open orders total 47.");
     assert.equal(server.requests.length, 2);
@@ -88,4 +89,28 @@ test("automatic function calling with a CallableTool: every call is answered, th
     assert.match(outputs[1].error.message, /call the page's tools in executeCode's code/);
     assert.equal(outputs[2].result, 47, JSON.stringify(outputs[2]));
     assert.deepEqual(result.automaticFunctionCallingHistory.map((c) => c.role), ["user", "model", "user"]);
+});
+
+// It was a TypeError: a loop over candidates[0].content.parts holds the parts.
+test("the parts of a turn as the SDK hands them: each functionCall part's answer is a functionResponse part Gemini takes", async (t) => {
+    const server = await geminiServer([
+        [{ text: "Let me look." }, { functionCall: { id: "f1", name: "searchTools", args: { query: "orders" } } }, { functionCall: { id: "f2", name: "executeCode", args: { code: SUM, explanation: "sum" } } }],
+        [{ text: "The open orders total 47." }],
+    ]);
+    t.after(server.close);
+    const ai = client(server.url);
+    const config = { tools: [{ functionDeclarations: declarations("parametersJsonSchema") }] };
+    const contents = [{ role: "user", parts: [{ text: "Total of the open orders?" }] }];
+    const first = await ai.models.generateContent({ model: "gemini-2.5-flash", contents, config });
+    const turn = first.candidates[0].content;
+    const parts = await Promise.all(turn.parts.filter((p) => p.functionCall).map((p) => llm.handleToolCall(session, p)));
+    assert.deepEqual(parts.map((p) => [p.functionResponse.id, p.functionResponse.name]), [["f1", "searchTools"], ["f2", "executeCode"]]);
+    const last = await ai.models.generateContent({ model: "gemini-2.5-flash", contents: [...contents, turn, { role: "user", parts }], config });
+    assert.equal(last.text, "The open orders total 47.");
+    // searchTools' array went back under "output", which Gemini takes (as the response it refuses it: the test above).
+    const [hits, sum] = server.requests[1].contents.at(-1).parts.map((p) => p.functionResponse.response.output);
+    assert.deepEqual(hits.map((h) => h.name), ["orders.search"]);
+    assert.equal(sum.result, 47, JSON.stringify(sum));
+    // A text part is no call: the host's mistake.
+    await assert.rejects(llm.handleToolCall(session, turn.parts[0]), { name: "TypeError", message: /\{ toolUse \} or \{ functionCall \}/ });
 });

@@ -772,23 +772,29 @@ const cases = [
     },
     {
         has: GEMINI_LOOP,
-        // A call of executeCode, then the answer: every request passed the fake API's checks (else the SDK throws).
-        env: async () => ({ ...(await page()), ...(await gemini([[geminiCall("executeCode", JSON.parse(SUM_ARGS))], [{ text: "The open orders total 47." }]])) }),
+        // A turn of text and two calls (searchTools: an array under output), then the answer: every request passed
+        // the fake API's checks (else the SDK throws), the parts answered in order.
+        env: async () => ({
+            ...(await page()),
+            ...(await gemini([[{ text: "Let me look." }, geminiCall("searchTools", { query: "orders" }), geminiCall("executeCode", JSON.parse(SUM_ARGS))], [{ text: "The open orders total 47." }]])),
+        }),
         check: ({ contents }, env) => {
             assert.equal(env.geminiRequests.length, 2);
-            const [part] = contents.at(-1).parts;
-            assert.equal(part.functionResponse.id, "executeCode-1");
-            assert.equal(part.functionResponse.response.output.result, 47, JSON.stringify(part));
+            assert.deepEqual(contents.at(-2).parts.map((p) => p.text ?? p.functionCall.name), ["Let me look.", "searchTools", "executeCode"]);
+            const [hits, sum] = contents.at(-1).parts;
+            assert.deepEqual([hits.functionResponse.id, sum.functionResponse.id], ["searchTools-1", "executeCode-1"]);
+            assert.deepEqual(hits.functionResponse.response.output.map((h) => h.name), ["orders.search"]);
+            assert.equal(sum.functionResponse.response.output.result, 47, JSON.stringify(sum));
             assert.deepEqual(seen.contexts, [env.requestMetadata]);
         },
     },
     {
-        has: "const codeModeTool = { tool: async () => ({ functionDeclarations }),",
-        // The block goes on from the one above (its ai, functionDeclarations and answer): that block's turns, then
+        has: "callTool: (calls) => Promise.all(calls.map((functionCall) => handleToolCall(session, { functionCall },",
+        // The block goes on from the one above (its ai, functionDeclarations and handleToolCall): that block's turns, then
         // this one's, a search beside a call of a page tool as an LLM tool (UNKNOWN_TOOL, answered all the same).
         env: async () => {
             const env = { ...(await page()), ...(await gemini([[geminiCall("executeCode", JSON.parse(SUM_ARGS))], [{ text: "47" }], [geminiCall("searchTools", { query: "orders" }), geminiCall("orders.search", { status: "open" })], [{ text: "The open orders total 47." }]])) };
-            return { ...env, ...(await runBlock(blocks.find((b) => b.code.includes(GEMINI_LOOP)).code, env)) };
+            return { ...env, ...(await llm()), ...(await runBlock(blocks.find((b) => b.code.includes(GEMINI_LOOP)).code, env)) };
         },
         check: ({ result }, env) => {
             assert.equal(result.text, "The open orders total 47.");

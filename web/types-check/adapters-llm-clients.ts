@@ -27,9 +27,6 @@ const requestMetadata = { user: "ada" };
 export async function gemini(apiKey: string, question: string): Promise<string | undefined> {
     const ai = new GoogleGenAI({ apiKey });
     const functionDeclarations: FunctionDeclaration[] = session.getLlmTools().map((t) => ({ name: t.name, description: t.description, parametersJsonSchema: t.inputSchema }));
-    const answer = async (call: FunctionCall): Promise<Part> => ({
-        functionResponse: { id: call.id, name: call.name, response: { output: await handleToolCall(session, call, { signal, context: requestMetadata }) } },
-    });
     const contents: Content[] = [{ role: "user", parts: [{ text: question }] }];
     for (;;) {
         const response = await ai.models.generateContent({
@@ -37,15 +34,20 @@ export async function gemini(apiKey: string, question: string): Promise<string |
             contents,
             config: { systemInstruction: session.getSystemInstruction(), tools: [{ functionDeclarations }], abortSignal: signal },
         });
-        const calls = response.functionCalls ?? [];
-        if (!calls.length) return response.text;
-        contents.push(response.candidates![0].content!);
-        contents.push({ role: "user", parts: await Promise.all(calls.map(answer)) });
+        const turn = response.candidates?.[0]?.content;
+        const calls = turn?.parts?.filter((part) => part.functionCall) ?? [];
+        if (!turn || !calls.length) return response.text;
+        // A Part (its functionCall optional, as the SDK types every part) goes in as it is; its answer is a Part.
+        const parts: Part[] = await Promise.all(calls.map((part) => handleToolCall(session, part, { signal, context: requestMetadata })));
+        contents.push(turn, { role: "user", parts });
     }
 }
 
-export async function geminiAutomatic(ai: GoogleGenAI, functionDeclarations: FunctionDeclaration[], answer: (call: FunctionCall) => Promise<Part>, question: string): Promise<string | undefined> {
-    const codeModeTool: CallableTool = { tool: async () => ({ functionDeclarations }), callTool: (calls) => Promise.all(calls.map(answer)) };
+export async function geminiAutomatic(ai: GoogleGenAI, functionDeclarations: FunctionDeclaration[], question: string): Promise<string | undefined> {
+    const codeModeTool: CallableTool = {
+        tool: async () => ({ functionDeclarations }),
+        callTool: (calls: FunctionCall[]) => Promise.all(calls.map((functionCall) => handleToolCall(session, { functionCall }, { signal, context: requestMetadata }))),
+    };
     const result = await ai.models.generateContent({
         model: "gemini-2.5-flash",
         contents: question,
@@ -138,10 +140,8 @@ export async function bedrockLoop(bedrock: BedrockRuntimeClient, question: strin
         messages.push(output.message);
         if (stopReason !== "tool_use") return output.message;
         const content: ContentBlock[] = [];
-        for (const { toolUse } of output.message.content ?? []) {
-            if (!toolUse) continue;
-            const result = await handleToolCall(session, toolUse, { signal, context: requestMetadata });
-            content.push({ toolResult: { toolUseId: toolUse.toolUseId, content: [{ text: JSON.stringify(result) }] } });
+        for (const block of output.message.content ?? []) {
+            if (block.toolUse) content.push(await handleToolCall(session, block, { signal, context: requestMetadata }));
         }
         messages.push({ role: "user", content });
     }
@@ -204,9 +204,8 @@ export async function bedrockStreamed(bedrock: BedrockRuntimeClient, toolConfig:
                 turn.push(block);
                 continue;
             }
+            results.push(await handleToolCall(session, block, { signal, context: requestMetadata }));
             const { toolUse } = block;
-            const result = await handleToolCall(session, toolUse, { signal, context: requestMetadata });
-            results.push({ toolResult: { toolUseId: toolUse.toolUseId, content: [{ text: JSON.stringify(result) }] } });
             turn.push({ toolUse: { toolUseId: toolUse.toolUseId, name: toolUse.name, input: asObject(toolUse.input) } });
         }
         messages.push({ role: "assistant", content: turn });

@@ -13,6 +13,8 @@ import { exposeToWebMcp, fromWebMcp } from "@interopio/code-mode/webmcp";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { IOConnectCore } from "@interopio/core";
 import type { DesktopAgent } from "@finos/fdc3";
+import type { Content, FunctionCall, Part } from "@google/genai";
+import type { ContentBlock, ToolUseBlock } from "@aws-sdk/client-bedrock-runtime";
 
 // What an app holds: each value may be missing.
 interface Settings {
@@ -72,6 +74,11 @@ export async function wire(signal?: AbortSignal, requestMetadata?: { user: strin
     await executeCode.execute({ code: "return 1", explanation: "x" }, options);
     await searchTools.execute({ query: maybe<string>(), namespace: s.namespace, limit: maybe<number>() }, { signal });
     await handleToolCall(session, "executeCode", "{}", { signal, context: requestMetadata });
+    // The SDKs' own types (each optional field `?: T`, a call's id absent under Gemini 2.x) in, their own out.
+    const turn = maybe<Content>();
+    const parts: Part[] = await Promise.all((turn?.parts ?? []).map((part) => handleToolCall(session, part, { signal })));
+    const part: Part = await handleToolCall(session, { functionCall: maybe<FunctionCall>() });
+    const blocks: ContentBlock[] = [await handleToolCall(session, { toolUse: maybe<ToolUseBlock>() })];
     const shapes = [toOpenAITools(session, { strict: s.trusted }), toOpenAIResponsesTools(session, { strict: s.trusted }), toAnthropicTools(session, { strict: s.trusted })];
 
     const mcp = await fromMcpClient(client, { namespace: s.namespace, trusted: s.trusted, timeout: s.timeout, filter: maybe<() => boolean>(), onError: maybe<(e: unknown) => void>() });
@@ -88,5 +95,5 @@ export async function wire(signal?: AbortSignal, requestMetadata?: { user: strin
     });
     const page = await fromWebMcp({ modelContext: undefined, namespace: s.namespace, trusted: s.trusted, filter: maybe<() => boolean>(), onError: maybe<(e: unknown) => void>() });
     const unexpose = await exposeToWebMcp(session, { modelContext: undefined, prefix: s.namespace, context: requestMetadata });
-    return [mcp, ioc, fdc3, page, unexpose, shapes];
+    return [mcp, ioc, fdc3, page, unexpose, shapes, parts, part, blocks];
 }

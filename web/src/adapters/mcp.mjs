@@ -9,7 +9,7 @@
 
 import { CallToolRequestSchema, ListToolsRequestSchema, PaginatedResultSchema, ToolListChangedNotificationSchema, ToolSchema } from "@modelcontextprotocol/sdk/types.js";
 import { DELAY, MAX_DELAY, annotations, checkOptions, createToolSource, kept, namespaceOf, sanitizeName, serialized, uniqueNames, unwrapToolResult } from "./source.mjs";
-import { handleToolCall } from "./llm.mjs";
+import { runToolCall } from "./llm-call.mjs";
 
 const LIST_CHANGED = "notifications/tools/list_changed";
 
@@ -312,7 +312,7 @@ export async function toMcpServer(session, options) {
         const context = opts.context ? await opts.context(extra) : undefined;
         let out;
         try {
-            out = await handleToolCall(session, request.params.name, request.params.arguments ?? {}, { signal: extra.signal, context });
+            out = await runToolCall(session, request.params.name, request.params.arguments ?? {}, { signal: extra.signal, context });
         } catch (err) {
             // Only the client's cancellation gets here; the SDK drops the answer.
             return { content: [{ type: "text", text: `cancelled: ${err && err.message ? err.message : err}` }], isError: true };

@@ -4,7 +4,7 @@
 // drive them. It works with native WebMCP and with a polyfill alike.
 
 import { annotations, checkOptions, createToolSource, kept, namespaceOf, sanitizeName, serialized, uniqueNames, unwrapToolResult } from "./source.mjs";
-import { handleToolCall } from "./llm.mjs";
+import { runToolCall } from "./llm-call.mjs";
 
 // Tools this module registered with a model context: fromWebMcp leaves them
 // out, so Code Mode never calls itself through the page.
@@ -192,7 +192,7 @@ export async function exposeToWebMcp(session, options) {
                     // descriptions, tool results: MCP servers', the page's
                     // widgets'): the agent should read it as data.
                     annotations: { readOnlyHint: t.name === "searchTools", untrustedContentHint: true },
-                    execute: (input) => handleToolCall(session, t.name, input, opts.context === undefined ? undefined : { context: opts.context }),
+                    execute: (input) => runToolCall(session, t.name, input, opts.context === undefined ? undefined : { context: opts.context }),
                 },
                 { signal: controller.signal },
             );
