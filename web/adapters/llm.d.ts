@@ -86,8 +86,10 @@ export declare function handleToolCall(
  * (`{ name, args }`), an AI SDK tool call (`{ toolName, input }`), an Ollama
  * tool call (`{ id, function: { name, arguments } }`, the arguments an
  * object), a Bedrock `toolUse` (`{ toolUseId, name, input }`), a LangChain
- * `ToolCall` (`{ name, args }`). A Bedrock content block or a Gemini part
- * holding a call resolves with the block or part that answers it (below).
+ * `ToolCall` (`{ name, args }`), a Cohere API v1 tool call (`{ name,
+ * parameters }`, as Llama-style models write calls). A Bedrock content
+ * block or a Gemini part holding a call resolves with the block or part
+ * that answers it (below).
  */
 export declare function handleToolCall(
     session: IoCodeMode.Session,
@@ -135,7 +137,7 @@ export interface GeminiFunctionResponsePart {
  */
 export type ToolCall =
     | { function?: { name?: string; arguments?: unknown } }
-    | { name?: string; arguments?: unknown; input?: unknown; args?: unknown }
+    | { name?: string; arguments?: unknown; input?: unknown; args?: unknown; parameters?: unknown }
     | { toolName: string; input?: unknown };
 
 /** One tool call's answer: `handleToolCall`'s, or one of a `multi_tool_use.parallel` call's. */

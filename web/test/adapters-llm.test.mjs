@@ -152,6 +152,8 @@ describe("handleToolCall", () => {
             "LangChain ToolCall": { type: "tool_call", id: "call_5", name: "executeCode", args },
             "Bedrock toolUse": { toolUseId: "tooluse_1", name: "executeCode", input: args },
             "Ollama tool call": { id: "call_6", function: { index: 0, name: "executeCode", arguments: args } },
+            // Its parameters were not read: executeCode answered that the code was missing.
+            "Cohere v1 tool call": { name: "executeCode", parameters: args },
         };
         for (const [what, call] of Object.entries(calls)) {
             contexts.length = 0;

@@ -5,16 +5,18 @@
 // Bedrock's content block and Gemini's part, which handleToolCall answers
 // with the block or part the API takes back, run in bedrock.test.mjs and
 // gemini.test.mjs against their fake servers; Ollama's, Mistral's, Cohere's
-// and Groq's calls in their own files.
+// (API v2) and Groq's calls in their own files.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import OpenAI from "openai";
 import Anthropic from "@anthropic-ai/sdk";
 import { ChatOpenAI } from "@langchain/openai";
 import { generateText, jsonSchema, tool } from "ai";
+import { CohereClient } from "cohere-ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { SUM_OPEN as SUM, anthropicMessage, completion, responsesCall, responsesReply, scriptedFetch } from "./adapter-helpers.mjs";
 import { llmClientSession } from "./client-factory.mjs";
+import { cohereServer } from "./fakes/cohere.mjs";
 
 let api, contexts, llm, session;
 before(async () => ({ api, contexts, llm, session } = await llmClientSession()));
@@ -73,4 +75,16 @@ test("Vercel AI SDK: a tool call of generateText's result.toolCalls ({ toolCallI
     const result = await generateText({ model, prompt: "q", tools });
     assert.equal(result.toolCalls[0].toolName, "executeCode");
     await runsAsIs(result.toolCalls);
+});
+
+// Cohere's API v1 (and the JSON calls Llama-style models write) name the
+// arguments `parameters`: handleToolCall read none, and executeCode
+// answered that the code the model had sent was missing.
+test("Cohere API v1: a tool call of response.toolCalls ({ name, parameters })", async (t) => {
+    const server = await cohereServer([{ tool_calls: [{ name: "executeCode", parameters: ARGS }] }]);
+    t.after(server.close);
+    const cohere = new CohereClient({ token: "test-key", baseUrl: server.baseUrl });
+    const response = await cohere.chat({ model: "command-r-plus", message: "q", tools: [{ name: "executeCode", description: "d", parameterDefinitions: { code: { type: "str", required: true } } }] }, { maxRetries: 0 });
+    assert.deepEqual(Object.keys(response.toolCalls[0]).sort(), ["name", "parameters"]);
+    await runsAsIs(response.toolCalls);
 });

@@ -75,7 +75,9 @@ export async function handleToolCall(session, name, args, options) {
     // Responses function_call ({ name, arguments }), Anthropic's tool_use
     // ({ name, input }), Gemini's functionCall ({ name, args }), the AI
     // SDK's tool call ({ toolName, input }), LangChain's ToolCall ({ name,
-    // args }). The model was told there is no tool "[object Object]": the
+    // args }), Cohere v1's ({ name, parameters }, which Llama-style models
+    // write too: its arguments were not read, and executeCode answered that
+    // the code sent was missing). The model was told there is no tool "[object Object]": the
     // host's way of calling, which it cannot fix. (Not inside a
     // multi_tool_use.parallel wrapper, which runToolCall reads: there the
     // name is the model's, and what stands after it is no options of the
@@ -91,7 +93,7 @@ export async function handleToolCall(session, name, args, options) {
     const f = name?.toolUse ?? name?.functionCall ?? name?.function ?? name;
     const n = f?.name ?? f?.toolName;
     if (n) {
-        const out = await runToolCall(session, n, f.arguments ?? f.input ?? f.args, args);
+        const out = await runToolCall(session, n, f.arguments ?? f.input ?? f.args ?? f.parameters, args);
         return name.toolUse ? { toolResult: { toolUseId: f.toolUseId, content: [{ text: JSON.stringify(out) }] } } : name.functionCall ? { functionResponse: { ...(f.id && { id: f.id }), name: n, response: { output: out } } } : out;
     }
     // Any other object (a whole assistant message, its tool_calls) is the

@@ -7,7 +7,9 @@
 // API's reference does not take: a tool message's `tool_call_id` that
 // answers no call of the turn before, a tool call left unanswered, a
 // document whose `data` is no JSON object (its type is a map: searchTools
-// answers with an array).
+// answers with an array). POST /v1/chat (CohereClient, the legacy API v1)
+// gets a v1 reply of the turn, its tool calls as v1 has them ({ name,
+// parameters }), and no checks: only the SDK's reading of it is tried.
 import { createServer } from "node:http";
 import { serve } from "./serve.mjs";
 
@@ -42,7 +44,7 @@ export function chatError(body) {
  * `turns[n]` ({ tool_plan, tool_calls } or { text }, snake_case as on the
  * wire), once it passes chatError; `requests` gets each body. Resolves
  * once listening: { baseUrl, requests, close }.
- * @param {{ text?: string, tool_plan?: string, tool_calls?: { id: string, type: "function", function: { name: string, arguments: string } }[] }[]} turns
+ * @param {{ text?: string, tool_plan?: string, tool_calls?: ({ id: string, type: "function", function: { name: string, arguments: string } } | { name: string, parameters: object })[] }[]} turns
  */
 export async function cohereServer(turns) {
     /** @type {any[]} */
@@ -51,6 +53,10 @@ export async function cohereServer(turns) {
     const { url, close } = await serve(createServer, (path, text) => {
         const body = JSON.parse(text);
         requests.push(body);
+        if (path == "/v1/chat") {
+            const { text = "", tool_calls } = turns[answered++] ?? { text: "(no more turns)" };
+            return [200, { "content-type": "application/json" }, JSON.stringify({ text, generation_id: `gen-${answered}`, finish_reason: "COMPLETE", tool_calls })];
+        }
         if (path != "/v2/chat") return [404, { "content-type": "application/json" }, JSON.stringify({ message: "not found" })];
         const error = chatError(body);
         if (error) return [400, { "content-type": "application/json" }, JSON.stringify({ message: error })];
