@@ -68,9 +68,9 @@ func optPositive(obj Value, field, path string, integer bool) (float64, error) {
 // TypeError: a misspelt or misplaced policy (a top-level onToolCall) that
 // were silently ignored would leave every tool unguarded.
 var (
-	configKeys = []string{"wasmLocation", "timeout", "memoryLimit", "maxToolCalls", "maxResultChars",
+	configKeys = []string{"wasmLocation", "wasmModule", "coreModule", "timeout", "memoryLimit", "maxToolCalls", "maxResultChars",
 		"toolFilter", "interceptors", "overwriteSystemInstruction", "tools", "search",
-		// Read by the loader (the worker engine and live events).
+		// Read by the loader (the compiled modules, the worker engine and live events).
 		"worker", "onEvent"}
 	configHints = map[string]string{
 		"onToolCall": `it belongs in interceptors: { interceptors: { onToolCall } }`,

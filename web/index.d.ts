@@ -32,6 +32,20 @@ export declare namespace IoCodeMode {
          * Browser URLs are relative to the page (`document.baseURI`).
          */
         wasmLocation: string;
+        /**
+         * The QuickJS asset (`emscripten-module.wasm`) compiled, for runtimes
+         * that compile no WebAssembly from bytes (Cloudflare Workers:
+         * `import wasmModule from "@interopio/code-mode/emscripten-module.wasm"`);
+         * then it is used and `wasmLocation` only names it in messages.
+         * Give `coreModule` with it. Default: fetched from `wasmLocation`.
+         */
+        wasmModule?: WebAssembly.Module | undefined;
+        /**
+         * The package's Go core (`code-mode.wasm`) compiled, for the same
+         * runtimes (`import coreModule from "@interopio/code-mode/code-mode.wasm"`).
+         * Default: fetched from beside the package's module and compiled.
+         */
+        coreModule?: WebAssembly.Module | undefined;
         /** Replaces or extends the built-in instructions given to the model. Default: identity. */
         overwriteSystemInstruction?: ((current: string) => string) | undefined;
         interceptors?: {

@@ -6,7 +6,7 @@
 import { pageCaller } from "./call.mjs";
 import { directImports } from "./direct.mjs";
 import { TextDecoder, TextEncoder, bundlerHint, describeError, hasNodeFs, noModuleURL } from "./env.mjs";
-import { KeptMap, clearTimeout as hostClearTimeout, forEachEntry, goIntrinsics, keptArray, keptDate, keptJSON, keptObject, keptReflectGlobal, keptWebAssembly, setTimeout as hostSetTimeout, then, uncurry } from "./intrinsics.mjs";
+import { KeptMap, clearTimeout as hostClearTimeout, forEachEntry, goIntrinsics, keptArray, keptDate, keptJSON, keptObject, keptReflectGlobal, keptWebAssembly, promiseResolve, setTimeout as hostSetTimeout, then, uncurry } from "./intrinsics.mjs";
 import { convertSchema } from "./schema.mjs";
 import { createShadow } from "./shadow.mjs";
 import { loadWasmURL } from "./wasm-load.mjs";
@@ -28,9 +28,14 @@ function moduleURL() {
 }
 
 // The compiled code-mode.wasm; a failed fetch or compilation is tried again
-// by the next factory.
-/** @returns {Promise<WebAssembly.Module>} */
-export function compileCore() {
+// by the next factory. config.coreModule, the app's (compiled at deploy on
+// Cloudflare Workers, which compiles no bytes), is taken as it is.
+/**
+ * @param {WebAssembly.Module} [given] config.coreModule, checked
+ * @returns {Promise<WebAssembly.Module>}
+ */
+export function compileCore(given) {
+    if (given) return promiseResolve(given);
     if (modulePromise === null) {
         // Written this way (a literal path, import.meta.url) so that bundlers
         // see the file and emit it next to their output.
@@ -78,7 +83,7 @@ export function compileCore() {
 export async function loadCore(overrides, module) {
     // Awaited: an async function that returns a promise settles by that
     // promise's then of the moment (the page's), await by the engine's own.
-    return await startCore(module instanceof WebAssembly.Module ? module : await compileCore(), overrides);
+    return await startCore(await compileCore(module), overrides);
 }
 
 // The last holds of this thread by the runs of its cores (a ring): the

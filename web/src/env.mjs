@@ -288,11 +288,11 @@ export function runtimeRefusedWasm(err) {
     return /Wasm code generation disallowed/i.test(describeError(err));
 }
 
-/** What to do where runtimeRefusedWasm: no config can help there. */
-export const NO_WASM_HERE = `this runtime does not allow compiling WebAssembly from bytes (as on Cloudflare Workers): Code Mode compiles its engine (code-mode.wasm and the QuickJS asset) as it starts, so it runs where that is allowed: a browser's page or worker, or Node.js (the package's README, "Loading")`;
+/** What to do where runtimeRefusedWasm: give the two modules compiled. */
+export const NO_WASM_HERE = `this runtime does not allow compiling WebAssembly from bytes (as on Cloudflare Workers): give Code Mode its engine compiled, code-mode.wasm and the QuickJS asset imported as WebAssembly modules (import core from "@interopio/code-mode/code-mode.wasm"), as config.coreModule and config.wasmModule (the package's README, "Cloudflare Workers")`;
 
 /** The runtime's refusal to compile the smallest module (its header), or "". */
-function compileRefused() {
+export function compileRefused() {
     try {
         new keptWebAssembly.Module(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));
         return "";

@@ -30,8 +30,8 @@ export async function threadFactory(config, overrides) {
     }
     // Both loads at once; no Promise.allSettled nor race, nor destructuring:
     // they iterate with the page's Array iterator of the moment (intrinsics.mjs).
-    const coreLoad = settledOf(loadCore(overrides));
-    const moduleLoad = settledOf(loadQuickJS(config.wasmLocation));
+    const coreLoad = settledOf(loadCore(overrides, config.coreModule));
+    const moduleLoad = settledOf(loadQuickJS(config.wasmLocation, undefined, config.wasmModule));
     const core = await coreLoad;
     const module = await moduleLoad;
     if (core.status === "rejected") throw core.reason;

@@ -13,6 +13,7 @@ import { threadFactory } from "./factory.mjs";
 import { prototypeHazard, snapshot } from "./fields.mjs";
 import { replacedBuiltins } from "./intrinsics.mjs";
 import { CONFIG_KEYS, INTERCEPTOR_KEYS } from "./keys.mjs";
+import { isGoModule, isWasmModule } from "./wasm-load.mjs";
 import { workerFactory } from "./worker-host.mjs";
 
 const onPage = !hasNodeFs && typeof document !== "undefined" && typeof Worker === "function";
@@ -109,10 +110,24 @@ async function makeFactory(config) {
     if (typeof location !== "string" || location === "") {
         // A URL object is what new URL("...", import.meta.url) and Node's
         // pathToFileURL give: the field is a string, its href.
-        // Bytes or a compiled module (a bundler's ?arraybuffer import): the
-        // package fetches and compiles the asset itself, in each worker too.
-        const got = location === "" ? "an empty string" : typeof URL === "function" && /** @type {any} */ (location) instanceof URL ? "a URL object (pass its href: wasmLocation: url.href)" : /** @type {any} */ (location) instanceof ArrayBuffer || ArrayBuffer.isView(location) || /** @type {any} */ (location) instanceof WebAssembly.Module ? "the file's bytes (give where to fetch them: its URL or path)" : describe(location);
+        // Bytes (a bundler's ?arraybuffer import): the package fetches and
+        // compiles the asset itself, in each worker too. A compiled module
+        // (Cloudflare Workers' import of the file) has a field of its own.
+        const got = location === "" ? "an empty string" : typeof URL === "function" && /** @type {any} */ (location) instanceof URL ? "a URL object (pass its href: wasmLocation: url.href)" : /** @type {any} */ (location) instanceof ArrayBuffer || ArrayBuffer.isView(location) ? "the file's bytes (give where to fetch them: its URL or path)" : isWasmModule(location) ? "a WebAssembly.Module (give it as config.wasmModule, and name the file in wasmLocation)" : describe(location);
         throw new TypeError(`config.wasmLocation: expected a non-empty string (the URL, or in Node.js the file path, of emscripten-module.wasm), got ${got}`);
+    }
+    // The files compiled by the app, where the runtime compiles no bytes:
+    // each checked to be the one its field takes (swapped, instantiating
+    // said only a LinkError's words).
+    const quickjs = /** @type {unknown} */ (config.wasmModule);
+    if (quickjs !== undefined && !(isWasmModule(quickjs) && !isGoModule(quickjs))) {
+        const got = isWasmModule(quickjs) ? "the Code Mode core (code-mode.wasm), which goes in config.coreModule" : describe(quickjs);
+        throw new TypeError(`config.wasmModule: expected the QuickJS asset (emscripten-module.wasm) compiled, a WebAssembly.Module, got ${got}`);
+    }
+    const core = /** @type {unknown} */ (config.coreModule);
+    if (core !== undefined && !(isWasmModule(core) && isGoModule(core))) {
+        const got = isWasmModule(core) ? "another WebAssembly.Module (it imports none of Go's functions: the QuickJS asset goes in config.wasmModule)" : describe(core);
+        throw new TypeError(`config.coreModule: expected the package's code-mode.wasm compiled, a WebAssembly.Module, got ${got}`);
     }
     const mode = /** @type {any} */ (config).worker;
     if (mode !== undefined && typeof mode !== "boolean") {

@@ -1,8 +1,40 @@
 // Fetching and compiling WebAssembly: the Go core and the QuickJS asset.
 
 import { fetchNamingCSP } from "./csp-refusal.mjs";
-import { NO_WASM_HERE, TextDecoder, accessDenied, describeError, hasNodeFs, inContentScript, isNode, nodeModule, nodeProcess, runtimeRefusedWasm } from "./env.mjs";
-import { KeptMap, then } from "./intrinsics.mjs";
+import { NO_WASM_HERE, TextDecoder, accessDenied, compileRefused, describeError, hasNodeFs, inContentScript, isNode, nodeModule, nodeProcess, runtimeRefusedWasm } from "./env.mjs";
+import { KeptMap, keptWebAssembly, promiseResolve, then } from "./intrinsics.mjs";
+
+// As at load: the page may replace its globals afterwards (intrinsics.mjs).
+const WasmModule = keptWebAssembly ? keptWebAssembly.Module : null;
+const moduleImports = WasmModule ? WasmModule.imports : null;
+
+/**
+ * Whether v is a compiled WebAssembly.Module, as Cloudflare Workers' (and
+ * wrangler's, and Vercel's ?module) import of a .wasm file gives one: the
+ * runtimes that refuse to compile bytes take the package's files so
+ * (config.wasmModule, config.coreModule).
+ * @param {unknown} v
+ * @returns {v is WebAssembly.Module}
+ */
+export function isWasmModule(v) {
+    return !!WasmModule && v instanceof WasmModule;
+}
+
+/**
+ * Whether a compiled module is a Go program's (the Code Mode core imports
+ * Go's "gojs" functions; the QuickJS asset imports Emscripten's "a"): the
+ * two files swapped in the config said only a LinkError's words.
+ * @param {WebAssembly.Module} m
+ */
+export function isGoModule(m) {
+    try {
+        const list = /** @type {any} */ (moduleImports)(m);
+        for (let i = 0; i < list.length; i++) if (list[i].module === "gojs") return true;
+    } catch {
+        // not a module this engine can list: not the core
+    }
+    return false;
+}
 
 // Fetches a URL and compiles (or instantiates, with imports) the module.
 // Streaming where the server sends application/wasm; otherwise through an
@@ -204,9 +236,13 @@ const quickJSModules = new KeptMap();
 /**
  * @param {string} location
  * @param {string} [baseURL]
+ * @param {WebAssembly.Module} [given] config.wasmModule, checked
  * @returns {Promise<WebAssembly.Module>}
  */
-export function loadQuickJS(location, baseURL) {
+export function loadQuickJS(location, baseURL, given) {
+    // config.wasmModule, compiled by the app (on Cloudflare Workers, at
+    // deploy): taken as it is, location only naming it.
+    if (given) return promiseResolve(given);
     /** @type {string | null} */
     let key = null;
     try {
@@ -281,6 +317,10 @@ async function compileQuickJS(location, baseURL) {
         // route ("./emscripten-module.wasm" at /app/orders/42) it is not the
         // file beside index.html, and only the URL says so.
         const fetched = url && url.href !== location ? ` (${url.href})` : "";
-        throw new Error(`Cannot load the QuickJS asset from ${location}${fetched}: ${describeError(cause)}${await specifierHint(location, url, cause)}${domInNodeHint(location, url, baseURL)}`, { cause });
+        // Where no bytes compile (workerd, whose modules have no URL to
+        // read a relative location against: "Invalid URL"), what to do.
+        const refused = runtimeRefusedWasm(cause) || !compileRefused() ? "" : `; ${NO_WASM_HERE}`;
+        const why = refused ? describeError(cause).replace(/\.$/, "") : describeError(cause);
+        throw new Error(`Cannot load the QuickJS asset from ${location}${fetched}: ${why}${await specifierHint(location, url, cause)}${domInNodeHint(location, url, baseURL)}${refused}`, { cause });
     }
 }

@@ -459,7 +459,7 @@ export function start(h, first) {
     // all() and then() of intrinsics.mjs, and no destructuring: the page's
     // Promise.all and Array iterator of the moment may be broken.
     const compiled = then(
-        all([compileCore(), loadQuickJS(h.cfg.wasmLocation)]),
+        all([compileCore(h.cfg.coreModule), loadQuickJS(h.cfg.wasmLocation, undefined, h.cfg.wasmModule)]),
         (pair) => ({ core: pair[0], quickjs: pair[1] }),
         () => ({}),
     );

@@ -97,7 +97,8 @@ export async function workerFactory(config) {
     for (let i = 0; i < cfgKeys.length; i++) {
         const k = cfgKeys[i];
         const v = cfg[k];
-        if (k === "worker" || k === "onEvent" || k === "tools") continue;
+        // The modules go compiled with init (worker-engine.mjs).
+        if (k === "worker" || k === "onEvent" || k === "tools" || k === "wasmModule" || k === "coreModule") continue;
         if ((k === "toolFilter" || k === "overwriteSystemInstruction") && typeof v === "function") continue;
         if (k === "interceptors" && v && typeof v === "object") {
             const { onToolCall: f, ...rest } = v;

@@ -57,7 +57,7 @@ const run = (context) => {
     return vm.runInContext(RUN, context);
 };
 
-const WHAT_TO_DO = `this runtime does not allow compiling WebAssembly from bytes (as on Cloudflare Workers): Code Mode compiles its engine (code-mode.wasm and the QuickJS asset) as it starts, so it runs where that is allowed: a browser's page or worker, or Node.js (the package's README, "Loading")`;
+const WHAT_TO_DO = `this runtime does not allow compiling WebAssembly from bytes (as on Cloudflare Workers): give Code Mode its engine compiled, code-mode.wasm and the QuickJS asset imported as WebAssembly modules (import core from "@interopio/code-mode/code-mode.wasm"), as config.coreModule and config.wasmModule (the package's README, "Cloudflare Workers")`;
 
 test("WebAssembly refused, no URL of its own (workerd's modules): the runtime's refusal, not a bundler's", async () => {
     assert.equal(await run(edgeContext(false)), `Cannot start Code Mode here: WebAssembly.Module(): Wasm code generation disallowed by embedder; ${WHAT_TO_DO}`);

@@ -1100,6 +1100,7 @@ const cases = [
         check: ({ system }) => assert.match(system, /orders\.search/),
     },
     { has: "// vite.config.js (Vite 7 and older)", why: "a bundler's config; web/bundler-test/run.test.mjs runs Vite's dev server with it" },
+    { has: "// worker.mjs: a Cloudflare Worker (wrangler bundles it, the .wasm files as modules)", why: "a Cloudflare Worker; web/test/workerd.test.mjs runs it in workerd" },
     { has: 'trustedTypes.createPolicy("default", {', why: "Trusted Types are a browser's; web/browser-test/csp.test.mjs runs a page that enforces them" },
     {
         has: "const onThisThread = await IoCodeModeFactory({ wasmLocation, worker: false });",
