@@ -40,11 +40,13 @@ var (
 
 	arrayIsArray   = arrayCtor.Get("isArray")
 	wasmModuleCtor = webAssembly.Get("Module")
-	objectKeys     = objectCtor.Get("keys")
-	hasInstance    = reflectGet.Invoke(global.Get("Function").Get("prototype"), symbolFn.Get("hasInstance"))
-	stringValueOf  = intrinsic("stringValueOf", func() js.Value { return stringFn.Get("prototype").Get("valueOf") })
-	textEncoder    = global.Get("TextEncoder").New()
-	textEncode     = bind(textEncoder.Get("encode"), textEncoder)
+	// Read once: WebAssembly.Module.imports, IsWasmModule's brand check.
+	wasmModuleImports = wasmModuleCtor.Get("imports")
+	objectKeys        = objectCtor.Get("keys")
+	hasInstance       = reflectGet.Invoke(global.Get("Function").Get("prototype"), symbolFn.Get("hasInstance"))
+	stringValueOf     = intrinsic("stringValueOf", func() js.Value { return stringFn.Get("prototype").Get("valueOf") })
+	textEncoder       = global.Get("TextEncoder").New()
+	textEncode        = bind(textEncoder.Get("encode"), textEncoder)
 )
 
 // intrinsic returns the loader's builtin name, or what fallback reads from

@@ -82,9 +82,23 @@ func IsArray(v Value) (ok bool) {
 	return arrayIsArray.Invoke(v).Bool()
 }
 
-// IsWasmModule reports whether v is a WebAssembly.Module; false if the
-// check throws (a revoked proxy, a getPrototypeOf trap).
-func IsWasmModule(v Value) bool { return instanceOf(v, wasmModuleCtor) }
+// IsWasmModule reports whether v is a WebAssembly.Module, by the brand
+// check of WebAssembly.Module.imports, which throws for anything else (a
+// revoked proxy, an object tagged "WebAssembly.Module"). Not instanceof: a
+// module made in another realm is one too, as Next.js's edge runtime hands
+// a route's "x.wasm?module" import, made outside the route's vm context.
+func IsWasmModule(v Value) (ok bool) {
+	if !isObjectLike(v) {
+		return false
+	}
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	reflectApply.Invoke(wasmModuleImports, wasmModuleCtor, arrayOf(v))
+	return true
+}
 
 // instanceOf is v instanceof ctor for a built-in ctor, false if that
 // throws. js.Value.InstanceOf cannot be used on page values: wasm_exec.js

@@ -59,6 +59,12 @@ func TestIsArrayAndIsWasmModule(t *testing.T) {
 	if !IsWasmModule(mod) || IsWasmModule(objectCtor.New()) || IsWasmModule(js.Undefined()) || IsWasmModule(revokedProxy()) {
 		t.Error("IsWasmModule")
 	}
+	// Tagged as one, or inheriting from its prototype, an object is not one.
+	tagged := objectCtor.New()
+	reflectSet.Invoke(tagged, symbolFn.Get("toStringTag"), "WebAssembly.Module")
+	if IsWasmModule(tagged) || IsWasmModule(objectCtor.Call("create", wasmModuleCtor.Get("prototype"))) {
+		t.Error("IsWasmModule: an object that only looks like a module")
+	}
 }
 
 func TestCall(t *testing.T) {

@@ -38,8 +38,10 @@ export async function IoCodeModeFactory(config) {
 // runtime = "edge" (next start: its bundle's "blob:server/edge/assets/"
 // URL of code-mode.wasm failed "fetch failed (invalid method)"), mark
 // their global with EdgeRuntime; where the runtime itself refused the
-// compile, wasm-load.mjs has said so already.
-const EDGE_RUNTIME = `; Code Mode does not run in an edge runtime (globalThis.EdgeRuntime: Vercel's Edge Functions, Next.js routes and middleware with runtime = "edge"), which allows no WebAssembly compiled from bytes: use the Node.js runtime (in Next.js, leave out export const runtime = "edge")`;
+// compile, wasm-load.mjs has said so already. Given the two modules
+// (Next.js 16.5's Turbopack imports "<path>.wasm?module" as one), a route
+// runs there.
+const EDGE_RUNTIME = `; in an edge runtime (globalThis.EdgeRuntime: Vercel's Edge Functions, Next.js routes and middleware with runtime = "edge"), which allows no WebAssembly compiled from bytes, give Code Mode its two modules compiled, imported with ?module, as config.coreModule and config.wasmModule (the package's README, "Cloudflare Workers"), or use the Node.js runtime (in Next.js, leave out export const runtime = "edge")`;
 
 /** @param {unknown} err */
 function inEdgeRuntime(err) {

@@ -5,19 +5,33 @@ import { NO_WASM_HERE, TextDecoder, accessDenied, compileRefused, describeError,
 import { KeptMap, keptWebAssembly, promiseResolve, then } from "./intrinsics.mjs";
 
 // As at load: the page may replace its globals afterwards (intrinsics.mjs).
-const WasmModule = keptWebAssembly ? keptWebAssembly.Module : null;
-const moduleImports = WasmModule ? WasmModule.imports : null;
+const moduleImports = keptWebAssembly ? keptWebAssembly.Module.imports : null;
 
 /**
- * Whether v is a compiled WebAssembly.Module, as Cloudflare Workers' (and
- * wrangler's, and Vercel's ?module) import of a .wasm file gives one: the
- * runtimes that refuse to compile bytes take the package's files so
- * (config.wasmModule, config.coreModule).
+ * The import list of a compiled WebAssembly.Module, as Cloudflare Workers'
+ * (and wrangler's, and Next.js's ?module) import of a .wasm file gives one,
+ * or null for anything else: the runtimes that refuse to compile bytes take
+ * the package's files so (config.wasmModule, config.coreModule).
+ * WebAssembly.Module.imports is the brand check, not instanceof: Next.js's
+ * edge runtime hands a route a module made outside its vm context.
+ * @param {unknown} v
+ * @returns {{ module: string }[] | null}
+ */
+function importsOf(v) {
+    if (!moduleImports || v === null || typeof v !== "object") return null;
+    try {
+        return moduleImports(/** @type {WebAssembly.Module} */ (v));
+    } catch {
+        return null;
+    }
+}
+
+/**
  * @param {unknown} v
  * @returns {v is WebAssembly.Module}
  */
 export function isWasmModule(v) {
-    return !!WasmModule && v instanceof WasmModule;
+    return importsOf(v) !== null;
 }
 
 /**
@@ -27,12 +41,8 @@ export function isWasmModule(v) {
  * @param {WebAssembly.Module} m
  */
 export function isGoModule(m) {
-    try {
-        const list = /** @type {any} */ (moduleImports)(m);
-        for (let i = 0; i < list.length; i++) if (list[i].module === "gojs") return true;
-    } catch {
-        // not a module this engine can list: not the core
-    }
+    const list = importsOf(m) || [];
+    for (let i = 0; i < list.length; i++) if (list[i].module === "gojs") return true;
     return false;
 }
 

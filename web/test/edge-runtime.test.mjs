@@ -43,7 +43,7 @@ function edgeContext(wasm, currentScript, edgeRuntime) {
 
 const RUN = `(async () => {
     try {
-        const api = await IoCodeModeFactory({ wasmLocation: ${"__wasm"}, tools: [{ name: "add", execute: ({ a, b }) => a + b }] });
+        const api = await IoCodeModeFactory({ wasmLocation: ${"__wasm"}, wasmModule: globalThis.__wasmModule, coreModule: globalThis.__coreModule, tools: [{ name: "add", execute: ({ a, b }) => a + b }] });
         const r = await api.createSession().getLlmTools()[1].execute({ code: "return await tools.add({ a: 2, b: 40 })", explanation: "x" });
         api.dispose();
         return r.error ? r.error.code : r.result;
@@ -73,7 +73,7 @@ test("WebAssembly allowed (an edge runtime's default): the program runs", async 
     assert.equal(await run(edgeContext(true, `${server.url}/pkg/code-mode.global.js`)), 42);
 });
 
-const EDGE = `; Code Mode does not run in an edge runtime (globalThis.EdgeRuntime: Vercel's Edge Functions, Next.js routes and middleware with runtime = "edge"), which allows no WebAssembly compiled from bytes: use the Node.js runtime (in Next.js, leave out export const runtime = "edge")`;
+const EDGE = `; in an edge runtime (globalThis.EdgeRuntime: Vercel's Edge Functions, Next.js routes and middleware with runtime = "edge"), which allows no WebAssembly compiled from bytes, give Code Mode its two modules compiled, imported with ?module, as config.coreModule and config.wasmModule (the package's README, "Cloudflare Workers"), or use the Node.js runtime (in Next.js, leave out export const runtime = "edge")`;
 
 test("Next.js's edge runtime (EdgeRuntime set, the core where its fetch finds none): the failure says to use the Node.js runtime", async () => {
     const out = await run(edgeContext(true, `${server.url}/nowhere/code-mode.global.js`, "edge-runtime"));
@@ -83,4 +83,18 @@ test("Next.js's edge runtime (EdgeRuntime set, the core where its fetch finds no
 
 test("an edge runtime that refuses the compile itself (Vercel's): the runtime's refusal, said once", async () => {
     assert.equal(await run(edgeContext(false, undefined, "edge-runtime")), `Cannot start Code Mode here: WebAssembly.Module(): Wasm code generation disallowed by embedder; ${WHAT_TO_DO}`);
+});
+
+// Next.js's edge runtime (and Vercel's) imports "x.wasm?module" as a
+// WebAssembly.Module made outside the route's vm context: a module of
+// another realm, which instanceof refused ("config.wasmModule: expected
+// ... a WebAssembly.Module, got an object"; the core's newFactory check
+// likewise). Checked by WebAssembly.Module.imports, it runs where no bytes
+// compile.
+test("the two modules compiled outside a context that compiles no bytes (another realm's): the program runs", async () => {
+    const context = edgeContext(false, undefined, "edge-runtime");
+    context.__wasmModule = new WebAssembly.Module(readFileSync(join(dist, "emscripten-module.wasm")));
+    context.__coreModule = new WebAssembly.Module(readFileSync(join(dist, "code-mode.wasm")));
+    assert.equal(vm.runInContext("__wasmModule instanceof WebAssembly.Module", context), false);
+    assert.equal(await run(context), 42);
 });
