@@ -54,7 +54,7 @@ test-js: deps ## the GOOS=js Go tests (jsbridge, tsstrip's nesting limit, the co
 	PATH="$(GOROOT)/lib/wasm:$$PATH" GOROOT="$(GOROOT)" GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(JS_EXEC)" -run Nesting ./internal/tsstrip/
 	PATH="$(GOROOT)/lib/wasm:$$PATH" GOROOT="$(GOROOT)" GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(JS_EXEC)" ./wasm/
 
-test: vet test-go test-js test-node test-node-worker test-browser test-bundlers test-firefox ## every test: vet, native Go, GOOS=js Go, the JS package under Node (in-thread and worker_threads), the demo in Chromium, the package in Firefox ESR
+test: vet test-go test-js test-node test-node-worker test-browser test-bundlers test-firefox test-webkit ## every test: vet, native Go, GOOS=js Go, the JS package under Node (in-thread and worker_threads), the demo in Chromium, the package in Firefox ESR and WebKitGTK
 
 # Builds build/bench-engine.wasm (GOOS=js) and compares it with
 # quickjs-emscripten's JS host, then the public API of dist/ (hence build)
@@ -103,6 +103,19 @@ test-firefox: check-firefox deps build ## the package in headless Firefox ESR (a
 
 check-firefox: ## check that Debian's Firefox ESR is installed
 	@test -x "$(FIREFOX)" || { echo "test-firefox: $(FIREFOX) is missing. The Firefox tests drive Debian's Firefox ESR:"; echo "    apt-get update && apt-get install -y firefox-esr"; exit 1; }
+
+# The same cases in a third engine, Safari's: Debian's WebKitGTK
+# (JavaScriptCore), its MiniBrowser under Xvfb (it has no headless mode),
+# driven over W3C WebDriver by WebKitWebDriver (web/webkit-test/webdriver.mjs;
+# playwright-core drives only its own patched WebKit). Both builds and both
+# modes, in ~1-2 min.
+WEBKIT_DRIVER ?= /usr/bin/WebKitWebDriver
+.PHONY: test-webkit check-webkit
+test-webkit: check-webkit deps build ## the package in WebKitGTK, Safari's engine (apt-get install webkit2gtk-driver xvfb): both builds, both modes
+	WEBKIT_DRIVER="$(WEBKIT_DRIVER)" node --test web/webkit-test/*.test.mjs
+
+check-webkit: ## check that Debian's WebKitGTK WebDriver and Xvfb are installed
+	@test -x "$(WEBKIT_DRIVER)" -a -x /usr/bin/Xvfb || { echo "test-webkit: $(WEBKIT_DRIVER) or /usr/bin/Xvfb is missing. The WebKit tests drive Debian's WebKitGTK under Xvfb:"; echo "    apt-get update && apt-get install -y webkit2gtk-driver xvfb"; exit 1; }
 
 # The JS package (dist/): esbuild bundles the entries of web/entries.mjs
 # from web/src; see scripts/build-dist.mjs.

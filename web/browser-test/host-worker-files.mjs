@@ -18,7 +18,8 @@ const CHECKS = `async function checks(IoCodeModeFactory, worker) {
         if (worker !== undefined) config.worker = worker;
         const api = await IoCodeModeFactory(config);
         const executeCode = api.createSession().getLlmTools()[1];
-        const run = async (code) => { const r = await executeCode.execute({ code, explanation: "x" }); return r.error ? r.error.code : r.result; };
+        // An error other than the spin's TIMEOUT comes with its message, for the assertion's diff.
+        const run = async (code) => { const r = await executeCode.execute({ code, explanation: "x" }); return r.error ? (r.error.code === "TIMEOUT" ? r.error.code : r.error.code + ": " + r.error.message) : r.result; };
         const out = [await run("return await tools.add({ a: 2, b: 40 }) + ' é'"), await run("for (;;) {}"), await run("return 1")];
         api.dispose();
         return out;
@@ -81,3 +82,5 @@ export const start = (kind, file, mode) => `new Promise((resolve) => {
 
 // What each reports where it runs.
 export const RAN = ["42 é", "TIMEOUT", 1];
+// What worker: true reports in a SharedWorker that has no Worker (Chromium's, WebKit's).
+export const NO_NESTED = "config.worker: true, but this browser's SharedWorker cannot start a Worker: leave worker out or set it to false to run the engine on this thread (the SharedWorker's own, already off the pages' threads)";

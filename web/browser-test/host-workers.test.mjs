@@ -13,7 +13,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { IN_THREAD, checkPrerequisites, launchBrowser, servePolicyPages } from "./harness.mjs";
-import { HOST_WORKER_FILES, RAN, service, start } from "./host-worker-files.mjs";
+import { HOST_WORKER_FILES, NO_NESTED, RAN, service, start } from "./host-worker-files.mjs";
 
 let server;
 let browser;
@@ -35,7 +35,6 @@ after(async () => {
 });
 
 const MODES = IN_THREAD ? [false, undefined] : [true];
-const NO_NESTED = "config.worker: true, but this browser's SharedWorker cannot start a Worker: leave worker out or set it to false to run the engine on this thread (the SharedWorker's own, already off the pages' threads)";
 
 for (const kind of ["dedicated", "shared"]) {
     for (const file of [`${kind}.mjs`, `${kind}.js`]) {

@@ -77,10 +77,23 @@ export async function fetchNamingCSP(url, fetchIt) {
         }
         if (!refusal) throw err;
         // Firefox's words end with a full stop ("NetworkError when attempting to fetch resource."), Chromium's do not.
-        throw new Error(`${describeError(err).replace(/\.$/, "")}${cspHint(url, /** @type {{ directive: string }} */ (refusal).directive)}`, { cause: err });
+        throw Object.assign(new Error(`${describeError(err).replace(/\.$/, "")}${cspHint(url, /** @type {{ directive: string }} */ (refusal).directive)}`, { cause: err }), { [REFUSED]: true });
     } finally {
         removeListener(target, "securitypolicyviolation", onViolation);
     }
+}
+
+// Marks the errors of fetches the policy refused (refusedFetch).
+const REFUSED = Symbol("refused by the Content-Security-Policy");
+
+/**
+ * Whether err, or an error it was caused by, is a fetch that the
+ * Content-Security-Policy refused (fetchNamingCSP).
+ * @param {unknown} err
+ */
+export function refusedFetch(err) {
+    for (let e = /** @type {any} */ (err), i = 0; e && typeof e === "object" && i < 8; e = e.cause, i++) if (e[REFUSED] === true) return true;
+    return false;
 }
 
 /**

@@ -160,11 +160,23 @@ export async function loadWasmURL(url, imports) {
     try {
         return await loadWasm(url, imports);
     } catch (err) {
-        if (runtimeRefusedWasm(err)) throw new Error(`${describeError(err)}; ${NO_WASM_HERE}`, { cause: err });
-        if (!refusedByCSP(err)) throw err;
-        // Chromium's words name only 'unsafe-eval', which allows far more.
-        throw new Error(`${describeError(err).replace(/\.$/, "")}; ${wasmPolicyHint()}`, { cause: err });
+        throw explainWasmRefusal(err);
     }
+}
+
+/**
+ * err, or when the runtime or the page's Content-Security-Policy refused
+ * WebAssembly, an error that says what to do. WebKit (Safari) compiles
+ * under a policy without 'wasm-unsafe-eval' and refuses only the
+ * instantiation, so the core's instantiate (core.mjs) is explained too.
+ * @param {unknown} err
+ */
+export function explainWasmRefusal(err) {
+    if (runtimeRefusedWasm(err)) return new Error(`${describeError(err)}; ${NO_WASM_HERE}`, { cause: err });
+    if (!refusedByCSP(err)) return err;
+    // Chromium's words name only 'unsafe-eval', which allows far more.
+    // JavaScriptCore's end with the expression: "\n (evaluating '...')".
+    return new Error(`${describeError(err).replace(/\s*\(evaluating '[^]*'\)$/, "").replace(/\.$/, "")}; ${wasmPolicyHint()}`, { cause: err });
 }
 
 /**

@@ -41,6 +41,7 @@ import { checkTools } from "./worker-tools.mjs";
 import { rebuildError } from "./worker-wire.mjs";
 import { compileCore } from "./core.mjs";
 import { loadQuickJS } from "./wasm-load.mjs";
+import { refusedFetch } from "./csp-refusal.mjs";
 import { weakListener } from "./lifetime.mjs";
 
 const RING = 1024;
@@ -437,9 +438,16 @@ export function start(h, first) {
         h.ready = Promise.reject(stopped);
         then(h.ready, undefined, () => {});
     };
+    // The page's fetch of a file that its Content-Security-Policy refused
+    // (compiled, below). WebKit (Safari) fires no violation event in a
+    // worker, so the worker's own attempt failed with "Load failed" and no
+    // more: the page's error says which directive refused the file.
+    /** @type {Error | null} */
+    let refused = null;
+    const failStart = (/** @type {Error} */ err) => fail(refused && /^Cannot load the /.test(err.message) && !/Content-Security-Policy/.test(err.message) ? refused : err);
     const onWorkerMessage = (/** @type {any} */ m) => {
         if (!current()) return;
-        if (m.t !== "stopped") return h.onMessage(m, ok, fail);
+        if (m.t !== "stopped") return h.onMessage(m, ok, failStart);
         // The Go core in the worker died: this factory ends, as it does
         // in-thread, with the core's own error; the page lives on.
         const err = rebuildError(m.error);
@@ -461,7 +469,10 @@ export function start(h, first) {
     const compiled = then(
         all([compileCore(h.cfg.coreModule), loadQuickJS(h.cfg.wasmLocation, undefined, h.cfg.wasmModule)]),
         (pair) => ({ core: pair[0], quickjs: pair[1] }),
-        () => ({}),
+        (err) => {
+            if (refusedFetch(err)) refused = err;
+            return {};
+        },
     );
     /** @type {Record<string, any>} */
     const init = {};

@@ -1,0 +1,21 @@
+// The package in Debian's WebKitGTK (JavaScriptCore: Safari's engine, its
+// WebAssembly, stacks, Workers and error texts), under Xvfb, driven over
+// W3C WebDriver by ./webdriver.mjs: the cases of
+// web/browser-test/engine-suite.mjs, in WebKit's words. Run by `make
+// test-webkit` (apt-get install webkit2gtk-driver xvfb).
+import { engineSuite } from "../browser-test/engine-suite.mjs";
+import { launchWebKit } from "./webdriver.mjs";
+
+engineSuite({
+    name: "WebKit",
+    make: "make test-webkit",
+    launch: launchWebKit,
+    // WebKit's words for any failed fetch, a refusal by connect-src too.
+    fetchFailed: "Load failed",
+    // The WebMCP polyfill runs without Origin-Agent-Cluster: ?1.
+    keyedByDefault: true,
+    // new Worker throws a SecurityError in an opaque origin.
+    sandboxedWorker: () => "The operation is insecure",
+    // WebKit's SharedWorker has no Worker, as Chromium's.
+    sharedWorkerNests: false,
+});
