@@ -121,10 +121,11 @@ const requireTip = "; for what Node's modules give, the sandbox has globals: set
 // a getter until then (writable and configurable, as on a page), and the
 // methods are replaced before the program runs, so that they call intl.js's
 // own formatters, not what the program may put on Intl's prototypes.
-// log is the host's console function, handed to intl.js only.
+// log is the host's console function and more[%d] __cm_tz (timezone.go),
+// handed to intl.js only.
 const intlJS = `{
 let I;
-const intl = () => I || (I = src("intl")(log, apply)), def = (P, k, v) => O.defineProperty(P, k, { value: v, writable: true, configurable: true });
+const intl = () => I || (I = src("intl")(log, apply, more[%d])), def = (P, k, v) => O.defineProperty(P, k, { value: v, writable: true, configurable: true });
 O.defineProperty(g, "Intl", { configurable: true, get() { const v = intl().Intl; def(g, "Intl", v); return v; }, set(v) { def(g, "Intl", v); } });
 for (const [P, k, names] of [[Number.prototype, "n", ["toLocaleString"]], [BigInt.prototype, "b", ["toLocaleString"]], [Date.prototype, "d", ["toLocaleString", "toLocaleDateString", "toLocaleTimeString"]]])
   for (const name of names) def(P, name, { [name](...a) { return intl()[k](this, a[0], a[1], name); } }[name]);
@@ -198,6 +199,7 @@ type hostNeeds struct {
 	random bool // __cm_urandom
 	clock  bool // __cm_time
 	syntax bool // __cm_syntax (funcguard.go)
+	zones  bool // __cm_tz (timezone.go)
 }
 
 // preludeFor returns the prelude for code: the plain one plus the lazy
@@ -217,6 +219,11 @@ func preludeFor(code string) (prelude string, needs hostNeeds) {
 				break
 			}
 		}
+	}
+	intl := strings.Contains(code, "Intl") || strings.Contains(code, "toLocale") || strings.Contains(code, "localeCompare")
+	if intl {
+		hostNames = append(hostNames, "__cm_tz")
+		needs.zones = true
 	}
 	if usesFunctionConstructors(code) {
 		hostNames = append(hostNames, "__cm_syntax")
@@ -247,12 +254,11 @@ func preludeFor(code string) (prelude string, needs hostNeeds) {
 	if strings.Contains(code, "fromAsync") {
 		b.WriteString(fromAsyncJS)
 	}
-	intl := strings.Contains(code, "Intl") || strings.Contains(code, "toLocale") || strings.Contains(code, "localeCompare")
 	if intl || strings.Contains(code, "normalize") {
 		b.WriteString(outOfMemoryJS)
 	}
 	if intl {
-		b.WriteString(intlJS)
+		fmt.Fprintf(&b, intlJS, sort.SearchStrings(hostNames, "__cm_tz"))
 	}
 	if strings.Contains(code, "asUintN") {
 		b.WriteString(asUintNJS)

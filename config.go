@@ -70,7 +70,24 @@ type Config struct {
 	// the host's crypto.getRandomValues. Concurrent runs share it, one
 	// Read at a time: it need not be safe for concurrent use.
 	Random io.Reader
+	// TimeZones answers the time zones of the sandbox's Intl (a timeZone
+	// other than UTC, in Intl.DateTimeFormat and toLocaleString): for style
+	// "" zone's canonical name (resolvedOptions().timeZone), else its name
+	// in that timeZoneName style at unixMs: "longOffset" (which gives the
+	// sandbox the offset), "short", "long", "shortGeneric", "longGeneric"
+	// ("GMT-05:00", "EST", "Eastern Standard Time"; "" for none: the
+	// sandbox writes the offset, as ICU does). An error wrapping
+	// ErrUnknownTimeZone is a RangeError naming the zone, as in browsers;
+	// another error or an answer of more than 64 bytes formats in UTC with
+	// a warn. nil is Go's time.LoadLocation natively (the system's zoneinfo;
+	// short names for the US zones only, as in en-US; no long ones); under
+	// GOOS=js nil is none (UTC with a warn): the JavaScript binding gives
+	// the host's own Intl. Concurrent runs call it at once.
+	TimeZones func(zone string, unixMs float64, style string) (string, error)
 }
+
+// ErrUnknownTimeZone is what Config.TimeZones wraps for a zone it does not know.
+var ErrUnknownTimeZone = errors.New("codemode: unknown time zone")
 
 // ToolCall is what an interceptor sees of one call.
 type ToolCall struct {
@@ -187,6 +204,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.MaxResultChars == 0 {
 		c.MaxResultChars = defaultMaxResultChars
+	}
+	if c.TimeZones == nil {
+		c.TimeZones = defaultTimeZones
 	}
 	if c.Random == nil {
 		c.Random = defaultRandom

@@ -245,6 +245,9 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 	if needs.syntax {
 		funcs["__cm_syntax"] = sandbox.Func{Sync: syntaxHost}
 	}
+	if needs.zones {
+		funcs["__cm_tz"] = sandbox.Func{Sync: zoneHost(s.cm.cfg.TimeZones)}
+	}
 	if needs.clock {
 		r.clock.start = start
 		funcs["__cm_time"] = sandbox.Func{Sync: r.clock.now}
@@ -595,7 +598,8 @@ func (r *runState) finish(res *sandbox.Result, d time.Duration) *ExecuteResult {
 		if hint == "" {
 			hint = hintFor(e)
 		}
-		out.Error = &RunError{Name: e.Name, Message: trunc.String(e.Message+hint+memoryLimitHint(e, r.s.cm.cfg.MemoryLimitMB)+entityNameHint(r.code, e)+syntaxHint(r.code, e)+typeErrorHint(r.code, e, r.calleeHint, r.resultHint)+unawaitedHint(e, calls)+r.awaitedHint(e), maxErrorChars), Code: string(e.Code), Line: e.Line, Column: e.Column, Stack: trunc.String(e.Stack, maxErrorChars)}
+		msg := e.Message + hint + memoryLimitHint(e, r.s.cm.cfg.MemoryLimitMB) + entityNameHint(r.code, e) + syntaxHint(r.code, e) + typeErrorHint(r.code, e, r.calleeHint, r.resultHint) + unawaitedHint(e, calls) + r.awaitedHint(e)
+		out.Error = &RunError{Name: e.Name, Message: trunc.String(msg+missingIntlHint(e.Name, msg), maxErrorChars), Code: string(e.Code), Line: e.Line, Column: e.Column, Stack: trunc.String(e.Stack, maxErrorChars)}
 		if name, ok := strings.CutPrefix(e.Call, callLabelPrefix); ok && e.Line == 0 {
 			// A tool's error the program returned rather than awaited:
 			// the position of the call, when the code makes it in one place.

@@ -65,7 +65,7 @@ func TestRawHostFunctionsStayInThePrelude(t *testing.T) {
 			crypto.randomUUID(); crypto.getRandomValues(new Uint8Array(4)); performance.now(); performance.timeOrigin;
 			new URL("https://a.b/c?d=1").searchParams.get("d"); new TextDecoder().decode(new TextEncoder().encode("x"));
 			atob(btoa("x")); structuredClone({ a: [1] }); queueMicrotask(() => {});
-			new Intl.NumberFormat("de", { timeZone: "x" }).format(1); (1).toLocaleString("fr"); new Date(0).toLocaleString(); ["b", "a"].sort((x, y) => x.localeCompare(y)); new Intl.Collator().compare("a", "b");
+			new Intl.NumberFormat("de", { timeZone: "x" }).format(1); (1).toLocaleString("fr"); new Date(0).toLocaleString("en", { timeZone: "Asia/Tokyo", timeZoneName: "long" }); new Intl.DateTimeFormat("en", { timeZone: "Europe/Berlin" }).resolvedOptions(); new Date(0).toLocaleString(); ["b", "a"].sort((x, y) => x.localeCompare(y)); new Intl.Collator().compare("a", "b");
 			await tool_search({ query: "orders" }); await tools.orders.get({}); await tool_call("orders.get", {});
 			return found`, `""`},
 		{"the iterator of the prelude's arrays", `const it = Array.prototype[Symbol.iterator], got = [];

@@ -1,12 +1,15 @@
 // Builds Intl for en-US, which QuickJS lacks, as a browser's ICU formats
-// (web/test/intl.test.mjs compares it with Node's); not ListFormat,
-// RelativeTimeFormat, Segmenter or DisplayNames (rare for their size).
-// Other locales format as en-US and time zones as UTC (no time-zone data),
-// with a warn; an option value not implemented here is a RangeError naming
-// it. n, b, d and c are the prelude's toLocale* and localeCompare: they use
-// the internals, not what the program may put on Intl (as in V8). log
-// stays here.
-(log, apply) => {
+// (web/test/intl.test.mjs compares it with Node's); not Segmenter or
+// DisplayNames (rare for their size: the run's error says what to write).
+// Other locales format as en-US, with a warn; an option value not
+// implemented here is a RangeError naming it. n, b, d and c are the
+// prelude's toLocale* and localeCompare: they use the internals, not what
+// the program may put on Intl (as in V8). log and tz stay here: tz(zone,
+// time, style) is the host's time zones (no data here, for its size): the
+// zone's canonical name (style ""), its timeZoneName in style at time
+// ("GMT-05:00" for longOffset, "" for none), null for an unknown zone, 0
+// for no answer (then UTC, with a warn); kept per run.
+(log, apply, tz) => {
   const O = Object, S = String, N = Number, RE = RangeError, TE = TypeError, F = Math.floor, said = { __proto__: null };
   const warn = (k, m) => { if (!said[k]) { said[k] = 1; log("warn", m); } };
   const slots = new WeakMap();
@@ -169,16 +172,25 @@
   const W = ["narrow", "short", "long"], ND = ["numeric", "2-digit"], STY = ["full", "long", "medium", "short"];
   const DATE = ["weekday", "year", "month", "day"], TIME = ["hour", "minute", "second", "fractionalSecondDigits"];
   const DT = "Intl.DateTimeFormat";
-  const UTC = /^(etc\/)?(utc|gmt)$/i;
+  const UTC = /^(etc\/)?(utc|gmt)$/i, ZONES = new Map();
+  const zone = (z, t, style = "") => {
+    const k = z + " " + t + " " + style;
+    let v = ZONES.get(k);
+    if (v === undefined) { if (ZONES.size > 1e4) ZONES.clear(); ZONES.set(k, v = tz(z, t, style)); }
+    return v;
+  };
   // need and def are ToDateTimeOptions's: the fields a toLocale*String
   // call needs (date, time or any) and the ones it adds when none is given.
   const dtInit = (locale, o, need = "any", def = "date") => {
     const g = (k, v, d) => get(o, k, v, d, DT);
     g("localeMatcher", ["lookup", "best fit"]); g("calendar", ["gregory"]); g("numberingSystem", ["latn"]);
     const h12 = g("hour12", true), hc = g("hourCycle", ["h11", "h12", "h23", "h24"]);
-    let tz = o.timeZone;
-    if (tz !== undefined && !UTC.test(tz = S(tz))) warn("tz", `${DT}: this sandbox has no time zones: "${tz}" was formatted in UTC`);
-    const s = { locale };
+    let z = o.timeZone, a;
+    const s = { locale, tz: "UTC" };
+    if (z !== undefined && !UTC.test(z = S(z))) {
+      if ((a = zone(z, 0)) === null) fail(RE, "Invalid time zone specified: " + z);
+      a ? s.tz = a : warn("tz", `${DT}: the host gave no time zone "${z}": it was formatted in UTC`);
+    }
     const vals = { weekday: W, year: ND, month: [...ND, ...W], day: ND, hour: ND, minute: ND, second: ND };
     for (const k of DATE.concat(TIME)) s[k] = k[0] === "f" ? num(o[k], k, 1, 3) : g(k, vals[k]);
     g("dayPeriod", []); g("era", []);
@@ -202,8 +214,13 @@
   const dtParts = (s, t) => {
     t = t === undefined ? Date.now() : N(t);
     if (!(Math.abs(t) <= 8.64e15)) fail(RE, "Invalid time value");
-    const D = new Date(t), out = [], put = (type, value) => out.push({ type, value }), lit = (v) => put("literal", v);
-    const y = D.getUTCFullYear(), ye = y > 0 ? y : 1 - y, mo = D.getUTCMonth(), da = D.getUTCDate(), h = D.getUTCHours();
+    // Local time: the UTC fields of t shifted by the zone's offset, 400
+    // years (a whole cycle of dates and weekdays) back or forth past Date's range.
+    const z = s.timeZoneName, o = s.tz !== "UTC" && /^GMT([+-])(\d\d):(\d\d)(?::(\d\d))?$/.exec(zone(s.tz, t, "longOffset"));
+    const off = o ? (o[1] + 1) * (o[2] * 3600 + o[3] * 60 + (o[4] | 0)) : 0, CYC = 126227808e5;
+    let u = t + off * 1e3, sh = u > 8.64e15 ? 400 : u < -8.64e15 ? -400 : 0;
+    const D = new Date(u - sh / 400 * CYC), out = [], put = (type, value) => out.push({ type, value }), lit = (v) => put("literal", v);
+    const y = D.getUTCFullYear() + sh, ye = y > 0 ? y : 1 - y, mo = D.getUTCMonth(), da = D.getUTCDate(), h = D.getUTCHours();
     const m = s.month, text = m && m !== "numeric" && m !== "2-digit";
     const M = m && (text ? (m === "long" ? MONTHS[mo] : m === "short" ? MONTHS[mo].slice(0, 3) : MONTHS[mo][0]) : pad(mo + 1, m === "2-digit" ? 2 : 1));
     const Y = s.year && (s.year === "2-digit" ? pad(ye % 100, 2) : S(ye)), Dd = s.day && pad(da, s.day === "2-digit" ? 2 : 1);
@@ -228,15 +245,19 @@
       if (fs) { if (se) lit("."); put("fractionalSecond", pad(D.getUTCMilliseconds(), 3).slice(0, fs)); }
       if (H && !h24) lit("\u202f"), put("dayPeriod", h < 12 ? "AM" : "PM");
     }
-    const z = s.timeZoneName;
-    if (z) lit(out.length > date ? " " : ", "), put("timeZoneName", z === "short" ? "UTC" : z === "long" ? "Coordinated Universal Time" : z[0] === "s" ? "GMT+0" : "GMT+00:00");
+    if (z) lit(out.length > date ? " " : ", "), put("timeZoneName", o ? !/O/.test(z) && zone(s.tz, t, z) || gmt(off, z[0] === "s") : z === "short" ? "UTC" : z === "long" ? "Coordinated Universal Time" : gmt(0, z[0] === "s"));
     return out;
+  };
+  // gmt writes an offset as ICU does: GMT-5, GMT+5:30 (short); GMT-05:00.
+  const gmt = (off, short) => {
+    const m = Math.abs(off), h = F(m / 3600), mi = F(m / 60) % 60, se = m % 60;
+    return "GMT" + (off < 0 ? "-" : "+") + (short ? h + (mi || se ? ":" + pad(mi, 2) : "") : pad(h, 2) + ":" + pad(mi, 2)) + (se ? ":" + pad(se, 2) : "");
   };
   // format writes a plain space before AM and PM, as V8 does (its parts
   // keep ICU's U+202F).
   const dtFormat = (s, t) => join(dtParts(s, t)).replace(/\u202f/g, " ");
   const dtResolved = (s) => {
-    const r = { locale: s.locale, calendar: "gregory", numberingSystem: "latn", timeZone: "UTC" };
+    const r = { locale: s.locale, calendar: "gregory", numberingSystem: "latn", timeZone: s.tz };
     if (s.hc && !s.timeStyle) r.hourCycle = s.hc, r.hour12 = s.hc < "h2";
     const two = { hour: s.hc > "h2", minute: s.hour, second: s.hour || s.minute };
     if (s.dateStyle || s.timeStyle) { if (s.dateStyle) r.dateStyle = s.dateStyle; if (s.timeStyle) r.timeStyle = s.timeStyle; }
@@ -327,8 +348,40 @@
     resolvedOptions: (s) => ({ locale: s.locale, type: s.type, minimumIntegerDigits: s.minimumIntegerDigits, minimumFractionDigits: s.minimumFractionDigits, maximumFractionDigits: s.maximumFractionDigits, pluralCategories: s.type === "ordinal" ? ["few", "one", "two", "other"] : ["one", "other"] }),
   });
 
+  // ListFormat and RelativeTimeFormat: en's patterns.
+  const LF = "Intl.ListFormat", RT = "Intl.RelativeTimeFormat";
+  const lfParts = (s, list) => {
+    const a = [], out = [], unit = s.type === "unit", sep = unit && s.style === "narrow" ? " " : ", ";
+    if (list !== undefined) for (const x of list) a.push(typeof x === "string" ? x : fail(TE, `Iterable yielded ${typeof x === "symbol" ? "a Symbol" : S(x)} which is not a string`));
+    const last = unit ? sep : s.type === "disjunction" ? " or " : s.style === "long" ? " and " : s.style === "short" ? " & " : sep;
+    a.forEach((x, i) => { if (i) out.push({ type: "literal", value: i < a.length - 1 ? sep : a.length > 2 && last !== sep ? "," + last : last }); out.push({ type: "element", value: x }); });
+    return out;
+  };
+  const ListFormat = klass("ListFormat", (locale, o) => (get(o, "localeMatcher", ["lookup", "best fit"], 0, LF), { locale, type: get(o, "type", ["conjunction", "disjunction", "unit"], "conjunction", LF), style: get(o, "style", ["long", "short", "narrow"], "long", LF) }), {
+    format: (s, l) => join(lfParts(s, l)), formatToParts: lfParts, resolvedOptions: resolved,
+  });
+  const RNF = nfInit("en-US", opts()), UNITS = ["second", "minute", "hour", "day", "week", "month", "quarter", "year"];
+  const SHORT = ["sec.", "min.", "hr.", "day|days", "wk.", "mo.", "qtr.|qtrs.", "yr."], NAR = ["s", "m", "h", "d", "w", "mo", "q", "y"];
+  const rtParts = (s, v, unit) => {
+    v = +v; unit = S(unit); // ToNumber: a BigInt is a TypeError
+    const u = UNITS.indexOf(unit.replace(/s$/, "")), n = UNITS[u], long = s.style === "long";
+    if (u < 0) fail(RE, `${RT}: unit "${unit}" is not one of ${UNITS.join(", ")}`);
+    if (!isFinite(v)) fail(RE, `${RT}: the value must be finite, not ${v}`);
+    if (s.numeric === "auto" && (v === 0 || v === 1 || v === -1)) {
+      const w = u === 3 ? ["yesterday", "today", "tomorrow"][v + 1] : u > 3 ? ["last ", "this ", "next "][v + 1] + (long ? n : SHORT[u].split("|")[0]) : !v && (u ? "this " + n : "now");
+      if (w) return [{ type: "literal", value: w }];
+    }
+    const p = parts(RNF, Math.abs(v)), one = join(p) === "1", past = v < 0 || O.is(v, -0);
+    const [a, b = a] = (long ? n + "|" + n + "s" : s.style === "short" ? SHORT[u] : NAR[u]).split("|"), w = (s.style === "narrow" ? "" : " ") + (one ? a : b);
+    for (const x of p) x.unit = n;
+    return past ? [...p, { type: "literal", value: w + " ago" }] : [{ type: "literal", value: "in " }, ...p, { type: "literal", value: w }];
+  };
+  const RelativeTimeFormat = klass("RelativeTimeFormat", (locale, o) => (get(o, "localeMatcher", ["lookup", "best fit"], 0, RT), { locale, style: get(o, "style", ["long", "short", "narrow"], "long", RT), numeric: get(o, "numeric", ["always", "auto"], "always", RT), numberingSystem: get(o, "numberingSystem", ["latn"], "latn", RT) }), {
+    format: (s, v, u) => join(rtParts(s, v, u)), formatToParts: rtParts, resolvedOptions: resolved,
+  });
+
   const Intl = {};
-  for (const [k, v] of O.entries({ NumberFormat, DateTimeFormat, Collator, PluralRules })) O.defineProperty(Intl, k, { value: v, writable: true, configurable: true });
+  for (const [k, v] of O.entries({ NumberFormat, DateTimeFormat, Collator, PluralRules, ListFormat, RelativeTimeFormat })) O.defineProperty(Intl, k, { value: v, writable: true, configurable: true });
   O.defineProperty(Intl, Symbol.toStringTag, { value: "Intl", configurable: true });
 
   // A call without locales and options keeps its formatter.

@@ -39,6 +39,8 @@ func newFactory(config, module Value) (Value, error) {
 	// The sandbox's crypto reads the host's Web Crypto (codemode leaves
 	// crypto/rand out of GOOS=js builds).
 	cfg.Random = jsbridge.WebCrypto{}
+	// The sandbox's Intl takes time zones from the host's own Intl.
+	cfg.TimeZones = hostTimeZone
 	// Checked before the engine is built, so a bad limit is reported as
 	// the config's, never as the asset's.
 	if cfg, err = codemode.ResolveConfig(cfg); err != nil {

@@ -504,3 +504,12 @@ func arrayLike(v Value) ([]Value, error) {
 	}
 	return jsbridge.Elements(v)
 }
+
+// hostTimeZone is Config.TimeZones by jsbridge.TimeZone.
+func hostTimeZone(zone string, unixMs float64, style string) (string, error) {
+	s, err := jsbridge.TimeZone(zone, unixMs, style)
+	if errors.Is(err, jsbridge.ErrUnknownTimeZone) {
+		err = codemode.ErrUnknownTimeZone
+	}
+	return s, err
+}

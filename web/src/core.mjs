@@ -6,6 +6,7 @@
 import { pageCaller } from "./call.mjs";
 import { directImports } from "./direct.mjs";
 import { TextDecoder, TextEncoder, bundlerHint, describeError, hasNodeFs, noModuleURL } from "./env.mjs";
+import { timeZone } from "./timezones.mjs";
 import { KeptMap, clearTimeout as hostClearTimeout, forEachEntry, goIntrinsics, keptArray, keptDate, keptJSON, keptObject, keptReflectGlobal, keptWebAssembly, promiseResolve, setTimeout as hostSetTimeout, then, uncurry } from "./intrinsics.mjs";
 import { convertSchema } from "./schema.mjs";
 import { createShadow } from "./shadow.mjs";
@@ -158,6 +159,8 @@ async function startCore(module, overrides) {
     shadow.TextDecoder = TextDecoder;
     // Prototype members (bind, then, ...) at load (intrinsics.mjs).
     shadow.__jsbridgeIntrinsics = goIntrinsics;
+    // The host's time zones, for the sandbox's Intl (timezones.mjs).
+    shadow.__jsbridgeTimeZone = timeZone;
     // As descriptors: a test's override may be a getter.
     if (overrides) Object.defineProperties(shadow, Object.getOwnPropertyDescriptors(overrides));
     const Go = defineGo(shadow);

@@ -111,6 +111,41 @@ export const rows = [
     "[0, 1, 2, 1.5, 1.0, 11, 21].map((n) => new Intl.PluralRules('en-US').select(n))", "[1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 112].map((n) => new Intl.PluralRules('en-US', { type: 'ordinal' }).select(n))",
     "new Intl.PluralRules('en-US', { minimumFractionDigits: 1 }).select(1)",
     "Intl.PluralRules('en')",
+    // ListFormat and RelativeTimeFormat.
+    "['conjunction', 'disjunction', 'unit'].map((type) => ['long', 'short', 'narrow'].map((style) => [[], ['a'], ['a', 'b'], ['a', 'b', 'c'], ['a', 'b', 'c', 'd']].map((l) => new Intl.ListFormat('en-US', { type, style }).format(l))))",
+    "new Intl.ListFormat('en').formatToParts(['a', 'b', 'c'])", "new Intl.ListFormat('en', { type: 'disjunction', style: 'short' }).resolvedOptions()", "new Intl.ListFormat().format(new Set(['x', 'y']))",
+    "new Intl.ListFormat().format('abc')", "new Intl.ListFormat().format()", "new Intl.ListFormat('en').format(['a', 1])", "new Intl.ListFormat('en', { type: 'bogus' })", "Intl.ListFormat('en')",
+    "Object.prototype.toString.call(new Intl.ListFormat())",
+    "['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'].map((u) => ['long', 'short', 'narrow'].map((style) => [-1, 3, 1, -2.5, 0, -0, 1234.5].map((v) => new Intl.RelativeTimeFormat('en', { style }).format(v, u))))",
+    "['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'].map((u) => ['long', 'short', 'narrow'].map((style) => [-2, -1, 0, -0, 1, 1.5, 2].map((v) => new Intl.RelativeTimeFormat('en', { style, numeric: 'auto' }).format(v, u))))",
+    "new Intl.RelativeTimeFormat('en').format(-3, 'days')", "new Intl.RelativeTimeFormat('en').format('2', 'day')", "new Intl.RelativeTimeFormat('en').format(1e21, 'years')",
+    "new Intl.RelativeTimeFormat('en').formatToParts(-1234.5, 'hours')", "new Intl.RelativeTimeFormat('en').formatToParts(1, 'day')", "new Intl.RelativeTimeFormat('en', { numeric: 'auto' }).formatToParts(1, 'day')",
+    "new Intl.RelativeTimeFormat('en').format(1, 'fortnight')", "new Intl.RelativeTimeFormat('en').format(Infinity, 'day')", "new Intl.RelativeTimeFormat('en').format(NaN, 'day')", "new Intl.RelativeTimeFormat('en').format(1n, 'day')",
+    "new Intl.RelativeTimeFormat('en', { numeric: 'auto' }).resolvedOptions()", "new Intl.RelativeTimeFormat('en', { style: 'bogus' })", "Intl.RelativeTimeFormat('en')",
     // Intl itself.
     "Object.prototype.toString.call(Intl)", "typeof Intl", "Object.keys(Intl)", "String(Intl.NumberFormat.prototype)",
 ];
+
+// Time zones (the host's Intl through one host function, prelude/intl.js):
+// each row maps a zone's instants, among them both sides of a DST change
+// of each zone (New York, Berlin, St. John's, Lord Howe's half hour,
+// Chatham's), 1850 (New York's local mean time, GMT-4:56:02), 1970, 2100,
+// and the ends of Date's range.
+const instants = "[d1, d2, 0, Date.UTC(2100, 5, 30, 12), Date.UTC(1850, 0, 1), Date.UTC(2024, 2, 10, 6, 59, 59), Date.UTC(2024, 2, 10, 7), Date.UTC(2024, 10, 3, 5, 59, 59), Date.UTC(2024, 10, 3, 6), " +
+    "Date.UTC(2024, 2, 31, 0, 59, 59), Date.UTC(2024, 2, 31, 1), Date.UTC(2024, 2, 10, 5, 29, 59), Date.UTC(2024, 2, 10, 5, 30), Date.UTC(2024, 3, 6, 14, 59, 59), Date.UTC(2024, 3, 6, 15), " +
+    "Date.UTC(2024, 3, 6, 13, 59, 59), Date.UTC(2024, 3, 6, 14), 8.64e15, -8.64e15]";
+for (const zone of ["America/New_York", "Europe/Berlin", "Asia/Kolkata", "Australia/Lord_Howe", "America/St_Johns", "Pacific/Chatham"]) {
+    for (const o of ["dateStyle: 'full', timeStyle: 'full'", "dateStyle: 'medium', timeStyle: 'long'", "hour: 'numeric', minute: '2-digit', timeZoneName: 'short'", "hour: 'numeric', timeZoneName: 'shortOffset'",
+        "hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'longOffset'", "month: 'short', day: 'numeric', timeZoneName: 'shortGeneric'", "weekday: 'long', timeZoneName: 'longGeneric'"])
+        rows.push(`${instants}.map((t) => df(t, { timeZone: '${zone}', ${o} }))`);
+    rows.push(`[d1.toLocaleString('en-US', { timeZone: '${zone}' }), d2.toLocaleDateString('en-US', { timeZone: '${zone}' }), d3.toLocaleTimeString('en-US', { timeZone: '${zone}', timeZoneName: 'short' })]`,
+        `new Intl.DateTimeFormat('en-US', { timeZone: '${zone}', timeZoneName: 'long', hour: 'numeric' }).formatToParts(d2)`, `new Intl.DateTimeFormat('en-US', { timeZone: '${zone}' }).resolvedOptions()`);
+}
+rows.push(
+    "['america/new_york', 'US/Eastern', 'Asia/Calcutta', 'asia/kolkata', 'etc/gmt+5', 'Etc/GMT-14', 'Zulu', 'UCT', 'EST', 'europe/kiev'].map((z) => new Intl.DateTimeFormat('en-US', { timeZone: z }).resolvedOptions().timeZone)",
+    "['America/Los_Angeles', 'America/Anchorage', 'Pacific/Honolulu', 'America/Puerto_Rico', 'Europe/London', 'Africa/Abidjan', 'Asia/Tokyo', 'Etc/GMT+5'].map((z) => [d1, d2].map((t) => df(t, { timeZone: z, timeStyle: 'full' })))",
+    "new Date(Date.UTC(2024, 6, 1, 19, 30)).toLocaleString('en-US', { timeZone: 'Europe/Berlin', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' })",
+    // Errors: a zone the host does not know is a RangeError naming it.
+    "df(d1, { timeZone: 'Mars/Olympus' })", "df(d1, { timeZone: '' })", "df(d1, { timeZone: 'Local' })", "df(d1, { timeZone: '+05:30' })", "df(d1, { timeZone: ' America/New_York' })",
+    "df(d1, { timeZone: 'America/New_York\\u0000' })", "df(d1, { timeZone: 'x'.repeat(100) })", "d1.toLocaleString('en-US', { timeZone: 'Europe/Nowhere' })",
+);

@@ -50,8 +50,12 @@ test("prelude-min: the minified built-ins behave as their sources (names, length
     const value = { d: new Date(0), m: new Map([[1, { s: new Set([2]) }]]), r: /x/g };
     assert.deepEqual(bClone(value), aClone(value));
     const logs = [[], []];
-    const [aIntl, bIntl] = [load(source("intl.js"))((...m) => logs[0].push(m), Reflect.apply), load(minify("intl.js", source("intl.js")))((...m) => logs[1].push(m), Reflect.apply)];
-    const formats = (I) => [I.n(1234567.891), I.n(0.5, "en-US", { style: "percent" }), I.d(new Date(Date.UTC(2026, 0, 2, 3, 4, 5)), "en-US", { timeZone: "UTC" }, "toLocaleString"), I.c("a", "B"), String(Object.keys(I.Intl))];
+    // A host's time zones: one zone at GMT+01:30, named "Test Time".
+    const tz = (zone, t, style) => (style === "" ? "Test/Zone" : style === "longOffset" ? "GMT+01:30" : "Test Time");
+    const [aIntl, bIntl] = [load(source("intl.js"))((...m) => logs[0].push(m), Reflect.apply, tz), load(minify("intl.js", source("intl.js")))((...m) => logs[1].push(m), Reflect.apply, tz)];
+    const formats = (I) => [I.n(1234567.891), I.n(0.5, "en-US", { style: "percent" }), I.d(new Date(Date.UTC(2026, 0, 2, 3, 4, 5)), "en-US", { timeZone: "UTC" }, "toLocaleString"), I.c("a", "B"), String(Object.keys(I.Intl)),
+        I.d(new Date(Date.UTC(2026, 0, 2, 3, 4, 5)), "en-US", { timeZone: "x", timeZoneName: "long" }, "toLocaleString"), I.d(new Date(Date.UTC(2026, 0, 2, 3, 4, 5)), "en-US", { timeZone: "x", timeZoneName: "shortOffset" }, "toLocaleString")];
+    assert.deepEqual(formats(aIntl).slice(5), ["1/2/2026, 4:34:05 AM Test Time", "1/2/2026, 4:34:05 AM GMT+1:30"]);
     assert.deepEqual(formats(bIntl), formats(aIntl));
     assert.deepEqual(logs[1], logs[0]);
 });

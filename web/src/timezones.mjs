@@ -1,0 +1,46 @@
+// The host's own time zones for the sandbox's Intl, which carries no
+// time-zone data: the Go core's jsbridge.TimeZone calls timeZone (the
+// shadow's __jsbridgeTimeZone, core.mjs), which answers by the page's (or
+// the worker's) Intl.DateTimeFormat as it was at load. Only strings and a
+// number cross, the answers bounded here and again on the Go side.
+
+import { KeptMap, uncurry } from "./intrinsics.mjs";
+
+const DTF = globalThis.Intl?.DateTimeFormat;
+const proto = DTF?.prototype;
+const boundFormat = proto && uncurry(/** @type {() => any} */ (Object.getOwnPropertyDescriptor(proto, "format")?.get));
+const resolved = proto && uncurry(proto.resolvedOptions);
+const lastIndexOf = uncurry(String.prototype.lastIndexOf), slice = uncurry(String.prototype.slice);
+
+/** Bound format functions by zone and style: making a formatter costs far more than calling it. */
+const formats = new KeptMap();
+
+/**
+ * For style "" the zone's canonical name (resolvedOptions().timeZone), else
+ * its timeZoneName in that style at `ms` ("GMT-05:00" for "longOffset",
+ * "EST" for "short"); null for a zone this Intl refuses (a RangeError).
+ * @param {string} zone @param {number} ms @param {string} style
+ * @returns {string | null | undefined}
+ */
+export function timeZone(zone, ms, style) {
+    const k = zone + " " + style;
+    let f = formats.get(k);
+    if (!f) {
+        if (!DTF) return undefined;
+        let dtf;
+        try {
+            dtf = new DTF("en-US", /** @type {any} */ ({ __proto__: null, timeZone: zone, timeZoneName: style || undefined }));
+        } catch {
+            return style ? undefined : null;
+        }
+        if (!style) return bounded(resolved(dtf).timeZone);
+        if (formats.size >= 128) formats.clear();
+        formats.set(k, (f = boundFormat(dtf)));
+    }
+    // "7/1/2024, Central European Summer Time": the name after the date.
+    const s = f(ms);
+    return bounded(slice(s, lastIndexOf(s, ", ") + 2));
+}
+
+/** s if it is a string of at most 64 characters (a page's replaced Intl may give anything), else undefined. @param {unknown} s */
+const bounded = (s) => (typeof s === "string" && s.length <= 64 ? s : undefined);
