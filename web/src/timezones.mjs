@@ -6,10 +6,21 @@
 
 import { KeptMap, uncurry } from "./intrinsics.mjs";
 
-const DTF = globalThis.Intl?.DateTimeFormat;
-const proto = DTF?.prototype;
-const boundFormat = proto && uncurry(/** @type {() => any} */ (Object.getOwnPropertyDescriptor(proto, "format")?.get));
-const resolved = proto && uncurry(proto.resolvedOptions);
+/** @type {any} */
+let DTF;
+/** @type {(dtf: unknown) => any} */
+let boundFormat;
+/** @type {(dtf: unknown) => any} */
+let resolved;
+// None when the page's Intl has no DateTimeFormat, or reading it throws:
+// the package still loads, and the sandbox formats in UTC with a warn.
+try {
+    DTF = /** @type {any} */ (globalThis).Intl.DateTimeFormat;
+    boundFormat = uncurry(/** @type {() => any} */ (Object.getOwnPropertyDescriptor(DTF.prototype, "format")?.get));
+    resolved = uncurry(DTF.prototype.resolvedOptions);
+} catch {
+    DTF = undefined;
+}
 const lastIndexOf = uncurry(String.prototype.lastIndexOf), slice = uncurry(String.prototype.slice);
 
 /** Bound format functions by zone and style: making a formatter costs far more than calling it. */

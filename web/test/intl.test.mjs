@@ -8,7 +8,8 @@
 process.env.TZ = "UTC";
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { assetPath, loadFactory, run } from "./helpers.mjs";
+import { spawnSync } from "node:child_process";
+import { assetPath, indexURL, loadFactory, run } from "./helpers.mjs";
 import { prologue, rows } from "./intl-cases.mjs";
 
 let api, session;
@@ -105,6 +106,18 @@ describe("Intl and hostile programs", () => {
             Intl.DateTimeFormat = DTF;
             Object.defineProperty(DTF.prototype, "format", format);
         }
+    });
+    test("a page whose Intl throws when read still loads the package; zones then format in UTC with a warn", () => {
+        // In a child process, in-thread (a worker would have an Intl of its own).
+        const script = `Object.defineProperty(globalThis, "Intl", { configurable: true, get() { throw new Error("no Intl here"); } });
+            const { IoCodeModeFactory } = await import(${JSON.stringify(indexURL)});
+            const api = await IoCodeModeFactory({ wasmLocation: ${JSON.stringify(assetPath)}, worker: false, tools: [] });
+            const r = await api.createSession().getLlmTools()[1].execute({ code: "return new Date(Date.UTC(2024, 0, 15, 13, 5)).toLocaleTimeString('en-US', { timeZone: 'Europe/Paris' })", explanation: "x" });
+            process.stdout.write(JSON.stringify([r.result, r.logs]));
+            process.exit(0);`;
+        const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 120_000 });
+        assert.equal(child.status, 0, child.stderr.slice(-2000));
+        assert.deepEqual(JSON.parse(child.stdout), ["1:05:00 PM", [{ level: "warn", message: 'Intl.DateTimeFormat: the host gave no time zone "Europe/Paris": it was formatted in UTC' }]]);
     });
     for (const [name, code, want] of cases) {
         test(name, async () => {
