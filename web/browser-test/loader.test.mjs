@@ -6,8 +6,10 @@
 // Run with `make test-browser` (after `make build`).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
 import { CHROMIUM, MODE_OPTION, ROOT, servePages } from "./harness.mjs";
 
@@ -116,4 +118,41 @@ test("classic-script build in Chromium", async () => {
     assert.deepEqual(out.node.logs, [{ level: "warn", message: "tools.page.title result.el: a HTMLTitleElement object, converted to {}: JSON reads only an object's own properties, and it has none" }]);
     assert.equal(out.factory, "function");
     assert.deepEqual(out.leaks, []);
+});
+
+// A page opened from a file (a double-clicked index.html with the classic
+// script): Chromium fetches no file: URL for it and starts no Worker from
+// one, in either mode (Firefox ESR does both), and its own words ("cannot be accessed from origin
+// 'null'", "Failed to fetch") sent the developer to worker: false, which
+// fails too.
+test("a page opened from a file: both engine modes say to serve its folder over HTTP", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "code-mode-file-page-"));
+    const dist = pathToFileURL(join(ROOT, "dist")).href;
+    writeFileSync(join(dir, "index.html"), `<!doctype html><meta charset="utf-8"><title>file</title>
+<script src="${dist}/code-mode.global.js"></script>
+<script>
+window.__run = async () => {
+    const out = {};
+    for (const worker of [true, false]) {
+        try { await IoCodeModeFactory({ wasmLocation: "${dist}/emscripten-module.wasm", worker }); out[worker] = "created"; } catch (e) { out[worker] = e.message; }
+    }
+    return out;
+};
+window.__ready = true;
+</script>`);
+    const page = await browser.newPage();
+    try {
+        await page.goto(pathToFileURL(join(dir, "index.html")).href);
+        await page.waitForFunction(() => window.__ready === true);
+        const out = await page.evaluate(() => window.__run());
+        const serve = /; a page opened from a file gets no file: URL in Chromium \(no fetch, no Worker, in either engine mode: worker: false neither\): serve its folder over HTTP \(npx serve, python3 -m http\.server\) and open the page from http:\/\/localhost$/;
+        assert.match(out.true, /^Code Mode: the engine's worker stopped: Cannot start the Code Mode worker: /);
+        assert.match(out.true, serve);
+        assert.doesNotMatch(out.true, /use worker: false/);
+        assert.match(out.false, /^Cannot load the (Code Mode core|QuickJS asset) from file:\/\/.*: Failed to fetch/);
+        assert.match(out.false, serve);
+    } finally {
+        await page.close();
+        rmSync(dir, { recursive: true, force: true });
+    }
 });

@@ -5,7 +5,7 @@
 
 import { pageCaller } from "./call.mjs";
 import { directImports } from "./direct.mjs";
-import { TextDecoder, TextEncoder, bundlerHint, describeError, hasNodeFs, noModuleURL } from "./env.mjs";
+import { TextDecoder, TextEncoder, bundlerHint, describeError, fileURLHint, hasNodeFs, noModuleURL } from "./env.mjs";
 import { timeZone } from "./timezones.mjs";
 import { KeptMap, clearTimeout as hostClearTimeout, forEachEntry, goIntrinsics, keptArray, keptDate, keptJSON, keptObject, keptReflectGlobal, keptWebAssembly, promiseResolve, setTimeout as hostSetTimeout, then, uncurry } from "./intrinsics.mjs";
 import { convertSchema } from "./schema.mjs";
@@ -63,7 +63,7 @@ export function compileCore(given) {
             // A file: URL with no file (Node.js: a server bundle without the
             // copied file) is missing as a 404 is.
             const missing = /** @type {any} */ (cause)?.missing === true || /** @type {any} */ (cause)?.code === "ENOENT";
-            throw new Error(`Cannot load the Code Mode core from ${url.href}: ${describeError(cause)}${bundlerHint(url.href, missing)}`, { cause });
+            throw new Error(`Cannot load the Code Mode core from ${url.href}: ${describeError(cause)}${bundlerHint(url.href, missing)}${fileURLHint(url.href)}`, { cause });
         });
         modulePromise = p;
         then(p, undefined, () => {

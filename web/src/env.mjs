@@ -326,6 +326,20 @@ export function bundlerHint(moduleUrl, missing = false) {
 }
 
 /**
+ * What to do when a browser failed to fetch a package file, or start its
+ * worker, from a file: URL: Chromium gives a page opened from a file (a
+ * double-clicked index.html) neither, in either engine mode (Firefox ESR
+ * does), and its own words ("Failed to fetch", "cannot be accessed from
+ * origin 'null'") do not say that serving the folder is the fix. "" elsewhere
+ * (Node.js reads file: URLs).
+ * @param {string} url
+ */
+export function fileURLHint(url) {
+    if (hasNodeFs || !url.startsWith("file:")) return "";
+    return "; a page opened from a file gets no file: URL in Chromium (no fetch, no Worker, in either engine mode: worker: false neither): serve its folder over HTTP (npx serve, python3 -m http.server) and open the page from http://localhost";
+}
+
+/**
  * The URL of the first frame of a stack trace taken here, or "" (none, or
  * hidden: SES's lockdown() makes every stack ""): where the classic script
  * runs from in a worker (script-url.mjs).

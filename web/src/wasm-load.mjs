@@ -1,7 +1,7 @@
 // Fetching and compiling WebAssembly: the Go core and the QuickJS asset.
 
 import { fetchNamingCSP } from "./csp-refusal.mjs";
-import { NO_WASM_HERE, TextDecoder, accessDenied, compileRefused, describeError, hasNodeFs, inContentScript, isNode, nodeModule, nodeProcess, runtimeRefusedWasm } from "./env.mjs";
+import { NO_WASM_HERE, TextDecoder, accessDenied, compileRefused, describeError, fileURLHint, hasNodeFs, inContentScript, isNode, nodeModule, nodeProcess, runtimeRefusedWasm } from "./env.mjs";
 import { KeptMap, keptWebAssembly, promiseResolve, then } from "./intrinsics.mjs";
 
 // As at load: the page may replace its globals afterwards (intrinsics.mjs).
@@ -343,6 +343,6 @@ async function compileQuickJS(location, baseURL) {
         // read a relative location against: "Invalid URL"), what to do.
         const refused = runtimeRefusedWasm(cause) || !compileRefused() ? "" : `; ${NO_WASM_HERE}`;
         const why = refused ? describeError(cause).replace(/\.$/, "") : describeError(cause);
-        throw new Error(`Cannot load the QuickJS asset from ${location}${fetched}: ${why}${await specifierHint(location, url, cause)}${domInNodeHint(location, url, baseURL)}${refused}`, { cause });
+        throw new Error(`Cannot load the QuickJS asset from ${location}${fetched}: ${why}${await specifierHint(location, url, cause)}${domInNodeHint(location, url, baseURL)}${url ? fileURLHint(url.href) : ""}${refused}`, { cause });
     }
 }

@@ -35,7 +35,7 @@
 // replaced the engine's. Only a worker that stops showing life (held in C
 // code without the loop checks, or in the Go core) is replaced.
 
-import { accessDenied, bundlerHint, describeError, hasNodeFs, inContentScript, noModuleURL, nodeModule, nodeProcess } from "./env.mjs";
+import { accessDenied, bundlerHint, describeError, fileURLHint, hasNodeFs, inContentScript, noModuleURL, nodeModule, nodeProcess } from "./env.mjs";
 import { KeptMap, KeptSet, all, clearTimeout, forEachEntry, isArray, now, setTimeout, then, uncurry } from "./intrinsics.mjs";
 import { checkTools } from "./worker-tools.mjs";
 import { rebuildError } from "./worker-wire.mjs";
@@ -318,7 +318,7 @@ function workerRefusedHint(err) {
         return "; the page enforces Trusted Types (Content-Security-Policy: require-trusted-types-for 'script'), which refuse a plain URL here: a default policy that lets the package's code-mode.worker.mjs through (trustedTypes.createPolicy(\"default\", { createScriptURL })) or worker: false starts the engine (the package's README, \"Content-Security-Policy\")";
     }
     if (/** @type {any} */ (err)?.name === "SecurityError" || /cannot be accessed from origin/.test(message)) {
-        if (opaqueOrigin()) return SANDBOXED;
+        if (opaqueOrigin()) return fileURLHint(String(globalThis.location?.href)) || SANDBOXED;
         return "; a page starts a Worker only from its own origin: serve the package (its code-mode.worker.mjs and code-mode.wasm) from the page's origin, or use worker: false (the package's README, \"Content-Security-Policy\")";
     }
     return "";
@@ -362,7 +362,9 @@ async function whyNotLoaded(url) {
             why = " (the server sends it as JavaScript, so the page most likely refused it: its Content-Security-Policy must allow that URL in worker-src (or where that is not set, child-src, script-src or default-src); the browser's console names the directive; the package's README, \"Content-Security-Policy\")";
         }
     } catch {
-        // Nothing more to say than that it failed to load.
+        // Nothing more to say than that it failed to load, unless no
+        // fetch of that URL can work (Firefox makes a file: page's worker).
+        why = fileURLHint(url);
     }
     return why + bundlerHint(import.meta.url, missing);
 }
