@@ -376,3 +376,18 @@ namespace UsageNullsAndRunEnd {
             e.type === "run-end" && e.error ? `${e.error.name}: ${e.error.message} at ${e.error.line ?? "?"}:${e.error.column ?? "?"}\n${e.error.stack ?? ""}` : "";
     }
 }
+
+// USAGE "Cloudflare Workers": the two files compiled (a Worker's import of a
+// .wasm file is a WebAssembly.Module), wasmLocation still a string naming
+// the asset. (TypeScript's WebAssembly.Module is an empty interface, which
+// a string or bytes satisfy too: the factory's TypeError refuses them.)
+namespace UsageCloudflareWorkers {
+    declare const wasmModule: WebAssembly.Module;
+    declare const coreModule: WebAssembly.Module;
+    export async function main() {
+        const codeMode = await IoCodeModeFactory({ wasmLocation: "@interopio/code-mode/emscripten-module.wasm", wasmModule, coreModule });
+        // @ts-expect-error wasmLocation stays a string: the module goes in wasmModule
+        await IoCodeModeFactory({ wasmLocation: wasmModule });
+        return codeMode;
+    }
+}
