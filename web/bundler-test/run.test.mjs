@@ -220,6 +220,33 @@ test("Vite: build + preview", async () => {
     }
 });
 
+// USAGE.md, "Bundlers": with Vite, the QuickJS asset can come from the
+// package by an import with ?url (emitted, and its URL given) instead of a
+// copy in public/ that an upgrade leaves behind: the dev servers (Vite 7's
+// with the package excluded) and build + preview.
+test("Vite: wasmLocation from import ... ?url, no copy in public/", async () => {
+    const dir = join(WORK, "viteurl");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "main.js"), 'import wasmLocation from "@interopio/code-mode/emscripten-module.wasm?url";\n' + MAIN.replace('wasmLocation: "/emscripten-module.wasm",', "wasmLocation,"));
+    writeFileSync(join(dir, "index.html"), html("./main.js"));
+    assert.ok(!existsSync(join(dir, "public")));
+    for (const [args, vite, config] of [
+        [["--port", "0"], undefined, VITE_CONFIG],
+        [["--port", "0"], VITE7, VITE_CONFIG.replace("export default { ", 'export default { optimizeDeps: { exclude: ["@interopio/code-mode"] }, ')],
+        [["preview", "--port", "0"], undefined, VITE_CONFIG],
+    ]) {
+        writeFileSync(join(dir, "vite.config.js"), config);
+        if (args[0] === "preview") sh(join(BIN, "vite"), ["build"], dir);
+        const s = await serveWith(args, dir, vite);
+        try {
+            check(await runIn(s.url));
+        } finally {
+            await s.close();
+        }
+    }
+    assert.ok(readdirSync(join(dir, "dist", "assets")).some((f) => /^emscripten-module-.*\.wasm$/.test(f)), "vite build emitted the QuickJS asset");
+});
+
 test("webpack 5: build", async () => {
     const dir = join(WORK, "webpack");
     writeFileSync(
