@@ -102,37 +102,65 @@ export async function launchWebKit() {
     const at = `/session/${session.sessionId}`;
     await call("POST", `${at}/timeouts`, { script: 600000 });
     const first = await call("GET", `${at}/window`);
+    // The session has one current window and frame: each step that
+    // switches them and runs a command holds them until it is done.
     let current = first;
+    let queue = Promise.resolve();
+    const exclusive = (/** @type {() => Promise<any>} */ step) => {
+        const done = queue.then(step);
+        queue = done.catch(() => {});
+        return done;
+    };
     const use = async (handle) => {
         if (current !== handle) await call("POST", `${at}/window`, { handle });
         current = handle;
     };
-    const pages = new Set();
     return {
         version: session.capabilities.browserVersion,
         async newPage() {
             // The session's first window stays open (closing the last one
             // ends the session); each page is a window of its own.
-            const { handle } = await call("POST", `${at}/window/new`, { type: "tab" });
+            const { handle } = await exclusive(() => call("POST", `${at}/window/new`, { type: "tab" }));
             const listeners = [];
             const report = (problems) => problems.forEach((p) => listeners.forEach((f) => f(new Error(p))));
-            const run = async (body, args) => {
-                await use(handle);
-                const out = JSON.parse(await call("POST", `${at}/execute/async`, { script: wrap(body), args }));
-                report(out.problems);
-                if ("error" in out) throw new Error(out.error);
-                return out.value;
-            };
+            // Runs body in the page, or in its frame'th iframe (a child of
+            // the page's document).
+            const run = (body, args, frame) =>
+                exclusive(async () => {
+                    await use(handle);
+                    if (frame !== undefined) await call("POST", `${at}/frame`, { id: frame });
+                    try {
+                        const out = JSON.parse(await call("POST", `${at}/execute/async`, { script: wrap(body), args }));
+                        report(out.problems);
+                        if ("error" in out) throw new Error(out.error);
+                        return out.value;
+                    } finally {
+                        if (frame !== undefined) await call("POST", `${at}/frame`, { id: null });
+                    }
+                });
+            const evaluate = (frame) => (fn, ...args) => run(typeof fn === "string" ? `(${fn})` : `(${fn}).apply(null, args)`, args, frame);
+            // puppeteer's frames() answers at once: this one answers with the
+            // iframes seen at its last call, and looks again for the next.
+            let frames = [];
             const page = {
                 on(event, f) {
                     if (event === "pageerror") listeners.push(f);
                 },
                 async goto(url) {
-                    await use(handle);
-                    await call("POST", `${at}/url`, { url });
+                    await exclusive(async () => {
+                        await use(handle);
+                        await call("POST", `${at}/url`, { url });
+                    });
                     await run("undefined", []);
                 },
-                evaluate: (fn, ...args) => run(typeof fn === "string" ? `(${fn})` : `(${fn}).apply(null, args)`, args),
+                evaluate: evaluate(undefined),
+                frames() {
+                    run(`Array.from(document.querySelectorAll("iframe"), (f) => f.src)`, []).then(
+                        (urls) => (frames = urls.map((u, i) => ({ url: () => u, evaluate: evaluate(i) }))),
+                        () => {},
+                    );
+                    return frames;
+                },
                 async waitForFunction(fn, { timeout = 30000 } = {}) {
                     const end = Date.now() + timeout;
                     while (!(await page.evaluate(fn))) {
@@ -140,16 +168,15 @@ export async function launchWebKit() {
                         await new Promise((r) => setTimeout(r, 100));
                     }
                 },
-                async close() {
-                    pages.delete(page);
-                    await use(handle);
-                    await call("DELETE", `${at}/window`);
-                    // New windows are opened from a live current one.
-                    current = undefined;
-                    await use(first);
-                },
+                close: () =>
+                    exclusive(async () => {
+                        await use(handle);
+                        await call("DELETE", `${at}/window`);
+                        // New windows are opened from a live current one.
+                        current = undefined;
+                        await use(first);
+                    }),
             };
-            pages.add(page);
             return page;
         },
         async close() {
