@@ -30,8 +30,13 @@ const POLICIES = {
     noconnect: "script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'none'",
     // No policy; sent with Origin-Agent-Cluster: ?1 (HEADERS).
     keyed: "",
+    // No policy; cross-origin isolated (HEADERS): SharedArrayBuffer exists.
+    isolated: "",
 };
-const HEADERS = { keyed: { "origin-agent-cluster": "?1" } };
+const HEADERS = {
+    keyed: { "origin-agent-cluster": "?1" },
+    isolated: { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" },
+};
 
 // The page loads the package (?pkg=, default its policy's dist/; ?classic
 // for the classic script) and keeps the factory function for the tests'
@@ -426,6 +431,24 @@ export function engineSuite(engine) {
             assert.deepEqual(await withPage("keyed/page.html", run(worker)), { out: "engine", problems: [] }, `worker: ${worker}`);
         }
         assert.deepEqual(await withPage("none/page.html", run(true)), { out: engine.keyedByDefault ? "engine" : { refused: "SecurityError" }, problems: [] });
+    });
+
+    // With a SharedArrayBuffer the page writes an aborted run's id where
+    // the worker's interrupt poll reads it (Atomics), which stops that run
+    // only; without one the worker is replaced and the runs on it reject.
+    test("a cross-origin isolated page: worker mode's abort stops the spinning run only (the abort flag); a run waiting on the same worker ends; the next run works", async () => {
+        const { out, problems } = await withPage("isolated/page.html", (page) =>
+            withFactory(page, true, { timeout: 60000 }, `
+                const other = executeCode.execute({ code: "await new Promise((r) => setTimeout(r, 1000)); return 'other done'", explanation: "x" }).then((r) => r.result, (e) => "rejected: " + e.message);
+                const controller = new AbortController();
+                const busy = executeCode.execute({ code: "for (;;) {}", explanation: "spin" }, { signal: controller.signal });
+                setTimeout(() => controller.abort(new Error("stopped by the user")), 300);
+                const aborted = await busy.then((r) => "resolved: " + JSON.stringify(r.error), (e) => e.message);
+                const next = await executeCode.execute({ code: "return 1 + 1", explanation: "x" });
+                return [crossOriginIsolated, typeof SharedArrayBuffer, aborted, await other, next.result];`),
+        );
+        assert.deepEqual(out, [true, "function", "stopped by the user", "other done", 2]);
+        assert.deepEqual(problems, []);
     });
 
     test(`Trusted Types without a policy: worker mode says what to do (${engine.name}'s words differ from Chromium's); worker: false runs`, async () => {

@@ -74,7 +74,10 @@ export async function launchWebKit() {
         xvfb.once("exit", (code) => rej(new Error(`Xvfb exited (${code})`)));
     });
     const port = await freePort();
-    const driver = spawn(WEBKIT_DRIVER, [`--port=${port}`], { stdio: "ignore", env: { ...process.env, DISPLAY: display } });
+    // WebKitGTK gives a cross-origin isolated page no SharedArrayBuffer
+    // unless JavaScriptCore is told to (Safari gives one): with it the
+    // isolated page's abort flag runs as in Safari.
+    const driver = spawn(WEBKIT_DRIVER, [`--port=${port}`], { stdio: "ignore", env: { ...process.env, DISPLAY: display, JSC_useSharedArrayBuffer: "1" } });
     const base = `http://127.0.0.1:${port}`;
     const call = async (method, path, body) => {
         const r = await fetch(base + path, { method, headers: { "content-type": "application/json" }, body: body && JSON.stringify(body) });
