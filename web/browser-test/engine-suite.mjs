@@ -15,7 +15,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, servePolicyPages } from "./harness.mjs";
+import { ROOT, SERVE_THE_FOLDER, filePage, servePolicyPages } from "./harness.mjs";
 import { CAUGHT, FITS, UNCAUGHT } from "../test/recursion-cases.mjs";
 import { AT_THE_LIMITS } from "../test/deep-core-cases.mjs";
 import { HOST_WORKER_FILES, NO_NESTED, RAN, start } from "./host-worker-files.mjs";
@@ -149,6 +149,9 @@ const MODES = [true, false];
  *   expression of why the package's Worker (from origin, a regular
  *   expression too) did not start in a sandboxed iframe
  * @param {boolean} engine.sharedWorkerNests whether a SharedWorker has Worker
+ * @param {string | null} engine.filePageWorker null when a page opened from
+ *   a file runs the package (Firefox); else a regular expression of why its
+ *   Worker did not start there
  */
 export function engineSuite(engine) {
     before(async () => {
@@ -458,6 +461,32 @@ export function engineSuite(engine) {
         assert.match(refused.out, /Cannot start the Code Mode worker: .*; the page enforces Trusted Types .* a default policy that lets the package's code-mode\.worker\.mjs through .* or worker: false starts the engine/);
         assert.deepEqual(refused.problems, []);
         assert.deepEqual(await withPage("trusted/page.html", run(false)), { out: 42, problems: [] });
+    });
+
+    // A page opened from a file (a double-clicked index.html, the classic
+    // script in vendor/code-mode/ beside it): Firefox runs it in both modes;
+    // where the browser refuses it, both modes' errors say to serve the
+    // folder over HTTP (WebKit's said "The operation is insecure", then
+    // "Load failed").
+    test(`a page opened from a file: ${engine.filePageWorker === null ? "both modes run" : "both modes say to serve its folder over HTTP"}`, async () => {
+        const file = filePage();
+        const page = await browser.newPage();
+        try {
+            await page.goto(file.url);
+            await page.waitForFunction(() => window.__ready === true, { timeout: 60000 });
+            const out = await page.evaluate(() => window.__run());
+            if (engine.filePageWorker === null) {
+                assert.deepEqual(out, { true: 42, false: 42 });
+                return;
+            }
+            assert.match(out.true, new RegExp(`^Code Mode: the engine's worker stopped: Cannot start the Code Mode worker: ${engine.filePageWorker}; `));
+            assert.match(out.true, SERVE_THE_FOLDER);
+            assert.match(out.false, new RegExp(`^Cannot load the (Code Mode core|QuickJS asset) from file:\\/\\/.*: ${engine.fetchFailed}; `));
+            assert.match(out.false, SERVE_THE_FOLDER);
+        } finally {
+            await page.close();
+            file.remove();
+        }
     });
 
     test("a sandboxed iframe (an opaque origin): worker mode says to use worker: false, which runs", async () => {

@@ -3,11 +3,11 @@
 // wrapper that collects every uncaught error and console error.
 
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, extname, join, normalize, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { after, before } from "node:test";
 import { chromium } from "playwright-core";
 
@@ -22,6 +22,42 @@ export const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 export const IN_THREAD = process.env.CODE_MODE_WORKER === "0";
 export const MODE_QUERY = IN_THREAD ? "?worker=0" : "";
 export const MODE_OPTION = IN_THREAD ? "{ worker: false }" : "{}";
+
+// A page opened from a file (a double-clicked index.html), laid out as
+// USAGE's "Loading" says for the classic script: the package's four files in
+// vendor/code-mode/ beside it. Its __run() makes a factory in each mode and
+// runs a tool: { true: result or error message, false: ... }. remove()
+// deletes the folder.
+export function filePage() {
+    const dir = mkdtempSync(join(tmpdir(), "code-mode-file-page-"));
+    mkdirSync(join(dir, "vendor", "code-mode"), { recursive: true });
+    for (const f of ["code-mode.global.js", "code-mode.worker.mjs", "code-mode.wasm", "emscripten-module.wasm"]) {
+        copyFileSync(join(ROOT, "dist", f), join(dir, "vendor", "code-mode", f));
+    }
+    writeFileSync(join(dir, "index.html"), `<!doctype html><meta charset="utf-8"><title>file</title>
+<script src="vendor/code-mode/code-mode.global.js"></script>
+<script>
+window.__run = async () => {
+    const out = {};
+    for (const worker of [true, false]) {
+        try {
+            const api = await IoCodeModeFactory({ wasmLocation: "vendor/code-mode/emscripten-module.wasm", worker, tools: [{ name: "add", execute: ({ a, b }) => a + b }] });
+            out[worker] = (await api.createSession().getLlmTools()[1].execute({ code: "return await tools.add({ a: 2, b: 40 })", explanation: "x" })).result;
+            api.dispose();
+        } catch (e) {
+            out[worker] = e.message;
+        }
+    }
+    return out;
+};
+window.__ready = true;
+</script>`);
+    return { url: pathToFileURL(join(dir, "index.html")).href, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+// How the factory's errors end on a file: page where the browser refuses it.
+export const SERVE_THE_FOLDER =
+    /; a page opened from a file cannot load Code Mode in this browser \(Chromium and WebKit fetch no file: URL for it and start no Worker from one, so worker: false fails too\): serve its folder over HTTP \(npx serve, python3 -m http\.server\) and open the page from http:\/\/localhost$/;
 
 // The page's own error: checked before anything starts, so that a machine
 // without Chromium or without dist/ says what to do.

@@ -23,4 +23,6 @@ engineSuite({
     // Firefox makes the worker, which then fails to load.
     sandboxedWorker: (origin) => `it failed to load from ${origin}\\/none\\/dist\\/code-mode\\.worker\\.mjs`,
     sharedWorkerNests: true,
+    // A page opened from a file loads the package's files beside it.
+    filePageWorker: null,
 });

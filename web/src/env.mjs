@@ -327,16 +327,16 @@ export function bundlerHint(moduleUrl, missing = false) {
 
 /**
  * What to do when a browser failed to fetch a package file, or start its
- * worker, from a file: URL: Chromium gives a page opened from a file (a
- * double-clicked index.html) neither, in either engine mode (Firefox ESR
- * does), and its own words ("Failed to fetch", "cannot be accessed from
+ * worker, from a file: URL: Chromium and WebKit give a page opened from a
+ * file (a double-clicked index.html) neither, in either engine mode
+ * (Firefox ESR does), and their own words ("Failed to fetch", "cannot be accessed from
  * origin 'null'") do not say that serving the folder is the fix. "" elsewhere
  * (Node.js reads file: URLs).
  * @param {string} url
  */
 export function fileURLHint(url) {
     if (hasNodeFs || !url.startsWith("file:")) return "";
-    return "; a page opened from a file gets no file: URL in Chromium (no fetch, no Worker, in either engine mode: worker: false neither): serve its folder over HTTP (npx serve, python3 -m http.server) and open the page from http://localhost";
+    return "; a page opened from a file cannot load Code Mode in this browser (Chromium and WebKit fetch no file: URL for it and start no Worker from one, so worker: false fails too): serve its folder over HTTP (npx serve, python3 -m http.server) and open the page from http://localhost";
 }
 
 /**

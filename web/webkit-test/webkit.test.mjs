@@ -18,4 +18,6 @@ engineSuite({
     sandboxedWorker: () => "The operation is insecure",
     // WebKit's SharedWorker has no Worker, as Chromium's.
     sharedWorkerNests: false,
+    // new Worker throws a SecurityError on a page opened from a file.
+    filePageWorker: "The operation is insecure",
 });
