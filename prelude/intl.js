@@ -82,12 +82,18 @@
   // Currency names, singular|plural where they differ.
   const NAMES = { USD: "US dollar", EUR: "euro", GBP: "British pound", JPY: "Japanese yen|", CAD: "Canadian dollar", AUD: "Australian dollar", INR: "Indian rupee", CNY: "Chinese yuan|",
     CHF: "Swiss franc", MXN: "Mexican peso", SEK: "Swedish krona|Swedish kronor" };
+  // Units: short (singular|plural where they differ; _ a space) and
+  // narrow (the short by default); long is the name ("fluid ounce"),
+  // plural with "s", but for LONGU's.
+  const LONGU = { celsius: "degree Celsius|degrees Celsius", fahrenheit: "degree Fahrenheit|degrees Fahrenheit", foot: "foot|feet", inch: "inch|inches", percent: "percent|percent", "mile-scandinavian": "mile-scandinavian|miles-scandinavian" };
+  const UNIT = { __proto__: null };
+  for (const u of "acre ac,bit bit,byte byte B,celsius °C,centimeter cm,day day|days d,degree deg °,fahrenheit °F °,fluid-ounce fl_oz,foot ft ′,gallon gal,gigabit Gb,gigabyte GB,gram g,hectare ha,hour hr h,inch in ″,kilobit kb,kilobyte kB,kilogram kg,kilometer km,liter L,megabit Mb,megabyte MB,meter m,microsecond μs,mile mi,mile-scandinavian smi,milliliter mL,millimeter mm,millisecond ms,minute min m,month mth|mths m,nanosecond ns,ounce oz,percent %,petabyte PB,pound lb #,second sec s,stone st,terabit Tb,terabyte TB,week wk|wks w,yard yd,year yr|yrs y".split(",")) { const [k, ...v] = u.split(" "); UNIT[k] = v; }
   const NF = "Intl.NumberFormat";
   const nfInit = (locale, o, who = NF) => {
     const g = (k, v, d) => get(o, k, v, d, who);
     g("localeMatcher", ["lookup", "best fit"]);
     g("numberingSystem", ["latn"]);
-    const style = g("style", ["decimal", "percent", "currency"], "decimal");
+    const style = g("style", ["decimal", "percent", "currency", "unit"], "decimal");
     let cur = o.currency, c = 2;
     if (cur !== undefined) { cur = S(cur); if (!/^[a-z]{3}$/i.test(cur)) fail(RE, "Invalid currency code : " + cur); cur = cur.toUpperCase(); }
     const cd = g("currencyDisplay", ["symbol", "narrowSymbol", "code", "name"], "symbol"), cs = g("currencySign", ["standard", "accounting"], "standard");
@@ -96,10 +102,17 @@
       c = DIG0.includes(cur) ? 0 : DIG3.includes(cur) ? 3 : 2;
       if (cd === "name" && !NAMES[cur]) warn("cur" + cur, `${NF}: this sandbox has no English name for ${cur}: it shows the code`);
     }
+    let unit = o.unit;
+    const ud = g("unitDisplay", ["short", "long", "narrow"], "short");
+    if (style === "unit") {
+      if (unit === undefined) fail(TE, "Unit is required with unit style.");
+      if (!UNIT[unit = S(unit)]) fail(RE, `${who}: unit "${unit}" is not one this sandbox supports (it has the simple units, as Intl.supportedValuesOf("unit") lists them)`);
+    }
     const notation = g("notation", ["standard", "compact"], "standard"), compact = notation === "compact";
     // In resolvedOptions' names: resolved lists the defined ones.
     const s = { locale, numberingSystem: "latn", style, minimumIntegerDigits: num(o.minimumIntegerDigits, "minimumIntegerDigits", 1, 21, 1) };
     if (style === "currency") O.assign(s, { currency: cur, currencyDisplay: cd, currencySign: cs });
+    if (style === "unit") O.assign(s, { unit, unitDisplay: ud });
     let mnf = o.minimumFractionDigits, mxf = o.maximumFractionDigits, mns = o.minimumSignificantDigits, mxs = o.maximumSignificantDigits;
     g("roundingIncrement", ["1"]); g("roundingMode", ["halfExpand"]); g("roundingPriority", ["auto"]);
     const hasS = mns !== undefined || mxs !== undefined, hasF = mnf !== undefined || mxf !== undefined;
@@ -154,6 +167,11 @@
     }
     out.push(...num);
     if (s.style === "percent") put("percentSign", "%");
+    if (s.unit) {
+      const [sh, na = sh.split("|")[0]] = UNIT[s.unit], ud = s.unitDisplay, n = s.unit.replace("-", " "), w = ud === "long" ? LONGU[s.unit] || n + "|" + n + "s" : ud === "short" ? sh : na, [a, b = a] = w.split("|");
+      if (ud !== "narrow" && !/^[°%]/.test(w)) put("literal", " ");
+      put("unit", (num.length === 1 && num[0].value === "1" ? a : b).replace("_", " "));
+    }
     if (cd === "name") {
       const [one, many = one + "s"] = (NAMES[cur] || cur + "|").split("|");
       put("literal", " "); put("currency", num.length === 1 && num[0].value === "1" ? one : many || one);

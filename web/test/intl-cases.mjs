@@ -111,6 +111,12 @@ export const rows = [
     "[0, 1, 2, 1.5, 1.0, 11, 21].map((n) => new Intl.PluralRules('en-US').select(n))", "[1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 112].map((n) => new Intl.PluralRules('en-US', { type: 'ordinal' }).select(n))",
     "new Intl.PluralRules('en-US', { minimumFractionDigits: 1 }).select(1)",
     "Intl.PluralRules('en')",
+    // NumberFormat's unit style: every simple unit (Node's Intl.supportedValuesOf('unit')) in each display, singular and plural.
+    "['acre', 'bit', 'byte', 'celsius', 'centimeter', 'day', 'degree', 'fahrenheit', 'fluid-ounce', 'foot', 'gallon', 'gigabit', 'gigabyte', 'gram', 'hectare', 'hour', 'inch', 'kilobit', 'kilobyte', 'kilogram', 'kilometer', 'liter', 'megabit', 'megabyte', 'meter', 'microsecond', 'mile', 'mile-scandinavian', 'milliliter', 'millimeter', 'millisecond', 'minute', 'month', 'nanosecond', 'ounce', 'percent', 'petabyte', 'pound', 'second', 'stone', 'terabit', 'terabyte', 'week', 'yard', 'year'].map((unit) => ['short', 'long', 'narrow'].map((unitDisplay) => [1, 2, 1.5, 0, -1, 1234.5].map((x) => nf(x, { style: 'unit', unit, unitDisplay }))))",
+    "[nf(NaN, { style: 'unit', unit: 'day', unitDisplay: 'long' }), nf(-Infinity, { style: 'unit', unit: 'hour' }), nf(1500, { style: 'unit', unit: 'day', notation: 'compact', unitDisplay: 'long' }), nf(1, { style: 'unit', unit: 'day', unitDisplay: 'long', signDisplay: 'always' }), nf(1, { style: 'unit', unit: 'day', unitDisplay: 'long', minimumFractionDigits: 1 })]",
+    "new Intl.NumberFormat('en-US', { style: 'unit', unit: 'celsius' }).formatToParts(-5)", "new Intl.NumberFormat('en-US', { style: 'unit', unit: 'kilometer', unitDisplay: 'long' }).formatToParts(1234.5)",
+    "new Intl.NumberFormat('en-US', { style: 'unit', unit: 'kilometer' }).resolvedOptions()", "new Intl.NumberFormat('en', { style: 'unit' })", "new Intl.NumberFormat('en', { style: 'unit', unit: 'bogus' })",
+    "new Intl.NumberFormat('en', { style: 'unit', unit: 'meter', unitDisplay: 'bogus' })", "(12).toLocaleString('en-US', { style: 'unit', unit: 'hour', unitDisplay: 'narrow' })",
     // ListFormat and RelativeTimeFormat.
     "['conjunction', 'disjunction', 'unit'].map((type) => ['long', 'short', 'narrow'].map((style) => [[], ['a'], ['a', 'b'], ['a', 'b', 'c'], ['a', 'b', 'c', 'd']].map((l) => new Intl.ListFormat('en-US', { type, style }).format(l))))",
     "new Intl.ListFormat('en').formatToParts(['a', 'b', 'c'])", "new Intl.ListFormat('en', { type: 'disjunction', style: 'short' }).resolvedOptions()", "new Intl.ListFormat().format(new Set(['x', 'y']))",
