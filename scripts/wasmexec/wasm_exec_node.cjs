@@ -17,7 +17,11 @@ globalThis.Go.prototype.run = function (instance) {
 // jsbridge's direct calls (jsbridge/direct.go): the module "jsbridge"
 // every Go program that links jsbridge imports, and its table; the
 // loader's own web/src/direct.mjs, so both hosts give Go the same imports.
-import(path.join(__dirname, "..", "..", "web", "src", "direct.mjs")).then(({ directImports }) => {
+// The loader's time zones too (web/src/timezones.mjs, the shadow's
+// __jsbridgeTimeZone there), for jsbridge.TimeZone.
+const src = path.join(__dirname, "..", "..", "web", "src");
+Promise.all([import(path.join(src, "direct.mjs")), import(path.join(src, "timezones.mjs"))]).then(([{ directImports }, { timeZone }]) => {
+	globalThis.__jsbridgeTimeZone = timeZone;
 	const Go = globalThis.Go;
 	globalThis.Go = class extends Go {
 		constructor() {
