@@ -51,6 +51,10 @@ func TestClearedTimersLetGo(t *testing.T) {
 		{"setTimeout", `for (let i = 0; i < 200; i++) { const big = "z".repeat(50000) + i; clearTimeout(setTimeout(() => big, 20000)) }`},
 		{"setInterval", `for (let i = 0; i < 200; i++) { const big = "z".repeat(50000) + i; clearInterval(setInterval(() => big, 20000)) }`},
 		{"a debounce", `let t; for (let i = 0; i < 200; i++) { const big = "z".repeat(50000) + i; clearTimeout(t); t = setTimeout(() => big, 20000) } clearTimeout(t)`},
+		// A cleared timer's wait settles only once the program yields: each
+		// held a host call and its promise (~400 bytes) until then, and this
+		// loop ended MEMORY_LIMIT; at most 2,000 waits are outstanding now.
+		{"1e5 timers set and cleared without yielding", `for (let i = 0; i < 1e5; i++) clearTimeout(setTimeout(() => {}, 20000))`},
 	})
 }
 
@@ -143,4 +147,28 @@ func TestClearedTimersHoldLittle(t *testing.T) {
 		t.Errorf("timers never cleared: %q", w)
 	}
 	runtime.KeepAlive(&tm)
+}
+
+// TestTimersAfterManyCleared: past 256 cleared waits not yet settled, a
+// timer waits for one to settle before it has a host wait (prelude/
+// timers.js parked); the timers armed so still fire, in the order they
+// are due, intervals repeat, and clearing a parked one stops it.
+func TestTimersAfterManyCleared(t *testing.T) {
+	s := mustSession(t, newTestCodeMode(t, Config{Timeout: time.Minute}))
+	for _, tc := range []struct{ what, code, want string }{
+		{"one-shot timers in due order", `for (let i = 0; i < 1e4; i++) clearTimeout(setTimeout(() => {}, 1000))
+const seen = []; for (const ms of [30, 10, 20, 0, 10]) setTimeout(() => seen.push(ms), ms)
+await new Promise((r) => setTimeout(r, 60)); return seen`, `[0,10,10,20,30]`},
+		{"an interval and a parked timer cleared", `for (let i = 0; i < 1e4; i++) clearTimeout(setTimeout(() => {}, 1000))
+let n = 0; const iv = setInterval(() => n++, 5); const gone = setTimeout(() => { n = -1e9 }, 10); clearTimeout(gone)
+await new Promise((r) => setTimeout(r, 60)); clearInterval(iv); return n >= 3`, `true`},
+		{"1000 timers at once after the loop", `for (let i = 0; i < 1e4; i++) clearTimeout(setTimeout(() => {}, 1000))
+let n = 0; for (let i = 0; i < 999; i++) setTimeout(() => n++, i % 7)
+await new Promise((r) => setTimeout(r, 50)); return n`, `999`},
+	} {
+		res := exec(t, s, tc.code, nil)
+		if string(res.Result) != tc.want {
+			t.Errorf("%s: %s (%+v), want %s", tc.what, res.Result, res.Error, tc.want)
+		}
+	}
 }

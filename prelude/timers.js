@@ -8,16 +8,23 @@
 // machine is not the order they were due. So when one settles, every live
 // timer due no later than it fires first, in (due, creation) order, as a
 // page's event loop would run them.
+//
+// A cleared timer's wait settles only once the program yields: a loop that
+// set and cleared timers held a host call and its promise (~1 KB) for each,
+// and ended MEMORY_LIMIT holding nothing (3e5 under 128 MB). While 256
+// such waits are outstanding, a timer armed waits in parked (ids) for one
+// to settle, with no host wait of its own.
 (call, log, text, timer, clear) => {
-  const live = new Map(), max = 1000;
-  let next = 0, seq = 0;
+  const live = new Map(), max = 1000, parked = new Set();
+  let next = 0, seq = 0, waits = 0;
   // early: t fires before its own host wait ended, which is then released.
   const fire = (t, early) => {
     if (live.get(t.id) !== t) return;
+    parked.delete(t.id);
     if (t.repeat) arm(t);
     else {
       live.delete(t.id);
-      if (early) clear(t.host);
+      if (early && t.host) clear(t.host);
     }
     try { t.fn(...t.args); } catch (e) { log("error", "uncaught in a " + t.name + " callback: " + text(e)); }
   };
@@ -31,11 +38,28 @@
   // timer's earlier wait can never be mistaken for its next one.
   const arm = (t) => {
     if (t.host) clear(t.host); // a no-op unless t fired early
-    const host = ++seq, entry = { ...t, seq: host, host, due: Date.now() + t.wait }, id = t.id;
-    live.set(id, entry);
+    const e = { ...t, seq: ++seq, host: 0, due: Date.now() + t.wait };
+    live.set(t.id, e);
+    wait(e, t.wait);
+  };
+  const wait = (e, ms) => {
+    // waits less the live timers that have one (e has none yet).
+    if (waits - (live.size - parked.size - 1) >= 256) return parked.add(e.id);
+    waits++;
+    const host = e.host = e.seq, id = e.id;
     // The wait's reaction holds ids only: a cleared timer's callback (and
     // what it closes over) is let go at the clear, not when its wait ends.
-    timer(host, t.wait).then(() => { const e = live.get(id); if (e && e.host === host) due(e); }, () => {});
+    timer(host, ms).then(() => { settled(); const x = live.get(id); if (x && x.host === host) due(x); }, settled);
+  };
+  // A wait settled: the parked timers get theirs while they may (a copy of
+  // the ids, as wait parks again past the limit).
+  const settled = () => {
+    waits--;
+    for (const id of [...parked]) {
+      parked.delete(id);
+      const e = live.get(id);
+      if (e && !e.host && (wait(e, Math.max(e.due - Date.now(), 0)), !e.host)) return;
+    }
   };
   const start = (name, fn, ms, args, repeat) => {
     if (typeof fn !== "function") throw new TypeError(name + ": the callback must be a function");
@@ -44,7 +68,7 @@
     arm({ id, name, fn, args, repeat, wait: Math.max(Number(ms) || 0, repeat ? 1 : 0) });
     return id;
   };
-  const stop = (id) => { const t = live.get(id); if (t) { live.delete(id); clear(t.host); } };
+  const stop = (id) => { const t = live.get(id); if (t) { live.delete(id); parked.delete(id); if (t.host) clear(t.host); } };
   return {
     setTimeout: (fn, ms, ...args) => start("setTimeout", fn, ms, args, false),
     setInterval: (fn, ms, ...args) => start("setInterval", fn, ms, args, true),
