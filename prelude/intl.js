@@ -165,7 +165,9 @@
       put("currency", sym);
       if (/\P{S}$/u.test(sym) && num[0].type === "integer") put("literal", "\u00a0");
     }
-    out.push(...num);
+    // One by one: a BigInt of 1e5 digits has more parts than a call's
+    // 65534 arguments.
+    for (const q of num) out.push(q);
     if (s.style === "percent") put("percentSign", "%");
     if (s.unit) {
       const [sh, na = sh.split("|")[0]] = UNIT[s.unit], ud = s.unitDisplay, n = s.unit.replace("-", " "), w = ud === "long" ? LONGU[s.unit] || n + "|" + n + "s" : ud === "short" ? sh : na, [a, b = a] = w.split("|");
@@ -325,18 +327,23 @@
     return [p, s2, t];
   };
   // Keys are kept by the options that shape them: a sort compares each
-  // string many times.
+  // string many times. Kept for ~8 MB (with its string, a key is ~5 bytes
+  // a character and ~300 an entry): kept by count only (5e4), a run that
+  // compared long strings and let go of them held all their keys, and ended
+  // MEMORY_LIMIT holding little (100 strings of 20,000 characters under
+  // 16 MB).
   const KEYS = { __proto__: null };
   const keyOf = (s, x) => {
-    const K = s.K, v = key(x, s.numeric, s.ignorePunctuation, s.caseFirst === "upper");
-    if (K.size > 5e4) K.clear();
-    K.set(x, v);
+    const K = s.K, v = key(x, s.numeric, s.ignorePunctuation, s.caseFirst === "upper"), n = x.length * 5 + 300;
+    if (n > 8e6) return v;
+    if ((K.n += n) > 8e6) K.m.clear(), K.n = n;
+    K.m.set(x, v);
     return v;
   };
   const compare = (s, a, b) => {
     a = S(a); b = S(b);
     if (a === b) return 0;
-    const x = s.K.get(a) || keyOf(s, a), y = s.K.get(b) || keyOf(s, b), sens = s.sensitivity;
+    const x = s.K.m.get(a) || keyOf(s, a), y = s.K.m.get(b) || keyOf(s, b), sens = s.sensitivity;
     for (let i = 0; i < 3; i++) {
       if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
       if (sens === "base" || i && sens === "accent") return 0;
@@ -352,7 +359,7 @@
     const numeric = g("numeric", true, false), caseFirst = g("caseFirst", ["upper", "lower", "false"], "false");
     const sensitivity = g("sensitivity", ["base", "accent", "case", "variant"], "variant"), ignorePunctuation = g("ignorePunctuation", true, false);
     const f = "" + numeric + ignorePunctuation + caseFirst;
-    return { locale, usage, sensitivity, ignorePunctuation, collation: "default", numeric, caseFirst, K: KEYS[f] || (KEYS[f] = new Map()) };
+    return { locale, usage, sensitivity, ignorePunctuation, collation: "default", numeric, caseFirst, K: KEYS[f] || (KEYS[f] = { m: new Map(), n: 0 }) };
   };
   const Collator = klass("Collator", coInit, { $: compare, resolvedOptions: resolved }, "compare", 1);
 
