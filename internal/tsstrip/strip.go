@@ -52,7 +52,9 @@ type stripper struct {
 	// class extends another; uses counts the using declarations.
 	ctorParams, classBody, uses int
 	props                       []int
-	derived                     bool
+	// pre starts the names the rewrites declare (scratch).
+	pre     string
+	derived bool
 	// module reads ES module syntax instead of failing on it (tests read
 	// real JavaScript modules with it).
 	module bool

@@ -28,7 +28,7 @@ func (s *stripper) using(i, kw, end int, async bool) int {
 			s.fail(j, "using declares a name (using x = ...), not a pattern")
 			return j
 		}
-		name, id := s.tok(j).v, "_$u"+strconv.Itoa(s.uses)
+		name, id, te := s.tok(j).v, s.scratch()+"u"+strconv.Itoa(s.uses), s.scratch()+"e"
 		s.uses++
 		if j++; s.is(j, ":") {
 			k, ok := s.typ(j + 1)
@@ -50,9 +50,9 @@ func (s *stripper) using(i, kw, end int, async bool) int {
 		}
 		reg := " const " + id + "m = " + name + " == null ? void 0 : " + m + "; if (" + name + " != null && typeof " + id +
 			`m != "function") throw new TypeError("using: ` + name + ` has no ` + what + ` method"); let ` + id + "x; try {"
-		tail := "} catch (_$e) { " + id + "x = [_$e] } finally { try { " + aw + id + "m?.call(" + name + ") } catch (_$e) { " + id + "x = [" + id +
-			`x ? Object.assign(new Error("An error was suppressed during disposal."), { name: "SuppressedError", error: _$e, suppressed: ` + id +
-			"x[0] }) : _$e] } if (" + id + "x) throw " + id + "x[0] }"
+		tail := "} catch (" + te + ") { " + id + "x = [" + te + "] } finally { try { " + aw + id + "m?.call(" + name + ") } catch (" + te + ") { " + id + "x = [" + id +
+			`x ? Object.assign(new Error("An error was suppressed during disposal."), { name: "SuppressedError", error: ` + te + `, suppressed: ` + id +
+			"x[0] }) : " + te + "] } if (" + id + "x) throw " + id + "x[0] }"
 		at := len(s.src)
 		if end < len(s.toks) {
 			at = s.toks[end].s

@@ -1,5 +1,7 @@
 package tsstrip
 
+import "strings"
+
 // Enums and namespaces with values cannot be erased: they become what tsc
 // emits for them (isolatedModules), an object that a function called at
 // once fills, written on the declaration's own lines so that no later line
@@ -21,6 +23,21 @@ func fill(t string, a ...string) string {
 		}
 	}
 	return string(b)
+}
+
+// scratch is the start of the names the rewrites declare (_$v, _$u0x,
+// _$e): "_$", or "_$$" and so on when the program has that text. The
+// program's own _$v was the rewrite's before: an enum of that name did not
+// compile ("invalid redefinition"), and an outer _$v read in a member's
+// value was the rewrite's (undefined).
+func (s *stripper) scratch() string {
+	if s.pre == "" {
+		s.pre = "_$"
+		for strings.Contains(s.src, s.pre) {
+			s.pre += "$"
+		}
+	}
+	return s.pre
 }
 
 // iife writes the head of the function that fills the object name over
@@ -76,7 +93,8 @@ func (s *stripper) enum(i, kw, end int, ns string) int {
 	// '}' starts when nothing is between them (`enum E {A}`), and edits at
 	// one offset apply in the order they were made (the tail went after
 	// the IIFE's end, outside it: "'_$v' is not defined").
-	closing := s.iife(i, open+1, end, name, ns, " let _$v;")
+	tv := s.scratch() + "v"
+	closing := s.iife(i, open+1, end, name, ns, " let "+tv+";")
 	members := map[string]bool{}
 	for j := open + 1; j < close; j++ {
 		if s.is(j-1, "{") || s.is(j-1, ",") {
@@ -94,7 +112,7 @@ func (s *stripper) enum(i, kw, end int, ns string) int {
 		} else if key.k != tString {
 			s.fail(j, "an enum member's name must be a name or a string")
 		}
-		e, lhs, v := j+1, j+1, " _$v + 1"
+		e, lhs, v := j+1, j+1, " "+tv+" + 1"
 		if j == open+1 {
 			v = " 0"
 		}
@@ -107,8 +125,8 @@ func (s *stripper) enum(i, kw, end int, ns string) int {
 				}
 			}
 		}
-		s.replace(j, lhs, fill("%0[%1] = _$v =%2", name, k, v))
-		tail := fill(`; if (typeof _$v != "string") %0[_$v] = %1;`, name, k)
+		s.replace(j, lhs, fill("%0[%1] = %3 =%2", name, k, v, tv))
+		tail := fill(`; if (typeof %2 != "string") %0[%2] = %1;`, name, k, tv)
 		if s.is(e, ",") {
 			s.replace(e, e+1, tail)
 			e++

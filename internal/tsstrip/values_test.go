@@ -68,6 +68,17 @@ func TestRewritten(t *testing.T) {
 		{"using whose block ends right after it", "{using a = f()}\nusing b = g()\n// the end", []string{
 			`{const a = f(); const _$u0m = a == null`, `let _$u0x; try {} catch (_$e) { _$u0x = [_$e] }`,
 			"\nconst b = g(); const _$u1m = b == null", `let _$u1x; try {} catch (_$e) { _$u1x = [_$e] }`}},
+		// The program's own _$ names: the rewrites' names start with
+		// another prefix (scratch). Before, enum _$v did not compile
+		// ("invalid redefinition of parameter name"), an outer _$v read in
+		// a member's value was the rewrite's own (undefined), and a
+		// program's _$u0 was declared again by using.
+		{"an enum named _$v", "enum _$v { A, B = A + 1 }\nreturn _$v.B", []string{
+			`var _$v; (function (_$v) { let _$$v; _$v["A"] = _$$v = 0;`, `_$v["B"] = _$$v = _$v.A + 1;`}},
+		{"an outer _$v read by a member", "const _$v = 10\nenum E { A = _$v }\nreturn E.A", []string{
+			`(function (E) { let _$$v; E["A"] = _$$v = _$v;`}},
+		{"a program's _$u0 and _$e beside using", "const _$u0m = 1, _$e = 2\nfunction g() { using a = f() }\nreturn _$u0m", []string{
+			"const _$$u0m = a == null", "} catch (_$$e) { _$$u0x = [_$$e] }"}},
 		{"using and await using as names", "const using = 1, await_ = using\nreturn using", []string{"const using = 1, await_ = using"}},
 	} {
 		got, err := Strip(tc.in)
