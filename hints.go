@@ -153,6 +153,9 @@ func (r *runState) awaitedHint(e *sandbox.Error) string {
 	// tool had answered, and the time went there. Else the first call in
 	// flight.
 	name, size, converting, others := "", int64(0), false, len(inFlight)
+	// A call whose input was being checked against its schema (before its
+	// tool started, or after its interceptor allowed it).
+	checking := slices.IndexFunc(r.calls, func(c *toolCallState) bool { return !c.done && c.checking.Load() })
 	answeredLarge := func(c *toolCallState) bool { return c.answered.Load()-1 >= 1<<20 }
 	convertingLarge := func(c *toolCallState) bool { return c.converting.Load()-1 >= 1<<20 }
 	if n, ok := strings.CutPrefix(e.Answer, callLabelPrefix); ok && e.AnswerBytes >= 1<<20 {
@@ -164,6 +167,10 @@ func (r *runState) awaitedHint(e *sandbox.Error) string {
 		name, size = late[0].rec.Name, late[0].answered.Load()-1
 	} else if i := slices.IndexFunc(inFlight, convertingLarge); i >= 0 {
 		name, size, converting, others = inFlight[i].rec.Name, inFlight[i].converting.Load()-1, true, others-1
+	} else if checking >= 0 {
+		if c := r.calls[checking]; c.started {
+			others--
+		}
 	} else if others == 0 {
 		return ""
 	} else {
@@ -182,6 +189,13 @@ func (r *runState) awaitedHint(e *sandbox.Error) string {
 			what = fmt.Sprintf("its result was being converted to JSON, %d MB of it so far", size>>20)
 		}
 		return fmt.Sprintf("; tool %s%s had answered, and %s (ask it for less, e.g. a page or a filter, if its input allows)%s", name, calledAt(r.code, name), what, more)
+	}
+	if checking >= 0 {
+		if more != "" {
+			more = ", and for " + more
+		}
+		c := r.calls[checking]
+		return "; it was checking the input of tool " + c.rec.Name + calledAt(r.code, c.rec.Name) + " against the tool's inputSchema" + more
 	}
 	first := inFlight[0]
 	what := "the result of tool "

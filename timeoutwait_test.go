@@ -124,3 +124,34 @@ func TestTimeoutNamesALargeAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeoutNamesAnInputCheck: a run whose time went to checking a
+// tool's input against its schema (an exponential anyOf) said only "did not
+// finish within", or, with an interceptor that had allowed the call, that
+// it awaited the interceptor's decision. It names the check and the tool.
+func TestTimeoutNamesAnInputCheck(t *testing.T) {
+	schema := `{"$defs": {"n": {"anyOf": [
+		{"type": "object", "properties": {"c": {"$ref": "#/$defs/n"}}, "required": ["z"]},
+		{"type": "object", "properties": {"c": {"$ref": "#/$defs/n"}}, "required": ["y"]},
+		{"type": "object", "properties": {"c": {"$ref": "#/$defs/n"}}}]}},
+		"type": "object", "properties": {"c": {"$ref": "#/$defs/n"}}}`
+	ran := func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+		return json.RawMessage("1"), nil
+	}
+	tools := []Tool{{Name: "deep.check", InputSchema: json.RawMessage(schema), Execute: ran}}
+	const code = "let o = {}; for (let i = 0; i < 40; i++) o = { c: o }\nreturn await tools.deep.check(o)"
+	const want = "the program did not finish within 2s; it was checking the input of tool deep.check (called at line 2) against the tool's inputSchema"
+	allow := func(context.Context, ToolCall) (Decision, error) { return Decision{Allowed: true}, nil }
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"no interceptor", Config{Timeout: 2 * time.Second, Tools: tools}},
+		{"an interceptor that allowed it", Config{Timeout: 2 * time.Second, Tools: tools, OnToolCall: allow}},
+	} {
+		res := exec(t, mustSession(t, newTestCodeMode(t, tc.cfg)), code, nil)
+		if res.OK || res.Error.Code != ErrorCodeTimeout || res.Error.Message != want {
+			t.Errorf("%s: got %+v\nwant TIMEOUT %q", tc.name, res.Error, want)
+		}
+	}
+}

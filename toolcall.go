@@ -58,6 +58,9 @@ type toolCallState struct {
 	// of the result, which the sandbox does not start once the program
 	// returned, or one whose goroutine had not reached its first stage.
 	started bool
+	// checking: its input is being checked against the tool's schema (a
+	// check that takes the run's time names the tool, awaitedHint).
+	checking atomic.Bool
 }
 
 // begin records a call synchronously, while the program makes it, and
@@ -401,7 +404,19 @@ func (r *runState) prepare(ctx context.Context, args []json.RawMessage) (c *tool
 			input = d.Input
 		}
 	}
-	if err := e.validateStop(input, func() bool { return ctx.Err() != nil || sandbox.PastDeadline(ctx) }); err != nil {
+	c.checking.Store(true)
+	stopped := false
+	bad := e.validateStop(input, func() bool {
+		stopped = stopped || ctx.Err() != nil || sandbox.PastDeadline(ctx)
+		return stopped
+	})
+	if bad != nil && stopped {
+		// The run's end stopped the check: the call stays in it (checking),
+		// so that the TIMEOUT names it whichever noticed the deadline first.
+		return nil, nil, nil, errRunEnded
+	}
+	c.checking.Store(false)
+	if err := bad; err != nil {
 		msg := cutString(fmt.Sprintf("%s: %v", e.info.Name, err), maxReasonChars)
 		r.refuse(c, true, err, input, msg)
 		return nil, nil, nil, &sandbox.JSError{Name: "ValidationError", Message: msg}
