@@ -127,4 +127,17 @@ func TestTimeZonesConfig(t *testing.T) {
 		{name: "no answer: UTC with a warn", code: "const d = new Date(Date.UTC(2024, 0, 15, 13, 5));\nreturn [d.toLocaleTimeString('en-US', { timeZone: 'Europe/Paris' }), new Intl.DateTimeFormat('en', { timeZone: 'Asia/Tokyo' }).resolvedOptions().timeZone]", want: `["1:05:00 PM","UTC"]`,
 			log: `Intl.DateTimeFormat: the host gave no time zone "Europe/Paris": it was formatted in UTC`},
 	})
+	// A host that knows the zone and gives no offset (a page whose Intl's
+	// format was replaced by a data property, or gives objects): the UTC
+	// time was shown as the zone's, without a word.
+	noOffset := func(zone string, ms float64, style string) (string, error) {
+		if style == "" {
+			return "Test/Zone", nil
+		}
+		return "", errors.New("none")
+	}
+	runInputCasesWith(t, Config{TimeZones: noOffset}, []inputCase{
+		{name: "no offset: UTC with a warn", code: "return new Date(Date.UTC(2024, 0, 15, 13, 5)).toLocaleTimeString('en-US', { timeZone: 'Test/Zone' })", want: `"1:05:00 PM"`,
+			log: `Intl.DateTimeFormat: the host gave no offset of time zone "Test/Zone": it was formatted in UTC`},
+	})
 }

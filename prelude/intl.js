@@ -237,6 +237,9 @@
     // Local time: the UTC fields of t shifted by the zone's offset, 400
     // years (a whole cycle of dates and weekdays) back or forth past Date's range.
     const z = s.timeZoneName, o = s.tz !== "UTC" && /^GMT([+-])(\d\d):(\d\d)(?::(\d\d))?$/.exec(zone(s.tz, t, "longOffset"));
+    // A host that names the zone but gives no offset (a page's Intl whose
+    // format was replaced): UTC, said, not a UTC time shown as the zone's.
+    if (s.tz !== "UTC" && !o) warn("tz", `${DT}: the host gave no offset of time zone "${s.tz}": it was formatted in UTC`);
     const off = o ? (o[1] + 1) * (o[2] * 3600 + o[3] * 60 + (o[4] | 0)) : 0, CYC = 126227808e5;
     let u = t + off * 1e3, sh = u > 8.64e15 ? 400 : u < -8.64e15 ? -400 : 0;
     const D = new Date(u - sh / 400 * CYC), out = [], put = (type, value) => out.push({ type, value }), lit = (v) => put("literal", v);
