@@ -28,13 +28,17 @@ import (
 // value", and QuickJS's two words did not say which call or what to do.
 const emptyReduceHint = ": reduce of an empty array with no initial value; give reduce its initial value, e.g. arr.reduce((sum, x) => sum + x.total, 0) (a tool's result may be an empty list)"
 
-// segmenterHint and displayNamesHint follow the TypeError of a program
-// that uses what the sandbox's Intl (prelude/intl.js) leaves out.
+// segmenterHint, displayNamesHint and supportedValuesHint follow the
+// TypeError of a program that uses what the sandbox's Intl
+// (prelude/intl.js) leaves out.
 const segmenterHint = ": this sandbox's Intl has no Segmenter (typeof Intl.Segmenter is \"undefined\"); split the text yourself: " +
 	"[...text] for characters, text.match(/[\\p{L}\\p{N}'-]+/gu) for words, text.split(/(?<=[.!?])\\s+/) for sentences"
 
 const displayNamesHint = ": this sandbox's Intl has no DisplayNames (typeof Intl.DisplayNames is \"undefined\"); write the names the program needs " +
 	"in a map of its own, e.g. const countries = { US: \"United States\", DE: \"Germany\" }"
+
+const supportedValuesHint = ": this sandbox's Intl has no supportedValuesOf; to check a time zone, construct " +
+	"new Intl.DateTimeFormat(\"en-US\", { timeZone }) in a try (an unknown zone is a RangeError)"
 
 // missingIntlHint is what a TypeError's message (with the other hints:
 // "not a function: Intl.Segmenter is not a function") gains when it names
@@ -47,6 +51,8 @@ func missingIntlHint(name, msg string) string {
 		return segmenterHint
 	case strings.Contains(msg, "Intl.DisplayNames is "):
 		return displayNamesHint
+	case strings.Contains(msg, "Intl.supportedValuesOf is "):
+		return supportedValuesHint
 	}
 	return ""
 }
