@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/interopio/code-mode/sandbox"
 	"github.com/interopio/code-mode/sandbox/sandboxtest"
 )
 
@@ -15,16 +16,49 @@ import (
 // could read how many runs other sessions had waiting, how busy the engine
 // was with others' work. Its own session's waiting runs, started from
 // inside it by a tool (the deadlock the count explains), are still counted.
+//
+// The fifteen runs that hold the other slots belong to a second CodeMode on
+// the same engine, whose timeout is an hour (they end with the test's
+// cancel): they start, make their QuickJS instances and hold before the run
+// that times out starts. When they shared its CodeMode they started after
+// it, on its clock: on a loaded machine their instances took most of its
+// timeout (10 s, then 20 s) and it timed out with nobody waiting yet ("did
+// not finish within 20s", no count; seen under go test . at load 7-17). Now
+// its clock covers only the gate below: three runs queue, then it spins.
 func TestTimeoutCountsOwnSessionsWaitingRuns(t *testing.T) {
-	const instances = 16 // sandbox's default MaxInstances, New's
-	held := make(chan struct{}, 2*instances)
-	cm := newTestCodeMode(t, Config{Timeout: 20 * time.Second, Tools: []Tool{
+	const instances = 16 // sandbox's default MaxInstances, NewEngine's
+	engine, err := sandbox.NewEngine(sandboxtest.Asset(t), sandbox.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, gate := make(chan struct{}, 2*instances), make(chan struct{})
+	tools := []Tool{
 		{Name: "hold.it", Execute: func(ctx context.Context, _ json.RawMessage, _ Call) (json.RawMessage, error) {
 			held <- struct{}{}
 			<-ctx.Done()
 			return nil, ctx.Err()
 		}},
-	}})
+		// gate.pass answers once the runs below wait for a slot.
+		{Name: "gate.pass", Execute: func(ctx context.Context, _ json.RawMessage, _ Call) (json.RawMessage, error) {
+			held <- struct{}{}
+			select {
+			case <-gate:
+				return json.RawMessage("1"), nil
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}},
+	}
+	holding, err := NewWithEngine(engine, Config{Timeout: time.Hour, Tools: tools})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { holding.Close() })
+	cm, err := NewWithEngine(engine, Config{Timeout: 10 * time.Second, Tools: tools})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cm.Close() })
 	// The runs after the first are stopped once it has timed out.
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
@@ -36,25 +70,24 @@ func TestTimeoutCountsOwnSessionsWaitingRuns(t *testing.T) {
 		}()
 		return c
 	}
-	own, other := mustSession(t, cm), mustSession(t, cm)
-	// The run that times out starts first, so that the slots are still
-	// held when its timeout comes: the runs holding them time out later.
-	// 20 s: the others must have started and queued by then, on a loaded
-	// machine too, where fifteen new QuickJS instances took most of 10 s
-	// and the run timed out with nobody waiting yet.
-	first := run(context.Background(), own, "tools.hold.it({}); for (;;) {}")
-	<-held
+	holder, own, other := mustSession(t, holding), mustSession(t, cm), mustSession(t, cm)
 	var rest []<-chan *ExecuteResult
 	for range instances - 1 {
-		rest = append(rest, run(ctx, own, "await tools.hold.it({})"))
+		rest = append(rest, run(ctx, holder, "await tools.hold.it({})"))
 	}
 	for range instances - 1 {
 		<-held
 	}
+	// The last slot: the run that times out, held at the gate until the
+	// others wait, so that its timeout comes after they queued however
+	// slowly they did.
+	first := run(context.Background(), own, "await tools.gate.pass({}); for (;;) {}")
+	<-held
 	rest = append(rest, run(ctx, other, "1"), run(ctx, other, "1"), run(ctx, own, "1"))
-	sandboxtest.AwaitWaiting(t, cm.engine, 3)
+	sandboxtest.AwaitWaiting(t, engine, 3)
+	close(gate)
 	res := <-first
-	want := "the program did not finish within 20s; meanwhile 1 other run was waiting for a run slot, all 16 in use (a run started from inside a run, by a tool, waits for one while the runs that called it hold theirs)"
+	want := "the program did not finish within 10s; meanwhile 1 other run was waiting for a run slot, all 16 in use (a run started from inside a run, by a tool, waits for one while the runs that called it hold theirs)"
 	if res == nil || res.Error == nil {
 		t.Fatalf("got %+v, want TIMEOUT: %s", res, want)
 	}
