@@ -79,6 +79,12 @@ func TestRewritten(t *testing.T) {
 			`(function (E) { let _$$v; E["A"] = _$$v = _$v;`}},
 		{"a program's _$u0 and _$e beside using", "const _$u0m = 1, _$e = 2\nfunction g() { using a = f() }\nreturn _$u0m", []string{
 			"const _$$u0m = a == null", "} catch (_$$e) { _$$u0x = [_$$e] }"}},
+		// A block on the line after a declaration without ';' was read as
+		// an object literal: its using and enum stayed as written.
+		{"using in a block after a line without ';'", "const x = 2\n{ using a = f() }\nreturn x", []string{
+			"const x = 2\n{ const a = f(); const _$u0m = a == null"}},
+		{"an enum in a block after a line without ';'", "let y = g()\n{ enum E { A } }\nreturn y", []string{
+			"let y = g()\n{ let E; (function (E) { let _$v;"}},
 		{"using and await using as names", "const using = 1, await_ = using\nreturn using", []string{"const using = 1, await_ = using"}},
 	} {
 		got, err := Strip(tc.in)

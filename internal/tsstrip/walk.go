@@ -233,6 +233,13 @@ func (s *stripper) blockBrace(i int, f frame, stmt bool, tern int) bool {
 	if i == 0 {
 		return true
 	}
+	// `const x = 2` and a '{' on the next line: no expression goes on
+	// with a '{' after a value, so the statement ended there (ASI) and
+	// this is a block; read as an object, a using or an enum in it was
+	// left as it was (a syntax error in QuickJS).
+	if f == fBlock && s.toks[i].nl && endsValue(p) {
+		return true
+	}
 	switch p.k {
 	case tPunct:
 		switch p.v {
