@@ -108,11 +108,11 @@ check-firefox: ## check that Debian's Firefox ESR is installed
 # (JavaScriptCore), its MiniBrowser under Xvfb (it has no headless mode),
 # driven over W3C WebDriver by WebKitWebDriver (web/webkit-test/webdriver.mjs;
 # playwright-core drives only its own patched WebKit). Both builds and both
-# modes, in ~1-2 min.
+# modes, the FDC3 pages and the demo, in ~2-3 min.
 WEBKIT_DRIVER ?= /usr/bin/WebKitWebDriver
 .PHONY: test-webkit check-webkit
 test-webkit: check-webkit deps build ## the package in WebKitGTK, Safari's engine (apt-get install webkit2gtk-driver xvfb): both builds, both modes
-	WEBKIT_DRIVER="$(WEBKIT_DRIVER)" node --test web/webkit-test/*.test.mjs
+	GO="$(GO)" WEBKIT_DRIVER="$(WEBKIT_DRIVER)" node --test web/webkit-test/*.test.mjs
 
 check-webkit: ## check that Debian's WebKitGTK WebDriver and Xvfb are installed
 	@test -x "$(WEBKIT_DRIVER)" -a -x /usr/bin/Xvfb || { echo "test-webkit: $(WEBKIT_DRIVER) or /usr/bin/Xvfb is missing. The WebKit tests drive Debian's WebKitGTK under Xvfb:"; echo "    apt-get update && apt-get install -y webkit2gtk-driver xvfb"; exit 1; }

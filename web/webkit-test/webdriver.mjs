@@ -122,8 +122,10 @@ export async function launchWebKit() {
         version: session.capabilities.browserVersion,
         async newPage() {
             // The session's first window stays open (closing the last one
-            // ends the session); each page is a window of its own.
-            const { handle } = await exclusive(() => call("POST", `${at}/window/new`, { type: "tab" }));
+            // ends the session); each page is a window of its own: a new
+            // tab is hidden behind it (visibilityState "hidden": no
+            // requestAnimationFrame, throttled timers).
+            const { handle } = await exclusive(() => call("POST", `${at}/window/new`, { type: "window" }));
             const listeners = [];
             const report = (problems) => problems.forEach((p) => listeners.forEach((f) => f(new Error(p))));
             // Runs body in the page, or in its frame'th iframe (a child of
