@@ -78,6 +78,14 @@ export async function launchWebKit() {
     // unless JavaScriptCore is told to (Safari gives one): with it the
     // isolated page's abort flag runs as in Safari.
     const driver = spawn(WEBKIT_DRIVER, [`--port=${port}`], { stdio: "ignore", env: { ...process.env, DISPLAY: display, JSC_useSharedArrayBuffer: "1" } });
+    // A test process that ends without its after() hook (an uncaught
+    // error, process.exit) still ends the driver, its browser and Xvfb,
+    // which would otherwise outlive it (seen after a killed run).
+    const reap = () => {
+        driver.kill();
+        xvfb.kill();
+    };
+    process.once("exit", reap);
     const base = `http://127.0.0.1:${port}`;
     const call = async (method, path, body) => {
         const r = await fetch(base + path, { method, headers: { "content-type": "application/json" }, body: body && JSON.stringify(body) });
@@ -95,6 +103,7 @@ export async function launchWebKit() {
         } catch (e) {
             // The driver listens a moment after it starts.
             if (i >= 100 || !/fetch failed/.test(e.message)) {
+                process.off("exit", reap);
                 await stop(driver);
                 await stop(xvfb);
                 throw e;
@@ -188,6 +197,7 @@ export async function launchWebKit() {
             try {
                 await call("DELETE", at);
             } finally {
+                process.off("exit", reap);
                 await stop(driver);
                 await stop(xvfb);
             }
