@@ -70,6 +70,12 @@ func NewDocFromText(name, description string, schemas ...*SchemaText) *Doc {
 	end[fieldName] = len(ids)
 	ids = w.appendIDs(ids, ns)
 	end[fieldSpace] = len(ids)
+	// A name's "ips" is its "IP" (twoLetterPlural).
+	for k, id := range ids[:end[fieldSpace]] {
+		if t := w.terms[id]; len(t) == 3 && twoLetterPlural(t) != t {
+			ids[k] = w.intern(t[:2])
+		}
+	}
 	for _, s := range schemas {
 		d.needs = appendNeeds(w, d.needs, s.required, ids)
 	}

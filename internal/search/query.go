@@ -188,6 +188,13 @@ func parseQuery(text string) query {
 		if id, ok := r.lookup(t); ok {
 			add(id, 1)
 		}
+		// A request's "ips" meets the names' singular (twoLetterPlural)
+		// and the texts' plural.
+		if s := twoLetterPlural(t); s != t {
+			if id, ok := r.lookup(s); ok {
+				add(id, 1)
+			}
+		}
 		for _, syn := range hand[t] {
 			if id, ok := r.lookup(syn); ok {
 				add(id, p.synonymWeight)

@@ -323,6 +323,26 @@ func stem(w string) string {
 	return undouble(w)
 }
 
+// twoLetterPlural is the singular of the plural of a two-letter noun as a
+// name writes it in small letters or as a hump ("floating_ips",
+// "postFloatingIps", "getCommentsByIds"), which the stemmer keeps as a word
+// of its own that meets neither "IP" nor "ID". A list, not a rule: most
+// three-letter words ending in s are initialisms whose S is a word of their
+// own (DNS, SMS, TLS, CMS, QoS, POS, MMS), and cut to two letters some would
+// meet another word ("mms" the "MM" of a date format, "pos" a "PO"). These
+// are the plurals of the two-letter nouns of the general vocabulary and the
+// catalogs: identifiers, IP addresses, virtual machines, databases, pull
+// requests, ads. Names only (NewDocFromText): a property's "floating_ips"
+// or a description's "ids" is a passing mention, and given the singular
+// it outranked the tools named after the thing (search34's measure).
+func twoLetterPlural(w string) string {
+	switch w {
+	case "ids", "ips", "vms", "dbs", "prs", "ads":
+		return w[:2]
+	}
+	return w
+}
+
 // undouble drops a final doubled consonant, from the suffix ("shipp" from
 // shipping) or from the word itself ("bill"), so both sides agree:
 // cancel/cancelled and bill/billing. "ss" stays (pass, address, process).

@@ -371,7 +371,8 @@ func checkHeldOutProbes(t *testing.T, split Split, floor map[string]int) {
 // (0.62/0.71/0.68 before) and square's mrr (0.66) lowered on purpose.
 // Raised by one thing or the list (params.go manyNeeds, oneNeeds): asana,
 // box, square, mailchimp (0.25/0.50/0.37, 0.33/0.62/0.46, 0.50/0.88/0.65,
-// 0.42/0.67/0.49 before).
+// 0.42/0.67/0.49 before). hetzner raised by the two-letter plurals of
+// names (tokens.go twoLetterPlural; 0.71/0.92/0.80 before).
 var devFloor = floors{
 	"asana":  {0.29, 0.50, 0.40, 3},
 	"box":    {0.33, 0.67, 0.46, 2},
@@ -382,7 +383,7 @@ var devFloor = floors{
 	// 0.21/0.38/0.27, 0.58/0.62/0.62).
 	"trello":    {0.38, 0.54, 0.44, 4},
 	"mailchimp": {0.46, 0.67, 0.52, 3},
-	"hetzner":   {0.71, 0.92, 0.80, 3},
+	"hetzner":   {0.75, 0.92, 0.82, 3},
 	"jira":      {0.25, 0.50, 0.35, 0},
 	"twilio":    {0.58, 0.71, 0.66, 3},
 }
@@ -409,9 +410,11 @@ func TestDev(t *testing.T) { checkDev(t, devSplits[:2], devFloor) }
 // every held-out sum rise and no held-out catalog falls; eval/README.md,
 // "One thing or the list"). bitbucket's recall@5 raised by the caller's
 // own tools for a request in the first person (params.go ownScope; 0.80
-// before; eval/README.md, "The caller's own tools").
+// before; eval/README.md, "The caller's own tools"). sendgrid's mrr raised
+// by the two-letter plurals of names (tokens.go twoLetterPlural; 0.36
+// before).
 var dev3Floor = floors{
-	"sendgrid":  {0.15, 0.60, 0.36, 3},
+	"sendgrid":  {0.15, 0.60, 0.37, 3},
 	"bitbucket": {0.55, 0.85, 0.66, 2},
 	"vercel":    {0.65, 0.75, 0.68, 2},
 	"xero":      {0.47, 0.63, 0.51, 4},
