@@ -100,7 +100,8 @@ export declare function handleToolCall(
  * A Bedrock Converse content block holding a call (`{ toolUse: { toolUseId,
  * name, input } }`, as `output.message.content` holds it): resolves with the
  * `toolResult` block that answers it, the output as JSON text (Bedrock takes
- * a `json` only when it is an object, and `searchTools` answers with an array).
+ * a `json` only when it is an object, and `searchTools` answers with an array),
+ * its `status` `"error"` for an `ok: false` output, else `"success"`.
  * A block of no call (`{ text }`) is a `TypeError`.
  */
 export declare function handleToolCall(
@@ -112,8 +113,9 @@ export declare function handleToolCall(
  * A Gemini part holding a call (`{ functionCall: { id?, name, args } }`, as
  * `candidates[0].content.parts` holds it): resolves with the
  * `functionResponse` part that answers it, the output under `response.output`
- * (Gemini takes a `response` only when it is an object) and the call's `id`
- * if it had one. A part of no call (`{ text }`) is a `TypeError`.
+ * (Gemini takes a `response` only when it is an object), an `ok: false`
+ * output under `response.error` (Gemini's key for a failed call), and the
+ * call's `id` if it had one. A part of no call (`{ text }`) is a `TypeError`.
  */
 export declare function handleToolCall(
     session: IoCodeMode.Session,
@@ -123,12 +125,22 @@ export declare function handleToolCall(
 
 /** What `handleToolCall` resolves with for a Bedrock `{ toolUse }` block (assignable to the SDK's `ContentBlock`). */
 export interface BedrockToolResultBlock {
-    toolResult: { toolUseId: string | undefined; content: { text: string }[] };
+    toolResult: {
+        toolUseId: string | undefined;
+        content: { text: string }[];
+        /** Always set; optional so that a loop for a model that refuses the field (Writer's Palmyra) can delete it. */
+        status?: "success" | "error";
+    };
 }
 
 /** What `handleToolCall` resolves with for a Gemini `{ functionCall }` part (assignable to `@google/genai`'s `Part`). */
 export interface GeminiFunctionResponsePart {
-    functionResponse: { id?: string; name: string; response: { output: ToolCallAnswer | ToolCallAnswer[] } };
+    functionResponse: {
+        id?: string;
+        name: string;
+        /** A failed call's answer (`ok: false`) under `error`, any other under `output`. */
+        response: { output: ToolCallAnswer | ToolCallAnswer[]; error?: never } | { error: ToolCallFailure | IoCodeMode.ExecuteFailure; output?: never };
+    };
 }
 
 /**

@@ -190,7 +190,8 @@ describe("handleToolCall", () => {
         contexts.length = 0;
         const block = await llm.handleToolCall(session, { toolUse: { toolUseId: "tooluse_1", name: "executeCode", input: args } }, { context: "bedrock" });
         assert.deepEqual(Object.keys(block), ["toolResult"]);
-        assert.deepEqual(Object.keys(block.toolResult), ["toolUseId", "content"]);
+        assert.deepEqual(Object.keys(block.toolResult), ["toolUseId", "content", "status"]);
+        assert.equal(block.toolResult.status, "success");
         assert.equal(block.toolResult.toolUseId, "tooluse_1");
         assert.equal(block.toolResult.content.length, 1);
         assert.equal(JSON.parse(block.toolResult.content[0].text).result, 42);
@@ -205,15 +206,26 @@ describe("handleToolCall", () => {
         const hits = await llm.handleToolCall(session, { functionCall: { name: "searchTools", args: { query: "orders" } } });
         assert.deepEqual(Object.keys(hits.functionResponse), ["name", "response"]);
         assert.equal(hits.functionResponse.response.output[0].name, "orders.search");
-        // The model's mistakes are answered in the block and the part too; the name as the model sent it.
+        // The model's mistakes are answered in the block and the part too, as failed calls (Bedrock's
+        // status "error", Gemini's "error" key); the name as the model sent it.
         const unknown = await llm.handleToolCall(session, { toolUse: { toolUseId: "tooluse_2", name: "orders.search", input: {} } });
         assert.equal(JSON.parse(unknown.toolResult.content[0].text).error.code, "UNKNOWN_TOOL");
+        assert.equal(unknown.toolResult.status, "error");
         const bad = await llm.handleToolCall(session, { functionCall: { name: "execute_code", args: '{"code": "return 1' } });
         assert.equal(bad.functionResponse.name, "execute_code");
-        assert.equal(bad.functionResponse.response.output.error.code, "INVALID_INPUT");
+        assert.deepEqual(Object.keys(bad.functionResponse.response), ["error"]);
+        assert.equal(bad.functionResponse.response.error.error.code, "INVALID_INPUT");
+        // A run that throws is a failed call too, its logs with it.
+        const thrown = await llm.handleToolCall(session, { functionCall: { name: "executeCode", args: { code: "console.log('looking'); throw new Error('no such order')", explanation: "fail" } } });
+        assert.deepEqual(Object.keys(thrown.functionResponse.response), ["error"]);
+        assert.match(thrown.functionResponse.response.error.error.message, /no such order/);
+        assert.match(JSON.stringify(thrown.functionResponse.response.error.logs), /looking/);
+        const thrownBlock = await llm.handleToolCall(session, { toolUse: { toolUseId: "tooluse_5", name: "executeCode", input: { code: "throw new Error('no such order')", explanation: "fail" } } });
+        assert.equal(thrownBlock.toolResult.status, "error");
         // A wrapper of parallel calls in a block: its answers, in order, in one toolResult.
         const parallel = await llm.handleToolCall(session, { toolUse: { toolUseId: "tooluse_3", name: "multi_tool_use.parallel", input: { tool_uses: [{ recipient_name: "executeCode", parameters: args }] } } });
         assert.equal(JSON.parse(parallel.toolResult.content[0].text)[0].result, 42);
+        assert.equal(parallel.toolResult.status, "success");
         // The host's options after the block are still the host's to fix.
         await assert.rejects(llm.handleToolCall(session, { toolUse: { toolUseId: "tooluse_4", name: "executeCode", input: args } }, { sigal: 1 }), /unknown key "sigal"/);
     });

@@ -89,6 +89,8 @@ test("a Converse loop: schemas as inputSchema.json, toolUse blocks to handleTool
     );
     const results = server.requests[1].body.messages[2].content.map((b) => b.toolResult);
     assert.deepEqual(results.map((r) => r.toolUseId), ["tooluse_a1", "tooluse_a2", "tooluse_a3", "tooluse_a4"]);
+    // The model's two mistakes as failed calls (Claude's is_error), the search and the run as successful ones.
+    assert.deepEqual(results.map((r) => r.status), ["success", "success", "error", "error"]);
     const [hits, sum, unknown, wrong] = results.map((r) => JSON.parse(r.content[0].text));
     assert.deepEqual(hits.map((h) => h.name), ["orders.search"]);
     assert.equal(sum.result, 47, JSON.stringify(sum));
@@ -152,6 +154,30 @@ test("the blocks of a Converse turn as the SDK hands them: each toolUse block's 
     const [hits, sum] = server.requests[1].body.messages[2].content.map((b) => JSON.parse(b.toolResult.content[0].text));
     assert.deepEqual(hits.map((h) => h.name), ["orders.search"]);
     assert.equal(sum.result, 47, JSON.stringify(sum));
+});
+
+// A failed run went back as a successful call, its failure only in the
+// text: the toolResult had no status.
+test("a failed run's toolResult has status \"error\"; for Writer's Palmyra, which refuses the field, the loop deletes it", async (t) => {
+    const failing = { code: "throw new Error('no such order')", explanation: "fail" };
+    const server = await bedrockServer([[use("tooluse_e1", "executeCode", failing)], [{ text: "It failed." }], [use("tooluse_e2", "executeCode", failing)], [{ text: "It failed." }]]);
+    t.after(server.close);
+    const bedrock = client(t, server.endpoint);
+    for (const modelId of [MODEL, "writer.palmyra-x5-v1:0"]) {
+        const messages = [{ role: "user", content: [{ text: "Look up order 7." }] }];
+        const first = await bedrock.send(new ConverseCommand({ modelId, messages, toolConfig: toolConfig() }));
+        const [answer] = await Promise.all(first.output.message.content.map((b) => llm.handleToolCall(session, b)));
+        assert.equal(answer.toolResult.status, "error");
+        assert.match(JSON.parse(answer.toolResult.content[0].text).error.message, /no such order/);
+        const next = () => bedrock.send(new ConverseCommand({ modelId, messages: [...messages, first.output.message, { role: "user", content: [answer] }], toolConfig: toolConfig() }));
+        if (modelId != MODEL) {
+            await assert.rejects(next(), { name: "ValidationException", message: "This model doesn't support the status field. Remove status and try again." });
+            delete answer.toolResult.status; // USAGE.md's words for these models
+        }
+        const last = await next();
+        assert.deepEqual(last.output.message.content, [{ text: "It failed." }], modelId);
+    }
+    assert.deepEqual(server.requests.map((r) => r.body.messages.at(-1).content[0].toolResult?.status), [undefined, "error", undefined, "error", undefined]);
 });
 
 test("ConverseStream with tools is refused for Meta's Llama models, which take them in Converse", async (t) => {

@@ -5,8 +5,9 @@
 // answer (an array) is refused as a functionResponse's `response` unless
 // wrapped in an object, a part { functionCall } goes to handleToolCall as
 // it is and comes back as the functionResponse part Gemini takes, and the
-// model's mistakes come back to it as text through the SDK's automatic
-// function calling (a CallableTool).
+// model's mistakes come back to it under the response's "error" key (Gemini's
+// for a failed call) through the SDK's automatic function calling (a
+// CallableTool).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { GoogleGenAI } from "@google/genai";
@@ -34,6 +35,7 @@ test("the fake Gemini API refuses what Gemini refuses", () => {
     assert.match(requestError({ contents: [{ role: "user", parts: [{ text: "q" }] }, call, { role: "user", parts: [{ functionResponse: { name: "searchTools", response: [] } }] }] }), /protobuf\.Struct/);
     assert.match(requestError({ contents: [{ role: "user", parts: [{ text: "q" }] }, call, { role: "user", parts: [{ text: "?" }] }] }), /number of function response parts/);
     assert.equal(requestError({ contents: [{ role: "user", parts: [{ text: "q" }] }, call, { role: "user", parts: [{ functionResponse: { name: "searchTools", response: { output: [] } } }] }] }), "");
+    assert.equal(requestError({ contents: [{ role: "user", parts: [{ text: "q" }] }, call, { role: "user", parts: [{ functionResponse: { name: "searchTools", response: { error: { ok: false } } } }] }] }), "");
 });
 
 test("the LLM tools' schemas pass as parameters and as parametersJsonSchema", async (t) => {
@@ -66,7 +68,7 @@ test("searchTools' answer as a functionResponse's response is refused; wrapped a
     assert.equal(ok.text, "done");
 });
 
-test("automatic function calling with a CallableTool: every call is answered, the model's mistakes as text", async (t) => {
+test("automatic function calling with a CallableTool: every call is answered, the model's mistakes under \"error\"", async (t) => {
     const server = await geminiServer([
         [
             // Gemini 2.x sends no call ids.
@@ -82,7 +84,10 @@ test("automatic function calling with a CallableTool: every call is answered, th
     const result = await client(server.url).models.generateContent({ model: "gemini-2.5-flash", contents: "Total of the open orders?", config: { systemInstruction: session.getSystemInstruction(), tools: [codeModeTool] } });
     assert.equal(result.text, "The open orders total 47.");
     assert.equal(server.requests.length, 2);
-    const outputs = server.requests[1].contents.at(-1).parts.map((p) => p.functionResponse.response.output);
+    // The two mistakes under Gemini's "error" key (a failed call), the run under "output".
+    const responses = server.requests[1].contents.at(-1).parts.map((p) => p.functionResponse.response);
+    assert.deepEqual(responses.map((r) => Object.keys(r)), [["error"], ["error"], ["output"]]);
+    const outputs = responses.map((r) => r.error ?? r.output);
     assert.equal(outputs[0].error.code, "INVALID_INPUT");
     assert.match(outputs[0].error.message, /executeCode: code: expected a string, got the number 5/);
     assert.equal(outputs[1].error.code, "UNKNOWN_TOOL");

@@ -703,6 +703,7 @@ const cases = [
             const [turn, answers] = env.bedrockRequests[1].body.messages.slice(1);
             assert.deepEqual(turn.content.map((b) => b.text ?? b.toolUse.input), ["Let me add them up.", JSON.parse(SUM_ARGS), {}]);
             const [sum, cut] = answers.content.map((b) => JSON.parse(b.toolResult.content[0].text));
+            assert.deepEqual(answers.content.map((b) => b.toolResult.status), ["success", "error"]);
             assert.equal(sum.result, 47, JSON.stringify(sum));
             assert.match(cut.error?.message, /^The arguments of searchTools are not valid JSON/, JSON.stringify(cut));
             assert.deepEqual(seen.contexts, [env.requestMetadata]);
@@ -799,9 +800,10 @@ const cases = [
         check: ({ result }, env) => {
             assert.equal(result.text, "The open orders total 47.");
             assert.equal(env.geminiRequests.length, 4);
-            const [hits, unknown] = env.geminiRequests[3].contents.at(-1).parts.map((p) => p.functionResponse.response.output);
-            assert.deepEqual(hits.map((h) => h.name), ["orders.search"]);
-            assert.equal(unknown.error.code, "UNKNOWN_TOOL", JSON.stringify(unknown));
+            const [hits, unknown] = env.geminiRequests[3].contents.at(-1).parts.map((p) => p.functionResponse.response);
+            assert.deepEqual(hits.output.map((h) => h.name), ["orders.search"]);
+            // A failed call under Gemini's "error" key.
+            assert.equal(unknown.error?.error.code, "UNKNOWN_TOOL", JSON.stringify(unknown));
         },
     },
     {

@@ -147,6 +147,15 @@ export async function bedrockLoop(bedrock: BedrockRuntimeClient, question: strin
     }
 }
 
+// A failed call's answers: a Bedrock block whose status a model refuses (Writer's Palmyra) deleted, a
+// Gemini part read under either key.
+export async function failedCalls(block: ContentBlock, part: Part): Promise<[ContentBlock, string | undefined]> {
+    const result = await handleToolCall(session, block, { signal });
+    delete result.toolResult.status;
+    const { error } = (await handleToolCall(session, part, { signal })).functionResponse.response;
+    return [result, error?.error.message];
+}
+
 export async function groqLoop(groq: Groq, question: string): Promise<string | null> {
     const tools = toOpenAITools(session);
     const messages: Groq.Chat.ChatCompletionMessageParam[] = [

@@ -67,7 +67,9 @@ export function toAnthropicTools(session, options) {
  * Given the call object as the SDK hands it, it reads the name and the
  * arguments there; given a Bedrock content block `{ toolUse }` or a Gemini
  * part `{ functionCall }`, it resolves with the block or part that answers
- * the call (`{ toolResult }`, `{ functionResponse }`).
+ * the call (`{ toolResult }`, `{ functionResponse }`), an `ok: false` answer
+ * marked as a failure (`status: "error"`, not `"success"`; under
+ * `response.error`, not `response.output`).
  */
 export async function handleToolCall(session, name, args, options) {
     // The call object as the SDKs hand it, options after it: Chat
@@ -89,12 +91,26 @@ export async function handleToolCall(session, name, args, options) {
     // answers with an array: Bedrock's toolResult gets the output as JSON
     // text (its json would have to be an object), Gemini's response holds
     // it as "output", its key for a function's output (with an id only
-    // when the call had one: Gemini 2.x sends none).
+    // when the call had one: Gemini 2.x sends none). A failed run or call
+    // (ok: false) is marked as the APIs mark one: Bedrock's status "error"
+    // (Claude reads it as its tool_result's is_error; the model was told of
+    // a failure only in the text), Gemini's "error" key in place of
+    // "output" (its docs: "error" for error details). The whole result goes
+    // there, its logs too, for the model's next attempt. Bedrock's status
+    // is set on every answer, "success" too: the few models that refuse the
+    // field (Writer's Palmyra: "This model doesn't support the status
+    // field") then refuse the first answer, not the first failed one, which
+    // a loop tried on successful calls would meet only in use.
     const f = name?.toolUse ?? name?.functionCall ?? name?.function ?? name;
     const n = f?.name ?? f?.toolName;
     if (n) {
         const out = await runToolCall(session, n, f.arguments ?? f.input ?? f.args ?? f.parameters, args);
-        return name.toolUse ? { toolResult: { toolUseId: f.toolUseId, content: [{ text: JSON.stringify(out) }] } } : name.functionCall ? { functionResponse: { ...(f.id && { id: f.id }), name: n, response: { output: out } } } : out;
+        const failed = out?.ok === false;
+        return name.toolUse
+            ? { toolResult: { toolUseId: f.toolUseId, content: [{ text: JSON.stringify(out) }], status: failed ? "error" : "success" } }
+            : name.functionCall
+              ? { functionResponse: { ...(f.id && { id: f.id }), name: n, response: { [failed ? "error" : "output"]: out } } }
+              : out;
     }
     // Any other object (a whole assistant message, its tool_calls) is the
     // host's mistake: the model was told of a tool "[object Object]".

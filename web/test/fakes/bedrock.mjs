@@ -13,8 +13,10 @@
 // - a toolUse's `input` that is no JSON object (ConverseStream's pieces of
 //   JSON text sent back unparsed; these words are inferred from the
 //   toolResult's).
-// ConverseStream (/converse-stream) refuses tools for Meta's Llama models,
-// and answers in AWS's event stream encoding
+// Writer's Palmyra models refuse a toolResult's `status` (pydantic-ai's
+// Bedrock profiles, checked against the live API, say so; the other families
+// they checked take it). ConverseStream (/converse-stream) refuses tools for
+// Meta's Llama models, and answers in AWS's event stream encoding
 // (binary frames, CRC-checked by the client), a toolUse's input in two
 // pieces of JSON text, as Bedrock streams it.
 // tsc checks it against the client's types (web/types-check/tsconfig.fakes.json).
@@ -136,7 +138,8 @@ export async function bedrockServer(turns) {
         requests.push({ modelId: decodeURIComponent(route?.[1] ?? ""), body });
         // Meta's Llama models take tools in Converse only (as their users have reported).
         const streamedTools = route?.[2] && body.toolConfig && /meta\.llama/.test(route[1]) ? "This model doesn't support tool use in streaming mode." : "";
-        const error = route ? streamedTools || converseError(body) : `no route ${path}`;
+        const status = /writer\.palmyra/.test(route?.[1] ?? "") && body.messages?.some((/** @type {Message} */ m) => m.content?.some((b) => b.toolResult?.status)) ? "This model doesn't support the status field. Remove status and try again." : "";
+        const error = route ? streamedTools || status || converseError(body) : `no route ${path}`;
         if (error) {
             const type = route ? "ValidationException:http://internal.amazon.com/coral/com.amazon.bedrock/" : "UnknownOperationException";
             return [route ? 400 : 404, { "content-type": "application/json", "x-amzn-errortype": type }, JSON.stringify({ message: error })];
