@@ -8,14 +8,15 @@ export interface WebMcpRegisteredTool {
     title?: string;
     description: string;
     inputSchema?: { [keyword: string]: any } | string;
-    annotations?: { readOnlyHint?: boolean; untrustedContentHint?: boolean };
+    /** consequentialHint: Chromium's (an action the user should confirm). */
+    annotations?: { readOnlyHint?: boolean; untrustedContentHint?: boolean; consequentialHint?: boolean };
 }
 
 export interface WebMcpModelContext extends EventTarget {
     registerTool(tool: any, options?: { signal?: AbortSignal }): Promise<void>;
     getTools?(): Promise<WebMcpRegisteredTool[]>;
-    /** Chromium's extension (and the polyfills'): runs a registered tool. */
-    executeTool?(tool: any, inputArguments: string, options?: { signal?: AbortSignal }): Promise<string | null>;
+    /** Runs a registered tool: Chromium's own takes the input as an object, the polyfills as its JSON. */
+    executeTool?(tool: any, inputArguments: string | { [key: string]: unknown }, options?: { signal?: AbortSignal }): Promise<string | null>;
 }
 
 /** Chromium's `navigator.modelContextTesting` (and the polyfill's shim of it): tools listed and run by name. */
@@ -50,8 +51,9 @@ export interface WebMcpToolSource extends IoCodeMode.ToolSource {
  * The page's WebMCP tools as Code Mode tools `<namespace>.<tool>`, kept in
  * step with `toolchange`. Calls go through `executeTool`; results are parsed
  * from WebMCP's string form (JSON, else the string). Annotations carry
- * `readOnlyHint` (MCP defaults otherwise), `untrustedContentHint` (also said
- * in the description), `source: "webmcp"`, `webmcpTool` and `untrusted`.
+ * `readOnlyHint` (MCP defaults otherwise; never with `consequentialHint`),
+ * `untrustedContentHint` (also said in the description), `consequentialHint`,
+ * `source: "webmcp"`, `webmcpTool` and `untrusted`.
  */
 export declare function fromWebMcp(options?: FromWebMcpOptions): Promise<WebMcpToolSource>;
 

@@ -121,6 +121,55 @@ window.__run = async () => {
 window.__ready = true;
 </script>`;
 
+// Chromium's own WebMCP (document.modelContext behind the WebMCPTesting
+// feature, Chromium 156), no polyfill: its executeTool takes the input as an
+// object (a JSON string, as the polyfill takes it, is a TypeError: every
+// call failed), and its tools say consequentialHint.
+const NATIVE = `<!doctype html><meta charset="utf-8"><title>native</title>
+<script type="module">
+import { IoCodeModeFactory as factory } from "/dist/index.mjs";
+import { fromWebMcp, exposeToWebMcp } from "/dist/webmcp.mjs";
+
+const IoCodeModeFactory = (c) => factory({ ...${MODE_OPTION}, ...c });
+window.__run = async () => {
+    const mc = document.modelContext;
+    const out = { native: String(mc), decisions: [] };
+    await mc.registerTool({ name: "page.title", description: "The page title.", annotations: { readOnlyHint: true }, execute: async () => ({ title: document.title }) });
+    await mc.registerTool({ name: "order.status", description: "An order's status.", inputSchema: { type: "object", properties: { id: { type: "number" } }, required: ["id"] }, annotations: { readOnlyHint: true }, execute: async ({ id }) => ({ id, status: "shipped" }) });
+    await mc.registerTool({ name: "order.pay", description: "Pays an order.", annotations: { readOnlyHint: true, consequentialHint: true }, execute: async () => "paid" });
+    const api = await IoCodeModeFactory({
+        wasmLocation: "/dist/emscripten-module.wasm",
+        interceptors: {
+            onToolCall: ({ tool }) => {
+                const a = tool.annotations;
+                out.decisions.push([tool.name, a.readOnlyHint, a.consequentialHint]);
+                return a.readOnlyHint ? { allowed: true } : { allowed: false, reason: "needs the user's approval" };
+            },
+        },
+    });
+    const source = await fromWebMcp();
+    source.registerTools(api);
+    const session = api.createSession();
+    const [, executeCode] = session.getLlmTools();
+    out.run = await executeCode.execute({
+        code: \`const r = {};
+            r.title = await tools.webmcp.page.title({});
+            r.status = await tools.webmcp.order.status({ id: 7 });
+            try { r.pay = await tools.webmcp.order.pay({}); } catch (e) { r.pay = e.message; }
+            return r;\`,
+        explanation: "x",
+    });
+    const unexpose = await exposeToWebMcp(session);
+    const exec = (await mc.getTools()).find((t) => t.name === "executeCode");
+    out.agentRun = JSON.parse(await mc.executeTool(exec, { code: "return (await tools.webmcp.order.status({ id: 8 })).status", explanation: "agent" }));
+    unexpose();
+    source.close();
+    api.dispose();
+    return out;
+};
+window.__ready = true;
+</script>`;
+
 let server, base, browser;
 
 before(async () => {
@@ -134,6 +183,10 @@ before(async () => {
             // As the demo's server (scripts/serve): the polyfill needs an origin-keyed page in Firefox (USAGE.md).
             res.writeHead(200, { "content-type": "text/html", "origin-agent-cluster": "?1" });
             return res.end(PAGE);
+        }
+        if (path === "/native.html") {
+            res.writeHead(200, { "content-type": "text/html" });
+            return res.end(NATIVE);
         }
         const file = normalize(join(ROOT, path));
         if (!file.startsWith(ROOT) || !existsSync(file)) {
@@ -206,4 +259,32 @@ test("fromWebMcp and exposeToWebMcp with the WebMCP polyfill in Chromium", async
     assert.equal(out.unexposed, true);
     assert.deepEqual(problems, []);
     await page.close();
+});
+
+test("fromWebMcp and exposeToWebMcp with Chromium's own WebMCP", async () => {
+    const native = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--enable-features=WebMCPTesting"] });
+    try {
+        const page = await native.newPage();
+        const problems = [];
+        page.on("pageerror", (e) => problems.push(e.message));
+        await page.goto(`${base}/native.html`);
+        await page.waitForFunction(() => window.__ready === true);
+        const out = await page.evaluate(() => window.__run());
+        assert.equal(out.native, "[object ModelContext]");
+        assert.equal(out.run.ok, true, JSON.stringify(out.run));
+        assert.deepEqual(out.run.result, { title: { title: "native" }, status: { id: 7, status: "shipped" }, pay: out.run.result.pay });
+        assert.match(out.run.result.pay, /needs the user's approval/);
+        // [name, readOnlyHint, consequentialHint]: a consequential tool is never shown read-only.
+        assert.deepEqual(out.decisions, [
+            ["webmcp.page.title", true, false],
+            ["webmcp.order.status", true, false],
+            ["webmcp.order.pay", false, true],
+            ["webmcp.order.status", true, false], // the agent's run
+        ]);
+        assert.equal(out.agentRun.ok, true, JSON.stringify(out.agentRun));
+        assert.equal(out.agentRun.result, "shipped");
+        assert.deepEqual(problems, []);
+    } finally {
+        await native.close();
+    }
 });

@@ -145,3 +145,75 @@ test("a ModelContextTesting (listTools, executeTool by name) serves as the model
         api.dispose();
     }
 });
+
+// Chromium's own WebMCP (156) takes executeTool's input as an object and
+// refuses its JSON with a TypeError: every call failed. Its tools say
+// consequentialHint (the user should confirm), and it hands a tool's
+// execute a client with the agent call's signal. Chromium itself runs in
+// web/browser-test/webmcp.test.mjs.
+test("Chromium's own WebMCP: input as an object, consequentialHint, and the agent's signal ends the run", async () => {
+    const registered = new Map();
+    const calls = [];
+    let held = false;
+    const ctx = new EventTarget();
+    const page = [
+        { name: "order.status", description: "Status.", annotations: { readOnlyHint: true }, execute: ({ id }) => ({ id, status: "shipped" }) },
+        { name: "order.pay", description: "Pays.", annotations: { readOnlyHint: true, consequentialHint: true }, execute: () => "paid" },
+        { name: "hold", description: "Never answers.", annotations: { readOnlyHint: true }, execute: () => ((held = true), new Promise(() => {})) },
+    ];
+    ctx.getTools = async () => page.map(({ execute, ...t }) => ({ ...t, origin: "x", window: null }));
+    ctx.registerTool = async (tool, { signal } = {}) => {
+        registered.set(tool.name, tool);
+        signal?.addEventListener("abort", () => registered.delete(tool.name));
+    };
+    ctx.executeTool = async (tool, input) => {
+        calls.push(typeof input);
+        if (input === null || typeof input !== "object") throw new TypeError("Failed to execute 'executeTool' on 'ModelContext': invalid input object: value is not an object");
+        return JSON.stringify(await page.find((t) => t.name === tool.name).execute(input));
+    };
+    const decisions = [];
+    const api = await IoCodeModeFactory({
+        wasmLocation: assetPath,
+        interceptors: {
+            onToolCall: ({ tool }) => {
+                decisions.push([tool.name, tool.annotations.readOnlyHint, tool.annotations.consequentialHint]);
+                return tool.annotations.readOnlyHint ? { allowed: true } : { allowed: false, reason: "needs the user's approval" };
+            },
+        },
+    });
+    const source = await webmcp.fromWebMcp({ modelContext: ctx });
+    try {
+        source.registerTools(api);
+        const session = api.createSession();
+        const [, executeCode] = session.getLlmTools();
+        const r = await executeCode.execute({
+            code: `const a = await tools.webmcp.order.status({ id: 7 });
+                const b = await tools.webmcp.order.status({ id: 8 });
+                let pay; try { pay = await tools.webmcp.order.pay({}); } catch (e) { pay = e.message; }
+                return [a, b, pay];`,
+            explanation: "x",
+        });
+        assert.equal(r.ok, true, JSON.stringify(r));
+        assert.deepEqual(r.result.slice(0, 2), [{ id: 7, status: "shipped" }, { id: 8, status: "shipped" }]);
+        assert.match(r.result[2], /needs the user's approval/);
+        // The JSON once, refused; then the object, kept.
+        assert.deepEqual(calls, ["string", "object", "object"]);
+        assert.deepEqual(decisions, [
+            ["webmcp.order.status", true, false],
+            ["webmcp.order.status", true, false],
+            ["webmcp.order.pay", false, true],
+        ]);
+
+        // The agent cancels its call of executeCode: the run ends.
+        const unexpose = await webmcp.exposeToWebMcp(session, { modelContext: ctx });
+        const agent = new AbortController();
+        const pending = registered.get("executeCode").execute({ code: "return await tools.webmcp.hold({})", explanation: "agent" }, { signal: agent.signal });
+        await until(() => held, "the page's tool to be called");
+        agent.abort(new Error("the agent cancelled"));
+        await assert.rejects(pending, /the agent cancelled/);
+        unexpose();
+    } finally {
+        source.close();
+        api.dispose();
+    }
+});
