@@ -49,7 +49,13 @@ export async function nodeModule(name) {
  */
 export function describe(v) {
     if (v === null) return "null";
-    if (Array.isArray(v)) return "an array";
+    // A revoked Proxy: Array.isArray throws on it, and its TypeError had
+    // replaced the message naming the field.
+    try {
+        if (Array.isArray(v)) return "an array";
+    } catch {
+        return "a revoked Proxy";
+    }
     if (typeof v === "string") return `the string ${JSON.stringify(v)}`;
     if (typeof v === "number") return `the number ${v}`;
     return typeof v === "object" ? "an object" : typeof v;

@@ -147,6 +147,19 @@ export async function withFactory(t, config) {
 }
 
 /**
+ * Runs `script`, an ES module's source that writes its answer as JSON to
+ * stdout and exits 0, in a fresh Node process, and returns the answer: for
+ * what must not reach the test's own process (a polluted Object.prototype,
+ * a worker left to its backstop).
+ * @param {string} script
+ */
+export function inChild(script) {
+    const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 120_000 });
+    assert.equal(child.status, 0, `the child process failed (status ${child.status}, signal ${child.signal}): ${child.stderr.slice(-2000)}`);
+    return JSON.parse(child.stdout);
+}
+
+/**
  * Runs `node --expose-gc fixtures/<fixture> <index.mjs URL> <asset path>
  * <worker 0|1> <scenario>` in the suite's mode and returns what it printed
  * (JSON). The garbage collection cases run in a child process: they need

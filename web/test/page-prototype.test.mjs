@@ -8,8 +8,7 @@
 // the suite's mode (CODE_MODE_WORKER=1: worker_threads).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { WORKER, assetPath, indexURL } from "./helpers.mjs";
+import { WORKER, assetPath, inChild, indexURL } from "./helpers.mjs";
 
 /**
  * Runs `body` in a fresh Node process whose Object.prototype has each key
@@ -31,9 +30,7 @@ function polluted(pollution, body) {
         process.stdout.write(JSON.stringify(out));
         process.exit(0);
     `;
-    const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 120_000 });
-    assert.equal(child.status, 0, `the child process failed (status ${child.status}, signal ${child.signal}): ${child.stderr.slice(-2000)}`);
-    return JSON.parse(child.stdout);
+    return inChild(script);
 }
 
 // A tool t.x that records what it got; `extra` goes into the config.

@@ -12,10 +12,9 @@
 // worker runs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { loadEngineHelpers } from "./core-bundle.mjs";
-import { assetPath, dist, indexURL } from "./helpers.mjs";
+import { assetPath, dist, inChild, indexURL } from "./helpers.mjs";
 
 const upstream = join(dist, "..", "node_modules", "@jitl", "quickjs-wasmfile-release-sync", "dist", "emscripten-module.wasm");
 
@@ -43,9 +42,7 @@ function heldPage(wasm) {
         process.stdout.write(JSON.stringify({ ok: r.ok, error: r.error, logs: r.logs, next: next.result }));
         process.exit(0);
     `;
-    const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 120_000 });
-    assert.equal(child.status, 0, `the child process failed (status ${child.status}, signal ${child.signal}): ${child.stderr.slice(-2000)}`);
-    return JSON.parse(child.stdout);
+    return inChild(script);
 }
 
 test("a page held past the backstop's time: the worker, which polls, ends the run with its own TIMEOUT and logs", { timeout: 150_000 }, () => {
@@ -150,9 +147,7 @@ function withoutShared(a, b, wasm = assetPath) {
         process.stdout.write(JSON.stringify(out));
         process.exit(0);
     `;
-    const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 120_000 });
-    assert.equal(child.status, 0, `the child process failed (status ${child.status}, signal ${child.signal}): ${child.stderr.slice(-2000)}`);
-    return JSON.parse(child.stdout);
+    return inChild(script);
 }
 
 const COMPUTE = "const t = Date.now(); while (Date.now() - t < 3000); return 'computed';";

@@ -1,0 +1,88 @@
+// Attempts of the thirty-fifth session (security35), written before
+// reading the code under test, on what session 34 added: handleToolCall's
+// Bedrock, Gemini and Cohere v1 shapes, and the compiled modules
+// (config.wasmModule, config.coreModule). Each row is what the page must
+// get, in both engine modes (CODE_MODE_WORKER=1). A revoked Proxy given as
+// a module was Array.isArray's TypeError, naming no field.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { join } from "node:path";
+import { assetPath, coreWasmPath, dist, loadFactory, run, tool, withFactory } from "./helpers.mjs";
+
+const llmURL = pathToFileURL(join(dist, "llm.mjs")).href;
+
+const code = (c) => ({ code: c, explanation: "x" });
+// The run's answer inside a Bedrock block or a Gemini part (under "error" when it failed), or as it came.
+const inner = (a) => (a.toolResult ? JSON.parse(a.toolResult.content[0].text) : a.functionResponse ? Object.values(a.functionResponse.response)[0] : a);
+
+describe("hostile35: handleToolCall's shapes and the compiled modules of session 34", () => {
+    test("a tool hidden by toolFilter is no tool through any call shape, nor in a run or a search, and the answer's id is the caller's", async (t) => {
+        let called = 0;
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            tools: [tool("visible", () => 1), { ...tool("secret", () => ++called), annotations: { hidden: true } }],
+            toolFilter: (d) => !d.annotations?.hidden,
+        });
+        const { handleToolCall } = await import(llmURL);
+        const s = api.createSession();
+        const id = { an: "object id" };
+        const shapes = [
+            [{ toolUse: { toolUseId: id, name: "secret", input: {} } }],
+            [{ functionCall: { id, name: "secret", args: {} } }],
+            [{ name: "secret", parameters: {} }],
+            [{ toolCallId: "a", toolName: "secret", input: {} }],
+            [{ id: "c", type: "function", function: { name: "secret", arguments: "{}" } }],
+            ["functions.secret", {}],
+            ["multi_tool_use.parallel", { tool_uses: [{ recipient_name: "functions.secret", parameters: {} }] }],
+            [{ toolUse: { toolUseId: "s", name: "Secret", input: {} }, functionCall: { name: "secret", args: {} } }],
+        ];
+        for (const call of shapes) {
+            const a = await handleToolCall(s, ...call);
+            assert.equal([inner(a)].flat()[0].error?.code, "UNKNOWN_TOOL", JSON.stringify(call));
+            if (a.toolResult) assert.equal(a.toolResult.toolUseId, call[0].toolUse.toolUseId);
+            if (a.functionResponse) assert.equal(a.functionResponse.id, id);
+        }
+        const inRun = await handleToolCall(s, { toolUse: { toolUseId: "r", name: "executeCode", input: code("return [typeof tools.secret, Object.keys(tools).join()]") } });
+        assert.deepEqual(inner(inRun).result, ["undefined", "visible"]);
+        const found = await handleToolCall(s, { functionCall: { name: "searchTools", args: { query: "secret" } } });
+        assert.deepEqual(inner(found), []);
+        assert.equal(called, 0);
+    });
+});
+
+describe("hostile35: compiled modules that are not the package's", () => {
+    const wasmModule = new WebAssembly.Module(readFileSync(assetPath));
+    const coreModule = new WebAssembly.Module(readFileSync(coreWasmPath));
+
+    test("look-alikes of a Module are a TypeError naming the field; nothing is left running, and a good factory works after", async () => {
+        const IoCodeModeFactory = await loadFactory();
+        const revoked = Proxy.revocable(wasmModule, {});
+        revoked.revoke();
+        const cases = [
+            ["wasmModule", new Proxy(wasmModule, {})],
+            ["coreModule", new Proxy(coreModule, {})],
+            ["wasmModule", Object.create(WebAssembly.Module.prototype)],
+            ["coreModule", { [Symbol.toStringTag]: "WebAssembly.Module" }],
+            ["wasmModule", { default: wasmModule }],
+            ["coreModule", Promise.resolve(coreModule)],
+            ["wasmModule", revoked.proxy],
+        ];
+        const before = process.getActiveResourcesInfo().sort().join();
+        for (const [field, value] of cases) {
+            await assert.rejects(IoCodeModeFactory({ wasmLocation: assetPath, [field]: value }), (e) => {
+                assert.ok(e instanceof TypeError, String(e));
+                assert.match(e.message, new RegExp(`^config\\.${field}: expected `), e.message);
+                return true;
+            });
+        }
+        assert.equal(process.getActiveResourcesInfo().sort().join(), before);
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, wasmModule, coreModule, tools: [tool("add", ({ a, b }) => a + b)] });
+        try {
+            assert.equal((await run(api.createSession(), "return await tools.add({ a: 2, b: 40 })")).result, 42);
+        } finally {
+            api.dispose();
+        }
+    });
+});
