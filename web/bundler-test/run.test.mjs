@@ -163,18 +163,24 @@ function check({ r, problems }) {
     assert.equal(r.spin, "stopped while spinning", "the engine runs in a worker");
 }
 
+// Runs the app at the server's URL (a promise of staticServer or serveWith),
+// then closes the server.
+async function checkAt(server) {
+    const s = await server;
+    try {
+        check(await runIn(s.url));
+    } finally {
+        await s.close();
+    }
+}
+
 const VITE_CONFIG = `export default { server: { host: "127.0.0.1" }, preview: { host: "127.0.0.1" } };\n`;
 
 test("Vite: dev server", async () => {
     const dir = join(WORK, "vite");
     writeFileSync(join(dir, "index.html"), html("./main.js"));
     writeFileSync(join(dir, "vite.config.js"), VITE_CONFIG);
-    const s = await serveWith(["--port", "0"], dir);
-    try {
-        check(await runIn(s.url));
-    } finally {
-        await s.close();
-    }
+    await checkAt(serveWith(["--port", "0"], dir));
 });
 
 // USAGE.md, "Bundlers": Vite 7's dev server needs the package excluded from
@@ -182,29 +188,41 @@ test("Vite: dev server", async () => {
 // which URL answered what): it said only "Cannot start the Code Mode worker:
 // it failed to load".
 test("Vite 7: dev server, the package pre-bundled: the error names the setting", async () => {
+    assert.match(await vite7DevError(VITE_CONFIG), /^Code Mode: the engine's worker stopped: Cannot start the Code Mode worker: it failed to load from http:\/\/127\.0\.0\.1:\d+\/@fs\/.*\/node_modules\/\.vite\/deps\/code-mode\.worker\.mjs \(HTTP 404 Not Found\); Vite pre-bundled @interopio\/code-mode .*add optimizeDeps: \{ exclude: \["@interopio\/code-mode"\] \} to your Vite config$/);
+});
+
+// The error of the app's page served by Vite 7's dev server with this config.
+async function vite7DevError(config) {
     const dir = join(WORK, "vite7");
     writeFileSync(join(dir, "index.html"), html("./main.js"));
-    writeFileSync(join(dir, "vite.config.js"), VITE_CONFIG);
+    writeFileSync(join(dir, "vite.config.js"), config);
     const s = await serveWith(["--port", "0"], dir, VITE7);
     try {
         const { r, problems } = await runIn(s.url);
         assert.deepEqual(problems, []);
-        assert.match(String(r.error), /^Code Mode: the engine's worker stopped: Cannot start the Code Mode worker: it failed to load from http:\/\/127\.0\.0\.1:\d+\/@fs\/.*\/node_modules\/\.vite\/deps\/code-mode\.worker\.mjs \(HTTP 404 Not Found\); Vite pre-bundled @interopio\/code-mode .*add optimizeDeps: \{ exclude: \["@interopio\/code-mode"\] \} to your Vite config$/);
+        return String(r.error);
     } finally {
         await s.close();
+        rmSync(join(dir, ".angular"), { recursive: true, force: true });
     }
+}
+
+// Angular's dev server (ng serve) is Vite with its cache under
+// .angular/cache/<version>/<project>/vite, and takes its setting from
+// angular.json ("prebundle"), not a Vite config: Vite 7 with that cacheDir
+// pre-bundles the package to the same place. The error said "a bundler that
+// does not copy them (esbuild, Rollup) needs them copied next to its
+// output", which no copy in angular.json fixes.
+test("Angular's dev server layout (Vite 7, cache in .angular/cache): the error names angular.json's setting", async () => {
+    const config = VITE_CONFIG.replace("export default { ", 'export default { cacheDir: ".angular/cache/21.2.30/app/vite", ');
+    assert.match(await vite7DevError(config), /^Code Mode: the engine's worker stopped: Cannot start the Code Mode worker: it failed to load from http:\/\/127\.0\.0\.1:\d+\/(@fs\/.*\/)?\.angular\/cache\/21\.2\.30\/app\/vite\/deps\/code-mode\.worker\.mjs \(HTTP 404 Not Found\); Angular's dev server \(ng serve\) pre-bundled @interopio\/code-mode away from its files: add "prebundle": \{ "exclude": \["@interopio\/code-mode"\] \} to the options of the serve target in angular\.json$/);
 });
 
 test("Vite 7: dev server, with optimizeDeps.exclude as USAGE.md says", async () => {
     const dir = join(WORK, "vite7");
     writeFileSync(join(dir, "index.html"), html("./main.js"));
     writeFileSync(join(dir, "vite.config.js"), VITE_CONFIG.replace("export default { ", 'export default { optimizeDeps: { exclude: ["@interopio/code-mode"] }, '));
-    const s = await serveWith(["--port", "0"], dir, VITE7);
-    try {
-        check(await runIn(s.url));
-    } finally {
-        await s.close();
-    }
+    await checkAt(serveWith(["--port", "0"], dir, VITE7));
 });
 
 test("Vite: build + preview", async () => {
@@ -212,12 +230,7 @@ test("Vite: build + preview", async () => {
     sh(join(BIN, "vite"), ["build"], dir);
     assert.ok(existsSync(join(dir, "dist")));
     assert.equal(workerCopies(join(dir, "dist")).length, 1, `the build holds the worker more than once: ${workerCopies(join(dir, "dist"))}`);
-    const s = await serveWith(["preview", "--port", "0"], dir);
-    try {
-        check(await runIn(s.url));
-    } finally {
-        await s.close();
-    }
+    await checkAt(serveWith(["preview", "--port", "0"], dir));
 });
 
 // USAGE.md, "Bundlers": with Vite, the QuickJS asset can come from the
@@ -237,32 +250,66 @@ test("Vite: wasmLocation from import ... ?url, no copy in public/", async () => 
     ]) {
         writeFileSync(join(dir, "vite.config.js"), config);
         if (args[0] === "preview") sh(join(BIN, "vite"), ["build"], dir);
-        const s = await serveWith(args, dir, vite);
-        try {
-            check(await runIn(s.url));
-        } finally {
-            await s.close();
-        }
+        await checkAt(serveWith(args, dir, vite));
     }
     assert.ok(readdirSync(join(dir, "dist", "assets")).some((f) => /^emscripten-module-.*\.wasm$/.test(f)), "vite build emitted the QuickJS asset");
 });
 
-test("webpack 5: build", async () => {
-    const dir = join(WORK, "webpack");
+// Builds dir/main.js with webpack into dir/dist, with a page that loads it;
+// webpack's output.
+function webpackBuild(dir) {
     writeFileSync(
         join(dir, "webpack.config.cjs"),
         `module.exports = { mode: "production", entry: "./main.js", output: { path: __dirname + "/dist", publicPath: "/" } };\n`,
     );
     const out = sh(join(BIN, "webpack"), ["--config", "webpack.config.cjs"], dir);
+    writeFileSync(join(dir, "dist", "index.html"), html("/main.js", "text/javascript"));
+    return out;
+}
+
+test("webpack 5: build", async () => {
+    const dir = join(WORK, "webpack");
+    const out = webpackBuild(dir);
     // The package's own code gives the app no warning (the Go core's size
     // is the app's performance budget to set).
     assert.doesNotMatch(out, /WARNING in \S*node_modules\/@interopio\//, out);
     assert.equal(workerCopies(join(dir, "dist")).length, 1, `the build holds the worker more than once: ${workerCopies(join(dir, "dist"))}`);
-    writeFileSync(join(dir, "dist", "index.html"), html("/main.js", "text/javascript"));
     copyFileSync(join(dir, "public", "emscripten-module.wasm"), join(dir, "dist", "emscripten-module.wasm"));
-    const s = await staticServer(join(dir, "dist"));
+    await checkAt(staticServer(join(dir, "dist")));
+});
+
+// USAGE.md, "Bundlers": webpack's form of Vite's ?url, no copy of the asset:
+// new URL("<package>/<file>", import.meta.url) makes webpack emit the file
+// and write its URL.
+test("webpack 5: wasmLocation from new URL(\"@interopio/code-mode/emscripten-module.wasm\", import.meta.url), no copy", async () => {
+    const dir = join(WORK, "webpackurl");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "main.js"), MAIN.replace('wasmLocation: "/emscripten-module.wasm",', 'wasmLocation: new URL("@interopio/code-mode/emscripten-module.wasm", import.meta.url).href,'));
+    webpackBuild(dir);
+    assert.ok(!existsSync(join(dir, "dist", "emscripten-module.wasm")), "no copy under the name the other apps use");
+    await checkAt(staticServer(join(dir, "dist")));
+});
+
+// webpack writes import.meta.url as the source's file: URL on the build
+// machine and rewrites new Worker(new URL(...)) to a chunk of its own. When
+// that chunk did not load (refused by the page's Content-Security-Policy, or
+// not deployed), the error named the build's file: path and said to serve
+// the folder over HTTP, as to a page opened from a file.
+test("webpack 5: a worker chunk refused by the CSP, or missing: the error says so, without the build's path", async () => {
+    const dir = join(WORK, "webpack", "dist");
+    const [chunk] = workerCopies(dir);
+    assert.ok(chunk, "the build of the test above");
+    const csp = html("/main.js", "text/javascript").replace("<title>", `<meta http-equiv="Content-Security-Policy" content="worker-src 'none'"><title>`);
+    writeFileSync(join(dir, "csp.html"), csp);
+    const s = await staticServer(dir);
+    const said = /^Code Mode: the engine's worker stopped: Cannot start the Code Mode worker: its script, which your bundler \(webpack\) emitted as a file of its own, did not load: the server does not have that file \(deploy every file of the build\), or the page's Content-Security-Policy refused it \(allow its URL in worker-src, .*\); the browser's console names the URL and the cause/;
     try {
-        check(await runIn(s.url));
+        const refused = await runIn(s.url + "csp.html");
+        assert.match(String(refused.r.error), said);
+        rmSync(join(dir, chunk));
+        const missing = await runIn(s.url);
+        assert.match(String(missing.r.error), said);
+        for (const { r } of [refused, missing]) assert.doesNotMatch(String(r.error), /file:|opened from a file/);
     } finally {
         await s.close();
     }
@@ -316,12 +363,7 @@ test("esbuild: build, with the package's files copied next to the bundle", async
     for (const f of ["code-mode.wasm", "code-mode.worker.mjs"]) copyFileSync(join(PKG, f), join(dir, "dist", f));
     writeFileSync(join(dir, "dist", "index.html"), html("/main.js"));
     copyFileSync(join(dir, "public", "emscripten-module.wasm"), join(dir, "dist", "emscripten-module.wasm"));
-    const s = await staticServer(join(dir, "dist"));
-    try {
-        check(await runIn(s.url));
-    } finally {
-        await s.close();
-    }
+    await checkAt(staticServer(join(dir, "dist")));
 });
 
 // Rollup, as esbuild: the package's two files copied next to the bundle.
@@ -340,12 +382,7 @@ test("Rollup: build, with the package's files copied next to the bundle", async 
     const dir = join(WORK, "rollup");
     rollup(dir, "main.js", "dist");
     for (const f of ["code-mode.wasm", "code-mode.worker.mjs"]) copyFileSync(join(PKG, f), join(dir, "dist", f));
-    const s = await staticServer(join(dir, "dist"));
-    try {
-        check(await runIn(s.url));
-    } finally {
-        await s.close();
-    }
+    await checkAt(staticServer(join(dir, "dist")));
 });
 
 // Without the copy, the factory's error names the URL it looked at, what

@@ -309,10 +309,10 @@ export function compileRefused() {
 
 /**
  * What to configure when the package's own files were not found: Vite 7 or
- * older pre-bundled it in dev (its dependency optimizer copies the module
- * into node_modules/.vite/deps/, away from code-mode.wasm and
- * code-mode.worker.mjs, which it finds beside itself through
- * import.meta.url; Vite 8 rewrites those URLs), or a bundler that does not
+ * older, or Angular's dev server, pre-bundled it in dev (its dependency
+ * optimizer copies the module into node_modules/.vite/deps/, away from
+ * code-mode.wasm and code-mode.worker.mjs, which it finds beside itself
+ * through import.meta.url; Vite 8 rewrites those URLs), or a bundler that does not
  * rewrite those URLs (esbuild, Rollup) left them behind: the server had no
  * such file. "" otherwise.
  * @param {string} moduleUrl the URL the file was looked up from
@@ -322,6 +322,12 @@ export function bundlerHint(moduleUrl, missing = false) {
     if (inContentScript()) return ""; // the factory says what to do (index.mjs)
     if (missing && besideWorkerScript(moduleUrl)) {
         return "; in this worker the classic script found no URL of its own (a stack trace names it, and SES's lockdown() hides stack traces) and looked beside the worker's script: call lockdown() after importScripts of code-mode.global.js, or import index.mjs in a module worker";
+    }
+    // Angular's dev server (ng serve, Vite underneath) pre-bundles into its
+    // own cache, .angular/cache/<version>/<project>/vite/deps/, and takes the
+    // setting from angular.json, not a Vite config.
+    if (moduleUrl.includes("/.angular/cache/")) {
+        return "; Angular's dev server (ng serve) pre-bundled @interopio/code-mode away from its files: add \"prebundle\": { \"exclude\": [\"@interopio/code-mode\"] } to the options of the serve target in angular.json";
     }
     if (moduleUrl.includes("/.vite/deps/")) {
         return "; Vite pre-bundled @interopio/code-mode away from its files (Vite 7 and older do): add optimizeDeps: { exclude: [\"@interopio/code-mode\"] } to your Vite config";

@@ -210,10 +210,31 @@ async function spawn(onMessage, onFailure) {
         }
         // A script that did not load: the event says nothing more.
         const url = new URL(workerFile, moduleURL).href;
+        if (buildPath(url)) {
+            onFailure(new Error(`Cannot start the Code Mode worker: ${BUNDLED_WORKER}`));
+            return;
+        }
         then(whyNotLoaded(url), (why) => onFailure(new Error(`Cannot start the Code Mode worker: it failed to load from ${url}${why}`)));
     });
     return { post: (/** @type {any} */ m) => w.postMessage(m), terminate: () => w.terminate(), ref: () => {}, unref: () => {} };
 }
+
+/**
+ * Whether the worker's URL as this module reckons it is a file: URL that a
+ * bundler wrote at build time (webpack writes import.meta.url as the
+ * source's file: URL on the build machine, and rewrites the new Worker to a
+ * chunk of its own) on a page that was not opened from a file: the
+ * worker the page tried is that chunk, whose URL is not known here, and the
+ * file: URL is neither what failed nor a reason (a webpack app's page whose
+ * chunk was missing or refused by its Content-Security-Policy was told to
+ * serve its folder over HTTP, with the build machine's path).
+ * @param {string} url
+ */
+function buildPath(url) {
+    const page = /** @type {any} */ (globalThis).location;
+    return url.startsWith("file:") && typeof page?.protocol === "string" && page.protocol !== "file:";
+}
+const BUNDLED_WORKER = "its script, which your bundler (webpack) emitted as a file of its own, did not load: the server does not have that file (deploy every file of the build), or the page's Content-Security-Policy refused it (allow its URL in worker-src, or where that is not set, child-src, script-src or default-src); the browser's console names the URL and the cause (the package's README, \"Content-Security-Policy\")";
 
 /**
  * The flags of Node.js's permission model among the process's (argv), with
