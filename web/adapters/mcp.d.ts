@@ -1,5 +1,7 @@
 // TypeScript declarations of @interopio/code-mode/mcp. The Model Context
-// Protocol SDK (@modelcontextprotocol/sdk) is a peer dependency.
+// Protocol SDK is a peer dependency: fromMcpClient takes SDK 1's Client
+// (@modelcontextprotocol/sdk) or SDK 2's (@modelcontextprotocol/client);
+// toMcpServer builds on SDK 1's McpServer.
 import type { IoCodeMode } from "@interopio/code-mode";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -23,6 +25,18 @@ export interface FromMcpClientOptions {
     onError?: ((error: unknown) => void) | undefined;
 }
 
+/**
+ * A connected Client of SDK 2 (@modelcontextprotocol/client), as fromMcpClient
+ * uses it; SDK 1's is typed by its own Client.
+ */
+export interface McpClient {
+    request(...args: any[]): Promise<unknown>;
+    callTool(...args: any[]): Promise<unknown>;
+    setNotificationHandler(...args: any[]): void;
+    getProtocolEra(): string | undefined;
+    getServerVersion(): { name: string } | undefined;
+}
+
 export interface McpToolSource extends IoCodeMode.ToolSource {
     /** The namespace of the tools' names. */
     readonly namespace: string;
@@ -39,7 +53,7 @@ export interface McpToolSource extends IoCodeMode.ToolSource {
  * annotations with the protocol's defaults explicit, `source: "mcp:<namespace>"`,
  * `mcpTool` (the server's own name of the tool) and `untrusted` for `onToolCall`.
  */
-export declare function fromMcpClient(client: Client, options?: FromMcpClientOptions): Promise<McpToolSource>;
+export declare function fromMcpClient(client: Client | McpClient, options?: FromMcpClientOptions): Promise<McpToolSource>;
 
 /** A tools/call result as sandbox code receives it (what fromMcpClient's tools return). */
 export declare function unwrapCallToolResult(result: CallToolResult): unknown;

@@ -2,16 +2,27 @@
 // (fromMcpClient), and Code Mode as an MCP server (toMcpServer).
 //
 // The Model Context Protocol SDK is a peer dependency: the caller already
-// has it (fromMcpClient takes a connected Client), so importing its types
-// module costs a page nothing more. McpServer is imported only when
-// toMcpServer is called, so a page that only consumes servers never loads
-// server code.
+// has it (fromMcpClient takes a connected Client). Of SDK 1
+// (@modelcontextprotocol/sdk), its types module is imported only for an SDK
+// 1 client, and McpServer only when toMcpServer is called: an app on SDK 2
+// (@modelcontextprotocol/client) alone has no @modelcontextprotocol/sdk, and
+// a page that only consumes servers never loads server code.
 
-import { CallToolRequestSchema, ListToolsRequestSchema, PaginatedResultSchema, ToolListChangedNotificationSchema, ToolSchema } from "@modelcontextprotocol/sdk/types.js";
 import { DELAY, MAX_DELAY, annotations, checkOptions, createToolSource, kept, namespaceOf, sanitizeName, serialized, uniqueNames, unwrapToolResult } from "./source.mjs";
 import { runToolCall } from "./llm-call.mjs";
 
 const LIST_CHANGED = "notifications/tools/list_changed";
+const SDK1 = () => import("@modelcontextprotocol/sdk/types.js");
+
+// SDK 2 (@modelcontextprotocol/client) names methods by string and resolves
+// their schemas itself. What stands for SDK 1's schemas with it: a tools/list
+// page taken as it is (a Standard Schema), for toolOf to check tool by tool,
+// whose name it checks (its schemas registerTool does, its hints annotations()).
+const SDK2 = {
+    PaginatedResultSchema: { "~standard": { version: 1, vendor: "code-mode", validate: (value) => ({ value }) } },
+    ToolSchema: { safeParse: (t) => ({ success: typeof t?.name == "string", data: t, error: { issues: [{ path: ["name"], message: "expected a string" }] } }) },
+    ToolListChangedNotificationSchema: LIST_CHANGED,
+};
 
 // timeout: the SDK hands it to setTimeout as it is, and has no "no limit".
 const FROM_OPTIONS = {
@@ -48,14 +59,17 @@ export function unwrapCallToolResult(result) {
  */
 export async function fromMcpClient(client, options) {
     if (!isClient(client)) {
-        throw new TypeError("fromMcpClient(client): expected a connected Client of @modelcontextprotocol/sdk");
+        throw new TypeError("fromMcpClient(client): expected a connected Client of @modelcontextprotocol/sdk or @modelcontextprotocol/client");
     }
     const opts = checkOptions(options, FROM_OPTIONS, "fromMcpClient");
-    const serverName = typeof client.getServerVersion === "function" ? client.getServerVersion()?.name : undefined;
+    const serverName = client.getServerVersion?.()?.name;
     if (opts.namespace === undefined && !serverName) {
         throw new TypeError("fromMcpClient(client, options): options.namespace is required: the server did not give its name (is the client connected?)");
     }
     const namespace = namespaceOf(opts.namespace, serverName, "mcp");
+    // SDK 2's Client has getProtocolEra (MCP 2026-07-28's eras).
+    const sdk2 = typeof client.getProtocolEra == "function";
+    const types = sdk2 ? SDK2 : await SDK1();
     const source = `mcp:${namespace}`;
     // The server names of tools whose outputSchema Code Mode refused (a
     // lookahead in a pattern, written for JavaScript): the SDK's own
@@ -76,6 +90,12 @@ export async function fromMcpClient(client, options) {
     // end), not the SDK's default of 60 s per request: a run given minutes
     // lost a slow tool at 60 s ('Request timed out'). options.timeout still wins.
     const requestOptions = (signal) => ({ signal, timeout: opts.timeout ?? (signal ? MAX_DELAY : undefined) });
+    // callTool's arguments after params: SDK 1 takes a result schema, then
+    // the options. SDK 2 takes the options, and checks structuredContent
+    // against the definition of its own listTools(), if any: this one is
+    // the tool as listed here, its outputSchema only where Code Mode could
+    // not take it (as cache() does for SDK 1).
+    const call = (signal, tool) => (sdk2 ? [{ ...requestOptions(signal), toolDefinition: sdkChecked.has(tool.name) ? tool : { ...tool, outputSchema: undefined } }] : [undefined, requestOptions(signal)]);
 
     // A tool whose execution.taskSupport is "required" answers only a
     // task-augmented tools/call (MCP 2025-11-25); the SDK's callTool refuses
@@ -120,7 +140,8 @@ export async function fromMcpClient(client, options) {
     const refused = new Set();
     function toolOf(tool) {
         const input = tool?.inputSchema;
-        const read = ToolSchema.safeParse(input && typeof input == "object" && !("type" in input) ? { ...tool, inputSchema: { type: "object", ...input } } : tool);
+        const t = input && typeof input == "object" && !("type" in input) ? { ...tool, inputSchema: { type: "object", ...input } } : tool;
+        const read = types.ToolSchema.safeParse(t);
         if (read.success) return read.data;
         const [issue] = read.error.issues;
         const got = issue.path.reduce((v, k) => v?.[k], tool);
@@ -130,7 +151,7 @@ export async function fromMcpClient(client, options) {
     }
 
     async function listAll() {
-        const caps = typeof client.getServerCapabilities === "function" ? client.getServerCapabilities() : undefined;
+        const caps = client.getServerCapabilities?.();
         if (caps && !caps.tools) return [];
         const tools = [];
         const seen = new Set();
@@ -142,7 +163,7 @@ export async function fromMcpClient(client, options) {
             // checked one by one (toolOf): the SDK refuses the whole page
             // for one tool it does not allow, so a tool written wrongly
             // cost every tool of the server, with zod's dump as the error.
-            const page = await client.request({ method: "tools/list", params: cursor === undefined ? undefined : { cursor } }, PaginatedResultSchema, opts.timeout ? { timeout: opts.timeout } : undefined);
+            const page = await client.request({ method: "tools/list", params: cursor === undefined ? undefined : { cursor } }, types.PaginatedResultSchema, opts.timeout ? { timeout: opts.timeout } : undefined);
             if (!Array.isArray(page.tools)) throw new TypeError(`${source}: tools/list: tools: expected an array, got ${JSON.stringify(page.tools)}`);
             for (const tool of page.tools) {
                 const t = toolOf(tool);
@@ -184,7 +205,7 @@ export async function fromMcpClient(client, options) {
                         result =
                             tool.execution?.taskSupport === "required"
                                 ? await callAsTask(params, signal)
-                                : await client.callTool(params, undefined, requestOptions(signal));
+                                : await client.callTool(params, ...call(signal, tool));
                     } catch (err) {
                         // The SDK's words when the connection is gone ("MCP
                         // error -32000: Connection closed" for a call in
@@ -219,8 +240,15 @@ export async function fromMcpClient(client, options) {
     const changed = () => {
         if (!live.closed) refresh().catch((err) => live.closed || live.report(err));
     };
-    live.onClose(follow(client, changed, live.report));
+    live.onClose(follow(client, types.ToolListChangedNotificationSchema, changed, live.report));
     try {
+        // MCP 2026-07-28 sends a change only on a subscription the client
+        // opened (subscriptions/listen): without one, tools the server added
+        // never came.
+        if (sdk2 && client.getProtocolEra() == "modern" && client.getServerCapabilities()?.tools?.listChanged) {
+            const sub = await client.listen({ toolsListChanged: true }, requestOptions());
+            live.onClose(() => sub.close().catch(live.report));
+        }
         await refresh();
     } catch (err) {
         live.source.close();
@@ -244,7 +272,7 @@ const TO_OPTIONS = {
 // source closes, that handler is put back, unless another replaced ours.
 const followers = new WeakMap(); // client -> { listeners: Map<fn, report> }
 
-function follow(client, changed, report) {
+function follow(client, key, changed, report) {
     const handlers = client._notificationHandlers instanceof Map ? client._notificationHandlers : undefined;
     let f = followers.get(client);
     // Another handler replaced ours: follow afresh, chaining to that one.
@@ -252,7 +280,7 @@ function follow(client, changed, report) {
     if (!f) {
         const previous = handlers?.get(LIST_CHANGED);
         const listeners = new Map();
-        client.setNotificationHandler(ToolListChangedNotificationSchema, async (notification) => {
+        client.setNotificationHandler(key, async (notification) => {
             if (previous) {
                 try {
                     await previous(notification);
@@ -289,7 +317,7 @@ export async function toMcpServer(session, options) {
         throw new TypeError("toMcpServer(session): expected a Code Mode session (from createSession())");
     }
     const opts = checkOptions(options, TO_OPTIONS, "toMcpServer");
-    const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
+    const [{ McpServer }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([import("@modelcontextprotocol/sdk/server/mcp.js"), SDK1()]);
     const llmTools = Array.from(session.getLlmTools());
     const server = new McpServer(
         { name: opts.name || "code-mode", version: opts.version || "1.0.0" },

@@ -1,0 +1,332 @@
+// @interopio/code-mode/mcp with the MCP SDK's second major
+// (@modelcontextprotocol/client and /server 2.x): fromMcpClient took only
+// SDK 1's Client, and threw at once for SDK 2's ("'[object Object]' is not a
+// spec notification method"). Both eras of SDK 2: MCP 2025-11-25 in memory,
+// 2026-07-28 over its stateless HTTP handler, where list changes come only
+// on a subscription (subscriptions/listen).
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { Client, InMemoryTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { Client as Client1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport as StdioClientTransport1 } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { McpServer, Server, createMcpHandler } from "@modelcontextprotocol/server";
+import * as z from "zod";
+import { assetPath, loadFactory, run } from "./helpers.mjs";
+import { loadAdapter, until } from "./adapter-helpers.mjs";
+
+let IoCodeModeFactory, mcp;
+before(async () => {
+    IoCodeModeFactory = await loadFactory();
+    mcp = await loadAdapter("mcp");
+});
+
+// An issue tracker's tools, as SDK 2's McpServer writes them.
+function addDeskTools(server, seen, extra) {
+    server.registerTool(
+        "search_issues",
+        {
+            title: "Search issues",
+            description: "Search issues by text.",
+            inputSchema: z.object({ q: z.string() }),
+            outputSchema: z.object({ items: z.array(z.object({ id: z.number(), title: z.string() })) }),
+            annotations: { readOnlyHint: true },
+        },
+        async ({ q }) => {
+            const items = [{ id: 7, title: `about ${q}` }];
+            return { content: [{ type: "text", text: JSON.stringify({ items }) }], structuredContent: { items } };
+        },
+    );
+    server.registerTool("delete_repo", { description: "Delete a repository.", inputSchema: z.object({ repo: z.string() }), annotations: { destructiveHint: true } }, async ({ repo }) => ({
+        content: [{ type: "text", text: `deleted ${repo}` }],
+    }));
+    server.registerTool("flaky", { description: "Always fails." }, async () => ({ content: [{ type: "text", text: "rate limited, retry in 30 s" }], isError: true }));
+    server.registerTool("slow", { description: "Waits until cancelled." }, (ctx) => {
+        seen.slowStarted = true;
+        return new Promise((resolve) => {
+            ctx.mcpReq.signal.addEventListener("abort", () => {
+                seen.slowCancelled = true;
+                resolve({ content: [{ type: "text", text: "cancelled" }] });
+            });
+        });
+    });
+    if (extra) server.registerTool(extra, { description: "Added later." }, async () => ({ content: [{ type: "text", text: '{"added": true}' }] }));
+}
+
+async function factoryWith(source, decisions) {
+    const api = await IoCodeModeFactory({
+        wasmLocation: assetPath,
+        interceptors: {
+            onToolCall: async ({ tool }) => {
+                decisions.push([tool.name, tool.annotations.destructiveHint === true, tool.annotations.readOnlyHint]);
+                return { allowed: true };
+            },
+        },
+    });
+    source.registerTools(api);
+    return api;
+}
+
+const CALLS = `const r = {};
+    r.found = await tools.desk.search_issues({ q: "login" });
+    r.deleted = await tools.desk.delete_repo({ repo: "old" });
+    try { await tools.desk.flaky({}); } catch (e) { r.flaky = e.message; }
+    return r;`;
+
+function assertCalls(out, decisions) {
+    assert.equal(out.ok, true, JSON.stringify(out));
+    assert.deepEqual(out.result, { found: { items: [{ id: 7, title: "about login" }] }, deleted: "deleted old", flaky: "rate limited, retry in 30 s" });
+    assert.deepEqual(decisions, [
+        ["desk.search_issues", false, true],
+        ["desk.delete_repo", true, false],
+        ["desk.flaky", true, false],
+    ]);
+}
+
+// A client of SDK 2 connected in memory to server (MCP 2025-11-25).
+async function connectInMemory(server) {
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: "test-client", version: "1.0.0" });
+    await Promise.all([server.connect(b), client.connect(a)]);
+    return client;
+}
+
+// A run aborted while desk.slow runs: the server sees the cancellation.
+async function assertAbortCancels(api, seen) {
+    const controller = new AbortController();
+    const pending = run(api.createSession(), "return await tools.desk.slow({})", { signal: controller.signal });
+    await until(() => seen.slowStarted, "the server to start the call");
+    controller.abort(new Error("user pressed stop"));
+    await assert.rejects(pending, /user pressed stop/);
+    await until(() => seen.slowCancelled, "the server to see the cancellation");
+}
+
+describe("fromMcpClient with SDK 2, MCP 2025-11-25 in memory", () => {
+    let server, client, source, api;
+    const seen = {};
+    const decisions = [];
+    before(async () => {
+        server = new McpServer({ name: "desk", version: "1.0.0" });
+        addDeskTools(server, seen);
+        client = await connectInMemory(server);
+        assert.equal(client.getProtocolEra(), "legacy");
+        source = await mcp.fromMcpClient(client);
+        api = await factoryWith(source, decisions);
+    });
+    after(async () => {
+        api.dispose();
+        source.close();
+        await client.close();
+    });
+
+    test("lists the tools with their title, schemas and hints; results unwrapped, isError thrown", async () => {
+        const search = source.tools.find((t) => t.name === "desk.search_issues");
+        assert.equal(search.annotations.title, "Search issues");
+        assert.equal(search.annotations.mcpTool, "search_issues");
+        assert.deepEqual(Object.keys(search.outputSchema.properties), ["items"]);
+        assertCalls(await run(api.createSession(), CALLS), decisions);
+    });
+
+    test("aborting the run cancels the call at the server (the SDK 2 callTool takes its options second)", () => assertAbortCancels(api, seen));
+
+    test("a tool added on the server appears, one removed disappears", async () => {
+        const added = server.registerTool("triage", { description: "Triage." }, async () => ({ content: [{ type: "text", text: '{"triaged": 1}' }] }));
+        await until(() => source.tools.some((t) => t.name === "desk.triage"), "desk.triage to be listed");
+        const out = await run(api.createSession(), "return await tools.desk.triage({})");
+        assert.deepEqual(out.result, { triaged: 1 }, JSON.stringify(out));
+        added.remove();
+        await until(() => !source.tools.some((t) => t.name === "desk.triage"), "desk.triage to be gone");
+    });
+
+    test("a server that goes away mid-call ends the call with an error naming it", async () => {
+        const low = new Server({ name: "kinds", version: "1.0.0" }, { capabilities: { tools: {} } });
+        let hanging = false;
+        low.setRequestHandler("tools/list", () => ({
+            tools: [
+                { name: "hangs", inputSchema: { type: "object" } },
+                { name: "audio", inputSchema: { type: "object" } },
+                { name: 7, inputSchema: { type: "object" } },
+            ],
+        }));
+        low.setRequestHandler("tools/call", async (req) => {
+            if (req.params.name === "audio") return { content: [{ type: "audio", data: "UklGRg==", mimeType: "audio/wav" }] };
+            hanging = true;
+            return new Promise(() => {});
+        });
+        const c = await connectInMemory(low);
+        const errors = [];
+        const s = await mcp.fromMcpClient(c, { onError: (e) => errors.push(e.message) });
+        // A tool without a string name is left out and said; the others stay.
+        assert.deepEqual(s.tools.map((t) => t.name), ["kinds.hangs", "kinds.audio"]);
+        assert.deepEqual(errors, ["MCP tool kinds.7: left out: /name: expected a string, got 7 (MCP's Tool schema)"]);
+        const api2 = await IoCodeModeFactory({ wasmLocation: assetPath });
+        s.registerTools(api2);
+        api2.registerTool({ name: "probe.closeServer", execute: async () => (await until(() => hanging, "the server to hold the call"), await low.close(), "closed") });
+        try {
+            const out = await run(
+                api2.createSession(),
+                `const r = { audio: await tools.kinds.audio({}) };
+                 const pending = tools.kinds.hangs({}).then(() => "answered", (e) => e.message);
+                 r.closed = await tools.probe.closeServer({});
+                 r.hangs = await pending;
+                 try { await tools.kinds.audio({}); } catch (e) { r.after = e.message; }
+                 return r;`,
+            );
+            assert.equal(out.ok, true, JSON.stringify(out));
+            assert.deepEqual(out.result.audio, [{ type: "audio", data: "UklGRg==", mimeType: "audio/wav" }]);
+            const gone = 'MCP server "kinds": the connection is closed; its tools fail until it is connected again (';
+            assert.ok(out.result.hangs.startsWith(gone), out.result.hangs);
+            assert.ok(out.result.after.startsWith(gone), out.result.after);
+        } finally {
+            api2.dispose();
+            s.close();
+        }
+    });
+
+    test("an outputSchema Code Mode refuses is checked by SDK 2, given the tool's definition", async () => {
+        const low = new Server({ name: "sloppy", version: "1.0.0" }, { capabilities: { tools: {} } });
+        low.setRequestHandler("tools/list", () => ({
+            tools: [{ name: "look", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { user: { type: "string", pattern: "^(?!admin)" } } } }],
+        }));
+        low.setRequestHandler("tools/call", (req) => ({ content: [], structuredContent: req.params.arguments.out }));
+        const c = await connectInMemory(low);
+        const errors = [];
+        const s = await mcp.fromMcpClient(c, { onError: (e) => errors.push(e.message) });
+        const api2 = await IoCodeModeFactory({ wasmLocation: assetPath });
+        try {
+            s.registerTools(api2);
+            await api2.ready();
+            assert.match(errors.join("\n"), /^MCP tool sloppy\.look: registered without its outputSchema, .*; the MCP SDK checks its results/);
+            const out = await run(
+                api2.createSession(),
+                `const r = [await tools.sloppy.look({ out: { user: "bob" } })];
+                 try { r.push(await tools.sloppy.look({ out: { user: "admin" } })); } catch (e) { r.push(e.message); }
+                 return r;`,
+            );
+            assert.equal(out.ok, true, JSON.stringify(out));
+            assert.deepEqual(out.result[0], { user: "bob" });
+            assert.match(out.result[1], /output schema/i);
+            assert.match(out.result[1], /pattern/);
+        } finally {
+            api2.dispose();
+            s.close();
+            await c.close();
+        }
+    });
+});
+
+describe("fromMcpClient with SDK 2, MCP 2026-07-28 over its HTTP handler", () => {
+    let handler, client, source, api, extra;
+    const seen = {};
+    const decisions = [];
+    before(async () => {
+        // A stateless server: every request gets a server from the factory.
+        handler = createMcpHandler(() => {
+            const server = new McpServer({ name: "desk", version: "1.0.0" }, { capabilities: { tools: { listChanged: true } } });
+            addDeskTools(server, seen, extra);
+            return server;
+        });
+        client = new Client({ name: "test-client", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+        await client.connect(new StreamableHTTPClientTransport(new URL("http://mcp.test/mcp"), { fetch: (url, init) => handler.fetch(new Request(url, init)) }));
+        assert.equal(client.getNegotiatedProtocolVersion(), "2026-07-28");
+        source = await mcp.fromMcpClient(client);
+        api = await factoryWith(source, decisions);
+    });
+    after(async () => {
+        api.dispose();
+        source.close();
+        await client.close();
+        await handler.close();
+    });
+
+    test("lists and calls the tools; aborting the run cancels the call", async () => {
+        assertCalls(await run(api.createSession(), CALLS), decisions);
+        await assertAbortCancels(api, seen);
+    });
+
+    // Without a subscription the server had nowhere to send its change to:
+    // the added tool never came.
+    test("a tool the server adds comes through the subscription fromMcpClient opened", async () => {
+        extra = "triage";
+        handler.notify.toolsChanged();
+        await until(() => source.tools.some((t) => t.name === "desk.triage"), "desk.triage to be listed");
+        const out = await run(api.createSession(), "return await tools.desk.triage({})");
+        assert.deepEqual(out.result, { added: true }, JSON.stringify(out));
+    });
+});
+
+describe("fromMcpClient with SDK 2 against an SDK 1 server", () => {
+    test("a Code Mode server over stdio (toMcpServer, SDK 1) runs its executeCode", async () => {
+        const client = new Client({ name: "stdio-client", version: "1.0.0" });
+        await client.connect(
+            new StdioClientTransport({ command: process.execPath, args: [fileURLToPath(new URL("./fixtures/mcp-stdio-server.mjs", import.meta.url))], stderr: "pipe" }),
+        );
+        const source = await mcp.fromMcpClient(client, { namespace: "remote" });
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        try {
+            assert.deepEqual(source.tools.map((t) => t.name), ["remote.searchTools", "remote.executeCode"]);
+            source.registerTools(api);
+            const out = await run(api.createSession(), `return await tools.remote.executeCode({ code: "return await tools.math.add({ a: 2, b: 40 })", explanation: "add" })`);
+            assert.equal(out.ok, true, JSON.stringify(out));
+            assert.equal(out.result.result, 42, JSON.stringify(out.result));
+        } finally {
+            api.dispose();
+            source.close();
+            await client.close();
+        }
+    });
+});
+
+// The process of a stdio server ends while a call is in flight: the run
+// gets an error naming the server, with either SDK, and goes on.
+for (const [sdk, ClientClass, Transport, why] of [
+    ["SDK 1", Client1, StdioClientTransport1, "MCP error -32000: Connection closed"],
+    ["SDK 2", Client, StdioClientTransport, "Connection closed"],
+]) {
+    test(`${sdk}: a stdio server that exits mid-call fails the call, naming the server`, async () => {
+        const client = new ClientClass({ name: "test-client", version: "1.0.0" });
+        await client.connect(new Transport({ command: process.execPath, args: [fileURLToPath(new URL("./fixtures/mcp-dying-server.mjs", import.meta.url))], stderr: "pipe" }));
+        const source = await mcp.fromMcpClient(client);
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+        try {
+            source.registerTools(api);
+            const out = await run(api.createSession(), "try { await tools.dying.die({}); return 'answered'; } catch (e) { return e.message; }");
+            assert.equal(out.ok, true, JSON.stringify(out));
+            assert.equal(out.result, `MCP server "dying": the connection is closed; its tools fail until it is connected again (${why})`);
+        } finally {
+            api.dispose();
+            source.close();
+        }
+    });
+}
+
+// An app on SDK 2 alone has no @modelcontextprotocol/sdk: the adapter
+// imported SDK 1's types module at its top, and failed to load there.
+test("the mcp entry loads and follows an SDK 2 client where @modelcontextprotocol/sdk cannot be resolved", () => {
+    const hooks = `export async function resolve(spec, ctx, next) {
+        if (spec.startsWith("@modelcontextprotocol/sdk")) throw Object.assign(new Error("Cannot find package '@modelcontextprotocol/sdk'"), { code: "ERR_MODULE_NOT_FOUND" });
+        return next(spec, ctx);
+    }`;
+    const main = `
+        import { register } from "node:module";
+        register("data:text/javascript," + encodeURIComponent(${JSON.stringify(hooks)}));
+        const { Client, InMemoryTransport } = await import("@modelcontextprotocol/client");
+        const { McpServer } = await import("@modelcontextprotocol/server");
+        await import("@modelcontextprotocol/sdk/types.js").then(() => { throw new Error("the hook did not hide SDK 1"); }, () => {});
+        const { fromMcpClient } = await import(${JSON.stringify(new URL("../../dist/mcp.mjs", import.meta.url).href)});
+        const server = new McpServer({ name: "desk", version: "1.0.0" });
+        server.registerTool("ping", { description: "Ping." }, async () => ({ content: [{ type: "text", text: "pong" }] }));
+        const [a, b] = InMemoryTransport.createLinkedPair();
+        const client = new Client({ name: "c", version: "1.0.0" });
+        await Promise.all([server.connect(b), client.connect(a)]);
+        const source = await fromMcpClient(client);
+        const ping = source.tools[0];
+        console.log(JSON.stringify([ping.name, await ping.execute({}, {})]));
+        source.close();
+        await client.close();`;
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", main], { cwd: fileURLToPath(new URL(".", import.meta.url)), encoding: "utf8" });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout.trim(), JSON.stringify(["desk.ping", "pong"]));
+});
