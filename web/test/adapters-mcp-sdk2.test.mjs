@@ -255,6 +255,31 @@ describe("fromMcpClient with SDK 2, MCP 2026-07-28 over its HTTP handler", () =>
         const out = await run(api.createSession(), "return await tools.desk.triage({})");
         assert.deepEqual(out.result, { added: true }, JSON.stringify(out));
     });
+
+    // A refused subscription failed fromMcpClient as a whole: the server's
+    // tools, listed fine, were lost with it.
+    test("close() ends the subscription; one the server refuses is reported, and the tools are listed", async () => {
+        const listen = client.listen;
+        let sub;
+        client.listen = async (...args) => (sub = await listen.apply(client, args));
+        try {
+            const s = await mcp.fromMcpClient(client, { namespace: "again" });
+            assert.ok(sub, "a subscription was opened");
+            s.close();
+            assert.equal(await sub.closed, "local");
+
+            client.listen = async () => {
+                throw new Error("MCP error -32603: too many subscriptions");
+            };
+            const errors = [];
+            const refused = await mcp.fromMcpClient(client, { namespace: "refused", onError: (e) => errors.push(e.message) });
+            assert.ok(refused.tools.some((t) => t.name === "refused.search_issues"), JSON.stringify(refused.tools.map((t) => t.name)));
+            assert.deepEqual(errors, ["MCP error -32603: too many subscriptions"]);
+            refused.close();
+        } finally {
+            client.listen = listen;
+        }
+    });
 });
 
 describe("fromMcpClient with SDK 2 against an SDK 1 server", () => {

@@ -244,10 +244,11 @@ export async function fromMcpClient(client, options) {
     try {
         // MCP 2026-07-28 sends a change only on a subscription the client
         // opened (subscriptions/listen): without one, tools the server added
-        // never came.
+        // never came. One the server refuses is reported: its tools are
+        // listed still, and refresh() lists them again.
         if (sdk2 && client.getProtocolEra() == "modern" && client.getServerCapabilities()?.tools?.listChanged) {
-            const sub = await client.listen({ toolsListChanged: true }, requestOptions());
-            live.onClose(() => sub.close().catch(live.report));
+            const sub = await client.listen({ toolsListChanged: true }, requestOptions()).catch(live.report);
+            if (sub) live.onClose(() => sub.close().catch(live.report));
         }
         await refresh();
     } catch (err) {
