@@ -316,7 +316,18 @@ export declare namespace IoCodeMode {
         execute(args: SearchToolsArgs, options?: LlmToolExecuteOptions): Promise<SearchToolsResult | ExecuteFailure>;
         /** Arguments as a model sent them: an object, its JSON text, or a lone string (the query or the code). */
         execute(args: ExecuteCodeArgs | SearchToolsArgs | string, options?: LlmToolExecuteOptions): Promise<ExecuteResult | SearchToolsResult>;
+        /**
+         * The Vercel AI SDK's `toModelOutput`: what the model is sent for a result.
+         * A failure (`ok: false`) is `"error-json"`, which providers mark as an
+         * error (Anthropic's `is_error`); anything else is `"json"`, as the AI SDK
+         * sends it by default. Takes `{ toolCallId, input, output }` (v6, v7) or
+         * the output (v5, Mastra).
+         */
+        toModelOutput(options: unknown): LlmToolModelOutput;
     }
+
+    /** What `LlmTool.toModelOutput` gives: the AI SDK's tool result output. */
+    type LlmToolModelOutput = { type: "json"; value: JsonValue } | { type: "error-json"; value: JsonValue } | { type: "text"; value: string };
 
     /** `INVALID_INPUT`: the LLM tool's own arguments were wrong; the message names the field and the type expected. */
     type ErrorCode = "SYNTAX" | "RUNTIME" | "TIMEOUT" | "MEMORY_LIMIT" | "TOOL_LIMIT" | "RESULT_NOT_SERIALIZABLE" | "INVALID_INPUT";

@@ -1,7 +1,7 @@
 // An LLM tool's execute, in both engine modes (wrap.mjs on the calling
 // thread, worker-runs.mjs for a worker): the options of the common LLM
-// SDKs taken as they are, the input schema marked for the Vercel AI SDK,
-// and the run's AbortSignal watched with one listener however many runs
+// SDKs taken as they are, the input schema marked for the Vercel AI SDK
+// (and its results sent to it as a success or a failure), and the run's AbortSignal watched with one listener however many runs
 // share it.
 
 import { describe } from "./env.mjs";
@@ -27,6 +27,25 @@ export function markSchema(schema) {
     Object.defineProperty(schema, "jsonSchema", { value: plain });
     Object.defineProperty(schema, "validate", { value: undefined });
     return schema;
+}
+
+// The Vercel AI SDK's toModelOutput, what an LLM tool's output is sent to
+// the model as: a failed run or call (ok: false) as "error-json", which
+// providers mark as an error (Anthropic's tool_result is_error), where the
+// SDK's default sent it as "json", a success; the whole result goes, its
+// logs too. Anything else as the SDK's default sends it ("json"; a string,
+// from an execute of the caller's, as "text"). v6 and v7 pass { toolCallId,
+// input, output }, v5 (which Mastra runs) the output itself: none of these
+// tools' results has a toolCallId. Neither is read from Object.prototype
+// (field()): a polluted toolCallId sent every result as null, an ok: false
+// every search's hits as an error.
+/**
+ * @param {any} o
+ * @returns {import("../index.d.ts").IoCodeMode.LlmToolModelOutput}
+ */
+export function toModelOutput(o) {
+    const out = typeof field(o, "toolCallId") == "string" ? field(o, "output") : o;
+    return typeof out == "string" ? { type: "text", value: out } : { type: field(out, "ok") === false ? "error-json" : "json", value: out ?? null };
 }
 
 /**

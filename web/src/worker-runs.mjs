@@ -9,7 +9,7 @@
 import { prototypeHazard } from "./fields.mjs";
 import { jsonParse, jsonStringify, map, objectKeys, then } from "./intrinsics.mjs";
 import { overwriteVerdict } from "./page-hooks.mjs";
-import { abortReason, argsOnce, markSchema, normalizeRunOptions, whenAborted } from "./run-options.mjs";
+import { abortReason, argsOnce, markSchema, normalizeRunOptions, toModelOutput, whenAborted } from "./run-options.mjs";
 import { emit, finishRun, now, observed, settledAs, startRun } from "./runs.mjs";
 import { cancelOnWorker, clearOverrun, holdInFlight } from "./worker-engine.mjs";
 
@@ -134,6 +134,7 @@ export function llmTools(h, sid, owner, deadReason, life) {
             // answering "[]" gave each tool the schema [].
             inputSchema: markSchema(jsonParse(jsonStringify(t.inputSchema))),
             execute,
+            toModelOutput,
         });
     }));
 }

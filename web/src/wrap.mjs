@@ -13,7 +13,7 @@ import { callerStack, thrownByTool } from "./env.mjs";
 import { KeptMap, KeptSet, KeptWeakMap, arrayOf, map, newAbortController, objectKeys, queueMicrotask, then } from "./intrinsics.mjs";
 import { callTool, consoleLine, emit, finishRun, newOwner, now, observed, refusedCall, runInCore, runOf, settledAs, startRun, stopRuns } from "./runs.mjs";
 import { askInterceptor, filterVerdict, notFromHook, overwriteVerdict } from "./page-hooks.mjs";
-import { abortReason, argsOnce, markSchema, normalizeRunOptions, whenAborted } from "./run-options.mjs";
+import { abortReason, argsOnce, markSchema, normalizeRunOptions, toModelOutput, whenAborted } from "./run-options.mjs";
 
 /**
  * @typedef {import("../index.d.ts").IoCodeMode.API} API
@@ -413,6 +413,7 @@ function wrapLlmTool(tool, guard, pipe, owner, life) {
         description: tool.description,
         inputSchema: markSchema(tool.inputSchema),
         execute,
+        toModelOutput,
     });
 }
 

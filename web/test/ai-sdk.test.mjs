@@ -19,11 +19,14 @@ const SDKS = [
 ];
 
 let api;
+// A factory whose runs time out at once, for the TIMEOUT case.
+let shortApi;
 const pageCalls = [];
 const intercepted = [];
 
 before(async () => {
     const IoCodeModeFactory = await loadFactory();
+    shortApi = await IoCodeModeFactory({ wasmLocation: assetPath, timeout: 300 });
     api = await IoCodeModeFactory({
         wasmLocation: assetPath,
         interceptors: {
@@ -50,14 +53,19 @@ before(async () => {
         },
     });
 });
-after(() => api.dispose());
+after(() => {
+    api.dispose();
+    shortApi.dispose();
+});
 
 const usage = {
     inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
     outputTokens: { total: 5, text: 5, reasoning: undefined },
 };
 
-function scriptedModel(Mock, code) {
+// A model that calls executeCode with `code`, or `toolName` with `input`,
+// then answers.
+function scriptedModel(Mock, code, toolName = "executeCode", input = { code, explanation: "Sum the open orders." }) {
     const prompts = [];
     const toolDefs = [];
     const model = new Mock({
@@ -66,14 +74,7 @@ function scriptedModel(Mock, code) {
             toolDefs.push(options.tools);
             if (prompts.length === 1) {
                 return {
-                    content: [
-                        {
-                            type: "tool-call",
-                            toolCallId: "call-1",
-                            toolName: "executeCode",
-                            input: JSON.stringify({ code, explanation: "Sum the open orders." }),
-                        },
-                    ],
+                    content: [{ type: "tool-call", toolCallId: "call-1", toolName, input: JSON.stringify(input) }],
                     finishReason: { unified: "tool-calls", raw: "tool_calls" },
                     usage,
                     warnings: [],
@@ -199,19 +200,123 @@ for (const { version, ai, Mock, context, contextOf } of SDKS) {
             }
         });
 
-        test("generateText: a failing run is a normal tool result the model can read", async () => {
-            const session = api.createSession();
-            const { model, prompts } = scriptedModel(Mock, "const x = ;");
-            await generateText({
-                model,
-                prompt: "Total?",
-                tools: { executeCode: tool(session.getLlmTools()[1]) },
-                stopWhen: stepCountIs(3),
+        // A failed call reached the model as "json", a success, which is
+        // what providers sent on (Anthropic's tool_result without is_error):
+        // the LLM tools' toModelOutput makes an ok: false result
+        // "error-json" (is_error), the whole result, its logs too.
+        const FAILURES = [
+            ["a syntax error", "executeCode", { code: "const x = ;", explanation: "x" }, "SYNTAX"],
+            ["a thrown error, after a log line", "executeCode", { code: 'console.log("before"); throw new Error("boom")', explanation: "x" }, "RUNTIME", "before"],
+            ["an unknown page tool", "executeCode", { code: "return await tools.orders.nope({})", explanation: "x" }, "RUNTIME"],
+            ["a run past the factory's timeout", "executeCode", { code: "await new Promise((r) => setTimeout(r, 60000))", explanation: "x" }, "TIMEOUT"],
+            ["code of the wrong type", "executeCode", { code: 5, explanation: "x" }, "INVALID_INPUT"],
+            ["searchTools with a limit of the wrong type", "searchTools", { limit: "ten" }, "INVALID_INPUT"],
+        ];
+        for (const [what, toolName, input, code, log] of FAILURES) {
+            test(`generateText: a failed call (${what}) reaches the model as an error: error-json, the whole result`, async () => {
+                const session = (code === "TIMEOUT" ? shortApi : api).createSession();
+                const { model, prompts } = scriptedModel(Mock, undefined, toolName, input);
+                const [searchTools, executeCode] = session.getLlmTools();
+                await generateText({ model, prompt: "Total?", tools: { searchTools: tool(searchTools), executeCode: tool(executeCode) }, stopWhen: stepCountIs(3) });
+                const part = toolResultOf(prompts[1]);
+                assert.equal(part.output.type, "error-json", JSON.stringify(part.output));
+                assert.equal(part.output.value.ok, false);
+                assert.equal(part.output.value.error.code, code, JSON.stringify(part.output.value));
+                if (log) assert.deepEqual(part.output.value.logs, [{ level: "log", message: log }]);
             });
-            const part = toolResultOf(prompts[1]);
-            assert.equal(part.output.type, "json");
-            assert.equal(part.output.value.ok, false);
-            assert.equal(part.output.value.error.code, "SYNTAX");
+        }
+
+        test("generateText: a search's hits and a run's success stay json, as the AI SDK sends them by default", async () => {
+            const session = api.createSession();
+            const [searchTools, executeCode] = session.getLlmTools();
+            for (const [toolName, input, check] of [
+                ["searchTools", { query: "orders" }, (v) => assert.deepEqual(v.map((h) => h.name), ["orders.search"])],
+                ["executeCode", { code: CODE, explanation: "x" }, (v) => assert.deepEqual(v.result, { total: 42, ids: ["o-1", "o-2"] })],
+            ]) {
+                const { model, prompts } = scriptedModel(Mock, undefined, toolName, input);
+                const { steps } = await generateText({ model, prompt: "Total?", tools: { searchTools: tool(searchTools), executeCode: tool(executeCode) }, stopWhen: stepCountIs(3) });
+                const part = toolResultOf(prompts[1]);
+                assert.equal(part.output.type, "json", JSON.stringify(part.output));
+                check(part.output.value);
+                // What the SDK's own default makes of the same output.
+                assert.deepEqual(part.output, { type: "json", value: steps[0].toolResults[0].output });
+            }
+        });
+
+        test("toModelOutput takes v6/v7's { toolCallId, input, output } and v5's output, never a polluted Object.prototype's fields", async () => {
+            const session = api.createSession();
+            const [searchTools, executeCode] = session.getLlmTools();
+            const hits = await searchTools.execute({ query: "orders" });
+            const failed = await executeCode.execute({ code: "const x = ;", explanation: "x" });
+            assert.equal(searchTools.toModelOutput, executeCode.toModelOutput);
+            for (const [output, type] of [
+                [hits, "json"],
+                [failed, "error-json"],
+                ["plain text, from an execute of the caller's", "text"],
+            ]) {
+                assert.deepEqual(executeCode.toModelOutput({ toolCallId: "c1", input: {}, output }), { type, value: output });
+                assert.deepEqual(executeCode.toModelOutput(output), { type, value: output });
+            }
+            Object.prototype.toolCallId = "c9";
+            Object.prototype.ok = false;
+            try {
+                assert.deepEqual(executeCode.toModelOutput(hits), { type: "json", value: hits });
+                assert.deepEqual(executeCode.toModelOutput({ toolCallId: "c1", input: {}, output: hits }), { type: "json", value: hits });
+            } finally {
+                delete Object.prototype.toolCallId;
+                delete Object.prototype.ok;
+            }
+        });
+
+        test("streamText, a tool() of the TypeScript form given toModelOutput, and convertToModelMessages (useChat's results): error-json", async () => {
+            const session = api.createSession();
+            const [, executeCode] = session.getLlmTools();
+            const input = { code: "const x = ;", explanation: "x" };
+            // streamText, the tool as is.
+            {
+                const prompts = [];
+                const finish = (unified) => ({ type: "finish", finishReason: { unified, raw: undefined }, usage });
+                const turns = [
+                    [{ type: "stream-start", warnings: [] }, { type: "tool-call", toolCallId: "call-1", toolName: "executeCode", input: JSON.stringify(input) }, finish("tool-calls")],
+                    [{ type: "stream-start", warnings: [] }, { type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: "A syntax error." }, { type: "text-end", id: "t" }, finish("stop")],
+                ];
+                const model = new Mock({ doStream: async (options) => ({ stream: ai.simulateReadableStream({ chunks: turns[prompts.push(options.prompt) - 1], initialDelayInMs: null, chunkDelayInMs: null }) }) });
+                const result = ai.streamText({ model, prompt: "Total?", tools: { executeCode: tool(executeCode) }, stopWhen: stepCountIs(3) });
+                assert.equal(await result.text, "A syntax error.");
+                const part = toolResultOf(prompts[1]);
+                assert.equal(part.output.type, "error-json", JSON.stringify(part.output));
+                assert.equal(part.output.value.error.code, "SYNTAX");
+            }
+            // USAGE's TypeScript form: jsonSchema(), its own execute, the tool's toModelOutput.
+            {
+                const { model, prompts } = scriptedModel(Mock, undefined, "executeCode", input);
+                const wrapped = tool({
+                    description: executeCode.description,
+                    inputSchema: jsonSchema(executeCode.inputSchema),
+                    execute: (args, options) => executeCode.execute(args, { ...options, context: { via: "wrapper" } }),
+                    toModelOutput: executeCode.toModelOutput,
+                });
+                await generateText({ model, prompt: "Total?", tools: { executeCode: wrapped }, stopWhen: stepCountIs(3) });
+                assert.equal(toolResultOf(prompts[1]).output.type, "error-json");
+            }
+            // A chat's UI messages (useChat), turned into the model's prompt on the server.
+            {
+                const failed = await executeCode.execute(input);
+                const ok = await executeCode.execute({ code: "return 1", explanation: "x" });
+                const part = (toolCallId, output) => ({ type: "tool-executeCode", toolCallId, state: "output-available", input, output });
+                const messages = await ai.convertToModelMessages(
+                    [
+                        { role: "user", parts: [{ type: "text", text: "Total?" }] },
+                        { role: "assistant", parts: [part("c1", failed), part("c2", ok)] },
+                    ],
+                    { tools: { executeCode: tool(executeCode) } },
+                );
+                const outputs = messages.filter((m) => m.role === "tool").flatMap((m) => m.content.map((p) => [p.toolCallId, p.output.type, p.output.value.ok]));
+                assert.deepEqual(outputs, [
+                    ["c1", "error-json", false],
+                    ["c2", "json", true],
+                ]);
+            }
         });
 
         test("generateText: aborting the AI SDK's abortSignal aborts the run", async () => {

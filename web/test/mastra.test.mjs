@@ -72,6 +72,10 @@ test("a Mastra agent runs the LLM tools as they are: calls round-trip, the model
     assert.deepEqual(out.c1.value.map((h) => h.name), ["orders.search"]);
     assert.equal(out.c2.value.ok, true, JSON.stringify(out.c2));
     assert.equal(out.c2.value.result, 47);
+    assert.equal(out.c2.type, "json");
+    // A failed call is sent as a failure (Mastra calls the tools'
+    // toModelOutput as AI SDK v5 did, with the output): "json" before.
+    assert.equal(out.c3.type, "error-json", JSON.stringify(out.c3));
     assert.equal(out.c3.value.error.code, "INVALID_INPUT", JSON.stringify(out.c3));
     assert.match(out.c3.value.error.message, /executeCode: code: expected a string, got the number 5/);
     // A page tool called as an LLM tool: Mastra's own answer, which names the tools.

@@ -231,11 +231,13 @@ async function withAiSdk(codeMode: IoCodeMode.API) {
                 description: searchTools.description,
                 inputSchema: jsonSchema<IoCodeMode.SearchToolsArgs>(searchTools.inputSchema),
                 execute: (args, options) => searchTools.execute(args, { ...options, context: requestMetadata }),
+                toModelOutput: searchTools.toModelOutput,
             }),
             executeCode: tool({
                 description: executeCode.description,
                 inputSchema: jsonSchema<IoCodeMode.ExecuteCodeArgs>(executeCode.inputSchema),
                 execute: (args, options) => executeCode.execute(args, { ...options, context: requestMetadata }),
+                toModelOutput: executeCode.toModelOutput,
             }),
         },
         stopWhen: stepCountIs(5),
