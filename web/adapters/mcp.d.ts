@@ -65,6 +65,17 @@ export interface ToMcpServerOptions {
     version?: string | undefined;
     /** The run's `context` (onToolCall's `callContext`) from the MCP request: its session, auth info, ... */
     context?: ((extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => unknown) | undefined;
+    /** The McpServer class to build. Default SDK 1's (@modelcontextprotocol/sdk), imported by the adapter. */
+    McpServer?: (new (...args: any[]) => McpServer) | undefined;
+}
+
+/** toMcpServer's options with SDK 2's McpServer (@modelcontextprotocol/server): `context` gets SDK 2's request context. */
+export interface ToMcpServerOptionsWith<S> {
+    name?: string | undefined;
+    version?: string | undefined;
+    context?: ((ctx: any) => unknown) | undefined;
+    /** SDK 2's McpServer (`import { McpServer } from "@modelcontextprotocol/server"`): its createMcpHandler serves MCP 2026-07-28. */
+    McpServer: new (...args: any[]) => S;
 }
 
 /**
@@ -73,3 +84,4 @@ export interface ToMcpServerOptions {
  * cancellation aborts the run.
  */
 export declare function toMcpServer(session: IoCodeMode.Session, options?: ToMcpServerOptions): Promise<McpServer>;
+export declare function toMcpServer<S>(session: IoCodeMode.Session, options: ToMcpServerOptionsWith<S>): Promise<S>;

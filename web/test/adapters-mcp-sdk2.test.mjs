@@ -304,6 +304,61 @@ describe("fromMcpClient with SDK 2 against an SDK 1 server", () => {
     });
 });
 
+// toMcpServer built SDK 1's McpServer only: SDK 2's createMcpHandler (the
+// way it serves MCP 2026-07-28) takes SDK 2's, and an app on SDK 2 alone
+// could not serve Code Mode at all.
+describe("toMcpServer with SDK 2's McpServer (options.McpServer)", () => {
+    let api, pageSignals;
+    before(async () => {
+        pageSignals = [];
+        api = await IoCodeModeFactory({
+            wasmLocation: assetPath,
+            tools: [
+                { name: "math.add", description: "Adds a and b.", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } } }, execute: ({ a, b }, { context }) => ({ sum: a + b, by: context?.by }) },
+                { name: "math.wait", description: "Waits until aborted.", execute: (input, { signal }) => new Promise((resolve) => (pageSignals.push(signal), signal.addEventListener("abort", () => resolve(null)))) },
+            ],
+        });
+    });
+    after(() => api.dispose());
+    const ADD = { code: "return await tools.math.add({ a: 2, b: 40 })", explanation: "add" };
+
+    test("in memory: the two tools, a run with the request's context, and the client's cancellation", async () => {
+        const server = await mcp.toMcpServer(api.createSession(), { name: "code-mode-2", McpServer, context: (ctx) => ({ by: typeof ctx.mcpReq?.id }) });
+        assert.ok(server instanceof McpServer);
+        const client = await connectInMemory(server);
+        try {
+            assert.equal(client.getServerVersion().name, "code-mode-2");
+            const { tools } = await client.listTools();
+            assert.deepEqual(tools.map((t) => [t.name, t.annotations.readOnlyHint]), [["searchTools", true], ["executeCode", false]]);
+            const res = await client.callTool({ name: "executeCode", arguments: ADD });
+            assert.deepEqual([res.isError ?? false, res.structuredContent.ok, res.structuredContent.result], [false, true, { sum: 42, by: "number" }], JSON.stringify(res));
+            const ctrl = new AbortController();
+            const p = client.callTool({ name: "executeCode", arguments: { code: "return await tools.math.wait({})", explanation: "x" } }, { signal: ctrl.signal });
+            await until(() => pageSignals.length === 1, "the page tool to be called");
+            ctrl.abort(new Error("client gave up"));
+            await assert.rejects(p, /client gave up/);
+            await until(() => pageSignals[0].aborted, "the page tool's signal to abort");
+        } finally {
+            await client.close();
+        }
+    });
+
+    test("served over MCP 2026-07-28 by createMcpHandler, a server per request", async () => {
+        const session = api.createSession();
+        const handler = createMcpHandler(() => mcp.toMcpServer(session, { McpServer }));
+        const client = new Client({ name: "test-client", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+        await client.connect(new StreamableHTTPClientTransport(new URL("http://mcp.test/mcp"), { fetch: (url, init) => handler.fetch(new Request(url, init)) }));
+        try {
+            assert.equal(client.getNegotiatedProtocolVersion(), "2026-07-28");
+            const res = await client.callTool({ name: "executeCode", arguments: ADD });
+            assert.deepEqual(res.structuredContent.result, { sum: 42 }, JSON.stringify(res));
+        } finally {
+            await client.close();
+            await handler.close();
+        }
+    });
+});
+
 // The process of a stdio server ends while a call is in flight: the run
 // gets an error naming the server, with either SDK, and goes on.
 for (const [sdk, ClientClass, Transport, why] of [
@@ -329,7 +384,7 @@ for (const [sdk, ClientClass, Transport, why] of [
 
 // An app on SDK 2 alone has no @modelcontextprotocol/sdk: the adapter
 // imported SDK 1's types module at its top, and failed to load there.
-test("the mcp entry loads and follows an SDK 2 client where @modelcontextprotocol/sdk cannot be resolved", () => {
+test("the mcp entry loads, follows an SDK 2 client and serves with SDK 2's McpServer where @modelcontextprotocol/sdk cannot be resolved", () => {
     const hooks = `export async function resolve(spec, ctx, next) {
         if (spec.startsWith("@modelcontextprotocol/sdk")) throw Object.assign(new Error("Cannot find package '@modelcontextprotocol/sdk'"), { code: "ERR_MODULE_NOT_FOUND" });
         return next(spec, ctx);
@@ -340,7 +395,7 @@ test("the mcp entry loads and follows an SDK 2 client where @modelcontextprotoco
         const { Client, InMemoryTransport } = await import("@modelcontextprotocol/client");
         const { McpServer } = await import("@modelcontextprotocol/server");
         await import("@modelcontextprotocol/sdk/types.js").then(() => { throw new Error("the hook did not hide SDK 1"); }, () => {});
-        const { fromMcpClient } = await import(${JSON.stringify(new URL("../../dist/mcp.mjs", import.meta.url).href)});
+        const { fromMcpClient, toMcpServer } = await import(${JSON.stringify(new URL("../../dist/mcp.mjs", import.meta.url).href)});
         const server = new McpServer({ name: "desk", version: "1.0.0" });
         server.registerTool("ping", { description: "Ping." }, async () => ({ content: [{ type: "text", text: "pong" }] }));
         const [a, b] = InMemoryTransport.createLinkedPair();
@@ -348,10 +403,11 @@ test("the mcp entry loads and follows an SDK 2 client where @modelcontextprotoco
         await Promise.all([server.connect(b), client.connect(a)]);
         const source = await fromMcpClient(client);
         const ping = source.tools[0];
-        console.log(JSON.stringify([ping.name, await ping.execute({}, {})]));
+        const served = await toMcpServer({ getLlmTools: () => [], getSystemInstruction: () => "" }, { McpServer });
+        console.log(JSON.stringify([ping.name, await ping.execute({}, {}), served instanceof McpServer]));
         source.close();
         await client.close();`;
     const r = spawnSync(process.execPath, ["--input-type=module", "-e", main], { cwd: fileURLToPath(new URL(".", import.meta.url)), encoding: "utf8" });
     assert.equal(r.status, 0, r.stderr);
-    assert.equal(r.stdout.trim(), JSON.stringify(["desk.ping", "pong"]));
+    assert.equal(r.stdout.trim(), JSON.stringify(["desk.ping", "pong", true]));
 });

@@ -1,8 +1,9 @@
 // Type check of @interopio/code-mode/mcp with SDK 2's Client
 // (@modelcontextprotocol/client), as web/USAGE.md uses it. Nothing here runs.
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { McpServer, createMcpHandler } from "@modelcontextprotocol/server";
 import type { IoCodeMode } from "@interopio/code-mode";
-import { fromMcpClient, type McpToolSource } from "@interopio/code-mode/mcp";
+import { fromMcpClient, toMcpServer, type McpToolSource } from "@interopio/code-mode/mcp";
 
 export async function consume(codeMode: IoCodeMode.API): Promise<() => void> {
     const client = new Client({ name: "my-copilot", version: "1.0.0" });
@@ -13,4 +14,10 @@ export async function consume(codeMode: IoCodeMode.API): Promise<() => void> {
         unregister();
         github.close();
     };
+}
+
+export async function serve(session: IoCodeMode.Session): Promise<McpServer> {
+    const handler = createMcpHandler(() => toMcpServer(session, { McpServer, context: (ctx) => ctx.http?.authInfo }));
+    void handler;
+    return toMcpServer(session, { name: "orders", McpServer });
 }

@@ -265,6 +265,7 @@ const TO_OPTIONS = {
     name: "string",
     version: "string",
     context: "function",
+    McpServer: "function",
 };
 
 // The Client keeps one handler per notification method. Every source that
@@ -318,12 +319,17 @@ export async function toMcpServer(session, options) {
         throw new TypeError("toMcpServer(session): expected a Code Mode session (from createSession())");
     }
     const opts = checkOptions(options, TO_OPTIONS, "toMcpServer");
-    const [{ McpServer }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([import("@modelcontextprotocol/sdk/server/mcp.js"), SDK1()]);
+    // options.McpServer: SDK 2's (@modelcontextprotocol/server), or SDK 1's;
+    // by default SDK 1's, imported here only.
+    const McpServer = opts.McpServer || (await import("@modelcontextprotocol/sdk/server/mcp.js")).McpServer;
     const llmTools = Array.from(session.getLlmTools());
     const server = new McpServer(
         { name: opts.name || "code-mode", version: opts.version || "1.0.0" },
         { capabilities: { tools: {} }, instructions: session.getSystemInstruction() },
     );
+    // SDK 2's Server (getNegotiatedProtocolVersion) takes handlers by method
+    // name, and hands them the request's signal as ctx.mcpReq.signal.
+    const types = typeof server.server.getNegotiatedProtocolVersion == "function" ? { ListToolsRequestSchema: "tools/list", CallToolRequestSchema: "tools/call" } : await SDK1();
     // title at the top (MCP 2025-06-18: clients show it first) and in the
     // annotations, where clients of earlier revisions look.
     const listed = llmTools.map((t) => {
@@ -336,12 +342,12 @@ export async function toMcpServer(session, options) {
             annotations: t.name === "searchTools" ? { title, readOnlyHint: true, openWorldHint: false } : { title, readOnlyHint: false },
         };
     });
-    server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
-    server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    server.server.setRequestHandler(types.ListToolsRequestSchema, () => ({ tools: listed }));
+    server.server.setRequestHandler(types.CallToolRequestSchema, async (request, extra) => {
         const context = opts.context ? await opts.context(extra) : undefined;
         let out;
         try {
-            out = await runToolCall(session, request.params.name, request.params.arguments ?? {}, { signal: extra.signal, context });
+            out = await runToolCall(session, request.params.name, request.params.arguments ?? {}, { signal: extra.signal ?? extra.mcpReq?.signal, context });
         } catch (err) {
             // Only the client's cancellation gets here; the SDK drops the answer.
             return { content: [{ type: "text", text: `cancelled: ${err && err.message ? err.message : err}` }], isError: true };
