@@ -23,7 +23,7 @@
 // with status 1 and the compiler's output.
 
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -83,6 +83,27 @@ try {
 } catch (err) {
     fail(err.message);
 }
+// The build's id, in the core (a custom section) and in the loaders (as
+// globalThis.__CODE_MODE_BUILD__, defined below): a core given compiled
+// (config.coreModule) of another build than the loader's, an older
+// package's file beside a newer loader, failed inside the core ("config:
+// unknown key coreModule", "op is not a function"), naming no field. Kept
+// from the core in place when the Go build is skipped.
+const coreOut = join(out, "code-mode.wasm");
+const BUILD_SECTION = "code-mode.build";
+const buildId = (skipGo && coreBuildOf(coreOut)) || randomBytes(6).toString("hex");
+if (skipGo && existsSync(coreOut) && !coreBuildOf(coreOut)) stampBuild(coreOut);
+function coreBuildOf(file) {
+    if (!existsSync(file)) return "";
+    const sections = WebAssembly.Module.customSections(new WebAssembly.Module(readFileSync(file)), BUILD_SECTION);
+    return sections.length ? Buffer.from(sections[0]).toString() : "";
+}
+// Appends the custom section (id 0: a name, then the bytes; sizes as LEB128).
+function stampBuild(file) {
+    const leb = (n) => (n < 128 ? [n] : [(n & 127) | 128, ...leb(n >>> 7)]);
+    const payload = [...leb(BUILD_SECTION.length), ...Buffer.from(BUILD_SECTION), ...Buffer.from(buildId)];
+    writeFileSync(file, Buffer.concat([readFileSync(file), Buffer.from([0, ...leb(payload.length), ...payload])]));
+}
 const pkgTemplate = JSON.parse(readFileSync(join(web, "package.json"), "utf8"));
 const banner = `// ${pkgTemplate.name} ${pkgTemplate.version}. Built by scripts/build-dist.mjs with esbuild and ${goversion}.`;
 const manifest = { ...pkgTemplate, files: [...pkgTemplate.files] };
@@ -103,7 +124,8 @@ for (const entry of ENTRIES) {
         banner: { js: banner },
         plugins: [wasmExecPlugin],
         ...(entry.external ? { external: entry.external } : {}),
-        ...(iife ? { inject: [join(web, "src", "script-url.mjs")], define: { "import.meta.url": "import_meta_url" } } : {}),
+        define: { "globalThis.__CODE_MODE_BUILD__": JSON.stringify(buildId), ...(iife ? { "import.meta.url": "import_meta_url" } : {}) },
+        ...(iife ? { inject: [join(web, "src", "script-url.mjs")] } : {}),
         logLevel: "silent",
     }).catch((err) => fail(`esbuild ${entry.in} -> ${entry.out}:\n${err.message}`));
     if (result.warnings.length) fail(`esbuild ${entry.in} -> ${entry.out}: ${result.warnings.map((w) => w.text).join("; ")}`);
@@ -152,7 +174,6 @@ for (const f of manifest.files) {
 }
 
 // --- the Go core --------------------------------------------------------------
-const coreOut = join(out, "code-mode.wasm");
 if (skipGo) {
     console.log(`build-dist: wrote ${written.join(", ")} to ${outName}/ (Go core skipped)`);
 } else {
@@ -170,6 +191,7 @@ if (skipGo) {
     cutFrames(coreOut);
     cutLines(coreOut);
     optimizeCore(coreOut);
+    stampBuild(coreOut);
     const mb = (statSync(coreOut).size / 1048576).toFixed(2);
     console.log(`build-dist: wrote ${[...written, "code-mode.wasm"].join(", ")} to ${outName}/ (core ${mb} MB, ${goversion})`);
 }

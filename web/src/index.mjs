@@ -13,7 +13,7 @@ import { threadFactory } from "./factory.mjs";
 import { prototypeHazard, snapshot } from "./fields.mjs";
 import { replacedBuiltins } from "./intrinsics.mjs";
 import { CONFIG_KEYS, INTERCEPTOR_KEYS } from "./keys.mjs";
-import { isGoModule, isWasmModule } from "./wasm-load.mjs";
+import { coreBuild, isGoModule, isWasmModule } from "./wasm-load.mjs";
 import { workerFactory } from "./worker-host.mjs";
 
 const onPage = !hasNodeFs && typeof document !== "undefined" && typeof Worker === "function";
@@ -130,6 +130,15 @@ async function makeFactory(config) {
     if (core !== undefined && !(isWasmModule(core) && isGoModule(core))) {
         const got = isWasmModule(core) ? "another WebAssembly.Module (it imports none of Go's functions: the QuickJS asset goes in config.wasmModule)" : describe(core);
         throw new TypeError(`config.coreModule: expected the package's code-mode.wasm compiled, a WebAssembly.Module, got ${got}`);
+    }
+    // A core of another build than this loader's (an older package's file):
+    // the two speak one build's protocol, and the mix failed inside the core
+    // ("config: unknown key coreModule", "op is not a function"). The id is
+    // the build's (scripts/build-dist.mjs); web/src run unbundled has none.
+    const build = /** @type {any} */ (globalThis).__CODE_MODE_BUILD__;
+    if (core !== undefined && build && coreBuild(core) !== build) {
+        const of = coreBuild(core) ? `one of build ${coreBuild(core)}` : "one that names no build (an older package's)";
+        throw new TypeError(`config.coreModule: expected the code-mode.wasm of this package's build (${build}), got ${of}: give the code-mode.wasm that came with this copy of the package`);
     }
     const mode = /** @type {any} */ (config).worker;
     if (mode !== undefined && typeof mode !== "boolean") {

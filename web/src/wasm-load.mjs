@@ -6,6 +6,7 @@ import { KeptMap, keptWebAssembly, promiseResolve, then } from "./intrinsics.mjs
 
 // As at load: the page may replace its globals afterwards (intrinsics.mjs).
 const moduleImports = keptWebAssembly ? keptWebAssembly.Module.imports : null;
+const moduleSections = keptWebAssembly ? keptWebAssembly.Module.customSections : null;
 
 /**
  * The import list of a compiled WebAssembly.Module, as Cloudflare Workers'
@@ -32,6 +33,20 @@ function importsOf(v) {
  */
 export function isWasmModule(v) {
     return importsOf(v) !== null;
+}
+
+/**
+ * The build a compiled Code Mode core is of: its custom section
+ * "code-mode.build" (scripts/build-dist.mjs), or "" when it has none.
+ * @param {WebAssembly.Module} m
+ */
+export function coreBuild(m) {
+    try {
+        const s = /** @type {typeof WebAssembly.Module.customSections} */ (moduleSections)(m, "code-mode.build");
+        return s.length ? new TextDecoder().decode(s[0]) : "";
+    } catch {
+        return "";
+    }
 }
 
 /**

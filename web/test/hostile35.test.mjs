@@ -3,7 +3,9 @@
 // Bedrock, Gemini and Cohere v1 shapes, and the compiled modules
 // (config.wasmModule, config.coreModule). Each row is what the page must
 // get, in both engine modes (CODE_MODE_WORKER=1). A revoked Proxy given as
-// a module was Array.isArray's TypeError, naming no field.
+// a module was Array.isArray's TypeError, naming no field; a core of
+// another build failed inside it ("config: unknown key", "op is not a
+// function") or ran.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -56,7 +58,7 @@ describe("hostile35: compiled modules that are not the package's", () => {
     const wasmModule = new WebAssembly.Module(readFileSync(assetPath));
     const coreModule = new WebAssembly.Module(readFileSync(coreWasmPath));
 
-    test("look-alikes of a Module are a TypeError naming the field; nothing is left running, and a good factory works after", async () => {
+    test("look-alikes of a Module, and a core of another build, are a TypeError naming the field; nothing is left running, and a good factory works after", async () => {
         const IoCodeModeFactory = await loadFactory();
         const revoked = Proxy.revocable(wasmModule, {});
         revoked.revoke();
@@ -74,6 +76,26 @@ describe("hostile35: compiled modules that are not the package's", () => {
             await assert.rejects(IoCodeModeFactory({ wasmLocation: assetPath, [field]: value }), (e) => {
                 assert.ok(e instanceof TypeError, String(e));
                 assert.match(e.message, new RegExp(`^config\\.${field}: expected `), e.message);
+                return true;
+            });
+        }
+        // The core of another build (an older package's code-mode.wasm
+        // beside this loader): the package's own with no build id, or another
+        // one; and a module that imports Go's functions but is no core.
+        const bytes = readFileSync(coreWasmPath);
+        const unstamped = bytes.subarray(0, bytes.lastIndexOf("code-mode.build") - 3);
+        const stamp = Buffer.from("\x00\x1c\x0fcode-mode.build000000000000", "latin1");
+        const fakeGo = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 1, 127, 0, 2, 25, 1, 4, 103, 111, 106, 115, 16, 114, 117, 110, 116, 105, 109, 101, 46, 119, 97, 115, 109, 69, 120, 105, 116, 0, 0]);
+        const others = [
+            [new WebAssembly.Module(unstamped), "one that names no build (an older package's)"],
+            [new WebAssembly.Module(Buffer.concat([unstamped, stamp])), "one of build 000000000000"],
+            [new WebAssembly.Module(fakeGo), "one that names no build (an older package's)"],
+        ];
+        for (const [module, got] of others) {
+            await assert.rejects(IoCodeModeFactory({ wasmLocation: assetPath, coreModule: module }), (e) => {
+                assert.ok(e instanceof TypeError, String(e));
+                assert.match(e.message, /^config\.coreModule: expected the code-mode\.wasm of this package's build \([0-9a-f]{12}\), got (.*): give the code-mode\.wasm that came with this copy of the package$/);
+                assert.equal(/got (.*): give/.exec(e.message)?.[1], got);
                 return true;
             });
         }
