@@ -47,6 +47,10 @@ export function toModelOutput(o) {
     const out = typeof field(o, "toolCallId") == "string" ? field(o, "output") : o;
     return typeof out == "string" ? { type: "text", value: out } : { type: field(out, "ok") === false ? "error-json" : "json", value: out ?? null };
 }
+// Frozen: it is one function for every factory's tools, and lifetime.mjs's
+// attach() marks each function of a tool it can extend with the tool's
+// keeper, which kept the first factory (its worker) alive for good.
+Object.freeze(toModelOutput);
 
 /**
  * @param {any} signal
