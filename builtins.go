@@ -40,6 +40,8 @@ var (
 	performanceSource string
 	//go:embed prelude/intl.js
 	intlSource string
+	//go:embed prelude/localdate.js
+	localDateSource string
 
 	// Compacted on first use, not at package init: most runs never build
 	// these globals.
@@ -53,6 +55,7 @@ var (
 		"crypto":          {src: cryptoSource},
 		"performance":     {src: performanceSource},
 		"intl":            {src: intlSource},
+		"localdate":       {src: localDateSource},
 	}
 )
 
@@ -191,6 +194,10 @@ O.defineProperty(B, "asUintN", { writable: true, configurable: true, value: { as
 }
 `
 
+// localDateJS is added to the prelude of code that mentions Date when the
+// sandbox's zone is not UTC (prelude/localdate.js says why).
+const localDateJS = "src(\"localdate\")();\n"
+
 var preludePlain = strings.Replace(preludeJS, "/*GLOBALS*/\n", "", 1)
 
 // hostNeeds says which of the built-ins' host functions a run needs.
@@ -208,7 +215,7 @@ type hostNeeds struct {
 // names at run time is not served), and the host functions those need.
 // They are the prelude's arguments after the five of the API (`more`), in
 // the order of their names, as the sandbox hands them over.
-func preludeFor(code string) (prelude string, needs hostNeeds) {
+func preludeFor(code string, zoned bool) (prelude string, needs hostNeeds) {
 	var used []int
 	var hostNames []string
 	for i, g := range builtinGroups {
@@ -259,6 +266,9 @@ func preludeFor(code string) (prelude string, needs hostNeeds) {
 	}
 	if intl {
 		fmt.Fprintf(&b, intlJS, sort.SearchStrings(hostNames, "__cm_tz"))
+	}
+	if zoned && strings.Contains(code, "Date") {
+		b.WriteString(localDateJS)
 	}
 	if strings.Contains(code, "asUintN") {
 		b.WriteString(asUintNJS)

@@ -66,6 +66,10 @@ type CodeMode struct {
 	// overwritePanicked: OverwriteSystemInstruction's first panic was
 	// reported (overwriteInstruction).
 	overwritePanicked atomic.Bool
+
+	// zone answers the sandbox's local time zone (Config.TimeZone); nil
+	// for UTC.
+	zone *localZone
 }
 
 // New compiles the QuickJS asset and returns a CodeMode. asset is the file
@@ -171,6 +175,9 @@ func ResolveConfig(cfg Config) (Config, error) {
 
 func newCodeMode(engine *sandbox.Engine, cfg Config) (*CodeMode, error) {
 	c := &CodeMode{cfg: cfg, reg: newRegistry(), engine: engine}
+	if cfg.TimeZone != "UTC" {
+		c.zone = newLocalZone(cfg.TimeZone, cfg.TimeZones)
+	}
 	if cfg.Random != defaultRandom {
 		c.cfg.Random = &lockedReader{r: cfg.Random}
 	}

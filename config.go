@@ -82,8 +82,24 @@ type Config struct {
 	// a warn. nil is Go's time.LoadLocation natively (the system's zoneinfo;
 	// short names for the US zones only, as in en-US; no long ones); under
 	// GOOS=js nil is none (UTC with a warn): the JavaScript binding gives
-	// the host's own Intl. Concurrent runs call it at once.
+	// the host's own Intl. Zone "" asks for the host's own zone's name
+	// (TimeZone's default); time.LoadLocation's answers it with the machine's.
+	// It also gives the offsets of TimeZone, kept by day. Concurrent runs
+	// call it at once.
 	TimeZones func(zone string, unixMs float64, style string) (string, error)
+	// TimeZone is the sandbox's own time zone, an IANA name
+	// ("America/New_York", "UTC"): the zone of Date's local-time methods
+	// (getHours, setHours, getTimezoneOffset, toString, parsing a date
+	// and time without an offset) and of Intl and toLocaleString without a
+	// timeZone, as a page's JavaScript has the user's. Default "": the
+	// host's, time.Local natively (the TZ variable's zone, else
+	// /etc/localtime's; UTC when neither names one), under GOOS=js the
+	// one TimeZones gives for zone "" (the JavaScript binding's: the
+	// host's Intl's). "UTC" pins it, for runs that must give the same
+	// text on every machine. Its offsets come from TimeZones; New fails on
+	// a zone TimeZones does not know, or cannot answer for (UTC needs no
+	// answer). ResolveConfig gives its canonical name.
+	TimeZone string
 }
 
 // ErrUnknownTimeZone is what Config.TimeZones wraps for a zone it does not know.
@@ -215,6 +231,11 @@ func (c Config) withDefaults() (Config, error) {
 	bad := func(field, format string, args ...any) {
 		errs = append(errs, &ConfigError{Field: field, Problem: fmt.Sprintf(format, args...)})
 	}
+	zone, problem := resolveZone(c.TimeZones, c.TimeZone)
+	if problem != "" {
+		errs = append(errs, &ConfigError{Field: "TimeZone", Problem: problem})
+	}
+	c.TimeZone = zone
 	switch {
 	case c.Timeout < minTimeout:
 		if c.Timeout < 0 {

@@ -224,7 +224,7 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 	// Sorted by name: a call finds its tool by binary search, so a run
 	// builds nothing per visible tool.
 	r.visible = s.cm.visible(s.own)
-	prelude, needs := preludeFor(code)
+	prelude, needs := preludeFor(code, s.cm.zone != nil)
 	funcs := map[string]sandbox.Func{
 		"__cm_begin":  {Sync: r.begin, Unwritable: r.beginUnwritable},
 		"__cm_call":   {Async: r.call, Start: r.startCall, Label: r.callLabel},
@@ -246,7 +246,7 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 		funcs["__cm_syntax"] = sandbox.Func{Sync: syntaxHost}
 	}
 	if needs.zones {
-		funcs["__cm_tz"] = sandbox.Func{Sync: zoneHost(s.cm.cfg.TimeZones)}
+		funcs["__cm_tz"] = sandbox.Func{Sync: zoneHost(s.cm.cfg.TimeZones, s.cm.cfg.TimeZone)}
 	}
 	if needs.clock {
 		r.clock.start = start
@@ -280,6 +280,7 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 		// The prelude's JSON.parse guards against nesting too deep for
 		// the host's stack; the results of tools are checked on the host.
 		NativeParse: parseNatively,
+		LocalOffset: s.cm.localOffset(),
 	})
 	if !leased {
 		s.waiting.Add(-1)

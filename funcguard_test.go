@@ -67,7 +67,7 @@ func TestEvalGuardOnlyWhenNamed(t *testing.T) {
 		{"return new Function('return 1')()", true},
 		{"return (() => {}).constructor", true},
 	} {
-		prelude, needs := preludeFor(tc.code)
+		prelude, needs := preludeFor(tc.code, false)
 		if got := strings.Contains(prelude, "AsyncGeneratorFunction"); got != tc.want || needs.syntax != tc.want {
 			t.Errorf("%q: guard %v, host function %v, want %v", tc.code, got, needs.syntax, tc.want)
 		}

@@ -483,7 +483,10 @@ func TestClockHostFunc(t *testing.T) {
 // formats as en-US in UTC with one warn per run; FinalizationRegistry's
 // hint (from the same table) is kept.
 func TestIntl(t *testing.T) {
-	runInputCases(t, []inputCase{
+	// The sandbox's zone pinned to UTC, whatever the machine's (TZ): the
+	// dates' expected text is UTC's.
+	utc := Config{TimeZone: "UTC"}
+	runInputCasesWith(t, utc, []inputCase{
 		{name: "Intl.NumberFormat currency", code: "const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });\nreturn [usd.format(1234.5), usd.format(-0.005), new Intl.NumberFormat('en-US', { style: 'currency', currency: 'EUR', currencyDisplay: 'name' }).format(2)]",
 			want: `["$1,234.50","-$0.01","2.00 euros"]`, noLog: "en-US"},
 		{name: "Intl.NumberFormat percent, compact, digits", code: "return [new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 1 }).format(0.2567), new Intl.NumberFormat('en', { notation: 'compact' }).format(1234567), new Intl.NumberFormat('en', { maximumFractionDigits: 2 }).format(1.005), new Intl.NumberFormat().format(1e21)]",
@@ -522,7 +525,7 @@ func TestIntl(t *testing.T) {
 		{name: "the replaced methods look like methods", code: "const f = Number.prototype.toLocaleString;\nreturn [f.name, typeof f.prototype, f.length, String.prototype.localeCompare.length, Object.getOwnPropertyDescriptor(Date.prototype, 'toLocaleTimeString').enumerable, new Date(0).toLocaleTimeString('en')]", want: `["toLocaleString","undefined",0,1,false,"12:00:00 AM"]`},
 	})
 	// One warning per run, not per call.
-	cm := newTestCodeMode(t, Config{})
+	cm := newTestCodeMode(t, utc)
 	s := mustSession(t, cm)
 	res := exec(t, s, "for (let i = 0; i < 3; i++) (i).toLocaleString('de-DE');\nreturn new Intl.DateTimeFormat('ja').format(0)", nil)
 	if n := len(res.Logs); !res.OK || n != 1 || string(res.Result) != `"1/1/1970"` {
@@ -594,7 +597,7 @@ func TestPreludeFor(t *testing.T) {
 		{"queueMicrotask(f)", []string{`lazy(["queueMicrotask"], "queueMicrotask")`}, []string{`"url"`, "timers"}, hostNeeds{}},
 		{"btoa(x); structuredClone(y); new TextDecoder()", []string{`"base64"`, `"structuredClone"`, `"text"`}, []string{`"url"`}, hostNeeds{}},
 	} {
-		p, needs := preludeFor(tc.code)
+		p, needs := preludeFor(tc.code, false)
 		for _, s := range tc.has {
 			if !strings.Contains(p, s) {
 				t.Errorf("%q: the prelude lacks %q", tc.code, s)
@@ -609,7 +612,7 @@ func TestPreludeFor(t *testing.T) {
 			t.Errorf("%q: needs %+v, want %+v", tc.code, needs, tc.needs)
 		}
 	}
-	if p, _ := preludeFor("return 1"); p != preludePlain || strings.Contains(p, "/*GLOBALS*/") {
+	if p, _ := preludeFor("return 1", false); p != preludePlain || strings.Contains(p, "/*GLOBALS*/") {
 		t.Errorf("a plain run's prelude is not the plain one:\n%s", p)
 	}
 }

@@ -19,8 +19,9 @@ const maxZoneText = 64
 // zoneHost is __cm_tz: Config.TimeZones' answer as a string; null for a
 // zone it does not know (intl.js throws the browser's RangeError); 0 when
 // it has no answer (no time-zone data, an error, an answer out of bounds:
-// intl.js formats in UTC with a warn).
-func zoneHost(tz func(string, float64, string) (string, error)) func([]json.RawMessage) (json.RawMessage, error) {
+// intl.js formats in UTC with a warn). Zone "" is the sandbox's own,
+// local (Config.TimeZone as resolved): its name.
+func zoneHost(tz func(string, float64, string) (string, error), local string) func([]json.RawMessage) (json.RawMessage, error) {
 	return func(args []json.RawMessage) (json.RawMessage, error) {
 		var zone, style string
 		var ms float64
@@ -28,7 +29,10 @@ func zoneHost(tz func(string, float64, string) (string, error)) func([]json.RawM
 			len(style) > 16 || !(ms >= -8.64e15 && ms <= 8.64e15) {
 			return nil, errors.New("__cm_tz: expected a zone, a time value and a timeZoneName style")
 		}
-		if zone == "" || len(zone) > maxZoneText {
+		if zone == "" {
+			return json.Marshal(local)
+		}
+		if len(zone) > maxZoneText {
 			return json.RawMessage("null"), nil
 		}
 		s, err := callTimeZones(tz, zone, ms, style)

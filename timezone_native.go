@@ -5,6 +5,7 @@ package codemode
 import (
 	"errors"
 	"math"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -15,6 +16,10 @@ import (
 // container) has no answer, so the sandbox formats in UTC with a warn
 // rather than call every zone unknown.
 func defaultTimeZones(zone string, unixMs float64, style string) (string, error) {
+	if zone == "" {
+		// The machine's own (Config.TimeZone's default).
+		zone = hostZone()
+	}
 	loc, err := loadZone(zone)
 	if err != nil {
 		return "", err
@@ -43,6 +48,25 @@ func defaultTimeZones(zone string, unixMs float64, style string) (string, error)
 		}
 	}
 	return "", nil
+}
+
+// hostZone is the IANA name of time.Local's zone, found as Go and Node's
+// ICU find it: the TZ variable ("America/New_York", ":America/New_York",
+// a path into a zoneinfo directory; set and empty is UTC), else the
+// zoneinfo file /etc/localtime links to. "UTC" when neither names one.
+func hostZone() string {
+	name, set := os.LookupEnv("TZ")
+	if !set {
+		name, _ = os.Readlink("/etc/localtime")
+	}
+	name = strings.TrimPrefix(name, ":")
+	if i := strings.LastIndex(name, "zoneinfo/"); i >= 0 {
+		name = name[i+len("zoneinfo/"):]
+	}
+	if name == "" || strings.HasPrefix(name, "/") {
+		return "UTC"
+	}
+	return name
 }
 
 func two(n int) string { return string([]byte{byte('0' + n/10), byte('0' + n%10)}) }

@@ -206,9 +206,11 @@
     g("localeMatcher", ["lookup", "best fit"]); g("calendar", ["gregory"]); g("numberingSystem", ["latn"]);
     const h12 = g("hour12", true), hc = g("hourCycle", ["h11", "h12", "h23", "h24"]);
     let z = o.timeZone, a;
+    // Without a timeZone, the sandbox's own (tz's zone "": Config.TimeZone).
+    if (z === undefined) z = zone("", 0) || "UTC";
     const s = { locale, tz: "UTC" };
-    if (z !== undefined && !UTC.test(z = S(z))) {
-      if ((a = zone(z, 0)) === null) fail(RE, "Invalid time zone specified: " + z);
+    if (!UTC.test(z = S(z))) {
+      if (z === "" || (a = zone(z, 0)) === null) fail(RE, "Invalid time zone specified: " + z);
       a ? s.tz = a : warn("tz", `${DT}: the host gave no time zone "${z}": it was formatted in UTC`);
     }
     const vals = { weekday: W, year: ND, month: [...ND, ...W], day: ND, hour: ND, minute: ND, second: ND };

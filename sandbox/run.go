@@ -231,7 +231,8 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64, w *wor
 	r.startClock()
 	// From here the program runs: a full heap ends it (interruptMemory).
 	q.HeapFull = func() { r.interrupt(interruptMemory) }
-	defer func() { q.HeapFull = nil }()
+	q.LocalOffset = p.LocalOffset
+	defer func() { q.HeapFull, q.LocalOffset = nil, nil }()
 	r.goCtx = context.WithValue(r.goCtx, deadlineKey{}, r.deadline)
 	// Watched once the clock is set, so that a cancel's stop comes after it.
 	stop := context.AfterFunc(goCtx, func() { r.interrupt(interruptCancel) })

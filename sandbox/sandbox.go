@@ -496,6 +496,12 @@ type Program struct {
 	// engine's: a host that runs programs of several parties counts its
 	// party's own, so that no program learns how busy the others keep it.
 	Waiting func() int32
+	// LocalOffset gives the seconds east of UTC of the run's local time
+	// zone at an instant (unix seconds): Date's local-time methods
+	// (getHours, setHours, toString, parsing a date-time without an
+	// offset) ask it at every call, so it should be fast (cache). nil is
+	// UTC.
+	LocalOffset func(unixSec int64) int
 	// Body says the caller knows Code returns outside any function and
 	// closes no bracket it did not open (tsstrip.Prepare checks both): it
 	// is compiled as a function body at once, without first being tried

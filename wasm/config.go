@@ -69,7 +69,7 @@ func optPositive(obj Value, field, path string, integer bool) (float64, error) {
 // were silently ignored would leave every tool unguarded.
 var (
 	configKeys = []string{"wasmLocation", "wasmModule", "coreModule", "timeout", "memoryLimit", "maxToolCalls", "maxResultChars",
-		"toolFilter", "interceptors", "overwriteSystemInstruction", "tools", "search",
+		"toolFilter", "interceptors", "overwriteSystemInstruction", "tools", "search", "timeZone",
 		// Read by the loader (the compiled modules, the worker engine and live events).
 		"worker", "onEvent"}
 	configHints = map[string]string{
@@ -140,6 +140,7 @@ var jsConfigFields = map[string]string{
 	"MemoryLimitMB":  "config.memoryLimit",
 	"MaxToolCalls":   "config.maxToolCalls",
 	"MaxResultChars": "config.maxResultChars",
+	"TimeZone":       "config.timeZone",
 	// The binding refuses what is not positive, and a minSimilarity over 1.
 	"Search.Weight":        "config.search.weight",
 	"Search.MinSimilarity": "config.search.minSimilarity",
@@ -245,6 +246,14 @@ func parseConfig(c Value, f *factory, wrote pageNumbers) (codemode.Config, error
 		return cfg, err
 	}
 	cfg.MaxResultChars = pageInt(chars, "MaxResultChars", wrote)
+	// The sandbox's own zone; undefined is the host's (codemode asks
+	// hostTimeZone for zone "": this Intl's own). codemode checks the name.
+	if z := get(c, "timeZone"); !z.IsUndefined() {
+		if jsbridge.TypeOf(z) != jsbridge.TypeString || z.String() == "" {
+			return cfg, typeErrorf("config.timeZone: expected an IANA time zone name such as \"America/New_York\" or \"UTC\", got %s", describe(z))
+		}
+		cfg.TimeZone = z.String()
+	}
 	if w := get(c, "worker"); !w.IsUndefined() && jsbridge.TypeOf(w) != jsbridge.TypeBoolean {
 		return cfg, typeErrorf("config.worker: expected a boolean, got %s", describe(w))
 	}

@@ -67,6 +67,14 @@ export declare namespace IoCodeMode {
         maxToolCalls?: number | undefined;
         /** Budget of the model-visible output of one run (result and logs), in bytes of its JSON as UTF-8: an ASCII character is one, é two, most CJK characters three, an emoji four. More is truncated with a visible marker. Default 20000, 100 to 10,000,000. */
         maxResultChars?: number | undefined;
+        /**
+         * The sandbox's own time zone, an IANA name (`"America/New_York"`, `"UTC"`): the zone of `Date`'s
+         * local-time methods (`getHours`, `setHours`, `getTimezoneOffset`, `toString`, parsing a date and time
+         * without an offset) and of `Intl` and `toLocaleString` without a `timeZone`. Default: this page's (or
+         * worker's, or Node process's) own, as its JavaScript sees it. `"UTC"` gives every machine the same text.
+         * An unknown zone makes the factory throw a `TypeError` naming it.
+         */
+        timeZone?: string | undefined;
         /** Tools registered when the instance is created. */
         tools?: ToolDefinition[] | undefined;
         /** Semantic ranking for `searchTools` / `tool_search`, fused with the lexical one. */

@@ -94,7 +94,7 @@ function distance(a, b) {
 
 // The factory config's keys and interceptors', as wasm/config.go's
 // configKeys and interceptorKeys: index.mjs snapshots them (fields.mjs).
-export const CONFIG_KEYS = ["wasmLocation", "wasmModule", "coreModule", "timeout", "memoryLimit", "maxToolCalls", "maxResultChars", "toolFilter", "interceptors", "overwriteSystemInstruction", "tools", "search", "worker", "onEvent"];
+export const CONFIG_KEYS = ["wasmLocation", "wasmModule", "coreModule", "timeout", "memoryLimit", "maxToolCalls", "maxResultChars", "toolFilter", "interceptors", "overwriteSystemInstruction", "tools", "search", "timeZone", "worker", "onEvent"];
 export const INTERCEPTOR_KEYS = ["onToolCall"];
 export const TOOL_KEYS = ["name", "description", "inputSchema", "outputSchema", "annotations", "execute"];
 export const SESSION_KEYS = ["tools"];

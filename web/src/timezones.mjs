@@ -27,7 +27,8 @@ const lastIndexOf = uncurry(String.prototype.lastIndexOf), slice = uncurry(Strin
 const formats = new KeptMap();
 
 /**
- * For style "" the zone's canonical name (resolvedOptions().timeZone), else
+ * For style "" the zone's canonical name (resolvedOptions().timeZone; zone
+ * "" is this Intl's own, the host's: the sandbox's default zone), else
  * its timeZoneName in that style at `ms` ("GMT-05:00" for "longOffset",
  * "EST" for "short"); null for a zone this Intl refuses (a RangeError).
  * @param {string} zone @param {number} ms @param {string} style
@@ -40,7 +41,7 @@ export function timeZone(zone, ms, style) {
         if (!DTF) return undefined;
         let dtf;
         try {
-            dtf = new DTF("en-US", /** @type {any} */ ({ __proto__: null, timeZone: zone, timeZoneName: style || undefined }));
+            dtf = new DTF("en-US", /** @type {any} */ ({ __proto__: null, timeZone: zone || undefined, timeZoneName: style || undefined }));
         } catch {
             return style ? undefined : null;
         }

@@ -47,6 +47,10 @@ type Instance struct {
 	// small for one large block, and QuickJS, which then cannot allocate
 	// even the error it throws, throws null.
 	HeapFull func()
+	// LocalOffset, when set, gives the seconds east of UTC of the local
+	// time zone at an instant (unix seconds): QuickJS's Date asks it
+	// (localtime) for every local-time method. nil is UTC.
+	LocalOffset func(unixSec int64) int
 	// Output collects what C wrote to stdout/stderr (asserts, aborts), bounded.
 	Output []byte
 	dead   bool
@@ -366,11 +370,17 @@ func (q *Instance) fdWrite(a []uint64) uint64 {
 	return 0
 }
 
-// localtime fills a struct tm in UTC: the sandbox has no time zone.
+// localtime fills a struct tm for the local time zone (LocalOffset, else
+// UTC). QuickJS reads only tm_gmtoff, the offset; the fields are the
+// shifted time's, tm_isdst 0 (nothing reads it).
 func (q *Instance) localtime(a []uint64) uint64 {
-	t := time.Unix(int64(a[0]), 0).UTC()
+	sec, off := int64(a[0]), 0
+	if q.LocalOffset != nil {
+		off = q.LocalOffset(sec)
+	}
+	t := time.Unix(sec+int64(off), 0).UTC()
 	p := uint32(a[1])
-	for i, v := range []int{t.Second(), t.Minute(), t.Hour(), t.Day(), int(t.Month()) - 1, t.Year() - 1900, int(t.Weekday()), t.YearDay() - 1, 0, 0} {
+	for i, v := range []int{t.Second(), t.Minute(), t.Hour(), t.Day(), int(t.Month()) - 1, t.Year() - 1900, int(t.Weekday()), t.YearDay() - 1, 0, off} {
 		q.mem.WriteUint32(p+uint32(4*i), uint32(int32(v)))
 	}
 	return 0
