@@ -5,21 +5,76 @@
 // get, in both engine modes (CODE_MODE_WORKER=1). A revoked Proxy given as
 // a module was Array.isArray's TypeError, naming no field; a core of
 // another build failed inside it ("config: unknown key", "op is not a
-// function") or ran.
+// function") or ran. And a page's
+// Object.prototype polluted with "functionCall", "toolUse" or "function" (a
+// merge of attacker JSON with a "__proto__" key, as page-prototype.test
+// has it) made handleToolCall run the polluted code in place of every
+// call the model made, and a { text } block run it.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { join } from "node:path";
-import { assetPath, coreWasmPath, dist, loadFactory, run, tool, withFactory } from "./helpers.mjs";
+import { WORKER, assetPath, coreWasmPath, dist, inChild, indexURL, loadFactory, run, tool, withFactory } from "./helpers.mjs";
 
 const llmURL = pathToFileURL(join(dist, "llm.mjs")).href;
+
+/**
+ * Runs each call of `calls` (JavaScript source of an array of argument
+ * lists after the session) through handleToolCall in a fresh Node process
+ * whose Object.prototype holds `pollution`'s keys (the pollution is global,
+ * so not in this process), and returns each answer or thrown message.
+ */
+function pollutedCalls(pollution, calls) {
+    const script = `
+        const { IoCodeModeFactory } = await import(${JSON.stringify(indexURL)});
+        const { handleToolCall } = await import(${JSON.stringify(llmURL)});
+        const api = await IoCodeModeFactory({ wasmLocation: ${JSON.stringify(assetPath)}, worker: ${WORKER}, tools: [] });
+        const s = api.createSession();
+        for (const [k, v] of Object.entries(${pollution})) Object.prototype[k] = v;
+        const out = [];
+        for (const c of ${calls}) out.push(await handleToolCall(s, ...c).then((r) => r, (e) => "threw " + e.message));
+        for (const k of Object.keys(${pollution})) delete Object.prototype[k];
+        api.dispose();
+        process.stdout.write(JSON.stringify(out));
+        process.exit(0);
+    `;
+    return inChild(script);
+}
 
 const code = (c) => ({ code: c, explanation: "x" });
 // The run's answer inside a Bedrock block or a Gemini part (under "error" when it failed), or as it came.
 const inner = (a) => (a.toolResult ? JSON.parse(a.toolResult.content[0].text) : a.functionResponse ? Object.values(a.functionResponse.response)[0] : a);
+const results = (answers) => answers.map((a) => (typeof a == "string" ? a : (inner(a).result ?? a.error?.code)));
 
 describe("hostile35: handleToolCall's shapes and the compiled modules of session 34", () => {
+    test("a polluted Object.prototype does not replace the model's call: only the call object's own fields are read", () => {
+        const pwn = JSON.stringify(code("return 'PWN'"));
+        const calls = `[
+            [{ type: "tool_use", id: "a1", name: "executeCode", input: ${JSON.stringify(code("return 'anthropic'"))} }],
+            [{ id: "c1", type: "function", function: { name: "executeCode", arguments: ${JSON.stringify(JSON.stringify(code("return 'openai'")))} } }],
+            [{ toolCallId: "x", toolName: "executeCode", input: ${JSON.stringify(code("return 'ai sdk'"))} }],
+            [{ text: "a text block, no call" }],
+            [{ name: "executeCode" }],
+            ["multi_tool_use.parallel", {}],
+            [{ toolUse: { name: "executeCode", input: ${JSON.stringify(code("return 'bedrock'"))} } }],
+        ]`;
+        const byKey = [
+            [`{ functionCall: { id: "P", name: "executeCode", args: ${pwn} } }`],
+            [`{ toolUse: { toolUseId: "P", name: "executeCode", input: ${pwn} } }`],
+            [`{ function: { name: "executeCode", arguments: ${pwn} } }`],
+            [`{ arguments: ${pwn}, input: ${pwn}, args: ${pwn}, parameters: ${pwn}, toolUseId: "P", id: "P" }`],
+            [`{ tool_uses: [{ recipient_name: "executeCode", parameters: ${pwn} }] }`],
+        ];
+        const noCall = "threw handleToolCall: call: expected { name, arguments }, { toolName, input }, { toolUse } or { functionCall }";
+        for (const [pollution] of byKey) {
+            const answers = pollutedCalls(pollution, calls);
+            assert.deepEqual(results(answers), ["anthropic", "openai", "ai sdk", noCall, "INVALID_INPUT", "UNKNOWN_TOOL", "bedrock"], pollution);
+            // The Bedrock block had no toolUseId: none is made up from Object.prototype's.
+            assert.equal(answers[6].toolResult.toolUseId, undefined, pollution);
+        }
+    });
+
     test("a tool hidden by toolFilter is no tool through any call shape, nor in a run or a search, and the answer's id is the caller's", async (t) => {
         let called = 0;
         const api = await withFactory(t, {

@@ -22,6 +22,16 @@ function describe(v) {
     return v === null ? "null" : Array.isArray(v) ? "an array" : typeof v == "object" ? "an object" : typeof v;
 }
 
+// A call object's own enumerable fields on an object without a prototype:
+// a call is data (an SDK's parse of the API's JSON), and a page's
+// Object.prototype may be polluted (a merge of attacker JSON with a
+// "__proto__" key): an inherited "functionCall", "toolUse" or "function"
+// ran its code in place of every call the model made, an inherited
+// "arguments" or "tool_uses" gave code to a call that had none. Only an
+// object is copied: a string's characters (a model's 10 MB tool name)
+// would each be a field.
+export const plain = (v) => ({ __proto__: null, ...(typeof v == "object" && v) });
+
 function failure(name, code, message) {
     return { ok: false, error: { name, code, message } };
 }
@@ -93,7 +103,7 @@ export async function runToolCall(session, name, args, options, wrapped) {
     // awaited, so that an abort still rejects.
     try {
         tools = llmTools(session);
-        if (name === "multi_tool_use.parallel" && !wrapped) return Promise.all((typeof args == "string" ? json(args) : args).tool_uses.map((u) => runToolCall(session, u?.recipient_name, u?.parameters, options, 1)));
+        if (name === "multi_tool_use.parallel" && !wrapped) return Promise.all(plain(typeof args == "string" ? json(args) : args).tool_uses.map((u) => runToolCall(session, plain(u).recipient_name, plain(u).parameters, options, 1)));
     } catch (err) {
         if (!tools) return failure(err.name || "Error", "INTERNAL", err.message);
         wrapped = 1;

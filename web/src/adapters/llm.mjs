@@ -3,7 +3,7 @@
 // tool-call loop. It imports nothing but its own call runner: it works on a
 // session object and returns plain data, so the SDKs stay the caller's.
 
-import { llmTools, runToolCall } from "./llm-call.mjs";
+import { llmTools, plain, runToolCall } from "./llm-call.mjs";
 
 // Strict mode (OpenAI's strict, Anthropic's strict tool use) takes a
 // subset of JSON Schema: every property required (an optional one is
@@ -101,19 +101,20 @@ export async function handleToolCall(session, name, args, options) {
     // field (Writer's Palmyra: "This model doesn't support the status
     // field") then refuse the first answer, not the first failed one, which
     // a loop tried on successful calls would meet only in use.
-    const f = name?.toolUse ?? name?.functionCall ?? name?.function ?? name;
-    const n = f?.name ?? f?.toolName;
-    if (n) {
-        const out = await runToolCall(session, n, f.arguments ?? f.input ?? f.args ?? f.parameters, args);
-        const failed = out?.ok === false;
-        return name.toolUse
-            ? { toolResult: { toolUseId: f.toolUseId, content: [{ text: JSON.stringify(out) }], status: failed ? "error" : "success" } }
-            : name.functionCall
-              ? { functionResponse: { ...(f.id && { id: f.id }), name: n, response: { [failed ? "error" : "output"]: out } } }
-              : out;
-    }
+    // Only the objects' own fields are read (plain(), llm-call.mjs): not a
+    // polluted Object.prototype's.
+    if (Object(name) !== name) return runToolCall(session, name, args, options);
+    const b = plain(name);
+    const f = plain(b.toolUse ?? b.functionCall ?? b.function ?? b);
+    const n = f.name ?? f.toolName;
     // Any other object (a whole assistant message, its tool_calls) is the
     // host's mistake: the model was told of a tool "[object Object]".
-    if (Object(name) === name) throw new TypeError("handleToolCall: call: expected { name, arguments }, { toolName, input }, { toolUse } or { functionCall }");
-    return runToolCall(session, name, args, options);
+    if (!n) throw new TypeError("handleToolCall: call: expected { name, arguments }, { toolName, input }, { toolUse } or { functionCall }");
+    const out = await runToolCall(session, n, f.arguments ?? f.input ?? f.args ?? f.parameters, args);
+    const failed = out?.ok === false;
+    return b.toolUse
+        ? { toolResult: { toolUseId: f.toolUseId, content: [{ text: JSON.stringify(out) }], status: failed ? "error" : "success" } }
+        : b.functionCall
+          ? { functionResponse: { ...(f.id && { id: f.id }), name: n, response: { [failed ? "error" : "output"]: out } } }
+          : out;
 }
