@@ -40,6 +40,11 @@ func resolveZone(tz func(string, float64, string) (string, error), zone string) 
 		if errors.Is(err, ErrUnknownTimeZone) {
 			why = "unknown time zone "
 		}
+		// A name past any zone's length is quoted only so far: a config's
+		// 1 MB timeZone was the whole message, 1 MB long.
+		if len(zone) > maxZoneText {
+			zone = zone[:maxZoneText] + "..."
+		}
 		return "", why + strconv.Quote(zone) + `: expected an IANA name such as "America/New_York" or "UTC"`
 	}
 	return s, ""

@@ -9,7 +9,8 @@
 // Object.prototype polluted with "functionCall", "toolUse" or "function" (a
 // merge of attacker JSON with a "__proto__" key, as page-prototype.test
 // has it) made handleToolCall run the polluted code in place of every
-// call the model made, and a { text } block run it.
+// call the model made, and a { text } block run it. This session's
+// config.timeZone quoted a 1 MB zone whole in its TypeError.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -160,6 +161,25 @@ describe("hostile35: compiled modules that are not the package's", () => {
             assert.equal((await run(api.createSession(), "return await tools.add({ a: 2, b: 40 })")).result, 42);
         } finally {
             api.dispose();
+        }
+    });
+});
+
+describe("hostile35: this session's config.timeZone (localzone35)", () => {
+    test("a timeZone of 1 MB, with a NUL, a path or Go's Local is a TypeError naming the field, quoting at most a zone's length", async () => {
+        const IoCodeModeFactory = await loadFactory();
+        const cases = [
+            ["A".repeat(1 << 20), `"${"A".repeat(64)}..."`],
+            ["America/New_York\0", '"America/New_York\\x00"'],
+            ["../../../etc/passwd", '"../../../etc/passwd"'],
+            ["Local", '"Local"'],
+        ];
+        for (const [timeZone, quoted] of cases) {
+            await assert.rejects(IoCodeModeFactory({ wasmLocation: assetPath, timeZone }), (e) => {
+                assert.ok(e instanceof TypeError, String(e));
+                assert.equal(e.message, `config.timeZone: unknown time zone ${quoted}: expected an IANA name such as "America/New_York" or "UTC"`);
+                return true;
+            });
         }
     });
 });
