@@ -415,6 +415,26 @@ type sourceSpyKey struct{}
 // are not written into it but handed to it (source "toolnames", toolOps).
 var sharedSources = []string{apiJS, toolsJS, consoleJS, showJS, sandbox.ConvertJS}
 
+// Prepare makes a sandbox instance ready for the next ExecuteCode while
+// the host is idle: the instance made and the sandbox's sources compiled
+// into its image (sandbox.Engine.Prepare), for a program that uses no
+// built-in with a prelude of its own (the usual case). A first run then
+// starts as later runs do: the JS package calls it right after a factory
+// is made; a Go program may call it after New. A run never needs it: a
+// run without it does that work itself, before its timeout starts. With
+// every instance running it does nothing; after Close it returns
+// ErrClosed.
+func (c *CodeMode) Prepare() error {
+	if err := c.check(); err != nil {
+		return err
+	}
+	err := c.engine.Prepare(sandbox.Program{Prelude: preludePlain, Hidden: true, Sources: sharedSources, Timeout: c.cfg.Timeout})
+	if errors.Is(err, sandbox.ErrClosed) {
+		return ErrClosed
+	}
+	return err
+}
+
 // source hands prelude/prelude.js the source of a lazily built global (the
 // sandbox evaluates it: the getter gets the value).
 func (r *runState) source(args []json.RawMessage) (string, error) {

@@ -1,8 +1,10 @@
 package sandbox
 
 import (
+	"fmt"
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/interopio/code-mode/sandbox/internal/ffi"
 )
@@ -34,23 +36,19 @@ const sourceFile = "<input>"
 
 // precompile brings the instance's image up to date with the run about to
 // start in rt and ctx (fresh, or the image just written back): at its
-// second run, it compiles precompiledSources and takes the image;
-// afterwards it compiles the sources the image lacks (p's Sources and
-// Hidden prelude) and takes it again.
-// The first run takes none and compiles only what it uses, as a run
-// without an image does: a page's first result is what it waits for, and
-// the image's compile and copy were ~5 ms of its main thread before it
-// (bench/README.md); the second run pays them, on the one-time clock. An
-// instance that cannot have an image is left without one (its runs make
-// their own runtime and context, and compile).
-func (i *instance) precompile(rt ffi.Runtime, ctx ffi.Context, p *Program) {
+// first run (or Engine.Prepare), it compiles precompiledSources and takes
+// the image; afterwards it compiles the sources the image lacks (p's
+// Sources and Hidden prelude) and takes it again. A run calls it before
+// its clock starts: a first run that compiled what it used inside its
+// timeout took 50-210 ms of it in WebKit's JavaScriptCore on a loaded
+// machine (later runs 1-2 ms), and a 1 s timeout failed a first tool call
+// there. An instance that cannot have an image is left without one (its
+// runs make their own runtime and context, and compile). untaken says it
+// compiled into rt and ctx but took no image (no memory for it).
+func (i *instance) precompile(rt ffi.Runtime, ctx ffi.Context, p *Program) (untaken bool) {
 	q := i.q
 	if !q.CanImage() || i.noImage {
-		return
-	}
-	if !i.ran {
-		i.ran = true
-		return
+		return false
 	}
 	var add []string
 	if i.img == nil {
@@ -79,7 +77,7 @@ func (i *instance) precompile(rt ffi.Runtime, ctx ffi.Context, p *Program) {
 		}
 	}
 	if len(add) == 0 {
-		return
+		return false
 	}
 	compiled := maps.Clone(i.compiled)
 	if compiled == nil {
@@ -110,9 +108,10 @@ func (i *instance) precompile(rt ffi.Runtime, ctx ffi.Context, p *Program) {
 		for _, fn := range made {
 			q.FreeValue(ctx, fn)
 		}
-		return
+		return true
 	}
 	i.img, i.compiled, i.blank = img, compiled, nil
+	return false
 }
 
 // precompiled returns an owned reference to the image's compiled src, or
@@ -130,4 +129,73 @@ func (r *run) precompiled(src string) (ffi.Value, bool) {
 // image's, or evaluated now with the context's own eval.
 func (r *run) evalSource(src string) ffi.Value {
 	return r.valueOrThrow(r.compile(src, sourceFile))
+}
+
+// Prepare readies an instance for programs like p (its Sources and Hidden
+// prelude; Code and Funcs are not looked at) before any run asks for one:
+// an idle instance, or a new one when none is alive, gets its image with
+// the sandbox's sources and p's compiled (precompile), so that the next
+// run starts as later runs do, without the instance's making or the
+// compile (both outside a run's clock already, but in its durationMs). It
+// runs no program and never waits: with every instance running it does
+// nothing. Its compile has p.Timeout (or DefaultTimeout) on a clock of
+// its own. A host calls it when idle (the JS package right after a
+// factory is made); it is never needed for a run to be correct.
+func (e *Engine) Prepare(p Program) error {
+	if e == nil || e.asset == nil {
+		return fmt.Errorf("%w: a zero or nil Engine is not usable: make one with NewEngine", ErrClosed)
+	}
+	i, err := e.leaseIdle()
+	if i == nil {
+		return err
+	}
+	defer e.release(i)
+	return i.prepare(&p, e.limit)
+}
+
+// prepare is Prepare on the leased instance i. A trap discards i.
+func (i *instance) prepare(p *Program, limit int64) (err error) {
+	q := i.q
+	if !q.CanImage() || i.noImage {
+		return nil
+	}
+	defer func() {
+		if rec := recover(); rec != nil {
+			trap, ok := rec.(*ffi.Trap)
+			if !ok {
+				panic(rec)
+			}
+			q.Close()
+			err = fmt.Errorf("%w: %w", ErrNoInstance, trap)
+		}
+	}()
+	timeout := p.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	deadline := time.Now().Add(timeout)
+	q.Poll.SetOwner(0)
+	q.Poll.Set(deadline, false, deadline.Add(loopCheckGrace))
+	// Stopped, as a run's teardown leaves it.
+	defer q.Poll.Set(deadline, true, time.Time{})
+	if img := i.img; img != nil {
+		if i.precompile(img.Runtime(), img.Context(), p) {
+			// Back to the image kept, as a run ends.
+			q.Restore(img)
+		}
+		return nil
+	}
+	rt, ctx, ok := newRuntime(q, limit)
+	if ok {
+		i.precompile(rt, ctx, p)
+	}
+	if i.img == nil {
+		// As a run without an image ends (teardown).
+		q.FreeContext(ctx)
+		q.FreeRuntime(rt)
+		if i.blank != nil {
+			q.Restore(i.blank)
+		}
+	}
+	return nil
 }

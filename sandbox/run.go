@@ -34,8 +34,9 @@ type instance struct {
 	// hitLimit says the last run ended at the memory limit.
 	hitLimit bool
 	// img is the instance's state with a fresh runtime and context,
-	// taken at its second run (precompile): each run ends by writing it back, and the
-	// next starts from it (ffi.Image). Nil when the asset cannot have
+	// taken before its first run's clock or by Engine.Prepare
+	// (precompile): each run ends by writing it back, and the next
+	// starts from it (ffi.Image). Nil when the asset cannot have
 	// images: each run then makes and frees its own.
 	img *ffi.Image
 	// blank is the instance as it was made, before any runtime (an image
@@ -46,9 +47,6 @@ type instance struct {
 	blank *ffi.Image
 	// noImage: see Engine.noImages.
 	noImage bool
-	// ran says the instance has run a program: its first takes no image
-	// (precompile).
-	ran bool
 	// compiled holds the image's precompiledSources and Program.Sources
 	// (values in it), by source.
 	compiled map[string]ffi.Value
@@ -196,7 +194,7 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64, w *wor
 	defer r.endHold()
 	// The instance's one-time work (its runtime and context on the old
 	// path, the compile of the sandbox's own sources and p.Sources into
-	// its image at its second run: precompile) is the library's, not the
+	// its image before its first run: precompile) is the library's, not the
 	// program's: it runs on a clock of its own, as long as the run's, and
 	// the run's starts after it. The run that does it no longer spends a
 	// short timeout on it (on a loaded machine, all of it). A cancel that
@@ -210,17 +208,11 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64, w *wor
 	if i.img != nil {
 		r.rt, r.ctx = i.img.Runtime(), i.img.Context()
 	} else {
-		r.rt = q.NewRuntime()
-		q.SetMemoryLimit(r.rt, uint32(limit))
-		q.SetMaxStackSize(r.rt, maxStackSize)
-		r.ctx = q.NewContext(r.rt)
-		// Before the interrupt handler: a clock already run out (a short
-		// timeout on a loaded machine) stopped withhold, not the run.
-		if !withhold(q, r.ctx) {
+		var ok bool
+		if r.rt, r.ctx, ok = newRuntime(q, limit); !ok {
 			r.teardown()
 			return &Result{Error: outOfMemory()}, nil
 		}
-		q.EnableInterruptHandler(r.rt)
 	}
 	i.precompile(r.rt, r.ctx, &p)
 	r.img, r.compiled = i.img, i.compiled
@@ -272,6 +264,23 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64, w *wor
 		return nil, context.Cause(goCtx)
 	}
 	return res, nil
+}
+
+// newRuntime makes a run's runtime and context where the instance has no
+// image, with the globals withheld (withhold); not ok when there was no
+// memory left for that (rt and ctx are still the caller's to free).
+func newRuntime(q *ffi.Instance, limit int64) (rt ffi.Runtime, ctx ffi.Context, ok bool) {
+	rt = q.NewRuntime()
+	q.SetMemoryLimit(rt, uint32(limit))
+	q.SetMaxStackSize(rt, maxStackSize)
+	ctx = q.NewContext(rt)
+	// Before the interrupt handler: a clock already run out (a short
+	// timeout on a loaded machine) stopped withhold, not the run.
+	if !withhold(q, ctx) {
+		return rt, ctx, false
+	}
+	q.EnableInterruptHandler(rt)
+	return rt, ctx, true
 }
 
 // Code without a top-level return is evaluated as a script, so its

@@ -272,14 +272,10 @@ func (e *Engine) lease(ctx context.Context) (*instance, error) {
 			e.mu.Unlock()
 			return nil, ErrClosed
 		}
-		if n := len(e.idle); n > 0 {
-			i := e.idle[n-1]
-			// The slice's array kept the instance past its release, and
-			// under GOOS=js its memory, until the next one went idle.
-			e.idle[n-1] = nil
-			e.idle = e.idle[:n-1]
+		if i := e.popIdle(); i != nil {
+			more := len(e.idle) > 0
 			e.mu.Unlock()
-			if n > 1 {
+			if more {
 				e.signalFreed() // another waiter may take the next one
 			}
 			return i, nil
@@ -305,6 +301,42 @@ func (e *Engine) lease(ctx context.Context) (*instance, error) {
 			e.stopWaiting()
 			return nil, context.Cause(ctx)
 		}
+	}
+}
+
+// popIdle takes the last idle instance, or nil; e.mu is held.
+func (e *Engine) popIdle() *instance {
+	n := len(e.idle)
+	if n == 0 {
+		return nil
+	}
+	i := e.idle[n-1]
+	// The slice's array kept the instance past its release, and under
+	// GOOS=js its memory, until the next one went idle.
+	e.idle[n-1] = nil
+	e.idle = e.idle[:n-1]
+	return i
+}
+
+// leaseIdle is lease for Prepare, which never waits: an idle instance, a
+// new one when none is alive, or nil when every instance alive is running
+// (a run made one, and is on it).
+func (e *Engine) leaseIdle() (*instance, error) {
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return nil, ErrClosed
+	}
+	i := e.popIdle()
+	e.mu.Unlock()
+	if i != nil || len(e.slots) > 0 {
+		return i, nil
+	}
+	select {
+	case e.slots <- struct{}{}:
+		return e.newInstance()
+	default:
+		return nil, nil
 	}
 }
 

@@ -124,6 +124,12 @@ func (f *factory) apiObject() Value {
 		return jsbridge.NewArray(sources...)
 	})
 	f.funcs.Method(api, "createSession", func(args []Value) any { return f.createSession(arg(args, 0)) })
+	// The loader's call once the factory is made, while the host is idle
+	// (codemode.Prepare); nothing of a run depends on it.
+	f.funcs.Method(api, "prepare", func([]Value) any {
+		f.cm.Prepare()
+		return jsbridge.Undefined()
+	})
 	f.funcs.Method(api, "dispose", func([]Value) any {
 		f.cm.Close()
 		f.mu.Lock()

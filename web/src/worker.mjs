@@ -320,6 +320,15 @@ async function startFactory(core, module, m) {
     sessions.set(0, { session: goSession(api.createSession()), llm: [] });
     port.post({ t: "info", sessions: { 0: sessionInfo(0) } });
     port.post({ t: "ready" });
+    // While the page gets its factory: the first instance and the
+    // sandbox's sources compiled into it (codemode.Prepare), so that the
+    // first run starts as later ones do. A run's message waits for it, its
+    // clock not started.
+    try {
+        api.prepare();
+    } catch {
+        // Only ever an optimisation: a run does without it.
+    }
 }
 
 /** @type {Record<string, (m: any) => any>} */

@@ -10,7 +10,7 @@ import { field, prototypeHazard } from "./fields.mjs";
 import { partLifetime, weakly } from "./lifetime.mjs";
 import { goSession } from "./go-session.mjs";
 import { callerStack, thrownByTool } from "./env.mjs";
-import { KeptMap, KeptSet, KeptWeakMap, arrayOf, map, newAbortController, objectKeys, queueMicrotask, then } from "./intrinsics.mjs";
+import { KeptMap, KeptSet, KeptWeakMap, arrayOf, map, newAbortController, objectKeys, queueMicrotask, setTimeout, then } from "./intrinsics.mjs";
 import { callTool, consoleLine, emit, finishRun, newOwner, now, observed, refusedCall, runInCore, runOf, settledAs, startRun, stopRuns } from "./runs.mjs";
 import { askInterceptor, filterVerdict, notFromHook, overwriteVerdict } from "./page-hooks.mjs";
 import { abortReason, argsOnce, markSchema, normalizeRunOptions, toModelOutput, whenAborted } from "./run-options.mjs";
@@ -510,6 +510,21 @@ export function wrapApi(api, core, pipe) {
             unregister();
         };
     };
+    // The engine's first instance is made, and the sandbox's sources are
+    // compiled into it, once the caller has the factory and the thread is
+    // free (codemode.Prepare): the first run then starts as later runs do.
+    // A run that comes first does that work itself, before its clock; this
+    // does nothing then (its instance is running, or ready). Not while a run
+    // is in flight: one asked for but not yet on the engine would wait for
+    // it, and an abort given meanwhile would find it not yet started.
+    setTimeout(() => {
+        if (disposed || core.state.exited || owner.runs.size > 0) return;
+        try {
+            api.prepare();
+        } catch {
+            // Only ever an optimisation: a run does without it.
+        }
+    }, 0);
     return {
         registerTool(tool) {
             return guard.sync(() => wrapUnregister(api.registerTool(pipe.wrapList([tool])[0])));

@@ -84,6 +84,15 @@ export async function quickJSMemoriesOfWorker() {
 }
 
 /**
+ * How many QuickJS memories were ever made in the worker of a bundle of
+ * loadWorkerFactory("go-memory.mjs") (the only such worker alive).
+ * @returns {Promise<number>}
+ */
+export async function quickJSMemoriesMadeInWorker() {
+    return /** @type {{ made: number }} */ (await askGoMemory("made?")).made;
+}
+
+/**
  * The answer of fixtures/go-memory.mjs in the worker to request.
  * @param {string} request
  */
