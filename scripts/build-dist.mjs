@@ -18,12 +18,14 @@
 // (with Go's file and line tables whole, scripts/wasm-lines.mjs),
 // PRELUDE_MIN=0 (with prelude/*.js embedded as written, scripts/prelude-min.mjs).
 //
-// Everything but the Go core is assembled first; the Go build runs last and,
-// when it fails, the script removes any stale dist/code-mode.wasm and exits
+// The QuickJS asset and README are written first, then the Go core, then the
+// loaders, which carry the core's build id (a hash of its bytes,
+// scripts/build-id.mjs: two builds of one tree are byte-identical). When the
+// Go build fails, the script removes any stale dist/code-mode.wasm and exits
 // with status 1 and the compiler's output.
 
 import { spawnSync } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,6 +35,7 @@ import { rewriteJumps } from "./wasm-jumps.mjs";
 import { mergeDataSegments } from "./wasm-data.mjs";
 import { cutFrameTables, cutLineTables } from "./wasm-lines.mjs";
 import { writePreludeOverlay } from "./prelude-min.mjs";
+import { buildIdOf, stampBuild, stampOf } from "./build-id.mjs";
 import { ENTRIES } from "../web/entries.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -83,27 +86,63 @@ try {
 } catch (err) {
     fail(err.message);
 }
-// The build's id, in the core (a custom section) and in the loaders (as
-// globalThis.__CODE_MODE_BUILD__, defined below): a core given compiled
-// (config.coreModule) of another build than the loader's, an older
-// package's file beside a newer loader, failed inside the core ("config:
-// unknown key coreModule", "op is not a function"), naming no field. Kept
-// from the core in place when the Go build is skipped.
+
+// --- QuickJS asset, README ----------------------------------------------------
+// The asset gets the loop checks (scripts/loopcheck, sandbox.InstrumentAsset):
+// every loop of its C code asks, now and then, whether the run is past its
+// deadline, so that a program held in a C built-in is stopped. Done here
+// rather than by the core at load time: under GOOS=js the rewrite took 11 to
+// 53 ms of every cold start, and the page could no longer compile the asset
+// while it downloads.
+const upstreamAsset = join(root, "node_modules", "@jitl", "quickjs-wasmfile-release-sync", "dist", "emscripten-module.wasm");
+if (!existsSync(upstreamAsset)) fail(`missing ${relative(root, upstreamAsset)} (run npm ci)`);
+{
+    const r = go(["run", "./scripts/loopcheck", upstreamAsset, join(out, "emscripten-module.wasm")]);
+    if (r.status !== 0) fail(`adding the loop checks to the QuickJS asset failed (${goBin} run ./scripts/loopcheck):\n${r.stdout}${r.stderr}`);
+    written.push("emscripten-module.wasm");
+}
+// The seed documents the asset at @interopio/code-mode/dist/emscripten-module.wasm
+// (and the CDN URL .../@interopio/code-mode@VERSION/dist/emscripten-module.wasm):
+// with dist/ as the package root, that path needs this second copy.
+mkdirSync(join(out, "dist"), { recursive: true });
+copy(join(out, "emscripten-module.wasm"), "dist/emscripten-module.wasm");
+copy(join(web, "USAGE.md"), "README.md");
+
+// --- the Go core --------------------------------------------------------------
+// Built before the loaders, which carry its build id (scripts/build-id.mjs:
+// a hash of the core's bytes). With --skip-go, the core in place keeps its
+// id (stamped now if it has none); with no core there, the loaders get the
+// id of an empty core, which no core has: they refuse every config.coreModule.
 const coreOut = join(out, "code-mode.wasm");
-const BUILD_SECTION = "code-mode.build";
-const buildId = (skipGo && coreBuildOf(coreOut)) || randomBytes(6).toString("hex");
-if (skipGo && existsSync(coreOut) && !coreBuildOf(coreOut)) stampBuild(coreOut);
-function coreBuildOf(file) {
-    if (!existsSync(file)) return "";
-    const sections = WebAssembly.Module.customSections(new WebAssembly.Module(readFileSync(file)), BUILD_SECTION);
-    return sections.length ? Buffer.from(sections[0]).toString() : "";
+let buildId;
+if (skipGo) {
+    if (!existsSync(coreOut)) buildId = buildIdOf(new Uint8Array(0));
+    else buildId = stampOf(readFileSync(coreOut)) || stampCore(coreOut);
+} else {
+    rmSync(coreOut, { force: true });
+    const r = go(["build", "-trimpath", "-ldflags=-s -w", ...preludeOverlay(), "-o", coreOut, "./wasm"], { GOOS: "js", GOARCH: "wasm" });
+    if (r.status !== 0) {
+        rmSync(coreOut, { force: true });
+        fail(
+            `the Go build of the core failed (GOOS=js GOARCH=wasm ${goBin} build ./wasm); ` +
+                `${written.join(", ")} written to ${outName}/, not the loaders (they carry the core's build id).\n${r.stdout}${r.stderr}`,
+        );
+    }
+    forwardJumps(coreOut);
+    mergeData(coreOut);
+    cutFrames(coreOut);
+    cutLines(coreOut);
+    optimizeCore(coreOut);
+    buildId = stampCore(coreOut);
 }
-// Appends the custom section (id 0: a name, then the bytes; sizes as LEB128).
-function stampBuild(file) {
-    const leb = (n) => (n < 128 ? [n] : [(n & 127) | 128, ...leb(n >>> 7)]);
-    const payload = [...leb(BUILD_SECTION.length), ...Buffer.from(BUILD_SECTION), ...Buffer.from(buildId)];
-    writeFileSync(file, Buffer.concat([readFileSync(file), Buffer.from([0, ...leb(payload.length), ...payload])]));
+// Appends the build id, the hash of the core as it is, to the file.
+function stampCore(file) {
+    const { bytes, id } = stampBuild(readFileSync(file));
+    writeFileSync(file, bytes);
+    return id;
 }
+
+// --- loaders, declarations, manifest ------------------------------------------
 const pkgTemplate = JSON.parse(readFileSync(join(web, "package.json"), "utf8"));
 const banner = `// ${pkgTemplate.name} ${pkgTemplate.version}. Built by scripts/build-dist.mjs with esbuild and ${goversion}.`;
 const manifest = { ...pkgTemplate, files: [...pkgTemplate.files] };
@@ -146,54 +185,17 @@ if (readFileSync(join(out, "code-mode.global.js"), "utf8").match(/\bimport\.meta
     fail("code-mode.global.js: a module-only construct is left in the classic-script build");
 }
 
-// --- declarations, manifest, QuickJS asset ---------------------------------
 write("package.json", JSON.stringify(manifest, null, 2) + "\n");
-// The asset gets the loop checks (scripts/loopcheck, sandbox.InstrumentAsset):
-// every loop of its C code asks, now and then, whether the run is past its
-// deadline, so that a program held in a C built-in is stopped. Done here
-// rather than by the core at load time: under GOOS=js the rewrite took 11 to
-// 53 ms of every cold start, and the page could no longer compile the asset
-// while it downloads.
-const upstreamAsset = join(root, "node_modules", "@jitl", "quickjs-wasmfile-release-sync", "dist", "emscripten-module.wasm");
-if (!existsSync(upstreamAsset)) fail(`missing ${relative(root, upstreamAsset)} (run npm ci)`);
-{
-    const r = go(["run", "./scripts/loopcheck", upstreamAsset, join(out, "emscripten-module.wasm")]);
-    if (r.status !== 0) fail(`adding the loop checks to the QuickJS asset failed (${goBin} run ./scripts/loopcheck):\n${r.stdout}${r.stderr}`);
-    written.push("emscripten-module.wasm");
-}
-// The seed documents the asset at @interopio/code-mode/dist/emscripten-module.wasm
-// (and the CDN URL .../@interopio/code-mode@VERSION/dist/emscripten-module.wasm):
-// with dist/ as the package root, that path needs this second copy.
-mkdirSync(join(out, "dist"), { recursive: true });
-copy(join(out, "emscripten-module.wasm"), "dist/emscripten-module.wasm");
-copy(join(web, "USAGE.md"), "README.md");
-
 // Every file the manifest promises must exist.
 for (const f of manifest.files) {
     if (f !== "code-mode.wasm" && !written.includes(f)) fail(`package.json lists ${f}, which the build does not write`);
 }
 
-// --- the Go core --------------------------------------------------------------
 if (skipGo) {
-    console.log(`build-dist: wrote ${written.join(", ")} to ${outName}/ (Go core skipped)`);
+    console.log(`build-dist: wrote ${written.join(", ")} to ${outName}/ (Go core skipped, build ${buildId})`);
 } else {
-    rmSync(coreOut, { force: true });
-    const r = go(["build", "-trimpath", "-ldflags=-s -w", ...preludeOverlay(), "-o", coreOut, "./wasm"], { GOOS: "js", GOARCH: "wasm" });
-    if (r.status !== 0) {
-        rmSync(coreOut, { force: true });
-        fail(
-            `the Go build of the core failed (GOOS=js GOARCH=wasm ${goBin} build ./wasm); ` +
-                `every other file of ${outName}/ is written.\n${r.stdout}${r.stderr}`,
-        );
-    }
-    forwardJumps(coreOut);
-    mergeData(coreOut);
-    cutFrames(coreOut);
-    cutLines(coreOut);
-    optimizeCore(coreOut);
-    stampBuild(coreOut);
     const mb = (statSync(coreOut).size / 1048576).toFixed(2);
-    console.log(`build-dist: wrote ${[...written, "code-mode.wasm"].join(", ")} to ${outName}/ (core ${mb} MB, ${goversion})`);
+    console.log(`build-dist: wrote ${[...written, "code-mode.wasm"].join(", ")} to ${outName}/ (core ${mb} MB, ${goversion}, build ${buildId})`);
 }
 
 // --- minified prelude -----------------------------------------------------------
