@@ -329,6 +329,12 @@ export function bundlerHint(moduleUrl, missing = false) {
     if (moduleUrl.includes("/.angular/cache/")) {
         return "; Angular's dev server (ng serve) pre-bundled @interopio/code-mode away from its files: add \"prebundle\": { \"exclude\": [\"@interopio/code-mode\"] } to the options of the serve target in angular.json";
     }
+    // A program compiled by bun build --compile runs from Bun's embedded
+    // file system (/$bunfs/root/, B:/~BUN/root/ on Windows), which holds
+    // only the files named on its command line, each renamed unless told.
+    if (/\/\$bunfs\/|\/~BUN\//.test(moduleUrl)) {
+        return BUN_COMPILED;
+    }
     if (moduleUrl.includes("/.vite/deps/")) {
         return "; Vite pre-bundled @interopio/code-mode away from its files (Vite 7 and older do): add optimizeDeps: { exclude: [\"@interopio/code-mode\"] } to your Vite config";
     }
@@ -336,6 +342,8 @@ export function bundlerHint(moduleUrl, missing = false) {
         ? "; the package's code-mode.wasm and code-mode.worker.mjs are looked up beside the script that loads them: a bundler that does not copy them (esbuild, Rollup, Angular's ng build) needs them copied next to its output (the package's README, \"Bundlers\")"
         : "";
 }
+
+const BUN_COMPILED = "; this program was compiled by bun build --compile, which embeds only the files named to it: add node_modules/@interopio/code-mode/code-mode.wasm and node_modules/@interopio/code-mode/code-mode.worker.mjs to its command line, with --asset-naming=\"[name].[ext]\" --entry-naming=\"[name].mjs\" so that they keep their names (the package's README, \"Bun and Deno\")";
 
 /**
  * What to do when a browser failed to fetch a package file, or start its

@@ -205,7 +205,11 @@ async function spawn(onMessage, onFailure) {
     w.addEventListener("error", (e) => {
         e.preventDefault();
         if (e.message) {
-            onFailure(new Error(`Cannot start the Code Mode worker: ${e.message}${bundlerHint(import.meta.url)}`));
+            // Deno ("Module not found \"file:///...\"") and Bun ("ModuleNotFound
+            // resolving ...") report a worker file that is not there in the
+            // event's message, where Node.js's worker_threads has a code.
+            const missing = /module ?not ?found/i.test(e.message);
+            onFailure(new Error(`Cannot start the Code Mode worker: ${missing ? e.message.replace(/\.$/, "") : e.message}${bundlerHint(import.meta.url, missing)}`));
             return;
         }
         // A script that did not load: the event says nothing more.

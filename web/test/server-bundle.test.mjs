@@ -70,3 +70,42 @@ for (const worker of [false, true]) {
         assert.match(error, new RegExp(`Cannot locate the package's ${worker ? "code-mode\\.worker\\.mjs" : "code-mode\\.wasm"}: this copy of @interopio/code-mode does not know its own URL \\(a bundler that turns it into CommonJS, or into a classic script \\(an IIFE\\) for a browser, leaves it none\\); keep the package out of the bundle`));
     });
 }
+
+// Bun's bun build --compile embeds the program in a file system of its own,
+// /$bunfs/root/, holding only the files named on its command line: the
+// package's files were not there and the error said to copy them, which
+// cannot be done into an executable. A folder of that name stands in for it.
+for (const worker of [false, true]) {
+    test(`a program compiled by bun build --compile (under /$bunfs/root/) is told the flags that embed the package's files (worker: ${worker})`, async () => {
+        mkdirSync(join(dir, `bun-${worker}`, "$bunfs", "root"), { recursive: true });
+        const file = await bundle(`bun-${worker}/$bunfs/root/agent.mjs`, "esm", `import { IoCodeModeFactory } from ${index};`);
+        const { error } = run(file, worker);
+        assert.match(error, worker ? /code-mode\.worker\.mjs/ : /Cannot load the Code Mode core from file:.*\/\$bunfs\/root\/code-mode\.wasm: ENOENT/);
+        assert.match(error, /this program was compiled by bun build --compile, which embeds only the files named to it: add node_modules\/@interopio\/code-mode\/code-mode\.wasm and node_modules\/@interopio\/code-mode\/code-mode\.worker\.mjs to its command line, with --asset-naming="\[name\]\.\[ext\]" --entry-naming="\[name\]\.mjs"/);
+    });
+}
+
+// Deno's and Bun's Worker (which the package uses there, as on a page) report
+// a worker file that is not there in the error event's message, where
+// Node.js's worker_threads gives a code: worker mode said only Deno's
+// `Module not found "file:///.../code-mode.worker.mjs".`, with nothing of
+// what to copy. A Worker of that kind stands in for theirs.
+for (const [runtime, message] of [
+    ["Deno", (url) => `Module not found "${url}".`],
+    ["Bun", (url) => `BuildMessage: ModuleNotFound resolving "${new URL(url).pathname}" (entry point)`],
+]) {
+    test(`${runtime}'s Worker that finds no code-mode.worker.mjs beside a bundle: the error names the files to copy`, async () => {
+        const load = `globalThis.Worker = class extends EventTarget {
+    constructor(url) {
+        super();
+        setTimeout(() => { const e = new Event("error", { cancelable: true }); e.message = (${message})(String(url)); this.dispatchEvent(e); });
+    }
+    postMessage() {}
+    terminate() {}
+};
+const { IoCodeModeFactory } = await import(${index});`;
+        const file = await bundle(`${runtime}-worker.mjs`, "esm", load);
+        const { error } = run(file, true);
+        assert.match(error, /Cannot start the Code Mode worker: (Module not found|BuildMessage: ModuleNotFound resolving) "[^"]*code-mode\.worker\.mjs"(; | \(entry point\); )the package's code-mode\.wasm and code-mode\.worker\.mjs are looked up beside the script that loads them/);
+    });
+}
