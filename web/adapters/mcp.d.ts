@@ -3,10 +3,18 @@
 // (@modelcontextprotocol/sdk) or SDK 2's (@modelcontextprotocol/client);
 // toMcpServer builds on SDK 1's McpServer.
 import type { IoCodeMode } from "@interopio/code-mode";
+// SDK 1 is an optional peer: an app on SDK 2 alone has none of these, and
+// without skipLibCheck tsc failed on them (TS2307) though nothing of its
+// own used them. Unresolved, each is any (the SDK 2 forms are typed below).
+// @ts-ignore: SDK 1 is optional (above)
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-ignore: SDK 1 is optional (above)
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// @ts-ignore: SDK 1 is optional (above)
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+// @ts-ignore: SDK 1 is optional (above)
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+// @ts-ignore: SDK 1 is optional (above)
 import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 
 export interface FromMcpClientOptions {
