@@ -84,6 +84,14 @@ function noted(err, note) {
     return e;
 }
 
+/** @param {unknown} v */
+const isBytes = (v) => v instanceof ArrayBuffer || ArrayBuffer.isView(v);
+
+// A file read by the app (readFileSync, a bundler's ?arraybuffer import)
+// given where its compiled module goes: "got an object" said nothing of it.
+/** @param {string} field */
+const bytesGiven = (field) => `the file's bytes (compile them: ${field}: new WebAssembly.Module(bytes); or leave ${field} out, and the package fetches and compiles the file itself)`;
+
 /**
  * @param {import("../index.d.ts").IoCodeMode.Config} config
  * @returns {Promise<import("../index.d.ts").IoCodeMode.API>}
@@ -115,7 +123,7 @@ async function makeFactory(config) {
         // Bytes (a bundler's ?arraybuffer import): the package fetches and
         // compiles the asset itself, in each worker too. A compiled module
         // (Cloudflare Workers' import of the file) has a field of its own.
-        const got = location === "" ? "an empty string" : typeof URL === "function" && /** @type {any} */ (location) instanceof URL ? "a URL object (pass its href: wasmLocation: url.href)" : /** @type {any} */ (location) instanceof ArrayBuffer || ArrayBuffer.isView(location) ? "the file's bytes (give where to fetch them: its URL or path)" : isWasmModule(location) ? "a WebAssembly.Module (give it as config.wasmModule, and name the file in wasmLocation)" : describe(location);
+        const got = location === "" ? "an empty string" : typeof URL === "function" && /** @type {any} */ (location) instanceof URL ? "a URL object (pass its href: wasmLocation: url.href)" : isBytes(location) ? "the file's bytes (give where to fetch them: its URL or path)" : isWasmModule(location) ? "a WebAssembly.Module (give it as config.wasmModule, and name the file in wasmLocation)" : describe(location);
         throw new TypeError(`config.wasmLocation: expected a non-empty string (the URL, or in Node.js the file path, of emscripten-module.wasm), got ${got}`);
     }
     // The files compiled by the app, where the runtime compiles no bytes:
@@ -123,12 +131,12 @@ async function makeFactory(config) {
     // said only a LinkError's words).
     const quickjs = /** @type {unknown} */ (config.wasmModule);
     if (quickjs !== undefined && !(isWasmModule(quickjs) && !isGoModule(quickjs))) {
-        const got = isWasmModule(quickjs) ? "the Code Mode core (code-mode.wasm), which goes in config.coreModule" : describe(quickjs);
+        const got = isWasmModule(quickjs) ? "the Code Mode core (code-mode.wasm), which goes in config.coreModule" : isBytes(quickjs) ? bytesGiven("wasmModule") : describe(quickjs);
         throw new TypeError(`config.wasmModule: expected the QuickJS asset (emscripten-module.wasm) compiled, a WebAssembly.Module, got ${got}`);
     }
     const core = /** @type {unknown} */ (config.coreModule);
     if (core !== undefined && !(isWasmModule(core) && isGoModule(core))) {
-        const got = isWasmModule(core) ? "another WebAssembly.Module (it imports none of Go's functions: the QuickJS asset goes in config.wasmModule)" : describe(core);
+        const got = isWasmModule(core) ? "another WebAssembly.Module (it imports none of Go's functions: the QuickJS asset goes in config.wasmModule)" : isBytes(core) ? bytesGiven("coreModule") : describe(core);
         throw new TypeError(`config.coreModule: expected the package's code-mode.wasm compiled, a WebAssembly.Module, got ${got}`);
     }
     // A core of another build than this loader's (an older package's file):
