@@ -204,6 +204,7 @@ async function vite7DevError(config) {
     } finally {
         await s.close();
         rmSync(join(dir, ".angular"), { recursive: true, force: true });
+        rmSync(join(dir, "node_modules", ".cache", "vite"), { recursive: true, force: true });
     }
 }
 
@@ -216,6 +217,15 @@ async function vite7DevError(config) {
 test("Angular's dev server layout (Vite 7, cache in .angular/cache): the error names angular.json's setting", async () => {
     const config = VITE_CONFIG.replace("export default { ", 'export default { cacheDir: ".angular/cache/21.2.30/app/vite", ');
     assert.match(await vite7DevError(config), /^Code Mode: the engine's worker stopped: Cannot start the Code Mode worker: it failed to load from http:\/\/127\.0\.0\.1:\d+\/(@fs\/.*\/)?\.angular\/cache\/21\.2\.30\/app\/vite\/deps\/code-mode\.worker\.mjs \(HTTP 404 Not Found\); Angular's dev server \(ng serve\) pre-bundled @interopio\/code-mode away from its files: add "prebundle": \{ "exclude": \["@interopio\/code-mode"\] \} to the options of the serve target in angular\.json$/);
+});
+
+// Nuxt's dev server (nuxt dev, Nuxt 4.3: Vite 7) keeps Vite's cache in
+// node_modules/.cache/vite/client and takes Vite's options from nuxt.config's
+// vite key: the error said to copy the files next to the bundler's output,
+// which no Nuxt app can do for its dev server.
+test("Nuxt's dev server layout (Vite 7, cache in node_modules/.cache/vite/client): the error names nuxt.config's setting", async () => {
+    const config = VITE_CONFIG.replace("export default { ", 'export default { cacheDir: "node_modules/.cache/vite/client", ');
+    assert.match(await vite7DevError(config), /^Code Mode: the engine's worker stopped: Cannot start the Code Mode worker: it failed to load from http:\/\/127\.0\.0\.1:\d+\/(@fs\/.*\/)?node_modules\/\.cache\/vite\/client\/deps\/code-mode\.worker\.mjs \(HTTP 404 Not Found\); Nuxt's dev server \(Vite\) pre-bundled @interopio\/code-mode away from its files: add vite: \{ optimizeDeps: \{ exclude: \["@interopio\/code-mode"\] \} \} to nuxt\.config$/);
 });
 
 test("Vite 7: dev server, with optimizeDeps.exclude as USAGE.md says", async () => {

@@ -335,6 +335,12 @@ export function bundlerHint(moduleUrl, missing = false) {
     if (/\/\$bunfs\/|\/~BUN\//.test(moduleUrl)) {
         return BUN_COMPILED;
     }
+    // Nuxt's dev server (Vite 7 in Nuxt 4.3) keeps Vite's cache in
+    // node_modules/.cache/vite/client/, and takes Vite's options from
+    // nuxt.config's vite key.
+    if (moduleUrl.includes("/.cache/vite/client/deps/")) {
+        return "; Nuxt's dev server (Vite) pre-bundled @interopio/code-mode away from its files: add vite: { optimizeDeps: { exclude: [\"@interopio/code-mode\"] } } to nuxt.config";
+    }
     if (moduleUrl.includes("/.vite/deps/")) {
         return "; Vite pre-bundled @interopio/code-mode away from its files (Vite 7 and older do): add optimizeDeps: { exclude: [\"@interopio/code-mode\"] } to your Vite config";
     }
