@@ -192,3 +192,33 @@ test("seed: the version-pinned CDN wasmLocation, as written, resolves to this pa
         globalThis.fetch = realFetch;
     }
 });
+
+test("seed: the Configuration table's defaults are the factory's", async () => {
+    // `timeout` 30000, `memoryLimit` 128, overwriteSystemInstruction
+    // identity, onToolCall allow, toolFilter include all: a factory given
+    // only wasmLocation. The limits are read where the model reads them
+    // (the instruction and executeCode's description state the resolved
+    // config), and the memory limit where a run meets it.
+    const codeMode = await IoCodeModeFactory({ wasmLocation: "/quickjs/emscripten-module.wasm" });
+    const identity = await IoCodeModeFactory({ wasmLocation: "/quickjs/emscripten-module.wasm", overwriteSystemInstruction: (current) => current });
+    try {
+        registerPageTools(codeMode);
+        registerPageTools(identity);
+        assert.deepEqual(codeMode.listTools().map((t) => t.name).sort(), ["admin.deleteAll", "orders.search", "payments.transfer"], "toolFilter: include all");
+        const session = codeMode.createSession();
+        const instruction = session.getSystemInstruction();
+        assert.match(instruction, /Limits per run: 30s \(time waiting for tools included\), 128 MB memory,/);
+        assert.equal(identity.createSession().getSystemInstruction(), instruction, "overwriteSystemInstruction: identity");
+        const executeCode = session.getLlmTools().find((tool) => tool.name === "executeCode");
+        assert.match(executeCode.description, /Limits per run: 30s, 128 MB,/);
+        calls.length = 0;
+        const r = await executeCode.execute({ code: "return await tools.payments.transfer({ amount: 1 })", explanation: "Allowed by default." });
+        assert.deepEqual([r.ok, r.result], [true, { done: true }], "onToolCall: allow");
+        const big = await executeCode.execute({ code: "const a = []; for (let i = 0; i < 200; i++) a.push('x'.repeat(1 << 20) + i); return a.length", explanation: "Past 128 MB." });
+        assert.equal(big.error?.code, "MEMORY_LIMIT", JSON.stringify(big));
+        assert.match(big.error.message, /the run's memory limit is 128 MB/);
+    } finally {
+        codeMode.dispose();
+        identity.dispose();
+    }
+});
