@@ -60,7 +60,7 @@ export const outputCheck = (def) => outputs.get(def);
  * messages, so that registerTool throws at once as it does in-thread.
  * @param {any} list
  * @param {string} path
- * @param {Set<string>} taken names already registered
+ * @param {{ has(name: string): boolean }} taken names already registered (a KeptSet or KeptMap: methods taken at load)
  * @returns {{ name: string, record: string }[]} the tools to send, as the worker's core registers them
  */
 export function checkTools(list, path, taken) {
