@@ -319,11 +319,15 @@ export declare namespace IoCodeMode {
          * it without `jsonSchema()`; `JSON.stringify` sees plain JSON Schema.
          */
         readonly inputSchema: { [keyword: string]: any };
-        execute(args: ExecuteCodeArgs, options?: LlmToolExecuteOptions): Promise<ExecuteResult>;
+        // `this: void`: each function works taken off its tool (`toModelOutput:
+        // executeCode.toModelOutput`, as SDKs take them); without it
+        // typescript-eslint's unbound-method (recommendedTypeChecked) refused
+        // USAGE's AI SDK snippet.
+        execute(this: void, args: ExecuteCodeArgs, options?: LlmToolExecuteOptions): Promise<ExecuteResult>;
         /** Bad arguments resolve as an `INVALID_INPUT` failure, for the model to read (see USAGE.md). */
-        execute(args: SearchToolsArgs, options?: LlmToolExecuteOptions): Promise<SearchToolsResult | ExecuteFailure>;
+        execute(this: void, args: SearchToolsArgs, options?: LlmToolExecuteOptions): Promise<SearchToolsResult | ExecuteFailure>;
         /** Arguments as a model sent them: an object, its JSON text, or a lone string (the query or the code). */
-        execute(args: ExecuteCodeArgs | SearchToolsArgs | string, options?: LlmToolExecuteOptions): Promise<ExecuteResult | SearchToolsResult>;
+        execute(this: void, args: ExecuteCodeArgs | SearchToolsArgs | string, options?: LlmToolExecuteOptions): Promise<ExecuteResult | SearchToolsResult>;
         /**
          * The Vercel AI SDK's `toModelOutput`: what the model is sent for a result.
          * A failure (`ok: false`) is `"error-json"`, which providers mark as an
@@ -331,7 +335,7 @@ export declare namespace IoCodeMode {
          * sends it by default. Takes `{ toolCallId, input, output }` (v6, v7) or
          * the output (v5, Mastra).
          */
-        toModelOutput(options: unknown): LlmToolModelOutput;
+        toModelOutput(this: void, options: unknown): LlmToolModelOutput;
     }
 
     /** What `LlmTool.toModelOutput` gives: the AI SDK's tool result output. */

@@ -90,6 +90,36 @@ test("SearchToolsArgs and ExecuteCodeArgs are the shapes the LLM tools' errors s
     }
 });
 
+// The functions an SDK is handed off their tool (USAGE's AI SDK snippet:
+// toModelOutput: executeCode.toModelOutput) work detached, in both modes,
+// and their types say so with this: void: typescript-eslint's unbound-method
+// (recommendedTypeChecked) refused the snippet as it was typed.
+test("an LLM tool's execute and toModelOutput work detached, and are typed this: void", async () => {
+    const tool = declared("LlmTool");
+    for (const name of ["execute", "toModelOutput"]) {
+        const signatures = checker.getTypeOfSymbol(tool.getProperty(name)).getCallSignatures();
+        assert.ok(signatures.length > 0, name);
+        for (const sig of signatures) {
+            const self = sig.thisParameter && checker.getTypeOfSymbol(sig.thisParameter);
+            assert.ok(self && self.flags & ts.TypeFlags.Void, `LlmTool.${name}(${checker.signatureToString(sig)}) has no this: void`);
+        }
+    }
+    const IoCodeModeFactory = await loadFactory();
+    const api = await IoCodeModeFactory({ wasmLocation: assetPath });
+    try {
+        const { searchTools, executeCode } = llmTools(api.createSession());
+        const { execute, toModelOutput } = executeCode;
+        const failed = await execute({ code: "throw new Error('no')", explanation: "Fail." });
+        assert.equal(failed.error?.message, "no", JSON.stringify(failed));
+        assert.equal(toModelOutput({ toolCallId: "1", input: {}, output: failed }).type, "error-json");
+        const search = searchTools.execute;
+        assert.deepEqual(await search({ query: "anything" }), []);
+        assert.equal(searchTools.toModelOutput.call(undefined, []).type, "json");
+    } finally {
+        api.dispose();
+    }
+});
+
 test("each adapter's options interface has the keys its options check takes", () => {
     // web/src/adapters/<file>: const <spec> = { key: ..., } as checkOptions reads it.
     const spec = (file, name) => {
