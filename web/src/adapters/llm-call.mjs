@@ -18,7 +18,7 @@ export function llmTools(session) {
     return session.getLlmTools();
 }
 
-function describe(v) {
+export function describe(v) {
     return v === null ? "null" : Array.isArray(v) ? "an array" : typeof v == "object" ? "an object" : typeof v;
 }
 

@@ -9,7 +9,7 @@
 // a page that only consumes servers never loads server code.
 
 import { DELAY, MAX_DELAY, annotations, checkOptions, createToolSource, kept, namespaceOf, sanitizeName, serialized, uniqueNames, unwrapToolResult } from "./source.mjs";
-import { runToolCall } from "./llm-call.mjs";
+import { describe, llmTools, runToolCall } from "./llm-call.mjs";
 
 const LIST_CHANGED = "notifications/tools/list_changed";
 const SDK1 = () => import("@modelcontextprotocol/sdk/types.js");
@@ -35,9 +35,7 @@ const FROM_OPTIONS = {
 
 function isClient(client) {
     return (
-        client !== null &&
-        typeof client === "object" &&
-        typeof client.request === "function" &&
+        typeof client?.request === "function" &&
         typeof client.callTool === "function" &&
         typeof client.setNotificationHandler === "function"
     );
@@ -102,7 +100,7 @@ export async function fromMcpClient(client, options) {
     // to send a plain one. The run's abort cancels the task on the server.
     async function callAsTask(params, signal) {
         const tasks = client.experimental?.tasks;
-        if (!tasks || typeof tasks.callToolStream !== "function") {
+        if (typeof tasks?.callToolStream != "function") {
             throw new Error(`${params.name} runs only as an MCP task, and this client cannot call tasks (client.experimental.tasks.callToolStream is missing)`);
         }
         let taskId, status, cancelled = false;
@@ -122,7 +120,7 @@ export async function fromMcpClient(client, options) {
                     return message.result;
                 } else if (message.type === "error") {
                     if (signal?.aborted) throw signal.reason;
-                    const why = status && status.statusMessage ? ` (${status.status}: ${status.statusMessage})` : "";
+                    const why = status?.statusMessage ? ` (${status.status}: ${status.statusMessage})` : "";
                     throw new Error(`${message.error?.message ?? message.error}${why}`);
                 }
             }
@@ -306,8 +304,6 @@ function follow(client, key, changed, report) {
     };
 }
 
-const isPlainObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-
 /**
  * An McpServer that offers the session's searchTools and executeCode, for
  * any MCP client over any transport (`await server.connect(transport)`).
@@ -315,14 +311,11 @@ const isPlainObject = (v) => v !== null && typeof v === "object" && !Array.isArr
  * their JSON Schemas go out exactly as the session defines them.
  */
 export async function toMcpServer(session, options) {
-    if (session === null || typeof session !== "object" || typeof session.getLlmTools !== "function") {
-        throw new TypeError("toMcpServer(session): expected a Code Mode session (from createSession())");
-    }
+    const tools = Array.from(llmTools(session));
     const opts = checkOptions(options, TO_OPTIONS, "toMcpServer");
     // options.McpServer: SDK 2's (@modelcontextprotocol/server), or SDK 1's;
     // by default SDK 1's, imported here only.
     const McpServer = opts.McpServer || (await import("@modelcontextprotocol/sdk/server/mcp.js")).McpServer;
-    const llmTools = Array.from(session.getLlmTools());
     const server = new McpServer(
         { name: opts.name || "code-mode", version: opts.version || "1.0.0" },
         { capabilities: { tools: {} }, instructions: session.getSystemInstruction() },
@@ -332,7 +325,7 @@ export async function toMcpServer(session, options) {
     const types = typeof server.server.getNegotiatedProtocolVersion == "function" ? { ListToolsRequestSchema: "tools/list", CallToolRequestSchema: "tools/call" } : await SDK1();
     // title at the top (MCP 2025-06-18: clients show it first) and in the
     // annotations, where clients of earlier revisions look.
-    const listed = llmTools.map((t) => {
+    const listed = tools.map((t) => {
         const title = t.name === "searchTools" ? "Search the available tools" : "Run JavaScript that calls the tools";
         return {
             name: t.name,
@@ -350,11 +343,13 @@ export async function toMcpServer(session, options) {
             out = await runToolCall(session, request.params.name, request.params.arguments ?? {}, { signal: extra.signal ?? extra.mcpReq?.signal, context });
         } catch (err) {
             // Only the client's cancellation gets here; the SDK drops the answer.
-            return { content: [{ type: "text", text: `cancelled: ${err && err.message ? err.message : err}` }], isError: true };
+            return { content: [{ type: "text", text: `cancelled: ${err?.message || err}` }], isError: true };
         }
         const result = { content: [{ type: "text", text: JSON.stringify(out) }] };
-        if (isPlainObject(out)) result.structuredContent = out;
-        if (isPlainObject(out) && out.ok === false) result.isError = true;
+        if (describe(out) == "an object") {
+            result.structuredContent = out;
+            if (out.ok === false) result.isError = true;
+        }
         return result;
     });
     return server;

@@ -101,7 +101,7 @@ export function createToolSource({ kind, onError, uncheckedOutput }) {
     const report =
         typeof onError === "function"
             ? onError
-            : (err) => console.warn(`Code Mode ${kind} adapter: ${err && err.message ? err.message : err}`);
+            : (err) => console.warn(`Code Mode ${kind} adapter: ${err?.message || err}`);
     let current = new Map(); // name -> definition
     const targets = new Set(); // { api, regs: Map<name, { def, unregister }> }
     const stops = [];
@@ -118,7 +118,7 @@ export function createToolSource({ kind, onError, uncheckedOutput }) {
         try {
             return api.registerTool(def);
         } catch (err) {
-            const msg = err && err.message;
+            const msg = err?.message;
             // registerTool's words (wasm/api.go toolTypeError).
             if (def.outputSchema === undefined || typeof msg !== "string" || !msg.startsWith(`tool (${JSON.stringify(def.name)}): outputSchema: `)) throw err;
             const { outputSchema, ...rest } = def;
@@ -160,7 +160,7 @@ export function createToolSource({ kind, onError, uncheckedOutput }) {
                 // registerTool's 'tool ("x"): inputSchema: ...' (wasm/api.go
                 // toolTypeError), but not a taken name's 'tool ("x"): name:
                 // already ...' or 'appears ...' (a bad name's "must ...").
-                if (strict && !/^tool \(.*\): (?!name: a)/.test(err && err.message)) throw err;
+                if (strict && !/^tool \(.*\): (?!name: a)/.test(err?.message)) throw err;
                 report(err);
             }
         }
@@ -258,7 +258,7 @@ export function kept(items, filter, path) {
     if (!filter) return items;
     return items.filter((it) => {
         const v = filter(it);
-        if (v !== null && (typeof v === "object" || typeof v === "function") && typeof v.then === "function") {
+        if (typeof v?.then === "function") {
             if (!warnedFilters.has(filter)) {
                 warnedFilters.add(filter);
                 console.error(`${path}: options.filter returned a promise; it must answer synchronously, true or false. What it answers with a promise is left out.`);
@@ -396,7 +396,7 @@ export function untilAborted(promise, signal) {
 // The text of a result's text blocks: what an isError result says.
 function textOf(content) {
     return (Array.isArray(content) ? content : [])
-        .filter((c) => c && c.type === "text" && typeof c.text === "string")
+        .filter((c) => c?.type === "text" && typeof c.text === "string")
         .map((c) => c.text)
         .join("\n");
 }
@@ -418,7 +418,7 @@ export function unwrapToolResult(result, who) {
     if (result.structuredContent !== undefined) return result.structuredContent;
     if ("toolResult" in result) return result.toolResult; // MCP protocol 2024-10-07
     const content = Array.isArray(result.content) ? result.content : [];
-    if (content.length === 1 && content[0] && content[0].type === "text") {
+    if (content.length === 1 && content[0]?.type === "text") {
         const text = content[0].text;
         try {
             return JSON.parse(text);
