@@ -6,12 +6,13 @@
 // on a subscription (subscriptions/listen).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Client, InMemoryTransport, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Client as Client1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioClientTransport1 } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport as StreamableHTTPClientTransport1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpServer, Server, createMcpHandler } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import { assetPath, loadFactory, run } from "./helpers.mjs";
@@ -378,6 +379,95 @@ for (const [sdk, ClientClass, Transport, why] of [
         } finally {
             api.dispose();
             source.close();
+        }
+    });
+}
+
+// The process of a Streamable HTTP server ends while a call is in flight:
+// the SDK tells only client.onerror ("SSE stream disconnected"), never the
+// call, which waited for the run's timeout (a TIMEOUT naming the tool, 60 s
+// here). The call fails as soon as a ping finds the server gone, naming the
+// server and the tool, with either SDK; the handler the app set hears every
+// error still, and is the client's own again once the source is closed.
+// Started again where it was, the server knows the session no more: the
+// next call fails, saying to connect again.
+function httpServer(port = 0) {
+    const child = spawn(process.execPath, [fileURLToPath(new URL("./fixtures/mcp-http-dying-server.mjs", import.meta.url)), String(port)], { stdio: ["ignore", "pipe", "inherit"] });
+    return new Promise((resolve) => child.stdout.once("data", (d) => resolve({ child, port: Number(String(d)) })));
+}
+
+// A connected client of the server at port, whose every error the app's
+// handler hears (heard), and the answers to the pings it sent (pinged).
+async function httpClient(ClientClass, Transport, port) {
+    const client = new ClientClass({ name: "test-client", version: "1.0.0" });
+    const heard = [], pinged = [], pings = new Set();
+    const onerror = (err) => heard.push(err.message);
+    client.onerror = onerror;
+    const transport = new Transport(new URL(`http://127.0.0.1:${port}/mcp`));
+    await client.connect(transport);
+    const { send, onmessage } = transport;
+    transport.send = (m, o) => (m.method == "ping" && pings.add(m.id), send.call(transport, m, o));
+    transport.onmessage = (m, extra) => (onmessage.call(transport, m, extra), pings.has(m.id) && pinged.push(m));
+    return { client, heard, pinged, onerror };
+}
+
+const HTTP_SDKS = [
+    ["SDK 1", Client1, StreamableHTTPClientTransport1],
+    ["SDK 2", Client, StreamableHTTPClientTransport],
+];
+for (const [sdk, ClientClass, Transport] of HTTP_SDKS) {
+    test(`${sdk}: a Streamable HTTP server that exits mid-call fails the call at once, naming the server and the tool`, async () => {
+        const first = await httpServer();
+        let again;
+        const { client, heard, onerror } = await httpClient(ClientClass, Transport, first.port);
+        const source = await mcp.fromMcpClient(client);
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, timeout: 60000 });
+        try {
+            source.registerTools(api);
+            const session = api.createSession();
+            let out = await run(session, "return await tools.dying.hello({})");
+            assert.equal(out.result, "hello", JSON.stringify(out));
+            out = await run(session, "try { await tools.dying.die({}); return 'answered'; } catch (e) { return e.message; }");
+            console.log(`${sdk}: the call of die failed after ${out.durationMs} ms`);
+            assert.equal(out.ok, true, JSON.stringify(out));
+            assert.equal(out.result, 'MCP server "dying": the connection was lost during the call of die; its tools fail until it is connected again (fetch failed)');
+            assert.ok(heard.some((m) => /SSE stream disconnected/.test(m)), JSON.stringify(heard));
+            again = await httpServer(first.port);
+            out = await run(session, "try { return await tools.dying.hello({}); } catch (e) { return e.message; }");
+            assert.match(out.result, /^MCP server "dying": the connection was lost during the call of hello; its tools fail until it is connected again \(.*Server not initialized.*\)$/);
+            assert.notEqual(client.onerror, onerror);
+            source.close();
+            assert.equal(client.onerror, onerror, "close() gave the client its handler back");
+        } finally {
+            api.dispose();
+            source.close();
+            first.child.kill();
+            again?.child.kill();
+            await client.close().catch(() => {});
+        }
+    });
+
+    // The server is alive and a connection of the client drops (its GET
+    // stream) while a call is in flight: the ping is answered, and the call
+    // goes on to its answer.
+    test(`${sdk}: a Streamable HTTP server that answers the ping after an error keeps its call`, async () => {
+        const { child, port } = await httpServer();
+        const { client, heard, pinged } = await httpClient(ClientClass, Transport, port);
+        const source = await mcp.fromMcpClient(client);
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, timeout: 60000 });
+        try {
+            source.registerTools(api);
+            const held = run(api.createSession(), "return await tools.dying.hold({})");
+            await until(() => pinged.length > 0, "the ping's answer");
+            assert.ok(heard.some((m) => /SSE stream disconnected/.test(m)), JSON.stringify(heard));
+            assert.equal((await client.callTool({ name: "release", arguments: {} })).content[0].text, "released");
+            const out = await held;
+            assert.deepEqual([out.ok, out.result], [true, "held"], JSON.stringify(out));
+        } finally {
+            api.dispose();
+            source.close();
+            child.kill();
+            await client.close().catch(() => {});
         }
     });
 }

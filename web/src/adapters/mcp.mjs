@@ -69,6 +69,9 @@ export async function fromMcpClient(client, options) {
     const sdk2 = typeof client.getProtocolEra == "function";
     const types = sdk2 ? SDK2 : await SDK1();
     const source = `mcp:${namespace}`;
+    // The connection to the server is gone: its every call fails, naming it
+    // (the model reads which server, and that its every tool fails).
+    const gone = (what, why) => new Error(`MCP server ${JSON.stringify(namespace)}: the connection ${what}; its tools fail until it is connected again (${why?.message ?? why})`);
     // The server names of tools whose outputSchema Code Mode refused (a
     // lookahead in a pattern, written for JavaScript): the SDK's own
     // validator (Ajv) checks their results, as it did every tool's.
@@ -88,12 +91,44 @@ export async function fromMcpClient(client, options) {
     // end), not the SDK's default of 60 s per request: a run given minutes
     // lost a slow tool at 60 s ('Request timed out'). options.timeout still wins.
     const requestOptions = (signal) => ({ signal, timeout: opts.timeout ?? (signal ? MAX_DELAY : undefined) });
-    // callTool's arguments after params: SDK 1 takes a result schema, then
-    // the options. SDK 2 takes the options, and checks structuredContent
-    // against the definition of its own listTools(), if any: this one is
-    // the tool as listed here, its outputSchema only where Code Mode could
-    // not take it (as cache() does for SDK 1).
-    const call = (signal, tool) => (sdk2 ? [{ ...requestOptions(signal), toolDefinition: sdkChecked.has(tool.name) ? tool : { ...tool, outputSchema: undefined } }] : [undefined, requestOptions(signal)]);
+    // Over Streamable HTTP (SDK 1.32, 2.4), a server gone mid-call (its
+    // process ended, its connection dropped) left the call pending until the
+    // run's timeout: the SDK tells only client.onerror ("SSE stream
+    // disconnected"), never the call. So an error while calls are in flight
+    // sends the server a ping (one at a time; 5 s at most, a live server
+    // answers at once): if it fails, so do those calls, naming the server
+    // and the tool; a server that answers keeps its calls (a blip the SDK
+    // resumes). No SDK words are read. The handler the app set before hears
+    // every error still; close() puts it back, unless replaced since.
+    const pending = new Map(); // reject -> the tool's name
+    let probe;
+    const heard = client.onerror;
+    const onerror = (err) => {
+        probe ||= pending.size && client.ping?.({ timeout: 5000 })
+            .catch((why) => pending.forEach((name, reject) => reject(gone(`was lost during the call of ${name}`, why))))
+            .finally(() => (probe = 0));
+        heard?.call(client, err);
+    };
+    client.onerror = onerror;
+    live.onClose(() => client.onerror == onerror && (client.onerror = heard));
+    function callTool(params, signal, tool) {
+        let lost;
+        // callTool's arguments after params: SDK 1 takes a result schema, then
+        // the options. SDK 2 takes the options, and checks structuredContent
+        // against the definition of its own listTools(), if any: this one is
+        // the tool as listed here, its outputSchema only where Code Mode could
+        // not take it (as cache() does for SDK 1).
+        const args = sdk2 ? [{ ...requestOptions(signal), toolDefinition: sdkChecked.has(tool.name) ? tool : { ...tool, outputSchema: undefined } }] : [undefined, requestOptions(signal)];
+        // A call the SDK failed while a ping is out (the error that sent it
+        // may be this call's: a restarted server refuses its session) waits
+        // for the ping: if that fails too, the call's error says to connect
+        // again (the failed ping rejects it first).
+        const sent = client.callTool(params, ...args).catch(async (err) => {
+            await probe;
+            throw err;
+        });
+        return Promise.race([sent, new Promise((_, reject) => pending.set((lost = reject), tool.name))]).finally(() => pending.delete(lost));
+    }
 
     // A tool whose execution.taskSupport is "required" answers only a
     // task-augmented tools/call (MCP 2025-11-25); the SDK's callTool refuses
@@ -203,7 +238,7 @@ export async function fromMcpClient(client, options) {
                         result =
                             tool.execution?.taskSupport === "required"
                                 ? await callAsTask(params, signal)
-                                : await client.callTool(params, ...call(signal, tool));
+                                : await callTool(params, signal, tool);
                     } catch (err) {
                         // The SDK's words when the connection is gone ("MCP
                         // error -32000: Connection closed" for a call in
@@ -211,7 +246,7 @@ export async function fromMcpClient(client, options) {
                         // model reads which one, and that its every tool fails.
                         // A client of another make may have no transport to
                         // look at: its own words stand.
-                        if ("transport" in client && !client.transport) throw new Error(`MCP server ${JSON.stringify(namespace)}: the connection is closed; its tools fail until it is connected again (${err?.message ?? err})`);
+                        if ("transport" in client && !client.transport) throw gone("is closed", err);
                         throw err;
                     }
                     // The SDK's words, for what its check no longer sees.
