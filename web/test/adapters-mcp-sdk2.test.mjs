@@ -397,18 +397,20 @@ function httpServer(port = 0) {
 }
 
 // A connected client of the server at port, whose every error the app's
-// handler hears (heard), and the answers to the pings it sent (pinged).
+// handler hears (heard), the errors its transport told it (told), and the
+// answers to the pings it sent (pinged).
 async function httpClient(ClientClass, Transport, port) {
     const client = new ClientClass({ name: "test-client", version: "1.0.0" });
-    const heard = [], pinged = [], pings = new Set();
+    const heard = [], told = [], pinged = [], pings = new Set();
     const onerror = (err) => heard.push(err.message);
     client.onerror = onerror;
     const transport = new Transport(new URL(`http://127.0.0.1:${port}/mcp`));
     await client.connect(transport);
-    const { send, onmessage } = transport;
+    const { send, onmessage, onerror: tell } = transport;
     transport.send = (m, o) => (m.method == "ping" && pings.add(m.id), send.call(transport, m, o));
+    transport.onerror = (err) => (told.push(err.message), tell.call(transport, err));
     transport.onmessage = (m, extra) => (onmessage.call(transport, m, extra), pings.has(m.id) && pinged.push(m));
-    return { client, heard, pinged, onerror };
+    return { client, heard, told, pinged, onerror };
 }
 
 const HTTP_SDKS = [
@@ -419,7 +421,7 @@ for (const [sdk, ClientClass, Transport] of HTTP_SDKS) {
     test(`${sdk}: a Streamable HTTP server that exits mid-call fails the call at once, naming the server and the tool`, async () => {
         const first = await httpServer();
         let again;
-        const { client, heard, onerror } = await httpClient(ClientClass, Transport, first.port);
+        const { client, heard, told, onerror } = await httpClient(ClientClass, Transport, first.port);
         const source = await mcp.fromMcpClient(client);
         const api = await IoCodeModeFactory({ wasmLocation: assetPath, timeout: 60000 });
         try {
@@ -432,6 +434,7 @@ for (const [sdk, ClientClass, Transport] of HTTP_SDKS) {
             assert.equal(out.ok, true, JSON.stringify(out));
             assert.equal(out.result, 'MCP server "dying": the connection was lost during the call of die; its tools fail until it is connected again (fetch failed)');
             assert.ok(heard.some((m) => /SSE stream disconnected/.test(m)), JSON.stringify(heard));
+            assert.ok(told.length > 0 && told.every((m) => heard.includes(m)), `the app's handler heard every error: ${JSON.stringify({ told, heard })}`);
             again = await httpServer(first.port);
             out = await run(session, "try { return await tools.dying.hello({}); } catch (e) { return e.message; }");
             assert.match(out.result, /^MCP server "dying": the connection was lost during the call of hello; its tools fail until it is connected again \(.*Server not initialized.*\)$/);
@@ -452,7 +455,7 @@ for (const [sdk, ClientClass, Transport] of HTTP_SDKS) {
     // goes on to its answer.
     test(`${sdk}: a Streamable HTTP server that answers the ping after an error keeps its call`, async () => {
         const { child, port } = await httpServer();
-        const { client, heard, pinged } = await httpClient(ClientClass, Transport, port);
+        const { client, heard, told, pinged } = await httpClient(ClientClass, Transport, port);
         const source = await mcp.fromMcpClient(client);
         const api = await IoCodeModeFactory({ wasmLocation: assetPath, timeout: 60000 });
         try {
@@ -460,6 +463,7 @@ for (const [sdk, ClientClass, Transport] of HTTP_SDKS) {
             const held = run(api.createSession(), "return await tools.dying.hold({})");
             await until(() => pinged.length > 0, "the ping's answer");
             assert.ok(heard.some((m) => /SSE stream disconnected/.test(m)), JSON.stringify(heard));
+            assert.ok(told.length > 0 && told.every((m) => heard.includes(m)), `the app's handler heard every error: ${JSON.stringify({ told, heard })}`);
             assert.equal((await client.callTool({ name: "release", arguments: {} })).content[0].text, "released");
             const out = await held;
             assert.deepEqual([out.ok, out.result], [true, "held"], JSON.stringify(out));
