@@ -141,6 +141,7 @@ test-node: build ## build, then the JS package's tests (node --test web/test) an
 	node_modules/.bin/tsc -p web/types-check/tsconfig.fakes.json
 	node_modules/.bin/tsc -p web/types-check/tsconfig.global.json
 	node_modules/.bin/tsc -p web/types-check/tsconfig.exact.json
+	node_modules/.bin/tsc -p web/types-check/tsconfig.node-dts.json
 	node --test --test-concurrency=2 web/test/*.test.mjs
 
 # The same suites with every factory in worker mode (worker_threads), unless

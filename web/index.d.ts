@@ -25,6 +25,14 @@ export declare namespace IoCodeMode {
         | { readonly "~standard": { readonly version: 1; readonly vendor: string; validate(value: unknown): unknown } }
         | { readonly jsonSchema: unknown; readonly validate?: (value: unknown) => unknown };
 
+    /**
+     * A compiled `WebAssembly.Module` where the program's types declare one
+     * (TypeScript's `DOM` lib, Bun's and Deno's types); `object` in a Node.js
+     * program whose `lib` has no `DOM`, as @types/node declares no
+     * `WebAssembly` namespace (naming it there failed with TS2503).
+     */
+    type CompiledModule = typeof globalThis extends { WebAssembly: { Module: abstract new (...args: any[]) => infer M } } ? M : object;
+
     interface Config {
         /**
          * URL in a browser, or filesystem path (or `file:`/`http(s):` URL) in
@@ -39,13 +47,13 @@ export declare namespace IoCodeMode {
          * then it is used and `wasmLocation` only names it in messages.
          * Give `coreModule` with it. Default: fetched from `wasmLocation`.
          */
-        wasmModule?: WebAssembly.Module | undefined;
+        wasmModule?: CompiledModule | undefined;
         /**
          * The package's Go core (`code-mode.wasm`) compiled, for the same
          * runtimes (`import coreModule from "@interopio/code-mode/code-mode.wasm"`).
          * Default: fetched from beside the package's module and compiled.
          */
-        coreModule?: WebAssembly.Module | undefined;
+        coreModule?: CompiledModule | undefined;
         /** Replaces or extends the built-in instructions given to the model. Default: identity. */
         overwriteSystemInstruction?: ((current: string) => string) | undefined;
         interceptors?: {
