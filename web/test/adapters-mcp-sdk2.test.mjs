@@ -476,6 +476,59 @@ for (const [sdk, ClientClass, Transport] of HTTP_SDKS) {
     });
 }
 
+// MCP 2026-07-28 has no ping (SDK 2 refuses to send one), so every error
+// during a call failed it ("Method 'ping' is not supported"): the question
+// there is server/discover. A server that answers it keeps the call; one
+// that cannot be reached fails it. (The error here is the transport's,
+// told by the test: what it says does not matter, only that it came.)
+test("SDK 2, MCP 2026-07-28: an error during a call asks server/discover; a server that answers keeps the call, one gone fails it", async () => {
+    let release, started = 0, dead = false;
+    const handler = createMcpHandler(() => {
+        const server = new McpServer({ name: "era", version: "1.0.0" });
+        server.registerTool("hold", { description: "Answers on release." }, async () => {
+            started++;
+            await new Promise((resolve) => (release = resolve));
+            return { content: [{ type: "text", text: "held" }] };
+        });
+        return server;
+    });
+    const fetch = (url, init) => (dead ? Promise.reject(new TypeError("fetch failed")) : handler.fetch(new Request(url, init)));
+    const client = new Client({ name: "test-client", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+    const transport = new StreamableHTTPClientTransport(new URL("http://mcp.test/mcp"), { fetch });
+    await client.connect(transport);
+    assert.equal(client.getNegotiatedProtocolVersion(), "2026-07-28");
+    const asked = new Set(), answered = [];
+    const { send, onmessage } = transport;
+    transport.send = (m, o) => (m.method == "server/discover" && asked.add(m.id), send.call(transport, m, o));
+    transport.onmessage = (m, extra) => (onmessage.call(transport, m, extra), asked.has(m.id) && answered.push(m));
+    const source = await mcp.fromMcpClient(client);
+    const api = await IoCodeModeFactory({ wasmLocation: assetPath, timeout: 60000 });
+    try {
+        source.registerTools(api);
+        const session = api.createSession();
+        let held = run(session, "return await tools.era.hold({})");
+        await until(() => started == 1, "the server to start the call");
+        transport.onerror(new Error("a blip"));
+        await until(() => answered.length == 1, "server/discover's answer");
+        release();
+        let out = await held;
+        assert.deepEqual([out.ok, out.result], [true, "held"], JSON.stringify(out));
+
+        held = run(session, "try { return await tools.era.hold({}); } catch (e) { return e.message; }");
+        await until(() => started == 2, "the server to start the call");
+        dead = true;
+        transport.onerror(new Error("a blip"));
+        out = await held;
+        assert.equal(out.result, 'MCP server "era": the connection was lost during the call of hold; its tools fail until it is connected again (fetch failed)');
+    } finally {
+        release?.();
+        api.dispose();
+        source.close();
+        await client.close().catch(() => {});
+        await handler.close();
+    }
+});
+
 // An app on SDK 2 alone has no @modelcontextprotocol/sdk: the adapter
 // imported SDK 1's types module at its top, and failed to load there.
 test("the mcp entry loads, follows an SDK 2 client and serves with SDK 2's McpServer where @modelcontextprotocol/sdk cannot be resolved", () => {

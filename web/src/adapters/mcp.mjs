@@ -33,14 +33,6 @@ const FROM_OPTIONS = {
     onError: "function",
 };
 
-function isClient(client) {
-    return (
-        typeof client?.request === "function" &&
-        typeof client.callTool === "function" &&
-        typeof client.setNotificationHandler === "function"
-    );
-}
-
 /**
  * A tools/call result as the value sandbox code receives: isError throws
  * with its text; structuredContent is preferred; one text block is parsed
@@ -56,7 +48,7 @@ export function unwrapCallToolResult(result) {
  * in step with the server's notifications/tools/list_changed.
  */
 export async function fromMcpClient(client, options) {
-    if (!isClient(client)) {
+    if (typeof client?.request != "function" || typeof client.callTool != "function" || typeof client.setNotificationHandler != "function") {
         throw new TypeError("fromMcpClient(client): expected a connected Client of @modelcontextprotocol/sdk or @modelcontextprotocol/client");
     }
     const opts = checkOptions(options, FROM_OPTIONS, "fromMcpClient");
@@ -67,6 +59,7 @@ export async function fromMcpClient(client, options) {
     const namespace = namespaceOf(opts.namespace, serverName, "mcp");
     // SDK 2's Client has getProtocolEra (MCP 2026-07-28's eras).
     const sdk2 = typeof client.getProtocolEra == "function";
+    const modern = sdk2 && client.getProtocolEra() == "modern";
     const types = sdk2 ? SDK2 : await SDK1();
     const source = `mcp:${namespace}`;
     // The connection to the server is gone: its every call fails, naming it
@@ -96,15 +89,17 @@ export async function fromMcpClient(client, options) {
     // run's timeout: the SDK tells only client.onerror ("SSE stream
     // disconnected"), never the call. So an error while calls are in flight
     // sends the server a ping (one at a time; 5 s at most, a live server
-    // answers at once): if it fails, so do those calls, naming the server
-    // and the tool; a server that answers keeps its calls (a blip the SDK
-    // resumes). No SDK words are read. The handler the app set before hears
-    // every error still; close() puts it back, unless replaced since.
+    // answers at once; MCP 2026-07-28 has no ping, and SDK 2 refuses to send
+    // one: server/discover stands for it): if it fails, so do those calls,
+    // naming the server and the tool; a server that answers keeps its calls
+    // (a blip the SDK resumes). No SDK words are read. The handler the app
+    // set before hears every error still; close() puts it back, unless
+    // replaced since.
     const pending = new Map(); // reject -> the tool's name
     let probe;
     const heard = client.onerror;
     const onerror = (err) => {
-        probe ||= pending.size && client.ping?.({ timeout: 5000 })
+        probe ||= pending.size && client[modern ? "discover" : "ping"]?.({ timeout: 5000 })
             .catch((why) => pending.forEach((name, reject) => reject(gone(`was lost during the call of ${name}`, why))))
             .finally(() => (probe = 0));
         heard?.call(client, err);
@@ -279,7 +274,7 @@ export async function fromMcpClient(client, options) {
         // opened (subscriptions/listen): without one, tools the server added
         // never came. One the server refuses is reported: its tools are
         // listed still, and refresh() lists them again.
-        if (sdk2 && client.getProtocolEra() == "modern" && client.getServerCapabilities()?.tools?.listChanged) {
+        if (modern && client.getServerCapabilities()?.tools?.listChanged) {
             const sub = await client.listen({ toolsListChanged: true }, requestOptions()).catch(live.report);
             if (sub) live.onClose(() => sub.close().catch(live.report));
         }
