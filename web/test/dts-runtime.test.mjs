@@ -56,6 +56,17 @@ test("each options object of index.d.ts has the keys the core takes", () => {
     for (const [name, f, table] of rows) assert.deepEqual(sorted(Object.keys(f)), sorted(goList(table)), `IoCodeMode.${name} vs wasm/config.go ${table}`);
 });
 
+// USAGE's table of every config key and its default: a key the core takes
+// and the table leaves out (or the reverse) fails here.
+test("USAGE's config table lists the keys the core takes", () => {
+    const usage = readFileSync(join(root, "web", "USAGE.md"), "utf8");
+    const section = /^### The config at a glance\n([\s\S]*?)\n###? /m.exec(usage);
+    assert.ok(section, "web/USAGE.md has no section \"The config at a glance\"");
+    const keys = [...section[1].matchAll(/^\| `(\w+)` \|/gm)].map((m) => m[1]);
+    assert.deepEqual(sorted(keys), sorted(goList("configKeys")));
+    assert.equal(new Set(keys).size, keys.length, "a key listed twice");
+});
+
 test("IoCodeMode.ErrorCode is the core's error codes", () => {
     const codes = declared("ErrorCode").types.map((t) => t.value);
     const core = [
