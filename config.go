@@ -79,8 +79,9 @@ type Config struct {
 	// sandbox writes the offset, as ICU does). An error wrapping
 	// ErrUnknownTimeZone is a RangeError naming the zone, as in browsers;
 	// another error or an answer of more than 64 bytes formats in UTC with
-	// a warn. nil is Go's time.LoadLocation natively (the system's zoneinfo;
-	// short names for the US zones only, as in en-US; no long ones); under
+	// a warn. nil is Go's time.LoadLocation natively (the system's zoneinfo:
+	// a program for an image without it imports time/tzdata; short names
+	// for the US zones only, as in en-US; no long ones); under
 	// GOOS=js nil is none (UTC with a warn): the JavaScript binding gives
 	// the host's own Intl. Zone "" asks for the host's own zone's name
 	// (TimeZone's default); time.LoadLocation's answers it with the machine's.

@@ -36,16 +36,19 @@ func resolveZone(tz func(string, float64, string) (string, error), zone string) 
 		return "UTC", ""
 	}
 	if !ok {
-		why := "no time-zone data here (TimeZones gave no answer) for "
+		// A known zone without data (a Go program in an image with no
+		// zoneinfo): noZoneData says what to do, and no "expected an IANA
+		// name such as America/New_York" is said of America/New_York.
+		why, tail := noZoneData, ""
 		if errors.Is(err, ErrUnknownTimeZone) {
-			why = "unknown time zone "
+			why, tail = "unknown time zone ", `: expected an IANA name such as "America/New_York" or "UTC"`
 		}
 		// A name past any zone's length is quoted only so far: a config's
 		// 1 MB timeZone was the whole message, 1 MB long.
 		if len(zone) > maxZoneText {
 			zone = zone[:maxZoneText] + "..."
 		}
-		return "", why + strconv.Quote(zone) + `: expected an IANA name such as "America/New_York" or "UTC"`
+		return "", why + strconv.Quote(zone) + tail
 	}
 	return s, ""
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -94,7 +95,7 @@ func TestTimeZoneConfigErrors(t *testing.T) {
 		{"Go's Local", Config{TimeZone: "Local"}, `TimeZone: unknown time zone "Local"`},
 		{"too long to ask about", Config{TimeZone: strings.Repeat("A", 65)}, `TimeZone: unknown time zone "` + strings.Repeat("A", 64) + `...": expected an IANA name`},
 		{"1 MB, quoted only so far", Config{TimeZone: strings.Repeat("B", 1<<20)}, `TimeZone: unknown time zone "` + strings.Repeat("B", 64) + `...": expected an IANA name such as "America/New_York" or "UTC"`},
-		{"no data for it", Config{TimeZone: "Europe/Berlin", TimeZones: none}, `TimeZone: no time-zone data here (TimeZones gave no answer) for "Europe/Berlin"`},
+		{"no data for it", Config{TimeZone: "Europe/Berlin", TimeZones: none}, `TimeZone: no time-zone data here (TimeZones gave no answer`},
 		{"UTC needs none", Config{TimeZone: "utc", TimeZones: none}, "UTC"},
 		{"the host's, none: UTC", Config{TimeZones: none}, "UTC"},
 		{"canonical", Config{TimeZone: "asia/kolkata"}, "Asia/Kolkata"},
@@ -110,6 +111,26 @@ func TestTimeZoneConfigErrors(t *testing.T) {
 		if !strings.Contains(got, tc.want) || len(got) > 300 {
 			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestTimeZoneNoDataMessage: a zone TimeZones has no data for is not
+// called unknown, nor told "expected an IANA name such as
+// America/New_York" when it is America/New_York; natively (where the
+// default is the system's zoneinfo, which a scratch or distroless image
+// lacks) it says what gives a Go program the data.
+func TestTimeZoneNoDataMessage(t *testing.T) {
+	none := func(string, float64, string) (string, error) { return "", errors.New("no data") }
+	_, err := ResolveConfig(Config{TimeZone: "America/New_York", TimeZones: none})
+	if err == nil {
+		t.Fatal("no error")
+	}
+	msg := err.Error()
+	if !strings.HasSuffix(msg, `) for "America/New_York"`) || strings.Contains(msg, "expected an IANA name") {
+		t.Errorf("got %q", msg)
+	}
+	if want := `import _ "time/tzdata" in the program`; runtime.GOOS != "js" && !strings.Contains(msg, want) {
+		t.Errorf("got %q, want it to say %s", msg, want)
 	}
 }
 

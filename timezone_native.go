@@ -74,6 +74,11 @@ func two(n int) string { return string([]byte{byte('0' + n/10), byte('0' + n%10)
 var usShort = map[string]int{"EST": -5, "EDT": -4, "CST": -6, "CDT": -5, "MST": -7, "MDT": -6, "PST": -8, "PDT": -7,
 	"AKST": -9, "AKDT": -8, "HST": -10, "HDT": -9, "AST": -4, "ADT": -3, "GMT": 0}
 
+// noZoneData heads Config.TimeZone's error for a zone TimeZones gave no
+// answer for: with the default, a system with no zoneinfo at all (a scratch
+// or distroless image; loadZone), which time/tzdata gives a Go program.
+const noZoneData = `no time-zone data here (TimeZones gave no answer; by default the system's zoneinfo, which this system may lack: import _ "time/tzdata" in the program, or set ZONEINFO) for `
+
 // zones keeps the locations loaded (LoadLocation reads a file each time),
 // at most maxLoadedZones of them.
 var zones struct {
