@@ -321,6 +321,23 @@ async function specifierHint(location, url, cause) {
 }
 
 /**
+ * What a Node.js path from the root adds when not even its first folder is
+ * there (/_nuxt/..., /assets/...): the site's URL of the asset, as a page
+ * gives it (a ?url import), read as a path because the factory was created
+ * in a server render (a component's setup or body, not an effect): ENOENT
+ * alone did not say so. "" for anything else.
+ * @param {string} location
+ * @param {URL | null} url
+ * @param {unknown} cause
+ */
+async function serverRenderHint(location, url, cause) {
+    if (!isNode || url || /** @type {any} */ (cause)?.code !== "ENOENT" || !/^\/[^/]/.test(location)) return "";
+    const top = "/" + location.split("/")[1];
+    if ((await nodeModule("fs")).existsSync(top)) return "";
+    return `; in Node.js wasmLocation is a file path, and this machine has no ${top}: if it is your site's URL of the asset, this factory was created on the server (a server render): create it in the browser only (an effect, onMounted, a client-only component), or give the server the file's path (the package's README, "Loading")`;
+}
+
+/**
  * What a location that is no URL adds in Node.js with a DOM (a test
  * environment: Vitest's or Jest's jsdom, happy-dom): there the page's URL
  * (http://localhost:3000/) resolves it, as on a page, and USAGE's Node.js
@@ -358,6 +375,6 @@ async function compileQuickJS(location, baseURL) {
         // read a relative location against: "Invalid URL"), what to do.
         const refused = runtimeRefusedWasm(cause) || !compileRefused() ? "" : `; ${NO_WASM_HERE}`;
         const why = refused ? describeError(cause).replace(/\.$/, "") : describeError(cause);
-        throw new Error(`Cannot load the QuickJS asset from ${location}${fetched}: ${why}${await specifierHint(location, url, cause)}${domInNodeHint(location, url, baseURL)}${url ? fileURLHint(url.href) : ""}${refused}`, { cause });
+        throw new Error(`Cannot load the QuickJS asset from ${location}${fetched}: ${why}${await specifierHint(location, url, cause)}${await serverRenderHint(location, url, cause)}${domInNodeHint(location, url, baseURL)}${url ? fileURLHint(url.href) : ""}${refused}`, { cause });
     }
 }

@@ -220,6 +220,20 @@ describe("the QuickJS asset", () => {
         }
     });
 
+    // A page's URL of the asset (a ?url import) reached a factory created in
+    // a server render (Nuxt's script setup, a React component's body): Node.js
+    // read it as a path and said ENOENT alone. A path whose first folder the
+    // machine has (a path of the server's own) says nothing more.
+    test("a site's URL read as a path in a server render says to create the factory in the browser", async () => {
+        for (const loc of ["/_nuxt/@fs/app/node_modules/@interopio/code-mode/emscripten-module.wasm", "/assets/emscripten-module-PRoXW-ZK.wasm"]) {
+            const top = "/" + loc.split("/")[1];
+            await assert.rejects(IoCodeModeFactory({ wasmLocation: loc }), (err) => assetError(loc, /ENOENT/)(err) &&
+                err.message.endsWith(`; in Node.js wasmLocation is a file path, and this machine has no ${top}: if it is your site's URL of the asset, this factory was created on the server (a server render): create it in the browser only (an effect, onMounted, a client-only component), or give the server the file's path (the package's README, "Loading")`));
+        }
+        const loc = join(dir, "missing.wasm");
+        await assert.rejects(IoCodeModeFactory({ wasmLocation: loc }), (err) => assetError(loc, /ENOENT/)(err) && !/server render/.test(err.message));
+    });
+
     test("a file that is not WebAssembly rejects", async () => {
         const loc = join(dir, "not-wasm.wasm");
         await assert.rejects(IoCodeModeFactory({ wasmLocation: loc }), assetError(loc, /Cannot load the QuickJS asset/));
