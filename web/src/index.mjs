@@ -85,7 +85,15 @@ function noted(err, note) {
 }
 
 /** @param {unknown} v */
-const isBytes = (v) => v instanceof ArrayBuffer || ArrayBuffer.isView(v);
+const isBytes = (v) => {
+    // instanceof throws on a revoked Proxy, whose error then replaced the
+    // message naming the field (hostile35).
+    try {
+        return v instanceof ArrayBuffer || ArrayBuffer.isView(v);
+    } catch {
+        return false;
+    }
+};
 
 // A file read by the app (readFileSync, a bundler's ?arraybuffer import)
 // given where its compiled module goes: "got an object" said nothing of it.
