@@ -7,7 +7,8 @@
 // A server listing 1e5 tools held the page's thread 295 s while its tool
 // source registered them one registerTool call each (1e4: 9 s in-thread,
 // 18 s in worker mode, where each call also copied every registered name:
-// 4268550 ended that copy).
+// 4268550 ended that copy). Tools of one name were suffixed in O(n^2):
+// 16,000 of them held the page 20 s on each listing.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
@@ -144,6 +145,28 @@ describe("hostile36: prepared instances, local dates, toModelOutput and SDK 2 MC
         assert.deepEqual(out.ran, []);
         assert.equal(out.answers.slice(0, 5).join(), "error-json,error-json,error-json,text,json");
         assert.equal(out.answers[5], "model");
+    });
+
+    // uniqueNames tried _2, _3, ... again for each repeat of a name: a server
+    // listing 16,000 tools of one name held the page 20 s on every listing
+    // (O(n^2) lookups; 2,000 names: 2 million). Counted, not timed.
+    test("a server's thousands of tools of one name are named apart with a lookup or two each", async () => {
+        const { uniqueNames } = await import("../src/adapters/source.mjs");
+        const has = Set.prototype.has;
+        let asked = 0;
+        Set.prototype.has = function (v) {
+            asked++;
+            return has.call(this, v);
+        };
+        let names;
+        try {
+            names = uniqueNames("many", [...Array(2000).fill("dup"), "dup_3", "dup"]);
+        } finally {
+            Set.prototype.has = has;
+        }
+        assert.deepEqual([names[0], names[1], names[1999], names[2000], names[2001]], ["many.dup", "many.dup_2", "many.dup_2000", "many.dup_3_2", "many.dup_2001"]);
+        assert.equal(new Set(names).size, 2002);
+        assert.ok(asked <= 3 * 2002, `${asked} lookups for 2,002 names`);
     });
 
     test("a hostile MCP server: names of a hidden tool or of Object.prototype, a list_changed storm mid-run, cyclic and deep results, an answer after the run", async (t) => {

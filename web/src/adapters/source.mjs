@@ -71,11 +71,16 @@ export function sanitizeName(s, fallback = "tool") {
  */
 export function uniqueNames(namespace, names) {
     const taken = new Set();
+    // The suffix to try next for each name: counting from 2 again, a
+    // server's 16,000 tools of one name held the page 20 s on each listing.
+    const next = new Map();
     return names.map((n) => {
         const full = namespace ? `${namespace}.${n}` : n;
         let name = full.slice(0, 128);
+        let i = next.get(full) || 2;
         // A cut can leave a last step "then" or "toJSON", or a trailing dot, which registration refuses: suffixed too.
-        for (let i = 2; taken.has(name) || REFUSED_END.test(name); i++) name = `${full.slice(0, 126 - String(i).length)}_${i}`;
+        while (taken.has(name) || REFUSED_END.test(name)) name = `${full.slice(0, 126 - String(i).length)}_${i++}`;
+        next.set(full, i);
         taken.add(name);
         return name;
     });
@@ -84,7 +89,6 @@ export function uniqueNames(namespace, names) {
 // What the model sees of a tool, plus what its execute calls at the source
 // (origin): a tool is re-registered when either changed.
 const fingerprints = new WeakMap();
-const fingerprint = (def) => fingerprints.get(def);
 
 function isApiLike(api) {
     return api !== null && typeof api === "object" && typeof api.registerTool === "function";
@@ -240,7 +244,7 @@ export function createToolSource({ kind, onError, uncheckedOutput }) {
                     JSON.stringify([origin, def.name, def.description, def.inputSchema, def.outputSchema, def.annotations]),
                 );
                 const old = current.get(def.name);
-                next.set(def.name, old && fingerprint(old) === fingerprint(def) ? old : def);
+                next.set(def.name, old && fingerprints.get(old) === fingerprints.get(def) ? old : def);
             }
             current = next;
             for (const target of targets) sync(target, false);
