@@ -9,6 +9,11 @@
  * Rejects with a `TypeError` naming the field for a bad config, and with an
  * `Error` naming the location and the cause when the QuickJS asset cannot be
  * loaded.
+ *
+ * Once it resolves, the factory makes its first sandbox instance ready for
+ * the first run: in worker mode in the worker; with `worker: false` in a task
+ * of its own on this thread, skipped when a run has begun (USAGE.md, "When a
+ * run ends").
  */
 export declare function IoCodeModeFactory(config: IoCodeMode.Config): Promise<IoCodeMode.API>;
 export default IoCodeModeFactory;
@@ -51,6 +56,8 @@ export declare namespace IoCodeMode {
         /**
          * The package's Go core (`code-mode.wasm`) compiled, for the same
          * runtimes (`import coreModule from "@interopio/code-mode/code-mode.wasm"`).
+         * It must be this copy of the package's own: another build's core (an
+         * older version's file left in a bundle) is a `TypeError` naming the field.
          * Default: fetched from beside the package's module and compiled.
          */
         coreModule?: CompiledModule | undefined;
