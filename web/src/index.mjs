@@ -97,8 +97,10 @@ const isBytes = (v) => {
 
 // A file read by the app (readFileSync, a bundler's ?arraybuffer import)
 // given where its compiled module goes: "got an object" said nothing of it.
+// WebAssembly.compile, not new WebAssembly.Module: Chromium refuses the
+// synchronous compile of more than 8 MB (the core) on a page's thread.
 /** @param {string} field */
-const bytesGiven = (field) => `the file's bytes (compile them: ${field}: new WebAssembly.Module(bytes); or leave ${field} out, and the package fetches and compiles the file itself)`;
+const bytesGiven = (field) => `the file's bytes (compile them: ${field}: await WebAssembly.compile(bytes); or leave ${field} out, and the package fetches and compiles the file itself)`;
 
 /**
  * @param {import("../index.d.ts").IoCodeMode.Config} config

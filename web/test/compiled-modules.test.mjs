@@ -40,8 +40,8 @@ test("a factory without them still fetches the asset from wasmLocation, and name
 test("each field refuses what is not its module, naming the field", async () => {
     const cases = [
         // The file read instead of compiled: "got an object" said nothing of it.
-        [{ wasmModule: readFileSync(assetPath) }, "config.wasmModule: expected the QuickJS asset (emscripten-module.wasm) compiled, a WebAssembly.Module, got the file's bytes (compile them: wasmModule: new WebAssembly.Module(bytes); or leave wasmModule out, and the package fetches and compiles the file itself)"],
-        [{ coreModule: readFileSync(coreWasmPath).buffer }, "config.coreModule: expected the package's code-mode.wasm compiled, a WebAssembly.Module, got the file's bytes (compile them: coreModule: new WebAssembly.Module(bytes); or leave coreModule out, and the package fetches and compiles the file itself)"],
+        [{ wasmModule: readFileSync(assetPath) }, "config.wasmModule: expected the QuickJS asset (emscripten-module.wasm) compiled, a WebAssembly.Module, got the file's bytes (compile them: wasmModule: await WebAssembly.compile(bytes); or leave wasmModule out, and the package fetches and compiles the file itself)"],
+        [{ coreModule: readFileSync(coreWasmPath).buffer }, "config.coreModule: expected the package's code-mode.wasm compiled, a WebAssembly.Module, got the file's bytes (compile them: coreModule: await WebAssembly.compile(bytes); or leave coreModule out, and the package fetches and compiles the file itself)"],
         [{ wasmModule: coreModule }, "config.wasmModule: expected the QuickJS asset (emscripten-module.wasm) compiled, a WebAssembly.Module, got the Code Mode core (code-mode.wasm), which goes in config.coreModule"],
         [{ coreModule: "code-mode.wasm" }, 'config.coreModule: expected the package\'s code-mode.wasm compiled, a WebAssembly.Module, got the string "code-mode.wasm"'],
         [{ coreModule: wasmModule }, "config.coreModule: expected the package's code-mode.wasm compiled, a WebAssembly.Module, got another WebAssembly.Module (it imports none of Go's functions: the QuickJS asset goes in config.wasmModule)"],
