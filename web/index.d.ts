@@ -86,7 +86,8 @@ export declare namespace IoCodeMode {
          * The sandbox's own time zone, an IANA name (`"America/New_York"`, `"UTC"`): the zone of `Date`'s
          * local-time methods (`getHours`, `setHours`, `getTimezoneOffset`, `toString`, parsing a date and time
          * without an offset) and of `Intl` and `toLocaleString` without a `timeZone`. Default: this page's (or
-         * worker's, or Node process's) own, as its JavaScript sees it. `"UTC"` gives every machine the same text.
+         * worker's, or Node process's) own, as its JavaScript sees it when the factory is created. `"UTC"` gives
+         * every machine the same text.
          * An unknown zone makes the factory throw a `TypeError` naming it.
          */
         timeZone?: string | undefined;
