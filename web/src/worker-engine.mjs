@@ -11,7 +11,7 @@
 // poll reads it, which stops that run only. Without one, a run that does
 // not answer the abort within ABORT_GRACE_MS and that the worker's signs of
 // life name as the one polling (it holds the worker's thread), or a worker
-// silent for SIGN_WAIT_MS, is stopped by terminating the worker, which is
+// silent for SIGN_WAIT_MS once it started the run, is stopped by terminating the worker, which is
 // replaced at once: other runs in flight on it reject with an error that
 // says so, and the next run works. The flag is read by the interrupt poll,
 // which QuickJS calls from its interpreter, and by the loop checks the
@@ -51,8 +51,9 @@ const SIGNS = 1 + RING;
 const LOOK_MS = 250;
 const ABORT_GRACE_MS = 30;
 // Without the flags: how long an abort waits for the worker's first sign
-// of life (worker.mjs posts one every 200 ms while it polls) before it
-// takes a silent worker for one held where nothing polls.
+// of life (worker.mjs posts one every 200 ms while it polls), from the
+// abort or the run's start if later, before it takes a silent worker for
+// one held where nothing polls.
 const SIGN_WAIT_MS = 400;
 const FLAG_GRACE_MS = 5000;
 const OVERRUN_GRACE_MS = 2000;
@@ -84,7 +85,8 @@ const OVERRUN_GRACE_MS = 2000;
  * @property {Map<number, any[]>} registrations registration id -> its definitions
  * @property {Map<number, HostSession>} sessions
  * @property {Map<number, { run: any, resolve: (v: any) => void, reject: (e: any) => void, sid: number, started: boolean, startedAt?: number, message: any }>} pending
- * @property {Set<number>} stopping runs aborted on the page that the worker has not ended yet
+ * @property {Map<number, number>} stopping runs aborted on the page that the worker has not ended yet:
+ *   when (now()) the page learned that the worker started each, 0 while it has not
  * @property {number} runTimeout the runs' timeout as the core has it (checked there before any run)
  * @property {Map<number, ReturnType<typeof setTimeout>>} overruns each started run's overrun timer
  * @property {number} lastSign when (now()) the current worker last showed life: a message, its poll's sign
@@ -569,7 +571,10 @@ export function failAll(h, err, startedOnly) {
  * @param {number} [grace] how long the worker has to answer before it is replaced
  */
 export function cancelOnWorker(h, rid, grace = h.flags ? FLAG_GRACE_MS : ABORT_GRACE_MS) {
-    if (!h.worker) return;
+    const entry = h.pending.get(rid);
+    // Not sent yet (the worker was starting): it never will be, and the
+    // worker would never answer for it.
+    if (!h.worker || (entry && !entry.message)) return;
     const flags = h.flags;
     if (flags) {
         const n = Atomics.load(flags, 0);
@@ -578,7 +583,7 @@ export function cancelOnWorker(h, rid, grace = h.flags ? FLAG_GRACE_MS : ABORT_G
     }
     h.worker.post({ t: "abort", rid });
     const w = h.worker;
-    h.stopping.add(rid);
+    h.stopping.set(rid, entry && entry.started ? entry.startedAt || now() : 0);
     // A worker that polls on has read the flag: its thread is another
     // run's (a program computing within its timeout, which it ends itself
     // if need be), and the aborted run answers once it is free. Replacing
@@ -591,6 +596,13 @@ export function cancelOnWorker(h, rid, grace = h.flags ? FLAG_GRACE_MS : ABORT_G
     let other = 0;
     const look = () => {
         if (h.worker !== w || !w || !h.stopping.has(rid)) return;
+        // A run the worker has not started holds nothing: it reads its abort
+        // as it starts. The thread is another run's, and a silence there (a
+        // built-in in C, or a run's own start on a loaded machine) is that
+        // run's deadline's business (watchOverrun); taking it for this run's
+        // replaced the worker and failed a run computing within its timeout.
+        const started = h.stopping.get(rid) || 0;
+        if (grace && !started) return unref(setTimeout(look, LOOK_MS));
         if (flags) {
             const n = Atomics.load(flags, SIGNS);
             if (grace && n !== polls) {
@@ -601,7 +613,7 @@ export function cancelOnWorker(h, rid, grace = h.flags ? FLAG_GRACE_MS : ABORT_G
             const fresh = h.holder.n !== polls;
             polls = h.holder.n;
             if (fresh && h.holder.rid !== rid) other = now();
-            const quiet = now() - (other || t0);
+            const quiet = now() - (other || Math.max(t0, started));
             if (!(fresh && h.holder.rid === rid) && quiet < (other ? FLAG_GRACE_MS : SIGN_WAIT_MS)) return unref(setTimeout(look, LOOK_MS));
         }
         // The run holds the worker's thread: replace the worker.

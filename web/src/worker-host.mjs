@@ -176,7 +176,7 @@ export async function workerFactory(config) {
         registrations,
         sessions,
         pending: new KeptMap(),
-        stopping: new KeptSet(),
+        stopping: new KeptMap(),
         runTimeout: typeof cfg.timeout === "number" ? cfg.timeout : 30000,
         overruns: new KeptMap(),
         lastSign: 0,

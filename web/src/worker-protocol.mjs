@@ -70,7 +70,7 @@ export function onMessage(h, m, ok, fail) {
                 p.started = true;
                 p.startedAt = now();
                 watchOverrun(h, m.rid);
-            }
+            } else if (h.stopping.has(m.rid)) h.stopping.set(m.rid, now());
             break;
         }
         case "done": {

@@ -82,8 +82,9 @@ export function llmTools(h, sid, owner, deadReason, life) {
                 // worker's answer or its failure settled it first.
                 const abort = (/** @type {any} */ reason) => {
                     if (!h.pending.has(run.id)) return;
-                    h.pending.delete(run.id);
+                    // Before the delete: it reads whether the worker started it.
                     cancelOnWorker(h, run.id);
+                    h.pending.delete(run.id);
                     settle(false, reason);
                 };
                 // Aborted by an onEvent from run-start, after the check

@@ -119,8 +119,9 @@ test("an abort while another run computes: the computing run finishes, the worke
  * @param {string} a run A's code
  * @param {string} b run B's code, the aborted one
  * @param {string} [wasm] the QuickJS asset
+ * @param {number} [timeout] the factory's
  */
-function withoutShared(a, b, wasm = assetPath) {
+function withoutShared(a, b, wasm = assetPath, timeout = 20000) {
     // worker_threads first: Node's own Worker makes a SharedArrayBuffer
     // when that module loads (its cwd counter), and a worker started
     // without it fails at once.
@@ -128,7 +129,7 @@ function withoutShared(a, b, wasm = assetPath) {
         await import("node:worker_threads");
         delete globalThis.SharedArrayBuffer;
         const { IoCodeModeFactory } = await import(${JSON.stringify(indexURL)});
-        const api = await IoCodeModeFactory({ wasmLocation: ${JSON.stringify(wasm)}, worker: true, timeout: 20000 });
+        const api = await IoCodeModeFactory({ wasmLocation: ${JSON.stringify(wasm)}, worker: true, timeout: ${timeout} });
         api.registerTool({ name: "slow.wait", inputSchema: { type: "object" }, execute: () => new Promise((r) => setTimeout(() => r("waited"), 1000)) });
         const ex = api.createSession().getLlmTools().find((t) => t.name === "executeCode");
         await api.ready();
@@ -162,6 +163,24 @@ const COMPUTE = "const t = Date.now(); while (Date.now() - t < 3000); return 'co
 test("no SharedArrayBuffer: an abort while another run computes keeps the worker, and the computing run finishes", { timeout: 150_000 }, () => {
     const r = withoutShared(COMPUTE, "return await tools.slow.wait({});");
     assert.deepEqual(r.a, { ok: true, result: "computed" }, JSON.stringify(r));
+    assert.equal(r.b.rejected, "stopped by the user");
+    assert.equal(r.next, 2);
+});
+
+// The aborted run had not started: the worker's thread was the other
+// run's, busy in work that sends no signs of life (here a built-in looping
+// in C without the loop checks; under load, the other run's own start, or
+// the factory's preparation, ~0.5 s silent), and the page took the silence
+// for the aborted run held where nothing polls: it replaced the worker and
+// failed the other run with "restarted to cancel a run that held it" (seen
+// under load on the test above, A failing 423 and 525 ms after B's abort).
+// A run the worker has not started holds nothing; the other run keeps its
+// own deadline's backstop. A's timeout is room, not the subject: its loop
+// takes ~1 s alone and must outlast B's abort by more than the silence the
+// page waits for (400 ms).
+test("no SharedArrayBuffer: an abort of a run not yet started while another run is silent in C keeps the worker, and that run finishes", { timeout: 150_000 }, () => {
+    const r = withoutShared("return Array.prototype.indexOf.call({ length: 5e7 }, 1)", "return await tools.slow.wait({});", upstream, 100_000);
+    assert.deepEqual(r.a, { ok: true, result: -1 }, JSON.stringify(r));
     assert.equal(r.b.rejected, "stopped by the user");
     assert.equal(r.next, 2);
 });
