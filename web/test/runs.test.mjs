@@ -267,6 +267,9 @@ describe("limits", () => {
             tools: [tool("nap", () => sleep(400).then(() => "ok"))],
         });
         const session = api.createSession();
+        // A run first: a fresh factory's first run, under load, spent its
+        // time before the program got to the first call.
+        assert.equal((await run(session, "return 1")).result, 1);
         const r = await run(session, "for (let i = 0; i < 10; i++) await tools.nap({}); return 'done'");
         assert.equal(r.ok, false);
         assert.equal(r.error.code, "TIMEOUT");
@@ -285,6 +288,9 @@ describe("limits", () => {
             interceptors: { onToolCall: ({ tool }) => (tool.name === "pay.send" ? new Promise(() => {}) : { allowed: true }) },
         });
         const session = api.createSession();
+        // A run first: each row must get to its calls within 800 ms, which a
+        // fresh factory's first run under load may spend before them.
+        assert.equal((await run(session, "return 1")).result, 1);
         const plain = "the program did not finish within 800ms";
         for (const [code, want] of [
             ["const a = 1;\nreturn await tools.slow.wait({ a })", `${plain}; it was waiting for the result of tool slow.wait (called at line 2)`],
@@ -305,28 +311,35 @@ describe("limits", () => {
         // before the tool did). The core heard of the 2 MB as the page
         // converted them (call.mjs Answering); before, the timeout said
         // "it was waiting for the result of tool big.get".
-        const timeout = 300;
+        // The program must reach the tool before its deadline: with 300 ms
+        // a fresh factory's first run under load (~25 on 2 cores) did not,
+        // 2 of 24 times, and ended with the plain timeout. So a run first,
+        // and 2 s; the getter holds until 2.1 s after the program's own
+        // start (t0, later than its clock's), not after the call.
+        const timeout = 2000;
         const api = await withFactory(t, {
             wasmLocation: assetPath,
             timeout,
             tools: [
-                tool("big.get", () => {
-                    const until = performance.now() + timeout + 100;
+                tool("big.get", ({ t0 }) => {
+                    const until = t0 + timeout + 100;
                     return {
                         text: "x".repeat(2 << 20),
                         get more() {
-                            while (performance.now() < until);
+                            while (Date.now() < until);
                             return 1;
                         },
                     };
                 }),
             ],
         });
-        const r = await run(api.createSession(), "const r = await tools.big.get({});\nreturn r.text.length");
+        const session = api.createSession();
+        assert.equal((await run(session, "return 1")).result, 1);
+        const r = await run(session, "const r = await tools.big.get({ t0: Date.now() });\nreturn r.text.length");
         assert.equal(r.error && r.error.code, "TIMEOUT", JSON.stringify(r));
         assert.match(
             r.error.message,
-            /^the program did not finish within 300ms; tool big\.get \(called at line 1\) had answered, and its result( was being converted to JSON, 2 MB of it so far|, 2 MB of JSON, was being taken in) \(ask it for less, e\.g\. a page or a filter, if its input allows\)$/,
+            /^the program did not finish within 2s; tool big\.get \(called at line 1\) had answered, and its result( was being converted to JSON, 2 MB of it so far|, 2 MB of JSON, was being taken in) \(ask it for less, e\.g\. a page or a filter, if its input allows\)$/,
         );
     });
 
