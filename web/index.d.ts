@@ -12,8 +12,9 @@
  *
  * Once it resolves, the factory makes its first sandbox instance ready for
  * the first run: in worker mode in the worker; with `worker: false` in a task
- * of its own on this thread, skipped when a run has begun (USAGE.md, "When a
- * run ends").
+ * of its own on this thread (a page's idle callback, within 1 s; a timer where
+ * there is no `requestIdleCallback`), skipped when a run has begun (USAGE.md,
+ * "When a run ends").
  */
 export declare function IoCodeModeFactory(config: IoCodeMode.Config): Promise<IoCodeMode.API>;
 export default IoCodeModeFactory;

@@ -100,6 +100,26 @@ export const queueMicrotask =
 export const setTimeout = /** @type {typeof globalThis.setTimeout} */ (beforeFakes("setTimeout").bind(g));
 export const clearTimeout = /** @type {typeof globalThis.clearTimeout} */ (beforeFakes("clearTimeout").bind(g));
 
+const pageIdle = beforeFakes("requestIdleCallback");
+const pageCancelIdle = beforeFakes("cancelIdleCallback");
+/**
+ * Calls fn once the host is idle: requestIdleCallback as the page had it at
+ * load (browsers' pages), with a timeout so that it happens on a page that
+ * is never idle; a timer where there is none (Node, workers). Returns what
+ * cancels it.
+ * @param {() => void} fn
+ * @param {number} timeout
+ * @returns {() => void}
+ */
+export function whenIdle(fn, timeout) {
+    if (typeof pageIdle === "function" && typeof pageCancelIdle === "function") {
+        const id = pageIdle.call(g, () => fn(), { timeout });
+        return () => pageCancelIdle.call(g, id);
+    }
+    const id = setTimeout(fn, 0);
+    return () => clearTimeout(id);
+}
+
 const perf = beforeFakes("performance");
 // In Node the fakes also give the page's own performance an own now() of
 // the fake clock's: its prototype's is the page's.

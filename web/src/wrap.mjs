@@ -10,7 +10,7 @@ import { field, prototypeHazard } from "./fields.mjs";
 import { partLifetime, weakly } from "./lifetime.mjs";
 import { goSession } from "./go-session.mjs";
 import { callerStack, thrownByTool } from "./env.mjs";
-import { KeptMap, KeptSet, KeptWeakMap, arrayOf, map, newAbortController, objectKeys, queueMicrotask, setTimeout, then } from "./intrinsics.mjs";
+import { KeptMap, KeptSet, KeptWeakMap, arrayOf, map, newAbortController, objectKeys, queueMicrotask, then, whenIdle } from "./intrinsics.mjs";
 import { callTool, consoleLine, emit, finishRun, newOwner, now, observed, refusedCall, runInCore, runOf, settledAs, startRun, stopRuns } from "./runs.mjs";
 import { askInterceptor, filterVerdict, notFromHook, overwriteVerdict } from "./page-hooks.mjs";
 import { abortReason, argsOnce, markSchema, normalizeRunOptions, toModelOutput, whenAborted } from "./run-options.mjs";
@@ -23,6 +23,9 @@ import { abortReason, argsOnce, markSchema, normalizeRunOptions, toModelOutput, 
  * @typedef {{ check: () => void, sync: <T>(fn: () => T) => T, async: (fn: () => any) => Promise<any> }} Guard
  */
 
+// How long the first instance's preparation waits at most for the page to
+// be idle (wrapApi).
+const PREPARE_WITHIN_MS = 1000;
 const SESSION_DISPOSED = "Code Mode: this session has been disposed; create a new one with createSession().";
 
 /**
@@ -511,20 +514,23 @@ export function wrapApi(api, core, pipe) {
         };
     };
     // The engine's first instance is made, and the sandbox's sources are
-    // compiled into it, once the caller has the factory and the thread is
-    // free (codemode.Prepare): the first run then starts as later runs do.
-    // A run that comes first does that work itself, before its clock; this
-    // does nothing then (its instance is running, or ready). Not while a run
-    // is in flight: one asked for but not yet on the engine would wait for
-    // it, and an abort given meanwhile would find it not yet started.
-    setTimeout(() => {
+    // compiled into it, once the caller has the factory and the host is
+    // idle (codemode.Prepare, ~20-50 ms of this thread): the first run then
+    // starts as later runs do. A page's idle time, not a moment it did not
+    // choose (a timer's, before its own next task); within PREPARE_WITHIN_MS
+    // on a page never idle. A run that comes first does that work itself,
+    // before its clock; this does nothing then (its instance is running, or
+    // ready). Not while a run is in flight: one asked for but not yet on
+    // the engine would wait for it, and an abort given meanwhile would find
+    // it not yet started. dispose() cancels it.
+    const unprepare = whenIdle(() => {
         if (disposed || core.state.exited || owner.runs.size > 0) return;
         try {
             api.prepare();
         } catch {
             // Only ever an optimisation: a run does without it.
         }
-    }, 0);
+    }, PREPARE_WITHIN_MS);
     return {
         registerTool(tool) {
             return guard.sync(() => wrapUnregister(api.registerTool(pipe.wrapList([tool])[0])));
@@ -555,6 +561,7 @@ export function wrapApi(api, core, pipe) {
             }
         },
         dispose() {
+            unprepare();
             if (disposed || core.state.exited) {
                 disposed = true;
                 return;
