@@ -15,7 +15,10 @@ import (
 // browsers. They were "not a function" (a RUNTIME error naming nothing)
 // and the format was printed as written ("%s is %d x 5").
 func TestConsoleMethods(t *testing.T) {
-	cm := newTestCodeMode(t, Config{})
+	// A format of 1e6 specifiers takes ~5 s at a load of ~28 on 2 cores,
+	// and ran out of the default 30 s under more: the time is room, not
+	// the subject.
+	cm := newTestCodeMode(t, Config{Timeout: 5 * time.Minute})
 	s := mustSession(t, cm)
 	for _, tc := range []struct {
 		name, code string
@@ -88,7 +91,10 @@ func TestConsoleMethods(t *testing.T) {
 // (sandbox.ConvertJS), without warnings; a reference back to an object the
 // line is inside is "[Circular]".
 func TestConsoleValues(t *testing.T) {
-	cm := newTestCodeMode(t, Config{})
+	// A format of 1e6 specifiers takes ~5 s at a load of ~28 on 2 cores,
+	// and ran out of the default 30 s under more: the time is room, not
+	// the subject.
+	cm := newTestCodeMode(t, Config{Timeout: 5 * time.Minute})
 	s := mustSession(t, cm)
 	for _, tc := range []struct {
 		name, code string
