@@ -2,6 +2,7 @@
 // read from the wasm name section of a build that keeps its names (no -s -w).
 //
 //   node bench/wasm-size.mjs [core.wasm]      default: builds ./wasm without -s -w
+//                                             (with the shipped core's -gcflags, scripts/go-flags.mjs)
 //
 // TOP=n lists n packages (default 40). The code bytes of a function are its
 // body in the code section, counted for the package of its name (generic
@@ -13,6 +14,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
+import { noInlineFlags } from "../scripts/go-flags.mjs";
 
 const root = path.resolve(fileURLToPath(new URL(".", import.meta.url)), "..");
 let file = process.argv[2];
@@ -20,7 +22,7 @@ let tmp;
 if (!file) {
   tmp = mkdtempSync(path.join(tmpdir(), "wasm-size-"));
   file = path.join(tmp, "core.wasm");
-  execFileSync(process.env.GO ?? "go", ["build", "-trimpath", "-o", file, "./wasm"], { cwd: root, stdio: "inherit", env: { ...process.env, GOOS: "js", GOARCH: "wasm" } });
+  execFileSync(process.env.GO ?? "go", ["build", "-trimpath", ...noInlineFlags(), "-o", file, "./wasm"], { cwd: root, stdio: "inherit", env: { ...process.env, GOOS: "js", GOARCH: "wasm" } });
 }
 const buf = readFileSync(file);
 if (tmp) rmSync(tmp, { recursive: true });

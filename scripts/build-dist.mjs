@@ -17,7 +17,7 @@
 // (without scripts/wasm-data.mjs's merged data segments), WASM_LINES=0
 // (with Go's file and line tables whole, scripts/wasm-lines.mjs),
 // PRELUDE_MIN=0 (with prelude/*.js embedded as written, scripts/prelude-min.mjs),
-// NO_INLINE=0 (with the Go compiler's inlining in every package; see noInline).
+// NO_INLINE=0 (with the Go compiler's inlining in every package; scripts/go-flags.mjs).
 //
 // The QuickJS asset and README are written first, then the Go core, then the
 // loaders, which carry the core's build id (a hash of its bytes,
@@ -37,6 +37,7 @@ import { mergeDataSegments } from "./wasm-data.mjs";
 import { cutFrameTables, cutLineTables } from "./wasm-lines.mjs";
 import { writePreludeOverlay } from "./prelude-min.mjs";
 import { buildIdOf, stampBuild, stampOf } from "./build-id.mjs";
+import { noInlineFlags } from "./go-flags.mjs";
 import { ENTRIES } from "../web/entries.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -121,7 +122,7 @@ if (skipGo) {
     else buildId = stampOf(readFileSync(coreOut)) || stampCore(coreOut);
 } else {
     rmSync(coreOut, { force: true });
-    const r = go(["build", "-trimpath", "-ldflags=-s -w", ...noInline(), ...preludeOverlay(), "-o", coreOut, "./wasm"], { GOOS: "js", GOARCH: "wasm" });
+    const r = go(["build", "-trimpath", "-ldflags=-s -w", ...noInlineFlags(), ...preludeOverlay(), "-o", coreOut, "./wasm"], { GOOS: "js", GOARCH: "wasm" });
     if (r.status !== 0) {
         rmSync(coreOut, { force: true });
         fail(
@@ -197,22 +198,6 @@ if (skipGo) {
 } else {
     const mb = (statSync(coreOut).size / 1048576).toFixed(2);
     console.log(`build-dist: wrote ${[...written, "code-mode.wasm"].join(", ")} to ${outName}/ (core ${mb} MB, ${goversion}, build ${buildId})`);
-}
-
-// --- inlining ------------------------------------------------------------------
-// These packages are compiled without inlining (go build -gcflags=<pkg>=-l):
-// the root package (registration, a run's set-up, its hints and messages),
-// the TypeScript declarations' generator and the JSON Schema validator run
-// once per registration, run or tool call, and the copies of small
-// functions inlined at their call sites were 16.6 KB of the core's brotli
-// bytes (1,259,365 to 1,242,780; bench/README.md, "Inlining"). Not the
-// sandbox, its FFI, jsbridge, search or tsstrip, whose loops run per value,
-// call or token (and the sandbox's and search's cores grew without it).
-// NO_INLINE=0 inlines everywhere (to compare).
-function noInline() {
-    if (process.env.NO_INLINE === "0") return [];
-    const mod = "github.com/interopio/code-mode";
-    return [mod, `${mod}/internal/tsgen`, `${mod}/third_party/jsonschema`].map((p) => `-gcflags=${p}=-l`);
 }
 
 // --- minified prelude -----------------------------------------------------------

@@ -1,0 +1,21 @@
+// The Go compiler's flags of the core as shipped: scripts/build-dist.mjs
+// builds it with them, and bench/wasm-size.mjs too, so that its bytes per
+// package are the shipped core's.
+//
+// These packages are compiled without inlining (go build -gcflags=<pkg>=-l):
+// the root package (registration, a run's set-up, its hints and messages),
+// the TypeScript declarations' generator and the JSON Schema validator run
+// once per registration, run or tool call, and the copies of small
+// functions inlined at their call sites were 16.6 KB of the core's brotli
+// bytes (1,259,365 to 1,242,780; bench/README.md, "Inlining"). Not the
+// sandbox, its FFI, jsbridge, search or tsstrip, whose loops run per value,
+// call or token (and the sandbox's and search's cores grew without it).
+// NO_INLINE=0 inlines everywhere (to compare).
+
+const mod = "github.com/interopio/code-mode";
+export const NO_INLINE_PACKAGES = [mod, `${mod}/internal/tsgen`, `${mod}/third_party/jsonschema`];
+
+/** The -gcflags arguments of go build, by the environment's NO_INLINE. @param {Record<string, string | undefined>} [env] */
+export function noInlineFlags(env = process.env) {
+    return env.NO_INLINE === "0" ? [] : NO_INLINE_PACKAGES.map((p) => `-gcflags=${p}=-l`);
+}
