@@ -7,7 +7,8 @@
 // A server listing 1e5 tools held the page's thread 295 s while its tool
 // source registered them one registerTool call each (1e4: 9 s in-thread,
 // 18 s in worker mode, where each call also copied every registered name:
-// 4268550 ended that copy). Tools of one name were suffixed in O(n^2):
+// 4268550 ended that copy; the source now registers batches of 128).
+// Tools of one name were suffixed in O(n^2):
 // 16,000 of them held the page 20 s on each listing.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -145,6 +146,42 @@ describe("hostile36: prepared instances, local dates, toModelOutput and SDK 2 MC
         assert.deepEqual(out.ran, []);
         assert.equal(out.answers.slice(0, 5).join(), "error-json,error-json,error-json,text,json");
         assert.equal(out.answers[5], "model");
+    });
+
+    test("an MCP server's many tools are registered a batch at a time, a change re-registers its batch only, and all go at once", async (t) => {
+        const mcp = await loadAdapter("mcp");
+        let tools = Array.from({ length: 300 }, (_, i) => ({ name: `t${i}`, description: `tool ${i}`, inputSchema: { type: "object" } }));
+        const { client } = await serverWith("many", () => tools, (req) => text(req.params.name));
+        t.after(() => client.close());
+        const source = await mcp.fromMcpClient(client);
+        t.after(() => source.close());
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        // The factory as the source sees it, counting the tools of each call.
+        const calls = [];
+        const counted = {
+            registerTool: (d) => (calls.push(1), api.registerTool(d)),
+            registerTools: (list) => (calls.push(list.length), api.registerTools(list)),
+            listTools: () => api.listTools(),
+        };
+        const unregister = source.registerTools(counted);
+        assert.deepEqual(calls, [128, 128, 44]);
+        assert.equal(api.listTools().length, 300);
+        calls.length = 0;
+        tools = tools.map((x, i) => (i === 200 ? { ...x, description: "changed" } : x));
+        await source.refresh();
+        assert.deepEqual(calls, [128]);
+        assert.equal(api.listTools().length, 300);
+        const out = await run(api.createSession(), `return [await tools.many.t200({}), await tools.many.t299({}), await tools.many.t0({})]`);
+        assert.deepEqual(out.result, ["t200", "t299", "t0"], JSON.stringify(out.error));
+        // A batch that throws (a name taken by the page) goes tool by tool: the others are registered.
+        const errors = [];
+        const api2 = await withFactory(t, { wasmLocation: assetPath, tools: [tool("many.t7", () => "the page's")] });
+        const again = await mcp.fromMcpClient(client, { onError: (e) => errors.push(e.message) });
+        t.after(() => again.close());
+        assert.throws(() => again.registerTools(api2), /many\.t7.*already registered/);
+        assert.equal(api2.listTools().length, 1);
+        unregister();
+        assert.equal(api.listTools().length, 0);
     });
 
     // uniqueNames tried _2, _3, ... again for each repeat of a name: a server
