@@ -112,9 +112,21 @@ const pageCancelIdle = beforeFakes("cancelIdleCallback");
  * @returns {() => void}
  */
 export function whenIdle(fn, timeout) {
+    // The page's functions may throw (a polyfill that refuses the options,
+    // a broken or hostile page): a requestIdleCallback that threw failed
+    // IoCodeModeFactory itself, and a cancelIdleCallback that threw made
+    // dispose() throw before it disposed anything. For an optimisation:
+    // a timer then, and a cancel that cannot be is left (fn finds the
+    // factory disposed).
     if (typeof pageIdle === "function" && typeof pageCancelIdle === "function") {
-        const id = pageIdle.call(g, () => fn(), { timeout });
-        return () => pageCancelIdle.call(g, id);
+        try {
+            const id = pageIdle.call(g, () => fn(), { timeout });
+            return () => {
+                try {
+                    pageCancelIdle.call(g, id);
+                } catch {}
+            };
+        } catch {}
     }
     const id = setTimeout(fn, 0);
     return () => clearTimeout(id);

@@ -9,7 +9,9 @@
 // 18 s in worker mode, where each call also copied every registered name:
 // 4268550 ended that copy; the source now registers batches of 128).
 // Tools of one name were suffixed in O(n^2):
-// 16,000 of them held the page 20 s on each listing.
+// 16,000 of them held the page 20 s on each listing. A page whose
+// requestIdleCallback threw could not make a factory (this session's idle
+// preparation), nor dispose one whose cancelIdleCallback threw.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
@@ -146,6 +148,36 @@ describe("hostile36: prepared instances, local dates, toModelOutput and SDK 2 MC
         assert.deepEqual(out.ran, []);
         assert.equal(out.answers.slice(0, 5).join(), "error-json,error-json,error-json,text,json");
         assert.equal(out.answers[5], "model");
+    });
+
+    // 7581a28 prepares the first instance from the page's requestIdleCallback:
+    // one that threw failed IoCodeModeFactory itself ("rIC throws"), and a
+    // cancelIdleCallback that threw made dispose() throw, leaving the factory
+    // running (a run after it answered). Both functions are the page's, taken
+    // when the package loads: set before it, in a child process.
+    test("a page's requestIdleCallback or cancelIdleCallback that throws: the factory is made, runs and is disposed", () => {
+        const script = (idle, cancel) => `
+            globalThis.requestIdleCallback = ${idle};
+            globalThis.cancelIdleCallback = ${cancel};
+            const { IoCodeModeFactory } = await import(${JSON.stringify(indexURL)});
+            const out = {};
+            const api = await IoCodeModeFactory({ wasmLocation: ${JSON.stringify(assetPath)}, worker: ${WORKER} }).catch((e) => (out.factory = e.message, null));
+            if (api) {
+                const execute = async (code) => { try { return (await api.createSession().getLlmTools()[1].execute({ code, explanation: "x" })).result; } catch (e) { return e.message; } };
+                out.run = await execute("return 1");
+                try { api.dispose(); out.dispose = "disposed"; } catch (e) { out.dispose = e.message; }
+                out.after = await execute("return 2");
+            }
+            process.stdout.write(JSON.stringify(out));
+            process.exit(0);
+        `;
+        const disposed = /this instance has been disposed/;
+        const thrown = inChild(script(`() => { throw new Error("rIC throws"); }`, `() => {}`));
+        assert.deepEqual([thrown.factory, thrown.run, thrown.dispose], [undefined, 1, "disposed"]);
+        assert.match(thrown.after, disposed);
+        const cancel = inChild(script(`(fn) => setTimeout(() => fn({ didTimeout: false, timeRemaining: () => 50 }), 1)`, `() => { throw new Error("cIC throws"); }`));
+        assert.deepEqual([cancel.run, cancel.dispose], [1, "disposed"]);
+        assert.match(cancel.after, disposed);
     });
 
     test("an MCP server's many tools are registered a batch at a time, a change re-registers its batch only, and all go at once", async (t) => {
