@@ -152,6 +152,8 @@ const MODES = [true, false];
  * @param {string | null} engine.filePageWorker null when a page opened from
  *   a file runs the package (Firefox); else a regular expression of why its
  *   Worker did not start there
+ * @param {number} [engine.checksTimeout] the app workers' factories' timeout
+ *   (host-worker-files.mjs CHECKS; default 1 s)
  */
 export function engineSuite(engine) {
     before(async () => {
@@ -527,7 +529,7 @@ export function engineSuite(engine) {
                 for (const file of [`${kind}.mjs`, `${kind}.js`]) {
                     for (const mode of [undefined, false, true]) {
                         const want = kind === "shared" && mode === true && !engine.sharedWorkerNests ? NO_NESTED : RAN;
-                        assert.deepEqual(await page.evaluate(start(kind, file, mode)), want, `${file}, worker: ${mode}`);
+                        assert.deepEqual(await page.evaluate(start(kind, file, mode, engine.checksTimeout)), want, `${file}, worker: ${mode}`);
                     }
                 }
             }

@@ -10,11 +10,13 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { ROOT } from "./harness.mjs";
 
-// checks(IoCodeModeFactory, worker): a tool call, a spinning program (its
-// TIMEOUT) and the run after it; or the factory's error.
-const CHECKS = `async function checks(IoCodeModeFactory, worker) {
+// checks(IoCodeModeFactory, worker, timeout): a tool call, a spinning
+// program (its TIMEOUT) and the run after it; or the factory's error. The
+// factory's timeout (?timeout=, default 1 s) is room for the runs, not their
+// subject: the spin needs only to end with TIMEOUT.
+const CHECKS = `async function checks(IoCodeModeFactory, worker, timeout) {
     try {
-        const config = { wasmLocation: "../dist/emscripten-module.wasm", timeout: 1000, tools: [{ name: "add", execute: ({ a, b }) => a + b }] };
+        const config = { wasmLocation: "../dist/emscripten-module.wasm", timeout, tools: [{ name: "add", execute: ({ a, b }) => a + b }] };
         if (worker !== undefined) config.worker = worker;
         const api = await IoCodeModeFactory(config);
         const executeCode = api.createSession().getLlmTools()[1];
@@ -28,8 +30,9 @@ const CHECKS = `async function checks(IoCodeModeFactory, worker) {
         return String((e && e.message) || e);
     }
 }
-const mode = new URLSearchParams(location.search).get("worker");
-const run = () => checks(factory, mode === null ? undefined : mode === "true");
+const query = new URLSearchParams(location.search);
+const mode = query.get("worker");
+const run = () => checks(factory, mode === null ? undefined : mode === "true", Number(query.get("timeout")) || 1000);
 `;
 const MODULE = `import { IoCodeModeFactory as factory } from "../dist/index.mjs";\n`;
 const CLASSIC = `importScripts("../dist/code-mode.global.js");\nconst factory = self.IoCodeModeFactory;\n`;
@@ -68,12 +71,16 @@ export const service = (mode) => `(async () => {
 })()`;
 
 // The page's expression that starts the worker (kind "dedicated" or
-// "shared", file's ".mjs" as a module) with ?worker=mode and resolves with
-// its report, or its error event's message.
-export const start = (kind, file, mode) => `new Promise((resolve) => {
-    const [kind, file, mode] = ${JSON.stringify([kind, file, mode ?? null])};
+// "shared", file's ".mjs" as a module) with ?worker=mode (and &timeout= for
+// its factory's, when given) and resolves with its report, or its error
+// event's message.
+export const start = (kind, file, mode, timeout) => `new Promise((resolve) => {
+    const [kind, file, mode, timeout] = ${JSON.stringify([kind, file, mode ?? null, timeout ?? null])};
     const options = file.endsWith(".mjs") ? { type: "module" } : {};
-    const url = "./workers/" + file + (mode === null ? "" : "?worker=" + mode);
+    const query = new URLSearchParams();
+    if (mode !== null) query.set("worker", mode);
+    if (timeout !== null) query.set("timeout", timeout);
+    const url = "./workers/" + file + (String(query) ? "?" + query : "");
     const w = kind === "shared" ? new SharedWorker(url, options) : new Worker(url, options);
     const port = kind === "shared" ? w.port : w;
     port.onmessage = (e) => resolve(e.data);
