@@ -18,6 +18,7 @@ import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
 import { Server } from "@modelcontextprotocol/server";
 import { WORKER, assetPath, inChild, indexURL, run, sleep, tool, until, withFactory } from "./helpers.mjs";
 import { loadAdapter } from "./adapter-helpers.mjs";
+import { FakeBus, fakeIo } from "./fakes/io-connect.mjs";
 
 // An SDK 2 client connected in memory to a low-level SDK 2 server whose
 // tools/list answers list() and tools/call call(request).
@@ -236,6 +237,27 @@ describe("hostile36: prepared instances, local dates, toModelOutput and SDK 2 MC
         assert.deepEqual([names[0], names[1], names[1999], names[2000], names[2001]], ["many.dup", "many.dup_2", "many.dup_2000", "many.dup_3_2", "many.dup_2001"]);
         assert.equal(new Set(names).size, 2002);
         assert.ok(asked <= 3 * 2002, `${asked} lookups for 2,002 names`);
+    });
+
+    // fromIoConnect asked each method's servers for all their methods (to
+    // leave out streams) once per method: an application registering n
+    // methods cost n getMethods() calls of n methods each on every listing
+    // (2,000: 0.8 s with the fake; the real core's lists them afresh too).
+    test("an io.Connect application with 2,000 methods: one getMethods() of its server per listing", async () => {
+        const ioc = await loadAdapter("io-connect");
+        const bus = new FakeBus();
+        const evil = bus.connect("evil");
+        let asked = 0;
+        // As the real core's instance: getMethods() lists the server's methods afresh.
+        evil.instance = { ...evil.instance, getMethods: () => (asked++, evil.methodsForInstance(evil.instance)) };
+        for (let i = 0; i < 2000; i++) await evil.register(`evil.m${i}`, () => i);
+        const source = ioc.fromIoConnect(fakeIo(bus.connect("copilot")));
+        try {
+            assert.equal(asked, 1);
+            assert.equal(source.tools.length, 2000);
+        } finally {
+            source.close();
+        }
     });
 
     test("a hostile MCP server: names of a hidden tool or of Object.prototype, a list_changed storm mid-run, cyclic and deep results, an answer after the run", async (t) => {
