@@ -32,19 +32,9 @@ type factory struct {
 func newFactory(config, module Value) (Value, error) {
 	f := &factory{sessions: map[*jsbridge.Funcs]struct{}{}}
 	wrote := pageNumbers{}
-	cfg, err := parseConfig(config, f, wrote)
+	cfg, err := checkedConfig(config, f, wrote)
 	if err != nil {
 		return jsbridge.Undefined(), err
-	}
-	// The sandbox's crypto reads the host's Web Crypto (codemode leaves
-	// crypto/rand out of GOOS=js builds).
-	cfg.Random = jsbridge.WebCrypto{}
-	// The sandbox's Intl takes time zones from the host's own Intl.
-	cfg.TimeZones = hostTimeZone
-	// Checked before the engine is built, so a bad limit is reported as
-	// the config's, never as the asset's.
-	if cfg, err = codemode.ResolveConfig(cfg); err != nil {
-		return jsbridge.Undefined(), jsConfigError(err, wrote)
 	}
 	if !jsbridge.IsWasmModule(module) {
 		return jsbridge.Undefined(), typeErrorf("newFactory: expected a compiled WebAssembly.Module of the QuickJS asset")
@@ -76,6 +66,27 @@ func newFactory(config, module Value) (Value, error) {
 		return jsbridge.Undefined(), toolTypeError(err, "config.tools")
 	}
 	return f.apiObject(), nil
+}
+
+// checkedConfig is the page's config as codemode takes it, or the config's
+// first mistake. Checked before the engine is built, so a bad limit is
+// reported as the config's, never as the asset's; the loader's checkConfig
+// asks it when the asset failed to load, so that a config with both kinds
+// of mistake names its own first (a fix of the path alone met the next).
+func checkedConfig(config Value, f *factory, wrote pageNumbers) (codemode.Config, error) {
+	cfg, err := parseConfig(config, f, wrote)
+	if err != nil {
+		return cfg, err
+	}
+	// The sandbox's crypto reads the host's Web Crypto (codemode leaves
+	// crypto/rand out of GOOS=js builds).
+	cfg.Random = jsbridge.WebCrypto{}
+	// The sandbox's Intl takes time zones from the host's own Intl.
+	cfg.TimeZones = hostTimeZone
+	if cfg, err = codemode.ResolveConfig(cfg); err != nil {
+		return cfg, jsConfigError(err, wrote)
+	}
+	return cfg, nil
 }
 
 // asTypeError turns bad-tool and bad-config errors into TypeErrors.

@@ -14,6 +14,7 @@ package main
 import (
 	"time"
 
+	codemode "github.com/interopio/code-mode"
 	"github.com/interopio/code-mode/internal/sharedthread"
 	"github.com/interopio/code-mode/jsbridge"
 )
@@ -29,6 +30,19 @@ func main() {
 		return jsbridge.NewPromise(func() (Value, error) {
 			return newFactory(arg(args, 0), arg(args, 1))
 		})
+	})
+	// The config's mistakes alone (checkedConfig), thrown; the loader asks
+	// when the QuickJS asset could not be loaded.
+	core.Method(api, "checkConfig", func(args []Value) any {
+		cfg, err := checkedConfig(arg(args, 0), &factory{}, pageNumbers{})
+		if err != nil {
+			return err
+		}
+		// config.tools as newFactory registers them (names, schemas).
+		if err := codemode.ValidateConfig(cfg); err != nil {
+			return toolTypeError(err, "config.tools")
+		}
+		return jsbridge.Undefined()
 	})
 	shareThread()
 	ready, err := jsbridge.Get(jsbridge.Global(), "__ioCodeModeReady")

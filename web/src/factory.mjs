@@ -39,8 +39,13 @@ export async function threadFactory(config, overrides) {
     const c = core.value;
     const release = c.hold();
     try {
-        if (module.status === "rejected") throw module.reason;
         const pipe = pagePipeline(config);
+        // The config's own mistakes first (a bad timeout, an unknown zone):
+        // fixing the asset's path alone met them next.
+        if (module.status === "rejected") {
+            c.api.checkConfig(pipe.goConfig);
+            throw module.reason;
+        }
         const exited = then(c.exited, () => {
             throw exitedError(c.state);
         });

@@ -286,13 +286,12 @@ function errorOf(err) {
 }
 
 /**
- * The worker's factory, from the core and the QuickJS asset: a warm-up run,
- * then the page's factory and its first session's instructions.
- * @param {import("./core.mjs").Core} core
- * @param {WebAssembly.Module} module
+ * The config the worker's core gets, from the init message. Once per
+ * message (the stand-ins are restored in place): by startFactory, or by
+ * init's check when the asset failed, which then ends.
  * @param {any} m the init message
  */
-async function startFactory(core, module, m) {
+function factoryConfig(m) {
     // The page's functions and Symbols that the core does not keep,
     // back as stand-ins of their type (cloneable in worker-wire.mjs).
     restoreStandIns(m.config, m.standIns);
@@ -307,6 +306,18 @@ async function startFactory(core, module, m) {
             onToolCall: (/** @type {any} */ c) => askPage("intercept", { rid: c.callContext, name: c.tool.name, input: c.input }),
         };
     }
+    return config;
+}
+
+/**
+ * The worker's factory, from the core and the QuickJS asset: a warm-up run,
+ * then the page's factory and its first session's instructions.
+ * @param {import("./core.mjs").Core} core
+ * @param {WebAssembly.Module} module
+ * @param {any} m the init message
+ */
+async function startFactory(core, module, m) {
+    const config = factoryConfig(m);
     takeVisible(m.visible);
     // Here rather than on the page's clock: the first QuickJS instance
     // and the engine's first compilation of the await paths cost a few
@@ -337,10 +348,18 @@ const handlers = {
         if (m.flags) flags = new Int32Array(m.flags);
         try {
             // The page sends both compiled, unless it could not compile them.
-            const [core, module] = await Promise.all([
+            const [loaded, asset] = await Promise.allSettled([
                 loadCore({ Date: PollDate, console: pageConsole, WebAssembly: helperWebAssembly }, m.core),
                 m.quickjs instanceof WebAssembly.Module ? m.quickjs : loadQuickJS(m.config.wasmLocation, m.baseURL),
             ]);
+            if (loaded.status === "rejected") throw loaded.reason;
+            const core = loaded.value;
+            // The config's own mistakes before the asset's, as in-thread.
+            if (asset.status === "rejected") {
+                core.api.checkConfig(factoryConfig(m));
+                throw asset.reason;
+            }
+            const module = asset.value;
             // Until `api` keeps it, the core is kept by this call alone: its
             // timers must hold it (core.mjs keepAliveWhileBusy).
             const release = core.hold();

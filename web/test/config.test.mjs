@@ -206,6 +206,27 @@ describe("the QuickJS asset", () => {
         await assert.rejects(IoCodeModeFactory({ wasmLocation: url }), assetError(url, /ENOENT/));
     });
 
+    // A config with a bad path and bad values said only the asset's error;
+    // fixed, the path met the next mistake. Now the config's own come first,
+    // each as its TypeError; a good config with the bad path: the asset's.
+    test("a missing file with other mistakes: the config's are reported first", async () => {
+        const loc = join(dir, "missing.wasm");
+        for (const [extra, message] of [
+            [{ timeout: -1, timeZone: 5 }, "config.timeout: expected a positive number, got the number -1"],
+            [{ timeZone: "Mars/Olympus" }, 'config.timeZone: unknown time zone "Mars/Olympus": expected an IANA name such as "America/New_York" or "UTC"'],
+            [{ toolFilter: 3 }, "config.toolFilter: expected a function, got the number 3"],
+            [{ search: { embed: 3 } }, "config.search.embed: expected a function (texts: string[]) => Promise<number[][]>, got the number 3"],
+            [{ tools: [{ name: "a b", execute() {} }] }, `config.tools[0] ("a b"): name: must be 1..128 characters of [A-Za-z0-9_$.-], found ' ' at offset 1`],
+        ]) {
+            await assert.rejects(IoCodeModeFactory({ wasmLocation: loc, ...extra }), (err) => {
+                assert.ok(err instanceof TypeError, `${JSON.stringify(extra)}: ${err}`);
+                assert.equal(err.message, message);
+                return true;
+            });
+        }
+        await assert.rejects(IoCodeModeFactory({ wasmLocation: loc, timeout: 5, timeZone: "Asia/Tokyo", tools: [{ name: "a", execute() {} }] }), assetError(loc, /ENOENT/));
+    });
+
     // A package's file given as a path (as the docs name the asset) said
     // ENOENT and the working directory's path alone; one that resolves from
     // the working directory (the repository's QuickJS package here) now says
