@@ -314,12 +314,17 @@ async function measureRegister(side, w) {
   // machine the wall time is mostly waiting for a CPU.
   const cpu = [];
   const page = [];
+  let filterCalls = 0;
+  const calls = [];
   const IoCodeModeFactory = side === "ours" ? (await import(distIndex)).IoCodeModeFactory : null;
   for (let i = 0; i < (w.runs ?? 7); i++) {
     if (side === "ours") {
       const tools = JSON.parse(text).map((t) => ({ ...t, execute: noop }));
-      const api = await IoCodeModeFactory({ wasmLocation, worker: w.worker === true });
+      // w.filter: a toolFilter that shows every tool, so that what is timed
+      // is how often it is asked (its calls on stderr, .filterCalls).
+      const api = await IoCodeModeFactory({ wasmLocation, worker: w.worker === true, ...(w.filter && { toolFilter: () => (filterCalls++, true) }) });
       await api.ready();
+      filterCalls = 0;
       const c0 = process.cpuUsage();
       const t0 = performance.now();
       // w.each: tool by tool, as an adapter's source registers them.
@@ -330,6 +335,7 @@ async function measureRegister(side, w) {
       samples.push((performance.now() - t0) * 1000);
       const c = process.cpuUsage(c0);
       cpu.push(c.user + c.system);
+      calls.push(filterCalls);
       if (api.listTools().length !== w.register) throw new Error("api-register: tools missing");
       api.dispose();
     } else {
@@ -340,7 +346,7 @@ async function measureRegister(side, w) {
     }
   }
   if (side !== "ours") return { median: median(samples), samples };
-  return { median: median(samples), samples, cpu: median(cpu), ...(w.worker && { page: median(page) }) };
+  return { median: median(samples), samples, cpu: median(cpu), ...(w.worker && { page: median(page) }), ...(w.filter && { filterCalls: median(calls) }) };
 }
 
 // One session made and ended: createSession() and dispose() on a factory

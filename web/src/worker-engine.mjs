@@ -531,12 +531,14 @@ export function start(h, first) {
         flags: h.flagsBuffer,
     }));
     if (!first) {
-        forEachEntry(h.registrations, (defs, id) => h.worker.post({ t: "register", id, tools: checkTools(defs, "tools", new KeptSet()), visible: h.filter && h.visibleNames() }));
+        // init's list names what the filter shows of all of them: a list
+        // per message asked it about every tool once per registration.
+        forEachEntry(h.registrations, (defs, id) => h.worker.post({ t: "register", id, tools: checkTools(defs, "tools", new KeptSet()) }));
         forEachEntry(h.sessions, (s, sid) => {
             // A session whose own tools are gone is one the page dropped,
             // which the safety net is about to end.
             const own = s.own.deref();
-            if (sid !== 0 && own) h.worker.post({ t: "session", sid, tools: checkTools(own.defs, "options.tools", new KeptSet()), visible: h.filter && h.visibleNames() });
+            if (sid !== 0 && own) h.worker.post({ t: "session", sid, tools: checkTools(own.defs, "options.tools", new KeptSet()) });
         });
         for (const id of h.pings.keys()) h.worker.post({ t: "ping", id });
     }

@@ -59,6 +59,25 @@ function endDroppedSession(h, sid) {
 }
 
 /**
+ * The names of the definitions (a list, or a map's values) that toolFilter
+ * shows, made by index writes and the Map iteration taken at load: a page
+ * whose builtins broke after the factory loaded must not empty it.
+ * @param {any} filter
+ * @param {any[] | Map<string, any>} defs
+ * @returns {string[]}
+ */
+function shownOf(filter, defs) {
+    /** @type {string[]} */
+    const names = [];
+    const add = (/** @type {any} */ d) => {
+        if (filterVerdict(filter, d)) names[names.length] = d.name;
+    };
+    if (isArray(defs)) for (let i = 0; i < defs.length; i++) add(defs[i]);
+    else forEachEntry(defs, add);
+    return names;
+}
+
+/**
  * @param {Config} config
  * @returns {Promise<import("../index.d.ts").IoCodeMode.API>}
  */
@@ -119,21 +138,13 @@ export async function workerFactory(config) {
     // Map iteration taken at load, null-prototype records and index writes.
     /** @returns {import("./worker-engine.mjs").Visible} */
     const visibleNames = () => {
-        const shownOf = (/** @type {Map<string, any>} */ defs) => {
-            /** @type {string[]} */
-            const names = [];
-            forEachEntry(defs, (d) => {
-                if (filterVerdict(/** @type {any} */ (filter), d)) names[names.length] = d.name;
-            });
-            return names;
-        };
         // A literal's null prototype: no Object.create, no inherited keys.
         /** @type {Record<number, string[]>} */
         const own = /** @type {any} */ ({ __proto__: null });
         forEachEntry(sessions, (s, sid) => {
-            if (sid !== 0) own[sid] = shownOf(ownTools(s).tools);
+            if (sid !== 0) own[sid] = shownOf(filter, ownTools(s).tools);
         });
-        return { tools: shownOf(tools), sessions: own };
+        return { tools: shownOf(filter, tools), sessions: own };
     };
 
     const factoryOwner = newOwner();
@@ -260,7 +271,12 @@ export async function workerFactory(config) {
         const defs = map(list, (d) => d);
         registrations.set(id, defs);
         for (let i = 0; i < defs.length; i++) tools.set(defs[i].name, defs[i]);
-        h.worker && h.worker.post({ t: "register", id, one: path === "tool", tools: descs, visible: filter && visibleNames() });
+        // The filter is asked about this registration's tools alone: the
+        // others keep the verdicts the worker has (the last full list: a
+        // run's, a session's), as runs re-ask it about every tool. Asking it
+        // about every tool here cost an app registering 4,000 tools one by
+        // one 8,002,000 filter calls.
+        h.worker && h.worker.post({ t: "register", id, one: path === "tool", tools: descs, shown: filter && shownOf(filter, defs) });
         return onceUnregister(() => {
             registrations.delete(id);
             for (let i = 0; i < defs.length; i++) if (tools.get(defs[i].name) === defs[i]) tools.delete(defs[i].name);

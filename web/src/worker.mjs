@@ -202,6 +202,18 @@ function takeVisible(v) {
 }
 
 /**
+ * A registration's verdicts (worker-host.mjs register): its names leave the
+ * factory's list and those the filter shows come back; the other tools keep
+ * theirs.
+ * @param {{ name: string }[]} tools
+ * @param {string[]} shown
+ */
+function takeShown(tools, shown) {
+    for (const t of tools) visible.tools.delete(t.name);
+    for (const name of shown) visible.tools.add(name);
+}
+
+/**
  * toolFilter as the worker's core calls it: a definition this worker did
  * not make, or whose owner the page's list does not name, is hidden.
  * @param {any} t
@@ -373,7 +385,7 @@ const handlers = {
         }
     },
     register(m) {
-        takeVisible(m.visible);
+        if (m.shown) takeShown(m.tools, m.shown);
         holdCollector();
         try {
             // registerTool's one tool as registerTool names it, should the
