@@ -22,6 +22,22 @@ try {
     DTF = undefined;
 }
 const lastIndexOf = uncurry(String.prototype.lastIndexOf), slice = uncurry(String.prototype.slice);
+const offsetOf = uncurry(Date.prototype.getTimezoneOffset);
+const DateOf = Date;
+
+/**
+ * The host's zone when its Intl names none (UTC if undefined): TZ set to a POSIX rule such as
+ * "EST+5" (or a zoneinfo file's path) is a fixed offset to ICU, which
+ * the host's Date applies (-5 h) while resolvedOptions().timeZone is
+ * undefined, and the sandbox was in UTC. A whole-hour offset the same in
+ * January and July is IANA's Etc/GMT+5 (the sign as getTimezoneOffset's);
+ * ICU reads no other POSIX rule (those leave the host in UTC too).
+ */
+function unnamedZone() {
+    const m = offsetOf(new DateOf(Date.UTC(2024, 0, 1)));
+    if (m !== offsetOf(new DateOf(Date.UTC(2024, 6, 1))) || m === 0 || m % 60 || m < -840 || m > 720) return undefined;
+    return `Etc/GMT${m > 0 ? "+" : "-"}${Math.abs(m) / 60}`;
+}
 
 /** Bound format functions by zone and style: making a formatter costs far more than calling it. */
 const formats = new KeptMap();
@@ -45,7 +61,12 @@ export function timeZone(zone, ms, style) {
         } catch {
             return style ? undefined : null;
         }
-        if (!style) return bounded(resolved(dtf).timeZone);
+        if (!style) {
+            const name = resolved(dtf).timeZone;
+            // ICU's "Etc/Unknown" (TZ set to "": every factory failed on an
+            // "unknown time zone" nobody gave) is no zone, as undefined is.
+            return bounded(zone || (name !== undefined && name !== "Etc/Unknown") ? name : unnamedZone());
+        }
         if (formats.size >= 128) formats.clear();
         formats.set(k, (f = boundFormat(dtf)));
     }

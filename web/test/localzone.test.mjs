@@ -21,6 +21,10 @@ const nodeIn = (zone) => JSON.parse(execFileSync(process.execPath, ["-e",
     "process.stdout.write(JSON.stringify(JSON.parse(process.argv[1]).map((e) => (0, eval)(e))))", JSON.stringify(table.exprs)],
     { env: { ...process.env, TZ: zone } }).toString());
 
+/** a equals b, or is b with a string's trailing "GMT+0" read "UTC". */
+const sameOrUTC = (a, b) => JSON.stringify(a) === JSON.stringify(b) || (typeof a === "string" && typeof b === "string" && b.replace(/GMT\+0$/, "UTC") === a) ||
+    (Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameOrUTC(x, b[i])));
+
 let IoCodeModeFactory;
 before(async () => { IoCodeModeFactory = await loadFactory(); });
 
@@ -57,6 +61,30 @@ describe("the sandbox's time zone", () => {
             assert.equal(r.ok, true, JSON.stringify(r.error));
             // resolvedOptions().timeZone included: the name is the host Intl's own ("Asia/Calcutta" in Node 20).
             assert.deepStrictEqual(r.result, noName(own), zone);
+        }
+    });
+
+    // TZ set to a POSIX rule ("EST+5") or a zoneinfo file's path is a fixed
+    // offset to ICU: Node's Date applies it while its Intl names no zone, and
+    // the sandbox was in UTC. TZ set to "" is ICU's "Etc/Unknown", which
+    // every factory refused as an unknown config.timeZone nobody gave.
+    test("without timeZone, a host zone its Intl does not name: the sandbox's dates are the host Date's", () => {
+        const script = `
+            const { IoCodeModeFactory } = await import(${JSON.stringify(indexURL)});
+            const api = await IoCodeModeFactory({ wasmLocation: ${JSON.stringify(assetPath)}, tools: [], worker: process.env.CODE_MODE_WORKER === "1" });
+            const code = "[" + JSON.parse(process.argv[1]).join(",") + "]";
+            const r = await api.createSession().getLlmTools()[1].execute({ code: "return [" + code + ", new Intl.DateTimeFormat().resolvedOptions().timeZone]" });
+            const own = (0, eval)(code);
+            await api.dispose();
+            process.stdout.write(JSON.stringify({ r, own }));`;
+        for (const [tz, name] of [["EST+5", "Etc/GMT+5"], ["JST-9", "Etc/GMT-9"], ["/usr/share/zoneinfo/Asia/Tokyo", "Etc/GMT-9"], ["", "UTC"]]) {
+            const { r, own } = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", script, JSON.stringify(table.exprs)],
+                { env: { ...process.env, TZ: tz } }).toString());
+            assert.equal(r.ok, true, `TZ=${JSON.stringify(tz)}: ${JSON.stringify(r.error)}`);
+            if (tz !== "") assert.deepStrictEqual(r.result[0], noName(own), `TZ=${JSON.stringify(tz)}`);
+            // Etc/Unknown's short name in Node's formats is "GMT+0", the sandbox's UTC's "UTC": the rest is equal.
+            else assert.ok(sameOrUTC(r.result[0], noName(own)), `TZ="": ${JSON.stringify(r.result[0])}\n  node: ${JSON.stringify(own)}`);
+            assert.equal(r.result[1], name, `TZ=${JSON.stringify(tz)}`);
         }
     });
 
