@@ -69,12 +69,15 @@ export async function fromMcpClient(client, options) {
     // lookahead in a pattern, written for JavaScript): the SDK's own
     // validator (Ajv) checks their results, as it did every tool's.
     const sdkChecked = new Set();
+    // A tool as the SDK is to know it: its outputSchema only where Code Mode
+    // could not take it.
+    const forSdk = (t) => (sdkChecked.has(t.name) ? t : { ...t, outputSchema: undefined });
     // The list goes to the SDK once per listing and once per registration
     // that refused some (in a microtask, before any call's answer is
     // checked), not once per refused tool: each pass copies every tool and
     // the SDK walks them all (O(refused x tools) for a registration).
     let listed = [], due = 0;
-    const cache = () => due++ || queueMicrotask(() => (due = 0, client.cacheToolMetadata?.(listed.map((t) => (sdkChecked.has(t.name) ? t : { ...t, outputSchema: undefined })))));
+    const cache = () => due++ || queueMicrotask(() => (due = 0, client.cacheToolMetadata?.(listed.map(forSdk))));
     const live = createToolSource({
         kind: "MCP",
         onError: opts.onError,
@@ -113,7 +116,7 @@ export async function fromMcpClient(client, options) {
         // against the definition of its own listTools(), if any: this one is
         // the tool as listed here, its outputSchema only where Code Mode could
         // not take it (as cache() does for SDK 1).
-        const args = sdk2 ? [{ ...requestOptions(signal), toolDefinition: sdkChecked.has(tool.name) ? tool : { ...tool, outputSchema: undefined } }] : [undefined, requestOptions(signal)];
+        const args = sdk2 ? [{ ...requestOptions(signal), toolDefinition: forSdk(tool) }] : [undefined, requestOptions(signal)];
         // A call the SDK failed while a ping is out (the error that sent it
         // may be this call's: a restarted server refuses its session) waits
         // for the ping: if that fails too, the call's error says to connect

@@ -90,10 +90,6 @@ export function uniqueNames(namespace, names) {
 // (origin): a tool is re-registered when either changed.
 const fingerprints = new WeakMap();
 
-function isApiLike(api) {
-    return api !== null && typeof api === "object" && typeof api.registerTool === "function";
-}
-
 /**
  * Creates the live tool set. `onError(err)` hears what cannot be thrown to
  * anyone: a re-sync that failed, a tool that a later re-sync could not
@@ -110,6 +106,15 @@ export function createToolSource({ kind, onError, uncheckedOutput }) {
     const targets = new Set(); // { api, regs: Map<name, { def, unregister }> }
     const stops = [];
     let closed = false;
+    // What may throw where no one can be told but onError: an unregister,
+    // an unsubscribe.
+    const attempt = (fn) => {
+        try {
+            fn();
+        } catch (err) {
+            report(err);
+        }
+    };
 
     // A source's outputSchema the engine refuses (a pattern written for
     // JavaScript, OpenAPI 3.0's "exclusiveMaximum": true: servers and
@@ -145,11 +150,7 @@ export function createToolSource({ kind, onError, uncheckedOutput }) {
         for (const [name, reg] of target.regs) {
             if (current.get(name) !== reg.def) {
                 for (const [n, r] of target.regs) if (r.unregister === reg.unregister) target.regs.delete(n);
-                try {
-                    reg.unregister();
-                } catch (err) {
-                    report(err);
-                }
+                attempt(reg.unregister);
             }
         }
         const todo = Array.from(current.values()).filter((def) => !target.regs.has(def.name));
@@ -199,7 +200,7 @@ export function createToolSource({ kind, onError, uncheckedOutput }) {
             return Array.from(current.values());
         },
         registerTools(api) {
-            if (!isApiLike(api)) {
+            if (typeof api?.registerTool != "function") {
                 throw new TypeError(`registerTools(api): expected a Code Mode instance (from IoCodeModeFactory), got ${api === null ? "null" : typeof api}`);
             }
             if (closed) throw new Error(`Code Mode ${kind} adapter: closed; create a new one`);
@@ -216,26 +217,14 @@ export function createToolSource({ kind, onError, uncheckedOutput }) {
                 if (done) return;
                 done = true;
                 targets.delete(target);
-                for (const reg of target.regs.values()) {
-                    try {
-                        reg.unregister();
-                    } catch (err) {
-                        report(err);
-                    }
-                }
+                for (const reg of target.regs.values()) attempt(reg.unregister);
                 target.regs.clear();
             };
         },
         close() {
             if (closed) return;
             closed = true;
-            for (const stop of stops.splice(0)) {
-                try {
-                    stop();
-                } catch (err) {
-                    report(err);
-                }
-            }
+            stops.splice(0).forEach(attempt);
         },
     };
 
