@@ -13,6 +13,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Client as Client1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioClientTransport1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as StreamableHTTPClientTransport1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { InMemoryTransport as InMemoryTransport1 } from "@modelcontextprotocol/sdk/inMemory.js";
+import { McpServer as McpServer1 } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { McpServer, Server, createMcpHandler } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import { assetPath, loadFactory, run } from "./helpers.mjs";
@@ -531,6 +533,50 @@ test("SDK 2, MCP 2026-07-28: an error during a call asks server/discover; a serv
 
 // An app on SDK 2 alone has no @modelcontextprotocol/sdk: the adapter
 // imported SDK 1's types module at its top, and failed to load there.
+// A live server whose ping answers an error (one without ping: -32601
+// "Method not found") keeps its call when an error comes during it: the
+// answer proves the server there. The call was failed as lost.
+for (const [sdk, ClientClass, ServerClass, Pair] of [
+    ["SDK 1", Client1, McpServer1, InMemoryTransport1],
+    ["SDK 2", Client, McpServer, InMemoryTransport],
+]) {
+    test(`${sdk}: a server whose ping answers an error keeps the call in flight`, async () => {
+        let release, started = false;
+        const server = new ServerClass({ name: "noping", version: "1.0.0" });
+        server.registerTool("hold", { description: "Answers on release." }, async () => {
+            started = true;
+            await new Promise((resolve) => (release = resolve));
+            return { content: [{ type: "text", text: "held" }] };
+        });
+        server.server.removeRequestHandler("ping");
+        const [a, b] = Pair.createLinkedPair();
+        const client = new ClientClass({ name: "test-client", version: "1.0.0" });
+        await Promise.all([server.connect(b), client.connect(a)]);
+        const pings = new Set(), answers = [];
+        const { send, onmessage } = a;
+        a.send = (m, o) => (m.method == "ping" && pings.add(m.id), send.call(a, m, o));
+        a.onmessage = (m, extra) => (onmessage.call(a, m, extra), pings.has(m.id) && answers.push(m));
+        const source = await mcp.fromMcpClient(client);
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, timeout: 60000 });
+        try {
+            source.registerTools(api);
+            const held = run(api.createSession(), "try { return await tools.noping.hold({}); } catch (e) { return e.message; }");
+            await until(() => started, "the server to start the call");
+            a.onerror(new Error("a blip"));
+            await until(() => answers.length == 1, "the ping's answer");
+            assert.equal(answers[0].error?.code, -32601, JSON.stringify(answers));
+            release();
+            const out = await held;
+            assert.deepEqual([out.ok, out.result], [true, "held"], JSON.stringify(out));
+        } finally {
+            release?.();
+            api.dispose();
+            source.close();
+            await client.close().catch(() => {});
+        }
+    });
+}
+
 test("the mcp entry loads, follows an SDK 2 client and serves with SDK 2's McpServer where @modelcontextprotocol/sdk cannot be resolved", () => {
     const hooks = `export async function resolve(spec, ctx, next) {
         if (spec.startsWith("@modelcontextprotocol/sdk")) throw Object.assign(new Error("Cannot find package '@modelcontextprotocol/sdk'"), { code: "ERR_MODULE_NOT_FOUND" });

@@ -95,15 +95,19 @@ export async function fromMcpClient(client, options) {
     // answers at once; MCP 2026-07-28 has no ping, and SDK 2 refuses to send
     // one: server/discover stands for it): if it fails, so do those calls,
     // naming the server and the tool; a server that answers keeps its calls
-    // (a blip the SDK resumes). No SDK words are read. The handler the app
-    // set before hears every error still; close() puts it back, unless
-    // replaced since.
+    // (a blip the SDK resumes). An error the server answers is an answer (a
+    // server without ping answers "Method not found": its calls were failed
+    // as lost): SDK 2's ProtocolError, whose code is JSON-RPC's number (its
+    // own errors' codes are strings), SDK 1's McpError but for the two codes
+    // it makes itself. No SDK words are read. The handler the app set before
+    // hears every error still; close() puts it back, unless replaced since.
     const pending = new Map(); // reject -> the tool's name
     let probe;
     const heard = client.onerror;
+    const answered = (why) => (sdk2 ? typeof why?.code == "number" : why instanceof types.McpError && ![types.ErrorCode.ConnectionClosed, types.ErrorCode.RequestTimeout].includes(why.code));
     const onerror = (err) => {
         probe ||= pending.size && client[modern ? "discover" : "ping"]?.({ timeout: 5000 })
-            .catch((why) => pending.forEach((name, reject) => reject(gone(`was lost during the call of ${name}`, why))))
+            .catch((why) => answered(why) || pending.forEach((name, reject) => reject(gone(`was lost during the call of ${name}`, why))))
             .finally(() => (probe = 0));
         heard?.call(client, err);
     };
