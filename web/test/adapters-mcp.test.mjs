@@ -836,9 +836,13 @@ describe("fromMcpClient: the SDK's list_changed, tasks and error results", () =>
         try {
             source.registerTools(api);
             assert.deepEqual(api.listTools().map((t) => t.name).sort(), ["generated.fine", "generated.gists-update"]);
+            // One report for the listing, a line a tool.
             assert.deepEqual(errors.map((e) => [e.name, e.message]), [
-                ["TypeError", 'MCP tool generated.raw-body: left out: /inputSchema/type: Invalid input: expected "object", got "string" (MCP\'s Tool schema)'],
-                ["TypeError", 'MCP tool generated.bad-hint: left out: /annotations/readOnlyHint: Invalid input: expected boolean, received string, got "yes" (MCP\'s Tool schema)'],
+                [
+                    "TypeError",
+                    'MCP tool generated.raw-body: left out: /inputSchema/type: Invalid input: expected "object", got "string" (MCP\'s Tool schema)\n' +
+                        'MCP tool generated.bad-hint: left out: /annotations/readOnlyHint: Invalid input: expected boolean, received string, got "yes" (MCP\'s Tool schema)',
+                ],
             ]);
             const out = await run(
                 api.createSession(),
@@ -855,11 +859,39 @@ describe("fromMcpClient: the SDK's list_changed, tasks and error results", () =>
             assert.match(out.result[3], /^generated\.gists-update: invalid input: \/: type: got string, want object/);
             // A later listing reports nothing new.
             await source.refresh();
-            assert.equal(errors.length, 2);
+            assert.equal(errors.length, 1);
         } finally {
             source.close();
             await client.close();
             api.dispose();
+        }
+    });
+    // A server listing many tools MCP's Tool schema refuses, other ones on
+    // each listing: one report a tool a listing (10,000 warnings for 10,000
+    // such tools), every message kept for ever. Now one report a listing,
+    // with the count and the first three; the same listing again, none.
+    test("a server listing many tools MCP's Tool schema refuses gets one report a listing, naming the count and the first three", async () => {
+        const server = new Server({ name: "flood", version: "1.0.0" }, { capabilities: { tools: { listChanged: true } } });
+        let round = 0;
+        server.setRequestHandler(ListToolsRequestSchema, () => ({
+            tools: [{ name: "fine", inputSchema: { type: "object" } }, ...Array.from({ length: 500 }, (_, i) => ({ name: `bad${round}_${i}`, inputSchema: { type: "string" } }))],
+        }));
+        const client = await connectInMemory(server);
+        const errors = [];
+        const source = await mcp.fromMcpClient(client, { onError: (e) => errors.push(e) });
+        try {
+            const line = (r, i) => `MCP tool flood.bad${r}_${i}: left out: /inputSchema/type: Invalid input: expected "object", got "string" (MCP's Tool schema)`;
+            const report = (r) => `MCP server "flood": 500 tools left out; the first 3:\n${[0, 1, 2].map((i) => line(r, i)).join("\n")}`;
+            assert.deepEqual(source.tools.map((t) => t.name), ["flood.fine"]);
+            assert.deepEqual(errors.map((e) => [e.name, e.message]), [["TypeError", report(0)]]);
+            await source.refresh();
+            assert.equal(errors.length, 1, "the same listing again: no report");
+            round = 1;
+            await source.refresh();
+            assert.deepEqual(errors.map((e) => e.message), [report(0), report(1)]);
+        } finally {
+            source.close();
+            await client.close();
         }
     });
     // isError with the reason only in structuredContent: the error said

@@ -168,27 +168,25 @@ export async function fromMcpClient(client, options) {
     }
 
     // A tool as the SDK's Tool schema reads it (its unknown keys dropped),
-    // or undefined and reported, once, naming the tool, the field and the
-    // rule. An inputSchema without a type at its root (OpenAPI generators
-    // write allOf or oneOf there) is read as an object's: a tool's
-    // arguments are an object, and Code Mode enforces the rest.
-    const refused = new Set();
-    function toolOf(tool) {
+    // or undefined, and why added to left, naming the tool, the field and
+    // the rule. An inputSchema without a type at its root (OpenAPI
+    // generators write allOf or oneOf there) is read as an object's: a
+    // tool's arguments are an object, and Code Mode enforces the rest.
+    let lastLeft = "";
+    function toolOf(tool, left) {
         const input = tool?.inputSchema;
         const t = input && typeof input == "object" && !("type" in input) ? { ...tool, inputSchema: { type: "object", ...input } } : tool;
         const read = types.ToolSchema.safeParse(t);
         if (read.success) return read.data;
         const [issue] = read.error.issues;
         const got = issue.path.reduce((v, k) => v?.[k], tool);
-        const why = `MCP tool ${namespace}.${tool?.name}: left out: /${issue.path.join("/")}: ${issue.message}${got === undefined ? "" : `, got ${JSON.stringify(got).slice(0, 80)}`} (MCP's Tool schema)`;
-        if (!refused.has(why)) live.report(new TypeError(why));
-        refused.add(why);
+        left.push(`MCP tool ${namespace}.${tool?.name}: left out: /${issue.path.join("/")}: ${issue.message}${got === undefined ? "" : `, got ${JSON.stringify(got).slice(0, 80)}`} (MCP's Tool schema)`);
     }
 
     async function listAll() {
         const caps = client.getServerCapabilities?.();
         if (caps && !caps.tools) return [];
-        const tools = [];
+        const tools = [], left = [];
         const seen = new Set();
         let cursor;
         do {
@@ -201,7 +199,7 @@ export async function fromMcpClient(client, options) {
             const page = await client.request({ method: "tools/list", params: cursor === undefined ? undefined : { cursor } }, types.PaginatedResultSchema, opts.timeout ? { timeout: opts.timeout } : undefined);
             if (!Array.isArray(page.tools)) throw new TypeError(`${source}: tools/list: tools: expected an array, got ${JSON.stringify(page.tools)}`);
             for (const tool of page.tools) {
-                const t = toolOf(tool);
+                const t = toolOf(tool, left);
                 if (t) tools.push(t);
             }
             cursor = page.nextCursor;
@@ -209,6 +207,12 @@ export async function fromMcpClient(client, options) {
             if (cursor !== undefined && seen.has(cursor)) throw new Error(`${source}: tools/list returned the cursor ${JSON.stringify(cursor)} twice`);
             seen.add(cursor);
         } while (cursor !== undefined && cursor !== null);
+        // One report a listing that left tools out, naming how many and the
+        // first three, and none while that stays the same: one a tool, a
+        // server listing 10,000 bad tools wrote 10,000 warnings a listing,
+        // and a Set kept every message of every listing.
+        const why = (left.length > 3 ? `MCP server ${JSON.stringify(namespace)}: ${left.length} tools left out; the first 3:\n` : "") + left.slice(0, 3).join("\n");
+        if (why != lastLeft && (lastLeft = why)) live.report(new TypeError(why));
         // The SDK keeps what it knows of each tool (which run only as tasks;
         // the validators of outputSchema its callTool checks structuredContent
         // with) from the last listTools() page only: it clears it per page.
