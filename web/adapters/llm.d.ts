@@ -64,8 +64,11 @@ export declare function toAnthropicTools(session: IoCodeMode.Session, options?: 
  * bracket is read past). It rejects only when `options.signal` aborts (your
  * own cancellation), and with a `TypeError` for options the tools' `execute`
  * refuses (`{ sigal }`: your mistake, not the model's), on the first call,
- * whatever the model sent, and for a call object of no `ToolCall` shape (a
- * whole assistant message, its `tool_calls` array). `functions.executeCode`
+ * whatever the model sent, for a call object of no `ToolCall` shape (a
+ * whole assistant message, its `tool_calls` array), and for one that cannot
+ * be read (a revoked Proxy, a getter that throws: `handleToolCall: call:
+ * cannot be read (...)`); arguments that cannot be read are a failure, as
+ * arguments that are not JSON. `functions.executeCode`
  * is `executeCode`, and so are `ExecuteCode` and `execute_code` (another
  * case, `_`, `-` or spaces); `multi_tool_use.parallel` (the wrapper OpenAI models
  * put parallel calls in: `{ tool_uses: [{ recipient_name, parameters }] }`)

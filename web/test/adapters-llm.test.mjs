@@ -425,6 +425,36 @@ describe("handleToolCall", () => {
         assert.match(out.error.message, /^executeCode: code: expected a string, got the number 5/);
     });
 
+    // A call object or arguments that cannot be read: a revoked Proxy (or a
+    // getter that throws) rejected with its raw words ("Cannot perform
+    // 'ownKeys' on a proxy that has been revoked"), which name nothing. The
+    // call is the host's: a TypeError naming it. Arguments that cannot be
+    // read are what the core answers a getter's that throws with: not JSON.
+    test("a call object that cannot be read rejects naming it; such arguments are INVALID_INPUT", async () => {
+        const revoked = () => {
+            const p = Proxy.revocable({}, {});
+            p.revoke();
+            return p.proxy;
+        };
+        const boom = {
+            get name() {
+                throw new Error("boom");
+            },
+        };
+        for (const [call, why] of [
+            [revoked(), "Cannot perform 'ownKeys' on a proxy that has been revoked"],
+            [{ function: revoked() }, "Cannot perform 'ownKeys' on a proxy that has been revoked"],
+            [{ toolUse: boom }, "boom"],
+            [boom, "boom"],
+        ]) {
+            await assert.rejects(llm.handleToolCall(session, call), { name: "TypeError", message: `handleToolCall: call: cannot be read (${why})` });
+        }
+        for (const out of [await llm.handleToolCall(session, "executeCode", revoked()), await llm.handleToolCall(session, { name: "searchTools", input: revoked() })]) {
+            assert.equal(out.error?.code, "INVALID_INPUT", JSON.stringify(out));
+            assert.match(out.error.message, /^(executeCode|searchTools): the arguments are not JSON; expected an object/);
+        }
+    });
+
     // A call that never reached execute (an unknown tool, arguments that are
     // no JSON object) answered the model and kept the host's typo from it
     // until a good call came.

@@ -211,6 +211,17 @@ test("Chromium's own WebMCP: input as an object, consequentialHint, and the agen
         await until(() => held, "the page's tool to be called");
         agent.abort(new Error("the agent cancelled"));
         await assert.rejects(pending, /the agent cancelled/);
+        // The agent's objects that cannot be read (a revoked Proxy): its
+        // input is arguments that are not JSON; its client rejects naming
+        // it (both rejected with the Proxy's raw words).
+        const p = Proxy.revocable({}, {});
+        p.revoke();
+        const out = await registered.get("executeCode").execute(p.proxy, {});
+        assert.equal(out.error?.code, "INVALID_INPUT", JSON.stringify(out));
+        await assert.rejects(registered.get("executeCode").execute({ code: "return 1", explanation: "agent" }, p.proxy), {
+            name: "TypeError",
+            message: "executeCode: client: cannot be read (Cannot perform 'get' on a proxy that has been revoked)",
+        });
         unexpose();
     } finally {
         source.close();

@@ -32,6 +32,17 @@ export function describe(v) {
 // would each be a field.
 export const plain = (v) => ({ __proto__: null, ...(typeof v == "object" && v) });
 
+// What reading a host's object gives, or a TypeError naming it: a revoked
+// Proxy (or a getter that throws) threw its raw words ("Cannot perform
+// 'ownKeys' on a proxy that has been revoked"), which name nothing.
+export function readable(what, read) {
+    try {
+        return read();
+    } catch (err) {
+        throw new TypeError(`${what}: cannot be read (${err?.message ?? err})`);
+    }
+}
+
 function failure(name, code, message) {
     return { ok: false, error: { name, code, message } };
 }
@@ -83,7 +94,13 @@ function parseArgs(tool, args) {
             // not JSON inside: a string
         }
     }
-    return value == null ? { value: {} } : describe(value) == "an object" ? { value } : again(`must be a JSON object, got ${describe(value)}`);
+    if (value == null) return { value: {} };
+    // A revoked Proxy throws even at Array.isArray: execute answers it as
+    // arguments that are not JSON (INVALID_INPUT), as a getter that throws.
+    try {
+        if (describe(value) != "an object") return again(`must be a JSON object, got ${describe(value)}`);
+    } catch {}
+    return { value };
 }
 
 // One tool call of a model, its name a string as the model sent it (or

@@ -3,7 +3,7 @@
 // tool-call loop. It imports nothing but its own call runner: it works on a
 // session object and returns plain data, so the SDKs stay the caller's.
 
-import { llmTools, plain, runToolCall } from "./llm-call.mjs";
+import { llmTools, plain, readable, runToolCall } from "./llm-call.mjs";
 
 // Strict mode (OpenAI's strict, Anthropic's strict tool use) takes a
 // subset of JSON Schema: every property required (an optional one is
@@ -104,8 +104,10 @@ export async function handleToolCall(session, name, args, options) {
     // Only the objects' own fields are read (plain(), llm-call.mjs): not a
     // polluted Object.prototype's.
     if (Object(name) !== name) return runToolCall(session, name, args, options);
-    const b = plain(name);
-    const f = plain(b.toolUse ?? b.functionCall ?? b.function ?? b);
+    const [b, f] = readable("handleToolCall: call", () => {
+        const b = plain(name);
+        return [b, plain(b.toolUse ?? b.functionCall ?? b.function ?? b)];
+    });
     const n = f.name ?? f.toolName;
     // Any other object (a whole assistant message, its tool_calls) is the
     // host's mistake: the model was told of a tool "[object Object]".

@@ -4,7 +4,7 @@
 // drive them. It works with native WebMCP and with a polyfill alike.
 
 import { annotations, checkOptions, createToolSource, kept, namespaceOf, sanitizeName, serialized, uniqueNames, unwrapToolResult } from "./source.mjs";
-import { runToolCall } from "./llm-call.mjs";
+import { readable, runToolCall } from "./llm-call.mjs";
 
 // Tools this module registered with a model context: fromWebMcp leaves them
 // out, so Code Mode never calls itself through the page.
@@ -218,7 +218,7 @@ export async function exposeToWebMcp(session, options) {
                     annotations: { readOnlyHint: t.name === "searchTools", untrustedContentHint: true },
                     // Chromium's WebMCP hands the agent's call a signal
                     // (client.signal): cancelled, the run is aborted.
-                    execute: (input, client) => runToolCall(session, t.name, input, { signal: client?.signal, context: opts.context }),
+                    execute: async (input, client) => runToolCall(session, t.name, input, { signal: readable(`${name}: client`, () => client?.signal), context: opts.context }),
                 },
                 { signal: controller.signal },
             );
