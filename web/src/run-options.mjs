@@ -4,7 +4,7 @@
 // (and its results sent to it as a success or a failure), and the run's AbortSignal watched with one listener however many runs
 // share it.
 
-import { describe } from "./env.mjs";
+import { describe, describeError } from "./env.mjs";
 import { field } from "./fields.mjs";
 import { KeptSet, KeptWeakMap, arrayOf, isArray } from "./intrinsics.mjs";
 
@@ -81,11 +81,22 @@ export function normalizeRunOptions(options) {
     if (typeof options !== "object") {
         throw new TypeError(`execute(args, options): options: expected an object, got ${typeof options}`);
     }
+    // A field that cannot be read (a revoked Proxy, a getter that throws)
+    // is named: its raw words ("Cannot perform 'getOwnPropertyDescriptor'
+    // on a proxy that has been revoked") named nothing.
+    /** @param {string} key */
+    const read = (key) => {
+        try {
+            return field(options, key);
+        } catch (err) {
+            throw new TypeError(`execute(args, options): options.${key}: cannot be read (${describeError(err)})`);
+        }
+    };
     // The message names the key the caller wrote (the AI SDK's abortSignal).
     let key = "signal";
-    let signal = field(options, "signal");
+    let signal = read("signal");
     if (signal === undefined || signal === null) {
-        const other = field(options, "abortSignal");
+        const other = read("abortSignal");
         if (other !== undefined && other !== null) {
             key = "abortSignal";
             signal = other;
@@ -95,12 +106,12 @@ export function normalizeRunOptions(options) {
     if (signal !== undefined && !isAbortSignalLike(signal)) {
         throw new TypeError(`execute(args, options): options.${key}: expected an AbortSignal, got ${describe(signal)}`);
     }
-    let context = field(options, "context");
-    if (context === undefined) context = field(options, "experimental_context");
-    if (context === undefined) context = field(options, "requestContext"); // Mastra's
+    let context = read("context");
+    if (context === undefined) context = read("experimental_context");
+    if (context === undefined) context = read("requestContext"); // Mastra's
     // As config.onEvent: anything else but a function (or none) is a
     // mistake, not a run without events.
-    const onEvent = field(options, "onEvent");
+    const onEvent = read("onEvent");
     if (onEvent !== undefined && typeof onEvent !== "function") {
         throw new TypeError(`execute(args, options): options.onEvent: expected a function, got ${describe(onEvent)}`);
     }

@@ -36,6 +36,13 @@ before(async () => {
 });
 after(() => api.dispose());
 
+// A revoked Proxy: every operation on it but typeof throws.
+function revoked() {
+    const p = Proxy.revocable({}, {});
+    p.revoke();
+    return p.proxy;
+}
+
 // What an unknown tool's answer in or as multi_tool_use.parallel adds.
 const WRAPPER = /\. multi_tool_use\.parallel takes \{tool_uses: \[\{recipient_name, parameters\}\]\}\.$/;
 const SUM = "const o = await tools.orders.search({ status: 'open' }); return o.reduce((s, x) => s + x.total, 0);";
@@ -413,8 +420,11 @@ describe("handleToolCall", () => {
             [{ sigal: new AbortController().signal }, /^execute\(args, options\): unknown key "sigal" \(did you mean "signal"\?\); valid keys are signal, context, onEvent, /],
             [{ signal: "stop" }, /^execute\(args, options\): options\.signal: expected an AbortSignal, got the string "stop"$/],
             ["ctx", /^execute\(args, options\): options: expected an object, got string$/],
+            // Options that cannot be read: their raw words named nothing.
+            [revoked(), /^execute\(args, options\): options\.signal: cannot be read \(Cannot perform 'getOwnPropertyDescriptor' on a proxy that has been revoked\)$/],
+            [{ get context() { throw new Error("boom"); } }, /^execute\(args, options\): options\.context: cannot be read \(boom\)$/],
         ]) {
-            await assert.rejects(llm.handleToolCall(session, "executeCode", args, options), { name: "TypeError", message }, JSON.stringify(options));
+            await assert.rejects(llm.handleToolCall(session, "executeCode", args, options), { name: "TypeError", message }, String(message));
             await assert.rejects(llm.handleToolCall(session, "searchTools", '{"query":"orders"}', options), { name: "TypeError", message });
             // Inside multi_tool_use.parallel too.
             await assert.rejects(llm.handleToolCall(session, "multi_tool_use.parallel", { tool_uses: [{ recipient_name: "executeCode", parameters: args }] }, options), { name: "TypeError", message });
@@ -431,11 +441,6 @@ describe("handleToolCall", () => {
     // call is the host's: a TypeError naming it. Arguments that cannot be
     // read are what the core answers a getter's that throws with: not JSON.
     test("a call object that cannot be read rejects naming it; such arguments are INVALID_INPUT", async () => {
-        const revoked = () => {
-            const p = Proxy.revocable({}, {});
-            p.revoke();
-            return p.proxy;
-        };
         const boom = {
             get name() {
                 throw new Error("boom");

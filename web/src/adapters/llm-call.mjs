@@ -151,7 +151,8 @@ export async function runToolCall(session, name, args, options, wrapped) {
         // A TypeError is the host's options ("execute(args, options): unknown
         // key ..."): the model's arguments resolve as INVALID_INPUT results,
         // and the host, not the model, has to hear of its own mistake.
-        if (options?.signal?.aborted || err instanceof TypeError) throw err;
+        // (The TypeError first: options that cannot be read are one.)
+        if (err instanceof TypeError || options?.signal?.aborted) throw err;
         return parsed.value ? failure(err?.name || "Error", "INTERNAL", `${tool.name} failed: ${err?.message ?? err}`) : parsed;
     }
 }
