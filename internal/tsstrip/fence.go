@@ -117,11 +117,23 @@ func Unfence(src string) (string, *Error) {
 	}
 	for _, l := range lines[open+1:] {
 		if closing(l, marker) {
-			break
+			return b.String(), nil
 		}
 		b.WriteString(l)
 	}
-	return b.String(), nil
+	// No line closes the block: the marker at the end of a line of it
+	// ("return a;```", prose after) is the fence, unless it ends a
+	// template literal. As code it opened one, and the run failed with
+	// "unexpected end of string".
+	code := b.String()
+	b.Reset()
+	for _, l := range strings.SplitAfter(code, "\n") {
+		if body, ok := strings.CutSuffix(strings.TrimRight(l, " \t\r\n"), marker); ok && !inTemplate(b.String()+body) {
+			return b.String() + body + "\n", nil
+		}
+		b.WriteString(l)
+	}
+	return code, nil
 }
 
 // closing says whether line l closes a block opened with marker: the

@@ -191,6 +191,12 @@ func TestProgram(t *testing.T) {
 		{"node fence (GitHub's alias of JavaScript)", "```node\nreturn 1\n```", "\nreturn 1\n"},
 		{"mts fence", "Here:\n```mts\nconst a: number = 1\nreturn a\n```", "\n\nconst a         = 1\nreturn a\n"},
 		{"cjs fence", "```cjs\nreturn 1\n```", "\nreturn 1\n"},
+		// The closing fence at the end of the last line: as code, it
+		// opened a template literal ("unexpected end of string").
+		{"closing fence at the end of the last line", "```javascript\nconst a = 1\nreturn a;```\nDone.", "\nconst a = 1\nreturn a;\n"},
+		{"closing tilde fence at the end of the last line", "~~~js\nreturn 1 ~~~", "\nreturn 1 \n"},
+		{"a template literal's end before the last line's fence is code", "```js\nreturn `a```", "\nreturn `a```"},
+		{"a template literal then the fence", "```js\nreturn ``;```", "\nreturn ``;\n"},
 		// A script's first line may be a hashbang; the program is a
 		// function's body, where QuickJS refuses one ("invalid first
 		// character of private name").
