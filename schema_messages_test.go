@@ -59,8 +59,13 @@ func TestSchemaValidatorWordedMessages(t *testing.T) {
 			"invalid input: /q: type: got string, want object (the string is JSON text: pass the object itself, not JSON.stringify(...) of it)"},
 		{"JSON text where a property wants an array", `{"type":"object","properties":{"ids":{"type":"array"}}}`, `{"ids":" [\"a\", \"b\"]"}`,
 			"invalid input: /ids: type: got string, want array (the string is JSON text: pass the array itself, not JSON.stringify(...) of it)"},
-		{"text that is not JSON where a property wants an array", `{"type":"object","properties":{"ids":{"type":"array"}}}`, `{"ids":"a,b"}`,
-			"invalid input: /ids: type: got string, want array"},
+		// ids: "a,b", a list read from text: ["a,b"] passes and is one wrong id.
+		{"a list as one string where a property wants an array", `{"type":"object","properties":{"ids":{"type":"array","items":{"type":"string"}}}}`, `{"ids":"a, b"}`,
+			`invalid input: /ids: type: got string, want array (one string: pass an array of the values, ["a", "b"])`},
+		{"a list of numbers as one string", `{"type":"object","properties":{"q":{"type":"object","properties":{"n":{"type":"array","items":{"type":"integer"}}}}}}`, `{"q":{"n":"1,2,x"}}`,
+			`invalid input: /q/n: type: got string, want array (one string: pass an array of the values, [1, 2, "x"])`},
+		{"one value as a string, items unsaid", `{"type":"object","properties":{"ids":{"type":"array"}}}`, `{"ids":"7"}`,
+			`invalid input: /ids: type: got string, want array (one string: pass an array of the values, ["7"])`},
 		// note: null, for a field the model meant to leave out.
 		{"null for a field", `{"type":"object","properties":{"note":{"type":"string"},"n":{"type":"integer"}}}`, `{"note":null,"n":null}`,
 			"invalid input:\n/n: type: got null, want integer (null is not a value here: send an integer, or leave the field out if it is optional)\n" +

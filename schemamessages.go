@@ -131,7 +131,7 @@ func violationLines(root *jsonschema.ValidationError, inst, doc any) []string {
 		}
 		line := violationLine(e)
 		if doc != nil {
-			line += valueHint(e, inst) + requiredHint(e, inst, doc)
+			line += valueHint(e, inst, doc) + requiredHint(e, inst, doc)
 		}
 		if !seen[line] {
 			seen[line] = true
@@ -190,27 +190,16 @@ func violationLine(e *jsonschema.ValidationError) string {
 // valueHint follows a "type: got X, want Y" that a model's habit explains
 // with what to send instead: a number or a boolean as a string (limit:
 // "5", read from text), a property's value as JSON text (ids:
-// '["a","b"]'), and null for a field it meant to leave out (note: null, as
+// '["a","b"]'), a list as one string (ids: "a,b"), and null for a field it meant to leave out (note: null, as
 // strict function-calling schemas teach models to send).
-func valueHint(e *jsonschema.ValidationError, inst any) string {
+func valueHint(e *jsonschema.ValidationError, inst, doc any) string {
 	k, ok := e.ErrorKind.(*kind.Type)
 	if !ok || (k.Got != "string" && k.Got != "null") {
 		return ""
 	}
-	v, inObject := inst, false
-	for _, tok := range e.InstanceLocation {
-		switch c := v.(type) {
-		case map[string]any:
-			v, inObject = c[tok], true
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(c) {
-				return ""
-			}
-			v, inObject = c[i], false
-		default:
-			return ""
-		}
+	v, schema, inObject, ok := at(e, inst, doc)
+	if !ok {
+		return ""
 	}
 	if k.Got == "null" {
 		if !inObject {
@@ -239,9 +228,56 @@ func valueHint(e *jsonschema.ValidationError, inst any) string {
 		case (w == "object" || w == "array") && len(e.InstanceLocation) > 0 && isJSONContainer(str):
 			// The whole input as JSON text has a line of its own (validate).
 			return " (the string is JSON text: pass the " + w + " itself, not JSON.stringify(...) of it)"
+		case w == "array" && inObject && str != "" && len(str) <= 200:
+			// ids: "a,b", a list read from text: ["a,b"] would pass the
+			// schema and be one wrong id.
+			return " (one string: pass an array of the values, " + listOf(str, schema) + ")"
 		}
 	}
 	return ""
+}
+
+// listOf writes the comma-separated values of s as an array literal, each a
+// number where the array's items are numbers, else a string.
+func listOf(s string, schema map[string]any) string {
+	items, _ := schema["items"].(map[string]any)
+	parts := strings.Split(s, ",")
+	for i, p := range parts {
+		p = strings.TrimSpace(p)
+		parts[i] = strconv.Quote(p)
+		if (items["type"] == "integer" || items["type"] == "number") && isNumberText(p, false) {
+			parts[i] = p
+		}
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// at follows e's instance location down the input (inst) and its schema
+// (doc) through properties and items: the value there, its schema (nil
+// where properties and items do not say; $ref and combinators are not
+// followed), and whether it is an object's property. ok is false when the
+// location leaves the input.
+func at(e *jsonschema.ValidationError, inst, doc any) (v any, schema map[string]any, inObject, ok bool) {
+	v = inst
+	schema, _ = doc.(map[string]any)
+	for _, tok := range e.InstanceLocation {
+		switch c := v.(type) {
+		case map[string]any:
+			props, _ := schema["properties"].(map[string]any)
+			v, inObject = c[tok], true
+			schema, _ = props[tok].(map[string]any)
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(c) {
+				return nil, nil, false, false
+			}
+			v, inObject = c[i], false
+			schema, _ = schema["items"].(map[string]any)
+		default:
+			return nil, nil, false, false
+		}
+	}
+	return v, schema, inObject, true
 }
 
 // requiredHint follows "required: missing "id"" when the object holds keys
@@ -254,25 +290,8 @@ func requiredHint(e *jsonschema.ValidationError, inst, doc any) string {
 	if _, ok := e.ErrorKind.(*kind.Required); !ok {
 		return ""
 	}
-	v, schema := inst, doc
-	for _, tok := range e.InstanceLocation {
-		sm, _ := schema.(map[string]any)
-		switch c := v.(type) {
-		case map[string]any:
-			props, _ := sm["properties"].(map[string]any)
-			v, schema = c[tok], props[tok]
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(c) {
-				return ""
-			}
-			v, schema = c[i], sm["items"]
-		default:
-			return ""
-		}
-	}
+	v, sm, _, _ := at(e, inst, doc)
 	obj, _ := v.(map[string]any)
-	sm, _ := schema.(map[string]any)
 	props, _ := sm["properties"].(map[string]any)
 	if len(obj) == 0 || len(props) == 0 {
 		return ""
