@@ -146,7 +146,8 @@ type pollOwnerKey struct{}
 // WithPollOwner has the runs of ctx name owner to their interrupt poll
 // (wasmhost.PollState.Owner), which the JavaScript backend hands to the
 // clock it reads: a worker tells its page which run holds its thread.
-// Without it a run names 0.
+// Without it a run names 0, and so does every run before its program
+// starts (the instance's one-time work, the run's setup: execute).
 func WithPollOwner(ctx context.Context, owner float64) context.Context {
 	return context.WithValue(ctx, pollOwnerKey{}, owner)
 }

@@ -199,8 +199,12 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64, w *wor
 	// the run's starts after it. The run that does it no longer spends a
 	// short timeout on it (on a loaded machine, all of it). A cancel that
 	// comes meanwhile is acted on once it is done.
-	owner, _ := goCtx.Value(pollOwnerKey{}).(float64)
-	q.Poll.SetOwner(owner)
+	// Its polls, and the setup's, name no run (WithPollOwner): they end by
+	// themselves. A worker's page without SharedArrayBuffer replaces the
+	// worker when the run it aborted is the one polling, which is right
+	// for a program computing, but a run aborted as it started failed the
+	// other runs of the worker over this work.
+	q.Poll.SetOwner(0)
 	r.startClock()
 
 	defer i.endOnTrap(goCtx, r, &res, &err)
@@ -251,6 +255,8 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64, w *wor
 		}
 		return nil, err
 	}
+	owner, _ := goCtx.Value(pollOwnerKey{}).(float64)
+	q.Poll.SetOwner(owner)
 	res = r.main(p.Code, p.Body)
 	if (r.nextID > 0 || len(r.notes) > 0) && (res.Error == nil || res.Error.Code != CodeTimeout) {
 		res.Warnings = append(res.Warnings, r.warnings(res.Error != nil)...)

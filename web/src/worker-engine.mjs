@@ -11,7 +11,8 @@
 // poll reads it, which stops that run only. Without one, a run that does
 // not answer the abort within ABORT_GRACE_MS and that the worker's signs of
 // life name as the one polling (it holds the worker's thread), or a worker
-// silent for SIGN_WAIT_MS once it started the run, is stopped by terminating the worker, which is
+// silent for SIGN_WAIT_MS once they named the run (FLAG_GRACE_MS once it
+// started the run, if none did), is stopped by terminating the worker, which is
 // replaced at once: other runs in flight on it reject with an error that
 // says so, and the next run works. The flag is read by the interrupt poll,
 // which QuickJS calls from its interpreter, and by the loop checks the
@@ -53,7 +54,8 @@ const ABORT_GRACE_MS = 30;
 // Without the flags: how long an abort waits for the worker's first sign
 // of life (worker.mjs posts one every 200 ms while it polls), from the
 // abort or the run's start if later, before it takes a silent worker for
-// one held where nothing polls.
+// one held where nothing polls (by a run a sign has named: one that none
+// has is still starting, FLAG_GRACE_MS).
 const SIGN_WAIT_MS = 400;
 const FLAG_GRACE_MS = 5000;
 const OVERRUN_GRACE_MS = 2000;
@@ -84,7 +86,8 @@ const OVERRUN_GRACE_MS = 2000;
  * @property {Map<string, any>} tools factory tools by name
  * @property {Map<number, any[]>} registrations registration id -> its definitions
  * @property {Map<number, HostSession>} sessions
- * @property {Map<number, { run: any, resolve: (v: any) => void, reject: (e: any) => void, sid: number, started: boolean, startedAt?: number, message: any }>} pending
+ * @property {Map<number, { run: any, resolve: (v: any) => void, reject: (e: any) => void, sid: number, started: boolean, startedAt?: number, named?: boolean, message: any }>} pending
+ *   named: a sign of life (without the flags) named the run: its program has polled
  * @property {Map<number, number>} stopping runs aborted on the page that the worker has not ended yet:
  *   when (now()) the page learned that the worker started each, 0 while it has not
  * @property {number} runTimeout the runs' timeout as the core has it (checked there before any run)
@@ -596,6 +599,16 @@ export function cancelOnWorker(h, rid, grace = h.flags ? FLAG_GRACE_MS : ABORT_G
     let polls = flags ? Atomics.load(flags, SIGNS) : h.holder.n;
     const t0 = now();
     let other = 0;
+    // Until a sign names it, a started run is still in its start (a new
+    // sandbox instance made, the sandbox's sources compiled into it, its
+    // setup: the core's work, whose polls name no run), which ends by
+    // itself: its silence is waited for as another run's work is. Taken for
+    // a run held in C after SIGN_WAIT_MS, it replaced the worker and failed
+    // the worker's other runs (a run aborted as it started, on a loaded
+    // machine). The cost: a program held in C before it ever polls (the
+    // upstream asset's built-ins, without the loop checks) is stopped after
+    // FLAG_GRACE_MS instead.
+    const named = !!(entry && entry.named);
     const look = () => {
         if (h.worker !== w || !w || !h.stopping.has(rid)) return;
         // A run the worker has not started holds nothing: it reads its abort
@@ -616,7 +629,7 @@ export function cancelOnWorker(h, rid, grace = h.flags ? FLAG_GRACE_MS : ABORT_G
             polls = h.holder.n;
             if (fresh && h.holder.rid !== rid) other = now();
             const quiet = now() - (other || Math.max(t0, started));
-            if (!(fresh && h.holder.rid === rid) && quiet < (other ? FLAG_GRACE_MS : SIGN_WAIT_MS)) return unref(setTimeout(look, LOOK_MS));
+            if (!(fresh && h.holder.rid === rid) && quiet < (other || !named ? FLAG_GRACE_MS : SIGN_WAIT_MS)) return unref(setTimeout(look, LOOK_MS));
         }
         // The run holds the worker's thread: replace the worker.
         h.stopping.clear();

@@ -29,10 +29,13 @@ export function onMessage(h, m, ok, fail) {
     // Any message is a sign of life for the overrun backstop (worker-engine.mjs).
     h.lastSign = now();
     switch (m.t) {
-        case "alive":
+        case "alive": {
             h.holder.rid = m.rid;
             h.holder.n++;
+            const p = h.pending.get(m.rid);
+            if (p) p.named = true;
             break;
+        }
         case "ready":
             ok();
             break;

@@ -41,7 +41,7 @@ export async function loadThreadFactory() {
  * core dies when the file named by CODE_MODE_TEST_ARM exists and Go builds a
  * TypeError.
  * @param {string} [first]
- * @returns {Promise<{ workerFactory: (config: any) => Promise<any>, cleanup: () => void }>}
+ * @returns {Promise<{ workerFactory: (config: any) => Promise<any>, hostURL: string, cleanup: () => void }>}
  */
 export async function loadWorkerFactory(first = "arm-typeerror.mjs") {
     const { dir, plugin } = prepare("code-mode-worker-");
@@ -59,8 +59,9 @@ export async function loadWorkerFactory(first = "arm-typeerror.mjs") {
         stdin: { contents: 'export { workerFactory } from "./web/src/worker-host.mjs";', resolveDir: root, loader: "js" },
         outfile: join(dir, "host.mjs"),
     });
-    const { workerFactory } = await import(pathToFileURL(join(dir, "host.mjs")).href);
-    return { workerFactory, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+    const hostURL = pathToFileURL(join(dir, "host.mjs")).href;
+    const { workerFactory } = await import(hostURL);
+    return { workerFactory, hostURL, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /**

@@ -12,8 +12,9 @@
 // worker runs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadEngineHelpers } from "./core-bundle.mjs";
+import { loadEngineHelpers, loadWorkerFactory } from "./core-bundle.mjs";
 import { assetPath, dist, inChild, indexURL } from "./helpers.mjs";
 
 const upstream = join(dist, "..", "node_modules", "@jitl", "quickjs-wasmfile-release-sync", "dist", "emscripten-module.wasm");
@@ -110,6 +111,14 @@ test("an abort while another run computes: the computing run finishes, the worke
     }
 });
 
+// The end of a child's script with runs a and b: their outcomes, and a next run's result.
+const SETTLE = `
+        const out = { a: await a, b: await b };
+        out.next = (await ex.execute({ code: "return 1 + 1", explanation: "" })).result;
+        api.dispose();
+        process.stdout.write(JSON.stringify(out));
+        process.exit(0);`;
+
 /**
  * Two runs in a worker-mode factory of a child process without
  * SharedArrayBuffer (a page that is not cross-origin isolated: the abort
@@ -142,11 +151,7 @@ function withoutShared(a, b, wasm = assetPath, timeout = 20000) {
         await new Promise((r) => setTimeout(r, 300));
         aborted = Date.now();
         stop.abort(new Error("stopped by the user"));
-        const out = { a: await a, b: await b };
-        out.next = (await ex.execute({ code: "return 1 + 1", explanation: "" })).result;
-        api.dispose();
-        process.stdout.write(JSON.stringify(out));
-        process.exit(0);
+        ${SETTLE}
     `;
     return inChild(script);
 }
@@ -201,3 +206,49 @@ for (const [name, b, wasm] of [
         assert.equal(r.next, 2);
     });
 }
+
+// A run aborted just after the worker started it, while the worker is
+// still in its start: a new QuickJS instance made (the other run holds the
+// prepared one), the sandbox's sources compiled into it, its setup. That
+// work is silent, and then its polls named the run: the page replaced the
+// worker after 400 ms of silence, or at that sign of life, failing the
+// other run, awaiting its tool, with "restarted to cancel a run that held
+// it" (a loaded machine; here fixtures/slow-instance.mjs makes the
+// instance's memory take 1.5 s and holds the worker 1 s after its first
+// sign). The start ends by itself: its polls name no run (sandbox/run.go),
+// and the page waits for a run no sign has named as for another run's work.
+// Each half alone fails this test.
+test("no SharedArrayBuffer: an abort of a run the worker is still starting keeps the worker, and the other run finishes", { timeout: 150_000 }, async (t) => {
+    const { hostURL, cleanup } = await loadWorkerFactory("slow-instance.mjs");
+    t.after(cleanup);
+    const arm = join(tmpdir(), `code-mode-slow-${process.pid}`);
+    process.env.CODE_MODE_TEST_SLOW = arm;
+    const r = inChild(`
+        await import("node:worker_threads");
+        delete globalThis.SharedArrayBuffer;
+        const { writeFileSync } = await import("node:fs");
+        const { BroadcastChannel } = await import("node:worker_threads");
+        const { workerFactory } = await import(${JSON.stringify(hostURL)});
+        const api = await workerFactory({ wasmLocation: ${JSON.stringify(assetPath)}, timeout: 20000 });
+        let called;
+        const calledP = new Promise((r) => (called = r));
+        api.registerTool({ name: "slow.wait", inputSchema: { type: "object" }, execute: () => (called(), new Promise((r) => setTimeout(() => r("waited"), 1000))) });
+        const ex = api.createSession().getLlmTools().find((t) => t.name === "executeCode");
+        await api.ready();
+        const outcome = (p) => p.then((r) => ({ ok: r.ok, result: r.result, error: r.error }), (e) => ({ rejected: e.message }));
+        const a = outcome(ex.execute({ code: "return await tools.slow.wait({})", explanation: "" }));
+        await calledP;
+        const ch = new BroadcastChannel("code-mode-slow-instance");
+        const slow = new Promise((r) => (ch.onmessage = r));
+        writeFileSync(${JSON.stringify(arm)}, "");
+        const stop = new AbortController();
+        const b = outcome(ex.execute({ code: "return 1", explanation: "" }, { signal: stop.signal }));
+        await slow;
+        ch.close();
+        stop.abort(new Error("stopped by the user"));
+        ${SETTLE}
+    `);
+    assert.deepEqual(r.a, { ok: true, result: "waited" }, JSON.stringify(r));
+    assert.equal(r.b.rejected, "stopped by the user");
+    assert.equal(r.next, 2);
+});

@@ -1,0 +1,56 @@
+//go:build !js
+
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/interopio/code-mode/sandbox/wasmhost"
+)
+
+// TestPollOwnerFromTheProgram: a run's polls name its owner
+// (WithPollOwner) from its program's first line only; its setup (the
+// prelude), and the instance's one-time work before it, name none. A
+// worker's page without SharedArrayBuffer replaces the worker when the run
+// it aborted is the one polling: a run aborted as it started, still in its
+// setup, had the worker replaced and its other runs failed
+// (web/test/worker-backstop.test.mjs). Both an instance's first run
+// (precompile) and a run from its image.
+func TestPollOwnerFromTheProgram(t *testing.T) {
+	e := oneInstance(t)
+	i, err := e.lease(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.release(i)
+	var mu sync.Mutex
+	var owner float64
+	i.q.Poll.Watch(func(s wasmhost.PollState) {
+		mu.Lock()
+		owner = s.Owner
+		mu.Unlock()
+	})
+	var seen []string
+	mark := func(args []json.RawMessage) (json.RawMessage, error) {
+		mu.Lock()
+		seen = append(seen, fmt.Sprintf("%s %v", args[0], owner))
+		mu.Unlock()
+		return nil, nil
+	}
+	p := Program{Prelude: `mark("setup")`, Code: `mark("program"); return 1`, Funcs: map[string]Func{"mark": {Sync: mark}}}
+	for run := 1; run <= 2; run++ {
+		seen = nil
+		res, err := i.execute(WithPollOwner(context.Background(), 7), p, e.limit, &e.workers)
+		if err != nil || res.Error != nil {
+			t.Fatalf("run %d: %v %+v", run, err, res)
+		}
+		if want := []string{`"setup" 0`, `"program" 7`}; !slices.Equal(seen, want) {
+			t.Errorf("run %d: the owner the polls named: %q, want %q", run, seen, want)
+		}
+	}
+}
