@@ -46,26 +46,24 @@ export function quoteCut(s, quote) {
  * @param {string} key
  * @param {string[]} valid
  */
-function nearest(key, valid) {
-    let best = "";
-    let bestD = -1;
+export function nearest(key, valid) {
     const lk = key.toLowerCase();
-    const limit = Math.max(2, Math.floor(key.length / 3));
     const n = [...lk].length;
+    const limit = Math.max(2, Math.floor(key.length / 3));
+    let best = "";
+    let bestD = limit + 1;
     for (const v of valid) {
         const lv = v.toLowerCase();
-        // The distance is at least the difference in length (as Go's
-        // Nearest): a 10 MB key was aligned with every valid one, 49 s.
-        if (lk !== lv && !(n >= 3 && lv.startsWith(lk)) && Math.abs([...lv].length - n) > limit) continue;
-        let d = distance(lk, lv);
-        if (lk === lv) d = 0;
-        else if (n >= 3 && lv.startsWith(lk)) d = Math.min(d, 1);
-        if (bestD < 0 || d < bestD) {
+        // The first nearest within the limit; a valid key the unknown one
+        // begins (3 characters or more) is 1 away. The distance is at least
+        // the difference in length (as Go's Nearest): a 10 MB key was
+        // aligned with every valid one, 49 s.
+        const d = lk === lv ? 0 : n >= 3 && lv.startsWith(lk) ? 1 : Math.abs([...lv].length - n) > limit ? bestD : distance(lk, lv);
+        if (d < bestD) {
             best = v;
             bestD = d;
         }
     }
-    if (bestD < 0 || bestD > limit) return "";
     return best;
 }
 
@@ -77,17 +75,18 @@ function nearest(key, valid) {
 function distance(a, b) {
     const ra = [...a];
     const rb = [...b];
-    let prev2 = new Array(rb.length + 1).fill(0);
+    /** @type {number[]} */
+    let prev2 = [];
     let prev = rb.map((_, j) => j).concat(rb.length);
-    let cur = new Array(rb.length + 1).fill(0);
     for (let i = 1; i <= ra.length; i++) {
-        cur[0] = i;
+        const cur = [i];
         for (let j = 1; j <= rb.length; j++) {
-            const cost = ra[i - 1] === rb[j - 1] ? 0 : 1;
-            cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
-            if (i > 1 && j > 1 && ra[i - 1] === rb[j - 2] && ra[i - 2] === rb[j - 1]) cur[j] = Math.min(cur[j], prev2[j - 2] + 1);
+            cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + +(ra[i - 1] !== rb[j - 1]));
+            // A transposition (ra[-1], rb[-1] are undefined: never at i or j 1).
+            if (ra[i - 1] === rb[j - 2] && ra[i - 2] === rb[j - 1]) cur[j] = Math.min(cur[j], prev2[j - 2] + 1);
         }
-        [prev2, prev, cur] = [prev, cur, prev2];
+        prev2 = prev;
+        prev = cur;
     }
     return prev[rb.length];
 }

@@ -454,6 +454,11 @@ describe("fromMcpClient: listing, names, trust, collisions", () => {
         await assert.rejects(mcp.fromMcpClient({}), { name: "TypeError", message: /expected a connected Client/ });
         const client = await connectInMemory(deskServer());
         await assert.rejects(mcp.fromMcpClient(client, { namepsace: "x" }), { name: "TypeError", message: /^fromMcpClient: options\.namepsace: unknown option; did you mean "namespace"\?/ });
+        // The core's rule (keys.mjs's nearest), not a copy of its own: a
+        // shortened name is 1 away ("name" for "namespace"; plain edit
+        // distance said nothing), a transposition 1.
+        await assert.rejects(mcp.fromMcpClient(client, { name: "x" }), { name: "TypeError", message: /^fromMcpClient: options\.name: unknown option; did you mean "namespace"\?/ });
+        await assert.rejects(mcp.fromMcpClient(client, { timoeut: 5 }), { name: "TypeError", message: /^fromMcpClient: options\.timoeut: unknown option; did you mean "timeout"\?/ });
         await assert.rejects(mcp.fromMcpClient(client, { timeout: -1 }), { name: "TypeError", message: /^fromMcpClient: options\.timeout: expected a positive number/ });
         const source = await mcp.fromMcpClient(client);
         assert.throws(() => source.registerTools({}), { name: "TypeError", message: /registerTools\(api\): expected a Code Mode instance/ });

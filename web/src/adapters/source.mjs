@@ -7,6 +7,9 @@
 // so an unchanged tool keeps its registration (and its inferred result
 // type) across re-syncs.
 
+// The nearest known option to a misspelt one: the core's rule (keys.mjs).
+import { nearest } from "../keys.mjs";
+
 const NAME_SEGMENT = /[^A-Za-z0-9_$-]+/g;
 
 /** One namespace segment from any string: runs of other characters become "_". */
@@ -313,28 +316,6 @@ export function checkOptions(options, spec, path) {
         }
     }
     return options;
-}
-
-function nearest(word, words) {
-    let best = "";
-    let bestD = Infinity;
-    for (const w of words) {
-        const d = distance(word.toLowerCase(), w.toLowerCase());
-        if (d < bestD) [best, bestD] = [w, d];
-    }
-    return bestD <= Math.max(2, word.length / 3) ? best : "";
-}
-
-function distance(a, b) {
-    let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-    for (let i = 1; i <= a.length; i++) {
-        const cur = [i];
-        for (let j = 1; j <= b.length; j++) {
-            cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-        }
-        prev = cur;
-    }
-    return prev[b.length];
 }
 
 const HINTS = ["title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"];
