@@ -20,7 +20,9 @@
     for (const t of a) if (typeof t !== "string" && (typeof t !== "object" || t === null) || !/^[a-z]{2,8}(-[a-z\d]{1,8})*$/i.test(t)) fail(RE, "Incorrect locale information provided");
     return a;
   };
-  const locale = (l) => {
+  const LOCALES = { __proto__: null };
+  const locale = (l) => typeof l === "string" ? LOCALES[l] || (LOCALES[l] = locale1(l)) : locale1(l);
+  const locale1 = (l) => {
     const a = l === undefined ? [] : tags(l), m = a.length && /^en(-us)?(?=-u-|$)/i.exec(a[0]);
     if (!a.length) return "en-US";
     if (m) return m[1] ? "en-US" : "en";
@@ -303,33 +305,51 @@
   // ß, æ, œ expand to ss, ae, oe, and ø, ł, đ, ħ are o, l, d, h with a
   // stroke: second-level differences from those, as in ICU.
   const EXPAND = { ß: "ss", æ: "ae", œ: "oe", ø: "o", ł: "l", đ: "d", ħ: "h" };
+  // The levels' code units go to arrays, made strings every 4,096 (an
+  // element takes 8 bytes, a character 1 or 2): adding to three strings a
+  // character at a time cost 2-5x as much in QuickJS. fromCharCode takes
+  // at most 65,534 arguments (a run of digits may be longer).
+  const text = (a) => {
+    if (a.length <= 32768) return apply(C, null, a);
+    let s = "";
+    for (let i = 0; i < a.length; i += 32768) {
+      const b = [];
+      for (let j = i; j < a.length && j < i + 32768; j++) b[j - i] = a[j];
+      s += apply(C, null, b);
+    }
+    return s;
+  };
+  const dig = (x, i) => { const c = x.charCodeAt(i); return c >= 48 && c <= 57; };
   const key = (str, numeric, skip, upper) => {
-    let p = "", s2 = "", t = "";
-    const push = (w, up) => { p += C(w + 256); s2 += "\x01"; t += up !== upper ? "\x02" : "\x01"; };
+    let p = [], s2 = [], t = [], np = 0, n2 = 0, nt = 0, P = "", S2 = "", T = "";
+    const push = (w, up) => { p[np++] = w + 256; s2[n2++] = 1; t[nt++] = up !== upper ? 2 : 1; };
+    const flush = () => { P += text(p); S2 += text(s2); T += text(t); p = []; s2 = []; t = []; np = n2 = nt = 0; };
     if (/[^\x00-\x7f]/.test(str)) str = str.normalize("NFD");
     for (let i = 0; i < str.length; i++) {
-      const c = str[i], cc = str.charCodeAt(i);
+      if ((np | n2 | nt) > 4095) flush();
+      const cc = str.charCodeAt(i);
       let w = TAB[cc], up = cc > 64 && cc < 91;
       if (w === undefined) {
-        const l = c.toLowerCase(), e = EXPAND[l];
+        const c = str[i], l = c.toLowerCase(), e = EXPAND[l];
         up = c !== l;
-        if (cc >= 0x300 && cc < 0x370) { const m = MARKS.indexOf(c); s2 += C(m < 0 ? cc : m + 2); continue; }
+        if (cc >= 0x300 && cc < 0x370) { const m = MARKS.indexOf(c); s2[n2++] = m < 0 ? cc : m + 2; continue; }
         if (cc < 32 && (cc < 9 || cc > 13) || cc === 127 || cc >= 0x80 && cc < 0xa0) continue;
-        if (e) { push(TAB[e.charCodeAt(0)], up); s2 += e[1] ? "\u0400" : "\u0338"; if (e[1]) push(TAB[e.charCodeAt(1)], up); continue; }
+        if (e) { push(TAB[e.charCodeAt(0)], up); s2[n2++] = e[1] ? 0x400 : 0x338; if (e[1]) push(TAB[e.charCodeAt(1)], up); continue; }
         w = /\s/.test(c) ? 0 : /[\p{P}\p{S}]/u.test(c) ? DIGIT - 0.5 : ORDER.length + l.charCodeAt(0);
       }
       if (skip && w < PUNCT) continue;
       if (numeric && w >= DIGIT && w < DIGIT + 10) {
         let j = i;
-        while (j < str.length && str[j] >= "0" && str[j] <= "9") j++;
-        const run = str.slice(i, j).replace(/^0+(?=.)/, "");
-        p += C(DIGIT + 256, run.length) + run;
+        while (dig(str, j)) j++;
+        while (i < j - 1 && str.charCodeAt(i) === 48) i++;
+        p[np++] = DIGIT + 256; p[np++] = j - i;
+        for (; i < j; i++) p[np++] = str.charCodeAt(i);
         i = j - 1;
         continue;
       }
       push(w, up);
     }
-    return [p, s2, t];
+    return [P + text(p), S2 + text(s2), T + text(t)];
   };
   // Keys are kept by the options that shape them: a sort compares each
   // string many times. Kept for ~8 MB (with its string, a key is ~5 bytes
@@ -345,24 +365,61 @@
     K.m.set(x, v);
     return v;
   };
-  const compare = (s, a, b) => {
-    a = S(a); b = S(b);
-    if (a === b) return 0;
-    const x = s.K.m.get(a) || keyOf(s, a), y = s.K.m.get(b) || keyOf(s, b), sens = s.sensitivity;
-    for (let i = 0; i < 3; i++) {
-      if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
-      if (sens === "base" || i && sens === "accent") return 0;
-      if (sens === "case") i++;
-    }
-    return 0;
+  // A key is the keys of its parts where a part begins with a character
+  // NFD neither decomposes to nor reorders a combining mark from (Latin,
+  // Greek, Cyrillic, kana, CJK ideographs, Hangul syllables) and that does
+  // not continue a number (numeric reads a run of digits as one).
+  const cut = (x, i, numeric) => {
+    const c = x.charCodeAt(i);
+    return i >= x.length || (c < 0x300 || c >= 0x370 && c < 0x530 && (c < 0x483 || c > 0x489) || c >= 0x3041 && c < 0x30fb && (c < 0x3099 || c > 0x309a) || c >= 0x3400 && c < 0xa000 || c >= 0xac00 && c < 0xd7a4) && !(numeric && dig(x, i) && dig(x, i - 1));
   };
-  const CO = "Intl.Collator";
+  // Two long strings, not both keyed: what they begin with in common orders
+  // nothing, and the next 16 characters mostly decide at the first level.
+  // Their keys cost ~0.7 us a character in QuickJS (a string of 20,000
+  // compared with itself and one more: ~30 ms). 0 when the first level of
+  // those does not decide, or no part begins within 1,000 characters.
+  const early = (s, a, b) => {
+    const n = a.length < b.length ? a.length : b.length, num = s.numeric;
+    let i = 0;
+    while (i < n && a.slice(i, i + 256) === b.slice(i, i + 256)) i += 256;
+    while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+    const at = i;
+    while (i > 0 && !(cut(a, i, num) && cut(b, i, num))) if (--i < at - 1e3) return 0;
+    const win = (x) => {
+      let e = i + 16;
+      while (e < x.length && !cut(x, e, num)) if (++e > i + 1e3) return;
+      return [key(x.slice(i, e), num, s.ignorePunctuation, false)[0], e >= x.length];
+    };
+    const wa = win(a), wb = win(b);
+    if (!wa || !wb) return 0;
+    const [p, endA] = wa, [q, endB] = wb;
+    if (p === q || !endA && q.startsWith(p) || !endB && p.startsWith(q)) return 0;
+    return p < q ? -1 : 1;
+  };
+  const compare = (s, a, b) => {
+    if (typeof a !== "string") a = S(a);
+    if (typeof b !== "string") b = S(b);
+    if (a === b) return 0;
+    const m = s.K.m;
+    let x = m.get(a), y = m.get(b), i = 0;
+    if (!x || !y) {
+      if (a.length + b.length > 1024 && (i = early(s, a, b))) return i;
+      x = x || keyOf(s, a); y = y || keyOf(s, b);
+    }
+    // The first level that differs decides, as far as the sensitivity reads.
+    if (x[0] !== y[0]) return x[0] < y[0] ? -1 : 1;
+    const sens = s.sensitivity;
+    if (sens === "base") return 0;
+    if (sens !== "case" && x[1] !== y[1]) return x[1] < y[1] ? -1 : 1;
+    if (sens === "accent" || x[2] === y[2]) return 0;
+    return x[2] < y[2] ? -1 : 1;
+  };
+  const CO = "Intl.Collator", USAGE = ["sort", "search"], MATCHER = ["lookup", "best fit"], COLL = ["default"], CASES = ["upper", "lower", "false"], SENS = ["base", "accent", "case", "variant"];
   const coInit = (locale, o) => {
-    const g = (k, v, d) => get(o, k, v, d, CO);
-    const usage = g("usage", ["sort", "search"], "sort");
-    g("localeMatcher", ["lookup", "best fit"]); g("collation", ["default"]);
-    const numeric = g("numeric", true, false), caseFirst = g("caseFirst", ["upper", "lower", "false"], "false");
-    const sensitivity = g("sensitivity", ["base", "accent", "case", "variant"], "variant"), ignorePunctuation = g("ignorePunctuation", true, false);
+    const usage = get(o, "usage", USAGE, "sort", CO);
+    get(o, "localeMatcher", MATCHER, 0, CO); get(o, "collation", COLL, 0, CO);
+    const numeric = get(o, "numeric", true, false, CO), caseFirst = get(o, "caseFirst", CASES, "false", CO);
+    const sensitivity = get(o, "sensitivity", SENS, "variant", CO), ignorePunctuation = get(o, "ignorePunctuation", true, false, CO);
     const f = "" + numeric + ignorePunctuation + caseFirst;
     return { locale, usage, sensitivity, ignorePunctuation, collation: "default", numeric, caseFirst, K: KEYS[f] || (KEYS[f] = { m: new Map(), n: 0 }) };
   };
@@ -431,7 +488,7 @@
     },
     c: (a, b, l, o) => {
       if (a == null) fail(TE, "String.prototype.localeCompare called on null or undefined");
-      return compare(l === undefined && o === undefined ? once("c", () => coInit("en-US", opts())) : coInit(locale(l), opts(o, CO)), a, b);
+      return compare(l === undefined && o === undefined ? def.c || (def.c = coInit("en-US", opts())) : coInit(locale(l), opts(o, CO)), a, b);
     },
   };
 }

@@ -7,6 +7,7 @@
 export const prologue = "const d1 = new Date(Date.UTC(2024, 0, 15, 13, 5, 7, 89)), d2 = new Date(Date.UTC(2024, 6, 4, 0, 5, 0)), d3 = new Date(Date.UTC(1999, 11, 31, 23, 59, 59, 999));\n" +
     "const nf = (x, o, l = 'en-US') => new Intl.NumberFormat(l, o).format(x), df = (d, o) => new Intl.DateTimeFormat('en-US', o).format(d);\n" +
     "const by = (o) => (a, b) => a.localeCompare(b, 'en', o), sorted = (a, o) => [...a].sort(o ? new Intl.Collator('en', o).compare : (x, y) => x.localeCompare(y));\n" +
+    "const long = 'Lorem ipsum dolor sit amet, '.repeat(40), tails = (a, o) => sorted(a.map((x) => long + x), o).map((x) => x.slice(long.length)), both = (a, b, o) => [a.localeCompare(b, 'en', o), b.localeCompare(a, 'en', o)];\n" +
     "const names = ['bob', 'Alice', 'alice', 'Émile', 'emile', 'Zoë', 'zoe', 'Ángel', 'angel', 'carl', 'Carl', 'dave-o', 'daveo', 'dave o', 'Dave', '_x', 'x_', '10 apples', '9 pears', 'item10', 'item2', 'Item1', 'ß', 'ss', 'Straße', 'strasse', 'Øyvind', 'Oscar', 'Łukasz', 'Lukas', 'naïve', 'naive', 'café', 'cafe', 'Café', 'O\\'Brien', 'OBrien', 'o.brien', '', ' ', 'a', 'A', 'á', 'Á', 'résumé', 'resume', 'Resume', 'co-op', 'coop', 'Coop', '#1', '@home', '$5', '100%', '(x)', '[y]', 'æther', 'aether', 'Ærø', 'zebra', 'Zebra', 'ZEBRA', 'Ωmega', 'Яна', 'яна', '中文', 'ȧ', 'ḃ', 'x1y', 'x01y', 'x1.5', 'x1.10', 'v1.2.10', 'v1.2.9', 'a b', 'ab', 'a-b', 'a_b', 'a.b', 'a,b', 'A1', 'a1', 'a10', 'a2'];\n";
 
 export const rows = [
@@ -107,6 +108,13 @@ export const rows = [
     "['Zoë', 'Zoe', 'zoe', 'Zoé'].sort(Intl.Collator().compare)", "'a'.localeCompare('B')", "'a'.localeCompare('A')", "'résumé'.localeCompare('resume', 'en', { sensitivity: 'base' })", "'a'.localeCompare('a\\u0301')",
     "'\\u00e9'.localeCompare('e\\u0301')", "'x'.localeCompare()", "'undefined'.localeCompare()", "new Intl.Collator('en').resolvedOptions()", "new Intl.Collator('en-US', { numeric: true, caseFirst: 'upper', sensitivity: 'base' }).resolvedOptions()",
     "String.prototype.localeCompare.call(null, 'a')", "new Intl.Collator('en', { sensitivity: 'bogus' })",
+    // Long strings with a long beginning in common (prelude/intl.js compares
+    // what follows it; each row's suffixes, sorted or compared both ways).
+    "tails(['b', 'a', 'B', 'á', 'a\\u0301', '', 'a1', 'a10', 'a9', 'ab', 'Ab', 'a-b', 'a b', '中', '一', 'z', 'é', 'e\\u0301\\u0327', 'e\\u0327\\u0301', 'ß', 'ss'])",
+    "tails(['x10', 'x9', 'x09', 'x1', '129', '1210', '1'.repeat(600) + '9', '1'.repeat(600) + '10', '0'.repeat(700) + '5', '4'], { numeric: true })",
+    "tails(['a', 'A', 'á', 'Á', 'b'], { sensitivity: 'base' })", "tails(['a', 'A', 'á', 'Á', 'b'], { caseFirst: 'upper' })", "tails(['-b', 'a', ' c', 'b'], { ignorePunctuation: true })",
+    "both(long + '129', long + '1210')", "both(long + '129', long + '1210', { numeric: true })", "both(long + 'a', long + 'A', { sensitivity: 'accent' })", "both(long + 'é', long + 'e', { sensitivity: 'base' })",
+    "both(long.repeat(20) + 'y', long.repeat(20) + 'yz')", "both('中文'.repeat(700) + '一', '中文'.repeat(700) + '二')", "both('Émile '.repeat(300) + 'b', 'Émile '.repeat(300) + 'A')", "both(long + 'a'.repeat(2000), long + 'A'.repeat(2000))",
     // PluralRules.
     "[0, 1, 2, 1.5, 1.0, 11, 21].map((n) => new Intl.PluralRules('en-US').select(n))", "[1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 112].map((n) => new Intl.PluralRules('en-US', { type: 'ordinal' }).select(n))",
     "new Intl.PluralRules('en-US', { minimumFractionDigits: 1 }).select(1)",
