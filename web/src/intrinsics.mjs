@@ -102,6 +102,10 @@ export const clearTimeout = /** @type {typeof globalThis.clearTimeout} */ (befor
 
 const pageIdle = beforeFakes("requestIdleCallback");
 const pageCancelIdle = beforeFakes("cancelIdleCallback");
+// Called through bound calls, as every builtin taken here: through
+// pageIdle.call, a page that replaced Function.prototype.call after load
+// got our callback and chose whether (and when) it ran.
+const idle = typeof pageIdle === "function" && typeof pageCancelIdle === "function" ? { ask: uncurry(pageIdle), cancel: uncurry(pageCancelIdle) } : undefined;
 /**
  * Calls fn once the host is idle: requestIdleCallback as the page had it at
  * load (browsers' pages), with a timeout so that it happens on a page that
@@ -118,12 +122,12 @@ export function whenIdle(fn, timeout) {
     // dispose() throw before it disposed anything. For an optimisation:
     // a timer then, and a cancel that cannot be is left (fn finds the
     // factory disposed).
-    if (typeof pageIdle === "function" && typeof pageCancelIdle === "function") {
+    if (idle) {
         try {
-            const id = pageIdle.call(g, () => fn(), { timeout });
+            const id = idle.ask(g, () => fn(), { timeout });
             return () => {
                 try {
-                    pageCancelIdle.call(g, id);
+                    idle.cancel(g, id);
                 } catch {}
             };
         } catch {}

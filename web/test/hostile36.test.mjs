@@ -181,6 +181,34 @@ describe("hostile36: prepared instances, local dates, toModelOutput and SDK 2 MC
         assert.match(cancel.after, disposed);
     });
 
+    // whenIdle called them as pageIdle.call(g, ...): the page's
+    // Function.prototype.call of the moment, where every other builtin the
+    // package took at load is called through a call bound then. A page that
+    // replaced it after load got the package's idle callback (here it only
+    // looks, and forwards).
+    test("a page that replaces Function.prototype.call after load: its requestIdleCallback and cancelIdleCallback are called as at load", () => {
+        const out = inChild(`
+            const asked = [], cancelled = [], seen = [];
+            globalThis.requestIdleCallback = function ask(fn, options) { asked.push(options.timeout); return 7; };
+            globalThis.cancelIdleCallback = function cancel(id) { cancelled.push(id); };
+            const { IoCodeModeFactory } = await import(${JSON.stringify(indexURL)});
+            const call = Function.prototype.call;
+            Function.prototype.call = function (self, ...args) {
+                if (this === globalThis.requestIdleCallback || this === globalThis.cancelIdleCallback) seen.push(this.name);
+                return Reflect.apply(this, self, args);
+            };
+            try {
+                const api = await IoCodeModeFactory({ wasmLocation: ${JSON.stringify(assetPath)}, worker: false });
+                api.dispose();
+            } finally {
+                Function.prototype.call = call;
+            }
+            process.stdout.write(JSON.stringify({ asked, cancelled, seen }));
+            process.exit(0);
+        `);
+        assert.deepEqual(out, { asked: [1000], cancelled: [7], seen: [] });
+    });
+
     test("an MCP server's many tools are registered a batch at a time, a change re-registers its batch only, and all go at once", async (t) => {
         const mcp = await loadAdapter("mcp");
         let tools = Array.from({ length: 300 }, (_, i) => ({ name: `t${i}`, description: `tool ${i}`, inputSchema: { type: "object" } }));
