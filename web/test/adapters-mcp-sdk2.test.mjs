@@ -576,6 +576,34 @@ for (const [sdk, ClientClass, ServerClass, Pair] of [
             await client.close().catch(() => {});
         }
     });
+
+    // A handler the app sets on client.onerror after fromMcpClient replaces
+    // the source's, and a server gone mid-call is no longer noticed: that
+    // was silent. It is said once, at the next call; a second source of the
+    // same client (its handler chains to the first's) is no such handler.
+    test(`${sdk}: client.onerror replaced after fromMcpClient is reported once, at the next call`, async () => {
+        const server = new ServerClass({ name: "late", version: "1.0.0" });
+        server.registerTool("echo", { description: "Echo." }, async () => ({ content: [{ type: "text", text: "echo" }] }));
+        const [a, b] = Pair.createLinkedPair();
+        const client = new ClientClass({ name: "test-client", version: "1.0.0" });
+        await Promise.all([server.connect(b), client.connect(a)]);
+        const errors = [], others = [];
+        const source = await mcp.fromMcpClient(client, { onError: (e) => errors.push(e.message) });
+        const other = await mcp.fromMcpClient(client, { namespace: "other", onError: (e) => others.push(e.message) });
+        try {
+            assert.equal(await source.tools[0].execute({}, {}), "echo");
+            assert.equal(await other.tools[0].execute({}, {}), "echo");
+            assert.deepEqual([errors, others], [[], []], "another source's handler is no app's");
+            client.onerror = () => {};
+            assert.equal(await source.tools[0].execute({}, {}), "echo");
+            assert.equal(await source.tools[0].execute({}, {}), "echo");
+            assert.deepEqual(errors, ['MCP server "late": client.onerror was replaced after fromMcpClient; set yours before']);
+        } finally {
+            source.close();
+            other.close();
+            await client.close().catch(() => {});
+        }
+    });
 }
 
 test("the mcp entry loads, follows an SDK 2 client and serves with SDK 2's McpServer where @modelcontextprotocol/sdk cannot be resolved", () => {

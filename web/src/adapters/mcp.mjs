@@ -111,10 +111,19 @@ export async function fromMcpClient(client, options) {
             .finally(() => (probe = 0));
         heard?.call(client, err);
     };
+    ours.add(onerror);
     client.onerror = onerror;
     live.onClose(() => client.onerror == onerror && (client.onerror = heard));
+    let replaced;
     function callTool(params, signal, tool) {
         let lost;
+        // A handler the app set after fromMcpClient replaced ours (another
+        // source's chains to it): a server gone mid-call goes unnoticed
+        // again, silently. Said once, at a call.
+        if (!(replaced || live.closed || ours.has(client.onerror))) {
+            replaced = true;
+            live.report(new Error(`MCP server ${JSON.stringify(namespace)}: client.onerror was replaced after fromMcpClient; set yours before`));
+        }
         // callTool's arguments after params: SDK 1 takes a result schema, then
         // the options. SDK 2 takes the options, and checks structuredContent
         // against the definition of its own listTools(), if any: this one is
@@ -299,6 +308,10 @@ export async function fromMcpClient(client, options) {
     // list_changed).
     return Object.assign(live.source, { namespace, refresh });
 }
+
+// The client.onerror handlers of fromMcpClient: one a later source set
+// (chaining to ours) is no app's.
+const ours = new WeakSet();
 
 const TO_OPTIONS = {
     name: "string",
