@@ -209,6 +209,8 @@ func TestProgramWrapper(t *testing.T) {
 		{name: "typescript fence", code: "```typescript\nreturn 'ts' as string\n```", want: `"ts"`},
 		{name: "plain fence", code: "```\nreturn 1\n```", want: "1"},
 		// Was SYNTAX "unexpected end of string": the fence's backticks began a template literal.
+		// Was ok with no result and no warning: the fence opened an empty block.
+		{name: "a closing fence after code, its opening one left out", code: "const n = 4\nreturn n;\n```", want: "4"},
 		{name: "closing fence at the end of the last line, prose after", code: "```javascript\nconst n = 3\nreturn n;```\n\nThis returns 3.", want: "3"},
 		{name: "async arrow program", code: "async () => {\n  const r = await tools.orders.get({ id: 7 })\n  return r.input.id\n}", want: "7"},
 		{name: "async arrow with types", code: "async (): Promise<number> => {\n  return 5 as number\n}", want: "5"},

@@ -111,6 +111,14 @@ func Unfence(src string) (string, *Error) {
 		}
 		return src, nil
 	}
+	// A bare fence with nothing after it, below code: the closing fence of
+	// a block whose opening fence was left out ("return 1;\n```"). As an
+	// opening one, the program was its empty block, and the run gave
+	// nothing, with no word of why.
+	if before := src[:off]; strings.TrimSpace(before) != "" && strings.Trim(strings.TrimSpace(lines[open]), marker[:1]) == "" &&
+		strings.TrimSpace(strings.Join(lines[open+1:], "")) == "" {
+		return before, nil
+	}
 	var b strings.Builder
 	for range open + 1 {
 		b.WriteByte('\n')

@@ -196,6 +196,11 @@ func TestProgram(t *testing.T) {
 		{"closing fence at the end of the last line", "```javascript\nconst a = 1\nreturn a;```\nDone.", "\nconst a = 1\nreturn a;\n"},
 		{"closing tilde fence at the end of the last line", "~~~js\nreturn 1 ~~~", "\nreturn 1 \n"},
 		{"a template literal's end before the last line's fence is code", "```js\nreturn `a```", "\nreturn `a```"},
+		// A closing fence alone, its opening one left out: the program was
+		// the empty block after it.
+		{"a closing fence after code, no opening one", "const a = 1\nreturn a;\n```\n", "const a = 1\nreturn a;\n"},
+		{"a closing tilde fence after code, no opening one", "return 1\n~~~", "return 1\n"},
+		{"prose then a bare fence and a block is the block", "Here:\n```\nreturn 1\n```", "\n\nreturn 1\n"},
 		{"a template literal then the fence", "```js\nreturn ``;```", "\nreturn ``;\n"},
 		// A script's first line may be a hashbang; the program is a
 		// function's body, where QuickJS refuses one ("invalid first
