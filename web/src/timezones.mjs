@@ -34,8 +34,10 @@ const DateOf = Date;
  * ICU reads no other POSIX rule (those leave the host in UTC too).
  */
 function unnamedZone() {
-    const m = offsetOf(new DateOf(Date.UTC(2024, 0, 1)));
-    if (m !== offsetOf(new DateOf(Date.UTC(2024, 6, 1))) || m === 0 || m % 60 || m < -840 || m > 720) return undefined;
+    // 2024-01-01 and 2024-07-01 UTC, as numbers: the page's Date.UTC of the
+    // moment may be a fake clock's.
+    const m = offsetOf(new DateOf(1704067200000));
+    if (m !== offsetOf(new DateOf(1719792000000)) || m === 0 || m % 60 || m < -840 || m > 720) return undefined;
     return `Etc/GMT${m > 0 ? "+" : "-"}${Math.abs(m) / 60}`;
 }
 

@@ -88,6 +88,20 @@ describe("the sandbox's time zone", () => {
         }
     });
 
+    // The host's offset is read with the Date taken at load: a page's fake
+    // clock (or any script) replacing Date.UTC later does not move it.
+    test("without timeZone, an unnamed host zone is read with the Date of load", () => {
+        const script = `
+            const { IoCodeModeFactory } = await import(${JSON.stringify(indexURL)});
+            Date.UTC = () => NaN;
+            const api = await IoCodeModeFactory({ wasmLocation: ${JSON.stringify(assetPath)}, tools: [], worker: process.env.CODE_MODE_WORKER === "1" });
+            const r = await api.createSession().getLlmTools()[1].execute({ code: "return [new Date(1719835200000).getHours(), new Intl.DateTimeFormat().resolvedOptions().timeZone]" });
+            await api.dispose();
+            process.stdout.write(JSON.stringify(r));`;
+        const r = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, TZ: "EST+5" } }).toString());
+        assert.deepEqual(r.result, [7, "Etc/GMT+5"], JSON.stringify(r));
+    });
+
     test("timeZone \"UTC\" pins UTC whatever the host's", async () => {
         const api = await IoCodeModeFactory({ wasmLocation: assetPath, timeZone: "UTC", tools: [] });
         try {
