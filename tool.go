@@ -426,8 +426,8 @@ func (m *schemaMemo) compileTool(t Tool) (*toolEntry, error) {
 		return nil, invalidTool(t.Name, "outputSchema", "%v", outSchema.err)
 	}
 	walked := pagecheck.Checked(t.Source)
-	var texts []*search.SchemaText
-	for _, sc := range []struct {
+	var texts [2]*search.SchemaText // the input's and the output's
+	for k, sc := range []struct {
 		field  string
 		schema *memoSchema
 	}{{"inputSchema", inSchema}, {"outputSchema", outSchema}} {
@@ -437,7 +437,7 @@ func (m *schemaMemo) compileTool(t Tool) (*toolEntry, error) {
 		if err := sc.schema.check(walked); err != nil {
 			return nil, invalidTool(t.Name, sc.field, "%v", err)
 		}
-		texts = append(texts, &sc.schema.text)
+		texts[k] = &sc.schema.text
 	}
 	// Only references can make a schema refer to itself without end, which
 	// only the compiler sees: such schemas compile now, at registration. So
@@ -464,7 +464,7 @@ func (m *schemaMemo) compileTool(t Tool) (*toolEntry, error) {
 	// only its own later calls.
 	e.info = e.view()
 	e.validator, e.output = eager, eagerOut
-	e.doc = search.NewDocFromText(e.info.Name, e.info.Description, texts...)
+	e.doc = search.NewDocFromText(e.info.Name, e.info.Description, texts[0], texts[1])
 	return e, nil
 }
 

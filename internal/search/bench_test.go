@@ -32,7 +32,7 @@ func buildDocs(t testing.TB, cat []eval.Tool) {
 			s = &text
 			read[string(c.InputSchema)] = s
 		}
-		search.NewDocFromText(c.Name, c.Description, s)
+		search.NewDocFromText(c.Name, c.Description, s, nil)
 	}
 }
 

@@ -13,6 +13,7 @@ const (
 	fieldSummary        // the first sentence of the description
 	fieldDesc           // the rest of the description
 	fieldProps          // property names, their descriptions, enum values
+	fieldOut            // the same of the output schema: what the tool returns
 	numFields
 )
 
@@ -38,21 +39,26 @@ type postings struct {
 	counts []uint16
 }
 
-// NewDoc builds the entry of one tool from its dotted name, its description
-// and its JSON Schemas (nil and invalid ones are skipped).
-func NewDoc(name, description string, schemas ...json.RawMessage) *Doc {
-	var texts []*SchemaText
-	for _, raw := range schemas {
+// NewDoc builds the entry of one tool from its dotted name, its description,
+// its input schema and, if given, its output schema (nil and invalid ones
+// are skipped).
+func NewDoc(name, description string, input json.RawMessage, output ...json.RawMessage) *Doc {
+	read := func(raw json.RawMessage) *SchemaText {
 		if s, err := ReadSchema(raw); len(raw) > 0 && err == nil {
-			texts = append(texts, &s)
+			return &s
 		}
+		return nil
 	}
-	return NewDocFromText(name, description, texts...)
+	var out *SchemaText
+	if len(output) > 0 {
+		out = read(output[0])
+	}
+	return NewDocFromText(name, description, read(input), out)
 }
 
-// NewDocFromText is NewDoc for schemas already read (ReadSchema), so that
-// registration reads each schema text once.
-func NewDocFromText(name, description string, schemas ...*SchemaText) *Doc {
+// NewDocFromText is NewDoc for schemas already read (ReadSchema; nil for
+// none), so that registration reads each schema text once.
+func NewDocFromText(name, description string, input, output *SchemaText) *Doc {
 	d := &Doc{name: name, lower: strings.ToLower(name)}
 	ns, last := "", name
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
@@ -76,25 +82,19 @@ func NewDocFromText(name, description string, schemas ...*SchemaText) *Doc {
 			ids[k] = w.intern(t[:2])
 		}
 	}
-	for _, s := range schemas {
-		d.needs = appendNeeds(w, d.needs, s.required, ids)
+	// What a tool returns is not what it acts on: only the input's
+	// required ids are needs.
+	if input != nil {
+		d.needs = appendNeeds(w, d.needs, input.required, ids)
 	}
 	ids = w.appendIDs(ids, summary)
 	end[fieldSummary] = len(ids)
 	ids = w.appendIDs(ids, rest)
 	end[fieldDesc] = len(ids)
-	for _, s := range schemas {
-		if s.found {
-			ids = append(ids, s.ids...)
-			continue
-		}
-		from := len(ids)
-		for _, text := range s.texts {
-			ids = w.appendTextIDs(ids, text)
-		}
-		s.ids, s.found = slices.Clone(ids[from:]), true
-	}
+	ids = w.appendSchemaIDs(ids, input)
 	end[fieldProps] = len(ids)
+	ids = w.appendSchemaIDs(ids, output)
+	end[fieldOut] = len(ids)
 	for _, id := range ids[:end[fieldName]] {
 		d.verbs |= verbClasses[w.terms[id]]
 	}
@@ -155,6 +155,23 @@ func NewDocFromText(name, description string, schemas ...*SchemaText) *Doc {
 		w.scratch, w.sortBuf = nil, nil
 	}
 	return d
+}
+
+// appendSchemaIDs appends the term ids of a schema's texts (nil: none),
+// found once per SchemaText.
+func (w *dictionary) appendSchemaIDs(ids []uint32, s *SchemaText) []uint32 {
+	switch {
+	case s == nil:
+	case s.found:
+		ids = append(ids, s.ids...)
+	default:
+		from := len(ids)
+		for _, text := range s.texts {
+			ids = w.appendTextIDs(ids, text)
+		}
+		s.ids, s.found = slices.Clone(ids[from:]), true
+	}
+	return ids
 }
 
 // Name is the tool's name.

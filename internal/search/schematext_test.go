@@ -214,15 +214,15 @@ func TestSchemaTextFoundOnce(t *testing.T) {
 				s = &text
 				read[string(tl.InputSchema)] = s
 			}
-			if got, want := NewDocFromText(tl.Name, tl.Description, s), NewDoc(tl.Name, tl.Description, tl.InputSchema); !reflect.DeepEqual(got, want) {
+			if got, want := NewDocFromText(tl.Name, tl.Description, s, nil), NewDoc(tl.Name, tl.Description, tl.InputSchema); !reflect.DeepEqual(got, want) {
 				t.Errorf("%s %s: the doc of a shared schema differs from one of its own:\n%+v\n%+v", id, tl.Name, got, want)
 			}
 		}
 	}
 	s, _ := ReadSchema([]byte(`{"properties":{"owner":{"description":"The account owner of the repository."}}}`))
-	first := NewDocFromText("repos.get", "", &s)
+	first := NewDocFromText("repos.get", "", &s, nil)
 	s.texts = nil // found already
-	if second := NewDocFromText("repos.delete", "", &s); !reflect.DeepEqual(second.fields[fieldProps], first.fields[fieldProps]) || second.length[fieldProps] != 4 {
+	if second := NewDocFromText("repos.delete", "", &s, nil); !reflect.DeepEqual(second.fields[fieldProps], first.fields[fieldProps]) || second.length[fieldProps] != 4 {
 		t.Errorf("the second doc of a schema has properties %v (%d words), the first %v", second.fields[fieldProps], second.length[fieldProps], first.fields[fieldProps])
 	}
 }
@@ -239,7 +239,7 @@ func TestNeedsAllocateNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	build := func(s SchemaText) *Doc {
-		return NewDocFromText("pulls.GetCustomerPull", "Gets a pull request. Of a repo.", &s)
+		return NewDocFromText("pulls.GetCustomerPull", "Gets a pull request. Of a repo.", &s, nil)
 	}
 	d := build(s)
 	var needs []string

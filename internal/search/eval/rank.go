@@ -44,7 +44,7 @@ func FusedWith(c *Catalog, embed func(string) []float32, weight, minSim float64)
 func docsOf(c *Catalog) []*search.Doc {
 	docs := make([]*search.Doc, len(c.Tools))
 	for i, t := range c.Tools {
-		docs[i] = search.NewDoc(t.Name, t.Description, t.InputSchema)
+		docs[i] = search.NewDoc(t.Name, t.Description, t.InputSchema, t.OutputSchema)
 	}
 	return docs
 }
