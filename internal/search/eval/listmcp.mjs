@@ -49,7 +49,15 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-const [split, outDir] = process.argv.slice(2);
+const [split, outDir, mode] = process.argv.slice(2);
+// --outputs writes, instead of the catalogs, testdata/outputs.<split>.json:
+// the tools' output schemas (structured output) as outputs.mjs compacts
+// them, for eval.WithOutputs; for the training split only (no blind split
+// gets outputs). Copy outputs.mjs beside this script for it:
+//
+//   cp <repo>/internal/search/eval/outputs.mjs . && node listmcp.mjs smalltrain <repo>/internal/search/eval/testdata --outputs
+if (mode && (mode !== "--outputs" || split !== "smalltrain")) throw new Error("--outputs lists the smalltrain split's output schemas only");
+const outputs = {};
 const scratch = mkdtempSync(join(tmpdir(), "listmcp-"));
 const fakeRedis = createServer((sock) => sock.on("data", (buf) => {
   for (const _ of buf.toString("latin1").matchAll(/(?:^|\r\n)\*\d+\r\n/g)) sock.write("+OK\r\n");
@@ -133,9 +141,16 @@ for (const [id, [name, ns, kind, licence, args]] of Object.entries(splits[split]
   await client.connect(transport);
   const { tools } = await client.listTools();
   await client.close();
+  if (mode) {
+    const { compactOutputs } = await import("./outputs.mjs");
+    outputs[id] = compactOutputs(tools.filter((t) => !offline.includes(`${ns}.${t.name}`)).map((t) => ({ name: `${ns}.${t.name}`, outputSchema: t.outputSchema })));
+    console.error(id, Object.keys(outputs[id].tools).length, "of", tools.length, "tools with an output schema");
+    continue;
+  }
   const head = `{\n"source": ${JSON.stringify(`${name}@${pj.version} (npm), tools/list over stdio`)},\n"api": ${JSON.stringify(`MCP server ${name}`)},\n"kind": ${JSON.stringify(kind)},\n"licence": ${JSON.stringify(licence)},\n"tools": [\n`;
   const rows = tools.filter((t) => !offline.includes(`${ns}.${t.name}`)).map((t) => JSON.stringify({ name: `${ns}.${t.name}`, description: t.description ?? "", inputSchema: t.inputSchema }));
   writeFileSync(join(outDir, `${id}.catalog.json`), head + rows.join(",\n") + "\n]\n}\n");
   console.error(id, rows.length);
 }
+if (mode) writeFileSync(join(outDir, `outputs.${split}.json`), JSON.stringify(outputs));
 process.exit(0);

@@ -4,61 +4,80 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 )
 
-// OutputIDs are the catalogs of testdata/outputs.train.json: TRAIN's (IDs,
-// tune, and DevIDs, dev), none of a blind split's.
-var OutputIDs = slices.Concat(IDs, DevIDs)
+// outputFiles are the fixtures of output schemas and the catalogs each
+// covers: TRAIN's (IDs, tune, and DevIDs, dev), the specs' success
+// responses (extract.mjs --outputs); smalltrain's, the servers' own
+// (listmcp.mjs --outputs; firecrawl's 29 tools, the others declare none).
+// No blind split has any.
+var outputFiles = []struct {
+	file string
+	ids  []string
+}{
+	{"outputs.train.json", slices.Concat(IDs, DevIDs)},
+	{"outputs.smalltrain.json", SmallTrainIDs},
+}
 
-// outputsFile is each TRAIN catalog's operations' success responses, as an
-// output schema holds them (extract.mjs -outputs): per catalog, its
-// distinct top-level properties (name and schema) and, per tool, the
-// positions of its own among them.
+// outputsFile is one fixture: per catalog, its distinct top-level output
+// properties (name and schema, as outputs.mjs writes them) and, per tool,
+// the positions of its own among them.
 type outputsFile map[string]struct {
 	Properties [][2]json.RawMessage `json:"properties"`
 	Tools      map[string][]int     `json:"tools"`
 }
 
-// WithOutputs gives c's tools the output schemas of
-// testdata/outputs.train.json: the specs' success responses, which the
-// catalogs leave out, to measure how a catalog whose tools declare what
-// they return ranks (an MCP server's structured output). A catalog not of
-// OutputIDs is an error: no blind split is measured with them.
+// WithOutputs gives c's tools the output schemas of its fixture (for a
+// catalog of several servers, each one's): to measure how a catalog whose
+// tools declare what they return ranks (an MCP server's structured
+// output). A catalog of no fixture (every blind split's) is an error.
 func WithOutputs(c *Catalog) error {
-	if !slices.Contains(OutputIDs, c.ID) {
-		return fmt.Errorf("eval: %s has no outputs (outputs.train.json holds TRAIN's catalogs: %v)", c.ID, OutputIDs)
+	for _, id := range strings.Split(c.ID, "+") {
+		k := slices.IndexFunc(outputFiles, func(f struct {
+			file string
+			ids  []string
+		}) bool {
+			return slices.Contains(f.ids, id)
+		})
+		if k < 0 {
+			return fmt.Errorf("eval: %s has no outputs (only TRAIN's and smalltrain's catalogs have)", id)
+		}
+		var all outputsFile
+		if err := readJSON(outputFiles[k].file, &all); err != nil {
+			return err
+		}
+		if err := withOutputs(c, id, outputFiles[k].file, all[id].Properties, all[id].Tools); err != nil {
+			return err
+		}
 	}
-	var all outputsFile
-	if err := readJSON("outputs.train.json", &all); err != nil {
-		return err
-	}
-	f := all[c.ID]
-	for i, t := range c.Tools {
-		pos, ok := f.Tools[t.Name]
-		if !ok {
-			continue
+	return nil
+}
+
+// withOutputs sets the output schemas of one catalog's tools (id's, of
+// file) in c.
+func withOutputs(c *Catalog, id, file string, properties [][2]json.RawMessage, tools map[string][]int) error {
+	for name, pos := range tools {
+		i := slices.IndexFunc(c.Tools, func(t Tool) bool { return t.Name == name })
+		if i < 0 {
+			return fmt.Errorf("eval: %s: %s has no tool %s", file, id, name)
 		}
 		props := make(map[string]json.RawMessage, len(pos))
 		for _, k := range pos {
-			if k < 0 || k >= len(f.Properties) {
-				return fmt.Errorf("eval: outputs.train.json: %s %s: property %d of %d", c.ID, t.Name, k, len(f.Properties))
+			if k < 0 || k >= len(properties) {
+				return fmt.Errorf("eval: %s: %s %s: property %d of %d", file, id, name, k, len(properties))
 			}
-			var name string
-			if err := json.Unmarshal(f.Properties[k][0], &name); err != nil {
-				return fmt.Errorf("eval: outputs.train.json: %s property %d: name: %w", c.ID, k, err)
+			var prop string
+			if err := json.Unmarshal(properties[k][0], &prop); err != nil {
+				return fmt.Errorf("eval: %s: %s property %d: name: %w", file, id, k, err)
 			}
-			props[name] = f.Properties[k][1]
+			props[prop] = properties[k][1]
 		}
 		raw, err := json.Marshal(map[string]any{"type": "object", "properties": props})
 		if err != nil {
 			return err
 		}
 		c.Tools[i].OutputSchema = raw
-	}
-	for name := range f.Tools {
-		if !slices.ContainsFunc(c.Tools, func(t Tool) bool { return t.Name == name }) {
-			return fmt.Errorf("eval: outputs.train.json: %s has no tool %s", c.ID, name)
-		}
 	}
 	return nil
 }

@@ -69,11 +69,11 @@
 // is allowed, and its lines are followed by SUM smalltrain ... over the
 // five servers (the combined catalogs repeat their queries).
 //
-// -outputs gives TRAIN's catalogs (-split=tune or -split=dev only) their
-// specs' success responses as output schemas (eval.WithOutputs,
-// testdata/outputs.train.json): a catalog whose tools say what they
-// return, as an MCP server's structured output does. The lines keep their
-// format; TestTrainOutputs holds the sums.
+// -outputs gives the catalogs of the training splits (-split=tune, dev or
+// smalltrain only) output schemas (eval.WithOutputs): TRAIN's, its specs'
+// success responses (testdata/outputs.train.json); smalltrain's, what its
+// servers declare (testdata/outputs.smalltrain.json: firecrawl's). The
+// lines keep their format; TestTrainOutputs holds the sums.
 //
 // -table prints, instead of the lines, what issue 12's closing note
 // tabulates: the lexical figures of the four catalogs on the three
@@ -115,7 +115,7 @@ func main() {
 	useText := flag.String("usetext", "raw", "-embed=use: the texts as the product sends them (raw), or as eval.UseWords rewrites them (words)")
 	cache := flag.String("cache", "", "-embed=use's vector cache (default: eval.UseCacheFile, under the user's cache directory)")
 	table := flag.Bool("table", false, "print the three held-out splits' lexical figures as one Markdown table, a row per catalog and split with whether it meets the targets, instead of the lines")
-	outputs := flag.Bool("outputs", false, "give TRAIN's catalogs the output schemas of testdata/outputs.train.json (their specs' success responses); -split=tune or dev only")
+	outputs := flag.Bool("outputs", false, "give the catalogs the output schemas of testdata/outputs.*.json (TRAIN's specs' success responses, smalltrain's servers' own); -split=tune, dev or smalltrain only")
 	beforeFile := flag.String("before", "", "with -table: a file holding the SEARCH lines of an earlier run (make bench's output, or searcheval's on the held-out splits), whose figures go beside each row")
 	flag.Parse()
 	if *table {
@@ -145,8 +145,8 @@ func main() {
 		fmt.Fprintf(os.Stderr, "searcheval: -v lists misses, which tuning must not see on a held-out or validation split (%s); use -split=tune or -split=dev\n", split)
 		os.Exit(2)
 	}
-	if *outputs && split != eval.Tune && split != eval.Dev {
-		fmt.Fprintf(os.Stderr, "searcheval: -outputs holds TRAIN's catalogs' responses: use -split=tune or -split=dev, not %s\n", split)
+	if *outputs && split != eval.Tune && split != eval.Dev && split != eval.SmallTrain {
+		fmt.Fprintf(os.Stderr, "searcheval: -outputs gives training catalogs their output schemas: use -split=tune, dev or smalltrain, not %s\n", split)
 		os.Exit(2)
 	}
 	sums := map[eval.Split]*sum{}
