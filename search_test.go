@@ -61,6 +61,21 @@ func TestSearchToolsHits(t *testing.T) {
 	}
 }
 
+// TestSearchToolsOutputs: registration indexes a tool's outputSchema as
+// its output (internal/search's fieldOut): in the test catalog two first
+// places come from it, which the catalog without outputs loses.
+func TestSearchToolsOutputs(t *testing.T) {
+	entries := loadTestCatalog(t)
+	for _, tt := range []struct{ query, want string }{
+		{"refund a payment for an order", "payments.refund"}, // its output's orderId
+		{"print a shipping label", "shipping.createLabel"},   // its output's label_created
+	} {
+		if hits := searchTools(entries, tt.query, 3); len(hits) == 0 || hits[0].Name != tt.want {
+			t.Errorf("%q: got %v, want %s first", tt.query, hits, tt.want)
+		}
+	}
+}
+
 // TestHostileCatalogBounded: a description or schema from an untrusted
 // catalog (an MCP server's) reaches the model cut, in a search hit and in
 // the instruction that inlines small catalogs' signatures; the index still
