@@ -33,10 +33,15 @@ export function notFromHook(call) {
  * @param {any} def
  */
 export function filterVerdict(filter, def) {
-    let v;
+    let v, then;
     try {
         inHook++;
         v = filter(def);
+        // Read inside the try: an answer whose then throws (a getter, a
+        // revoked Proxy) hides the tool like a throw of the filter; in a
+        // worker it failed the factory (leaving its worker running),
+        // registerTool and createSession.
+        then = v !== null && (typeof v === "object" || typeof v === "function") && /** @type {any} */ (v).then;
     } catch (err) {
         // A thrown Promise's rejection must not end the host's process.
         markHandled(err);
@@ -44,7 +49,7 @@ export function filterVerdict(filter, def) {
     } finally {
         inHook--;
     }
-    if (v !== null && (typeof v === "object" || typeof v === "function") && typeof (/** @type {any} */ (v).then) === "function") {
+    if (typeof then === "function") {
         // An async filter that throws rejects its promise, which nobody
         // else awaits.
         markHandled(v);
