@@ -130,13 +130,16 @@ func Unfence(src string) (string, *Error) {
 		b.WriteString(l)
 	}
 	// No line closes the block: the marker at the end of a line of it
-	// ("return a;```", prose after) is the fence, unless it ends a
-	// template literal. As code it opened one, and the run failed with
-	// "unexpected end of string".
+	// ("return a;```", prose after) is the fence when, as code, it opens
+	// a template literal (the run failed with "unexpected end of
+	// string"): not when it ends one, nor in a comment or a string.
 	code := b.String()
 	b.Reset()
 	for _, l := range strings.SplitAfter(code, "\n") {
-		if body, ok := strings.CutSuffix(strings.TrimRight(l, " \t\r\n"), marker); ok && !inTemplate(b.String()+body) {
+		t := strings.TrimRight(l, " \t\r\n")
+		// (~~~ leaves a template literal's state as it is: it closes
+		// the block outside one.)
+		if body, ok := strings.CutSuffix(t, marker); ok && inTemplate(b.String()+t) == (marker == "```") {
 			return b.String() + body + "\n", nil
 		}
 		b.WriteString(l)

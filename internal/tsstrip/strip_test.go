@@ -201,6 +201,8 @@ func TestProgram(t *testing.T) {
 		{"a closing fence after code, no opening one", "const a = 1\nreturn a;\n```\n", "const a = 1\nreturn a;\n"},
 		{"a closing tilde fence after code, no opening one", "return 1\n~~~", "return 1\n"},
 		{"prose then a bare fence and a block is the block", "Here:\n```\nreturn 1\n```", "\n\nreturn 1\n"},
+		{"a comment ending in a fence, in a block never closed, is code", "```js\n// wrap it in ```\nreturn 1", "\n// wrap it in ```\nreturn 1"},
+		{"a string ending in a fence, in a block never closed, is code", "```js\nconst f = '```'\nreturn f", "\nconst f = '```'\nreturn f"},
 		{"a template literal then the fence", "```js\nreturn ``;```", "\nreturn ``;\n"},
 		// A script's first line may be a hashbang; the program is a
 		// function's body, where QuickJS refuses one ("invalid first
