@@ -52,11 +52,12 @@ import { join } from "node:path";
 const [split, outDir, mode] = process.argv.slice(2);
 // --outputs writes, instead of the catalogs, testdata/outputs.<split>.json:
 // the tools' output schemas (structured output) as outputs.mjs compacts
-// them, for eval.WithOutputs; for the training split only (no blind split
-// gets outputs). Copy outputs.mjs beside this script for it:
+// them, for eval.WithOutputs: smalltrain's, and small's and small3's for
+// search37b's look (read only by searcheval -outputs; eval/README.md), not
+// small2's (held out). Copy outputs.mjs beside this script for it:
 //
 //   cp <repo>/internal/search/eval/outputs.mjs . && node listmcp.mjs smalltrain <repo>/internal/search/eval/testdata --outputs
-if (mode && (mode !== "--outputs" || split !== "smalltrain")) throw new Error("--outputs lists the smalltrain split's output schemas only");
+if (mode && (mode !== "--outputs" || !["smalltrain", "small", "small3"].includes(split))) throw new Error("--outputs lists the smalltrain, small and small3 splits' output schemas only");
 const outputs = {};
 const scratch = mkdtempSync(join(tmpdir(), "listmcp-"));
 const fakeRedis = createServer((sock) => sock.on("data", (buf) => {

@@ -10,14 +10,18 @@ import (
 // outputFiles are the fixtures of output schemas and the catalogs each
 // covers: TRAIN's (IDs, tune, and DevIDs, dev), the specs' success
 // responses (extract.mjs --outputs); smalltrain's, the servers' own
-// (listmcp.mjs --outputs; firecrawl's 29 tools, the others declare none).
-// No blind split has any.
+// (listmcp.mjs --outputs; firecrawl's 29 tools, the others declare none);
+// small's and small3's, their servers' own, for search37b's look at them
+// (eval/README.md), read only through searcheval -outputs. No other
+// blind split has any.
 var outputFiles = []struct {
 	file string
 	ids  []string
 }{
 	{"outputs.train.json", slices.Concat(IDs, DevIDs)},
 	{"outputs.smalltrain.json", SmallTrainIDs},
+	{"outputs.small.json", SmallIDs},
+	{"outputs.small3.json", Small3IDs},
 }
 
 // outputsFile is one fixture: per catalog, its distinct top-level output
@@ -41,7 +45,7 @@ func WithOutputs(c *Catalog) error {
 			return slices.Contains(f.ids, id)
 		})
 		if k < 0 {
-			return fmt.Errorf("eval: %s has no outputs (only TRAIN's and smalltrain's catalogs have)", id)
+			return fmt.Errorf("eval: %s has no outputs (only TRAIN's, smalltrain's, small's and small3's catalogs have)", id)
 		}
 		var all outputsFile
 		if err := readJSON(outputFiles[k].file, &all); err != nil {

@@ -66,16 +66,42 @@ func TestTrainOutputs(t *testing.T) {
 	}
 }
 
-// TestWithOutputsBlind: no blind split's catalog has outputs: it gets an
+// TestWithOutputsBlind: no catalog of the validation and held-out splits
+// but small's and small3's (search37b's look) has outputs: it gets an
 // error, not an empty set.
 func TestWithOutputsBlind(t *testing.T) {
-	for _, id := range []string{"trello", "filesystem", "todoist"} {
+	for _, id := range []string{"trello", "sendgrid", "playwright"} {
 		c, err := Load(id)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if err := WithOutputs(c); err == nil || !strings.Contains(err.Error(), id+" has no outputs") {
 			t.Errorf("WithOutputs(%s) = %v, want an error naming it", id, err)
+		}
+	}
+}
+
+// TestBlindOutputs: the fixtures of search37b's look hold the small and
+// small3 servers' own output schemas, every one's tools found (no floor:
+// those splits' figures are the official ones, without outputs).
+func TestBlindOutputs(t *testing.T) {
+	want := map[string]int{"filesystem": 14, "memory": 9, "todoist": 44, "sentry": 3}
+	for _, id := range slices.Concat(SmallIDs, Small3IDs) {
+		c, err := Load(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := WithOutputs(c); err != nil {
+			t.Fatal(err)
+		}
+		with := 0
+		for _, tl := range c.Tools {
+			if tl.OutputSchema != nil {
+				with++
+			}
+		}
+		if with != want[id] {
+			t.Errorf("%s: %d tools with an output schema, want %d", id, with, want[id])
 		}
 	}
 }

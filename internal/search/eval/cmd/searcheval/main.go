@@ -72,8 +72,9 @@
 // -outputs gives the catalogs of the training splits (-split=tune, dev or
 // smalltrain only) output schemas (eval.WithOutputs): TRAIN's, its specs'
 // success responses (testdata/outputs.train.json); smalltrain's, what its
-// servers declare (testdata/outputs.smalltrain.json: firecrawl's). The
-// lines keep their format; TestTrainOutputs holds the sums.
+// servers declare (testdata/outputs.smalltrain.json: firecrawl's); and
+// small's and small3's servers' own, for search37b's look (eval/README.md).
+// The lines keep their format; TestTrainOutputs holds the training sums.
 //
 // -table prints, instead of the lines, what issue 12's closing note
 // tabulates: the lexical figures of the four catalogs on the three
@@ -145,8 +146,8 @@ func main() {
 		fmt.Fprintf(os.Stderr, "searcheval: -v lists misses, which tuning must not see on a held-out or validation split (%s); use -split=tune or -split=dev\n", split)
 		os.Exit(2)
 	}
-	if *outputs && split != eval.Tune && split != eval.Dev && split != eval.SmallTrain {
-		fmt.Fprintf(os.Stderr, "searcheval: -outputs gives training catalogs their output schemas: use -split=tune, dev or smalltrain, not %s\n", split)
+	if *outputs && !slices.Contains([]eval.Split{eval.Tune, eval.Dev, eval.SmallTrain, eval.Small, eval.Small3}, split) {
+		fmt.Fprintf(os.Stderr, "searcheval: -outputs: use -split=tune, dev or smalltrain (or small and small3, for search37b's look), not %s\n", split)
 		os.Exit(2)
 	}
 	sums := map[eval.Split]*sum{}
