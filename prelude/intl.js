@@ -296,8 +296,10 @@
   // Collation after ICU's root order for what programs sort: spaces and
   // punctuation, then symbols, digits, letters (case-insensitively: case is
   // the last level, lowercase first), other scripts after Latin in code
-  // point order. Accents (NFD's combining marks) are the second level, in
-  // ICU's order. A string's key is a string per level, compared natively.
+  // point order but Hangul before kana before Han. Accents (NFD's combining
+  // marks) are the second level, in ICU's order for U+0300-036F (in code
+  // point order past it). A string's key is a string per level, compared
+  // natively.
   const ORDER = " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$0123456789abcdefghijklmnopqrstuvwxyz";
   const TAB = [], PUNCT = ORDER.indexOf("`"), DIGIT = ORDER.indexOf("0"), C = S.fromCharCode;
   for (let i = 0; i < ORDER.length; i++) { const c = ORDER.charCodeAt(i); TAB[c] = i; if (c > 96) TAB[c - 32] = i; }
@@ -305,6 +307,26 @@
   // ß, æ, œ expand to ss, ae, oe, and ø, ł, đ, ħ are o, l, d, h with a
   // stroke: second-level differences from those, as in ICU.
   const EXPAND = { ß: "ss", æ: "ae", œ: "oe", ø: "o", ł: "l", đ: "d", ħ: "h" };
+  // Hangul's jamo in ICU's order (leading consonants, vowels, trailing
+  // ones, each block's extension after it), after the other scripts and
+  // before kana: at U+2E80-2FE4 (only symbols there, weighed apart).
+  const JAMO = [0x1100, 0x115f, 0xa960, 0xa97d, 0x115f, 0x11a8, 0xd7b0, 0xd7c7, 0x11a8, 0x1200, 0xd7cb, 0xd7fc];
+  const jamo = (c) => {
+    for (let i = 0, at = 0x2e80; i < 12; at += JAMO[i + 1] - JAMO[i], i += 2) if (c >= JAMO[i] && c < JAMO[i + 1]) return at + c - JAMO[i];
+  };
+  // Small kana (and the small katakana of U+31F0-31FF) and their letters:
+  // as katakana and hiragana, they differ from those at the third level.
+  const SMALL = "ぁぃぅぇぉっゃゅょゎゕゖ", BIG = "あいうえおつやゆよわかけ", KX = "くしすとぬはひふへほむらりるれろ";
+  // Combining marks past U+036F that ICU weighs at the second level (.) or
+  // not at all (!): runs of "code points from the last run's end in base
+  // 36, kind, length - 1", from Node's ICU; the other marks are letters.
+  // Each mark's kind is kept once read.
+  const MK = { __proto__: null }, MR = [];
+  const mark = (c) => {
+    if (!MR.length) for (let at = 0, m, re = /(\w+)([.!])(\w+),/g; m = re.exec("w3.4,1!87,1.c,1!0,2.3,2!1,2.0,21!a,1d.11,2u!n,10.1a,1!0,1.1,1!1,1.1,1!3,4h.i,r.1,3.3f,1!5,1.1,17!n,2.6,1!5,1.2,1!0,1.f,1l.0,l!1,1.1,19.1n,1u.1q,1g.1,g.1n,1q.1u,p.0,19.0,3i.1o,1x.1n,1j.g,3i.2,5g.7,3e.6,22!v,2.0,5!1,1r.1,3.1,3!1,1r!0,34.2,md.2,ut!1,h.b,2!0,a.0,1a!4,8a.2,8p.8,3!0,1d.e,3.a,4.2t,1j!8,d.2,2s.0,29.0,49!o,5.0,7!5,5j.9,2.6,10.2yk,3y!0,iz.nd1,1!2,a.1,37.1,7u.0,39.1,1w.0,r!h,1m.2,2b.1f,7g.2,8b.0,fn6.0,ki!f,h.0,1!0,1.0,1!3,1.0,1!0,1.0,1!3,1.0,1!0,");) MR.push(at += parseInt(m[1], 36), at += parseInt(m[3], 36), m[2] === "." ? 1 : 2);
+    for (let i = 0; i < MR.length; i += 3) if (c >= MR[i] && c <= MR[i + 1]) return MR[i + 2];
+    return 0;
+  };
   // The levels' code units go to arrays, made strings every 4,096 (an
   // element takes 8 bytes, a character 1 or 2): adding to three strings a
   // character at a time cost 2-5x as much in QuickJS. fromCharCode takes
@@ -333,6 +355,28 @@
         const c = str[i], l = c.toLowerCase(), e = EXPAND[l];
         up = c !== l;
         if (cc >= 0x300 && cc < 0x370) { const m = MARKS.indexOf(c); s2[n2++] = m < 0 ? cc : m + 2; continue; }
+        // Marks, kana and jamo lie past Cyrillic, outside the CJK ideographs.
+        if (cc > 0x482 && (cc < 0x3400 || cc > 0x9fff)) {
+          let m = MK[cc];
+          if (m === undefined) m = MK[cc] = /\p{M}/u.test(c) ? mark(cc) : 0;
+          if (m) { if (m < 2) s2[n2++] = cc; continue; }
+          // A kana is its big hiragana at the first level; a Hangul
+          // compatibility jamo is its conjoining jamo. Their third level is
+          // small (lower) or big (upper) and hiragana or katakana (or jamo or
+          // compatibility), ordered as ICU does: 3 + 2v + late with caseFirst
+          // false, 3 + 2late + v with upper (ICU: ぁ あ ァ ア; あ ア ぁ ァ).
+          let h = cc, v = cc > 0x30a0 && cc < 0x3200;
+          if (cc > 0x3130 && cc < 0x318f) h = c.normalize("NFKD").charCodeAt(0);
+          const j = (h > 0x10ff && h < 0x1200 || h > 0xa95f && h < 0xd7fc) && jamo(h);
+          if (j || cc > 0x3040 && cc < 0x3097 || cc > 0x30a0 && cc < 0x30f7 || cc > 0x31ef && cc < 0x3200) {
+            if (!j) h = cc < 0x31f0 ? cc - (v ? 0x60 : 0) : KX.charCodeAt(cc - 0x31f0);
+            const k = SMALL.indexOf(C(h)), big = !j && cc < 0x31f0 && k < 0;
+            p[np++] = ORDER.length + (j || (k < 0 ? h : BIG.charCodeAt(k))) + 256; s2[n2++] = 1;
+            const late = big !== upper ? 1 : 0;
+            t[nt++] = upper ? 3 + 2 * late + v : 3 + 2 * v + late;
+            continue;
+          }
+        }
         if (cc < 32 && (cc < 9 || cc > 13) || cc === 127 || cc >= 0x80 && cc < 0xa0) continue;
         if (e) { push(TAB[e.charCodeAt(0)], up); s2[n2++] = e[1] ? 0x400 : 0x338; if (e[1]) push(TAB[e.charCodeAt(1)], up); continue; }
         w = /\s/.test(c) ? 0 : /[\p{P}\p{S}]/u.test(c) ? DIGIT - 0.5 : ORDER.length + l.charCodeAt(0);
@@ -396,6 +440,7 @@
     if (p === q || !endA && q.startsWith(p) || !endB && p.startsWith(q)) return 0;
     return p < q ? -1 : 1;
   };
+  const cased = (s, T) => T.replace(/[\x03-\x06]/g, (d) => C(1 + (s.caseFirst === "upper" ? d.charCodeAt(0) - 3 >> 1 : d.charCodeAt(0) - 3 & 1)));
   const compare = (s, a, b) => {
     if (typeof a !== "string") a = S(a);
     if (typeof b !== "string") b = S(b);
@@ -412,7 +457,10 @@
     if (sens === "base") return 0;
     if (sens !== "case" && x[1] !== y[1]) return x[1] < y[1] ? -1 : 1;
     if (sens === "accent" || x[2] === y[2]) return 0;
-    return x[2] < y[2] ? -1 : 1;
+    let p = x[2], q = y[2];
+    // "case" reads only the case of kana and jamo (small is lower).
+    if (sens === "case") p = cased(s, p), q = cased(s, q);
+    return p === q ? 0 : p < q ? -1 : 1;
   };
   const CO = "Intl.Collator", USAGE = ["sort", "search"], MATCHER = ["lookup", "best fit"], COLL = ["default"], CASES = ["upper", "lower", "false"], SENS = ["base", "accent", "case", "variant"];
   const coInit = (locale, o) => {

@@ -8,7 +8,13 @@ export const prologue = "const d1 = new Date(Date.UTC(2024, 0, 15, 13, 5, 7, 89)
     "const nf = (x, o, l = 'en-US') => new Intl.NumberFormat(l, o).format(x), df = (d, o) => new Intl.DateTimeFormat('en-US', o).format(d);\n" +
     "const by = (o) => (a, b) => a.localeCompare(b, 'en', o), sorted = (a, o) => [...a].sort(o ? new Intl.Collator('en', o).compare : (x, y) => x.localeCompare(y));\n" +
     "const long = 'Lorem ipsum dolor sit amet, '.repeat(40), tails = (a, o) => sorted(a.map((x) => long + x), o).map((x) => x.slice(long.length)), both = (a, b, o) => [a.localeCompare(b, 'en', o), b.localeCompare(a, 'en', o)];\n" +
-    "const names = ['bob', 'Alice', 'alice', 'Émile', 'emile', 'Zoë', 'zoe', 'Ángel', 'angel', 'carl', 'Carl', 'dave-o', 'daveo', 'dave o', 'Dave', '_x', 'x_', '10 apples', '9 pears', 'item10', 'item2', 'Item1', 'ß', 'ss', 'Straße', 'strasse', 'Øyvind', 'Oscar', 'Łukasz', 'Lukas', 'naïve', 'naive', 'café', 'cafe', 'Café', 'O\\'Brien', 'OBrien', 'o.brien', '', ' ', 'a', 'A', 'á', 'Á', 'résumé', 'resume', 'Resume', 'co-op', 'coop', 'Coop', '#1', '@home', '$5', '100%', '(x)', '[y]', 'æther', 'aether', 'Ærø', 'zebra', 'Zebra', 'ZEBRA', 'Ωmega', 'Яна', 'яна', '中文', 'ȧ', 'ḃ', 'x1y', 'x01y', 'x1.5', 'x1.10', 'v1.2.10', 'v1.2.9', 'a b', 'ab', 'a-b', 'a_b', 'a.b', 'a,b', 'A1', 'a1', 'a10', 'a2'];\n";
+    "const names = ['bob', 'Alice', 'alice', 'Émile', 'emile', 'Zoë', 'zoe', 'Ángel', 'angel', 'carl', 'Carl', 'dave-o', 'daveo', 'dave o', 'Dave', '_x', 'x_', '10 apples', '9 pears', 'item10', 'item2', 'Item1', 'ß', 'ss', 'Straße', 'strasse', 'Øyvind', 'Oscar', 'Łukasz', 'Lukas', 'naïve', 'naive', 'café', 'cafe', 'Café', 'O\\'Brien', 'OBrien', 'o.brien', '', ' ', 'a', 'A', 'á', 'Á', 'résumé', 'resume', 'Resume', 'co-op', 'coop', 'Coop', '#1', '@home', '$5', '100%', '(x)', '[y]', 'æther', 'aether', 'Ærø', 'zebra', 'Zebra', 'ZEBRA', 'Ωmega', 'Яна', 'яна', '中文', 'ȧ', 'ḃ', 'x1y', 'x01y', 'x1.5', 'x1.10', 'v1.2.10', 'v1.2.9', 'a b', 'ab', 'a-b', 'a_b', 'a.b', 'a,b', 'A1', 'a1', 'a10', 'a2'];\n" +
+    // Hangul (syllables, conjoining, compatibility and extended jamo), kana (hiragana, katakana, small, voiced) and
+    // combining marks past U+036F (second level, none, or a letter's as Devanagari's vowel signs), with neighbours.
+    "const hangul = ['가', '각', '나', 'ㄱ', 'ᄀ', 'ㄳ', 'ᆪ', 'ㅏ', 'ꥠ', 'ힰ', 'ퟋ', 'ㅋㅋ', '中', 'あ', 'Я', 'ሀ', 'ក', 'ㄅ'];\n" +
+    "const kana = ['あ', 'ア', 'ぁ', 'ァ', 'か', 'カ', 'が', 'ガ', 'ゕ', 'ヵ', 'ㇰ', 'ク', 'つ', 'っ', 'ッ', 'ツ', 'ぱ', 'ば', 'ヴ', 'う', 'カタカナ', 'かたかな', 'ガギ', 'がぎ', 'アa', 'あA', 'ぁア', 'ァあ'];\n" +
+    "const marks = ['a', 'A', 'a\\u0483', 'a\\u0301', '\\u0430\\u0483', '\\u0430', 'か\\u3099', 'が', 'か', '\\u05d1', '\\u05d1\\u05bc', '\\u05d1\\u05b0', '\\u0628', '\\u0628\\u064e', '\\u0628\\u0650', '\\u0915', '\\u0915\\u0941', '\\u0958', '\\u0e01', '\\u0e01\\u0e48', '\\u0e01\\u0e31', 'x\\u0591', 'x', 'x\\u20d7', 'xy', 'x\\u0591y'];\n" +
+    "const grid = (a, o) => a.map((x) => a.map((y) => Math.sign(x.localeCompare(y, 'en', o)) + 1).join('')).join('|');\n";
 
 export const rows = [
     // NumberFormat: decimal.
@@ -108,6 +114,16 @@ export const rows = [
     "['Zoë', 'Zoe', 'zoe', 'Zoé'].sort(Intl.Collator().compare)", "'a'.localeCompare('B')", "'a'.localeCompare('A')", "'résumé'.localeCompare('resume', 'en', { sensitivity: 'base' })", "'a'.localeCompare('a\\u0301')",
     "'\\u00e9'.localeCompare('e\\u0301')", "'x'.localeCompare()", "'undefined'.localeCompare()", "new Intl.Collator('en').resolvedOptions()", "new Intl.Collator('en-US', { numeric: true, caseFirst: 'upper', sensitivity: 'base' }).resolvedOptions()",
     "String.prototype.localeCompare.call(null, 'a')", "new Intl.Collator('en', { sensitivity: 'bogus' })",
+    // Hangul before kana before Han; hiragana, katakana and small kana differ at the third level; marks at the second.
+    "sorted(hangul)", "sorted(kana)", "sorted(marks)", "sorted(kana, { caseFirst: 'upper' })", "sorted([...hangul, ...kana], { sensitivity: 'base' })", "sorted(marks, { sensitivity: 'accent' })",
+    "['カタカナ', 'ひらがな', '한국어', '漢字', 'ハングル', 'English'].sort((a, b) => a.localeCompare(b))",
+    "grid(hangul)", "grid(kana)", "grid(marks)",
+    "grid(hangul, { sensitivity: 'base' })", "grid(kana, { sensitivity: 'base' })", "grid(marks, { sensitivity: 'base' })",
+    "grid(hangul, { sensitivity: 'accent' })", "grid(kana, { sensitivity: 'accent' })", "grid(marks, { sensitivity: 'accent' })",
+    "grid(hangul, { sensitivity: 'case' })", "grid(kana, { sensitivity: 'case' })", "grid(marks, { sensitivity: 'case' })",
+    "grid(hangul, { caseFirst: 'upper' })", "grid(kana, { caseFirst: 'upper' })", "grid(marks, { caseFirst: 'upper' })",
+    "grid(kana, { caseFirst: 'upper', sensitivity: 'case' })", "grid(marks, { ignorePunctuation: true })",
+    "tails(['가', 'ㄱ', 'ᄀ', 'あ', 'ア', 'ぁ', 'ァ', 'か', 'が', 'か\\u3099', 'a\\u0483', 'a\\u0301', 'a', 'x\\u0591', 'x', '中'])", "tails(['あ', 'ア', 'ぁ', 'ァ', 'a\\u0483', 'a'], { sensitivity: 'case' })",
     // Long strings with a long beginning in common (prelude/intl.js compares
     // what follows it; each row's suffixes, sorted or compared both ways).
     "tails(['b', 'a', 'B', 'á', 'a\\u0301', '', 'a1', 'a10', 'a9', 'ab', 'Ab', 'a-b', 'a b', '中', '一', 'z', 'é', 'e\\u0301\\u0327', 'e\\u0327\\u0301', 'ß', 'ss'])",

@@ -47,7 +47,7 @@ describe("Intl against the host's ICU", () => {
 
 // Two long strings that begin alike are compared by what follows the
 // beginning (prelude/intl.js, early): wherever they part, next to a combining
-// mark NFD reorders (U+0483 and U+3099 both weigh at the first level here),
+// mark NFD reorders (U+0483 and U+3099, second-level marks as in ICU),
 // inside a surrogate pair, a run of digits or an expansion, they must order
 // as what follows would alone (its keys, built whole). Rows and random pairs
 // of an alphabet of such characters, under each option that shapes the keys.
