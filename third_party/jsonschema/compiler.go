@@ -218,7 +218,7 @@ func (c *Compiler) doCompile(up urlPtr) (*Schema, error) {
 		}
 		compiled++
 	}
-	for _, sch := range *q {
+	for _, sch := range q.list {
 		c.schemas[sch.up] = sch
 	}
 	return c.schemas[up], nil
@@ -291,26 +291,35 @@ func (c *Compiler) compileObject(obj map[string]any, sch *Schema, r *root, q *qu
 
 // queue --
 
-type queue []*Schema
+// queue keeps the schemas of one compile in order, with an index by
+// location: get was a linear search, so a schema of n subschemas compiled in
+// O(n^2) (an anyOf of 100,000 consts held the page's thread minutes on its
+// first check).
+type queue struct {
+	list []*Schema
+	byUp map[urlPtr]*Schema
+}
 
 func (q *queue) append(sch *Schema) {
-	*q = append(*q, sch)
+	if q.byUp == nil {
+		q.byUp = map[urlPtr]*Schema{}
+	}
+	q.list = append(q.list, sch)
+	if _, ok := q.byUp[sch.up]; !ok {
+		q.byUp[sch.up] = sch
+	}
 }
 
 func (q *queue) at(i int) *Schema {
-	return (*q)[i]
+	return q.list[i]
 }
 
 func (q *queue) len() int {
-	return len(*q)
+	return len(q.list)
 }
 
 func (q *queue) get(up urlPtr) *Schema {
-	i := slices.IndexFunc(*q, func(sch *Schema) bool { return sch.up == up })
-	if i != -1 {
-		return (*q)[i]
-	}
-	return nil
+	return q.byUp[up]
 }
 
 // regexp --

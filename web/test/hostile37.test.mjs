@@ -6,10 +6,14 @@
 // In worker mode a toolFilter whose answer threw when its `then` was read
 // (a getter, a revoked Proxy, a Proxy's get trap) failed IoCodeModeFactory
 // (and left its worker running: the process never exited), registerTool
-// and createSession; on the calling thread it hid the tool.
+// and createSession; on the calling thread it hid the tool. A schema of
+// n subschemas compiled in O(n^2) (the vendored jsonschema's queue found
+// each location by a linear search): an anyOf of 100,000 consts held the
+// page's thread 465 s on its first check, past a 5 s timeout (50,000:
+// TIMEOUT at 60 s; now an answer in a few seconds).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { assetPath, run, tool, withFactory } from "./helpers.mjs";
+import { assetPath, run, tool, withFactory, within } from "./helpers.mjs";
 
 const revoked = () => {
     const r = Proxy.revocable({}, {});
@@ -32,5 +36,18 @@ describe("hostile37: host hooks, tool results and schemas that hurt", () => {
             const r = await run(s, `const seen = []; for (const n of ["made", "registered", "own"]) { try { await tool_call(n, {}); seen.push(n); } catch (e) { if (!/unknown tool/.test(e.message)) seen.push(e.message); } } return seen;`);
             assert.deepEqual(r.result, [], `${what}: ${JSON.stringify(r.error ?? r.result)}`);
         }
+    });
+
+    test("an anyOf of 50,000 alternatives compiles in time linear in its size: the call is checked, not ended by the timeout", async (t) => {
+        const anyOf = Array.from({ length: 50_000 }, (_, i) => ({ const: i }));
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            timeout: 60_000,
+            tools: [tool("pick", ({ a }) => a, { inputSchema: { type: "object", properties: { a: { anyOf } } } })],
+        });
+        const s = api.createSession();
+        const r = await within(run(s, `let bad; try { await tools.pick({ a: -1 }); } catch (e) { bad = e.message; } return [bad.split("\\n")[0], await tools.pick({ a: 49_999 })];`), 300_000);
+        assert.notEqual(r, "hung");
+        assert.deepEqual(r.result, ["pick: invalid input:", 49_999], JSON.stringify(r.error));
     });
 });
