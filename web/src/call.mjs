@@ -9,7 +9,7 @@
 import { describeError } from "./env.mjs";
 import { inputRefused } from "./runs.mjs";
 import { KeptMap, KeptWeakMap, newAbortController, now, push, queueMicrotask, then, uncurry } from "./intrinsics.mjs";
-import { Converted, LARGE_RESULT, charCodeAt, cutText, notDataKind, toJSON } from "./tojson.mjs";
+import { Converted, LARGE_RESULT, TooLarge, charCodeAt, cutText, notDataKind, toJSON } from "./tojson.mjs";
 
 // How a call ended, as the core reads it (wasm/toolcall.go).
 export const REPLY = Object.freeze({
@@ -83,9 +83,13 @@ function convertValue(v, name, memoryLimitMB, progress) {
     const kind = notDataKind(v);
     if (kind) throw new Error(`the tool returned a ${kind}, which is not JSON data`);
     let out;
+    // Twice the limit: what toJSON counts is UTF-16 units, and a text of
+    // surrogate pairs has half as many characters as the core counts them.
+    const limit = /** @type {number} */ (memoryLimitMB) * 1048576;
     try {
-        out = toJSON(v, `tools.${name} result`, progress && ((bytes) => progress(bytes, false)));
+        out = toJSON(v, `tools.${name} result`, progress && ((bytes) => progress(bytes, false)), limit > 0 ? 2 * limit : Infinity);
     } catch (err) {
+        if (err instanceof TooLarge) throw new Error(tooLarge(name, `more than ${limit}`, memoryLimitMB));
         throw new Error(`the tool returned a value that is not JSON data: ${describeError(err)}`);
     }
     if (progress && out.json !== undefined && out.json.length >= LARGE_RESULT) progress(out.json.length, true);
@@ -134,8 +138,15 @@ function fits(c, name, memoryLimitMB) {
     if (text === undefined || !(text.length > limit)) return c;
     const n = codePoints(text, 0);
     if (n <= limit) return c;
-    throw new Error(`tool ${name} returned ${n} characters of JSON, more than the run's memory limit (${memoryLimitMB} MB) can hold: ask it for less (a page, a filter), if its input allows`);
+    throw new Error(tooLarge(name, n, memoryLimitMB));
 }
+
+/**
+ * The core's words for a result too large for the run (toolcall.go checkOutput).
+ * @param {string} name @param {number | string} n @param {number | undefined} memoryLimitMB
+ */
+const tooLarge = (name, n, memoryLimitMB) =>
+    `tool ${name} returned ${n} characters of JSON, more than the run's memory limit (${memoryLimitMB} MB) can hold: ask it for less (a page, a filter), if its input allows`;
 
 // The most of a thrown message the core is given: it shows 1,000
 // characters (toolcall.go maxReasonChars), and how many more there were.

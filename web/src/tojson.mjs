@@ -144,6 +144,15 @@ function opaqueWhat(v) {
     return `${name ? `${/^[AEIOU]([a-z]|$)/.test(name) ? "an" : "a"} ${name} object` : "an object"}, converted to {}: JSON reads only an object's own properties, and it has none${body}`;
 }
 
+/** A conversion stopped at its most characters (toJSON's most). */
+export class TooLarge extends RangeError {
+    /** @param {number} made the characters counted so far */
+    constructor(made) {
+        super("too large");
+        this.made = made;
+    }
+}
+
 // The size of a result from which its conversion is reported as it goes
 // (toJSON's progress): the core names a result of 1 MB or more that a
 // run's time ran out on (hints.go awaitedHint).
@@ -155,9 +164,11 @@ export const LARGE_RESULT = 1048576;
  * @param {(bytes: number) => void} [progress] told, once the JSON made so far
  *   has at least LARGE_RESULT characters and then each time that doubles, a
  *   lower bound of its length: the tool answered, and the time now goes here
+ * @param {number} [most] the most characters the JSON may have (at least
+ *   those counted): past them the conversion stops with a TooLarge
  * @returns {{ json: string | undefined, warnings: string[] }}
  */
-export function toJSON(value, label, progress) {
+export function toJSON(value, label, progress, most = Infinity) {
     if (value instanceof Converted) return { json: value.json, warnings: value.warnings };
     // The objects being written, from the root down (st), and the key of
     // each in the one before (ks): JSON.stringify writes depth first, so
@@ -215,8 +226,15 @@ export function toJSON(value, label, progress) {
      */
     function replacer(k, v) {
         while (n !== 0 && st[n - 1] !== this) n--;
+        made += typeof v === "string" ? v.length + 2 : 1;
+        // An object met many times is written each time: a tool's result of
+        // 40 levels of { l: o, r: o } is 2^40 values, which JSON.stringify
+        // wrote on the page's thread until its memory ran out (in a worker
+        // nothing stopped it: the page froze for good, the run's timeout
+        // could not reach it). The root alone (one long string) is written
+        // whole: its size is then said exactly (call.mjs fits).
+        if (made > most && n !== 0) throw new TooLarge(made);
         if (progress !== undefined) {
-            made += typeof v === "string" ? v.length + 2 : 1;
             if (made >= nextReport) {
                 nextReport = made * 2;
                 progress(made);

@@ -10,7 +10,12 @@
 // n subschemas compiled in O(n^2) (the vendored jsonschema's queue found
 // each location by a linear search): an anyOf of 100,000 consts held the
 // page's thread 465 s on its first check, past a 5 s timeout (50,000:
-// TIMEOUT at 60 s; now an answer in a few seconds).
+// TIMEOUT at 60 s; now an answer in a few seconds). A tool's result that
+// holds one object many times (40 levels of { l: o, r: o }: 2^40 values)
+// was written out by JSON.stringify on the page's thread: in-thread the run
+// ended at its timeout; in worker mode the page froze for good (11 min and
+// 1.7 GB when stopped). Its conversion stops past what the run's memory
+// limit can hold.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { assetPath, run, tool, withFactory, within } from "./helpers.mjs";
@@ -49,5 +54,31 @@ describe("hostile37: host hooks, tool results and schemas that hurt", () => {
         const r = await within(run(s, `let bad; try { await tools.pick({ a: -1 }); } catch (e) { bad = e.message; } return [bad.split("\\n")[0], await tools.pick({ a: 49_999 })];`), 300_000);
         assert.notEqual(r, "hung");
         assert.deepEqual(r.result, ["pick: invalid input:", 49_999], JSON.stringify(r.error));
+    });
+
+    test("a tool's result that holds one object 2^40 times fails its call as too large, in both modes, and the next call works", async (t) => {
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            timeout: 30_000,
+            memoryLimit: 16,
+            tools: [
+                tool("dag", () => {
+                    let o = { v: 1 };
+                    for (let i = 0; i < 40; i++) o = { l: o, r: o };
+                    return o;
+                }),
+                tool("small", () => ({ l: "x", r: "x" })),
+            ],
+        });
+        const s = api.createSession();
+        const r = await run(s, `let m; try { await tools.dag({}); } catch (e) { m = e.message; } return [m, await tools.small({})];`);
+        assert.deepEqual(
+            r.result,
+            [
+                "tool dag returned more than 16777216 characters of JSON, more than the run's memory limit (16 MB) can hold: ask it for less (a page, a filter), if its input allows",
+                { l: "x", r: "x" },
+            ],
+            JSON.stringify(r.error),
+        );
     });
 });
