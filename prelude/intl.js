@@ -296,7 +296,8 @@
   // Collation after ICU's root order for what programs sort: spaces and
   // punctuation, then symbols, digits, letters (case-insensitively: case is
   // the last level, lowercase first), other scripts after Latin in code
-  // point order but Hangul before kana before Han. Accents (NFD's combining
+  // point order but Hangul before kana before Han, a fullwidth form as its
+  // ASCII character (third level). Accents (NFD's combining
   // marks) are the second level, in ICU's order for U+0300-036F (in code
   // point order past it). A string's key is a string per level, compared
   // natively.
@@ -344,7 +345,9 @@
   const dig = (x, i) => { const c = x.charCodeAt(i); return c >= 48 && c <= 57; };
   const key = (str, numeric, skip, upper) => {
     let p = [], s2 = [], t = [], np = 0, n2 = 0, nt = 0, P = "", S2 = "", T = "";
-    const push = (w, up) => { p[np++] = w + 256; s2[n2++] = 1; t[nt++] = up !== upper ? 2 : 1; };
+    // The third level is 1 or 3 by case (2 or 4 for a fullwidth form), 5-8
+    // for kana and jamo.
+    const push = (w, up) => { p[np++] = w + 256; s2[n2++] = 1; t[nt++] = up !== upper ? 3 : 1; };
     const flush = () => { P += text(p); S2 += text(s2); T += text(t); p = []; s2 = []; t = []; np = n2 = nt = 0; };
     if (/[^\x00-\x7f]/.test(str)) str = str.normalize("NFD");
     for (let i = 0; i < str.length; i++) {
@@ -363,8 +366,8 @@
           // A kana is its big hiragana at the first level; a Hangul
           // compatibility jamo is its conjoining jamo. Their third level is
           // small (lower) or big (upper) and hiragana or katakana (or jamo or
-          // compatibility), ordered as ICU does: 3 + 2v + late with caseFirst
-          // false, 3 + 2late + v with upper (ICU: ぁ あ ァ ア; あ ア ぁ ァ).
+          // compatibility), ordered as ICU does: 5 + 2v + late with caseFirst
+          // false, 5 + 2late + v with upper (ICU: ぁ あ ァ ア; あ ア ぁ ァ).
           let h = cc, v = cc > 0x30a0 && cc < 0x3200;
           if (cc > 0x3130 && cc < 0x318f) h = c.normalize("NFKD").charCodeAt(0);
           const j = (h > 0x10ff && h < 0x1200 || h > 0xa95f && h < 0xd7fc) && jamo(h);
@@ -373,7 +376,14 @@
             const k = SMALL.indexOf(C(h)), big = !j && cc < 0x31f0 && k < 0;
             p[np++] = ORDER.length + (j || (k < 0 ? h : BIG.charCodeAt(k))) + 256; s2[n2++] = 1;
             const late = big !== upper ? 1 : 0;
-            t[nt++] = upper ? 3 + 2 * late + v : 3 + 2 * v + late;
+            t[nt++] = upper ? 5 + 2 * late + v : 5 + 2 * v + late;
+            continue;
+          }
+          // A fullwidth ASCII character is the character, wider at the third
+          // level (ICU: a ａ A Ａ); its digits are not read as numbers here.
+          if (cc > 0xff00 && cc < 0xff5f) {
+            const a = cc - 0xfee0;
+            if (!(skip && TAB[a] < PUNCT)) push(TAB[a], a > 64 && a < 91), t[nt - 1]++;
             continue;
           }
         }
@@ -440,7 +450,10 @@
     if (p === q || !endA && q.startsWith(p) || !endB && p.startsWith(q)) return 0;
     return p < q ? -1 : 1;
   };
-  const cased = (s, T) => T.replace(/[\x03-\x06]/g, (d) => C(1 + (s.caseFirst === "upper" ? d.charCodeAt(0) - 3 >> 1 : d.charCodeAt(0) - 3 & 1)));
+  const cased = (s, T) => T.replace(/[\x02-\x08]/g, (d) => {
+    const k = d.charCodeAt(0) - 5;
+    return C(k < 0 ? k < -2 ? 1 : 2 : 1 + (s.caseFirst === "upper" ? k >> 1 : k & 1));
+  });
   const compare = (s, a, b) => {
     if (typeof a !== "string") a = S(a);
     if (typeof b !== "string") b = S(b);
@@ -458,7 +471,8 @@
     if (sens !== "case" && x[1] !== y[1]) return x[1] < y[1] ? -1 : 1;
     if (sens === "accent" || x[2] === y[2]) return 0;
     let p = x[2], q = y[2];
-    // "case" reads only the case of kana and jamo (small is lower).
+    // "case" reads only the case (a kana's small is lower), not the width
+    // or the script.
     if (sens === "case") p = cased(s, p), q = cased(s, q);
     return p === q ? 0 : p < q ? -1 : 1;
   };

@@ -14,6 +14,7 @@ export const prologue = "const d1 = new Date(Date.UTC(2024, 0, 15, 13, 5, 7, 89)
     "const hangul = ['가', '각', '나', 'ㄱ', 'ᄀ', 'ㄳ', 'ᆪ', 'ㅏ', 'ꥠ', 'ힰ', 'ퟋ', 'ㅋㅋ', '中', 'あ', 'Я', 'ሀ', 'ក', 'ㄅ'];\n" +
     "const kana = ['あ', 'ア', 'ぁ', 'ァ', 'か', 'カ', 'が', 'ガ', 'ゕ', 'ヵ', 'ㇰ', 'ク', 'つ', 'っ', 'ッ', 'ツ', 'ぱ', 'ば', 'ヴ', 'う', 'カタカナ', 'かたかな', 'ガギ', 'がぎ', 'アa', 'あA', 'ぁア', 'ァあ'];\n" +
     "const marks = ['a', 'A', 'a\\u0483', 'a\\u0301', '\\u0430\\u0483', '\\u0430', 'か\\u3099', 'が', 'か', '\\u05d1', '\\u05d1\\u05bc', '\\u05d1\\u05b0', '\\u0628', '\\u0628\\u064e', '\\u0628\\u0650', '\\u0915', '\\u0915\\u0941', '\\u0958', '\\u0e01', '\\u0e01\\u0e48', '\\u0e01\\u0e31', 'x\\u0591', 'x', 'x\\u20d7', 'xy', 'x\\u0591y'];\n" +
+    "const wide = ['a', 'A', '\\uff41', '\\uff21', 'b', '\\uff22', 'ab', '\\uff41b', 'Ab', '\\uff21\\uff42', '1', '\\uff11', '!', '\\uff01', '~', '\\uff5e', 'x-y', 'x\\uff0dy', 'xy', '\\uff58\\uff59', 'X'];\n" +
     "const grid = (a, o) => a.map((x) => a.map((y) => Math.sign(x.localeCompare(y, 'en', o)) + 1).join('')).join('|');\n";
 
 export const rows = [
@@ -114,7 +115,8 @@ export const rows = [
     "['Zoë', 'Zoe', 'zoe', 'Zoé'].sort(Intl.Collator().compare)", "'a'.localeCompare('B')", "'a'.localeCompare('A')", "'résumé'.localeCompare('resume', 'en', { sensitivity: 'base' })", "'a'.localeCompare('a\\u0301')",
     "'\\u00e9'.localeCompare('e\\u0301')", "'x'.localeCompare()", "'undefined'.localeCompare()", "new Intl.Collator('en').resolvedOptions()", "new Intl.Collator('en-US', { numeric: true, caseFirst: 'upper', sensitivity: 'base' }).resolvedOptions()",
     "String.prototype.localeCompare.call(null, 'a')", "new Intl.Collator('en', { sensitivity: 'bogus' })",
-    // Hangul before kana before Han; hiragana, katakana and small kana differ at the third level; marks at the second.
+    // Hangul before kana before Han; hiragana, katakana and small kana differ at the third level; marks at the second;
+    // a fullwidth form is its ASCII character at the third level (it sorted first: its weight overflowed).
     "sorted(hangul)", "sorted(kana)", "sorted(marks)", "sorted(kana, { caseFirst: 'upper' })", "sorted([...hangul, ...kana], { sensitivity: 'base' })", "sorted(marks, { sensitivity: 'accent' })",
     "['カタカナ', 'ひらがな', '한국어', '漢字', 'ハングル', 'English'].sort((a, b) => a.localeCompare(b))",
     "grid(hangul)", "grid(kana)", "grid(marks)",
@@ -122,7 +124,8 @@ export const rows = [
     "grid(hangul, { sensitivity: 'accent' })", "grid(kana, { sensitivity: 'accent' })", "grid(marks, { sensitivity: 'accent' })",
     "grid(hangul, { sensitivity: 'case' })", "grid(kana, { sensitivity: 'case' })", "grid(marks, { sensitivity: 'case' })",
     "grid(hangul, { caseFirst: 'upper' })", "grid(kana, { caseFirst: 'upper' })", "grid(marks, { caseFirst: 'upper' })",
-    "grid(kana, { caseFirst: 'upper', sensitivity: 'case' })", "grid(marks, { ignorePunctuation: true })",
+    "grid(kana, { caseFirst: 'upper', sensitivity: 'case' })", "sorted(wide)", "sorted(wide, { caseFirst: 'upper' })", "grid(wide)", "grid(wide, { sensitivity: 'base' })", "grid(wide, { sensitivity: 'accent' })",
+    "grid(wide, { sensitivity: 'case' })", "grid(wide, { caseFirst: 'upper' })", "grid(wide, { caseFirst: 'upper', sensitivity: 'case' })", "grid(wide, { ignorePunctuation: true })", "tails(wide)", "grid(marks, { ignorePunctuation: true })",
     "tails(['가', 'ㄱ', 'ᄀ', 'あ', 'ア', 'ぁ', 'ァ', 'か', 'が', 'か\\u3099', 'a\\u0483', 'a\\u0301', 'a', 'x\\u0591', 'x', '中'])", "tails(['あ', 'ア', 'ぁ', 'ァ', 'a\\u0483', 'a'], { sensitivity: 'case' })",
     // Long strings with a long beginning in common (prelude/intl.js compares
     // what follows it; each row's suffixes, sorted or compared both ways).
