@@ -301,9 +301,11 @@
   // marks) are the second level, in ICU's order for U+0300-036F (in code
   // point order past it). A string's key is a string per level, compared
   // natively.
-  const ORDER = " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$0123456789abcdefghijklmnopqrstuvwxyz";
+  // Iteration marks and the prolonged sound mark of kana (コーヒー) sort
+  // between ~ and $ in ICU, not as letters.
+  const ORDER = " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~々ゝーヽ$0123456789abcdefghijklmnopqrstuvwxyz";
   const TAB = [], PUNCT = ORDER.indexOf("`"), DIGIT = ORDER.indexOf("0"), C = S.fromCharCode;
-  for (let i = 0; i < ORDER.length; i++) { const c = ORDER.charCodeAt(i); TAB[c] = i; if (c > 96) TAB[c - 32] = i; }
+  for (let i = 0; i < ORDER.length; i++) { const c = ORDER.charCodeAt(i); TAB[c] = i; if (c > 96 && c < 123) TAB[c - 32] = i; }
   const MARKS = "\u0301\u0300\u0306\u0302\u030c\u030a\u0308\u030b\u0303\u0307\u0327\u0328\u0304\u0323\u0331";
   // ß, æ, œ expand to ss, ae, oe, and ø, ł, đ, ħ are o, l, d, h with a
   // stroke: second-level differences from those, as in ICU.

@@ -119,6 +119,8 @@ export const rows = [
     // a fullwidth form is its ASCII character at the third level (it sorted first: its weight overflowed).
     "sorted(hangul)", "sorted(kana)", "sorted(marks)", "sorted(kana, { caseFirst: 'upper' })", "sorted([...hangul, ...kana], { sensitivity: 'base' })", "sorted(marks, { sensitivity: 'accent' })",
     "['カタカナ', 'ひらがな', '한국어', '漢字', 'ハングル', 'English'].sort((a, b) => a.localeCompare(b))",
+    "['コーヒー', 'コア', 'コ', 'コー', 'コーラ', 'コ$', 'コ~', 'コ0', 'コa', 'こゝろ', 'こころ', 'こゞ', 'コヽ', 'コヾ', '人々', '人人', 'サーバー', 'サバ'].sort((a, b) => a.localeCompare(b))",
+    "['コーヒー', 'コア', 'コー', 'コ-', 'コ~', 'コ$', 'こゝ', 'こゞ', 'コヽ', '人々'].sort(new Intl.Collator('en', { ignorePunctuation: true }).compare)",
     "grid(hangul)", "grid(kana)", "grid(marks)",
     "grid(hangul, { sensitivity: 'base' })", "grid(kana, { sensitivity: 'base' })", "grid(marks, { sensitivity: 'base' })",
     "grid(hangul, { sensitivity: 'accent' })", "grid(kana, { sensitivity: 'accent' })", "grid(marks, { sensitivity: 'accent' })",
