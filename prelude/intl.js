@@ -296,8 +296,8 @@
   // Collation after ICU's root order for what programs sort: spaces and
   // punctuation, then symbols, digits, letters (case-insensitively: case is
   // the last level, lowercase first), other scripts after Latin in code
-  // point order but Hangul before kana before Han, a fullwidth form as its
-  // ASCII character (third level). Accents (NFD's combining
+  // point order but Hangul before kana before Han, a fullwidth or halfwidth
+  // form as its character (third level). Accents (NFD's combining
   // marks) are the second level, in ICU's order for U+0300-036F (in code
   // point order past it). A string's key is a string per level, compared
   // natively.
@@ -347,7 +347,7 @@
   const dig = (x, i) => { const c = x.charCodeAt(i); return c >= 48 && c <= 57; };
   const key = (str, numeric, skip, upper) => {
     let p = [], s2 = [], t = [], np = 0, n2 = 0, nt = 0, P = "", S2 = "", T = "";
-    // The third level is 1 or 3 by case (2 or 4 for a fullwidth form), 5-8
+    // The third level is 1 or 3 by case (2 or 4 for a fullwidth form), 5-12
     // for kana and jamo.
     const push = (w, up) => { p[np++] = w + 256; s2[n2++] = 1; t[nt++] = up !== upper ? 3 : 1; };
     const flush = () => { P += text(p); S2 += text(s2); T += text(t); p = []; s2 = []; t = []; np = n2 = nt = 0; };
@@ -368,17 +368,25 @@
           // A kana is its big hiragana at the first level; a Hangul
           // compatibility jamo is its conjoining jamo. Their third level is
           // small (lower) or big (upper) and hiragana or katakana (or jamo or
-          // compatibility), ordered as ICU does: 5 + 2v + late with caseFirst
-          // false, 5 + 2late + v with upper (ICU: ぁ あ ァ ア; あ ア ぁ ァ).
-          let h = cc, v = cc > 0x30a0 && cc < 0x3200;
-          if (cc > 0x3130 && cc < 0x318f) h = c.normalize("NFKD").charCodeAt(0);
+          // compatibility), then halfwidth, ordered as ICU does: 5 + 4v +
+          // 2late + half with caseFirst false, 5 + 4late + 2v + half with
+          // upper (ICU: ぁ あ ァ ｧ ア ｱ; あ ア ｱ ぁ ァ ｧ). A halfwidth jamo is upper.
+          let h = cc, half = cc > 0xff65 && cc < 0xffdd ? 1 : 0;
+          if (half) {
+            h = c.normalize("NFKD").charCodeAt(0);
+            if (h === 0x3099 || h === 0x309a) { s2[n2++] = h; continue; }
+            if (h === 0x30fc) { push(TAB[h], true); continue; }
+          }
+          let v = h > 0x30a0 && h < 0x3200 || half ? 1 : 0;
+          if (h > 0x3130 && h < 0x318f) h = c.normalize("NFKD").charCodeAt(0);
           const j = (h > 0x10ff && h < 0x1200 || h > 0xa95f && h < 0xd7fc) && jamo(h);
-          if (j || cc > 0x3040 && cc < 0x3097 || cc > 0x30a0 && cc < 0x30f7 || cc > 0x31ef && cc < 0x3200) {
-            if (!j) h = cc < 0x31f0 ? cc - (v ? 0x60 : 0) : KX.charCodeAt(cc - 0x31f0);
-            const k = SMALL.indexOf(C(h)), big = !j && cc < 0x31f0 && k < 0;
+          if (j || h > 0x3040 && h < 0x3097 || h > 0x30a0 && h < 0x30f7 || h > 0x31ef && h < 0x3200) {
+            const x = h > 0x31ef;
+            if (!j) h = x ? KX.charCodeAt(h - 0x31f0) : h - (v ? 0x60 : 0);
+            const k = SMALL.indexOf(C(h)), big = j ? half : !x && k < 0;
             p[np++] = ORDER.length + (j || (k < 0 ? h : BIG.charCodeAt(k))) + 256; s2[n2++] = 1;
-            const late = big !== upper ? 1 : 0;
-            t[nt++] = upper ? 5 + 2 * late + v : 5 + 2 * v + late;
+            const late = big != upper ? 1 : 0;
+            t[nt++] = upper ? 5 + 4 * late + 2 * v + half : 5 + 4 * v + 2 * late + half;
             continue;
           }
           // A fullwidth ASCII character is the character, wider at the third
@@ -452,9 +460,9 @@
     if (p === q || !endA && q.startsWith(p) || !endB && p.startsWith(q)) return 0;
     return p < q ? -1 : 1;
   };
-  const cased = (s, T) => T.replace(/[\x02-\x08]/g, (d) => {
+  const cased = (s, T) => T.replace(/[\x02-\x0c]/g, (d) => {
     const k = d.charCodeAt(0) - 5;
-    return C(k < 0 ? k < -2 ? 1 : 2 : 1 + (s.caseFirst === "upper" ? k >> 1 : k & 1));
+    return C(k < 0 ? k < -2 ? 1 : 2 : 1 + (s.caseFirst === "upper" ? k >> 2 : k >> 1 & 1));
   });
   const compare = (s, a, b) => {
     if (typeof a !== "string") a = S(a);

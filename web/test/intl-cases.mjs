@@ -15,6 +15,7 @@ export const prologue = "const d1 = new Date(Date.UTC(2024, 0, 15, 13, 5, 7, 89)
     "const kana = ['あ', 'ア', 'ぁ', 'ァ', 'か', 'カ', 'が', 'ガ', 'ゕ', 'ヵ', 'ㇰ', 'ク', 'つ', 'っ', 'ッ', 'ツ', 'ぱ', 'ば', 'ヴ', 'う', 'カタカナ', 'かたかな', 'ガギ', 'がぎ', 'アa', 'あA', 'ぁア', 'ァあ'];\n" +
     "const marks = ['a', 'A', 'a\\u0483', 'a\\u0301', '\\u0430\\u0483', '\\u0430', 'か\\u3099', 'が', 'か', '\\u05d1', '\\u05d1\\u05bc', '\\u05d1\\u05b0', '\\u0628', '\\u0628\\u064e', '\\u0628\\u0650', '\\u0915', '\\u0915\\u0941', '\\u0958', '\\u0e01', '\\u0e01\\u0e48', '\\u0e01\\u0e31', 'x\\u0591', 'x', 'x\\u20d7', 'xy', 'x\\u0591y'];\n" +
     "const wide = ['a', 'A', '\\uff41', '\\uff21', 'b', '\\uff22', 'ab', '\\uff41b', 'Ab', '\\uff21\\uff42', '1', '\\uff11', '!', '\\uff01', '~', '\\uff5e', 'x-y', 'x\\uff0dy', 'xy', '\\uff58\\uff59', 'X'];\n" +
+    "const half = ['ｱ', 'ア', 'ｧ', 'ァ', 'あ', 'ぁ', 'ｶ', 'ｶﾞ', 'ガ', 'ｶﾟ', 'ｰ', 'ー', 'ｺｰﾋｰ', 'コーヒー', 'ﾞ', 'ﾡ', 'ㄱ', 'ᄀ', 'ﾤ', 'ㅏ', 'ￂ', 'ᅡ', 'ｱa', 'アA', 'ａ', 'a'];\n" +
     "const grid = (a, o) => a.map((x) => a.map((y) => Math.sign(x.localeCompare(y, 'en', o)) + 1).join('')).join('|');\n";
 
 export const rows = [
@@ -116,7 +117,7 @@ export const rows = [
     "'\\u00e9'.localeCompare('e\\u0301')", "'x'.localeCompare()", "'undefined'.localeCompare()", "new Intl.Collator('en').resolvedOptions()", "new Intl.Collator('en-US', { numeric: true, caseFirst: 'upper', sensitivity: 'base' }).resolvedOptions()",
     "String.prototype.localeCompare.call(null, 'a')", "new Intl.Collator('en', { sensitivity: 'bogus' })",
     // Hangul before kana before Han; hiragana, katakana and small kana differ at the third level; marks at the second;
-    // a fullwidth form is its ASCII character at the third level (it sorted first: its weight overflowed).
+    // a fullwidth or halfwidth form is its character at the third level (it sorted first: its weight overflowed).
     "sorted(hangul)", "sorted(kana)", "sorted(marks)", "sorted(kana, { caseFirst: 'upper' })", "sorted([...hangul, ...kana], { sensitivity: 'base' })", "sorted(marks, { sensitivity: 'accent' })",
     "['カタカナ', 'ひらがな', '한국어', '漢字', 'ハングル', 'English'].sort((a, b) => a.localeCompare(b))",
     "['コーヒー', 'コア', 'コ', 'コー', 'コーラ', 'コ$', 'コ~', 'コ0', 'コa', 'こゝろ', 'こころ', 'こゞ', 'コヽ', 'コヾ', '人々', '人人', 'サーバー', 'サバ'].sort((a, b) => a.localeCompare(b))",
@@ -127,6 +128,8 @@ export const rows = [
     "grid(hangul, { sensitivity: 'case' })", "grid(kana, { sensitivity: 'case' })", "grid(marks, { sensitivity: 'case' })",
     "grid(hangul, { caseFirst: 'upper' })", "grid(kana, { caseFirst: 'upper' })", "grid(marks, { caseFirst: 'upper' })",
     "grid(kana, { caseFirst: 'upper', sensitivity: 'case' })", "sorted(wide)", "sorted(wide, { caseFirst: 'upper' })", "grid(wide)", "grid(wide, { sensitivity: 'base' })", "grid(wide, { sensitivity: 'accent' })",
+    "sorted(half)", "sorted(half, { caseFirst: 'upper' })", "grid(half)", "grid(half, { sensitivity: 'base' })", "grid(half, { sensitivity: 'accent' })", "grid(half, { sensitivity: 'case' })",
+    "grid(half, { caseFirst: 'upper' })", "grid(half, { caseFirst: 'upper', sensitivity: 'case' })", "tails(half)",
     "grid(wide, { sensitivity: 'case' })", "grid(wide, { caseFirst: 'upper' })", "grid(wide, { caseFirst: 'upper', sensitivity: 'case' })", "grid(wide, { ignorePunctuation: true })", "tails(wide)", "grid(marks, { ignorePunctuation: true })",
     "tails(['가', 'ㄱ', 'ᄀ', 'あ', 'ア', 'ぁ', 'ァ', 'か', 'が', 'か\\u3099', 'a\\u0483', 'a\\u0301', 'a', 'x\\u0591', 'x', '中'])", "tails(['あ', 'ア', 'ぁ', 'ァ', 'a\\u0483', 'a'], { sensitivity: 'case' })",
     // Long strings with a long beginning in common (prelude/intl.js compares
