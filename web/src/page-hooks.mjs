@@ -130,6 +130,11 @@ export async function askInterceptor(onToolCall, arg) {
     // then set on Object.prototype meanwhile would be followed.
     const copy = cutReason(Object.assign(Object.create(null), decision));
     delete copy.then;
+    // The core reads a reason only as a string; any other is no reason.
+    // Left in, a revoked Proxy failed the copy posted to a worker, and the
+    // call was denied as "the interceptor failed" where in-thread it was
+    // "denied by onToolCall".
+    if (typeof copy.reason !== "string") delete copy.reason;
     // An interceptor that redacts or caps the input it was given in place
     // (input.amount = 0) and allows without an input meant the tool to get
     // the changed input; the tool got the program's original, silently.

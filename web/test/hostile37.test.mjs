@@ -15,7 +15,9 @@
 // was written out by JSON.stringify on the page's thread: in-thread the run
 // ended at its timeout; in worker mode the page froze for good (11 min and
 // 1.7 GB when stopped). Its conversion stops past what the run's memory
-// limit can hold.
+// limit can hold. A denial whose reason was a revoked Proxy said "the
+// interceptor failed (... 'IsArray' on a proxy that has been revoked)" in
+// worker mode only (the copy posted to the worker failed).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { assetPath, run, tool, withFactory, within } from "./helpers.mjs";
@@ -80,5 +82,20 @@ describe("hostile37: host hooks, tool results and schemas that hurt", () => {
             ],
             JSON.stringify(r.error),
         );
+    });
+
+    test("a denial's reason that is not a string is no reason, in both modes: even a revoked Proxy or a function", async (t) => {
+        const reasons = [revoked(), () => "why", Symbol("why"), 5, { why: 1 }, null];
+        let i = 0;
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            interceptors: { onToolCall: () => ({ allowed: false, reason: reasons[i++] }) },
+            tools: [tool("t", () => 1)],
+        });
+        const s = api.createSession();
+        for (let k = 0; k < reasons.length; k++) {
+            const r = await run(s, `try { await tools.t({}); return "ran"; } catch (e) { return e.message; }`);
+            assert.deepEqual([r.result, r.toolCalls[0]?.reason], ["call to t denied: denied by onToolCall", "denied by onToolCall"], `reason ${k}`);
+        }
     });
 });
