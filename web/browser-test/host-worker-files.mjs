@@ -72,8 +72,8 @@ export const service = (mode) => `(async () => {
 
 // The page's expression that starts the worker (kind "dedicated" or
 // "shared", file's ".mjs" as a module) with ?worker=mode (and &timeout= for
-// its factory's, when given) and resolves with its report, or its error
-// event's message.
+// its factory's, when given) and resolves with its report, its error
+// event's message, or "no answer within 150 s".
 export const start = (kind, file, mode, timeout) => `new Promise((resolve) => {
     const [kind, file, mode, timeout] = ${JSON.stringify([kind, file, mode ?? null, timeout ?? null])};
     const options = file.endsWith(".mjs") ? { type: "module" } : {};
@@ -86,6 +86,10 @@ export const start = (kind, file, mode, timeout) => `new Promise((resolve) => {
     port.onmessage = (e) => resolve(e.data);
     w.onerror = (e) => resolve("error event: " + (e.message || e.type));
     if (kind === "shared") port.start();
+    // Under the driver's 180 s protocol timeout, so that a worker that never
+    // answers fails its own assertion, which names the file and the mode
+    // (Firefox under load once hung here: which case was not known).
+    setTimeout(() => resolve("no answer within 150 s"), 150000);
 })`;
 
 // What each reports where it runs.

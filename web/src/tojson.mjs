@@ -216,7 +216,9 @@ export function toJSON(value, label, progress, most = Infinity) {
     /** @type {Map<object, string>} each one's path */
     const opaque = new Map();
     // A lower bound of the JSON written so far: a value is at least one
-    // character, a string its length and its quotes (keys are not counted).
+    // character, a string its length and its quotes, an object's key of a
+    // value JSON writes its length, quotes and colon (one object met many
+    // times under a long key grows the JSON by the key each time).
     let made = 0;
     let nextReport = LARGE_RESULT;
     /**
@@ -227,6 +229,7 @@ export function toJSON(value, label, progress, most = Infinity) {
     function replacer(k, v) {
         while (n !== 0 && st[n - 1] !== this) n--;
         made += typeof v === "string" ? v.length + 2 : 1;
+        if (n !== 0 && v !== undefined && typeof v !== "function" && typeof v !== "symbol" && !Array.isArray(this)) made += k.length + 3;
         // An object met many times is written each time: a tool's result of
         // 40 levels of { l: o, r: o } is 2^40 values, which JSON.stringify
         // wrote on the page's thread until its memory ran out (in a worker

@@ -58,7 +58,7 @@ describe("hostile37: host hooks, tool results and schemas that hurt", () => {
         assert.deepEqual(r.result, ["pick: invalid input:", 49_999], JSON.stringify(r.error));
     });
 
-    test("a tool's result that holds one object 2^40 times fails its call as too large, in both modes, and the next call works", async (t) => {
+    test("a tool's result that holds one object 2^40 times, under short or long keys, fails its call as too large, in both modes, and the next call works", async (t) => {
         const api = await withFactory(t, {
             wasmLocation: assetPath,
             timeout: 30_000,
@@ -69,15 +69,26 @@ describe("hostile37: host hooks, tool results and schemas that hurt", () => {
                     for (let i = 0; i < 40; i++) o = { l: o, r: o };
                     return o;
                 }),
+                // The same under keys of 1,000 characters: counted by its
+                // values alone, the JSON passed V8's longest string (~1 GB
+                // of the page's memory) before the count reached the limit.
+                tool("keyed", () => {
+                    const [a, b] = ["a", "b"].map((c) => c.repeat(1000));
+                    let o = { v: 1 };
+                    for (let i = 0; i < 40; i++) o = { [a]: o, [b]: o };
+                    return o;
+                }),
                 tool("small", () => ({ l: "x", r: "x" })),
             ],
         });
         const s = api.createSession();
-        const r = await run(s, `let m; try { await tools.dag({}); } catch (e) { m = e.message; } return [m, await tools.small({})];`);
+        const r = await run(s, `const m = []; for (const t of ["dag", "keyed"]) { try { await tools[t]({}); } catch (e) { m.push(e.message); } } return [...m, await tools.small({})];`);
+        const tooLarge = (name) => `tool ${name} returned more than 16777216 characters of JSON, more than the run's memory limit (16 MB) can hold: ask it for less (a page, a filter), if its input allows`;
         assert.deepEqual(
             r.result,
             [
-                "tool dag returned more than 16777216 characters of JSON, more than the run's memory limit (16 MB) can hold: ask it for less (a page, a filter), if its input allows",
+                tooLarge("dag"),
+                tooLarge("keyed"),
                 { l: "x", r: "x" },
             ],
             JSON.stringify(r.error),
