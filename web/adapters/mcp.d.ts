@@ -29,7 +29,7 @@ export interface FromMcpClientOptions {
     timeout?: number | undefined;
     /** Which of the server's tools to offer. Default: all. */
     filter?: ((tool: Tool) => boolean) | undefined;
-    /** Hears what cannot be thrown to a caller: a failed re-sync, a tool a re-sync could not register, the tools a listing left out (one report a listing, with the count and the first three), a `client.onerror` set after fromMcpClient (once). Default: console.warn. */
+    /** Hears what cannot be thrown to a caller: a failed re-sync, a tool a re-sync could not register, the tools a listing left out (one report a listing, with the count and the first three). Default: console.warn. */
     onError?: ((error: unknown) => void) | undefined;
 }
 

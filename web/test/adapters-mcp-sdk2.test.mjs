@@ -577,28 +577,49 @@ for (const [sdk, ClientClass, ServerClass, Pair] of [
         }
     });
 
-    // A handler the app sets on client.onerror after fromMcpClient replaces
-    // the source's, and a server gone mid-call is no longer noticed: that
-    // was silent. It is said once, at the next call; a second source of the
-    // same client (its handler chains to the first's) is no such handler.
-    test(`${sdk}: client.onerror replaced after fromMcpClient is reported once, at the next call`, async () => {
+    // A handler the app sets on client.onerror after fromMcpClient replaced
+    // the source's, and a call of a server gone mid-call waited for the
+    // run's timeout again. Now setting client.onerror sets the handler the
+    // sources call after theirs: the call fails at once, the app's handler
+    // hears the error, and once the last source closes it is the client's
+    // plain onerror again. Two sources of one client both hear.
+    test(`${sdk}: client.onerror set after fromMcpClient is called after the sources', which still hear a server gone mid-call`, async () => {
+        let started = false;
         const server = new ServerClass({ name: "late", version: "1.0.0" });
-        server.registerTool("echo", { description: "Echo." }, async () => ({ content: [{ type: "text", text: "echo" }] }));
+        server.registerTool("hold", { description: "Never answers." }, () => ((started = true), new Promise(() => {})));
         const [a, b] = Pair.createLinkedPair();
         const client = new ClientClass({ name: "test-client", version: "1.0.0" });
         await Promise.all([server.connect(b), client.connect(a)]);
-        const errors = [], others = [];
-        const source = await mcp.fromMcpClient(client, { onError: (e) => errors.push(e.message) });
-        const other = await mcp.fromMcpClient(client, { namespace: "other", onError: (e) => others.push(e.message) });
+        // The ping cannot be sent: the server is gone, as far as the client can tell.
+        const { send } = a;
+        a.send = (m, o) => (m.method == "ping" ? Promise.reject(new TypeError("the network is down")) : send.call(a, m, o));
+        const source = await mcp.fromMcpClient(client);
+        const other = await mcp.fromMcpClient(client, { namespace: "other" });
+        // The app's handler calls the one it replaces, as handlers are chained.
+        const heard = [];
+        const prev = client.onerror;
+        const late = (err) => (heard.push(err.message), prev?.(err));
+        client.onerror = late;
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, timeout: 20000 });
         try {
-            assert.equal(await source.tools[0].execute({}, {}), "echo");
-            assert.equal(await other.tools[0].execute({}, {}), "echo");
-            assert.deepEqual([errors, others], [[], []], "another source's handler is no app's");
-            client.onerror = () => {};
-            assert.equal(await source.tools[0].execute({}, {}), "echo");
-            assert.equal(await source.tools[0].execute({}, {}), "echo");
-            assert.deepEqual(errors, ['MCP server "late": client.onerror was replaced after fromMcpClient; set yours before']);
+            source.registerTools(api);
+            other.registerTools(api);
+            const session = api.createSession();
+            for (const ns of ["late", "other"]) {
+                started = false;
+                const held = run(session, `try { return await tools.${ns}.hold({}); } catch (e) { return e.message; }`);
+                await until(() => started, "the server to start the call");
+                a.onerror(new Error("a blip"));
+                const out = await held;
+                assert.equal(out.result, `MCP server "${ns}": the connection was lost during the call of hold; its tools fail until it is connected again (the network is down)`, JSON.stringify(out));
+            }
+            assert.deepEqual(heard, ["a blip", "a blip"]);
+            source.close();
+            assert.notEqual(client.onerror, late, "one source still follows the client");
+            other.close();
+            assert.deepEqual(Object.getOwnPropertyDescriptor(client, "onerror"), { value: late, writable: true, enumerable: true, configurable: true });
         } finally {
+            api.dispose();
             source.close();
             other.close();
             await client.close().catch(() => {});

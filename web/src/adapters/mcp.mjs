@@ -99,31 +99,19 @@ export async function fromMcpClient(client, options) {
     // server without ping answers "Method not found": its calls were failed
     // as lost): SDK 2's ProtocolError, whose code is JSON-RPC's number (its
     // own errors' codes are strings), SDK 1's McpError but for the two codes
-    // it makes itself. No SDK words are read. The handler the app set before
-    // hears every error still; close() puts it back, unless replaced since.
+    // it makes itself. No SDK words are read. The app's handler hears every
+    // error still (hear()).
     const pending = new Map(); // reject -> the tool's name
     let probe;
-    const heard = client.onerror;
     const answered = (why) => (sdk2 ? typeof why?.code == "number" : why instanceof types.McpError && ![types.ErrorCode.ConnectionClosed, types.ErrorCode.RequestTimeout].includes(why.code));
     const onerror = (err) => {
         probe ||= pending.size && client[modern ? "discover" : "ping"]?.({ timeout: 5000 })
             .catch((why) => answered(why) || pending.forEach((name, reject) => reject(gone(`was lost during the call of ${name}`, why))))
             .finally(() => (probe = 0));
-        heard?.call(client, err);
     };
-    ours.add(onerror);
-    client.onerror = onerror;
-    live.onClose(() => client.onerror == onerror && (client.onerror = heard));
-    let replaced;
+    live.onClose(hear(client, onerror));
     function callTool(params, signal, tool) {
         let lost;
-        // A handler the app set after fromMcpClient replaced ours (another
-        // source's chains to it): a server gone mid-call goes unnoticed
-        // again, silently. Said once, at a call.
-        if (!(replaced || live.closed || ours.has(client.onerror))) {
-            replaced = true;
-            live.report(new Error(`MCP server ${JSON.stringify(namespace)}: client.onerror was replaced after fromMcpClient; set yours before`));
-        }
         // callTool's arguments after params: SDK 1 takes a result schema, then
         // the options. SDK 2 takes the options, and checks structuredContent
         // against the definition of its own listTools(), if any: this one is
@@ -309,9 +297,43 @@ export async function fromMcpClient(client, options) {
     return Object.assign(live.source, { namespace, refresh });
 }
 
-// The client.onerror handlers of fromMcpClient: one a later source set
-// (chaining to ours) is no app's.
-const ours = new WeakSet();
+// client.onerror, while sources follow the client, is an accessor: its
+// value calls every source's handler, then the app's; setting it sets the
+// app's (one set after fromMcpClient replaced the source's, and a server
+// gone mid-call hung its calls until the run's timeout again). Both SDKs
+// declare it a plain field and only call it. When the last source closes,
+// the app's latest handler is the plain property again.
+const hearers = new WeakMap(); // client -> { all: the sources' handlers, app }
+
+function hear(client, onerror) {
+    let h = hearers.get(client);
+    if (!h) {
+        hearers.set(client, (h = { all: new Set(), app: client.onerror }));
+        // An app's handler that calls the one it replaced (this one, read
+        // before it set its own) would call it for ever: once is enough.
+        let busy;
+        const value = (err) => {
+            if (busy) return;
+            busy = true;
+            try {
+                h.all.forEach((f) => f(err));
+                h.app?.call(client, err);
+            } finally {
+                busy = false;
+            }
+        };
+        Object.defineProperty(client, "onerror", { configurable: true, get: () => value, set: (f) => (h.app = f) });
+    }
+    h.all.add(onerror);
+    return () => {
+        h.all.delete(onerror);
+        if (!h.all.size) {
+            hearers.delete(client);
+            delete client.onerror;
+            client.onerror = h.app;
+        }
+    };
+}
 
 const TO_OPTIONS = {
     name: "string",
