@@ -133,19 +133,31 @@ func Unfence(src string) (string, *Error) {
 	// ("return a;```", prose after) is the fence when, as code, it opens
 	// a template literal (the run failed with "unexpected end of
 	// string"): not when it ends one, nor in a comment or a string.
+	// Each line weighed scans the code above it: the first
+	// maxTrailingFences that end with the marker are (a model writes one),
+	// so that a program of thousands of such lines ("a``````") is not
+	// scanned thousands of times (8,000 lines held the page 16 s).
 	code := b.String()
 	b.Reset()
+	tries := 0
 	for _, l := range strings.SplitAfter(code, "\n") {
 		t := strings.TrimRight(l, " \t\r\n")
 		// (~~~ leaves a template literal's state as it is: it closes
 		// the block outside one.)
-		if body, ok := strings.CutSuffix(t, marker); ok && inTemplate(b.String()+t) == (marker == "```") {
-			return b.String() + body + "\n", nil
+		if body, ok := strings.CutSuffix(t, marker); ok && tries < maxTrailingFences {
+			tries++
+			if inTemplate(b.String()+t) == (marker == "```") {
+				return b.String() + body + "\n", nil
+			}
 		}
 		b.WriteString(l)
 	}
 	return code, nil
 }
+
+// maxTrailingFences is how many lines of a block no line closes Unfence
+// weighs as ending with its closing fence.
+const maxTrailingFences = 8
 
 // closing says whether line l closes a block opened with marker: the
 // marker alone, or followed by smolagents' <end_code> (```<end_code>),

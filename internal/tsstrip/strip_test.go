@@ -331,6 +331,19 @@ func TestProgram(t *testing.T) {
 // fence's backticks are template literals, so it failed with "not a
 // function" or an unrelated syntax error. A JavaScript fence anywhere, or
 // a fence inside a template literal, still wins.
+// TestUnfenceManyTrailingFences: in a block no line closes, the lines
+// that end with its marker (as code, closing no template literal) are
+// weighed as its fence at most maxTrailingFences times: each weighing
+// scans the code above it, so 200,000 such lines took hours (8,000 held a
+// page 16 s). The program is the block, as when none is the fence.
+func TestUnfenceManyTrailingFences(t *testing.T) {
+	body := strings.Repeat("a``````\n", 200_000) + "return 1"
+	got, err := Unfence("```js\n" + body)
+	if err != nil || got != "\n"+body {
+		t.Fatalf("Unfence: %v, %d bytes, want %d", err, len(got), len(body)+1)
+	}
+}
+
 func TestProgramOtherLanguage(t *testing.T) {
 	for _, tc := range []struct {
 		name, in, msg string
