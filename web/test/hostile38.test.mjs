@@ -204,20 +204,29 @@ async function serverWith(name, list, call) {
 const text = (v) => ({ content: [{ type: "text", text: JSON.stringify(v) }] });
 
 describe("hostile38: MCP servers that never end an answer or flood the client", () => {
-    for (const [what, cursor] of [["a new nextCursor on every page", (n) => `c${n}`], ["the same nextCursor for ever", () => "again"]]) {
-        test(`tools/list with ${what}: fromMcpClient settles within a bound of pages, the page lives`, async (t) => {
-            const mcp = await loadAdapter("mcp");
-            let pages = 0;
-            const { client } = await serverWith("endless", () => {
-                pages++;
-                return { tools: [{ name: `t${pages}`, inputSchema: { type: "object" } }], nextCursor: cursor(pages) };
-            }, (req) => text(req.params.name));
-            t.after(() => client.close());
-            const errors = [];
-            const r = await within(mcp.fromMcpClient(client, { onError: (e) => errors.push(e.message) }).then((s) => (t.after(() => s.close()), ["source", s.tools.length]), (e) => ["rejected", e.message]), 60_000);
-            assert.notEqual(r, "hung", `after ${pages} pages`);
-            assert.ok(pages <= 1000, `${pages} pages asked`);
-            if (r[0] === "rejected") assert.match(r[1], /page|cursor|list/i);
+    // In a child process: over the in-memory transport an endless listing
+    // never gave the thread back, so no timer of this process could end it.
+    for (const [what, cursor, pages, message] of [
+        ["a new nextCursor on every page", "`c${pages}`", 1000, "mcp:endless: tools/list gave more than 1,000 pages"],
+        ["the same nextCursor for ever", `"again"`, 2, 'mcp:endless: tools/list returned the cursor "again" twice'],
+    ]) {
+        test(`tools/list with ${what}: fromMcpClient rejects after ${pages} pages, saying why; the page lives`, () => {
+            const out = inChild(`
+                import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
+                import { Server } from "@modelcontextprotocol/server";
+                const mcp = await import(${JSON.stringify(new URL("../../dist/mcp.mjs", import.meta.url).href)});
+                let pages = 0;
+                const server = new Server({ name: "endless", version: "1.0.0" }, { capabilities: { tools: {} } });
+                server.setRequestHandler("tools/list", () => (pages++, { tools: [{ name: "t" + pages, inputSchema: { type: "object" } }], nextCursor: ${cursor} }));
+                const [a, b] = InMemoryTransport.createLinkedPair();
+                const client = new Client({ name: "x", version: "1.0.0" });
+                await Promise.all([server.connect(b), client.connect(a)]);
+                setTimeout(() => { process.stdout.write(JSON.stringify({ hung: pages })); process.exit(0); }, 30_000);
+                const r = await mcp.fromMcpClient(client).then((s) => ["source", s.tools.length], (e) => ["rejected", e.message]);
+                process.stdout.write(JSON.stringify({ r, pages }));
+                process.exit(0);
+            `);
+            assert.deepEqual(out, { r: ["rejected", message], pages });
         });
     }
 

@@ -200,8 +200,11 @@ export async function fromMcpClient(client, options) {
                 if (t) tools.push(t);
             }
             cursor = page.nextCursor;
-            // A server that hands back a cursor it gave before would loop forever.
-            if (cursor !== undefined && seen.has(cursor)) throw new Error(`${source}: tools/list returned the cursor ${JSON.stringify(cursor)} twice`);
+            // A server that hands back a cursor it gave before would loop
+            // forever; one that gives a new one on every page too (over an
+            // in-memory transport, the page's thread never got back: held
+            // for good, its memory growing). 1,000 pages: under 1 s so.
+            if (seen.has(cursor) || seen.size > 998) throw new Error(`${source}: tools/list ${seen.size > 998 ? "gave more than 1,000 pages" : `returned the cursor ${JSON.stringify(cursor)} twice`}`);
             seen.add(cursor);
         } while (cursor !== undefined && cursor !== null);
         // One report a listing that left tools out, naming how many and the
