@@ -147,7 +147,8 @@ type pollOwnerKey struct{}
 // (wasmhost.PollState.Owner), which the JavaScript backend hands to the
 // clock it reads: a worker tells its page which run holds its thread.
 // Without it a run names 0, and so does every run before its program
-// starts (the instance's one-time work, the run's setup: execute).
+// starts (the instance's one-time work, the run's setup: execute; a
+// function body's compile: run.owner).
 func WithPollOwner(ctx context.Context, owner float64) context.Context {
 	return context.WithValue(ctx, pollOwnerKey{}, owner)
 }

@@ -53,4 +53,21 @@ func TestPollOwnerFromTheProgram(t *testing.T) {
 			t.Errorf("run %d: the owner the polls named: %q, want %q", run, seen, want)
 		}
 	}
+	// A function body is compiled before its first line runs, and that
+	// compile names no run either (a ~900 KB program's took a second on
+	// a loaded machine): one that does not compile never names it.
+	var named []float64
+	i.q.Poll.Watch(func(s wasmhost.PollState) {
+		mu.Lock()
+		named = append(named, s.Owner)
+		mu.Unlock()
+	})
+	named = nil // Watch's first call: the last run's owner
+	res, err := i.execute(WithPollOwner(context.Background(), 7), Program{Code: "return 1 +", Body: true}, e.limit, &e.workers)
+	if err != nil || res.Error == nil || res.Error.Code != CodeSyntax {
+		t.Fatalf("a body that does not compile: %v %+v", err, res)
+	}
+	if slices.Contains(named, 7) {
+		t.Errorf("a body that does not compile named its run to the polls: the owners set %v", named)
+	}
 }

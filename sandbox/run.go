@@ -157,6 +157,13 @@ type run struct {
 	blank *ffi.Image
 	// code is the program, for a leak's report (leakcheck).
 	code string
+	// owner names the run to its polls (WithPollOwner) from its program's
+	// first line: the compile of a function body before it, bounded work
+	// that ends by itself (a ~900 KB program's, a second on a loaded
+	// machine), names none. A worker's page without SharedArrayBuffer
+	// replaced the worker at a sign naming a run it aborted there, failing
+	// the worker's other runs.
+	owner float64
 	// id names the run's holds of the thread; holdFrom is when its
 	// current one began (holds.go).
 	id       uint64
@@ -255,8 +262,7 @@ func (i *instance) execute(goCtx context.Context, p Program, limit int64, w *wor
 		}
 		return nil, err
 	}
-	owner, _ := goCtx.Value(pollOwnerKey{}).(float64)
-	q.Poll.SetOwner(owner)
+	r.owner, _ = goCtx.Value(pollOwnerKey{}).(float64)
 	res = r.main(p.Code, p.Body)
 	if (r.nextID > 0 || len(r.notes) > 0) && (res.Error == nil || res.Error.Code != CodeTimeout) {
 		res.Warnings = append(res.Warnings, r.warnings(res.Error != nil)...)
@@ -316,6 +322,7 @@ func (r *run) callBody(code string) (promise, exc ffi.Value) {
 		return 0, exc
 	}
 	defer q.FreeValue(ctx, fn)
+	q.Poll.SetOwner(r.owner)
 	return q.Call(ctx, fn.Const(), q.Undefined.Const())
 }
 
@@ -329,6 +336,9 @@ func (r *run) main(code string, body bool) *Result {
 		wrapped = true
 		promise, exc = r.callBody(code)
 	} else {
+		// A script is compiled and run in one call: its compile names
+		// the run too.
+		q.Poll.SetOwner(r.owner)
 		promise, exc = q.Eval(ctx, scriptPrefix+code, codeFile, ffi.EvalAsync)
 	}
 	if !body && exc != 0 && strings.Contains(code, "return") && r.isTopLevelReturn(exc.Const()) {

@@ -126,11 +126,13 @@ const SETTLE = `
  * aborted 300 ms in. `b` is B's code; A's is either a spin or a wait on a
  * tool. Then a next run. `replacedMs`: from the abort to A's failure.
  * @param {string} a run A's code
- * @param {string} b run B's code, the aborted one
+ * @param {string | { expr: string }} b run B's code, the aborted one, or
+ *   the child's expression that makes it (a program too large for its command line)
  * @param {string} [wasm] the QuickJS asset
  * @param {number} [timeout] the factory's
+ * @param {number} [abortAfter] ms from B's execute to its abort
  */
-function withoutShared(a, b, wasm = assetPath, timeout = 20000) {
+function withoutShared(a, b, wasm = assetPath, timeout = 20000, abortAfter = 300) {
     // worker_threads first: Node's own Worker makes a SharedArrayBuffer
     // when that module loads (its cwd counter), and a worker started
     // without it fails at once.
@@ -147,8 +149,8 @@ function withoutShared(a, b, wasm = assetPath, timeout = 20000) {
         const a = outcome(ex.execute({ code: ${JSON.stringify(a)}, explanation: "" }));
         await new Promise((r) => setTimeout(r, 100));
         const stop = new AbortController();
-        const b = outcome(ex.execute({ code: ${JSON.stringify(b)}, explanation: "" }, { signal: stop.signal }));
-        await new Promise((r) => setTimeout(r, 300));
+        const b = outcome(ex.execute({ code: ${typeof b === "string" ? JSON.stringify(b) : b.expr}, explanation: "" }, { signal: stop.signal }));
+        await new Promise((r) => setTimeout(r, ${abortAfter}));
         aborted = Date.now();
         stop.abort(new Error("stopped by the user"));
         ${SETTLE}
@@ -186,6 +188,24 @@ test("no SharedArrayBuffer: an abort while another run computes keeps the worker
 test("no SharedArrayBuffer: an abort of a run not yet started while another run is silent in C keeps the worker, and that run finishes", { timeout: 150_000 }, () => {
     const r = withoutShared("return Array.prototype.indexOf.call({ length: 5e7 }, 1)", "return await tools.slow.wait({});", upstream, 100_000);
     assert.deepEqual(r.a, { ok: true, result: -1 }, JSON.stringify(r));
+    assert.equal(r.b.rejected, "stopped by the user");
+    assert.equal(r.next, 2);
+});
+
+// A large program aborted as it starts: the Go core's preparation of its
+// source (~1 s for ~900 KB on a loaded machine) is silent, and then
+// QuickJS's compile of its body polled (the asset's loop checks) naming
+// the run, which the page took for the aborted run computing: it replaced
+// the worker and failed the other run, awaiting its tool, with "restarted
+// to cancel a run that held it". The compile ends by itself; the run is
+// named from its body's first line (sandbox/run.go). The body here (~320
+// KB: its preparation stays well within the 5 s the page waits for a
+// silent start on a loaded machine) runs next to nothing (its statements
+// are in a branch not taken).
+test("no SharedArrayBuffer: an abort of a large program as it starts keeps the worker, and the other run finishes", { timeout: 150_000 }, () => {
+    const big = { expr: `"let x = 0;\\nif (x) {\\n" + "x += 1;\\n".repeat(40_000) + "}\\nreturn x;"` };
+    const r = withoutShared("return await tools.slow.wait({});", big, assetPath, 20000, 5);
+    assert.deepEqual(r.a, { ok: true, result: "waited" }, JSON.stringify(r));
     assert.equal(r.b.rejected, "stopped by the user");
     assert.equal(r.next, 2);
 });
