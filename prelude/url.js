@@ -1,19 +1,22 @@
 // Builds URL and URLSearchParams after the WHATWG URL standard, for what
 // code here does with URLs: parse absolute and relative URLs, read and set
-// their parts, build query strings. Hosts are lowercased, not IDNA-mapped.
+// their parts, build query strings. testdata/wpt holds WPT's cases
+// (wpt_test.go lists those known to fail, with why).
 () => {
   const special = { "http:": "80", "https:": "443", "ws:": "80", "wss:": "443", "ftp:": "21", "file:": "" };
   const invalid = (input) => new TypeError("Invalid URL: " + input);
   const wellFormed = (s) => s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd");
   // pct percent-encodes the characters of s outside the allowed set re.
-  const pct = (s, re) => wellFormed(s).replace(re, (c) => encodeURIComponent(c));
+  const pct = (s, re) => wellFormed(s).replace(re, (c) => c === "'" ? "%27" : encodeURIComponent(c));
   const PATH = /[\ud800-\udbff][\udc00-\udfff]|[\x00-\x20"#<>?`{}\x7f-\uffff]/g;
   const QUERY = /[\ud800-\udbff][\udc00-\udfff]|[\x00-\x20"#<>\x7f-\uffff]/g;
   const SQUERY = /[\ud800-\udbff][\udc00-\udfff]|[\x00-\x20"#<>'\x7f-\uffff]/g;
   const FRAG = /[\ud800-\udbff][\udc00-\udfff]|[\x00-\x20"<>`\x7f-\uffff]/g;
   const USER = /[\ud800-\udbff][\udc00-\udfff]|[\x00-\x20"#<>?`{}/:;=@[\\\]^|\x7f-\uffff]/g;
   const form = (s) => encodeURIComponent(wellFormed(s)).replace(/[!'()~]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase()).replace(/%20/g, "+");
-  const unform = (s) => s.replace(/\+/g, " ").replace(/(%[0-9A-Fa-f]{2})+/g, (m) => { try { return decodeURIComponent(m); } catch (e) { return m; } });
+  // unform decodes a form's text: percent-encoded bytes as UTF-8, each
+  // invalid sequence (its maximal valid prefix) as U+FFFD.
+  const unform = (s) => s.replace(/\+/g, " ").replace(/(%[0-9A-Fa-f]{2})+/g, (m) => m.replace(/%[0-7][0-9A-F]|%(?:C[2-9A-F]|D.)%[89AB].|%E0(?:%[AB].(?:%[89AB].)?)?|%(?:E[1-CEF])(?:%[89AB].(?:%[89AB].)?)?|%ED(?:%[89].(?:%[89AB].)?)?|%F0(?:%[9AB].(?:%[89AB].(?:%[89AB].)?)?)?|%F[1-3](?:%[89AB].(?:%[89AB].(?:%[89AB].)?)?)?|%F4(?:%8.(?:%[89AB].(?:%[89AB].)?)?)?|%../gi, (c) => { try { return decodeURIComponent(c); } catch (e) { return "\ufffd"; } }));
   const dots = (segs) => {
     const out = [];
     segs.forEach((seg, i) => {
@@ -24,6 +27,83 @@
     });
     return out;
   };
+  const no = () => { throw 0; };
+  // v4 is host as an IPv4 address when its last label is a number
+  // ("0x7f.1" is "127.0.0.1"), else host; it throws on a bad address.
+  const v4 = (host) => {
+    const parts = host.split(".");
+    if (parts.length > 1 && parts[parts.length - 1] === "") parts.pop();
+    if (!/^(\d+|0x[\da-f]*)$/.test(parts[parts.length - 1])) return host;
+    if (parts.length > 4) no();
+    const n = parts.map((p) => /^0x[\da-f]*$/.test(p) ? parseInt(p.slice(2) || "0", 16) : /^(0[0-7]*|[1-9]\d*)$/.test(p) ? parseInt(p, p[0] === "0" ? 8 : 10) : no()), last = n.pop();
+    if (n.some((x) => x > 255) || last >= 256 ** (4 - n.length)) no();
+    const ip = n.reduce((a, x, i) => a + x * 256 ** (3 - i), last);
+    return [3, 2, 1, 0].map((i) => Math.floor(ip / 256 ** i) % 256).join(".");
+  };
+  // v6 is an IPv6 address (inside its brackets) in its shortest form.
+  const v6 = (s) => {
+    let tail = [];
+    const m = /^(.*:)(\d+(?:\.\d+){3})$/s.exec(s);
+    if (m) {
+      const o = m[2].split(".");
+      if (o.some((p) => p.length > 1 && p[0] === "0" || p > 255)) no();
+      tail = [o[0] * 256 + +o[1], o[2] * 256 + +o[3]];
+      s = m[1].endsWith("::") ? m[1] : m[1].slice(0, -1);
+    }
+    const d = s.split("::"), side = (x) => x === "" ? [] : x.split(":").map((p) => /^[\da-f]{1,4}$/i.test(p) ? parseInt(p, 16) : no());
+    if (d.length > 2) no();
+    const a = side(d[0]), b = d.length > 1 ? side(d[1]) : [], k = a.length + b.length + tail.length;
+    if (d.length > 1 ? k > 7 : k !== 8) no();
+    const p = [...a, ...Array(8 - k).fill(0), ...b, ...tail];
+    let best = -1, len = 1, out = "";
+    for (let i = 0; i < 8; i++) { let j = i; while (j < 8 && !p[j]) j++; if (j - i > len) { best = i; len = j - i; } }
+    for (let i = 0; i < 8; i++) {
+      if (i === best) { out += i ? ":" : "::"; i += len - 1; } else out += p[i].toString(16) + (i < 7 ? ":" : "");
+    }
+    return out;
+  };
+  // puny is a label's Punycode (RFC 3492), as after "xn--".
+  const puny = (s) => {
+    const cps = Array.from(s, (c) => c.codePointAt(0)), digit = (d) => String.fromCharCode(d + 22 + 75 * (d < 26));
+    let n = 128, delta = 0, bias = 72, out = s.replace(/[^\x00-\x7f]/gu, ""), h = out.length;
+    const b = h;
+    if (b) out += "-";
+    while (h < cps.length) {
+      const m = Math.min(...cps.filter((c) => c >= n));
+      delta += (m - n) * (h + 1); n = m;
+      for (const c of cps) {
+        if (c < n) delta++;
+        if (c !== n) continue;
+        let q = delta;
+        for (let k = 36; ; k += 36) {
+          const t = k <= bias ? 1 : k >= bias + 26 ? 26 : k - bias;
+          if (q < t) break;
+          out += digit(t + (q - t) % (36 - t)); q = Math.floor((q - t) / (36 - t));
+        }
+        out += digit(q);
+        let e = h === b ? Math.floor(delta / 700) : delta >> 1, k = 0;
+        for (e += Math.floor(e / (h + 1)); e > 455; k += 36) e = Math.floor(e / 35);
+        bias = k + Math.floor(36 * e / (e + 38)); delta = 0; h++;
+      }
+      delta++; n++;
+    }
+    return out;
+  };
+  // specialHost is a special URL's host as browsers write it: an IPv6 or
+  // IPv4 address, or a domain mapped near UTS 46 (NFKC, lowercase,
+  // ignorables dropped, ideographic full stops) with Punycode labels.
+  const specialHost = (host, file) => {
+    if (host[0] === "[") return host.endsWith("]") ? "[" + v6(host.slice(1, -1)) + "]" : no();
+    host = decodeURIComponent(host);
+    if (/[^\x00-\x7f]/.test(host)) {
+      host = host.normalize("NFKC").replace(/[\xad\u034f\u180b-\u180d\u200b\u2060\ufe00-\ufe0f\ufeff]/g, "").replace(/\u3002/g, ".");
+      if (/[\ufdd0-\ufdef\ufff0-\uffff]/.test(host)) no();
+      host = host.toLowerCase().split(".").map((l) => /[^\x00-\x7f]/.test(l) ? "xn--" + puny(l) : l).join(".");
+    }
+    host = host.toLowerCase();
+    if (/[\x00-\x20#%/:<>?@[\\\]^|\x7f]/.test(host) || host === "" && !file) no();
+    return v4(host);
+  };
   // parse reads an absolute URL into its parts, or throws.
   const parse = (input) => {
     const m = /^([a-zA-Z][a-zA-Z0-9+.-]*):(.*)$/s.exec(input);
@@ -31,13 +111,11 @@
     const u = { protocol: m[1].toLowerCase() + ":", username: "", password: "", hostname: "", port: "", pathname: "", search: "", hash: "", host: false };
     let rest = m[2];
     const isSpecial = u.protocol in special;
-    if (isSpecial) rest = rest.replace(/\\/g, "/");
     const h = rest.indexOf("#");
     if (h >= 0) { u.hash = "#" + pct(rest.slice(h + 1), FRAG); rest = rest.slice(0, h); }
     const q = rest.indexOf("?");
     if (q >= 0) { u.search = "?" + pct(rest.slice(q + 1), isSpecial ? SQUERY : QUERY); rest = rest.slice(0, q); }
-    if (u.search === "?") u.search = "";
-    if (u.hash === "#") u.hash = "";
+    if (isSpecial) rest = rest.replace(/\\/g, "/");
     const file = u.protocol === "file:";
     if (isSpecial ? !file || rest.startsWith("//") : rest.startsWith("//")) {
       // A special URL's authority starts after any run of slashes, except
@@ -55,17 +133,14 @@
       }
       const pm = /^(\[[^\]]*\]|[^:]*)(?::(.*))?$/s.exec(auth);
       let host = pm[1];
+      // An empty host has no credentials or port; a file URL has no port.
+      if (host === "" && (at >= 0 || pm[2] !== undefined) || file && pm[2] !== undefined) throw invalid(input);
       if (pm[2] !== undefined && pm[2] !== "") {
         if (!/^\d+$/.test(pm[2]) || Number(pm[2]) > 65535) throw invalid(input);
         u.port = String(Number(pm[2]));
         if (special[u.protocol] === u.port) u.port = "";
       }
-      if (isSpecial) {
-        try { host = decodeURIComponent(host); } catch (e) { throw invalid(input); }
-        host = host.toLowerCase();
-        if (/[\x00-\x20#%/:<>?@[\\\]^|]/.test(host.replace(/^\[.*\]$/, "")) || host === "" && u.protocol !== "file:") throw invalid(input);
-        if (/^\d+(\.\d+){3}$/.test(host) && host.split(".").some((n) => Number(n) > 255)) throw invalid(input);
-      } else host = pct(host, /[\x00-\x20"#<>`\x7f-\uffff]/g);
+      try { host = isSpecial ? specialHost(host, file) : host[0] === "[" ? specialHost(host) : /[\0\t\n\r #/:<>?@[\\\]^|]/.test(host) ? no() : pct(host, /[\ud800-\udbff][\udc00-\udfff]|[\x00-\x1f\x7f-\uffff]/g); } catch (e) { throw invalid(input); }
       u.hostname = file && host === "localhost" ? "" : host;
       u.host = true;
     } else if (file) u.host = true; // "file:/a" is "file:///a": a file URL always has a host, maybe empty
@@ -92,12 +167,12 @@
   const resolve = (input, base) => {
     if (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(input)) {
       const scheme = input.slice(0, input.indexOf(":") + 1).toLowerCase();
-      if (!(scheme in special && base && base.protocol === scheme && !/^[a-zA-Z][a-zA-Z0-9+.-]*:[/\\]/.test(input))) return input;
+      if (!(scheme in special && base && base.protocol === scheme && !/^[a-zA-Z][a-zA-Z0-9+.-]*:[/\\]{2}/.test(input))) return input;
       input = input.slice(scheme.length);
     }
     if (!base) throw invalid(input);
     const sp = base.protocol in special;
-    const norm = sp ? input.replace(/\\/g, "/") : input;
+    const norm = sp ? input.replace(/^[^?#]*/, (p) => p.replace(/\\/g, "/")) : input;
     const origin = base.protocol + (base.host ? "//" + (base.username || base.password ? base.username + (base.password ? ":" + base.password : "") + "@" : "") + base.hostname + (base.port ? ":" + base.port : "") : "");
     if (base.opaque && !norm.startsWith("#")) throw invalid(input);
     if (norm.startsWith("//")) return base.protocol + norm;
@@ -105,9 +180,14 @@
     if (norm.startsWith("?")) return origin + base.pathname + norm;
     if (norm.startsWith("#")) return serialize({ ...base, hash: "" }) + norm;
     if (norm === "") return serialize({ ...base, hash: "" });
-    return origin + base.pathname.slice(0, base.pathname.lastIndexOf("/") + 1) + norm;
+    return origin + (base.host && !base.pathname ? "/" : base.pathname.slice(0, base.pathname.lastIndexOf("/") + 1)) + norm;
   };
-  const clean = (s) => String(s).replace(/^[\x00-\x20]+|[\x00-\x20]+$/g, "").replace(/[\t\n\r]/g, "");
+  const tnr = (s) => String(s).replace(/[\t\n\r]/g, "");
+  const clean = (s) => tnr(String(s).replace(/^[\x00-\x20]+|[\x00-\x20]+$/g, ""));
+  // A setter's host and port: what comes before a path, query or fragment.
+  const hostPort = (u, v) => /^(\[[^\]]*\]|[^:]*)(?::(\d*))?/s.exec(tnr(v).replace(u.protocol in special ? /[/?#\\].*/s : /[/?#].*/s, ""));
+  // Only a URL with a host that is not a file URL has credentials and a port.
+  const creds = (u) => u.host && u.hostname !== "" && u.protocol !== "file:";
   // A URL's searchParams tell it of their changes through #owner, set by
   // own (deleted from the class like _reset). Not a WeakMap of params to
   // URL: QuickJS keeps an entry whose value reaches its key while the map
@@ -187,42 +267,52 @@
     }
     get protocol() { return this.#u.protocol; }
     set protocol(v) {
-      const p = String(v).replace(/:.*$/s, "").toLowerCase() + ":";
-      if (/^[a-z][a-z0-9+.-]*:$/.test(p) && (p in special) === (this.#u.protocol in special)) {
+      const u = this.#u, p = tnr(v).replace(/:.*$/s, "").toLowerCase() + ":";
+      if (/^[a-z][a-z0-9+.-]*:$/.test(p) && (p in special) === (u.protocol in special) && !(p === "file:" && (u.username || u.password || u.port)) && !(u.protocol === "file:" && u.hostname === "")) {
         this.#u.protocol = p;
         if (special[p] === this.#u.port) this.#u.port = "";
       }
     }
     get username() { return this.#u.username; }
-    set username(v) { if (this.#u.host) this.#u.username = pct(String(v), USER); }
+    set username(v) { if (creds(this.#u)) this.#u.username = pct(String(v), USER); }
     get password() { return this.#u.password; }
-    set password(v) { if (this.#u.host) this.#u.password = pct(String(v), USER); }
+    set password(v) { if (creds(this.#u)) this.#u.password = pct(String(v), USER); }
     get host() { return this.#u.hostname + (this.#u.port ? ":" + this.#u.port : ""); }
-    set host(v) { if (this.#u.host) { try { const n = parse(this.#u.protocol + "//" + String(v)); this.#u.hostname = n.hostname; this.#u.port = n.port; } catch (e) {} } }
+    set host(v) { this.#host(v, true); }
     get hostname() { return this.#u.hostname; }
-    set hostname(v) { if (this.#u.host) { try { this.#u.hostname = parse(this.#u.protocol + "//" + String(v).replace(/:.*$/s, "")).hostname; } catch (e) {} } }
+    set hostname(v) { this.#host(v, false); }
+    // #host sets the host and, given withPort, a port after it: "h:8080x"
+    // sets both, "h:x" the host alone; a value with credentials is ignored.
+    #host(v, withPort) {
+      const u = this.#u, m = hostPort(u, v);
+      if (!u.host || m[1].includes("@") || m[2] !== undefined && (!withPort || u.protocol === "file:" || m[1] === "") || m[1] === "" && (u.username || u.password || u.port)) return;
+      try { u.hostname = parse(u.protocol + "//" + m[1]).hostname; } catch (e) { return; }
+      if (m[2]) this.port = m[2];
+    }
     get port() { return this.#u.port; }
     set port(v) {
-      const s = String(v), d = /^\d*/.exec(s)[0];
-      if (!this.#u.host) return;
-      if (s === "") this.#u.port = "";
+      const s = tnr(v), d = /^\d*/.exec(s)[0];
+      if (!creds(this.#u)) return;
+      if (String(v) === "") this.#u.port = "";
       else if (d !== "" && Number(d) <= 65535) this.#u.port = special[this.#u.protocol] === String(Number(d)) ? "" : String(Number(d));
     }
     get pathname() { return this.#u.pathname; }
     set pathname(v) {
-      if (this.#u.opaque) return;
-      const n = parse(this.#u.protocol + "//h/" + String(v).replace(/^[/\\]/, "").replace(/[?#]/g, (c) => encodeURIComponent(c)));
-      this.#u.pathname = n.pathname;
+      const u = this.#u, sp = u.protocol in special, s = tnr(v);
+      if (u.opaque) return;
+      if (!sp && u.host && s === "") { u.pathname = ""; return; }
+      const n = parse(u.protocol + "//h/" + s.replace(sp ? /^[/\\]/ : /^\//, "").replace(/[?#]/g, (c) => encodeURIComponent(c)));
+      u.pathname = n.pathname;
     }
-    get search() { return this.#u.search; }
+    get search() { return this.#u.search.length > 1 ? this.#u.search : ""; }
     set search(v) {
-      const s = String(v).replace(/^\?/, "");
-      this.#u.search = s === "" ? "" : "?" + pct(s, this.#u.protocol in special ? SQUERY : QUERY);
+      const s = tnr(v).replace(/^\?/, "");
+      this.#u.search = String(v) === "" ? "" : "?" + pct(s, this.#u.protocol in special ? SQUERY : QUERY);
       reset(this.#params, this.#u.search);
     }
     get searchParams() { return this.#params; }
-    get hash() { return this.#u.hash; }
-    set hash(v) { const s = String(v).replace(/^#/, ""); this.#u.hash = s === "" ? "" : "#" + pct(s, FRAG); }
+    get hash() { return this.#u.hash.length > 1 ? this.#u.hash : ""; }
+    set hash(v) { const s = tnr(v).replace(/^#/, ""); this.#u.hash = String(v) === "" ? "" : "#" + pct(s, FRAG); }
     toString() { return this.href; }
     toJSON() { return this.href; }
     get [Symbol.toStringTag]() { return "URL"; }
