@@ -493,6 +493,9 @@ func normalizeSchema(raw json.RawMessage, reader *search.SchemaReader) (json.Raw
 	if len(trimmed) == 0 || string(trimmed) == "null" {
 		return nil, search.SchemaText{}, nil
 	}
+	if schemaTooLong(trimmed) {
+		return nil, search.SchemaText{}, errors.New(schemaTooLarge)
+	}
 	// The copy is read: the index's texts may be views of it.
 	own := bytes.Clone(trimmed)
 	text, err := reader.Read(own, isSchemaKeyword)
@@ -509,6 +512,44 @@ func normalizeSchema(raw json.RawMessage, reader *search.SchemaReader) (json.Raw
 		return nil, search.SchemaText{}, fmt.Errorf("must be a JSON Schema object or boolean, got %s", jsonKind(trimmed[0]))
 	}
 	return own, text, nil
+}
+
+// maxSchemaChars is the longest a schema's JSON text may be, in
+// characters (UTF-16 units, as a page measures the text JSON.stringify
+// made of its schema: web/src/schema.mjs MAX_SCHEMA_CHARS, which a test
+// holds to this one), without the spaces between its tokens. A page's
+// schema that holds one object in several places is written out at each,
+// and 30 levels of nesting one object twice froze the page for good while
+// it was written; the largest schema of a real API we found is 238,346
+// characters (web/USAGE.md "Input schemas").
+const maxSchemaChars = 8_000_000
+
+// schemaTooLarge is what a schema longer than maxSchemaChars is told, the
+// page's words (web/src/schema.mjs TOO_LARGE).
+const schemaTooLarge = `its JSON text is longer than the 8,000,000 characters a schema may have; an object the schema holds in several places is written out at each ` +
+	`(nesting one object twice per level doubles the text with each level): put such a part under "$defs" and refer to it with "$ref"`
+
+// schemaTooLong reports whether text, a JSON value, is longer than
+// maxSchemaChars without its spaces. A text of no more bytes is not: no
+// UTF-16 unit takes less than a byte.
+func schemaTooLong(text []byte) bool {
+	if len(text) <= maxSchemaChars {
+		return false
+	}
+	var compact bytes.Buffer
+	if json.Compact(&compact, text) != nil {
+		return false // not JSON: normalizeSchema says so in its own words
+	}
+	n := 0
+	for _, b := range compact.Bytes() {
+		if b&0xc0 != 0x80 { // the first byte of a character
+			n++
+		}
+		if b >= 0xf0 { // ... of one outside the BMP: a surrogate pair
+			n++
+		}
+	}
+	return n > maxSchemaChars
 }
 
 // schemaKeywords are the JSON Schema keywords (2020-12, draft-07 and the

