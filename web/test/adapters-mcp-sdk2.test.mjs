@@ -479,6 +479,46 @@ for (const [sdk, ClientClass, Transport] of HTTP_SDKS) {
     });
 }
 
+// The server ends a call's response stream without its answer, and stays
+// up: cleanly (vanish: a proxy's idle timeout does it), or by dropping its
+// connection (cut). SDK 2's transport tells the end of a request's stream
+// to the send that asks (onRequestStreamEnd): the call fails at once (cut:
+// once the ping the transport's error sent is answered), naming the server
+// and the tool, and the server's next calls answer. SDK 1 tells nothing of
+// a clean end, and only client.onerror of a dropped one, whose ping is
+// answered: the call waits for the run's timeout. Before, so did SDK 2's.
+for (const [sdk, ClientClass, Transport] of HTTP_SDKS) {
+    test(`${sdk}: a Streamable HTTP server that ends a call's stream without its answer, cleanly or not`, async () => {
+        const { child, port } = await httpServer();
+        const { client, heard, pinged } = await httpClient(ClientClass, Transport, port);
+        const source = await mcp.fromMcpClient(client);
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, timeout: sdk == "SDK 1" ? 1000 : 60000 });
+        try {
+            source.registerTools(api);
+            const session = api.createSession();
+            for (const tool of ["vanish", "cut"]) {
+                let out = await run(session, `try { await tools.dying.${tool}({}); return 'answered'; } catch (e) { return e.message; }`);
+                if (sdk == "SDK 1") {
+                    assert.equal(out.error?.code, "TIMEOUT", JSON.stringify(out));
+                } else {
+                    console.log(`${sdk}: the call of ${tool} failed after ${out.durationMs} ms`);
+                    assert.equal(out.result, `MCP server "dying": the stream of the call of ${tool} ended without its answer`, JSON.stringify(out));
+                }
+                if (tool == "vanish") assert.deepEqual([heard, pinged], [[], []], "a clean end: no error, no ping");
+                else assert.ok(heard.some((m) => /SSE stream disconnected/.test(m)) && pinged.length > 0, JSON.stringify({ heard, pinged }));
+                // The calls the server answers are answered.
+                out = await run(session, "return [await tools.dying.hello({}), await tools.dying.hello({})]");
+                assert.deepEqual(out.result, ["hello", "hello"], JSON.stringify(out));
+            }
+        } finally {
+            api.dispose();
+            source.close();
+            child.kill();
+            await client.close().catch(() => {});
+        }
+    });
+}
+
 // MCP 2026-07-28 has no ping (SDK 2 refuses to send one), so every error
 // during a call failed it ("Method 'ping' is not supported"): the question
 // there is server/discover. A server that answers it keeps the call; one
@@ -525,6 +565,36 @@ test("SDK 2, MCP 2026-07-28: an error during a call asks server/discover; a serv
         assert.equal(out.result, 'MCP server "era": the connection was lost during the call of hold; its tools fail until it is connected again (fetch failed)');
     } finally {
         release?.();
+        api.dispose();
+        source.close();
+        await client.close().catch(() => {});
+        await handler.close();
+    }
+});
+
+// On MCP 2026-07-28 too (a stream per request), a call whose stream ends
+// without its answer (here a proxy answers it with a stream that ends at
+// once) fails at once; the calls the server answers are answered.
+test("SDK 2, MCP 2026-07-28: a call whose stream ends without its answer fails at once", async () => {
+    const handler = createMcpHandler(() => {
+        const server = new McpServer({ name: "era", version: "1.0.0" });
+        server.registerTool("hello", { description: "Answers." }, async () => ({ content: [{ type: "text", text: "hello" }] }));
+        server.registerTool("vanish", { description: "Its stream ends." }, () => new Promise(() => {}));
+        return server;
+    });
+    const fetch = (url, init) =>
+        /"name":"vanish"/.test(init?.body) ? Promise.resolve(new Response("", { headers: { "content-type": "text/event-stream" } })) : handler.fetch(new Request(url, init));
+    const client = new Client({ name: "test-client", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+    await client.connect(new StreamableHTTPClientTransport(new URL("http://mcp.test/mcp"), { fetch }));
+    assert.equal(client.getNegotiatedProtocolVersion(), "2026-07-28");
+    const source = await mcp.fromMcpClient(client);
+    const api = await IoCodeModeFactory({ wasmLocation: assetPath, timeout: 60000 });
+    try {
+        source.registerTools(api);
+        const out = await run(api.createSession(), "const r = []; try { await tools.era.vanish({}); } catch (e) { r.push(e.message); } r.push(await tools.era.hello({})); return r;");
+        console.log(`the run failed the call and called again in ${out.durationMs} ms`);
+        assert.deepEqual(out.result, ['MCP server "era": the stream of the call of vanish ended without its answer', "hello"], JSON.stringify(out));
+    } finally {
         api.dispose();
         source.close();
         await client.close().catch(() => {});

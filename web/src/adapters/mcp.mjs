@@ -112,12 +112,25 @@ export async function fromMcpClient(client, options) {
     live.onClose(hear(client, onerror));
     function callTool(params, signal, tool) {
         let lost;
+        // A server (or a proxy) that ends a call's response stream without
+        // its answer held the call until the run's timeout. SDK 2's
+        // Streamable HTTP transport says so (onRequestStreamEnd of its send
+        // options), but only for the sends that ask, which its callTool does
+        // not: the call's onresumptiontoken, which the SDK hands the
+        // transport's send with the request, marks it for ends() to ask.
+        // SDK 1 has no such word: there the run's timeout ends the call.
+        const calls = sdk2 && ends(client.transport);
+        // A stream that broke (the SDK tells onerror first, which may send
+        // a ping) waits for the ping: a server gone fails its calls, naming
+        // the connection; one there has lost this call's answer all the same.
+        const mark = async (token) => token ?? (await probe, lost(new Error(`MCP server ${JSON.stringify(namespace)}: the stream of the call of ${tool.name} ended without its answer`)));
+        marks.add(mark);
         // callTool's arguments after params: SDK 1 takes a result schema, then
         // the options. SDK 2 takes the options, and checks structuredContent
         // against the definition of its own listTools(), if any: this one is
         // the tool as listed here, its outputSchema only where Code Mode could
         // not take it (as cache() does for SDK 1).
-        const args = sdk2 ? [{ ...requestOptions(signal), toolDefinition: forSdk(tool) }] : [undefined, requestOptions(signal)];
+        const args = sdk2 ? [{ ...requestOptions(signal), toolDefinition: forSdk(tool), onresumptiontoken: mark }] : [undefined, requestOptions(signal)];
         // A call the SDK failed while a ping is out (the error that sent it
         // may be this call's: a restarted server refuses its session) waits
         // for the ping: if that fails too, the call's error says to connect
@@ -126,7 +139,7 @@ export async function fromMcpClient(client, options) {
             await probe;
             throw err;
         });
-        return Promise.race([sent, new Promise((_, reject) => pending.set((lost = reject), tool.name))]).finally(() => pending.delete(lost));
+        return Promise.race([sent, new Promise((_, reject) => pending.set((lost = reject), tool.name))]).finally(() => (pending.delete(lost), calls && calls.delete(mark.id)));
     }
 
     // A tool whose execution.taskSupport is "required" answers only a
@@ -336,6 +349,35 @@ function hear(client, onerror) {
             client.onerror = h.app;
         }
     };
+}
+
+// SDK 2's transport as ends() leaves it: a send whose options carry a
+// call's mark asks to hear the end of its request's stream, and an end
+// before the request's answer fails the call. (The transport tells the
+// end after an answer too; the answer, which it hands onmessage first,
+// takes the request from those awaited, as the call's settling does.)
+// Other transports never tell it. Returns the requests awaited.
+const marks = new WeakSet();
+const awaited = new WeakMap(); // transport -> Set of request ids
+
+function ends(t) {
+    let calls = awaited.get(t);
+    if (!calls && t) {
+        awaited.set(t, (calls = new Set()));
+        const { send, onmessage } = t;
+        // The request's send, not the cancellation the SDK sends with the
+        // same options. (SDK 2.4 asks no stream end for a tools/call.)
+        t.send = function (m, o) {
+            const mark = o?.onresumptiontoken;
+            if (marks.has(mark) && "id" in m) o = { ...o, onRequestStreamEnd: () => calls.delete(m.id) && mark() }, calls.add((mark.id = m.id));
+            return send.call(this, m, o);
+        };
+        t.onmessage = function (m, extra) {
+            m.method || calls.delete(m.id);
+            return onmessage?.call(this, m, extra);
+        };
+    }
+    return calls;
 }
 
 const TO_OPTIONS = {
