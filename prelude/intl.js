@@ -135,13 +135,18 @@
   };
   const COMPACT = ["", "K", "M", "B", "T"], LONG = ["", "thousand", "million", "billion", "trillion"];
   const parts = (s, x) => {
+    // A decimal string formats exactly, as a BigInt does: "987654321987654321".
+    const ds = typeof x === "string" && /^[+-]?(\d*)\.?(\d*)(?:e([+-]?\d{1,3}))?$/i.exec(x.trim());
     if (typeof x !== "bigint") x = N(x);
     const out = [], put = (type, value) => { if (value) out.push({ type, value }); };
     let neg = x < 0 || O.is(x, -0), d, p, k = 0, num = [];
     if (x !== x) num.push({ type: "nan", value: "NaN" });
     else if (x === Infinity || x === -Infinity) num.push({ type: "infinity", value: "∞" });
     else {
-      [d, p] = dec(x);
+      if (ds && x) {
+        const all = ds[1] + ds[2], lead = all.search(/[1-9]/);
+        d = all.slice(lead).replace(/0+$/, ""); p = ds[1].length + +(ds[3] || 0) - lead;
+      } else [d, p] = dec(x);
       if (s.style === "percent") p += 2;
       if (s.notation === "compact" && d) k = Math.min(Math.max(F((p - 1) / 3), 0), 4), p -= 3 * k;
       const n = s.more ? Math.max(2, p) : s.maximumSignificantDigits || p + s.maximumFractionDigits;
@@ -159,7 +164,7 @@
       if (k) s.compactDisplay === "long" && s.style !== "currency" ? num.push({ type: "literal", value: " " }, { type: "compact", value: LONG[k] }) : num.push({ type: "compact", value: COMPACT[k] });
     }
     const sd = s.signDisplay, cur = s.currency, cd = s.currencyDisplay, acc = neg && s.currencySign === "accounting" && sd !== "never";
-    const sign = acc ? "(" : neg ? (sd === "never" ? "" : "-") : (sd === "always" || sd === "exceptZero" && d) && x === x ? "+" : "";
+    const sign = acc ? "(" : neg ? (sd === "never" ? "" : "-") : sd === "always" || sd === "exceptZero" && (d || x === Infinity) ? "+" : "";
     if (sign) out.push({ type: acc ? "literal" : neg ? "minusSign" : "plusSign", value: sign });
     if (cur && cd !== "name") {
       let sym = cur;

@@ -31,6 +31,13 @@ export const rows = [
     "nf(5, { signDisplay: 'always' })", "nf(0, { signDisplay: 'always' })", "nf(-0, { signDisplay: 'always' })", "nf(0, { signDisplay: 'exceptZero' })", "nf(-0, { signDisplay: 'exceptZero' })",
     "nf(5, { signDisplay: 'exceptZero' })", "nf(-5, { signDisplay: 'never' })", "nf(-0, { signDisplay: 'negative' })", "nf(-5, { signDisplay: 'negative' })", "nf(-0.001, { signDisplay: 'exceptZero', maximumFractionDigits: 1 })",
     "nf(123456789012345678901234567890n)", "nf(-42n)", "nf(0n)", "nf(1234n, { style: 'currency', currency: 'USD' })", "nf('1234.5')", "nf(true)",
+    // From test262 (intl402/NumberFormat/prototype/format/value-decimal-string.js, signDisplay-en-US.js): a decimal string
+    // formats exactly, NaN takes signDisplay 'always''s sign, Infinity 'exceptZero''s.
+    "nf('1.0000000000000001', { maximumFractionDigits: 20 })", "nf('-987654321987654321')", "nf(' 12345678901234567890.5 ', { maximumFractionDigits: 1 })", "nf('.5')", "nf('1e3')",
+    "nf('-0')", "nf('0x1F')", "nf('12abc')", "nf('')", "nf('1e-999')", "nf('-1.23456789012345678e-5', { maximumSignificantDigits: 21 })", "nf('123456789.123456789', { style: 'currency', currency: 'USD' })",
+    "nf('0.0000000000000000000001234', { maximumSignificantDigits: 3 })", "nf('98765432109876543210', { notation: 'compact' })", "nf('1234.5', { style: 'percent' })",
+    "nf(NaN, { signDisplay: 'always' })", "nf(NaN, { signDisplay: 'exceptZero' })", "nf(Infinity, { signDisplay: 'exceptZero' })", "nf(-Infinity, { signDisplay: 'exceptZero' })",
+    "nf(NaN, { style: 'currency', currency: 'USD', signDisplay: 'always' })", "new Intl.NumberFormat('en-US', { signDisplay: 'always' }).formatToParts(NaN)",
     "nf(1.25, { trailingZeroDisplay: 'stripIfInteger', minimumFractionDigits: 2 })", "nf(1, { trailingZeroDisplay: 'stripIfInteger', minimumFractionDigits: 2 })",
     // Percent.
     "nf(0.256, { style: 'percent' })", "nf(0.256, { style: 'percent', maximumFractionDigits: 1 })", "nf(-0.5, { style: 'percent' })", "nf(12.345, { style: 'percent', minimumFractionDigits: 2 })", "nf(0.0005, { style: 'percent' })",
