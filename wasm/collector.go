@@ -20,8 +20,8 @@ const registrationPace = 400
 // default pace the first allocation after register started a full pass
 // over the registration's garbage: half of the worker's rebuilding of the
 // instructions that ready() waits for. Released, the pace is restored, and
-// the worker's release collects at once: it runs in a task of its own,
-// after the instructions are posted, while the worker is otherwise idle.
+// the worker's release collects at once: it comes once the instructions are
+// posted and the worker is idle (no run in flight, no message for 250 ms).
 var collector struct {
 	mu    sync.Mutex
 	holds int

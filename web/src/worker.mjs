@@ -253,11 +253,18 @@ function pushInfo() {
 // until the instructions it changed are posted: at the default pace,
 // rebuilding them started a full pass over the registration's garbage,
 // half of what ready() waited for after registering 1,000 tools. The pass
-// runs once they are posted, in a task of its own (a later registration's
-// hold taken by then is let go too: its instructions are then rebuilt at
-// the default pace, as before). Dispose drops the holds: the worker ends.
+// runs once they are posted and the worker is idle: no run in flight and
+// no message for COLLECT_IDLE_MS (a later registration's hold taken by
+// then is let go too: its instructions are then rebuilt at the default
+// pace, as before). Run at once, it held the run that the page posted
+// right after ready(): 4,000 registrations made that run wait ~2 s on a
+// loaded machine, a later one ~20 ms. Dispose drops the holds: the
+// worker ends.
+const COLLECT_IDLE_MS = 250;
 /** @type {(() => void)[]} */
 let collectorHolds = [];
+/** @type {ReturnType<typeof setTimeout> | null} */
+let collectTimer = null;
 function holdCollector() {
     try {
         if (api && typeof api.holdCollector === "function") collectorHolds.push(api.holdCollector());
@@ -265,8 +272,14 @@ function holdCollector() {
         // the core has stopped: register reports it
     }
 }
+/** (Again) COLLECT_IDLE_MS from now, if holds wait for their pass; a run's end calls it too. */
 function releaseCollector() {
-    if (collectorHolds.length > 0) setTimeout(releaseHolds, 0);
+    if (collectTimer !== null) clearTimeout(collectTimer);
+    collectTimer = collectorHolds.length > 0 ? setTimeout(collectWhenIdle, COLLECT_IDLE_MS) : null;
+}
+function collectWhenIdle() {
+    collectTimer = null;
+    if (runs.size === 0) releaseHolds();
 }
 function releaseHolds() {
     const holds = collectorHolds;
@@ -443,6 +456,7 @@ const handlers = {
             port.post({ t: "done", rid: m.rid, ok: false, error: errorOf(err) });
         } finally {
             runs.delete(m.rid);
+            if (runs.size === 0) releaseCollector();
         }
     },
     // Messages are handled in order, and registrations and sessions push
@@ -481,6 +495,7 @@ const handlers = {
     },
     dispose() {
         collectorHolds = [];
+        releaseCollector();
         for (const rid of runs.keys()) abortRun(rid);
         if (api) api.dispose();
         api = null;
@@ -499,6 +514,8 @@ portReady.then((p) => {
         const h = handlers[m && m.t];
         if (!h) return;
         const handle = () => {
+            // Not idle: a pass the collector waits for waits again.
+            if (collectTimer !== null) releaseCollector();
             if (infoDue && m.t !== "register" && m.t !== "unregister") pushInfo();
             return h(m);
         };
