@@ -14,8 +14,10 @@ import { ROOT } from "./harness.mjs";
 // program (its TIMEOUT) and the run after it; or the factory's error. The
 // factory's timeout (?timeout=, default 1 s) is room for the runs, not their
 // subject: the spin needs only to end with TIMEOUT.
-const CHECKS = `async function checks(IoCodeModeFactory, worker, timeout) {
+const CHECKS = `let step = (what) => {};
+async function checks(IoCodeModeFactory, worker, timeout) {
     try {
+        step("factory");
         const config = { wasmLocation: "../dist/emscripten-module.wasm", timeout, tools: [{ name: "add", execute: ({ a, b }) => a + b }] };
         if (worker !== undefined) config.worker = worker;
         const api = await IoCodeModeFactory(config);
@@ -23,7 +25,12 @@ const CHECKS = `async function checks(IoCodeModeFactory, worker, timeout) {
         // An error other than the spin's TIMEOUT comes with its message, for the assertion's diff: a TIMEOUT of
         // the tool call or of the next run too (WebKit at load 8: "TIMEOUT: the program did not finish within 1s").
         const run = async (code, spin) => { const r = await executeCode.execute({ code, explanation: "x" }); return r.error ? (spin && r.error.code === "TIMEOUT" ? r.error.code : r.error.code + ": " + r.error.message) : r.result; };
-        const out = [await run("return await tools.add({ a: 2, b: 40 }) + ' é'"), await run("for (;;) {}", true), await run("return 1")];
+        step("tool call");
+        const out = [await run("return await tools.add({ a: 2, b: 40 }) + ' é'")];
+        step("spin");
+        out.push(await run("for (;;) {}", true));
+        step("next run");
+        out.push(await run("return 1"));
         api.dispose();
         return out;
     } catch (e) {
@@ -39,8 +46,11 @@ const CLASSIC = `importScripts("../dist/code-mode.global.js");\nconst factory = 
 // SES's lockdown() before the classic script hides the stack trace it
 // reads its URL from; after it, the script has read it.
 const LOCKED = (first) => `importScripts("../ses.js");\n${first ? "lockdown();\n" : ""}importScripts("../dist/code-mode.global.js");\n${first ? "" : "lockdown();\n"}const factory = self.IoCodeModeFactory;\n`;
-const DEDICATED = `run().then((out) => postMessage(out));\n`;
-const SHARED = `onconnect = (e) => run().then((out) => e.ports[0].postMessage(out));\n`;
+// The dedicated and shared workers also report each step of CHECKS as it
+// begins ({ step }), which start's page expression keeps for its answer
+// should the worker never report.
+const DEDICATED = `step = (what) => postMessage({ step: what });\nrun().then((out) => postMessage(out));\n`;
+const SHARED = `onconnect = (e) => { step = (what) => e.ports[0].postMessage({ step: what }); run().then((out) => e.ports[0].postMessage(out)); };\n`;
 const SERVICE = `addEventListener("install", () => skipWaiting());\naddEventListener("message", (e) => e.waitUntil(run().then((out) => e.source.postMessage(out))));\n`;
 
 /** name -> () => body, below the policy's folder (harness.mjs's servePolicyPages). */
@@ -73,7 +83,8 @@ export const service = (mode) => `(async () => {
 // The page's expression that starts the worker (kind "dedicated" or
 // "shared", file's ".mjs" as a module) with ?worker=mode (and &timeout= for
 // its factory's, when given) and resolves with its report, its error
-// event's message, or "no answer within 150 s".
+// event's message, or "no answer within 150 s" with the steps the worker
+// began and when (ms from the start): where it hung.
 export const start = (kind, file, mode, timeout) => `new Promise((resolve) => {
     const [kind, file, mode, timeout] = ${JSON.stringify([kind, file, mode ?? null, timeout ?? null])};
     const options = file.endsWith(".mjs") ? { type: "module" } : {};
@@ -83,13 +94,15 @@ export const start = (kind, file, mode, timeout) => `new Promise((resolve) => {
     const url = "./workers/" + file + (String(query) ? "?" + query : "");
     const w = kind === "shared" ? new SharedWorker(url, options) : new Worker(url, options);
     const port = kind === "shared" ? w.port : w;
-    port.onmessage = (e) => resolve(e.data);
+    const t0 = Date.now();
+    const steps = [];
+    port.onmessage = (e) => (e.data && typeof e.data.step === "string" ? steps.push(e.data.step + " at " + (Date.now() - t0)) : resolve(e.data));
     w.onerror = (e) => resolve("error event: " + (e.message || e.type));
     if (kind === "shared") port.start();
     // Under the driver's 180 s protocol timeout, so that a worker that never
     // answers fails its own assertion, which names the file and the mode
     // (Firefox under load once hung here: which case was not known).
-    setTimeout(() => resolve("no answer within 150 s"), 150000);
+    setTimeout(() => resolve("no answer within 150 s; steps begun: " + (steps.join(", ") || "none")), 150000);
 })`;
 
 // What each reports where it runs.
