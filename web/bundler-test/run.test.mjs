@@ -243,6 +243,28 @@ test("Vite: build + preview", async () => {
     await checkAt(serveWith(["preview", "--port", "0"], dir));
 });
 
+// SvelteKit's Vite config (Nuxt's likewise) names a worker's assets apart
+// from the page's (worker.rollupOptions.output: the worker and its assets under
+// _app/immutable/workers/assets/). The worker's module named code-mode.wasm
+// in a new URL(..., import.meta.url) of its own, so their builds emitted the
+// 8.7 MB core twice (the page's copy, and the worker's, which only a page
+// that could not compile the core for its worker used); the page now sends
+// the worker the core compiled, or its URL.
+test("Vite: build with a worker's assets apart (SvelteKit's layout): the Go core is emitted once, and runs", async () => {
+    const dir = join(WORK, "vite-workers");
+    mkdirSync(join(dir, "public"), { recursive: true });
+    writeFileSync(join(dir, "main.js"), MAIN);
+    copyFileSync(join(PKG, "emscripten-module.wasm"), join(dir, "public", "emscripten-module.wasm"));
+    writeFileSync(join(dir, "index.html"), html("./main.js"));
+    writeFileSync(join(dir, "vite.config.js"), VITE_CONFIG.replace("export default { ", 'export default { worker: { rollupOptions: { output: { entryFileNames: "workers/[name]-[hash].js", assetFileNames: "workers/assets/[name]-[hash][extname]" } } }, '));
+    sh(join(BIN, "vite"), ["build"], dir);
+    const files = readdirSync(join(dir, "dist"), { recursive: true });
+    assert.ok(files.some((f) => f.startsWith("workers")), `the config no longer puts the worker apart: ${files}`);
+    const cores = files.filter((f) => /(^|\/)code-mode[-.][\w-]+\.wasm$/.test(f));
+    assert.equal(cores.length, 1, `the build holds the Go core more than once: ${cores}`);
+    await checkAt(serveWith(["preview", "--port", "0"], dir));
+});
+
 // USAGE.md, "Bundlers": with Vite, the QuickJS asset can come from the
 // package by an import with ?url (emitted, and its URL given) instead of a
 // copy in public/ that an upgrade leaves behind: the dev servers (Vite 7's

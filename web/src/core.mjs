@@ -5,7 +5,7 @@
 
 import { pageCaller } from "./call.mjs";
 import { directImports } from "./direct.mjs";
-import { TextDecoder, TextEncoder, bundlerHint, describeError, fileURLHint, hasNodeFs, noModuleURL } from "./env.mjs";
+import { TextDecoder, TextEncoder, bundlerHint, describeError, fileURLHint, noModuleURL } from "./env.mjs";
 import { timeZone } from "./timezones.mjs";
 import { KeptMap, clearTimeout as hostClearTimeout, forEachEntry, goIntrinsics, keptArray, keptDate, keptJSON, keptObject, keptReflectGlobal, keptWebAssembly, promiseResolve, setTimeout as hostSetTimeout, then, uncurry } from "./intrinsics.mjs";
 import { convertSchema } from "./schema.mjs";
@@ -22,37 +22,22 @@ import { defineGo } from "./wasm_exec.mjs";
 /** @type {Promise<WebAssembly.Module> | null} */
 let modulePromise = null;
 
-/** This module's URL, out of bundlers' sight (compileCore). */
-function moduleURL() {
-    const here = import.meta.url;
-    return here;
-}
-
 // The compiled code-mode.wasm; a failed fetch or compilation is tried again
 // by the next factory. config.coreModule, the app's (compiled at deploy on
 // Cloudflare Workers, which compiles no bytes), is taken as it is.
 /**
- * @param {WebAssembly.Module} [given] config.coreModule, checked
+ * @param {WebAssembly.Module | undefined} given config.coreModule, checked
+ * @param {() => URL} locate where the file is: coreURL of core-url.mjs on
+ *   the page, the URL the page sent in the worker
  * @returns {Promise<WebAssembly.Module>}
  */
-export function compileCore(given) {
+export function compileCore(given, locate) {
     if (given) return promiseResolve(given);
     if (modulePromise === null) {
-        // Written this way (a literal path, import.meta.url) so that bundlers
-        // see the file and emit it next to their output.
         /** @type {URL} */
         let url;
         try {
-            url = new URL("./code-mode.wasm", import.meta.url);
-            // webpack with module.parser.javascript.url "relative" (Next.js's
-            // server build) gives a URL of its publicPath's,
-            // "/_next/static/media/code-mode.<hash>.wasm", which Node.js
-            // cannot read: every in-thread factory of a route failed
-            // ("Failed to parse URL from /_next/..."). The file beside the
-            // package's module then: webpack writes import.meta.url as that
-            // module's own file: URL. Not in the form bundlers rewrite (webpack
-            // makes a module context of new URL(name, import.meta.url)).
-            if (hasNodeFs && !/^[a-z][a-z\d+.-]*:/i.test(url.href)) url = new URL("./code-mode.wasm", moduleURL());
+            url = locate();
         } catch (cause) {
             return Promise.reject(noModuleURL("code-mode.wasm", cause));
         }
@@ -75,16 +60,17 @@ export function compileCore(given) {
 
 /**
  * Starts a Go core of its own.
- * @param {Record<string, unknown>} [overrides] globals the core sees instead
+ * @param {Record<string, unknown> | undefined} overrides globals the core sees instead
  *   of the real ones (the worker's Date, whose now() reads abort flags)
- * @param {WebAssembly.Module} [module] code-mode.wasm compiled elsewhere
+ * @param {WebAssembly.Module | undefined} module code-mode.wasm compiled elsewhere
  *   (the page compiles it for its worker while the worker starts)
+ * @param {() => URL} locate where the file is, if module is not given (compileCore)
  * @returns {Promise<Core>}
  */
-export async function loadCore(overrides, module) {
+export async function loadCore(overrides, module, locate) {
     // Awaited: an async function that returns a promise settles by that
     // promise's then of the moment (the page's), await by the engine's own.
-    return await startCore(await compileCore(module), overrides);
+    return await startCore(await compileCore(module, locate), overrides);
 }
 
 // The last holds of this thread by the runs of its cores (a ring): the

@@ -4,6 +4,7 @@
 // the core's globals, which the page cannot reach.
 
 import { exitedError, loadCore } from "./core.mjs";
+import { coreURL } from "./core-url.mjs";
 import { callerStack, describe } from "./env.mjs";
 import { race, settledOf, then } from "./intrinsics.mjs";
 import { loadQuickJS } from "./wasm-load.mjs";
@@ -30,7 +31,7 @@ export async function threadFactory(config, overrides) {
     }
     // Both loads at once; no Promise.allSettled nor race, nor destructuring:
     // they iterate with the page's Array iterator of the moment (intrinsics.mjs).
-    const coreLoad = settledOf(loadCore(overrides, config.coreModule));
+    const coreLoad = settledOf(loadCore(overrides, config.coreModule, coreURL));
     const moduleLoad = settledOf(loadQuickJS(config.wasmLocation, undefined, config.wasmModule));
     const core = await coreLoad;
     const module = await moduleLoad;

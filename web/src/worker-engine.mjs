@@ -41,6 +41,7 @@ import { KeptMap, KeptSet, all, clearTimeout, forEachEntry, isArray, now, setTim
 import { checkTools } from "./worker-tools.mjs";
 import { rebuildError } from "./worker-wire.mjs";
 import { compileCore } from "./core.mjs";
+import { coreURL } from "./core-url.mjs";
 import { loadQuickJS } from "./wasm-load.mjs";
 import { refusedFetch } from "./csp-refusal.mjs";
 import { weakListener } from "./lifetime.mjs";
@@ -402,6 +403,15 @@ async function whyNotLoaded(url) {
 /** @type {OwnTools} */
 const noOwnTools = { tools: new KeptMap(), defs: [] };
 
+/** The core's URL (core-url.mjs), or undefined where this copy has none: the worker then says so. */
+function coreHref() {
+    try {
+        return coreURL().href;
+    } catch {
+        return undefined;
+    }
+}
+
 /**
  * A session's own tools; none once the page dropped the session (the
  * safety net is about to end it, and nothing of the page can use it).
@@ -499,7 +509,7 @@ export function start(h, first) {
     // all() and then() of intrinsics.mjs, and no destructuring: the page's
     // Promise.all and Array iterator of the moment may be broken.
     const compiled = then(
-        all([compileCore(h.cfg.coreModule), loadQuickJS(h.cfg.wasmLocation, undefined, h.cfg.wasmModule)]),
+        all([compileCore(h.cfg.coreModule, coreURL), loadQuickJS(h.cfg.wasmLocation, undefined, h.cfg.wasmModule)]),
         (pair) => ({ core: pair[0], quickjs: pair[1] }),
         (err) => {
             if (refusedFetch(err)) refused = err;
@@ -524,6 +534,9 @@ export function start(h, first) {
     h.worker.post(Object.assign(init, {
         t: "init",
         config: h.sent,
+        // Where the worker loads the core from when this message has it
+        // not compiled: the worker's module names no file of its own.
+        coreURL: coreHref(),
         standIns: h.standIns,
         baseURL: typeof document !== "undefined" ? document.baseURI : undefined,
         tools: first ? h.initialTools : [],

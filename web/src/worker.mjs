@@ -372,9 +372,12 @@ const handlers = {
     async init(m) {
         if (m.flags) flags = new Int32Array(m.flags);
         try {
-            // The page sends both compiled, unless it could not compile them.
+            // The page sends both compiled, unless it could not compile them;
+            // then the core is loaded from the URL the page found it at
+            // (core-url.mjs: this module names no file, which bundlers
+            // would emit once more for it).
             const [loaded, asset] = await Promise.allSettled([
-                loadCore({ Date: PollDate, console: pageConsole, WebAssembly: helperWebAssembly }, m.core),
+                loadCore({ Date: PollDate, console: pageConsole, WebAssembly: helperWebAssembly }, m.core, () => new URL(m.coreURL)),
                 m.quickjs instanceof WebAssembly.Module ? m.quickjs : loadQuickJS(m.config.wasmLocation, m.baseURL),
             ]);
             if (loaded.status === "rejected") throw loaded.reason;
