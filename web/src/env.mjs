@@ -204,7 +204,15 @@ export function thrownByTool(err, who = "a tool") {
 function jsonText(v) {
     /** @type {{ was: object, shown: unknown }[]} */
     const inside = [];
+    // What was written, at least (a value one character, a string its
+    // length): of the text the model keeps 1,000 characters, and one object
+    // held many times (40 levels of { l: o, r: o }: 2^40 values) was
+    // written whole, holding the page's thread for good. Past 100,000 no
+    // value is written: the text so far stays as it was.
+    let made = 0;
     return JSON.stringify(v, function (k, x) {
+        made += k.length + (typeof x === "string" ? x.length : 1);
+        if (made > 1e5) return undefined;
         if (typeof x === "bigint") return String(x);
         if (typeof x !== "object" || x === null) return x;
         while (inside.length > 0 && inside[inside.length - 1].shown !== this) inside.pop();

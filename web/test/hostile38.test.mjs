@@ -443,3 +443,33 @@ describe("hostile38: what another script of the page sees of the worker's messag
         assert.equal(out.r, 1, JSON.stringify(out));
     });
 });
+
+describe("hostile38: objects thrown by a tool or onToolCall that hold one object 2^40 times", () => {
+    // In a child process: JSON.stringify wrote the object whole on the
+    // page's thread (in both modes), so no timer of this process could
+    // end the test.
+    test("the program gets the start of its JSON, and the page lives", () => {
+        const program = `const out = []; for (const f of [tools.t.throws, tools.t.guarded]) { try { await f({}); out.push("ran") } catch (e) { out.push(e.message.includes('{"dag":{"l":{"l":{"l":{"l"'), e.message.length) } } out.push(await tools.t.ok({})); return out`;
+        const out = inChild(`
+            const { IoCodeModeFactory } = await import(${JSON.stringify(indexURL)});
+            const dag = () => { let o = { v: 1 }; for (let i = 0; i < 40; i++) o = { l: o, r: o }; return o; };
+            const t = (name, execute) => ({ name, description: name, inputSchema: { type: "object" }, execute });
+            const api = await IoCodeModeFactory({
+                wasmLocation: ${JSON.stringify(assetPath)}, worker: ${WORKER}, timeout: 20_000, memoryLimit: 16,
+                tools: [t("t.throws", () => { throw { dag: dag() }; }), t("t.ok", () => 1), t("t.guarded", () => 2)],
+                interceptors: { onToolCall: ({ tool }) => { if (tool.name === "t.guarded") throw { dag: dag() }; return { allowed: true }; } },
+            });
+            setTimeout(() => { process.stdout.write(JSON.stringify({ hung: true })); process.exit(0); }, 60_000).unref();
+            const ex = api.createSession().getLlmTools().find((x) => x.name === "executeCode");
+            const r = await ex.execute({ code: ${JSON.stringify(program)}, explanation: "x" });
+            await api.dispose();
+            process.stdout.write(JSON.stringify(r.ok ? r.result : r.error));
+            process.exit(0);
+        `);
+        assert.equal(out.length, 5, JSON.stringify(out));
+        // Each message holds the start of the object's JSON, cut as a long one is.
+        assert.deepEqual([out[0], out[2]], [true, true], JSON.stringify(out));
+        assert.ok(out[1] <= 1100 && out[3] <= 1100, JSON.stringify(out));
+        assert.equal(out[4], 1);
+    });
+});
