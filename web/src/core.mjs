@@ -180,6 +180,8 @@ async function startCore(module, overrides) {
     const exited = new Promise((r) => (exitedResolve = r));
     /** @type {(cause: unknown) => void} */
     let onStop = () => {};
+    /** @type {WebAssembly.Instance | undefined} */
+    let instance;
 
     // Ends this Go program for good: at its exit, when a JavaScript error
     // escaped through its frames (its stack is then unusable), or at the
@@ -200,6 +202,10 @@ async function startCore(module, overrides) {
         }
         go.exited = true;
         for (let i = 0; i < GO_STATE.length; i++) delete go[GO_STATE[i]];
+        instance = undefined;
+        delete shadow.__goExports;
+        delete shadow.__jsbridgeDirect;
+        if (typeof go._resolveExitPromise === "function") go._resolveExitPromise();
         exitedResolve();
         onStop(cause);
     };
@@ -233,8 +239,6 @@ async function startCore(module, overrides) {
     const direct = directImports();
     go.importObject.jsbridge = direct.imports;
     shadow.__jsbridgeDirect = direct.table;
-    /** @type {WebAssembly.Instance} */
-    let instance;
     try {
         instance = await WebAssembly.instantiate(module, go.importObject);
     } catch (err) {
@@ -254,7 +258,7 @@ async function startCore(module, overrides) {
         };
         // The Go core's own exports: jsbridge calls QuickJS's host imports
         // through them, WebAssembly to WebAssembly (jsbridge/fastimport.go).
-        shadow.__goExports = instance.exports;
+        shadow.__goExports = /** @type {WebAssembly.Instance} */ (instance).exports;
         // Tool schemas as the page wrote them (Zod, AI SDK, Standard
         // Schema) are converted by JavaScript (schema.mjs).
         shadow.__ioCodeModeSchema = convertSchema;
@@ -269,7 +273,7 @@ async function startCore(module, overrides) {
         let run;
         try {
             // Not awaited: go.run settles only when the Go program exits.
-            run = go.run(instance);
+            run = go.run(/** @type {WebAssembly.Instance} */ (instance));
         } catch (cause) {
             stop(cause);
             return;

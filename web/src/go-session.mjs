@@ -11,7 +11,7 @@ const DISPOSE = 3;
 
 /**
  * @typedef {{ name: string, description: string, inputSchema: any, execute: Function }} GoLlmTool
- * @typedef {{ getSystemInstruction: () => string, getLlmTools: () => GoLlmTool[], dispose: () => void }} GoSession
+ * @typedef {{ getSystemInstruction: () => string, getLlmTools: () => GoLlmTool[], executeOf: (i: number) => Function, dispose: () => void }} GoSession
  */
 
 /**
@@ -33,6 +33,8 @@ export function goSession(op) {
             }
             return out;
         },
+        // The execute of the i-th LLM tool, as getLlmTools gives it.
+        executeOf: (/** @type {number} */ i) => executeOf(op, i),
         dispose: () => op(DISPOSE),
     };
 }

@@ -100,9 +100,13 @@ export function lifetime(held, release, state) {
                 keeper = undefined;
             };
         },
+        // At dispose: the net is off, and what the page still has of
+        // the factory or the session keeps nothing of its state.
         disarm() {
             const keeper = ref.deref();
-            if (keeper && registry) registry.unregister(keeper);
+            if (!keeper || !registry) return;
+            registry.unregister(keeper);
+            keeper.state = undefined;
         },
         // A part of the factory (a session): its objects keep the factory
         // too, since its keeper keeps the factory's.
@@ -151,6 +155,7 @@ function releaseIfAlive(held) {
  * @param {object} state
  */
 function newKeeper(held, release, state) {
+    /** @type {{ state: object | undefined }} */
     const keeper = { state };
     /** @type {FinalizationRegistry<any>} */ (registry).register(keeper, { held, release }, keeper);
     return new WeakRef(keeper);

@@ -66,8 +66,9 @@ const OVERRUN_GRACE_MS = 2000;
  * session's own (by session id): the worker's core calls no other.
  * @typedef {{ tools: string[], sessions: Record<number, string[]> }} Visible
  * @typedef {{ tools: Map<string, any>, defs: any[] }} OwnTools a session's own tools, by name and as given
- * @typedef {{ own: { deref: () => OwnTools | undefined }, info: any, owner: any }} HostSession
- *   a session as the page keeps it: its own tools weakly (the session's keeper holds them, lifetime.mjs)
+ * @typedef {{ own: { deref: () => OwnTools | undefined }, info: any, owner: any, cut?: () => void }} HostSession
+ *   a session as the page keeps it: its own tools weakly (the session's keeper holds them, lifetime.mjs);
+ *   cut makes what the page has of it answer as disposed (faces.mjs)
  */
 
 /**

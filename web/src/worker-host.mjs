@@ -22,6 +22,7 @@
 //   worker-wire.mjs      errors and the config as they cross postMessage
 
 import { describe, describeError } from "./env.mjs";
+import { FACTORY_OF_SESSION_DISPOSED, SESSION_DISPOSED, apiFace, deadApi, deadSession, instanceDisposed, sessionFace, unregisterFace } from "./faces.mjs";
 import { field } from "./fields.mjs";
 import { KeptMap, KeptSet, forEachEntry, isArray, map, objectKeys, promiseResolve } from "./intrinsics.mjs";
 import { filterVerdict, notFromHook } from "./page-hooks.mjs";
@@ -31,7 +32,7 @@ import { goQuote } from "./schemacheck.mjs";
 import { lifetime, weakly } from "./lifetime.mjs";
 import { abortFlags, hold, holdInFlight, ownTools, start, terminateDropped } from "./worker-engine.mjs";
 import { onMessage } from "./worker-protocol.mjs";
-import { applyOverwrite, llmTools } from "./worker-runs.mjs";
+import { applyOverwrite, llmTools, runLlmTool } from "./worker-runs.mjs";
 import { checkTools } from "./worker-tools.mjs";
 import { cloneable } from "./worker-wire.mjs";
 
@@ -148,7 +149,8 @@ export async function workerFactory(config) {
     };
 
     const factoryOwner = newOwner();
-    let disposed = false;
+    /** @type {import("./faces.mjs").FactoryState} */
+    const factory = { disposed: false };
     let nextSid = 1;
     /** @type {import("./worker-engine.mjs").Host["sessions"]} */
     const sessions = new KeptMap();
@@ -207,8 +209,6 @@ export async function workerFactory(config) {
         life,
         onMessage: (m, ok, fail) => onMessage(h, m, ok, fail),
     };
-    const deadError = () =>
-        new Error("Code Mode: this instance has been disposed; create a new one with IoCodeModeFactory().");
 
     const releaseInit = hold(h);
     // Until the page has the factory, nothing of the page keeps it.
@@ -228,19 +228,14 @@ export async function workerFactory(config) {
     }
 
     const check = () => {
-        if (disposed) throw deadError();
+        if (factory.disposed) throw instanceDisposed();
         if (h.stoppedError) throw h.stoppedError;
     };
 
-    /** @param {() => void} unregister */
-    const onceUnregister = (unregister) => {
-        let done = false;
-        return () => {
-            if (done || disposed) return;
-            done = true;
-            unregister();
-        };
-    };
+    // What the page is given reaches the factory through this box, which
+    // dispose() empties (faces.mjs).
+    /** @type {{ m: import("./faces.mjs").ApiMethods }} */
+    const box = { m: deadApi };
 
     /** @param {any} list @param {string} path */
     function register(list, path) {
@@ -277,20 +272,23 @@ export async function workerFactory(config) {
         // about every tool here cost an app registering 4,000 tools one by
         // one 8,002,000 filter calls.
         h.worker && h.worker.post({ t: "register", id, one: path === "tool", tools: descs, shown: filter && shownOf(filter, defs) });
-        return onceUnregister(() => {
-            registrations.delete(id);
-            for (let i = 0; i < defs.length; i++) if (tools.get(defs[i].name) === defs[i]) tools.delete(defs[i].name);
-            h.worker && h.worker.post({ t: "unregister", id });
-        });
+        return unregisterFace(box, id);
     }
 
-    /** @type {import("../index.d.ts").IoCodeMode.API} */
-    const api = life.attach({
+    box.m = {
         registerTool(tool) {
             return register([tool], "tool");
         },
         registerTools(list) {
             return register(list, "tools");
+        },
+        unregister(id) {
+            const defs = registrations.get(id);
+            // Gone already: unregistered, or refused by the worker (registerFailed).
+            if (factory.disposed || !defs) return;
+            registrations.delete(id);
+            for (let i = 0; i < defs.length; i++) if (tools.get(defs[i].name) === defs[i]) tools.delete(defs[i].name);
+            h.worker && h.worker.post({ t: "unregister", id });
         },
         listTools() {
             // As in-thread (wrap.mjs): from toolFilter it would call the
@@ -302,7 +300,7 @@ export async function workerFactory(config) {
             return [...tools.values()].filter((d) => !filter || filterVerdict(filter, d)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
         },
         ready() {
-            if (disposed) return Promise.reject(deadError());
+            if (factory.disposed) return Promise.reject(instanceDisposed());
             if (h.stoppedError) return Promise.reject(h.stoppedError);
             const id = nextPing++;
             const release = holdInFlight(h);
@@ -343,10 +341,10 @@ export async function workerFactory(config) {
             sessions.set(sid, s);
             let sessionDisposed = false;
             const deadReason = () =>
-                disposed
-                    ? "Code Mode: this session's factory has been disposed."
+                factory.disposed
+                    ? FACTORY_OF_SESSION_DISPOSED
                     : sessionDisposed
-                      ? "Code Mode: this session has been disposed; create a new one with createSession()."
+                      ? SESSION_DISPOSED
                       : h.stoppedError
                         ? h.stoppedError.message
                         : "";
@@ -359,11 +357,23 @@ export async function workerFactory(config) {
             // Dropped without dispose(), the session goes when nothing of
             // it is left (lifetime.mjs); its objects keep the factory.
             const sessionLife = life.part(h, sid, endDroppedSession, ownRec);
-            return sessionLife.attach({
+            /** @type {{ m: import("./faces.mjs").SessionMethods }} */
+            const sbox = { m: deadSession(factory) };
+            // At the session's dispose, or its factory's: what the page kept
+            // of it answers as a disposed session, holding nothing else
+            // (faces.mjs), nor its keeper its own tools (disarm). Not ownRec
+            // itself: the factory keeps this, and a tool that refers to its
+            // session kept the session.
+            const cut = () => {
+                sbox.m = deadSession(factory);
+                sessionLife.disarm();
+            };
+            s.cut = cut;
+            sbox.m = {
                 getLlmTools() {
                     const why = deadReason();
                     if (why) throw new Error(why);
-                    return llmTools(h, sid, owner, deadReason, sessionLife);
+                    return llmTools(h, sid, sbox, sessionLife);
                 },
                 getSystemInstruction() {
                     notFromHook("session.getSystemInstruction()"); // as in-thread (wrap.mjs)
@@ -372,20 +382,27 @@ export async function workerFactory(config) {
                     return applyOverwrite(h, s.info ? s.info.instruction : "");
                 },
                 dispose() {
-                    if (sessionDisposed || disposed) return;
+                    if (sessionDisposed || factory.disposed) return;
                     sessionDisposed = true;
-                    sessionLife.disarm();
+                    cut();
                     stopRuns(owner, "Code Mode: the session was disposed while this run was in flight.");
                     endSession(h, sid);
                 },
-            });
+                execute: (name, which, args, options) => runLlmTool(h, sid, owner, deadReason, sessionLife, name, which, args, options),
+            };
+            return sessionLife.attach(sessionFace(sbox));
         },
         dispose() {
             life.disarm();
-            if (disposed) return;
-            disposed = true;
+            if (factory.disposed) return;
+            factory.disposed = true;
+            // What the page kept of the factory and of its sessions answers
+            // as disposed, holding nothing else (faces.mjs), nor their
+            // keepers the worker's listeners (disarm).
+            box.m = deadApi;
+            forEachEntry(sessions, (s) => s.cut && s.cut());
             stopRuns(factoryOwner, "Code Mode: the instance was disposed while this run was in flight.");
-            for (const p of h.pings.values()) p.reject(deadError());
+            for (const p of h.pings.values()) p.reject(instanceDisposed());
             h.pings.clear();
             const w = h.worker;
             h.worker = null;
@@ -394,7 +411,8 @@ export async function workerFactory(config) {
                 w.terminate();
             }
         },
-    });
+    };
+    const api = life.attach(apiFace(box));
     starting();
     return api;
 }

@@ -10,9 +10,10 @@ import { field, prototypeHazard } from "./fields.mjs";
 import { partLifetime, weakly } from "./lifetime.mjs";
 import { goSession } from "./go-session.mjs";
 import { callerStack, thrownByTool } from "./env.mjs";
-import { KeptMap, KeptSet, KeptWeakMap, arrayOf, map, newAbortController, objectKeys, queueMicrotask, then, whenIdle } from "./intrinsics.mjs";
+import { KeptMap, KeptSet, KeptWeakMap, arrayOf, forEachEntry, map, newAbortController, objectKeys, queueMicrotask, then, whenIdle } from "./intrinsics.mjs";
 import { callTool, consoleLine, emit, finishRun, newOwner, now, observed, refusedCall, runInCore, runOf, settledAs, startRun, stopRuns } from "./runs.mjs";
 import { askInterceptor, filterVerdict, notFromHook, overwriteVerdict } from "./page-hooks.mjs";
+import { FACTORY_OF_SESSION_DISPOSED, SESSION_DISPOSED, apiFace, deadApi, deadSession, executeFace, instanceDisposed, sessionFace, unregisterFace } from "./faces.mjs";
 import { abortReason, argsOnce, markSchema, normalizeRunOptions, toModelOutput, whenAborted } from "./run-options.mjs";
 
 /**
@@ -26,7 +27,6 @@ import { abortReason, argsOnce, markSchema, normalizeRunOptions, toModelOutput, 
 // How long the first instance's preparation waits at most for the page to
 // be idle (wrapApi).
 const PREPARE_WITHIN_MS = 1000;
-const SESSION_DISPOSED = "Code Mode: this session has been disposed; create a new one with createSession().";
 
 /**
  * The page's side of the in-thread engine: the core gets wrappers of the
@@ -314,115 +314,127 @@ function inCore(fn) {
 }
 
 /**
+ * An LLM tool of a session, as the page gets it: its execute reaches the
+ * session through its box (faces.mjs).
  * @param {any} tool the core's LLM tool
- * @param {Guard} guard
- * @param {Pipeline} pipe
- * @param {import("./runs.mjs").Owner} owner
+ * @param {number} which its index in the core's list
+ * @param {{ m: import("./faces.mjs").SessionMethods }} box the session's
  * @param {import("./lifetime.mjs").Lifetime} life the session's: the tool keeps it, a run holds it
  * @returns {LlmTool}
  */
-function wrapLlmTool(tool, guard, pipe, owner, life) {
-    const goExecute = tool.execute;
-    const isCode = tool.name === "executeCode", isSearch = tool.name === "searchTools";
-    /** @type {(args: any, options?: any) => Promise<any>} */
-    const execute = (args, options) => {
-        // Checked first: a toJSON there would change what argsOnce reads.
-        const hazard = prototypeHazard();
-        if (hazard) return Promise.reject(hazard);
-        let opts;
-        args = argsOnce(args, isSearch);
-        try {
-            guard.check();
-            opts = normalizeRunOptions(options);
-        } catch (err) {
-            return Promise.reject(err);
-        }
-        const signal = opts.signal;
-        if (signal && signal.aborted) return Promise.reject(abortReason(signal));
-        const run = startRun(owner, opts.context, opts.onEvent, pipe.onEvent);
-        // The core sees the run's token, never its context, and, when the
-        // caller gave a signal, a signal of ours: aborted by the caller's
-        // signal or by dispose(). Without one, dispose() stops the run in
-        // the core itself (session.dispose, api.dispose) right after
-        // stopRuns, and every tool's own signal aborts from endRun: no
-        // controller and no listener in the core per run.
-        const ctrl = signal ? newAbortController() : undefined;
-        // A run nobody observes (no onEvent) makes no events at all.
-        const watched = isCode && observed(run, pipe.onEvent);
-        const t0 = watched ? now() : 0;
-        if (watched) emit(run, { type: "run-start", runId: run.id, code: args && args.code }, pipe.onEvent);
-        const onConsole = watched
-            ? (/** @type {string} */ level, /** @type {string} */ message) => inCore(() => consoleLine(run, level, message, pipe.onEvent))
-            : undefined;
-        // The calls the core ends before their tool, as they are: from
-        // inside the run's frames too (an unknown name is refused as the
-        // program calls it).
-        const onRefused = watched ? (/** @type {string} */ text) => inCore(() => refusedCall(run, text, pipe.onEvent)) : undefined;
-        // The session stays while its run is in flight, whatever the page keeps.
-        const unhold = life.hold();
-        return new Promise((resolve, reject) => {
-            let settled = false;
-            let unwatch = () => {};
-            /**
-             * @param {boolean} good
-             * @param {any} v
-             */
-            const settle = (good, v) => {
-                if (settled) return;
-                settled = true;
-                unwatch();
-                unhold();
-                const out = settledAs(good, v);
-                finishRun(run, out.good, out.v, t0, watched, pipe.onEvent);
-                (out.good ? resolve : reject)(out.v);
-            };
-            const onAbort = () => {
-                const reason = abortReason(/** @type {AbortSignal} */ (signal));
-                if (ctrl) ctrl.abort(reason);
-                settle(false, reason);
-            };
-            run.abortHook = (err) => {
-                if (ctrl) ctrl.abort(err);
-                settle(false, err);
-            };
-            // An onEvent that aborted the signal from run-start did so after
-            // the check above, and 'abort' fires only once: the run ends
-            // here, before the program starts.
-            if (signal && signal.aborted) return onAbort();
-            if (run.stopped) return settle(false, run.stopped);
-            try {
-                if (signal) unwatch = whenAborted(signal, onAbort);
-            } catch (err) {
-                // A signal whose addEventListener throws: the run, started
-                // (run-start) and never to be stopped by it, ends with that.
-                return settle(false, err);
-            }
-            // Started once abortHook is set: the core runs the program, and
-            // calls a tool, before runInCore returns, and a tool that
-            // disposes its session or factory at once (before any await)
-            // must end this run as dispose() says, not with the core's
-            // "codemode: closed". The options as given go along, for the
-            // core's unknown-key check.
-            const start = () => runInCore(goExecute, args, run.id, ctrl && ctrl.signal, onConsole, options, onRefused);
-            then(
-                guard.async(() => (inConsole > 0 ? then(undefined, start, start) : start())),
-                (box) => settle(true, box.value),
-                (e) => settle(false, e),
-            );
-        });
-    };
+function llmTool(tool, which, box, life) {
     return life.attach({
         name: tool.name,
         description: tool.description,
         inputSchema: markSchema(tool.inputSchema),
-        execute,
+        execute: executeFace(box, tool.name, which),
         toModelOutput,
     });
 }
 
 /**
+ * A run of a live session's LLM tool (its execute).
+ * @param {Function} goExecute the core's execute of the tool
+ * @param {string} name the tool's
+ * @param {any} args
+ * @param {any} options
+ * @param {Guard} guard
+ * @param {Pipeline} pipe
+ * @param {import("./runs.mjs").Owner} owner
+ * @param {import("./lifetime.mjs").Lifetime} life the session's: a run holds it
+ * @returns {Promise<any>}
+ */
+function runLlmTool(goExecute, name, args, options, guard, pipe, owner, life) {
+    const isCode = name === "executeCode", isSearch = name === "searchTools";
+    // Checked first: a toJSON there would change what argsOnce reads.
+    const hazard = prototypeHazard();
+    if (hazard) return Promise.reject(hazard);
+    let opts;
+    args = argsOnce(args, isSearch);
+    try {
+        guard.check();
+        opts = normalizeRunOptions(options);
+    } catch (err) {
+        return Promise.reject(err);
+    }
+    const signal = opts.signal;
+    if (signal && signal.aborted) return Promise.reject(abortReason(signal));
+    const run = startRun(owner, opts.context, opts.onEvent, pipe.onEvent);
+    // The core sees the run's token, never its context, and, when the
+    // caller gave a signal, a signal of ours: aborted by the caller's
+    // signal or by dispose(). Without one, dispose() stops the run in
+    // the core itself (session.dispose, api.dispose) right after
+    // stopRuns, and every tool's own signal aborts from endRun: no
+    // controller and no listener in the core per run.
+    const ctrl = signal ? newAbortController() : undefined;
+    // A run nobody observes (no onEvent) makes no events at all.
+    const watched = isCode && observed(run, pipe.onEvent);
+    const t0 = watched ? now() : 0;
+    if (watched) emit(run, { type: "run-start", runId: run.id, code: args && args.code }, pipe.onEvent);
+    const onConsole = watched
+        ? (/** @type {string} */ level, /** @type {string} */ message) => inCore(() => consoleLine(run, level, message, pipe.onEvent))
+        : undefined;
+    // The calls the core ends before their tool, as they are: from
+    // inside the run's frames too (an unknown name is refused as the
+    // program calls it).
+    const onRefused = watched ? (/** @type {string} */ text) => inCore(() => refusedCall(run, text, pipe.onEvent)) : undefined;
+    // The session stays while its run is in flight, whatever the page keeps.
+    const unhold = life.hold();
+    return new Promise((resolve, reject) => {
+        let settled = false;
+        let unwatch = () => {};
+        /**
+         * @param {boolean} good
+         * @param {any} v
+         */
+        const settle = (good, v) => {
+            if (settled) return;
+            settled = true;
+            unwatch();
+            unhold();
+            const out = settledAs(good, v);
+            finishRun(run, out.good, out.v, t0, watched, pipe.onEvent);
+            (out.good ? resolve : reject)(out.v);
+        };
+        const onAbort = () => {
+            const reason = abortReason(/** @type {AbortSignal} */ (signal));
+            if (ctrl) ctrl.abort(reason);
+            settle(false, reason);
+        };
+        run.abortHook = (err) => {
+            if (ctrl) ctrl.abort(err);
+            settle(false, err);
+        };
+        // An onEvent that aborted the signal from run-start did so after
+        // the check above, and 'abort' fires only once: the run ends
+        // here, before the program starts.
+        if (signal && signal.aborted) return onAbort();
+        if (run.stopped) return settle(false, run.stopped);
+        try {
+            if (signal) unwatch = whenAborted(signal, onAbort);
+        } catch (err) {
+            // A signal whose addEventListener throws: the run, started
+            // (run-start) and never to be stopped by it, ends with that.
+            return settle(false, err);
+        }
+        // Started once abortHook is set: the core runs the program, and
+        // calls a tool, before runInCore returns, and a tool that
+        // disposes its session or factory at once (before any await)
+        // must end this run as dispose() says, not with the core's
+        // "codemode: closed". The options as given go along, for the
+        // core's unknown-key check.
+        const start = () => runInCore(goExecute, args, run.id, ctrl && ctrl.signal, onConsole, options, onRefused);
+        then(
+            guard.async(() => (inConsole > 0 ? then(undefined, start, start) : start())),
+            (box) => settle(true, box.value),
+            (e) => settle(false, e),
+        );
+    });
+}
+
+/**
  * A live session of a factory, as the factory keeps it.
- * @typedef {{ session: any, core: Core, factoryDisposed: () => boolean, release: () => void }} LiveSession
+ * @typedef {{ session: any, core: Core, factoryDisposed: () => boolean, release: () => void, cut: () => void }} LiveSession
  */
 
 /**
@@ -447,7 +459,7 @@ function endSession(live, id) {
 /**
  * @param {any} session the core's session
  * @param {Core} core
- * @param {() => boolean} factoryDisposed
+ * @param {import("./faces.mjs").FactoryState} factory
  * @param {Pipeline} pipe
  * @param {import("./runs.mjs").Owner} factoryOwner
  * @param {() => void} release lets go of the session's own tools (ownList)
@@ -456,22 +468,33 @@ function endSession(live, id) {
  * @param {number} id its key there
  * @returns {Session}
  */
-function wrapSession(session, core, factoryDisposed, pipe, factoryOwner, release, defs, live, id) {
+function wrapSession(session, core, factory, pipe, factoryOwner, release, defs, live, id) {
     let disposed = false;
+    const factoryDisposed = () => factory.disposed;
     const owner = newOwner(factoryOwner);
-    live.set(id, { session, core, factoryDisposed, release });
     // Dropped without dispose(), the session goes when nothing of it is
     // left (lifetime.mjs): the factory reaches it through `live` alone.
     const life = partLifetime(live, id, endSession, { defs });
+    /** @type {{ m: import("./faces.mjs").SessionMethods }} */
+    const box = { m: deadSession(factory) };
+    // At the session's dispose, or its factory's: what the page kept of it
+    // answers as a disposed session, holding nothing else (faces.mjs), nor
+    // its keeper its own tools (disarm). Not `defs` itself: the factory
+    // keeps this, and a tool that refers to its session kept the session.
+    const cut = () => {
+        box.m = deadSession(factory);
+        life.disarm();
+    };
+    live.set(id, { session, core, factoryDisposed, release, cut });
     const guard = makeGuard(core, () => {
-        if (factoryDisposed()) return "Code Mode: this session's factory has been disposed.";
+        if (factoryDisposed()) return FACTORY_OF_SESSION_DISPOSED;
         if (disposed) return SESSION_DISPOSED;
         return "";
     });
-    return life.attach({
+    box.m = {
         getLlmTools() {
             // The core's pair, [searchTools, executeCode].
-            return guard.sync(() => /** @type {[any, any]} */ (map(session.getLlmTools(), (/** @type {any} */ t) => wrapLlmTool(t, guard, pipe, owner, life))));
+            return guard.sync(() => /** @type {[any, any]} */ (map(session.getLlmTools(), (/** @type {any} */ t, i) => llmTool(t, i, box, life))));
         },
         getSystemInstruction() {
             notFromHook("session.getSystemInstruction()");
@@ -480,12 +503,14 @@ function wrapSession(session, core, factoryDisposed, pipe, factoryOwner, release
         dispose() {
             if (disposed) return;
             disposed = true;
-            life.disarm();
+            cut();
             if (factoryDisposed() || core.state.exited) return;
             stopRuns(owner, "Code Mode: the session was disposed while this run was in flight.");
             endSession(live, id);
         },
-    });
+        execute: (name, which, args, options) => runLlmTool(session.executeOf(which), name, args, options, guard, pipe, owner, life),
+    };
+    return life.attach(sessionFace(box));
 }
 
 /**
@@ -495,23 +520,23 @@ function wrapSession(session, core, factoryDisposed, pipe, factoryOwner, release
  * @returns {API}
  */
 export function wrapApi(api, core, pipe) {
-    let disposed = false;
+    /** @type {import("./faces.mjs").FactoryState} */
+    const factory = { disposed: false };
     const owner = newOwner();
-    const isDisposed = () => disposed;
     /** @type {Map<number, LiveSession>} */
     const live = new KeptMap();
     let nextSession = 1;
-    const guard = makeGuard(core, () =>
-        disposed ? "Code Mode: this instance has been disposed; create a new one with IoCodeModeFactory()." : "",
-    );
+    const guard = makeGuard(core, () => (factory.disposed ? instanceDisposed().message : ""));
+    /** @type {{ m: import("./faces.mjs").ApiMethods }} */
+    const box = { m: deadApi };
+    /** @type {Map<number, () => void>} the core's unregister functions, by registration */
+    const unregisters = new KeptMap();
+    let nextRegistration = 1;
     /** @param {() => void} unregister */
     const wrapUnregister = (unregister) => {
-        let done = false;
-        return () => {
-            if (done || disposed || core.state.exited) return;
-            done = true;
-            unregister();
-        };
+        const id = nextRegistration++;
+        unregisters.set(id, unregister);
+        return unregisterFace(box, id);
     };
     // The engine's first instance is made, and the sandbox's sources are
     // compiled into it, once the caller has the factory and the host is
@@ -524,19 +549,25 @@ export function wrapApi(api, core, pipe) {
     // the engine would wait for it, and an abort given meanwhile would find
     // it not yet started. dispose() cancels it.
     const unprepare = whenIdle(() => {
-        if (disposed || core.state.exited || owner.runs.size > 0) return;
+        if (factory.disposed || core.state.exited || owner.runs.size > 0) return;
         try {
             api.prepare();
         } catch {
             // Only ever an optimisation: a run does without it.
         }
     }, PREPARE_WITHIN_MS);
-    return {
+    box.m = {
         registerTool(tool) {
             return guard.sync(() => wrapUnregister(api.registerTool(pipe.wrapList([tool])[0])));
         },
         registerTools(tools) {
             return guard.sync(() => wrapUnregister(api.registerTools(pipe.wrapList(tools))));
+        },
+        unregister(id) {
+            const unregister = unregisters.get(id);
+            if (!unregister || factory.disposed || core.state.exited) return;
+            unregisters.delete(id);
+            unregister();
         },
         listTools() {
             notFromHook("listTools()");
@@ -554,7 +585,7 @@ export function wrapApi(api, core, pipe) {
             const release = own ? own.release : () => {};
             const defs = own ? own.defs : [];
             try {
-                return guard.sync(() => wrapSession(goSession(api.createSession(goOptions)), core, isDisposed, pipe, owner, release, defs, live, nextSession++));
+                return guard.sync(() => wrapSession(goSession(api.createSession(goOptions)), core, factory, pipe, owner, release, defs, live, nextSession++));
             } catch (err) {
                 release();
                 throw err;
@@ -562,12 +593,15 @@ export function wrapApi(api, core, pipe) {
         },
         dispose() {
             unprepare();
-            if (disposed || core.state.exited) {
-                disposed = true;
-                return;
-            }
-            disposed = true;
+            if (factory.disposed) return;
+            factory.disposed = true;
+            // What the page kept of the factory and of its sessions answers
+            // as disposed, holding nothing else (faces.mjs).
+            box.m = deadApi;
+            unregisters.clear();
+            forEachEntry(live, (rec) => rec.cut());
             live.clear();
+            if (core.state.exited) return;
             stopRuns(owner, "Code Mode: the instance was disposed while this run was in flight.");
             afterCore(() => api.dispose());
             // The factory's Go program goes with it, once the Go frames of
@@ -575,4 +609,5 @@ export function wrapApi(api, core, pipe) {
             queueMicrotask(() => core.stop(new Error("the factory was disposed")));
         },
     };
+    return apiFace(box);
 }

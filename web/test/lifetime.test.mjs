@@ -45,6 +45,42 @@ test("what the page keeps of a factory, or a run in flight, keeps the engine", (
     assert.deepEqual({ released: out.released, liveWorkers: out.liveWorkers }, { released: true, liveWorkers: 0 });
 });
 
+test("what the page keeps of a disposed factory keeps nothing of it, and answers as disposed", () => {
+    // Two factories used (a tool of the config's, one registered, a
+    // session's own, a run of each) and disposed, the second's session
+    // first, every handle kept: the factory, its methods, registerTool's
+    // unregister, a ready() promise, the session, its methods, its LLM
+    // tools and their execute. Each kept the whole factory: in-thread its
+    // engine's WebAssembly memories (8 kept executeCode, 60 MB) and the
+    // page's tools; in a worker the page's tools and the sessions' state.
+    const out = inChild("disposed");
+    assert.deepEqual(
+        { released: out.released, defsAlive: out.defsAlive, memories: out.memories, memoriesAlive: out.memoriesAlive },
+        { released: true, defsAlive: 0, memories: !WORKER, memoriesAlive: 0 },
+    );
+    const factoryGone = "Code Mode: this instance has been disposed; create a new one with IoCodeModeFactory().";
+    const sessionsFactoryGone = "Code Mode: this session's factory has been disposed.";
+    const disposed = {
+        execute: sessionsFactoryGone,
+        search: sessionsFactoryGone,
+        getLlmTools: sessionsFactoryGone,
+        instruction: sessionsFactoryGone,
+        registerTool: factoryGone,
+        listTools: factoryGone,
+        createSession: factoryGone,
+        apiReady: factoryGone,
+        ready: "undefined",
+        unregister: "undefined",
+        dispose: "undefined",
+    };
+    assert.deepEqual(out.answers, [disposed, disposed]);
+    // A session disposed on a factory that lives on: its own tool freed
+    // (counted above), its kept execute says so, then its factory's end.
+    const sessionGone = "Code Mode: this session has been disposed; create a new one with createSession().";
+    assert.deepEqual(out.sessionAnswers, { execute: sessionGone, getLlmTools: sessionGone });
+    assert.equal(out.afterFactory, sessionsFactoryGone);
+});
+
 test("tools unregistered from a factory that lives on are freed", () => {
     // 60 definitions registered (registerTool and registerTools), called,
     // unregistered. In-thread, each unregister function kept its
