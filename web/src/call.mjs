@@ -99,6 +99,7 @@ function convertValue(v, name, memoryLimitMB, progress) {
 // Builtins as they were at load: a page's String.prototype.charCodeAt or
 // RegExp.prototype.exec must not change how a text is counted or cut.
 const regExpExec = uncurry(RegExp.prototype.exec);
+const stringSlice = uncurry(String.prototype.slice);
 const SURROGATE = /[\ud800-\udfff]/;
 
 /**
@@ -188,6 +189,30 @@ function cutLong(text) {
     if (text.length <= THROWN_KEPT) return [text, undefined];
     const kept = cutText(text, THROWN_KEPT);
     return [kept, codePoints(text, kept.length)];
+}
+
+// What the core shows of a failed call's message (toolcall.go maxReasonChars).
+const REASON_CHARS = 1000;
+
+/**
+ * A failed call's message as the program's ToolError and the call's
+ * toolCalls record give it (toolcall.go failure): its first 1,000
+ * characters, then how many more there were (`… [89999000 more
+ * characters]`), counted as the core counts them, in code points. What a
+ * tool-result event says of the call: it passed a tool's message of 90
+ * million characters through whole.
+ * @param {string} text
+ */
+export function asFailure(text) {
+    if (text.length <= REASON_CHARS) return text;
+    let i = 0;
+    for (let k = 0; k < REASON_CHARS && i < text.length; k++) {
+        const u = charCodeAt(text, i);
+        i += u >= 0xd800 && u < 0xdc00 && i + 1 < text.length && (charCodeAt(text, i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+    }
+    const more = codePoints(text, i);
+    // A slice, not cutText: a lone high surrogate at the end is a character kept.
+    return more === 0 ? text : `${stringSlice(text, 0, i)}… [${more} more character${more === 1 ? "" : "s"}]`;
 }
 
 /**

@@ -5,7 +5,7 @@
 // token, which this module maps back to the run. A run that has ended, or
 // whose owner was disposed, gets no tool or interceptor call any more.
 
-import { CallSignal } from "./call.mjs";
+import { CallSignal, asFailure } from "./call.mjs";
 import { KeptMap, KeptSet, arrayOf, forEachEntry, now } from "./intrinsics.mjs";
 import { describeError, errorName, report, thrownByTool } from "./env.mjs";
 import { prototypeHazard } from "./fields.mjs";
@@ -249,7 +249,7 @@ export function inputRefused(token, name, input, error, t0) {
     if (!run || run.ended || !observed(run, run.factoryOnEvent)) return;
     const callId = run.nextCall++;
     emit(run, { type: "tool-call", runId: run.id, callId, name, input: eventCopy(input), decision: { allowed: true } }, run.factoryOnEvent);
-    if (!run.ended) emit(run, { type: "tool-result", runId: run.id, callId, name, ok: false, durationMs: Math.round(now() - t0), error }, run.factoryOnEvent);
+    if (!run.ended) emit(run, { type: "tool-result", runId: run.id, callId, name, ok: false, durationMs: Math.round(now() - t0), error: asFailure(error) }, run.factoryOnEvent);
 }
 
 /**
@@ -371,7 +371,8 @@ export async function callTool(run, tool, input, engine, factoryOnEvent, settle,
             /** @type {any} */
             const end = { type: "tool-result", runId: run.id, callId, name: tool.name, ok, durationMs: Math.round(now() - t0) };
             if (ok) end.result = resultCopy(value, out);
-            else end.error = error;
+            // As the program and the call's toolCalls record get it.
+            else end.error = asFailure(/** @type {string} */ (error));
             emit(run, end, factoryOnEvent);
         }
     }
@@ -401,7 +402,7 @@ export function endedWhy(settled, v) {
  */
 export function closeCalls(run, why, factoryOnEvent) {
     forEachEntry(run.inflight, (c, callId) => {
-        emit(run, { type: "tool-result", runId: run.id, callId, name: c.name, ok: false, durationMs: Math.round(now() - c.t0), error: `the run ended before the tool finished (${why})` }, factoryOnEvent);
+        emit(run, { type: "tool-result", runId: run.id, callId, name: c.name, ok: false, durationMs: Math.round(now() - c.t0), error: asFailure(`the run ended before the tool finished (${why})`) }, factoryOnEvent);
     });
     run.inflight.clear();
 }

@@ -763,6 +763,48 @@ describe("dispose", () => {
         assert.deepEqual(events.map((e) => [e.name, e.decision]), [[shown, { allowed: false, reason: "unknown tool" }]]);
     });
 
+    // A tool's error reaches its tool-result as the program and the call's
+    // toolCalls record get it: its first 1,000 characters (code points, as
+    // the core counts them) and how many more. A message of 90 million
+    // characters reached onEvent whole. Likewise the reason a run ended
+    // with, for a call it left in flight.
+    for (const worker of [false, true]) test(`onEvent (worker: ${worker}): a tool's long error reads in its tool-result as the program gets it`, async (t) => {
+        const messages = ["x".repeat(1000), "x".repeat(1001), "😀".repeat(1001), "😀".repeat(999) + "\ud800".repeat(5), "y".repeat(5e6)];
+        const errors = [];
+        let hanging = 0;
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            worker,
+            onEvent: (e) => e.type === "tool-result" && errors.push(e.error),
+            tools: [
+                tool("t.fail", ({ i }) => {
+                    throw new Error(messages[i]);
+                }),
+                tool("t.hang", (i, { signal }) => (hanging++, new Promise((res, rej) => signal.addEventListener("abort", () => rej(signal.reason))))),
+            ],
+        });
+        const session = api.createSession();
+        const r = await run(session, `const out = []; for (let i = 0; i < ${messages.length}; i++) { try { await tools.t.fail({ i }) } catch (e) { out.push(e.message) } } return out`);
+        assert.equal(r.ok, true, JSON.stringify(r.error));
+        assert.deepEqual(r.toolCalls.map((c) => c.reason), r.result);
+        // The program's lone surrogate is U+FFFD.
+        assert.deepEqual(errors, [...r.result.slice(0, 3), r.result[3].replace("\ufffd", "\ud800"), r.result[4]]);
+        assert.deepEqual(errors.slice(1), [
+            `${"x".repeat(1000)}… [1 more character]`,
+            `${"😀".repeat(1000)}… [1 more character]`,
+            `${"😀".repeat(999)}\ud800… [4 more characters]`,
+            `${"y".repeat(1000)}… [4999000 more characters]`,
+        ]);
+        errors.length = 0;
+        const c = new AbortController();
+        const aborted = run(session, "await tools.t.hang({})", { signal: c.signal }).catch((e) => e);
+        await until(() => hanging === 1, "the call");
+        c.abort(new Error("z".repeat(5e6)));
+        assert.equal((await aborted).message.length, 5e6);
+        await until(() => errors.length === 1, "its tool-result");
+        assert.equal(errors[0], `the run ended before the tool finished (${"z".repeat(960)}… [${5e6 + 41 - 1000} more characters]`);
+    });
+
     // A schema library's own check (a Zod refinement) runs on the page in
     // both modes: its refusal is reported as the core's JSON Schema refusal
     // is, with the error the program gets. It had no event at all.
