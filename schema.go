@@ -39,7 +39,11 @@ type inputValidator struct {
 	// surelyValid reads an input.
 	levels int
 
-	once   sync.Once
+	// The compiled schema, once compiled (done); mu held while compiling.
+	// A compile that its run's stop ended is not kept: the next call
+	// compiles again.
+	mu     sync.Mutex
+	done   bool
 	schema *jsonschema.Schema
 	err    error
 }
@@ -93,29 +97,44 @@ func compileSchema(raw json.RawMessage) (*inputValidator, error) {
 }
 
 // compiled is the schema compiled by the full validator, on first use.
-func (v *inputValidator) compiled() (*jsonschema.Schema, error) {
-	v.once.Do(func() {
-		c := jsonschema.NewCompiler()
-		c.DefaultDraft(jsonschema.Draft2020)
-		c.UseLoader(noRemoteLoader{})
-		if v.plain {
-			c.SkipMetaValidation()
+func (v *inputValidator) compiled() (*jsonschema.Schema, error) { return v.compiledStop(nil) }
+
+// compiledStop is compiled, ended with errStopped (and nothing kept) once
+// stop, if not nil, says so: a first call compiles the schema inside its
+// run, and an anyOf of 100,000 alternatives compiled for seconds past the
+// run's timeout (under GOOS=js nothing else runs meanwhile, the page's
+// thread in-thread).
+func (v *inputValidator) compiledStop(stop func() bool) (*jsonschema.Schema, error) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.done {
+		return v.schema, v.err
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseLoader(noRemoteLoader{})
+	if v.plain {
+		c.SkipMetaValidation()
+	}
+	if stop != nil {
+		c.StopWhen(stop)
+	}
+	var sch *jsonschema.Schema
+	err := c.AddResource(schemaURL, v.doc)
+	if err == nil {
+		if sch, err = c.Compile(schemaURL); err != nil && !errors.Is(err, jsonschema.ErrStopped) {
+			err = errors.New(cleanCompileError(err))
 		}
-		if err := c.AddResource(schemaURL, v.doc); err != nil {
-			v.err = err
-			return
+	}
+	if err != nil && stop != nil && (errors.Is(err, jsonschema.ErrStopped) || stop()) {
+		return nil, errStopped
+	}
+	v.done = true
+	if v.err = err; err == nil {
+		if v.err = checkRefCycles(sch); v.err == nil {
+			v.schema = sch
 		}
-		sch, err := c.Compile(schemaURL)
-		if err != nil {
-			v.err = errors.New(cleanCompileError(err))
-			return
-		}
-		if err := checkRefCycles(sch); err != nil {
-			v.err = err
-			return
-		}
-		v.schema = sch
-	})
+	}
 	return v.schema, v.err
 }
 
@@ -274,7 +293,7 @@ func (v *inputValidator) check(raw json.RawMessage, stop func() bool) (*jsonsche
 	if v.plain && surelyValid(v.doc, inst, v.formatAsserted, 0) {
 		return nil, inst, nil
 	}
-	sch, err := v.compiled()
+	sch, err := v.compiledStop(stop)
 	if err != nil {
 		return nil, inst, err
 	}

@@ -73,3 +73,39 @@ func countErrors(e *jsonschema.ValidationError) int {
 	}
 	return n
 }
+
+// TestSchemaCompileStopped: a first call compiles its tool's schema inside
+// its run, and an anyOf of 100,000 alternatives compiled for seconds past
+// the run's timeout (12 s in a page, where nothing else runs meanwhile).
+// The compile asks the check's stop every 1,024 subschemas; a stopped
+// compile keeps nothing, and the next check compiles the schema whole.
+func TestSchemaCompileStopped(t *testing.T) {
+	alts := make([]string, 10000)
+	for i := range alts {
+		alts[i] = fmt.Sprintf(`{"const":%d}`, i)
+	}
+	schema := json.RawMessage(`{"type":"object","properties":{"a":{"anyOf":[` + strings.Join(alts, ",") + `]}}}`)
+	v, err := compileSchema(schema)
+	if err != nil || !v.plain {
+		t.Fatalf("%v, plain %v: want a plain schema, compiled at its first check", err, v.plain)
+	}
+	// Asked twice before the compile (before each decode), then by it.
+	asked := 0
+	_, _, err = v.check(json.RawMessage(`{"a":-1}`), func() bool { asked++; return asked > 2 })
+	if !errors.Is(err, errStopped) || asked != 3 || v.done || v.schema != nil {
+		t.Fatalf("got %v after %d questions (done %v); want errStopped at the compile's first question, nothing kept", err, asked, v.done)
+	}
+	// Its polls while it compiles whole: about two per 1,024 subschemas.
+	asked = 0
+	ve, _, err := v.check(json.RawMessage(`{"a":-1}`), func() bool { asked++; return false })
+	if err != nil || ve == nil || !v.done {
+		t.Fatalf("got %v, %v; want the violation", ve, err)
+	}
+	if asked < 2+10000/1024 {
+		t.Errorf("the check asked %d times; the compile of 10,000 subschemas asks at least %d", asked, 10000/1024)
+	}
+	// Compiled once: later checks use it.
+	if ve, _, err := v.check(json.RawMessage(`{"a":7}`), nil); err != nil || ve != nil {
+		t.Errorf("a valid input: %v, %v", ve, err)
+	}
+}

@@ -1,6 +1,7 @@
 package jsonschema
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 )
@@ -54,6 +55,20 @@ func (c *Compiler) DefaultDraft(d *Draft) {
 func (c *Compiler) SkipMetaValidation() {
 	c.roots.skipMeta = true
 }
+
+// StopWhen makes Compile ask stop now and then (every 1,024 subschemas
+// it reads or compiles) and end with ErrStopped once it says so.
+//
+// code-mode patch: a tool's schema is compiled at its first call, inside
+// a run, and an anyOf of 100,000 alternatives took seconds (more under
+// GOOS=js, where nothing else runs meanwhile) past the run's timeout.
+func (c *Compiler) StopWhen(stop func() bool) {
+	c.roots.stop = stop
+}
+
+// ErrStopped is what Compile returns when the function given to StopWhen
+// said to stop (code-mode patch).
+var ErrStopped = errors.New("jsonschema: compile stopped")
 
 // AssertFormat always enables format assertions.
 //
@@ -204,6 +219,9 @@ func (c *Compiler) doCompile(up urlPtr) (*Schema, error) {
 
 	c.enqueue(q, up)
 	for q.len() > compiled {
+		if c.roots.stopped() {
+			return nil, ErrStopped
+		}
 		sch := q.at(compiled)
 		if err := c.roots.ensureSubschema(sch.up); err != nil {
 			return nil, err

@@ -13,6 +13,20 @@ type roots struct {
 	vocabularies map[string]*Vocabulary
 	assertVocabs bool
 	skipMeta     bool // code-mode patch: see Compiler.SkipMetaValidation
+	// code-mode patch: see Compiler.StopWhen. polls counts the calls of
+	// stopped, which asks stop every 1,024th.
+	stop  func() bool
+	polls int
+}
+
+// stopped reports whether the compile is to stop (code-mode patch: see
+// Compiler.StopWhen).
+func (rr *roots) stopped() bool {
+	if rr.stop == nil {
+		return false
+	}
+	rr.polls++
+	return rr.polls&1023 == 0 && rr.stop()
 }
 
 func newRoots() *roots {
@@ -80,6 +94,9 @@ func (rr *roots) collectResources(r *root, sch any, base url, schPtr jsonPointer
 }
 
 func (rr *roots) _collectResources(r *root, sch any, base url, schPtr jsonPointer, fallback dialect) error {
+	if rr.stopped() {
+		return ErrStopped
+	}
 	obj, ok := sch.(map[string]any)
 	if !ok {
 		if schPtr.isEmpty() {
