@@ -15,8 +15,9 @@
   const USER = /[\ud800-\udbff][\udc00-\udfff]|[\x00-\x20"#<>?`{}/:;=@[\\\]^|\x7f-\uffff]/g;
   const form = (s) => encodeURIComponent(wellFormed(s)).replace(/[!'()~]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase()).replace(/%20/g, "+");
   // unform decodes a form's text: percent-encoded bytes as UTF-8, each
-  // invalid sequence (its maximal valid prefix) as U+FFFD.
-  const unform = (s) => s.replace(/\+/g, " ").replace(/(%[0-9A-Fa-f]{2})+/g, (m) => m.replace(/%[0-7][0-9A-F]|%(?:C[2-9A-F]|D.)%[89AB].|%E0(?:%[AB].(?:%[89AB].)?)?|%(?:E[1-CEF])(?:%[89AB].(?:%[89AB].)?)?|%ED(?:%[89].(?:%[89AB].)?)?|%F0(?:%[9AB].(?:%[89AB].(?:%[89AB].)?)?)?|%F[1-3](?:%[89AB].(?:%[89AB].(?:%[89AB].)?)?)?|%F4(?:%8.(?:%[89AB].(?:%[89AB].)?)?)?|%../gi, (c) => { try { return decodeURIComponent(c); } catch (e) { return "\ufffd"; } }));
+  // invalid sequence (its maximal valid prefix) as U+FFFD: a run of bytes
+  // at once, one sequence at a time only if the run is not UTF-8.
+  const unform = (s) => s.replace(/\+/g, " ").replace(/(%[0-9A-Fa-f]{2})+/g, (m) => { try { return decodeURIComponent(m); } catch (e) {} return m.replace(/(%[0-7].|%(?:C[2-9A-F]|D.)%[89AB].|%E0%[AB].%[89AB].|%E[1-CEF](?:%[89AB].){2}|%ED%[89].%[89AB].|%F0%[9AB].(?:%[89AB].){2}|%F[1-3](?:%[89AB].){3}|%F4%8.(?:%[89AB].){2})|%E0(?:%[AB].)?|%E[1-CEF](?:%[89AB].)?|%ED(?:%[89].)?|%F0(?:%[9AB].(?:%[89AB].)?)?|%F[1-3](?:%[89AB].){0,2}|%F4(?:%8.(?:%[89AB].)?)?|%../gi, (c, ok) => ok ? decodeURIComponent(ok) : "\ufffd"); });
   const dots = (segs) => {
     const out = [];
     segs.forEach((seg, i) => {
@@ -43,6 +44,7 @@
   // v6 is an IPv6 address (inside its brackets) in its shortest form.
   const v6 = (s) => {
     let tail = [];
+    if (s.length > 45) no(); // "ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255" is the longest
     const m = /^(.*:)(\d+(?:\.\d+){3})$/s.exec(s);
     if (m) {
       const o = m[2].split(".");
@@ -69,7 +71,7 @@
     const b = h;
     if (b) out += "-";
     while (h < cps.length) {
-      const m = Math.min(...cps.filter((c) => c >= n));
+      const m = cps.reduce((a, c) => c >= n && c < a ? c : a, Infinity);
       delta += (m - n) * (h + 1); n = m;
       for (const c of cps) {
         if (c < n) delta++;
