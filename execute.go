@@ -542,6 +542,10 @@ func (r *runState) search(ctx context.Context, args []json.RawMessage) (json.Raw
 		arg = args[0]
 	}
 	in, err := toolSearchArgs.parse(arg)
+	if err == nil && len(args) > 1 && in["limit"] == nil {
+		// tool_search("orders", 3): a number after the query is its limit.
+		in["limit"], err = toolSearchArgs.positional("limit", args[1])
+	}
 	if err != nil {
 		return nil, &sandbox.JSError{Name: "TypeError", Message: err.Error()}
 	}

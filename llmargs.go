@@ -129,6 +129,17 @@ func (spec argSpec) parse(args json.RawMessage) (map[string]any, error) {
 		return nil, &argsError{fmt.Sprintf("%s: expected the arguments to be an object %s, got %s", spec.tool, spec.shape(), kindOf(raw))}
 	}
 	obj = spec.unnest(obj)
+	// top_k: 3, max_results: 3: the limit as other search APIs name it,
+	// ignored beside the query like any key the tool does not take.
+	if _, has := obj["limit"]; !has && spec.field("limit") != nil {
+		for _, a := range limitAliases {
+			if v, ok := obj[a]; ok {
+				obj["limit"] = v
+				delete(obj, a)
+				break
+			}
+		}
+	}
 	var unknown []string
 	for k := range obj {
 		if spec.field(k) == nil {
@@ -173,6 +184,9 @@ var bareAliases = map[string][]string{
 	"code":  {"script", "javascript", "js", "typescript", "ts", "program", "source", "snippet"},
 	"query": {"q", "search", "text", "keywords", "keyword", "term", "terms"},
 }
+
+// limitAliases are what other search APIs call a search's limit.
+var limitAliases = []string{"top_k", "topK", "max_results", "maxResults", "num_results", "numResults", "k", "n"}
 
 // misnamed is the message for arguments without the main field but with
 // keys the tool does not take (sorted): the first that looks like the
@@ -390,6 +404,20 @@ func (spec argSpec) unnest(obj map[string]any) map[string]any {
 		}
 	}
 	return inner
+}
+
+// positional is the field name read from a number given as an argument
+// of its own (raw), nil for anything else.
+func (spec argSpec) positional(name string, raw json.RawMessage) (any, error) {
+	var n json.Number
+	if json.Unmarshal(raw, &n) != nil || n == "" {
+		return nil, nil
+	}
+	v, err := spec.field(name).coerce(n)
+	if err != nil {
+		return nil, &argsError{fmt.Sprintf("%s: %s: %v", spec.tool, name, err)}
+	}
+	return v, nil
 }
 
 func (spec argSpec) field(name string) *argField {

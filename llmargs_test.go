@@ -177,6 +177,14 @@ func TestToolSearchArguments(t *testing.T) {
 		{`return (await tool_search("transfer money")).length > 0`, `true`},
 		// Options beside a query string count: the limit was ignored.
 		{`return [(await tool_search("orders")).length > 1, (await tool_search("orders", { limit: 1 })).length]`, `[true,1]`},
+		// A number beside the query string is the limit: it was ignored.
+		{`return [(await tool_search("orders", 1)).length, (await tool_search("orders", { limit: "2.0" })).length]`, `[1,2]`},
+		{`try { await tool_search("x", 0) } catch (e) { return e.name + ": " + e.message }`,
+			`"TypeError: tool_search: limit: expected an integer 1..50, got the number 0"`},
+		// The limit as other search APIs name it: it was ignored.
+		{`return [(await tool_search({ query: "orders", top_k: 1 })).length, (await tool_search({ query: "orders", max_results: "1" })).length]`, `[1,1]`},
+		{`try { await tool_search({ query: "x", topK: 0 }) } catch (e) { return e.name + ": " + e.message }`,
+			`"TypeError: tool_search: limit: expected an integer 1..50, got the number 0"`},
 		{`try { await tool_search("x", { limit: 0 }) } catch (e) { return e.name + ": " + e.message }`,
 			`"TypeError: tool_search: limit: expected an integer 1..50, got the number 0"`},
 		{`return (await tool_search("transfer money", { query: "other" })).map(h => h.name)[0]`, `"payments.transfer"`},

@@ -30,11 +30,12 @@
     __proto__: null,
     tool_call: () => (name, input, ...m) => call(name, input, m.length),
     // tool_search("orders", { limit: 1 }): the options beside a query
-    // string count (the limit was ignored).
+    // string count (the limit was ignored); so does a number there, the
+    // limit (tool_search("orders", 3)), which the host reads.
     tool_search: () => (opts, more) => {
       if (typeof opts === "string") opts = { ...more, query: opts };
       if (opts && typeof opts === "object" && typeof opts.query === "string" && opts.query.length > 1000) opts = O.assign({}, opts, { query: cut(opts.query, 1000) });
-      return find(opts);
+      return find(opts, more);
     },
     // tools.js is the same in every run; the run's tools are its data.
     tools: () => src("tools")(call, src, O, isArr),
