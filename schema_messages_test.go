@@ -66,6 +66,13 @@ func TestSchemaValidatorWordedMessages(t *testing.T) {
 			`invalid input: /q/n: type: got string, want array (one string: pass an array of the values, [1, 2, "x"])`},
 		{"one value as a string, items unsaid", `{"type":"object","properties":{"ids":{"type":"array"}}}`, `{"ids":"7"}`,
 			`invalid input: /ids: type: got string, want array (one string: pass an array of the values, ["7"])`},
+		// ids: 5, one value where a list is wanted.
+		{"one number where a property wants an array of strings", `{"type":"object","properties":{"ids":{"type":"array","items":{"type":"string"}}}}`, `{"ids":5}`,
+			`invalid input: /ids: type: got number, want array (one value: pass an array of the values, ["5"])`},
+		{"one number where a property wants an array of integers", `{"properties":{"q":{"properties":{"n":{"type":"array","items":{"type":"integer"}}}}}}`, `{"q":{"n":7}}`,
+			`invalid input: /q/n: type: got number, want array (one value: pass an array of the values, [7])`},
+		{"an object where a property wants an array", `{"properties":{"ids":{"type":"array"}}}`, `{"ids":{"a":1}}`,
+			"invalid input: /ids: type: got object, want array"},
 		// note: null, for a field the model meant to leave out.
 		{"null for a field", `{"type":"object","properties":{"note":{"type":"string"},"n":{"type":"integer"}}}`, `{"note":null,"n":null}`,
 			"invalid input:\n/n: type: got null, want integer (null is not a value here: send an integer, or leave the field out if it is optional)\n" +
@@ -81,6 +88,11 @@ func TestSchemaValidatorWordedMessages(t *testing.T) {
 			`invalid input: /: type: got number, want object (the input is one object of named fields, not a bare value: pass { "order-id": 42 })`},
 		{"a bare string for two required fields", `{"type":"object","properties":{"b":{},"a":{}},"required":["b","a"]}`, `"x"`,
 			`invalid input: /: type: got string, want object (the input is one object of named fields, not a bare value: pass { b: ..., a: ... })`},
+		// tools.orders.search("open"): the one property whose enum holds the value.
+		{"a bare string that one property's enum holds", `{"type":"object","properties":{"status":{"enum":["open","shipped"]},"kind":{"enum":["a","b"]},"limit":{"type":"integer"}}}`, `"open"`,
+			`invalid input: /: type: got string, want object (the input is one object of named fields, not a bare value: pass { status: "open" })`},
+		{"a bare string that two properties' enums hold", `{"type":"object","properties":{"from":{"enum":["x","y"]},"to":{"enum":["x","y"]}}}`, `"x"`,
+			`invalid input: /: type: got string, want object (the input is one object of named fields, not a bare value: pass { from: ..., to: ... })`},
 		{"a bare boolean, no properties", `{"type":"object"}`, `true`,
 			`invalid input: /: type: got boolean, want object (the input is one object of named fields, not a bare value)`},
 		// A guessed field name (orderId for id): the message names the
@@ -105,6 +117,10 @@ func TestSchemaValidatorWordedMessages(t *testing.T) {
 			`invalid input: /a~1b: type: got string, want integer (the string "7": pass the number 7, without quotes)`},
 		{"a decimal where an integer is wanted", `{"properties":{"n":{"type":"integer"}}}`, `{"n":"2.5"}`,
 			"invalid input: /n: type: got string, want integer"},
+		{"an integer written with a fraction, as a string", `{"properties":{"n":{"type":"integer"}}}`, `{"n":"2.0"}`,
+			`invalid input: /n: type: got string, want integer (the string "2.0": pass the number 2, without quotes)`},
+		{"an integer with an exponent, as a string", `{"properties":{"n":{"type":"integer"}}}`, `{"n":"-3e2"}`,
+			`invalid input: /n: type: got string, want integer (the string "-3e2": pass the number -300, without quotes)`},
 		// The program's NaN or Infinity, which the input holds as a
 		// string: not a quoting mistake.
 		{"NaN where a number is wanted", `{"properties":{"n":{"type":"number"}}}`, `{"n":"NaN"}`,

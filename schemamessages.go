@@ -50,6 +50,18 @@ func bareValueHint(doc, inst any) string {
 	}
 	if props, ok := schema["properties"].(map[string]any); ok && len(fields) == 0 {
 		fields = slices.Sorted(maps.Keys(props))
+		// A value that one property's enum holds is that property's:
+		// tools.orders.search("open") for { status: "open" }.
+		var holds []string
+		for _, f := range fields {
+			p, _ := props[f].(map[string]any)
+			if e, _ := p["enum"].([]any); slices.ContainsFunc(e, func(x any) bool { return sameJSON(x, inst) }) {
+				holds = append(holds, f)
+			}
+		}
+		if len(holds) == 1 {
+			fields = holds
+		}
 	}
 	const head = " (the input is one object of named fields, not a bare value"
 	if len(fields) == 0 {
@@ -66,6 +78,13 @@ func bareValueHint(doc, inst any) string {
 		fields[i] = jsKey(f) + ": ..."
 	}
 	return head + ": pass { " + strings.Join(fields, ", ") + " })"
+}
+
+// sameJSON says whether a and b write the same JSON.
+func sameJSON(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
 }
 
 // jsKey writes a property name as object literals take it.
@@ -194,11 +213,18 @@ func violationLine(e *jsonschema.ValidationError) string {
 // strict function-calling schemas teach models to send).
 func valueHint(e *jsonschema.ValidationError, inst, doc any) string {
 	k, ok := e.ErrorKind.(*kind.Type)
-	if !ok || (k.Got != "string" && k.Got != "null") {
+	if !ok {
 		return ""
 	}
 	v, schema, inObject, ok := at(e, inst, doc)
 	if !ok {
+		return ""
+	}
+	if k.Got != "string" && k.Got != "null" {
+		// ids: 5, one value where a property wants a list of them.
+		if inObject && slices.Contains(k.Want, "array") && k.Got != "object" && k.Got != "array" {
+			return " (one value: pass an array of the values, " + listOf(fmt.Sprint(v), schema) + ")"
+		}
 		return ""
 	}
 	if k.Got == "null" {
@@ -219,6 +245,11 @@ func valueHint(e *jsonschema.ValidationError, inst, doc any) string {
 		switch {
 		case (w == "number" || w == "integer") && isNumberText(str, w == "integer"):
 			return fmt.Sprintf(" (the string %q: pass the number %s, without quotes)", str, str)
+		case w == "integer" && isNumberText(str, false):
+			// "2.0", an integer written with a fraction: pass 2.
+			if f, _ := strconv.ParseFloat(str, 64); f == float64(int64(f)) {
+				return fmt.Sprintf(" (the string %q: pass the number %d, without quotes)", str, int64(f))
+			}
 		case (w == "number" || w == "integer") && (str == "NaN" || str == "Infinity" || str == "-Infinity"):
 			// The program's own NaN, which a tool input holds as a string
 			// (JSON has no NaN): "got string" read as a quoting mistake.
