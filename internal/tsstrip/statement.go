@@ -98,6 +98,13 @@ func (s *stripper) statement(i, end int) int {
 			s.blankStmt(i, j)
 			return j
 		}
+		// import { tools } from "tools", import * as tools from "./tools":
+		// the sandbox's own globals, as if a module gave them.
+		if j := s.globalsImport(i + 1); j > 0 && !s.module {
+			j = s.pastSemi(j)
+			s.blankStmt(i, j)
+			return j
+		}
 		if n.v != "(" && n.v != "." {
 			if s.module {
 				return s.moduleStatement(i + 1)
@@ -321,6 +328,34 @@ func (s *stripper) skip(i int, v string) int {
 
 // typeSpecifiers says whether the braces at i hold one or more import or
 // export specifiers, each marked type (type A, type A as B).
+// globalsImport is the index past the module name of an import at i of
+// the sandbox's globals alone (tools, tool_search, tool_call: a default,
+// a namespace or named ones, not renamed), 0 for any other.
+func (s *stripper) globalsImport(i int) int {
+	global := func(j int) bool {
+		t := s.tok(j)
+		return t.k == tName && (t.v == "tools" || t.v == "tool_search" || t.v == "tool_call")
+	}
+	j := i + 1
+	switch {
+	case s.is(i, "*") && s.is(i+1, "as") && global(i+2):
+		j = i + 3
+	case s.is(i, "{") && s.m[i] > i+1:
+		for j = i + 1; j < s.m[i]; j += 2 {
+			if !global(j) || !s.is(j+1, ",") && j+1 != s.m[i] {
+				return 0
+			}
+		}
+		j = s.m[i] + 1
+	case !global(i):
+		return 0
+	}
+	if !s.is(j, "from") || s.tok(j+1).k != tString {
+		return 0
+	}
+	return j + 2
+}
+
 func (s *stripper) typeSpecifiers(i int) bool {
 	if !s.is(i, "{") {
 		return false

@@ -68,6 +68,11 @@ func TestStrip(t *testing.T) {
 		{"import of type specifiers only", "import { type A, type B as C } from './a';\nreturn 1", ";                                         \nreturn 1"},
 		{"import of a type named as", "import { type as as T } from \"a\"\nreturn 1", ";                              \nreturn 1"},
 		{"export of type specifiers only", "export { type A, type B } from './a'\nexport { type C };\nreturn 1", ";                                   \n;                 \nreturn 1"},
+		// The sandbox's globals imported as a module's: nothing to import.
+		{"import of tools", "import { tools } from \"tools\";\nreturn 1", ";                              \nreturn 1"},
+		{"import of every global", "import { tools, tool_search, tool_call, } from './sandbox'\nreturn 1", ";                                                         \nreturn 1"},
+		{"import of tools as a namespace", "import * as tools from \"@tools\"\nreturn 1", ";                               \nreturn 1"},
+		{"default import of tools", "import tools from 'tools'\nreturn 1", ";                        \nreturn 1"},
 		// TypeScript's module marker, which a script with a top-level await
 		// needs under tsc ("add an empty 'export {}'"): it exports nothing.
 		{"an empty export", "export {};\nconst a = await f()\nreturn a\nexport {}", ";         \nconst a = await f()\nreturn a\n;        "},
@@ -121,6 +126,10 @@ func TestStripErrors(t *testing.T) {
 		{"export of a type and a value", "export { type A, b }", "export is not available", 1, 1},
 		{"an empty export from a module", "export {} from './a'\nreturn 1", "export is not available", 1, 1},
 		{"an empty import from a module", "import {} from './a'\nreturn 1", "import is not available", 1, 1},
+		{"import of tools beside a value", "import { tools, sumBy } from 'lodash'\nreturn 1", "import is not available", 1, 1},
+		{"import of tools renamed", "import { tools as t } from 'tools'\nreturn 1", "import is not available", 1, 1},
+		{"default import of tools beside named ones", "import tools, { x } from 'tools'\nreturn 1", "import is not available", 1, 1},
+		{"import of tools without a module", "import { tools }\nreturn 1", "import is not available", 1, 1},
 		// TypeScript that is rewritten (values.go, using.go) where tsc
 		// itself refuses it, or where QuickJS could not run it.
 		{"a parameter property outside a constructor", "class A {\n  m(private x: number) {}\n}", "parameter property (private x) must be a name among a constructor's parameters", 2, 5},
