@@ -398,8 +398,15 @@ func unwrapEdits(src string, toks []token, m []int) (string, *stripper, []token)
 	}
 	i, end := 0, n // the function is toks[i:end]
 	iife := false
-	if s.is(0, "(") && m[0]+3 == n && s.is(m[0]+1, "(") && s.is(m[0]+2, ")") {
-		i, end, iife = 1, m[0], true
+	// void (async () => {...})(): void, written for a linter's
+	// no-floating-promises, left the call unawaited (its tool calls were
+	// cancelled when the script ended).
+	v := 0
+	if s.is(0, "void") && s.is(1, "(") {
+		v = 1
+	}
+	if s.is(v, "(") && m[v]+3 == n && s.is(m[v]+1, "(") && s.is(m[v]+2, ")") {
+		i, end, iife = v+1, m[v], true
 	}
 	head := i
 	// A function that is the whole program is its main, async or not: as a
