@@ -73,6 +73,16 @@ func Prepare(src string) (Prepared, *Error) {
 	p, err := prepare(kept)
 	if err == nil {
 		p.LaterFenceLine = laterFence(src, kept)
+		// A block of types only (```ts interface Order {...}```, the
+		// program in the next block) runs nothing: the next block is the
+		// program, its lines where they were.
+		if l := p.LaterFenceLine; l > 0 && strings.Trim(p.Code, " \t\r\n;") == "" {
+			at := 0
+			for range l - 1 {
+				at += strings.IndexByte(src[at:], '\n') + 1
+			}
+			return Prepare(strings.Repeat("\n", l-1) + src[at:])
+		}
 	}
 	return p, err
 }

@@ -443,6 +443,32 @@ func TestPrepareLaterFence(t *testing.T) {
 	}
 }
 
+// TestPrepareTypesBlockFirst: a first block of types only runs nothing: the
+// next block is the program, at its own lines (it was the first block's
+// nothing, with a warning that the next did not run).
+func TestPrepareTypesBlockFirst(t *testing.T) {
+	for _, tc := range []struct {
+		name, in, code string
+		line           int
+	}{
+		{"types, then the program", "Types:\n```ts\ninterface O { a: number }\n```\nCode:\n```ts\nconst o: O = f()\nreturn o.a\n```",
+			"\n\n\n\n\n\nconst o    = f()\nreturn o.a\n", 0},
+		{"types, the program, a block more", "```ts\ntype A = 1;\n```\n```js\nreturn 1\n```\n```js\nreturn 2\n```",
+			"\n\n\n\nreturn 1\n", 7},
+		{"types only, no program after", "```ts\ntype A = 1;\n```", "\n;          \n", 0},
+		{"code, then code: the first runs", "```js\nconst a = 1;\n```\n```js\nreturn 2\n```", "\nconst a = 1;\n", 4},
+	} {
+		p, err := Prepare(tc.in)
+		if err != nil {
+			t.Errorf("%s: error %v", tc.name, err)
+			continue
+		}
+		if p.Code != tc.code || p.LaterFenceLine != tc.line {
+			t.Errorf("%s: got %q (later fence %d), want %q (%d)", tc.name, p.Code, p.LaterFenceLine, tc.code, tc.line)
+		}
+	}
+}
+
 // TestPrepareUncalled: a function with parameters that is never called,
 // where it is all the program would run, is named (the run warns that
 // nothing of it ran); a program that runs something, or whose main is
