@@ -73,6 +73,13 @@ func TestSchemaValidatorWordedMessages(t *testing.T) {
 			`invalid input: /q/n: type: got number, want array (one value: pass an array of the values, [7])`},
 		{"an object where a property wants an array", `{"properties":{"ids":{"type":"array"}}}`, `{"ids":{"a":1}}`,
 			"invalid input: /ids: type: got object, want array"},
+		// tools.orders.search({ arguments: { status: "open" } }): the input wrapped.
+		{"the input wrapped in one key", `{"type":"object","properties":{"status":{}},"additionalProperties":false}`, `{"arguments":{"status":"open"}}`,
+			`invalid input: /: additionalProperties: "arguments" not allowed (the input is the tool's fields themselves: pass what arguments holds, not { arguments: {...} })`},
+		{"an unknown key beside others", `{"type":"object","properties":{"status":{}},"additionalProperties":false}`, `{"status":"open","params":{"a":1}}`,
+			`invalid input: /: additionalProperties: "params" not allowed`},
+		{"an unknown key of a string", `{"type":"object","properties":{"status":{}},"additionalProperties":false}`, `{"input":"open"}`,
+			`invalid input: /: additionalProperties: "input" not allowed`},
 		// note: null, for a field the model meant to leave out.
 		{"null for a field", `{"type":"object","properties":{"note":{"type":"string"},"n":{"type":"integer"}}}`, `{"note":null,"n":null}`,
 			"invalid input:\n/n: type: got null, want integer (null is not a value here: send an integer, or leave the field out if it is optional)\n" +

@@ -150,7 +150,7 @@ func violationLines(root *jsonschema.ValidationError, inst, doc any) []string {
 		}
 		line := violationLine(e)
 		if doc != nil {
-			line += valueHint(e, inst, doc) + requiredHint(e, inst, doc)
+			line += valueHint(e, inst, doc) + requiredHint(e, inst, doc) + envelopeHint(e, inst)
 		}
 		if !seen[line] {
 			seen[line] = true
@@ -309,6 +309,22 @@ func at(e *jsonschema.ValidationError, inst, doc any) (v any, schema map[string]
 		}
 	}
 	return v, schema, inObject, true
+}
+
+// envelopeHint follows "additionalProperties: "arguments" not allowed" when
+// that one key holds an object: the input wrapped as other APIs send it,
+// tools.orders.search({ arguments: { status: "open" } }).
+func envelopeHint(e *jsonschema.ValidationError, inst any) string {
+	k, ok := e.ErrorKind.(*kind.AdditionalProperties)
+	obj, _ := inst.(map[string]any)
+	if !ok || len(e.InstanceLocation) > 0 || len(k.Properties) != 1 || len(obj) != 1 {
+		return ""
+	}
+	name := k.Properties[0]
+	if _, ok := obj[name].(map[string]any); !ok {
+		return ""
+	}
+	return fmt.Sprintf(" (the input is the tool's fields themselves: pass what %s holds, not { %s: {...} })", name, jsKey(name))
 }
 
 // requiredHint follows "required: missing "id"" when the object holds keys
