@@ -581,6 +581,15 @@ func buildNotDefinedHints() map[string]string {
 	// search(...): the discovery call other code modes name so; here it is
 	// tool_search, and "'search' is not defined" sent models guessing.
 	m["search"] = ": to find tools inside the code, call await tool_search({ query })"
+	for k := range callAliases {
+		if k != "call" && k != "invoke" {
+			m[k[:len(k)-4]+"Tool"] = ": " + byNameHint
+		}
+	}
+	m["call_tool"] = ": " + byNameHint
+	// smolagents' way to end a run, which models trained on its agents write.
+	m["final_answer"] = ": the code has no final_answer(); give the answer back with return: return value;"
+	m["finalAnswer"] = m["final_answer"]
 	// Withheld (sandbox/withheld.go: QuickJS's use-after-free bugs are in
 	// its callbacks): the bare ReferenceError read like a missing import.
 	m["FinalizationRegistry"] = ": this sandbox withholds FinalizationRegistry (typeof FinalizationRegistry is \"undefined\"): a run is too short for its callbacks, which come only after an object is garbage collected; clean up in a finally block instead"

@@ -53,7 +53,8 @@ func TestModelHabitHints(t *testing.T) {
 	if h := entityNameHint("return lt", ref("lt")); h != "" {
 		t.Errorf("'lt' of code without &lt;: %q", h)
 	}
-	for name, want := range map[string]string{"print": "console.log", "True": "true, false and null", "None": "null", "len": "x.length", "str": "String(x)", "int": "Math.trunc(Number(x))", "float": "Number(x)", "range": "Array.from({ length: n }, (_, i) => i)", "search": "tool_search({ query })", "printf": "", "alert": "no user to ask", "confirm": "console.log(...) or return the value"} {
+	for name, want := range map[string]string{"print": "console.log", "True": "true, false and null", "None": "null", "len": "x.length", "str": "String(x)", "int": "Math.trunc(Number(x))", "float": "Number(x)", "range": "Array.from({ length: n }, (_, i) => i)", "search": "tool_search({ query })", "printf": "", "alert": "no user to ask", "confirm": "console.log(...) or return the value",
+		"final_answer": "return value;", "finalAnswer": "return value;", "callTool": "await tool_call(\"<namespace>.<name>\", input)", "call_tool": "await tools.<namespace>.<name>(input)", "invokeTool": "tool_call(", "callToolX": ""} {
 		if h := hintFor(ref(name)); (want == "") != (h == "") || !strings.Contains(h, want) {
 			t.Errorf("'%s' is not defined: hint %q, want one with %q", name, h, want)
 		}
@@ -120,5 +121,20 @@ func TestTypeErrorHint(t *testing.T) {
 		if (tc.want == "") != (got == "") || !strings.HasPrefix(got, tc.want) {
 			t.Errorf("%q at %d:%d: hint %q, want %q", tc.code, tc.e.Line, tc.e.Column, got, tc.want)
 		}
+	}
+}
+
+// TestDispatcherCall: tools.call(name, input), a dispatcher of other APIs,
+// says how this one calls a tool; it said "use tool_search to find tools".
+func TestDispatcherCall(t *testing.T) {
+	s := mustSession(t, newTestCodeMode(t, Config{}))
+	for _, code := range []string{`await tools.call("orders.search", {})`, `await tools.invoke_tool("orders.search", {})`} {
+		res := exec(t, s, code, nil)
+		if res.OK || res.Error == nil || !strings.HasSuffix(res.Error.Message, "; "+byNameHint) {
+			t.Errorf("%s: got %+v, want an error ending with %q", code, res.Error, byNameHint)
+		}
+	}
+	if res := exec(t, s, `await tools.orders.call({})`, nil); res.OK || res.Error == nil || strings.Contains(res.Error.Message, byNameHint) {
+		t.Errorf("a namespace's unknown call: got %+v, want the names near it", res.Error)
 	}
 }

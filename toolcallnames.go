@@ -81,6 +81,10 @@ func (r *runState) suggest(name string) string {
 		// mean orders.search?" sent the query to a tool that takes none.
 		return "; to find tools, call the global await tool_search({ query }) (not a member of tools)"
 	}
+	if callAliases[looseName(name)] {
+		// tools.call("orders.get", input): a dispatcher of other APIs.
+		return "; " + byNameHint
+	}
 	name = cutString(name, maxNameChars)
 	names := make([]string, len(r.visible))
 	for i, e := range r.visible {
@@ -100,6 +104,14 @@ func (r *runState) suggest(name string) string {
 	}
 	return "; did you mean " + strings.Join(n, ", ") + "?"
 }
+
+// callAliases are the names (lower case, without _ and -) of the
+// dispatcher models call a tool through in other APIs: tools.call(name,
+// input), callTool(name, input).
+var callAliases = map[string]bool{"call": true, "calltool": true, "invoke": true, "invoketool": true, "runtool": true, "executetool": true, "usetool": true}
+
+// byNameHint is how a tool is called, for a model that called a dispatcher.
+const byNameHint = "call a tool as a function of tools, await tools.<namespace>.<name>(input), or by its name as a string, await tool_call(\"<namespace>.<name>\", input)"
 
 // searchAliases are the names (lower case, without _ and -) under which
 // models look for the discovery call among the tools when no tool has it.
