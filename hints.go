@@ -248,6 +248,9 @@ func syntaxHint(code string, e *sandbox.Error) string {
 	if tsstrip.ObjectBlock(code) {
 		return objectBlockHint
 	}
+	if n := lastObjectBlock(code, e.Line); n > 0 {
+		return fmt.Sprintf(lastObjectBlockHint, n)
+	}
 	if h := entityHint(code, e); h != "" {
 		return h
 	}
@@ -356,6 +359,27 @@ const (
 	objectBlockHint    = ": a program that starts with { is a block, not an object literal; to give the object back, return it (return { ... }) or wrap it in parentheses: ({ ... })"
 	objectBlockWarning = "the program is read as a block, not an object: { a: ... } at its start is a block whose first statement has the label a, so the result is that statement's value; to give the object back, return it (return { a: ... }) or wrap it in parentheses: ({ a: ... })"
 )
+
+// lastObjectBlock is the 1-based line of the object literal that ends a
+// program as its answer, `{ open: a, shipped: b }` on a line of its own
+// after other code, when the syntax error at line is in it; else 0.
+func lastObjectBlock(code string, line int) int {
+	lines := strings.Split(code, "\n")
+	for i := len(lines) - 1; i > 0; i-- {
+		if t := strings.TrimSpace(lines[i]); strings.HasPrefix(t, "{") {
+			if line > i && tsstrip.ObjectBlock(strings.Join(lines[i:], "\n")) {
+				return i + 1
+			}
+			return 0
+		}
+	}
+	return 0
+}
+
+// lastObjectBlockHint follows the syntax error of a program whose last
+// statement is an object literal (lastObjectBlock), which JavaScript reads
+// as a block, as objectBlockHint says.
+const lastObjectBlockHint = ": line %d starts with {, so it is a block, not an object literal; to give the object back, return it: return { ... }"
 
 // jsxHint follows QuickJS's words for JSX ("unexpected token in
 // expression: '<'" at `<div`), which models write out of habit; usingHint

@@ -39,6 +39,11 @@ func TestModelHabitHints(t *testing.T) {
 		{"a name ending in or", "const color = 1; return color x", syntax("expecting ';'", 1, 31), ""},
 		{"or as a name before the error", "const or = 1; return or 2", syntax("expecting ';'", 1, 25), ""},
 		{"a name ending in not", "const cannot = 1; return cannot 2", syntax("expecting ';'", 1, 33), ""},
+		// An object literal as the last statement, the answer without return.
+		{"an object literal ends the program", "const a = 1, b = 2;\n{ open: a, shipped: b }", syntax("expecting ';'", 2, 19), "line 2 starts with {, so it is a block"},
+		{"a multi-line object literal ends it", "const a = 1;\n{\n  a: a,\n  b: 2\n}\n", syntax("expecting ';'", 4, 4), "line 2 starts with {, so it is a block"},
+		{"the error before the last block", "const a = ;\n{ a: 1, b: 2 }", syntax("unexpected token in expression: ';'", 1, 11), ""},
+		{"a last block that is no object", "const a = 1;\n{ f(a) ) }", syntax("expecting ';'", 2, 8), ""},
 	} {
 		if got := syntaxHint(tc.code, tc.e); (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
 			t.Errorf("%s: hint %q, want one with %q", tc.name, got, tc.want)
