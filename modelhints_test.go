@@ -133,11 +133,16 @@ func TestTypeErrorHint(t *testing.T) {
 // says how this one calls a tool; it said "use tool_search to find tools".
 func TestDispatcherCall(t *testing.T) {
 	s := mustSession(t, newTestCodeMode(t, Config{}))
-	for _, code := range []string{`await tools.call("orders.search", {})`, `await tools.invoke_tool("orders.search", {})`} {
+	for _, code := range []string{`await tools.call("orders.nosuch", {})`, `await tools.invoke_tool({ name: "orders.search" })`} {
 		res := exec(t, s, code, nil)
 		if res.OK || res.Error == nil || !strings.HasSuffix(res.Error.Message, "; "+byNameHint) {
 			t.Errorf("%s: got %+v, want an error ending with %q", code, res.Error, byNameHint)
 		}
+	}
+	// Its first argument a tool's name: the call to write, with that name.
+	res := exec(t, s, `await tools.call("payments.transfer", { amount: 1 })`, nil)
+	if want := `unknown tool "call"; to call payments.transfer, write await tools.payments.transfer(input) (or await tool_call("payments.transfer", input))`; res.OK || res.Error == nil || res.Error.Message != want {
+		t.Errorf("tools.call of a tool's name: got %+v, want %q", res.Error, want)
 	}
 	if res := exec(t, s, `await tools.orders.call({})`, nil); res.OK || res.Error == nil || strings.Contains(res.Error.Message, byNameHint) {
 		t.Errorf("a namespace's unknown call: got %+v, want the names near it", res.Error)

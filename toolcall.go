@@ -359,7 +359,7 @@ func (r *runState) prepare(ctx context.Context, args []json.RawMessage) (c *tool
 	}
 	if c.entry == nil {
 		// An unknown name, the empty one included.
-		return nil, nil, nil, toolError("unknown tool %q%s", c.rec.Name, r.suggest(c.unknown))
+		return nil, nil, nil, toolError("unknown tool %q%s", c.rec.Name, r.dispatchHint(c.unknown, input))
 	}
 	e = r.current(c.entry)
 	if r.unregistered(c, e, input) {

@@ -7,6 +7,7 @@ package codemode
 
 import (
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/interopio/code-mode/internal/jsoncut"
 	"github.com/interopio/code-mode/internal/keys"
+	"github.com/interopio/code-mode/internal/tsgen"
 )
 
 // callLabelPrefix starts the label of a call of a known tool; the rest is
@@ -103,6 +105,23 @@ func (r *runState) suggest(name string) string {
 		return "; use tool_search to find tools"
 	}
 	return "; did you mean " + strings.Join(n, ", ") + "?"
+}
+
+// dispatchHint is suggest, but for a dispatcher's call whose first
+// argument names a tool, tools.call("orders.get", input): the call to
+// write, with that name.
+func (r *runState) dispatchHint(name string, input json.RawMessage) string {
+	var tool string
+	if !callAliases[looseName(name)] || json.Unmarshal(input, &tool) != nil || !r.isTool(tool) {
+		return r.suggest(name)
+	}
+	call := "tools." + tool
+	for _, seg := range strings.Split(tool, ".") {
+		if !tsgen.IsIdent(seg) {
+			call = "tools[" + strconv.Quote(tool) + "]"
+		}
+	}
+	return fmt.Sprintf("; to call %s, write await %s(input) (or await tool_call(%q, input))", tool, call, tool)
 }
 
 // callAliases are the names (lower case, without _ and -) of the
