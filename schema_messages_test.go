@@ -75,7 +75,9 @@ func TestSchemaValidatorWordedMessages(t *testing.T) {
 			"invalid input: /ids: type: got object, want array"},
 		// tools.orders.search({ arguments: { status: "open" } }): the input wrapped.
 		{"the input wrapped in one key", `{"type":"object","properties":{"status":{}},"additionalProperties":false}`, `{"arguments":{"status":"open"}}`,
-			`invalid input: /: additionalProperties: "arguments" not allowed (the input is the tool's fields themselves: pass what arguments holds, not { arguments: {...} })`},
+			`invalid input: /: additionalProperties: "arguments" not allowed (the input is the tool's fields themselves: pass what arguments holds, {"status":"open"}, not { arguments: {...} })`},
+		{"the input wrapped in one key, long", `{"type":"object","properties":{"status":{}},"additionalProperties":false}`, `{"params":{"status":"` + strings.Repeat("a", 120) + `"}}`,
+			`invalid input: /: additionalProperties: "params" not allowed (the input is the tool's fields themselves: pass what params holds, not { params: {...} })`},
 		{"an unknown key beside others", `{"type":"object","properties":{"status":{}},"additionalProperties":false}`, `{"status":"open","params":{"a":1}}`,
 			`invalid input: /: additionalProperties: "params" not allowed`},
 		{"an unknown key of a string", `{"type":"object","properties":{"status":{}},"additionalProperties":false}`, `{"input":"open"}`,

@@ -324,7 +324,11 @@ func envelopeHint(e *jsonschema.ValidationError, inst any) string {
 	if _, ok := obj[name].(map[string]any); !ok {
 		return ""
 	}
-	return fmt.Sprintf(" (the input is the tool's fields themselves: pass what %s holds, not { %s: {...} })", name, jsKey(name))
+	held := ""
+	if b, _ := json.Marshal(obj[name]); len(b) <= 120 {
+		held = ", " + string(b)
+	}
+	return fmt.Sprintf(" (the input is the tool's fields themselves: pass what %s holds%s, not { %s: {...} })", name, held, jsKey(name))
 }
 
 // requiredHint follows "required: missing "id"" when the object holds keys
