@@ -1,0 +1,35 @@
+// Session 38's batch of what models send (model-programs38-cases.mjs), run
+// through the built package's LLM tools against model-outputs-cases.mjs's
+// catalog and two tools more. Runs in-thread and, with CODE_MODE_WORKER=1,
+// in worker mode.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { assetPath, loadFactory } from "./helpers.mjs";
+import { callOf, catalog, judge } from "./model-outputs-cases.mjs";
+import { extraTools, rows38 } from "./model-programs38-cases.mjs";
+
+let api;
+let tools;
+
+before(async () => {
+    const IoCodeModeFactory = await loadFactory();
+    api = await IoCodeModeFactory({ wasmLocation: assetPath, tools: [...catalog(), ...extraTools()] });
+    const session = api.createSession();
+    tools = Object.fromEntries(session.getLlmTools().map((t) => [t.name, t]));
+    await api.ready();
+});
+after(() => api.dispose());
+
+test("the table has at least 40 rows, with distinct ids", () => {
+    assert.ok(rows38.length >= 40, `${rows38.length} rows`);
+    assert.equal(new Set(rows38.map((r) => r.id)).size, rows38.length);
+});
+
+for (const row of rows38) {
+    test(`${row.id} (${row.src})`, async () => {
+        const [name, args] = callOf(row);
+        const res = await tools[name].execute(args);
+        const why = judge(row, res) ?? (row.check ? row.check(res) : null);
+        assert.equal(why, null, `${row.id}: ${why}\n${JSON.stringify(res).slice(0, 1500)}`);
+    });
+}
