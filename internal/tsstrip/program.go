@@ -65,7 +65,16 @@ type Prepared struct {
 
 // Prepare is Program, and says whether the result is a function body.
 // Plain JavaScript is tokenized once for all of it.
-func Prepare(src string) (Prepared, *Error) {
+func Prepare(src string) (Prepared, *Error) { return prepareFrom(src, maxTypesBlocks) }
+
+// maxTypesBlocks is how many blocks of types only Prepare passes over to
+// the next block. Each pass reads the whole text again: a model's answer
+// holds one or two such blocks, and 4,000 of them held the thread 3 s
+// before a run's timeout starts (8,000: 12 s).
+const maxTypesBlocks = 4
+
+// prepareFrom is Prepare, passing over at most hops blocks of types only.
+func prepareFrom(src string, hops int) (Prepared, *Error) {
 	kept, err := Unfence(src)
 	if err != nil {
 		return Prepared{}, err
@@ -76,12 +85,12 @@ func Prepare(src string) (Prepared, *Error) {
 		// A block of types only (```ts interface Order {...}```, the
 		// program in the next block) runs nothing: the next block is the
 		// program, its lines where they were.
-		if l := p.LaterFenceLine; l > 0 && strings.Trim(p.Code, " \t\r\n;") == "" {
+		if l := p.LaterFenceLine; l > 0 && hops > 0 && strings.Trim(p.Code, " \t\r\n;") == "" {
 			at := 0
 			for range l - 1 {
 				at += strings.IndexByte(src[at:], '\n') + 1
 			}
-			return Prepare(strings.Repeat("\n", l-1) + src[at:])
+			return prepareFrom(strings.Repeat("\n", l-1)+src[at:], hops-1)
 		}
 	}
 	return p, err

@@ -326,8 +326,6 @@ func (s *stripper) skip(i int, v string) int {
 	return i
 }
 
-// typeSpecifiers says whether the braces at i hold one or more import or
-// export specifiers, each marked type (type A, type A as B).
 // globalsImport is the index past the module name of an import at i of
 // the sandbox's globals alone (tools, tool_search, tool_call: a default,
 // a namespace or named ones, not renamed), 0 for any other.
@@ -356,6 +354,8 @@ func (s *stripper) globalsImport(i int) int {
 	return j + 2
 }
 
+// typeSpecifiers says whether the braces at i hold one or more import or
+// export specifiers, each marked type (type A, type A as B).
 func (s *stripper) typeSpecifiers(i int) bool {
 	if !s.is(i, "{") {
 		return false

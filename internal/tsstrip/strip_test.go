@@ -469,6 +469,25 @@ func TestPrepareTypesBlockFirst(t *testing.T) {
 	}
 }
 
+// TestPrepareManyTypesBlocks: Prepare passes over at most maxTypesBlocks
+// blocks of types only, each pass reading the whole text again (4,000
+// blocks took 3 s, before the run's timeout starts; 50,000 never ended in
+// a test's time). Past them the block it stopped at is the program, and
+// the next block the one that did not run.
+func TestPrepareManyTypesBlocks(t *testing.T) {
+	const block = "```ts\ntype A = 1;\n```\n"
+	for _, n := range []int{maxTypesBlocks, maxTypesBlocks + 1, 50_000} {
+		p, err := Prepare(strings.Repeat(block, n) + "```ts\nreturn 1\n```\n")
+		if err != nil {
+			t.Fatalf("%d blocks: error %v", n, err)
+		}
+		ran := strings.TrimSpace(p.Code) == "return 1"
+		if want := n <= maxTypesBlocks; ran != want || (p.LaterFenceLine > 0) == want {
+			t.Errorf("%d blocks: got %q (later fence %d), want the last block to run: %v", n, strings.TrimSpace(p.Code), p.LaterFenceLine, want)
+		}
+	}
+}
+
 // TestPrepareUncalled: a function with parameters that is never called,
 // where it is all the program would run, is named (the run warns that
 // nothing of it ran); a program that runs something, or whose main is
