@@ -605,12 +605,10 @@ func buildNotDefinedHints() map[string]string {
 	// search(...): the discovery call other code modes name so; here it is
 	// tool_search, and "'search' is not defined" sent models guessing.
 	m["search"] = ": to find tools inside the code, call await tool_search({ query })"
-	for k := range callAliases {
-		if k != "call" && k != "invoke" {
-			m[k[:len(k)-4]+"Tool"] = ": " + byNameHint
-		}
+	// The dispatchers of callAliases as globals: callTool(name, input).
+	for _, k := range []string{"callTool", "invokeTool", "runTool", "executeTool", "useTool", "call_tool"} {
+		m[k] = ": " + byNameHint
 	}
-	m["call_tool"] = ": " + byNameHint
 	// smolagents' way to end a run, which models trained on its agents write.
 	m["final_answer"] = ": the code has no final_answer(); give the answer back with return: return value;"
 	m["finalAnswer"] = m["final_answer"]
