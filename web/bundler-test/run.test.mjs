@@ -1,9 +1,10 @@
 // The package as users install it: `npm pack` of dist/, installed from the
 // tarball into throwaway apps built with Vite (dev server, and build +
-// preview), webpack 5, esbuild and Rollup (pinned in this folder's
-// lockfile), each run in Chromium in worker mode (the page default): the Go
-// core and the worker are found through new URL("./file", import.meta.url)
-// and new Worker(new URL(...)), which Vite and webpack rewrite. esbuild and
+// preview), webpack 5, Rsbuild (dev server and build), esbuild and Rollup
+// (pinned in this folder's lockfile), each run in Chromium in worker mode
+// (the page default; Rsbuild's also on the page's thread): the Go core and
+// the worker are found through new URL("./file", import.meta.url) and
+// new Worker(new URL(...)), which Vite, webpack and Rsbuild rewrite. esbuild and
 // Rollup do not rewrite them; their apps copy the package's code-mode.wasm
 // and code-mode.worker.mjs next to their bundle, the way USAGE.md
 // documents, and without the copy the factory's error says what to copy.
@@ -13,7 +14,7 @@ import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
-import { dirname, extname, join, normalize, resolve } from "node:path";
+import { basename, dirname, extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "../../node_modules/playwright-core/index.mjs";
 
@@ -98,12 +99,12 @@ async function staticServer(dir) {
     return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
 }
 
-// Starts a long-running CLI (vite dev / preview) and waits for its URL.
+// Starts a long-running CLI (vite dev / preview, rsbuild dev) and waits for its URL.
 async function serveWith(args, cwd, vite = join(BIN, "vite")) {
     const child = spawn(vite, args, { cwd, env: { ...process.env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     const url = await new Promise((res, rej) => {
-        const timer = setTimeout(() => rej(new Error(`vite ${args.join(" ")} did not start:\n${out}`)), 60000);
+        const timer = setTimeout(() => rej(new Error(`${basename(vite)} ${args.join(" ")} did not start:\n${out}`)), 60000);
         const on = (d) => {
             out += d;
             const m = out.match(/http:\/\/(127\.0\.0\.1|localhost):\d+\/?/);
@@ -114,7 +115,7 @@ async function serveWith(args, cwd, vite = join(BIN, "vite")) {
         };
         child.stdout.on("data", on);
         child.stderr.on("data", on);
-        child.on("exit", (code) => rej(new Error(`vite exited (${code}):\n${out}`)));
+        child.on("exit", (code) => rej(new Error(`${basename(vite)} exited (${code}):\n${out}`)));
     });
     return { url, close: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once("exit", r), child.kill("SIGTERM")))) };
 }
@@ -145,11 +146,13 @@ async function runIn(url) {
     browser ??= await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"] });
     const page = await browser.newPage();
     const problems = [];
+    const workers = [];
     page.on("pageerror", (e) => problems.push(e.message));
+    page.on("worker", (w) => workers.push(w.url()));
     try {
         await page.goto(url);
         const r = await page.waitForFunction(() => window.__result, null, { timeout: 60000 }).then(() => page.evaluate(() => window.__result));
-        return { r, problems };
+        return { r, problems, workers };
     } finally {
         await page.close();
     }
@@ -165,10 +168,10 @@ function check({ r, problems }) {
 
 // Runs the app at the server's URL (a promise of staticServer or serveWith),
 // then closes the server.
-async function checkAt(server) {
+async function checkAt(server, checks = async (url) => check(await runIn(url))) {
     const s = await server;
     try {
-        check(await runIn(s.url));
+        await checks(s.url);
     } finally {
         await s.close();
     }
@@ -387,6 +390,60 @@ test("webpack 5: a Node.js server bundle as Next.js builds it (url: relative): a
     const r = spawnSync(process.execPath, [join(dir, "dist", "main.cjs")], { cwd: dir, encoding: "utf8", timeout: 120_000, env: { ...process.env, ASSET: join(PKG, "emscripten-module.wasm") } });
     assert.equal(r.status, 0, r.stderr.slice(-2000));
     assert.deepEqual(JSON.parse(r.stdout), { thread: 42, worker: 42 });
+});
+
+// Rsbuild 2 (Rspack underneath) rewrites both URLs as webpack does, and
+// new URL("<package>/<file>", import.meta.url) of the QuickJS asset too:
+// its build, with a page in worker mode (the asset from public/) and one on
+// the page's thread (worker: false, the asset from the package), and its
+// dev server.
+const RSBUILD_CONFIG = `export default { source: { entry: { index: "./main.js", thread: "./thread.js" } }, server: { host: "127.0.0.1" } };\n`;
+const MAIN_THREAD_URL = `import { IoCodeModeFactory } from "@interopio/code-mode";
+window.__result = (async () => {
+    const api = await IoCodeModeFactory({
+        wasmLocation: new URL("@interopio/code-mode/emscripten-module.wasm", import.meta.url).href,
+        worker: false,
+        tools: [{ name: "add", execute: ({ a, b }) => a + b }],
+    });
+    const [, executeCode] = api.createSession().getLlmTools();
+    const r = await executeCode.execute({ code: "return await tools.add({ a: 2, b: 40 })", explanation: "x" });
+    api.dispose();
+    return r;
+})().catch((e) => ({ error: String((e && e.message) || e) }));
+`;
+
+// The worker-mode page (check's abort of a spin tells the mode) and the
+// page's-thread one (no Worker started) of the Rsbuild app at url.
+async function checkRsbuild(url) {
+    const worker = await runIn(url);
+    check(worker);
+    assert.equal(worker.workers.length, 1, `workers: ${worker.workers}`);
+    const thread = await runIn(url + "thread.html");
+    assert.deepEqual(thread.problems, []);
+    assert.equal(thread.r.error, undefined, thread.r.error);
+    assert.equal(thread.r.result, 42, JSON.stringify(thread.r));
+    assert.deepEqual(thread.workers, [], "worker: false starts no Worker");
+}
+
+test("Rsbuild: build, in worker mode and on the page's thread", async () => {
+    const dir = join(WORK, "rsbuild");
+    mkdirSync(join(dir, "public"), { recursive: true });
+    copyFileSync(join(PKG, "emscripten-module.wasm"), join(dir, "public", "emscripten-module.wasm"));
+    writeFileSync(join(dir, "main.js"), MAIN);
+    writeFileSync(join(dir, "thread.js"), MAIN_THREAD_URL);
+    writeFileSync(join(dir, "rsbuild.config.mjs"), RSBUILD_CONFIG);
+    const out = sh(join(BIN, "rsbuild"), ["build"], dir);
+    assert.doesNotMatch(out, /warn/i, out);
+    const dist = join(dir, "dist");
+    assert.equal(workerCopies(dist).length, 1, `the build holds the worker more than once: ${workerCopies(dist)}`);
+    const wasm = readdirSync(dist, { recursive: true }).filter((f) => f.endsWith(".wasm"));
+    assert.equal(wasm.filter((f) => f !== "emscripten-module.wasm").length, 2, `the Go core and the QuickJS asset, emitted once each: ${wasm}`);
+    await checkAt(staticServer(dist), checkRsbuild);
+});
+
+test("Rsbuild: dev server", async () => {
+    const dir = join(WORK, "rsbuild");
+    await checkAt(serveWith(["dev", "--port", "0"], dir, join(BIN, "rsbuild")), checkRsbuild);
 });
 
 test("esbuild: build, with the package's files copied next to the bundle", async () => {
