@@ -24,7 +24,10 @@ const POLICIES = {
     noconnect: "script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'none'",
     nodefault: "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'",
     none: "",
+    // No policy, and no CORS headers (HEADERS): a static host.
+    nocors: "",
 };
+const HEADERS = { nocors: { "access-control-allow-origin": null } };
 
 // The page's program (an external script: the policies allow no inline
 // one): the package from ?pkg= (default this policy's dist/), the mode
@@ -74,7 +77,7 @@ let browser;
 
 before(async () => {
     checkPrerequisites();
-    server = await servePolicyPages(POLICIES, FILES);
+    server = await servePolicyPages(POLICIES, FILES, HEADERS);
     port = server.port;
     browser = await launchBrowser();
 });
@@ -98,6 +101,23 @@ async function open(path) {
         await tab.close();
     }
 }
+
+// The classic script from a static host of another origin that sends no
+// CORS headers: the <script src> loads (it needs none), but the fetches of
+// the .wasm files failed with the browser's "Failed to fetch" alone, and the
+// worker's import with "it failed to load from <url>" alone. (The ESM
+// build's import fails on the page, before any code of the package runs.)
+test("classic script from another origin without CORS headers: the error names the origins and the header, in both modes", async () => {
+    const pkg = encodeURIComponent(`http://localhost:${port}/nocors/dist/`);
+    const other = String.raw`http://localhost:\d+ is another origin than the page's \(http://127\.0\.0\.1:\d+\): its server must send CORS headers \(Access-Control-Allow-Origin\) with the package's files and the QuickJS asset, or serve them from the page's origin`;
+    const thread = await open(`none/page.html?worker=false&classic&pkg=${pkg}`);
+    assert.match(String(thread.out.error), new RegExp(String.raw`^Cannot load the Code Mode core from http://localhost:\d+/nocors/dist/code-mode\.wasm: Failed to fetch; ${other}`));
+    const worker = await open(`none/page.html?worker=true&classic&pkg=${pkg}`);
+    assert.match(String(worker.out.error), new RegExp(String.raw`Cannot start the Code Mode worker: it failed to load from http://localhost:\d+/nocors/dist/code-mode\.worker\.mjs; ${other}`));
+    assert.deepEqual([thread.problems, worker.problems], [[], []]);
+    // With CORS headers, the same runs (the test of the ESM build above).
+    assert.deepEqual(await open(`none/page.html?worker=true&classic&pkg=${encodeURIComponent(`http://localhost:${port}/none/dist/`)}`), { out: { result: 42 }, problems: [] });
+});
 
 for (const classic of [false, true]) {
     const build = classic ? "classic script" : "ESM build";

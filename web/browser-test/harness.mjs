@@ -147,14 +147,15 @@ export async function servePages(pages) {
 // (name -> (query) => body) and the files of dist/ below a first path
 // segment that names one of policies (name -> the Content-Security-Policy
 // header sent with every response, "" for none), with CORS for pages of
-// another origin, and the headers of headers[policy] if any; resolves with
-// { port, close }.
+// another origin, and the headers of headers[policy] if any (null leaves
+// one out); resolves with { port, close }.
 export async function servePolicyPages(policies, files, headers = {}) {
     const server = createServer((req, res) => {
         const url = new URL(req.url, "http://x");
         const [, policy, ...rest] = decodeURIComponent(url.pathname).split("/");
         const path = rest.join("/");
         const sent = { "access-control-allow-origin": "*", ...(Object.hasOwn(headers, policy) ? headers[policy] : {}) };
+        for (const name of Object.keys(sent)) if (sent[name] === null) delete sent[name];
         if (policies[policy]) sent["content-security-policy"] = policies[policy];
         let body;
         if (Object.hasOwn(policies, policy) && Object.hasOwn(files, path)) body = files[path](url.searchParams);

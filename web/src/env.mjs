@@ -374,6 +374,25 @@ export function fileURLHint(url) {
 }
 
 /**
+ * What a fetch of a file on another origin than the page's adds when it
+ * failed with no answer: a server that sends no CORS headers (a static
+ * host, a folder served as it is) gave the browser's "Failed to fetch"
+ * alone, and a worker that did not load, nothing. "" on the page's own
+ * origin, and outside browsers (no CORS there).
+ * @param {string} url
+ */
+export function otherOriginHint(url) {
+    try {
+        const here = globalThis.location.origin;
+        const there = new URL(url).origin;
+        if (hasNodeFs || !/^https?:/.test(here) || !/^https?:/.test(there) || there === here) return "";
+        return `; ${there} is another origin than the page's (${here}): its server must send CORS headers (Access-Control-Allow-Origin) with the package's files and the QuickJS asset, or serve them from the page's origin; the browser's console says whether CORS refused them`;
+    } catch {
+        return "";
+    }
+}
+
+/**
  * The URL of the first frame of a stack trace taken here, or "" (none, or
  * hidden: SES's lockdown() makes every stack ""): where the classic script
  * runs from in a worker (script-url.mjs).

@@ -1,7 +1,7 @@
 // Fetching and compiling WebAssembly: the Go core and the QuickJS asset.
 
-import { fetchNamingCSP } from "./csp-refusal.mjs";
-import { NO_WASM_HERE, TextDecoder, accessDenied, compileRefused, describeError, fileURLHint, hasNodeFs, inContentScript, isNode, nodeModule, nodeProcess, runtimeRefusedWasm } from "./env.mjs";
+import { fetchNamingCSP, refusedFetch } from "./csp-refusal.mjs";
+import { NO_WASM_HERE, TextDecoder, accessDenied, compileRefused, describeError, fileURLHint, hasNodeFs, inContentScript, isNode, nodeModule, nodeProcess, otherOriginHint, runtimeRefusedWasm } from "./env.mjs";
 import { KeptMap, keptWebAssembly, promiseResolve, then } from "./intrinsics.mjs";
 
 // As at load: the page may replace its globals afterwards (intrinsics.mjs).
@@ -73,18 +73,28 @@ async function fetchWasm(url, imports) {
     if (typeof fetch !== "function") {
         throw new Error("fetch is not available in this environment");
     }
-    // A refusal by the Content-Security-Policy names its directive.
-    const response = await fetchNamingCSP(url, async () => {
-        try {
-            return await fetch(url);
-        } catch (err) {
-            // Node's fetch says only "fetch failed"; its cause says why
-            // (connect ECONNREFUSED 127.0.0.1:8080, getaddrinfo ENOTFOUND).
-            const cause = /** @type {any} */ (err)?.cause;
-            if (cause && typeof cause.message === "string" && cause.message) throw new Error(`${describeError(err)} (${cause.message})`, { cause: err });
-            throw err;
-        }
-    });
+    /** @type {Response} */
+    let response;
+    try {
+        // A refusal by the Content-Security-Policy names its directive.
+        response = await fetchNamingCSP(url, async () => {
+            try {
+                return await fetch(url);
+            } catch (err) {
+                // Node's fetch says only "fetch failed"; its cause says why
+                // (connect ECONNREFUSED 127.0.0.1:8080, getaddrinfo ENOTFOUND).
+                const cause = /** @type {any} */ (err)?.cause;
+                if (cause && typeof cause.message === "string" && cause.message) throw new Error(`${describeError(err)} (${cause.message})`, { cause: err });
+                throw err;
+            }
+        });
+    } catch (err) {
+        // A browser's fetch of another origin that no policy refused: most
+        // likely a server that sends no CORS headers.
+        const hint = refusedFetch(err) ? "" : otherOriginHint(url.href);
+        if (hint) throw new Error(`${describeError(err).replace(/\.$/, "")}${hint}`, { cause: err });
+        throw err;
+    }
     if (!response.ok) {
         // missing: for the hint of a file the server does not have.
         throw Object.assign(new Error(`HTTP ${response.status}${response.statusText ? " " + response.statusText : ""}`), { missing: response.status === 404 });

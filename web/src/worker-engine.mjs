@@ -36,7 +36,7 @@
 // replaced the engine's. Only a worker that stops showing life (held in C
 // code without the loop checks, or in the Go core) is replaced.
 
-import { accessDenied, bundlerHint, describeError, fileURLHint, hasNodeFs, inContentScript, noModuleURL, nodeModule, nodeProcess } from "./env.mjs";
+import { accessDenied, bundlerHint, describeError, fileURLHint, hasNodeFs, inContentScript, noModuleURL, nodeModule, nodeProcess, otherOriginHint } from "./env.mjs";
 import { KeptMap, KeptSet, all, clearTimeout, forEachEntry, isArray, now, setTimeout, then, uncurry } from "./intrinsics.mjs";
 import { checkTools } from "./worker-tools.mjs";
 import { rebuildError } from "./worker-wire.mjs";
@@ -395,8 +395,9 @@ async function whyNotLoaded(url) {
         }
     } catch {
         // Nothing more to say than that it failed to load, unless no
-        // fetch of that URL can work (Firefox makes a file: page's worker).
-        why = fileURLHint(url);
+        // fetch of that URL can work (Firefox makes a file: page's worker),
+        // or it is on another origin (a server without CORS headers).
+        why = fileURLHint(url) || otherOriginHint(url);
     }
     return why + bundlerHint(import.meta.url, missing);
 }
