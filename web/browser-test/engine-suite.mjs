@@ -32,10 +32,13 @@ const POLICIES = {
     keyed: "",
     // No policy; cross-origin isolated (HEADERS): SharedArrayBuffer exists.
     isolated: "",
+    // No policy, and no CORS headers (HEADERS): a static host.
+    nocors: "",
 };
 const HEADERS = {
     keyed: { "origin-agent-cluster": "?1" },
     isolated: { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" },
+    nocors: { "access-control-allow-origin": null },
 };
 
 // The page loads the package (?pkg=, default its policy's dist/; ?classic
@@ -410,6 +413,19 @@ export function engineSuite(engine) {
                 );
                 assert.deepEqual({ out, problems }, { out: 42, problems: [] }, classic || "ESM build");
             }
+        });
+
+        // A static host of another origin without CORS headers: the classic
+        // script loads (a <script src> needs none), the files it fetches do
+        // not, and the error said only the engine's words (in-thread) or "it
+        // failed to load from <url>" (worker mode).
+        test(`${mode}: the classic script from another origin without CORS headers: the error names the origins and the header`, async () => {
+            const pkg = encodeURIComponent(`http://localhost:${port}/nocors/dist/`);
+            const { out, problems } = await withPage(`none/page.html?pkg=${pkg}&classic`, (page) => withFactory(page, worker, {}, "return 1;").catch((e) => e.message));
+            const failed = worker ? String.raw`it failed to load from http:\/\/localhost:\d+\/nocors\/dist\/code-mode\.worker\.mjs` : String.raw`^Cannot load the Code Mode core from http:\/\/localhost:\d+\/nocors\/dist\/code-mode\.wasm: ${engine.fetchFailed}`;
+            assert.match(String(out), new RegExp(String.raw`${failed}; http:\/\/localhost:\d+ is another origin than the page's \(http:\/\/127\.0\.0\.1:\d+\): its server must send CORS headers \(Access-Control-Allow-Origin\)`));
+            // Firefox reports its own refusals ("Cross-Origin Request Blocked: ...") as page errors, as it does a policy's.
+            assert.deepEqual(problems.filter((p) => !p.startsWith("Cross-Origin Request Blocked: ")), []);
         });
     }
 
