@@ -972,6 +972,47 @@ describe("fromMcpClient: the SDK's list_changed, tasks and error results", () =>
             await until(async () => (await taskStore.getTask(started[0]))?.status === "cancelled", "the task to be cancelled");
             session.dispose();
         });
+
+        // SDK 1 adds an abort listener to a request's signal per request and
+        // never removes it: each tasks/get poll of a call left one on the
+        // call's signal. Node warned (MaxListenersExceededWarning) at the
+        // 11th poll, memory grew with the polls, and the run's abort sent
+        // the server a notifications/cancelled for every request answered
+        // (here 26), besides the task's cancellation.
+        test("a long task's polls leave no listener behind: no warning, and an abort cancels the task only", async () => {
+            const warnings = [];
+            const warned = (w) => warnings.push(`${w.name}: ${w.message}`);
+            process.on("warning", warned);
+            const sent = [];
+            const polls = () => sent.filter((m) => m == "tasks/get").length;
+            const { send } = client.transport;
+            client.transport.send = (m, o) => (sent.push(m.method), send.call(client.transport, m, o));
+            try {
+                const session = api.createSession();
+                started.length = 0;
+                let p = run(session, "return await tools.jobs.report({ n: -1 })");
+                await until(() => polls() >= 25, "25 polls of the task");
+                await taskStore.storeTaskResult(started[0], "completed", { content: [{ type: "text", text: '{"rows": 1}' }] });
+                const out = await p;
+                assert.deepEqual([out.ok, out.result], [true, { rows: 1 }], JSON.stringify(out));
+                assert.deepEqual(warnings, [], "25 polls");
+
+                const ctrl = new AbortController();
+                sent.length = 0;
+                p = run(session, "return await tools.jobs.report({ n: -1 })", { signal: ctrl.signal });
+                await until(() => polls() >= 25, "25 polls of the task");
+                ctrl.abort(new Error("user pressed stop"));
+                await assert.rejects(p, /user pressed stop/);
+                await until(async () => (await taskStore.getTask(started[1]))?.status === "cancelled", "the task to be cancelled");
+                await sleep(50);
+                assert.deepEqual(sent.filter((m) => /cancel/.test(m)).sort(), ["notifications/cancelled", "tasks/cancel"], "the request in flight and the task");
+                assert.deepEqual(warnings, []);
+                session.dispose();
+            } finally {
+                process.off("warning", warned);
+                client.transport.send = send;
+            }
+        });
     });
 });
 

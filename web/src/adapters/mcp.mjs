@@ -150,15 +150,26 @@ export async function fromMcpClient(client, options) {
         if (typeof tasks?.callToolStream != "function") {
             throw new Error(`${params.name} runs only as an MCP task, and this client cannot call tasks (client.experimental.tasks.callToolStream is missing)`);
         }
-        let taskId, status, cancelled = false;
+        // SDK 1 adds a listener to a request's signal per request, and never
+        // removes it: a task polled each second had the call's signal hold
+        // one more a poll (Node's MaxListenersExceededWarning at the 11th,
+        // some 0.7 KB each), and the run's abort sent a cancellation for
+        // every request answered. The stream's requests are made one after
+        // another, so the signal the SDK is given here (which the run's
+        // abort aborts) keeps the last one's listener only.
+        const ctrl = new AbortController(), sig = ctrl.signal, add = sig.addEventListener;
+        let last, taskId, status, cancelled = false;
+        sig.addEventListener = (type, f) => (sig.removeEventListener(type, last), add.call(sig, type, (last = f)));
         const cancel = () => {
+            ctrl.abort(signal.reason);
             if (taskId === undefined || cancelled) return;
             cancelled = true;
             tasks.cancelTask(taskId).catch(() => {});
         };
         signal?.addEventListener("abort", cancel, { once: true });
+        if (signal?.aborted) cancel();
         try {
-            for await (const message of tasks.callToolStream(params, undefined, { ...requestOptions(signal), task: {} })) {
+            for await (const message of tasks.callToolStream(params, undefined, { ...requestOptions(signal && sig), task: {} })) {
                 if (message.type === "taskCreated" || message.type === "taskStatus") {
                     taskId = message.task.taskId;
                     status = message.task;
