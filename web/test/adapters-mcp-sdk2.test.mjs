@@ -572,10 +572,10 @@ test("SDK 2, MCP 2026-07-28: an error during a call asks server/discover; a serv
     }
 });
 
-// On MCP 2026-07-28 too (a stream per request), a call whose stream ends
-// without its answer (here a proxy answers it with a stream that ends at
-// once) fails at once; the calls the server answers are answered.
-test("SDK 2, MCP 2026-07-28: a call whose stream ends without its answer fails at once", async () => {
+// An SDK 2 client of a server on MCP 2026-07-28 (in process) with two
+// tools: hello answers; vanish's call gets a stream that ends at once, as
+// from a proxy.
+async function vanishingEra() {
     const handler = createMcpHandler(() => {
         const server = new McpServer({ name: "era", version: "1.0.0" });
         server.registerTool("hello", { description: "Answers." }, async () => ({ content: [{ type: "text", text: "hello" }] }));
@@ -585,7 +585,16 @@ test("SDK 2, MCP 2026-07-28: a call whose stream ends without its answer fails a
     const fetch = (url, init) =>
         /"name":"vanish"/.test(init?.body) ? Promise.resolve(new Response("", { headers: { "content-type": "text/event-stream" } })) : handler.fetch(new Request(url, init));
     const client = new Client({ name: "test-client", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
-    await client.connect(new StreamableHTTPClientTransport(new URL("http://mcp.test/mcp"), { fetch }));
+    const transport = new StreamableHTTPClientTransport(new URL("http://mcp.test/mcp"), { fetch });
+    await client.connect(transport);
+    return { handler, client, transport };
+}
+
+// On MCP 2026-07-28 too (a stream per request), a call whose stream ends
+// without its answer (here a proxy answers it with a stream that ends at
+// once) fails at once; the calls the server answers are answered.
+test("SDK 2, MCP 2026-07-28: a call whose stream ends without its answer fails at once", async () => {
+    const { handler, client } = await vanishingEra();
     assert.equal(client.getNegotiatedProtocolVersion(), "2026-07-28");
     const source = await mcp.fromMcpClient(client);
     const api = await IoCodeModeFactory({ wasmLocation: assetPath, timeout: 60000 });
@@ -597,6 +606,48 @@ test("SDK 2, MCP 2026-07-28: a call whose stream ends without its answer fails a
     } finally {
         api.dispose();
         source.close();
+        await client.close().catch(() => {});
+        await handler.close();
+    }
+});
+
+// To hear a call's stream end, fromMcpClient wraps the send and onmessage
+// of an SDK 2 client's transport: they stayed wrapped after the client's
+// last source closed, for the transport's life. They are the transport's
+// own again then (a source still open keeps them); a tool left registered
+// is called unfollowed, and a new source wraps them again.
+test("SDK 2: the transport's send and onmessage are its own again when the client's last source closes", async () => {
+    const { handler, client, transport } = await vanishingEra();
+    const { send, onmessage } = transport;
+    const sources = [await mcp.fromMcpClient(client), await mcp.fromMcpClient(client, { namespace: "again" })];
+    const api = await IoCodeModeFactory({ wasmLocation: assetPath, timeout: 60000 });
+    const vanished = (ns) => `try { await tools.${ns}.vanish({}); return 'answered'; } catch (e) { return e.message; }`;
+    try {
+        sources.forEach((s) => s.registerTools(api));
+        const session = api.createSession();
+        let out = await run(session, "return [await tools.era.hello({}), await tools.again.hello({})]");
+        assert.deepEqual(out.result, ["hello", "hello"], JSON.stringify(out));
+        assert.ok(transport.send !== send && transport.onmessage !== onmessage, "wrapped");
+        sources[0].close();
+        assert.ok(transport.send !== send && transport.onmessage !== onmessage, "a source still follows the client");
+        out = await run(session, vanished("again"));
+        assert.equal(out.result, 'MCP server "again": the stream of the call of vanish ended without its answer', JSON.stringify(out));
+        sources[1].close();
+        assert.equal(transport.send, send);
+        assert.equal(transport.onmessage, onmessage);
+        out = await run(session, "return [await tools.era.hello({}), await tools.again.hello({})]");
+        assert.deepEqual(out.result, ["hello", "hello"], JSON.stringify(out));
+        assert.equal((await client.callTool({ name: "hello", arguments: {} })).content[0].text, "hello");
+        assert.ok(transport.send === send && transport.onmessage === onmessage, "a closed source's call wraps nothing");
+        sources.push(await mcp.fromMcpClient(client, { namespace: "third" }));
+        sources[2].registerTools(api);
+        out = await run(session, vanished("third"));
+        assert.equal(out.result, 'MCP server "third": the stream of the call of vanish ended without its answer', JSON.stringify(out));
+        sources[2].close();
+        assert.ok(transport.send === send && transport.onmessage === onmessage, "the new source's wrappers are gone too");
+    } finally {
+        api.dispose();
+        sources.forEach((s) => s.close());
         await client.close().catch(() => {});
         await handler.close();
     }

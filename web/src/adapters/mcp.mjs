@@ -119,7 +119,7 @@ export async function fromMcpClient(client, options) {
         // not: the call's onresumptiontoken, which the SDK hands the
         // transport's send with the request, marks it for ends() to ask.
         // SDK 1 has no such word: there the run's timeout ends the call.
-        const calls = sdk2 && ends(client.transport);
+        const calls = sdk2 && ends(client);
         // A stream that broke (the SDK tells onerror first, which may send
         // a ping) waits for the ping: a server gone fails its calls, naming
         // the connection; one there has lost this call's answer all the same.
@@ -335,7 +335,7 @@ const hearers = new WeakMap(); // client -> { all: the sources' handlers, app }
 function hear(client, onerror) {
     let h = hearers.get(client);
     if (!h) {
-        hearers.set(client, (h = { all: new Set(), app: client.onerror }));
+        hearers.set(client, (h = { all: new Set(), app: client.onerror, undo: [] }));
         // An app's handler that calls the one it replaced (this one, read
         // before it set its own) would call it for ever: once is enough.
         let busy;
@@ -355,6 +355,7 @@ function hear(client, onerror) {
     return () => {
         h.all.delete(onerror);
         if (!h.all.size) {
+            h.undo.forEach((f) => f());
             hearers.delete(client);
             delete client.onerror;
             client.onerror = h.app;
@@ -367,26 +368,36 @@ function hear(client, onerror) {
 // before the request's answer fails the call. (The transport tells the
 // end after an answer too; the answer, which it hands onmessage first,
 // takes the request from those awaited, as the call's settling does.)
-// Other transports never tell it. Returns the requests awaited.
+// Other transports never tell it. Returns the requests awaited. While a
+// source follows the client (hear()): when the last closes, the
+// transport's send and onmessage are its own again, unless replaced
+// since (they stayed wrapped for the transport's life); a call of a tool
+// left registered after that is not followed.
 const marks = new WeakSet();
 const awaited = new WeakMap(); // transport -> Set of request ids
 
-function ends(t) {
+function ends(client) {
+    const t = client.transport, h = hearers.get(client);
     let calls = awaited.get(t);
-    if (!calls && t) {
+    if (!calls && t && h) {
         awaited.set(t, (calls = new Set()));
         const { send, onmessage } = t;
         // The request's send, not the cancellation the SDK sends with the
         // same options. (SDK 2.4 asks no stream end for a tools/call.)
-        t.send = function (m, o) {
+        const s = (t.send = function (m, o) {
             const mark = o?.onresumptiontoken;
             if (marks.has(mark) && "id" in m) o = { ...o, onRequestStreamEnd: () => calls.delete(m.id) && mark() }, calls.add((mark.id = m.id));
             return send.call(this, m, o);
-        };
-        t.onmessage = function (m, extra) {
+        });
+        const r = (t.onmessage = function (m, extra) {
             m.method || calls.delete(m.id);
             return onmessage?.call(this, m, extra);
-        };
+        });
+        h.undo.push(() => {
+            awaited.delete(t);
+            if (t.send == s) t.send = send;
+            if (t.onmessage == r) t.onmessage = onmessage;
+        });
     }
     return calls;
 }
