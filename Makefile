@@ -74,10 +74,11 @@ bench/peers/node_modules/.package-lock.json: bench/peers/package.json bench/peer
 	@touch $@
 
 # The demo page (demo/) imports dist/index.mjs: build, then serve the
-# repository root on 127.0.0.1:8080 (go run ./scripts/serve -h for flags).
+# repository root on DEMO_ADDR (go run ./scripts/serve -h for flags).
+DEMO_ADDR ?= 127.0.0.1:8080
 .PHONY: demo test-browser check-chromium
-demo: build ## build dist/ and serve the demo page on http://127.0.0.1:8080/demo/
-	$(GO) run ./scripts/serve
+demo: build ## build dist/ and serve the demo page on http://127.0.0.1:8080/demo/ (elsewhere: make demo DEMO_ADDR=127.0.0.1:8081)
+	$(GO) run ./scripts/serve -addr $(DEMO_ADDR)
 
 # Browser tests of the demo page: Debian's Chromium driven by playwright-core
 # (which downloads no browser); the tests start the demo server themselves.

@@ -25,6 +25,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -65,7 +66,7 @@ func main() {
 		_ = mime.AddExtensionType(ext, typ)
 	}
 
-	ln, err := net.Listen("tcp", *addr)
+	ln, err := listen(*addr)
 	if err != nil {
 		log.Fatalf("serve: %v", err)
 	}
@@ -77,6 +78,17 @@ func main() {
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		log.Fatalf("serve: %v", err)
 	}
+}
+
+// listen listens on addr; an address another program holds says how to
+// pick another (the bare "bind: address already in use" named neither
+// make demo's DEMO_ADDR nor -addr).
+func listen(addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return nil, fmt.Errorf("%w: another program listens there; pick another address: make demo DEMO_ADDR=127.0.0.1:8081 (go run ./scripts/serve -addr 127.0.0.1:8081), or port 0 for a free one", err)
+	}
+	return ln, err
 }
 
 // handler serves the files under root.
