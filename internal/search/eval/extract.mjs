@@ -174,6 +174,64 @@ const catalogs = [
     licence: "unclear: the spec states none (its info has no license)",
     name: (path, op, m) => snakeTag({ tags: [path.split("/")[2]] }) + "." + opId(path, op, m),
   },
+  // The eight catalogs of the dev4 split (validation, thirty-ninth
+  // session), named the same way where their specs allow: first tag +
+  // operationId (Docker's container.ContainerList, ShipEngine's
+  // labels.create_label), Spotify's kebab-case operationIds in camelCase as
+  // GitHub's are (albums.getAnAlbum). Gmail's operationIds are Google's
+  // client-library method names (gmail.users.messages.send) and its one tag
+  // is "users": named as the library calls them, without "gmail.users."
+  // (messages.send, settings.filters.create; users.getProfile for the
+  // methods of users itself). Mastodon's spec has no operationIds and few
+  // tags: namespaced by the first path segment after the API version, as
+  // Stripe's is after /v1 (statuses.postApiV1StatusesIdReblog).
+  {
+    id: "gmail", kind: "email inbox", file: "api/googleapis.com/gmail.json",
+    licence: "CC-BY-3.0 (stated in the spec)",
+    name: (path, op) => {
+      const n = op.operationId.replace(/^gmail\.users\./, "");
+      return n.includes(".") ? n : "users." + n;
+    },
+  },
+  {
+    id: "spotify", kind: "music streaming", file: "api/spotify.com.json",
+    licence: "unclear: the spec states none (its info has no license)",
+    name: (path, op) => tagName(op) + "." + op.operationId.replace(/-([a-z0-9])/g, (_, c) => c.toUpperCase()),
+  },
+  {
+    id: "docker", kind: "containers", file: "api/docker.com/engine.json",
+    licence: "unclear: the spec states none (its info has no license)",
+    name: byTag,
+  },
+  {
+    id: "shipengine", kind: "shipping labels and tracking", file: "api/shipengine.com.json",
+    licence: "unclear: the spec states none (its info has no license)",
+    name: byTag,
+  },
+  {
+    id: "appveyor", kind: "continuous integration and deployment", file: "api/appveyor.com.json",
+    licence: "unclear: no open licence stated (its license names AppVeyor's End User License Agreement)",
+    name: byTag,
+  },
+  {
+    id: "mastodon", kind: "social network", file: "api/mastodon.local.json",
+    licence: "unclear: the spec states none (its info has no license)",
+    name: (path, op, m) => {
+      const seg = path.split("/").filter(Boolean);
+      const ns = /^v\d+$/.test(seg[1] ?? "") ? seg[2] : seg[0] === "api" ? seg[1] : seg[0];
+      return tagName({ tags: [ns] }) + "." + opId(path, op, m);
+    },
+  },
+  {
+    id: "apideck", kind: "CRM", file: "api/apideck.com/crm.json",
+    licence: "Apache-2.0 (stated in the spec)",
+    name: byTag,
+  },
+  {
+    id: "launchdarkly", kind: "feature flags", file: "api/launchdarkly.com.json",
+    licence: "Apache-2.0 (stated in the spec)",
+    name: byTag,
+  },
 ];
 
 // snakeTag is a camelCase tag as a snake-case identifier, without a prefix
