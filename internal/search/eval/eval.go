@@ -26,6 +26,12 @@
 // set), and their misses are never printed, so that ranking changes judged
 // on them cannot be fitted to them.
 //
+// The dev4 split is eight more catalogs (Dev4IDs, testdata/<id>.dev4.json),
+// written the same blind way in the thirty-ninth session, larger than
+// dev3: a validation split (not part of Tune; misses never printed) that is
+// not yet part of Validation, which stays dev2 + dev3 until the
+// coordinator decides how a look reads it (eval/README.md, "Dev4 split").
+//
 // The small splits are real MCP servers of a few tools each (SmallIDs,
 // Small2IDs, SmallTrainIDs, Small3IDs): small and small3 are validation,
 // small2 is held out, and smalltrain, with catalogs of several servers
@@ -116,6 +122,12 @@ var Dev2IDs = []string{"trello", "mailchimp", "hetzner", "jira", "twilio"}
 // queries are of that split, which is for validation only (not in Tune).
 var Dev3IDs = []string{"sendgrid", "bitbucket", "vercel", "xero", "vimeo", "docusign", "keycloak", "magento"}
 
+// Dev4IDs are the catalogs of the dev4 split, in report order: eight more
+// APIs of kinds no other split has (a mail inbox, music, containers,
+// shipping, continuous integration, a social network, a CRM, feature
+// flags). Validation only, like Dev3, not part of Tune or (yet) Validation.
+var Dev4IDs = []string{"gmail", "spotify", "docker", "shipengine", "appveyor", "mastodon", "apideck", "launchdarkly"}
+
 // SmallIDs are the catalogs of the small split: real MCP servers of 7-14
 // tools, the size of many hosts' catalogs, where a word's idf behaves
 // unlike it does among hundreds of tools. Validation only, like Dev3.
@@ -149,7 +161,7 @@ var SmallTrainCombos = []string{"githubmcp+redismcp+context7", "gitlabmcp+firecr
 var catalogSplits = []struct {
 	split Split
 	ids   []string
-}{{Dev, DevIDs}, {Dev2, Dev2IDs}, {Dev3, Dev3IDs}, {Small, SmallIDs}, {Small2, Small2IDs}, {SmallTrain, SmallTrainIDs}, {Small3, Small3IDs}}
+}{{Dev, DevIDs}, {Dev2, Dev2IDs}, {Dev3, Dev3IDs}, {Small, SmallIDs}, {Small2, Small2IDs}, {SmallTrain, SmallTrainIDs}, {Small3, Small3IDs}, {Dev4, Dev4IDs}}
 
 // ownIDs returns the catalogs of a split of catalogSplits, nil for
 // another split.
@@ -381,10 +393,14 @@ const (
 	// HeldOut3 is the fourth held-out split (30-33 queries per catalog of
 	// IDs, written blind in the eighteenth session); never tune on it.
 	HeldOut3
+	// Dev4 is the split of the catalogs in Dev4IDs, written blind in the
+	// thirty-ninth session: validation only, not part of Tune, nor of
+	// Validation until the coordinator says so; never tune on it.
+	Dev4
 )
 
 // splitNames are the splits' names, in the order of the constants.
-var splitNames = [...]string{"heldout", "tune", "all", "old-heldout", "heldout2", "dev", "dev2", "dev3", "validation", "small", "small2", "smalltrain", "small3", "heldout3"}
+var splitNames = [...]string{"heldout", "tune", "all", "old-heldout", "heldout2", "dev", "dev2", "dev3", "validation", "small", "small2", "smalltrain", "small3", "heldout3", "dev4"}
 
 // In reports whether q belongs to split s.
 func (s Split) In(q Query) bool {
@@ -425,7 +441,7 @@ func (s Split) String() string { return splitNames[s] }
 // holds them), which tuning must not see.
 func (s Split) Blind() bool {
 	switch s {
-	case HeldOut, HeldOut2, HeldOut3, All, Dev2, Dev3, Validation, Small, Small2, Small3:
+	case HeldOut, HeldOut2, HeldOut3, All, Dev2, Dev3, Dev4, Validation, Small, Small2, Small3:
 		return true
 	}
 	return false

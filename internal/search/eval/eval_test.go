@@ -56,7 +56,8 @@ func TestCatalogs(t *testing.T) {
 // smalltrain's of 2-29 tools (and two unions of them), 7-8 requests and
 // 3-4 probes each (one firecrawl request became a probe); small3's of
 // 8-45 tools, 7-8 requests and 3-4 probes each (one netlify request
-// became a probe).
+// became a probe); dev4's of 40-127 tools, 26-28 requests and 3 probes
+// each (one launchdarkly request dropped; eval/README.md, "Dev4 split").
 var devSplits = []devSplit{
 	{Dev, DevIDs, 20, 4, true, false, 100},
 	{Dev2, Dev2IDs, 20, 4, false, true, 100},
@@ -65,6 +66,7 @@ var devSplits = []devSplit{
 	{Small2, Small2IDs, 8, 3, false, false, 5},
 	{SmallTrain, slices.Concat(SmallTrainIDs, SmallTrainCombos), 7, 3, false, false, 2},
 	{Small3, Small3IDs, 7, 3, false, false, 8},
+	{Dev4, Dev4IDs, 26, 3, false, false, 40},
 }
 
 type devSplit struct {
@@ -97,7 +99,7 @@ func TestDevCatalogs(t *testing.T) {
 			var n int
 			for _, q := range c.Queries {
 				var in []string
-				for _, s := range []Split{HeldOut, OldHeldOut, HeldOut2, Dev, Dev2, Dev3, Small, Small2, SmallTrain, Small3} {
+				for _, s := range []Split{HeldOut, OldHeldOut, HeldOut2, HeldOut3, Dev, Dev2, Dev3, Dev4, Small, Small2, SmallTrain, Small3} {
 					if s.In(q) {
 						in = append(in, s.String())
 					}
@@ -132,7 +134,7 @@ func TestDevCatalogs(t *testing.T) {
 		want  []string
 	}{
 		{Tune, slices.Concat(IDs, DevIDs)},
-		{All, slices.Concat(IDs, DevIDs, Dev2IDs, Dev3IDs, SmallIDs, Small2IDs, SmallTrainIDs, Small3IDs, SmallTrainCombos)},
+		{All, slices.Concat(IDs, DevIDs, Dev2IDs, Dev3IDs, SmallIDs, Small2IDs, SmallTrainIDs, Small3IDs, Dev4IDs, SmallTrainCombos)},
 		{Validation, slices.Concat(Dev2IDs, Dev3IDs)},
 	} {
 		if got := CatalogsOf(w.split); !slices.Equal(got, w.want) {
@@ -159,7 +161,7 @@ func TestBlind(t *testing.T) {
 		split Split
 		blind bool
 	}{
-		{HeldOut, true}, {HeldOut2, true}, {HeldOut3, true}, {All, true}, {Dev2, true}, {Dev3, true}, {Validation, true}, {Small, true}, {Small2, true}, {Small3, true},
+		{HeldOut, true}, {HeldOut2, true}, {HeldOut3, true}, {All, true}, {Dev2, true}, {Dev3, true}, {Dev4, true}, {Validation, true}, {Small, true}, {Small2, true}, {Small3, true},
 		{Tune, false}, {OldHeldOut, false}, {Dev, false}, {SmallTrain, false},
 	} {
 		if got := tt.split.Blind(); got != tt.blind {
@@ -172,6 +174,54 @@ func TestBlind(t *testing.T) {
 	// An unknown name is refused with the names it may be.
 	if _, err := ParseSplit("small4"); err == nil || !strings.Contains(err.Error(), `"small4"`) || !strings.Contains(err.Error(), "small3") {
 		t.Errorf("ParseSplit(small4): %v, want an error naming it and the splits", err)
+	}
+}
+
+// TestDev4 holds the dev4 split's counts as committed, so that a request
+// or probe lost from a file (or added after the catalogs were read) shows:
+// 213 requests, every one with an expected tool, and 24 probes over eight
+// catalogs. It ranks nothing: dev4 is validation, and the thirty-ninth
+// session that wrote it read no figure of it (eval/README.md, "Dev4
+// split").
+func TestDev4(t *testing.T) {
+	want := map[string]struct{ tools, queries, probes int }{
+		"gmail": {79, 27, 3}, "spotify": {88, 27, 3}, "docker": {104, 28, 3}, "shipengine": {90, 26, 3},
+		"appveyor": {53, 26, 3}, "mastodon": {127, 27, 3}, "apideck": {40, 26, 3}, "launchdarkly": {105, 26, 3},
+	}
+	var queries, probes int
+	seen := map[string]string{}
+	for _, id := range CatalogsOf(Dev4) {
+		c, err := Load(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, ok := want[id]
+		if !ok {
+			t.Errorf("dev4 catalog %s: not one of the eight", id)
+			continue
+		}
+		n := 0
+		for _, q := range c.Queries {
+			if !Dev4.In(q) || len(q.Expected) == 0 {
+				t.Errorf("%s query %q: in dev4 %v, expected %v; want every one in dev4 with an expected tool", id, q.Query, Dev4.In(q), q.Expected)
+			}
+			if other, dup := seen[q.Query]; dup {
+				t.Errorf("%s query %q: also a request of %s", id, q.Query, other)
+			}
+			seen[q.Query] = id
+			n++
+		}
+		if len(c.Tools) != w.tools || n != w.queries || len(c.Probes) != w.probes {
+			t.Errorf("%s: %d tools, %d requests, %d probes; want %d, %d and %d", id, len(c.Tools), n, len(c.Probes), w.tools, w.queries, w.probes)
+		}
+		queries += n
+		probes += len(c.Probes)
+	}
+	if len(CatalogsOf(Dev4)) != len(want) || queries != 213 || probes != 24 {
+		t.Errorf("dev4: %d catalogs, %d requests, %d probes; want 8, 213 and 24", len(CatalogsOf(Dev4)), queries, probes)
+	}
+	if Validation.In(Query{Own: Dev4}) || Tune.In(Query{Own: Dev4}) {
+		t.Error("a dev4 request is in Validation or Tune; want neither until the coordinator decides")
 	}
 }
 

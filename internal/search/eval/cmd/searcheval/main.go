@@ -52,6 +52,14 @@
 // ranking changes: the lines of their catalogs, a SUM line for each, and
 // one for both (SUM validation ...). -v is refused on it too.
 //
+// -split=dev4 gives the dev4 split: eight more catalogs (eval.Dev4IDs:
+// gmail, spotify, docker, shipengine, appveyor, mastodon, apideck,
+// launchdarkly) written blind in the thirty-ninth session. It is a
+// validation split like dev3 (-v refused, not part of -split=tune,
+// -split=all lists it after small3), followed by SUM dev4 ...; it is not
+// part of -split=validation until the coordinator decides how a look
+// reads it (eval/README.md, "Dev4 split").
+//
 // -split=small gives the small split: five real MCP servers of 7-14 tools
 // (eval.SmallIDs), 8 requests and 3 probes each, written blind. It is a
 // validation split: -v is refused on it, it is in neither -split=tune nor
@@ -107,7 +115,7 @@ import (
 )
 
 func main() {
-	splitName := flag.String("split", "heldout", "queries to run: heldout, tune, all, old-heldout, heldout2, heldout3, dev, dev2, dev3, validation, small, small2, smalltrain or small3")
+	splitName := flag.String("split", "heldout", "queries to run: heldout, tune, all, old-heldout, heldout2, heldout3, dev, dev2, dev3, dev4, validation, small, small2, smalltrain or small3")
 	verbose := flag.Bool("v", false, "list the queries whose first result was wrong")
 	var embed embedFlag
 	flag.Var(&embed, "embed", "fuse with an embedder: hash (eval.HashEmbed, the default of a bare -embed), wordvec (eval.WordVec) or use (eval.USE)")
@@ -304,7 +312,7 @@ func (t *sum) String() string {
 
 // summed are the splits that get SUM lines, in print order; -split=dev2
 // prints none, dev2 is summed only as a part of -split=validation.
-var summed = slices.Concat([]eval.Split{eval.Dev, eval.Tune, eval.Dev2, eval.Dev3, eval.Validation, eval.Small, eval.Small2, eval.SmallTrain, eval.Small3}, heldOuts)
+var summed = slices.Concat([]eval.Split{eval.Dev, eval.Tune, eval.Dev2, eval.Dev3, eval.Dev4, eval.Validation, eval.Small, eval.Small2, eval.SmallTrain, eval.Small3}, heldOuts)
 
 // heldOuts are the held-out splits of the four catalogs of eval.IDs,
 // summed over them: SUM heldout3 ... after their lines.
