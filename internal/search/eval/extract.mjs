@@ -232,6 +232,19 @@ const catalogs = [
     licence: "Apache-2.0 (stated in the spec)",
     name: byTag,
   },
+  // Two more of dev4, written in a second sitting: OnSched's setup API has
+  // no operationIds (method and path, as Hetzner's:
+  // services.getSetupV1Services), PayRun.IO's has them (employee.GetEmployee).
+  {
+    id: "onsched", kind: "appointment booking setup", file: "api/onsched.com/setup.json",
+    licence: "unclear: the spec states none (its info has no license)",
+    name: byTag,
+  },
+  {
+    id: "payrun", kind: "payroll", file: "api/payrun.io.json",
+    licence: "unclear: the spec states none (its info has no license)",
+    name: byTag,
+  },
 ];
 
 // snakeTag is a camelCase tag as a snake-case identifier, without a prefix
