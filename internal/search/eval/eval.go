@@ -26,7 +26,7 @@
 // set), and their misses are never printed, so that ranking changes judged
 // on them cannot be fitted to them.
 //
-// The dev4 split is eight more catalogs (Dev4IDs, testdata/<id>.dev4.json),
+// The dev4 split is ten more catalogs (Dev4IDs, testdata/<id>.dev4.json),
 // written the same blind way in the thirty-ninth session, larger than
 // dev3: a validation split (not part of Tune; misses never printed) that is
 // not yet part of Validation, which stays dev2 + dev3 until the
@@ -122,11 +122,12 @@ var Dev2IDs = []string{"trello", "mailchimp", "hetzner", "jira", "twilio"}
 // queries are of that split, which is for validation only (not in Tune).
 var Dev3IDs = []string{"sendgrid", "bitbucket", "vercel", "xero", "vimeo", "docusign", "keycloak", "magento"}
 
-// Dev4IDs are the catalogs of the dev4 split, in report order: eight more
+// Dev4IDs are the catalogs of the dev4 split, in report order: ten more
 // APIs of kinds no other split has (a mail inbox, music, containers,
 // shipping, continuous integration, a social network, a CRM, feature
-// flags). Validation only, like Dev3, not part of Tune or (yet) Validation.
-var Dev4IDs = []string{"gmail", "spotify", "docker", "shipengine", "appveyor", "mastodon", "apideck", "launchdarkly"}
+// flags, appointment booking setup, payroll). Validation only, like Dev3,
+// not part of Tune or (yet) Validation.
+var Dev4IDs = []string{"gmail", "spotify", "docker", "shipengine", "appveyor", "mastodon", "apideck", "launchdarkly", "onsched", "payrun"}
 
 // SmallIDs are the catalogs of the small split: real MCP servers of 7-14
 // tools, the size of many hosts' catalogs, where a word's idf behaves

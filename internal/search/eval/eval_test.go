@@ -56,7 +56,7 @@ func TestCatalogs(t *testing.T) {
 // smalltrain's of 2-29 tools (and two unions of them), 7-8 requests and
 // 3-4 probes each (one firecrawl request became a probe); small3's of
 // 8-45 tools, 7-8 requests and 3-4 probes each (one netlify request
-// became a probe); dev4's of 40-127 tools, 26-28 requests and 3 probes
+// became a probe); dev4's of 40-390 tools, 26-28 requests and 3 probes
 // each (one launchdarkly request dropped; eval/README.md, "Dev4 split").
 var devSplits = []devSplit{
 	{Dev, DevIDs, 20, 4, true, false, 100},
@@ -179,7 +179,7 @@ func TestBlind(t *testing.T) {
 
 // TestDev4 holds the dev4 split's counts as committed, so that a request
 // or probe lost from a file (or added after the catalogs were read) shows:
-// 213 requests, every one with an expected tool, and 24 probes over eight
+// 265 requests, every one with an expected tool, and 30 probes over ten
 // catalogs. It ranks nothing: dev4 is validation, and the thirty-ninth
 // session that wrote it read no figure of it (eval/README.md, "Dev4
 // split").
@@ -187,6 +187,7 @@ func TestDev4(t *testing.T) {
 	want := map[string]struct{ tools, queries, probes int }{
 		"gmail": {79, 27, 3}, "spotify": {88, 27, 3}, "docker": {104, 28, 3}, "shipengine": {90, 26, 3},
 		"appveyor": {53, 26, 3}, "mastodon": {127, 27, 3}, "apideck": {40, 26, 3}, "launchdarkly": {105, 26, 3},
+		"onsched": {138, 26, 3}, "payrun": {390, 26, 3},
 	}
 	var queries, probes int
 	seen := map[string]string{}
@@ -197,7 +198,7 @@ func TestDev4(t *testing.T) {
 		}
 		w, ok := want[id]
 		if !ok {
-			t.Errorf("dev4 catalog %s: not one of the eight", id)
+			t.Errorf("dev4 catalog %s: not one of the ten", id)
 			continue
 		}
 		n := 0
@@ -217,8 +218,8 @@ func TestDev4(t *testing.T) {
 		queries += n
 		probes += len(c.Probes)
 	}
-	if len(CatalogsOf(Dev4)) != len(want) || queries != 213 || probes != 24 {
-		t.Errorf("dev4: %d catalogs, %d requests, %d probes; want 8, 213 and 24", len(CatalogsOf(Dev4)), queries, probes)
+	if len(CatalogsOf(Dev4)) != len(want) || queries != 265 || probes != 30 {
+		t.Errorf("dev4: %d catalogs, %d requests, %d probes; want 10, 265 and 30", len(CatalogsOf(Dev4)), queries, probes)
 	}
 	if Validation.In(Query{Own: Dev4}) || Tune.In(Query{Own: Dev4}) {
 		t.Error("a dev4 request is in Validation or Tune; want neither until the coordinator decides")

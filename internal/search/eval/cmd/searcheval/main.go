@@ -52,9 +52,9 @@
 // ranking changes: the lines of their catalogs, a SUM line for each, and
 // one for both (SUM validation ...). -v is refused on it too.
 //
-// -split=dev4 gives the dev4 split: eight more catalogs (eval.Dev4IDs:
+// -split=dev4 gives the dev4 split: ten more catalogs (eval.Dev4IDs:
 // gmail, spotify, docker, shipengine, appveyor, mastodon, apideck,
-// launchdarkly) written blind in the thirty-ninth session. It is a
+// launchdarkly, onsched, payrun) written blind in the thirty-ninth session. It is a
 // validation split like dev3 (-v refused, not part of -split=tune,
 // -split=all lists it after small3), followed by SUM dev4 ...; it is not
 // part of -split=validation until the coordinator decides how a look
