@@ -8,23 +8,33 @@
   const wellFormed = (s) => s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd");
   // pct percent-encodes the characters of s outside the allowed set re.
   const pct = (s, re) => wellFormed(s).replace(re, (c) => c === "'" ? "%27" : encodeURIComponent(c));
-  const PATH = /[\ud800-\udbff][\udc00-\udfff]|[\x00-\x20"#<>?`{}\x7f-\uffff]/g;
+  const PATH = /[\ud800-\udbff][\udc00-\udfff]|[\x00-\x20"#<>?^`{}\x7f-\uffff]/g;
   const QUERY = /[\ud800-\udbff][\udc00-\udfff]|[\x00-\x20"#<>\x7f-\uffff]/g;
   const SQUERY = /[\ud800-\udbff][\udc00-\udfff]|[\x00-\x20"#<>'\x7f-\uffff]/g;
   const FRAG = /[\ud800-\udbff][\udc00-\udfff]|[\x00-\x20"<>`\x7f-\uffff]/g;
   const USER = /[\ud800-\udbff][\udc00-\udfff]|[\x00-\x20"#<>?`{}/:;=@[\\\]^|\x7f-\uffff]/g;
   const form = (s) => encodeURIComponent(wellFormed(s)).replace(/[!'()~]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase()).replace(/%20/g, "+");
   // unform decodes a form's text: percent-encoded bytes as UTF-8, each
-  // invalid sequence (its maximal valid prefix) as U+FFFD: a run of bytes
-  // at once, one sequence at a time only if the run is not UTF-8.
-  const unform = (s) => s.replace(/\+/g, " ").replace(/(%[0-9A-Fa-f]{2})+/g, (m) => { try { return decodeURIComponent(m); } catch (e) {} return m.replace(/(%[0-7].|%(?:C[2-9A-F]|D.)%[89AB].|%E0%[AB].%[89AB].|%E[1-CEF](?:%[89AB].){2}|%ED%[89].%[89AB].|%F0%[9AB].(?:%[89AB].){2}|%F[1-3](?:%[89AB].){3}|%F4%8.(?:%[89AB].){2})|%E0(?:%[AB].)?|%E[1-CEF](?:%[89AB].)?|%ED(?:%[89].)?|%F0(?:%[9AB].(?:%[89AB].)?)?|%F[1-3](?:%[89AB].){0,2}|%F4(?:%8.(?:%[89AB].)?)?|%../gi, (c, ok) => ok ? decodeURIComponent(ok) : "\ufffd"); });
-  const dots = (segs) => {
+  // invalid sequence (its maximal valid prefix) as U+FFFD. Without a
+  // callback per sequence (200,000 invalid bytes took ~2 s): each sequence
+  // gets a ~ in front, the invalid ones lose their bytes, and a ~ without
+  // bytes after it becomes U+FFFD's (a ~ or lone % of the text is encoded
+  // first).
+  const unform = (s) => {
+    s = s.replace(/\+/g, " ");
+    try { return decodeURIComponent(s); } catch (e) {}
+    return decodeURIComponent(s.replace(/~/g, "%7E").replace(/%(?![\da-f]{2})/gi, "%25").replace(/(%[0-7].|%(?:C[2-9A-F]|D.)%[89AB].|%E0%[AB].%[89AB].|%E[1-CEF](?:%[89AB].){2}|%ED%[89].%[89AB].|%F0%[9AB].(?:%[89AB].){2}|%F[1-3](?:%[89AB].){3}|%F4%8.(?:%[89AB].){2})|%E0(?:%[AB].)?|%E[1-CEF](?:%[89AB].)?|%ED(?:%[89].)?|%F0(?:%[9AB].(?:%[89AB].)?)?|%F[1-3](?:%[89AB].){0,2}|%F4(?:%8.(?:%[89AB].)?)?|%../gi, "~$1").replace(/~(?!%)/g, "%EF%BF%BD").replace(/~/g, ""));
+  };
+  const drive = /^[a-z][:|]$/i, startsDrive = /^[a-z][:|]($|[/\\?#])/i, normDrive = /^\/[a-z]:(?![^/])/i;
+  // dots resolves a path's . and .. segments; a file URL's first segment,
+  // if a Windows drive letter (C| or C:), is C: and no .. climbs above it.
+  const dots = (segs, file) => {
     const out = [];
     segs.forEach((seg, i) => {
       const s = seg.toLowerCase(), last = i === segs.length - 1;
-      if (s === ".." || s === ".%2e" || s === "%2e." || s === "%2e%2e") { out.pop(); if (last) out.push(""); }
+      if (s === ".." || s === ".%2e" || s === "%2e." || s === "%2e%2e") { if (!file || out.length !== 1 || !/^[a-z]:$/i.test(out[0])) out.pop(); if (last) out.push(""); }
       else if (s === "." || s === "%2e") { if (last) out.push(""); }
-      else out.push(seg);
+      else out.push(file && !out.length && drive.test(seg) ? seg[0] + ":" : seg);
     });
     return out;
   };
@@ -64,32 +74,39 @@
     }
     return out;
   };
-  // puny is a label's Punycode (RFC 3492), as after "xn--".
+  // puny is a label's Punycode (RFC 3492), as after "xn--", in
+  // O(n log n): the code points are taken in order, and a Fenwick tree over
+  // positions counts those already written before each one.
   const puny = (s) => {
-    const cps = Array.from(s, (c) => c.codePointAt(0)), digit = (d) => String.fromCharCode(d + 22 + 75 * (d < 26));
-    let n = 128, delta = 0, bias = 72, out = s.replace(/[^\x00-\x7f]/gu, ""), h = out.length;
+    const cps = Array.from(s, (c) => c.codePointAt(0)), len = cps.length, tree = Array(len + 1).fill(0), out = [s.replace(/[^\x00-\x7f]/gu, "")];
+    const add = (i) => { for (i++; i <= len; i += i & -i) tree[i]++; }, before = (i) => { let c = 0; for (; i > 0; i -= i & -i) c += tree[i]; return c; };
+    const digit = (d) => out.push(String.fromCharCode(d + 22 + 75 * (d < 26)));
+    const order = [];
+    cps.forEach((c, i) => c < 128 ? add(i) : order.push(i));
+    order.sort((i, j) => cps[i] - cps[j] || i - j);
+    let n = 128, delta = 0, bias = 72, h = out[0].length, from = 0;
     const b = h;
-    if (b) out += "-";
-    while (h < cps.length) {
-      const m = cps.reduce((a, c) => c >= n && c < a ? c : a, Infinity);
-      delta += (m - n) * (h + 1); n = m;
-      for (const c of cps) {
-        if (c < n) delta++;
-        if (c !== n) continue;
-        let q = delta;
-        for (let k = 36; ; k += 36) {
-          const t = k <= bias ? 1 : k >= bias + 26 ? 26 : k - bias;
-          if (q < t) break;
-          out += digit(t + (q - t) % (36 - t)); q = Math.floor((q - t) / (36 - t));
-        }
-        out += digit(q);
-        let e = h === b ? Math.floor(delta / 700) : delta >> 1, k = 0;
-        for (e += Math.floor(e / (h + 1)); e > 455; k += 36) e = Math.floor(e / 35);
-        bias = k + Math.floor(36 * e / (e + 38)); delta = 0; h++;
+    if (b) out.push("-");
+    order.forEach((p, i) => {
+      const m = cps[p];
+      if (cps[order[i - 1]] !== m) { delta += (m - n) * (h + 1); n = m; from = 0; }
+      let q = delta += before(p) - before(from);
+      for (let k = 36; ; k += 36) {
+        const t = k <= bias ? 1 : k >= bias + 26 ? 26 : k - bias;
+        if (q < t) break;
+        digit(t + (q - t) % (36 - t)); q = Math.floor((q - t) / (36 - t));
       }
-      delta++; n++;
-    }
-    return out;
+      digit(q);
+      let e = Math.floor(delta / (h === b ? 700 : 2)), k = 0;
+      for (e += Math.floor(e / (h + 1)); e > 455; k += 36) e = Math.floor(e / 35);
+      bias = k + Math.floor(36 * e / (e + 38)); delta = 0; h++; from = p + 1;
+      // After the last of m: the written code points after it, and one.
+      if (cps[order[i + 1]] !== m) {
+        delta = before(len) - before(from) + 1; n++;
+        for (let j = i; j >= 0 && cps[order[j]] === m; j--) add(order[j]);
+      }
+    });
+    return out.join("");
   };
   // specialHost is a special URL's host as browsers write it: an IPv6 or
   // IPv4 address, or a domain mapped near UTS 46 (NFKC, lowercase,
@@ -99,7 +116,7 @@
     host = decodeURIComponent(host);
     if (/[^\x00-\x7f]/.test(host)) {
       host = host.normalize("NFKC").replace(/[\xad\u034f\u180b-\u180d\u200b\u2060\ufe00-\ufe0f\ufeff]/g, "").replace(/\u3002/g, ".");
-      if (/[\ufdd0-\ufdef\ufff0-\uffff]/.test(host)) no();
+      if (/[\ufdd0-\ufdef\ufff0-\uffff]/.test(host) || !host) no();
       host = host.toLowerCase().split(".").map((l) => /[^\x00-\x7f]/.test(l) ? "xn--" + puny(l) : l).join(".");
     }
     host = host.toLowerCase();
@@ -126,6 +143,8 @@
       const end = rest.search(/\//);
       let auth = end < 0 ? rest : rest.slice(0, end);
       rest = end < 0 ? "" : rest.slice(end);
+      // "file://C|/" is "file:///C:/": a drive letter is no host.
+      if (file && drive.test(auth)) { rest = "/" + auth + rest; auth = ""; }
       const at = auth.lastIndexOf("@");
       if (at >= 0) {
         const info = auth.slice(0, at), c = info.indexOf(":");
@@ -149,9 +168,11 @@
     if (isSpecial || u.host || rest.startsWith("/")) {
       let segs = rest.split("/");
       if (segs[0] === "") segs = segs.slice(1);
-      u.pathname = (rest === "" && !isSpecial) ? "" : "/" + dots(segs).map((s) => pct(s, PATH)).join("/");
+      u.pathname = (rest === "" && !isSpecial) ? "" : "/" + dots(segs, file).map((s) => pct(s, PATH)).join("/");
     } else {
-      u.pathname = pct(rest, /[\ud800-\udbff][\udc00-\udfff]|[\x00-\x1f\x7f-\uffff]/g);
+      // A space last before a query or fragment is %20: removing those
+      // must not leave a trailing space.
+      u.pathname = pct(rest, /[\ud800-\udbff][\udc00-\udfff]|[\x00-\x1f\x7f-\uffff]/g).replace(/ $/, q >= 0 || h >= 0 ? "%20" : " ");
       u.opaque = true;
     }
     return u;
@@ -177,12 +198,17 @@
     const norm = sp ? input.replace(/^[^?#]*/, (p) => p.replace(/\\/g, "/")) : input;
     const origin = base.protocol + (base.host ? "//" + (base.username || base.password ? base.username + (base.password ? ":" + base.password : "") + "@" : "") + base.hostname + (base.port ? ":" + base.port : "") : "");
     if (base.opaque && !norm.startsWith("#")) throw invalid(input);
+    // A file URL's drive letter (base's /C:, d) stays under a path from /,
+    // unless the path starts with one; a relative path starting with one
+    // starts from /. A path without a host starting with // is after /.
+    const d = base.protocol === "file:" && normDrive.exec(base.pathname), at = (p) => origin + (!base.host && p.startsWith("//") ? "/." : "") + p;
     if (norm.startsWith("//")) return base.protocol + norm;
-    if (norm.startsWith("/")) return origin + norm;
-    if (norm.startsWith("?")) return origin + base.pathname + norm;
+    if (norm.startsWith("/")) return origin + (d && !startsDrive.test(norm.slice(1)) ? d[0] : "") + norm;
+    if (norm.startsWith("?")) return at(base.pathname + norm);
     if (norm.startsWith("#")) return serialize({ ...base, hash: "" }) + norm;
     if (norm === "") return serialize({ ...base, hash: "" });
-    return origin + (base.host && !base.pathname ? "/" : base.pathname.slice(0, base.pathname.lastIndexOf("/") + 1)) + norm;
+    if (base.protocol === "file:" && startsDrive.test(norm)) return origin + "/" + norm;
+    return at((base.host && !base.pathname ? "/" : d && d[0] === base.pathname ? d[0] + "/" : base.pathname.slice(0, base.pathname.lastIndexOf("/") + 1)) + norm);
   };
   const tnr = (s) => String(s).replace(/[\t\n\r]/g, "");
   const clean = (s) => tnr(String(s).replace(/^[\x00-\x20]+|[\x00-\x20]+$/g, ""));
@@ -264,7 +290,8 @@
     get href() { return serialize(this.#u); }
     set href(v) { this.#u = parse(resolve(clean(v))); reset(this.#params, this.#u.search); }
     get origin() {
-      const u = this.#u;
+      const u = this.#u, inner = u.protocol === "blob:" && URL.parse(u.pathname);
+      if (inner) return /^https?:$/.test(inner.protocol) ? inner.origin : "null";
       return u.protocol in special && u.protocol !== "file:" ? u.protocol + "//" + u.hostname + (u.port ? ":" + u.port : "") : "null";
     }
     get protocol() { return this.#u.protocol; }
@@ -287,8 +314,9 @@
     // sets both, "h:x" the host alone; a value with credentials is ignored.
     #host(v, withPort) {
       const u = this.#u, m = hostPort(u, v);
-      if (!u.host || m[1].includes("@") || m[2] !== undefined && (!withPort || u.protocol === "file:" || m[1] === "") || m[1] === "" && (u.username || u.password || u.port)) return;
+      if (u.opaque || m[1].includes("@") || m[2] !== undefined && (!withPort || u.protocol === "file:" || m[1] === "") || m[1] === "" && (u.username || u.password || u.port)) return;
       try { u.hostname = parse(u.protocol + "//" + m[1]).hostname; } catch (e) { return; }
+      u.host = true;
       if (m[2]) this.port = m[2];
     }
     get port() { return this.#u.port; }
