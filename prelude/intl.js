@@ -23,19 +23,24 @@
   const LOCALES = { __proto__: null };
   const locale = (l) => typeof l === "string" ? LOCALES[l] || (LOCALES[l] = locale1(l)) : locale1(l);
   const locale1 = (l) => {
-    const a = l === undefined ? [] : tags(l), m = a.length && /^en(-us)?(?=-u-|$)/i.exec(a[0]);
+    const a = l === undefined ? [] : tags(l), m = a.length && /^en(-us)?(?=-u-|$)/i.exec(a[0]), u = a.length && /-u(-[a-z\d]{2,8})+/i.exec(a[0]), x = u ? u[0].toLowerCase() : "";
     if (!a.length) return "en-US";
-    if (m) return m[1] ? "en-US" : "en";
+    if (m) return (m[1] ? "en-US" : "en") + x;
     warn("locale", `Intl: this sandbox formats in en-US only: "${a[0]}" was formatted as en-US`);
-    return "en-US";
+    return "en-US" + x;
   };
+  // A locale is "en" or "en-US" and its -u- extension as given: base is
+  // the one, kw(l, k) the value of key k in the other ("true" for a key
+  // alone, "" for none).
+  const base = (l) => l.replace(/-u-.*/, "");
+  const kw = (l, k) => { const m = RegExp("-u(-\\w+)*?-" + k + "((-\\w{3,8})*)(?![^-])").exec(l); return m ? m[2].slice(1) || "true" : ""; };
   const opts = (o, who) => o === undefined ? { __proto__: null } : o === null ? fail(TE, who + ": options must be an object, not null") : O(o);
   // get reads option k: a boolean (vals true), a string among vals, or d.
   const get = (o, k, vals, d, who) => {
     let v = o[k];
     if (v === undefined) return d;
     if (vals === true) return !!v;
-    v = S(v);
+    v = `${v}`;
     return vals.includes(v) ? v : fail(RE, `${who}: option ${k} "${v}" is not one this sandbox supports (it has: ${vals.join(", ")})`);
   };
   const num = (v, k, lo, hi, d) => {
@@ -52,10 +57,14 @@
     } }[name];
     const me = (x) => slots.get(x) || fail(TE, `Method ${who}.prototype method called on incompatible receiver ${S(x)}`);
     const P = C.prototype;
-    for (const k in methods) if (k !== "$") O.defineProperty(P, k, { value: { [k](...a) { return methods[k](me(this), ...a); } }[k], writable: true, configurable: true });
+    // Lengths as the standard's: the constructor's 0, a method's its own
+    // but the state.
+    const len = (f, n) => O.defineProperty(f, "length", { value: n });
+    len(C, 0);
+    for (const k in methods) if (k !== "$") O.defineProperty(P, k, { value: len({ [k](...a) { return methods[k](me(this), ...a); } }[k], methods[k].length - 1), writable: true, configurable: true });
     if (bound) O.defineProperty(P, bound, { configurable: true, get() { const s = me(this); return s.bound || (s.bound = methods.$.bind(null, s)); } });
     O.defineProperty(P, Symbol.toStringTag, { value: who, configurable: true });
-    O.defineProperty(C, "supportedLocalesOf", { value: (l) => tags(l).filter((t) => /^en(-us)?(-u-|$)/i.test(t)), writable: true, configurable: true });
+    O.defineProperty(C, "supportedLocalesOf", { value: { supportedLocalesOf: (l) => tags(l).filter((t) => /^en(-us)?(-u-|$)/i.test(t)) }.supportedLocalesOf, writable: true, configurable: true });
     return C;
   };
 
@@ -110,9 +119,11 @@
       if (unit === undefined) fail(TE, "Unit is required with unit style.");
       if (!UNIT[unit = S(unit)]) fail(RE, `${who}: unit "${unit}" is not one this sandbox supports (it has the simple units, as Intl.supportedValuesOf("unit") lists them)`);
     }
-    const notation = g("notation", ["standard", "compact"], "standard"), compact = notation === "compact";
+    // PluralRules takes the notations NumberFormat lacks: en's plural of
+    // 1E6 is that of 1000000.
+    const notation = g("notation", who === NF ? ["standard", "compact"] : ["standard", "compact", "scientific", "engineering"], "standard"), compact = notation === "compact";
     // In resolvedOptions' names: resolved lists the defined ones.
-    const s = { locale, numberingSystem: "latn", style, minimumIntegerDigits: num(o.minimumIntegerDigits, "minimumIntegerDigits", 1, 21, 1) };
+    const s = { locale: base(locale), numberingSystem: "latn", style, minimumIntegerDigits: num(o.minimumIntegerDigits, "minimumIntegerDigits", 1, 21, 1) };
     if (style === "currency") O.assign(s, { currency: cur, currencyDisplay: cd, currencySign: cs });
     if (style === "unit") O.assign(s, { unit, unitDisplay: ud });
     let mnf = o.minimumFractionDigits, mxf = o.maximumFractionDigits, mns = o.minimumSignificantDigits, mxs = o.maximumSignificantDigits;
@@ -211,11 +222,13 @@
   const dtInit = (locale, o, need = "any", def = "date") => {
     const g = (k, v, d) => get(o, k, v, d, DT);
     g("localeMatcher", ["lookup", "best fit"]); g("calendar", ["gregory"]); g("numberingSystem", ["latn"]);
-    const h12 = g("hour12", true), hc = g("hourCycle", ["h11", "h12", "h23", "h24"]);
+    // An hourCycle in the locale (en-US-u-hc-h23) is taken when neither
+    // option overrides it, and then stays in resolvedOptions' locale.
+    const HC = ["h11", "h12", "h23", "h24"], h12 = g("hour12", true), hc = g("hourCycle", HC), x = kw(locale, "hc"), xh = HC.includes(x) && h12 === undefined && (!hc || hc === x) ? x : "";
     let z = o.timeZone, a;
     // Without a timeZone, the sandbox's own (tz's zone "": Config.TimeZone).
     if (z === undefined) z = zone("", 0) || "UTC";
-    const s = { locale, tz: "UTC" };
+    const s = { locale: base(locale) + (xh && "-u-hc-" + xh), tz: "UTC" };
     if (!UTC.test(z = S(z))) {
       if (z === "" || (a = zone(z, 0)) === null) fail(RE, "Invalid time zone specified: " + z);
       a ? s.tz = a : warn("tz", `${DT}: the host gave no time zone "${z}": it was formatted in UTC`);
@@ -236,7 +249,7 @@
       if (def !== "time") s.year = s.month = s.day = "numeric";
       if (def !== "date") s.hour = s.minute = s.second = "numeric";
     }
-    if (s.hour) s.hc = h12 !== undefined ? (h12 ? "h12" : "h23") : hc || "h12";
+    if (s.hour) s.hc = h12 !== undefined ? (h12 ? "h12" : "h23") : hc || xh || "h12";
     return s;
   };
   const pad = (n, w) => S(n).padStart(w, "0");
@@ -290,8 +303,8 @@
   const dtFormat = (s, t) => join(dtParts(s, t)).replace(/\u202f/g, " ");
   const dtResolved = (s) => {
     const r = { locale: s.locale, calendar: "gregory", numberingSystem: "latn", timeZone: s.tz };
-    if (s.hc && !s.timeStyle) r.hourCycle = s.hc, r.hour12 = s.hc < "h2";
-    const two = { hour: s.hc > "h2", minute: s.hour, second: s.hour || s.minute };
+    if (s.hc) r.hourCycle = s.hc, r.hour12 = s.hc < "h2";
+    const two = { __proto__: null, hour: s.hc > "h2", minute: s.hour, second: s.hour || s.minute };
     if (s.dateStyle || s.timeStyle) { if (s.dateStyle) r.dateStyle = s.dateStyle; if (s.timeStyle) r.timeStyle = s.timeStyle; }
     else for (const k of [...DATE, ...TIME, "timeZoneName"]) if (s[k] !== undefined) r[k] = two[k] ? "2-digit" : s[k];
     return r;
@@ -349,7 +362,8 @@
     }
     return s;
   };
-  const dig = (x, i) => { const c = x.charCodeAt(i); return c >= 48 && c <= 57; };
+  // A digit's ASCII code (a fullwidth one's too: numeric reads 1０ as 10), or 0.
+  const dv = (x, i) => { const c = x.charCodeAt(i); return c >= 48 && c <= 57 ? c : c >= 0xff10 && c <= 0xff19 ? c - 0xfee0 : 0; }, dig = (x, i) => dv(x, i) > 0;
   const key = (str, numeric, skip, upper) => {
     let p = [], s2 = [], t = [], np = 0, n2 = 0, nt = 0, P = "", S2 = "", T = "";
     // The third level is 1 or 3 by case (2 or 4 for a fullwidth form), 5-12
@@ -360,6 +374,15 @@
     for (let i = 0; i < str.length; i++) {
       if ((np | n2 | nt) > 4095) flush();
       const cc = str.charCodeAt(i);
+      if (numeric && dig(str, i)) {
+        let j = i;
+        while (dig(str, j)) j++;
+        while (i < j - 1 && dv(str, i) === 48) i++;
+        p[np++] = DIGIT + 256; p[np++] = j - i;
+        for (; i < j; i++) p[np++] = dv(str, i);
+        i = j - 1;
+        continue;
+      }
       let w = TAB[cc], up = cc > 64 && cc < 91;
       if (w === undefined) {
         const c = str[i], l = c.toLowerCase(), e = EXPAND[l];
@@ -395,7 +418,7 @@
             continue;
           }
           // A fullwidth ASCII character is the character, wider at the third
-          // level (ICU: a ａ A Ａ); its digits are not read as numbers here.
+          // level (ICU: a ａ A Ａ).
           if (cc > 0xff00 && cc < 0xff5f) {
             const a = cc - 0xfee0;
             if (!(skip && TAB[a] < PUNCT)) push(TAB[a], a > 64 && a < 91), t[nt - 1]++;
@@ -407,15 +430,6 @@
         w = /\s/.test(c) ? 0 : /[\p{P}\p{S}]/u.test(c) ? DIGIT - 0.5 : ORDER.length + l.charCodeAt(0);
       }
       if (skip && w < PUNCT) continue;
-      if (numeric && w >= DIGIT && w < DIGIT + 10) {
-        let j = i;
-        while (dig(str, j)) j++;
-        while (i < j - 1 && str.charCodeAt(i) === 48) i++;
-        p[np++] = DIGIT + 256; p[np++] = j - i;
-        for (; i < j; i++) p[np++] = str.charCodeAt(i);
-        i = j - 1;
-        continue;
-      }
       push(w, up);
     }
     return [P + text(p), S2 + text(s2), T + text(t)];
@@ -495,10 +509,14 @@
   const coInit = (locale, o) => {
     const usage = get(o, "usage", USAGE, "sort", CO);
     get(o, "localeMatcher", MATCHER, 0, CO); get(o, "collation", COLL, 0, CO);
-    const numeric = get(o, "numeric", true, false, CO), caseFirst = get(o, "caseFirst", CASES, "false", CO);
+    // numeric and caseFirst may come from the locale (en-u-kn, en-u-kf-upper),
+    // kept in resolvedOptions' locale when the option does not override.
+    const on = get(o, "numeric", true, undefined, CO), of = get(o, "caseFirst", CASES, undefined, CO), xn = kw(locale, "kn"), xf = kw(locale, "kf");
+    const kn = /^(true|false)$/.test(xn) && (on === undefined || `${on}` === xn), kf = CASES.includes(xf) && (!of || of === xf);
+    const numeric = on === undefined ? kn && xn === "true" : on, caseFirst = of || (kf ? xf : "false");
     const sensitivity = get(o, "sensitivity", SENS, "variant", CO), ignorePunctuation = get(o, "ignorePunctuation", true, false, CO);
     const f = "" + numeric + ignorePunctuation + caseFirst;
-    return { locale, usage, sensitivity, ignorePunctuation, collation: "default", numeric, caseFirst, K: KEYS[f] || (KEYS[f] = { m: new Map(), n: 0 }) };
+    return { locale: base(locale) + (kf || kn ? "-u" : "") + (kf ? "-kf-" + xf : "") + (kn ? xn === "true" ? "-kn" : "-kn-" + xn : ""), usage, sensitivity, ignorePunctuation, collation: "default", numeric, caseFirst, K: KEYS[f] || (KEYS[f] = { m: new Map(), n: 0 }) };
   };
   const Collator = klass("Collator", coInit, { $: compare, resolvedOptions: resolved }, "compare", 1);
 
@@ -509,7 +527,8 @@
   };
   const PluralRules = klass("PluralRules", (l, o) => O.assign(nfInit(l, o, "Intl.PluralRules"), { type: get(o, "type", ["cardinal", "ordinal"], "cardinal", "Intl.PluralRules"), useGrouping: false }), {
     select: plural,
-    resolvedOptions: (s) => ({ locale: s.locale, type: s.type, minimumIntegerDigits: s.minimumIntegerDigits, minimumFractionDigits: s.minimumFractionDigits, maximumFractionDigits: s.maximumFractionDigits, pluralCategories: s.type === "ordinal" ? ["few", "one", "two", "other"] : ["one", "other"] }),
+    resolvedOptions: (s) => resolved({ locale: s.locale, type: s.type, notation: s.notation, compactDisplay: s.compactDisplay, minimumIntegerDigits: s.minimumIntegerDigits, minimumFractionDigits: s.minimumFractionDigits, maximumFractionDigits: s.maximumFractionDigits,
+      minimumSignificantDigits: s.minimumSignificantDigits, maximumSignificantDigits: s.maximumSignificantDigits, pluralCategories: s.type === "ordinal" ? ["few", "one", "two", "other"] : ["one", "other"] }),
   });
 
   // ListFormat and RelativeTimeFormat: en's patterns.
@@ -521,7 +540,7 @@
     a.forEach((x, i) => { if (i) out.push({ type: "literal", value: i < a.length - 1 ? sep : a.length > 2 && last !== sep ? "," + last : last }); out.push({ type: "element", value: x }); });
     return out;
   };
-  const ListFormat = klass("ListFormat", (locale, o) => (get(o, "localeMatcher", ["lookup", "best fit"], 0, LF), { locale, type: get(o, "type", ["conjunction", "disjunction", "unit"], "conjunction", LF), style: get(o, "style", ["long", "short", "narrow"], "long", LF) }), {
+  const ListFormat = klass("ListFormat", (locale, o) => (get(o, "localeMatcher", ["lookup", "best fit"], 0, LF), { locale: base(locale), type: get(o, "type", ["conjunction", "disjunction", "unit"], "conjunction", LF), style: get(o, "style", ["long", "short", "narrow"], "long", LF) }), {
     format: (s, l) => join(lfParts(s, l)), formatToParts: lfParts, resolvedOptions: resolved,
   });
   const RNF = nfInit("en-US", opts()), UNITS = ["second", "minute", "hour", "day", "week", "month", "quarter", "year"];
@@ -540,7 +559,7 @@
     for (const x of p) x.unit = n;
     return past ? [...p, { type: "literal", value: w + " ago" }] : [{ type: "literal", value: "in " }, ...p, { type: "literal", value: w }];
   };
-  const RelativeTimeFormat = klass("RelativeTimeFormat", (locale, o) => (get(o, "localeMatcher", ["lookup", "best fit"], 0, RT), { locale, style: get(o, "style", ["long", "short", "narrow"], "long", RT), numeric: get(o, "numeric", ["always", "auto"], "always", RT), numberingSystem: get(o, "numberingSystem", ["latn"], "latn", RT) }), {
+  const RelativeTimeFormat = klass("RelativeTimeFormat", (locale, o) => (get(o, "localeMatcher", ["lookup", "best fit"], 0, RT), { locale: base(locale), style: get(o, "style", ["long", "short", "narrow"], "long", RT), numeric: get(o, "numeric", ["always", "auto"], "always", RT), numberingSystem: get(o, "numberingSystem", ["latn"], "latn", RT) }), {
     format: (s, v, u) => join(rtParts(s, v, u)), formatToParts: rtParts, resolvedOptions: resolved,
   });
 

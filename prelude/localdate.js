@@ -50,9 +50,10 @@
   O.defineProperty(g, "Date", { value: W, writable: true, configurable: true });
   for (const k of ["Milliseconds", "Seconds", "Minutes", "Hours", "Date", "Month", "FullYear"]) {
     const n = "set" + k, f = P[n], u = P["setUTC" + k];
-    O.defineProperty(P, n, { writable: true, configurable: true, value: { [n](...a) {
+    // Its length the standard's (setHours 4), as f's.
+    O.defineProperty(P, n, { writable: true, configurable: true, value: O.defineProperty({ [n](...a) {
       const t = apply(gt, this, no), r = apply(f, this, a);
       return r !== r || !moves(r) ? r : apply(st, this, [at(apply(u, new D(t === t ? t + off(t) : 0), nums(a, f.length)), r)]);
-    } }[n] });
+    } }[n], "length", { value: f.length }) });
   }
 }

@@ -167,6 +167,14 @@ export const rows = [
     "new Intl.RelativeTimeFormat('en').formatToParts(-1234.5, 'hours')", "new Intl.RelativeTimeFormat('en').formatToParts(1, 'day')", "new Intl.RelativeTimeFormat('en', { numeric: 'auto' }).formatToParts(1, 'day')",
     "new Intl.RelativeTimeFormat('en').format(1, 'fortnight')", "new Intl.RelativeTimeFormat('en').format(Infinity, 'day')", "new Intl.RelativeTimeFormat('en').format(NaN, 'day')", "new Intl.RelativeTimeFormat('en').format(1n, 'day')",
     "new Intl.RelativeTimeFormat('en', { numeric: 'auto' }).resolvedOptions()", "new Intl.RelativeTimeFormat('en', { style: 'bogus' })", "Intl.RelativeTimeFormat('en')",
+    // A locale's -u- extension (test262's resolved-*-unicode-extensions-and-options.js): hc, kn and kf when no option
+    // overrides them, kept in resolvedOptions' locale; fullwidth digits are numbers to numeric.
+    "[d1, d2].map((t) => new Intl.DateTimeFormat('en-US-u-hc-h23', { hour: 'numeric', minute: '2-digit' }).format(t))", "new Intl.DateTimeFormat('en-u-hc-h23', { hour: 'numeric' }).resolvedOptions()",
+    "new Intl.DateTimeFormat('en-US-u-hc-h23', { hour: 'numeric', hourCycle: 'h12' }).resolvedOptions()", "[d1.toLocaleTimeString('en-US-u-hc-h23'), d2.toLocaleString('en-US-u-hc-h11')]",
+    "new Intl.DateTimeFormat('en-US', { timeStyle: 'short', hourCycle: 'h23' }).resolvedOptions()", "df(d2, { timeStyle: 'medium', hourCycle: 'h23' })",
+    "[...names].sort(new Intl.Collator('en-u-kn').compare)", "['item10', 'item9'].map((x) => x.localeCompare('item9', 'en-US-u-kn-true'))", "new Intl.Collator('en-u-kf-upper-kn').resolvedOptions()",
+    "new Intl.Collator('en-u-kn-false', { caseFirst: 'lower' }).resolvedOptions()", "sorted(['b', 'B', 'a', 'A'], {}).join() + sorted(['b', 'B', 'a', 'A']).sort(new Intl.Collator('en-u-kf-upper').compare).join()",
+    "grid(['\uff19', '9', '\uff11\uff10', '10', '\uff10\uff11', '1', 'a\uff11\uff10', 'a9', 'x\uff11' + '0', 'x10b'], { numeric: true })", "grid(['\uff19', '9', '\uff11\uff10', '10'])",
     // Intl itself.
     "Object.prototype.toString.call(Intl)", "typeof Intl", "Object.keys(Intl)", "String(Intl.NumberFormat.prototype)",
 ];
