@@ -21,16 +21,17 @@
 // written the same way by another party, for a second, fresher signal.
 //
 // The dev3 split is eight more catalogs (Dev3IDs, testdata/<id>.dev3.json),
-// written the same blind way by a third party. dev2 and dev3 are the
+// written the same blind way by a third party. dev2 and dev3 are
 // validation splits: they are not part of Tune (tune + dev, the training
 // set), and their misses are never printed, so that ranking changes judged
 // on them cannot be fitted to them.
 //
 // The dev4 split is ten more catalogs (Dev4IDs, testdata/<id>.dev4.json),
 // written the same blind way in the thirty-ninth session, larger than
-// dev3: a validation split (not part of Tune; misses never printed) that is
-// not yet part of Validation, which stays dev2 + dev3 until the
-// coordinator decides how a look reads it (eval/README.md, "Dev4 split").
+// dev3: the third validation split (not part of Tune; misses never
+// printed), part of Validation since the coordinator's decision of that
+// session (eval/README.md, "The coordinator's decision on validation with
+// dev4").
 //
 // The small splits are real MCP servers of a few tools each (SmallIDs,
 // Small2IDs, SmallTrainIDs, Small3IDs): small and small3 are validation,
@@ -125,8 +126,8 @@ var Dev3IDs = []string{"sendgrid", "bitbucket", "vercel", "xero", "vimeo", "docu
 // Dev4IDs are the catalogs of the dev4 split, in report order: ten more
 // APIs of kinds no other split has (a mail inbox, music, containers,
 // shipping, continuous integration, a social network, a CRM, feature
-// flags, appointment booking setup, payroll). Validation only, like Dev3,
-// not part of Tune or (yet) Validation.
+// flags, appointment booking setup, payroll). Validation only, like Dev3:
+// part of Validation, not of Tune.
 var Dev4IDs = []string{"gmail", "spotify", "docker", "shipengine", "appveyor", "mastodon", "apideck", "launchdarkly", "onsched", "payrun"}
 
 // SmallIDs are the catalogs of the small split: real MCP servers of 7-14
@@ -374,7 +375,7 @@ const (
 	// Dev3 is the split of the catalogs in Dev3IDs, written blind by a
 	// third party: validation only, not part of Tune; never tune on it.
 	Dev3
-	// Validation is Dev2 and Dev3, the splits ranking changes are
+	// Validation is Dev2, Dev3 and Dev4, the splits ranking changes are
 	// validated on (aggregates only).
 	Validation
 	// Small is the split of the catalogs in SmallIDs, MCP servers of a
@@ -395,8 +396,8 @@ const (
 	// IDs, written blind in the eighteenth session); never tune on it.
 	HeldOut3
 	// Dev4 is the split of the catalogs in Dev4IDs, written blind in the
-	// thirty-ninth session: validation only, not part of Tune, nor of
-	// Validation until the coordinator says so; never tune on it.
+	// thirty-ninth session: validation only, part of Validation, not of
+	// Tune; never tune on it.
 	Dev4
 )
 
@@ -420,7 +421,7 @@ func (s Split) In(q Query) bool {
 	case HeldOut3:
 		return q.HeldOut3
 	case Validation:
-		return q.Own == Dev2 || q.Own == Dev3
+		return q.Own == Dev2 || q.Own == Dev3 || q.Own == Dev4
 	case OldHeldOut:
 		return q.OldHeldOut
 	}
@@ -449,8 +450,8 @@ func (s Split) Blind() bool {
 }
 
 // CatalogsOf returns the catalogs that have queries in a split: those of
-// catalogSplits for its splits (DevIDs for Dev, ...), Dev2IDs and Dev3IDs
-// for Validation, IDs and DevIDs for Tune, every catalog for All, IDs for
+// catalogSplits for its splits (DevIDs for Dev, ...), Dev2IDs, Dev3IDs and
+// Dev4IDs for Validation, IDs and DevIDs for Tune, every catalog for All, IDs for
 // the held-out splits of several catalogs (HeldOut, HeldOut2, HeldOut3,
 // OldHeldOut);
 // SmallTrainCombos follow SmallTrainIDs in SmallTrain and All.
@@ -463,7 +464,7 @@ func CatalogsOf(s Split) []string {
 	}
 	switch s {
 	case Validation:
-		return slices.Concat(Dev2IDs, Dev3IDs)
+		return slices.Concat(Dev2IDs, Dev3IDs, Dev4IDs)
 	case Tune:
 		return slices.Concat(IDs, DevIDs)
 	case All:

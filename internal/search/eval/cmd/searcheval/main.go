@@ -48,17 +48,17 @@
 //
 // (empty: the probes answered with an empty list, as in PROBES; answers:
 // the queries answered with an empty list, as in EMPTY.)
-// -split=validation gives dev2 and dev3 together, the validation set of
-// ranking changes: the lines of their catalogs, a SUM line for each, and
-// one for both (SUM validation ...). -v is refused on it too.
+// -split=validation gives dev2, dev3 and dev4 together, the validation set
+// of ranking changes: the lines of their catalogs, a SUM line for each, and
+// one for the three (SUM validation ...). -v is refused on it too.
 //
 // -split=dev4 gives the dev4 split: ten more catalogs (eval.Dev4IDs:
 // gmail, spotify, docker, shipengine, appveyor, mastodon, apideck,
 // launchdarkly, onsched, payrun) written blind in the thirty-ninth session. It is a
 // validation split like dev3 (-v refused, not part of -split=tune,
-// -split=all lists it after small3), followed by SUM dev4 ...; it is not
-// part of -split=validation until the coordinator decides how a look
-// reads it (eval/README.md, "Dev4 split").
+// -split=all lists it after small3), followed by SUM dev4 ...; it is part
+// of -split=validation since the coordinator's decision of that session
+// (eval/README.md, "The coordinator's decision on validation with dev4").
 //
 // -split=small gives the small split: five real MCP servers of 7-14 tools
 // (eval.SmallIDs), 8 requests and 3 probes each, written blind. It is a
