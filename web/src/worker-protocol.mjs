@@ -166,7 +166,7 @@ export async function answer(h, m) {
             if (run.ended) throw new Error(run.endReason);
             // A denial's tool-call event is the worker core's ("refused").
             // Not as postMessage would clone it (worker-wire.mjs).
-            reply({ ok: true, decision: decisionToWire(value) });
+            reply({ ok: true, decision: decisionToWire(value, h.cfg.memoryLimit) });
             return;
         }
         const validate = inputValidator(def);

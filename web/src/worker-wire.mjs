@@ -4,11 +4,11 @@
 // functions, which cannot be cloned, but with a note of where they were,
 // so that the core's errors name the same key and type as in-thread.
 // onToolCall's decision goes the same way (decisionToWire), its replacement
-// input as JSON text.
+// input as JSON text (on the calling thread too: wrap.mjs).
 
 import { describeError } from "./env.mjs";
-import { KeptSet, jsonStringify, objectKeys } from "./intrinsics.mjs";
-import { MAX_ARRAY_LEN, MAX_DEPTH } from "./tojson.mjs";
+import { KeptSet, jsonParse, jsonStringify, objectKeys, uncurry } from "./intrinsics.mjs";
+import { MAX_ARRAY_LEN, MAX_DEPTH, TooLarge } from "./tojson.mjs";
 import { cutBefore, droppedOnPage } from "./call.mjs";
 
 /**
@@ -133,9 +133,10 @@ export function restoreStandIns(value, standIns) {
 
 /**
  * @param {unknown} decision onToolCall's answer as askInterceptor read it
+ * @param {unknown} limitMB the factory's memoryLimit
  * @returns {{ value: any, standIns: { path: string[], kind: string }[], input?: { key: string, text?: string, thrown?: any }, dropped?: number }}
  */
-export function decisionToWire(decision) {
+export function decisionToWire(decision, limitMB) {
     /** @type {{ path: string[], kind: string }[]} */
     const standIns = [];
     if (decision === null || typeof decision !== "object") return { value: cloneable(decision, [], standIns), standIns };
@@ -148,7 +149,7 @@ export function decisionToWire(decision) {
     for (let i = 0; i < ks.length; i++) {
         const k = ks[i];
         const v = d[k];
-        if (k === "input" && v !== undefined) input = inputToWire(v);
+        if (k === "input" && v !== undefined) input = inputToWire(v, limitMB);
         else value[k] = v !== null && typeof v === "object" ? (Array.isArray(v) ? [] : {}) : cloneable(v, [k], standIns);
     }
     // The count the page cut off the reason (call.mjs cutReason).
@@ -162,27 +163,42 @@ export function decisionToWire(decision) {
  */
 export function decisionFromWire(w) {
     const value = cutBefore(restoreStandIns(w.value, w.standIns), w.dropped);
-    if (!w.input) return value;
-    const { key, text, thrown } = w.input;
+    if (w.input) value.input = inputFromWire(w.input);
+    return value;
+}
+
+/**
+ * A replacement input as inputToWire wrote it, as a value for the core's
+ * strict check (jsbridge.ToJSONStrict).
+ * @param {{ key: string, text?: string, thrown?: any, marked?: boolean }} w
+ */
+export function inputFromWire({ key, text, thrown, marked }) {
     if (thrown !== undefined) {
         const err = "value" in thrown ? thrown.value : rebuildError(thrown);
-        value.input = {
+        return {
             toJSON() {
                 throw err;
             },
         };
-    } else if (text === undefined) {
-        // A toJSON that gave no value: the core's "has no JSON form".
-        value.input = { toJSON: () => undefined };
-    } else {
-        value.input = JSON.parse(text, (_, v) => (typeof v === "string" && v.startsWith(key) ? revive(v.slice(key.length)) : v));
     }
-    return value;
+    // A toJSON that gave no value: the core's "has no JSON form".
+    if (text === undefined) return { toJSON: () => undefined };
+    // The JSON.parse of load: on the calling thread, the page's of the
+    // moment may be a stub.
+    return marked ? jsonParse(text, (_, v) => (typeof v === "string" && slice(v, 0, key.length) === key ? revive(slice(v, key.length)) : v)) : jsonParse(text);
 }
+
+// Taken at load, with indexOf below: on the calling thread, a page that
+// replaced String.prototype.startsWith left a mark unrevived, a string the
+// tool would have run with.
+const slice = uncurry(String.prototype.slice);
+const indexOf = uncurry(String.prototype.indexOf);
 
 /** @param {string} mark a kind, a colon, its argument */
 function revive(mark) {
-    const [kind, arg] = [mark.slice(0, mark.indexOf(":")), mark.slice(mark.indexOf(":") + 1)];
+    const at = indexOf(mark, ":");
+    const kind = slice(mark, 0, at);
+    const arg = slice(mark, at + 1);
     if (kind === "function") return () => {};
     if (kind === "symbol") return Symbol();
     if (kind === "number") return Number(arg);
@@ -200,11 +216,22 @@ function revive(mark) {
     return new Array(Number(arg));
 }
 
-/** @param {unknown} input */
-function inputToWire(input) {
+/**
+ * @param {unknown} input
+ * @param {unknown} limitMB the factory's memoryLimit (MB; default 128)
+ */
+export function inputToWire(input, limitMB) {
     // A key no string of the page's data starts with.
     const key = `\u0000code-mode:${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}:`;
     let stop = false;
+    // A lower bound of the text written so far (tojson.mjs's count): one
+    // object held many times (40 levels of { l: o, r: o }, 2^40 values)
+    // was written whole, holding the page's thread for good. Past the
+    // run's memory limit, which no input can pass into a run, the write
+    // stops.
+    const mb = typeof limitMB === "number" && limitMB > 0 ? limitMB : 128;
+    const most = mb * 1048576;
+    let made = 0;
     // The objects being written, outermost first: one inside itself goes
     // as a cycle, which JSON.stringify refuses in the page engine's words.
     /** @type {unknown[]} */
@@ -213,9 +240,11 @@ function inputToWire(input) {
     try {
         // The JSON.stringify of load (intrinsics.mjs): the page's of the
         // moment may be a stub ("[]" gave the tool [] for this input).
-        const text = jsonStringify(input, /** @this {unknown} */ function (_, v) {
+        const text = jsonStringify(input, /** @this {unknown} */ function (k, v) {
             if (stop) return null;
             const t = typeof v;
+            if (v !== undefined) made += (t === "string" ? v.length + 2 : 1) + (Array.isArray(this) ? 0 : k.length + 3);
+            if (made > most) throw new TooLarge(made);
             let mark = "";
             while (n > 0 && st[n - 1] !== this) n--;
             if (t === "function" || t === "symbol") mark = `${t}:`;
@@ -230,8 +259,10 @@ function inputToWire(input) {
             stop = true;
             return key + mark;
         });
-        return { key, text };
+        return { key, text, marked: stop };
     } catch (err) {
+        if (err instanceof TooLarge)
+            err = new RangeError(`its JSON has more than ${most} characters, more than the run's memory limit (${mb} MB) can hold: return a smaller input`);
         const primitive = err === null || (typeof err !== "object" && typeof err !== "function" && typeof err !== "symbol");
         return { key, thrown: primitive ? { value: err } : errorFields(err) };
     }

@@ -13,6 +13,7 @@ import { callerStack, thrownByTool } from "./env.mjs";
 import { KeptMap, KeptSet, KeptWeakMap, arrayOf, forEachEntry, map, newAbortController, objectKeys, queueMicrotask, then, whenIdle } from "./intrinsics.mjs";
 import { callTool, consoleLine, emit, finishRun, newOwner, now, observed, refusedCall, runInCore, runOf, settledAs, startRun, stopRuns } from "./runs.mjs";
 import { askInterceptor, filterVerdict, notFromHook, overwriteVerdict } from "./page-hooks.mjs";
+import { inputFromWire, inputToWire } from "./worker-wire.mjs";
 import { FACTORY_OF_SESSION_DISPOSED, SESSION_DISPOSED, apiFace, deadApi, deadSession, executeFace, instanceDisposed, sessionFace, unregisterFace } from "./faces.mjs";
 import { abortReason, argsOnce, markSchema, normalizeRunOptions, toModelOutput, whenAborted } from "./run-options.mjs";
 
@@ -147,6 +148,10 @@ export function pagePipeline(config) {
                 throw cutBefore(/** @type {Error} */ (cut[0]), cut[1]);
             }
             if (run.ended) throw new Error(run.endReason);
+            // The replacement input is written as for a worker (one rule,
+            // and one bound on its size, in both modes: worker-wire.mjs).
+            if (decision !== null && typeof decision === "object" && !Array.isArray(decision) && decision.input !== undefined)
+                decision.input = inputFromWire(inputToWire(decision.input, config.memoryLimit));
             // A denial's tool-call event is the core's (refusedCall), as
             // every call it ends before the tool.
             return decision;
