@@ -407,6 +407,9 @@ export function closeCalls(run, why, factoryOnEvent) {
     run.inflight.clear();
 }
 
+/** @param {unknown} s a string is cut as a tool's error, anything else stays @returns {any} */
+const eventText = (s) => (typeof s === "string" ? asFailure(s) : s);
+
 /**
  * Ends a run of an LLM tool once it settled, in either engine mode: when
  * watched (executeCode with an observer), the result's log lines not yet
@@ -430,7 +433,10 @@ export function finishRun(run, settled, v, t0, watched, factoryOnEvent) {
         // A copy: an observer that redacts the error for its log
         // (e.error.message = ...) changed what execute resolved with.
         if (settled && v && !v.ok) end.error = eventCopy(v.error);
-        if (!settled) end.error = { name: errorName(v), message: describeError(v) };
+        // The page's own abort reason, cut as a tool's error is (execute
+        // rejects with it whole): a reason of a million characters was
+        // handed to every observer whole.
+        if (!settled) end.error = { name: eventText(errorName(v)), message: eventText(describeError(v)) };
         emit(run, end, factoryOnEvent);
     }
     endRun(run, settled ? "the run has ended" : describeError(v), settled ? undefined : v);
