@@ -179,6 +179,17 @@ export function inGcChild(fixture, scenario, timeout = 120_000) {
     return JSON.parse(child.stdout);
 }
 
+/**
+ * The start of an inChild script (worker mode) that keeps, in \`posted\`,
+ * the JSON of every message the page posts to a worker or a port, then
+ * imports the package's IoCodeModeFactory.
+ */
+export const POST_SPY = `import { Worker, MessagePort } from "node:worker_threads";
+            const posted = [];
+            const spy = (proto) => { const orig = proto.postMessage; proto.postMessage = function (m, ...rest) { try { posted.push(JSON.stringify(m, (k, v) => typeof v === "bigint" ? String(v) : v instanceof ArrayBuffer || ArrayBuffer.isView(v) ? Buffer.from(v.buffer ?? v).toString("latin1") : v) ?? "") } catch (e) { posted.push(String(m)) } return orig.call(this, m, ...rest) } };
+            spy(Worker.prototype); spy(MessagePort.prototype);
+            const { IoCodeModeFactory } = await import(${JSON.stringify(indexURL)});`;
+
 /** The strings of a Go `name = []string{...}` table in a file of the repository. */
 export function goStringList(path, name) {
     const m = readFileSync(join(root, path), "utf8").match(new RegExp(`\\b${name}\\s*=\\s*\\[\\]string\\{([^}]*)\\}`));

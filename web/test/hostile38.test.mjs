@@ -11,10 +11,9 @@
 // engine modes (CODE_MODE_WORKER=1).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
-import { Server } from "@modelcontextprotocol/server";
-import { WORKER, assetPath, inChild, indexURL, loadFactory, run, tool, within, withFactory } from "./helpers.mjs";
+import { POST_SPY, WORKER, assetPath, inChild, indexURL, loadFactory, run, tool, within, withFactory } from "./helpers.mjs";
 import { loadAdapter } from "./adapter-helpers.mjs";
+import { serverWith, withServerTools } from "./mcp-server.mjs";
 
 // Each row: [name, code, check(r) -> undefined or what went wrong].
 const okIn = (...values) => (r) =>
@@ -191,17 +190,6 @@ describe("hostile38: page tools whose results are huge or odd behind another sha
     });
 });
 
-// An SDK 2 client connected in memory to a server whose tools/list
-// answers list(request) and tools/call call(request, extra).
-async function serverWith(name, list, call) {
-    const server = new Server({ name, version: "1.0.0" }, { capabilities: { tools: { listChanged: true }, logging: {} } });
-    server.setRequestHandler("tools/list", list);
-    server.setRequestHandler("tools/call", call);
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    const client = new Client({ name: "hostile38", version: "1.0.0" });
-    await Promise.all([server.connect(b), client.connect(a)]);
-    return { server, client };
-}
 const text = (v) => ({ content: [{ type: "text", text: JSON.stringify(v) }] });
 
 describe("hostile38: MCP servers that never end an answer or flood the client", () => {
@@ -277,14 +265,9 @@ describe("hostile38: MCP servers that never end an answer or flood the client", 
     });
 
     test("a call answered with 100,000 content blocks: returned or failed as too large; the next call works", async (t) => {
-        const mcp = await loadAdapter("mcp");
         const { client } = await serverWith("blocks", () => ({ tools: [{ name: "many", inputSchema: { type: "object" } }, { name: "one", inputSchema: { type: "object" } }] }), (req) =>
             req.params.name === "many" ? { content: Array.from({ length: 100_000 }, (_, i) => ({ type: "text", text: "y".repeat(100) + i })) } : text(1));
-        t.after(() => client.close());
-        const source = await mcp.fromMcpClient(client);
-        t.after(() => source.close());
-        const api = await withFactory(t, { wasmLocation: assetPath, timeout: 30_000, memoryLimit: 16 });
-        source.registerTools(api);
+        const api = await withServerTools(t, client, { wasmLocation: assetPath, timeout: 30_000, memoryLimit: 16 });
         const s = api.createSession();
         const r = await within(run(s, `let got; try { got = (await tools.blocks.many({})).length } catch (e) { got = e.message.slice(0, 100) } return [got, await tools.blocks.one({})]`), 60_000);
         assert.notEqual(r, "hung");
@@ -398,11 +381,7 @@ describe("hostile38: what another script of the page sees of the worker's messag
     // caller's context stays on the page.
     test("the caller's context is never posted to the worker", { skip: !WORKER && "worker mode only" }, () => {
         const out = inChild(`
-            import { Worker, MessagePort } from "node:worker_threads";
-            const posted = [];
-            const spy = (proto) => { const orig = proto.postMessage; proto.postMessage = function (m, ...rest) { try { posted.push(JSON.stringify(m, (k, v) => typeof v === "bigint" ? String(v) : v instanceof ArrayBuffer || ArrayBuffer.isView(v) ? Buffer.from(v.buffer ?? v).toString("latin1") : v) ?? "") } catch (e) { posted.push(String(m)) } return orig.call(this, m, ...rest) } };
-            spy(Worker.prototype); spy(MessagePort.prototype);
-            const { IoCodeModeFactory } = await import(${JSON.stringify(indexURL)});
+            ${POST_SPY}
             const api = await IoCodeModeFactory({
                 wasmLocation: ${JSON.stringify(assetPath)}, worker: true,
                 toolFilter: (t) => !t.name.startsWith("admin."),
