@@ -211,7 +211,15 @@
     return at((base.host && !base.pathname ? "/" : d && d[0] === base.pathname ? d[0] + "/" : base.pathname.slice(0, base.pathname.lastIndexOf("/") + 1)) + norm);
   };
   const tnr = (s) => String(s).replace(/[\t\n\r]/g, "");
-  const clean = (s) => tnr(String(s).replace(/^[\x00-\x20]+|[\x00-\x20]+$/g, ""));
+  // clean strips leading and trailing C0 controls and spaces: not by
+  // /[\x00-\x20]+$/, which tries each space of a run in turn (10,000
+  // spaces inside a URL took 2.4 s, 40,000 past a minute).
+  const clean = (s) => {
+    s = String(s).replace(/^[\x00-\x20]+/, "");
+    let e = s.length;
+    while (e && s.charCodeAt(e - 1) < 33) e--;
+    return tnr(s.slice(0, e));
+  };
   // A setter's host and port: what comes before a path, query or fragment.
   const hostPort = (u, v) => /^(\[[^\]]*\]|[^:]*)(?::(\d*))?/s.exec(tnr(v).replace(u.protocol in special ? /[/?#\\].*/s : /[/?#].*/s, ""));
   // Only a URL with a host that is not a file URL has credentials and a port.
