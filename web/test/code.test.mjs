@@ -198,6 +198,12 @@ const cases = {
             result: ["https://api.example.com/v1/users?q=1&n=a+b#top", "api.example.com", "/v1/users", "1"],
         },
         { name: "URLSearchParams", code: "return new URLSearchParams({ q: 'a&b', n: 1 }).toString()", result: "q=a%26b&n=1" },
+        {
+            // WPT's urltestdata.json (wpt_test.go runs it all natively): a drive letter, an opaque path's last space, an IDN host, a form's invalid UTF-8.
+            name: "URL after WPT's data",
+            code: "return [new URL('C|/foo/bar', 'file:///tmp/mock/path').href, new URL('..', 'file:///C:/').href, new URL('non-special:opaque  ?hi').href, new URL('http://ドメイン名例.jp').host, new URLSearchParams('a=%FF%C3%A9%E0%A0').get('a')]",
+            result: ["file:///C:/foo/bar", "file:///C:/", "non-special:opaque %20?hi", "xn--eckwd4c7cu47r2wf.jp", "\ufffdé\ufffd"],
+        },
         { name: "TextEncoder and TextDecoder", code: "const b = new TextEncoder().encode('é€');\nreturn [Array.from(b), new TextDecoder().decode(b)]", result: [[195, 169, 226, 130, 172], "é€"] },
         { name: "atob and btoa", code: "return [btoa('hello'), atob('aGVsbG8=')]", result: ["aGVsbG8=", "hello"] },
         {
