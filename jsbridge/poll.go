@@ -26,7 +26,10 @@ import (
 //	                     (f64.gt (global.get $hard) (f64.const 0))))
 //	      (else (i32.or (global.get $stopped)
 //	        (i32.and (f64.gt (global.get $deadline) (f64.const 0))
-//	                 (f64.gt (call $now (global.get $owner)) (global.get $deadline))))))))
+//	                 (f64.gt (call $now (global.get $owner) ;; as it was: then, compiling (< 0), the run's from now on
+//	                           (if (f64.lt (global.get $owner) (f64.const 0))
+//	                             (then (global.set $owner (f64.neg (global.get $owner))))))
+//	                         (global.get $deadline))))))))
 //
 // $now gets the run the poll is for (wasmhost.PollState.Owner): Date.now
 // ignores it, and the worker's Date.now names it in its signs of life, so
@@ -96,13 +99,21 @@ func pollModuleBytes(params []wasmhost.ValueType) []byte {
 	return m.Encode()
 }
 
+// ownerFlip makes a compiling owner (negative) the run's, at the
+// interpreter's first poll (wasmhost.Poll.Interpreted): if $owner < 0,
+// $owner = -$owner. That poll, the program's first step, names the owner
+// as it was: a sign naming the run would tell a worker's page that the run
+// computes, and the page stopping it would replace the worker at once.
+var ownerFlip = []byte{wasmbin.OpGlobalGet, 3, wasmbin.OpF64Const, 0, 0, 0, 0, 0, 0, 0, 0, wasmbin.OpF64Lt, wasmbin.OpIf, wasmbin.BlockEmpty,
+	wasmbin.OpGlobalGet, 3, wasmbin.OpF64Neg, wasmbin.OpGlobalSet, 3, wasmbin.OpEnd}
+
 func pollBody(params []wasmhost.ValueType) []byte {
 	gt, and := []byte{wasmbin.OpF64Gt}, []byte{wasmbin.OpI32And}
 	now := wasmbin.Expr(wasmbin.GlobalGet(3), wasmbin.Call(0))
 	poll := wasmbin.Expr(
 		wasmbin.GlobalGet(1),
 		wasmbin.GlobalGet(0), wasmbin.F64Const(0), gt,
-		now, wasmbin.GlobalGet(0), gt,
+		wasmbin.GlobalGet(3), ownerFlip, wasmbin.Call(0), wasmbin.GlobalGet(0), gt,
 		and, []byte{wasmbin.OpI32Or})
 	if len(params) == 0 || params[0] != wasmhost.I32 {
 		return poll

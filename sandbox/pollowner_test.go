@@ -71,3 +71,44 @@ func TestPollOwnerFromTheProgram(t *testing.T) {
 		t.Errorf("a body that does not compile named its run to the polls: the owners set %v", named)
 	}
 }
+
+// TestPollOwnerOfAScript: a script (no top-level return) is compiled and
+// run in one QTS_Eval; its compile names the run as compiling (a negative
+// owner), and from the interpreter's poll at its first step the run
+// itself, before anything the script calls. A ~900 KB script aborted as it
+// started had the worker replaced (its compile's loop checks named the
+// run) and the worker's other runs failed (web/test/worker-backstop).
+func TestPollOwnerOfAScript(t *testing.T) {
+	e := oneInstance(t)
+	i, err := e.lease(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.release(i) })
+	var named []float64 // the owners set, the last one first read by mark
+	i.q.Poll.Watch(func(s wasmhost.PollState) { named = append(named, s.Owner) })
+	var seen []float64
+	mark := func([]json.RawMessage) (json.RawMessage, error) {
+		seen = append(seen, named[len(named)-1])
+		return nil, nil
+	}
+	funcs := map[string]Func{"mark": {Sync: mark}}
+	for _, code := range []string{`mark(); 1`, `const f = () => mark(); f(); 1`} {
+		seen = nil
+		res, err := i.execute(WithPollOwner(context.Background(), 7), Program{Code: code, Funcs: funcs}, e.limit, &e.workers)
+		if err != nil || res.Error != nil {
+			t.Fatalf("%s: %v %+v", code, err, res)
+		}
+		if !slices.Equal(seen, []float64{7}) {
+			t.Errorf("%s: the owner at the script's first call: %v, want [7]", code, seen)
+		}
+	}
+	named = nil
+	res, err := i.execute(WithPollOwner(context.Background(), 7), Program{Code: "1 +"}, e.limit, &e.workers)
+	if err != nil || res.Error == nil || res.Error.Code != CodeSyntax {
+		t.Fatalf("a script that does not compile: %v %+v", err, res)
+	}
+	if slices.Contains(named, 7) || !slices.Contains(named, -7) {
+		t.Errorf("a script that does not compile: the owners set %v, want -7 (compiling) and never 7", named)
+	}
+}

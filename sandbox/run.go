@@ -160,7 +160,7 @@ type run struct {
 	// owner names the run to its polls (WithPollOwner) from its program's
 	// first line: the compile of a function body before it, bounded work
 	// that ends by itself (a ~900 KB program's, a second on a loaded
-	// machine), names none. A worker's page without SharedArrayBuffer
+	// machine), names none, a script's names it as compiling (main). A worker's page without SharedArrayBuffer
 	// replaced the worker at a sign naming a run it aborted there, failing
 	// the worker's other runs.
 	owner float64
@@ -336,10 +336,18 @@ func (r *run) main(code string, body bool) *Result {
 		wrapped = true
 		promise, exc = r.callBody(code)
 	} else {
-		// A script is compiled and run in one call: its compile names
-		// the run too.
-		q.Poll.SetOwner(r.owner)
+		// A script is compiled and run in one call (the asset has no
+		// other way to run it): its compile names the run as compiling
+		// (a negative owner), and the polls after the interpreter's
+		// first, at the script's first step (PollSoon), name the run.
+		q.Poll.SetOwner(-r.owner)
+		q.PollSoon(ctx)
 		promise, exc = q.Eval(ctx, scriptPrefix+code, codeFile, ffi.EvalAsync)
+		if exc != 0 {
+			// It did not compile (or threw at once): what follows is the
+			// library's (the error's report, a body's compile).
+			q.Poll.SetOwner(0)
+		}
 	}
 	if !body && exc != 0 && strings.Contains(code, "return") && r.isTopLevelReturn(exc.Const()) {
 		q.FreeValue(ctx, exc)

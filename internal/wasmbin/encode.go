@@ -48,11 +48,13 @@ const (
 	OpI64Const            = 0x42
 	OpF64Const            = 0x44
 	OpI32Eqz              = 0x45
+	OpF64Lt               = 0x63
 	OpF64Gt               = 0x64
 	OpI32Add              = 0x6a
 	OpI32Sub              = 0x6b
 	OpI32And              = 0x71
 	OpI32Or               = 0x72
+	OpF64Neg              = 0x9a
 	OpI32WrapI64          = 0xa7
 	OpI64ExtendI32U       = 0xad
 	OpI32ReinterpretF32   = 0xbc

@@ -75,7 +75,10 @@ type PollState struct {
 	// Owner is the run the poll is for, as its host numbers runs
 	// (sandbox.WithPollOwner; 0: none). A backend that answers the poll
 	// itself may hand it to its clock, whose host can then tell which run
-	// holds the thread (a worker's page, that cannot otherwise).
+	// holds the thread (a worker's page, that cannot otherwise). Negative:
+	// the run -Owner is compiling its code, which ends by itself; after
+	// the interpreter's first poll, the code's first step, it is -Owner
+	// (Poll.Interpreted).
 	Owner float64
 }
 
@@ -100,6 +103,21 @@ func (p *Poll) SetOwner(owner float64) {
 	s := p.state
 	s.Owner = owner
 	p.set(s)
+}
+
+// Interpreted is the interpreter's poll (not a loop check's): a compiling
+// owner (negative) is the run's from now on. A backend that answers the
+// poll itself does the same.
+//
+//go:noinline
+func (p *Poll) Interpreted() {
+	p.mu.Lock()
+	if s := p.state; s.Owner < 0 {
+		s.Owner = -s.Owner
+		p.set(s)
+		return
+	}
+	p.mu.Unlock()
 }
 
 // set stores s, unlocks p.mu (held by the caller) and tells the watchers.

@@ -131,8 +131,9 @@ const SETTLE = `
  * @param {string} [wasm] the QuickJS asset
  * @param {number} [timeout] the factory's
  * @param {number} [abortAfter] ms from B's execute to its abort
+ * @param {number} [wait] ms the tool slow.wait takes
  */
-function withoutShared(a, b, wasm = assetPath, timeout = 20000, abortAfter = 300) {
+function withoutShared(a, b, wasm = assetPath, timeout = 20000, abortAfter = 300, wait = 1000) {
     // worker_threads first: Node's own Worker makes a SharedArrayBuffer
     // when that module loads (its cwd counter), and a worker started
     // without it fails at once.
@@ -141,7 +142,7 @@ function withoutShared(a, b, wasm = assetPath, timeout = 20000, abortAfter = 300
         delete globalThis.SharedArrayBuffer;
         const { IoCodeModeFactory } = await import(${JSON.stringify(indexURL)});
         const api = await IoCodeModeFactory({ wasmLocation: ${JSON.stringify(wasm)}, worker: true, timeout: ${timeout} });
-        api.registerTool({ name: "slow.wait", inputSchema: { type: "object" }, execute: () => new Promise((r) => setTimeout(() => r("waited"), 1000)) });
+        api.registerTool({ name: "slow.wait", inputSchema: { type: "object" }, execute: () => new Promise((r) => setTimeout(() => r("waited"), ${wait})) });
         const ex = api.createSession().getLlmTools().find((t) => t.name === "executeCode");
         await api.ready();
         let aborted = 0;
@@ -201,14 +202,25 @@ test("no SharedArrayBuffer: an abort of a run not yet started while another run 
 // named from its body's first line (sandbox/run.go). The body here (~320
 // KB: its preparation stays well within the 5 s the page waits for a
 // silent start on a loaded machine) runs next to nothing (its statements
-// are in a branch not taken).
-test("no SharedArrayBuffer: an abort of a large program as it starts keeps the worker, and the other run finishes", { timeout: 150_000 }, () => {
-    const big = { expr: `"let x = 0;\\nif (x) {\\n" + "x += 1;\\n".repeat(40_000) + "}\\nreturn x;"` };
-    const r = withoutShared("return await tools.slow.wait({});", big, assetPath, 20000, 5);
-    assert.deepEqual(r.a, { ok: true, result: "waited" }, JSON.stringify(r));
-    assert.equal(r.b.rejected, "stopped by the user");
-    assert.equal(r.next, 2);
-});
+// are in a branch not taken). A script (no top-level return) is compiled
+// and run in one call: its compile names the run as compiling (-rid),
+// which the page waits for, and the polls after its first step name the
+// run. The script here, a function returning an array literal of ~900 KB
+// (never called), polls all along its compile (~0.5 s, more under load):
+// the worker was replaced in 3 of 3 tries before. The tool A awaits takes
+// 3 s, past the ~2 s the page took to replace the worker.
+for (const [form, expr] of [
+    ["program", `"let x = 0;\\nif (x) {\\n" + "x += 1;\\n".repeat(40_000) + "}\\nreturn x;"`],
+    ["script (no top-level return)", `"const f = () => [" + "1,".repeat(450_000) + "];\\nf.length"`],
+]) {
+    test(`no SharedArrayBuffer: an abort of a large ${form} as it starts keeps the worker, and the other run finishes`, { timeout: 150_000 }, () => {
+        const big = { expr };
+        const r = withoutShared("return await tools.slow.wait({});", big, assetPath, 20000, 5, 3000);
+        assert.deepEqual(r.a, { ok: true, result: "waited" }, JSON.stringify(r));
+        assert.equal(r.b.rejected, "stopped by the user");
+        assert.equal(r.next, 2);
+    });
+}
 
 // The run that holds the thread names itself (its interrupt poll and the
 // asset's loop checks); one held in C code that polls nothing (the

@@ -235,6 +235,12 @@ func (q *Instance) SetMaxStackSize(rt Runtime, size uint32) {
 // EnableInterruptHandler makes QuickJS poll Callbacks.ShouldInterrupt.
 func (q *Instance) EnableInterruptHandler(rt Runtime) { q.callVoid(q.enableInterrupt, uint32(rt)) }
 
+// PollSoon makes ctx's next interrupt poll call the handler: QuickJS asks
+// it once in 10,000 polls (its countdown, ctx->interrupt_counter, set to 1
+// here). The interpreter polls as it enters a function, so the code
+// evaluated next asks it at its first step, before anything it calls.
+func (q *Instance) PollSoon(ctx Context) { q.mem.WriteUint32(uint32(ctx)+ctxInterruptCounter, 1) }
+
 // Eval evaluates code. It returns an owned value and, if evaluation threw,
 // the owned exception (the value is then freed already).
 func (q *Instance) Eval(ctx Context, code, filename string, flags uint32) (val, exc Value) {

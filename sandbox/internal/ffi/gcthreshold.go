@@ -164,9 +164,10 @@ const msBase = 16
 // ctx->interrupt_counter (ctx+232); its local 2 is free there (the code
 // after it sets it to ctx->rt before any read), read in the pinned asset.
 const (
-	fnPollInterrupts = 127
-	fnRunGCInternal  = 731
-	ctxRuntime       = 16
+	fnPollInterrupts    = 127
+	fnRunGCInternal     = 731
+	ctxRuntime          = 16
+	ctxInterruptCounter = 232
 )
 
 // ctx->interrupt_counter = ctx->interrupt_counter - 1, the old value teed

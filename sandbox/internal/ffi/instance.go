@@ -261,6 +261,7 @@ func (q *Instance) importFunc(role string) func([]uint64) uint64 {
 				}
 				return 0
 			}
+			interpreted(&q.Poll)
 			if q.cb.ShouldInterrupt(Runtime(a[0])) {
 				return 1
 			}
