@@ -165,3 +165,14 @@ test-bundlers: check-chromium deps build web/bundler-test/node_modules/.package-
 web/bundler-test/node_modules/.package-lock.json: web/bundler-test/package.json web/bundler-test/package-lock.json
 	npm ci --prefix web/bundler-test --no-audit --no-fund
 	@touch $@
+
+# The packed package in a Next.js 16 app (web/nextjs-test/run.test.mjs): one
+# Turbopack build, next start, a client component in Chromium and a route
+# handler, both engine modes. Opt-in, not part of make test: 359 MB of
+# node_modules and about 40 s.
+.PHONY: test-nextjs
+test-nextjs: check-chromium deps build web/nextjs-test/node_modules/.package-lock.json ## opt-in: the package from its tarball in a Next.js 16 app (Turbopack build, next start), client and route handler, in Chromium
+	CHROMIUM="$(CHROMIUM)" node --test web/nextjs-test/run.test.mjs
+web/nextjs-test/node_modules/.package-lock.json: web/nextjs-test/package.json web/nextjs-test/package-lock.json
+	npm ci --prefix web/nextjs-test --no-audit --no-fund
+	@touch $@

@@ -16,13 +16,12 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import { createServer } from "node:http";
 import { basename, dirname, extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium } from "../../node_modules/playwright-core/index.mjs";
+import { closeBrowser, runIn } from "./page.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, "..", "..");
 const WORK = join(HERE, ".work");
 const BIN = join(HERE, "node_modules", ".bin");
-const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 const PKG = join(WORK, "node_modules", "@interopio", "code-mode");
 // Vite 7 (the package vite7, an alias): its dev server pre-bundles
 // dependencies with esbuild into node_modules/.vite/deps/ and does not
@@ -59,7 +58,6 @@ function sh(cmd, args, cwd) {
     return r.stdout;
 }
 
-let browser;
 before(() => {
     for (const f of ["index.mjs", "code-mode.worker.mjs", "code-mode.wasm", "package.json"]) {
         if (!existsSync(join(ROOT, "dist", f))) throw new Error(`dist/${f} is missing: run \`make build\` first`);
@@ -79,7 +77,7 @@ before(() => {
 });
 
 after(async () => {
-    await browser?.close();
+    await closeBrowser();
 });
 
 const TYPES = { ".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm", ".html": "text/html" };
@@ -140,22 +138,6 @@ function workerCopies(dir) {
                 return false; // a folder
             }
         });
-}
-
-async function runIn(url) {
-    browser ??= await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"] });
-    const page = await browser.newPage();
-    const problems = [];
-    const workers = [];
-    page.on("pageerror", (e) => problems.push(e.message));
-    page.on("worker", (w) => workers.push(w.url()));
-    try {
-        await page.goto(url);
-        const r = await page.waitForFunction(() => window.__result, null, { timeout: 60000 }).then(() => page.evaluate(() => window.__result));
-        return { r, problems, workers };
-    } finally {
-        await page.close();
-    }
 }
 
 function check({ r, problems }) {
