@@ -161,16 +161,16 @@ func TestOutputSchemaCompiledLazily(t *testing.T) {
 		t.Fatal(err)
 	}
 	p, _ := r.lookup("t.plain")
-	if p.output != nil {
+	if p.output.v != nil {
 		t.Fatal("a plain outputSchema compiled at registration")
 	}
 	if err := p.checkResult(json.RawMessage(`{"id":1}`)); err == nil || !strings.Contains(err.Error(), "/id: type: got number, want string") {
 		t.Fatalf("checkResult: %v", err)
 	}
-	if p.output == nil {
+	if p.output.v == nil {
 		t.Fatal("not compiled by the first result")
 	}
-	if e, _ := r.lookup("t.ref"); e.output == nil {
+	if e, _ := r.lookup("t.ref"); e.output.v == nil {
 		t.Fatal("an outputSchema with $ref not compiled at registration")
 	}
 }

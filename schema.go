@@ -38,6 +38,8 @@ type inputValidator struct {
 	// levels is readLevels of a plain schema, -1 for any other: how deep
 	// surelyValid reads an input.
 	levels int
+	// step is how many of prepare's steps are done (stepsPrepared: all).
+	step int
 
 	// The compiled schema, once compiled (done); mu held while compiling.
 	// A compile that its run's stop ended is not kept: the next call
@@ -47,6 +49,9 @@ type inputValidator struct {
 	schema *jsonschema.Schema
 	err    error
 }
+
+// stepsPrepared is the number of prepare's steps.
+const stepsPrepared = 4
 
 // noRemoteLoader refuses every URL the schema itself does not contain:
 // compiling a tool must never touch the network or the file system (the
@@ -72,28 +77,55 @@ func decodeNumbers(raw []byte) (any, error) {
 // meta-schemas are embedded in the library. A plain schema is compiled on
 // first need.
 func compileSchema(raw json.RawMessage) (*inputValidator, error) {
-	doc, err := decodeNumbers(raw)
-	if err != nil {
-		if doc, err = jsonschema.UnmarshalJSON(bytes.NewReader(raw)); err != nil {
-			return nil, fmt.Errorf("must be valid JSON: %v", err)
-		}
-	}
-	applyNullable(raw, doc)
-	readAsMeant(raw, doc)
-	v := &inputValidator{doc: doc}
-	v.plain, v.formatAsserted = plainSchema(doc)
-	v.levels = -1
-	if v.plain {
-		v.levels = readLevels(doc, 0)
-	}
-	if !v.plain {
-		// Compile errors are reported now; a plain schema has none (the
-		// compiler fails only on references, ids, anchors and patterns).
-		if _, err := v.compiled(); err != nil {
-			return nil, err
-		}
+	v := &inputValidator{}
+	if err := v.prepare(raw, nil); err != nil {
+		return nil, err
 	}
 	return v, nil
+}
+
+// prepare takes v through what is left of compileSchema's steps for raw
+// (the decode, the walks, a schema that is not plain compiled), ending
+// with errStopped once stop, if not nil, says so: asked before each step
+// and by the compiler. A tool's first call prepares its schema inside its
+// run, and an enum of 1,000,000 values was decoded and walked for a second
+// past the run's timeout in a page. The steps done are kept: the next call
+// goes on from there, so a schema slower to prepare than a run's whole
+// time is prepared in the end (a compile stopped starts again).
+func (v *inputValidator) prepare(raw json.RawMessage, stop func() bool) error {
+	for ; v.step < stepsPrepared; v.step++ {
+		if stop != nil && stop() {
+			return errStopped
+		}
+		switch v.step {
+		case 0:
+			doc, err := decodeNumbers(raw)
+			if err != nil {
+				if doc, err = jsonschema.UnmarshalJSON(bytes.NewReader(raw)); err != nil {
+					return fmt.Errorf("must be valid JSON: %v", err)
+				}
+			}
+			v.doc = doc
+		case 1:
+			applyNullable(raw, v.doc)
+			readAsMeant(raw, v.doc)
+		case 2:
+			v.plain, v.formatAsserted = plainSchema(v.doc)
+			v.levels = -1
+			if v.plain {
+				v.levels = readLevels(v.doc, 0)
+			}
+		case 3:
+			// Compile errors are reported now; a plain schema has none (the
+			// compiler fails only on references, ids, anchors and patterns).
+			if !v.plain {
+				if _, err := v.compiledStop(stop); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // compiled is the schema compiled by the full validator, on first use.

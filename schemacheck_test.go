@@ -104,13 +104,13 @@ func TestSchemaCompiledLazily(t *testing.T) {
 		entry.tool.InputSchema = json.RawMessage(`{"type":"object","dependentRequired":{"a":"b"}}`)
 	}
 	g, _ := r.lookup("a.good")
-	if g.validator != nil {
+	if g.validator.v != nil {
 		t.Fatal("compiled at registration")
 	}
 	if err := g.validate(json.RawMessage(`{"n":"x"}`)); !errors.Is(err, errInvalidInput) {
 		t.Fatalf("validate: %v, want an invalid input", err)
 	}
-	if g.validator == nil {
+	if g.validator.v == nil {
 		t.Fatal("not compiled by the first validation")
 	}
 	b, _ := r.lookup("a.bad")

@@ -109,3 +109,96 @@ func TestSchemaCompileStopped(t *testing.T) {
 		t.Errorf("a valid input: %v, %v", ve, err)
 	}
 }
+
+// TestSchemaPrepareStopped: a tool's first call prepares its schema inside
+// its run (the decode and the walks of compileSchema, before any compile),
+// and an enum of 1,000,000 values took a second past the run's timeout in a
+// page. The preparation asks the call's stop before each step and keeps
+// the steps it made: each call goes on where the last one stopped, so a
+// schema slower to prepare than a run's whole time is prepared in the end.
+// So does a result's outputSchema.
+func TestSchemaPrepareStopped(t *testing.T) {
+	values := make([]string, 10000)
+	for i := range values {
+		values[i] = fmt.Sprintf(`"v%d"`, i)
+	}
+	schema := json.RawMessage(`{"type":"object","properties":{"a":{"enum":[` + strings.Join(values, ",") + `]}},"required":["a"]}`)
+	tool := Tool{Name: "t.enum", InputSchema: schema, OutputSchema: schema, Execute: noopToolExecute}
+	r := newRegistry()
+	if _, err := r.add(tool); err != nil {
+		t.Fatal(err)
+	}
+	e, _ := r.lookup("t.enum")
+	if e.validator.done || e.output.done {
+		t.Fatal("a plain schema prepared at registration")
+	}
+	valid := json.RawMessage(`{"a":"v9999"}`)
+	for _, c := range []struct {
+		name  string
+		lazy  *lazySchema
+		check func(json.RawMessage, func() bool) error
+	}{
+		{"inputSchema", &e.validator, e.validateStop},
+		{"outputSchema", &e.output, e.checkResultStop},
+	} {
+		// A run already over prepares nothing.
+		asked := 0
+		if err := c.check(valid, func() bool { asked++; return true }); !errors.Is(err, errStopped) || asked != 1 || c.lazy.prep == nil || c.lazy.prep.step != 0 {
+			t.Fatalf("%s: a run past its end: %v after %d questions; want errStopped at the first, before the decode", c.name, err, asked)
+		}
+		// Each call that makes one step before its run ends keeps it: the
+		// decode, then the schema read as meant, then its walks.
+		for step := 1; step <= stepsPrepared-1; step++ {
+			asked = 0
+			err := c.check(valid, func() bool { asked++; return asked > 1 })
+			if !errors.Is(err, errStopped) || asked != 2 || c.lazy.done || c.lazy.prep == nil || c.lazy.prep.step != step {
+				t.Fatalf("%s, call %d: got %v after %d questions (prepared %v); want errStopped after one step more, the steps kept", c.name, step, err, asked, c.lazy.done)
+			}
+		}
+		if doc, _ := c.lazy.prep.doc.(map[string]any); doc == nil || !c.lazy.prep.plain {
+			t.Fatalf("%s: the steps kept are not the schema's: %v", c.name, c.lazy.prep.doc)
+		}
+		// The last step (a plain schema compiles later), then the check.
+		if err := c.check(valid, func() bool { return false }); err != nil || !c.lazy.done || c.lazy.prep != nil {
+			t.Fatalf("%s: a valid value: %v (prepared %v)", c.name, err, c.lazy.done)
+		}
+		if err := c.check(json.RawMessage(`{"a":"w"}`), nil); err == nil || !strings.Contains(err.Error(), `/a: enum: got "w", want one of "v0", "v1"`) {
+			t.Fatalf("%s: an invalid value: %v", c.name, err)
+		}
+	}
+}
+
+// TestSchemaFirstCompileStopped: a schema the plain walk does not vouch
+// for (a pattern, draft-04, an unknown keyword), without references, is
+// compiled at its tool's first call, and that compile (meta-schema
+// included) now asks the call's stop too: an anyOf of 100,000
+// alternatives beside a pattern compiled whole past the run's end.
+func TestSchemaFirstCompileStopped(t *testing.T) {
+	alts := make([]string, 10000)
+	for i := range alts {
+		alts[i] = fmt.Sprintf(`{"const":%d}`, i)
+	}
+	schema := json.RawMessage(`{"type":"object","properties":{"a":{"anyOf":[` + strings.Join(alts, ",") + `]},"b":{"type":"string","pattern":"^b+$"}}}`)
+	r := newRegistry()
+	if _, err := r.add(Tool{Name: "t.pattern", InputSchema: schema, Execute: noopToolExecute}); err != nil {
+		t.Fatal(err)
+	}
+	e, _ := r.lookup("t.pattern")
+	if e.validator.done {
+		t.Fatal("compiled at registration")
+	}
+	// Asked before each step (four), then by the compiler.
+	asked := 0
+	err := e.validateStop(json.RawMessage(`{"a":-1}`), func() bool { asked++; return asked > stepsPrepared })
+	if !errors.Is(err, errStopped) || asked != stepsPrepared+1 || e.validator.done || e.validator.prep.schema != nil {
+		t.Fatalf("got %v after %d questions (compiled %v); want errStopped at the compiler's first question, no compile kept", err, asked, e.validator.done)
+	}
+	asked = 0
+	err = e.validateStop(json.RawMessage(`{"a":5,"b":"c"}`), func() bool { asked++; return false })
+	if err == nil || !strings.Contains(err.Error(), "/b: pattern") || !e.validator.done {
+		t.Fatalf("got %v; want the pattern's violation, the schema kept", err)
+	}
+	if asked < 1+10000/1024 {
+		t.Errorf("the call asked %d times; the compile of 10,000 subschemas asks at least %d", asked, 10000/1024)
+	}
+}

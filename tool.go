@@ -253,13 +253,9 @@ type toolEntry struct {
 	// more than registering (checkInputSchema caught the usual mistakes).
 	// One with references or named places is compiled at registration
 	// (compileTool), and the first call finds it made.
-	validatorOnce sync.Once
-	validator     *inputValidator // nil: any input is accepted
-	validatorErr  error
+	validator lazySchema
 	// The outputSchema likewise, on the first result to check.
-	outputOnce sync.Once
-	output     *inputValidator // nil: any result is accepted
-	outputErr  error
+	output lazySchema
 
 	sigOnce sync.Once
 	sig     string
@@ -303,20 +299,44 @@ func (e *toolEntry) validate(input json.RawMessage) error { return e.validateSto
 
 // validateStop is validate, stopped once stop says so (inputValidator.check).
 func (e *toolEntry) validateStop(input json.RawMessage, stop func() bool) error {
-	e.validatorOnce.Do(func() {
-		if e.validator == nil && e.tool.InputSchema != nil {
-			if e.validator, e.validatorErr = compileSchema(e.tool.InputSchema); e.validatorErr != nil {
-				e.validatorErr = fmt.Errorf("%w: tool %q: inputSchema: %v", ErrInvalidTool, e.info.Name, e.validatorErr)
-			}
-		}
-	})
-	if e.validatorErr != nil {
-		return e.validatorErr
+	v, err := e.validator.get(e.tool.InputSchema, stop, e.info.Name, "inputSchema")
+	if err != nil || v == nil {
+		return err
 	}
-	if e.validator == nil {
-		return nil
+	return v.validateStop(input, stop)
+}
+
+// lazySchema is a tool's schema compiled on first need, or at registration
+// (v set, done). A preparation that its run's stop ended keeps the steps it
+// made (prep), for the next call to go on from.
+type lazySchema struct {
+	mu   sync.Mutex
+	done bool
+	v    *inputValidator // nil: any value is accepted
+	err  error
+	prep *inputValidator // being prepared
+}
+
+// get is the validator of raw (nil for none), the schema of tool name's
+// field, prepared now if not yet (inputValidator.prepare).
+func (l *lazySchema) get(raw json.RawMessage, stop func() bool, name, field string) (*inputValidator, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.done || raw == nil {
+		return l.v, l.err
 	}
-	return e.validator.validateStop(input, stop)
+	if l.prep == nil {
+		l.prep = &inputValidator{}
+	}
+	err := l.prep.prepare(raw, stop)
+	if errors.Is(err, errStopped) {
+		return nil, err
+	}
+	l.done = true
+	if l.v, l.prep = l.prep, nil; err != nil {
+		l.v, l.err = nil, fmt.Errorf("%w: tool %q: %s: %v", ErrInvalidTool, name, field, err)
+	}
+	return l.v, l.err
 }
 
 // checkResult checks a result of the tool (nil: none) against its
@@ -329,17 +349,11 @@ func (e *toolEntry) checkResultStop(out json.RawMessage, stop func() bool) error
 	if e.tool.OutputSchema == nil {
 		return nil
 	}
-	e.outputOnce.Do(func() {
-		if e.output == nil {
-			if e.output, e.outputErr = compileSchema(e.tool.OutputSchema); e.outputErr != nil {
-				e.outputErr = fmt.Errorf("%w: tool %q: outputSchema: %v", ErrInvalidTool, e.info.Name, e.outputErr)
-			}
-		}
-	})
-	if e.outputErr != nil {
-		return e.outputErr
+	v, err := e.output.get(e.tool.OutputSchema, stop, e.info.Name, "outputSchema")
+	if err != nil {
+		return err
 	}
-	return e.output.validateResult(e.info.Name, out, stop)
+	return v.validateResult(e.info.Name, out, stop)
 }
 
 // compileTool checks one tool and derives its entry. Schemas and annotations
@@ -463,7 +477,8 @@ func (m *schemaMemo) compileTool(t Tool) (*toolEntry, error) {
 	// gets copies of its own, made once; what it writes into them reaches
 	// only its own later calls.
 	e.info = e.view()
-	e.validator, e.output = eager, eagerOut
+	e.validator.v, e.validator.done = eager, eager != nil
+	e.output.v, e.output.done = eagerOut, eagerOut != nil
 	e.doc = search.NewDocFromText(e.info.Name, e.info.Description, texts[0], texts[1])
 	return e, nil
 }
