@@ -12,8 +12,9 @@ import (
 // PluralRules' notation (PluralRules/notation.js,
 // compactDisplay-undefined-unless-notation-compact.js, resolvedOptions/
 // order.js), the lengths of Intl's functions and of Date's local setters
-// (built-ins/Date/prototype/set*/length.js), which the sandbox replaces
-// in a zone other than UTC.
+// (built-ins/Date/prototype/set*/length.js) and Date.prototype's
+// descriptor (prop-desc.js), which the sandbox replaces in a zone other
+// than UTC.
 func TestIntlTest262Rows(t *testing.T) {
 	s := mustSession(t, newTestCodeMode(t, Config{TimeZone: "America/New_York"}))
 	rows := []struct{ code, want string }{
@@ -32,6 +33,7 @@ func TestIntlTest262Rows(t *testing.T) {
 		{`[new Intl.PluralRules("en", { notation: "compact" }).select(1000), new Intl.PluralRules("en", { notation: "scientific" }).select(1)]`, `["other","one"]`},
 		{`[Intl.PluralRules.length, Intl.PluralRules.prototype.select.length, Intl.Collator.supportedLocalesOf.name, Intl.RelativeTimeFormat.prototype.format.length, Intl.NumberFormat.prototype.formatToParts.length, new Intl.Collator().compare.length]`, `[0,1,"supportedLocalesOf",2,1,2]`},
 		{`["Milliseconds", "Seconds", "Minutes", "Hours", "Date", "Month", "FullYear"].map((k) => Date.prototype["set" + k].length)`, `[1,2,3,4,1,2,3]`},
+		{`const d = Object.getOwnPropertyDescriptor(Date, "prototype"); return [d.writable, d.enumerable, d.configurable, Date.prototype.constructor === Date]`, `[false,false,false,true]`},
 		// A run of 50,000 zeros: /0+$/ tried each in turn (5,000 took 0.46 s, 50,000 ~45 s).
 		{`const s = new Intl.NumberFormat("en-US").format(10n ** 50000n + 1n); return [s.length, s.slice(0, 6), s.slice(-6)]`, `[66667,"100,00","00,001"]`},
 		{`Object.prototype.year = "2-digit"; try { return new Intl.DateTimeFormat("en").resolvedOptions().year } finally { delete Object.prototype.year }`, `"numeric"`},

@@ -45,7 +45,7 @@
   };
   O.defineProperty(W, "length", { value: 7 });
   for (const [k, v] of [["now", D.now], ["UTC", U], ["parse", { parse(s) { s = `${s}`; const r = ps(s); return r === r && moves(r) ? at(pz(s, r), r) : r; } }.parse]]) O.defineProperty(W, k, { value: v, writable: true, configurable: true });
-  W.prototype = P;
+  O.defineProperty(W, "prototype", { value: P, writable: false });
   O.defineProperty(P, "constructor", { value: W, writable: true, configurable: true });
   O.defineProperty(g, "Date", { value: W, writable: true, configurable: true });
   for (const k of ["Milliseconds", "Seconds", "Minutes", "Hours", "Date", "Month", "FullYear"]) {
