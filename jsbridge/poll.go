@@ -126,6 +126,14 @@ func pollBody(params []wasmhost.ValueType) []byte {
 		loopCheck, []byte{wasmbin.OpElse}, poll, []byte{wasmbin.OpEnd})
 }
 
+// Beat calls the clock the interrupt polls call (the program's global's
+// Date.now), naming no run as a poll of the core's own work does: a
+// worker's clock passes it on to its page as a sign of life (web/src/
+// worker.mjs pollNow). Long work that polls nothing calls it now and then
+// (tsstrip.Beat, in the core's prepareCode, which recovers from a panic:
+// a clock that throws costs the run its preparation, not the core).
+func Beat() { global.Get("Date").Call("now", 0) }
+
 // pollFunc returns a WebAssembly function answering hf.Poll, or ok false
 // when the import's type does not fit (its result is not one i32) or the
 // engine refuses the module; the import then calls Go as usual.

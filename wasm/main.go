@@ -16,6 +16,7 @@ import (
 
 	codemode "github.com/interopio/code-mode"
 	"github.com/interopio/code-mode/internal/sharedthread"
+	"github.com/interopio/code-mode/internal/tsstrip"
 	"github.com/interopio/code-mode/jsbridge"
 )
 
@@ -45,6 +46,11 @@ func main() {
 		return jsbridge.Undefined()
 	})
 	shareThread()
+	// A large program's preparation (tsstrip.Prepare: silent Go work, ~1 s
+	// for ~900 KB on a loaded machine, once over 5 s) shows life after its
+	// two longest passes: a worker's page, stopping a run, replaces a
+	// worker silent for 5 s, taking it for one that a run holds.
+	tsstrip.Beat = jsbridge.Beat
 	ready, err := jsbridge.Get(jsbridge.Global(), "__ioCodeModeReady")
 	if err != nil || jsbridge.TypeOf(ready) != jsbridge.TypeFunction {
 		panic("code-mode.wasm must be started by the Code Mode loader (index.mjs)")

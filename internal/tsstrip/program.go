@@ -67,6 +67,23 @@ type Prepared struct {
 // Plain JavaScript is tokenized once for all of it.
 func Prepare(src string) (Prepared, *Error) { return prepareFrom(src, maxTypesBlocks) }
 
+// Beat, when set, is called after the two longest passes of Prepare over
+// a large program (beatBytes or more): the tokenizer's (~40% of its time)
+// and the erasure's walk. The GOOS=js core's host shows life with it:
+// a worker's page replaces a worker silent for 5 s while it stops a run
+// (the run may hold it), and a ~900 KB program's preparation, silent, once
+// took longer on a loaded machine (wasm/main.go).
+var Beat func()
+
+const beatBytes = 64 << 10
+
+//go:noinline
+func beat(src string) {
+	if Beat != nil && len(src) >= beatBytes {
+		Beat()
+	}
+}
+
 // maxTypesBlocks is how many blocks of types only Prepare passes over to
 // the next block. Each pass reads the whole text again: a model's answer
 // holds one or two such blocks, and 4,000 of them held the thread 3 s
@@ -100,6 +117,7 @@ func prepareFrom(src string, hops int) (Prepared, *Error) {
 func prepare(src string) (Prepared, *Error) {
 	src = blankHashbang(src)
 	toks, ok := scan(src)
+	beat(src)
 	// Before anything reads the tokens recursively (walk), and before
 	// QuickJS parses what the tokenizer could not read.
 	if err := checkNesting(src, toks); err != nil {
@@ -117,6 +135,7 @@ func prepare(src string) (Prepared, *Error) {
 	if s.err != nil {
 		return Prepared{}, s.err
 	}
+	beat(src)
 	out := s.output()
 	if out != src {
 		// TypeScript erased: the JavaScript's tokens are src's less the

@@ -159,6 +159,32 @@ function withoutShared(a, b, wasm = assetPath, timeout = 20000, abortAfter = 300
     return inChild(script);
 }
 
+/**
+ * A child process without SharedArrayBuffer that runs `body` with `api`, a
+ * worker-mode factory (timeout 20 s) of a test build of the worker whose
+ * first import is fixtures/<fixture>, which the file `arm` arms (its path
+ * goes to the worker in the environment variable `env`), and
+ * writeFileSync and BroadcastChannel.
+ * @param {import("node:test").TestContext} t
+ * @param {string} fixture
+ * @param {string} env
+ * @param {string} arm
+ * @param {string} body
+ */
+async function armedChild(t, fixture, env, arm, body) {
+    const { hostURL, cleanup } = await loadWorkerFactory(fixture);
+    t.after(cleanup);
+    process.env[env] = arm;
+    return inChild(`
+        await import("node:worker_threads");
+        delete globalThis.SharedArrayBuffer;
+        const { writeFileSync } = await import("node:fs");
+        const { BroadcastChannel } = await import("node:worker_threads");
+        const { workerFactory } = await import(${JSON.stringify(hostURL)});
+        const api = await workerFactory({ wasmLocation: ${JSON.stringify(assetPath)}, timeout: 20000 });
+        ${body}`);
+}
+
 const COMPUTE = "const t = Date.now(); while (Date.now() - t < 3000); return 'computed';";
 
 // Without SharedArrayBuffer the worker reads the abort only once its
@@ -222,6 +248,37 @@ for (const [form, expr] of [
     });
 }
 
+// A large program's preparation (the Go core's tsstrip.Prepare, before
+// the sandbox) is silent work; on a loaded machine a ~900 KB program's
+// once took over 5 s, and the page, stopping a run meanwhile, took the
+// silent worker for one held (FLAG_GRACE_MS) and replaced it. It now
+// shows life after its two longest passes (tsstrip.Beat): signs
+// naming no run, which the page waits on as on another run's work.
+// Counted here in the worker (fixtures/slow-prepare.mjs, which makes each
+// last 250 ms so that the worker's one sign in 200 ms lets each through):
+// none before.
+test("no SharedArrayBuffer: the worker shows life while it prepares a large program", { timeout: 150_000 }, async (t) => {
+    const arm = join(tmpdir(), `code-mode-slow-prepare-${process.pid}`);
+    const r = await armedChild(t, "slow-prepare.mjs", "CODE_MODE_TEST_SLOW_PREPARE", arm, `
+        const ex = api.createSession().getLlmTools().find((t) => t.name === "executeCode");
+        await api.ready();
+        await ex.execute({ code: "return 1", explanation: "" });
+        const ch = new BroadcastChannel("code-mode-slow-prepare");
+        const signs = new Promise((r) => (ch.onmessage = (e) => r(e.data)));
+        writeFileSync(${JSON.stringify(arm)}, "");
+        const big = "let x = 0;\\nif (x) {\\n" + "x;\\n".repeat(150_000) + "}\\nx";
+        const res = await ex.execute({ code: big, explanation: "" });
+        const out = { ok: res.ok, result: res.result, signs: await signs };
+        ch.close();
+        api.dispose();
+        process.stdout.write(JSON.stringify(out));
+        process.exit(0);
+    `);
+    assert.equal(r.ok, true, JSON.stringify(r));
+    assert.equal(r.result, 0);
+    assert.ok(r.signs >= 2, `signs of life naming no run while the worker ran the large program: ${r.signs}, want one after each of the two longest passes of its preparation`);
+});
+
 // The run that holds the thread names itself (its interrupt poll and the
 // asset's loop checks); one held in C code that polls nothing (the
 // upstream asset's built-in) leaves the worker silent. Both are replaced.
@@ -251,17 +308,8 @@ for (const [name, b, wasm] of [
 // and the page waits for a run no sign has named as for another run's work.
 // Each half alone fails this test.
 test("no SharedArrayBuffer: an abort of a run the worker is still starting keeps the worker, and the other run finishes", { timeout: 150_000 }, async (t) => {
-    const { hostURL, cleanup } = await loadWorkerFactory("slow-instance.mjs");
-    t.after(cleanup);
     const arm = join(tmpdir(), `code-mode-slow-${process.pid}`);
-    process.env.CODE_MODE_TEST_SLOW = arm;
-    const r = inChild(`
-        await import("node:worker_threads");
-        delete globalThis.SharedArrayBuffer;
-        const { writeFileSync } = await import("node:fs");
-        const { BroadcastChannel } = await import("node:worker_threads");
-        const { workerFactory } = await import(${JSON.stringify(hostURL)});
-        const api = await workerFactory({ wasmLocation: ${JSON.stringify(assetPath)}, timeout: 20000 });
+    const r = await armedChild(t, "slow-instance.mjs", "CODE_MODE_TEST_SLOW", arm, `
         let called;
         const calledP = new Promise((r) => (called = r));
         api.registerTool({ name: "slow.wait", inputSchema: { type: "object" }, execute: () => (called(), new Promise((r) => setTimeout(() => r("waited"), 1000))) });
