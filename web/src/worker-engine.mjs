@@ -506,18 +506,19 @@ export function start(h, first) {
     // The Go core and the QuickJS asset are compiled here while the
     // worker starts, and handed to it with init (a compiled module
     // crosses postMessage without compiling again): the worker would
-    // otherwise begin only once it runs. On any failure here the worker
-    // loads them itself, and reports what fails in its own words.
+    // otherwise begin only once it runs. What fails here the worker loads
+    // itself, and reports in its own words; the other is sent (the core
+    // was fetched again, 8 MB, when only the QuickJS asset failed here).
     // all() and then() of intrinsics.mjs, and no destructuring: the page's
     // Promise.all and Array iterator of the moment may be broken.
-    const compiled = then(
-        all([compileCore(h.cfg.coreModule, coreURL), loadQuickJS(h.cfg.wasmLocation, undefined, h.cfg.wasmModule)]),
-        (pair) => ({ core: pair[0], quickjs: pair[1] }),
-        (err) => {
-            if (refusedFetch(err)) refused = err;
-            return {};
-        },
-    );
+    const orNone = (/** @type {Promise<any>} */ p) =>
+        then(p, undefined, (err) => {
+            if (refusedFetch(err) && !refused) refused = err;
+        });
+    const compiled = then(all([orNone(compileCore(h.cfg.coreModule, coreURL)), orNone(loadQuickJS(h.cfg.wasmLocation, undefined, h.cfg.wasmModule))]), (pair) => ({
+        core: pair[0],
+        quickjs: pair[1],
+    }));
     /** @type {Record<string, any>} */
     const init = {};
     const p = then(all([w, compiled]), (pair) => {

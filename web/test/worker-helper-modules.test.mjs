@@ -13,7 +13,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { assetPath, indexURL } from "./helpers.mjs";
+import { join } from "node:path";
+import { loadWorkerFactory } from "./core-bundle.mjs";
+import { assetPath, dist, inChild, indexURL } from "./helpers.mjs";
 
 const script = `
 import { Session } from "node:inspector/promises";
@@ -56,4 +58,28 @@ test("worker mode: the page keeps the modules its workers compile, once for all 
     assert.ok(afterOne.some((e) => e.startsWith("t,")), JSON.stringify(afterOne));
     // The same ones after four: nothing more per factory.
     assert.deepEqual(afterFour, afterOne);
+});
+
+// The page compiles the Go core and the QuickJS asset while the worker
+// starts, and hands them over with init. When the asset failed there (here
+// a wasmLocation with no file), init carried neither, and the worker
+// fetched and compiled the 8 MB core again (outside38's notes); now it gets
+// the core the page compiled. Counted in the worker (fixtures/
+// core-compiles.mjs): 1 compile of the core before, 0 now.
+test("worker mode: when only the QuickJS asset fails on the page, the worker gets the core the page compiled", { timeout: 150_000 }, async (t) => {
+    const { hostURL, cleanup } = await loadWorkerFactory("core-compiles.mjs");
+    t.after(cleanup);
+    const r = inChild(`
+        const { BroadcastChannel } = await import("node:worker_threads");
+        const ch = new BroadcastChannel("code-mode-core-compiles");
+        const compiles = new Promise((r) => (ch.onmessage = (e) => r(e.data)));
+        const { workerFactory } = await import(${JSON.stringify(hostURL)});
+        const error = await workerFactory({ wasmLocation: ${JSON.stringify(join(dist, "no-such-asset.wasm"))} }).then(() => "", (e) => e.message);
+        const out = { error, compiles: await compiles };
+        ch.close();
+        process.stdout.write(JSON.stringify(out));
+        process.exit(0);
+    `);
+    assert.match(r.error, /no-such-asset\.wasm/);
+    assert.equal(r.compiles, 0, "the worker compiled the Go core again");
 });
