@@ -1,12 +1,13 @@
-// Session 38's batch of what models send (model-programs38-cases.mjs), run
-// through the built package's LLM tools against model-outputs-cases.mjs's
-// catalog and two tools more. Runs in-thread and, with CODE_MODE_WORKER=1,
-// in worker mode.
+// Sessions 38 and 39's batches of what models send (model-programs38-cases.mjs,
+// model-programs39-cases.mjs), run through the built package's LLM tools
+// against model-outputs-cases.mjs's catalog and two tools more. Runs
+// in-thread and, with CODE_MODE_WORKER=1, in worker mode.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { assetPath, loadFactory } from "./helpers.mjs";
 import { callOf, catalog, judge } from "./model-outputs-cases.mjs";
 import { extraTools, rows38 } from "./model-programs38-cases.mjs";
+import { rows39 } from "./model-programs39-cases.mjs";
 
 let api;
 let tools;
@@ -20,12 +21,13 @@ before(async () => {
 });
 after(() => api.dispose());
 
-test("the table has at least 40 rows, with distinct ids", () => {
-    assert.ok(rows38.length >= 40, `${rows38.length} rows`);
-    assert.equal(new Set(rows38.map((r) => r.id)).size, rows38.length);
+test("each table has at least 40 rows, with distinct ids", () => {
+    for (const rows of [rows38, rows39]) assert.ok(rows.length >= 40, `${rows.length} rows`);
+    const all = [...rows38, ...rows39];
+    assert.equal(new Set(all.map((r) => r.id)).size, all.length);
 });
 
-for (const row of rows38) {
+for (const row of [...rows38, ...rows39]) {
     test(`${row.id} (${row.src})`, async () => {
         const [name, args] = callOf(row);
         const res = await tools[name].execute(args);
