@@ -563,10 +563,12 @@ func endsWithWord(s, word string) bool {
 // llmToolHints follow the error of code that calls the model's own two
 // tools as if the sandbox had them (searchTools(...), tools.executeCode(...)):
 // the instruction names both, and tool_search is searchTools's inside.
-var llmToolHints = map[string]string{
-	"searchTools": "searchTools is a tool you call outside the code; inside it, search with await tool_search({ query })",
-	"executeCode": "executeCode is the tool that runs this code; inside it, call the tools themselves: await tools.<namespace>.<name>(input)",
-}
+var llmToolHints = map[string]string{"searchTools": searchToolsHint, "executeCode": executeCodeHint}
+
+const (
+	searchToolsHint = "searchTools is a tool you call outside the code; inside it, search with await tool_search({ query })"
+	executeCodeHint = "executeCode is the tool that runs this code; inside it, call the tools themselves: await tools.<namespace>.<name>(input)"
+)
 
 // notDefinedHints follow "'<name>' is not defined" for the globals models
 // reach for that the sandbox lacks: what they know
@@ -575,46 +577,49 @@ var llmToolHints = map[string]string{
 // defined" where page data is.
 var notDefinedHints = buildNotDefinedHints()
 
+// notDefinedTable is notDefinedHints as text, a line per hint: the names
+// it follows, a tab, the hint. Text, not a statement per name (each was a
+// map assignment of its own, 6.5 KB of the core's code) nor a table of
+// strings (whose headers brotli packs worse than the statements).
+const notDefinedTable = "module exports\t: the code is the body of an async function, not a module; return the result (return value;) instead of assigning module.exports\n" +
+	"await\t" + awaitHint + "\n" +
+	"searchTools\t: " + searchToolsHint + "\n" +
+	"executeCode\t: " + executeCodeHint + "\n" +
+	"window document localStorage sessionStorage navigator location process Buffer\t: the sandbox has no page, DOM, storage or Node.js objects, only JavaScript's built-ins and the globals the instructions list; get the page's data by calling its tools (tool_search finds them)\n" +
+	"alert confirm prompt\t: the sandbox has no page and no user to ask; log with console.log(...) or return the value (a question for the user goes in your answer, after the run)\n" +
+	// Python's words, which models trained on Python agents write in
+	// JavaScript too: QuickJS's bare ReferenceError did not say the
+	// JavaScript for them.
+	"True False None\t: the code is JavaScript, where Python's True, False and None are true, false and null\n" +
+	"print\t: the code is JavaScript, which has no print; log with console.log(...) (the run's logs show it) or return the value\n" +
+	"len\t: the code is JavaScript, which has no len(); use x.length (Object.keys(o).length for an object's keys)\n" +
+	"str\t: the code is JavaScript, which has no str(); use String(x) or a template literal (`${x}`)\n" +
+	"int\t: the code is JavaScript, which has no int(); use Math.trunc(Number(x)) (Number(x) for a number, parseInt(s, 10) for a string)\n" +
+	"float\t: the code is JavaScript, which has no float(); use Number(x)\n" +
+	"range\t: the code is JavaScript, which has no range(); for (let i = 0; i < n; i++), or Array.from({ length: n }, (_, i) => i)\n" +
+	// search(...): the discovery call other code modes name so; here it is
+	// tool_search, and "'search' is not defined" sent models guessing.
+	"search\t: to find tools inside the code, call await tool_search({ query })\n" +
+	// The dispatchers of callAliases as globals: callTool(name, input).
+	"callTool invokeTool runTool executeTool useTool call_tool\t: " + byNameHint + "\n" +
+	// smolagents' way to end a run, which models trained on its agents write.
+	"final_answer finalAnswer\t: the code has no final_answer(); give the answer back with return: return value;\n" +
+	// Withheld (sandbox/withheld.go: QuickJS's use-after-free bugs are in
+	// its callbacks): the bare ReferenceError read like a missing import.
+	"FinalizationRegistry\t: this sandbox withholds FinalizationRegistry (typeof FinalizationRegistry is \"undefined\"): a run is too short for its callbacks, which come only after an object is garbage collected; clean up in a finally block instead"
+
 // buildNotDefinedHints is notDefinedHints. Not inlined into the package's
 // init (TestCoreInitInlinesNoLoop says why).
 //
 //go:noinline
 func buildNotDefinedHints() map[string]string {
-	const commonJS = ": the code is the body of an async function, not a module; return the result (return value;) instead of assigning module.exports"
-	const page = ": the sandbox has no page, DOM, storage or Node.js objects, only JavaScript's built-ins and the globals the instructions list; get the page's data by calling its tools (tool_search finds them)"
-	m := map[string]string{"module": commonJS, "exports": commonJS, "await": awaitHint}
-	for k, h := range llmToolHints {
-		m[k] = ": " + h
+	m := map[string]string{}
+	for _, line := range strings.Split(notDefinedTable, "\n") {
+		names, hint, _ := strings.Cut(line, "\t")
+		for _, k := range strings.Fields(names) {
+			m[k] = hint
+		}
 	}
-	for _, k := range []string{"window", "document", "localStorage", "sessionStorage", "navigator", "location", "process", "Buffer"} {
-		m[k] = page
-	}
-	const noUser = ": the sandbox has no page and no user to ask; log with console.log(...) or return the value (a question for the user goes in your answer, after the run)"
-	m["alert"], m["confirm"], m["prompt"] = noUser, noUser, noUser
-	// Python's words, which models trained on Python agents write in
-	// JavaScript too: QuickJS's bare ReferenceError did not say the
-	// JavaScript for them.
-	const pyLiteral = ": the code is JavaScript, where Python's True, False and None are true, false and null"
-	m["True"], m["False"], m["None"] = pyLiteral, pyLiteral, pyLiteral
-	m["print"] = ": the code is JavaScript, which has no print; log with console.log(...) (the run's logs show it) or return the value"
-	m["len"] = ": the code is JavaScript, which has no len(); use x.length (Object.keys(o).length for an object's keys)"
-	m["str"] = ": the code is JavaScript, which has no str(); use String(x) or a template literal (`${x}`)"
-	m["int"] = ": the code is JavaScript, which has no int(); use Math.trunc(Number(x)) (Number(x) for a number, parseInt(s, 10) for a string)"
-	m["float"] = ": the code is JavaScript, which has no float(); use Number(x)"
-	m["range"] = ": the code is JavaScript, which has no range(); for (let i = 0; i < n; i++), or Array.from({ length: n }, (_, i) => i)"
-	// search(...): the discovery call other code modes name so; here it is
-	// tool_search, and "'search' is not defined" sent models guessing.
-	m["search"] = ": to find tools inside the code, call await tool_search({ query })"
-	// The dispatchers of callAliases as globals: callTool(name, input).
-	for _, k := range []string{"callTool", "invokeTool", "runTool", "executeTool", "useTool", "call_tool"} {
-		m[k] = ": " + byNameHint
-	}
-	// smolagents' way to end a run, which models trained on its agents write.
-	m["final_answer"] = ": the code has no final_answer(); give the answer back with return: return value;"
-	m["finalAnswer"] = m["final_answer"]
-	// Withheld (sandbox/withheld.go: QuickJS's use-after-free bugs are in
-	// its callbacks): the bare ReferenceError read like a missing import.
-	m["FinalizationRegistry"] = ": this sandbox withholds FinalizationRegistry (typeof FinalizationRegistry is \"undefined\"): a run is too short for its callbacks, which come only after an object is garbage collected; clean up in a finally block instead"
 	return m
 }
 
