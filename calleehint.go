@@ -22,6 +22,9 @@ const namespaceShown = 3
 func (r *runState) calleeHint(x string) string {
 	const find = " (tool_search({ query }) finds the one you need)"
 	if x == "tools" {
+		if tool := r.namedTool(x); tool != "" {
+			return callHint(tool)
+		}
 		return "; tools holds the tools and is not one: call a tool by its name, await tools.<name>(input)" + find
 	}
 	name, ok := toolsPath(x)
@@ -42,6 +45,10 @@ func (r *runState) calleeHint(x string) string {
 		// Not a namespace: the name spelled differently, or no tool.
 		if _, ok := r.entry(name); ok {
 			return ""
+		}
+		// tools.orders["orders.get"]: the full name under its namespace.
+		if _, full, _ := strings.Cut(name, "."); r.isTool(full) {
+			return callHint(full)
 		}
 		return r.suggest(name)
 	}

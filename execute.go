@@ -623,6 +623,12 @@ func (r *runState) finish(res *sandbox.Result, d time.Duration) *ExecuteResult {
 		if hint == "" {
 			hint = hintFor(e)
 		}
+		// callTool("orders.get", input): the call to write, with that name.
+		if name, ok := strings.CutSuffix(e.Message, "' is not defined"); ok && strings.HasSuffix(hint, byNameHint) {
+			if tool := r.namedTool(name[1:]); tool != "" {
+				hint = callHint(tool)
+			}
+		}
 		msg := e.Message + hint + memoryLimitHint(e, r.s.cm.cfg.MemoryLimitMB) + entityNameHint(r.code, e) + syntaxHint(r.code, e) + typeErrorHint(r.code, e, r.calleeHint, r.resultHint) + unawaitedHint(e, calls) + r.awaitedHint(e)
 		out.Error = &RunError{Name: e.Name, Message: trunc.String(msg+missingIntlHint(e.Name, msg), maxErrorChars), Code: string(e.Code), Line: e.Line, Column: e.Column, Stack: trunc.String(e.Stack, maxErrorChars)}
 		if name, ok := strings.CutPrefix(e.Call, callLabelPrefix); ok && e.Line == 0 {

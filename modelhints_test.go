@@ -144,6 +144,22 @@ func TestDispatcherCall(t *testing.T) {
 	if want := `unknown tool "call"; to call payments.transfer, write await tools.payments.transfer(input) (or await tool_call("payments.transfer", input))`; res.OK || res.Error == nil || res.Error.Message != want {
 		t.Errorf("tools.call of a tool's name: got %+v, want %q", res.Error, want)
 	}
+	// Session 39: callTool("payments.transfer", ...) (a global the sandbox
+	// lacks), tools("payments.transfer", ...) and the full name under its
+	// namespace name the tool meant; they gave the general form.
+	want := "; to call payments.transfer, write await tools.payments.transfer(input) (or await tool_call(\"payments.transfer\", input))"
+	for code, head := range map[string]string{
+		`const r = await callTool("payments.transfer", { amount: 1 })`:       "'callTool' is not defined",
+		`const r = await tools( 'payments.transfer', { amount: 1 })`:         "not a function: tools is not a function",
+		`const r = await tools.payments["payments.transfer"]({ amount: 1 })`: `not a function: tools.payments["payments.transfer"] is not a function`,
+	} {
+		if res := exec(t, s, code, nil); res.OK || res.Error == nil || res.Error.Message != head+want {
+			t.Errorf("%s: got %+v, want %q", code, res.Error, head+want)
+		}
+	}
+	if res := exec(t, s, `await callTool("payments.nosuch", {})`, nil); res.OK || res.Error == nil || !strings.HasSuffix(res.Error.Message, ": "+byNameHint) {
+		t.Errorf("callTool of no tool's name: got %+v, want the general form", res.Error)
+	}
 	if res := exec(t, s, `await tools.orders.call({})`, nil); res.OK || res.Error == nil || strings.Contains(res.Error.Message, byNameHint) {
 		t.Errorf("a namespace's unknown call: got %+v, want the names near it", res.Error)
 	}

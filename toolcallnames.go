@@ -115,6 +115,26 @@ func (r *runState) dispatchHint(name string, input json.RawMessage) string {
 	if !callAliases[looseName(name)] || json.Unmarshal(input, &tool) != nil || !r.isTool(tool) {
 		return r.suggest(name)
 	}
+	return callHint(tool)
+}
+
+// namedTool is the tool that code's first call of f names by a string
+// literal, callTool("orders.get", ...) or tools("orders.get", ...), or "":
+// what a dispatcher the sandbox lacks was asked for.
+func (r *runState) namedTool(f string) string {
+	_, rest, _ := strings.Cut(r.code, f+"(")
+	rest = strings.TrimLeft(rest, " ")
+	if rest == "" || rest[0] != '"' && rest[0] != '\'' {
+		return ""
+	}
+	if tool, _, _ := strings.Cut(rest[1:], rest[:1]); r.isTool(tool) {
+		return tool
+	}
+	return ""
+}
+
+// callHint is the call to write for tool, named by a string.
+func callHint(tool string) string {
 	call := "tools." + tool
 	for _, seg := range strings.Split(tool, ".") {
 		if !tsgen.IsIdent(seg) {
