@@ -330,28 +330,24 @@ func (s *stripper) skip(i int, v string) int {
 // the sandbox's globals alone (tools, tool_search, tool_call: a default,
 // a namespace or named ones, not renamed), 0 for any other.
 func (s *stripper) globalsImport(i int) int {
-	global := func(j int) bool {
-		t := s.tok(j)
-		return t.k == tName && (t.v == "tools" || t.v == "tool_search" || t.v == "tool_call")
-	}
-	j := i + 1
-	switch {
-	case s.is(i, "*") && s.is(i+1, "as") && global(i+2):
-		j = i + 3
-	case s.is(i, "{") && s.m[i] > i+1:
-		for j = i + 1; j < s.m[i]; j += 2 {
-			if !global(j) || !s.is(j+1, ",") && j+1 != s.m[i] {
+	names := 0
+	for ; !s.is(i, "from"); i++ {
+		switch t := s.tok(i); t.v {
+		case "tools", "tool_search", "tool_call":
+			names++
+		case "as":
+			if !s.is(i-1, "*") {
 				return 0
 			}
+		case "{", "}", ",", "*":
+		default:
+			return 0
 		}
-		j = s.m[i] + 1
-	case !global(i):
+	}
+	if names == 0 || names > 1 && !s.is(i-1, "}") || s.tok(i+1).k != tString {
 		return 0
 	}
-	if !s.is(j, "from") || s.tok(j+1).k != tString {
-		return 0
-	}
-	return j + 2
+	return i + 2
 }
 
 // typeSpecifiers says whether the braces at i hold one or more import or

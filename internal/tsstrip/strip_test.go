@@ -130,6 +130,10 @@ func TestStripErrors(t *testing.T) {
 		{"import of tools renamed", "import { tools as t } from 'tools'\nreturn 1", "import is not available", 1, 1},
 		{"default import of tools beside named ones", "import tools, { x } from 'tools'\nreturn 1", "import is not available", 1, 1},
 		{"import of tools without a module", "import { tools }\nreturn 1", "import is not available", 1, 1},
+		{"import of nothing", "import {} from 'tools'\nreturn 1", "import is not available", 1, 1},
+		{"import of a value named as", "import { as } from 'tools'\nreturn 1", "import is not available", 1, 1},
+		{"import of two globals without braces", "import tools, tool_call from 'tools'\nreturn 1", "import is not available", 1, 1},
+		{"import of tools from no string", "import tools from tools\nreturn 1", "import is not available", 1, 1},
 		// TypeScript that is rewritten (values.go, using.go) where tsc
 		// itself refuses it, or where QuickJS could not run it.
 		{"a parameter property outside a constructor", "class A {\n  m(private x: number) {}\n}", "parameter property (private x) must be a name among a constructor's parameters", 2, 5},
