@@ -161,6 +161,11 @@ func (s *stripper) statement(i, end int) int {
 			s.blank(i, k)
 			return k
 		}
+		if s.is(i+1, "default") && s.is(i+2, "{") {
+			// export default { async run() {...} }: which method is the
+			// program would be a guess.
+			s.fail(i, "export default { ... } is not available: the code is the body of a function, not a module; send the body of the object's method as the program, and return the result")
+		}
 		s.fail(i, "export is not available: the code is the body of a function; return the result instead")
 	}
 	return i

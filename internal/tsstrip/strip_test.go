@@ -134,6 +134,7 @@ func TestStripErrors(t *testing.T) {
 		{"import of a value named as", "import { as } from 'tools'\nreturn 1", "import is not available", 1, 1},
 		{"import of two globals without braces", "import tools, tool_call from 'tools'\nreturn 1", "import is not available", 1, 1},
 		{"import of tools from no string", "import tools from tools\nreturn 1", "import is not available", 1, 1},
+		{"export default of an object", "export default {\n  async run() { return 1 }\n}", "export default { ... } is not available: the code is the body of a function, not a module; send the body of the object's method as the program, and return the result", 1, 1},
 		// TypeScript that is rewritten (values.go, using.go) where tsc
 		// itself refuses it, or where QuickJS could not run it.
 		{"a parameter property outside a constructor", "class A {\n  m(private x: number) {}\n}", "parameter property (private x) must be a name among a constructor's parameters", 2, 5},
