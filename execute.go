@@ -299,6 +299,9 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 	}
 	if prepared.ObjectBlock && res.Error == nil {
 		r.warn(objectBlockWarning)
+	} else if n := lastObjectBlock(prepared.Code, len(prepared.Code)); n > 0 && res.Error == nil {
+		// `{ count: n }` after other code: a block, its value n.
+		r.warn(fmt.Sprintf(lastObjectBlockHint[2:], n))
 	}
 	if c := prepared.Declared; c.Line > 0 && res.Error == nil {
 		if len(res.Value) == 0 {

@@ -808,6 +808,11 @@ func TestObjectBlockWarning(t *testing.T) {
 		{name: "a block", code: "{ const a = 1; console.log(a) }", want: ``, noLog: "read as a block"},
 		{name: "a labelled loop in a block", code: "{ outer: for (const x of [1, 2]) { if (x) break outer } }", want: ``, noLog: "read as a block"},
 		{name: "a block and more", code: "{ a: 1 }\nreturn 2", want: `2`, noLog: "read as a block"},
+		// Session 39: one property on the program's last line, after other code.
+		{name: "one property on the last line", code: "const n = 3;\n{ count: n }", want: `3`, log: "line 2 starts with {, so it is a block, not an object literal; to give the object back, return it: return { ... }"},
+		{name: "a string value on the last line, in a fence", code: "```js\nconst c = 'Ada'\n{ answer: c }\n```", want: `"Ada"`, log: "line 3 starts with {, so it is a block"},
+		{name: "a last block that is one", code: "const n = 3;\n{ console.log(n) }", want: ``, noLog: "starts with {"},
+		{name: "a labelled loop last", code: "const n = 3;\n{ outer: for (const x of [n]) break outer }", want: ``, noLog: "starts with {"},
 	})
 }
 

@@ -112,8 +112,8 @@ export const rows39 = [
     { id: "m39-ideographic-space", src: "habit (a full-width space)", code: "const orders = await tools.orders.search({});\u3000return orders.length;", expect: ok(3) },
 
     // --- endings round one left
-    { id: "m39-single-key-object-last-line", src: "round one's leftover ({ count: n } as the last line)", code: L("const n = (await tools.orders.search({})).length;", "{ count: n }"), expect: any(ok({ count: 3 }), fail(/\(\{|return \{/, "SYNTAX")) },
-    { id: "m39-single-key-string-last-line", src: "habit ({ answer: \"...\" } as the last line)", code: L("const c = await tools.customers.get({ id: \"c-1\" });", "{ answer: c.name }"), expect: any(ok({ answer: "Ada" }), fail(/\(\{|return \{/, "SYNTAX")) },
+    { id: "m39-single-key-object-last-line", src: "round one's leftover ({ count: n } as the last line)", code: L("const n = (await tools.orders.search({})).length;", "{ count: n }"), expect: any(ok({ count: 3 }), fail(/\(\{|return \{/, "SYNTAX"), okWarn(3, /^line 2 starts with \{, so it is a block, not an object literal; to give the object back, return it: return \{ \.\.\. \}$/)) },
+    { id: "m39-single-key-string-last-line", src: "habit ({ answer: \"...\" } as the last line)", code: L("const c = await tools.customers.get({ id: \"c-1\" });", "{ answer: c.name }"), expect: any(ok({ answer: "Ada" }), fail(/\(\{|return \{/, "SYNTAX"), okWarn("Ada", /^line 2 starts with \{, so it is a block, not an object literal; to give the object back, return it: return \{ \.\.\. \}$/)) },
     { id: "m39-export-default-object-handler", src: "round one's leftover (export default { handler() })", code: L("export default {", "  async handler() {", "    return (await tools.orders.search({ status: \"open\" })).length;", "  },", "};"), expect: any(ok(2), fail(/export default \{|handler/)) },
 
     // --- searchTools' arguments
