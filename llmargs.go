@@ -250,7 +250,7 @@ func decodeOne[T string | []byte](text T, v *any) error {
 // (```json ... ```), which a model in JSON mode writes as it would in a
 // chat: no program or query is one.
 func jsonObject(s string) map[string]any {
-	s = fencedJSON(s)
+	s = fencedJSON(strings.TrimLeft(s, " \t\r\n\ufeff")) // a BOM of copied text too
 	if !strings.HasPrefix(strings.TrimSpace(s), "{") {
 		return nil
 	}

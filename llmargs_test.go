@@ -57,6 +57,7 @@ func TestLLMToolArguments(t *testing.T) {
 		{"a comma and brace inside the code stay the program's", execute, `"{\"code\": \"return ',}'.length\",}"`, true, `"result":2`},
 		// The arguments in a markdown fence, as a model in JSON mode writes
 		// them: the object inside is read.
+		{"arguments as JSON text after a BOM", execute, `"\ufeff{\"code\": \"return 9\"}"`, true, `"result":9`},
 		{"arguments as JSON text in a json fence", execute, `"` + "```json\\n{\\\"code\\\": \\\"return 6*7\\\", \\\"explanation\\\": \\\"x\\\"}\\n```" + `"`, true, `"result":42`},
 		{"search arguments as JSON text in a bare fence", search, `"` + "```\\n{\\\"query\\\": \\\"transfer money\\\", \\\"limit\\\": \\\"x\\\"}\\n```" + `"`, false, `searchTools: limit: expected an integer 1..50, got the string "x"`},
 		{"the code field holding fenced arguments", execute, `{"code": "` + "```json\\n{\\\"code\\\": \\\"return 5\\\"}\\n```" + `"}`, true, `"result":5`},

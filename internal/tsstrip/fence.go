@@ -72,7 +72,8 @@ func Unfence(src string) (string, *Error) {
 	var firstOther *Error
 	off := 0
 	for i, l := range lines {
-		t := strings.TrimSpace(l)
+		// A BOM before the fence (copied text) is white space to JavaScript.
+		t := strings.TrimSpace(strings.TrimPrefix(l, "\ufeff"))
 		for _, mk := range []string{"```", "~~~"} {
 			if !strings.HasPrefix(t, mk) {
 				continue
@@ -171,14 +172,15 @@ func closing(l, marker string) bool {
 	return rest == "" || strings.HasPrefix(rest, "<end_code>")
 }
 
-// untag returns the code between a line <code> and a line </code> of src
+// untag returns the code between a line <code> (with attributes or none)
+// and a line </code> of src
 // (smolagents' newer format, which models trained on its agents write
 // around a program), or a line <script> (with attributes or none) and a
 // line </script> (a model writing for a page): the lines before become
 // empty, the rest is dropped. As code, such a line is JSX, which the
 // sandbox does not run, so no program that ran before changes meaning.
 func untag(src string) string {
-	if !strings.Contains(src, "<code>") && !strings.Contains(src, "<script") {
+	if !strings.Contains(src, "<code") && !strings.Contains(src, "<script") {
 		return src
 	}
 	lines := strings.SplitAfter(src, "\n")
@@ -207,13 +209,13 @@ func untag(src string) string {
 }
 
 // openTag returns the closing tag of a line t that is only an opening
-// <code> or <script ...> tag, else "".
+// <code ...> or <script ...> tag (with attributes or none: <code
+// class="language-javascript">, as a page writes it), else "".
 func openTag(t string) string {
-	if t == "<code>" {
-		return "</code>"
-	}
-	if rest, ok := strings.CutPrefix(t, "<script"); ok && strings.HasSuffix(rest, ">") && (rest == ">" || rest[0] == ' ') && !strings.ContainsAny(rest[:len(rest)-1], "<>") {
-		return "</script>"
+	for _, tag := range []string{"code", "script"} {
+		if rest, ok := strings.CutPrefix(t, "<"+tag); ok && strings.HasSuffix(rest, ">") && (rest == ">" || rest[0] == ' ') && !strings.ContainsAny(rest[:len(rest)-1], "<>") {
+			return "</" + tag + ">"
+		}
 	}
 	return ""
 }

@@ -10,6 +10,8 @@ func TestUntag(t *testing.T) {
 		{"<script>\nconst a = 1;\nreturn a\n</script>", "\nconst a = 1;\nreturn a\n"},
 		{"<script type=\"module\">\nreturn 2\n</script>\n", "\nreturn 2\n"},
 		{"  <script>\n  return 3\n  </script>", "\n  return 3\n"},
+		{"<code class=\"language-javascript\">\nreturn 4\n</code>", "\nreturn 4\n"},
+		{"<codes>\nreturn 1\n</codes>", "<codes>\nreturn 1\n</codes>"},
 		// Not a tag line, or never closed: as written.
 		{"<scripts>\nreturn 1\n</scripts>", "<scripts>\nreturn 1\n</scripts>"},
 		{"<script>return 1</script>", "<script>return 1</script>"},
@@ -21,6 +23,20 @@ func TestUntag(t *testing.T) {
 	} {
 		if got := untag(tc.src); got != tc.want {
 			t.Errorf("untag(%q) = %q, want %q", tc.src, got, tc.want)
+		}
+	}
+}
+
+// TestUnfenceAfterBOM: a BOM before the opening fence (copied text) is
+// white space, as JavaScript reads it; the block ran as template literals
+// ("not a function").
+func TestUnfenceAfterBOM(t *testing.T) {
+	for src, want := range map[string]string{
+		"\ufeff```ts\nreturn 1\n```":          "\nreturn 1\n",
+		"\ufeff  ```js\nreturn 2\n```\nprose": "\nreturn 2\n",
+	} {
+		if got, err := Unfence(src); err != nil || got != want {
+			t.Errorf("Unfence(%q) = %q, %v; want %q", src, got, err, want)
 		}
 	}
 }
