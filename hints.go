@@ -273,6 +273,15 @@ func syntaxHint(code string, e *sandbox.Error) string {
 			if e.Message == "unexpected character" && e.Column <= len(line) && strings.ContainsRune("\u201c\u201d\u2018\u2019", line[e.Column-1]) {
 				return quoteHint
 			}
+			// A zero-width space or joiner of copied text: invisible, and
+			// no white space to JavaScript.
+			if e.Message == "unexpected character" && e.Column <= len(line) && unicode.Is(unicode.Cf, line[e.Column-1]) {
+				return fmt.Sprintf(": line %d holds U+%04X, an invisible character (of copied text) that JavaScript does not read as a space; delete it", e.Line, line[e.Column-1])
+			}
+			// """docstring""": QuickJS reads "" and a string after it.
+			if t := strings.TrimSpace(string(line)); strings.HasPrefix(t, `"""`) || strings.HasPrefix(t, "'''") {
+				return ": \"\"\" begins a Python docstring; JavaScript writes comments with // (or /* ... */)"
+			}
 			if e.Message == "invalid first character of private name" && hashComment(line, e.Column) {
 				return fmt.Sprintf(hashCommentHint, e.Line)
 			}
@@ -499,7 +508,7 @@ func statementWord(s, word string) bool {
 // names, stopping at them (`x > 0 and y`), and not and lambda as names,
 // stopping at the word after them (`not done`, `lambda x: ...`).
 const (
-	pythonOperatorHint = ": and, or, not and is are Python; JavaScript writes &&, ||, ! and === (x === null for x is None)"
+	pythonOperatorHint = ": and, or, not and is are Python; JavaScript writes &&, ||, ! and === (x === null for x is None, xs.includes(x) for x in xs)"
 	pythonLambdaHint   = ": lambda is Python; JavaScript writes an arrow function: (x) => x + 1"
 )
 
@@ -523,7 +532,10 @@ func pythonWordHint(before, at string) string {
 	if rest, ok := strings.CutPrefix(at, "if "); ok && strings.Contains(rest, " else ") && strings.TrimSpace(before) != "" && !endsWithWord(before, "else") {
 		return conditionalHint
 	}
-	for _, w := range []string{"and", "or", "is"} {
+	if strings.HasPrefix(strings.TrimSpace(before), "elif ") {
+		return ": elif is Python; JavaScript writes else if"
+	}
+	for _, w := range []string{"and", "or", "is", "not"} {
 		if rest, ok := strings.CutPrefix(at, w+" "); ok && rest != "" && strings.TrimSpace(before) != "" {
 			return pythonOperatorHint
 		}
@@ -599,7 +611,7 @@ const notDefinedTable = "module exports\t: the code is the body of an async func
 	"range\t: the code is JavaScript, which has no range(); for (let i = 0; i < n; i++), or Array.from({ length: n }, (_, i) => i)\n" +
 	// search(...): the discovery call other code modes name so; here it is
 	// tool_search, and "'search' is not defined" sent models guessing.
-	"search\t: to find tools inside the code, call await tool_search({ query })\n" +
+	"search search_tools\t: to find tools inside the code, call await tool_search({ query })\n" +
 	// The dispatchers of callAliases as globals: callTool(name, input).
 	"callTool invokeTool runTool executeTool useTool call_tool\t: " + byNameHint + "\n" +
 	// smolagents' way to end a run, which models trained on its agents write.
@@ -752,7 +764,7 @@ func pythonLine(s string) bool {
 	if !strings.HasSuffix(t, ":") || strings.ContainsAny(t, "{};") {
 		return false
 	}
-	head, _, _ := strings.Cut(t, " ")
+	head, _, _ := strings.Cut(strings.TrimPrefix(t, "async "), " ")
 	head = strings.TrimSuffix(head, ":")
 	switch head {
 	case "def", "elif", "except", "while", "with", "try", "else", "class":

@@ -44,6 +44,13 @@ func TestModelHabitHints(t *testing.T) {
 		{"a multi-line object literal ends it", "const a = 1;\n{\n  a: a,\n  b: 2\n}\n", syntax("expecting ';'", 4, 4), "line 2 starts with {, so it is a block"},
 		{"the error before the last block", "const a = ;\n{ a: 1, b: 2 }", syntax("unexpected token in expression: ';'", 1, 11), ""},
 		{"a last block that is no object", "const a = 1;\n{ f(a) ) }", syntax("expecting ';'", 2, 8), ""},
+		// Session 39: more of Python, and the bytes of copied text.
+		{"async def", "async def main():\n    return 1", syntax("expecting ';'", 1, 7), "line 1 is Python"},
+		{"elif with braces", "if (a) { b }\nelif (c) { d }", syntax("expecting ';'", 2, 10), ": elif is Python; JavaScript writes else if"},
+		{"not in", "return \"o-9\" not in ids;", syntax("expecting ';'", 1, 14), pythonOperatorHint},
+		{"a docstring", "\"\"\"Count the orders.\"\"\"\nreturn 1", syntax("expecting ';'", 1, 3), "Python docstring"},
+		{"a zero-width space", "const a =\u200b 1;", syntax("unexpected character", 1, 10), ": line 1 holds U+200B, an invisible character"},
+		{"another unexpected character", "const a = \u00a7 1;", syntax("unexpected character", 1, 11), ""},
 	} {
 		if got := syntaxHint(tc.code, tc.e); (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
 			t.Errorf("%s: hint %q, want one with %q", tc.name, got, tc.want)
@@ -59,7 +66,7 @@ func TestModelHabitHints(t *testing.T) {
 		t.Errorf("'lt' of code without &lt;: %q", h)
 	}
 	for name, want := range map[string]string{"print": "console.log", "True": "true, false and null", "None": "null", "len": "x.length", "str": "String(x)", "int": "Math.trunc(Number(x))", "float": "Number(x)", "range": "Array.from({ length: n }, (_, i) => i)", "search": "tool_search({ query })", "printf": "", "alert": "no user to ask", "confirm": "console.log(...) or return the value",
-		"final_answer": "return value;", "finalAnswer": "return value;", "callTool": "await tool_call(\"<namespace>.<name>\", input)", "call_tool": "await tools.<namespace>.<name>(input)", "invokeTool": "tool_call(", "callToolX": ""} {
+		"final_answer": "return value;", "finalAnswer": "return value;", "callTool": "await tool_call(\"<namespace>.<name>\", input)", "call_tool": "await tools.<namespace>.<name>(input)", "invokeTool": "tool_call(", "callToolX": "", "search_tools": "tool_search({ query })"} {
 		if h := hintFor(ref(name)); (want == "") != (h == "") || !strings.Contains(h, want) {
 			t.Errorf("'%s' is not defined: hint %q, want one with %q", name, h, want)
 		}
@@ -109,6 +116,9 @@ func TestTypeErrorHint(t *testing.T) {
 		{"return (await tools.o.s({})).items.map(f)", te("cannot read property 'map' of undefined", 1, 35), ": (await tools.o.s({})).items is undefined"},
 		{"const o = {}; o.run()", te("not a function", 1, 20), ": o.run is not a function"},
 		{"const ids = [];\nids.append(1)", te("not a function", 2, 11), ": ids.append is not a function; a JavaScript array adds to its end with push: ids.push(...)"},
+		{"return \"{} orders\".format(n)", te("not a function", 1, 26), ": format is not a function; JavaScript has no str.format: write a template literal"},
+		{"const c = {};\nreturn c.get(\"name\", \"x\")", te("not a function", 2, 13), ": c.get is not a function; an object has no get method: read the property, c.key (c.key ?? fallback for a default)"},
+		{"const o = tools.orders;\nreturn o.get({})", te("not a function", 2, 13), ": o.get is not a function"},
 		{"return (await tools.orders.search.execute({ status: \"open\" })).length", te("not a function", 1, 42), ": tools.orders.search.execute is not a function; a tool is the function itself: await tools.orders.search(input)"},
 		// Not at the expression's end, or nothing to name: no hint.
 		{"const o = {}; o.run()", te("not a function", 1, 19), ""},

@@ -60,6 +60,14 @@ func typeErrorHint(code string, e *sandbox.Error, callee, result func(x string) 
 				h += fmt.Sprintf("; a tool is the function itself: await %s(input)", base)
 			}
 		}
+		if strings.HasSuffix("."+x, ".format") {
+			// Python's str.format.
+			h += "; JavaScript has no str.format: write a template literal, `${n} orders`"
+		}
+		if base, ok := strings.CutSuffix(x, ".get"); ok && !strings.HasPrefix(x, "tools") && toolsAlias(code, x) == "" {
+			// Python's dict.get(key, default) of a plain object.
+			h += fmt.Sprintf("; an object has no get method: read the property, %s.key (%s.key ?? fallback for a default)", base, base)
+		}
 		if strings.HasSuffix(x, ".append") {
 			// Python's list.append, written by models trained on Python agents.
 			h += "; a JavaScript array adds to its end with push: " + strings.TrimSuffix(x, ".append") + ".push(...)"
