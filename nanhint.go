@@ -18,10 +18,7 @@ const nanWarning = `: NaN, converted to the string "NaN"`
 
 // arrayMembers are the properties every array has that a program reads:
 // os.length is no missing field of a tool's result.
-var arrayMembers = map[string]bool{"length": true, "map": true, "filter": true, "reduce": true, "forEach": true, "find": true,
-	"findIndex": true, "findLast": true, "some": true, "every": true, "slice": true, "sort": true, "toSorted": true, "flatMap": true,
-	"flat": true, "includes": true, "indexOf": true, "join": true, "concat": true, "at": true, "push": true, "entries": true,
-	"keys": true, "values": true, "reduceRight": true, "reverse": true, "toReversed": true, "splice": true, "fill": true}
+const arrayMembers = " length map filter reduce forEach find findIndex findLast some every slice sort toSorted flatMap flat includes indexOf join concat at push entries keys values reduceRight reverse toReversed splice fill "
 
 // nanHint is what the run adds to a NaN note: "; NaN comes from ..."
 // naming the first property read that the tool's result lacks, "" when
@@ -43,7 +40,7 @@ func (r *runState) nanHint() string {
 		item, isArray := strings.CutSuffix(out, "[]")
 		item = strings.TrimSuffix(strings.TrimPrefix(item, "("), ")")
 		for _, prop := range propertyReads(r.code, name) {
-			if isArray && !arrayMembers[prop] || !isArray && !mentionsMember(out, prop) {
+			if isArray && !hasWord(arrayMembers, prop) || !isArray && !mentionsMember(out, prop) {
 				return fmt.Sprintf("; NaN comes from arithmetic on undefined: %s.%s reads a field that what tools.%s gives, %s, does not have%s", name, prop, tool, out, memberSuggestion(out, prop, isArray))
 			}
 		}

@@ -78,12 +78,12 @@ func (r *runState) suggest(name string) string {
 	if h, ok := llmToolHints[name]; ok {
 		return "; " + h
 	}
-	if searchAliases[looseName(name)] {
+	if hasWord(searchAliases, looseName(name)) {
 		// tools.search(...): other code modes' discovery call. "did you
 		// mean orders.search?" sent the query to a tool that takes none.
 		return "; to find tools, call the global await tool_search({ query }) (not a member of tools)"
 	}
-	if callAliases[looseName(name)] {
+	if hasWord(callAliases, looseName(name)) {
 		// tools.call("orders.get", input): a dispatcher of other APIs.
 		return "; " + byNameHint
 	}
@@ -112,7 +112,7 @@ func (r *runState) suggest(name string) string {
 // write, with that name.
 func (r *runState) dispatchHint(name string, input json.RawMessage) string {
 	var tool string
-	if !callAliases[looseName(name)] || json.Unmarshal(input, &tool) != nil || !r.isTool(tool) {
+	if !hasWord(callAliases, looseName(name)) || json.Unmarshal(input, &tool) != nil || !r.isTool(tool) {
 		return r.suggest(name)
 	}
 	return callHint(tool)
@@ -147,14 +147,14 @@ func callHint(tool string) string {
 // callAliases are the names (lower case, without _ and -) of the
 // dispatcher models call a tool through in other APIs: tools.call(name,
 // input), callTool(name, input).
-var callAliases = map[string]bool{"call": true, "calltool": true, "invoke": true, "invoketool": true, "runtool": true, "executetool": true, "usetool": true}
+const callAliases = " call calltool invoke invoketool runtool executetool usetool "
 
 // byNameHint is how a tool is called, for a model that called a dispatcher.
 const byNameHint = "call a tool as a function of tools, await tools.<namespace>.<name>(input), or by its name as a string, await tool_call(\"<namespace>.<name>\", input)"
 
 // searchAliases are the names (lower case, without _ and -) under which
 // models look for the discovery call among the tools when no tool has it.
-var searchAliases = map[string]bool{"search": true, "toolsearch": true, "findtools": true, "listtools": true}
+const searchAliases = " search toolsearch findtools listtools "
 
 // cutString cuts s to at most n characters, saying how much was left out.
 func cutString(s string, n int) string { return cutDropped(s, n, 0) }

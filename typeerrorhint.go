@@ -162,16 +162,20 @@ done:
 	x := strings.TrimLeft(string(line[i:at]), ".?!")
 	// A chain starts with a name or a bracket, not a number; a lone word
 	// that is a keyword or a literal (`if (`, `undefined.x`) names nothing.
-	if x == "" || unicode.IsDigit([]rune(x)[0]) || notValues[x] {
+	if x == "" || unicode.IsDigit([]rune(x)[0]) || hasWord(notValues, x) {
 		return ""
 	}
 	return x
 }
 
-var notValues = map[string]bool{
-	"if": true, "for": true, "while": true, "switch": true, "catch": true, "return": true, "await": true, "typeof": true,
-	"void": true, "new": true, "delete": true, "in": true, "of": true, "yield": true, "case": true, "throw": true,
-	"function": true, "undefined": true, "null": true,
+// notValues are the words before a "(" or a "." that name no value.
+const notValues = " if for while switch catch return await typeof void new delete in of yield case throw function undefined null "
+
+// hasWord says whether words (names, each between spaces) holds w. A
+// text, not a map: a map literal is a statement per name in the core's
+// code.
+func hasWord(words, w string) bool {
+	return w != "" && !strings.Contains(w, " ") && strings.Contains(words, " "+w+" ")
 }
 
 // toolsDestructuring matches `{ ... } = tools` not followed by a member

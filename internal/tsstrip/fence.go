@@ -39,7 +39,7 @@ func laterFence(src, kept string) int {
 	for i++; i < len(lines); i++ {
 		t := strings.TrimSpace(lines[i])
 		for _, mk := range []string{"```", "~~~"} {
-			if info := strings.TrimLeft(t, mk[:1]); strings.HasPrefix(t, mk) && info != "" && fenceLangs[lang(info)] {
+			if info := strings.TrimLeft(t, mk[:1]); strings.HasPrefix(t, mk) && info != "" && fenceLang(lang(info)) {
 				return i + 1
 			}
 		}
@@ -47,12 +47,13 @@ func laterFence(src, kept string) int {
 	return 0
 }
 
-// fenceLangs are the info strings of a fence whose block is taken as code:
-// the names and aliases GitHub's linguist gives JavaScript and TypeScript
-// (```node is JavaScript there) and their files' extensions.
-var fenceLangs = map[string]bool{
-	"": true, "js": true, "javascript": true, "ts": true, "typescript": true, "mjs": true, "jsx": true, "tsx": true,
-	"node": true, "cjs": true, "mts": true, "cts": true, "es6": true,
+// fenceLang says whether l (lang of a fence's info string) marks a block
+// taken as code: none, or the names and aliases GitHub's linguist gives
+// JavaScript and TypeScript (```node is JavaScript there) and their files'
+// extensions. A text of names, not a map literal, whose statement per name
+// was code of the core's own.
+func fenceLang(l string) bool {
+	return l == "" || strings.Contains(" js javascript ts typescript mjs jsx tsx node cjs mts cts es6 ", " "+l+" ")
 }
 
 // Unfence returns the code of the first markdown fence (``` or ~~~, with
@@ -84,7 +85,7 @@ func Unfence(src string) (string, *Error) {
 				if other == mk && info == "" {
 					other = "" // the end of another language's block
 				}
-			case fenceLangs[lang(info)]:
+			case fenceLang(lang(info)):
 				if !seen && inTemplate(src[:off]) {
 					return src, nil // the code writes markdown itself
 				}
