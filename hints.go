@@ -286,6 +286,11 @@ func syntaxHint(code string, e *sandbox.Error) string {
 				return fmt.Sprintf(hashCommentHint, e.Line)
 			}
 			if e.Message == "unexpected token in expression: '<'" && e.Column <= len(line) && jsxAt(string(line[e.Column-1:]), code) {
+				// A model's tool-call markup around the code (Hermes/Qwen,
+				// Llama 3.1, XML function calls) is no JSX.
+				if t := strings.TrimSpace(string(line)); strings.HasPrefix(t, "<tool_call>") || strings.HasPrefix(t, "<function=") || strings.HasPrefix(t, "<invoke ") {
+					return ": the code is wrapped in tool-call markup (<tool_call>, <function=...>, <invoke ...>), which is not JavaScript; send only the program, as executeCode's code"
+				}
 				return jsxHint
 			}
 			// `using x = ...` (and `await using`, `for (using x of ...)`):

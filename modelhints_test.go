@@ -50,6 +50,9 @@ func TestModelHabitHints(t *testing.T) {
 		{"not in", "return \"o-9\" not in ids;", syntax("expecting ';'", 1, 14), pythonOperatorHint},
 		{"a docstring", "\"\"\"Count the orders.\"\"\"\nreturn 1", syntax("expecting ';'", 1, 3), "Python docstring"},
 		{"a zero-width space", "const a =\u200b 1;", syntax("unexpected character", 1, 10), ": line 1 holds U+200B, an invisible character"},
+		{"tool-call markup", "<tool_call>\n{\"name\": \"executeCode\", \"arguments\": {\"code\": \"return 1\"}}\n</tool_call>", syntax("unexpected token in expression: '<'", 1, 1), ": the code is wrapped in tool-call markup"},
+		{"Llama's function markup", "<function=executeCode>{\"code\": \"return 1\"}</function>", syntax("unexpected token in expression: '<'", 1, 1), ": the code is wrapped in tool-call markup"},
+		{"JSX is not markup of a call", "return <div>{n}</div>", syntax("unexpected token in expression: '<'", 1, 8), jsxHint},
 		{"another unexpected character", "const a = \u00a7 1;", syntax("unexpected character", 1, 11), ""},
 	} {
 		if got := syntaxHint(tc.code, tc.e); (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
