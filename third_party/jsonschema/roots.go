@@ -181,27 +181,23 @@ func (rr *roots) _collectResources(r *root, sch any, base url, schPtr jsonPointe
 		return err
 	}
 
-	// process subschemas
-	subschemas := map[jsonPointer]any{}
+	// process subschemas (code-mode patch: one by one, SchemaPath.each; a
+	// subschema two paths reach is processed once, collectResources)
+	sub := func(ptr jsonPointer, v any) error {
+		return rr.collectResources(r, v, base, ptr, baseRes.dialect)
+	}
 	for _, sp := range draft.subschemas {
-		ss := sp.collect(obj, schPtr)
-		for k, v := range ss {
-			subschemas[k] = v
+		if err := sp.each(obj, schPtr, sub); err != nil {
+			return err
 		}
 	}
 	for _, vocab := range baseRes.dialect.activeVocabs(true, rr.vocabularies) {
 		if v := rr.vocabularies[vocab]; v != nil {
 			for _, sp := range v.Subschemas {
-				ss := sp.collect(obj, schPtr)
-				for k, v := range ss {
-					subschemas[k] = v
+				if err := sp.each(obj, schPtr, sub); err != nil {
+					return err
 				}
 			}
-		}
-	}
-	for ptr, v := range subschemas {
-		if err := rr.collectResources(r, v, base, ptr, baseRes.dialect); err != nil {
-			return err
 		}
 	}
 
