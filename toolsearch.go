@@ -268,8 +268,22 @@ func (e *embedder) release(entries []*toolEntry) {
 }
 
 // ensure makes sure every text has a vector: it embeds the missing ones in
-// batches and waits for those another call is embedding.
+// batches and waits for those another call is embedding. A text whose
+// other call failed (a registration's prefetch, whose failures no one
+// reports) is embedded here after the wait, once, so that this search
+// meets the failure and reports it: it ranked lexically without a word
+// when it came while the prefetch was under way.
 func (e *embedder) ensure(ctx context.Context, texts []string) error {
+	waited, err := e.ensureOnce(ctx, texts)
+	if err == nil && waited {
+		_, err = e.ensureOnce(ctx, texts)
+	}
+	return err
+}
+
+// ensureOnce is ensure's one pass; waited says whether it waited for
+// texts another call was embedding.
+func (e *embedder) ensureOnce(ctx context.Context, texts []string) (waited bool, err error) {
 	e.mu.Lock()
 	var mine []string
 	var wait []chan struct{}
@@ -321,10 +335,10 @@ func (e *embedder) ensure(ctx context.Context, texts []string) error {
 		select {
 		case <-ch:
 		case <-ctx.Done():
-			return ctx.Err()
+			return true, ctx.Err()
 		}
 	}
-	return firstErr
+	return len(wait) > 0, firstErr
 }
 
 // call runs Embed and checks its answer: one vector per text, all of the

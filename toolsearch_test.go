@@ -255,6 +255,50 @@ func TestSearchEmbedderBadVectors(t *testing.T) {
 	}
 }
 
+// TestSearchEmbedderFailedWhileWaited: a search that comes while the
+// registration's prefetch is embedding waits for it; when that fails (no
+// one reports a prefetch's failure), the search embeds the tools itself
+// and reports the embedder's failure. It ranked lexically without a word
+// (TestSearchEmbedderBadVectors failed so on a loaded machine).
+func TestSearchEmbedderFailedWhileWaited(t *testing.T) {
+	release := make(chan struct{})
+	var calls atomic.Int32
+	ragged := func(_ context.Context, texts []string) ([][]float32, error) {
+		if calls.Add(1) == 1 {
+			<-release // the prefetch, held until the search waits for it
+		}
+		out := make([][]float32, len(texts))
+		for i := range out {
+			out[i] = make([]float32, 2+i%2)
+		}
+		return out, nil
+	}
+	var warned []string
+	var mu sync.Mutex
+	cm := newTestCodeMode(t, Config{Search: SearchConfig{Embed: ragged, Warn: func(m string) { mu.Lock(); warned = append(warned, m); mu.Unlock() }}})
+	s := mustSession(t, cm)
+	done := make(chan []SearchHit)
+	go func() {
+		hits, err := s.Search(context.Background(), SearchRequest{Query: "search orders"})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- hits
+	}()
+	// Time for the search to reach its wait; were it later, it would find
+	// the prefetch ended and embed the tools itself, as the fix does.
+	time.Sleep(100 * time.Millisecond)
+	close(release)
+	if got := hitNames(<-done); len(got) == 0 || got[0] != "orders.search" {
+		t.Fatalf("got %v", got)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(warned) != 1 || !strings.Contains(warned[0], "want 2") {
+		t.Fatalf("warnings %q, want one saying the vectors' lengths differ", warned)
+	}
+}
+
 // TestSearchEmbedderTimeout: an embedder that never answers makes the
 // search lexical after SearchConfig.Timeout, with a warning.
 func TestSearchEmbedderTimeout(t *testing.T) {
