@@ -160,9 +160,9 @@ type run struct {
 	// owner names the run to its polls (WithPollOwner) from its program's
 	// first line: the compile of a function body before it, bounded work
 	// that ends by itself (a ~900 KB program's, a second on a loaded
-	// machine), names none, a script's names it as compiling (main). A worker's page without SharedArrayBuffer
-	// replaced the worker at a sign naming a run it aborted there, failing
-	// the worker's other runs.
+	// machine), names none; a script's names it as compiling (main). A
+	// worker's page without SharedArrayBuffer replaced the worker at a
+	// sign naming a run it aborted there, failing the worker's other runs.
 	owner float64
 	// id names the run's holds of the thread; holdFrom is when its
 	// current one began (holds.go).
