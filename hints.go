@@ -537,7 +537,8 @@ func pythonWordHint(before, at string) string {
 	if rest, ok := strings.CutPrefix(at, "if "); ok && strings.Contains(rest, " else ") && strings.TrimSpace(before) != "" && !endsWithWord(before, "else") {
 		return conditionalHint
 	}
-	if strings.HasPrefix(strings.TrimSpace(before), "elif ") {
+	// elif on a line of its own, or after the block's closing brace.
+	if strings.HasPrefix(strings.TrimLeft(before, " \t}"), "elif ") {
 		return ": elif is Python; JavaScript writes else if"
 	}
 	for _, w := range []string{"and", "or", "is", "not"} {

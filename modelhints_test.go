@@ -47,6 +47,7 @@ func TestModelHabitHints(t *testing.T) {
 		// Session 39: more of Python, and the bytes of copied text.
 		{"async def", "async def main():\n    return 1", syntax("expecting ';'", 1, 7), "line 1 is Python"},
 		{"elif with braces", "if (a) { b }\nelif (c) { d }", syntax("expecting ';'", 2, 10), ": elif is Python; JavaScript writes else if"},
+		{"elif after the closing brace", "if (a) {\n  b\n} elif (c) {\n  d\n}", syntax("expecting ';'", 3, 12), ": elif is Python; JavaScript writes else if"},
 		{"not in", "return \"o-9\" not in ids;", syntax("expecting ';'", 1, 14), pythonOperatorHint},
 		{"a docstring", "\"\"\"Count the orders.\"\"\"\nreturn 1", syntax("expecting ';'", 1, 3), "Python docstring"},
 		{"a zero-width space", "const a =\u200b 1;", syntax("unexpected character", 1, 10), ": line 1 holds U+200B, an invisible character"},
