@@ -14,6 +14,7 @@ import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { connect } from "node:net";
 import { basename, dirname, extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { closeBrowser, runIn } from "./page.mjs";
@@ -115,7 +116,24 @@ async function serveWith(args, cwd, vite = join(BIN, "vite")) {
         child.stderr.on("data", on);
         child.on("exit", (code) => rej(new Error(`${basename(vite)} exited (${code}):\n${out}`)));
     });
+    // A dev server may print its URL before it listens: Rsbuild's page,
+    // opened at once, was refused once (net::ERR_CONNECTION_REFUSED).
+    await listening(new URL(url), () => out);
     return { url, close: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once("exit", r), child.kill("SIGTERM")))) };
+}
+
+// listening resolves once a TCP connection to url's host and port is
+// accepted (60 s at most).
+async function listening(url, log) {
+    for (const end = Date.now() + 60000; ; ) {
+        const ok = await new Promise((res) => {
+            const socket = connect(Number(url.port), url.hostname, () => (socket.end(), res(true)));
+            socket.on("error", () => res(false));
+        });
+        if (ok) return;
+        if (Date.now() > end) throw new Error(`nothing listens at ${url} 60 s after it was printed:\n${log()}`);
+        await new Promise((r) => setTimeout(r, 100));
+    }
 }
 
 // The files of a build holding the engine's worker (a string of
