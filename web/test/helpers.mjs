@@ -71,6 +71,16 @@ export const within = (p, ms) => {
     return Promise.race([p, guard]).finally(() => realClearTimeout(timer));
 };
 
+/** Collects, for one test (t its context), the unhandled rejections and uncaught exceptions of the process. */
+export function watchUncaught(t) {
+    const seen = [];
+    const on = (e) => seen.push(String(e?.stack ?? e).slice(0, 300));
+    process.on("unhandledRejection", on);
+    process.on("uncaughtException", on);
+    t.after(() => (process.off("unhandledRejection", on), process.off("uncaughtException", on)));
+    return seen;
+}
+
 /** The executeCode and searchTools LLM tools of a session. */
 export function llmTools(session) {
     const list = session.getLlmTools();

@@ -12,7 +12,7 @@
 // bound, never a hang, an uncaught error or a dead factory.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { POST_SPY, WORKER, assetPath, inChild, indexURL, run, tool, within, withFactory } from "./helpers.mjs";
+import { POST_SPY, WORKER, assetPath, inChild, indexURL, run, tool, watchUncaught, within, withFactory } from "./helpers.mjs";
 import { loadAdapter } from "./adapter-helpers.mjs";
 import { serverWith, withServerTools } from "./mcp-server.mjs";
 import { FakeBus } from "./fakes/io-connect.mjs";
@@ -20,16 +20,6 @@ import { FakeAgent } from "./fakes/fdc3.mjs";
 
 const text = (v) => ({ content: [{ type: "text", text: typeof v === "string" ? v : JSON.stringify(v) }] });
 const obj = { type: "object" };
-
-// Collects unhandled rejections and uncaught exceptions for one test.
-function watchUncaught(t) {
-    const seen = [];
-    const on = (e) => seen.push(String(e?.stack ?? e).slice(0, 300));
-    process.on("unhandledRejection", on);
-    process.on("uncaughtException", on);
-    t.after(() => (process.off("unhandledRejection", on), process.off("uncaughtException", on)));
-    return seen;
-}
 
 // A source's outcome: ["source", its tool names] or ["rejected", name, message].
 const settle = (p) =>
