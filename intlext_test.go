@@ -37,6 +37,14 @@ func TestIntlTest262Rows(t *testing.T) {
 		// A run of 50,000 zeros: /0+$/ tried each in turn (5,000 took 0.46 s, 50,000 ~45 s).
 		{`const s = new Intl.NumberFormat("en-US").format(10n ** 50000n + 1n); return [s.length, s.slice(0, 6), s.slice(-6)]`, `[66667,"100,00","00,001"]`},
 		{`Object.prototype.year = "2-digit"; try { return new Intl.DateTimeFormat("en").resolvedOptions().year } finally { delete Object.prototype.year }`, `"numeric"`},
+		// A decimal string past a double's range is exact (value-decimal-string.js; Node 20's ICU gives "∞").
+		{`const s = new Intl.NumberFormat("en").format("1e400"); return [s.length, s.slice(0, 6), new Intl.NumberFormat("en", { roundingMode: "floor" }).format("-1e-400")]`, `[534,"10,000","-0.001"]`},
+		// NumberFormat reads its options, and lists them, in the standard's order (constructor-option-read-order.js,
+		// constructor-options-throwing-getters.js, resolvedOptions/order.js, return-keys-order-default.js).
+		{`const r = []; new Intl.NumberFormat("en", new Proxy({}, { get(o, k) { r.push(k) } })); return r.join()`, `"localeMatcher,numberingSystem,style,currency,currencyDisplay,currencySign,unit,unitDisplay,notation,minimumIntegerDigits,minimumFractionDigits,maximumFractionDigits,minimumSignificantDigits,maximumSignificantDigits,roundingIncrement,roundingMode,roundingPriority,trailingZeroDisplay,compactDisplay,useGrouping,signDisplay"`},
+		{`Reflect.ownKeys(new Intl.NumberFormat("en", { style: "currency", currency: "EUR", maximumSignificantDigits: 2 }).resolvedOptions()).join()`, `"locale,numberingSystem,style,currency,currencyDisplay,currencySign,minimumIntegerDigits,minimumSignificantDigits,maximumSignificantDigits,useGrouping,notation,signDisplay,roundingIncrement,roundingMode,roundingPriority,trailingZeroDisplay"`},
+		{`try { new Intl.NumberFormat("en", { roundingIncrement: 5, maximumFractionDigits: 2 }) } catch (e) { return e.name + ": " + e.message }`, `"RangeError: Intl.NumberFormat: roundingIncrement 5 needs minimumFractionDigits equal to maximumFractionDigits (they are 0 and 2)"`},
+		{`try { new Intl.NumberFormat("en", { roundingIncrement: 5000.5 }) } catch (e) { return e.name }`, `"RangeError"`},
 	}
 	for _, r := range rows {
 		code := r.code

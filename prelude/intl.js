@@ -79,15 +79,24 @@
     const [m, e] = x.toExponential().split("e");
     return [m.replace(/[-.]/g, "").replace(/0+$/, ""), +e + 1];
   };
-  const round = (d, p, n) => {
-    if (d.length <= n) return [d, p];
-    let k = n < 0 ? "" : d.slice(0, n), i = n - 1;
-    if (d[n] >= "5") {
-      while (i >= 0 && k[i] === "9") i--;
-      k = i < 0 ? (p++, "1") : k.slice(0, i) + (+k[i] + 1);
+  // round keeps n digits of [d, p], a multiple of inc there, as mode
+  // says (neg: of a negative number). The last 5 digits kept and the first
+  // dropped decide: inc divides 10^5 an even number of times.
+  const round = (d, p, n, mode = "halfExpand", neg, inc = 1) => {
+    if (d.length <= n && inc < 2) return [d, p];
+    const h = n > 0 ? d.slice(0, n).padEnd(n, "0") : "", t = n < 0 ? "0" + d : d.slice(n > 0 ? n : 0), w = Math.min(h.length, 5);
+    let pre = h.slice(0, h.length - w), low = +h.slice(h.length - w), m = low % inc, D = 2 * m - inc, i = pre.length - 1;
+    // c: what is dropped against half an increment; k: the mode's way.
+    const c = !t ? Math.sign(D) : D >= 0 ? 1 : D < -1 ? -1 : t[0] < "5" ? -1 : t === "5" ? 0 : 1, k = mode.replace("half", "").toLowerCase();
+    const way = k === "ceil" ? !neg : k === "floor" ? neg : k === "expand" || k === "even" && (low - m) / inc & 1;
+    low += (mode[0] === "h" ? c > 0 || !c && way : (m || t) && way) ? inc - m : -m;
+    if (pre && low >= 1e5) {
+      low -= 1e5;
+      while (i >= 0 && pre[i] === "9") i--;
+      pre = i < 0 ? "1".padEnd(pre.length + 1, "0") : pre.slice(0, i) + (+pre[i] + 1) + "0".repeat(pre.length - i - 1);
     }
-    k = nz(k);
-    return [k, k ? p : 1];
+    const all = pre + pad(low, w), r = nz(all);
+    return [r, r ? p + all.length - n : 1];
   };
   const CUR = "AUD A$ BRL R$ CAD CA$ CNY CN¥ EUR € GBP £ HKD HK$ ILS ₪ INR ₹ JPY ¥ KRW ₩ MXN MX$ NZD NZ$ PHP ₱ TWD NT$ USD $ VND ₫ XAF FCFA XCD EC$ XOF F\u202fCFA XPF CFPF".split(" ");
   const NARROW = "ARS AUD BBD BMD BND BSD BZD CAD CLP COP CUP DOP FJD GYD HKD JMD KYD LRD MXN NAD NZD SBD SGD SRD TTD TWD USD UYU XCD";
@@ -125,50 +134,60 @@
     // PluralRules takes the notations NumberFormat lacks: en's plural of
     // 1E6 is that of 1000000.
     const notation = g("notation", who === NF ? ["standard", "compact"] : ["standard", "compact", "scientific", "engineering"], "standard"), compact = notation === "compact";
-    // In resolvedOptions' names: resolved lists the defined ones.
-    const s = { locale: base(locale), numberingSystem: "latn", style, minimumIntegerDigits: num(o.minimumIntegerDigits, "minimumIntegerDigits", 1, 21, 1) };
-    if (style === "currency") O.assign(s, { currency: cur, currencyDisplay: cd, currencySign: cs });
-    if (style === "unit") O.assign(s, { unit, unitDisplay: ud });
-    let mnf = o.minimumFractionDigits, mxf = o.maximumFractionDigits, mns = o.minimumSignificantDigits, mxs = o.maximumSignificantDigits;
-    g("roundingIncrement", ["1"]); g("roundingMode", ["halfExpand"]); g("roundingPriority", ["auto"]);
-    const hasS = mns !== undefined || mxs !== undefined, hasF = mnf !== undefined || mxf !== undefined;
-    if (hasS) { s.minimumSignificantDigits = mns = num(mns, "minimumSignificantDigits", 1, 21, 1); s.maximumSignificantDigits = num(mxs, "maximumSignificantDigits", mns, 21, 21); }
-    else if (hasF || !compact) {
-      const dmn = style === "currency" ? c : 0, dmx = style === "currency" ? c : style === "percent" ? 0 : 3;
+    // The digit options as ECMA-402 reads them (SetNumberFormatDigitOptions):
+    // rt is how a number rounds: fraction digits (F), significant (S), or
+    // the result with more (m) or less (l) precision of both.
+    const mni = num(o.minimumIntegerDigits, "minimumIntegerDigits", 1, 21, 1);
+    let mnf = o.minimumFractionDigits, mxf = o.maximumFractionDigits, mns = o.minimumSignificantDigits, mxs = o.maximumSignificantDigits, u;
+    const inc = num(o.roundingIncrement, "roundingIncrement", 1, 5000, 1);
+    if (!/^(1|25?|5)0*$/.test(inc)) fail(RE, `${who}: roundingIncrement ${inc} is not one of 1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000`);
+    const mode = g("roundingMode", ["ceil", "floor", "expand", "trunc", "halfCeil", "halfFloor", "halfExpand", "halfTrunc", "halfEven"], "halfExpand");
+    let prio = g("roundingPriority", ["auto", "morePrecision", "lessPrecision"], "auto"), rt = prio[0];
+    const tzd = g("trailingZeroDisplay", ["auto", "stripIfInteger"], "auto");
+    const hasS = mns !== undefined || mxs !== undefined, hasF = mnf !== undefined || mxf !== undefined, auto = rt === "a", needS = !auto || hasS, needF = !auto || !hasS && (hasF || !compact);
+    if (needS) { mns = num(mns, "minimumSignificantDigits", 1, 21, 1); mxs = num(mxs, "maximumSignificantDigits", mns, 21, 21); } else mns = mxs = u;
+    if (needF) {
+      const dmn = style === "currency" ? c : 0, dmx = inc > 1 ? dmn : style === "currency" ? c : style === "percent" ? 0 : 3;
       mnf = num(mnf, "minimumFractionDigits", 0, 100); mxf = num(mxf, "maximumFractionDigits", 0, 100);
-      if (mnf === undefined) mnf = Math.min(dmn, mxf === undefined ? dmx : mxf);
-      else if (mxf === undefined) mxf = Math.max(dmx, mnf);
+      if (mnf === u) mnf = Math.min(dmn, mxf === u ? dmx : mxf);
+      else if (mxf === u) mxf = Math.max(dmx, mnf);
       else if (mnf > mxf) fail(RE, "maximumFractionDigits value is out of range.");
-      if (mxf === undefined) mxf = dmx;
-      s.minimumFractionDigits = mnf; s.maximumFractionDigits = mxf;
-    } else O.assign(s, { minimumSignificantDigits: 1, maximumSignificantDigits: 2, minimumFractionDigits: 0, maximumFractionDigits: 0, more: 1 });
+      if (mxf === u) mxf = dmx;
+    } else mnf = mxf = u;
+    if (!needS && !needF) mnf = mxf = 0, mns = 1, mxs = 2, prio = "morePrecision", rt = "m";
+    else if (auto) rt = needS ? "S" : "F";
+    if (inc > 1 && rt !== "F") fail(TE, `${who}: roundingIncrement ${inc} rounds fraction digits only: not with significant digits, roundingPriority or notation "compact" without fraction digits`);
+    if (inc > 1 && mnf !== mxf) fail(RE, `${who}: roundingIncrement ${inc} needs minimumFractionDigits equal to maximumFractionDigits (they are ${mnf} and ${mxf})`);
+    const cd2 = g("compactDisplay", ["short", "long"], "short");
     let ug = o.useGrouping;
-    ug = ug === undefined || ug === "true" || ug === "false" ? (compact ? "min2" : "auto") : ug === true ? "always" : !ug ? false : g("useGrouping", ["always", "auto", "min2"]);
-    return O.assign(s, { useGrouping: ug, notation, compactDisplay: compact ? g("compactDisplay", ["short", "long"], "short") : undefined, signDisplay: g("signDisplay", ["auto", "never", "always", "exceptZero", "negative"], "auto"),
-      roundingMode: "halfExpand", roundingIncrement: 1, trailingZeroDisplay: g("trailingZeroDisplay", ["auto", "stripIfInteger"], "auto"), roundingPriority: s.more ? "morePrecision" : "auto" });
+    ug = ug === u || ug === "true" || ug === "false" ? (compact ? "min2" : "auto") : ug === true ? "always" : !ug ? false : g("useGrouping", ["always", "auto", "min2"]);
+    // In resolvedOptions' order: resolved lists the defined ones.
+    const cy = style === "currency", un = style === "unit";
+    return { locale: base(locale), numberingSystem: "latn", style, currency: cy ? cur : u, currencyDisplay: cy ? cd : u, currencySign: cy ? cs : u, unit: un ? unit : u, unitDisplay: un ? ud : u,
+      minimumIntegerDigits: mni, minimumFractionDigits: mnf, maximumFractionDigits: mxf, minimumSignificantDigits: mns, maximumSignificantDigits: mxs, useGrouping: ug, notation, compactDisplay: compact ? cd2 : u,
+      signDisplay: g("signDisplay", ["auto", "never", "always", "exceptZero", "negative"], "auto"), roundingIncrement: inc, roundingMode: mode, roundingPriority: prio, trailingZeroDisplay: tzd, rt };
   };
   const COMPACT = ["", "K", "M", "B", "T"], LONG = ["", "thousand", "million", "billion", "trillion"];
   const parts = (s, x) => {
     // A decimal string formats exactly, as a BigInt does: "987654321987654321".
-    const ds = typeof x === "string" && /^[+-]?(\d*)\.?(\d*)(?:e([+-]?\d{1,3}))?$/i.exec(x.trim());
+    // Past a double's range too: "1e400" is a 1 and 400 zeros.
+    const ds = typeof x === "string" && /^[+-]?(\d*)\.?(\d*)(?:e([+-]?\d{1,3}))?$/i.exec(x.trim()), all = ds ? ds[1] + ds[2] : "", lead = all.search(/[1-9]/);
     if (typeof x !== "bigint") x = N(x);
     const out = [], put = (type, value) => { if (value) out.push({ type, value }); };
     let neg = x < 0 || O.is(x, -0), d, p, k = 0, num = [];
     if (x !== x) num.push({ type: "nan", value: "NaN" });
-    else if (x === Infinity || x === -Infinity) num.push({ type: "infinity", value: "∞" });
+    else if (lead < 0 && (x === Infinity || x === -Infinity)) num.push({ type: "infinity", value: "∞" });
     else {
-      if (ds && x) {
-        const all = ds[1] + ds[2], lead = all.search(/[1-9]/);
-        d = nz(all.slice(lead)); p = ds[1].length + +(ds[3] || 0) - lead;
-      } else [d, p] = dec(x);
+      if (lead >= 0) d = nz(all.slice(lead)), p = ds[1].length + +(ds[3] || 0) - lead;
+      else [d, p] = dec(x);
       if (s.style === "percent") p += 2;
       if (s.notation === "compact" && d) k = Math.min(Math.max(F((p - 1) / 3), 0), 4), p -= 3 * k;
-      const n = s.more ? Math.max(2, p) : s.maximumSignificantDigits || p + s.maximumFractionDigits;
-      [d, p] = round(d, p, n);
+      const rt = s.rt, nS = s.maximumSignificantDigits, nF = p + s.maximumFractionDigits, sig = rt === "S" || rt === "m" && nS >= nF || rt === "l" && nS < nF;
+      [d, p] = round(d, p, sig ? nS : nF, s.roundingMode, neg, sig ? 1 : s.roundingIncrement);
       if (k < 4 && p > 3 && s.notation === "compact" && d) k++, p -= 3;
       const int = p > 0 ? d.slice(0, p).padEnd(p, "0") : "0";
       let fr = p >= 0 ? d.slice(p) : "0".repeat(-p) + d;
-      let mf = s.minimumSignificantDigits ? s.minimumSignificantDigits - (d ? p : 1) : s.minimumFractionDigits || 0;
+      let mf = sig ? s.minimumSignificantDigits - (d ? p : 1) : s.minimumFractionDigits || 0;
       if (s.trailingZeroDisplay === "stripIfInteger" && !fr) mf = 0;
       fr = fr.padEnd(mf, "0");
       const i = int.padStart(s.minimumIntegerDigits, "0"), g = s.useGrouping && i.length > (s.useGrouping === "min2" ? 4 : 3);
@@ -203,7 +222,7 @@
     return out;
   };
   const join = (ps) => { let t = ""; for (const p of ps) t += p.value; return t; };
-  const resolved = (s) => { const r = {}; for (const k in s) if (s[k] !== undefined && !/^(bound|more|K)$/.test(k)) r[k] = s[k]; return r; };
+  const resolved = (s) => { const r = {}; for (const k in s) if (s[k] !== undefined && !/^(bound|rt|K)$/.test(k)) r[k] = s[k]; return r; };
   const nfFormat = (s, x) => join(parts(s, x));
   const NumberFormat = klass("NumberFormat", nfInit, { $: nfFormat, formatToParts: parts, resolvedOptions: resolved }, "format", 1);
 

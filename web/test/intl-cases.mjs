@@ -59,6 +59,18 @@ export const rows = [
     "nf(1500000, { notation: 'compact', compactDisplay: 'long' })", "nf(2.5e9, { notation: 'compact' })", "nf(7.1e12, { notation: 'compact', compactDisplay: 'long' })", "nf(1e15, { notation: 'compact' })",
     "nf(1234567e12, { notation: 'compact' })", "nf(-1234, { notation: 'compact' })", "nf(0.5, { notation: 'compact' })", "nf(12.345, { notation: 'compact' })", "nf(0, { notation: 'compact' })",
     "nf(1234.5, { style: 'currency', currency: 'USD', notation: 'compact' })", "nf(1234, { notation: 'compact', maximumFractionDigits: 2 })", "nf(1234567, { notation: 'compact', maximumSignificantDigits: 3 })",
+    // Rounding (NumberFormat v3: test262's format-rounding-mode-*.js, format-rounding-increment-*.js, format-rounding-priority-*.js):
+    // prices rounded down, up, to a cash increment, to the more or less precise of two limits.
+    "nf(1.5, { roundingMode: 'floor', maximumFractionDigits: 0 })", "nf(-1.5, { roundingMode: 'floor', maximumFractionDigits: 0 })", "nf(2.349, { roundingMode: 'trunc', maximumFractionDigits: 2 })",
+    "nf(2.341, { style: 'currency', currency: 'USD', roundingMode: 'ceil' })", "nf(-2.341, { style: 'currency', currency: 'USD', roundingMode: 'ceil' })", "nf(0.001, { roundingMode: 'expand', maximumFractionDigits: 2 })",
+    "nf(2.5, { roundingMode: 'halfEven', maximumFractionDigits: 0 })", "nf(3.5, { roundingMode: 'halfEven', maximumFractionDigits: 0 })", "nf(-2.5, { roundingMode: 'halfCeil', maximumFractionDigits: 0 })",
+    "nf(-2.5, { roundingMode: 'halfFloor', maximumFractionDigits: 0 })", "nf(2.5, { roundingMode: 'halfTrunc', maximumFractionDigits: 0 })", "nf(1.25, { roundingMode: 'halfEven', maximumSignificantDigits: 2 })",
+    "nf(4.97, { style: 'currency', currency: 'USD', roundingIncrement: 5 })", "nf(1.3125, { roundingIncrement: 25, minimumFractionDigits: 2, maximumFractionDigits: 2 })", "nf(1234, { roundingIncrement: 50, maximumFractionDigits: 0 })",
+    "nf(7.5, { roundingIncrement: 5, maximumFractionDigits: 0, roundingMode: 'halfEven' })", "nf('99999.99', { roundingIncrement: 5, minimumFractionDigits: 1, maximumFractionDigits: 1 })", "nf(1.5, { roundingIncrement: 5000, maximumFractionDigits: 0, roundingMode: 'ceil' })",
+    "nf(1.2345, { roundingPriority: 'morePrecision', maximumSignificantDigits: 2, maximumFractionDigits: 1 })", "nf(123.45, { roundingPriority: 'lessPrecision', maximumSignificantDigits: 2, maximumFractionDigits: 1 })",
+    "nf(1.23, { roundingPriority: 'morePrecision', minimumSignificantDigits: 4, minimumFractionDigits: 1 })", "nf(1299, { notation: 'compact', roundingMode: 'floor' })",
+    "new Intl.NumberFormat('en-US', { roundingIncrement: 25, maximumFractionDigits: 2, minimumFractionDigits: 2, roundingMode: 'floor' }).resolvedOptions()", "new Intl.NumberFormat('en', { roundingPriority: 'lessPrecision' }).resolvedOptions()",
+    "nf(1, { roundingIncrement: 3 })", "nf(1, { roundingIncrement: 5, maximumSignificantDigits: 2 })", "nf(1, { roundingIncrement: 5, maximumFractionDigits: 2 })", "nf(1, { roundingIncrement: 5, roundingPriority: 'morePrecision' })", "nf(1, { roundingMode: 'up' })",
     // NumberFormat objects.
     "new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).formatToParts(-1234.5)", "new Intl.NumberFormat().formatToParts(0.256)",
     "new Intl.NumberFormat('en-US', { style: 'percent', signDisplay: 'always' }).formatToParts(0.5)", "new Intl.NumberFormat('en-US', { notation: 'compact' }).formatToParts(1234)",
