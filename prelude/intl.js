@@ -170,16 +170,17 @@
   const COMPACT = ["", "K", "M", "B", "T"], LONG = ["", "thousand", "million", "billion", "trillion"];
   const parts = (s, x) => {
     // A decimal string formats exactly, as a BigInt does: "987654321987654321".
-    // Past a double's range too: "1e400" is a 1 and 400 zeros.
-    const ds = typeof x === "string" && /^[+-]?(\d*)\.?(\d*)(?:e([+-]?\d{1,3}))?$/i.exec(x.trim()), all = ds ? ds[1] + ds[2] : "", lead = all.search(/[1-9]/);
+    const ds = typeof x === "string" && /^[+-]?(\d*)\.?(\d*)(?:e([+-]?\d{1,3}))?$/i.exec(x.trim());
     if (typeof x !== "bigint") x = N(x);
     const out = [], put = (type, value) => { if (value) out.push({ type, value }); };
     let neg = x < 0 || O.is(x, -0), d, p, k = 0, num = [];
     if (x !== x) num.push({ type: "nan", value: "NaN" });
-    else if (lead < 0 && (x === Infinity || x === -Infinity)) num.push({ type: "infinity", value: "∞" });
+    else if (x === Infinity || x === -Infinity) num.push({ type: "infinity", value: "∞" });
     else {
-      if (lead >= 0) d = nz(all.slice(lead)), p = ds[1].length + +(ds[3] || 0) - lead;
-      else [d, p] = dec(x);
+      if (ds && /[1-9]/.test(ds[1] + ds[2])) {
+        const all = ds[1] + ds[2], lead = all.search(/[1-9]/);
+        d = nz(all.slice(lead)); p = ds[1].length + +(ds[3] || 0) - lead;
+      } else [d, p] = dec(x);
       if (s.style === "percent") p += 2;
       if (s.notation === "compact" && d) k = Math.min(Math.max(F((p - 1) / 3), 0), 4), p -= 3 * k;
       const rt = s.rt, nS = s.maximumSignificantDigits, nF = p + s.maximumFractionDigits, sig = rt === "S" || rt === "m" && nS >= nF || rt === "l" && nS < nF;

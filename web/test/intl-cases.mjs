@@ -69,6 +69,7 @@ export const rows = [
     "nf(7.5, { roundingIncrement: 5, maximumFractionDigits: 0, roundingMode: 'halfEven' })", "nf('99999.99', { roundingIncrement: 5, minimumFractionDigits: 1, maximumFractionDigits: 1 })", "nf(1.5, { roundingIncrement: 5000, maximumFractionDigits: 0, roundingMode: 'ceil' })",
     "nf(1.2345, { roundingPriority: 'morePrecision', maximumSignificantDigits: 2, maximumFractionDigits: 1 })", "nf(123.45, { roundingPriority: 'lessPrecision', maximumSignificantDigits: 2, maximumFractionDigits: 1 })",
     "nf(1.23, { roundingPriority: 'morePrecision', minimumSignificantDigits: 4, minimumFractionDigits: 1 })", "nf(1299, { notation: 'compact', roundingMode: 'floor' })",
+    "nf('1e400')", "nf('-1e-400', { roundingMode: 'floor' })", "nf('0e5', { roundingMode: 'ceil' })", "nf('-0.0001e-2', { roundingMode: 'ceil' })",
     "new Intl.NumberFormat('en-US', { roundingIncrement: 25, maximumFractionDigits: 2, minimumFractionDigits: 2, roundingMode: 'floor' }).resolvedOptions()", "new Intl.NumberFormat('en', { roundingPriority: 'lessPrecision' }).resolvedOptions()",
     "nf(1, { roundingIncrement: 3 })", "nf(1, { roundingIncrement: 5, maximumSignificantDigits: 2 })", "nf(1, { roundingIncrement: 5, maximumFractionDigits: 2 })", "nf(1, { roundingIncrement: 5, roundingPriority: 'morePrecision' })", "nf(1, { roundingMode: 'up' })",
     // NumberFormat objects.
