@@ -1,6 +1,9 @@
 package codemode
 
-import "reflect"
+import (
+	"maps"
+	"reflect"
+)
 
 // cloneAnnotations copies a tool's annotations deeply: the map, and the
 // maps, slices and arrays in it however deep (a nested map is shared state
@@ -14,7 +17,18 @@ func cloneAnnotations(m map[string]any) map[string]any {
 	if m == nil {
 		return nil
 	}
-	return deepCopy{}.of(reflect.ValueOf(m)).Interface().(map[string]any)
+	// Most are flat (MCP's hints, an adapter's source): their copy is the
+	// map's, without reflection's value per key, which was a third of
+	// registering an MCP server's tools (twice a tool: the entry's and the
+	// filter's copy).
+	for _, v := range m {
+		switch v.(type) {
+		case nil, string, bool, float64:
+		default:
+			return deepCopy{}.of(reflect.ValueOf(m)).Interface().(map[string]any)
+		}
+	}
+	return maps.Clone(m)
 }
 
 // deepCopy maps each map or slice copied to its copy.

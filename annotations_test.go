@@ -126,4 +126,15 @@ func TestCloneAnnotations(t *testing.T) {
 	if cloneAnnotations(nil) != nil {
 		t.Errorf("nil annotations copied as non-nil")
 	}
+	// Flat annotations (MCP's hints) are copied as a map: the copy is
+	// still the caller's own.
+	flat := map[string]any{"readOnlyHint": true, "source": "mcp:x", "n": 1.0, "none": nil}
+	fc := cloneAnnotations(flat)
+	fc["readOnlyHint"], fc["extra"] = false, 1.0
+	if flat["readOnlyHint"] != true || len(flat) != 4 || fc["source"] != "mcp:x" || fc["n"] != 1.0 {
+		t.Errorf("flat annotations: the original %v after writing into the copy %v", flat, fc)
+	}
+	if m := cloneAnnotations(map[string]any{}); m == nil {
+		t.Errorf("empty annotations copied as nil")
+	}
 }

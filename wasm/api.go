@@ -241,7 +241,7 @@ func toolFromJS(def Value, path string) (codemode.Tool, error) {
 	}
 	if jsbridge.TypeOf(a) == jsbridge.TypeObject {
 		if raw, err := jsbridge.ToJSON(a); err == nil {
-			json.Unmarshal(raw, &t.Annotations)
+			t.Annotations = annotationsOf(raw)
 		}
 	}
 	setPageCalls(&t, jsbridge.NewArray(exec), jsbridge.NewArray(validate), 0)
@@ -296,7 +296,7 @@ func toolsAtOnce(list Value, path string) (tools []codemode.Tool, ok bool) {
 			t.OutputSchema = json.RawMessage(f[3])
 		}
 		if len(f[4]) > 0 {
-			json.Unmarshal(f[4], &t.Annotations) // as toolFromJS: annotations that are not an object are none
+			t.Annotations = annotationsOf(f[4]) // as toolFromJS: annotations that are not an object are none
 		}
 		setPageCalls(&t, execs, validates, i)
 		tools[i] = t
@@ -376,6 +376,15 @@ func jsonString(s []byte, dst *string) bool {
 	str, ok := v.(string)
 	*dst = str
 	return err == nil && ok
+}
+
+// annotationsOf decodes a tool's annotations, none unless the text is an
+// object, as json.Unmarshal into the map did: its scan and reflection were
+// a fifth of registering an MCP server's tools (each has its hints).
+func annotationsOf(s []byte) map[string]any {
+	v, _ := jsondec.Decode(s, jsondec.Options{})
+	m, _ := v.(map[string]any)
+	return m
 }
 
 // toolSchemas reads a definition's inputSchema and outputSchema into t. The
