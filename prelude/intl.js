@@ -252,7 +252,9 @@
     // Without a timeZone, the sandbox's own (tz's zone "": Config.TimeZone).
     if (z === undefined) z = zone("", 0) || "UTC";
     const s = { locale: base(locale) + (xh && "-u-hc-" + xh), tz: "UTC" };
-    if (!UTC.test(z = S(z))) {
+    // An offset (ES2024: ±HH, ±HHMM, ±HH:MM) is its own zone, named ±HH:MM.
+    if (a = /^([+-])([01]\d|2[0-3])(?::?([0-5]\d))?$/.exec(z = S(z))) s.tz = (+a[2] || +a[3] ? a[1] : "+") + a[2] + ":" + (a[3] || "00");
+    else if (!UTC.test(z)) {
       if (z === "" || (a = zone(z, 0)) === null) fail(RE, "Invalid time zone specified: " + z);
       a ? s.tz = a : warn("tz", `${DT}: the host gave no time zone "${z}": it was formatted in UTC`);
     }
@@ -281,7 +283,7 @@
     if (!(Math.abs(t) <= 8.64e15)) fail(RE, "Invalid time value");
     // Local time: the UTC fields of t shifted by the zone's offset, 400
     // years (a whole cycle of dates and weekdays) back or forth past Date's range.
-    const z = s.timeZoneName, o = s.tz !== "UTC" && /^GMT([+-])(\d\d):(\d\d)(?::(\d\d))?$/.exec(zone(s.tz, t, "longOffset"));
+    const z = s.timeZoneName, o = s.tz !== "UTC" && /^(?:GMT)?([+-])(\d\d):(\d\d)(?::(\d\d))?$/.exec(s.tz < "A" ? s.tz : zone(s.tz, t, "longOffset"));
     // A host that names the zone but gives no offset (a page's Intl whose
     // format was replaced): UTC, said, not a UTC time shown as the zone's.
     if (s.tz !== "UTC" && !o) warn("tz", `${DT}: the host gave no offset of time zone "${s.tz}": it was formatted in UTC`);
