@@ -245,6 +245,36 @@ const catalogs = [
     licence: "unclear: the spec states none (its info has no license)",
     name: byTag,
   },
+  // The five catalogs of the train2 split (training, fortieth session).
+  // Google Calendar's and Classroom's operationIds are client-library
+  // method names, named without the API's prefix as Gmail's are
+  // (events.insert, courses.students.create); the others by tag and
+  // operationId.
+  {
+    id: "calendar", kind: "calendar", file: "api/googleapis.com/calendar.json",
+    licence: "CC-BY-3.0 (stated in the spec)",
+    name: (path, op) => op.operationId.replace(/^calendar\./, ""),
+  },
+  {
+    id: "classroom", kind: "classes and coursework", file: "api/googleapis.com/classroom.json",
+    licence: "CC-BY-3.0 (stated in the spec)",
+    name: (path, op) => op.operationId.replace(/^classroom\./, ""),
+  },
+  {
+    id: "plaid", kind: "bank account data and payments", file: "api/plaid.com.json",
+    licence: "unclear: the spec states none (its info has no license)",
+    name: byTag,
+  },
+  {
+    id: "discourse", kind: "community forum", file: "api/discourse.local.json",
+    licence: "MIT (stated in the spec)",
+    name: byTag,
+  },
+  {
+    id: "shutterstock", kind: "stock images, video and music", file: "api/shutterstock.com.json",
+    licence: "unclear: the spec states none (its info has no license)",
+    name: byTag,
+  },
 ];
 
 // snakeTag is a camelCase tag as a snake-case identifier, without a prefix
