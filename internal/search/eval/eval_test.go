@@ -57,7 +57,9 @@ func TestCatalogs(t *testing.T) {
 // 3-4 probes each (one firecrawl request became a probe); small3's of
 // 8-45 tools, 7-8 requests and 3-4 probes each (one netlify request
 // became a probe); dev4's of 40-390 tools, 26-28 requests and 3 probes
-// each (one launchdarkly request dropped; eval/README.md, "Dev4 split").
+// each (one launchdarkly request dropped; eval/README.md, "Dev4 split");
+// train2's of 37-200 tools, 21-25 requests and 3 probes each (six
+// requests dropped; eval/README.md, "Train2 split").
 var devSplits = []devSplit{
 	{Dev, DevIDs, 20, 4, true, false, 100},
 	{Dev2, Dev2IDs, 20, 4, false, true, 100},
@@ -67,6 +69,7 @@ var devSplits = []devSplit{
 	{SmallTrain, slices.Concat(SmallTrainIDs, SmallTrainCombos), 7, 3, false, false, 2},
 	{Small3, Small3IDs, 7, 3, false, false, 8},
 	{Dev4, Dev4IDs, 26, 3, false, true, 40},
+	{Train2, Train2IDs, 21, 3, false, false, 37},
 }
 
 type devSplit struct {
@@ -99,7 +102,7 @@ func TestDevCatalogs(t *testing.T) {
 			var n int
 			for _, q := range c.Queries {
 				var in []string
-				for _, s := range []Split{HeldOut, OldHeldOut, HeldOut2, HeldOut3, Dev, Dev2, Dev3, Dev4, Small, Small2, SmallTrain, Small3} {
+				for _, s := range []Split{HeldOut, OldHeldOut, HeldOut2, HeldOut3, Dev, Dev2, Dev3, Dev4, Small, Small2, SmallTrain, Small3, Train2} {
 					if s.In(q) {
 						in = append(in, s.String())
 					}
@@ -134,7 +137,7 @@ func TestDevCatalogs(t *testing.T) {
 		want  []string
 	}{
 		{Tune, slices.Concat(IDs, DevIDs)},
-		{All, slices.Concat(IDs, DevIDs, Dev2IDs, Dev3IDs, SmallIDs, Small2IDs, SmallTrainIDs, Small3IDs, Dev4IDs, SmallTrainCombos)},
+		{All, slices.Concat(IDs, DevIDs, Dev2IDs, Dev3IDs, SmallIDs, Small2IDs, SmallTrainIDs, Small3IDs, Dev4IDs, Train2IDs, SmallTrainCombos)},
 		{Validation, slices.Concat(Dev2IDs, Dev3IDs, Dev4IDs)},
 	} {
 		if got := CatalogsOf(w.split); !slices.Equal(got, w.want) {
@@ -162,7 +165,7 @@ func TestBlind(t *testing.T) {
 		blind bool
 	}{
 		{HeldOut, true}, {HeldOut2, true}, {HeldOut3, true}, {All, true}, {Dev2, true}, {Dev3, true}, {Dev4, true}, {Validation, true}, {Small, true}, {Small2, true}, {Small3, true},
-		{Tune, false}, {OldHeldOut, false}, {Dev, false}, {SmallTrain, false},
+		{Tune, false}, {OldHeldOut, false}, {Dev, false}, {SmallTrain, false}, {Train2, false},
 	} {
 		if got := tt.split.Blind(); got != tt.blind {
 			t.Errorf("%s.Blind() = %v, want %v", tt.split, got, tt.blind)
@@ -184,27 +187,55 @@ func TestBlind(t *testing.T) {
 // validation, and it has no floors (eval/README.md, "Dev4 split" and "The
 // coordinator's decision on validation with dev4").
 func TestDev4(t *testing.T) {
-	want := map[string]struct{ tools, queries, probes int }{
+	checkSplitCounts(t, Dev4, map[string]splitCount{
 		"gmail": {79, 27, 3}, "spotify": {88, 27, 3}, "docker": {104, 28, 3}, "shipengine": {90, 26, 3},
 		"appveyor": {53, 26, 3}, "mastodon": {127, 27, 3}, "apideck": {40, 26, 3}, "launchdarkly": {105, 26, 3},
 		"onsched": {138, 26, 3}, "payrun": {390, 26, 3},
+	}, 265, 30)
+	if !Validation.In(Query{Own: Dev4}) || Tune.In(Query{Own: Dev4}) {
+		t.Errorf("a dev4 request: in Validation %v, in Tune %v; want Validation only", Validation.In(Query{Own: Dev4}), Tune.In(Query{Own: Dev4}))
 	}
-	var queries, probes int
+}
+
+// TestTrain2 holds the train2 split's counts as committed, so that a
+// request or probe lost from a file (or added after the catalogs were
+// read) shows: 119 requests, every one with an expected tool, and 15
+// probes over five catalogs, none in Tune or Validation.
+func TestTrain2(t *testing.T) {
+	checkSplitCounts(t, Train2, map[string]splitCount{
+		"calendar": {37, 24, 3}, "classroom": {61, 25, 3}, "plaid": {200, 25, 3}, "discourse": {84, 21, 3}, "shutterstock": {118, 24, 3},
+	}, 119, 15)
+	if Validation.In(Query{Own: Train2}) || Tune.In(Query{Own: Train2}) {
+		t.Errorf("a train2 request: in Validation %v, in Tune %v; want neither", Validation.In(Query{Own: Train2}), Tune.In(Query{Own: Train2}))
+	}
+}
+
+// splitCount is what a catalog of a split of catalogSplits holds: its
+// tools, requests and probes.
+type splitCount struct{ tools, queries, probes int }
+
+// checkSplitCounts: the catalogs of split are those of want, with their
+// counts; every request is of the split, has an expected tool and is
+// asked once only in the split; and the split has queries requests and
+// probes probes in all.
+func checkSplitCounts(t *testing.T, split Split, want map[string]splitCount, queries, probes int) {
+	t.Helper()
+	var nq, np int
 	seen := map[string]string{}
-	for _, id := range CatalogsOf(Dev4) {
+	for _, id := range CatalogsOf(split) {
 		c, err := Load(id)
 		if err != nil {
 			t.Fatal(err)
 		}
 		w, ok := want[id]
 		if !ok {
-			t.Errorf("dev4 catalog %s: not one of the ten", id)
+			t.Errorf("%s catalog %s: not one of its %d", split, id, len(want))
 			continue
 		}
 		n := 0
 		for _, q := range c.Queries {
-			if !Dev4.In(q) || len(q.Expected) == 0 {
-				t.Errorf("%s query %q: in dev4 %v, expected %v; want every one in dev4 with an expected tool", id, q.Query, Dev4.In(q), q.Expected)
+			if !split.In(q) || len(q.Expected) == 0 {
+				t.Errorf("%s query %q: in %s %v, expected %v; want every one in %s with an expected tool", id, q.Query, split, split.In(q), q.Expected, split)
 			}
 			if other, dup := seen[q.Query]; dup {
 				t.Errorf("%s query %q: also a request of %s", id, q.Query, other)
@@ -215,14 +246,11 @@ func TestDev4(t *testing.T) {
 		if len(c.Tools) != w.tools || n != w.queries || len(c.Probes) != w.probes {
 			t.Errorf("%s: %d tools, %d requests, %d probes; want %d, %d and %d", id, len(c.Tools), n, len(c.Probes), w.tools, w.queries, w.probes)
 		}
-		queries += n
-		probes += len(c.Probes)
+		nq += n
+		np += len(c.Probes)
 	}
-	if len(CatalogsOf(Dev4)) != len(want) || queries != 265 || probes != 30 {
-		t.Errorf("dev4: %d catalogs, %d requests, %d probes; want 10, 265 and 30", len(CatalogsOf(Dev4)), queries, probes)
-	}
-	if !Validation.In(Query{Own: Dev4}) || Tune.In(Query{Own: Dev4}) {
-		t.Errorf("a dev4 request: in Validation %v, in Tune %v; want Validation only", Validation.In(Query{Own: Dev4}), Tune.In(Query{Own: Dev4}))
+	if len(CatalogsOf(split)) != len(want) || nq != queries || np != probes {
+		t.Errorf("%s: %d catalogs, %d requests, %d probes; want %d, %d and %d", split, len(CatalogsOf(split)), nq, np, len(want), queries, probes)
 	}
 }
 
