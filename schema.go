@@ -42,10 +42,11 @@ type inputValidator struct {
 	step int
 
 	// The compiled schema, once compiled (done); mu held while compiling.
-	// A compile that its run's stop ended is not kept: the next call
-	// compiles again.
+	// A compile that its run's stop ended is kept (comp): the next call
+	// goes on with it.
 	mu     sync.Mutex
 	done   bool
+	comp   *jsonschema.Compiler
 	schema *jsonschema.Schema
 	err    error
 }
@@ -91,7 +92,7 @@ func compileSchema(raw json.RawMessage) (*inputValidator, error) {
 // run, and an enum of 1,000,000 values was decoded and walked for a second
 // past the run's timeout in a page. The steps done are kept: the next call
 // goes on from there, so a schema slower to prepare than a run's whole
-// time is prepared in the end (a compile stopped starts again).
+// time is prepared in the end (a compile stopped too, compiledStop).
 func (v *inputValidator) prepare(raw json.RawMessage, stop func() bool) error {
 	for ; v.step < stepsPrepared; v.step++ {
 		if stop != nil && stop() {
@@ -131,34 +132,42 @@ func (v *inputValidator) prepare(raw json.RawMessage, stop func() bool) error {
 // compiled is the schema compiled by the full validator, on first use.
 func (v *inputValidator) compiled() (*jsonschema.Schema, error) { return v.compiledStop(nil) }
 
-// compiledStop is compiled, ended with errStopped (and nothing kept) once
-// stop, if not nil, says so: a first call compiles the schema inside its
-// run, and an anyOf of 100,000 alternatives compiled for seconds past the
-// run's timeout (under GOOS=js nothing else runs meanwhile, the page's
-// thread in-thread).
+// compiledStop is compiled, ended with errStopped once stop, if not nil,
+// says so: a first call compiles the schema inside its run, and an anyOf
+// of 100,000 alternatives compiled for seconds past the run's timeout
+// (under GOOS=js nothing else runs meanwhile, the page's thread
+// in-thread). The compile stopped is kept, and the next call goes on with
+// it: that anyOf takes longer than a run of 2 s under GOOS=js, and
+// compiled from the start each time it was never made.
 func (v *inputValidator) compiledStop(stop func() bool) (*jsonschema.Schema, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.done {
 		return v.schema, v.err
 	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(noRemoteLoader{})
-	if v.plain {
-		c.SkipMetaValidation()
+	c := v.comp
+	var err error
+	if c == nil {
+		c = jsonschema.NewCompiler()
+		c.DefaultDraft(jsonschema.Draft2020)
+		c.UseLoader(noRemoteLoader{})
+		if v.plain {
+			c.SkipMetaValidation()
+		}
+		err = c.AddResource(schemaURL, v.doc)
 	}
-	if stop != nil {
-		c.StopWhen(stop)
-	}
+	c.StopWhen(stop)
 	var sch *jsonschema.Schema
-	err := c.AddResource(schemaURL, v.doc)
 	if err == nil {
-		if sch, err = c.Compile(schemaURL); err != nil && !errors.Is(err, jsonschema.ErrStopped) {
+		if sch, err = c.Compile(schemaURL); errors.Is(err, jsonschema.ErrStopped) {
+			v.comp = c
+			return nil, errStopped
+		} else if err != nil {
 			err = errors.New(cleanCompileError(err))
 		}
 	}
-	if err != nil && stop != nil && (errors.Is(err, jsonschema.ErrStopped) || stop()) {
+	v.comp = nil
+	if err != nil && stop != nil && stop() {
 		return nil, errStopped
 	}
 	v.done = true

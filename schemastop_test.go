@@ -78,7 +78,7 @@ func countErrors(e *jsonschema.ValidationError) int {
 // its run, and an anyOf of 100,000 alternatives compiled for seconds past
 // the run's timeout (12 s in a page, where nothing else runs meanwhile).
 // The compile asks the check's stop every 1,024 subschemas; a stopped
-// compile keeps nothing, and the next check compiles the schema whole.
+// compile is kept, and the next check goes on with it.
 func TestSchemaCompileStopped(t *testing.T) {
 	alts := make([]string, 10000)
 	for i := range alts {
@@ -92,21 +92,75 @@ func TestSchemaCompileStopped(t *testing.T) {
 	// Asked twice before the compile (before each decode), then by it.
 	asked := 0
 	_, _, err = v.check(json.RawMessage(`{"a":-1}`), func() bool { asked++; return asked > 2 })
-	if !errors.Is(err, errStopped) || asked != 3 || v.done || v.schema != nil {
-		t.Fatalf("got %v after %d questions (done %v); want errStopped at the compile's first question, nothing kept", err, asked, v.done)
+	if !errors.Is(err, errStopped) || asked != 3 || v.done || v.schema != nil || v.comp == nil {
+		t.Fatalf("got %v after %d questions (done %v); want errStopped at the compile's first question, the compile kept", err, asked, v.done)
 	}
-	// Its polls while it compiles whole: about two per 1,024 subschemas.
+	// Its polls while it compiles the rest: about three per 1,024
+	// subschemas (read, queued, compiled).
 	asked = 0
 	ve, _, err := v.check(json.RawMessage(`{"a":-1}`), func() bool { asked++; return false })
-	if err != nil || ve == nil || !v.done {
+	if err != nil || ve == nil || !v.done || v.comp != nil {
 		t.Fatalf("got %v, %v; want the violation", ve, err)
 	}
-	if asked < 2+10000/1024 {
-		t.Errorf("the check asked %d times; the compile of 10,000 subschemas asks at least %d", asked, 10000/1024)
+	if asked < 2+2*10000/1024 {
+		t.Errorf("the check asked %d times; the compile of 10,000 subschemas asks at least %d", asked, 2*10000/1024)
 	}
 	// Compiled once: later checks use it.
 	if ve, _, err := v.check(json.RawMessage(`{"a":7}`), nil); err != nil || ve != nil {
 		t.Errorf("a valid input: %v, %v", ve, err)
+	}
+}
+
+// TestSchemaCompileResumed: a compile longer than a run's whole time was
+// never made (an anyOf of 100,000 alternatives at a 2 s timeout under
+// GOOS=js: every call timed out, each compiling from the start). Each
+// check goes on with the compile the last one stopped: here each may ask
+// its stop 4 times until the schema is compiled (two before the compile,
+// two by it), and the compile of 20,000 alternatives asks about 60 times,
+// so it ends within about 30 checks; started again each time, it never
+// ended.
+func TestSchemaCompileResumed(t *testing.T) {
+	alts := make([]string, 20000)
+	for i := range alts {
+		alts[i] = fmt.Sprintf(`{"const":%d}`, i)
+	}
+	schema := json.RawMessage(`{"type":"object","properties":{"a":{"anyOf":[` + strings.Join(alts, ",") + `]}}}`)
+	r := newRegistry()
+	if _, err := r.add(Tool{Name: "t.wide", InputSchema: schema, Execute: noopToolExecute}); err != nil {
+		t.Fatal(err)
+	}
+	e, _ := r.lookup("t.wide")
+	// What the schema compiled at once says.
+	whole, err := compileSchema(schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := whole.validate(json.RawMessage(`{"a":-1}`))
+	if want == nil || !strings.Contains(want.Error(), "/a: const: got -1, want 0") {
+		t.Fatalf("compiled at once: %v", want)
+	}
+	checks := 0
+	for checks = 1; checks <= 60; checks++ {
+		asked := 0
+		err = e.validateStop(json.RawMessage(`{"a":-1}`), func() bool {
+			asked++
+			v := e.validator.v
+			return asked > 4 && (v == nil || !v.done)
+		})
+		if !errors.Is(err, errStopped) {
+			break
+		}
+	}
+	if err == nil || err.Error() != want.Error() {
+		t.Fatalf("after %d checks: %v; want %v", checks, err, want)
+	}
+	if checks < 10 {
+		t.Errorf("compiled in %d checks: want it stopped more often", checks)
+	}
+	for _, in := range []string{`{"a":0}`, `{"a":19999}`} {
+		if err := e.validate(json.RawMessage(in)); err != nil {
+			t.Errorf("%s: %v", in, err)
+		}
 	}
 }
 

@@ -15,6 +15,26 @@ type Compiler struct {
 	mediaTypes    map[string]*MediaType
 	assertFormat  bool
 	assertContent bool
+	// code-mode patch: a compile that its stop ended, for Compile to go
+	// on from (see Compiler.StopWhen), and the part of a schema's keyword
+	// queued then, by the keyword's location (objCompiler.enqueueArr).
+	pending *pendingCompile
+	queued  map[urlPtr]any
+}
+
+func (c *Compiler) keepQueued(key urlPtr, part any) {
+	if c.queued == nil {
+		c.queued = map[urlPtr]any{}
+	}
+	c.queued[key] = part
+}
+
+// pendingCompile is a stopped compile of up: its queue, of which the first
+// compiled schemas are made (code-mode patch).
+type pendingCompile struct {
+	up       urlPtr
+	q        *queue
+	compiled int
 }
 
 // NewCompiler create Compiler Object.
@@ -57,7 +77,10 @@ func (c *Compiler) SkipMetaValidation() {
 }
 
 // StopWhen makes Compile ask stop now and then (every 1,024 subschemas
-// it reads or compiles) and end with ErrStopped once it says so.
+// it reads, checks against the meta-schema, compiles or queues) and end
+// with ErrStopped once it says so. The work done is kept: Compile of the
+// same location goes on from there (with the stop given then), so a
+// compile longer than one stop's time ends in a few.
 //
 // code-mode patch: a tool's schema is compiled at its first call, inside
 // a run, and an anyOf of 100,000 alternatives took seconds (more under
@@ -206,6 +229,7 @@ func (c *Compiler) Compile(loc string) (*Schema, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.roots.halted = false
 	up, err := c.roots.resolveFragment(*uf)
 	if err != nil {
 		return nil, err
@@ -217,21 +241,38 @@ func (c *Compiler) doCompile(up urlPtr) (*Schema, error) {
 	q := &queue{}
 	compiled := 0
 
-	c.enqueue(q, up)
+	// code-mode patch: a stopped compile goes on; the schema it stopped
+	// in (queueing a large anyOf's alternatives) is compiled again, its
+	// keywords' queued parts kept.
+	if p := c.pending; p != nil && p.up == up {
+		q, compiled = p.q, p.compiled
+		sch := q.at(compiled)
+		*sch = *newSchema(sch.up)
+	} else {
+		c.enqueue(q, up)
+	}
+	c.pending = nil
 	for q.len() > compiled {
 		if c.roots.stopped() {
+			c.pending = &pendingCompile{up, q, compiled}
 			return nil, ErrStopped
 		}
 		sch := q.at(compiled)
-		if err := c.roots.ensureSubschema(sch.up); err != nil {
-			return nil, err
+		err := c.roots.ensureSubschema(sch.up)
+		if err == nil {
+			r := c.roots.roots[sch.up.url]
+			var v any
+			if v, err = sch.up.lookup(r.doc); err == nil {
+				err = c.compileValue(v, sch, r, q)
+			}
 		}
-		r := c.roots.roots[sch.up.url]
-		v, err := sch.up.lookup(r.doc)
+		if err == nil && c.roots.halted {
+			err = ErrStopped
+		}
+		if err == ErrStopped {
+			c.pending = &pendingCompile{up, q, compiled}
+		}
 		if err != nil {
-			return nil, err
-		}
-		if err := c.compileValue(v, sch, r, q); err != nil {
 			return nil, err
 		}
 		compiled++

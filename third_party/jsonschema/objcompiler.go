@@ -407,11 +407,23 @@ func (c *objCompiler) enqueueArr(pname string) []*Schema {
 	if arr == nil {
 		return nil
 	}
-	sch := make([]*Schema, len(arr))
-	for i := range arr {
-		ptr := c.up.ptr.append2(pname, strconv.Itoa(i))
-		sch[i] = c.enqueuePtr(ptr)
+	// code-mode patch: queueing 100,000 alternatives took 2.4 s under
+	// GOOS=js. It asks the compile's stop, and a stopped one's queued part
+	// is kept for the schema's next compile (see Compiler.doCompile).
+	key := urlPtr{c.up.url, c.up.ptr.append(pname)}
+	sch, _ := c.c.queued[key].([]*Schema)
+	if sch == nil {
+		sch = make([]*Schema, 0, len(arr))
 	}
+	for i := len(sch); i < len(arr); i++ {
+		if c.c.roots.stopped() {
+			c.c.keepQueued(key, sch)
+			return nil
+		}
+		ptr := c.up.ptr.append2(pname, strconv.Itoa(i))
+		sch = append(sch, c.enqueuePtr(ptr))
+	}
+	delete(c.c.queued, key)
 	return sch
 }
 
@@ -420,11 +432,24 @@ func (c *objCompiler) enqueueMap(pname string) map[string]*Schema {
 	if obj == nil {
 		return nil
 	}
-	sch := make(map[string]*Schema)
+	// code-mode patch: see enqueueArr.
+	key := urlPtr{c.up.url, c.up.ptr.append(pname)}
+	sch, _ := c.c.queued[key].(map[string]*Schema)
+	if sch == nil {
+		sch = make(map[string]*Schema)
+	}
 	for k := range obj {
+		if _, ok := sch[k]; ok {
+			continue
+		}
+		if c.c.roots.stopped() {
+			c.c.keepQueued(key, sch)
+			return nil
+		}
 		ptr := c.up.ptr.append2(pname, k)
 		sch[k] = c.enqueuePtr(ptr)
 	}
+	delete(c.c.queued, key)
 	return sch
 }
 

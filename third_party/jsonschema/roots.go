@@ -14,19 +14,24 @@ type roots struct {
 	assertVocabs bool
 	skipMeta     bool // code-mode patch: see Compiler.SkipMetaValidation
 	// code-mode patch: see Compiler.StopWhen. polls counts the calls of
-	// stopped, which asks stop every 1,024th.
-	stop  func() bool
-	polls int
+	// stopped, which asks stop every 1,024th; halted is set once it said
+	// so, until the next Compile. pending holds the roots whose reading
+	// or check a stop ended, for the next Compile to go on with.
+	stop    func() bool
+	polls   int
+	halted  bool
+	pending map[url]*root
 }
 
 // stopped reports whether the compile is to stop (code-mode patch: see
 // Compiler.StopWhen).
 func (rr *roots) stopped() bool {
-	if rr.stop == nil {
-		return false
+	if rr.stop == nil || rr.halted {
+		return rr.halted
 	}
 	rr.polls++
-	return rr.polls&1023 == 0 && rr.stop()
+	rr.halted = rr.polls&1023 == 0 && rr.stop()
+	return rr.halted
 }
 
 func newRoots() *roots {
@@ -54,22 +59,33 @@ func (rr *roots) orLoad(u url) (*root, error) {
 }
 
 func (rr *roots) addRoot(u url, doc any) (*root, error) {
-	r := &root{
-		url:                 u,
-		doc:                 doc,
-		resources:           map[jsonPointer]*resource{},
-		subschemasProcessed: map[jsonPointer]struct{}{},
-	}
-	if err := rr.collectResources(r, doc, u, "", dialect{rr.defaultDraft, nil}); err != nil {
-		return nil, err
-	}
-	if !strings.HasPrefix(u.String(), "http://json-schema.org/") &&
-		!strings.HasPrefix(u.String(), "https://json-schema.org/") {
-		if err := rr.validate(r, doc, ""); err != nil {
-			return nil, err
+	// code-mode patch: a root whose reading was stopped goes on (the
+	// subschemas read whole are not read again); one whose check against
+	// its meta-schema was stopped is checked again.
+	r := rr.pending[u]
+	if r == nil {
+		r = &root{
+			url:                 u,
+			doc:                 doc,
+			resources:           map[jsonPointer]*resource{},
+			subschemasProcessed: map[jsonPointer]struct{}{},
 		}
 	}
-
+	err := rr.collectResources(r, doc, u, "", dialect{rr.defaultDraft, nil})
+	if err == nil && !strings.HasPrefix(u.String(), "http://json-schema.org/") &&
+		!strings.HasPrefix(u.String(), "https://json-schema.org/") {
+		err = rr.validate(r, doc, "")
+	}
+	if err == ErrStopped {
+		if rr.pending == nil {
+			rr.pending = map[url]*root{}
+		}
+		rr.pending[u] = r
+	}
+	if err != nil {
+		return nil, err
+	}
+	delete(rr.pending, u)
 	rr.roots[u] = r
 	return r, nil
 }
@@ -254,7 +270,16 @@ func (rr *roots) validate(r *root, v any, ptr jsonPointer) error {
 	}
 	dialect := r.resource(ptr).dialect
 	meta := dialect.getSchema(rr.assertVocabs, rr.vocabularies)
-	if err := meta.validate(v, rr.regexpEngine, meta, r.resources, rr.assertVocabs, rr.vocabularies); err != nil {
+	// code-mode patch: the check asks the compile's stop (Compiler.StopWhen).
+	var st *Stop
+	if rr.stop != nil {
+		st = &Stop{F: rr.stop}
+	}
+	if err := meta.validateWith(v, rr.regexpEngine, meta, r.resources, rr.assertVocabs, rr.vocabularies, st); err != nil {
+		if st != nil && st.Stopped != "" {
+			rr.halted = true
+			return ErrStopped
+		}
 		up := urlPtr{r.url, ptr}
 		return &SchemaValidationError{URL: up.String(), Err: err}
 	}
