@@ -315,16 +315,23 @@ export function loadQuickJS(location, baseURL, given) {
  * What a Node.js path that is not there adds when it is a package's file
  * ("@interopio/code-mode/emscripten-module.wasm", as the package's docs
  * name the asset): a path is read from the working directory, and ENOENT
- * alone did not say to resolve it. "" for anything else.
+ * alone did not say to resolve it. Likewise a path or file: URL that ends
+ * in one, under /node_modules/ (a dev server's URL of the file, as Vite's
+ * ?url import gives in Vitest) or from its @scope on (new URL("@scope/pkg/
+ * file", import.meta.url), which only a bundler rewrites, is a file beside
+ * the module in Node.js): ENOENT alone. "" for anything else.
  * @param {string} location
  * @param {URL | null} url
  * @param {unknown} cause
  */
 async function specifierHint(location, url, cause) {
-    if (!isNode || url || /** @type {any} */ (cause)?.code !== "ENOENT" || /^\.{0,2}\//.test(location)) return "";
+    const path = url ? (url.protocol === "file:" ? decodeURIComponent(url.pathname) : "") : location;
+    const named = url || /^\.{0,2}\//.test(location);
+    const spec = named ? (/.*\/node_modules\/(.+)$/.exec(path) || /\/(@[^/]+\/[^/]+\/.+)$/.exec(path) || [])[1] : location;
+    if (!isNode || !spec || /** @type {any} */ (cause)?.code !== "ENOENT") return "";
     try {
-        const resolved = (await nodeModule("module")).createRequire(`${nodeProcess.cwd()}/`).resolve(location);
-        return `; it is a package's file (${resolved}), which a path does not resolve: pass its path, wasmLocation: require.resolve(${JSON.stringify(location)}) (in an ES module, require from createRequire)`;
+        const resolved = (await nodeModule("module")).createRequire(`${nodeProcess.cwd()}/`).resolve(spec);
+        return `; it ${named ? "names" : "is"} a package's file (${resolved}), which ${named ? "only a bundler finds from new URL(...) or a ?url import, not Node.js (a server, a test runner)" : "a path does not resolve"}: pass its path, wasmLocation: require.resolve(${JSON.stringify(spec)}) (in an ES module, require from createRequire)`;
     } catch {
         return "";
     }
@@ -359,8 +366,16 @@ async function serverRenderHint(location, url, cause) {
  * @param {string} [baseURL] the page's, in a worker
  */
 function domInNodeHint(location, url, baseURL) {
-    if (!hasNodeFs || (isNode && !baseURL) || !url || !/^https?:$/.test(url.protocol) || /^[a-z][a-z\d+.-]*:/i.test(location)) return "";
-    return `; this is Node.js with a DOM (a test environment such as jsdom or happy-dom), where wasmLocation is a URL read against the page's (${new URL("/", url).href}): to read the file, give its file: URL, pathToFileURL(require.resolve("@interopio/code-mode/emscripten-module.wasm")).href, or run the test in Node.js's own environment`;
+    if (!hasNodeFs || (isNode && !baseURL) || !url || !/^https?:$/.test(url.protocol)) return "";
+    // An absolute location counts when it is under the page's root (Vite's
+    // rewrite of new URL(..., import.meta.url) in Vitest); a page without
+    // one (about:blank) has none.
+    let page = "";
+    try {
+        page = /** @type {URL} */ (resolveAssetURL("/", baseURL)).href;
+    } catch {}
+    if (/^[a-z][a-z\d+.-]*:/i.test(location) && !(page && url.href.startsWith(page))) return "";
+    return `; this is Node.js with a DOM (a test environment such as jsdom or happy-dom), where wasmLocation is a URL read against the page's (${page}): to read the file, give its file: URL, pathToFileURL(require.resolve("@interopio/code-mode/emscripten-module.wasm")).href, or run the test in Node.js's own environment`;
 }
 
 /**

@@ -241,6 +241,24 @@ describe("the QuickJS asset", () => {
         }
     });
 
+    // The same file named as a bundler finds it, where Node.js reads a path
+    // (a test runner's node environment, a server): new URL("@scope/pkg/file",
+    // import.meta.url) is a file beside the module, and a dev server's URL of
+    // it (Vite's ?url import in Vitest) a path from the root. Both said
+    // ENOENT alone (the second with the server-render hint). A missing file
+    // under a folder named @x that no package holds says nothing more.
+    test("a package's file named by new URL(..., import.meta.url) or a dev server's URL says to resolve it", async () => {
+        const spec = "@jitl/quickjs-wasmfile-release-sync/wasm";
+        const resolved = createRequire(join(process.cwd(), "x.js")).resolve(spec);
+        const hint = `; it names a package's file (${resolved}), which only a bundler finds from new URL(...) or a ?url import, not Node.js (a server, a test runner): pass its path, wasmLocation: require.resolve("${spec}") (in an ES module, require from createRequire)`;
+        for (const loc of [pathToFileURL(join(dir, "src", spec)).href, new URL(spec, pathToFileURL(join(dir, "src", "agent.js"))).href, join(dir, spec), `/node_modules/${spec}`]) {
+            await assert.rejects(IoCodeModeFactory({ wasmLocation: loc }), (err) => assetError(loc, /ENOENT/)(err) && err.message.includes(hint));
+        }
+        for (const loc of [pathToFileURL(join(dir, "@x", "y", "z.wasm")).href, join(dir, "node_modules", "missing-pkg", "x.wasm")]) {
+            await assert.rejects(IoCodeModeFactory({ wasmLocation: loc }), (err) => assetError(loc, /ENOENT/)(err) && !/package's file/.test(err.message));
+        }
+    });
+
     // A page's URL of the asset (a ?url import) reached a factory created in
     // a server render (Nuxt's script setup, a React component's body): Node.js
     // read it as a path and said ENOENT alone. A path whose first folder the

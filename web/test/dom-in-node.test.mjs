@@ -83,21 +83,47 @@ for (const [what, setup] of environments) {
     });
 }
 
-// There a path is a URL of the page's, as on a page: USAGE's Node.js form
-// (require.resolve(...)) was fetched from http://localhost:3000/, and the
-// error said "fetch failed (connect ECONNREFUSED ...)" and no more.
-test("a path as wasmLocation in Node.js with a DOM: the error says to give its file: URL", () => {
-    const got = inChild(DOM, `
+/**
+ * The message of the factory's rejection for wasmLocation `loc` in a child
+ * set up by `setup` ("made" if it resolved).
+ * @param {string} loc @param {string} [setup]
+ */
+function factoryError(loc, setup = DOM) {
+    return inChild(setup, `
         try {
-            const api = await IoCodeModeFactory({ wasmLocation: ${JSON.stringify(assetPath)}, worker: ${WORKER}, tools });
+            const api = await IoCodeModeFactory({ wasmLocation: ${JSON.stringify(loc)}, worker: ${WORKER}, tools });
             api.dispose();
             out = "made";
         } catch (e) {
             out = String(e && e.message);
         }
     `);
+}
+
+// There a path is a URL of the page's, as on a page: USAGE's Node.js form
+// (require.resolve(...)) was fetched from http://localhost:3000/, and the
+// error said "fetch failed (connect ECONNREFUSED ...)" and no more.
+test("a path as wasmLocation in Node.js with a DOM: the error says to give its file: URL", () => {
+    const got = factoryError(assetPath);
     assert.match(got, /^Cannot load the QuickJS asset from \/.*emscripten-module\.wasm \(http:\/\/localhost:3000\/.*\): /);
     assert.match(got, /this is Node\.js with a DOM \(a test environment such as jsdom or happy-dom\), where wasmLocation is a URL read against the page's \(http:\/\/localhost:3000\/\): to read the file, give its file: URL, pathToFileURL\(require\.resolve\("@interopio\/code-mode\/emscripten-module\.wasm"\)\)\.href, or run the test in Node\.js's own environment$/);
+});
+
+// The page's own URL of the asset (Vitest's jsdom: Vite rewrites new
+// URL("@interopio/code-mode/emscripten-module.wasm", import.meta.url) in the
+// app's module to http://localhost:3000/node_modules/...) was fetched from
+// there with "fetch failed (connect ECONNREFUSED ...)" and no more. A URL of
+// another origin is not the test environment's (no hint), nor is any on a
+// page without a root (about:blank), whose error stays the fetch's.
+test("the page's absolute URL as wasmLocation in Node.js with a DOM: the error says to give its file: URL", () => {
+    const loc = "http://localhost:3000/node_modules/@interopio/code-mode/emscripten-module.wasm";
+    const got = factoryError(loc);
+    assert.ok(got.startsWith(`Cannot load the QuickJS asset from ${loc}: `), got);
+    assert.ok(got.endsWith("; this is Node.js with a DOM (a test environment such as jsdom or happy-dom), where wasmLocation is a URL read against the page's (http://localhost:3000/): to read the file, give its file: URL, pathToFileURL(require.resolve(\"@interopio/code-mode/emscripten-module.wasm\")).href, or run the test in Node.js's own environment"), got);
+    const other = factoryError("http://127.0.0.1:9/emscripten-module.wasm");
+    assert.ok(other.startsWith("Cannot load the QuickJS asset from http://127.0.0.1:9/emscripten-module.wasm: ") && !other.includes("Node.js with a DOM"), other);
+    const blank = factoryError(loc, DOM.replaceAll("http://localhost:3000/", "about:blank"));
+    assert.ok(blank.startsWith(`Cannot load the QuickJS asset from ${loc}: `) && !blank.includes("Node.js with a DOM"), blank);
 });
 
 // Without a DOM a path stays a path (no hint).
