@@ -478,7 +478,7 @@ test("Rollup: build, with the package's files copied next to the bundle", async 
 // the server answered, and what to copy, in both modes. The worker's said
 // only "Cannot start the Code Mode worker: it failed to load" (a browser's
 // error event for a script that did not load has no message).
-const NOT_COPIED = String.raw`the package's code-mode\.wasm and code-mode\.worker\.mjs are looked up beside the script that loads them: a bundler that does not copy them \(esbuild, Rollup, Angular's ng build\) needs them copied next to its output \(the package's README, "Bundlers"\)`;
+const NOT_COPIED = String.raw`the package's code-mode\.wasm and code-mode\.worker\.mjs are looked up beside the script that loads them: a bundler that does not copy them \(esbuild, Rollup, bun build, Angular's ng build\) needs them copied next to its output \(the package's README, "Bundlers"\)`;
 test("Rollup and esbuild without the package's files: the error names the file and what to copy", async () => {
     const dir = join(WORK, "rollup");
     writeFileSync(join(dir, "in-thread.js"), MAIN_IN_THREAD);

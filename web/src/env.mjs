@@ -321,7 +321,7 @@ export function compileRefused() {
  * optimizer copies the module into node_modules/.vite/deps/, away from
  * code-mode.wasm and code-mode.worker.mjs, which it finds beside itself
  * through import.meta.url; Vite 8 rewrites those URLs), or a bundler that does not
- * rewrite those URLs (esbuild, Rollup, Angular's) left them behind: the server had no
+ * rewrite those URLs (esbuild, Rollup, bun build, Angular's) left them behind: the server had no
  * such file. "" otherwise.
  * @param {string} moduleUrl the URL the file was looked up from
  * @param {boolean} [missing] the server answered that it has no such file
@@ -353,7 +353,7 @@ export function bundlerHint(moduleUrl, missing = false) {
         return "; Vite pre-bundled @interopio/code-mode away from its files (Vite 7 and older do): add optimizeDeps: { exclude: [\"@interopio/code-mode\"] } to your Vite config";
     }
     return missing
-        ? "; the package's code-mode.wasm and code-mode.worker.mjs are looked up beside the script that loads them: a bundler that does not copy them (esbuild, Rollup, Angular's ng build) needs them copied next to its output (the package's README, \"Bundlers\")"
+        ? "; the package's code-mode.wasm and code-mode.worker.mjs are looked up beside the script that loads them: a bundler that does not copy them (esbuild, Rollup, bun build, Angular's ng build) needs them copied next to its output (the package's README, \"Bundlers\")"
         : "";
 }
 

@@ -53,7 +53,7 @@ for (const worker of [false, true]) {
         const file = await bundle(`esm-${worker}.mjs`, "esm", `import { IoCodeModeFactory } from ${index};`);
         const { error } = run(file, worker);
         assert.match(error, worker ? /Cannot find module '.*code-mode\.worker\.mjs'/ : /Cannot load the Code Mode core from file:.*code-mode\.wasm: ENOENT/);
-        assert.match(error, /code-mode\.wasm and code-mode\.worker\.mjs are looked up beside the script that loads them: a bundler that does not copy them \(esbuild, Rollup, Angular's ng build\) needs them copied next to its output/);
+        assert.match(error, /code-mode\.wasm and code-mode\.worker\.mjs are looked up beside the script that loads them: a bundler that does not copy them \(esbuild, Rollup, bun build, Angular's ng build\) needs them copied next to its output/);
     });
 
     test(`an ES module server bundle with the package's files beside it runs (worker: ${worker})`, async () => {
