@@ -418,6 +418,10 @@ async function checkRsbuild(url) {
     const worker = await runIn(url);
     check(worker);
     assert.equal(worker.workers.length, 1, `workers: ${worker.workers}`);
+    // The worker's chunk is named by the package (Worker's name option):
+    // the dev server named it after Rsbuild's HMR entry, a data: URL with
+    // the build machine's path (data_text_javascript_import_20_7B_20init_20_7D_20from_20_2Fwork_2F...).
+    assert.match(worker.workers[0], /\/code-mode\.[^/]*js$/, `the worker's chunk: ${worker.workers[0]}`);
     const thread = await runIn(url + "thread.html");
     assert.deepEqual(thread.problems, []);
     assert.equal(thread.r.error, undefined, thread.r.error);

@@ -277,12 +277,15 @@ const execRegExp = uncurry(RegExp.prototype.exec);
 /**
  * The worker from the package's folder on the page's origin. Written as
  * bundlers expect it (Vite, webpack 5, Rollup): they emit the worker as a
- * chunk of its own and rewrite the URL.
+ * chunk of its own and rewrite the URL. Its name (the browser's devtools
+ * show it) is what webpack and Rspack name that chunk by: Rsbuild's dev
+ * server named it after its HMR entry, a data: URL holding the build
+ * machine's path, and its build by a number.
  * @returns {Worker}
  */
 function ownOriginWorker() {
     try {
-        return new Worker(new URL("./code-mode.worker.mjs", import.meta.url), { type: "module" });
+        return new Worker(new URL("./code-mode.worker.mjs", import.meta.url), { type: "module", name: "code-mode" });
     } catch (err) {
         // No URL of its own (an IIFE bundle): said as for the core, not
         // "Failed to construct 'URL': Invalid URL".
