@@ -176,3 +176,16 @@ test-nextjs: check-chromium deps build web/nextjs-test/node_modules/.package-loc
 web/nextjs-test/node_modules/.package-lock.json: web/nextjs-test/package.json web/nextjs-test/package-lock.json
 	npm ci --prefix web/nextjs-test --no-audit --no-fund
 	@touch $@
+
+# The packed package in test-runner apps (web/runners-test/run.test.mjs):
+# Vitest 5 (node, jsdom, happy-dom; browser mode with the Playwright provider
+# and the installed Chromium) and Jest 30 (ES modules; CommonJS with
+# babel-jest; ts-jest), a tool call in both engine modes. Opt-in, not part of make
+# test: 222 MB of node_modules (npm ci about a minute), the tests about 3
+# minutes on a loaded 2-core machine.
+.PHONY: test-runners
+test-runners: check-chromium deps build web/runners-test/node_modules/.package-lock.json ## opt-in: the package from its tarball under Vitest (node, jsdom, happy-dom, browser mode in Chromium) and Jest 30 (ESM, CommonJS with babel-jest, ts-jest)
+	CHROMIUM="$(CHROMIUM)" node --test web/runners-test/run.test.mjs
+web/runners-test/node_modules/.package-lock.json: web/runners-test/package.json web/runners-test/package-lock.json
+	npm ci --prefix web/runners-test --no-audit --no-fund
+	@touch $@
