@@ -250,16 +250,7 @@ const catalogs = [
   // method names, named without the API's prefix as Gmail's are
   // (events.insert, courses.students.create); the others by tag and
   // operationId.
-  {
-    id: "calendar", kind: "calendar", file: "api/googleapis.com/calendar.json",
-    licence: "CC-BY-3.0 (stated in the spec)",
-    name: (path, op) => op.operationId.replace(/^calendar\./, ""),
-  },
-  {
-    id: "classroom", kind: "classes and coursework", file: "api/googleapis.com/classroom.json",
-    licence: "CC-BY-3.0 (stated in the spec)",
-    name: (path, op) => op.operationId.replace(/^classroom\./, ""),
-  },
+  ...googleAPIs([["calendar", "calendar"], ["classroom", "classes and coursework"]]),
   {
     id: "plaid", kind: "bank account data and payments", file: "api/plaid.com.json",
     licence: "unclear: the spec states none (its info has no license)",
@@ -275,12 +266,32 @@ const catalogs = [
     licence: "unclear: the spec states none (its info has no license)",
     name: byTag,
   },
+  // Three more of train2, written in a second sitting: YouTube's and
+  // Blogger's named as Calendar's (videos.insert, posts.publish),
+  // Postman's by tag and operationId (collections.createCollection).
+  {
+    id: "postman", kind: "API collections and testing", file: "api/getpostman.com.json",
+    licence: "unclear: the spec states none (its info has no license)",
+    name: byTag,
+  },
+  ...googleAPIs([["youtube", "video sharing"], ["blogger", "blogging"]]),
 ];
 
 // snakeTag is a camelCase tag as a snake-case identifier, without a prefix
 // all the tags share: fileManager -> file_manager.
 function snakeTag(op, prefix = /^$/) {
   return tagName({ tags: [String(op.tags?.[0] ?? "default").replace(prefix, "").replace(/([a-z0-9])([A-Z])/g, "$1_$2")] });
+}
+
+// googleAPIs are the entries of Google APIs (id and kind), whose specs
+// state CC-BY-3.0 and whose operations are named by their client-library
+// method names without the API's prefix: calendar.events.insert ->
+// events.insert.
+function googleAPIs(apis) {
+  return apis.map(([id, kind]) => ({
+    id, kind, file: `api/googleapis.com/${id}.json`, licence: "CC-BY-3.0 (stated in the spec)",
+    name: (path, op) => op.operationId.replace(new RegExp(`^${id}\\.`), ""),
+  }));
 }
 
 // byTag names an operation by its first tag and operationId.

@@ -60,8 +60,9 @@
 // of -split=validation since the coordinator's decision of that session
 // (eval/README.md, "The coordinator's decision on validation with dev4").
 //
-// -split=train2 gives the train2 split: five more catalogs (eval.Train2IDs:
-// calendar, classroom, plaid, discourse, shutterstock) written blind in
+// -split=train2 gives the train2 split: eight more catalogs (eval.Train2IDs:
+// calendar, classroom, plaid, discourse, shutterstock, youtube, postman,
+// blogger) written blind in
 // the fortieth session. It is a training split like dev (-v allowed),
 // not part of -split=tune (whose figures stay comparable), followed by
 // SUM train2 ....
