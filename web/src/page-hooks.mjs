@@ -29,14 +29,22 @@ export function notFromHook(call) {
  * promise or thenable) has not decided yet: it hides the tool, with one
  * console.error per filter, where the promise, truthy, showed every tool
  * the filter meant to hide. A filter that throws hides it too.
+ * A definition whose name is no longer the one it was registered under
+ * (the page, or a library holding it, renamed it) is hidden unasked: the
+ * filter would judge a name the program does not call, and one that hid
+ * "admin.drop" showed it renamed "safe.drop" (in-thread). So is one the
+ * filter renames.
  * @param {(t: any) => unknown} filter
  * @param {any} def
+ * @param {string} name the name it is registered under
  */
-export function filterVerdict(filter, def) {
+export function filterVerdict(filter, def, name) {
     let v, then;
     try {
         inHook++;
+        if (def.name !== name) return false;
         v = filter(def);
+        if (def.name !== name) return false;
         // Read inside the try: an answer whose then throws (a getter, a
         // revoked Proxy) hides the tool like a throw of the filter; in a
         // worker it failed the factory (leaving its worker running),

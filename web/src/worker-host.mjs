@@ -60,20 +60,22 @@ function endDroppedSession(h, sid) {
 }
 
 /**
- * The names of the definitions (a list, or a map's values) that toolFilter
- * shows, made by index writes and the Map iteration taken at load: a page
- * whose builtins broke after the factory loaded must not empty it.
+ * The names of the definitions (a list and their checked names, or a map
+ * by registered name) that toolFilter shows, made by index writes and the
+ * Map iteration taken at load: a page whose builtins broke after the
+ * factory loaded must not empty it.
  * @param {any} filter
  * @param {any[] | Map<string, any>} defs
+ * @param {{ name: string }[]} [descs] the list's, as checkTools gave them
  * @returns {string[]}
  */
-function shownOf(filter, defs) {
+function shownOf(filter, defs, descs) {
     /** @type {string[]} */
     const names = [];
-    const add = (/** @type {any} */ d) => {
-        if (filterVerdict(filter, d)) names[names.length] = d.name;
+    const add = (/** @type {any} */ d, /** @type {string} */ name) => {
+        if (filterVerdict(filter, d, name)) names[names.length] = name;
     };
-    if (isArray(defs)) for (let i = 0; i < defs.length; i++) add(defs[i]);
+    if (isArray(defs)) for (let i = 0; i < defs.length; i++) add(defs[i], /** @type {any} */ (descs)[i].name);
     else forEachEntry(defs, add);
     return names;
 }
@@ -125,7 +127,7 @@ export async function workerFactory(config) {
     const initialTools = cfg.tools === undefined ? [] : checkTools(cfg.tools, "config.tools", new KeptSet());
     if (cfg.tools !== undefined) {
         registrations.set(0, cfg.tools);
-        for (let i = 0; i < cfg.tools.length; i++) tools.set(cfg.tools[i].name, cfg.tools[i]);
+        for (let i = 0; i < cfg.tools.length; i++) tools.set(initialTools[i].name, cfg.tools[i]);
     }
     // The names toolFilter shows: of the factory's tools, and of each
     // session's own apart (two live sessions may each have a tool of their
@@ -265,13 +267,13 @@ export async function workerFactory(config) {
         // Array iterator or map of the moment lost the definitions.
         const defs = map(list, (d) => d);
         registrations.set(id, defs);
-        for (let i = 0; i < defs.length; i++) tools.set(defs[i].name, defs[i]);
+        for (let i = 0; i < defs.length; i++) tools.set(descs[i].name, defs[i]);
         // The filter is asked about this registration's tools alone: the
         // others keep the verdicts the worker has (the last full list: a
         // run's, a session's), as runs re-ask it about every tool. Asking it
         // about every tool here cost an app registering 4,000 tools one by
         // one 8,002,000 filter calls.
-        h.worker && h.worker.post({ t: "register", id, one: path === "tool", tools: descs, shown: filter && shownOf(filter, defs) });
+        h.worker && h.worker.post({ t: "register", id, one: path === "tool", tools: descs, shown: filter && shownOf(filter, defs, descs) });
         return unregisterFace(box, id);
     }
 
@@ -297,7 +299,7 @@ export async function workerFactory(config) {
             notFromHook("listTools()");
             check();
             // Sorted by name, as the core on the calling thread lists them.
-            return [...tools.values()].filter((d) => !filter || filterVerdict(filter, d)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+            return [...tools].filter(([name, d]) => !filter || filterVerdict(filter, d, name)).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map((e) => e[1]);
         },
         ready() {
             if (factory.disposed) return Promise.reject(instanceDisposed());
@@ -335,7 +337,7 @@ export async function workerFactory(config) {
             // The session's own tools, which its keeper holds: the factory
             // reaches them weakly (lifetime.mjs weakly), so that a tool that
             // refers to its session does not keep it.
-            const ownRec = { tools: new KeptMap(map(defs, (d) => [d.name, d])), defs };
+            const ownRec = { tools: new KeptMap(map(defs, (d, i) => [descs[i].name, d])), defs };
             /** @type {import("./worker-engine.mjs").HostSession} */
             const s = { own: weakly(ownRec), info: null, owner };
             sessions.set(sid, s);

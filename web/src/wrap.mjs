@@ -127,7 +127,7 @@ export function pagePipeline(config) {
     if ("tools" in config) goConfig.tools = wrapList(config.tools);
     if (typeof config.toolFilter === "function") {
         const filter = config.toolFilter;
-        goConfig.toolFilter = (/** @type {any} */ t) => filterVerdict(filter, orig(t));
+        goConfig.toolFilter = (/** @type {any} */ t) => filterVerdict(filter, orig(t), t.name);
     }
     if (typeof config.overwriteSystemInstruction === "function") {
         const overwrite = config.overwriteSystemInstruction;

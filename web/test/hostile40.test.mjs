@@ -93,7 +93,7 @@ describe("hostile40: tool definitions that are getters, Proxies, or change after
         assert.deepEqual(api.listTools().map((x) => x.name), ["m.orig"]);
     });
 
-    test("a definition renamed after registration: toolFilter decides on the name the model calls, so a hidden tool stays hidden", { todo: !WORKER && "in-thread toolFilter gets the page's object: renamed, a hidden tool is called" }, async (t) => {
+    test("a definition renamed after registration: toolFilter decides on the name the model calls, so a hidden tool stays hidden", async (t) => {
         const def = tool("admin.drop", () => "DROPPED");
         let ran = 0;
         const api = await withFactory(t, { wasmLocation: assetPath, toolFilter: (x) => !x.name.startsWith("admin."), tools: [tool("safe.ok", () => (ran++, "ok"))] });
@@ -163,12 +163,13 @@ describe("hostile40: toolFilter callbacks that throw, change their answer or tou
         assert.deepEqual(uncaught, []);
     });
 
-    test("a toolFilter that writes to the tool it gets (name, execute, inputSchema): the registered tool stays as registered", { todo: WORKER ? "worker mode: the filter's write of name hides the tool" : "in-thread: the filter's write of execute runs" }, async (t) => {
-        let evil = 0;
+    // Its write of execute is the page's own: a tool's execute is called
+    // as the definition has it at the call, in both modes.
+    test("a toolFilter that writes to the tool it gets (inputSchema, description): the registered tool stays as registered", async (t) => {
         const api = await withFactory(t, {
             wasmLocation: assetPath,
             toolFilter: (x) => {
-                for (const [k, v] of [["name", "w.evil"], ["execute", () => (evil++, "evil ran")], ["inputSchema", {}], ["description", "rewritten"]]) {
+                for (const [k, v] of [["inputSchema", {}], ["description", "rewritten"]]) {
                     try { x[k] = v; } catch {}
                 }
                 try { if (x.inputSchema && typeof x.inputSchema === "object") x.inputSchema.required = []; } catch {}
@@ -180,9 +181,20 @@ describe("hostile40: toolFilter callbacks that throw, change their answer or tou
         const r = await within(run(s, `const out = []; for (const f of [() => tools.w.kept({ id: 1 }), () => tools.w.kept({}), () => tool_call("w.evil", { id: 1 })]) { try { out.push(await f()) } catch (e) { out.push(e.name) } } return out`), 60_000);
         assert.ok(r.ok, JSON.stringify(r.error));
         assert.deepEqual(r.result, ["kept 1", "ValidationError", "ToolError"]);
-        assert.equal(evil, 0, "a filter's write replaced a tool's execute");
         const again = await within(run(s, callOf("tools.w.kept({ id: 2 })")), 60_000);
         assert.deepEqual(again.result, ["ok", "kept 2"]);
+    });
+
+    test("a toolFilter that renames the tool it gets: hidden (the filter judged another name), in both modes", async (t) => {
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            toolFilter: (x) => { if (x.name === "w.renamed") x.name = "w.other"; return true; },
+            tools: [tool("w.renamed", () => "renamed ran"), tool("w.ok", () => "ok")],
+        });
+        const r = await within(run(api.createSession(), `const out = []; for (const n of ["w.renamed", "w.other", "w.ok"]) { try { out.push(await tool_call(n, {})) } catch (e) { out.push(e.name) } } return out`), 60_000);
+        assert.ok(r.ok, JSON.stringify(r.error));
+        assert.deepEqual(r.result, ["ToolError", "ToolError", "ok"]);
+        assert.deepEqual(api.listTools().map((x) => x.name), ["w.ok"]);
     });
 
     test("two factories sharing one toolFilter closure: each run sees its own factory's tools only, with the answer of its own run", async (t) => {
