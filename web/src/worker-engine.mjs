@@ -37,7 +37,7 @@
 // code without the loop checks, or in the Go core) is replaced.
 
 import { accessDenied, bundlerHint, describeError, fileURLHint, hasNodeFs, inContentScript, noModuleURL, nodeModule, nodeProcess, otherOriginHint } from "./env.mjs";
-import { KeptMap, KeptSet, all, clearTimeout, forEachEntry, isArray, now, setTimeout, then, uncurry } from "./intrinsics.mjs";
+import { KeptMap, KeptSet, all, clearTimeout, forEachEntry, isArray, keptSetOf, now, setTimeout, then, uncurry } from "./intrinsics.mjs";
 import { checkTools } from "./worker-tools.mjs";
 import { rebuildError } from "./worker-wire.mjs";
 import { compileCore } from "./core.mjs";
@@ -84,9 +84,12 @@ const OVERRUN_GRACE_MS = 2000;
  * @property {any} sent the config for the worker's core, without the page's functions
  * @property {{ path: string[], kind: string }[]} standIns where those functions were
  * @property {any[]} initialTools config.tools, checked, for the first worker
- * @property {() => Visible} visibleNames the names toolFilter shows (worker.mjs runs no other)
+ * @property {(quiet?: boolean) => Visible} visibleNames the names toolFilter shows (worker.mjs runs no other),
+ *   posting the held tools among them unless quiet
  * @property {Map<string, any>} tools factory tools by name
  * @property {Map<number, any[]>} registrations registration id -> its definitions
+ * @property {Map<string, { id: number, desc: { name: string, record: string } }>} held factory tools
+ *   toolFilter has hidden, not posted to the worker yet (worker-host.mjs visibleNames posts them when shown)
  * @property {Map<number, HostSession>} sessions
  * @property {Map<number, { run: any, resolve: (v: any) => void, reject: (e: any) => void, sid: number, started: boolean, startedAt?: number, named?: boolean, message: any }>} pending
  *   named: a sign of life (without the flags) named the run: its program has polled
@@ -537,6 +540,18 @@ export function start(h, first) {
     // theirs was unhandled: in Node.js the end of the process).
     const quiet = () => {};
     h.worker = { me, post: (/** @type {any} */ m) => then(p, () => h.worker && h.worker.me === me && h.worker.post(m), quiet), terminate: () => then(p, () => then(w, (x) => x.terminate()), quiet), ref() {}, unref() {} };
+    const visible = h.filter && h.visibleNames(true);
+    /** @type {any[]} */
+    const initial = [];
+    if (first) {
+        // config.tools that the filter hides wait, as a registration's (id 0).
+        const yes = visible && keptSetOf(visible.tools);
+        for (let i = 0; i < h.initialTools.length; i++) {
+            const d = h.initialTools[i];
+            if (!yes || yes.has(d.name)) initial[initial.length] = d;
+            else h.held.set(d.name, { id: 0, desc: d });
+        }
+    }
     h.worker.post(Object.assign(init, {
         t: "init",
         config: h.sent,
@@ -545,8 +560,8 @@ export function start(h, first) {
         coreURL: coreHref(),
         standIns: h.standIns,
         baseURL: typeof document !== "undefined" ? document.baseURI : undefined,
-        tools: first ? h.initialTools : [],
-        visible: h.filter && h.visibleNames(),
+        tools: initial,
+        visible,
         hasFilter: !!h.filter,
         hasInterceptor: !!h.onToolCall,
         hasEmbed: !!(h.cfg.search && typeof h.cfg.search === "object" && typeof h.cfg.search.embed === "function"),
@@ -555,7 +570,17 @@ export function start(h, first) {
     if (!first) {
         // init's list names what the filter shows of all of them: a list
         // per message asked it about every tool once per registration.
-        forEachEntry(h.registrations, (defs, id) => h.worker.post({ t: "register", id, tools: checkTools(defs, "tools", new KeptSet()) }));
+        // Less the tools still held (hidden at every ask so far).
+        forEachEntry(h.registrations, (defs, id) => {
+            const descs = checkTools(defs, "tools", new KeptSet());
+            /** @type {any[]} */
+            const post = [];
+            for (let i = 0; i < descs.length; i++) {
+                const e = h.held.get(descs[i].name);
+                if (!e || e.id !== id) post[post.length] = descs[i];
+            }
+            h.worker.post({ t: "register", id, tools: post });
+        });
         forEachEntry(h.sessions, (s, sid) => {
             // A session whose own tools are gone is one the page dropped,
             // which the safety net is about to end.
@@ -568,6 +593,17 @@ export function start(h, first) {
     // moment may do nothing (a worker that failed to start was then never
     // reported, and its factory stayed pending).
     then(w, undefined, (err) => onFailure(err));
+}
+
+/**
+ * Forgets the held tools of a registration (unregistered, or refused by the worker).
+ * @param {Host} h
+ * @param {number} id
+ */
+export function dropHeld(h, id) {
+    forEachEntry(h.held, (e, name) => {
+        if (e.id === id) h.held.delete(name);
+    });
 }
 
 /**

@@ -24,13 +24,13 @@
 import { describe, describeError } from "./env.mjs";
 import { FACTORY_OF_SESSION_DISPOSED, SESSION_DISPOSED, apiFace, deadApi, deadSession, instanceDisposed, sessionFace, unregisterFace } from "./faces.mjs";
 import { field } from "./fields.mjs";
-import { KeptMap, KeptSet, forEachEntry, isArray, map, objectKeys, promiseResolve } from "./intrinsics.mjs";
+import { KeptMap, KeptSet, forEachEntry, isArray, keptSetOf, map, objectKeys, promiseResolve } from "./intrinsics.mjs";
 import { filterVerdict, notFromHook } from "./page-hooks.mjs";
 import { newOwner, stopRuns } from "./runs.mjs";
 import { SESSION_HINTS, SESSION_KEYS, unknownKeyError } from "./keys.mjs";
 import { goQuote } from "./schemacheck.mjs";
 import { lifetime, weakly } from "./lifetime.mjs";
-import { abortFlags, hold, holdInFlight, ownTools, start, terminateDropped } from "./worker-engine.mjs";
+import { abortFlags, dropHeld, hold, holdInFlight, ownTools, start, terminateDropped } from "./worker-engine.mjs";
 import { onMessage } from "./worker-protocol.mjs";
 import { applyOverwrite, llmTools, runLlmTool } from "./worker-runs.mjs";
 import { checkTools } from "./worker-tools.mjs";
@@ -123,6 +123,11 @@ export async function workerFactory(config) {
     const tools = new KeptMap();
     /** @type {Map<number, any[]>} registration id -> its definitions */
     const registrations = new KeptMap();
+    // The factory's tools toolFilter has hidden whenever it was asked, by
+    // name: not posted to the worker (a place of another trust: a page's
+    // own Worker, devtools) until a run or a session's list shows them.
+    /** @type {Map<string, { id: number, desc: { name: string, record: string } }>} */
+    const held = new KeptMap();
     let nextReg = 1;
     const initialTools = cfg.tools === undefined ? [] : checkTools(cfg.tools, "config.tools", new KeptSet());
     if (cfg.tools !== undefined) {
@@ -139,15 +144,27 @@ export async function workerFactory(config) {
     // then Set.prototype.add or Set iteration) emptied it, so the worker ran
     // a hidden tool. It is made with no builtin the page can replace: the
     // Map iteration taken at load, null-prototype records and index writes.
-    /** @returns {import("./worker-engine.mjs").Visible} */
-    const visibleNames = () => {
+    /** @type {import("./worker-engine.mjs").Host["visibleNames"]} */
+    const visibleNames = (quiet) => {
         // A literal's null prototype: no Object.create, no inherited keys.
         /** @type {Record<number, string[]>} */
         const own = /** @type {any} */ ({ __proto__: null });
         forEachEntry(sessions, (s, sid) => {
             if (sid !== 0) own[sid] = shownOf(filter, ownTools(s).tools);
         });
-        return { tools: shownOf(filter, tools), sessions: own };
+        const shown = shownOf(filter, tools);
+        // A held tool the filter now shows goes to the worker before the
+        // message this list is for (a run's, a session's); not before a
+        // (new) worker's init, which replays the registrations after it.
+        if (held.size > 0 && !quiet) {
+            for (let i = 0; i < shown.length; i++) {
+                const e = held.get(shown[i]);
+                if (!e) continue;
+                held.delete(shown[i]);
+                h.worker && h.worker.post({ t: "register", id: e.id, tools: [e.desc] });
+            }
+        }
+        return { tools: shown, sessions: own };
     };
 
     const factoryOwner = newOwner();
@@ -189,6 +206,7 @@ export async function workerFactory(config) {
         visibleNames,
         tools,
         registrations,
+        held,
         sessions,
         pending: new KeptMap(),
         stopping: new KeptMap(),
@@ -273,7 +291,17 @@ export async function workerFactory(config) {
         // run's, a session's), as runs re-ask it about every tool. Asking it
         // about every tool here cost an app registering 4,000 tools one by
         // one 8,002,000 filter calls.
-        h.worker && h.worker.post({ t: "register", id, one: path === "tool", tools: descs, shown: filter && shownOf(filter, defs, descs) });
+        let post = descs;
+        const shown = filter && shownOf(filter, defs, descs);
+        if (shown && shown.length < descs.length) {
+            const yes = keptSetOf(shown);
+            post = [];
+            for (let i = 0; i < descs.length; i++) {
+                if (yes.has(descs[i].name)) post[post.length] = descs[i];
+                else held.set(descs[i].name, { id, desc: descs[i] });
+            }
+        }
+        h.worker && h.worker.post({ t: "register", id, one: path === "tool", tools: post, shown });
         return unregisterFace(box, id);
     }
 
@@ -290,6 +318,7 @@ export async function workerFactory(config) {
             if (factory.disposed || !defs) return;
             registrations.delete(id);
             for (let i = 0; i < defs.length; i++) if (tools.get(defs[i].name) === defs[i]) tools.delete(defs[i].name);
+            dropHeld(h, id);
             h.worker && h.worker.post({ t: "unregister", id });
         },
         listTools() {

@@ -229,7 +229,7 @@ function shown(t) {
 let api = null;
 /** @type {Map<number, { session: any, llm: any[] }>} */
 const sessions = new Map();
-/** @type {Map<number, () => void>} */
+/** @type {Map<number, (() => void)[]>} */
 const unregisters = new Map();
 
 function sessionInfo(/** @type {number} */ sid) {
@@ -400,22 +400,28 @@ const handlers = {
             port.post({ t: "failed", error: errorOf(err) });
         }
     },
+    // A registration comes in parts: the tools toolFilter showed, then
+    // each other one once a run or a session's list shows it.
     register(m) {
         if (m.shown) takeShown(m.tools, m.shown);
+        if (m.tools.length === 0) return;
         holdCollector();
         try {
             // registerTool's one tool as registerTool names it, should the
             // core refuse what the page's check left to it.
-            unregisters.set(m.id, m.one ? api.registerTool(proxyTool(0)(m.tools[0])) : api.registerTools(m.tools.map(proxyTool(0))));
+            const u = m.one ? api.registerTool(proxyTool(0)(m.tools[0])) : api.registerTools(m.tools.map(proxyTool(0)));
+            const parts = unregisters.get(m.id);
+            if (parts) parts.push(u);
+            else unregisters.set(m.id, [u]);
         } catch (err) {
             port.post({ t: "registerFailed", id: m.id, error: errorOf(err) });
         }
         pushInfoSoon();
     },
     unregister(m) {
-        const u = unregisters.get(m.id);
+        const parts = unregisters.get(m.id);
         unregisters.delete(m.id);
-        if (u) u();
+        if (parts) for (const u of parts) u();
         pushInfoSoon();
     },
     session(m) {

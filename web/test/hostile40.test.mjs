@@ -11,7 +11,7 @@
 // mean to show.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { WORKER, assetPath, run, tool, watchUncaught, within, withFactory } from "./helpers.mjs";
+import { POST_SPY, WORKER, assetPath, inChild, run, tool, watchUncaught, within, withFactory } from "./helpers.mjs";
 
 const obj = { type: "object" };
 const NAME = /^[A-Za-z0-9_$.-]{1,128}$/;
@@ -224,6 +224,70 @@ describe("hostile40: toolFilter callbacks that throw, change their answer or tou
     });
 });
 
+describe("hostile40: a tool toolFilter hides stays on the page until a run shows it", () => {
+    // Each row: the filter's answers for hide40.x run by run (a function: what it does), and what each run gives.
+    const program = `const out = []; for (const i of [{ id: 1 }, { id: "no" }]) { try { out.push(await tool_call("hide40.x", i)) } catch (e) { out.push(e.name) } } out.push((await tool_search({ query: "HIDEWORD40" })).map((x) => x.name).filter((n) => n === "hide40.x")); return out`;
+    const rows = [
+        ["hidden in run 1, shown in run 2: run 2 calls it, its schema checked", [false, true], [["ToolError", "ToolError", []], ["x 1", "ValidationError", ["hide40.x"]]]],
+        ["shown in run 1, hidden in run 2: run 2 neither calls nor finds it", [true, false], [["x 1", "ValidationError", ["hide40.x"]], ["ToolError", "ToolError", []]]],
+        ["hidden, shown, hidden, shown", [false, true, false, true], [["ToolError", "ToolError", []], ["x 1", "ValidationError", ["hide40.x"]], ["ToolError", "ToolError", []], ["x 1", "ValidationError", ["hide40.x"]]]],
+        ["a filter that throws for it, then shows it", [(() => { throw new Error("FILTER40"); }), true], [["ToolError", "ToolError", []], ["x 1", "ValidationError", ["hide40.x"]]]],
+    ];
+    for (const [name, answers, want] of rows) {
+        for (const how of ["registerTool", "config.tools"]) {
+            test(`${name} (${how})`, async (t) => {
+                let n = 0;
+                const toolFilter = (x) => {
+                    if (x.name !== "hide40.x") return true;
+                    const a = answers[Math.min(n, answers.length - 1)];
+                    return typeof a === "function" ? a() : a;
+                };
+                const def = tool("hide40.x", (i) => `x ${i.id}`, { description: "HIDEWORD40 gated", inputSchema: { type: "object", properties: { id: { type: "integer" } }, required: ["id"] } });
+                const api = await withFactory(t, { wasmLocation: assetPath, toolFilter, tools: how === "config.tools" ? [def, tool("hide40.ok", () => "ok")] : [tool("hide40.ok", () => "ok")] });
+                if (how === "registerTool") api.registerTool(def);
+                const s = api.createSession();
+                const got = [];
+                for (n = 0; n < want.length; n++) {
+                    const r = await within(run(s, program), 60_000);
+                    assert.ok(r.ok, JSON.stringify(r.error));
+                    got.push(r.result);
+                }
+                assert.deepEqual(got, want);
+            });
+        }
+    }
+
+    test("what the page posts to the worker: a hidden tool's name and description only once a run shows it, never after an unregistration", { skip: !WORKER && "worker mode only" }, () => {
+        const out = inChild(`
+            ${POST_SPY}
+            let open = false;
+            const api = await IoCodeModeFactory({
+                wasmLocation: ${JSON.stringify(assetPath)}, worker: true,
+                toolFilter: (t) => open || !t.name.startsWith("admin."),
+                tools: [{ name: "t.echo", description: "echo", inputSchema: { type: "object" }, execute: () => "seen" }, { name: "admin.CFG40", description: "CFGDESC40", inputSchema: { type: "object" }, execute: () => "cfg" }],
+            });
+            api.registerTool({ name: "admin.LATE40", description: "LATEDESC40", inputSchema: { type: "object" }, execute: () => "late" });
+            const off = api.registerTool({ name: "admin.GONE40", description: "GONEDESC40", inputSchema: { type: "object" }, execute: () => "gone" });
+            const ex = api.createSession().getLlmTools().find((t) => t.name === "executeCode");
+            const program = "const out = []; for (const n of ['admin.CF' + 'G40', 'admin.LA' + 'TE40', 'admin.GO' + 'NE40']) { try { out.push(await tool_call(n, {})) } catch (e) { out.push(e.name) } } return out";
+            const r1 = await ex.execute({ code: program, explanation: "x" });
+            const words = ["CFG40", "CFGDESC40", "LATE40", "LATEDESC40", "GONE40", "GONEDESC40"];
+            const before = words.filter((w) => posted.join("\\n").includes(w));
+            off();
+            open = true;
+            const r2 = await ex.execute({ code: program, explanation: "x" });
+            const after = words.filter((w) => posted.join("\\n").includes(w));
+            await api.dispose();
+            process.stdout.write(JSON.stringify({ r1: r1.result, r2: r2.result, before, after }));
+            process.exit(0);
+        `);
+        assert.deepEqual(out.r1, ["ToolError", "ToolError", "ToolError"]);
+        assert.deepEqual(out.before, []);
+        assert.deepEqual(out.r2, ["cfg", "late", "ToolError"]);
+        assert.deepEqual(out.after, ["CFG40", "CFGDESC40", "LATE40", "LATEDESC40"]);
+    });
+});
+
 describe("hostile40: programs that flood the page, tools that answer with too much, runs inside runs", () => {
     test("100,000 tool calls in one Promise.all: the run ends (a limit or its result), the page lives, at most maxToolCalls run", async (t) => {
         const uncaught = watchUncaught(t);
@@ -232,7 +296,7 @@ describe("hostile40: programs that flood the page, tools that answer with too mu
         const r = await within(run(api.createSession(), "const ps = []; for (let i = 0; i < 100000; i++) ps.push(tools.c.inc({})); const v = await Promise.all(ps); return v.length"), 180_000);
         assert.notEqual(r, "hung");
         assert.ok(r.ok || ["TOOL_LIMIT", "MEMORY_LIMIT", "TIMEOUT", "RUNTIME"].includes(r.error.code), JSON.stringify(r.error));
-        if (!r.ok) assert.match(r.error.message, /limit|memory|tool calls|50,?000|timed out/i);
+        if (!r.ok) assert.match(r.error.message, /limit|memory|tool calls|50,?000|timed out|did not finish/i);
         assert.ok(calls <= 50_000, `${calls} tool calls ran`);
         assert.ok(r.toolCalls.length <= 50_001, `${r.toolCalls.length} call records`);
         await alive(api);
