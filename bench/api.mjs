@@ -290,12 +290,22 @@ async function runner(side, tools = [echo]) {
 // registration and search over a real catalog (internal/search/eval)
 
 // catalogTools returns n real operations as tool definitions without
-// execute: GitHub's, then Slack's, namespaced by API.
+// execute: GitHub's, then Slack's, namespaced by API. Past the four
+// catalogs' 1,761 they come again, namespaced github2., slack2., ..., each
+// input schema with a "$comment" of its copy: a registration reads a
+// schema text met twice in it once (schemaMemo), which a catalog of
+// distinct operations does not do.
 function catalogTools(n) {
+  const apis = ["github", "slack", "stripe", "digitalocean"];
+  const catalogs = apis.map((api) => JSON.parse(readFileSync(path.join(root, `internal/search/eval/testdata/${api}.catalog.json`), "utf8")).tools);
   const tools = [];
-  for (const api of ["github", "slack", "stripe", "digitalocean"]) {
-    const c = JSON.parse(readFileSync(path.join(root, `internal/search/eval/testdata/${api}.catalog.json`), "utf8"));
-    for (const t of c.tools) tools.push({ ...t, name: `${api}.${t.name}` });
+  for (let k = 1; tools.length < n; k++) {
+    apis.forEach((api, i) => {
+      for (const t of catalogs[i]) {
+        const copy = k > 1 && t.inputSchema && { inputSchema: { $comment: `copy ${k}`, ...t.inputSchema } };
+        tools.push({ ...t, name: `${api}${k > 1 ? k : ""}.${t.name}`, ...copy });
+      }
+    });
   }
   return tools.slice(0, n);
 }
@@ -307,8 +317,13 @@ const noop = async () => null;
 // In worker mode (w.worker) registerTools returns once the page has checked
 // the tools and posted them; the sample runs to ready(), when the worker's
 // core has taken them and sent back the instructions (page: the call alone).
+// w.batches: the sample is w.batches registerTools calls of w.batch tools
+// (an adapter's source registers by 128) on a factory that has w.register
+// tools already, registered untimed; base: JSON.parse of their text.
 async function measureRegister(side, w) {
-  const text = JSON.stringify(catalogTools(w.register));
+  const all = catalogTools(w.register + (w.batches ?? 0) * (w.batch ?? 0));
+  const text = JSON.stringify(w.batches ? all.slice(w.register) : all);
+  const before = w.batches ? JSON.stringify(all.slice(0, w.register)) : "";
   const samples = [];
   // CPU time of the process during registerTools (microseconds): on a busy
   // machine the wall time is mostly waiting for a CPU.
@@ -323,12 +338,14 @@ async function measureRegister(side, w) {
       // w.filter: a toolFilter that shows every tool, so that what is timed
       // is how often it is asked (its calls on stderr, .filterCalls).
       const api = await IoCodeModeFactory({ wasmLocation, worker: w.worker === true, ...(w.filter && { toolFilter: () => (filterCalls++, true) }) });
+      if (before) api.registerTools(JSON.parse(before).map((t) => ({ ...t, execute: noop })));
       await api.ready();
       filterCalls = 0;
       const c0 = process.cpuUsage();
       const t0 = performance.now();
-      // w.each: tool by tool, as an adapter's source registers them.
+      // w.each: tool by tool, as an adapter's source registered them.
       if (w.each) for (const t of tools) api.registerTool(t);
+      else if (w.batches) for (let b = 0; b < tools.length; b += w.batch) api.registerTools(tools.slice(b, b + w.batch));
       else api.registerTools(tools);
       page.push((performance.now() - t0) * 1000);
       if (w.worker) await api.ready();
@@ -336,13 +353,13 @@ async function measureRegister(side, w) {
       const c = process.cpuUsage(c0);
       cpu.push(c.user + c.system);
       calls.push(filterCalls);
-      if (api.listTools().length !== w.register) throw new Error("api-register: tools missing");
+      if (api.listTools().length !== all.length) throw new Error("api-register: tools missing");
       api.dispose();
     } else {
       const t0 = performance.now();
       const tools = JSON.parse(text);
       samples.push((performance.now() - t0) * 1000);
-      check("api-register", tools.length, w.register);
+      check("api-register", tools.length, all.length - (before ? w.register : 0));
     }
   }
   if (side !== "ours") return { median: median(samples), samples };
