@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	codemode "github.com/interopio/code-mode"
 	"github.com/interopio/code-mode/internal/jsondec"
@@ -24,6 +25,8 @@ import (
 type factory struct {
 	cm    *codemode.CodeMode
 	funcs jsbridge.Funcs
+	// tools registered, for the collector's pace (collector.go paceTools)
+	tools atomic.Int64
 
 	mu       sync.Mutex
 	sessions map[*jsbridge.Funcs]struct{}
@@ -65,6 +68,7 @@ func newFactory(config, module Value) (Value, error) {
 		f.cm.Close()
 		return jsbridge.Undefined(), toolTypeError(err, "config.tools")
 	}
+	f.tools.Store(int64(len(tools)))
 	return f.apiObject(), nil
 }
 
@@ -121,7 +125,7 @@ func (f *factory) apiObject() Value {
 	// The worker's hold on the collector's pace (collector.go): its
 	// release restores the pace and collects.
 	f.funcs.Method(api, "holdCollector", func([]Value) any {
-		release := holdCollector()
+		release := holdCollector(f.tools.Load() < paceTools)
 		return f.funcs.Once(func(Value, []Value) any {
 			release(true)
 			return jsbridge.Undefined()
@@ -158,7 +162,7 @@ func (f *factory) apiObject() Value {
 
 // register adds tools and returns the function that removes them.
 func (f *factory) register(list Value, path string) any {
-	release := holdCollector()
+	release := holdCollector(f.tools.Load() < paceTools)
 	defer release(false)
 	tools, err := f.toolList(list, path)
 	if err != nil {
@@ -168,10 +172,13 @@ func (f *factory) register(list Value, path string) any {
 	if err != nil {
 		return toolTypeError(err, path)
 	}
+	n := int64(len(tools))
+	f.tools.Add(n)
 	// Once: the function (and the tools it holds) is freed when called,
 	// not at dispose; the loader calls it at most once.
 	return f.funcs.Once(func(Value, []Value) any {
 		unregister()
+		f.tools.Add(-n)
 		return jsbridge.Undefined()
 	})
 }

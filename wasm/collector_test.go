@@ -23,8 +23,8 @@ func gcPercent() int {
 // asked; a release called again does nothing.
 func TestHoldCollector(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	worker := holdCollector()
-	register := holdCollector()
+	worker := holdCollector(true)
+	register := holdCollector(true)
 	register(false)
 	if p := gcPercent(); p != registrationPace {
 		t.Fatalf("after register's own release, within the worker's hold: pace %d, want %d", p, registrationPace)
@@ -40,7 +40,7 @@ func TestHoldCollector(t *testing.T) {
 	if after.NumGC == before.NumGC {
 		t.Error("the worker's release did not collect")
 	}
-	again := holdCollector()
+	again := holdCollector(true)
 	worker(true) // released already: must not end the new hold
 	if p := gcPercent(); p != registrationPace {
 		t.Errorf("a second release of an old hold ended a new one: pace %d", p)
@@ -48,5 +48,28 @@ func TestHoldCollector(t *testing.T) {
 	again(false)
 	if p := gcPercent(); p != 100 {
 		t.Errorf("pace %d after every hold was released, want 100", p)
+	}
+}
+
+// TestHoldCollectorUnraised: a first hold that does not raise the pace (a
+// factory holding paceTools tools or more) keeps the default, and so do
+// holds taken within it; the last release collects when asked.
+func TestHoldCollectorUnraised(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	worker := holdCollector(false)
+	register := holdCollector(true)
+	if p := gcPercent(); p != 100 {
+		t.Errorf("a hold within one over a large catalog: pace %d, want the default 100", p)
+	}
+	register(false)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	worker(true)
+	runtime.ReadMemStats(&after)
+	if p := gcPercent(); p != 100 {
+		t.Errorf("after the last release: pace %d, want 100", p)
+	}
+	if after.NumGC == before.NumGC {
+		t.Errorf("the last release asked to collect did not")
 	}
 }
