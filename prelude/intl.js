@@ -245,6 +245,8 @@
   const dtInit = (locale, o, need = "any", def = "date") => {
     const g = (k, v, d) => get(o, k, v, d, DT);
     g("localeMatcher", ["lookup", "best fit"]); g("calendar", ["gregory"]); g("numberingSystem", ["latn"]);
+    const ca = kw(locale, "ca");
+    if (ca && ca !== "gregory") warn("ca", `${DT}: this sandbox has the Gregorian calendar only: "${locale}" was formatted in it, not in ${ca}`);
     // An hourCycle in the locale (en-US-u-hc-h23) is taken when neither
     // option overrides it, and then stays in resolvedOptions' locale.
     const HC = ["h11", "h12", "h23", "h24"], h12 = g("hour12", true), hc = g("hourCycle", HC), x = kw(locale, "hc"), xh = HC.includes(x) && h12 === undefined && (!hc || hc === x) ? x : "";

@@ -96,6 +96,12 @@ describe("Intl where the sandbox differs", () => {
             'RangeError: Intl.NumberFormat: option numberingSystem "arab" is not one this sandbox supports (it has: latn)',
         ]);
     });
+    test("a calendar other than gregory in the locale formats in gregory, with a warn that says so", async () => {
+        const r = await run(session, "const f = new Intl.DateTimeFormat('en-US-u-ca-buddhist', { timeZone: 'UTC' }); return [f.format(0), f.resolvedOptions().calendar, new Intl.DateTimeFormat('en-u-ca-islamic').resolvedOptions().locale]");
+        assert.deepEqual(r.result, ["1/1/1970", "gregory", "en"]);
+        assert.equal(r.logs.length, 1, JSON.stringify(r.logs));
+        assert.match(r.logs[0].message, /Gregorian calendar only: "en-US-u-ca-buddhist" was formatted in it, not in buddhist/);
+    });
     test("a currency without an English name here shows its code, with a warn", async () => {
         const r = await run(session, "return new Intl.NumberFormat('en-US', { style: 'currency', currency: 'THB', currencyDisplay: 'name' }).format(2)");
         assert.equal(r.result, "2.00 THB");
