@@ -112,9 +112,9 @@ describe("hostile39: MCP servers with huge or odd tool lists and results", () =>
             if (after !== "fine" || !check(o) || (o[0] === "ok" ? o[2] !== null : o[2].length > 1200)) wrong.push(`${name}: ${JSON.stringify(o).slice(0, 300)} then ${after}`);
         }
         assert.deepEqual(wrong, []);
-        // At most one listing a notification (a notification during a
-        // listing asks for one more after it): 10,000 gave 1,669 listings.
-        assert.ok(lists <= 10_002, `the flood listed the tools ${lists} times`);
+        // The first listing and at most two for the flood (a listing, and
+        // one after it for what came meanwhile): 10,000 gave 1,669 listings.
+        assert.ok(lists <= 3, `the flood listed the tools ${lists} times`);
         assert.deepEqual(uncaught, []);
     });
 });

@@ -11,7 +11,9 @@
 // mean to show.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { POST_SPY, WORKER, assetPath, inChild, run, tool, watchUncaught, within, withFactory } from "./helpers.mjs";
+import { POST_SPY, WORKER, assetPath, inChild, run, tool, until, watchUncaught, within, withFactory } from "./helpers.mjs";
+import { loadAdapter } from "./adapter-helpers.mjs";
+import { serverWith } from "./mcp-server.mjs";
 
 const obj = { type: "object" };
 const NAME = /^[A-Za-z0-9_$.-]{1,128}$/;
@@ -421,4 +423,37 @@ describe("hostile40: programs that flood the page, tools that answer with too mu
         }
         await alive(api);
     });
+});
+
+describe("hostile40: an MCP server that floods notifications/tools/list_changed", () => {
+    // hostile39: 10,000 notifications during a call made 1,669 listings.
+    for (const n of [10_000, 100]) {
+        test(`${n} list_changed in a burst during a call: at most 2 listings more, and the catalog is the server's last`, async (t) => {
+            const uncaught = watchUncaught(t);
+            let version = 0;
+            let lists = 0;
+            const { client } = await serverWith("flood", () => (lists++, { tools: [{ name: `v${version}`, inputSchema: obj }, { name: "burst", inputSchema: obj }] }), async (req, ctx) => {
+                for (let i = 0; i < n; i++) {
+                    version++;
+                    await ctx.mcpReq.notify({ method: "notifications/tools/list_changed" });
+                }
+                return { content: [{ type: "text", text: "burst done" }] };
+            });
+            t.after(() => client.close());
+            const mcp = await loadAdapter("mcp");
+            const source = await mcp.fromMcpClient(client);
+            t.after(() => source.close());
+            const api = await withFactory(t, { wasmLocation: assetPath, timeout: 60_000 });
+            source.registerTools(api);
+            const before = lists;
+            const r = await within(run(api.createSession(), "return await tools.flood.burst({})"), 120_000);
+            assert.equal(r.ok && r.result, "burst done", JSON.stringify(r.error));
+            await until(() => source.tools.some((x) => x.name.endsWith(`v${n}`)), `the catalog of version ${n}`);
+            // Settled: no listing left to come.
+            await new Promise((res) => setTimeout(res, 200));
+            assert.ok(lists - before <= 2, `the burst listed the tools ${lists - before} times`);
+            assert.deepEqual(source.tools.map((x) => x.name.replace(/^flood\./, "")).sort(), ["burst", `v${n}`].sort());
+            assert.deepEqual(uncaught, []);
+        });
+    }
 });

@@ -360,6 +360,9 @@ export function serialized(fn, isClosed) {
             do {
                 again = false;
                 out = await fn();
+                // What comes meanwhile, a burst of notifications, asks
+                // for one listing after it, not one a notification.
+                if (again) await new Promise((r) => setTimeout(r));
             } while (again && !isClosed());
             return out;
         })().finally(() => {
