@@ -15,6 +15,7 @@ import { ROOT } from "./harness.mjs";
 // factory's timeout (?timeout=, default 1 s) is room for the runs, not their
 // subject: the spin needs only to end with TIMEOUT.
 const CHECKS = `let step = (what) => {};
+self.__step = (what) => step(what);
 async function checks(IoCodeModeFactory, worker, timeout) {
     try {
         step("factory");
@@ -41,8 +42,55 @@ const query = new URLSearchParams(location.search);
 const mode = query.get("worker");
 const run = () => checks(factory, mode === null ? undefined : mode === "true", Number(query.get("timeout")) || 1000);
 `;
-const MODULE = `import { IoCodeModeFactory as factory } from "../dist/index.mjs";\n`;
-const CLASSIC = `importScripts("../dist/code-mode.global.js");\nconst factory = self.IoCodeModeFactory;\n`;
+const MODULE = `import "./trace.js";\nimport { IoCodeModeFactory as factory } from "../dist/index.mjs";\n`;
+const CLASSIC = `importScripts("./trace.js");\nimportScripts("../dist/code-mode.global.js");\nconst factory = self.IoCodeModeFactory;\n`;
+// Loaded before the package (a module's import, a classic script's
+// importScripts): the worker's fetches, WebAssembly compiles and nested
+// Worker (its messages until "ready", init posted to it) reported as steps,
+// so that a worker that never answers names where its factory stopped (the
+// package takes these builtins at load: wrapped before, it calls these).
+const TRACE = `(() => {
+    const note = (what) => self.__step && self.__step(what);
+    const name = (u) => String((u && u.url) || u).replace(/[?#].*$/, "").replace(/^.*\\//, "");
+    const fetch0 = self.fetch;
+    self.fetch = function (input, init) {
+        const n = name(input);
+        note("fetch " + n);
+        const p = fetch0.call(this, input, init);
+        p.then(() => note("response " + n), () => note("fetch " + n + " failed"));
+        return p;
+    };
+    for (const k of ["compile", "compileStreaming", "instantiate", "instantiateStreaming"]) {
+        const f = WebAssembly[k];
+        WebAssembly[k] = function (...args) {
+            note("WebAssembly." + k);
+            const p = f.apply(this, args);
+            p.then(() => note("WebAssembly." + k + " done"), () => note("WebAssembly." + k + " failed"));
+            return p;
+        };
+    }
+    if (typeof Worker !== "function") return;
+    self.Worker = class extends Worker {
+        constructor(url, options) {
+            super(url, options);
+            note("nested Worker made");
+            let ready = false;
+            this.addEventListener("message", (e) => {
+                if (ready) return;
+                const t = e.data && e.data.t;
+                note("nested Worker sent " + t);
+                ready = t === "ready";
+            });
+            this.addEventListener("error", () => note("nested Worker: error event"));
+            this.addEventListener("messageerror", () => note("nested Worker: messageerror"));
+        }
+        postMessage(m, ...rest) {
+            if (m && m.t === "init") note("init posted");
+            return super.postMessage(m, ...rest);
+        }
+    };
+})();
+`;
 // SES's lockdown() before the classic script hides the stack trace it
 // reads its URL from; after it, the script has read it.
 const LOCKED = (first) => `importScripts("../ses.js");\n${first ? "lockdown();\n" : ""}importScripts("../dist/code-mode.global.js");\n${first ? "" : "lockdown();\n"}const factory = self.IoCodeModeFactory;\n`;
@@ -56,6 +104,7 @@ const SERVICE = `addEventListener("install", () => skipWaiting());\naddEventList
 /** name -> () => body, below the policy's folder (harness.mjs's servePolicyPages). */
 export const HOST_WORKER_FILES = {
     "host-workers.html": () => `<!doctype html><meta charset="utf-8"><title>host workers</title>`,
+    "workers/trace.js": () => TRACE,
     "workers/dedicated.mjs": () => MODULE + CHECKS + DEDICATED,
     "workers/dedicated.js": () => CLASSIC + CHECKS + DEDICATED,
     "workers/shared.mjs": () => MODULE + CHECKS + SHARED,
@@ -84,7 +133,8 @@ export const service = (mode) => `(async () => {
 // "shared", file's ".mjs" as a module) with ?worker=mode (and &timeout= for
 // its factory's, when given) and resolves with its report, its error
 // event's message, or "no answer within 150 s" with the steps the worker
-// began and when (ms from the start): where it hung.
+// began and when (ms from the start): where it hung (CHECKS' steps, and
+// TRACE's: the worker's fetches and compiles, its nested Worker's messages).
 export const start = (kind, file, mode, timeout) => `new Promise((resolve) => {
     const [kind, file, mode, timeout] = ${JSON.stringify([kind, file, mode ?? null, timeout ?? null])};
     const options = file.endsWith(".mjs") ? { type: "module" } : {};
