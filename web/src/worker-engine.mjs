@@ -36,7 +36,7 @@
 // replaced the engine's. Only a worker that stops showing life (held in C
 // code without the loop checks, or in the Go core) is replaced.
 
-import { accessDenied, bundlerHint, describeError, fileURLHint, hasNodeFs, inContentScript, noModuleURL, nodeModule, nodeProcess, otherOriginHint } from "./env.mjs";
+import { accessDenied, bundlerHint, describeError, fileURLHint, hasNodeFs, inContentScript, noModuleURL, nodeModule, nodeProcess, otherOriginHint, report } from "./env.mjs";
 import { KeptMap, KeptSet, all, clearTimeout, forEachEntry, isArray, keptSetOf, now, setTimeout, then, uncurry } from "./intrinsics.mjs";
 import { checkTools } from "./worker-tools.mjs";
 import { rebuildError } from "./worker-wire.mjs";
@@ -465,8 +465,9 @@ export function holdInFlight(h, life = h.life) {
  * Starts (or restarts) the worker and replays the state the page keeps.
  * @param {Host} h
  * @param {boolean} first
+ * @param {boolean} [again] this start replaces one that went silent (stalled)
  */
-export function start(h, first) {
+export function start(h, first, again) {
     /** @type {(v?: any) => void} */
     let ok = () => {};
     /** @type {(e: any) => void} */
@@ -478,6 +479,7 @@ export function start(h, first) {
     // worker's own words when its Go core stopped).
     const onFailure = (/** @type {Error} */ err, stopped = new Error(`Code Mode: the engine's worker stopped: ${describeError(err)}`)) => {
         if (!current()) return;
+        expect(null);
         fail(stopped);
         failAll(h, stopped);
         for (const p of h.pings.values()) p.reject(stopped);
@@ -495,8 +497,41 @@ export function start(h, first) {
     /** @type {Error | null} */
     let refused = null;
     const failStart = (/** @type {Error} */ err) => fail(refused && /^Cannot load the /.test(err.message) && !/Content-Security-Policy/.test(err.message) ? refused : err);
+    // The start's watch: a worker that does not run its script, or does not
+    // take init once the page sent it, within 60 s is taken for lost (the
+    // browser's part, which takes well under a second: the page's fetches
+    // and compiles, and the worker's own work, the app's tools among it, are
+    // not timed). Firefox under load once left a SharedWorker's nested worker
+    // unanswering, and the factory never settled (CI: "no answer within
+    // 150 s; steps begun: factory at 20"). One new worker is tried.
+    /** @type {any} */
+    let watch;
+    // 2 once the worker's script ran ("loaded") and init was sent.
+    let both = 0;
+    const expect = (/** @type {string | null} */ what) => {
+        clearTimeout(watch);
+        watch = what && setTimeout(() => stalled(what), 60000);
+        unref(watch);
+    };
+    const stalled = (/** @type {string} */ what) => {
+        if (!current()) return;
+        then(w, (x) => x.terminate());
+        const why = `did not ${what} within 60 s`;
+        if (again) return onFailure(new Error(`Cannot start the Code Mode worker: it ${why}, twice`));
+        // Once more, with a new worker: the page's state is replayed to it
+        // as to any replacement, and this start settles with its start.
+        h.worker = null;
+        report(`Code Mode: the engine's worker ${why}: a new one is started`);
+        start(h, first, true);
+        then(h.ready, ok, fail);
+        for (const p of h.pending.values()) if (p.message) h.worker.post(p.message);
+    };
     const onWorkerMessage = (/** @type {any} */ m) => {
         if (!current()) return;
+        // "loaded": its script ran; "took": it has init (worker.mjs).
+        // Not timed while the page still compiles (init not sent).
+        if (m.t === "loaded") expect(++both > 1 ? "take init" : null);
+        if (m.t === "took") expect(null);
         if (m.t !== "stopped") return h.onMessage(m, ok, failStart);
         // The Go core in the worker died: this factory ends, as it does
         // in-thread, with the core's own error; the page lives on.
@@ -509,6 +544,7 @@ export function start(h, first) {
     // listeners, and a page that drops the factory drops them.
     h.self.listeners = [onWorkerMessage, onFailure];
     const w = spawn(weakListener(onWorkerMessage), weakListener(onFailure));
+    expect("run its script");
     // The Go core and the QuickJS asset are compiled here while the
     // worker starts, and handed to it with init (a compiled module
     // crosses postMessage without compiling again): the worker would
@@ -534,6 +570,7 @@ export function start(h, first) {
         h.worker = Object.assign(w, { me });
         h.engine.w = w;
         if (h.busy === 0) h.worker.unref();
+        if (++both > 1) expect("take init");
     });
     // A worker that never started leaves these undone; onFailure (below)
     // reports it, once, so their own promises end quietly (a rejection of

@@ -370,6 +370,9 @@ async function startFactory(core, module, m) {
 /** @type {Record<string, (m: any) => any>} */
 const handlers = {
     async init(m) {
+        // Init arrived: the page takes a worker that does not say so for
+        // lost (worker-engine.mjs start's watch).
+        port.post({ t: "took" });
         if (m.flags) flags = new Int32Array(m.flags);
         try {
             // The page sends both compiled, unless it could not compile them;
