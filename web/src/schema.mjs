@@ -271,7 +271,7 @@ function passed(r) {
 function plainSchema(v, path, asText) {
     if (typeof v === "boolean") return asText ? { json: String(v) } : { schema: v };
     if (v === null || typeof v !== "object" || isArray(v)) throw new TypeError(`${path}: ${EXPECTED}; got ${describe(v)}`);
-    const bad = notPlain(v, new KeptSet(), 0, { left: MAX_SCHEMA_CHARS });
+    const bad = readable(() => notPlain(v, new KeptSet(), 0, { left: MAX_SCHEMA_CHARS }), path);
     if (bad === TOO_LARGE) throw new TypeError(path + bad);
     if (bad) throw new TypeError(`${path}: ${EXPECTED}; got an object that is not JSON data (schema${bad})`);
     const keys = Object.keys(v);
@@ -283,9 +283,23 @@ function plainSchema(v, path, asText) {
                 'for an object with those properties write {"type": "object", "properties": {...}}',
         );
     }
-    const json = jsonStringify(v);
+    const json = readable(() => jsonStringify(v), path);
     if (json.length > MAX_SCHEMA_CHARS) throw new TypeError(path + TOO_LARGE);
     return asText ? { json } : { schema: jsonParse(json), json };
+}
+
+/**
+ * read(), or a TypeError naming the tool and the schema when the page's
+ * object throws as it is read (a getter, a Proxy's trap): it threw the
+ * getter's own error, naming neither.
+ * @template T @param {() => T} read @param {string} path @returns {T}
+ */
+function readable(read, path) {
+    try {
+        return read();
+    } catch (err) {
+        throw new TypeError(`${path}: cannot be read: ${err instanceof Error ? err.message : String(err)}`);
+    }
 }
 
 // A record, not a Set: the page's Set.prototype.has of the moment answers nothing here.

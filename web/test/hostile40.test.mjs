@@ -46,7 +46,7 @@ describe("hostile40: tool definitions that are getters, Proxies, or change after
         assert.deepEqual(uncaught, []);
     });
 
-    test("an inputSchema whose default getter throws: registration throws an error naming the tool, or the tool works; the page lives", { todo: "the getter's own error, naming no tool" }, async (t) => {
+    test("an inputSchema whose default getter throws: registration throws an error naming the tool, or the tool works; the page lives", async (t) => {
         const uncaught = watchUncaught(t);
         const prop = { type: "string" };
         Object.defineProperty(prop, "default", { enumerable: true, get() { throw new Error("GETTER40"); } });
@@ -60,7 +60,7 @@ describe("hostile40: tool definitions that are getters, Proxies, or change after
         const r = await within(run(api.createSession(), `const out = [await tools.g.ok({})]; try { out.push(await tool_call("g.bad", {})) } catch (e) { out.push(e.name) } return out`), 60_000);
         assert.ok(r.ok, JSON.stringify(r.error));
         if (thrown) {
-            assert.ok(thrown instanceof Error && /g\.bad/.test(thrown.message), `the registration error names no tool: ${thrown?.message}`);
+            assert.ok(thrown instanceof TypeError && /g\.bad.*inputSchema.*GETTER40/.test(thrown.message), `the registration error names no tool: ${thrown?.message}`);
             assert.deepEqual(r.result, ["fine", "ToolError"]);
         } else {
             assert.equal(r.result[0], "fine");
