@@ -74,6 +74,10 @@ func hintFor(e *sandbox.Error) string {
 	if e.Name == "RangeError" && e.Message == "Date value is NaN" && strings.HasPrefix(e.Stack, "    at toISOString (native)") {
 		return invalidDateHint
 	}
+	// JSON.stringify of a BigInt: QuickJS's words named no way out.
+	if e.Name == "TypeError" && e.Message == "Do not know how to serialize a BigInt" {
+		return ": JSON has no BigInt; convert it first, with String(x) (or Number(x) below 2**53), or JSON.stringify(value, (k, v) => typeof v === \"bigint\" ? String(v) : v)"
+	}
 	name, ok := strings.CutSuffix(e.Message, "' is not defined")
 	if e.Name != "ReferenceError" || !ok || !strings.HasPrefix(name, "'") {
 		return ""

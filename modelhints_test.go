@@ -94,6 +94,11 @@ func TestModelHabitHints(t *testing.T) {
 			t.Errorf("Date value is NaN at %q: hint %q, want %q", stack, h, want)
 		}
 	}
+	// JSON.stringify of a BigInt: QuickJS's words alone named no way out.
+	big := &sandbox.Error{Code: sandbox.CodeRuntime, Name: "TypeError", Message: "Do not know how to serialize a BigInt", Stack: "    at stringify (native)\n"}
+	if h := hintFor(big); !strings.Contains(h, "convert it first, with String(x) (or Number(x) below 2**53)") {
+		t.Errorf("JSON.stringify of a BigInt: %q", h)
+	}
 	// QuickJS's "empty array" from reduce of [] said neither the call nor the fix.
 	for stack, want := range map[string]string{"    at reduce (native)\n    at <anonymous> (code.js:2:16)\n": emptyReduceHint, "    at reduceRight (native)\n": emptyReduceHint, "    at <anonymous> (code.js:1:7)\n": ""} {
 		if h := hintFor(&sandbox.Error{Code: sandbox.CodeRuntime, Name: "TypeError", Message: "empty array", Stack: stack}); h != want {
