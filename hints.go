@@ -607,7 +607,12 @@ const notDefinedTable = "module exports\t: the code is the body of an async func
 	"await\t" + awaitHint + "\n" +
 	"searchTools\t: " + searchToolsHint + "\n" +
 	"executeCode\t: " + executeCodeHint + "\n" +
-	"window document localStorage sessionStorage navigator location process Buffer\t: the sandbox has no page, DOM, storage or Node.js objects, only JavaScript's built-ins and the globals the instructions list; get the page's data by calling its tools (tool_search finds them)\n" +
+	"window document localStorage sessionStorage navigator location Buffer Deno Bun\t" + noHostHint + "\n" +
+	// process.env, process.argv, process.stdout.write (Node.js's output).
+	"process\t" + noHostHint + "; log with console.log(...), not process.stdout.write\n" +
+	// Gemini's function calls, default_api.orders_search(...): the tool
+	// meant is named where the code names it (namedTool).
+	"default_api\t: the tools are functions of tools, not of default_api; " + byNameHint + "\n" +
 	"alert confirm prompt\t: the sandbox has no page and no user to ask; log with console.log(...) or return the value (a question for the user goes in your answer, after the run)\n" +
 	// Python's words, which models trained on Python agents write in
 	// JavaScript too: QuickJS's bare ReferenceError did not say the
@@ -629,6 +634,9 @@ const notDefinedTable = "module exports\t: the code is the body of an async func
 	// Withheld (sandbox/withheld.go: QuickJS's use-after-free bugs are in
 	// its callbacks): the bare ReferenceError read like a missing import.
 	"FinalizationRegistry\t: this sandbox withholds FinalizationRegistry (typeof FinalizationRegistry is \"undefined\"): a run is too short for its callbacks, which come only after an object is garbage collected; clean up in a finally block instead"
+
+// noHostHint follows a global of a page, Node.js, Deno or Bun.
+const noHostHint = ": the sandbox has no page, DOM, storage or Node.js objects, only JavaScript's built-ins and the globals the instructions list; get the page's data by calling its tools (tool_search finds them)"
 
 // buildNotDefinedHints is notDefinedHints. Not inlined into the package's
 // init (TestCoreInitInlinesNoLoop says why).

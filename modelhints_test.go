@@ -70,7 +70,8 @@ func TestModelHabitHints(t *testing.T) {
 		t.Errorf("'lt' of code without &lt;: %q", h)
 	}
 	for name, want := range map[string]string{"print": "console.log", "True": "true, false and null", "None": "null", "len": "x.length", "str": "String(x)", "int": "Math.trunc(Number(x))", "float": "Number(x)", "range": "Array.from({ length: n }, (_, i) => i)", "search": "tool_search({ query })", "printf": "", "alert": "no user to ask", "confirm": "console.log(...) or return the value",
-		"final_answer": "return value;", "finalAnswer": "return value;", "callTool": "await tool_call(\"<namespace>.<name>\", input)", "call_tool": "await tools.<namespace>.<name>(input)", "invokeTool": "tool_call(", "callToolX": "", "search_tools": "tool_search({ query })"} {
+		"final_answer": "return value;", "finalAnswer": "return value;", "callTool": "await tool_call(\"<namespace>.<name>\", input)", "call_tool": "await tools.<namespace>.<name>(input)", "invokeTool": "tool_call(", "callToolX": "", "search_tools": "tool_search({ query })",
+		"Deno": "no page, DOM, storage or Node.js objects", "Bun": "no page, DOM", "process": "log with console.log(...), not process.stdout.write", "default_api": "the tools are functions of tools, not of default_api; call a tool as a function of tools"} {
 		if h := hintFor(ref(name)); (want == "") != (h == "") || !strings.Contains(h, want) {
 			t.Errorf("'%s' is not defined: hint %q, want one with %q", name, h, want)
 		}
@@ -171,10 +172,15 @@ func TestDispatcherCall(t *testing.T) {
 		`const r = await callTool("payments.transfer", { amount: 1 })`:       "'callTool' is not defined",
 		`const r = await tools( 'payments.transfer', { amount: 1 })`:         "not a function: tools is not a function",
 		`const r = await tools.payments["payments.transfer"]({ amount: 1 })`: `not a function: tools.payments["payments.transfer"] is not a function`,
+		// Session 40: Gemini's default_api and a tool's flattened name.
+		`const r = await default_api.payments_transfer({ amount: 1 })`: "'default_api' is not defined",
 	} {
 		if res := exec(t, s, code, nil); res.OK || res.Error == nil || res.Error.Message != head+want {
 			t.Errorf("%s: got %+v, want %q", code, res.Error, head+want)
 		}
+	}
+	if res := exec(t, s, `await default_api.zzqx({})`, nil); res.OK || res.Error == nil || !strings.HasSuffix(res.Error.Message, "; "+byNameHint) {
+		t.Errorf("default_api of no tool's name: got %+v, want the general form", res.Error)
 	}
 	if res := exec(t, s, `await callTool("payments.nosuch", {})`, nil); res.OK || res.Error == nil || !strings.HasSuffix(res.Error.Message, ": "+byNameHint) {
 		t.Errorf("callTool of no tool's name: got %+v, want the general form", res.Error)

@@ -88,12 +88,8 @@ func (r *runState) suggest(name string) string {
 		return "; " + byNameHint
 	}
 	name = cutString(name, maxNameChars)
-	names := make([]string, len(r.visible))
-	for i, e := range r.visible {
-		names[i] = e.info.Name
-	}
 	var n []string
-	if near := keys.Nearest(name, names); near != "" {
+	if near := r.nearest(name); near != "" {
 		n = append(n, near)
 	}
 	for _, h := range searchTools(r.visible, strings.NewReplacer(".", " ", "_", " ", "-", " ").Replace(name), 3) {
@@ -119,9 +115,14 @@ func (r *runState) dispatchHint(name string, input json.RawMessage) string {
 }
 
 // namedTool is the tool that code's first call of f names by a string
-// literal, callTool("orders.get", ...) or tools("orders.get", ...), or "":
-// what a dispatcher the sandbox lacks was asked for.
+// literal, callTool("orders.get", ...) or tools("orders.get", ...), or by
+// a member, Gemini's default_api.orders_search(...), or "": what a
+// dispatcher the sandbox lacks was asked for.
 func (r *runState) namedTool(f string) string {
+	if _, member, ok := strings.Cut(r.code, f+"."); ok {
+		member, _, _ = strings.Cut(member, "(")
+		return r.nearest(member)
+	}
 	_, rest, _ := strings.Cut(r.code, f+"(")
 	rest = strings.TrimLeft(rest, " ")
 	if rest == "" || rest[0] != '"' && rest[0] != '\'' {
@@ -131,6 +132,15 @@ func (r *runState) namedTool(f string) string {
 		return tool
 	}
 	return ""
+}
+
+// nearest is the visible tool's name nearest to name (keys.Nearest), or "".
+func (r *runState) nearest(name string) string {
+	names := make([]string, len(r.visible))
+	for i, e := range r.visible {
+		names[i] = e.info.Name
+	}
+	return keys.Nearest(name, names)
 }
 
 // callHint is the call to write for tool, named by a string.
