@@ -556,6 +556,11 @@ func pythonWordHint(before, at string) string {
 	if endsWithWord(before, "lambda") && strings.HasSuffix(before, " ") {
 		return pythonLambdaHint
 	}
+	// def main() { ... }, async def main() {: Python's def before a body
+	// in braces (one ending in a colon is pythonLine's).
+	if endsWithWord(before, "def") || strings.HasPrefix(at, "def ") {
+		return ": def is Python; JavaScript declares a function with function: async function main() { ... }"
+	}
 	return ""
 }
 

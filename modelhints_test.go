@@ -46,6 +46,10 @@ func TestModelHabitHints(t *testing.T) {
 		{"a last block that is no object", "const a = 1;\n{ f(a) ) }", syntax("expecting ';'", 2, 8), ""},
 		// Session 39: more of Python, and the bytes of copied text.
 		{"async def", "async def main():\n    return 1", syntax("expecting ';'", 1, 7), "line 1 is Python"},
+		// Session 40: def before a body in braces ("expecting ';'" alone).
+		{"async def with braces", "async def main() {\n  return 1\n}", syntax("expecting ';'", 1, 7), ": def is Python; JavaScript declares a function with function"},
+		{"def with braces", "def main() {\n  return 1\n}", syntax("expecting ';'", 1, 5), ": def is Python"},
+		{"a name ending in def", "const undef = 1; return undef 2", syntax("expecting ';'", 1, 31), ""},
 		{"elif with braces", "if (a) { b }\nelif (c) { d }", syntax("expecting ';'", 2, 10), ": elif is Python; JavaScript writes else if"},
 		{"elif after the closing brace", "if (a) {\n  b\n} elif (c) {\n  d\n}", syntax("expecting ';'", 3, 12), ": elif is Python; JavaScript writes else if"},
 		{"not in", "return \"o-9\" not in ids;", syntax("expecting ';'", 1, 14), pythonOperatorHint},

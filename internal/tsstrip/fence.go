@@ -56,6 +56,9 @@ func fenceLang(l string) bool {
 	return l == "" || strings.Contains(" js javascript ts typescript mjs jsx tsx node cjs mts cts es6 ", " "+l+" ")
 }
 
+// jsOnly is what a program in another language is told.
+const jsOnly = "executeCode runs JavaScript or TypeScript (the body of an async function); send the program in JavaScript, bare or in a ```js block"
+
 // Unfence returns the code of the first markdown fence (``` or ~~~, with
 // no language or a JavaScript or TypeScript one) when src has one: the
 // lines before it become empty, so line numbers still count from the top
@@ -96,7 +99,7 @@ func Unfence(src string) (string, *Error) {
 				}
 				other = mk
 				if firstOther == nil {
-					firstOther = &Error{Line: i + 1, Column: 1, Message: mk + lang(info) + " is not JavaScript: executeCode runs JavaScript or TypeScript (the body of an async function); send the program in JavaScript, bare or in a ```js block"}
+					firstOther = &Error{Line: i + 1, Column: 1, Message: mk + lang(info) + " is not JavaScript: " + jsOnly}
 				}
 			}
 			seen = true

@@ -1,5 +1,7 @@
 package tsstrip
 
+import "strings"
+
 // statement erases a TypeScript-only statement at i, or fails on one that
 // cannot be erased; it returns i when the statement is JavaScript.
 func (s *stripper) statement(i, end int) int {
@@ -108,6 +110,16 @@ func (s *stripper) statement(i, end int) int {
 		if n.v != "(" && n.v != "." {
 			if s.module {
 				return s.moduleStatement(i + 1)
+			}
+			// import json, import numpy as np: Python's, names to the
+			// line's end (JavaScript's has from and a string, or braces;
+			// TypeScript's import fs = require("fs") an =).
+			py := n.k == tName
+			for j := i + 2; py && j < len(s.toks) && !s.toks[j].nl; j++ {
+				py = !strings.Contains(" from = { * ", " "+s.toks[j].v+" ")
+			}
+			if py {
+				s.fail(i, "import "+n.v+" is Python, not JavaScript: "+jsOnly)
 			}
 			s.fail(i, "import is not available: the sandbox has no modules; use the tools you are given instead")
 		}

@@ -152,6 +152,12 @@ func TestStripErrors(t *testing.T) {
 		{"using in a case", "switch (k) {\n  case 1:\n    using a = f(); break\n}", "using is not supported directly in a switch's case", 3, 5},
 		{"using without a value", "using a: T;", "using needs a value", 1, 11},
 		{"import", "import { a } from 'b'\nreturn a", "import is not available", 1, 1},
+		// Python's import, a program's first line: the language named.
+		{"a Python import", "import json\n\ndef main():\n    pass", "import json is Python, not JavaScript: executeCode runs JavaScript or TypeScript", 1, 1},
+		{"a Python import of two modules", "import os, sys\nprint(1)", "import os is Python", 1, 1},
+		{"a Python import renamed", "import numpy as np", "import numpy is Python", 1, 1},
+		{"TypeScript's import = require", "import fs = require('fs')\nreturn 1", "import is not available", 1, 1},
+		{"import of tools beside a value named type", "import { tools, type } from 'tools'\nreturn 1", "import is not available", 1, 1},
 		{"dynamic import", "const m = await import('x')", "import() is not available", 1, 17},
 		{"export", "export const a = 1", "export is not available", 1, 1},
 		{"export default of an anonymous function before more code", "export default async function () { return 1 }\nconst b = 2", "export is not available", 1, 1},
