@@ -356,6 +356,12 @@ func (s *stripper) globalsImport(i int) int {
 			if !s.is(i-1, "*") {
 				return 0
 			}
+		case "type":
+			// import { tools, type Tools } from "tools": a type beside them.
+			if s.tok(i+1).k != tName {
+				return 0
+			}
+			i++
 		case "{", "}", ",", "*":
 		default:
 			return 0

@@ -73,6 +73,7 @@ func TestStrip(t *testing.T) {
 		{"import of every global", "import { tools, tool_search, tool_call, } from './sandbox'\nreturn 1", ";                                                         \nreturn 1"},
 		{"import of tools as a namespace", "import * as tools from \"@tools\"\nreturn 1", ";                               \nreturn 1"},
 		{"default import of tools", "import tools from 'tools'\nreturn 1", ";                        \nreturn 1"},
+		{"import of tools beside a type", "import { tools, type Tools } from \"tools\"\nreturn 1", ";                                         \nreturn 1"},
 		// TypeScript's module marker, which a script with a top-level await
 		// needs under tsc ("add an empty 'export {}'"): it exports nothing.
 		{"an empty export", "export {};\nconst a = await f()\nreturn a\nexport {}", ";         \nconst a = await f()\nreturn a\n;        "},
