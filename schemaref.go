@@ -2,6 +2,7 @@ package codemode
 
 import (
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/interopio/code-mode/internal/tsgen"
@@ -14,13 +15,29 @@ import (
 // check, and a "$id" under such a keyword names no resource. A draft-07
 // schema's "$defs" or "prefixItems", a 2020-12 schema's "additionalItems",
 // used to be held to the rules of the drafts that define them.
-var keywordDrafts = map[string][2]int{
-	"$id": {6, 0}, "contains": {6, 0}, "propertyNames": {6, 0},
-	"if": {7, 0}, "then": {7, 0}, "else": {7, 0}, "contentEncoding": {7, 0}, "contentMediaType": {7, 0},
-	"$anchor": {2019, 0}, "$defs": {2019, 0}, "contentSchema": {2019, 0}, "dependentSchemas": {2019, 0},
-	"minContains": {2019, 0}, "maxContains": {2019, 0}, "unevaluatedItems": {2019, 0}, "unevaluatedProperties": {2019, 0},
-	"$dynamicAnchor": {2020, 0}, "$dynamicRef": {2020, 0}, "prefixItems": {2020, 0},
-	"additionalItems": {4, 2019},
+var keywordDrafts = draftsOf("6 0 $id contains propertyNames\n" +
+	"7 0 if then else contentEncoding contentMediaType\n" +
+	"2019 0 $anchor $defs contentSchema dependentSchemas minContains maxContains unevaluatedItems unevaluatedProperties\n" +
+	"2020 0 $dynamicAnchor $dynamicRef prefixItems\n" +
+	"4 2019 additionalItems")
+
+// draftsOf is keywordDrafts of its text, a line per first and last draft
+// and their keywords: not a map literal, whose statement per keyword was
+// code of the core's own. Not inlined into the package's init
+// (TestCoreInitInlinesNoLoop says why).
+//
+//go:noinline
+func draftsOf(text string) map[string][2]int {
+	m := map[string][2]int{}
+	for _, line := range strings.Split(text, "\n") {
+		f := strings.Fields(line)
+		first, _ := strconv.Atoi(f[0])
+		last, _ := strconv.Atoi(f[1])
+		for _, k := range f[2:] {
+			m[k] = [2]int{first, last}
+		}
+	}
+	return m
 }
 
 // inDraft reports whether keyword k means something in the walk's draft (a
