@@ -186,7 +186,7 @@ func inFunction(s *stripper, encl []int, i int) bool {
 	return false
 }
 
-var controlHeads = map[string]bool{"if": true, "for": true, "while": true, "switch": true, "catch": true, "with": true}
+var controlHeads = words("if for while switch catch with")
 
 // endsValue says whether a statement can end with token t: a name that is
 // not an operator or a keyword expecting more, a literal, ']', '++', '--'.
@@ -202,8 +202,4 @@ func endsValue(t token) bool {
 	return false
 }
 
-var expectsMore = map[string]bool{
-	"await": true, "void": true, "typeof": true, "new": true, "delete": true, "in": true, "instanceof": true, "of": true,
-	"case": true, "extends": true, "return": true, "yield": true, "throw": true, "async": true, "let": true, "const": true, "var": true,
-	"function": true, "class": true, "import": true, "export": true, "default": true, "else": true, "do": true,
-}
+var expectsMore = words("await void typeof new delete in instanceof of case extends return yield throw async let const var function class import export default else do")
