@@ -138,8 +138,9 @@ var Dev4IDs = []string{"gmail", "spotify", "docker", "shipengine", "appveyor", "
 // Train2IDs are the catalogs of the train2 split, in report order: eight
 // more APIs (a calendar, classes and coursework, bank account data, a
 // community forum, stock media, video sharing, API collections,
-// blogging), of kinds no other split has but video sharing. A training split, written blind
-// like dev: its misses may be read; not part of Tune or Validation.
+// blogging), of kinds no other split has but video sharing. A training
+// split, written blind like dev: its misses may be read; not part of Tune
+// or Validation.
 var Train2IDs = []string{"calendar", "classroom", "plaid", "discourse", "shutterstock", "youtube", "postman", "blogger"}
 
 // SmallIDs are the catalogs of the small split: real MCP servers of 7-14
