@@ -163,7 +163,11 @@ function wasmFile(bytes) {
 async function readFileBytes(path) {
     const fs = await nodeModule("fs");
     /** @type {any} */
-    const bytes = await new Promise((resolve, reject) => fs.readFile(path, (/** @type {any} */ err, /** @type {Uint8Array} */ b) => (err ? reject(accessDenied(err)) : resolve(b))));
+    // Options of a null prototype: without them Node reads the signal and
+    // the encoding from an options object of its own, and a page whose
+    // Object.prototype had one (a polluted merge) failed every factory
+    // ("The operation was aborted", "bytes.subarray is not a function").
+    const bytes = await new Promise((resolve, reject) => fs.readFile(path, { __proto__: null, flag: "r" }, (/** @type {any} */ err, /** @type {Uint8Array} */ b) => (err ? reject(accessDenied(err)) : resolve(b))));
     return wasmFile(bytes);
 }
 

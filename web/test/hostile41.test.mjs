@@ -255,7 +255,7 @@ describe("hostile41: limits and options that are objects converting themselves",
         await alive(api);
     });
 
-    test("a polluted Object.prototype under worker, memoryLimit, signal, encoding, limit and wasmLocation: the page's own config holds", { todo: !WORKER && "a polluted signal aborts the read of the core: Cannot load the Code Mode core ...: The operation was aborted" }, () => {
+    test("a polluted Object.prototype under worker, memoryLimit, signal, encoding, limit and wasmLocation: the page's own config holds", () => {
         const out = inChild(`
             ${POST_SPY}
             // Node makes process.stdout and stderr at their first use, from options that
