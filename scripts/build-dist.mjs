@@ -36,6 +36,7 @@ import { rewriteJumps } from "./wasm-jumps.mjs";
 import { mergeDataSegments } from "./wasm-data.mjs";
 import { cutFrameTables, cutLineTables } from "./wasm-lines.mjs";
 import { writePreludeOverlay } from "./prelude-min.mjs";
+import { writeRegexpOverlay } from "./regexp-tables.mjs";
 import { buildIdOf, stampBuild, stampOf } from "./build-id.mjs";
 import { noInlineFlags } from "./go-flags.mjs";
 import { ENTRIES } from "../web/entries.mjs";
@@ -122,7 +123,7 @@ if (skipGo) {
     else buildId = stampOf(readFileSync(coreOut)) || stampCore(coreOut);
 } else {
     rmSync(coreOut, { force: true });
-    const r = go(["build", "-trimpath", "-ldflags=-s -w", ...noInlineFlags(), ...preludeOverlay(), "-o", coreOut, "./wasm"], { GOOS: "js", GOARCH: "wasm" });
+    const r = go(["build", "-trimpath", "-ldflags=-s -w", ...noInlineFlags(), ...coreOverlay(), "-o", coreOut, "./wasm"], { GOOS: "js", GOARCH: "wasm" });
     if (r.status !== 0) {
         rmSync(coreOut, { force: true });
         fail(
@@ -200,19 +201,36 @@ if (skipGo) {
     console.log(`build-dist: wrote ${[...written, "code-mode.wasm"].join(", ")} to ${outName}/ (core ${mb} MB, ${goversion}, build ${buildId})`);
 }
 
-// --- minified prelude -----------------------------------------------------------
+// --- overlay: minified prelude, regexp's Unicode classes -----------------------
 // The core embeds the sandbox's JavaScript (prelude/*.js) whitespace- and
 // comment-free (scripts/prelude-min.mjs, through go build -overlay): 82.8 KB
 // of sources become 48.5 KB, ~7 KB of the core's brotli size. The readable
 // files stay the sources (and what a native build or a plain
 // GOOS=js go build embeds). PRELUDE_MIN=0 embeds them as written.
-function preludeOverlay() {
-    if (process.env.PRELUDE_MIN === "0") return [];
-    try {
-        return ["-overlay", writePreludeOverlay(join(root, "prelude"), join(root, "build", "prelude-min")).overlay];
-    } catch (err) {
-        fail(`minifying prelude/*.js failed: ${err.message}`);
+// regexp/syntax finds \p{...}'s tables without unicode's maps
+// (scripts/regexp-tables.mjs): 62 KB less code run at start.
+// REGEXP_TABLES=0 builds the standard library's regexp/syntax as it is.
+function coreOverlay() {
+    const replace = {};
+    if (process.env.PRELUDE_MIN !== "0") {
+        try {
+            const { overlay } = writePreludeOverlay(join(root, "prelude"), join(root, "build", "prelude-min"));
+            Object.assign(replace, JSON.parse(readFileSync(overlay, "utf8")).Replace);
+        } catch (err) {
+            fail(`minifying prelude/*.js failed: ${err.message}`);
+        }
     }
+    if (process.env.REGEXP_TABLES !== "0") {
+        try {
+            Object.assign(replace, writeRegexpOverlay(goEnv("GOROOT"), join(root, "build", "regexp-tables"), goversion));
+        } catch (err) {
+            fail(`regexp/syntax's Unicode tables (scripts/regexp-tables.mjs): ${err.message}`);
+        }
+    }
+    if (Object.keys(replace).length === 0) return [];
+    const overlay = join(root, "build", "core-overlay.json");
+    writeFileSync(overlay, JSON.stringify({ Replace: replace }, null, 1) + "\n");
+    return ["-overlay", overlay];
 }
 
 // --- forward jumps -------------------------------------------------------------
