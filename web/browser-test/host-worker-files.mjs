@@ -96,9 +96,13 @@ const TRACE = `(() => {
 const LOCKED = (first) => `importScripts("../ses.js");\n${first ? "lockdown();\n" : ""}importScripts("../dist/code-mode.global.js");\n${first ? "" : "lockdown();\n"}const factory = self.IoCodeModeFactory;\n`;
 // The dedicated and shared workers also report each step of CHECKS as it
 // begins ({ step }), which start's page expression keeps for its answer
-// should the worker never report.
-const DEDICATED = `step = (what) => postMessage({ step: what });\nrun().then((out) => postMessage(out));\n`;
-const SHARED = `onconnect = (e) => { step = (what) => e.ports[0].postMessage({ step: what }); run().then((out) => e.ports[0].postMessage(out)); };\n`;
+// should the worker never report, and a beat every 10 s from a timer of
+// their own ({ beat }): an answer that never comes says whether the
+// worker's event loop still ran (idle, waiting for something) or its
+// thread never came back from a call (Firefox's CI: "factory at 19" and
+// nothing more, the start watch's 60 s timers never firing either).
+const DEDICATED = `step = (what) => postMessage({ step: what });\nsetInterval(() => postMessage({ beat: 1 }), 10000);\nrun().then((out) => postMessage(out));\n`;
+const SHARED = `onconnect = (e) => { step = (what) => e.ports[0].postMessage({ step: what }); setInterval(() => e.ports[0].postMessage({ beat: 1 }), 10000); run().then((out) => e.ports[0].postMessage(out)); };\n`;
 const SERVICE = `addEventListener("install", () => skipWaiting());\naddEventListener("message", (e) => e.waitUntil(run().then((out) => e.source.postMessage(out))));\n`;
 
 /** name -> () => body, below the policy's folder (harness.mjs's servePolicyPages). */
@@ -134,7 +138,8 @@ export const service = (mode) => `(async () => {
 // its factory's, when given) and resolves with its report, its error
 // event's message, or "no answer within 150 s" with the steps the worker
 // began and when (ms from the start): where it hung (CHECKS' steps, and
-// TRACE's: the worker's fetches and compiles, its nested Worker's messages).
+// TRACE's: the worker's fetches and compiles, its nested Worker's messages),
+// and its beats: whether its thread was blocked or idle.
 export const start = (kind, file, mode, timeout) => `new Promise((resolve) => {
     const [kind, file, mode, timeout] = ${JSON.stringify([kind, file, mode ?? null, timeout ?? null])};
     const options = file.endsWith(".mjs") ? { type: "module" } : {};
@@ -146,13 +151,22 @@ export const start = (kind, file, mode, timeout) => `new Promise((resolve) => {
     const port = kind === "shared" ? w.port : w;
     const t0 = Date.now();
     const steps = [];
-    port.onmessage = (e) => (e.data && typeof e.data.step === "string" ? steps.push(e.data.step + " at " + (Date.now() - t0)) : resolve(e.data));
+    let beats = 0;
+    let lastBeat = 0;
+    port.onmessage = (e) => {
+        if (e.data && e.data.beat === 1) {
+            beats += 1;
+            lastBeat = Date.now() - t0;
+        } else if (e.data && typeof e.data.step === "string") steps.push(e.data.step + " at " + (Date.now() - t0));
+        else resolve(e.data);
+    };
     w.onerror = (e) => resolve("error event: " + (e.message || e.type));
     if (kind === "shared") port.start();
     // Under the driver's 180 s protocol timeout, so that a worker that never
     // answers fails its own assertion, which names the file and the mode
     // (Firefox under load once hung here: which case was not known).
-    setTimeout(() => resolve("no answer within 150 s; steps begun: " + (steps.join(", ") || "none")), 150000);
+    const beat = () => "; the worker's beats (one per 10 s): " + (beats > 0 ? beats + ", the last at " + lastBeat + " (its event loop ran until then)" : "none (its thread was blocked)");
+    setTimeout(() => resolve("no answer within 150 s; steps begun: " + (steps.join(", ") || "none") + beat()), 150000);
 })`;
 
 // What each reports where it runs.
