@@ -87,8 +87,10 @@ export function writeRegexpOverlay(goroot, outDir, goversion) {
     const categories = mapEntries(tables, "Categories");
     const scripts = mapEntries(tables, "Scripts");
     mkdirSync(outDir, { recursive: true });
-    const parseCopy = join(outDir, "parse.go");
-    const tablesCopy = join(outDir, "zz_unicode_tables.go");
+    // Not named *.go: outDir may be inside the module (build/), where go
+    // list ./... and go vet would read the copies as a package of their own.
+    const parseCopy = join(outDir, "parse.go.txt");
+    const tablesCopy = join(outDir, "zz_unicode_tables.go.txt");
     writeFileSync(parseCopy, rewriteParse(readFileSync(parseGo, "utf8")));
     writeFileSync(tablesCopy, tablesSource(categories, scripts, goversion));
     return { [parseGo]: parseCopy, [join(goroot, "src", "regexp", "syntax", "zz_unicode_tables.go")]: tablesCopy };
