@@ -12,7 +12,7 @@
 // writeRegexpOverlay(goroot, outDir) returns the overlay's Replace entries;
 // it throws when the toolchain's sources are not the shape it rewrites.
 
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** The keys and values of `var NAME = map[string]*RangeTable{...}` in unicode's tables.go. */
@@ -86,6 +86,9 @@ export function writeRegexpOverlay(goroot, outDir, goversion) {
     const parseGo = join(goroot, "src", "regexp", "syntax", "parse.go");
     const categories = mapEntries(tables, "Categories");
     const scripts = mapEntries(tables, "Scripts");
+    // Emptied first: copies of an earlier build named *.go (d21b9f5's) are
+    // removed with it.
+    rmSync(outDir, { recursive: true, force: true });
     mkdirSync(outDir, { recursive: true });
     // Not named *.go: outDir may be inside the module (build/), where go
     // list ./... and go vet would read the copies as a package of their own.
