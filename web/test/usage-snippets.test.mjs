@@ -22,7 +22,9 @@ import { pathToFileURL } from "node:url";
 import OpenAI from "openai";
 import Anthropic from "@anthropic-ai/sdk";
 import { MockLanguageModelV4 } from "ai/test";
-import { jsonSchema, tool } from "ai";
+import { generateText, jsonSchema, stepCountIs, tool } from "ai";
+import { generateText as generateText6, stepCountIs as stepCountIs6, tool as tool6 } from "ai-v6";
+import { MockLanguageModelV3 } from "ai-v6/test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -506,6 +508,56 @@ const cases = [
         check: ({ text }, { requestMetadata }) => {
             assert.equal(text, "The open orders total 47.");
             assert.deepEqual(seen.contexts, [requestMetadata], "toolsContext reached the tool as options.context");
+        },
+    },
+    {
+        has: "const repairToolCall = async ({ toolCall, error }) =>",
+        env: page,
+        // What the AI SDK cannot parse as JSON, through generateText of ai 7
+        // and 6 with their mock models: without the repair each call is the
+        // SDK's parse error; with it, the tools read the text (a comma before
+        // the brace, a program alone, fenced JSON run) or answer with their
+        // own message, and a name neither tool has stays the SDK's error.
+        check: async ({ repairToolCall }, { codeMode }) => {
+            const calls = [
+                ["executeCode", SUM_ARGS.replace(/}$/, ",}")],
+                ["executeCode", SUM],
+                ["searchTools", '```json\n{"query":"orders"}\n```'],
+                ["executeCode", "{code: 'return 1'}"],
+                ["execute_code", SUM_ARGS],
+            ];
+            const usage = { inputTokens: { total: 1, noCache: 1 }, outputTokens: { total: 1, text: 1 } };
+            const outputs = async ({ generateText, stepCountIs, tool, Mock }, options) => {
+                const seen = [];
+                let step = 0;
+                const model = new Mock({
+                    doGenerate: async ({ prompt }) => {
+                        const last = prompt.at(-1);
+                        if (last.role === "tool") seen.push(...last.content.map((p) => p.output));
+                        const call = calls[step++];
+                        return call
+                            ? { content: [{ type: "tool-call", toolCallId: `c${step}`, toolName: call[0], input: call[1] }], finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage, warnings: [] }
+                            : { content: [{ type: "text", text: "done" }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] };
+                    },
+                });
+                const session = codeMode.createSession();
+                const [searchTools, executeCode] = session.getLlmTools();
+                const { text } = await generateText({ model, prompt: "Total of the open orders?", tools: { searchTools: tool(searchTools), executeCode: tool(executeCode) }, stopWhen: stepCountIs(10), ...options });
+                assert.equal(text, "done");
+                return seen;
+            };
+            for (const sdk of [{ generateText, stepCountIs, tool, Mock: MockLanguageModelV4 }, { generateText: generateText6, stepCountIs: stepCountIs6, tool: tool6, Mock: MockLanguageModelV3 }]) {
+                const before = await outputs(sdk, {});
+                assert.deepEqual(before.map((o) => o.type), ["error-text", "error-text", "error-text", "error-text", "error-text"]);
+                assert.match(before[0].value, /Invalid input for tool executeCode: (AI_JSONParseError: )?JSON parsing failed: /);
+                const after = await outputs(sdk, { experimental_repairToolCall: repairToolCall });
+                assert.deepEqual(after.map((o) => o.type), ["json", "json", "json", "error-json", "error-text"], JSON.stringify(after));
+                assert.equal(after[0].value.result, 47);
+                assert.equal(after[1].value.result, 47);
+                assert.deepEqual(after[2].value.map((t) => t.name), ["orders.search"]);
+                assert.equal(after[3].value.error.message, "executeCode: the arguments are JSON text that does not parse (JSON writes keys and strings in double quotes); expected an object { code: string; explanation?: string }");
+                assert.match(after[4].value, /tool 'execute_code'\. Available tools: searchTools, executeCode\.$/);
+            }
         },
     },
     {

@@ -5,7 +5,7 @@
 
 import { IoCodeModeFactory, IoCodeMode } from "@interopio/code-mode";
 import IoCodeModeFactoryDefault from "@interopio/code-mode";
-import { generateText, jsonSchema, stepCountIs, tool, zodSchema, type LanguageModel } from "ai";
+import { generateText, InvalidToolInputError, jsonSchema, stepCountIs, tool, zodSchema, type LanguageModel } from "ai";
 import { z } from "zod";
 
 // ---------------------------------------------------------------------------
@@ -242,6 +242,9 @@ async function withAiSdk(codeMode: IoCodeMode.API) {
         },
         stopWhen: stepCountIs(5),
         abortSignal: signal,
+        // USAGE: arguments the SDK cannot parse as JSON, handed to the tool as their text.
+        experimental_repairToolCall: async ({ toolCall, error }) =>
+            InvalidToolInputError.isInstance(error) ? { ...toolCall, input: JSON.stringify(toolCall.input) } : null,
     });
     return result.text;
 }
