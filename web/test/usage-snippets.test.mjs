@@ -615,6 +615,19 @@ const cases = [
             assert.match(refused.content, /Received tool input did not match expected schema\nDetails: #\/required: Instance does not have required property "explanation"\./);
             assert.equal(JSON.parse(ran.content).result, 47, ran.content);
             assert.equal(messages.at(-1).content, "The open orders total 47.");
+            // As the text says: a reply whose only call's arguments are not
+            // JSON (ChatOpenAI's invalid_tool_calls) ends createAgent's run
+            // there, unanswered, the model not asked again.
+            const chat = chatOpenAI([
+                completion({ tool_calls: [{ id: "b1", type: "function", function: { name: "executeCode", arguments: SUM_ARGS.replace(/}$/, ",}") } }] }, "tool_calls"),
+                completion({ content: "The open orders total 47." }, "stop"),
+            ]);
+            const ended = (await createAgent({ model: chat.model, tools, systemPrompt: "Use the tools." }).invoke({ messages: [{ role: "user", content: "What is the total of the open orders?" }] })).messages;
+            assert.deepEqual(ended.map((m) => m.getType()), ["human", "ai"]);
+            assert.equal(ended[1].content, "");
+            assert.deepEqual(ended[1].tool_calls, []);
+            assert.deepEqual(ended[1].invalid_tool_calls.map((c) => c.id), ["b1"]);
+            assert.equal(chat.requests.length, 1);
         },
     },
     {
