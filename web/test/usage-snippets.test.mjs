@@ -80,7 +80,7 @@ before(async () => {
     const modules = join(dir, "node_modules");
     mkdirSync(join(modules, "@interopio"), { recursive: true });
     symlinkSync(dist, join(modules, "@interopio", "code-mode"), "dir");
-    for (const name of ["ai", "zod", "openai", "@anthropic-ai", "@langchain", "@modelcontextprotocol", "@energetic-ai", "@google", "@openai", "@mastra", "ollama", "@aws-sdk", "groq-sdk", "@mistralai", "cohere-ai"]) {
+    for (const name of ["ai", "zod", "openai", "@anthropic-ai", "@langchain", "langchain", "@modelcontextprotocol", "@energetic-ai", "@google", "@openai", "@mastra", "ollama", "@aws-sdk", "groq-sdk", "@mistralai", "cohere-ai"]) {
         symlinkSync(join(root, "node_modules", name), join(modules, name), "dir");
     }
 });
@@ -628,6 +628,60 @@ const cases = [
             assert.deepEqual(ended[1].tool_calls, []);
             assert.deepEqual(ended[1].invalid_tool_calls.map((c) => c.id), ["b1"]);
             assert.equal(chat.requests.length, 1);
+        },
+    },
+    {
+        has: "const invalidToolCalls = createMiddleware({",
+        // The middleware in createAgent with the tools of the block above:
+        // ChatOpenAI's calls whose arguments are not JSON, a comma before
+        // the brace (it runs) and one cut short (its answer says so), then
+        // ChatAnthropic's streamed one beside a valid call. Every call is
+        // answered in what goes back, and the block's context reaches the
+        // run. (Each reply has an id of its own, as a provider's do:
+        // createAgent keeps one message per id.)
+        env: async () => {
+            const env = await page();
+            const { tools } = await runBlock(blocks.find((b) => b.code.includes(LANGCHAIN_TOOLS)).code, env);
+            return { ...env, tools };
+        },
+        check: async ({ invalidToolCalls, unparsed }, env) => {
+            const agentRun = async (model) => (await createAgent({ model, tools: env.tools, systemPrompt: "Use the tools.", middleware: [invalidToolCalls] }).invoke({ messages: [{ role: "user", content: "What is the total of the open orders?" }] })).messages;
+            const answersOf = (messages) => Object.fromEntries(messages.filter((m) => m.getType() === "tool").map((m) => [m.tool_call_id, JSON.parse(m.content)]));
+            const call = (id, name, args) => ({ id, type: "function", function: { name, arguments: args } });
+            const reply = (n, message, finish) => ({ ...completion(message, finish), id: `chatcmpl-${n}` });
+            const openai = chatOpenAI([
+                reply(1, { tool_calls: [call("c1", "executeCode", SUM_ARGS.replace(/}$/, ",}"))] }, "tool_calls"),
+                reply(2, { tool_calls: [call("c2", "executeCode", '{"code": "return 1')] }, "tool_calls"),
+                reply(3, { content: "The open orders total 47." }, "stop"),
+            ]);
+            const messages = await agentRun(openai.model);
+            assert.deepEqual(messages.map((m) => m.getType()), ["human", "ai", "tool", "ai", "tool", "ai"]);
+            const answers = answersOf(messages);
+            assert.equal(answers.c1.result, 47, JSON.stringify(answers.c1));
+            assert.match(answers.c2.error?.message, /^The arguments of executeCode are not valid JSON/, JSON.stringify(answers.c2));
+            assert.equal(messages.at(-1).content, "The open orders total 47.");
+            assert.equal(openai.requests.length, 3);
+            assert.deepEqual(unanswered(openai.requests), []);
+            assert.deepEqual(seen.contexts, [env.requestMetadata]);
+
+            seen.contexts.length = 0;
+            const stream = (n, blocks, stop) => anthropicStream(blocks, stop).replace('"id":"msg_1"', `"id":"msg_${n}"`);
+            const anthropic = chatAnthropic([
+                stream(1, [{ id: "tu1", name: "searchTools", json: '{"query": "orders"}' }, { id: "tu2", name: "executeCode", json: '{"code" "return 1"}' }], "tool_use"),
+                stream(2, [{ id: "tu3", name: "executeCode", json: SUM_ARGS }], "tool_use"),
+                stream(3, [{ text: "The open orders total 47." }], "end_turn"),
+            ]);
+            const claude = await agentRun(anthropic.model);
+            const got = answersOf(claude);
+            assert.deepEqual(Object.keys(got), ["tu1", "tu2", "tu3"]);
+            assert.deepEqual(got.tu1.map((h) => h.name), ["orders.search"]);
+            assert.match(got.tu2.error?.message, /^The arguments of executeCode are not valid JSON/, JSON.stringify(got.tu2));
+            assert.equal(got.tu3.result, 47, JSON.stringify(got.tu3));
+            assert.equal(claude.at(-1).text, "The open orders total 47.");
+            assert.equal(anthropic.requests.length, 3);
+            assert.deepEqual(unanswered(anthropic.requests), []);
+            assert.deepEqual(seen.contexts, [env.requestMetadata]);
+            assert.equal(unparsed.size, 0);
         },
     },
     {

@@ -7,6 +7,7 @@ import { betaTool } from "@anthropic-ai/sdk/helpers/beta/json-schema";
 import { tool as langChainTool } from "@langchain/core/tools";
 import { HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { createAgent, createMiddleware } from "langchain";
 import type { IoCodeMode } from "@interopio/code-mode";
 import { handleToolCall, toAnthropicTools, toOpenAIResponsesTools, toOpenAITools } from "@interopio/code-mode/llm";
 
@@ -120,6 +121,33 @@ export function langChainTools() {
             verboseParsingErrors: true,
         }),
     );
+}
+
+// createAgent with the middleware that answers calls whose arguments
+// LangChain could not parse, from their text, by handleToolCall.
+export function langChainAgent(model: BaseChatModel) {
+    const unparsed = new Map<string | undefined, string | undefined>();
+    const invalidToolCalls = createMiddleware({
+        name: "InvalidToolCalls",
+        wrapModelCall: async (request, handler) => {
+            const reply = await handler(request);
+            for (const { id, name, args } of reply.invalid_tool_calls ?? []) {
+                unparsed.set(id, args);
+                reply.tool_calls = [...(reply.tool_calls ?? []), { id, name: name ?? "", args: {}, type: "tool_call" }];
+            }
+            reply.invalid_tool_calls = [];
+            return reply;
+        },
+        wrapToolCall: async (request, handler) => {
+            const { id, name } = request.toolCall;
+            if (!unparsed.has(id)) return handler(request);
+            const args = unparsed.get(id);
+            unparsed.delete(id);
+            const output = await handleToolCall(session, name, args, { signal: request.runtime.signal, context: requestMetadata });
+            return new ToolMessage({ tool_call_id: id ?? "", name, content: JSON.stringify(output) });
+        },
+    });
+    return createAgent({ model, tools: langChainTools(), systemPrompt: session.getSystemInstruction(), middleware: [invalidToolCalls] });
 }
 
 // A loop of one's own, its calls run by handleToolCall.
