@@ -134,3 +134,28 @@ test("a Mastra agent's stream() runs them too (it passes execute the same option
     assert.equal(out.c1.value.result, 47, JSON.stringify(out.c1));
     session.dispose();
 });
+
+test("arguments that are not JSON: Mastra repairs some itself, and what it cannot read reaches the tools as none", async (t) => {
+    const logged = t.mock.method(console, "error", () => {});
+    const session = api.createSession();
+    const [searchTools, executeCode] = session.getLlmTools();
+    const { model, prompts } = scripted([
+        // A comma before the brace: Mastra's own repair reads it.
+        [call("c1", "executeCode", '{"code":"return 6 * 7",}')],
+        // The same with a program that quotes in '...': Mastra's repair makes every ' a ", and gives up.
+        [call("c2", "executeCode", JSON.stringify({ code: SUM_OPEN }).replace(/}$/, ",}"))],
+        // A program sent alone, as the tools would read it.
+        [call("c3", "executeCode", "return 1")],
+        [{ type: "text", text: "done" }],
+    ]);
+    const agent = new Agent({ id: "unparsed", name: "Unparsed", instructions: session.getSystemInstruction(), model, tools: { searchTools, executeCode } });
+    assert.equal((await agent.generate("Total?", { maxSteps: 5 })).text, "done");
+    const out = results(prompts);
+    assert.equal(out.c1.value.result, 42, JSON.stringify(out.c1));
+    for (const id of ["c2", "c3"]) {
+        assert.equal(out[id].type, "error-json", JSON.stringify(out[id]));
+        assert.equal(out[id].value.error.message, "executeCode: code: required; expected a string");
+    }
+    assert.deepEqual(logged.mock.calls.map((c) => [c.arguments[0], c.arguments[1].toolCallId]), [["Error converting tool call input to JSON", "c2"], ["Error converting tool call input to JSON", "c3"]]);
+    session.dispose();
+});
