@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { ROOT, SERVE_THE_FOLDER, filePage, servePolicyPages } from "./harness.mjs";
 import { CAUGHT, FITS, UNCAUGHT } from "../test/recursion-cases.mjs";
 import { AT_THE_LIMITS } from "../test/deep-core-cases.mjs";
-import { HOST_WORKER_FILES, NO_NESTED, RAN, start } from "./host-worker-files.mjs";
+import { BLOCKED_IN_NEW_WORKER, HOST_WORKER_FILES, NO_NESTED, RAN, start } from "./host-worker-files.mjs";
 
 // The first segment of a path names the page's policy; the rest is a page
 // or script below, or dist/.
@@ -157,6 +157,9 @@ const MODES = [true, false];
  *   Worker did not start there
  * @param {number} [engine.checksTimeout] the app workers' factories' timeout
  *   (host-worker-files.mjs CHECKS; default 1 s)
+ * @param {boolean} [engine.newWorkerCanBlock] whether the browser, under its
+ *   driver, can leave a worker blocked for good in the constructor of a
+ *   Worker it makes (host-worker-files.mjs BLOCKED_IN_NEW_WORKER: Firefox)
  */
 export function engineSuite(engine) {
     before(async () => {
@@ -535,7 +538,13 @@ export function engineSuite(engine) {
     // Firefox's SharedWorker has a Worker (Chromium's and WebKit's have
     // none): worker mode nests there too. The classic script looked for its
     // files beside the worker's own script (HTTP 404 for code-mode.wasm).
-    test("an app's own dedicated Worker and SharedWorker, modules and classic scripts (importScripts), in every mode: a tool call, a spinning program's TIMEOUT, the next run", async () => {
+    // Firefox under its driver rarely leaves the app's worker blocked for
+    // good in the nested new Worker, a lost wake-up of Gecko's
+    // (BLOCKED_IN_NEW_WORKER; CI: 1 run in 4; here 1 full suite in 11 at
+    // load 25-30; no pref turns off the BiDi listener that causes it): that
+    // answer, and only it, is noted and the case run once more in a new app
+    // worker, whose answer is asserted in full.
+    test("an app's own dedicated Worker and SharedWorker, modules and classic scripts (importScripts), in every mode: a tool call, a spinning program's TIMEOUT, the next run", async (t) => {
         const page = await browser.newPage();
         const problems = [];
         page.on("pageerror", (e) => problems.push(String(e?.message ?? e)));
@@ -545,7 +554,12 @@ export function engineSuite(engine) {
                 for (const file of [`${kind}.mjs`, `${kind}.js`]) {
                     for (const mode of [undefined, false, true]) {
                         const want = kind === "shared" && mode === true && !engine.sharedWorkerNests ? NO_NESTED : RAN;
-                        assert.deepEqual(await page.evaluate(start(kind, file, mode, engine.checksTimeout)), want, `${file}, worker: ${mode}`);
+                        let out = await page.evaluate(start(kind, file, mode, engine.checksTimeout));
+                        if (engine.newWorkerCanBlock && mode === true && typeof out === "string" && BLOCKED_IN_NEW_WORKER.test(out)) {
+                            t.diagnostic(`${file}, worker: true: ${engine.name} left the app's worker blocked in the package's new Worker, Gecko's lost wake-up (${out}); once more in a new app worker`);
+                            out = await page.evaluate(start(kind, file, mode, engine.checksTimeout));
+                        }
+                        assert.deepEqual(out, want, `${file}, worker: ${mode}`);
                     }
                 }
             }

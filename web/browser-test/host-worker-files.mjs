@@ -171,5 +171,18 @@ export const start = (kind, file, mode, timeout) => `new Promise((resolve) => {
 
 // What each reports where it runs.
 export const RAN = ["42 é", "TIMEOUT", 1];
+// What start answers when the app's worker never came back from the
+// package's new Worker (its nested engine): the factory began, the Worker
+// was never made (TRACE notes it once the constructor returns) and the
+// worker's timer never beat again. Firefox (153 ESR) does this, rarely and
+// only on a loaded machine, under its WebDriver BiDi driver (or DevTools):
+// the remote agent's WorkerDebuggerManager listener makes a worker that
+// constructs a Worker wait, in the constructor, until the main thread has
+// registered the new Worker's debugger; the main thread wakes it with one
+// Notify of the new Worker's condition variable, which the new Worker's own
+// thread, started just before and idle, waits on too. When that thread
+// waits first, it takes the wake-up and the app's worker sleeps forever (no
+// code of the package runs there again: no timer, no error).
+export const BLOCKED_IN_NEW_WORKER = /^no answer within 150 s; steps begun: factory at \d+; the worker's beats \(one per 10 s\): none \(its thread was blocked\)$/;
 // What worker: true reports in a SharedWorker that has no Worker (Chromium's, WebKit's).
 export const NO_NESTED = "config.worker: true, but this browser's SharedWorker cannot start a Worker: leave worker out or set it to false to run the engine on this thread (the SharedWorker's own, already off the pages' threads)";

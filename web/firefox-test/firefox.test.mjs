@@ -25,4 +25,6 @@ engineSuite({
     sharedWorkerNests: true,
     // A page opened from a file loads the package's files beside it.
     filePageWorker: null,
+    // Under WebDriver BiDi (host-worker-files.mjs BLOCKED_IN_NEW_WORKER).
+    newWorkerCanBlock: true,
 });

@@ -501,9 +501,11 @@ export function start(h, first, again) {
     // take init once the page sent it, within 60 s is taken for lost (the
     // browser's part, which takes well under a second: the page's fetches
     // and compiles, and the worker's own work, the app's tools among it, are
-    // not timed). Firefox under load once left a SharedWorker's nested worker
-    // unanswering, and the factory never settled (CI: "no answer within
-    // 150 s; steps begun: factory at 20"). One new worker is tried.
+    // not timed). One new worker is tried. (Firefox's CI hang this was
+    // written for, "no answer within 150 s; steps begun: factory at 20", was
+    // most likely no such worker: the app's worker never came back from the
+    // new Worker below, made before this watch is set, and ran no timer
+    // again: browser-test/host-worker-files.mjs, BLOCKED_IN_NEW_WORKER.)
     /** @type {any} */
     let watch;
     // 2 once the worker's script ran ("loaded") and init was sent.

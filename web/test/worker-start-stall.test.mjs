@@ -1,9 +1,10 @@
 // @mode-independent: worker mode only (each case sets worker: true).
 // A worker that goes silent in its start's fixed work (its script's load,
 // its answer to init) is started once more, and a second silence ends the
-// factory with an error naming the step: Firefox under load once left a
-// SharedWorker's nested worker unanswering, and that factory never settled
-// (the engine suite's "no answer within 150 s; steps begun: factory at 20").
+// factory with an error naming the step (written for the engine suite's
+// Firefox hang, "no answer within 150 s; steps begun: factory at 20", which
+// turned out to be the app's worker blocked in the new Worker itself:
+// browser-test/host-worker-files.mjs, BLOCKED_IN_NEW_WORKER).
 // Each case runs in a child process with a copy of the package whose
 // code-mode.worker.mjs is a stand-in that stalls where the case says, and
 // whose setTimeout (installed before the import: the package keeps the
