@@ -88,17 +88,19 @@ func (rt rtAt) runGC() []byte {
 	return wasmbin.Expr(wasmbin.LocalGet(uint32(rt)), wasmbin.I32Const(1), wasmbin.Call(fnRunGCInternal))
 }
 
-var gcThresholdPatch = wasmbin.BodyPatch{Func: fnNewObjectFromShape, Replace: []wasmbin.Substitution{{
-	// rt->malloc_gc_threshold = malloc_size + (malloc_size >> 1), with
-	// malloc_size teed into local 4, which the code after it sets again.
-	Old: []byte{0x20, 4, 0x20, 4, 0x28, 2, rtMallocSize, 0x22, 4, 0x41, 1, opI32ShrU, 0x20, 4, 0x6a, 0x36, 2, rtGCThreshold},
-	New: wasmbin.Expr(wasmbin.LocalGet(4), rtAt(4).gcThreshold(), []byte{wasmbin.OpI32Store, 2, rtGCThreshold}),
-}, {
-	// Unchanged: that js_trigger_gc's collection is the function gcPoll
-	// calls (fnRunGCInternal).
-	Old: rtAt(4).runGC(),
-	New: rtAt(4).runGC(),
-}}}
+func gcThresholdPatch() wasmbin.BodyPatch {
+	return wasmbin.BodyPatch{Func: fnNewObjectFromShape, Replace: []wasmbin.Substitution{{
+		// rt->malloc_gc_threshold = malloc_size + (malloc_size >> 1), with
+		// malloc_size teed into local 4, which the code after it sets again.
+		Old: []byte{0x20, 4, 0x20, 4, 0x28, 2, rtMallocSize, 0x22, 4, 0x41, 1, opI32ShrU, 0x20, 4, 0x6a, 0x36, 2, rtGCThreshold},
+		New: wasmbin.Expr(wasmbin.LocalGet(4), rtAt(4).gcThreshold(), []byte{wasmbin.OpI32Store, 2, rtGCThreshold}),
+	}, {
+		// Unchanged: that js_trigger_gc's collection is the function gcPoll
+		// calls (fnRunGCInternal).
+		Old: rtAt(4).runGC(),
+		New: rtAt(4).runGC(),
+	}}}
+}
 
 // gcRearm follows a free in js_def_free (and js_def_realloc's free, size
 // 0), the JSMallocState in local 0 (rt+16): when the threshold lies past
@@ -174,10 +176,12 @@ const (
 // into local 1.
 var decrementInterruptCounter = []byte{0x20, 0, 0x20, 0, wasmbin.OpI32Load, 2, 0xe8, 0x01, 0x22, 1, 0x41, 1, wasmbin.OpI32Sub, wasmbin.OpI32Store, 2, 0xe8, 0x01}
 
-var gcPollPatch = wasmbin.BodyPatch{Func: fnPollInterrupts, Replace: []wasmbin.Substitution{{
-	Old: decrementInterruptCounter,
-	New: wasmbin.Expr(gcPoll(), decrementInterruptCounter),
-}}}
+func gcPollPatch() wasmbin.BodyPatch {
+	return wasmbin.BodyPatch{Func: fnPollInterrupts, Replace: []wasmbin.Substitution{{
+		Old: decrementInterruptCounter,
+		New: wasmbin.Expr(gcPoll(), decrementInterruptCounter),
+	}}}
+}
 
 // gcPoll is: rt = ctx->rt (local 2); if (malloc_size > threshold) {
 // collect; threshold = gcThreshold }.

@@ -1,10 +1,6 @@
 package ffi
 
-import (
-	"slices"
-
-	"github.com/interopio/code-mode/internal/wasmbin"
-)
+import "github.com/interopio/code-mode/internal/wasmbin"
 
 // QuickJS polls its interrupt handler from the interpreter only: a C
 // built-in that loops over a huge array-like (Array.prototype.indexOf.call
@@ -39,5 +35,5 @@ func InstrumentLoops(wasm []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return wasmbin.PatchBodies(counted, slices.Concat(countRealSizes, []wasmbin.BodyPatch{gcThresholdPatch, gcPollPatch}))
+	return wasmbin.PatchBodies(counted, append(countRealSizes(), gcThresholdPatch(), gcPollPatch()))
 }

@@ -58,40 +58,47 @@ func chunkSize(local uint32) []byte {
 //	js_def_free:    malloc_size - 8, before free
 //	js_def_realloc: malloc_size - 8 when size is 0 (a free); the check
 //	                malloc_limit < malloc_size + size; return realloc(ptr, size)
-var countRealSizes = []wasmbin.BodyPatch{
-	{Func: fnDefMalloc, Replace: []wasmbin.Substitution{{
-		// br_if $block (malloc_limit < malloc_size + size) becomes an if
-		// that says so when size is small (refusedSmall), then branches.
-		Old: []byte{0x20, 0, 0x28, 2, 8, 0x20, 0, 0x28, 2, 4, 0x22, 3, 0x20, 1, 0x6a, 0x49, 0x0d, 0},
-		New: wasmbin.Expr([]byte{0x20, 0, 0x28, 2, 8, 0x20, 0, 0x28, 2, 4, 0x22, 3, 0x20, 1, 0x6a, 0x49, wasmbin.OpIf, wasmbin.BlockEmpty},
-			refusedSmall(1), []byte{opBr, 1, wasmbin.OpEnd}),
-	}, {
-		Old: []byte{0x20, 3, 0x41, 8, 0x6a, 0x36, 2, 4},
-		New: wasmbin.Expr(wasmbin.LocalGet(3), chunkSize(1), []byte{0x6a, 0x36, 2, 4}),
-	}}},
-	{Func: fnDefFree, Replace: []wasmbin.Substitution{{
-		Old: []byte{0x41, 8, 0x6b, 0x36, 2, 4},
-		New: wasmbin.Expr(chunkSize(1), []byte{0x6b, 0x36, 2, 4}, gcRearm()),
-	}}},
-	{Func: fnDefRealloc, Replace: []wasmbin.Substitution{{
-		Old: []byte{0x41, 8, 0x6b, 0x36, 2, 4},
-		New: wasmbin.Expr(chunkSize(1), []byte{0x6b, 0x36, 2, 4}, gcRearm()),
-	}, {
-		// The limit is checked against the count without the old block:
-		// malloc_limit < malloc_size - chunk(ptr) + size refuses.
-		Old: []byte{0x20, 0, 0x28, 2, 4, 0x20, 2, 0x6a, 0x49, 0x0d, 0},
-		New: wasmbin.Expr([]byte{0x20, 0, 0x28, 2, 4}, chunkSize(1), []byte{0x6b, 0x20, 2, 0x6a, 0x49, wasmbin.OpIf, wasmbin.BlockEmpty},
-			refusedSmall(2), []byte{opBr, 1, wasmbin.OpEnd}),
-	}, {
-		// size's local takes the old chunk's size once size is on the
-		// stack for the call; the result replaces ptr. When the realloc
-		// succeeded, malloc_size += chunk(new) - old; when it failed, the
-		// old block stays and so does the count.
-		Old: wasmbin.Expr(wasmbin.LocalGet(1), wasmbin.LocalGet(2), wasmbin.Call(fnRealloc), []byte{0x0f}),
-		New: wasmbin.Expr(wasmbin.LocalGet(1), wasmbin.LocalGet(2), chunkSize(1), []byte{0x21, 2},
-			wasmbin.Call(fnRealloc), wasmbin.LocalTee(1), []byte{wasmbin.OpIf, wasmbin.BlockEmpty},
-			wasmbin.LocalGet(0), wasmbin.LocalGet(0), []byte{wasmbin.OpI32Load, 2, 4}, chunkSize(1),
-			[]byte{wasmbin.OpI32Add}, wasmbin.LocalGet(2), []byte{wasmbin.OpI32Sub, wasmbin.OpI32Store, 2, 4, wasmbin.OpEnd},
-			wasmbin.LocalGet(1), []byte{0x0f}),
-	}}},
+//
+// A function, not a package variable (as gcThresholdPatch and gcPollPatch):
+// only InstrumentLoops reads the patches, which the GOOS=js core never
+// calls (the page's asset has them from the build), and a variable's
+// bytes were built at every start, by 33 KB of the core's code.
+func countRealSizes() []wasmbin.BodyPatch {
+	return []wasmbin.BodyPatch{
+		{Func: fnDefMalloc, Replace: []wasmbin.Substitution{{
+			// br_if $block (malloc_limit < malloc_size + size) becomes an if
+			// that says so when size is small (refusedSmall), then branches.
+			Old: []byte{0x20, 0, 0x28, 2, 8, 0x20, 0, 0x28, 2, 4, 0x22, 3, 0x20, 1, 0x6a, 0x49, 0x0d, 0},
+			New: wasmbin.Expr([]byte{0x20, 0, 0x28, 2, 8, 0x20, 0, 0x28, 2, 4, 0x22, 3, 0x20, 1, 0x6a, 0x49, wasmbin.OpIf, wasmbin.BlockEmpty},
+				refusedSmall(1), []byte{opBr, 1, wasmbin.OpEnd}),
+		}, {
+			Old: []byte{0x20, 3, 0x41, 8, 0x6a, 0x36, 2, 4},
+			New: wasmbin.Expr(wasmbin.LocalGet(3), chunkSize(1), []byte{0x6a, 0x36, 2, 4}),
+		}}},
+		{Func: fnDefFree, Replace: []wasmbin.Substitution{{
+			Old: []byte{0x41, 8, 0x6b, 0x36, 2, 4},
+			New: wasmbin.Expr(chunkSize(1), []byte{0x6b, 0x36, 2, 4}, gcRearm()),
+		}}},
+		{Func: fnDefRealloc, Replace: []wasmbin.Substitution{{
+			Old: []byte{0x41, 8, 0x6b, 0x36, 2, 4},
+			New: wasmbin.Expr(chunkSize(1), []byte{0x6b, 0x36, 2, 4}, gcRearm()),
+		}, {
+			// The limit is checked against the count without the old block:
+			// malloc_limit < malloc_size - chunk(ptr) + size refuses.
+			Old: []byte{0x20, 0, 0x28, 2, 4, 0x20, 2, 0x6a, 0x49, 0x0d, 0},
+			New: wasmbin.Expr([]byte{0x20, 0, 0x28, 2, 4}, chunkSize(1), []byte{0x6b, 0x20, 2, 0x6a, 0x49, wasmbin.OpIf, wasmbin.BlockEmpty},
+				refusedSmall(2), []byte{opBr, 1, wasmbin.OpEnd}),
+		}, {
+			// size's local takes the old chunk's size once size is on the
+			// stack for the call; the result replaces ptr. When the realloc
+			// succeeded, malloc_size += chunk(new) - old; when it failed, the
+			// old block stays and so does the count.
+			Old: wasmbin.Expr(wasmbin.LocalGet(1), wasmbin.LocalGet(2), wasmbin.Call(fnRealloc), []byte{0x0f}),
+			New: wasmbin.Expr(wasmbin.LocalGet(1), wasmbin.LocalGet(2), chunkSize(1), []byte{0x21, 2},
+				wasmbin.Call(fnRealloc), wasmbin.LocalTee(1), []byte{wasmbin.OpIf, wasmbin.BlockEmpty},
+				wasmbin.LocalGet(0), wasmbin.LocalGet(0), []byte{wasmbin.OpI32Load, 2, 4}, chunkSize(1),
+				[]byte{wasmbin.OpI32Add}, wasmbin.LocalGet(2), []byte{wasmbin.OpI32Sub, wasmbin.OpI32Store, 2, 4, wasmbin.OpEnd},
+				wasmbin.LocalGet(1), []byte{0x0f}),
+		}}},
+	}
 }
