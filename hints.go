@@ -246,6 +246,16 @@ func syntaxHint(code string, e *sandbox.Error) string {
 	if e.Code != sandbox.CodeSyntax {
 		return ""
 	}
+	// A model's tool-call markup around the code (Hermes/Qwen, Llama 3.1,
+	// XML function calls, in <function_calls> or not), of several calls,
+	// of another tool's or cut short (one call's of executeCode runs:
+	// markupArgs): no JSX. <tool_call> before JSON on its line is read as
+	// a TypeScript cast, and erased.
+	for _, tag := range []string{"tool_call>", "<function=", "function_calls>", "<invoke name="} {
+		if strings.Contains(code, tag) {
+			return ": the code is wrapped in tool-call markup (<tool_call>, <function=...>, <invoke ...>), which is not JavaScript; send only the program, as executeCode's code, one call at a time (search with searchTools, or with tool_search(...) in the program)"
+		}
+	}
 	if t := strings.TrimSpace(code); strings.HasPrefix(t, "{") && json.Valid([]byte(t)) {
 		return ": the code is a JSON object, not a program; to give that data back, write return followed by it (return { ... };)"
 	}
@@ -290,11 +300,6 @@ func syntaxHint(code string, e *sandbox.Error) string {
 				return fmt.Sprintf(hashCommentHint, e.Line)
 			}
 			if e.Message == "unexpected token in expression: '<'" && e.Column <= len(line) && jsxAt(string(line[e.Column-1:]), code) {
-				// A model's tool-call markup around the code (Hermes/Qwen,
-				// Llama 3.1, XML function calls) is no JSX.
-				if t := strings.TrimSpace(string(line)); strings.HasPrefix(t, "<tool_call>") || strings.HasPrefix(t, "<function=") || strings.HasPrefix(t, "<invoke ") {
-					return ": the code is wrapped in tool-call markup (<tool_call>, <function=...>, <invoke ...>), which is not JavaScript; send only the program, as executeCode's code"
-				}
 				return jsxHint
 			}
 			// `using x = ...` (and `await using`, `for (using x of ...)`):

@@ -376,8 +376,8 @@ func jsonString(s string) string {
 }
 
 // unnest reads arguments that a model sent inside its bare field, as JSON
-// text ({"code": "{\"code\": \"...\", \"explanation\": ...}"}) or as an
-// object ({"code": {"code": "..."}}): when
+// text ({"code": "{\"code\": \"...\", \"explanation\": ...}"}), as an
+// object ({"code": {"code": "..."}}) or in tool-call markup (markupArgs): when
 // that text is an object of the spec's fields only, its fields are the
 // arguments, the outer ones filling what it lacks. Only a program that is
 // a JSON object is read so, and that is no program (a SYNTAX error).
@@ -387,7 +387,10 @@ func (spec argSpec) unnest(obj map[string]any) map[string]any {
 		// As JSON text, or the object itself ({"code": {"code": "..."}}).
 		s, _ := obj[spec.bare].(string)
 		if inner = jsonObject(s); inner == nil {
-			return obj
+			// Or in the model's tool-call markup.
+			if inner = markupArgs(s, spec.tool); inner == nil {
+				return obj
+			}
 		}
 	}
 	if _, ok := inner[spec.bare]; !ok {
@@ -404,6 +407,53 @@ func (spec argSpec) unnest(obj map[string]any) map[string]any {
 		}
 	}
 	return inner
+}
+
+// markupArgs is the arguments of the one call of tool that s is, as a
+// model's chat template writes a call into its text: Hermes and Qwen's
+// <tool_call>{"name": ..., "arguments": ...}</tool_call>, Llama 3.1's
+// <function=name>{...}</function>, or <invoke name="..."><parameter
+// name="...">...</parameter></invoke> (in <function_calls> or not), the
+// closing tag missing or not (a stop sequence of the model's server);
+// else nil. No program or query is such markup; markup of several calls,
+// or of another tool's, stays the syntax error that names it.
+func markupArgs(s, tool string) map[string]any {
+	// The call's text: the tags after it cut off, then the one before.
+	s = strings.TrimPrefix(strings.TrimSpace(s), "<function_calls>")
+	for _, tag := range []string{"</function_calls>", "</tool_call>", "</function>", "</invoke>"} {
+		s = strings.TrimSuffix(strings.TrimSpace(s), tag)
+	}
+	s = strings.TrimSpace(s)
+	if body, ok := strings.CutPrefix(s, "<function="+tool+">"); ok {
+		return jsonObject(body)
+	}
+	if body, ok := strings.CutPrefix(s, "<tool_call>"); ok {
+		call := jsonObject(body)
+		if text, ok := call["arguments"].(string); ok {
+			call["arguments"] = jsonObject(text)
+		}
+		if args, ok := call["arguments"].(map[string]any); ok && call["name"] == tool {
+			return args
+		}
+		return nil
+	}
+	// Each parameter ends with </parameter>, and nothing follows the last.
+	body, ok := strings.CutPrefix(s, `<invoke name="`+tool+`">`)
+	params := strings.Split(body, "</parameter>")
+	last := len(params) - 1
+	if !ok || strings.TrimSpace(params[last]) != "" {
+		return nil
+	}
+	args := map[string]any{}
+	for _, p := range params[:last] {
+		before, p, _ := strings.Cut(strings.TrimSpace(p), `<parameter name="`)
+		k, v, ok := strings.Cut(p, `">`)
+		if before != "" || !ok {
+			return nil
+		}
+		args[k] = v
+	}
+	return args
 }
 
 // positional is the field name read from a number given as an argument

@@ -138,6 +138,20 @@ func TestLLMToolArguments(t *testing.T) {
 			`searchTools: the arguments are JSON that nests more than 1,000 levels deep`},
 		{"arguments as JSON text nested 6,000 levels", execute, strconv.Quote(`{"code":"return 1","x":` + strings.Repeat("[", 6000) + strings.Repeat("]", 6000) + `}`), false,
 			`executeCode: the arguments are JSON text that nests more than 1,000 levels deep`},
+		// Session 40: the code as a model's tool-call markup around the
+		// call's arguments (it was a SYNTAX error naming the markup): one
+		// executeCode call runs; several, or another tool's, are named.
+		{"code in <tool_call> markup", execute, `{"code":` + strconv.Quote("<tool_call>\n{\"name\": \"executeCode\", \"arguments\": {\"code\": \"return 6*7\"}}\n</tool_call>") + `}`, true, `"result":42`},
+		{"code in <tool_call> markup, arguments as JSON text", execute, strconv.Quote(`<tool_call>{"name":"executeCode","arguments":"{\"code\":\"return 6*7\"}"}</tool_call>`), true, `"result":42`},
+		{"code in <function=...> markup", execute, `{"code":` + strconv.Quote(`<function=executeCode>{"code": "return 6*7"}</function>`) + `}`, true, `"result":42`},
+		{"code in <invoke> markup", execute, `{"code":` + strconv.Quote("<function_calls>\n<invoke name=\"executeCode\">\n<parameter name=\"code\">const a = 6;\nreturn a < 7 && a * 7;</parameter>\n</invoke>\n</function_calls>") + `}`, true, `"result":42`},
+		{"two calls in markup", execute, `{"code":` + strconv.Quote(`<tool_call>{"name":"executeCode","arguments":{"code":"return 1"}}</tool_call><tool_call>{"name":"executeCode","arguments":{"code":"return 2"}}</tool_call>`) + `}`, true, `the code is wrapped in tool-call markup`},
+		{"two calls in markup, on lines of their own", execute, `{"code":` + strconv.Quote("<tool_call>\n{\"name\":\"executeCode\",\"arguments\":{\"code\":\"return 1\"}}\n</tool_call>\n<tool_call>\n{\"name\":\"executeCode\",\"arguments\":{\"code\":\"return 2\"}}\n</tool_call>") + `}`, true, `the code is wrapped in tool-call markup`},
+		{"two invokes", execute, `{"code":` + strconv.Quote("<invoke name=\"executeCode\">\n<parameter name=\"code\">return 1</parameter>\n</invoke>\n<invoke name=\"executeCode\">\n<parameter name=\"code\">return 2</parameter>\n</invoke>") + `}`, true, `the code is wrapped in tool-call markup`},
+		{"another tool's call in markup", execute, `{"code":` + strconv.Quote(`<tool_call>{"name":"searchTools","arguments":{"query":"orders"}}</tool_call>`) + `}`, true, `(search with searchTools, or with tool_search(...) in the program)`},
+		{"search arguments in markup", search, `{"query":` + strconv.Quote(`<function=searchTools>{"query": "transfer money", "limit": 1}</function>`) + `}`, true, `"payments.transfer"`},
+		{"markup without its closing tag (a stop sequence)", execute, `{"code":` + strconv.Quote("<tool_call>\n{\"name\":\"executeCode\",\"arguments\":{\"code\":\"return 6*7\"}}\n") + `}`, true, `"result":42`},
+		{"markup around arguments cut short stays code", execute, `{"code":` + strconv.Quote("<tool_call>\n{\"name\":\"executeCode\",\"arguments\":{\"code\":\"return 1") + `}`, true, `the code is wrapped in tool-call markup`},
 		{"arguments nested 1,000 levels", execute, `{"code":"return 1","x":` + strings.Repeat("[", 999) + strings.Repeat("]", 999) + `}`, true, `"result":1`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

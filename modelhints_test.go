@@ -58,6 +58,11 @@ func TestModelHabitHints(t *testing.T) {
 		{"tool-call markup", "<tool_call>\n{\"name\": \"executeCode\", \"arguments\": {\"code\": \"return 1\"}}\n</tool_call>", syntax("unexpected token in expression: '<'", 1, 1), ": the code is wrapped in tool-call markup"},
 		{"Llama's function markup", "<function=executeCode>{\"code\": \"return 1\"}</function>", syntax("unexpected token in expression: '<'", 1, 1), ": the code is wrapped in tool-call markup"},
 		{"JSX is not markup of a call", "return <div>{n}</div>", syntax("unexpected token in expression: '<'", 1, 8), jsxHint},
+		// Session 40: tool-call markup in <function_calls> or cut short
+		// (it got the JSX hint, or none).
+		{"markup in function_calls", "<function_calls>\n<invoke name=\"executeCode\">", syntax("unexpected token in expression: '<'", 1, 1), ": the code is wrapped in tool-call markup"},
+		{"markup after a thought", "Thought: count them.\n<tool_call>\n{\"name\": \"executeCode\"}\n</tool_call>", syntax("expecting ';'", 1, 16), ": the code is wrapped in tool-call markup"},
+		{"markup cut short", "<tool_call>\n{\"name\": \"executeCode\", \"arguments\": {\"code\": \"return 1", syntax("unexpected token in expression: '<'", 1, 1), ": the code is wrapped in tool-call markup"},
 		{"another unexpected character", "const a = \u00a7 1;", syntax("unexpected character", 1, 11), ""},
 	} {
 		if got := syntaxHint(tc.code, tc.e); (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
