@@ -68,6 +68,7 @@ const jsOnly = "executeCode runs JavaScript or TypeScript (the body of an async 
 // ```json) are an error at the first: as JavaScript, their backticks are
 // template literals, and the program failed with "not a function".
 func Unfence(src string) (string, *Error) {
+	src = unthink(src)
 	if !strings.Contains(src, "```") && !strings.Contains(src, "~~~") {
 		return untag(src), nil
 	}
@@ -158,6 +159,18 @@ func Unfence(src string) (string, *Error) {
 		b.WriteString(l)
 	}
 	return code, nil
+}
+
+// unthink blanks a reasoning model's <think>...</think> before the code
+// (DeepSeek-R1, Qwen3 write their thought so): its lines become empty, as
+// the prose around a fence does. As code, <think> is JSX, which the
+// sandbox does not run.
+func unthink(src string) string {
+	i := strings.Index(src, "</think>")
+	if i < 0 || !strings.HasPrefix(strings.TrimSpace(src[:i]), "<think>") {
+		return src
+	}
+	return strings.Repeat("\n", strings.Count(src[:i], "\n")) + src[i+len("</think>"):]
 }
 
 // maxTrailingFences is how many lines of a block no line closes Unfence

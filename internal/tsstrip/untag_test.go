@@ -40,3 +40,20 @@ func TestUnfenceAfterBOM(t *testing.T) {
 		}
 	}
 }
+
+// TestUnfenceAfterThought: a reasoning model's <think>...</think> before
+// the code becomes empty lines (as code it was JSX: a SYNTAX error); one
+// never closed, or not first, stays.
+func TestUnfenceAfterThought(t *testing.T) {
+	for src, want := range map[string]string{
+		"<think>\ncount them\n</think>\nreturn 1":                    "\n\n\nreturn 1",
+		"\n<think>a</think> return 2":                                "\n return 2",
+		"<think>\nI call `tools.x`.\n</think>\n```js\nreturn 3\n```": "\n\n\n\nreturn 3\n",
+		"<think>\nreturn 1":                                          "<think>\nreturn 1",
+		"const a = 1;\n<think>b</think>":                             "const a = 1;\n<think>b</think>",
+	} {
+		if got, err := Unfence(src); err != nil || got != want {
+			t.Errorf("Unfence(%q) = %q, %v; want %q", src, got, err, want)
+		}
+	}
+}
