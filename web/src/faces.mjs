@@ -12,11 +12,12 @@
 import { prototypeHazard } from "./fields.mjs";
 import { notFromHook } from "./page-hooks.mjs";
 import { argsOnce } from "./run-options.mjs";
+import { REGISTERING } from "./registering.mjs";
 
 /**
  * @typedef {import("../index.d.ts").IoCodeMode.API} API
  * @typedef {import("../index.d.ts").IoCodeMode.Session} Session
- * @typedef {API & { unregister: (id: number) => void }} ApiMethods
+ * @typedef {API & { unregister: (id: number) => void, registering: (step: (n: number) => boolean) => Promise<void> | undefined }} ApiMethods
  * @typedef {{
  *   getLlmTools: () => any, getSystemInstruction: () => string, dispose: () => void,
  *   execute: (name: string, which: number, args: unknown, options: unknown) => Promise<any>,
@@ -36,14 +37,16 @@ export const instanceDisposed = () => new Error(FACTORY_DISPOSED);
  * @returns {API}
  */
 export function apiFace(box) {
-    return {
+    return /** @type {API} */ ({
         registerTool: (tool) => box.m.registerTool(tool),
         registerTools: (tools) => box.m.registerTools(tools),
         listTools: () => box.m.listTools(),
         ready: () => box.m.ready(),
         createSession: (options) => box.m.createSession(options),
         dispose: () => box.m.dispose(),
-    };
+        // An adapter's source's registration in slices (registering.mjs).
+        [REGISTERING]: (/** @type {(n: number) => boolean} */ step) => box.m.registering(step),
+    });
 }
 
 /**
@@ -74,6 +77,9 @@ export const deadApi = {
     },
     dispose() {},
     unregister() {},
+    registering() {
+        throw instanceDisposed();
+    },
 };
 
 /**

@@ -103,6 +103,7 @@ const OVERRUN_GRACE_MS = 2000;
  * @property {Map<number, { abort: (reason?: unknown) => void }>} pageCalls page calls the worker may cancel
  * @property {Map<number, (why: string) => void>} verdicts page calls whose result the worker's core is checking against the tool's outputSchema
  * @property {Map<number, { resolve: () => void, reject: (e: any) => void }>} pings ready() calls in flight
+ * @property {ReturnType<typeof import("./registering.mjs").inFlight>} regs registrations in flight (an adapter's source's slices)
  * @property {SharedArrayBuffer | null} flagsBuffer
  * @property {Int32Array | null} flags the abort flags the worker's interrupt poll reads
  * @property {any} worker the current worker, null once it stopped or was disposed

@@ -24,7 +24,7 @@
 import { describe, describeError } from "./env.mjs";
 import { FACTORY_OF_SESSION_DISPOSED, SESSION_DISPOSED, apiFace, deadApi, deadSession, instanceDisposed, sessionFace, unregisterFace } from "./faces.mjs";
 import { field } from "./fields.mjs";
-import { KeptMap, KeptSet, forEachEntry, isArray, keptSetOf, map, objectKeys, promiseResolve } from "./intrinsics.mjs";
+import { KeptMap, KeptSet, forEachEntry, isArray, keptSetOf, map, objectKeys, promiseResolve, then } from "./intrinsics.mjs";
 import { filterVerdict, notFromHook } from "./page-hooks.mjs";
 import { newOwner, stopRuns } from "./runs.mjs";
 import { SESSION_HINTS, SESSION_KEYS, unknownKeyError } from "./keys.mjs";
@@ -35,6 +35,7 @@ import { onMessage } from "./worker-protocol.mjs";
 import { applyOverwrite, llmTools, runLlmTool } from "./worker-runs.mjs";
 import { checkTools } from "./worker-tools.mjs";
 import { cloneable } from "./worker-wire.mjs";
+import { FIRST, inFlight, sliced } from "./registering.mjs";
 
 /** @typedef {import("../index.d.ts").IoCodeMode.Config} Config */
 
@@ -217,6 +218,7 @@ export async function workerFactory(config) {
         pageCalls: new KeptMap(),
         verdicts: new KeptMap(),
         pings: new KeptMap(),
+        regs: inFlight(),
         flagsBuffer,
         flags: flagsBuffer ? new Int32Array(flagsBuffer) : null,
         worker: null,
@@ -251,14 +253,16 @@ export async function workerFactory(config) {
         if (factory.disposed) throw instanceDisposed();
         if (h.stoppedError) throw h.stoppedError;
     };
+    // Whether slices in flight (registering.mjs) may go on.
+    const taking = () => !factory.disposed && !h.stoppedError;
 
     // What the page is given reaches the factory through this box, which
     // dispose() empties (faces.mjs).
     /** @type {{ m: import("./faces.mjs").ApiMethods }} */
     const box = { m: deadApi };
 
-    /** @param {any} list @param {string} path */
-    function register(list, path) {
+    /** @param {any} list @param {string} path @param {number} [at] the index of list's first tool in the call (sliced) */
+    function register(list, path, at = 0) {
         check();
         // A live session's own tool keeps its name (codemode.go
         // RegisterTools): checked first, as there.
@@ -272,14 +276,14 @@ export async function workerFactory(config) {
                 if (typeof name !== "string") continue;
                 forEachEntry(sessions, (s, sid) => {
                     if (sid !== 0 && ownTools(s).tools.has(name)) {
-                        throw new TypeError(`${path === "tool" ? path : `${path}[${i}]`} (${goQuote(name)}): name: already a tool of a session (createSession's tools)`);
+                        throw new TypeError(`${path === "tool" ? path : `${path}[${i + at}]`} (${goQuote(name)}): name: already a tool of a session (createSession's tools)`);
                     }
                 });
             }
         }
         // The map itself, not a copy of its names: a copy per call made
         // registering n tools one by one O(n^2) (10,000: 7 of 9 s copying).
-        const descs = checkTools(list, path, tools);
+        const descs = checkTools(list, path, tools, at);
         const id = nextReg++;
         // By index, with the load-time map (intrinsics.mjs): the page's
         // Array iterator or map of the moment lost the definitions.
@@ -310,6 +314,8 @@ export async function workerFactory(config) {
             return register([tool], "tool");
         },
         registerTools(list) {
+            // Past FIRST tools, in slices over later tasks (registering.mjs).
+            if (isArray(list) && list.length > FIRST) return sliced(list, h.regs, (part, at) => register(part, "tools", at), tools, taking);
             return register(list, "tools");
         },
         unregister(id) {
@@ -331,17 +337,29 @@ export async function workerFactory(config) {
             return [...tools].filter(([name, d]) => !filter || filterVerdict(filter, d, name)).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map((e) => e[1]);
         },
         ready() {
-            if (factory.disposed) return Promise.reject(instanceDisposed());
-            if (h.stoppedError) return Promise.reject(h.stoppedError);
-            const id = nextPing++;
-            const release = holdInFlight(h);
-            return new Promise((resolve, reject) => {
-                h.pings.set(id, {
-                    resolve: () => (release(), resolve()),
-                    reject: (/** @type {any} */ e) => (release(), reject(e)),
-                });
-                h.worker && h.worker.post({ t: "ping", id });
-            });
+            // After the registrations in flight (registering.mjs), whose
+            // slices go to the worker before the ping.
+            const ping = () => {
+                if (factory.disposed) return Promise.reject(instanceDisposed());
+                if (h.stoppedError) return Promise.reject(h.stoppedError);
+                const id = nextPing++;
+                const release = holdInFlight(h);
+                return /** @type {Promise<void>} */ (
+                    new Promise((resolve, reject) => {
+                        h.pings.set(id, {
+                            resolve: () => (release(), resolve()),
+                            reject: (/** @type {any} */ e) => (release(), reject(e)),
+                        });
+                        h.worker && h.worker.post({ t: "ping", id });
+                    })
+                );
+            };
+            const wait = factory.disposed || h.stoppedError ? undefined : h.regs.wait();
+            return wait ? then(wait, ping) : ping();
+        },
+        registering(step) {
+            check();
+            return h.regs.slices(step, taking);
         },
         createSession(options) {
             check();

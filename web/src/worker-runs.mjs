@@ -139,19 +139,26 @@ export function runLlmTool(h, sid, owner, deadReason, life, name, which, args, o
             // (run-start) and never to be stopped by it, ends with that.
             return settle(false, err);
         }
-        then(
-            h.ready,
-            () => {
-                const p = h.pending.get(run.id);
-                if (!p || !h.worker) return;
-                const message = { t: "run", rid: run.id, sid, which, args, given, visible: h.filter && h.visibleNames(), logs: watched };
-                h.worker.post(message);
-                p.message = message;
-            },
-            (err) => {
-                const p = h.pending.get(run.id);
-                if (p) p.reject(err);
-            },
-        );
+        const go = () =>
+            then(
+                h.ready,
+                () => {
+                    const p = h.pending.get(run.id);
+                    if (!p || !h.worker) return;
+                    const message = { t: "run", rid: run.id, sid, which, args, given, visible: h.filter && h.visibleNames(), logs: watched };
+                    h.worker.post(message);
+                    p.message = message;
+                },
+                (err) => {
+                    const p = h.pending.get(run.id);
+                    if (p) p.reject(err);
+                },
+            );
+        // After the registrations in flight (registering.mjs), failed or
+        // not: the run sees every tool of a big registerTools call or a
+        // source's listing.
+        const wait = h.regs.wait();
+        if (wait) then(wait, go, go);
+        else go();
     });
 }

@@ -61,14 +61,15 @@ export const outputCheck = (def) => outputs.get(def);
  * @param {any} list
  * @param {string} path
  * @param {{ has(name: string): boolean }} taken names already registered (a KeptSet or KeptMap: methods taken at load)
+ * @param {number} [at] the index of list's first tool in the caller's (a slice of registerTools: registering.mjs)
  * @returns {{ name: string, record: string }[]} the tools to send, as the worker's core registers them
  */
-export function checkTools(list, path, taken) {
+export function checkTools(list, path, taken, at = 0) {
     if (!isArray(list)) throw new TypeError(`${path}: expected an array of tool definitions, got ${describe(list)}`);
     const seen = new KeptSet();
     // map skips a hole (registerTools([a, , c])), which the calling thread
     // refuses as undefined: each is refused here in its turn, as there.
-    const where = (/** @type {number} */ i) => (path === "tool" ? path : `${path}[${i}]`);
+    const where = (/** @type {number} */ i) => (path === "tool" ? path : `${path}[${i + at}]`);
     let next = 0;
     const holes = (/** @type {number} */ end) => {
         for (; next < end; next++) if (!(next in list)) throw new TypeError(`${where(next)}: expected a tool definition object, got undefined`);

@@ -10,10 +10,11 @@ import { field, prototypeHazard } from "./fields.mjs";
 import { partLifetime, weakly } from "./lifetime.mjs";
 import { goSession } from "./go-session.mjs";
 import { callerStack, thrownByTool } from "./env.mjs";
-import { KeptMap, KeptSet, KeptWeakMap, arrayOf, forEachEntry, map, newAbortController, objectKeys, queueMicrotask, then, whenIdle } from "./intrinsics.mjs";
+import { KeptMap, KeptSet, KeptWeakMap, arrayOf, forEachEntry, isArray, map, newAbortController, objectKeys, queueMicrotask, then, whenIdle } from "./intrinsics.mjs";
 import { callTool, consoleLine, emit, finishRun, newOwner, now, observed, refusedCall, runInCore, runOf, settledAs, startRun, stopRuns } from "./runs.mjs";
 import { askInterceptor, filterVerdict, notFromHook, overwriteVerdict } from "./page-hooks.mjs";
 import { inputFromWire, inputToWire } from "./worker-wire.mjs";
+import { FIRST, inFlight, renumbered, sliced } from "./registering.mjs";
 import { FACTORY_OF_SESSION_DISPOSED, SESSION_DISPOSED, apiFace, deadApi, deadSession, executeFace, instanceDisposed, sessionFace, unregisterFace } from "./faces.mjs";
 import { abortReason, argsOnce, markSchema, normalizeRunOptions, toModelOutput, whenAborted } from "./run-options.mjs";
 
@@ -164,7 +165,7 @@ export function pagePipeline(config) {
             onToolCall: (/** @type {any} */ c) => handled(decide(c)),
         };
     }
-    return { goConfig, wrapList, ownList, orig, onEvent };
+    return { goConfig, wrapList, ownList, orig, onEvent, regs: inFlight() };
 }
 
 /**
@@ -429,11 +430,19 @@ function runLlmTool(goExecute, name, args, options, guard, pipe, owner, life) {
         // "codemode: closed". The options as given go along, for the
         // core's unknown-key check.
         const start = () => runInCore(goExecute, args, run.id, ctrl && ctrl.signal, onConsole, options, onRefused);
-        then(
-            guard.async(() => (inConsole > 0 ? then(undefined, start, start) : start())),
-            (box) => settle(true, box.value),
-            (e) => settle(false, e),
-        );
+        const go = () =>
+            settled ||
+            then(
+                guard.async(() => (inConsole > 0 ? then(undefined, start, start) : start())),
+                (box) => settle(true, box.value),
+                (e) => settle(false, e),
+            );
+        // After the registrations in flight (registering.mjs), failed or
+        // not: the run sees every tool of a big registerTools call or a
+        // source's listing.
+        const wait = pipe.regs.wait();
+        if (wait) then(wait, go, go);
+        else go();
     });
 }
 
@@ -532,6 +541,8 @@ export function wrapApi(api, core, pipe) {
     const live = new KeptMap();
     let nextSession = 1;
     const guard = makeGuard(core, () => (factory.disposed ? instanceDisposed().message : ""));
+    // Whether slices in flight (registering.mjs) may go on.
+    const taking = () => !factory.disposed && !core.state.exited;
     /** @type {{ m: import("./faces.mjs").ApiMethods }} */
     const box = { m: deadApi };
     /** @type {Map<number, () => void>} the core's unregister functions, by registration */
@@ -566,7 +577,17 @@ export function wrapApi(api, core, pipe) {
             return guard.sync(() => wrapUnregister(api.registerTool(pipe.wrapList([tool])[0])));
         },
         registerTools(tools) {
-            return guard.sync(() => wrapUnregister(api.registerTools(pipe.wrapList(tools))));
+            /** @param {any[]} part @param {number} at */
+            const reg = (part, at) => {
+                try {
+                    return guard.sync(() => api.registerTools(pipe.wrapList(part)));
+                } catch (err) {
+                    throw renumbered(err, at);
+                }
+            };
+            // Past FIRST tools, in slices over later tasks (registering.mjs).
+            if (isArray(tools) && tools.length > FIRST) return wrapUnregister(sliced(tools, pipe.regs, reg, undefined, taking));
+            return wrapUnregister(reg(tools, 0));
         },
         unregister(id) {
             const unregister = unregisters.get(id);
@@ -579,8 +600,16 @@ export function wrapApi(api, core, pipe) {
             return guard.sync(() => map(api.listTools(), pipe.orig));
         },
         ready() {
-            // On this thread every registration is in the engine already.
-            return guard.async(() => undefined);
+            // On this thread a registration is in the engine when it
+            // returns; slices still in flight are waited for.
+            return guard.async(() => {
+                const wait = pipe.regs.wait();
+                return wait && then(wait, () => guard.check());
+            });
+        },
+        registering(step) {
+            guard.check();
+            return pipe.regs.slices(step, taking);
         },
         createSession(options) {
             const o = /** @type {any} */ (options);
