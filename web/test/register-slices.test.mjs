@@ -1,15 +1,33 @@
-// A registerTools call past 2,048 tools is registered in slices over later
-// tasks (web/src/registering.mjs): the first 2,048 when it returns, the
-// rest before ready() resolves; a run started meanwhile waits for the last
-// slice, and a tool refused in a later slice undoes the whole call (ready()
-// rejects with it). Behaviour only; both modes (CODE_MODE_WORKER=1). The
-// 100,000-tool case is register-scale.test's.
+// A registerTools call past 2,048 tools, and an adapter's source's listing,
+// are registered in slices over later tasks (web/src/registering.mjs,
+// web/src/adapters/source.mjs): the first 2,048 when registerTools returns,
+// the rest before ready() resolves; a run or a search started meanwhile
+// waits for the last slice, a tool refused in a later slice undoes the whole
+// call or registration (ready() rejects with it), and a source's re-sync's
+// refresh() settles after its last slice. Behaviour only; both modes
+// (CODE_MODE_WORKER=1). The 100,000-tool cases are register-scale.test's.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { assetPath, run, withFactory } from "./helpers.mjs";
+import { assetPath, llmTools, run, withFactory } from "./helpers.mjs";
+import { loadAdapter } from "./adapter-helpers.mjs";
+import { serverWith } from "./mcp-server.mjs";
 
 const N = 5_000;
 const FIRST = 2048; // registering.mjs's
+
+const toolsOf = (n) =>
+    Array.from({ length: n }, (_, i) => ({ name: `t${i}`, description: `Tool number ${i} of the catalog`, inputSchema: { type: "object", properties: { q: { type: "string" } } } }));
+
+/** A server of `list()` tools, its source, and a factory; all closed when the test ends. */
+async function sourceOf(t, list, options) {
+    const { client } = await serverWith("big", () => ({ tools: list() }), (req) => ({ content: [{ type: "text", text: JSON.stringify(`called ${req.params.name}`) }] }));
+    t.after(() => client.close());
+    const mcp = await loadAdapter("mcp");
+    const source = await mcp.fromMcpClient(client, options);
+    t.after(() => source.close());
+    const api = await withFactory(t, { wasmLocation: assetPath, timeout: 120_000 });
+    return { source, api };
+}
 
 describe("api.registerTools of more than 2,048 tools registers in slices", { timeout: 600_000 }, () => {
     const def = (i, extra) => ({ name: `big.t${i}`, description: `Tool number ${i} of the catalog`, inputSchema: { type: "object" }, execute: () => `t${i}`, ...extra });
@@ -62,5 +80,59 @@ describe("api.registerTools of more than 2,048 tools registers in slices", { tim
         assert.equal(api.listTools().length, 0, "none of the call's tools is left");
         assert.ok(logged.some((l) => l.includes('tools[4000] ("big.t4000"): inputSchema: ')), logged.join("\n"));
         await api.ready();
+    });
+});
+
+describe("a source's big listing is registered in slices", { timeout: 600_000 }, () => {
+    test(`${N} tools: ${FIRST} when registerTools(api) returns; a run and a search started then wait for the last slice; ready() resolves with all listed`, async (t) => {
+        const list = toolsOf(N);
+        const { source, api } = await sourceOf(t, () => list);
+        source.registerTools(api);
+        assert.equal(api.listTools().length, FIRST, "the first slice is registered at once");
+        const session = api.createSession();
+        const running = run(session, `return await tools.big.t${N - 1}({ q: "x" })`);
+        const searching = llmTools(session).searchTools.execute({ query: `tool number ${N - 1}`, limit: 3 });
+        const r = await running;
+        assert.equal(r.ok, true, JSON.stringify(r).slice(0, 300));
+        assert.equal(r.result, `called t${N - 1}`);
+        const hits = await searching;
+        assert.equal(hits[0]?.name, `big.t${N - 1}`, JSON.stringify(hits).slice(0, 300));
+        await api.ready();
+        assert.equal(api.listTools().length, N);
+    });
+
+    test("a name taken by other code before its slice: the whole registration is undone, onError hears it, ready() rejects with it", async (t) => {
+        const errors = [];
+        const { source, api } = await sourceOf(t, () => toolsOf(N), { onError: (err) => errors.push(err) });
+        source.registerTools(api);
+        const late = `big.t${N - 10}`;
+        api.registerTool({ name: late, description: "taken first", execute: () => "mine" });
+        const message = `tool (${JSON.stringify(late)}): name: already registered`;
+        await assert.rejects(api.ready(), (err) => err.message === message);
+        assert.deepEqual(errors.map((e) => e.message), [message]);
+        assert.deepEqual(api.listTools().map((d) => d.name), [late], "none of the source's tools is left");
+        await api.ready(); // nothing in flight any more
+        const r = await run(api.createSession(), `return await tools.big.t${N - 10}()`);
+        assert.equal(r.result, "mine");
+    });
+
+    test("unregistered while slices are in flight: the pass stops, nothing of it stays", async (t) => {
+        const { source, api } = await sourceOf(t, () => toolsOf(N));
+        const unregister = source.registerTools(api);
+        unregister();
+        await api.ready();
+        assert.equal(api.listTools().length, 0);
+    });
+
+    test("a re-sync that grows the listing past 2,048: refresh() settles after its last slice", async (t) => {
+        let list = toolsOf(3);
+        const { source, api } = await sourceOf(t, () => list);
+        source.registerTools(api);
+        assert.equal(api.listTools().length, 3);
+        list = toolsOf(N);
+        await source.refresh();
+        assert.equal(api.listTools().length, N);
+        const r = await run(api.createSession(), `return await tools.big.t${N - 1}()`);
+        assert.equal(r.result, `called t${N - 1}`);
     });
 });

@@ -341,7 +341,7 @@ export async function fromFdc3(agent, options) {
             x.def.name = full[names.length + i];
             entries.push(x);
         });
-        live.set(entries);
+        await live.set(entries);
         return live.source.tools;
     }
 

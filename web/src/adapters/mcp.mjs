@@ -294,7 +294,7 @@ export async function fromMcpClient(client, options) {
 
     // One listing at a time; a notification during a listing asks for one more.
     const refresh = serialized(async () => {
-        live.set(entries(await listAll()));
+        await live.set(entries(await listAll()));
         return live.source.tools;
     }, () => live.closed);
 

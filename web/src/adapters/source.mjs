@@ -12,6 +12,11 @@ import { nearest } from "../keys.mjs";
 
 const NAME_SEGMENT = /[^A-Za-z0-9_$-]+/g;
 
+// An instance's hook that registers a listing in slices over later tasks
+// (the package's registering.mjs), so that 100,000 tools never hold the
+// page's thread for seconds (in worker mode too: its page checks every tool).
+const REGISTERING = Symbol.for("code-mode.slices");
+
 /** One namespace segment from any string: runs of other characters become "_". */
 function sanitizeSegment(s, fallback) {
     const out = String(s).replace(NAME_SEGMENT, "_").replace(/^_+|_+$/g, "");
@@ -91,7 +96,12 @@ export function uniqueNames(namespace, names) {
 
 // What the model sees of a tool, plus what its execute calls at the source
 // (origin): a tool is re-registered when either changed.
+// Made only when a later listing has a tool of the name ([origin] until
+// then): made for every tool of every listing, they were 0.4 s of the 0.9 s
+// that a first listing of 100,000 tools held the page's thread.
 const fingerprints = new WeakMap();
+const print = (def, f = fingerprints.get(def)) =>
+    typeof f == "string" ? f : (fingerprints.set(def, (f = JSON.stringify([f[0], def.name, def.description, def.inputSchema, def.outputSchema, def.annotations]))), f);
 
 /**
  * Creates the live tool set. `onError(err)` hears what cannot be thrown to
@@ -140,6 +150,15 @@ export function createToolSource({ kind, onError, uncheckedOutput }) {
         }
     }
 
+    // Unregisters what target holds, and stops following the source for
+    // it (a pass in flight stops at its next slice).
+    function undo(target) {
+        targets.delete(target);
+        target.pass = -1;
+        for (const reg of target.regs.values()) attempt(reg.unregister);
+        target.regs.clear();
+    }
+
     function sync(target, strict) {
         // A disposed instance is no longer followed (its listTools throws).
         if (!strict && typeof target.api.listTools === "function") {
@@ -157,29 +176,42 @@ export function createToolSource({ kind, onError, uncheckedOutput }) {
             }
         }
         const todo = Array.from(current.values()).filter((def) => !target.regs.has(def.name));
-        for (let i = 0; i < todo.length; ) {
-            const part = todo.slice(i, (i += 128));
-            try {
-                const all = target.api.registerTools(part);
-                for (const def of part) target.regs.set(def.name, { def, unregister: all });
-                continue;
-            } catch {}
-            for (const def of part) {
+        const pass = (target.pass = {});
+        let i = 0;
+        // Registers n more (true when none is left, or when a later sync
+        // or undo took over).
+        const step = (n) => {
+            if (target.pass !== pass) return true;
+            for (const end = i + n; i < todo.length && i < end; ) {
+                const part = todo.slice(i, (i += 128));
                 try {
-                    target.regs.set(def.name, { def, unregister: register(target.api, def) });
-                } catch (err) {
-                    // A tool the engine refuses as invalid (an inputSchema
-                    // pattern it cannot enforce, say) is left out and reported,
-                    // as worker mode does: it must not keep the source's other
-                    // tools out. A name that is taken still throws.
-                    // registerTool's 'tool ("x"): inputSchema: ...' (wasm/api.go
-                    // toolTypeError), but not a taken name's 'tool ("x"): name:
-                    // already ...' or 'appears ...' (a bad name's "must ...").
-                    if (strict && !/^tool \(.*\): (?!name: a)/.test(err?.message)) throw err;
-                    report(err);
+                    const all = target.api.registerTools(part);
+                    for (const def of part) target.regs.set(def.name, { def, unregister: all });
+                    continue;
+                } catch {}
+                for (const def of part) {
+                    try {
+                        target.regs.set(def.name, { def, unregister: register(target.api, def) });
+                    } catch (err) {
+                        // A tool the engine refuses as invalid (an inputSchema
+                        // pattern it cannot enforce, say) is left out and reported,
+                        // as worker mode does: it must not keep the source's other
+                        // tools out. A name that is taken still throws.
+                        // registerTool's 'tool ("x"): inputSchema: ...' (wasm/api.go
+                        // toolTypeError), but not a taken name's 'tool ("x"): name:
+                        // already ...' or 'appears ...' (a bad name's "must ...").
+                        if (strict && !/^tool \(.*\): (?!name: a)/.test(err?.message)) throw err;
+                        report(err);
+                    }
                 }
             }
-        }
+            return i >= todo.length;
+        };
+        // The instance registers the first slice now and the rest over
+        // later tasks, its runs and ready() waiting for them; one without
+        // that hook, all now. A name refused in a later slice (taken
+        // since) undoes the whole registration, as when refused at once.
+        return target.api[REGISTERING]?.(step)?.catch((err) => (undo(target), report(err))) ?? step(Infinity);
     }
 
     // sync registers what is new by registerTools calls of 128 tools, tool
@@ -190,12 +222,21 @@ export function createToolSource({ kind, onError, uncheckedOutput }) {
     // the rest of that batch is registered again: at most 127 tools, where
     // one batch of all took a whole catalog's time again on each change.
     // A batch's unregister, called for each of its tools, acts once.
+    // Past 2,048 tools, the instance (its registering.mjs) takes the rest
+    // in slices over later tasks, and its runs and ready() wait for them;
+    // a change meanwhile starts a new pass, the one in flight stopping at
+    // its next slice. What set() returns settles after the last slice (a
+    // re-sync's refresh() too).
     //
     // registerTools(api) registers the tools with a Code Mode instance and
     // keeps them in step with the source. It throws (registering nothing)
-    // when a tool cannot be registered; the function it returns unregisters
-    // them all and stops following the source for this instance. close()
-    // stops following the source; registered tools stay until unregistered.
+    // when a tool cannot be registered; one refused in a later slice (a
+    // name registered meanwhile by other code) undoes the whole
+    // registration, is reported (onError), and the instance's ready()
+    // rejects with it. The function it returns unregisters them all (a
+    // pass in flight stops) and stops following the source for this
+    // instance. close() stops following the source; registered tools stay
+    // until unregistered.
     // (Comments inside an object literal ship in the built adapters, and
     // count against their size budgets: these stand outside.)
     const source = {
@@ -211,18 +252,12 @@ export function createToolSource({ kind, onError, uncheckedOutput }) {
             try {
                 sync(target, true);
             } catch (err) {
-                for (const reg of target.regs.values()) reg.unregister();
+                undo(target);
                 throw err;
             }
             targets.add(target);
-            let done = false;
-            return () => {
-                if (done) return;
-                done = true;
-                targets.delete(target);
-                for (const reg of target.regs.values()) attempt(reg.unregister);
-                target.regs.clear();
-            };
+            // undo acts once: it leaves target nothing to unregister.
+            return () => undo(target);
         },
         close() {
             if (closed) return;
@@ -248,15 +283,12 @@ export function createToolSource({ kind, onError, uncheckedOutput }) {
             if (closed) return;
             const next = new Map();
             for (const { def, origin } of entries) {
-                fingerprints.set(
-                    def,
-                    JSON.stringify([origin, def.name, def.description, def.inputSchema, def.outputSchema, def.annotations]),
-                );
+                fingerprints.set(def, [origin]);
                 const old = current.get(def.name);
-                next.set(def.name, old && fingerprints.get(old) === fingerprints.get(def) ? old : def);
+                next.set(def.name, old && print(old) === print(def) ? old : def);
             }
             current = next;
-            for (const target of targets) sync(target, false);
+            return Promise.all(Array.from(targets, (target) => sync(target, false)));
         },
     };
 }

@@ -159,7 +159,7 @@ export async function fromWebMcp(options) {
     }
 
     const refresh = serialized(async () => {
-        live.set(entries(await ctx.getTools()));
+        await live.set(entries(await ctx.getTools()));
         return live.source.tools;
     }, () => live.closed);
 
