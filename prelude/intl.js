@@ -336,7 +336,38 @@
     else for (const k of [...DATE, ...TIME, "timeZoneName"]) if (s[k] !== undefined) r[k] = two[k] ? "2-digit" : s[k];
     return r;
   };
-  const DateTimeFormat = klass("DateTimeFormat", (l, o) => dtInit(l, o), { $: (s, t) => dtFormat(s, t), formatToParts: dtParts, resolvedOptions: dtResolved }, "format", 1);
+  // A range as en's ICU writes it (Chromium 156): one date when both show
+  // alike; the date (or year) added when they differ where it is not shown;
+  // what they share around a differing text date (Jan 3 – 5, 2019), the date
+  // and AM/PM around differing hours and minutes (Jan 3, 2019, 10:00 – 11:00
+  // AM), else both whole; " – " between (Node 20's ICU: U+2009 around –).
+  const range = (s, x, y) => {
+    if (x === undefined || y === undefined) fail(TE, `${DT}: formatRange needs a start date and an end date`);
+    x = N(x); y = N(y);
+    const day = (t) => join(dtParts({ tz: s.tz, year: "numeric", month: "numeric", day: "numeric" }, t)), a = day(x), b = day(y);
+    if (a !== b) s = O.assign({}, s, s.year || s.month || s.day || s.weekday ? !s.year && (s.month || s.day) && a.slice(-5) !== b.slice(-5) && { year: "numeric" } : { year: "numeric", month: "numeric", day: "numeric" });
+    const src = (ps, source) => ps.map(({ type, value }) => ({ type, value, source }));
+    let p = dtParts(s, x), q = dtParts(s, y);
+    if (join(p) === join(q)) return src(p, "shared");
+    // ICU's ranges write a 2-digit hour (a day or month without a time) as
+    // numeric, a long zone name after one date as the short one.
+    const tm = s.hour || s.minute || s.second || s.timeZoneName;
+    s = O.assign({}, s, { hour: s.hour && "numeric" }, !tm && { day: s.day && "numeric", month: s.month === "2-digit" ? "numeric" : s.month }, a === b && tm && s.timeZoneName === "long" && (s.year || s.month || s.day || s.weekday) && { timeZoneName: "short" });
+    p = dtParts(s, x); q = dtParts(s, y);
+    const n = p.length - 1;
+    let i = 0, j = n, T = -1, L;
+    p.forEach((e, k) => { if (/^(hour|minute|sec|frac)/.test(e.type)) { if (T < 0) T = k; L = k; } });
+    while (i < n && p[i].value === q[i].value) i++;
+    while (j > i && p[j].value === q[j].value) j--;
+    if (i < T || T < 0) { if (T >= 0 || /^(nu|2)/.test(s.month) || a.split("/")[2] !== b.split("/")[2]) i = 0, j = n; }
+    else {
+      // One date before two times: "January 15, 2024, 1:05 – 1:35 PM", not " at ".
+      if (p[T - 1]?.value === " at ") p[T - 1].value = ", ";
+      i = T; j = s.second ? n : Math.max(j, L);
+    }
+    return [...src(p.slice(0, i), "shared"), ...src(p.slice(i, j + 1), "startRange"), { type: "literal", value: " – ", source: "shared" }, ...src(q.slice(i, j + 1), "endRange"), ...src(p.slice(j + 1), "shared")];
+  };
+  const DateTimeFormat = klass("DateTimeFormat", (l, o) => dtInit(l, o), { $: (s, t) => dtFormat(s, t), formatToParts: dtParts, formatRange: (s, x, y) => join(range(s, x, y)).replace(/\u202f/g, " "), formatRangeToParts: range, resolvedOptions: dtResolved }, "format", 1);
 
   // Collation after ICU's root order for what programs sort: spaces and
   // punctuation, then symbols, digits, letters (case-insensitively: case is

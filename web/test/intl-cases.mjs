@@ -16,6 +16,7 @@ export const prologue = "const d1 = new Date(Date.UTC(2024, 0, 15, 13, 5, 7, 89)
     "const marks = ['a', 'A', 'a\\u0483', 'a\\u0301', '\\u0430\\u0483', '\\u0430', 'か\\u3099', 'が', 'か', '\\u05d1', '\\u05d1\\u05bc', '\\u05d1\\u05b0', '\\u0628', '\\u0628\\u064e', '\\u0628\\u0650', '\\u0915', '\\u0915\\u0941', '\\u0958', '\\u0e01', '\\u0e01\\u0e48', '\\u0e01\\u0e31', 'x\\u0591', 'x', 'x\\u20d7', 'xy', 'x\\u0591y'];\n" +
     "const wide = ['a', 'A', '\\uff41', '\\uff21', 'b', '\\uff22', 'ab', '\\uff41b', 'Ab', '\\uff21\\uff42', '1', '\\uff11', '!', '\\uff01', '~', '\\uff5e', 'x-y', 'x\\uff0dy', 'xy', '\\uff58\\uff59', 'X'];\n" +
     "const half = ['ｱ', 'ア', 'ｧ', 'ァ', 'あ', 'ぁ', 'ｶ', 'ｶﾞ', 'ガ', 'ｶﾟ', 'ｰ', 'ー', 'ｺｰﾋｰ', 'コーヒー', 'ﾞ', 'ﾡ', 'ㄱ', 'ᄀ', 'ﾤ', 'ㅏ', 'ￂ', 'ᅡ', 'ｱa', 'アA', 'ａ', 'a'];\n" +
+    "const rg = (o, a, b) => new Intl.DateTimeFormat('en-US', o).formatRange(a, b).replace(/[\\u2009\\u202f]/g, ' '), spans = [[d1, d1], [d1, +d1 + 18e5], [d1, +d1 + 36e5], [d1, +d1 + 6 * 36e5], [d1, +d1 + 2 * 864e5], [d1, d2], [d3, d1], [d2, d1]];\n" +
     "const grid = (a, o) => a.map((x) => a.map((y) => Math.sign(x.localeCompare(y, 'en', o)) + 1).join('')).join('|');\n";
 
 export const rows = [
@@ -116,6 +117,17 @@ export const rows = [
     "new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: 'numeric' }).resolvedOptions()", "new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' }).resolvedOptions()",
     "new Intl.DateTimeFormat().resolvedOptions()", "new Intl.DateTimeFormat('en-US', { weekday: 'long', month: 'short', day: '2-digit', hour: '2-digit', hourCycle: 'h23' }).resolvedOptions()",
     "[d1, d2].map(new Intl.DateTimeFormat('en-US', { month: 'short' }).format)", "Intl.DateTimeFormat('en-US').format(d1)",
+    // formatRange (test262's formatRange/en-US.js): one date when both show alike, what they share around a text date
+    // (Jan 15 – 17, 2024), the date and AM/PM around the hours, else both whole; Node 20's ICU puts U+2009 around the dash
+    // and U+202F before AM (Chromium 156 and the sandbox a space).
+    "[{}, { dateStyle: 'medium' }, { dateStyle: 'full' }, { dateStyle: 'long', timeStyle: 'short' }, { dateStyle: 'short', timeStyle: 'medium' }].map((o) => spans.map(([a, b]) => rg(o, a, b)))",
+    "[{ month: 'short', day: 'numeric' }, { month: 'long', year: 'numeric' }, { hour: 'numeric', minute: '2-digit' }, { hour: 'numeric' }, { timeStyle: 'long' }, { weekday: 'short', month: 'short', day: 'numeric' }].map((o) => spans.map(([a, b]) => rg(o, a, b)))",
+    "[{ month: 'numeric', day: 'numeric' }, { year: 'numeric' }, { hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }, { hour: 'numeric', minute: '2-digit', second: '2-digit', fractionalSecondDigits: 2 }].map((o) => spans.map(([a, b]) => rg(o, a, b)))",
+    // A 2-digit hour (a day or month without a time) is numeric in a range, a long zone name after one date the short one.
+    "[{ hour: '2-digit', minute: '2-digit' }, { year: 'numeric', month: '2-digit', day: '2-digit' }, { month: '2-digit', day: '2-digit', hour: 'numeric' }, { dateStyle: 'long', timeStyle: 'full' }, { timeStyle: 'full' }].map((o) => spans.map(([a, b]) => rg(o, a, b)))",
+    "new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }).formatRangeToParts(d1, +d1 + 36e5).map((p) => [p.type, p.value.replace(/\\u2009/g, ' '), p.source])",
+    "new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' }).formatRangeToParts(d1, +d1 + 2 * 864e5).map((p) => [p.type, p.value.replace(/\\u2009/g, ' '), p.source])",
+    "new Intl.DateTimeFormat('en-US').formatRangeToParts(d1, d1)", "rg({}, d1, NaN)", "rg({}, d1, 8.64e15 + 1)", "new Intl.DateTimeFormat('en-US').formatRange(d1)", "rg({ timeZone: 'America/New_York', dateStyle: 'medium', timeStyle: 'short' }, d2, +d2 + 36e5)",
     // DateTimeFormat errors.
     "df(NaN)", "df(new Date('x'))", "df(8.64e15 + 1)", "df(d1, { dateStyle: 'medium', hour: 'numeric' })", "df(d1, { month: 'bogus' })", "df(d1, { fractionalSecondDigits: 4 })",
     "df(d1, { timeStyle: 'short', timeZoneName: 'short' })",
