@@ -511,13 +511,14 @@ const cases = [
         },
     },
     {
-        has: "const repairToolCall = async ({ toolCall, error }) =>",
+        has: "const repairToolCall = async ({ toolCall, tools, error }) =>",
         env: page,
         // What the AI SDK cannot parse as JSON, through generateText of ai 7
         // and 6 with their mock models: without the repair each call is the
         // SDK's parse error; with it, the tools read the text (a comma before
         // the brace, a program alone, fenced JSON run) or answer with their
-        // own message, and a name neither tool has stays the SDK's error.
+        // own message, a name with functions. before it is the tool's, and
+        // a name neither tool has stays the SDK's error.
         check: async ({ repairToolCall }, { codeMode }) => {
             const calls = [
                 ["executeCode", SUM_ARGS.replace(/}$/, ",}")],
@@ -525,6 +526,8 @@ const cases = [
                 ["searchTools", '```json\n{"query":"orders"}\n```'],
                 ["executeCode", "{code: 'return 1'}"],
                 ["execute_code", SUM_ARGS],
+                ["functions.executeCode", SUM_ARGS],
+                ["functions.nothing", "{}"],
             ];
             const usage = { inputTokens: { total: 1, noCache: 1 }, outputTokens: { total: 1, text: 1 } };
             const outputs = async ({ generateText, stepCountIs, tool, Mock }, options) => {
@@ -548,15 +551,17 @@ const cases = [
             };
             for (const sdk of [{ generateText, stepCountIs, tool, Mock: MockLanguageModelV4 }, { generateText: generateText6, stepCountIs: stepCountIs6, tool: tool6, Mock: MockLanguageModelV3 }]) {
                 const before = await outputs(sdk, {});
-                assert.deepEqual(before.map((o) => o.type), ["error-text", "error-text", "error-text", "error-text", "error-text"]);
+                assert.deepEqual(before.map((o) => o.type), ["error-text", "error-text", "error-text", "error-text", "error-text", "error-text", "error-text"]);
                 assert.match(before[0].value, /Invalid input for tool executeCode: (AI_JSONParseError: )?JSON parsing failed: /);
                 const after = await outputs(sdk, { experimental_repairToolCall: repairToolCall });
-                assert.deepEqual(after.map((o) => o.type), ["json", "json", "json", "error-json", "error-text"], JSON.stringify(after));
+                assert.deepEqual(after.map((o) => o.type), ["json", "json", "json", "error-json", "error-text", "json", "error-text"], JSON.stringify(after));
                 assert.equal(after[0].value.result, 47);
                 assert.equal(after[1].value.result, 47);
                 assert.deepEqual(after[2].value.map((t) => t.name), ["orders.search"]);
                 assert.equal(after[3].value.error.message, "executeCode: the arguments are JSON text that does not parse (JSON writes keys and strings in double quotes); expected an object { code: string; explanation?: string }");
                 assert.match(after[4].value, /tool 'execute_code'\. Available tools: searchTools, executeCode\.$/);
+                assert.equal(after[5].value.result, 47);
+                assert.match(after[6].value, /tool 'functions\.nothing'\. Available tools: searchTools, executeCode\.$/);
             }
         },
     },

@@ -5,7 +5,7 @@
 
 import { IoCodeModeFactory, IoCodeMode } from "@interopio/code-mode";
 import IoCodeModeFactoryDefault from "@interopio/code-mode";
-import { generateText, InvalidToolInputError, jsonSchema, stepCountIs, tool, zodSchema, type LanguageModel } from "ai";
+import { generateText, InvalidToolInputError, jsonSchema, NoSuchToolError, stepCountIs, tool, zodSchema, type LanguageModel } from "ai";
 import { z } from "zod";
 
 // ---------------------------------------------------------------------------
@@ -243,8 +243,13 @@ async function withAiSdk(codeMode: IoCodeMode.API) {
         stopWhen: stepCountIs(5),
         abortSignal: signal,
         // USAGE: arguments the SDK cannot parse as JSON, handed to the tool as their text.
-        experimental_repairToolCall: async ({ toolCall, error }) =>
-            InvalidToolInputError.isInstance(error) ? { ...toolCall, input: JSON.stringify(toolCall.input) } : null,
+        experimental_repairToolCall: async ({ toolCall, tools, error }) => {
+            const toolName = toolCall.toolName.replace(/^functions\./, "");
+            if (InvalidToolInputError.isInstance(error) || (NoSuchToolError.isInstance(error) && toolName in tools)) {
+                return { ...toolCall, toolName, input: JSON.stringify(toolCall.input) };
+            }
+            return null;
+        },
     });
     return result.text;
 }
