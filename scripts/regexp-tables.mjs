@@ -7,7 +7,10 @@
 // regexp/syntax/parse.go made here reads them from a text of their keys and
 // an array of the tables' addresses instead (data, no code), generated from
 // the toolchain's own unicode/tables.go: the same keys, the same tables.
-// FoldCategory and FoldScript (a few keys) stay maps.
+// FoldCategory and FoldScript (a few keys) stay maps. Likewise its own
+// maps of the Perl and POSIX classes (\d, [:alpha:]: perlGroup and
+// posixGroup of perl_groups.go, 11 KB of init code) become arrays of the
+// same entries (perlGroups, posixGroups), searched in turn.
 //
 // writeRegexpOverlay(goroot, outDir) returns the overlay's Replace entries;
 // it throws when the toolchain's sources are not the shape it rewrites.
@@ -34,6 +37,28 @@ export function rewriteParse(parse) {
         return `${map === "Categories" ? "ucCategory" : "ucScript"}(${key})`;
     });
     if (n === 0 || /unicode\.(Categories|Scripts)\b/.test(out)) throw new Error("regexp/syntax/parse.go: unicode.Categories or unicode.Scripts read other than by an index");
+    let g = 0;
+    const out2 = out.replace(/\b(perlGroup|posixGroup)\[([^\][]+(?:\[[^\][]*\][^\][]*)*)\]/g, (_, map, key) => {
+        g++;
+        return `groupOf(${map}s[:], ${key})`;
+    });
+    if (g === 0 || /\b(perlGroup|posixGroup)\b/.test(out2)) throw new Error("regexp/syntax/parse.go: perlGroup or posixGroup read other than by an index");
+    return out2;
+}
+
+/** perl_groups.go with its maps perlGroup and posixGroup as arrays perlGroups and posixGroups of namedGroup (data, no code). */
+export function rewriteGroups(groups) {
+    let n = 0;
+    const out = groups.replace(/^var (perlGroup|posixGroup) = map\[string\]charGroup\{\n([\s\S]*?)\n\}$/gm, (_, name, body) => {
+        n++;
+        const rows = body.split("\n").map((line) => {
+            const e = line.match(/^\t(`[^`]+`):\s+\{([+-]1), (code\d+)\},$/);
+            if (!e) throw new Error(`regexp/syntax/perl_groups.go: ${name}: unexpected line ${JSON.stringify(line)}`);
+            return `\t{${e[1]}, charGroup{${e[2]}, ${e[3]}}},`;
+        });
+        return `var ${name}s = [...]namedGroup{\n${rows.join("\n")}\n}`;
+    });
+    if (n !== 2) throw new Error(`regexp/syntax/perl_groups.go: ${n} of the maps perlGroup and posixGroup found`);
     return out;
 }
 
@@ -78,6 +103,23 @@ func ucCategory(name string) *unicode.RangeTable { return ucFind(name, 0, ucCate
 
 // ucScript is unicode.Scripts[name].
 func ucScript(name string) *unicode.RangeTable { return ucFind(name, ucCategories, len(ucTables)) }
+
+// namedGroup is an entry of perlGroups and posixGroups (perl_groups.go's
+// maps perlGroup and posixGroup, as arrays).
+type namedGroup struct {
+	name string
+	g    charGroup
+}
+
+// groupOf is what the map of gs gave for name (the zero charGroup if none).
+func groupOf(gs []namedGroup, name string) charGroup {
+	for _, e := range gs {
+		if e.name == name {
+			return e.g
+		}
+	}
+	return charGroup{}
+}
 `;
 }
 
@@ -94,7 +136,10 @@ export function writeRegexpOverlay(goroot, outDir, goversion) {
     // list ./... and go vet would read the copies as a package of their own.
     const parseCopy = join(outDir, "parse.go.txt");
     const tablesCopy = join(outDir, "zz_unicode_tables.go.txt");
+    const groupsGo = join(goroot, "src", "regexp", "syntax", "perl_groups.go");
+    const groupsCopy = join(outDir, "perl_groups.go.txt");
     writeFileSync(parseCopy, rewriteParse(readFileSync(parseGo, "utf8")));
     writeFileSync(tablesCopy, tablesSource(categories, scripts, goversion));
-    return { [parseGo]: parseCopy, [join(goroot, "src", "regexp", "syntax", "zz_unicode_tables.go")]: tablesCopy };
+    writeFileSync(groupsCopy, rewriteGroups(readFileSync(groupsGo, "utf8")));
+    return { [parseGo]: parseCopy, [join(goroot, "src", "regexp", "syntax", "zz_unicode_tables.go")]: tablesCopy, [groupsGo]: groupsCopy };
 }
