@@ -59,9 +59,16 @@ const TOO_LARGE =
     ": its JSON text is longer than the 8,000,000 characters a schema may have; an object the schema holds in several places is written out at each " +
     '(nesting one object twice per level doubles the text with each level): put such a part under "$defs" and refer to it with "$ref"';
 
+// The copy of the value notPlain last found plain (below).
+/** @type {any} */
+let copied;
+
 /**
  * Checks that v is JSON data made of plain objects and arrays, returning
- * what the first thing that is not is, after its path below v: the path is
+ * what the first thing that is not is, after its path below v, and leaves
+ * a copy of v in `copied` when it is: what is checked is what is kept, each
+ * property read once (a getter that answered the check one value and the
+ * text made after it another got past the check). The path is
  * put together on the way out, so that a schema that passes (every schema
  * of a catalog being registered) builds none.
  * Past MAX_DEPTH levels it says so, without a path (it would be thousands
@@ -76,6 +83,7 @@ const TOO_LARGE =
  * @returns {string} "" when v is plain JSON data, else e.g. `.a[2] is NaN`
  */
 function notPlain(v, seen, depth, size) {
+    copied = v;
     if (v === null || typeof v === "boolean") return (size.left -= 4) < 0 ? TOO_LARGE : "";
     if (typeof v === "string") return (size.left -= v.length + 2) < 0 ? TOO_LARGE : "";
     if (typeof v === "number") return !Number.isFinite(v) ? ` is ${v}` : --size.left < 0 ? TOO_LARGE : "";
@@ -83,11 +91,16 @@ function notPlain(v, seen, depth, size) {
     if (seen.has(v)) return " is a cycle";
     if (depth >= MAX_DEPTH) return TOO_DEEP;
     seen.add(v);
+    /** @type {any} */
+    let copy;
     if (isArray(v)) {
-        if ((size.left -= v.length > 0 ? 1 + v.length : 2) < 0) return TOO_LARGE;
-        for (let i = 0; i < v.length; i++) {
+        const n = v.length;
+        if ((size.left -= n > 0 ? 1 + n : 2) < 0) return TOO_LARGE;
+        copy = [];
+        for (let i = 0; i < n; i++) {
             const bad = notPlain(v[i], seen, depth + 1, size);
             if (bad) return bad === TOO_DEEP || bad === TOO_LARGE ? bad : `[${i}]${bad}`;
+            copy[i] = copied;
         }
     } else {
         const proto = Object.getPrototypeOf(v);
@@ -100,14 +113,19 @@ function notPlain(v, seen, depth, size) {
         if (proto !== Object.prototype && proto !== null) return ` is ${describe(v)}`;
         const ks = objectKeys(v);
         if ((size.left -= ks.length > 0 ? 1 + ks.length : 2) < 0) return TOO_LARGE;
+        // A null prototype: no setter or toJSON of Object.prototype's is
+        // on the way, and a key "__proto__" is a property, as in JSON.
+        copy = { __proto__: null };
         for (let i = 0; i < ks.length; i++) {
             const k = ks[i];
             if ((size.left -= k.length + 3) < 0) return TOO_LARGE;
             const bad = notPlain(/** @type {any} */ (v)[k], seen, depth + 1, size);
             if (bad) return bad === TOO_DEEP || bad === TOO_LARGE ? bad : `.${k}${bad}`;
+            copy[k] = copied;
         }
     }
     seen.delete(v);
+    copied = copy;
     return "";
 }
 
@@ -274,7 +292,10 @@ function plainSchema(v, path, asText) {
     const bad = readable(() => notPlain(v, new KeptSet(), 0, { left: MAX_SCHEMA_CHARS }), path);
     if (bad === TOO_LARGE) throw new TypeError(path + bad);
     if (bad) throw new TypeError(`${path}: ${EXPECTED}; got an object that is not JSON data (schema${bad})`);
-    const keys = Object.keys(v);
+    // From here on the copy, not the page's object.
+    const copy = copied;
+    copied = undefined;
+    const keys = Object.keys(copy);
     if (keys.length > 0 && !keys.some((k) => KEYWORDS.has(k))) {
         // As tool.go's checkKeywords, here so that worker mode throws at once too.
         const listed = keys.sort().slice(0, 5).join(", ") + (keys.length > 5 ? ", ..." : "");
@@ -283,7 +304,7 @@ function plainSchema(v, path, asText) {
                 'for an object with those properties write {"type": "object", "properties": {...}}',
         );
     }
-    const json = readable(() => jsonStringify(v), path);
+    const json = jsonStringify(copy);
     if (json.length > MAX_SCHEMA_CHARS) throw new TypeError(path + TOO_LARGE);
     return asText ? { json } : { schema: jsonParse(json), json };
 }

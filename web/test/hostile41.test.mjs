@@ -427,3 +427,29 @@ describe("hostile41: runs inside runs, and abort signals reused", () => {
         assert.deepEqual(uncaught, []);
     });
 });
+
+describe("hostile41: a schema read once at registration", () => {
+    // Each row: the keyword whose getter answers first and second, and the inputs [that must pass, that must fail].
+    const rows = [
+        ["const", "viewer", "admin", { role: "viewer" }, { role: "admin" }],
+        ["enum", ["viewer"], ["viewer", "admin"], { role: "viewer" }, { role: "admin" }],
+        ["default", "d", Infinity, { role: "d" }, { role: 1 }],
+    ];
+    for (const [keyword, first, second, good, bad] of rows) {
+        test(`a property's ${keyword} getter that answers the check one value and a later read another: read once, the value checked is the one enforced`, async (t) => {
+            let reads = 0;
+            const role = { type: "string" };
+            Object.defineProperty(role, keyword, { enumerable: true, get: () => (reads++ === 0 ? first : second) });
+            const api = await withFactory(t, { wasmLocation: assetPath });
+            const got = [];
+            api.registerTool(tool("sc.role", (i) => (got.push(i.role), "ran"), { inputSchema: { type: "object", properties: { role }, required: ["role"] } }));
+            assert.equal(reads, 1, `the getter was read ${reads} times at registration`);
+            const r = await within(run(api.createSession(), `return [await ${callOf(`tools.sc.role(${JSON.stringify(good)})`)}, await ${callOf(`tools.sc.role(${JSON.stringify(bad)})`)}]`), 60_000);
+            assert.ok(r.ok, JSON.stringify(r.error));
+            assert.deepEqual(r.result, [["ok", "ran"], ["err", "ValidationError"]]);
+            assert.deepEqual(got, [good.role]);
+            assert.equal(reads, 1);
+        });
+    }
+});
+
