@@ -230,7 +230,7 @@ export declare namespace IoCodeMode {
         registerTool(tool: ToolDefinition): () => void;
         /** Adds tools (all or none: a `TypeError` as `registerTool`'s registers none of them); returns a function that removes them. */
         registerTools(tools: ToolDefinition[]): () => void;
-        /** The registered tools that pass `toolFilter`. */
+        /** The registered tools that pass `toolFilter`: copies of their fields as registered (the name registered, the definition's `execute`), in name order. */
         listTools(): ToolDefinition[];
         /**
          * Resolves once the engine has taken every `registerTool(s)`,

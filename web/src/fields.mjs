@@ -9,6 +9,7 @@
 
 import { describeError } from "./env.mjs";
 import { keptReflect, objectKeys } from "./intrinsics.mjs";
+import { TOOL_KEYS } from "./keys.mjs";
 
 // Taken at load: a page that breaks Object.keys, Set or iteration later
 // must not make a well-formed config read as another (Set.prototype.add a
@@ -132,4 +133,24 @@ export function prototypeHazard() {
         }
     }
     return undefined;
+}
+
+/**
+ * A tool as listTools gives it: a copy of the fields registration read
+ * (rec), under the name it was registered by, and the definition's execute
+ * of the moment (which its calls run). The page's own object was given,
+ * and after the page renamed it listTools named a tool the model could
+ * not call.
+ * @param {any} rec
+ * @param {any} def
+ */
+export function listedTool(rec, def) {
+    /** @type {any} */
+    const out = {};
+    for (let i = 0; i < TOOL_KEYS.length; i++) {
+        const k = TOOL_KEYS[i];
+        if (k !== "execute" && rec[k] !== undefined) out[k] = rec[k];
+    }
+    out.execute = field(def, "execute");
+    return out;
 }

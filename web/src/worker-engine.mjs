@@ -37,8 +37,7 @@
 // code without the loop checks, or in the Go core) is replaced.
 
 import { accessDenied, bundlerHint, describeError, fileURLHint, hasNodeFs, inContentScript, noModuleURL, nodeModule, nodeProcess, otherOriginHint, report } from "./env.mjs";
-import { KeptMap, KeptSet, all, clearTimeout, forEachEntry, isArray, keptSetOf, now, setTimeout, then, uncurry } from "./intrinsics.mjs";
-import { checkTools } from "./worker-tools.mjs";
+import { KeptMap, all, clearTimeout, forEachEntry, isArray, keptSetOf, now, setTimeout, then, uncurry } from "./intrinsics.mjs";
 import { rebuildError } from "./worker-wire.mjs";
 import { compileCore } from "./core.mjs";
 import { coreURL } from "./core-url.mjs";
@@ -65,7 +64,8 @@ const OVERRUN_GRACE_MS = 2000;
  * The names toolFilter shows, of the factory's tools and of each live
  * session's own (by session id): the worker's core calls no other.
  * @typedef {{ tools: string[], sessions: Record<number, string[]> }} Visible
- * @typedef {{ tools: Map<string, any>, defs: any[] }} OwnTools a session's own tools, by name and as given
+ * @typedef {{ tools: Map<string, any>, descs: { name: string, record: string }[] }} OwnTools a session's own tools, by the names
+ *   checked at createSession and as checkTools gave them
  * @typedef {{ own: { deref: () => OwnTools | undefined }, info: any, owner: any, cut?: () => void }} HostSession
  *   a session as the page keeps it: its own tools weakly (the session's keeper holds them, lifetime.mjs);
  *   cut makes what the page has of it answer as disposed (faces.mjs)
@@ -87,7 +87,9 @@ const OVERRUN_GRACE_MS = 2000;
  * @property {(quiet?: boolean) => Visible} visibleNames the names toolFilter shows (worker.mjs runs no other),
  *   posting the held tools among them unless quiet
  * @property {Map<string, any>} tools factory tools by name
- * @property {Map<number, any[]>} registrations registration id -> its definitions
+ * @property {Map<number, { defs: any[], descs: { name: string, record: string }[], fields: any[] }>} registrations registration id ->
+ *   its definitions, what checkTools made of them (their names as registered: a definition renamed since keeps its name)
+ *   and the fields it read
  * @property {Map<string, { id: number, desc: { name: string, record: string } }>} held factory tools
  *   toolFilter has hidden, not posted to the worker yet (worker-host.mjs visibleNames posts them when shown)
  * @property {Map<number, HostSession>} sessions
@@ -410,7 +412,7 @@ async function whyNotLoaded(url) {
 }
 
 /** @type {OwnTools} */
-const noOwnTools = { tools: new KeptMap(), defs: [] };
+const noOwnTools = { tools: new KeptMap(), descs: [] };
 
 /** The core's URL (core-url.mjs), or undefined where this copy has none: the worker then says so. */
 function coreHref() {
@@ -611,8 +613,9 @@ export function start(h, first, again) {
         // init's list names what the filter shows of all of them: a list
         // per message asked it about every tool once per registration.
         // Less the tools still held (hidden at every ask so far).
-        forEachEntry(h.registrations, (defs, id) => {
-            const descs = checkTools(defs, "tools", new KeptSet());
+        // As checked at registration: a definition the page renamed since
+        // is replayed under the name it has for the page and the model.
+        forEachEntry(h.registrations, ({ descs }, id) => {
             /** @type {any[]} */
             const post = [];
             for (let i = 0; i < descs.length; i++) {
@@ -625,7 +628,7 @@ export function start(h, first, again) {
             // A session whose own tools are gone is one the page dropped,
             // which the safety net is about to end.
             const own = s.own.deref();
-            if (sid !== 0 && own) h.worker.post({ t: "session", sid, tools: checkTools(own.defs, "options.tools", new KeptSet()) });
+            if (sid !== 0 && own) h.worker.post({ t: "session", sid, tools: own.descs });
         });
         for (const id of h.pings.keys()) h.worker.post({ t: "ping", id });
     }
@@ -633,6 +636,17 @@ export function start(h, first, again) {
     // moment may do nothing (a worker that failed to start was then never
     // reported, and its factory stayed pending).
     then(w, undefined, (err) => onFailure(err));
+}
+
+/**
+ * Forgets a registration's tools by the names checked at registration (a
+ * definition the page renamed since kept its old name taken), unless
+ * another registration has a name since.
+ * @param {Host} h
+ * @param {{ defs: any[], descs: { name: string }[] }} reg
+ */
+export function forget(h, { defs, descs }) {
+    for (let i = 0; i < defs.length; i++) if (h.tools.get(descs[i].name) === defs[i]) h.tools.delete(descs[i].name);
 }
 
 /**

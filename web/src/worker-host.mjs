@@ -23,14 +23,14 @@
 
 import { describe, describeError } from "./env.mjs";
 import { FACTORY_OF_SESSION_DISPOSED, SESSION_DISPOSED, apiFace, deadApi, deadSession, instanceDisposed, sessionFace, unregisterFace } from "./faces.mjs";
-import { field } from "./fields.mjs";
+import { field, listedTool } from "./fields.mjs";
 import { KeptMap, KeptSet, forEachEntry, isArray, keptSetOf, map, objectKeys, promiseResolve, then } from "./intrinsics.mjs";
 import { filterVerdict, notFromHook } from "./page-hooks.mjs";
 import { newOwner, stopRuns } from "./runs.mjs";
 import { SESSION_HINTS, SESSION_KEYS, unknownKeyError } from "./keys.mjs";
 import { goQuote } from "./schemacheck.mjs";
 import { lifetime, weakly } from "./lifetime.mjs";
-import { abortFlags, dropHeld, hold, holdInFlight, ownTools, start, terminateDropped } from "./worker-engine.mjs";
+import { abortFlags, dropHeld, forget, hold, holdInFlight, ownTools, start, terminateDropped } from "./worker-engine.mjs";
 import { onMessage } from "./worker-protocol.mjs";
 import { applyOverwrite, llmTools, runLlmTool } from "./worker-runs.mjs";
 import { checkTools } from "./worker-tools.mjs";
@@ -122,7 +122,7 @@ export async function workerFactory(config) {
     }
     /** @type {Map<string, any>} factory tools by name */
     const tools = new KeptMap();
-    /** @type {Map<number, any[]>} registration id -> its definitions */
+    /** @type {import("./worker-engine.mjs").Host["registrations"]} */
     const registrations = new KeptMap();
     // The factory's tools toolFilter has hidden whenever it was asked, by
     // name: not posted to the worker (a place of another trust: a page's
@@ -130,9 +130,11 @@ export async function workerFactory(config) {
     /** @type {Map<string, { id: number, desc: { name: string, record: string } }>} */
     const held = new KeptMap();
     let nextReg = 1;
-    const initialTools = cfg.tools === undefined ? [] : checkTools(cfg.tools, "config.tools", new KeptSet());
+    /** @type {any[]} */
+    const initialFields = [];
+    const initialTools = cfg.tools === undefined ? [] : checkTools(cfg.tools, "config.tools", new KeptSet(), 0, initialFields);
     if (cfg.tools !== undefined) {
-        registrations.set(0, cfg.tools);
+        registrations.set(0, { defs: map(cfg.tools, (d) => d), descs: initialTools, fields: initialFields });
         for (let i = 0; i < cfg.tools.length; i++) tools.set(initialTools[i].name, cfg.tools[i]);
     }
     // The names toolFilter shows: of the factory's tools, and of each
@@ -283,12 +285,14 @@ export async function workerFactory(config) {
         }
         // The map itself, not a copy of its names: a copy per call made
         // registering n tools one by one O(n^2) (10,000: 7 of 9 s copying).
-        const descs = checkTools(list, path, tools, at);
+        /** @type {any[]} */
+        const fields = [];
+        const descs = checkTools(list, path, tools, at, fields);
         const id = nextReg++;
         // By index, with the load-time map (intrinsics.mjs): the page's
         // Array iterator or map of the moment lost the definitions.
         const defs = map(list, (d) => d);
-        registrations.set(id, defs);
+        registrations.set(id, { defs, descs, fields });
         for (let i = 0; i < defs.length; i++) tools.set(descs[i].name, defs[i]);
         // The filter is asked about this registration's tools alone: the
         // others keep the verdicts the worker has (the last full list: a
@@ -319,11 +323,11 @@ export async function workerFactory(config) {
             return register(list, "tools");
         },
         unregister(id) {
-            const defs = registrations.get(id);
+            const reg = registrations.get(id);
             // Gone already: unregistered, or refused by the worker (registerFailed).
-            if (factory.disposed || !defs) return;
+            if (factory.disposed || !reg) return;
             registrations.delete(id);
-            for (let i = 0; i < defs.length; i++) if (tools.get(defs[i].name) === defs[i]) tools.delete(defs[i].name);
+            forget(h, reg);
             dropHeld(h, id);
             h.worker && h.worker.post({ t: "unregister", id });
         },
@@ -333,8 +337,17 @@ export async function workerFactory(config) {
             // in-thread while worker mode showed it.
             notFromHook("listTools()");
             check();
-            // Sorted by name, as the core on the calling thread lists them.
-            return [...tools].filter(([name, d]) => !filter || filterVerdict(filter, d, name)).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map((e) => e[1]);
+            // Sorted by name, as the core on the calling thread lists them;
+            // copies of the fields registration read (fields.mjs listedTool).
+            /** @type {[string, any][]} */
+            const out = [];
+            forEachEntry(registrations, ({ defs, descs, fields }) => {
+                for (let i = 0; i < defs.length; i++) {
+                    const name = descs[i].name;
+                    if (tools.get(name) === defs[i] && (!filter || filterVerdict(filter, defs[i], name))) out.push([name, listedTool(fields[i], defs[i])]);
+                }
+            });
+            return out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map((e) => e[1]);
         },
         ready() {
             // After the registrations in flight (registering.mjs), whose
@@ -384,7 +397,7 @@ export async function workerFactory(config) {
             // The session's own tools, which its keeper holds: the factory
             // reaches them weakly (lifetime.mjs weakly), so that a tool that
             // refers to its session does not keep it.
-            const ownRec = { tools: new KeptMap(map(defs, (d, i) => [descs[i].name, d])), defs };
+            const ownRec = { tools: new KeptMap(map(defs, (d, i) => [descs[i].name, d])), descs };
             /** @type {import("./worker-engine.mjs").HostSession} */
             const s = { own: weakly(ownRec), info: null, owner };
             sessions.set(sid, s);

@@ -14,7 +14,7 @@ import { askInterceptor } from "./page-hooks.mjs";
 import { cutThrown, inputRejected, settleValue, validationFailed } from "./call.mjs";
 import { inputValidator, outputCheck } from "./worker-tools.mjs";
 import { decisionToWire, errorFields, rebuildError } from "./worker-wire.mjs";
-import { dropHeld, ownTools, watchOverrun } from "./worker-engine.mjs";
+import { dropHeld, forget, ownTools, watchOverrun } from "./worker-engine.mjs";
 import { keepHelperModules } from "./helper-modules.mjs";
 
 /**
@@ -55,9 +55,9 @@ export function onMessage(h, m, ok, fail) {
             }
             break;
         case "registerFailed": {
-            const defs = h.registrations.get(m.id) || [];
+            const reg = h.registrations.get(m.id);
             h.registrations.delete(m.id);
-            for (let i = 0; i < defs.length; i++) if (h.tools.get(defs[i].name) === defs[i]) h.tools.delete(defs[i].name);
+            if (reg) forget(h, reg);
             dropHeld(h, m.id);
             // What the worker took of it earlier (its tools posted once shown).
             h.worker && h.worker.post({ t: "unregister", id: m.id });

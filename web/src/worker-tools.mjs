@@ -62,9 +62,10 @@ export const outputCheck = (def) => outputs.get(def);
  * @param {string} path
  * @param {{ has(name: string): boolean }} taken names already registered (a KeptSet or KeptMap: methods taken at load)
  * @param {number} [at] the index of list's first tool in the caller's (a slice of registerTools: registering.mjs)
+ * @param {any[]} [fields] gets each definition's fields as read here (what listTools copies)
  * @returns {{ name: string, record: string }[]} the tools to send, as the worker's core registers them
  */
-export function checkTools(list, path, taken, at = 0) {
+export function checkTools(list, path, taken, at = 0, fields) {
     if (!isArray(list)) throw new TypeError(`${path}: expected an array of tool definitions, got ${describe(list)}`);
     const seen = new KeptSet();
     // map skips a hole (registerTools([a, , c])), which the calling thread
@@ -92,6 +93,7 @@ export function checkTools(list, path, taken, at = 0) {
         /** @type {any} */
         const t = {};
         for (let j = 0; j < TOOL_KEYS.length; j++) t[TOOL_KEYS[j]] = field(def, TOOL_KEYS[j]);
+        if (fields) fields[i] = t;
         if (typeof t.name !== "string") throw new TypeError(`${p}.name: expected a string, got ${describe(t.name)}`);
         const name = t.name;
         // Where the tool is in the caller's list, and its name: wasm/api.go's

@@ -6,7 +6,7 @@
 
 import { CALL, PARSED, SETTLE, cutBefore, cutThrown } from "./call.mjs";
 import { exitedError } from "./core.mjs";
-import { field, prototypeHazard } from "./fields.mjs";
+import { field, listedTool, prototypeHazard } from "./fields.mjs";
 import { partLifetime, weakly } from "./lifetime.mjs";
 import { goSession } from "./go-session.mjs";
 import { callerStack, thrownByTool } from "./env.mjs";
@@ -597,7 +597,8 @@ export function wrapApi(api, core, pipe) {
         },
         listTools() {
             notFromHook("listTools()");
-            return guard.sync(() => map(api.listTools(), pipe.orig));
+            // Copies: the wrapper holds the fields as the core read them.
+            return guard.sync(() => map(api.listTools(), (/** @type {any} */ w) => listedTool(w, pipe.orig(w))));
         },
         ready() {
             // On this thread a registration is in the engine when it

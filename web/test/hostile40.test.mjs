@@ -87,7 +87,7 @@ describe("hostile40: tool definitions that are getters, Proxies, or change after
         assert.equal(r.result[3], 0, "search read the description the page wrote after registration");
     });
 
-    test("listTools() after the page renamed a registered definition: it names the tools the model can call", { todo: "listTools gives the page's own objects: it names m.renamed, which the model cannot call" }, async (t) => {
+    test("listTools() after the page renamed a registered definition: it names the tools the model can call", async (t) => {
         const def = tool("m.orig", () => "orig ran");
         const api = await withFactory(t, { wasmLocation: assetPath });
         api.registerTool(def);

@@ -453,3 +453,65 @@ describe("hostile41: a schema read once at registration", () => {
     }
 });
 
+describe("hostile41: a definition the page renames after registering it keeps the name it was registered under", () => {
+    test("unregistered after a rename: its old name is free again, its new name was never taken; a session's own tool keeps its name too (both modes alike)", async (t) => {
+        const uncaught = watchUncaught(t);
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        const def = tool("rn.orig", () => "old ran");
+        const off = api.registerTool(def);
+        def.name = "rn.renamed";
+        off();
+        const outcome = (f) => { try { f(); return "registered"; } catch (e) { return `${e.name}: ${e.message}`; } };
+        assert.equal(outcome(() => api.registerTool(tool("rn.orig", () => "new ran"))), "registered");
+        assert.equal(outcome(() => api.registerTool(tool("rn.renamed", () => "other ran"))), "registered");
+        const own = tool("rn.own", () => "own ran");
+        const s = api.createSession({ tools: [own] });
+        own.name = "rn.ownRenamed";
+        assert.match(outcome(() => api.registerTool(tool("rn.own", () => 1))), /TypeError: tool \("rn.own"\): name: already a tool of a session/);
+        assert.equal(outcome(() => api.registerTool(tool("rn.ownRenamed", () => "factory's"))), "registered");
+        const r = await within(run(s, `return [await ${callOf("tools.rn.orig({})")}, await ${callOf("tools.rn.renamed({})")}, await ${callOf("tool_call('rn.own', {})")}, await ${callOf("tool_call('rn.ownRenamed', {})")}]`), 60_000);
+        assert.ok(r.ok, JSON.stringify(r.error));
+        assert.deepEqual(r.result, [["ok", "new ran"], ["ok", "other ran"], ["ok", "own ran"], ["ok", "factory's"]]);
+        assert.deepEqual(uncaught, []);
+    });
+
+    test("listTools() gives copies under the registered names: a copy the page renames or loosens changes no tool; a renamed definition is listed by its registered name, or hidden by a filter (both modes alike)", async (t) => {
+        const schema = { type: "object", properties: { id: { type: "integer" } }, required: ["id"] };
+        const defs = [tool("lt.a", (i) => `a ${i.id}`, { inputSchema: schema, annotations: { tag: 1 } }), tool("lt.b", () => "b")];
+        for (const filter of [undefined, () => true]) {
+            const api = await withFactory(t, { wasmLocation: assetPath, ...(filter && { toolFilter: filter }) });
+            const off = api.registerTools(defs);
+            const first = api.listTools();
+            assert.deepEqual(first, defs);
+            assert.ok(first[0] !== defs[0] && first[1] !== defs[1], "the page's own objects");
+            first[0].name = "lt.evil";
+            first[0].inputSchema = {};
+            defs[1].name = "lt.renamed";
+            assert.deepEqual(api.listTools().map((d) => [d.name, d.inputSchema === schema, d.annotations?.tag]), filter ? [["lt.a", true, 1]] : [["lt.a", true, 1], ["lt.b", false, undefined]]);
+            const r = await within(run(api.createSession(), `return [await ${callOf("tools.lt.a({ id: 'x' })")}, await ${callOf("tools.lt.a({ id: 2 })")}, await ${callOf("tool_call('lt.evil', {})")}]`), 60_000);
+            assert.deepEqual(r.result, [["err", "ValidationError"], ["ok", "a 2"], ["err", "ToolError"]]);
+            off();
+            defs[1].name = "lt.b";
+            assert.deepEqual(api.listTools(), []);
+        }
+    });
+
+    // The upstream QuickJS asset has no loop checks: a program in a C
+    // built-in's loop holds the worker past its timeout, and the page
+    // replaces the worker, replaying the registrations and sessions.
+    test("a replacement worker gets a renamed definition under its registered name (worker mode)", { skip: !WORKER && "worker mode only", timeout: 120_000 }, async (t) => {
+        const upstream = new URL("../../node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm", import.meta.url).pathname;
+        const api = await withFactory(t, { wasmLocation: upstream, timeout: 500 });
+        const def = tool("rn.orig", () => "orig ran", { description: "RENAMEWORD41" });
+        api.registerTool(def);
+        const own = tool("rn.own", () => "own ran");
+        const s = api.createSession({ tools: [own] });
+        def.name = "rn.renamed";
+        own.name = "rn.ownRenamed";
+        const stuck = await within(run(s, "return Array.prototype.indexOf.call({ length: 1e15 }, 1)"), 60_000);
+        assert.match(stuck.error && stuck.error.message, /worker was restarted$/, JSON.stringify(stuck));
+        const r = await within(run(s, probe(["rn.orig", "rn.renamed", "rn.own", "rn.ownRenamed"], "RENAMEWORD41")), 60_000);
+        assert.ok(r.ok, JSON.stringify(r.error));
+        assert.deepEqual(r.result, [["ok", "orig ran"], ["err", "ToolError"], ["ok", "own ran"], ["err", "ToolError"], ["rn.orig"]]);
+    });
+});

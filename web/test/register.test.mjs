@@ -33,7 +33,8 @@ describe("registerTools reads the list in one call", () => {
             api.registerTools(defs);
             const first = defs[0].execute;
             defs[0].execute = () => "replaced"; // execute as it was when registered
-            assert.deepEqual(api.listTools(), defs, "listTools gives the definitions themselves, in name order");
+            assert.deepEqual(api.listTools(), defs, "listTools gives copies of the definitions, in name order");
+            assert.ok(api.listTools().every((d, i) => d !== defs[i]), "listTools gives copies, not the page's objects");
             assert.ok(listed.length > 0 && listed.every((t) => defs.includes(t)), "toolFilter sees the definitions themselves");
             defs[0].execute = first;
 

@@ -21,11 +21,13 @@ describe("registerTool / registerTools", () => {
     });
     after(() => api.dispose());
 
-    test("registers, lists (the definitions themselves) and unregisters", async () => {
+    test("registers, lists (copies of the definitions) and unregisters", async () => {
         const def = tool("inventory.count", () => 7);
         const unregister = api.registerTool(def);
         assert.equal(typeof unregister, "function");
-        assert.ok(api.listTools().includes(def), "listTools returns the definition objects");
+        const listed = api.listTools().find((t) => t.name === "inventory.count");
+        assert.deepEqual(listed, def, "listTools returns the definition's fields");
+        assert.notEqual(listed, def, "a copy, not the page's object");
         const session = api.createSession();
         assert.equal(ok(await run(session, "return await tools.inventory.count({})")), 7);
         unregister();
