@@ -302,28 +302,48 @@ func (c *CodeMode) NewSession(tools ...Tool) (*Session, error) {
 	}
 	s := &Session{cm: c, own: newRegistry()}
 	s.done, s.close = context.WithCancel(context.Background())
-	if len(tools) > 0 {
-		c.names.Lock()
+	if err := s.AddTools(tools...); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// AddTools adds tools of the session's own, all or none, as NewSession's
+// (the JavaScript binding's worker adds a tool toolFilter hid once a run
+// shows it). Its errors are NewSession's; a closed session, ErrClosed.
+func (s *Session) AddTools(tools ...Tool) error {
+	if len(tools) == 0 {
+		return nil
+	}
+	c := s.cm
+	// Under names, where Close reads the session's own names back.
+	c.names.Lock()
+	err := ErrClosed
+	if !s.closed.Load() {
+		err = nil
 		for i, t := range tools {
-			if _, dup := c.reg.lookup(t.Name); dup {
-				c.names.Unlock()
-				return nil, duplicateTool(i, t.Name, "already registered on the factory")
+			if _, dup := c.reg.lookup(t.Name); dup && err == nil {
+				err = duplicateTool(i, t.Name, "already registered on the factory")
 			}
 		}
-		if _, err := s.own.add(tools...); err != nil {
-			c.names.Unlock()
-			return nil, err
-		}
+	}
+	if err == nil {
+		_, err = s.own.add(tools...)
+	}
+	var added []*toolEntry
+	if err == nil {
 		if c.sessionNames == nil {
 			c.sessionNames = map[string]int{}
 		}
 		for _, t := range tools {
 			c.sessionNames[t.Name]++
+			e, _ := s.own.lookup(t.Name)
+			added = append(added, e)
 		}
-		c.names.Unlock()
-		c.emb.prefetch(s.own.snapshot())
 	}
-	return s, nil
+	c.names.Unlock()
+	c.emb.prefetch(added)
+	return err
 }
 
 // Close stops every run in flight (as Session.Close does) and frees the

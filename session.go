@@ -248,18 +248,18 @@ func (s *Session) Close() error {
 		return nil
 	}
 	s.close()
-	// Its tools' names are free for the factory again.
-	if own := s.own.snapshot(); len(own) > 0 {
-		s.cm.emb.release(own)
-		c := s.cm
-		c.names.Lock()
-		for _, e := range own {
-			if c.sessionNames[e.info.Name]--; c.sessionNames[e.info.Name] <= 0 {
-				delete(c.sessionNames, e.info.Name)
-			}
+	// Its tools' names are free for the factory again: read under names,
+	// where AddTools adds them.
+	c := s.cm
+	c.names.Lock()
+	own := s.own.snapshot()
+	for _, e := range own {
+		if c.sessionNames[e.info.Name]--; c.sessionNames[e.info.Name] <= 0 {
+			delete(c.sessionNames, e.info.Name)
 		}
-		c.names.Unlock()
 	}
+	c.names.Unlock()
+	c.emb.release(own)
 	return nil
 }
 

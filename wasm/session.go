@@ -54,6 +54,14 @@ func (f *factory) createSession(opts Value) any {
 		case sessionDispose:
 			s.Close()
 			f.forget(sf)
+		case sessionAddTools:
+			tools, err := f.toolList(arg(args, 1), "options.tools")
+			if err == nil {
+				err = s.AddTools(tools...)
+			}
+			if err != nil {
+				return toolTypeError(err, "options.tools")
+			}
 		}
 		return jsbridge.Undefined()
 	})
@@ -69,6 +77,7 @@ const (
 	sessionLLMTools    = 1
 	sessionExecute     = 2
 	sessionDispose     = 3
+	sessionAddTools    = 4
 )
 
 // executeLLMTool runs the session's LLM tool i with args (argsJSON, token,

@@ -8,10 +8,11 @@ const INSTRUCTION = 0;
 const LLM_TOOLS = 1;
 const EXECUTE = 2;
 const DISPOSE = 3;
+const ADD_TOOLS = 4;
 
 /**
  * @typedef {{ name: string, description: string, inputSchema: any, execute: Function }} GoLlmTool
- * @typedef {{ getSystemInstruction: () => string, getLlmTools: () => GoLlmTool[], executeOf: (i: number) => Function, dispose: () => void }} GoSession
+ * @typedef {{ getSystemInstruction: () => string, getLlmTools: () => GoLlmTool[], executeOf: (i: number) => Function, dispose: () => void, addTools: (tools: any[]) => void }} GoSession
  */
 
 /**
@@ -36,6 +37,8 @@ export function goSession(op) {
         // The execute of the i-th LLM tool, as getLlmTools gives it.
         executeOf: (/** @type {number} */ i) => executeOf(op, i),
         dispose: () => op(DISPOSE),
+        // More tools of the session's own (worker.mjs: one toolFilter hid until a run shows it).
+        addTools: (/** @type {any[]} */ tools) => op(ADD_TOOLS, tools),
     };
 }
 

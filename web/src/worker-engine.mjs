@@ -64,8 +64,9 @@ const OVERRUN_GRACE_MS = 2000;
  * The names toolFilter shows, of the factory's tools and of each live
  * session's own (by session id): the worker's core calls no other.
  * @typedef {{ tools: string[], sessions: Record<number, string[]> }} Visible
- * @typedef {{ tools: Map<string, any>, descs: { name: string, record: string }[] }} OwnTools a session's own tools, by the names
- *   checked at createSession and as checkTools gave them
+ * @typedef {{ tools: Map<string, any>, descs: { name: string, record: string }[], held: Map<string, { name: string, record: string }> }} OwnTools
+ *   a session's own tools, by the names checked at createSession, as checkTools gave them, and those toolFilter
+ *   has hidden so far (not posted to the worker yet: worker-host.mjs visibleNames)
  * @typedef {{ own: { deref: () => OwnTools | undefined }, info: any, owner: any, cut?: () => void }} HostSession
  *   a session as the page keeps it: its own tools weakly (the session's keeper holds them, lifetime.mjs);
  *   cut makes what the page has of it answer as disposed (faces.mjs)
@@ -412,7 +413,7 @@ async function whyNotLoaded(url) {
 }
 
 /** @type {OwnTools} */
-const noOwnTools = { tools: new KeptMap(), descs: [] };
+const noOwnTools = { tools: new KeptMap(), descs: [], held: new KeptMap() };
 
 /** The core's URL (core-url.mjs), or undefined where this copy has none: the worker then says so. */
 function coreHref() {
@@ -628,7 +629,11 @@ export function start(h, first, again) {
             // A session whose own tools are gone is one the page dropped,
             // which the safety net is about to end.
             const own = s.own.deref();
-            if (sid !== 0 && own) h.worker.post({ t: "session", sid, tools: own.descs });
+            if (sid === 0 || !own) return;
+            /** @type {any[]} */
+            const post = [];
+            for (let i = 0; i < own.descs.length; i++) if (!own.held.has(own.descs[i].name)) post[post.length] = own.descs[i];
+            h.worker.post({ t: "session", sid, tools: post });
         });
         for (const id of h.pings.keys()) h.worker.post({ t: "ping", id });
     }

@@ -153,7 +153,19 @@ export async function workerFactory(config) {
         /** @type {Record<number, string[]>} */
         const own = /** @type {any} */ ({ __proto__: null });
         forEachEntry(sessions, (s, sid) => {
-            if (sid !== 0) own[sid] = shownOf(filter, ownTools(s).tools);
+            if (sid === 0) return;
+            const o = ownTools(s);
+            const names = (own[sid] = shownOf(filter, o.tools));
+            // A session's own tool the filter hid so far, and shows now,
+            // goes to the worker before the message (the Go session adds it).
+            if (quiet || o.held.size === 0) return;
+            /** @type {any[]} */
+            const add = [];
+            for (let i = 0; i < names.length; i++) {
+                const d = o.held.get(names[i]);
+                if (d) o.held.delete(names[i]), (add[add.length] = d);
+            }
+            if (add.length > 0 && h.worker) h.worker.post({ t: "sessionTools", sid, tools: add });
         });
         const shown = shownOf(filter, tools);
         // A held tool the filter now shows goes to the worker before the
@@ -397,7 +409,9 @@ export async function workerFactory(config) {
             // The session's own tools, which its keeper holds: the factory
             // reaches them weakly (lifetime.mjs weakly), so that a tool that
             // refers to its session does not keep it.
-            const ownRec = { tools: new KeptMap(map(defs, (d, i) => [descs[i].name, d])), descs };
+            // held: its tools toolFilter hides, by name, not posted to the
+            // worker until a run's list shows them (visibleNames).
+            const ownRec = { tools: new KeptMap(map(defs, (d, i) => [descs[i].name, d])), descs, held: new KeptMap() };
             /** @type {import("./worker-engine.mjs").HostSession} */
             const s = { own: weakly(ownRec), info: null, owner };
             sessions.set(sid, s);
@@ -410,7 +424,17 @@ export async function workerFactory(config) {
                       : h.stoppedError
                         ? h.stoppedError.message
                         : "";
-            h.worker && h.worker.post({ t: "session", sid, tools: descs, visible: filter && visibleNames() });
+            const visible = filter && visibleNames();
+            let post = descs;
+            if (visible && visible.sessions[sid].length < descs.length) {
+                const yes = keptSetOf(visible.sessions[sid]);
+                post = [];
+                for (let i = 0; i < descs.length; i++) {
+                    if (yes.has(descs[i].name)) post[post.length] = descs[i];
+                    else ownRec.held.set(descs[i].name, descs[i]);
+                }
+            }
+            h.worker && h.worker.post({ t: "session", sid, tools: post, visible });
             // The worker answers with the session's instructions; until then
             // the factory's last known ones stand in (the same tools, less
             // the session's own).

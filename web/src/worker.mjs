@@ -436,6 +436,17 @@ const handlers = {
             port.post({ t: "sessionFailed", sid: m.sid, error: errorOf(err) });
         }
     },
+    // A session's own tool toolFilter hid until now (worker-host.mjs visibleNames).
+    sessionTools(m) {
+        const s = sessions.get(m.sid);
+        if (!s) return;
+        try {
+            s.session.addTools(m.tools.map(proxyTool(m.sid)));
+        } catch (err) {
+            port.post({ t: "sessionFailed", sid: m.sid, error: errorOf(err) });
+        }
+        pushInfoSoon();
+    },
     disposeSession(m) {
         const s = sessions.get(m.sid);
         sessions.delete(m.sid);

@@ -520,10 +520,9 @@ describe("hostile39: host values session 38 left open", () => {
         assert.ok(result.every((n) => n <= 1100), JSON.stringify(result));
     });
 
-    // The page holds a factory tool toolFilter hides until a run shows it
-    // (hostile40 has the tool shown later, and hidden later). A session's
-    // own tools still go to the worker whole: the core adds none to a
-    // session after its start.
+    // The page holds a tool toolFilter hides, the factory's or a session's
+    // own, until a run shows it (hostile40 and hostile41 have the tool
+    // shown later, and hidden later).
     test("a tool toolFilter hides: neither its name nor its description is posted to the worker", { skip: !WORKER && "worker mode only" }, () => {
         const out = inChild(`
             ${POST_SPY}
@@ -547,7 +546,6 @@ describe("hostile39: host values session 38 left open", () => {
         assert.ok(out.n > 0 && out.echo, "the spy caught no message naming the visible tool");
         assert.deepEqual(out.r, ["seen", "ToolError"]);
         assert.deepEqual(out.leaked, []);
-        // Not so yet for a session's own tools (see above).
-        assert.deepEqual(out.session, ["SESSIONHIDDEN39", "SESSIONDESC39"]);
+        assert.deepEqual(out.session, []);
     });
 });

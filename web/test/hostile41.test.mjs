@@ -515,3 +515,58 @@ describe("hostile41: a definition the page renames after registering it keeps th
         assert.deepEqual(r.result, [["ok", "orig ran"], ["err", "ToolError"], ["ok", "own ran"], ["err", "ToolError"], ["rn.orig"]]);
     });
 });
+
+describe("hostile41: a session's own tool toolFilter hides stays on the page until a run shows it", () => {
+    const program = `return [await ${callOf('tool_call("own41.x", { id: 1 })')}, await ${callOf('tool_call("own41.x", { id: "no" })')}, (await tool_search({ query: "OWNHIDE41", limit: 50 })).map((x) => x.name).filter((n) => n === "own41.x")]`;
+    // Each row: the filter's answers for own41.x run by run, and what each run gives.
+    const rows = [
+        ["hidden in run 1, shown in run 2: run 2 calls it, its schema checked", [false, true], [["err", "err", []], ["ok", "err", ["own41.x"]]]],
+        ["shown, hidden, shown", [true, false, true], [["ok", "err", ["own41.x"]], ["err", "err", []], ["ok", "err", ["own41.x"]]]],
+        ["a filter that throws for it, then shows it", [() => { throw new Error("FILTER41"); }, true], [["err", "err", []], ["ok", "err", ["own41.x"]]]],
+    ];
+    for (const [name, answers, want] of rows) {
+        test(name, async (t) => {
+            let n = 0;
+            const toolFilter = (x) => {
+                if (x.name !== "own41.x") return true;
+                const a = answers[Math.min(n, answers.length - 1)];
+                return typeof a === "function" ? a() : a;
+            };
+            const api = await withFactory(t, { wasmLocation: assetPath, toolFilter });
+            const s = api.createSession({ tools: [tool("own41.x", (i) => `x ${i.id}`, { description: "OWNHIDE41 gated", inputSchema: idSchema }), tool("own41.ok", () => "ok")] });
+            const other = api.createSession();
+            const got = [];
+            for (n = 0; n < want.length; n++) {
+                const r = await within(run(s, program), 60_000);
+                assert.ok(r.ok, JSON.stringify(r.error));
+                got.push([r.result[0][0], r.result[1][0], r.result[2]]);
+                const o = await within(run(other, probe(["own41.x"], "OWNHIDE41")), 60_000);
+                assert.deepEqual(o.result, [["err", "ToolError"], []], "another session reached it");
+            }
+            assert.deepEqual(got, want);
+        });
+    }
+
+    test("what the page posts to the worker: a session's hidden tool's name and description only once a run shows it (worker mode)", { skip: !WORKER && "worker mode only" }, () => {
+        const out = inChild(`
+            ${POST_SPY}
+            let open = false;
+            const api = await IoCodeModeFactory({ wasmLocation: ${JSON.stringify(assetPath)}, worker: true, toolFilter: (t) => open || !t.name.startsWith("admin.") });
+            const s = api.createSession({ tools: [{ name: "t.echo", description: "echo", inputSchema: { type: "object" }, execute: () => "seen" }, { name: "admin.OWN41", description: "OWNDESC41", inputSchema: { type: "object" }, execute: () => "own" }] });
+            const ex = s.getLlmTools().find((t) => t.name === "executeCode");
+            const program = "const out = [await tools.t.echo({})]; try { out.push(await tool_call('admin.OW' + 'N41', {})) } catch (e) { out.push(e.name) } return out";
+            const r1 = await ex.execute({ code: program, explanation: "x" });
+            const words = ["OWN41", "OWNDESC41"];
+            const before = words.filter((w) => posted.join("\\n").includes(w));
+            open = true;
+            const r2 = await ex.execute({ code: program, explanation: "x" });
+            const after = words.filter((w) => posted.join("\\n").includes(w));
+            open = false;
+            const r3 = await ex.execute({ code: program, explanation: "x" });
+            await api.dispose();
+            process.stdout.write(JSON.stringify({ r1: r1.result, r2: r2.result, r3: r3.result, before, after }));
+            process.exit(0);
+        `);
+        assert.deepEqual(out, { r1: ["seen", "ToolError"], r2: ["seen", "own"], r3: ["seen", "ToolError"], before: [], after: ["OWN41", "OWNDESC41"] });
+    });
+});
