@@ -2,19 +2,22 @@
 // read from the wasm name section of a build that keeps its names (no -s -w).
 //
 //   node bench/wasm-size.mjs [core.wasm]      default: builds ./wasm without -s -w
-//                                             (with the shipped core's -gcflags, scripts/go-flags.mjs)
+//                                             (with the shipped core's -gcflags, scripts/go-flags.mjs,
+//                                             and its regexp/syntax, scripts/regexp-tables.mjs;
+//                                             REGEXP_TABLES=0 without)
 //
 // TOP=n lists n packages (default 40). The code bytes of a function are its
 // body in the code section, counted for the package of its name (generic
 // instantiations count for the package that declares the generic function).
 
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
 import { noInlineFlags } from "../scripts/go-flags.mjs";
+import { writeRegexpOverlay } from "../scripts/regexp-tables.mjs";
 
 const root = path.resolve(fileURLToPath(new URL(".", import.meta.url)), "..");
 let file = process.argv[2];
@@ -22,7 +25,15 @@ let tmp;
 if (!file) {
   tmp = mkdtempSync(path.join(tmpdir(), "wasm-size-"));
   file = path.join(tmp, "core.wasm");
-  execFileSync(process.env.GO ?? "go", ["build", "-trimpath", ...noInlineFlags(), "-o", file, "./wasm"], { cwd: root, stdio: "inherit", env: { ...process.env, GOOS: "js", GOARCH: "wasm" } });
+  const go = process.env.GO ?? "go";
+  const overlay = [];
+  if (process.env.REGEXP_TABLES !== "0") {
+    const goroot = execFileSync(go, ["env", "GOROOT"], { encoding: "utf8" }).trim();
+    const replace = writeRegexpOverlay(goroot, path.join(tmp, "regexp-tables"), "wasm-size");
+    writeFileSync(path.join(tmp, "overlay.json"), JSON.stringify({ Replace: replace }));
+    overlay.push("-overlay", path.join(tmp, "overlay.json"));
+  }
+  execFileSync(go, ["build", "-trimpath", ...noInlineFlags(), ...overlay, "-o", file, "./wasm"], { cwd: root, stdio: "inherit", env: { ...process.env, GOOS: "js", GOARCH: "wasm" } });
 }
 const buf = readFileSync(file);
 if (tmp) rmSync(tmp, { recursive: true });

@@ -225,7 +225,7 @@ function coreOverlay() {
         try {
             Object.assign(replace, writeRegexpOverlay(goEnv("GOROOT"), join(root, "build", "regexp-tables"), goversion));
         } catch (err) {
-            fail(`regexp/syntax's Unicode tables (scripts/regexp-tables.mjs): ${err.message}`);
+            fail(`regexp/syntax's tables (scripts/regexp-tables.mjs): ${err.message} (REGEXP_TABLES=0 builds the standard library's regexp/syntax as it is)`);
         }
     }
     if (Object.keys(replace).length === 0) return [];
