@@ -128,7 +128,8 @@ func TestTimeoutNamesALargeAnswer(t *testing.T) {
 // TestTimeoutNamesAnInputCheck: a run whose time went to checking a
 // tool's input against its schema (an exponential anyOf) said only "did not
 // finish within", or, with an interceptor that had allowed the call, that
-// it awaited the interceptor's decision. It names the check and the tool.
+// it awaited the interceptor's decision. It names the check and the tool,
+// also when the check ran inside the call (a tool with Start).
 func TestTimeoutNamesAnInputCheck(t *testing.T) {
 	schema := `{"$defs": {"n": {"anyOf": [
 		{"type": "object", "properties": {"c": {"$ref": "#/$defs/n"}}, "required": ["z"]},
@@ -139,6 +140,13 @@ func TestTimeoutNamesAnInputCheck(t *testing.T) {
 		return json.RawMessage("1"), nil
 	}
 	tools := []Tool{{Name: "deep.check", InputSchema: json.RawMessage(schema), Execute: ran}}
+	// Start checks the input inside the program's call, on the run's own
+	// thread (the browser build's tools): the TIMEOUT came from the
+	// program's next poll, and said only "did not finish within 2s".
+	started := []Tool{tools[0]}
+	started[0].Start = func(_ context.Context, _ json.RawMessage, _ Call, done func(json.RawMessage, error)) {
+		done(json.RawMessage("1"), nil)
+	}
 	const code = "let o = {}; for (let i = 0; i < 40; i++) o = { c: o }\nreturn await tools.deep.check(o)"
 	const want = "the program did not finish within 2s; it was checking the input of tool deep.check (called at line 2) against the tool's inputSchema"
 	allow := func(context.Context, ToolCall) (Decision, error) { return Decision{Allowed: true}, nil }
@@ -148,6 +156,7 @@ func TestTimeoutNamesAnInputCheck(t *testing.T) {
 	}{
 		{"no interceptor", Config{Timeout: 2 * time.Second, Tools: tools}},
 		{"an interceptor that allowed it", Config{Timeout: 2 * time.Second, Tools: tools, OnToolCall: allow}},
+		{"a tool with Start", Config{Timeout: 2 * time.Second, Tools: started}},
 	} {
 		res := exec(t, mustSession(t, newTestCodeMode(t, tc.cfg)), code, nil)
 		if res.OK || res.Error.Code != ErrorCodeTimeout || res.Error.Message != want {

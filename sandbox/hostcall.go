@@ -536,10 +536,13 @@ func (r *run) startDirect(f Func, id uint32, args []json.RawMessage) bool {
 	if f.Start == nil {
 		return false
 	}
+	live := !r.pastDeadline()
 	// A second answer would find the call settled (settle ignores it).
-	return f.Start(r.goCtx, args, func(v json.RawMessage, err error) {
+	ok := f.Start(r.goCtx, args, func(v json.RawMessage, err error) {
 		r.deliver(hostResult{id: id, value: v, err: err})
 	})
+	r.startLate = r.startLate || live && r.pastDeadline()
+	return ok
 }
 
 // start runs async host function f for call id on a goroutine of its own.

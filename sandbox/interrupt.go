@@ -30,6 +30,9 @@ const (
 func (r *run) stopped() *Result {
 	switch r.why() {
 	case interruptTimeout:
+		if r.startLate {
+			return r.awaitedTimeout(nil, 0)
+		}
 		return r.timeoutResult()
 	case interruptCancel:
 		return cancelledResult()

@@ -147,6 +147,10 @@ type run struct {
 	// (trapError), as a timeout wait noticed would.
 	takingIn     *hostCall
 	takingInSize int
+	// startLate: the deadline passed while a host function's Start ran
+	// (a check of the call's input, inside the program's call): the time
+	// went there, and the TIMEOUT says Awaiting, as if awaited.
+	startLate bool
 	// img, when the instance has one, is written back at teardown instead
 	// of freeing the runtime and context (instance.img).
 	img *ffi.Image
