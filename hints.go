@@ -205,7 +205,12 @@ func (r *runState) awaitedHint(e *sandbox.Error) string {
 			more = ", and for " + more
 		}
 		c := r.calls[checking]
-		return "; it was checking the input of tool " + c.rec.Name + calledAt(r.code, c.rec.Name) + " against the tool's inputSchema" + more
+		// Its schema's preparation (a first call's) or the check itself.
+		what, against := "preparing the input schema", ""
+		if !c.entry.validator.preparing() {
+			what, against = "checking the input", " against the tool's inputSchema"
+		}
+		return "; it was " + what + " of tool " + c.rec.Name + calledAt(r.code, c.rec.Name) + against + more
 	}
 	first := inFlight[0]
 	what := "the result of tool "

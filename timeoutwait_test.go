@@ -3,6 +3,8 @@ package codemode
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -161,6 +163,37 @@ func TestTimeoutNamesAnInputCheck(t *testing.T) {
 		res := exec(t, mustSession(t, newTestCodeMode(t, tc.cfg)), code, nil)
 		if res.OK || res.Error.Code != ErrorCodeTimeout || res.Error.Message != want {
 			t.Errorf("%s: got %+v\nwant TIMEOUT %q", tc.name, res.Error, want)
+		}
+	}
+}
+
+// TestTimeoutNamesASchemaPreparation: a run whose time went to preparing
+// a tool's input schema (its first calls compile it, each going on where
+// the last stopped) says so, naming the tool: it said it was checking the
+// input, and a host could not tell why that one tool never answered. Its
+// next run goes on with the preparation, or has finished it and checks.
+func TestTimeoutNamesASchemaPreparation(t *testing.T) {
+	alts := make([]string, 200000)
+	for i := range alts {
+		alts[i] = fmt.Sprintf(`{"const":%d}`, i)
+	}
+	schema := `{"type":"object","properties":{"v":{"anyOf":[` + strings.Join(alts, ",") + `]}}}`
+	ran := func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+		return json.RawMessage("1"), nil
+	}
+	// And with Start, which checks inside the program's call.
+	start := func(_ context.Context, _ json.RawMessage, _ Call, done func(json.RawMessage, error)) {
+		done(json.RawMessage("1"), nil)
+	}
+	const want = "the program did not finish within 300ms; it was preparing the input schema of tool wide.pick (called at line 1)"
+	const checking = "the program did not finish within 300ms; it was checking the input of tool wide.pick (called at line 1) against the tool's inputSchema"
+	for _, tool := range []Tool{{Name: "wide.pick", InputSchema: json.RawMessage(schema), Execute: ran}, {Name: "wide.pick", InputSchema: json.RawMessage(schema), Execute: ran, Start: start}} {
+		s := mustSession(t, newTestCodeMode(t, Config{Timeout: 300 * time.Millisecond, Tools: []Tool{tool}}))
+		for run := 1; run <= 2; run++ {
+			res := exec(t, s, "return await tools.wide.pick({ v: -1 })", nil)
+			if res.OK || res.Error.Code != ErrorCodeTimeout || res.Error.Message != want && (run == 1 || res.Error.Message != checking) {
+				t.Errorf("Start %t, run %d: got %+v\nwant TIMEOUT %q", tool.Start != nil, run, res.Error, want)
+			}
 		}
 	}
 }

@@ -339,6 +339,28 @@ func (l *lazySchema) get(raw json.RawMessage, stop func() bool, name, field stri
 	return l.v, l.err
 }
 
+// preparing says whether the schema is being prepared or compiled, or
+// waits for the next call to go on with a stopped preparation or compile
+// (for a TIMEOUT meanwhile to say so: awaitedHint). get holds l.mu while
+// preparing, compiledStop v.mu while compiling.
+func (l *lazySchema) preparing() bool {
+	if !l.mu.TryLock() {
+		return true
+	}
+	v := l.v
+	busy := l.prep != nil
+	l.mu.Unlock()
+	if busy || v == nil {
+		return busy
+	}
+	if !v.mu.TryLock() {
+		return true
+	}
+	busy = v.comp != nil
+	v.mu.Unlock()
+	return busy
+}
+
 // checkResult checks a result of the tool (nil: none) against its
 // outputSchema: the model's code is written to the signature, which shows
 // that schema, so a result it says cannot happen must not reach it.
