@@ -256,3 +256,60 @@ func TestSchemaFirstCompileStopped(t *testing.T) {
 		t.Errorf("the call asked %d times; the compile of 10,000 subschemas asks at least %d", asked, 10000/1024)
 	}
 }
+
+// TestSchemaUnionErrorsBounded: an input that matches none of an anyOf's
+// (or oneOf's) 100,000 alternatives kept 100,000 errors, which were then
+// worded and sorted: longer than a run of 2 s under GOOS=js, so that such
+// a tool's invalid calls timed out every time. The errors of the first
+// 1,000 alternatives are kept, the rest only judged; a union of fewer
+// says what it said, and which input matches is unchanged.
+func TestSchemaUnionErrorsBounded(t *testing.T) {
+	union := func(kw string, n int) json.RawMessage {
+		alts := make([]string, n)
+		for i := range alts {
+			alts[i] = fmt.Sprintf(`{"const":%d}`, i)
+		}
+		return json.RawMessage(`{"type":"object","properties":{"v":{"` + kw + `":[` + strings.Join(alts, ",") + `]}}}`)
+	}
+	lines := func(more int) string {
+		return fmt.Sprintf("/v: const: got -1, want 0\n/v: const: got -1, want 1\n/v: const: got -1, want 10\n/v: const: got -1, want 100\n... and %d more", more)
+	}
+	compiled := map[string]*inputValidator{}
+	for _, tc := range []struct {
+		kw        string
+		n         int
+		input     string
+		want      string // "" valid
+		maxErrors int
+	}{
+		{"anyOf", 100000, `{"v":-1}`, lines(996), 1003},
+		{"oneOf", 100000, `{"v":-1}`, lines(996), 1003},
+		{"anyOf", 150, `{"v":-1}`, lines(146), 153},
+		{"anyOf", 100000, `{"v":99999}`, "", 0},
+		{"oneOf", 100000, `{"v":99999}`, "", 0},
+	} {
+		key := fmt.Sprint(tc.kw, tc.n)
+		v := compiled[key]
+		if v == nil {
+			var err error
+			if v, err = compileSchema(union(tc.kw, tc.n)); err != nil {
+				t.Fatal(err)
+			}
+			compiled[key] = v
+		}
+		ve, _, err := v.check(json.RawMessage(tc.input), nil)
+		if err != nil || (ve == nil) != (tc.want == "") {
+			t.Errorf("%s of %d, %s: got %v, %v", tc.kw, tc.n, tc.input, ve, err)
+			continue
+		}
+		if ve == nil {
+			continue
+		}
+		if n := countErrors(ve); n > tc.maxErrors {
+			t.Errorf("%s of %d: %d errors in the tree, want at most %d", tc.kw, tc.n, n, tc.maxErrors)
+		}
+		if err := v.validateStop(json.RawMessage(tc.input), nil); err == nil || !strings.HasSuffix(err.Error(), tc.want) {
+			t.Errorf("%s of %d: got %v\nwant it to end %q", tc.kw, tc.n, err, tc.want)
+		}
+	}
+}

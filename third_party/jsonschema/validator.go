@@ -648,8 +648,12 @@ func (vd *validator) condValidate() {
 			if vd.halted() {
 				break
 			}
-			if err := vd.validateSelf(sch, "", false); err != nil {
-				errors = append(errors, err.(*ValidationError))
+			// Past maxAltErrors alternatives' errors the rest are only
+			// judged (code-mode patch).
+			if err := vd.validateSelf(sch, "", len(errors) >= maxAltErrors); err != nil {
+				if len(errors) < maxAltErrors {
+					errors = append(errors, err.(*ValidationError))
+				}
 			} else {
 				matched = true
 				// for uneval, all schemas must be evaluated
@@ -671,8 +675,8 @@ func (vd *validator) condValidate() {
 			if vd.halted() {
 				break
 			}
-			if err := vd.validateSelf(sch, "", matched != -1); err != nil {
-				if matched == -1 {
+			if err := vd.validateSelf(sch, "", matched != -1 || len(errors) >= maxAltErrors); err != nil {
+				if matched == -1 && len(errors) < maxAltErrors {
 					errors = append(errors, err.(*ValidationError))
 				}
 			} else {
@@ -914,6 +918,13 @@ func (vd *validator) error(kind ErrorKind) *ValidationError {
 // anyOf over a long array were kept until the anyOf was judged (200
 // branches over 100,000 items: 4 GB, and the engine died).
 const maxItemErrors = 100
+
+// maxAltErrors is how many of an anyOf's or oneOf's failed alternatives
+// keep their errors (code-mode patch): the rest are judged as a boolean
+// check is, without an error tree. An input matching none of 100,000
+// alternatives made 100,000 errors, which code-mode then worded and sorted,
+// longer than a run of 2 s under GOOS=js, at every call.
+const maxAltErrors = 1000
 
 // failedEnough says the items checked so far decide the array: invalid,
 // with enough errors to say why.

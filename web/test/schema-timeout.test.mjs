@@ -32,3 +32,39 @@ test("a TIMEOUT that came while a tool's input was checked names the tool and th
     assert.equal(r.error?.code, "TIMEOUT", JSON.stringify(r));
     assert.equal(r.error.message, "the program did not finish within 2s; it was checking the input of tool deep.check (called at line 2) against the tool's inputSchema");
 });
+
+// An anyOf of 100,000 alternatives: its first calls prepare and compile the
+// schema, each going on where the last stopped, and their TIMEOUTs say so.
+// Then an input matching none of them timed out at every call (100,000
+// errors worded and sorted, longer than the run); now its ValidationError
+// names the field, worded from the first 1,000 alternatives.
+test("an invalid input to an anyOf of 100,000 alternatives is refused within a bounded number of calls, the TIMEOUTs before naming the tool", async (t) => {
+    const api = await withFactory(t, { wasmLocation: assetPath, timeout: 2000 });
+    const anyOf = Array.from({ length: 100_000 }, (_, i) => ({ const: i }));
+    api.registerTool(tool("big.pick", () => "ran", { inputSchema: { type: "object", properties: { v: { anyOf } } } }));
+    await api.ready();
+    const session = api.createSession();
+    const said = /^the program did not finish within 2s(; it was (preparing the input schema of tool big\.pick \(called at line 1\)|checking the input of tool big\.pick \(called at line 1\) against the tool's inputSchema)| and held the engine past it .*)$/s;
+    const timeouts = [];
+    let r;
+    for (let i = 0; i < 30; i++) {
+        r = await run(session, "return await tools.big.pick({ v: -1 })");
+        if (r.error?.code !== "TIMEOUT") break;
+        timeouts.push(r.error.message);
+    }
+    assert.equal(r.error?.name, "ValidationError", `after ${timeouts.length} TIMEOUTs: ${JSON.stringify(r.error)}`);
+    assert.equal(r.error.message, "big.pick: invalid input:\n/v: const: got -1, want 0\n/v: const: got -1, want 1\n/v: const: got -1, want 10\n/v: const: got -1, want 100\n... and 996 more");
+    for (const m of timeouts) assert.match(m, said);
+    assert.ok(timeouts.some((m) => m.includes("preparing the input schema of tool big.pick")), JSON.stringify(timeouts));
+    // And a valid input passes (after TIMEOUTs if the page replaced the
+    // worker, silent for 2 s past a deadline: under load, Go work that
+    // polls nothing, a collection of its heap or the compile's last steps,
+    // can hold it so long; the new one prepares the schema again).
+    let valid;
+    for (let i = 0; i < 10; i++) {
+        valid = await run(session, "return await tools.big.pick({ v: 99999 })");
+        if (valid.error?.code !== "TIMEOUT") break;
+        assert.match(valid.error.message, said);
+    }
+    assert.equal(valid.result, "ran", JSON.stringify(valid.error));
+});
