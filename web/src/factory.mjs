@@ -6,7 +6,8 @@
 import { exitedError, loadCore } from "./core.mjs";
 import { coreURL } from "./core-url.mjs";
 import { callerStack, describe } from "./env.mjs";
-import { race, settledOf, then } from "./intrinsics.mjs";
+import { isArray, race, settledOf, then } from "./intrinsics.mjs";
+import { FIRST } from "./registering.mjs";
 import { loadQuickJS } from "./wasm-load.mjs";
 import { warmUp } from "./warm-up.mjs";
 import { pagePipeline, wrapApi } from "./wrap.mjs";
@@ -55,7 +56,13 @@ export async function threadFactory(config, overrides) {
             warmed = true;
         }
         const api = await race([c.api.newFactory(pipe.goConfig, module.value), exited]);
-        return wrapApi(api, c, pipe);
+        // config.tools past 2,048: the factory is the caller's once the
+        // last slice is in (registering.mjs); a tool refused there fails it.
+        const tools = /** @type {any} */ (config).tools;
+        const face = wrapApi(api, c, pipe, isArray(tools) && tools.length > FIRST ? tools : undefined);
+        const wait = pipe.regs.wait();
+        if (wait) await race([wait, exited]);
+        return face;
     } catch (err) {
         c.stop(err);
         throw callerStack(err, threadFactory);

@@ -98,14 +98,16 @@ export function inFlight() {
  * @param {(part: any[], at: number) => () => void} reg registers part, list's tools from index at (its errors naming their index in list); returns its unregister
  * @param {{ has(name: string): boolean } | undefined} taken the names registered, where the page knows them (worker mode)
  * @param {() => boolean} live false once the factory can take no more tools: the slices stop, quietly
+ * @param {string} [path] how errors name the list ("config.tools": its first FIRST are the factory's already)
  */
-export function sliced(list, regs, reg, taken, live) {
+export function sliced(list, regs, reg, taken, live, path = "tools") {
     // The call's tools as given: the caller's array may change after.
     let defs = map(list, (d) => d);
     const n = defs.length;
     /** @type {(() => void)[]} */
     const done = [];
-    let at = 0;
+    const from = path === "tools" ? 0 : FIRST;
+    let at = from;
     let stopped = false;
     const undo = () => {
         stopped = true;
@@ -118,12 +120,15 @@ export function sliced(list, regs, reg, taken, live) {
         }
         done.length = 0;
     };
+    // config.tools, whose first FIRST are the factory's: a name twice in
+    // it is refused before any of the rest, as the factory's check does.
+    if (from) namesOnce(defs, undefined, path, n);
     const pass = regs.slices((k) => {
         if (stopped) return true;
         done[done.length] = reg(defs.slice(at, at + k), at);
         if (at === 0) {
             try {
-                namesOnce(defs, taken);
+                namesOnce(defs, taken, path, at + k);
             } catch (err) {
                 undo();
                 throw err;
@@ -139,25 +144,27 @@ export function sliced(list, regs, reg, taken, live) {
     then(pass, end, (err) => {
         undo();
         end();
-        console.error(`Code Mode: registerTools: none of the call's ${n} tools is registered: ${err instanceof Error ? err.message : String(err)}`);
+        if (path === "tools") console.error(`Code Mode: registerTools: none of the call's ${n} tools is registered: ${err instanceof Error ? err.message : String(err)}`);
     });
     return undo;
 }
 
 /**
- * Throws what registration would for a name twice in the call, or (from
- * FIRST on, the first slice being registered) one taken.
+ * Throws what registration would for a name twice in the call, or (past
+ * the first slice, registered) one taken.
  * @param {any[]} defs
  * @param {{ has(name: string): boolean } | undefined} taken
+ * @param {string} path
+ * @param {number} past the index past the first slice, registered already
  */
-function namesOnce(defs, taken) {
+function namesOnce(defs, taken, path, past) {
     const seen = new KeptSet();
     for (let i = 0; i < defs.length; i++) {
         const d = defs[i];
         const name = d !== null && typeof d === "object" ? d.name : undefined;
         if (typeof name !== "string") continue;
-        const why = seen.has(name) ? "appears more than once in the batch" : i >= FIRST && taken && taken.has(name) ? "already registered" : "";
-        if (why) throw new TypeError(`tools[${i}] (${quoteCut(name, goQuote)}): name: ${why}`);
+        const why = seen.has(name) ? "appears more than once in the batch" : i >= past && taken && taken.has(name) ? "already registered" : "";
+        if (why) throw new TypeError(`${path}[${i}] (${quoteCut(name, goQuote)}): name: ${why}`);
         seen.add(name);
     }
 }
@@ -165,14 +172,15 @@ function namesOnce(defs, taken) {
 /**
  * err, an error of a registration of a slice from index at, naming the
  * tool's index in the whole call ("tools[2]" of the slice at 2,560 is
- * "tools[2562]").
+ * "tools[2562]"; "config.tools[2562]" of config.tools).
  * @param {any} err
  * @param {number} at
+ * @param {string} [path]
  */
-export function renumbered(err, at) {
-    if (at > 0 && err instanceof Error) {
+export function renumbered(err, at, path = "tools") {
+    if ((at > 0 || path !== "tools") && err instanceof Error) {
         try {
-            err.message = err.message.replace(/^tools\[(\d+)\]/, (_, i) => `tools[${Number(i) + at}]`);
+            err.message = err.message.replace(/^tools\[(\d+)\]/, (_, i) => `${path}[${Number(i) + at}]`);
         } catch {
             // a frozen error: as it is
         }

@@ -130,12 +130,16 @@ export async function workerFactory(config) {
     /** @type {Map<string, { id: number, desc: { name: string, record: string } }>} */
     const held = new KeptMap();
     let nextReg = 1;
+    // config.tools past FIRST: the first FIRST go with init, the rest in
+    // slices once the worker has started (registering.mjs).
+    const rest = isArray(cfg.tools) && cfg.tools.length > FIRST;
+    const head = rest ? map(cfg.tools, (d) => d).slice(0, FIRST) : cfg.tools;
     /** @type {any[]} */
     const initialFields = [];
-    const initialTools = cfg.tools === undefined ? [] : checkTools(cfg.tools, "config.tools", new KeptSet(), 0, initialFields);
-    if (cfg.tools !== undefined) {
-        registrations.set(0, { defs: map(cfg.tools, (d) => d), descs: initialTools, fields: initialFields });
-        for (let i = 0; i < cfg.tools.length; i++) tools.set(initialTools[i].name, cfg.tools[i]);
+    const initialTools = head === undefined ? [] : checkTools(head, "config.tools", new KeptSet(), 0, initialFields);
+    if (head !== undefined) {
+        registrations.set(0, { defs: map(head, (d) => d), descs: initialTools, fields: initialFields });
+        for (let i = 0; i < head.length; i++) tools.set(initialTools[i].name, head[i]);
     }
     // The names toolFilter shows: of the factory's tools, and of each
     // session's own apart (two live sessions may each have a tool of their
@@ -499,6 +503,18 @@ export async function workerFactory(config) {
         },
     };
     const api = life.attach(apiFace(box));
+    if (rest) {
+        // The factory is the caller's once the last slice is in; a tool
+        // refused there fails it, as one of the first would.
+        try {
+            sliced(cfg.tools, h.regs, (part, at) => register(part, "config.tools", at), tools, taking, "config.tools");
+            await h.regs.wait();
+        } catch (err) {
+            box.m.dispose();
+            starting();
+            throw err;
+        }
+    }
     starting();
     return api;
 }

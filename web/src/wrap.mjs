@@ -125,7 +125,8 @@ export function pagePipeline(config) {
     };
     /** @type {any} */
     const goConfig = { ...config };
-    if ("tools" in config) goConfig.tools = wrapList(config.tools);
+    // config.tools past FIRST: the rest in slices (wrapApi).
+    if ("tools" in config) goConfig.tools = wrapList(isArray(config.tools) && config.tools.length > FIRST ? config.tools.slice(0, FIRST) : config.tools);
     if (typeof config.toolFilter === "function") {
         const filter = config.toolFilter;
         goConfig.toolFilter = (/** @type {any} */ t) => filterVerdict(filter, orig(t), t.name);
@@ -531,9 +532,10 @@ function wrapSession(session, core, factory, pipe, factoryOwner, release, defs, 
  * @param {any} api the core's API object
  * @param {Core} core
  * @param {Pipeline} pipe
+ * @param {any[]} [rest] config.tools past FIRST (their first FIRST are the core's): registered in slices, which the factory's promise waits for
  * @returns {API}
  */
-export function wrapApi(api, core, pipe) {
+export function wrapApi(api, core, pipe, rest) {
     /** @type {import("./faces.mjs").FactoryState} */
     const factory = { disposed: false };
     const owner = newOwner();
@@ -644,5 +646,15 @@ export function wrapApi(api, core, pipe) {
             queueMicrotask(() => core.stop(new Error("the factory was disposed")));
         },
     };
+    if (rest) {
+        const reg = (/** @type {any[]} */ part, /** @type {number} */ at) => {
+            try {
+                return guard.sync(() => api.registerTools(pipe.wrapList(part)));
+            } catch (err) {
+                throw renumbered(err, at, "config.tools");
+            }
+        };
+        sliced(rest, pipe.regs, reg, undefined, taking, "config.tools");
+    }
     return apiFace(box);
 }

@@ -1,14 +1,15 @@
-// A registerTools call past 2,048 tools, and an adapter's source's listing,
-// are registered in slices over later tasks (web/src/registering.mjs,
-// web/src/adapters/source.mjs): the first 2,048 when registerTools returns,
-// the rest before ready() resolves; a run or a search started meanwhile
+// A registerTools call past 2,048 tools, config.tools too, and an
+// adapter's source's listing are registered in slices over later tasks
+// (web/src/registering.mjs, web/src/adapters/source.mjs): the first 2,048
+// when registerTools returns, the rest before ready() resolves (the
+// factory's promise, for config.tools); a run or a search started meanwhile
 // waits for the last slice, a tool refused in a later slice undoes the whole
 // call or registration (ready() rejects with it), and a source's re-sync's
 // refresh() settles after its last slice. Behaviour only; both modes
 // (CODE_MODE_WORKER=1). The 100,000-tool cases are register-scale.test's.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { assetPath, llmTools, run, withFactory } from "./helpers.mjs";
+import { assetPath, llmTools, loadFactory, run, withFactory } from "./helpers.mjs";
 import { loadAdapter } from "./adapter-helpers.mjs";
 import { serverWith } from "./mcp-server.mjs";
 
@@ -80,6 +81,28 @@ describe("api.registerTools of more than 2,048 tools registers in slices", { tim
         assert.equal(api.listTools().length, 0, "none of the call's tools is left");
         assert.ok(logged.some((l) => l.includes('tools[4000] ("big.t4000"): inputSchema: ')), logged.join("\n"));
         await api.ready();
+    });
+});
+
+describe("config.tools of more than 2,048 tools registers in slices", { timeout: 600_000 }, () => {
+    const def = (i, extra) => ({ name: `big.t${i}`, description: `Tool number ${i} of the catalog`, inputSchema: { type: "object" }, execute: () => `t${i}`, ...extra });
+    const defs = (n) => Array.from({ length: n }, (_, i) => def(i));
+
+    test(`${N} tools: the factory resolves with all listed, a program calls the last`, async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath, tools: defs(N) });
+        assert.equal(api.listTools().length, N);
+        const r = await run(api.createSession(), `return await tools.big.t${N - 1}()`);
+        assert.equal(r.result, `t${N - 1}`, JSON.stringify(r).slice(0, 300));
+    });
+
+    test("a tool refused past the first slice fails the factory, naming config.tools[i]", async (t) => {
+        const IoCodeModeFactory = await loadFactory();
+        const twice = defs(N);
+        twice[3000] = def(7);
+        await assert.rejects(IoCodeModeFactory({ wasmLocation: assetPath, tools: twice }), { name: "TypeError", message: 'config.tools[3000] ("big.t7"): name: appears more than once in the batch' });
+        const bad = defs(N);
+        bad[4000] = def(4000, { inputSchema: { type: "object", properties: { n: { type: "nonsense" } } } });
+        await assert.rejects(IoCodeModeFactory({ wasmLocation: assetPath, tools: bad }), (err) => err.name === "TypeError" && err.message.startsWith('config.tools[4000] ("big.t4000"): inputSchema: '));
     });
 });
 
