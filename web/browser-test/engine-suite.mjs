@@ -557,7 +557,7 @@ export function engineSuite(engine) {
                         let out = await page.evaluate(start(kind, file, mode, engine.checksTimeout));
                         if (engine.newWorkerCanBlock && mode === true && typeof out === "string" && BLOCKED_IN_NEW_WORKER.test(out)) {
                             t.diagnostic(`${file}, worker: true: ${engine.name} left the app's worker blocked in the package's new Worker, Gecko's lost wake-up (${out}); once more in a new app worker`);
-                            out = await page.evaluate(start(kind, file, mode, engine.checksTimeout));
+                            out = await page.evaluate(start(kind, file, mode, engine.checksTimeout, true));
                         }
                         assert.deepEqual(out, want, `${file}, worker: ${mode}`);
                     }

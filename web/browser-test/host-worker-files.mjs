@@ -139,13 +139,16 @@ export const service = (mode) => `(async () => {
 // event's message, or "no answer within 150 s" with the steps the worker
 // began and when (ms from the start): where it hung (CHECKS' steps, and
 // TRACE's: the worker's fetches and compiles, its nested Worker's messages),
-// and its beats: whether its thread was blocked or idle.
-export const start = (kind, file, mode, timeout) => `new Promise((resolve) => {
-    const [kind, file, mode, timeout] = ${JSON.stringify([kind, file, mode ?? null, timeout ?? null])};
+// and its beats: whether its thread was blocked or idle. again: a case run
+// once more, in a new worker (&again=1: a SharedWorker of the same URL
+// would be the first one, blocked).
+export const start = (kind, file, mode, timeout, again) => `new Promise((resolve) => {
+    const [kind, file, mode, timeout, again] = ${JSON.stringify([kind, file, mode ?? null, timeout ?? null, again === true])};
     const options = file.endsWith(".mjs") ? { type: "module" } : {};
     const query = new URLSearchParams();
     if (mode !== null) query.set("worker", mode);
     if (timeout !== null) query.set("timeout", timeout);
+    if (again) query.set("again", "1");
     const url = "./workers/" + file + (String(query) ? "?" + query : "");
     const w = kind === "shared" ? new SharedWorker(url, options) : new Worker(url, options);
     const port = kind === "shared" ? w.port : w;
