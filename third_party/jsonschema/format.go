@@ -17,25 +17,38 @@ type Format struct {
 	Validate func(v any) error
 }
 
-var formats = map[string]*Format{
-	"json-pointer":          {"json-pointer", validateJSONPointer},
-	"relative-json-pointer": {"relative-json-pointer", validateRelativeJSONPointer},
-	"uuid":                  {"uuid", validateUUID},
-	"duration":              {"duration", validateDuration},
-	"period":                {"period", validatePeriod},
-	"ipv4":                  {"ipv4", validateIPV4},
-	"ipv6":                  {"ipv6", validateIPV6},
-	"hostname":              {"hostname", validateHostname},
-	"email":                 {"email", validateEmail},
-	"date":                  {"date", validateDate},
-	"time":                  {"time", validateTime},
-	"date-time":             {"date-time", validateDateTime},
-	"uri":                   {"uri", validateURI},
-	"iri":                   {"iri", validateURI},
-	"uri-reference":         {"uri-reference", validateURIReference},
-	"iri-reference":         {"iri-reference", validateURIReference},
-	"uri-template":          {"uri-template", validateURITemplate},
-	"semver":                {"semver", validateSemver},
+// formats are the built-in formats (code-mode patch: an array searched by
+// formatOf, not a map literal, whose entries were built by code at every
+// start of the GOOS=js core).
+var formats = [...]Format{
+	{"json-pointer", validateJSONPointer},
+	{"relative-json-pointer", validateRelativeJSONPointer},
+	{"uuid", validateUUID},
+	{"duration", validateDuration},
+	{"period", validatePeriod},
+	{"ipv4", validateIPV4},
+	{"ipv6", validateIPV6},
+	{"hostname", validateHostname},
+	{"email", validateEmail},
+	{"date", validateDate},
+	{"time", validateTime},
+	{"date-time", validateDateTime},
+	{"uri", validateURI},
+	{"iri", validateURI},
+	{"uri-reference", validateURIReference},
+	{"iri-reference", validateURIReference},
+	{"uri-template", validateURITemplate},
+	{"semver", validateSemver},
+}
+
+// formatOf returns the built-in format of the name, or nil.
+func formatOf(name string) *Format {
+	for i := range formats {
+		if formats[i].Name == name {
+			return &formats[i]
+		}
+	}
+	return nil
 }
 
 // see https://www.rfc-editor.org/rfc/rfc6901#section-3

@@ -194,7 +194,7 @@ func (c *objCompiler) compileDraft4(s *Schema) error {
 			} else {
 				s.Format = c.c.formats[*f]
 				if s.Format == nil {
-					s.Format = formats[*f]
+					s.Format = formatOf(*f)
 				}
 			}
 		}
