@@ -540,8 +540,8 @@ export function engineSuite(engine) {
     // files beside the worker's own script (HTTP 404 for code-mode.wasm).
     // Firefox under its driver rarely leaves the app's worker blocked for
     // good in the nested new Worker, a lost wake-up of Gecko's
-    // (BLOCKED_IN_NEW_WORKER; CI: 1 run in 4; here 1 full suite in 11 at
-    // load 25-30; no pref turns off the BiDi listener that causes it): that
+    // (BLOCKED_IN_NEW_WORKER; CI: 1 run in 4; here 2 full suites in 37 at
+    // load 15-30; no pref turns off the BiDi listener that causes it): that
     // answer, and only it, is noted and the case run once more in a new app
     // worker, whose answer is asserted in full.
     test("an app's own dedicated Worker and SharedWorker, modules and classic scripts (importScripts), in every mode: a tool call, a spinning program's TIMEOUT, the next run", async (t) => {

@@ -185,7 +185,10 @@ export const RAN = ["42 é", "TIMEOUT", 1];
 // Notify of the new Worker's condition variable, which the new Worker's own
 // thread, started just before and idle, waits on too. When that thread
 // waits first, it takes the wake-up and the app's worker sleeps forever (no
-// code of the package runs there again: no timer, no error).
+// code of the package runs there again: no timer, no error). Seen live: gdb
+// showed both threads in pthread_cond_wait on the new worker's condition
+// variable, and MOZ_LOG=WorkerPrivate:4 the new worker's DoRunLoop, then
+// nothing from either (the new worker's script never dispatched).
 export const BLOCKED_IN_NEW_WORKER = /^no answer within 150 s; steps begun: factory at \d+; the worker's beats \(one per 10 s\): none \(its thread was blocked\)$/;
 // What worker: true reports in a SharedWorker that has no Worker (Chromium's, WebKit's).
 export const NO_NESTED = "config.worker: true, but this browser's SharedWorker cannot start a Worker: leave worker out or set it to false to run the engine on this thread (the SharedWorker's own, already off the pages' threads)";
