@@ -283,14 +283,13 @@ export async function workerFactory(config) {
     function register(list, path, at = 0) {
         check();
         // A live session's own tool keeps its name (codemode.go
-        // RegisterTools): checked first, as there.
+        // RegisterTools): checked first, as there (checkTools' first).
         // By index and forEachEntry, not forEach and a destructuring for-of:
         // the page's Array methods and iterator of the moment may be broken,
         // and its Array.isArray (one answering false skipped this check).
-        if (isArray(list)) {
-            for (let i = 0; i < list.length; i++) {
-                const def = list[i];
-                const name = def !== null && typeof def === "object" ? def.name : undefined;
+        const sessionNames = (/** @type {any[]} */ names) => {
+            for (let i = 0; i < names.length; i++) {
+                const name = names[i];
                 if (typeof name !== "string") continue;
                 forEachEntry(sessions, (s, sid) => {
                     if (sid !== 0 && ownTools(s).tools.has(name)) {
@@ -298,12 +297,12 @@ export async function workerFactory(config) {
                     }
                 });
             }
-        }
+        };
         // The map itself, not a copy of its names: a copy per call made
         // registering n tools one by one O(n^2) (10,000: 7 of 9 s copying).
         /** @type {any[]} */
         const fields = [];
-        const descs = checkTools(list, path, tools, at, fields);
+        const descs = checkTools(list, path, tools, at, fields, sessionNames);
         const id = nextReg++;
         // By index, with the load-time map (intrinsics.mjs): the page's
         // Array iterator or map of the moment lost the definitions.

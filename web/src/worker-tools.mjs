@@ -63,10 +63,20 @@ export const outputCheck = (def) => outputs.get(def);
  * @param {{ has(name: string): boolean }} taken names already registered (a KeptSet or KeptMap: methods taken at load)
  * @param {number} [at] the index of list's first tool in the caller's (a slice of registerTools: registering.mjs)
  * @param {any[]} [fields] gets each definition's fields as read here (what listTools copies)
+ * @param {(names: any[]) => void} [first] checks the names before anything else (a live session's: worker-host.mjs register)
  * @returns {{ name: string, record: string }[]} the tools to send, as the worker's core registers them
  */
-export function checkTools(list, path, taken, at = 0, fields) {
+export function checkTools(list, path, taken, at = 0, fields, first) {
     if (!isArray(list)) throw new TypeError(`${path}: expected an array of tool definitions, got ${describe(list)}`);
+    // Each definition's name read once, here, by index: what is checked
+    // (first's check too) is what is registered.
+    /** @type {any[]} */
+    const names = [];
+    for (let i = 0; i < list.length; i++) {
+        const def = list[i];
+        names[i] = def !== null && typeof def === "object" && !isArray(def) ? field(def, "name") : undefined;
+    }
+    if (first) first(names);
     const seen = new KeptSet();
     // map skips a hole (registerTools([a, , c])), which the calling thread
     // refuses as undefined: each is refused here in its turn, as there.
@@ -92,7 +102,7 @@ export function checkTools(list, path, taken, at = 0, fields) {
         // page's Array iterator of the moment.
         /** @type {any} */
         const t = {};
-        for (let j = 0; j < TOOL_KEYS.length; j++) t[TOOL_KEYS[j]] = field(def, TOOL_KEYS[j]);
+        for (let j = 0; j < TOOL_KEYS.length; j++) t[TOOL_KEYS[j]] = TOOL_KEYS[j] === "name" ? names[i] : field(def, TOOL_KEYS[j]);
         if (fields) fields[i] = t;
         if (typeof t.name !== "string") throw new TypeError(`${p}.name: expected a string, got ${describe(t.name)}`);
         const name = t.name;

@@ -139,7 +139,7 @@ describe("hostile40: tool definitions that are getters, Proxies, or change after
         assert.deepEqual(uncaught, []);
     });
 
-    test("a Proxy definition: registration reads each field at most once (what is checked is what is kept)", { todo: WORKER && "worker mode reads name 3 times" }, async (t) => {
+    test("a Proxy definition: registration reads each field at most once (what is checked is what is kept)", async (t) => {
         const api = await withFactory(t, { wasmLocation: assetPath });
         const reads = {};
         const target = { name: "p.once", description: "proxied", inputSchema: { type: "object" }, execute: () => "proxy ran" };
