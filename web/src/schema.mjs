@@ -208,12 +208,18 @@ export function convertSchema(v, path, asText = false) {
     if (typeof v === "boolean") return asText ? { json: String(v) } : { schema: v };
     if (typeof v !== "object" && typeof v !== "function") throw new TypeError(`${path}: ${EXPECTED}; got ${describe(v)}`);
     const obj = /** @type {any} */ (v);
+    // The markers below are read from the page's object: a Proxy whose
+    // traps throw (a hostile source's schema) names the field, as the rest
+    // of the schema's reading does, instead of throwing the page's words
+    // alone (an adapter's source took those for a fault of its own and
+    // threw, where it leaves out a tool the engine refuses).
+    const marker = (/** @type {any} */ o, /** @type {string} */ k) => readable(() => field(o, k), path);
 
     // The AI SDK's schema objects: jsonSchema(...) and zodSchema(...).
     // Each marker read by field(): a "~standard" only Object.prototype holds
     // (a polluted prototype) made every plain JSON Schema a Standard Schema
     // and replaced it with what that one gave.
-    if (field(obj, AI_SDK_SCHEMA) === true) {
+    if (marker(obj, AI_SDK_SCHEMA) === true) {
         let schema;
         try {
             schema = obj.jsonSchema;
@@ -235,17 +241,17 @@ export function convertSchema(v, path, asText = false) {
     }
 
     // Standard Schema (Zod 4, Valibot, ArkType, ...): ~standard.
-    const std = field(obj, "~standard");
-    if (std && typeof std === "object" && typeof field(std, "validate") === "function") {
+    const std = marker(obj, "~standard");
+    if (std && typeof std === "object" && typeof marker(std, "validate") === "function") {
         let schema;
-        const stdJSON = field(std, "jsonSchema");
-        if (stdJSON && typeof field(stdJSON, "input") === "function") {
+        const stdJSON = marker(std, "jsonSchema");
+        if (stdJSON && typeof marker(stdJSON, "input") === "function") {
             try {
                 schema = stdJSON.input({ target: "draft-2020-12" });
             } catch (err) {
                 throw new TypeError(`${path}: the ${std.vendor || "Standard Schema"} schema cannot give JSON Schema: ${err instanceof Error ? err.message : String(err)}`);
             }
-        } else if (typeof field(obj, "toJSONSchema") === "function") {
+        } else if (typeof marker(obj, "toJSONSchema") === "function") {
             // Zod 4 before Standard JSON Schema: its own method.
             try {
                 schema = obj.toJSONSchema();

@@ -68,6 +68,24 @@ describe("hostile40: tool definitions that are getters, Proxies, or change after
         assert.deepEqual(uncaught, []);
     });
 
+    // A Proxy schema whose every trap throws (a hostile WebMCP listing's):
+    // the schema's markers (an AI SDK or Standard Schema object?) were read
+    // outside the guard that names the field, so the page's words alone
+    // came out, and an adapter's source, taking them for a fault of its
+    // own, threw from registerTools instead of leaving the tool out.
+    test("an inputSchema that is a Proxy whose traps throw: registration throws a TypeError naming the tool and the field", async (t) => {
+        const uncaught = watchUncaught(t);
+        const trap = (what) => () => {
+            throw new Error(`TRAP41 ${what}`);
+        };
+        const schema = new Proxy({}, { get: trap("get"), ownKeys: trap("ownKeys"), getOwnPropertyDescriptor: trap("gOPD"), has: trap("has"), getPrototypeOf: trap("getPrototypeOf") });
+        const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("p.ok", () => "fine")] });
+        assert.throws(() => api.registerTool(tool("p.bad", () => "bad ran", { inputSchema: schema })), (e) => e instanceof TypeError && /^tool \("p\.bad"\): inputSchema: cannot be read: TRAP41 /.test(e.message));
+        assert.throws(() => api.registerTools([tool("p.bad2", () => "bad ran", { inputSchema: schema })]), (e) => e instanceof TypeError && /^tools\[0\] \("p\.bad2"\): inputSchema: cannot be read: TRAP41 /.test(e.message));
+        await alive(api);
+        assert.deepEqual(uncaught, []);
+    });
+
     test("a definition whose name and description the page changes after registering it: the model sees the name and text of registration", async (t) => {
         const def = tool("m.orig", () => "orig ran", { description: "FIRSTWORD40 finds orders" });
         const api = await withFactory(t, { wasmLocation: assetPath });
