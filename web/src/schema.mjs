@@ -213,7 +213,7 @@ export function convertSchema(v, path, asText = false) {
     // of the schema's reading does, instead of throwing the page's words
     // alone (an adapter's source took those for a fault of its own and
     // threw, where it leaves out a tool the engine refuses).
-    const marker = (/** @type {any} */ o, /** @type {string} */ k) => readable(() => field(o, k), path);
+    const marker = (/** @type {any} */ o, /** @type {string | symbol} */ k) => readable(() => field(o, k), path);
 
     // The AI SDK's schema objects: jsonSchema(...) and zodSchema(...).
     // Each marker read by field(): a "~standard" only Object.prototype holds
