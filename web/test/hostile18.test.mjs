@@ -438,6 +438,9 @@ describe("adapters fed a hostile source", () => {
         const api = await withFactory(t, { wasmLocation: assetPath });
         const off = src.registerTools(api);
         t.after(() => { off(); src.close(); });
+        // Past 2,048 tools the rest come in slices over later tasks
+        // (registering.mjs): ready() settles after the last.
+        await api.ready();
         assert.equal(api.listTools().length, 10_000);
         const { searchTools } = llmTools(api.createSession());
         const r = await within(searchTools.execute({ query: "thing number 9999", limit: 3 }), 60_000);
@@ -719,6 +722,7 @@ describe("second batch: observers, inferred types, and the adapters' other direc
         const api = await withFactory(t, { wasmLocation: assetPath });
         const off = src.registerTools(api);
         t.after(() => { off(); src.close(); });
+        await api.ready(); // the slices past 2,048 tools (registering.mjs)
         const listed = api.listTools().map((x) => x.name);
         for (const n of listed) assert.match(n, /^[A-Za-z0-9_$.-]{1,128}$/, n);
         assert.equal(new Set(listed).size, listed.length);
