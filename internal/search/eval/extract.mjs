@@ -62,10 +62,7 @@ const catalogs = [
     id: "digitalocean", kind: "cloud infrastructure", file: "api/digitalocean.com.json",
     licence: "Apache-2.0 (digitalocean/openapi)",
     // droplets_list_firewalls -> droplets.list_firewalls
-    name: (path, op) => {
-      const i = op.operationId.indexOf("_");
-      return op.operationId.slice(0, i) + "." + op.operationId.slice(i + 1);
-    },
+    name: byFirstUnderscore,
   },
   // The five catalogs of the dev split (issue 12): namespaced by their tag
   // (Asana's "Custom fields" -> custom_fields, as its SDKs group methods),
@@ -275,6 +272,32 @@ const catalogs = [
     name: byTag,
   },
   ...googleAPIs([["youtube", "video sharing"], ["blogger", "blogging"]]),
+  // The REST catalogs of train3 (forty-second session), of over 400
+  // operations (Jellyfin's 387 once its HEAD operations are left out, as
+  // every catalog's are): Jellyfin's and Rubrik's by tag and operationId
+  // (library.GetSimilarAlbums, archive.enableArchivalLocation); NetBox's and
+  // Severa's operationIds already begin with their group, named as
+  // DigitalOcean's (dcim.devices_list, Activities.GetActivities).
+  {
+    id: "jellyfin", kind: "home media server", file: "api/jellyfin.local.json",
+    licence: "unclear: the spec states none (its info has no license)",
+    name: byTag,
+  },
+  {
+    id: "rubrik", kind: "backup and data protection", file: "api/rubrikinc.github.io.json",
+    licence: "unclear: the spec states none (its info has no license)",
+    name: byTag,
+  },
+  {
+    id: "netbox", kind: "network inventory and IP address management", file: "api/netbox.dev.json",
+    licence: "Apache-2.0 (stated in the spec)",
+    name: byFirstUnderscore,
+  },
+  {
+    id: "severa", kind: "professional services: projects, hours and invoicing", file: "api/visma.com.json",
+    licence: "unclear: the spec states none (its info has no license)",
+    name: byFirstUnderscore,
+  },
 ];
 
 // snakeTag is a camelCase tag as a snake-case identifier, without a prefix
@@ -295,6 +318,13 @@ function googleAPIs(apis) {
 }
 
 // byTag names an operation by its first tag and operationId.
+// byFirstUnderscore names an operation by its operationId, the part before
+// its first "_" as the namespace: dcim_devices_list -> dcim.devices_list.
+function byFirstUnderscore(path, op) {
+  const i = op.operationId.indexOf("_");
+  return op.operationId.slice(0, i) + "." + op.operationId.slice(i + 1);
+}
+
 function byTag(path, op, m) {
   return tagName(op) + "." + opId(path, op, m);
 }

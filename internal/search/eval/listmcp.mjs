@@ -29,6 +29,11 @@
 //     @netlify/mcp@1.15.1 @neondatabase/mcp-server-neon@0.6.5
 //   cp <repo>/internal/search/eval/listmcp.mjs . && node listmcp.mjs small3 <repo>/internal/search/eval/testdata
 //
+//   mkdir /tmp/mcp5 && cd /tmp/mcp5 && npm init -y && npm install --ignore-scripts @modelcontextprotocol/sdk@1.32.2 \
+//     @antv/mcp-server-chart@0.9.10 @dangahagan/weather-mcp@1.23.0 hevy-mcp@6.1.13 @mcpfun/mcp-server-ccxt@1.2.1 \
+//     @mobilenext/mobile-mcp@1.0.4
+//   cp <repo>/internal/search/eval/listmcp.mjs . && node listmcp.mjs train3 <repo>/internal/search/eval/testdata
+//
 // (The override: the Neon server's telemetry dependency pins a package to
 // a git tarball, which an offline mirror cannot serve; 0.8.0 is that
 // package as published. Listing never loads it.)
@@ -108,6 +113,14 @@ const splits = {
     netlify: ["@netlify/mcp", "netlify", "web hosting platform", "ISC (stated in package.json)", []],
     neon: ["@neondatabase/mcp-server-neon", "neon", "serverless Postgres", mit, ["start", "x"]],
   },
+  // train3's small servers (its REST catalogs are extract.mjs's).
+  train3: {
+    antv: ["@antv/mcp-server-chart", "chart", "charts and diagrams", mit, []],
+    hevy: ["hevy-mcp", "hevy", "workout tracking", "MIT (its LICENSE file; package.json states none)", []],
+    ccxt: ["@mcpfun/mcp-server-ccxt", "ccxt", "cryptocurrency exchanges", mit, []],
+    mobile: ["@mobilenext/mobile-mcp", "mobile", "mobile device automation", apache, []],
+    weather: ["@dangahagan/weather-mcp", "weather", "weather forecasts and observations", mit, []],
+  },
 };
 if (!splits[split] || !outDir) throw new Error(`usage: node listmcp.mjs ${Object.keys(splits).join("|")} <testdata folder>`);
 // mcp-server-kubernetes reads a kubeconfig at start (it connects only when
@@ -125,7 +138,7 @@ const env = {
   NOTION_TOKEN: "x", AIRTABLE_API_KEY: "x", KUBECONFIG: kubeconfig,
   MDB_MCP_TELEMETRY: "disabled", DO_NOT_TRACK: "1",
   GITHUB_PERSONAL_ACCESS_TOKEN: "x", GITLAB_PERSONAL_ACCESS_TOKEN: "x", FIRECRAWL_API_KEY: "x",
-  PRIVATE_APP_ACCESS_TOKEN: "x", TODOIST_API_KEY: "x",
+  PRIVATE_APP_ACCESS_TOKEN: "x", TODOIST_API_KEY: "x", HEVY_API_KEY: "x",
   NEON_API_HOST: `http://127.0.0.1:${fakeNeon.address().port}`,
 };
 // Tools whose input schema is made of what the server fetches at start,
