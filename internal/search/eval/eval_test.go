@@ -59,7 +59,9 @@ func TestCatalogs(t *testing.T) {
 // became a probe); dev4's of 40-390 tools, 26-28 requests and 3 probes
 // each (one launchdarkly request dropped; eval/README.md, "Dev4 split");
 // train2's of 33-200 tools, 21-25 requests and 3 probes each (nine
-// requests dropped; eval/README.md, "Train2 split").
+// requests dropped; eval/README.md, "Train2 split"); train3's of 6-844
+// tools, 13-25 requests and 3 probes each (29 requests dropped;
+// eval/README.md, "Train3 split").
 var devSplits = []devSplit{
 	{Dev, DevIDs, 20, 4, true, false, 100},
 	{Dev2, Dev2IDs, 20, 4, false, true, 100},
@@ -70,6 +72,7 @@ var devSplits = []devSplit{
 	{Small3, Small3IDs, 7, 3, false, false, 8},
 	{Dev4, Dev4IDs, 26, 3, false, true, 40},
 	{Train2, Train2IDs, 21, 3, false, false, 33},
+	{Train3, Train3IDs, 13, 3, false, false, 6},
 }
 
 type devSplit struct {
@@ -102,7 +105,7 @@ func TestDevCatalogs(t *testing.T) {
 			var n int
 			for _, q := range c.Queries {
 				var in []string
-				for _, s := range []Split{HeldOut, OldHeldOut, HeldOut2, HeldOut3, Dev, Dev2, Dev3, Dev4, Small, Small2, SmallTrain, Small3, Train2} {
+				for _, s := range []Split{HeldOut, OldHeldOut, HeldOut2, HeldOut3, Dev, Dev2, Dev3, Dev4, Small, Small2, SmallTrain, Small3, Train2, Train3} {
 					if s.In(q) {
 						in = append(in, s.String())
 					}
@@ -137,7 +140,7 @@ func TestDevCatalogs(t *testing.T) {
 		want  []string
 	}{
 		{Tune, slices.Concat(IDs, DevIDs)},
-		{All, slices.Concat(IDs, DevIDs, Dev2IDs, Dev3IDs, SmallIDs, Small2IDs, SmallTrainIDs, Small3IDs, Dev4IDs, Train2IDs, SmallTrainCombos)},
+		{All, slices.Concat(IDs, DevIDs, Dev2IDs, Dev3IDs, SmallIDs, Small2IDs, SmallTrainIDs, Small3IDs, Dev4IDs, Train2IDs, Train3IDs, SmallTrainCombos)},
 		{Validation, slices.Concat(Dev2IDs, Dev3IDs, Dev4IDs)},
 	} {
 		if got := CatalogsOf(w.split); !slices.Equal(got, w.want) {
@@ -165,7 +168,7 @@ func TestBlind(t *testing.T) {
 		blind bool
 	}{
 		{HeldOut, true}, {HeldOut2, true}, {HeldOut3, true}, {All, true}, {Dev2, true}, {Dev3, true}, {Dev4, true}, {Validation, true}, {Small, true}, {Small2, true}, {Small3, true},
-		{Tune, false}, {OldHeldOut, false}, {Dev, false}, {SmallTrain, false}, {Train2, false},
+		{Tune, false}, {OldHeldOut, false}, {Dev, false}, {SmallTrain, false}, {Train2, false}, {Train3, false},
 	} {
 		if got := tt.split.Blind(); got != tt.blind {
 			t.Errorf("%s.Blind() = %v, want %v", tt.split, got, tt.blind)
@@ -208,6 +211,21 @@ func TestTrain2(t *testing.T) {
 	}, 191, 24)
 	if Validation.In(Query{Own: Train2}) || Tune.In(Query{Own: Train2}) {
 		t.Errorf("a train2 request: in Validation %v, in Tune %v; want neither", Validation.In(Query{Own: Train2}), Tune.In(Query{Own: Train2}))
+	}
+}
+
+// TestTrain3 holds the train3 split's counts as committed, so that a
+// request or probe lost from a file (or added after the catalogs were
+// read) shows: 191 requests, every one with an expected tool, and 27
+// probes over nine catalogs (four REST APIs of 387-844 operations, five
+// MCP servers of 6-32 tools), none in Tune or Validation.
+func TestTrain3(t *testing.T) {
+	checkSplitCounts(t, Train3, map[string]splitCount{
+		"jellyfin": {387, 25, 3}, "rubrik": {454, 22, 3}, "netbox": {844, 24, 3}, "severa": {512, 22, 3},
+		"antv": {27, 24, 3}, "hevy": {22, 21, 3}, "ccxt": {24, 16, 3}, "mobile": {32, 24, 3}, "weather": {6, 13, 3},
+	}, 191, 27)
+	if Validation.In(Query{Own: Train3}) || Tune.In(Query{Own: Train3}) {
+		t.Errorf("a train3 request: in Validation %v, in Tune %v; want neither", Validation.In(Query{Own: Train3}), Tune.In(Query{Own: Train3}))
 	}
 }
 

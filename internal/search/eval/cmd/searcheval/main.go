@@ -67,6 +67,12 @@
 // not part of -split=tune (whose figures stay comparable), followed by
 // SUM train2 ....
 //
+// -split=train3 gives the train3 split: nine more catalogs (eval.Train3IDs:
+// jellyfin, rubrik, netbox, severa, four REST APIs of 387-844 operations;
+// antv, hevy, ccxt, mobile, weather, five MCP servers of 6-32 tools)
+// written blind in the forty-second session. A training split like train2
+// (-v allowed, not part of -split=tune), followed by SUM train3 ....
+//
 // -split=small gives the small split: five real MCP servers of 7-14 tools
 // (eval.SmallIDs), 8 requests and 3 probes each, written blind. It is a
 // validation split: -v is refused on it, it is in neither -split=tune nor
@@ -122,7 +128,7 @@ import (
 )
 
 func main() {
-	splitName := flag.String("split", "heldout", "queries to run: heldout, tune, all, old-heldout, heldout2, heldout3, dev, dev2, dev3, dev4, validation, small, small2, smalltrain, small3 or train2")
+	splitName := flag.String("split", "heldout", "queries to run: heldout, tune, all, old-heldout, heldout2, heldout3, dev, dev2, dev3, dev4, validation, small, small2, smalltrain, small3, train2 or train3")
 	verbose := flag.Bool("v", false, "list the queries whose first result was wrong")
 	var embed embedFlag
 	flag.Var(&embed, "embed", "fuse with an embedder: hash (eval.HashEmbed, the default of a bare -embed), wordvec (eval.WordVec) or use (eval.USE)")
@@ -319,7 +325,7 @@ func (t *sum) String() string {
 
 // summed are the splits that get SUM lines, in print order; -split=dev2
 // prints none, dev2 is summed only as a part of -split=validation.
-var summed = slices.Concat([]eval.Split{eval.Dev, eval.Tune, eval.Dev2, eval.Dev3, eval.Dev4, eval.Validation, eval.Small, eval.Small2, eval.SmallTrain, eval.Small3, eval.Train2}, heldOuts)
+var summed = slices.Concat([]eval.Split{eval.Dev, eval.Tune, eval.Dev2, eval.Dev3, eval.Dev4, eval.Validation, eval.Small, eval.Small2, eval.SmallTrain, eval.Small3, eval.Train2, eval.Train3}, heldOuts)
 
 // heldOuts are the held-out splits of the four catalogs of eval.IDs,
 // summed over them: SUM heldout3 ... after their lines.
