@@ -323,23 +323,41 @@ export function loadQuickJS(location, baseURL, given) {
  * in one, under /node_modules/ (a dev server's URL of the file, as Vite's
  * ?url import gives in Vitest) or from its @scope on (new URL("@scope/pkg/
  * file", import.meta.url), which only a bundler rewrites, is a file beside
- * the module in Node.js): ENOENT alone. "" for anything else.
+ * the module in Node.js): ENOENT alone. And a relative path that is no
+ * package's ("emscripten-module.wasm", "./x.wasm"): the working
+ * directory has no such file, and ENOENT did not say that the package has
+ * its own copy. "" for anything else.
  * @param {string} location
  * @param {URL | null} url
  * @param {unknown} cause
  */
 async function specifierHint(location, url, cause) {
+    if (!isNode || /** @type {any} */ (cause)?.code !== "ENOENT") return "";
     const path = url ? (url.protocol === "file:" ? decodeURIComponent(url.pathname) : "") : location;
     const named = url || /^\.{0,2}\//.test(location);
     const spec = named ? (/.*\/node_modules\/(.+)$/.exec(path) || /\/(@[^/]+\/[^/]+\/.+)$/.exec(path) || [])[1] : location;
-    if (!isNode || !spec || /** @type {any} */ (cause)?.code !== "ENOENT") return "";
+    const cwd = nodeProcess.cwd();
+    const resolve = (await nodeModule("module")).createRequire(`${cwd}/`).resolve;
+    const pass = (/** @type {string} */ s) => `: pass its path, wasmLocation: require.resolve(${JSON.stringify(s)}) (in an ES module, require from createRequire)`;
     try {
-        const resolved = (await nodeModule("module")).createRequire(`${nodeProcess.cwd()}/`).resolve(spec);
-        return `; it ${named ? "names" : "is"} a package's file (${resolved}), which ${named ? "only a bundler finds from new URL(...) or a ?url import, not Node.js (a server, a test runner)" : "a path does not resolve"}: pass its path, wasmLocation: require.resolve(${JSON.stringify(spec)}) (in an ES module, require from createRequire)`;
+        if (spec) return `; it ${named ? "names" : "is"} a package's file (${resolve(spec)}), which ${named ? "only a bundler finds from new URL(...) or a ?url import, not Node.js (a server, a test runner)" : "a path does not resolve"}${pass(spec)}`;
+    } catch {}
+    if (url || (await nodeModule("path")).isAbsolute(location)) return "";
+    // From the working directory, or beside this module (a server started
+    // from another folder).
+    let own = "";
+    try {
+        own = resolve(OWN_ASSET);
     } catch {
-        return "";
+        try {
+            const file = await fileURLToPathNode(new URL("./emscripten-module.wasm", import.meta.url));
+            if ((await nodeModule("fs")).existsSync(file)) own = file;
+        } catch {}
     }
+    return own ? `; a relative path is read against the working directory (${cwd}), and the package has its own copy (${own})${pass(OWN_ASSET)}` : "";
 }
+
+const OWN_ASSET = "@interopio/code-mode/emscripten-module.wasm";
 
 /**
  * What a Node.js path from the root adds when not even its first folder is

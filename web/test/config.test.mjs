@@ -241,6 +241,22 @@ describe("the QuickJS asset", () => {
         }
     });
 
+    // A relative path that is no package's file ("emscripten-module.wasm"
+    // copied from a page's config) said ENOENT and the path alone: it says
+    // that the package has its own copy and how to pass it. The copy is
+    // found beside the package's module when the working directory does
+    // not resolve the package (as here: the repository runs dist/). An
+    // absolute path says nothing of it.
+    test("a missing relative path says where the package's own copy is", async () => {
+        const hint = `; a relative path is read against the working directory (${process.cwd()}), and the package has its own copy (${assetPath}): pass its path, wasmLocation: require.resolve("@interopio/code-mode/emscripten-module.wasm") (in an ES module, require from createRequire)`;
+        for (const loc of ["emscripten-module.wasm", "./emscripten-module.wasm", "./missing/x.wasm", "../missing.wasm", "some-missing-pkg/x.wasm"]) {
+            await assert.rejects(IoCodeModeFactory({ wasmLocation: loc }), (err) => assetError(loc, /ENOENT/)(err) && err.message.endsWith(hint));
+        }
+        for (const loc of [join(dir, "missing.wasm"), pathToFileURL(join(dir, "missing.wasm")).href]) {
+            await assert.rejects(IoCodeModeFactory({ wasmLocation: loc }), (err) => assetError(loc, /ENOENT/)(err) && !/own copy/.test(err.message));
+        }
+    });
+
     // The same file named as a bundler finds it, where Node.js reads a path
     // (a test runner's node environment, a server): new URL("@scope/pkg/file",
     // import.meta.url) is a file beside the module, and a dev server's URL of
