@@ -159,7 +159,14 @@ func (spec argSpec) parse(args json.RawMessage) (map[string]any, error) {
 		v, present := obj[f.name]
 		if !present || v == nil {
 			if f.required {
-				return nil, &argsError{fmt.Sprintf("%s: %s: required; expected a %s", spec.tool, f.name, f.describe())}
+				msg := fmt.Sprintf("%s: %s: required; expected a %s", spec.tool, f.name, f.describe())
+				// None at all, or {}: what a client passes where the model's
+				// arguments did not parse as JSON (Mastra gives {}), which
+				// "required" alone did not tell a model that sent code.
+				if len(obj) == 0 {
+					msg += ", got no arguments (clients drop arguments that are not valid JSON): send one JSON object " + spec.shape()
+				}
+				return nil, &argsError{msg}
 			}
 			continue
 		}

@@ -31,8 +31,12 @@ describe("LLM tool arguments as models send them", () => {
         ["word limit", "searchTools", { query: "x", limit: "five" }, { invalid: /^searchTools: limit: expected an integer 1\.\.50, got the string "five"$/ }],
         ["misspelt argument", "searchTools", { qeury: "x" }, { invalid: /unknown argument "qeury" \(did you mean "query"\?\)/ }],
         ["code and explanation", "executeCode", { code: "return 6 * 7", explanation: "math" }, { result: 42 }],
-        ["missing code", "executeCode", {}, { invalid: /^executeCode: code: required; expected a string$/ }],
-        ["no arguments", "executeCode", undefined, { invalid: /^executeCode: code: required/ }],
+        // What a client passes where the model's arguments did not parse (Mastra: {}): the model, which
+        // sent code, learns that none arrived (was "executeCode: code: required; expected a string" alone).
+        ["missing code", "executeCode", {}, { invalid: /^executeCode: code: required; expected a string, got no arguments \(clients drop arguments that are not valid JSON\): send one JSON object \{ code: string; explanation\?: string \}$/ }],
+        ["no arguments", "executeCode", undefined, { invalid: /^executeCode: code: required; expected a string, got no arguments / }],
+        ["null arguments", "executeCode", null, { invalid: /^executeCode: code: required; expected a string, got no arguments / }],
+        ["a null code is no missing arguments", "executeCode", { code: null, explanation: "x" }, { invalid: /^executeCode: code: required; expected a string$/ }],
         ["empty code", "executeCode", { code: "", explanation: "x" }, { invalid: /code: required; expected a non-empty string/ }],
         ["array code", "executeCode", { code: ["return 1"] }, { invalid: /^executeCode: code: expected a string, got an array$/ }],
         ["extra keys beside code are ignored", "executeCode", { code: "return 1", explanation: "x", language: "javascript", timeout: 5000 }, { result: 1 }],

@@ -154,7 +154,8 @@ test("arguments that are not JSON: Mastra repairs some itself, and what it canno
     assert.equal(out.c1.value.result, 42, JSON.stringify(out.c1));
     for (const id of ["c2", "c3"]) {
         assert.equal(out[id].type, "error-json", JSON.stringify(out[id]));
-        assert.equal(out[id].value.error.message, "executeCode: code: required; expected a string");
+        // Was "executeCode: code: required; expected a string": the model, which sent code, was not told that none arrived.
+        assert.equal(out[id].value.error.message, "executeCode: code: required; expected a string, got no arguments (clients drop arguments that are not valid JSON): send one JSON object { code: string; explanation?: string }");
     }
     assert.deepEqual(logged.mock.calls.map((c) => [c.arguments[0], c.arguments[1].toolCallId]), [["Error converting tool call input to JSON", "c2"], ["Error converting tool call input to JSON", "c3"]]);
     session.dispose();
