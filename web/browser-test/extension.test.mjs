@@ -134,6 +134,68 @@ async function runClassicWorker() {
     }
 }
 
+// An extension as a bundler makes it from the installed package (USAGE,
+// "Bundlers"): esbuild's ES module bundles of the side panel and of a
+// module service worker, the package's files copied beside them; a page
+// under lost/ whose bundle has only the QuickJS asset beside it, and one
+// under noasset/ with the package's files but not the asset. A second
+// extension's classic service worker is esbuild's IIFE bundle.
+async function runBundled() {
+    const src = join(dir, "bundled-src");
+    mkdirSync(src);
+    writeFileSync(join(src, "run.mjs"), RUN.replace('"./index.mjs"', JSON.stringify(join(ROOT, "dist", "index.mjs"))));
+    writeFileSync(join(src, "panel.mjs"), PANEL);
+    writeFileSync(join(src, "sw.mjs"), `import { runOnce } from "./run.mjs";\nself.runHere = runOnce;\n`);
+    const bundle = (entry, outfile, format = "esm") => esbuild.buildSync({ entryPoints: [join(src, entry)], bundle: true, format, outfile, logLevel: "silent" });
+    const ext = join(dir, "bundled");
+    const copy = (to, files) => {
+        mkdirSync(to, { recursive: true });
+        for (const f of files) copyFileSync(join(ROOT, "dist", f), join(to, f));
+    };
+    copy(ext, EXTENSION_FILES.slice(1));
+    copy(join(ext, "lost"), ["emscripten-module.wasm"]);
+    copy(join(ext, "noasset"), ["code-mode.wasm", "code-mode.worker.mjs"]);
+    for (const page of [".", "lost", "noasset"]) {
+        bundle("panel.mjs", join(ext, page, "panel.js"));
+        writeFileSync(join(ext, page, "panel.html"), html("panel.js"));
+    }
+    bundle("sw.mjs", join(ext, "sw.js"));
+    const policy = { content_security_policy: { extension_pages: POLICIES.documented } };
+    writeFileSync(join(ext, "manifest.json"), JSON.stringify({ manifest_version: 3, name: "copilot", version: "1.0", background: { service_worker: "sw.js", type: "module" }, ...policy }));
+    const classic = join(dir, "bundled-classic");
+    copy(classic, EXTENSION_FILES.slice(1));
+    bundle("sw.mjs", join(classic, "sw.js"), "iife");
+    writeFileSync(join(classic, "manifest.json"), JSON.stringify({ manifest_version: 3, name: "copilot", version: "1.0", background: { service_worker: "sw.js" }, ...policy }));
+    const out = { problems: [] };
+    let { context, sw } = await load(ext);
+    try {
+        const id = new URL(sw.url()).host;
+        for (const page of ["", "lost/", "noasset/"]) {
+            const results = (out[page.slice(0, -1) || "panel"] = []);
+            for (const worker of MODES) {
+                const tab = await context.newPage();
+                tab.on("pageerror", (e) => out.problems.push(`${page}panel: ${e.message}`));
+                await tab.goto(`chrome-extension://${id}/${page}panel.html${worker === undefined ? "" : `?worker=${worker}`}`);
+                await tab.waitForFunction(() => globalThis.__result, null, { timeout: 60000 });
+                results.push(await tab.evaluate(() => globalThis.__result));
+                await tab.close();
+            }
+        }
+        out.sw = [];
+        for (const worker of MODES) out.sw.push(await sw.evaluate((w) => self.runHere(w), worker));
+    } finally {
+        await context.close();
+    }
+    ({ context, sw } = await load(classic));
+    try {
+        out.classic = [];
+        for (const worker of MODES) out.classic.push(await sw.evaluate((w) => self.runHere(w), worker));
+    } finally {
+        await context.close();
+    }
+    return out;
+}
+
 async function runAll(policy) {
     const ext = join(dir, policy);
     mkdirSync(ext);
@@ -182,6 +244,7 @@ before(async () => {
     site = { bundle, url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
     for (const policy of Object.keys(POLICIES)) runs[policy] = await runAll(policy);
     runs.classicWorker = await runClassicWorker();
+    runs.bundled = await runBundled();
 });
 
 after(async () => {
@@ -251,4 +314,31 @@ test("a content script: each factory, in each mode, says to create it in an exte
 test("an IIFE bundle on a web page, worker mode: it cannot locate its worker (was \"Failed to construct 'URL': Invalid URL\")", () => {
     assert.match(runs.documented.page, /^Code Mode: the engine's worker stopped: Cannot locate the package's code-mode\.worker\.mjs: this copy of @interopio\/code-mode does not know its own URL \(a bundler that turns it into CommonJS, or into a classic script \(an IIFE\) for a browser, leaves it none\); keep the package out of the bundle/);
     assert.deepEqual(runs.documented.problems, []);
+});
+
+test("an extension bundled by esbuild (ES modules, the package's files copied): the side panel in both modes and the module service worker run", () => {
+    const { panel, sw, problems } = runs.bundled;
+    assert.deepEqual(panel, ran);
+    assert.deepEqual(sw.slice(0, 2), [{ result: 42 }, { result: 42 }]);
+    assert.match(sw[2].error, /^config\.worker: true, but a service worker \(an extension's background is one\)/);
+    assert.deepEqual(problems, []);
+});
+
+test("a bundle whose extension lacks the package's files names the missing file and the copy to make (was the browser's \"Failed to fetch\" alone)", () => {
+    const { lost, noasset } = runs.bundled;
+    const at = (file) => `chrome-extension://[a-p]{32}/lost/${file.replace(".", "\\.")}`;
+    const copy = `; the package's code-mode.wasm and code-mode.worker.mjs are looked up beside the script that loads them: a bundler that does not copy them (esbuild, Rollup, bun build, Angular's ng build) needs them copied next to its output (the package's README, "Bundlers")`;
+    const escape = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    // Was "...: it failed to load from chrome-extension://.../code-mode.worker.mjs" and nothing more.
+    const worker = new RegExp(`^Code Mode: the engine's worker stopped: Cannot start the Code Mode worker: it failed to load from ${at("code-mode.worker.mjs")} \\(the extension has no such file\\)${escape(copy)}$`);
+    const core = new RegExp(`^Cannot load the Code Mode core from ${at("code-mode.wasm")}: Failed to fetch \\(the extension has no such file\\)${escape(copy)}$`);
+    [worker, core, worker].forEach((re, i) => assert.match(lost[i].error, re, `worker: ${MODES[i]}`));
+    for (const r of noasset) assert.match(r.error, /^Cannot load the QuickJS asset from \.\/emscripten-module\.wasm \(chrome-extension:\/\/[a-p]{32}\/noasset\/emscripten-module\.wasm\): Failed to fetch \(the extension has no such file\)$/);
+});
+
+test("a classic service worker bundled as an IIFE says to bundle it as a module or use importScripts (was \"keep the package out of the bundle (esbuild --packages=external ...)\")", () => {
+    const [byDefault, inThread, worker] = runs.bundled.classic;
+    const want = `Cannot locate the package's code-mode.wasm: this copy of @interopio/code-mode does not know its own URL (a bundler that turns it into a classic script (an IIFE) leaves it none): bundle the extension's service worker as an ES module (esbuild --format=esm) with "type": "module" in manifest.json's background, and copy code-mode.wasm next to it, or load the package's code-mode.global.js with importScripts (the package's README, "Browser extensions")`;
+    assert.deepEqual([byDefault, inThread], [{ error: want }, { error: want }]);
+    assert.match(worker.error, /^config\.worker: true, but a service worker/);
 });

@@ -284,6 +284,16 @@ export function noModuleURL(file, cause) {
     const what = `Cannot locate the package's ${file}: this copy of @interopio/code-mode does not know its own URL`;
     // The factory says what to do there (index.mjs): not this advice for a page's bundle.
     if (inContentScript()) return new Error(what, { cause });
+    // An extension's classic service worker (WXT's default background)
+    // bundled as an IIFE: no packages=external there, and the manifest
+    // makes it a module.
+    const g = /** @type {any} */ (globalThis);
+    if (typeof g.ServiceWorkerGlobalScope === "function" && g instanceof g.ServiceWorkerGlobalScope && extensionURL(String(g.location))) {
+        return new Error(
+            `${what} (a bundler that turns it into a classic script (an IIFE) leaves it none): bundle the extension's service worker as an ES module (esbuild --format=esm) with "type": "module" in manifest.json's background, and copy code-mode.wasm next to it, or load the package's code-mode.global.js with importScripts (the package's README, "Browser extensions")`,
+            { cause },
+        );
+    }
     return new Error(
         `${what} (a bundler that turns it into CommonJS, or into a classic script (an IIFE) for a browser, leaves it none); keep the package out of the bundle (esbuild --packages=external, webpack externals), or bundle as ES modules and copy code-mode.wasm and code-mode.worker.mjs next to the output (the package's README, "Bundlers")`,
         { cause },
@@ -435,10 +445,28 @@ export function inContentScript() {
     try {
         const g = /** @type {any} */ (globalThis);
         const runtime = (g.browser && g.browser.runtime) || (g.chrome && g.chrome.runtime);
-        return !!runtime && typeof runtime.getURL === "function" && typeof location !== "undefined" && !/^(chrome|moz|safari-web)-extension:$/.test(location.protocol);
+        return !!runtime && typeof runtime.getURL === "function" && typeof location !== "undefined" && !extensionURL(location.protocol);
     } catch {
         return false;
     }
+}
+
+/**
+ * Whether a URL (or a protocol) is a browser extension's own.
+ * @param {string} url
+ */
+export const extensionURL = (url) => /^(chrome|moz|safari-web)-extension:/.test(url);
+
+/**
+ * What a failed fetch of an extension's own file adds: it fails only where
+ * the extension has no such file (a bundle whose package files were not
+ * copied), and the browser says only "Failed to fetch" (Chromium) or
+ * "NetworkError when attempting to fetch resource" (Firefox). "" for other
+ * URLs, and in a content script (index.mjs says what to do there).
+ * @param {string} url
+ */
+export function extensionFileHint(url) {
+    return extensionURL(url) && !inContentScript() ? " (the extension has no such file)" : "";
 }
 
 /**

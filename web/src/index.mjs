@@ -8,7 +8,7 @@
 // and asks the core for a new API object, which it wraps (wrap.mjs) so that
 // the LLM tools work with the common LLM SDKs as they are (factory.mjs).
 
-import { describe, hasNodeFs, inContentScript, runtimeRefusedWasm } from "./env.mjs";
+import { describe, extensionURL, hasNodeFs, inContentScript, runtimeRefusedWasm } from "./env.mjs";
 import { threadFactory } from "./factory.mjs";
 import { prototypeHazard, snapshot } from "./fields.mjs";
 import { replacedBuiltins } from "./intrinsics.mjs";
@@ -185,7 +185,7 @@ function noWorkerHere() {
     if (within("SharedWorkerGlobalScope")) return `config.worker: true, but this browser's SharedWorker cannot start a Worker: ${thisThread} (the SharedWorker's own, already off the pages' threads)`;
     const sw = within("ServiceWorkerGlobalScope");
     // A web site's service worker: the extension's way out would mislead.
-    if (sw && !/^(chrome|moz|safari-web)-extension:$/.test(String(g.location && g.location.protocol))) return `config.worker: true, but a service worker cannot start a Worker: ${thisThread} (the service worker's own, already off the pages' threads)`;
+    if (sw && !extensionURL(String(g.location && g.location.protocol))) return `config.worker: true, but a service worker cannot start a Worker: ${thisThread} (the service worker's own, already off the pages' threads)`;
     return `config.worker: true, but ${sw ? "a service worker (an extension's background is one) cannot start a Worker" : "this environment has no Worker"}: ${thisThread}, or create the factory on a page (an extension's offscreen document or side panel) for worker mode (the package's README, "Browser extensions")`;
 }
 

@@ -1,7 +1,7 @@
 // Fetching and compiling WebAssembly: the Go core and the QuickJS asset.
 
 import { fetchNamingCSP, refusedFetch } from "./csp-refusal.mjs";
-import { NO_WASM_HERE, TextDecoder, accessDenied, compileRefused, describeError, fileURLHint, hasNodeFs, inContentScript, isNode, nodeModule, nodeProcess, otherOriginHint, runtimeRefusedWasm } from "./env.mjs";
+import { NO_WASM_HERE, TextDecoder, accessDenied, compileRefused, describeError, extensionFileHint, fileURLHint, hasNodeFs, inContentScript, isNode, nodeModule, nodeProcess, otherOriginHint, runtimeRefusedWasm } from "./env.mjs";
 import { KeptMap, keptWebAssembly, promiseResolve, then } from "./intrinsics.mjs";
 
 // As at load: the page may replace its globals afterwards (intrinsics.mjs).
@@ -89,9 +89,13 @@ async function fetchWasm(url, imports) {
             }
         });
     } catch (err) {
+        const refused = refusedFetch(err);
+        // An extension's own file that is not there: missing, as a 404 is.
+        const none = refused ? "" : extensionFileHint(url.href);
+        if (none) throw Object.assign(new Error(`${describeError(err).replace(/\.$/, "")}${none}`, { cause: err }), { missing: true });
         // A browser's fetch of another origin that no policy refused: most
         // likely a server that sends no CORS headers.
-        const hint = refusedFetch(err) ? "" : otherOriginHint(url.href);
+        const hint = refused ? "" : otherOriginHint(url.href);
         if (hint) throw new Error(`${describeError(err).replace(/\.$/, "")}${hint}`, { cause: err });
         throw err;
     }

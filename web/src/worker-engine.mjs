@@ -36,7 +36,7 @@
 // replaced the engine's. Only a worker that stops showing life (held in C
 // code without the loop checks, or in the Go core) is replaced.
 
-import { accessDenied, bundlerHint, describeError, fileURLHint, hasNodeFs, inContentScript, noModuleURL, nodeModule, nodeProcess, otherOriginHint, report } from "./env.mjs";
+import { accessDenied, bundlerHint, describeError, extensionFileHint, fileURLHint, hasNodeFs, inContentScript, noModuleURL, nodeModule, nodeProcess, otherOriginHint, report } from "./env.mjs";
 import { KeptMap, all, clearTimeout, forEachEntry, isArray, keptSetOf, now, setTimeout, then, uncurry } from "./intrinsics.mjs";
 import { rebuildError } from "./worker-wire.mjs";
 import { compileCore } from "./core.mjs";
@@ -407,7 +407,9 @@ async function whyNotLoaded(url) {
         // Nothing more to say than that it failed to load, unless no
         // fetch of that URL can work (Firefox makes a file: page's worker),
         // or it is on another origin (a server without CORS headers).
-        why = fileURLHint(url) || otherOriginHint(url);
+        const none = extensionFileHint(url);
+        why = fileURLHint(url) || otherOriginHint(url) || none;
+        missing = none !== "";
     }
     return why + bundlerHint(import.meta.url, missing);
 }
