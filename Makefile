@@ -33,6 +33,7 @@ vet: ## gofmt check, go vet native and GOOS=js
 # loaded one. Each test that could hang has its own limit; this one only has to
 # stay under CI's 30 minutes.
 test-go: deps ## the native Go tests, the patched validator copy's (third_party/jsonschema) included
+	@echo "test-go: the root package's tests take 4-5 minutes on 2 idle cores (more when loaded); go test prints each package's line when it ends"
 	$(GO) test -count=1 -timeout 25m $(GOPKGS)
 
 # The same under the race detector: not part of `make test`, whose CI has
