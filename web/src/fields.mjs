@@ -41,6 +41,14 @@ export function field(obj, key) {
 }
 
 /**
+ * The TypeError of a tool definition that throws when it is read (a Proxy's
+ * trap, a getter): its place in the call, and the page's words.
+ * @param {string} path "tool", "tools[3]", "config.tools[3]"
+ * @param {unknown} err
+ */
+export const cannotRead = (path, err) => new TypeError(`${path}: cannot be read: ${message(err)}`);
+
+/**
  * A snapshot of an options object, without a prototype: its own
  * enumerable keys (the unknown-key check needs them all) and the `known`
  * keys it holds by field(), each read once. Later reads of the snapshot

@@ -9,6 +9,7 @@
 // API, with a Symbol.for key because the adapters are bundles of their own.
 
 import { KeptSet, arrayOf, map, setTimeout, then } from "./intrinsics.mjs";
+import { cannotRead } from "./fields.mjs";
 import { quoteCut } from "./keys.mjs";
 import { goQuote } from "./schemacheck.mjs";
 
@@ -161,7 +162,12 @@ function namesOnce(defs, taken, path, past) {
     const seen = new KeptSet();
     for (let i = 0; i < defs.length; i++) {
         const d = defs[i];
-        const name = d !== null && typeof d === "object" ? d.name : undefined;
+        let name;
+        try {
+            name = d !== null && typeof d === "object" ? d.name : undefined;
+        } catch (err) {
+            throw cannotRead(`${path}[${i}]`, err); // a Proxy's trap, a getter: refused at once, in the words of the first slice's
+        }
         if (typeof name !== "string") continue;
         const why = seen.has(name) ? "appears more than once in the batch" : i >= past && taken && taken.has(name) ? "already registered" : "";
         if (why) throw new TypeError(`${path}[${i}] (${quoteCut(name, goQuote)}): name: ${why}`);

@@ -7,7 +7,7 @@
 // definition and run on the page before execute.
 
 import { TextEncoder, describe } from "./env.mjs";
-import { field } from "./fields.mjs";
+import { cannotRead, field } from "./fields.mjs";
 import { KeptSet, KeptWeakMap, arrayIterationKept, includes, isArray, jsonStringify, map, objectKeys } from "./intrinsics.mjs";
 import { TOOL_HINTS, TOOL_KEYS, quoteCut, unknownKeyError } from "./keys.mjs";
 import { convertSchema, toolRecord } from "./schema.mjs";
@@ -70,17 +70,21 @@ export function checkTools(list, path, taken, at = 0, fields, first) {
     if (!isArray(list)) throw new TypeError(`${path}: expected an array of tool definitions, got ${describe(list)}`);
     // Each definition's name read once, here, by index: what is checked
     // (first's check too) is what is registered.
+    const where = (/** @type {number} */ i) => (path === "tool" ? path : `${path}[${i + at}]`);
     /** @type {any[]} */
     const names = [];
     for (let i = 0; i < list.length; i++) {
         const def = list[i];
-        names[i] = def !== null && typeof def === "object" && !isArray(def) ? field(def, "name") : undefined;
+        try {
+            names[i] = def !== null && typeof def === "object" && !isArray(def) ? field(def, "name") : undefined;
+        } catch (err) {
+            throw cannotRead(where(i), err); // a Proxy's trap, a getter: as in-thread (wrap.mjs wrapList)
+        }
     }
     if (first) first(names);
     const seen = new KeptSet();
     // map skips a hole (registerTools([a, , c])), which the calling thread
     // refuses as undefined: each is refused here in its turn, as there.
-    const where = (/** @type {number} */ i) => (path === "tool" ? path : `${path}[${i + at}]`);
     let next = 0;
     const holes = (/** @type {number} */ end) => {
         for (; next < end; next++) if (!(next in list)) throw new TypeError(`${where(next)}: expected a tool definition object, got undefined`);
@@ -94,7 +98,13 @@ export function checkTools(list, path, taken, at = 0, fields, first) {
         holes(i);
         const p = where(i);
         if (def === null || typeof def !== "object" || isArray(def)) throw new TypeError(`${p}: expected a tool definition object, got ${describe(def)}`);
-        const keyError = unknownKeyError(p, objectKeys(def), TOOL_KEYS, TOOL_HINTS);
+        let keys;
+        try {
+            keys = objectKeys(def);
+        } catch (err) {
+            throw cannotRead(p, err);
+        }
+        const keyError = unknownKeyError(p, keys, TOOL_KEYS, TOOL_HINTS);
         if (keyError) throw keyError;
         // Each field once, never from Object.prototype (fields.mjs); every
         // key set, so that an absent one is not read from there either.
@@ -102,7 +112,11 @@ export function checkTools(list, path, taken, at = 0, fields, first) {
         // page's Array iterator of the moment.
         /** @type {any} */
         const t = {};
-        for (let j = 0; j < TOOL_KEYS.length; j++) t[TOOL_KEYS[j]] = TOOL_KEYS[j] === "name" ? names[i] : field(def, TOOL_KEYS[j]);
+        try {
+            for (let j = 0; j < TOOL_KEYS.length; j++) t[TOOL_KEYS[j]] = TOOL_KEYS[j] === "name" ? names[i] : field(def, TOOL_KEYS[j]);
+        } catch (err) {
+            throw cannotRead(p, err);
+        }
         if (fields) fields[i] = t;
         if (typeof t.name !== "string") throw new TypeError(`${p}.name: expected a string, got ${describe(t.name)}`);
         const name = t.name;

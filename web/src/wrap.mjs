@@ -6,7 +6,7 @@
 
 import { CALL, PARSED, SETTLE, cutBefore, cutThrown } from "./call.mjs";
 import { exitedError } from "./core.mjs";
-import { field, listedTool, prototypeHazard } from "./fields.mjs";
+import { cannotRead, field, listedTool, prototypeHazard } from "./fields.mjs";
 import { partLifetime, weakly } from "./lifetime.mjs";
 import { goSession } from "./go-session.mjs";
 import { callerStack, thrownByTool } from "./env.mjs";
@@ -95,8 +95,18 @@ export function pagePipeline(config) {
     /**
      * @param {any} list
      * @param {Own} [own] as wrapDef's
+     * @param {string} [path] how errors name the list ("tool": one definition)
      */
-    const wrapList = (list, own) => (Array.isArray(list) ? list.map((/** @type {any} */ d) => wrapDef(d, own)) : list);
+    const wrapList = (list, own, path = "tools") =>
+        Array.isArray(list)
+            ? list.map((/** @type {any} */ d, /** @type {number} */ i) => {
+                  try {
+                      return wrapDef(d, own);
+                  } catch (err) {
+                      throw cannotRead(path === "tool" ? path : `${path}[${i}]`, err);
+                  }
+              })
+            : list;
     /**
      * A session's own tools, wrapped as wrapList does, and the function
      * its dispose calls to let go of them: the core's values (the list, the
@@ -113,7 +123,7 @@ export function pagePipeline(config) {
         const cuts = [];
         /** @type {any[]} */
         const defs = [];
-        const wrapped = wrapList(list, { cuts, defs });
+        const wrapped = wrapList(list, { cuts, defs }, "options.tools");
         // Closes over the cuts alone: the factory keeps it (wrap.mjs
         // LiveSession), and through the definitions it kept a session
         // whose tool refers to it.
@@ -126,7 +136,7 @@ export function pagePipeline(config) {
     /** @type {any} */
     const goConfig = { ...config };
     // config.tools past FIRST: the rest in slices (wrapApi).
-    if ("tools" in config) goConfig.tools = wrapList(isArray(config.tools) && config.tools.length > FIRST ? config.tools.slice(0, FIRST) : config.tools);
+    if ("tools" in config) goConfig.tools = wrapList(isArray(config.tools) && config.tools.length > FIRST ? config.tools.slice(0, FIRST) : config.tools, undefined, "config.tools");
     if (typeof config.toolFilter === "function") {
         const filter = config.toolFilter;
         goConfig.toolFilter = (/** @type {any} */ t) => filterVerdict(filter, orig(t), t.name);
@@ -576,7 +586,7 @@ export function wrapApi(api, core, pipe, rest) {
     }, PREPARE_WITHIN_MS);
     box.m = {
         registerTool(tool) {
-            return guard.sync(() => wrapUnregister(api.registerTool(pipe.wrapList([tool])[0])));
+            return guard.sync(() => wrapUnregister(api.registerTool(pipe.wrapList([tool], undefined, "tool")[0])));
         },
         registerTools(tools) {
             /** @param {any[]} part @param {number} at */
