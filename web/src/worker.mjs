@@ -192,13 +192,21 @@ const proxyTool = (owner) => (d) => {
  */
 let visible = { tools: new Set(), sessions: new Map() };
 
-/** @param {import("./worker-engine.mjs").Visible | undefined} v the page's latest list */
+/**
+ * @param {import("./worker-engine.mjs").Visible | undefined} v the page's latest list
+ * @returns {boolean} whether it shows other tools than the list before (the sessions' instructions are then out of date)
+ */
 function takeVisible(v) {
-    if (!v) return;
+    if (!v) return false;
+    const before = visible;
     visible = {
         tools: new Set(v.tools),
         sessions: new Map(Object.entries(v.sessions).map(([sid, names]) => [Number(sid), new Set(names)])),
     };
+    const same = (/** @type {Set<string> | undefined} */ a, /** @type {Set<string> | undefined} */ b) => (a ? a.size : 0) === (b ? b.size : 0) && (!a || !b || [...a].every((n) => b.has(n)));
+    if (!same(before.tools, visible.tools)) return true;
+    for (const [sid, names] of visible.sessions) if (sessions.has(sid) && !same(before.sessions.get(sid), names)) return true;
+    return false;
 }
 
 /**
@@ -428,10 +436,12 @@ const handlers = {
         pushInfoSoon();
     },
     session(m) {
-        takeVisible(m.visible);
+        // What the filter shows changed: every session's instruction is rebuilt, the new one's with them.
+        const changed = takeVisible(m.visible);
         try {
             sessions.set(m.sid, { session: goSession(api.createSession({ tools: m.tools.map(proxyTool(m.sid)) })), llm: [] });
-            port.post({ t: "info", sessions: { [m.sid]: sessionInfo(m.sid) } });
+            if (changed) pushInfo();
+            else port.post({ t: "info", sessions: { [m.sid]: sessionInfo(m.sid) } });
         } catch (err) {
             port.post({ t: "sessionFailed", sid: m.sid, error: errorOf(err) });
         }
@@ -454,7 +464,9 @@ const handlers = {
     },
     async run(m) {
         port.post({ t: "started", rid: m.rid });
-        takeVisible(m.visible);
+        // The sessions' instructions name what the filter shows now, as
+        // in-thread, where getSystemInstruction() asks it (hostile42).
+        if (takeVisible(m.visible)) pushInfo();
         const s = sessions.get(m.sid);
         const ctrl = new AbortController();
         runs.set(m.rid, ctrl);

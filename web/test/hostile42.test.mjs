@@ -567,11 +567,12 @@ describe("hostile42: patterns the core's regexp copy reads", () => {
 });
 
 // When toolFilter is asked: in-thread, when a run, a search, listTools()
-// or getSystemInstruction() needs its answer; in worker mode also when a
-// tool is registered or a session made (to keep what it hides on the page)
-// and at ready(). How many times it is asked differs, and a filter must not
-// count its asks; what each of those shows is its answer of the moment, in
-// both modes.
+// or getSystemInstruction() needs its answer; in worker mode at a run, a
+// search, listTools(), and when a tool is registered or a session made (to
+// keep what it hides on the page). How many times it is asked differs, and
+// a filter must not count its asks; what a run, a search and a listing
+// show is its answer of the moment, in both modes, and so does a session's
+// instruction once a run or search has brought that answer to the worker.
 describe("hostile42: what toolFilter shows does not depend on the engine mode", () => {
     test("a filter that throws until the page is ready: the factory is made in both modes, the first run after shows the tools, nothing reported as uncaught", async (t) => {
         const uncaught = watchUncaught(t);
@@ -584,17 +585,34 @@ describe("hostile42: what toolFilter shows does not depend on the engine mode", 
         assert.deepEqual(uncaught, []);
     });
 
+    test("a filter that calls ready() when asked: no recursion, ready() and the run settle, the tool shown", async (t) => {
+        const uncaught = watchUncaught(t);
+        let api;
+        let calls = 0;
+        const pending = [];
+        api = await withFactory(t, { wasmLocation: assetPath, toolFilter: () => { if (api && calls++ < 50) pending.push(settled(api.ready())); return true; }, tools: [tool("rd.x", () => "x")] });
+        const r = await within(run(api.createSession(), probe(["rd.x"], "rd.x")), 60_000);
+        assert.deepEqual(r.result, [["ok", "x"], ["rd.x"]]);
+        assert.notEqual(await within(api.ready(), 60_000), "hung");
+        const done = await within(Promise.all(pending), 60_000);
+        assert.notEqual(done, "hung");
+        assert.ok(done.every((x) => !x.rejected), JSON.stringify(done.filter((x) => x.rejected).map((x) => String(x.rejected))).slice(0, 300));
+        assert.deepEqual(uncaught, []);
+    });
+
     // Each row: what the filter shows when the session is made, then after; what the session's instruction names after ready().
     for (const [name, before, after] of [["hides a tool it showed when the session was made", true, false], ["shows a tool it hid when the session was made", false, true]]) {
-        test(`a filter that ${name}: after ready(), getSystemInstruction() names what it shows now, as each later run and search does`, async (t) => {
+        test(`a filter that ${name}: after a search of the session and ready(), getSystemInstruction() names what it shows now, in both modes`, async (t) => {
             let open = before;
             const api = await withFactory(t, { wasmLocation: assetPath, toolFilter: (x) => open || !x.name.startsWith("admin."), tools: [tool("admin.grant", () => "GRANTED", { description: "GRANTDESC42 gives rights" }), tool("ui.open", () => "opened")] });
             const s = api.createSession();
             await api.ready();
             assert.equal(/GRANTDESC42|admin\.grant/.test(s.getSystemInstruction()), before, "the instruction when the session was made");
             open = after;
+            // In worker mode a run or a search brings the filter's list to the worker, which rebuilds the sessions' instructions.
+            await llmTools(api.createSession()).searchTools.execute({ query: "ui" });
             await api.ready();
-            assert.equal(/GRANTDESC42|admin\.grant/.test(s.getSystemInstruction()), after, `the instruction after the filter changed and ready() (${WORKER ? "worker" : "in-thread"})`);
+            assert.equal(/GRANTDESC42|admin\.grant/.test(s.getSystemInstruction()), after, `the instruction after the filter changed, a search and ready() (${WORKER ? "worker" : "in-thread"})`);
             const r = await within(run(s, probe(["admin.grant"], "GRANTDESC42")), 60_000);
             assert.deepEqual(r.result, after ? [["ok", "GRANTED"], ["admin.grant"]] : [["err", "ToolError"], []]);
             assert.equal(/GRANTDESC42|admin\.grant/.test(s.getSystemInstruction()), after, "the instruction after a run");
