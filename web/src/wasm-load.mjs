@@ -90,15 +90,43 @@ async function fetchWasm(url, imports) {
         });
     } catch (err) {
         const refused = refusedFetch(err);
-        // An extension's own file that is not there: missing, as a 404 is.
-        const none = refused ? "" : extensionFileHint(url.href);
-        if (none) throw Object.assign(new Error(`${describeError(err).replace(/\.$/, "")}${none}`, { cause: err }), { missing: true });
+        // An extension's own file that is not there (Chromium's fetch
+        // fails): missing, as a 404 is.
+        const lost = refused ? null : extensionFileMissing(err, url.href);
+        if (lost) throw lost;
         // A browser's fetch of another origin that no policy refused: most
         // likely a server that sends no CORS headers.
         const hint = refused ? "" : otherOriginHint(url.href);
         if (hint) throw new Error(`${describeError(err).replace(/\.$/, "")}${hint}`, { cause: err });
         throw err;
     }
+    try {
+        return await compileResponse(response, imports);
+    } catch (err) {
+        // Firefox answers a file its extension lacks with 200 and a body
+        // whose read aborts ("The operation was aborted.").
+        const lost = /** @type {any} */ (err)?.name === "AbortError" ? extensionFileMissing(err, url.href) : null;
+        throw lost || err;
+    }
+}
+
+/**
+ * err as the error of a file that an extension lacks (extensionFileHint),
+ * or null for any other URL.
+ * @param {unknown} err @param {string} url
+ */
+function extensionFileMissing(err, url) {
+    const none = extensionFileHint(url);
+    return none ? Object.assign(new Error(`${describeError(err).trim().replace(/\.$/, "")}${none}`, { cause: err }), { missing: true }) : null;
+}
+
+/**
+ * The module (or instance, with imports) of a fetched response.
+ * @param {Response} response
+ * @param {WebAssembly.Imports} [imports]
+ * @returns {Promise<any>}
+ */
+async function compileResponse(response, imports) {
     if (!response.ok) {
         // missing: for the hint of a file the server does not have.
         throw Object.assign(new Error(`HTTP ${response.status}${response.statusText ? " " + response.statusText : ""}`), { missing: response.status === 404 });

@@ -36,7 +36,7 @@
 // replaced the engine's. Only a worker that stops showing life (held in C
 // code without the loop checks, or in the Go core) is replaced.
 
-import { accessDenied, bundlerHint, describeError, extensionFileHint, fileURLHint, hasNodeFs, inContentScript, noModuleURL, nodeModule, nodeProcess, otherOriginHint, report } from "./env.mjs";
+import { accessDenied, bundlerHint, describeError, extensionFileHint, extensionURL, fileURLHint, hasNodeFs, inContentScript, noModuleURL, nodeModule, nodeProcess, otherOriginHint, report } from "./env.mjs";
 import { KeptMap, all, clearTimeout, forEachEntry, isArray, keptSetOf, now, setTimeout, then, uncurry } from "./intrinsics.mjs";
 import { rebuildError } from "./worker-wire.mjs";
 import { compileCore } from "./core.mjs";
@@ -387,10 +387,24 @@ async function whyNotLoaded(url) {
     try {
         const signal = typeof AbortSignal.timeout === "function" ? AbortSignal.timeout(5000) : undefined;
         const res = await fetch(url, { cache: "no-store", signal });
-        const cancelled = res.body?.cancel();
-        if (cancelled) then(cancelled, undefined, () => {});
+        let lost = "";
+        if (extensionURL(url)) {
+            // Firefox answers a file its extension lacks with 200 and a
+            // body whose read aborts.
+            try {
+                await res.arrayBuffer();
+            } catch {
+                lost = extensionFileHint(url);
+            }
+        } else {
+            const cancelled = res.body?.cancel();
+            if (cancelled) then(cancelled, undefined, () => {});
+        }
         const type = (res.headers.get("content-type") || "").split(";")[0].trim().toLowerCase();
-        if (!res.ok) {
+        if (lost) {
+            why = lost;
+            missing = true;
+        } else if (!res.ok) {
             why = ` (HTTP ${res.status}${res.statusText ? " " + res.statusText : ""})`;
             missing = res.status === 404;
         } else if (!/javascript|ecmascript/.test(type)) {
