@@ -74,6 +74,10 @@ func hintFor(e *sandbox.Error) string {
 	if e.Name == "RangeError" && e.Message == "Date value is NaN" && strings.HasPrefix(e.Stack, "    at toISOString (native)") {
 		return invalidDateHint
 	}
+	// A Proxy around tools.orders, which is frozen (prelude/tools.js).
+	if e.Name == "TypeError" && e.Message == "proxy: inconsistent get" {
+		return ": a Proxy's get must give a frozen object's own values, and tools and its namespaces are frozen; make the target a new object, new Proxy({}, { get: (_, k) => ... }), and read the tools inside the trap"
+	}
 	// JSON.stringify of a BigInt: QuickJS's words named no way out.
 	if e.Name == "TypeError" && e.Message == "Do not know how to serialize a BigInt" {
 		return ": JSON has no BigInt; convert it first, with String(x) (or Number(x) below 2**53), or JSON.stringify(value, (k, v) => typeof v === \"bigint\" ? String(v) : v)"
@@ -256,9 +260,9 @@ func syntaxHint(code string, e *sandbox.Error) string {
 	// of another tool's or cut short (one call's of executeCode runs:
 	// markupArgs): no JSX. <tool_call> before JSON on its line is read as
 	// a TypeScript cast, and erased.
-	for _, tag := range []string{"tool_call>", "<function=", "function_calls>", "<invoke name="} {
+	for _, tag := range []string{"tool_call>", "<function=", "function_calls>", "<invoke name=", "<|tool_call", "[TOOL_CALLS]", " to=functions.", "tool▁call"} {
 		if strings.Contains(code, tag) {
-			return ": the code is wrapped in tool-call markup (<tool_call>, <function=...>, <invoke ...>), which is not JavaScript; send only the program, as executeCode's code, one call at a time (search with searchTools, or with tool_search(...) in the program)"
+			return markupHint
 		}
 	}
 	if t := strings.TrimSpace(code); strings.HasPrefix(t, "{") && json.Valid([]byte(t)) {
@@ -282,6 +286,12 @@ func syntaxHint(code string, e *sandbox.Error) string {
 	if escapedTwice(code, e) {
 		return escapedHint
 	}
+	// The error at the code's very end, in words that do not say so
+	// ("invalid property name"): a model that ran out of tokens, or a
+	// bracket, string or comment left open.
+	if t := strings.TrimRight(code, " \t\r\n"); !strings.Contains(e.Message, "end of") && e.Line == strings.Count(t, "\n")+1 && e.Column > len(t)-strings.LastIndexByte(t, '\n')-1 {
+		return ": the program ends before its last statement does (cut short? a bracket, string or comment left open); send the whole program"
+	}
 	if e.Line > 0 && e.Column > 0 {
 		lines := strings.Split(code, "\n")
 		if e.Line <= len(lines) {
@@ -292,10 +302,15 @@ func syntaxHint(code string, e *sandbox.Error) string {
 			if e.Message == "unexpected character" && e.Column <= len(line) && strings.ContainsRune("\u201c\u201d\u2018\u2019", line[e.Column-1]) {
 				return quoteHint
 			}
-			// A zero-width space or joiner of copied text: invisible, and
-			// no white space to JavaScript.
-			if e.Message == "unexpected character" && e.Column <= len(line) && unicode.Is(unicode.Cf, line[e.Column-1]) {
-				return fmt.Sprintf(": line %d holds U+%04X, an invisible character (of copied text) that JavaScript does not read as a space; delete it", e.Line, line[e.Column-1])
+			if e.Message == "unexpected character" && e.Column <= len(line) {
+				// A zero-width space or joiner of copied text: invisible, and
+				// no white space to JavaScript.
+				if r := line[e.Column-1]; unicode.Is(unicode.Cf, r) {
+					return fmt.Sprintf(": line %d holds U+%04X, an invisible character (of copied text) that JavaScript does not read as a space; delete it", e.Line, r)
+				} else if r >= 0xff01 && r <= 0xff5e {
+					// A full-width ；，（） of a model writing Chinese.
+					return fmt.Sprintf(": line %d holds %c (U+%04X), a full-width character; JavaScript's is %c", e.Line, r, r, r-0xfee0)
+				}
 			}
 			// """docstring""": QuickJS reads "" and a string after it.
 			if t := strings.TrimSpace(string(line)); strings.HasPrefix(t, `"""`) || strings.HasPrefix(t, "'''") {
@@ -563,6 +578,9 @@ func pythonWordHint(before, at string) string {
 	if endsWithWord(before, "not") && strings.HasSuffix(before, " ") {
 		return pythonOperatorHint
 	}
+	if endsWithWord(before, "raise") && strings.HasSuffix(before, " ") {
+		return ": raise is Python; JavaScript writes throw new Error(\"...\")"
+	}
 	if endsWithWord(before, "lambda") && strings.HasSuffix(before, " ") {
 		return pythonLambdaHint
 	}
@@ -622,7 +640,13 @@ const notDefinedTable = "module exports\t: the code is the body of an async func
 	"await\t" + awaitHint + "\n" +
 	"searchTools\t: " + searchToolsHint + "\n" +
 	"executeCode\t: " + executeCodeHint + "\n" +
-	"window document localStorage sessionStorage navigator location Buffer Deno Bun\t" + noHostHint + "\n" +
+	"window document localStorage sessionStorage navigator location Buffer Deno Bun Response Request Headers AbortController AbortSignal\t" + noHostHint + "\n" +
+	"global\t: Node.js's global is globalThis here (globalThis.tools, or tools itself)\n" +
+	"setImmediate\t: use setTimeout: await new Promise((r) => setTimeout(r, 0))\n" +
+	"Temporal\t: this sandbox has no Temporal; use Date (Date.UTC, getTime, toISOString) and Intl.DateTimeFormat\n" +
+	"React useState useEffect\t: the sandbox has no React and no components; call the tools and return the data\n" +
+	"TOOL_CALLS\t" + markupHint + "\n" +
+	"json\t: the code is JavaScript, where Python's json.dumps and json.loads are JSON.stringify and JSON.parse\n" +
 	// process.env, process.argv, process.stdout.write (Node.js's output).
 	"process\t" + noHostHint + "; log with console.log(...), not process.stdout.write\n" +
 	// Gemini's function calls, default_api.orders_search(...): the tool
@@ -649,6 +673,9 @@ const notDefinedTable = "module exports\t: the code is the body of an async func
 	// Withheld (sandbox/withheld.go: QuickJS's use-after-free bugs are in
 	// its callbacks): the bare ReferenceError read like a missing import.
 	"FinalizationRegistry\t: this sandbox withholds FinalizationRegistry (typeof FinalizationRegistry is \"undefined\"): a run is too short for its callbacks, which come only after an object is garbage collected; clean up in a finally block instead"
+
+// markupHint follows code wrapped in a model's tool-call markup.
+const markupHint = ": the code is wrapped in tool-call markup (<tool_call>, <function=...>, <invoke ...>), which is not JavaScript; send only the program, as executeCode's code, one call at a time (search with searchTools, or with tool_search(...) in the program)"
 
 // noHostHint follows a global of a page, Node.js, Deno or Bun.
 const noHostHint = ": the sandbox has no page, DOM, storage or Node.js objects, only JavaScript's built-ins and the globals the instructions list; get the page's data by calling its tools (tool_search finds them)"

@@ -64,6 +64,13 @@ func TestModelHabitHints(t *testing.T) {
 		{"markup after a thought", "Thought: count them.\n<tool_call>\n{\"name\": \"executeCode\"}\n</tool_call>", syntax("expecting ';'", 1, 16), ": the code is wrapped in tool-call markup"},
 		{"markup cut short", "<tool_call>\n{\"name\": \"executeCode\", \"arguments\": {\"code\": \"return 1", syntax("unexpected token in expression: '<'", 1, 1), ": the code is wrapped in tool-call markup"},
 		{"another unexpected character", "const a = \u00a7 1;", syntax("unexpected character", 1, 11), ""},
+		// Session 42: raise, full-width punctuation, a program cut short.
+		{"raise", "if (!a) {\n  raise ValueError(\"none\")\n}", syntax("expecting ';'", 2, 9), ": raise is Python; JavaScript writes throw new Error"},
+		{"a full-width semicolon", "const a = f()\uff1b\nreturn a", syntax("unexpected character", 1, 14), ": line 1 holds \uff1b (U+FF1B), a full-width character; JavaScript's is ;"},
+		{"a full-width parenthesis", "console.log\uff08a)", syntax("unexpected character", 1, 12), "JavaScript's is ("},
+		{"a program cut short", "const rows = await f({\n  status: \"open\",\n", syntax("invalid property name", 2, 18), ": the program ends before its last statement does (cut short?"},
+		{"an error before the end is not cut short", "const a = {\n  b: ,\n};", syntax("unexpected token in expression: ','", 2, 6), ""},
+		{"Mistral's markup", "[TOOL_CALLS][{\"name\": \"a\"}, {\"name\": \"b\"}", syntax("m", 1, 1), ": the code is wrapped in tool-call markup"},
 	} {
 		if got := syntaxHint(tc.code, tc.e); (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
 			t.Errorf("%s: hint %q, want one with %q", tc.name, got, tc.want)
@@ -80,7 +87,7 @@ func TestModelHabitHints(t *testing.T) {
 	}
 	for name, want := range map[string]string{"print": "console.log", "True": "true, false and null", "None": "null", "len": "x.length", "str": "String(x)", "int": "Math.trunc(Number(x))", "float": "Number(x)", "range": "Array.from({ length: n }, (_, i) => i)", "search": "tool_search({ query })", "printf": "", "alert": "no user to ask", "confirm": "console.log(...) or return the value",
 		"final_answer": "return value;", "finalAnswer": "return value;", "callTool": "await tool_call(\"<namespace>.<name>\", input)", "call_tool": "await tools.<namespace>.<name>(input)", "invokeTool": "tool_call(", "callToolX": "", "search_tools": "tool_search({ query })",
-		"Deno": "no page, DOM, storage or Node.js objects", "Bun": "no page, DOM", "process": "log with console.log(...), not process.stdout.write", "default_api": "the tools are functions of tools, not of default_api; call a tool as a function of tools"} {
+		"Deno": "no page, DOM, storage or Node.js objects", "Response": "no page, DOM", "AbortController": "no page, DOM", "global": "globalThis", "setImmediate": "setTimeout(r, 0)", "Temporal": "use Date", "useState": "no React", "json": "JSON.stringify and JSON.parse", "TOOL_CALLS": "tool-call markup", "Bun": "no page, DOM", "process": "log with console.log(...), not process.stdout.write", "default_api": "the tools are functions of tools, not of default_api; call a tool as a function of tools"} {
 		if h := hintFor(ref(name)); (want == "") != (h == "") || !strings.Contains(h, want) {
 			t.Errorf("'%s' is not defined: hint %q, want one with %q", name, h, want)
 		}
@@ -103,6 +110,10 @@ func TestModelHabitHints(t *testing.T) {
 		if h := hintFor(&sandbox.Error{Code: sandbox.CodeRuntime, Name: "RangeError", Message: "Date value is NaN", Stack: stack}); h != want {
 			t.Errorf("Date value is NaN at %q: hint %q, want %q", stack, h, want)
 		}
+	}
+	// A Proxy around a frozen namespace: QuickJS's words named neither.
+	if h := hintFor(&sandbox.Error{Code: sandbox.CodeRuntime, Name: "TypeError", Message: "proxy: inconsistent get"}); !strings.Contains(h, "new Proxy({}, ") {
+		t.Errorf("proxy: inconsistent get: %q", h)
 	}
 	// JSON.stringify of a BigInt: QuickJS's words alone named no way out.
 	big := &sandbox.Error{Code: sandbox.CodeRuntime, Name: "TypeError", Message: "Do not know how to serialize a BigInt", Stack: "    at stringify (native)\n"}
@@ -150,6 +161,13 @@ func TestTypeErrorHint(t *testing.T) {
 		{"for await (const o of rows()) {}", te("not a function", 1, 27), ": rows(...) is not async iterable, or rows is not a function"},
 		{"for (const o of rows()) {}", te("not a function", 1, 21), ": rows is not a function"},
 		{"for await (const o of offset(rows)) {}", te("not a function", 1, 29), ": offset(...) is not async iterable"},
+		// Session 42: the withdrawn Array.prototype.groupBy, Python's
+		// dict.items() and sep.join(list), V8's Error.captureStackTrace.
+		{"const g = orders.groupBy((o) => o.s)", te("not a function", 1, 25), ": orders.groupBy is not a function; arrays have no groupBy method: use Object.groupBy(orders, fn)"},
+		{"const g = Object.groupBy(orders, f)", te("not a function", 1, 25), ": Object.groupBy is not a function"},
+		{"for (const [k, v] of counts.items()) {}", te("not a function", 1, 34), ": counts.items is not a function; an object has no items method: use Object.entries(counts)"},
+		{"return \", \".join(ids)", te("not a function", 1, 17), ": join is not a function; a string has no join method (Python's sep.join(list)): join the array, list.join(\", \")"},
+		{"Error.captureStackTrace(this, E)", te("not a function", 1, 24), ": Error.captureStackTrace is not a function; that is V8's"},
 	} {
 		got := typeErrorHint(tc.code, tc.e, nil, nil)
 		if (tc.want == "") != (got == "") || !strings.HasPrefix(got, tc.want) {
