@@ -178,26 +178,28 @@ func unthink(src string) string {
 const maxTrailingFences = 8
 
 // closing says whether line l closes a block opened with marker: the
-// marker alone, or followed by smolagents' <end_code> (```<end_code>),
-// which models trained on its agents write on the fence's line.
+// marker alone, or followed by a tag: smolagents' <end_code>
+// (```<end_code>), which models trained on its agents write on the
+// fence's line, or a chat template's end of turn (<|im_end|>, <|eot_id|>,
+// <end_of_turn>, </s>) that a small model's server left in.
 func closing(l, marker string) bool {
 	t := strings.TrimSpace(l)
 	if !strings.HasPrefix(t, marker) {
 		return false
 	}
 	rest := strings.TrimLeft(t, marker[:1])
-	return rest == "" || strings.HasPrefix(rest, "<end_code>")
+	return rest == "" || rest[0] == '<'
 }
 
 // untag returns the code between a line <code> (with attributes or none)
-// and a line </code> of src
+// and a line </code> of src, or <execute> and </execute> (CodeAct's)
 // (smolagents' newer format, which models trained on its agents write
 // around a program), or a line <script> (with attributes or none) and a
 // line </script> (a model writing for a page): the lines before become
 // empty, the rest is dropped. As code, such a line is JSX, which the
 // sandbox does not run, so no program that ran before changes meaning.
 func untag(src string) string {
-	if !strings.Contains(src, "<code") && !strings.Contains(src, "<script") {
+	if !strings.Contains(src, "<code") && !strings.Contains(src, "<script") && !strings.Contains(src, "<execute") {
 		return src
 	}
 	lines := strings.SplitAfter(src, "\n")
@@ -229,7 +231,7 @@ func untag(src string) string {
 // <code ...> or <script ...> tag (with attributes or none: <code
 // class="language-javascript">, as a page writes it), else "".
 func openTag(t string) string {
-	for _, tag := range []string{"code", "script"} {
+	for _, tag := range []string{"code", "script", "execute"} {
 		if rest, ok := strings.CutPrefix(t, "<"+tag); ok && strings.HasSuffix(rest, ">") && (rest == ">" || rest[0] == ' ') && !strings.ContainsAny(rest[:len(rest)-1], "<>") {
 			return "</" + tag + ">"
 		}
@@ -237,10 +239,12 @@ func openTag(t string) string {
 	return ""
 }
 
-// lang is a fence's language: the first word of its info string.
+// lang is a fence's language: the first word of its info string, up to
+// a colon (```typescript:run.ts names its file so).
 func lang(info string) string {
 	if f := strings.Fields(info); len(f) > 0 {
-		return strings.ToLower(f[0])
+		l, _, _ := strings.Cut(f[0], ":")
+		return strings.ToLower(l)
 	}
 	return ""
 }

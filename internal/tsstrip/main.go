@@ -401,12 +401,15 @@ func unwrapEdits(src string, toks []token, m []int) (string, *stripper, []token)
 	// void (async () => {...})(): void, written for a linter's
 	// no-floating-promises, left the call unawaited (its tool calls were
 	// cancelled when the script ended).
+	// So did !async function () {...}() (and void without parentheses).
 	v := 0
-	if s.is(0, "void") && s.is(1, "(") {
+	if s.is(0, "void") || s.is(0, "!") {
 		v = 1
 	}
 	if s.is(v, "(") && m[v]+3 == n && s.is(m[v]+1, "(") && s.is(m[v]+2, ")") {
 		i, end, iife = v+1, m[v], true
+	} else if v == 1 && s.is(n-2, "(") && s.is(n-1, ")") {
+		i, end, iife = 1, n-2, true
 	}
 	head := i
 	// A function that is the whole program is its main, async or not: as a
@@ -476,6 +479,9 @@ func unwrapEdits(src string, toks []token, m []int) (string, *stripper, []token)
 	}
 	body := m[i]
 	rest := body + 1
+	if iife && rest != end {
+		return src, nil, nil // (function () {...}.bind(x))(): not the function alone
+	}
 	if name != "" {
 		for j := i + 1; j < body; j++ {
 			if s.is(j, name) && !s.isProp(j) {

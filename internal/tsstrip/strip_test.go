@@ -229,6 +229,8 @@ func TestProgram(t *testing.T) {
 		// function's body, where QuickJS refuses one ("invalid first
 		// character of private name").
 		{"a hashbang line", "#!/usr/bin/env node\nreturn 1", "                   \nreturn 1"},
+		{"a language with a file name after a colon", "```typescript:run.ts\nreturn 1\n```", "\nreturn 1\n"},
+		{"a chat template's end of turn after the closing fence", "```js\nreturn 1\n```<|im_end|>", "\nreturn 1\n"},
 		{"a fenced hashbang line", "```js\n#!/usr/bin/env node\nreturn 1\n```", "\n                   \nreturn 1\n"},
 		{"a hashbang after Windows line ends", "\r\n#!/usr/bin/env node\r\nreturn 1", "\r\n                   \r\nreturn 1"},
 		{"python fence is not code", "```python\nprint(1)\n```\n```js\nreturn 1\n```", "\n\n\n\nreturn 1\n"},
@@ -240,6 +242,12 @@ func TestProgram(t *testing.T) {
 		{"called arrow after void", "void (async () => {\n  return 1\n})();", "                   \n  return 1\n     "},
 		{"called arrow with an expression body after void", "void (async () => f(1))()", "return            f(1)   "},
 		{"void of another expression stays", "void (f)()", "void (f)()"},
+		// Session 42: ! and void before a called function without parentheses.
+		{"called function after !", "!async function () {\n  return 1\n}();", "                    \n  return 1\n    "},
+		{"called function after void", "void function () {\n  return 1\n}()", "                  \n  return 1\n   "},
+		{"called arrow after !", "!(async () => {\n  return 1\n})();", "               \n  return 1\n     "},
+		{"! of a bound function called stays", "!function () { return 1 }.bind(x)()", "!function () { return 1 }.bind(x)()"},
+		{"a called function in parentheses with more stays", "(function () { return 1 }.call)()", "(function () { return 1 }.call)()"},
 		{"async main", "async function main() {\n  return 1\n}", "                       \n  return 1\n "},
 		{"async main then a call", "async function main() {\n  return 1\n}\nawait main();", "                       \n  return 1\n \n             "},
 		{"main followed by other code stays", "async function main() { return 1 }\nconst x = await main()\nreturn x", "async function main() { return 1 }\nconst x = await main()\nreturn x"},

@@ -12,6 +12,8 @@ func TestUntag(t *testing.T) {
 		{"  <script>\n  return 3\n  </script>", "\n  return 3\n"},
 		{"<code class=\"language-javascript\">\nreturn 4\n</code>", "\nreturn 4\n"},
 		{"<codes>\nreturn 1\n</codes>", "<codes>\nreturn 1\n</codes>"},
+		// CodeAct's tags (session 42: the JSX hint).
+		{"<execute>\nreturn 5\n</execute>", "\nreturn 5\n"},
 		// Not a tag line, or never closed: as written.
 		{"<scripts>\nreturn 1\n</scripts>", "<scripts>\nreturn 1\n</scripts>"},
 		{"<script>return 1</script>", "<script>return 1</script>"},
