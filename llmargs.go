@@ -112,11 +112,13 @@ func (spec argSpec) parse(args json.RawMessage) (map[string]any, error) {
 		if spec.maxText > 0 && len(s) > spec.maxText {
 			return nil, &argsError{fmt.Sprintf("%s: the arguments are a string of %d bytes, more than the %d they may be; expected an object %s", spec.tool, len(s), spec.maxText, spec.shape())}
 		}
-		if inner := jsonObject(s); inner != nil {
-			raw = inner
-		} else if inner := jsonObject(jsonString(s)); inner != nil {
-			// The arguments encoded twice: a program (or query) that is
-			// only a string literal does nothing.
+		// The arguments encoded twice or more: a program (or query) that
+		// is only a string literal does nothing. Each decoding is shorter.
+		inner := jsonObject(s)
+		for t := s; inner == nil && t != ""; inner = jsonObject(t) {
+			t = jsonString(t)
+		}
+		if inner != nil {
 			raw = inner
 		} else if why := spec.brokenArgs(s); why != "" {
 			return nil, &argsError{why}
@@ -128,17 +130,28 @@ func (spec argSpec) parse(args json.RawMessage) (map[string]any, error) {
 	if !ok {
 		return nil, &argsError{fmt.Sprintf("%s: expected the arguments to be an object %s, got %s", spec.tool, spec.shape(), kindOf(raw))}
 	}
-	obj = spec.unnest(obj)
-	// top_k: 3, max_results: 3: the limit as other search APIs name it,
-	// ignored beside the query like any key the tool does not take.
-	if _, has := obj["limit"]; !has && spec.field("limit") != nil {
-		for _, a := range limitAliases {
-			if v, ok := obj[a]; ok {
-				obj["limit"] = v
-				delete(obj, a)
-				break
-			}
+	// The call's envelope as the arguments: { name: "searchTools",
+	// arguments: {...} } (Ollama's parameters, an input, OpenAI's function
+	// object, arguments as JSON text), unless it names the other tool.
+	for _, k := range []string{"function", "arguments", "parameters", "input"} {
+		v := obj[k]
+		if t, ok := v.(string); ok {
+			v = jsonObject(t)
 		}
+		inner, _ := v.(map[string]any)
+		n, _ := obj["name"].(string)
+		if other := n != "" && strings.Contains(n, "earch") != (spec.bare == "query"); inner != nil && obj[spec.bare] == nil && !other {
+			obj = inner
+		}
+	}
+	obj = spec.unnest(obj)
+	if spec.bare == "query" {
+		// searchTools({ name: "payments.refund" }), { tool }, { names: [...] }:
+		// the tool (or tools) the model wants, which the query finds. And
+		// top_k: 3, max_results: 3: the limit as other search APIs name it,
+		// ignored beside the query like any key the tool does not take.
+		aliased(obj, "query", queryAliases)
+		aliased(obj, "limit", limitAliases)
 	}
 	var unknown []string
 	for k := range obj {
@@ -194,6 +207,24 @@ var bareAliases = map[string][]string{
 
 // limitAliases are what other search APIs call a search's limit.
 var limitAliases = []string{"top_k", "topK", "max_results", "maxResults", "num_results", "numResults", "k", "n"}
+
+// queryAliases are the keys under which a model names the tool it wants.
+var queryAliases = []string{"name", "names", "tool", "tools", "tool_name", "toolName", "id"}
+
+// aliased moves obj's value of the first of names it has to field, unless
+// it has field.
+func aliased(obj map[string]any, field string, names []string) {
+	if _, has := obj[field]; has {
+		return
+	}
+	for _, a := range names {
+		if v, ok := obj[a]; ok {
+			obj[field] = v
+			delete(obj, a)
+			return
+		}
+	}
+}
 
 // misnamed is the message for arguments without the main field but with
 // keys the tool does not take (sorted): the first that looks like the
@@ -252,7 +283,8 @@ func decodeOne[T string | []byte](text T, v *any) error {
 // jsonObject decodes s when it is the JSON text of an object, else nil.
 // A comma before a closing brace or bracket ({"code": "return 1",}, or
 // {"tags": ["a",]}), which models write now and then, and handleToolCall
-// reads past, is dropped: JSON text never has one there, so text that
+// reads past, is dropped, and so are comments (// and /* */, JSONC's):
+// JSON text never has either there, so text that
 // parsed is read as before. So is a markdown fence around the whole text
 // (```json ... ```), which a model in JSON mode writes as it would in a
 // chat: no program or query is one.
@@ -275,10 +307,11 @@ func jsonObject(s string) map[string]any {
 // dropClosingCommas is s without each comma that only white space
 // separates from a closing brace or bracket, outside strings (those of
 // handleToolCall's reading, json in web/src/adapters/llm-call.mjs: a
-// string unclosed at the end runs to it), and whether there was one.
+// string unclosed at the end runs to it), and without comments, and
+// whether there was one of either.
 func dropClosingCommas(s string) (string, bool) {
 	var b strings.Builder
-	inString, escaped, dropped := false, false, false
+	inString, escaped, dropped, comment := false, false, false, false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -287,6 +320,20 @@ func dropClosingCommas(s string) (string, bool) {
 			escaped = !escaped && c == '\\'
 		case c == '"':
 			inString = true
+		case c == '/' && i+1 < len(s) && (s[i+1] == '/' || s[i+1] == '*'):
+			end := "\n"
+			if s[i+1] == '*' {
+				end = "*/"
+			}
+			j := strings.Index(s[i+2:], end)
+			if j < 0 && end == "*/" {
+				return s, false
+			} else if j < 0 {
+				j = len(s)
+			}
+			i += j + len(end) + 1
+			comment = true
+			continue
 		case c == ',':
 			rest := strings.TrimLeft(s[i+1:], " \t\n\r")
 			if rest != "" && (rest[0] == '}' || rest[0] == ']') {
@@ -295,6 +342,11 @@ func dropClosingCommas(s string) (string, bool) {
 			}
 		}
 		b.WriteByte(c)
+	}
+	if comment {
+		// A comma before a comment and a brace: a pass more.
+		out, _ := dropClosingCommas(b.String())
+		return out, true
 	}
 	return b.String(), dropped
 }
@@ -433,6 +485,36 @@ func markupArgs(s, tool string) map[string]any {
 	s = strings.TrimSpace(s)
 	if body, ok := strings.CutPrefix(s, "<function="+tool+">"); ok {
 		return jsonObject(body)
+	}
+	if body, ok := strings.CutPrefix(s, "<tool_call>"+tool); ok {
+		// GLM's <tool_call>name <arg_key>k</arg_key><arg_value>v</arg_value>...
+		args := map[string]any{}
+		for _, p := range strings.Split(body, "<arg_key>")[1:] {
+			k, v, _ := strings.Cut(strings.TrimSuffix(strings.TrimSpace(p), "</arg_value>"), "</arg_key>")
+			args[k] = strings.TrimPrefix(strings.TrimSpace(v), "<arg_value>")
+		}
+		return args
+	}
+	// The special tokens of other templates, the tool's name, then its
+	// arguments' object: Mistral's [TOOL_CALLS][{"name": ..., "arguments":
+	// {...}}] (or [TOOL_CALLS]name[ARGS]{...}), gpt-oss's <|channel|>commentary
+	// to=functions.name <|constrain|>json<|message|>{...}<|call|>, Kimi's
+	// <|tool_call_begin|>functions.name:0<|tool_call_argument_begin|>{...},
+	// DeepSeek's <｜tool▁call▁begin｜>function<｜tool▁sep｜>name ```json {...}```;
+	// with no other object after it (a second call).
+	if strings.HasPrefix(s, "<|") || strings.HasPrefix(s, "<｜") || strings.HasPrefix(s, "[TOOL_CALLS]") {
+		_, after, _ := strings.Cut(s, tool)
+		i := strings.IndexByte(after, '{')
+		if i < 0 {
+			return nil
+		}
+		d := json.NewDecoder(strings.NewReader(after[i:]))
+		d.UseNumber()
+		var args map[string]any
+		if d.Decode(&args) != nil || strings.Contains(after[i+int(d.InputOffset()):], "{") {
+			return nil
+		}
+		return args
 	}
 	if body, ok := strings.CutPrefix(s, "<tool_call>"); ok {
 		call := jsonObject(body)

@@ -155,6 +155,34 @@ func TestLLMToolArguments(t *testing.T) {
 		{"markup without its closing tag (a stop sequence)", execute, `{"code":` + strconv.Quote("<tool_call>\n{\"name\":\"executeCode\",\"arguments\":{\"code\":\"return 6*7\"}}\n") + `}`, true, `"result":42`},
 		{"markup around arguments cut short stays code", execute, `{"code":` + strconv.Quote("<tool_call>\n{\"name\":\"executeCode\",\"arguments\":{\"code\":\"return 1") + `}`, true, `the code is wrapped in tool-call markup`},
 		{"arguments nested 1,000 levels", execute, `{"code":"return 1","x":` + strings.Repeat("[", 999) + strings.Repeat("]", 999) + `}`, true, `"result":1`},
+		// Session 42: other templates' markup of one executeCode call.
+		{"code in Mistral's [TOOL_CALLS]", execute, `{"code":` + strconv.Quote(`[TOOL_CALLS][{"name": "executeCode", "arguments": {"code": "return 6*7"}}]`) + `}`, true, `"result":42`},
+		{"code in Mistral's [TOOL_CALLS]name[ARGS]", execute, `{"code":` + strconv.Quote(`[TOOL_CALLS]executeCode[ARGS]{"code": "return 6*7"}`) + `}`, true, `"result":42`},
+		{"code in gpt-oss's harmony markup", execute, `{"code":` + strconv.Quote(`<|channel|>commentary to=functions.executeCode <|constrain|>json<|message|>{"code":"return 6*7"}<|call|>`) + `}`, true, `"result":42`},
+		{"code in Kimi's markup", execute, `{"code":` + strconv.Quote(`<|tool_calls_section_begin|><|tool_call_begin|>functions.executeCode:0<|tool_call_argument_begin|>{"code": "return 6*7"}<|tool_call_end|><|tool_calls_section_end|>`) + `}`, true, `"result":42`},
+		{"code in DeepSeek's markup", execute, `{"code":` + strconv.Quote("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>executeCode\n```json\n{\"code\": \"return 6*7\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>") + `}`, true, `"result":42`},
+		{"code in GLM's arg_key markup", execute, `{"code":` + strconv.Quote("<tool_call>executeCode\n<arg_key>code</arg_key>\n<arg_value>const a = 6;\nreturn a < 7 && a * 7;</arg_value>\n</tool_call>") + `}`, true, `"result":42`},
+		{"two calls in Mistral's markup", execute, `{"code":` + strconv.Quote(`[TOOL_CALLS][{"name": "executeCode", "arguments": {"code": "return 1"}}, {"name": "executeCode", "arguments": {"code": "return 2"}}]`) + `}`, true, `the code is wrapped in tool-call markup`},
+		{"two calls in Kimi's markup", execute, `{"code":` + strconv.Quote(`<|tool_call_begin|>functions.executeCode:0<|tool_call_argument_begin|>{"code": "return 1"}<|tool_call_end|><|tool_call_begin|>functions.executeCode:1<|tool_call_argument_begin|>{"code": "return 2"}<|tool_call_end|>`) + `}`, true, `the code is wrapped in tool-call markup`},
+		{"harmony markup of another tool", execute, `{"code":` + strconv.Quote(`<|channel|>commentary to=functions.searchTools <|message|>{"query":"x"}<|call|>`) + `}`, true, `the code is wrapped in tool-call markup`},
+		// JSON text with comments (JSONC), and arguments encoded three times.
+		{"arguments as JSON text with a // comment", execute, strconv.Quote("{\n  // the program\n  \"code\": \"return 6*7\"\n}"), true, `"result":42`},
+		{"search arguments as JSON text with a /* */ comment", search, strconv.Quote(`{"query": "transfer money" /* the tool */, "limit": 1}`), true, `"payments.transfer"`},
+		{"comment marks inside the code stay the program's", execute, strconv.Quote(`{"code": "return '//x/*'.length", /* c */}`), true, `"result":5`},
+		{"an unclosed /* does not parse", execute, strconv.Quote(`{"code": "return 1" /* c}`), false, `executeCode: the arguments are JSON text that does not parse`},
+		{"arguments encoded three times", execute, strconv.Quote(strconv.Quote(`{"code":"return 6*7"}`)), true, `"result":42`},
+		// The call's envelope: the arguments inside it, unless it names the other tool.
+		{"search envelope", search, `{"name":"searchTools","arguments":{"query":"transfer money","limit":1}}`, true, `"payments.transfer"`},
+		{"execute envelope as OpenAI's function object", execute, `{"function":{"name":"executeCode","arguments":"{\"code\":\"return 6*7\"}"}}`, true, `"result":42`},
+		{"execute envelope of parameters", execute, `{"name":"executeCode","parameters":{"code":"return 6*7"}}`, true, `"result":42`},
+		{"an envelope naming the other tool", execute, `{"name":"searchTools","arguments":{"query":"x"}}`, false, `executeCode: code: required`},
+		// A tool's name under name, tool, id or names: a search for it.
+		{"search by name", search, `{"name":"payments.transfer"}`, true, `[{"name":"payments.transfer"`},
+		{"search by tool", search, `{"tool":"payments.transfer","limit":1}`, true, `[{"name":"payments.transfer"`},
+		{"search by tool_name", search, `{"tool_name":"payments.transfer","limit":1}`, true, `[{"name":"payments.transfer"`},
+		{"search by id", search, `{"id":"payments.transfer","limit":1}`, true, `[{"name":"payments.transfer"`},
+		{"search by names", search, `{"names":["payments.transfer","orders.get"]}`, true, `"orders.get"`},
+		{"name beside a query is ignored", search, `{"query":"transfer money","name":"zzqx","limit":1}`, true, `[{"name":"payments.transfer"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, err := tc.tool.Execute(context.Background(), json.RawMessage(tc.args), nil)
@@ -218,6 +246,9 @@ func TestToolSearchArguments(t *testing.T) {
 			`"TypeError: tool_search: query: expected a string of words saying what the tool does (\"refund an order\"), got the number 5, which matches no tool"`},
 		{`try { await tool_search({query: [1]}) } catch (e) { return e.name + ": " + e.message }`,
 			`"TypeError: tool_search: query: expected a string (or an array of words), got an array"`},
+		// Session 42: a tool's name under name, and namespaces as paths.
+		{`return (await tool_search({name: "payments.transfer", limit: 1})).map(h => h.name)`, `["payments.transfer"]`},
+		{`return (await tool_search({namespace: "tools/payments/", limit: 1})).map(h => h.name)`, `["payments.transfer"]`},
 	} {
 		res := exec(t, s, tc.code, nil)
 		if !res.OK || string(res.Result) != tc.want {

@@ -104,17 +104,20 @@ func writeNamespaces(sb *strings.Builder, spaces []nsSummary, max int) {
 }
 
 // searchNamespace is the namespace a search request names, as the model
-// may write it: "orders", "orders.", "tools.orders", " crm.accounts ".
+// may write it: "orders", "orders.", "tools.orders", " crm.accounts ", as
+// a path ("tools/orders", "/orders/") or a pattern ("orders.*"). No tool's
+// name has a slash or a star.
 func searchNamespace(namespace string) string {
-	return strings.TrimPrefix(strings.Trim(strings.TrimSpace(namespace), "."), "tools.")
+	return strings.TrimPrefix(strings.Trim(strings.ReplaceAll(strings.TrimSpace(namespace), "/", "."), ".*"), "tools.")
 }
 
 // inNamespace is the tools of namespace ns (as searchNamespace gives it),
-// sub-namespaces included.
+// sub-namespaces included, or the tool ns names (a model that gave a
+// tool's full name as its namespace).
 func inNamespace(tools []*toolEntry, ns string) []*toolEntry {
 	var in []*toolEntry
 	for _, e := range tools {
-		if strings.HasPrefix(e.info.Name, ns+".") {
+		if strings.HasPrefix(e.info.Name, ns+".") || e.info.Name == ns {
 			in = append(in, e)
 		}
 	}

@@ -49,6 +49,15 @@ func TestSearchToolsUnknownNamespace(t *testing.T) {
 	if out, _ := s.LLMTools()[0].Execute(context.Background(), json.RawMessage(`{"namespace":"orders."}`), nil); !strings.HasPrefix(string(out), `[{"name":"orders.get"`) {
 		t.Errorf("an existing namespace: got %s", out)
 	}
+	// A namespace as a path or a pattern, or a tool's full name.
+	for _, args := range []string{`{"namespace":"orders/"}`, `{"namespace":"/orders"}`, `{"namespace":"tools/orders"}`, `{"namespace":"orders.*"}`, `{"namespace":"orders.get"}`, `{"query":"order","namespace":"orders.get"}`} {
+		if out, _ := s.LLMTools()[0].Execute(context.Background(), json.RawMessage(args), nil); !strings.HasPrefix(string(out), `[{"name":"orders.get"`) {
+			t.Errorf("%s: got %s", args, out)
+		}
+	}
+	if out, _ := s.LLMTools()[0].Execute(context.Background(), json.RawMessage(`{"namespace":"orders.ge"}`), nil); !strings.Contains(string(out), `there is no namespace \"orders.ge\"`) {
+		t.Errorf("a tool's name cut short is no namespace: got %s", out)
+	}
 	res := exec(t, s, `return await tool_search({ query: "orders", namespace: "nope" })`, nil)
 	if !res.OK || string(res.Result) != "[]" || len(res.Logs) != 1 ||
 		res.Logs[0].Message != `tool_search: there is no namespace "nope"; try other words, or list a namespace with tool_search({ namespace }): orders, payments, util.` {
