@@ -645,7 +645,7 @@ const notDefinedTable = "module exports\t: the code is the body of an async func
 	"setImmediate\t: use setTimeout: await new Promise((r) => setTimeout(r, 0))\n" +
 	"Temporal\t: this sandbox has no Temporal; use Date (Date.UTC, getTime, toISOString) and Intl.DateTimeFormat\n" +
 	"React useState useEffect\t: the sandbox has no React and no components; call the tools and return the data\n" +
-	"TOOL_CALLS\t" + markupHint + "\n" +
+	"TOOL_CALLS\t: [TOOL_CALLS] is tool-call markup; send only the program, as executeCode's code, one call at a time\n" +
 	"json\t: the code is JavaScript, where Python's json.dumps and json.loads are JSON.stringify and JSON.parse\n" +
 	// process.env, process.argv, process.stdout.write (Node.js's output).
 	"process\t" + noHostHint + "; log with console.log(...), not process.stdout.write\n" +

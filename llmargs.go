@@ -486,15 +486,6 @@ func markupArgs(s, tool string) map[string]any {
 	if body, ok := strings.CutPrefix(s, "<function="+tool+">"); ok {
 		return jsonObject(body)
 	}
-	if body, ok := strings.CutPrefix(s, "<tool_call>"+tool); ok {
-		// GLM's <tool_call>name <arg_key>k</arg_key><arg_value>v</arg_value>...
-		args := map[string]any{}
-		for _, p := range strings.Split(body, "<arg_key>")[1:] {
-			k, v, _ := strings.Cut(strings.TrimSuffix(strings.TrimSpace(p), "</arg_value>"), "</arg_key>")
-			args[k] = strings.TrimPrefix(strings.TrimSpace(v), "<arg_value>")
-		}
-		return args
-	}
 	// The special tokens of other templates, the tool's name, then its
 	// arguments' object: Mistral's [TOOL_CALLS][{"name": ..., "arguments":
 	// {...}}] (or [TOOL_CALLS]name[ARGS]{...}), gpt-oss's <|channel|>commentary

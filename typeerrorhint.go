@@ -68,23 +68,23 @@ func typeErrorHint(code string, e *sandbox.Error, callee, result func(x string) 
 			// Python's dict.get(key, default) of a plain object.
 			h += fmt.Sprintf("; an object has no get method: read the property, %s.key (%s.key ?? fallback for a default)", base, base)
 		}
-		if base, ok := strings.CutSuffix(x, ".groupBy"); ok && base != "Object" && base != "Map" {
-			// The Array.prototype.groupBy that was withdrawn for Object.groupBy.
-			h += "; arrays have no groupBy method: use Object.groupBy(" + base + ", fn) (or Map.groupBy)"
-		}
-		if base, ok := strings.CutSuffix(x, ".items"); ok {
-			// Python's dict.items().
-			h += "; an object has no items method: use Object.entries(" + base + ") (Object.keys, Object.values for the keys or the values)"
+		// Python's list.append and dict.items(), written by models trained
+		// on Python agents, and the Array.prototype.groupBy that was
+		// withdrawn for Object.groupBy: % is the expression before.
+		for _, m := range [...][2]string{
+			{".append", "; a JavaScript array adds to its end with push: %.push(...)"},
+			{".items", "; an object has no items method: use Object.entries(%) (Object.keys, Object.values for the keys or the values)"},
+			{".groupBy", "; arrays have no groupBy method: use Object.groupBy(%, fn) (or Map.groupBy)"},
+		} {
+			if base, ok := strings.CutSuffix(x, m[0]); ok {
+				h += strings.Replace(m[1], "%", base, 1)
+			}
 		}
 		switch x {
 		case "join": // Python's ", ".join(names): the string before .join.
 			h += "; a string has no join method (Python's sep.join(list)): join the array, list.join(\", \")"
 		case "Error.captureStackTrace":
 			h += "; that is V8's, which this sandbox has not: leave the call out (an Error has its stack already)"
-		}
-		if strings.HasSuffix(x, ".append") {
-			// Python's list.append, written by models trained on Python agents.
-			h += "; a JavaScript array adds to its end with push: " + strings.TrimSuffix(x, ".append") + ".push(...)"
 		}
 		if callee != nil {
 			if a := toolsAlias(code, x); a != "" {
