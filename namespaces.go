@@ -105,10 +105,10 @@ func writeNamespaces(sb *strings.Builder, spaces []nsSummary, max int) {
 
 // searchNamespace is the namespace a search request names, as the model
 // may write it: "orders", "orders.", "tools.orders", " crm.accounts ", as
-// a path ("tools/orders", "/orders/") or a pattern ("orders.*"). No tool's
-// name has a slash or a star.
+// a path ("tools/orders", "/orders/"). No tool's name has a slash. Not a
+// pattern: "orders.*" is no namespace (hostile42).
 func searchNamespace(namespace string) string {
-	return strings.TrimPrefix(strings.Trim(strings.ReplaceAll(strings.TrimSpace(namespace), "/", "."), ".*"), "tools.")
+	return strings.TrimPrefix(strings.Trim(strings.ReplaceAll(strings.TrimSpace(namespace), "/", "."), "."), "tools.")
 }
 
 // inNamespace is the tools of namespace ns (as searchNamespace gives it),
