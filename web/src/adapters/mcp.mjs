@@ -8,7 +8,7 @@
 // (@modelcontextprotocol/client) alone has no @modelcontextprotocol/sdk, and
 // a page that only consumes servers never loads server code.
 
-import { DELAY, MAX_DELAY, annotations, checkOptions, createToolSource, kept, namespaceOf, sanitizeName, serialized, uniqueNames, unwrapToolResult } from "./source.mjs";
+import { DELAY, MAX_DELAY, annotations, checkOptions, createToolSource, kept, namespaceOf, pause, sanitizeName, serialized, uniqueNames, unwrapToolResult } from "./source.mjs";
 import { describe, llmTools, runToolCall } from "./llm-call.mjs";
 
 const LIST_CHANGED = "notifications/tools/list_changed";
@@ -294,7 +294,7 @@ export async function fromMcpClient(client, options) {
         // for a third of a second in one stretch.
         const out = [];
         for (let i = 0; i < tools.length; i++) {
-            if (i && !(i % 2048)) await new Promise((r) => setTimeout(r));
+            if (i && !(i % 2048)) await pause();
             out.push(entry(tools[i], i));
         }
         return out;

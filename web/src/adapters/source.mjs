@@ -374,6 +374,13 @@ export function annotations(hints, { source, untrusted, extra }) {
     return { ...out, ...extra, source, untrusted: Boolean(untrusted) };
 }
 
+// setTimeout as the page had it when the adapter loaded: a test's fake
+// timers installed later (vi.useFakeTimers()) stalled a listing's pauses
+// until the test moved its clock, as the core's slices do not.
+const later = setTimeout;
+/** A task's pause (a macrotask: the page breathes). */
+export const pause = () => new Promise((r) => later(r));
+
 /**
  * Runs fn one call at a time: a call while one runs asks for one more run
  * after it (a source changed again while it was being listed), and every
@@ -394,7 +401,7 @@ export function serialized(fn, isClosed) {
                 out = await fn();
                 // What comes meanwhile, a burst of notifications, asks
                 // for one listing after it, not one a notification.
-                if (again) await new Promise((r) => setTimeout(r));
+                if (again) await pause();
             } while (again && !isClosed());
             return out;
         })().finally(() => {
