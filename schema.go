@@ -100,7 +100,9 @@ func (v *inputValidator) prepare(raw json.RawMessage, stop func() bool) error {
 		}
 		switch v.step {
 		case 0:
-			doc, err := decodeNumbers(raw)
+			// The decode asks stop for its sign of life only (sandbox.Beat):
+			// stopped, it would start over.
+			doc, err := jsondec.Decode(raw, jsondec.Options{Numbers: true, Beat: stop})
 			if err != nil {
 				if doc, err = jsonschema.UnmarshalJSON(bytes.NewReader(raw)); err != nil {
 					return fmt.Errorf("must be valid JSON: %v", err)
@@ -172,7 +174,7 @@ func (v *inputValidator) compiledStop(stop func() bool) (*jsonschema.Schema, err
 	}
 	v.done = true
 	if v.err = err; err == nil {
-		if v.err = checkRefCycles(sch); v.err == nil {
+		if v.err = checkRefCycles(sch, stop); v.err == nil {
 			v.schema = sch
 		}
 	}
@@ -311,9 +313,10 @@ func (v *inputValidator) check(raw json.RawMessage, stop func() bool) (*jsonsche
 	if stop != nil && stop() {
 		return nil, nil, errStopped
 	}
+	fast := &fastCheck{formatAsserted: v.formatAsserted, stop: stop}
 	if v.plain && v.levels >= 0 {
 		outline, err := jsondec.Decode(raw, jsondec.Options{Numbers: true, Shared: true, Outline: v.levels + 1})
-		if err == nil && surelyValid(v.doc, outline, v.formatAsserted, 0) {
+		if err == nil && fast.valid(v.doc, outline, 0) {
 			return nil, nil, nil
 		}
 	}
@@ -331,7 +334,7 @@ func (v *inputValidator) check(raw json.RawMessage, stop func() bool) (*jsonsche
 			return nil, nil, fmt.Errorf("%w: not valid JSON: %v", errInvalidInput, err)
 		}
 	}
-	if v.plain && surelyValid(v.doc, inst, v.formatAsserted, 0) {
+	if v.plain && fast.valid(v.doc, inst, 0) {
 		return nil, inst, nil
 	}
 	sch, err := v.compiledStop(stop)

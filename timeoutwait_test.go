@@ -133,15 +133,7 @@ func TestTimeoutNamesALargeAnswer(t *testing.T) {
 // it awaited the interceptor's decision. It names the check and the tool,
 // also when the check ran inside the call (a tool with Start).
 func TestTimeoutNamesAnInputCheck(t *testing.T) {
-	schema := `{"$defs": {"n": {"anyOf": [
-		{"type": "object", "properties": {"c": {"$ref": "#/$defs/n"}}, "required": ["z"]},
-		{"type": "object", "properties": {"c": {"$ref": "#/$defs/n"}}, "required": ["y"]},
-		{"type": "object", "properties": {"c": {"$ref": "#/$defs/n"}}}]}},
-		"type": "object", "properties": {"c": {"$ref": "#/$defs/n"}}}`
-	ran := func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
-		return json.RawMessage("1"), nil
-	}
-	tools := []Tool{{Name: "deep.check", InputSchema: json.RawMessage(schema), Execute: ran}}
+	tools := []Tool{deepCheckTool}
 	// Start checks the input inside the program's call, on the run's own
 	// thread (the browser build's tools): the TIMEOUT came from the
 	// program's next poll, and said only "did not finish within 2s".
@@ -166,6 +158,18 @@ func TestTimeoutNamesAnInputCheck(t *testing.T) {
 		}
 	}
 }
+
+// deepCheckTool's input schema is an exponential anyOf: checking 40 levels
+// of { c } against it takes far longer than a run, so the check ends only
+// when its stop says so.
+var deepCheckTool = Tool{Name: "deep.check", InputSchema: json.RawMessage(`{"$defs": {"n": {"anyOf": [
+		{"type": "object", "properties": {"c": {"$ref": "#/$defs/n"}}, "required": ["z"]},
+		{"type": "object", "properties": {"c": {"$ref": "#/$defs/n"}}, "required": ["y"]},
+		{"type": "object", "properties": {"c": {"$ref": "#/$defs/n"}}}]}},
+		"type": "object", "properties": {"c": {"$ref": "#/$defs/n"}}}`),
+	Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+		return json.RawMessage("1"), nil
+	}}
 
 // TestTimeoutNamesASchemaPreparation: a run whose time went to preparing
 // a tool's input schema (its first calls compile it, each going on where

@@ -127,12 +127,12 @@ func pollBody(params []wasmhost.ValueType) []byte {
 }
 
 // Beat calls the clock the interrupt polls call (the program's global's
-// Date.now), naming no run as a poll of the core's own work does: a
+// Date.now), naming owner as a poll does (0: none, the core's own work): a
 // worker's clock passes it on to its page as a sign of life (web/src/
 // worker.mjs pollNow). Long work that polls nothing calls it now and then
-// (tsstrip.Beat, in the core's prepareCode, which recovers from a panic:
-// a clock that throws costs the run its preparation, not the core).
-func Beat() { global.Get("Date").Call("now", 0) }
+// (tsstrip.Beat, in the core's prepareCode; sandbox.Beat, a tool's input
+// check). A clock that throws is not the work's failure.
+func Beat(owner float64) { catch(func() { global.Get("Date").Call("now", owner) }) }
 
 // pollFunc returns a WebAssembly function answering hf.Poll, or ok false
 // when the import's type does not fit (its result is not one i32) or the

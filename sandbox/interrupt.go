@@ -9,6 +9,7 @@ package sandbox
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/interopio/code-mode/sandbox/internal/ffi"
@@ -138,10 +139,39 @@ type deadlineKey struct{}
 // hold off the CPU well past the deadline. A host function about to start
 // something on the run's behalf (a tool, after an approval that took a
 // while) checks it as well as ctx.Err(). False for a context of no run.
+//
+// Long host work that stops itself once this says so (a tool's input
+// check) asks it now and then, and so shows life through Beat.
 func PastDeadline(ctx context.Context) bool {
 	d, ok := ctx.Value(deadlineKey{}).(time.Time)
-	return ok && past(d)
+	if !ok {
+		return false
+	}
+	late := past(d)
+	if f := Beat; f != nil {
+		if ms := time.Now().UnixMilli(); late || ms-lastBeat.Load() >= beatMs {
+			lastBeat.Store(ms)
+			owner, _ := ctx.Value(pollOwnerKey{}).(float64)
+			f(owner)
+		}
+	}
+	return late
 }
+
+// Beat, when set, is called by PastDeadline every beatMs or so, and at
+// every call once the run is past its deadline, with the number the run
+// names to its polls (WithPollOwner). The GOOS=js core sets it to the
+// clock its interrupt polls call: in a worker that is a sign of life to
+// its page, which replaces a worker silent for 2 s past a run's deadline,
+// and a read of the page's abort flags. A tool's input check held the
+// worker's thread in Go, where no poll runs, and under load went past
+// that (an anyOf of 100,000: the worker replaced once in 13 calls, its
+// compiled schema lost).
+var Beat func(owner float64)
+
+var lastBeat atomic.Int64
+
+const beatMs = 100
 
 // pollOwnerKey keys the number a run's polls name (WithPollOwner).
 type pollOwnerKey struct{}

@@ -18,6 +18,7 @@ import (
 	"github.com/interopio/code-mode/internal/sharedthread"
 	"github.com/interopio/code-mode/internal/tsstrip"
 	"github.com/interopio/code-mode/jsbridge"
+	"github.com/interopio/code-mode/sandbox"
 )
 
 // Value is a JavaScript value (this package does not import syscall/js:
@@ -51,6 +52,9 @@ func main() {
 	// two longest passes: a worker's page, stopping a run, replaces a
 	// worker silent for 5 s, taking it for one that a run holds.
 	tsstrip.Beat = jsbridge.Beat
+	// And a tool's input check, which asks sandbox.PastDeadline now and
+	// then: named for its run, whose abort the page's flags then bring.
+	sandbox.Beat = jsbridge.Beat
 	ready, err := jsbridge.Get(jsbridge.Global(), "__ioCodeModeReady")
 	if err != nil || jsbridge.TypeOf(ready) != jsbridge.TypeFunction {
 		panic("code-mode.wasm must be started by the Code Mode loader (index.mjs)")

@@ -455,3 +455,27 @@ func TestEscapedStringsDecodeOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeBeats: Beat is called after every 4,096th element of the
+// arrays and objects decoded (a schema of 100,000 alternatives decoded
+// for 0.2 s under GOOS=js where the core's host showed no life), and the
+// value is the same.
+func TestDecodeBeats(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"a":[`)
+	for i := range 10000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"const":%d,"x":"y"}`, i)
+	}
+	b.WriteString(`],"b":1}`)
+	text := []byte(b.String())
+	beats := 0
+	got, err := Decode(text, Options{Numbers: true, Beat: func() bool { beats++; return true }})
+	want, _ := Decode(text, Options{Numbers: true})
+	// 9,999 commas between the elements, 10,000 inside them, 1 at the top.
+	if err != nil || beats != 20000/4096 || !reflect.DeepEqual(got, want) {
+		t.Fatalf("%v, %d beats; want %d, the value decoded without them", err, beats, 20000/4096)
+	}
+}

@@ -11,7 +11,11 @@ import (
 // and never over a small one, which pays nothing for it.
 func TestPrepareBeats(t *testing.T) {
 	n := 0
-	Beat = func() { n++ }
+	Beat = func(owner float64) {
+		if owner == 0 {
+			n++
+		}
+	}
 	defer func() { Beat = nil }()
 	if _, err := Prepare("let x = 0;\nx += 1;\nreturn x"); err != nil || n != 0 {
 		t.Fatalf("a small program: %d beats (err %v), want none", n, err)

@@ -69,18 +69,18 @@ func Prepare(src string) (Prepared, *Error) { return prepareFrom(src, maxTypesBl
 
 // Beat, when set, is called after the two longest passes of Prepare over
 // a large program (beatBytes or more): the tokenizer's (~40% of its time)
-// and the erasure's walk. The GOOS=js core's host shows life with it:
+// and the erasure's walk, naming no run (0). The GOOS=js core's host shows life with it:
 // a worker's page replaces a worker silent for 5 s while it stops a run
 // (the run may hold it), and a ~900 KB program's preparation, silent, once
 // took longer on a loaded machine (wasm/main.go).
-var Beat func()
+var Beat func(owner float64)
 
 const beatBytes = 64 << 10
 
 //go:noinline
 func beat(src string) {
 	if Beat != nil && len(src) >= beatBytes {
-		Beat()
+		Beat(0)
 	}
 }
 

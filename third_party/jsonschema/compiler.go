@@ -30,11 +30,13 @@ func (c *Compiler) keepQueued(key urlPtr, part any) {
 }
 
 // pendingCompile is a stopped compile of up: its queue, of which the first
-// compiled schemas are made (code-mode patch).
+// compiled schemas are made, and the first filled of them known by their
+// location (code-mode patch).
 type pendingCompile struct {
 	up       urlPtr
 	q        *queue
 	compiled int
+	filled   int
 }
 
 // NewCompiler create Compiler Object.
@@ -239,22 +241,24 @@ func (c *Compiler) Compile(loc string) (*Schema, error) {
 
 func (c *Compiler) doCompile(up urlPtr) (*Schema, error) {
 	q := &queue{}
-	compiled := 0
+	compiled, filled := 0, 0
 
 	// code-mode patch: a stopped compile goes on; the schema it stopped
 	// in (queueing a large anyOf's alternatives) is compiled again, its
 	// keywords' queued parts kept.
 	if p := c.pending; p != nil && p.up == up {
-		q, compiled = p.q, p.compiled
-		sch := q.at(compiled)
-		*sch = *newSchema(sch.up)
+		q, compiled, filled = p.q, p.compiled, p.filled
+		if compiled < q.len() {
+			sch := q.at(compiled)
+			*sch = *newSchema(sch.up)
+		}
 	} else {
 		c.enqueue(q, up)
 	}
 	c.pending = nil
 	for q.len() > compiled {
 		if c.roots.stopped() {
-			c.pending = &pendingCompile{up, q, compiled}
+			c.pending = &pendingCompile{up, q, compiled, 0}
 			return nil, ErrStopped
 		}
 		sch := q.at(compiled)
@@ -270,14 +274,21 @@ func (c *Compiler) doCompile(up urlPtr) (*Schema, error) {
 			err = ErrStopped
 		}
 		if err == ErrStopped {
-			c.pending = &pendingCompile{up, q, compiled}
+			c.pending = &pendingCompile{up, q, compiled, 0}
 		}
 		if err != nil {
 			return nil, err
 		}
 		compiled++
 	}
-	for _, sch := range q.list {
+	// code-mode patch: stopped here too (100,000 schemas: 0.1 s under
+	// GOOS=js), and gone on with.
+	for ; filled < len(q.list); filled++ {
+		if c.roots.stopped() {
+			c.pending = &pendingCompile{up, q, compiled, filled}
+			return nil, ErrStopped
+		}
+		sch := q.list[filled]
 		c.schemas[sch.up] = sch
 	}
 	return c.schemas[up], nil

@@ -70,8 +70,8 @@ func TestCompileStopWhenWide(t *testing.T) {
 // code-mode patch: a stopped compile is kept, and Compile goes on from
 // where it stopped: a compile longer than one stop's time ends in a few.
 // Each Compile here may ask its stop 3 times (the compile reads, queues
-// and compiles 20,000 alternatives and 20,000 properties, about 120
-// questions in all); started again each time, it never ended. The schema
+// and compiles 20,000 alternatives and 20,000 properties and makes them
+// known, about 160 questions in all); started again each time, it never ended. The schema
 // made so is the schema compiled at once.
 func TestCompileStopWhenResumes(t *testing.T) {
 	doc := wideDoc(20000)

@@ -38,6 +38,23 @@ export function tool(name, execute, extra = {}) {
     return { name, description: `The ${name} tool.`, inputSchema: { type: "object" }, execute, ...extra };
 }
 
+// An exponential anyOf: checking 40 levels of { c } against it takes far
+// longer than any run of the tests, so the check ends only when its stop
+// says so (timeoutwait_test.go's deepCheckTool).
+export const deepAnyOf = {
+    $defs: {
+        n: {
+            anyOf: [
+                { type: "object", properties: { c: { $ref: "#/$defs/n" } }, required: ["z"] },
+                { type: "object", properties: { c: { $ref: "#/$defs/n" } }, required: ["y"] },
+                { type: "object", properties: { c: { $ref: "#/$defs/n" } } },
+            ],
+        },
+    },
+    type: "object",
+    properties: { c: { $ref: "#/$defs/n" } },
+};
+
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**

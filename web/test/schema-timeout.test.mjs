@@ -6,23 +6,9 @@
 // named the tool and the check.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { assetPath, run, tool, withFactory } from "./helpers.mjs";
+import { assetPath, deepAnyOf, run, tool, withFactory } from "./helpers.mjs";
 
-// An exponential anyOf: checking 40 levels of { c } against it takes far
-// longer than a run (timeoutwait_test.go's TestTimeoutNamesAnInputCheck).
-const deep = {
-    $defs: {
-        n: {
-            anyOf: [
-                { type: "object", properties: { c: { $ref: "#/$defs/n" } }, required: ["z"] },
-                { type: "object", properties: { c: { $ref: "#/$defs/n" } }, required: ["y"] },
-                { type: "object", properties: { c: { $ref: "#/$defs/n" } } },
-            ],
-        },
-    },
-    type: "object",
-    properties: { c: { $ref: "#/$defs/n" } },
-};
+const deep = deepAnyOf;
 
 test("a TIMEOUT that came while a tool's input was checked names the tool and the check", async (t) => {
     const api = await withFactory(t, { wasmLocation: assetPath, timeout: 2000 });
