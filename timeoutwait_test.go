@@ -157,6 +157,14 @@ func TestTimeoutNamesAnInputCheck(t *testing.T) {
 			t.Errorf("%s: got %+v\nwant TIMEOUT %q", tc.name, res.Error, want)
 		}
 	}
+	// The program goes on into a built-in looping in C, which polls
+	// nothing: the asset's loop check ends it 100 ms past the deadline
+	// with a trap, whose TIMEOUT did not look at where the time went.
+	const loop = "let o = {}; for (let i = 0; i < 40; i++) o = { c: o }\ntools.deep.check(o).catch(() => {}); return Array.prototype.indexOf.call({ length: 1e15 }, 1)"
+	res := exec(t, mustSession(t, newTestCodeMode(t, Config{Timeout: 2 * time.Second, Tools: started})), loop, nil)
+	if res.OK || res.Error.Code != ErrorCodeTimeout || res.Error.Message != want {
+		t.Errorf("a built-in looping after the call: got %+v\nwant TIMEOUT %q", res.Error, want)
+	}
 }
 
 // deepCheckTool's input schema is an exponential anyOf: checking 40 levels

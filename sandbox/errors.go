@@ -292,7 +292,9 @@ func (r *run) trapError(t *ffi.Trap) *Error {
 	}
 	switch r.why() {
 	case interruptTimeout:
-		if r.takingIn != nil {
+		// As stopped() says it: the time went to a host function's Start
+		// (startLate), though the loop checks' trap ended the run.
+		if r.takingIn != nil || r.startLate {
 			return r.awaitedTimeout(r.takingIn, r.takingInSize).Error
 		}
 		return r.timeoutResult().Error
