@@ -140,10 +140,18 @@ func violationLines(root *jsonschema.ValidationError, inst, doc any) []string {
 	var leaves []string
 	seen := map[string]bool{}
 	reach := unionReach{}
+	// Failed alternatives of unions the validator kept no errors of (past
+	// its first 1,000 failed ones): "... and 996 more" alone read as if
+	// 1,000 of an anyOf's 100,000 had failed.
+	unkept := 0
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) > 0 {
-			for _, c := range reach.closestBranches(e) {
+			best := reach.closestBranches(e)
+			if len(best) == len(e.Causes) {
+				unkept += e.Unkept
+			}
+			for _, c := range best {
 				walk(c)
 			}
 			return
@@ -167,6 +175,9 @@ func violationLines(root *jsonschema.ValidationError, inst, doc any) []string {
 	if len(leaves) > maxViolations {
 		extra := len(leaves) - (maxViolations - 1)
 		leaves = append(leaves[:maxViolations-1], fmt.Sprintf("... and %d more", extra))
+	}
+	if unkept > 0 {
+		leaves = append(leaves, fmt.Sprintf("... and %d more alternatives that fail", unkept))
 	}
 	return leaves
 }

@@ -644,15 +644,18 @@ func (vd *validator) condValidate() {
 	if len(s.AnyOf) > 0 {
 		var matched bool
 		var errors []*ValidationError
+		unkept := 0
 		for _, sch := range s.AnyOf {
 			if vd.halted() {
 				break
 			}
 			// Past maxAltErrors alternatives' errors the rest are only
-			// judged (code-mode patch).
+			// judged, and counted (code-mode patch).
 			if err := vd.validateSelf(sch, "", len(errors) >= maxAltErrors); err != nil {
 				if len(errors) < maxAltErrors {
 					errors = append(errors, err.(*ValidationError))
+				} else {
+					unkept++
 				}
 			} else {
 				matched = true
@@ -663,7 +666,7 @@ func (vd *validator) condValidate() {
 			}
 		}
 		if !matched {
-			vd.addErrors(errors, &kind.AnyOf{})
+			vd.addErrors(errors, &kind.AnyOf{}).Unkept = unkept
 		}
 	}
 
@@ -671,6 +674,7 @@ func (vd *validator) condValidate() {
 	if len(s.OneOf) > 0 {
 		var matched = -1
 		var errors []*ValidationError
+		unkept := 0
 		for i, sch := range s.OneOf {
 			if vd.halted() {
 				break
@@ -678,6 +682,8 @@ func (vd *validator) condValidate() {
 			if err := vd.validateSelf(sch, "", matched != -1 || len(errors) >= maxAltErrors); err != nil {
 				if matched == -1 && len(errors) < maxAltErrors {
 					errors = append(errors, err.(*ValidationError))
+				} else {
+					unkept++
 				}
 			} else {
 				if matched == -1 {
@@ -689,7 +695,7 @@ func (vd *validator) condValidate() {
 			}
 		}
 		if matched == -1 {
-			vd.addErrors(errors, &kind.OneOf{Subschemas: nil})
+			vd.addErrors(errors, &kind.OneOf{Subschemas: nil}).Unkept = unkept
 		}
 	}
 
@@ -950,10 +956,11 @@ func (vd *validator) addError(kind ErrorKind) {
 	vd.errors = append(vd.errors, vd.error(kind))
 }
 
-func (vd *validator) addErrors(errors []*ValidationError, kind ErrorKind) {
+func (vd *validator) addErrors(errors []*ValidationError, kind ErrorKind) *ValidationError {
 	err := vd.error(kind)
 	err.Causes = errors
 	vd.errors = append(vd.errors, err)
+	return err
 }
 
 func (vd *validator) findMissing(obj map[string]any, reqd []string) []string {
@@ -1083,6 +1090,11 @@ type ValidationError struct {
 
 	// holds nested errors
 	Causes []*ValidationError
+
+	// Unkept: of an anyOf or oneOf, how many failed alternatives past the
+	// first maxAltErrors failed ones were only judged, their errors not
+	// kept (code-mode patch).
+	Unkept int
 }
 
 type ErrorKind interface {
