@@ -40,8 +40,12 @@ test("an invalid input to an anyOf of 100,000 alternatives is refused within a b
     }
     assert.equal(r.error?.name, "ValidationError", `after ${timeouts.length} TIMEOUTs: ${JSON.stringify(r.error)}`);
     assert.equal(r.error.message, "big.pick: invalid input:\n/v: const: got -1, want 0\n/v: const: got -1, want 1\n/v: const: got -1, want 10\n/v: const: got -1, want 100\n... and 996 more\n... and 99000 more alternatives that fail");
+    // Each TIMEOUT names the tool: preparing its schema, or checking the
+    // input once the preparation is done, which on a quiet machine it is
+    // within the first run (that run then says "checking": this asserted
+    // a "preparing" one, and failed 2 in 2 at load 2, main too; the
+    // preparation's words: TestTimeoutNamesASchemaPreparation).
     for (const m of timeouts) assert.match(m, said);
-    assert.ok(timeouts.some((m) => m.includes("preparing the input schema of tool big.pick")), JSON.stringify(timeouts));
     // And a valid input passes (after TIMEOUTs if the page replaced the
     // worker, silent for 2 s past a deadline: under load, Go work that
     // polls nothing, a collection of its heap or the compile's last steps,
