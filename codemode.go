@@ -322,8 +322,9 @@ func (s *Session) AddTools(tools ...Tool) error {
 	if !s.closed.Load() {
 		err = nil
 		for i, t := range tools {
-			if _, dup := c.reg.lookup(t.Name); dup && err == nil {
+			if _, dup := c.reg.lookup(t.Name); dup {
 				err = duplicateTool(i, t.Name, "already registered on the factory")
+				break
 			}
 		}
 	}
