@@ -636,11 +636,12 @@ func jsonKind(first byte) string {
 // registry holds the tools of a factory (or of one session). It is safe for
 // concurrent use; entries are immutable once added, but for removed.
 type registry struct {
-	mu     sync.RWMutex
-	tools  map[string]*toolEntry
-	sorted []*toolEntry // cache of snapshot(); nil when stale
+	mu    sync.RWMutex
+	tools map[string]*toolEntry
 	// byName holds tools in name order but for added, the tools
-	// registered since (unsorted); nil when a removal made it stale. A
+	// registered since (unsorted); nil when a removal made it stale. It is
+	// snapshot()'s answer when added is empty, shared (never changed in
+	// place: order makes a new slice). A
 	// registration sorts its own tools into it once they are many enough
 	// (mergeAt), so that the first snapshot after a large catalog
 	// registered in parts (a page's slices of 512) sorts a part, not
@@ -699,7 +700,6 @@ func (r *registry) add(tools ...Tool) (remove func(), err error) {
 	for _, e := range entries {
 		r.tools[e.info.Name] = e
 	}
-	r.sorted = nil
 	if r.byName != nil {
 		r.added = append(r.added, entries...)
 		if mergeAt(len(r.byName), len(r.added)) {
@@ -718,7 +718,7 @@ func (r *registry) add(tools ...Tool) (remove func(), err error) {
 					delete(r.tools, e.info.Name)
 				}
 			}
-			r.sorted, r.byName, r.added = nil, nil, nil
+			r.byName, r.added = nil, nil
 		})
 	}, nil
 }
@@ -727,26 +727,23 @@ func (r *registry) add(tools ...Tool) (remove func(), err error) {
 // between callers until the next change, so it must not be modified.
 func (r *registry) snapshot() []*toolEntry {
 	r.mu.RLock()
-	s := r.sorted
+	s, fresh := r.byName, r.byName != nil && len(r.added) == 0
 	r.mu.RUnlock()
-	if s != nil {
+	if fresh {
 		return s
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.sorted == nil {
-		if r.byName == nil {
-			r.byName, r.added = []*toolEntry{}, make([]*toolEntry, 0, len(r.tools))
-			for _, e := range r.tools {
-				r.added = append(r.added, e)
-			}
+	if r.byName == nil {
+		r.byName, r.added = []*toolEntry{}, make([]*toolEntry, 0, len(r.tools))
+		for _, e := range r.tools {
+			r.added = append(r.added, e)
 		}
-		if len(r.added) > 0 {
-			r.order()
-		}
-		r.sorted = r.byName
 	}
-	return r.sorted
+	if len(r.added) > 0 {
+		r.order()
+	}
+	return r.byName
 }
 
 // lookup finds a tool by its exact name.
