@@ -298,6 +298,27 @@ const catalogs = [
     licence: "unclear: the spec states none (its info has no license)",
     name: byFirstUnderscore,
   },
+  // The REST catalogs of train4 (forty-third session), of 150-400
+  // operations: Amazon Connect's named as an AWS SDK client names them, the
+  // service and the operation (connect.CreateQueue); drchrono's by tag and
+  // operationId (clinical.allergies_create); App Store Connect's
+  // operationIds begin with their resource, the part before the first "-"
+  // the namespace (betaGroups.builds-create_to_many_relationship).
+  {
+    id: "connect", kind: "contact center", file: "api/amazonaws.com/connect.json",
+    licence: "Apache-2.0 (stated in the spec)",
+    name: (path, op) => "connect." + op.operationId,
+  },
+  {
+    id: "drchrono", kind: "medical practice: patients, appointments, clinical records, billing", file: "api/drchrono.com.json",
+    licence: "unclear: the spec states none (its info has no license)",
+    name: byTag,
+  },
+  {
+    id: "appstore", kind: "app publishing and beta testing", file: "api/apple.com/app-store-connect.json",
+    licence: "unclear: the spec states none (its info has no license)",
+    name: byFirstDash,
+  },
 ];
 
 // snakeTag is a camelCase tag as a snake-case identifier, without a prefix
@@ -322,6 +343,13 @@ function googleAPIs(apis) {
 // its first "_" as the namespace: dcim_devices_list -> dcim.devices_list.
 function byFirstUnderscore(path, op) {
   const i = op.operationId.indexOf("_");
+  return op.operationId.slice(0, i) + "." + op.operationId.slice(i + 1);
+}
+
+// byFirstDash names an operation as byFirstUnderscore does, at its first
+// "-": apps-get_collection -> apps.get_collection.
+function byFirstDash(path, op) {
+  const i = op.operationId.indexOf("-");
   return op.operationId.slice(0, i) + "." + op.operationId.slice(i + 1);
 }
 

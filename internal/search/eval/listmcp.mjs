@@ -34,6 +34,11 @@
 //     @mobilenext/mobile-mcp@1.0.4
 //   cp <repo>/internal/search/eval/listmcp.mjs . && node listmcp.mjs train3 <repo>/internal/search/eval/testdata
 //
+//   mkdir /tmp/mcp6 && cd /tmp/mcp6 && npm init -y && npm install --ignore-scripts @modelcontextprotocol/sdk@1.32.2 \
+//     @akutishevsky/lunchmoney-mcp@3.0.0 @bitwarden/mcp-server@2026.7.0 @leval/mcp-grafana@1.1.7 \
+//     @winor30/mcp-server-datadog@1.8.0
+//   cp <repo>/internal/search/eval/listmcp.mjs . && node listmcp.mjs train4 <repo>/internal/search/eval/testdata
+//
 // (The override: the Neon server's telemetry dependency pins a package to
 // a git tarball, which an offline mirror cannot serve; 0.8.0 is that
 // package as published. Listing never loads it.)
@@ -121,6 +126,13 @@ const splits = {
     mobile: ["@mobilenext/mobile-mcp", "mobile", "mobile device automation", apache, []],
     weather: ["@dangahagan/weather-mcp", "weather", "weather forecasts and observations", mit, []],
   },
+  // train4's small servers (its REST catalogs are extract.mjs's).
+  train4: {
+    lunchmoney: ["@akutishevsky/lunchmoney-mcp", "lunchmoney", "personal finance and budgets", mit, []],
+    bitwarden: ["@bitwarden/mcp-server", "bitwarden", "password manager", "GPL-3.0 (its LICENSE.txt; package.json says \"SEE LICENSE IN LICENSE.txt\")", []],
+    grafana: ["@leval/mcp-grafana", "grafana", "dashboards, alerts and incidents", mit, []],
+    datadog: ["@winor30/mcp-server-datadog", "datadog", "monitoring: metrics, logs, traces, incidents", "Apache-2.0 (its LICENSE file; package.json states none)", []],
+  },
 };
 if (!splits[split] || !outDir) throw new Error(`usage: node listmcp.mjs ${Object.keys(splits).join("|")} <testdata folder>`);
 // mcp-server-kubernetes reads a kubeconfig at start (it connects only when
@@ -139,6 +151,7 @@ const env = {
   MDB_MCP_TELEMETRY: "disabled", DO_NOT_TRACK: "1",
   GITHUB_PERSONAL_ACCESS_TOKEN: "x", GITLAB_PERSONAL_ACCESS_TOKEN: "x", FIRECRAWL_API_KEY: "x",
   PRIVATE_APP_ACCESS_TOKEN: "x", TODOIST_API_KEY: "x", HEVY_API_KEY: "x",
+  LUNCHMONEY_API_TOKEN: "x", GRAFANA_URL: "http://127.0.0.1:3000", GRAFANA_API_KEY: "x", DATADOG_API_KEY: "x", DATADOG_APP_KEY: "x",
   NEON_API_HOST: `http://127.0.0.1:${fakeNeon.address().port}`,
 };
 // Tools whose input schema is made of what the server fetches at start,
