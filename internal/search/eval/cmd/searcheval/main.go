@@ -73,6 +73,12 @@
 // written blind in the forty-second session. A training split like train2
 // (-v allowed, not part of -split=tune), followed by SUM train3 ....
 //
+// -split=train4 gives the train4 split: seven more catalogs (eval.Train4IDs:
+// connect, drchrono, appstore, three REST APIs of 197-263 operations;
+// lunchmoney, bitwarden, grafana, datadog, four MCP servers of 21-59
+// tools) written blind in the forty-third session. A training split like
+// train2 (-v allowed, not part of -split=tune), followed by SUM train4 ....
+//
 // -split=small gives the small split: five real MCP servers of 7-14 tools
 // (eval.SmallIDs), 8 requests and 3 probes each, written blind. It is a
 // validation split: -v is refused on it, it is in neither -split=tune nor
@@ -128,7 +134,7 @@ import (
 )
 
 func main() {
-	splitName := flag.String("split", "heldout", "queries to run: heldout, tune, all, old-heldout, heldout2, heldout3, dev, dev2, dev3, dev4, validation, small, small2, smalltrain, small3, train2 or train3")
+	splitName := flag.String("split", "heldout", "queries to run: heldout, tune, all, old-heldout, heldout2, heldout3, dev, dev2, dev3, dev4, validation, small, small2, smalltrain, small3, train2, train3 or train4")
 	verbose := flag.Bool("v", false, "list the queries whose first result was wrong")
 	var embed embedFlag
 	flag.Var(&embed, "embed", "fuse with an embedder: hash (eval.HashEmbed, the default of a bare -embed), wordvec (eval.WordVec) or use (eval.USE)")
@@ -325,7 +331,7 @@ func (t *sum) String() string {
 
 // summed are the splits that get SUM lines, in print order; -split=dev2
 // prints none, dev2 is summed only as a part of -split=validation.
-var summed = slices.Concat([]eval.Split{eval.Dev, eval.Tune, eval.Dev2, eval.Dev3, eval.Dev4, eval.Validation, eval.Small, eval.Small2, eval.SmallTrain, eval.Small3, eval.Train2, eval.Train3}, heldOuts)
+var summed = slices.Concat([]eval.Split{eval.Dev, eval.Tune, eval.Dev2, eval.Dev3, eval.Dev4, eval.Validation, eval.Small, eval.Small2, eval.SmallTrain, eval.Small3, eval.Train2, eval.Train3, eval.Train4}, heldOuts)
 
 // heldOuts are the held-out splits of the four catalogs of eval.IDs,
 // summed over them: SUM heldout3 ... after their lines.
