@@ -146,6 +146,13 @@ async function listening(url, log) {
 // loader) are in the page's chunk too, by design.
 const WORKER_MARK = "the run was cancelled";
 
+// The .wasm files a build emitted, but the QuickJS asset that the app serves
+// from public/ under its own name: the Go core alone. The Node.js branch of
+// a load error's hint (web/src/wasm-load.mjs) named the asset in a
+// new URL("./emscripten-module.wasm", import.meta.url), and Vite and webpack
+// emitted an unused copy of it (524 KB) into every app's build.
+const emittedWasm = (dir) => readdirSync(dir, { recursive: true }).filter((f) => f.endsWith(".wasm") && basename(f) !== "emscripten-module.wasm");
+
 function workerCopies(dir) {
     return readdirSync(dir, { recursive: true })
         .filter((f) => !f.endsWith(".map") && !f.endsWith(".wasm"))
@@ -243,6 +250,7 @@ test("Vite: build + preview", async () => {
     sh(join(BIN, "vite"), ["build"], dir);
     assert.ok(existsSync(join(dir, "dist")));
     assert.equal(workerCopies(join(dir, "dist")).length, 1, `the build holds the worker more than once: ${workerCopies(join(dir, "dist"))}`);
+    assert.equal(emittedWasm(join(dir, "dist")).length, 1, `the Go core alone (the QuickJS asset comes from public/): ${emittedWasm(join(dir, "dist"))}`);
     await checkAt(serveWith(["preview", "--port", "0"], dir));
 });
 
@@ -309,6 +317,7 @@ test("webpack 5: build", async () => {
     // is the app's performance budget to set).
     assert.doesNotMatch(out, /WARNING in \S*node_modules\/@interopio\//, out);
     assert.equal(workerCopies(join(dir, "dist")).length, 1, `the build holds the worker more than once: ${workerCopies(join(dir, "dist"))}`);
+    assert.equal(emittedWasm(join(dir, "dist")).length, 1, `the Go core alone (the QuickJS asset comes from public/): ${emittedWasm(join(dir, "dist"))}`);
     copyFileSync(join(dir, "public", "emscripten-module.wasm"), join(dir, "dist", "emscripten-module.wasm"));
     await checkAt(staticServer(join(dir, "dist")));
 });

@@ -382,7 +382,12 @@ async function specifierHint(location, url, cause) {
         own = resolve(OWN_ASSET);
     } catch {
         try {
-            const file = await fileURLToPathNode(new URL("./emscripten-module.wasm", import.meta.url));
+            // Against a variable, not import.meta.url written in place: Vite and
+            // webpack emit every file named in new URL("literal", import.meta.url),
+            // and this branch, which never runs in a browser, gave every app's
+            // build an unused copy of the asset (524 KB; inlined as data: URLs
+            // where a build inlines assets, as WXT's classic background does).
+            const file = await fileURLToPathNode(new URL("./emscripten-module.wasm", moduleURL));
             if ((await nodeModule("fs")).existsSync(file)) own = file;
         } catch {}
     }
@@ -390,6 +395,7 @@ async function specifierHint(location, url, cause) {
 }
 
 const OWN_ASSET = "@interopio/code-mode/emscripten-module.wasm";
+const moduleURL = import.meta.url;
 
 /**
  * What a Node.js path from the root adds when not even its first folder is
