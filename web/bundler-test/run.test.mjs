@@ -193,6 +193,30 @@ test("Vite: dev server", async () => {
     await checkAt(serveWith(["--port", "0"], dir));
 });
 
+// A page of another origin than Vite's dev server, which loads the app's
+// scripts from it: a backend's page (Laravel's, Rails's, Django's Vite
+// integrations), an extension's pages in WXT's dev mode. The worker is a
+// blob: of the page's that imports the package's worker from the dev
+// server, which pre-bundled the package into node_modules/.vite/deps/ and
+// rewrote its new URL(..., import.meta.url) to the package's own folder:
+// the blob imported node_modules/.vite/deps/code-mode.worker.mjs, not there
+// (HTTP 404, and a hint to exclude the package from pre-bundling).
+test("Vite: dev server, the page on another origin (a backend's page, WXT's dev mode): worker mode runs", async () => {
+    const dir = join(WORK, "vite");
+    writeFileSync(join(dir, "index.html"), html("./main.js"));
+    writeFileSync(join(dir, "vite.config.js"), VITE_CONFIG);
+    const page = join(WORK, "vite-backend");
+    mkdirSync(page, { recursive: true });
+    copyFileSync(join(dir, "public", "emscripten-module.wasm"), join(page, "emscripten-module.wasm"));
+    const dev = await serveWith(["--port", "0"], dir);
+    try {
+        writeFileSync(join(page, "index.html"), html(`${dev.url}main.js`));
+        await checkAt(staticServer(page));
+    } finally {
+        await dev.close();
+    }
+});
+
 // USAGE.md, "Bundlers": Vite 7's dev server needs the package excluded from
 // its dependency optimizer. Without it, the factory's error says so (and
 // which URL answered what): it said only "Cannot start the Code Mode worker:

@@ -214,7 +214,8 @@ async function spawn(onMessage, onFailure) {
             unref: () => (w.unref(), port1.unref()),
         });
     }
-    const w = otherOriginWorker() || ownOriginWorker();
+    const other = otherOriginWorker();
+    const w = other ? other.worker : ownOriginWorker();
     w.addEventListener("message", (e) => onMessage(e.data));
     w.addEventListener("error", (e) => {
         e.preventDefault();
@@ -227,7 +228,7 @@ async function spawn(onMessage, onFailure) {
             return;
         }
         // A script that did not load: the event says nothing more.
-        const url = new URL(workerFile, moduleURL).href;
+        const url = other ? other.url : new URL(workerFile, moduleURL).href;
         if (buildPath(url)) {
             onFailure(new Error(`Cannot start the Code Mode worker: ${BUNDLED_WORKER}`));
             return;
@@ -317,8 +318,9 @@ function ownOriginWorker() {
  * worker and only fails to load it later, an error event that says nothing.
  * Null for a package of the page's origin, or one whose import.meta.url is
  * no http(s) URL (webpack writes a file: URL of the source there and
- * rewrites the new Worker below), or where a blob: worker cannot be made.
- * @returns {Worker | null}
+ * rewrites the new Worker below), or where a blob: worker cannot be made;
+ * else the worker and the URL it imports.
+ * @returns {{ worker: Worker, url: string } | null}
  */
 function otherOriginWorker() {
     // A sandboxed page's blob: worker cannot load the package either (an
@@ -331,6 +333,16 @@ function otherOriginWorker() {
         return null; // no URL of its own (bundled as CommonJS)
     }
     if (!/^https?:$/.test(url.protocol) || url.origin === location.origin) return null;
+    // Vite's dev server, pre-bundled into node_modules/.vite/deps/ (a page
+    // of another origin that loads its scripts: a backend's page, an
+    // extension's in WXT's dev mode): Vite 8 rewrites the literal
+    // new URL(..., import.meta.url) of the core and the worker to the
+    // package's own folder, but not this one (a 404 under .vite/deps/).
+    if (url.pathname.includes("/.vite/deps/")) {
+        try {
+            url = new URL(workerFile, coreURL());
+        } catch {}
+    }
     const blobURL = URL.createObjectURL(new Blob([`import ${JSON.stringify(url.href)};`], { type: "text/javascript" }));
     try {
         const w = new Worker(blobURL, { type: "module" });
@@ -338,7 +350,7 @@ function otherOriginWorker() {
         const revoke = () => URL.revokeObjectURL(blobURL);
         w.addEventListener("message", revoke, { once: true });
         w.addEventListener("error", revoke, { once: true });
-        return w;
+        return { worker: w, url: url.href };
     } catch {
         URL.revokeObjectURL(blobURL);
         return null;
