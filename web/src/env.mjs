@@ -284,9 +284,9 @@ export function noModuleURL(file, cause) {
     const what = `Cannot locate the package's ${file}: this copy of @interopio/code-mode does not know its own URL`;
     // The factory says what to do there (index.mjs): not this advice for a page's bundle.
     if (inContentScript()) return new Error(what, { cause });
-    // An extension's classic service worker (WXT's default background)
-    // bundled as an IIFE: no packages=external there, and the manifest
-    // makes it a module.
+    // An extension's classic service worker bundled as an IIFE by esbuild
+    // (Vite's IIFE, WXT's default background, inlines the files instead):
+    // no packages=external there, and the manifest makes it a module.
     const g = /** @type {any} */ (globalThis);
     if (typeof g.ServiceWorkerGlobalScope === "function" && g instanceof g.ServiceWorkerGlobalScope && extensionURL(String(g.location))) {
         return new Error(
