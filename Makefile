@@ -157,11 +157,11 @@ test-node-worker: build ## the JS package's tests with every factory in worker m
 	CODE_MODE_WORKER=1 node --test --test-concurrency=2 $$(grep -L '^// @mode-independent: ' web/test/*.test.mjs)
 
 # The packed package (npm pack ./dist) installed into throwaway Vite, webpack 5,
-# Rsbuild, esbuild and Rollup apps, pinned in web/bundler-test's own lockfile,
+# Rsbuild, esbuild and Rollup apps and a WXT extension, pinned in web/bundler-test's own lockfile,
 # each run in Chromium in worker mode (Rsbuild's also on the page's thread)
 # (web/bundler-test/run.test.mjs).
 .PHONY: test-bundlers
-test-bundlers: check-chromium deps build web/bundler-test/node_modules/.package-lock.json ## the package from its tarball in Vite (dev, build + preview), webpack 5, Rsbuild (dev, build), esbuild and Rollup apps, in Chromium
+test-bundlers: check-chromium deps build web/bundler-test/node_modules/.package-lock.json ## the package from its tarball in Vite (dev, build + preview), webpack 5, Rsbuild (dev, build), esbuild and Rollup apps and a WXT extension, in Chromium
 	CHROMIUM="$(CHROMIUM)" node --test web/bundler-test/run.test.mjs
 web/bundler-test/node_modules/.package-lock.json: web/bundler-test/package.json web/bundler-test/package-lock.json
 	npm ci --prefix web/bundler-test --no-audit --no-fund

@@ -8,16 +8,17 @@
 // Rollup do not rewrite them; their apps copy the package's code-mode.wasm
 // and code-mode.worker.mjs next to their bundle, the way USAGE.md
 // documents, and without the copy the factory's error says what to copy.
+// A WXT extension (its Vite) is loaded into Chromium as an unpacked extension.
 // Run by `make test-bundlers`.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { connect } from "node:net";
 import { basename, dirname, extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { closeBrowser, runIn } from "./page.mjs";
+import { closeBrowser, runIn, runInExtension } from "./page.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, "..", "..");
@@ -98,8 +99,9 @@ async function staticServer(dir) {
     return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
 }
 
-// Starts a long-running CLI (vite dev / preview, rsbuild dev) and waits for its URL.
-async function serveWith(args, cwd, vite = join(BIN, "vite")) {
+// Starts a long-running CLI (vite dev / preview, rsbuild dev, wxt) and waits for its URL
+// (and, given ready, for its output to match it).
+async function serveWith(args, cwd, vite = join(BIN, "vite"), ready = undefined) {
     const child = spawn(vite, args, { cwd, env: { ...process.env, NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     const url = await new Promise((res, rej) => {
@@ -119,6 +121,9 @@ async function serveWith(args, cwd, vite = join(BIN, "vite")) {
     // A dev server may print its URL before it listens: Rsbuild's page,
     // opened at once, was refused once (net::ERR_CONNECTION_REFUSED).
     await listening(new URL(url), () => out);
+    for (const end = Date.now() + 60000; ready && !ready.test(out); await new Promise((r) => setTimeout(r, 100))) {
+        if (Date.now() > end || child.exitCode !== null) throw new Error(`${basename(vite)} ${args.join(" ")} printed no ${ready}:\n${out}`);
+    }
     return { url, close: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once("exit", r), child.kill("SIGTERM")))) };
 }
 
@@ -561,5 +566,94 @@ test("the classic script imported for its global (webpack, esbuild): the bundle 
         } finally {
             await s.close();
         }
+    }
+});
+
+// WXT (USAGE.md, "Browser extensions"): a side panel and a background that
+// run a program (the side panel's mode from its query), with the QuickJS
+// asset from the ?url import and the manifest's policy from wxt.config.ts.
+// Built with a module background, and with WXT's default, a classic one that
+// Vite bundles as an IIFE and inlines the .wasm files into (the Go core and
+// the asset once each: a Node.js-only new URL(..., import.meta.url) of the
+// package inlined the asset a second time); and from WXT's dev mode, whose
+// pages load their scripts from its dev server, another origin.
+const WXT_RUN = `import { IoCodeModeFactory } from "@interopio/code-mode";
+import wasmLocation from "@interopio/code-mode/emscripten-module.wasm?url";
+export async function runOnce(worker?: boolean) {
+    try {
+        const config: any = { wasmLocation, tools: [{ name: "add", execute: ({ a, b }: any) => a + b }] };
+        if (worker !== undefined) config.worker = worker;
+        const api = await IoCodeModeFactory(config);
+        const [, executeCode] = api.createSession().getLlmTools();
+        const r: any = await executeCode.execute({ code: "return await tools.add({ a: 2, b: 40 })", explanation: "x" });
+        api.dispose();
+        return r.error ? { error: r.error.message } : { result: r.result };
+    } catch (e: any) {
+        return { error: String((e && e.message) || e) };
+    }
+}
+`;
+const WXT_BACKGROUND = (type) => `import { runOnce } from "../lib/run";
+export default defineBackground(${type ? `{ type: "${type}", main() { (self as any).runHere = runOnce; } }` : "() => { (self as any).runHere = runOnce; }"});
+`;
+const NO_WORKER_IN_SW = /^config\.worker: true, but a service worker \(an extension's background is one\) cannot start a Worker/;
+
+test("WXT: build (module and classic background) and dev mode: the side panel in both modes, the background on its thread", async () => {
+    const dir = join(WORK, "wxt");
+    mkdirSync(join(dir, "entrypoints", "sidepanel"), { recursive: true });
+    mkdirSync(join(dir, "lib"), { recursive: true });
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "copilot", version: "1.0.0", private: true, type: "module" }));
+    // The app's own node_modules: its dev server serves files of its folder
+    // alone (the installed package one folder up answered 403).
+    cpSync(PKG, join(dir, "node_modules", "@interopio", "code-mode"), { recursive: true });
+    writeFileSync(
+        join(dir, "wxt.config.ts"),
+        `import { defineConfig } from "wxt";
+export default defineConfig({
+    webExt: { disabled: true },
+    manifest: { permissions: ["sidePanel"], content_security_policy: { extension_pages: "script-src 'self' 'wasm-unsafe-eval'; object-src 'self'" } },
+});
+`,
+    );
+    writeFileSync(join(dir, "lib", "run.ts"), WXT_RUN);
+    writeFileSync(join(dir, "entrypoints", "sidepanel", "index.html"), html("./main.ts"));
+    writeFileSync(
+        join(dir, "entrypoints", "sidepanel", "main.ts"),
+        `import { runOnce } from "../../lib/run";
+const w = new URLSearchParams(location.search).get("worker");
+(window as any).__result = runOnce(w === null ? undefined : w === "true");
+`,
+    );
+    const expected = (sw) => ({ sw, pages: [{ result: 42 }, { result: 42 }] });
+    const PAGES = ["sidepanel.html", "sidepanel.html?worker=false"];
+    const ext = join(dir, ".output", "chrome-mv3");
+    for (const type of ["module", undefined]) {
+        writeFileSync(join(dir, "entrypoints", "background.ts"), WXT_BACKGROUND(type));
+        sh(join(BIN, "wxt"), ["build"], dir);
+        const background = readFileSync(join(ext, "background.js"), "utf8");
+        if (type) {
+            const r = await runInExtension(ext, [undefined, true], PAGES);
+            assert.match(r.sw[1].error, NO_WORKER_IN_SW);
+            assert.deepEqual(r, expected([{ result: 42 }, r.sw[1]]));
+            assert.ok(background.length < 10_000, `a module background imports the package: ${background.length} B`);
+        } else {
+            assert.deepEqual(await runInExtension(ext, [undefined], []), { sw: [{ result: 42 }], pages: [] });
+            assert.equal(background.match(/data:application\/wasm;base64,/g)?.length, 2, "the Go core and the QuickJS asset inlined once each");
+        }
+    }
+    // A free port of the system's: WXT's --port 0 takes 3000, which other
+    // tests' pages name (dom-in-node.test's page is http://localhost:3000/).
+    const port = await new Promise((r) => {
+        const probe = createServer().listen(0, "127.0.0.1", () => {
+            const { port } = probe.address();
+            probe.close(() => r(port));
+        });
+    });
+    const dev = await serveWith(["--port", String(port)], dir, join(BIN, "wxt"), /as an unpacked extension/);
+    try {
+        const r = await runInExtension(`${ext}-dev`, [undefined], PAGES);
+        assert.deepEqual(r, expected([{ result: 42 }]));
+    } finally {
+        await dev.close();
     }
 });
