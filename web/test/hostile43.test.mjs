@@ -215,6 +215,37 @@ describe("hostile43: crafted arguments run the code given, once, and nothing els
         assert.deepEqual(failed, [], `programs that did not run as written:\n${failed.join("\n")}`);
     });
 
+    test("a program whose block comment holds a fenced block or a wrapper tag on lines of their own runs as written: the comment's code never runs", async (t) => {
+        const { s, wiped, sent } = await executeFactory(t);
+        const { executeCode } = llmTools(s);
+        const wrapped = [
+            ["```js\n", "\n```"],
+            ["```\n", "\n```"],
+            ["~~~javascript\n", "\n~~~"],
+            ["```json\n", "\n```"],
+            ["```python\n", "\n```"],
+            ["<execute>\n", "\n</execute>"],
+            ["<script>\n", "\n</script>"],
+            ['<code class="language-js">\n', "\n</code>"],
+        ];
+        const failed = [];
+        for (const [open, close] of wrapped) {
+            for (const code of [
+                `/*\n${open}${INNER}${close}\n*/\nreturn await tools.mail.send({ body: "a note" });`,
+                `const body = "a note";\n  /* an example of the call:\n${open}${INNER}${close}\n  */\nreturn await tools.mail.send({ body });`,
+                `return await tools.mail.send({ body: "a note" }); /*\n${open}${INNER}${close}\n*/`,
+            ]) {
+                sent.length = 0;
+                wiped.length = 0;
+                const r = await within(executeCode.execute({ code, explanation: "" }), 60_000);
+                assert.notEqual(r, "hung");
+                if (wiped.length) failed.push(`${JSON.stringify(code.slice(0, 100))}: THE COMMENT'S PROGRAM RAN`);
+                else if (!(r.ok && r.result === "sent" && sent.length === 1)) failed.push(`${JSON.stringify(code.slice(0, 100))}: ${JSON.stringify(r.error?.message ?? r).slice(0, 200)}`);
+            }
+        }
+        assert.deepEqual(failed, [], `programs that did not run as written:\n${failed.join("\n")}`);
+    });
+
     test("searchTools never runs a program: executeCode's markup, envelope or arguments given to it (as the query, the object, JSON text, through handleToolCall)", async (t) => {
         const { s, wiped } = await executeFactory(t);
         const llm = await loadAdapter("llm");
