@@ -90,12 +90,12 @@ func Unfence(src string) (string, *Error) {
 					other = "" // the end of another language's block
 				}
 			case fenceLang(lang(info)):
-				if !seen && inTemplate(src[:off]) {
+				if !seen && inCode(src[:off]) {
 					return src, nil // the code writes markdown itself
 				}
 				open, marker = i, mk
 			default:
-				if !seen && inTemplate(src[:off]) {
+				if !seen && inCode(src[:off]) {
 					return src, nil
 				}
 				other = mk
@@ -209,7 +209,7 @@ func untag(src string) string {
 		closeTag := openTag(strings.TrimSpace(l))
 		// A tag line inside a template literal is the markup a program
 		// writes (`<script>` in a page it builds), not a wrapper.
-		if closeTag == "" || inTemplate(src[:off-len(l)]) {
+		if closeTag == "" || inCode(src[:off-len(l)]) {
 			continue
 		}
 		var b strings.Builder
@@ -264,6 +264,16 @@ func TemplateFence(src string, upto int) int {
 		off += len(l)
 	}
 	return 0
+}
+
+// inCode says whether src ends inside a template literal or a block
+// comment of the code: a fence or tag line after it is the code's text,
+// not a wrapper around the program. (A ```js block in a comment ran in
+// place of the program around it, and a ```json one refused it.)
+func inCode(src string) bool {
+	s := &scanner{src: src}
+	s.run()
+	return s.openTemplate || s.openComment
 }
 
 // inTemplate says whether src ends inside a template literal: a fence

@@ -108,6 +108,10 @@ type scanner struct {
 	closedHead bool
 	// openTemplate is set when the source ends inside a template literal.
 	openTemplate bool
+	// openComment is set when it ends inside a block comment opened where
+	// code puts one (first on its line, or after ; { } ( ) , = [), not
+	// prose's "src/*.js".
+	openComment bool
 }
 
 // scan splits src into tokens. It fails (ok false) on an unterminated
@@ -145,6 +149,8 @@ func (s *scanner) run() ([]token, bool) {
 			} else if c == '/' && i+1 < len(src) && src[i+1] == '*' {
 				end := strings.Index(src[i+2:], "*/")
 				if end < 0 {
+					j := strings.TrimRight(src[:i], " \t")
+					s.openComment = j == "" || strings.IndexByte("\n\r;{}(),=[", j[len(j)-1]) >= 0
 					return s.toks, false
 				}
 				if strings.ContainsAny(src[i:i+2+end], "\n\r\u2028\u2029") {

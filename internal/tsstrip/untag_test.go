@@ -59,3 +59,32 @@ func TestUnfenceAfterThought(t *testing.T) {
 		}
 	}
 }
+
+// TestWrapperInComment: a fence or a wrapper tag on lines of their own
+// inside a block comment of the program is the comment's text: the
+// program around it runs (the comment's block ran in its place). A "/*"
+// of prose before a fence ("src/*.js") opens no comment.
+func TestWrapperInComment(t *testing.T) {
+	const after = "\n*/\nreturn 1"
+	for _, src := range []string{
+		"/*\n```js\nwipe()\n```" + after,
+		"const a = 1;\n  /* e.g.:\n~~~javascript\nwipe()\n~~~" + after,
+		"f(); /*\n```\nwipe()\n```" + after,
+		"/*\n```json\n{}\n```" + after,
+		"/*\n<execute>\nwipe()\n</execute>" + after,
+		"x = [/*\n<script>\nwipe()\n</script>" + after,
+	} {
+		if got, err := Unfence(src); err != nil || got != src {
+			t.Errorf("Unfence(%q) = %q, %v; want it as written", src, got, err)
+		}
+	}
+	for src, want := range map[string]string{
+		"The files are src/*.js:\n```js\nreturn 2\n```": "\n\nreturn 2\n",
+		"/* a */\n```js\nreturn 3\n```":                 "\n\nreturn 3\n",
+		"See a/*b:\n<code>\nreturn 4\n</code>":          "\n\nreturn 4\n",
+	} {
+		if got, err := Unfence(src); err != nil || got != want {
+			t.Errorf("Unfence(%q) = %q, %v; want %q", src, got, err, want)
+		}
+	}
+}
