@@ -494,9 +494,15 @@ func markupArgs(s, tool string) map[string]any {
 	// DeepSeek's <｜tool▁call▁begin｜>function<｜tool▁sep｜>name ```json {...}```;
 	// with no other object after it (a second call).
 	if strings.HasPrefix(s, "<|") || strings.HasPrefix(s, "<｜") || strings.HasPrefix(s, "[TOOL_CALLS]") {
-		_, after, _ := strings.Cut(s, tool)
+		// The name whole, before the arguments: functions.executeCode2, or
+		// "executeCode" inside another tool's arguments, is another call.
+		// Mistral's list of calls is read as <tool_call>'s object below.
+		if body, ok := strings.CutPrefix(s, "[TOOL_CALLS]["); ok {
+			return markupArgs("<tool_call>"+strings.TrimSuffix(body, "]"), tool)
+		}
+		before, after, _ := strings.Cut(s, tool)
 		i := strings.IndexByte(after, '{')
-		if i < 0 {
+		if i < 0 || strings.Contains(before, "{") || isIdentByte(before[len(before)-1]) || isIdentByte(after[0]) {
 			return nil
 		}
 		d := json.NewDecoder(strings.NewReader(after[i:]))
