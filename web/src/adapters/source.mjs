@@ -376,8 +376,18 @@ export function annotations(hints, { source, untrusted, extra }) {
 
 // setTimeout as the page had it when the adapter loaded: a test's fake
 // timers installed later (vi.useFakeTimers()) stalled a listing's pauses
-// until the test moved its clock, as the core's slices do not.
-const later = setTimeout;
+// until the test moved its clock, as the core's slices do not. Installed
+// before, @sinonjs/fake-timers' (jest's, vitest's) keep the real one as
+// their clock's _setTimeout, which the core takes too (intrinsics.mjs
+// beforeFakes; not imported here: that module's other intrinsics would
+// come into each adapter's bundle). A listing past 2,048 tools stalled.
+const later = /* @__PURE__ */ ((t) => {
+    try {
+        return t.clock._setTimeout || t;
+    } catch {
+        return t;
+    }
+})(setTimeout);
 /** A task's pause (a macrotask: the page breathes). */
 export const pause = () => new Promise((r) => later(r));
 
