@@ -8,7 +8,7 @@
 // method keyed REGISTERING (faces.mjs): an internal hook, no part of the
 // API, with a Symbol.for key because the adapters are bundles of their own.
 
-import { KeptSet, arrayOf, map, setTimeout, then } from "./intrinsics.mjs";
+import { KeptSet, all, arrayOf, map, setTimeout, then } from "./intrinsics.mjs";
 import { cannotRead } from "./fields.mjs";
 import { quoteCut } from "./keys.mjs";
 import { goQuote } from "./schemacheck.mjs";
@@ -64,22 +64,14 @@ export function inFlight() {
          */
         wait() {
             if (passes.size === 0) return undefined;
+            /** @type {{ err: any } | undefined} */
+            let failed;
+            // Each pass's failure is caught as it comes: the first in time
+            // is the one reported, once all have settled.
             const now = arrayOf(passes);
-            return new Promise((resolve, reject) => {
-                let left = now.length;
-                /** @type {{ err: any } | undefined} */
-                let failed;
-                const one = () => {
-                    if (--left > 0) return;
-                    if (failed) reject(failed.err);
-                    else resolve();
-                };
-                for (let i = 0; i < now.length; i++) {
-                    then(now[i], one, (err) => {
-                        failed ||= { err };
-                        one();
-                    });
-                }
+            for (let i = 0; i < now.length; i++) now[i] = then(now[i], undefined, (err) => void (failed ||= { err }));
+            return then(all(now), () => {
+                if (failed) throw failed.err;
             });
         },
     };

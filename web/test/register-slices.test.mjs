@@ -82,6 +82,24 @@ describe("api.registerTools of more than 2,048 tools registers in slices", { tim
         assert.ok(logged.some((l) => l.includes('tools[4000] ("big.t4000"): inputSchema: ')), logged.join("\n"));
         await api.ready();
     });
+
+    test("two calls refused in later slices: ready() rejects with the refusal that came first, not the first call's", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath });
+        const error = console.error;
+        console.error = () => {};
+        t.after(() => (console.error = error));
+        const bad = { type: "object", properties: { n: { type: "nonsense" } } };
+        // The first call's bad tool is in its sixth slice, the second's in
+        // its first: the slices of the two alternate, so the second's
+        // refusal comes first.
+        const early = Array.from({ length: N }, (_, i) => def(i, i === 4900 ? { inputSchema: bad } : {}));
+        const late = Array.from({ length: 3000 }, (_, i) => def(i, { name: `other.t${i}`, ...(i === 2100 ? { inputSchema: bad } : {}) }));
+        api.registerTools(early);
+        api.registerTools(late);
+        await assert.rejects(api.ready(), (err) => err.message.startsWith('tools[2100] ("other.t2100"): inputSchema: ') || assert.fail(err.message));
+        await api.ready();
+        assert.equal(api.listTools().length, 0, "neither call's tools are left");
+    });
 });
 
 describe("config.tools of more than 2,048 tools registers in slices", { timeout: 600_000 }, () => {
