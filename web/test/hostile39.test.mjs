@@ -391,9 +391,11 @@ describe("hostile39: onEvent handlers that throw or run programs of their own", 
         let started = 0;
         let session;
         const inner = [];
+        // 51 runs share 16 run slots: the outer run's timeout bounds a
+        // deadlock, not their speed (5 s: it timed out at load ~20).
         const api = await withFactory(t, {
             wasmLocation: assetPath,
-            timeout: 5000,
+            timeout: 60_000,
             tools: [tool("t.a", () => 1)],
             onEvent: (e) => {
                 if (e.type !== "run-start" || started >= 50) return;
@@ -403,10 +405,10 @@ describe("hostile39: onEvent handlers that throw or run programs of their own", 
             },
         });
         session = api.createSession();
-        const r = await within(run(session, "return await tools.t.a({}) + 1"), 60_000);
+        const r = await within(run(session, "return await tools.t.a({}) + 1"), 120_000);
         assert.notEqual(r, "hung");
         assert.equal(r.result, 2, JSON.stringify(r.error));
-        const all = await within(Promise.allSettled(inner), 60_000);
+        const all = await within(Promise.allSettled(inner), 120_000);
         assert.notEqual(all, "hung");
         assert.ok(all.every((x) => x.status === "fulfilled" && x.value.result === 1), JSON.stringify(all.slice(0, 3)));
     });
@@ -467,10 +469,12 @@ describe("hostile39: host values session 38 left open", () => {
     test("onToolCall allowing with a large legitimate replacement input (5 MB of JSON): the tool gets it whole", async (t) => {
         const rows = Array.from({ length: 50_000 }, (_, i) => ({ id: i, name: `row ${i}`, tags: ["a", "b"], note: "n".repeat(60) }));
         let got;
+        // ~4 s of CPU (in-thread), which at load ~25 passed a timeout of
+        // 60 s (112 s): the deadline is not what this checks.
         const api = await withFactory(t, {
             wasmLocation: assetPath,
             memoryLimit: 256,
-            timeout: 60_000,
+            timeout: 600_000,
             interceptors: { onToolCall: () => ({ allowed: true, input: { rows } }) },
             tools: [tool("t.take", (input) => ((got = input), input.rows.length))],
         });
