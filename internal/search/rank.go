@@ -127,12 +127,15 @@ func RankWith(docs []*Doc, query string, o Options) []Hit {
 		return strings.Compare(docs[a.i].name, docs[b.i].name)
 	}
 	best := bestOf(limit, byRank)
+	// Joined once: per doc, they were a fifth of a search over 100,000
+	// tools under WebAssembly (two strings made and dropped a tool).
+	ns, own := q+".", "."+q
 	for i, d := range docs {
 		tier := 0
 		switch {
 		case d.lower == q:
 			tier = 2
-		case strings.HasPrefix(d.lower, q+"."), strings.HasSuffix(d.lower, "."+q):
+		case strings.HasPrefix(d.lower, ns), strings.HasSuffix(d.lower, own):
 			// a namespace, or a name without its namespace ("getOwner")
 			tier = 1
 		}
