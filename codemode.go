@@ -300,7 +300,7 @@ func (c *CodeMode) NewSession(tools ...Tool) (*Session, error) {
 	if err := c.check(); err != nil {
 		return nil, err
 	}
-	s := &Session{cm: c, own: newRegistry()}
+	s := &Session{cm: c, own: newRegistry(), ns: nsMemo{whole: c.reg}}
 	s.done, s.close = context.WithCancel(context.Background())
 	if err := s.AddTools(tools...); err != nil {
 		return nil, err

@@ -27,35 +27,11 @@ const wordsPerNamespace = 4
 // summarizeNamespaces groups tools by the first segment of their names
 // (sorted by name); topLevel are the tools without a namespace.
 func summarizeNamespaces(tools []*toolEntry) (spaces []nsSummary, topLevel []string) {
-	byNS := map[string][]*toolEntry{}
+	t := nsTallies{spaces: map[string]*nsTally{}}
 	for _, e := range tools {
-		ns, _, ok := strings.Cut(e.info.Name, ".")
-		if !ok {
-			topLevel = append(topLevel, e.info.Name)
-			continue
-		}
-		byNS[ns] = append(byNS[ns], e)
+		t.count(e, 1)
 	}
-	for ns, entries := range byNS {
-		// Split once a summary, and only for a tool whose words are not
-		// known yet.
-		var own []string
-		split := false
-		ownWords := func() []string {
-			if !split {
-				own, split = search.NamespaceWords(ns), true
-			}
-			return own
-		}
-		words := make([][]search.NameWord, len(entries))
-		for i, e := range entries {
-			words[i] = e.nameWords(ownWords)
-		}
-		spaces = append(spaces, nsSummary{name: ns, count: len(entries), words: search.TopWords(words, wordsPerNamespace)})
-	}
-	sort.Slice(spaces, func(i, j int) bool { return spaces[i].name < spaces[j].name })
-	sort.Strings(topLevel)
-	return spaces, topLevel
+	return t.summarize(tools)
 }
 
 // nsMemo is a session's summary of the tools it showed last. Its
@@ -70,13 +46,21 @@ type nsMemo struct {
 	tools    []*toolEntry
 	spaces   []nsSummary
 	topLevel []string
+	// whole is the CodeMode's registry, whose running summary answers
+	// for tools that are its snapshot (no ToolFilter, no tools of the
+	// session's own).
+	whole *registry
 }
 
-// summarize is summarizeNamespaces(tools), from the memo when tools are the
+// summarize is summarizeNamespaces(tools), from the registry's running
+// summary when tools are its snapshot, or from the memo when they are the
 // ones it was made of; a nil memo keeps nothing.
 func (m *nsMemo) summarize(tools []*toolEntry) ([]nsSummary, []string) {
 	if m == nil {
 		return summarizeNamespaces(tools)
+	}
+	if spaces, topLevel, ok := m.whole.summary(tools); ok {
+		return spaces, topLevel
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -85,6 +69,98 @@ func (m *nsMemo) summarize(tools []*toolEntry) ([]nsSummary, []string) {
 		m.tools = slices.Clone(tools)
 	}
 	return m.spaces, m.topLevel
+}
+
+// nsTallies is summarizeNamespaces' count: each namespace's tools and the
+// words of their names. A registry keeps its own as tools come and go, so
+// that the summary of a catalog seen whole costs a pass over its
+// namespaces, not over its tools (getSystemInstruction after 100,000
+// tools, in-thread, was one stretch of 210-260 ms of the page's thread,
+// at each change). Kept from the first summary asked of the registry, or
+// from its nsTallyAt'th tool: a registration of fewer tools, asked for no
+// instruction, pays nothing for it.
+type nsTallies struct {
+	spaces   map[string]*nsTally
+	topLevel int
+	// made: summary and top are the summary of the tools now.
+	made    bool
+	summary []nsSummary
+	top     []string
+}
+
+type nsTally struct {
+	count int
+	own   []string // search.NamespaceWords of the namespace
+	words search.WordTally
+}
+
+// nsTallyAt is the catalog from which a registry keeps its tallies before
+// any summary is asked for: the registrations of a large one, in slices,
+// carry the count.
+const nsTallyAt = 2048
+
+// count counts e's name d times (1: added, -1: removed).
+func (t *nsTallies) count(e *toolEntry, d int) {
+	t.made = false
+	ns, _, ok := strings.Cut(e.info.Name, ".")
+	if !ok {
+		t.topLevel += d
+		return
+	}
+	s := t.spaces[ns]
+	if s == nil {
+		s = &nsTally{own: search.NamespaceWords(ns)}
+		t.spaces[ns] = s
+	}
+	s.count += d
+	s.words.Add(e.nameWords(s.own), d)
+	if s.count == 0 {
+		delete(t.spaces, ns)
+	}
+}
+
+// summarize is the summary of what t counted, which is tools.
+func (t *nsTallies) summarize(tools []*toolEntry) ([]nsSummary, []string) {
+	if !t.made {
+		t.summary, t.top = nil, nil
+		for name, s := range t.spaces {
+			t.summary = append(t.summary, nsSummary{name: name, count: s.count, words: s.words.Top(wordsPerNamespace)})
+		}
+		sort.Slice(t.summary, func(i, j int) bool { return t.summary[i].name < t.summary[j].name })
+		for i := 0; i < len(tools) && len(t.top) < t.topLevel; i++ {
+			if name := tools[i].info.Name; !strings.Contains(name, ".") {
+				t.top = append(t.top, name)
+			}
+		}
+		sort.Strings(t.top)
+		t.made = true
+	}
+	return t.summary, t.top
+}
+
+// summary is summarizeNamespaces(tools) from r's tallies, when tools are
+// r's snapshot (the shared slice, unchanged since); ok is false otherwise.
+func (r *registry) summary(tools []*toolEntry) (spaces []nsSummary, topLevel []string, ok bool) {
+	if r == nil || len(tools) == 0 {
+		return nil, nil, false
+	}
+	r.mu.Lock()
+	if ok = len(r.added) == 0 && len(tools) == len(r.byName) && &tools[0] == &r.byName[0]; ok {
+		if r.ns == nil {
+			r.tally()
+		}
+		spaces, topLevel = r.ns.summarize(tools)
+	}
+	r.mu.Unlock()
+	return spaces, topLevel, ok
+}
+
+// tally starts r's tallies from its tools; r.mu held.
+func (r *registry) tally() {
+	r.ns = &nsTallies{spaces: map[string]*nsTally{}}
+	for _, e := range r.tools {
+		r.ns.count(e, 1)
+	}
 }
 
 // writeNamespaces lists the namespaces, one per line, at most max of them.

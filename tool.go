@@ -283,12 +283,12 @@ func (e *toolEntry) signature() string {
 }
 
 // nameWords is what the instructions' namespace summary counts of the
-// tool's name (search.NameWords), whose namespace's own words are own();
+// tool's name (search.NameWords), whose namespace's own words are own;
 // none for a tool without a namespace.
-func (e *toolEntry) nameWords(own func() []string) []search.NameWord {
+func (e *toolEntry) nameWords(own []string) []search.NameWord {
 	e.wordsOnce.Do(func() {
 		if _, rest, ok := strings.Cut(e.info.Name, "."); ok {
-			e.words = search.NameWords(own(), rest)
+			e.words = search.NameWords(own, rest)
 		}
 	})
 	return e.words
@@ -648,6 +648,9 @@ type registry struct {
 	// 100,000 names (a tenth of a second of the page's thread, under
 	// WebAssembly, at its first search).
 	byName, added []*toolEntry
+	// ns is the running summary of the tools' namespaces (nil until
+	// asked for or nsTallyAt tools).
+	ns *nsTallies
 }
 
 func newRegistry() *registry {
@@ -700,6 +703,14 @@ func (r *registry) add(tools ...Tool) (remove func(), err error) {
 	for _, e := range entries {
 		r.tools[e.info.Name] = e
 	}
+	switch {
+	case r.ns != nil:
+		for _, e := range entries {
+			r.ns.count(e, 1)
+		}
+	case len(r.tools) >= nsTallyAt:
+		r.tally()
+	}
 	if r.byName != nil {
 		r.added = append(r.added, entries...)
 		if mergeAt(len(r.byName), len(r.added)) {
@@ -716,6 +727,9 @@ func (r *registry) add(tools ...Tool) (remove func(), err error) {
 				e.removed.Store(true)
 				if r.tools[e.info.Name] == e {
 					delete(r.tools, e.info.Name)
+					if r.ns != nil {
+						r.ns.count(e, -1)
+					}
 				}
 			}
 			r.byName, r.added = nil, nil

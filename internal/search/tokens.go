@@ -150,11 +150,11 @@ func splitWordsUnicode(text string, emit func(string)) {
 // GitHub's issues.
 func KeyWords(namespace string, names []string, n int) []string {
 	own := NamespaceWords(namespace)
-	words := make([][]NameWord, len(names))
-	for i, name := range names {
-		words[i] = NameWords(own, name)
+	var t WordTally
+	for _, name := range names {
+		t.Add(NameWords(own, name), 1)
 	}
-	return TopWords(words, n)
+	return t.Top(n)
 }
 
 // NamespaceWords is the stems of a namespace's name, which say nothing
@@ -213,50 +213,64 @@ func NameWords(own []string, name string) []NameWord {
 	return slices.Clone(out)
 }
 
-// TopWords is KeyWords of a namespace's names as NameWords gave them: the
-// n stems most names have (ties by stem), each shown as the word most of
-// them write (ties by word).
-func TopWords(names [][]NameWord, n int) []string {
-	type written struct {
-		word string
-		n    int
+// WordTally counts the words of a namespace's names as NameWords gives
+// them, names coming (Add(words, 1)) and going (Add(words, -1)): a
+// registry keeps one a namespace as tools are registered and removed, so
+// that its summary needs no pass over every tool. Its zero value is
+// empty.
+type WordTally struct {
+	stems []stemCount
+	index map[string]int
+}
+
+type written struct {
+	word string
+	n    int
+}
+
+type stemCount struct {
+	stem string
+	n    int
+	// How the stem is written: one way mostly, so the others apart, and
+	// a stem costs no allocation of its own.
+	first  written
+	others []written
+}
+
+// Add counts one name's words (NameWords) d times: 1 for a name added,
+// -1 for one removed that was added before.
+func (t *WordTally) Add(words []NameWord, d int) {
+	if t.index == nil {
+		t.index = map[string]int{}
 	}
-	type stemCount struct {
-		stem string
-		n    int
-		// How the stem is written: one way mostly, so the others
-		// apart, and a stem costs no allocation of its own.
-		first  written
-		others []written
-	}
-	// Sized for a stem a name: the map grew and moved its entries a dozen
-	// times for a namespace of 800 names.
-	stems := make([]stemCount, 0, len(names))
-	index := make(map[string]int, len(names))
-	for _, words := range names {
-		for _, w := range words {
-			i, ok := index[w.Stem]
-			if !ok {
-				i = len(stems)
-				index[w.Stem] = i
-				stems = append(stems, stemCount{stem: w.Stem, first: written{word: w.Word}})
-			}
-			s := &stems[i]
-			s.n++
-			if s.first.word == w.Word {
-				s.first.n++
-				continue
-			}
-			j := 0
-			for j < len(s.others) && s.others[j].word != w.Word {
-				j++
-			}
-			if j == len(s.others) {
-				s.others = append(s.others, written{word: w.Word})
-			}
-			s.others[j].n++
+	for _, w := range words {
+		i, ok := t.index[w.Stem]
+		if !ok {
+			i = len(t.stems)
+			t.index[w.Stem] = i
+			t.stems = append(t.stems, stemCount{stem: w.Stem, first: written{word: w.Word}})
 		}
+		s := &t.stems[i]
+		s.n += d
+		if s.first.word == w.Word {
+			s.first.n += d
+			continue
+		}
+		j := 0
+		for j < len(s.others) && s.others[j].word != w.Word {
+			j++
+		}
+		if j == len(s.others) {
+			s.others = append(s.others, written{word: w.Word})
+		}
+		s.others[j].n += d
 	}
+}
+
+// Top is KeyWords of the names counted: the n stems most of them have
+// (ties by stem), each shown as the word most of them write (ties by
+// word). A stem whose names all went counts for none.
+func (t *WordTally) Top(n int) []string {
 	// The first n in order, picked rather than sorted: a namespace has
 	// hundreds of stems, and sorting them all was half of this in
 	// WebAssembly.
@@ -264,9 +278,9 @@ func TopWords(names [][]NameWord, n int) []string {
 		return a.n > b.n || a.n == b.n && a.stem < b.stem
 	}
 	top := make([]*stemCount, 0, n)
-	for i := range stems {
-		s := &stems[i]
-		if len(top) == n && (n == 0 || !before(s, top[n-1])) {
+	for i := range t.stems {
+		s := &t.stems[i]
+		if s.n <= 0 || len(top) == n && (n == 0 || !before(s, top[n-1])) {
 			continue
 		}
 		if len(top) < n {
