@@ -2,7 +2,9 @@ package codemode
 
 import (
 	"context"
+	"encoding/json"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -19,6 +21,42 @@ import (
 // (sandbox.PastDeadline -> sandbox.Beat), naming its run's poll owner, the
 // first time and at the question that finds the deadline past at least.
 func TestInputCheckBeats(t *testing.T) {
+	wantBeats := countBeats(t)
+	s := mustSession(t, newTestCodeMode(t, Config{Timeout: 300 * time.Millisecond, Tools: []Tool{deepCheckTool}}))
+	const code = "let o = {}; for (let i = 0; i < 40; i++) o = { c: o }\nreturn await tools.deep.check(o)"
+	res, err := s.ExecuteCode(sandbox.WithPollOwner(context.Background(), 7), ExecuteCodeInput{Code: code}, nil)
+	if err != nil || res.OK || res.Error.Code != ErrorCodeTimeout {
+		t.Fatalf("%+v, %v: want the check's TIMEOUT", res, err)
+	}
+	wantBeats()
+}
+
+// TestResultCheckBeats: a result's check against the tool's outputSchema
+// is the same Go work as an input's; it asked only the run's time, without
+// a sign of life (in a worker, an abort meanwhile went unread and the page
+// replaced the worker). It beats as the input check does, naming the run.
+func TestResultCheckBeats(t *testing.T) {
+	wantBeats := countBeats(t)
+	deep := Tool{Name: "deep.result", OutputSchema: deepCheckTool.InputSchema,
+		Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+			o := "{}"
+			for range 40 {
+				o = `{"c": ` + o + `}`
+			}
+			return json.RawMessage(o), nil
+		}}
+	s := mustSession(t, newTestCodeMode(t, Config{Timeout: 300 * time.Millisecond, Tools: []Tool{deep}}))
+	res, err := s.ExecuteCode(sandbox.WithPollOwner(context.Background(), 7), ExecuteCodeInput{Code: "return await tools.deep.result({})"}, nil)
+	if err != nil || res.OK || len(res.ToolCalls) != 1 || !strings.Contains(res.ToolCalls[0].Reason, "the check against the schema was stopped") {
+		t.Fatalf("%+v, %v: want the call's check stopped by the run's time", res, err)
+	}
+	wantBeats()
+}
+
+// countBeats counts sandbox.Beat's calls by poll owner for the test; the
+// function it returns fails the test unless 2 or more came, all naming the
+// run's owner 7.
+func countBeats(t *testing.T) func() {
 	var mu sync.Mutex
 	owners := map[float64]int{}
 	sandbox.Beat = func(owner float64) {
@@ -27,16 +65,13 @@ func TestInputCheckBeats(t *testing.T) {
 		mu.Unlock()
 	}
 	t.Cleanup(func() { sandbox.Beat = nil })
-	s := mustSession(t, newTestCodeMode(t, Config{Timeout: 300 * time.Millisecond, Tools: []Tool{deepCheckTool}}))
-	const code = "let o = {}; for (let i = 0; i < 40; i++) o = { c: o }\nreturn await tools.deep.check(o)"
-	res, err := s.ExecuteCode(sandbox.WithPollOwner(context.Background(), 7), ExecuteCodeInput{Code: code}, nil)
-	if err != nil || res.OK || res.Error.Code != ErrorCodeTimeout {
-		t.Fatalf("%+v, %v: want the check's TIMEOUT", res, err)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if owners[7] < 2 || len(owners) != 1 {
-		t.Errorf("beats by owner: %v; want 2 or more, all naming the run's owner 7", owners)
+	return func() {
+		t.Helper()
+		mu.Lock()
+		defer mu.Unlock()
+		if owners[7] < 2 || len(owners) != 1 {
+			t.Errorf("beats by owner: %v; want 2 or more, all naming the run's owner 7", owners)
+		}
 	}
 }
 

@@ -253,7 +253,7 @@ func (r *runState) call(ctx context.Context, args []json.RawMessage) (json.RawMe
 	if err != nil {
 		return nil, err
 	}
-	out, err := r.execute(ctx, c, e, input, r.toolCall(c, e))
+	out, err := r.execute(ctx, c, e, input, r.toolCall(ctx, c, e))
 	return r.endCall(ctx, c, e, out, err)
 }
 
@@ -306,7 +306,7 @@ func (r *runState) startCall(ctx context.Context, args []json.RawMessage, done f
 	c, e, input, err := r.prepare(ctx, args)
 	var call Call
 	if err == nil {
-		call = r.toolCall(c, e)
+		call = r.toolCall(ctx, c, e)
 	}
 	switch {
 	case err != nil:
@@ -320,7 +320,7 @@ func (r *runState) startCall(ctx context.Context, args []json.RawMessage, done f
 		}()
 	default:
 		e.tool.Start(ctx, input, call, func(out json.RawMessage, err error) {
-			out, err = r.checkOutput(c, e, out, err)
+			out, err = r.checkOutput(ctx, c, e, out, err)
 			done(r.endCall(ctx, c, e, out, err))
 		})
 	}
@@ -600,17 +600,17 @@ func (r *runState) execute(ctx context.Context, c *toolCallState, e *toolEntry, 
 		}
 	}()
 	out, err = e.tool.Execute(ctx, input, call)
-	return r.checkOutput(c, e, out, err)
+	return r.checkOutput(ctx, c, e, out, err)
 }
 
 // toolCall is what call c's tool learns of it. A tool with an outputSchema
 // gets CheckResult, which records that the result it passed needs no
 // second check.
-func (r *runState) toolCall(c *toolCallState, e *toolEntry) Call {
+func (r *runState) toolCall(ctx context.Context, c *toolCallState, e *toolEntry) Call {
 	call := Call{Context: r.runContext, Warn: r.warn, MemoryLimitMB: r.s.cm.cfg.MemoryLimitMB, Answering: c.answering}
 	if e.tool.OutputSchema != nil {
 		call.CheckResult = func(out json.RawMessage) error {
-			if err := e.checkResultStop(out, r.overtime); err != nil {
+			if err := e.checkResultStop(out, r.resultStop(ctx)); err != nil {
 				return err
 			}
 			c.resultChecked.Store(true)
@@ -618,6 +618,15 @@ func (r *runState) toolCall(c *toolCallState, e *toolEntry) Call {
 		}
 	}
 	return call
+}
+
+// resultStop stops a result's check for the call of ctx once the run has
+// used its time or ended, asking sandbox.PastDeadline, which shows life
+// (sandbox.Beat) as the input check's stop does: in a worker, a big
+// outputSchema's check held the thread in Go without a sign, and the page
+// replaced the worker at an abort meanwhile, failing its other runs.
+func (r *runState) resultStop(ctx context.Context) func() bool {
+	return func() bool { return sandbox.PastDeadline(ctx) || ctx.Err() != nil || r.overtime() }
 }
 
 // overtime says the run's program has used its time (it ends at its next
@@ -646,7 +655,7 @@ func (c *toolCallState) answering(bytes int, final bool) {
 // tool checked it with CheckResult. It runs when the tool's answer
 // settles, before the sandbox sees it; nothing after it can change a
 // result.
-func (r *runState) checkOutput(c *toolCallState, e *toolEntry, out json.RawMessage, err error) (json.RawMessage, error) {
+func (r *runState) checkOutput(ctx context.Context, c *toolCallState, e *toolEntry, out json.RawMessage, err error) (json.RawMessage, error) {
 	c.answered.Store(int64(len(out)) + 1)
 	if err != nil {
 		return out, err
@@ -688,7 +697,7 @@ func (r *runState) checkOutput(c *toolCallState, e *toolEntry, out json.RawMessa
 			return nil, fmt.Errorf("tool %s returned invalid JSON", e.info.Name)
 		}
 	}
-	if err := e.checkResultStop(out, r.overtime); err != nil {
+	if err := e.checkResultStop(out, r.resultStop(ctx)); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -21,18 +21,27 @@ const CHECK = "let o = {}; for (let i = 0; i < 40; i++) o = { c: o }\nreturn awa
 // the worker's clock reads it. The aborted run's check never read it: after
 // 5 s without a poll the page replaced the worker, and the other run,
 // awaiting a tool of 7 s, failed.
-test("an abort of a run whose input check holds the worker stops the check; the worker is kept and the other run finishes", { timeout: 60_000 }, async () => {
+test("an abort of a run whose input check holds the worker stops the check; the worker is kept and the other run finishes", { timeout: 60_000 }, () =>
+    abortWhileChecking({ name: "deep.check", inputSchema: deep, execute: () => "ran" }, CHECK));
+
+/**
+ * A run awaiting a tool of 7 s, then a run of code whose call's check of
+ * tool holds the worker, aborted 500 ms later: the abort is read (the
+ * checking run rejects with its reason), the worker is kept (the waiting
+ * run gets its result) and runs the next program.
+ */
+async function abortWhileChecking(tool, code) {
     const { IoCodeModeFactory } = await import(indexURL);
     const api = await IoCodeModeFactory({ wasmLocation: assetPath, worker: true, timeout: 20_000 });
     try {
         api.registerTool({ name: "slow.wait", inputSchema: { type: "object" }, execute: () => new Promise((r) => setTimeout(() => r("waited"), 7000)) });
-        api.registerTool({ name: "deep.check", inputSchema: deep, execute: () => "ran" });
+        api.registerTool(tool);
         const ex = api.createSession().getLlmTools().find((t) => t.name === "executeCode");
         await api.ready();
         const waiting = ex.execute({ code: "return await tools.slow.wait({});", explanation: "" });
         await new Promise((r) => setTimeout(r, 100));
         const stop = new AbortController();
-        const checking = ex.execute({ code: CHECK, explanation: "" }, { signal: stop.signal });
+        const checking = ex.execute({ code, explanation: "" }, { signal: stop.signal });
         await new Promise((r) => setTimeout(r, 500));
         stop.abort(new Error("stopped by the user"));
         await assert.rejects(checking, /stopped by the user/);
@@ -43,7 +52,7 @@ test("an abort of a run whose input check holds the worker stops the check; the 
     } finally {
         api.dispose();
     }
-});
+}
 
 // Without SharedArrayBuffer the worker reads an abort only once its thread
 // is free; the page replaces it for an aborted run that a sign names as
@@ -85,3 +94,23 @@ test("no SharedArrayBuffer: an abort while another run's input check holds the w
     assert.equal(r.b.rejected, "stopped by the user");
     assert.equal(r.next, 2);
 });
+
+// A result's check against the tool's outputSchema is the same Go work on
+// the worker's thread: it asked only the run's time, so an abort meanwhile
+// went unread and the page, hearing nothing for 5 s, replaced the worker,
+// failing the other run ("restarted to cancel a run that held it"). It
+// shows life and reads the abort as the input check does.
+test("an abort of a run whose result check holds the worker stops the check; the worker is kept and the other run finishes", { timeout: 60_000 }, () =>
+    abortWhileChecking(
+        {
+            name: "deep.result",
+            inputSchema: { type: "object" },
+            outputSchema: deep,
+            execute: () => {
+                let o = {};
+                for (let i = 0; i < 40; i++) o = { c: o };
+                return o;
+            },
+        },
+        "return await tools.deep.result({})",
+    ));
