@@ -7,13 +7,16 @@
 // the TypeScript declarations' generator and the JSON Schema validator run
 // once per registration, run or tool call, and the copies of small
 // functions inlined at their call sites were 16.6 KB of the core's brotli
-// bytes (1,259,365 to 1,242,780; bench/README.md, "Inlining"). Not the
-// sandbox, its FFI, jsbridge, search or tsstrip, whose loops run per value,
-// call or token (and the sandbox's and search's cores grew without it).
+// bytes (1,259,365 to 1,242,780; bench/README.md, "Inlining"). The wasm
+// package too, IoCodeModeFactory's Go side: its code runs once per call
+// from the page (its per-value work is jsbridge's and jsondec's, which
+// inline): 1,254,279 to 1,251,916. Not the sandbox, its FFI, jsbridge,
+// search or tsstrip, whose loops run per value, call or token (and the
+// sandbox's and search's cores grew without it).
 // NO_INLINE=0 inlines everywhere (to compare).
 
 const mod = "github.com/interopio/code-mode";
-export const NO_INLINE_PACKAGES = [mod, `${mod}/internal/tsgen`, `${mod}/third_party/jsonschema`];
+export const NO_INLINE_PACKAGES = [mod, `${mod}/internal/tsgen`, `${mod}/third_party/jsonschema`, `${mod}/wasm`];
 
 /** The -gcflags arguments of go build, by the environment's NO_INLINE. @param {Record<string, string | undefined>} [env] */
 export function noInlineFlags(env = process.env) {
