@@ -188,11 +188,15 @@ export function fromIoConnect(io, options) {
     };
     const othersOf = (method, memo) => (typeof method.getServers === "function" ? method.getServers() : []).filter((s) => !sameInstance(s, mine()) && !streams(s, method.name, memo));
 
+    // A signature it cannot read is reported once, not at every re-read of
+    // methods() (each application's start re-reads them all).
+    const told = new Set();
     function schemaOf(method, field) {
         try {
             return signatureToJsonSchema(method[field]);
         } catch (err) {
-            live.report(new Error(`io.Connect method ${method.name}: ${field} ${JSON.stringify(method[field])}: ${err.message}; taking any object`));
+            const message = `io.Connect method ${method.name}: ${field} ${JSON.stringify(method[field])}: ${err.message}; taking any object`;
+            if (!told.has(message)) told.add(message), live.report(new Error(message));
             return { type: "object" };
         }
     }
