@@ -2,7 +2,7 @@
 // tools. It takes the page's io.Connect API object (`io`) and imports
 // nothing of the platform.
 
-import { DELAY, annotations, checkOptions, createToolSource, kept, namespaceOf, sanitizeName, uniqueNames, untilAborted } from "./source.mjs";
+import { DELAY, annotations, checkOptions, createToolSource, kept, later, namespaceOf, sanitizeName, uniqueNames, untilAborted } from "./source.mjs";
 
 // ---------------------------------------------------------------------------
 // Signatures: "String symbol, Int? quantity, String[] tags,
@@ -106,9 +106,6 @@ export function signatureToJsonSchema(signature) {
 // The adapter
 
 const TARGETS = ["best", "all", "skipMine"];
-// setTimeout as the page had it when the adapter loaded (as source.mjs's
-// pause: a test's fake timers installed later do not stall the re-reads).
-const later = setTimeout;
 const BURST = 20;
 const HINT_FLAGS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"];
 
@@ -297,7 +294,8 @@ export function fromIoConnect(io, options) {
 
     // Events come in bursts (an application starting registers many
     // methods, one register() after the other, a bus round trip apart):
-    // one re-read of methods() per burst, BURST ms after its first event.
+    // one re-read of methods() per burst, BURST ms after its first event
+    // (source.mjs's setTimeout, which a test's fake timers do not stall).
     // Re-read per event (a microtask), 500 methods registered so by 20
     // applications took 16 s, not 2 s: every event rebuilt every tool.
     let scheduled = false;

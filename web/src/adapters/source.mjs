@@ -381,7 +381,7 @@ export function annotations(hints, { source, untrusted, extra }) {
 // their clock's _setTimeout, which the core takes too (intrinsics.mjs
 // beforeFakes; not imported here: that module's other intrinsics would
 // come into each adapter's bundle). A listing past 2,048 tools stalled.
-const later = /* @__PURE__ */ ((t) => {
+export const later = /* @__PURE__ */ ((t) => {
     try {
         return t.clock._setTimeout || t;
     } catch {
