@@ -145,7 +145,7 @@ describe("fromFdc3 on the FDC3 reference desktop agent", () => {
         assert.equal(out.ok, true, JSON.stringify(out));
         assert.deepEqual(out.result.slice(0, 2), [
             "ResolveError: UserCancelledResolution: no application was chosen: the user cancelled, or the desktop agent has no resolver to ask (raiseIntent ViewChart with fdc3.instrument; handled by chart, crm: choose one with app (chart, crm))",
-            "ResolveError: IntentDeliveryFailed: the intent could not be delivered (raiseIntent ReadNews with fdc3.instrument)",
+            "ResolveError: IntentDeliveryFailed: the intent could not be delivered: its application did not listen for it in time, or failed (one still starting may take a later call) (raiseIntent ReadNews with fdc3.instrument)",
         ]);
         assert.deepEqual(out.result[2], { handledBy: "crm" });
         assert.deepEqual(selfCalls, []);

@@ -322,6 +322,12 @@ describe("FDC3: intents as a desktop's users raise them", () => {
         assert.deepEqual(out.result, { type: "fdc3.analysis", of: "AAPL" });
     });
 
+    test("an intent whose app adds its listener after the agent stopped waiting: a clear error that says what happened and what to do", async () => {
+        const out = await run(api.createSession(), `try { return await tools.fdc3.Research(${JSON.stringify(ticker("AAPL"))}); } catch (e) { return e.message; }`);
+        assert.equal(out.ok, true, JSON.stringify(out));
+        assert.match(out.result, /^ResolveError: IntentDeliveryFailed: the intent could not be delivered: its application did not listen for it in time, or failed \(one still starting may take a later call\) \(raiseIntent Research with fdc3\.instrument\)$/);
+    });
+
     // FDC3 2.2 apps declare their intents in the app directory. FINOS's
     // agent neither lists an undeclared listener (findIntentsByContext) nor
     // raises to it (raiseIntent: NoAppsFound; only findIntent names it): no

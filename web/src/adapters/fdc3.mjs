@@ -14,7 +14,7 @@ const RESOLVE_ERRORS = {
     ResolverTimeout: "the resolver timed out",
     TargetAppUnavailable: "the target application is not available",
     TargetInstanceUnavailable: "the target application instance is not available",
-    IntentDeliveryFailed: "the intent could not be delivered",
+    IntentDeliveryFailed: "the intent could not be delivered: its application did not listen for it in time, or failed (one still starting may take a later call)",
     MalformedContext: "the context is malformed",
     DesktopAgentNotFound: "the desktop agent was not found",
     ApiTimeout: "the desktop agent timed out",
