@@ -1,49 +1,23 @@
 // @interopio/code-mode/io-connect against a real Interop bus: the open
-// source Glue42 Core gateway (@glue42/gateway-web's Node build, MIT, no
-// licence key) with @interopio/core clients connected in process through
-// core's own `gateway.inproc` transport. Every application below is a real
-// io.Connect client; nothing of the bus is written here. (The fake bus of
-// adapters-io-connect.test.mjs stays for what this gateway cannot show.)
+// source Glue42 Core gateway with @interopio/core clients (io-connect-bus.mjs).
+// Every application below is a real io.Connect client; nothing of the bus
+// is written here. (The fake bus of adapters-io-connect.test.mjs stays for
+// what this gateway cannot show.)
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createRequire } from "node:module";
-import IOConnectCore from "@interopio/core";
 import { assetPath, loadFactory, run } from "./helpers.mjs";
 import { eachCaught, loadAdapter, until } from "./adapter-helpers.mjs";
+import { startBus } from "./io-connect-bus.mjs";
 
-const require = createRequire(import.meta.url);
-const gateway = require("@glue42/gateway-web/node/gateway-web.js");
-
-let IoCodeModeFactory, ioc, gw;
-const clients = [];
-
-// One io.Connect application on the bus. The gateway routes among the
-// clients of one user only, so all of them log in as "trader".
-async function connect(application) {
-    const io = await IOConnectCore({
-        application,
-        auth: { username: "trader", password: "any" },
-        gateway: { inproc: { facade: gw } },
-        // core asks the bus for io.Insights settings and warns when no
-        // platform answers: there is none here. (A failed invocation is
-        // still printed as "Gateway error - ..." on stderr, whatever the level.)
-        logger: { console: "error" },
-    });
-    clients.push(io);
-    return io;
-}
+let IoCodeModeFactory, ioc, bus;
+const connect = (application) => bus.connect(application);
 
 before(async () => {
     IoCodeModeFactory = await loadFactory();
     ioc = await loadAdapter("io-connect");
-    gateway.configure_logging({ level: "error" });
-    gw = gateway.create({});
-    await gw.start();
+    bus = await startBus();
 });
-after(async () => {
-    for (const io of clients) await io.done().catch(() => {});
-    await gw.stop();
-});
+after(() => bus.stop());
 
 const names = (api) => api.listTools().map((t) => t.name).sort();
 
