@@ -120,6 +120,10 @@ func (spec argSpec) parse(args json.RawMessage) (map[string]any, error) {
 		}
 		if inner != nil {
 			raw = inner
+		} else if firstOf(s)[spec.bare] != nil {
+			// Calls' arguments in an array, as text: run as the program,
+			// they gave the array back as its result.
+			raw = []any{}
 		} else if why := spec.brokenArgs(s); why != "" {
 			return nil, &argsError{why}
 		} else {
@@ -129,6 +133,11 @@ func (spec argSpec) parse(args json.RawMessage) (map[string]any, error) {
 	obj, ok := raw.(map[string]any)
 	if !ok {
 		return nil, &argsError{fmt.Sprintf("%s: expected the arguments to be an object %s, got %s", spec.tool, spec.shape(), kindOf(raw))}
+	}
+	// LangChain's one input of a tool, { __arg1: "..." }: the lone string.
+	if a, ok := obj["__arg1"].(string); ok && len(obj) == 1 {
+		b, _ := json.Marshal(a)
+		return spec.parse(b)
 	}
 	// The call's envelope as the arguments: { name: "searchTools",
 	// arguments: {...} } (Ollama's parameters, an input, OpenAI's function
@@ -308,16 +317,46 @@ func jsonObject(s string) map[string]any {
 // separates from a closing brace or bracket, outside strings (those of
 // handleToolCall's reading, json in web/src/adapters/llm-call.mjs: a
 // string unclosed at the end runs to it), and without comments, and
-// whether there was one of either.
+// whether there was one of either. A Python dict's repr is JSON too:
+// its 'strings' in double quotes, True, False and None as JSON writes them
+// (outside a string, any bare word is no JSON).
 func dropClosingCommas(s string) (string, bool) {
 	var b strings.Builder
-	inString, escaped, dropped, comment := false, false, false, false
+	inString, escaped, dropped, comment, single := false, false, false, false, false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case inString:
 			inString = escaped || c != '"'
 			escaped = !escaped && c == '\\'
+		case single:
+			switch {
+			case escaped:
+				escaped = false
+				if c != '\'' {
+					b.WriteByte('\\')
+				}
+			case c == '\\':
+				escaped = true
+				continue
+			case c == '\'':
+				single, c = false, '"'
+			case c == '"':
+				b.WriteByte('\\')
+			}
+		case c == '\'':
+			single, c, dropped = true, '"', true
+		case strings.HasPrefix(s[i:], "True") || strings.HasPrefix(s[i:], "False") || strings.HasPrefix(s[i:], "None"):
+			w := "null"
+			if c == 'T' {
+				w = "true"
+			} else if c == 'F' {
+				w = "false"
+			}
+			b.WriteString(w)
+			i += len(w) - 1
+			dropped = true
+			continue
 		case c == '"':
 			inString = true
 		case c == '/' && i+1 < len(s) && (s[i+1] == '/' || s[i+1] == '*'):
@@ -425,6 +464,19 @@ func (spec argSpec) brokenArgs(s string) string {
 	return fmt.Sprintf("%s: the arguments are JSON text that %s; expected an object %s", spec.tool, why, spec.shape())
 }
 
+// firstOf is the first object of the JSON text of an array s, else nil.
+func firstOf(s string) map[string]any {
+	var v any
+	if !strings.HasPrefix(strings.TrimSpace(s), "[") || decodeOne(s, &v) != nil {
+		return nil
+	}
+	if l, _ := v.([]any); len(l) > 0 {
+		o, _ := l[0].(map[string]any)
+		return o
+	}
+	return nil
+}
+
 // jsonString decodes s when it is the JSON text of a string, else "".
 func jsonString(s string) string {
 	var v string
@@ -483,8 +535,21 @@ func markupArgs(s, tool string) map[string]any {
 		s = strings.TrimSuffix(strings.TrimSpace(s), tag)
 	}
 	s = strings.TrimSpace(s)
+	// GLM's <tool_call>name<arg_key>k</arg_key><arg_value>v</arg_value>,
+	// Qwen3-Coder's <tool_call><function=name><parameter=k>v</parameter>.
+	if body, ok := strings.CutPrefix(s, "<tool_call>"); ok {
+		if b, ok := strings.CutPrefix(strings.TrimSpace(body), tool); ok {
+			return tagged(b, "<arg_key>", "</arg_key>", "<arg_value>", "</arg_value>")
+		}
+		if b := strings.TrimSpace(body); strings.HasPrefix(b, "<function=") {
+			s = b
+		}
+	}
 	if body, ok := strings.CutPrefix(s, "<function="+tool+">"); ok {
-		return jsonObject(body)
+		if args := jsonObject(body); args != nil {
+			return args
+		}
+		return tagged(body, "<parameter=", ">", "", "</parameter>")
 	}
 	// The special tokens of other templates, the tool's name, then its
 	// arguments' object: Mistral's [TOOL_CALLS][{"name": ..., "arguments":
@@ -523,18 +588,27 @@ func markupArgs(s, tool string) map[string]any {
 		}
 		return nil
 	}
-	// Each parameter ends with </parameter>, and nothing follows the last.
 	body, ok := strings.CutPrefix(s, `<invoke name="`+tool+`">`)
-	params := strings.Split(body, "</parameter>")
+	if !ok {
+		return nil
+	}
+	return tagged(body, `<parameter name="`, `">`, "", "</parameter>")
+}
+
+// tagged is the arguments of body, parameters each of open, its name, mid,
+// value (after valueOpen) and end, with nothing else around them; else nil.
+func tagged(body, open, mid, valueOpen, end string) map[string]any {
+	params := strings.Split(body, end)
 	last := len(params) - 1
-	if !ok || strings.TrimSpace(params[last]) != "" {
+	if strings.TrimSpace(params[last]) != "" {
 		return nil
 	}
 	args := map[string]any{}
 	for _, p := range params[:last] {
-		before, p, _ := strings.Cut(strings.TrimSpace(p), `<parameter name="`)
-		k, v, ok := strings.Cut(p, `">`)
-		if before != "" || !ok {
+		before, p, _ := strings.Cut(strings.TrimSpace(p), open)
+		k, v, ok := strings.Cut(p, mid)
+		v, in := strings.CutPrefix(strings.TrimSpace(v), valueOpen)
+		if before != "" || !ok || !in {
 			return nil
 		}
 		args[k] = v

@@ -79,7 +79,8 @@ func TestLLMToolArguments(t *testing.T) {
 		// a block whose value is the code's text ({code: "return 1"} gave
 		// ok: true, result "return 1"), or a syntax error about a block.
 		{"arguments with an unquoted key", execute, `"{code: \"return 1\"}"`, false, `executeCode: the arguments are JSON text that does not parse (JSON writes keys and strings in double quotes); expected an object { code: string; explanation?: string }`},
-		{"arguments in single quotes", execute, `"{'code': 'return 1', 'explanation': 'x'}"`, false, `executeCode: the arguments are JSON text that does not parse (JSON writes keys and strings in double quotes)`},
+		{"arguments in single quotes (a Python dict) run", execute, `"{'code': 'return 1', 'explanation': 'x'}"`, true, `"result":1`},
+		{"arguments in single quotes, a key unquoted", execute, `"{'code': 'return 1', explanation: 'x'}"`, false, `executeCode: the arguments are JSON text that does not parse`},
 		{"search arguments with an unquoted key", search, `"{ query: 'orders', limit: 5 }"`, false, `searchTools: the arguments are JSON text that does not parse (JSON writes keys and strings in double quotes)`},
 		{"a block with a label of another name is code", execute, `"{ total: 1 }\nreturn 2"`, true, `"result":2`},
 		{"search arguments cut short", search, `"{\"query\": \"ord"`, false, `searchTools: the arguments are JSON text that ends before its object does (cut short?)`},
@@ -161,7 +162,22 @@ func TestLLMToolArguments(t *testing.T) {
 		{"code in gpt-oss's harmony markup", execute, `{"code":` + strconv.Quote(`<|channel|>commentary to=functions.executeCode <|constrain|>json<|message|>{"code":"return 6*7"}<|call|>`) + `}`, true, `"result":42`},
 		{"code in Kimi's markup", execute, `{"code":` + strconv.Quote(`<|tool_calls_section_begin|><|tool_call_begin|>functions.executeCode:0<|tool_call_argument_begin|>{"code": "return 6*7"}<|tool_call_end|><|tool_calls_section_end|>`) + `}`, true, `"result":42`},
 		{"code in DeepSeek's markup", execute, `{"code":` + strconv.Quote("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>executeCode\n```json\n{\"code\": \"return 6*7\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>") + `}`, true, `"result":42`},
-		{"GLM's arg_key markup is named", execute, `{"code":` + strconv.Quote("<tool_call>executeCode\n<arg_key>code</arg_key>\n<arg_value>return 1</arg_value>\n</tool_call>") + `}`, true, `the code is wrapped in tool-call markup`},
+		// Session 43: GLM's and Qwen3-Coder's markup of one call (GLM's was named).
+		{"code in GLM's arg_key markup", execute, `{"code":` + strconv.Quote("<tool_call>executeCode\n<arg_key>code</arg_key>\n<arg_value>const a = 6;\nreturn a < 7 && a * 7;</arg_value>\n<arg_key>explanation</arg_key>\n<arg_value>x</arg_value>\n</tool_call>") + `}`, true, `"result":42`},
+		{"search arguments in GLM's markup", search, strconv.Quote("<tool_call>searchTools\n<arg_key>query</arg_key>\n<arg_value>transfer money</arg_value>\n<arg_key>limit</arg_key>\n<arg_value>1</arg_value>\n</tool_call>"), true, `"payments.transfer"`},
+		{"GLM's markup of two calls is named", execute, `{"code":` + strconv.Quote("<tool_call>executeCode\n<arg_key>code</arg_key>\n<arg_value>return 1</arg_value>\n</tool_call>\n<tool_call>executeCode\n<arg_key>code</arg_key>\n<arg_value>return 2</arg_value>\n</tool_call>") + `}`, true, `the code is wrapped in tool-call markup`},
+		{"code in Qwen3-Coder's parameter markup", execute, strconv.Quote("<tool_call>\n<function=executeCode>\n<parameter=code>\nreturn 6*7\n</parameter>\n</function>\n</tool_call>"), true, `"result":42`},
+		{"Qwen3-Coder's markup of another tool is named", execute, `{"code":` + strconv.Quote("<function=searchTools>\n<parameter=query>\nx\n</parameter>\n</function>") + `}`, true, `the code is wrapped in tool-call markup`},
+		// A Python dict's repr, and JSON with Python's literals.
+		{"arguments as a Python dict", execute, strconv.Quote(`{'code': 'return "it\'s".length', 'explanation': None}`), true, `"result":4`},
+		{"JSON text with True and None", search, strconv.Quote(`{"query": "transfer money", "limit": 1, "namespace": None, "exact": True}`), true, `"payments.transfer"`},
+		{"Python words inside strings stay", execute, strconv.Quote(`{"code": "return 'None True'", "explanation": False}`), true, `"result":"None True"`},
+		// Several calls' arguments in an array of text, which ran as the program.
+		{"an array of calls' arguments as text", execute, strconv.Quote(`[{"code": "return 1"}, {"code": "return 2"}]`), false, `executeCode: expected the arguments to be an object { code: string; explanation?: string }, got an array`},
+		{"an array literal program runs", execute, strconv.Quote(`[{"a": 1}]`), true, `"result":[{"a":1}]`},
+		{"LangChain's __arg1", execute, `{"__arg1":"return 6*7"}`, true, `"result":42`},
+		{"asking for every tool in words lists them", search, `{"query":"What tools are available? List all tools"}`, true, `"payments.transfer"`},
+		{"a word of a tool beside them searches", search, `{"query":"list all order tools"}`, true, `[{"name":"orders.`},
 		{"two calls in Mistral's markup", execute, `{"code":` + strconv.Quote(`[TOOL_CALLS][{"name": "executeCode", "arguments": {"code": "return 1"}}, {"name": "executeCode", "arguments": {"code": "return 2"}}]`) + `}`, true, `[TOOL_CALLS] is tool-call markup; send only the program`},
 		{"two calls in Kimi's markup", execute, `{"code":` + strconv.Quote(`<|tool_call_begin|>functions.executeCode:0<|tool_call_argument_begin|>{"code": "return 1"}<|tool_call_end|><|tool_call_begin|>functions.executeCode:1<|tool_call_argument_begin|>{"code": "return 2"}<|tool_call_end|>`) + `}`, true, `the code is wrapped in tool-call markup`},
 		// Session 43: a name that only holds the tool's (executeCode2, my_executeCode) is another tool's call.
