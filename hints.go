@@ -312,6 +312,10 @@ func syntaxHint(code string, e *sandbox.Error) string {
 					return fmt.Sprintf(": line %d holds %c (U+%04X), a full-width character; JavaScript's is %c", e.Line, r, r, r-0xfee0)
 				}
 			}
+			// \`: a backtick escaped as if inside a template literal.
+			if e.Column < len(line) && line[e.Column-1] == '\\' && line[e.Column] == '`' {
+				return ": \\` outside a template literal is no JavaScript; write the backtick itself: `orders: ${n}`"
+			}
 			// """docstring""": QuickJS reads "" and a string after it.
 			if t := strings.TrimSpace(string(line)); strings.HasPrefix(t, `"""`) || strings.HasPrefix(t, "'''") {
 				return ": \"\"\" begins a Python docstring; JavaScript writes comments with // (or /* ... */)"
@@ -647,6 +651,8 @@ const notDefinedTable = "module exports\t: the code is the body of an async func
 	"React useState useEffect\t: the sandbox has no React and no components; call the tools and return the data\n" +
 	"TOOL_CALLS\t: [TOOL_CALLS] is tool-call markup; send only the program, as executeCode's code, one call at a time\n" +
 	"json\t: the code is JavaScript, where Python's json.dumps and json.loads are JSON.stringify and JSON.parse\n" +
+	"asyncio\t: the code is JavaScript, where Python's asyncio.gather(a, b) is await Promise.all([a, b]) and asyncio.sleep(s) is await new Promise((r) => setTimeout(r, s * 1000))\n" +
+	"Atomics\t: this sandbox has no Atomics (nor threads to wait for); to wait, await new Promise((r) => setTimeout(r, ms))\n" +
 	// process.env, process.argv, process.stdout.write (Node.js's output).
 	"process\t" + noHostHint + "; log with console.log(...), not process.stdout.write\n" +
 	// Gemini's function calls, default_api.orders_search(...): the tool

@@ -30,7 +30,7 @@ const maxExprChars = 80
 // (tools.orders called as a tool: see calleeHint); result, if not nil,
 // what an undefined expression read of a tool's result (resultHint).
 func typeErrorHint(code string, e *sandbox.Error, callee, result func(x string) string) string {
-	if e.Name != "TypeError" || e.Line <= 0 || e.Column <= 1 {
+	if e.Line <= 0 || e.Column <= 1 {
 		return ""
 	}
 	lines := strings.Split(code, "\n")
@@ -43,6 +43,7 @@ func typeErrorHint(code string, e *sandbox.Error, callee, result func(x string) 
 		return ""
 	}
 	switch {
+	case e.Name != "TypeError":
 	case e.Message == "not a function" && line[at] == '(':
 		x := exprBefore(line, at)
 		if x == "" {
@@ -75,6 +76,9 @@ func typeErrorHint(code string, e *sandbox.Error, callee, result func(x string) 
 			{".append", "; a JavaScript array adds to its end with push: %.push(...)"},
 			{".items", "; an object has no items method: use Object.entries(%) (Object.keys, Object.values for the keys or the values)"},
 			{".groupBy", "; arrays have no groupBy method: use Object.groupBy(%, fn) (or Map.groupBy)"},
+			{".upper", "; JavaScript's is %.toUpperCase()"},
+			{".lower", "; JavaScript's is %.toLowerCase()"},
+			{".strip", "; JavaScript's is %.trim()"},
 		} {
 			if base, ok := strings.CutSuffix(x, m[0]); ok {
 				h += strings.Replace(m[1], "%", base, 1)
@@ -103,6 +107,15 @@ func typeErrorHint(code string, e *sandbox.Error, callee, result func(x string) 
 		x := exprBefore(line, at)
 		if x == "" {
 			return ""
+		}
+		// [...page.items], for (const x of page.items): QuickJS points at
+		// the last dot, and what was undefined is the member after it.
+		if strings.Contains(e.Message, "'Symbol.iterator'") && line[at] == '.' {
+			j := at + 1
+			for j < len(line) && (line[j] == '_' || line[j] == '$' || unicode.IsLetter(line[j]) || unicode.IsDigit(line[j])) {
+				j++
+			}
+			x += string(line[at:j])
 		}
 		h := fmt.Sprintf(": %s is %s", x, of)
 		if strings.HasSuffix(x, ".content") {
