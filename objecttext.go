@@ -21,27 +21,39 @@ const (
 		"so every object is that one key; key by one of its properties (counts[order.id]) or use a Map"
 )
 
+// promiseText is a Promise made into text: acc + x in reduce(async (acc,
+// x) => ...), whose acc after the first call is that call's Promise, gave
+// "[object Promise]50" as the result, with no word.
+var promiseText = []byte("[object Promise]")
+
+const promiseTextWarning = `%s: a string with "[object Promise]" in it: a Promise was made into text, not awaited (a tool call, an async function's value, ` +
+	"or acc in reduce(async (acc, x) => acc + ...), the last callback's Promise); await it, or add up in a for...of loop"
+
 // objectLogWarning follows the first console line of a run that holds
 // "[object Object]": the model reads its logs as it reads its result.
 const objectLogWarning = `a console line holds "[object Object]": an object was made into text ("Order: " + order, ` +
 	"`${order}`); log it as an argument of its own (console.log(\"Order:\", order)) or write JSON.stringify(order)"
 
-// objectTextNote is the warning for the first "[object Object]" in doc, a
+// objectTextNote is the warning for the first "[object Object]" (else
+// "[object Promise]") in doc, a
 // tool's input or the run's result as JSON, with its path from root, or ""
 // when doc has none. JSON writes the text as it is (no character of it is
 // escaped), so bytes.Contains finds every one; only then is doc walked.
 func objectTextNote(doc []byte, root string) string {
-	if !bytes.Contains(doc, objectText) {
-		return ""
+	text, warning := objectText, objectTextWarning
+	if !bytes.Contains(doc, text) {
+		if text, warning = promiseText, promiseTextWarning; !bytes.Contains(doc, text) {
+			return ""
+		}
 	}
-	path, key, ok := objectTextPath(doc, root)
+	path, key, ok := objectTextPath(doc, root, text)
 	switch {
 	case !ok:
 		return ""
-	case key:
+	case key && warning == objectTextWarning:
 		return fmt.Sprintf(objectKeyWarning, path)
 	}
-	return fmt.Sprintf(objectTextWarning, path)
+	return fmt.Sprintf(warning, path)
 }
 
 // isIdentName says whether key is an ASCII name: a path shows it after a
@@ -58,7 +70,7 @@ func isIdentName(key string) bool {
 // objectTextPath walks doc to the first string holding "[object Object]":
 // the path of the value (key false), or of the object that has it as a
 // key (key true).
-func objectTextPath(doc []byte, root string) (path string, key, ok bool) {
+func objectTextPath(doc []byte, root string, text []byte) (path string, key, ok bool) {
 	type frame struct {
 		arr     bool
 		i       int
@@ -108,14 +120,14 @@ func objectTextPath(doc []byte, root string) (path string, key, ok bool) {
 			}
 		case string:
 			if n := len(st); n > 0 && !st[n-1].arr && st[n-1].wantKey {
-				if bytes.Contains([]byte(t), objectText) {
+				if bytes.Contains([]byte(t), text) {
 					st = st[:n-1]
 					return at(), true, true
 				}
 				st[n-1].key, st[n-1].wantKey = t, false
 				continue
 			}
-			if bytes.Contains([]byte(t), objectText) {
+			if bytes.Contains([]byte(t), text) {
 				return at(), false, true
 			}
 			done()

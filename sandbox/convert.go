@@ -184,7 +184,7 @@ return () => {
         note(p, keys ? "a Map, converted to an object" : "a Map with non-string keys, converted to an array of [key, value] entries");
       } else if (v instanceof St) { out = from(v); note(p, "a Set, converted to an array"); }
       else if (v instanceof E) { out = { name: String(v.name), message: String(v.message) }; note(p, "an Error, converted to {name, message}"); }
-      else if (v instanceof P) { out = null; note(p, "a Promise, converted to null (await it)"); }
+      else if (v instanceof P) { out = null; note(p, "a Promise, converted to null (await it" + (inArr ? "; for an array of them, await Promise.all(arr)" : "") + ")"); }
       else if (v instanceof RX) { out = String(v); note(p, "a RegExp, converted to the string " + S(out)); }
       else if (AB.isView(v) && typeof v.length === "number") { long(p, v.length); out = from(v, (x) => typeof x === "bigint" ? x.toString() : x); note(p, "a typed array, converted to an array"); }
       else if (v instanceof AB || SAB && v instanceof SAB) { long(p, v.byteLength); out = bytes(v, 0, v.byteLength); note(p, (v instanceof AB ? "an ArrayBuffer" : "a SharedArrayBuffer") + ", converted to an array of its bytes"); }
