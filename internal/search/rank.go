@@ -82,6 +82,9 @@ func RankWith(docs []*Doc, query string, o Options) []Hit {
 	// A wildcard ("*", "tools.*") asks for every tool, as "" does: it
 	// matched no word, and the model got [] with nothing to go on.
 	q = strings.Trim(strings.TrimPrefix(q, "tools."), ".*")
+	if everyTool(q) {
+		q = ""
+	}
 	if q == "" {
 		first := bestOf(limit, func(a, b ranked) int { return strings.Compare(docs[a.i].name, docs[b.i].name) })
 		for i := range docs {
@@ -212,3 +215,20 @@ func (t *topK) sorted() []ranked {
 	sort.Slice(t.heap, func(i, j int) bool { return t.cmp(t.heap[i], t.heap[j]) < 0 })
 	return t.heap
 }
+
+// everyTool says whether q asks for the catalog itself in words ("list all
+// available tools", "what tools are there?"), which name no tool's words:
+// such a search found nothing, and the model was left with [].
+func everyTool(q string) bool {
+	tools := false
+	for _, w := range strings.Fields(q) {
+		w = strings.TrimRight(w, "?.!")
+		if !strings.Contains(everyToolWords, " "+w+" ") {
+			return false
+		}
+		tools = tools || w == "tools" || w == "functions"
+	}
+	return tools
+}
+
+const everyToolWords = " list show all every available tools functions what which are there the me give do you have can i use get "
