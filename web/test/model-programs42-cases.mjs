@@ -35,22 +35,22 @@
 // model-programs38-cases.mjs's extraTools(); a row may add `check(res)`.
 import { any, fail, found, ok, okLog } from "./model-outputs-cases.mjs";
 
-const L = (...lines) => lines.join("\n");
-const fence = (lang, ...lines) => "```" + lang + "\n" + L(...lines) + "\n```";
-const ts = (...lines) => fence("ts", ...lines);
+export const L = (...lines) => lines.join("\n");
+export const fence = (lang, ...lines) => "```" + lang + "\n" + L(...lines) + "\n```";
+export const ts = (...lines) => fence("ts", ...lines);
 /** ok, whatever the value, with a warning matching warn. */
-const okWarned = (warn) => ({ ok: true, warn });
+export const okWarned = (warn) => ({ ok: true, warn });
 
-const hitsOf = (res) => (Array.isArray(res) ? res : res?.hits ?? res?.result ?? res?.tools);
+export const hitsOf = (res) => (Array.isArray(res) ? res : res?.hits ?? res?.result ?? res?.tools);
 /** A searchTools answer listing every one of names. */
-const lists = (...names) => (res) => {
+export const lists = (...names) => (res) => {
     const hits = hitsOf(res);
     const got = Array.isArray(hits) ? hits.map((h) => h.name) : [];
     const missing = names.filter((n) => !got.includes(n));
     return missing.length ? `${missing} not among ${got}` : null;
 };
 /** A log line (any level) matching each of res. */
-const logs = (...res) => (r) => {
+export const logs = (...res) => (r) => {
     const lines = (r.logs ?? []).map((l) => l.message);
     const missing = res.filter((re) => !lines.some((m) => re.test(m)));
     return missing.length ? `no log matching ${missing.join(", ")}: ${JSON.stringify(lines)}` : null;
