@@ -159,7 +159,14 @@ func (spec argSpec) parse(args json.RawMessage) (map[string]any, error) {
 		// the tool (or tools) the model wants, which the query finds. And
 		// top_k: 3, max_results: 3: the limit as other search APIs name it,
 		// ignored beside the query like any key the tool does not take.
-		aliased(obj, "query", queryAliases)
+		// { q }, { search }, { keywords }: other search APIs' query, read
+		// as the query; beside one, which of two queries is unclear.
+		for _, a := range bareAliases["query"][:4] {
+			if _, both := obj[a]; both && obj["query"] != nil {
+				return nil, &argsError{fmt.Sprintf("%s: both query and %q were given; send one query", spec.tool, a)}
+			}
+		}
+		aliased(obj, "query", append(queryAliases, bareAliases["query"][:4]...))
 		aliased(obj, "limit", limitAliases)
 	}
 	var unknown []string
@@ -211,7 +218,7 @@ func (spec argSpec) parse(args json.RawMessage) (map[string]any, error) {
 // an edit's reach of its name.
 var bareAliases = map[string][]string{
 	"code":  {"script", "javascript", "js", "typescript", "ts", "program", "source", "snippet"},
-	"query": {"q", "search", "text", "keywords", "keyword", "term", "terms"},
+	"query": {"q", "search", "keywords", "keyword", "text", "term", "terms"},
 }
 
 // limitAliases are what other search APIs call a search's limit.

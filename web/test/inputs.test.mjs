@@ -42,7 +42,8 @@ describe("LLM tool arguments as models send them", () => {
         ["extra keys beside code are ignored", "executeCode", { code: "return 1", explanation: "x", language: "javascript", timeout: 5000 }, { result: 1 }],
         ["misspelt code", "executeCode", { cod: "return 1", explanation: "x" }, { invalid: /^executeCode: unknown argument "cod" \(did you mean "code"\?\); expected \{ code: string; explanation\?: string \}$/ }],
         ["no code, other keys", "executeCode", { explanation: "x", lang: "js" }, { invalid: /^executeCode: code: required; expected a string, got only the keys "explanation", "lang" / }],
-        ["query named q", "searchTools", { q: "transfer money" }, { invalid: /^searchTools: unknown argument "q" \(did you mean "query"\?\)/ }],
+        ["query named q", "searchTools", { q: "transfer money" }, { names: ["payments.transfer"] }],
+        ["query named text", "searchTools", { text: "transfer money" }, { invalid: /^searchTools: unknown argument "text" \(did you mean "query"\?\)/ }],
         ["extra key beside query is ignored", "searchTools", { query: "transfer money", lang: "en" }, { names: ["payments.transfer"] }],
         ["BigInt argument", "executeCode", { code: "return 1", n: 1n }, { invalid: /^executeCode: the arguments are not JSON/ }],
         // A query past the 2,000 UTF-16 units the page keeps of it
