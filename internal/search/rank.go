@@ -82,19 +82,8 @@ func RankWith(docs []*Doc, query string, o Options) []Hit {
 	// A wildcard ("*", "tools.*") asks for every tool, as "" does: it
 	// matched no word, and the model got [] with nothing to go on.
 	q = strings.Trim(strings.TrimPrefix(q, "tools."), ".*")
-	if everyTool(q) {
-		q = ""
-	}
 	if q == "" {
-		first := bestOf(limit, func(a, b ranked) int { return strings.Compare(docs[a.i].name, docs[b.i].name) })
-		for i := range docs {
-			first.add(ranked{i: i})
-		}
-		var hits []Hit
-		for _, r := range first.sorted() {
-			hits = append(hits, Hit{Index: r.i})
-		}
-		return hits
+		return byName(docs, limit)
 	}
 
 	scores, covers := Scores(docs, query)
@@ -148,9 +137,27 @@ func RankWith(docs []*Doc, query string, o Options) []Hit {
 		best.add(ranked{i, tier, scores[i]})
 	}
 	rs := best.sorted()
+	if len(rs) == 0 && everyTool(q) {
+		// Only when no tool holds its words: a catalog's own "tools.list"
+		// is what "list the tools" asks for.
+		return byName(docs, limit)
+	}
 	hits := make([]Hit, 0, len(rs))
 	for _, r := range rs {
 		hits = append(hits, Hit{Index: r.i, Score: r.score})
+	}
+	return hits
+}
+
+// byName answers a search for every tool: the first limit tools by name.
+func byName(docs []*Doc, limit int) []Hit {
+	first := bestOf(limit, func(a, b ranked) int { return strings.Compare(docs[a.i].name, docs[b.i].name) })
+	for i := range docs {
+		first.add(ranked{i: i})
+	}
+	var hits []Hit
+	for _, r := range first.sorted() {
+		hits = append(hits, Hit{Index: r.i})
 	}
 	return hits
 }
@@ -217,8 +224,8 @@ func (t *topK) sorted() []ranked {
 }
 
 // everyTool says whether q asks for the catalog itself in words ("list all
-// available tools", "what tools are there?"), which name no tool's words:
-// such a search found nothing, and the model was left with [].
+// available tools", "what tools are there?"): where no tool holds those
+// words, such a search found nothing, and the model was left with [].
 func everyTool(q string) bool {
 	tools := false
 	for _, w := range strings.Fields(q) {

@@ -428,3 +428,37 @@ func TestSearchOwn(t *testing.T) {
 		{docs, "list the repositories of a user", "repos.listForUser", "repos.listForUser"},
 	})
 }
+
+// TestSearchEveryTool: a request for the catalog itself in words lists the
+// tools by name where no tool holds its words (it found nothing, and the
+// model got []), and finds a catalog's own tool that lists tools where one
+// does.
+func TestSearchEveryTool(t *testing.T) {
+	orders := []*Doc{
+		NewDoc("orders.get", "Get an order by its id.", nil),
+		NewDoc("orders.refund", "Refund an order.", nil),
+		NewDoc("customers.find", "Find customers by email.", nil),
+	}
+	gateway := append(slices.Clone(orders), NewDoc("registry.listTools", "List the tools a server offers.", nil))
+	names := func(docs []*Doc, hits []Hit) []string {
+		var got []string
+		for _, h := range hits {
+			got = append(got, docs[h.Index].name)
+		}
+		return got
+	}
+	for _, q := range []string{"list all available tools", "What tools are there?", "which functions can I use"} {
+		if got := names(orders, RankWith(orders, q, Options{})); !slices.Equal(got, []string{"customers.find", "orders.get", "orders.refund"}) {
+			t.Errorf("%q: %q, want every tool by name", q, got)
+		}
+	}
+	if got := names(orders, RankWith(orders, "list all available tools", Options{Limit: 2})); len(got) != 2 {
+		t.Errorf("limit 2: %q", got)
+	}
+	if got := names(gateway, RankWith(gateway, "list all available tools", Options{})); len(got) == 0 || got[0] != "registry.listTools" {
+		t.Errorf("a catalog with its own tool lister: %q, want registry.listTools first", got)
+	}
+	if got := names(orders, RankWith(orders, "list all available orders", Options{})); slices.Contains(got, "customers.find") {
+		t.Errorf("a request naming a thing is no request for every tool: %q", got)
+	}
+}
