@@ -371,7 +371,7 @@ func TestToolSearchErrorPosition(t *testing.T) {
 	}{
 		{`const r = await tool_search({ query: "orders", limit: "five" });` + "\nreturn r", 1, 28},
 		{"async function main() {\n  return (await tool_search(\"x\", { limit: 0 })).length\n}", 2, 28},
-		{`await tool_search("orders");` + "\n" + `return await tool_search({ q: "x" })`, 0, 0},
+		{`await tool_search("orders");` + "\n" + `return await tool_search({ qery: "x" })`, 0, 0},
 	} {
 		res := exec(t, s, tc.code, nil)
 		if res.OK || res.Error.Name != "TypeError" || !strings.HasPrefix(res.Error.Message, "tool_search: ") || res.Error.Line != tc.line || res.Error.Column != tc.col {
