@@ -188,7 +188,9 @@ type realCatalog struct {
 // replace-workout-exercises', goes through an "anyOf". Of train4's,
 // lunchmoney (59 tools) checks dates (and crypto amounts) with a
 // "pattern" in 18 schemas (four of them also reach parts by "$ref"), and
-// two more built inputs are left to the validator. The servers
+// two more built inputs are left to the validator. Of dev5's, attio (43
+// tools) puts OpenAPI's "example" (not a JSON Schema keyword) in 16
+// schemas, which only the validator reads. The servers
 // whose schemas name draft-07 or 2020-12 in "$schema" (filesystem,
 // memory, airtable, playwright, mongodb, githubmcp, gitlabmcp, context7)
 // are plain and meet the share.
@@ -199,10 +201,11 @@ var belowShareCatalogs = map[string]struct{ plain, built int }{
 	"sentry.catalog.json":     {8, 4},
 	"hevy.catalog.json":       {17, 16},
 	"lunchmoney.catalog.json": {41, 39},
+	"attio.catalog.json":      {27, 27},
 }
 
 // realCatalogs reads the real catalogs of the search evaluation: their
-// 12,432 input schemas are what hosts really register.
+// 13,174 input schemas are what hosts really register.
 func realCatalogs(t *testing.T) []realCatalog {
 	t.Helper()
 	files, err := filepath.Glob("internal/search/eval/testdata/*.catalog.json")

@@ -319,6 +319,20 @@ const catalogs = [
     licence: "unclear: the spec states none (its info has no license)",
     name: byFirstDash,
   },
+  // The REST catalogs of dev5 (forty-fourth session, validation): neither
+  // spec has operationIds, so both are named by tag, method and path, as
+  // Hetzner's are (clockingrecords.postClockingRecordsCheckout,
+  // alerts.postAlertsAlertIdAcknowledge).
+  {
+    id: "apacta", kind: "craftsmen's projects: working hours, materials, quality assurance", file: "api/apacta.com.json",
+    licence: "unclear: the spec states none (its info has no license)",
+    name: byTag,
+  },
+  {
+    id: "signl4", kind: "on-call alerting: alerts, teams, duty schedules", file: "api/signl4.com.json",
+    licence: "unclear: the spec's license names only \"Derdack GmbH\", no terms",
+    name: byTag,
+  },
 ];
 
 // snakeTag is a camelCase tag as a snake-case identifier, without a prefix

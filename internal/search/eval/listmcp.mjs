@@ -39,6 +39,11 @@
 //     @winor30/mcp-server-datadog@1.8.0
 //   cp <repo>/internal/search/eval/listmcp.mjs . && node listmcp.mjs train4 <repo>/internal/search/eval/testdata
 //
+//   mkdir /tmp/mcp7 && cd /tmp/mcp7 && npm init -y && npm install --ignore-scripts @modelcontextprotocol/sdk@1.32.2 \
+//     metabase-ai-assistant@4.2.0 @mondaydotcomorg/monday-api-mcp@3.3.0 \
+//     attio-mcp@1.6.1 @baruchiro/paperless-mcp@2.2.1 quickbooks-mcp@0.11.0
+//   cp <repo>/internal/search/eval/listmcp.mjs . && node listmcp.mjs dev5 <repo>/internal/search/eval/testdata
+//
 // (The override: the Neon server's telemetry dependency pins a package to
 // a git tarball, which an offline mirror cannot serve; 0.8.0 is that
 // package as published. Listing never loads it.)
@@ -133,6 +138,17 @@ const splits = {
     grafana: ["@leval/mcp-grafana", "grafana", "dashboards, alerts and incidents", mit, []],
     datadog: ["@winor30/mcp-server-datadog", "datadog", "monitoring: metrics, logs, traces, incidents", "Apache-2.0 (its LICENSE file; package.json states none)", []],
   },
+  // dev5's servers (forty-fourth session, validation; its REST catalogs are
+  // extract.mjs's). @softeria/ms-365-mcp-server@0.155.0 (344 tools in its
+  // --org-mode) was picked too and its requests written, but it is not
+  // kept: eval/README.md, "Dev5 split".
+  dev5: {
+    metabase: ["metabase-ai-assistant", "metabase", "business intelligence: questions, dashboards, SQL", apache, []],
+    monday: ["@mondaydotcomorg/monday-api-mcp", "monday", "work management: boards, items, workspaces", mit, []],
+    attio: ["attio-mcp", "attio", "CRM", apache, []],
+    paperless: ["@baruchiro/paperless-mcp", "paperless", "scanned documents: tags, correspondents, types", "ISC (stated in package.json)", []],
+    quickbooks: ["quickbooks-mcp", "quickbooks", "small-business accounting", mit, []],
+  },
 };
 if (!splits[split] || !outDir) throw new Error(`usage: node listmcp.mjs ${Object.keys(splits).join("|")} <testdata folder>`);
 // mcp-server-kubernetes reads a kubeconfig at start (it connects only when
@@ -151,6 +167,9 @@ const env = {
   MDB_MCP_TELEMETRY: "disabled", DO_NOT_TRACK: "1",
   GITHUB_PERSONAL_ACCESS_TOKEN: "x", GITLAB_PERSONAL_ACCESS_TOKEN: "x", FIRECRAWL_API_KEY: "x",
   PRIVATE_APP_ACCESS_TOKEN: "x", TODOIST_API_KEY: "x", HEVY_API_KEY: "x",
+  METABASE_URL: "http://127.0.0.1:3000", METABASE_API_KEY: "x", MONDAY_TOKEN: "x",
+  ATTIO_API_KEY: "x", ATTIO_WORKSPACE_ID: "x", PAPERLESS_URL: "http://127.0.0.1:8000", PAPERLESS_API_KEY: "x",
+  QUICKBOOKS_CLIENT_ID: "x", QUICKBOOKS_CLIENT_SECRET: "x",
   LUNCHMONEY_API_TOKEN: "x", GRAFANA_URL: "http://127.0.0.1:3000", GRAFANA_API_KEY: "x", DATADOG_API_KEY: "x", DATADOG_APP_KEY: "x",
   NEON_API_HOST: `http://127.0.0.1:${fakeNeon.address().port}`,
 };
@@ -159,6 +178,10 @@ const env = {
 // creationType whose enum is the list of Netlify's docs topics, empty
 // offline (a schema no input meets, and invalid against draft-07).
 const offline = ["netlify.netlify-coding-rules"];
+// A name a server lists twice (metabase-ai-assistant's db_test_speed, two
+// descriptions of one check) is kept once, the first: a registry of tools
+// by name holds one.
+const firstOf = (tools) => tools.filter((t, i) => tools.findIndex((u) => u.name === t.name) === i);
 for (const [id, [name, ns, kind, licence, args]] of Object.entries(splits[split])) {
   const dir = `node_modules/${name}`;
   const pj = JSON.parse(readFileSync(`${dir}/package.json`, "utf8"));
@@ -166,7 +189,7 @@ for (const [id, [name, ns, kind, licence, args]] of Object.entries(splits[split]
   const transport = new StdioClientTransport({ command: "node", args: [join(dir, bin), ...args], stderr: "ignore", env });
   const client = new Client({ name: "listmcp", version: "1" });
   await client.connect(transport);
-  const { tools } = await client.listTools();
+  const tools = firstOf((await client.listTools()).tools);
   await client.close();
   if (mode) {
     const { compactOutputs } = await import("./outputs.mjs");
