@@ -50,6 +50,13 @@
 // servers of 21-59 tools. A training split like train2, kept out of Tune
 // and Validation.
 //
+// The dev5 split is seven more catalogs (Dev5IDs,
+// testdata/<id>.dev5.json), written the same blind way in the
+// forty-fourth session: five MCP servers of 39-133 tools and two REST
+// APIs of 101 and 290 operations, of kinds a copilot or desktop user meets
+// at work: the fourth validation split (not part of Tune; misses never
+// printed), part of Validation (eval/README.md, "Dev5 split").
+//
 // The small splits are real MCP servers of a few tools each (SmallIDs,
 // Small2IDs, SmallTrainIDs, Small3IDs): small and small3 are validation,
 // small2 is held out, and smalltrain, with catalogs of several servers
@@ -147,6 +154,14 @@ var Dev3IDs = []string{"sendgrid", "bitbucket", "vercel", "xero", "vimeo", "docu
 // part of Validation, not of Tune.
 var Dev4IDs = []string{"gmail", "spotify", "docker", "shipengine", "appveyor", "mastodon", "apideck", "launchdarkly", "onsched", "payrun"}
 
+// Dev5IDs are the catalogs of the dev5 split, in report order: seven more
+// of kinds no other split has (a craftsmen's projects, hours and
+// materials; business
+// intelligence; on-call alerting; work management boards; scanned
+// documents; a CRM's records and lists; small-business accounting).
+// Validation only, like Dev4: part of Validation, not of Tune.
+var Dev5IDs = []string{"apacta", "metabase", "signl4", "monday", "paperless", "attio", "quickbooks"}
+
 // Train2IDs are the catalogs of the train2 split, in report order: eight
 // more APIs (a calendar, classes and coursework, bank account data, a
 // community forum, stock media, video sharing, API collections,
@@ -204,7 +219,7 @@ var SmallTrainCombos = []string{"githubmcp+redismcp+context7", "gitlabmcp+firecr
 var catalogSplits = []struct {
 	split Split
 	ids   []string
-}{{Dev, DevIDs}, {Dev2, Dev2IDs}, {Dev3, Dev3IDs}, {Small, SmallIDs}, {Small2, Small2IDs}, {SmallTrain, SmallTrainIDs}, {Small3, Small3IDs}, {Dev4, Dev4IDs}, {Train2, Train2IDs}, {Train3, Train3IDs}, {Train4, Train4IDs}}
+}{{Dev, DevIDs}, {Dev2, Dev2IDs}, {Dev3, Dev3IDs}, {Small, SmallIDs}, {Small2, Small2IDs}, {SmallTrain, SmallTrainIDs}, {Small3, Small3IDs}, {Dev4, Dev4IDs}, {Train2, Train2IDs}, {Train3, Train3IDs}, {Train4, Train4IDs}, {Dev5, Dev5IDs}}
 
 // ownIDs returns the catalogs of a split of catalogSplits, nil for
 // another split.
@@ -416,8 +431,8 @@ const (
 	// Dev3 is the split of the catalogs in Dev3IDs, written blind by a
 	// third party: validation only, not part of Tune; never tune on it.
 	Dev3
-	// Validation is Dev2, Dev3 and Dev4, the splits ranking changes are
-	// validated on (aggregates only).
+	// Validation is Dev2, Dev3, Dev4 and Dev5, the splits ranking changes
+	// are validated on (aggregates only).
 	Validation
 	// Small is the split of the catalogs in SmallIDs, MCP servers of a
 	// few tools each: validation only, not part of Tune or Validation.
@@ -452,10 +467,14 @@ const (
 	// the forty-third session: a training split like Train2, not part of
 	// Tune or Validation.
 	Train4
+	// Dev5 is the split of the catalogs in Dev5IDs, written blind in the
+	// forty-fourth session: validation only, part of Validation, not of
+	// Tune; never tune on it.
+	Dev5
 )
 
 // splitNames are the splits' names, in the order of the constants.
-var splitNames = [...]string{"heldout", "tune", "all", "old-heldout", "heldout2", "dev", "dev2", "dev3", "validation", "small", "small2", "smalltrain", "small3", "heldout3", "dev4", "train2", "train3", "train4"}
+var splitNames = [...]string{"heldout", "tune", "all", "old-heldout", "heldout2", "dev", "dev2", "dev3", "validation", "small", "small2", "smalltrain", "small3", "heldout3", "dev4", "train2", "train3", "train4", "dev5"}
 
 // In reports whether q belongs to split s.
 func (s Split) In(q Query) bool {
@@ -474,7 +493,7 @@ func (s Split) In(q Query) bool {
 	case HeldOut3:
 		return q.HeldOut3
 	case Validation:
-		return q.Own == Dev2 || q.Own == Dev3 || q.Own == Dev4
+		return q.Own == Dev2 || q.Own == Dev3 || q.Own == Dev4 || q.Own == Dev5
 	case OldHeldOut:
 		return q.OldHeldOut
 	}
@@ -496,15 +515,15 @@ func (s Split) String() string { return splitNames[s] }
 // holds them), which tuning must not see.
 func (s Split) Blind() bool {
 	switch s {
-	case HeldOut, HeldOut2, HeldOut3, All, Dev2, Dev3, Dev4, Validation, Small, Small2, Small3:
+	case HeldOut, HeldOut2, HeldOut3, All, Dev2, Dev3, Dev4, Dev5, Validation, Small, Small2, Small3:
 		return true
 	}
 	return false
 }
 
 // CatalogsOf returns the catalogs that have queries in a split: those of
-// catalogSplits for its splits (DevIDs for Dev, ...), Dev2IDs, Dev3IDs and
-// Dev4IDs for Validation, IDs and DevIDs for Tune, every catalog for All, IDs for
+// catalogSplits for its splits (DevIDs for Dev, ...), Dev2IDs, Dev3IDs,
+// Dev4IDs and Dev5IDs for Validation, IDs and DevIDs for Tune, every catalog for All, IDs for
 // the held-out splits of several catalogs (HeldOut, HeldOut2, HeldOut3,
 // OldHeldOut);
 // SmallTrainCombos follow SmallTrainIDs in SmallTrain and All.
@@ -517,7 +536,7 @@ func CatalogsOf(s Split) []string {
 	}
 	switch s {
 	case Validation:
-		return slices.Concat(Dev2IDs, Dev3IDs, Dev4IDs)
+		return slices.Concat(Dev2IDs, Dev3IDs, Dev4IDs, Dev5IDs)
 	case Tune:
 		return slices.Concat(IDs, DevIDs)
 	case All:

@@ -48,9 +48,10 @@
 //
 // (empty: the probes answered with an empty list, as in PROBES; answers:
 // the queries answered with an empty list, as in EMPTY.)
-// -split=validation gives dev2, dev3 and dev4 together, the validation set
-// of ranking changes: the lines of their catalogs, a SUM line for each, and
-// one for the three (SUM validation ...). -v is refused on it too.
+// -split=validation gives dev2, dev3, dev4 and dev5 together, the
+// validation set of ranking changes: the lines of their catalogs, a SUM
+// line for each, and one for the four (SUM validation ...). -v is refused
+// on it too.
 //
 // -split=dev4 gives the dev4 split: ten more catalogs (eval.Dev4IDs:
 // gmail, spotify, docker, shipengine, appveyor, mastodon, apideck,
@@ -59,6 +60,13 @@
 // -split=all lists it after small3), followed by SUM dev4 ...; it is part
 // of -split=validation since the coordinator's decision of that session
 // (eval/README.md, "The coordinator's decision on validation with dev4").
+//
+// -split=dev5 gives the dev5 split: seven more catalogs (eval.Dev5IDs:
+// apacta, metabase, signl4, monday, paperless, attio, quickbooks; five
+// MCP servers of 39-133 tools, two REST APIs of 101 and 290 operations) written blind in the forty-fourth session. A validation
+// split like dev4 (-v refused, not part of -split=tune, part of
+// -split=validation, -split=all lists it after train4), followed by SUM
+// dev5 ... (eval/README.md, "Dev5 split").
 //
 // -split=train2 gives the train2 split: eight more catalogs (eval.Train2IDs:
 // calendar, classroom, plaid, discourse, shutterstock, youtube, postman,
@@ -134,7 +142,7 @@ import (
 )
 
 func main() {
-	splitName := flag.String("split", "heldout", "queries to run: heldout, tune, all, old-heldout, heldout2, heldout3, dev, dev2, dev3, dev4, validation, small, small2, smalltrain, small3, train2, train3 or train4")
+	splitName := flag.String("split", "heldout", "queries to run: heldout, tune, all, old-heldout, heldout2, heldout3, dev, dev2, dev3, dev4, validation, small, small2, smalltrain, small3, train2, train3, train4 or dev5")
 	verbose := flag.Bool("v", false, "list the queries whose first result was wrong")
 	var embed embedFlag
 	flag.Var(&embed, "embed", "fuse with an embedder: hash (eval.HashEmbed, the default of a bare -embed), wordvec (eval.WordVec) or use (eval.USE)")
@@ -331,7 +339,7 @@ func (t *sum) String() string {
 
 // summed are the splits that get SUM lines, in print order; -split=dev2
 // prints none, dev2 is summed only as a part of -split=validation.
-var summed = slices.Concat([]eval.Split{eval.Dev, eval.Tune, eval.Dev2, eval.Dev3, eval.Dev4, eval.Validation, eval.Small, eval.Small2, eval.SmallTrain, eval.Small3, eval.Train2, eval.Train3, eval.Train4}, heldOuts)
+var summed = slices.Concat([]eval.Split{eval.Dev, eval.Tune, eval.Dev2, eval.Dev3, eval.Dev4, eval.Dev5, eval.Validation, eval.Small, eval.Small2, eval.SmallTrain, eval.Small3, eval.Train2, eval.Train3, eval.Train4}, heldOuts)
 
 // heldOuts are the held-out splits of the four catalogs of eval.IDs,
 // summed over them: SUM heldout3 ... after their lines.
