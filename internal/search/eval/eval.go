@@ -155,11 +155,12 @@ var Dev3IDs = []string{"sendgrid", "bitbucket", "vercel", "xero", "vimeo", "docu
 var Dev4IDs = []string{"gmail", "spotify", "docker", "shipengine", "appveyor", "mastodon", "apideck", "launchdarkly", "onsched", "payrun"}
 
 // Dev5IDs are the catalogs of the dev5 split, in report order: seven more
-// of kinds no other split has (a craftsmen's projects, hours and
-// materials; business
+// that a copilot user meets at work, of kinds no other split has but the
+// CRM (a craftsmen's projects, hours and materials; business
 // intelligence; on-call alerting; work management boards; scanned
-// documents; a CRM's records and lists; small-business accounting).
-// Validation only, like Dev4: part of Validation, not of Tune.
+// documents; a CRM's records and lists, as hubspot's and apideck's are;
+// small-business accounting). Validation only, like Dev4: part of
+// Validation, not of Tune.
 var Dev5IDs = []string{"apacta", "metabase", "signl4", "monday", "paperless", "attio", "quickbooks"}
 
 // Train2IDs are the catalogs of the train2 split, in report order: eight
