@@ -2,6 +2,7 @@ package tsgen
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,16 +58,84 @@ func TestSignaturesParseAsTypeScript(t *testing.T) {
 		if i < 0 {
 			t.Fatalf("%s: no %s in\n%s", tl.Name, head, sig)
 		}
-		src := sig[:i] + "declare function tool(" + sig[i+len(head):]
-		r := api.Transform(src, api.TransformOptions{Loader: api.LoaderTS})
-		if len(r.Errors) > 0 {
+		if err := parseSignature(sig, head); err != "" {
 			if bad++; bad <= 5 {
-				t.Errorf("%s: %s (line %d) in\n%s", tl.Name, r.Errors[0].Text, r.Errors[0].Location.Line, trimTo(src, 2000))
+				t.Errorf("%s: %s", tl.Name, err)
 			}
 		}
 	}
 	if bad > 0 {
 		t.Errorf("%d of %d signatures do not parse", bad, len(tools))
+	}
+}
+
+// parseSignature is esbuild's TypeScript parser's first error for sig,
+// its call head (the ToolPath and "(") written as a declaration; "" when
+// it parses.
+func parseSignature(sig, head string) string {
+	i := strings.LastIndex(sig, head)
+	if i < 0 {
+		return "no " + head + " in\n" + trimTo(sig, 2000)
+	}
+	src := sig[:i] + "declare function tool(" + sig[i+len(head):]
+	r := api.Transform(src, api.TransformOptions{Loader: api.LoaderTS})
+	if len(r.Errors) > 0 {
+		return fmt.Sprintf("%s (line %d) in\n%s", r.Errors[0].Text, r.Errors[0].Location.Line, trimTo(src, 2000))
+	}
+	return ""
+}
+
+// TestSignatureShortenedToFit: a schema whose declaration passes
+// SignatureMax (an MCP server over Microsoft Graph has request bodies of
+// 84 KB, hundreds of documented properties) is rendered again with less,
+// so that it still parses and says what it left out, instead of being cut
+// inside a doc comment.
+func TestSignatureShortenedToFit(t *testing.T) {
+	doc := strings.Repeat("A property of the resource, as documented. ", 5)
+	// object has n string properties (every tenth the object inner when
+	// there is one), named property000WithALongName and on, suffix after;
+	// the last one is required.
+	object := func(n int, suffix, inner string) string {
+		var props []string
+		for i := range n {
+			p := fmt.Sprintf(`"property%03dWithALongName%s":{"type":"string","description":%q}`, i, suffix, doc)
+			if inner != "" && i%10 == 0 {
+				p = fmt.Sprintf(`"nested%03d":{"description":%q,%s}`, i, doc, inner[1:len(inner)-1])
+			}
+			props = append(props, p)
+		}
+		last := fmt.Sprintf("property%03dWithALongName%s", n-1, suffix)
+		return `{"type":"object","required":["` + last + `"],"properties":{` + strings.Join(props, ",") + `}}`
+	}
+	long := strings.Repeat("AndMore", 12)
+	tests := []struct {
+		name   string
+		schema string
+		left   string // what the note says is left out
+		kept   string // a property that must stay
+	}{
+		{"docs over the cap", object(150, "", ""), "the properties' descriptions are left out", "property149WithALongName: string"},
+		{"nodes over the cap without docs", object(190, long, object(190, long, object(190, long, ""))), "the innermost types (written unknown) and some optional properties", "property189WithALongName" + long + ": string"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			full := renderSignature("graph.createItem", "Create an item.", json.RawMessage(tt.schema), nil, false, true, sigMaxNodes)
+			if len(full) <= SignatureMax {
+				t.Fatalf("the case renders %d bytes in full, want over %d", len(full), SignatureMax)
+			}
+			sig := Signature("graph.createItem", "Create an item.", json.RawMessage(tt.schema), nil)
+			if len(sig) > SignatureMax {
+				t.Errorf("%d bytes, want <= %d", len(sig), SignatureMax)
+			}
+			if err := parseSignature(sig, "tools.graph.createItem("); err != "" {
+				t.Error(err)
+			}
+			for _, w := range []string{"Create an item.", "Shortened to fit", tt.left, tt.kept, "property000WithALongName"} {
+				if !strings.Contains(sig, w) {
+					t.Errorf("signature lacks %q:\n%s", w, trimTo(sig, 1500))
+				}
+			}
+		})
 	}
 }
 

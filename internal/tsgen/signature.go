@@ -42,6 +42,8 @@ const (
 // catalogs and are paid for in every search hit and in the instruction, so
 // both are bounded. The longest description in the real catalogs is 2,006
 // bytes and the longest signature 5,242 bytes: the caps are far above them.
+// Microsoft 365's MCP server (over Graph's request bodies) renders four
+// tools at 32-41 KB: signature shortens those to 9-12 KB.
 const (
 	DescriptionMax = 8 << 10
 	SignatureMax   = 32 << 10
@@ -59,8 +61,30 @@ func Signature(name, description string, inputSchema, outputSchema json.RawMessa
 
 // signature is Signature; outputInferred says the outputSchema was guessed
 // from results, whose whole numbers say nothing of the field's type.
+//
+// A schema that renders past SignatureMax (Microsoft Graph's request
+// bodies in an MCP server reach 84 KB) is rendered again with less: first
+// without the properties' doc comments, then with fewer nodes each time,
+// so that the model still reads a declaration that parses, and a comment
+// says what was left out.
 func signature(name, description string, inputSchema, outputSchema json.RawMessage, outputInferred bool) string {
-	g := &sigGen{named: map[string]string{}, inProgress: map[string]bool{}, recursive: map[string]bool{}, taken: map[string]bool{}}
+	sig := renderSignature(name, description, inputSchema, outputSchema, outputInferred, true, sigMaxNodes)
+	if len(sig) <= SignatureMax {
+		return sig
+	}
+	for nodes := sigMaxNodes; nodes >= 25; nodes /= 2 {
+		if sig = renderSignature(name, description, inputSchema, outputSchema, outputInferred, false, nodes); len(sig) <= SignatureMax {
+			return sig
+		}
+	}
+	// What no node budget reaches (a megabyte property name or literal,
+	// or the description) is cut here, visibly, at the price of a
+	// declaration that no longer parses.
+	return trunc.String(sig, SignatureMax)
+}
+
+func renderSignature(name, description string, inputSchema, outputSchema json.RawMessage, outputInferred, docs bool, maxNodes int) string {
+	g := &sigGen{named: map[string]string{}, inProgress: map[string]bool{}, recursive: map[string]bool{}, taken: map[string]bool{}, docs: docs, maxNodes: maxNodes}
 	in := "input?: unknown"
 	if inputSchema != nil {
 		g.markIntegers, g.limits = true, true
@@ -77,12 +101,17 @@ func signature(name, description string, inputSchema, outputSchema json.RawMessa
 		sb.WriteString(d)
 		sb.WriteByte('\n')
 	}
-	writeDocComment(&sb, Description(description), "")
+	desc := Description(description)
+	if !docs {
+		left := "the properties' descriptions are"
+		if maxNodes < sigMaxNodes {
+			left = "the properties' descriptions, the innermost types (written unknown) and some optional properties are"
+		}
+		desc = strings.TrimSpace(desc + "\n\n(Shortened to fit: " + left + " left out.)")
+	}
+	writeDocComment(&sb, desc, "")
 	fmt.Fprintf(&sb, "%s(%s): Promise<%s>;", ToolPath(name), in, out)
-	// What the caps above do not reach (a megabyte property name or
-	// literal) is cut here, visibly, at the price of a declaration that no
-	// longer parses.
-	return trunc.String(sb.String(), SignatureMax)
+	return sb.String()
 }
 
 // ToolPath is the expression that reaches a tool from sandbox code.
@@ -166,6 +195,10 @@ type sigGen struct {
 	// limits writes an input's bounds after its type (limitsOf): a model
 	// that read only number sent limit: 500 to a tool with maximum 100.
 	limits bool
+	// docs writes the properties' doc comments; maxNodes bounds the nodes
+	// rendered (sigMaxNodes, less when a signature is shortened to fit).
+	docs     bool
+	maxNodes int
 }
 
 func (g *sigGen) document(raw json.RawMessage, rootName string) tsType {
@@ -184,7 +217,7 @@ func (g *sigGen) document(raw json.RawMessage, rootName string) tsType {
 // the line the type starts on, used when an object spans several lines.
 func (g *sigGen) render(node any, depth, indent int) tsType {
 	g.nodes++
-	if depth > sigMaxDepth || g.nodes > sigMaxNodes {
+	if depth > sigMaxDepth || g.nodes > g.maxNodes {
 		return tsUnknown
 	}
 	switch n := node.(type) {
@@ -416,6 +449,14 @@ func (g *sigGen) renderProps(n *omap, depth, indent int) tsType {
 			keys, more = keys[:sigMaxMembers], len(keys)-sigMaxMembers
 		}
 		for _, k := range keys {
+			// Shortened to fit, an optional property past the node budget
+			// goes (counted in more): listed, each would still cost its
+			// name. A required one stays, unknown, since a call without it
+			// fails.
+			if g.maxNodes < sigMaxNodes && g.nodes >= g.maxNodes && !required[k] {
+				more++
+				continue
+			}
 			ps := propsMap.Vals[k]
 			props = append(props, sigProp{
 				key:      propertyKey(k),
@@ -545,7 +586,7 @@ func (g *sigGen) renderArray(n *omap, depth, indent int) tsType {
 // the definition it references) plus its default value.
 func (g *sigGen) propertyDoc(ps any) string {
 	n, ok := ps.(*omap)
-	if !ok {
+	if !ok || !g.docs {
 		return ""
 	}
 	desc := n.Str("description")
