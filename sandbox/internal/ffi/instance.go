@@ -312,9 +312,10 @@ func (q *Instance) importFunc(role string) func([]uint64) uint64 {
 // return NULL, which QuickJS reports as out of memory.
 func (q *Instance) resizeHeap(requested uint32) uint64 {
 	if requested == 0 {
-		// Not sbrk's: QuickJS's limit refused a small block (refusedSmall,
-		// memcount.go), and the heap is as full as when the cap refuses one:
-		// QuickJS throws null, drops a job, cannot copy an error's text.
+		// Not sbrk's: QuickJS's limit refused a small block past its
+		// reserve (refused, memcount.go), and the heap is as full as when
+		// the cap refuses one: QuickJS throws null, drops a job, cannot
+		// copy an error's text.
 		q.HeapGrowFailed = true
 		if q.HeapFull != nil {
 			q.HeapFull()

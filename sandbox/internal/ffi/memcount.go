@@ -35,14 +35,39 @@ const (
 // program may catch and go on.
 const smallBlock = heapFullSlack
 
-// refusedSmall(size local) follows a refusal of the limit check: it calls
-// resize_heap(0) when the request was a small block.
-func refusedSmall(size uint32) []byte {
-	return wasmbin.Expr(wasmbin.LocalGet(size), wasmbin.I32Const(smallBlock), []byte{opI32LeU, wasmbin.OpIf, wasmbin.BlockEmpty},
-		wasmbin.I32Const(0), wasmbin.Call(fnResizeHeap), []byte{wasmbin.OpDrop, wasmbin.OpEnd})
+// smallReserve is how far past the limit small blocks are still given.
+// A large request is refused at the limit, so that the program gets
+// QuickJS's "out of memory", which it may catch; the small blocks that
+// error and the program's catch take come from past it. Without the
+// reserve, a program that filled its heap with 64 KB strings and caught
+// the error ended MEMORY_LIMIT, uncaught, wherever the limit fell within a
+// few hundred bytes after a string that just fit: the next small block
+// (the number of `"x".repeat(65536) + n`) was refused, a full heap
+// (~0.5% of the prelude's sizes; TestCaughtOutOfMemoryReturns).
+const smallReserve = 64 << 10
+
+// refused(size local, count) follows the limit check's refusal of size
+// bytes, where count is what the count would be with them: the request is
+// granted after all when it is a small block within the reserve; else the
+// allocation fails (br out of the check's block), after resize_heap(0)
+// when the request was a small block (a full heap).
+func refused(size uint32, count []byte) []byte {
+	large := wasmbin.Expr(wasmbin.LocalGet(size), wasmbin.I32Const(smallBlock), []byte{opI32GtU})
+	pastReserve := wasmbin.Expr(count, wasmbin.LocalGet(0), []byte{wasmbin.OpI32Load, 2, 8}, wasmbin.I32Const(smallReserve),
+		[]byte{wasmbin.OpI32Add, opI32GtU})
+	return wasmbin.Expr([]byte{wasmbin.OpIf, wasmbin.BlockEmpty}, large, pastReserve, []byte{wasmbin.OpI32Or, wasmbin.OpIf, wasmbin.BlockEmpty},
+		wasmbin.LocalGet(size), wasmbin.I32Const(smallBlock), []byte{opI32LeU, wasmbin.OpIf, wasmbin.BlockEmpty},
+		wasmbin.I32Const(0), wasmbin.Call(fnResizeHeap), []byte{wasmbin.OpDrop, wasmbin.OpEnd},
+		[]byte{opBr, 2, wasmbin.OpEnd, wasmbin.OpEnd})
 }
 
 const opI32LeU, opBr = 0x4d, 0x0c
+
+// reallocCount is js_def_realloc's count with its new block for the old:
+// malloc_size - chunk(ptr) + size.
+func reallocCount() []byte {
+	return wasmbin.Expr([]byte{0x20, 0, 0x28, 2, 4}, chunkSize(1), []byte{0x6b, 0x20, 2, 0x6a})
+}
 
 // chunkSize(local) is dlmalloc's chunksize of the allocation the local
 // points to: i32.load (ptr - 4) & ~7.
@@ -67,10 +92,11 @@ func countRealSizes() []wasmbin.BodyPatch {
 	return []wasmbin.BodyPatch{
 		{Func: fnDefMalloc, Replace: []wasmbin.Substitution{{
 			// br_if $block (malloc_limit < malloc_size + size) becomes an if
-			// that says so when size is small (refusedSmall), then branches.
+			// that grants a small block within the reserve, else says so
+			// when size is small and branches (refused).
 			Old: []byte{0x20, 0, 0x28, 2, 8, 0x20, 0, 0x28, 2, 4, 0x22, 3, 0x20, 1, 0x6a, 0x49, 0x0d, 0},
-			New: wasmbin.Expr([]byte{0x20, 0, 0x28, 2, 8, 0x20, 0, 0x28, 2, 4, 0x22, 3, 0x20, 1, 0x6a, 0x49, wasmbin.OpIf, wasmbin.BlockEmpty},
-				refusedSmall(1), []byte{opBr, 1, wasmbin.OpEnd}),
+			New: wasmbin.Expr([]byte{0x20, 0, 0x28, 2, 8, 0x20, 0, 0x28, 2, 4, 0x22, 3, 0x20, 1, 0x6a, 0x49},
+				refused(1, wasmbin.Expr(wasmbin.LocalGet(3), wasmbin.LocalGet(1), []byte{wasmbin.OpI32Add}))),
 		}, {
 			Old: []byte{0x20, 3, 0x41, 8, 0x6a, 0x36, 2, 4},
 			New: wasmbin.Expr(wasmbin.LocalGet(3), chunkSize(1), []byte{0x6a, 0x36, 2, 4}),
@@ -86,8 +112,7 @@ func countRealSizes() []wasmbin.BodyPatch {
 			// The limit is checked against the count without the old block:
 			// malloc_limit < malloc_size - chunk(ptr) + size refuses.
 			Old: []byte{0x20, 0, 0x28, 2, 4, 0x20, 2, 0x6a, 0x49, 0x0d, 0},
-			New: wasmbin.Expr([]byte{0x20, 0, 0x28, 2, 4}, chunkSize(1), []byte{0x6b, 0x20, 2, 0x6a, 0x49, wasmbin.OpIf, wasmbin.BlockEmpty},
-				refusedSmall(2), []byte{opBr, 1, wasmbin.OpEnd}),
+			New: wasmbin.Expr(reallocCount(), []byte{0x49}, refused(2, reallocCount())),
 		}, {
 			// size's local takes the old chunk's size once size is on the
 			// stack for the call; the result replaces ptr. When the realloc
