@@ -274,6 +274,37 @@ test("Vite 7: dev server, with optimizeDeps.exclude as USAGE.md says", async () 
     await checkAt(serveWith(["--port", "0"], dir, VITE7));
 });
 
+// Vite's dev server serves no file outside its server.fs.allow folders: an
+// allow list without node_modules (here), or a package installed as a link
+// to a folder elsewhere (npm install <folder>), answers the package's files
+// with 403. The error said "HTTP 403 Forbidden" alone (on the page's
+// thread), or named node_modules/.vite/deps/code-mode.worker.mjs (HTTP 404)
+// and the pre-bundling's optimizeDeps.exclude, which does not help (worker
+// mode): it names the folder and the setting, and the setting as written runs.
+test("Vite: dev server, the package outside server.fs.allow: the error names the folder and the setting, which runs", async () => {
+    const dir = join(WORK, "vite-fs");
+    mkdirSync(join(dir, "public"), { recursive: true });
+    copyFileSync(join(PKG, "emscripten-module.wasm"), join(dir, "public", "emscripten-module.wasm"));
+    writeFileSync(join(dir, "index.html"), html("./main.js"));
+    writeFileSync(join(dir, "in-thread.html"), html("./in-thread.js"));
+    writeFileSync(join(dir, "main.js"), MAIN);
+    writeFileSync(join(dir, "in-thread.js"), MAIN_IN_THREAD);
+    writeFileSync(join(dir, "vite.config.js"), 'export default { server: { host: "127.0.0.1", fs: { allow: ["index.html", "in-thread.html", "main.js", "in-thread.js", "public"] } } };\n');
+    const hint = `; Vite's dev server serves no file outside its server.fs.allow folders, and ${PKG} is not in them (a package installed as a link to a folder elsewhere, as npm install <folder> makes one, or an allow list without node_modules): add that folder to server.fs.allow in your Vite config, beside the project's root: server: { fs: { allow: [searchForWorkspaceRoot(process.cwd()), ${JSON.stringify(PKG)}] } } (import { searchForWorkspaceRoot } from "vite"), or install the package from its tarball (npm pack)`;
+    const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    await checkAt(serveWith(["--port", "0"], dir), async (url) => {
+        const worker = await runIn(url);
+        assert.deepEqual(worker.problems, []);
+        assert.match(String(worker.r.error), new RegExp(`^Code Mode: the engine's worker stopped: Cannot start the Code Mode worker: it failed to load from http://127\\.0\\.0\\.1:\\d+/(@fs/.*/)?node_modules/@interopio/code-mode/code-mode\\.worker\\.mjs \\(HTTP 403 Forbidden\\)${esc(hint)}$`));
+        const inThread = await runIn(`${url}in-thread.html`);
+        assert.deepEqual(inThread.problems, []);
+        assert.match(String(inThread.r.error), new RegExp(`^Cannot load the Code Mode core from http://127\\.0\\.0\\.1:\\d+/(@fs/.*/)?node_modules/@interopio/code-mode/code-mode\\.wasm: HTTP 403 Forbidden${esc(hint)}$`));
+    });
+    // The setting, as the error writes it.
+    writeFileSync(join(dir, "vite.config.js"), `import { searchForWorkspaceRoot } from "vite";\nexport default { server: { host: "127.0.0.1", fs: { allow: [searchForWorkspaceRoot(process.cwd()), ${JSON.stringify(PKG)}] } } };\n`);
+    await checkAt(serveWith(["--port", "0"], dir));
+});
+
 test("Vite: build + preview", async () => {
     const dir = join(WORK, "vite");
     sh(join(BIN, "vite"), ["build"], dir);

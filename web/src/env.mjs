@@ -367,6 +367,22 @@ export function bundlerHint(moduleUrl, missing = false) {
         : "";
 }
 
+/**
+ * What to do where Vite's dev server refused a package file: it serves no
+ * file outside its server.fs.allow folders, and its 403 page names the file
+ * ("The request id "/abs/file" is outside of Vite serving allow list"). A
+ * package installed as a link to a folder elsewhere (npm install <folder>)
+ * is outside them, as node_modules is outside an allow list that names only
+ * the app's sources. "" for any other answer.
+ * @param {string} body the 403 answer's text
+ */
+export function viteFsAllowHint(body) {
+    const m = /request (?:id|url) (?:&quot;|")(.+?)(?:&quot;|") is outside of Vite serving allow list/.exec(body);
+    if (!m) return "";
+    const dir = m[1].replace(/&amp;/g, "&").replace(/[?#].*$/, "").replace(/\/[^/]*$/, "");
+    return `; Vite's dev server serves no file outside its server.fs.allow folders, and ${dir} is not in them (a package installed as a link to a folder elsewhere, as npm install <folder> makes one, or an allow list without node_modules): add that folder to server.fs.allow in your Vite config, beside the project's root: server: { fs: { allow: [searchForWorkspaceRoot(process.cwd()), ${JSON.stringify(dir)}] } } (import { searchForWorkspaceRoot } from "vite"), or install the package from its tarball (npm pack)`;
+}
+
 const BUN_COMPILED = "; this program was compiled by bun build --compile, which embeds only the files named to it: add node_modules/@interopio/code-mode/code-mode.wasm and node_modules/@interopio/code-mode/code-mode.worker.mjs to its command line, with --asset-naming=\"[name].[ext]\" --entry-naming=\"[name].mjs\" so that they keep their names (the package's README, \"Bun and Deno\")";
 
 /**

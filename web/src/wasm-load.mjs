@@ -1,7 +1,7 @@
 // Fetching and compiling WebAssembly: the Go core and the QuickJS asset.
 
 import { fetchNamingCSP, refusedFetch } from "./csp-refusal.mjs";
-import { NO_WASM_HERE, TextDecoder, accessDenied, compileRefused, describeError, extensionFileHint, fileURLHint, hasNodeFs, inContentScript, isNode, nodeModule, nodeProcess, otherOriginHint, runtimeRefusedWasm } from "./env.mjs";
+import { NO_WASM_HERE, TextDecoder, accessDenied, compileRefused, describeError, extensionFileHint, fileURLHint, hasNodeFs, inContentScript, isNode, nodeModule, nodeProcess, otherOriginHint, runtimeRefusedWasm, viteFsAllowHint } from "./env.mjs";
 import { KeptMap, keptWebAssembly, promiseResolve, then } from "./intrinsics.mjs";
 
 // As at load: the page may replace its globals afterwards (intrinsics.mjs).
@@ -129,7 +129,7 @@ function extensionFileMissing(err, url) {
 async function compileResponse(response, imports) {
     if (!response.ok) {
         // missing: for the hint of a file the server does not have.
-        throw Object.assign(new Error(`HTTP ${response.status}${response.statusText ? " " + response.statusText : ""}`), { missing: response.status === 404 });
+        throw Object.assign(new Error(`HTTP ${response.status}${response.statusText ? " " + response.statusText : ""}${await refusalHint(response)}`), { missing: response.status === 404 });
     }
     // The streaming APIs accept exactly this MIME type (no parameters).
     const type = (response.headers.get("content-type") || "").trim().toLowerCase();
@@ -151,6 +151,20 @@ async function compileResponse(response, imports) {
         throw Object.assign(new Error(`not WebAssembly: the server sent ${type || "no MIME type"}${page ? " (a page, as a dev server answers for a file it does not have: is the file served at that URL?)" : ""}`), { missing: page });
     }
     return imports ? (await WebAssembly.instantiate(bytes, imports)).instance : await WebAssembly.compile(bytes);
+}
+
+/**
+ * What a server's refusal (403) says to do, where it is Vite's dev server
+ * refusing a file outside server.fs.allow (viteFsAllowHint); "" otherwise.
+ * @param {Response} response
+ */
+export async function refusalHint(response) {
+    if (response.status !== 403) return "";
+    try {
+        return viteFsAllowHint(await response.text());
+    } catch {
+        return "";
+    }
 }
 
 /**

@@ -41,7 +41,7 @@ import { KeptMap, all, clearTimeout, forEachEntry, isArray, keptSetOf, now, setT
 import { rebuildError } from "./worker-wire.mjs";
 import { compileCore } from "./core.mjs";
 import { coreURL } from "./core-url.mjs";
-import { loadQuickJS } from "./wasm-load.mjs";
+import { loadQuickJS, refusalHint } from "./wasm-load.mjs";
 import { refusedFetch } from "./csp-refusal.mjs";
 import { weakListener } from "./lifetime.mjs";
 
@@ -228,7 +228,7 @@ async function spawn(onMessage, onFailure) {
             return;
         }
         // A script that did not load: the event says nothing more.
-        const url = other ? other.url : new URL(workerFile, moduleURL).href;
+        const url = other ? other.url : workerURL().href;
         if (buildPath(url)) {
             onFailure(new Error(`Cannot start the Code Mode worker: ${BUNDLED_WORKER}`));
             return;
@@ -328,21 +328,11 @@ function otherOriginWorker() {
     if (typeof Blob !== "function" || typeof location === "undefined" || opaqueOrigin()) return null;
     let url;
     try {
-        url = new URL(workerFile, moduleURL);
+        url = workerURL();
     } catch {
         return null; // no URL of its own (bundled as CommonJS)
     }
     if (!/^https?:$/.test(url.protocol) || url.origin === location.origin) return null;
-    // Vite's dev server, pre-bundled into node_modules/.vite/deps/ (a page
-    // of another origin that loads its scripts: a backend's page, an
-    // extension's in WXT's dev mode): Vite 8 rewrites the literal
-    // new URL(..., import.meta.url) of the core and the worker to the
-    // package's own folder, but not this one (a 404 under .vite/deps/).
-    if (url.pathname.includes("/.vite/deps/")) {
-        try {
-            url = new URL(workerFile, coreURL());
-        } catch {}
-    }
     const blobURL = URL.createObjectURL(new Blob([`import ${JSON.stringify(url.href)};`], { type: "text/javascript" }));
     try {
         const w = new Worker(blobURL, { type: "module" });
@@ -355,6 +345,24 @@ function otherOriginWorker() {
         URL.revokeObjectURL(blobURL);
         return null;
     }
+}
+
+/**
+ * The URL of the package's worker: beside this module, but where Vite's dev
+ * server pre-bundled it into node_modules/.vite/deps/: Vite 8 rewrites the
+ * literal new URL(..., import.meta.url) of the core and the worker to the
+ * package's own folder, but not this one (a 404 under .vite/deps/), so the
+ * worker beside the core there. Throws where this copy has no URL of its
+ * own (bundled as CommonJS).
+ */
+function workerURL() {
+    const url = new URL(workerFile, moduleURL);
+    if (url.pathname.includes("/.vite/deps/")) {
+        try {
+            return new URL(workerFile, coreURL());
+        } catch {}
+    }
+    return url;
 }
 
 /**
@@ -396,6 +404,7 @@ const opaqueOrigin = () => /** @type {any} */ (globalThis).origin === "null";
 async function whyNotLoaded(url) {
     let why = "";
     let missing = false;
+    let refused = "";
     try {
         const signal = typeof AbortSignal.timeout === "function" ? AbortSignal.timeout(5000) : undefined;
         const res = await fetch(url, { cache: "no-store", signal });
@@ -408,7 +417,8 @@ async function whyNotLoaded(url) {
             } catch {
                 lost = extensionFileHint(url);
             }
-        } else {
+        } else if (res.status !== 403) {
+            // (A 403's page is read for what it says: refusalHint.)
             const cancelled = res.body?.cancel();
             if (cancelled) then(cancelled, undefined, () => {});
         }
@@ -417,7 +427,8 @@ async function whyNotLoaded(url) {
             why = lost;
             missing = true;
         } else if (!res.ok) {
-            why = ` (HTTP ${res.status}${res.statusText ? " " + res.statusText : ""})`;
+            refused = await refusalHint(res);
+            why = ` (HTTP ${res.status}${res.statusText ? " " + res.statusText : ""})${refused}`;
             missing = res.status === 404;
         } else if (!/javascript|ecmascript/.test(type)) {
             why = ` (the server sent ${type || "no MIME type"}, not JavaScript)`;
@@ -437,7 +448,8 @@ async function whyNotLoaded(url) {
         why = fileURLHint(url) || otherOriginHint(url) || none;
         missing = none !== "";
     }
-    return why + bundlerHint(import.meta.url, missing);
+    // Vite's refusal names its own fix, not the pre-bundling's.
+    return why + (refused ? "" : bundlerHint(import.meta.url, missing));
 }
 
 /** @type {OwnTools} */

@@ -9,6 +9,14 @@ import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { WORKER, assetBytes, assetPath, assetURL, indexURL, loadFactory, root, run, serve, withFactory } from "./helpers.mjs";
 
+// Vite 8's dev server's answer for a file outside server.fs.allow (HTML-escaped).
+const VITE_403 = `
+    <body>
+      <h1>403 Restricted</h1>
+      <p>The request id &quot;/home/me/lib/code-mode/dist/emscripten-module.wasm&quot; is outside of Vite serving allow list.<br/><br/>- /home/me/app<br/><br/>Refer to docs https://vite.dev/config/server-options.html#server-fs-allow for configurations and more details.</p>
+    </body>
+`;
+
 let IoCodeModeFactory;
 before(async () => {
     IoCodeModeFactory = await loadFactory();
@@ -336,6 +344,8 @@ describe("the QuickJS asset", () => {
                 "/wasm/html.wasm": { body: "<html>oops</html>", type: "text/html" },
                 "/wasm/gone.wasm": 404,
                 "/wasm/broken.wasm": 500,
+                "/wasm/forbidden.wasm": 403,
+                "/wasm/vite-403.wasm": { status: 403, type: "text/html", body: VITE_403 },
             });
         });
         after(() => server.close());
@@ -354,6 +364,26 @@ describe("the QuickJS asset", () => {
             await assert.rejects(IoCodeModeFactory({ wasmLocation: gone }), assetError(gone, /404/));
             const broken = `${server.url}/wasm/broken.wasm`;
             await assert.rejects(IoCodeModeFactory({ wasmLocation: broken }), assetError(broken, /500/));
+        });
+
+        // Vite's dev server refuses a file outside its server.fs.allow folders
+        // (a package linked from a folder elsewhere, an allow list without
+        // node_modules) with a page that names the file: the error said
+        // "HTTP 403 Forbidden" alone. Another server's 403 says just that.
+        test("Vite's 403 (outside server.fs.allow) names the folder and the setting", async () => {
+            const vite = `${server.url}/wasm/vite-403.wasm`;
+            await assert.rejects(IoCodeModeFactory({ wasmLocation: vite }), (err) => {
+                assert.equal(
+                    err.message,
+                    `Cannot load the QuickJS asset from ${vite}: HTTP 403 Forbidden; Vite's dev server serves no file outside its server.fs.allow folders, and /home/me/lib/code-mode/dist is not in them (a package installed as a link to a folder elsewhere, as npm install <folder> makes one, or an allow list without node_modules): add that folder to server.fs.allow in your Vite config, beside the project's root: server: { fs: { allow: [searchForWorkspaceRoot(process.cwd()), "/home/me/lib/code-mode/dist"] } } (import { searchForWorkspaceRoot } from "vite"), or install the package from its tarball (npm pack)`,
+                );
+                return true;
+            });
+            const other = `${server.url}/wasm/forbidden.wasm`;
+            await assert.rejects(IoCodeModeFactory({ wasmLocation: other }), (err) => {
+                assert.equal(err.message, `Cannot load the QuickJS asset from ${other}: HTTP 403 Forbidden`);
+                return true;
+            });
         });
 
         // A dev server's answer for a file it does not have (Vite's, with

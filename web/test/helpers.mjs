@@ -148,7 +148,7 @@ export async function serve(routes) {
         }
         const headers = {};
         if (route.type) headers["content-type"] = route.type;
-        res.writeHead(200, headers);
+        res.writeHead(route.status ?? 200, headers);
         res.end(route.body);
     });
     await new Promise((r) => server.listen(0, "127.0.0.1", r));
