@@ -12,7 +12,7 @@ import { describe, extensionURL, hasNodeFs, inContentScript, runtimeRefusedWasm 
 import { threadFactory } from "./factory.mjs";
 import { prototypeHazard, snapshot } from "./fields.mjs";
 import { replacedBuiltins } from "./intrinsics.mjs";
-import { CONFIG_KEYS, INTERCEPTOR_KEYS } from "./keys.mjs";
+import { CONFIG_KEYS, INTERCEPTOR_KEYS, nearest, quoteCut } from "./keys.mjs";
 import { coreBuild, isGoModule, isWasmModule } from "./wasm-load.mjs";
 import { workerFactory } from "./worker-host.mjs";
 
@@ -133,7 +133,7 @@ async function makeFactory(config) {
         // Bytes (a bundler's ?arraybuffer import): the package fetches and
         // compiles the asset itself, in each worker too. A compiled module
         // (Cloudflare Workers' import of the file) has a field of its own.
-        const got = location === "" ? "an empty string" : typeof URL === "function" && /** @type {any} */ (location) instanceof URL ? "a URL object (pass its href: wasmLocation: url.href)" : isBytes(location) ? "the file's bytes (give where to fetch them: its URL or path)" : isWasmModule(location) ? "a WebAssembly.Module (give it as config.wasmModule, and name the file in wasmLocation)" : describe(location);
+        const got = location === undefined ? `undefined${unknownKeyNamed(config)}` : location === "" ? "an empty string" : typeof URL === "function" && /** @type {any} */ (location) instanceof URL ? "a URL object (pass its href: wasmLocation: url.href)" : isBytes(location) ? "the file's bytes (give where to fetch them: its URL or path)" : isWasmModule(location) ? "a WebAssembly.Module (give it as config.wasmModule, and name the file in wasmLocation)" : describe(location);
         throw new TypeError(`config.wasmLocation: expected a non-empty string (the URL, or in Node.js the file path, of emscripten-module.wasm), got ${got}`);
     }
     // The files compiled by the app, where the runtime compiles no bytes:
@@ -169,6 +169,22 @@ async function makeFactory(config) {
     if (mode === true && !hasNodeFs && typeof Worker !== "function") throw new Error(noWorkerHere());
     if (mode === undefined ? onPage : mode) return await workerFactory(config);
     return await threadFactory(config);
+}
+
+/**
+ * Where config has no wasmLocation: its first unknown key, which may be it
+ * misspelt ("wasmLocaton", "wasmURL"), as "; unknown key ..." (what the
+ * core says of an unknown key once it starts); "" where every key is known.
+ * @param {object} config
+ */
+function unknownKeyNamed(config) {
+    const keys = Object.keys(config);
+    for (let i = 0; i < keys.length; i++) {
+        if (CONFIG_KEYS.includes(keys[i])) continue;
+        const n = nearest(keys[i], CONFIG_KEYS);
+        return `; unknown key ${quoteCut(keys[i], JSON.stringify)}${n ? ` (did you mean ${JSON.stringify(n)}?)` : ""}`;
+    }
+    return "";
 }
 
 /**

@@ -38,7 +38,10 @@ describe("config errors reject with a TypeError naming the field", () => {
         ["no config", undefined, /^config: expected an object/],
         ["null config", null, /^config: expected an object/],
         ["a string config", "x", /^config: expected an object/],
-        ["missing wasmLocation", {}, /config\.wasmLocation: expected/],
+        ["missing wasmLocation", {}, /config\.wasmLocation: expected .*, got undefined$/],
+        // A misspelt or misnamed field: the error said "got undefined" alone.
+        ["misspelt wasmLocation", { wasmLocaton: assetPath }, /^config\.wasmLocation: expected a non-empty string .*, got undefined; unknown key "wasmLocaton" \(did you mean "wasmLocation"\?\)$/],
+        ["another name for wasmLocation", { timeout: 1000, wasmURL: assetPath }, /^config\.wasmLocation: expected a non-empty string .*, got undefined; unknown key "wasmURL"$/],
         ["empty wasmLocation", { wasmLocation: "" }, /config\.wasmLocation: expected/],
         ["numeric wasmLocation", { wasmLocation: 5 }, /config\.wasmLocation: expected .*, got the number 5$/],
         // A bundler's import of the asset's bytes: the package fetches it itself.
