@@ -453,6 +453,18 @@ function domInNodeHint(location, url, baseURL) {
 }
 
 /**
+ * What to do where a server has no file at wasmLocation's URL (a 404, or a
+ * dev server's page in its place): the asset is the app's to serve, and
+ * "HTTP 404 Not Found" alone did not say how. "" otherwise.
+ * @param {URL | null} url
+ * @param {unknown} cause
+ */
+function notServedHint(url, cause) {
+    if (!url || !/^https?:$/.test(url.protocol) || /** @type {any} */ (cause)?.missing !== true) return "";
+    return `; the server has no file there: copy the package's emscripten-module.wasm to where that URL points (a public/ folder), or take its URL from your bundler, as Vite's import of "@interopio/code-mode/emscripten-module.wasm?url" gives (the package's README, "Bundlers")`;
+}
+
+/**
  * @param {string} location
  * @param {string} [baseURL]
  * @returns {Promise<WebAssembly.Module>}
@@ -474,6 +486,7 @@ async function compileQuickJS(location, baseURL) {
         // read a relative location against: "Invalid URL"), what to do.
         const refused = runtimeRefusedWasm(cause) || !compileRefused() ? "" : `; ${NO_WASM_HERE}`;
         const why = refused ? describeError(cause).replace(/\.$/, "") : describeError(cause);
-        throw new Error(`Cannot load the QuickJS asset from ${location}${fetched}: ${why}${await specifierHint(location, url, cause)}${await serverRenderHint(location, url, cause)}${domInNodeHint(location, url, baseURL)}${url ? fileURLHint(url.href) : ""}${refused}`, { cause });
+        const dom = domInNodeHint(location, url, baseURL);
+        throw new Error(`Cannot load the QuickJS asset from ${location}${fetched}: ${why}${await specifierHint(location, url, cause)}${await serverRenderHint(location, url, cause)}${dom || notServedHint(url, cause)}${url ? fileURLHint(url.href) : ""}${refused}`, { cause });
     }
 }

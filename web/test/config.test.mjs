@@ -362,11 +362,18 @@ describe("the QuickJS asset", () => {
             await smoke(await IoCodeModeFactory({ wasmLocation: `${server.url}/wasm/untyped.wasm` }));
         });
 
+        // A 404 says what to do (it said "HTTP 404 Not Found" alone); a 500 is the server's.
         test("404 and 500 reject with the location and the status", async () => {
             const gone = `${server.url}/wasm/gone.wasm`;
-            await assert.rejects(IoCodeModeFactory({ wasmLocation: gone }), assetError(gone, /404/));
+            await assert.rejects(IoCodeModeFactory({ wasmLocation: gone }), (err) => {
+                assert.equal(err.message, `Cannot load the QuickJS asset from ${gone}: HTTP 404 Not Found; the server has no file there: copy the package's emscripten-module.wasm to where that URL points (a public/ folder), or take its URL from your bundler, as Vite's import of "@interopio/code-mode/emscripten-module.wasm?url" gives (the package's README, "Bundlers")`);
+                return true;
+            });
             const broken = `${server.url}/wasm/broken.wasm`;
-            await assert.rejects(IoCodeModeFactory({ wasmLocation: broken }), assetError(broken, /500/));
+            await assert.rejects(IoCodeModeFactory({ wasmLocation: broken }), (err) => {
+                assert.equal(err.message, `Cannot load the QuickJS asset from ${broken}: HTTP 500 Internal Server Error`);
+                return true;
+            });
         });
 
         // Vite's dev server refuses a file outside its server.fs.allow folders
@@ -396,7 +403,7 @@ describe("the QuickJS asset", () => {
             const html = `${server.url}/wasm/html.wasm`;
             await assert.rejects(
                 IoCodeModeFactory({ wasmLocation: html }),
-                assetError(html, /: not WebAssembly: the server sent text\/html \(a page, as a dev server answers for a file it does not have: is the file served at that URL\?\)$/),
+                assetError(html, /: not WebAssembly: the server sent text\/html \(a page, as a dev server answers for a file it does not have: is the file served at that URL\?\); the server has no file there: copy the package's emscripten-module\.wasm to where that URL points \(a public\/ folder\), or take its URL from your bundler, as Vite's import of "@interopio\/code-mode\/emscripten-module\.wasm\?url" gives \(the package's README, "Bundlers"\)$/),
             );
         });
 
