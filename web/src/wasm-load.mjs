@@ -425,7 +425,7 @@ async function serverRenderHint(location, url, cause) {
     if (!isNode || url || /** @type {any} */ (cause)?.code !== "ENOENT" || !/^\/[^/]/.test(location)) return "";
     const top = "/" + location.split("/")[1];
     if ((await nodeModule("fs")).existsSync(top)) return "";
-    return `; in Node.js wasmLocation is a file path, and this machine has no ${top}: if it is your site's URL of the asset, this factory was created on the server (a server render): create it in the browser only (an effect, onMounted, a client-only component), or give the server the file's path (the package's README, "Loading")`;
+    return `; in Node.js wasmLocation is a file path, and this machine has no ${top}: if it is your site's URL of the asset, this factory was created on the server (a server render): create it in the browser only (an effect, onMounted, a client-only component), or give the server the file's path, wasmLocation: require.resolve("@interopio/code-mode/emscripten-module.wasm") (the package's README, "Loading")`;
 }
 
 /**

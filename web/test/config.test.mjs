@@ -294,7 +294,7 @@ describe("the QuickJS asset", () => {
         for (const loc of ["/_nuxt/@fs/app/node_modules/@interopio/code-mode/emscripten-module.wasm", "/assets/emscripten-module-PRoXW-ZK.wasm"]) {
             const top = "/" + loc.split("/")[1];
             await assert.rejects(IoCodeModeFactory({ wasmLocation: loc }), (err) => assetError(loc, /ENOENT/)(err) &&
-                err.message.endsWith(`; in Node.js wasmLocation is a file path, and this machine has no ${top}: if it is your site's URL of the asset, this factory was created on the server (a server render): create it in the browser only (an effect, onMounted, a client-only component), or give the server the file's path (the package's README, "Loading")`));
+                err.message.endsWith(`; in Node.js wasmLocation is a file path, and this machine has no ${top}: if it is your site's URL of the asset, this factory was created on the server (a server render): create it in the browser only (an effect, onMounted, a client-only component), or give the server the file's path, wasmLocation: require.resolve("@interopio/code-mode/emscripten-module.wasm") (the package's README, "Loading")`));
         }
         const loc = join(dir, "missing.wasm");
         await assert.rejects(IoCodeModeFactory({ wasmLocation: loc }), (err) => assetError(loc, /ENOENT/)(err) && !/server render/.test(err.message));
