@@ -1,5 +1,5 @@
-// Sessions 38, 39, 40, 42 and 43's batches of what models send (model-programs38-cases.mjs,
-// model-programs39-cases.mjs, model-programs40-cases.mjs, model-programs42-cases.mjs, model-programs43-cases.mjs), run through the built package's LLM tools
+// Sessions 38, 39, 40, 42, 43 and 44's batches of what models send (model-programs38-cases.mjs,
+// model-programs39-cases.mjs, model-programs40-cases.mjs, model-programs42-cases.mjs, model-programs43-cases.mjs, model-programs44-cases.mjs), run through the built package's LLM tools
 // against model-outputs-cases.mjs's catalog and two tools more. Runs
 // in-thread and, with CODE_MODE_WORKER=1, in worker mode.
 import { after, before, test } from "node:test";
@@ -11,6 +11,7 @@ import { rows39 } from "./model-programs39-cases.mjs";
 import { rows40 } from "./model-programs40-cases.mjs";
 import { rows42 } from "./model-programs42-cases.mjs";
 import { rows43 } from "./model-programs43-cases.mjs";
+import { rows44 } from "./model-programs44-cases.mjs";
 
 let api;
 let tools;
@@ -25,12 +26,12 @@ before(async () => {
 after(() => api.dispose());
 
 test("each table has at least 40 rows, with distinct ids", () => {
-    for (const rows of [rows38, rows39, rows40, rows42, rows43]) assert.ok(rows.length >= 40, `${rows.length} rows`);
-    const all = [...rows38, ...rows39, ...rows40, ...rows42, ...rows43];
+    for (const rows of [rows38, rows39, rows40, rows42, rows43, rows44]) assert.ok(rows.length >= 40, `${rows.length} rows`);
+    const all = [...rows38, ...rows39, ...rows40, ...rows42, ...rows43, ...rows44];
     assert.equal(new Set(all.map((r) => r.id)).size, all.length);
 });
 
-for (const row of [...rows38, ...rows39, ...rows40, ...rows42, ...rows43]) {
+for (const row of [...rows38, ...rows39, ...rows40, ...rows42, ...rows43, ...rows44]) {
     test(`${row.id} (${row.src})`, async () => {
         const [name, args] = callOf(row);
         const res = await tools[name].execute(args);
