@@ -206,6 +206,9 @@ func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runConte
 	if line := prepared.AwaitedMapLine; line > 0 {
 		r.warn(fmt.Sprintf(awaitedMapWarning, line))
 	}
+	if line := prepared.AsyncTestLine; line > 0 {
+		r.warn(fmt.Sprintf(asyncTestWarning, line, prepared.AsyncTest, prepared.AsyncTest))
+	}
 	for i, c := range prepared.Unawaited {
 		if i == maxUnawaitedWarnings {
 			break

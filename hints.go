@@ -718,6 +718,12 @@ const lostEntriesJS = `(log, isMap) => {
   return true;
 }`
 
+// asyncTestWarning is the run's warning when the program passes an async
+// callback to filter, find, some, ... (tsstrip.Prepared.AsyncTestLine):
+// each test gave a Promise, which is truthy, so every item passed.
+const asyncTestWarning = "line %d: %s(async ...) tests each item by a Promise, which is truthy, so every item passes before any await in the test finishes; " +
+	"await the tests first: const ok = await Promise.all(arr.map(async (x) => ...)), then arr.%s((x, i) => ok[i])"
+
 // awaitedMapWarning is the run's warning when the program awaits the
 // array an async map callback gives (tsstrip.Prepared.AwaitedMapLine):
 // the await does not wait for the promises in it.

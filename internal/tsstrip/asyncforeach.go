@@ -1,22 +1,30 @@
 package tsstrip
 
-// asyncForEach returns the index of the first `async` that starts the
+// asyncForEach returns the index (and the method) of the first `async` that starts the
 // first argument of a `.forEach(` call (`async x =>`, `async (x) =>`,
 // `async function`), or -1. forEach drops what its callback returns, so
 // such a program goes on, and may return, before the callbacks' awaits
 // finish, and their errors reach nobody: a sum came back short with no
 // hint. A callback named elsewhere (`arr.forEach(save)`) is not looked up.
-func asyncForEach(toks []token, m []int) int {
+// Or of a `.filter(`, `.find(`, `.some(`, ... call (the first of either):
+// each test gives a Promise, which is truthy, so every item passed (a
+// filter(async) kept all, a find(async) gave the first) with no word why.
+func asyncForEach(toks []token, m []int) (int, string) {
 	s := &stripper{toks: toks, m: m}
 	for i := 1; i < len(toks); i++ {
-		if toks[i].k != tName || toks[i].v != "forEach" || !isDot(toks[i-1]) {
+		if toks[i].k != tName || !isDot(toks[i-1]) {
+			continue
+		}
+		switch toks[i].v {
+		case "forEach", "filter", "find", "findIndex", "findLast", "findLastIndex", "some", "every":
+		default:
 			continue
 		}
 		if open := openParen(toks, i+1); open >= 0 && s.asyncCallback(open+1) {
-			return open + 1
+			return open + 1, toks[i].v
 		}
 	}
-	return -1
+	return -1, ""
 }
 
 // asyncCallback says whether the argument at i is an async function:

@@ -59,3 +59,27 @@ func TestAwaitedMapLine(t *testing.T) {
 		{"in a string", "return \"await a.map(async x => f(x))\"", 0},
 	})
 }
+
+// TestAsyncTestLine: Prepare finds the first async callback passed to
+// filter, find, some, every and their kin (each test a truthy Promise),
+// and names the method; forEach's is AsyncForEachLine's.
+func TestAsyncTestLine(t *testing.T) {
+	checkPrepared(t, "AsyncTestLine", func(p Prepared) int { return p.AsyncTestLine }, []preparedCase[int]{
+		{"filter", "const rows = await f()\nreturn rows.filter(async (o) => (await g(o)).ok)", 2},
+		{"find", "return rows.find(async function (o) { return await g(o) })", 1},
+		{"some on a later line", "const a = 1\n\nreturn xs.some(async x => await g(x))", 3},
+		{"every", "return xs.every(async (x: number): Promise<boolean> => g(x))", 1},
+		{"findIndex", "return xs.findIndex(async x => g(x))", 1},
+
+		{"sync filter", "return xs.filter((x) => x.ok)", 0},
+		{"forEach is not a test", "xs.forEach(async x => g(x))", 0},
+		{"map", "return await Promise.all(xs.map(async x => g(x)))", 0},
+		{"a filter function of its own", "return filter(async x => g(x))", 0},
+		{"in a string", `return "xs.filter(async x => g(x))"`, 0},
+	})
+	for code, want := range map[string]string{"xs.filter(async x => g(x))": "filter", "xs.find(async x => g(x))": "find", "xs.every(async x => g(x))": "every"} {
+		if p, err := Prepare(code); err != nil || p.AsyncTest != want {
+			t.Errorf("%s: AsyncTest %q (%v), want %q", code, p.AsyncTest, err, want)
+		}
+	}
+}

@@ -29,6 +29,11 @@ type Prepared struct {
 	// AwaitedMapLine is the 1-based line of the first `await x.map(async
 	// ...)` in Code (see awaitedMap), 0 when there is none.
 	AwaitedMapLine int
+	// AsyncTestLine is the 1-based line of the first async callback of
+	// AsyncTest, a filter, find, some, ... call (see asyncForEach), 0 when
+	// there is none.
+	AsyncTestLine int
+	AsyncTest     string
 	// LaterFenceLine is the 1-based line of a JavaScript or TypeScript
 	// fence after the block that is the program (Unfence runs the first
 	// only), 0 when there is none: a model that split its program into
@@ -157,8 +162,11 @@ func prepare(src string) (Prepared, *Error) {
 		}
 	}
 	var line, mapLine int
-	if a := asyncForEach(toks, m); a >= 0 {
-		line, _ = position(out, toks[a].s)
+	var test Prepared
+	if a, name := asyncForEach(toks, m); a >= 0 {
+		if line, _ = position(out, toks[a].s); name != "forEach" {
+			test.AsyncTestLine, test.AsyncTest, line = line, name, 0
+		}
 	}
 	if a := awaitedMap(toks, m); a >= 0 {
 		mapLine, _ = position(out, toks[a].s)
@@ -172,13 +180,13 @@ func prepare(src string) (Prepared, *Error) {
 		}
 		if call != "" {
 			// Appended: every position of the model's text stays where it was.
-			return Prepared{Code: out + call, Body: true, AsyncForEachLine: line, AwaitedMapLine: mapLine, Unawaited: unawaitedCalls(out, toks, m, true)}, nil
+			return Prepared{Code: out + call, Body: true, AsyncForEachLine: line, AwaitedMapLine: mapLine, AsyncTestLine: test.AsyncTestLine, AsyncTest: test.AsyncTest, Unawaited: unawaitedCalls(out, toks, m, true)}, nil
 		}
 		if uncalled = params; uncalled < 0 {
 			uncalled = loneFunction(toks, m)
 		}
 	}
-	p := Prepared{Code: out, Body: body, AsyncForEachLine: line, AwaitedMapLine: mapLine, ObjectBlock: objectBlock(toks, m), Unawaited: unawaitedCalls(out, toks, m, body)}
+	p := Prepared{Code: out, Body: body, AsyncForEachLine: line, AwaitedMapLine: mapLine, AsyncTestLine: test.AsyncTestLine, AsyncTest: test.AsyncTest, ObjectBlock: objectBlock(toks, m), Unawaited: unawaitedCalls(out, toks, m, body)}
 	if !body && uncalled < 0 {
 		p.Functions = onlyFunctions(toks, m)
 	}

@@ -120,9 +120,6 @@ const LEFT = {
     "m44-py-floor-division": ok(92),
     "m44-py-for-in-list": ok("NaN"),
     "m44-py-in-list-true-by-index": ok(true),
-    "m44-filter-async-predicate": ok(["o-1", "o-2", "o-3"]),
-    "m44-find-async-predicate": ok("o-1"),
-    "m44-some-async-predicate": ok(true),
     "m44-template-in-double-quotes": ok("Order ${o.id} totals ${o.total}"),
     "m44-invalid-date-in-result": ok([{ id: "o-1", due: null }, { id: "o-2", due: null }, { id: "o-3", due: null }]),
 };
