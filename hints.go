@@ -669,6 +669,9 @@ const notDefinedTable = "module exports\t: the code is the body of an async func
 	"int\t: the code is JavaScript, which has no int(); use Math.trunc(Number(x)) (Number(x) for a number, parseInt(s, 10) for a string)\n" +
 	"float\t: the code is JavaScript, which has no float(); use Number(x)\n" +
 	"range\t: the code is JavaScript, which has no range(); for (let i = 0; i < n; i++), or Array.from({ length: n }, (_, i) => i)\n" +
+	"sum\t: the code is JavaScript, which has no sum(); add with xs.reduce((a, b) => a + b, 0)\n" +
+	"round\t: the code is JavaScript, which has no round(); use Math.round(x) (to 2 places: Math.round(x * 100) / 100, or x.toFixed(2) for text)\n" +
+	"sorted\t: the code is JavaScript, which has no sorted(); use [...xs].sort() (numbers: .sort((a, b) => a - b); then .reverse() for descending)\n" +
 	// search(...): the discovery call other code modes name so; here it is
 	// tool_search, and "'search' is not defined" sent models guessing.
 	"search search_tools\t: to find tools inside the code, call await tool_search({ query })\n" +
