@@ -260,7 +260,7 @@ func syntaxHint(code string, e *sandbox.Error) string {
 	// of another tool's or cut short (one call's of executeCode runs:
 	// markupArgs): no JSX. <tool_call> before JSON on its line is read as
 	// a TypeScript cast, and erased.
-	for _, tag := range []string{"tool_call>", "<function=", "function_calls>", "<invoke name=", "<|tool_call", "[TOOL_CALLS]", " to=functions.", "tool▁call"} {
+	for _, tag := range []string{"tool_call>", "<function=", "function_calls>", "<invoke name=", "<|tool_call", "[TOOL_CALLS]", " to=functions.", "tool▁call", "START_ACTION|>", "function_call>", "TOOLCALL>"} {
 		if strings.Contains(code, tag) {
 			return markupHint
 		}
@@ -650,6 +650,8 @@ const notDefinedTable = "module exports\t: the code is the body of an async func
 	"Temporal\t: this sandbox has no Temporal; use Date (Date.UTC, getTime, toISOString) and Intl.DateTimeFormat\n" +
 	"React useState useEffect\t: the sandbox has no React and no components; call the tools and return the data\n" +
 	"TOOL_CALLS\t: [TOOL_CALLS] is tool-call markup; send only the program, as executeCode's code, one call at a time\n" +
+	// FireFunction's functools[{"name": ..., "arguments": ...}].
+	"functools\t" + markupHint + "\n" +
 	"json\t: the code is JavaScript, where Python's json.dumps and json.loads are JSON.stringify and JSON.parse\n" +
 	"asyncio\t: the code is JavaScript, where Python's asyncio.gather(a, b) is await Promise.all([a, b]) and asyncio.sleep(s) is await new Promise((r) => setTimeout(r, s * 1000))\n" +
 	"Atomics\t: this sandbox has no Atomics (nor threads to wait for); to wait, await new Promise((r) => setTimeout(r, ms))\n" +

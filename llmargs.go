@@ -507,7 +507,9 @@ func (spec argSpec) unnest(obj map[string]any) map[string]any {
 		if inner = jsonObject(s); inner == nil {
 			// Or in the model's tool-call markup.
 			if inner = markupArgs(s, spec.tool); inner == nil {
-				return obj
+				if inner = jsonCall(s, spec.tool); inner == nil {
+					return obj
+				}
 			}
 		}
 	}
@@ -600,6 +602,32 @@ func markupArgs(s, tool string) map[string]any {
 		return nil
 	}
 	return tagged(body, `<parameter name="`, `">`, "", "</parameter>")
+}
+
+// jsonCall is the arguments of the one call of tool that s holds as JSON
+// after a template's tokens or words, closing markup only after it:
+// Command R's <|START_ACTION|>[{tool_name, parameters}] (and Cohere's
+// Action: ```json), LFM2's <|tool_call_start|>[{name, arguments}],
+// Granite's <|tool_call|>, Magistral's [TOOL_CALLS] after [THINK],
+// Nemotron's <TOOLCALL>, InternLM's <|plugin|>, Apertus's {name: arguments},
+// each read as <tool_call>'s object. Else nil: a program has code ({, =, ;
+// or () before its first object, or no markup before it.
+func jsonCall(s, tool string) map[string]any {
+	j := max(strings.LastIndexByte(s, ']'), strings.LastIndexByte(s, '}'))
+	for i := range strings.IndexAny(s, "{}=;(") + 1 {
+		if s[i] != '[' && s[i] != '{' || j < i {
+			continue
+		}
+		if p, rest := strings.TrimSpace(s[:i]), strings.TrimSpace(s[j+1:]); p != "" && (strings.ContainsAny(p[len(p)-1:], ">]:") || strings.HasSuffix(p, "json")) && (rest == "" || rest[0] == '<' || rest == "```") {
+			// Keys outside a string: a JSON string holds no bare quote.
+			call := strings.NewReplacer(`"tool_name":`, `"name":`, `"parameters":`, `"arguments":`, `{"`+tool+`":`, `{"name":"`+tool+`","arguments":`).Replace(s[i : j+1])
+			if call[0] == '[' {
+				call = call[1 : len(call)-1]
+			}
+			return markupArgs("<tool_call>"+call, tool)
+		}
+	}
+	return nil
 }
 
 // tagged is the arguments of body, parameters each of open, its name, mid,

@@ -101,16 +101,9 @@ export const rows44 = [
 /** Rows the product did not meet when they were written (before any fix of session 44), and what each gets now. */
 const T = "todo (session 44): written before reading the handling code";
 const LEFT = {
-    "m44-command-r7b-start-action": fail(/^expecting ';'$/, "SYNTAX"),
-    "m44-cohere-action-json-fixed": fail(/^not a function$/),
     "m44-function-gemma-escape": fail(/^expecting ';'$/, "SYNTAX"),
-    "m44-lfm2-tool-call-start": ok([{ name: "executeCode", arguments: JSON.parse(ARGS) }]),
-    "m44-granite-tool-call-token": ok([{ name: "executeCode", arguments: JSON.parse(ARGS) }]),
-    "m44-apertus-short-form": ok([{ executeCode: JSON.parse(ARGS) }]),
     "m44-functionary-v32": fail(/^unexpected token in expression: '>>>'$/, "SYNTAX"),
-    "m44-firefunction-functools": fail(/^'functools' is not defined$/),
     "m44-qwen-agent-fn-markers": fail(/^unexpected character$/, "SYNTAX"),
-    "m44-internlm-action-plugin": fail(/the code is a JSON object, not a program/, "SYNTAX"),
     "m44-react-action-input-bare-code": fail(/^expecting ';'$/, "SYNTAX"),
     "m44-py-string-repeat": ok("Orders\nNaN\no-1\no-2\no-3"),
     "m44-py-negative-index-returned": ok({}),
