@@ -508,7 +508,17 @@ func (spec argSpec) unnest(obj map[string]any) map[string]any {
 			// Or in the model's tool-call markup.
 			if inner = markupArgs(s, spec.tool); inner == nil {
 				if inner = jsonCall(s, spec.tool); inner == nil {
-					return obj
+					// ReAct's Action: name, then Action Input: the arguments,
+					// the program or the query (LangChain's agents).
+					_, in, ok := strings.Cut(s, "Action: "+spec.tool+"\nAction Input:")
+					if !ok {
+						return obj
+					}
+					if in = strings.TrimSpace(in); jsonObject(in) != nil {
+						inner = jsonObject(in)
+					} else {
+						inner = map[string]any{spec.bare: in}
+					}
 				}
 			}
 		}
@@ -567,7 +577,8 @@ func markupArgs(s, tool string) map[string]any {
 	// <|tool_call_begin|>functions.name:0<|tool_call_argument_begin|>{...},
 	// DeepSeek's <｜tool▁call▁begin｜>function<｜tool▁sep｜>name ```json {...}```;
 	// with no other object after it (a second call).
-	if strings.HasPrefix(s, "<|") || strings.HasPrefix(s, "<｜") || strings.HasPrefix(s, "[TOOL_CALLS]") {
+	// And Functionary's >>>name, Qwen-Agent's ✿FUNCTION✿: name ✿ARGS✿:.
+	if strings.HasPrefix(s, "<|") || strings.HasPrefix(s, "<｜") || strings.HasPrefix(s, "[TOOL_CALLS]") || strings.HasPrefix(s, ">>>") || strings.HasPrefix(s, "✿") {
 		// The name whole, before the arguments: functions.executeCode2, or
 		// "executeCode" inside another tool's arguments, is another call.
 		// Mistral's list of calls is read as <tool_call>'s object below.

@@ -184,12 +184,15 @@ func TestLLMToolArguments(t *testing.T) {
 		{"two calls in Mistral's markup", execute, `{"code":` + strconv.Quote(`[TOOL_CALLS][{"name": "executeCode", "arguments": {"code": "return 1"}}, {"name": "executeCode", "arguments": {"code": "return 2"}}]`) + `}`, true, `[TOOL_CALLS] is tool-call markup; send only the program`},
 		{"two calls in Kimi's markup", execute, `{"code":` + strconv.Quote(`<|tool_call_begin|>functions.executeCode:0<|tool_call_argument_begin|>{"code": "return 1"}<|tool_call_end|><|tool_call_begin|>functions.executeCode:1<|tool_call_argument_begin|>{"code": "return 2"}<|tool_call_end|>`) + `}`, true, `the code is wrapped in tool-call markup`},
 		// Session 44: a call's JSON after other templates' tokens or words
-		// (jsonCall; they were
+		// (jsonCall), Functionary's, Qwen-Agent's and ReAct's (they were
 		// SYNTAX errors, or ran as an array literal giving the call back).
 		{"code in Command R7B's START_ACTION", execute, `{"code":` + strconv.Quote(`<|START_THINKING|>x.<|END_THINKING|><|START_ACTION|>[{"tool_call_id": "0", "tool_name": "executeCode", "parameters": {"code": "return 6*7"}}]<|END_ACTION|>`) + `}`, true, `"result":42`},
 		{"code in LFM2's list of one call", execute, `{"code":` + strconv.Quote(`<|tool_call_start|>[{"name": "executeCode", "arguments": {"code": "return 6*7"}}]<|tool_call_end|>`) + `}`, true, `"result":42`},
 		{"code in Apertus's short form", execute, `{"code":` + strconv.Quote(`<|tools_prefix|>[{"executeCode": {"code": "return 6*7"}}]<|tools_suffix|>`) + `}`, true, `"result":42`},
 		{"code in Cohere's Action json fence", execute, `{"code":` + strconv.Quote("Action: ```json\n[{\"tool_name\": \"executeCode\", \"parameters\": {\"code\": \"return 6*7\"}}]\n```") + `}`, true, `"result":42`},
+		{"code after Functionary's >>>name", execute, `{"code":` + strconv.Quote(">>>executeCode\n{\"code\": \"return 6*7\"}") + `}`, true, `"result":42`},
+		{"code as ReAct's Action Input", execute, `{"code":` + strconv.Quote("Thought: multiply.\nAction: executeCode\nAction Input: return 6*7;") + `}`, true, `"result":42`},
+		{"search query as ReAct's Action Input", search, strconv.Quote("Action: searchTools\nAction Input: transfer money"), true, `"payments.transfer"`},
 		{"another tool's call in a list stays the program's", execute, `{"code":` + strconv.Quote(`<|tool_call_start|>[{"name": "searchTools", "arguments": {"code": "return 1"}}]<|tool_call_end|>`) + `}`, true, `"name":"searchTools"`},
 		{"a program returning a call's JSON runs as written", execute, `{"code":` + strconv.Quote(`return [{"name": "executeCode", "arguments": {"code": "return 1"}}]`) + `}`, true, `"result":[{"name":"executeCode","arguments":{"code":"return 1"}}]`},
 		// Session 43: a name that only holds the tool's (executeCode2, my_executeCode) is another tool's call.

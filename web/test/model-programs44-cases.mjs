@@ -102,9 +102,6 @@ export const rows44 = [
 const T = "todo (session 44): written before reading the handling code";
 const LEFT = {
     "m44-function-gemma-escape": fail(/^expecting ';'$/, "SYNTAX"),
-    "m44-functionary-v32": fail(/^unexpected token in expression: '>>>'$/, "SYNTAX"),
-    "m44-qwen-agent-fn-markers": fail(/^unexpected character$/, "SYNTAX"),
-    "m44-react-action-input-bare-code": fail(/^expecting ';'$/, "SYNTAX"),
     "m44-py-string-repeat": ok("Orders\nNaN\no-1\no-2\no-3"),
     "m44-py-negative-index-returned": ok({}),
     "m44-py-floor-division": ok(92),
