@@ -34,7 +34,8 @@ func TestInputCheckBeats(t *testing.T) {
 // TestResultCheckBeats: a result's check against the tool's outputSchema
 // is the same Go work as an input's; it asked only the run's time, without
 // a sign of life (in a worker, an abort meanwhile went unread and the page
-// replaced the worker). It beats as the input check does, naming the run.
+// replaced the worker). It beats as the input check does, naming the run,
+// and its run ends with the TIMEOUT that names it (TestTimeoutNamesAResultCheck).
 func TestResultCheckBeats(t *testing.T) {
 	wantBeats := countBeats(t)
 	deep := Tool{Name: "deep.result", OutputSchema: deepCheckTool.InputSchema,
@@ -47,7 +48,7 @@ func TestResultCheckBeats(t *testing.T) {
 		}}
 	s := mustSession(t, newTestCodeMode(t, Config{Timeout: 300 * time.Millisecond, Tools: []Tool{deep}}))
 	res, err := s.ExecuteCode(sandbox.WithPollOwner(context.Background(), 7), ExecuteCodeInput{Code: "return await tools.deep.result({})"}, nil)
-	if err != nil || res.OK || len(res.ToolCalls) != 1 || !strings.Contains(res.ToolCalls[0].Reason, "the check against the schema was stopped") {
+	if err != nil || res.OK || res.Error.Code != ErrorCodeTimeout || !strings.Contains(res.Error.Message, "checking the result of tool deep.result") {
 		t.Fatalf("%+v, %v: want the call's check stopped by the run's time", res, err)
 	}
 	wantBeats()

@@ -169,10 +169,17 @@ func (r *runState) awaitedHint(e *sandbox.Error) string {
 	name, size, converting, others := "", int64(0), false, len(inFlight)
 	// A call whose input was being checked against its schema (before its
 	// tool started, or after its interceptor allowed it).
-	checking := slices.IndexFunc(r.calls, func(c *toolCallState) bool { return !c.done && c.checking.Load() })
+	// Or whose result was (after its tool answered, its outputSchema's).
+	checking := slices.IndexFunc(r.calls, func(c *toolCallState) bool {
+		return !c.done && (c.checking.Load() || c.checkingResult.Load())
+	})
+	result := checking >= 0 && r.calls[checking].checkingResult.Load()
 	answeredLarge := func(c *toolCallState) bool { return c.answered.Load()-1 >= 1<<20 }
 	convertingLarge := func(c *toolCallState) bool { return c.converting.Load()-1 >= 1<<20 }
-	if n, ok := strings.CutPrefix(e.Answer, callLabelPrefix); ok && e.AnswerBytes >= 1<<20 {
+	if result {
+		// Its answer, however large, was in: the check took the time.
+		others--
+	} else if n, ok := strings.CutPrefix(e.Answer, callLabelPrefix); ok && e.AnswerBytes >= 1<<20 {
 		name, size = n, int64(e.AnswerBytes)
 	} else if i := slices.IndexFunc(inFlight, answeredLarge); i >= 0 {
 		name, size, others = inFlight[i].rec.Name, inFlight[i].answered.Load()-1, others-1
@@ -211,7 +218,12 @@ func (r *runState) awaitedHint(e *sandbox.Error) string {
 		c := r.calls[checking]
 		// Its schema's preparation (a first call's) or the check itself.
 		what, against := "preparing the input schema", ""
-		if !c.entry.validator.preparing() {
+		switch {
+		case result && c.entry.output.preparing():
+			what = "preparing the output schema"
+		case result:
+			what, against = "checking the result", " against the tool's outputSchema"
+		case !c.entry.validator.preparing():
 			what, against = "checking the input", " against the tool's inputSchema"
 		}
 		return "; it was " + what + " of tool " + c.rec.Name + calledAt(r.code, c.rec.Name) + against + more

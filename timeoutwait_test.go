@@ -167,6 +167,53 @@ func TestTimeoutNamesAnInputCheck(t *testing.T) {
 	}
 }
 
+// TestTimeoutNamesAResultCheck: a run whose time went to checking a
+// tool's result against its outputSchema ended with the ToolError of the
+// call ("the result cannot be checked against its outputSchema: the check
+// against the schema was stopped: the run's time ran out"), which the
+// program could catch and go on from, where an input check's ends the run
+// with a TIMEOUT naming it. It is that TIMEOUT now: with Execute, with
+// Start, with the tool's own CheckResult, and with a catch around the call.
+func TestTimeoutNamesAResultCheck(t *testing.T) {
+	deep := func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+		o := "{}"
+		for range 40 {
+			o = `{"c": ` + o + `}`
+		}
+		return json.RawMessage(o), nil
+	}
+	tool := Tool{Name: "deep.result", OutputSchema: deepCheckTool.InputSchema, Execute: deep}
+	started, checked := tool, tool
+	started.Start = func(ctx context.Context, input json.RawMessage, call Call, done func(json.RawMessage, error)) {
+		go func() { done(deep(ctx, input, call)) }()
+	}
+	checked.Execute = func(ctx context.Context, input json.RawMessage, call Call) (json.RawMessage, error) {
+		out, _ := deep(ctx, input, call)
+		if err := call.CheckResult(out); err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
+	const want = "the program did not finish within 1s; it was checking the result of tool deep.result (called at line 1) against the tool's outputSchema"
+	for _, tc := range []struct {
+		name string
+		tool Tool
+		code string
+	}{
+		{"Execute", tool, "return await tools.deep.result({})"},
+		{"Start", started, "return await tools.deep.result({})"},
+		{"CheckResult", checked, "return await tools.deep.result({})"},
+		{"a catch around the call", tool, "try { return await tools.deep.result({}) } catch (e) { return 'caught: ' + e.message }"},
+	} {
+		res := exec(t, mustSession(t, newTestCodeMode(t, Config{Timeout: time.Second, Tools: []Tool{tc.tool}})), tc.code, nil)
+		if res.OK || res.Error.Code != ErrorCodeTimeout || res.Error.Message != want {
+			t.Errorf("%s: got %+v (result %s)\nwant TIMEOUT %q", tc.name, res.Error, res.Result, want)
+		} else if len(res.ToolCalls) != 1 || res.ToolCalls[0].OK || !strings.HasPrefix(res.ToolCalls[0].Reason, "not finished: ") {
+			t.Errorf("%s: the call's record: %+v; want it not finished", tc.name, res.ToolCalls)
+		}
+	}
+}
+
 // deepCheckTool's input schema is an exponential anyOf: checking 40 levels
 // of { c } against it takes far longer than a run, so the check ends only
 // when its stop says so.

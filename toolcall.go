@@ -61,6 +61,10 @@ type toolCallState struct {
 	// checking: its input is being checked against the tool's schema (a
 	// check that takes the run's time names the tool, awaitedHint).
 	checking atomic.Bool
+	// checkingResult: its result is being checked against the tool's
+	// outputSchema, or the run's end stopped that check (the call is
+	// left to the run's end, which names it, as an input check's).
+	checkingResult atomic.Bool
 }
 
 // begin records a call synchronously, while the program makes it, and
@@ -446,6 +450,11 @@ func (r *runState) prepare(ctx context.Context, args []json.RawMessage) (c *tool
 // endCall ends call c with its tool's answer.
 func (r *runState) endCall(ctx context.Context, c *toolCallState, e *toolEntry, out json.RawMessage, err error) (json.RawMessage, error) {
 	defer r.release(c)
+	if err != nil && c.checkingResult.Load() {
+		// Its result's check was stopped by the run's end: the TIMEOUT
+		// names it, as an input check's (awaitedHint).
+		return nil, errResultCheckStopped
+	}
 	if err != nil {
 		// A tool that fails because the run ended (its context done) did
 		// not fail on its own: the end records it as not finished, and
@@ -610,7 +619,7 @@ func (r *runState) toolCall(ctx context.Context, c *toolCallState, e *toolEntry)
 	call := Call{Context: r.runContext, Warn: r.warn, MemoryLimitMB: r.s.cm.cfg.MemoryLimitMB, Answering: c.answering}
 	if e.tool.OutputSchema != nil {
 		call.CheckResult = func(out json.RawMessage) error {
-			if err := e.checkResultStop(out, r.resultStop(ctx)); err != nil {
+			if err := r.checkResult(ctx, c, e, out); err != nil {
 				return err
 			}
 			c.resultChecked.Store(true)
@@ -625,8 +634,34 @@ func (r *runState) toolCall(ctx context.Context, c *toolCallState, e *toolEntry)
 // (sandbox.Beat) as the input check's stop does: in a worker, a big
 // outputSchema's check held the thread in Go without a sign, and the page
 // replaced the worker at an abort meanwhile, failing its other runs.
+// The run's own deadline, as the input check's: its program's time (r's
+// overtime, counted from a moment earlier) stopped the check while the run
+// was live, and the program got the check's error, not its TIMEOUT.
 func (r *runState) resultStop(ctx context.Context) func() bool {
-	return func() bool { return sandbox.PastDeadline(ctx) || ctx.Err() != nil || r.overtime() }
+	return func() bool { return sandbox.PastDeadline(ctx) || ctx.Err() != nil }
+}
+
+// errResultCheckStopped is what a call gets whose result's check the run's
+// end stopped; the run ends with its TIMEOUT (or its abort) meanwhile.
+var errResultCheckStopped = &sandbox.JSError{Name: "ToolError", Message: "the run ended while the call's result was checked against the tool's outputSchema"}
+
+// checkResult checks call c's result against its tool's outputSchema.
+// Stopped by the run's end, the call stays in its check (checkingResult)
+// and endCall leaves it to the run's end: a TIMEOUT then names the check,
+// as an input check's, where the program got a ToolError ("the check
+// against the schema was stopped: the run's time ran out") and the run
+// ended with it, or went on if the program caught it.
+func (r *runState) checkResult(ctx context.Context, c *toolCallState, e *toolEntry, out json.RawMessage) error {
+	c.checkingResult.Store(true)
+	stop, stopped := r.resultStop(ctx), false
+	err := e.checkResultStop(out, func() bool {
+		stopped = stopped || stop()
+		return stopped
+	})
+	if err == nil || !stopped {
+		c.checkingResult.Store(false)
+	}
+	return err
 }
 
 // overtime says the run's program has used its time (it ends at its next
@@ -697,7 +732,7 @@ func (r *runState) checkOutput(ctx context.Context, c *toolCallState, e *toolEnt
 			return nil, fmt.Errorf("tool %s returned invalid JSON", e.info.Name)
 		}
 	}
-	if err := e.checkResultStop(out, r.resultStop(ctx)); err != nil {
+	if err := r.checkResult(ctx, c, e, out); err != nil {
 		return nil, err
 	}
 	return out, nil

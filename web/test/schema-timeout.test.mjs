@@ -19,6 +19,28 @@ test("a TIMEOUT that came while a tool's input was checked names the tool and th
     assert.equal(r.error.message, "the program did not finish within 2s; it was checking the input of tool deep.check (called at line 2) against the tool's inputSchema");
 });
 
+// The same check of the tool's result against its outputSchema ended with
+// the call's ToolError ("... the result cannot be checked against its
+// outputSchema: the check against the schema was stopped: the run's time
+// ran out"), which the program could catch and go on from; it is the
+// input check's TIMEOUT, naming the tool and the check.
+test("a TIMEOUT that came while a tool's result was checked names the tool and the check, also when the program catches the call's errors", async (t) => {
+    const api = await withFactory(t, { wasmLocation: assetPath, timeout: 2000 });
+    const nested = () => {
+        let o = {};
+        for (let i = 0; i < 40; i++) o = { c: o };
+        return o;
+    };
+    api.registerTool(tool("deep.result", nested, { outputSchema: deep }));
+    await api.ready();
+    const want = "the program did not finish within 2s; it was checking the result of tool deep.result (called at line 1) against the tool's outputSchema";
+    for (const code of ["return await tools.deep.result({})", "try { return await tools.deep.result({}) } catch (e) { return 'caught: ' + e.message }"]) {
+        const r = await run(api.createSession(), code);
+        assert.equal(r.error?.code, "TIMEOUT", JSON.stringify(r));
+        assert.equal(r.error.message, want);
+    }
+});
+
 // An anyOf of 100,000 alternatives: its first calls prepare and compile the
 // schema, each going on where the last stopped, and their TIMEOUTs say so.
 // Then an input matching none of them timed out at every call (100,000
