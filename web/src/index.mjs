@@ -115,6 +115,8 @@ async function makeFactory(config) {
     // Read once, each field, and never from Object.prototype (fields.mjs).
     config = /** @type {any} */ (snapshot(config, "config", CONFIG_KEYS));
     const ic = config.interceptors;
+    // A guard given as interceptors itself, not as its onToolCall.
+    if (typeof ic === "function") throw new TypeError("config.interceptors: expected an object { onToolCall }, got a function: write interceptors: { onToolCall: yourFunction }");
     if (ic !== null && typeof ic === "object") {
         config.interceptors = snapshot(ic, "config.interceptors", INTERCEPTOR_KEYS);
         if (config.interceptors.onToolCall === undefined) refuseHolder(ic);

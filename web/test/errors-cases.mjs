@@ -155,7 +155,7 @@ export const cases = [
         run: (c) => c.outcome(() => c.factory({ wasmLocation: c.wasm, toolFilter: "admin" })), want: thrown("TypeError", /config\.toolFilter/, /function/) },
     { id: "F30", input: "interceptors: a function", expect: "TypeError: config.interceptors: expected an object { onToolCall }",
         run: (c) => c.outcome(() => c.factory({ wasmLocation: c.wasm, interceptors: () => ({ allowed: true }) })),
-        want: thrown("TypeError", /config\.interceptors/, /onToolCall|object/) },
+        want: thrown("TypeError", /config\.interceptors: expected an object \{ onToolCall \}, got a function: write interceptors: \{ onToolCall: yourFunction \}/) },
     { id: "F31", input: "interceptors: { onToolcall } (misspelt)", expect: 'TypeError: config.interceptors: unknown key "onToolcall" (did you mean "onToolCall"?)',
         run: (c) => c.outcome(() => c.factory({ wasmLocation: c.wasm, interceptors: { onToolcall: () => ({ allowed: true }) } })),
         want: thrown("TypeError", /config\.interceptors/, /onToolcall/, /did you mean "onToolCall"/) },

@@ -402,7 +402,7 @@ test("a misspelt config key that holds a function is a TypeError naming it, in b
 test("config values that cannot cross to the worker are named as on the calling thread", async () => {
     const { IoCodeModeFactory } = await import(indexURL);
     for (const [config, message] of [
-        [{ interceptors: async () => ({ allowed: true }) }, /^config\.interceptors: expected an object, got function$/],
+        [{ interceptors: async () => ({ allowed: true }) }, /^config\.interceptors: expected an object \{ onToolCall \}, got a function: write interceptors: \{ onToolCall: yourFunction \}$/],
         [{ timeout: Symbol("s") }, /^config\.timeout: expected a positive number, got symbol$/],
         [{ search: { embed: async () => [], weight: () => 1 } }, /^config\.search\.weight: expected a positive number, got function$/],
         [JSON.parse('{"__proto__": {"timeout": 1}}'), /^config: unknown key "__proto__"/],
