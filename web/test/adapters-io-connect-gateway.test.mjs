@@ -56,7 +56,8 @@ describe("fromIoConnect on a real gateway", () => {
     test("the other applications' methods are the tools, once each, never the host's own; signatures become schemas", () => {
         assert.deepEqual(names(api), ["interop.Blotter.Orders.Cancel", "interop.Blotter.Orders.Search", "interop.Quote", "interop.Shared.Status", "interop.Slow"]);
         const search = source.tools.find((t) => t.name === "interop.Blotter.Orders.Search");
-        assert.equal(search.description, "Search orders: Orders of a client.");
+        // Its own text, then the application that serves it (a search by that name finds it: adapters-interop44).
+        assert.equal(search.description, "Search orders: Orders of a client. Served by blotter.");
         assert.deepEqual(search.inputSchema, { type: "object", properties: { client: { type: "string" }, limit: { type: "integer" } }, required: ["client"] });
         assert.equal(search.outputSchema.properties.orders.items.properties.qty.type, "number");
         assert.equal(search.annotations.readOnlyHint, true);

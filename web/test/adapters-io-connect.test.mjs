@@ -102,7 +102,8 @@ describe("fromIoConnect", () => {
 
     test("signatures become schemas; no signature is any object", () => {
         const search = source.tools.find((t) => t.name === "interop.Blotter.Orders.Search");
-        assert.equal(search.description, "Search orders: Orders of a client.");
+        // Its own text, then the application that serves it (a search by that name finds it: adapters-interop44).
+        assert.equal(search.description, "Search orders: Orders of a client. Served by blotter.");
         assert.deepEqual(search.inputSchema, { type: "object", properties: { client: { type: "string" }, limit: { type: "integer" } }, required: ["client"] });
         assert.equal(search.outputSchema.properties.orders.items.properties.qty.type, "number");
         assert.deepEqual(source.tools.find((t) => t.name === "interop.Untyped").inputSchema, { type: "object" });

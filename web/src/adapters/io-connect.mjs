@@ -225,10 +225,24 @@ export function fromIoConnect(io, options) {
         return opts.target === "all" || opts.target === "skipMine" ? rows : returns;
     }
 
-    function toolOf(method) {
+    // The applications that serve a method, said after its description: a
+    // search by an application's name ("what can the trading blotter do")
+    // found none of its methods, whose name is nowhere else in the tool.
+    // Sorted, the first 3 named; none when no server names its application.
+    // A description that changes as applications come and go re-registers
+    // its tool: once per burst (BURST), not per event.
+    function servedBy(method, memo) {
+        const apps = [...new Set(othersOf(method, memo).map((s) => s && (s.applicationName || s.application)))].filter((a) => typeof a == "string" && a).sort();
+        if (!apps.length) return "";
+        return ` Served by ${apps.slice(0, 3).join(", ")}${apps.length > 3 ? ` and ${apps.length - 3} more` : ""}.`;
+    }
+
+    function toolOf(method, memo) {
+        const text = [method.displayName, method.description].filter(Boolean).join(": ") || `The io.Connect Interop method ${method.name}.`;
+        const by = servedBy(method, memo);
         const def = {
             name: "",
-            description: [method.displayName, method.description].filter(Boolean).join(": ") || `The io.Connect Interop method ${method.name}.`,
+            description: by ? text.trimEnd().replace(/[^.!?]$/, "$&.") + by : text,
             inputSchema: schemaOf(method, "accepts"),
             annotations: annotations(
                 Object.fromEntries(HINT_FLAGS.filter((k) => typeof method.flags?.[k] === "boolean").map((k) => [k, method.flags[k]])),
@@ -286,7 +300,7 @@ export function fromIoConnect(io, options) {
         ).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
         const names = uniqueNames(namespace, methods.map((m) => sanitizeName(m.name)));
         return methods.map((method, i) => {
-            const def = toolOf(method);
+            const def = toolOf(method, memo);
             def.name = names[i];
             return { def, origin: method.name };
         });
