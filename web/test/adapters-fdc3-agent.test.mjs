@@ -150,9 +150,11 @@ describe("fromFdc3 on the FDC3 reference desktop agent", () => {
         assert.deepEqual(out.result[2], { handledBy: "crm" });
         assert.deepEqual(selfCalls, []);
         assert.equal(out.result[3], "OpenError: AppNotFound: no such application (open nope)");
-        // Straight to the tool: a context type the intent does not take.
+        // Straight to the tool: a context type the intent does not take. Its
+        // listeners take any (FDC3's have no type), the directory only
+        // instruments: the error names them and what the directory lacks.
         const view = source.tools.find((t) => t.name === "fdc3.ViewChart");
-        await assert.rejects(view.execute({ type: "fdc3.contact" }, {}), { message: "ResolveError: NoAppsFound: no application can handle this intent with this context (raiseIntent ViewChart with fdc3.contact)" });
+        await assert.rejects(view.execute({ type: "fdc3.contact" }, {}), { message: "ResolveError: NoAppsFound: no application can handle this intent with this context (raiseIntent ViewChart with fdc3.contact; listening but not declared for fdc3.contact in the app directory (interop.intents.listensFor), so not delivered: chart, crm)" });
         session.dispose();
     });
 

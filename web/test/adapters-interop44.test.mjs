@@ -89,3 +89,87 @@ describe("io.Connect: the model asks for an application by its name", () => {
         await described("interop.Desk.Ping", "Is the desk up? Served by desk-a, desk-b, desk-c and 2 more.");
     });
 });
+
+const appD = (appId, listensFor) => ({ appId, title: appId, type: "web", details: { url: `https://apps.test/${appId}` }, interop: { intents: { listensFor } } });
+const ticker = (t) => ({ type: "fdc3.instrument", id: { ticker: t } });
+
+// FDC3 2.2 apps declare their intents in the app directory. FINOS's agent
+// delivers none to a listener whose app's entry does not declare the
+// intent (raiseIntent: NoAppsFound), while its findIntent names the
+// listening instance: the call says who listens and what to declare.
+describe("FDC3: an intent an app listens for but its app directory entry does not declare", () => {
+    let da, host, api;
+    before(async () => {
+        da = await startDesktopAgent({
+            directory: [
+                appD("chart", { ViewChart: { contexts: ["fdc3.instrument"] }, Digest: { contexts: ["fdc3.contact"] } }),
+                appD("news", { Headlines: { contexts: ["fdc3.instrument"] } }),
+                appD("copilot", {}),
+            ],
+            intentTimeoutMs: 1500,
+            mains: {
+                chart: async (agent) => {
+                    await agent.addIntentListener("ViewChart", async () => undefined);
+                    // Declared, but for contacts only.
+                    await agent.addIntentListener("Digest", async (ctx) => ({ type: "fdc3.digest", of: ctx.id.ticker }));
+                    // Not declared at all.
+                    await agent.addIntentListener("Summarize", async (ctx) => ({ type: "fdc3.summary", of: ctx.id.ticker }));
+                },
+            },
+        });
+        host = (await da.connect("copilot")).fdc3;
+        await da.connect("chart");
+        api = await IoCodeModeFactory({ wasmLocation: assetPath, timeout: 8000 });
+    });
+    after(async () => {
+        api.dispose();
+        await da.stop();
+    });
+
+    const caught = async (source, calls) => {
+        const unregister = source.registerTools(api);
+        const session = api.createSession();
+        const out = [];
+        for (const [name, input] of calls) out.push((await run(session, `try { return await tool_call(${JSON.stringify(name)}, ${JSON.stringify(input)}); } catch (e) { return e.message; }`)).result);
+        session.dispose();
+        unregister();
+        source.close();
+        return out;
+    };
+
+    test("a listed intent only a running app listens for: the model is told which app listens and what the app directory lacks", async () => {
+        const errors = [];
+        const source = await fdc3.fromFdc3(host, { intents: ["Summarize", { name: "Digest", contextTypes: ["fdc3.instrument"] }], onError: (e) => errors.push(e.message) });
+        const [summarize, digest] = await caught(source, [["fdc3.Summarize", ticker("IBM")], ["fdc3.Digest", ticker("IBM")]]);
+        assert.equal(summarize, "ResolveError: NoAppsFound: no application can handle this intent with this context (raiseIntent Summarize with fdc3.instrument; listening but not declared for fdc3.instrument in the app directory (interop.intents.listensFor), so not delivered: chart)");
+        assert.equal(digest, "ResolveError: NoAppsFound: no application can handle this intent with this context (raiseIntent Digest with fdc3.instrument; listening but not declared for fdc3.instrument in the app directory (interop.intents.listensFor), so not delivered: chart)");
+        assert.deepEqual(errors, []);
+    });
+
+    test("with contextTypes too, the listed intent no app declares is still a tool, and its call says the same", async () => {
+        const source = await fdc3.fromFdc3(host, { contextTypes: ["fdc3.instrument"], intents: ["Summarize", "ViewChart"] });
+        assert.deepEqual(source.tools.map((t) => t.name), ["fdc3.Summarize", "fdc3.ViewChart"]);
+        const [summarize, view] = await caught(source, [["fdc3.Summarize", ticker("IBM")], ["fdc3.ViewChart", ticker("IBM")]]);
+        assert.match(summarize, /; listening but not declared for fdc3\.instrument in the app directory \(interop\.intents\.listensFor\), so not delivered: chart\)$/);
+        assert.deepEqual(view, { handledBy: "chart" });
+    });
+
+    // The listeners are asked of findIntent after the agent's NoAppsFound:
+    // an agent whose findIntent fails or never answers still gets its
+    // error to the program (FDC3's own words), findIntent being given a
+    // bounded while (1 s), not the run's.
+    test("findIntent throwing, answering no list, or never settling: the call still fails with FDC3's NoAppsFound as it was", async () => {
+        const plain = "ResolveError: NoAppsFound: no application can handle this intent with this context (raiseIntent Summarize with fdc3.instrument)";
+        for (const findIntent of [() => { throw new Error("findIntent broke"); }, async () => ({ apps: 7 }), () => new Promise(() => {})]) {
+            const agent = { getInfo: () => host.getInfo(), findIntentsByContext: (c) => host.findIntentsByContext(c), raiseIntent: (...a) => host.raiseIntent(...a), findIntent };
+            const source = await fdc3.fromFdc3(agent, { intents: ["Summarize"] });
+            assert.deepEqual(await caught(source, [["fdc3.Summarize", ticker("IBM")]]), [plain]);
+        }
+    });
+
+    test("an intent no app listens for, nor declares: FDC3's NoAppsFound as it was, naming no app", async () => {
+        const source = await fdc3.fromFdc3(host, { intents: ["Nobody"] });
+        const [nobody] = await caught(source, [["fdc3.Nobody", ticker("IBM")]]);
+        assert.equal(nobody, "ResolveError: NoAppsFound: no application can handle this intent with this context (raiseIntent Nobody with fdc3.instrument)");
+    });
+});

@@ -5,11 +5,12 @@
 import { DELAY, annotations, checkOptions, createToolSource, namespaceOf, sanitizeName, uniqueNames, untilAborted } from "./source.mjs";
 
 // FDC3's error values (the message of the Error an agent rejects with).
+// UserCancelledResolution is also what FINOS's reference proxy answers when
+// the agent has no resolver UI and several apps could handle the intent: no
+// user was asked. (Comments inside an object literal ship in the bundle.)
 const RESOLVE_ERRORS = {
     NoAppsFound: "no application can handle this intent with this context",
     ResolverUnavailable: "the desktop agent's resolver is unavailable",
-    // Also what FINOS's reference proxy answers when the agent has no
-    // resolver UI and several apps could handle the intent: no user was asked.
     UserCancelledResolution: "no application was chosen: the user cancelled, or the desktop agent has no resolver to ask",
     ResolverTimeout: "the resolver timed out",
     TargetAppUnavailable: "the target application is not available",
@@ -177,9 +178,25 @@ export async function fromFdc3(agent, options) {
     // instance is specified"): a window per call, and then several
     // instances for the agent to choose among when no app is named.
     async function instanceOf(name, context, appId) {
-        const found = typeof agent.findIntent === "function" ? await Promise.resolve().then(() => agent.findIntent(name, context)).catch(() => undefined) : undefined;
-        const running = ((found && found.apps) || []).find((a) => a && a.appId === appId && typeof a.instanceId === "string");
+        const running = (await handlers(name, context)).find((a) => a.appId === appId && typeof a.instanceId === "string");
         return running ? { appId, instanceId: running.instanceId } : { appId };
+    }
+
+    // findIntent's apps, copied: the directory's ({ appId }) and the running
+    // instances that listen ({ appId, instanceId }); none when it fails,
+    // answers no list, or has not answered within 1 s (a call waits for the
+    // agent's raiseIntent, not for this: one that never answered held the
+    // call until the run's timeout).
+    async function handlers(name, context) {
+        let timer;
+        try {
+            const found = await Promise.race([agent.findIntent(name, context), new Promise((r) => (timer = setTimeout(r, 1e3)))]);
+            return Array.from(found.apps, (a) => ({ appId: a?.appId, instanceId: a?.instanceId })).filter((a) => typeof a.appId == "string");
+        } catch {
+            return [];
+        } finally {
+            clearTimeout(timer);
+        }
     }
 
     // getResult() of a resolution, within options.resultTimeoutMs when
@@ -244,7 +261,17 @@ export async function fromFdc3(agent, options) {
                 } catch (err) {
                     if (signal && signal.aborted) throw err;
                     // A choice the agent could not make: say among whom, and how to choose.
-                    const among = apps.length > 1 && err && /^(UserCancelledResolution|ResolverUnavailable|ResolverTimeout)$/.test(err.message) ? `; handled by ${apps.join(", ")}${choice ? `: choose one with app (${ids.join(", ")})` : ""}` : "";
+                    let among = apps.length > 1 && err && /^(UserCancelledResolution|ResolverUnavailable|ResolverTimeout)$/.test(err.message) ? `; handled by ${apps.join(", ")}${choice ? `: choose one with app (${ids.join(", ")})` : ""}` : "";
+                    // An app that listens for the intent while its directory
+                    // entry does not declare it for this context type (not at
+                    // all, or for others): FINOS's agent names it in findIntent
+                    // and delivers to it no intent raised without its instance
+                    // (NoAppsFound). Say who, and what the agent lacks.
+                    if (!target && err && err.message === "NoAppsFound") {
+                        const found = await handlers(name, context);
+                        const quiet = found.filter((a) => a.instanceId && !found.some((d) => d.appId === a.appId && !d.instanceId)).map((a) => a.appId);
+                        if (quiet.length) among = `; listening but not declared for ${context.type} in the app directory (interop.intents.listensFor), so not delivered: ${[...new Set(quiet)].join(", ")}`;
+                    }
                     throw fdc3Error("ResolveError", RESOLVE_ERRORS, err, `raiseIntent ${name} with ${context.type}${target ? ` to ${target}` : ""}${among}`);
                 }
                 const result = await untilAborted(resultOf(resolution, name), signal);
