@@ -8,22 +8,16 @@
 // DesktopAgentProxy apps (fdc3-desktop-agent.mjs).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { assetPath, llmTools, loadFactory, run, watchUncaught, within } from "./helpers.mjs";
-import { eachCaught, loadAdapter, until } from "./adapter-helpers.mjs";
+import { assetPath, run, watchUncaught, within } from "./helpers.mjs";
+import { eachCaught, until } from "./adapter-helpers.mjs";
 import { startDesktopAgent } from "./fdc3-desktop-agent.mjs";
-import { startBus } from "./io-connect-bus.mjs";
+import { loadInterop, searchNames as search } from "./io-connect-bus.mjs";
 
 let IoCodeModeFactory, ioc, fdc3, bus;
 const connect = (application) => bus.connect(application);
 const names = (api) => api.listTools().map((t) => t.name);
-const search = async (session, query, limit = 10) => (await llmTools(session).searchTools.execute({ query, limit })).map((h) => h.name);
 
-before(async () => {
-    IoCodeModeFactory = await loadFactory();
-    ioc = await loadAdapter("io-connect");
-    fdc3 = await loadAdapter("fdc3");
-    bus = await startBus();
-});
+before(async () => ({ IoCodeModeFactory, ioc, fdc3, bus } = await loadInterop()));
 after(() => bus.stop());
 
 describe("io.Connect: a desktop whose applications come and go", () => {

@@ -7,20 +7,14 @@
 // DesktopAgentProxy apps (fdc3-desktop-agent.mjs).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { assetPath, llmTools, loadFactory, run } from "./helpers.mjs";
-import { loadAdapter, until } from "./adapter-helpers.mjs";
+import { assetPath, run } from "./helpers.mjs";
+import { until } from "./adapter-helpers.mjs";
 import { startDesktopAgent } from "./fdc3-desktop-agent.mjs";
-import { startBus } from "./io-connect-bus.mjs";
+import { loadInterop, searchNames as search } from "./io-connect-bus.mjs";
 
 let IoCodeModeFactory, ioc, fdc3, bus;
-const search = async (session, query, limit = 10) => (await llmTools(session).searchTools.execute({ query, limit })).map((h) => h.name);
 
-before(async () => {
-    IoCodeModeFactory = await loadFactory();
-    ioc = await loadAdapter("io-connect");
-    fdc3 = await loadAdapter("fdc3");
-    bus = await startBus();
-});
+before(async () => ({ IoCodeModeFactory, ioc, fdc3, bus } = await loadInterop()));
 after(() => bus.stop());
 
 describe("io.Connect: the model asks for an application by its name", () => {

@@ -5,6 +5,8 @@
 // client; nothing of the bus is written here.
 import { createRequire } from "node:module";
 import IOConnectCore from "@interopio/core";
+import { llmTools, loadFactory } from "./helpers.mjs";
+import { loadAdapter } from "./adapter-helpers.mjs";
 
 const require = createRequire(import.meta.url);
 const gateway = require("@glue42/gateway-web/node/gateway-web.js");
@@ -37,3 +39,12 @@ export async function startBus() {
         },
     };
 }
+
+/** What the interop suites (adapters-interop43, -interop44) start with: the factory, the io-connect and fdc3 adapters, and a bus. */
+export async function loadInterop() {
+    const [IoCodeModeFactory, ioc, fdc3] = await Promise.all([loadFactory(), loadAdapter("io-connect"), loadAdapter("fdc3")]);
+    return { IoCodeModeFactory, ioc, fdc3, bus: await startBus() };
+}
+
+/** The names of the tools searchTools finds for `query`, best first. */
+export const searchNames = async (session, query, limit = 10) => (await llmTools(session).searchTools.execute({ query, limit })).map((h) => h.name);
