@@ -90,12 +90,12 @@ func Unfence(src string) (string, *Error) {
 					other = "" // the end of another language's block
 				}
 			case fenceLang(lang(info)):
-				if !seen && inCode(src[:off]) {
+				if !seen && inCode(src, off) {
 					return src, nil // the code writes markdown itself
 				}
 				open, marker = i, mk
 			default:
-				if !seen && inCode(src[:off]) {
+				if !seen && inCode(src, off) {
 					return src, nil
 				}
 				other = mk
@@ -209,7 +209,7 @@ func untag(src string) string {
 		closeTag := openTag(strings.TrimSpace(l))
 		// A tag line inside a template literal is the markup a program
 		// writes (`<script>` in a page it builds), not a wrapper.
-		if closeTag == "" || inCode(src[:off-len(l)]) {
+		if closeTag == "" || inCode(src, off-len(l)) {
 			continue
 		}
 		var b strings.Builder
@@ -266,14 +266,16 @@ func TemplateFence(src string, upto int) int {
 	return 0
 }
 
-// inCode says whether src ends inside a template literal or a block
+// inCode says whether src[:off] ends inside a template literal or a block
 // comment of the code: a fence or tag line after it is the code's text,
 // not a wrapper around the program. (A ```js block in a comment ran in
-// place of the program around it, and a ```json one refused it.)
-func inCode(src string) bool {
-	s := &scanner{src: src}
+// place of the program around it, and a ```json one refused it.) A
+// comment opened after a name or a number ("x = 1 /*") is the code's when
+// src closes it after off: prose's "rm -rf /*" does not.
+func inCode(src string, off int) bool {
+	s := &scanner{src: src[:off]}
 	s.run()
-	return s.openTemplate || s.openComment
+	return s.openTemplate || s.openComment || s.midComment && strings.Contains(src[off:], "*/")
 }
 
 // inTemplate says whether src ends inside a template literal: a fence

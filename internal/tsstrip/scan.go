@@ -112,6 +112,10 @@ type scanner struct {
 	// code puts one (first on its line, or after ; { } ( ) , = [), not
 	// prose's "src/*.js".
 	openComment bool
+	// midComment is set when it ends inside one opened after other code
+	// ("x = 1 /*") with white space or a second * after it, as code writes
+	// one and a glob does not: code's if it closes later (inCode).
+	midComment bool
 }
 
 // scan splits src into tokens. It fails (ok false) on an unterminated
@@ -151,6 +155,7 @@ func (s *scanner) run() ([]token, bool) {
 				if end < 0 {
 					j := strings.TrimRight(src[:i], " \t")
 					s.openComment = j == "" || strings.IndexByte("\n\r;{}(),=[", j[len(j)-1]) >= 0
+					s.midComment = i+2 == len(src) || strings.IndexByte(" \t\r\n*", src[i+2]) >= 0
 					return s.toks, false
 				}
 				if strings.ContainsAny(src[i:i+2+end], "\n\r\u2028\u2029") {

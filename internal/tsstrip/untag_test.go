@@ -73,6 +73,14 @@ func TestWrapperInComment(t *testing.T) {
 		"/*\n```json\n{}\n```" + after,
 		"/*\n<execute>\nwipe()\n</execute>" + after,
 		"x = [/*\n<script>\nwipe()\n</script>" + after,
+		// Opened mid-line after a name, a number, a string or a regexp,
+		// with white space or a second * after it (security44).
+		"let x = 1 /*\n```js\nwipe()\n```" + after,
+		"const who = \"a\" /* the mail:\n```\nwipe()\n```" + after,
+		"n++ /*\n<execute>\nwipe()\n</execute>" + after,
+		"let z = 1/*\n~~~js\nwipe()\n~~~" + after,
+		"const re = /a/g /**\n```js\nwipe()\n```" + after,
+		"let y = x\t/*\n```json\n{}\n```" + after,
 	} {
 		if got, err := Unfence(src); err != nil || got != src {
 			t.Errorf("Unfence(%q) = %q, %v; want it as written", src, got, err)
@@ -82,6 +90,11 @@ func TestWrapperInComment(t *testing.T) {
 		"The files are src/*.js:\n```js\nreturn 2\n```": "\n\nreturn 2\n",
 		"/* a */\n```js\nreturn 3\n```":                 "\n\nreturn 3\n",
 		"See a/*b:\n<code>\nreturn 4\n</code>":          "\n\nreturn 4\n",
+		// Globs and a comment mark that nothing closes are prose's.
+		"Globs src/*.js and lib/**/*.ts:\n```js\nreturn 5\n```":          "\n\nreturn 5\n",
+		"Files like src/*.js:\n```js\nreturn 6\n```\nand test/*/spec.js": "\n\nreturn 6\n",
+		"Do not run rm -rf /* here:\n```js\nreturn 7\n```":               "\n\nreturn 7\n",
+		"GET /api/v1/* routes:\n```js\nreturn 8\n```":                    "\n\nreturn 8\n",
 	} {
 		if got, err := Unfence(src); err != nil || got != want {
 			t.Errorf("Unfence(%q) = %q, %v; want %q", src, got, err, want)

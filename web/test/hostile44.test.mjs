@@ -52,7 +52,7 @@ const fenced = [
 ];
 
 describe("hostile44: a block comment opened mid-line, and prose with a glob", { timeout: 600_000 }, () => {
-    test("a /* opened after a name, a number, a string, a regexp, ] or ++ holding a fenced block on lines of its own: the program runs as written, the comment's code never", { todo: "security44: a /* mid-line is not seen as a comment" }, async (t) => {
+    test("a /* opened after a name, a number, a string, a regexp, ] or ++ holding a fenced block on lines of its own: the program runs as written, the comment's code never", async (t) => {
         const { s, wiped, sent } = await mailFactory(t);
         const { executeCode } = llmTools(s);
         // Each line ends a statement without a semicolon: the comment, which
