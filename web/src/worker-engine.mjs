@@ -106,6 +106,8 @@ const OVERRUN_GRACE_MS = 2000;
  * @property {Map<number, { abort: (reason?: unknown) => void }>} pageCalls page calls the worker may cancel
  * @property {Map<number, (why: string) => void>} verdicts page calls whose result the worker's core is checking against the tool's outputSchema
  * @property {Map<number, { resolve: () => void, reject: (e: any) => void }>} pings ready() calls in flight
+ * @property {number} staleAfter while the sessions' instructions may name a tool toolFilter hides now: the id of the
+ *   first ping posted since, whose pong (or a later one's) ends it (worker-host.mjs current); 0 otherwise
  * @property {ReturnType<typeof import("./registering.mjs").inFlight>} regs registrations in flight (an adapter's source's slices)
  * @property {SharedArrayBuffer | null} flagsBuffer
  * @property {Int32Array | null} flags the abort flags the worker's interrupt poll reads

@@ -183,7 +183,60 @@ export async function workerFactory(config) {
                 h.worker && h.worker.post({ t: "register", id: e.id, tools: [e.desc] });
             }
         }
-        return { tools: shown, sessions: own };
+        const v = { tools: shown, sessions: own };
+        if (!quiet) tell(v);
+        return v;
+    };
+    // What the worker's instructions may name, of the filter's answers: the
+    // lists last posted to it (a run's, a session's, a rebuild's). A name of
+    // them the filter hides now makes the page's copies stale, until the
+    // pong of a ping posted after the list that tells the worker
+    // (h.staleAfter, worker-protocol.mjs). Until then getSystemInstruction()
+    // leaves the catalog out: it named a tool hidden since (a user signed
+    // out) until the next run or search, and a new session's too.
+    /** @type {import("./worker-engine.mjs").Visible | null} */
+    let told = null;
+    let pingDue = false;
+    /** Whether a name told shows is left out of v: a factory tool's, or sid's own (all sessions' without sid). */
+    const hides = (/** @type {import("./worker-engine.mjs").Visible} */ v, /** @type {number} */ sid = 0) => {
+        if (!told) return false;
+        const was = /** @type {Record<string, string[]>} */ (told.sessions);
+        const now = /** @type {Record<string, string[]>} */ (v.sessions);
+        const sids = sid ? [String(sid)] : objectKeys(now);
+        for (let k = -1; k < sids.length; k++) {
+            const a = k < 0 ? told.tools : was[sids[k]];
+            const yes = a && keptSetOf((k < 0 ? v.tools : now[sids[k]]) || []);
+            if (yes) for (let i = 0; i < a.length; i++) if (!yes.has(a[i])) return true;
+        }
+        return false;
+    };
+    const stale = () => h.staleAfter || ((h.staleAfter = nextPing), (pingDue = true));
+    const tell = (/** @type {import("./worker-engine.mjs").Visible} */ v) => {
+        if (hides(v)) stale();
+        told = v;
+    };
+    /**
+     * A session's instruction as the worker made it, or, while it may name a
+     * tool the filter hides now, without its catalog.
+     * @param {number} sid
+     * @param {string} raw
+     */
+    const current = (sid, raw) => {
+        const s = sessions.get(sid);
+        if (filter && s && hides({ tools: shownOf(filter, tools), sessions: { [sid]: shownOf(filter, ownTools(s).tools) } }, sid)) {
+            const v = visibleNames(true);
+            tell(v);
+            h.worker && h.worker.post({ t: "visible", visible: v });
+        }
+        if (!h.staleAfter) return raw;
+        if (pingDue) {
+            pingDue = false;
+            const id = nextPing++;
+            h.pings.set(id, { resolve() {}, reject() {} });
+            h.worker && h.worker.post({ t: "ping", id });
+        }
+        const at = raw.indexOf("\nAvailable tools (");
+        return at < 0 ? raw : raw.slice(0, at) + "\nFind the available tools with searchTools.\n";
     };
 
     const factoryOwner = newOwner();
@@ -236,6 +289,7 @@ export async function workerFactory(config) {
         pageCalls: new KeptMap(),
         verdicts: new KeptMap(),
         pings: new KeptMap(),
+        staleAfter: 0,
         regs: inFlight(),
         flagsBuffer,
         flags: flagsBuffer ? new Int32Array(flagsBuffer) : null,
@@ -342,6 +396,11 @@ export async function workerFactory(config) {
             // Gone already: unregistered, or refused by the worker (registerFailed).
             if (factory.disposed || !reg) return;
             registrations.delete(id);
+            // The worker's instructions name its tools it had until they are rebuilt (current).
+            for (let i = 0; i < reg.descs.length; i++) {
+                const e = held.get(reg.descs[i].name);
+                if (!e || e.id !== id) stale();
+            }
             forget(h, reg);
             dropHeld(h, id);
             h.worker && h.worker.post({ t: "unregister", id });
@@ -468,7 +527,7 @@ export async function workerFactory(config) {
                     notFromHook("session.getSystemInstruction()"); // as in-thread (wrap.mjs)
                     const why = deadReason();
                     if (why) throw new Error(why);
-                    return applyOverwrite(h, s.info ? s.info.instruction : "");
+                    return applyOverwrite(h, current(sid, s.info ? s.info.instruction : ""));
                 },
                 dispose() {
                     if (sessionDisposed || factory.disposed) return;

@@ -70,6 +70,7 @@ export function onMessage(h, m, ok, fail) {
         case "pong": {
             const p = h.pings.get(m.id);
             h.pings.delete(m.id);
+            if (h.staleAfter && m.id >= h.staleAfter) h.staleAfter = 0;
             if (p) p.resolve();
             break;
         }

@@ -449,6 +449,10 @@ const handlers = {
             port.post({ t: "sessionFailed", sid: m.sid, error: errorOf(err) });
         }
     },
+    // The filter hides a tool the instructions name (worker-host.mjs current): they are rebuilt.
+    visible(m) {
+        if (takeVisible(m.visible)) pushInfo();
+    },
     // A session's own tool toolFilter hid until now (worker-host.mjs visibleNames).
     sessionTools(m) {
         const s = sessions.get(m.sid);

@@ -131,7 +131,7 @@ describe("hostile44: a block comment opened mid-line, and prose with a glob", { 
 const leakIn = (text) => /vault\.|openSafe|VAULTDESC44/.test(text);
 
 describe("hostile44: the instruction after the filter's answers change or a tool leaves", { timeout: 600_000 }, () => {
-    test("a tool the filter hides after the instruction was made: getSystemInstruction(), the LLM tools' descriptions and a new session's instruction name neither it nor its words; no run calls it", { todo: WORKER && "security44: worker mode's instruction is the worker's last" }, async (t) => {
+    test("a tool the filter hides after the instruction was made: getSystemInstruction(), the LLM tools' descriptions and a new session's instruction name neither it nor its words; no run calls it", async (t) => {
         let hide = false;
         const ran = [];
         const api = await withFactory(t, {
@@ -161,7 +161,7 @@ describe("hostile44: the instruction after the filter's answers change or a tool
         assert.deepEqual(leaks, [], `the hidden tool named to the model:\n${leaks.join("\n")}`);
     });
 
-    test("a tool unregistered after the instruction was made: getSystemInstruction() at once, and a new session's, no longer name it", { todo: WORKER && "security44: worker mode's instruction is the worker's last" }, async (t) => {
+    test("a tool unregistered after the instruction was made: getSystemInstruction() at once, and a new session's, no longer name it", async (t) => {
         const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("orders.get", () => "order")] });
         const unregister = api.registerTool(tool("vault.openSafe", () => "SAFE", { description: "VAULTDESC44 opens the safe" }));
         const s = api.createSession();
@@ -177,7 +177,7 @@ describe("hostile44: the instruction after the filter's answers change or a tool
         assert.deepEqual(stale, [], "an unregistered tool still named");
     });
 
-    test("a session's own tool the filter hides after its session's instruction was made: neither that session's instruction nor its LLM tools name it", { todo: WORKER && "security44: worker mode's instruction is the worker's last" }, async (t) => {
+    test("a session's own tool the filter hides after its session's instruction was made: neither that session's instruction nor its LLM tools name it", async (t) => {
         let hide = false;
         const api = await withFactory(t, { wasmLocation: assetPath, toolFilter: (x) => !(hide && x.name.startsWith("vault.")), tools: [tool("orders.get", () => "order")] });
         const s = api.createSession({ tools: [tool("vault.openSafe", () => "SAFE", { description: "VAULTDESC44 opens the safe" })] });
