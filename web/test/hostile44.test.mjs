@@ -576,3 +576,49 @@ describe("hostile44: what a run leaves behind, and its console", { timeout: 600_
         await alive(api);
     });
 });
+
+describe("hostile44: one session's schemas and names, another session's calls", { timeout: 600_000 }, () => {
+    test("two sessions' own tools of one name with different input and output schemas: each call is checked against its own session's, whichever was compiled first", async (t) => {
+        const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("base.x", () => "x")] });
+        const strictIn = { type: "object", properties: { id: { type: "string" } }, required: ["id"], additionalProperties: false };
+        const otherIn = { type: "object", properties: { q: { type: "number" } }, required: ["q"], additionalProperties: false };
+        const a = api.createSession({ tools: [tool("crm.lookup", (i) => ({ id: String(i.id) }), { inputSchema: strictIn, outputSchema: { type: "object", properties: { id: { type: "string" } }, required: ["id"] } })] });
+        const b = api.createSession({ tools: [tool("crm.lookup", (i) => ({ n: i.q ?? "NOT A NUMBER" }), { inputSchema: otherIn, outputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] } })] });
+        const probe = `const out = []; for (const i of [{ id: "x" }, { q: 1 }, {}]) { try { out.push(JSON.stringify(await tools.crm.lookup(i))) } catch (e) { out.push(e.name) } } return out`;
+        const ra = await within(run(a, probe), 60_000);
+        const rb = await within(run(b, probe), 60_000);
+        const ra2 = await within(run(a, probe), 60_000);
+        assert.deepEqual(ra.result?.map((v) => v.startsWith("{")), [true, false, false], JSON.stringify(ra));
+        assert.deepEqual(rb.result?.map((v) => v.startsWith("{")), [false, true, false], JSON.stringify(rb));
+        assert.deepEqual(ra2.result, ra.result);
+        assert.equal(rb.result[1], JSON.stringify({ n: 1 }));
+    });
+
+    test("tool names shaped like paths and promises registered by the page (a..b, .a, a., then, a.then, __proto__.x, x.__proto__, prototype.x): refused naming the name, or callable as themselves; awaiting tools or a namespace calls none", async (t) => {
+        const called = [];
+        const api = await withFactory(t, { wasmLocation: assetPath, tools: [tool("base.x", () => "x")] });
+        const names = ["a..b", ".a", "a.", "then", "a.then", "__proto__.x", "x.__proto__", "prototype.x", "x.prototype", "x.constructor", "..", "a...b"];
+        const kept = [];
+        for (const name of names) {
+            try {
+                api.registerTool(tool(name, () => (called.push(name), `ran ${name}`)));
+                kept.push(name);
+            } catch (e) {
+                assert.ok(e instanceof TypeError && e.message.includes(name), `${name}: ${e}`);
+            }
+        }
+        const r = await within(run(api.createSession(), `const out = [];
+            await tools; await tools.a; await tools.x; await Promise.resolve(tools); await Promise.all([tools, tools.a, tools.x]);
+            out.push("awaited");
+            for (const n of ${JSON.stringify(kept)}) { try { out.push(await tool_call(n, {})) } catch (e) { out.push(n + ": " + e.name) } }
+            out.push(String(({}).x), typeof Object.prototype.x);
+            return out`), 60_000);
+        assert.ok(r.ok, JSON.stringify(r.error ?? r));
+        const [first, ...rest] = r.result;
+        assert.equal(first, "awaited");
+        // Awaiting ran no tool: each name ran once, from its tool_call.
+        assert.deepEqual(called, kept.filter((n, i) => rest[i] === `ran ${n}`), JSON.stringify({ called, rest }));
+        assert.deepEqual(rest.slice(-2), ["undefined", "undefined"]);
+        assert.equal({}.x, undefined);
+    });
+});
