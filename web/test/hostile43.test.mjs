@@ -14,6 +14,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { WORKER, assetPath, deepAnyOf, inChild, indexURL, llmTools, loadFactory, run, sleep, tool, until, watchUncaught, within, withFactory } from "./helpers.mjs";
 import { loadAdapter } from "./adapter-helpers.mjs";
+import { asWritten, executeFactory } from "./hostile-factory.mjs";
 
 const settled = (p) => Promise.resolve(p).then((v) => ({ resolved: v }), (e) => ({ rejected: e }));
 const callOf = (expr) => `(async () => { try { return ["ok", await ${expr}] } catch (e) { return ["err", e.name] } })()`;
@@ -215,22 +216,6 @@ const markups = (code) => {
     ];
 };
 
-async function executeFactory(t, extra = {}) {
-    const wiped = [];
-    const sent = [];
-    const api = await withFactory(t, {
-        wasmLocation: assetPath,
-        timeout: 20_000,
-        tools: [
-            tool("admin.wipe", () => (wiped.push(1), "WIPED")),
-            tool("mail.send", (i) => (sent.push(i.body), "sent"), { inputSchema: { type: "object", properties: { body: { type: "string" } }, required: ["body"] } }),
-            tool("a.mark", (i) => (sent.push(i.v), i.v), { inputSchema: { type: "object", properties: { v: { type: "string" } } } }),
-        ],
-        ...extra,
-    });
-    return { api, wiped, sent, s: api.createSession() };
-}
-
 describe("hostile43: crafted arguments run the code given, once, and nothing else", { timeout: 600_000 }, () => {
     test("a program that holds a chat template's tool-call markup in a string, a template or a comment runs as written: the markup's program never runs", async (t) => {
         const { s, wiped, sent } = await executeFactory(t);
@@ -274,12 +259,8 @@ describe("hostile43: crafted arguments run the code given, once, and nothing els
                 `const body = "a note";\n  /* an example of the call:\n${open}${INNER}${close}\n  */\nreturn await tools.mail.send({ body });`,
                 `return await tools.mail.send({ body: "a note" }); /*\n${open}${INNER}${close}\n*/`,
             ]) {
-                sent.length = 0;
-                wiped.length = 0;
-                const r = await within(executeCode.execute({ code, explanation: "" }), 60_000);
-                assert.notEqual(r, "hung");
-                if (wiped.length) failed.push(`${JSON.stringify(code.slice(0, 100))}: THE COMMENT'S PROGRAM RAN`);
-                else if (!(r.ok && r.result === "sent" && sent.length === 1)) failed.push(`${JSON.stringify(code.slice(0, 100))}: ${JSON.stringify(r.error?.message ?? r).slice(0, 200)}`);
+                const wrong = await asWritten(executeCode, code, { wiped, sent });
+                if (wrong) failed.push(wrong);
             }
         }
         assert.deepEqual(failed, [], `programs that did not run as written:\n${failed.join("\n")}`);

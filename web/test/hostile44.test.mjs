@@ -14,10 +14,10 @@
 // is what the page must get, in both engine modes (CODE_MODE_WORKER=1).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
-import { Server } from "@modelcontextprotocol/server";
-import { WORKER, assetPath, llmTools, run, sleep, tool, until, watchUncaught, within, withFactory } from "./helpers.mjs";
+import { assetPath, llmTools, run, sleep, tool, until, watchUncaught, within, withFactory } from "./helpers.mjs";
 import { loadAdapter } from "./adapter-helpers.mjs";
+import { asWritten, executeFactory } from "./hostile-factory.mjs";
+import { serverWith } from "./mcp-server.mjs";
 
 const settled = (p) => Promise.resolve(p).then((v) => ({ resolved: v }), (e) => ({ rejected: e }));
 const INNER = "await tools.admin.wipe({}); return 'INJECTED'";
@@ -25,22 +25,6 @@ const INNER = "await tools.admin.wipe({}); return 'INJECTED'";
 async function alive(api) {
     const r = await within(run(api.createSession(), "return 1 + 1"), 120_000);
     assert.equal(r.ok && r.result, 2, `the factory after the row: ${JSON.stringify(r.error ?? r)}`);
-}
-
-async function mailFactory(t, extra = {}) {
-    const wiped = [];
-    const sent = [];
-    const api = await withFactory(t, {
-        wasmLocation: assetPath,
-        timeout: 20_000,
-        tools: [
-            tool("admin.wipe", () => (wiped.push(1), "WIPED")),
-            tool("mail.send", (i) => (sent.push(i.body), "sent"), { inputSchema: { type: "object", properties: { body: { type: "string" } }, required: ["body"] } }),
-            tool("a.mark", (i) => (sent.push(i.v), i.v), { inputSchema: { type: "object", properties: { v: { type: "string" } } } }),
-        ],
-        ...extra,
-    });
-    return { api, wiped, sent, s: api.createSession() };
 }
 
 const fenced = [
@@ -53,7 +37,7 @@ const fenced = [
 
 describe("hostile44: a block comment opened mid-line, and prose with a glob", { timeout: 600_000 }, () => {
     test("a /* opened after a name, a number, a string, a regexp, ] or ++ holding a fenced block on lines of its own: the program runs as written, the comment's code never", async (t) => {
-        const { s, wiped, sent } = await mailFactory(t);
+        const { s, wiped, sent } = await executeFactory(t);
         const { executeCode } = llmTools(s);
         // Each line ends a statement without a semicolon: the comment, which
         // holds line breaks, ends it (ASI).
@@ -79,20 +63,15 @@ describe("hostile44: a block comment opened mid-line, and prose with a glob", { 
         for (const [open, close] of fenced) {
             for (const [i, line] of before.entries()) {
                 const glue = i === before.length - 1 ? "/*" : " /* the mail says:";
-                const code = `${line}${glue}\n${open}${INNER}${close}\n*/\nreturn await tools.mail.send({ body: "a note" });`;
-                sent.length = 0;
-                wiped.length = 0;
-                const r = await within(executeCode.execute({ code, explanation: "" }), 60_000);
-                assert.notEqual(r, "hung");
-                if (wiped.length) failed.push(`${JSON.stringify(code.slice(0, 80))}: THE COMMENT'S PROGRAM RAN`);
-                else if (!(r.ok && r.result === "sent" && sent.length === 1)) failed.push(`${JSON.stringify(code.slice(0, 80))}: ${JSON.stringify(r.error?.message ?? r).slice(0, 160)}`);
+                const wrong = await asWritten(executeCode, `${line}${glue}\n${open}${INNER}${close}\n*/\nreturn await tools.mail.send({ body: "a note" });`, { wiped, sent });
+                if (wrong) failed.push(wrong);
             }
         }
         assert.deepEqual(failed, [], `programs that did not run as written:\n${failed.join("\n")}`);
     });
 
     test("prose with globs and paths (src/*.js, lib/*/x.ts, /var/log/*.log) before a fenced program: the fenced program runs", async (t) => {
-        const { s, wiped, sent } = await mailFactory(t);
+        const { s, wiped, sent } = await executeFactory(t);
         const { executeCode } = llmTools(s);
         const prog = 'return await tools.mail.send({ body: "a note" });';
         const texts = [
@@ -115,7 +94,7 @@ describe("hostile44: a block comment opened mid-line, and prose with a glob", { 
     });
 
     test("executeCode's explanation holding a fenced program: never run, with or without code", async (t) => {
-        const { s, wiped } = await mailFactory(t);
+        const { s, wiped } = await executeFactory(t);
         const { executeCode } = llmTools(s);
         const fence = "```js\n" + INNER + "\n```";
         for (const args of [{ code: "return 1", explanation: fence }, { explanation: fence }, { code: "", explanation: fence }, { code: "return 1", explanation: INNER }]) {
@@ -258,16 +237,6 @@ describe("hostile44: what one user or session was shown is not shown to another"
     });
 });
 
-async function mcpServer(name, list, call) {
-    const server = new Server({ name, version: "1.0.0" }, { capabilities: { tools: { listChanged: true } } });
-    server.setRequestHandler("tools/list", () => ({ tools: list() }));
-    server.setRequestHandler("tools/call", call);
-    const [l, r] = InMemoryTransport.createLinkedPair();
-    const client = new Client({ name: "hostile44", version: "1.0.0" });
-    await Promise.all([server.connect(r), client.connect(l)]);
-    return { server, client };
-}
-
 describe("hostile44: a hostile catalog's names", { timeout: 600_000 }, () => {
     test("MCP servers named like paths, Object.prototype's keys, the host's namespace or our globals: registered under valid names apart from the host's, or refused; the host's tools answer as themselves, nothing polluted", async (t) => {
         const uncaught = watchUncaught(t);
@@ -276,7 +245,7 @@ describe("hostile44: a hostile catalog's names", { timeout: 600_000 }, () => {
         const called = [];
         const serverNames = ["orders", "Orders", "orders.", ".orders", "orders..get", "admin", "__proto__", "constructor", "prototype", "tools", "tool_call", "a..b", ".", "", "hasOwnProperty", "__defineGetter__", "then", "orders/get", "orders get"];
         for (const name of serverNames) {
-            const { client } = await mcpServer(name, () => [{ name: "get", inputSchema: { type: "object" } }, { name: "wipe", inputSchema: { type: "object" } }, { name: "__proto__", inputSchema: { type: "object" } }], (req) => (called.push(`${name}:${req.params.name}`), { content: [{ type: "text", text: `SERVER ${name}` }] }));
+            const { client } = await serverWith(name, () => ({ tools: [{ name: "get", inputSchema: { type: "object" } }, { name: "wipe", inputSchema: { type: "object" } }, { name: "__proto__", inputSchema: { type: "object" } }] }), (req) => (called.push(`${name}:${req.params.name}`), { content: [{ type: "text", text: `SERVER ${name}` }] }));
             t.after(() => client.close());
             const r = await within(settled(mcp.fromMcpClient(client)), 60_000);
             assert.notEqual(r, "hung", name);
@@ -298,7 +267,7 @@ describe("hostile44: a hostile catalog's names", { timeout: 600_000 }, () => {
 describe("hostile44: interceptor bypass", { timeout: 600_000 }, () => {
     test("a tool the interceptor denies by name, reached through aliases, Reflect, Function.prototype, bound and proxied functions, retries or a name whose toString changes: never runs", async (t) => {
         const seen = [];
-        const { s, wiped, sent } = await mailFactory(t, {
+        const { s, wiped, sent } = await executeFactory(t, {
             interceptors: {
                 onToolCall: ({ tool: x }) => {
                     const name = typeof x === "string" ? x : x?.name;
@@ -378,7 +347,7 @@ describe("hostile44: interceptor bypass", { timeout: 600_000 }, () => {
 
     test("an approval that arrives after its run was aborted or timed out, while the session's next run waits on its own: the late one runs nothing, the next run's call runs once", async (t) => {
         const pending = [];
-        const { s, wiped, sent } = await mailFactory(t, {
+        const { s, wiped, sent } = await executeFactory(t, {
             timeout: 1500,
             interceptors: { onToolCall: ({ tool: x, input }) => new Promise((r) => pending.push({ name: x?.name ?? x, input, r })) },
         });
@@ -403,7 +372,7 @@ describe("hostile44: interceptor bypass", { timeout: 600_000 }, () => {
     });
 
     test("a page whose Object.prototype holds allowed: true or an input: a decision without them denies, or keeps the program's input", async (t) => {
-        const { s, wiped, sent } = await mailFactory(t, {
+        const { s, wiped, sent } = await executeFactory(t, {
             interceptors: { onToolCall: ({ tool: x }) => ((x?.name ?? x) === "admin.wipe" ? { reason: "no" } : { allowed: true }) },
         });
         Object.prototype.allowed = true;
@@ -528,7 +497,7 @@ describe("hostile44: huge and sparse values at the boundary", { timeout: 600_000
 
 describe("hostile44: what a run leaves behind, and its console", { timeout: 600_000 }, () => {
     test("timers, intervals, Atomics.waitAsync, WeakRef and FinalizationRegistry callbacks left by a run call no tool after it returned", async (t) => {
-        const { s, sent } = await mailFactory(t);
+        const { s, sent } = await executeFactory(t);
         const r = await run(s, `
             setTimeout(() => tools.a.mark({ v: "timeout" }), 50);
             setInterval(() => tools.a.mark({ v: "interval" }), 30);
