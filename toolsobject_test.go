@@ -1,10 +1,12 @@
 package codemode
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -137,6 +139,61 @@ func TestCallsAfterArrayIteratorReplaced(t *testing.T) {
 			}
 			if tc.warning != "" && !slices.ContainsFunc(res.Logs, func(l LogEntry) bool { return strings.Contains(l.Message, tc.warning) }) {
 				t.Errorf("no warning naming %q: %+v", tc.warning, res.Logs)
+			}
+		})
+	}
+}
+
+// TestToolCallReadAsInvoke: tools.orders.get.call({ id }), a model reading
+// call as invoke, gave the object as `this` and no input: the tool ran with
+// none, which a tool whose fields only narrow what it acts on reads as
+// everything. It is a TypeError naming the fix now, and the tool does not
+// run; every other way of calling a tool gives it the same input as
+// before: as itself, detached, by call(null, x), apply, Reflect.apply,
+// bind, as map's callback, by its full name, at the top level, as a tool
+// that is also a namespace, with no input at all.
+func TestToolCallReadAsInvoke(t *testing.T) {
+	var mu sync.Mutex
+	var got []string
+	rec := func(name string) Tool {
+		return Tool{Name: name, Execute: func(_ context.Context, in json.RawMessage, _ Call) (json.RawMessage, error) {
+			mu.Lock()
+			got = append(got, name+" "+string(in))
+			mu.Unlock()
+			return json.RawMessage(`1`), nil
+		}}
+	}
+	_, s := newHostile(t, Config{Timeout: 30 * time.Second}, rec("orders.get"), rec("orders.list"), rec("ping"), rec("acct"), rec("acct.get"))
+	for _, tc := range []struct{ name, code, want, ran string }{
+		{"call read as invoke", `try { await tools.orders.get.call({ id: 1 }) } catch (e) { return [e.name, e.message] }`,
+			`["TypeError","tools.orders.get.call(x) passes x as this, not as the input: call tools.orders.get(x)"]`, ""},
+		{"call read as invoke, a top-level tool", `try { await tools.ping.call({ id: 1 }) } catch (e) { return e.message }`,
+			`"tools.ping.call(x) passes x as this, not as the input: call tools.ping(x)"`, ""},
+		{"call read as invoke, a tool that is also a namespace", `try { await tools.acct.call({ id: 1 }) } catch (e) { return e.message }`,
+			`"tools.acct.call(x) passes x as this, not as the input: call tools.acct(x)"`, ""},
+		{"as itself", `return await tools.orders.get({ id: 1 })`, `1`, `orders.get {"id":1}`},
+		{"detached", `const f = tools.orders.get; return await f({ id: 2 })`, `1`, `orders.get {"id":2}`},
+		{"call(null, x), call(namespace, x), call(obj, x)", `return [await tools.orders.get.call(null, { id: 3 }), await tools.orders.get.call(tools.orders, { id: 4 }), await tools.orders.get.call({ id: 0 }, { id: 5 })]`, `[1,1,1]`,
+			`orders.get {"id":3}|orders.get {"id":4}|orders.get {"id":5}`},
+		{"apply, Reflect.apply, bind", `return [await tools.orders.get.apply(null, [{ id: 6 }]), await Reflect.apply(tools.orders.get, undefined, [{ id: 7 }]), await tools.orders.get.bind(null, { id: 8 })()]`, `[1,1,1]`,
+			`orders.get {"id":6}|orders.get {"id":7}|orders.get {"id":8}`},
+		{"map's callback", `return await Promise.all([{ id: 9 }].map(tools.orders.get))`, `[1]`, `orders.get {"id":9}`},
+		{"by its full name", `return [await tools["orders.get"]({ id: 10 }), await tools["orders.list"]()]`, `[1,1]`, `orders.get {"id":10}|orders.list {}`},
+		{"no input: as a method, detached, at the top level, by full name's namespace", `const l = tools.orders.list; return [await tools.orders.list(), await l(), await tools.ping(), await tools.acct(), await tools.acct.get()]`, `[1,1,1,1,1]`,
+			`orders.list {}|orders.list {}|ping {}|acct {}|acct.get {}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mu.Lock()
+			got = nil
+			mu.Unlock()
+			res := exec(t, s, tc.code, nil)
+			if !res.OK || string(res.Result) != tc.want {
+				t.Errorf("got %s %+v, want %s", res.Result, res.Error, tc.want)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if ran := strings.Join(got, "|"); ran != tc.ran {
+				t.Errorf("the tools ran with %q, want %q", ran, tc.ran)
 			}
 		})
 	}

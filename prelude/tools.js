@@ -14,7 +14,21 @@
   // What a tool is given after its input it would drop, and the call is
   // refused saying so (tools.orders.search(input, { limit: 1 })), but an
   // array method's index and array: inputs.map(tools.orders.get).
-  const source = Function.prototype.toString, tool = (name) => (input, ...m) => call(name, input, m.length === 2 && typeof m[0] === "number" && isArr(m[1]) ? 0 : m.length);
+  // tools.orders.get.call({ id }), call read as invoke, gives the object
+  // as this and no input: the tool ran with none (everything, for a tool
+  // whose fields only narrow it). So a tool is a method (no prototype, no
+  // constructor, as an arrow), which sees its this: a namespace, `tools`
+  // (no prototype), the global object or none when called as itself.
+  const G = (function () { return this })();
+  const source = Function.prototype.toString, tool = (name) => ({
+    __proto__: null,
+    [name](input, ...m) {
+      if (input === undefined && !m.length && this !== G && typeof this === "object" && this !== null && O.getPrototypeOf(this) !== null) {
+        throw new TypeError(`tools.${name}.call(x) passes x as this, not as the input: call tools.${name}(x)`);
+      }
+      return call(name, input, m.length === 2 && typeof m[0] === "number" && isArr(m[1]) ? 0 : m.length);
+    },
+  })[name];
   // A tool named toString or valueOf is its namespace's own key, which
   // String(ns), `${ns}` and ns + "" would call: a tool call (its side
   // effects, its approval) made by a conversion the program may only log.
