@@ -115,10 +115,12 @@ const seg = (h, k) => isArr(h) ? "[" + k + "]" : ident.test(k) ? "." + k : "[" +
 // read {} and a warning that did not say where the data was. No getter
 // runs: their descriptors are read. (An index loop: the program may have
 // replaced the Array iterator.)
-const opaqueWhat = (v) => {
+// [what, its getters' words] of an object whose prototype is pr; [what]
+// when its class has no getter. spread goes before them in the fix.
+const classOf = (pr, spread) => {
   let name = "", list = "", obj = "";
   try {
-    const pr = gp(v), c = own(pr, "constructor"), d = c && typeof c.value === "function" ? own(c.value, "name") : undefined;
+    const c = own(pr, "constructor"), d = c && typeof c.value === "function" ? own(c.value, "name") : undefined;
     if (d && typeof d.value === "string" && ident.test(d.value)) name = d.value;
     const ks = name ? names(pr) : [];
     for (let i = 0, n = 0; i < ks.length && n < 5; i++) {
@@ -129,8 +131,13 @@ const opaqueWhat = (v) => {
       }
     }
   } catch (e) { list = ""; }
-  const more = list ? "; its getters (" + list + ") are its class's, which JSON does not read: return { " + obj + " }" : "";
-  return (name ? (/^[AEIOU]([a-z]|$)/.test(name) ? "an " : "a ") + name + " object" : "an object") + ", converted to {}: JSON reads only an object's own properties, and it has none" + more;
+  const what = name ? (/^[AEIOU]([a-z]|$)/.test(name) ? "an " : "a ") + name + " object" : "an object";
+  return list ? [what, "its getters (" + list + ") are its class's, which JSON does not read: return { " + spread + obj + " }"] : [what];
+};
+const opaqueWhat = (v) => {
+  let c = ["an object"];
+  try { c = classOf(gp(v), ""); } catch (e) {}
+  return c[0] + ", converted to {}: JSON reads only an object's own properties, and it has none" + (c[1] ? "; " + c[1] : "");
 };
 return () => {
   const warn = [];
@@ -200,7 +207,24 @@ return () => {
   const end = () => {
     if (ud > 1 && udAt >= 0) warn[udAt] += " (" + nMore(ud - 1, "property is", "properties are") + " undefined too)";
     for (const e of op) note(e[1], opaqueWhat(e[0])); if (more) warn.push("… and " + nMore(more, "value", "values") + " converted"); return S(warn); };
-  return [fix, end, op];
+  // JSON reads a property of v, one of op: it has own data, and loses
+  // only its class's getters (get total() beside this.rows), said once per
+  // class, of the first 20 (cl: their prototypes).
+  const cl = [];
+  const read = (v) => {
+    const p = op.get(v);
+    op.delete(v);
+    try {
+      const pr = gp(v);
+      for (let i = 0; i < cl.length; i++) if (cl[i] === pr) return;
+      if (cl.length < 20) {
+        cl[cl.length] = pr;
+        const c = classOf(pr, "...x, ");
+        if (c[1]) note(p, c[0] + ": " + c[1]);
+      }
+    } catch (e) {}
+  };
+  return [fix, end, op, read];
 };
 }`
 
@@ -235,7 +259,7 @@ const detectJS = `(I, src) => {
 const S = I[0], gp = I[1], OP = I[2], isArr = I[3], ev = I[4], RE = I[5];
 let conv, st = [], ks = [], was = [], n = 0, fx, name, thrown, last, at;
 const rep = function (k, v) {
-  if (fx && fx[2].size) fx[2].delete(this);
+  if (fx && fx[2].size && fx[2].has(this)) fx[3](this);
   // The holders JSON is writing, innermost last: this one and its
   // ancestors. Past ` + maxDepth + ` of them the host engine's native stack
   // overflows before QuickJS's own check (V8's, some 5,000 levels in), and

@@ -134,14 +134,43 @@ export function notDataKind(value) {
 function opaqueWhat(v) {
     let name = "";
     try {
-        const c = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(v), "constructor");
-        const n = c && typeof c.value === "function" ? Object.getOwnPropertyDescriptor(c.value, "name") : undefined;
-        if (n && typeof n.value === "string" && ident.test(n.value)) name = n.value;
+        name = className(Object.getPrototypeOf(v));
     } catch {
         // a Proxy's trap threw: no name
     }
     const body = name === "Response" || name === "Request" ? " (read its body first: await res.json() or await res.text())" : "";
-    return `${name ? `${/^[AEIOU]([a-z]|$)/.test(name) ? "an" : "a"} ${name} object` : "an object"}, converted to {}: JSON reads only an object's own properties, and it has none${body}`;
+    return `${anObject(name)}, converted to {}: JSON reads only an object's own properties, and it has none${body}`;
+}
+
+/** @param {string} name a class's name, or "" */
+const anObject = (name) => (name ? `${/^[AEIOU]([a-z]|$)/.test(name) ? "an" : "a"} ${name} object` : "an object");
+
+/**
+ * The name of the class whose prototype is pr, read from its descriptors
+ * (no getter or trap of the object runs): "" when it has none.
+ * @param {object} pr
+ */
+function className(pr) {
+    const c = Object.getOwnPropertyDescriptor(pr, "constructor");
+    const n = c && typeof c.value === "function" ? Object.getOwnPropertyDescriptor(c.value, "name") : undefined;
+    return n && typeof n.value === "string" && ident.test(n.value) ? n.value : "";
+}
+
+/**
+ * What an object of a class with own data, which JSON read, says when its
+ * class defines getters (get total() beside this.rows): JSON left them
+ * out, with no word (sandbox/convert.go says the same of a run's result).
+ * Up to 5, by their descriptors: none runs. "" for a class without one.
+ * @param {object} pr its prototype
+ */
+function classGetters(pr) {
+    const name = className(pr), list = [];
+    const ks = name ? Object.getOwnPropertyNames(pr) : [];
+    for (let i = 0; i < ks.length && list.length < 5; i++) {
+        const d = Object.getOwnPropertyDescriptor(pr, ks[i]);
+        if (d && typeof d.get === "function" && ident.test(ks[i])) list.push(ks[i]);
+    }
+    return list.length ? `${anObject(name)}: its getters (${list.join(", ")}) are its class's, which JSON does not read` : "";
 }
 
 /** A conversion stopped at its most characters (toJSON's most). */
@@ -215,6 +244,25 @@ export function toJSON(value, label, progress, most = Infinity) {
     // finding out reads nothing JSON would not (no trap, no getter).
     /** @type {Map<object, string>} each one's path */
     const opaque = new Map();
+    // Those JSON read a property of have own data, and lose only their
+    // class's getters: said once per class, of the first 20 (their
+    // prototypes).
+    /** @type {unknown[]} */
+    const classes = [];
+    /** @param {object} v */
+    const read = (v) => {
+        const p = /** @type {string} */ (opaque.get(v));
+        opaque.delete(v);
+        try {
+            const pr = Object.getPrototypeOf(v);
+            if (classes.length === 20 || classes.includes(pr)) return;
+            classes.push(pr);
+            const what = classGetters(pr);
+            if (what) add(p, what);
+        } catch {
+            // a Proxy's trap threw: nothing said
+        }
+    };
     // A lower bound of the JSON written so far: a value is at least one
     // character, a string its length and its quotes, an object's key of a
     // value JSON writes its length, quotes and colon (one object met many
@@ -244,7 +292,7 @@ export function toJSON(value, label, progress, most = Infinity) {
             }
         }
         // JSON reads a property of `this`: it is not empty.
-        if (opaque.size !== 0) opaque.delete(this);
+        if (opaque.size !== 0 && opaque.has(this)) read(this);
         switch (typeof v) {
             case "string":
             case "boolean":
