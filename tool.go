@@ -651,10 +651,13 @@ type registry struct {
 	// ns is the running summary of the tools' namespaces (nil until
 	// asked for or nsTallyAt tools).
 	ns *nsTallies
+	// index is the search's postings of the tools' docs: a search
+	// merges the terms of the tools that share one with the request.
+	index *search.Index
 }
 
 func newRegistry() *registry {
-	return &registry{tools: map[string]*toolEntry{}, byName: []*toolEntry{}}
+	return &registry{tools: map[string]*toolEntry{}, byName: []*toolEntry{}, index: search.NewIndex()}
 }
 
 // mergeAt says whether the tools registered since byName was last sorted
@@ -700,9 +703,14 @@ func (r *registry) add(tools ...Tool) (remove func(), err error) {
 			return nil, duplicateTool(i, e.info.Name, "already registered")
 		}
 	}
-	for _, e := range entries {
+	docs := make([]*search.Doc, len(entries))
+	for i, e := range entries {
 		r.tools[e.info.Name] = e
+		docs[i] = e.doc
 	}
+	// Before any snapshot holds them: a search finds a tool it
+	// sees in the postings.
+	r.index.Add(docs...)
 	switch {
 	case r.ns != nil:
 		for _, e := range entries {
@@ -723,7 +731,9 @@ func (r *registry) add(tools ...Tool) (remove func(), err error) {
 		once.Do(func() {
 			r.mu.Lock()
 			defer r.mu.Unlock()
-			for _, e := range entries {
+			docs := make([]*search.Doc, len(entries))
+			for i, e := range entries {
+				docs[i] = e.doc
 				e.removed.Store(true)
 				if r.tools[e.info.Name] == e {
 					delete(r.tools, e.info.Name)
@@ -732,6 +742,7 @@ func (r *registry) add(tools ...Tool) (remove func(), err error) {
 					}
 				}
 			}
+			r.index.Remove(docs...)
 			r.byName, r.added = nil, nil
 		})
 	}, nil

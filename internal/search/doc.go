@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // Fields of a Doc, in the order of the weight tables.
@@ -24,9 +25,15 @@ type Doc struct {
 	lower     string
 	fields    [numFields]postings
 	length    [numFields]int // tokens per field
-	nameTerms []uint32       // distinct terms of the whole name, last segment first
-	lastTerms int            // how many of them are in the last segment
-	verbs     uint64         // verb classes of the name's last segment
+	// index holds the doc's postings from Index.Add (nil: in none), at
+	// slot; removed is set when Index.Remove takes it out. Beside length,
+	// which a search reads of every doc.
+	index     *Index
+	slot      int32
+	removed   atomic.Bool
+	nameTerms []uint32 // distinct terms of the whole name, last segment first
+	lastTerms int      // how many of them are in the last segment
+	verbs     uint64   // verb classes of the name's last segment
 	// needs are the things whose id the tool requires (a required
 	// droplet_id, accountId, or Stripe's customer in
 	// GetCustomersCustomer): it acts on one of them, not on their list.

@@ -124,10 +124,13 @@ func RankWith(docs []*Doc, query string, o Options) []Hit {
 	ns, own := q+".", "."+q
 	for i, d := range docs {
 		tier := 0
-		switch {
-		case d.lower == q:
+		switch l := d.lower; {
+		case len(l) < len(q) || l[0] != q[0] && l[len(l)-1] != q[len(q)-1]:
+			// Neither q nor a namespace or name that q starts or
+			// ends (most docs: told without a call that compares).
+		case l == q:
 			tier = 2
-		case strings.HasPrefix(d.lower, ns), strings.HasSuffix(d.lower, own):
+		case strings.HasPrefix(l, ns), strings.HasSuffix(l, own):
 			// a namespace, or a name without its namespace ("getOwner")
 			tier = 1
 		}

@@ -2,6 +2,7 @@ package search
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -27,10 +28,25 @@ func Scores(docs []*Doc, text string) (scores, covers []float64) {
 	var avg [numFields]float64
 	slotTF := make([][numFields]uint16, nq)
 	touched := make([]int, 0, nq)
-	for i, d := range docs {
+	// Only the docs that may hold a query term (index.go), and of an
+	// indexed doc only the terms it holds; avg is summed over all.
+	cands, buf := candidates(docs, qu.ids, &avg)
+	for _, c := range cands {
+		i, d := c.i, docs[c.i]
 		for f := range numFields {
-			avg[f] += float64(d.length[f])
 			ids, counts := d.fields[f].ids, d.fields[f].counts
+			if c.terms&wholeDoc == 0 {
+				for t := c.terms; t != 0; t &= t - 1 {
+					b := bits.TrailingZeros64(t)
+					if k, ok := slices.BinarySearch(ids, qu.ids[b]); ok {
+						if slotTF[b] == ([numFields]uint16{}) {
+							touched = append(touched, b)
+						}
+						slotTF[b][f] = counts[k]
+					}
+				}
+				continue
+			}
 			a, b := 0, 0
 			for a < len(ids) && b < nq {
 				switch {
@@ -62,6 +78,7 @@ func Scores(docs []*Doc, text string) (scores, covers []float64) {
 		}
 		touched = touched[:0]
 	}
+	keep(buf)
 	if len(matches) == 0 {
 		return scores, covers
 	}

@@ -41,11 +41,13 @@ func FusedWith(c *Catalog, embed func(string) []float32, weight, minSim float64)
 	}
 }
 
+// docsOf indexes a catalog's tools, as registration does (search.Index).
 func docsOf(c *Catalog) []*search.Doc {
 	docs := make([]*search.Doc, len(c.Tools))
 	for i, t := range c.Tools {
 		docs[i] = search.NewDoc(t.Name, t.Description, t.InputSchema, t.OutputSchema)
 	}
+	search.NewIndex().Add(docs...)
 	return docs
 }
 
