@@ -453,6 +453,18 @@ function domInNodeHint(location, url, baseURL) {
 }
 
 /**
+ * What to do where wasmLocation names a folder in Node.js (the package's
+ * dist/ or node_modules/@interopio/code-mode): EISDIR alone did not say
+ * that the asset is a file in it. "" otherwise.
+ * @param {string} location
+ * @param {unknown} cause
+ */
+function folderHint(location, cause) {
+    if (!isNode || /** @type {any} */ (cause)?.code !== "EISDIR") return "";
+    return `; that is a folder: name the asset's file in it, wasmLocation: ${JSON.stringify(location.replace(/[\\/]*$/, "/emscripten-module.wasm"))}`;
+}
+
+/**
  * What to do where a server has no file at wasmLocation's URL (a 404, or a
  * dev server's page in its place): the asset is the app's to serve, and
  * "HTTP 404 Not Found" alone did not say how. "" otherwise.
@@ -487,6 +499,6 @@ async function compileQuickJS(location, baseURL) {
         const refused = runtimeRefusedWasm(cause) || !compileRefused() ? "" : `; ${NO_WASM_HERE}`;
         const why = refused ? describeError(cause).replace(/\.$/, "") : describeError(cause);
         const dom = domInNodeHint(location, url, baseURL);
-        throw new Error(`Cannot load the QuickJS asset from ${location}${fetched}: ${why}${await specifierHint(location, url, cause)}${await serverRenderHint(location, url, cause)}${dom || notServedHint(url, cause)}${url ? fileURLHint(url.href) : ""}${refused}`, { cause });
+        throw new Error(`Cannot load the QuickJS asset from ${location}${fetched}: ${why}${await specifierHint(location, url, cause)}${await serverRenderHint(location, url, cause)}${dom || notServedHint(url, cause)}${folderHint(location, cause)}${url ? fileURLHint(url.href) : ""}${refused}`, { cause });
     }
 }

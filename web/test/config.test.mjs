@@ -300,6 +300,14 @@ describe("the QuickJS asset", () => {
         await assert.rejects(IoCodeModeFactory({ wasmLocation: loc }), (err) => assetError(loc, /ENOENT/)(err) && !/server render/.test(err.message));
     });
 
+    // A folder (the package's, or dist/) said EISDIR alone.
+    test("a folder as wasmLocation names the file to give", async () => {
+        for (const loc of [dir, dir + "/", pathToFileURL(dir).href]) {
+            await assert.rejects(IoCodeModeFactory({ wasmLocation: loc }), (err) => assetError(loc, /EISDIR/)(err) &&
+                err.message.endsWith(`; that is a folder: name the asset's file in it, wasmLocation: ${JSON.stringify(loc.replace(/\/*$/, "/emscripten-module.wasm"))}`));
+        }
+    });
+
     test("a file that is not WebAssembly rejects", async () => {
         const loc = join(dir, "not-wasm.wasm");
         await assert.rejects(IoCodeModeFactory({ wasmLocation: loc }), assetError(loc, /Cannot load the QuickJS asset/));
