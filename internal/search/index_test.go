@@ -25,16 +25,7 @@ func TestIndexRanksAsAWholeMerge(t *testing.T) {
 	}
 	compared := 0
 	for _, id := range ids {
-		c, err := eval.Load(id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var queries []string
-		for _, q := range c.Queries {
-			if eval.Tune.In(q) {
-				queries = append(queries, q.Query)
-			}
-		}
+		c, queries := tuneQueries(t, id)
 		queries = append(queries, "", "*", c.Tools[0].Name, "list every tool")
 		docs := func() []*search.Doc {
 			out := make([]*search.Doc, len(c.Tools))
@@ -104,16 +95,7 @@ func TestIndexRandomChurn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := eval.Load("slack")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var queries []string
-	for _, q := range c.Queries {
-		if eval.Tune.In(q) {
-			queries = append(queries, q.Query)
-		}
-	}
+	_, queries := tuneQueries(t, "slack")
 	for seed := range uint64(4) {
 		rng := rand.New(rand.NewPCG(seed, 44))
 		x := search.NewIndex()
@@ -153,4 +135,20 @@ func TestIndexRandomChurn(t *testing.T) {
 			}
 		}
 	}
+}
+
+// tuneQueries loads catalog id and its requests of the tune split.
+func tuneQueries(t *testing.T, id string) (*eval.Catalog, []string) {
+	t.Helper()
+	c, err := eval.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var queries []string
+	for _, q := range c.Queries {
+		if eval.Tune.In(q) {
+			queries = append(queries, q.Query)
+		}
+	}
+	return c, queries
 }
