@@ -6,7 +6,7 @@
 // Run with `make test-browser` (after `make build`).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { CHROMIUM, MODE_OPTION, ROOT, SERVE_THE_FOLDER, filePage, servePages } from "./harness.mjs";
@@ -60,6 +60,30 @@ window.__run = async () => {
 window.__ready = true;
 </script>`,
 };
+const IMPORT_MAP_PAGE = usageImportMapPage();
+if (IMPORT_MAP_PAGE) PAGES["/pages/importmap.html"] = IMPORT_MAP_PAGE;
+
+// USAGE.md's page of ES modules without a bundler (its import map block), as
+// written but for the folder: /vendor/code-mode/ is dist/ here. Its module
+// gets the test's __run appended (codeMode is its own). The README said "ES module (browsers, ...)"
+// of the bare import alone, which a page without a bundler cannot resolve.
+function usageImportMapPage() {
+    const usage = readFileSync(join(ROOT, "web", "USAGE.md"), "utf8");
+    const block = [...usage.matchAll(/^```html\n([\s\S]*?)^```$/gm)].map((m) => m[1]).find((b) => b.includes('<script type="importmap">'));
+    if (!block) return undefined;
+    const end = block.lastIndexOf("</script>");
+    return block.slice(0, end).replaceAll("/vendor/code-mode/", "/dist/") + `    window.__run = async () => {
+        codeMode.registerTool({ name: "add", execute: ({ a, b }) => a + b });
+        const session = codeMode.createSession();
+        const { toOpenAITools } = await import("@interopio/code-mode/llm");
+        const run = await session.getLlmTools()[1].execute({ code: "return await tools.add({ a: 2, b: 40 })", explanation: "x" });
+        const openai = toOpenAITools(session).map((t) => t.function.name);
+        codeMode.dispose();
+        return { run, openai };
+    };
+    window.__ready = true;
+` + block.slice(end);
+}
 
 let server;
 let base;
@@ -104,6 +128,14 @@ test("ESM build in Chromium", async () => {
     assert.match(out.missing, /^Cannot load the QuickJS asset from \/nope\.wasm \(http:\/\/127\.0\.0\.1:\d+\/nope\.wasm\): HTTP 404/);
     assert.match(out.relative, /^Cannot load the QuickJS asset from \.\/emscripten-module\.wasm \(http:\/\/127\.0\.0\.1:\d+\/pages\/emscripten-module\.wasm\): HTTP 404/);
     assert.deepEqual(out.leaks, []);
+});
+
+test("USAGE's page of ES modules with an import map, no bundler: the package and an adapter by their names", async () => {
+    assert.ok(IMPORT_MAP_PAGE, "web/USAGE.md has no ```html block with an import map");
+    const { out, problems } = await runPage("/pages/importmap.html");
+    assert.deepEqual(problems, []);
+    assert.equal(out.run.result, 42, JSON.stringify(out.run));
+    assert.deepEqual(out.openai, ["searchTools", "executeCode"]);
 });
 
 test("classic-script build in Chromium", async () => {
