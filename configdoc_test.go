@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -55,6 +56,28 @@ func TestPublicDocsStateDefaultsAndBounds(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestUsageSearchRowStatesItsDefaults: the search row of USAGE's config
+// table gives the defaults of weight, minSimilarity and timeout as the code
+// has them (web/test/dts-runtime.test.mjs checks the table's keys and its
+// limits against a factory; these three no factory shows).
+func TestUsageSearchRowStatesItsDefaults(t *testing.T) {
+	usage, err := os.ReadFile("web/USAGE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("`{ embed, weight?, minSimilarity?, timeout? }` (%v, %v, %d ms)",
+		search.DefaultSemanticWeight, defaultMinSimilarity, defaultEmbedTimeout.Milliseconds())
+	for _, line := range strings.Split(string(usage), "\n") {
+		if strings.HasPrefix(line, "| `search` |") {
+			if !strings.Contains(line, want) {
+				t.Errorf("USAGE.md's config table: the search row does not say %q:\n%s", want, line)
+			}
+			return
+		}
+	}
+	t.Error("USAGE.md's config table has no search row")
 }
 
 // fieldDoc is the doc comment of a struct field, its lines joined by spaces.

@@ -67,6 +67,38 @@ test("USAGE's config table lists the keys the core takes", () => {
     assert.equal(new Set(keys).size, keys.length, "a key listed twice");
 });
 
+// The same table's limits: its default is what a factory given no value
+// uses (executeCode's description states the limits a factory runs with),
+// its bounds are taken and one past each is a TypeError naming the key.
+test("USAGE's config table states each limit's default and bounds as the factory has them", async () => {
+    const usage = readFileSync(join(root, "web", "USAGE.md"), "utf8");
+    const section = /^### The config at a glance\n([\s\S]*?)\n###? /m.exec(usage);
+    assert.ok(section, "web/USAGE.md has no section \"The config at a glance\"");
+    const number = (s) => Number(s.replaceAll(",", ""));
+    const rows = [...section[1].matchAll(/^\| `(\w+)` \| `(\d+)` \| [^|]*; (\d[\d,]*) to (\d[\d,]*) \|$/gm)].map(([, key, def, lo, hi]) => ({ key, def: number(def), lo: number(lo), hi: number(hi) }));
+    assert.deepEqual(rows.map((r) => r.key), ["timeout", "memoryLimit", "maxToolCalls", "maxResultChars"], "the table's rows of a default and a range");
+    const IoCodeModeFactory = await loadFactory();
+    const limits = async (config) => {
+        const api = await IoCodeModeFactory({ wasmLocation: assetPath, ...config });
+        try {
+            return /Limits per run: .*$/.exec(llmTools(api.createSession()).executeCode.description)?.[0];
+        } finally {
+            api.dispose();
+        }
+    };
+    const pick = (bound) => Object.fromEntries(rows.map((r) => [r.key, r[bound]]));
+    const none = await limits({});
+    assert.ok(none, "executeCode's description states no limits");
+    assert.equal(await limits(pick("def")), none, `the table's defaults ${JSON.stringify(pick("def"))}`);
+    assert.notEqual(await limits(pick("lo")), none);
+    assert.notEqual(await limits(pick("hi")), none);
+    for (const { key, lo, hi } of rows) {
+        for (const past of [lo - 1, hi + 1]) {
+            await assert.rejects(IoCodeModeFactory({ wasmLocation: assetPath, [key]: past }), (e) => e instanceof TypeError && e.message.startsWith(`config.${key}: `), `${key}: ${past}`);
+        }
+    }
+});
+
 test("IoCodeMode.ErrorCode is the core's error codes", () => {
     const codes = declared("ErrorCode").types.map((t) => t.value);
     const core = [
