@@ -2,7 +2,7 @@
 // and open) as Code Mode tools. It takes the page's DesktopAgent and
 // imports nothing of FDC3.
 
-import { DELAY, annotations, checkOptions, createToolSource, namespaceOf, sanitizeName, uniqueNames, untilAborted } from "./source.mjs";
+import { DELAY, annotations, cancel, checkOptions, createToolSource, later, namespaceOf, sanitizeName, uniqueNames, untilAborted } from "./source.mjs";
 
 // FDC3's error values (the message of the Error an agent rejects with).
 // UserCancelledResolution is also what FINOS's reference proxy answers when
@@ -50,6 +50,15 @@ function fdc3Error(kind, table, err, what) {
     const out = new Error(`${kind}: ${value}${known ? `: ${known}` : ""} (${what})`, { cause: err });
     out.name = kind;
     return out;
+}
+
+// promise, or what late() answers (its throw: a rejection) once ms have
+// passed, by source.mjs's timers (a test's fake timers installed before
+// the import hold neither the findIntent bound nor resultTimeoutMs), the
+// timer cleared when the race is settled.
+function bounded(promise, ms, late) {
+    let timer;
+    return Promise.race([promise, new Promise((r) => (timer = later(r, ms))).then(late)]).finally(() => cancel(timer));
 }
 
 function isChannel(v) {
@@ -188,14 +197,11 @@ export async function fromFdc3(agent, options) {
     // agent's raiseIntent, not for this: one that never answered held the
     // call until the run's timeout).
     async function handlers(name, context) {
-        let timer;
         try {
-            const found = await Promise.race([agent.findIntent(name, context), new Promise((r) => (timer = setTimeout(r, 1e3)))]);
+            const found = await bounded(agent.findIntent(name, context), 1e3, () => {});
             return Array.from(found.apps, (a) => ({ appId: a?.appId, instanceId: a?.instanceId })).filter((a) => typeof a.appId == "string");
         } catch {
             return [];
-        } finally {
-            clearTimeout(timer);
         }
     }
 
@@ -211,17 +217,14 @@ export async function fromFdc3(agent, options) {
                 throw fdc3Error("ResultError", RESULT_ERRORS, err, `result of ${name}`);
             });
         const ms = opts.resultTimeoutMs;
-        if (ms === undefined) return result;
-        let timer;
-        const late = new Promise((_, reject) => {
-            timer = setTimeout(() => {
-                const who = (resolution.source && resolution.source.appId) || "the handling application";
-                const out = new Error(`ResultError: no result from ${who} within ${ms} ms (result of ${name}): its intent handler may have failed, which the desktop agent does not always report`);
-                out.name = "ResultError";
-                reject(out);
-            }, ms);
-        });
-        return Promise.race([result, late]).finally(() => clearTimeout(timer));
+        return ms === undefined
+            ? result
+            : bounded(result, ms, () => {
+                  const who = (resolution.source && resolution.source.appId) || "the handling application";
+                  const out = new Error(`ResultError: no result from ${who} within ${ms} ms (result of ${name}): its intent handler may have failed, which the desktop agent does not always report`);
+                  out.name = "ResultError";
+                  throw out;
+              });
     }
 
     function intentTool(name, e) {
@@ -373,9 +376,7 @@ export async function fromFdc3(agent, options) {
     }
 
     await refresh();
-    return Object.assign(live.source, {
-        namespace,
-        /** Asks the agent for the intents again (FDC3 has no event for new ones). */
-        refresh,
-    });
+    // refresh() asks the agent for the intents again (FDC3 has no event for
+    // new ones). (Its comment stands here: inside the literal, it shipped.)
+    return Object.assign(live.source, { namespace, refresh });
 }

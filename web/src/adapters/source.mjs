@@ -388,6 +388,15 @@ export const later = /* @__PURE__ */ ((t) => {
         return t;
     }
 })(setTimeout);
+// clearTimeout likewise, for a timer of later's: the fake one leaves a real
+// timer pending (and warns), holding the process until it fires.
+export const cancel = /* @__PURE__ */ ((t) => {
+    try {
+        return t.clock._clearTimeout || t;
+    } catch {
+        return t;
+    }
+})(clearTimeout);
 /** A task's pause (a macrotask: the page breathes). */
 export const pause = () => new Promise((r) => later(r));
 
