@@ -140,6 +140,8 @@ test-node: build ## build, then the JS package's tests (node --test web/test) an
 	node_modules/.bin/tsc -p web/types-check
 	node_modules/.bin/tsc -p web/types-check/tsconfig.adapters-dts.json
 	node_modules/.bin/tsc -p web/types-check/tsconfig.adapters.json
+	node_modules/.bin/tsc -p web/types-check/tsconfig.adapters-nodenext.json
+	node_modules/.bin/tsc -p web/types-check/tsconfig.adapters-node16.json
 	node_modules/.bin/tsc -p web/types-check/tsconfig.fakes.json
 	node_modules/.bin/tsc -p web/types-check/tsconfig.global.json
 	node_modules/.bin/tsc -p web/types-check/tsconfig.exact.json
