@@ -57,8 +57,10 @@ export interface Fdc3ToolSource extends IoCodeMode.ToolSource {
  * FDC3 intents as Code Mode tools: each takes a context (and, when several
  * applications handle the intent, an optional `app`: the appId to raise it to), raises the intent
  * and resolves with `getResult()`'s context (`{ handledBy }` when the
- * handler returns none). FDC3's ResolveError / ResultError / OpenError
- * values are thrown as errors of those names; a channel result is refused.
+ * handler returns none; `{ handledBy, channel: { id, type }, context }`,
+ * plain data, when it answers with a channel: `context` is the channel's
+ * current one, or null). FDC3's ResolveError / ResultError / OpenError
+ * values are thrown as errors of those names.
  * Every tool's annotations carry `source: "fdc3"`, `fdc3Action`
  * (`"raiseIntent"`, `"broadcast"`, `"open"`) and `readOnlyHint: false`.
  */

@@ -110,13 +110,13 @@ describe("fromFdc3 on the FDC3 reference desktop agent", () => {
     test("the agent's intents for the context types are the tools (a type no app takes is no error); the host's own listeners are none", () => {
         assert.deepEqual(source.tools.map((t) => t.name), ["fdc3.Fail", "fdc3.GetPrice", "fdc3.ReadNews", "fdc3.StartCall", "fdc3.ViewChart", "fdc3.Wait", "fdc3.broadcast", "fdc3.open"]);
         const view = source.tools.find((t) => t.name === "fdc3.ViewChart");
-        assert.equal(view.description, "Raise the FDC3 intent ViewChart with a fdc3.instrument context. Handled by: chart, crm. Choose one with app (chart, crm). Resolves with the result context of the handling application, or { handledBy } when it returns none.");
+        assert.equal(view.description, "Raise the FDC3 intent ViewChart with a fdc3.instrument context. Handled by: chart, crm. Choose one with app (chart, crm). Resolves with the result context of the handling application, { handledBy } when it returns none, or { handledBy, channel, context } when it answers with a channel.");
         // Two apps: the context's schema and an optional app, one of them.
         assert.deepEqual(view.inputSchema, { ...INSTRUMENT, properties: { ...INSTRUMENT.properties, app: { type: "string", enum: ["chart", "crm"], description: "The appId of the application to handle the intent; without it the desktop agent chooses, or fails when it cannot." } } });
         // One app: the context's schema as given.
         assert.deepEqual(source.tools.find((t) => t.name === "fdc3.GetPrice").inputSchema, INSTRUMENT);
         assert.deepEqual(source.tools.find((t) => t.name === "fdc3.StartCall").inputSchema.properties.type, { const: "fdc3.contact" });
-        assert.equal(source.tools.find((t) => t.name === "fdc3.StartCall").description, "Raise the FDC3 intent StartCall with a fdc3.contact context. Handled by: crm. Resolves with the result context of the handling application, or { handledBy } when it returns none.");
+        assert.equal(source.tools.find((t) => t.name === "fdc3.StartCall").description, "Raise the FDC3 intent StartCall with a fdc3.contact context. Handled by: crm. Resolves with the result context of the handling application, { handledBy } when it returns none, or { handledBy, channel, context } when it answers with a channel.");
     });
 
     test("a program raises intents: the agent launches the app, delivers, and the app's result comes back", async () => {

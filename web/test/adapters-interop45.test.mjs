@@ -1,11 +1,14 @@
 // io.Connect and FDC3 where their users meet them (session 45): the FDC3
 // adapter's own timers under a test's fake timers installed before its
-// import, as the other adapters' are.
-import { test } from "node:test";
+// import, as the other adapters' are; an intent whose handler answers with
+// a channel (FDC3 2.x's IntentResult) on FINOS's reference agent.
+import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { dist, inChild } from "./helpers.mjs";
+import { assetPath, dist, inChild, loadFactory, run } from "./helpers.mjs";
+import { loadAdapter } from "./adapter-helpers.mjs";
+import { startDesktopAgent } from "./fdc3-desktop-agent.mjs";
 
 // sinon's fake timers (jest's, vitest's useFakeTimers()) installed before
 // the adapter is imported, in a process of its own. The agent answers at
@@ -71,4 +74,100 @@ test("fromFdc3 under sinon's fake timers installed before its import: the findIn
     assert.equal(r.moved, 0, "the fake clock moved");
     assert.equal(r.fake, 0, "a timer of the adapter's is on the fake clock");
     assert.deepEqual(r.warned, []);
+});
+
+const appD = (appId, listensFor) => ({ appId, title: appId, type: "web", details: { url: `https://apps.test/${appId}` }, interop: { intents: { listensFor } } });
+const ibm = { type: "fdc3.instrument", id: { ticker: "IBM" } };
+
+// The intent was handled when its handler answers with a channel (a chat
+// started, a price stream opened): the program gets that as data, not an
+// error that invites raising it again.
+describe("FDC3: an intent answered with a channel", () => {
+    let da, host, api, fdc3;
+    before(async () => {
+        const [IoCodeModeFactory, adapter] = await Promise.all([loadFactory(), loadAdapter("fdc3")]);
+        fdc3 = adapter;
+        da = await startDesktopAgent({
+            directory: [
+                appD("oms", { GetPrices: { contexts: ["fdc3.instrument"], resultType: "channel<fdc3.valuation>" } }),
+                appD("chat", { StartChat: { contexts: ["fdc3.contact"], resultType: "channel" } }),
+                appD("copilot", {}),
+            ],
+            intentTimeoutMs: 1500,
+            mains: {
+                oms: async (agent) => {
+                    await agent.addIntentListener("GetPrices", async (ctx) => {
+                        const channel = await agent.getOrCreateChannel(`prices-${ctx.id.ticker}`);
+                        await channel.broadcast({ type: "fdc3.valuation", value: 101.5, CURRENCY_ISOCODE: "USD" });
+                        return channel;
+                    });
+                },
+                chat: async (agent) => {
+                    await agent.addIntentListener("StartChat", async () => agent.createPrivateChannel());
+                },
+            },
+        });
+        host = (await da.connect("copilot")).fdc3;
+        await da.connect("oms");
+        await da.connect("chat");
+        api = await IoCodeModeFactory({ wasmLocation: assetPath, timeout: 8000 });
+    });
+    after(async () => {
+        api.dispose();
+        await da.stop();
+    });
+
+    const results = async (agent, calls) => {
+        const source = await fdc3.fromFdc3(agent, { contextTypes: ["fdc3.instrument", "fdc3.contact"] });
+        const unregister = source.registerTools(api);
+        const session = api.createSession();
+        const out = [];
+        for (const [name, input] of calls) {
+            const r = await run(session, `const x = await tool_call(${JSON.stringify(name)}, ${JSON.stringify(input)}); return [x, typeof x.channel?.broadcast, typeof x.channel?.addContextListener];`);
+            out.push(r.ok ? r.result : r.error.message);
+        }
+        session.dispose();
+        unregister();
+        source.close();
+        return out;
+    };
+
+    test("an app channel: its id, type and current context; a new private channel: context null; plain data, no error", async () => {
+        const chat = { type: "fdc3.contact", id: { email: "ann@example.com" } };
+        const [prices, started] = await results(host, [["fdc3.GetPrices", ibm], ["fdc3.StartChat", chat]]);
+        assert.deepEqual(prices, [{ handledBy: "oms", channel: { id: "prices-IBM", type: "app" }, context: { type: "fdc3.valuation", value: 101.5, CURRENCY_ISOCODE: "USD" } }, "undefined", "undefined"]);
+        assert.equal(started[0].handledBy, "chat");
+        assert.deepEqual(Object.keys(started[0]).sort(), ["channel", "context", "handledBy"]);
+        assert.equal(started[0].channel.type, "private");
+        assert.match(started[0].channel.id, /^[0-9a-f-]{36}$/);
+        assert.equal(started[0].context, null);
+        // Raised once each: the calls did not fail, so nothing would raise them again.
+        assert.deepEqual(da.launched.map((a) => a.appId).sort(), ["chat", "copilot", "oms"]);
+    });
+
+    // The channel's getCurrentContext rejecting or never answering (an
+    // agent's): the call still resolves, with context null, after at most
+    // 1 s; the adapter only reads the channel (no listener added, nothing
+    // broadcast).
+    test("getCurrentContext rejecting or never answering: context null, within the 1 s bound; no listener added, nothing broadcast", async () => {
+        const touched = [];
+        const channelOf = (getCurrentContext) => ({
+            id: "prices-X",
+            type: "app",
+            getCurrentContext,
+            broadcast: async () => touched.push("broadcast"),
+            addContextListener: async () => (touched.push("addContextListener"), { unsubscribe: async () => {} }),
+        });
+        for (const getCurrentContext of [async () => Promise.reject(new Error("AccessDenied")), () => { throw new Error("sync"); }, () => new Promise(() => {})]) {
+            const agent = {
+                getInfo: () => host.getInfo(),
+                findIntentsByContext: (c) => host.findIntentsByContext(c),
+                findIntent: (...a) => host.findIntent(...a),
+                raiseIntent: async (...a) => ({ ...(await host.raiseIntent(...a)), getResult: async () => channelOf(getCurrentContext) }),
+            };
+            const [prices] = await results(agent, [["fdc3.GetPrices", ibm]]);
+            assert.deepEqual(prices, [{ handledBy: "oms", channel: { id: "prices-X", type: "app" }, context: null }, "undefined", "undefined"]);
+        }
+        assert.deepEqual(touched, []);
+    });
 });

@@ -220,7 +220,7 @@ export async function fromFdc3(agent, options) {
         return ms === undefined
             ? result
             : bounded(result, ms, () => {
-                  const who = (resolution.source && resolution.source.appId) || "the handling application";
+                  const who = (resolution.source?.appId) || "the handling application";
                   const out = new Error(`ResultError: no result from ${who} within ${ms} ms (result of ${name}): its intent handler may have failed, which the desktop agent does not always report`);
                   out.name = "ResultError";
                   throw out;
@@ -240,7 +240,7 @@ export async function fromFdc3(agent, options) {
                 `${types.length ? types.map((t) => `a ${t}`).join(" or ") : "a"} context.` +
                 (apps.length ? ` Handled by: ${apps.join(", ")}.` : "") +
                 (choice ? ` Choose one with app (${ids.join(", ")}).` : "") +
-                " Resolves with the result context of the handling application, or { handledBy } when it returns none.";
+                " Resolves with the result context of the handling application, { handledBy } when it returns none, or { handledBy, channel, context } when it answers with a channel.";
         return {
             name,
             description,
@@ -278,14 +278,17 @@ export async function fromFdc3(agent, options) {
                     throw fdc3Error("ResolveError", RESOLVE_ERRORS, err, `raiseIntent ${name} with ${context.type}${target ? ` to ${target}` : ""}${among}`);
                 }
                 const result = await untilAborted(resultOf(resolution, name), signal);
+                const handledBy = resolution.source?.appId;
+                // A channel (FDC3 2.x's other IntentResult): the intent was
+                // handled (an error invited a retry: a second chat), so the
+                // program gets data, the channel's id and type and its
+                // current context (null when none, or none within 1 s), never
+                // the channel itself; no listener is left on it.
                 if (isChannel(result)) {
-                    throw new Error(
-                        `${name}: the handling application answered with a ${result.type || ""} channel (${result.id}), not a context; ` +
-                            "Code Mode tools return data, so channel results are not supported",
-                    );
+                    const context = await bounded(Promise.resolve().then(() => result.getCurrentContext()), 1e3, () => null).catch(() => null);
+                    return { handledBy, channel: { id: result.id, type: result.type }, context: context ?? null };
                 }
-                if (result === undefined || result === null) return { handledBy: resolution.source && resolution.source.appId };
-                return result;
+                return result ?? { handledBy };
             },
         };
     }
