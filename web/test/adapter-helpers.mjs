@@ -126,3 +126,23 @@ export function eachCaught(session, calls) {
         return e;`;
     return run(session, program);
 }
+
+/**
+ * Registers `source`'s tools with `api`, runs `program(name, input)` (a
+ * program's text) for each [name, input] of `calls` in one session, and
+ * returns each run's result, or its error's message; then unregisters the
+ * tools and closes the source (the interop suites' FDC3 rows).
+ */
+export async function runEach(api, source, calls, program) {
+    const unregister = source.registerTools(api);
+    const session = api.createSession();
+    const out = [];
+    for (const [name, input] of calls) {
+        const r = await run(session, program(JSON.stringify(name), JSON.stringify(input)));
+        out.push(r.ok ? r.result : r.error.message);
+    }
+    session.dispose();
+    unregister();
+    source.close();
+    return out;
+}

@@ -8,7 +8,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { assetPath, run } from "./helpers.mjs";
-import { until } from "./adapter-helpers.mjs";
+import { runEach, until } from "./adapter-helpers.mjs";
 import { startDesktopAgent } from "./fdc3-desktop-agent.mjs";
 import { loadInterop, searchNames as search } from "./io-connect-bus.mjs";
 
@@ -120,16 +120,7 @@ describe("FDC3: an intent an app listens for but its app directory entry does no
         await da.stop();
     });
 
-    const caught = async (source, calls) => {
-        const unregister = source.registerTools(api);
-        const session = api.createSession();
-        const out = [];
-        for (const [name, input] of calls) out.push((await run(session, `try { return await tool_call(${JSON.stringify(name)}, ${JSON.stringify(input)}); } catch (e) { return e.message; }`)).result);
-        session.dispose();
-        unregister();
-        source.close();
-        return out;
-    };
+    const caught = (source, calls) => runEach(api, source, calls, (name, input) => `try { return await tool_call(${name}, ${input}); } catch (e) { return e.message; }`);
 
     test("a listed intent only a running app listens for: the model is told which app listens and what the app directory lacks", async () => {
         const errors = [];

@@ -6,8 +6,8 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { assetPath, dist, inChild, loadFactory, run } from "./helpers.mjs";
-import { loadAdapter } from "./adapter-helpers.mjs";
+import { assetPath, dist, inChild, loadFactory } from "./helpers.mjs";
+import { loadAdapter, runEach } from "./adapter-helpers.mjs";
 import { startDesktopAgent } from "./fdc3-desktop-agent.mjs";
 
 // sinon's fake timers (jest's, vitest's useFakeTimers()) installed before
@@ -117,20 +117,9 @@ describe("FDC3: an intent answered with a channel", () => {
         await da.stop();
     });
 
-    const results = async (agent, calls) => {
-        const source = await fdc3.fromFdc3(agent, { contextTypes: ["fdc3.instrument", "fdc3.contact"] });
-        const unregister = source.registerTools(api);
-        const session = api.createSession();
-        const out = [];
-        for (const [name, input] of calls) {
-            const r = await run(session, `const x = await tool_call(${JSON.stringify(name)}, ${JSON.stringify(input)}); return [x, typeof x.channel?.broadcast, typeof x.channel?.addContextListener];`);
-            out.push(r.ok ? r.result : r.error.message);
-        }
-        session.dispose();
-        unregister();
-        source.close();
-        return out;
-    };
+    // Each call's result, and what the program can call of its channel (nothing).
+    const results = async (agent, calls) =>
+        runEach(api, await fdc3.fromFdc3(agent, { contextTypes: ["fdc3.instrument", "fdc3.contact"] }), calls, (name, input) => `const x = await tool_call(${name}, ${input}); return [x, typeof x.channel?.broadcast, typeof x.channel?.addContextListener];`);
 
     test("an app channel: its id, type and current context; a new private channel: context null; plain data, no error", async () => {
         const chat = { type: "fdc3.contact", id: { email: "ann@example.com" } };
