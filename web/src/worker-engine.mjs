@@ -88,6 +88,8 @@ const OVERRUN_GRACE_MS = 2000;
  * @property {(quiet?: boolean) => Visible} visibleNames the names toolFilter shows (worker.mjs runs no other),
  *   posting the held tools among them unless quiet
  * @property {Map<string, any>} tools factory tools by name
+ * @property {number} toolsChanged counts the changes of tools (registrations, and their ends): the definitions a
+ *   list of the filter's was made of are the registered ones while it has not moved (worker-host.mjs current)
  * @property {Map<number, { defs: any[], descs: { name: string, record: string }[], fields: any[] }>} registrations registration id ->
  *   its definitions, what checkTools made of them (their names as registered: a definition renamed since keeps its name)
  *   and the fields it read
@@ -693,6 +695,7 @@ export function start(h, first, again) {
  * @param {{ defs: any[], descs: { name: string }[] }} reg
  */
 export function forget(h, { defs, descs }) {
+    h.toolsChanged++;
     for (let i = 0; i < defs.length; i++) if (h.tools.get(descs[i].name) === defs[i]) h.tools.delete(descs[i].name);
 }
 
