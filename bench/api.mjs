@@ -20,6 +20,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import path from "node:path";
+import { catalogTools } from "./catalog.mjs";
 
 const root = path.resolve(fileURLToPath(new URL(".", import.meta.url)), "..");
 const workloads = JSON.parse(readFileSync(path.join(root, "bench/api-workloads.json"), "utf8"));
@@ -73,8 +74,8 @@ function check(name, got, want) {
 // ---------------------------------------------------------------------------
 // ours: the public API of dist/index.mjs
 
-async function oursSession(IoCodeModeFactory, tools = [echo]) {
-  const api = await IoCodeModeFactory({ wasmLocation });
+async function oursSession(IoCodeModeFactory, tools = [echo], worker = false) {
+  const api = await IoCodeModeFactory({ wasmLocation, worker });
   for (const t of tools) api.registerTool(t);
   const session = api.createSession();
   const [, executeCode] = session.getLlmTools();
@@ -289,27 +290,6 @@ async function runner(side, tools = [echo]) {
 // ---------------------------------------------------------------------------
 // registration and search over a real catalog (internal/search/eval)
 
-// catalogTools returns n real operations as tool definitions without
-// execute: GitHub's, then Slack's, namespaced by API. Past the four
-// catalogs' 1,761 they come again, namespaced github2., slack2., ..., each
-// input schema with a "$comment" of its copy: a registration reads a
-// schema text met twice in it once (schemaMemo), which a catalog of
-// distinct operations does not do.
-function catalogTools(n) {
-  const apis = ["github", "slack", "stripe", "digitalocean"];
-  const catalogs = apis.map((api) => JSON.parse(readFileSync(path.join(root, `internal/search/eval/testdata/${api}.catalog.json`), "utf8")).tools);
-  const tools = [];
-  for (let k = 1; tools.length < n; k++) {
-    apis.forEach((api, i) => {
-      for (const t of catalogs[i]) {
-        const copy = k > 1 && t.inputSchema && { inputSchema: { $comment: `copy ${k}`, ...t.inputSchema } };
-        tools.push({ ...t, name: `${api}${k > 1 ? k : ""}.${t.name}`, ...copy });
-      }
-    });
-  }
-  return tools.slice(0, n);
-}
-
 const noop = async () => null;
 
 // One sample per fresh factory: the time of registerTools alone (ours), or
@@ -397,10 +377,12 @@ async function measureSessions(side, w) {
 
 // A factory with n catalog tools and bench.echo, for the workloads that
 // need a large registry; its own, so the other workloads keep one tool.
-async function withCatalog(n, f) {
+// worker: the factory's engine in a worker, which has them at ready().
+async function withCatalog(n, f, worker) {
   const { IoCodeModeFactory } = await import(distIndex);
-  const { api, run } = await oursSession(IoCodeModeFactory);
+  const { api, run } = await oursSession(IoCodeModeFactory, [echo], worker);
   api.registerTools(catalogTools(n).map((t) => ({ ...t, execute: noop })));
+  await api.ready();
   try {
     return await f(run);
   } finally {
@@ -456,7 +438,7 @@ if (mode === "cold") {
       const w = workloads[n];
       if (w.register) out.results[n] = await measureRegister(side, w);
       else if (w.sessions) out.results[n] = await measureSessions(side, w);
-      else if (w.catalog && side === "ours") out.results[n] = await withCatalog(w.catalog, (run) => measure(n, run, side));
+      else if (w.catalog && side === "ours") out.results[n] = await withCatalog(w.catalog, (run) => measure(n, run, side), w.worker === true);
       else if (w.tools) {
         // Its own factory (or prelude), so the other workloads keep one tool.
         const rt = await runner(side, toolsOf(w));

@@ -9,6 +9,12 @@
 //                        run's result, i.e. until the engine is free again
 //                        (in-thread nothing can call abort() while the loop
 //                        holds the thread: the run's timeout, 2 s, ends it)
+//   api-worker-instruction-10000
+//                        getSystemInstruction() on a factory of 10,000
+//                        catalog tools with a toolFilter (each call asks it
+//                        of every tool, in both modes): the page thread's
+//                        time of one call (median, warm)
+//   api-worker-run-10000 one run of return 1 there, execute to result
 //
 //   node bench/worker.mjs            all lines
 //   node bench/worker.mjs cold MODE  one cold sample (MODE: worker|thread)
@@ -16,6 +22,7 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { catalogTools } from "./catalog.mjs";
 
 const root = path.resolve(fileURLToPath(new URL(".", import.meta.url)), "..");
 const distIndex = pathToFileURL(path.join(root, "dist", "index.mjs")).href;
@@ -68,6 +75,35 @@ async function warm(worker) {
     return { toolcall: median(toolcall), cancel: median(cancel) };
 }
 
+// A factory of 10,000 catalog tools and a toolFilter that shows them all:
+// getSystemInstruction()'s time on the page thread, and a run's (the
+// filter's list goes with each run in worker mode).
+async function catalog(worker) {
+    const { IoCodeModeFactory } = await import(distIndex);
+    const api = await IoCodeModeFactory({ wasmLocation, worker, toolFilter: () => true });
+    api.registerTools(catalogTools(10000).map((t) => ({ ...t, execute: async () => null })));
+    const s = api.createSession();
+    const exec = s.getLlmTools()[1];
+    const run = async () => {
+        const t0 = performance.now();
+        const r = await exec.execute({ code: "return 1", explanation: "" });
+        if (!r.ok) throw new Error(JSON.stringify(r));
+        return performance.now() - t0;
+    };
+    await run();
+    await api.ready();
+    const instruction = [];
+    for (let i = 0; i < 21; i++) {
+        const t0 = performance.now();
+        if (!s.getSystemInstruction().includes("github")) throw new Error("the instruction names no catalog tool");
+        instruction.push(performance.now() - t0);
+    }
+    const runs = [];
+    for (let i = 0; i < 11; i++) runs.push(await run());
+    api.dispose();
+    return { instruction: median(instruction), run: median(runs) };
+}
+
 if (process.argv[2] === "cold") {
     console.log(JSON.stringify({ ms: await cold(process.argv[3] === "worker") }));
 } else {
@@ -80,10 +116,14 @@ if (process.argv[2] === "cold") {
         }
         return median(xs);
     };
-    const line = (name, ours, base) => console.log(`BENCH ${name} ours=${ours.toFixed(1)}ms base=${base.toFixed(1)}ms ratio=${(ours / base).toFixed(2)}`);
+    const line = (name, ours, base, digits = 1) => console.log(`BENCH ${name} ours=${ours.toFixed(digits)}ms base=${base.toFixed(digits)}ms ratio=${(ours / base).toFixed(2)}`);
     line("api-worker-cold", coldOf("worker"), coldOf("thread"));
     const w = await warm(true);
     const t = await warm(false);
     line("api-worker-toolcall", w.toolcall, t.toolcall);
     line("cancel-busy", w.cancel, t.cancel);
+    const wc = await catalog(true);
+    const tc = await catalog(false);
+    line("api-worker-instruction-10000", wc.instruction, tc.instruction, 2);
+    line("api-worker-run-10000", wc.run, tc.run);
 }
