@@ -271,12 +271,34 @@ func TemplateFence(src string, upto int) int {
 // not a wrapper around the program. (A ```js block in a comment ran in
 // place of the program around it, and a ```json one refused it.) A
 // comment opened after a name or a number ("x = 1 /*") is the code's when
-// src closes it after off: prose's "rm -rf /*" does not.
+// src closes it after off (prose's "rm -rf /*" does not), and its line
+// reads as code: two words side by side ("The pattern a /* b", "Step 1
+// /*") are prose's, whose fenced program's own "*/" closes nothing.
 func inCode(src string, off int) bool {
 	s := &scanner{src: src[:off]}
 	s.run()
-	return s.openTemplate || s.openComment || s.midComment && strings.Contains(src[off:], "*/")
+	return s.openTemplate || s.openComment || s.midComment && strings.Contains(src[off:], "*/") && !s.proseLine()
 }
+
+// proseLine says whether the scanned text's last line holds two words
+// (names, numbers or strings) side by side where code puts an operator
+// between them: neither is a keyword that takes a word after it ("let x",
+// "return 1", "x of y", "type T").
+func (s *scanner) proseLine() bool {
+	for i := len(s.toks) - 1; i > 0 && !s.toks[i].nl; i-- {
+		a, b := s.toks[i-1], s.toks[i]
+		if isWord(a) && isWord(b) && !expectsMore[a.v] && !joins[a.v] && !joins[b.v] {
+			return true
+		}
+	}
+	return false
+}
+
+func isWord(t token) bool { return t.k == tName || t.k == tNumber || t.k == tString }
+
+// joins lists the words that stand beside another in code (x of y, x as
+// T) or TypeScript's that take a word after them.
+var joins = words("for break continue in of instanceof as satisfies from extends implements is keyof infer type interface enum declare namespace module abstract readonly public private protected static get set override accessor using asserts unique")
 
 // inTemplate says whether src ends inside a template literal: a fence
 // line after it is part of the code's string.

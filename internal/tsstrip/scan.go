@@ -113,8 +113,10 @@ type scanner struct {
 	// prose's "src/*.js".
 	openComment bool
 	// midComment is set when it ends inside one opened after other code
-	// ("x = 1 /*") with white space or a second * after it, as code writes
-	// one and a glob does not: code's if it closes later (inCode).
+	// ("x = 1 /*", "x = 1 /*note") with white space before it, or white
+	// space or a second * after it, as code writes one and a glob
+	// ("src/*.js") does not: code's if it closes later and its line reads
+	// as code (inCode).
 	midComment bool
 }
 
@@ -155,7 +157,7 @@ func (s *scanner) run() ([]token, bool) {
 				if end < 0 {
 					j := strings.TrimRight(src[:i], " \t")
 					s.openComment = j == "" || strings.IndexByte("\n\r;{}(),=[", j[len(j)-1]) >= 0
-					s.midComment = i+2 == len(src) || strings.IndexByte(" \t\r\n*", src[i+2]) >= 0
+					s.midComment = len(j) < i || i+2 == len(src) || strings.IndexByte(" \t\r\n*", src[i+2]) >= 0
 					return s.toks, false
 				}
 				if strings.ContainsAny(src[i:i+2+end], "\n\r\u2028\u2029") {

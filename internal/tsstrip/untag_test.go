@@ -81,6 +81,12 @@ func TestWrapperInComment(t *testing.T) {
 		"let z = 1/*\n~~~js\nwipe()\n~~~" + after,
 		"const re = /a/g /**\n```js\nwipe()\n```" + after,
 		"let y = x\t/*\n```json\n{}\n```" + after,
+		// Text right after the /* (security45).
+		"let x = 1 /*note\n```js\nwipe()\n```" + after,
+		"const who = \"a\" /*TODO: check\n<execute>\nwipe()\n</execute>" + after,
+		"let a = [1, 2] /*@ts-ignore\n~~~js\nwipe()\n~~~" + after,
+		"for (const x of xs) f(x) /*-\n```\nwipe()\n```" + after,
+		"for await (const x of xs) f(x) /*x\n```js\nwipe()\n```" + after,
 	} {
 		if got, err := Unfence(src); err != nil || got != src {
 			t.Errorf("Unfence(%q) = %q, %v; want it as written", src, got, err)
@@ -95,6 +101,10 @@ func TestWrapperInComment(t *testing.T) {
 		"Files like src/*.js:\n```js\nreturn 6\n```\nand test/*/spec.js": "\n\nreturn 6\n",
 		"Do not run rm -rf /* here:\n```js\nreturn 7\n```":               "\n\nreturn 7\n",
 		"GET /api/v1/* routes:\n```js\nreturn 8\n```":                    "\n\nreturn 8\n",
+		// Prose with a /* before a program with its own comment (security45).
+		"The pattern a /* b is no comment:\n```js\n/* c */\nreturn 9\n```": "\n\n/* c */\nreturn 9\n",
+		"Step 1 /* draft:\n```js\nreturn 10 /* d */\n```":                  "\n\nreturn 10 /* d */\n",
+		"Old files sit in /*tmp:\n```js\nreturn 11 /* e */\n```":           "\n\nreturn 11 /* e */\n",
 	} {
 		if got, err := Unfence(src); err != nil || got != want {
 			t.Errorf("Unfence(%q) = %q, %v; want %q", src, got, err, want)

@@ -33,7 +33,7 @@ const fenced = [
 ];
 
 describe("hostile45: a /* with no space after it, and prose with /* before a program with its own */", { timeout: 600_000 }, () => {
-    test("x = 1 /*note (text right after the /*) holding a fenced block: the program runs as written, the comment's code never", { todo: "a /* with text right after it is read as prose" }, async (t) => {
+    test("x = 1 /*note (text right after the /*) holding a fenced block: the program runs as written, the comment's code never", async (t) => {
         const { s, wiped, sent } = await executeFactory(t);
         const { executeCode } = llmTools(s);
         const before = ["let x = 1", 'const who = "a note"', "let y = Math.PI", "let a = [1, 2]", "const re = /note/g", "let n = 1; n++", "let z = 10n"];
@@ -50,7 +50,7 @@ describe("hostile45: a /* with no space after it, and prose with /* before a pro
         assert.deepEqual(failed, [], `programs that did not run as written:\n${failed.join("\n")}`);
     });
 
-    test("prose with /* in it before a fenced program that holds its own block comment: the fenced program runs", { todo: "the program's own */ closes the prose's /*: read as code" }, async (t) => {
+    test("prose with /* in it before a fenced program that holds its own block comment: the fenced program runs", async (t) => {
         const { s, wiped, sent } = await executeFactory(t);
         const { executeCode } = llmTools(s);
         const prog = 'return await tools.mail.send({ body: "a note" });';
