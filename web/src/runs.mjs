@@ -20,7 +20,7 @@ import { Converted } from "./tojson.mjs";
  *   controllers: Set<{ abort(reason: unknown): void }>, onEvent: ((e: CodeModeEvent) => void) | undefined,
  *   owner: Owner, nextCall: number, abortHook?: (err: Error) => void, stopped?: Error,
  *   logged: number, inflight: Map<number, { name: string, t0: number }>,
- *   factoryOnEvent: ((e: CodeModeEvent) => void) | undefined,
+ *   factoryOnEvent: ((e: CodeModeEvent) => void) | undefined, approved?: Map<string, number>,
  * }} Run
  * @typedef {{ runs: Set<Run>, disposed: string, parent?: Owner }} Owner
  */

@@ -558,6 +558,8 @@ export function start(h, first, again) {
     let watch;
     // 2 once the worker's script ran ("loaded") and init was sent.
     let both = 0;
+    // The number of the last call this worker asked (onWorkerMessage).
+    let lastCid = 0;
     const expect = (/** @type {string | null} */ what) => {
         clearTimeout(watch);
         watch = what && setTimeout(() => stalled(what), 60000);
@@ -578,6 +580,12 @@ export function start(h, first, again) {
     };
     const onWorkerMessage = (/** @type {any} */ m) => {
         if (!current()) return;
+        // The worker numbers its calls 1, 2, ...: one seen before (or out
+        // of order) is no call of the worker's, and is not answered.
+        if (m.t === "call") {
+            if (!(m.cid > lastCid)) return;
+            if (typeof m.name === "string" || m.kind === "embed") lastCid = m.cid;
+        }
         // "loaded": its script ran; "took": it has init (worker.mjs).
         // Not timed while the page still compiles (init not sent).
         if (m.t === "loaded") expect(++both > 1 ? "take init" : null);

@@ -8,7 +8,7 @@
 // run lives, with the error the core gives in-thread otherwise.
 
 import { describeError, report, thrownByTool } from "./env.mjs";
-import { keptReflect, newAbortController, objectKeys, then } from "./intrinsics.mjs";
+import { KeptMap, keptReflect, newAbortController, objectKeys, then } from "./intrinsics.mjs";
 import { callTool, consoleLine, inputRefused, now, refusedCall, runOf } from "./runs.mjs";
 import { askInterceptor } from "./page-hooks.mjs";
 import { cutThrown, inputRejected, settleValue, validationFailed } from "./call.mjs";
@@ -173,9 +173,19 @@ export async function answer(h, m) {
             if (run.ended) throw new Error(run.endReason);
             // A denial's tool-call event is the worker core's ("refused").
             // Not as postMessage would clone it (worker-wire.mjs).
-            reply({ ok: true, decision: decisionToWire(value, h.cfg.memoryLimit) });
+            const decision = decisionToWire(value, h.cfg.memoryLimit);
+            // What the page approved, the page runs: one call of the name
+            // for each approval (below), whatever else reaches its channel.
+            if (decision.value && decision.value.allowed === true) {
+                const approved = (run.approved ||= new KeptMap());
+                approved.set(m.name, (approved.get(m.name) || 0) + 1);
+            }
+            reply({ ok: true, decision });
             return;
         }
+        const tickets = run.approved && run.approved.get(m.name);
+        if (h.onToolCall && !tickets) throw new Error(`tool ${JSON.stringify(m.name)}: onToolCall did not approve this call`);
+        if (tickets) /** @type {Map<string, number>} */ (run.approved).set(m.name, tickets - 1);
         const validate = inputValidator(def);
         /** @type {[unknown] | undefined} */
         let parsed;

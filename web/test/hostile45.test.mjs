@@ -147,7 +147,7 @@ describe("hostile45: the Worker engine's message channel", { timeout: 600_000 },
         assert.deepEqual(uncaught, []);
     });
 
-    test("a forged tool call for the live run (a denied tool, a hidden tool, an unknown one, guessed run and call ids): no such tool runs, the run gets its own result", { ...worker, todo: WORKER && "a forged call with the live call's id answers it" }, async (t) => {
+    test("a forged tool call for the live run (a denied tool, a hidden tool, an unknown one, guessed run and call ids): no tool the interceptor did not approve runs, the run gets its own result", worker, async (t) => {
         const uncaught = watchUncaught(t);
         const ran = [];
         let release;
@@ -170,16 +170,17 @@ describe("hostile45: the Worker engine's message channel", { timeout: 600_000 },
         const cids = [live.cid, live.cid + 1, live.cid + 100, 0];
         for (const rid of rids) {
             for (const cid of cids) {
-                for (const name of ["admin.wipe", "vault.open", "nope.nothing", "__proto__", "constructor"]) {
-                    for (const kind of ["tool", "intercept", live.kind]) deliver({ ...live, t: "call", kind, rid, cid, name, input: {} });
-                }
+                for (const name of ["admin.wipe", "vault.open", "nope.nothing", "__proto__", "constructor"]) deliver({ ...live, t: "call", kind: "tool", rid, cid, name, input: {} });
+                // The interceptor asked (it denies), then the tool called.
+                deliver({ ...live, t: "call", kind: "intercept", rid, cid, name: "admin.wipe", input: {} });
+                deliver({ ...live, t: "call", kind: "tool", rid, cid: typeof cid === "number" ? cid + 1 : cid, name: "admin.wipe", input: {} });
             }
         }
         await sleep(200);
         release();
         const r = await within(p, 60_000);
-        assert.equal(r.result, "waited", JSON.stringify(r));
         assert.deepEqual(ran, [], "a forged message ran a tool the page never approved");
+        assert.equal(r.result, "waited", JSON.stringify(r));
         assert.deepEqual(uncaught, []);
         await alive(api);
     });
