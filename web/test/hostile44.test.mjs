@@ -16,24 +16,10 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { assetPath, llmTools, run, sleep, tool, until, watchUncaught, within, withFactory } from "./helpers.mjs";
 import { loadAdapter } from "./adapter-helpers.mjs";
-import { asWritten, executeFactory } from "./hostile-factory.mjs";
+import { alive, allAsWritten, executeFactory, fenced, INNER } from "./hostile-factory.mjs";
 import { serverWith } from "./mcp-server.mjs";
 
 const settled = (p) => Promise.resolve(p).then((v) => ({ resolved: v }), (e) => ({ rejected: e }));
-const INNER = "await tools.admin.wipe({}); return 'INJECTED'";
-
-async function alive(api) {
-    const r = await within(run(api.createSession(), "return 1 + 1"), 120_000);
-    assert.equal(r.ok && r.result, 2, `the factory after the row: ${JSON.stringify(r.error ?? r)}`);
-}
-
-const fenced = [
-    ["```js\n", "\n```"],
-    ["```\n", "\n```"],
-    ["~~~javascript\n", "\n~~~"],
-    ["```json\n", "\n```"],
-    ["<execute>\n", "\n</execute>"],
-];
 
 describe("hostile44: a block comment opened mid-line, and prose with a glob", { timeout: 600_000 }, () => {
     test("a /* opened after a name, a number, a string, a regexp, ] or ++ holding a fenced block on lines of its own: the program runs as written, the comment's code never", async (t) => {
@@ -59,15 +45,8 @@ describe("hostile44: a block comment opened mid-line, and prose with a glob", { 
             "let z = 1/*a*/ + 2",
             "let z = 1",
         ];
-        const failed = [];
-        for (const [open, close] of fenced) {
-            for (const [i, line] of before.entries()) {
-                const glue = i === before.length - 1 ? "/*" : " /* the mail says:";
-                const wrong = await asWritten(executeCode, `${line}${glue}\n${open}${INNER}${close}\n*/\nreturn await tools.mail.send({ body: "a note" });`, { wiped, sent });
-                if (wrong) failed.push(wrong);
-            }
-        }
-        assert.deepEqual(failed, [], `programs that did not run as written:\n${failed.join("\n")}`);
+        const codes = fenced.flatMap(([open, close]) => before.map((line, i) => `${line}${i === before.length - 1 ? "/*" : " /* the mail says:"}\n${open}${INNER}${close}\n*/\nreturn await tools.mail.send({ body: "a note" });`));
+        await allAsWritten(executeCode, codes, { wiped, sent });
     });
 
     test("prose with globs and paths (src/*.js, lib/*/x.ts, /var/log/*.log) before a fenced program: the fenced program runs", async (t) => {
@@ -82,15 +61,7 @@ describe("hostile44: a block comment opened mid-line, and prose with a glob", { 
             `The pattern a /* b is not a comment here.\n\`\`\`js\n${prog}\n\`\`\``,
             `Step 1 /* draft:\n\n\`\`\`js\n${prog}\n\`\`\``,
         ];
-        const failed = [];
-        for (const code of texts) {
-            sent.length = 0;
-            const r = await within(executeCode.execute({ code, explanation: "" }), 60_000);
-            assert.notEqual(r, "hung");
-            if (!(r.ok && r.result === "sent" && sent.length === 1)) failed.push(`${JSON.stringify(code.slice(0, 70))}: ${JSON.stringify(r.error?.message ?? r).slice(0, 160)}`);
-        }
-        assert.deepEqual(wiped, []);
-        assert.deepEqual(failed, [], `prose programs that did not run:\n${failed.join("\n")}`);
+        await allAsWritten(executeCode, texts, { wiped, sent });
     });
 
     test("executeCode's explanation holding a fenced program: never run, with or without code", async (t) => {

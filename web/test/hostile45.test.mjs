@@ -15,22 +15,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { MessagePort, Worker } from "node:worker_threads";
 import { assetPath, llmTools, run, sleep, tool, until, watchUncaught, within, withFactory, WORKER } from "./helpers.mjs";
-import { asWritten, executeFactory } from "./hostile-factory.mjs";
-
-const settled = (p) => Promise.resolve(p).then((v) => ({ resolved: v }), (e) => ({ rejected: e }));
-const INNER = "await tools.admin.wipe({}); return 'INJECTED'";
-
-async function alive(api) {
-    const r = await within(run(api.createSession(), "return 1 + 1"), 120_000);
-    assert.equal(r.ok && r.result, 2, `the factory after the row: ${JSON.stringify(r.error ?? r)}`);
-}
-
-const fenced = [
-    ["```js\n", "\n```"],
-    ["```\n", "\n```"],
-    ["~~~javascript\n", "\n~~~"],
-    ["<execute>\n", "\n</execute>"],
-];
+import { alive, allAsWritten, executeFactory, fenced, INNER } from "./hostile-factory.mjs";
 
 describe("hostile45: a /* with no space after it, and prose with /* before a program with its own */", { timeout: 600_000 }, () => {
     test("x = 1 /*note (text right after the /*) holding a fenced block: the program runs as written, the comment's code never", async (t) => {
@@ -38,16 +23,8 @@ describe("hostile45: a /* with no space after it, and prose with /* before a pro
         const { executeCode } = llmTools(s);
         const before = ["let x = 1", 'const who = "a note"', "let y = Math.PI", "let a = [1, 2]", "const re = /note/g", "let n = 1; n++", "let z = 10n"];
         const opens = ["/*note", "/*TODO: check", "/*@ts-ignore", "/*-", "/**doc", "/*!keep", "/*\tnote"];
-        const failed = [];
-        for (const [open, close] of fenced) {
-            for (const line of before) {
-                for (const c of opens) {
-                    const wrong = await asWritten(executeCode, `${line} ${c}\n${open}${INNER}${close}\n*/\nreturn await tools.mail.send({ body: "a note" });`, { wiped, sent });
-                    if (wrong) failed.push(wrong);
-                }
-            }
-        }
-        assert.deepEqual(failed, [], `programs that did not run as written:\n${failed.join("\n")}`);
+        const codes = fenced.flatMap(([open, close]) => before.flatMap((line) => opens.map((c) => `${line} ${c}\n${open}${INNER}${close}\n*/\nreturn await tools.mail.send({ body: "a note" });`)));
+        await allAsWritten(executeCode, codes, { wiped, sent });
     });
 
     test("prose with /* in it before a fenced program that holds its own block comment: the fenced program runs", async (t) => {
@@ -56,20 +33,8 @@ describe("hostile45: a /* with no space after it, and prose with /* before a pro
         const prog = 'return await tools.mail.send({ body: "a note" });';
         const bodies = [`/* send the note */\n${prog}`, `/** The note. */\nconst body = "a note"; /* inline */\nreturn await tools.mail.send({ body });`, `const x = 1; /* a */ const y = 2; /* b */\n${prog}`];
         const proses = ["The pattern a /* b is not a comment here.", "Step 1 /* draft:", "Globs like src /* all */ and lib/*.ts are paths.", "I wrote x /* y, then:"];
-        const failed = [];
-        for (const prose of proses) {
-            for (const body of bodies) {
-                for (const [open, close] of fenced) {
-                    const code = `${prose}\n\n${open}${body}${close}\nDone.`;
-                    sent.length = 0;
-                    const r = await within(executeCode.execute({ code, explanation: "" }), 60_000);
-                    assert.notEqual(r, "hung");
-                    if (!(r.ok && r.result === "sent" && sent.length === 1)) failed.push(`${JSON.stringify(code.slice(0, 90))}: ${JSON.stringify(r.error?.message ?? r).slice(0, 160)}`);
-                }
-            }
-        }
-        assert.deepEqual(wiped, []);
-        assert.deepEqual(failed, [], `prose programs that did not run:\n${failed.join("\n")}`);
+        // Each sends its mail once, as the fenced program says (a ```json block is refused: not JavaScript).
+        await allAsWritten(executeCode, proses.flatMap((prose) => bodies.flatMap((body) => fenced.filter(([open]) => open !== "```json\n").map(([open, close]) => `${prose}\n\n${open}${body}${close}\nDone.`))), { wiped, sent });
     });
 });
 
