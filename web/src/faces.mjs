@@ -10,6 +10,7 @@
 // the factory's scope.
 
 import { prototypeHazard } from "./fields.mjs";
+import { isArray, keptReflect, objectKeys } from "./intrinsics.mjs";
 import { notFromHook } from "./page-hooks.mjs";
 import { argsOnce } from "./run-options.mjs";
 import { REGISTERING } from "./registering.mjs";
@@ -32,17 +33,61 @@ export const FACTORY_OF_SESSION_DISPOSED = "Code Mode: this session's factory ha
 export const instanceDisposed = () => new Error(FACTORY_DISPOSED);
 
 /**
+ * A tool list given as one definition, or as an object of definitions keyed
+ * by name (the AI SDK's tools), is refused saying how to give the array:
+ * "expected an array of tool definitions, got an object" named no way.
+ * Own data properties only, read without a getter or a throw of the page's;
+ * anything else is left to the core's check.
+ * @param {unknown} list
+ * @param {string} path
+ */
+export function refuseToolObject(list, path) {
+    if (list === null || typeof list !== "object" || isArray(list)) return;
+    /** @type {(o: object, k: string) => any} */
+    const value = (o, k) => keptReflect.getOwnPropertyDescriptor(o, k)?.value;
+    let how;
+    try {
+        const keys = objectKeys(list);
+        let tools = keys.length > 0;
+        for (let i = 0; i < keys.length; i++) {
+            const t = value(list, keys[i]);
+            tools &&= t !== null && typeof t === "object" && typeof value(t, "execute") === "function";
+        }
+        if (typeof value(list, "name") === "string") how = "a single definition goes in an array too: [definition]";
+        else if (tools) how = "an object of tools keyed by name, as the AI SDK's, converts with Object.entries(tools).map(([name, tool]) => ({ name, ...tool }))";
+    } catch {
+        return; // a Proxy's trap threw: the core's words
+    }
+    if (how) throw new TypeError(`${path}: expected an array of tool definitions, got an object: ${how}`);
+}
+
+/**
  * The factory the page gets.
  * @param {{ m: ApiMethods }} box
  * @returns {API}
  */
 export function apiFace(box) {
+    const live = () => box.m !== deadApi;
     return /** @type {API} */ ({
-        registerTool: (tool) => box.m.registerTool(tool),
-        registerTools: (tools) => box.m.registerTools(tools),
+        registerTool: (tool) => {
+            if (isArray(tool) && live()) throw new TypeError("tool: expected one tool definition, got an array: registerTools(list) registers a list");
+            return box.m.registerTool(tool);
+        },
+        registerTools: (tools) => (live() && refuseToolObject(tools, "tools"), box.m.registerTools(tools)),
         listTools: () => box.m.listTools(),
         ready: () => box.m.ready(),
-        createSession: (options) => box.m.createSession(options),
+        createSession: (options) => {
+            if (live() && options !== null && typeof options === "object") {
+                let tools;
+                try {
+                    tools = keptReflect.getOwnPropertyDescriptor(options, "tools")?.value;
+                } catch {
+                    // a Proxy's trap: the core reads it and says so
+                }
+                refuseToolObject(tools, "options.tools");
+            }
+            return box.m.createSession(options);
+        },
         dispose: () => box.m.dispose(),
         // An adapter's source's registration in slices (registering.mjs).
         [REGISTERING]: (/** @type {(n: number) => boolean} */ step) => box.m.registering(step),

@@ -10,6 +10,7 @@
 
 import { describe, extensionURL, hasNodeFs, inContentScript, runtimeRefusedWasm } from "./env.mjs";
 import { threadFactory } from "./factory.mjs";
+import { refuseToolObject } from "./faces.mjs";
 import { prototypeHazard, snapshot } from "./fields.mjs";
 import { replacedBuiltins } from "./intrinsics.mjs";
 import { CONFIG_KEYS, INTERCEPTOR_KEYS, nearest, quoteCut } from "./keys.mjs";
@@ -117,6 +118,7 @@ async function makeFactory(config) {
     const ic = config.interceptors;
     // A guard given as interceptors itself, not as its onToolCall.
     if (typeof ic === "function") throw new TypeError("config.interceptors: expected an object { onToolCall }, got a function: write interceptors: { onToolCall: yourFunction }");
+    refuseToolObject(config.tools, "config.tools");
     if (ic !== null && typeof ic === "object") {
         config.interceptors = snapshot(ic, "config.interceptors", INTERCEPTOR_KEYS);
         if (config.interceptors.onToolCall === undefined) refuseHolder(ic);

@@ -79,6 +79,11 @@ describe("config errors reject with a TypeError naming the field", () => {
         // The same words in both modes: in-thread said "got number".
         ["onEvent: 5", { wasmLocation: assetPath, onEvent: 5 }, /^config\.onEvent: expected a function, got the number 5$/],
         ["tools: 5", { wasmLocation: assetPath, tools: 5 }, /config\.tools: expected/],
+        // The AI SDK's tools (an object keyed by name), or one definition: it said
+        // "expected an array of tool definitions, got an object" and no way.
+        ["tools: an object of tools by name", { wasmLocation: assetPath, tools: { add: { description: "Add.", execute: () => 1 } } }, /^config\.tools: expected an array of tool definitions, got an object: an object of tools keyed by name, as the AI SDK's, converts with Object\.entries\(tools\)\.map\(\(\[name, tool\]\) => \(\{ name, \.\.\.tool \}\)\)$/],
+        ["tools: one definition", { wasmLocation: assetPath, tools: { name: "add", execute: () => 1 } }, /^config\.tools: expected an array of tool definitions, got an object: a single definition goes in an array too: \[definition\]$/],
+        ["tools: {}", { wasmLocation: assetPath, tools: {} }, /^config\.tools: expected an array of tool definitions, got an object$/],
         // A cosine is at most 1: over it, no tool was returned on semantic grounds alone, without a word.
         // The message offered "0: the default 0.5", which the page cannot write (0 is refused, below).
         [
@@ -120,6 +125,44 @@ describe("config errors reject with a TypeError naming the field", () => {
         assert.deepEqual(api.listTools().map((t) => t.name), ["echo"]);
         await smoke(api);
     });
+});
+
+// A list given as an object, and registerTool given a list: the errors say
+// how to give it (registerTool([def]) said 'tool: unknown key "0"'), and
+// the conversion they name registers the AI SDK's tools. Nothing of the
+// page's runs to tell: a getter's execute is left to the core's words.
+test("a tool list given as an object, or a list to registerTool: the error says how to give it", async (t) => {
+    const api = await withFactory(t, { wasmLocation: assetPath });
+    const record = { "orders.count": { description: "Count orders.", inputSchema: { type: "object", properties: { status: { type: "string" } } }, execute: ({ status }) => (status === "open" ? 3 : 0) } };
+    const thrown = (f, type = TypeError) => {
+        try {
+            f();
+        } catch (err) {
+            assert.ok(err instanceof type, String(err));
+            return err.message;
+        }
+        assert.fail("no error");
+    };
+    const objectOfTools = ": expected an array of tool definitions, got an object: an object of tools keyed by name, as the AI SDK's, converts with Object.entries(tools).map(([name, tool]) => ({ name, ...tool }))";
+    assert.equal(thrown(() => api.registerTools(record)), `tools${objectOfTools}`);
+    assert.equal(thrown(() => api.createSession({ tools: record })), `options.tools${objectOfTools}`);
+    assert.equal(thrown(() => api.registerTools({ name: "a", execute: () => 1 })), "tools: expected an array of tool definitions, got an object: a single definition goes in an array too: [definition]");
+    assert.equal(thrown(() => api.registerTool([{ name: "a", execute: () => 1 }])), "tool: expected one tool definition, got an array: registerTools(list) registers a list");
+    let read = 0;
+    const getter = { x: { get execute() { read++; return () => 1; } } };
+    assert.equal(thrown(() => api.registerTools(getter)), "tools: expected an array of tool definitions, got an object");
+    assert.equal(read, 0);
+    const trap = new Proxy({}, { ownKeys() { throw new Error("trap"); } });
+    assert.match(thrown(() => api.registerTools(trap)), /^tools: expected an array of tool definitions, got /);
+    assert.deepEqual(api.listTools(), []);
+    // As the message says.
+    api.registerTools(Object.entries(record).map(([name, tool]) => ({ name, ...tool })));
+    const r = await run(api.createSession(), "return await tools.orders.count({ status: 'open' })");
+    assert.equal(r.result, 3, JSON.stringify(r));
+    // A disposed factory says so first, as before.
+    api.dispose();
+    assert.match(thrown(() => api.registerTool([]), Error), /has been disposed/);
+    assert.match(thrown(() => api.registerTools(record), Error), /has been disposed/);
 });
 
 // An error the core makes is born inside WebAssembly: in-thread, its stack
