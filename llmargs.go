@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/interopio/code-mode/internal/keys"
 	"github.com/interopio/code-mode/internal/search"
@@ -625,11 +626,15 @@ func markupArgs(s, tool string) map[string]any {
 // or () before its first object, or no markup before it.
 func jsonCall(s, tool string) map[string]any {
 	j := max(strings.LastIndexByte(s, ']'), strings.LastIndexByte(s, '}'))
+	// Trimmed once, and before each bracket only back to the word before
+	// it: each bracket trimmed both ends again, and 20,000 brackets then
+	// as many spaces took a second (a program of 1 MiB, most of an hour).
+	rest := strings.TrimSpace(s[j+1:])
 	for i := range strings.IndexAny(s, "{}=;(") + 1 {
 		if s[i] != '[' && s[i] != '{' || j < i {
 			continue
 		}
-		if p, rest := strings.TrimSpace(s[:i]), strings.TrimSpace(s[j+1:]); p != "" && (strings.ContainsAny(p[len(p)-1:], ">]:") || strings.HasSuffix(p, "json")) && (rest == "" || rest[0] == '<' || rest == "```") {
+		if p := strings.TrimRightFunc(s[:i], unicode.IsSpace); p != "" && (strings.ContainsAny(p[len(p)-1:], ">]:") || strings.HasSuffix(p, "json")) && (rest == "" || rest[0] == '<' || rest == "```") {
 			// Keys outside a string: a JSON string holds no bare quote.
 			call := strings.NewReplacer(`"tool_name":`, `"name":`, `"parameters":`, `"arguments":`, `{"`+tool+`":`, `{"name":"`+tool+`","arguments":`).Replace(s[i : j+1])
 			if call[0] == '[' {
