@@ -13,7 +13,7 @@ import (
 
 // newTestCodeMode builds a CodeMode on the real asset with a small order
 // desk: orders.*, payments.transfer and a hidden admin tool.
-func newTestCodeMode(t *testing.T, cfg Config) *CodeMode {
+func newTestCodeMode(t testing.TB, cfg Config) *CodeMode {
 	t.Helper()
 	echo := func(ctx context.Context, in json.RawMessage, c Call) (json.RawMessage, error) {
 		return json.Marshal(map[string]any{"input": in, "context": c.Context})
