@@ -10,9 +10,10 @@
 // isolated page) the page writes the run's id where the worker's interrupt
 // poll reads it, which stops that run only. Without one, a run that does
 // not answer the abort within ABORT_GRACE_MS and that the worker's signs of
-// life name as the one polling (it holds the worker's thread), or a worker
-// silent for SIGN_WAIT_MS once they named the run (FLAG_GRACE_MS once it
-// started the run, if none did), is stopped by terminating the worker, which is
+// life name as the one polling for HELD_MS and more (it holds the worker's
+// thread), or a worker silent for SIGN_WAIT_MS after such a sign
+// (FLAG_GRACE_MS after any other: a run that polled for less may be
+// ending), is stopped by terminating the worker, which is
 // replaced at once: other runs in flight on it reject with an error that
 // says so, and the next run works. The flag is read by the interrupt poll,
 // which QuickJS calls from its interpreter, and by the loop checks the
@@ -51,12 +52,15 @@ const SIGNS = 1 + RING;
 // How often the page reads that count while a run is past its deadline.
 const LOOK_MS = 250;
 const ABORT_GRACE_MS = 30;
-// Without the flags: how long an abort waits for the worker's first sign
-// of life (worker.mjs posts one every 200 ms while it polls), from the
-// abort or the run's start if later, before it takes a silent worker for
-// one held where nothing polls (by a run a sign has named: one that none
-// has is still starting, FLAG_GRACE_MS).
+// Without the flags: how long an abort waits for the worker's next sign of
+// life (worker.mjs posts one every 200 ms while it polls) before it takes a
+// silent worker for one held where nothing polls, when the last named the
+// aborted run as holding the thread HELD_MS and more (it computed, then
+// stopped polling: a built-in in C); after any other, FLAG_GRACE_MS.
 const SIGN_WAIT_MS = 400;
+// A run that has held the worker's thread this long when a sign names it
+// is computing (its signs come every 200 ms while it polls).
+const HELD_MS = 200;
 const FLAG_GRACE_MS = 5000;
 const OVERRUN_GRACE_MS = 2000;
 
@@ -96,15 +100,15 @@ const OVERRUN_GRACE_MS = 2000;
  * @property {Map<string, { id: number, desc: { name: string, record: string } }>} held factory tools
  *   toolFilter has hidden, not posted to the worker yet (worker-host.mjs visibleNames posts them when shown)
  * @property {Map<number, HostSession>} sessions
- * @property {Map<number, { run: any, resolve: (v: any) => void, reject: (e: any) => void, sid: number, started: boolean, startedAt?: number, named?: boolean, message: any }>} pending
- *   named: a sign of life (without the flags) named the run: its program has polled
+ * @property {Map<number, { run: any, resolve: (v: any) => void, reject: (e: any) => void, sid: number, started: boolean, startedAt?: number, message: any }>} pending
  * @property {Map<number, number>} stopping runs aborted on the page that the worker has not ended yet:
  *   when (now()) the page learned that the worker started each, 0 while it has not
  * @property {number} runTimeout the runs' timeout as the core has it (checked there before any run)
  * @property {Map<number, ReturnType<typeof setTimeout>>} overruns each started run's overrun timer
  * @property {number} lastSign when (now()) the current worker last showed life: a message, its poll's sign
- * @property {{ rid: number, n: number }} holder without the flags: the run the worker's last sign of life named
- *   as the one polling (0: none, the Go core's own clock), and how many signs came
+ * @property {{ rid: number, n: number, held: number }} holder without the flags: the run the worker's last sign of life
+ *   named as the one polling (0: none, the Go core's own clock), how many signs came, and for how long (ms) that run
+ *   had held the worker's thread
  * @property {Map<number, { abort: (reason?: unknown) => void }>} pageCalls page calls the worker may cancel
  * @property {Map<number, (why: string) => void>} verdicts page calls whose result the worker's core is checking against the tool's outputSchema
  * @property {Map<number, { resolve: () => void, reject: (e: any) => void }>} pings ready() calls in flight
@@ -765,17 +769,22 @@ export function cancelOnWorker(h, rid, grace = h.flags ? FLAG_GRACE_MS : ABORT_G
     // this run replaces it, others are waited for as the flags' polls are.
     let polls = flags ? Atomics.load(flags, SIGNS) : h.holder.n;
     const t0 = now();
-    let other = 0;
+    // When the page last saw a sign come (without the flags).
+    let heard = 0;
     // Until a sign names it, a started run is still in its start (a new
     // sandbox instance made, the sandbox's sources compiled into it, its
     // setup: the core's work, whose polls name no run), which ends by
     // itself: its silence is waited for as another run's work is. Taken for
     // a run held in C after SIGN_WAIT_MS, it replaced the worker and failed
     // the worker's other runs (a run aborted as it started, on a loaded
-    // machine). The cost: a program held in C before it ever polls (the
-    // upstream asset's built-ins, without the loop checks) is stopped after
-    // FLAG_GRACE_MS instead.
-    const named = !!(entry && entry.named);
+    // machine). A sign naming it is no more, unless it has held the thread
+    // HELD_MS: a run's end polls too (a large program's, twice, at its
+    // body's first line after its compile, and a run resumed by a tool's
+    // result), and a worker slow to post its end (a loaded machine) was
+    // replaced at that sign, failing its other runs. The cost: a program
+    // held in C within HELD_MS of its first poll, or before it ever polls
+    // (the upstream asset's built-ins, without the loop checks), is stopped
+    // after FLAG_GRACE_MS instead.
     const look = () => {
         if (h.worker !== w || !w || !h.stopping.has(rid)) return;
         // A run the worker has not started holds nothing: it reads its abort
@@ -794,9 +803,9 @@ export function cancelOnWorker(h, rid, grace = h.flags ? FLAG_GRACE_MS : ABORT_G
         } else if (grace) {
             const fresh = h.holder.n !== polls;
             polls = h.holder.n;
-            if (fresh && h.holder.rid !== rid) other = now();
-            const quiet = now() - (other || Math.max(t0, started));
-            if (!(fresh && h.holder.rid === rid) && quiet < (other || !named ? FLAG_GRACE_MS : SIGN_WAIT_MS)) return unref(setTimeout(look, LOOK_MS));
+            if (fresh) heard = now();
+            const holds = h.holder.rid === rid && h.holder.held >= HELD_MS;
+            if (!(fresh && holds) && now() - Math.max(heard, t0, started) < (holds ? SIGN_WAIT_MS : FLAG_GRACE_MS)) return unref(setTimeout(look, LOOK_MS));
         }
         // The run holds the worker's thread: replace the worker.
         h.stopping.clear();

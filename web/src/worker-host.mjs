@@ -318,7 +318,7 @@ export async function workerFactory(config) {
         runTimeout: typeof cfg.timeout === "number" ? cfg.timeout : 30000,
         overruns: new KeptMap(),
         lastSign: 0,
-        holder: { rid: 0, n: 0 },
+        holder: { rid: 0, n: 0, held: 0 },
         pageCalls: new KeptMap(),
         verdicts: new KeptMap(),
         pings: new KeptMap(),

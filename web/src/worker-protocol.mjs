@@ -30,13 +30,13 @@ export function onMessage(h, m, ok, fail) {
     h.lastSign = now();
     switch (m.t) {
         case "alive": {
-            // rid: the run whose program polls; -rid: run rid's script
+            // rid: the run whose program polls, held: for how long it has
+            // held the thread (worker.mjs pollNow); -rid: run rid's script
             // still compiling (sandbox/run.go), which ends by itself and is
             // waited for as another run's work is; 0: the core's own work.
             h.holder.rid = m.rid;
+            h.holder.held = m.held;
             h.holder.n++;
-            const p = h.pending.get(m.rid);
-            if (p) p.named = true;
             break;
         }
         case "ready":

@@ -93,15 +93,31 @@ const realNow = Date.now.bind(Date);
 // interrupt poll passes it: jsbridge/poll.go), so that the page, which can
 // stop a run that holds this thread only by replacing the worker, does that
 // only when the run it aborted is the one (worker-engine.mjs cancelOnWorker).
+// A sign also says how long (held) that run has held the thread: from its
+// first poll in this task (the thread's work since a message: a tool's
+// result resumes a run in a task of its own), through the polls after it
+// that name no run (the Go core's clock: the program's Date.now, a host
+// call's work). A run's end polls too (its body's first line, after its
+// compile): the page, which replaced the worker at any sign naming a run
+// it aborted, failed the worker's other runs when that run was about to
+// end; it now waits for one that has held the thread SIGN_MS (a program
+// computing, which reads no abort message before it is done).
 const SIGN_MS = 200;
 let lastSign = 0;
+let holder = 0;
+let heldFrom = 0;
 const pollNow = (/** @type {number | undefined} */ owner) => {
     readAborts();
     const t = realNow();
+    if (owner && owner !== holder) {
+        if (!holder) queueMicrotask(() => (holder = 0));
+        holder = owner;
+        heldFrom = t;
+    }
     if (flags) Atomics.add(flags, SIGNS, 1);
     else if (runs.size > 0 && t - lastSign >= SIGN_MS) {
         lastSign = t;
-        port.post({ t: "alive", rid: owner || 0 });
+        port.post({ t: "alive", rid: holder, held: holder ? t - heldFrom : 0 });
     }
     return t;
 };

@@ -234,19 +234,63 @@ test("no SharedArrayBuffer: an abort of a run not yet started while another run 
 // run. The script here, a function returning an array literal of ~900 KB
 // (never called), polls all along its compile (~0.5 s, more under load):
 // the worker was replaced in 3 of 3 tries before. The tool A awaits takes
-// 3 s, past the ~2 s the page took to replace the worker.
+// 3 s, past the ~2 s the page took to replace the worker. The factory's
+// timeout (A's) is room, not the subject: at load ~30 on 2 cores the
+// script's run held the worker ~14 s, and A, whose tool had answered,
+// ended with its 20 s TIMEOUT once.
 for (const [form, expr] of [
     ["program", `"let x = 0;\\nif (x) {\\n" + "x += 1;\\n".repeat(40_000) + "}\\nreturn x;"`],
     ["script (no top-level return)", `"const f = () => [" + "1,".repeat(450_000) + "];\\nf.length"`],
 ]) {
     test(`no SharedArrayBuffer: an abort of a large ${form} as it starts keeps the worker, and the other run finishes`, { timeout: 150_000 }, () => {
         const big = { expr };
-        const r = withoutShared("return await tools.slow.wait({});", big, assetPath, 20000, 5, 3000);
+        const r = withoutShared("return await tools.slow.wait({});", big, assetPath, 60000, 5, 3000);
         assert.deepEqual(r.a, { ok: true, result: "waited" }, JSON.stringify(r));
         assert.equal(r.b.rejected, "stopped by the user");
         assert.equal(r.next, 2);
     });
 }
+
+// A run aborted as it ends: a run's end polls too (a large program's, at
+// its body's first line after its compile; here a run resumed by its
+// tool's result), and such a poll's sign of life named the run, which the
+// page took for the aborted run computing: it replaced the worker and
+// failed the other run, awaiting its tool, with "restarted to cancel a run
+// that held it" (the rows above, at load ~20, the run's end 1.2 s after
+// the abort, its compile's signs before). The worker was only slow to post
+// its end (a loaded machine; here fixtures/slow-end.mjs holds it 1.5 s
+// before). A sign now says for how long its run has held the thread, and
+// the page waits for one that has held it for less than 200 ms.
+test("no SharedArrayBuffer: an abort of a run as it ends, a sign of life naming it, keeps the worker, and the other run finishes", { timeout: 150_000 }, async (t) => {
+    const arm = join(tmpdir(), `code-mode-slow-end-${process.pid}`);
+    const r = await armedChild(t, "slow-end.mjs", "CODE_MODE_TEST_SLOW_END", arm, `
+        let called;
+        const calledP = new Promise((r) => (called = r));
+        api.registerTool({ name: "slow.wait", inputSchema: { type: "object" }, execute: () => (called(), new Promise((r) => setTimeout(() => r("waited"), 4000))) });
+        api.registerTool({ name: "quick.wait", inputSchema: { type: "object" }, execute: () => (writeFileSync(${JSON.stringify(arm)}, ""), new Promise((r) => setTimeout(() => r(1), 300))) });
+        const ex = api.createSession().getLlmTools().find((t) => t.name === "executeCode");
+        await api.ready();
+        const outcome = (p) => p.then((r) => ({ ok: r.ok, result: r.result, error: r.error }), (e) => ({ rejected: e.message }));
+        const a = outcome(ex.execute({ code: "return await tools.slow.wait({})", explanation: "" }));
+        await calledP;
+        const ch = new BroadcastChannel("code-mode-slow-end");
+        const named = new Promise((r) => (ch.onmessage = (e) => r(e.data)));
+        const stop = new AbortController();
+        const b = outcome(ex.execute({ code: "let s = await tools.quick.wait({});\\nfor (let i = 0; i < 12000; i++) s += i;\\nreturn s", explanation: "" }, { signal: stop.signal }));
+        const sign = await named;
+        ch.close();
+        stop.abort(new Error("stopped by the user"));
+        const out = { sign, a: await a, b: await b };
+        out.next = (await ex.execute({ code: "return 1 + 1", explanation: "" })).result;
+        api.dispose();
+        process.stdout.write(JSON.stringify(out));
+        process.exit(0);
+    `);
+    assert.equal(r.sign.t, "alive", JSON.stringify(r));
+    assert.deepEqual(r.a, { ok: true, result: "waited" }, JSON.stringify(r));
+    assert.equal(r.b.rejected, "stopped by the user");
+    assert.equal(r.next, 2);
+});
 
 // A large program's preparation (the Go core's tsstrip.Prepare, before
 // the sandbox) is silent work; on a loaded machine a ~900 KB program's
