@@ -38,6 +38,9 @@ func nesting(toks []token) (deepest, at int) {
 	closed, newRun, arrows, lastArrow := -1, 0, 0, -1
 	at = -1
 	for i, t := range toks {
+		if i&(beatBytes-1) == beatBytes-1 {
+			beat(i)
+		}
 		level := len(opens)
 		switch {
 		case t.k == tPunct && (t.v == "(" || t.v == "[" || t.v == "{") || t.k == tTemplateHead:

@@ -74,17 +74,23 @@ func Prepare(src string) (Prepared, *Error) { return prepareFrom(src, maxTypesBl
 
 // Beat, when set, is called after the two longest passes of Prepare over
 // a large program (beatBytes or more): the tokenizer's (~40% of its time)
-// and the erasure's walk, naming no run (0). The GOOS=js core's host shows life with it:
-// a worker's page replaces a worker silent for 5 s while it stops a run
-// (the run may hold it), and a ~900 KB program's preparation, silent, once
-// took longer on a loaded machine (wasm/main.go).
+// and the erasure's walk, and along the tokenizer and the nesting check,
+// every beatBytes of source or tokens, naming no run (0). The GOOS=js
+// core's host shows life with it: a worker's page replaces a worker silent
+// for 5 s while it stops a run (the run may hold it), and a ~900 KB
+// program's preparation, silent, once took longer on a loaded machine
+// (wasm/main.go); at load ~25 on 2 cores the tokenizer of a 900 KB array
+// literal (450,000 numbers) alone still did (~4 s).
 var Beat func(owner float64)
 
 const beatBytes = 64 << 10
 
+// beat calls Beat when size (a program's, or how far a pass has got) is
+// beatBytes or more.
+//
 //go:noinline
-func beat(src string) {
-	if Beat != nil && len(src) >= beatBytes {
+func beat(size int) {
+	if Beat != nil && size >= beatBytes {
 		Beat(0)
 	}
 }
@@ -122,7 +128,7 @@ func prepareFrom(src string, hops int) (Prepared, *Error) {
 func prepare(src string) (Prepared, *Error) {
 	src = blankHashbang(src)
 	toks, ok := scan(src)
-	beat(src)
+	beat(len(src))
 	// Before anything reads the tokens recursively (walk), and before
 	// QuickJS parses what the tokenizer could not read.
 	if err := checkNesting(src, toks); err != nil {
@@ -140,7 +146,7 @@ func prepare(src string) (Prepared, *Error) {
 	if s.err != nil {
 		return Prepared{}, s.err
 	}
-	beat(src)
+	beat(len(src))
 	out := s.output()
 	if out != src {
 		// TypeScript erased: the JavaScript's tokens are src's less the

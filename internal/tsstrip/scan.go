@@ -139,7 +139,11 @@ func (s *scanner) run() ([]token, bool) {
 			i++
 		}
 	}
-	for {
+	for next := beatBytes; ; {
+		if i >= next {
+			beat(i)
+			next = i + beatBytes
+		}
 		// Skip white space and comments, noting line terminators.
 		for i < len(src) {
 			c := src[i]
