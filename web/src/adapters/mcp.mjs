@@ -118,19 +118,21 @@ export async function fromMcpClient(client, options) {
         // options), but only for the sends that ask, which its callTool does
         // not: the call's onresumptiontoken, which the SDK hands the
         // transport's send with the request, marks it for ends() to ask.
-        // SDK 1 has no such word: there the run's timeout ends the call.
-        const calls = sdk2 && ends(client);
+        // SDK 1 has no such word: ends() watches the stream its transport
+        // reads the answer from (the run's timeout ended the call).
+        const calls = ends(client);
         // A stream that broke (the SDK tells onerror first, which may send
         // a ping) waits for the ping: a server gone fails its calls, naming
         // the connection; one there has lost this call's answer all the same.
-        const mark = async (token) => token ?? (await probe, lost(new Error(`MCP server ${JSON.stringify(namespace)}: the stream of the call of ${tool.name} ended without its answer`)));
+        const mark = async (token) => (mark.r ||= token) || (await probe, lost(new Error(`MCP server ${JSON.stringify(namespace)}: the stream of the call of ${tool.name} ended without its answer`)));
         marks.add(mark);
         // callTool's arguments after params: SDK 1 takes a result schema, then
         // the options. SDK 2 takes the options, and checks structuredContent
         // against the definition of its own listTools(), if any: this one is
         // the tool as listed here, its outputSchema only where Code Mode could
         // not take it (as cache() does for SDK 1).
-        const args = sdk2 ? [{ ...requestOptions(signal), toolDefinition: forSdk(tool), onresumptiontoken: mark }] : [undefined, requestOptions(signal)];
+        const o = { ...requestOptions(signal), onresumptiontoken: mark };
+        const args = sdk2 ? [{ ...o, toolDefinition: forSdk(tool) }] : [undefined, o];
         // A call the SDK failed while a ping is out (the error that sent it
         // may be this call's: a restarted server refuses its session) waits
         // for the ping: if that fails too, the call's error says to connect
@@ -376,6 +378,10 @@ function hear(client, onerror) {
 // before the request's answer fails the call. (The transport tells the
 // end after an answer too; the answer, which it hands onmessage first,
 // takes the request from those awaited, as the call's settling does.)
+// SDK 1's (1.32) tells no one: its _handleSseStream, which reads a
+// request's response stream, gets a copy (tee): its end (or break) before
+// the answer fails the call once the SDK has read what came (a task later),
+// unless an event id came, from which the SDK resumes (the mark keeps it).
 // Other transports never tell it. Returns the requests awaited. While a
 // source follows the client (hear()): when the last closes, the
 // transport's send and onmessage are its own again, unless replaced
@@ -401,10 +407,21 @@ function ends(client) {
             m.method || calls.delete(m.id);
             return onmessage?.call(this, m, extra);
         });
+        const read = t._handleSseStream;
+        const w = read && (t._handleSseStream = function (b, o, ...r) {
+            const mark = o?.onresumptiontoken, end = () => pause().then(() => calls.delete(mark.id) && mark());
+            if (marks.has(mark) && b) {
+                const [x, y] = b.tee();
+                y.pipeTo(new WritableStream()).then(end, end);
+                b = x;
+            }
+            return read.call(this, b, o, ...r);
+        });
         h.undo.push(() => {
             awaited.delete(t);
             if (t.send == s) t.send = send;
             if (t.onmessage == r) t.onmessage = onmessage;
+            if (w && t._handleSseStream == w) t._handleSseStream = read;
         });
     }
     return calls;
