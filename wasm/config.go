@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -363,10 +364,17 @@ func intercept(ctx context.Context, on Value, tc codemode.ToolCall) (codemode.De
 	}
 	dec := codemode.Decision{Allowed: true}
 	if in := get(d, "input"); !in.IsUndefined() {
+		// As the page wrote it (web/src/worker-wire.mjs inputFromWire): its
+		// JSON text when it is JSON data through and through, checked
+		// there by this check's rule in one JSON.stringify.
+		if t := get(in, "text"); jsbridge.TypeOf(t) == jsbridge.TypeString {
+			dec.Input = json.RawMessage(t.String())
+			return dec, nil
+		}
 		// Strict: a replacement that is not JSON data (a function, a
 		// Symbol, a value with one inside) must deny the call, never run
 		// the tool with the program's original input.
-		raw, err := jsbridge.ToJSONStrict(in, sandbox.MaxArrayLen)
+		raw, err := jsbridge.ToJSONStrict(get(in, "value"), sandbox.MaxArrayLen)
 		var long *jsbridge.ArrayTooLongError
 		if errors.As(err, &long) {
 			return codemode.Decision{}, fmt.Errorf("onToolCall returned an input that is not JSON: input%s: %s", long.Path, sandbox.ArrayTooLong(long.Len))
