@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/interopio/code-mode/internal/trunc"
+	"github.com/interopio/code-mode/internal/tsgen"
 )
 
 // wideTool is a tool whose hit is long: a description of desc bytes and an
@@ -36,6 +38,14 @@ func TestSearchAnswerBudget(t *testing.T) {
 	for i := range 10 {
 		ten = append(ten, wideTool(fmt.Sprintf("ten.t%d", i), 7000, 12))
 	}
+	// Long names and descriptions JSON writes six bytes a character of:
+	// at the floors, fewer than 50 hits fit.
+	var escaped []Tool
+	for i := range 60 {
+		tl := wideTool(fmt.Sprintf("reports.%s%04d", strings.Repeat("x", 110), i), 100, 150)
+		tl.Description = "Report. " + strings.Repeat("\x01", 4000)
+		escaped = append(escaped, tl)
+	}
 	mixed := []Tool{wideTool("mix.huge1", 8000, 800), wideTool("mix.huge2", 8000, 800)}
 	for i := range 8 {
 		mixed = append(mixed, wideTool(fmt.Sprintf("mix.small%d", i), 100, 2))
@@ -46,14 +56,16 @@ func TestSearchAnswerBudget(t *testing.T) {
 		req          SearchRequest
 		hits         int    // hits in the answer
 		note         string // "" for none; else a part of it
-		whole, wcut  int    // hits left whole, hits cut
+		whole, wcut  int    // hits left whole, hits shortened
+		forms        int    // of those, signatures shown in a shorter form (the others left out); -1: any
 		beforeBudget int    // the hits' JSON without a budget, at least
 	}{
-		{"an answer that fits is whole", ten[:3], SearchRequest{Query: "report", Limit: 3}, 3, "", 3, 0, 20000},
-		{"ten long hits are cut, none left out", ten, SearchRequest{Query: "report", Limit: 10}, 10, "10 of these hits are shortened (a description or signature ending in …); ask for fewer", 0, 10, 80000},
-		{"short hits stay whole beside a huge one", mixed, SearchRequest{Query: "report", Limit: 10}, 10, "2 of these hits are shortened", 8, 2, 60000},
-		{"1,000 long tools, limit 50: fewer hits, said", thousand, SearchRequest{Query: "report", Limit: 50}, -1, "more matching tools were left out", 0, -1, 1000000},
-		{"1,000 long tools listed by namespace", thousand, SearchRequest{Namespace: "reports"}, -1, "more matching tools were left out", 0, -1, 1000000},
+		{"an answer that fits is whole", ten[:3], SearchRequest{Query: "report", Limit: 3}, 3, "", 3, 0, -1, 20000},
+		{"ten long hits are cut, none left out", ten, SearchRequest{Query: "report", Limit: 10}, 10, "10 of these hits are shortened (a signature with less, as its comment says, or left out; a description ending in …); ask for fewer", 0, 10, 10, 80000},
+		{"short hits stay whole beside two huge ones, and the room left goes to the better one", mixed, SearchRequest{Query: "report", Limit: 10}, 10, "1 of these hits is shortened", 9, 1, 1, 60000},
+		{"1,000 long tools, limit 50: every hit listed", thousand, SearchRequest{Query: "report", Limit: 50}, 50, "50 of these hits are shortened", 0, 50, 1, 1000000},
+		{"long names and escaped descriptions, limit 50: fewer hits, said", escaped, SearchRequest{Query: "report", Limit: 50}, -1, "more matching tools were left out", 0, -1, -1, 1000000},
+		{"1,000 long tools listed by namespace", thousand, SearchRequest{Namespace: "reports"}, 50, "50 of these hits are shortened", 0, 50, 1, 1000000},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cm := newTestCodeMode(t, Config{Tools: tc.tools})
@@ -80,29 +92,22 @@ func TestSearchAnswerBudget(t *testing.T) {
 			if tc.hits >= 0 && len(got) != tc.hits || tc.hits < 0 && (len(got) < 10 || len(got) >= len(ranked)) {
 				t.Fatalf("%d hits of %d ranked, want %d (-1: fewer, at least 10)", len(got), len(ranked), tc.hits)
 			}
-			whole, cut := 0, 0
-			for i, h := range got {
-				r := ranked[i]
-				if h.Name != r.Name || h.Namespace != r.Namespace {
-					t.Fatalf("hit %d is %s, ranked %s: the best hits are kept, in order", i, h.Name, r.Name)
-				}
-				switch {
-				case h.Description == r.Description && h.Signature == r.Signature:
-					whole++
-				case isCutOf(h.Description, r.Description) && isCutOf(h.Signature, r.Signature):
-					cut++
-					if len(h.Description) < min(len(r.Description), cutDescriptionMin/2) || len(h.Signature) < min(len(r.Signature), cutSignatureMin-len(trunc.Mark)) {
-						t.Errorf("hit %d cut below the floors: description %d, signature %d bytes", i, len(h.Description), len(h.Signature))
-					}
-				default:
-					t.Fatalf("hit %d is neither whole nor a cut of its tool's text:\n%q\n%q", i, h.Description, h.Signature)
-				}
-				if h.Note != "" && i != len(got)-1 {
-					t.Errorf("hit %d (not the last) has a note", i)
-				}
+			whole, cut, forms, out := checkShortened(t, got, ranked, cm.visible(nil))
+			if whole != tc.whole || tc.wcut >= 0 && cut != tc.wcut || tc.forms >= 0 && (forms != tc.forms || out != tc.wcut-tc.forms) {
+				t.Errorf("%d hits whole and %d shortened (%d to a form, %d left out), want %d and %d (%d to a form; -1: any)", whole, cut, forms, out, tc.whole, tc.wcut, tc.forms)
 			}
-			if whole != tc.whole || tc.wcut >= 0 && cut != tc.wcut {
-				t.Errorf("%d hits whole and %d cut, want %d and %d (-1: any)", whole, cut, tc.whole, tc.wcut)
+			for i, h := range got {
+				if h.Signature != signatureLeftOut(h.Name) {
+					continue
+				}
+				// The line's advice: the tool's name, limit 1, gives its hit
+				// (whole, when one hit fits the budget).
+				args, _ := json.Marshal(SearchToolsInput{Query: h.Name, Limit: 1})
+				raw, err := s.LLMTools()[0].Execute(context.Background(), args, nil)
+				if whole := encode(hitsJSON(ranked[i : i+1])); err != nil || len(whole) <= searchAnswerChars && string(raw) != string(whole) || !strings.HasPrefix(string(raw), `[{"name":"`+h.Name+`"`) {
+					t.Fatalf("searchTools %s: %v %.300s", args, err, raw)
+				}
+				break
 			}
 			note := got[len(got)-1].Note
 			if tc.note == "" && note != "" || !strings.Contains(note, tc.note) {
@@ -115,6 +120,48 @@ func TestSearchAnswerBudget(t *testing.T) {
 	}
 }
 
+// checkShortened checks an answer's hits against the ranked ones: the
+// best kept, in order, each whole or shortened as searchAnswer does (a
+// description cut at a word, not below the floor; a signature whole, one of
+// its tool's shorter forms, or the line saying how to get it: never cut
+// inside the declaration), the note on the last only. It counts the hits
+// whole, shortened, shown with a shorter form and with the line.
+func checkShortened(t *testing.T, got []hitJSON, ranked []SearchHit, tools []*toolEntry) (whole, cut, forms, out int) {
+	t.Helper()
+	for i, h := range got {
+		r := ranked[i]
+		if h.Name != r.Name || h.Namespace != r.Namespace {
+			t.Fatalf("hit %d is %s, ranked %s: the best hits are kept, in order", i, h.Name, r.Name)
+		}
+		if h.Note != "" && i != len(got)-1 {
+			t.Errorf("hit %d (not the last) has a note", i)
+		}
+		if h.Description == r.Description && h.Signature == r.Signature {
+			whole++
+			continue
+		}
+		cut++
+		if !isCutOf(h.Description, r.Description) || len(h.Description) < min(len(r.Description), cutDescriptionMin/2) {
+			t.Errorf("hit %d's description is not its tool's, cut at a word above the floor: %q", i, h.Description)
+		}
+		switch {
+		case h.Signature == r.Signature:
+		case h.Signature == signatureLeftOut(h.Name):
+			out++
+		case slices.ContainsFunc(tools, func(e *toolEntry) bool {
+			return e.info.Name == h.Name && slices.Contains(tsgen.Shorter(h.Name, e.tool.InputSchema, e.tool.OutputSchema), h.Signature)
+		}):
+			forms++
+			if !strings.Contains(h.Signature, "(Shortened to fit: ") {
+				t.Errorf("hit %d's shorter signature does not say what it left out", i)
+			}
+		default:
+			t.Fatalf("hit %d's signature is neither whole, a shorter form of it nor the line: %.300q", i, h.Signature)
+		}
+	}
+	return whole, cut, forms, out
+}
+
 // isCutOf: cut is whole, or a prefix of it ended by trunc.Mark.
 func isCutOf(cut, whole string) bool {
 	if cut == whole {
@@ -125,13 +172,16 @@ func isCutOf(cut, whole string) bool {
 }
 
 // TestSearchAnswerRealCatalogs: the budget leaves every answer of the
-// default limit whole in the evaluation's real catalogs (77, up to 845
-// tools), for queries that match many tools.
+// default limit whole in the evaluation's real catalogs (84, up to 845
+// tools), for queries that match many tools, but those of over, which
+// list every hit, their signatures whole or in a shorter form, never cut
+// inside the declaration.
 func TestSearchAnswerRealCatalogs(t *testing.T) {
 	files, err := filepath.Glob("internal/search/eval/testdata/*.catalog.json")
 	if err != nil || len(files) < 30 {
 		t.Fatalf("%d catalogs: %v", len(files), err)
 	}
+	over := map[string][2]int{} // whole hits and hits in a shorter form, of 10
 	cm := &CodeMode{}
 	largest := 0
 	for _, f := range files {
@@ -156,11 +206,29 @@ func TestSearchAnswerRealCatalogs(t *testing.T) {
 		for _, q := range []string{"create", "list", "get", "delete", "update", "search"} {
 			hits := cm.search(context.Background(), entries, SearchRequest{Query: q}, (*toolEntry).signature)
 			whole := encode(hitsJSON(hits))
-			largest = max(largest, len(whole))
-			if got := searchAnswer(hits, searchAnswerChars); string(got) != string(whole) {
-				t.Errorf("%s %q: the answer of %d bytes was cut", filepath.Base(f), q, len(whole))
+			got := searchAnswer(hits, searchAnswerChars, entries)
+			name := strings.TrimSuffix(filepath.Base(f), ".catalog.json") + " " + q
+			want, isOver := over[name]
+			delete(over, name)
+			if !isOver {
+				largest = max(largest, len(whole))
+				if string(got) != string(whole) {
+					t.Errorf("%s: the answer of %d bytes was cut", name, len(whole))
+				}
+				continue
+			}
+			var answer []hitJSON
+			if err := json.Unmarshal(got, &answer); err != nil || len(got) > searchAnswerChars || len(answer) != len(hits) {
+				t.Fatalf("%s: %d bytes, %d of %d hits (%v)", name, len(got), len(answer), len(hits), err)
+			}
+			n, _, forms, out := checkShortened(t, answer, hits, entries)
+			if n != want[0] || forms != want[1] || out != 0 {
+				t.Errorf("%s: of %d hits (%d bytes whole), %d whole, %d in a shorter form, %d left out; want %d, %d, 0", name, len(hits), len(whole), n, forms, out, want[0], want[1])
 			}
 		}
 	}
-	t.Logf("largest answer of 10 hits: %d bytes", largest)
+	if len(over) > 0 {
+		t.Errorf("answers not found: %v", over)
+	}
+	t.Logf("largest answer of 10 hits that fits: %d bytes", largest)
 }

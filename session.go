@@ -207,7 +207,7 @@ func (s *Session) LLMTools() []LLMTool {
 				if err := unmatchedQuery("searchTools", in); len(hits) == 0 && err != nil {
 					return marshalResult(invalidInputResult(err))
 				}
-				return searchAnswer(hits, searchAnswerChars), nil
+				return searchAnswer(hits, searchAnswerChars, visible), nil
 			},
 		},
 		{

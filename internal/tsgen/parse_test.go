@@ -119,7 +119,7 @@ func TestSignatureShortenedToFit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			full := renderSignature("graph.createItem", "Create an item.", json.RawMessage(tt.schema), nil, false, true, sigMaxNodes)
+			full := renderSignature("graph.createItem", "Create an item.", json.RawMessage(tt.schema), nil, false, true, sigMaxNodes, nil)
 			if len(full) <= SignatureMax {
 				t.Fatalf("the case renders %d bytes in full, want over %d", len(full), SignatureMax)
 			}
@@ -144,4 +144,54 @@ func trimTo(s string, n int) string {
 		return s
 	}
 	return s[:n] + "..."
+}
+
+// TestShorterFormsParse: the forms a search answer over its budget shows
+// in place of a long signature (Shorter) each parse, are each shorter than
+// the one before, say what they left out and leave out the tool's
+// description (the hit holds it). Of the real catalogs, every tool whose
+// signature is over 5,000 bytes (9, with 16 forms).
+func TestShorterFormsParse(t *testing.T) {
+	files, err := filepath.Glob("../search/eval/testdata/*.catalog.json")
+	if err != nil || len(files) < 40 {
+		t.Fatalf("catalogs: %d files, %v", len(files), err)
+	}
+	long, forms := 0, 0
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c struct {
+			Tools []struct {
+				Name, Description         string
+				InputSchema, OutputSchema json.RawMessage
+			}
+		}
+		if err := json.Unmarshal(raw, &c); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		for _, tl := range c.Tools {
+			sig := Signature(tl.Name, tl.Description, tl.InputSchema, tl.OutputSchema)
+			if len(sig) <= 5000 {
+				continue
+			}
+			long++
+			prev := sig
+			for _, form := range Shorter(tl.Name, tl.InputSchema, tl.OutputSchema) {
+				forms++
+				if err := parseSignature(form, ToolPath(tl.Name)+"("); err != "" {
+					t.Fatalf("%s: %s", tl.Name, err)
+				}
+				if len(form) >= len(prev) || !strings.Contains(form, "(Shortened to fit: ") || len(tl.Description) > 20 && strings.Contains(form, tl.Description) {
+					t.Fatalf("%s: a form of %d bytes after %d, saying what it left out, without the description:\n%s", tl.Name, len(form), len(prev), trimTo(form, 1500))
+				}
+				prev = form
+			}
+		}
+	}
+	if long < 9 || forms < 16 {
+		t.Errorf("%d long signatures, %d forms", long, forms)
+	}
+	t.Logf("%d signatures over 5,000 bytes, %d shorter forms", long, forms)
 }

@@ -68,12 +68,12 @@ func Signature(name, description string, inputSchema, outputSchema json.RawMessa
 // so that the model still reads a declaration that parses, and a comment
 // says what was left out.
 func signature(name, description string, inputSchema, outputSchema json.RawMessage, outputInferred bool) string {
-	sig := renderSignature(name, description, inputSchema, outputSchema, outputInferred, true, sigMaxNodes)
+	sig := renderSignature(name, description, inputSchema, outputSchema, outputInferred, true, sigMaxNodes, nil)
 	if len(sig) <= SignatureMax {
 		return sig
 	}
-	for nodes := sigMaxNodes; nodes >= 25; nodes /= 2 {
-		if sig = renderSignature(name, description, inputSchema, outputSchema, outputInferred, false, nodes); len(sig) <= SignatureMax {
+	for _, sig = range smaller(name, description, inputSchema, outputSchema, outputInferred) {
+		if len(sig) <= SignatureMax {
 			return sig
 		}
 	}
@@ -83,8 +83,30 @@ func signature(name, description string, inputSchema, outputSchema json.RawMessa
 	return trunc.String(sig, SignatureMax)
 }
 
-func renderSignature(name, description string, inputSchema, outputSchema json.RawMessage, outputInferred, docs bool, maxNodes int) string {
-	g := &sigGen{named: map[string]string{}, inProgress: map[string]bool{}, recursive: map[string]bool{}, taken: map[string]bool{}, docs: docs, maxNodes: maxNodes}
+// smaller renders the signature with less, form after form, each shorter
+// than the one before: without the properties' doc comments, then with
+// half the nodes each time.
+func smaller(name, description string, inputSchema, outputSchema json.RawMessage, outputInferred bool) (forms []string) {
+	decoded := map[string]*sigDoc{} // the schemas, decoded once for every form
+	for nodes := sigMaxNodes; nodes >= 25; nodes /= 2 {
+		if sig := renderSignature(name, description, inputSchema, outputSchema, outputInferred, false, nodes, decoded); forms == nil || len(sig) < len(forms[len(forms)-1]) {
+			forms = append(forms, sig)
+		}
+	}
+	return forms
+}
+
+// Shorter is smaller without the tool's description (a search hit holds
+// it beside the signature): the forms a search answer over its budget
+// shows in place of a long signature, the largest that fits.
+func Shorter(name string, inputSchema, outputSchema json.RawMessage) []string {
+	return smaller(name, "", inputSchema, outputSchema, false)
+}
+
+// renderSignature renders the declaration; decoded, when not nil, keeps
+// the schemas decoded from one call to the next.
+func renderSignature(name, description string, inputSchema, outputSchema json.RawMessage, outputInferred, docs bool, maxNodes int, decoded map[string]*sigDoc) string {
+	g := &sigGen{named: map[string]string{}, inProgress: map[string]bool{}, recursive: map[string]bool{}, taken: map[string]bool{}, docs: docs, maxNodes: maxNodes, decoded: decoded}
 	in := "input?: unknown"
 	if inputSchema != nil {
 		g.markIntegers, g.limits = true, true
@@ -198,16 +220,22 @@ type sigGen struct {
 	// docs writes the properties' doc comments; maxNodes bounds the nodes
 	// rendered (sigMaxNodes, less when a signature is shortened to fit).
 	docs     bool
+	decoded  map[string]*sigDoc // by root name (renderSignature)
 	maxNodes int
 }
 
 func (g *sigGen) document(raw json.RawMessage, rootName string) tsType {
-	root, err := decodeOrdered(raw)
-	if err != nil {
-		return tsUnknown
+	if g.doc = g.decoded[rootName]; g.doc == nil {
+		root, err := decodeOrdered(raw)
+		if err != nil {
+			return tsUnknown
+		}
+		draft := docDraft(root)
+		g.doc = &sigDoc{root: root, rootName: rootName, draft: draft, res: indexResources(root, rootName, draft)}
+		if g.decoded != nil {
+			g.decoded[rootName] = g.doc
+		}
 	}
-	draft := docDraft(root)
-	g.doc = &sigDoc{root: root, rootName: rootName, draft: draft, res: indexResources(root, rootName, draft)}
 	// Going through the reference path names the root when it refers to
 	// itself ("$ref": "#"), instead of inlining it once.
 	return g.renderRef("#", docURL, 0, 0)

@@ -30,7 +30,7 @@ describe("tool search", () => {
     // The budget is the Go core's (searchanswer.go), so both engine modes
     // give the same answer: a catalog of long descriptions and schemas gave
     // the model a 1.4 MB answer for a limit of 50.
-    test("searchTools' whole answer stays within its 50,000-character budget, and the last hit says what was cut", async () => {
+    test("searchTools' whole answer stays within its 50,000-character budget, and the last hit says what was shortened", async () => {
         const props = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`field${i}`, { type: "string", description: `what field ${i} of the report holds, in detail` }]));
         const tools = Array.from({ length: 1000 }, (_, i) =>
             tool(`reports.r${String(i).padStart(4, "0")}`, () => null, { description: `Report number ${i}. ${"long words of prose ".repeat(400)}`, inputSchema: { type: "object", properties: props } }));
@@ -41,9 +41,14 @@ describe("tool search", () => {
             const hits = await searchTools.execute({ query: "report", limit: 50 });
             const text = JSON.stringify(hits);
             assert.ok(text.length <= 50000, `${text.length} characters`);
-            assert.ok(hits.length >= 10 && hits.length < 50, `${hits.length} hits`);
+            // Every hit listed: its description cut at a word, its
+            // signature in a shorter form or the line saying how to get it.
+            assert.equal(hits.length, 50);
             assert.ok(hits.every((h, i) => h.name.startsWith("reports.r") && ("note" in h) === (i === hits.length - 1)), "the note is on the last hit only");
-            assert.match(hits.at(-1).note, new RegExp(`^this answer was cut to its 50000-character budget: ${hits.length} of these hits are shortened \\(a description or signature ending in …\\); ${50 - hits.length} more matching tools were left out; `));
+            assert.ok(hits.every((h) => h.description.startsWith("Report number ") && h.description.endsWith("…")), "descriptions cut at a word");
+            const leftOut = (h) => `// left out to fit this answer: searchTools({ query: "${h.name}", limit: 1 }) gives it`;
+            assert.ok(hits.every((h) => h.signature === leftOut(h) || h.signature.includes("(Shortened to fit: ")), "signatures in a shorter form or left out, never cut");
+            assert.match(hits.at(-1).note, /^this answer was cut to its 50000-character budget: 50 of these hits are shortened \(a signature with less, as its comment says, or left out; a description ending in …\); ask for fewer /);
             const few = await searchTools.execute({ query: "report", limit: 1 });
             assert.equal(few.length, 1);
             assert.ok(few.every((h) => !("note" in h) && h.description.length > 8000 && !h.description.endsWith("…") && !h.signature.endsWith("…")), "an answer that fits is whole");
