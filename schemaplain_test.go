@@ -190,7 +190,10 @@ type realCatalog struct {
 // "pattern" in 18 schemas (four of them also reach parts by "$ref"), and
 // two more built inputs are left to the validator. Of dev5's, attio (43
 // tools) puts OpenAPI's "example" (not a JSON Schema keyword) in 16
-// schemas, which only the validator reads. The servers
+// schemas, which only the validator reads. Of dev6's, Microsoft 365's
+// (344 tools over Graph's request bodies) checks date-times, dates and
+// GUIDs with a "pattern" in 84 schemas (29 of them also reach parts by
+// "$ref"), and twelve more built inputs are left to the validator. The servers
 // whose schemas name draft-07 or 2020-12 in "$schema" (filesystem,
 // memory, airtable, playwright, mongodb, githubmcp, gitlabmcp, context7)
 // are plain and meet the share.
@@ -202,6 +205,7 @@ var belowShareCatalogs = map[string]struct{ plain, built int }{
 	"hevy.catalog.json":       {17, 16},
 	"lunchmoney.catalog.json": {41, 39},
 	"attio.catalog.json":      {27, 27},
+	"ms365.catalog.json":      {260, 248},
 }
 
 // realCatalogs reads the real catalogs of the search evaluation: their

@@ -15,8 +15,9 @@ import (
 // bounded already (a description 8 KB, a signature 32 KB), but fifty of
 // them from a catalog of long descriptions and schemas (MCP servers) made
 // a 2 MB answer. The evaluation's real catalogs stay below it at the
-// default limit (their largest answer of 10 hits is 48 KB); listing a
-// namespace of 50 is shortened in a few of them. Inside a run,
+// default limit (their largest answer of 10 hits is 48 KB) but Microsoft
+// 365's MCP server, over Graph's request bodies (10 hits of 160 KB);
+// listing a namespace of 50 is shortened in a few of them. Inside a run,
 // tool_search returns every hit whole: what the program passes on is
 // bounded by MaxResultChars.
 const searchAnswerChars = 50000

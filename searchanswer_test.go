@@ -172,16 +172,20 @@ func isCutOf(cut, whole string) bool {
 }
 
 // TestSearchAnswerRealCatalogs: the budget leaves every answer of the
-// default limit whole in the evaluation's real catalogs (84, up to 845
-// tools), for queries that match many tools, but those of over, which
-// list every hit, their signatures whole or in a shorter form, never cut
-// inside the declaration.
+// default limit whole in the evaluation's real catalogs (85, up to 845
+// tools), for queries that match many tools, but two of Microsoft 365's
+// MCP server (344 tools over Graph's request bodies: 10 hits of 160,464
+// and 110,248 bytes), which list every hit, their signatures whole or in a
+// shorter form, never cut inside the declaration.
 func TestSearchAnswerRealCatalogs(t *testing.T) {
 	files, err := filepath.Glob("internal/search/eval/testdata/*.catalog.json")
 	if err != nil || len(files) < 30 {
 		t.Fatalf("%d catalogs: %v", len(files), err)
 	}
-	over := map[string][2]int{} // whole hits and hits in a shorter form, of 10
+	over := map[string][2]int{ // whole hits and hits in a shorter form, of 10
+		"ms365 create": {1, 9},
+		"ms365 update": {5, 5},
+	}
 	cm := &CodeMode{}
 	largest := 0
 	for _, f := range files {

@@ -2,7 +2,10 @@
 // nothing matches, and config.search.embed (a deterministic test embedder).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { assetPath, llmTools, loadFactory, run, tool } from "./helpers.mjs";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { assetPath, llmTools, loadFactory, root, run, tool, withFactory } from "./helpers.mjs";
+import { typeScriptProblems } from "./typescript-check.mjs";
 
 const IoCodeModeFactory = await loadFactory();
 
@@ -54,6 +57,36 @@ describe("tool search", () => {
             assert.ok(few.every((h) => !("note" in h) && h.description.length > 8000 && !h.description.endsWith("…") && !h.signature.endsWith("…")), "an answer that fits is whole");
         } finally {
             api.dispose();
+        }
+    });
+
+    // Microsoft 365's MCP server (344 tools over Graph's request bodies,
+    // signatures up to 32 KB): 10 hits for "create" or "update" are 110-160
+    // KB. The answer lists every hit; a signature is whole, or a shorter form
+    // of it that parses and says what it left out: never cut inside the
+    // declaration (it was cut to ~4.4 KB mid-type, without its result).
+    test("a Graph-sized catalog: an answer over budget lists every hit, each signature whole or in a shorter form that parses", async (t) => {
+        const { tools: defs } = JSON.parse(readFileSync(join(root, "internal/search/eval/testdata/ms365.catalog.json"), "utf8"));
+        const api = await withFactory(t, { wasmLocation: assetPath, tools: defs.map((d) => ({ ...d, execute: () => null })) });
+        const session = api.createSession();
+        const { searchTools } = llmTools(session);
+        for (const [query, shortened] of [["create", 9], ["update", 5]]) {
+            const hits = await searchTools.execute({ query });
+            assert.ok(JSON.stringify(hits).length <= 50000, `${query}: ${JSON.stringify(hits).length} characters`);
+            // The whole hits, as tool_search gives them in a run.
+            const r = await run(session, `const given = ${JSON.stringify(hits)};
+                return (await tool_search({ query: ${JSON.stringify(query)} })).map((h, i) => [h.name, h.description === given[i].description, h.signature === given[i].signature]);`);
+            assert.deepEqual(r.result?.map((w) => w[0]), hits.map((h) => h.name), JSON.stringify(r.error));
+            assert.ok(r.result.every((w) => w[1]), `${query}: descriptions whole`);
+            const short = hits.filter((h, i) => !r.result[i][2]);
+            assert.equal(short.length, shortened, `${query}: hits shortened`);
+            assert.ok(short.every((h) => h.signature.includes("(Shortened to fit: ")), `${query}: a shorter signature says what it left out`);
+            assert.deepEqual(typeScriptProblems(short.map((h) => ({ label: h.name, text: h.signature, names: [h.name] }))), []);
+            assert.match(hits.at(-1).note, new RegExp(`^this answer was cut to its 50000-character budget: ${shortened} of these hits are shortened `));
+            // Its name and limit 1 give one hit whole.
+            const [one] = await searchTools.execute({ query: short[0].name, limit: 1 });
+            const whole = await run(session, `return (await tool_search({ query: ${JSON.stringify(short[0].name)}, limit: 1 }))[0].signature === (${JSON.stringify(one.signature)})`);
+            assert.deepEqual([one.name, "note" in one, whole.result], [short[0].name, false, true]);
         }
     });
 

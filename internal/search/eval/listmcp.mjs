@@ -44,6 +44,10 @@
 //     attio-mcp@1.6.1 @baruchiro/paperless-mcp@2.2.1 quickbooks-mcp@0.11.0
 //   cp <repo>/internal/search/eval/listmcp.mjs . && node listmcp.mjs dev5 <repo>/internal/search/eval/testdata
 //
+//   mkdir /tmp/mcp8 && cd /tmp/mcp8 && npm init -y && npm install --ignore-scripts @modelcontextprotocol/sdk@1.32.2 \
+//     @softeria/ms-365-mcp-server@0.155.0
+//   cp <repo>/internal/search/eval/listmcp.mjs . && node listmcp.mjs dev6 <repo>/internal/search/eval/testdata
+//
 // (The override: the Neon server's telemetry dependency pins a package to
 // a git tarball, which an offline mirror cannot serve; 0.8.0 is that
 // package as published. Listing never loads it.)
@@ -140,14 +144,19 @@ const splits = {
   },
   // dev5's servers (forty-fourth session, validation; its REST catalogs are
   // extract.mjs's). @softeria/ms-365-mcp-server@0.155.0 (344 tools in its
-  // --org-mode) was picked too and its requests written, but it is not
-  // kept: eval/README.md, "Dev5 split".
+  // --org-mode) was picked too and its requests written, but it was not
+  // kept in dev5: it is dev6 (eval/README.md, "Dev5 split", "Dev6 split").
   dev5: {
     metabase: ["metabase-ai-assistant", "metabase", "business intelligence: questions, dashboards, SQL", apache, []],
     monday: ["@mondaydotcomorg/monday-api-mcp", "monday", "work management: boards, items, workspaces", mit, []],
     attio: ["attio-mcp", "attio", "CRM", apache, []],
     paperless: ["@baruchiro/paperless-mcp", "paperless", "scanned documents: tags, correspondents, types", "ISC (stated in package.json)", []],
     quickbooks: ["quickbooks-mcp", "quickbooks", "small-business accounting", mit, []],
+  },
+  // dev6's server (forty-fifth session, validation): Microsoft 365's in its
+  // work mode (--org-mode: Teams, SharePoint, shared mailboxes too).
+  dev6: {
+    ms365: ["@softeria/ms-365-mcp-server", "ms365", "Microsoft 365: mail, calendar, files, Teams, SharePoint, tasks", mit, ["--org-mode"]],
   },
 };
 if (!splits[split] || !outDir) throw new Error(`usage: node listmcp.mjs ${Object.keys(splits).join("|")} <testdata folder>`);
@@ -167,7 +176,7 @@ const env = {
   MDB_MCP_TELEMETRY: "disabled", DO_NOT_TRACK: "1",
   GITHUB_PERSONAL_ACCESS_TOKEN: "x", GITLAB_PERSONAL_ACCESS_TOKEN: "x", FIRECRAWL_API_KEY: "x",
   PRIVATE_APP_ACCESS_TOKEN: "x", TODOIST_API_KEY: "x", HEVY_API_KEY: "x",
-  METABASE_URL: "http://127.0.0.1:3000", METABASE_API_KEY: "x", MONDAY_TOKEN: "x",
+  MS365_MCP_CLIENT_ID: "x", METABASE_URL: "http://127.0.0.1:3000", METABASE_API_KEY: "x", MONDAY_TOKEN: "x",
   ATTIO_API_KEY: "x", ATTIO_WORKSPACE_ID: "x", PAPERLESS_URL: "http://127.0.0.1:8000", PAPERLESS_API_KEY: "x",
   QUICKBOOKS_CLIENT_ID: "x", QUICKBOOKS_CLIENT_SECRET: "x",
   LUNCHMONEY_API_TOKEN: "x", GRAFANA_URL: "http://127.0.0.1:3000", GRAFANA_API_KEY: "x", DATADOG_API_KEY: "x", DATADOG_APP_KEY: "x",
