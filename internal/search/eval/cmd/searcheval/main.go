@@ -48,9 +48,9 @@
 //
 // (empty: the probes answered with an empty list, as in PROBES; answers:
 // the queries answered with an empty list, as in EMPTY.)
-// -split=validation gives dev2, dev3, dev4 and dev5 together, the
+// -split=validation gives dev2, dev3, dev4, dev5 and dev6 together, the
 // validation set of ranking changes: the lines of their catalogs, a SUM
-// line for each, and one for the four (SUM validation ...). -v is refused
+// line for each, and one for the five (SUM validation ...). -v is refused
 // on it too.
 //
 // -split=dev4 gives the dev4 split: ten more catalogs (eval.Dev4IDs:
@@ -67,6 +67,12 @@
 // split like dev4 (-v refused, not part of -split=tune, part of
 // -split=validation, -split=all lists it after train4), followed by SUM
 // dev5 ... (eval/README.md, "Dev5 split").
+//
+// -split=dev6 gives the dev6 split: Microsoft 365's MCP server (eval.Dev6IDs:
+// ms365, 344 tools over Microsoft Graph), its requests written blind with
+// dev5's, brought in in the forty-fifth session. A validation split like
+// dev5 (-v refused, part of -split=validation, -split=all lists it after
+// dev5), followed by SUM dev6 ... (eval/README.md, "Dev6 split").
 //
 // -split=train2 gives the train2 split: eight more catalogs (eval.Train2IDs:
 // calendar, classroom, plaid, discourse, shutterstock, youtube, postman,
@@ -142,7 +148,7 @@ import (
 )
 
 func main() {
-	splitName := flag.String("split", "heldout", "queries to run: heldout, tune, all, old-heldout, heldout2, heldout3, dev, dev2, dev3, dev4, validation, small, small2, smalltrain, small3, train2, train3, train4 or dev5")
+	splitName := flag.String("split", "heldout", "queries to run: heldout, tune, all, old-heldout, heldout2, heldout3, dev, dev2, dev3, dev4, validation, small, small2, smalltrain, small3, train2, train3, train4, dev5 or dev6")
 	verbose := flag.Bool("v", false, "list the queries whose first result was wrong")
 	var embed embedFlag
 	flag.Var(&embed, "embed", "fuse with an embedder: hash (eval.HashEmbed, the default of a bare -embed), wordvec (eval.WordVec) or use (eval.USE)")
@@ -339,7 +345,7 @@ func (t *sum) String() string {
 
 // summed are the splits that get SUM lines, in print order; -split=dev2
 // prints none, dev2 is summed only as a part of -split=validation.
-var summed = slices.Concat([]eval.Split{eval.Dev, eval.Tune, eval.Dev2, eval.Dev3, eval.Dev4, eval.Dev5, eval.Validation, eval.Small, eval.Small2, eval.SmallTrain, eval.Small3, eval.Train2, eval.Train3, eval.Train4}, heldOuts)
+var summed = slices.Concat([]eval.Split{eval.Dev, eval.Tune, eval.Dev2, eval.Dev3, eval.Dev4, eval.Dev5, eval.Dev6, eval.Validation, eval.Small, eval.Small2, eval.SmallTrain, eval.Small3, eval.Train2, eval.Train3, eval.Train4}, heldOuts)
 
 // heldOuts are the held-out splits of the four catalogs of eval.IDs,
 // summed over them: SUM heldout3 ... after their lines.
