@@ -686,6 +686,9 @@ const notDefinedTable = "module exports\t: the code is the body of an async func
 	"sum\t: the code is JavaScript, which has no sum(); add with xs.reduce((a, b) => a + b, 0)\n" +
 	"round\t: the code is JavaScript, which has no round(); use Math.round(x) (to 2 places: Math.round(x * 100) / 100, or x.toFixed(2) for text)\n" +
 	"sorted\t: the code is JavaScript, which has no sorted(); use [...xs].sort() (numbers: .sort((a, b) => a - b); then .reverse() for descending)\n" +
+	"max min\t: the code is JavaScript, which has no max() or min() of a list; use Math.max(...xs) (Math.min(...xs))\n" +
+	"enumerate\t: the code is JavaScript, which has no enumerate(); use xs.entries(): for (const [i, x] of xs.entries())\n" +
+	"zip\t: the code is JavaScript, which has no zip(); pair two arrays with xs.map((x, i) => [x, ys[i]])\n" +
 	// search(...): the discovery call other code modes name so; here it is
 	// tool_search, and "'search' is not defined" sent models guessing.
 	"search search_tools\t: to find tools inside the code, call await tool_search({ query })\n" +

@@ -91,9 +91,6 @@ const LEFT = {
     "m45-for-of-plain-object": fail(/^value is not iterable$/),
     "m45-array-last-property": fail(/rows\.last is undefined/),
     "m45-string-contains": fail(/o\.status\.contains is not a function$/),
-    "m45-py-enumerate": fail(/^'enumerate' is not defined$/),
-    "m45-py-zip": fail(/^'zip' is not defined$/),
-    "m45-py-max-of-list": fail(/^'max' is not defined$/),
     "m45-py-slice-syntax": fail(/^unexpected token in expression: ':'$/, "SYNTAX"),
     "m45-py-startswith": fail(/o\.id\.startswith is not a function$/),
 };
