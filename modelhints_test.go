@@ -148,6 +148,10 @@ func TestTypeErrorHint(t *testing.T) {
 		{"const ids = [];\nids.append(1)", te("not a function", 2, 11), ": ids.append is not a function; a JavaScript array adds to its end with push: ids.push(...)"},
 		{"return \"{} orders\".format(n)", te("not a function", 1, 26), ": format is not a function; JavaScript has no str.format: write a template literal"},
 		{"const c = {};\nreturn c.get(\"name\", \"x\")", te("not a function", 2, 13), ": c.get is not a function; an object has no get method: read the property, c.key (c.key ?? fallback for a default)"},
+		// Python's startswith, Java's contains, fetch's res.json() of a tool's result.
+		{"return o.id.startswith(\"o-\")", te("not a function", 1, 23), ": o.id.startswith is not a function; JavaScript's is o.id.startsWith(...)"},
+		{"return s.contains(\"x\")", te("not a function", 1, 18), ": s.contains is not a function; JavaScript's is s.includes(...)"},
+		{"const res = await tools.o.s({});\nreturn (await res.json()).length", te("not a function", 2, 23), ": res.json is not a function; a tool's result is its data itself, not a fetch Response: use res as it is, without .json()"},
 		{"const o = tools.orders;\nreturn o.get({})", te("not a function", 2, 13), ": o.get is not a function"},
 		{"return (await tools.orders.search.execute({ status: \"open\" })).length", te("not a function", 1, 42), ": tools.orders.search.execute is not a function; a tool is the function itself: await tools.orders.search(input)"},
 		// Not at the expression's end, or nothing to name: no hint.

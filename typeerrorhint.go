@@ -70,8 +70,9 @@ func typeErrorHint(code string, e *sandbox.Error, callee, result func(x string) 
 			h += fmt.Sprintf("; an object has no get method: read the property, %s.key (%s.key ?? fallback for a default)", base, base)
 		}
 		// Python's list.append and dict.items(), written by models trained
-		// on Python agents, and the Array.prototype.groupBy that was
-		// withdrawn for Object.groupBy: % is the expression before.
+		// on Python agents, Java's contains, fetch's res.json() of a tool's
+		// result, and the Array.prototype.groupBy that was withdrawn for
+		// Object.groupBy: % is the expression before.
 		for _, m := range [...][2]string{
 			{".append", "; a JavaScript array adds to its end with push: %.push(...)"},
 			{".items", "; an object has no items method: use Object.entries(%) (Object.keys, Object.values for the keys or the values)"},
@@ -79,6 +80,10 @@ func typeErrorHint(code string, e *sandbox.Error, callee, result func(x string) 
 			{".upper", "; JavaScript's is %.toUpperCase()"},
 			{".lower", "; JavaScript's is %.toLowerCase()"},
 			{".strip", "; JavaScript's is %.trim()"},
+			{".startswith", "; JavaScript's is %.startsWith(...)"},
+			{".endswith", "; JavaScript's is %.endsWith(...)"},
+			{".contains", "; JavaScript's is %.includes(...)"},
+			{".json", "; a tool's result is its data itself, not a fetch Response: use % as it is, without .json()"},
 		} {
 			if base, ok := strings.CutSuffix(x, m[0]); ok {
 				h += strings.Replace(m[1], "%", base, 1)

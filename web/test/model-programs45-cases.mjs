@@ -82,7 +82,6 @@ const LEFT = {
     "m45-eos-s-after-code": fail(/^unexpected token in expression: '<'$/, "SYNTAX"),
     "m45-args-search-to-execute": fail(/^executeCode: code: required; expected a string, got only the keys "query"/, "INVALID_INPUT"),
     "m45-search-code-to-search": fail(/^searchTools: unknown argument "code"/, "INVALID_INPUT"),
-    "m45-fetch-json-on-tool-result": fail(/res\.json is not a function$/),
     "m45-fetch-ok-check": fail(/^request failed: undefined$/),
     "m45-arrow-object-literal-two-keys": fail(/^expecting ';'$/, "SYNTAX"),
     "m45-arrow-object-literal-one-key": okWarned(/^result\[0\]: undefined, converted to null$/),
@@ -90,9 +89,7 @@ const LEFT = {
     "m45-object-entries-of-map": ok({}),
     "m45-for-of-plain-object": fail(/^value is not iterable$/),
     "m45-array-last-property": fail(/rows\.last is undefined/),
-    "m45-string-contains": fail(/o\.status\.contains is not a function$/),
     "m45-py-slice-syntax": fail(/^unexpected token in expression: ':'$/, "SYNTAX"),
-    "m45-py-startswith": fail(/o\.id\.startswith is not a function$/),
 };
 /** Why a row stays left after session 45's fixes. */
 const WHY = {};
