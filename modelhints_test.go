@@ -152,6 +152,11 @@ func TestTypeErrorHint(t *testing.T) {
 		{"return o.id.startswith(\"o-\")", te("not a function", 1, 23), ": o.id.startswith is not a function; JavaScript's is o.id.startsWith(...)"},
 		{"return s.contains(\"x\")", te("not a function", 1, 18), ": s.contains is not a function; JavaScript's is s.includes(...)"},
 		{"const res = await tools.o.s({});\nreturn (await res.json()).length", te("not a function", 2, 23), ": res.json is not a function; a tool's result is its data itself, not a fetch Response: use res as it is, without .json()"},
+		// for...of over a plain object: the value named, and Object.entries.
+		{"const counts = {};\nfor (const [k, v] of counts) {}", te("value is not iterable", 2, 22), ": counts is not iterable; for...of reads an array, a Map or a Set: for an object's keys and values, for (const [k, v] of Object.entries(counts))"},
+		{"for (const [k, v] of c.counts) {}", te("value is not iterable", 1, 22), ""},
+		{"for (const o of tools['odd-desk'].list({})) {}", te("value is not iterable", 1, 17), ""},
+		{"for (const o of await f()) {}", te("value is not iterable", 1, 17), ""},
 		{"const o = tools.orders;\nreturn o.get({})", te("not a function", 2, 13), ": o.get is not a function"},
 		{"return (await tools.orders.search.execute({ status: \"open\" })).length", te("not a function", 1, 42), ": tools.orders.search.execute is not a function; a tool is the function itself: await tools.orders.search(input)"},
 		// Not at the expression's end, or nothing to name: no hint.

@@ -102,6 +102,13 @@ func typeErrorHint(code string, e *sandbox.Error, callee, result func(x string) 
 			h += callee(x)
 		}
 		return h
+	case e.Message == "value is not iterable" && strings.HasSuffix(string(line[:at]), " of "):
+		// for (const [k, v] of counts), counts a plain object: QuickJS
+		// points at the value, and names it not (a name that ends the
+		// loop's head; a call's value is unawaitedHint's).
+		if x, _, _ := strings.Cut(string(line[at:]), ")"); isIdentName(x) {
+			return strings.ReplaceAll(": % is not iterable; for...of reads an array, a Map or a Set: for an object's keys and values, for (const [k, v] of Object.entries(%))", "%", x)
+		}
 	case strings.HasPrefix(e.Message, "cannot read property ") && (line[at] == '.' || line[at] == '[' || line[at] == '?'):
 		of := "undefined"
 		if strings.HasSuffix(e.Message, " of null") {
