@@ -636,9 +636,10 @@ func (r *runState) finish(res *sandbox.Result, d time.Duration) *ExecuteResult {
 			}
 		}
 		msg := e.Message + hint + memoryLimitHint(e, r.s.cm.cfg.MemoryLimitMB) + entityNameHint(r.code, e) + syntaxHint(r.code, e) + typeErrorHint(r.code, e, r.calleeHint, r.resultHint) + unawaitedHint(e, calls) + r.awaitedHint(e)
-		// rows[-1].id: Python's last item, which JavaScript reads as a key "-1".
-		if strings.Contains(msg, "[-1] is undefined") {
-			msg += "; JavaScript has no negative indexes (xs[-1] reads nothing): the last item is xs.at(-1)"
+		// rows[-1].id: Python's last item, which JavaScript reads as a key
+		// "-1"; rows.last.id, Ruby's and Swift's.
+		if strings.Contains(msg, "[-1] is undefined") || strings.Contains(msg, ".last is undefined") {
+			msg += lastItemHint
 		}
 		out.Error = &RunError{Name: e.Name, Message: trunc.String(msg+missingIntlHint(e.Name, msg), maxErrorChars), Code: string(e.Code), Line: e.Line, Column: e.Column, Stack: trunc.String(e.Stack, maxErrorChars)}
 		if name, ok := strings.CutPrefix(e.Call, callLabelPrefix); ok && e.Line == 0 {

@@ -22,6 +22,10 @@ const undefinedResultWarning = "the program returned %s, which is undefined, so 
 // program's.
 const undefinedLastWarning = "the program ends with %s, which is undefined, so the run has no result%s"
 
+// lastItemHint follows xs[-1] (Python's last item) or xs.last (Ruby's
+// and Swift's) read as undefined.
+const lastItemHint = "; JavaScript has no negative indexes (xs[-1] reads nothing) and arrays have no last: the last item is xs.at(-1)"
+
 // leftOut is how the sandbox's note of an undefined property ends, after
 // its path (and before how many more there are).
 const leftOut = ": undefined, so JSON leaves it out"
@@ -86,6 +90,9 @@ func (r *runState) leftOutHint(w, returned string) string {
 // (and for a name destructured from a result), and for res[i].prop, the
 // type of the result's items, which have no prop. "" when it knows none.
 func (r *runState) pathHint(expr string) string {
+	if strings.HasSuffix(expr, "[-1]") {
+		return lastItemHint
+	}
 	if h := unawaitedBinding(r.code, expr); h != "" {
 		return h
 	}

@@ -103,7 +103,6 @@ const T = "todo (session 44): written before reading the handling code";
 const LEFT = {
     "m44-function-gemma-escape": fail(/^expecting ';'$/, "SYNTAX"),
     "m44-py-string-repeat": ok("Orders\nNaN\no-1\no-2\no-3"),
-    "m44-py-negative-index-returned": ok({}),
     "m44-py-floor-division": ok(92),
     "m44-py-for-in-list": ok("NaN"),
     "m44-py-in-list-true-by-index": ok(true),
@@ -113,7 +112,6 @@ const LEFT = {
 /** Why a row stays left after session 44's fixes. */
 const WHY = {
     "m44-py-string-repeat": "JavaScript's own rule (\"-\" * 6 is NaN, and a NaN joined into text is text); the result's NaN warning is for a NaN value, and text cannot tell a NaN the program meant from one it did not",
-    "m44-py-negative-index-returned": "the result's warning names the expression (last: ids[-1]); adding xs.at(-1) to the warnings was left for the core's size (the error at xs[-1] has it)",
     "m44-py-floor-division": "valid JavaScript (// 2 is a comment); a warning needs the comment's text, which TypeScript's reading drops: left for time",
     "m44-py-for-in-list": "the result's warning says NaN; naming for...in over an array (a key's field read) was left for time and the core's size",
     "m44-py-in-list-true-by-index": "JavaScript's own rule (in reads an array's indexes, and 2 is one): the run cannot see that the code meant includes (models43's reason)",

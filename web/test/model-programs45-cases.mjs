@@ -87,7 +87,6 @@ const LEFT = {
     "m45-arrow-object-literal-one-key": okWarned(/^result\[0\]: undefined, converted to null$/),
     "m45-math-round-two-args": ok(31),
     "m45-object-entries-of-map": ok({}),
-    "m45-array-last-property": fail(/rows\.last is undefined/),
     "m45-py-slice-syntax": fail(/^unexpected token in expression: ':'$/, "SYNTAX"),
 };
 /** Why a row stays left after session 45's fixes. */
