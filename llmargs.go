@@ -246,7 +246,16 @@ func aliased(obj map[string]any, field string, names []string) {
 // misnamed is the message for arguments without the main field but with
 // keys the tool does not take (sorted): the first that looks like the
 // main field misspelt is named as such.
+// A model that sent the other LLM tool's arguments ({ query } to
+// executeCode, { code } to searchTools) is told which tool takes them.
 func (spec argSpec) misnamed(unknown []string, obj map[string]any) string {
+	other, its := "searchTools", "query"
+	if spec.tool != "executeCode" {
+		other, its = "executeCode", "code"
+	}
+	if _, ok := obj[its]; ok && spec.tool != "tool_search" {
+		return spec.tool + ": unknown argument \"" + its + "\", which " + other + " takes: call " + other + " with it (" + spec.tool + " takes " + spec.shape() + ")"
+	}
 	for _, k := range unknown {
 		if keys.Nearest(k, []string{spec.bare}) != "" || slices.Contains(bareAliases[spec.bare], strings.ToLower(k)) {
 			return fmt.Sprintf("%s: unknown argument %q (did you mean %q?); expected %s", spec.tool, k, spec.bare, spec.shape())

@@ -99,6 +99,9 @@ func TestLLMToolArguments(t *testing.T) {
 		{"code named script", execute, `{"script":"return 1"}`, false, `executeCode: unknown argument "script" (did you mean "code"?)`},
 		{"code named javascript", execute, `{"explanation":"x","javascript":"return 1"}`, false, `executeCode: unknown argument "javascript" (did you mean "code"?)`},
 		{"no code, other keys", execute, `{"explanation":"x","lang":"js"}`, false, `executeCode: code: required; expected a string, got only the keys "explanation", "lang" (the arguments are { code: string; explanation?: string })`},
+		// The other LLM tool's arguments: which tool takes them.
+		{"search arguments sent to executeCode", execute, `{"query":"refund","limit":3}`, false, `executeCode: unknown argument "query", which searchTools takes: call searchTools with it (executeCode takes { code: string; explanation?: string })`},
+		{"a program sent to searchTools", search, `{"code":"return 1","explanation":"x"}`, false, `searchTools: unknown argument "code", which executeCode takes: call executeCode with it (searchTools takes { query?: string; namespace?: string; limit?: number })`},
 		{"null code beside an extra key", execute, `{"code":null,"language":"js"}`, false, `executeCode: code: required; expected a string`},
 		{"extra argument beside query", search, `{"query":"transfer money","limit":1,"language":"en"}`, true, `"payments.transfer"`},
 		{"query named q", search, `{"q":"transfer money"}`, true, `"payments.transfer"`},

@@ -80,8 +80,6 @@ const LEFT = {
     "m45-xlam-tool-calls-object": fail(/the code is a JSON object, not a program/, "SYNTAX"),
     "m45-bare-json-array-one-call": ok([CALL]),
     "m45-eos-s-after-code": fail(/^unexpected token in expression: '<'$/, "SYNTAX"),
-    "m45-args-search-to-execute": fail(/^executeCode: code: required; expected a string, got only the keys "query"/, "INVALID_INPUT"),
-    "m45-search-code-to-search": fail(/^searchTools: unknown argument "code"/, "INVALID_INPUT"),
     "m45-fetch-ok-check": fail(/^request failed: undefined$/),
     "m45-arrow-object-literal-two-keys": fail(/^expecting ';'$/, "SYNTAX"),
     "m45-arrow-object-literal-one-key": okWarned(/^result\[0\]: undefined, converted to null$/),
