@@ -155,6 +155,12 @@ func (spec argSpec) parse(args json.RawMessage) (map[string]any, error) {
 		}
 	}
 	obj = spec.unnest(obj)
+	// Two calls or more in one list of a template's markup
+	// (<|tool_call_start|>[{...}, {...}]): TypeScript's reading took the
+	// token for a cast, and the list ran as the program's value.
+	if s, _ := obj[spec.bare].(string); (strings.HasPrefix(s, "<|") || strings.HasPrefix(s, "<｜")) && strings.Count(s, `"`+spec.tool+`"`) > 1 {
+		return nil, &argsError{spec.tool + ": several calls in one list" + markupHint}
+	}
 	if spec.bare == "query" {
 		// searchTools({ name: "payments.refund" }), { tool }, { names: [...] }:
 		// the tool (or tools) the model wants, which the query finds. And

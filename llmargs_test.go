@@ -99,6 +99,10 @@ func TestLLMToolArguments(t *testing.T) {
 		{"code named script", execute, `{"script":"return 1"}`, false, `executeCode: unknown argument "script" (did you mean "code"?)`},
 		{"code named javascript", execute, `{"explanation":"x","javascript":"return 1"}`, false, `executeCode: unknown argument "javascript" (did you mean "code"?)`},
 		{"no code, other keys", execute, `{"explanation":"x","lang":"js"}`, false, `executeCode: code: required; expected a string, got only the keys "explanation", "lang" (the arguments are { code: string; explanation?: string })`},
+		// Several calls in one list of a template's markup: a list the program would give back.
+		{"two calls in one LFM2 list", execute, `{"code":"<|tool_call_start|>[{\"name\": \"executeCode\", \"arguments\": {\"code\": \"return 1\"}}, {\"name\": \"executeCode\", \"arguments\": {\"code\": \"return 2\"}}]<|tool_call_end|>"}`, false, `executeCode: several calls in one list: the code is wrapped in tool-call markup (<tool_call>, <function=...>, <invoke ...>), which is not JavaScript; send only the program, as executeCode's code, one call at a time`},
+		{"one call in an LFM2 list runs", execute, `{"code":"<|tool_call_start|>[{\"name\": \"executeCode\", \"arguments\": {\"code\": \"return 1\"}}]<|tool_call_end|>"}`, true, `"result":1`},
+		{"a program that names executeCode twice runs", execute, `{"code":"return [\"executeCode\", \"executeCode\"].length"}`, true, `"result":2`},
 		// The other LLM tool's arguments: which tool takes them.
 		{"search arguments sent to executeCode", execute, `{"query":"refund","limit":3}`, false, `executeCode: unknown argument "query", which searchTools takes: call searchTools with it (executeCode takes { code: string; explanation?: string })`},
 		{"a program sent to searchTools", search, `{"code":"return 1","explanation":"x"}`, false, `searchTools: unknown argument "code", which executeCode takes: call executeCode with it (searchTools takes { query?: string; namespace?: string; limit?: number })`},
