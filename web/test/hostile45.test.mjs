@@ -129,8 +129,14 @@ describe("hostile45: the Worker engine's message channel", { timeout: 600_000 },
         const s = api.createSession();
         inbox.length = 0;
         const p = run(s, `return await tools.slow.wait({})`);
-        await until(() => inbox.some((m) => m?.kind === "tool" || (m?.t === "call" && m?.name === "slow.wait")), "the slow call");
-        const live = inbox.find((m) => m?.t === "call" && m?.name === "slow.wait");
+        // The tool's call, not onToolCall's before it (the same name, the
+        // number before): that one's number + 1 is the tool call's, and a
+        // forged call with it, answered before the worker's came, was
+        // answered in its place (the run failed with 'tool "admin.wipe":
+        // onToolCall did not approve this call', 4 of 9 runs).
+        const isLive = (m) => m?.t === "call" && m?.kind === "tool" && m?.name === "slow.wait";
+        await until(() => inbox.some(isLive), "the slow call");
+        const live = inbox.find(isLive);
         const rids = [live.rid, live.rid - 1, live.rid + 1, 0, 999, String(live.rid), null, undefined];
         const cids = [live.cid, live.cid + 1, live.cid + 100, 0];
         for (const rid of rids) {
