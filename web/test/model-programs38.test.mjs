@@ -1,5 +1,5 @@
-// Sessions 38, 39, 40, 42, 43, 44 and 45's batches of what models send (model-programs38-cases.mjs,
-// model-programs39-cases.mjs, model-programs40-cases.mjs, model-programs42-cases.mjs, model-programs43-cases.mjs, model-programs44-cases.mjs, model-programs45-cases.mjs), run through the built package's LLM tools
+// Sessions 38, 39, 40, 42, 43, 44, 45 and 46's batches of what models send (model-programs38-cases.mjs,
+// model-programs39-cases.mjs, model-programs40-cases.mjs, model-programs42-cases.mjs, model-programs43-cases.mjs, model-programs44-cases.mjs, model-programs45-cases.mjs, model-programs46-cases.mjs), run through the built package's LLM tools
 // against model-outputs-cases.mjs's catalog and two tools more. Runs
 // in-thread and, with CODE_MODE_WORKER=1, in worker mode.
 import { after, before, test } from "node:test";
@@ -13,6 +13,7 @@ import { rows42 } from "./model-programs42-cases.mjs";
 import { rows43 } from "./model-programs43-cases.mjs";
 import { rows44 } from "./model-programs44-cases.mjs";
 import { rows45 } from "./model-programs45-cases.mjs";
+import { rows46 } from "./model-programs46-cases.mjs";
 
 let api;
 let tools;
@@ -26,14 +27,15 @@ before(async () => {
 });
 after(() => api.dispose());
 
-test("each table has at least 40 rows (session 45's 30), with distinct ids", () => {
+test("each table has at least 40 rows (session 45's 30, session 46's 25), with distinct ids", () => {
     for (const rows of [rows38, rows39, rows40, rows42, rows43, rows44]) assert.ok(rows.length >= 40, `${rows.length} rows`);
     assert.ok(rows45.length >= 30, `${rows45.length} rows`);
-    const all = [...rows38, ...rows39, ...rows40, ...rows42, ...rows43, ...rows44, ...rows45];
+    assert.ok(rows46.length >= 25, `${rows46.length} rows`);
+    const all = [...rows38, ...rows39, ...rows40, ...rows42, ...rows43, ...rows44, ...rows45, ...rows46];
     assert.equal(new Set(all.map((r) => r.id)).size, all.length);
 });
 
-for (const row of [...rows38, ...rows39, ...rows40, ...rows42, ...rows43, ...rows44, ...rows45]) {
+for (const row of [...rows38, ...rows39, ...rows40, ...rows42, ...rows43, ...rows44, ...rows45, ...rows46]) {
     test(`${row.id} (${row.src})`, async () => {
         const [name, args] = callOf(row);
         const res = await tools[name].execute(args);
