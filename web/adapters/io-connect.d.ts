@@ -43,13 +43,14 @@ export interface FromIoConnectOptions {
      * Which servers a call goes to. `"best"` (default): one, chosen by
      * io.Connect; the tool returns the method's `returned`. `"all"` /
      * `"skipMine"`: every server; the tool returns `[{ server, returned }]`
-     * (and `{ server, error }` for those that failed). A function picks per method.
-     * The page's own instance is never a target.
+     * (and `{ server, error }` for those that failed). A function picks per method,
+     * and may return an instance filter (`{ application: "pricing-b" }`): a method
+     * several applications serve, pinned to one. The page's own instance is never a target.
      */
     target?: ("best" | "all" | "skipMine" | ((method: IoConnectMethod) => IoConnectTarget)) | undefined;
     /** Passed to every `invoke`: over 0, at most 2147483647 ms (setTimeout's limit: `Infinity` is a TypeError). */
     methodResponseTimeoutMs?: number | undefined;
-    /** Passed to every `invoke`: 0 or more ms, `Infinity` (wait for the method for ever) included. */
+    /** Passed to every `invoke`: 0 or more ms, `Infinity` (wait for the method for ever) included. A method no application serves (its tool not yet removed) is waited for that long; without it, such a call fails at once. */
     waitTimeoutMs?: number | undefined;
     /** Which methods to offer. Default: every non-streaming method another application offers. */
     filter?: ((method: IoConnectMethod) => boolean) | undefined;

@@ -9,7 +9,7 @@ declare const codeMode: IoCodeMode.API;
 
 const interop: IoConnectToolSource = fromIoConnect(io, {
     namespace: "desk",
-    target: (method) => (method.name.startsWith("Risk.") ? "all" : "best"),
+    target: (method) => (method.name.startsWith("Risk.") ? "all" : method.name === "Quotes.Get" ? { application: "pricing-b" } : "best"),
     methodResponseTimeoutMs: 10_000,
     filter: (method) => !method.name.startsWith("T42."),
     onError: (err) => console.warn(err),

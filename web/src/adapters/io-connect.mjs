@@ -268,13 +268,21 @@ export function fromIoConnect(io, options) {
         return def;
     }
 
+    // A tool outlives its method by up to BURST ms (the re-read after the
+    // bus's event): a call then has no other server. invoke waited for one
+    // (10 s unless waitTimeoutMs said otherwise) and failed in the bus's
+    // words ('Can not find a method matching {...}'), or, the page serving
+    // the method too, "best" picked the page's own. It fails at once, or,
+    // with waitTimeoutMs and no server at all, after io.Connect's wait.
     async function call(method, input, signal) {
+        const gone = () => new Error(`${method.name}: no other application offers this method now (it was unregistered, or its application closed)`);
+        const waits = opts.waitTimeoutMs > 0 && !method.getServers().length;
+        if (!othersOf(method).length && !waits) throw gone();
         const target = targetFor(method);
-        if (Array.isArray(target) && target.length === 0) throw new Error(`${method.name}: no other application offers this method now`);
         const invocation = Promise.resolve()
             .then(() => interop.invoke(definitionOf(method), input ?? {}, target, invokeOptions))
             .catch((err) => {
-                throw invocationError(err, method.name);
+                throw waits && !othersOf(method).length ? gone() : invocationError(err, method.name);
             });
         // io.Connect cannot cancel an invocation: the run stops waiting for it.
         const result = await untilAborted(invocation, signal);
