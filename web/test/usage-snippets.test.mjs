@@ -1303,18 +1303,31 @@ test("the blocks type-check against the package's types", () => {
     const sdk = /\b(openai|anthropic|ollama|bedrock|groq|mistral|cohere)\.|from "(ai|openai|groq-sdk|@anthropic-ai\/[^"]*|@langchain\/[^"]*|@google\/genai|@openai\/agents|@mastra\/[^"]*|@aws-sdk\/[^"]*)"|\bjsonSchema\(|\bcodeModeTool\b/;
     const typed = blocks.filter((b) => b.lang === "js" && !sdk.test(b.code) && cases.find((c) => b.code.includes(c.has))?.env);
     assert.ok(typed.length >= 15, `${typed.length} blocks`);
-    // A platform's package, not installed here: the block's call of it is what is typed.
-    writeFileSync(join(dir, "platform.d.ts"), 'declare module "@interopio/browser" { export default function IOBrowser(): Promise<{ interop: import("@interopio/code-mode/io-connect").IoConnectInterop }>; }\n');
     const files = {};
     typed.forEach((b, i) => {
         files[`types-${i}.mjs`] = b.where;
         writeFileSync(join(dir, `types-${i}.mjs`), moduleText(b.code, [...Object.keys(TYPES), ...UNTYPED], TYPES));
     });
-    const compilerOptions = { allowJs: true, checkJs: true, noEmit: true, strict: true, noImplicitAny: false, module: "nodenext", moduleResolution: "nodenext", target: "es2022", skipLibCheck: true, types: ["node"], typeRoots: [join(root, "node_modules", "@types")] };
-    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, include: ["types-*.mjs", "platform.d.ts"] }));
-    const tsc = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(dir, "tsconfig.json")], { encoding: "utf8", timeout: 300_000 });
-    const errors = tsc.stdout.replace(/types-\d+\.mjs/g, (f) => files[f]);
-    assert.equal(tsc.status, 0, errors || tsc.stderr);
+    // A page's platform package (@interopio/browser, io.Connect Browser's
+    // client) is typed by its own declarations, read by paths: the block's
+    // run below gets a stand-in package in dir/node_modules, which cannot
+    // run a browser platform in Node. A page a bundler builds resolves it
+    // as "bundler" does; under "nodenext" tsc reads the package as CommonJS
+    // and IOBrowser() is "not callable", as USAGE says.
+    const platform = Object.keys(files).filter((f) => /from "@interopio\/browser"/.test(typed[Number(f.slice(6, -4))].code));
+    assert.equal(platform.length, 1, "the io.Connect recipe's block");
+    const paths = { "@interopio/browser": [join(root, "node_modules", "@interopio", "browser", "browser.d.ts")] };
+    const compilerOptions = { allowJs: true, checkJs: true, noEmit: true, strict: true, noImplicitAny: false, module: "nodenext", moduleResolution: "nodenext", target: "es2022", skipLibCheck: true, types: ["node"], typeRoots: [join(root, "node_modules", "@types")], paths };
+    const tsc = (name, options, include) => {
+        writeFileSync(join(dir, name), JSON.stringify({ compilerOptions: { ...compilerOptions, ...options }, include }));
+        const r = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(dir, name)], { encoding: "utf8", timeout: 300_000 });
+        return { status: r.status, errors: r.stdout.replace(/types-\d+\.mjs/g, (f) => files[f]) || r.stderr };
+    };
+    const node = tsc("tsconfig.json", {}, Object.keys(files));
+    const notCallable = new RegExp(`^\\S*/${files[platform[0]].replace(/[.:]/g, "\\$&")}\\(\\d+,\\d+\\): error TS2349: This expression is not callable\\.\n.*@interopio/browser/browser.*has no call signatures\\.\n$`);
+    assert.match(node.errors, notCallable, "under nodenext, only the io.Connect recipe's IOBrowser() is not callable");
+    const page = tsc("tsconfig.bundler.json", { module: "esnext", moduleResolution: "bundler" }, platform);
+    assert.equal(page.status, 0, page.errors);
 });
 
 for (const block of blocks) {
