@@ -19,6 +19,7 @@ import { McpServer, Server, createMcpHandler } from "@modelcontextprotocol/serve
 import * as z from "zod";
 import { assetPath, loadFactory, run } from "./helpers.mjs";
 import { loadAdapter, until } from "./adapter-helpers.mjs";
+import { connectInMemory } from "./mcp-server.mjs";
 
 let IoCodeModeFactory, mcp;
 before(async () => {
@@ -86,14 +87,6 @@ function assertCalls(out, decisions) {
         ["desk.delete_repo", true, false],
         ["desk.flaky", true, false],
     ]);
-}
-
-// A client of SDK 2 connected in memory to server (MCP 2025-11-25).
-async function connectInMemory(server) {
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    const client = new Client({ name: "test-client", version: "1.0.0" });
-    await Promise.all([server.connect(b), client.connect(a)]);
-    return client;
 }
 
 // A run aborted while desk.slow runs: the server sees the cancellation.

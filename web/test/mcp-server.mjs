@@ -15,10 +15,15 @@ export async function serverWith(name, list, call) {
     const server = new Server({ name, version: "1.0.0" }, { capabilities: { tools: { listChanged: true }, logging: {} } });
     server.setRequestHandler("tools/list", list);
     server.setRequestHandler("tools/call", call);
+    return { server, client: await connectInMemory(server, "hostile") };
+}
+
+/** A client of SDK 2 (clientName) connected in memory to server, SDK 2's McpServer or Server (MCP 2025-11-25). */
+export async function connectInMemory(server, clientName = "test-client") {
     const [a, b] = InMemoryTransport.createLinkedPair();
-    const client = new Client({ name: "hostile", version: "1.0.0" });
+    const client = new Client({ name: clientName, version: "1.0.0" });
     await Promise.all([server.connect(b), client.connect(a)]);
-    return { server, client };
+    return client;
 }
 
 /**
