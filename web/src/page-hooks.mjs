@@ -129,10 +129,17 @@ function errorText(err) {
  * copy goes: the async caller would adopt it.
  * @param {(c: any) => unknown} onToolCall
  * @param {any} arg
+ * @param {string} name the name the tool is registered under (the one the program called)
  */
-export async function askInterceptor(onToolCall, arg) {
+export async function askInterceptor(onToolCall, arg, name) {
+    // As filterVerdict: a definition renamed since it was registered
+    // under `name` would be judged by a name the program does not call
+    // (one that denied "admin.wipe" approved it renamed "safe.read", and
+    // it ran). Denied unasked, and so is one the interceptor renames.
+    if (renamed(arg.tool, name)) return denial(RENAMED);
     const before = inputText(arg.input);
     const decision = (await adopt(onToolCall(arg), "onToolCall's answer")).value;
+    if (renamed(arg.tool, name)) return denial(RENAMED);
     if (decision === null || typeof decision !== "object" || Array.isArray(decision)) return decision;
     // Without a prototype: this async function's result is adopted, and a
     // then set on Object.prototype meanwhile would be followed.
@@ -147,11 +154,28 @@ export async function askInterceptor(onToolCall, arg) {
     // (input.amount = 0) and allows without an input meant the tool to get
     // the changed input; the tool got the program's original, silently.
     // Fail closed, saying what to return.
-    if (copy.allowed === true && copy.input === undefined && inputText(arg.input) !== before) {
-        return Object.assign(Object.create(null), { allowed: false, reason: CHANGED_IN_PLACE });
-    }
+    if (copy.allowed === true && copy.input === undefined && inputText(arg.input) !== before) return denial(CHANGED_IN_PLACE);
     return copy;
 }
+
+/** @param {string} reason */
+const denial = (reason) => Object.assign(Object.create(null), { allowed: false, reason });
+
+/**
+ * Whether a definition no longer answers the name it is registered under
+ * (a name that cannot be read is not that name).
+ * @param {any} def
+ * @param {string} name
+ */
+function renamed(def, name) {
+    try {
+        return def.name !== name;
+    } catch {
+        return true;
+    }
+}
+
+const RENAMED = "the page renamed this tool's definition after registering it, so onToolCall would judge another name: register it again under its new name";
 
 const CHANGED_IN_PLACE =
     "onToolCall changed the input it was given but returned no input: return { allowed: true, input } to run the tool with the changed input";

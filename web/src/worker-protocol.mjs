@@ -166,7 +166,7 @@ export async function answer(h, m) {
         if (m.kind === "intercept") {
             let value;
             try {
-                value = await askInterceptor(h.onToolCall, { tool: def, input: m.input, callContext: run.context });
+                value = await askInterceptor(h.onToolCall, { tool: def, input: m.input, callContext: run.context }, m.name);
             } catch (err) {
                 throw thrownByTool(err, "onToolCall");
             }

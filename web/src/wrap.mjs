@@ -153,7 +153,7 @@ export function pagePipeline(config) {
             if (!run || run.ended) throw new Error(run ? run.endReason : "the run has ended");
             let decision;
             try {
-                decision = await askInterceptor(onToolCall, { tool: orig(c.tool), input: c.input, callContext: run.context });
+                decision = await askInterceptor(onToolCall, { tool: orig(c.tool), input: c.input, callContext: run.context }, c.tool.name);
             } catch (err) {
                 // Cut before the core copies it in, as a tool's (call.mjs).
                 const cut = cutThrown(thrownByTool(err, "onToolCall"));

@@ -340,7 +340,7 @@ describe("hostile46: interceptors", { timeout: 600_000 }, () => {
 
 describe("hostile46: an interceptor shown a definition renamed after registration", { timeout: 600_000 }, () => {
     // 31: found by row 9 (the interceptor was shown the name it had written itself).
-    test("a definition the page (or onToolCall) renamed after registering it: onToolCall never judges the new name; the call is denied saying why, and the tool never runs", { todo: "gets: renamed admin.wipe -> safe.read, an onToolCall denying admin.* approves it and WIPED runs; one that renames admin.drop while asked approves it, DROPPED; both modes" }, async (t) => {
+    test("a definition the page (or onToolCall) renamed after registering it: onToolCall never judges the new name; the call is denied saying why, and the tool never runs", async (t) => {
         const uncaught = watchUncaught(t);
         let wiped = 0;
         const seen = [];
@@ -365,12 +365,53 @@ describe("hostile46: an interceptor shown a definition renamed after registratio
         wipe.name = "safe.read";
         const after = await within(run(s, code), 30_000);
         assert.equal(after.ok, true, JSON.stringify(after.error));
+        // A session's own tool, renamed after createSession, likewise.
+        const own = tool("admin.own", () => (wiped++, "OWN"));
+        const s2 = api.createSession({ tools: [own] });
+        own.name = "safe.own";
+        const owned = await within(run(s2, `return await tools.admin.own({}).then((v) => v, (e) => e.message)`), 30_000);
+        assert.match(String(owned.result), /denied.*renamed/, JSON.stringify(owned));
         Object.defineProperty(wipe, "name", { get() { throw new Error("name read"); }, configurable: true });
         const unreadable = await within(run(s, `return await tools.admin.wipe({}).then((v) => v, (e) => e.message)`), 30_000);
         assert.equal(wiped, 0, `a renamed admin tool ran: ${JSON.stringify([before.result, after.result, unreadable.result])}, onToolCall saw ${seen}`);
         for (const m of [...after.result, ...before.result.slice(1), unreadable.result]) assert.match(String(m), /denied/, JSON.stringify(m));
         assert.match(after.result[0], /renamed/, "the reason does not say the definition was renamed");
         assert.ok(!seen.includes("safe.read"), `onToolCall judged the new name: ${seen}`);
+        assert.deepEqual(uncaught, []);
+    });
+});
+
+describe("hostile46: an approval given for one definition", { timeout: 600_000 }, () => {
+    // 32
+    test("an onToolCall that unregisters the definition it was shown and registers another under its name, then approves: neither runs on that approval; the next call asks about the new one", async (t) => {
+        const uncaught = watchUncaught(t);
+        const ran = [];
+        const seen = [];
+        const A = tool("x.op", () => (ran.push("A"), "A"));
+        const B = tool("x.op", () => (ran.push("B"), "B"));
+        /** @type {any} */
+        let api;
+        let unregisterA = () => {};
+        api = await withFactory(t, {
+            wasmLocation: assetPath,
+            timeout: 15_000,
+            interceptors: {
+                onToolCall: async ({ tool: d }) => {
+                    seen.push(d === A ? "A" : d === B ? "B" : "?");
+                    if (d === A) {
+                        unregisterA();
+                        api.registerTool(B);
+                    }
+                    return { allowed: true };
+                },
+            },
+        });
+        unregisterA = api.registerTool(A);
+        const r = await within(run(api.createSession(), `return [await tools.x.op({}).then((v) => v, (e) => "failed"), await tools.x.op({}).then((v) => v, (e) => "failed")]`), 30_000);
+        assert.equal(r.ok, true, JSON.stringify(r.error));
+        assert.deepEqual(r.result, ["failed", "B"]);
+        assert.deepEqual(ran, ["B"]);
+        assert.deepEqual(seen, ["A", "B"]);
         assert.deepEqual(uncaught, []);
     });
 });
