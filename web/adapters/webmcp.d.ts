@@ -60,7 +60,7 @@ export declare function fromWebMcp(options?: FromWebMcpOptions): Promise<WebMcpT
 export interface ExposeToWebMcpOptions {
     /** Default: `document.modelContext`. */
     modelContext?: WebMcpModelContext | undefined;
-    /** Prefix of the two tools' names (e.g. `"orders."`). Default none: `searchTools`, `executeCode`. */
+    /** Prefix of the two tools' names (e.g. `"orders."`; WebMCP names take `[A-Za-z0-9_.-]` only). Default none: `searchTools`, `executeCode`. */
     prefix?: string | undefined;
     /** The runs' `context` (onToolCall's `callContext`). */
     context?: unknown;

@@ -112,6 +112,15 @@ window.__run = async () => {
     unexpose();
     await until(async () => !(await mc.getTools()).some((t) => t.name === "executeCode"));
     out.unexposed = !(await mc.getTools()).some((t) => t.name === "executeCode");
+    // A prefix outside the draft's tool-name characters: refused by the
+    // context, and nothing left registered.
+    try {
+        await exposeToWebMcp(session, { prefix: "code mode:" });
+        out.badPrefix = "registered";
+    } catch (e) {
+        out.badPrefix = [e.name, e.message];
+    }
+    out.badPrefixLeft = (await mc.getTools()).map((t) => t.name).filter((n) => /searchTools|executeCode/.test(n));
 
     unregister();
     source.close();
@@ -257,6 +266,8 @@ test("fromWebMcp and exposeToWebMcp with the WebMCP polyfill in Chromium", async
     assert.deepEqual(out.testingTitle, { title: "webmcp" });
     assert.equal(out.testingLate, 8);
     assert.equal(out.unexposed, true);
+    assert.deepEqual(out.badPrefix, ["InvalidStateError", 'Tool "name" must be 1–128 characters and contain only ASCII alphanumeric, underscore, hyphen, or period']);
+    assert.deepEqual(out.badPrefixLeft, []);
     assert.deepEqual(problems, []);
     await page.close();
 });
