@@ -161,11 +161,10 @@ describe("hostile46: tool results as attack vectors", { timeout: 600_000 }, () =
         let thens = 0;
         const thenable = { then() { thens++; } };
         const { s, ran } = await desk(t, { answer: () => ({ a: { b: [new Promise(() => {}), thenable] }, c: "kept" }) });
-        const started = Date.now();
         const r = await within(run(s, `try { return await tools.echo({}) } catch (e) { return { failed: e.message } }`), 30_000);
         assert.notEqual(r, "hung");
+        // A call that waited for its nested promise would end the run at its timeout (TIMEOUT, not ok).
         assert.equal(r.ok, true, JSON.stringify(r.error));
-        assert.ok(Date.now() - started < 14_000, "the call waited for its nested promise until the timeout");
         assert.ok(r.result.failed || r.result.c === "kept", JSON.stringify(r.result));
         assert.equal(thens, 0, "a nested thenable's then was called");
         await clean(s, ran, "nested promises");
@@ -856,7 +855,6 @@ describe("hostile46: MCP servers", { timeout: 600_000 }, () => {
             if (m.method === "tools/call") return send({ jsonrpc: "2.0", id: m.id, result: { content: [{ type: "text", text: '"ok"' }] } });
             send({ jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "no" } });
         });
-        const started = Date.now();
         const instruction = s.getSystemInstruction();
         assert.ok(instruction.length < 200_000, `the instruction is ${instruction.length} characters`);
         const { searchTools, executeCode } = llmTools(s);
@@ -867,7 +865,6 @@ describe("hostile46: MCP servers", { timeout: 600_000 }, () => {
         assert.equal(r.ok, true, JSON.stringify(r.error));
         assert.equal(r.result[0], "ok");
         assert.ok(JSON.stringify(r).length < 200_000);
-        assert.ok(Date.now() - started < 60_000);
         assert.ok(reports.every((x) => x.length <= 300));
         assert.deepEqual(uncaught, []);
     });
