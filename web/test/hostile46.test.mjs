@@ -12,8 +12,12 @@
 // global function called with a hidden tool's name, marks left on the
 // tools' functions; a forged abort event on a tool's signal; MCP servers
 // that answer a call twice or answer calls never sent, describe a tool in
-// 10 MB, point $ref and content at URLs, or ask the client for input. Each
-// row is what the page must get, in both engine modes (CODE_MODE_WORKER=1).
+// 10 MB, point $ref and content at URLs, or ask the client for input. Rows
+// 31-33 came from row 9: onToolCall is shown the page's definition, and one
+// renamed after registration was judged by its new name (admin.wipe renamed
+// safe.read was approved and ran; now denied unasked); an approval of one
+// definition, and two sessions' tools of one name. Each row is what the
+// page must get, in both engine modes (CODE_MODE_WORKER=1).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
@@ -411,6 +415,36 @@ describe("hostile46: an approval given for one definition", { timeout: 600_000 }
         assert.deepEqual(r.result, ["failed", "B"]);
         assert.deepEqual(ran, ["B"]);
         assert.deepEqual(seen, ["A", "B"]);
+        assert.deepEqual(uncaught, []);
+    });
+
+    // 33
+    test("two sessions each with its own tool of one name, run at once: onToolCall is shown each call's own session's definition, and that one runs", async (t) => {
+        const uncaught = watchUncaught(t);
+        const ran = [];
+        const A = tool("x.op", () => (ran.push("A"), "A"));
+        const B = tool("x.op", () => (ran.push("B"), "B"));
+        /** @type {[string, string][]} */
+        const seen = [];
+        const api = await withFactory(t, {
+            wasmLocation: assetPath,
+            timeout: 15_000,
+            interceptors: {
+                onToolCall: async ({ tool: d, callContext }) => {
+                    seen.push([callContext.session, d === A ? "A" : d === B ? "B" : "?"]);
+                    await sleep(5);
+                    return { allowed: true };
+                },
+            },
+        });
+        const sa = api.createSession({ tools: [A] });
+        const sb = api.createSession({ tools: [B] });
+        const go = (s, session) => within(run(s, `return [await tools.x.op({}), await tool_call("x.op", {})]`, { context: { session } }), 30_000);
+        const out = await Promise.all([go(sa, "A"), go(sb, "B"), go(sb, "B"), go(sa, "A")]);
+        assert.deepEqual(out.map((r) => r.ok && r.result), [["A", "A"], ["B", "B"], ["B", "B"], ["A", "A"]]);
+        assert.deepEqual(ran.sort(), ["A", "A", "A", "A", "B", "B", "B", "B"]);
+        assert.equal(seen.length, 8);
+        for (const [session, shown] of seen) assert.equal(shown, session, `a call of session ${session} showed onToolCall ${shown}'s definition`);
         assert.deepEqual(uncaught, []);
     });
 });
