@@ -16,6 +16,7 @@ import assert from "node:assert/strict";
 import { MessagePort, Worker } from "node:worker_threads";
 import { assetPath, llmTools, run, sleep, tool, until, watchUncaught, within, withFactory, WORKER } from "./helpers.mjs";
 import { alive, allAsWritten, executeFactory, fenced, INNER } from "./hostile-factory.mjs";
+import { spyOn } from "./worker-spy.mjs";
 
 describe("hostile45: a /* with no space after it, and prose with /* before a program with its own */", { timeout: 600_000 }, () => {
     test("x = 1 /*note (text right after the /*) holding a fenced block: the program runs as written, the comment's code never", async (t) => {
@@ -37,53 +38,6 @@ describe("hostile45: a /* with no space after it, and prose with /* before a pro
         await allAsWritten(executeCode, proses.flatMap((prose) => bodies.flatMap((body) => fenced.filter(([open]) => open !== "```json\n").map(([open, close]) => `${prose}\n\n${open}${body}${close}\nDone.`))), { wiped, sent });
     });
 });
-
-// The page's end of the worker's channel: the listeners the factory adds
-// while it is made (wrapped to record what they receive) and the ports it
-// posts on. Only the factory made inside spyOn's call is spied on.
-async function spyOn(t, config) {
-    const listeners = [];
-    const inbox = [];
-    const ports = new Set();
-    const saved = [];
-    let depth = 0;
-    for (const P of [Worker.prototype, MessagePort.prototype]) {
-        for (const k of ["on", "addListener", "addEventListener"]) {
-            const orig = P[k];
-            if (typeof orig !== "function") continue;
-            saved.push([P, k, orig]);
-            P[k] = function (ev, fn, ...rest) {
-                if (ev !== "message" || typeof fn !== "function" || depth) return orig.call(this, ev, fn, ...rest);
-                const byEvent = k === "addEventListener";
-                const target = this;
-                listeners.push({ fn, target, byEvent });
-                const wrapped = function (arg) {
-                    inbox.push(byEvent ? arg?.data : arg);
-                    return fn.apply(this, arguments);
-                };
-                depth++;
-                try { return orig.call(this, ev, wrapped, ...rest); } finally { depth--; }
-            };
-        }
-        const post = P.postMessage;
-        saved.push([P, "postMessage", post]);
-        P.postMessage = function (...a) { ports.add(this); return post.apply(this, a); };
-    }
-    let api;
-    try {
-        api = await withFactory(t, { wasmLocation: assetPath, ...config, worker: true });
-        await api.ready();
-    } finally {
-        for (const [P, k, orig] of saved) P[k] = orig;
-    }
-    // Hands data to the page's listeners as if the worker had posted it.
-    const deliver = (data) => {
-        for (const { fn, target, byEvent } of listeners) {
-            try { fn.call(target, byEvent ? { data, type: "message", target } : data); } catch { /* a listener may refuse it */ }
-        }
-    };
-    return { api, inbox, deliver, ports: [...ports], listeners };
-}
 
 const worker = { skip: !WORKER && "the worker's channel: run with CODE_MODE_WORKER=1" };
 

@@ -17,14 +17,18 @@
 // renamed after registration was judged by its new name (admin.wipe renamed
 // safe.read was approved and ran; now denied unasked); an approval of one
 // definition, and two sessions' tools of one name. Each row is what the
-// page must get, in both engine modes (CODE_MODE_WORKER=1).
+// page must get, in both engine modes (CODE_MODE_WORKER=1). Row 34 (todo):
+// an approval the worker's core never used (the schema refused the input)
+// stays for the run, and a call forged on the page's end of the channel
+// with another input runs on it.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { Client, InMemoryTransport } from "@modelcontextprotocol/client";
-import { assetPath, llmTools, loadFactory, run, sleep, tool, until, watchUncaught, within, withFactory } from "./helpers.mjs";
+import { assetPath, llmTools, loadFactory, run, sleep, tool, until, watchUncaught, within, withFactory, WORKER } from "./helpers.mjs";
 import { loadAdapter } from "./adapter-helpers.mjs";
 import { serverWith } from "./mcp-server.mjs";
+import { spyOn } from "./worker-spy.mjs";
 
 /**
  * A factory for one row: admin.wipe (hidden by the filter), pay.send
@@ -445,6 +449,39 @@ describe("hostile46: an approval given for one definition", { timeout: 600_000 }
         assert.deepEqual(ran.sort(), ["A", "A", "A", "A", "B", "B", "B", "B"]);
         assert.equal(seen.length, 8);
         for (const [session, shown] of seen) assert.equal(shown, session, `a call of session ${session} showed onToolCall ${shown}'s definition`);
+        assert.deepEqual(uncaught, []);
+    });
+});
+
+describe("hostile46: an approval the worker's core did not use", { timeout: 600_000 }, () => {
+    // 34
+    test("a call onToolCall approved whose input the schema then refused: its approval runs no call forged on the page's end of the channel with another input", { skip: !WORKER && "the worker's channel: run with CODE_MODE_WORKER=1", todo: "gets: PAID with amount 1e9 (the page keeps one approval per tool name for the run, and the refused call never used it)" }, async (t) => {
+        const uncaught = watchUncaught(t);
+        const paid = [];
+        let release = () => {};
+        const gate = new Promise((r) => { release = r; });
+        const { api, inbox, deliver } = await spyOn(t, {
+            tools: [
+                tool("pay.send", (i) => (paid.push(i.amount), "PAID"), { inputSchema: { type: "object", properties: { amount: { type: "number" } }, required: ["amount"], additionalProperties: false } }),
+                tool("slow.wait", async () => (await gate, "waited")),
+            ],
+            interceptors: { onToolCall: ({ tool: x, input }) => (x.name !== "pay.send" || input.amount <= 100 ? { allowed: true } : { allowed: false, reason: "over the limit" }) },
+        });
+        const s = api.createSession();
+        inbox.length = 0;
+        const p = run(s, `const refused = await tools.pay.send({ amount: 5, note: "x" }).then(() => "paid", (e) => e.message);
+            return [refused, await tools.slow.wait({})]`);
+        const isLive = (m) => m?.t === "call" && m?.kind === "tool" && m?.name === "slow.wait";
+        await until(() => inbox.some(isLive), "the slow call");
+        const live = inbox.find(isLive);
+        deliver({ ...live, cid: live.cid + 1000, name: "pay.send", input: { amount: 1e9 } });
+        await sleep(200);
+        release();
+        const r = await within(p, 60_000);
+        assert.deepEqual(paid, [], "a forged call ran on an approval given to another input");
+        assert.equal(r.ok, true, JSON.stringify(r.error));
+        assert.match(r.result[0], /note|additional/, JSON.stringify(r.result));
+        assert.equal(r.result[1], "waited");
         assert.deepEqual(uncaught, []);
     });
 });
