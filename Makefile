@@ -12,7 +12,7 @@ GOPKGS     = $$($(GO) list ./... | grep -v /node_modules/)
 # Every target a person runs carries a "## what it does" comment on its rule
 # line; help lists them (TestMakeHelp checks that none is missing).
 help: ## list the targets
-	@awk 'BEGIN { FS = ":[^#]*## " } /^[a-zA-Z0-9_-]+:[^=]*## / { printf "make %-15s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
+	@awk 'BEGIN { FS = ":[^#]*## " } /^[a-zA-Z0-9_-]+:[^=]*## / { printf "make %-16s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 
 # node_modules holds the pinned QuickJS asset and the JS test clients.
 deps: node_modules/.package-lock.json ## install the pinned npm dependencies (npm ci): the QuickJS asset, test clients

@@ -20,10 +20,18 @@ func TestMakeHelp(t *testing.T) {
 		t.Fatalf("make help: %v\n%s", err, out)
 	}
 	listed := map[string]bool{}
+	// The column where each description starts: one for all, so that no
+	// name is longer than help's width (make test-node-worker's was).
+	columns := map[int][]string{}
 	for _, line := range strings.Split(string(out), "\n") {
 		if f := strings.Fields(line); len(f) >= 3 && f[0] == "make" {
 			listed[f[1]] = true
+			col := len(line) - len(strings.TrimLeft(line[len("make ")+len(f[1]):], " "))
+			columns[col] = append(columns[col], f[1])
 		}
+	}
+	if len(columns) != 1 {
+		t.Errorf("make help's descriptions start in %d columns (by column: %v): widen help's printf to the longest name", len(columns), columns)
 	}
 	rule := regexp.MustCompile(`(?m)^([a-zA-Z][a-zA-Z0-9_-]*):([^=]|$)`)
 	var targets []string
