@@ -192,3 +192,14 @@ test-runners: check-chromium deps build web/runners-test/node_modules/.package-l
 web/runners-test/node_modules/.package-lock.json: web/runners-test/package.json web/runners-test/package-lock.json
 	npm ci --prefix web/runners-test --no-audit --no-fund
 	@touch $@
+
+# Google's Agent Development Kit running the LLM tools as USAGE.md shows
+# (web/adk-test/run.test.mjs: its block, against the fake Gemini API of
+# web/test/fakes), both engine modes. Opt-in, not part of make test: 173
+# packages (154 MB), a @google/genai 2 of their own beside the root's 3.
+.PHONY: test-adk
+test-adk: deps build web/adk-test/node_modules/.package-lock.json ## opt-in: USAGE's Google Agent Development Kit (@google/adk) block against a local Gemini API, both engine modes
+	node --test web/adk-test/run.test.mjs
+web/adk-test/node_modules/.package-lock.json: web/adk-test/package.json web/adk-test/package-lock.json
+	npm ci --prefix web/adk-test --no-audit --no-fund
+	@touch $@

@@ -1228,6 +1228,7 @@ const cases = [
     { has: "// vite.config.js (Vite 7 and older)", why: "a bundler's config; web/bundler-test/run.test.mjs runs Vite's dev server with it" },
     { has: 'vi.mock("@interopio/code-mode/emscripten-module.wasm?url", async () => {', why: "Vitest's; web/runners-test/run.test.mjs (make test-runners) runs it in Vitest's node and jsdom environments" },
     { has: "// vitest.config.js", why: "a test runner's config; web/runners-test/run.test.mjs (make test-runners) runs Vitest's browser mode with it" },
+    { has: 'import { FunctionTool, InMemoryRunner, LlmAgent } from "@google/adk";', why: "@google/adk is not among the root's packages; web/adk-test/run.test.mjs (make test-adk) runs it against the local Gemini API" },
     { has: "// jest.config.cjs, with tsconfig.esm.json", why: "a test runner's config; web/runners-test/run.test.mjs (make test-runners) runs Jest with it" },
     { has: "// worker.mjs: a Cloudflare Worker (wrangler bundles it, the .wasm files as modules)", why: "a Cloudflare Worker; web/test/workerd.test.mjs runs it in workerd" },
     { has: 'trustedTypes.createPolicy("default", {', why: "Trusted Types are a browser's; web/browser-test/csp.test.mjs runs a page that enforces them" },
