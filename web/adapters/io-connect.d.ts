@@ -45,7 +45,8 @@ export interface FromIoConnectOptions {
      * `"skipMine"`: every server; the tool returns `[{ server, returned }]`
      * (and `{ server, error }` for those that failed). A function picks per method,
      * and may return an instance filter (`{ application: "pricing-b" }`): a method
-     * several applications serve, pinned to one. The page's own instance is never a target.
+     * several applications serve, pinned to one (the first server it matches, one
+     * call). The page's own instance is never a target.
      */
     target?: ("best" | "all" | "skipMine" | ((method: IoConnectMethod) => IoConnectTarget)) | undefined;
     /** Passed to every `invoke`: over 0, at most 2147483647 ms (setTimeout's limit: `Infinity` is a TypeError). */

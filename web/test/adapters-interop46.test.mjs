@@ -98,29 +98,49 @@ describe("io.Connect: a call in the moment before a method's tool is removed", (
 // method: the page pins a method several applications serve.
 describe("io.Connect: a method two applications serve, pinned to one by the target option", () => {
     let host, api, source;
+    const handled = [];
     before(async () => {
         host = await bus.connect("copilot-46b");
-        for (const app of ["pricing-a-46", "pricing-b-46"]) {
+        // pricing-b-46 runs twice: a filter by its name matches both instances.
+        for (const app of ["pricing-a-46", "pricing-b-46", "pricing-b-46"]) {
             const io = await bus.connect(app);
-            await io.interop.register({ name: "Px.Get", accepts: "String ticker", returns: "String app" }, () => ({ app }));
+            await io.interop.register({ name: "Px.Get", accepts: "String ticker", returns: "String app" }, () => (handled.push(app), { app }));
             await io.interop.register({ name: "Px.Other", returns: "String app" }, () => ({ app }));
         }
+        // The page serves Px.Own too; pricing-a-46 as well.
+        await host.interop.register({ name: "Px.Own", returns: "String app" }, () => (handled.push("host"), { app: "host" }));
+        await (await bus.connect("pricing-c-46")).interop.register({ name: "Px.Own", returns: "String app" }, () => (handled.push("pricing-c-46"), { app: "pricing-c-46" }));
         api = await IoCodeModeFactory({ wasmLocation: assetPath, timeout: 8000 });
-        source = ioc.fromIoConnect(host, { namespace: "px", target: (method) => (method.name === "Px.Get" ? { application: "pricing-b-46" } : "best") });
+        const pins = { "Px.Get": { application: "pricing-b-46" }, "Px.Own": { application: "copilot-46b" } };
+        source = ioc.fromIoConnect(host, { namespace: "px", target: (method) => pins[method.name] ?? "best" });
         source.registerTools(api);
-        await until(() => ["Px.Get", "Px.Other"].every((m) => host.interop.methods().find((x) => x.name === m)?.getServers().length === 2) && source.tools.length === 2, "both methods from both apps");
+        const servers = { "Px.Get": 3, "Px.Other": 3, "Px.Own": 2 };
+        await until(() => Object.entries(servers).every(([m, n]) => host.interop.methods().find((x) => x.name === m)?.getServers().length === n) && source.tools.length === 3, "the methods from every app");
     });
     after(() => {
         source.close();
         api.dispose();
     });
 
-    test("every call of the pinned method reaches the application its filter names; the others go to io.Connect's best", async () => {
+    // io.Connect invokes every server an instance filter matches: the
+    // tool's one result hid a second call (pricing-b-46 twice: each call
+    // ran twice), and a filter the page's own instance matches ran the
+    // page's method, which a call through the adapter must never reach.
+    test("every call of the pinned method reaches one server of the application its filter names, once; the others go to io.Connect's best", async () => {
         const session = api.createSession();
+        handled.length = 0;
         const out = await run(session, "const r = []; for (let i = 0; i < 4; i++) r.push((await tools.px.Px.Get({ ticker: 'IBM' })).app); return [r, (await tools.px.Px.Other({})).app];");
         assert.equal(out.ok, true, JSON.stringify(out));
         assert.deepEqual(out.result[0], ["pricing-b-46", "pricing-b-46", "pricing-b-46", "pricing-b-46"]);
         assert.match(out.result[1], /^pricing-[ab]-46$/);
+        assert.deepEqual(handled, ["pricing-b-46", "pricing-b-46", "pricing-b-46", "pricing-b-46"]);
         session.dispose();
+    });
+
+    test("a filter that matches the page's own instance only: the call fails saying so, and the page's method is not run", async () => {
+        handled.length = 0;
+        const out = await run(api.createSession(), "try { return await tools.px.Px.Own({}); } catch (e) { return e.message; }");
+        assert.equal(out.result, 'Px.Own: no other application matches the target {"application":"copilot-46b"}');
+        assert.deepEqual(handled, []);
     });
 });

@@ -205,6 +205,15 @@ export function fromIoConnect(io, options) {
         const others = othersOf(method);
         if (t === "best") return others.length === method.getServers().length ? "best" : others[0];
         if (t === "all") return others.length === method.getServers().length ? "all" : others;
+        // An instance filter: io.Connect invokes every server it matches,
+        // the page's own included; the tool, one result, calls the first
+        // other one (matched as io.Connect does: as strings, any case).
+        // With no server at all (waitTimeoutMs), io.Connect waits for one.
+        if (t && typeof t == "object" && !Array.isArray(t) && others.length) {
+            const hit = others.find((s) => Object.keys(t).every((k) => String(s[k]).toLowerCase() == String(t[k]).toLowerCase()));
+            if (!hit) throw new Error(`${method.name}: no other application matches the target ${JSON.stringify(t)}`);
+            return hit;
+        }
         return t;
     }
 
