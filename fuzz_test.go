@@ -27,7 +27,7 @@ var llmArgsSeeds = []string{
 	`"{\"query\":\"transfer money\",\"limit\":1}"`, `{"query":"x","limit":"five"}`, `{"query":{"text":"x"}}`, `["x"]`,
 	`{"qeury":"x"}`, `{"query":`, `{"code":"return 6*7","explanation":"math"}`, `{"code":"return 1","explanation":5}`,
 	`"{\"code\": \"return 1"`, `"{\"code\": \"return 1\", explanation: 2}"`, `"{\"code\": \"return 6*7\", \"explanation\": \"x\",\n}"`,
-	`"\ufeff{\"code\": \"return 9\"}"`, "\"```json\\n{\\\"code\\\": \\\"return 1\\\"}\\n```\"", `{"__arg1":"return 1"}`,
+	`"\ufeff{\"code\": \"return 9\"}"`, "\"```json\\n{\\\"code\\\": \\\"return 1\\\"}\\n```\"", `{"__arg1":"return 1"}`, `{"rawInput":"{\"code\": \"return 1\",}"}`,
 	`{"name":"executeCode","arguments":"{\"code\":\"return 1\"}"}`, `{"function":{"code":"return 1"}}`,
 	`{"code":"<tool_call>{\"name\": \"executeCode\", \"arguments\": {\"code\": \"return 1\"}}</tool_call>"}`,
 	`{"code":"<function=executeCode>{\"code\": \"return 1\"}</function>"}`,

@@ -135,10 +135,14 @@ func (spec argSpec) parse(args json.RawMessage) (map[string]any, error) {
 	if !ok {
 		return nil, &argsError{fmt.Sprintf("%s: expected the arguments to be an object %s, got %s", spec.tool, spec.shape(), kindOf(raw))}
 	}
-	// LangChain's one input of a tool, { __arg1: "..." }: the lone string.
-	if a, ok := obj["__arg1"].(string); ok && len(obj) == 1 {
-		b, _ := json.Marshal(a)
-		return spec.parse(b)
+	// LangChain's one input of a tool, { __arg1: "..." }, and LlamaIndex's
+	// agents' arguments that did not parse as JSON, { rawInput: "..." }
+	// (a comma before a brace, a bare program): the lone string.
+	for _, k := range [...]string{"__arg1", "rawInput"} {
+		if a, ok := obj[k].(string); ok && len(obj) == 1 {
+			b, _ := json.Marshal(a)
+			return spec.parse(b)
+		}
 	}
 	// The call's envelope as the arguments: { name: "searchTools",
 	// arguments: {...} } (Ollama's parameters, an input, OpenAI's function

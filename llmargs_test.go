@@ -186,6 +186,11 @@ func TestLLMToolArguments(t *testing.T) {
 		{"an array of calls' arguments as text", execute, strconv.Quote(`[{"code": "return 1"}, {"code": "return 2"}]`), false, `executeCode: expected the arguments to be an object { code: string; explanation?: string }, got an array`},
 		{"an array literal program runs", execute, strconv.Quote(`[{"a": 1}]`), true, `"result":[{"a":1}]`},
 		{"LangChain's __arg1", execute, `{"__arg1":"return 6*7"}`, true, `"result":42`},
+		// LlamaIndex's agents hand a tool the arguments they could not parse as { rawInput }.
+		{"LlamaIndex's rawInput, a bare program", execute, `{"rawInput":"return 6*7"}`, true, `"result":42`},
+		{"LlamaIndex's rawInput, JSON with a comma before its brace", execute, `{"rawInput":"{\"code\": \"return 6*7\",}"}`, true, `"result":42`},
+		{"LlamaIndex's rawInput, a search's words", search, `{"rawInput":"transfer money"}`, true, `"payments.transfer"`},
+		{"rawInput beside code is ignored", execute, `{"code":"return 1","rawInput":"return 2"}`, true, `"result":1`},
 		{"asking for every tool in words lists them", search, `{"query":"What tools are available? List all tools"}`, true, `"payments.transfer"`},
 		{"a word of a tool beside them searches", search, `{"query":"list all order tools"}`, true, `[{"name":"orders.`},
 		{"two calls in Mistral's markup", execute, `{"code":` + strconv.Quote(`[TOOL_CALLS][{"name": "executeCode", "arguments": {"code": "return 1"}}, {"name": "executeCode", "arguments": {"code": "return 2"}}]`) + `}`, true, `[TOOL_CALLS] is tool-call markup; send only the program`},
