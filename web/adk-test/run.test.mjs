@@ -9,6 +9,7 @@
 // Opt-in (173 packages): make test-adk, not make test.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -120,4 +121,45 @@ test("the instruction as a string: ADK takes {namespace} for session state, and 
         for await (const _ of events);
     }, /Context variable not found: `namespace`/);
     assert.equal(server.requests.length, 0);
+});
+
+// USAGE.md's TypeScript note: the block as TypeScript type-checks against
+// ADK's types with the cast it names (ADK types execute's args unknown for
+// a parameters schema that is not Zod), and without it does not.
+test("the block in TypeScript type-checks with USAGE's cast of args", () => {
+    const ts = (args) => `import { FunctionTool, InMemoryRunner, LlmAgent } from "@google/adk";
+import type { IoCodeMode } from "@interopio/code-mode";
+declare const session: IoCodeMode.Session;
+declare const signal: AbortSignal;
+declare const question: string;
+const requestMetadata = { user: "ada" };
+const agent = new LlmAgent({
+    name: "orders",
+    model: "gemini-2.5-flash",
+    instruction: () => session.getSystemInstruction(),
+    tools: session.getLlmTools().map(
+        (t) => new FunctionTool({ name: t.name, description: t.description, parameters: t.inputSchema, execute: (args) => t.execute(${args}, { signal, context: requestMetadata }) }),
+    ),
+});
+const runner = new InMemoryRunner({ agent, appName: "orders" });
+export async function ask(): Promise<string | undefined> {
+    let answer: string | undefined;
+    for await (const event of runner.runEphemeral({ userId: "ada", newMessage: { role: "user", parts: [{ text: question }] } })) {
+        answer = event.content?.parts?.find((p) => p.text)?.text ?? answer;
+    }
+    return answer;
+}
+`;
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
+    writeFileSync(join(dir, "cast.ts"), ts("args as IoCodeMode.ExecuteCodeArgs | IoCodeMode.SearchToolsArgs"));
+    writeFileSync(join(dir, "bare.ts"), ts("args"));
+    const tsc = (file) => {
+        const compilerOptions = { strict: true, noEmit: true, target: "es2022", module: "nodenext", moduleResolution: "nodenext", lib: ["es2022", "dom"], skipLibCheck: true, types: [] };
+        writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: [file] }));
+        return spawnSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", join(dir, "tsconfig.json")], { encoding: "utf8", timeout: 300_000 });
+    };
+    const cast = tsc("cast.ts");
+    assert.equal(cast.status, 0, cast.stdout + cast.stderr);
+    const bare = tsc("bare.ts");
+    assert.match(bare.stdout, /Argument of type 'unknown' is not assignable to parameter of type 'ExecuteCodeArgs'/);
 });
