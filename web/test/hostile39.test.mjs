@@ -183,11 +183,17 @@ describe("hostile39: WebMCP, io.Connect and FDC3 sources made of throwing getter
         const ctx = context(async () => Object.keys(answers).map((name) => ({ name, description: name, inputSchema: "{}" })), (tl) => answers[tl.name]());
         const source = await webmcp.fromWebMcp({ modelContext: ctx });
         t.after(() => source.close?.());
-        const api = await withFactory(t, { wasmLocation: assetPath, timeout: 5000, memoryLimit: 128 });
-        source.registerTools(api);
-        const s = api.createSession();
+        // The never-settling answer needs a short run limit to be seen ending
+        // (TIMEOUT); the 30 MB one needs a long one: taking 28 MB of JSON in
+        // took over 5 s at a load of 30. One factory each, one source.
+        const quick = await withFactory(t, { wasmLocation: assetPath, timeout: 5000, memoryLimit: 128 });
+        const slow = await withFactory(t, { wasmLocation: assetPath, timeout: 300_000, memoryLimit: 128 });
+        source.registerTools(quick);
+        source.registerTools(slow);
+        const sessions = { quick: quick.createSession(), slow: slow.createSession() };
         for (const name of Object.keys(answers).filter((n) => n !== "ok")) {
-            const r = await within(run(s, `try { const v = await tools.webmcp.${name}({}); return ["ok", typeof v] } catch (e) { return [e.name, e.message.length] }`), 60_000);
+            const s = name === "never" ? sessions.quick : sessions.slow;
+            const r = await within(run(s, `try { const v = await tools.webmcp.${name}({}); return ["ok", typeof v] } catch (e) { return [e.name, e.message.length] }`), 360_000);
             assert.notEqual(r, "hung", name);
             if (name === "never") assert.equal(r.error?.code, "TIMEOUT", JSON.stringify(r));
             else {
