@@ -109,13 +109,16 @@ describe("io.Connect: a method two applications serve, pinned to one by the targ
         }
         // The page serves Px.Own too; pricing-a-46 as well.
         await host.interop.register({ name: "Px.Own", returns: "String app" }, () => (handled.push("host"), { app: "host" }));
-        await (await bus.connect("pricing-c-46")).interop.register({ name: "Px.Own", returns: "String app" }, () => (handled.push("pricing-c-46"), { app: "pricing-c-46" }));
+        const c = await bus.connect("pricing-c-46");
+        await c.interop.register({ name: "Px.Own", returns: "String app" }, () => (handled.push("pricing-c-46"), { app: "pricing-c-46" }));
+        await host.interop.register({ name: "Px.Both" }, () => (handled.push("host"), { app: "host" }));
+        await c.interop.register({ name: "Px.Both" }, () => (handled.push("pricing-c-46"), { app: "pricing-c-46" }));
         api = await IoCodeModeFactory({ wasmLocation: assetPath, timeout: 8000 });
-        const pins = { "Px.Get": { application: "pricing-b-46" }, "Px.Own": { application: "copilot-46b" } };
+        const pins = { "Px.Get": { application: "pricing-b-46" }, "Px.Own": { application: "copilot-46b" }, "Px.Both": [{ application: "copilot-46b" }, { application: "PRICING-C-46" }] };
         source = ioc.fromIoConnect(host, { namespace: "px", target: (method) => pins[method.name] ?? "best" });
         source.registerTools(api);
-        const servers = { "Px.Get": 3, "Px.Other": 3, "Px.Own": 2 };
-        await until(() => Object.entries(servers).every(([m, n]) => host.interop.methods().find((x) => x.name === m)?.getServers().length === n) && source.tools.length === 3, "the methods from every app");
+        const servers = { "Px.Get": 3, "Px.Other": 3, "Px.Own": 2, "Px.Both": 2 };
+        await until(() => Object.entries(servers).every(([m, n]) => host.interop.methods().find((x) => x.name === m)?.getServers().length === n) && source.tools.length === 4, "the methods from every app");
     });
     after(() => {
         source.close();
@@ -142,5 +145,12 @@ describe("io.Connect: a method two applications serve, pinned to one by the targ
         const out = await run(api.createSession(), "try { return await tools.px.Px.Own({}); } catch (e) { return e.message; }");
         assert.equal(out.result, 'Px.Own: no other application matches the target {"application":"copilot-46b"}');
         assert.deepEqual(handled, []);
+    });
+
+    test("a list of filters, the page's own among them: the rows of the other servers they match, in any case", async () => {
+        handled.length = 0;
+        const out = await run(api.createSession(), "return await tools.px.Px.Both({})");
+        assert.deepEqual(out.result, [{ server: "pricing-c-46", returned: { app: "pricing-c-46" } }], JSON.stringify(out));
+        assert.deepEqual(handled, ["pricing-c-46"]);
     });
 });

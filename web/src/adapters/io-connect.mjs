@@ -205,14 +205,15 @@ export function fromIoConnect(io, options) {
         const others = othersOf(method);
         if (t === "best") return others.length === method.getServers().length ? "best" : others[0];
         if (t === "all") return others.length === method.getServers().length ? "all" : others;
-        // An instance filter: io.Connect invokes every server it matches,
-        // the page's own included; the tool, one result, calls the first
-        // other one (matched as io.Connect does: as strings, any case).
+        // An instance filter (or a list of them): io.Connect invokes every
+        // server it matches, the page's own included. The other servers it
+        // matches (as io.Connect does: as strings, any case) are the
+        // target, the first alone for one filter (the tool has one result).
         // With no server at all (waitTimeoutMs), io.Connect waits for one.
-        if (t && typeof t == "object" && !Array.isArray(t) && others.length) {
-            const hit = others.find((s) => Object.keys(t).every((k) => String(s[k]).toLowerCase() == String(t[k]).toLowerCase()));
-            if (!hit) throw new Error(`${method.name}: no other application matches the target ${JSON.stringify(t)}`);
-            return hit;
+        if (t && typeof t == "object" && others.length) {
+            const hits = others.filter((s) => [].concat(t).some((f) => Object.keys(f).every((k) => String(s[k]).toLowerCase() == String(f[k]).toLowerCase())));
+            if (!hits.length) throw new Error(`${method.name}: no other application matches the target ${JSON.stringify(t)}`);
+            return Array.isArray(t) ? hits : hits[0];
         }
         return t;
     }
