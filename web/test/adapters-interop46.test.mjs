@@ -74,7 +74,8 @@ describe("io.Connect: a call in the moment before a method's tool is removed", (
     // waitTimeoutMs asks io.Connect to wait for a method: an application
     // that registers it again meanwhile (a restart) answers the call.
     test("with waitTimeoutMs, a call waits for an application to serve the method again; none comes: the same message after the wait", async () => {
-        const source = ioc.fromIoConnect(host, { namespace: "wait", waitTimeoutMs: 2000 });
+        // 8 s: room for the register below on a loaded machine (a round trip of the bus).
+        const source = ioc.fromIoConnect(host, { namespace: "wait", waitTimeoutMs: 8000 });
         const app = await bus.connect("restarting-46");
         await app.interop.register({ name: "Book.Get" }, () => ({ v: 1 }));
         await until(() => source.tools.some((t) => t.name === "wait.Book.Get"), "Book.Get");
