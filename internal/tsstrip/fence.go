@@ -283,11 +283,13 @@ func inCode(src string, off int) bool {
 // proseLine says whether the scanned text's last line holds two words
 // (names, numbers or strings) side by side where code puts an operator
 // between them: neither is a keyword that takes a word after it ("let x",
-// "return 1", "x of y", "type T").
+// "return 1", "x of y", "type T"). A joining word the line ends on, before
+// the /*, joins nothing: "Files in /*tmp" is prose's, where "x in y" is code.
 func (s *scanner) proseLine() bool {
-	for i := len(s.toks) - 1; i > 0 && !s.toks[i].nl; i-- {
+	last := len(s.toks) - 1
+	for i := last; i > 0 && !s.toks[i].nl; i-- {
 		a, b := s.toks[i-1], s.toks[i]
-		if isWord(a) && isWord(b) && !expectsMore[a.v] && !joins[a.v] && !joins[b.v] {
+		if isWord(a) && isWord(b) && !expectsMore[a.v] && !joins[a.v] && (!joins[b.v] || i == last) {
 			return true
 		}
 	}

@@ -105,6 +105,10 @@ func TestWrapperInComment(t *testing.T) {
 		"The pattern a /* b is no comment:\n```js\n/* c */\nreturn 9\n```": "\n\n/* c */\nreturn 9\n",
 		"Step 1 /* draft:\n```js\nreturn 10 /* d */\n```":                  "\n\nreturn 10 /* d */\n",
 		"Old files sit in /*tmp:\n```js\nreturn 11 /* e */\n```":           "\n\nreturn 11 /* e */\n",
+		// A joining word the line ends on (mend46).
+		"Files in /*tmp:\n```js\nreturn 12 /* f */\n```":          "\n\nreturn 12 /* f */\n",
+		"Saved as /*.log:\n```js\nreturn 13 /* g */\n```":         "\n\nreturn 13 /* g */\n",
+		"Look for /*TODO markers:\n```js\nreturn 14 /* h */\n```": "\n\nreturn 14 /* h */\n",
 	} {
 		if got, err := Unfence(src); err != nil || got != want {
 			t.Errorf("Unfence(%q) = %q, %v; want %q", src, got, err, want)

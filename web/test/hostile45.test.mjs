@@ -33,7 +33,7 @@ describe("hostile45: a /* with no space after it, and prose with /* before a pro
         const { executeCode } = llmTools(s);
         const prog = 'return await tools.mail.send({ body: "a note" });';
         const bodies = [`/* send the note */\n${prog}`, `/** The note. */\nconst body = "a note"; /* inline */\nreturn await tools.mail.send({ body });`, `const x = 1; /* a */ const y = 2; /* b */\n${prog}`];
-        const proses = ["The pattern a /* b is not a comment here.", "Step 1 /* draft:", "Globs like src /* all */ and lib/*.ts are paths.", "I wrote x /* y, then:"];
+        const proses = ["The pattern a /* b is not a comment here.", "Step 1 /* draft:", "Globs like src /* all */ and lib/*.ts are paths.", "I wrote x /* y, then:", "Files in /*tmp:", "Look for /*TODO markers:"];
         // Each sends its mail once, as the fenced program says (a ```json block is refused: not JavaScript).
         await allAsWritten(executeCode, proses.flatMap((prose) => bodies.flatMap((body) => fenced.filter(([open]) => open !== "```json\n").map(([open, close]) => `${prose}\n\n${open}${body}${close}\nDone.`))), { wiped, sent });
     });
