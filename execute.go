@@ -635,7 +635,7 @@ func (r *runState) finish(res *sandbox.Result, d time.Duration) *ExecuteResult {
 				hint = callHint(tool)
 			}
 		}
-		msg := e.Message + hint + memoryLimitHint(e, r.s.cm.cfg.MemoryLimitMB) + entityNameHint(r.code, e) + syntaxHint(r.code, e) + typeErrorHint(r.code, e, r.calleeHint, r.resultHint) + unawaitedHint(e, calls) + r.awaitedHint(e)
+		msg := timeoutUnitHint(e, e.Message, r.s.cm.cfg.Timeout) + hint + memoryLimitHint(e, r.s.cm.cfg.MemoryLimitMB) + entityNameHint(r.code, e) + syntaxHint(r.code, e) + typeErrorHint(r.code, e, r.calleeHint, r.resultHint) + unawaitedHint(e, calls) + r.awaitedHint(e)
 		// rows[-1].id: Python's last item, which JavaScript reads as a key
 		// "-1"; rows.last.id, Ruby's and Swift's.
 		if strings.Contains(msg, "[-1] is undefined") || strings.Contains(msg, ".last is undefined") {

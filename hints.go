@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -97,7 +98,31 @@ func memoryLimitHint(e *sandbox.Error, limitMB int) string {
 	if e.Code != sandbox.CodeMemoryLimit {
 		return ""
 	}
-	return fmt.Sprintf(" (the run's memory limit is %d MB: hold less data at once, e.g. work through it in parts and keep only what the result needs)", limitMB)
+	unit := ":"
+	if limitMB < smallMemoryLimitMB {
+		unit = fmt.Sprintf("; config.memoryLimit counts MiB: %d GiB would be %d;", limitMB, limitMB<<10)
+	}
+	return fmt.Sprintf(" (the run's memory limit is %d MB%s hold less data at once, e.g. work through it in parts and keep only what the result needs)", limitMB, unit)
+}
+
+// Limits below these were likely meant in a larger unit (timeout: 30 for
+// 30 s, memoryLimit: 1 for 1 GiB), which the docs allow: the run's error
+// names the field and its unit, the fix being the host's, not the model's.
+const (
+	shortTimeout       = time.Second
+	smallMemoryLimitMB = 16
+)
+
+// timeoutUnitHint names config.timeout's unit in a short timeout's TIMEOUT
+// ("did not finish within 30ms"), which alone did not say that the
+// timeout the page set was read as milliseconds.
+func timeoutUnitHint(e *sandbox.Error, msg string, timeout time.Duration) string {
+	limit := "within " + timeout.String()
+	if e.Code != sandbox.CodeTimeout || timeout >= shortTimeout || !strings.Contains(msg, limit) {
+		return msg
+	}
+	ms := float64(timeout) / float64(time.Millisecond)
+	return strings.Replace(msg, limit, fmt.Sprintf("%s (config.timeout: %g, in milliseconds; %g seconds would be %g)", limit, ms, ms, ms*1000), 1)
 }
 
 // invalidDateHint follows QuickJS's "Date value is NaN" from toISOString

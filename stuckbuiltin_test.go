@@ -58,7 +58,7 @@ func TestStuckBuiltinTimesOut(t *testing.T) {
 			if res.OK || res.Error.Code != ErrorCodeTimeout || res.Error.Name != "TimeoutError" {
 				t.Fatalf("got ok=%v %s %+v, want a TIMEOUT TimeoutError", res.OK, res.Result, res.Error)
 			}
-			if res.Error.Message != "the program did not finish within 500ms" {
+			if res.Error.Message != "the program did not finish within 500ms (config.timeout: 500, in milliseconds; 500 seconds would be 500000)" {
 				t.Errorf("message %q", res.Error.Message)
 			}
 			if len(res.Logs) == 0 || res.Logs[0].Message != "before" {

@@ -36,7 +36,7 @@ func TestTimeoutNamesWhatTheRunAwaited(t *testing.T) {
 		},
 	})
 	s := mustSession(t, cm)
-	const plain = "the program did not finish within 500ms"
+	const plain = "the program did not finish within 500ms (config.timeout: 500, in milliseconds; 500 seconds would be 500000)"
 	for _, tc := range []struct{ name, code, want string }{
 		{"a tool", "const a = 1;\nreturn await tools.slow.wait({ a })",
 			plain + "; it was waiting for the result of tool slow.wait (called at line 2)"},
@@ -244,8 +244,8 @@ func TestTimeoutNamesASchemaPreparation(t *testing.T) {
 	start := func(_ context.Context, _ json.RawMessage, _ Call, done func(json.RawMessage, error)) {
 		done(json.RawMessage("1"), nil)
 	}
-	const want = "the program did not finish within 300ms; it was preparing the input schema of tool wide.pick (called at line 1)"
-	const checking = "the program did not finish within 300ms; it was checking the input of tool wide.pick (called at line 1) against the tool's inputSchema"
+	const want = "the program did not finish within 300ms (config.timeout: 300, in milliseconds; 300 seconds would be 300000); it was preparing the input schema of tool wide.pick (called at line 1)"
+	const checking = "the program did not finish within 300ms (config.timeout: 300, in milliseconds; 300 seconds would be 300000); it was checking the input of tool wide.pick (called at line 1) against the tool's inputSchema"
 	for _, tool := range []Tool{{Name: "wide.pick", InputSchema: json.RawMessage(schema), Execute: ran}, {Name: "wide.pick", InputSchema: json.RawMessage(schema), Execute: ran, Start: start}} {
 		s := mustSession(t, newTestCodeMode(t, Config{Timeout: 300 * time.Millisecond, Tools: []Tool{tool}}))
 		// A run may end as the decode and walks end, before the compile

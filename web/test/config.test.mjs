@@ -165,6 +165,18 @@ test("a tool list given as an object, or a list to registerTool: the error says 
     assert.match(thrown(() => api.registerTools(record), Error), /has been disposed/);
 });
 
+// timeout: 30 (meant as seconds) and memoryLimit: 1 (meant as GiB) are
+// allowed; their runs' errors name the field and its unit, where "did not
+// finish within 30ms" alone left the page to guess why every run failed.
+test("a short timeout or a small memoryLimit: the run's error names the field and its unit", async (t) => {
+    const short = await withFactory(t, { wasmLocation: assetPath, timeout: 30 });
+    const r = await run(short.createSession(), "for (;;) {}");
+    assert.deepEqual([r.error?.code, r.error?.message], ["TIMEOUT", "the program did not finish within 30ms (config.timeout: 30, in milliseconds; 30 seconds would be 30000)"], JSON.stringify(r));
+    const small = await withFactory(t, { wasmLocation: assetPath, memoryLimit: 1 });
+    const m = await run(small.createSession(), "const a = []; for (let i = 0; ; i++) a.push('x' + i)");
+    assert.deepEqual([m.error?.code, m.error?.message], ["MEMORY_LIMIT", "out of memory (the run's memory limit is 1 MB; config.memoryLimit counts MiB: 1 GiB would be 1024; hold less data at once, e.g. work through it in parts and keep only what the result needs)"], JSON.stringify(m));
+});
+
 // An error the core makes is born inside WebAssembly: in-thread, its stack
 // was ten Go frames and never the caller's line ("at syscall/js.valueNew",
 // "at wasm://wasm/..."). The caller's own frame must be in it, in both modes.

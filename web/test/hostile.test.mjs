@@ -755,7 +755,7 @@ describe("a program stuck in a built-in that never checks the time", () => {
                 // The engine's own message: the worker's backstop (which
                 // says it restarted the worker, and loses the logs) did not
                 // have to step in.
-                assert.equal(r.error.message, "the program did not finish within 500ms");
+                assert.equal(r.error.message, "the program did not finish within 500ms (config.timeout: 500, in milliseconds; 500 seconds would be 500000)");
                 assert.deepEqual(r.logs, [{ level: "log", message: "before" }]);
                 assert.equal(next, 2);
                 assert.equal(other, 4);

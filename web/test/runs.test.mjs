@@ -291,7 +291,7 @@ describe("limits", () => {
         // A run first: each row must get to its calls within 800 ms, which a
         // fresh factory's first run under load may spend before them.
         assert.equal((await run(session, "return 1")).result, 1);
-        const plain = "the program did not finish within 800ms";
+        const plain = "the program did not finish within 800ms (config.timeout: 800, in milliseconds; 800 seconds would be 800000)";
         for (const [code, want] of [
             ["const a = 1;\nreturn await tools.slow.wait({ a })", `${plain}; it was waiting for the result of tool slow.wait (called at line 2)`],
             ["return await tools.pay.send({ to: 'x' })", `${plain}; it was waiting for the host's decision (onToolCall) on its call of tool pay.send (called at line 1)`],

@@ -49,7 +49,7 @@ function heldPage(wasm) {
 test("a page held past the backstop's time: the worker, which polls, ends the run with its own TIMEOUT and logs", { timeout: 150_000 }, () => {
     const r = heldPage(assetPath);
     assert.equal(r.ok, false, JSON.stringify(r));
-    assert.deepEqual(r.error, { name: "TimeoutError", message: "the program did not finish within 500ms", code: "TIMEOUT" });
+    assert.deepEqual(r.error, { name: "TimeoutError", message: "the program did not finish within 500ms (config.timeout: 500, in milliseconds; 500 seconds would be 500000)", code: "TIMEOUT" });
     assert.deepEqual(r.logs, [{ level: "log", message: "before" }]);
     assert.equal(r.next, 2);
 });
