@@ -170,6 +170,9 @@ export function thrownByTool(err, who = "a tool") {
         }
         return err;
     }
+    // null, undefined or "" (Promise.reject() with no reason) read as the
+    // bare word "null", "undefined" or nothing: say who threw what.
+    if (err == null || err === "") return new Error(`${who} threw ${err === "" ? "an empty string" : err}, not an Error`);
     if (!isError) return err;
     const e = /** @type {any} */ (err);
     let message;
