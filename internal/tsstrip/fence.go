@@ -68,7 +68,7 @@ const jsOnly = "executeCode runs JavaScript or TypeScript (the body of an async 
 // ```json) are an error at the first: as JavaScript, their backticks are
 // template literals, and the program failed with "not a function".
 func Unfence(src string) (string, *Error) {
-	src = unthink(src)
+	src = unthink(untail(src))
 	if !strings.Contains(src, "```") && !strings.Contains(src, "~~~") {
 		return untag(src), nil
 	}
@@ -171,6 +171,27 @@ func unthink(src string) string {
 		return src
 	}
 	return strings.Repeat("\n", strings.Count(src[:i], "\n")) + src[i+len("</think>"):]
+}
+
+// untail drops an end of sequence token at the very end of src that a
+// model's server left in: </s> (Llama 2's, Mistral's), or one special
+// token, the only one of src (gpt-oss's <|return|>, DeepSeek's
+// <｜end▁of▁sentence｜>). As code, its < was a syntax error on the
+// program's last line; a program that runs ends with none (a comment's
+// text aside). Template tokens the code begins with (<|python_start|>)
+// leave the end alone.
+func untail(src string) string {
+	t := strings.TrimRight(src, " \t\r\n")
+	if s, ok := strings.CutSuffix(t, "</s>"); ok {
+		return s
+	}
+	for _, open := range []string{"<|", "<｜"} {
+		i := strings.Index(t, open)
+		if i >= 0 && i == strings.LastIndex(t, open) && strings.HasSuffix(t, open[1:]+">") && !strings.ContainsAny(t[i:], " \n") {
+			return t[:i]
+		}
+	}
+	return src
 }
 
 // maxTrailingFences is how many lines of a block no line closes Unfence

@@ -231,6 +231,15 @@ func TestProgram(t *testing.T) {
 		{"a hashbang line", "#!/usr/bin/env node\nreturn 1", "                   \nreturn 1"},
 		{"a language with a file name after a colon", "```typescript:run.ts\nreturn 1\n```", "\nreturn 1\n"},
 		{"a chat template's end of turn after the closing fence", "```js\nreturn 1\n```<|im_end|>", "\nreturn 1\n"},
+		// Session 46: an end of sequence token at the program's end (a
+		// SYNTAX error at its '<').
+		{"</s> after the program", "return 1;</s>", "return 1;"},
+		{"</s> on a line of its own", "return 1;\n</s>\n", "return 1;\n"},
+		{"gpt-oss's <|return|> after the program", "return 1;<|return|>\n", "return 1;"},
+		{"DeepSeek's end of sentence after the program", "return 1;\n<｜end▁of▁sentence｜>", "return 1;\n"},
+		{"</s> after a comment is the comment's", "return 1; // </s>", "return 1; // "},
+		{"a token that is not the only one stays", "<|a|>\nreturn 1;<|return|>", "     \nreturn 1;<|return|>"},
+		{"a token with a space in it stays", "return 1;<| return |>", "return 1;<| return |>"},
 		{"a fenced hashbang line", "```js\n#!/usr/bin/env node\nreturn 1\n```", "\n                   \nreturn 1\n"},
 		{"a hashbang after Windows line ends", "\r\n#!/usr/bin/env node\r\nreturn 1", "\r\n                   \r\nreturn 1"},
 		{"python fence is not code", "```python\nprint(1)\n```\n```js\nreturn 1\n```", "\n\n\n\nreturn 1\n"},

@@ -72,7 +72,6 @@ export const rows46 = [
 const T = "todo (session 46): written before reading the handling code";
 const LEFT = {
     "m46-step3-steptml": fail(/^unexpected token in expression: '<'$/, "SYNTAX"),
-    "m46-harmony-return-after-code": fail(/^unexpected token in expression: '<'$/, "SYNTAX"),
 };
 /** Why a row stays left after session 46's fixes. */
 const WHY = {};
