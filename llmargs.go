@@ -158,6 +158,14 @@ func (spec argSpec) parse(args json.RawMessage) (map[string]any, error) {
 			obj = inner
 		}
 	}
+	// xLAM's {"tool_calls": [{"name": ..., "arguments": {...}}]}, or a bare
+	// JSON list of calls, as the program: one is read as the call, more are
+	// refused (as a program, the list was its value, or a SYNTAX error).
+	if args, n := listedCall(obj[spec.bare], spec.tool); n > 1 {
+		return nil, &argsError{spec.tool + ": several calls in one list" + markupHint}
+	} else if n == 1 {
+		obj[spec.bare] = args
+	}
 	obj = spec.unnest(obj)
 	// Two calls or more in one list of a template's markup
 	// (<|tool_call_start|>[{...}, {...}]): TypeScript's reading took the
@@ -663,6 +671,37 @@ func jsonCall(s, tool string) map[string]any {
 		}
 	}
 	return nil
+}
+
+// listedCall reads v, a program or query, as JSON text of a list of calls
+// of tool, each {"name", "arguments"} (an object, or its JSON text) or
+// OpenAI's {"function": {...}}, the list bare or xLAM's {"tool_calls":
+// [...]}: it returns the list's length and the last call's arguments; 0
+// for anything else.
+func listedCall(v any, tool string) (map[string]any, int) {
+	s, _ := v.(string)
+	if s = strings.TrimSpace(s); s == "" || s[0] != '[' && s[0] != '{' || decodeOne(s, &v) != nil {
+		return nil, 0
+	}
+	if o, ok := v.(map[string]any); ok && len(o) == 1 {
+		v = o["tool_calls"]
+	}
+	list, _ := v.([]any)
+	var args map[string]any
+	for _, c := range list {
+		call, _ := c.(map[string]any)
+		if f, ok := call["function"].(map[string]any); ok {
+			call = f
+		}
+		args, _ = call["arguments"].(map[string]any)
+		if text, ok := call["arguments"].(string); ok {
+			args = jsonObject(text)
+		}
+		if args == nil || call["name"] != tool {
+			return nil, 0
+		}
+	}
+	return args, len(list)
 }
 
 // tagged is the arguments of body, parameters each of open, its name, mid,

@@ -102,6 +102,16 @@ func TestLLMToolArguments(t *testing.T) {
 		// Several calls in one list of a template's markup: a list the program would give back.
 		{"two calls in one LFM2 list", execute, `{"code":"<|tool_call_start|>[{\"name\": \"executeCode\", \"arguments\": {\"code\": \"return 1\"}}, {\"name\": \"executeCode\", \"arguments\": {\"code\": \"return 2\"}}]<|tool_call_end|>"}`, false, `executeCode: several calls in one list: the code is wrapped in tool-call markup (<tool_call>, <function=...>, <invoke ...>), which is not JavaScript; send only the program, as executeCode's code, one call at a time`},
 		{"one call in an LFM2 list runs", execute, `{"code":"<|tool_call_start|>[{\"name\": \"executeCode\", \"arguments\": {\"code\": \"return 1\"}}]<|tool_call_end|>"}`, true, `"result":1`},
+		// Session 46: xLAM's {"tool_calls": [...]} and a bare JSON list of
+		// calls as the code (a SYNTAX error, and the list as the result).
+		{"xLAM's tool_calls of one call runs", execute, `{"code":"{\"tool_calls\": [{\"name\": \"executeCode\", \"arguments\": {\"code\": \"return 6*7\"}}]}"}`, true, `"result":42`},
+		{"a bare list of one call runs", execute, `{"code":"[{\"name\": \"executeCode\", \"arguments\": {\"code\": \"return 6*7\", \"explanation\": \"x\"}}]"}`, true, `"result":42`},
+		{"a bare list of one OpenAI call, arguments as text, runs", execute, `{"code":"[{\"type\": \"function\", \"function\": {\"name\": \"executeCode\", \"arguments\": \"{\\\"code\\\": \\\"return 6*7\\\"}\"}}]"}`, true, `"result":42`},
+		{"a bare list of one search call", search, `{"query":"[{\"name\": \"searchTools\", \"arguments\": {\"query\": \"transfer money\"}}]"}`, true, `"payments.transfer"`},
+		{"xLAM's tool_calls of two calls", execute, `{"code":"{\"tool_calls\": [{\"name\": \"executeCode\", \"arguments\": {\"code\": \"return 1\"}}, {\"name\": \"executeCode\", \"arguments\": {\"code\": \"return 2\"}}]}"}`, false, `executeCode: several calls in one list: the code is wrapped in tool-call markup`},
+		{"a bare list of two calls", execute, `{"code":"[{\"name\": \"executeCode\", \"arguments\": {\"code\": \"return 1\"}}, {\"name\": \"executeCode\", \"arguments\": {\"code\": \"return 2\"}}]"}`, false, `executeCode: several calls in one list`},
+		{"a list of another tool's call is the program's value", execute, `{"code":"[{\"name\": \"orders.get\", \"arguments\": {\"id\": \"o-1\"}}]"}`, true, `"result":[{"name":"orders.get","arguments":{"id":"o-1"}}]`},
+		{"a list of calls among other values is the program's value", execute, `{"code":"[{\"name\": \"executeCode\", \"arguments\": {\"code\": \"return 1\"}}, 2]"}`, true, `"result":[{`},
 		{"a program that names executeCode twice runs", execute, `{"code":"return [\"executeCode\", \"executeCode\"].length"}`, true, `"result":2`},
 		// The other LLM tool's arguments: which tool takes them.
 		{"search arguments sent to executeCode", execute, `{"query":"refund","limit":3}`, false, `executeCode: unknown argument "query", which searchTools takes: call searchTools with it (executeCode takes { code: string; explanation?: string })`},

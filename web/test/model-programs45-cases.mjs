@@ -81,8 +81,6 @@ export const rows45 = [
 /** Rows the product did not meet when they were written (before any fix of session 45), and what each gets now. */
 const T = "todo (session 45): written before reading the handling code";
 const LEFT = {
-    "m45-xlam-tool-calls-object": fail(/the code is a JSON object, not a program/, "SYNTAX"),
-    "m45-bare-json-array-one-call": ok([CALL]),
     "m45-fetch-ok-check": fail(/^request failed: undefined$/),
     "m45-arrow-object-literal-two-keys": fail(/^expecting ';'$/, "SYNTAX"),
     "m45-arrow-object-literal-one-key": okWarned(/^result\[0\]: undefined, converted to null$/),
@@ -97,8 +95,6 @@ const WHY = {
     "m45-arrow-object-literal-one-key": HABIT + "; the result's warnings say each item is undefined",
     "m45-math-round-two-args": HABIT,
     "m45-py-slice-syntax": HABIT,
-    "m45-xlam-tool-calls-object": "the error names the code as a JSON object and says what a program does instead; reading { tool_calls: [...] } as the call was left for time",
-    "m45-bare-json-array-one-call": "valid JavaScript (a list of objects, returned); a list whose every item is { name: \"executeCode\", arguments } could be read as the calls (as the two-calls rows of templates' markup are refused), left for time",
     "m45-fetch-ok-check": "the program's own error; that res.ok of a tool's result is undefined (a tool gives its data, not a Response) would need the run to see where the thrown message came from: left",
     "m45-object-entries-of-map": "JavaScript's own rule (a Map's entries are no own properties); a warning needs Object.entries of a Map seen at run time: left",
 };
