@@ -293,14 +293,13 @@ func syntaxHint(code string, e *sandbox.Error) string {
 		return ""
 	}
 	// A model's tool-call markup around the code (Hermes/Qwen, Llama 3.1,
-	// XML function calls, in <function_calls> or not), of several calls,
+	// XML function calls, in <function_calls> or not, Step-3's
+	// <steptml:invoke name=...>), of several calls,
 	// of another tool's or cut short (one call's of executeCode runs:
 	// markupArgs): no JSX. <tool_call> before JSON on its line is read as
 	// a TypeScript cast, and erased.
-	for _, tag := range []string{"tool_call>", "<function=", "function_calls>", "<invoke name=", "<|tool_call", "[TOOL_CALLS]", " to=functions.", "tool▁call", "START_ACTION|>", "function_call>", "TOOLCALL>"} {
-		if strings.Contains(code, tag) {
-			return markupHint
-		}
+	if inMarkup(code) {
+		return markupHint
 	}
 	if t := strings.TrimSpace(code); strings.HasPrefix(t, "{") && json.Valid([]byte(t)) {
 		return ": the code is a JSON object, not a program; to give that data back, write return followed by it (return { ... };)"
@@ -724,6 +723,16 @@ const notDefinedTable = "module exports\t: the code is the body of an async func
 	// Withheld (sandbox/withheld.go: QuickJS's use-after-free bugs are in
 	// its callbacks): the bare ReferenceError read like a missing import.
 	"FinalizationRegistry\t: this sandbox withholds FinalizationRegistry (typeof FinalizationRegistry is \"undefined\"): a run is too short for its callbacks, which come only after an object is garbage collected; clean up in a finally block instead"
+
+// inMarkup says whether code holds a tag of a model's tool-call markup.
+func inMarkup(code string) bool {
+	for _, tag := range []string{"tool_call>", "<function=", "function_calls>", "invoke name=", "<|tool_call", "[TOOL_CALLS]", " to=functions.", "tool▁call", "START_ACTION|>", "function_call>", "TOOLCALL>"} {
+		if strings.Contains(code, tag) {
+			return true
+		}
+	}
+	return false
+}
 
 // markupHint follows code wrapped in a model's tool-call markup.
 const markupHint = ": the code is wrapped in tool-call markup (<tool_call>, <function=...>, <invoke ...>), which is not JavaScript; send only the program, as executeCode's code, one call at a time (search with searchTools, or with tool_search(...) in the program)"

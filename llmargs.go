@@ -582,6 +582,23 @@ func markupArgs(s, tool string) map[string]any {
 		s = strings.TrimSuffix(strings.TrimSpace(s), tag)
 	}
 	s = strings.TrimSpace(s)
+	// FunctionGemma's <start_function_call>call:name{k:<escape>v<escape>,...}
+	// <end_function_call>: each value a string between <escape> tokens.
+	if body, ok := strings.CutPrefix(s, "<start_function_call>call:"+tool+"{"); ok {
+		parts := strings.Split(strings.TrimSuffix(body, "<end_function_call>"), "<escape>")
+		args := map[string]any{}
+		for i := 0; i+1 < len(parts); i += 2 {
+			k, ok := strings.CutSuffix(strings.TrimLeft(parts[i], ", "), ":")
+			if !ok {
+				return nil
+			}
+			args[k] = parts[i+1]
+		}
+		if len(parts)%2 == 0 || parts[len(parts)-1] != "}" {
+			return nil
+		}
+		return args
+	}
 	// GLM's <tool_call>name<arg_key>k</arg_key><arg_value>v</arg_value>,
 	// Qwen3-Coder's <tool_call><function=name><parameter=k>v</parameter>.
 	if body, ok := strings.CutPrefix(s, "<tool_call>"); ok {

@@ -102,6 +102,13 @@ func TestLLMToolArguments(t *testing.T) {
 		// Several calls in one list of a template's markup: a list the program would give back.
 		{"two calls in one LFM2 list", execute, `{"code":"<|tool_call_start|>[{\"name\": \"executeCode\", \"arguments\": {\"code\": \"return 1\"}}, {\"name\": \"executeCode\", \"arguments\": {\"code\": \"return 2\"}}]<|tool_call_end|>"}`, false, `executeCode: several calls in one list: the code is wrapped in tool-call markup (<tool_call>, <function=...>, <invoke ...>), which is not JavaScript; send only the program, as executeCode's code, one call at a time`},
 		{"one call in an LFM2 list runs", execute, `{"code":"<|tool_call_start|>[{\"name\": \"executeCode\", \"arguments\": {\"code\": \"return 1\"}}]<|tool_call_end|>"}`, true, `"result":1`},
+		// Session 46: FunctionGemma's call:name{k:<escape>v<escape>} (a
+		// SYNTAX error: "expecting ';'").
+		{"code in FunctionGemma's markup", execute, `{"code":` + strconv.Quote(`<start_function_call>call:executeCode{code:<escape>const a = {b: 6};
+return a.b * 7;<escape>,explanation:<escape>x, y<escape>}<end_function_call>`) + `}`, true, `"result":42`},
+		{"search arguments in FunctionGemma's markup", search, strconv.Quote(`<start_function_call>call:searchTools{query:<escape>transfer money<escape>}<end_function_call>`), true, `"payments.transfer"`},
+		{"FunctionGemma's markup without its end token", execute, `{"code":` + strconv.Quote(`<start_function_call>call:executeCode{code:<escape>return 6*7<escape>}`) + `}`, true, `"result":42`},
+		{"FunctionGemma's markup of two calls is named", execute, `{"code":` + strconv.Quote(`<start_function_call>call:executeCode{code:<escape>return 1<escape>}<end_function_call><start_function_call>call:executeCode{code:<escape>return 2<escape>}<end_function_call>`) + `}`, true, `the code is wrapped in tool-call markup`},
 		// Session 46: xLAM's {"tool_calls": [...]} and a bare JSON list of
 		// calls as the code (a SYNTAX error, and the list as the result).
 		{"xLAM's tool_calls of one call runs", execute, `{"code":"{\"tool_calls\": [{\"name\": \"executeCode\", \"arguments\": {\"code\": \"return 6*7\"}}]}"}`, true, `"result":42`},

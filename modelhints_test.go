@@ -70,6 +70,8 @@ func TestModelHabitHints(t *testing.T) {
 		{"a full-width parenthesis", "console.log\uff08a)", syntax("unexpected character", 1, 12), "JavaScript's is ("},
 		{"a program cut short", "const rows = await f({\n  status: \"open\",\n", syntax("invalid property name", 2, 18), ": the program ends before its last statement does (cut short?"},
 		{"an error before the end is not cut short", "const a = {\n  b: ,\n};", syntax("unexpected token in expression: ','", 2, 6), ""},
+		// Session 46: Step-3's steptml markup (QuickJS's bare words).
+		{"Step-3's markup", "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"executeCode\"><steptml:parameter name=\"code\">return 1</steptml:parameter></steptml:invoke>", syntax("unexpected token in expression: '<'", 1, 1), ": the code is wrapped in tool-call markup"},
 		{"Mistral's markup", "[TOOL_CALLS][{\"name\": \"a\"}, {\"name\": \"b\"}", syntax("m", 1, 1), ": the code is wrapped in tool-call markup"},
 	} {
 		if got := syntaxHint(tc.code, tc.e); (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {

@@ -101,7 +101,6 @@ export const rows44 = [
 /** Rows the product did not meet when they were written (before any fix of session 44), and what each gets now. */
 const T = "todo (session 44): written before reading the handling code";
 const LEFT = {
-    "m44-function-gemma-escape": fail(/^expecting ';'$/, "SYNTAX"),
     "m44-py-string-repeat": ok("Orders\nNaN\no-1\no-2\no-3"),
     "m44-py-floor-division": ok(92),
     "m44-py-for-in-list": ok("NaN"),
@@ -117,6 +116,5 @@ const WHY = {
     "m44-py-in-list-true-by-index": "JavaScript's own rule (in reads an array's indexes, and 2 is one): the run cannot see that the code meant includes (models43's reason)",
     "m44-template-in-double-quotes": "valid JavaScript (a string may hold ${...} as text, for another engine's template); a warning was left for time and the core's size; session 45: a warning is written on branch models45-habits (tsstrip/habit.go: one regexp over the program, each match checked to start at a token), not landed: +7.2 KB of the core's raw bytes and 40-115 us natively per run (half of Prepare's time) for every program, which the coordinator's condition (nothing measurable per run) does not allow; per-habit literal-prefix checks would make it fast",
     "m44-invalid-date-in-result": "the coordinator's yes came for a warning (a descriptor read of a null value's holder), but the conversion's intrinsics are taken before the program (setup.go's captureBody) and need Object.getOwnPropertyDescriptor and Date beside them: left for time; session 45: still left (the conversion's converter reads Object.getOwnPropertyDescriptor after the program too, so a note needs no new capture: a descriptor read of a null value's holder in detectJS's replacer, then the converter's note; left for time and the core's share, spent on the rows above)",
-    "m44-function-gemma-escape": "reading FunctionGemma's call:name{k:<escape>v<escape>} cost 1 KB of the core's raw bytes for a 270M on-device model that writes no programs; TypeScript's reading refuses it before the markup's hint; session 45: still left for the core's share",
 };
 for (const row of rows44) if (LEFT[row.id]) row.left = { why: WHY[row.id] ?? T, got: LEFT[row.id] };
