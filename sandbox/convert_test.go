@@ -17,6 +17,9 @@ import (
 // rules, each change reported with its path; plain values pass unreported.
 // Every case runs in the three stringify modes: native (no prelude), the
 // engine prelude, and the tracker prelude (async host functions).
+// invalidDate is the note of an Invalid Date in a result or an input.
+const invalidDate = "an Invalid Date, converted to null (new Date(x) of a value that is no date: undefined, or text it cannot read)"
+
 func TestResultConversion(t *testing.T) {
 	e := mustEngine(t, sandbox.Config{})
 	modes := map[string]sandbox.Program{
@@ -39,6 +42,15 @@ func TestResultConversion(t *testing.T) {
 		{"null prototype", `const o = Object.create(null); o.a = 1; return o`, `{"a":1}`, nil},
 		{"class instance", `class P { constructor() { this.x = 1 } }; return new P()`, `{"x":1}`, nil},
 		{"Date", `return {when: new Date(0)}`, `{"when":"1970-01-01T00:00:00.000Z"}`, nil},
+		// Session 46: an Invalid Date (new Date of a field the data lacks)
+		// became null with no word.
+		{"Invalid Date", `return [{id: 1, due: new Date(undefined)}, new Date("soon")]`, `[{"id":1,"due":null},null]`,
+			[]string{"result[0].due: " + invalidDate, "result[1]: " + invalidDate}},
+		{"an Invalid Date after 64 nulls is not looked for", `const a = Array(64).fill(null); a.push(new Date(NaN)); return a`, "[" + strings.Repeat("null,", 64) + "null]", nil},
+		{"top-level Invalid Date", `return new Date(NaN)`, `null`, []string{"result: " + invalidDate}},
+		{"nulls and a null getter stay silent", `let n = 0; return {a: null, b: [null], get c() { n++; return null }, d: {toJSON() { return null }}, get n() { return n }}`, `{"a":null,"b":[null],"c":null,"d":null,"n":1}`, nil},
+		{"Invalid Date after the program replaced the descriptor read", `Object.getOwnPropertyDescriptor = () => { throw new Error("ran") }; return {d: new Date(NaN), e: null}`, `{"d":null,"e":null}`, nil},
+		{"Invalid Date after the program deleted Date", `const D = Date; delete globalThis.Date; class Z {} return {d: new D(NaN), e: null, z: new Z()}`, `{"d":null,"e":null,"z":{}}`, []string{"result.z: a Z object, converted to {}: JSON reads only an object's own properties, and it has none"}},
 		{"Map with string keys", `return {m: new Map([["a", 1], ["b", 2]])}`, `{"m":{"a":1,"b":2}}`, []string{"result.m: a Map, converted to an object"}},
 		{"Map with other keys", `return new Map([[1, "x"], [{k: 1}, "y"]])`, `[[1,"x"],[{"k":1},"y"]]`, []string{"result: a Map with non-string keys, converted to an array of [key, value] entries"}},
 		{"Set", `return {tags: new Set(["a", "b"])}`, `{"tags":["a","b"]}`, []string{"result.tags: a Set, converted to an array"}},
