@@ -95,7 +95,7 @@ const WHY = {
     "m45-arrow-object-literal-one-key": HABIT + "; the result's warnings say each item is undefined",
     "m45-math-round-two-args": HABIT,
     "m45-py-slice-syntax": HABIT,
-    "m45-fetch-ok-check": "the program's own error; that res.ok of a tool's result is undefined (a tool gives its data, not a Response) would need the run to see where the thrown message came from: left",
-    "m45-object-entries-of-map": "JavaScript's own rule (a Map's entries are no own properties); a warning needs Object.entries of a Map seen at run time: left",
+    "m45-fetch-ok-check": "the program's own error; that res.ok of a tool's result is undefined (a tool gives its data, not a Response) would need the run to see where the thrown message came from: left; session 46: judged possible on the error path only (the program's own throw, and the code reads res.ok where res holds a tool's result whose type, declared or inferred, has no ok: nanHint's machinery), left for time",
+    "m45-object-entries-of-map": "JavaScript's own rule (a Map's entries are no own properties); a warning needs Object.entries of a Map seen at run time: left; session 46: judged not cheap at run time (Object.entries wrapped in the prelude: a cost on every call of a native built-in), and imprecise by scan (a name bound to new Map given to Object.entries/keys/values, only when the result came out empty): left",
 };
 for (const row of rows45) if (LEFT[row.id]) row.left = { why: WHY[row.id] ?? T, got: LEFT[row.id] };
