@@ -343,10 +343,42 @@ func (e *entropy) random(args []json.RawMessage) ([]byte, error) {
 		e.buf = make([]byte, int(n))
 	}
 	buf := e.buf[:int(n)]
-	if _, err := io.ReadFull(e.src, buf); err != nil {
+	if err := readFull(e.src, buf); err != nil {
 		return nil, fmt.Errorf("crypto: the host's random source failed: %w", err)
 	}
 	return buf, nil
+}
+
+// readFull is io.ReadFull, except that a source answering 100 reads in a
+// row with no byte and no error fails with io.ErrNoProgress (as bufio's
+// readers do): io.ReadFull would call it for ever, on the run's own
+// goroutine inside a host call, where neither Timeout nor Close can stop
+// the run. A source that panics fails the same way: the panic trapped
+// QuickJS, and the run failed with the engine's trap and stack.
+func readFull(r io.Reader, buf []byte) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v", p)
+		}
+	}()
+	for n, empty := 0, 0; n < len(buf); {
+		m, err := r.Read(buf[n:])
+		if n += m; n >= len(buf) {
+			return nil
+		}
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		if err != nil {
+			return err
+		}
+		if empty++; m > 0 {
+			empty = 0
+		} else if empty == 100 {
+			return io.ErrNoProgress
+		}
+	}
+	return nil
 }
 
 // clock is a run's performance clock (prelude/performance.js), from the

@@ -68,7 +68,10 @@ type Config struct {
 	// no source (those calls throw; crypto/rand would link Go's FIPS 140
 	// stack into the core): the JavaScript binding gives jsbridge.WebCrypto,
 	// the host's crypto.getRandomValues. Concurrent runs share it, one
-	// Read at a time: it need not be safe for concurrent use.
+	// Read at a time: it need not be safe for concurrent use. It is read
+	// inside the run, where neither Timeout nor Close can interrupt it: a
+	// Read must not block. An error, a panic, or 100 reads in a row with
+	// no byte and no error (io.ErrNoProgress) make the call throw.
 	Random io.Reader
 	// TimeZones answers the time zones of the sandbox's Intl (a timeZone
 	// other than UTC, in Intl.DateTimeFormat and toLocaleString): for style

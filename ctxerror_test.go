@@ -109,3 +109,67 @@ func TestExecuteCodeContextErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestNilContext: each method that takes a ctx, given a nil one, returns
+// an error saying so (ErrClosed first, once closed), as net/http's
+// NewRequestWithContext does. ExecuteCode and executeCode's Execute
+// panicked "cannot create context from nil parent", Search and
+// searchTools' Execute with a nil pointer dereference, in the caller's
+// goroutine.
+func TestNilContext(t *testing.T) {
+	const want = "codemode: nil ctx: pass context.Background() for none"
+	cm := newTestCodeMode(t, Config{Tools: []Tool{{Name: "orders.list", Execute: okTool}}})
+	open, closed := mustSession(t, cm), mustSession(t, cm)
+	closed.Close()
+	var nilCtx context.Context
+	for _, tc := range []struct {
+		name string
+		call func(s *Session) error
+	}{
+		{"ExecuteCode", func(s *Session) error {
+			_, err := s.ExecuteCode(nilCtx, ExecuteCodeInput{Code: "return 1"}, nil)
+			return err
+		}},
+		{"ExecuteCode of no code", func(s *Session) error {
+			_, err := s.ExecuteCode(nilCtx, ExecuteCodeInput{}, nil)
+			return err
+		}},
+		{"Search", func(s *Session) error {
+			_, err := s.Search(nilCtx, SearchRequest{Query: "orders"})
+			return err
+		}},
+		{"searchTools", func(s *Session) error {
+			_, err := s.LLMTools()[0].Execute(nilCtx, json.RawMessage(`{"query":"orders"}`), nil)
+			return err
+		}},
+		{"executeCode", func(s *Session) error {
+			_, err := s.LLMTools()[1].Execute(nilCtx, json.RawMessage(`{"code":"return 1","explanation":"x"}`), nil)
+			return err
+		}},
+		{"executeCode with wrong arguments", func(s *Session) error {
+			_, err := s.LLMTools()[1].Execute(nilCtx, json.RawMessage(`{"limit":"many"}`), nil)
+			return err
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, s := range []*Session{open, closed} {
+				var err error
+				func() {
+					defer func() {
+						if p := recover(); p != nil {
+							t.Fatalf("panicked: %v", p)
+						}
+					}()
+					err = tc.call(s)
+				}()
+				if s == closed {
+					if !errors.Is(err, ErrClosed) {
+						t.Errorf("closed session: %v, want ErrClosed", err)
+					}
+				} else if err == nil || err.Error() != want {
+					t.Errorf("err = %v, want %q", err, want)
+				}
+			}
+		})
+	}
+}

@@ -144,7 +144,9 @@ func syntaxResult(start time.Time, msg string, line, col int) *ExecuteResult {
 // caller's opaque state that every tool (Call.Context) and the interceptor
 // (ToolCall.Context) receive. Failures of the code come back in the result
 // (OK false); the error is non-nil only when ctx is done, the session or
-// its CodeMode is closed (ErrClosed), or a sandbox instance cannot be made.
+// its CodeMode is closed (ErrClosed), ctx is nil (an error saying so, not
+// a panic: pass context.Background() for none), or a sandbox instance
+// cannot be made.
 // An error that wraps ErrNotStarted says that nothing of the code ran.
 // With an error the result is nil, with no logs or tool-call records:
 // WithConsole gives a run's logs as they come, WithRefusedCalls its
@@ -160,7 +162,7 @@ func syntaxResult(start time.Time, msg string, line, col int) *ExecuteResult {
 // ErrNotStarted as well. The run's own Config.Timeout is no error: it is
 // the result's ErrorCodeTimeout.
 func (s *Session) ExecuteCode(ctx context.Context, in ExecuteCodeInput, runContext any) (*ExecuteResult, error) {
-	if err := s.check(); err != nil {
+	if err := s.checkCtx(ctx); err != nil {
 		return nil, err
 	}
 	if strings.TrimSpace(in.Code) == "" {

@@ -398,6 +398,34 @@ func TestCryptoSource(t *testing.T) {
 	runInputCasesWith(t, Config{Timeout: 5 * time.Second, Random: strings.NewReader("0123456789")}, []inputCase{
 		{name: "a source that runs dry", code: "crypto.randomUUID()", errCode: "RUNTIME", errName: "Error", errMsg: "random source failed: unexpected EOF"},
 	})
+	// A source that answers with no byte and no error (which io.Reader
+	// discourages, and a host's wrapper may still do) fails the call: it
+	// was read for ever, in a host call that neither Timeout nor Close
+	// could end. Past 1,000 reads the source fails by itself, so that a
+	// reader that loops reports it instead of hanging the test.
+	runInputCasesWith(t, Config{Timeout: 5 * time.Second, Random: new(emptyReader)}, []inputCase{
+		{name: "a source that gives nothing", code: "crypto.getRandomValues(new Uint8Array(4))", errCode: "RUNTIME", errName: "Error", errMsg: "crypto: the host's random source failed: multiple Read calls return no data or error"},
+		{name: "and once more", code: "try { crypto.randomUUID() } catch (e) { return e.message }", want: `"crypto: the host's random source failed: multiple Read calls return no data or error"`},
+	})
+	runInputCasesWith(t, Config{Timeout: 5 * time.Second, Random: panicReader{}}, []inputCase{
+		{name: "a source that panics", code: "try { crypto.randomUUID() } catch (e) { return e.message }", want: `"crypto: the host's random source failed: panic: no entropy device"`},
+	})
+}
+
+// panicReader panics on every read.
+type panicReader struct{}
+
+func (panicReader) Read([]byte) (int, error) { panic("no entropy device") }
+
+// emptyReader answers every read with no byte and no error, and the
+// 1,000th with an error saying it was read that often.
+type emptyReader int
+
+func (c *emptyReader) Read([]byte) (int, error) {
+	if *c++; *c%1000 == 0 {
+		return 0, errors.New("read 1,000 times with no progress")
+	}
+	return 0, nil
 }
 
 // constReader reads as an endless run of one byte.

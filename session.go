@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync/atomic"
 
@@ -187,7 +188,7 @@ func (s *Session) LLMTools() []LLMTool {
 			Execute: func(ctx context.Context, args json.RawMessage, _ any) (json.RawMessage, error) {
 				// Closed first, as ExecuteCode: arguments the model got
 				// wrong would otherwise hide the close behind a result.
-				if err := s.check(); err != nil {
+				if err := s.checkCtx(ctx); err != nil {
 					return nil, err
 				}
 				in, err := searchToolsArgs.parse(args)
@@ -217,7 +218,7 @@ func (s *Session) LLMTools() []LLMTool {
 			Execute: func(ctx context.Context, args json.RawMessage, runContext any) (json.RawMessage, error) {
 				// Closed first, as ExecuteCode: arguments the model got
 				// wrong would otherwise hide the close behind a result.
-				if err := s.check(); err != nil {
+				if err := s.checkCtx(ctx); err != nil {
 					return nil, err
 				}
 				in, err := executeCodeArgs.parse(args)
@@ -269,6 +270,22 @@ func (s *Session) check() error {
 	}
 	if s.closed.Load() || s.cm.closed.Load() {
 		return ErrClosed
+	}
+	return nil
+}
+
+// errNilContext is what a method given a nil ctx returns (after ErrClosed),
+// as net/http's NewRequestWithContext does: a run or search derived its
+// own contexts from it and panicked in the caller's goroutine.
+var errNilContext = errors.New("codemode: nil ctx: pass context.Background() for none")
+
+// checkCtx is check, then ctx's: for the methods that take one.
+func (s *Session) checkCtx(ctx context.Context) error {
+	if err := s.check(); err != nil {
+		return err
+	}
+	if ctx == nil {
+		return errNilContext
 	}
 	return nil
 }

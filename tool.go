@@ -59,10 +59,12 @@ type Tool struct {
 	// the call's own (no other call, and no interceptor, holds it). Its
 	// result is JSON nesting at most 1,000 levels (the sandbox's JSON.parse
 	// limit; invalid or deeper JSON fails the call), or nil (or empty) for
-	// undefined. ctx is done when the run
-	// making the call ends; an error, or a panic, is thrown in the model's
-	// code with its message. Calls may overlap, each on a goroutine of its
-	// own: those of concurrent runs, and one run's (Promise.all). The
+	// undefined. ctx is done when the run making the call ends; an
+	// error, or a panic, is thrown in the model's code with its message
+	// (an error whose Error method panics, such as a nil *MyError
+	// returned as the error, with its type's name). Calls may overlap,
+	// each on a goroutine of its own: those of concurrent runs, and one
+	// run's (Promise.all). The
 	// result is the run's once returned: it is read after Execute returns
 	// (as the run takes it in), so it must not be written afterwards (a
 	// buffer reused by the next call), unlike Decision.Input, which is

@@ -220,7 +220,18 @@ var (
 // page cuts a thrown error's long message (web/src/call.mjs), as 90
 // million characters copied in grew the WebAssembly memory, which never
 // shrinks, by 260 MB.
-func failure(err error) string {
+//
+// An error whose Error method panics, typically a typed nil (a nil
+// *MyError returned as the error, which is not a nil error), is named by
+// its type: its message would have panicked on the run's goroutine, out of
+// the sandbox's host call, failing the run's program with the host's
+// "nil pointer dereference" and recording the tool's call as unfinished.
+func failure(err error) (msg string) {
+	defer func() {
+		if p := recover(); p != nil {
+			msg = fmt.Sprintf("the tool failed with an error of type %T whose Error method panicked (a nil %[1]T?): %v", err, p)
+		}
+	}()
 	var cut interface{ DroppedChars() int }
 	if errors.As(err, &cut) {
 		return cutDropped(err.Error(), maxReasonChars, cut.DroppedChars())

@@ -159,3 +159,46 @@ func TestInterceptorMessageCutOnce(t *testing.T) {
 		})
 	}
 }
+
+// pointerError is an error type whose Error method reads its receiver: a
+// nil *pointerError returned as an error is a typed nil.
+type pointerError struct{ msg string }
+
+func (e *pointerError) Error() string { return e.msg }
+
+// TestToolErrorTypedNil: a tool that fails with a typed nil error (a nil
+// *pointerError, which is a non-nil error whose Error method panics), from
+// Execute or from Start's done, fails its call with a ToolError naming the
+// error's type, which the program catches, and its record says so. Its
+// message panicked on the run's goroutine: the program got the host's
+// "host function __cm_call panicked: runtime error: invalid memory
+// address or nil pointer dereference" and the record "not finished: the
+// run ended", as if the tool had not answered.
+func TestToolErrorTypedNil(t *testing.T) {
+	const want = "the tool failed with an error of type *codemode.pointerError whose Error method panicked (a nil *codemode.pointerError?): runtime error: invalid memory address or nil pointer dereference"
+	typedNil := func() error { var e *pointerError; return e }
+	for _, tc := range []struct {
+		name   string
+		tool   Tool
+		reason string
+	}{
+		{"Execute", Tool{Name: "t.fail", Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) { return nil, typedNil() }}, want},
+		{"Start", Tool{Name: "t.fail", Execute: okTool, Start: func(_ context.Context, _ json.RawMessage, _ Call, done func(json.RawMessage, error)) {
+			done(nil, typedNil())
+		}}, want},
+		{"a non-nil *pointerError", Tool{Name: "t.fail", Execute: func(context.Context, json.RawMessage, Call) (json.RawMessage, error) {
+			return nil, &pointerError{"out of stock"}
+		}}, "out of stock"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := mustSession(t, mustNew(t, Config{Tools: []Tool{tc.tool}}))
+			res := exec(t, s, `try { await tools.t.fail({}); return "no error" } catch (e) { return e.name + ": " + e.message }`, nil)
+			if got, _ := json.Marshal("ToolError: " + tc.reason); !res.OK || string(res.Result) != string(got) {
+				t.Errorf("the program got %s %+v, want %s", res.Result, res.Error, got)
+			}
+			if len(res.ToolCalls) != 1 || !res.ToolCalls[0].Allowed || res.ToolCalls[0].OK || res.ToolCalls[0].Reason != tc.reason {
+				t.Errorf("record %+v, want allowed, failed, reason %q", res.ToolCalls, tc.reason)
+			}
+		})
+	}
+}

@@ -78,11 +78,11 @@ type SearchRequest struct {
 // Search finds visible tools, best first. With SearchConfig.Embed, the
 // ranking fuses lexical and semantic ranks, waiting for the vectors of
 // tools still being embedded. No hit means no tool matches well enough.
-// It fails once the session or its CodeMode is closed (ErrClosed), and
-// when ctx is done, before or during that wait, with an error matching
+// It fails once the session or its CodeMode is closed (ErrClosed), for a
+// nil ctx (as ExecuteCode), and when ctx is done, before or during that wait, with an error matching
 // ctx.Err() and its cause (as ExecuteCode's).
 func (s *Session) Search(ctx context.Context, req SearchRequest) ([]SearchHit, error) {
-	if err := s.check(); err != nil {
+	if err := s.checkCtx(ctx); err != nil {
 		return nil, err
 	}
 	hits, _, err := s.searchVisible(ctx, req)
