@@ -8,7 +8,7 @@
 // run lives, with the error the core gives in-thread otherwise.
 
 import { describeError, report, thrownByTool } from "./env.mjs";
-import { KeptMap, keptReflect, newAbortController, objectKeys, then } from "./intrinsics.mjs";
+import { jsonParse, jsonStringify, KeptMap, keptReflect, newAbortController, objectKeys, then } from "./intrinsics.mjs";
 import { callTool, consoleLine, inputRefused, now, refusedCall, runOf } from "./runs.mjs";
 import { askInterceptor } from "./page-hooks.mjs";
 import { cutThrown, inputRejected, settleValue, validationFailed } from "./call.mjs";
@@ -175,17 +175,24 @@ export async function answer(h, m) {
             // Not as postMessage would clone it (worker-wire.mjs).
             const decision = decisionToWire(value, h.cfg.memoryLimit);
             // What the page approved, the page runs: one call of the name
-            // for each approval (below), whatever else reaches its channel.
-            if (decision.value && decision.value.allowed === true) {
+            // and the input approved for each approval (below), whatever
+            // else reaches its channel. By name alone, an approval the
+            // worker's core never used (the schema refused the input) ran
+            // a call forged with another input.
+            // Own keys only: a page's Object.prototype.input replaces nothing (page-prototype.test).
+            const replaced = keptReflect.getOwnPropertyDescriptor(decision, "input");
+            const key = decision.value && decision.value.allowed === true && ticket(m.name, replaced ? approvedInput(replaced.value) : m.input);
+            if (key) {
                 const approved = (run.approved ||= new KeptMap());
-                approved.set(m.name, (approved.get(m.name) || 0) + 1);
+                approved.set(key, (approved.get(key) || 0) + 1);
             }
             reply({ ok: true, decision });
             return;
         }
-        const tickets = run.approved && run.approved.get(m.name);
+        const key = ticket(m.name, m.input);
+        const tickets = key && run.approved && run.approved.get(key);
         if (h.onToolCall && !tickets) throw new Error(`tool ${JSON.stringify(m.name)}: onToolCall did not approve this call`);
-        if (tickets) /** @type {Map<string, number>} */ (run.approved).set(m.name, tickets - 1);
+        if (tickets) /** @type {Map<string, number>} */ (run.approved).set(key, tickets - 1);
         const validate = inputValidator(def);
         /** @type {[unknown] | undefined} */
         let parsed;
@@ -279,4 +286,39 @@ function awaitVerdict(h, run, cid, signal, send) {
         signal.addEventListener("abort", onAbort);
         send();
     });
+}
+
+/**
+ * The key of an approval: the tool's name and the JSON text of the input
+ * approved ("" for an input that has none: no call runs on it).
+ * @param {string} name
+ * @param {unknown} input
+ */
+function ticket(name, input) {
+    try {
+        const text = jsonStringify(input);
+        return typeof text === "string" ? `${name}\u0000${text}` : "";
+    } catch {
+        return "";
+    }
+}
+
+/**
+ * A replacement input as the core gets it (decisionToWire's): the value of
+ * its JSON text; one that is not JSON data (marked, thrown) the core
+ * refuses, so it approves no call.
+ * @param {any} w
+ */
+function approvedInput(w) {
+    const own = (/** @type {string} */ k) => {
+        const d = w && keptReflect.getOwnPropertyDescriptor(w, k);
+        return d && d.value;
+    };
+    const text = own("text");
+    if (own("thrown") !== undefined || own("marked") || typeof text !== "string") return undefined;
+    try {
+        return jsonParse(text);
+    } catch {
+        return undefined;
+    }
 }

@@ -455,7 +455,7 @@ describe("hostile46: an approval given for one definition", { timeout: 600_000 }
 
 describe("hostile46: an approval the worker's core did not use", { timeout: 600_000 }, () => {
     // 34
-    test("a call onToolCall approved whose input the schema then refused: its approval runs no call forged on the page's end of the channel with another input", { skip: !WORKER && "the worker's channel: run with CODE_MODE_WORKER=1", todo: "gets: PAID with amount 1e9 (the page keeps one approval per tool name for the run, and the refused call never used it)" }, async (t) => {
+    test("a call onToolCall approved whose input the schema then refused: its approval runs no call forged on the page's end of the channel with another input", { skip: !WORKER && "the worker's channel: run with CODE_MODE_WORKER=1" }, async (t) => {
         const uncaught = watchUncaught(t);
         const paid = [];
         let release = () => {};
