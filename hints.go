@@ -332,6 +332,9 @@ func syntaxHint(code string, e *sandbox.Error) string {
 		lines := strings.Split(code, "\n")
 		if e.Line <= len(lines) {
 			line := []rune(lines[e.Line-1])
+			if h := tsstrip.SyntaxHabit(string(line), len(string(line[:min(e.Column, len(line)+1)-1]))); h != "" {
+				return h
+			}
 			if e.Column <= len(line) && line[e.Column-1] == '@' {
 				return ": decorators (@name) are not supported in this sandbox; apply the function yourself (C = dec(C), or call it on the method)"
 			}
